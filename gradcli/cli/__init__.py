@@ -1,0 +1,1 @@
+"""The command line: typer commands, rendering and the REPL."""

@@ -1,0 +1,1 @@
+"""The autograd engine: tensors, ops, backward and printing, on NumPy only."""

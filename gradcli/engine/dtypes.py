@@ -1,0 +1,96 @@
+"""Torch-named dtypes, the default dtype, and torch's type promotion with weak Python scalars."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+BOOL, INTEGRAL, FLOATING = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class DType:
+    """One torch dtype: its name, numpy storage type and promotion category."""
+
+    name: str
+    np: np.dtype
+    category: int
+    legacy_name: str  # as in torch.FloatTensor, used by some torch error texts
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.category == FLOATING
+
+    @property
+    def itemsize(self) -> int:
+        return self.np.itemsize
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+float16 = DType("float16", np.dtype(np.float16), FLOATING, "HalfTensor")
+float32 = DType("float32", np.dtype(np.float32), FLOATING, "FloatTensor")
+float64 = DType("float64", np.dtype(np.float64), FLOATING, "DoubleTensor")
+uint8 = DType("uint8", np.dtype(np.uint8), INTEGRAL, "ByteTensor")
+int8 = DType("int8", np.dtype(np.int8), INTEGRAL, "CharTensor")
+int16 = DType("int16", np.dtype(np.int16), INTEGRAL, "ShortTensor")
+int32 = DType("int32", np.dtype(np.int32), INTEGRAL, "IntTensor")
+int64 = DType("int64", np.dtype(np.int64), INTEGRAL, "LongTensor")
+bool_ = DType("bool", np.dtype(np.bool_), BOOL, "BoolTensor")
+
+ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
+
+# Every name torch accepts for a dtype, as `torch.<name>`.
+BY_NAME = {d.name: d for d in ALL} | {
+    "half": float16,
+    "float": float32,
+    "double": float64,
+    "short": int16,
+    "int": int32,
+    "long": int64,
+}
+
+_BY_NUMPY = {d.np: d for d in ALL}
+
+
+def from_numpy(np_dtype: np.dtype) -> DType:
+    """The torch dtype that stores values as `np_dtype`."""
+    return _BY_NUMPY[np.dtype(np_dtype)]
+
+
+def promote(a: DType, b: DType) -> DType:
+    """torch.promote_types: the higher category wins; within one, the wider type."""
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    return from_numpy(np.promote_types(a.np, b.np))
+
+
+def scalar_dtype(value: object, default_float: DType) -> DType:
+    """The dtype a Python scalar takes when it has to stand alone (torch.tensor(3.) etc.)."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    return default_float
+
+
+def result_type(operands: list, default_float: DType) -> DType:
+    """torch.result_type over tensors and Python scalars.
+
+    Tensors with dimensions outrank zero-dim tensors, which outrank Python scalars; a lower-ranked
+    operand only matters when its category is higher than everything ranked above it.
+    """
+    ranks: list[DType | None] = [None, None, None]  # dimensioned, zero-dim, scalar
+    for op in operands:
+        if hasattr(op, "dtype"):
+            rank, dt = (0 if op.data.ndim else 1), op.dtype
+        else:
+            rank, dt = 2, scalar_dtype(op, default_float)
+        ranks[rank] = dt if ranks[rank] is None else promote(ranks[rank], dt)
+    result = None
+    for dt in ranks:
+        if dt is not None and (result is None or dt.category > result.category):
+            result = dt
+    return result

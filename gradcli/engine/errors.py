@@ -1,0 +1,39 @@
+"""Errors raised by the engine, in PyTorch's wording; they carry no source positions."""
+
+from __future__ import annotations
+
+
+class TorchError(Exception):
+    """A user-facing error: `kind` is the Python exception class torch raises, `message` its text."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def runtime(message: str) -> TorchError:
+    return TorchError("RuntimeError", message)
+
+
+def type_error(message: str) -> TorchError:
+    return TorchError("TypeError", message)
+
+
+def index_error(message: str) -> TorchError:
+    return TorchError("IndexError", message)
+
+
+def value_error(message: str) -> TorchError:
+    return TorchError("ValueError", message)
+
+
+BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)

@@ -1,0 +1,1 @@
+"""The language: grammar, parser, name tables and interpreter."""

@@ -1,0 +1,109 @@
+"""Attribute access: every `obj.name` resolves through an explicit table for the object's kind."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors
+from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.dtypes import DType
+from gradcli.engine.tensor import Tensor
+from gradcli.language.builtins import entry, table
+from gradcli.language.runtime import BoundMethod
+from gradcli.language.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
+from gradcli.language.values import Namespace, Size, type_name
+
+NODE_ATTRS = {
+    "next_functions": lambda n: tuple(n.next_edges),
+    "variable": lambda n: n.variable if isinstance(n, AccumulateGrad) else _missing(n, "variable"),
+}
+NODE_METHODS = table(entry("name", lambda n: n.name(), "self"))
+DTYPE_ATTRS = {
+    "is_floating_point": lambda d: d.is_floating_point,
+    "itemsize": lambda d: d.itemsize,
+    "is_signed": lambda d: d.name not in ("uint8", "bool"),
+}
+SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
+LIST_METHODS = table(
+    entry("append", lambda xs, item: xs.append(item), "self, object"),
+    entry("extend", lambda xs, items: xs.extend(items), "self, iterable"),
+    entry("pop", lambda xs, index: xs.pop(index), "self, index=-1"),
+    entry("insert", lambda xs, index, item: xs.insert(index, item), "self, index, object"),
+    entry("index", lambda xs, item: xs.index(item), "self, value"),
+    entry("count", lambda xs, item: xs.count(item), "self, value"),
+    entry("reverse", lambda xs: xs.reverse(), "self"),
+    entry("copy", lambda xs: list(xs), "self"),
+    entry("clear", lambda xs: xs.clear(), "self"),
+)
+DICT_METHODS = table(
+    entry("items", lambda d: list(d.items()), "self"),
+    entry("keys", lambda d: list(d.keys()), "self"),
+    entry("values", lambda d: list(d.values()), "self"),
+    entry("get", lambda d, key, default: d.get(key, default), "self, key, default=None"),
+)
+STR_METHODS = table(
+    entry("upper", lambda s: s.upper(), "self"),
+    entry("lower", lambda s: s.lower(), "self"),
+    entry("strip", lambda s, chars: s.strip(chars), "self, chars=None"),
+    entry("split", lambda s, sep: s.split(sep), "self, sep=None"),
+    entry("join", lambda s, items: s.join(items), "self, iterable"),
+    entry("replace", lambda s, old, new: s.replace(old, new), "self, old, new"),
+    entry("startswith", lambda s, prefix: s.startswith(prefix), "self, prefix"),
+    entry("endswith", lambda s, suffix: s.endswith(suffix), "self, suffix"),
+)
+
+
+def _product(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def _missing(value, name: str):
+    raise errors.TorchError("AttributeError",
+                            f"'{type_name(value)}' object has no attribute '{name}'")
+
+
+def _from(value, name: str, attrs: dict, methods: dict):
+    getter = attrs.get(name)
+    if getter is not None:
+        return getter(value) if not isinstance(getter, tuple) else getter[0](value)
+    method = methods.get(name)
+    if method is not None:
+        return BoundMethod(value, method)
+    return _missing(value, name)
+
+
+def get(value, name: str):
+    """value.name, resolved only through the tables above."""
+    if name.startswith("__") and name.endswith("__"):
+        return _missing(value, name)
+    if isinstance(value, Tensor):
+        return _from(value, name, TENSOR_ATTRS, TENSOR_METHODS)
+    if isinstance(value, Namespace):
+        return value.lookup(name)
+    if isinstance(value, (Node, AccumulateGrad)):
+        return _from(value, name, NODE_ATTRS, NODE_METHODS)
+    if isinstance(value, DType):
+        return _from(value, name, DTYPE_ATTRS, {})
+    if isinstance(value, Size):
+        return _from(value, name, {}, SIZE_METHODS)
+    kinds = ((list, LIST_METHODS), (dict, DICT_METHODS), (str, STR_METHODS))
+    for kind, methods in kinds:
+        if isinstance(value, kind):
+            return _from(value, name, {}, methods)
+    return _missing(value, name)
+
+
+def set(value, name: str, item) -> None:
+    """value.name = item, for the settable tensor attributes only."""
+    if isinstance(value, Tensor):
+        getter_setter = TENSOR_ATTRS.get(name)
+        if getter_setter is not None and getter_setter[1] is not None:
+            getter_setter[1](value, item)
+            return
+        if getter_setter is not None or name in TENSOR_METHODS:
+            raise errors.TorchError("AttributeError",
+                                    f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
+                                    "writable")
+    raise errors.TorchError("AttributeError",
+                            f"'{type_name(value)}' object has no attribute '{name}'")

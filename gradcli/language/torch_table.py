@@ -1,0 +1,89 @@
+"""The `torch` namespace and its submodules as the language sees them: explicit tables only."""
+
+from __future__ import annotations
+
+from gradcli.engine import creation, dtypes, functional as F, grad_api
+from gradcli.engine.state import STATE, grad_mode
+from gradcli.language.builtins import entry, table
+from gradcli.language.runtime import ContextManager
+from gradcli.language.values import Namespace
+
+
+def _grad_mode_manager(enabled: bool) -> ContextManager:
+    holder = {}
+
+    def enter():
+        holder["manager"] = grad_mode(enabled)
+        holder["manager"].__enter__()
+
+    return ContextManager(enter, lambda: holder["manager"].__exit__(None, None, None))
+
+
+def _variable(data, requires_grad):
+    data.requires_grad = requires_grad
+    return data
+
+
+_FACTORY = "*, dtype=None, device=None, requires_grad=False"
+
+AUTOGRAD = Namespace("torch.autograd", table(
+    entry("grad", grad_api.grad, "outputs, inputs, grad_outputs=None, retain_graph=None, "
+          "create_graph=False, only_inputs=True, allow_unused=None, is_grads_batched=False, "
+          "materialize_grads=False"),
+    entry("backward", lambda tensors, grad_tensors, retain_graph, create_graph, inputs:
+          grad_api.backward(tensors, grad_tensors, retain_graph, create_graph, inputs),
+          "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
+          "inputs=None"),
+    entry("Variable", _variable, "data, requires_grad=False"),
+))
+
+TORCH_TABLE = table(
+    entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
+          creation.tensor(data, dtype, requires_grad),
+          "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False"),
+    entry("ones", lambda *size, dtype, device, requires_grad:
+          creation.ones(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
+    entry("zeros", lambda *size, dtype, device, requires_grad:
+          creation.zeros(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
+    entry("randn", lambda *size, dtype, device, requires_grad:
+          creation.randn(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
+    entry("rand", lambda *size, dtype, device, requires_grad:
+          creation.rand(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
+    entry("manual_seed", creation.manual_seed, "seed"),
+    entry("no_grad", lambda: _grad_mode_manager(False), ""),
+    entry("enable_grad", lambda: _grad_mode_manager(True), ""),
+    entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
+    entry("is_grad_enabled", lambda: STATE.grad_enabled, ""),
+    entry("sum", F.sum, "input, dim=None, keepdim=False, *, dtype=None"),
+    entry("mean", F.mean, "input, dim=None, keepdim=False, *, dtype=None"),
+    entry("exp", F.exp, "input"),
+    entry("log", F.log, "input"),
+    entry("sin", F.sin, "input"),
+    entry("cos", F.cos, "input"),
+    entry("sqrt", F.sqrt, "input"),
+    entry("abs", F.abs, "input"),
+    entry("pow", F.pow, "input, exponent"),
+    entry("add", F.add, "input, other, *, alpha=1"),
+    entry("sub", F.sub, "input, other, *, alpha=1"),
+    entry("mul", F.mul, "input, other"),
+    entry("div", F.div, "input, other"),
+) | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {"autograd": AUTOGRAD}
+
+
+def _set_grad_enabled(mode) -> ContextManager:
+    previous = STATE.grad_enabled
+    STATE.grad_enabled = bool(mode)
+    return ContextManager(lambda: None, lambda: _restore_grad_mode(previous))
+
+
+def _restore_grad_mode(previous: bool) -> None:
+    STATE.grad_enabled = previous
+
+
+TORCH = Namespace("torch", TORCH_TABLE)
+
+# Importable module paths and what `import` binds for each.
+MODULES = {
+    "torch": TORCH,
+    "torch.autograd": AUTOGRAD,
+}

@@ -1,0 +1,63 @@
+"""Every example script, run by the installed gradcli console script, matches its golden record."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES_DIR = REPO_ROOT / "examples"
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden" / "examples"
+GOLDEN_FILES = sorted(GOLDEN_DIR.rglob("*.json"))
+
+
+def example_for(golden: Path) -> Path:
+    """The example script a golden file was recorded from."""
+    return EXAMPLES_DIR / golden.relative_to(GOLDEN_DIR).with_suffix(".py")
+
+
+def last_line(text: str) -> str:
+    """The last line of text, ignoring trailing newlines."""
+    lines = text.rstrip("\n").splitlines()
+    return lines[-1] if lines else ""
+
+
+def assert_matches_golden(done: subprocess.CompletedProcess, golden: Path, normalize) -> None:
+    """Compare stdout, exit code and final error line with the recorded ones."""
+    expected = json.loads(golden.read_text(encoding="utf-8"))
+    assert normalize(done.stdout) == expected["stdout"]
+    assert done.returncode == expected["exit_code"], done.stderr
+    if expected["error_line"] is not None:
+        assert normalize(last_line(done.stderr)) == expected["error_line"]
+
+
+def test_golden_files_exist():
+    assert GOLDEN_FILES, "no golden files; run `python tests/golden/record.py`"
+    for golden in GOLDEN_FILES:
+        assert example_for(golden).is_file(), f"{golden} has no example; re-run the recorder"
+
+
+GOLDEN_IDS = [str(golden.relative_to(GOLDEN_DIR).with_suffix("")) for golden in GOLDEN_FILES]
+
+
+@pytest.mark.parametrize("golden", GOLDEN_FILES, ids=GOLDEN_IDS)
+def test_example_matches_torch(golden, run_gradcli, normalize_addresses):
+    done = run_gradcli(["run", str(example_for(golden))])
+    assert_matches_golden(done, golden, normalize_addresses)
+
+
+def test_python_dash_m_runs_an_example(gradcli_exe, tmp_path, normalize_addresses):
+    golden = GOLDEN_DIR / "seeds" / "000_backward_call.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "gradcli", "run", str(example_for(golden))],
+        cwd=tmp_path,  # away from the source tree, so the installed package runs
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+    assert_matches_golden(done, golden, normalize_addresses)
