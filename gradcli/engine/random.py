@@ -1,0 +1,317 @@
+"""Bit-exact NumPy copy of torch's CPU generator: mt19937 plus torch's x86-64 sampling kernels."""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+
+import numpy as np
+
+DEFAULT_SEED = 67280421310721  # torch.Generator()'s seed (c10 default_rng_seed_val)
+_N, _M = 624, 397
+_U32 = np.uint32
+_RANDPERM_SMALL = 0xFFFFFFFF // 20  # below this n torch shuffles with 32-bit draws
+_STATE_FORMAT = "<QiiQ624Q3di4xf?3x"  # torch.get_rng_state()'s CPUGeneratorImplState layout
+
+
+def _twist(s: np.ndarray) -> np.ndarray:
+    """The next 624-word mt19937 state, in the four vectorisable runs of torch's loop."""
+    def mixed(u, v):
+        y = (u & _U32(0x80000000)) | (v & _U32(0x7FFFFFFF))
+        return (y >> _U32(1)) ^ ((v & _U32(1)) * _U32(0x9908B0DF))
+
+    new = np.empty(_N, _U32)
+    new[:227] = s[_M:] ^ mixed(s[:227], s[1:228])
+    new[227:454] = new[:227] ^ mixed(s[227:454], s[228:455])
+    new[454:623] = new[227:396] ^ mixed(s[454:623], s[455:624])
+    new[623] = new[396] ^ mixed(s[623:], new[:1])[0]
+    return new
+
+
+def _temper(y: np.ndarray) -> np.ndarray:
+    y = y ^ (y >> _U32(11))
+    y ^= (y << _U32(7)) & _U32(0x9D2C5680)
+    y ^= (y << _U32(15)) & _U32(0xEFC60000)
+    return y ^ (y >> _U32(18))
+
+
+def _round_to_odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
+    """Turn round-to-nearest `s` of the exact `s + err` into its round-to-odd."""
+    even = (s.view(np.uint64) & np.uint64(1)) == 0
+    return np.where(even & (err != 0), np.nextafter(s, np.copysign(np.inf, err)), s)
+
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _two_prod(a, b):
+    p = a * b
+    split = 134217729.0 * a
+    ah = split - (split - a)
+    split = 134217729.0 * b
+    bh = split - (split - b)
+    al, bl = a - ah, b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _fma32(a, b, c) -> np.ndarray:
+    """Correctly rounded float32 a * b + c, like the vfmadd instruction."""
+    product = np.asarray(a, np.float64) * np.asarray(b, np.float64)  # exact: 24 + 24 bits
+    s, err = _two_sum(product, np.asarray(c, np.float64))
+    return _round_to_odd(s, err).astype(np.float32)
+
+
+def _fma64(a, b, c) -> np.ndarray:
+    """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation)."""
+    ph, pl = _two_prod(np.asarray(a, np.float64), np.float64(b))
+    sh, sl = _two_sum(np.float64(c), ph)
+    t, terr = _two_sum(sl, pl)
+    return sh + _round_to_odd(t, terr)
+
+
+def _f32(*values):
+    return [np.float32(v) for v in values]
+
+
+_LOG_P = _f32(7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
+              1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1,
+              3.3333331174e-1)
+_LOG_Q1, _LOG_Q2, _SQRTHF, _HALF, _ONE = _f32(-2.12194440e-4, 0.693359375, 0.707106781186547524,
+                                              0.5, 1.0)
+_DP = _f32(-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8)
+_SIN_P = _f32(-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)
+_COS_P = _f32(2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)
+_FOPI, _TWO_PI = _f32(1.27323954473516, 2.0 * math.pi)
+_MIN_NORMAL = np.finfo(np.float32).tiny
+
+
+def _log256(x: np.ndarray) -> np.ndarray:
+    """log256_ps (Cephes logf) as torch's AVX2 build runs it: GCC fuses its mul-adds into FMAs."""
+    x = np.maximum(x, _MIN_NORMAL)
+    e = ((x.view(np.int32) >> 23) - 0x7F).astype(np.float32) + _ONE
+    x = ((x.view(np.int32) & ~0x7F800000) | _HALF.view(np.int32)).view(np.float32)
+    small = x < _SQRTHF
+    tmp = np.where(small, x, np.float32(0))
+    x = x - _ONE
+    e = e - np.where(small, _ONE, np.float32(0))
+    x = x + tmp
+    z = x * x
+    y = _LOG_P[0]
+    for p in _LOG_P[1:]:
+        y = _fma32(y, x, p)
+    y = _fma32(y * x, z, e * _LOG_Q1)
+    y = _fma32(-z, _HALF, y)
+    return _fma32(e, _LOG_Q2, x + y)
+
+
+def _sincos256(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """sincos256_ps (Cephes sinf/cosf) as torch's AVX2 build runs it, for x >= 0."""
+    j = ((x * _FOPI).astype(np.int32) + 1) & ~1
+    y = j.astype(np.float32)
+    sign_sin = (j & 4) << 29
+    sign_cos = (~(j - 2) & 4) << 29
+    poly = (j & 2) == 0
+    for dp in _DP:
+        x = _fma32(dp, y, x)
+    z = x * x
+    c = _fma32(_fma32(_COS_P[0], z, _COS_P[1]), z, _COS_P[2]) * z
+    c = _fma32(z, c, -(z * _HALF)) + _ONE
+    s = _fma32(_fma32(_SIN_P[0], z, _SIN_P[1]), z, _SIN_P[2]) * z
+    s = _fma32(x, s, x)
+    zero = np.float32(0)
+    sin_from_s, sin_from_c = np.where(poly, s, zero), np.where(poly, zero, c)
+    sin = sin_from_s + sin_from_c
+    cos = (s - sin_from_s) + (c - sin_from_c)
+    return (sin.view(np.int32) ^ sign_sin).view(np.float32), \
+        (cos.view(np.int32) ^ sign_cos).view(np.float32)
+
+
+def _box_muller16_f32(u: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """torch's AVX2 NormalFill16<float> over rows of 16 uniforms (x86-64 torch on AVX2 and AVX512
+    CPUs; arm64 builds take a scalar logf/sincosf path with other last bits)."""
+    u1, u2 = np.float32(1) - u[:, :8], u[:, 8:]
+    radius = np.sqrt(np.float32(-2) * _log256(u1))
+    sin, cos = _sincos256(_TWO_PI * u2)
+    mean32, std32 = np.float32(mean), np.float32(std)
+    return np.hstack([_fma32(radius * cos, std32, mean32), _fma32(radius * sin, std32, mean32)])
+
+
+def _box_muller16_f64(u: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """torch's NormalFill16<double> over rows of 16 uniforms, with the C library's log/cos/sin
+    (the libm that torch calls too)."""
+    u1, u2 = (1.0 - u[:, :8]).ravel().tolist(), (u[:, 8:] * (2.0 * math.pi)).ravel().tolist()
+    radius = np.sqrt(-2.0 * np.array([math.log(v) for v in u1]))
+    cos = np.array([math.cos(t) for t in u2])
+    sin = np.array([math.sin(t) for t in u2])
+    halves = [_fma64(radius * f, std, mean).reshape(-1, 8) for f in (cos, sin)]
+    return np.hstack(halves)
+
+
+def _uniform_f32(words: np.ndarray, low: float, high: float) -> np.ndarray:
+    x = (words & _U32(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
+    low32 = np.float32(low)
+    return _fma32(x, np.float32(high) - low32, low32)
+
+
+def _uniform_f64(words: np.ndarray, low: float, high: float) -> np.ndarray:
+    hi, lo = words[0::2].astype(np.uint64), words[1::2].astype(np.uint64)
+    x = (((hi & np.uint64(0x1FFFFF)) << np.uint64(32)) | lo).astype(np.float64) * 2.0**-53
+    return _fma64(x, high - low, low)
+
+
+def _words64(words: np.ndarray) -> np.ndarray:
+    return (words[0::2].astype(np.uint64) << np.uint64(32)) | words[1::2].astype(np.uint64)
+
+
+class Generator:
+    """torch.Generator() on the CPU: same seeds give the same draws, consumed in the same order."""
+
+    def __init__(self, seed: int = DEFAULT_SEED):
+        self.manual_seed(seed)
+
+    def manual_seed(self, seed: int) -> None:
+        """Seed like torch.manual_seed: negative seeds wrap to 64 bits, only the low 32 matter."""
+        seed = int(seed)
+        if not -(2**63) <= seed < 2**64:
+            raise ValueError("Overflow when unpacking long long")
+        self._seed = seed % 2**64
+        state = [self._seed & 0xFFFFFFFF]
+        for j in range(1, _N):
+            prev = state[-1]
+            state.append((1812433253 * (prev ^ (prev >> 30)) + j) & 0xFFFFFFFF)
+        self._state = np.array(state, _U32)
+        self._left, self._next = 1, 0
+        self._next_double_normal: float | None = None
+        self._next_float_normal: float | None = None
+
+    def seed(self) -> int:
+        """Reseed from OS entropy (64 random bits, like torch.seed()) and return the seed."""
+        value = int.from_bytes(os.urandom(8), "little")
+        self.manual_seed(value)
+        return value
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def _words(self, count: int) -> np.ndarray:
+        """The next `count` tempered 32-bit outputs of the engine."""
+        parts = []
+        while count > 0:
+            if self._left == 1:
+                self._state = _twist(self._state)
+                self._left, self._next = _N + 1, 0
+            take = min(count, self._left - 1)
+            parts.append(self._state[self._next:self._next + take])
+            self._next += take
+            self._left -= take
+            count -= take
+        return _temper(np.concatenate(parts)) if parts else np.empty(0, _U32)
+
+    def uniform(self, shape, np_dtype, low=0.0, high=1.0) -> np.ndarray:
+        """torch.rand / Tensor.uniform_(low, high), values in the order torch fills them."""
+        dtype, n = np.dtype(np_dtype), math.prod(shape)
+        if dtype == np.float64:
+            values = _uniform_f64(self._words(2 * n), float(low), float(high))
+        elif dtype in (np.float32, np.float16):
+            values = _uniform_f32(self._words(n), low, high).astype(dtype)
+        else:
+            raise TypeError(f"uniform is not implemented for {dtype}")
+        top, bottom = (dtype.type(np.float32(v) if dtype == np.float16 else v) for v in (high, low))
+        return np.where(values == top, bottom, values).reshape(shape)
+
+    def normal(self, shape, np_dtype, mean=0.0, std=1.0, contiguous=True) -> np.ndarray:
+        """torch.randn / Tensor.normal_(mean, std); contiguous=False picks torch's strided path."""
+        dtype, n = np.dtype(np_dtype), math.prod(shape)
+        if dtype not in (np.float16, np.float32, np.float64):
+            raise TypeError(f"normal is not implemented for {dtype}")
+        if n < 16 or not contiguous:
+            values = self._scalar_normals(n, float(mean), float(std))
+            if dtype == np.float16:  # torch narrows double to float first
+                values = values.astype(np.float32)
+            return values.astype(dtype).reshape(shape)
+        if dtype == np.float64:
+            fill, unit = _box_muller16_f64, lambda k: _uniform_f64(self._words(2 * k), 0.0, 1.0)
+        else:
+            fill, unit = _box_muller16_f32, lambda k: _uniform_f32(self._words(k), 0.0, 1.0)
+        chunks = n // 16
+        # float16 goes through a 16-value buffer; wider types first fill all n with uniforms
+        head = unit(16 * chunks) if dtype == np.float16 else unit(n)[:16 * chunks]
+        out = np.empty(n, np.float64 if dtype == np.float64 else np.float32)
+        out[:16 * chunks] = fill(head.reshape(chunks, 16), mean, std).ravel()
+        if n % 16:
+            out[n - 16:] = fill(unit(16).reshape(1, 16), mean, std).ravel()
+        return out.astype(dtype).reshape(shape)
+
+    def _scalar_normals(self, n: int, mean: float, std: float) -> np.ndarray:
+        """torch's normal_distribution<double>: Box-Muller pairs, the sine half kept for later."""
+        values = []
+        if n and self._next_double_normal is not None:
+            values.append(self._next_double_normal)
+            self._next_double_normal = None
+        pairs = (n - len(values) + 1) // 2
+        u = _uniform_f64(self._words(4 * pairs), 0.0, 1.0).tolist()
+        for u1, u2 in zip(u[0::2], u[1::2]):
+            radius = math.sqrt(-2.0 * math.log1p(-u2))
+            theta = 2.0 * math.pi * u1
+            values += [radius * math.cos(theta), radius * math.sin(theta)]
+        if len(values) > n:
+            self._next_double_normal = values.pop()
+        return _fma64(np.array(values, np.float64), std, mean)
+
+    def randint(self, low: int, high: int, shape, np_dtype=np.int64) -> np.ndarray:
+        """torch.randint(low, high, shape) / Tensor.random_(low, high)."""
+        low, high, n = int(low), int(high), math.prod(shape)
+        span = high - low
+        if not 0 < span < 2**64:
+            raise ValueError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                             f">= to={high}")
+        if span >= 2**28:
+            draws = _words64(self._words(2 * n))
+        else:
+            draws = self._words(n).astype(np.uint64)
+        values = (draws % np.uint64(span)) + np.uint64(low % 2**64)
+        return values.view(np.int64).astype(np_dtype).reshape(shape)
+
+    def randperm(self, n: int, np_dtype=np.int64) -> np.ndarray:
+        """torch.randperm(n): Fisher-Yates on 32-bit draws; torch's 64-bit variant for huge n."""
+        if n < _RANDPERM_SMALL:
+            order = list(range(n))
+            draws = self._words(max(n - 1, 0)).astype(np.int64)
+            offsets = (draws % (n - np.arange(len(draws)))).tolist()
+            for i, z in enumerate(offsets):
+                order[i], order[i + z] = order[i + z], order[i]
+            return np.array(order, np.int64).astype(np_dtype)
+        order = np.empty(n, np.int64)
+        for start in range(0, n, 1 << 20):
+            stop = min(n, start + (1 << 20))
+            draws = _words64(self._words(2 * (stop - start)))
+            picks = (draws % np.arange(start + 1, stop + 1, dtype=np.uint64)).tolist()
+            for i, z in enumerate(picks, start):
+                order[i] = order[z]
+                order[z] = i
+        return order.astype(np_dtype)
+
+    def get_state(self) -> np.ndarray:
+        """The generator state as the uint8 bytes torch.get_rng_state() returns."""
+        normal = self._next_double_normal
+        fnormal = self._next_float_normal
+        packed = struct.pack(_STATE_FORMAT, self._seed, self._left, 1, self._next,
+                             *self._state.tolist(), 0.0, normal or 0.0, 0.0, normal is not None,
+                             fnormal or 0.0, fnormal is not None)
+        return np.frombuffer(packed, np.uint8).copy()
+
+    def set_state(self, state) -> None:
+        """Restore a state from get_state() or torch.get_rng_state()."""
+        fields = struct.unpack(_STATE_FORMAT, np.asarray(state, np.uint8).tobytes())
+        seed, left, seeded, nxt = fields[:4]
+        if not (seeded and 0 < left <= _N and nxt <= _N):
+            raise RuntimeError("Invalid mt19937 state")
+        self._seed, self._left, self._next = seed, left, nxt
+        self._state = np.array(fields[4:4 + _N], np.uint64).astype(_U32)
+        _, normal_y, _, normal_valid, fnormal, fnormal_valid = fields[4 + _N:]
+        self._next_double_normal = normal_y if normal_valid else None
+        self._next_float_normal = fnormal if fnormal_valid else None
