@@ -1,5 +1,5 @@
 """`python -m gradcli` runs the command-line interface."""
 
-from gradcli.cli.app import main
+from gradcli.cli.entry import main
 
 main()

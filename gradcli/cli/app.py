@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-EXIT_OK, EXIT_NO, EXIT_TROUBLE = 0, 1, 2
+from gradcli.cli.runner import EXIT_NO, EXIT_OK, EXIT_TROUBLE, read_program, run_source
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 the answer is no (run/eval: the program raised an error, as python "
@@ -23,35 +23,10 @@ app = typer.Typer(
 
 
 def _read_source(file: str) -> tuple[str, str]:
-    if file == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(file).read_text(encoding="utf-8"), file
-    except OSError as error:
-        typer.echo(f"gradcli: cannot open '{file}': {error.strerror}", err=True)
-        raise typer.Exit(EXIT_TROUBLE) from None
-
-
-def run_source(source: str, filename: str, *, echo: bool) -> int:
-    """Run a program, stream its output to stdout, report an error on stderr; the exit code."""
-    from gradcli.language.session import Session
-    out = sys.stdout
-    session = Session(write=out.write)
-    try:
-        outcome = session.run(source, echo=echo)
-    except KeyboardInterrupt:
-        out.flush()
-        sys.stderr.write("KeyboardInterrupt\n")
-        return 130
-    out.flush()
-    if outcome.ok:
-        return EXIT_OK
-    from gradcli.cli.render import report_error
-    report_error(outcome.error, source, filename)
-    return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
-
-
-_SYNTAX_KINDS = ("SyntaxError", "IndentationError")
+    program = read_program(file)
+    if program is None:
+        raise typer.Exit(EXIT_TROUBLE)
+    return program
 
 
 @app.callback()
@@ -78,20 +53,3 @@ def eval_command(program: Annotated[str, typer.Argument(
     """Run program text and echo each expression statement's value, as Python's REPL does."""
     source, filename = (sys.stdin.read(), "<stdin>") if program == "-" else (program, "<eval>")
     raise typer.Exit(run_source(source, filename, echo=True))
-
-
-def main() -> None:
-    """Console entry point: typer's app, with anything unexpected reported in one line."""
-    try:
-        app()
-    except SystemExit:
-        raise
-    except KeyboardInterrupt:
-        sys.stderr.write("KeyboardInterrupt\n")
-        sys.exit(130)
-    except Exception as error:  # a bug in gradcli: say so in one line, never a traceback
-        sys.stderr.write(f"gradcli: internal error: {type(error).__name__}: {error}\n")
-        sys.exit(EXIT_TROUBLE)
-
-
-

@@ -19,6 +19,13 @@ def _grad_mode_manager(enabled: bool) -> ContextManager:
     return ContextManager(enter, lambda: holder["manager"].__exit__(None, None, None))
 
 
+def _set_printoptions(ctx, precision, threshold, edgeitems, linewidth, profile, sci_mode):
+    """torch.set_printoptions: options live in the session's printer, not in the process."""
+    ctx.printer.options = ctx.printer.options.updated(
+        precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
+        profile=profile, sci_mode=sci_mode)
+
+
 def _variable(data, requires_grad):
     data.requires_grad = requires_grad
     return data
@@ -50,6 +57,8 @@ TORCH_TABLE = table(
     entry("rand", lambda *size, dtype, device, requires_grad:
           creation.rand(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
     entry("manual_seed", creation.manual_seed, "seed"),
+    entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
+          "linewidth=None, profile=None, sci_mode=None", context=True),
     entry("no_grad", lambda: _grad_mode_manager(False), ""),
     entry("enable_grad", lambda: _grad_mode_manager(True), ""),
     entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),

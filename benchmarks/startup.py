@@ -1,0 +1,52 @@
+"""Start-up: `gradcli eval` of a one-line gradient against `python -c 'import numpy'`.
+
+Run: python benchmarks/startup.py [--runs N]. Uses the gradcli and python of the active venv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+PROGRAM = "x = torch.tensor(2., requires_grad=True); y = x**2 + 1; y.backward(); x.grad"
+
+
+def median_seconds(command: list[str], runs: int) -> float:
+    """Median wall time of `runs` runs of `command`, after one warm-up run."""
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=11)
+    args = parser.parse_args()
+    gradcli = shutil.which("gradcli") or os.path.join(os.path.dirname(sys.executable), "gradcli")
+    rows = [
+        ("python -c pass", [sys.executable, "-c", "pass"]),
+        ("python -c 'import numpy'", [sys.executable, "-c", "import numpy"]),
+        ("gradcli eval (issue example)", [gradcli, "eval", PROGRAM]),
+    ]
+    results = {name: median_seconds(cmd, args.runs) for name, cmd in rows}
+    try:
+        results["python -c 'import torch'"] = median_seconds(
+            [sys.executable, "-c", "import torch"], max(3, args.runs // 3))
+    except subprocess.CalledProcessError:
+        pass
+    numpy_time = results["python -c 'import numpy'"]
+    for name, seconds in results.items():
+        print(f"{name:32s} {seconds * 1000:8.1f} ms   {seconds / numpy_time:5.2f} x numpy")
+
+
+if __name__ == "__main__":
+    main()

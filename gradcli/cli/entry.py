@@ -1,0 +1,39 @@
+"""The console entry point: a fast path for `run`/`eval`, typer for everything else, no tracebacks."""
+
+from __future__ import annotations
+
+import sys
+
+from gradcli.cli.runner import EXIT_INTERRUPTED, EXIT_TROUBLE, read_program, run_source
+
+
+def _fast_path(argv: list[str]) -> int | None:
+    """`gradcli run FILE` and `gradcli eval PROGRAM` without options skip loading typer (about
+    half of start-up); anything else, including --help, goes through the typer app."""
+    if len(argv) != 2 or argv[0] not in ("run", "eval") or (
+            argv[1].startswith("-") and argv[1] != "-"):
+        return None
+    if argv[0] == "eval" and argv[1] != "-":
+        return run_source(argv[1], "<eval>", echo=True)
+    program = read_program(argv[1])
+    if program is None:
+        return EXIT_TROUBLE
+    return run_source(*program, echo=argv[0] == "eval")
+
+
+def main() -> None:
+    """Run the command line; anything unexpected becomes a one-line internal-error message."""
+    try:
+        code = _fast_path(sys.argv[1:])
+        if code is not None:
+            sys.exit(code)
+        from gradcli.cli.app import app
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.stderr.write("KeyboardInterrupt\n")
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as error:  # a bug in gradcli: say so in one line, never a traceback
+        sys.stderr.write(f"gradcli: internal error: {type(error).__name__}: {error}\n")
+        sys.exit(EXIT_TROUBLE)

@@ -1,0 +1,39 @@
+"""Running a program for `run`/`eval`: output to stdout, one error report to stderr, an exit code."""
+
+from __future__ import annotations
+
+import sys
+
+EXIT_OK, EXIT_NO, EXIT_TROUBLE, EXIT_INTERRUPTED = 0, 1, 2, 130
+_SYNTAX_KINDS = ("SyntaxError", "IndentationError")
+
+
+def run_source(source: str, filename: str, *, echo: bool) -> int:
+    """Run a program, stream its output to stdout, report an error on stderr; the exit code."""
+    from gradcli.language.session import Session
+    out = sys.stdout
+    session = Session(write=out.write)
+    try:
+        outcome = session.run(source, echo=echo)
+    except KeyboardInterrupt:
+        out.flush()
+        sys.stderr.write("KeyboardInterrupt\n")
+        return EXIT_INTERRUPTED
+    out.flush()
+    if outcome.ok:
+        return EXIT_OK
+    from gradcli.cli.render import report_error
+    report_error(outcome.error, source, filename)
+    return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
+
+
+def read_program(file: str) -> tuple[str, str] | None:
+    """The text and display name of FILE ('-' is standard input); None if it cannot be read."""
+    if file == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(file, encoding="utf-8") as handle:
+            return handle.read(), file
+    except OSError as error:
+        sys.stderr.write(f"gradcli: cannot open '{file}': {error.strerror}\n")
+        return None

@@ -1,0 +1,89 @@
+"""The main CLI paths through the installed console script: eval, run, errors and exit codes."""
+
+import pytest
+
+ISSUE_EXAMPLES = [
+    "x = torch.tensor(2., requires_grad=True); y = x**2 + 1; y.backward(); x.grad",
+    "let x = 2.0 requires_grad; (x**2 + 1).backward(); x.grad",
+]
+
+
+@pytest.mark.parametrize("program", ISSUE_EXAMPLES)
+def test_eval_prints_the_gradient(run_gradcli, program):
+    result = run_gradcli(["eval", program])
+    assert (result.returncode, result.stdout, result.stderr) == (0, "tensor(4.)\n", "")
+
+
+def test_eval_echoes_expression_values_but_not_none(run_gradcli):
+    result = run_gradcli(["eval", "x = torch.ones(2, requires_grad=True); x; None; x.sum()"])
+    assert result.stdout == (
+        "tensor([1., 1.], requires_grad=True)\ntensor(2., grad_fn=<SumBackward0>)\n")
+
+
+def test_run_reads_standard_input(run_gradcli):
+    result = run_gradcli(["run", "-"], stdin="print(torch.tensor([1, 2]) * 2)\n1 + 1\n")
+    assert (result.returncode, result.stdout) == (0, "tensor([2, 4])\n")
+
+
+def test_syntax_error_exits_2_with_position_and_caret(run_gradcli):
+    result = run_gradcli(["eval", "x = 1\ny = (x +\nprint(y)"])
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0] == "<eval>:2:5"
+    assert lines[1].endswith("| y = (x +")
+    assert lines[2].endswith("|     ^")
+    assert lines[-1] == "SyntaxError: '(' was never closed"
+    assert "Traceback" not in result.stderr
+
+
+def test_nothing_runs_before_a_syntax_error_is_reported(run_gradcli):
+    result = run_gradcli(["run", "-"], stdin="print('first')\nx = = 2\n")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == "SyntaxError: invalid syntax"
+
+
+def test_runtime_error_exits_1_after_earlier_output(run_gradcli):
+    program = "x = torch.tensor([1., 2.], requires_grad=True)\nprint('before')\ny = x * 2\ny.backward()\n"
+    result = run_gradcli(["run", "-"], stdin=program)
+    assert result.returncode == 1
+    assert result.stdout == "before\n"
+    lines = result.stderr.splitlines()
+    assert lines[0] == "<stdin>:4:1"
+    assert lines[1].endswith("| y.backward()")
+    assert lines[2].endswith("| ^~~~~~~~~~~~")
+    assert lines[-1] == "RuntimeError: grad can be implicitly created only for scalar outputs"
+    assert "Traceback" not in result.stderr
+
+
+def test_caret_marks_the_innermost_failing_expression(run_gradcli):
+    result = run_gradcli(["eval", "a = torch.ones(3); b = torch.ones(2); c = 1 + (a + b)"])
+    lines = result.stderr.splitlines()
+    assert lines[2].endswith("| " + " " * 47 + "^~~~~")
+    assert lines[-1] == ("RuntimeError: The size of tensor a (3) must match the size of tensor b "
+                         "(2) at non-singleton dimension 0")
+
+
+def test_usage_error_exits_2(run_gradcli):
+    assert run_gradcli(["no-such-command"]).returncode == 2
+    assert run_gradcli(["run"]).returncode == 2
+
+
+def test_missing_file_exits_2_without_traceback(run_gradcli):
+    result = run_gradcli(["run", "/nonexistent/script.py"])
+    assert result.returncode == 2
+    assert "cannot open" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_unknown_name_is_a_name_error(run_gradcli):
+    result = run_gradcli(["eval", "y = undefined_thing + 1"])
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == "NameError: name 'undefined_thing' is not defined"
+
+
+def test_module_entry_point(gradcli_exe):
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "gradcli", "eval", "torch.ones(2).sum()"],
+                            capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout) == (0, "tensor(2.)\n")
