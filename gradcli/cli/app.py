@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from gradcli.cli.runner import EXIT_NO, EXIT_OK, EXIT_TROUBLE, read_program, run_source
+from gradcli.cli.runner import (EXIT_NO, EXIT_OK, EXIT_TROUBLE, read_program, run_source,
+                                without_command)
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 the answer is no (run/eval: the program raised an error, as python "
@@ -32,12 +33,8 @@ def _read_source(file: str) -> tuple[str, str]:
 @app.callback()
 def main_callback(ctx: typer.Context) -> None:
     """Without a command: the REPL on a terminal, otherwise run standard input as a program."""
-    if ctx.invoked_subcommand is not None:
-        return
-    if sys.stdin.isatty():
-        from gradcli.cli.repl.session import start_repl
-        raise typer.Exit(start_repl())
-    raise typer.Exit(run_source(sys.stdin.read(), "<stdin>", echo=False))
+    if ctx.invoked_subcommand is None:
+        raise typer.Exit(without_command())
 
 
 @app.command()
@@ -53,3 +50,110 @@ def eval_command(program: Annotated[str, typer.Argument(
     """Run program text and echo each expression statement's value, as Python's REPL does."""
     source, filename = (sys.stdin.read(), "<stdin>") if program == "-" else (program, "<eval>")
     raise typer.Exit(run_source(source, filename, echo=True))
+
+
+@app.command()
+def repl():
+    """Open the interactive session (what `gradcli` alone does on a terminal)."""
+    from gradcli.cli.repl.session import start_repl
+    raise typer.Exit(start_repl())
+
+
+# ---- derivatives: grad, jacobian, hessian, check ------------------------------------------------
+
+_STATUS_EXIT = {"ok": EXIT_OK, "mismatch": EXIT_NO, "error": EXIT_TROUBLE}
+
+Expr = Annotated[str, typer.Argument(
+    metavar="EXPR", help="Expression of the bound names, e.g. 'sin(x) * x**2' (torch's functions "
+    "need no `torch.` prefix); '-' reads standard input.")]
+Bindings = Annotated[Optional[list[str]], typer.Argument(
+    metavar="NAME=VALUE", show_default=False, help="Leaf tensors: a number, a nested list "
+    "(both become floating point) or any expression, e.g. x=3 w='[1, 2]' t='torch.ones(3)'.")]
+Wrt = Annotated[Optional[str], typer.Option(
+    "--wrt", metavar="A,B", help="Inputs that require grad (default: every floating binding).")]
+Dtype = Annotated[Optional[str], typer.Option(
+    "--dtype", help="Floating dtype for the bindings, e.g. float64 (default: float32).")]
+AsJson = Annotated[bool, typer.Option(
+    "--json", help="One JSON document on stdout (schemas/gradcli-output.schema.json).")]
+Quiet = Annotated[bool, typer.Option(
+    "-q", "--quiet", help="Nothing on stdout: the exit code answers (errors still go to stderr).")]
+
+
+def _answer(command: str, expr: str, work, as_json: bool, quiet: bool) -> None:
+    """Run a derivative command's `work(source)` and exit with its status's code."""
+    from gradcli.cli.answers import execute
+    from gradcli.cli.bindings import read_expression
+    source = read_expression(expr)
+    status = execute(command, source.text, lambda: work(source), as_json=as_json, quiet=quiet)
+    raise typer.Exit(_STATUS_EXIT[status])
+
+
+def _problem(source, bindings, wrt, dtype):
+    from gradcli.cli import bindings as binding_args
+    return binding_args.build_problem(source, bindings or [], wrt=wrt,
+                                      dtype=binding_args.parse_dtype(dtype))
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
+         gradient: Annotated[Optional[str], typer.Option(
+             help="Backpropagate this tensor from a non-scalar EXPR, as out.backward(VALUE).")]
+         = None, as_json: AsJson = False, quiet: Quiet = False):
+    """EXPR's value, then NAME.grad for each input, as torch prints them."""
+    from gradcli.cli import derivatives
+    from gradcli.cli.bindings import Source
+    vector = None if gradient is None else Source(gradient, "<--gradient>")
+    _answer("grad", expr, lambda source: derivatives.grad(
+        _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
+             as_json: AsJson = False, quiet: Quiet = False):
+    """d EXPR / d input, as torch.autograd.functional.jacobian computes it."""
+    from gradcli.cli import derivatives
+    _answer("jacobian", expr, lambda source: derivatives.jacobian(
+        _problem(source, bindings, wrt, dtype)), as_json, quiet)
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def hessian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
+            as_json: AsJson = False, quiet: Quiet = False):
+    """Second derivatives of a scalar EXPR, as torch.autograd.functional.hessian computes them."""
+    from gradcli.cli import derivatives
+    _answer("hessian", expr, lambda source: derivatives.hessian(
+        _problem(source, bindings, wrt, dtype)), as_json, quiet)
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def check(
+        expr: Expr, bindings: Bindings = None, wrt: Wrt = None,
+        expect: Annotated[Optional[list[str]], typer.Option(
+            metavar="'NAME: EXPR'", help="A hand-derived derivative of EXPR with respect to NAME, "
+            "compared with autograd at the same points (repeatable).")] = None,
+        range_: Annotated[Optional[list[str]], typer.Option(
+            "--range", metavar="NAME=LO:HI", help="Draw NAME uniformly from [LO, HI) at each "
+            "sample point (repeatable).")] = None,
+        samples: Annotated[int, typer.Option(help="How many random points (needs --range).")] = 1,
+        seed: Annotated[int, typer.Option(help="Seed of numpy's default_rng for the points.")] = 0,
+        eps: Annotated[float, typer.Option(help="Finite-difference step.")] = 1e-6,
+        atol: Annotated[float, typer.Option(help="Absolute tolerance.")] = 1e-5,
+        rtol: Annotated[float, typer.Option(help="Relative tolerance.")] = 1e-3,
+        as_json: AsJson = False, quiet: Quiet = False):
+    """Autograd (float64) against central finite differences, and against --expect formulas,
+    for every input element; defaults as torch.autograd.gradcheck. Exit 1 on a mismatch."""
+    from gradcli.cli import bindings as binding_args, derivatives
+    from gradcli.engine import dtypes
+
+    def work(source):
+        ranges = [binding_args.parse_range(text) for text in range_ or []]
+        formulas = {}
+        for text in expect or []:
+            name, formula = binding_args.split_pair(text, ":", "--expect 'NAME: EXPR'")
+            formulas[name] = binding_args.Source(formula, f"<--expect {name}>")
+        problem = binding_args.build_problem(source, bindings or [], wrt=wrt,
+                                             dtype=dtypes.float64,
+                                             extra={name: 0.0 for name, _, _ in ranges})
+        return derivatives.check(problem, derivatives.Tolerances(eps, atol, rtol), formulas,
+                                 ranges, samples, seed)
+    _answer("check", expr, work, as_json, quiet)

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import sys
 
-from gradcli.cli.runner import EXIT_INTERRUPTED, EXIT_TROUBLE, read_program, run_source
+from gradcli.cli.runner import (EXIT_INTERRUPTED, EXIT_TROUBLE, read_program, run_source,
+                                without_command)
 
 
 def _fast_path(argv: list[str]) -> int | None:
-    """`gradcli run FILE` and `gradcli eval PROGRAM` without options skip loading typer (about
-    half of start-up); anything else, including --help, goes through the typer app."""
+    """`gradcli`, `gradcli repl`, `gradcli run FILE` and `gradcli eval PROGRAM` without options
+    skip loading typer (about half of start-up); anything else, including --help, goes through
+    the typer app."""
+    if not argv:
+        return without_command()
+    if argv == ["repl"]:
+        from gradcli.cli.repl.session import start_repl
+        return start_repl()
     if len(argv) != 2 or argv[0] not in ("run", "eval") or (
             argv[1].startswith("-") and argv[1] != "-"):
         return None

@@ -39,7 +39,7 @@ def _span(error):
 def report_error(error, source: str, filename: str) -> None:
     """Write the report to stderr, in colour only on a terminal without NO_COLOR."""
     text = format_error(error, source, filename)
-    if sys.stderr.isatty() and not os.environ.get("NO_COLOR"):
+    if use_colour(sys.stderr):
         from rich.console import Console
         from rich.text import Text
         console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -49,3 +49,77 @@ def report_error(error, source: str, filename: str) -> None:
         console.print(Text(last, style="bold red"))
         return
     sys.stderr.write(text)
+
+
+# ---- check tables -------------------------------------------------------------------------------
+
+FULL_TABLE_ROWS = 20
+WORST_SHOWN = 5
+
+
+def use_colour(stream) -> bool:
+    """Colour only on a terminal, and never with NO_COLOR set."""
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+def print_check(answer) -> None:
+    """`gradcli check`'s report on stdout: every comparison when one point gives few of them,
+    otherwise a summary per reference and the worst points; last, the verdict."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    colour = use_colour(sys.stdout)
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=False, width=None if colour
+                      else 200, color_system="auto" if colour else None, force_terminal=colour)
+    rows, several = answer.rows, len(answer.points) > 1
+    if several or len(rows) > FULL_TABLE_ROWS:
+        _print_summary(console, answer)
+        rows = answer.worst(WORST_SHOWN)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold")
+    columns = (["point", "at"] if several else []) + [
+        "input", "element", "analytic", "vs", "reference", "abs error", "rel error", "ok"]
+    for name in columns:
+        table.add_column(name, justify="left" if name in ("at", "input", "vs", "ok") else "right")
+    for row in rows:
+        cells = [row.input, _element(row.element), f"{row.analytic:.8g}", row.against,
+                 f"{row.reference:.8g}", f"{row.abs_error:.2e}", f"{row.rel_error:.2e}",
+                 "[green]ok[/]" if row.ok else "[bold red]FAIL[/]"]
+        if several:
+            cells = [str(row.point), _point_text(answer.points[row.point], row)] + cells
+        table.add_row(*cells)
+    console.print(table)
+    failures, total = len(answer.failures), _count(len(answer.rows), "comparison")
+    console.print(f"[bold red]MISMATCH[/]: {failures} of {total} out of tolerance" if failures
+                  else f"[green]ok[/]: {total} within tolerance")
+
+
+def _print_summary(console, answer) -> None:
+    tol = answer.tolerances
+    console.print(f"{_count(len(answer.points), 'point')}, "
+                  f"{_count(len(answer.rows), 'comparison')} in float64, "
+                  f"eps={tol.eps:g} atol={tol.atol:g} rtol={tol.rtol:g}", markup=False)
+    for against in ("numeric", "expected"):
+        rows = [r for r in answer.rows if r.against == against]
+        if rows:
+            bad = sum(not r.ok for r in rows)
+            worst_abs = answer.largest(lambda row: row.abs_error, against)
+            worst_rel = answer.largest(lambda row: row.rel_error, against)
+            console.print(f"analytic vs {against}: max abs error {worst_abs:.2e}, max rel error "
+                          f"{worst_rel:.2e}, {bad} of {len(rows)} out of tolerance", markup=False)
+    console.print("worst points:" if len(answer.points) > 1 else "worst comparisons:")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _element(element: tuple) -> str:
+    return f"[{', '.join(map(str, element))}]" if element else ""
+
+
+def _point_text(point: dict, row) -> str:
+    """The point's scalar inputs, and the checked element when its input has several."""
+    parts = [f"{name}={float(v):.6g}" for name, v in point.items() if v.size == 1]
+    if point[row.input].size > 1:
+        parts.append(f"{row.input}{_element(row.element)}={point[row.input][row.element]:.6g}")
+    return ", ".join(parts)

@@ -37,3 +37,11 @@ def read_program(file: str) -> tuple[str, str] | None:
     except OSError as error:
         sys.stderr.write(f"gradcli: cannot open '{file}': {error.strerror}\n")
         return None
+
+
+def without_command() -> int:
+    """`gradcli` alone: the REPL on a terminal, otherwise standard input run as a program."""
+    if sys.stdin.isatty():
+        from gradcli.cli.repl.session import start_repl
+        return start_repl()
+    return run_source(sys.stdin.read(), "<stdin>", echo=False)

@@ -1,0 +1,262 @@
+"""grad, jacobian and hessian as torch computes them; check: autograd vs numeric and by hand."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from gradcli.cli.bindings import (ExpressionError, Problem, Source, UsageError, as_tensor,
+                                  torch_error)
+from gradcli.engine import creation, dtypes, functional as F, grad_api
+from gradcli.engine.errors import TorchError
+from gradcli.engine.state import grad_mode
+from gradcli.engine.tensor import Tensor
+from gradcli.language import functional_autograd
+from gradcli.language.runtime import GradRuntimeError
+from gradcli.language.signatures import Builtin, entry
+from gradcli.language.values import type_name
+
+NON_SCALAR_HINT = ("EXPR is not a scalar: `gradcli jacobian` gives its Jacobian, and "
+                   "--gradient VALUE backpropagates VALUE as out.backward(VALUE) does")
+
+
+def output_of(problem: Problem, values: dict | None = None) -> Tensor:
+    """EXPR's value, which must be a tensor (out.backward() would fail on anything else)."""
+    out = problem.run(values)
+    if isinstance(out, Tensor):
+        return out
+    raise ExpressionError(GradRuntimeError(
+        "AttributeError", f"'{type_name(out)}' object has no attribute 'backward'", None),
+        problem.source)
+
+
+def _leaves(problem: Problem, values: dict | None = None) -> list[Tensor]:
+    values = problem.values if values is None else values
+    return [values[name] for name in problem.inputs]
+
+
+# ---- grad, jacobian, hessian --------------------------------------------------------------------
+
+@dataclass
+class GradAnswer:
+    """EXPR's value and each input's .grad after out.backward(gradient)."""
+
+    problem: Problem
+    value: Tensor
+    grads: dict[str, Tensor | None]
+    status: str = "ok"
+
+
+def grad(problem: Problem, gradient: Source | None = None) -> GradAnswer:
+    out = output_of(problem)
+    vector = None
+    if gradient is not None:
+        with grad_mode(False):
+            vector = as_tensor(problem.scope.compile(gradient)(problem.values), out.dtype,
+                               "--gradient")
+    try:
+        grad_api.backward(out, vector)
+    except TorchError as error:
+        scalar = vector is None and out.numel() != 1
+        raise torch_error(error, NON_SCALAR_HINT if scalar else None) from None
+    return GradAnswer(problem, out, {name: problem.values[name].grad for name in problem.inputs})
+
+
+@dataclass
+class MatrixAnswer:
+    """torch.autograd.functional.jacobian or hessian: blocks keyed by (output, input) names."""
+
+    problem: Problem
+    kind: str
+    blocks: dict[tuple[str, ...], Tensor]
+    status: str = "ok"
+
+
+def _as_function(problem: Problem) -> Builtin:
+    """EXPR as a function of its inputs (the other bindings fixed), callable by the language."""
+    def function(*inputs):
+        return problem.run(problem.values | dict(zip(problem.inputs, inputs)))
+    return entry("<EXPR>", function, "*inputs")
+
+
+def _functional(kind: str, compute, problem: Problem) -> MatrixAnswer:
+    """torch.autograd.functional's `compute` (jacobian or hessian) of EXPR over its inputs."""
+    try:
+        result = compute(problem.scope.session.runtime, _as_function(problem),
+                         tuple(_leaves(problem)))
+    except TorchError as error:
+        raise torch_error(error) from None
+    if kind == "jacobian":
+        return MatrixAnswer(problem, kind, {(n,): t for n, t in zip(problem.inputs, result)})
+    return MatrixAnswer(problem, kind, {(a, b): t for a, row in zip(problem.inputs, result)
+                                        for b, t in zip(problem.inputs, row)})
+
+
+def jacobian(problem: Problem) -> MatrixAnswer:
+    return _functional("jacobian", functional_autograd.jacobian, problem)
+
+
+def hessian(problem: Problem) -> MatrixAnswer:
+    return _functional("hessian", functional_autograd.hessian, problem)
+
+
+# ---- check --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Tolerances:
+    """Finite-difference step and allclose tolerances (the command's defaults are gradcheck's)."""
+
+    eps: float
+    atol: float
+    rtol: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One input element at one point: autograd's value against a numeric or expected one."""
+
+    point: int
+    input: str
+    element: tuple[int, ...]
+    analytic: float
+    against: str
+    reference: float
+    tolerances: Tolerances
+
+    @property
+    def abs_error(self) -> float:
+        return abs(self.analytic - self.reference)
+
+    @property
+    def rel_error(self) -> float:
+        if self.reference != 0:
+            return self.abs_error / abs(self.reference)
+        return 0.0 if self.abs_error == 0 else math.inf
+
+    @property
+    def excess(self) -> float:
+        """abs error over what allclose allows: above 1 is a mismatch (NaN counts as infinite)."""
+        ratio = self.abs_error / (self.tolerances.atol + self.tolerances.rtol * abs(self.reference))
+        return math.inf if math.isnan(ratio) else ratio
+
+    @property
+    def ok(self) -> bool:
+        return self.excess <= 1
+
+
+@dataclass
+class CheckAnswer:
+    """Every comparison at every point, and the points themselves (name -> values)."""
+
+    problem: Problem
+    tolerances: Tolerances
+    samples: int
+    seed: int | None
+    points: list[dict[str, np.ndarray]] = field(default_factory=list)
+    rows: list[Comparison] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[Comparison]:
+        return [row for row in self.rows if not row.ok]
+
+    @property
+    def status(self) -> str:
+        return "mismatch" if self.failures else "ok"
+
+    def largest(self, error: Callable[["Comparison"], float], against: str | None = None) -> float:
+        """The largest `error(row)` (e.g. Comparison.abs_error) of the rows against `against`
+        (all rows when None); NaN if any is NaN."""
+        values = [error(r) for r in self.rows if against in (None, r.against)]
+        return math.nan if any(math.isnan(v) for v in values) else max(values, default=0.0)
+
+    def worst(self, count: int) -> list[Comparison]:
+        return sorted(self.rows, key=lambda row: row.excess, reverse=True)[:count]
+
+
+def check(problem: Problem, tolerances: Tolerances, expects: dict[str, Source],
+          ranges: list[tuple[str, float, float]], samples: int, seed: int) -> CheckAnswer:
+    """Compare autograd with finite differences (and `expects`) at the bound point, or at
+    `samples` points drawn uniformly from `ranges` with numpy's default_rng(seed)."""
+    for name in expects:
+        if name not in problem.inputs:
+            raise UsageError(f"--expect: '{name}' is not an input being differentiated")
+    if samples < 1 or (samples > 1 and not ranges):
+        raise UsageError("--samples: give a positive count, and --range for more than one point")
+    formulas = {name: problem.scope.compile(source) for name, source in expects.items()}
+    answer = CheckAnswer(problem, tolerances, samples, seed if ranges else None)
+    rng = np.random.default_rng(seed)
+    for index in range(samples):
+        values = dict(problem.values)
+        for name, low, high in ranges:
+            data = rng.uniform(low, high, size=problem.values[name].shape)
+            values[name] = Tensor(data, dtypes.float64, requires_grad=name in problem.inputs)
+        answer.points.append({name: v.data for name, v in values.items()})
+        answer.rows.extend(_check_point(problem, values, index, formulas, expects, tolerances))
+    return answer
+
+
+def _total(problem: Problem, values: dict) -> Tensor:
+    """EXPR at `values`, summed when it is not a scalar (so elementwise formulas compare)."""
+    creation.DEFAULT_GENERATOR.reset()
+    out = output_of(problem, values)
+    return out if out.numel() == 1 else F.sum(out)
+
+
+def _check_point(problem, values, index, formulas, expects, tolerances) -> list[Comparison]:
+    leaves = _leaves(problem, values)
+    out = _total(problem, values)
+    try:
+        analytic = (grad_api.grad([out], leaves, allow_unused=True) if out.requires_grad
+                    else [None] * len(leaves))
+    except TorchError as error:
+        raise torch_error(error) from None
+    rows = []
+    for name, leaf, g in zip(problem.inputs, leaves, analytic):
+        exact = np.zeros(leaf.shape) if g is None else g.data.astype(np.float64)
+        references = {"numeric": _central_differences(problem, values, name, tolerances.eps)}
+        if name in formulas:
+            references["expected"] = _expected(formulas[name], values, leaf, name, expects[name])
+        for element in np.ndindex(leaf.shape):
+            rows.extend(Comparison(index, name, element, float(exact[element]), against,
+                                   float(reference[element]), tolerances)
+                        for against, reference in references.items())
+    return rows
+
+
+def _central_differences(problem: Problem, values: dict, name: str, eps: float) -> np.ndarray:
+    """(f(x + eps) - f(x - eps)) / (2 eps) per element of `name`, f being EXPR's sum."""
+    base = values[name]
+    slopes = np.zeros(base.shape)
+    with grad_mode(False):
+        for element in np.ndindex(base.shape):
+            ends = []
+            for step in (eps, -eps):
+                data = base.data.copy()
+                data[element] += step
+                out = _total(problem, {**values, name: Tensor(data, base.dtype)})
+                ends.append(float(out.data.astype(np.float64).sum()))
+            slopes[element] = (ends[0] - ends[1]) / (2 * eps)
+    return slopes
+
+
+def _expected(formula, values: dict, leaf: Tensor, name: str, source: Source) -> np.ndarray:
+    """The hand-derived derivative of `name` at `values`, broadcast to the input's shape."""
+    with grad_mode(False):
+        value = formula(values)
+    if isinstance(value, Tensor):
+        data = value.data.astype(np.float64)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        data = np.float64(value)
+    else:
+        raise ExpressionError(GradRuntimeError(
+            "TypeError", f"--expect {name}: expected a number or a tensor, got {type_name(value)}",
+            None), source)
+    try:
+        return np.broadcast_to(data, leaf.shape)
+    except ValueError:
+        raise ExpressionError(GradRuntimeError(
+            "ValueError", f"--expect {name}: the formula has shape {list(data.shape)} but {name} "
+            f"has shape {list(leaf.shape)}", None), source) from None
