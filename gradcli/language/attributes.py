@@ -7,6 +7,7 @@ from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
 from gradcli.engine.tensor import Tensor
 from gradcli.language.builtins import entry, table
+from gradcli.language.formatting import str_format
 from gradcli.language.runtime import BoundMethod
 from gradcli.language.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
 from gradcli.language.values import Namespace, Size, type_name
@@ -48,6 +49,8 @@ STR_METHODS = table(
     entry("replace", lambda s, old, new: s.replace(old, new), "self, old, new"),
     entry("startswith", lambda s, prefix: s.startswith(prefix), "self, prefix"),
     entry("endswith", lambda s, suffix: s.endswith(suffix), "self, suffix"),
+    entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
+          "self, /, *args, **kwargs", context=True),
 )
 
 

@@ -1,19 +1,19 @@
-"""Calling, iterating and indexing values of the language, each through explicit cases only."""
+"""Calling, indexing and entering values of the language, each through explicit cases only."""
 
 from __future__ import annotations
 
 from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
-from gradcli.language.builtins import PY_BUILTINS, Builtin
+from gradcli.language.builtins import PY_BUILTINS, index
 from gradcli.language.runtime import (BoundMethod, ContextManager, Frame, GradRuntimeError,
-                                      ReturnValue, Runtime, UserFunction)
-from gradcli.language.values import Size, type_name
+                                      Runtime, UserFunction)
+from gradcli.language.signatures import Builtin
+from gradcli.language.values import PyType, Size, iterate, type_name
 
-_PY_SEQUENCES = (list, tuple, str, range, dict)
-
+__all__ = ["call", "global_name", "iterate", "get_item", "set_item", "context_manager"]
 
 def global_name(name: str, span):
-    """A name not bound in any frame: Python's builtins, else NameError."""
+    """A name bound nowhere in the program: Python's builtins, else NameError."""
     builtin = PY_BUILTINS.get(name)
     if builtin is None:
         raise GradRuntimeError("NameError", f"name '{name}' is not defined", span)
@@ -21,69 +21,79 @@ def global_name(name: str, span):
 
 
 def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict):
-    """Call a table entry: positional parameters in order (a *args one unpacked), then the
-    keyword-only ones by name."""
-    bound = builtin.bind(args, kwargs)
-    positional, keywords = [], {}
-    for param in builtin.params:
-        if param.var_positional:
-            positional.extend(bound[param.name])
-        elif param.keyword_only:
-            keywords[param.name] = bound[param.name]
-        else:
-            positional.append(bound[param.name])
-    if builtin.needs_context:
-        return builtin.fn(runtime, *positional, **keywords)
-    return builtin.fn(*positional, **keywords)
+    """Call a table entry with its arguments bound by its signature."""
+    positional, keywords = builtin.bind(args, kwargs)
+    if not builtin.frames:
+        if builtin.needs_context:
+            return builtin.fn(runtime, *positional, **keywords)
+        return builtin.fn(*positional, **keywords)
+    runtime.check_native_call(builtin.frames, builtin.while_doing)
+    runtime.depth += 1  # as in Python, a running builtin function counts as a frame
+    try:
+        if builtin.needs_context:
+            return builtin.fn(runtime, *positional, **keywords)
+        return builtin.fn(*positional, **keywords)
+    finally:
+        runtime.depth -= 1
 
 
 def call(runtime: Runtime, function, args: list, kwargs: dict):
+    """function(*args, **kwargs) for every kind of callable value."""
+    if isinstance(function, UserFunction):
+        return call_user(runtime, function, args, kwargs)
     if isinstance(function, Builtin):
         return invoke(runtime, function, args, kwargs)
     if isinstance(function, BoundMethod):
         return invoke(runtime, function.builtin, [function.receiver, *args], kwargs)
-    if isinstance(function, UserFunction):
-        return call_user(runtime, function, args, kwargs)
+    if isinstance(function, PyType) and function.construct is not None:
+        return invoke(runtime, function.construct, args, kwargs)
+    if isinstance(function, PyType):
+        raise errors.type_error(f"cannot create '{function.name}' instances")
     raise errors.type_error(f"'{type_name(function)}' object is not callable")
 
 
-def call_user(runtime: Runtime, function: UserFunction, args: list, kwargs: dict):
-    if runtime.depth >= runtime.limits["recursion"]:
-        raise errors.TorchError("RecursionError", "maximum recursion depth exceeded")
-    frame = Frame(function.closure, function.bind(args, kwargs))
+def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):
+    """Run a user function in a new frame inside its defining one."""
+    runtime.check_frame()
+    if kwargs or len(args) != len(function.params) or function.star or function.star_star:
+        names = function.bind(args, kwargs)
+    else:
+        names = dict(zip(function.params, args))
     runtime.depth += 1
     try:
-        function.body(frame)
-    except ReturnValue as result:
-        return result.value
+        return function.body(Frame(function.closure, names))
     finally:
         runtime.depth -= 1
-    return None
 
 
-def iterate(value):
-    """What `for` walks: a tensor's rows (as torch's unbind), or a Python sequence."""
-    if isinstance(value, Tensor):
-        if value.ndim == 0:
-            raise errors.type_error("iteration over a 0-d tensor")
-        return indexing.unbind(value, 0)
-    if isinstance(value, _PY_SEQUENCES):
-        return value
-    raise errors.type_error(f"'{type_name(value)}' object is not iterable")
+def callable_name(function) -> str:
+    """How Python names a callable in `*`/`**` errors (`__main__.f()`, `print()`)."""
+    if isinstance(function, UserFunction):
+        return "__main__." + function.qualname
+    if isinstance(function, Builtin):
+        return function.title
+    if isinstance(function, BoundMethod):
+        return f"{type_name(function.receiver)}.{function.builtin.name}"
+    if isinstance(function, PyType):
+        return function.name
+    return type_name(function)
 
 
 def _python_index(key):
     if isinstance(key, Tensor) and key.numel() == 1 and not key.dtype.is_floating_point:
-        return int(key.data.reshape(()).item())
+        return index(key)
     return key
 
 
 def get_item(value, key):
+    """value[key] for tensors (torch's indexing) and Python's containers."""
     if isinstance(value, Tensor):
         return indexing.get_item(value, key)
-    if isinstance(value, _PY_SEQUENCES):
-        if isinstance(value, dict):
-            return value[key]
+    if isinstance(value, dict):
+        if key not in value:
+            raise errors.TorchError("KeyError", _key_text(key))
+        return value[key]
+    if isinstance(value, (list, tuple, str, range)):
         key = _python_index(key)
         if isinstance(key, slice):
             key = slice(*(_python_index(k) for k in (key.start, key.stop, key.step)))
@@ -99,11 +109,25 @@ def get_item(value, key):
     raise errors.type_error(f"'{type_name(value)}' object is not subscriptable")
 
 
+def _key_text(key) -> str:
+    return repr(key) if isinstance(key, (int, float, str, bool, type(None))) else type_name(key)
+
+
 def set_item(value, key, item) -> None:
+    """value[key] = item."""
     if isinstance(value, Tensor):
         indexing.set_item(value, key, item)
-    elif isinstance(value, (list, dict)):
-        value[_python_index(key)] = item
+    elif isinstance(value, dict):
+        value[key] = item
+    elif isinstance(value, list):
+        key = _python_index(key)
+        if not isinstance(key, (int, slice)):
+            raise errors.type_error(
+                f"list indices must be integers or slices, not {type_name(key)}")
+        try:
+            value[key] = list(iterate(item)) if isinstance(key, slice) else item
+        except IndexError:
+            raise errors.index_error("list assignment index out of range") from None
     else:
         raise errors.type_error(f"'{type_name(value)}' object does not support item assignment")
 

@@ -1,4 +1,4 @@
-"""Compiles the parse tree once into closures over frames, then runs them (fast in loops)."""
+"""Compiles statement trees once into closures over frames, then runs them (fast in loops)."""
 
 from __future__ import annotations
 
@@ -7,54 +7,74 @@ from typing import Callable
 from lark import Tree
 
 from gradcli.language import calls, targets
-from gradcli.language.builtins import truth
-from gradcli.language.expressions import ExpressionCompiler, span_of
+from gradcli.language.expressions import (USER_ERRORS, ExpressionCompiler, condition, raise_at,
+                                          span_of, syntax_error)
+from gradcli.language.functions import compile_function
 from gradcli.language.imports import bind_import
-from gradcli.language.runtime import BreakLoop, ContinueLoop, Frame, ReturnValue, UserFunction
+from gradcli.language.runtime import BREAK, CONTINUE, Frame, GradRuntimeError, Return
 
-Statement = Callable[[Frame], None]
+Statement = Callable[[Frame], object]
+
+
+def _sequence(compiled: list) -> Statement:
+    if len(compiled) == 1:
+        return compiled[0]
+
+    def run(frame):
+        for statement in compiled:
+            signal = statement(frame)
+            if signal is not None:
+                return signal
+        return None
+    return run
 
 
 class Compiler(ExpressionCompiler):
-    """Turns statement trees into closures; expressions come from ExpressionCompiler."""
+    """Turns statement trees into closures; expressions come from ExpressionCompiler.
+
+    A statement closure returns None, or how it ended early: BREAK, CONTINUE or a Return.
+    """
+
+    def __init__(self, runtime, echo=None):
+        super().__init__(runtime, echo)
+        self.loops = 0  # enclosing loops in the current function body
 
     def statements(self, trees: list) -> Statement:
-        compiled = [self.statement(t) for t in trees]
-        if len(compiled) == 1:
-            return compiled[0]
-
-        def run(frame):
-            for stmt in compiled:
-                stmt(frame)
-        return run
+        return _sequence([self.statement(t) for t in trees if isinstance(t, Tree)])
 
     def statement(self, tree: Tree) -> Statement:
-        method = _STATEMENTS.get(tree.data)
-        if method is None:
-            return self.statements_of_simple(tree)
-        return method(self, tree)
+        return _STATEMENTS.get(tree.data, Compiler.statements_of)(self, tree)
 
-    def statements_of_simple(self, tree: Tree) -> Statement:
-        return self.statements([c for c in tree.children if isinstance(c, Tree)])
-
-    def suite(self, tree: Tree) -> Statement:
-        return self.statements([c for c in tree.children if isinstance(c, Tree)])
+    def statements_of(self, tree: Tree) -> Statement:
+        return self.statements(tree.children)
 
     # ---- simple statements ---------------------------------------------------------------------
 
     def expr_stmt(self, tree: Tree) -> Statement:
         evaluate, echo = self.expression(tree.children[0]), self.echo
+        if echo is None:
+            def run(frame):
+                evaluate(frame)
+            return run
 
-        def run(frame):
+        def run_and_echo(frame):
             value = evaluate(frame)
-            if echo is not None and value is not None:
+            if value is not None:
                 echo(value)
-        return run
+        return run_and_echo
 
     def assign(self, tree: Tree) -> Statement:
         *lhs, rhs = tree.children
+        if len(lhs) == 1:
+            targets.check_assignment(tree, lhs[0], rhs)
         evaluate = self.expression(rhs)
         stores = [targets.compile_target(self, t) for t in lhs]
+        if len(stores) == 1:
+            store = stores[0]
+
+            def run_one(frame):
+                store(frame, evaluate(frame))
+            return run_one
 
         def run(frame):
             value = evaluate(frame)
@@ -75,32 +95,53 @@ class Compiler(ExpressionCompiler):
         return lambda frame: None
 
     def break_stmt(self, tree: Tree) -> Statement:
-        def run(frame):
-            raise BreakLoop()
-        return run
+        if not self.loops:
+            raise syntax_error("'break' outside loop", tree)
+        return lambda frame: BREAK
 
     def continue_stmt(self, tree: Tree) -> Statement:
-        def run(frame):
-            raise ContinueLoop()
-        return run
+        if not self.loops:
+            raise syntax_error("'continue' not properly in loop", tree)
+        return lambda frame: CONTINUE
 
     def return_stmt(self, tree: Tree) -> Statement:
+        if self.scope.kind != "function":
+            raise syntax_error("'return' outside function", tree)
         value = tree.children[0]
-        evaluate = self.expression(value) if value is not None else (lambda frame: None)
-
-        def run(frame):
-            raise ReturnValue(evaluate(frame))
-        return run
+        if value is None:
+            return lambda frame: Return(None)
+        evaluate = self.expression(value)
+        return lambda frame: Return(evaluate(frame))
 
     def del_stmt(self, tree: Tree) -> Statement:
         return targets.compile_delete(self, tree.children[0])
+
+    def global_stmt(self, tree: Tree) -> Statement:
+        return lambda frame: None
+
+    def nonlocal_stmt(self, tree: Tree) -> Statement:
+        if self.scope.kind == "module":
+            raise syntax_error("nonlocal declaration not allowed at module level", tree)
+        return lambda frame: None
+
+    def assert_stmt(self, tree: Tree) -> Statement:
+        test_tree, message_tree = tree.children
+        test = condition(self.expression(test_tree), span_of(test_tree))
+        message = self.expression(message_tree) if message_tree is not None else None
+        span, printer = span_of(tree), self.runtime.printer
+
+        def run(frame):
+            if not test(frame):
+                text = printer.str(message(frame)) if message is not None else ""
+                raise GradRuntimeError("AssertionError", text, span)
+        return run
 
     def import_name(self, tree: Tree) -> Statement:
         binds = []
         for item in tree.children:
             dotted, alias = item.children
-            path = [t.value for t in dotted.children]
-            binds.append((path, alias.value if alias is not None else None))
+            binds.append(([t.value for t in dotted.children],
+                          alias.value if alias is not None else None))
         span = span_of(tree)
 
         def run(frame):
@@ -123,129 +164,115 @@ class Compiler(ExpressionCompiler):
 
     def if_stmt(self, tree: Tree) -> Statement:
         test, body, *rest = tree.children
-        branches = [(self.expression(test), self.suite(body))]
+        branches = [(condition(self.expression(test), span_of(test)), self.suite(body))]
         otherwise = None
         for clause in rest:
             if clause is None:
                 continue
             if clause.data == "elif_clause":
-                branches.append((self.expression(clause.children[0]),
+                branches.append((condition(self.expression(clause.children[0]),
+                                           span_of(clause.children[0])),
                                  self.suite(clause.children[1])))
             else:
                 otherwise = self.suite(clause.children[0])
-        span = span_of(test)
 
         def run(frame):
-            for condition, block in branches:
-                if self.guard(lambda: truth(condition(frame)), span):
-                    block(frame)
-                    return
+            for test, block in branches:
+                if test(frame):
+                    return block(frame)
             if otherwise is not None:
-                otherwise(frame)
+                return otherwise(frame)
+            return None
         return run
 
+    def suite(self, tree: Tree) -> Statement:
+        return self.statements(tree.children)
+
+    def loop_body(self, tree: Tree) -> Statement:
+        self.loops += 1
+        try:
+            return self.suite(tree)
+        finally:
+            self.loops -= 1
+
     def while_stmt(self, tree: Tree) -> Statement:
-        test, body, else_clause = tree.children
-        condition, block = self.expression(test), self.suite(body)
+        test_tree, body, else_clause = tree.children
+        test = condition(self.expression(test_tree), span_of(test_tree))
+        block = self.loop_body(body)
         otherwise = self.suite(else_clause.children[0]) if else_clause is not None else None
-        span = span_of(test)
 
         def run(frame):
-            while self.guard(lambda: truth(condition(frame)), span):
-                try:
-                    block(frame)
-                except BreakLoop:
-                    return
-                except ContinueLoop:
-                    continue
-            if otherwise is not None:
-                otherwise(frame)
+            while test(frame):
+                signal = block(frame)
+                if signal is not None and signal is not CONTINUE:
+                    return None if signal is BREAK else signal
+            return otherwise(frame) if otherwise is not None else None
         return run
 
     def for_stmt(self, tree: Tree) -> Statement:
         target, iterable, body, else_clause = tree.children
         store = targets.compile_target(self, target)
-        source, block = self.expression(iterable), self.suite(body)
+        source, span = self.expression(iterable), span_of(iterable)
+        block = self.loop_body(body)
         otherwise = self.suite(else_clause.children[0]) if else_clause is not None else None
-        span = span_of(iterable)
 
         def run(frame):
-            for item in self.guard(lambda: calls.iterate(source(frame)), span):
+            value = source(frame)
+            try:
+                items = calls.iterate(value)
+            except USER_ERRORS as error:
+                raise_at(error, span)
+            for item in items:
                 store(frame, item)
-                try:
-                    block(frame)
-                except BreakLoop:
-                    return
-                except ContinueLoop:
-                    continue
-            if otherwise is not None:
-                otherwise(frame)
+                signal = block(frame)
+                if signal is not None and signal is not CONTINUE:
+                    return None if signal is BREAK else signal
+            return otherwise(frame) if otherwise is not None else None
         return run
 
     def with_stmt(self, tree: Tree) -> Statement:
         *items, body = tree.children
-        managers = [(self.expression(i.children[0]), i.children[1], span_of(i)) for i in items]
+        managers = []
+        for item in items:
+            alias = item.children[1]
+            store = targets.compile_target(self, Tree("var", [alias], item.meta)) \
+                if alias is not None else None
+            managers.append((self.expression(item.children[0]), store, span_of(item)))
         block = self.suite(body)
 
         def run(frame, index=0):
             if index == len(managers):
-                block(frame)
-                return
-            evaluate, alias, span = managers[index]
+                return block(frame)
+            evaluate, store, span = managers[index]
             manager = self.guard(lambda: calls.context_manager(evaluate(frame)), span)
             value = manager.enter()
-            if alias is not None:
-                frame.vars[alias.value] = value
             try:
-                run(frame, index + 1)
+                if store is not None:
+                    store(frame, value)
+                return run(frame, index + 1)
             finally:
                 manager.exit()
         return run
 
     def funcdef(self, tree: Tree) -> Statement:
         name, params, _returns, body = tree.children
-        names, defaults = self.parameters(params.children if params is not None else [])
-        block = self.suite(body)
-        fname = name.value
-
-        def run(frame):
-            values = {k: d(frame) for k, d in defaults.items()}
-            frame.vars[fname] = UserFunction(fname, names, values, block, frame)
-        return run
-
-    def parameters(self, params: list) -> tuple[tuple, dict]:
-        names, defaults = [], {}
-        for param in params:
-            if not isinstance(param, Tree):
-                continue
-            name, *rest = param.children
-            default = rest[-1]
-            names.append(self.check_name(name))
-            if default is not None:
-                defaults[name.value] = self.expression(default)
-        return tuple(names), defaults
+        fname = self.check_name(name)
+        make = compile_function(self, fname, params, body.children)
+        store = targets.compile_target(self, Tree("var", [name], tree.meta))
+        return lambda frame: store(frame, make(frame))
 
     def lambdef(self, tree: Tree):
         params, body = tree.children
-        names, defaults = self.parameters(params.children if params is not None else [])
-        evaluate = self.expression(body)
-
-        def block(frame):
-            raise ReturnValue(evaluate(frame))
-
-        def make(frame):
-            values = {k: d(frame) for k, d in defaults.items()}
-            return UserFunction("<lambda>", names, values, block, frame, is_lambda=True)
-        return make
+        return compile_function(self, "<lambda>", params, body)
 
 
+_C = Compiler
 _STATEMENTS = {
-    "expr_stmt": Compiler.expr_stmt, "assign": Compiler.assign, "augassign": Compiler.augassign,
-    "let_stmt": Compiler.let_stmt, "pass_stmt": Compiler.pass_stmt,
-    "break_stmt": Compiler.break_stmt, "continue_stmt": Compiler.continue_stmt,
-    "return_stmt": Compiler.return_stmt, "del_stmt": Compiler.del_stmt,
-    "import_name": Compiler.import_name, "import_from": Compiler.import_from,
-    "if_stmt": Compiler.if_stmt, "while_stmt": Compiler.while_stmt,
-    "for_stmt": Compiler.for_stmt, "with_stmt": Compiler.with_stmt, "funcdef": Compiler.funcdef,
-    "simple_stmt": Compiler.statements_of_simple, "suite": Compiler.suite,
+    "expr_stmt": _C.expr_stmt, "assign": _C.assign, "augassign": _C.augassign,
+    "let_stmt": _C.let_stmt, "pass_stmt": _C.pass_stmt, "break_stmt": _C.break_stmt,
+    "continue_stmt": _C.continue_stmt, "return_stmt": _C.return_stmt, "del_stmt": _C.del_stmt,
+    "global_stmt": _C.global_stmt, "nonlocal_stmt": _C.nonlocal_stmt,
+    "assert_stmt": _C.assert_stmt, "import_name": _C.import_name,
+    "import_from": _C.import_from, "if_stmt": _C.if_stmt, "while_stmt": _C.while_stmt,
+    "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef, "suite": _C.suite,
 }

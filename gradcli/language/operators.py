@@ -24,11 +24,17 @@ _PY_BINARY = {
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
-_SAFE_PY_TYPES = (bool, int, float, str, list, tuple, type(None), range, dict)
+_SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range, dict)
+
+
+_TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
 
 
 def binary(op: str, a, b):
     """a <op> b."""
+    if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
+            type(a) is Tensor or type(b) is Tensor):
+        return _TENSOR_BINARY[op](a, b)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         if _tensor_operand(a) and _tensor_operand(b):
             return _TENSOR_BINARY[op](a, b)

@@ -1,11 +1,14 @@
-"""Run-time structures shared by the interpreter and the builtins: frames, functions, control flow."""
+"""Run-time structures shared by the interpreter and the builtins: frames, functions, signals."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from gradcli.engine import errors
+
+# Python's limit on nested calls (sys.getrecursionlimit()); the top level counts as one.
+RECURSION_LIMIT = 1000
 
 
 @dataclass(frozen=True)
@@ -27,66 +30,115 @@ class GradRuntimeError(Exception):
 
 
 class Frame:
-    """A scope: its own names, then the enclosing scope's (lexical, as Python closures)."""
+    """A scope's names, inside the frame of the scope that encloses it (`root` is the top level)."""
 
-    __slots__ = ("vars", "parent")
+    __slots__ = ("vars", "parent", "root")
 
     def __init__(self, parent: "Frame | None" = None, names: dict | None = None):
         self.vars = names if names is not None else {}
         self.parent = parent
+        self.root = self if parent is None else parent.root
 
     def lookup(self, name: str):
+        """The value bound to `name` here or in an enclosing frame; KeyError if none."""
         frame = self
         while frame is not None:
-            if name in frame.vars:
-                return frame.vars[name]
+            found = frame.vars.get(name, frame)
+            if found is not frame:
+                return found
             frame = frame.parent
         raise KeyError(name)
 
-
-class BreakLoop(Exception):
-    pass
-
-
-class ContinueLoop(Exception):
-    pass
+    def up(self, hops: int) -> "Frame":
+        frame = self
+        for _ in range(hops):
+            frame = frame.parent
+        return frame
 
 
-class ReturnValue(Exception):
+class Signal:
+    """How a statement ends other than by falling through: `break` or `continue`."""
+
+    __slots__ = ("word",)
+
+    def __init__(self, word: str):
+        self.word = word
+
+
+BREAK, CONTINUE = Signal("break"), Signal("continue")
+
+
+class Return:
+    """A `return` statement's value, passed up through the enclosing blocks."""
+
+    __slots__ = ("value",)
+
     def __init__(self, value):
         self.value = value
 
 
-@dataclass
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _names(names: list[str]) -> str:
+    quoted = [f"'{n}'" for n in names]
+    if len(quoted) <= 2:
+        return " and ".join(quoted)
+    return ", ".join(quoted[:-1]) + ", and " + quoted[-1]
+
+
+@dataclass(eq=False)
 class UserFunction:
-    """A `def` or `lambda`: parameters with defaults evaluated at definition, a body, its scope."""
+    """A `def` or `lambda`: parameters, defaults evaluated at definition, a body, its scope.
+
+    `body(frame)` runs the function in a new frame and returns its result.
+    """
 
     name: str
+    qualname: str
     params: tuple[str, ...]
     defaults: dict
     body: Callable
-    closure: Frame
-    is_lambda: bool = False
+    closure: "Frame"
+    star: str | None = None
+    star_star: str | None = None
 
-    def bind(self, args: list, kwargs: dict) -> dict:
-        if len(args) > len(self.params):
-            raise errors.type_error(
-                f"{self.name}() takes {len(self.params)} positional argument"
-                f"{'s' if len(self.params) != 1 else ''} but {len(args)} were given")
-        bound = dict(zip(self.params, args))
+    def bind(self, args, kwargs: dict) -> dict:
+        """The new frame's names, or TypeError with Python's wording."""
+        params, title = self.params, self.qualname
+        if len(args) > len(params) and self.star is None:
+            required = len(params) - len(self.defaults)
+            takes = (f"from {required} to {len(params)} positional arguments"
+                     if self.defaults else _count(len(params), "positional argument"))
+            given = "1 was" if len(args) == 1 else f"{len(args)} were"
+            raise errors.type_error(f"{title}() takes {takes} but {given} given")
+        bound = dict(zip(params, args))
+        if self.star is not None:
+            bound[self.star] = tuple(args[len(params):])
+        extra = {}
         for key, value in kwargs.items():
-            if key not in self.params:
-                raise errors.type_error(f"{self.name}() got an unexpected keyword argument '{key}'")
-            if key in bound:
-                raise errors.type_error(f"{self.name}() got multiple values for argument '{key}'")
-            bound[key] = value
-        missing = [p for p in self.params if p not in bound and p not in self.defaults]
-        if missing:
-            names = " and ".join(f"'{m}'" for m in missing)
-            raise errors.type_error(
-                f"{self.name}() missing {len(missing)} required positional argument"
-                f"{'s' if len(missing) != 1 else ''}: {names}")
-        return {p: bound[p] if p in bound else self.defaults[p] for p in self.params}
+            if key not in params:
+                if self.star_star is None:
+                    raise errors.type_error(
+                        f"{title}() got an unexpected keyword argument '{key}'")
+                extra[key] = value
+            elif key in bound:
+                raise errors.type_error(f"{title}() got multiple values for argument '{key}'")
+            else:
+                bound[key] = value
+        if len(bound) < len(params) + (self.star is not None):
+            missing = [p for p in params if p not in bound and p not in self.defaults]
+            if missing:
+                raise errors.type_error(
+                    f"{title}() missing {_count(len(missing), 'required positional argument')}: "
+                    f"{_names(missing)}")
+            for p in params:
+                if p not in bound:
+                    bound[p] = self.defaults[p]
+        if self.star_star is not None:
+            bound[self.star_star] = extra
+        return bound
 
 
 @dataclass
@@ -108,10 +160,26 @@ class ContextManager:
 
 @dataclass
 class Runtime:
-    """What builtins that need the interpreter get: output, printing and a way to call functions."""
+    """What builtins that need the interpreter get: output, printing and a way to call functions.
+
+    `depth` counts the active calls, the top level being 1, as Python counts frames.
+    """
 
     write: Callable[[str], None]
     printer: object
     call: Callable = None
-    depth: int = 0
-    limits: dict = field(default_factory=lambda: {"recursion": 1000})
+    depth: int = 1
+    recursion_limit: int = RECURSION_LIMIT
+
+    def check_frame(self) -> None:
+        """Python's RecursionError for a function (or comprehension) entered at the limit."""
+        if self.depth >= self.recursion_limit:
+            raise errors.TorchError("RecursionError", "maximum recursion depth exceeded")
+
+    def check_native_call(self, frames: int = 1,
+                          while_doing: str = "calling a Python object") -> None:
+        """Python's RecursionError for a builtin (or a tensor operator) that goes `frames`
+        deep, called at the depth limit."""
+        if self.depth + frames > self.recursion_limit:
+            raise errors.TorchError("RecursionError",
+                                    f"maximum recursion depth exceeded while {while_doing}")

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
 from gradcli.engine import creation
 from gradcli.engine.state import STATE
+from gradcli.language import calls
 from gradcli.language.interpreter import Compiler
 from gradcli.language.parser import GradSyntaxError, parse
-from gradcli.language.runtime import (BreakLoop, ContinueLoop, Frame, GradRuntimeError,
-                                      ReturnValue, Runtime, Span)
+from gradcli.language.runtime import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
 from gradcli.language.torch_table import TORCH
 from gradcli.language.values import Printer
+
+# Host frames per language frame, with room to spare (measured: 4 to 8 for recursion through
+# calls, comprehensions, builtins with key functions and `with` blocks), so that the language's
+# own RecursionError always comes first.
+HOST_FRAMES_PER_CALL = 40
 
 
 @dataclass
@@ -27,6 +33,17 @@ class Outcome:
         return self.error is None
 
 
+@contextmanager
+def host_recursion_limit(limit: int):
+    """Let the host interpreter nest deeper while a program runs; restore it afterwards."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
+
+
 class Session:
     """One program's state: variables, print options, grad mode, default dtype and generator."""
 
@@ -34,7 +51,6 @@ class Session:
         self.write = write
         self.printer = Printer()
         self.runtime = Runtime(write=self._write, printer=self.printer)
-        from gradcli.language import calls
         self.runtime.call = lambda fn, args, kwargs: calls.call(self.runtime, fn, args, kwargs)
         self.globals = Frame(names={"torch": TORCH})
         STATE.reset()
@@ -47,37 +63,46 @@ class Session:
         self.write(self.printer.repr(value) + "\n")
 
     def run(self, source: str, *, echo: bool = False) -> Outcome:
-        """Parse all of `source`, then run it statement by statement.
+        """Parse and compile all of `source`, then run it statement by statement.
 
         A statement that fails leaves the variables as they were before it (in-place changes
-        to tensors made before the failure stay, as they would in Python).
+        to tensors made before the failure stay, as they would in Python). KeyboardInterrupt
+        propagates, after the same rollback.
         """
-        try:
-            tree = parse(source)
-            compiler = Compiler(self.runtime, echo=self.echo if echo else None)
-            statements = [compiler.statement(t) for t in tree.children if t is not None]
-        except GradSyntaxError as error:
-            return Outcome(error)
-        for statement in statements:
-            snapshot = dict(self.globals.vars)
+        with host_recursion_limit(HOST_FRAMES_PER_CALL * RECURSION_LIMIT):
             try:
-                statement(self.globals)
-            except GradRuntimeError as error:
-                self._restore(snapshot)
+                tree = parse(source)
+                compiler = Compiler(self.runtime, echo=self.echo if echo else None)
+                statements = [compiler.statement(t) for t in tree.children if t is not None]
+            except GradSyntaxError as error:
                 return Outcome(error)
-            except (BreakLoop, ContinueLoop, ReturnValue) as escape:
-                self._restore(snapshot)
-                word = {BreakLoop: "'break' outside loop", ContinueLoop: "'continue' not properly "
-                        "in loop", ReturnValue: "'return' outside function"}[type(escape)]
-                return Outcome(GradSyntaxError(word, 1, 1, 2))
             except RecursionError:
-                self._restore(snapshot)
                 return Outcome(GradRuntimeError(
-                    "RecursionError", "maximum recursion depth exceeded", None))
-            except KeyboardInterrupt:
-                self._restore(snapshot)
-                raise
+                    "RecursionError", "maximum recursion depth exceeded during compilation",
+                    None))
+            for statement in statements:
+                error = self._run_statement(statement)
+                if error is not None:
+                    return Outcome(error)
         return Outcome()
+
+    def _run_statement(self, statement) -> GradRuntimeError | None:
+        snapshot = dict(self.globals.vars)
+        self.runtime.depth = 1
+        try:
+            statement(self.globals)
+            return None
+        except GradRuntimeError as error:
+            failure = error
+        except RecursionError:
+            failure = GradRuntimeError("RecursionError", "maximum recursion depth exceeded", None)
+        except MemoryError:
+            failure = GradRuntimeError("MemoryError", "", None)
+        except KeyboardInterrupt:
+            self._restore(snapshot)
+            raise
+        self._restore(snapshot)
+        return failure
 
     def _restore(self, snapshot: dict) -> None:
         self.globals.vars.clear()

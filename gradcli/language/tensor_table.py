@@ -2,44 +2,20 @@
 
 from __future__ import annotations
 
-from gradcli.engine import creation, errors, functional as F, grad_api, inplace
+from gradcli.engine import functional as F, grad_api, inplace, selection, shapes as S
 from gradcli.engine.tensor import Tensor
+from gradcli.language.math_table import TENSOR_MATH
 from gradcli.language.builtins import entry, table
 from gradcli.language.values import Size
 
 
-def _set_grad(t: Tensor, value) -> None:
-    if value is not None:
-        if not isinstance(value, Tensor):
-            raise errors.type_error(f"assigned grad expected to be a Tensor or None but got grad "
-                                    f"of type {type(value).__name__}")
-        if value.shape != t.shape:
-            raise errors.runtime(
-                f"attempting to assign a gradient of size '[{', '.join(map(str, value.shape))}]' "
-                f"to a tensor of size '[{', '.join(map(str, t.shape))}]'. Please ensure that the "
-                "gradient and the tensor are the same size")
-    t.grad = value
-
-
-def _set_data(t: Tensor, value) -> None:
-    if not isinstance(value, Tensor):
-        raise errors.type_error(f"Variable data has to be a tensor, but got {type(value).__name__}")
-    t.data, t.dtype = value.data, value.dtype
-
-
-def _get_grad(t: Tensor):
-    return t.grad
-
-
-def _set_requires_grad(t: Tensor, flag) -> None:
-    t.requires_grad = bool(flag)
-
-
 # name -> (getter, setter or None)
 TENSOR_ATTRS = {
-    "grad": (_get_grad, _set_grad),
-    "data": (F.detach, _set_data),
-    "requires_grad": (lambda t: t.requires_grad, _set_requires_grad),
+    "grad": (grad_api.read_grad, grad_api.assign_grad),
+    "data": (grad_api.read_data, grad_api.assign_data),
+    "requires_grad": (lambda t: t.requires_grad, grad_api.set_requires_grad),
+    "T": (S.reversed_dims, None),
+    "mT": (S.matrix_transpose, None),
     "grad_fn": (lambda t: t.grad_fn, None),
     "is_leaf": (lambda t: t.is_leaf, None),
     "retains_grad": (lambda t: t.retains_grad, None),
@@ -48,18 +24,14 @@ TENSOR_ATTRS = {
     "ndim": (lambda t: t.ndim, None),
     "output_nr": (lambda t: t.output_nr, None),
     "_version": (lambda t: t._version, None),
+    "_base": (lambda t: t._base, None),
 }
 
 
 def _size(t: Tensor, dim=None):
     if dim is None:
         return Size(t.shape)
-    return t.shape[F.normalize_dims(dim, t.ndim)[0]]
-
-
-def _detach_(t: Tensor) -> Tensor:
-    t.grad_fn, t._requires_grad = None, False
-    return t
+    return t.shape[S.wrap_dim(dim, t.ndim)]
 
 
 TENSOR_METHODS = table(
@@ -82,14 +54,53 @@ TENSOR_METHODS = table(
     entry("div", F.div, "self, other"),
     entry("item", grad_api.item, "self"),
     entry("detach", F.detach, "self"),
-    entry("detach_", _detach_, "self"),
+    entry("detach_", grad_api.detach_, "self"),
     entry("requires_grad_", grad_api.requires_grad_, "self, requires_grad=True"),
     entry("retain_grad", grad_api.retain_grad, "self"),
-    entry("zero_", inplace.zero_, "self"),
     entry("size", _size, "self, dim=None"),
     entry("dim", lambda t: t.ndim, "self"),
     entry("numel", lambda t: t.numel(), "self"),
-    entry("clone", lambda t: F.apply_op("clone", t), "self"),
-    entry("tolist", lambda t: t.data.tolist(), "self"),
-    entry("expand", lambda t, *size: F.expand(t, creation.size_args(size)), "self, *size"),
-)
+    entry("tolist", grad_api.tolist, "self"),
+    # shapes and indexing
+    entry("reshape", lambda t, *shape: S.reshape(t, S.sizes_arg(shape)), "self, *shape"),
+    entry("view", lambda t, *shape: S.view(t, S.sizes_arg(shape)), "self, *shape"),
+    entry("reshape_as", lambda t, other: S.reshape(t, other.shape), "self, other"),
+    entry("view_as", lambda t, other: S.view(t, other.shape), "self, other"),
+    entry("flatten", S.flatten, "self, start_dim=0, end_dim=-1"),
+    entry("squeeze", S.squeeze, "self, dim=None"),
+    entry("unsqueeze", S.unsqueeze, "self, dim"),
+    entry("transpose", S.transpose, "self, dim0, dim1"),
+    entry("t", S.t, "self"),
+    entry("permute", lambda t, *dims: S.permute(t, dims), "self, *dims"),
+    entry("expand", lambda t, *size: S.expand(t, S.sizes_arg(size)), "self, *size"),
+    entry("expand_as", S.expand_as, "self, other"),
+    entry("repeat", lambda t, *repeats: S.repeat(t, S.sizes_arg(repeats)), "self, *repeats"),
+    entry("flip", lambda t, *dims: S.flip(t, S.sizes_arg(dims)), "self, *dims"),
+    entry("split", S.split, "self, split_size, dim=0"),
+    entry("chunk", S.chunk, "self, chunks, dim=0"),
+    entry("narrow", S.narrow, "self, dim, start, length"),
+    entry("unbind", S.unbind, "self, dim=0"),
+    entry("index_select", selection.index_select, "self, dim, index"),
+    entry("gather", selection.gather, "self, dim, index"),
+    entry("index_add", selection.index_add, "self, dim, index, source, *, alpha=1"),
+    entry("scatter_add", selection.scatter_add, "self, dim, index, src"),
+    entry("index_put", lambda t, indices, values, accumulate: selection.index_put(
+        t, selection.index_put_key(indices), values, accumulate), "self, indices, values, accumulate=False"),
+    entry("index_put_", inplace.index_put_, "self, indices, values, accumulate=False"),
+    entry("clone", S.clone, "self"),
+    entry("contiguous", S.contiguous, "self"),
+    entry("is_contiguous", S.is_contiguous, "self"),
+    # in place
+    entry("add_", inplace.add_, "self, other, *, alpha=1"),
+    entry("sub_", inplace.sub_, "self, other, *, alpha=1"),
+    entry("mul_", inplace.mul_, "self, other"),
+    entry("div_", inplace.div_, "self, other, *, rounding_mode=None"),
+    entry("pow_", inplace.pow_, "self, exponent"),
+    entry("clamp_", inplace.clamp_, "self, min=None, max=None"),
+    entry("neg_", inplace.neg_, "self"),
+    entry("exp_", inplace.exp_, "self"),
+    entry("zero_", inplace.zero_, "self"),
+    entry("fill_", inplace.fill_, "self, value"),
+    entry("copy_", lambda t, src, non_blocking: inplace.copy_(t, src),
+          "self, src, non_blocking=False"),
+) | TENSOR_MATH

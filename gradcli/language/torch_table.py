@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from gradcli.engine import creation, dtypes, functional as F, grad_api
+from gradcli.engine import creation, dtypes, functional as F, grad_api, selection, shapes as S
 from gradcli.engine.state import STATE, grad_mode
-from gradcli.language.builtins import entry, table
+from gradcli.language.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
+from gradcli.language.builtins import SIZE_TYPE, TENSOR_TYPE, entry, table
+from gradcli.language.functional_autograd import FUNCTIONAL
 from gradcli.language.runtime import ContextManager
 from gradcli.language.values import Namespace
 
@@ -34,15 +36,19 @@ def _variable(data, requires_grad):
 _FACTORY = "*, dtype=None, device=None, requires_grad=False"
 
 AUTOGRAD = Namespace("torch.autograd", table(
-    entry("grad", grad_api.grad, "outputs, inputs, grad_outputs=None, retain_graph=None, "
+    entry("grad", lambda outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
+          allow_unused, is_grads_batched, materialize_grads: grad_api.grad(
+              outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+              materialize_grads, is_grads_batched),
+          "outputs, inputs, grad_outputs=None, retain_graph=None, "
           "create_graph=False, only_inputs=True, allow_unused=None, is_grads_batched=False, "
           "materialize_grads=False"),
-    entry("backward", lambda tensors, grad_tensors, retain_graph, create_graph, inputs:
-          grad_api.backward(tensors, grad_tensors, retain_graph, create_graph, inputs),
+    entry("backward", lambda tensors, grad_tensors, retain_graph, create_graph, grad_variables,
+          inputs: grad_api.backward(tensors, grad_tensors, retain_graph, create_graph, inputs),
           "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
           "inputs=None"),
     entry("Variable", _variable, "data, requires_grad=False"),
-))
+) | {"functional": FUNCTIONAL})
 
 TORCH_TABLE = table(
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
@@ -63,6 +69,28 @@ TORCH_TABLE = table(
     entry("enable_grad", lambda: _grad_mode_manager(True), ""),
     entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
     entry("is_grad_enabled", lambda: STATE.grad_enabled, ""),
+    entry("numel", lambda input: input.numel(), "input"),
+    entry("reshape", S.reshape, "input, shape"),
+    entry("flatten", S.flatten, "input, start_dim=0, end_dim=-1"),
+    entry("squeeze", S.squeeze, "input, dim=None"),
+    entry("unsqueeze", S.unsqueeze, "input, dim"),
+    entry("transpose", S.transpose, "input, dim0, dim1"),
+    entry("t", S.t, "input"),
+    entry("permute", S.permute, "input, dims"),
+    entry("flip", S.flip, "input, dims"),
+    entry("cat", S.cat, "tensors, dim=0"),
+    entry("concat", S.cat, "tensors, dim=0"),
+    entry("concatenate", S.cat, "tensors, axis=0"),
+    entry("stack", S.stack, "tensors, dim=0"),
+    entry("split", S.split, "tensor, split_size_or_sections, dim=0"),
+    entry("chunk", S.chunk, "input, chunks, dim=0"),
+    entry("narrow", S.narrow, "input, dim, start, length"),
+    entry("unbind", S.unbind, "input, dim=0"),
+    entry("clone", S.clone, "input"),
+    entry("index_select", selection.index_select, "input, dim, index"),
+    entry("gather", selection.gather, "input, dim, index"),
+    entry("index_add", selection.index_add, "input, dim, index, source, *, alpha=1"),
+    entry("scatter_add", selection.scatter_add, "input, dim, index, src"),
     entry("sum", F.sum, "input, dim=None, keepdim=False, *, dtype=None"),
     entry("mean", F.mean, "input, dim=None, keepdim=False, *, dtype=None"),
     entry("exp", F.exp, "input"),
@@ -76,7 +104,8 @@ TORCH_TABLE = table(
     entry("sub", F.sub, "input, other, *, alpha=1"),
     entry("mul", F.mul, "input, other"),
     entry("div", F.div, "input, other"),
-) | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {"autograd": AUTOGRAD}
+) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
+    "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE}
 
 
 def _set_grad_enabled(mode) -> ContextManager:
@@ -95,4 +124,6 @@ TORCH = Namespace("torch", TORCH_TABLE)
 MODULES = {
     "torch": TORCH,
     "torch.autograd": AUTOGRAD,
+    "torch.autograd.functional": FUNCTIONAL,
+    **MATH_MODULES,
 }

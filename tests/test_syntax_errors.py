@@ -1,0 +1,109 @@
+"""Syntax errors in Python 3.11's words and places: each case is compiled by this Python (the
+oracle) and parsed and compiled by gradcli, and the kind, message, line and column must agree."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from gradcli.language.parser import GradSyntaxError, is_incomplete, parse
+from gradcli.language.session import Session
+
+python_311 = pytest.mark.skipif(sys.version_info[:2] != (3, 11),
+                                reason="the expected texts are Python 3.11's")
+
+CASES = [
+    'print((1, 2)\n', 'x = [1, 2\ny = 3\n', 'if x\n    pass\n',
+    'for i in range(3)\n    print(i)\n', 'for i in range(3):\nprint(i)\n', '  x = 1\n',
+    'x = = 1\n', 'x = 1 +\n', 'def f(x)\n    return x\n', 'while True\n    pass\n',
+    'if x:\n    a = 1\n  b = 2\n', 'print(1 2)\n', 'x = (1, 2]\n', 'x = 1)\n', "'abc\n",
+    "'''abc\n", 'x = $\n', 'def f(:\n    pass\n', 'if x:\npass\n', 'def f():\nreturn 1\n',
+    'with a:\nb\n', 'while x:\nb\n', 'if x:\n  a\nelse:\nb\n', 'if x:\n  a\nelif y:\nb\n',
+    '1 = x\n', 'f(x) = 3\n', 'x.y(\n', 'else:\n  pass\n', 'x = 1\n  y = 2\n', 'return\n',
+    "print 'a'\n", 'x = {1: 2\n', 'for x in y:\n', 'x =\n', 'a b\n', 'x = 3 3\n',
+    'def f(x, x):\n pass\n', 'import\n', 'x = 1;;\n', 'if x: pass\nelse pass\n', 'f(**)\n',
+    'x = [1, 2,, 3]\n', 'del 1\n', '(a, b) += 1\n', 'x = 1\n    y = 2\n', '    x = 1\n',
+    '\tx = 1\n', 'x = 1\n\ty = 2\n', 'if x:\n    a\n  b\n', 'x = 1abc\n', 'x = 12_\n', 'x = 0x\n',
+    'x = €\n', 'x = a ? b\n', 'x = 1 \\ 2\n', "'''abc\n\n\n", "x = '''abc\ny\n",
+    "x = 'abc\ny = 2\n", 'print(a b if c else d)\n', 'print(a + b c)\n', "print(x 'y')\n",
+    '[1 2, 3]\n', 'f(a, b c=1)\n', 'print x\n', 'print x, y\n', "exec 'x'\n", 'print(x\n',
+    'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
+    'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',
+    'for x y in z:\n  pass\n', 'with a b:\n  pass\n', 'with a\n  pass\n', 'while x y:\n  pass\n',
+    'if x y:\n  pass\n', 'elif x:\n  pass\n', 'if x:\n  pass\nelif y\n  pass\n', 'lambda x x: 1\n',
+    'x = [\n', "x = 'a' 'b\n",
+    'def f():\n    return 1\n  x = 2\n', 'if x:\n    pass\n    \n   y\n',
+    "'None = x", 'True = 1', 'x + 1 = 2', '-x = 1', 'x < y = 1', 'a and b = 1', 'not a = 1',
+    'lambda: 1 = 2', '(a if b else c) = 1', '[i for i in x] = 1', '(i for i in x) = 1',
+    '{1: 2} = 1', "f'{x}' = 1", '... = 1', 'x, 1 = 1, 2', 'x, f() = 1, 2', '[1] = x', '(1, 2) = x',
+    'x = 1 = y', 'for 1 in x: pass', 'for f() in x: pass', '[1 for 2 in x]', 'del f()',
+    'del x + 1', '[a] += 1', 'f() += 1', '1 += 1', 'x + 1 += 1', '1, x = 1, 2', '1, 2 = x',
+    '(x + 1) = 2', '(a and b) = 1', 'x, (1) = 1, 2', '[x, 1] = 1, 2', 'for x, 1 in y: pass',
+    'x = f() = 3', 'x + 1 = y = 2', 'f(x) = a if b else c', 'def f(a=1, b): pass',
+    'lambda a, a: 1', 'def f(**k, a): pass', 'def f(*a, *b): pass', 'lambda a=1, b: 0',
+    'def f(**k, **j): pass', 'f(a=1, 2)', 'f(**d, 2)', 'f(a=1, a=2)', 'break', 'continue',
+    'def f():\n    break', 'for x in y:\n    def g():\n        continue', 'nonlocal x',
+    'def f():\n    nonlocal x', 'def f():\n    return\nreturn 5', "print(f'{x')\n",
+    "print(f'{}')\n", "print(f'{x!z}')\n", "print(f'}')\n", 'x = 1 if y\n',
+    'if x:\n    pass\n  else:\n    pass\n', 'if x:\n\n\n', 'def f():\n    # c\n', 'x = (1 +\n',
+    'foo(a, b\nbar()\n', 'f(\n', "print('a'\n      'b'\n", 'print(1, 2 3)\n', 'print(f(1) g)\n',
+    'x = [a for a in b c]\n', '{1: 2 3: 4}\n', "print('x' 'y' z)\n",
+]
+
+# (input, whether more lines could complete it), as the REPL asks before running a line.
+INCOMPLETE = [
+    ("x = (1,", True), ("x = [", True), ("x = {", True), ("f(a,\n  b", True),
+    ("for i in range(3):", True), ("if x:\n", True), ("if x:\n  a\nelse:", True),
+    ("def f():", True), ('"""abc', True), ("x = 1 + \\", True),
+    ("for i in range(3):\n    print(i)", False), ("with torch.no_grad():\n    y = x * 2", False),
+    ("x = 1 +", False), ("x = = 1", False), ("'abc", False), ("print(1)", False), ("", False),
+    ("# c", False), ("x = (1,\n]", False), ("class A:", False), ("if x", False),
+    ('s = """a\nb"""', False), ("lambda:", False), ('x = f"{1"', False),
+]
+
+
+def python_error(source: str):
+    try:
+        compile(source, "<case>", "exec")
+    except SyntaxError as error:
+        return error
+    return None
+
+
+def gradcli_error(source: str):
+    outcome = Session(write=lambda text: None).run(source)
+    return outcome.error if isinstance(outcome.error, GradSyntaxError) else None
+
+
+@python_311
+@pytest.mark.parametrize("source", CASES)
+def test_syntax_error_matches_python(source):
+    expected, actual = python_error(source), gradcli_error(source)
+    assert expected is not None and actual is not None
+    assert (actual.kind, actual.message, actual.line, actual.column) == (
+        type(expected).__name__, expected.msg, expected.lineno, expected.offset)
+    if expected.end_lineno == expected.lineno and expected.end_offset > expected.offset:
+        assert actual.end_column == expected.end_offset
+
+
+@pytest.mark.parametrize("source, incomplete", INCOMPLETE)
+def test_is_incomplete(source, incomplete):
+    assert is_incomplete(source) is incomplete
+
+
+@python_311
+@pytest.mark.parametrize("depth", [200, 201, 5000])
+def test_nesting_limit_matches_python(depth):
+    source = "x = " + "(" * depth + "1" + ")" * depth
+    expected, actual = python_error(source), gradcli_error(source)
+    assert (expected is None) == (actual is None)
+    if expected is not None:
+        assert (actual.message, actual.column) == (expected.msg, expected.offset)
+
+
+def test_parse_accepts_what_python_accepts():
+    for source in ("x = 1\n\n   \ny = 2\n", "   # comment\nx = 1\n",
+                   "if True:\n    pass\n  # comment\nx = 1\n", "f(*a, 2)\n"):
+        assert python_error(source) is None
+        parse(source)
