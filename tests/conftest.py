@@ -51,3 +51,53 @@ def run_gradcli(gradcli_exe):
         )
 
     return run
+
+
+def reset_torch_globals(torch) -> None:
+    """Undo process-wide torch settings an earlier test may have changed, before running a program."""
+    torch.set_printoptions(profile="default")
+    torch.set_default_dtype(torch.float32)
+    torch.set_grad_enabled(True)
+
+
+# A printed number: not part of a name such as MulBackward0 or float64.
+_NUMBER = re.compile(r"(?<![A-Za-z_\d.])(-?(?:\d+\.\d*|\.\d+|\d+)(?:e[+-]?\d+)?|-?inf|nan)")
+
+
+def _printed_unit(token: str) -> float:
+    """One unit in the last printed place of a float token (1e-4 for '0.1234', 1 for '2.')."""
+    mantissa, _, exponent = token.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 10.0 ** (-decimals + (int(exponent) if exponent else 0))
+
+
+def numbers_close(actual: str, expected: str, rtol: float = 1e-5, atol: float = 1e-6) -> bool:
+    """Two printed numbers agree: integers exactly, floats within two units of the last printed
+    digit (so an ulp that flips the rounding of a printed digit is accepted) plus `rtol`, or both
+    within `atol` of zero (rounding noise of a quantity that is exactly zero in real numbers)."""
+    if actual == expected:
+        return True
+    floating = any(c in token for token in (actual, expected) for c in ".en")
+    if not floating:
+        return False
+    a, b = float(actual), float(expected)
+    if a != a or b != b or a in (float("inf"), float("-inf")) or b in (float("inf"), float("-inf")):
+        return a == b or (a != a and b != b)
+    unit = max(_printed_unit(actual), _printed_unit(expected))
+    return abs(a - b) <= 2 * unit + rtol * max(abs(a), abs(b)) or max(abs(a), abs(b)) <= atol
+
+
+def output_mismatch(actual: str, expected: str, rtol: float = 1e-5,
+                    atol: float = 1e-6) -> str | None:
+    """None when the texts agree except for numbers within tolerance (and the spacing numbers of
+    another width bring), else a description of the first difference."""
+    parts_a, parts_b = _NUMBER.split(actual), _NUMBER.split(expected)
+    if len(parts_a) != len(parts_b):
+        return f"different structure:\n{actual}\n---- expected ----\n{expected}"
+    for i, (a, b) in enumerate(zip(parts_a, parts_b)):
+        if i % 2:
+            if not numbers_close(a, b, rtol, atol):
+                return f"number {a} != {b}:\n{actual}\n---- expected ----\n{expected}"
+        elif " ".join(a.split()) != " ".join(b.split()) or (a.strip() == "") != (b.strip() == ""):
+            return f"text {a!r} != {b!r}:\n{actual}\n---- expected ----\n{expected}"
+    return None

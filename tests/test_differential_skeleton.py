@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import output_mismatch, reset_torch_globals
 
 torch = pytest.importorskip("torch")
 
@@ -23,6 +24,7 @@ def run_torch(source: str, filename: str = "<program>") -> tuple[str, tuple[str,
     """Run source as Python with real torch; return stdout and (exception class, message)|None."""
     out = io.StringIO()
     error = None
+    reset_torch_globals(torch)
     with contextlib.redirect_stdout(out), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -43,10 +45,13 @@ def run_gradcli(source: str) -> tuple[str, tuple[str, str] | None]:
 
 
 def assert_same_run(source: str, normalize, filename: str = "<program>") -> None:
-    """gradcli prints what torch prints and fails with the same error class and message."""
+    """gradcli prints what torch prints (numbers within float tolerance: transcendental
+    functions differ from torch's SLEEF kernels in the last bit) and fails with the same error
+    class and message."""
     expected_out, expected_error = run_torch(source, filename)
     actual_out, actual_error = run_gradcli(source)
-    assert normalize(actual_out) == normalize(expected_out), source
+    mismatch = output_mismatch(normalize(actual_out), normalize(expected_out))
+    assert mismatch is None, f"{source}\n{mismatch}"
     assert actual_error == expected_error, source
 
 

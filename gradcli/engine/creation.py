@@ -1,6 +1,9 @@
-"""Tensor factories: torch.tensor from nested data, ones/zeros/full, and the seeded random ones."""
+"""Tensor factories: torch.tensor from nested data, ones/zeros/full/eye/arange/linspace, *_like,
+the seeded random ones, and the default dtype."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -9,17 +12,20 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 FACTORY_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
+COPY_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
 
 
 def _leaf(array: np.ndarray, dtype: dtypes.DType, requires_grad: bool) -> Tensor:
     if requires_grad and not dtype.is_floating_point:
         raise errors.runtime(FACTORY_GRAD_ERROR)
-    return Tensor(array, dtype, requires_grad=requires_grad)
+    return Tensor(np.array(array, dtype=dtype.np), dtype, requires_grad=requires_grad)
 
 
 def infer_dtype(data) -> dtypes.DType:
     """The dtype torch.tensor picks for nested Python data: bool < int64 < default float."""
-    category, tensor_dtype = dtypes.BOOL, None
+    category, tensor_dtype, scalars = dtypes.BOOL, None, 0
     stack = [data]
     while stack:
         item = stack.pop()
@@ -29,17 +35,19 @@ def infer_dtype(data) -> dtypes.DType:
             tensor_dtype = item.dtype if tensor_dtype is None else dtypes.promote(tensor_dtype,
                                                                                   item.dtype)
         elif isinstance(item, bool):
-            pass
+            scalars += 1
         elif isinstance(item, int):
-            category = max(category, dtypes.INTEGRAL)
+            category, scalars = max(category, dtypes.INTEGRAL), scalars + 1
         elif isinstance(item, float):
-            category = dtypes.FLOATING
+            category, scalars = dtypes.FLOATING, scalars + 1
         else:
             raise errors.type_error(f"new(): invalid data type '{type(item).__name__}'")
     by_category = {dtypes.BOOL: dtypes.bool_, dtypes.INTEGRAL: dtypes.int64,
                    dtypes.FLOATING: STATE.default_dtype}
     if tensor_dtype is not None and tensor_dtype.category >= category:
         return tensor_dtype
+    if not scalars and tensor_dtype is None:
+        return STATE.default_dtype  # torch.tensor([]) is a float tensor
     return by_category[category]
 
 
@@ -64,45 +72,163 @@ def _values(data):
         return data.data
     if isinstance(data, (list, tuple)):
         return [_values(x) for x in data]
+    if isinstance(data, int) and not isinstance(data, bool) and not -2**63 <= data < 2**64:
+        raise errors.value_error("Overflow when unpacking long long")
     return data
 
 
 def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False) -> Tensor:
     """torch.tensor: always a copy, dtype inferred from the data unless given."""
     if isinstance(data, Tensor):
-        array = data.data.copy()
-        dtype = dtype or data.dtype
-    else:
-        _check_rectangular(data)
-        dtype = dtype or infer_dtype(data)
-        array = np.array(_values(data), dtype=dtype.np)
-    return _leaf(array.astype(dtype.np, copy=False), dtype, requires_grad)
+        STATE.warn("UserWarning", COPY_WARNING)
+        return _leaf(data.data.astype((dtype or data.dtype).np), dtype or data.dtype, requires_grad)
+    _check_rectangular(data)
+    dtype = dtype or infer_dtype(data)
+    values = _values(data)
+    array = np.array(values, dtype=np.float64 if dtype.is_floating_point else None)
+    return _leaf(array.astype(dtype.np), dtype, requires_grad)
 
 
-def size_args(size: tuple) -> tuple[int, ...]:
+def as_tensor(data, dtype: dtypes.DType | None = None) -> Tensor:
+    """torch.as_tensor: the tensor itself when it already has the dtype, else a new tensor."""
+    if isinstance(data, Tensor):
+        if dtype is None or dtype is data.dtype:
+            return data
+        from gradcli.engine import conversions
+        return conversions.to_dtype(data, dtype)
+    return tensor(data, dtype)
+
+
+def size_args(size: tuple, name: str = "") -> tuple[int, ...]:
     """Accept both ones(2, 3) and ones((2, 3)), as torch does."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
+        if not isinstance(s, int) or isinstance(s, bool):
+            raise errors.type_error(
+                f"{name or 'empty'}(): argument 'size' (position 1) must be tuple of ints, not "
+                f"{type(s).__name__}")
+    for s in size:
         if s < 0:
-            raise errors.runtime(
-                f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, size))}]")
-    return tuple(int(s) for s in size)
+            if name == "zeros" and len(size) == 1:
+                raise errors.runtime("zeros: Dimension size must be non-negative.")
+            sizes = ", ".join(map(str, size))
+            raise errors.runtime(f"Trying to create tensor with negative dimension {s}: [{sizes}]")
+    return tuple(size)
 
 
 def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value, STATE.default_dtype)
-    return _leaf(np.full(size_args((size,)), fill_value, dtype=dtype.np), dtype, requires_grad)
+    shape = size_args((size,), "full")
+    return _leaf(np.full(shape, fill_value).astype(dtype.np), dtype, requires_grad)
 
 
 def ones(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    return full(size_args(size), 1, dtype or STATE.default_dtype, requires_grad)
+    return _leaf(np.ones(size_args(size, "ones")), dtype or STATE.default_dtype, requires_grad)
 
 
 def zeros(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    return full(size_args(size), 0, dtype or STATE.default_dtype, requires_grad)
+    return _leaf(np.zeros(size_args(size, "zeros")), dtype or STATE.default_dtype, requires_grad)
 
+
+def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+    """torch.empty: uninitialised memory in torch; zeros here."""
+    return _leaf(np.zeros(size_args(size, "empty")), dtype or STATE.default_dtype, requires_grad)
+
+
+def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+    dtype = dtype or t.dtype
+    return _leaf(np.full(t.shape, fill_value).astype(dtype.np), dtype, requires_grad)
+
+
+def ones_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    return full_like(t, 1, dtype, requires_grad)
+
+
+def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    return full_like(t, 0, dtype, requires_grad)
+
+
+def eye(n: int, m: int | None = None, dtype=None, requires_grad: bool = False) -> Tensor:
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and value < 0:
+            raise errors.runtime(f"{name} must be greater or equal to 0, got {value}")
+    return _leaf(np.eye(n, n if m is None else m), dtype or STATE.default_dtype, requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        floating = any(isinstance(v, float) for v in (start, end, step))
+        dtype = STATE.default_dtype if floating else dtypes.int64
+    if step == 0:
+        raise errors.runtime("step must be nonzero")
+    if end != start and (end > start) != (step > 0):
+        raise errors.runtime("upper bound and lower bound inconsistent with step sign")
+    count = max(math.ceil((end - start) / step), 0)
+    if not dtype.is_floating_point:
+        values = int(start) + int(step) * np.arange(count, dtype=np.int64)
+        return _leaf(values.astype(dtype.np), dtype, requires_grad)
+    return _leaf(_arange_values(float(start), float(step), count, dtype), dtype, requires_grad)
+
+
+def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -> np.ndarray:
+    """torch's CPU arange kernel: start + step * i in double (a fused multiply-add), except that
+    its vectorised loop makes runs of one AVX2 register, each counting from the run's first
+    value rounded to the dtype, over a multiple of two registers."""
+    from gradcli.engine.random import _fma64
+    lanes = 32 // dtype.np.itemsize
+    index = np.arange(count, dtype=np.float64)
+    run_start = (index // lanes) * lanes
+    base = _fma64(run_start, step, start).astype(dtype.np).astype(np.float64)
+    vector = _fma64(index - run_start, step, base)
+    vector_end = (count // (2 * lanes)) * 2 * lanes
+    return np.where(index < vector_end, vector, _fma64(index, step, start)).astype(dtype.np)
+
+
+def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) -> Tensor:
+    if steps < 0:
+        raise errors.runtime("number of steps must be non-negative")
+    dtype = dtype or STATE.default_dtype
+    return _leaf(_linspace_values(start, end, steps, dtype), dtype, requires_grad)
+
+
+def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
+    """torch's CPU linspace kernel: the first half counts up from start, the second down from
+    end, each value one fused multiply-add in the dtype."""
+    from gradcli.engine.random import _fma32, _fma64
+    if steps <= 1:
+        return np.full(steps, start).astype(dtype.np)
+    half = steps // 2
+    index = np.arange(steps, dtype=np.float64)
+    if not dtype.is_floating_point:
+        first, last = float(int(start)), float(int(end))
+        step = (last - first) / (steps - 1)
+        up, down = _fma64(index, step, first), _fma64(-step, steps - 1 - index, last)
+        return np.where(index < half, up, down).astype(dtype.np)
+    kind = dtype.np.type
+    fma = _fma32 if dtype.np.itemsize == 4 else _fma64
+    first, last = kind(start), kind(end)
+    step = (last - first) / kind(steps - 1)
+    index = index.astype(dtype.np)
+    up = fma(step, index, first)
+    down = fma(-step, kind(steps - 1) - index, last)
+    return np.where(np.arange(steps) < half, up, down).astype(dtype.np)
+
+
+def set_default_dtype(dtype: dtypes.DType) -> None:
+    if not isinstance(dtype, dtypes.DType) or not dtype.is_floating_point:
+        raise errors.type_error("only floating-point types are supported as the default type")
+    STATE.default_dtype = dtype
+
+
+def get_default_dtype() -> dtypes.DType:
+    return STATE.default_dtype
+
+
+# ---- random factories ---------------------------------------------------------------------------
 
 class RandomSource:
     """The default generator, created on first use so start-up stays light."""
@@ -128,18 +254,57 @@ def manual_seed(seed: int) -> None:
     DEFAULT_GENERATOR.generator.manual_seed(int(seed))
 
 
-def _float_dtype(dtype):
-    dtype = dtype or STATE.default_dtype
-    return dtype
+def _check_floating(kernel: str, dtype: dtypes.DType) -> None:
+    if not dtype.is_floating_point:
+        raise errors.TorchError(
+            "NotImplementedError",
+            f'"{kernel}" not implemented for \'{dtype.legacy_name.removesuffix("Tensor")}\'')
 
 
 def randn(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    dtype = _float_dtype(dtype)
-    values = DEFAULT_GENERATOR.generator.normal(size_args(size), dtype.np)
+    dtype = dtype or STATE.default_dtype
+    _check_floating("normal_kernel_cpu", dtype)
+    values = DEFAULT_GENERATOR.generator.normal(size_args(size, "randn"), dtype.np)
     return _leaf(values, dtype, requires_grad)
 
 
 def rand(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    dtype = _float_dtype(dtype)
-    values = DEFAULT_GENERATOR.generator.uniform(size_args(size), dtype.np)
+    dtype = dtype or STATE.default_dtype
+    _check_floating("check_uniform_bounds", dtype)
+    values = DEFAULT_GENERATOR.generator.uniform(size_args(size, "rand"), dtype.np)
     return _leaf(values, dtype, requires_grad)
+
+
+def randn_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def rand_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def randint(*args, dtype=None, requires_grad: bool = False) -> Tensor:
+    """torch.randint(high, size) or torch.randint(low, high, size)."""
+    if len(args) == 2:
+        low, (high, size) = 0, args
+    elif len(args) == 3:
+        low, high, size = args
+    else:
+        raise errors.type_error(
+            f"randint() received an invalid combination of arguments - got {len(args)} "
+            "positional arguments, but expected (int high, tuple of ints size) or "
+            "(int low, int high, tuple of ints size)")
+    if low >= high:
+        raise errors.runtime(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    dtype = dtype or dtypes.int64
+    values = DEFAULT_GENERATOR.generator.randint(int(low), int(high), size_args((size,), "randint"))
+    return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)
+
+
+def randperm(n: int, dtype=None, requires_grad: bool = False) -> Tensor:
+    if n < 0:
+        raise errors.runtime(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dtype = dtype or dtypes.int64
+    values = DEFAULT_GENERATOR.generator.randperm(int(n))
+    return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)

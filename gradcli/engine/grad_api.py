@@ -1,4 +1,4 @@
-"""The autograd entry points: Tensor.backward, torch.autograd.grad, retain_grad and friends."""
+"""The autograd entry points: backward, torch.autograd.grad, and the tensor's autograd attributes."""
 
 from __future__ import annotations
 
@@ -6,16 +6,40 @@ import weakref
 
 import numpy as np
 
-from gradcli.engine import errors, functional as F
-from gradcli.engine.autograd import run_backward
-from gradcli.engine.tensor import Tensor
+from gradcli.engine import errors, functional as F, selection, shapes
+from gradcli.engine.backward import check_roots, run_backward
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import DETACH_HINT, LEAF_ONLY, Tensor
+
+NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information.")
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak.")
+# How torch names a gradient's dtype in the .grad assignment error (C++ type names).
+_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+             "int32": "int", "int16": "short int", "int8": "signed char",
+             "uint8": "unsigned char", "bool": "bool"}
 
 
 def _shape_text(shape: tuple) -> str:
     return f"torch.Size([{', '.join(str(s) for s in shape)}])"
 
 
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
 def _root_grads(outputs: list[Tensor], grad_outputs: list, create_graph: bool) -> list[Tensor]:
+    """One starting gradient per output: ones for a scalar, else the given one, checked."""
     grads = []
     for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
         if grad is None:
@@ -34,37 +58,42 @@ def _root_grads(outputs: list[Tensor], grad_outputs: list, create_graph: bool) -
     return grads
 
 
-def _as_list(value) -> list:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+def _paired_grads(outputs: list, grad_outputs) -> list:
+    grads = _as_list(grad_outputs) or [None] * len(outputs)
+    if len(grads) != len(outputs):
+        raise errors.runtime(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    return grads
 
 
-def backward(tensor: Tensor, gradient=None, retain_graph=None, create_graph: bool = False,
+def backward(tensors, gradient=None, retain_graph=None, create_graph: bool = False,
              inputs=None) -> None:
-    """Tensor.backward: accumulate d tensor / d leaf into every leaf's .grad (or `inputs`' only)."""
-    retain = create_graph if retain_graph is None else retain_graph
-    grads = _root_grads([tensor], [gradient], create_graph)
+    """Tensor.backward and torch.autograd.backward: accumulate into the leaves' (or `inputs`')
+    .grad."""
     chosen = _as_list(inputs) if inputs is not None else None
     if chosen is not None and not chosen:
-        raise errors.runtime("'inputs' argument to backward() cannot be empty.")
-    run_backward([tensor], grads, retain_graph=retain, create_graph=create_graph, inputs=chosen)
+        raise errors.runtime("`inputs` argument to `backward()` cannot be empty.")
+    roots = _as_list(tensors)
+    grads = _root_grads(roots, _paired_grads(roots, gradient), create_graph)
+    if create_graph and chosen is None:
+        STATE.warn("UserWarning", CREATE_GRAPH_CYCLE, once=True)
+    retain = create_graph if retain_graph is None else retain_graph
+    run_backward(roots, grads, retain_graph=retain, create_graph=create_graph, inputs=chosen)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
-         allow_unused=None, materialize_grads: bool = False) -> tuple:
-    """torch.autograd.grad: the gradients of `outputs` w.r.t. `inputs`, returned, not accumulated."""
+         allow_unused=None, materialize_grads: bool = False, is_grads_batched: bool = False) -> tuple:
+    """torch.autograd.grad: the gradients of `outputs` w.r.t. `inputs`, returned, not accumulated.
+    With `is_grads_batched`, each grad_output's first dim is a batch of grad_outputs."""
     outs, ins = _as_list(outputs), _as_list(inputs)
-    gouts = _as_list(grad_outputs) or [None] * len(outs)
-    if len(gouts) != len(outs):
-        raise errors.runtime(
-            f"grad requires one grad_output per output: got {len(gouts)} grad_outputs and "
-            f"{len(outs)} outputs")
+    if is_grads_batched:
+        return _batched_grad(outs, ins, _paired_grads(outs, grad_outputs), retain_graph,
+                             create_graph, allow_unused, materialize_grads)
+    grads = _root_grads(outs, _paired_grads(outs, grad_outputs), create_graph)
+    check_roots(outs)
     for t in ins:
         if not t.requires_grad:
             raise errors.runtime("One of the differentiated Tensors does not require grad")
     retain = create_graph if retain_graph is None else retain_graph
-    grads = _root_grads(outs, gouts, create_graph)
     result = run_backward(outs, grads, retain_graph=retain, create_graph=create_graph,
                           inputs=ins, accumulate=False)
     allow_unused = materialize_grads if allow_unused is None else allow_unused
@@ -79,12 +108,68 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     return tuple(result)
 
 
+def _batched_grad(outs, ins, grad_outputs, retain_graph, create_graph, allow_unused,
+                  materialize_grads) -> tuple:
+    """One backward per batch entry, the results stacked (torch vmaps the backward instead)."""
+    size = grad_outputs[0].shape[0]
+    rows = []
+    for b in range(size):
+        last = b == size - 1
+        rows.append(grad(outs, ins, [selection.select(g, 0, b) for g in grad_outputs],
+                         retain_graph if last else True, create_graph, allow_unused,
+                         materialize_grads))
+    return tuple(None if column[0] is None else shapes.stack(column) for column in zip(*rows))
+
+
 def retain_grad(tensor: Tensor) -> None:
     if not tensor.requires_grad:
         raise errors.runtime("can't retain_grad on Tensor that has requires_grad=False")
-    if tensor.grad_fn is not None and not tensor.retains_grad:
-        tensor.grad_fn.retained[tensor.output_nr] = weakref.ref(tensor)
+    node = tensor.grad_fn
+    if node is not None and not tensor.retains_grad:
+        if node.retained is None:
+            node.retained = {}
+        node.retained[tensor.output_nr] = weakref.ref(tensor)
         tensor.retains_grad = True
+
+
+def read_grad(tensor: Tensor):
+    """tensor.grad, with torch's warning when a non-leaf's unpopulated .grad is read."""
+    if tensor.grad is None and tensor.grad_fn is not None and not tensor.retains_grad:
+        STATE.warn("UserWarning", NON_LEAF_GRAD)
+    return tensor.grad
+
+
+def assign_grad(tensor: Tensor, value) -> None:
+    """tensor.grad = value, with torch's type, shape and dtype checks."""
+    if value is not None:
+        if not isinstance(value, Tensor):
+            raise errors.type_error("assigned grad expected to be a Tensor or None but got grad "
+                                    f"of type {type(value).__name__}")
+        if value.dtype is not tensor.dtype:
+            raise errors.runtime(
+                f"attempting to assign a gradient with dtype '{_CPP_TYPE[value.dtype.name]}' to a "
+                f"tensor with grad_dtype '{tensor.dtype.legacy_name.removesuffix('Tensor')}'. The "
+                "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
+                "can set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
+                "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                "gradient may break downstream systems that assume they match.")
+        if value.shape != tensor.shape:
+            raise errors.runtime(
+                f"attempting to assign a gradient of size '{_sizes(value.shape)}' to a tensor of "
+                f"size '{_sizes(tensor.shape)}'. Please ensure that the gradient and the tensor "
+                "are the same size")
+    tensor.grad = value
+
+
+def _sizes(shape: tuple) -> str:
+    return f"[{', '.join(str(s) for s in shape)}]"
+
+
+def set_requires_grad(tensor: Tensor, flag) -> None:
+    """tensor.requires_grad = flag: leaves only (requires_grad_ lets a non-leaf keep True)."""
+    if tensor.grad_fn is not None:
+        raise errors.runtime(LEAF_ONLY if flag else LEAF_ONLY + DETACH_HINT)
+    tensor.requires_grad = bool(flag)
 
 
 def requires_grad_(tensor: Tensor, requires_grad: bool = True) -> Tensor:
@@ -94,8 +179,39 @@ def requires_grad_(tensor: Tensor, requires_grad: bool = True) -> Tensor:
     return tensor
 
 
+def detach_(tensor: Tensor) -> Tensor:
+    """Cut `tensor` from its graph in place."""
+    if tensor._base is not None:
+        raise errors.runtime(
+            "Can't detach views in-place. Use detach() instead. If you are using "
+            "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+            "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+            "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+            "function in torch/optim/optimizer.py as the solution.")
+    tensor._grad_fn, tensor._requires_grad, tensor.output_nr = None, False, 0
+    return tensor
+
+
+def read_data(tensor: Tensor) -> Tensor:
+    """tensor.data: the same values, cut from the graph, with a version counter of its own (so
+    writes through it go unnoticed by autograd, as in torch)."""
+    return Tensor(tensor.data, tensor.dtype)
+
+
+def assign_data(tensor: Tensor, value) -> None:
+    """tensor.data = value: swap the values in, keeping the autograd history."""
+    if not isinstance(value, Tensor):
+        raise errors.type_error(
+            f"Variable data has to be a tensor, but got {type(value).__name__}")
+    tensor.data, tensor.dtype = value.data, value.dtype
+
+
 def item(tensor: Tensor):
     if tensor.numel() != 1:
         raise errors.runtime(
             f"a Tensor with {tensor.numel()} elements cannot be converted to Scalar")
     return tensor.data.reshape(()).item()
+
+
+def tolist(tensor: Tensor):
+    return tensor.data.tolist()

@@ -4,88 +4,162 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import errors, functional as F
+from gradcli.engine import errors, selection, shapes as S
 from gradcli.engine.tensor import Tensor
 
-
-def _as_int(value):
-    if isinstance(value, Tensor) and value.ndim == 0 and value.dtype.category == 1:
-        return int(value.data.item())
-    return value
+_INVALID = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+            "valid indices (got {})")
 
 
-def _is_basic(item) -> bool:
-    return item is None or item is Ellipsis or isinstance(item, (int, slice)) and \
-        not isinstance(item, bool)
+def _as_int(item):
+    """A 0-dim integer tensor indexes like the int it holds."""
+    if type(item) is Tensor and item.ndim == 0 and item.dtype.category == 1:
+        return int(item.data)
+    return item
 
 
-def _expand_ellipsis(key: tuple, ndim: int) -> tuple:
-    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
-    if consumed > ndim:
-        raise errors.index_error(f"too many indices for tensor of dimension {ndim}")
-    if Ellipsis not in key:
-        return key
-    at = key.index(Ellipsis)
-    return key[:at] + (slice(None),) * (ndim - consumed) + key[at + 1:]
+def _check_item(item) -> None:
+    if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor, list)):
+        return
+    raise errors.index_error(_INVALID.format(type(item).__name__))
+
+
+def advanced_array(item) -> np.ndarray:
+    """The numpy index for a bool, list or tensor index, with torch's dtype check."""
+    if isinstance(item, bool):
+        return np.array(item)
+    if isinstance(item, list):
+        from gradcli.engine import creation
+        item = creation.tensor(item)
+    if item.dtype.category == 2:
+        raise errors.index_error("tensors used as indices must be long, int, byte or bool tensors")
+    if item.dtype.name == "uint8":
+        return item.data.astype(bool)
+    return item.data
+
+
+def _select(result: Tensor, dim: int, index: int, position: int) -> Tensor:
+    """result.select(dim, index); torch's error names the item's position in the subscript."""
+    if result.ndim == 0:
+        raise errors.index_error(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+            "in C++ to convert a 0-dim tensor to a number")
+    size = result.shape[S.wrap_dim(dim, result.ndim)]
+    if not -size <= index < size:
+        raise errors.index_error(
+            f"index {index} is out of bounds for dimension {position} with size {size}")
+    return selection.select(result, dim, index % size)
+
+
+def _slice(result: Tensor, dim: int, item: slice, always: bool) -> Tensor:
+    item = slice(_as_int(item.start), _as_int(item.stop), _as_int(item.step))
+    if item.step is not None and item.step <= 0:
+        raise errors.value_error("step must be greater than zero")
+    size = result.shape[S.wrap_dim(dim, result.ndim)]
+    if not always and item.start in (None, 0) and item.step in (None, 1) and (
+            item.stop is None or item.stop >= size):  # torch compares the unclamped bounds
+        return result
+    start, stop, step = item.indices(size)
+    return selection.slice_dim(result, dim, start, max(stop, start), step)
+
+
+def _count_dims(items: tuple) -> int:
+    count = 0
+    for item in items:
+        if type(item) is Tensor and item.dtype.category == 0:
+            count += item.ndim
+        elif item is not None and item is not Ellipsis:
+            count += 1
+    return count
+
+
+def apply_basic(t: Tensor, key, *, reading: bool = True) -> tuple[Tensor, list]:
+    """The views for ints, slices, None and Ellipsis, in torch's order, and the advanced indices
+    as (dim, numpy index) pairs for the dims of the result. A lone full slice is a view when
+    `reading` and the tensor itself when assigning, as in torch."""
+    if not isinstance(key, tuple):
+        key = _as_int(key)
+        _check_item(key)
+        if isinstance(key, int) and not isinstance(key, bool):
+            return _select(t, 0, key, 0), []
+        if isinstance(key, slice):
+            return _slice(t, 0, key, always=reading), []
+        key = (key,)
+    items = tuple(_as_int(k) for k in key)
+    for item in items:
+        _check_item(item)
+    specified = _count_dims(items)
+    if specified > t.ndim:
+        raise errors.index_error(f"too many indices for tensor of dimension {t.ndim}")
+    result, dim, advanced = t, 0, []
+    for position, item in enumerate(items):
+        if item is Ellipsis:  # every Ellipsis skips the unspecified dims, as torch's does
+            dim += t.ndim - specified
+        elif item is None:
+            result = S.unsqueeze(result, dim)
+            dim += 1
+        elif isinstance(item, bool) or type(item) is Tensor and item.ndim == 0:
+            result = S.unsqueeze(result, dim)
+            advanced.append((dim, advanced_array(item).reshape(1)))
+            dim += 1
+        elif isinstance(item, int):
+            result = _select(result, dim, item, position)
+        elif isinstance(item, slice):
+            result = _slice(result, dim, item, always=False)
+            dim += 1
+        else:
+            array = advanced_array(item)
+            advanced.append((dim, array))
+            dim += array.ndim if array.dtype == bool else 1
+    return result, advanced
+
+
+def numpy_key(t: Tensor, advanced: list) -> tuple:
+    """The numpy key for the advanced indices, checked with torch's errors."""
+    for dim, array in advanced:  # torch turns masks into positions before checking bounds
+        if array.dtype == bool:
+            _check_mask(t, dim, array)
+    key, ordinal = [slice(None)] * t.ndim, 0
+    for dim, array in advanced:
+        if array.dtype == bool:  # a mask indexes like the positions of its True values
+            key[dim:dim + array.ndim] = list(array.nonzero())
+            ordinal += array.ndim
+            continue
+        size = t.shape[dim]
+        bad = array[(array >= size) | (array < -size)]
+        if bad.size:  # torch counts the dimension among the indexed ones
+            raise errors.index_error(
+                f"index {bad.flat[0]} is out of bounds for dimension {ordinal} with size {size}")
+        key[dim] = array
+        ordinal += 1
+    arrays = [k for k in key if isinstance(k, np.ndarray)]
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        shapes = ", ".join(S.size_list(a.shape) for a in arrays)
+        raise errors.index_error(f"shape mismatch: indexing tensors could not be broadcast "
+                                 f"together with shapes {shapes}") from None
+    return tuple(key)
+
+
+def _check_mask(t: Tensor, dim: int, mask: np.ndarray) -> None:
+    for k, size in enumerate(mask.shape):
+        if dim + k >= t.ndim or t.shape[dim + k] != size:
+            raise errors.index_error(
+                f"The shape of the mask {S.size_list(mask.shape)} at index {k} does not match the "
+                f"shape of the indexed tensor {S.size_list(t.shape)} at index {dim + k}")
 
 
 def get_item(t: Tensor, key) -> Tensor:
     """t[key]: ints select, slices slice, None unsqueezes; tensors and lists index."""
-    items = tuple(_as_int(k) for k in (key if isinstance(key, tuple) else (key,)))
-    if not all(_is_basic(k) for k in items):
-        return _advanced(t, items)
-    items = _expand_ellipsis(items, t.ndim)
-    single_slice = not isinstance(key, tuple) and isinstance(key, slice)
-    result, dim = t, 0
-    for item in items:
-        if item is None:
-            result = F.unsqueeze(result, dim)
-            dim += 1
-        elif isinstance(item, slice):
-            size = result.shape[dim]
-            start, stop, step = item.indices(size)
-            if step <= 0:
-                raise errors.value_error("step must be greater than zero")
-            if single_slice or (start, stop, step) != (0, size, 1):
-                result = F.slice_dim(result, dim, start, max(stop, start), step)
-            dim += 1
-        else:
-            size = result.shape[dim]
-            if not -size <= item < size:
-                raise errors.index_error(
-                    f"index {item} is out of bounds for dimension {dim} with size {size}")
-            result = F.select(result, dim, item % size)
-    if result is t and not single_slice:
-        result = F.alias(t)
-    return result
+    result, advanced = apply_basic(t, key)
+    if advanced:
+        return selection.index(result, numpy_key(result, advanced))
+    return selection.alias(t) if result is t else result
 
 
-def _advanced(t: Tensor, items: tuple) -> Tensor:
-    index = []
-    for item in items:
-        if isinstance(item, Tensor):
-            index.append(item.data if item.dtype.category else item.data.astype(bool))
-        elif isinstance(item, list):
-            index.append(np.asarray(item))
-        else:
-            index.append(item)
-    index = tuple(index)
-    try:
-        t.data[index]
-    except IndexError as error:
-        raise errors.index_error(str(error)) from None
-    return F.apply_op("index.Tensor", t, indices=index, sizes=t.shape)
-
-
-def numpy_key(key):
-    """The numpy index for a torch index (tensors become arrays)."""
-    items = key if isinstance(key, tuple) else (key,)
-    out = tuple(k.data if isinstance(k, Tensor) else k for k in items)
-    return out if isinstance(key, tuple) else out[0]
-
-
-def unbind(t: Tensor, dim: int = 0) -> list[Tensor]:
-    return [F.select(t, dim, i) for i in range(t.shape[dim])]
+def unbind(t: Tensor, dim: int = 0) -> tuple:
+    return S.unbind(t, dim)
 
 
 def set_item(t: Tensor, key, value) -> None:

@@ -4,69 +4,174 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import errors, functional as F
+from gradcli.engine import errors, functional as F, indexing, selection, shapes as S
+from gradcli.engine.autograd import short_name
 from gradcli.engine.state import STATE
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import MULTI_OUTPUT, NO_GRAD_MODE, Tensor
+from gradcli.engine.views import CopySlices, regenerate_grad_fn
+
+_NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
 
 
-def check_inplace(t: Tensor) -> None:
-    """Refuse an in-place change to a leaf that requires grad, or to a view of one."""
-    if not STATE.grad_enabled:
+def check_inplace(t: Tensor, requires_grad: bool) -> None:
+    """torch's refusals of an in-place change that autograd could not follow."""
+    if not (requires_grad and STATE.grad_enabled):
         return
-    if t.grad_fn is None and t.requires_grad:
-        raise errors.runtime("a leaf Variable that requires grad is being used in an in-place "
-                             "operation.")
     base = t._base
-    if base is not None and base.grad_fn is None and base.requires_grad:
+    if base is None:
+        if t._grad_fn is None and t._requires_grad:
+            raise errors.runtime("a leaf Variable that requires grad is being used in an in-place "
+                                 "operation.")
+        return
+    if t._creation_meta == MULTI_OUTPUT:
+        raise errors.runtime(
+            f"Output {t.output_nr} of {short_name(t._grad_fn.name())} is a view and is being "
+            "modified inplace. This view is the output of a function that returns multiple views. "
+            "Such functions do not allow the output views to be modified inplace. You should "
+            "replace the inplace operation by an out-of-place one.")
+    if t._creation_meta == NO_GRAD_MODE:
+        raise errors.runtime(_NO_GRAD_VIEW)
+    if base._grad_fn is None and base._requires_grad:
         raise errors.runtime("a view of a leaf Variable that requires grad is being used in an "
                              "in-place operation.")
 
 
-def _castable(result_dtype, target_dtype) -> None:
-    if result_dtype.category > target_dtype.category:
+def _check_overlap(t: Tensor) -> None:
+    if any(stride == 0 and size > 1 for stride, size in zip(t.data.strides, t.data.shape)):
         raise errors.runtime(
-            f"result type {_scalar_name(result_dtype)} can't be cast to the desired output type "
-            f"{_scalar_name(target_dtype)}")
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _check_fits(t: Tensor, result: Tensor, cast: bool) -> None:
+    if cast and result.dtype.category > t.dtype.category:
+        raise errors.runtime(f"result type {_scalar_name(result.dtype)} can't be cast to the "
+                             f"desired output type {_scalar_name(t.dtype)}")
+    if result.shape != t.shape:
+        wanted = F.broadcast_shape(t.shape, result.shape)
+        if wanted != t.shape:
+            raise errors.runtime(f"output with shape {S.size_list(t.shape)} doesn't match the "
+                                 f"broadcast shape {S.size_list(wanted)}")
 
 
 def _scalar_name(dtype) -> str:
     return dtype.legacy_name.removesuffix("Tensor")
 
 
-def write(t: Tensor, result: Tensor) -> Tensor:
-    """Store `result` into `t` in place and take over its history (torch's rebase_history)."""
-    _castable(result.dtype, t.dtype)
-    np.copyto(t.data, np.broadcast_to(result.data, t.shape).astype(t.dtype.np, copy=False))
+def apply_inplace(t: Tensor, compute, *, cast: bool = True) -> Tensor:
+    """t.op_(...): check, compute out of place from `t`, then write the result into `t`.
+
+    `cast` False lets any result dtype be written (copy_, fill_); otherwise a result of a higher
+    category than `t` (float into an integer tensor) is torch's cast error.
+    """
+    check_inplace(t, t._requires_grad)
+    _check_overlap(t)
+    result = compute(t)
+    if result._requires_grad and not t._requires_grad:
+        check_inplace(t, True)
+    _check_fits(t, result, cast)
+    node = result._grad_fn
+    original = None
+    if node is not None and node.saved_args and node.saved_args[0] is t:
+        original = Tensor(t.data.copy(), t.dtype)
+    np.copyto(t.data, result.data, casting="unsafe")
     t.bump_version()
-    if result.grad_fn is not None:
-        t.grad_fn, t.output_nr, t._requires_grad = result.grad_fn, result.output_nr, True
+    if node is not None:
+        node.save_original_self(t, original, t)
+        _rebase_history(t, node, result.output_nr)
     return t
 
 
-def apply_inplace(t: Tensor, compute) -> Tensor:
-    """t.op_(...): check, compute out of place from `t`, then write back into `t`."""
-    check_inplace(t)
-    result = compute(t)
-    if result.shape != t.shape:
-        F.broadcast_shape(t.shape, result.shape)
-        if np.broadcast_shapes(t.shape, result.shape) != t.shape:
-            raise errors.runtime(
-                f"output with shape [{', '.join(map(str, t.shape))}] doesn't match the broadcast "
-                f"shape [{', '.join(map(str, np.broadcast_shapes(t.shape, result.shape)))}]")
-    return write(t, result)
+def _rebase_history(t: Tensor, node, output_nr: int) -> None:
+    """Make `node` the history of `t`, through a CopySlices on the base when `t` is a view."""
+    base = t._base
+    if base is None:
+        t._grad_fn, t.output_nr, t._requires_grad = node, output_nr, True
+        return
+    base._grad_fn, base.output_nr, base._requires_grad = CopySlices(base, t, node), 0, True
+    regenerate_grad_fn(t)
+
+
+def _written_back(function):
+    """t.op_(...) from the out-of-place `function(t, ...)`."""
+    def inplace_op(t: Tensor, *args, **kwargs) -> Tensor:
+        return apply_inplace(t, lambda self: function(self, *args, **kwargs))
+    return inplace_op
+
+
+add_ = _written_back(lambda t, other, alpha=1: F.add(t, other, alpha))
+sub_ = _written_back(lambda t, other, alpha=1: F.sub(t, other, alpha))
+mul_ = _written_back(lambda t, other: F.mul(t, other))
+div_ = _written_back(lambda t, other, rounding_mode=None: F.div(t, other) if rounding_mode is None
+                     else F.div(t, other, rounding_mode=rounding_mode))
+pow_ = _written_back(lambda t, exponent: F.pow(t, exponent))
+clamp_ = _written_back(lambda t, min=None, max=None: F.clamp(t, min, max))
+neg_ = _written_back(lambda t: F.neg(t))
+exp_ = _written_back(lambda t: F.exp(t))
+
+
+def index_put_(t: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
+    key = selection.index_put_key(indices)
+    return apply_inplace(t, lambda self: selection.index_put(self, key, values, accumulate))
 
 
 def zero_(t: Tensor) -> Tensor:
-    return apply_inplace(t, F.zeros_like)
+    return apply_inplace(t, lambda self: F.apply_op("zero_", self), cast=False)
+
+
+def fill_(t: Tensor, value) -> Tensor:
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise errors.runtime(f"fill_ only supports 0-dimension value tensor but got tensor "
+                                 f"with {value.ndim} dimensions.")
+        return apply_inplace(t, lambda self: F.apply_op("fill_.Tensor", self, value), cast=False)
+    return apply_inplace(t, lambda self: F.apply_op("fill_.Scalar", self, value=value), cast=False)
+
+
+def copy_(t: Tensor, src: Tensor) -> Tensor:
+    if src.shape != t.shape:
+        F.broadcast_shape(t.shape, src.shape)
+    return apply_inplace(t, lambda self: F.apply_op("copy_", self, src), cast=False)
+
+
+def _leading_ones(shape: tuple) -> int:
+    """How many size-1 dims lead `shape` (torch's setitem drops them from a value)."""
+    return next((i for i, size in enumerate(shape) if size != 1), len(shape))
+
+
+def _copy_to(target: Tensor, value: Tensor) -> None:
+    if value.shape == target.shape:
+        copy_(target, value)
+    elif value.ndim == 0:
+        fill_(target, value)
+    else:
+        value = S.view(value, value.shape[_leading_ones(value.shape):])
+        copy_(target, value if value.shape == target.shape else S.expand(value, target.shape))
 
 
 def assign_into(t: Tensor, key, value) -> None:
-    """t[key] = value."""
-    from gradcli.engine.indexing import numpy_key
-    check_inplace(t)
-    source = value.data if isinstance(value, Tensor) else value
-    try:
-        t.data[numpy_key(key)] = source
-    except ValueError as error:
-        raise errors.runtime(str(error)) from None
-    t.bump_version()
+    """t[key] = value: copy into the view the basic indices pick, or index_put_ for the rest."""
+    if key is False:
+        return
+    target, advanced = indexing.apply_basic(t, None if key is True else key, reading=False)
+    if not isinstance(value, Tensor):
+        value = Tensor(np.asarray(value, dtype=t.dtype.np), t.dtype)
+    if not advanced:
+        _copy_to(target, value)
+        return
+    indices = indexing.numpy_key(target, advanced)
+    single_mask = len(advanced) == 1 and advanced[0][1].dtype == bool
+    if value.dtype is not target.dtype and not (single_mask and value.numel() == 1):
+        raise errors.runtime(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_scalar_name(target.dtype)} for the destination and {_scalar_name(value.dtype)} "
+            "for the source.")
+    lead = _leading_ones(value.shape)
+    if lead:
+        value = S.view(value, value.shape[lead:])
+    apply_inplace(target, lambda self: selection.index_put(self, indices, value))

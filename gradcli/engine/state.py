@@ -1,21 +1,49 @@
-"""Process-wide engine settings torch keeps globally: grad mode and the default dtype."""
+"""Process-wide engine settings torch keeps globally: grad mode, default dtype, warning sink."""
 
 from __future__ import annotations
 
+import gc
+import sys
 from contextlib import contextmanager
 
+import numpy as np
+
 from gradcli.engine import dtypes
+
+# inf and nan results are values, as in torch, not warnings: set once for the process, since a
+# per-op np.errstate would cost more than the rest of an op.
+np.seterr(all="ignore")
+# Graphs make no reference cycles (saved outputs are held through shadows), yet every node is a
+# container the cycle collector scans: with its default thresholds, full collections of a
+# million-node graph would take most of the time. Consider a full collection 100 times less often.
+gc.set_threshold(700, 10, 1000)
 
 
 class EngineState:
     """Mutable settings that every op consults; `reset()` restores torch's start-up values."""
 
     def __init__(self) -> None:
+        self.warning_sink = _write_warning
         self.reset()
+
+    def warn(self, category: str, message: str, *, once: bool = False) -> None:
+        """Report a torch warning (e.g. "UserWarning") through `warning_sink`, which the
+        language layer may replace to add the source position. `once` warnings (torch's
+        TORCH_WARN_ONCE) are reported only the first time after a reset."""
+        if once:
+            if message in self.warned:
+                return
+            self.warned.add(message)
+        self.warning_sink(category, message)
 
     def reset(self) -> None:
         self.grad_enabled = True
         self.default_dtype = dtypes.float32
+        self.warned: set[str] = set()
+
+
+def _write_warning(category: str, message: str) -> None:
+    sys.stderr.write(f"{category}: {message}\n")
 
 
 STATE = EngineState()

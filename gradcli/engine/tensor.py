@@ -1,10 +1,16 @@
-"""The Tensor record: values, dtype, autograd fields and the version counter. No math lives here."""
+"""The Tensor record: values, dtype, autograd fields, view links and the version counter. No math."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from gradcli.engine import dtypes, errors
+
+# How a view was made, which decides whether it may be modified in place (torch's CreationMeta).
+DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT = "default", "no_grad_mode", "multi_output"
+LEAF_ONLY = "you can only change requires_grad flags of leaf variables."
+DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn't require "
+               "differentiation use var_no_grad = var.detach().")
 
 
 class VersionCounter:
@@ -17,28 +23,64 @@ class VersionCounter:
 
 
 class Tensor:
-    """An n-dimensional array with torch's autograd metadata."""
+    """An n-dimensional array with torch's autograd metadata.
+
+    A view keeps `_base` (the tensor owning the storage, never itself a view) and `_view_fn`,
+    which replays the chain of view ops from the base's array to the view's array.
+    """
 
     __slots__ = (
-        "data", "dtype", "_requires_grad", "grad", "grad_fn", "output_nr", "_version_counter",
-        "_base", "retains_grad", "_accumulator", "__weakref__",
+        "data", "dtype", "_requires_grad", "grad", "_grad_fn", "output_nr", "_version_counter",
+        "_base", "_view_fn", "_view_version", "_creation_meta", "retains_grad", "_accumulator",
+        "__weakref__",
     )
 
     def __init__(self, data: np.ndarray, dtype: dtypes.DType | None = None, *,
-                 requires_grad: bool = False, grad_fn=None, output_nr: int = 0,
-                 base: "Tensor | None" = None):
-        self.dtype = dtype or dtypes.from_numpy(data.dtype)
-        if data.dtype != self.dtype.np:
-            data = data.astype(self.dtype.np)
+                 requires_grad: bool = False, grad_fn=None, output_nr: int = 0):
+        if dtype is None:
+            dtype = dtypes.from_numpy(data.dtype)
+        elif data.dtype is not dtype.np and data.dtype != dtype.np:
+            data = data.astype(dtype.np)
         self.data = data
+        self.dtype = dtype
         self._requires_grad = requires_grad or grad_fn is not None
         self.grad: Tensor | None = None
-        self.grad_fn = grad_fn
+        self._grad_fn = grad_fn
         self.output_nr = output_nr
-        self._base = base
-        self._version_counter = base._version_counter if base is not None else VersionCounter()
+        self._base = None
+        self._version_counter = VersionCounter()
         self.retains_grad = False
         self._accumulator = None
+
+    def make_view_of(self, source: "Tensor", view_fn, creation_meta: str = DEFAULT) -> None:
+        """Link this tensor as a view of `source`'s storage (sharing its version counter)."""
+        base = source._base
+        if base is None:
+            base, self._view_fn = source, view_fn
+        else:
+            parent_fn = source._view_fn
+            self._view_fn = lambda array: view_fn(parent_fn(array))
+        self._base = base
+        self._version_counter = base._version_counter
+        self._view_version = base._version_counter.value
+        if source._base is not None and source._creation_meta != DEFAULT:
+            creation_meta = source._creation_meta
+        self._creation_meta = creation_meta
+
+    @property
+    def grad_fn(self):
+        """The node that made this tensor; a view whose base changed in place since its node was
+        made gets a fresh AsStridedBackward0 from the base (as torch regenerates it)."""
+        if self._base is not None and self._view_version != self._version_counter.value:
+            from gradcli.engine.views import regenerate_grad_fn
+            regenerate_grad_fn(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node) -> None:
+        self._grad_fn = node
+        if self._base is not None:
+            self._view_version = self._version_counter.value
 
     @property
     def requires_grad(self) -> bool:
@@ -46,13 +88,10 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:  # a non-leaf may only keep requiring grad
             if flag:
                 return
-            raise errors.runtime(
-                "you can only change requires_grad flags of leaf variables. If you want to use a "
-                "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach().")
+            raise errors.runtime(LEAF_ONLY + DETACH_HINT)
         if flag and not self.dtype.is_floating_point:
             raise errors.runtime(
                 "only Tensors of floating point and complex dtype can require gradients")

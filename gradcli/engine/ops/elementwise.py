@@ -1,82 +1,228 @@
-"""Elementwise op rows: arithmetic, powers and unary math, each with its vjps and torch's label."""
+"""Elementwise arithmetic rows: add, sub, mul, div, pow, where, clamp... per overload, with vjps."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, functional as F
+from gradcli.engine import comparison as C, conversions, dtypes, errors, pointwise as P
+from gradcli.engine import reductions as R
 from gradcli.engine.ops.registry import RESULT, defop
+from gradcli.engine.tensor import Tensor
 
 
-def _scaled(g, alpha):
-    return g if alpha == 1 else F.mul(g, alpha)
+def _add(a, b, alpha=1):
+    return a + b if alpha == 1 else a + alpha * b
 
 
-def _pow_scalar_forward(a, e):
-    return np.power(a, a.dtype.type(e)) if a.dtype.kind == "f" else np.power(a, e)
+def _rsub(a, b, alpha=1):
+    return b - a if alpha == 1 else b - alpha * a
 
 
-def _pow_exponent_grad(g, base, exponent, out):
-    """d(base**exponent)/d exponent, zero where base == 0 and exponent >= 0 (torch's convention)."""
-    log_base = F.log(base) if not isinstance(base, (int, float)) else _scalar_log(base)
-    grad = F.mul(out, log_base)
-    if isinstance(base, (int, float)) and base != 0:
-        return F.mul(g, grad)
-    base_is_zero = base.data == 0 if not isinstance(base, (int, float)) else True
-    zero_grad = F.tensor_from(np.logical_and(base_is_zero, exponent.data >= 0))
-    return F.mul(g, F.where(zero_grad, F.zeros_of((), g.dtype), grad))
+def _div_mode(a, b, rounding_mode):
+    if rounding_mode == "floor":
+        return np.floor_divide(a, b)
+    if np.asarray(a).dtype.kind == "f":
+        return np.trunc(a / b)
+    quotient = np.floor_divide(a, b)
+    return quotient + ((quotient < 0) & (quotient * b != a))
 
 
-def _scalar_log(value):
-    return float(np.log(float(value))) if value != 0 else float("-inf")
+def _zeros_of(g, tensor_or_scalar):
+    dtype = tensor_or_scalar.dtype if hasattr(tensor_or_scalar, "dtype") else g.dtype
+    return Tensor(np.zeros(g.shape, dtype=dtype.np), dtype)
 
 
-def _pow_base_grad(g, base, exponent):
-    if isinstance(exponent, (int, float)) and exponent == 0:
-        return F.zeros_like(g)
-    return F.mul(g, F.mul(exponent, F.pow(base, F.sub(exponent, 1))))
-
-
-defop("add.Tensor", "AddBackward0", lambda a, b, alpha=1: a + b if alpha == 1 else a + alpha * b,
-      vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: _scaled(g, alpha)))
-defop("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: a - b if alpha == 1 else a - alpha * b,
-      vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: F.neg(_scaled(g, alpha))))
-defop("rsub.Scalar", "RsubBackward1", lambda a, b, alpha=1: b - a if alpha == 1 else b - alpha * a,
-      vjp=(lambda g, a, b, alpha=1: F.neg(_scaled(g, alpha)),))
-defop("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1),
-      vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
+defop("add.Tensor", "AddBackward0", _add,
+      vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: P.maybe_multiply(g, alpha)))
+defop("add.Scalar", "AddBackward1", _add, vjp=lambda g, a, b, alpha=1: g)
+defop("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: _add(a, b, -alpha),
+      vjp=(lambda g, a, b, alpha=1: g,
+           lambda g, a, b, alpha=1: P.maybe_multiply(P.neg(g), alpha)))
+defop("sub.Scalar", "SubBackward1", lambda a, b, alpha=1: _add(a, b, -alpha),
+      vjp=lambda g, a, b, alpha=1: g)
+defop("rsub.Tensor", "RsubBackward0", _rsub,
+      vjp=(lambda g, a, b, alpha=1: P.maybe_multiply(P.neg(g), alpha),
+           lambda g, a, b, alpha=1: g))
+defop("rsub.Scalar", "RsubBackward1", _rsub,
+      vjp=lambda g, a, b, alpha=1: P.maybe_multiply(P.neg(g), alpha))
+defop("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1), save_for=((1,), (0,)),
+      vjp=(lambda g, a, b: P.mul(g, b), lambda g, a, b: P.mul(g, a)))
+defop("mul.Scalar", "MulBackward1", np.multiply, vjp=lambda g, a, s: P.mul_scalar(g, s))
 defop("div.Tensor", "DivBackward0", np.true_divide, promote="float", save=(0, 1),
-      vjp=(lambda g, a, b: F.div(g, b),
-           lambda g, a, b: F.mul(F.neg(g), F.div(F.div(a, b), b))))
-defop("neg", "NegBackward0", np.negative, promote="none", vjp=lambda g, a: F.neg(g))
-defop("reciprocal", "ReciprocalBackward0", np.reciprocal, promote="float", save=(RESULT,),
-      vjp=lambda g, a, out: F.mul(F.neg(g), F.mul(out, out)))
-defop("pow.Tensor_Scalar", "PowBackward0", _pow_scalar_forward, save=(0,),
-      vjp=lambda g, a, e: _pow_base_grad(g, a, e))
-defop("pow.Tensor_Tensor", "PowBackward1", np.power, save=(0, 1, RESULT),
-      vjp=(lambda g, a, b, out: _pow_base_grad(g, a, b),
-           lambda g, a, b, out: _pow_exponent_grad(g, a, b, out)))
-defop("pow.Scalar", "PowBackward2", lambda base, e: np.power(e.dtype.type(base), e), save=(0, RESULT),
-      vjp=(None, lambda g, base, e, out: _pow_exponent_grad(g, base, e, out)))
-defop("exp", "ExpBackward0", np.exp, promote="float", save=(RESULT,),
-      vjp=lambda g, a, out: F.mul(g, out))
-defop("log", "LogBackward0", np.log, promote="float", save=(0,),
-      vjp=lambda g, a: F.div(g, a))
-defop("sin", "SinBackward0", np.sin, promote="float", save=(0,),
-      vjp=lambda g, a: F.mul(g, F.cos(a)))
-defop("cos", "CosBackward0", np.cos, promote="float", save=(0,),
-      vjp=lambda g, a: F.mul(g, F.neg(F.sin(a))))
-defop("sqrt", "SqrtBackward0", np.sqrt, promote="float", save=(RESULT,),
-      vjp=lambda g, a, out: F.div(g, F.mul(2, out)))
-defop("where.self", "WhereBackward0", lambda c, a, b: np.where(c.astype(bool), a, b),
-      save=(0,), vjp=(None,
-                      lambda g, c, a, b: F.where(c, g, F.zeros_of((), g.dtype)),
-                      lambda g, c, a, b: F.where(c, F.zeros_of((), g.dtype), g)))
-_COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-                "gt": np.greater, "ge": np.greater_equal}
-for _name, _ufunc in _COMPARISONS.items():
-    defop(f"{_name}.Tensor", "", _ufunc, out_dtype=lambda dtype, params: dtypes.bool_)
-defop("any", "", lambda a: np.any(a), promote="none", out_dtype=lambda dtype, params: dtypes.bool_)
-defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,),
-      vjp=lambda g, a: F.mul(g, F.sign(a)))
-defop("sign", "SignBackward0", np.sign, promote="none", vjp=lambda g, a: F.zeros_like(g))
+      save_for=((1,), (0, 1)),
+      vjp=(lambda g, a, b: P.div(g, b),
+           lambda g, a, b: P.mul(P.neg(g), P.div(P.div(a, b), b))))
+defop("div.Scalar", "DivBackward1", np.true_divide, promote="float",
+      vjp=lambda g, a, s: P.div_scalar(g, s))
+defop("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for=((1,), (0, 1)),
+      vjp=(lambda g, a, b, rounding_mode: _zeros_of(g, a),
+           lambda g, a, b, rounding_mode: _zeros_of(g, b)))
+defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
+      vjp=(lambda g, a, b: _not_implemented("aten::floor_divide"),
+           lambda g, a, b: _not_implemented("aten::floor_divide")))
+defop("remainder.Scalar", "RemainderBackward0", np.remainder, vjp=lambda g, a, b: g)
+defop("remainder.Tensor", "RemainderBackward1", np.remainder, save=(0, 1), save_for=((), (0, 1)),
+      vjp=(lambda g, a, b: g,
+           lambda g, a, b: P.mul(P.neg(g), P.div(a, b, rounding_mode="floor"))))
+
+
+def _not_implemented(name: str):
+    raise errors.runtime(f"derivative for {name} is not implemented")
+
+
+# ---- powers -------------------------------------------------------------------------------------
+
+def _pow_tensor_scalar(a, e):
+    """torch's CPU pow with a scalar exponent, including its exact fast paths."""
+    if a.dtype.kind != "f":
+        return np.power(a, e)
+    if e == 0:
+        return np.ones_like(a)
+    if e == 1:
+        return a.copy()
+    one = a.dtype.type(1)
+    fast = {2: lambda: a * a, 3: lambda: a * a * a, 0.5: lambda: np.sqrt(a),
+            -0.5: lambda: one / np.sqrt(a), -1: lambda: one / a, -2: lambda: one / (a * a)}
+    if e in fast:
+        return fast[e]()
+    return np.power(a.astype(np.float64), float(e)).astype(a.dtype)
+
+
+def _pow_scalar_tensor(base, e):
+    if e.dtype.kind != "f":
+        return np.power(e.dtype.type(base), e)
+    return np.power(np.float64(base), e.astype(np.float64)).astype(e.dtype)
+
+
+def _pow_tensor_tensor(a, b):
+    if a.dtype.kind != "f":
+        return np.power(a, b)
+    return np.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+
+
+def _pow_backward(g, a, e):
+    if e == 0:
+        return _zeros_of(a, a)
+    exponent = float(e)
+    return P.mul(g, P.mul_scalar(P.pow(a, exponent - 1), exponent))
+
+
+def _pow_backward_self(g, a, b):
+    grad = P.mul(g, P.mul(b, P.pow(a, P.sub_scalar(b, 1))))
+    return P.where(C.compare("eq", b, 0.0), P.scalar_tensor(0.0, g.dtype), grad)
+
+
+def _pow_backward_exponent(g, a, b, out):
+    cond = C.logical_and(C.compare("eq", a, 0), C.compare("ge", b, 0))
+    base = conversions.to_dtype(a, dtypes.promote(a.dtype, b.dtype))
+    return P.mul(g, P.where(cond, P.scalar_tensor(0.0, g.dtype), P.mul(out, P.log(base))))
+
+
+def _pow_backward_scalar_base(g, base, e, out):
+    with np.errstate(all="ignore"):
+        log_base = float(np.log(np.float64(base)))
+    grad = P.mul_scalar(out, log_base)
+    if base == 0:
+        grad = P.where(C.compare("ge", e, 0), P.scalar_tensor(0.0, g.dtype), grad)
+    return P.mul(g, grad)
+
+
+defop("pow.Tensor_Scalar", "PowBackward0", _pow_tensor_scalar, save=(0,),
+      vjp=lambda g, a, e: _pow_backward(g, a, e))
+defop("pow.Tensor_Tensor", "PowBackward1", _pow_tensor_tensor, save=(0, 1, RESULT),
+      save_for=((0, 1), (0, 1, RESULT)),
+      vjp=(lambda g, a, b, out=None: _pow_backward_self(g, a, b),
+           lambda g, a, b, out=None: _pow_backward_exponent(g, a, b, out)))
+defop("pow.Scalar", "PowBackward2", _pow_scalar_tensor, save=(1, RESULT),
+      vjp=(None, lambda g, base, e, out: _pow_backward_scalar_base(g, base, e, out)))
+
+
+# ---- selection, clamping, interpolation ---------------------------------------------------------
+
+def _where(c, a, b):
+    return np.where(c.astype(bool), a, b)
+
+
+def _clamp(a, lo, hi):
+    if lo is not None:
+        a = np.maximum(a, lo)
+    if hi is not None:
+        a = np.minimum(a, hi)
+    return a
+
+
+def _clamp_backward(g, a, lo, hi):
+    if lo is not None and hi is not None:
+        cond = C.logical_and(C.compare("ge", a, lo), C.compare("le", a, hi))
+    elif lo is not None:
+        cond = C.compare("ge", a, lo)
+    else:
+        cond = C.compare("le", a, hi)
+    return P.where(cond, g, P.scalar_tensor(0.0, g.dtype))
+
+
+def _clamp_bound_backward(g, a, lo, hi, which):
+    zero = P.scalar_tensor(0.0, g.dtype)
+    if lo is not None and hi is not None:
+        if which == "min":
+            cond = C.logical_and(C.compare("lt", a, lo), C.compare("lt", lo, hi))
+        else:
+            cond = C.logical_or(C.compare("gt", a, hi), C.compare("lt", hi, lo))
+    elif which == "min":
+        cond = C.compare("lt", a, lo)
+    else:
+        cond = C.compare("gt", a, hi)
+    return P.where(cond, g, zero)
+
+
+def _select_grad(g, a, b, zero_where):
+    split = P.where(C.compare("eq", a, b), P.div_scalar(g, 2), g)
+    return P.masked_fill(split, C.compare(zero_where, a, b), 0)
+
+
+def _lerp(a, b, w):
+    w = np.asarray(w, dtype=a.dtype) if not isinstance(w, np.ndarray) else w
+    small = np.abs(w) < 0.5
+    return np.where(small, a + w * (b - a), b - (b - a) * (1 - w))
+
+
+def _masked_fill(a, mask, value):
+    return np.where(mask, np.asarray(value).astype(a.dtype), a)
+
+
+def _masked_fill_value_grad(g, mask):
+    return R.sum(P.where(mask, g, 0))
+
+
+defop("where.self", "WhereBackward0", _where, save=(0,),
+      vjp=(None, lambda g, c, a, b: P.where(c, g, 0), lambda g, c, a, b: P.where(c, 0, g)))
+defop("clamp", "ClampBackward1", _clamp, save=(0,),
+      vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),))
+defop("clamp.Tensor", "ClampBackward0", _clamp, save=(0, 1, 2),
+      vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),
+           lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "min"),
+           lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "max")))
+defop("maximum", "MaximumBackward0", np.maximum, save=(0, 1),
+      vjp=(lambda g, a, b: _select_grad(g, a, b, "lt"),
+           lambda g, a, b: _select_grad(g, a, b, "gt")))
+defop("minimum", "MinimumBackward0", np.minimum, save=(0, 1),
+      vjp=(lambda g, a, b: _select_grad(g, a, b, "gt"),
+           lambda g, a, b: _select_grad(g, a, b, "lt")))
+defop("lerp.Scalar", "LerpBackward0", _lerp,
+      vjp=(lambda g, a, b, w: P.mul_scalar(g, 1 - float(w)), lambda g, a, b, w: P.mul_scalar(g, w)))
+defop("lerp.Tensor", "LerpBackward1", _lerp, save=(0, 1, 2), save_for=((2,), (2,), (0, 1)),
+      vjp=(lambda g, a, b, w: P.mul(g, P.scalar_sub(1, w)), lambda g, a, b, w: P.mul(g, w),
+           lambda g, a, b, w: P.mul(g, P.sub(b, a))))
+defop("masked_fill.Scalar", "MaskedFillBackward0", _masked_fill, promote="none", save=(1,),
+      vjp=(lambda g, a, mask, value: P.masked_fill(g, mask, 0),))
+defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none", save=(1,),
+      vjp=(lambda g, a, mask, value: P.masked_fill(g, mask, 0), None,
+           lambda g, a, mask, value: _masked_fill_value_grad(g, mask)))
+defop("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1),
+      vjp=(lambda g, a, b: P.mul(P.mul(g, b), _atan2_recip(a, b)),
+           lambda g, a, b: P.mul(P.mul(g, P.neg(a)), _atan2_recip(a, b))))
+
+
+def _atan2_recip(a, b):
+    return P.reciprocal(P.add(P.mul(a, a), P.mul(b, b)))
+

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from gradcli.engine import dtypes
-from gradcli.engine.autograd import Node, gradient_edge
+from gradcli.engine.autograd import RESULT, Node
 from gradcli.engine.state import STATE
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 
-RESULT = "result"
+_SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
 
 
 @dataclass(frozen=True)
@@ -24,8 +23,13 @@ class OpDef:
     torch.result_type over the positional operands, "float" is that with integers raised to the
     default float dtype. `out_dtype` maps that compute dtype to the result's (e.g. comparisons give
     bool). `save` lists the positional inputs (by index) and/or RESULT that the vjps read;
-    `save_for`, one tuple per vjp, narrows that to what each input's vjp reads. A view op's result
-    shares its input's storage and version counter.
+    `save_for`, one tuple per vjp, narrows that to what each input's vjp reads; `saves_params`
+    says the params hold what torch saves (an index tensor), so a second backward fails there
+    too. A view op's result
+    shares its input's storage and version counter. `n_outputs` is None when the forward returns
+    a tuple whose length depends on the call (split, unbind); `differentiable_outputs` None means
+    all outputs. A `variadic` op (cat, stack) takes any number of tensors and has one vjp for all,
+    called with `input_index=i`.
     """
 
     key: str
@@ -36,27 +40,20 @@ class OpDef:
     promote: str = "binary"
     out_dtype: Callable | None = None
     view: bool = False
-    n_outputs: int = 1
-    differentiable_outputs: tuple = (0,)
+    n_outputs: int | None = 1
+    differentiable_outputs: tuple | None = (0,)
     save_for: tuple | None = None
+    variadic: bool = False
+    name: str = ""  # torch's grad_fn.name() when it differs from the class name (the label)
+    saves_params: bool = False  # params hold tensors torch saves (index tensors): freed likewise
+    # Derived once from the fields above, so that `apply` does no scanning per call.
+    edge_slots: tuple = field(init=False, repr=False, compare=False)
+    saves_result: bool = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def edge_slots(self) -> tuple:
-        """Indices of the positional inputs that get a backward edge (those with a vjp)."""
-        return tuple(i for i, rule in enumerate(self.vjp) if rule is not None)
-
-    def saved_for(self, args: tuple) -> tuple:
-        """What to save: all of `save`, or with `save_for` only what the vjps of inputs that
-        require grad read (torch's conditional saving, which decides which in-place changes
-        break backward)."""
-        if self.save_for is None:
-            return self.save
-        needed = set()
-        for slot, reads in zip(self.edge_slots, self.save_for):
-            arg = args[slot]
-            if isinstance(arg, Tensor) and arg.requires_grad:
-                needed.update(reads)
-        return tuple(k for k in self.save if k in needed)
+    def __post_init__(self) -> None:
+        slots = tuple(i for i, rule in enumerate(self.vjp) if rule is not None)
+        object.__setattr__(self, "edge_slots", slots)
+        object.__setattr__(self, "saves_result", RESULT in self.save)
 
 
 OPS: dict[str, OpDef] = {}
@@ -73,11 +70,25 @@ def defop(key: str, label: str, forward: Callable, **fields) -> OpDef:
 
 def compute_dtype(op: OpDef, args: tuple) -> dtypes.DType:
     """The dtype the forward computes in, following the op's promotion rule."""
-    if op.promote == "none":
-        return next(a.dtype for a in args if isinstance(a, Tensor))
-    operands = [a for a in args if isinstance(a, (Tensor, bool, int, float))]
-    result = dtypes.result_type(operands, STATE.default_dtype)
-    if op.promote == "float" and not result.is_floating_point:
+    common, uniform, scalar_category = None, True, -1
+    for a in args:
+        if type(a) is Tensor:
+            if common is None:
+                common = a.dtype
+                if op.promote == "none":
+                    return common
+            elif a.dtype is not common:
+                uniform = False
+        else:
+            category = _SCALAR_CATEGORY.get(type(a))
+            if category is not None and category > scalar_category:
+                scalar_category = category
+    if uniform and common is not None and scalar_category <= common.category:
+        result = common
+    else:
+        operands = [a for a in args if type(a) is Tensor or type(a) in _SCALAR_CATEGORY]
+        result = dtypes.result_type(operands, STATE.default_dtype)
+    if op.promote == "float" and result.category != dtypes.FLOATING:
         return STATE.default_dtype
     return result
 
@@ -85,44 +96,56 @@ def compute_dtype(op: OpDef, args: tuple) -> dtypes.DType:
 def apply(op: OpDef, *args, **params):
     """Run `op` on tensors and Python scalars; record a backward node when grad mode asks for one."""
     dtype = compute_dtype(op, args)
-    arrays = [_as_operand(a, dtype, op.promote) for a in args]
+    if op.promote == "none":
+        arrays = [a.data if type(a) is Tensor else a for a in args]
+    else:
+        arrays = [(a.data if a.dtype is dtype else a.data.astype(dtype.np))
+                  if type(a) is Tensor else a for a in args]
     raw = op.forward(*arrays, **params)
+    out_dtype = op.out_dtype(dtype, params) if op.out_dtype is not None else dtype
+    grad_enabled = STATE.grad_enabled
+    needs_grad = grad_enabled and _needs_grad(op, args)
     if op.n_outputs == 1:
-        raw = (raw,)
-    out_dtypes = op.out_dtype(dtype, params) if op.out_dtype else dtype
-    if not isinstance(out_dtypes, tuple):
-        out_dtypes = (out_dtypes,) * op.n_outputs
-    base = _view_base(args[0]) if op.view else None
-    outputs = tuple(Tensor(np.asarray(r), d, base=base) for r, d in zip(raw, out_dtypes))
-    if STATE.grad_enabled and op.vjp and _needs_grad(op, args):
-        node = Node(op, tuple(_edge(args[i]) for i in op.edge_slots), params)
-        node.save(args, outputs)
-        for nr in op.differentiable_outputs:
-            outputs[nr].grad_fn, outputs[nr].output_nr = node, nr
-            outputs[nr]._requires_grad = True
+        outputs = (Tensor(raw if type(raw) is np.ndarray else np.asarray(raw), out_dtype),)
+    else:
+        if not isinstance(out_dtype, tuple):
+            out_dtype = (out_dtype,) * len(raw)
+        outputs = tuple(Tensor(np.asarray(r), d) for r, d in zip(raw, out_dtype))
+    if op.view:
+        _link_views(op, args[0], outputs, params, grad_enabled, needs_grad)
+    if needs_grad:
+        slots = op.edge_slots if not op.variadic else tuple(range(len(args)))
+        node = Node(op, args, outputs, params, slots)
+        wanted = op.differentiable_outputs
+        for nr in (range(len(outputs)) if wanted is None else wanted):
+            out = outputs[nr]
+            out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
     return outputs[0] if op.n_outputs == 1 else outputs
 
 
-def _as_operand(value, dtype: dtypes.DType, promote: str):
-    if not isinstance(value, Tensor):
-        return value
-    if promote != "none" and value.dtype is not dtype:
-        return value.data.astype(dtype.np)
-    return value.data
-
-
-def _view_base(tensor: Tensor) -> Tensor:
-    return tensor._base if tensor._base is not None else tensor
-
-
 def _needs_grad(op: OpDef, args: tuple) -> bool:
-    return any(
-        rule is not None and isinstance(a, Tensor) and a.requires_grad
-        for rule, a in zip(op.vjp, args)
-    )
+    for i in (op.edge_slots if not op.variadic else range(len(args))):
+        a = args[i]
+        if type(a) is Tensor and a._requires_grad:
+            return True
+    return False
 
 
-def _edge(arg):
-    if not isinstance(arg, Tensor) or not arg.requires_grad:
-        return (None, 0)
-    return gradient_edge(arg)
+def _link_views(op: OpDef, source: Tensor, outputs: tuple, params: dict, grad_enabled: bool,
+                needs_grad: bool) -> None:
+    """Make each output a view of `source`'s base, replaying `op` to find it from the base."""
+    forward = op.forward
+    if not grad_enabled:
+        meta = NO_GRAD_MODE
+    elif len(outputs) > 1 and needs_grad:
+        meta = MULTI_OUTPUT
+    else:
+        meta = DEFAULT
+    if op.n_outputs == 1:
+        outputs[0].make_view_of(source, lambda array: forward(array, **params), meta)
+    else:
+        for nr, out in enumerate(outputs):
+            out.make_view_of(source, lambda array, nr=nr: forward(array, **params)[nr], meta)
+    if meta == NO_GRAD_MODE and source._requires_grad:
+        for out in outputs:  # torch's views keep requiring grad when made without grad mode
+            out._requires_grad = True

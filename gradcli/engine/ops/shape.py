@@ -1,79 +1,110 @@
-"""Shape and indexing op rows: views (expand, unsqueeze, select, slice, view) and their backwards."""
+"""Shape op rows: views (view, expand, squeeze, transpose, split...) and copies (repeat, flip, cat)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import functional as F
+from gradcli.engine import errors, functional as F, selection, shapes as S
 from gradcli.engine.ops.registry import defop
 
 
-def _select(a, dim, index, **_):
-    key = [slice(None)] * a.ndim
-    key[dim] = index
-    return a[tuple(key)]
-
-
-def _slice(a, dim, start, end, step, **_):
-    key = [slice(None)] * a.ndim
-    key[dim] = slice(start, end, step)
-    return a[tuple(key)]
-
-
-def _scatter_into_zeros(g, sizes, key_of):
-    out = np.zeros(sizes, dtype=g.dtype)
-    out[key_of(len(sizes))] = g
+def _view(a, shape, sizes):
+    """Reshape without copying, or torch's error when the strides do not allow it."""
+    out = a.view()
+    try:
+        out.shape = shape
+    except AttributeError:
+        raise errors.runtime(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
     return out
 
 
-def _select_backward(g, sizes, dim, index):
-    def key(ndim):
-        k = [slice(None)] * ndim
-        k[dim] = index
-        return tuple(k)
-    return _scatter_into_zeros(g, sizes, key)
+def _unsqueeze_to(g, sizes, dims):
+    """Undo a squeeze of `dims` (the size-1 dims among them) of a tensor of shape `sizes`."""
+    for d in sorted(d for d in dims if d < len(sizes) and sizes[d] == 1):
+        g = S.unsqueeze(g, d)
+    return g
 
 
-def _slice_backward(g, sizes, dim, start, end, step):
-    def key(ndim):
-        k = [slice(None)] * ndim
-        k[dim] = slice(start, end, step)
-        return tuple(k)
-    return _scatter_into_zeros(g, sizes, key)
+def _inverse(perm):
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return tuple(inverse)
 
 
-def _index_backward(g, sizes, indices):
-    out = np.zeros(sizes, dtype=g.dtype)
-    np.add.at(out, indices, g)
-    return out
+def _repeat_backward(g, sizes, repeats):
+    """torch's repeat_backward: sum away the new leading dims, then view each repeated dim d as
+    (repeats[d], sizes[d]) and sum the repeats, in one reshape and one sum."""
+    if 0 in repeats:
+        return F.zeros_of(sizes, g.dtype)
+    lead = len(repeats) - len(sizes)
+    for _ in range(lead):
+        g = F.sum(g, 0)
+    split, sum_dims = [], []
+    for repeat, size in zip(repeats[lead:], sizes):
+        if repeat != 1:
+            split.append(repeat)
+            sum_dims.append(len(split) - 1)
+        split.append(size)
+    if not sum_dims:
+        return g
+    return F.sum(S.reshape(g, split), tuple(sum_dims))
 
 
-defop("expand", "ExpandBackward0", lambda a, size, sizes: np.broadcast_to(a, size), promote="none",
-      view=True, vjp=lambda g, a, size, sizes: F.sum_to(g, sizes))
+def _split(a, sections, dim):
+    return tuple(np.split(a, np.cumsum(sections)[:-1], axis=dim))
+
+
+def _cat_backward(g, *args, dim, sizes, input_index):
+    start = sum(sizes[:input_index])
+    return S.narrow(g, dim, start, sizes[input_index])
+
+
+defop("view", "ViewBackward0", _view, promote="none", view=True,
+      vjp=lambda g, a, shape, sizes: S.reshape(g, sizes))
+defop("_unsafe_view", "UnsafeViewBackward0", lambda a, shape, sizes: a.reshape(shape),
+      promote="none", vjp=lambda g, a, shape, sizes: S.reshape(g, sizes))
+defop("expand", "ExpandBackward0", lambda a, size, sizes: np.broadcast_to(a, size),
+      promote="none", view=True, vjp=lambda g, a, size, sizes: F.sum_to(g, sizes))
 defop("unsqueeze", "UnsqueezeBackward0", lambda a, dim: np.expand_dims(a, dim), promote="none",
-      view=True, vjp=lambda g, a, dim: F.squeeze(g, dim))
+      view=True, vjp=lambda g, a, dim: S.squeeze(g, dim))
+defop("squeeze", "SqueezeBackward0", lambda a, sizes: np.squeeze(a), promote="none", view=True,
+      vjp=lambda g, a, sizes: _unsqueeze_to(g, sizes, range(len(sizes))))
 defop("squeeze.dim", "SqueezeBackward1",
-      lambda a, dim, sizes: np.squeeze(a, dim) if a.shape[dim] == 1 else a, promote="none",
-      view=True, vjp=lambda g, a, dim, sizes: F.reshape(g, sizes))
-defop("view", "ViewBackward0", lambda a, shape, sizes: a.reshape(shape), promote="none", view=True,
-      vjp=lambda g, a, shape, sizes: F.reshape(g, sizes))
-defop("select.int", "SelectBackward0", _select, promote="none", view=True,
-      vjp=lambda g, a, dim, index, sizes: F.apply_op("select_backward", g, sizes=sizes, dim=dim,
-                                                      index=index))
-defop("select_backward", "SelectBackwardBackward0", _select_backward, promote="none",
-      vjp=lambda g, a, sizes, dim, index: F.select(g, dim, index))
-defop("slice.Tensor", "SliceBackward0", _slice, promote="none", view=True,
-      vjp=lambda g, a, dim, start, end, step, sizes: F.apply_op(
-          "slice_backward", g, sizes=sizes, dim=dim, start=start, end=end, step=step))
-defop("slice_backward", "SliceBackwardBackward0", _slice_backward, promote="none",
-      vjp=lambda g, a, sizes, dim, start, end, step: F.slice_dim(g, dim, start, end, step))
-defop("index.Tensor", "IndexBackward0", lambda a, indices, sizes: a[indices], promote="none",
-      vjp=lambda g, a, indices, sizes: F.apply_op("index_backward", g, sizes=sizes, indices=indices))
-defop("index_backward", "IndexPutBackward0", _index_backward, promote="none",
-      vjp=lambda g, a, sizes, indices: F.apply_op("index.Tensor", g, indices=indices,
-                                                   sizes=sizes))
-defop("_to_copy", "ToCopyBackward0", lambda a, dtype: a.astype(dtype.np), promote="none",
-      out_dtype=lambda dtype, params: params["dtype"],
-      vjp=lambda g, a, dtype: g)
-defop("clone", "CloneBackward0", np.copy, promote="none", vjp=lambda g, a: g)
+      lambda a, dim, sizes: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a.view(),
+      promote="none", view=True, vjp=lambda g, a, dim, sizes: _unsqueeze_to(g, sizes, (dim,)))
+defop("squeeze.dims", "SqueezeBackward2",
+      lambda a, dims, sizes: np.squeeze(a, tuple(d for d in dims if a.ndim and a.shape[d] == 1)),
+      promote="none", view=True, vjp=lambda g, a, dims, sizes: _unsqueeze_to(g, sizes, dims))
+defop("t", "TBackward0", lambda a: a.T, promote="none", view=True, vjp=lambda g, a: S.t(g))
+defop("transpose.int", "TransposeBackward0", lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
+      promote="none", view=True,
+      vjp=lambda g, a, dim0, dim1: S.transpose(g, dim0, dim1))
+defop("permute", "PermuteBackward0", lambda a, dims: np.transpose(a, dims), promote="none",
+      view=True, vjp=lambda g, a, dims: S.permute(g, _inverse(dims)))
 defop("alias", "AliasBackward0", lambda a: a.view(), promote="none", view=True, vjp=lambda g, a: g)
+defop("split.Tensor", "SplitBackward0", lambda a, sections, dim: _split(a, sections, dim),
+      promote="none", view=True, n_outputs=None, differentiable_outputs=None,
+      vjp=lambda grads, a, sections, dim: S.cat(grads, dim))
+defop("split_with_sizes", "SplitWithSizesBackward0",
+      lambda a, sections, dim: _split(a, sections, dim), promote="none", view=True,
+      n_outputs=None, differentiable_outputs=None,
+      vjp=lambda grads, a, sections, dim: S.cat(grads, dim))
+defop("unbind.int", "UnbindBackward0",
+      lambda a, dim: tuple(np.moveaxis(a, dim, 0)[i, ...] for i in range(a.shape[dim])),
+      promote="none", view=True, n_outputs=None,
+      differentiable_outputs=None, vjp=lambda grads, a, dim: S.stack(grads, dim))
+defop("clone", "CloneBackward0",
+      lambda a, contiguous=False: np.array(a, copy=True, order="C" if contiguous else "K"),
+      promote="none", vjp=lambda g, a, contiguous=False: g)
+defop("repeat", "RepeatBackward0", lambda a, repeats, sizes: np.tile(a, repeats), promote="none",
+      vjp=lambda g, a, repeats, sizes: _repeat_backward(g, sizes, repeats))
+defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), promote="none",
+      vjp=lambda g, a, dims: S.flip(g, dims))
+defop("cat", "CatBackward0", lambda *arrays, dim, sizes: np.concatenate(arrays, axis=dim),
+      variadic=True, vjp=_cat_backward)
+defop("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim), variadic=True,
+      vjp=lambda g, *args, dim, input_index: selection.select(g, dim, input_index))

@@ -1,0 +1,172 @@
+"""The backward pass: dependency counts, then a ready queue ordered like torch's, with gradients
+reduced and cast once per edge, captured for autograd.grad or accumulated into .grad."""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.autograd import AccumulateGrad, gradient_edge
+from gradcli.engine.state import grad_mode
+from gradcli.engine.tensor import Tensor
+
+
+def check_roots(roots: list[Tensor]) -> None:
+    for i, root in enumerate(roots):
+        if not root.requires_grad:
+            raise errors.runtime(
+                f"element {i} of tensors does not require grad and does not have a grad_fn")
+
+
+def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create_graph: bool,
+                 inputs: list[Tensor] | None = None, accumulate: bool = True) -> list:
+    """Backpropagate `grads` from `roots`. With `accumulate`, add into leaves' (or `inputs`') .grad;
+    otherwise return the gradients of `inputs` (None where unreachable), as autograd.grad does."""
+    from gradcli.engine import functional as F
+
+    check_roots(roots)
+    root_edges = [(gradient_edge(root), grad) for root, grad in zip(roots, grads)]
+    targets = {}
+    for i, tensor in enumerate(inputs or ()):
+        targets[_edge_key(gradient_edge(tensor))] = i
+    order, dependencies = _discover([edge[0] for edge, _ in root_edges], inputs is not None)
+    wanted = _needed_nodes(order, targets) if inputs is not None else None
+    run = _Run(targets, [None] * len(inputs or ()), inputs, accumulate, create_graph, F)
+    for (node, nr), grad in root_edges:
+        run.add_to_buffer(node, nr, grad)
+    ready = [(-n.sequence_nr, id(n), n) for n in {id(e[0]): e[0] for e, _ in root_edges}.values()
+             if dependencies.get(n, 0) == 0]
+    heapq.heapify(ready)
+    with grad_mode(create_graph):
+        while ready:
+            node = heapq.heappop(ready)[2]
+            node_grads = run.buffers.pop(node, None)
+            if node_grads is not None and (wanted is None or node in wanted):
+                run.execute(node, node_grads, wanted)
+                if not retain_graph and type(node) is not AccumulateGrad:
+                    node.release()
+            for next_node, _ in node.next_edges:
+                if next_node is None:
+                    continue
+                count = dependencies[next_node] - 1
+                dependencies[next_node] = count
+                if count == 0:
+                    heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
+    return run.captured
+
+
+def _edge_key(edge: tuple) -> tuple:
+    return (id(edge[0]), edge[1])
+
+
+def _discover(starts: list, with_order: bool) -> tuple[list, dict]:
+    """Each node's in-degree below `starts` and, if asked, a post-order (inputs before users)."""
+    dependencies: dict = {}
+    order: list = []
+    seen = set()
+    stack = [(node, False) for node in starts]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if node in seen:
+            continue
+        seen.add(node)
+        dependencies.setdefault(node, 0)
+        if with_order:
+            stack.append((node, True))
+        for child, _ in node.next_edges:
+            if child is not None:
+                dependencies[child] = dependencies.get(child, 0) + 1
+                if child not in seen:
+                    stack.append((child, False))
+    return order, dependencies
+
+
+def _needed_nodes(order: list, targets: dict) -> set:
+    """Nodes from which some target is reachable: only these run when `inputs` is given."""
+    target_nodes = {key[0] for key in targets}
+    needed = set()
+    for node in order:
+        if id(node) in target_nodes or any(c in needed for c, _ in node.next_edges if c is not None):
+            needed.add(node)
+    return needed
+
+
+class _Run:
+    """The state of one backward pass: gradient buffers per node and what to capture."""
+
+    def __init__(self, targets: dict, captured: list, inputs, accumulate: bool,
+                 create_graph: bool, F):
+        self.buffers: dict = {}
+        self.targets, self.captured, self.inputs = targets, captured, inputs
+        self.accumulate, self.create_graph, self.F = accumulate, create_graph, F
+
+    def add_to_buffer(self, node, nr: int, grad: Tensor) -> None:
+        slots = self.buffers.get(node)
+        if slots is None:
+            width = len(node._output_meta) if type(node) is not AccumulateGrad else 1
+            slots = self.buffers[node] = [None] * width
+        slots[nr] = grad if slots[nr] is None else self.F.add(slots[nr], grad)
+
+    def execute(self, node, node_grads: list, wanted) -> None:
+        targets, F = self.targets, self.F
+        if targets:
+            for nr, grad in enumerate(node_grads):
+                index = targets.get((id(node), nr))
+                if grad is not None and index is not None:
+                    if self.accumulate:
+                        _accumulate(self.inputs[index], grad, self.create_graph, F)
+                    else:
+                        self.captured[index] = grad
+        if type(node) is AccumulateGrad:
+            if self.accumulate and not targets:
+                _accumulate(node.variable, node_grads[0], self.create_graph, F)
+            return
+        if node.retained:
+            for nr, ref in node.retained.items():
+                tensor = ref()
+                if tensor is not None and node_grads[nr] is not None:
+                    _retain(tensor, node_grads[nr], F)
+        if wanted is not None and not any(n in wanted for n, _ in node.next_edges):
+            return
+        if len(node_grads) > 1 or node_grads[0] is None:
+            node_grads = [g if g is not None else F.zeros_of(*node.output_meta[nr])
+                          for nr, g in enumerate(node_grads)]
+        edge_grads = node.apply(node_grads, wanted)
+        for (next_node, nr), grad, meta in zip(node.next_edges, edge_grads, node.edge_meta):
+            if grad is None or next_node is None:
+                continue
+            shape, dtype_name = meta
+            if grad.data.shape != shape:
+                grad = F.sum_to(grad, shape)
+            if grad.dtype.name != dtype_name:
+                grad = F.to_dtype(grad, dtypes.BY_NAME[dtype_name])
+            self.add_to_buffer(next_node, nr, grad)
+
+
+def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:
+    """AccumulateGrad: a first gradient is copied into `.grad` (CopyBackwards when building a
+    graph), later ones are added, in place unless building a graph."""
+    if tensor.grad is None:
+        if create_graph:
+            empty = Tensor(np.empty_like(grad.data), grad.dtype)
+            tensor.grad = F.apply_op("copy_", empty, grad)
+        else:
+            tensor.grad = Tensor(grad.data.copy(), grad.dtype)
+    elif create_graph:
+        tensor.grad = F.add(tensor.grad, grad)
+    else:
+        tensor.grad.data += grad.data
+        tensor.grad.bump_version()
+
+
+def _retain(tensor: Tensor, grad: Tensor, F) -> None:
+    """The retain_grad hook: a clone of the first gradient, then out-of-place sums."""
+    if tensor.grad is None:
+        tensor.grad = F.apply_op("clone", grad, contiguous=True)
+    else:
+        tensor.grad = F.add(tensor.grad, grad)

@@ -1,0 +1,124 @@
+"""torch-level comparisons, logical and bitwise ops and value tests (no gradients flow here)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.ops.registry import OPS, apply
+from gradcli.engine import pointwise as P
+from gradcli.engine.tensor import Tensor
+
+__all__ = ["compare", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
+           "logical_or", "logical_xor", "logical_not", "bitwise_not", "isnan", "isinf", "isfinite",
+           "any", "all", "allclose", "isclose", "equal"]
+
+_MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+
+
+def compare(name: str, a, b) -> Tensor:
+    """a <name> b for name in eq, ne, lt, le, gt, ge: a bool tensor, never differentiable."""
+    if not isinstance(a, Tensor):
+        a, b = b, a
+        name = _MIRRORED.get(name, name)
+    return P.binary(f"{name}.Tensor", a, b)
+
+
+def _comparison(name: str):
+    def compare_as(a, b) -> Tensor:
+        return compare(name, a, b)
+    compare_as.__name__ = name
+    return compare_as
+
+
+eq, ne, lt, le, gt, ge = (_comparison(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+
+
+def logical_binary(name: str, a, b) -> Tensor:
+    """logical_and/or/xor, or bitwise_and/or/xor (the `&`, `|`, `^` operators)."""
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    if name.startswith("bitwise"):
+        for operand in (a, b):
+            dtype = operand.dtype if isinstance(operand, Tensor) else None
+            if dtype is not None and dtype.is_floating_point or isinstance(operand, float):
+                raise errors.TorchError(
+                    "NotImplementedError",
+                    f'"{name}_cpu" not implemented for \'{_scalar_name(dtype or dtypes.float32)}\'')
+    return P.binary(name, a, b)
+
+
+def _logical(name: str):
+    def combine(a, b) -> Tensor:
+        return logical_binary(name, a, b)
+    combine.__name__ = name
+    return combine
+
+
+logical_and, logical_or, logical_xor = (
+    _logical(n) for n in ("logical_and", "logical_or", "logical_xor"))
+
+
+def logical_not(a: Tensor) -> Tensor:
+    return apply(OPS["logical_not"], a)
+
+
+def bitwise_not(a: Tensor) -> Tensor:
+    if a.dtype.is_floating_point:
+        raise errors.type_error(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return apply(OPS["bitwise_not"], a)
+
+
+def _scalar_name(dtype: dtypes.DType) -> str:
+    return dtype.legacy_name.removesuffix("Tensor")
+
+
+def isnan(a: Tensor) -> Tensor:
+    return apply(OPS["isnan"], a)
+
+
+def isinf(a: Tensor) -> Tensor:
+    return apply(OPS["isinf"], a)
+
+
+def isfinite(a: Tensor) -> Tensor:
+    return apply(OPS["isfinite"], a)
+
+
+def any(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    return _truth_reduction("any", a, dim, keepdim)
+
+
+def all(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    return _truth_reduction("all", a, dim, keepdim)
+
+
+def _truth_reduction(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
+    from gradcli.engine.functional import normalize_dims
+    axis = None if dim is None else normalize_dims(dim, a.ndim)
+    if a.ndim == 0:
+        axis = None
+    return apply(OPS[name], a, axis=axis, keepdim=keepdim)
+
+
+def allclose(a: Tensor, b: Tensor, rtol=1e-05, atol=1e-08, equal_nan: bool = False) -> bool:
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"{_scalar_name(a.dtype)} did not match {_scalar_name(b.dtype)}")
+    return bool(np.all(_isclose(a, b, rtol, atol, equal_nan)))
+
+
+def isclose(a: Tensor, b: Tensor, rtol=1e-05, atol=1e-08, equal_nan: bool = False) -> Tensor:
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"{_scalar_name(a.dtype)} did not match {_scalar_name(b.dtype)}")
+    return Tensor(np.asarray(_isclose(a, b, rtol, atol, equal_nan)), dtypes.bool_)
+
+
+def _isclose(a: Tensor, b: Tensor, rtol, atol, equal_nan):
+    P.broadcast_shape(a.shape, b.shape)
+    with np.errstate(all="ignore"):
+        return np.isclose(a.data, b.data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def equal(a: Tensor, b: Tensor) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a.data, b.data))

@@ -1,0 +1,71 @@
+"""dtype conversions of tensors: .to(dtype), .type(...), .float(), .long() and friends."""
+
+from __future__ import annotations
+
+from gradcli.engine import dtypes, errors, functional as F
+from gradcli.engine.tensor import Tensor
+
+_BY_LEGACY_NAME = {f"torch.{d.legacy_name}": d for d in dtypes.ALL}
+
+
+def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
+    """`t` as `dtype`: itself when it already is; a copy that keeps history when the target is a
+    floating dtype (ToCopyBackward0); a plain copy otherwise (torch drops grad for integers)."""
+    if t.dtype is dtype:
+        return t
+    if not dtype.is_floating_point:
+        return Tensor(t.data.astype(dtype.np), dtype)
+    return F.to_dtype(t, dtype)
+
+
+def to(t: Tensor, *args, dtype=None, **_options) -> Tensor:
+    """Tensor.to(dtype), .to(other), .to(device), .to(device, dtype): devices are only 'cpu'."""
+    target = dtype
+    for arg in args:
+        if isinstance(arg, dtypes.DType):
+            target = arg
+        elif isinstance(arg, Tensor):
+            target = arg.dtype
+        elif isinstance(arg, str):
+            _check_device(arg)
+        elif arg is not None:
+            raise errors.type_error(
+                "to() received an invalid combination of arguments - got "
+                f"({type(arg).__name__}), but expected one of: (torch.dtype dtype) "
+                "(torch.device device, torch.dtype dtype) (Tensor tensor)")
+    return t if target is None else to_dtype(t, target)
+
+
+def _check_device(name: str) -> None:
+    if name.split(":")[0] != "cpu":
+        raise errors.runtime(
+            "Torch not compiled with CUDA enabled" if name.startswith("cuda") else
+            f"Expected one of cpu, cuda, ... device type at start of device string: {name}")
+
+
+def type_(t: Tensor, dtype=None, non_blocking: bool = False):
+    """Tensor.type(): the legacy type name, or a conversion when a dtype (or name) is given."""
+    if dtype is None:
+        return f"torch.{t.dtype.legacy_name}"
+    if isinstance(dtype, str):
+        if dtype not in _BY_LEGACY_NAME:
+            raise errors.value_error(f"invalid type: '{dtype}'")
+        dtype = _BY_LEGACY_NAME[dtype]
+    return to_dtype(t, dtype)
+
+
+def converter(dtype: dtypes.DType):
+    """The method behind .float(), .double(), .half(), .long(), .int(), .short(), .bool()..."""
+    def convert(t: Tensor) -> Tensor:
+        return to_dtype(t, dtype)
+    convert.__name__ = dtype.name
+    return convert
+
+
+CONVERTERS = {
+    "float": converter(dtypes.float32), "double": converter(dtypes.float64),
+    "half": converter(dtypes.float16), "long": converter(dtypes.int64),
+    "int": converter(dtypes.int32), "short": converter(dtypes.int16),
+    "char": converter(dtypes.int8), "byte": converter(dtypes.uint8),
+    "bool": converter(dtypes.bool_),
+}

@@ -1,0 +1,214 @@
+"""torch-level linear algebra: matmul as torch decomposes it, mm/mv/dot/bmm/outer, linear, trace,
+diag."""
+
+from __future__ import annotations
+
+import math
+
+from gradcli.engine import errors, functional as F, pointwise as P, shapes as S
+from gradcli.engine.ops.registry import OPS, apply
+from gradcli.engine.tensor import Tensor
+
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "addmm", "linear", "trace", "diag",
+           "diagonal", "movedim"]
+
+
+_C_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}
+
+
+def _type_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.removesuffix("Tensor")
+
+
+def element_strides(t: Tensor) -> tuple:
+    return tuple(s // t.data.itemsize for s in t.data.strides)
+
+
+def dot(a: Tensor, b: Tensor) -> Tensor:
+    if a.ndim != 1 or b.ndim != 1:
+        raise errors.runtime(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.shape != b.shape:
+        raise errors.runtime(
+            f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to "
+            f"have the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements "
+            "respectively")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"dot : expected both vectors to have same dtype, but found "
+                             f"{_type_name(a)} and {_type_name(b)}")
+    return apply(OPS["dot"], a, b)
+
+
+def mv(a: Tensor, v: Tensor) -> Tensor:
+    if a.ndim != 2 or v.ndim != 1:
+        raise errors.runtime(
+            f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+    if a.shape[1] != v.shape[0]:
+        raise errors.runtime(f"size mismatch, got input ({a.shape[0]}), mat "
+                             f"({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})")
+    if a.dtype is not v.dtype:
+        raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
+                             f"{_type_name(v)}, {_type_name(a)}, and {_type_name(v)}")
+    return apply(OPS["mv"], a, v)
+
+
+def _check_mm(a: Tensor, b: Tensor) -> None:
+    if a.ndim != 2:
+        raise errors.runtime("self must be a matrix")
+    if b.ndim != 2:
+        raise errors.runtime("mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise errors.runtime(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                             f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"expected m1 and m2 to have the same dtype, but got: "
+                             f"{_C_TYPES.get(a.dtype.name, a.dtype.name)} != "
+                             f"{_C_TYPES.get(b.dtype.name, b.dtype.name)}")
+
+
+def mm(a: Tensor, b: Tensor) -> Tensor:
+    _check_mm(a, b)
+    return apply(OPS["mm"], a, b, self_strides=element_strides(a), mat2_strides=element_strides(b))
+
+
+def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    _check_mm(a, b)
+    P.broadcast_shape(bias.shape, (a.shape[0], b.shape[1]))
+    return apply(OPS["addmm"], bias, a, b, mat1_strides=element_strides(a),
+                 mat2_strides=element_strides(b))
+
+
+def bmm(a: Tensor, b: Tensor) -> Tensor:
+    if a.ndim != 3:
+        raise errors.runtime("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise errors.runtime("batch2 must be a 3D tensor")
+    if b.shape[:2] != (a.shape[0], a.shape[2]):
+        raise errors.runtime(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    return apply(OPS["bmm"], a, b)
+
+
+def outer(a: Tensor, b: Tensor) -> Tensor:
+    for name, t in (("vec1", a), ("vec2", b)):
+        if t.ndim != 1:
+            raise errors.runtime(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
+    return P.mul(S.reshape(a, (a.shape[0], 1)), b)
+
+
+def _squeeze_(t: Tensor, dim: int) -> Tensor:
+    return apply(OPS["squeeze_.dim"], t, dim=dim, sizes=t.shape)
+
+
+def unsafe_view(t: Tensor, shape) -> Tensor:
+    return F.apply_op("_unsafe_view", t, shape=tuple(shape), sizes=t.shape)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """torch.matmul, decomposed into dot, mv, mm or bmm exactly as ATen's _matmul_impl does."""
+    if a.ndim == 0 or b.ndim == 0:
+        raise errors.runtime(f"both arguments to matmul need to be at least 1D, but they are "
+                             f"{a.ndim}D and {b.ndim}D")
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return mv(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return _squeeze_(mm(S.unsqueeze(a, 0), b), 0)
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(a, b)
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
+    return _batched_matmul(a, b)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    a_larger = a.ndim >= b.ndim
+    t1 = a if a_larger else S.matrix_transpose(b)
+    other = b if a_larger else a
+    if not (t1.ndim >= 3 and other.ndim <= 2):
+        return False
+    if other.requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    shape, strides = t1.shape, element_strides(t1)
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(t1.ndim - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    transpose = b.ndim > a.ndim
+    t1 = S.matrix_transpose(b) if transpose else a
+    t2 = (S.t(a) if a.ndim == 2 else a) if transpose else b
+    output_shape = t1.shape[:-1]
+    folded = S.reshape(t1, (math.prod(output_shape), t1.shape[-1]))
+    if t2.ndim == 2:
+        output = unsafe_view(mm(folded, t2), output_shape + (t2.shape[1],))
+        return S.contiguous(S.matrix_transpose(output)) if transpose else output
+    return unsafe_view(mv(folded, t2), output_shape)
+
+
+def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
+    n = a.shape[-2] if a.ndim > 1 else 1
+    m1 = a.shape[-1]
+    m2 = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    p = b.shape[-1] if b.ndim > 1 else 1
+    batch = P.broadcast_shape(a.shape[:max(a.ndim - 2, 0)], b.shape[:max(b.ndim - 2, 0)])
+    count = math.prod(batch)
+    left = S.reshape(S.expand(a, batch + (n, m1)), (count, n, m1))
+    vector_rhs = b.ndim == 1
+    right = S.expand(b, batch + ((m2,) if vector_rhs else (m2, p)))
+    if vector_rhs:
+        right = S.unsqueeze(S.reshape(right, (count, m2)), 2)
+    else:
+        right = S.reshape(right, (count, m2, p))
+    output_shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    product = bmm(left, right)
+    if vector_rhs:
+        product = S.squeeze(product, -1)
+    return unsafe_view(product, output_shape)
+
+
+def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """torch.nn.functional.linear: addmm for 2-D input with a bias, flattened addmm for other
+    contiguous inputs with a 1-D bias, else matmul then an in-place add of the bias."""
+    if bias is not None and x.ndim == 2:
+        return addmm(bias, x, S.t(weight))
+    if bias is not None and S.is_contiguous(x) and bias.ndim == 1:
+        rows = math.prod(x.shape[:-1])
+        result = addmm(bias, S.reshape(x, (rows, x.shape[-1])), S.t(weight))
+        return S.view(result, x.shape[:-1] + (result.shape[1],))
+    output = matmul(x, S.t(weight))
+    return output if bias is None else P.add(output, bias)
+
+
+def trace(a: Tensor) -> Tensor:
+    if a.ndim != 2:
+        raise errors.runtime(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
+    return apply(OPS["trace"], a, sizes=a.shape)
+
+
+def diagonal(a: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    d1, d2 = S.wrap_dim(dim1, a.ndim), S.wrap_dim(dim2, a.ndim)
+    if d1 == d2:
+        raise errors.runtime(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return apply(OPS["diagonal"], a, offset=offset, dim1=d1, dim2=d2, sizes=a.shape)
+
+
+def diag(a: Tensor, diagonal: int = 0) -> Tensor:
+    if a.ndim == 1:
+        return apply(OPS["diag_embed"], a, offset=diagonal)
+    if a.ndim == 2:
+        return apply(OPS["diagonal_copy"], a, offset=diagonal, dim1=0, dim2=1, sizes=a.shape)
+    raise errors.runtime(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
+
+
+def movedim(a: Tensor, source: int, destination: int) -> Tensor:
+    src, dst = S.wrap_dim(source, a.ndim), S.wrap_dim(destination, a.ndim)
+    order = [d for d in range(a.ndim) if d != src]
+    order.insert(dst, src)
+    return S.permute(a, tuple(order))

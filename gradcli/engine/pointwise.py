@@ -1,0 +1,291 @@
+"""torch-level elementwise functions: pick the op overload for tensor or scalar operands."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.ops.registry import OPS, apply
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+__all__ = [
+    "broadcast_shape", "scalar_tensor", "full_like", "add", "sub", "rsub", "mul", "div",
+    "floor_divide", "remainder", "pow", "square", "add_scalar", "sub_scalar", "mul_scalar",
+    "div_scalar", "scalar_sub", "scalar_div", "maybe_multiply", "neg", "reciprocal", "exp",
+    "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "abs", "sign", "sgn",
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf",
+    "floor", "ceil", "trunc", "frac", "round", "atan2", "maximum", "minimum", "clamp", "where",
+    "lerp", "masked_fill",
+]
+
+Scalar = (bool, int, float)
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}
+
+
+def broadcast_shape(a: tuple, b: tuple) -> tuple:
+    """The broadcast of two shapes, failing with torch's message (which names the last
+    mismatching dimension, counting from the left of the result)."""
+    ndim = max(len(a), len(b))
+    out = [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        size_a = a[len(a) - 1 - offset] if len(a) - 1 - offset >= 0 else 1
+        size_b = b[len(b) - 1 - offset] if len(b) - 1 - offset >= 0 else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise errors.runtime(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
+                f"non-singleton dimension {i}")
+        out[i] = size_a if size_a != 1 else size_b
+    return tuple(out)
+
+
+def check_operand(name: str, value, position: int = 2, argument: str = "other") -> None:
+    """torch's TypeError for an operand that is neither a tensor nor a number."""
+    if not isinstance(value, (Tensor, *Scalar)):
+        raise errors.type_error(
+            f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
+            f"{type(value).__name__}")
+
+
+def binary(key: str, a, b, **params):
+    """Apply a two-operand row after torch's broadcast check."""
+    if isinstance(b, Tensor) and isinstance(a, Tensor) and a.shape != b.shape:
+        broadcast_shape(a.shape, b.shape)
+    if type(b) is int and isinstance(a, Tensor) and a.dtype.category == dtypes.INTEGRAL:
+        b = int(np.array(b).astype(a.dtype.np))  # torch wraps an int scalar into the dtype
+    return apply(OPS[key], a, b, **params)
+
+
+def scalar_tensor(value, dtype: dtypes.DType) -> Tensor:
+    """A zero-dim tensor holding `value` (at::scalar_tensor)."""
+    return Tensor(np.array(value, dtype=dtype.np), dtype)
+
+
+def full_like(t: Tensor, value) -> Tensor:
+    return Tensor(np.full(t.shape, value, dtype=t.dtype.np), t.dtype)
+
+
+# ---- Python-level arithmetic: a scalar operand is a wrapped number (the .Tensor overloads) ------
+
+def add(a, b, alpha=1):
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    check_operand("add", b)
+    return binary("add.Tensor", a, b, **({"alpha": alpha} if alpha != 1 else {}))
+
+
+def sub(a, b, alpha=1):
+    extra = {"alpha": alpha} if alpha != 1 else {}
+    if not isinstance(a, Tensor):
+        return apply(OPS["rsub.Scalar"], b, a, **extra)
+    check_operand("sub", b)
+    if a.dtype is dtypes.bool_ and isinstance(b, Tensor) and b.dtype is dtypes.bool_:
+        raise errors.runtime(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead.")
+    return binary("sub.Tensor", a, b, **extra)
+
+
+def rsub(a, b, alpha=1):
+    """torch.rsub: b - alpha * a."""
+    extra = {"alpha": alpha} if alpha != 1 else {}
+    if not isinstance(b, Tensor):
+        return apply(OPS["rsub.Scalar"], a, b, **extra)
+    return binary("rsub.Tensor", a, b, **extra)
+
+
+def mul(a, b):
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    check_operand("mul", b)
+    return binary("mul.Tensor", a, b)
+
+
+_ROUNDING_MODES = (None, "trunc", "floor")
+
+
+def div(a, b, rounding_mode=None):
+    if rounding_mode not in _ROUNDING_MODES:
+        raise errors.runtime(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{rounding_mode}'")
+    if not isinstance(a, Tensor):
+        if rounding_mode is None:
+            return mul(reciprocal(b), a)
+        a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
+    check_operand("div", b)
+    if rounding_mode is None:
+        return binary("div.Tensor", a, b)
+    _check_integer_division(a, b)
+    return binary("div.Tensor_mode", a, b, rounding_mode=rounding_mode)
+
+
+def _check_integer_division(a, b) -> None:
+    integral = all(not (x.dtype.is_floating_point if isinstance(x, Tensor) else
+                        isinstance(x, float)) for x in (a, b))
+    if integral and np.any((b.data if isinstance(b, Tensor) else np.asarray(b)) == 0):
+        raise errors.runtime("ZeroDivisionError")
+
+
+def floor_divide(a, b):
+    if not isinstance(a, Tensor):
+        a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
+    _check_integer_division(a, b)
+    return binary("floor_divide", a, b)
+
+
+def remainder(a, b):
+    if not isinstance(a, Tensor):
+        a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
+    _check_integer_division(a, b)
+    if isinstance(b, Tensor):
+        return binary("remainder.Tensor", a, b)
+    return apply(OPS["remainder.Scalar"], a, b)
+
+
+def pow(a, b):
+    if not isinstance(a, Tensor):
+        check_operand("pow", b, 2, "exponent")
+        return apply(OPS["pow.Scalar"], a, b)
+    check_operand("pow", b, 2, "exponent")
+    if not isinstance(b, Tensor):
+        if (a.dtype.category != dtypes.FLOATING and isinstance(b, int) and not isinstance(b, bool)
+                and b < 0):
+            raise errors.runtime("Integers to negative integer powers are not allowed.")
+        return apply(OPS["pow.Tensor_Scalar"], a, b)
+    return binary("pow.Tensor_Tensor", a, b)
+
+
+def square(a: Tensor) -> Tensor:
+    return pow(a, 2)
+
+
+# ---- ATen-internal arithmetic with a C++ scalar (the .Scalar overloads rules use) ---------------
+
+def add_scalar(t: Tensor, s) -> Tensor:
+    return apply(OPS["add.Scalar"], t, s)
+
+
+def sub_scalar(t: Tensor, s) -> Tensor:
+    return apply(OPS["sub.Scalar"], t, s)
+
+
+def mul_scalar(t: Tensor, s) -> Tensor:
+    return apply(OPS["mul.Scalar"], t, s)
+
+
+def div_scalar(t: Tensor, s) -> Tensor:
+    return apply(OPS["div.Scalar"], t, s)
+
+
+def scalar_sub(s, t: Tensor) -> Tensor:
+    """C++ `scalar - tensor`: a filled tensor minus `t` (so SubBackward0)."""
+    return apply(OPS["sub.Tensor"], full_like(t, s), t)
+
+
+def scalar_div(s, t: Tensor) -> Tensor:
+    """C++ `scalar / tensor`: a filled tensor divided by `t` (so DivBackward0)."""
+    return apply(OPS["div.Tensor"], full_like(t, s), t)
+
+
+def maybe_multiply(t: Tensor, s) -> Tensor:
+    return t if s == 1 else mul_scalar(t, s)
+
+
+# ---- unary math ---------------------------------------------------------------------------------
+
+def _unary(key: str):
+    def run(a: Tensor) -> Tensor:
+        return apply(OPS[key], a)
+    run.__name__ = key
+    return run
+
+
+(neg_, reciprocal, exp, exp2, expm1, log, log2, log10, log1p, sqrt, rsqrt, abs, sign, sgn, sin,
+ cos, tan, asin, acos, atan, sinh, cosh, tanh, sigmoid, erf, floor, ceil, trunc, frac) = (
+    _unary(k) for k in (
+        "neg", "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
+        "rsqrt", "abs", "sign", "sgn", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+        "tanh", "sigmoid", "erf", "floor", "ceil", "trunc", "frac"))
+
+
+def neg(a: Tensor) -> Tensor:
+    if a.dtype is dtypes.bool_:
+        raise errors.runtime(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead.")
+    return neg_(a)
+
+
+def round(a: Tensor, decimals: int = 0) -> Tensor:
+    if decimals == 0:
+        return apply(OPS["round"], a)
+    return apply(OPS["round.decimals"], a, decimals=decimals)
+
+
+# ---- other elementwise functions ----------------------------------------------------------------
+
+def atan2(a: Tensor, b: Tensor) -> Tensor:
+    return binary("atan2", a, b)
+
+
+def maximum(a: Tensor, b: Tensor) -> Tensor:
+    return binary("maximum", a, b)
+
+
+def minimum(a: Tensor, b: Tensor) -> Tensor:
+    return binary("minimum", a, b)
+
+
+def clamp(a: Tensor, min=None, max=None) -> Tensor:
+    if min is None and max is None:
+        raise errors.runtime("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        for bound in (min, max):
+            if isinstance(bound, Tensor):
+                broadcast_shape(a.shape, bound.shape)
+        lo = min if min is None or isinstance(min, Tensor) else scalar_tensor(min, a.dtype)
+        hi = max if max is None or isinstance(max, Tensor) else scalar_tensor(max, a.dtype)
+        return apply(OPS["clamp.Tensor"], a, lo, hi)
+    return apply(OPS["clamp"], a, min, max)
+
+
+def where(condition: Tensor, a, b) -> Tensor:
+    if condition.dtype is not dtypes.bool_:
+        raise errors.runtime(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition.dtype.legacy_name.removesuffix('Tensor')}")
+    for value in (a, b):
+        if isinstance(value, Tensor):
+            broadcast_shape(condition.shape, value.shape)
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        broadcast_shape(a.shape, b.shape)
+    return apply(OPS["where.self"], condition, a, b)
+
+
+def lerp(start: Tensor, end: Tensor, weight) -> Tensor:
+    for name, other in (("end", end), ("weight", weight)):
+        if isinstance(other, Tensor) and other.dtype is not start.dtype:
+            raise errors.runtime(f"expected dtype {_C_NAMES[start.dtype.name]} for `{name}` but "
+                                 f"got dtype {_C_NAMES[other.dtype.name]}")
+    broadcast_shape(start.shape, end.shape)
+    if isinstance(weight, Tensor):
+        return apply(OPS["lerp.Tensor"], start, end, weight)
+    return apply(OPS["lerp.Scalar"], start, end, weight)
+
+
+def masked_fill(t: Tensor, mask: Tensor, value) -> Tensor:
+    if mask.dtype is not dtypes.bool_:
+        raise errors.runtime(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{mask.dtype.name}")
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise errors.runtime(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s).")
+        return apply(OPS["masked_fill.Tensor"], t, mask, value)
+    return apply(OPS["masked_fill.Scalar"], t, mask, value)

@@ -1,0 +1,322 @@
+"""torch-level shape functions: argument checks with torch's errors, then the view or copy op row."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+
+def normalize_dims(dim, ndim: int) -> tuple:
+    """Dims as a tuple of non-negative ints, with torch's range error."""
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    rank = max(ndim, 1)
+    out = []
+    for d in dims:
+        if not -rank <= d < rank:
+            raise errors.index_error(
+                f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], "
+                f"but got {d})")
+        out.append(d % rank)
+    return tuple(out)
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    return normalize_dims(dim, ndim)[0]
+
+
+def size_list(sizes) -> str:
+    return f"[{', '.join(str(s) for s in sizes)}]"
+
+
+def sizes_arg(args: tuple) -> tuple:
+    """f(2, 3) and f((2, 3)) alike, as torch's *size parameters accept both."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    return tuple(int(a) for a in args)
+
+
+def _op(key: str, *args, **params):
+    return apply(OPS[key], *args, **params)
+
+
+# ---- reshaping ----------------------------------------------------------------------------------
+
+def infer_shape(shape, numel: int) -> tuple:
+    """`shape` with its -1 filled in, or torch's error when it cannot hold `numel` elements."""
+    shape = tuple(shape)
+    inferred, known = None, 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if inferred is not None:
+                raise errors.runtime("only one dimension can be inferred")
+            inferred = i
+        elif s < 0:
+            raise errors.runtime(f"invalid shape dimension {s} at index {i} of shape "
+                                 f"{size_list(shape)}")
+        else:
+            known *= s
+    if inferred is not None and known != 0 and numel % known == 0:
+        return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
+    if inferred is None and known == numel:
+        return shape
+    raise errors.runtime(f"shape '{size_list(shape)}' is invalid for input of size {numel}")
+
+
+def _viewable(array: np.ndarray, shape: tuple) -> bool:
+    probe = array.view()
+    try:
+        probe.shape = shape
+    except AttributeError:
+        return False
+    return True
+
+
+def view(a: Tensor, shape) -> Tensor:
+    return _op("view", a, shape=infer_shape(shape, a.numel()), sizes=a.shape)
+
+
+def reshape(a: Tensor, shape) -> Tensor:
+    """A view when the strides allow one, else a contiguous copy (UnsafeViewBackward0)."""
+    shape = infer_shape(shape, a.numel())
+    if _viewable(a.data, shape):
+        return _op("view", a, shape=shape, sizes=a.shape)
+    copy = _op("clone", a, contiguous=True)
+    return _op("_unsafe_view", copy, shape=shape, sizes=copy.shape)
+
+
+def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if a.ndim == 0:
+        return reshape(a, (1,))
+    start, end = wrap_dim(start_dim, a.ndim), wrap_dim(end_dim, a.ndim)
+    if start > end:
+        raise errors.runtime("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return a
+    merged = int(np.prod(a.shape[start:end + 1]))
+    return reshape(a, a.shape[:start] + (merged,) + a.shape[end + 1:])
+
+
+def squeeze(a: Tensor, dim=None) -> Tensor:
+    if dim is None:
+        return _op("squeeze", a, sizes=a.shape)
+    if isinstance(dim, int):
+        return _op("squeeze.dim", a, dim=wrap_dim(dim, a.ndim), sizes=a.shape)
+    return _op("squeeze.dims", a, dims=normalize_dims(dim, a.ndim), sizes=a.shape)
+
+
+def unsqueeze(a: Tensor, dim: int) -> Tensor:
+    return _op("unsqueeze", a, dim=wrap_dim(dim, a.ndim + 1))
+
+
+# ---- reordering ---------------------------------------------------------------------------------
+
+def t(a: Tensor) -> Tensor:
+    if a.ndim > 2:
+        raise errors.runtime(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
+    return _op("t", a)
+
+
+def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    return _op("transpose.int", a, dim0=wrap_dim(dim0, a.ndim), dim1=wrap_dim(dim1, a.ndim))
+
+
+def permute(a: Tensor, dims) -> Tensor:
+    dims = sizes_arg(dims) if not isinstance(dims, int) else (dims,)
+    if len(dims) != a.ndim:
+        raise errors.runtime(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {a.ndim} is not "
+            f"equal to len(dims) = {len(dims)}")
+    wrapped = normalize_dims(dims, a.ndim) if dims else ()
+    if len(set(wrapped)) != len(wrapped):
+        raise errors.runtime("permute(): duplicate dims are not allowed.")
+    return _op("permute", a, dims=wrapped)
+
+
+def reversed_dims(a: Tensor) -> Tensor:
+    """Tensor.T: all dims reversed, with torch's deprecation warnings off two dims."""
+    if a.ndim == 0:
+        STATE.warn("UserWarning", "Tensor.T is deprecated on 0-D tensors. This function is the "
+                   "identity in these cases.", once=True)
+    elif a.ndim != 2:
+        STATE.warn("UserWarning", "The use of `x.T` on tensors of dimension other than 2 to "
+                   "reverse their shape is deprecated and it will throw an error in a future "
+                   "release. Consider `x.mT` to transpose batches of matrices or "
+                   "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+                   "tensor.", once=True)
+    return _op("permute", a, dims=tuple(range(a.ndim - 1, -1, -1)))
+
+
+def matrix_transpose(a: Tensor) -> Tensor:
+    """Tensor.mT."""
+    if a.ndim < 2:
+        raise errors.runtime("tensor.mT is only supported on matrices or batches of matrices. "
+                             f"Got {a.ndim}-D tensor.")
+    return transpose(a, -2, -1)
+
+
+def flip(a: Tensor, dims) -> Tensor:
+    dims = normalize_dims(dims, a.ndim)
+    for d in dims:
+        if dims.count(d) > 1:
+            raise errors.runtime(f"dim {d} appears multiple times in the list of dims")
+    return _op("flip", a, dims=dims if a.ndim else ())
+
+
+# ---- broadcasting and copies --------------------------------------------------------------------
+
+def expand(a: Tensor, size) -> Tensor:
+    size = tuple(size)
+    lead = len(size) - a.ndim
+    if lead < 0:
+        raise errors.runtime(
+            f"expand(torch.{a.dtype.legacy_name}{{{size_list(a.shape)}}}, size={size_list(size)})"
+            f": the number of sizes provided ({len(size)}) must be greater or equal to the number "
+            f"of dimensions in the tensor ({a.ndim})")
+    target = []
+    for i, s in enumerate(size):
+        if i < lead:
+            if s == -1:
+                raise errors.runtime(f"The expanded size of the tensor (-1) isn't allowed in a "
+                                     f"leading, non-existing dimension {i}")
+            target.append(s)
+            continue
+        have = a.shape[i - lead]
+        want = have if s == -1 else s
+        if have != want and have != 1:
+            raise errors.runtime(
+                f"The expanded size of the tensor ({want}) must match the existing size ({have}) "
+                f"at non-singleton dimension {i}.  Target sizes: {size_list(size)}.  Tensor "
+                f"sizes: {size_list(a.shape)}")
+        target.append(want)
+    return _op("expand", a, size=tuple(target), sizes=a.shape)
+
+
+def expand_as(a: Tensor, other: Tensor) -> Tensor:
+    return expand(a, other.shape)
+
+
+def repeat(a: Tensor, repeats) -> Tensor:
+    repeats = tuple(repeats)
+    if len(repeats) < a.ndim:
+        raise errors.runtime("Number of dimensions of repeat dims can not be smaller than number "
+                             "of dimensions of tensor")
+    lead = (1,) * (len(repeats) - a.ndim)
+    for r, s in zip(repeats, lead + a.shape):
+        if r < 0:
+            shape = [r * s for r, s in zip(repeats, lead + a.shape)]
+            raise errors.runtime(f"Trying to create tensor with negative dimension {r * s}: "
+                                 f"{size_list(shape)}")
+    return _op("repeat", a, repeats=repeats, sizes=a.shape)
+
+
+def clone(a: Tensor) -> Tensor:
+    return _op("clone", a)
+
+
+def is_contiguous(a: Tensor) -> bool:
+    return bool(a.data.flags.c_contiguous)
+
+
+def contiguous(a: Tensor) -> Tensor:
+    return a if is_contiguous(a) else _op("clone", a, contiguous=True)
+
+
+# ---- joining and splitting ----------------------------------------------------------------------
+
+def cat(tensors, dim: int = 0) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise errors.value_error("torch.cat(): expected a non-empty list of Tensors")
+    for i, t_ in enumerate(tensors):
+        if t_.ndim == 0:
+            raise errors.runtime(f"zero-dimensional tensor (at position {i}) cannot be "
+                                 "concatenated")
+    first = tensors[0]
+    d = wrap_dim(dim, first.ndim)
+    for i, t_ in enumerate(tensors[1:], 1):
+        if t_.ndim != first.ndim:
+            raise errors.runtime(f"Tensors must have same number of dimensions: got {first.ndim} "
+                                 f"and {t_.ndim}")
+        for k in range(first.ndim):
+            if k != d and t_.shape[k] != first.shape[k]:
+                raise errors.runtime(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{first.shape[k]} but got size {t_.shape[k]} for tensor number {i} in the "
+                    "list.")
+    return _op("cat", *tensors, dim=d, sizes=tuple(t_.shape[d] for t_ in tensors))
+
+
+def stack(tensors, dim: int = 0) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise errors.runtime("stack expects a non-empty TensorList")
+    d = wrap_dim(dim, tensors[0].ndim + 1)
+    for i, t_ in enumerate(tensors[1:], 1):
+        if t_.shape != tensors[0].shape:
+            raise errors.runtime(
+                f"stack expects each tensor to be equal size, but got "
+                f"{size_list(tensors[0].shape)} at entry 0 and {size_list(t_.shape)} at entry {i}")
+    return _op("stack", *tensors, dim=d)
+
+
+def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    if a.ndim == 0:
+        raise errors.runtime("split expects at least a 1-dimensional tensor")
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step < 0:
+            raise errors.runtime(f"split expects split_size be non-negative, but got "
+                                 f"split_size={step}")
+        if step == 0 and size != 0:
+            raise errors.runtime(f"split_size can only be 0 if dimension size is 0, but got "
+                                 f"dimension size of {size}")
+        sections = [step] * (size // step) + ([size % step] if size % step else []) if step else [0]
+        return _op("split.Tensor", a, sections=tuple(sections), dim=d)
+    sections = tuple(split_size_or_sections)
+    if sum(sections) != size or any(s < 0 for s in sections):
+        raise errors.runtime(
+            f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
+            f"at dimension {d}), but got split_sizes={size_list(sections)}")
+    return _op("split_with_sizes", a, sections=sections, dim=d)
+
+
+def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
+    if chunks <= 0:
+        raise errors.runtime(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if a.ndim == 0:
+        raise errors.runtime("chunk expects at least a 1-dimensional tensor")
+    size = a.shape[wrap_dim(dim, a.ndim)]
+    return split(a, max(-(-size // chunks), 1) if size else 0, dim)
+
+
+def unbind(a: Tensor, dim: int = 0) -> tuple:
+    if a.ndim == 0:
+        raise errors.index_error("Dimension specified as 0 but tensor has no dimensions")
+    return _op("unbind.int", a, dim=wrap_dim(dim, a.ndim))
+
+
+def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    if not -size <= start <= size:
+        raise errors.index_error(f"start out of range (expected to be in range of [{-size}, "
+                                 f"{size}], but got {start})")
+    start = start % size if start < 0 else start
+    if length < 0:
+        raise errors.runtime("narrow(): length must be non-negative.")
+    if start + length > size:
+        raise errors.runtime(f"start ({start}) + length ({length}) exceeds dimension size "
+                             f"({size}).")
+    return slice_dim(a, d, start, start + length, 1)
+
+
+# Imported last: the op rows import this module, so these names must already exist when they load.
+# gather and index_select live in selection.py; some op rows reach them through this module.
+from gradcli.engine.ops.registry import OPS, apply  # noqa: E402
+from gradcli.engine.selection import gather, index_select, slice_dim  # noqa: E402,F401

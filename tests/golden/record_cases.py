@@ -1,0 +1,42 @@
+"""Record golden records of snippet cases by running each one with real torch 2.13.0.
+
+Usage: python tests/golden/record_cases.py [GROUP ...]
+Reads tests/cases/<group>.cases (all groups when none is named) and writes
+tests/golden/cases/<group>.json.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import snippets  # noqa: E402
+
+TORCH_VERSION = "2.13.0"
+
+
+def record(group: str) -> None:
+    records = {name: snippets.run_torch(source)
+               for name, source in snippets.load_cases(group).items()}
+    target = snippets.golden_path(group)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{target.relative_to(snippets.TESTS_DIR.parent)}: {len(records)} cases")
+
+
+def main(groups: list[str]) -> int:
+    import torch
+
+    if not torch.__version__.startswith(TORCH_VERSION):
+        print(f"refusing: torch is {torch.__version__}, not {TORCH_VERSION}", file=sys.stderr)
+        return 1
+    for group in groups or sorted(p.stem for p in snippets.CASES_DIR.glob("*.cases")):
+        record(group)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,120 @@
+"""Snippet cases: read case files, run one snippet through gradcli or real torch, load golden records.
+
+A case file (tests/cases/<group>.cases) holds snippets, each under a `### name` line. A snippet is
+Python that also runs in gradcli; `import torch` is prepended for both. A run's record is its
+stdout, its error as [kind, message] (or None) and its warnings as [category, message] pairs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import warnings
+from pathlib import Path
+
+TESTS_DIR = Path(__file__).resolve().parent
+CASES_DIR = TESTS_DIR / "cases"
+GOLDEN_DIR = TESTS_DIR / "golden" / "cases"
+ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\.\)$")
+PRELUDE = "import torch\n"
+
+
+def load_cases(group: str) -> dict[str, str]:
+    """name -> snippet source, in file order."""
+    cases: dict[str, str] = {}
+    name = None
+    for line in (CASES_DIR / f"{group}.cases").read_text(encoding="utf-8").splitlines():
+        if line.startswith("### "):
+            name = line[4:].strip()
+            if name in cases:
+                raise ValueError(f"duplicate case {name!r} in {group}.cases")
+            cases[name] = ""
+        elif name is not None:
+            cases[name] += line + "\n"
+    return cases
+
+
+def _record(stdout: str, error, warned: list) -> dict:
+    return {"stdout": ADDRESS.sub("0x?", stdout), "error": error, "warnings": warned}
+
+
+def run_gradcli(source: str) -> dict:
+    """Run a snippet in a fresh gradcli Session."""
+    from gradcli.engine.state import STATE
+    from gradcli.language.session import Session
+
+    out, warned = io.StringIO(), []
+    previous = STATE.warning_sink
+    STATE.warning_sink = lambda category, message: warned.append([category, message])
+    try:
+        outcome = Session(write=out.write).run(PRELUDE + source)
+    finally:
+        STATE.warning_sink = previous
+    error = None if outcome.error is None else [outcome.error.kind, outcome.error.message]
+    return _record(out.getvalue(), error, warned)
+
+
+def run_torch(source: str) -> dict:
+    """Run a snippet as Python with real torch, in a forked child so that torch's once-per-process
+    warnings, seed and default dtype start fresh for every snippet."""
+    import torch  # noqa: F401  (imported in the parent so that each child starts at once)
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, report, and leave without running the parent's cleanup
+        os.close(read_end)
+        with os.fdopen(write_end, "w", encoding="utf-8") as pipe:
+            json.dump(_run_torch_here(source), pipe)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, encoding="utf-8") as pipe:
+        text = pipe.read()
+    os.waitpid(pid, 0)
+    return json.loads(text)
+
+
+def _run_torch_here(source: str) -> dict:
+    out, error = io.StringIO(), None
+    with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(compile(PRELUDE + source, "<snippet>", "exec"), {"__name__": "__main__"})
+        except Exception as exc:  # the snippet's own error is the value under comparison
+            error = [type(exc).__name__, str(exc)]
+    warned = [[w.category.__name__, TRIGGERED.sub("", str(w.message))] for w in caught]
+    return _record(out.getvalue(), error, warned)
+
+
+def golden_path(group: str) -> Path:
+    return GOLDEN_DIR / f"{group}.json"
+
+
+def load_golden(group: str) -> dict:
+    """name -> record, as written by tests/golden/record_cases.py."""
+    return json.loads(golden_path(group).read_text(encoding="utf-8"))
+
+
+def case_tests(group: str) -> tuple:
+    """Two parametrised tests over a group's cases: against its golden records, and (when torch
+    is importable) against torch run live. A test module binds them to test_* names."""
+    import pytest
+
+    cases = load_cases(group)
+    names = list(cases)
+
+    @pytest.mark.parametrize("name", names)
+    def matches_golden(name):
+        expected = load_golden(group).get(name)
+        assert expected is not None, f"no golden record; run tests/golden/record_cases.py {group}"
+        assert run_gradcli(cases[name]) == expected, cases[name]
+
+    @pytest.mark.parametrize("name", names)
+    def matches_live_torch(name):
+        pytest.importorskip("torch")
+        assert run_gradcli(cases[name]) == run_torch(cases[name]), cases[name]
+
+    return matches_golden, matches_live_torch

@@ -1,0 +1,37 @@
+"""Every op-table row gives torch's grad_fn labels: forward, and the first derivatives' labels
+(create_graph=True), as recorded from torch in golden/labels.json by golden/record_labels.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "golden"))
+
+from op_runner import case_params, gradcli_run, graph_keys  # noqa: E402
+from record_labels import derivative_program, label  # noqa: E402
+
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "labels.json").read_text("utf-8"))
+PARAMS = case_params()
+
+
+@pytest.mark.parametrize("key, case", [p[1:] for p in PARAMS], ids=[p[0] for p in PARAMS])
+def test_labels_match_torch(key, case):
+    assert case is not None, f"op-table row {key} has no sample program in op_case_table.py"
+    case_id = next(pid for pid, k, c in PARAMS if c is case and k == key)
+    expected = GOLDEN.get(case_id)
+    source = case.source("float32")
+    assert expected is not None and expected["source"] == source, (
+        f"{case_id}: labels.json is out of date; run tests/golden/record_labels.py")
+    session, _ = gradcli_run(source)
+    y = session.globals.vars["y"]
+    assert key in graph_keys(y), f"{case_id} does not reach the row {key}"
+    assert label(y) == expected["forward"]
+    if case.grad:
+        session.run(derivative_program(case.names))
+        grads = session.globals.vars.get("_grads")
+        assert grads is not None, "computing the first derivatives failed"
+        assert [label(g) for g in grads] == expected["grads"]
