@@ -263,7 +263,11 @@ def finite_and_bounded(value, limit: float = 1e4) -> bool:
         else True
 
 
-def relative_error(a, b) -> float:
-    scale = max(float(b.abs().max()), 1.0)
-    return float((a.double() - b.double()).abs().max()) / scale if a.numel() else 0.0
+def well_conditioned(value, reference, rtol: float, atol: float = 1e-6) -> bool:
+    """`value` (computed in its dtype) agrees elementwise with `reference` (the same program in
+    float64) to `rtol`: no cancellation amplified rounding beyond what the comparison allows."""
+    if value.shape != reference.shape:
+        return False
+    difference = (value.detach().double() - reference.detach().double()).abs()
+    return bool((difference <= rtol * reference.detach().double().abs() + atol).all())
 

@@ -1,5 +1,4 @@
-"""Tensor factories: torch.tensor from nested data, ones/zeros/full/eye/arange/linspace, *_like,
-the seeded random ones, and the default dtype."""
+"""Tensor factories (tensor, ones, arange, linspace, *_like, seeded random ones), default dtype."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""torch-level linear algebra: matmul as torch decomposes it, mm/mv/dot/bmm/outer, linear, trace,
-diag."""
+"""torch-level linear algebra: matmul decomposed as ATen does, mm/mv/dot/bmm, linear, diag."""
 
 from __future__ import annotations
 

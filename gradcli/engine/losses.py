@@ -1,5 +1,4 @@
-"""torch.nn.functional losses: mse, l1, smooth_l1, binary cross entropy (plain and with logits),
-cross_entropy (class indices or probabilities) and nll_loss, with torch's reduction= rules."""
+"""torch.nn.functional losses (mse, l1, smooth_l1, BCE, cross_entropy, nll) with reduction=."""
 
 from __future__ import annotations
 

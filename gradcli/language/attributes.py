@@ -5,6 +5,7 @@ from __future__ import annotations
 from gradcli.engine import errors
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
+from gradcli.engine.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.builtins import entry, table
 from gradcli.language.formatting import str_format
@@ -22,6 +23,7 @@ DTYPE_ATTRS = {
     "itemsize": lambda d: d.itemsize,
     "is_signed": lambda d: d.name not in ("uint8", "bool"),
 }
+RETURN_TYPES_ATTRS = {"values": lambda r: r.values, "indices": lambda r: r.indices}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
 LIST_METHODS = table(
     entry("append", lambda xs, item: xs.append(item), "self, object"),
@@ -90,6 +92,8 @@ def get(value, name: str):
         return _from(value, name, DTYPE_ATTRS, {})
     if isinstance(value, Size):
         return _from(value, name, {}, SIZE_METHODS)
+    if isinstance(value, ReturnTypes):
+        return _from(value, name, RETURN_TYPES_ATTRS, {})
     kinds = ((list, LIST_METHODS), (dict, DICT_METHODS), (str, STR_METHODS))
     for kind, methods in kinds:
         if isinstance(value, kind):

@@ -1,5 +1,4 @@
-"""The math part of the torch namespace and of Tensor's methods, plus torch.nn.functional and
-torch.linalg: one signature per function, shared by `torch.f(input, ...)` and `tensor.f(...)`."""
+"""Math entries of torch, Tensor methods, torch.nn.functional and torch.linalg (shared specs)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gradcli.engine import functional as F, grad_api, inplace, selection, shapes as S
 from gradcli.engine.tensor import Tensor
-from gradcli.language.math_table import TENSOR_MATH
 from gradcli.language.builtins import entry, table
+from gradcli.language.math_table import TENSOR_MATH
 from gradcli.language.values import Size
 
 
@@ -38,20 +38,6 @@ TENSOR_METHODS = table(
     entry("backward", grad_api.backward,
           "self, gradient=None, retain_graph=None, create_graph=False, inputs=None",
           qualname="Tensor.backward"),
-    entry("sum", F.sum, "self, dim=None, keepdim=False, *, dtype=None"),
-    entry("mean", F.mean, "self, dim=None, keepdim=False, *, dtype=None"),
-    entry("exp", F.exp, "self"),
-    entry("log", F.log, "self"),
-    entry("sin", F.sin, "self"),
-    entry("cos", F.cos, "self"),
-    entry("sqrt", F.sqrt, "self"),
-    entry("abs", F.abs, "self"),
-    entry("neg", F.neg, "self"),
-    entry("pow", F.pow, "self, exponent"),
-    entry("add", F.add, "self, other, *, alpha=1"),
-    entry("sub", F.sub, "self, other, *, alpha=1"),
-    entry("mul", F.mul, "self, other"),
-    entry("div", F.div, "self, other"),
     entry("item", grad_api.item, "self"),
     entry("detach", F.detach, "self"),
     entry("detach_", grad_api.detach_, "self"),

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gradcli.engine import creation, dtypes, functional as F, grad_api, selection, shapes as S
+from gradcli.engine import dtypes, grad_api, selection, shapes as S
 from gradcli.engine.state import STATE, grad_mode
-from gradcli.language.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.builtins import SIZE_TYPE, TENSOR_TYPE, entry, table
 from gradcli.language.functional_autograd import FUNCTIONAL
+from gradcli.language.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.runtime import ContextManager
 from gradcli.language.values import Namespace
 
@@ -33,8 +33,6 @@ def _variable(data, requires_grad):
     return data
 
 
-_FACTORY = "*, dtype=None, device=None, requires_grad=False"
-
 AUTOGRAD = Namespace("torch.autograd", table(
     entry("grad", lambda outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
           allow_unused, is_grads_batched, materialize_grads: grad_api.grad(
@@ -51,18 +49,6 @@ AUTOGRAD = Namespace("torch.autograd", table(
 ) | {"functional": FUNCTIONAL})
 
 TORCH_TABLE = table(
-    entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
-          creation.tensor(data, dtype, requires_grad),
-          "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False"),
-    entry("ones", lambda *size, dtype, device, requires_grad:
-          creation.ones(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
-    entry("zeros", lambda *size, dtype, device, requires_grad:
-          creation.zeros(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
-    entry("randn", lambda *size, dtype, device, requires_grad:
-          creation.randn(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
-    entry("rand", lambda *size, dtype, device, requires_grad:
-          creation.rand(*size, dtype=dtype, requires_grad=requires_grad), "*size, " + _FACTORY[3:]),
-    entry("manual_seed", creation.manual_seed, "seed"),
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
     entry("no_grad", lambda: _grad_mode_manager(False), ""),
@@ -91,19 +77,6 @@ TORCH_TABLE = table(
     entry("gather", selection.gather, "input, dim, index"),
     entry("index_add", selection.index_add, "input, dim, index, source, *, alpha=1"),
     entry("scatter_add", selection.scatter_add, "input, dim, index, src"),
-    entry("sum", F.sum, "input, dim=None, keepdim=False, *, dtype=None"),
-    entry("mean", F.mean, "input, dim=None, keepdim=False, *, dtype=None"),
-    entry("exp", F.exp, "input"),
-    entry("log", F.log, "input"),
-    entry("sin", F.sin, "input"),
-    entry("cos", F.cos, "input"),
-    entry("sqrt", F.sqrt, "input"),
-    entry("abs", F.abs, "input"),
-    entry("pow", F.pow, "input, exponent"),
-    entry("add", F.add, "input, other, *, alpha=1"),
-    entry("sub", F.sub, "input, other, *, alpha=1"),
-    entry("mul", F.mul, "input, other"),
-    entry("div", F.div, "input, other"),
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
     "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE}
 

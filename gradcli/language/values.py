@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
 from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.reductions import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -89,6 +90,9 @@ class Printer:
             return repr(value)
         if isinstance(value, Size):
             return f"torch.Size([{', '.join(str(v) for v in value)}])"
+        if isinstance(value, ReturnTypes):
+            fields = ",\n".join(f"{f}={self.repr(v)}" for f, v in zip(value.fields, value))
+            return f"torch.return_types.{value.name}(\n{fields})"
         if isinstance(value, (tuple, list, dict)):
             return self._container(value)
         if isinstance(value, dtypes.DType):
