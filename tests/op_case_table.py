@@ -205,6 +205,7 @@ CASES = {
     # ---- shapes, views and indexing ----
     "view": unary("a.view(-1)", shapes=(M,)) + unary("a.view(3, 1)", shapes=(V,)),
     "_unsafe_view": unary("a.t().reshape(6)", shapes=(M,)),
+    "_reshape_alias": unary("a.t().reshape(3, 2)", shapes=(M,)),
     "expand": unary("a.expand(2, 3)", shapes=(S0, V)) + unary("a.expand_as(torch.ones(2, 3))",
                                                               shapes=((2, 1),)),
     "unsqueeze": unary("a.unsqueeze(0)", shapes=(V, M)) + unary("a[None]", shapes=(V,)),

@@ -79,10 +79,13 @@ def view(a: Tensor, shape) -> Tensor:
 
 
 def reshape(a: Tensor, shape) -> Tensor:
-    """A view when the strides allow one, else a contiguous copy (UnsafeViewBackward0)."""
+    """As torch: a view of a contiguous tensor (ViewBackward0), an alias with new strides when
+    they allow one (ReshapeAliasBackward0), else a contiguous copy (UnsafeViewBackward0)."""
     shape = infer_shape(shape, a.numel())
-    if _viewable(a.data, shape):
+    if a.data.flags.c_contiguous:
         return _op("view", a, shape=shape, sizes=a.shape)
+    if _viewable(a.data, shape):
+        return _op("_reshape_alias", a, shape=shape, sizes=a.shape)
     copy = _op("clone", a, contiguous=True)
     return _op("_unsafe_view", copy, shape=shape, sizes=copy.shape)
 

@@ -65,6 +65,8 @@ def _cat_backward(g, *args, dim, sizes, input_index):
 
 defop("view", "ViewBackward0", _view, promote="none", view=True,
       vjp=lambda g, a, shape, sizes: S.reshape(g, sizes))
+defop("_reshape_alias", "ReshapeAliasBackward0", _view, promote="none", view=True,
+      vjp=lambda g, a, shape, sizes: S.reshape(g, sizes))
 defop("_unsafe_view", "UnsafeViewBackward0", lambda a, shape, sizes: a.reshape(shape),
       promote="none", vjp=lambda g, a, shape, sizes: S.reshape(g, sizes))
 defop("expand", "ExpandBackward0", lambda a, size, sizes: np.broadcast_to(a, size),
