@@ -320,6 +320,5 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
 
 
 # Imported last: the op rows import this module, so these names must already exist when they load.
-# gather and index_select live in selection.py; some op rows reach them through this module.
 from gradcli.engine.ops.registry import OPS, apply  # noqa: E402
-from gradcli.engine.selection import gather, index_select, slice_dim  # noqa: E402,F401
+from gradcli.engine.selection import slice_dim  # noqa: E402

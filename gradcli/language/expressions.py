@@ -154,15 +154,9 @@ class ExpressionCompiler:
         return self._binary(left, "**", right, span_of(tree))
 
     def _binary(self, left, op: str, right, span) -> Expression:
-        a, b, apply = self.expression(left), self.expression(right), operators.binary
+        a, b = self.expression(left), self.expression(right)
         runtime = self.runtime
-        if op == "%":
-            printer = self.runtime.printer
-
-            def apply(op, x, y):
-                if isinstance(x, str):
-                    return percent_format(printer, x, y)
-                return operators.binary(op, x, y)
+        apply = _percent_or_binary(runtime.printer) if op == "%" else operators.binary
 
         fast, divides = _NUMBER_OPS.get(op), op in ("/", "//", "%")
 
@@ -308,3 +302,12 @@ _EXPRESSIONS = {
     "ternary": _C.ternary, "getattr": _C.getattr, "getitem": _C.getitem, "call": _C.call,
     "lambdef": lambda self, tree: self.lambdef(tree),  # defined with the statements
 }
+
+
+def _percent_or_binary(printer):
+    """`%`: printf-style formatting when the left operand is a string, else the operator."""
+    def apply(op, x, y):
+        if isinstance(x, str):
+            return percent_format(printer, x, y)
+        return operators.binary(op, x, y)
+    return apply

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes, functional as F, linalg as L, pointwise as P
-from gradcli.engine import reductions as R, shapes as S
+from gradcli.engine import reductions as R, selection, shapes as S
 from gradcli.engine.ops.registry import defop
 from gradcli.engine.tensor import Tensor
 
@@ -61,7 +61,7 @@ def _index_fill(a, index, value, dim):
 
 
 def _index_fill_value_grad(g, dim, index):
-    return R.sum(S.index_select(g, dim, index))
+    return R.sum(selection.index_select(g, dim, index))
 
 
 defop("dot", "DotBackward0", np.dot, save=(0, 1), save_for=((1,), (0,)),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import comparison as C, dtypes, functional as F, pointwise as P
-from gradcli.engine import reductions as R, shapes as S
+from gradcli.engine import reductions as R, selection, shapes as S
 from gradcli.engine.ops.registry import RESULT, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -196,4 +196,4 @@ for _name, _reduce in (("max", np.max), ("min", np.min)):
 
 defop("scatter.src", "ScatterBackward0", _scatter, promote="none", save=(1,),
       vjp=(lambda g, a, index, src, dim: scatter(g, dim, index, P.full_like(g, 0)), None,
-           lambda g, a, index, src, dim: S.gather(g, dim, index) if g.ndim else g))
+           lambda g, a, index, src, dim: selection.gather(g, dim, index) if g.ndim else g))
