@@ -34,13 +34,7 @@ def higher_order_program(case, y_shape: tuple) -> str:
     return "\n".join(lines) + "\n"
 
 
-# Known gap (strict, so a fix shows up as an unexpected pass): torch's matmul of batched operands
-# reshapes through _reshape_alias, so its second derivatives print grad_fn=<ReshapeAliasBackward0>
-# where gradcli prints <ViewBackward0>; the values match.
-KNOWN_GAPS = {"bmm-1": "batched matmul double backward: ReshapeAliasBackward0 label not mirrored"}
-
-
-@pytest.mark.parametrize("key, case", [case_param(*p, KNOWN_GAPS) for p in PARAMS])
+@pytest.mark.parametrize("key, case", [case_param(*p, {}) for p in PARAMS])
 def test_higher_derivatives_match_torch(key, case):
     assert case is not None, f"op-table row {key} has no sample program in op_case_table.py"
     session, _ = gradcli_run(case.source())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import activation as A, pointwise as P
-from gradcli.engine.ops.registry import RESULT, defop
+from gradcli.engine.ops.registry import RESULT, defop, pointwise_op
 from gradcli.engine.ops.unary import erf
 
 SQRT1_2 = 0.7071067811865476
@@ -79,46 +79,48 @@ def _keep(dim, ndim):
 
 defop("relu", "ReluBackward0", lambda a: np.maximum(a, a.dtype.type(0)), promote="none",
       save=(RESULT,), vjp=lambda g, a, out: A.threshold_backward(g, out, 0))
-defop("threshold_backward", "ThresholdBackwardBackward0",
-      lambda g, a, threshold: np.where(a <= threshold, g.dtype.type(0), g), save=(1,),
-      vjp=(lambda gg, g, a, threshold: A.threshold_backward(gg, a, threshold),
-           _zeros_like_first))
-defop("tanh_backward", "TanhBackwardBackward0", lambda g, out: g * (1 - out * out), save=(0, 1),
-      save_for=((1,), (0, 1)),
-      vjp=(lambda gg, g, out: A.tanh_backward(gg, out),
-           lambda gg, g, out: P.mul(gg, P.mul(P.mul_scalar(out, -2), g))))
-defop("sigmoid_backward", "SigmoidBackwardBackward0", lambda g, out: g * (1 - out) * out,
-      save=(0, 1), save_for=((1,), (0, 1)),
-      vjp=(lambda gg, g, out: A.sigmoid_backward(gg, out),
-           lambda gg, g, out: P.mul(P.mul(gg, g), P.add_scalar(P.mul_scalar(out, -2), 1))))
+pointwise_op("threshold_backward", "ThresholdBackwardBackward0",
+             lambda g, a, threshold: np.where(a <= threshold, g.dtype.type(0), g), save=(1,),
+             vjp=(lambda gg, g, a, threshold: A.threshold_backward(gg, a, threshold),
+                  _zeros_like_first))
+pointwise_op("tanh_backward", "TanhBackwardBackward0", lambda g, out: g * (1 - out * out),
+             save=(0, 1), save_for=((1,), (0, 1)),
+             vjp=(lambda gg, g, out: A.tanh_backward(gg, out),
+                  lambda gg, g, out: P.mul(gg, P.mul(P.mul_scalar(out, -2), g))))
+pointwise_op("sigmoid_backward", "SigmoidBackwardBackward0", lambda g, out: g * (1 - out) * out,
+             save=(0, 1), save_for=((1,), (0, 1)),
+             vjp=(lambda gg, g, out: A.sigmoid_backward(gg, out),
+                  lambda gg, g, out: P.mul(P.mul(gg, g), P.add_scalar(P.mul_scalar(out, -2), 1))))
 defop("leaky_relu", "LeakyReluBackward0",
       lambda a, negative_slope: np.where(a > 0, a, a * negative_slope), promote="none", save=(0,),
       vjp=lambda g, a, negative_slope: A.leaky_relu_backward(g, a, negative_slope))
-defop("leaky_relu_backward", "LeakyReluBackwardBackward0",
-      lambda g, a, negative_slope: np.where(a > 0, g, g * negative_slope), save=(1,),
-      vjp=(lambda gg, g, a, negative_slope: A.leaky_relu_backward(gg, a, negative_slope),
-           _zeros_like_first))
+pointwise_op("leaky_relu_backward", "LeakyReluBackwardBackward0",
+             lambda g, a, negative_slope: np.where(a > 0, g, g * negative_slope), save=(1,),
+             vjp=(lambda gg, g, a, negative_slope: A.leaky_relu_backward(gg, a, negative_slope),
+                  _zeros_like_first))
 defop("elu", "EluBackward0", _elu, promote="none", save=(0,),
       vjp=lambda g, a, **k: A.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]))
-defop("elu_backward", "EluBackwardBackward0", _elu_backward, save=(0, 1), save_for=((1,), (0, 1)),
-      vjp=(lambda gg, g, a, **k: A.elu_backward(gg, a, k["alpha"], k["scale"], k["input_scale"]),
-           lambda gg, g, a, **k: A.elu_double_backward(gg, g, a, k["alpha"], k["scale"],
-                                                       k["input_scale"])))
+pointwise_op("elu_backward", "EluBackwardBackward0", _elu_backward, save=(0, 1),
+             save_for=((1,), (0, 1)),
+             vjp=(lambda gg, g, a, **k: A.elu_backward(gg, a, k["alpha"], k["scale"],
+                                                       k["input_scale"]),
+                  lambda gg, g, a, **k: A.elu_double_backward(gg, g, a, k["alpha"], k["scale"],
+                                                              k["input_scale"])))
 defop("gelu", "GeluBackward0", _gelu, promote="none", save=(0,),
       vjp=lambda g, a, approximate: A.gelu_backward(g, a, approximate))
-defop("gelu_backward", "GeluBackwardBackward0", _gelu_backward, save=(0, 1),
-      save_for=((1,), (0, 1)),
-      vjp=(lambda gg, g, a, approximate: A.gelu_backward(gg, a, approximate),
-           lambda gg, g, a, approximate: A.gelu_double_backward(gg, g, a, approximate)))
+pointwise_op("gelu_backward", "GeluBackwardBackward0", _gelu_backward, save=(0, 1),
+             save_for=((1,), (0, 1)),
+             vjp=(lambda gg, g, a, approximate: A.gelu_backward(gg, a, approximate),
+                  lambda gg, g, a, approximate: A.gelu_double_backward(gg, g, a, approximate)))
 defop("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), promote="none", save=(0,),
       vjp=lambda g, a: A.silu_backward(g, a))
 defop("softplus", "SoftplusBackward0", _softplus, promote="none", save=(0,),
       vjp=lambda g, a, beta, threshold: A.softplus_backward(g, a, beta, threshold))
-defop("softplus_backward", "SoftplusBackwardBackward0", _softplus_backward, save=(0, 1),
-      save_for=((1,), (0, 1)),
-      vjp=(lambda gg, g, a, beta, threshold: A.softplus_backward(gg, a, beta, threshold),
-           lambda gg, g, a, beta, threshold: A.softplus_double_backward(P.mul(gg, g), a, beta,
-                                                                        threshold)))
+pointwise_op("softplus_backward", "SoftplusBackwardBackward0", _softplus_backward, save=(0, 1),
+             save_for=((1,), (0, 1)),
+             vjp=(lambda gg, g, a, beta, threshold: A.softplus_backward(gg, a, beta, threshold),
+                  lambda gg, g, a, beta, threshold: A.softplus_double_backward(
+                      P.mul(gg, g), a, beta, threshold)))
 defop("_softmax", "SoftmaxBackward0", _softmax, promote="float", save=(RESULT,),
       vjp=lambda g, a, dim, out: A.softmax_backward_data(g, out, dim))
 defop("_softmax_backward_data", "SoftmaxBackwardDataBackward0",

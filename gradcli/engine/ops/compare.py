@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes
-from gradcli.engine.ops.registry import defop
+from gradcli.engine.ops.registry import defop, pointwise_op
 
 
 def _bool_result(dtype, params):
@@ -15,14 +15,14 @@ def _bool_result(dtype, params):
 _COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
                 "gt": np.greater, "ge": np.greater_equal}
 for _name, _ufunc in _COMPARISONS.items():
-    defop(f"{_name}.Tensor", "", _ufunc, out_dtype=_bool_result)
+    pointwise_op(f"{_name}.Tensor", "", _ufunc, out_dtype=_bool_result)
 
 for _name, _ufunc in (("logical_and", np.logical_and), ("logical_or", np.logical_or),
                       ("logical_xor", np.logical_xor)):
-    defop(_name, "", _ufunc, promote="none", out_dtype=_bool_result)
+    pointwise_op(_name, "", _ufunc, promote="none", out_dtype=_bool_result)
 for _name, _ufunc in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
                       ("bitwise_xor", np.bitwise_xor)):
-    defop(_name, "", _ufunc)
+    pointwise_op(_name, "", _ufunc)
 defop("bitwise_not", "", np.invert, promote="none")
 for _name, _ufunc in (("logical_not", np.logical_not), ("isnan", np.isnan), ("isinf", np.isinf),
                       ("isfinite", np.isfinite)):

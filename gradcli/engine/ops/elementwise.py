@@ -6,7 +6,7 @@ import numpy as np
 
 from gradcli.engine import comparison as C, conversions, dtypes, errors, pointwise as P
 from gradcli.engine import reductions as R
-from gradcli.engine.ops.registry import RESULT, defop
+from gradcli.engine.ops.registry import RESULT, defop, pointwise_op
 from gradcli.engine.tensor import Tensor
 
 
@@ -32,38 +32,39 @@ def _zeros_of(g, tensor_or_scalar):
     return Tensor(np.zeros(g.shape, dtype=dtype.np), dtype)
 
 
-defop("add.Tensor", "AddBackward0", _add,
-      vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: P.maybe_multiply(g, alpha)))
+pointwise_op("add.Tensor", "AddBackward0", _add,
+             vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: P.maybe_multiply(g, alpha)))
 defop("add.Scalar", "AddBackward1", _add, vjp=lambda g, a, b, alpha=1: g)
-defop("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: _add(a, b, -alpha),
-      vjp=(lambda g, a, b, alpha=1: g,
-           lambda g, a, b, alpha=1: P.maybe_multiply(P.neg(g), alpha)))
+pointwise_op("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: _add(a, b, -alpha),
+             vjp=(lambda g, a, b, alpha=1: g,
+                  lambda g, a, b, alpha=1: P.maybe_multiply(P.neg(g), alpha)))
 defop("sub.Scalar", "SubBackward1", lambda a, b, alpha=1: _add(a, b, -alpha),
       vjp=lambda g, a, b, alpha=1: g)
-defop("rsub.Tensor", "RsubBackward0", _rsub,
-      vjp=(lambda g, a, b, alpha=1: P.maybe_multiply(P.neg(g), alpha),
-           lambda g, a, b, alpha=1: g))
+pointwise_op("rsub.Tensor", "RsubBackward0", _rsub,
+             vjp=(lambda g, a, b, alpha=1: P.maybe_multiply(P.neg(g), alpha),
+                  lambda g, a, b, alpha=1: g))
 defop("rsub.Scalar", "RsubBackward1", _rsub,
       vjp=lambda g, a, b, alpha=1: P.maybe_multiply(P.neg(g), alpha))
-defop("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, b: P.mul(g, b), lambda g, a, b: P.mul(g, a)))
+pointwise_op("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1), save_for=((1,), (0,)),
+             vjp=(lambda g, a, b: P.mul(g, b), lambda g, a, b: P.mul(g, a)))
 defop("mul.Scalar", "MulBackward1", np.multiply, vjp=lambda g, a, s: P.mul_scalar(g, s))
-defop("div.Tensor", "DivBackward0", np.true_divide, promote="float", save=(0, 1),
-      save_for=((1,), (0, 1)),
-      vjp=(lambda g, a, b: P.div(g, b),
-           lambda g, a, b: P.mul(P.neg(g), P.div(P.div(a, b), b))))
+pointwise_op("div.Tensor", "DivBackward0", np.true_divide, promote="float", save=(0, 1),
+             save_for=((1,), (0, 1)),
+             vjp=(lambda g, a, b: P.div(g, b),
+                  lambda g, a, b: P.mul(P.neg(g), P.div(P.div(a, b), b))))
 defop("div.Scalar", "DivBackward1", np.true_divide, promote="float",
       vjp=lambda g, a, s: P.div_scalar(g, s))
-defop("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for=((1,), (0, 1)),
-      vjp=(lambda g, a, b, rounding_mode: _zeros_of(g, a),
-           lambda g, a, b, rounding_mode: _zeros_of(g, b)))
-defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
-      vjp=(lambda g, a, b: _not_implemented("aten::floor_divide"),
-           lambda g, a, b: _not_implemented("aten::floor_divide")))
+pointwise_op("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for=((1,), (0, 1)),
+             vjp=(lambda g, a, b, rounding_mode: _zeros_of(g, a),
+                  lambda g, a, b, rounding_mode: _zeros_of(g, b)))
+pointwise_op("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
+             vjp=(lambda g, a, b: _not_implemented("aten::floor_divide"),
+                  lambda g, a, b: _not_implemented("aten::floor_divide")))
 defop("remainder.Scalar", "RemainderBackward0", np.remainder, vjp=lambda g, a, b: g)
-defop("remainder.Tensor", "RemainderBackward1", np.remainder, save=(0, 1), save_for=((), (0, 1)),
-      vjp=(lambda g, a, b: g,
-           lambda g, a, b: P.mul(P.neg(g), P.div(a, b, rounding_mode="floor"))))
+pointwise_op("remainder.Tensor", "RemainderBackward1", np.remainder, save=(0, 1),
+             save_for=((), (0, 1)),
+             vjp=(lambda g, a, b: g,
+                  lambda g, a, b: P.mul(P.neg(g), P.div(a, b, rounding_mode="floor"))))
 
 
 def _not_implemented(name: str):
@@ -129,10 +130,10 @@ def _pow_backward_scalar_base(g, base, e, out):
 
 defop("pow.Tensor_Scalar", "PowBackward0", _pow_tensor_scalar, save=(0,),
       vjp=lambda g, a, e: _pow_backward(g, a, e))
-defop("pow.Tensor_Tensor", "PowBackward1", _pow_tensor_tensor, save=(0, 1, RESULT),
-      save_for=((0, 1), (0, 1, RESULT)),
-      vjp=(lambda g, a, b, out=None: _pow_backward_self(g, a, b),
-           lambda g, a, b, out=None: _pow_backward_exponent(g, a, b, out)))
+pointwise_op("pow.Tensor_Tensor", "PowBackward1", _pow_tensor_tensor, save=(0, 1, RESULT),
+             save_for=((0, 1), (0, 1, RESULT)),
+             vjp=(lambda g, a, b, out=None: _pow_backward_self(g, a, b),
+                  lambda g, a, b, out=None: _pow_backward_exponent(g, a, b, out)))
 defop("pow.Scalar", "PowBackward2", _pow_scalar_tensor, save=(1, RESULT),
       vjp=(None, lambda g, base, e, out: _pow_backward_scalar_base(g, base, e, out)))
 
@@ -194,33 +195,34 @@ def _masked_fill_value_grad(g, mask):
     return R.sum(P.where(mask, g, 0))
 
 
-defop("where.self", "WhereBackward0", _where, save=(0,),
-      vjp=(None, lambda g, c, a, b: P.where(c, g, 0), lambda g, c, a, b: P.where(c, 0, g)))
+pointwise_op("where.self", "WhereBackward0", _where, save=(0,),
+             vjp=(None, lambda g, c, a, b: P.where(c, g, 0), lambda g, c, a, b: P.where(c, 0, g)))
 defop("clamp", "ClampBackward1", _clamp, save=(0,),
       vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),))
-defop("clamp.Tensor", "ClampBackward0", _clamp, save=(0, 1, 2),
-      vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),
-           lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "min"),
-           lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "max")))
-defop("maximum", "MaximumBackward0", np.maximum, save=(0, 1),
-      vjp=(lambda g, a, b: _select_grad(g, a, b, "lt"),
-           lambda g, a, b: _select_grad(g, a, b, "gt")))
-defop("minimum", "MinimumBackward0", np.minimum, save=(0, 1),
-      vjp=(lambda g, a, b: _select_grad(g, a, b, "gt"),
-           lambda g, a, b: _select_grad(g, a, b, "lt")))
-defop("lerp.Scalar", "LerpBackward0", _lerp,
-      vjp=(lambda g, a, b, w: P.mul_scalar(g, 1 - float(w)), lambda g, a, b, w: P.mul_scalar(g, w)))
-defop("lerp.Tensor", "LerpBackward1", _lerp, save=(0, 1, 2), save_for=((2,), (2,), (0, 1)),
-      vjp=(lambda g, a, b, w: P.mul(g, P.scalar_sub(1, w)), lambda g, a, b, w: P.mul(g, w),
-           lambda g, a, b, w: P.mul(g, P.sub(b, a))))
+pointwise_op("clamp.Tensor", "ClampBackward0", _clamp, save=(0, 1, 2),
+             vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),
+                  lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "min"),
+                  lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "max")))
+pointwise_op("maximum", "MaximumBackward0", np.maximum, save=(0, 1),
+             vjp=(lambda g, a, b: _select_grad(g, a, b, "lt"),
+                  lambda g, a, b: _select_grad(g, a, b, "gt")))
+pointwise_op("minimum", "MinimumBackward0", np.minimum, save=(0, 1),
+             vjp=(lambda g, a, b: _select_grad(g, a, b, "gt"),
+                  lambda g, a, b: _select_grad(g, a, b, "lt")))
+pointwise_op("lerp.Scalar", "LerpBackward0", _lerp,
+             vjp=(lambda g, a, b, w: P.mul_scalar(g, 1 - float(w)),
+                  lambda g, a, b, w: P.mul_scalar(g, w)))
+pointwise_op("lerp.Tensor", "LerpBackward1", _lerp, save=(0, 1, 2), save_for=((2,), (2,), (0, 1)),
+             vjp=(lambda g, a, b, w: P.mul(g, P.scalar_sub(1, w)), lambda g, a, b, w: P.mul(g, w),
+                  lambda g, a, b, w: P.mul(g, P.sub(b, a))))
 defop("masked_fill.Scalar", "MaskedFillBackward0", _masked_fill, promote="none", save=(1,),
       vjp=(lambda g, a, mask, value: P.masked_fill(g, mask, 0),))
 defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none", save=(1,),
       vjp=(lambda g, a, mask, value: P.masked_fill(g, mask, 0), None,
            lambda g, a, mask, value: _masked_fill_value_grad(g, mask)))
-defop("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1),
-      vjp=(lambda g, a, b: P.mul(P.mul(g, b), _atan2_recip(a, b)),
-           lambda g, a, b: P.mul(P.mul(g, P.neg(a)), _atan2_recip(a, b))))
+pointwise_op("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1),
+             vjp=(lambda g, a, b: P.mul(P.mul(g, b), _atan2_recip(a, b)),
+                  lambda g, a, b: P.mul(P.mul(g, P.neg(a)), _atan2_recip(a, b))))
 
 
 def _atan2_recip(a, b):

@@ -9,6 +9,7 @@ import numpy as np
 
 from gradcli.engine import dtypes
 from gradcli.engine.autograd import RESULT, Node
+from gradcli.engine.layout import torch_layout
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 
@@ -46,6 +47,7 @@ class OpDef:
     variadic: bool = False
     name: str = ""  # torch's grad_fn.name() when it differs from the class name (the label)
     saves_params: bool = False  # params hold tensors torch saves (index tensors): freed likewise
+    pointwise: bool = False  # a TensorIterator op: its result is laid out in memory as torch's
     # Derived once from the fields above, so that `apply` does no scanning per call.
     edge_slots: tuple = field(init=False, repr=False, compare=False)
     saves_result: bool = field(init=False, repr=False, compare=False)
@@ -66,6 +68,11 @@ def defop(key: str, label: str, forward: Callable, **fields) -> OpDef:
     op = OpDef(key, label, forward, **fields)
     OPS[key] = op
     return op
+
+
+def pointwise_op(key: str, label: str, forward: Callable, **fields) -> OpDef:
+    """Declare an elementwise op over several operands, laid out in memory as torch lays it out."""
+    return defop(key, label, forward, pointwise=True, **fields)
 
 
 def compute_dtype(op: OpDef, args: tuple) -> dtypes.DType:
@@ -102,6 +109,8 @@ def apply(op: OpDef, *args, **params):
         arrays = [(a.data if a.dtype is dtype else a.data.astype(dtype.np))
                   if type(a) is Tensor else a for a in args]
     raw = op.forward(*arrays, **params)
+    if op.pointwise:
+        raw = torch_layout(raw, [a.data for a in args if type(a) is Tensor])
     out_dtype = op.out_dtype(dtype, params) if op.out_dtype is not None else dtype
     grad_enabled = STATE.grad_enabled
     needs_grad = grad_enabled and _needs_grad(op, args)

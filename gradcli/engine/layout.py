@@ -1,0 +1,62 @@
+"""Memory layout of a pointwise result, chosen as torch's TensorIterator chooses it.
+
+NumPy lays out a result over operands of different layouts in C order; torch follows the first
+operand that decides each pair of dimensions. The layout is visible through `is_contiguous()`,
+through which of view/_reshape_alias/_unsafe_view `reshape` picks, and through `view` errors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def torch_layout(result: np.ndarray, operands: list) -> np.ndarray:
+    """`result` itself when its layout is torch's for these operand arrays, else a copy that is."""
+    if result.ndim < 2 or all(a.flags.c_contiguous for a in operands):
+        return result
+    order = _iteration_order(result.shape, operands)
+    strides = [result.strides[d] for d in order if result.shape[d] != 1]
+    if all(s < t for s, t in zip(strides, strides[1:])):
+        return result
+    slow_to_fast = order[::-1]
+    base = np.empty([result.shape[d] for d in slow_to_fast], dtype=result.dtype)
+    laid_out = base.transpose(np.argsort(slow_to_fast))
+    laid_out[...] = result
+    return laid_out
+
+
+def _iteration_order(shape: tuple, operands: list) -> list:
+    """The dimensions, fastest first, by TensorIterator's reorder_dimensions."""
+    strides = [_broadcast_strides(a, shape) for a in operands]
+
+    def should_swap(dim0: int, dim1: int) -> int:
+        for s in strides:
+            s0, s1 = s[dim0], s[dim1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    order = list(reversed(range(len(shape))))
+    for i in range(1, len(order)):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(order[dim0], order[dim1])
+            if comparison > 0:
+                order[dim0], order[dim1] = order[dim1], order[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return order
+
+
+def _broadcast_strides(array: np.ndarray, shape: tuple) -> list:
+    """The operand's strides over the broadcast shape, 0 where it is broadcast."""
+    offset = len(shape) - array.ndim
+    strides = [0] * offset
+    for i, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        strides.append(0 if size == 1 and shape[offset + i] != 1 else stride)
+    return strides
