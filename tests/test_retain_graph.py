@@ -10,9 +10,6 @@ from op_runner import case_params, gradcli_outcome, torch_outcome
 
 torch = pytest.importorskip("torch")
 PARAMS = case_params()
-# torch returns an "efficient zero tensor" from sgn's backward; accumulating a second gradient
-# into a .grad that holds one fails with "ZeroTensors are immutable". gradcli has no zero tensors.
-ZERO_TENSOR_ROWS = {"sgn"}
 
 
 def twice_program(case, retain: bool) -> str:
@@ -26,8 +23,6 @@ def twice_program(case, retain: bool) -> str:
 @pytest.mark.parametrize("key, case", [p[1:] for p in PARAMS], ids=[p[0] for p in PARAMS])
 def test_second_backward_matches_torch(key, case, retain):
     assert case is not None, f"op-table row {key} has no sample program in op_case_table.py"
-    if retain and key in ZERO_TENSOR_ROWS:
-        pytest.xfail("torch's efficient zero tensor in .grad cannot be accumulated into")
     program = twice_program(case, retain)
     expected_out, expected_error = torch_outcome(program)
     actual_out, actual_error = gradcli_outcome(program)

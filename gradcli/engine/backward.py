@@ -11,6 +11,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.autograd import AccumulateGrad, gradient_edge
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.zero_tensors import check_mutable
 
 
 def check_roots(roots: list[Tensor]) -> None:
@@ -155,11 +156,14 @@ def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:
         if create_graph:
             empty = Tensor(np.empty_like(grad.data), grad.dtype)
             tensor.grad = F.apply_op("copy_", empty, grad)
-        else:
-            tensor.grad = Tensor(grad.data.copy(), grad.dtype)
+        else:  # torch steals the gradient; a copy that keeps a zero tensor read-only does too
+            data = grad.data.copy()
+            data.flags.writeable = grad.data.flags.writeable
+            tensor.grad = Tensor(data, grad.dtype)
     elif create_graph:
         tensor.grad = F.add(tensor.grad, grad)
     else:
+        check_mutable(tensor.grad)
         tensor.grad.data += grad.data
         tensor.grad.bump_version()
 

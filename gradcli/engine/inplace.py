@@ -9,6 +9,7 @@ from gradcli.engine.autograd import short_name
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 from gradcli.engine.views import CopySlices, regenerate_grad_fn
+from gradcli.engine.zero_tensors import IMMUTABLE_SETITEM, check_mutable
 
 _NO_GRAD_VIEW = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
@@ -69,6 +70,7 @@ def apply_inplace(t: Tensor, compute, *, cast: bool = True) -> Tensor:
     `cast` False lets any result dtype be written (copy_, fill_); otherwise a result of a higher
     category than `t` (float into an integer tensor) is torch's cast error.
     """
+    check_mutable(t)
     check_inplace(t, t._requires_grad)
     _check_overlap(t)
     result = compute(t)
@@ -156,6 +158,7 @@ def _copy_to(target: Tensor, value: Tensor) -> None:
 
 def assign_into(t: Tensor, key, value) -> None:
     """t[key] = value: copy into the view the basic indices pick, or index_put_ for the rest."""
+    check_mutable(t, IMMUTABLE_SETITEM)
     if key is False:
         return
     target, advanced = indexing.apply_basic(t, None if key is True else key, reading=False)

@@ -8,6 +8,15 @@ from gradcli.engine import errors, functional as F, selection, shapes as S
 from gradcli.engine.ops.registry import defop
 
 
+def _expand(a: np.ndarray, size: tuple) -> np.ndarray:
+    """A writable broadcast view (as torch's expand: writes reach the shared elements)."""
+    lead = len(size) - a.ndim
+    strides = [0] * lead + [0 if n == 1 and m != 1 else st
+                            for n, m, st in zip(a.shape, size[lead:], a.strides)]
+    return np.lib.stride_tricks.as_strided(a, shape=size, strides=strides,
+                                           writeable=a.flags.writeable)
+
+
 def _view(a, shape, sizes):
     """Reshape without copying, or torch's error when the strides do not allow it."""
     out = a.view()
@@ -69,7 +78,7 @@ defop("_reshape_alias", "ReshapeAliasBackward0", _view, promote="none", view=Tru
       vjp=lambda g, a, shape, sizes: S.reshape(g, sizes))
 defop("_unsafe_view", "UnsafeViewBackward0", lambda a, shape, sizes: a.reshape(shape),
       promote="none", vjp=lambda g, a, shape, sizes: S.reshape(g, sizes))
-defop("expand", "ExpandBackward0", lambda a, size, sizes: np.broadcast_to(a, size),
+defop("expand", "ExpandBackward0", lambda a, size, sizes: _expand(a, size),
       promote="none", view=True, vjp=lambda g, a, size, sizes: F.sum_to(g, sizes))
 defop("unsqueeze", "UnsqueezeBackward0", lambda a, dim: np.expand_dims(a, dim), promote="none",
       view=True, vjp=lambda g, a, dim: S.squeeze(g, dim))

@@ -8,6 +8,7 @@ import numpy as np
 
 from gradcli.engine import activation as A, pointwise as P
 from gradcli.engine.ops.registry import RESULT, defop
+from gradcli.engine.zero_tensors import efficient_zeros
 
 LN2 = 0.6931471805599453
 LN10 = 2.3025850929940456
@@ -83,7 +84,8 @@ defop("neg", "NegBackward0", np.negative, promote="none", vjp=lambda g, a: P.neg
 defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,),
       vjp=lambda g, a: P.mul(g, P.sgn(a)))
 defop("sign", "SignBackward0", np.sign, promote="none", vjp=_zeros)
-defop("sgn", "SgnBackward0", np.sign, promote="none", save=(0, RESULT), vjp=_zeros)
+defop("sgn", "SgnBackward0", np.sign, promote="none", save=(0, RESULT),
+      vjp=lambda g, a, out: efficient_zeros(g))
 defop("frac", "FracBackward0", lambda a: a - np.trunc(a), promote="none", vjp=lambda g, a: g)
 for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
                                ("ceil", "CeilBackward0", np.ceil),
