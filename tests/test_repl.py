@@ -130,6 +130,22 @@ def test_pasted_snippet_runs_as_a_whole(start, expected):
     repl.close()
 
 
+def test_pasted_try_except_catches_a_torch_error(start, expected):
+    snippet = ("x = torch.tensor([1., 2.], requires_grad=True)\n"
+               "try:\n"
+               "    (x * 2).backward()\n"
+               "except RuntimeError as e:\n"
+               "    print('caught:', e)\n"
+               "finally:\n"
+               "    print('done')\n"
+               "x.grad is None\n")
+    repl = start()
+    output = repl.paste(snippet)
+    assert "caught: grad can be implicitly created only for scalar outputs" in output
+    assert output == expected(snippet)
+    repl.close()
+
+
 def test_tab_completes_a_variable_and_a_tensor_method(start, expected):
     program = "weights_of_layer = torch.ones(2, 3, requires_grad=True)\n"
     repl = start()

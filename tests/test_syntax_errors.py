@@ -49,6 +49,15 @@ CASES = [
     'if x:\n    pass\n  else:\n    pass\n', 'if x:\n\n\n', 'def f():\n    # c\n', 'x = (1 +\n',
     'foo(a, b\nbar()\n', 'f(\n', "print('a'\n      'b'\n", 'print(1, 2 3)\n', 'print(f(1) g)\n',
     'x = [a for a in b c]\n', '{1: 2 3: 4}\n', "print('x' 'y' z)\n",
+    'try:\n    x = 1\n', 'try:\n    x = 1\ny = 2\n', 'try:\n    pass\nelse:\n    pass\n',
+    'try:\n    x = 1\n\n# c\n', 'try:\nx = 1\n', 'try:\n    a\nexcept:\nb\n',
+    'try:\n    a\nfinally:\nb\n', 'try:\n    a\nexcept:\n    b\nexcept E:\n    c\n',
+    'def f():\n    try:\n        a\n    except:\n        b\n    except E:\n        c\n',
+    'except:\n    pass\n', 'finally:\n    pass\n', 'try:\n    a\nexcept E as 1:\n    b\n',
+    'try:\n    a\nexcept E, F:\n    b\n', 'raise E from\n', 'try\n    a\nexcept:\n    b\n',
+    'try:\n    a\nexcept E\n    b\n', 'try:\n    a\nexcept\n    b\n',
+    'try x:\n  a\n', 'try:\n    a\nfinally\n    b\n', 'try:\n    a\nexcept:\n    b\nelse\n    c\n',
+    'try:\n    a\nexcept E, F as g:\n    b\n', 'try:\n    a\nexcept E as g.h:\n    b\n',
 ]
 
 # (input, whether more lines could complete it), as the REPL asks before running a line.
@@ -58,7 +67,8 @@ INCOMPLETE = [
     ("def f():", True), ('"""abc', True), ("x = 1 + \\", True),
     ("for i in range(3):\n    print(i)", False), ("with torch.no_grad():\n    y = x * 2", False),
     ("x = 1 +", False), ("x = = 1", False), ("'abc", False), ("print(1)", False), ("", False),
-    ("# c", False), ("x = (1,\n]", False), ("class A:", False), ("if x", False),
+    ("# c", False), ("x = (1,\n]", False), ("class A:", False), ("try:", True),
+    ("try:\n    a = 1", True), ("try:\n    a = 1\nexcept E:", True), ("if x", False),
     ('s = """a\nb"""', False), ("lambda:", False), ('x = f"{1"', False),
 ]
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 class TorchError(Exception):
     """A user-facing error: `kind` is the Python exception class torch raises, `message` its text."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: str, message: str, value_args: tuple | None = None):
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.value_args = value_args  # the exception's args when not just the message
 
     def __str__(self) -> str:
         return self.message

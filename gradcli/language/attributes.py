@@ -24,6 +24,7 @@ DTYPE_ATTRS = {
     "is_signed": lambda d: d.name not in ("uint8", "bool"),
 }
 RETURN_TYPES_ATTRS = {"values": lambda r: r.values, "indices": lambda r: r.indices}
+EXCEPTION_ATTRS = {"args": lambda e: e.args}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
 LIST_METHODS = table(
     entry("append", lambda xs, item: xs.append(item), "self, object"),
@@ -94,6 +95,8 @@ def get(value, name: str):
         return _from(value, name, {}, SIZE_METHODS)
     if isinstance(value, ReturnTypes):
         return _from(value, name, RETURN_TYPES_ATTRS, {})
+    if isinstance(value, BaseException):
+        return _from(value, name, EXCEPTION_ATTRS, {})
     kinds = ((list, LIST_METHODS), (dict, DICT_METHODS), (str, STR_METHODS))
     for kind, methods in kinds:
         if isinstance(value, kind):

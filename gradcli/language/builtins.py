@@ -6,6 +6,7 @@ from gradcli.engine import errors, functional as F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
 from gradcli.engine.tensor import Tensor
+from gradcli.language.exceptions import EXCEPTION_TYPES
 from gradcli.language.runtime import BoundMethod, UserFunction
 from gradcli.language.signatures import Builtin, entry, table
 from gradcli.language.values import (Generator, Namespace, PyType, Size, iterate,
@@ -152,6 +153,16 @@ def _isinstance(obj, classinfo) -> bool:
     raise errors.type_error("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
 
+def _issubclass(cls, classinfo) -> bool:
+    if not isinstance(cls, PyType):
+        raise errors.type_error("issubclass() arg 1 must be a class")
+    if isinstance(classinfo, PyType):
+        return issubclass(cls.hosts[0], classinfo.hosts)
+    if isinstance(classinfo, tuple) and classinfo:
+        return any(_issubclass(cls, c) for c in classinfo)
+    raise errors.type_error("issubclass() arg 2 must be a class, a tuple of classes, or a union")
+
+
 def _type(*args):
     if len(args) != 1:
         raise errors.type_error("type() takes 1 or 3 arguments")
@@ -213,6 +224,7 @@ _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (Generator, "generator"), (DType, "torch.dtype"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
 _TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
+_TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
 _NODE_TYPES: dict[str, PyType] = {}
 
 
@@ -245,5 +257,6 @@ PY_BUILTINS = table(
     entry("zip", lambda *its, strict: zip(*(iterate(i) for i in its), strict=strict),
           "*iterables, strict=False", style="expected", frames=0),
     entry("isinstance", _isinstance, "obj, classinfo, /", style="expected", frames=0),
+    entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
 ) | {t.construct.name: t for t in (INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
-                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE)}
+                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE)} | EXCEPTION_TYPES

@@ -91,7 +91,7 @@ def get_item(value, key):
         return indexing.get_item(value, key)
     if isinstance(value, dict):
         if key not in value:
-            raise errors.TorchError("KeyError", _key_text(key))
+            raise errors.TorchError("KeyError", _key_text(key), (key,))
         return value[key]
     if isinstance(value, (list, tuple, str, range)):
         key = _python_index(key)

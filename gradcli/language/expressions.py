@@ -42,9 +42,10 @@ def span_of(node) -> Span | None:
 def raise_at(error: Exception, span: Span | None):
     """Re-raise an engine or Python error as a GradRuntimeError at `span`."""
     if isinstance(error, TorchError):
-        raise GradRuntimeError(error.kind, error.message, span) from None
-    message = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
-    raise GradRuntimeError(type(error).__name__, message, span) from None
+        raise GradRuntimeError(error.kind, error.message, span, error.value_args) from None
+    if isinstance(error, KeyError) and error.args:
+        raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None
+    raise GradRuntimeError(type(error).__name__, str(error), span) from None
 
 
 def syntax_error(message: str, node, kind: str = "SyntaxError") -> GradSyntaxError:

@@ -78,7 +78,7 @@ def _argument(name: str, args: tuple, kwargs: dict, state: dict):
         state["mode"], number = "manual", int(name)
     else:
         if name not in kwargs:
-            raise errors.TorchError("KeyError", repr(name))
+            raise errors.TorchError("KeyError", repr(name), (name,))
         return kwargs[name]
     if number >= len(args):
         raise errors.index_error(
@@ -115,7 +115,8 @@ def percent_format(printer, template: str, values) -> str:
             if mapping is None:
                 raise errors.type_error("format requires a mapping")
             if match.group("key") not in mapping:
-                raise errors.TorchError("KeyError", repr(match.group("key")))
+                raise errors.TorchError("KeyError", repr(match.group("key")),
+                                        (match.group("key"),))
             value = mapping[match.group("key")]
             directive = directive.replace(f"({match.group('key')})", "", 1)
         else:

@@ -6,7 +6,7 @@ from typing import Callable
 
 from lark import Tree
 
-from gradcli.language import calls, targets
+from gradcli.language import calls, exceptions, targets
 from gradcli.language.expressions import (USER_ERRORS, ExpressionCompiler, condition, raise_at,
                                           span_of, syntax_error)
 from gradcli.language.functions import compile_function
@@ -136,6 +136,25 @@ class Compiler(ExpressionCompiler):
                 raise GradRuntimeError("AssertionError", text, span)
         return run
 
+    def raise_stmt(self, tree: Tree) -> Statement:
+        value_tree, cause_tree = tree.children
+        span, runtime = span_of(tree), self.runtime
+        if value_tree is None:
+            def reraise(frame):
+                if not runtime.handling:
+                    raise GradRuntimeError("RuntimeError", "No active exception to reraise", span)
+                raise runtime.handling[-1]
+            return reraise
+        evaluate = self.expression(value_tree)
+        cause = self.expression(cause_tree) if cause_tree is not None else None
+
+        def run(frame):
+            value = evaluate(frame)
+            if cause is not None:
+                self.guard(lambda: exceptions.check_cause(cause(frame)), span)
+            raise self.guard(lambda: exceptions.raised(value, runtime.printer, span), span)
+        return run
+
     def import_name(self, tree: Tree) -> Statement:
         binds = []
         for item in tree.children:
@@ -254,6 +273,68 @@ class Compiler(ExpressionCompiler):
                 manager.exit()
         return run
 
+    def try_stmt(self, tree: Tree) -> Statement:
+        body, *clauses = tree.children
+        excepts = [c for c in clauses if c is not None and c.data == "except_clause"]
+        for clause in excepts[:-1]:
+            if clause.children[0] is None:
+                raise syntax_error("default 'except:' must be last", clause)
+        handlers = [self._handler(c) for c in excepts]
+        otherwise = next((self.suite(c.children[0]) for c in clauses
+                          if c is not None and c.data == "else_clause"), None)
+        final = next((self.suite(c.children[0]) for c in clauses
+                      if c is not None and c.data == "finally_clause"), None)
+        block, runtime = self.suite(body), self.runtime
+
+        def run(frame):
+            signal = None
+            try:
+                try:
+                    signal = block(frame)
+                except GradRuntimeError as error:
+                    for handles, handle in handlers:
+                        if handles(frame, error):
+                            runtime.handling.append(error)
+                            try:
+                                return handle(frame, error)
+                            finally:
+                                runtime.handling.pop()
+                    raise
+                if otherwise is not None:
+                    signal = otherwise(frame)
+                return signal
+            finally:
+                if final is not None:
+                    ending = final(frame)
+                    if ending is not None:
+                        return ending  # noqa: B012  (as Python: the finally block's exit wins)
+        return run
+
+    def _handler(self, clause: Tree):
+        """(does it catch this error?, run its block) for one `except` clause."""
+        class_tree, name, body = clause.children
+        block = self.suite(body)
+        if class_tree is None:
+            handles = lambda frame, error: True  # noqa: E731
+        else:
+            handled, span = self.expression(class_tree), span_of(class_tree)
+
+            def handles(frame, error):
+                return self.guard(lambda: exceptions.matches(error, handled(frame)), span)
+        if name is None:
+            return handles, lambda frame, error: block(frame)
+        var = Tree("var", [name], clause.meta)
+        store, unbind = targets.compile_target(self, var), targets.compile_delete(self, var)
+
+        def handle(frame, error):
+            store(frame, exceptions.caught_value(error))
+            try:
+                return block(frame)
+            finally:  # Python unbinds the name when the block ends
+                store(frame, None)
+                unbind(frame)
+        return handles, handle
+
     def funcdef(self, tree: Tree) -> Statement:
         name, params, _returns, body = tree.children
         fname = self.check_name(name)
@@ -275,4 +356,5 @@ _STATEMENTS = {
     "assert_stmt": _C.assert_stmt, "import_name": _C.import_name,
     "import_from": _C.import_from, "if_stmt": _C.if_stmt, "while_stmt": _C.while_stmt,
     "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef, "suite": _C.suite,
+    "raise_stmt": _C.raise_stmt, "try_stmt": _C.try_stmt,
 }

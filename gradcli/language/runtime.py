@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from gradcli.engine import errors
@@ -22,11 +22,16 @@ class Span:
 
 
 class GradRuntimeError(Exception):
-    """An error raised while running, with the span of the innermost expression being evaluated."""
+    """An error raised while running, with the span of the innermost expression being evaluated.
 
-    def __init__(self, kind: str, message: str, span: Span | None):
+    `value` is the exception value a program raised or an `except` clause bound (made on first
+    need), `value_args` its args when they are not just the message (a KeyError's key).
+    """
+
+    def __init__(self, kind: str, message: str, span: Span | None, value_args: tuple | None = None):
         super().__init__(message)
         self.kind, self.message, self.span = kind, message, span
+        self.value_args, self.value = value_args, None
 
 
 class Frame:
@@ -162,7 +167,8 @@ class ContextManager:
 class Runtime:
     """What builtins that need the interpreter get: output, printing and a way to call functions.
 
-    `depth` counts the active calls, the top level being 1, as Python counts frames.
+    `depth` counts the active calls, the top level being 1, as Python counts frames; `handling`
+    holds the errors whose `except` blocks are running (a bare `raise` re-raises the last).
     """
 
     write: Callable[[str], None]
@@ -170,6 +176,7 @@ class Runtime:
     call: Callable = None
     depth: int = 1
     recursion_limit: int = RECURSION_LIMIT
+    handling: list = field(default_factory=list)
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""

@@ -156,7 +156,7 @@ def _collect(tree, scope: Scope) -> None:
         scope.locals.update(target_names(tree.children[0]))
     elif kind == "let_stmt":
         scope.locals.add(tree.children[0].value)
-    elif kind == "with_item" and tree.children[1] is not None:
+    elif kind in ("with_item", "except_clause") and tree.children[1] is not None:
         scope.locals.add(tree.children[1].value)
     elif kind == "funcdef":
         scope.locals.add(tree.children[0].value)

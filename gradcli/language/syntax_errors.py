@@ -12,13 +12,15 @@ from gradcli.language.source_scan import Problem, scan
 # Keyword tokens that open a compound statement, and how Python names the statement.
 _BLOCKS = {"IF": "'if' statement", "ELIF": "'elif' statement", "ELSE": "'else' statement",
            "WHILE": "'while' statement", "FOR": "'for' statement", "WITH": "'with' statement",
-           "DEF": "function definition"}
+           "DEF": "function definition", "TRY": "'try' statement",
+           "EXCEPT": "'except' statement", "FINALLY": "'finally' statement"}
 _STATEMENT_TREES = {"simple_stmt", "suite", "if_stmt", "while_stmt", "for_stmt", "with_stmt",
-                    "funcdef", "elif_clause", "else_clause"}
+                    "funcdef", "elif_clause", "else_clause", "try_stmt", "except_clause",
+                    "finally_clause"}
 _SEPARATORS = {"LPAR", "LSQB", "LBRACE", "COMMA", "TRAILING_COMMA", "EQUAL", "COLON"}
 # Keywords after which two adjacent expressions are not a missing comma (`for a in b c`).
 _CLAUSE_KEYWORDS = {"FOR", "IN", "IF", "ELSE", "LAMBDA"}
-_UNSUPPORTED = re.compile(r"(class|try|except|finally|raise|yield|async|await)\b")
+_UNSUPPORTED = re.compile(r"(class|yield|async|await)\b")
 _EXPRESSION_STARTS = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "LBRACE", "NOT", "LAMBDA",
                       "NONE", "TRUE", "FALSE", "UNARY_OP"}
 _EXPRESSION_ENDS = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "RBRACE", "NONE", "TRUE",
@@ -49,12 +51,14 @@ def describe(error: UnexpectedInput, source: str) -> Problem:
     if token.type == "_INDENT":
         width = len(str(token.value))
         return _problem("unexpected indent", token.end_line, width, width + 1, "IndentationError")
-    block = _missing_block(stack, token, line, column)
+    block = _missing_block(stack, token, line, column) or _try_without_handler(stack, token,
+                                                                                line, column)
     if block is not None:
         return block
     if token.type == "$END" and found.open_brackets:
         return _never_closed(found.open_brackets[-1])
     return (_header_problem(stack, token, error.expected, line, column)
+            or _unparenthesized_types(stack, token, source)
             or _ternary_without_else(stack, error.expected, line, column)
             or _adjacent_expressions(stack, token, source, found, line, column)
             or _generic(found, token, line, column))
@@ -83,7 +87,8 @@ def _statement_start(stack: list) -> list:
         item = stack[start - 1]
         if isinstance(item, Token) and item.type in ("_NEWLINE", "_INDENT", "_DEDENT"):
             break
-        if isinstance(item, Tree) and item.data in _STATEMENT_TREES:
+        if isinstance(item, Tree) and (item.data in _STATEMENT_TREES
+                                       or item.data.startswith("__try_stmt")):  # except clauses
             break
         start -= 1
     return stack[start:]
@@ -107,6 +112,15 @@ def _missing_block(stack: list, token: Token, line: int, column: int) -> Problem
     return _problem(message, line, column, column + len(str(token.value)), "IndentationError")
 
 
+def _try_without_handler(stack: list, token: Token, line: int, column: int) -> Problem | None:
+    """`try:` and its block, then neither `except` nor `finally`."""
+    if len(stack) < 3 or not isinstance(stack[-1], Tree) or stack[-1].data != "suite" \
+            or _type(stack[-3]) != "TRY":
+        return None
+    end = None if token.type == "$END" else column + len(str(token.value))
+    return _problem("expected 'except' or 'finally' block", line, column, end)
+
+
 def _header_problem(stack, token, expected, line, column) -> Problem | None:
     """A compound statement header without its colon, or `def` without `(`."""
     statement = _statement_start(stack)
@@ -116,11 +130,23 @@ def _header_problem(stack, token, expected, line, column) -> Problem | None:
         return _problem("expected '('", line, column, column + width)
     if "COLON" not in expected:
         return None
-    if first in ("IF", "ELIF", "WHILE", "WITH", "FOR") and token.type == "_NEWLINE":
+    if first in ("IF", "ELIF", "WHILE", "WITH", "FOR", "EXCEPT") and token.type == "_NEWLINE":
         return _problem("expected ':'", line, column)
-    if first in ("DEF", "ELSE"):
+    if first in ("DEF", "ELSE", "TRY", "FINALLY"):
         return _problem("expected ':'", line, column, column + width)
     return None
+
+
+def _unparenthesized_types(stack, token, source: str) -> Problem | None:
+    """`except A, B:`, from the first type to the colon."""
+    statement = _statement_start(stack)
+    if len(statement) != 2 or _type(statement[0]) != "EXCEPT" \
+            or token.type not in ("COMMA", "TRAILING_COMMA"):
+        return None
+    line, column = _start_of(statement[1])
+    colon = source.split("\n")[line - 1].find(":", column)
+    return _problem("multiple exception types must be parenthesized", line, column,
+                    colon + 1 if colon >= 0 else None)
 
 
 def _ternary_without_else(stack, expected, line, column) -> Problem | None:

@@ -97,6 +97,8 @@ class Printer:
             return self._container(value)
         if isinstance(value, dtypes.DType):
             return repr(value)
+        if isinstance(value, BaseException):
+            return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
         return _object_repr(value)
 
     def _container(self, value) -> str:
@@ -122,7 +124,16 @@ class Printer:
     def str(self, value) -> str:
         if isinstance(value, str):
             return value
+        if isinstance(value, BaseException):
+            return self._exception_str(value)
         return self.repr(value)
+
+    def _exception_str(self, value: BaseException) -> str:
+        """str(e): nothing, its one argument (a KeyError's key as a repr), or all of them."""
+        args = value.args
+        if len(args) != 1:
+            return self.repr(args) if args else ""
+        return self.repr(args[0]) if isinstance(value, KeyError) else self.str(args[0])
 
     def format_field(self, value, conversion: str | None, spec: str) -> str:
         """A replacement field `{value!conversion:spec}`: the conversion, then the spec."""
