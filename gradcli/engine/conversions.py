@@ -1,4 +1,5 @@
-"""dtype conversions of tensors: .to(dtype), .type(...), .float(), .long() and friends."""
+"""dtype conversions of tensors: .to(dtype), .type(...), .float(), .long() and friends, and
+.numpy()."""
 
 from __future__ import annotations
 
@@ -69,3 +70,11 @@ CONVERTERS = {
     "char": converter(dtypes.int8), "byte": converter(dtypes.uint8),
     "bool": converter(dtypes.bool_),
 }
+
+
+def to_numpy(t: Tensor, force: bool = False):
+    """Tensor.numpy(): the tensor's own array (shared memory), refused while it requires grad."""
+    if t.requires_grad and not force:
+        raise errors.runtime("Can't call numpy() on Tensor that requires grad. Use "
+                             "tensor.detach().numpy() instead.")
+    return t.data

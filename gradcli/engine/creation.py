@@ -81,6 +81,9 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
     if isinstance(data, Tensor):
         STATE.warn("UserWarning", COPY_WARNING)
         return _leaf(data.data.astype((dtype or data.dtype).np), dtype or data.dtype, requires_grad)
+    if isinstance(data, (np.ndarray, np.generic)):
+        dtype = dtype or _numpy_dtype(data)
+        return _leaf(np.array(data, dtype=dtype.np), dtype, requires_grad)
     _check_rectangular(data)
     dtype = dtype or infer_dtype(data)
     values = _values(data)
@@ -88,8 +91,27 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
     return _leaf(array.astype(dtype.np), dtype, requires_grad)
 
 
+def from_numpy(array) -> Tensor:
+    """torch.from_numpy: a tensor sharing the array's memory."""
+    if not isinstance(array, np.ndarray):
+        raise errors.type_error(f"expected np.ndarray (got {type(array).__name__})")
+    return Tensor(array, _numpy_dtype(array))
+
+
+def _numpy_dtype(array) -> dtypes.DType:
+    try:
+        return dtypes.from_numpy(array.dtype)
+    except KeyError:
+        raise errors.type_error(
+            f"can't convert np.ndarray of type numpy.{array.dtype}. The only supported types "
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+            "uint64, uint32, uint16, uint8, and bool.") from None
+
+
 def as_tensor(data, dtype: dtypes.DType | None = None) -> Tensor:
     """torch.as_tensor: the tensor itself when it already has the dtype, else a new tensor."""
+    if isinstance(data, np.ndarray) and (dtype is None or dtype is _numpy_dtype(data)):
+        return from_numpy(data)
     if isinstance(data, Tensor):
         if dtype is None or dtype is data.dtype:
             return data

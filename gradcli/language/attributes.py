@@ -7,6 +7,7 @@ from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
 from gradcli.engine.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
+from gradcli.language.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
 from gradcli.language.builtins import entry, table
 from gradcli.language.formatting import str_format
 from gradcli.language.runtime import BoundMethod
@@ -97,6 +98,8 @@ def get(value, name: str):
         return _from(value, name, RETURN_TYPES_ATTRS, {})
     if isinstance(value, BaseException):
         return _from(value, name, EXCEPTION_ATTRS, {})
+    if isinstance(value, ARRAY_TYPES):
+        return _from(value, name, ARRAY_ATTRS, ARRAY_METHODS)
     kinds = ((list, LIST_METHODS), (dict, DICT_METHODS), (str, STR_METHODS))
     for kind, methods in kinds:
         if isinstance(value, kind):

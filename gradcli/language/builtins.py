@@ -6,6 +6,7 @@ from gradcli.engine import errors, functional as F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
 from gradcli.engine.tensor import Tensor
+from gradcli.language.arrays import ARRAY_TYPES
 from gradcli.language.exceptions import EXCEPTION_TYPES
 from gradcli.language.runtime import BoundMethod, UserFunction
 from gradcli.language.signatures import Builtin, entry, table
@@ -31,7 +32,7 @@ def _scalar(value, name: str, kinds: str):
     """A Python number from a number, a string or a one-element tensor (float(), int())."""
     if isinstance(value, Tensor):
         return tensor_scalar(value)
-    if isinstance(value, (bool, int, float, str)):
+    if isinstance(value, (bool, int, float, str, *ARRAY_TYPES)):
         return value
     raise errors.type_error(
         f"{name}() argument must be {kinds}, not '{type_name(value)}'")
@@ -76,7 +77,7 @@ def _len(obj):
         if obj.ndim == 0:
             raise errors.type_error("len() of a 0-d tensor")
         return obj.shape[0]
-    if isinstance(obj, (list, tuple, str, dict, range)):
+    if isinstance(obj, (list, tuple, str, dict, range, *ARRAY_TYPES)):
         return len(obj)
     raise errors.type_error(f"object of type '{type_name(obj)}' has no len()")
 

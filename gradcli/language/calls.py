@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
 from gradcli.language.builtins import PY_BUILTINS, index
@@ -89,6 +91,8 @@ def get_item(value, key):
     """value[key] for tensors (torch's indexing) and Python's containers."""
     if isinstance(value, Tensor):
         return indexing.get_item(value, key)
+    if isinstance(value, np.ndarray) and not isinstance(key, Tensor):
+        return value[key]
     if isinstance(value, dict):
         if key not in value:
             raise errors.TorchError("KeyError", _key_text(key), (key,))
@@ -118,6 +122,8 @@ def set_item(value, key, item) -> None:
     if isinstance(value, Tensor):
         indexing.set_item(value, key, item)
     elif isinstance(value, dict):
+        value[key] = item
+    elif isinstance(value, np.ndarray) and not isinstance(item, Tensor):
         value[key] = item
     elif isinstance(value, list):
         key = _python_index(key)

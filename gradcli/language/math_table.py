@@ -141,6 +141,7 @@ TORCH_MATH = _shared_entries("input", "torch") | table(
           "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False"),
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
           "data, dtype=None, device=None"),
+    entry("from_numpy", creation.from_numpy, "ndarray"),
     entry("ones", _factory(creation.ones), "*size, " + _FACTORY),
     entry("zeros", _factory(creation.zeros), "*size, " + _FACTORY),
     entry("empty", _factory(creation.empty), "*size, " + _FACTORY),

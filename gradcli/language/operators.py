@@ -6,6 +6,7 @@ import operator
 
 from gradcli.engine import errors, functional as F
 from gradcli.engine.tensor import Tensor
+from gradcli.language.arrays import ARRAY_TYPES
 from gradcli.language.values import type_name
 
 _TENSOR_BINARY = {
@@ -24,7 +25,8 @@ _PY_BINARY = {
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
-_SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range, dict)
+_SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range, dict,
+                  *ARRAY_TYPES)
 
 
 _TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
@@ -49,6 +51,18 @@ def binary(op: str, a, b):
         f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
 
 
+_ARRAY_INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul,
+                  "/": operator.itruediv, "**": operator.ipow}
+
+
+def array_inplace(op: str, array, operand):
+    """`array <op>= operand` on a NumPy array: written into the array, as NumPy does."""
+    if isinstance(operand, Tensor):
+        raise errors.type_error(f"unsupported operand type(s) for {op}=: 'numpy.ndarray' and "
+                                "'Tensor'")
+    return _ARRAY_INPLACE[op](array, operand)
+
+
 def _tensor_operand(value) -> bool:
     return isinstance(value, (Tensor, bool, int, float))
 
@@ -60,7 +74,7 @@ def unary(op: str, a):
         if op == "+":
             return a
         return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
-    if isinstance(a, (bool, int, float)):
+    if isinstance(a, (bool, int, float, *ARRAY_TYPES)):
         return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)
     raise errors.type_error(f"bad operand type for unary {op}: '{type_name(a)}'")
 

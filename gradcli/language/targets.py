@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
 from lark import Tree
 
 from gradcli.engine import creation, dtypes, errors, inplace
@@ -168,6 +169,8 @@ def compile_augmented(compiler, target, op: str, value, span):
             if isinstance(current, Tensor) and op in _INPLACE:
                 return inplace.apply_inplace(
                     current, lambda t: operators.binary(op, t, operand))
+            if isinstance(current, np.ndarray) and op in _INPLACE:
+                return operators.array_inplace(op, current, operand)
             return operators.binary(op, current, operand)
         store(frame, compiler.guard(combine, span))
     return run

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gradcli.engine import functional as F, grad_api, inplace, selection, shapes as S
+from gradcli.engine import conversions, functional as F, grad_api, inplace, selection, shapes as S
 from gradcli.engine.tensor import Tensor
 from gradcli.language.builtins import entry, table
 from gradcli.language.math_table import TENSOR_MATH
@@ -47,6 +47,7 @@ TENSOR_METHODS = table(
     entry("dim", lambda t: t.ndim, "self"),
     entry("numel", lambda t: t.numel(), "self"),
     entry("tolist", grad_api.tolist, "self"),
+    entry("numpy", conversions.to_numpy, "self, *, force=False"),
     # shapes and indexing
     entry("reshape", lambda t, *shape: S.reshape(t, S.sizes_arg(shape)), "self, *shape"),
     entry("view", lambda t, *shape: S.view(t, S.sizes_arg(shape)), "self, *shape"),

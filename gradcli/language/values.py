@@ -9,6 +9,7 @@ from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.reductions import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.arrays import ARRAY_TYPES, NUMPY_VALUES
 
 
 class Size(tuple):
@@ -50,7 +51,7 @@ class Generator:
 
 
 # What `for` can walk besides tensors: Python's sequences and the lazy values builtins return.
-_ITERABLES = (list, tuple, str, range, dict, Generator, enumerate, zip)
+_ITERABLES = (list, tuple, str, range, dict, Generator, enumerate, zip, *ARRAY_TYPES)
 
 
 def iterate(value):
@@ -99,6 +100,8 @@ class Printer:
             return repr(value)
         if isinstance(value, BaseException):
             return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
+        if isinstance(value, NUMPY_VALUES):
+            return repr(value)
         return _object_repr(value)
 
     def _container(self, value) -> str:
@@ -126,6 +129,8 @@ class Printer:
             return value
         if isinstance(value, BaseException):
             return self._exception_str(value)
+        if isinstance(value, NUMPY_VALUES):
+            return str(value)
         return self.repr(value)
 
     def _exception_str(self, value: BaseException) -> str:
@@ -153,7 +158,7 @@ class Printer:
             if spec:
                 raise errors.type_error("unsupported format string passed to Tensor.__format__")
             return self.str(value)
-        if isinstance(value, (int, float, str)):
+        if isinstance(value, (int, float, str, *ARRAY_TYPES)):
             try:
                 return format(value, spec)
             except ValueError as error:
@@ -224,6 +229,8 @@ def qualified_type_name(value) -> str:
     """The name `type(value)` prints: torch's classes with their module (`torch.Tensor`)."""
     if isinstance(value, (Tensor, Size)):
         return "torch." + type_name(value)
+    if isinstance(value, NUMPY_VALUES):
+        return f"{type(value).__module__}.{type(value).__name__}"
     from gradcli.language.runtime import ContextManager
     if isinstance(value, ContextManager):
         return value.label
