@@ -30,14 +30,14 @@ class Node:
 
     __slots__ = ("op", "next_edges", "params", "edge_slots", "sequence_nr", "saved_args",
                  "saved_result", "saved_versions", "saves_anything", "freed", "edge_meta",
-                 "_output_meta", "retained", "__weakref__")
+                 "_output_meta", "retained", "hooks", "__weakref__")
 
     def __init__(self, op, args: tuple, outputs: tuple, params: dict, edge_slots: tuple):
         """Record `op` applied to `args`: one edge per slot in `edge_slots`, and the saved
         values its vjps read (only those the inputs that require grad need, as torch saves)."""
         self.op, self.params, self.edge_slots = op, params or _NO_PARAMS, edge_slots
         self.sequence_nr = next(_sequence)
-        self.freed, self.retained, self.saved_result = False, None, None
+        self.freed, self.retained, self.saved_result, self.hooks = False, None, None, None
         edges, meta = [], []
         for i in edge_slots:
             a = args[i]
@@ -160,6 +160,7 @@ class AccumulateGrad:
     next_edges = ()
     next_functions = ()
     retained = None
+    hooks = None  # a leaf's hooks live beside the leaf (engine/hooks.py)
     class_name = "AccumulateGrad"
 
     def __init__(self, variable: Tensor):

@@ -9,6 +9,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, errors
 from gradcli.engine.autograd import AccumulateGrad, gradient_edge
+from gradcli.engine.hooks import leaf_hooks, run_hooks
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
@@ -114,7 +115,14 @@ class _Run:
         slots[nr] = grad if slots[nr] is None else self.F.add(slots[nr], grad)
 
     def execute(self, node, node_grads: list, wanted) -> None:
+        """Run `node` on its gradients, as torch's engine: a node that does not run (a leaf's, or
+        one no wanted input lies below) gets its tensor hooks before its gradients are captured,
+        one that runs gets them after (so a capture there sees the gradient unhooked)."""
         targets, F = self.targets, self.F
+        leaf = type(node) is AccumulateGrad
+        runs = not leaf and (wanted is None or any(n in wanted for n, _ in node.next_edges))
+        if not runs:
+            node_grads = self.pre_hooks(node, node_grads)
         if targets:
             for nr, grad in enumerate(node_grads):
                 index = targets.get((id(node), nr))
@@ -123,17 +131,13 @@ class _Run:
                         _accumulate(self.inputs[index], grad, self.create_graph, F)
                     else:
                         self.captured[index] = grad
-        if type(node) is AccumulateGrad:
+        if leaf:
             if self.accumulate and not targets:
                 _accumulate(node.variable, node_grads[0], self.create_graph, F)
             return
-        if node.retained:
-            for nr, ref in node.retained.items():
-                tensor = ref()
-                if tensor is not None and node_grads[nr] is not None:
-                    _retain(tensor, node_grads[nr], F)
-        if wanted is not None and not any(n in wanted for n, _ in node.next_edges):
+        if not runs:
             return
+        node_grads = self.pre_hooks(node, node_grads)
         if len(node_grads) > 1 or node_grads[0] is None:
             node_grads = [g if g is not None else F.zeros_of(*node.output_meta[nr])
                           for nr, g in enumerate(node_grads)]
@@ -147,6 +151,23 @@ class _Run:
             if grad.dtype.name != dtype_name:
                 grad = F.to_dtype(grad, dtypes.BY_NAME[dtype_name])
             self.add_to_buffer(next_node, nr, grad)
+
+
+    def pre_hooks(self, node, node_grads: list) -> list:
+        """The tensor hooks registered for the node's outputs, then retain_grad's (torch runs
+        those last)."""
+        hooks = leaf_hooks(node.variable) if type(node) is AccumulateGrad else node.hooks
+        if hooks:
+            by_output = {0: hooks} if type(hooks) is list else hooks
+            for nr, registered in by_output.items():
+                if registered and node_grads[nr] is not None:
+                    node_grads[nr] = run_hooks(registered, node_grads[nr])
+        if node.retained:
+            for nr, ref in node.retained.items():
+                tensor = ref()
+                if tensor is not None and node_grads[nr] is not None:
+                    _retain(tensor, node_grads[nr], self.F)
+        return node_grads
 
 
 def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:

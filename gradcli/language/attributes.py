@@ -5,6 +5,7 @@ from __future__ import annotations
 from gradcli.engine import errors
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
+from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
@@ -26,6 +27,7 @@ DTYPE_ATTRS = {
 }
 RETURN_TYPES_ATTRS = {"values": lambda r: r.values, "indices": lambda r: r.indices}
 EXCEPTION_ATTRS = {"args": lambda e: e.args}
+HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
 LIST_METHODS = table(
     entry("append", lambda xs, item: xs.append(item), "self, object"),
@@ -98,6 +100,8 @@ def get(value, name: str):
         return _from(value, name, RETURN_TYPES_ATTRS, {})
     if isinstance(value, BaseException):
         return _from(value, name, EXCEPTION_ATTRS, {})
+    if isinstance(value, RemovableHandle):
+        return _from(value, name, {}, HANDLE_METHODS)
     if isinstance(value, ARRAY_TYPES):
         return _from(value, name, ARRAY_ATTRS, ARRAY_METHODS)
     kinds = ((list, LIST_METHODS), (dict, DICT_METHODS), (str, STR_METHODS))

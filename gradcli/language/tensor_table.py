@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from gradcli.engine import conversions, functional as F, grad_api, inplace, selection, shapes as S
+from gradcli.engine import (conversions, functional as F, grad_api, hooks, inplace, selection,
+                            shapes as S)
 from gradcli.engine.tensor import Tensor
 from gradcli.language.builtins import entry, table
 from gradcli.language.math_table import TENSOR_MATH
+from gradcli.language.runtime import UserFunction
 from gradcli.language.values import Size
 
 
@@ -28,6 +30,12 @@ TENSOR_ATTRS = {
 }
 
 
+def _register_hook(ctx, t: Tensor, hook) -> hooks.RemovableHandle:
+    """The hook runs in the program (errors in it surface there); torch names it in its errors."""
+    name = hook.name if isinstance(hook, UserFunction) else "hook"
+    return hooks.register_hook(t, lambda grad: ctx.call(hook, [grad], {}), name)
+
+
 def _size(t: Tensor, dim=None):
     if dim is None:
         return Size(t.shape)
@@ -43,6 +51,7 @@ TENSOR_METHODS = table(
     entry("detach_", grad_api.detach_, "self"),
     entry("requires_grad_", grad_api.requires_grad_, "self, requires_grad=True"),
     entry("retain_grad", grad_api.retain_grad, "self"),
+    entry("register_hook", _register_hook, "self, hook", context=True),
     entry("size", _size, "self, dim=None"),
     entry("dim", lambda t: t.ndim, "self"),
     entry("numel", lambda t: t.numel(), "self"),

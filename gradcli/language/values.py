@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
 from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.reductions import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -188,7 +189,7 @@ def _object_repr(value) -> str:
         return f"<generator object {value.qualname} at {_address(value)}>"
     if isinstance(value, ContextManager):
         return f"<{value.label} object at {_address(value)}>"
-    return f"<{type_name(value)} object at {_address(value)}>"
+    return f"<{qualified_type_name(value)} object at {_address(value)}>"
 
 
 def _address(value) -> str:
@@ -199,6 +200,7 @@ def _address(value) -> str:
 _CLASS_NAMES: dict[type, str] = {
     Tensor: "Tensor", Size: "Size", type(None): "NoneType", Namespace: "module",
     PyType: "type", Generator: "generator", dtypes.DType: "torch.dtype",
+    RemovableHandle: "RemovableHandle",
 }
 
 
@@ -231,6 +233,8 @@ def qualified_type_name(value) -> str:
         return "torch." + type_name(value)
     if isinstance(value, NUMPY_VALUES):
         return f"{type(value).__module__}.{type(value).__name__}"
+    if isinstance(value, RemovableHandle):
+        return "torch.utils.hooks.RemovableHandle"
     from gradcli.language.runtime import ContextManager
     if isinstance(value, ContextManager):
         return value.label
