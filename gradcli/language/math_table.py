@@ -117,9 +117,15 @@ def _shared_entries(first: str, wanted: str) -> dict:
 
 
 def _factory(fn):
-    """A factory whose size comes as *size (ones(2, 3) or ones((2, 3)))."""
-    return lambda *size, dtype, requires_grad, **_: fn(*size, dtype=dtype,
-                                                       requires_grad=requires_grad)
+    """A factory whose size comes as *size (ones(2, 3) or ones((2, 3))) or as size=(2, 3)."""
+    def make(*sizes, size, dtype, requires_grad, **_):
+        if size is not None:
+            if sizes:
+                raise errors.type_error(f"{fn.__name__}() got multiple values for argument "
+                                        "'size'")
+            sizes = (size,)
+        return fn(*sizes, dtype=dtype, requires_grad=requires_grad)
+    return make
 
 
 def _like(fn):
@@ -142,11 +148,11 @@ TORCH_MATH = _shared_entries("input", "torch") | table(
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
           "data, dtype=None, device=None"),
     entry("from_numpy", creation.from_numpy, "ndarray"),
-    entry("ones", _factory(creation.ones), "*size, " + _FACTORY),
-    entry("zeros", _factory(creation.zeros), "*size, " + _FACTORY),
-    entry("empty", _factory(creation.empty), "*size, " + _FACTORY),
-    entry("rand", _factory(creation.rand), "*size, generator=None, " + _FACTORY),
-    entry("randn", _factory(creation.randn), "*size, generator=None, " + _FACTORY),
+    entry("ones", _factory(creation.ones), "*sizes, size=None, " + _FACTORY),
+    entry("zeros", _factory(creation.zeros), "*sizes, size=None, " + _FACTORY),
+    entry("empty", _factory(creation.empty), "*sizes, size=None, " + _FACTORY),
+    entry("rand", _factory(creation.rand), "*sizes, size=None, generator=None, " + _FACTORY),
+    entry("randn", _factory(creation.randn), "*sizes, size=None, generator=None, " + _FACTORY),
     entry("full", lambda size, fill_value, dtype, layout, device, requires_grad, pin_memory:
           creation.full(size, fill_value, dtype, requires_grad),
           "size, fill_value, *, " + _FACTORY),
