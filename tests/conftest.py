@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -9,6 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+
+# torch as the oracle runs on one thread: snippets run in forked children (tests/snippets.py), and
+# a child forked after torch's OpenMP pool has started can block forever on the pool's lock.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")  # the same rule as tests/golden/record.py
 

@@ -23,5 +23,5 @@ def efficient_zeros(like: Tensor) -> Tensor:
 
 def check_mutable(t: Tensor, message: str = IMMUTABLE) -> None:
     """torch's refusal of an in-place write into a zero tensor (or a view of one)."""
-    if not t.data.flags.writeable:
+    if not t.data.flags.writeable and not t.data.any():
         raise errors.runtime(message)

@@ -145,9 +145,10 @@ class Builtin:
                     f"{self.title}() takes at most {most} arguments ({count} given)")
             raise errors.type_error(f"{self.title}() takes at least "
                                     f"{_plural(least, 'positional argument')} ({count} given)")
+        takes = (f"from {least} to {most} positional arguments" if least != most
+                 else _plural(most, "positional argument"))
         raise errors.type_error(
-            f"{self.title}() takes {_plural(most, 'positional argument')} but {count} "
-            f"{'was' if count == 1 else 'were'} given")
+            f"{self.title}() takes {takes} but {count} {'was' if count == 1 else 'were'} given")
 
     def _keyword_error(self, key: str):
         if self.style == "python":

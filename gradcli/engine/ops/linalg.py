@@ -28,7 +28,10 @@ def mm_mat2_backward(g, mat1, strides):
 
 
 def _diagonal(a, offset, dim1, dim2, sizes=None):
-    return np.diagonal(a, offset, dim1, dim2)
+    """A view of the diagonal that can be written through, as torch's (NumPy's is read-only)."""
+    view = np.diagonal(a, offset, dim1, dim2)
+    view.flags.writeable = a.flags.writeable
+    return view
 
 
 def _diagonal_backward(g, sizes, offset, dim1, dim2):
@@ -68,12 +71,22 @@ defop("dot", "DotBackward0", np.dot, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: P.mul(g, b), lambda g, a, b: P.mul(g, a)))
 defop("mv", "MvBackward0", np.matmul, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, v: L.outer(g, v), lambda g, a, v: L.mv(S.t(a), g)))
-defop("mm", "MmBackward0", lambda a, b, self_strides, mat2_strides: np.matmul(a, b), save=(0, 1),
+
+
+def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.matmul, except that a product over one term is that term itself, as torch's mm has it
+    (BLAS adds it to +0, so a -0 product would print as 0.; torch's bmm does that too)."""
+    if a.shape[-1] == 1:
+        return a * b
+    return np.matmul(a, b)
+
+
+defop("mm", "MmBackward0", lambda a, b, self_strides, mat2_strides: _matmul(a, b), save=(0, 1),
       save_for=((1,), (0,)),
       vjp=(lambda g, a, b, self_strides, mat2_strides: mm_mat1_backward(g, b, self_strides),
            lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)))
 defop("addmm", "AddmmBackward0",
-      lambda bias, a, b, mat1_strides, mat2_strides: np.matmul(a, b) + bias,
+      lambda bias, a, b, mat1_strides, mat2_strides: _matmul(a, b) + bias,
       save=(1, 2), save_for=((), (2,), (1,)),
       vjp=(lambda g, bias, a, b, **_: g,
            lambda g, bias, a, b, mat1_strides, mat2_strides: mm_mat1_backward(g, b, mat1_strides),
