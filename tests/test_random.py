@@ -15,6 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from gradcli.engine import random as grandom
+from gradcli.engine.fma import fma32, fma64
 from gradcli.engine.random import Generator
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -185,7 +186,7 @@ def exact_fma(a: float, b: float, c: float) -> Fraction:
 @settings(max_examples=150, deadline=None)
 @given(st.floats(-1e30, 1e30), st.floats(-1e30, 1e30), st.floats(-1e60, 1e60))
 def test_fma64_is_correctly_rounded(a, b, c):
-    result = float(grandom._fma64(np.array([a]), b, c)[0])
+    result = float(fma64(np.array([a]), b, c)[0])
     exact = exact_fma(a, b, c)
     neighbours = (math.nextafter(result, -math.inf), math.nextafter(result, math.inf))
     assert all(abs(Fraction(result) - exact) <= abs(Fraction(v) - exact) for v in neighbours)
@@ -194,7 +195,7 @@ def test_fma64_is_correctly_rounded(a, b, c):
 @settings(max_examples=150, deadline=None)
 @given(*(st.floats(-(2.0**50), 2.0**50, width=32) for _ in range(3)))
 def test_fma32_is_correctly_rounded(a, b, c):
-    result = grandom._fma32(np.float32([a]), np.float32(b), np.float32(c))[0]
+    result = fma32(np.float32([a]), np.float32(b), np.float32(c))[0]
     exact = exact_fma(a, b, c)
     neighbours = [np.nextafter(result, np.float32(way)) for way in (-np.inf, np.inf)]
     assert all(abs(Fraction(float(result)) - exact) <= abs(Fraction(float(v)) - exact)

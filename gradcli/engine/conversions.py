@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gradcli.engine import dtypes, errors, functional as F
+from gradcli.engine import devices, dtypes, errors, functional as F
 from gradcli.engine.tensor import Tensor
 
 _BY_LEGACY_NAME = {f"torch.{d.legacy_name}": d for d in dtypes.ALL}
@@ -19,29 +19,23 @@ def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
     return F.to_dtype(t, dtype)
 
 
-def to(t: Tensor, *args, dtype=None, **_options) -> Tensor:
+def to(t: Tensor, *args, dtype=None, device=None, **_options) -> Tensor:
     """Tensor.to(dtype), .to(other), .to(device), .to(device, dtype): devices are only 'cpu'."""
     target = dtype
+    devices.place(device)
     for arg in args:
         if isinstance(arg, dtypes.DType):
             target = arg
         elif isinstance(arg, Tensor):
             target = arg.dtype
-        elif isinstance(arg, str):
-            _check_device(arg)
+        elif isinstance(arg, (str, devices.Device)):
+            devices.place(arg)
         elif arg is not None:
             raise errors.type_error(
                 "to() received an invalid combination of arguments - got "
                 f"({type(arg).__name__}), but expected one of: (torch.dtype dtype) "
                 "(torch.device device, torch.dtype dtype) (Tensor tensor)")
     return t if target is None else to_dtype(t, target)
-
-
-def _check_device(name: str) -> None:
-    if name.split(":")[0] != "cpu":
-        raise errors.runtime(
-            "Torch not compiled with CUDA enabled" if name.startswith("cuda") else
-            f"Expected one of cpu, cuda, ... device type at start of device string: {name}")
 
 
 def type_(t: Tensor, dtype=None, non_blocking: bool = False):

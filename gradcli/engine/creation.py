@@ -199,14 +199,14 @@ def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -
     """torch's CPU arange kernel: start + step * i in double (a fused multiply-add), except that
     its vectorised loop makes runs of one AVX2 register, each counting from the run's first
     value rounded to the dtype, over a multiple of two registers."""
-    from gradcli.engine.random import _fma64
+    from gradcli.engine.fma import fma64
     lanes = 32 // dtype.np.itemsize
     index = np.arange(count, dtype=np.float64)
     run_start = (index // lanes) * lanes
-    base = _fma64(run_start, step, start).astype(dtype.np).astype(np.float64)
-    vector = _fma64(index - run_start, step, base)
+    base = fma64(run_start, step, start).astype(dtype.np).astype(np.float64)
+    vector = fma64(index - run_start, step, base)
     vector_end = (count // (2 * lanes)) * 2 * lanes
-    return np.where(index < vector_end, vector, _fma64(index, step, start)).astype(dtype.np)
+    return np.where(index < vector_end, vector, fma64(index, step, start)).astype(dtype.np)
 
 
 def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) -> Tensor:
@@ -219,7 +219,7 @@ def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) ->
 def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
     """torch's CPU linspace kernel: the first half counts up from start, the second down from
     end, each value one fused multiply-add in the dtype."""
-    from gradcli.engine.random import _fma32, _fma64
+    from gradcli.engine.fma import fma32, fma64
     if steps <= 1:
         return np.full(steps, start).astype(dtype.np)
     half = steps // 2
@@ -227,10 +227,10 @@ def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
     if not dtype.is_floating_point:
         first, last = float(int(start)), float(int(end))
         step = (last - first) / (steps - 1)
-        up, down = _fma64(index, step, first), _fma64(-step, steps - 1 - index, last)
+        up, down = fma64(index, step, first), fma64(-step, steps - 1 - index, last)
         return np.where(index < half, up, down).astype(dtype.np)
     kind = dtype.np.type
-    fma = _fma32 if dtype.np.itemsize == 4 else _fma64
+    fma = fma32 if dtype.np.itemsize == 4 else fma64
     first, last = kind(start), kind(end)
     step = (last - first) / kind(steps - 1)
     index = index.astype(dtype.np)

@@ -8,6 +8,8 @@ import struct
 
 import numpy as np
 
+from gradcli.engine.fma import fma32, fma64
+
 DEFAULT_SEED = 67280421310721  # torch.Generator()'s seed (c10 default_rng_seed_val)
 _N, _M = 624, 397
 _U32 = np.uint32
@@ -34,43 +36,6 @@ def _temper(y: np.ndarray) -> np.ndarray:
     y ^= (y << _U32(7)) & _U32(0x9D2C5680)
     y ^= (y << _U32(15)) & _U32(0xEFC60000)
     return y ^ (y >> _U32(18))
-
-
-def _round_to_odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
-    """Turn round-to-nearest `s` of the exact `s + err` into its round-to-odd."""
-    even = (s.view(np.uint64) & np.uint64(1)) == 0
-    return np.where(even & (err != 0), np.nextafter(s, np.copysign(np.inf, err)), s)
-
-
-def _two_sum(a, b):
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _two_prod(a, b):
-    p = a * b
-    split = 134217729.0 * a
-    ah = split - (split - a)
-    split = 134217729.0 * b
-    bh = split - (split - b)
-    al, bl = a - ah, b - bh
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
-
-
-def _fma32(a, b, c) -> np.ndarray:
-    """Correctly rounded float32 a * b + c, like the vfmadd instruction."""
-    product = np.asarray(a, np.float64) * np.asarray(b, np.float64)  # exact: 24 + 24 bits
-    s, err = _two_sum(product, np.asarray(c, np.float64))
-    return _round_to_odd(s, err).astype(np.float32)
-
-
-def _fma64(a, b, c) -> np.ndarray:
-    """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation)."""
-    ph, pl = _two_prod(np.asarray(a, np.float64), np.float64(b))
-    sh, sl = _two_sum(np.float64(c), ph)
-    t, terr = _two_sum(sl, pl)
-    return sh + _round_to_odd(t, terr)
 
 
 def _f32(*values):
@@ -102,10 +67,10 @@ def _log256(x: np.ndarray) -> np.ndarray:
     z = x * x
     y = _LOG_P[0]
     for p in _LOG_P[1:]:
-        y = _fma32(y, x, p)
-    y = _fma32(y * x, z, e * _LOG_Q1)
-    y = _fma32(-z, _HALF, y)
-    return _fma32(e, _LOG_Q2, x + y)
+        y = fma32(y, x, p)
+    y = fma32(y * x, z, e * _LOG_Q1)
+    y = fma32(-z, _HALF, y)
+    return fma32(e, _LOG_Q2, x + y)
 
 
 def _sincos256(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -116,12 +81,12 @@ def _sincos256(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sign_cos = (~(j - 2) & 4) << 29
     poly = (j & 2) == 0
     for dp in _DP:
-        x = _fma32(dp, y, x)
+        x = fma32(dp, y, x)
     z = x * x
-    c = _fma32(_fma32(_COS_P[0], z, _COS_P[1]), z, _COS_P[2]) * z
-    c = _fma32(z, c, -(z * _HALF)) + _ONE
-    s = _fma32(_fma32(_SIN_P[0], z, _SIN_P[1]), z, _SIN_P[2]) * z
-    s = _fma32(x, s, x)
+    c = fma32(fma32(_COS_P[0], z, _COS_P[1]), z, _COS_P[2]) * z
+    c = fma32(z, c, -(z * _HALF)) + _ONE
+    s = fma32(fma32(_SIN_P[0], z, _SIN_P[1]), z, _SIN_P[2]) * z
+    s = fma32(x, s, x)
     zero = np.float32(0)
     sin_from_s, sin_from_c = np.where(poly, s, zero), np.where(poly, zero, c)
     sin = sin_from_s + sin_from_c
@@ -137,7 +102,7 @@ def _box_muller16_f32(u: np.ndarray, mean: float, std: float) -> np.ndarray:
     radius = np.sqrt(np.float32(-2) * _log256(u1))
     sin, cos = _sincos256(_TWO_PI * u2)
     mean32, std32 = np.float32(mean), np.float32(std)
-    return np.hstack([_fma32(radius * cos, std32, mean32), _fma32(radius * sin, std32, mean32)])
+    return np.hstack([fma32(radius * cos, std32, mean32), fma32(radius * sin, std32, mean32)])
 
 
 def _box_muller16_f64(u: np.ndarray, mean: float, std: float) -> np.ndarray:
@@ -147,20 +112,20 @@ def _box_muller16_f64(u: np.ndarray, mean: float, std: float) -> np.ndarray:
     radius = np.sqrt(-2.0 * np.array([math.log(v) for v in u1]))
     cos = np.array([math.cos(t) for t in u2])
     sin = np.array([math.sin(t) for t in u2])
-    halves = [_fma64(radius * f, std, mean).reshape(-1, 8) for f in (cos, sin)]
+    halves = [fma64(radius * f, std, mean).reshape(-1, 8) for f in (cos, sin)]
     return np.hstack(halves)
 
 
 def _uniform_f32(words: np.ndarray, low: float, high: float) -> np.ndarray:
     x = (words & _U32(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
     low32 = np.float32(low)
-    return _fma32(x, np.float32(high) - low32, low32)
+    return fma32(x, np.float32(high) - low32, low32)
 
 
 def _uniform_f64(words: np.ndarray, low: float, high: float) -> np.ndarray:
     hi, lo = words[0::2].astype(np.uint64), words[1::2].astype(np.uint64)
     x = (((hi & np.uint64(0x1FFFFF)) << np.uint64(32)) | lo).astype(np.float64) * 2.0**-53
-    return _fma64(x, high - low, low)
+    return fma64(x, high - low, low)
 
 
 def _words64(words: np.ndarray) -> np.ndarray:
@@ -260,7 +225,7 @@ class Generator:
             values += [radius * math.cos(theta), radius * math.sin(theta)]
         if len(values) > n:
             self._next_double_normal = values.pop()
-        return _fma64(np.array(values, np.float64), std, mean)
+        return fma64(np.array(values, np.float64), std, mean)
 
     def randint(self, low: int, high: int, shape, np_dtype=np.int64) -> np.ndarray:
         """torch.randint(low, high, shape) / Tensor.random_(low, high)."""

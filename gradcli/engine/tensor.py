@@ -32,7 +32,7 @@ class Tensor:
     __slots__ = (
         "data", "dtype", "_requires_grad", "grad", "_grad_fn", "output_nr", "_version_counter",
         "_base", "_view_fn", "_view_version", "_creation_meta", "retains_grad", "_accumulator",
-        "__weakref__",
+        "is_parameter", "__weakref__",
     )
 
     def __init__(self, data: np.ndarray, dtype: dtypes.DType | None = None, *,
@@ -51,6 +51,7 @@ class Tensor:
         self._version_counter = VersionCounter()
         self.retains_grad = False
         self._accumulator = None
+        self.is_parameter = False  # torch.nn.Parameter: same tensor, printed and typed as one
 
     def make_view_of(self, source: "Tensor", view_fn, creation_meta: str = DEFAULT) -> None:
         """Link this tensor as a view of `source`'s storage (sharing its version counter)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gradcli.engine import errors
 from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.devices import Device
 from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.reductions import ReturnTypes
@@ -11,6 +12,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
 from gradcli.language.builtins import entry, table
 from gradcli.language.formatting import str_format
+from gradcli.language.objects import TableObject
 from gradcli.language.runtime import BoundMethod
 from gradcli.language.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
 from gradcli.language.values import Namespace, Size, type_name
@@ -28,6 +30,7 @@ DTYPE_ATTRS = {
 RETURN_TYPES_ATTRS = {"values": lambda r: r.values, "indices": lambda r: r.indices}
 EXCEPTION_ATTRS = {"args": lambda e: e.args}
 HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
+DEVICE_ATTRS = {"type": lambda d: d.type, "index": lambda d: d.index}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
 LIST_METHODS = table(
     entry("append", lambda xs, item: xs.append(item), "self, object"),
@@ -90,6 +93,8 @@ def get(value, name: str):
         return _from(value, name, TENSOR_ATTRS, TENSOR_METHODS)
     if isinstance(value, Namespace):
         return value.lookup(name)
+    if isinstance(value, TableObject):
+        return value.attribute(name)
     if isinstance(value, (Node, AccumulateGrad)):
         return _from(value, name, NODE_ATTRS, NODE_METHODS)
     if isinstance(value, DType):
@@ -102,6 +107,8 @@ def get(value, name: str):
         return _from(value, name, EXCEPTION_ATTRS, {})
     if isinstance(value, RemovableHandle):
         return _from(value, name, {}, HANDLE_METHODS)
+    if isinstance(value, Device):
+        return _from(value, name, DEVICE_ATTRS, {})
     if isinstance(value, ARRAY_TYPES):
         return _from(value, name, ARRAY_ATTRS, ARRAY_METHODS)
     kinds = ((list, LIST_METHODS), (dict, DICT_METHODS), (str, STR_METHODS))
@@ -112,7 +119,10 @@ def get(value, name: str):
 
 
 def set(value, name: str, item) -> None:
-    """value.name = item, for the settable tensor attributes only."""
+    """value.name = item, for the settable tensor attributes and table objects only."""
+    if isinstance(value, TableObject) and not (name.startswith("__") and name.endswith("__")):
+        value.set_attribute(name, item)
+        return
     if isinstance(value, Tensor):
         getter_setter = TENSOR_ATTRS.get(name)
         if getter_setter is not None and getter_setter[1] is not None:

@@ -8,6 +8,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.tensor import Tensor
 from gradcli.language.arrays import ARRAY_TYPES
 from gradcli.language.exceptions import EXCEPTION_TYPES
+from gradcli.language.objects import TableObject
 from gradcli.language.runtime import BoundMethod, UserFunction
 from gradcli.language.signatures import Builtin, entry, table
 from gradcli.language.values import (Generator, Namespace, PyType, Size, iterate,
@@ -79,6 +80,8 @@ def _len(obj):
         return obj.shape[0]
     if isinstance(obj, (list, tuple, str, dict, range, *ARRAY_TYPES)):
         return len(obj)
+    if isinstance(obj, TableObject) and obj.is_sequence:
+        return obj.length()
     raise errors.type_error(f"object of type '{type_name(obj)}' has no len()")
 
 
@@ -231,6 +234,11 @@ _NODE_TYPES: dict[str, PyType] = {}
 
 def type_of(value) -> PyType:
     """What `type(value)` returns: the same class object for values of the same class."""
+    if isinstance(value, TableObject):
+        return value.language_type
+    if type(value) is Tensor and value.is_parameter:
+        from gradcli.language.nn_table import PARAMETER_TYPE  # loaded before any Parameter exists
+        return PARAMETER_TYPE
     found = _TYPE_OF.get(type(value))
     if found is not None:
         return found

@@ -7,6 +7,7 @@ import numpy as np
 from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
 from gradcli.language.builtins import PY_BUILTINS, index
+from gradcli.language.objects import TableObject
 from gradcli.language.runtime import (BoundMethod, ContextManager, Frame, GradRuntimeError,
                                       Runtime, UserFunction)
 from gradcli.language.signatures import Builtin
@@ -48,9 +49,11 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
     if isinstance(function, BoundMethod):
         return invoke(runtime, function.builtin, [function.receiver, *args], kwargs)
     if isinstance(function, PyType) and function.construct is not None:
-        return invoke(runtime, function.construct, args, kwargs)
+        return call(runtime, function.construct, args, kwargs)
     if isinstance(function, PyType):
         raise errors.type_error(f"cannot create '{function.name}' instances")
+    if isinstance(function, TableObject) and function.forward() is not None:
+        return call(runtime, function.forward(), args, kwargs)
     raise errors.type_error(f"'{type_name(function)}' object is not callable")
 
 
@@ -91,6 +94,8 @@ def get_item(value, key):
     """value[key] for tensors (torch's indexing) and Python's containers."""
     if isinstance(value, Tensor):
         return indexing.get_item(value, key)
+    if isinstance(value, TableObject) and value.is_sequence:
+        return value.item(key)
     if isinstance(value, np.ndarray) and not isinstance(key, Tensor):
         return value[key]
     if isinstance(value, dict):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from gradcli.engine import (activation as A, comparison as C, conversions, creation, einsum,
-                            errors, linalg as L, losses, pointwise as P, reductions as R)
+from gradcli.engine import (activation as A, comparison as C, conversions, creation, devices,
+                            einsum, errors, inplace as inplace_ops, linalg as L, losses,
+                            pointwise as P, reductions as R)
 from gradcli.engine.state import STATE
 from gradcli.language.builtins import entry, table
+from gradcli.language.objects import LazyTable
 from gradcli.language.values import Namespace
 
 _FACTORY = "dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
@@ -88,7 +90,8 @@ _SHARED = [
     ("diag", L.diag, "diagonal=0", "both"),
     ("diagonal", L.diagonal, "offset=0, dim1=0, dim2=1", "both"),
     ("movedim", L.movedim, "source, destination", "both"),
-    ("to", conversions.to, "*args, dtype=None, non_blocking=False, copy=False", "method"),
+    ("to", conversions.to, "*args, dtype=None, device=None, non_blocking=False, copy=False",
+     "method"),
     ("type", conversions.type_, "dtype=None, non_blocking=False", "method"),
     ("type_as", lambda t, other: conversions.to_dtype(t, other.dtype), "other", "method"),
 ]
@@ -118,7 +121,8 @@ def _shared_entries(first: str, wanted: str) -> dict:
 
 def _factory(fn):
     """A factory whose size comes as *size (ones(2, 3) or ones((2, 3))) or as size=(2, 3)."""
-    def make(*sizes, size, dtype, requires_grad, **_):
+    def make(*sizes, size, dtype, device, requires_grad, **_):
+        devices.place(device)
         if size is not None:
             if sizes:
                 raise errors.type_error(f"{fn.__name__}() got multiple values for argument "
@@ -143,7 +147,7 @@ TORCH_MATH = _shared_entries("input", "torch") | table(
     entry("where", _where, "condition, input=None, other=None"),
     entry("einsum", einsum.einsum, "equation, *operands"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
-          creation.tensor(data, dtype, requires_grad),
+          devices.place(device) or creation.tensor(data, dtype, requires_grad),
           "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False"),
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
           "data, dtype=None, device=None"),
@@ -202,7 +206,8 @@ def _implicit_softmax(fn, name):
 
 
 NN_FUNCTIONAL = Namespace("torch.nn.functional", table(
-    entry("relu", lambda t, inplace: A.relu(t), "input, inplace=False"),
+    entry("relu", lambda t, inplace: inplace_ops.apply_inplace(t, A.relu) if inplace else A.relu(t),
+          "input, inplace=False"),
     entry("leaky_relu", lambda t, slope, inplace: A.leaky_relu(t, slope),
           "input, negative_slope=0.01, inplace=False"),
     entry("elu", lambda t, alpha, inplace: A.elu(t, alpha), "input, alpha=1.0, inplace=False"),
@@ -230,7 +235,14 @@ NN_FUNCTIONAL = Namespace("torch.nn.functional", table(
           "input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
           "reduction='mean'"),
 ))
-NN = Namespace("torch.nn", {"functional": NN_FUNCTIONAL})
+
+
+def _nn_classes() -> dict:
+    from gradcli.language.nn_table import NN_CLASSES  # loaded when a program first needs one
+    return NN_CLASSES
+
+
+NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL}, _nn_classes))
 LINALG = Namespace("torch.linalg", table(
     entry("vector_norm", R.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None"),
     entry("matmul", L.matmul, "input, other"),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gradcli.engine import (conversions, functional as F, grad_api, hooks, inplace, selection,
-                            shapes as S)
+from gradcli.engine import (conversions, devices, functional as F, grad_api, hooks, inplace,
+                            selection, shapes as S)
 from gradcli.engine.tensor import Tensor
 from gradcli.language.builtins import entry, table
 from gradcli.language.math_table import TENSOR_MATH
@@ -23,6 +23,8 @@ TENSOR_ATTRS = {
     "retains_grad": (lambda t: t.retains_grad, None),
     "shape": (lambda t: Size(t.shape), None),
     "dtype": (lambda t: t.dtype, None),
+    "device": (lambda t: devices.CPU, None),
+    "is_cuda": (lambda t: False, None),
     "ndim": (lambda t: t.ndim, None),
     "output_nr": (lambda t: t.output_nr, None),
     "_version": (lambda t: t._version, None),
@@ -57,6 +59,8 @@ TENSOR_METHODS = table(
     entry("numel", lambda t: t.numel(), "self"),
     entry("tolist", grad_api.tolist, "self"),
     entry("numpy", conversions.to_numpy, "self, *, force=False"),
+    entry("cpu", lambda t: t, "self"),
+    entry("cuda", lambda t, device: devices.place(device or "cuda"), "self, device=None"),
     # shapes and indexing
     entry("reshape", lambda t, *shape: S.reshape(t, S.sizes_arg(shape)), "self, *shape"),
     entry("view", lambda t, *shape: S.view(t, S.sizes_arg(shape)), "self, *shape"),

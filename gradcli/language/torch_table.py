@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from gradcli.engine import dtypes, grad_api, selection, shapes as S
+from gradcli.engine import devices, dtypes, grad_api, selection, shapes as S
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.builtins import SIZE_TYPE, TENSOR_TYPE, entry, table
 from gradcli.language.functional_autograd import FUNCTIONAL
 from gradcli.language.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
+from gradcli.language.objects import LazyTable
 from gradcli.language.runtime import ContextManager
 from gradcli.language.values import Namespace
 
@@ -48,6 +49,19 @@ AUTOGRAD = Namespace("torch.autograd", table(
     entry("Variable", _variable, "data, requires_grad=False"),
 ) | {"functional": FUNCTIONAL})
 
+CUDA = Namespace("torch.cuda", table(
+    entry("is_available", lambda: False, ""),
+    entry("device_count", lambda: 0, ""),
+))
+
+
+def _optimizers() -> dict:
+    from gradcli.language.optim import OPTIMIZERS  # loaded when a program first needs one
+    return OPTIMIZERS
+
+
+OPTIM = Namespace("torch.optim", LazyTable({}, _optimizers))
+
 TORCH_TABLE = table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
@@ -55,6 +69,7 @@ TORCH_TABLE = table(
     entry("enable_grad", lambda: _grad_mode_manager(True), ""),
     entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
     entry("is_grad_enabled", lambda: STATE.grad_enabled, ""),
+    entry("device", devices.device, "type, index=None"),
     entry("numel", lambda input: input.numel(), "input"),
     entry("reshape", S.reshape, "input, shape"),
     entry("flatten", S.flatten, "input, start_dim=0, end_dim=-1"),
@@ -78,7 +93,8 @@ TORCH_TABLE = table(
     entry("index_add", selection.index_add, "input, dim, index, source, *, alpha=1"),
     entry("scatter_add", selection.scatter_add, "input, dim, index, src"),
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
-    "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE}
+    "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
+    "cuda": CUDA, "optim": OPTIM}
 
 
 def _set_grad_enabled(mode) -> ContextManager:
@@ -98,5 +114,7 @@ MODULES = {
     "torch": TORCH,
     "torch.autograd": AUTOGRAD,
     "torch.autograd.functional": FUNCTIONAL,
+    "torch.cuda": CUDA,
+    "torch.optim": OPTIM,
     **MATH_MODULES,
 }

@@ -6,11 +6,16 @@ from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
 from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.devices import Device
 from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.reductions import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.arrays import ARRAY_TYPES, NUMPY_VALUES
+from gradcli.language.objects import TableObject
+
+# Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
+HOST_PRINTED = (*NUMPY_VALUES, Device)
 
 
 class Size(tuple):
@@ -63,6 +68,8 @@ def iterate(value):
         return indexing.unbind(value, 0)
     if isinstance(value, _ITERABLES):
         return value
+    if isinstance(value, TableObject) and value.is_sequence:
+        return value.members()
     raise errors.type_error(f"'{type_name(value)}' object is not iterable")
 
 
@@ -78,10 +85,11 @@ class Printer:
 
     def tensor(self, t: Tensor) -> str:
         label = t.grad_fn.class_name if t.grad_fn is not None else None
-        return printing.tensor_repr(t.data, t.dtype, self.options,
+        text = printing.tensor_repr(t.data, t.dtype, self.options,
                                     default_dtype=STATE.default_dtype,
                                     requires_grad=t.requires_grad and t.grad_fn is None,
                                     grad_fn_label=label)
+        return "Parameter containing:\n" + text if t.is_parameter else text
 
     def repr(self, value) -> str:
         if isinstance(value, Tensor):
@@ -101,8 +109,10 @@ class Printer:
             return repr(value)
         if isinstance(value, BaseException):
             return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
-        if isinstance(value, NUMPY_VALUES):
+        if isinstance(value, HOST_PRINTED):
             return repr(value)
+        if isinstance(value, TableObject):
+            return value.repr(self)
         return _object_repr(value)
 
     def _container(self, value) -> str:
@@ -130,7 +140,7 @@ class Printer:
             return value
         if isinstance(value, BaseException):
             return self._exception_str(value)
-        if isinstance(value, NUMPY_VALUES):
+        if isinstance(value, HOST_PRINTED):
             return str(value)
         return self.repr(value)
 
@@ -152,12 +162,14 @@ class Printer:
         return self.format(value, spec)
 
     def format(self, value, spec: str) -> str:
-        """format(value, spec), with torch's rule: a 0-d tensor formats as its item."""
+        """format(value, spec), with torch's rule: a 0-d tensor (not a Parameter) formats as its
+        item."""
         if isinstance(value, Tensor):
-            if value.ndim == 0:
+            if value.ndim == 0 and not value.is_parameter:
                 return format(value.data.item(), spec)
             if spec:
-                raise errors.type_error("unsupported format string passed to Tensor.__format__")
+                raise errors.type_error(
+                    f"unsupported format string passed to {type_name(value)}.__format__")
             return self.str(value)
         if isinstance(value, (int, float, str, *ARRAY_TYPES)):
             try:
@@ -200,7 +212,7 @@ def _address(value) -> str:
 _CLASS_NAMES: dict[type, str] = {
     Tensor: "Tensor", Size: "Size", type(None): "NoneType", Namespace: "module",
     PyType: "type", Generator: "generator", dtypes.DType: "torch.dtype",
-    RemovableHandle: "RemovableHandle",
+    RemovableHandle: "RemovableHandle", Device: "torch.device",
 }
 
 
@@ -213,6 +225,10 @@ def _late_class_names() -> dict[type, str]:
 
 def type_name(value) -> str:
     """The class name Python would report for `value` in error messages."""
+    if type(value) is Tensor and value.is_parameter:
+        return "Parameter"
+    if isinstance(value, TableObject):
+        return value.class_name
     name = _CLASS_NAMES.get(type(value))
     if name is not None:
         return name
@@ -229,6 +245,10 @@ def type_name(value) -> str:
 
 def qualified_type_name(value) -> str:
     """The name `type(value)` prints: torch's classes with their module (`torch.Tensor`)."""
+    if type(value) is Tensor and value.is_parameter:
+        return "torch.nn.parameter.Parameter"
+    if isinstance(value, TableObject):
+        return value.language_type.name
     if isinstance(value, (Tensor, Size)):
         return "torch." + type_name(value)
     if isinstance(value, NUMPY_VALUES):

@@ -1,0 +1,56 @@
+"""torch.device: every tensor lives on the CPU; asking for CUDA fails as a CPU-only torch does."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors
+
+_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                 "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
+_KNOWN = frozenset(_DEVICE_TYPES.split(", "))
+
+
+class Device:
+    """A device name and optional index, printed as torch prints one."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type_: str, index: int | None = None):
+        self.type, self.index = type_, index
+
+    def __repr__(self) -> str:
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = Device("cpu")
+
+
+def device(spec, index: int | None = None) -> Device:
+    """torch.device('cpu'), torch.device('cuda:0'), torch.device('cpu', 0)."""
+    if isinstance(spec, Device):
+        return spec
+    if not isinstance(spec, str):
+        raise errors.type_error(f"device() received an invalid combination of arguments - got "
+                                f"({type(spec).__name__})")
+    name, _, number = spec.partition(":")
+    if name not in _KNOWN:
+        raise errors.runtime(f"Expected one of {_DEVICE_TYPES} device type at start of device "
+                             f"string: {spec}")
+    return Device(name, int(number) if number.isdigit() else index)
+
+
+def place(spec) -> None:
+    """Check a `device=` argument or `.to(device)`: only the CPU can hold a tensor."""
+    if spec is None:
+        return
+    if device(spec).type != "cpu":
+        raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")

@@ -1,0 +1,43 @@
+"""Fused multiply-add (a * b + c rounded once), emulated exactly in NumPy: the rounding of
+torch's CPU kernels that use vfmadd (its RNG transforms, arange/linspace, optimizer updates)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _round_to_odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
+    """Turn round-to-nearest `s` of the exact `s + err` into its round-to-odd."""
+    even = (s.view(np.uint64) & np.uint64(1)) == 0
+    return np.where(even & (err != 0), np.nextafter(s, np.copysign(np.inf, err)), s)
+
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _two_prod(a, b):
+    p = a * b
+    split = 134217729.0 * a
+    ah = split - (split - a)
+    split = 134217729.0 * b
+    bh = split - (split - b)
+    al, bl = a - ah, b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def fma32(a, b, c) -> np.ndarray:
+    """Correctly rounded float32 a * b + c, like the vfmadd instruction."""
+    product = np.asarray(a, np.float64) * np.asarray(b, np.float64)  # exact: 24 + 24 bits
+    s, err = _two_sum(product, np.asarray(c, np.float64))
+    return _round_to_odd(s, err).astype(np.float32)
+
+
+def fma64(a, b, c) -> np.ndarray:
+    """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation)."""
+    ph, pl = _two_prod(np.asarray(a, np.float64), np.float64(b))
+    sh, sl = _two_sum(np.float64(c), ph)
+    t, terr = _two_sum(sl, pl)
+    return sh + _round_to_odd(t, terr)

@@ -1,0 +1,72 @@
+"""Hooks for values whose classes load on first use (torch.nn modules, optimizers)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Callable
+
+from gradcli.engine import errors
+
+
+class TableObject(ABC):
+    """A value of a class defined by a table: the interpreter reaches it only through these
+    methods, and each resolves names through the class's explicit tables."""
+
+    __slots__ = ()
+    is_sequence = False  # when True: item(key), length() and members() as a Python sequence
+
+    @property
+    @abstractmethod
+    def language_type(self):
+        """The PyType that `type(value)` returns."""
+
+    @property
+    def class_name(self) -> str:
+        return self.language_type.name.rsplit(".", 1)[-1]
+
+    @abstractmethod
+    def attribute(self, name: str):
+        """value.name (never a dunder name)."""
+
+    @abstractmethod
+    def set_attribute(self, name: str, value) -> None:
+        """value.name = value (never a dunder name)."""
+
+    @abstractmethod
+    def repr(self, printer) -> str:
+        """repr(value), with `printer` for the values inside."""
+
+    def forward(self):
+        """What calling the value runs: a BoundMethod, or None when it is not callable."""
+        return None
+
+    def missing(self, name: str) -> errors.TorchError:
+        return errors.TorchError("AttributeError",
+                                 f"'{self.class_name}' object has no attribute '{name}'")
+
+
+class LazyTable(Mapping):
+    """A namespace table whose entries beyond `eager` are loaded (imported) on first use."""
+
+    def __init__(self, eager: dict, load: Callable[[], dict]):
+        self._eager, self._load, self._loaded = eager, load, None
+
+    def _all(self) -> dict:
+        if self._loaded is None:
+            self._loaded = self._eager | self._load()
+        return self._loaded
+
+    def __getitem__(self, name: str):
+        if name in self._eager:
+            return self._eager[name]
+        return self._all()[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._eager or name in self._all()
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
