@@ -72,6 +72,10 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
 
 
 def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    for name, first in (("mat1", a), ("self", bias)):
+        if first.dtype is not b.dtype:
+            raise errors.runtime(f"{name} and mat2 must have the same dtype, but got "
+                                 f"{_type_name(first)} and {_type_name(b)}")
     _check_mm(a, b)
     P.broadcast_shape(bias.shape, (a.shape[0], b.shape[1]))
     return apply(OPS["addmm"], bias, a, b, mat1_strides=element_strides(a),
@@ -87,6 +91,8 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
         raise errors.runtime(
             "Expected size for first two dimensions of batch2 tensor to be: "
             f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
     return apply(OPS["bmm"], a, b)
 
 
