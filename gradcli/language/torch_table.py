@@ -7,6 +7,7 @@ from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.builtins import SIZE_TYPE, TENSOR_TYPE, entry, table
 from gradcli.language.functional_autograd import FUNCTIONAL
 from gradcli.language.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
+from gradcli.language.python_math import MATH
 from gradcli.language.objects import LazyTable
 from gradcli.language.runtime import ContextManager
 from gradcli.language.values import Namespace
@@ -115,6 +116,7 @@ MODULES = {
     "torch.autograd": AUTOGRAD,
     "torch.autograd.functional": FUNCTIONAL,
     "torch.cuda": CUDA,
+    "math": MATH,
     "torch.optim": OPTIM,
     **MATH_MODULES,
 }
