@@ -5,6 +5,7 @@ from __future__ import annotations
 from gradcli.engine import errors, functional as F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.arrays import ARRAY_TYPES
 from gradcli.language.exceptions import EXCEPTION_TYPES
@@ -46,7 +47,21 @@ def tensor_scalar(t: Tensor):
     return t.data.reshape(()).item()
 
 
+_TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.")
+
+
+def tensor_float(t: Tensor) -> float:
+    """float(t) (Tensor.__float__): its number, with torch's one-time warning when t requires
+    grad (int() and .item() do not warn)."""
+    if t.requires_grad:
+        STATE.warn("UserWarning", _TO_SCALAR_WARNING, once=True)
+    return float(tensor_scalar(t))
+
+
 def _float(x):
+    if isinstance(x, Tensor):
+        return tensor_float(x)
     return float(_scalar(x, "float", "a string or a real number"))
 
 
@@ -188,13 +203,18 @@ def _dict(iterable, **kwargs):
     return out
 
 
-def _tensor(*args):
-    from gradcli.engine import creation
-    from gradcli.engine.state import STATE
-    if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
-        return creation.tensor(args[0], dtype=STATE.default_dtype)
-    raise errors.type_error("torch.Tensor() takes one list of values in gradcli; use "
-                            "torch.zeros or torch.ones for a given size")
+def legacy_constructor(dtype: DType | None = None):
+    """torch.Tensor / torch.FloatTensor ...: from data, or of given sizes (uninitialised memory in
+    torch; zeros here)."""
+    def construct(*args):
+        from gradcli.engine import creation
+        target = dtype or STATE.default_dtype
+        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
+            return creation.tensor(args[0], dtype=target)
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return creation.empty(*(args or (0,)), dtype=target)
+        raise errors.type_error(f"new(): invalid data type '{type_name(args[0])}'")
+    return construct
 
 
 def _class(name: str, hosts: tuple, construct=None) -> PyType:
@@ -216,7 +236,7 @@ DICT_TYPE = _class("dict", (dict,), entry("dict", _dict, "iterable=(), /, **kwar
                                           style="expected", frames=0))
 RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
 TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))
-TENSOR_TYPE = _class("torch.Tensor", (Tensor,), entry("Tensor", _tensor, "*data"))
+TENSOR_TYPE = _class("torch.Tensor", (Tensor,), entry("Tensor", legacy_constructor(), "*data"))
 SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", lambda sizes: Size(iterate(sizes)),
                                                 "sizes=(), /", style="expected", frames=0))
 

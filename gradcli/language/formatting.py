@@ -6,7 +6,7 @@ import re
 
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
-from gradcli.language.builtins import tensor_scalar
+from gradcli.language.builtins import tensor_float, tensor_scalar
 from gradcli.language.literals import split_braces
 from gradcli.language.values import type_name
 
@@ -145,7 +145,7 @@ def _directive(printer, directive: str, kind: str, value, numbers: list, at: int
         raise errors.value_error(f"unsupported format character '{kind}' "
                                  f"(0x{ord(kind):x}) at index {at}")
     if isinstance(value, Tensor):
-        value = tensor_scalar(value)
+        value = tensor_float(value) if kind in "eEfFgG" else tensor_scalar(value)
     if not isinstance(value, (int, float)) and not (kind == "c" and isinstance(value, str)):
         need = "an integer" if kind in "oxXc" else "a real number"
         raise errors.type_error(f"%{kind} format: {need} is required, not {type_name(value)}")

@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 
 from gradcli.engine.tensor import Tensor
-from gradcli.language.builtins import tensor_scalar
+from gradcli.language.builtins import tensor_float
 from gradcli.language.signatures import entry, table
 from gradcli.language.values import Namespace, iterate
 
 
 def _real(value):
-    return tensor_scalar(value) if isinstance(value, Tensor) else value
+    return tensor_float(value) if isinstance(value, Tensor) else value
 
 
 def _function(name: str, spec: str):

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from gradcli.engine import devices, dtypes, grad_api, selection, shapes as S
 from gradcli.engine.state import STATE, grad_mode
-from gradcli.language.builtins import SIZE_TYPE, TENSOR_TYPE, entry, table
+from gradcli.language.builtins import (SIZE_TYPE, TENSOR_TYPE, entry, legacy_constructor,
+                                      table)
 from gradcli.language.functional_autograd import FUNCTIONAL
 from gradcli.language.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.python_math import MATH
 from gradcli.language.objects import LazyTable
 from gradcli.language.runtime import ContextManager
-from gradcli.language.values import Namespace
+from gradcli.language.values import Namespace, PyType
 
 
 def _grad_mode_manager(enabled: bool) -> ContextManager:
@@ -95,7 +96,9 @@ TORCH_TABLE = table(
     entry("scatter_add", selection.scatter_add, "input, dim, index, src"),
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
     "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "optim": OPTIM}
+    "cuda": CUDA, "optim": OPTIM} | {dtype.legacy_name: PyType(
+        f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
+                                                "*data")) for dtype in dtypes.ALL}
 
 
 def _set_grad_enabled(mode) -> ContextManager:
