@@ -1,5 +1,7 @@
 """The main CLI paths through the installed console script: eval, run, errors and exit codes."""
 
+import re
+
 import pytest
 
 ISSUE_EXAMPLES = [
@@ -87,3 +89,36 @@ def test_module_entry_point(gradcli_exe):
     result = subprocess.run([sys.executable, "-m", "gradcli", "eval", "torch.ones(2).sum()"],
                             capture_output=True, text=True, timeout=60)
     assert (result.returncode, result.stdout) == (0, "tensor(2.)\n")
+
+
+def test_warnings_name_the_file_and_line_as_python_does(run_gradcli, tmp_path):
+    """Once per line, as Python's default filter shows them; compared with Python running the
+    same file under torch (when installed), without torch's '(Triggered internally at ...)'."""
+    script = tmp_path / "warns.py"
+    script.write_text("import torch\nx = torch.tensor(1., requires_grad=True)\ny = x * 2\n"
+                      "for i in range(2):\n    print(y.grad, float(y))\n")
+    result = run_gradcli(["run", str(script)])
+    assert result.returncode == 0
+    assert result.stdout == "None 2.0\nNone 2.0\n"
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"{script}:5: UserWarning: The .grad attribute of a Tensor that "
+                               "is not a leaf Tensor is being accessed.")
+    assert lines[1] == "  print(y.grad, float(y))"
+    assert lines[2] == (f"{script}:5: UserWarning: Converting a tensor with requires_grad=True "
+                        "to a scalar may lead to unexpected behavior.")
+    assert lines[3:] == ["Consider using tensor.detach() first.", "  print(y.grad, float(y))"]
+    torch_run = _python_with_torch(script)
+    if torch_run is not None:
+        suffix = re.compile(r" \(Triggered internally at [^)]*\.\)")
+        assert suffix.sub("", torch_run.stderr) == result.stderr
+
+
+def _python_with_torch(script):
+    """The same script run by this Python with real torch, or None without torch."""
+    import importlib.util
+    import subprocess
+    import sys
+    if importlib.util.find_spec("torch") is None:
+        return None
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)

@@ -10,9 +10,11 @@ _SYNTAX_KINDS = ("SyntaxError", "IndentationError")
 
 def run_source(source: str, filename: str, *, echo: bool) -> int:
     """Run a program, stream its output to stdout, report an error on stderr; the exit code."""
+    from gradcli.engine.state import STATE
     from gradcli.language.session import Session
     out = sys.stdout
     session = Session(write=out.write)
+    STATE.warning_sink = _warning_writer(session.runtime, source, filename)
     try:
         outcome = session.run(source, echo=echo)
     except KeyboardInterrupt:
@@ -25,6 +27,24 @@ def run_source(source: str, filename: str, *, echo: bool) -> int:
     from gradcli.cli.render import report_error
     report_error(outcome.error, source, filename)
     return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
+
+
+def _warning_writer(runtime, source: str, filename: str):
+    """Warnings as Python shows them: `file:line: Category: message`, then the line's source
+    when the program is a real file; once per line and text (Python's default filter)."""
+    lines = source.splitlines() if not filename.startswith("<") else []
+    shown: set = set()
+
+    def write(category: str, message: str) -> None:
+        line = runtime.line
+        if (category, message, line) in shown:
+            return
+        shown.add((category, message, line))
+        text = f"{filename}:{line}: {category}: {message}\n"
+        if 0 < line <= len(lines) and lines[line - 1].strip():
+            text += f"  {lines[line - 1].strip()}\n"
+        sys.stderr.write(text)
+    return write
 
 
 def read_program(file: str) -> tuple[str, str] | None:

@@ -16,12 +16,20 @@ from gradcli.language.runtime import BREAK, CONTINUE, Frame, GradRuntimeError, R
 Statement = Callable[[Frame], object]
 
 
-def _sequence(compiled: list) -> Statement:
+def _sequence(compiled: list, runtime) -> Statement:
+    """Run (line, statement) pairs in order, keeping `runtime.line` on the one running (where a
+    warning is reported)."""
     if len(compiled) == 1:
-        return compiled[0]
+        line, statement = compiled[0]
+
+        def run_one(frame):
+            runtime.line = line
+            return statement(frame)
+        return run_one
 
     def run(frame):
-        for statement in compiled:
+        for line, statement in compiled:
+            runtime.line = line
             signal = statement(frame)
             if signal is not None:
                 return signal
@@ -40,7 +48,8 @@ class Compiler(ExpressionCompiler):
         self.loops = 0  # enclosing loops in the current function body
 
     def statements(self, trees: list) -> Statement:
-        return _sequence([self.statement(t) for t in trees if isinstance(t, Tree)])
+        return _sequence([(t.meta.line, self.statement(t)) for t in trees if isinstance(t, Tree)],
+                         self.runtime)
 
     def statement(self, tree: Tree) -> Statement:
         return _STATEMENTS.get(tree.data, Compiler.statements_of)(self, tree)

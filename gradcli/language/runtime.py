@@ -177,6 +177,7 @@ class Runtime:
     depth: int = 1
     recursion_limit: int = RECURSION_LIMIT
     handling: list = field(default_factory=list)
+    line: int = 0  # the line of the statement running, where a warning is reported
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""

@@ -73,14 +73,16 @@ class Session:
             try:
                 tree = parse(source)
                 compiler = Compiler(self.runtime, echo=self.echo if echo else None)
-                statements = [compiler.statement(t) for t in tree.children if t is not None]
+                statements = [(t.meta.line, compiler.statement(t))
+                              for t in tree.children if t is not None]
             except GradSyntaxError as error:
                 return Outcome(error)
             except RecursionError:
                 return Outcome(GradRuntimeError(
                     "RecursionError", "maximum recursion depth exceeded during compilation",
                     None))
-            for statement in statements:
+            for line, statement in statements:
+                self.runtime.line = line
                 error = self._run_statement(statement)
                 if error is not None:
                     return Outcome(error)
