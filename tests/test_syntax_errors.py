@@ -58,6 +58,8 @@ CASES = [
     'try:\n    a\nexcept E\n    b\n', 'try:\n    a\nexcept\n    b\n',
     'try x:\n  a\n', 'try:\n    a\nfinally\n    b\n', 'try:\n    a\nexcept:\n    b\nelse\n    c\n',
     'try:\n    a\nexcept E, F as g:\n    b\n', 'try:\n    a\nexcept E as g.h:\n    b\n',
+    '@dec\nx = 1\n', '@\ndef f():\n    pass\n', '@dec def f():\n    pass\n',
+    '@dec\n\ndef f(:\n    pass\n',
 ]
 
 # (input, whether more lines could complete it), as the REPL asks before running a line.

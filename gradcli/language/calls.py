@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from gradcli.engine import errors, indexing
@@ -54,7 +56,23 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
         raise errors.type_error(f"cannot create '{function.name}' instances")
     if isinstance(function, TableObject) and function.forward() is not None:
         return call(runtime, function.forward(), args, kwargs)
+    if isinstance(function, ContextManager) and len(args) == 1 and not kwargs \
+            and isinstance(args[0], UserFunction):
+        return _run_inside(function, args[0])
     raise errors.type_error(f"'{type_name(function)}' object is not callable")
+
+
+def _run_inside(manager: ContextManager, function: UserFunction) -> UserFunction:
+    """`@torch.no_grad()` on a function: the same function, its body run inside the manager."""
+    body = function.body
+
+    def guarded(frame):
+        manager.enter()
+        try:
+            return body(frame)
+        finally:
+            manager.exit()
+    return replace(function, body=guarded)
 
 
 def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):

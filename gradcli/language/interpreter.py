@@ -344,12 +344,28 @@ class Compiler(ExpressionCompiler):
                 unbind(frame)
         return handles, handle
 
-    def funcdef(self, tree: Tree) -> Statement:
+    def funcdef(self, tree: Tree, decorators: tuple = ()) -> Statement:
+        """`def`, after its decorators (evaluated first, applied last to first, as Python)."""
         name, params, _returns, body = tree.children
         fname = self.check_name(name)
         make = compile_function(self, fname, params, body.children)
         store = targets.compile_target(self, Tree("var", [name], tree.meta))
-        return lambda frame: store(frame, make(frame))
+        if not decorators:
+            return lambda frame: store(frame, make(frame))
+        compiled = [(self.expression(d.children[0]), span_of(d)) for d in decorators]
+        call = self.runtime.call
+
+        def run(frame):
+            applied = [(evaluate(frame), span) for evaluate, span in compiled]
+            function = make(frame)
+            for decorator, span in reversed(applied):
+                function = self.guard(lambda: call(decorator, [function], {}), span)
+            store(frame, function)
+        return run
+
+    def decorated(self, tree: Tree) -> Statement:
+        *decorators, definition = tree.children
+        return self.funcdef(definition, tuple(decorators))
 
     def lambdef(self, tree: Tree):
         params, body = tree.children
@@ -365,5 +381,5 @@ _STATEMENTS = {
     "assert_stmt": _C.assert_stmt, "import_name": _C.import_name,
     "import_from": _C.import_from, "if_stmt": _C.if_stmt, "while_stmt": _C.while_stmt,
     "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef, "suite": _C.suite,
-    "raise_stmt": _C.raise_stmt, "try_stmt": _C.try_stmt,
+    "raise_stmt": _C.raise_stmt, "try_stmt": _C.try_stmt, "decorated": _C.decorated,
 }
