@@ -85,6 +85,16 @@ def _from(value, name: str, attrs: dict, methods: dict):
     return _missing(value, name)
 
 
+# (kinds of value, their attributes, their methods), tried in order (Size before any tuple).
+_KIND_TABLES = (
+    ((Node, AccumulateGrad), NODE_ATTRS, NODE_METHODS), (DType, DTYPE_ATTRS, {}),
+    (Size, {}, SIZE_METHODS), (ReturnTypes, RETURN_TYPES_ATTRS, {}),
+    (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
+    (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
+    (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
+)
+
+
 def get(value, name: str):
     """value.name, resolved only through the tables above."""
     if name.startswith("__") and name.endswith("__"):
@@ -95,26 +105,9 @@ def get(value, name: str):
         return value.lookup(name)
     if isinstance(value, TableObject):
         return value.attribute(name)
-    if isinstance(value, (Node, AccumulateGrad)):
-        return _from(value, name, NODE_ATTRS, NODE_METHODS)
-    if isinstance(value, DType):
-        return _from(value, name, DTYPE_ATTRS, {})
-    if isinstance(value, Size):
-        return _from(value, name, {}, SIZE_METHODS)
-    if isinstance(value, ReturnTypes):
-        return _from(value, name, RETURN_TYPES_ATTRS, {})
-    if isinstance(value, BaseException):
-        return _from(value, name, EXCEPTION_ATTRS, {})
-    if isinstance(value, RemovableHandle):
-        return _from(value, name, {}, HANDLE_METHODS)
-    if isinstance(value, Device):
-        return _from(value, name, DEVICE_ATTRS, {})
-    if isinstance(value, ARRAY_TYPES):
-        return _from(value, name, ARRAY_ATTRS, ARRAY_METHODS)
-    kinds = ((list, LIST_METHODS), (dict, DICT_METHODS), (str, STR_METHODS))
-    for kind, methods in kinds:
+    for kind, attrs, methods in _KIND_TABLES:
         if isinstance(value, kind):
-            return _from(value, name, {}, methods)
+            return _from(value, name, attrs, methods)
     return _missing(value, name)
 
 
