@@ -352,7 +352,7 @@ def test_completions_are_names_the_language_resolves():
 
     from gradcli.cli.repl.completer import GradCompleter
     from gradcli.engine.errors import TorchError
-    from gradcli.language import attributes
+    from gradcli.language.runtime import attributes
     from gradcli.language.session import Session
     session = Session(write=lambda text: None)
     session.run("t = torch.ones(2, requires_grad=True)\nxs = [1]\nword = 'a'")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from gradcli.language.parser import GradSyntaxError, is_incomplete, parse
+from gradcli.language.syntax.parser import GradSyntaxError, is_incomplete, parse
 from gradcli.language.session import Session
 
 python_311 = pytest.mark.skipif(sys.version_info[:2] != (3, 11),

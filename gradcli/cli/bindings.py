@@ -11,13 +11,13 @@ from gradcli.engine import creation, dtypes, grad_api
 from gradcli.engine.errors import TorchError
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
-from gradcli.language.builtins import PY_BUILTINS
-from gradcli.language.interpreter import Compiler
-from gradcli.language.parser import GradSyntaxError, parse_expression
-from gradcli.language.runtime import Frame, GradRuntimeError
+from gradcli.language.namespaces.builtins import PY_BUILTINS
+from gradcli.language.compiler.interpreter import Compiler
+from gradcli.language.syntax.parser import GradSyntaxError, parse_expression
+from gradcli.language.runtime.frames import Frame, GradRuntimeError
 from gradcli.language.session import Session
-from gradcli.language.signatures import Builtin
-from gradcli.language.torch_table import MODULES
+from gradcli.language.runtime.signatures import Builtin
+from gradcli.language.namespaces.torch_table import MODULES
 
 # Namespaces whose functions EXPR may call without a prefix; earlier ones win a clash, and Python's
 # builtins (sum, abs, max, ...) win over both, as in a Python program.

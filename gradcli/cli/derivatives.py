@@ -14,10 +14,10 @@ from gradcli.engine import creation, dtypes, functional as F, grad_api
 from gradcli.engine.errors import TorchError
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
-from gradcli.language import functional_autograd
-from gradcli.language.runtime import GradRuntimeError
-from gradcli.language.signatures import Builtin, entry
-from gradcli.language.values import type_name
+from gradcli.language.namespaces import functional_autograd
+from gradcli.language.runtime.frames import GradRuntimeError
+from gradcli.language.runtime.signatures import Builtin, entry
+from gradcli.language.runtime.values import type_name
 
 NON_SCALAR_HINT = ("EXPR is not a scalar: `gradcli jacobian` gives its Jacobian, and "
                    "--gradient VALUE backpropagates VALUE as out.backward(VALUE) does")

@@ -9,12 +9,12 @@ from typing import Callable
 
 from gradcli.engine import creation
 from gradcli.engine.state import STATE
-from gradcli.language import calls
-from gradcli.language.interpreter import Compiler
-from gradcli.language.parser import GradSyntaxError, parse
-from gradcli.language.runtime import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
-from gradcli.language.torch_table import TORCH
-from gradcli.language.values import Printer
+from gradcli.language.runtime import calls
+from gradcli.language.compiler.interpreter import Compiler
+from gradcli.language.syntax.parser import GradSyntaxError, parse
+from gradcli.language.runtime.frames import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
+from gradcli.language.namespaces.torch_table import TORCH
+from gradcli.language.runtime.values import Printer
 
 # Host frames per language frame, with room to spare (measured: 4 to 8 for recursion through
 # calls, comprehensions, builtins with key functions and `with` blocks), so that the language's

@@ -30,7 +30,7 @@ def _usage_error(message: str) -> None:
 
 def _vars(repl, argument: str) -> None:
     from gradcli.engine.tensor import Tensor
-    from gradcli.language.values import Namespace, type_name
+    from gradcli.language.runtime.values import Namespace, type_name
     values = [(n, v) for n, v in repl.variables().items() if not isinstance(v, Namespace)]
     tensors = [(n, v) for n, v in values if isinstance(v, Tensor)]
     others = [(n, v) for n, v in values if not isinstance(v, Tensor)]

@@ -22,7 +22,7 @@ _TENSOR_FIELDS = {
 
 
 def _size(shape):
-    from gradcli.language.values import Size
+    from gradcli.language.runtime.values import Size
     return Size(shape)
 
 
@@ -31,9 +31,9 @@ def attribute_names(value) -> dict:
     from gradcli.engine.autograd import AccumulateGrad, Node
     from gradcli.engine.dtypes import DType
     from gradcli.engine.tensor import Tensor
-    from gradcli.language import attributes as A
-    from gradcli.language.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
-    from gradcli.language.values import Namespace, Size
+    from gradcli.language.runtime import attributes as A
+    from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
+    from gradcli.language.runtime.values import Namespace, Size
     if isinstance(value, Namespace):
         return {name: describe(item) for name, item in value.table.items()}
     kinds = ((Tensor, TENSOR_ATTRS, TENSOR_METHODS), ((Node, AccumulateGrad), A.NODE_ATTRS,
@@ -48,7 +48,7 @@ def attribute_names(value) -> dict:
 def resolve(path: list[str], names: dict):
     """The value a dotted path names, following modules and tensor fields only; None if unknown."""
     from gradcli.engine.tensor import Tensor
-    from gradcli.language.values import Namespace
+    from gradcli.language.runtime.values import Namespace
     value = names.get(path[0])
     for part in path[1:]:
         if isinstance(value, Namespace):
@@ -63,8 +63,8 @@ def resolve(path: list[str], names: dict):
 def describe(value) -> str:
     """A one-word kind shown next to a completion."""
     from gradcli.engine.dtypes import DType
-    from gradcli.language.builtins import Builtin
-    from gradcli.language.values import Namespace, type_name
+    from gradcli.language.namespaces.builtins import Builtin
+    from gradcli.language.runtime.values import Namespace, type_name
     if isinstance(value, Builtin):
         return "function"
     if isinstance(value, Namespace):
@@ -102,14 +102,14 @@ class GradCompleter(Completer):
 
     def _top_level(self) -> dict:
         from gradcli.cli.repl.lexer import scanner
-        from gradcli.language.builtins import PY_BUILTINS
+        from gradcli.language.namespaces.builtins import PY_BUILTINS
         candidates = {name: "keyword" for name in scanner().keywords}
         candidates.update({name: "function" for name in PY_BUILTINS})
         candidates.update({name: describe(v) for name, v in self.variables().items()})
         return candidates
 
     def _modules(self, prefix: str):
-        from gradcli.language.torch_table import MODULES
+        from gradcli.language.namespaces.torch_table import MODULES
         head, _, partial = prefix.rpartition(".")
         names = {path[len(head) + 1 if head else 0:]: "module" for path in MODULES
                  if path.startswith(head + ".") or not head}

@@ -24,7 +24,7 @@ def should_submit(text: str) -> bool:
 
     Simple input runs once it is complete. A block runs at a blank line, or once a complete
     input ends with an unindented line (a pasted or edited snippet)."""
-    from gradcli.language.parser import is_incomplete
+    from gradcli.language.syntax.parser import is_incomplete
     if not text.strip() or text.lstrip().startswith("%"):
         return True
     last = text.split("\n")[-1]

@@ -81,8 +81,8 @@ class Scanner:
 @lru_cache(maxsize=1)
 def scanner() -> Scanner:
     """The scanner over the language parser's terminals, built on first use."""
-    from gradcli.language.builtins import PY_BUILTINS
-    from gradcli.language.parser import parser
+    from gradcli.language.namespaces.builtins import PY_BUILTINS
+    from gradcli.language.syntax.parser import parser
     return Scanner(parser().terminals, [*PY_BUILTINS, "torch"])
 
 

@@ -14,7 +14,7 @@ BANNER = ("gradcli {version}: PyTorch's autograd in the terminal. "
 
 def statement_units(source: str) -> list[tuple[int, str]]:
     """(first line, text) of each top-level statement, cut at line starts so nothing is lost."""
-    from gradcli.language.parser import parse
+    from gradcli.language.syntax.parser import parse
     statements = [c for c in parse(source).children if c is not None]
     starts = sorted({0} | {source.rfind("\n", 0, c.meta.start_pos) + 1
                            for c in statements[1:] if not c.meta.empty})
@@ -77,7 +77,7 @@ class Repl:
 
         Each statement runs with its line number kept, so an error points into `source`."""
         from gradcli.cli.render import report_error
-        from gradcli.language.parser import GradSyntaxError
+        from gradcli.language.syntax.parser import GradSyntaxError
         try:
             units = statement_units(source)
         except GradSyntaxError as error:

@@ -1,0 +1,1 @@
+"""The compiler: statements, expressions, targets and scopes turned into closures."""

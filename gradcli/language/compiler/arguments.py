@@ -1,0 +1,106 @@
+"""Call expressions: the callee and its positional, keyword, `*` and `**` arguments as closures."""
+
+from __future__ import annotations
+
+from lark import Tree
+
+from gradcli.engine.errors import TorchError
+from gradcli.language.runtime import calls
+from gradcli.language.syntax.parser import GradSyntaxError
+from gradcli.language.runtime.frames import GradRuntimeError
+from gradcli.language.runtime.values import type_name
+
+_SPECIAL = ("kwarg", "star_arg", "star_star_arg")
+
+
+def compile_call(compiler, tree: Tree):
+    """`f(a, k=b, *c, **d)` as a closure `frame -> result`."""
+    from gradcli.language.compiler.expressions import span_of
+    callee_tree, arguments = tree.children
+    callee, span = compiler.expression(callee_tree), span_of(tree)
+    if arguments is not None and arguments.data == "genexp":
+        return _positional_call(compiler, callee, [compiler.expression(arguments)], span)
+    parts = _arguments(compiler, tree, arguments.children if arguments is not None else [])
+    if all(kind == "" for kind, _, _ in parts):
+        return _positional_call(compiler, callee, [value for _, _, value in parts], span)
+    return _general_call(compiler, callee, parts, span)
+
+
+def _arguments(compiler, call: Tree, trees: list) -> list[tuple]:
+    """(kind, keyword, closure) per argument, with Python's SyntaxErrors for their order."""
+    from gradcli.language.compiler.expressions import span_of, syntax_error
+    parts, named = [], set()
+    for arg in trees:
+        if arg is None:
+            continue
+        kind = arg.data if arg.data in _SPECIAL else ""
+        if kind == "" and any(p[0] in ("kwarg", "star_star_arg") for p in parts):
+            close = span_of(call)  # Python points at the call's closing bracket
+            raise GradSyntaxError("positional argument follows keyword argument"
+                                  if any(p[0] == "kwarg" for p in parts) else
+                                  "positional argument follows keyword argument unpacking",
+                                  close.end_line, close.end_column - 1, close.end_column)
+        if kind == "kwarg":
+            name = compiler.check_name(arg.children[0])
+            if name in named:
+                raise syntax_error(f"keyword argument repeated: {name}", arg)
+            named.add(name)
+            parts.append((kind, name, compiler.expression(arg.children[1])))
+        else:
+            parts.append((kind, None, compiler.expression(arg.children[0] if kind else arg)))
+    return parts
+
+
+def _positional_call(compiler, callee, arguments: list, span):
+    """A call with positional arguments only (the common, fast case)."""
+    from gradcli.language.compiler.expressions import USER_ERRORS, raise_at
+    runtime, call = compiler.runtime, calls.call
+
+    def evaluate(frame):
+        function = callee(frame)
+        args = [a(frame) for a in arguments]
+        try:
+            return call(runtime, function, args, {})
+        except USER_ERRORS as error:
+            raise_at(error, span)
+    return evaluate
+
+
+def _general_call(compiler, callee, parts: list, span):
+    from gradcli.language.compiler.expressions import USER_ERRORS, raise_at
+    runtime, call = compiler.runtime, calls.call
+
+    def evaluate(frame):
+        function, args, kwargs = callee(frame), [], {}
+        for kind, name, value in parts:
+            if kind == "":
+                args.append(value(frame))
+            elif kind == "kwarg":
+                kwargs[name] = value(frame)
+            else:
+                _spread(function, kind, value(frame), args, kwargs, span)
+        try:
+            return call(runtime, function, args, kwargs)
+        except USER_ERRORS as error:
+            raise_at(error, span)
+    return evaluate
+
+
+def _spread(function, kind: str, value, args: list, kwargs: dict, span) -> None:
+    """Add `*value` or `**value` to a call's arguments, with Python's errors."""
+    name = calls.callable_name(function)
+    if kind == "star_arg":
+        try:
+            args.extend(calls.iterate(value))
+        except TorchError:
+            raise GradRuntimeError("TypeError", f"{name}() argument after * must be an iterable, "
+                                   f"not {type_name(value)}", span) from None
+        return
+    if not isinstance(value, dict):
+        raise GradRuntimeError("TypeError", f"{name}() argument after ** must be a mapping, not "
+                               f"{type_name(value)}", span)
+    for key, item in value.items():
+        if key in kwargs:
+            raise GradRuntimeError("TypeError", f"{name}() got multiple values for keyword "
+                                   f"argument '{key}'", span)
+        kwargs[key] = item

@@ -1,0 +1,316 @@
+"""Compiles expression trees into closures `frame -> value`, attaching spans to runtime errors."""
+
+from __future__ import annotations
+
+import operator
+from typing import Callable
+
+from lark import Token, Tree
+
+from gradcli.engine.errors import TorchError
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import attributes
+from gradcli.language.runtime import calls
+from gradcli.language.compiler import operators
+from gradcli.language.compiler.arguments import compile_call
+from gradcli.language.namespaces.builtins import truth
+from gradcli.language.runtime.formatting import percent_format
+from gradcli.language.syntax.parser import GradSyntaxError
+from gradcli.language.runtime.frames import Frame, GradRuntimeError, Span
+from gradcli.language.compiler.scopes import Scope
+
+Expression = Callable[[Frame], object]
+
+# Python exceptions that numpy or Python raise on bad user input, reported under their own name.
+USER_ERRORS = (TorchError, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError,
+               KeyError)
+# Operators on two Python numbers that cannot fail: the fast path of loops over numbers.
+_NUMBERS = frozenset((int, float))
+_NUMBER_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+               "//": operator.floordiv, "%": operator.mod, "<": operator.lt, "<=": operator.le,
+               ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
+
+
+def span_of(node) -> Span | None:
+    if isinstance(node, Token):
+        return Span(node.line, node.column, node.end_line or node.line,
+                    node.end_column or node.column + len(node))
+    meta = node.meta if isinstance(node, Tree) else None
+    if meta is None or meta.empty:
+        return None
+    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def raise_at(error: Exception, span: Span | None):
+    """Re-raise an engine or Python error as a GradRuntimeError at `span`."""
+    if isinstance(error, TorchError):
+        raise GradRuntimeError(error.kind, error.message, span, error.value_args) from None
+    if isinstance(error, KeyError) and error.args:
+        raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None
+    raise GradRuntimeError(type(error).__name__, str(error), span) from None
+
+
+def syntax_error(message: str, node, kind: str = "SyntaxError") -> GradSyntaxError:
+    """A GradSyntaxError over `node`'s first line (with its brackets, as Python counts)."""
+    span = span_of(node) or Span(1, 1, 1, 2)
+    end = span.end_column if span.end_line == span.line else span.column + 1
+    column = span.column
+    if isinstance(node, Tree) and node.data == "tuple_items":
+        column, end = column - 1, end + 1
+    return GradSyntaxError(message, span.line, column, max(end, column + 1), kind)
+
+
+def condition(evaluate: Expression, span) -> Callable[[Frame], bool]:
+    """`evaluate` as a truth value (torch's error for an ambiguous tensor at `span`)."""
+    def test(frame):
+        value = evaluate(frame)
+        if value is True or value is False:
+            return value
+        try:
+            return truth(value)
+        except TorchError as error:
+            raise_at(error, span)
+    return test
+
+
+class ExpressionCompiler:
+    """Expression rules; `echo` (or None) receives the values of expression statements."""
+
+    def __init__(self, runtime, echo=None):
+        self.runtime = runtime
+        self.echo = echo
+        self.scope = Scope("module")
+
+    @staticmethod
+    def guard(thunk, span):
+        try:
+            return thunk()
+        except USER_ERRORS as error:
+            raise_at(error, span)
+
+    def check_name(self, token: Token) -> str:
+        name = token.value
+        if name.startswith("__") and name.endswith("__"):
+            raise GradSyntaxError(f"dunder names do not exist in gradcli: {name}", token.line,
+                                  token.column, token.column + len(name))
+        return name
+
+    def expression(self, tree) -> Expression:
+        rule = _EXPRESSIONS.get(tree.data)
+        if rule is None:
+            raise syntax_error("invalid syntax", tree)
+        return rule(self, tree)
+
+    # ---- names and atoms -----------------------------------------------------------------------
+
+    def var(self, tree: Tree) -> Expression:
+        return self.scope.loader(self.check_name(tree.children[0]), span_of(tree))
+
+    def number(self, tree: Tree) -> Expression:
+        from gradcli.language.syntax.literals import number
+        value = number(tree.children[0].value)
+        return lambda frame: value
+
+    def string(self, tree: Tree) -> Expression:
+        from gradcli.language.syntax.literals import compile_string
+        return compile_string(self, tree)
+
+    def constant(value):
+        return lambda self, tree: (lambda frame: value)
+
+    const_none, const_true, const_false = constant(None), constant(True), constant(False)
+    ellipsis, empty_tuple = constant(Ellipsis), constant(())
+
+    def items(self, trees) -> Callable[[Frame], list]:
+        evaluators = [self.expression(t) for t in trees if t is not None]
+        return lambda frame: [e(frame) for e in evaluators]
+
+    def tuple(self, tree: Tree) -> Expression:
+        values = self.items(tree.children)
+        return lambda frame: tuple(values(frame))
+
+    def list(self, tree: Tree) -> Expression:
+        inner = tree.children[0]
+        return self.items(inner.children) if inner is not None else (lambda frame: [])
+
+    def dict(self, tree: Tree) -> Expression:
+        inner = tree.children[0]
+        pairs = [(self.expression(i.children[0]), self.expression(i.children[1]))
+                 for i in (inner.children if inner is not None else []) if i is not None]
+        span = span_of(tree)
+        return lambda frame: self.guard(lambda: {k(frame): v(frame) for k, v in pairs}, span)
+
+    def listcomp(self, tree: Tree) -> Expression:
+        from gradcli.language.compiler.comprehensions import compile_comprehension
+        return compile_comprehension(self, tree)
+
+    genexp = dictcomp = listcomp
+
+    # ---- operators -----------------------------------------------------------------------------
+
+    def binary(self, tree: Tree) -> Expression:
+        left, op_token, right = tree.children
+        return self._binary(left, op_token.value, right, span_of(tree))
+
+    def power(self, tree: Tree) -> Expression:
+        left, _, right = tree.children
+        return self._binary(left, "**", right, span_of(tree))
+
+    def _binary(self, left, op: str, right, span) -> Expression:
+        a, b = self.expression(left), self.expression(right)
+        runtime = self.runtime
+        apply = _percent_or_binary(runtime.printer) if op == "%" else operators.binary
+
+        fast, divides = _NUMBER_OPS.get(op), op in ("/", "//", "%")
+
+        def evaluate(frame):
+            x, y = a(frame), b(frame)
+            if fast is not None and type(x) in _NUMBERS and type(y) in _NUMBERS and (
+                    y or not divides):
+                return fast(x, y)
+            try:
+                if runtime.depth >= runtime.recursion_limit and (
+                        isinstance(x, Tensor) or isinstance(y, Tensor)):
+                    runtime.check_native_call()
+                return apply(op, x, y)
+            except USER_ERRORS as error:
+                raise_at(error, span)
+        return evaluate
+
+    def unary(self, tree: Tree) -> Expression:
+        op_token, operand = tree.children
+        op = op_token.value
+        return self._then(operand, lambda value: operators.unary(op, value), span_of(tree))
+
+    def _then(self, operand, apply, span) -> Expression:
+        """`apply` to the value of `operand`, with its errors at `span`."""
+        a = self.expression(operand)
+
+        def evaluate(frame):
+            value = a(frame)
+            try:
+                return apply(value)
+            except USER_ERRORS as error:
+                raise_at(error, span)
+        return evaluate
+
+    def comparison(self, tree: Tree) -> Expression:
+        operands = [self.expression(c) for c in tree.children[::2]]
+        ops = [" ".join(t.value for t in op.children) for op in tree.children[1::2]]
+        span, compare = span_of(tree), operators.compare
+        if len(ops) == 1:
+            a, b, op = operands[0], operands[1], ops[0]
+            fast = _NUMBER_OPS.get(op)
+
+            def single(frame):
+                x, y = a(frame), b(frame)
+                if fast is not None and type(x) in _NUMBERS and type(y) in _NUMBERS:
+                    return fast(x, y)
+                try:
+                    return compare(op, x, y)
+                except USER_ERRORS as error:
+                    raise_at(error, span)
+            return single
+
+        def chain(frame):
+            left = operands[0](frame)
+            for op, right_eval in zip(ops, operands[1:]):
+                right = right_eval(frame)
+                try:
+                    result = compare(op, left, right)
+                    if not truth(result):
+                        return result
+                except USER_ERRORS as error:
+                    raise_at(error, span)
+                left = right
+            return result
+        return chain
+
+    def and_test(self, tree: Tree) -> Expression:
+        return self._logical(tree, stop_when=False)
+
+    def or_test(self, tree: Tree) -> Expression:
+        return self._logical(tree, stop_when=True)
+
+    def _logical(self, tree: Tree, stop_when: bool) -> Expression:
+        parts, span = [self.expression(c) for c in tree.children], span_of(tree)
+        last = parts.pop()
+
+        def evaluate(frame):
+            for part in parts:
+                value = part(frame)
+                try:
+                    if truth(value) is stop_when:
+                        return value
+                except TorchError as error:
+                    raise_at(error, span)
+            return last(frame)
+        return evaluate
+
+    def not_(self, tree: Tree) -> Expression:
+        test = condition(self.expression(tree.children[0]), span_of(tree))
+        return lambda frame: not test(frame)
+
+    def ternary(self, tree: Tree) -> Expression:
+        body, test_tree, other = tree.children
+        body, other = self.expression(body), self.expression(other)
+        test = condition(self.expression(test_tree), span_of(test_tree))
+        return lambda frame: body(frame) if test(frame) else other(frame)
+
+    # ---- postfix -------------------------------------------------------------------------------
+
+    def getattr(self, tree: Tree) -> Expression:
+        obj, name_token = tree.children
+        name = self.check_name(name_token)
+        return self._then(obj, lambda value: attributes.get(value, name), span_of(tree))
+
+    def getitem(self, tree: Tree) -> Expression:
+        obj, subscripts = tree.children
+        a, key, span = self.expression(obj), self.subscript_key(subscripts), span_of(tree)
+
+        def evaluate(frame):
+            value, index = a(frame), key(frame)
+            try:
+                return calls.get_item(value, index)
+            except USER_ERRORS as error:
+                raise_at(error, span)
+        return evaluate
+
+    def subscript_key(self, subscripts: Tree) -> Expression:
+        *items, trailing = subscripts.children
+        parts = [self.slice(i) if isinstance(i, Tree) and i.data == "slice" else self.expression(i)
+                 for i in items]
+        if len(parts) == 1 and trailing is None:
+            return parts[0]
+        return lambda frame: tuple(p(frame) for p in parts)
+
+    def slice(self, tree: Tree) -> Expression:
+        bounds = [self.expression(c) if c is not None else None for c in tree.children]
+        while len(bounds) < 3:
+            bounds.append(None)
+        return lambda frame: slice(*(b(frame) if b is not None else None for b in bounds))
+
+    def call(self, tree: Tree) -> Expression:
+        return compile_call(self, tree)
+
+
+_C = ExpressionCompiler
+_EXPRESSIONS = {
+    "var": _C.var, "number": _C.number, "string": _C.string, "const_none": _C.const_none,
+    "const_true": _C.const_true, "const_false": _C.const_false, "ellipsis": _C.ellipsis,
+    "empty_tuple": _C.empty_tuple, "tuple": _C.tuple, "list": _C.list,
+    "tuple_items": _C.tuple, "dict": _C.dict, "listcomp": _C.listcomp, "genexp": _C.genexp,
+    "dictcomp": _C.dictcomp, "binary": _C.binary, "power": _C.power, "unary": _C.unary,
+    "comparison": _C.comparison, "and_test": _C.and_test, "or_test": _C.or_test, "not_": _C.not_,
+    "ternary": _C.ternary, "getattr": _C.getattr, "getitem": _C.getitem, "call": _C.call,
+    "lambdef": lambda self, tree: self.lambdef(tree),  # defined with the statements
+}
+
+
+def _percent_or_binary(printer):
+    """`%`: printf-style formatting when the left operand is a string, else the operator."""
+    def apply(op, x, y):
+        if isinstance(x, str):
+            return percent_format(printer, x, y)
+        return operators.binary(op, x, y)
+    return apply

@@ -1,0 +1,87 @@
+"""`def` and `lambda`: parameters with Python's checks, a scope, and the UserFunction maker."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Tree
+
+from gradcli.language.syntax.parser import GradSyntaxError
+from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.compiler.scopes import function_scope
+
+
+@dataclass
+class Signature:
+    """A function's parameters as compiled: positional names, default closures, *args, **kw."""
+
+    names: list = field(default_factory=list)
+    params: tuple = ()
+    defaults: dict = field(default_factory=dict)
+    star: str | None = None
+    star_star: str | None = None
+
+
+def compile_function(compiler, fname: str, params, body):
+    """A closure making the UserFunction of a def (`body`: statements) or lambda (a tree)."""
+    signature = compile_parameters(compiler, params)
+    outer, loops = compiler.scope, compiler.loops
+    qualname = outer.child_qualname(fname)
+    statements = body if isinstance(body, list) else [body]
+    compiler.scope = function_scope(outer, qualname, signature.names, statements)
+    compiler.loops = 0
+    try:
+        if isinstance(body, list):
+            block = compiler.statements(body)
+
+            def run_body(frame):
+                signal = block(frame)
+                return signal.value if signal is not None else None
+        else:
+            run_body = compiler.expression(body)
+    finally:
+        compiler.scope, compiler.loops = outer, loops
+    defaults = signature.defaults
+
+    def make(frame):
+        values = {k: d(frame) for k, d in defaults.items()}
+        return UserFunction(fname, qualname, signature.params, values, run_body, frame,
+                            signature.star, signature.star_star)
+    return make
+
+
+def compile_parameters(compiler, params) -> Signature:
+    """The parameters of a def or lambda; defaults compiled in the enclosing scope."""
+    signature = Signature()
+    for param in params.children if params is not None else []:
+        if not isinstance(param, Tree):
+            continue
+        token, stars = param.children[0], {"star_parameter": 1,
+                                           "star_star_parameter": 2}.get(param.data, 0)
+        name = compiler.check_name(token)
+        where = (token.line, token.column - stars,
+                 token.column - stars + (stars or len(name)))
+        if signature.star_star is not None:
+            raise GradSyntaxError("arguments cannot follow var-keyword argument", *where)
+        if stars == 1 and signature.star is not None:
+            raise GradSyntaxError("* argument may appear only once", where[0], where[1],
+                                  where[1] + 1)
+        if name in signature.names:
+            raise GradSyntaxError(f"duplicate argument '{name}' in function definition",
+                                  token.line, token.column, token.column + len(name))
+        signature.names.append(name)
+        if stars == 1:
+            signature.star = name
+        elif stars == 2:
+            signature.star_star = name
+        elif signature.star is not None:
+            raise GradSyntaxError("keyword-only parameters are not supported by gradcli",
+                                  token.line, token.column, token.column + len(name))
+        elif param.children[-1] is not None:
+            signature.defaults[name] = compiler.expression(param.children[-1])
+        elif signature.defaults:
+            raise GradSyntaxError("non-default argument follows default argument",
+                                  token.line, token.column, token.column + len(name))
+    signature.params = tuple(n for n in signature.names
+                             if n not in (signature.star, signature.star_star))
+    return signature

@@ -1,0 +1,108 @@
+"""Operators of the language: tensors go to torch's functions, Python values keep Python's rules."""
+
+from __future__ import annotations
+
+import operator
+
+from gradcli.engine import errors, functional as F
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.arrays import ARRAY_TYPES
+from gradcli.language.runtime.values import type_name
+
+_TENSOR_BINARY = {
+    "+": F.add, "-": F.sub, "*": F.mul, "/": F.div, "**": F.pow,
+    "@": lambda a, b: F.matmul(a, b), "//": lambda a, b: F.floor_divide(a, b),
+    "%": lambda a, b: F.remainder(a, b),
+    "&": lambda a, b: F.logical_binary("bitwise_and", a, b),
+    "|": lambda a, b: F.logical_binary("bitwise_or", a, b),
+    "^": lambda a, b: F.logical_binary("bitwise_xor", a, b),
+}
+_PY_BINARY = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+    "**": operator.pow, "//": operator.floordiv, "%": operator.mod, "&": operator.and_,
+    "|": operator.or_, "^": operator.xor,
+}
+_COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
+_PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+               "==": operator.eq, "!=": operator.ne}
+_SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range, dict,
+                  *ARRAY_TYPES)
+
+
+_TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
+
+
+def binary(op: str, a, b):
+    """a <op> b."""
+    if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
+            type(a) is Tensor or type(b) is Tensor):
+        return _TENSOR_BINARY[op](a, b)
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        if _tensor_operand(a) and _tensor_operand(b):
+            return _TENSOR_BINARY[op](a, b)
+    elif isinstance(a, _SAFE_PY_TYPES) and isinstance(b, _SAFE_PY_TYPES):
+        try:
+            return _PY_BINARY[op](a, b)
+        except ZeroDivisionError as error:
+            raise errors.TorchError("ZeroDivisionError", str(error)) from None
+        except TypeError:
+            pass
+    raise errors.type_error(
+        f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
+
+
+_ARRAY_INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul,
+                  "/": operator.itruediv, "**": operator.ipow}
+
+
+def array_inplace(op: str, array, operand):
+    """`array <op>= operand` on a NumPy array: written into the array, as NumPy does."""
+    if isinstance(operand, Tensor):
+        raise errors.type_error(f"unsupported operand type(s) for {op}=: 'numpy.ndarray' and "
+                                "'Tensor'")
+    return _ARRAY_INPLACE[op](array, operand)
+
+
+def _tensor_operand(value) -> bool:
+    return isinstance(value, (Tensor, bool, int, float))
+
+
+def unary(op: str, a):
+    if isinstance(a, Tensor):
+        if op == "-":
+            return F.neg(a)
+        if op == "+":
+            return a
+        return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
+    if isinstance(a, (bool, int, float, *ARRAY_TYPES)):
+        return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)
+    raise errors.type_error(f"bad operand type for unary {op}: '{type_name(a)}'")
+
+
+def compare(op: str, a, b):
+    """a <op> b for one comparison of a chain."""
+    if op in ("is", "is not"):
+        return (a is b) if op == "is" else (a is not b)
+    if op in ("in", "not in"):
+        found = _contains(b, a)
+        return found if op == "in" else not found
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        if _tensor_operand(a) and _tensor_operand(b):
+            return F.compare(_COMPARE[op], a, b)
+        if op in ("==", "!="):
+            return op == "!="
+    try:
+        return _PY_COMPARE[op](a, b)
+    except TypeError:
+        raise errors.type_error(
+            f"'{op}' not supported between instances of '{type_name(a)}' and '{type_name(b)}'"
+        ) from None
+
+
+def _contains(container, item) -> bool:
+    if isinstance(container, Tensor):
+        from gradcli.language.namespaces.builtins import truth
+        return truth(F.any(F.compare("eq", container, item)))
+    if isinstance(container, _SAFE_PY_TYPES):
+        return item in container
+    raise errors.type_error(f"argument of type '{type_name(container)}' is not iterable")

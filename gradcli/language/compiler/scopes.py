@@ -1,0 +1,185 @@
+"""Python's static scopes: which names a function binds, and where each name it uses lives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Token, Tree
+
+from gradcli.language.runtime.calls import global_name
+from gradcli.language.syntax.parser import GradSyntaxError
+from gradcli.language.runtime.frames import GradRuntimeError
+
+_MISSING = object()
+# Statement and expression rules whose subtrees belong to another scope.
+_OWN_SCOPE = {"funcdef", "lambdef", "listcomp", "genexp", "dictcomp"}
+
+
+@dataclass
+class Scope:
+    """A function, lambda or comprehension body (`kind`), or the top level ("module")."""
+
+    kind: str
+    qualname: str = ""
+    parent: "Scope | None" = None
+    locals: set = field(default_factory=set)
+    globals: set = field(default_factory=set)
+    nonlocals: set = field(default_factory=set)
+    declared_at: dict = field(default_factory=dict)  # name -> its global/nonlocal statement
+
+    def resolve(self, name: str) -> tuple[str, int]:
+        """Where `name` lives: ("local", 0), ("enclosing", hops) or ("module", hops).
+
+        Hops count the frames between this scope's frame and the one holding the name; at the
+        top level names are looked up through the frame chain, then the builtins.
+        """
+        if self.kind == "module":
+            return "module", 0
+        if name in self.globals:
+            return "module", self.depth()
+        if name in self.locals:
+            return "local", 0
+        hops, scope = 1, self.parent
+        while scope.kind != "module":
+            if name in scope.globals:
+                break
+            if name in scope.locals:
+                return "enclosing", hops
+            hops, scope = hops + 1, scope.parent
+        return "module", self.depth()
+
+    def loader(self, name: str, span):
+        """A closure reading `name` where it lives, with Python's errors when it is unbound."""
+        where, hops = self.resolve(name)
+        if where == "local":
+            def local(frame):
+                value = frame.vars.get(name, _MISSING)
+                if value is _MISSING:
+                    raise GradRuntimeError("UnboundLocalError", f"cannot access local variable "
+                                           f"'{name}' where it is not associated with a value",
+                                           span)
+                return value
+            return local
+        if where == "enclosing":
+            def enclosing(frame):
+                value = frame.up(hops).vars.get(name, _MISSING)
+                if value is _MISSING:
+                    raise GradRuntimeError("NameError", f"cannot access free variable '{name}' "
+                                           "where it is not associated with a value in "
+                                           "enclosing scope", span)
+                return value
+            return enclosing
+
+        def top_level(frame):
+            if hops:
+                frame = frame.up(hops)
+            value = frame.vars.get(name, _MISSING)
+            if value is not _MISSING:
+                return value
+            try:
+                return frame.lookup(name)
+            except KeyError:
+                return global_name(name, span)
+        return top_level
+
+    def storer(self, name: str):
+        """A closure `store(frame, value)` binding `name` where it lives."""
+        where, hops = self.resolve(name)
+        if where == "local" or hops == 0:
+            def store_local(frame, value):
+                frame.vars[name] = value
+            return store_local
+
+        def store_outer(frame, value):
+            frame.up(hops).vars[name] = value
+        return store_outer
+
+    def depth(self) -> int:
+        """How many frames lie between this scope's frame and the top level's."""
+        hops, scope = 0, self
+        while scope.kind != "module":
+            hops, scope = hops + 1, scope.parent
+        return hops
+
+    def child_qualname(self, name: str) -> str:
+        """Python's __qualname__ for a function defined in this scope."""
+        if self.kind == "module":
+            return name
+        return f"{self.qualname}.<locals>.{name}"
+
+
+def function_scope(parent: Scope, qualname: str, params: list[str], body: list) -> Scope:
+    """The scope of a function whose body is the statement trees `body`."""
+    scope = Scope("function", qualname, parent, set(params))
+    for tree in body:
+        _collect(tree, scope)
+    scope.locals -= scope.globals | scope.nonlocals
+    for name in sorted(scope.nonlocals):
+        if _binding_scope(parent, name) is None:
+            meta = scope.declared_at[name].meta
+            end = meta.end_column if meta.end_line == meta.line else meta.column + 1
+            raise GradSyntaxError(f"no binding for nonlocal '{name}' found", meta.line,
+                                  meta.column, end)
+    return scope
+
+
+def _binding_scope(scope: Scope, name: str) -> Scope | None:
+    while scope.kind != "module":
+        if name in scope.locals or name in scope.nonlocals:
+            return scope
+        scope = scope.parent
+    return None
+
+
+def target_names(tree) -> list[str]:
+    """The names an assignment target binds (`a`, `a, (b, c)`); attributes and items bind none."""
+    if not isinstance(tree, Tree):
+        return []
+    if tree.data == "var":
+        return [tree.children[0].value]
+    if tree.data in ("tuple", "tuple_items", "list", "list_items"):
+        return [n for child in tree.children for n in target_names(child)]
+    return []
+
+
+def _collect(tree, scope: Scope) -> None:
+    """Add the names bound by the statement or expression `tree` to `scope`."""
+    if not isinstance(tree, Tree):
+        return
+    kind = tree.data
+    if kind in ("assign",):
+        for target in tree.children[:-1]:
+            scope.locals.update(target_names(target))
+    elif kind == "augassign":
+        scope.locals.update(target_names(tree.children[0]))
+    elif kind in ("for_stmt", "del_stmt"):
+        scope.locals.update(target_names(tree.children[0]))
+    elif kind == "let_stmt":
+        scope.locals.add(tree.children[0].value)
+    elif kind in ("with_item", "except_clause") and tree.children[1] is not None:
+        scope.locals.add(tree.children[1].value)
+    elif kind == "funcdef":
+        scope.locals.add(tree.children[0].value)
+    elif kind == "import_name":
+        for item in tree.children:
+            dotted, alias = item.children
+            scope.locals.add(alias.value if alias is not None else dotted.children[0].value)
+    elif kind == "import_from":
+        for item in tree.children[1].children:
+            if isinstance(item, Tree):
+                name, alias = item.children
+                scope.locals.add((alias or name).value)
+    elif kind in ("global_stmt", "nonlocal_stmt"):
+        _declare(tree, scope)
+    if kind in _OWN_SCOPE:
+        return
+    for child in tree.children:
+        _collect(child, scope)
+
+
+def _declare(tree: Tree, scope: Scope) -> None:
+    names = scope.globals if tree.data == "global_stmt" else scope.nonlocals
+    for token in tree.children:
+        if isinstance(token, Token):
+            names.add(token.value)
+            scope.declared_at[token.value] = tree

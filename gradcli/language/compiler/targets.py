@@ -1,0 +1,265 @@
+"""Assignment targets: names, unpacking, attributes and items; augmented assignment and `let`."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+from lark import Tree
+
+from gradcli.engine import creation, dtypes, errors, inplace
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import attributes
+from gradcli.language.runtime import calls
+from gradcli.language.compiler import operators
+from gradcli.language.syntax.parser import GradSyntaxError
+from gradcli.language.runtime.frames import GradRuntimeError
+from gradcli.language.runtime.values import type_name
+
+_CONTAINERS = ("tuple", "tuple_items", "list")
+_VALID = ("var", "getattr", "getitem", "empty_tuple")
+# Python's names for expressions that cannot be assigned to (_PyPegen_get_expr_name).
+_KIND_NAMES = {
+    "number": "literal", "const_none": "None", "const_true": "True", "const_false": "False",
+    "ellipsis": "ellipsis", "call": "function call", "binary": "expression",
+    "power": "expression", "unary": "expression", "and_test": "expression",
+    "or_test": "expression", "not_": "expression", "comparison": "comparison",
+    "lambdef": "lambda", "ternary": "conditional expression", "listcomp": "list comprehension",
+    "genexp": "generator expression", "dict": "dict literal", "dictcomp": "dict comprehension",
+}
+# Kinds for which an `x = ...` typo gets the "Maybe you meant '=='" hint, if unparenthesised.
+_NO_HINT = ("const_none", "const_true", "const_false", "genexp", "comparison", "and_test",
+            "or_test", "not_", "lambdef", "ternary")
+
+
+def kind_name(tree: Tree) -> str:
+    if tree.data == "string":
+        return "f-string expression" if any(
+            "f" in t.value[:2].lower() for t in tree.children) else "literal"
+    if tree.data in _CONTAINERS:
+        return "tuple" if tree.data != "list" else "list"
+    return _KIND_NAMES.get(tree.data, "expression")
+
+
+def _children(tree: Tree) -> list:
+    if tree.data == "list":
+        return tree.children[0].children if tree.children[0] is not None else []
+    return [c for c in tree.children if c is not None]
+
+
+def first_invalid(tree: Tree) -> Tree | None:
+    """The first part of a target that cannot be assigned to, depth first."""
+    if tree.data in _VALID:
+        return None
+    if tree.data in _CONTAINERS:
+        for child in _children(tree):
+            bad = first_invalid(child)
+            if bad is not None:
+                return bad
+        return None
+    return tree
+
+
+def check_target(tree: Tree, verb: str = "assign to") -> None:
+    """Python's SyntaxError for a target that names no place (`1 = x`, `del f()`)."""
+    from gradcli.language.compiler.expressions import syntax_error
+    bad = first_invalid(tree)
+    if bad is not None:
+        raise syntax_error(f"cannot {verb} {kind_name(bad)}", bad)
+
+
+def check_assignment(statement: Tree, target: Tree, value: Tree) -> None:
+    """A single `target = value`: Python's hints for what may be a mistyped `==`."""
+    from gradcli.language.compiler.expressions import span_of, syntax_error
+    bad = first_invalid(target)
+    if bad is None:
+        return
+    whole, outer = span_of(target), span_of(statement)
+    if target.data == "tuple":
+        last = _children(target)[-1]
+        parenthesised = span_of(last).end_column < whole.end_column
+        if last.data == "var" and bad is not last:
+            first_value = _children(value)[0] if value.data == "tuple" else value
+            name, end = span_of(last), span_of(first_value)
+            raise GradSyntaxError("invalid syntax. Maybe you meant '==' or ':=' instead of '='?",
+                                  name.line, name.column, end.end_column)
+    else:
+        last, parenthesised = target, whole.column > outer.column
+    hinted = last.data not in _VALID + _CONTAINERS + _NO_HINT or (
+        parenthesised and last.data in _NO_HINT[4:])
+    if hinted:
+        raise syntax_error(f"cannot assign to {kind_name(last)} here. Maybe you meant '==' "
+                           "instead of '='?", last)
+    check_target(target)
+
+
+def compile_target(compiler, tree):
+    """A closure `store(frame, value)` for an assignment target."""
+    from gradcli.language.compiler.expressions import USER_ERRORS, raise_at, span_of
+    check_target(tree)
+    kind, span = tree.data, span_of(tree)
+    if kind == "var":
+        return compiler.scope.storer(compiler.check_name(tree.children[0]))
+    if kind in _CONTAINERS or kind == "empty_tuple":
+        stores = [compile_target(compiler, t) for t in (_children(tree) if kind != "empty_tuple"
+                                                        else [])]
+        return _store_many(stores, span)
+    if kind == "getattr":
+        obj, name_token = tree.children
+        owner, name = compiler.expression(obj), compiler.check_name(name_token)
+
+        def store_attr(frame, value):
+            target = owner(frame)
+            try:
+                attributes.set(target, name, value)
+            except USER_ERRORS as error:
+                raise_at(error, span)
+        return store_attr
+    obj, subscripts = tree.children
+    owner, key = compiler.expression(obj), compiler.subscript_key(subscripts)
+
+    def store_item(frame, value):
+        target, index = owner(frame), key(frame)
+        try:
+            calls.set_item(target, index, value)
+        except USER_ERRORS as error:
+            raise_at(error, span)
+    return store_item
+
+
+def _store_many(stores: list, span):
+    expected = len(stores)
+
+    def store_many(frame, value):
+        try:
+            values = list(calls.iterate(value))
+        except errors.TorchError:
+            raise GradRuntimeError("TypeError", f"cannot unpack non-iterable {type_name(value)} "
+                                   "object", span) from None
+        if len(values) != expected:
+            message = (f"not enough values to unpack (expected {expected}, got {len(values)})"
+                       if len(values) < expected else
+                       f"too many values to unpack (expected {expected})")
+            raise GradRuntimeError("ValueError", message, span)
+        for store, item in zip(stores, values):
+            store(frame, item)
+    return store_many
+
+
+_INPLACE = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow"}
+_NUMBERS = frozenset((int, float))
+_NUMBER_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def compile_augmented(compiler, target, op: str, value, span):
+    """`target op= value`: in place for tensors (as torch's __iadd__), rebinding otherwise."""
+    from gradcli.language.compiler.expressions import syntax_error
+    if target.data not in ("var", "getattr", "getitem"):
+        raise syntax_error(f"'{kind_name(target)}' is an illegal expression for augmented "
+                           "assignment", target)
+    load = compiler.expression(target)
+    store = compile_target(compiler, target)
+    fast = _NUMBER_OPS.get(op)
+
+    def run(frame):
+        current, operand = load(frame), value(frame)
+        if fast is not None and type(current) in _NUMBERS and type(operand) in _NUMBERS:
+            store(frame, fast(current, operand))
+            return
+
+        def combine():
+            if isinstance(current, Tensor) and op in _INPLACE:
+                return inplace.apply_inplace(
+                    current, lambda t: operators.binary(op, t, operand))
+            if isinstance(current, np.ndarray) and op in _INPLACE:
+                return operators.array_inplace(op, current, operand)
+            return operators.binary(op, current, operand)
+        store(frame, compiler.guard(combine, span))
+    return run
+
+
+def compile_let(compiler, tree, name, dtype_name, value, flag):
+    """`let NAME[: DTYPE] = VALUE [requires_grad]`: a floating leaf tensor."""
+    from gradcli.language.compiler.expressions import span_of
+    if flag is not None and flag.value != "requires_grad":
+        raise GradSyntaxError("expected 'requires_grad' after a let value", flag.line, flag.column,
+                              flag.column + len(flag))
+    dtype = None
+    if dtype_name is not None:
+        dtype = dtypes.BY_NAME.get(dtype_name.value)
+        if dtype is None:
+            raise GradSyntaxError(f"unknown dtype '{dtype_name.value}'", dtype_name.line,
+                                  dtype_name.column, dtype_name.column + len(dtype_name))
+    store = compiler.scope.storer(compiler.check_name(name))
+    requires_grad, span = flag is not None, span_of(tree)
+
+    def run(frame):
+        data = value(frame)
+
+        def declare():
+            from gradcli.engine.state import STATE
+            chosen = dtype or (data.dtype if isinstance(data, Tensor) and
+                               data.dtype.is_floating_point else STATE.default_dtype)
+            return creation.tensor(data, dtype=chosen, requires_grad=requires_grad)
+        store(frame, compiler.guard(declare, span))
+    return run
+
+
+def compile_delete(compiler, tree):
+    """`del a, b[0], c.d`: names are unbound, items deleted from lists and dicts."""
+    from gradcli.language.compiler.expressions import span_of
+    check_target(tree, "delete")
+    parts = _children(tree) if tree.data in _CONTAINERS else [tree]
+    actions = []
+    for part in parts:
+        if part.data == "var":
+            actions.append(_delete_name(compiler, compiler.check_name(part.children[0]),
+                                        span_of(part)))
+        elif part.data == "getitem":
+            owner, key = compiler.expression(part.children[0]), compiler.subscript_key(
+                part.children[1])
+            actions.append(_delete_item(compiler, owner, key, span_of(part)))
+        else:
+            actions.append(compile_delete(compiler, part) if part.data in _CONTAINERS
+                           else _cannot_delete_attribute(compiler, part))
+
+    def run(frame):
+        for action in actions:
+            action(frame)
+    return run
+
+
+def _delete_name(compiler, name: str, span):
+    where, hops = compiler.scope.resolve(name)
+
+    def delete(frame):
+        holder = frame.up(hops) if where != "local" else frame
+        if name not in holder.vars:
+            raise GradRuntimeError("NameError", f"name '{name}' is not defined", span)
+        del holder.vars[name]
+    return delete
+
+
+def _delete_item(compiler, owner, key, span):
+    def delete(frame):
+        container, index = owner(frame), key(frame)
+
+        def remove():
+            if isinstance(container, (list, dict)):
+                del container[index]
+                return
+            raise errors.type_error(
+                f"'{type_name(container)}' object doesn't support item deletion")
+        compiler.guard(remove, span)
+    return delete
+
+
+def _cannot_delete_attribute(compiler, part):
+    from gradcli.language.compiler.expressions import span_of
+    owner, name, span = compiler.expression(part.children[0]), part.children[1].value, \
+        span_of(part)
+
+    def delete(frame):
+        raise GradRuntimeError("AttributeError", f"'{type_name(owner(frame))}' object attribute "
+                               f"'{name}' is read-only", span)
+    return delete

@@ -1,0 +1,1 @@
+"""Namespaces: builtins, importable modules, and the torch, Tensor, nn and optim tables."""

@@ -1,0 +1,42 @@
+"""NumPy arrays as the language has them: what `tensor.numpy()` returns, printed, indexed and
+computed with as NumPy does, through these tables only (there is no `import numpy`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.language.runtime.signatures import entry, table
+
+ARRAY_TYPES = (np.ndarray, np.generic)
+NUMPY_VALUES = (*ARRAY_TYPES, np.dtype)  # printed by NumPy itself
+
+ARRAY_ATTRS = {
+    "shape": lambda a: a.shape,
+    "dtype": lambda a: a.dtype,
+    "ndim": lambda a: a.ndim,
+    "size": lambda a: a.size,
+    "T": lambda a: a.T,
+}
+
+
+def _axis_reduction(name: str, reduce):
+    return entry(name, lambda a, axis, keepdims: reduce(a, axis=axis, keepdims=keepdims),
+                 "self, axis=None, keepdims=False", style="expected")
+
+
+ARRAY_METHODS = table(
+    entry("tolist", lambda a: a.tolist(), "self", style="expected"),
+    entry("item", lambda a, *args: a.item(*args), "self, *args", style="expected"),
+    entry("copy", lambda a: a.copy(), "self", style="expected"),
+    entry("flatten", lambda a: a.flatten(), "self", style="expected"),
+    entry("reshape", lambda a, *shape: a.reshape(*shape), "self, *shape", style="expected"),
+    entry("transpose", lambda a, *axes: a.transpose(*axes), "self, *axes", style="expected"),
+    entry("round", lambda a, decimals: a.round(decimals), "self, decimals=0", style="expected"),
+    _axis_reduction("sum", np.sum),
+    _axis_reduction("mean", np.mean),
+    _axis_reduction("max", np.max),
+    _axis_reduction("min", np.min),
+    _axis_reduction("prod", np.prod),
+    entry("argmax", lambda a, axis: a.argmax(axis), "self, axis=None", style="expected"),
+    entry("argmin", lambda a, axis: a.argmin(axis), "self, axis=None", style="expected"),
+)

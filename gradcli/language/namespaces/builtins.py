@@ -1,0 +1,291 @@
+"""Python's builtin functions and classes as the language has them, each with its signature."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors, functional as F
+from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.dtypes import DType
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.arrays import ARRAY_TYPES
+from gradcli.language.runtime.exceptions import EXCEPTION_TYPES
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.frames import BoundMethod, UserFunction
+from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.values import (Generator, Namespace, PyType, Size, iterate,
+                                     qualified_type_name, type_name)
+
+__all__ = ["Builtin", "entry", "table", "truth", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
+
+
+def truth(value) -> bool:
+    """Python truthiness, with torch's errors for a tensor of zero or several elements."""
+    if isinstance(value, Tensor):
+        count = value.numel()
+        if count != 1:
+            raise errors.runtime("Boolean value of Tensor with "
+                                 f"{'no values' if count == 0 else 'more than one value'} "
+                                 "is ambiguous")
+        return bool(value.data.reshape(()).item())
+    return bool(value)
+
+
+def _scalar(value, name: str, kinds: str):
+    """A Python number from a number, a string or a one-element tensor (float(), int())."""
+    if isinstance(value, Tensor):
+        return tensor_scalar(value)
+    if isinstance(value, (bool, int, float, str, *ARRAY_TYPES)):
+        return value
+    raise errors.type_error(
+        f"{name}() argument must be {kinds}, not '{type_name(value)}'")
+
+
+def tensor_scalar(t: Tensor):
+    """The Python number in a one-element tensor (float(t), int(t), '%f' % t)."""
+    if t.numel() != 1:
+        raise errors.value_error("only one element tensors can be converted to Python scalars")
+    return t.data.reshape(()).item()
+
+
+_TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.")
+
+
+def tensor_float(t: Tensor) -> float:
+    """float(t) (Tensor.__float__): its number, with torch's one-time warning when t requires
+    grad (int() and .item() do not warn)."""
+    if t.requires_grad:
+        STATE.warn("UserWarning", _TO_SCALAR_WARNING, once=True)
+    return float(tensor_scalar(t))
+
+
+def _float(x):
+    if isinstance(x, Tensor):
+        return tensor_float(x)
+    return float(_scalar(x, "float", "a string or a real number"))
+
+
+def _int(x, base):
+    if base is not None:
+        if not isinstance(x, str):
+            raise errors.type_error("int() can't convert non-string with explicit base")
+        return int(x, base)
+    return int(_scalar(x, "int", "a string, a bytes-like object or a real number"))
+
+
+def _print(ctx, *values, sep=None, end=None, file=None, flush=False):
+    for name, text in (("sep", sep), ("end", end)):
+        if text is not None and not isinstance(text, str):
+            raise errors.type_error(f"{name} must be None or a string, not {type_name(text)}")
+    if file is not None:
+        raise errors.TorchError("AttributeError",
+                                f"'{type_name(file)}' object has no attribute 'write'")
+    # Python's print converts each value with str(), then calls the file's write method.
+    if any(not isinstance(v, str) for v in values):
+        ctx.check_native_call(1, "getting the str of an object")
+    ctx.check_native_call(2)
+    ctx.write((" " if sep is None else sep).join(ctx.printer.str(v) for v in values)
+              + ("\n" if end is None else end))
+
+
+def _len(obj):
+    if isinstance(obj, Tensor):
+        if obj.ndim == 0:
+            raise errors.type_error("len() of a 0-d tensor")
+        return obj.shape[0]
+    if isinstance(obj, (list, tuple, str, dict, range, *ARRAY_TYPES)):
+        return len(obj)
+    if isinstance(obj, TableObject) and obj.is_sequence:
+        return obj.length()
+    raise errors.type_error(f"object of type '{type_name(obj)}' has no len()")
+
+
+def _abs(x):
+    if isinstance(x, Tensor):
+        return F.abs(x)
+    if isinstance(x, (int, float)):
+        return abs(x)
+    raise errors.type_error(f"bad operand type for abs(): '{type_name(x)}'")
+
+
+def index(value) -> int:
+    """An int from an int or a one-element integral tensor (range bounds, list indices)."""
+    if isinstance(value, Tensor) and value.numel() == 1 and not value.dtype.is_floating_point:
+        return int(value.data.reshape(()).item())
+    if isinstance(value, int):
+        return value
+    raise errors.type_error(f"'{type_name(value)}' object cannot be interpreted as an integer")
+
+
+def _range(*args):
+    if not args:
+        raise errors.type_error("range expected at least 1 argument, got 0")
+    if len(args) > 3:
+        raise errors.type_error(f"range expected at most 3 arguments, got {len(args)}")
+    return range(*(index(a) for a in args))
+
+
+def _round(number, ndigits):
+    if not isinstance(number, (int, float)):
+        raise errors.type_error(f"type {type_name(number)} doesn't define __round__ method")
+    return round(number) if ndigits is None else round(number, index(ndigits))
+
+
+def _sum(iterable, start):
+    from gradcli.language.compiler import operators
+    if isinstance(start, str):
+        raise errors.type_error("sum() can't sum strings [use ''.join(seq) instead]")
+    total = start
+    for item in iterate(iterable):
+        total = operators.binary("+", total, item)
+    return total
+
+
+def _extreme(ctx, name: str, args: tuple, options: dict):
+    """min() and max(): one iterable or several arguments, with key= and default=."""
+    from gradcli.language.compiler import operators
+    for option in options:
+        if option not in ("key", "default"):
+            raise errors.type_error(f"'{option}' is an invalid keyword argument for {name}()")
+    if not args:
+        raise errors.type_error(f"{name} expected at least 1 argument, got 0")
+    items = list(iterate(args[0])) if len(args) == 1 else list(args)
+    if not items:
+        if "default" in options:
+            return options["default"]
+        raise errors.value_error(f"{name}() arg is an empty sequence")
+    key = options.get("key")
+    measure = (lambda v: v) if key is None else (lambda v: ctx.call(key, [v], {}))
+    best, best_key = items[0], measure(items[0])
+    for item in items[1:]:
+        item_key = measure(item)
+        if truth(operators.compare(">" if name == "max" else "<", item_key, best_key)):
+            best, best_key = item, item_key
+    return best
+
+
+def _isinstance(obj, classinfo) -> bool:
+    if isinstance(classinfo, PyType):
+        return isinstance(obj, classinfo.hosts)
+    if isinstance(classinfo, tuple) and classinfo:
+        return any(_isinstance(obj, c) for c in classinfo)
+    raise errors.type_error("isinstance() arg 2 must be a type, a tuple of types, or a union")
+
+
+def _issubclass(cls, classinfo) -> bool:
+    if not isinstance(cls, PyType):
+        raise errors.type_error("issubclass() arg 1 must be a class")
+    if isinstance(classinfo, PyType):
+        return issubclass(cls.hosts[0], classinfo.hosts)
+    if isinstance(classinfo, tuple) and classinfo:
+        return any(_issubclass(cls, c) for c in classinfo)
+    raise errors.type_error("issubclass() arg 2 must be a class, a tuple of classes, or a union")
+
+
+def _type(*args):
+    if len(args) != 1:
+        raise errors.type_error("type() takes 1 or 3 arguments")
+    return type_of(args[0])
+
+
+def _dict(iterable, **kwargs):
+    out = {}
+    for number, item in enumerate(iterate(iterable)):
+        pair = list(iterate(item)) if isinstance(item, (list, tuple, str)) else None
+        if pair is None:
+            raise errors.type_error(f"cannot convert dictionary update sequence element "
+                                    f"#{number} to a sequence")
+        if len(pair) != 2:
+            raise errors.value_error(f"dictionary update sequence element #{number} has length "
+                                     f"{len(pair)}; 2 is required")
+        out[pair[0]] = pair[1]
+    out.update(kwargs)
+    return out
+
+
+def legacy_constructor(dtype: DType | None = None):
+    """torch.Tensor / torch.FloatTensor ...: from data, or of given sizes (uninitialised memory in
+    torch; zeros here)."""
+    def construct(*args):
+        from gradcli.engine import creation
+        target = dtype or STATE.default_dtype
+        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
+            return creation.tensor(args[0], dtype=target)
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return creation.empty(*(args or (0,)), dtype=target)
+        raise errors.type_error(f"new(): invalid data type '{type_name(args[0])}'")
+    return construct
+
+
+def _class(name: str, hosts: tuple, construct=None) -> PyType:
+    return PyType(name, hosts, construct)
+
+
+INT_TYPE = _class("int", (int,), entry("int", _int, "x=0, /, base=None", style="at_most", frames=0))
+BOOL_TYPE = _class("bool", (bool,), entry("bool", truth, "x=False, /", style="expected", frames=0))
+FLOAT_TYPE = _class("float", (float,), entry("float", _float, "x=0.0, /", style="expected",
+                                             frames=0))
+STR_TYPE = _class("str", (str,), entry("str", lambda ctx, obj: ctx.printer.str(obj),
+                                       "object=''", context=True, style="at_most",
+                                       while_doing="getting the str of an object"))
+LIST_TYPE = _class("list", (list,), entry("list", lambda it: list(iterate(it)), "iterable=(), /",
+                                          style="expected", frames=0))
+TUPLE_TYPE = _class("tuple", (tuple,), entry("tuple", lambda it: tuple(iterate(it)),
+                                             "iterable=(), /", style="expected", frames=0))
+DICT_TYPE = _class("dict", (dict,), entry("dict", _dict, "iterable=(), /, **kwargs",
+                                          style="expected", frames=0))
+RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
+TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))
+TENSOR_TYPE = _class("torch.Tensor", (Tensor,), entry("Tensor", legacy_constructor(), "*data"))
+SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", lambda sizes: Size(iterate(sizes)),
+                                                "sizes=(), /", style="expected", frames=0))
+
+_TYPE_OF = {t.hosts[0]: t for t in (
+    INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE, TUPLE_TYPE, DICT_TYPE, RANGE_TYPE,
+    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE)}
+_TYPE_OF.update({host: _class(name, (host,)) for host, name in (
+    (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
+    (Generator, "generator"), (DType, "torch.dtype"))})
+_BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
+_TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
+_TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
+_NODE_TYPES: dict[str, PyType] = {}
+
+
+def type_of(value) -> PyType:
+    """What `type(value)` returns: the same class object for values of the same class."""
+    if isinstance(value, TableObject):
+        return value.language_type
+    if type(value) is Tensor and value.is_parameter:
+        from gradcli.language.namespaces.nn_table import PARAMETER_TYPE  # loaded before any Parameter exists
+        return PARAMETER_TYPE
+    found = _TYPE_OF.get(type(value))
+    if found is not None:
+        return found
+    name = qualified_type_name(value)
+    hosts = (Node, AccumulateGrad) if isinstance(value, (Node, AccumulateGrad)) else (type(value),)
+    return _NODE_TYPES.setdefault(name, _class(name, hosts))
+
+
+PY_BUILTINS = table(
+    entry("print", _print, "*values, sep=None, end=None, file=None, flush=False", context=True,
+          style="expected", frames=0),
+    entry("len", _len, "obj, /", style="exact", frames=0),
+    entry("abs", _abs, "x, /", style="exact"),
+    entry("repr", lambda ctx, obj: ctx.printer.repr(obj), "obj, /", context=True, style="exact"),
+    entry("round", _round, "number, ndigits=None", style="at_most"),
+    entry("sum", _sum, "iterable, /, start=0", style="at_most"),
+    entry("min", lambda ctx, *args, **options: _extreme(ctx, "min", args, options),
+          "*args, **options", context=True, style="expected"),
+    entry("max", lambda ctx, *args, **options: _extreme(ctx, "max", args, options),
+          "*args, **options", context=True, style="expected"),
+    entry("any", lambda it: any(truth(v) for v in iterate(it)), "iterable, /", style="exact"),
+    entry("all", lambda it: all(truth(v) for v in iterate(it)), "iterable, /", style="exact"),
+    entry("enumerate", lambda it, start: enumerate(iterate(it), index(start)),
+          "iterable, start=0", style="at_most", frames=0),
+    entry("zip", lambda *its, strict: zip(*(iterate(i) for i in its), strict=strict),
+          "*iterables, strict=False", style="expected", frames=0),
+    entry("isinstance", _isinstance, "obj, classinfo, /", style="expected", frames=0),
+    entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
+) | {t.construct.name: t for t in (INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
+                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE)} | EXCEPTION_TYPES

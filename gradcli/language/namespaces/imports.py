@@ -1,0 +1,36 @@
+"""`import` and `from ... import`: only torch's modules in the MODULES table can be imported."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors
+from gradcli.language.namespaces.torch_table import MODULES
+
+
+def _module(path: list[str]):
+    dotted = ".".join(path)
+    module = MODULES.get(dotted)
+    if module is None:
+        raise errors.TorchError("ModuleNotFoundError", f"No module named '{dotted}'")
+    return module
+
+
+def bind_import(frame, path: list[str], alias: str | None, names) -> None:
+    """Bind what an import statement names into `frame`."""
+    if names is None:
+        _module(path)
+        if alias is not None:
+            frame.vars[alias] = _module(path)
+        else:
+            frame.vars[path[0]] = _module(path[:1])
+        return
+    module = _module(path)
+    for name, as_name in names:
+        dotted = ".".join(path + [name])
+        if dotted in MODULES:
+            value = MODULES[dotted]
+        elif name in module.table:
+            value = module.table[name]
+        else:
+            raise errors.TorchError(
+                "ImportError", f"cannot import name '{name}' from '{'.'.join(path)}'")
+        frame.vars[as_name or name] = value

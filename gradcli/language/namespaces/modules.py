@@ -1,0 +1,295 @@
+"""torch.nn.Module values: attributes, parameters, children, printing and the common methods."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from gradcli.engine import devices, errors, optimizers
+from gradcli.engine.dtypes import DType, float16, float32, float64
+from gradcli.engine.losses import reduction_of
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.builtins import index
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.signatures import entry, parse_signature, table
+from gradcli.language.runtime.values import Generator, PyType, qualified_type_name
+
+LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when constructed
+
+
+def torch_typename(value) -> str:
+    """torch.typename: a tensor's legacy type, a class's dotted name, else the class name."""
+    if isinstance(value, Tensor):
+        return "torch." + value.dtype.legacy_name
+    if isinstance(value, PyType):
+        return value.name
+    return qualified_type_name(value)
+
+
+@dataclass(eq=False)
+class ModuleKind:
+    """One nn.Module class: constructor options, forward, and the extra_repr torch prints.
+
+    `build(module, *options)` fills a new module from its bound constructor arguments (by
+    default they are kept as attributes); `forward` gets the runtime, the module and its inputs.
+    `host` is the Python class of its values (one per kind, so that isinstance and issubclass
+    see torch's class tree).
+    """
+
+    name: str
+    package: str
+    options: str
+    forward: Callable
+    inputs: str = "input"
+    extra_repr: Callable = lambda module, printer: ""
+    build: Callable | None = None
+    sequence: bool = False
+    host: type | None = None
+
+    def __post_init__(self) -> None:
+        if self.host is None:
+            self.host = type(self.name, (Module,), {"__slots__": ()})
+        self.option_names = [p.name for p in parse_signature(self.options)]
+        self.type = PyType(f"torch.nn.modules.{self.package}.{self.name}", (self.host,),
+                           BoundMethod(self, entry("__init__", _construct, "self, " + self.options,
+                                                   qualname=f"{self.name}.__init__")))
+        self.forward_entry = entry("forward", self.forward, "self, " + self.inputs, context=True,
+                                   qualname=f"{self.name}.forward")
+
+
+def _construct(kind: ModuleKind, *values, **keywords):
+    module = kind.host(kind)
+    if kind.build is not None:
+        kind.build(module, *values, **keywords)
+    else:
+        module.store_options(dict(zip(kind.option_names, values)))
+    return module
+
+
+class Module(TableObject):
+    """An nn.Module: instance attributes, parameters and child modules, in insertion order."""
+
+    __slots__ = ("kind", "attrs", "params", "children")
+
+    def __init__(self, kind: ModuleKind):
+        self.kind = kind
+        self.attrs: dict = {"training": True}
+        self.params: dict[str, Tensor | None] = {}
+        self.children: dict[str, Module | None] = {}
+
+    @property
+    def language_type(self) -> PyType:
+        return self.kind.type
+
+    @property
+    def is_sequence(self) -> bool:
+        return self.kind.sequence
+
+    def store_options(self, options: dict) -> None:
+        """Keep the constructor's options as attributes (legacy loss flags become `reduction`)."""
+        legacy = [options.pop(name, None) for name in LEGACY_OPTIONS]
+        if any(flag is not None for flag in legacy):
+            options["reduction"] = reduction_of(options["reduction"], *legacy)
+        self.attrs.update(options)
+
+    def forward(self) -> BoundMethod:
+        return BoundMethod(self, self.kind.forward_entry)
+
+    def attribute(self, name: str):
+        for found in (self.attrs, self.params, self.children):
+            if name in found:
+                return found[name]
+        if name == "forward":
+            return self.forward()
+        method = MODULE_METHODS.get(name)
+        if method is None and self.is_sequence:
+            method = SEQUENTIAL_METHODS.get(name)
+        if method is None:
+            raise self.missing(name)
+        return BoundMethod(self, method)
+
+    def set_attribute(self, name: str, value) -> None:
+        """torch's Module.__setattr__: Parameters and Modules register, the rest are attributes."""
+        if isinstance(value, Tensor) and value.is_parameter:
+            self._register(self.params, name, value)
+        elif name in self.params:
+            self._check_none(value, name, "parameter", "torch.nn.Parameter")
+            self.params[name] = None
+        elif isinstance(value, Module):
+            self._register(self.children, name, value)
+        elif name in self.children:
+            self._check_none(value, name, "child module", "torch.nn.Module")
+            self.children[name] = None
+        else:
+            self.attrs[name] = value
+
+    def _register(self, into: dict, name: str, value) -> None:
+        for place in (self.attrs, self.params, self.children):
+            if place is not into:
+                place.pop(name, None)
+        into[name] = value
+
+    @staticmethod
+    def _check_none(value, name: str, what: str, expected: str) -> None:
+        if value is not None:
+            raise errors.type_error(f"cannot assign '{torch_typename(value)}' as {what} '{name}' "
+                                    f"({expected} or None expected)")
+
+    def repr(self, printer) -> str:
+        """torch's Module.__repr__: the extra_repr, then each child indented under `(name): `."""
+        extra = self.kind.extra_repr(self, printer)
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + printer.repr(child).replace("\n", "\n  ")
+                       for key, child in self.children.items()]
+        if len(extra_lines) == 1 and not child_lines:
+            body = extra_lines[0]
+        elif extra_lines or child_lines:
+            body = "\n  " + "\n  ".join(extra_lines + child_lines) + "\n"
+        else:
+            body = ""
+        return f"{self.class_name}({body})"
+
+    def named_modules(self, prefix: str = "", seen: set | None = None):
+        """(name, module) for this module and every descendant, each once, depth first."""
+        seen = set() if seen is None else seen
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield prefix, self
+        for name, child in self.children.items():
+            if child is not None:
+                yield from child.named_modules(f"{prefix}.{name}" if prefix else name, seen)
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> list:
+        modules = self.named_modules(prefix) if recurse else [(prefix, self)]
+        seen, out = set(), []
+        for module_prefix, module in modules:
+            for name, param in module.params.items():
+                if param is None or (remove_duplicate and id(param) in seen):
+                    continue
+                seen.add(id(param))
+                out.append((f"{module_prefix}.{name}" if module_prefix else name, param))
+        return out
+
+    # ---- Sequential -----------------------------------------------------------------------------
+
+    def members(self) -> list:
+        return list(self.children.values())
+
+    def length(self) -> int:
+        return len(self.children)
+
+    def item(self, key):
+        if isinstance(key, slice):
+            sliced = self.kind.host(self.kind)
+            sliced.children.update(list(self.children.items())[key])
+            return sliced
+        position, size = index(key), len(self.children)
+        if not -size <= position < size:
+            raise errors.index_error(f"index {position} is out of range")
+        return self.members()[position]
+
+
+def _generator(values, name: str) -> Generator:
+    return Generator(iter(values), f"Module.{name}")
+
+
+def _named_children(module: Module) -> list:
+    """(name, child) for each distinct child module, as torch's named_children."""
+    seen, out = set(), []
+    for name, child in module.children.items():
+        if child is not None and id(child) not in seen:
+            seen.add(id(child))
+            out.append((name, child))
+    return out
+
+
+def _train(module: Module, mode) -> Module:
+    if not isinstance(mode, bool):
+        raise errors.value_error("training mode is expected to be boolean")
+    for _, each in module.named_modules():
+        each.attrs["training"] = mode
+    return module
+
+
+def _requires_grad_(module: Module, requires_grad) -> Module:
+    for _, param in module.named_parameters():
+        param.requires_grad = requires_grad
+    return module
+
+
+def _apply(ctx, module: Module, fn) -> Module:
+    for child in module.children.values():
+        if child is not None:
+            _apply(ctx, child, fn)
+    ctx.call(fn, [module], {})
+    return module
+
+
+def _cast(module: Module, dtype: DType) -> Module:
+    """Floating parameters (and their grads) take `dtype` in place, as Module._apply does."""
+    for _, param in module.named_parameters():
+        for t in (param, param.grad):
+            if t is not None and t.dtype.is_floating_point and t.dtype is not dtype:
+                t.data, t.dtype = t.data.astype(dtype.np), dtype
+    return module
+
+
+def _to(module: Module, *args, dtype=None, device=None, non_blocking=False,
+        memory_format=None) -> Module:
+    """Module.to(dtype), .to(device), .to(device, dtype), .to(tensor)."""
+    for arg in args:
+        if isinstance(arg, Tensor):
+            dtype = arg.dtype
+        elif isinstance(arg, DType):
+            dtype = arg
+        else:
+            device = arg
+    devices.place(device)
+    if dtype is None:
+        return module
+    if not dtype.is_floating_point:
+        raise errors.type_error("nn.Module.to only accepts floating point or complex dtypes, but "
+                                f"got desired dtype={dtype!r}")
+    return _cast(module, dtype)
+
+
+def check_module(value) -> None:
+    if not isinstance(value, Module):
+        raise errors.type_error(f"{torch_typename(value)} is not a Module subclass")
+
+
+def _append(module: Module, child) -> Module:
+    check_module(child)
+    module.children[str(len(module.children))] = child
+    return module
+
+
+MODULE_METHODS = table(
+    entry("parameters", lambda m, recurse: _generator(
+        [p for _, p in m.named_parameters(recurse=recurse)], "parameters"), "self, recurse=True"),
+    entry("named_parameters", lambda m, prefix, recurse, remove_duplicate: _generator(
+        m.named_parameters(prefix, recurse, remove_duplicate), "named_parameters"),
+        "self, prefix='', recurse=True, remove_duplicate=True"),
+    entry("children", lambda m: _generator(
+        [child for _, child in _named_children(m)], "children"), "self"),
+    entry("named_children", lambda m: _generator(_named_children(m), "named_children"), "self"),
+    entry("modules", lambda m: _generator([each for _, each in m.named_modules()], "modules"),
+          "self"),
+    entry("zero_grad", lambda m, set_to_none: optimizers.zero_grad(
+        [p for _, p in m.named_parameters()], set_to_none), "self, set_to_none=True"),
+    entry("train", _train, "self, mode=True"),
+    entry("eval", lambda m: _train(m, False), "self"),
+    entry("requires_grad_", _requires_grad_, "self, requires_grad=True"),
+    entry("apply", _apply, "self, fn", context=True),
+    entry("to", _to, "self, *args, dtype=None, device=None, non_blocking=False, "
+          "memory_format=None"),
+    entry("cpu", lambda m: m, "self"),
+    entry("cuda", lambda m, device: _to(m, device="cuda"), "self, device=None"),
+    entry("double", lambda m: _cast(m, float64), "self"),
+    entry("float", lambda m: _cast(m, float32), "self"),
+    entry("half", lambda m: _cast(m, float16), "self"),
+)
+SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"))

@@ -1,0 +1,106 @@
+"""Tensor attributes and methods reachable from the language: the only way into a tensor."""
+
+from __future__ import annotations
+
+from gradcli.engine import (conversions, devices, functional as F, grad_api, hooks, inplace,
+                            selection, shapes as S)
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.namespaces.math_table import TENSOR_MATH
+from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.values import Size
+
+
+# name -> (getter, setter or None)
+TENSOR_ATTRS = {
+    "grad": (grad_api.read_grad, grad_api.assign_grad),
+    "data": (grad_api.read_data, grad_api.assign_data),
+    "requires_grad": (lambda t: t.requires_grad, grad_api.set_requires_grad),
+    "T": (S.reversed_dims, None),
+    "mT": (S.matrix_transpose, None),
+    "grad_fn": (lambda t: t.grad_fn, None),
+    "is_leaf": (lambda t: t.is_leaf, None),
+    "retains_grad": (lambda t: t.retains_grad, None),
+    "shape": (lambda t: Size(t.shape), None),
+    "dtype": (lambda t: t.dtype, None),
+    "device": (lambda t: devices.CPU, None),
+    "is_cuda": (lambda t: False, None),
+    "ndim": (lambda t: t.ndim, None),
+    "output_nr": (lambda t: t.output_nr, None),
+    "_version": (lambda t: t._version, None),
+    "_base": (lambda t: t._base, None),
+}
+
+
+def _register_hook(ctx, t: Tensor, hook) -> hooks.RemovableHandle:
+    """The hook runs in the program (errors in it surface there); torch names it in its errors."""
+    name = hook.name if isinstance(hook, UserFunction) else "hook"
+    return hooks.register_hook(t, lambda grad: ctx.call(hook, [grad], {}), name)
+
+
+def _size(t: Tensor, dim=None):
+    if dim is None:
+        return Size(t.shape)
+    return t.shape[S.wrap_dim(dim, t.ndim)]
+
+
+TENSOR_METHODS = table(
+    entry("backward", grad_api.backward,
+          "self, gradient=None, retain_graph=None, create_graph=False, inputs=None",
+          qualname="Tensor.backward"),
+    entry("item", grad_api.item, "self"),
+    entry("detach", F.detach, "self"),
+    entry("detach_", grad_api.detach_, "self"),
+    entry("requires_grad_", grad_api.requires_grad_, "self, requires_grad=True"),
+    entry("retain_grad", grad_api.retain_grad, "self"),
+    entry("register_hook", _register_hook, "self, hook", context=True),
+    entry("size", _size, "self, dim=None"),
+    entry("dim", lambda t: t.ndim, "self"),
+    entry("numel", lambda t: t.numel(), "self"),
+    entry("tolist", grad_api.tolist, "self"),
+    entry("numpy", conversions.to_numpy, "self, *, force=False"),
+    entry("cpu", lambda t: t, "self"),
+    entry("cuda", lambda t, device: devices.place(device or "cuda"), "self, device=None"),
+    # shapes and indexing
+    entry("reshape", lambda t, *shape: S.reshape(t, S.sizes_arg(shape)), "self, *shape"),
+    entry("view", lambda t, *shape: S.view(t, S.sizes_arg(shape)), "self, *shape"),
+    entry("reshape_as", lambda t, other: S.reshape(t, other.shape), "self, other"),
+    entry("view_as", lambda t, other: S.view(t, other.shape), "self, other"),
+    entry("flatten", S.flatten, "self, start_dim=0, end_dim=-1"),
+    entry("squeeze", S.squeeze, "self, dim=None"),
+    entry("unsqueeze", S.unsqueeze, "self, dim"),
+    entry("transpose", S.transpose, "self, dim0, dim1"),
+    entry("t", S.t, "self"),
+    entry("permute", lambda t, *dims: S.permute(t, dims), "self, *dims"),
+    entry("expand", lambda t, *size: S.expand(t, S.sizes_arg(size)), "self, *size"),
+    entry("expand_as", S.expand_as, "self, other"),
+    entry("repeat", lambda t, *repeats: S.repeat(t, S.sizes_arg(repeats)), "self, *repeats"),
+    entry("flip", lambda t, *dims: S.flip(t, S.sizes_arg(dims)), "self, *dims"),
+    entry("split", S.split, "self, split_size, dim=0"),
+    entry("chunk", S.chunk, "self, chunks, dim=0"),
+    entry("narrow", S.narrow, "self, dim, start, length"),
+    entry("unbind", S.unbind, "self, dim=0"),
+    entry("index_select", selection.index_select, "self, dim, index"),
+    entry("gather", selection.gather, "self, dim, index"),
+    entry("index_add", selection.index_add, "self, dim, index, source, *, alpha=1"),
+    entry("scatter_add", selection.scatter_add, "self, dim, index, src"),
+    entry("index_put", lambda t, indices, values, accumulate: selection.index_put(
+        t, selection.index_put_key(indices), values, accumulate), "self, indices, values, accumulate=False"),
+    entry("index_put_", inplace.index_put_, "self, indices, values, accumulate=False"),
+    entry("clone", S.clone, "self"),
+    entry("contiguous", S.contiguous, "self"),
+    entry("is_contiguous", S.is_contiguous, "self"),
+    # in place
+    entry("add_", inplace.add_, "self, other, *, alpha=1"),
+    entry("sub_", inplace.sub_, "self, other, *, alpha=1"),
+    entry("mul_", inplace.mul_, "self, other"),
+    entry("div_", inplace.div_, "self, other, *, rounding_mode=None"),
+    entry("pow_", inplace.pow_, "self, exponent"),
+    entry("clamp_", inplace.clamp_, "self, min=None, max=None"),
+    entry("neg_", inplace.neg_, "self"),
+    entry("exp_", inplace.exp_, "self"),
+    entry("zero_", inplace.zero_, "self"),
+    entry("fill_", inplace.fill_, "self, value"),
+    entry("copy_", lambda t, src, non_blocking: inplace.copy_(t, src),
+          "self, src, non_blocking=False"),
+) | TENSOR_MATH

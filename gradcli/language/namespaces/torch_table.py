@@ -1,0 +1,125 @@
+"""The `torch` namespace and its submodules as the language sees them: explicit tables only."""
+
+from __future__ import annotations
+
+from gradcli.engine import devices, dtypes, grad_api, selection, shapes as S
+from gradcli.engine.state import STATE, grad_mode
+from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry, legacy_constructor,
+                                      table)
+from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
+from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
+from gradcli.language.namespaces.python_math import MATH
+from gradcli.language.runtime.objects import LazyTable
+from gradcli.language.runtime.frames import ContextManager
+from gradcli.language.runtime.values import Namespace, PyType
+
+
+def _grad_mode_manager(enabled: bool) -> ContextManager:
+    holder = {}
+
+    def enter():
+        holder["manager"] = grad_mode(enabled)
+        holder["manager"].__enter__()
+
+    return ContextManager(enter, lambda: holder["manager"].__exit__(None, None, None))
+
+
+def _set_printoptions(ctx, precision, threshold, edgeitems, linewidth, profile, sci_mode):
+    """torch.set_printoptions: options live in the session's printer, not in the process."""
+    ctx.printer.options = ctx.printer.options.updated(
+        precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
+        profile=profile, sci_mode=sci_mode)
+
+
+def _variable(data, requires_grad):
+    data.requires_grad = requires_grad
+    return data
+
+
+AUTOGRAD = Namespace("torch.autograd", table(
+    entry("grad", lambda outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
+          allow_unused, is_grads_batched, materialize_grads: grad_api.grad(
+              outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+              materialize_grads, is_grads_batched),
+          "outputs, inputs, grad_outputs=None, retain_graph=None, "
+          "create_graph=False, only_inputs=True, allow_unused=None, is_grads_batched=False, "
+          "materialize_grads=False"),
+    entry("backward", lambda tensors, grad_tensors, retain_graph, create_graph, grad_variables,
+          inputs: grad_api.backward(tensors, grad_tensors, retain_graph, create_graph, inputs),
+          "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
+          "inputs=None"),
+    entry("Variable", _variable, "data, requires_grad=False"),
+) | {"functional": FUNCTIONAL})
+
+CUDA = Namespace("torch.cuda", table(
+    entry("is_available", lambda: False, ""),
+    entry("device_count", lambda: 0, ""),
+))
+
+
+def _optimizers() -> dict:
+    from gradcli.language.namespaces.optim import OPTIMIZERS  # loaded when a program first needs one
+    return OPTIMIZERS
+
+
+OPTIM = Namespace("torch.optim", LazyTable({}, _optimizers))
+
+TORCH_TABLE = table(
+    entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
+          "linewidth=None, profile=None, sci_mode=None", context=True),
+    entry("no_grad", lambda: _grad_mode_manager(False), ""),
+    entry("enable_grad", lambda: _grad_mode_manager(True), ""),
+    entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
+    entry("is_grad_enabled", lambda: STATE.grad_enabled, ""),
+    entry("device", devices.device, "type, index=None"),
+    entry("numel", lambda input: input.numel(), "input"),
+    entry("reshape", S.reshape, "input, shape"),
+    entry("flatten", S.flatten, "input, start_dim=0, end_dim=-1"),
+    entry("squeeze", S.squeeze, "input, dim=None"),
+    entry("unsqueeze", S.unsqueeze, "input, dim"),
+    entry("transpose", S.transpose, "input, dim0, dim1"),
+    entry("t", S.t, "input"),
+    entry("permute", S.permute, "input, dims"),
+    entry("flip", S.flip, "input, dims"),
+    entry("cat", S.cat, "tensors, dim=0"),
+    entry("concat", S.cat, "tensors, dim=0"),
+    entry("concatenate", S.cat, "tensors, axis=0"),
+    entry("stack", S.stack, "tensors, dim=0"),
+    entry("split", S.split, "tensor, split_size_or_sections, dim=0"),
+    entry("chunk", S.chunk, "input, chunks, dim=0"),
+    entry("narrow", S.narrow, "input, dim, start, length"),
+    entry("unbind", S.unbind, "input, dim=0"),
+    entry("clone", S.clone, "input"),
+    entry("index_select", selection.index_select, "input, dim, index"),
+    entry("gather", selection.gather, "input, dim, index"),
+    entry("index_add", selection.index_add, "input, dim, index, source, *, alpha=1"),
+    entry("scatter_add", selection.scatter_add, "input, dim, index, src"),
+) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
+    "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
+    "cuda": CUDA, "optim": OPTIM} | {dtype.legacy_name: PyType(
+        f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
+                                                "*data")) for dtype in dtypes.ALL}
+
+
+def _set_grad_enabled(mode) -> ContextManager:
+    previous = STATE.grad_enabled
+    STATE.grad_enabled = bool(mode)
+    return ContextManager(lambda: None, lambda: _restore_grad_mode(previous))
+
+
+def _restore_grad_mode(previous: bool) -> None:
+    STATE.grad_enabled = previous
+
+
+TORCH = Namespace("torch", TORCH_TABLE)
+
+# Importable module paths and what `import` binds for each.
+MODULES = {
+    "torch": TORCH,
+    "torch.autograd": AUTOGRAD,
+    "torch.autograd.functional": FUNCTIONAL,
+    "torch.cuda": CUDA,
+    "math": MATH,
+    "torch.optim": OPTIM,
+    **MATH_MODULES,
+}

@@ -1,0 +1,1 @@
+"""The runtime: values, frames, calls, signatures, attributes and exceptions."""

@@ -1,0 +1,168 @@
+"""Calling, indexing and entering values of the language, each through explicit cases only."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from gradcli.engine import errors, indexing
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.builtins import PY_BUILTINS, index
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
+                                      Runtime, UserFunction)
+from gradcli.language.runtime.signatures import Builtin
+from gradcli.language.runtime.values import PyType, Size, iterate, type_name
+
+__all__ = ["call", "global_name", "iterate", "get_item", "set_item", "context_manager"]
+
+def global_name(name: str, span):
+    """A name bound nowhere in the program: Python's builtins, else NameError."""
+    builtin = PY_BUILTINS.get(name)
+    if builtin is None:
+        raise GradRuntimeError("NameError", f"name '{name}' is not defined", span)
+    return builtin
+
+
+def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict):
+    """Call a table entry with its arguments bound by its signature."""
+    positional, keywords = builtin.bind(args, kwargs)
+    if not builtin.frames:
+        if builtin.needs_context:
+            return builtin.fn(runtime, *positional, **keywords)
+        return builtin.fn(*positional, **keywords)
+    runtime.check_native_call(builtin.frames, builtin.while_doing)
+    runtime.depth += 1  # as in Python, a running builtin function counts as a frame
+    try:
+        if builtin.needs_context:
+            return builtin.fn(runtime, *positional, **keywords)
+        return builtin.fn(*positional, **keywords)
+    finally:
+        runtime.depth -= 1
+
+
+def call(runtime: Runtime, function, args: list, kwargs: dict):
+    """function(*args, **kwargs) for every kind of callable value."""
+    if isinstance(function, UserFunction):
+        return call_user(runtime, function, args, kwargs)
+    if isinstance(function, Builtin):
+        return invoke(runtime, function, args, kwargs)
+    if isinstance(function, BoundMethod):
+        return invoke(runtime, function.builtin, [function.receiver, *args], kwargs)
+    if isinstance(function, PyType) and function.construct is not None:
+        return call(runtime, function.construct, args, kwargs)
+    if isinstance(function, PyType):
+        raise errors.type_error(f"cannot create '{function.name}' instances")
+    if isinstance(function, TableObject) and function.forward() is not None:
+        return call(runtime, function.forward(), args, kwargs)
+    if isinstance(function, ContextManager) and len(args) == 1 and not kwargs \
+            and isinstance(args[0], UserFunction):
+        return _run_inside(function, args[0])
+    raise errors.type_error(f"'{type_name(function)}' object is not callable")
+
+
+def _run_inside(manager: ContextManager, function: UserFunction) -> UserFunction:
+    """`@torch.no_grad()` on a function: the same function, its body run inside the manager."""
+    body = function.body
+
+    def guarded(frame):
+        manager.enter()
+        try:
+            return body(frame)
+        finally:
+            manager.exit()
+    return replace(function, body=guarded)
+
+
+def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):
+    """Run a user function in a new frame inside its defining one."""
+    runtime.check_frame()
+    if kwargs or len(args) != len(function.params) or function.star or function.star_star:
+        names = function.bind(args, kwargs)
+    else:
+        names = dict(zip(function.params, args))
+    runtime.depth += 1
+    try:
+        return function.body(Frame(function.closure, names))
+    finally:
+        runtime.depth -= 1
+
+
+def callable_name(function) -> str:
+    """How Python names a callable in `*`/`**` errors (`__main__.f()`, `print()`)."""
+    if isinstance(function, UserFunction):
+        return "__main__." + function.qualname
+    if isinstance(function, Builtin):
+        return function.title
+    if isinstance(function, BoundMethod):
+        return f"{type_name(function.receiver)}.{function.builtin.name}"
+    if isinstance(function, PyType):
+        return function.name
+    return type_name(function)
+
+
+def _python_index(key):
+    if isinstance(key, Tensor) and key.numel() == 1 and not key.dtype.is_floating_point:
+        return index(key)
+    return key
+
+
+def get_item(value, key):
+    """value[key] for tensors (torch's indexing) and Python's containers."""
+    if isinstance(value, Tensor):
+        return indexing.get_item(value, key)
+    if isinstance(value, TableObject) and value.is_sequence:
+        return value.item(key)
+    if isinstance(value, np.ndarray) and not isinstance(key, Tensor):
+        return value[key]
+    if isinstance(value, dict):
+        if key not in value:
+            raise errors.TorchError("KeyError", _key_text(key), (key,))
+        return value[key]
+    if isinstance(value, (list, tuple, str, range)):
+        key = _python_index(key)
+        if isinstance(key, slice):
+            key = slice(*(_python_index(k) for k in (key.start, key.stop, key.step)))
+            result = value[key]
+            return Size(result) if isinstance(value, Size) else result
+        if not isinstance(key, int):
+            raise errors.type_error(
+                f"{type_name(value)} indices must be integers or slices, not {type_name(key)}")
+        try:
+            return value[key]
+        except IndexError:
+            raise errors.index_error(f"{type_name(value)} index out of range") from None
+    raise errors.type_error(f"'{type_name(value)}' object is not subscriptable")
+
+
+def _key_text(key) -> str:
+    return repr(key) if isinstance(key, (int, float, str, bool, type(None))) else type_name(key)
+
+
+def set_item(value, key, item) -> None:
+    """value[key] = item."""
+    if isinstance(value, Tensor):
+        indexing.set_item(value, key, item)
+    elif isinstance(value, dict):
+        value[key] = item
+    elif isinstance(value, np.ndarray) and not isinstance(item, Tensor):
+        value[key] = item
+    elif isinstance(value, list):
+        key = _python_index(key)
+        if not isinstance(key, (int, slice)):
+            raise errors.type_error(
+                f"list indices must be integers or slices, not {type_name(key)}")
+        try:
+            value[key] = list(iterate(item)) if isinstance(key, slice) else item
+        except IndexError:
+            raise errors.index_error("list assignment index out of range") from None
+    else:
+        raise errors.type_error(f"'{type_name(value)}' object does not support item assignment")
+
+
+def context_manager(value) -> ContextManager:
+    if isinstance(value, ContextManager):
+        return value
+    raise errors.type_error(
+        f"'{type_name(value)}' object does not support the context manager protocol")

@@ -1,0 +1,169 @@
+"""Signatures of table entries and argument binding with Python's TypeError texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from gradcli.engine import errors
+from gradcli.language.syntax import literals
+
+_REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: object = _REQUIRED
+    var_positional: bool = False
+    var_keyword: bool = False
+    keyword_only: bool = False
+    positional_only: bool = False
+
+
+def parse_signature(spec: str) -> tuple[Param, ...]:
+    """'x, /, dim=None, *, keepdim=False, **kw' -> Params (defaults are literals)."""
+    params, keyword_only = [], False
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        if part == "/":
+            params = [Param(p.name, p.default, positional_only=True) for p in params]
+        elif part == "*":
+            keyword_only = True
+        elif part.startswith("**"):
+            params.append(Param(part[2:], var_keyword=True))
+        elif part.startswith("*"):
+            params.append(Param(part[1:], var_positional=True))
+            keyword_only = True
+        elif "=" in part:
+            name, default = (s.strip() for s in part.split("=", 1))
+            params.append(Param(name, _default(default), keyword_only=keyword_only))
+        else:
+            params.append(Param(part, keyword_only=keyword_only))
+    return tuple(params)
+
+
+_NAMED_DEFAULTS = {"None": None, "True": True, "False": False, "()": ()}
+
+
+def _default(text: str):
+    """A default written in a table's signature: None, True, False, (), a number or a string."""
+    if text in _NAMED_DEFAULTS:
+        return _NAMED_DEFAULTS[text]
+    if text[0] in "'\"":
+        return literals.string(text)
+    return literals.number(text)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A callable reachable from the language: `fn` gets the bound arguments in order.
+
+    Positional parameters (a *args one unpacked) come first, then keyword-only ones and any
+    **kwargs by name. With `needs_context`, `fn` receives the interpreter's runtime first.
+    `style` picks how argument-count errors are worded: "python" for functions written in
+    Python (torch's), or the wording of a C builtin: "exact" (len), "expected" (float),
+    "at_most" (sum).
+    """
+
+    name: str
+    fn: Callable
+    params: tuple[Param, ...]
+    needs_context: bool = False
+    qualname: str = ""
+    style: str = "python"
+    frames: int = 1  # frames Python's call of it takes: classes and len take none
+    while_doing: str = "calling a Python object"  # what a RecursionError at the limit says
+
+    @property
+    def title(self) -> str:
+        return self.qualname or self.name
+
+    def bind(self, args: list, kwargs: dict) -> tuple[list, dict]:
+        """(positional, keywords) for `fn`, or TypeError with Python's texts."""
+        positional, keywords, rest = [], {}, list(args)
+        given = {}
+        slots = [p for p in self.params if not (p.keyword_only or p.var_positional
+                                                  or p.var_keyword)]
+        if len(rest) > len(slots) and not any(p.var_positional for p in self.params):
+            self._count_error(len(rest), slots)
+        for param in self.params:
+            if param.var_positional:
+                given[param.name] = tuple(rest)
+                rest = []
+            elif rest and not param.keyword_only and not param.var_keyword:
+                given[param.name] = rest.pop(0)
+        extra = {}
+        var_keyword = next((p for p in self.params if p.var_keyword), None)
+        for key, value in kwargs.items():
+            param = next((p for p in self.params if p.name == key and not (
+                p.var_positional or p.var_keyword or p.positional_only)), None)
+            if param is None:
+                if var_keyword is None:
+                    self._keyword_error(key)
+                extra[key] = value
+            elif key in given:
+                raise errors.type_error(f"{self.title}() got multiple values for argument '{key}'")
+            else:
+                given[key] = value
+        for param in self.params:
+            if param.var_keyword:
+                keywords.update(extra)
+                continue
+            value = given.get(param.name, param.default)
+            if value is _REQUIRED:
+                if self.style != "python":
+                    self._count_error(len(args), slots)
+                raise errors.type_error(
+                    f"{self.title}() missing 1 required positional argument: '{param.name}'")
+            if param.var_positional:
+                positional.extend(value)
+            elif param.keyword_only:
+                keywords[param.name] = value
+            else:
+                positional.append(value)
+        return positional, keywords
+
+    def _count_error(self, count: int, slots: list[Param]):
+        most = len(slots)
+        least = sum(1 for p in slots if p.default is _REQUIRED)
+        if self.style == "exact":
+            raise errors.type_error(
+                f"{self.title}() takes exactly one argument ({count} given)")
+        if self.style == "expected":
+            bound = "at most" if count > most else "at least"
+            number = f"{bound} {most if count > most else least}" if least != most else most
+            raise errors.type_error(f"{self.title} expected {number} argument"
+                                    f"{'s' if (most if count > most else least) != 1 else ''}, "
+                                    f"got {count}")
+        if self.style == "at_most":
+            if count > most:
+                raise errors.type_error(
+                    f"{self.title}() takes at most {most} arguments ({count} given)")
+            raise errors.type_error(f"{self.title}() takes at least "
+                                    f"{_plural(least, 'positional argument')} ({count} given)")
+        takes = (f"from {least} to {most} positional arguments" if least != most
+                 else _plural(most, "positional argument"))
+        raise errors.type_error(
+            f"{self.title}() takes {takes} but {count} {'was' if count == 1 else 'were'} given")
+
+    def _keyword_error(self, key: str):
+        if self.style == "python":
+            raise errors.type_error(f"{self.title}() got an unexpected keyword argument '{key}'")
+        if all(p.positional_only or p.var_positional for p in self.params):
+            raise errors.type_error(f"{self.title}() takes no keyword arguments")
+        raise errors.type_error(f"'{key}' is an invalid keyword argument for {self.title}()")
+
+
+def entry(name: str, fn: Callable, spec: str = "", *, context: bool = False,
+          qualname: str = "", style: str = "python", frames: int = 1,
+          while_doing: str = "calling a Python object") -> Builtin:
+    return Builtin(name, fn, parse_signature(spec), context, qualname, style, frames,
+                   while_doing)
+
+
+def table(*entries: Builtin) -> dict[str, Builtin]:
+    return {e.name: e for e in entries}

@@ -1,0 +1,262 @@
+"""Python-level values of the language, and print/repr/format of them as Python with torch does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gradcli.engine import dtypes, errors, indexing, printing
+from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.devices import Device
+from gradcli.engine.hooks import RemovableHandle
+from gradcli.engine.reductions import ReturnTypes
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
+from gradcli.language.runtime.objects import TableObject
+
+# Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
+HOST_PRINTED = (*NUMPY_VALUES, Device)
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`."""
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """A module-like table (torch, torch.nn.functional, ...): attribute names resolve only here."""
+
+    name: str
+    table: dict
+
+    def lookup(self, attr: str):
+        if attr in self.table:
+            return self.table[attr]
+        raise errors.TorchError("AttributeError", f"module '{self.name}' has no attribute '{attr}'")
+
+
+@dataclass(frozen=True, eq=False)
+class PyType:
+    """A class as the language sees it (`int`, `torch.Tensor`): `isinstance` tests `hosts`,
+    calling it runs `construct` (a table entry) when it has one."""
+
+    name: str
+    hosts: tuple
+    construct: object = None
+
+
+@dataclass(eq=False)
+class Generator:
+    """A generator expression's lazy values, printed as Python prints a generator."""
+
+    values: object
+    qualname: str = "<genexpr>"
+
+    def __iter__(self):
+        return iter(self.values)
+
+
+# What `for` can walk besides tensors: Python's sequences and the lazy values builtins return.
+_ITERABLES = (list, tuple, str, range, dict, Generator, enumerate, zip, *ARRAY_TYPES)
+
+
+def iterate(value):
+    """What `for` walks: a tensor's rows (as torch's unbind), or a Python iterable."""
+    if isinstance(value, Tensor):
+        if value.ndim == 0:
+            raise errors.type_error("iteration over a 0-d tensor")
+        return indexing.unbind(value, 0)
+    if isinstance(value, _ITERABLES):
+        return value
+    if isinstance(value, TableObject) and value.is_sequence:
+        return value.members()
+    raise errors.type_error(f"'{type_name(value)}' object is not iterable")
+
+
+_NESTING_LIMIT = 999  # containers inside containers that Python can repr (its recursion limit)
+
+
+class Printer:
+    """Renders values as Python's repr/str would, with the session's tensor print options."""
+
+    def __init__(self) -> None:
+        self.options = printing.PrintOptions()
+        self._printing: set[int] = set()  # ids of the containers being printed
+
+    def tensor(self, t: Tensor) -> str:
+        label = t.grad_fn.class_name if t.grad_fn is not None else None
+        text = printing.tensor_repr(t.data, t.dtype, self.options,
+                                    default_dtype=STATE.default_dtype,
+                                    requires_grad=t.requires_grad and t.grad_fn is None,
+                                    grad_fn_label=label)
+        return "Parameter containing:\n" + text if t.is_parameter else text
+
+    def repr(self, value) -> str:
+        if isinstance(value, Tensor):
+            return self.tensor(value)
+        if isinstance(value, bool) or value is None:
+            return str(value)
+        if isinstance(value, (int, float, complex, str, range)):
+            return repr(value)
+        if isinstance(value, Size):
+            return f"torch.Size([{', '.join(str(v) for v in value)}])"
+        if isinstance(value, ReturnTypes):
+            fields = ",\n".join(f"{f}={self.repr(v)}" for f, v in zip(value.fields, value))
+            return f"torch.return_types.{value.name}(\n{fields})"
+        if isinstance(value, (tuple, list, dict)):
+            return self._container(value)
+        if isinstance(value, dtypes.DType):
+            return repr(value)
+        if isinstance(value, BaseException):
+            return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
+        if isinstance(value, HOST_PRINTED):
+            return repr(value)
+        if isinstance(value, TableObject):
+            return value.repr(self)
+        return _object_repr(value)
+
+    def _container(self, value) -> str:
+        """A tuple, list or dict, with `[...]` where it contains itself (as Python prints it)."""
+        open_, close = {tuple: "()", list: "[]", dict: "{}"}[type(value)]
+        if id(value) in self._printing:
+            return open_ + "..." + close
+        if len(self._printing) >= _NESTING_LIMIT:
+            raise errors.TorchError("RecursionError", "maximum recursion depth exceeded while "
+                                    "getting the repr of an object")
+        self._printing.add(id(value))
+        try:
+            if isinstance(value, dict):
+                inner = ", ".join(f"{self.repr(k)}: {self.repr(v)}" for k, v in value.items())
+            else:
+                inner = ", ".join(self.repr(v) for v in value)
+        finally:
+            self._printing.discard(id(value))
+        if isinstance(value, tuple) and len(value) == 1:
+            inner += ","
+        return open_ + inner + close
+
+    def str(self, value) -> str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, BaseException):
+            return self._exception_str(value)
+        if isinstance(value, HOST_PRINTED):
+            return str(value)
+        return self.repr(value)
+
+    def _exception_str(self, value: BaseException) -> str:
+        """str(e): nothing, its one argument (a KeyError's key as a repr), or all of them."""
+        args = value.args
+        if len(args) != 1:
+            return self.repr(args) if args else ""
+        return self.repr(args[0]) if isinstance(value, KeyError) else self.str(args[0])
+
+    def format_field(self, value, conversion: str | None, spec: str) -> str:
+        """A replacement field `{value!conversion:spec}`: the conversion, then the spec."""
+        if conversion == "r":
+            value = self.repr(value)
+        elif conversion == "s":
+            value = self.str(value)
+        elif conversion == "a":
+            value = ascii(self.repr(value))[1:-1]
+        return self.format(value, spec)
+
+    def format(self, value, spec: str) -> str:
+        """format(value, spec), with torch's rule: a 0-d tensor (not a Parameter) formats as its
+        item."""
+        if isinstance(value, Tensor):
+            if value.ndim == 0 and not value.is_parameter:
+                return format(value.data.item(), spec)
+            if spec:
+                raise errors.type_error(
+                    f"unsupported format string passed to {type_name(value)}.__format__")
+            return self.str(value)
+        if isinstance(value, (int, float, str, *ARRAY_TYPES)):
+            try:
+                return format(value, spec)
+            except ValueError as error:
+                raise errors.value_error(str(error)) from None
+        if spec:
+            raise errors.type_error(
+                f"unsupported format string passed to {type_name(value)}.__format__")
+        return self.str(value)
+
+
+def _object_repr(value) -> str:
+    """`<...>` reprs of functions, classes, modules and graph nodes, as Python shows them."""
+    from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
+    from gradcli.language.runtime.signatures import Builtin
+    if isinstance(value, PyType):
+        return f"<class '{value.name}'>"
+    if isinstance(value, UserFunction):
+        return f"<function {value.qualname} at {_address(value)}>"
+    if isinstance(value, Builtin):
+        return f"<built-in function {value.name}>"
+    if isinstance(value, BoundMethod):
+        return (f"<built-in method {value.builtin.name} of {type_name(value.receiver)} object at "
+                f"{_address(value.receiver)}>")
+    if isinstance(value, Namespace):
+        return f"<module '{value.name}'>"
+    if isinstance(value, Generator):
+        return f"<generator object {value.qualname} at {_address(value)}>"
+    if isinstance(value, ContextManager):
+        return f"<{value.label} object at {_address(value)}>"
+    return f"<{qualified_type_name(value)} object at {_address(value)}>"
+
+
+def _address(value) -> str:
+    return f"0x{id(value):x}"
+
+
+# Class names of the language's values, by host class (exact), for messages and type().
+_CLASS_NAMES: dict[type, str] = {
+    Tensor: "Tensor", Size: "Size", type(None): "NoneType", Namespace: "module",
+    PyType: "type", Generator: "generator", dtypes.DType: "torch.dtype",
+    RemovableHandle: "RemovableHandle", Device: "torch.device",
+}
+
+
+def _late_class_names() -> dict[type, str]:
+    from gradcli.language.runtime.frames import BoundMethod, UserFunction
+    from gradcli.language.runtime.signatures import Builtin
+    return {UserFunction: "function", Builtin: "builtin_function_or_method",
+            BoundMethod: "builtin_function_or_method"}
+
+
+def type_name(value) -> str:
+    """The class name Python would report for `value` in error messages."""
+    if type(value) is Tensor and value.is_parameter:
+        return "Parameter"
+    if isinstance(value, TableObject):
+        return value.class_name
+    name = _CLASS_NAMES.get(type(value))
+    if name is not None:
+        return name
+    if isinstance(value, (Node, AccumulateGrad)):
+        return value.class_name
+    name = _late_class_names().get(type(value))
+    if name is not None:
+        return name
+    from gradcli.language.runtime.frames import ContextManager
+    if isinstance(value, ContextManager):
+        return value.label.rsplit(".", 1)[-1]
+    return type(value).__name__
+
+
+def qualified_type_name(value) -> str:
+    """The name `type(value)` prints: torch's classes with their module (`torch.Tensor`)."""
+    if type(value) is Tensor and value.is_parameter:
+        return "torch.nn.parameter.Parameter"
+    if isinstance(value, TableObject):
+        return value.language_type.name
+    if isinstance(value, (Tensor, Size)):
+        return "torch." + type_name(value)
+    if isinstance(value, NUMPY_VALUES):
+        return f"{type(value).__module__}.{type(value).__name__}"
+    if isinstance(value, RemovableHandle):
+        return "torch.utils.hooks.RemovableHandle"
+    from gradcli.language.runtime.frames import ContextManager
+    if isinstance(value, ContextManager):
+        return value.label
+    return type_name(value)
+

@@ -1,0 +1,1 @@
+"""Syntax: grammar loading, the parser, literals and Python's syntax-error texts."""

@@ -1,0 +1,187 @@
+"""Python literals without eval: numbers, string escapes, and f-strings compiled to closures."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0",
+            "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.|\n)", re.S)
+
+
+def number(text: str) -> int | float:
+    text = text.replace("_", "")
+    if text[:2].lower() == "0x":
+        return int(text, 16)
+    if any(c in text for c in ".eE"):
+        return float(text)
+    return int(text)
+
+
+def _unescape(body: str) -> str:
+    def replace(match):
+        code = match.group(1)
+        if code[0] in "xuU" and len(code) > 1:
+            return chr(int(code[1:], 16))
+        return _ESCAPES.get(code, "\\" + code)
+    return _ESCAPE.sub(replace, body)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One `{expression!conversion:spec}` of an f-string; the spec may hold fields of its own."""
+
+    expression: str
+    conversion: str | None
+    spec: tuple
+    offset: int  # where the expression starts inside the literal token
+    debug: str = ""  # the text before the value for `{x=}`, else ""
+
+
+def split_token(token: str) -> tuple[str, str, int]:
+    """(prefix letters, body, offset of the body) of a string token."""
+    prefix = re.match(r"[rRfFbBuU]*", token).group(0)
+    quote = token[len(prefix):len(prefix) + 3]
+    width = 3 if quote in ("'''", '"""') else 1
+    return prefix.lower(), token[len(prefix) + width:len(token) - width], len(prefix) + width
+
+
+def string(token: str) -> str | tuple:
+    """A plain string, or for an f-string a tuple of str and Field parts."""
+    prefix, body, offset = split_token(token)
+    raw = "r" in prefix
+    if "f" not in prefix:
+        return body if raw else _unescape(body)
+    return tuple(_fstring_parts(body, raw, offset))
+
+
+def split_braces(text: str, read_field, lone_close: str):
+    """Literal runs (maybe empty) and fields of a brace template, an f-string's or str.format's:
+    `{{` and `}}` are braces, and `read_field(i)` parses the field whose `{` is at i - 1,
+    returning the index of its closing brace and the field. ValueError(lone_close) for a `}`
+    alone."""
+    i, literal = 0, []
+    while i < len(text):
+        ch = text[i]
+        if ch in "{}" and text[i + 1:i + 2] == ch:
+            literal.append(ch)
+            i += 2
+        elif ch == "}":
+            raise ValueError(lone_close)
+        elif ch != "{":
+            literal.append(ch)
+            i += 1
+        else:
+            yield "".join(literal)
+            literal = []
+            end, field = read_field(i + 1)
+            yield field
+            i = end + 1
+    yield "".join(literal)
+
+
+def _fstring_parts(body: str, raw: bool, offset: int):
+    for part in split_braces(body, lambda start: _field(body, start, raw, offset),
+                             "f-string: single '}' is not allowed"):
+        if isinstance(part, Field):
+            yield part
+        elif part:
+            yield part if raw else _unescape(part)
+
+
+def _field(body: str, start: int, raw: bool, offset: int) -> tuple[int, Field]:
+    """Parse `expr[!c][:spec]}` from `start`: the index of the closing brace, and the field."""
+    depth, i, quote = 0, start, None
+    while i < len(body):
+        ch = body[i]
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}" and depth:
+            depth -= 1
+        elif depth == 0 and (ch in "}:" or (ch == "!" and body[i + 1:i + 2] != "=")):
+            break
+        i += 1
+    else:
+        raise ValueError("f-string: expecting '}'")
+    expression, debug = body[start:i], ""
+    stripped = expression.rstrip()
+    if stripped.endswith("=") and stripped[-2:-1] not in ("=", "!", "<", ">"):
+        debug, expression = expression, stripped[:-1]
+    if not expression.strip():
+        raise ValueError("f-string: empty expression not allowed")
+    conversion = None
+    if body[i] == "!":
+        conversion, i = body[i + 1:i + 2], i + 2
+        if conversion not in ("s", "r", "a"):
+            raise ValueError("f-string: invalid conversion character: expected 's', 'r', or 'a'")
+    spec: tuple = ()
+    if body[i] == ":":
+        spec_start, depth = i + 1, 0
+        i += 1
+        while i < len(body) and (body[i] != "}" or depth):
+            depth += {"{": 1, "}": -1}.get(body[i], 0)
+            i += 1
+        spec = tuple(_fstring_parts(body[spec_start:i], raw, offset + spec_start))
+    if i >= len(body) or body[i] != "}":
+        raise ValueError("f-string: expecting '}'")
+    if debug and conversion is None and not spec:
+        conversion = "r"
+    return i, Field(expression, conversion, spec, offset + start, debug)
+
+
+def compile_string(compiler, tree):
+    """Adjacent string literals as one closure; f-string fields are compiled expressions."""
+    from gradcli.language.compiler.expressions import span_of
+    from gradcli.language.syntax.parser import GradSyntaxError
+    pieces = []
+    for token in tree.children:
+        try:
+            pieces.append(string(token.value))
+        except ValueError as error:  # Python 3.11 reports these just after the literal
+            raise GradSyntaxError(str(error), token.end_line, token.end_column,
+                                  token.end_column + 1) from None
+    if all(isinstance(p, str) for p in pieces):
+        text = "".join(pieces)
+        return lambda frame: text
+    parts = []
+    for token, piece in zip(tree.children, pieces):
+        if isinstance(piece, str):
+            parts.append(piece)
+        else:
+            parts.extend(_field_closure(compiler, p, token, span_of(token)) for p in piece)
+    return _joined(parts)
+
+
+def _joined(parts: list):
+    def evaluate(frame):
+        return "".join(p if isinstance(p, str) else p(frame) for p in parts)
+    return evaluate
+
+
+def _field_closure(compiler, part, token, span):
+    """A closure formatting one f-string field as Python does (conversion, then spec)."""
+    from gradcli.language.compiler.expressions import USER_ERRORS, raise_at
+    from gradcli.language.syntax.parser import GradSyntaxError, parse_expression
+    if isinstance(part, str):
+        return part
+    try:
+        value = compiler.expression(parse_expression(part.expression.strip()))
+    except GradSyntaxError as error:
+        raise GradSyntaxError(f"f-string: {error.message}", token.line,
+                              token.column + part.offset,
+                              token.column + part.offset + len(part.expression)) from None
+    spec = _joined([_field_closure(compiler, p, token, span) for p in part.spec])
+    printer, conversion, debug = compiler.runtime.printer, part.conversion, part.debug
+
+    def evaluate(frame):
+        item = value(frame)
+        try:
+            return debug + printer.format_field(item, conversion, spec(frame))
+        except USER_ERRORS as error:
+            raise_at(error, span)
+    return evaluate

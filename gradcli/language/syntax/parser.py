@@ -1,0 +1,123 @@
+"""The LALR parser for grammar/gradcli.lark, with Python-style indentation and positioned errors."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark import Lark, Tree
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from gradcli.language.syntax.source_scan import Problem, indentation_problem, scan
+from gradcli.language.syntax.syntax_errors import describe
+
+GRAMMAR_NAME = "gradcli.lark"
+
+
+class GradIndenter(Indenter):
+    NL_type = "_NEWLINE"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@dataclass
+class GradSyntaxError(Exception):
+    """A syntax error at 1-based `line` and `column`, spanning to `end_column` on that line."""
+
+    message: str
+    line: int
+    column: int
+    end_column: int
+    kind: str = "SyntaxError"
+    at_end: bool = False  # the parser ran out of input (more lines could complete it)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def grammar_path() -> Path:
+    """The grammar: inside the package when installed, at the top level in a checkout."""
+    packaged = Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_NAME
+    if packaged.exists():
+        return packaged
+    return Path(__file__).resolve().parents[3] / "grammar" / GRAMMAR_NAME
+
+
+def _cache_path() -> str | bool:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "gradcli")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(folder, "grammar.lark.cache")
+
+
+_PARSER: Lark | None = None
+
+
+def parser() -> Lark:
+    """The parser, built once per process (lark caches the analysed grammar on disk)."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = Lark(
+            grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=GradIndenter(),
+            propagate_positions=True, maybe_placeholders=True, cache=_cache_path(),
+            start=["start", "test"])
+    return _PARSER
+
+
+def parse(source: str) -> Tree:
+    """Parse a whole program; raise GradSyntaxError with Python's wording where it has one."""
+    text = source if source.endswith("\n") else source + "\n"
+    first = indentation_problem(source)
+    if first is not None and first.message == "unexpected indent":
+        raise _error(first)
+    try:
+        tree = parser().parse(text, start="start")
+    except UnexpectedInput as error:
+        at_end = isinstance(error, UnexpectedToken) and error.token.type == "$END"
+        raise _error(describe(error, text), at_end) from None
+    except DedentError:
+        raise _error(indentation_problem(source) or Problem(
+            "unindent does not match any outer indentation level", 1, 1, 2,
+            "IndentationError")) from None
+    problem = scan(source).first_problem()  # what the grammar accepts but Python does not
+    if problem is not None:
+        raise _error(problem)
+    return tree
+
+
+def _error(problem: Problem, at_end: bool = False) -> GradSyntaxError:
+    return GradSyntaxError(problem.message, problem.line, problem.column, problem.end_column,
+                           problem.kind, at_end)
+
+
+def parse_expression(source: str) -> Tree:
+    """Parse one expression (an f-string field, a CLI binding)."""
+    try:
+        return parser().parse(source, start="test")
+    except UnexpectedInput as error:
+        at_end = isinstance(error, UnexpectedToken) and error.token.type == "$END"
+        raise _error(describe(error, source), at_end) from None
+
+
+def is_incomplete(source: str) -> bool:
+    """Whether more input could complete `source`: an open bracket, a triple-quoted string or a
+    backslash continuation left open, or a block header (`for x in y:`) with no body yet.
+
+    A complete input with a syntax error is not incomplete: running it reports the error.
+    """
+    found = scan(source)
+    if found.open_triple_quote or found.ends_with_backslash:
+        return True
+    try:
+        parse(source)
+    except GradSyntaxError as error:
+        return error.at_end
+    return False

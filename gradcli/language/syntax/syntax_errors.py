@@ -1,0 +1,251 @@
+"""Lark's parse failures described in Python 3.11's words, at Python's line and column."""
+
+from __future__ import annotations
+
+import re
+
+from lark import Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from gradcli.language.syntax.source_scan import Problem, scan
+
+# Keyword tokens that open a compound statement, and how Python names the statement.
+_BLOCKS = {"IF": "'if' statement", "ELIF": "'elif' statement", "ELSE": "'else' statement",
+           "WHILE": "'while' statement", "FOR": "'for' statement", "WITH": "'with' statement",
+           "DEF": "function definition", "TRY": "'try' statement",
+           "EXCEPT": "'except' statement", "FINALLY": "'finally' statement"}
+_STATEMENT_TREES = {"simple_stmt", "suite", "if_stmt", "while_stmt", "for_stmt", "with_stmt",
+                    "funcdef", "elif_clause", "else_clause", "try_stmt", "except_clause",
+                    "finally_clause"}
+_SEPARATORS = {"LPAR", "LSQB", "LBRACE", "COMMA", "TRAILING_COMMA", "EQUAL", "COLON"}
+# Keywords after which two adjacent expressions are not a missing comma (`for a in b c`).
+_CLAUSE_KEYWORDS = {"FOR", "IN", "IF", "ELSE", "LAMBDA"}
+_UNSUPPORTED = re.compile(r"(class|yield|async|await)\b")
+_EXPRESSION_STARTS = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "LBRACE", "NOT", "LAMBDA",
+                      "NONE", "TRUE", "FALSE", "UNARY_OP"}
+_EXPRESSION_ENDS = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "RBRACE", "NONE", "TRUE",
+                    "FALSE"}
+
+
+def _problem(message: str, line: int, column: int, end: int | None = None,
+             kind: str = "SyntaxError") -> Problem:
+    return Problem(message, line, column, max(end or column + 1, column + 1), kind)
+
+
+def describe(error: UnexpectedInput, source: str) -> Problem:
+    """The error Python would report for `source`, given where lark gave up."""
+    found = scan(source)
+    line, column = _position(error, source)
+    early = found.first_problem()
+    if early is not None and early.order <= (line, column):
+        return early
+    if isinstance(error, UnexpectedCharacters):
+        word = _UNSUPPORTED.match(source.split("\n")[line - 1], column - 1)
+        if word:
+            return _problem(f"'{word.group(1)}' statements are not supported by gradcli", line,
+                            column, column + len(word.group(1)))
+        return _problem("invalid syntax", line, column)
+    token = error.token
+    stack = list(error.interactive_parser.parser_state.value_stack) \
+        if error.interactive_parser is not None else []
+    if token.type == "_INDENT":
+        width = len(str(token.value))
+        return _problem("unexpected indent", token.end_line, width, width + 1, "IndentationError")
+    block = _missing_block(stack, token, line, column) or _try_without_handler(stack, token,
+                                                                                line, column)
+    if block is not None:
+        return block
+    if token.type == "$END" and found.open_brackets:
+        return _never_closed(found.open_brackets[-1])
+    return (_header_problem(stack, token, error.expected, line, column)
+            or _unparenthesized_types(stack, token, source)
+            or _ternary_without_else(stack, error.expected, line, column)
+            or _adjacent_expressions(stack, token, source, found, line, column)
+            or _generic(found, token, line, column))
+
+
+def _position(error: UnexpectedInput, source: str) -> tuple[int, int]:
+    lines = source.split("\n")
+    token = error.token if isinstance(error, UnexpectedToken) else None
+    if token is not None and token.type == "$END":
+        last = len(lines) - (1 if source.endswith("\n") else 0)
+        return max(last, 1), len(lines[max(last, 1) - 1]) + 1
+    if token is not None and token.type == "_NEWLINE":
+        return token.line, token.column
+    return error.line, error.column
+
+
+def _never_closed(bracket) -> Problem:
+    char, line, column = bracket
+    return _problem(f"'{char}' was never closed", line, column)
+
+
+def _statement_start(stack: list) -> list:
+    """The stack entries of the statement being parsed."""
+    start = len(stack)
+    while start > 0:
+        item = stack[start - 1]
+        if isinstance(item, Token) and item.type in ("_NEWLINE", "_INDENT", "_DEDENT"):
+            break
+        if isinstance(item, Tree) and (item.data in _STATEMENT_TREES
+                                       or item.data.startswith("__try_stmt")):  # except clauses
+            break
+        start -= 1
+    return stack[start:]
+
+
+def _type(item) -> str:
+    return item.type if isinstance(item, Token) else ""
+
+
+def _missing_block(stack: list, token: Token, line: int, column: int) -> Problem | None:
+    """`for x in y:` followed by an unindented line: Python's IndentationError."""
+    if len(stack) < 2 or _type(stack[-1]) != "_NEWLINE" or _type(stack[-2]) != "COLON":
+        return None
+    statement = _statement_start(stack[:-1])
+    keyword = next((item for item in statement if _type(item) in _BLOCKS), None)
+    if keyword is None:
+        return None
+    message = f"expected an indented block after {_BLOCKS[keyword.type]} on line {keyword.line}"
+    if token.type == "$END":
+        return _problem(message, line, column, None, "IndentationError")
+    return _problem(message, line, column, column + len(str(token.value)), "IndentationError")
+
+
+def _try_without_handler(stack: list, token: Token, line: int, column: int) -> Problem | None:
+    """`try:` and its block, then neither `except` nor `finally`."""
+    if len(stack) < 3 or not isinstance(stack[-1], Tree) or stack[-1].data != "suite" \
+            or _type(stack[-3]) != "TRY":
+        return None
+    end = None if token.type == "$END" else column + len(str(token.value))
+    return _problem("expected 'except' or 'finally' block", line, column, end)
+
+
+def _header_problem(stack, token, expected, line, column) -> Problem | None:
+    """A compound statement header without its colon, or `def` without `(`."""
+    statement = _statement_start(stack)
+    first = _type(statement[0]) if statement else ""
+    width = 0 if token.type in ("_NEWLINE", "$END") else len(str(token.value))
+    if first == "DEF" and len(statement) == 2 and token.type != "LPAR":
+        return _problem("expected '('", line, column, column + width)
+    if "COLON" not in expected:
+        return None
+    if first in ("IF", "ELIF", "WHILE", "WITH", "FOR", "EXCEPT") and token.type == "_NEWLINE":
+        return _problem("expected ':'", line, column)
+    if first in ("DEF", "ELSE", "TRY", "FINALLY"):
+        return _problem("expected ':'", line, column, column + width)
+    return None
+
+
+def _unparenthesized_types(stack, token, source: str) -> Problem | None:
+    """`except A, B:`, from the first type to the colon."""
+    statement = _statement_start(stack)
+    if len(statement) != 2 or _type(statement[0]) != "EXCEPT" \
+            or token.type not in ("COMMA", "TRAILING_COMMA"):
+        return None
+    line, column = _start_of(statement[1])
+    colon = source.split("\n")[line - 1].find(":", column)
+    return _problem("multiple exception types must be parenthesized", line, column,
+                    colon + 1 if colon >= 0 else None)
+
+
+def _ternary_without_else(stack, expected, line, column) -> Problem | None:
+    """`a if b` with no `else`."""
+    if "ELSE" not in expected:
+        return None
+    for index in range(len(stack) - 1, 0, -1):
+        if _type(stack[index]) == "IF":
+            start_line, start_column = _start_of(stack[index - 1])
+            if start_line == line:
+                return _problem("expected 'else' after 'if' expression", line, start_column,
+                                column)
+            return None
+    return None
+
+
+def _adjacent_expressions(stack, token, source, found, line, column) -> Problem | None:
+    """Two expressions side by side: a missing comma inside brackets, or Python 2's print."""
+    if token.type not in _EXPRESSION_STARTS or not stack:
+        return None
+    last = stack[-1]
+    if isinstance(last, Token) and last.type not in _EXPRESSION_ENDS:
+        return None
+    statement = _statement_start(stack)
+    end = _expression_end(source, line, column)
+    legacy = _legacy_statement(statement)
+    if legacy is not None:
+        name, where = legacy
+        return _problem(f"Missing parentheses in call to '{name}'. Did you mean {name}(...)?",
+                        where.line, where.column, _expression_end(source, line, column, ","))
+    if not found.open_at(line, column):
+        return None
+    start = len(stack)
+    while start > 0 and _type(stack[start - 1]) not in _SEPARATORS | _CLAUSE_KEYWORDS:
+        start -= 1
+    if start > 0 and _type(stack[start - 1]) in _CLAUSE_KEYWORDS:
+        return None
+    first = stack[start] if start < len(stack) else last
+    if _type(first) == "NAME" and start == len(stack) - 1 and token.type == "STRING":
+        return None
+    first_line, first_column = _start_of(first)
+    if first_line != line:
+        return None
+    return _problem("invalid syntax. Perhaps you forgot a comma?", first_line, first_column, end)
+
+
+def _legacy_statement(statement: list):
+    """('print', its token) when the statement so far is just the name print or exec."""
+    if len(statement) != 1:
+        return None
+    item = statement[0]
+    if isinstance(item, Tree) and item.data == "var":
+        item = item.children[0]
+    if _type(item) == "NAME" and item.value in ("print", "exec"):
+        return item.value, item
+    return None
+
+
+def _start_of(item) -> tuple[int, int]:
+    if isinstance(item, Token):
+        return item.line, item.column
+    return item.meta.line, item.meta.column
+
+
+def _expression_end(source: str, line: int, column: int, within: str = "") -> int:
+    """The column after the expression starting at (line, column), on that line (`within`:
+    separators that do not end it)."""
+    text = source.split("\n")[line - 1]
+    depth, i, quote = 0, column - 1, None
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and ch not in within and (ch in ",:;#" or _is_assign(text, i)):
+            break
+        i += 1
+    return len(text[:i].rstrip()) + 1
+
+
+def _is_assign(text: str, i: int) -> bool:
+    """Whether text[i] is a lone `=` (not part of ==, !=, <=, >=)."""
+    return text[i] == "=" and text[i + 1:i + 2] != "=" and text[i - 1:i] not in "=!<>"
+
+
+def _generic(found, token: Token, line: int, column: int) -> Problem:
+    """'invalid syntax' at the token, or the bracket left open on an earlier line."""
+    still_open = found.open_at(line, column)
+    if still_open and line > still_open[-1][1]:
+        return _never_closed(still_open[-1])
+    width = 1 if token.type in ("_NEWLINE", "$END", "_DEDENT") else len(str(token.value))
+    return _problem("invalid syntax", line, column, column + width)
