@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from gradcli.engine.declarations import declare
 from gradcli.engine import comparison as C, conversions, errors, pointwise as P
 from gradcli.engine import shapes as S
 from gradcli.engine.ops.registry import OPS, apply
@@ -140,3 +141,10 @@ def softmax_double_backward(gg: Tensor, g: Tensor, dim: int, out: Tensor) -> Ten
     from gradcli.engine import reductions as R
     first = P.sub(P.mul(g, gg), P.mul(R.sum(P.mul(out, g), dim, True), gg))
     return P.sub(first, P.mul(g, R.sum(P.mul(out, gg), dim, True)))
+
+
+# ---- declarations: the public names of this area ------------------------------------------------
+
+declare("softmax", softmax, "softmax(Tensor self, int dim, ScalarType? dtype=None)")
+declare("log_softmax", log_softmax, "log_softmax(Tensor self, int dim, ScalarType? dtype=None)")
+declare("relu", relu, "relu(Tensor self)")

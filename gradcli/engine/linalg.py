@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from gradcli.engine.declarations import declare
 from gradcli.engine import errors, functional as F, pointwise as P, shapes as S
 from gradcli.engine.ops.registry import OPS, apply
 from gradcli.engine.tensor import Tensor
@@ -217,3 +218,18 @@ def movedim(a: Tensor, source: int, destination: int) -> Tensor:
     order = [d for d in range(a.ndim) if d != src]
     order.insert(dst, src)
     return S.permute(a, tuple(order))
+
+
+# ---- declarations: the public names of this area ------------------------------------------------
+
+declare("matmul", matmul, "matmul(Tensor self, Tensor other)")
+declare("mm", mm, "mm(Tensor self, Tensor mat2)")
+declare("mv", mv, "mv(Tensor self, Tensor vec)")
+declare("dot", dot, "dot(Tensor self, Tensor tensor)", aliases=("inner",))
+declare("bmm", bmm, "bmm(Tensor self, Tensor mat2)")
+declare("outer", outer, "outer(Tensor self, Tensor vec2)", aliases=("ger",))
+declare("trace", trace, "trace(Tensor self)")
+declare("diag", diag, "diag(Tensor self, int diagonal=0)")
+declare("diagonal", diagonal, "diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)")
+declare("movedim", movedim, "movedim(Tensor self, int source, int destination)",
+        "movedim(Tensor self, int[] source, int[] destination)")

@@ -6,105 +6,13 @@ from gradcli.engine import (activation as A, comparison as C, conversions, creat
                             einsum, errors, inplace as inplace_ops, linalg as L, losses,
                             pointwise as P, reductions as R)
 from gradcli.engine.state import STATE
+from gradcli.engine.declarations import declared
 from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.runtime.signatures import declared_entry
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.values import Namespace
 
 _FACTORY = "dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
-
-# (name, function, parameters after the tensor, where: "both", "torch" or "method")
-_SHARED = [
-    ("add", P.add, "other, *, alpha=1", "both"),
-    ("sub", P.sub, "other, *, alpha=1", "both"),
-    ("subtract", P.sub, "other, *, alpha=1", "both"),
-    ("rsub", P.rsub, "other, *, alpha=1", "torch"),
-    ("mul", P.mul, "other", "both"),
-    ("multiply", P.mul, "other", "both"),
-    ("div", P.div, "other, *, rounding_mode=None", "both"),
-    ("divide", P.div, "other, *, rounding_mode=None", "both"),
-    ("true_divide", P.div, "other", "both"),
-    ("floor_divide", P.floor_divide, "other", "both"),
-    ("remainder", P.remainder, "other", "both"),
-    ("pow", P.pow, "exponent", "both"),
-    ("square", P.square, "", "both"),
-    ("atan2", P.atan2, "other", "both"),
-    ("arctan2", P.atan2, "other", "both"),
-    ("maximum", P.maximum, "other", "both"),
-    ("minimum", P.minimum, "other", "both"),
-    ("clamp", P.clamp, "min=None, max=None", "both"),
-    ("clip", P.clamp, "min=None, max=None", "both"),
-    ("lerp", P.lerp, "end, weight", "both"),
-    ("round", P.round, "*, decimals=0", "both"),
-    ("masked_fill", P.masked_fill, "mask, value", "method"),
-    ("sum", R.sum, "dim=None, keepdim=False, *, dtype=None", "both"),
-    ("mean", R.mean, "dim=None, keepdim=False, *, dtype=None", "both"),
-    ("prod", R.prod, "dim=None, keepdim=False, *, dtype=None", "both"),
-    ("amax", R.amax, "dim=(), keepdim=False", "both"),
-    ("amin", R.amin, "dim=(), keepdim=False", "both"),
-    ("max", R.max, "dim=None, keepdim=False", "both"),
-    ("min", R.min, "dim=None, keepdim=False", "both"),
-    ("argmax", R.argmax, "dim=None, keepdim=False", "both"),
-    ("argmin", R.argmin, "dim=None, keepdim=False", "both"),
-    ("norm", R.norm, "p='fro', dim=None, keepdim=False, dtype=None", "both"),
-    ("var", R.var, "dim=None, unbiased=None, keepdim=False, *, correction=None", "both"),
-    ("std", R.std, "dim=None, unbiased=None, keepdim=False, *, correction=None", "both"),
-    ("logsumexp", R.logsumexp, "dim, keepdim=False", "both"),
-    ("cumsum", R.cumsum, "dim, *, dtype=None", "both"),
-    ("cumprod", R.cumprod, "dim, *, dtype=None", "both"),
-    ("softmax", A.softmax, "dim, dtype=None", "both"),
-    ("log_softmax", A.log_softmax, "dim, dtype=None", "both"),
-    ("relu", A.relu, "", "both"),
-    ("eq", C.eq, "other", "both"),
-    ("ne", C.ne, "other", "both"),
-    ("lt", C.lt, "other", "both"),
-    ("le", C.le, "other", "both"),
-    ("gt", C.gt, "other", "both"),
-    ("ge", C.ge, "other", "both"),
-    ("greater", C.gt, "other", "both"),
-    ("less", C.lt, "other", "both"),
-    ("greater_equal", C.ge, "other", "both"),
-    ("less_equal", C.le, "other", "both"),
-    ("not_equal", C.ne, "other", "both"),
-    ("logical_and", C.logical_and, "other", "both"),
-    ("logical_or", C.logical_or, "other", "both"),
-    ("logical_xor", C.logical_xor, "other", "both"),
-    ("logical_not", C.logical_not, "", "both"),
-    ("bitwise_not", C.bitwise_not, "", "both"),
-    ("isnan", C.isnan, "", "both"),
-    ("isinf", C.isinf, "", "both"),
-    ("isfinite", C.isfinite, "", "both"),
-    ("any", C.any, "dim=None, keepdim=False", "both"),
-    ("all", C.all, "dim=None, keepdim=False", "both"),
-    ("allclose", C.allclose, "other, rtol=1e-05, atol=1e-08, equal_nan=False", "both"),
-    ("isclose", C.isclose, "other, rtol=1e-05, atol=1e-08, equal_nan=False", "both"),
-    ("equal", C.equal, "other", "both"),
-    ("matmul", L.matmul, "other", "both"),
-    ("mm", L.mm, "mat2", "both"),
-    ("mv", L.mv, "vec", "both"),
-    ("dot", L.dot, "tensor", "both"),
-    ("inner", L.dot, "other", "both"),
-    ("bmm", L.bmm, "mat2", "both"),
-    ("outer", L.outer, "vec2", "both"),
-    ("ger", L.outer, "vec2", "both"),
-    ("trace", L.trace, "", "both"),
-    ("diag", L.diag, "diagonal=0", "both"),
-    ("diagonal", L.diagonal, "offset=0, dim1=0, dim2=1", "both"),
-    ("movedim", L.movedim, "source, destination", "both"),
-    ("to", conversions.to, "*args, dtype=None, device=None, non_blocking=False, copy=False",
-     "method"),
-    ("type", conversions.type_, "dtype=None, non_blocking=False", "method"),
-    ("type_as", lambda t, other: conversions.to_dtype(t, other.dtype), "other", "method"),
-]
-_UNARY = {
-    "neg": P.neg, "negative": P.neg, "reciprocal": P.reciprocal, "exp": P.exp, "exp2": P.exp2,
-    "expm1": P.expm1, "log": P.log, "log2": P.log2, "log10": P.log10, "log1p": P.log1p,
-    "sqrt": P.sqrt, "rsqrt": P.rsqrt, "abs": P.abs, "absolute": P.abs, "sign": P.sign,
-    "sgn": P.sgn, "sin": P.sin, "cos": P.cos, "tan": P.tan, "asin": P.asin, "acos": P.acos,
-    "atan": P.atan, "arcsin": P.asin, "arccos": P.acos, "arctan": P.atan, "sinh": P.sinh,
-    "cosh": P.cosh, "tanh": P.tanh, "sigmoid": P.sigmoid, "erf": P.erf, "floor": P.floor,
-    "ceil": P.ceil, "trunc": P.trunc, "fix": P.trunc, "frac": P.frac,
-}
-
 
 def _where(condition, a=None, b=None):
     if a is None or b is None:
@@ -112,10 +20,16 @@ def _where(condition, a=None, b=None):
     return P.where(condition, a, b)
 
 
-def _shared_entries(first: str, wanted: str) -> dict:
-    entries = [entry(name, fn, f"{first}, {spec}" if spec else first)
-               for name, fn, spec, where in _SHARED if where in ("both", wanted)]
-    entries += [entry(name, fn, first) for name, fn in _UNARY.items()]
+def declared_entries(variant: str) -> dict:
+    """The table entries of every function declared for `variant` (see engine/declarations)."""
+    first = "self" if variant == "method" else "input"
+    entries = []
+    for name, declaration in declared(variant).items():
+        if declaration.python is not None:
+            rest = declaration.python.split(",", 1)[1] if "," in declaration.python else ""
+            entries.append(entry(name, declaration.impl, first + ("," + rest if rest else "")))
+        else:
+            entries.append(declared_entry(declaration, variant))
     return table(*entries)
 
 
@@ -143,7 +57,7 @@ def _set_default_dtype(dtype) -> None:
 
 _LIKE = "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"
 
-TORCH_MATH = _shared_entries("input", "torch") | table(
+TORCH_MATH = declared_entries("torch") | table(
     entry("where", _where, "condition, input=None, other=None"),
     entry("einsum", einsum.einsum, "equation, *operands"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
@@ -185,7 +99,11 @@ TORCH_MATH = _shared_entries("input", "torch") | table(
     entry("get_default_dtype", creation.get_default_dtype, ""),
 )
 
-TENSOR_MATH = _shared_entries("self", "method") | table(
+TENSOR_MATH = declared_entries("method") | table(
+    entry("to", conversions.to, "self, *args, dtype=None, device=None, non_blocking=False, "
+          "copy=False"),
+    entry("type", conversions.type_, "self, dtype=None, non_blocking=False"),
+    entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype), "self, other"),
     entry("where", lambda t, condition, other: P.where(condition, t, other),
           "self, condition, other"),
     *(entry(name, lambda t, memory_format, convert=convert: convert(t), "self, memory_format=None")

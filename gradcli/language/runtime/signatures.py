@@ -167,3 +167,20 @@ def entry(name: str, fn: Callable, spec: str = "", *, context: bool = False,
 
 def table(*entries: Builtin) -> dict[str, Builtin]:
     return {e.name: e for e in entries}
+
+
+@dataclass(frozen=True)
+class DeclaredBuiltin(Builtin):
+    """A declared torch function: arguments bind as torch's argument parser binds them."""
+
+    declaration: object = None
+    variant: str = "torch"
+
+    def bind(self, args: list, kwargs: dict) -> tuple[list, dict]:
+        return self.declaration.bind(tuple(args), dict(kwargs), self.variant)
+
+
+def declared_entry(declaration, variant: str) -> DeclaredBuiltin:
+    """The table entry of one engine declaration, for torch.X or Tensor.X."""
+    return DeclaredBuiltin(declaration.name, declaration, (), declaration=declaration,
+                           variant=variant)

@@ -1,0 +1,110 @@
+"""One declaration per public torch function: its schemas, variants and implementation.
+
+`declare` is written beside the function it declares, in the module of its area. The
+language's torch, Tensor, torch.nn.functional and torch.linalg tables, the REPL's completion
+and any listing of names are built from DECLARATIONS, never kept by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from gradcli.engine import errors, schemas
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+# Where a function is reachable: torch.X, Tensor.X, torch.nn.functional.X, torch.linalg.X.
+VARIANTS = ("torch", "method", "functional", "linalg")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A public function. With `schemas`, arguments bind as torch's C++ argument parser binds
+    them (its TypeErrors); with `python`, the function is Python code in torch and binds with
+    Python's rules (the signature text, e.g. 'input, p="fro", dim=None')."""
+
+    name: str
+    impl: Callable
+    variants: frozenset
+    schemas: tuple = ()
+    method_schemas: tuple = ()
+    python: str | None = None
+    # per overload, the impl parameter each schema argument goes to (by name, else by position)
+    targets: tuple = ()
+    method_targets: tuple = ()
+
+    def bind(self, args: tuple, kwargs: dict, variant: str) -> tuple[tuple, dict]:
+        """(positional, keywords) to call `impl` with, or torch's TypeError. A method's
+        receiver comes first in `args`."""
+        is_function = variant != "method"
+        use_method = not is_function and bool(self.method_schemas)
+        chosen = self.method_schemas if use_method else self.schemas
+        out = kwargs.pop("out") if is_function and "out" in kwargs else None
+        receiver, args = ((), args) if is_function else (args[:1], args[1:])
+        index, bound = schemas.bind(chosen, args, kwargs, is_function, self.name)
+        names = (self.method_targets if use_method else self.targets)[index]
+        values = [*receiver, *bound.values()]
+        keywords = dict(zip(names[1:], values[1:]))
+        if out is not None:
+            keywords["out"] = out
+        return (values[0],), keywords
+
+    def __call__(self, *args, out=None, **kwargs):
+        """Run the function on bound arguments, writing into `out` when one is given."""
+        result = self.impl(*args, **kwargs)
+        if out is None:
+            return result
+        return write_out(self.name, result, out, (*args, *kwargs.values()))
+
+
+DECLARATIONS: dict[tuple[str, str], Declaration] = {}
+
+
+def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torch method",
+            method: tuple = (), python: str | None = None, aliases: tuple = ()) -> Callable:
+    """Declare `impl` as the public function `name` (and its aliases); returns `impl`."""
+    parsed = tuple(schemas.parse_schema(text) for text in schema_texts)
+    parsed_method = tuple(schemas.parse_schema(text) for text in method)
+    declaration = Declaration(name, impl, frozenset(variants.split()), parsed, parsed_method,
+                              python, _targets(impl, parsed), _targets(impl, parsed_method))
+    for alias in (name, *aliases):
+        aliased = declaration if alias == name else _renamed(declaration, alias)
+        for variant in declaration.variants:
+            DECLARATIONS[variant, alias] = aliased
+    return impl
+
+
+def _targets(impl: Callable, overloads: tuple) -> tuple:
+    """For each overload, the impl's parameter names its arguments bind to: the same name when
+    the impl has it, else the impl's parameter at the same position."""
+    code = impl.__code__
+    accepted = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    return tuple(tuple(p.name if p.name in accepted else accepted[i]
+                       for i, p in enumerate(schema.params)) for schema in overloads)
+
+
+def _renamed(declaration: Declaration, alias: str) -> Declaration:
+    def rename(schema_list):
+        return tuple(schemas.Schema(alias, s.params) for s in schema_list)
+    return replace(declaration, name=alias, schemas=rename(declaration.schemas),
+                   method_schemas=rename(declaration.method_schemas))
+
+
+def declared(variant: str) -> dict[str, Declaration]:
+    """The declarations reachable through one variant, by name."""
+    return {name: d for (v, name), d in DECLARATIONS.items() if v == variant}
+
+
+def write_out(name: str, result: Tensor, out: Tensor, inputs: tuple) -> Tensor:
+    """`out=`: the result written into `out` (resized), as torch's out variants do."""
+    if not isinstance(out, Tensor):
+        raise errors.type_error(f"{name}(): argument 'out' must be Tensor, not "
+                                f"{type(out).__name__}")
+    if STATE.grad_enabled and (out.requires_grad or any(
+            isinstance(t, Tensor) and t.requires_grad for t in inputs)):
+        raise errors.runtime(f"{name}(): functions with out=... arguments don't support automatic "
+                             "differentiation, but one of the arguments requires grad.")
+    out.data = result.data.astype(out.dtype.np, copy=True)
+    out.bump_version()
+    return out

@@ -1,0 +1,270 @@
+"""torch's function schemas and its Python argument parser: overload choice, binding, TypeErrors.
+
+A schema reads as in native_functions.yaml, without the overload name and return type:
+`add(Tensor self, Tensor other, *, Scalar alpha=1)`. Binding follows torch's PythonArgParser:
+each overload is tried in order; when none fits, the error is the one overload's own complaint
+if only one could take that many arguments, else torch's "invalid combination" listing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.dtypes import DType
+from gradcli.engine.tensor import Tensor
+
+_MISSING = object()
+
+# schema type -> the name torch's messages give it
+_DISPLAY = {"Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "float",
+            "bool": "bool", "str": "str", "int[]": "tuple of ints", "float[]": "tuple of floats",
+            "ScalarType": "torch.dtype", "Tensor[]": "tuple of Tensors",
+            "Generator": "torch.Generator", "Device": "torch.device", "Layout": "torch.layout",
+            "MemoryFormat": "torch.memory_format"}
+
+
+@dataclass(frozen=True)
+class Param:
+    type: str  # a key of _DISPLAY
+    name: str
+    optional: bool  # None is accepted
+    default: object  # _MISSING when required
+    default_text: str
+    keyword_only: bool
+
+    def display(self, is_function: bool) -> str:
+        name = "input" if self.name == "self" and is_function else self.name
+        text = f"{_DISPLAY[self.type]} {name}"
+        return text if self.default is _MISSING else f"{text} = {self.default_text}"
+
+
+@dataclass(frozen=True)
+class Schema:
+    name: str
+    params: tuple[Param, ...]
+
+    @property
+    def positional(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if not p.keyword_only)
+
+
+def parse_schema(text: str) -> Schema:
+    """`name(Type arg, Type? arg=default, *, ...)` -> Schema."""
+    name, _, rest = text.partition("(")
+    params, keyword_only = [], False
+    for part in filter(None, (p.strip() for p in rest.rstrip(")").split(","))):
+        if part == "*":
+            keyword_only = True
+            continue
+        declared, _, default_text = part.partition("=")
+        type_text, arg = declared.split()
+        optional = type_text.endswith("?")
+        base = type_text.rstrip("?")
+        base = "int[]" if base.startswith("int[") else base
+        default = _parse_default(default_text) if default_text else _MISSING
+        params.append(Param(base, arg, optional or default is None, default,
+                            _display_default(default_text), keyword_only))
+    return Schema(name, tuple(params))
+
+
+def _parse_default(text: str):
+    if text in ("None", "True", "False"):
+        return {"None": None, "True": True, "False": False}[text]
+    if text == "[]":
+        return ()
+    if text.startswith(("'", '"')):
+        return text[1:-1]
+    return float(text) if any(c in text for c in ".e") else int(text)
+
+
+def _display_default(text: str) -> str:
+    return "()" if text == "[]" else text
+
+
+# ---- what each type accepts ---------------------------------------------------------------------
+
+def _is_int(value) -> bool:
+    return (type(value) is int or isinstance(value, np.integer)
+            or (isinstance(value, Tensor) and value.numel() == 1
+                and not value.dtype.is_floating_point and value.dtype.name != "bool"))
+
+
+def _as_int(value):
+    return int(value.data.reshape(()).item()) if isinstance(value, Tensor) else int(value)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (bool, int, float, np.number, np.bool_))
+
+
+def _int_list(value):
+    """An int or a sequence of ints as a tuple, else None."""
+    if _is_int(value):
+        return (_as_int(value),)
+    if isinstance(value, (tuple, list)) and all(_is_int(v) for v in value):
+        return tuple(_as_int(v) for v in value)
+    return None
+
+
+def _convert(param: Param, value):
+    """(ok, converted value) for one argument against its declared type."""
+    if value is None:
+        return param.optional, None
+    kind = param.type
+    if kind == "Tensor":
+        return isinstance(value, Tensor), value
+    if kind == "Scalar":
+        return _is_number(value), value
+    if kind == "int":
+        return (True, _as_int(value)) if _is_int(value) and type(value) is not bool else (
+            False, value)
+    if kind == "float":
+        return isinstance(value, (int, float, np.floating, np.integer)) and not isinstance(
+            value, bool), value
+    if kind == "bool":
+        return isinstance(value, (bool, np.bool_)), value
+    if kind == "str":
+        return isinstance(value, str), value
+    if kind == "int[]":
+        converted = _int_list(value)
+        return converted is not None, converted
+    if kind == "float[]":
+        ok = isinstance(value, (tuple, list)) and all(_is_number(v) for v in value)
+        return ok or _is_number(value), value
+    if kind == "ScalarType":
+        return isinstance(value, DType), value
+    if kind == "Tensor[]":
+        return isinstance(value, (tuple, list)) and all(isinstance(v, Tensor) for v in value), \
+            value
+    return True, value  # Generator, Device, Layout, MemoryFormat: checked by the function
+
+
+def _type_name(value) -> str:
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, DType):
+        return "torch.dtype"
+    return "NoneType" if value is None else type(value).__name__
+
+
+# ---- binding ---------------------------------------------------------------------------------------
+
+class _Mismatch(Exception):
+    """One overload does not fit; `error` is what torch says when it is the only candidate."""
+
+    def __init__(self, error):
+        super().__init__()
+        self.error = error
+
+
+def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str,
+              is_function: bool) -> dict:
+    """Bind to one overload: {param name: value}, or _Mismatch carrying torch's complaint."""
+    params = schema.params if is_function else schema.params[1:]
+    positional = [p for p in params if not p.keyword_only]
+    args = _gather_varargs_intlist(positional, args)
+    if len(args) > len(positional):
+        least = sum(1 for p in positional if p.default is _MISSING)
+        takes = (f"from {least} to {len(positional)} positional arguments" if least != len(
+            positional) else f"{len(positional)} positional argument"
+                 + ("s" if len(positional) != 1 else ""))
+        raise _Mismatch(errors.type_error(
+            f"{title}() takes {takes} but {len(args)} {'was' if len(args) == 1 else 'were'} given"))
+    bound, remaining = {}, dict(kwargs)
+    for index, param in enumerate(params):
+        shown = "input" if param.name == "self" and is_function else param.name
+        if index < len(args) and not param.keyword_only:
+            value, position = args[index], index + 1
+        elif shown in remaining:
+            value, position = remaining.pop(shown), None
+        else:
+            value, position = _MISSING, None
+        if value is _MISSING:
+            if param.default is _MISSING:
+                missing = [("input" if p.name == "self" and is_function else p.name)
+                           for p in params[index:] if p.default is _MISSING
+                           and ("input" if p.name == "self" and is_function else p.name)
+                           not in remaining]
+                raise _Mismatch(errors.type_error(
+                    f"{title}() missing {len(missing)} required positional argument"
+                    f"{'s' if len(missing) == 1 else ''}: "
+                    + ", ".join(f'"{m}"' for m in missing)))
+            bound[param.name] = param.default
+            continue
+        ok, converted = _convert(param, value)
+        if not ok:
+            where = f" (position {position})" if position is not None else ""
+            raise _Mismatch(errors.type_error(
+                f"{title}(): argument '{shown}'{where} must be {_DISPLAY[param.type]}, not "
+                f"{_type_name(value)}"))
+        bound[param.name] = converted
+    if remaining:
+        key = next(iter(remaining))
+        raise _Mismatch(errors.type_error(f"{title}() got an unexpected keyword argument '{key}'"))
+    return bound
+
+
+def _gather_varargs_intlist(positional: list, args: tuple) -> tuple:
+    """torch's `view(2, 3)` form: ints spread over the arguments fill a lone int-list parameter."""
+    if positional and positional[0].type == "int[]" and len(args) > 1 and all(
+            _is_int(a) for a in args):
+        return (tuple(args),)
+    return args
+
+
+def _plausible(schema: Schema, count: int, is_function: bool) -> bool:
+    params = schema.params if is_function else schema.params[1:]
+    least = sum(1 for p in params if p.default is _MISSING)
+    return least <= count <= len(params) + (1 if is_function else 0)  # out=
+
+
+def bind(schemas: tuple[Schema, ...], args: tuple, kwargs: dict, is_function: bool,
+         title: str) -> tuple[int, dict]:
+    """(index of the chosen overload, {param name: value}) as torch's argument parser binds."""
+    if not is_function and all(len(s.params) == 1 for s in schemas) and (args or kwargs):
+        if kwargs:
+            raise errors.type_error(f"TensorBase.{title}() takes no keyword arguments")
+        raise errors.type_error(
+            f"TensorBase.{title}() takes no arguments ({len(args)} given)")
+    failures = []
+    for index, schema in enumerate(schemas):
+        try:
+            return index, _bind_one(schema, args, kwargs, title, is_function)
+        except _Mismatch as mismatch:
+            failures.append(mismatch.error)
+    if len(schemas) == 1:
+        raise failures[0]
+    count = len(args) + len(kwargs)
+    plausible = [i for i, s in enumerate(schemas) if _plausible(s, count, is_function)]
+    if len(plausible) == 1:
+        raise failures[plausible[0]]
+    raise errors.type_error(_invalid_combination(schemas, args, kwargs, title, is_function))
+
+
+def _invalid_combination(schemas, args, kwargs, title: str, is_function: bool) -> str:
+    got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
+    got_text = ", ".join(got) + (", " if kwargs and not args else "")
+    options = [display_signature(s, is_function) for s in schemas]
+    if len(options) == 1:
+        return (f"{title}() received an invalid combination of arguments - got ({got_text}), "
+                f"but expected {options[0]}")
+    listing = "".join(f" * {option}\n" for option in options)
+    return (f"{title}() received an invalid combination of arguments - got ({got_text}), "
+            f"but expected one of:\n{listing}")
+
+
+def display_signature(schema: Schema, is_function: bool) -> str:
+    """An overload as torch's messages show it: `(Tensor input, *, Number alpha = 1, ...)`."""
+    params = schema.params if is_function else schema.params[1:]
+    parts, star = [], False
+    for param in params:
+        if param.keyword_only and not star:
+            parts.append("*")
+            star = True
+        parts.append(param.display(is_function))
+    if is_function:
+        parts += ([] if star else ["*"]) + ["Tensor out = None"]
+    return f"({', '.join(parts)})"
