@@ -45,10 +45,17 @@ class Declaration:
         index, bound = schemas.bind(chosen, args, kwargs, is_function, self.name)
         names = (self.method_targets if use_method else self.targets)[index]
         values = [*receiver, *bound.values()]
-        keywords = dict(zip(names[1:], values[1:]))
+        if names is None:
+            keyword_only = {p.name for p in chosen[index].params if p.keyword_only}
+            positional = tuple(v for (name, v) in zip(bound, values[len(receiver):])
+                               if name not in keyword_only)
+            keywords = {name: bound[name] for name in bound if name in keyword_only}
+            positional = (*receiver, *positional)
+        else:
+            positional, keywords = (values[0],), dict(zip(names[1:], values[1:]))
         if out is not None:
             keywords["out"] = out
-        return (values[0],), keywords
+        return positional, keywords
 
     def __call__(self, *args, out=None, **kwargs):
         """Run the function on bound arguments, writing into `out` when one is given."""
@@ -79,9 +86,14 @@ def _targets(impl: Callable, overloads: tuple) -> tuple:
     """For each overload, the impl's parameter names its arguments bind to: the same name when
     the impl has it, else the impl's parameter at the same position."""
     code = impl.__code__
+    if code.co_flags & _VARARGS:  # f(*args, **params): positional arguments stay positional
+        return tuple(None for _ in overloads)
     accepted = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     return tuple(tuple(p.name if p.name in accepted else accepted[i]
                        for i, p in enumerate(schema.params)) for schema in overloads)
+
+
+_VARARGS = 0x04  # CO_VARARGS
 
 
 def _renamed(declaration: Declaration, alias: str) -> Declaration:

@@ -6,7 +6,7 @@ import numpy as np
 
 from gradcli.engine.declarations import declare
 from gradcli.engine import dtypes, errors
-from gradcli.engine.ops.registry import OPS, apply
+from gradcli.engine.ops.registry import OPS, apply, broadcast_shape
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -24,23 +24,6 @@ Scalar = (bool, int, float)
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
             "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
             "bool": "bool"}
-
-
-def broadcast_shape(a: tuple, b: tuple) -> tuple:
-    """The broadcast of two shapes, failing with torch's message (which names the last
-    mismatching dimension, counting from the left of the result)."""
-    ndim = max(len(a), len(b))
-    out = [0] * ndim
-    for i in range(ndim - 1, -1, -1):
-        offset = ndim - 1 - i
-        size_a = a[len(a) - 1 - offset] if len(a) - 1 - offset >= 0 else 1
-        size_b = b[len(b) - 1 - offset] if len(b) - 1 - offset >= 0 else 1
-        if size_a != size_b and size_a != 1 and size_b != 1:
-            raise errors.runtime(
-                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
-                f"non-singleton dimension {i}")
-        out[i] = size_a if size_a != 1 else size_b
-    return tuple(out)
 
 
 def check_operand(name: str, value, position: int = 2, argument: str = "other") -> None:

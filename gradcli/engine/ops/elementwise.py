@@ -6,7 +6,9 @@ import numpy as np
 
 from gradcli.engine import comparison as C, conversions, dtypes, errors, pointwise as P
 from gradcli.engine import reductions as R
-from gradcli.engine.ops.registry import RESULT, defop, pointwise_op
+from gradcli.engine.declarations import declare
+from gradcli.engine.ops.registry import (OPS, RESULT, apply, broadcast_shape, define, defop,
+                                         pointwise_op)
 from gradcli.engine.tensor import Tensor
 
 
@@ -228,3 +230,129 @@ pointwise_op("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1)
 def _atan2_recip(a, b):
     return P.reciprocal(P.add(P.mul(a, a), P.mul(b, b)))
 
+
+
+# ---- functions declared whole: schema, row, vjps and public names in one place -------------------
+
+def _floating_kernel(name: str, array: np.ndarray) -> None:
+    """torch's error for a floating-only CPU kernel reached with another dtype."""
+    if array.dtype.kind != "f":
+        scalar = dtypes.from_numpy(array.dtype).legacy_name.removesuffix("Tensor")
+        raise errors.TorchError("NotImplementedError",
+                                f'"{name}_cpu" not implemented for \'{scalar}\'')
+
+
+def _logaddexp(a, b):
+    _floating_kernel("logaddexp", a)
+    with np.errstate(invalid="ignore"):
+        both_infinite = np.isinf(a) & (a == b)
+        mixed = np.maximum(a, b) + np.log1p(np.exp(-np.abs(a - b)))
+    return np.where(both_infinite, a, mixed)
+
+
+def _hypot(a, b):
+    _floating_kernel("hypot", a)
+    return np.hypot(a, b)
+
+
+def _sinc(a):
+    product = a * a.dtype.type(np.pi)
+    return np.where(a == 0, a.dtype.type(1), np.sin(product) / np.where(a == 0, 1, product))
+
+
+def _sinc_grad(g, a):
+    """torch's sinc_backward: the quotient rule, with 0 where self is 0."""
+    self_pi = P.mul_scalar(a, np.pi)
+    self_squared_pi = P.mul_scalar(P.mul(a, a), np.pi)
+    out = P.div(P.mul(g, P.sub(P.mul(self_pi, P.cos(self_pi)), P.sin(self_pi))),
+                self_squared_pi)
+    return P.where(C.eq(self_squared_pi, 0.0), P.scalar_tensor(0, g.dtype), out)
+
+
+def _logit(a, eps=None):
+    if eps is not None:
+        a = np.clip(a, a.dtype.type(eps), a.dtype.type(1.0 - eps))
+    return np.log(a / (a.dtype.type(1) - a))
+
+
+def _logit_grad(g, a, eps=None):
+    """torch's infinitely_differentiable_logit_backward: 0 (with eps) or NaN outside [lo, hi]."""
+    lo = 0.0 if eps is None else eps
+    inside = C.logical_and(C.ge(a, lo), C.le(a, 1.0 - lo))
+    outside_value = P.scalar_tensor(float("nan") if eps is None else 0.0, a.dtype)
+    return P.where(inside, P.div(g, P.mul(a, P.scalar_sub(1.0, a))), outside_value)
+
+
+def _addcdiv(a, t1, t2, value=1):
+    if t1.dtype.kind in "iub" and t2.dtype.kind in "iub":
+        raise errors.runtime(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+    return a + value * t1 / t2
+
+
+define("logaddexp(Tensor self, Tensor other)", "LogaddexpBackward0", _logaddexp, save=(0, 1),
+       vjp=(lambda g, a, b: P.div(g, P.add_scalar(P.exp(P.sub(b, a)), 1)),
+            lambda g, a, b: P.div(g, P.add_scalar(P.exp(P.sub(a, b)), 1))))
+define("hypot(Tensor self, Tensor other)", "HypotBackward0", _hypot, save=(0, 1, RESULT),
+       vjp=(lambda g, a, b, out: P.div(P.mul(g, a), out),
+            lambda g, a, b, out: P.div(P.mul(g, b), out)))
+define("logit(Tensor self, float? eps=None)", "LogitBackward0", _logit, promote="float",
+       save=(0,), vjp=_logit_grad)
+define("sinc(Tensor self)", "SincBackward0", _sinc, promote="float", save=(0,), vjp=_sinc_grad)
+define("deg2rad(Tensor self)", "Deg2RadBackward0", lambda a: a * a.dtype.type(np.pi / 180),
+       promote="float", vjp=lambda g, a: P.mul_scalar(g, np.pi / 180))
+define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1)",
+       "AddcmulBackward0", lambda a, t1, t2, value=1: a + value * t1 * t2, save=(1, 2),
+       save_for=((), (2,), (1,)),
+       vjp=(lambda g, a, t1, t2, value=1: g,
+            lambda g, a, t1, t2, value=1: P.mul(g, P.mul_scalar(t2, value)),
+            lambda g, a, t1, t2, value=1: P.mul(g, P.mul_scalar(t1, value))))
+define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1)",
+       "AddcdivBackward0", _addcdiv, save=(1, 2), save_for=((), (2,), (1, 2)),
+       vjp=(lambda g, a, t1, t2, value=1: g,
+            lambda g, a, t1, t2, value=1: P.mul(g, P.scalar_div(value, t2)),
+            lambda g, a, t1, t2, value=1: P.mul(P.neg(g), P.div(P.mul_scalar(t1, value),
+                                                                P.mul(t2, t2)))))
+
+
+def _xlogy(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        product = np.where(x == 0, 0, x * np.log(y))
+    return np.where(np.isnan(y), y, product).astype(np.result_type(x, y), copy=False)
+
+
+def _xlogy_self(g, x, y):
+    """at::xlogy(grad, other), 0 where self is 0 and other <= 0 (torch's choice there)."""
+    undefined = C.eq(x, 0.0) if not isinstance(y, Tensor) else C.logical_and(C.eq(x, 0.0),
+                                                                             C.le(y, 0.0))
+    if not isinstance(y, Tensor) and y > 0:
+        return xlogy(g, y)
+    return P.masked_fill(xlogy(g, y), undefined, 0.0)
+
+
+pointwise_op("xlogy.Tensor", "XlogyBackward0", _xlogy, promote="float", save=(0, 1),
+             vjp=(_xlogy_self, lambda g, x, y: P.div(P.mul(g, x), y)))
+defop("xlogy.Scalar_Self", "XlogyBackward1", _xlogy, promote="float", save=(0, 1),
+      vjp=(None, lambda g, x, y: P.div(P.mul_scalar(g, x), y)))
+defop("xlogy.Scalar_Other", "XlogyBackward2", _xlogy, promote="float", save=(0,),
+      vjp=(_xlogy_self,))
+
+
+def xlogy(self, other):
+    """self * log(other), 0 where self is 0, as torch.xlogy picks its overload."""
+    if not isinstance(self, Tensor):
+        return apply(OPS["xlogy.Scalar_Self"], self, other)
+    if not isinstance(other, Tensor):
+        return apply(OPS["xlogy.Scalar_Other"], self, other)
+    broadcast_shape(self.shape, other.shape)
+    return apply(OPS["xlogy.Tensor"], self, other)
+
+
+declare("xlogy", xlogy, "xlogy(Tensor self, Tensor other)", "xlogy(Scalar self, Tensor other)",
+        "xlogy(Tensor self, Scalar other)",
+        method=("xlogy(Tensor self, Tensor other)", "xlogy(Tensor self, Scalar other)"))

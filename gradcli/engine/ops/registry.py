@@ -7,7 +7,8 @@ from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
 from gradcli.engine.autograd import RESULT, Node
 from gradcli.engine.layout import torch_layout
 from gradcli.engine.state import STATE
@@ -158,3 +159,37 @@ def _link_views(op: OpDef, source: Tensor, outputs: tuple, params: dict, grad_en
     if meta == NO_GRAD_MODE and source._requires_grad:
         for out in outputs:  # torch's views keep requiring grad when made without grad mode
             out._requires_grad = True
+
+
+def broadcast_shape(a: tuple, b: tuple) -> tuple:
+    """The broadcast of two shapes, failing with torch's message (which names the last
+    mismatching dimension, counting from the left of the result)."""
+    ndim = max(len(a), len(b))
+    out = [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        size_a = a[len(a) - 1 - offset] if len(a) - 1 - offset >= 0 else 1
+        size_b = b[len(b) - 1 - offset] if len(b) - 1 - offset >= 0 else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise errors.runtime(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
+                f"non-singleton dimension {i}")
+        out[i] = size_a if size_a != 1 else size_b
+    return tuple(out)
+
+
+def define(schema: str, label: str, forward: Callable, *, variants: str = "torch method",
+           **fields) -> Callable:
+    """A one-overload elementwise function in one declaration: its op row (forward, vjps,
+    label), its torch-level function (broadcast check, then `apply`) and its public names."""
+    name = schema.split("(", 1)[0]
+    op = pointwise_op(name, label, forward, **fields)
+
+    def function(*args, **params):
+        shapes = [a.shape for a in args if type(a) is Tensor]
+        for shape in shapes[1:]:
+            broadcast_shape(shapes[0], shape)
+        return apply(op, *args, **params)
+
+    function.__name__ = name
+    return declare(name, function, schema, variants=variants)
