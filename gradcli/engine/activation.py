@@ -145,6 +145,8 @@ def softmax_double_backward(gg: Tensor, g: Tensor, dim: int, out: Tensor) -> Ten
 
 # ---- declarations: the public names of this area ------------------------------------------------
 
-declare("softmax", softmax, "softmax(Tensor self, int dim, ScalarType? dtype=None)")
-declare("log_softmax", log_softmax, "log_softmax(Tensor self, int dim, ScalarType? dtype=None)")
-declare("relu", relu, "relu(Tensor self)")
+declare("softmax", softmax, "softmax(Tensor self, int dim, ScalarType? dtype=None, *, Tensor? out=None)",
+        method=("softmax(Tensor self, int dim, ScalarType? dtype=None)",))
+declare("log_softmax", log_softmax, "log_softmax(Tensor self, int dim, ScalarType? dtype=None, *, Tensor? out=None)",
+        method=("log_softmax(Tensor self, int dim, ScalarType? dtype=None)",))
+declare("relu", relu, "relu(Tensor self, *, Tensor? out=None)", method=("relu(Tensor self)",))

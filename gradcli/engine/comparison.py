@@ -127,29 +127,55 @@ def equal(a: Tensor, b: Tensor) -> bool:
 
 # ---- declarations: the public names of this area ------------------------------------------------
 
-declare("eq", eq, "eq(Tensor self, Tensor other)", "eq(Tensor self, Scalar other)")
-declare("ne", ne, "ne(Tensor self, Tensor other)", "ne(Tensor self, Scalar other)",
+declare("eq", eq, "eq(Tensor self, Tensor other, *, Tensor? out=None)",
+        "eq(Tensor self, Scalar other, *, Tensor? out=None)",
+        method=("eq(Tensor self, Tensor other)", "eq(Tensor self, Scalar other)"))
+declare("ne", ne, "ne(Tensor self, Tensor other, *, Tensor? out=None)",
+        "ne(Tensor self, Scalar other, *, Tensor? out=None)",
+        method=("ne(Tensor self, Tensor other)", "ne(Tensor self, Scalar other)"),
         aliases=("not_equal",))
-declare("lt", lt, "lt(Tensor self, Tensor other)", "lt(Tensor self, Scalar other)",
+declare("lt", lt, "lt(Tensor self, Tensor other, *, Tensor? out=None)",
+        "lt(Tensor self, Scalar other, *, Tensor? out=None)",
+        method=("lt(Tensor self, Tensor other)", "lt(Tensor self, Scalar other)"),
         aliases=("less",))
-declare("le", le, "le(Tensor self, Tensor other)", "le(Tensor self, Scalar other)",
+declare("le", le, "le(Tensor self, Tensor other, *, Tensor? out=None)",
+        "le(Tensor self, Scalar other, *, Tensor? out=None)",
+        method=("le(Tensor self, Tensor other)", "le(Tensor self, Scalar other)"),
         aliases=("less_equal",))
-declare("gt", gt, "gt(Tensor self, Tensor other)", "gt(Tensor self, Scalar other)",
+declare("gt", gt, "gt(Tensor self, Tensor other, *, Tensor? out=None)",
+        "gt(Tensor self, Scalar other, *, Tensor? out=None)",
+        method=("gt(Tensor self, Tensor other)", "gt(Tensor self, Scalar other)"),
         aliases=("greater",))
-declare("ge", ge, "ge(Tensor self, Tensor other)", "ge(Tensor self, Scalar other)",
+declare("ge", ge, "ge(Tensor self, Tensor other, *, Tensor? out=None)",
+        "ge(Tensor self, Scalar other, *, Tensor? out=None)",
+        method=("ge(Tensor self, Tensor other)", "ge(Tensor self, Scalar other)"),
         aliases=("greater_equal",))
-declare("logical_and", logical_and, "logical_and(Tensor self, Tensor other)")
-declare("logical_or", logical_or, "logical_or(Tensor self, Tensor other)")
-declare("logical_xor", logical_xor, "logical_xor(Tensor self, Tensor other)")
-declare("logical_not", logical_not, "logical_not(Tensor self)")
-declare("bitwise_not", bitwise_not, "bitwise_not(Tensor self)")
-declare("isnan", isnan, "isnan(Tensor self)")
-declare("isinf", isinf, "isinf(Tensor self)")
-declare("isfinite", isfinite, "isfinite(Tensor self)")
-declare("any", any, "any(Tensor self)", "any(Tensor self, int[]? dim=None, bool keepdim=False)",
-        "any(Tensor self, int dim, bool keepdim=False)")
-declare("all", all, "all(Tensor self)", "all(Tensor self, int[]? dim=None, bool keepdim=False)",
-        "all(Tensor self, int dim, bool keepdim=False)")
-declare("allclose", allclose, "allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)")
-declare("isclose", isclose, "isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)")
-declare("equal", equal, "equal(Tensor self, Tensor other)")
+declare("logical_and", logical_and, "logical_and(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("logical_and(Tensor self, Tensor other)",))
+declare("logical_or", logical_or, "logical_or(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("logical_or(Tensor self, Tensor other)",))
+declare("logical_xor", logical_xor, "logical_xor(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("logical_xor(Tensor self, Tensor other)",))
+declare("logical_not", logical_not, "logical_not(Tensor self, *, Tensor? out=None)",
+        method=("logical_not(Tensor self)",))
+declare("bitwise_not", bitwise_not, "bitwise_not(Tensor self, *, Tensor? out=None)",
+        method=("bitwise_not(Tensor self)",))
+declare("isnan", isnan, "isnan(Tensor self, *, Tensor? out=None)", method=("isnan(Tensor self)",))
+declare("isinf", isinf, "isinf(Tensor self, *, Tensor? out=None)", method=("isinf(Tensor self)",))
+declare("isfinite", isfinite, "isfinite(Tensor self)", method=("isfinite(Tensor self)",))
+declare("any", any, "any(Tensor self, *, Tensor? out=None)",
+        "any(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        "any(Tensor self, int dim, bool keepdim=False, *, Tensor? out=None)",
+        method=("any(Tensor self)", "any(Tensor self, int[]? dim=None, bool keepdim=False)",
+        "any(Tensor self, int dim, bool keepdim=False)"))
+declare("all", all, "all(Tensor self, *, Tensor? out=None)",
+        "all(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        "all(Tensor self, int dim, bool keepdim=False, *, Tensor? out=None)",
+        method=("all(Tensor self)", "all(Tensor self, int[]? dim=None, bool keepdim=False)",
+        "all(Tensor self, int dim, bool keepdim=False)"))
+declare("allclose", allclose, "allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)",
+        method=("allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)",))
+declare("isclose", isclose, "isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)",
+        method=("isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)",))
+declare("equal", equal, "equal(Tensor self, Tensor other)",
+        method=("equal(Tensor self, Tensor other)",))

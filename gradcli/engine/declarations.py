@@ -33,24 +33,29 @@ class Declaration:
     # per overload, the impl parameter each schema argument goes to (by name, else by position)
     targets: tuple = ()
     method_targets: tuple = ()
+    hidden: tuple = ()  # torch's deprecated overloads: they bind, messages never show them
+    numbers_as_tensors: bool = False  # Tensor arguments also take Python numbers (add, mul...)
 
     def bind(self, args: tuple, kwargs: dict, variant: str) -> tuple[tuple, dict]:
         """(positional, keywords) to call `impl` with, or torch's TypeError. A method's
-        receiver comes first in `args`."""
+        receiver comes first in `args`; `out=` is passed on by name for __call__."""
         is_function = variant != "method"
-        use_method = not is_function and bool(self.method_schemas)
-        chosen = self.method_schemas if use_method else self.schemas
-        out = kwargs.pop("out") if is_function and "out" in kwargs else None
+        chosen = self.schemas if is_function else self.method_schemas
         receiver, args = ((), args) if is_function else (args[:1], args[1:])
-        index, bound = schemas.bind(chosen, args, kwargs, is_function, self.name)
-        names = (self.method_targets if use_method else self.targets)[index]
+        hidden = self.hidden if is_function else tuple(map(schemas.without_out, self.hidden))
+        index, bound = schemas.bind(chosen, args, kwargs, is_function, self.name, hidden,
+                                    self.numbers_as_tensors)
+        out = bound.pop("out", None)
+        if index >= len(chosen):  # a deprecated order: the first overload's, by name
+            index = 0
+            bound = {p.name: bound[p.name] for p in chosen[0].params if p.name in bound}
+        names = (self.targets if is_function else self.method_targets)[index]
         values = [*receiver, *bound.values()]
         if names is None:
             keyword_only = {p.name for p in chosen[index].params if p.keyword_only}
-            positional = tuple(v for (name, v) in zip(bound, values[len(receiver):])
-                               if name not in keyword_only)
-            keywords = {name: bound[name] for name in bound if name in keyword_only}
-            positional = (*receiver, *positional)
+            positional = (*receiver, *(v for name, v in bound.items()
+                                       if name not in keyword_only))
+            keywords = {name: v for name, v in bound.items() if name in keyword_only}
         else:
             positional, keywords = (values[0],), dict(zip(names[1:], values[1:]))
         if out is not None:
@@ -69,12 +74,17 @@ DECLARATIONS: dict[tuple[str, str], Declaration] = {}
 
 
 def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torch method",
-            method: tuple = (), python: str | None = None, aliases: tuple = ()) -> Callable:
-    """Declare `impl` as the public function `name` (and its aliases); returns `impl`."""
+            method: tuple = (), python: str | None = None, aliases: tuple = (),
+            hidden: tuple = (), numbers_as_tensors: bool = False) -> Callable:
+    """Declare `impl` as the public function `name` (and its aliases); returns `impl`. The
+    method's overloads default to the function's without `out=`."""
     parsed = tuple(schemas.parse_schema(text) for text in schema_texts)
-    parsed_method = tuple(schemas.parse_schema(text) for text in method)
+    parsed_method = (tuple(schemas.parse_schema(text) for text in method)
+                     or tuple(schemas.without_out(s) for s in parsed))
     declaration = Declaration(name, impl, frozenset(variants.split()), parsed, parsed_method,
-                              python, _targets(impl, parsed), _targets(impl, parsed_method))
+                              python, _targets(impl, parsed), _targets(impl, parsed_method),
+                              tuple(schemas.parse_schema(text) for text in hidden),
+                              numbers_as_tensors)
     for alias in (name, *aliases):
         aliased = declaration if alias == name else _renamed(declaration, alias)
         for variant in declaration.variants:
@@ -90,7 +100,8 @@ def _targets(impl: Callable, overloads: tuple) -> tuple:
         return tuple(None for _ in overloads)
     accepted = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     return tuple(tuple(p.name if p.name in accepted else accepted[i]
-                       for i, p in enumerate(schema.params)) for schema in overloads)
+                       for i, p in enumerate(schema.params) if p.name != "out")
+                 for schema in overloads)
 
 
 _VARARGS = 0x04  # CO_VARARGS

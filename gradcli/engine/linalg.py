@@ -222,14 +222,24 @@ def movedim(a: Tensor, source: int, destination: int) -> Tensor:
 
 # ---- declarations: the public names of this area ------------------------------------------------
 
-declare("matmul", matmul, "matmul(Tensor self, Tensor other)")
-declare("mm", mm, "mm(Tensor self, Tensor mat2)")
-declare("mv", mv, "mv(Tensor self, Tensor vec)")
-declare("dot", dot, "dot(Tensor self, Tensor tensor)", aliases=("inner",))
-declare("bmm", bmm, "bmm(Tensor self, Tensor mat2)")
-declare("outer", outer, "outer(Tensor self, Tensor vec2)", aliases=("ger",))
-declare("trace", trace, "trace(Tensor self)")
-declare("diag", diag, "diag(Tensor self, int diagonal=0)")
-declare("diagonal", diagonal, "diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)")
+declare("matmul", matmul, "matmul(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("matmul(Tensor self, Tensor other)",))
+declare("mm", mm, "mm(Tensor self, Tensor mat2, *, Tensor? out=None)",
+        method=("mm(Tensor self, Tensor mat2)",))
+declare("mv", mv, "mv(Tensor self, Tensor vec, *, Tensor? out=None)",
+        method=("mv(Tensor self, Tensor vec)",))
+declare("dot", dot, "dot(Tensor self, Tensor tensor, *, Tensor? out=None)",
+        method=("dot(Tensor self, Tensor tensor)",), aliases=("inner",))
+declare("bmm", bmm, "bmm(Tensor self, Tensor mat2, *, Tensor? out=None)",
+        method=("bmm(Tensor self, Tensor mat2)",))
+declare("outer", outer, "outer(Tensor self, Tensor vec2, *, Tensor? out=None)",
+        method=("outer(Tensor self, Tensor vec2)",), aliases=("ger",))
+declare("trace", trace, "trace(Tensor self, *, Tensor? out=None)", method=("trace(Tensor self)",))
+declare("diag", diag, "diag(Tensor self, int diagonal=0, *, Tensor? out=None)",
+        method=("diag(Tensor self, int diagonal=0)",))
+declare("diagonal", diagonal, "diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)",
+        method=("diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)",))
 declare("movedim", movedim, "movedim(Tensor self, int source, int destination)",
-        "movedim(Tensor self, int[] source, int[] destination)")
+        "movedim(Tensor self, int[] source, int[] destination)",
+        method=("movedim(Tensor self, int source, int destination)",
+        "movedim(Tensor self, int[] source, int[] destination)"))

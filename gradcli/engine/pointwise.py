@@ -277,65 +277,90 @@ def masked_fill(t: Tensor, mask: Tensor, value) -> Tensor:
 
 # ---- declarations: the public names of this area ------------------------------------------------
 
-declare("add", add, "add(Tensor self, Tensor other, *, Scalar alpha=1)",
-        "add(Tensor self, Scalar other, Scalar alpha=1)")
-declare("sub", sub, "sub(Tensor self, Tensor other, *, Scalar alpha=1)",
-        "sub(Tensor self, Scalar other, Scalar alpha=1)", aliases=("subtract",))
+declare("add", add, "add(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
+        method=("add(Tensor self, Tensor other, *, Scalar alpha=1)",), numbers_as_tensors=True,
+        hidden=("add(Tensor self, Scalar alpha, Tensor other)",))
+declare("sub", sub, "sub(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
+        method=("sub(Tensor self, Tensor other, *, Scalar alpha=1)",), aliases=("subtract",),
+        numbers_as_tensors=True, hidden=("sub(Tensor self, Scalar alpha, Tensor other)",))
 declare("rsub", rsub, "rsub(Tensor self, Tensor other, *, Scalar alpha=1)",
         "rsub(Tensor self, Scalar other, Scalar alpha=1)", variants="torch")
-declare("mul", mul, "mul(Tensor self, Tensor other)", "mul(Tensor self, Scalar other)",
-        aliases=("multiply",))
-declare("div", div, "div(Tensor self, Tensor other)",
-        "div(Tensor self, Tensor other, *, str rounding_mode)",
+declare("mul", mul, "mul(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("mul(Tensor self, Tensor other)",), aliases=("multiply",), numbers_as_tensors=True)
+declare("div", div, "div(Tensor self, Tensor other, *, Tensor? out=None)",
+        "div(Tensor self, Tensor other, *, str rounding_mode, Tensor? out=None)",
         "div(Tensor self, Scalar other, *, str rounding_mode)",
-        method=("div(Tensor self, Tensor other)", "div(Tensor self, Scalar other)",
-        "div(Tensor self, Tensor other, *, str? rounding_mode)",
-        "div(Tensor self, Scalar other, *, str? rounding_mode)"), aliases=("divide", "true_divide"))
-declare("floor_divide", floor_divide, "floor_divide(Tensor self, Tensor other)",
-        "floor_divide(Tensor self, Scalar other)")
-declare("remainder", remainder, "remainder(Tensor self, Tensor other)",
-        "remainder(Scalar self, Tensor other)", "remainder(Tensor self, Scalar other)",
+        method=("div(Tensor self, Tensor other)",
+        "div(Tensor self, Tensor other, *, str rounding_mode)",
+        "div(Tensor self, Scalar other, *, str rounding_mode)"), aliases=("divide", "true_divide"),
+        numbers_as_tensors=True)
+declare("floor_divide", floor_divide, "floor_divide(Tensor self, Tensor other, *, Tensor? out=None)",
+        "floor_divide(Tensor self, Scalar other)",
+        method=("floor_divide(Tensor self, Tensor other)",
+        "floor_divide(Tensor self, Scalar other)"), numbers_as_tensors=True)
+declare("remainder", remainder, "remainder(Tensor self, Tensor other, *, Tensor? out=None)",
+        "remainder(Scalar self, Tensor other)",
+        "remainder(Tensor self, Scalar other, *, Tensor? out=None)",
         method=("remainder(Tensor self, Tensor other)", "remainder(Tensor self, Scalar other)"))
-declare("pow", pow, "pow(Tensor self, Tensor exponent)", "pow(Scalar self, Tensor exponent)",
-        "pow(Tensor self, Scalar exponent)", method=("pow(Tensor self, Tensor exponent)",
-        "pow(Tensor self, Scalar exponent)"))
-declare("square", square, "square(Tensor self)")
-declare("atan2", atan2, "atan2(Tensor self, Tensor other)", aliases=("arctan2",))
-declare("maximum", maximum, "maximum(Tensor self, Tensor other)")
-declare("minimum", minimum, "minimum(Tensor self, Tensor other)")
-declare("clamp", clamp, "clamp(Tensor self, Tensor? min=None, Tensor? max=None)",
-        "clamp(Tensor self, Scalar? min=None, Scalar? max=None)", aliases=("clip",))
-declare("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight)",
-        "lerp(Tensor self, Tensor end, Scalar weight)")
-declare("round", round, "round(Tensor self)", "round(Tensor self, *, int decimals)")
+declare("pow", pow, "pow(Tensor self, Tensor exponent, *, Tensor? out=None)",
+        "pow(Scalar self, Tensor exponent, *, Tensor? out=None)",
+        "pow(Tensor self, Scalar exponent, *, Tensor? out=None)",
+        method=("pow(Tensor self, Tensor exponent)", "pow(Tensor self, Scalar exponent)"))
+declare("square", square, "square(Tensor self, *, Tensor? out=None)",
+        method=("square(Tensor self)",))
+declare("atan2", atan2, "atan2(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("atan2(Tensor self, Tensor other)",), aliases=("arctan2",))
+declare("maximum", maximum, "maximum(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("maximum(Tensor self, Tensor other)",))
+declare("minimum", minimum, "minimum(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("minimum(Tensor self, Tensor other)",))
+declare("clamp", clamp, "clamp(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)",
+        "clamp(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)",
+        method=("clamp(Tensor self, Tensor? min=None, Tensor? max=None)",
+        "clamp(Tensor self, Scalar? min=None, Scalar? max=None)"), aliases=("clip",))
+declare("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight, *, Tensor? out=None)",
+        "lerp(Tensor self, Tensor end, Scalar weight, *, Tensor? out=None)",
+        method=("lerp(Tensor self, Tensor end, Tensor weight)",
+        "lerp(Tensor self, Tensor end, Scalar weight)"))
+declare("round", round, "round(Tensor self, *, Tensor? out=None)",
+        "round(Tensor self, *, int decimals, Tensor? out=None)", method=("round(Tensor self)",
+        "round(Tensor self, *, int decimals)"))
 declare("masked_fill", masked_fill, "masked_fill(Tensor self, Tensor mask, Tensor value)",
         "masked_fill(Tensor self, Tensor mask, Scalar value)", variants="method")
-declare("neg", neg, "neg(Tensor self)", aliases=("negative",))
-declare("reciprocal", reciprocal, "reciprocal(Tensor self)")
-declare("exp", exp, "exp(Tensor self)")
-declare("exp2", exp2, "exp2(Tensor self)")
-declare("expm1", expm1, "expm1(Tensor self)")
-declare("log", log, "log(Tensor self)")
-declare("log2", log2, "log2(Tensor self)")
-declare("log10", log10, "log10(Tensor self)")
-declare("log1p", log1p, "log1p(Tensor self)")
-declare("sqrt", sqrt, "sqrt(Tensor self)")
-declare("rsqrt", rsqrt, "rsqrt(Tensor self)")
-declare("abs", abs, "abs(Tensor self)", aliases=("absolute",))
-declare("sign", sign, "sign(Tensor self)")
-declare("sgn", sgn, "sgn(Tensor self)")
-declare("sin", sin, "sin(Tensor self)")
-declare("cos", cos, "cos(Tensor self)")
-declare("tan", tan, "tan(Tensor self)")
-declare("asin", asin, "asin(Tensor self)", aliases=("arcsin",))
-declare("acos", acos, "acos(Tensor self)", aliases=("arccos",))
-declare("atan", atan, "atan(Tensor self)", aliases=("arctan",))
-declare("sinh", sinh, "sinh(Tensor self)")
-declare("cosh", cosh, "cosh(Tensor self)")
-declare("tanh", tanh, "tanh(Tensor self)")
-declare("sigmoid", sigmoid, "sigmoid(Tensor self)")
-declare("erf", erf, "erf(Tensor self)")
-declare("floor", floor, "floor(Tensor self)")
-declare("ceil", ceil, "ceil(Tensor self)")
-declare("trunc", trunc, "trunc(Tensor self)", aliases=("fix",))
-declare("frac", frac, "frac(Tensor self)")
+declare("neg", neg, "neg(Tensor self, *, Tensor? out=None)", method=("neg(Tensor self)",),
+        aliases=("negative",))
+declare("reciprocal", reciprocal, "reciprocal(Tensor self, *, Tensor? out=None)",
+        method=("reciprocal(Tensor self)",))
+declare("exp", exp, "exp(Tensor self, *, Tensor? out=None)", method=("exp(Tensor self)",))
+declare("exp2", exp2, "exp2(Tensor self, *, Tensor? out=None)", method=("exp2(Tensor self)",))
+declare("expm1", expm1, "expm1(Tensor self, *, Tensor? out=None)", method=("expm1(Tensor self)",))
+declare("log", log, "log(Tensor self, *, Tensor? out=None)", method=("log(Tensor self)",))
+declare("log2", log2, "log2(Tensor self, *, Tensor? out=None)", method=("log2(Tensor self)",))
+declare("log10", log10, "log10(Tensor self, *, Tensor? out=None)", method=("log10(Tensor self)",))
+declare("log1p", log1p, "log1p(Tensor self, *, Tensor? out=None)", method=("log1p(Tensor self)",))
+declare("sqrt", sqrt, "sqrt(Tensor self, *, Tensor? out=None)", method=("sqrt(Tensor self)",))
+declare("rsqrt", rsqrt, "rsqrt(Tensor self, *, Tensor? out=None)", method=("rsqrt(Tensor self)",))
+declare("abs", abs, "abs(Tensor self, *, Tensor? out=None)", method=("abs(Tensor self)",),
+        aliases=("absolute",))
+declare("sign", sign, "sign(Tensor self, *, Tensor? out=None)", method=("sign(Tensor self)",))
+declare("sgn", sgn, "sgn(Tensor self, *, Tensor? out=None)", method=("sgn(Tensor self)",))
+declare("sin", sin, "sin(Tensor self, *, Tensor? out=None)", method=("sin(Tensor self)",))
+declare("cos", cos, "cos(Tensor self, *, Tensor? out=None)", method=("cos(Tensor self)",))
+declare("tan", tan, "tan(Tensor self, *, Tensor? out=None)", method=("tan(Tensor self)",))
+declare("asin", asin, "asin(Tensor self, *, Tensor? out=None)", method=("asin(Tensor self)",),
+        aliases=("arcsin",))
+declare("acos", acos, "acos(Tensor self, *, Tensor? out=None)", method=("acos(Tensor self)",),
+        aliases=("arccos",))
+declare("atan", atan, "atan(Tensor self, *, Tensor? out=None)", method=("atan(Tensor self)",),
+        aliases=("arctan",))
+declare("sinh", sinh, "sinh(Tensor self, *, Tensor? out=None)", method=("sinh(Tensor self)",))
+declare("cosh", cosh, "cosh(Tensor self, *, Tensor? out=None)", method=("cosh(Tensor self)",))
+declare("tanh", tanh, "tanh(Tensor self, *, Tensor? out=None)", method=("tanh(Tensor self)",))
+declare("sigmoid", sigmoid, "sigmoid(Tensor self, *, Tensor? out=None)",
+        method=("sigmoid(Tensor self)",))
+declare("erf", erf, "erf(Tensor self, *, Tensor? out=None)", method=("erf(Tensor self)",))
+declare("floor", floor, "floor(Tensor self, *, Tensor? out=None)", method=("floor(Tensor self)",))
+declare("ceil", ceil, "ceil(Tensor self, *, Tensor? out=None)", method=("ceil(Tensor self)",))
+declare("trunc", trunc, "trunc(Tensor self, *, Tensor? out=None)", method=("trunc(Tensor self)",),
+        aliases=("fix",))
+declare("frac", frac, "frac(Tensor self, *, Tensor? out=None)", method=("frac(Tensor self)",))

@@ -229,32 +229,51 @@ def reduced_numel(sizes: tuple, dims) -> int:
 # ---- declarations: the public names of this area ------------------------------------------------
 
 declare("sum", sum, "sum(Tensor self, *, ScalarType? dtype=None)",
-        "sum(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)",
+        "sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("sum(Tensor self, *, ScalarType? dtype=None)",
         "sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
-declare("mean", mean, "mean(Tensor self, *, ScalarType? dtype=None)",
-        "mean(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)",
+declare("mean", mean, "mean(Tensor self, *, ScalarType? dtype=None, Tensor? out=None)",
+        "mean(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("mean(Tensor self, *, ScalarType? dtype=None)",
         "mean(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
 declare("prod", prod, "prod(Tensor self, *, ScalarType? dtype=None)",
-        "prod(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)")
-declare("amax", amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False)")
-declare("amin", amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False)")
-declare("max", max, "max(Tensor self, Tensor other)", "max(Tensor self)",
-        "max(Tensor self, int dim, bool keepdim=False)", method=("max(Tensor self)",
-        "max(Tensor self, Tensor other)", "max(Tensor self, int dim, bool keepdim=False)"))
-declare("min", min, "min(Tensor self, Tensor other)", "min(Tensor self)",
-        "min(Tensor self, int dim, bool keepdim=False)", method=("min(Tensor self)",
-        "min(Tensor self, Tensor other)", "min(Tensor self, int dim, bool keepdim=False)"))
-declare("argmax", argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False)")
-declare("argmin", argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False)")
+        "prod(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        method=("prod(Tensor self, *, ScalarType? dtype=None)",
+        "prod(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+declare("amax", amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)",
+        method=("amax(Tensor self, int[1] dim=[], bool keepdim=False)",))
+declare("amin", amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)",
+        method=("amin(Tensor self, int[1] dim=[], bool keepdim=False)",))
+declare("max", max, "max(Tensor self, *, Tensor? out=None)",
+        "max(Tensor self, Tensor other, *, Tensor? out=None)",
+        "max(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None)",
+        method=("max(Tensor self)", "max(Tensor self, Tensor other)",
+        "max(Tensor self, int dim, bool keepdim=False)"))
+declare("min", min, "min(Tensor self, *, Tensor? out=None)",
+        "min(Tensor self, Tensor other, *, Tensor? out=None)",
+        "min(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None)",
+        method=("min(Tensor self)", "min(Tensor self, Tensor other)",
+        "min(Tensor self, int dim, bool keepdim=False)"))
+declare("argmax", argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        method=("argmax(Tensor self, int? dim=None, bool keepdim=False)",))
+declare("argmin", argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        method=("argmin(Tensor self, int? dim=None, bool keepdim=False)",))
 declare("norm", norm, python="input, p='fro', dim=None, keepdim=False, dtype=None")
-declare("var", var, "var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
+declare("var", var, "var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+        "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+        "var(Tensor self, bool unbiased=True)",
+        method=("var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
         "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
-        "var(Tensor self, bool unbiased=True)")
-declare("std", std, "std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
+        "var(Tensor self, bool unbiased=True)"))
+declare("std", std, "std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+        "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+        "std(Tensor self, bool unbiased=True)",
+        method=("std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
         "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
-        "std(Tensor self, bool unbiased=True)")
-declare("logsumexp", logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False)")
-declare("cumsum", cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None)")
-declare("cumprod", cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None)")
+        "std(Tensor self, bool unbiased=True)"))
+declare("logsumexp", logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False, *, Tensor? out=None)",
+        method=("logsumexp(Tensor self, int[1] dim, bool keepdim=False)",))
+declare("cumsum", cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None, Tensor? out=None)",
+        method=("cumsum(Tensor self, int dim, *, ScalarType? dtype=None)",))
+declare("cumprod", cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None, Tensor? out=None)",
+        method=("cumprod(Tensor self, int dim, *, ScalarType? dtype=None)",))

@@ -35,8 +35,13 @@ class Param:
     default_text: str
     keyword_only: bool
 
+    def python_name(self, is_function: bool) -> str:
+        """torch calls a function's Tensor `self` argument `input` in Python."""
+        return "input" if self.name == "self" and is_function and self.type == "Tensor" else (
+            self.name)
+
     def display(self, is_function: bool) -> str:
-        name = "input" if self.name == "self" and is_function else self.name
+        name = self.python_name(is_function)
         text = f"{_DISPLAY[self.type]} {name}"
         return text if self.default is _MISSING else f"{text} = {self.default_text}"
 
@@ -109,13 +114,13 @@ def _int_list(value):
     return None
 
 
-def _convert(param: Param, value):
+def _convert(param: Param, value, numbers_as_tensors: bool):
     """(ok, converted value) for one argument against its declared type."""
     if value is None:
         return param.optional, None
     kind = param.type
     if kind == "Tensor":
-        return isinstance(value, Tensor), value
+        return isinstance(value, Tensor) or (numbers_as_tensors and _is_number(value)), value
     if kind == "Scalar":
         return _is_number(value), value
     if kind == "int":
@@ -160,8 +165,8 @@ class _Mismatch(Exception):
         self.error = error
 
 
-def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str,
-              is_function: bool) -> dict:
+def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function: bool,
+              numbers_as_tensors: bool) -> dict:
     """Bind to one overload: {param name: value}, or _Mismatch carrying torch's complaint."""
     params = schema.params if is_function else schema.params[1:]
     positional = [p for p in params if not p.keyword_only]
@@ -175,7 +180,7 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str,
             f"{title}() takes {takes} but {len(args)} {'was' if len(args) == 1 else 'were'} given"))
     bound, remaining = {}, dict(kwargs)
     for index, param in enumerate(params):
-        shown = "input" if param.name == "self" and is_function else param.name
+        shown = param.python_name(is_function)
         if index < len(args) and not param.keyword_only:
             value, position = args[index], index + 1
         elif shown in remaining:
@@ -184,17 +189,15 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str,
             value, position = _MISSING, None
         if value is _MISSING:
             if param.default is _MISSING:
-                missing = [("input" if p.name == "self" and is_function else p.name)
-                           for p in params[index:] if p.default is _MISSING
-                           and ("input" if p.name == "self" and is_function else p.name)
-                           not in remaining]
+                missing = [p.python_name(is_function) for p in params[index:]
+                           if p.default is _MISSING and p.python_name(is_function) not in remaining]
                 raise _Mismatch(errors.type_error(
                     f"{title}() missing {len(missing)} required positional argument"
                     f"{'s' if len(missing) == 1 else ''}: "
                     + ", ".join(f'"{m}"' for m in missing)))
             bound[param.name] = param.default
             continue
-        ok, converted = _convert(param, value)
+        ok, converted = _convert(param, value, numbers_as_tensors)
         if not ok:
             where = f" (position {position})" if position is not None else ""
             raise _Mismatch(errors.type_error(
@@ -218,30 +221,38 @@ def _gather_varargs_intlist(positional: list, args: tuple) -> tuple:
 def _plausible(schema: Schema, count: int, is_function: bool) -> bool:
     params = schema.params if is_function else schema.params[1:]
     least = sum(1 for p in params if p.default is _MISSING)
-    return least <= count <= len(params) + (1 if is_function else 0)  # out=
+    return least <= count <= len(params)
 
 
 def bind(schemas: tuple[Schema, ...], args: tuple, kwargs: dict, is_function: bool,
-         title: str) -> tuple[int, dict]:
-    """(index of the chosen overload, {param name: value}) as torch's argument parser binds."""
+         title: str, hidden: tuple[Schema, ...] = (), numbers_as_tensors: bool = False
+         ) -> tuple[int, dict]:
+    """(index of the chosen overload, {param name: value}) as torch's argument parser binds.
+    `hidden` overloads (torch's deprecated forms) bind but are never shown in messages."""
     if not is_function and all(len(s.params) == 1 for s in schemas) and (args or kwargs):
         if kwargs:
             raise errors.type_error(f"TensorBase.{title}() takes no keyword arguments")
         raise errors.type_error(
             f"TensorBase.{title}() takes no arguments ({len(args)} given)")
     failures = []
-    for index, schema in enumerate(schemas):
+    for index, schema in enumerate(schemas + hidden):
         try:
-            return index, _bind_one(schema, args, kwargs, title, is_function)
+            return index, _bind_one(schema, args, kwargs, title, is_function,
+                                    numbers_as_tensors)
         except _Mismatch as mismatch:
             failures.append(mismatch.error)
-    if len(schemas) == 1:
+    if len(schemas) + len(hidden) == 1:
         raise failures[0]
     count = len(args) + len(kwargs)
     plausible = [i for i, s in enumerate(schemas) if _plausible(s, count, is_function)]
     if len(plausible) == 1:
         raise failures[plausible[0]]
     raise errors.type_error(_invalid_combination(schemas, args, kwargs, title, is_function))
+
+
+def without_out(schema: Schema) -> Schema:
+    """The Tensor method's form of a torch function's overload: no `out=`."""
+    return Schema(schema.name, tuple(p for p in schema.params if p.name != "out"))
 
 
 def _invalid_combination(schemas, args, kwargs, title: str, is_function: bool) -> str:
@@ -265,6 +276,4 @@ def display_signature(schema: Schema, is_function: bool) -> str:
             parts.append("*")
             star = True
         parts.append(param.display(is_function))
-    if is_function:
-        parts += ([] if star else ["*"]) + ["Tensor out = None"]
     return f"({', '.join(parts)})"

@@ -28,21 +28,15 @@ def _size(shape):
 
 def attribute_names(value) -> dict:
     """name -> kind for what `attributes.get` resolves `value.name` through, by the value's kind."""
-    from gradcli.engine.autograd import AccumulateGrad, Node
-    from gradcli.engine.dtypes import DType
-    from gradcli.engine.tensor import Tensor
-    from gradcli.language.runtime import attributes as A
-    from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
-    from gradcli.language.runtime.values import Namespace, Size
+    from gradcli.language.runtime import attributes
+    from gradcli.language.runtime.values import Namespace
     if isinstance(value, Namespace):
         return {name: describe(item) for name, item in value.table.items()}
-    kinds = ((Tensor, TENSOR_ATTRS, TENSOR_METHODS), ((Node, AccumulateGrad), A.NODE_ATTRS,
-             A.NODE_METHODS), (DType, A.DTYPE_ATTRS, {}), (Size, {}, A.SIZE_METHODS),
-             (list, {}, A.LIST_METHODS), (dict, {}, A.DICT_METHODS), (str, {}, A.STR_METHODS))
-    for kind, attrs, methods in kinds:
-        if isinstance(value, kind):
-            return {name: "attribute" for name in attrs} | {name: "method" for name in methods}
-    return {}
+    tables = attributes.tables_of(value)
+    if tables is None:
+        return {}
+    attrs, methods = tables
+    return {name: "attribute" for name in attrs} | {name: "method" for name in methods}
 
 
 def resolve(path: list[str], names: dict):

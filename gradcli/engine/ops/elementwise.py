@@ -295,25 +295,29 @@ def _addcdiv(a, t1, t2, value=1):
     return a + value * t1 / t2
 
 
-define("logaddexp(Tensor self, Tensor other)", "LogaddexpBackward0", _logaddexp, save=(0, 1),
+define("logaddexp(Tensor self, Tensor other, *, Tensor? out=None)", "LogaddexpBackward0", _logaddexp, save=(0, 1),
        vjp=(lambda g, a, b: P.div(g, P.add_scalar(P.exp(P.sub(b, a)), 1)),
             lambda g, a, b: P.div(g, P.add_scalar(P.exp(P.sub(a, b)), 1))))
-define("hypot(Tensor self, Tensor other)", "HypotBackward0", _hypot, save=(0, 1, RESULT),
+define("hypot(Tensor self, Tensor other, *, Tensor? out=None)", "HypotBackward0", _hypot, save=(0, 1, RESULT),
        vjp=(lambda g, a, b, out: P.div(P.mul(g, a), out),
             lambda g, a, b, out: P.div(P.mul(g, b), out)))
-define("logit(Tensor self, float? eps=None)", "LogitBackward0", _logit, promote="float",
+define("logit(Tensor self, float? eps=None, *, Tensor? out=None)", "LogitBackward0", _logit, promote="float",
        save=(0,), vjp=_logit_grad)
-define("sinc(Tensor self)", "SincBackward0", _sinc, promote="float", save=(0,), vjp=_sinc_grad)
-define("deg2rad(Tensor self)", "Deg2RadBackward0", lambda a: a * a.dtype.type(np.pi / 180),
+define("sinc(Tensor self, *, Tensor? out=None)", "SincBackward0", _sinc, promote="float", save=(0,), vjp=_sinc_grad)
+define("deg2rad(Tensor self, *, Tensor? out=None)", "Deg2RadBackward0", lambda a: a * a.dtype.type(np.pi / 180),
        promote="float", vjp=lambda g, a: P.mul_scalar(g, np.pi / 180))
-define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1)",
+define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
+       "Tensor? out=None)",
        "AddcmulBackward0", lambda a, t1, t2, value=1: a + value * t1 * t2, save=(1, 2),
        save_for=((), (2,), (1,)),
+       hidden=("addcmul(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2)",),
        vjp=(lambda g, a, t1, t2, value=1: g,
             lambda g, a, t1, t2, value=1: P.mul(g, P.mul_scalar(t2, value)),
             lambda g, a, t1, t2, value=1: P.mul(g, P.mul_scalar(t1, value))))
-define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1)",
+define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
+       "Tensor? out=None)",
        "AddcdivBackward0", _addcdiv, save=(1, 2), save_for=((), (2,), (1, 2)),
+       hidden=("addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2)",),
        vjp=(lambda g, a, t1, t2, value=1: g,
             lambda g, a, t1, t2, value=1: P.mul(g, P.scalar_div(value, t2)),
             lambda g, a, t1, t2, value=1: P.mul(P.neg(g), P.div(P.mul_scalar(t1, value),
@@ -353,6 +357,7 @@ def xlogy(self, other):
     return apply(OPS["xlogy.Tensor"], self, other)
 
 
-declare("xlogy", xlogy, "xlogy(Tensor self, Tensor other)", "xlogy(Scalar self, Tensor other)",
-        "xlogy(Tensor self, Scalar other)",
+declare("xlogy", xlogy, "xlogy(Tensor self, Tensor other, *, Tensor? out=None)",
+        "xlogy(Scalar self, Tensor other, *, Tensor? out=None)",
+        "xlogy(Tensor self, Scalar other, *, Tensor? out=None)",
         method=("xlogy(Tensor self, Tensor other)", "xlogy(Tensor self, Scalar other)"))

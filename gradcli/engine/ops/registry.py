@@ -179,7 +179,7 @@ def broadcast_shape(a: tuple, b: tuple) -> tuple:
 
 
 def define(schema: str, label: str, forward: Callable, *, variants: str = "torch method",
-           **fields) -> Callable:
+           hidden: tuple = (), **fields) -> Callable:
     """A one-overload elementwise function in one declaration: its op row (forward, vjps,
     label), its torch-level function (broadcast check, then `apply`) and its public names."""
     name = schema.split("(", 1)[0]
@@ -192,4 +192,4 @@ def define(schema: str, label: str, forward: Callable, *, variants: str = "torch
         return apply(op, *args, **params)
 
     function.__name__ = name
-    return declare(name, function, schema, variants=variants)
+    return declare(name, function, schema, variants=variants, hidden=hidden)

@@ -95,19 +95,27 @@ _KIND_TABLES = (
 )
 
 
+def tables_of(value) -> tuple[dict, dict] | None:
+    """(attributes, methods): the tables `value.name` resolves through, for table kinds."""
+    if isinstance(value, Tensor):
+        return TENSOR_ATTRS, TENSOR_METHODS
+    for kind, attrs, methods in _KIND_TABLES:
+        if isinstance(value, kind):
+            return attrs, methods
+    return None
+
+
 def get(value, name: str):
     """value.name, resolved only through the tables above."""
     if name.startswith("__") and name.endswith("__"):
         return _missing(value, name)
-    if isinstance(value, Tensor):
-        return _from(value, name, TENSOR_ATTRS, TENSOR_METHODS)
     if isinstance(value, Namespace):
         return value.lookup(name)
     if isinstance(value, TableObject):
         return value.attribute(name)
-    for kind, attrs, methods in _KIND_TABLES:
-        if isinstance(value, kind):
-            return _from(value, name, attrs, methods)
+    tables = tables_of(value)
+    if tables is not None:
+        return _from(value, name, *tables)
     return _missing(value, name)
 
 
