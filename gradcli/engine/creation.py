@@ -84,11 +84,31 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
     if isinstance(data, (np.ndarray, np.generic)):
         dtype = dtype or _numpy_dtype(data)
         return _leaf(np.array(data, dtype=dtype.np), dtype, requires_grad)
+    array = _plain_array(data)
+    if array is not None:  # nested Python numbers: NumPy reads them at C speed
+        dtype = dtype or (STATE.default_dtype if array.dtype.kind == "f" else
+                          dtypes.from_numpy(array.dtype))
+        return _leaf(array.astype(dtype.np), dtype, requires_grad)
     _check_rectangular(data)
     dtype = dtype or infer_dtype(data)
     values = _values(data)
     array = np.array(values, dtype=np.float64 if dtype.is_floating_point else None)
     return _leaf(array.astype(dtype.np), dtype, requires_grad)
+
+
+_PLAIN_KINDS = (np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_))
+
+
+def _plain_array(data) -> np.ndarray | None:
+    """The array of a rectangular nest of Python floats, ints and bools, or None for anything
+    else (tensors, ragged lists, strings, huge ints), which the checked path reports as torch."""
+    if not isinstance(data, (list, tuple)):
+        return None
+    try:
+        array = np.array(data)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return array if array.dtype in _PLAIN_KINDS else None
 
 
 def from_numpy(array) -> Tensor:
