@@ -28,11 +28,27 @@ def _two_prod(a, b):
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
+_F32_MIDPOINT_BITS, _F32_DROPPED_BITS = np.uint64(1 << 28), np.uint64((1 << 29) - 1)
+_F32_TINY = 2.0 ** -126
+
+
 def fma32(a, b, c) -> np.ndarray:
-    """Correctly rounded float32 a * b + c, like the vfmadd instruction."""
-    product = np.asarray(a, np.float64) * np.asarray(b, np.float64)  # exact: 24 + 24 bits
-    s, err = _two_sum(product, np.asarray(c, np.float64))
-    return _round_to_odd(s, err).astype(np.float32)
+    """Correctly rounded float32 a * b + c, like the vfmadd instruction.
+
+    The product is exact in float64 (24 + 24 bits); the float64 sum then rounds to the right
+    float32 unless it landed on a float32 midpoint (or in float32's subnormal range), where
+    the sign of the sum's own rounding error decides (round to odd), for those elements only.
+    """
+    product = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+    addend = np.asarray(c, np.float64)
+    s = np.asarray(product + addend)
+    doubtful = ((s.view(np.uint64) & _F32_DROPPED_BITS) == _F32_MIDPOINT_BITS) | (
+        np.abs(s) < _F32_TINY)
+    if doubtful.any():
+        s = s.copy()
+        p, q = (np.broadcast_to(x, s.shape)[doubtful] for x in (product, addend))
+        s[doubtful] = _round_to_odd(*_two_sum(p, q))
+    return s.astype(np.float32)
 
 
 def fma64(a, b, c) -> np.ndarray:

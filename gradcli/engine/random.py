@@ -14,28 +14,8 @@ DEFAULT_SEED = 67280421310721  # torch.Generator()'s seed (c10 default_rng_seed_
 _N, _M = 624, 397
 _U32 = np.uint32
 _RANDPERM_SMALL = 0xFFFFFFFF // 20  # below this n torch shuffles with 32-bit draws
+_ROWS_PER_BLOCK = 1 << 15  # rows of 16 normals drawn at a time
 _STATE_FORMAT = "<QiiQ624Q3di4xf?3x"  # torch.get_rng_state()'s CPUGeneratorImplState layout
-
-
-def _twist(s: np.ndarray) -> np.ndarray:
-    """The next 624-word mt19937 state, in the four vectorisable runs of torch's loop."""
-    def mixed(u, v):
-        y = (u & _U32(0x80000000)) | (v & _U32(0x7FFFFFFF))
-        return (y >> _U32(1)) ^ ((v & _U32(1)) * _U32(0x9908B0DF))
-
-    new = np.empty(_N, _U32)
-    new[:227] = s[_M:] ^ mixed(s[:227], s[1:228])
-    new[227:454] = new[:227] ^ mixed(s[227:454], s[228:455])
-    new[454:623] = new[227:396] ^ mixed(s[454:623], s[455:624])
-    new[623] = new[396] ^ mixed(s[623:], new[:1])[0]
-    return new
-
-
-def _temper(y: np.ndarray) -> np.ndarray:
-    y = y ^ (y >> _U32(11))
-    y ^= (y << _U32(7)) & _U32(0x9D2C5680)
-    y ^= (y << _U32(15)) & _U32(0xEFC60000)
-    return y ^ (y >> _U32(18))
 
 
 def _f32(*values):
@@ -163,30 +143,37 @@ class Generator:
         return self._seed
 
     def _words(self, count: int) -> np.ndarray:
-        """The next `count` tempered 32-bit outputs of the engine."""
-        parts = []
-        while count > 0:
-            if self._left == 1:
-                self._state = _twist(self._state)
-                self._left, self._next = _N + 1, 0
-            take = min(count, self._left - 1)
-            parts.append(self._state[self._next:self._next + take])
-            self._next += take
-            self._left -= take
-            count -= take
-        return _temper(np.concatenate(parts)) if parts else np.empty(0, _U32)
+        """The next `count` tempered 32-bit outputs of the engine. torch's engine is the
+        reference mt19937, as NumPy's MT19937 is: it runs from the same 624 words and position."""
+        if count <= 0:
+            return np.empty(0, _U32)
+        engine = np.random.MT19937()
+        engine.state = {"bit_generator": "MT19937",
+                        "state": {"key": self._state, "pos": _N if self._left == 1 else self._next}}
+        words = engine.random_raw(count).astype(_U32)
+        state = engine.state["state"]
+        self._state, self._next = state["key"].astype(_U32), int(state["pos"])
+        self._left = _N + 1 - self._next
+        return words
 
     def uniform(self, shape, np_dtype, low=0.0, high=1.0) -> np.ndarray:
         """torch.rand / Tensor.uniform_(low, high), values in the order torch fills them."""
         dtype, n = np.dtype(np_dtype), math.prod(shape)
         if dtype == np.float64:
-            values = _uniform_f64(self._words(2 * n), float(low), float(high))
+            def draw(k):
+                return _uniform_f64(self._words(2 * k), float(low), float(high))
         elif dtype in (np.float32, np.float16):
-            values = _uniform_f32(self._words(n), low, high).astype(dtype)
+            def draw(k):
+                return _uniform_f32(self._words(k), low, high).astype(dtype, copy=False)
         else:
             raise TypeError(f"uniform is not implemented for {dtype}")
         top, bottom = (dtype.type(np.float32(v) if dtype == np.float16 else v) for v in (high, low))
-        return np.where(values == top, bottom, values).reshape(shape)
+        out = np.empty(n, dtype)
+        step = 16 * _ROWS_PER_BLOCK
+        for first in range(0, n, step):  # in blocks: memory stays near the result's
+            values = draw(min(step, n - first))
+            out[first:first + len(values)] = np.where(values == top, bottom, values)
+        return out.reshape(shape)
 
     def normal(self, shape, np_dtype, mean=0.0, std=1.0, contiguous=True) -> np.ndarray:
         """torch.randn / Tensor.normal_(mean, std); contiguous=False picks torch's strided path."""
@@ -202,14 +189,17 @@ class Generator:
             fill, unit = _box_muller16_f64, lambda k: _uniform_f64(self._words(2 * k), 0.0, 1.0)
         else:
             fill, unit = _box_muller16_f32, lambda k: _uniform_f32(self._words(k), 0.0, 1.0)
-        chunks = n // 16
-        # float16 goes through a 16-value buffer; wider types first fill all n with uniforms
-        head = unit(16 * chunks) if dtype == np.float16 else unit(n)[:16 * chunks]
+        rows = n // 16
         out = np.empty(n, np.float64 if dtype == np.float64 else np.float32)
-        out[:16 * chunks] = fill(head.reshape(chunks, 16), mean, std).ravel()
+        for first in range(0, rows, _ROWS_PER_BLOCK):  # in blocks: memory stays near the result's
+            count = min(_ROWS_PER_BLOCK, rows - first)
+            block = fill(unit(16 * count).reshape(count, 16), mean, std)
+            out[16 * first:16 * (first + count)] = block.ravel()
         if n % 16:
+            if dtype != np.float16:  # wider types first fill all n with uniforms, float16 does not
+                unit(n % 16)
             out[n - 16:] = fill(unit(16).reshape(1, 16), mean, std).ravel()
-        return out.astype(dtype).reshape(shape)
+        return out.astype(dtype, copy=False).reshape(shape)
 
     def _scalar_normals(self, n: int, mean: float, std: float) -> np.ndarray:
         """torch's normal_distribution<double>: Box-Muller pairs, the sine half kept for later."""
