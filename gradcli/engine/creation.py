@@ -220,13 +220,25 @@ def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -
     its vectorised loop makes runs of one AVX2 register, each counting from the run's first
     value rounded to the dtype, over a multiple of two registers."""
     from gradcli.engine.fma import fma64
+    muladd = _plain_muladd if _exact_products(step, count) else fma64
     lanes = 32 // dtype.np.itemsize
     index = np.arange(count, dtype=np.float64)
     run_start = (index // lanes) * lanes
-    base = fma64(run_start, step, start).astype(dtype.np).astype(np.float64)
-    vector = fma64(index - run_start, step, base)
+    base = muladd(run_start, step, start).astype(dtype.np).astype(np.float64)
+    vector = muladd(index - run_start, step, base)
     vector_end = (count // (2 * lanes)) * 2 * lanes
-    return np.where(index < vector_end, vector, fma64(index, step, start)).astype(dtype.np)
+    return np.where(index < vector_end, vector, muladd(index, step, start)).astype(dtype.np)
+
+
+def _exact_products(step: float, count: int) -> bool:
+    """Whether i * step is exact in double for every index i below count: then a plain
+    multiply-add rounds once, as the fused one does."""
+    numerator = abs(step.as_integer_ratio()[0])
+    return numerator.bit_length() + max(count, 1).bit_length() <= 53
+
+
+def _plain_muladd(a, b, c):
+    return a * b + c
 
 
 def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) -> Tensor:

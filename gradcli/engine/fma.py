@@ -3,6 +3,9 @@ torch's CPU kernels that use vfmadd (its RNG transforms, arange/linspace, optimi
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
 
@@ -52,8 +55,26 @@ def fma32(a, b, c) -> np.ndarray:
 
 
 def fma64(a, b, c) -> np.ndarray:
-    """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation)."""
-    ph, pl = _two_prod(np.asarray(a, np.float64), np.float64(b))
+    """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation).
+    Products near the subnormal range, where the splitting loses bits, are computed exactly."""
+    a = np.asarray(a, np.float64)
+    ph, pl = _two_prod(a, np.float64(b))
     sh, sl = _two_sum(np.float64(c), ph)
     t, terr = _two_sum(sl, pl)
-    return sh + _round_to_odd(t, terr)
+    result = np.asarray(sh + _round_to_odd(t, terr))
+    tiny = (np.abs(ph) < _SPLIT_SAFE) & (a != 0) & (np.float64(b) != 0)
+    if tiny.any():
+        result = result.copy()
+        operands = (np.broadcast_to(x, result.shape)[tiny] for x in (a, b, c))
+        result[tiny] = [_fma_exact(*values) for values in zip(*(x.tolist() for x in operands))]
+    return result
+
+
+_SPLIT_SAFE = 2.0 ** -969  # below this, Dekker's split of a product underflows
+
+
+def _fma_exact(a: float, b: float, c: float) -> float:
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    if exact == 0:
+        return a * b + c  # an exact zero takes IEEE's sign rules
+    return math.copysign(float(exact), exact)
