@@ -41,16 +41,34 @@ def fma32(a, b, c) -> np.ndarray:
     The product is exact in float64 (24 + 24 bits); the float64 sum then rounds to the right
     float32 unless it landed on a float32 midpoint (or in float32's subnormal range), where
     the sign of the sum's own rounding error decides (round to odd), for those elements only.
+    Large operands go through in cache-sized blocks.
     """
-    product = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-    addend = np.asarray(c, np.float64)
-    s = np.asarray(product + addend)
+    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
+    shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
+    size = math.prod(shape)
+    if size <= _BLOCK or any(x.ndim and x.shape != shape for x in (a, b, c)):
+        return _fma32_block(a, b, c)
+    out = np.empty(shape, np.float32)
+    flat_out = out.reshape(-1)
+    flat = [x if x.ndim == 0 else x.reshape(-1) for x in (a, b, c)]
+    for first in range(0, size, _BLOCK):
+        part = slice(first, first + _BLOCK)
+        flat_out[part] = _fma32_block(*(x if x.ndim == 0 else x[part] for x in flat))
+    return out
+
+
+_BLOCK = 1 << 16
+
+
+def _fma32_block(a, b, c) -> np.ndarray:
+    s = np.asarray(np.multiply(a, b, dtype=np.float64))
+    np.add(s, c, out=s, dtype=np.float64)
     doubtful = ((s.view(np.uint64) & _F32_DROPPED_BITS) == _F32_MIDPOINT_BITS) | (
         np.abs(s) < _F32_TINY)
     if doubtful.any():
-        s = s.copy()
-        p, q = (np.broadcast_to(x, s.shape)[doubtful] for x in (product, addend))
-        s[doubtful] = _round_to_odd(*_two_sum(p, q))
+        product = np.broadcast_to(np.multiply(a, b, dtype=np.float64), s.shape)[doubtful]
+        addend = np.broadcast_to(np.asarray(c, np.float64), s.shape)[doubtful]
+        s[doubtful] = _round_to_odd(*_two_sum(product, addend))
     return s.astype(np.float32)
 
 
