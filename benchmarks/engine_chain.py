@@ -14,7 +14,8 @@ import time
 
 
 def gradcli_chain(steps: int) -> tuple[float, float]:
-    from gradcli.engine import creation, functional as F, grad_api
+    from gradcli.engine import creation, grad_api
+    from gradcli.engine.functions import F
 
     x = creation.tensor(1.0, requires_grad=True)
     start = time.perf_counter()

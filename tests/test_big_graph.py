@@ -9,7 +9,8 @@ import tracemalloc
 
 import numpy as np
 
-from gradcli.engine import creation, dtypes, functional as F, grad_api
+from gradcli.engine import creation, dtypes, grad_api
+from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 
 

@@ -36,3 +36,89 @@ def test_package_root_holds_the_version_only():
     tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
     assigned = [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets]
     assert assigned == ["__version__"]
+
+
+# ---- import cycles -------------------------------------------------------------------------------
+# Module-level and function-level imports both count. The engine has none: areas reach each other
+# through the late-bound namespace F (engine/functions.py). The language still has one knot, around
+# the expression compiler; LANGUAGE_KNOT lists its members so that no other module joins it and
+# each one untied is removed here.
+LANGUAGE_KNOT = {
+    "compiler.arguments", "compiler.comprehensions", "compiler.expressions", "compiler.operators",
+    "compiler.scopes", "compiler.targets", "namespaces.arrays", "namespaces.builtins",
+    "namespaces.functional_autograd", "namespaces.functional_checks", "namespaces.math_table",
+    "namespaces.modules", "namespaces.nn_table", "namespaces.optim", "namespaces.python_math",
+    "namespaces.tensor_table", "namespaces.torch_table", "runtime.attributes", "runtime.calls",
+    "runtime.exceptions", "runtime.formatting", "runtime.signatures", "runtime.values",
+    "syntax.literals",
+}
+
+
+def import_graph(layer: str) -> dict[str, set[str]]:
+    """module (relative to the layer) -> the layer's modules it imports, at any depth."""
+    root = PACKAGE / layer
+    prefix = f"gradcli.{layer}."
+    modules = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+               for p in root.rglob("*.py")}
+    graph = {}
+    for path in root.rglob("*.py"):
+        name = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(
+                    prefix.rstrip(".")):
+                base = node.module.removeprefix(prefix)
+                for alias in node.names:
+                    target = f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                    if target in modules and target != name:
+                        edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def modules_in_cycles(graph: dict[str, set[str]]) -> set[str]:
+    """Every module on some cycle (Tarjan's strongly connected components, iteratively)."""
+    index, low, stack, on_stack, result, counter = {}, {}, [], set(), set(), [0]
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter[0]
+                    counter[0] += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    result.update(component)
+    return result
+
+
+def test_the_engine_has_no_import_cycle():
+    assert modules_in_cycles(import_graph("engine")) == set()
+
+
+def test_no_language_module_joins_the_known_knot():
+    assert modules_in_cycles(import_graph("language")) <= LANGUAGE_KNOT

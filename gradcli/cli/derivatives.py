@@ -10,7 +10,8 @@ import numpy as np
 
 from gradcli.cli.bindings import (ExpressionError, Problem, Source, UsageError, as_tensor,
                                   torch_error)
-from gradcli.engine import creation, dtypes, functional as F, grad_api
+from gradcli.engine import creation, dtypes, grad_api
+from gradcli.engine.functions import F
 from gradcli.engine.errors import TorchError
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor

@@ -13,6 +13,7 @@ from gradcli.engine.hooks import leaf_hooks, run_hooks
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
+from gradcli.engine.functions import F
 
 
 def check_roots(roots: list[Tensor]) -> None:
@@ -26,7 +27,6 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                  inputs: list[Tensor] | None = None, accumulate: bool = True) -> list:
     """Backpropagate `grads` from `roots`. With `accumulate`, add into leaves' (or `inputs`') .grad;
     otherwise return the gradients of `inputs` (None where unreachable), as autograd.grad does."""
-    from gradcli.engine import functional as F
 
     check_roots(roots)
     root_edges = [(gradient_edge(root), grad) for root, grad in zip(roots, grads)]
@@ -149,7 +149,7 @@ class _Run:
             if grad.data.shape != shape:
                 grad = F.sum_to(grad, shape)
             if grad.dtype.name != dtype_name:
-                grad = F.to_dtype(grad, dtypes.BY_NAME[dtype_name])
+                grad = F.cast(grad, dtypes.BY_NAME[dtype_name])
             self.add_to_buffer(next_node, nr, grad)
 
 

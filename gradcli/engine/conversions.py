@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from gradcli.engine import devices, dtypes, errors, functional as F
+from gradcli.engine import devices, dtypes, errors
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
+from gradcli.engine.functions import export
 
 _BY_LEGACY_NAME = {f"torch.{d.legacy_name}": d for d in dtypes.ALL}
 
@@ -16,7 +18,7 @@ def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
         return t
     if not dtype.is_floating_point:
         return Tensor(t.data.astype(dtype.np), dtype)
-    return F.to_dtype(t, dtype)
+    return F.cast(t, dtype)
 
 
 def to(t: Tensor, *args, dtype=None, device=None, **_options) -> Tensor:
@@ -72,3 +74,6 @@ def to_numpy(t: Tensor, force: bool = False):
         raise errors.runtime("Can't call numpy() on Tensor that requires grad. Use "
                              "tensor.detach().numpy() instead.")
     return t.data
+
+
+export(__name__, globals())

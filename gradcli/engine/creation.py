@@ -9,6 +9,8 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
+from gradcli.engine.functions import export
 
 FACTORY_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
 COPY_WARNING = (
@@ -135,8 +137,7 @@ def as_tensor(data, dtype: dtypes.DType | None = None) -> Tensor:
     if isinstance(data, Tensor):
         if dtype is None or dtype is data.dtype:
             return data
-        from gradcli.engine import conversions
-        return conversions.to_dtype(data, dtype)
+        return F.to_dtype(data, dtype)
     return tensor(data, dtype)
 
 
@@ -361,3 +362,6 @@ def randperm(n: int, dtype=None, requires_grad: bool = False) -> Tensor:
     dtype = dtype or dtypes.int64
     values = DEFAULT_GENERATOR.generator.randperm(int(n))
     return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)
+
+
+export(__name__, globals())

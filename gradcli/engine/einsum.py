@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 
-from gradcli.engine import errors, linalg, pointwise as P, reductions as R, shapes as S
+from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
+from gradcli.engine.functions import export
 
 ELLIPSIS = "..."
 
@@ -117,15 +119,15 @@ def einsum(equation: str, *operands) -> Tensor:
                     b_dims.append(d)
                     dim_counts[d] = 0
         if a_dims:
-            a = R.sum(a, tuple(a_dims), True)
+            a = F.sum(a, tuple(a_dims), True)
         if b_dims:
-            b = R.sum(b, tuple(b_dims), True)
+            b = F.sum(b, tuple(b_dims), True)
         ops.insert(0, sumproduct_pair(a, b, sum_dims))
     result = ops[0]
     if next_index - out_num_dim > 0:
         if len(operands) > 1:
-            return S.view(result, result.shape[:out_num_dim])
-        return R.sum(result, tuple(range(out_num_dim, next_index)))
+            return F.view(result, result.shape[:out_num_dim])
+        return F.sum(result, tuple(range(out_num_dim, next_index)))
     return result
 
 
@@ -167,20 +169,20 @@ def _align(operands, op_labels, perm_index, ell_index, ell_num_dim, total):
                     raise errors.runtime(
                         f"einsum(): subscript {lab} is repeated for operand {i} but the sizes "
                         f"don't match, {op.shape[dim]} != {op.shape[previous]}")
-                op = linalg.movedim(linalg.diagonal(op, 0, previous, dim), -1, previous)
+                op = F.movedim(F.diagonal(op, 0, previous, dim), -1, previous)
         for k, value in enumerate(permutation):
             if value == -1:
-                op = S.unsqueeze(op, dim)
+                op = F.unsqueeze(op, dim)
                 permutation[k] = dim
                 dim += 1
-        ops.append(S.permute(op, tuple(permutation)))
+        ops.append(F.permute(op, tuple(permutation)))
     return ops, dim_counts
 
 
 def sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list) -> Tensor:
     """(left * right).sum(sum_dims, keepdim=True) by permutes, reshapes and one bmm."""
     if not sum_dims:
-        return P.mul(left, right)
+        return F.mul(left, right)
     lro, lo, ro = [], [], []
     sum_size = 1
     for i in range(left.ndim):
@@ -191,9 +193,9 @@ def sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list) -> Tensor:
                     raise errors.runtime("non-broadcast dimensions must match")
                 sum_size *= left.shape[i]
             elif in_left:
-                left = R.sum(left, (i,), True)
+                left = F.sum(left, (i,), True)
             elif in_right:
-                right = R.sum(right, (i,), True)
+                right = F.sum(right, (i,), True)
         elif in_left and in_right:
             if left.shape[i] != right.shape[i]:
                 raise errors.runtime("non-broadcast dimensions must match")
@@ -212,7 +214,10 @@ def sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list) -> Tensor:
     opermutation = [0] * len(out_size)
     for i, d in enumerate(lro + lo + sum_dims + ro):
         opermutation[d] = i
-    left = S.reshape(S.permute(left, tuple(lpermutation)), (lro_size, lo_size, sum_size))
-    right = S.reshape(S.permute(right, tuple(rpermutation)), (lro_size, sum_size, ro_size))
-    result = linalg.bmm(left, right)
-    return S.permute(S.view(result, tuple(out_size)), tuple(opermutation))
+    left = F.reshape(F.permute(left, tuple(lpermutation)), (lro_size, lo_size, sum_size))
+    right = F.reshape(F.permute(right, tuple(rpermutation)), (lro_size, sum_size, ro_size))
+    result = F.bmm(left, right)
+    return F.permute(F.view(result, tuple(out_size)), tuple(opermutation))
+
+
+export(__name__, globals())

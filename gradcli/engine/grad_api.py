@@ -6,10 +6,11 @@ import weakref
 
 import numpy as np
 
-from gradcli.engine import errors, functional as F, selection, shapes
+from gradcli.engine import errors
 from gradcli.engine.backward import check_roots, run_backward
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DETACH_HINT, LEAF_ONLY, Tensor
+from gradcli.engine.functions import F
 
 NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -53,7 +54,7 @@ def _root_grads(outputs: list[Tensor], grad_outputs: list, create_graph: bool) -
                 f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_text(grad.shape)} and "
                 f"output[{i}] has a shape of {_shape_text(out.shape)}.")
         if grad.dtype is not out.dtype:
-            grad = F.to_dtype(grad, out.dtype)
+            grad = F.cast(grad, out.dtype)
         grads.append(grad if create_graph else F.detach(grad))
     return grads
 
@@ -104,7 +105,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                     f"The differentiated Tensor at index {i} appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
-                result[i] = F.zeros_like(ins[i])
+                result[i] = F.zeros_for(ins[i])
     return tuple(result)
 
 
@@ -115,10 +116,10 @@ def _batched_grad(outs, ins, grad_outputs, retain_graph, create_graph, allow_unu
     rows = []
     for b in range(size):
         last = b == size - 1
-        rows.append(grad(outs, ins, [selection.select(g, 0, b) for g in grad_outputs],
+        rows.append(grad(outs, ins, [F.select(g, 0, b) for g in grad_outputs],
                          retain_graph if last else True, create_graph, allow_unused,
                          materialize_grads))
-    return tuple(None if column[0] is None else shapes.stack(column) for column in zip(*rows))
+    return tuple(None if column[0] is None else F.stack(column) for column in zip(*rows))
 
 
 def retain_grad(tensor: Tensor) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import errors, selection, shapes as S
+from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
+from gradcli.engine.functions import export
 
 _INVALID = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
             "valid indices (got {})")
@@ -29,8 +31,7 @@ def advanced_array(item) -> np.ndarray:
     if isinstance(item, bool):
         return np.array(item)
     if isinstance(item, list):
-        from gradcli.engine import creation
-        item = creation.tensor(item)
+        item = F.tensor(item)
     if item.dtype.category == 2:
         raise errors.index_error("tensors used as indices must be long, int, byte or bool tensors")
     if item.dtype.name == "uint8":
@@ -44,23 +45,23 @@ def _select(result: Tensor, dim: int, index: int, position: int) -> Tensor:
         raise errors.index_error(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
             "in C++ to convert a 0-dim tensor to a number")
-    size = result.shape[S.wrap_dim(dim, result.ndim)]
+    size = result.shape[F.wrap_dim(dim, result.ndim)]
     if not -size <= index < size:
         raise errors.index_error(
             f"index {index} is out of bounds for dimension {position} with size {size}")
-    return selection.select(result, dim, index % size)
+    return F.select(result, dim, index % size)
 
 
 def _slice(result: Tensor, dim: int, item: slice, always: bool) -> Tensor:
     item = slice(_as_int(item.start), _as_int(item.stop), _as_int(item.step))
     if item.step is not None and item.step <= 0:
         raise errors.value_error("step must be greater than zero")
-    size = result.shape[S.wrap_dim(dim, result.ndim)]
+    size = result.shape[F.wrap_dim(dim, result.ndim)]
     if not always and item.start in (None, 0) and item.step in (None, 1) and (
             item.stop is None or item.stop >= size):  # torch compares the unclamped bounds
         return result
     start, stop, step = item.indices(size)
-    return selection.slice_dim(result, dim, start, max(stop, start), step)
+    return F.slice_dim(result, dim, start, max(stop, start), step)
 
 
 def _count_dims(items: tuple) -> int:
@@ -96,10 +97,10 @@ def apply_basic(t: Tensor, key, *, reading: bool = True) -> tuple[Tensor, list]:
         if item is Ellipsis:  # every Ellipsis skips the unspecified dims, as torch's does
             dim += t.ndim - specified
         elif item is None:
-            result = S.unsqueeze(result, dim)
+            result = F.unsqueeze(result, dim)
             dim += 1
         elif isinstance(item, bool) or type(item) is Tensor and item.ndim == 0:
-            result = S.unsqueeze(result, dim)
+            result = F.unsqueeze(result, dim)
             advanced.append((dim, advanced_array(item).reshape(1)))
             dim += 1
         elif isinstance(item, int):
@@ -136,7 +137,7 @@ def numpy_key(t: Tensor, advanced: list) -> tuple:
     try:
         np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
-        shapes = ", ".join(S.size_list(a.shape) for a in arrays)
+        shapes = ", ".join(F.size_list(a.shape) for a in arrays)
         raise errors.index_error(f"shape mismatch: indexing tensors could not be broadcast "
                                  f"together with shapes {shapes}") from None
     return tuple(key)
@@ -146,23 +147,25 @@ def _check_mask(t: Tensor, dim: int, mask: np.ndarray) -> None:
     for k, size in enumerate(mask.shape):
         if dim + k >= t.ndim or t.shape[dim + k] != size:
             raise errors.index_error(
-                f"The shape of the mask {S.size_list(mask.shape)} at index {k} does not match the "
-                f"shape of the indexed tensor {S.size_list(t.shape)} at index {dim + k}")
+                f"The shape of the mask {F.size_list(mask.shape)} at index {k} does not match the "
+                f"shape of the indexed tensor {F.size_list(t.shape)} at index {dim + k}")
 
 
 def get_item(t: Tensor, key) -> Tensor:
     """t[key]: ints select, slices slice, None unsqueezes; tensors and lists index."""
     result, advanced = apply_basic(t, key)
     if advanced:
-        return selection.index(result, numpy_key(result, advanced))
-    return selection.alias(t) if result is t else result
+        return F.index(result, numpy_key(result, advanced))
+    return F.alias(t) if result is t else result
 
 
-def unbind(t: Tensor, dim: int = 0) -> tuple:
-    return S.unbind(t, dim)
+def unbind_rows(t: Tensor, dim: int = 0) -> tuple:
+    return F.unbind(t, dim)
 
 
 def set_item(t: Tensor, key, value) -> None:
     """t[key] = value, in place, with torch's checks for leaves that require grad."""
-    from gradcli.engine import inplace
-    inplace.assign_into(t, key, value)
+    F.assign_into(t, key, value)
+
+
+export(__name__, globals())

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import grad_api, inplace
+from gradcli.engine import grad_api
 from gradcli.engine.fma import fma32, fma64
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
 
 
 def zero_grad(params, set_to_none: bool = True) -> None:
@@ -27,7 +28,7 @@ def zero_grad(params, set_to_none: bool = True) -> None:
             grad_api.detach_(grad)
         else:
             grad.requires_grad = False
-        inplace.zero_(grad)
+        F.zero_(grad)
 
 
 def _fma(a, b, c) -> np.ndarray:

@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors, functional as F
-from gradcli.engine.creation import DEFAULT_GENERATOR
+from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
 
 
 def parameter(data: Tensor, requires_grad: bool = True) -> Tensor:
@@ -25,7 +25,7 @@ def parameter(data: Tensor, requires_grad: bool = True) -> Tensor:
 
 def _uniform_(t: Tensor, bound: float) -> None:
     """t.uniform_(-bound, bound) from the default generator."""
-    t.data[...] = DEFAULT_GENERATOR.generator.uniform(t.shape, t.dtype.np, -bound, bound)
+    t.data[...] = F.DEFAULT_GENERATOR.generator.uniform(t.shape, t.dtype.np, -bound, bound)
 
 
 def _empty(shape: tuple, dtype) -> Tensor:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes, errors
+from gradcli.engine.functions import F
 
 # How a view was made, which decides whether it may be modified in place (torch's CreationMeta).
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT = "default", "no_grad_mode", "multi_output"
@@ -73,8 +74,7 @@ class Tensor:
         """The node that made this tensor; a view whose base changed in place since its node was
         made gets a fresh AsStridedBackward0 from the base (as torch regenerates it)."""
         if self._base is not None and self._view_version != self._version_counter.value:
-            from gradcli.engine.views import regenerate_grad_fn
-            regenerate_grad_fn(self)
+            F.regenerate_grad_fn(self)
         return self._grad_fn
 
     @grad_fn.setter

@@ -7,6 +7,8 @@ import numpy as np
 from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
+from gradcli.engine.functions import export
 
 COPY_SLICES = "torch::autograd::CopySlices"
 
@@ -21,8 +23,7 @@ def view_index(view: Tensor) -> np.ndarray:
 
 def regenerate_grad_fn(view: Tensor) -> None:
     """Give a view whose base changed in place a grad_fn that reads it out of the base."""
-    from gradcli.engine.ops.registry import OPS, apply
-
+    OPS, apply = F.OPS, F.apply
     base = view._base
     view._view_version = view._version_counter.value
     if not base._requires_grad:
@@ -59,7 +60,6 @@ class CopySlices(Node):
         return COPY_SLICES
 
     def apply(self, grads: list, wanted) -> list:
-        from gradcli.engine import functional as F
 
         grad = grads[0]
         sizes = grad.data.shape
@@ -75,3 +75,6 @@ class CopySlices(Node):
 
     def release(self) -> None:
         self.fn.release()
+
+
+export(__name__, globals())

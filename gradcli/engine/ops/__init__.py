@@ -1,4 +1,7 @@
-"""The op table: one row per op overload, with forward, vjp and grad_fn label."""
+"""Every area of torch functions and their op rows; importing this loads them all
+(rows register in OPS, functions in F)."""
 
-from gradcli.engine.ops import (  # noqa: F401  (rows register on import)
-    activation, compare, elementwise, fill, index, linalg, nn, reduce, shape, statistics, unary)
+from gradcli.engine.ops import (  # noqa: F401
+    activation, common, comparison, inplace, linalg, losses, pointwise, reductions, selection,
+    shapes)
+from gradcli.engine import conversions, creation, einsum, indexing  # noqa: F401,E402

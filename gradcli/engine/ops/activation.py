@@ -1,38 +1,43 @@
-"""Activation rows (relu, gelu, softmax...) and the rows of their backward functions."""
+"""Activations (relu, gelu, softmax...): functions, rows and their backward rows."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from gradcli.engine import activation as A, pointwise as P
-from gradcli.engine.ops.registry import RESULT, defop, pointwise_op
-from gradcli.engine.ops.unary import erf
+from gradcli.engine import errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, pointwise_op
+from gradcli.engine.tensor import Tensor
+
 
 SQRT1_2 = 0.7071067811865476
 
 
 def _zeros_like_first(g, *_, **__):
-    return P.full_like(g, 0)
+    return F.filled_like(g, 0)
 
 
 def _gelu(a, approximate):
     if approximate == "tanh":
-        inner = A.GELU_BETA * (a + A.GELU_KAPPA * (a * a * a))
+        inner = F.GELU_BETA * (a + F.GELU_KAPPA * (a * a * a))
         return 0.5 * a * (1 + np.tanh(inner))
-    return a * 0.5 * (1 + erf(a * SQRT1_2))
+    return a * 0.5 * (1 + F.erf_values(a * SQRT1_2))
 
 
 def _gelu_backward(g, a, approximate):
     if approximate == "tanh":
         square = a * a
-        inner = A.GELU_BETA * (a + A.GELU_KAPPA * (square * a))
+        inner = F.GELU_BETA * (a + F.GELU_KAPPA * (square * a))
         tanh_inner = np.tanh(inner)
         left, right = 0.5 * a, 1 + tanh_inner
-        right_derivative = (left * (1 - tanh_inner * tanh_inner) * A.GELU_BETA
-                            * (1 + 3 * A.GELU_KAPPA * square))
+        right_derivative = (left * (1 - tanh_inner * tanh_inner) * F.GELU_BETA
+                            * (1 + 3 * F.GELU_KAPPA * square))
         return g * (0.5 * right + right_derivative)
-    cdf = 0.5 * (1 + erf(a * SQRT1_2))
-    pdf = A.GELU_PDF * np.exp(a * a * -0.5)
+    cdf = 0.5 * (1 + F.erf_values(a * SQRT1_2))
+    pdf = F.GELU_PDF * np.exp(a * a * -0.5)
     return g * (cdf + a * pdf)
 
 
@@ -78,58 +83,58 @@ def _keep(dim, ndim):
 
 
 defop("relu", "ReluBackward0", lambda a: np.maximum(a, a.dtype.type(0)), promote="none",
-      save=(RESULT,), vjp=lambda g, a, out: A.threshold_backward(g, out, 0))
+      save=(RESULT,), vjp=lambda g, a, out: F.threshold_backward(g, out, 0))
 pointwise_op("threshold_backward", "ThresholdBackwardBackward0",
              lambda g, a, threshold: np.where(a <= threshold, g.dtype.type(0), g), save=(1,),
-             vjp=(lambda gg, g, a, threshold: A.threshold_backward(gg, a, threshold),
+             vjp=(lambda gg, g, a, threshold: F.threshold_backward(gg, a, threshold),
                   _zeros_like_first))
 pointwise_op("tanh_backward", "TanhBackwardBackward0", lambda g, out: g * (1 - out * out),
              save=(0, 1), save_for=((1,), (0, 1)),
-             vjp=(lambda gg, g, out: A.tanh_backward(gg, out),
-                  lambda gg, g, out: P.mul(gg, P.mul(P.mul_scalar(out, -2), g))))
+             vjp=(lambda gg, g, out: F.tanh_backward(gg, out),
+                  lambda gg, g, out: F.mul(gg, F.mul(F.mul_scalar(out, -2), g))))
 pointwise_op("sigmoid_backward", "SigmoidBackwardBackward0", lambda g, out: g * (1 - out) * out,
              save=(0, 1), save_for=((1,), (0, 1)),
-             vjp=(lambda gg, g, out: A.sigmoid_backward(gg, out),
-                  lambda gg, g, out: P.mul(P.mul(gg, g), P.add_scalar(P.mul_scalar(out, -2), 1))))
+             vjp=(lambda gg, g, out: F.sigmoid_backward(gg, out),
+                  lambda gg, g, out: F.mul(F.mul(gg, g), F.add_scalar(F.mul_scalar(out, -2), 1))))
 defop("leaky_relu", "LeakyReluBackward0",
       lambda a, negative_slope: np.where(a > 0, a, a * negative_slope), promote="none", save=(0,),
-      vjp=lambda g, a, negative_slope: A.leaky_relu_backward(g, a, negative_slope))
+      vjp=lambda g, a, negative_slope: F.leaky_relu_backward(g, a, negative_slope))
 pointwise_op("leaky_relu_backward", "LeakyReluBackwardBackward0",
              lambda g, a, negative_slope: np.where(a > 0, g, g * negative_slope), save=(1,),
-             vjp=(lambda gg, g, a, negative_slope: A.leaky_relu_backward(gg, a, negative_slope),
+             vjp=(lambda gg, g, a, negative_slope: F.leaky_relu_backward(gg, a, negative_slope),
                   _zeros_like_first))
 defop("elu", "EluBackward0", _elu, promote="none", save=(0,),
-      vjp=lambda g, a, **k: A.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]))
+      vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]))
 pointwise_op("elu_backward", "EluBackwardBackward0", _elu_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
-             vjp=(lambda gg, g, a, **k: A.elu_backward(gg, a, k["alpha"], k["scale"],
+             vjp=(lambda gg, g, a, **k: F.elu_backward(gg, a, k["alpha"], k["scale"],
                                                        k["input_scale"]),
-                  lambda gg, g, a, **k: A.elu_double_backward(gg, g, a, k["alpha"], k["scale"],
+                  lambda gg, g, a, **k: F.elu_double_backward(gg, g, a, k["alpha"], k["scale"],
                                                               k["input_scale"])))
 defop("gelu", "GeluBackward0", _gelu, promote="none", save=(0,),
-      vjp=lambda g, a, approximate: A.gelu_backward(g, a, approximate))
+      vjp=lambda g, a, approximate: F.gelu_backward(g, a, approximate))
 pointwise_op("gelu_backward", "GeluBackwardBackward0", _gelu_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
-             vjp=(lambda gg, g, a, approximate: A.gelu_backward(gg, a, approximate),
-                  lambda gg, g, a, approximate: A.gelu_double_backward(gg, g, a, approximate)))
+             vjp=(lambda gg, g, a, approximate: F.gelu_backward(gg, a, approximate),
+                  lambda gg, g, a, approximate: F.gelu_double_backward(gg, g, a, approximate)))
 defop("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), promote="none", save=(0,),
-      vjp=lambda g, a: A.silu_backward(g, a))
+      vjp=lambda g, a: F.silu_backward(g, a))
 defop("softplus", "SoftplusBackward0", _softplus, promote="none", save=(0,),
-      vjp=lambda g, a, beta, threshold: A.softplus_backward(g, a, beta, threshold))
+      vjp=lambda g, a, beta, threshold: F.softplus_backward(g, a, beta, threshold))
 pointwise_op("softplus_backward", "SoftplusBackwardBackward0", _softplus_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
-             vjp=(lambda gg, g, a, beta, threshold: A.softplus_backward(gg, a, beta, threshold),
-                  lambda gg, g, a, beta, threshold: A.softplus_double_backward(
-                      P.mul(gg, g), a, beta, threshold)))
+             vjp=(lambda gg, g, a, beta, threshold: F.softplus_backward(gg, a, beta, threshold),
+                  lambda gg, g, a, beta, threshold: F.softplus_double_backward(
+                      F.mul(gg, g), a, beta, threshold)))
 defop("_softmax", "SoftmaxBackward0", _softmax, promote="float", save=(RESULT,),
-      vjp=lambda g, a, dim, out: A.softmax_backward_data(g, out, dim))
+      vjp=lambda g, a, dim, out: F.softmax_backward_data(g, out, dim))
 defop("_softmax_backward_data", "SoftmaxBackwardDataBackward0",
       lambda g, out, dim: out * (g - np.sum(g * out, axis=_keep(dim, out.ndim), keepdims=True)),
       save=(0, 1), save_for=((1,), (0, 1)),
-      vjp=(lambda gg, g, out, dim: A.softmax_backward_data(gg, out, dim),
-           lambda gg, g, out, dim: A.softmax_double_backward(gg, g, dim, out)))
+      vjp=(lambda gg, g, out, dim: F.softmax_backward_data(gg, out, dim),
+           lambda gg, g, out, dim: F.softmax_double_backward(gg, g, dim, out)))
 defop("_log_softmax", "LogSoftmaxBackward0", _log_softmax, promote="float", save=(RESULT,),
-      vjp=lambda g, a, dim, out: A.log_softmax_backward_data(g, out, dim))
+      vjp=lambda g, a, dim, out: F.log_softmax_backward_data(g, out, dim))
 defop("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
       lambda g, out, dim: g - np.exp(out) * np.sum(g, axis=_keep(dim, out.ndim), keepdims=True),
       save=(0, 1), save_for=((1,), (0, 1)),
@@ -138,10 +143,152 @@ defop("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
 
 
 def _log_softmax_grad_output(gg, out, dim):
-    from gradcli.engine import reductions as R
-    return P.sub(gg, R.sum(P.mul(gg, P.exp(out)), dim, True))
+    return F.sub(gg, F.sum(F.mul(gg, F.exp(out)), dim, True))
 
 
 def _log_softmax_grad_out(gg, g, out, dim):
-    from gradcli.engine import reductions as R
-    return P.mul(P.mul(P.neg(R.sum(g, dim, True)), P.exp(out)), gg)
+    return F.mul(F.mul(F.neg(F.sum(g, dim, True)), F.exp(out)), gg)
+
+
+__all__ = ["relu", "leaky_relu", "elu", "gelu", "silu", "softplus", "softmax", "log_softmax"]
+
+GELU_BETA = math.sqrt(2.0) * (2.0 / math.sqrt(math.pi)) * 0.5  # tanh approximation's kBeta
+GELU_KAPPA = 0.044715
+GELU_PDF = (2.0 / math.sqrt(math.pi)) * math.sqrt(0.5) * 0.5  # exact gelu's kAlpha
+
+
+def relu(a: Tensor) -> Tensor:
+    return apply(OPS["relu"], a)
+
+
+def leaky_relu(a: Tensor, negative_slope=0.01) -> Tensor:
+    return apply(OPS["leaky_relu"], a, negative_slope=negative_slope)
+
+
+def elu(a: Tensor, alpha=1.0) -> Tensor:
+    return apply(OPS["elu"], a, alpha=alpha, scale=1.0, input_scale=1.0)
+
+
+def gelu(a: Tensor, approximate: str = "none") -> Tensor:
+    if approximate not in ("none", "tanh"):
+        raise errors.runtime("approximate argument must be either none or tanh.")
+    return apply(OPS["gelu"], a, approximate=approximate)
+
+
+def silu(a: Tensor) -> Tensor:
+    return apply(OPS["silu"], a)
+
+
+def softplus(a: Tensor, beta=1.0, threshold=20.0) -> Tensor:
+    return apply(OPS["softplus"], a, beta=beta, threshold=threshold)
+
+
+def _softmax_dim(a: Tensor, dim) -> int:
+    return F.normalize_dims(dim, a.ndim)[0]
+
+
+def softmax(a: Tensor, dim, dtype=None) -> Tensor:
+    if dtype is not None:
+        a = F.to_dtype(a, dtype)
+    return apply(OPS["_softmax"], a, dim=_softmax_dim(a, dim))
+
+
+def log_softmax(a: Tensor, dim, dtype=None) -> Tensor:
+    if dtype is not None:
+        a = F.to_dtype(a, dtype)
+    return apply(OPS["_log_softmax"], a, dim=_softmax_dim(a, dim))
+
+
+# ---- backward functions (ATen ops with their own double-backward rows) --------------------------
+
+def threshold_backward(g: Tensor, a: Tensor, threshold) -> Tensor:
+    return apply(OPS["threshold_backward"], g, a, threshold=threshold)
+
+
+def tanh_backward(g: Tensor, out: Tensor) -> Tensor:
+    return apply(OPS["tanh_backward"], g, out)
+
+
+def sigmoid_backward(g: Tensor, out: Tensor) -> Tensor:
+    return apply(OPS["sigmoid_backward"], g, out)
+
+
+def leaky_relu_backward(g: Tensor, a: Tensor, negative_slope) -> Tensor:
+    return apply(OPS["leaky_relu_backward"], g, a, negative_slope=negative_slope)
+
+
+def elu_backward(g: Tensor, a: Tensor, alpha, scale, input_scale) -> Tensor:
+    return apply(OPS["elu_backward"], g, a, alpha=alpha, scale=scale, input_scale=input_scale)
+
+
+def gelu_backward(g: Tensor, a: Tensor, approximate: str) -> Tensor:
+    return apply(OPS["gelu_backward"], g, a, approximate=approximate)
+
+
+def softplus_backward(g: Tensor, a: Tensor, beta, threshold) -> Tensor:
+    return apply(OPS["softplus_backward"], g, a, beta=beta, threshold=threshold)
+
+
+def softmax_backward_data(g: Tensor, out: Tensor, dim: int) -> Tensor:
+    return apply(OPS["_softmax_backward_data"], g, out, dim=dim)
+
+
+def log_softmax_backward_data(g: Tensor, out: Tensor, dim: int) -> Tensor:
+    return apply(OPS["_log_softmax_backward_data"], g, out, dim=dim)
+
+
+def silu_backward(g: Tensor, a: Tensor) -> Tensor:
+    """infinitely_differentiable_silu_backward: g * s * (1 + a * (1 - s)), s = sigmoid(a)."""
+    s = F.sigmoid(a)
+    return F.mul(F.mul(g, s), F.add_scalar(F.mul(a, F.scalar_sub(1.0, s)), 1.0))
+
+
+def elu_double_backward(gg: Tensor, g: Tensor, a: Tensor, alpha, scale, input_scale) -> Tensor:
+    scaled = F.mul_scalar(F.mul(gg, g), input_scale)
+    negative = F.to_dtype(F.compare("lt", a, 0), gg.dtype)
+    return F.mul(elu_backward(scaled, a, alpha, scale, input_scale), negative)
+
+
+def gelu_double_backward(gg: Tensor, g: Tensor, a: Tensor, approximate: str) -> Tensor:
+    if approximate == "tanh":
+        return F.mul(F.mul(gg, g), _gelu_tanh_second_derivative(a))
+    square = F.mul(a, a)
+    pdf = F.mul_scalar(F.exp(F.mul_scalar(square, -0.5)), GELU_PDF)
+    return F.mul(F.mul(gg, g), F.sub(F.mul_scalar(pdf, 2), F.mul(square, pdf)))
+
+
+def _gelu_tanh_second_derivative(a: Tensor) -> Tensor:
+    inner = F.mul_scalar(F.add(a, F.mul_scalar(F.pow(a, 3), GELU_KAPPA)), GELU_BETA)
+    tanh_inner = F.tanh(inner)
+    sech_inner = F.scalar_div(1, F.cosh(inner))
+    f = F.mul_scalar(a, 0.5)
+    g = F.scalar_sub(1, F.mul(tanh_inner, tanh_inner))
+    h = F.mul_scalar(F.add_scalar(F.mul(F.mul_scalar(a, 3 * GELU_KAPPA), a), 1), GELU_BETA)
+    f_prime_gh = F.mul(F.mul_scalar(g, 0.5), h)
+    g_prime = F.mul(F.mul(F.mul_scalar(sech_inner, 2), F.mul(F.neg(sech_inner), tanh_inner)), h)
+    g_prime_fh = F.mul(F.mul(f, h), g_prime)
+    h_prime_fg = F.mul(F.mul(f, g), F.mul_scalar(F.mul_scalar(a, 6 * GELU_KAPPA), GELU_BETA))
+    return F.add(F.add(F.mul_scalar(f_prime_gh, 2), g_prime_fh), h_prime_fg)
+
+
+def softplus_double_backward(grad: Tensor, a: Tensor, beta, threshold) -> Tensor:
+    x = F.mul_scalar(a, beta)
+    below = F.to_dtype(F.compare("lt", x, threshold), grad.dtype)
+    return F.mul_scalar(F.mul(sigmoid_backward(grad, F.sigmoid(x)), below), beta)
+
+
+def softmax_double_backward(gg: Tensor, g: Tensor, dim: int, out: Tensor) -> Tensor:
+    first = F.sub(F.mul(g, gg), F.mul(F.sum(F.mul(out, g), dim, True), gg))
+    return F.sub(first, F.mul(g, F.sum(F.mul(out, gg), dim, True)))
+
+
+# ---- declarations: the public names of this area ------------------------------------------------
+
+declare("softmax", softmax, "softmax(Tensor self, int dim, ScalarType? dtype=None, *, Tensor? out=None)",
+        method=("softmax(Tensor self, int dim, ScalarType? dtype=None)",))
+declare("log_softmax", log_softmax, "log_softmax(Tensor self, int dim, ScalarType? dtype=None, *, Tensor? out=None)",
+        method=("log_softmax(Tensor self, int dim, ScalarType? dtype=None)",))
+declare("relu", relu, "relu(Tensor self, *, Tensor? out=None)", method=("relu(Tensor self)",))
+
+
+export(__name__, globals())

@@ -1,12 +1,15 @@
-"""Linear-algebra rows: dot, mv, mm, addmm, bmm, trace, diagonals, and matmul's squeeze_."""
+"""Linear algebra (matmul as ATen decomposes it, mm/mv/dot/bmm, linear, diag): functions and rows."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from gradcli.engine import dtypes, functional as F, linalg as L, pointwise as P
-from gradcli.engine import reductions as R, selection, shapes as S
-from gradcli.engine.ops.registry import defop
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
 
@@ -17,14 +20,14 @@ def _column_major(sizes: tuple, strides: tuple) -> bool:
 def mm_mat1_backward(g, mat2, strides):
     """Gradient of mm's first input (torch's mm_mat1_backward, layout-aware)."""
     if _column_major((g.shape[0], mat2.shape[0]), strides):
-        return S.t(L.mm(mat2, S.t(g)))
-    return L.mm(g, S.t(mat2))
+        return F.t(F.mm(mat2, F.t(g)))
+    return F.mm(g, F.t(mat2))
 
 
 def mm_mat2_backward(g, mat1, strides):
     if _column_major((mat1.shape[1], g.shape[1]), strides):
-        return S.t(L.mm(S.t(g), mat1))
-    return L.mm(S.t(mat1), g)
+        return F.t(F.mm(F.t(g), mat1))
+    return F.mm(F.t(mat1), g)
 
 
 def _diagonal(a, offset, dim1, dim2, sizes=None):
@@ -52,7 +55,7 @@ def _trace_backward(g, sizes):
     """zeros(n * m).index_fill_(0, arange(0, n * m, m + 1), grad).view(sizes)."""
     flat = Tensor(np.zeros(sizes[0] * sizes[1], dtype=g.dtype.np), g.dtype)
     index = Tensor(np.arange(0, flat.numel(), sizes[1] + 1), dtypes.int64)
-    return S.view(F.apply_op("index_fill.int_Tensor", flat, index, g, dim=0), sizes)
+    return F.view(F.apply_op("index_fill.int_Tensor", flat, index, g, dim=0), sizes)
 
 
 def _index_fill(a, index, value, dim):
@@ -64,13 +67,13 @@ def _index_fill(a, index, value, dim):
 
 
 def _index_fill_value_grad(g, dim, index):
-    return R.sum(selection.index_select(g, dim, index))
+    return F.sum(F.index_select(g, dim, index))
 
 
 defop("dot", "DotBackward0", np.dot, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, b: P.mul(g, b), lambda g, a, b: P.mul(g, a)))
+      vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
 defop("mv", "MvBackward0", np.matmul, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, v: L.outer(g, v), lambda g, a, v: L.mv(S.t(a), g)))
+      vjp=(lambda g, a, v: F.outer(g, v), lambda g, a, v: F.mv(F.t(a), g)))
 
 
 def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -92,24 +95,263 @@ defop("addmm", "AddmmBackward0",
            lambda g, bias, a, b, mat1_strides, mat2_strides: mm_mat1_backward(g, b, mat1_strides),
            lambda g, bias, a, b, mat1_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)))
 defop("bmm", "BmmBackward0", np.matmul, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, b: L.bmm(g, S.transpose(b, 1, 2)),
-           lambda g, a, b: L.bmm(S.transpose(a, 1, 2), g)))
+      vjp=(lambda g, a, b: F.bmm(g, F.transpose(b, 1, 2)),
+           lambda g, a, b: F.bmm(F.transpose(a, 1, 2), g)))
 defop("squeeze_.dim", "SqueezeBackward4",
       lambda a, dim, sizes: np.squeeze(a, dim) if a.shape[dim] == 1 else a.view(),
       promote="none", view=True,
-      vjp=lambda g, a, dim, sizes: S.unsqueeze(g, dim) if sizes[dim] == 1 else g)
+      vjp=lambda g, a, dim, sizes: F.unsqueeze(g, dim) if sizes[dim] == 1 else g)
 defop("trace", "TraceBackward0", lambda a, sizes: np.trace(a), promote="none",
       out_dtype=lambda dtype, params: dtype if dtype.is_floating_point else dtypes.int64,
       vjp=lambda g, a, sizes: _trace_backward(g, sizes))
 defop("index_fill.int_Tensor", "IndexFillBackward1", _index_fill, promote="none", save=(1,),
       vjp=(lambda g, a, index, value, dim: F.apply_op(
-               "index_fill.int_Tensor", g, index, P.scalar_tensor(0, g.dtype), dim=dim),
+               "index_fill.int_Tensor", g, index, F.scalar_tensor(0, g.dtype), dim=dim),
            None, lambda g, a, index, value, dim: _index_fill_value_grad(g, dim, index)))
 defop("diagonal", "DiagonalBackward0", _diagonal, promote="none", view=True,
       vjp=_diagonal_grad)
 defop("diagonal_copy", "DiagonalBackward0_copy", lambda a, **k: _diagonal(a, **k).copy(),
       promote="none", vjp=_diagonal_grad)
 defop("diagonal_backward", "DiagonalBackwardBackward0", _diagonal_backward, promote="none",
-      vjp=lambda g, a, sizes, offset, dim1, dim2: L.diagonal(g, offset, dim1, dim2))
+      vjp=lambda g, a, sizes, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2))
 defop("diag_embed", "DiagEmbedBackward0", lambda a, offset: np.diag(a, offset), promote="none",
-      vjp=lambda g, a, offset: L.diagonal(g, offset, 0, 1))
+      vjp=lambda g, a, offset: F.diagonal(g, offset, 0, 1))
+
+
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "addmm", "linear", "trace", "diag",
+           "diagonal", "movedim"]
+
+
+_C_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}
+
+
+def _type_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.removesuffix("Tensor")
+
+
+def element_strides(t: Tensor) -> tuple:
+    return tuple(s // t.data.itemsize for s in t.data.strides)
+
+
+def dot(a: Tensor, b: Tensor) -> Tensor:
+    if a.ndim != 1 or b.ndim != 1:
+        raise errors.runtime(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.shape != b.shape:
+        raise errors.runtime(
+            f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to "
+            f"have the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements "
+            "respectively")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"dot : expected both vectors to have same dtype, but found "
+                             f"{_type_name(a)} and {_type_name(b)}")
+    return apply(OPS["dot"], a, b)
+
+
+def mv(a: Tensor, v: Tensor) -> Tensor:
+    if a.ndim != 2 or v.ndim != 1:
+        raise errors.runtime(
+            f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+    if a.shape[1] != v.shape[0]:
+        raise errors.runtime(f"size mismatch, got input ({a.shape[0]}), mat "
+                             f"({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})")
+    if a.dtype is not v.dtype:
+        raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
+                             f"{_type_name(v)}, {_type_name(a)}, and {_type_name(v)}")
+    return apply(OPS["mv"], a, v)
+
+
+def _check_mm(a: Tensor, b: Tensor) -> None:
+    if a.ndim != 2:
+        raise errors.runtime("self must be a matrix")
+    if b.ndim != 2:
+        raise errors.runtime("mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise errors.runtime(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                             f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"expected m1 and m2 to have the same dtype, but got: "
+                             f"{_C_TYPES.get(a.dtype.name, a.dtype.name)} != "
+                             f"{_C_TYPES.get(b.dtype.name, b.dtype.name)}")
+
+
+def mm(a: Tensor, b: Tensor) -> Tensor:
+    _check_mm(a, b)
+    return apply(OPS["mm"], a, b, self_strides=element_strides(a), mat2_strides=element_strides(b))
+
+
+def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    for name, first in (("mat1", a), ("self", bias)):
+        if first.dtype is not b.dtype:
+            raise errors.runtime(f"{name} and mat2 must have the same dtype, but got "
+                                 f"{_type_name(first)} and {_type_name(b)}")
+    _check_mm(a, b)
+    F.broadcast_shape(bias.shape, (a.shape[0], b.shape[1]))
+    return apply(OPS["addmm"], bias, a, b, mat1_strides=element_strides(a),
+                 mat2_strides=element_strides(b))
+
+
+def bmm(a: Tensor, b: Tensor) -> Tensor:
+    if a.ndim != 3:
+        raise errors.runtime("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise errors.runtime("batch2 must be a 3D tensor")
+    if b.shape[:2] != (a.shape[0], a.shape[2]):
+        raise errors.runtime(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+    return apply(OPS["bmm"], a, b)
+
+
+def outer(a: Tensor, b: Tensor) -> Tensor:
+    for name, t in (("vec1", a), ("vec2", b)):
+        if t.ndim != 1:
+            raise errors.runtime(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
+    return F.mul(F.reshape(a, (a.shape[0], 1)), b)
+
+
+def _squeeze_(t: Tensor, dim: int) -> Tensor:
+    return apply(OPS["squeeze_.dim"], t, dim=dim, sizes=t.shape)
+
+
+def unsafe_view(t: Tensor, shape) -> Tensor:
+    return F.apply_op("_unsafe_view", t, shape=tuple(shape), sizes=t.shape)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """torch.matmul, decomposed into dot, mv, mm or bmm exactly as ATen's _matmul_impl does."""
+    if a.ndim == 0 or b.ndim == 0:
+        raise errors.runtime(f"both arguments to matmul need to be at least 1D, but they are "
+                             f"{a.ndim}D and {b.ndim}D")
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return mv(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return _squeeze_(mm(F.unsqueeze(a, 0), b), 0)
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(a, b)
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
+    return _batched_matmul(a, b)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    a_larger = a.ndim >= b.ndim
+    t1 = a if a_larger else F.matrix_transpose(b)
+    other = b if a_larger else a
+    if not (t1.ndim >= 3 and other.ndim <= 2):
+        return False
+    if other.requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    shape, strides = t1.shape, element_strides(t1)
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(t1.ndim - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    transpose = b.ndim > a.ndim
+    t1 = F.matrix_transpose(b) if transpose else a
+    t2 = (F.t(a) if a.ndim == 2 else a) if transpose else b
+    output_shape = t1.shape[:-1]
+    folded = F.reshape(t1, (math.prod(output_shape), t1.shape[-1]))
+    if t2.ndim == 2:
+        output = unsafe_view(mm(folded, t2), output_shape + (t2.shape[1],))
+        return F.contiguous(F.matrix_transpose(output)) if transpose else output
+    return unsafe_view(mv(folded, t2), output_shape)
+
+
+def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
+    n = a.shape[-2] if a.ndim > 1 else 1
+    m1 = a.shape[-1]
+    m2 = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    p = b.shape[-1] if b.ndim > 1 else 1
+    batch = F.broadcast_shape(a.shape[:max(a.ndim - 2, 0)], b.shape[:max(b.ndim - 2, 0)])
+    count = math.prod(batch)
+    left = F.reshape(F.expand(a, batch + (n, m1)), (count, n, m1))
+    vector_rhs = b.ndim == 1
+    right = F.expand(b, batch + ((m2,) if vector_rhs else (m2, p)))
+    if vector_rhs:
+        right = F.unsqueeze(F.reshape(right, (count, m2)), 2)
+    else:
+        right = F.reshape(right, (count, m2, p))
+    output_shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    product = bmm(left, right)
+    if vector_rhs:
+        product = F.squeeze(product, -1)
+    return unsafe_view(product, output_shape)
+
+
+def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """torch.nn.functional.linear: addmm for 2-D input with a bias, flattened addmm for other
+    contiguous inputs with a 1-D bias, else matmul then an in-place add of the bias."""
+    if bias is not None and x.ndim == 2:
+        return addmm(bias, x, F.t(weight))
+    if bias is not None and F.is_contiguous(x) and bias.ndim == 1:
+        rows = math.prod(x.shape[:-1])
+        result = addmm(bias, F.reshape(x, (rows, x.shape[-1])), F.t(weight))
+        return F.view(result, x.shape[:-1] + (result.shape[1],))
+    output = matmul(x, F.t(weight))
+    return output if bias is None else F.add(output, bias)
+
+
+def trace(a: Tensor) -> Tensor:
+    if a.ndim != 2:
+        raise errors.runtime(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
+    return apply(OPS["trace"], a, sizes=a.shape)
+
+
+def diagonal(a: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    d1, d2 = F.wrap_dim(dim1, a.ndim), F.wrap_dim(dim2, a.ndim)
+    if d1 == d2:
+        raise errors.runtime(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return apply(OPS["diagonal"], a, offset=offset, dim1=d1, dim2=d2, sizes=a.shape)
+
+
+def diag(a: Tensor, diagonal: int = 0) -> Tensor:
+    if a.ndim == 1:
+        return apply(OPS["diag_embed"], a, offset=diagonal)
+    if a.ndim == 2:
+        return apply(OPS["diagonal_copy"], a, offset=diagonal, dim1=0, dim2=1, sizes=a.shape)
+    raise errors.runtime(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
+
+
+def movedim(a: Tensor, source: int, destination: int) -> Tensor:
+    src, dst = F.wrap_dim(source, a.ndim), F.wrap_dim(destination, a.ndim)
+    order = [d for d in range(a.ndim) if d != src]
+    order.insert(dst, src)
+    return F.permute(a, tuple(order))
+
+
+# ---- declarations: the public names of this area ------------------------------------------------
+
+declare("matmul", matmul, "matmul(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("matmul(Tensor self, Tensor other)",))
+declare("mm", mm, "mm(Tensor self, Tensor mat2, *, Tensor? out=None)",
+        method=("mm(Tensor self, Tensor mat2)",))
+declare("mv", mv, "mv(Tensor self, Tensor vec, *, Tensor? out=None)",
+        method=("mv(Tensor self, Tensor vec)",))
+declare("dot", dot, "dot(Tensor self, Tensor tensor, *, Tensor? out=None)",
+        method=("dot(Tensor self, Tensor tensor)",), aliases=("inner",))
+declare("bmm", bmm, "bmm(Tensor self, Tensor mat2, *, Tensor? out=None)",
+        method=("bmm(Tensor self, Tensor mat2)",))
+declare("outer", outer, "outer(Tensor self, Tensor vec2, *, Tensor? out=None)",
+        method=("outer(Tensor self, Tensor vec2)",), aliases=("ger",))
+declare("trace", trace, "trace(Tensor self, *, Tensor? out=None)", method=("trace(Tensor self)",))
+declare("diag", diag, "diag(Tensor self, int diagonal=0, *, Tensor? out=None)",
+        method=("diag(Tensor self, int diagonal=0)",))
+declare("diagonal", diagonal, "diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)",
+        method=("diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)",))
+declare("movedim", movedim, "movedim(Tensor self, int source, int destination)",
+        "movedim(Tensor self, int[] source, int[] destination)",
+        method=("movedim(Tensor self, int source, int destination)",
+        "movedim(Tensor self, int[] source, int[] destination)"))
+
+
+export(__name__, globals())

@@ -13,6 +13,7 @@ from gradcli.engine.autograd import RESULT, Node
 from gradcli.engine.layout import torch_layout
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
+from gradcli.engine.functions import export
 
 _SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
 
@@ -193,3 +194,6 @@ def define(schema: str, label: str, forward: Callable, *, variants: str = "torch
 
     function.__name__ = name
     return declare(name, function, schema, variants=variants, hidden=hidden)
+
+
+export(__name__, globals())

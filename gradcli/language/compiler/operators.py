@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import operator
 
-from gradcli.engine import errors, functional as F
+from gradcli.engine import errors
+from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime.values import type_name

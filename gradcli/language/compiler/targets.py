@@ -7,7 +7,8 @@ import operator
 import numpy as np
 from lark import Tree
 
-from gradcli.engine import creation, dtypes, errors, inplace
+from gradcli.engine import creation, dtypes, errors
+from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime import calls

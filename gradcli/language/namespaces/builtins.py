@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from gradcli.engine import errors, functional as F
+from gradcli.engine import errors
+from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE

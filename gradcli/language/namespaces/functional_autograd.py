@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gradcli.engine import errors, functional as F, grad_api, indexing, shapes
+from gradcli.engine import errors, grad_api, indexing
+from gradcli.engine.functions import F
+from gradcli.engine.ops import shapes as shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.functional_checks import (
@@ -71,7 +73,7 @@ def jvp(ctx, func, inputs, v=None, create_graph=False, strict=False):
         is_outputs_tuple, outputs = as_tuple(_caller(ctx, func)(inputs),
                                               "outputs of the user-provided function", "jvp")
         check_requires_grad(outputs, "outputs", strict)
-        grad_outputs = tuple(grad_api.requires_grad_(F.zeros_like(out), True) for out in outputs)
+        grad_outputs = tuple(grad_api.requires_grad_(F.zeros_for(out), True) for out in outputs)
         grad_inputs = autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
         check_requires_grad(grad_inputs, "grad_inputs", strict)
     result = _backward((grad_inputs, grad_outputs, v), outputs, strict, create_graph, "back_trick")
@@ -146,7 +148,7 @@ def _jacobian_rows(i: int, out: Tensor, inputs: tuple, create_graph: bool, stric
                     raise errors.runtime(f"Output {i} of the user-provided function is "
                                          f"independent of input {index}. This is not allowed "
                                          "in strict mode.")
-                column.append(F.zeros_like(inp))
+                column.append(F.zeros_for(inp))
     return tuple(shapes.view(shapes.stack(column, 0), out.shape + inputs[index].shape)
                  for index, column in enumerate(per_input))
 
@@ -212,7 +214,7 @@ def hvp(ctx, func, inputs, v=None, create_graph=False, strict=False):
     with grad_mode(True):
         is_inputs_tuple, is_outputs_tuple, inputs, v, outputs, jac = _second_order(
             ctx, "hvp", func, inputs, v, create_graph, strict)
-        grad_jac = tuple(grad_api.requires_grad_(F.zeros_like(t), True) for t in inputs)
+        grad_jac = tuple(grad_api.requires_grad_(F.zeros_for(t), True) for t in inputs)
         double_back = autograd_grad(jac, inputs, grad_jac, create_graph=True)
         check_requires_grad(jac, "hessian", strict)
     result = _backward((double_back, grad_jac, v), inputs, strict, create_graph,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gradcli.engine import errors, functional as F, grad_api, shapes
+from gradcli.engine import errors, grad_api
+from gradcli.engine.functions import F
+from gradcli.engine.ops import shapes as shapes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import type_of
 
@@ -133,7 +135,7 @@ def fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool,
         if g is None:
             if strict:
                 raise errors.runtime(ZERO_TEXTS[stage].format(i=i))
-            g = F.zeros_like(refs[i])
+            g = F.zeros_for(refs[i])
         elif strict and create_graph and not g.requires_grad:
             what = "hessian" if "double" in stage else "jacobian"
             raise errors.runtime(f"The {what} of the user-provided function is independent of "

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from gradcli.engine import (activation as A, comparison as C, conversions, creation, devices,
-                            einsum, errors, inplace as inplace_ops, linalg as L, losses,
-                            pointwise as P, reductions as R)
+from gradcli.engine import conversions, creation, devices, einsum, errors
+from gradcli.engine.ops import activation as A
+from gradcli.engine.ops import comparison as C
+from gradcli.engine.ops import inplace as inplace_ops
+from gradcli.engine.ops import linalg as L
+from gradcli.engine.ops import losses as losses
+from gradcli.engine.ops import pointwise as P
+from gradcli.engine.ops import reductions as R
 from gradcli.engine.state import STATE
 from gradcli.engine.declarations import declared
 from gradcli.language.namespaces.builtins import entry, table

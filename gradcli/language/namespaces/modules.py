@@ -7,7 +7,7 @@ from typing import Callable
 
 from gradcli.engine import devices, errors, optimizers
 from gradcli.engine.dtypes import DType, float16, float32, float64
-from gradcli.engine.losses import reduction_of
+from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import index
 from gradcli.language.runtime.objects import TableObject

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from gradcli.engine import (conversions, devices, functional as F, grad_api, hooks, inplace,
-                            selection, shapes as S)
+from gradcli.engine import conversions, devices, grad_api, hooks
+from gradcli.engine.functions import F
+from gradcli.engine.ops import inplace as inplace
+from gradcli.engine.ops import selection as selection
+from gradcli.engine.ops import shapes as S
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.math_table import TENSOR_MATH

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gradcli.engine import devices, dtypes, grad_api, selection, shapes as S
+from gradcli.engine import devices, dtypes, grad_api
+from gradcli.engine.ops import selection as selection
+from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry, legacy_constructor,
                                       table)

@@ -7,7 +7,7 @@ from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.devices import Device
 from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
-from gradcli.engine.reductions import ReturnTypes
+from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
 from gradcli.language.namespaces.builtins import entry, table

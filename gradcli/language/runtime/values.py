@@ -8,7 +8,7 @@ from gradcli.engine import dtypes, errors, indexing, printing
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.devices import Device
 from gradcli.engine.hooks import RemovableHandle
-from gradcli.engine.reductions import ReturnTypes
+from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
@@ -65,7 +65,7 @@ def iterate(value):
     if isinstance(value, Tensor):
         if value.ndim == 0:
             raise errors.type_error("iteration over a 0-d tensor")
-        return indexing.unbind(value, 0)
+        return indexing.unbind_rows(value, 0)
     if isinstance(value, _ITERABLES):
         return value
     if isinstance(value, TableObject) and value.is_sequence:

@@ -1,15 +1,32 @@
-"""In-place ops: torch's checks first, then the write, the version bump and the history rebase."""
+"""In-place ops: torch's checks, the write, the version bump and the history rebase; rows that exist only in place."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import errors, functional as F, indexing, selection, shapes as S
+from gradcli.engine import errors
 from gradcli.engine.autograd import short_name
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 from gradcli.engine.views import CopySlices, regenerate_grad_fn
 from gradcli.engine.zero_tensors import IMMUTABLE_SETITEM, check_mutable
+
+
+def _zeros(g, *args, **params):
+    return F.zeros_for(g)
+
+
+defop("zero_", "ZeroBackward0", np.zeros_like, promote="none", vjp=_zeros)
+defop("fill_.Scalar", "FillBackward2", lambda a, value: np.full_like(a, value), promote="none",
+      vjp=_zeros)
+defop("fill_.Tensor", "FillBackward3", lambda a, value: np.full_like(a, value), promote="none",
+      vjp=(_zeros, lambda g, a, value: F.sum(g)))
+defop("copy_", "CopyBackwards",
+      lambda a, src: np.broadcast_to(src, a.shape).astype(a.dtype), promote="none",
+      vjp=(_zeros, lambda g, a, src: g), name="torch::autograd::CopyBackwards")
+
 
 _NO_GRAD_VIEW = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
@@ -56,8 +73,8 @@ def _check_fits(t: Tensor, result: Tensor, cast: bool) -> None:
     if result.shape != t.shape:
         wanted = F.broadcast_shape(t.shape, result.shape)
         if wanted != t.shape:
-            raise errors.runtime(f"output with shape {S.size_list(t.shape)} doesn't match the "
-                                 f"broadcast shape {S.size_list(wanted)}")
+            raise errors.runtime(f"output with shape {F.size_list(t.shape)} doesn't match the "
+                                 f"broadcast shape {F.size_list(wanted)}")
 
 
 def _scalar_name(dtype) -> str:
@@ -118,8 +135,8 @@ exp_ = _written_back(lambda t: F.exp(t))
 
 
 def index_put_(t: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
-    key = selection.index_put_key(indices)
-    return apply_inplace(t, lambda self: selection.index_put(self, key, values, accumulate))
+    key = F.index_put_key(indices)
+    return apply_inplace(t, lambda self: F.index_put(self, key, values, accumulate))
 
 
 def zero_(t: Tensor) -> Tensor:
@@ -152,8 +169,8 @@ def _copy_to(target: Tensor, value: Tensor) -> None:
     elif value.ndim == 0:
         fill_(target, value)
     else:
-        value = S.view(value, value.shape[_leading_ones(value.shape):])
-        copy_(target, value if value.shape == target.shape else S.expand(value, target.shape))
+        value = F.view(value, value.shape[_leading_ones(value.shape):])
+        copy_(target, value if value.shape == target.shape else F.expand(value, target.shape))
 
 
 def assign_into(t: Tensor, key, value) -> None:
@@ -161,13 +178,13 @@ def assign_into(t: Tensor, key, value) -> None:
     check_mutable(t, IMMUTABLE_SETITEM)
     if key is False:
         return
-    target, advanced = indexing.apply_basic(t, None if key is True else key, reading=False)
+    target, advanced = F.apply_basic(t, None if key is True else key, reading=False)
     if not isinstance(value, Tensor):
         value = Tensor(np.asarray(value, dtype=t.dtype.np), t.dtype)
     if not advanced:
         _copy_to(target, value)
         return
-    indices = indexing.numpy_key(target, advanced)
+    indices = F.numpy_key(target, advanced)
     single_mask = len(advanced) == 1 and advanced[0][1].dtype == bool
     if value.dtype is not target.dtype and not (single_mask and value.numel() == 1):
         raise errors.runtime(
@@ -176,5 +193,8 @@ def assign_into(t: Tensor, key, value) -> None:
             "for the source.")
     lead = _leading_ones(value.shape)
     if lead:
-        value = S.view(value, value.shape[lead:])
-    apply_inplace(target, lambda self: selection.index_put(self, indices, value))
+        value = F.view(value, value.shape[lead:])
+    apply_inplace(target, lambda self: F.index_put(self, indices, value))
+
+
+export(__name__, globals())

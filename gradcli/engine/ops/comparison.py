@@ -1,14 +1,40 @@
-"""torch-level comparisons, logical and bitwise ops and value tests (no gradients flow here)."""
+"""Comparisons, logical and bitwise ops and value tests: functions and rows."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.declarations import declare
 from gradcli.engine import dtypes, errors
-from gradcli.engine.ops.registry import OPS, apply
-from gradcli.engine import pointwise as P
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop, pointwise_op
 from gradcli.engine.tensor import Tensor
+
+
+def _bool_result(dtype, params):
+    return dtypes.bool_
+
+
+_COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+                "gt": np.greater, "ge": np.greater_equal}
+for _name, _ufunc in _COMPARISONS.items():
+    pointwise_op(f"{_name}.Tensor", "", _ufunc, out_dtype=_bool_result)
+
+for _name, _ufunc in (("logical_and", np.logical_and), ("logical_or", np.logical_or),
+                      ("logical_xor", np.logical_xor)):
+    pointwise_op(_name, "", _ufunc, promote="none", out_dtype=_bool_result)
+for _name, _ufunc in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
+                      ("bitwise_xor", np.bitwise_xor)):
+    pointwise_op(_name, "", _ufunc)
+defop("bitwise_not", "", np.invert, promote="none")
+for _name, _ufunc in (("logical_not", np.logical_not), ("isnan", np.isnan), ("isinf", np.isinf),
+                      ("isfinite", np.isfinite)):
+    defop(_name, "", _ufunc, promote="none", out_dtype=_bool_result)
+defop("any", "", lambda a, axis, keepdim: np.any(a, axis=axis, keepdims=keepdim), promote="none",
+      out_dtype=_bool_result)
+defop("all", "", lambda a, axis, keepdim: np.all(a, axis=axis, keepdims=keepdim), promote="none",
+      out_dtype=_bool_result)
+
 
 __all__ = ["compare", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
            "logical_or", "logical_xor", "logical_not", "bitwise_not", "isnan", "isinf", "isfinite",
@@ -22,7 +48,7 @@ def compare(name: str, a, b) -> Tensor:
     if not isinstance(a, Tensor):
         a, b = b, a
         name = _MIRRORED.get(name, name)
-    return P.binary(f"{name}.Tensor", a, b)
+    return F.binary(f"{name}.Tensor", a, b)
 
 
 def _comparison(name: str):
@@ -46,7 +72,7 @@ def logical_binary(name: str, a, b) -> Tensor:
                 raise errors.TorchError(
                     "NotImplementedError",
                     f'"{name}_cpu" not implemented for \'{_scalar_name(dtype or dtypes.float32)}\'')
-    return P.binary(name, a, b)
+    return F.binary(name, a, b)
 
 
 def _logical(name: str):
@@ -96,8 +122,7 @@ def all(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 
 def _truth_reduction(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
-    from gradcli.engine.functional import normalize_dims
-    axis = None if dim is None else normalize_dims(dim, a.ndim)
+    axis = None if dim is None else F.normalize_dims(dim, a.ndim)
     if a.ndim == 0:
         axis = None
     return apply(OPS[name], a, axis=axis, keepdim=keepdim)
@@ -116,7 +141,7 @@ def isclose(a: Tensor, b: Tensor, rtol=1e-05, atol=1e-08, equal_nan: bool = Fals
 
 
 def _isclose(a: Tensor, b: Tensor, rtol, atol, equal_nan):
-    P.broadcast_shape(a.shape, b.shape)
+    F.broadcast_shape(a.shape, b.shape)
     with np.errstate(all="ignore"):
         return np.isclose(a.data, b.data, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
@@ -179,3 +204,6 @@ declare("isclose", isclose, "isclose(Tensor self, Tensor other, float rtol=1.000
         method=("isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)",))
 declare("equal", equal, "equal(Tensor self, Tensor other)",
         method=("equal(Tensor self, Tensor other)",))
+
+
+export(__name__, globals())

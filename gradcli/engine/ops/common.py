@@ -1,20 +1,13 @@
-"""torch-level functions: pick the op overload for the operands, normalise arguments, call `apply`."""
+"""Small tensor helpers the rules share: zeros and ones of a shape, sum_to, casts, detach."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from gradcli.engine import dtypes
+from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply
-from gradcli.engine.shapes import (  # noqa: F401  (re-exported: F.reshape etc.)
-    expand, normalize_dims, reshape, squeeze, unsqueeze)
 from gradcli.engine.state import grad_mode
-# torch-level math lives in these modules; F.add, F.sum, F.matmul... reach it through here.
-from gradcli.engine.activation import *  # noqa: E402,F401,F403
-from gradcli.engine.comparison import *  # noqa: E402,F401,F403
-from gradcli.engine.linalg import *  # noqa: E402,F401,F403
-from gradcli.engine.pointwise import *  # noqa: E402,F401,F403
-from gradcli.engine.reductions import *  # noqa: E402,F401,F403
 from gradcli.engine.tensor import Tensor
 
 
@@ -33,11 +26,11 @@ def zeros_of(shape: tuple, dtype: dtypes.DType) -> Tensor:
     return Tensor(np.zeros(shape, dtype=dtype.np), dtype)
 
 
-def zeros_like(t: Tensor) -> Tensor:
+def zeros_for(t: Tensor) -> Tensor:
     return zeros_of(t.shape, t.dtype)
 
 
-def ones_like(t: Tensor) -> Tensor:
+def ones_for(t: Tensor) -> Tensor:
     return Tensor(np.ones(t.shape, dtype=t.dtype.np), t.dtype)
 
 
@@ -48,17 +41,17 @@ def sum_to(grad: Tensor, shape: tuple) -> Tensor:
     if grad.shape == shape:
         return grad
     if not shape:
-        return sum(grad)
+        return F.sum(grad)
     lead = grad.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
         lead + i for i, s in enumerate(shape) if s == 1 and grad.shape[lead + i] != 1)
     if not dims:
         return grad
-    reduced = sum(grad, dims, keepdim=True)
-    return reshape(reduced, shape) if lead else reduced
+    reduced = F.sum(grad, dims, keepdim=True)
+    return F.reshape(reduced, shape) if lead else reduced
 
 
-def to_dtype(a: Tensor, dtype: dtypes.DType) -> Tensor:
+def cast(a: Tensor, dtype: dtypes.DType) -> Tensor:
     if a.dtype is dtype:
         return a
     return apply(OPS["_to_copy"], a, dtype=dtype)
@@ -78,3 +71,5 @@ def no_grad():
 def any_true(t: Tensor) -> bool:
     return bool(np.any(t.data))
 
+
+export(__name__, globals())

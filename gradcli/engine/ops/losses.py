@@ -1,0 +1,456 @@
+"""torch.nn.functional losses with reduction=: functions and rows."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+
+EPSILON = 1e-12
+
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return np.mean(loss, dtype=loss.dtype)
+    if reduction == "sum":
+        return np.sum(loss, dtype=loss.dtype)
+    return loss
+
+
+def _mean_scale(a, reduction):
+    return 2.0 / a.size if reduction == "mean" else 2.0
+
+
+# ---- mse_loss -----------------------------------------------------------------------------------
+
+def _mse(a, b, reduction):
+    diff = a - b
+    return _reduce(diff * diff, reduction)
+
+
+def _mse_backward(g, a, b, reduction, dtype):
+    return a.dtype.type(_mean_scale(a, reduction)) * (a - b) * g
+
+
+def _like_self(dtype, params):
+    """Backward ops that allocate their result like `self` (zeros_like(input) in ATen)."""
+    return params["dtype"]
+
+
+def mse_loss_backward(g, a, b, reduction):
+    return F.apply_op("mse_loss_backward", g, a, b, reduction=reduction, dtype=a.dtype)
+
+
+def _mse_double_backward(grad, a, reduction):
+    result = F.mul_scalar(grad, 2)
+    return F.div_scalar(result, a.numel()) if reduction == "mean" else result
+
+
+defop("mse_loss", "MseLossBackward0", _mse, save=(0, 1),
+      vjp=(lambda g, a, b, reduction: mse_loss_backward(g, a, b, reduction),
+           lambda g, a, b, reduction: mse_loss_backward(g, b, a, reduction)))
+defop("mse_loss_backward", "MseLossBackwardBackward0", _mse_backward, save=(0, 1, 2),
+      save_for=((1, 2), (0, 1), (0, 2)), out_dtype=_like_self,
+      vjp=(lambda gg, g, a, b, reduction, dtype: mse_loss_backward(gg, a, b, reduction),
+           lambda gg, g, a, b, reduction, dtype: _mse_double_backward(F.mul(gg, g), a,
+                                                                      reduction),
+           lambda gg, g, a, b, reduction, dtype: F.neg(_mse_double_backward(
+               F.mul(gg, g), b, reduction))))
+
+
+# ---- smooth_l1_loss -----------------------------------------------------------------------------
+
+def _smooth_l1(a, b, reduction, beta):
+    z = np.abs(a - b)
+    return _reduce(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(a.dtype),
+                   reduction)
+
+
+def _smooth_l1_backward(g, a, b, reduction, beta, dtype):
+    norm = a.dtype.type(1.0 / a.size if reduction == "mean" else 1.0)
+    x = a - b
+    return np.where(x <= -beta, -norm * g, np.where(x >= beta, norm * g, norm * x * g / beta))
+
+
+def smooth_l1_backward(g, a, b, reduction, beta):
+    return F.apply_op("smooth_l1_loss_backward", g, a, b, reduction=reduction, beta=beta,
+                      dtype=a.dtype)
+
+
+def _smooth_l1_double_backward(grad, a, b, reduction, beta):
+    inside = F.to_dtype(F.compare("lt", F.abs(F.sub(a, b)), beta), grad.dtype)
+    result = F.div_scalar(F.mul(grad, inside), beta)
+    return F.div_scalar(result, a.numel()) if reduction == "mean" else result
+
+
+defop("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, save=(0, 1),
+      vjp=(lambda g, a, b, reduction, beta: smooth_l1_backward(g, a, b, reduction, beta),
+           lambda g, a, b, reduction, beta: smooth_l1_backward(g, b, a, reduction, beta)))
+defop("smooth_l1_loss_backward", "SmoothL1LossBackwardBackward0", _smooth_l1_backward,
+      save=(0, 1, 2), save_for=((1, 2), (0, 1, 2), (0, 1, 2)), out_dtype=_like_self,
+      vjp=(lambda gg, g, a, b, reduction, beta, dtype: smooth_l1_backward(gg, a, b, reduction,
+                                                                          beta),
+           lambda gg, g, a, b, reduction, beta, dtype: _smooth_l1_double_backward(
+               F.mul(gg, g), a, b, reduction, beta),
+           lambda gg, g, a, b, reduction, beta, dtype: F.neg(_smooth_l1_double_backward(
+               F.mul(gg, g), a, b, reduction, beta))))
+
+
+# ---- binary cross entropy -----------------------------------------------------------------------
+
+def _bce(a, t, weight, reduction):
+    one = a.dtype.type(1)
+    floor = a.dtype.type(-100)
+    loss = ((t - one) * np.maximum(np.log1p(-a), floor) - t * np.maximum(np.log(a), floor))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def _bce_backward(g, a, t, weight, reduction):
+    one = a.dtype.type(1)
+    result = g * (a - t) / np.maximum((one - a) * a, a.dtype.type(EPSILON))
+    if weight is not None:
+        result = result * weight
+    return result / a.dtype.type(a.size) if reduction == "mean" else result
+
+
+def bce_backward(g, a, t, weight, reduction):
+    return F.apply_op("binary_cross_entropy_backward", g, a, t, weight, reduction=reduction)
+
+
+def _scaled(result, a, weight, reduction):
+    if weight is not None:
+        result = F.mul(result, weight)
+    return F.div_scalar(result, a.numel()) if reduction == "mean" else result
+
+
+def _bce_target_grad(g, a, t, weight, reduction):
+    return _scaled(F.mul(F.neg(F.apply_op("logit", a)), g), a, weight, reduction)
+
+
+def _bce_double_backward(gg, g, a, t, weight, reduction):
+    plus_eps = F.add_scalar(a, EPSILON)
+    one_minus = F.add_scalar(F.scalar_sub(1, a), EPSILON)
+    numerator = F.add(F.sub(F.mul(a, a), F.mul(F.mul_scalar(a, 2), t)), t)
+    result = F.div(numerator, F.mul(F.pow(plus_eps, 2), F.pow(one_minus, 2)))
+    result = F.mul(result, F.mul(gg, g))
+    return _scaled(result, a, weight, reduction)
+
+
+def _bce_double_backward_grad_output(gg, a, t, weight, reduction):
+    denominator = F.mul(F.add_scalar(a, EPSILON), F.add_scalar(F.scalar_sub(1, a), EPSILON))
+    return _scaled(F.mul(F.div(F.sub(a, t), denominator), gg), a, weight, reduction)
+
+
+def _bce_double_backward_target(gg, g, a, t, weight, reduction):
+    result = F.mul(F.neg(gg), g)
+    if weight is not None:
+        result = F.mul(result, weight)
+    denominator = F.mul(F.scalar_sub(1, a), a)
+    denominator.data = np.maximum(denominator.data, EPSILON).astype(denominator.dtype.np)
+    result = F.div(result, denominator)
+    return F.div_scalar(result, t.numel()) if reduction == "mean" else result
+
+
+defop("binary_cross_entropy", "BinaryCrossEntropyBackward0", _bce, save=(0, 1, 2),
+      vjp=(lambda g, a, t, w, reduction: bce_backward(g, a, t, w, reduction),
+           lambda g, a, t, w, reduction: _bce_target_grad(g, a, t, w, reduction)))
+defop("binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0", _bce_backward,
+      save=(0, 1, 2, 3),
+      vjp=(lambda gg, g, a, t, w, reduction: _bce_double_backward_grad_output(
+               gg, a, t, w, reduction),
+           lambda gg, g, a, t, w, reduction: _bce_double_backward(gg, g, a, t, w, reduction),
+           lambda gg, g, a, t, w, reduction: _bce_double_backward_target(
+               gg, g, a, t, w, reduction)))
+defop("logit", "LogitBackward0", lambda a: np.log(a / (1 - a)), promote="float", save=(0,),
+      vjp=lambda g, a: F.where(F.logical_and(F.compare("ge", a, 0.0), F.compare("le", a, 1.0)),
+                               F.div(g, F.mul(a, F.scalar_sub(1.0, a))),
+                               F.scalar_tensor(float("nan"), g.dtype)))
+
+
+def _log_sigmoid(a):
+    biggest = np.maximum(0, -a)
+    return -(biggest + np.log(np.exp(-biggest) + np.exp(-a - biggest)))
+
+
+def _bce_logits(a, t, weight, pos_weight, reduction, dtype):
+    """torch's formula, whose in-place steps keep the target's dtype: (1 - t) * x - log_sigmoid."""
+    log_sigmoid = _log_sigmoid(a)
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
+    loss = ((1 - t) * a).astype(dtype.np)
+    loss = (loss - log_sigmoid).astype(dtype.np)
+    if weight is not None:
+        loss = (loss * weight).astype(dtype.np)
+    return _reduce(loss, reduction)
+
+
+def _bce_logits_grad(g, a, t, weight, pos_weight, reduction):
+    if pos_weight is not None:
+        weighted = F.mul(pos_weight, t)
+        result = F.sub(F.mul(F.sub(F.add_scalar(weighted, 1), t), F.sigmoid(a)), weighted)
+    else:
+        result = F.sub(F.sigmoid(a), t)
+    return _scaled(F.mul(result, g), a, weight, reduction)
+
+
+def _bce_logits_target_grad(g, a, t, weight, pos_weight, reduction):
+    if pos_weight is not None:
+        log_sigmoid_neg = F.neg(F.softplus(a))
+        log_sigmoid = F.neg(F.softplus(F.neg(a)))
+        result = F.mul(F.sub(log_sigmoid_neg, F.mul(log_sigmoid, pos_weight)), g)
+    else:
+        result = F.mul(F.neg(a), g)
+    return _scaled(result, a, weight, reduction)
+
+
+defop("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", _bce_logits,
+      promote="none", out_dtype=lambda dtype, params: params["dtype"], save=(0, 1, 2, 3),
+      vjp=(lambda g, a, t, w, pw, reduction, dtype: _bce_logits_grad(g, a, t, w, pw, reduction),
+           lambda g, a, t, w, pw, reduction, dtype: _bce_logits_target_grad(
+               g, a, t, w, pw, reduction)))
+
+
+# ---- nll_loss -----------------------------------------------------------------------------------
+
+def _picked(a, target, weight, ignore_index):
+    """Per-sample input at the target class and its weight (0 where ignored)."""
+    rows = a.reshape(-1, a.shape[-1])
+    flat = np.asarray(target).reshape(-1).astype(np.int64)
+    valid = flat != ignore_index
+    safe = np.where(valid, flat, 0)
+    w = np.ones(len(flat), a.dtype) if weight is None else weight[safe].astype(a.dtype)
+    w = np.where(valid, w, 0).astype(a.dtype)
+    return rows[np.arange(len(flat)), safe], w, safe
+
+
+def _nll_forward(a, target, weight, reduction, ignore_index):
+    values, w, _ = _picked(a, target, weight, ignore_index)
+    losses_ = -values * w
+    total = np.asarray(np.sum(w, dtype=a.dtype))
+    if reduction == "none":
+        return losses_.reshape(np.shape(target)), total
+    summed = np.sum(losses_, dtype=a.dtype)
+    return (summed / total if reduction == "mean" else summed), total
+
+
+def _nll_backward(g, a, target, weight, reduction, ignore_index):
+    _, w, safe = _picked(a, target, weight, ignore_index)
+    out = np.zeros(a.reshape(-1, a.shape[-1]).shape, dtype=a.dtype)
+    if reduction == "none":
+        scale = -np.asarray(g).reshape(-1)
+    else:
+        total = np.sum(w, dtype=a.dtype)
+        scale = -(g / total if reduction == "mean" else g)
+    out[np.arange(len(safe)), safe] = w * scale
+    return out.reshape(a.shape)
+
+
+def _nll_grad(g, a, target, weight, reduction, ignore_index):
+    grad = g[0] if isinstance(g, (list, tuple)) else g
+    return F.apply_op("nll_loss_backward", grad, a, target, weight, reduction=reduction,
+                      ignore_index=ignore_index)
+
+
+defop("nll_loss_forward", "NllLossBackward0", _nll_forward, promote="none", save=(0, 1, 2),
+      n_outputs=2, vjp=(lambda g, a, t, w, **k: _nll_grad(g, a, t, w, **k),))
+defop("nll_loss_backward", "NllLossBackwardBackward0", _nll_backward, promote="none",
+      save=(2, 3),
+      vjp=(lambda gg, g, a, t, w, reduction, ignore_index:
+           F.apply_op("nll_loss_forward", gg, t, w, reduction=reduction,
+                      ignore_index=ignore_index)[0],
+           lambda gg, *_, **__: F.filled_like(gg, 0)))
+
+
+REDUCTIONS = ("none", "mean", "sum")
+
+
+def reduction_of(reduction: str, size_average=None, reduce=None) -> str:
+    """The reduction name, from `reduction` or the legacy size_average/reduce flags."""
+    if size_average is not None or reduce is not None:
+        STATE.warn("UserWarning", "size_average and reduce args will be deprecated, please use "
+                   f"reduction='{_legacy(size_average, reduce)}' instead.")
+        return _legacy(size_average, reduce)
+    if reduction not in REDUCTIONS:
+        raise errors.value_error(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def _legacy(size_average, reduce) -> str:
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if not reduce:
+        return "none"
+    return "mean" if size_average else "sum"
+
+
+def apply_loss_reduction(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return F.mean(loss)
+    if reduction == "sum":
+        return F.sum(loss)
+    return loss
+
+
+def _type_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.removesuffix("Tensor")
+
+
+def _size_text(shape: tuple) -> str:
+    return f"torch.Size([{', '.join(str(s) for s in shape)}])"
+
+
+def _broadcast_pair(a: Tensor, target: Tensor):
+    if a.shape != target.shape:
+        STATE.warn("UserWarning",
+                   f"Using a target size ({_size_text(target.shape)}) that is different to the "
+                   f"input size ({_size_text(a.shape)}). This will likely lead to incorrect "
+                   "results due to broadcasting. Please ensure they have the same size.")
+        shape = F.broadcast_shape(a.shape, target.shape)
+        return F.expand(a, shape), F.expand(target, shape)
+    return a, target
+
+
+def mse_loss(a: Tensor, target: Tensor, size_average=None, reduce=None,
+             reduction: str = "mean") -> Tensor:
+    reduction = reduction_of(reduction, size_average, reduce)
+    a, target = _broadcast_pair(a, target)
+    return apply(OPS["mse_loss"], a, target, reduction=reduction)
+
+
+def l1_loss(a: Tensor, target: Tensor, size_average=None, reduce=None,
+            reduction: str = "mean") -> Tensor:
+    reduction = reduction_of(reduction, size_average, reduce)
+    a, target = _broadcast_pair(a, target)
+    return apply_loss_reduction(F.abs(F.sub(a, target)), reduction)
+
+
+def smooth_l1_loss(a: Tensor, target: Tensor, size_average=None, reduce=None,
+                   reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    reduction = reduction_of(reduction, size_average, reduce)
+    if beta < 0:
+        raise errors.runtime("smooth_l1_loss does not support negative values for beta.")
+    a, target = _broadcast_pair(a, target)
+    if beta == 0:
+        return apply_loss_reduction(F.abs(F.sub(a, target)), reduction)
+    return apply(OPS["smooth_l1_loss"], a, target, reduction=reduction, beta=float(beta))
+
+
+def binary_cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=None, reduce=None,
+                         reduction: str = "mean") -> Tensor:
+    reduction = reduction_of(reduction, size_average, reduce)
+    if target.shape != a.shape:
+        raise errors.value_error(
+            f"Using a target size ({_size_text(target.shape)}) that is different to the input "
+            f"size ({_size_text(a.shape)}) is deprecated. Please ensure they have the same size.")
+    for name, t in (("input", a), ("target", target)):
+        values = t.data
+        if np.any((values < 0) | (values > 1)) or np.any(np.isnan(values)):
+            raise errors.runtime(f"all elements of {name} should be between 0 and 1")
+    if target.dtype is not a.dtype:
+        raise errors.runtime(f"Found dtype {_type_name(target)} but expected {_type_name(a)}")
+    _check_constant("binary_cross_entropy", "weight", weight)
+    if weight is not None:
+        weight = F.expand(weight, a.shape)
+    return apply(OPS["binary_cross_entropy"], a, target, weight, reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(a: Tensor, target: Tensor, weight=None, size_average=None,
+                                     reduce=None, reduction: str = "mean",
+                                     pos_weight=None) -> Tensor:
+    reduction = reduction_of(reduction, size_average, reduce)
+    if target.shape != a.shape:
+        raise errors.value_error(f"Target size ({_size_text(target.shape)}) must be the same as "
+                                 f"input size ({_size_text(a.shape)})")
+    _check_constant("binary_cross_entropy_with_logits", "weight", weight)
+    _check_constant("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
+    return apply(OPS["binary_cross_entropy_with_logits"], a, target, weight, pos_weight,
+                 reduction=reduction, dtype=target.dtype)
+
+
+def _check_constant(function: str, argument: str, value) -> None:
+    if value is not None and value.requires_grad:
+        raise errors.runtime(
+            f"The function '{function}' is not differentiable with respect to argument "
+            f"'{argument}'. This input cannot have requires_grad True.")
+
+
+def _check_targets(a: Tensor, target: Tensor, ignore_index: int) -> None:
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        name = target.dtype.legacy_name.removesuffix("Tensor")
+        raise errors.runtime(f"expected target dtype to be Long or Byte, but got {name}")
+    if a.ndim not in (1, 2):
+        raise errors.value_error(f"Expected 2 or more dimensions (got {a.ndim})")
+    if a.ndim == 2 and target.shape != (a.shape[0],):
+        batch = target.shape[0] if target.ndim else 1
+        raise errors.value_error(
+            f"Expected input batch_size ({a.shape[0]}) to match target batch_size ({batch}).")
+    classes = a.shape[-1]
+    for value in np.atleast_1d(target.data):
+        if value != ignore_index and not 0 <= value < classes:
+            raise errors.index_error(f"Target {value} is out of bounds.")
+
+
+def nll_loss(a: Tensor, target: Tensor, weight=None, size_average=None, ignore_index: int = -100,
+             reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = reduction_of(reduction, size_average, reduce)
+    _check_targets(a, target, ignore_index)
+    if weight is not None and weight.dtype is not a.dtype:
+        raise errors.runtime(
+            f"expected scalar type {_type_name(a)} but found {_type_name(weight)}")
+    output, _ = apply(OPS["nll_loss_forward"], a, target, weight, reduction=reduction,
+                      ignore_index=ignore_index)
+    return output
+
+
+def cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=None,
+                  ignore_index: int = -100, reduce=None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    reduction = reduction_of(reduction, size_average, reduce)
+    class_dim = 0 if a.ndim == 1 else 1
+    if a.shape == target.shape and target.dtype.is_floating_point:
+        return _cross_entropy_probabilities(a, target, weight, reduction, label_smoothing)
+    log_probs = F.log_softmax(a, class_dim)
+    loss = nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0.0:
+        return loss
+    if label_smoothing > 1.0:
+        raise errors.runtime(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    ignored = F.compare("eq", target, ignore_index)
+    smooth = F.neg(F.sum(log_probs, class_dim))
+    smooth = F.masked_fill(smooth, ignored, 0.0)
+    if reduction == "mean":
+        smooth = F.div(F.sum(smooth), F.sum(F.logical_not(ignored)))
+    elif reduction == "sum":
+        smooth = F.sum(smooth)
+    classes = a.shape[class_dim]
+    return F.add(F.mul_scalar(loss, 1 - label_smoothing),
+                 F.mul_scalar(smooth, label_smoothing / classes))
+
+
+def _cross_entropy_probabilities(a, target, weight, reduction, label_smoothing):
+    class_dim = 0 if a.ndim == 1 else 1
+    classes = a.shape[class_dim]
+    log_probs = F.log_softmax(a, class_dim)
+    if label_smoothing > 0.0:
+        target = F.add_scalar(F.mul_scalar(target, 1 - label_smoothing),
+                              label_smoothing / classes)
+    product = F.mul(log_probs, target)
+    if weight is not None:
+        shape = tuple(classes if d == class_dim else 1 for d in range(a.ndim))
+        product = F.mul(product, F.view(weight, shape) if a.ndim > 1 else weight)
+    if reduction == "mean":
+        return F.div_scalar(F.neg(F.sum(product)), a.numel() // classes)
+    if reduction == "sum":
+        return F.neg(F.sum(product))
+    return F.neg(F.sum(product, class_dim))
+
+
+export(__name__, globals())

@@ -1,0 +1,815 @@
+"""Elementwise math: torch's functions, their op rows with vjps, and declarations."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import (OPS, RESULT, apply, broadcast_shape, define, defop,
+                                         pointwise_op)
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+from gradcli.engine.zero_tensors import efficient_zeros
+
+
+def _add(a, b, alpha=1):
+    return a + b if alpha == 1 else a + alpha * b
+
+
+def _rsub(a, b, alpha=1):
+    return b - a if alpha == 1 else b - alpha * a
+
+
+def _div_mode(a, b, rounding_mode):
+    if rounding_mode == "floor":
+        return np.floor_divide(a, b)
+    if np.asarray(a).dtype.kind == "f":
+        return np.trunc(a / b)
+    quotient = np.floor_divide(a, b)
+    return quotient + ((quotient < 0) & (quotient * b != a))
+
+
+def _zeros_of(g, tensor_or_scalar):
+    dtype = tensor_or_scalar.dtype if hasattr(tensor_or_scalar, "dtype") else g.dtype
+    return Tensor(np.zeros(g.shape, dtype=dtype.np), dtype)
+
+
+pointwise_op("add.Tensor", "AddBackward0", _add,
+             vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: F.maybe_multiply(g, alpha)))
+defop("add.Scalar", "AddBackward1", _add, vjp=lambda g, a, b, alpha=1: g)
+pointwise_op("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: _add(a, b, -alpha),
+             vjp=(lambda g, a, b, alpha=1: g,
+                  lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha)))
+defop("sub.Scalar", "SubBackward1", lambda a, b, alpha=1: _add(a, b, -alpha),
+      vjp=lambda g, a, b, alpha=1: g)
+pointwise_op("rsub.Tensor", "RsubBackward0", _rsub,
+             vjp=(lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha),
+                  lambda g, a, b, alpha=1: g))
+defop("rsub.Scalar", "RsubBackward1", _rsub,
+      vjp=lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha))
+pointwise_op("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1), save_for=((1,), (0,)),
+             vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
+defop("mul.Scalar", "MulBackward1", np.multiply, vjp=lambda g, a, s: F.mul_scalar(g, s))
+pointwise_op("div.Tensor", "DivBackward0", np.true_divide, promote="float", save=(0, 1),
+             save_for=((1,), (0, 1)),
+             vjp=(lambda g, a, b: F.div(g, b),
+                  lambda g, a, b: F.mul(F.neg(g), F.div(F.div(a, b), b))))
+defop("div.Scalar", "DivBackward1", np.true_divide, promote="float",
+      vjp=lambda g, a, s: F.div_scalar(g, s))
+pointwise_op("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for=((1,), (0, 1)),
+             vjp=(lambda g, a, b, rounding_mode: _zeros_of(g, a),
+                  lambda g, a, b, rounding_mode: _zeros_of(g, b)))
+pointwise_op("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
+             vjp=(lambda g, a, b: _not_implemented("aten::floor_divide"),
+                  lambda g, a, b: _not_implemented("aten::floor_divide")))
+defop("remainder.Scalar", "RemainderBackward0", np.remainder, vjp=lambda g, a, b: g)
+pointwise_op("remainder.Tensor", "RemainderBackward1", np.remainder, save=(0, 1),
+             save_for=((), (0, 1)),
+             vjp=(lambda g, a, b: g,
+                  lambda g, a, b: F.mul(F.neg(g), F.div(a, b, rounding_mode="floor"))))
+
+
+def _not_implemented(name: str):
+    raise errors.runtime(f"derivative for {name} is not implemented")
+
+
+# ---- powers -------------------------------------------------------------------------------------
+
+def _pow_tensor_scalar(a, e):
+    """torch's CPU pow with a scalar exponent, including its exact fast paths."""
+    if a.dtype.kind != "f":
+        return np.power(a, e)
+    if e == 0:
+        return np.ones_like(a)
+    if e == 1:
+        return a.copy()
+    one = a.dtype.type(1)
+    fast = {2: lambda: a * a, 3: lambda: a * a * a, 0.5: lambda: np.sqrt(a),
+            -0.5: lambda: one / np.sqrt(a), -1: lambda: one / a, -2: lambda: one / (a * a)}
+    if e in fast:
+        return fast[e]()
+    return np.power(a.astype(np.float64), float(e)).astype(a.dtype)
+
+
+def _pow_scalar_tensor(base, e):
+    if e.dtype.kind != "f":
+        return np.power(e.dtype.type(base), e)
+    return np.power(np.float64(base), e.astype(np.float64)).astype(e.dtype)
+
+
+def _pow_tensor_tensor(a, b):
+    if a.dtype.kind != "f":
+        return np.power(a, b)
+    return np.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+
+
+def _pow_backward(g, a, e):
+    if e == 0:
+        return _zeros_of(a, a)
+    exponent = float(e)
+    return F.mul(g, F.mul_scalar(F.pow(a, exponent - 1), exponent))
+
+
+def _pow_backward_self(g, a, b):
+    grad = F.mul(g, F.mul(b, F.pow(a, F.sub_scalar(b, 1))))
+    return F.where(F.compare("eq", b, 0.0), F.scalar_tensor(0.0, g.dtype), grad)
+
+
+def _pow_backward_exponent(g, a, b, out):
+    cond = F.logical_and(F.compare("eq", a, 0), F.compare("ge", b, 0))
+    base = F.to_dtype(a, dtypes.promote(a.dtype, b.dtype))
+    return F.mul(g, F.where(cond, F.scalar_tensor(0.0, g.dtype), F.mul(out, F.log(base))))
+
+
+def _pow_backward_scalar_base(g, base, e, out):
+    with np.errstate(all="ignore"):
+        log_base = float(np.log(np.float64(base)))
+    grad = F.mul_scalar(out, log_base)
+    if base == 0:
+        grad = F.where(F.compare("ge", e, 0), F.scalar_tensor(0.0, g.dtype), grad)
+    return F.mul(g, grad)
+
+
+defop("pow.Tensor_Scalar", "PowBackward0", _pow_tensor_scalar, save=(0,),
+      vjp=lambda g, a, e: _pow_backward(g, a, e))
+pointwise_op("pow.Tensor_Tensor", "PowBackward1", _pow_tensor_tensor, save=(0, 1, RESULT),
+             save_for=((0, 1), (0, 1, RESULT)),
+             vjp=(lambda g, a, b, out=None: _pow_backward_self(g, a, b),
+                  lambda g, a, b, out=None: _pow_backward_exponent(g, a, b, out)))
+defop("pow.Scalar", "PowBackward2", _pow_scalar_tensor, save=(1, RESULT),
+      vjp=(None, lambda g, base, e, out: _pow_backward_scalar_base(g, base, e, out)))
+
+
+# ---- selection, clamping, interpolation ---------------------------------------------------------
+
+def _where(c, a, b):
+    return np.where(c.astype(bool), a, b)
+
+
+def _clamp(a, lo, hi):
+    if lo is not None:
+        a = np.maximum(a, lo)
+    if hi is not None:
+        a = np.minimum(a, hi)
+    return a
+
+
+def _clamp_backward(g, a, lo, hi):
+    if lo is not None and hi is not None:
+        cond = F.logical_and(F.compare("ge", a, lo), F.compare("le", a, hi))
+    elif lo is not None:
+        cond = F.compare("ge", a, lo)
+    else:
+        cond = F.compare("le", a, hi)
+    return F.where(cond, g, F.scalar_tensor(0.0, g.dtype))
+
+
+def _clamp_bound_backward(g, a, lo, hi, which):
+    zero = F.scalar_tensor(0.0, g.dtype)
+    if lo is not None and hi is not None:
+        if which == "min":
+            cond = F.logical_and(F.compare("lt", a, lo), F.compare("lt", lo, hi))
+        else:
+            cond = F.logical_or(F.compare("gt", a, hi), F.compare("lt", hi, lo))
+    elif which == "min":
+        cond = F.compare("lt", a, lo)
+    else:
+        cond = F.compare("gt", a, hi)
+    return F.where(cond, g, zero)
+
+
+def _select_grad(g, a, b, zero_where):
+    split = F.where(F.compare("eq", a, b), F.div_scalar(g, 2), g)
+    return F.masked_fill(split, F.compare(zero_where, a, b), 0)
+
+
+def _lerp(a, b, w):
+    w = np.asarray(w, dtype=a.dtype) if not isinstance(w, np.ndarray) else w
+    small = np.abs(w) < 0.5
+    return np.where(small, a + w * (b - a), b - (b - a) * (1 - w))
+
+
+def _masked_fill(a, mask, value):
+    return np.where(mask, np.asarray(value).astype(a.dtype), a)
+
+
+def _masked_fill_value_grad(g, mask):
+    return F.sum(F.where(mask, g, 0))
+
+
+pointwise_op("where.self", "WhereBackward0", _where, save=(0,),
+             vjp=(None, lambda g, c, a, b: F.where(c, g, 0), lambda g, c, a, b: F.where(c, 0, g)))
+defop("clamp", "ClampBackward1", _clamp, save=(0,),
+      vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),))
+pointwise_op("clamp.Tensor", "ClampBackward0", _clamp, save=(0, 1, 2),
+             vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),
+                  lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "min"),
+                  lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "max")))
+pointwise_op("maximum", "MaximumBackward0", np.maximum, save=(0, 1),
+             vjp=(lambda g, a, b: _select_grad(g, a, b, "lt"),
+                  lambda g, a, b: _select_grad(g, a, b, "gt")))
+pointwise_op("minimum", "MinimumBackward0", np.minimum, save=(0, 1),
+             vjp=(lambda g, a, b: _select_grad(g, a, b, "gt"),
+                  lambda g, a, b: _select_grad(g, a, b, "lt")))
+pointwise_op("lerp.Scalar", "LerpBackward0", _lerp,
+             vjp=(lambda g, a, b, w: F.mul_scalar(g, 1 - float(w)),
+                  lambda g, a, b, w: F.mul_scalar(g, w)))
+pointwise_op("lerp.Tensor", "LerpBackward1", _lerp, save=(0, 1, 2), save_for=((2,), (2,), (0, 1)),
+             vjp=(lambda g, a, b, w: F.mul(g, F.scalar_sub(1, w)), lambda g, a, b, w: F.mul(g, w),
+                  lambda g, a, b, w: F.mul(g, F.sub(b, a))))
+defop("masked_fill.Scalar", "MaskedFillBackward0", _masked_fill, promote="none", save=(1,),
+      vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0),))
+defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none", save=(1,),
+      vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0), None,
+           lambda g, a, mask, value: _masked_fill_value_grad(g, mask)))
+pointwise_op("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1),
+             vjp=(lambda g, a, b: F.mul(F.mul(g, b), _atan2_recip(a, b)),
+                  lambda g, a, b: F.mul(F.mul(g, F.neg(a)), _atan2_recip(a, b))))
+
+
+def _atan2_recip(a, b):
+    return F.reciprocal(F.add(F.mul(a, a), F.mul(b, b)))
+
+
+
+# ---- functions declared whole: schema, row, vjps and public names in one place -------------------
+
+def _floating_kernel(name: str, array: np.ndarray) -> None:
+    """torch's error for a floating-only CPU kernel reached with another dtype."""
+    if array.dtype.kind != "f":
+        scalar = dtypes.from_numpy(array.dtype).legacy_name.removesuffix("Tensor")
+        raise errors.TorchError("NotImplementedError",
+                                f'"{name}_cpu" not implemented for \'{scalar}\'')
+
+
+def _logaddexp(a, b):
+    _floating_kernel("logaddexp", a)
+    with np.errstate(invalid="ignore"):
+        both_infinite = np.isinf(a) & (a == b)
+        mixed = np.maximum(a, b) + np.log1p(np.exp(-np.abs(a - b)))
+    return np.where(both_infinite, a, mixed)
+
+
+def _hypot(a, b):
+    _floating_kernel("hypot", a)
+    return np.hypot(a, b)
+
+
+def _sinc(a):
+    product = a * a.dtype.type(np.pi)
+    return np.where(a == 0, a.dtype.type(1), np.sin(product) / np.where(a == 0, 1, product))
+
+
+def _sinc_grad(g, a):
+    """torch's sinc_backward: the quotient rule, with 0 where self is 0."""
+    self_pi = F.mul_scalar(a, np.pi)
+    self_squared_pi = F.mul_scalar(F.mul(a, a), np.pi)
+    out = F.div(F.mul(g, F.sub(F.mul(self_pi, F.cos(self_pi)), F.sin(self_pi))),
+                self_squared_pi)
+    return F.where(F.eq(self_squared_pi, 0.0), F.scalar_tensor(0, g.dtype), out)
+
+
+def _logit(a, eps=None):
+    if eps is not None:
+        a = np.clip(a, a.dtype.type(eps), a.dtype.type(1.0 - eps))
+    return np.log(a / (a.dtype.type(1) - a))
+
+
+def _logit_grad(g, a, eps=None):
+    """torch's infinitely_differentiable_logit_backward: 0 (with eps) or NaN outside [lo, hi]."""
+    lo = 0.0 if eps is None else eps
+    inside = F.logical_and(F.ge(a, lo), F.le(a, 1.0 - lo))
+    outside_value = F.scalar_tensor(float("nan") if eps is None else 0.0, a.dtype)
+    return F.where(inside, F.div(g, F.mul(a, F.scalar_sub(1.0, a))), outside_value)
+
+
+def _addcdiv(a, t1, t2, value=1):
+    if t1.dtype.kind in "iub" and t2.dtype.kind in "iub":
+        raise errors.runtime(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+    return a + value * t1 / t2
+
+
+define("logaddexp(Tensor self, Tensor other, *, Tensor? out=None)", "LogaddexpBackward0", _logaddexp, save=(0, 1),
+       vjp=(lambda g, a, b: F.div(g, F.add_scalar(F.exp(F.sub(b, a)), 1)),
+            lambda g, a, b: F.div(g, F.add_scalar(F.exp(F.sub(a, b)), 1))))
+define("hypot(Tensor self, Tensor other, *, Tensor? out=None)", "HypotBackward0", _hypot, save=(0, 1, RESULT),
+       vjp=(lambda g, a, b, out: F.div(F.mul(g, a), out),
+            lambda g, a, b, out: F.div(F.mul(g, b), out)))
+define("logit(Tensor self, float? eps=None, *, Tensor? out=None)", "LogitBackward0", _logit, promote="float",
+       save=(0,), vjp=_logit_grad)
+define("sinc(Tensor self, *, Tensor? out=None)", "SincBackward0", _sinc, promote="float", save=(0,), vjp=_sinc_grad)
+define("deg2rad(Tensor self, *, Tensor? out=None)", "Deg2RadBackward0", lambda a: a * a.dtype.type(np.pi / 180),
+       promote="float", vjp=lambda g, a: F.mul_scalar(g, np.pi / 180))
+define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
+       "Tensor? out=None)",
+       "AddcmulBackward0", lambda a, t1, t2, value=1: a + value * t1 * t2, save=(1, 2),
+       save_for=((), (2,), (1,)),
+       hidden=("addcmul(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2)",),
+       vjp=(lambda g, a, t1, t2, value=1: g,
+            lambda g, a, t1, t2, value=1: F.mul(g, F.mul_scalar(t2, value)),
+            lambda g, a, t1, t2, value=1: F.mul(g, F.mul_scalar(t1, value))))
+define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
+       "Tensor? out=None)",
+       "AddcdivBackward0", _addcdiv, save=(1, 2), save_for=((), (2,), (1, 2)),
+       hidden=("addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2)",),
+       vjp=(lambda g, a, t1, t2, value=1: g,
+            lambda g, a, t1, t2, value=1: F.mul(g, F.scalar_div(value, t2)),
+            lambda g, a, t1, t2, value=1: F.mul(F.neg(g), F.div(F.mul_scalar(t1, value),
+                                                                F.mul(t2, t2)))))
+
+
+def _xlogy(x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        product = np.where(x == 0, 0, x * np.log(y))
+    return np.where(np.isnan(y), y, product).astype(np.result_type(x, y), copy=False)
+
+
+def _xlogy_self(g, x, y):
+    """at::xlogy(grad, other), 0 where self is 0 and other <= 0 (torch's choice there)."""
+    undefined = F.eq(x, 0.0) if not isinstance(y, Tensor) else F.logical_and(F.eq(x, 0.0),
+                                                                             F.le(y, 0.0))
+    if not isinstance(y, Tensor) and y > 0:
+        return xlogy(g, y)
+    return F.masked_fill(xlogy(g, y), undefined, 0.0)
+
+
+pointwise_op("xlogy.Tensor", "XlogyBackward0", _xlogy, promote="float", save=(0, 1),
+             vjp=(_xlogy_self, lambda g, x, y: F.div(F.mul(g, x), y)))
+defop("xlogy.Scalar_Self", "XlogyBackward1", _xlogy, promote="float", save=(0, 1),
+      vjp=(None, lambda g, x, y: F.div(F.mul_scalar(g, x), y)))
+defop("xlogy.Scalar_Other", "XlogyBackward2", _xlogy, promote="float", save=(0,),
+      vjp=(_xlogy_self,))
+
+
+def xlogy(self, other):
+    """self * log(other), 0 where self is 0, as torch.xlogy picks its overload."""
+    if not isinstance(self, Tensor):
+        return apply(OPS["xlogy.Scalar_Self"], self, other)
+    if not isinstance(other, Tensor):
+        return apply(OPS["xlogy.Scalar_Other"], self, other)
+    broadcast_shape(self.shape, other.shape)
+    return apply(OPS["xlogy.Tensor"], self, other)
+
+
+declare("xlogy", xlogy, "xlogy(Tensor self, Tensor other, *, Tensor? out=None)",
+        "xlogy(Scalar self, Tensor other, *, Tensor? out=None)",
+        "xlogy(Tensor self, Scalar other, *, Tensor? out=None)",
+        method=("xlogy(Tensor self, Tensor other)", "xlogy(Tensor self, Scalar other)"))
+
+
+LN2 = 0.6931471805599453
+LN10 = 2.3025850929940456
+TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def erf_values(a: np.ndarray) -> np.ndarray:
+    """The error function, elementwise, computed in double precision."""
+    values = np.frompyfunc(math.erf, 1, 1)(a.astype(np.float64))
+    return np.asarray(values, dtype=np.float64).astype(a.dtype)
+
+
+def _sigmoid(a):
+    one = a.dtype.type(1)
+    return one / (one + np.exp(-a))
+
+
+def _rsqrt(a):
+    return a.dtype.type(1) / np.sqrt(a)
+
+
+def _zeros(g, *_, **__):
+    return F.filled_like(g, 0)
+
+
+def _asin_root(a):
+    """(-self * self + 1).rsqrt(), shared by asin and acos."""
+    return F.rsqrt(F.add_scalar(F.mul(F.neg(a), a), 1))
+
+
+# key: (label, forward, saves, vjp(g, a, out)); all compute in floating point.
+_FLOATING = {
+    "reciprocal": ("ReciprocalBackward0", np.reciprocal, RESULT,
+                   lambda g, a, out: F.mul(F.neg(g), F.mul(out, out))),
+    "exp": ("ExpBackward0", np.exp, RESULT, lambda g, a, out: F.mul(g, out)),
+    "exp2": ("Exp2Backward0", np.exp2, RESULT,
+             lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
+    "expm1": ("Expm1Backward0", np.expm1, RESULT,
+              lambda g, a, out: F.mul(g, F.add_scalar(out, 1))),
+    "log": ("LogBackward0", np.log, 0, lambda g, a, out: F.div(g, a)),
+    "log2": ("Log2Backward0", np.log2, 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
+    "log10": ("Log10Backward0", np.log10, 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
+    "log1p": ("Log1PBackward0", np.log1p, 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1))),
+    "sqrt": ("SqrtBackward0", np.sqrt, RESULT, lambda g, a, out: F.div(g, F.mul_scalar(out, 2))),
+    "rsqrt": ("RsqrtBackward0", _rsqrt, RESULT,
+              lambda g, a, out: F.mul(F.mul_scalar(g, -0.5), F.pow(out, 3))),
+    "sin": ("SinBackward0", np.sin, 0, lambda g, a, out: F.mul(g, F.cos(a))),
+    "cos": ("CosBackward0", np.cos, 0, lambda g, a, out: F.mul(g, F.neg(F.sin(a)))),
+    "tan": ("TanBackward0", np.tan, RESULT,
+            lambda g, a, out: F.mul(g, F.add_scalar(F.pow(out, 2), 1))),
+    "asin": ("AsinBackward0", np.arcsin, 0, lambda g, a, out: F.mul(g, _asin_root(a))),
+    "acos": ("AcosBackward0", np.arccos, 0, lambda g, a, out: F.mul(g, F.neg(_asin_root(a)))),
+    "atan": ("AtanBackward0", np.arctan, 0,
+             lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1))),
+    "sinh": ("SinhBackward0", np.sinh, 0, lambda g, a, out: F.mul(g, F.cosh(a))),
+    "cosh": ("CoshBackward0", np.cosh, 0, lambda g, a, out: F.mul(g, F.sinh(a))),
+    "tanh": ("TanhBackward0", np.tanh, RESULT, lambda g, a, out: F.tanh_backward(g, out)),
+    "sigmoid": ("SigmoidBackward0", _sigmoid, RESULT,
+                lambda g, a, out: F.sigmoid_backward(g, out)),
+    "erf": ("ErfBackward0", erf_values, 0,
+            lambda g, a, out: F.mul(F.mul_scalar(F.exp(F.neg(F.pow(a, 2))), TWO_OVER_SQRT_PI),
+                                    g)),
+}
+
+for _key, (_label, _forward, _saves, _rule) in _FLOATING.items():
+    if _saves == RESULT:
+        defop(_key, _label, _forward, promote="float", save=(RESULT,), vjp=_rule)
+    else:
+        defop(_key, _label, _forward, promote="float", save=(0,),
+              vjp=lambda g, a, rule=_rule: rule(g, a, None))
+
+defop("neg", "NegBackward0", np.negative, promote="none", vjp=lambda g, a: F.neg(g))
+defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,),
+      vjp=lambda g, a: F.mul(g, F.sgn(a)))
+defop("sign", "SignBackward0", np.sign, promote="none", vjp=_zeros)
+defop("sgn", "SgnBackward0", np.sign, promote="none", save=(0, RESULT),
+      vjp=lambda g, a, out: efficient_zeros(g))
+defop("frac", "FracBackward0", lambda a: a - np.trunc(a), promote="none", vjp=lambda g, a: g)
+for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
+                               ("ceil", "CeilBackward0", np.ceil),
+                               ("trunc", "TruncBackward0", np.trunc),
+                               ("round", "RoundBackward0", np.rint)):
+    defop(_key, _label, lambda a, f=_forward: a.copy() if a.dtype.kind != "f" else f(a),
+          promote="none", vjp=_zeros)
+defop("round.decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals),
+      promote="none", vjp=_zeros)
+defop("_to_copy", "ToCopyBackward0", lambda a, dtype: a.astype(dtype.np), promote="none",
+      out_dtype=lambda dtype, params: params["dtype"], vjp=lambda g, a, dtype: g)
+
+
+__all__ = [
+    "broadcast_shape", "scalar_tensor", "filled_like", "add", "sub", "rsub", "mul", "div",
+    "floor_divide", "remainder", "pow", "square", "add_scalar", "sub_scalar", "mul_scalar",
+    "div_scalar", "scalar_sub", "scalar_div", "maybe_multiply", "neg", "reciprocal", "exp",
+    "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "abs", "sign", "sgn",
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf",
+    "floor", "ceil", "trunc", "frac", "round", "atan2", "maximum", "minimum", "clamp", "where",
+    "lerp", "masked_fill",
+]
+
+Scalar = (bool, int, float)
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}
+
+
+def check_operand(name: str, value, position: int = 2, argument: str = "other") -> None:
+    """torch's TypeError for an operand that is neither a tensor nor a number."""
+    if not isinstance(value, (Tensor, *Scalar)):
+        raise errors.type_error(
+            f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
+            f"{type(value).__name__}")
+
+
+def binary(key: str, a, b, **params):
+    """Apply a two-operand row after torch's broadcast check."""
+    if isinstance(b, Tensor) and isinstance(a, Tensor) and a.shape != b.shape:
+        broadcast_shape(a.shape, b.shape)
+    if type(b) is int and isinstance(a, Tensor) and a.dtype.category == dtypes.INTEGRAL:
+        b = int(np.array(b).astype(a.dtype.np))  # torch wraps an int scalar into the dtype
+    return apply(OPS[key], a, b, **params)
+
+
+def scalar_tensor(value, dtype: dtypes.DType) -> Tensor:
+    """A zero-dim tensor holding `value` (at::scalar_tensor)."""
+    return Tensor(np.array(value, dtype=dtype.np), dtype)
+
+
+def filled_like(t: Tensor, value) -> Tensor:
+    return Tensor(np.full(t.shape, value, dtype=t.dtype.np), t.dtype)
+
+
+# ---- Python-level arithmetic: a scalar operand is a wrapped number (the .Tensor overloads) ------
+
+def add(a, b, alpha=1):
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    check_operand("add", b)
+    return binary("add.Tensor", a, b, **({"alpha": alpha} if alpha != 1 else {}))
+
+
+def sub(a, b, alpha=1):
+    extra = {"alpha": alpha} if alpha != 1 else {}
+    if not isinstance(a, Tensor):
+        return apply(OPS["rsub.Scalar"], b, a, **extra)
+    check_operand("sub", b)
+    if a.dtype is dtypes.bool_ and isinstance(b, Tensor) and b.dtype is dtypes.bool_:
+        raise errors.runtime(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead.")
+    return binary("sub.Tensor", a, b, **extra)
+
+
+def rsub(a, b, alpha=1):
+    """torch.rsub: b - alpha * a."""
+    extra = {"alpha": alpha} if alpha != 1 else {}
+    if not isinstance(b, Tensor):
+        return apply(OPS["rsub.Scalar"], a, b, **extra)
+    return binary("rsub.Tensor", a, b, **extra)
+
+
+def mul(a, b):
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    check_operand("mul", b)
+    return binary("mul.Tensor", a, b)
+
+
+_ROUNDING_MODES = (None, "trunc", "floor")
+
+
+def div(a, b, rounding_mode=None):
+    if rounding_mode not in _ROUNDING_MODES:
+        raise errors.runtime(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{rounding_mode}'")
+    if not isinstance(a, Tensor):
+        if rounding_mode is None:
+            return mul(reciprocal(b), a)
+        a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
+    check_operand("div", b)
+    if rounding_mode is None:
+        return binary("div.Tensor", a, b)
+    _check_integer_division(a, b)
+    return binary("div.Tensor_mode", a, b, rounding_mode=rounding_mode)
+
+
+def _check_integer_division(a, b) -> None:
+    integral = all(not (x.dtype.is_floating_point if isinstance(x, Tensor) else
+                        isinstance(x, float)) for x in (a, b))
+    if integral and np.any((b.data if isinstance(b, Tensor) else np.asarray(b)) == 0):
+        raise errors.runtime("ZeroDivisionError")
+
+
+def floor_divide(a, b):
+    if not isinstance(a, Tensor):
+        a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
+    _check_integer_division(a, b)
+    return binary("floor_divide", a, b)
+
+
+def remainder(a, b):
+    if not isinstance(a, Tensor):
+        a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
+    _check_integer_division(a, b)
+    if isinstance(b, Tensor):
+        return binary("remainder.Tensor", a, b)
+    return apply(OPS["remainder.Scalar"], a, b)
+
+
+def pow(a, b):
+    if not isinstance(a, Tensor):
+        check_operand("pow", b, 2, "exponent")
+        return apply(OPS["pow.Scalar"], a, b)
+    check_operand("pow", b, 2, "exponent")
+    if not isinstance(b, Tensor):
+        if (a.dtype.category != dtypes.FLOATING and isinstance(b, int) and not isinstance(b, bool)
+                and b < 0):
+            raise errors.runtime("Integers to negative integer powers are not allowed.")
+        return apply(OPS["pow.Tensor_Scalar"], a, b)
+    return binary("pow.Tensor_Tensor", a, b)
+
+
+def square(a: Tensor) -> Tensor:
+    return pow(a, 2)
+
+
+# ---- ATen-internal arithmetic with a C++ scalar (the .Scalar overloads rules use) ---------------
+
+def add_scalar(t: Tensor, s) -> Tensor:
+    return apply(OPS["add.Scalar"], t, s)
+
+
+def sub_scalar(t: Tensor, s) -> Tensor:
+    return apply(OPS["sub.Scalar"], t, s)
+
+
+def mul_scalar(t: Tensor, s) -> Tensor:
+    return apply(OPS["mul.Scalar"], t, s)
+
+
+def div_scalar(t: Tensor, s) -> Tensor:
+    return apply(OPS["div.Scalar"], t, s)
+
+
+def scalar_sub(s, t: Tensor) -> Tensor:
+    """C++ `scalar - tensor`: a filled tensor minus `t` (so SubBackward0)."""
+    return apply(OPS["sub.Tensor"], filled_like(t, s), t)
+
+
+def scalar_div(s, t: Tensor) -> Tensor:
+    """C++ `scalar / tensor`: a filled tensor divided by `t` (so DivBackward0)."""
+    return apply(OPS["div.Tensor"], filled_like(t, s), t)
+
+
+def maybe_multiply(t: Tensor, s) -> Tensor:
+    return t if s == 1 else mul_scalar(t, s)
+
+
+# ---- unary math ---------------------------------------------------------------------------------
+
+def _unary(key: str):
+    def run(a: Tensor) -> Tensor:
+        return apply(OPS[key], a)
+    run.__name__ = key
+    return run
+
+
+(negate, reciprocal, exp, exp2, expm1, log, log2, log10, log1p, sqrt, rsqrt, abs, sign, sgn, sin,
+ cos, tan, asin, acos, atan, sinh, cosh, tanh, sigmoid, erf, floor, ceil, trunc, frac) = (
+    _unary(k) for k in (
+        "neg", "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
+        "rsqrt", "abs", "sign", "sgn", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+        "tanh", "sigmoid", "erf", "floor", "ceil", "trunc", "frac"))
+
+
+def neg(a: Tensor) -> Tensor:
+    if a.dtype is dtypes.bool_:
+        raise errors.runtime(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead.")
+    return negate(a)
+
+
+def round(a: Tensor, decimals: int = 0) -> Tensor:
+    if decimals == 0:
+        return apply(OPS["round"], a)
+    return apply(OPS["round.decimals"], a, decimals=decimals)
+
+
+# ---- other elementwise functions ----------------------------------------------------------------
+
+def atan2(a: Tensor, b: Tensor) -> Tensor:
+    return binary("atan2", a, b)
+
+
+def maximum(a: Tensor, b: Tensor) -> Tensor:
+    return binary("maximum", a, b)
+
+
+def minimum(a: Tensor, b: Tensor) -> Tensor:
+    return binary("minimum", a, b)
+
+
+def clamp(a: Tensor, min=None, max=None) -> Tensor:
+    if min is None and max is None:
+        raise errors.runtime("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        for bound in (min, max):
+            if isinstance(bound, Tensor):
+                broadcast_shape(a.shape, bound.shape)
+        lo = min if min is None or isinstance(min, Tensor) else scalar_tensor(min, a.dtype)
+        hi = max if max is None or isinstance(max, Tensor) else scalar_tensor(max, a.dtype)
+        return apply(OPS["clamp.Tensor"], a, lo, hi)
+    return apply(OPS["clamp"], a, min, max)
+
+
+def where(condition: Tensor, a, b) -> Tensor:
+    if condition.dtype is not dtypes.bool_:
+        raise errors.runtime(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition.dtype.legacy_name.removesuffix('Tensor')}")
+    for value in (a, b):
+        if isinstance(value, Tensor):
+            broadcast_shape(condition.shape, value.shape)
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        broadcast_shape(a.shape, b.shape)
+    return apply(OPS["where.self"], condition, a, b)
+
+
+def lerp(start: Tensor, end: Tensor, weight) -> Tensor:
+    for name, other in (("end", end), ("weight", weight)):
+        if isinstance(other, Tensor) and other.dtype is not start.dtype:
+            raise errors.runtime(f"expected dtype {_C_NAMES[start.dtype.name]} for `{name}` but "
+                                 f"got dtype {_C_NAMES[other.dtype.name]}")
+    broadcast_shape(start.shape, end.shape)
+    if isinstance(weight, Tensor):
+        return apply(OPS["lerp.Tensor"], start, end, weight)
+    return apply(OPS["lerp.Scalar"], start, end, weight)
+
+
+def masked_fill(t: Tensor, mask: Tensor, value) -> Tensor:
+    if mask.dtype is not dtypes.bool_:
+        raise errors.runtime(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{mask.dtype.name}")
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise errors.runtime(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s).")
+        return apply(OPS["masked_fill.Tensor"], t, mask, value)
+    return apply(OPS["masked_fill.Scalar"], t, mask, value)
+
+
+# ---- declarations: the public names of this area ------------------------------------------------
+
+declare("add", add, "add(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
+        method=("add(Tensor self, Tensor other, *, Scalar alpha=1)",), numbers_as_tensors=True,
+        hidden=("add(Tensor self, Scalar alpha, Tensor other)",))
+declare("sub", sub, "sub(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
+        method=("sub(Tensor self, Tensor other, *, Scalar alpha=1)",), aliases=("subtract",),
+        numbers_as_tensors=True, hidden=("sub(Tensor self, Scalar alpha, Tensor other)",))
+declare("rsub", rsub, "rsub(Tensor self, Tensor other, *, Scalar alpha=1)",
+        "rsub(Tensor self, Scalar other, Scalar alpha=1)", variants="torch")
+declare("mul", mul, "mul(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("mul(Tensor self, Tensor other)",), aliases=("multiply",), numbers_as_tensors=True)
+declare("div", div, "div(Tensor self, Tensor other, *, Tensor? out=None)",
+        "div(Tensor self, Tensor other, *, str rounding_mode, Tensor? out=None)",
+        "div(Tensor self, Scalar other, *, str rounding_mode)",
+        method=("div(Tensor self, Tensor other)",
+        "div(Tensor self, Tensor other, *, str rounding_mode)",
+        "div(Tensor self, Scalar other, *, str rounding_mode)"), aliases=("divide", "true_divide"),
+        numbers_as_tensors=True)
+declare("floor_divide", floor_divide, "floor_divide(Tensor self, Tensor other, *, Tensor? out=None)",
+        "floor_divide(Tensor self, Scalar other)",
+        method=("floor_divide(Tensor self, Tensor other)",
+        "floor_divide(Tensor self, Scalar other)"), numbers_as_tensors=True)
+declare("remainder", remainder, "remainder(Tensor self, Tensor other, *, Tensor? out=None)",
+        "remainder(Scalar self, Tensor other)",
+        "remainder(Tensor self, Scalar other, *, Tensor? out=None)",
+        method=("remainder(Tensor self, Tensor other)", "remainder(Tensor self, Scalar other)"))
+declare("pow", pow, "pow(Tensor self, Tensor exponent, *, Tensor? out=None)",
+        "pow(Scalar self, Tensor exponent, *, Tensor? out=None)",
+        "pow(Tensor self, Scalar exponent, *, Tensor? out=None)",
+        method=("pow(Tensor self, Tensor exponent)", "pow(Tensor self, Scalar exponent)"))
+declare("square", square, "square(Tensor self, *, Tensor? out=None)",
+        method=("square(Tensor self)",))
+declare("atan2", atan2, "atan2(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("atan2(Tensor self, Tensor other)",), aliases=("arctan2",))
+declare("maximum", maximum, "maximum(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("maximum(Tensor self, Tensor other)",))
+declare("minimum", minimum, "minimum(Tensor self, Tensor other, *, Tensor? out=None)",
+        method=("minimum(Tensor self, Tensor other)",))
+declare("clamp", clamp, "clamp(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)",
+        "clamp(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)",
+        method=("clamp(Tensor self, Tensor? min=None, Tensor? max=None)",
+        "clamp(Tensor self, Scalar? min=None, Scalar? max=None)"), aliases=("clip",))
+declare("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight, *, Tensor? out=None)",
+        "lerp(Tensor self, Tensor end, Scalar weight, *, Tensor? out=None)",
+        method=("lerp(Tensor self, Tensor end, Tensor weight)",
+        "lerp(Tensor self, Tensor end, Scalar weight)"))
+declare("round", round, "round(Tensor self, *, Tensor? out=None)",
+        "round(Tensor self, *, int decimals, Tensor? out=None)", method=("round(Tensor self)",
+        "round(Tensor self, *, int decimals)"))
+declare("masked_fill", masked_fill, "masked_fill(Tensor self, Tensor mask, Tensor value)",
+        "masked_fill(Tensor self, Tensor mask, Scalar value)", variants="method")
+declare("neg", neg, "neg(Tensor self, *, Tensor? out=None)", method=("neg(Tensor self)",),
+        aliases=("negative",))
+declare("reciprocal", reciprocal, "reciprocal(Tensor self, *, Tensor? out=None)",
+        method=("reciprocal(Tensor self)",))
+declare("exp", exp, "exp(Tensor self, *, Tensor? out=None)", method=("exp(Tensor self)",))
+declare("exp2", exp2, "exp2(Tensor self, *, Tensor? out=None)", method=("exp2(Tensor self)",))
+declare("expm1", expm1, "expm1(Tensor self, *, Tensor? out=None)", method=("expm1(Tensor self)",))
+declare("log", log, "log(Tensor self, *, Tensor? out=None)", method=("log(Tensor self)",))
+declare("log2", log2, "log2(Tensor self, *, Tensor? out=None)", method=("log2(Tensor self)",))
+declare("log10", log10, "log10(Tensor self, *, Tensor? out=None)", method=("log10(Tensor self)",))
+declare("log1p", log1p, "log1p(Tensor self, *, Tensor? out=None)", method=("log1p(Tensor self)",))
+declare("sqrt", sqrt, "sqrt(Tensor self, *, Tensor? out=None)", method=("sqrt(Tensor self)",))
+declare("rsqrt", rsqrt, "rsqrt(Tensor self, *, Tensor? out=None)", method=("rsqrt(Tensor self)",))
+declare("abs", abs, "abs(Tensor self, *, Tensor? out=None)", method=("abs(Tensor self)",),
+        aliases=("absolute",))
+declare("sign", sign, "sign(Tensor self, *, Tensor? out=None)", method=("sign(Tensor self)",))
+declare("sgn", sgn, "sgn(Tensor self, *, Tensor? out=None)", method=("sgn(Tensor self)",))
+declare("sin", sin, "sin(Tensor self, *, Tensor? out=None)", method=("sin(Tensor self)",))
+declare("cos", cos, "cos(Tensor self, *, Tensor? out=None)", method=("cos(Tensor self)",))
+declare("tan", tan, "tan(Tensor self, *, Tensor? out=None)", method=("tan(Tensor self)",))
+declare("asin", asin, "asin(Tensor self, *, Tensor? out=None)", method=("asin(Tensor self)",),
+        aliases=("arcsin",))
+declare("acos", acos, "acos(Tensor self, *, Tensor? out=None)", method=("acos(Tensor self)",),
+        aliases=("arccos",))
+declare("atan", atan, "atan(Tensor self, *, Tensor? out=None)", method=("atan(Tensor self)",),
+        aliases=("arctan",))
+declare("sinh", sinh, "sinh(Tensor self, *, Tensor? out=None)", method=("sinh(Tensor self)",))
+declare("cosh", cosh, "cosh(Tensor self, *, Tensor? out=None)", method=("cosh(Tensor self)",))
+declare("tanh", tanh, "tanh(Tensor self, *, Tensor? out=None)", method=("tanh(Tensor self)",))
+declare("sigmoid", sigmoid, "sigmoid(Tensor self, *, Tensor? out=None)",
+        method=("sigmoid(Tensor self)",))
+declare("erf", erf, "erf(Tensor self, *, Tensor? out=None)", method=("erf(Tensor self)",))
+declare("floor", floor, "floor(Tensor self, *, Tensor? out=None)", method=("floor(Tensor self)",))
+declare("ceil", ceil, "ceil(Tensor self, *, Tensor? out=None)", method=("ceil(Tensor self)",))
+declare("trunc", trunc, "trunc(Tensor self, *, Tensor? out=None)", method=("trunc(Tensor self)",),
+        aliases=("fix",))
+declare("frac", frac, "frac(Tensor self, *, Tensor? out=None)", method=("frac(Tensor self)",))
+
+
+export(__name__, globals())

@@ -1,0 +1,617 @@
+"""Reductions (sum, mean, prod, max/min, norms, var/std, logsumexp, cumsum): functions and rows."""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+
+def axis_of(a: np.ndarray, dims):
+    """The numpy axis for torch dims: None (all) for a 0-dim array, None or ()."""
+    return None if a.ndim == 0 or not dims else tuple(dims)
+
+
+def unsqueeze_multiple(t: Tensor, dims, ndim: int) -> Tensor:
+    """Put back the reduced dims (torch's unsqueeze_multiple)."""
+    if not dims:
+        return t
+    if len(dims) == 1:
+        return F.unsqueeze(t, dims[0])
+    for d in range(ndim):
+        if d in dims:
+            t = F.unsqueeze(t, d)
+    return t
+
+
+def restore_reduced_dims(t: Tensor, dims, keepdim: bool) -> Tensor:
+    """torch's restore_reduced_dims: reshape `t` so that the reduced dims are size 1."""
+    if keepdim:
+        return t
+    sizes = iter(t.shape)
+    target = tuple(1 if d in dims else next(sizes) for d in range(t.ndim + len(dims)))
+    return F.reshape(t, target)
+
+
+def sum_backward(g: Tensor, sizes: tuple, dims, keepdim: bool) -> Tensor:
+    if not keepdim and sizes and dims:
+        g = unsqueeze_multiple(g, dims, len(sizes))
+    return F.expand(g, sizes)
+
+
+def _accumulator(a: np.ndarray, out: dtypes.DType):
+    return np.float32 if out is dtypes.float16 else out.np
+
+
+def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
+    out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
+    total = np.sum(a, axis=axis_of(a, dim), keepdims=keepdim, dtype=_accumulator(a, out))
+    return np.asarray(total).astype(out.np)
+
+
+def _sum_dtype(dtype, params):
+    if params.get("dtype") is not None:
+        return params["dtype"]
+    return dtype if dtype.is_floating_point else dtypes.int64
+
+
+def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
+    out = dtype or dtypes.from_numpy(a.dtype)
+    total = np.mean(a.astype(out.np), axis=axis_of(a, dim), keepdims=keepdim,
+                    dtype=_accumulator(a, out))
+    return np.asarray(total).astype(out.np)
+
+
+defop("sum", "SumBackward0", _sum, promote="none", out_dtype=_sum_dtype,
+      vjp=lambda g, a, sizes, dtype=None: F.expand(g, sizes))
+defop("sum.dim_IntList", "SumBackward1", _sum, promote="none", out_dtype=_sum_dtype,
+      vjp=lambda g, a, sizes, dtype=None, dim=(), keepdim=False:
+          sum_backward(g, sizes, dim, keepdim))
+defop("mean", "MeanBackward0", _mean, promote="none",
+      out_dtype=lambda dtype, params: params.get("dtype") or dtype,
+      vjp=lambda g, a, sizes, dtype=None: F.div_scalar(F.expand(g, sizes),
+                                                        F.reduced_numel(sizes, None)))
+defop("mean.dim", "MeanBackward1", _mean, promote="none",
+      out_dtype=lambda dtype, params: params.get("dtype") or dtype,
+      vjp=lambda g, a, sizes, dtype=None, dim=(), keepdim=False: F.div_scalar(
+          sum_backward(g, sizes, dim, keepdim), F.reduced_numel(sizes, dim)))
+
+
+# ---- prod ---------------------------------------------------------------------------------------
+
+def _prod(a, dtype=None, dim=None, keepdim=False):
+    out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
+    axis = None if dim is None or a.ndim == 0 else dim
+    return np.asarray(np.prod(a, axis=axis, keepdims=keepdim, dtype=_accumulator(a, out))
+                      ).astype(out.np)
+
+
+def _prod_backward(g, a, out, dim=None, keepdim=False):
+    a = F.to_dtype(a, g.dtype)
+    if a.ndim == 0:
+        return g
+    if dim is None:
+        zeros = int(np.count_nonzero(a.data == 0))
+        if zeros == 0:
+            return F.mul(g, F.div(out, a))
+        if zeros > 1 and not STATE.grad_enabled:
+            return F.filled_like(a, 0)
+        flat = F.reshape(a, (-1,))
+        return F.reshape(_prod_safe_zeros_backward(g, flat, 0), a.shape)
+    if not keepdim:
+        g, out = F.unsqueeze(g, dim), F.unsqueeze(out, dim)
+    if not np.any(a.data == 0):
+        return F.mul(g, F.div(out, a))
+    return _prod_safe_zeros_backward(g, a, dim)
+
+
+def _prod_safe_zeros_backward(g, a, dim):
+    size = a.shape[dim]
+    if a.numel() == 0:
+        return F.expand(g, a.shape)
+    if size == 1:
+        return g
+    ones_shape = tuple(1 if d == dim else s for d, s in enumerate(a.shape))
+    one = F.ones(ones_shape, dtype=g.dtype)
+    normal = F.cumprod(F.cat([one, F.narrow(a, dim, 0, size - 1)], dim), dim)
+    reverse = F.cat([one, F.flip(F.narrow(a, dim, 1, size - 1), (dim,))], dim)
+    reverse = F.flip(F.cumprod(reverse, dim), (dim,))
+    return F.mul(g, F.mul(normal, reverse))
+
+
+defop("prod", "ProdBackward0", _prod, promote="none", out_dtype=_sum_dtype, save=(0, RESULT),
+      vjp=lambda g, a, dtype=None, out=None: _prod_backward(g, a, out))
+defop("prod.dim_int", "ProdBackward1", _prod, promote="none", out_dtype=_sum_dtype,
+      save=(0, RESULT),
+      vjp=lambda g, a, dtype=None, dim=0, keepdim=False, out=None:
+          _prod_backward(g, a, out, dim, keepdim))
+
+
+# ---- amax / amin / max / min ------------------------------------------------------------------
+
+def _amax_backward(g, a, dim, keepdim, out):
+    grad = restore_reduced_dims(g, dim, keepdim)
+    mask = F.compare("eq", restore_reduced_dims(out, dim, keepdim), a)
+    return F.mul(F.div(grad, F.sum(mask, dim, True)), mask)
+
+
+def _evenly_distribute_backward(g, a, out):
+    if np.isnan(out.data).any():
+        mask = F.isnan(a)
+    else:
+        mask = F.compare("eq", a, out)
+    zeros = Tensor(np.zeros(a.shape, g.dtype.np), g.dtype)
+    return F.masked_fill(zeros, mask, F.div(g, F.sum(mask)))
+
+
+def _max_dim(a, indices, dim, keepdim, sizes):
+    if a.ndim == 0:
+        return a.copy(), indices
+    values = np.take_along_axis(a, indices, axis=dim)
+    if keepdim:
+        return values, indices
+    return np.squeeze(values, dim), np.squeeze(indices, dim)
+
+
+def _value_selecting_backward(g, a, indices, dim, keepdim, sizes):
+    """torch's value_selecting_reduction_backward: scatter the gradient at the indices."""
+    grad = g[0] if isinstance(g, (list, tuple)) else g
+    if not keepdim and sizes:
+        grad = F.unsqueeze(grad, dim)
+    return scatter(Tensor(np.zeros(sizes, grad.dtype.np), grad.dtype), dim, indices, grad)
+
+
+def scatter(t: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """Tensor.scatter(dim, index, src) (ScatterBackward0)."""
+    return F.apply_op("scatter.src", t, index, src, dim=dim)
+
+
+def _scatter(a, index, src, dim):
+    if a.ndim == 0:
+        return np.array(src, dtype=a.dtype)
+    out = a.copy()
+    src = src[tuple(slice(0, s) for s in index.shape)]
+    np.put_along_axis(out, index.astype(np.int64), src, axis=dim)
+    return out
+
+
+for _name, _reduce in (("amax", np.max), ("amin", np.min)):
+    defop(_name, _name.capitalize() + "Backward0",
+          lambda a, dim, keepdim, f=_reduce: f(a, axis=axis_of(a, dim), keepdims=keepdim),
+          promote="none", save=(0, RESULT),
+          vjp=lambda g, a, dim, keepdim, out: _amax_backward(g, a, dim, keepdim, out))
+for _name, _reduce in (("max", np.max), ("min", np.min)):
+    defop(_name, _name.capitalize() + "Backward1", lambda a, f=_reduce: f(a), promote="none",
+          save=(0, RESULT), vjp=lambda g, a, out: _evenly_distribute_backward(g, a, out))
+    defop(f"{_name}.dim", _name.capitalize() + "Backward0", _max_dim, promote="none",
+          n_outputs=2, out_dtype=lambda dtype, params: (dtype, dtypes.int64), save=(1,),
+          vjp=(lambda g, a, indices, dim, keepdim, sizes:
+               _value_selecting_backward(g, a, indices, dim, keepdim, sizes), None))
+
+defop("scatter.src", "ScatterBackward0", _scatter, promote="none", save=(1,),
+      vjp=(lambda g, a, index, src, dim: scatter(g, dim, index, F.filled_like(g, 0)), None,
+           lambda g, a, index, src, dim: F.gather(g, dim, index) if g.ndim else g))
+
+
+def _vector_norm(a, ord, dim, keepdim):
+    axis = F.axis_of(a, dim)
+    x = np.abs(a)
+    if ord == 2:
+        return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdim))
+    if math.isinf(ord):
+        pick = np.max if ord > 0 else np.min
+        return pick(x, axis=axis, keepdims=keepdim)
+    if ord == 0:
+        return np.sum(x != 0, axis=axis, keepdims=keepdim).astype(a.dtype)
+    if ord == 1:
+        return np.sum(x, axis=axis, keepdims=keepdim)
+    return np.power(np.sum(np.power(x, ord), axis=axis, keepdims=keepdim), 1.0 / ord)
+
+
+def _norm_backward(g, a, p, dim, keepdim, norm):
+    """torch's norm_backward for linalg.vector_norm."""
+    dims = dim or ()
+    if not keepdim and a.ndim:
+        g = F.unsqueeze_multiple(g, dims, a.ndim)
+        norm = F.unsqueeze_multiple(norm, dims, a.ndim)
+    if p == 0:
+        return None
+    if p == 1:
+        return F.mul(F.sgn(a), g)
+    if p == 2:
+        return F.mul(g, F.masked_fill(F.div(a, norm), F.compare("eq", norm, 0), 0))
+    if math.isinf(p):
+        magnitude = F.abs(a)
+        mask = F.logical_or(F.compare("eq", magnitude, norm), F.isnan(magnitude))
+        return F.mul(F.sgn(a), F.mul(F.div(g, F.sum(mask, dims, True)), mask))
+    if p < 1:
+        scaled = F.mul(F.sgn(a), F.masked_fill(F.pow(F.abs(a), p - 1), F.compare("eq", a, 0), 0))
+        return F.mul(F.mul(scaled, g), F.pow(norm, 1 - p))
+    if p < 2:
+        scaled = F.mul(F.sgn(a), F.pow(F.abs(a), p - 1))
+    else:
+        scaled = F.mul(a, F.pow(F.abs(a), p - 2))
+    scale = F.masked_fill(F.div(g, F.pow(norm, p - 1)), F.compare("eq", norm, 0), 0)
+    return F.mul(scaled, scale)
+
+
+def _var(a, dim, correction, keepdim, root=False):
+    axis = F.axis_of(a, dim)
+    count = a.size if axis is None else math.prod(a.shape[d] for d in axis)
+    centred = a - np.mean(a, axis=axis, keepdims=True)
+    total = np.sum(centred * centred, axis=axis, keepdims=keepdim)
+    result = total / a.dtype.type(builtins.max(count - correction, 0))
+    return np.sqrt(result) if root else result
+
+
+def _var_backward(g, a, dim, correction, keepdim):
+    if a.ndim == 0 or dim is None:
+        dof = a.numel() - correction
+        if dof <= 0:
+            return F.mul(g, F.where(F.compare("eq", a, F.mean(a)), math.nan, math.inf))
+        return F.mul(F.mul_scalar(g, 2.0 / dof), F.sub(a, F.mean(a)))
+    if not keepdim and a.ndim > 1:
+        g = F.unsqueeze_multiple(g, dim, a.ndim)
+    count = F.reduced_numel(a.shape, dim)
+    return F.mul(F.mul_scalar(g, 2.0 / (count - correction)), F.sub(a, F.mean(a, dim, True)))
+
+
+def _std_backward(g, a, dim, correction, keepdim, out):
+    grad_var = F.masked_fill(F.div(g, F.mul_scalar(out, 2)), F.compare("eq", out, 0), 0)
+    return _var_backward(grad_var, a, dim, correction, keepdim)
+
+
+def _logsumexp(a, dim, keepdim):
+    axis = F.axis_of(a, dim)
+    maxes = np.max(a, axis=axis, keepdims=True)
+    maxes = np.where(np.isinf(maxes), 0, maxes)
+    total = np.sum(np.exp(a - maxes), axis=axis, keepdims=keepdim)
+    squeezed = maxes if keepdim else maxes.reshape(np.shape(total))
+    return np.log(total) + squeezed
+
+
+def _logsumexp_backward(g, a, dim, keepdim, out):
+    if not keepdim and a.ndim:
+        g, out = F.unsqueeze_multiple(g, dim, a.ndim), F.unsqueeze_multiple(out, dim, a.ndim)
+    return F.mul(g, F.exp(F.sub(a, out)))
+
+
+def _scan(a, dim, dtype, accumulate):
+    out = dtype or (dtypes.from_numpy(a.dtype) if a.dtype.kind == "f" else dtypes.int64)
+    if a.ndim == 0:
+        return a.astype(out.np)
+    wide = np.float64 if out.np.kind == "f" else out.np
+    return accumulate(a.astype(wide), axis=dim).astype(out.np)
+
+
+def _scan_dtype(dtype, params):
+    if params.get("dtype") is not None:
+        return params["dtype"]
+    return dtype if dtype.is_floating_point else dtypes.int64
+
+
+def reversed_cumsum(t: Tensor, dim: int) -> Tensor:
+    return F.flip(F.cumsum(F.flip(t, (dim,)), dim), (dim,))
+
+
+def _cumsum_backward(g, dim):
+    if g.numel() <= 1 or g.shape[dim] == 1:
+        return g
+    return reversed_cumsum(g, dim)
+
+
+def _cumprod_backward(g, a, dim, out):
+    if a.numel() <= 1 or a.shape[dim] == 1:
+        return g
+    w = F.mul(out, g)
+    if not np.any(a.data == 0):
+        return F.div(reversed_cumsum(w, dim), a)
+    return Tensor(_cumprod_grad_values(g.data, a.data, dim), g.dtype)
+
+
+def _cumprod_grad_values(g, a, dim):
+    """d/dx_k of sum_j g_j * prod_{i<=j} x_i, directly (inputs with zeros)."""
+    g, a = np.moveaxis(g, dim, -1), np.moveaxis(a, dim, -1)
+    n = a.shape[-1]
+    result = np.zeros_like(g)
+    for k in range(n):
+        omitted = np.where(np.arange(n) == k, 1, a)
+        products = np.cumprod(omitted, axis=-1)
+        result[..., k] = np.sum((g * products)[..., k:], axis=-1)
+    return np.moveaxis(result, -1, dim)
+
+
+defop("linalg_vector_norm", "LinalgVectorNormBackward0", _vector_norm, promote="none",
+      save=(0, RESULT),
+      vjp=lambda g, a, ord, dim, keepdim, out: _norm_backward(g, a, ord, dim, keepdim, out))
+defop("var.correction", "VarBackward0", _var, promote="none", save=(0,),
+      vjp=lambda g, a, dim, correction, keepdim: _var_backward(g, a, dim, correction, keepdim))
+defop("std.correction", "StdBackward0",
+      lambda a, dim, correction, keepdim: _var(a, dim, correction, keepdim, root=True),
+      promote="none", save=(0, RESULT),
+      vjp=lambda g, a, dim, correction, keepdim, out:
+          _std_backward(g, a, dim, correction, keepdim, out))
+defop("logsumexp", "LogsumexpBackward0", _logsumexp, promote="float", save=(0, RESULT),
+      vjp=lambda g, a, dim, keepdim, out: _logsumexp_backward(g, a, dim, keepdim, out))
+defop("cumsum", "CumsumBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumsum),
+      promote="none", out_dtype=_scan_dtype,
+      vjp=lambda g, a, dim, dtype=None: _cumsum_backward(g, dim))
+defop("cumprod", "CumprodBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumprod),
+      promote="none", out_dtype=_scan_dtype, save=(0, RESULT),
+      vjp=lambda g, a, dim, dtype=None, out=None: _cumprod_backward(g, a, dim, out))
+
+
+__all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm",
+           "vector_norm", "var", "std", "logsumexp", "cumsum", "cumprod", "ReturnTypes"]
+
+
+class ReturnTypes(tuple):
+    """A torch.return_types structseq, e.g. torch.return_types.max(values=..., indices=...)."""
+
+    fields = ("values", "indices")
+
+    def __new__(cls, name: str, values: Tensor, indices: Tensor):
+        result = super().__new__(cls, (values, indices))
+        result.name = name
+        return result
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]
+
+
+def dims_of(dim, ndim: int) -> tuple:
+    """`dim` (int or sequence) as sorted-as-given non-negative dims, with torch's range error."""
+    return F.normalize_dims(dim, ndim)
+
+
+def _all_dims(dim) -> bool:
+    return dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
+
+
+def _scalar_name(dtype: dtypes.DType) -> str:
+    return dtype.legacy_name.removesuffix("Tensor")
+
+
+def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    if dim is None:
+        return apply(OPS["sum"], a, sizes=a.shape, dtype=dtype)
+    dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
+    return apply(OPS["sum.dim_IntList"], a, dim=dims, keepdim=keepdim, sizes=a.shape, dtype=dtype)
+
+
+def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    out = dtype or a.dtype
+    if not out.is_floating_point:
+        raise errors.runtime(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {_scalar_name(out)}")
+    if dim is None:
+        return apply(OPS["mean"], a, sizes=a.shape, dtype=dtype)
+    dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
+    return apply(OPS["mean.dim"], a, dim=dims, keepdim=keepdim, sizes=a.shape, dtype=dtype)
+
+
+def prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    if dim is None:
+        return apply(OPS["prod"], a, dtype=dtype)
+    return apply(OPS["prod.dim_int"], a, dim=dims_of(dim, a.ndim)[0], keepdim=keepdim, dtype=dtype)
+
+
+def _check_nonempty(name: str, a: Tensor, dims: tuple) -> None:
+    if a.numel() == 0:
+        raise errors.index_error(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+            "the reduction dim with the 'dim' argument.")
+
+
+def amax(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
+    _check_nonempty("amax", a, dims)
+    return apply(OPS["amax"], a, dim=dims, keepdim=keepdim)
+
+
+def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
+    _check_nonempty("amin", a, dims)
+    return apply(OPS["amin"], a, dim=dims, keepdim=keepdim)
+
+
+def max(a: Tensor, dim=None, keepdim: bool = False):
+    return _extreme("max", a, dim, keepdim)
+
+
+def min(a: Tensor, dim=None, keepdim: bool = False):
+    return _extreme("min", a, dim, keepdim)
+
+
+def _extreme(name: str, a: Tensor, dim, keepdim: bool):
+    """max()/min(): the whole tensor, (values, indices) along `dim`, or elementwise with a
+    tensor."""
+    if isinstance(dim, Tensor):
+        return F.maximum(a, dim) if name == "max" else F.minimum(a, dim)
+    if dim is None:
+        if a.numel() == 0:
+            raise errors.runtime(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument.")
+        return apply(OPS[name], a)
+    axis = dims_of(dim, a.ndim)[0]
+    indices = Tensor(_arg_extreme(name, a.data, axis, True), dtypes.int64)
+    values, indices = apply(OPS[f"{name}.dim"], a, indices, dim=axis, keepdim=keepdim,
+                            sizes=a.shape)
+    return ReturnTypes(name, values, indices)
+
+
+def _arg_extreme(name: str, array: np.ndarray, axis, keepdim: bool) -> np.ndarray:
+    """Index of the first max (min) along `axis`, NaN counting as the extreme, like torch."""
+    if array.ndim == 0:
+        return np.zeros((), dtype=np.int64)
+    pick = np.argmax if name == "max" else np.argmin
+    if array.dtype.kind == "f" and np.isnan(array).any():
+        flagged = np.isnan(array) if axis is not None else np.isnan(array.reshape(-1))
+        found = np.argmax(flagged, axis=axis if axis is not None else 0)
+        plain = pick(np.where(np.isnan(array), 0, array), axis=axis)
+        has_nan = np.any(flagged, axis=axis if axis is not None else 0)
+        result = np.where(has_nan, found, plain)
+    else:
+        result = pick(array, axis=axis)
+    result = np.asarray(result, dtype=np.int64)
+    return np.expand_dims(result, axis) if keepdim and axis is not None else result
+
+
+def argmax(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    return _arg("max", a, dim, keepdim)
+
+
+def argmin(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    return _arg("min", a, dim, keepdim)
+
+
+def _arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
+    if dim is None:
+        index = _arg_extreme(name, a.data, None, False)
+        if keepdim:
+            index = index.reshape((1,) * a.ndim)
+        return Tensor(index, dtypes.int64)
+    axis = dims_of(dim, a.ndim)[0]
+    if a.ndim == 0:
+        return Tensor(np.zeros((), dtype=np.int64), dtypes.int64)
+    return Tensor(_arg_extreme(name, a.data, axis, keepdim), dtypes.int64)
+
+
+def vector_norm(a: Tensor, ord=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    if not a.dtype.is_floating_point:
+        raise errors.runtime(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{_scalar_name(a.dtype)}")
+    if dtype is not None:
+        a = F.to_dtype(a, dtype)
+    dims = None if _all_dims(dim) else dims_of(dim, a.ndim)
+    return apply(OPS["linalg_vector_norm"], a, ord=float(ord), dim=dims, keepdim=keepdim)
+
+
+def norm(a: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    """torch.norm / Tensor.norm for vector norms (p a number, or 'fro' over at most two dims)."""
+    if isinstance(p, str):
+        if p != "fro":
+            raise errors.runtime(f"linalg.vector_norm: ord must be a number, got {p}")
+        p = 2
+    if isinstance(dim, int):
+        dim = (dim,)
+    return vector_norm(a, p, dim, keepdim, dtype)
+
+
+def _correction(unbiased, correction) -> float:
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def var(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    return _moment("var.correction", a, dim, unbiased, keepdim, correction)
+
+
+def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    return _moment("std.correction", a, dim, unbiased, keepdim, correction)
+
+
+def _moment(key: str, a: Tensor, dim, unbiased, keepdim: bool, correction) -> Tensor:
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if not a.dtype.is_floating_point:
+        name = key.split(".")[0]
+        raise errors.runtime(
+            f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {_scalar_name(a.dtype)}")
+    dims = None if _all_dims(dim) else dims_of(dim, a.ndim)
+    return apply(OPS[key], a, dim=dims, correction=_correction(unbiased, correction),
+                 keepdim=keepdim)
+
+
+def logsumexp(a: Tensor, dim, keepdim: bool = False) -> Tensor:
+    dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
+    return apply(OPS["logsumexp"], a, dim=dims, keepdim=keepdim)
+
+
+def cumsum(a: Tensor, dim, dtype=None) -> Tensor:
+    return apply(OPS["cumsum"], a, dim=dims_of(dim, a.ndim)[0], dtype=dtype)
+
+
+def cumprod(a: Tensor, dim, dtype=None) -> Tensor:
+    return apply(OPS["cumprod"], a, dim=dims_of(dim, a.ndim)[0], dtype=dtype)
+
+
+def reduced_numel(sizes: tuple, dims) -> int:
+    """How many elements each output of a reduction over `dims` (None or () = all) combines."""
+    if not dims or not sizes:
+        return math.prod(sizes)
+    return math.prod(sizes[d] for d in dims)
+
+
+# ---- declarations: the public names of this area ------------------------------------------------
+
+declare("sum", sum, "sum(Tensor self, *, ScalarType? dtype=None)",
+        "sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        method=("sum(Tensor self, *, ScalarType? dtype=None)",
+        "sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+declare("mean", mean, "mean(Tensor self, *, ScalarType? dtype=None, Tensor? out=None)",
+        "mean(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        method=("mean(Tensor self, *, ScalarType? dtype=None)",
+        "mean(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+declare("prod", prod, "prod(Tensor self, *, ScalarType? dtype=None)",
+        "prod(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        method=("prod(Tensor self, *, ScalarType? dtype=None)",
+        "prod(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+declare("amax", amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)",
+        method=("amax(Tensor self, int[1] dim=[], bool keepdim=False)",))
+declare("amin", amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor? out=None)",
+        method=("amin(Tensor self, int[1] dim=[], bool keepdim=False)",))
+declare("max", max, "max(Tensor self, *, Tensor? out=None)",
+        "max(Tensor self, Tensor other, *, Tensor? out=None)",
+        "max(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None)",
+        method=("max(Tensor self)", "max(Tensor self, Tensor other)",
+        "max(Tensor self, int dim, bool keepdim=False)"))
+declare("min", min, "min(Tensor self, *, Tensor? out=None)",
+        "min(Tensor self, Tensor other, *, Tensor? out=None)",
+        "min(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None)",
+        method=("min(Tensor self)", "min(Tensor self, Tensor other)",
+        "min(Tensor self, int dim, bool keepdim=False)"))
+declare("argmax", argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        method=("argmax(Tensor self, int? dim=None, bool keepdim=False)",))
+declare("argmin", argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        method=("argmin(Tensor self, int? dim=None, bool keepdim=False)",))
+declare("norm", norm, python="input, p='fro', dim=None, keepdim=False, dtype=None")
+declare("var", var, "var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+        "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+        "var(Tensor self, bool unbiased=True)",
+        method=("var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
+        "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        "var(Tensor self, bool unbiased=True)"))
+declare("std", std, "std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+        "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+        "std(Tensor self, bool unbiased=True)",
+        method=("std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
+        "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        "std(Tensor self, bool unbiased=True)"))
+declare("logsumexp", logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False, *, Tensor? out=None)",
+        method=("logsumexp(Tensor self, int[1] dim, bool keepdim=False)",))
+declare("cumsum", cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None, Tensor? out=None)",
+        method=("cumsum(Tensor self, int dim, *, ScalarType? dtype=None)",))
+declare("cumprod", cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None, Tensor? out=None)",
+        method=("cumprod(Tensor self, int dim, *, ScalarType? dtype=None)",))
+
+
+export(__name__, globals())

@@ -1,0 +1,232 @@
+"""Selection (select, slice, advanced indexing, index_select, gather, scatter): functions and rows."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import defop
+from gradcli.engine.tensor import Tensor
+
+
+def _along(ndim: int, dim: int, item) -> tuple:
+    """The numpy key for `item` at `dim`; the trailing Ellipsis keeps even a 0-dim result a view."""
+    key = [slice(None)] * ndim
+    key[dim] = item
+    return (*key, Ellipsis)
+
+
+def _into_zeros(g, sizes, key):
+    out = np.zeros(sizes, dtype=g.dtype)
+    out[key] = g
+    return out
+
+
+def _index_put(a, values, indices, accumulate):
+    out = a.copy()
+    if accumulate:
+        np.add.at(out, indices, values)
+    else:
+        out[indices] = values
+    return out
+
+
+def _index_add(a, source, dim, index, sizes, alpha=1):
+    out = a.copy()
+    np.add.at(out, _along(a.ndim, dim, index), source if alpha == 1 else source * alpha)
+    return out
+
+
+def _scatter_add(a, src, dim, index):
+    out = a.copy()
+    np.add.at(out, _scatter_key(index, dim), src[tuple(slice(0, n) for n in index.shape)])
+    return out
+
+
+def _scatter_key(index, dim):
+    """The numpy key that puts index[i][j][k] in place of dim `dim` (torch's scatter/gather)."""
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def _as_strided_scatter(g, src, index):
+    out = g.copy().reshape(-1)
+    out[index.reshape(-1)] = src.reshape(-1)
+    return out.reshape(g.shape)
+
+
+def _as_strided_backward(g, index, sizes):
+    out = np.zeros(int(np.prod(sizes)), dtype=g.dtype)
+    np.add.at(out, index.reshape(-1), g.reshape(-1))
+    return out.reshape(sizes)
+
+
+defop("select.int", "SelectBackward0", lambda a, dim, index, sizes: a[_along(a.ndim, dim, index)],
+      promote="none", view=True,
+      vjp=lambda g, a, dim, index, sizes: F.apply_op("select_backward", g, sizes=sizes, dim=dim,
+                                                      index=index))
+defop("select_backward", "SelectBackwardBackward0",
+      lambda g, sizes, dim, index: _into_zeros(g, sizes, _along(len(sizes), dim, index)),
+      promote="none", vjp=lambda g, a, sizes, dim, index: F.select(g, dim, index))
+defop("slice.Tensor", "SliceBackward0",
+      lambda a, dim, start, end, step, sizes: a[_along(a.ndim, dim, slice(start, end, step))],
+      promote="none", view=True,
+      vjp=lambda g, a, dim, start, end, step, sizes: F.apply_op(
+          "slice_backward", g, sizes=sizes, dim=dim, start=start, end=end, step=step))
+defop("slice_backward", "SliceBackwardBackward0",
+      lambda g, sizes, dim, start, end, step: _into_zeros(
+          g, sizes, _along(len(sizes), dim, slice(start, end, step))),
+      promote="none", vjp=lambda g, a, sizes, dim, start, end, step: F.slice_dim(
+          g, dim, start, end, step))
+defop("index.Tensor", "IndexBackward0", lambda a, indices, sizes: a[indices], promote="none",
+      saves_params=True,
+      vjp=lambda g, a, indices, sizes: F.apply_op(
+          "_index_put_impl_", F.zeros_of(sizes, g.dtype), g, indices=indices, accumulate=True))
+defop("_index_put_impl_", "IndexPutImplBackward0", _index_put, promote="none", saves_params=True,
+      vjp=(lambda g, a, values, indices, accumulate: g if accumulate else F.apply_op(
+          "_index_put_impl_", g, F.zeros_of((), g.dtype), indices=indices, accumulate=False),
+           lambda g, a, values, indices, accumulate: F.apply_op(
+               "index.Tensor", g, indices=indices, sizes=g.shape)))
+defop("index_put", "IndexPutBackward0", _index_put, promote="none", saves_params=True,
+      vjp=(lambda g, a, values, indices, accumulate: g if accumulate else F.apply_op(
+          "index_put", g, F.zeros_of((), g.dtype), indices=indices, accumulate=False),
+           lambda g, a, values, indices, accumulate: F.apply_op(
+               "index.Tensor", g, indices=indices, sizes=g.shape)))
+defop("index_select", "IndexSelectBackward0",
+      lambda a, dim, index, sizes: np.take(a, index, axis=dim), promote="none", saves_params=True,
+      vjp=lambda g, a, dim, index, sizes: F.apply_op(
+          "index_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index, sizes=g.shape))
+defop("index_add", "IndexAddBackward0", _index_add, promote="none", saves_params=True,
+      vjp=(lambda g, a, source, dim, index, sizes, alpha=1: g,
+           lambda g, a, source, dim, index, sizes, alpha=1: F.maybe_multiply(
+               F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes), alpha)))
+defop("gather", "GatherBackward0",
+      lambda a, dim, index, sizes: a[_scatter_key(index, dim)], promote="none", saves_params=True,
+      vjp=lambda g, a, dim, index, sizes: F.apply_op(
+          "scatter_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index))
+defop("scatter_add", "ScatterAddBackward0", _scatter_add, promote="none", saves_params=True,
+      vjp=(lambda g, a, src, dim, index: g,
+           lambda g, a, src, dim, index: F.gather(g, dim, F.tensor_from(index))))
+defop("as_strided", "AsStridedBackward0", lambda a, index, sizes: a.reshape(-1)[index],
+      promote="none", vjp=lambda g, a, index, sizes: F.apply_op(
+          "as_strided_backward", g, index=index, sizes=sizes))
+defop("as_strided_backward", "AsStridedBackwardBackward0", _as_strided_backward,
+      promote="none", vjp=lambda g, a, index, sizes: F.apply_op(
+          "as_strided", g, index=index, sizes=g.shape))
+defop("as_strided_scatter", "AsStridedScatterBackward0", _as_strided_scatter, promote="none",
+      vjp=(lambda g, a, src, index: F.apply_op(
+          "as_strided_scatter", g, F.zeros_of(index.shape, g.dtype), index=index),
+           lambda g, a, src, index: F.apply_op("as_strided", g, index=index, sizes=g.shape)))
+
+
+def _op(key: str, *args, **params):
+    return apply(OPS[key], *args, **params)
+
+
+def alias(a: Tensor) -> Tensor:
+    return _op("alias", a)
+
+
+def select(a: Tensor, dim: int, index: int) -> Tensor:
+    return _op("select.int", a, dim=dim, index=index, sizes=a.shape)
+
+
+def slice_dim(a: Tensor, dim: int, start, end, step) -> Tensor:
+    return _op("slice.Tensor", a, dim=dim, start=start, end=end, step=step, sizes=a.shape)
+
+
+def index(a: Tensor, key: tuple) -> Tensor:
+    """a[key] for a checked numpy key holding integer or bool arrays (IndexBackward0)."""
+    return _op("index.Tensor", a, indices=key, sizes=a.shape)
+
+
+def index_put(a: Tensor, key: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+    """a with a[key] = values (or += with `accumulate`), out of place; in-place setitem computes
+    through it. `key` is a numpy key of integer or bool arrays."""
+    result_shape = np.empty(a.shape, dtype=bool)[key].shape
+    try:
+        np.broadcast_to(np.empty(values.shape, dtype=bool), result_shape)
+    except ValueError:
+        raise errors.runtime(f"shape mismatch: value tensor of shape {F.size_list(values.shape)} "
+                             f"cannot be broadcast to indexing result of shape "
+                             f"{F.size_list(result_shape)}") from None
+    return _op("index_put", a, values, indices=key, accumulate=bool(accumulate))
+
+
+def index_put_key(indices) -> tuple:
+    """The numpy key for Tensor.index_put's tuple of index tensors."""
+    return tuple(F.advanced_array(i) for i in indices)
+
+
+def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    if index.dtype.name not in ("int64", "int32"):
+        raise errors.runtime(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                             f"{index.dtype.legacy_name.removesuffix('Tensor')}")
+    positions = index.data.reshape(-1).astype(np.int64)
+    source_size = source.shape[d] if source.ndim else 1
+    if positions.size != source_size:
+        raise errors.runtime(f"index_add_(): Number of indices ({positions.size}) should be equal "
+                             f"to source.size(dim): ({source_size}), for dim: {d}")
+    _check_positions(positions, a.shape[d] if a.ndim else 1, d)
+    params = {"alpha": alpha} if alpha != 1 else {}
+    return _op("index_add", a, source, dim=d, index=positions, sizes=source.shape, **params)
+
+
+def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    _check_positions(index.data, a.shape[d] if a.ndim else 1, d)
+    return _op("scatter_add", a, src, dim=d, index=index.data.astype(np.int64))
+
+
+def _check_positions(positions: np.ndarray, size: int, dim: int) -> None:
+    bad = positions[(positions >= size) | (positions < 0)]
+    if bad.size:
+        raise errors.runtime(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size "
+                             f"{size}")
+
+
+def _index_array(index: Tensor, what: str) -> np.ndarray:
+    if index.dtype.name not in ("int64", "int32"):
+        raise errors.runtime(f"{what}(): Expected dtype int32 or int64 for index")
+    return index.data.astype(np.int64)
+
+
+def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    if index.ndim > 1:
+        raise errors.index_error("index_select(): Index is supposed to be a vector")
+    positions = _index_array(index, "index_select").reshape(-1)
+    size = a.shape[d] if a.ndim else 1
+    bad = positions[(positions >= size) | (positions < 0)]
+    if bad.size and d == 1 and a.ndim > 1:  # torch's CPU kernel for dim 1 words it differently
+        raise errors.runtime(f"INDICES element is out of DATA bounds, id={bad[0]} axis_dim={size}")
+    if bad.size:
+        raise errors.index_error("index out of range in self")
+    return _op("index_select", a, dim=d, index=positions, sizes=a.shape)
+
+
+def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    positions = _index_array(index, "gather") if index.dtype.name == "int64" else None
+    if positions is None:
+        raise errors.runtime("gather(): Expected dtype int64 for index")
+    if index.ndim != a.ndim and a.ndim:
+        raise errors.runtime("Index tensor must have the same number of dimensions as input "
+                             "tensor")
+    for k in range(a.ndim):
+        if k != d and index.shape[k] > a.shape[k]:
+            raise errors.runtime(
+                f"Size does not match at dimension {k} expected index {F.size_list(index.shape)} to "
+                f"be no larger than self {F.size_list(a.shape)} apart from dimension {d}")
+    _check_positions(positions, a.shape[d] if a.ndim else 1, d)
+    return _op("gather", a, dim=d, index=positions, sizes=a.shape)
+
+
+# Imported last, as in shapes.py: the op rows and shapes.py import this module while they load.
+from gradcli.engine.ops.registry import OPS, apply  # noqa: E402
+
+
+export(__name__, globals())
