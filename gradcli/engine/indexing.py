@@ -120,7 +120,7 @@ def numpy_key(t: Tensor, advanced: list) -> tuple:
     for dim, array in advanced:  # torch turns masks into positions before checking bounds
         if array.dtype == bool:
             _check_mask(t, dim, array)
-    key, ordinal = [slice(None)] * t.ndim, 0
+    key, ordinal, out_of_bounds = [slice(None)] * t.ndim, 0, None
     for dim, array in advanced:
         if array.dtype == bool:  # a mask indexes like the positions of its True values
             key[dim:dim + array.ndim] = list(array.nonzero())
@@ -128,18 +128,20 @@ def numpy_key(t: Tensor, advanced: list) -> tuple:
             continue
         size = t.shape[dim]
         bad = array[(array >= size) | (array < -size)]
-        if bad.size:  # torch counts the dimension among the indexed ones
-            raise errors.index_error(
-                f"index {bad.flat[0]} is out of bounds for dimension {ordinal} with size {size}")
+        if bad.size and out_of_bounds is None:  # torch counts the dimension among indexed ones
+            out_of_bounds = f"index {bad.flat[0]} is out of bounds for dimension {ordinal} " \
+                            f"with size {size}"
         key[dim] = array
         ordinal += 1
     arrays = [k for k in key if isinstance(k, np.ndarray)]
     try:
-        np.broadcast_shapes(*(a.shape for a in arrays))
+        gathered = np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
         shapes = ", ".join(F.size_list(a.shape) for a in arrays)
         raise errors.index_error(f"shape mismatch: indexing tensors could not be broadcast "
                                  f"together with shapes {shapes}") from None
+    if out_of_bounds is not None and 0 not in gathered:  # torch checks each element it reads
+        raise errors.index_error(out_of_bounds)
     return tuple(key)
 
 

@@ -15,7 +15,7 @@ from conftest import output_mismatch, reset_torch_globals
 
 torch = pytest.importorskip("torch")
 
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.rglob("*.py"))
 PROGRAM_COUNT = 320
 

@@ -18,7 +18,7 @@ from gradcli.engine import random as grandom
 from gradcli.engine.fma import fma32, fma64
 from gradcli.engine.random import Generator
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN_DIR = Path(__file__).parents[1] / "golden"
 
 
 def _load_recorder():

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "gradcli"
+PACKAGE = Path(__file__).resolve().parents[2] / "gradcli"
 FORBIDDEN = {
     "engine": {"gradcli.language", "gradcli.cli", "lark", "typer", "rich", "prompt_toolkit"},
     "language": {"gradcli.cli", "typer", "rich", "prompt_toolkit"},

@@ -13,7 +13,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-SEEDS = sorted((Path(__file__).resolve().parents[1] / "examples" / "seeds").glob("*.py"))
+SEEDS = sorted((Path(__file__).resolve().parents[2] / "examples" / "seeds").glob("*.py"))
 # prompt_toolkit turns bracketed paste on as each prompt starts and off once input is accepted:
 # what the program prints lies between the two.
 PASTE_ON, PASTE_OFF = "\x1b[?2004h", "\x1b[?2004l"

@@ -13,7 +13,7 @@ import jsonschema
 import numpy as np
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((REPO_ROOT / "schemas" / "gradcli-output.schema.json").read_text("utf-8"))
 SHELL_EXAMPLES = REPO_ROOT / "examples" / "shell"
 

@@ -13,7 +13,7 @@ import pytest
 from gradcli.engine import dtypes
 from gradcli.engine.printing import PrintOptions, tensor_repr
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN_DIR = Path(__file__).parents[1] / "golden"
 LIVE_CASES = int(os.environ.get("GRADCLI_PRINTING_CASES", "10000"))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "gradcli"
+PACKAGE = Path(__file__).resolve().parents[2] / "gradcli"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "breakpoint"}
 NAME_TAKING = {"getattr", "setattr", "delattr", "hasattr"}

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES_DIR = REPO_ROOT / "examples"
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden" / "examples"
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden" / "examples"
 GOLDEN_FILES = sorted(GOLDEN_DIR.rglob("*.json"))
 
 
