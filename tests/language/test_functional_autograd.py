@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_language import assert_same  # tests/ is on sys.path under pytest
+from test_language import assert_same  # its directory is on sys.path under pytest
 
 torch = pytest.importorskip("torch")
 
