@@ -218,6 +218,7 @@ def programs(draw) -> str:
         return ProgramBuilder(draw).build()
 
 
+@pytest.mark.slow  # long: CI runs it; `-m 'not slow'` leaves it out
 @seed(int(SEED or 0))
 @settings(max_examples=PROGRAMS, deadline=None, derandomize=SEED is None, database=None,
           suppress_health_check=list(HealthCheck))

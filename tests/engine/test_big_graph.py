@@ -8,12 +8,14 @@ import math
 import tracemalloc
 
 import numpy as np
+import pytest
 
 from gradcli.engine import creation, dtypes, grad_api
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 
 
+@pytest.mark.slow  # long: CI runs it; `-m 'not slow'` leaves it out
 def test_million_op_chain_backpropagates():
     x = creation.tensor(1.0, dtype=dtypes.float64, requires_grad=True)
     y, steps = x, 500_000  # two ops per step

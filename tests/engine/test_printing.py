@@ -82,6 +82,7 @@ def test_updated_keeps_sci_mode_unless_given():
     assert opts.updated(precision=2, sci_mode=None).sci_mode is None
 
 
+@pytest.mark.slow  # long: CI runs it; `-m 'not slow'` leaves it out
 def test_live_differential_against_torch():
     pytest.importorskip("torch")
     rng = np.random.default_rng(7)
