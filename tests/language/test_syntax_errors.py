@@ -69,7 +69,7 @@ INCOMPLETE = [
     ("def f():", True), ('"""abc', True), ("x = 1 + \\", True),
     ("for i in range(3):\n    print(i)", False), ("with torch.no_grad():\n    y = x * 2", False),
     ("x = 1 +", False), ("x = = 1", False), ("'abc", False), ("print(1)", False), ("", False),
-    ("# c", False), ("x = (1,\n]", False), ("class A:", False), ("try:", True),
+    ("# c", False), ("x = (1,\n]", False), ("class A:", True), ("try:", True),
     ("try:\n    a = 1", True), ("try:\n    a = 1\nexcept E:", True), ("if x", False),
     ('s = """a\nb"""', False), ("lambda:", False), ('x = f"{1"', False),
 ]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from lark import Tree
 
+from gradcli.engine import errors
+from gradcli.language.runtime import classes
+
 from gradcli.engine.errors import TorchError
 from gradcli.language.runtime import calls
 from gradcli.language.syntax.parser import GradSyntaxError
@@ -17,6 +20,8 @@ def compile_call(compiler, tree: Tree):
     """`f(a, k=b, *c, **d)` as a closure `frame -> result`."""
     from gradcli.language.compiler.expressions import span_of
     callee_tree, arguments = tree.children
+    if arguments is None and _is_bare_super(compiler, callee_tree):
+        return _zero_argument_super(compiler, span_of(tree))
     callee, span = compiler.expression(callee_tree), span_of(tree)
     if arguments is not None and arguments.data == "genexp":
         return _positional_call(compiler, callee, [compiler.expression(arguments)], span)
@@ -104,3 +109,24 @@ def _spread(function, kind: str, value, args: list, kwargs: dict, span) -> None:
             raise GradRuntimeError("TypeError", f"{name}() got multiple values for keyword "
                                    f"argument '{key}'", span)
         kwargs[key] = item
+
+
+def _is_bare_super(compiler, callee_tree) -> bool:
+    """`super()` written in a method: a function defined directly in a class body."""
+    scope = compiler.scope
+    return (isinstance(callee_tree, Tree) and callee_tree.data == "var"
+            and callee_tree.children[0].value == "super" and scope.kind == "function"
+            and scope.parent is not None and scope.parent.kind == "class")
+
+
+def _zero_argument_super(compiler, span):
+    """super() as Python compiles it: the defining class (kept in the class body's namespace
+    as __class__) and the method's first argument."""
+    from gradcli.language.compiler.expressions import raise_at
+    first = compiler.scope.params[0] if compiler.scope.params else None
+
+    def evaluate(frame):
+        if first is None or first not in frame.vars:
+            raise_at(errors.runtime("super(): no arguments"), span)
+        return classes.Super(frame.parent.vars["__class__"], frame.vars[first])
+    return evaluate

@@ -89,11 +89,9 @@ class ExpressionCompiler:
             raise_at(error, span)
 
     def check_name(self, token: Token) -> str:
-        name = token.value
-        if name.startswith("__") and name.endswith("__"):
-            raise GradSyntaxError(f"dunder names do not exist in gradcli: {name}", token.line,
-                                  token.column, token.column + len(name))
-        return name
+        """A name as written. Dunder names are ordinary names here (`__init__`, `__name__`);
+        attribute lookup is what keeps builtin objects' dunders out of reach."""
+        return token.value
 
     def expression(self, tree) -> Expression:
         rule = _EXPRESSIONS.get(tree.data)

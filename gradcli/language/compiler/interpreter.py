@@ -6,12 +6,13 @@ from typing import Callable
 
 from lark import Tree
 
-from gradcli.language.runtime import calls
+from gradcli.language.runtime import calls, classes
 from gradcli.language.runtime import exceptions
 from gradcli.language.compiler import targets
-from gradcli.language.compiler.expressions import (USER_ERRORS, ExpressionCompiler, condition, raise_at,
-                                          span_of, syntax_error)
+from gradcli.language.compiler.expressions import (USER_ERRORS, ExpressionCompiler, condition,
+                                                   raise_at, span_of, syntax_error)
 from gradcli.language.compiler.functions import compile_function
+from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.namespaces.imports import bind_import
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
 
@@ -367,7 +368,46 @@ class Compiler(ExpressionCompiler):
 
     def decorated(self, tree: Tree) -> Statement:
         *decorators, definition = tree.children
+        if definition.data == "classdef":
+            return self.classdef(definition, tuple(decorators))
         return self.funcdef(definition, tuple(decorators))
+
+    def classdef(self, tree: Tree, decorators: tuple = ()) -> Statement:
+        """`class Name(bases): body`: the body runs once in the class's own namespace."""
+        name, arguments, body = tree.children
+        cname = self.check_name(name)
+        bases = [self.expression(arg) for arg in (arguments.children if arguments else [])
+                 if arg is not None]
+        if arguments is not None and any(getattr(a, "data", "") != "argvalue" and
+                                         a.data in ("kwarg", "star_arg", "star_star_arg")
+                                         for a in arguments.children if a is not None):
+            raise syntax_error("class keywords and unpacked bases are not supported by gradcli",
+                               tree)
+        outer, loops = self.scope, self.loops
+        qualname = outer.child_qualname(cname)
+        self.scope = function_scope(outer, qualname, [], body.children, kind="class")
+        self.loops = 0
+        try:
+            block = self.statements(body.children)
+        finally:
+            self.scope, self.loops = outer, loops
+        store = targets.compile_target(self, Tree("var", [name], tree.meta))
+        decorating = [(self.expression(d.children[0]), span_of(d)) for d in decorators]
+        runtime, span = self.runtime, span_of(tree)
+
+        def run(frame):
+            applied = [(evaluate(frame), where) for evaluate, where in decorating]
+            base_values = [evaluate(frame) for evaluate in bases]
+            namespace = {"__module__": "__main__", "__qualname__": qualname}
+            block(Frame(frame, namespace))
+            cls = self.guard(lambda: classes.make_class(cname, qualname, base_values, namespace,
+                                                        runtime), span)
+            namespace["__class__"] = cls  # what a method's zero-argument super() finds
+            value = cls
+            for decorator, where in reversed(applied):
+                value = self.guard(lambda: runtime.call(decorator, [value], {}), where)
+            store(frame, value)
+        return run
 
     def lambdef(self, tree: Tree):
         params, body = tree.children
@@ -382,6 +422,7 @@ _STATEMENTS = {
     "global_stmt": _C.global_stmt, "nonlocal_stmt": _C.nonlocal_stmt,
     "assert_stmt": _C.assert_stmt, "import_name": _C.import_name,
     "import_from": _C.import_from, "if_stmt": _C.if_stmt, "while_stmt": _C.while_stmt,
-    "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef, "suite": _C.suite,
+    "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef,
+    "classdef": _C.classdef, "suite": _C.suite,
     "raise_stmt": _C.raise_stmt, "try_stmt": _C.try_stmt, "decorated": _C.decorated,
 }

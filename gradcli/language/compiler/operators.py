@@ -8,6 +8,7 @@ from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.values import type_name
 
 _TENSOR_BINARY = {
@@ -48,8 +49,38 @@ def binary(op: str, a, b):
             raise errors.TorchError("ZeroDivisionError", str(error)) from None
         except TypeError:
             pass
+    result = _user_operator(_BINARY_DUNDERS[op], a, b)
+    if result is not classes.MISSING:
+        return result
     raise errors.type_error(
         f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
+
+
+# The special methods a user class may define for each operator: (a's, then b's reflected).
+_BINARY_DUNDERS = {
+    "+": ("__add__", "__radd__"), "-": ("__sub__", "__rsub__"), "*": ("__mul__", "__rmul__"),
+    "/": ("__truediv__", "__rtruediv__"), "//": ("__floordiv__", "__rfloordiv__"),
+    "%": ("__mod__", "__rmod__"), "**": ("__pow__", "__rpow__"),
+    "@": ("__matmul__", "__rmatmul__"), "&": ("__and__", "__rand__"),
+    "|": ("__or__", "__ror__"), "^": ("__xor__", "__rxor__"),
+}
+_COMPARE_DUNDERS = {
+    "==": ("__eq__", "__eq__"), "!=": ("__ne__", "__ne__"), "<": ("__lt__", "__gt__"),
+    "<=": ("__le__", "__ge__"), ">": ("__gt__", "__lt__"), ">=": ("__ge__", "__le__"),
+}
+_UNARY_DUNDERS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+
+
+def _user_operator(names: tuple, a, b):
+    """Python's protocol: a.__op__(b), then b.__rop__(a), skipping NotImplemented."""
+    forward, reflected = names
+    for owner, name, other in ((a, forward, b), (b, reflected, a)):
+        method = classes.special_method(owner, name)
+        if method is not None:
+            result = classes.call_bound(method, [other])
+            if result is not NotImplemented:
+                return result
+    return classes.MISSING
 
 
 _ARRAY_INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul,
@@ -77,6 +108,9 @@ def unary(op: str, a):
         return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
     if isinstance(a, (bool, int, float, *ARRAY_TYPES)):
         return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)
+    method = classes.special_method(a, _UNARY_DUNDERS[op])
+    if method is not None:
+        return classes.call_bound(method, [])
     raise errors.type_error(f"bad operand type for unary {op}: '{type_name(a)}'")
 
 
@@ -87,6 +121,10 @@ def compare(op: str, a, b):
     if op in ("in", "not in"):
         found = _contains(b, a)
         return found if op == "in" else not found
+    if classes.class_of(a) is not None or classes.class_of(b) is not None:
+        result = _user_operator(_COMPARE_DUNDERS[op], a, b)
+        if result is not classes.MISSING:
+            return result
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         if _tensor_operand(a) and _tensor_operand(b):
             return F.compare(_COMPARE[op], a, b)
@@ -106,4 +144,8 @@ def _contains(container, item) -> bool:
         return truth(F.any(F.compare("eq", container, item)))
     if isinstance(container, _SAFE_PY_TYPES):
         return item in container
+    method = classes.special_method(container, "__contains__")
+    if method is not None:
+        from gradcli.language.namespaces.builtins import truth
+        return truth(classes.call_bound(method, [item]))
     raise errors.type_error(f"argument of type '{type_name(container)}' is not iterable")

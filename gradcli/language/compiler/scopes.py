@@ -12,7 +12,7 @@ from gradcli.language.runtime.frames import GradRuntimeError
 
 _MISSING = object()
 # Statement and expression rules whose subtrees belong to another scope.
-_OWN_SCOPE = {"funcdef", "lambdef", "listcomp", "genexp", "dictcomp"}
+_OWN_SCOPE = {"funcdef", "classdef", "lambdef", "listcomp", "genexp", "dictcomp"}
 
 
 @dataclass
@@ -26,6 +26,7 @@ class Scope:
     globals: set = field(default_factory=set)
     nonlocals: set = field(default_factory=set)
     declared_at: dict = field(default_factory=dict)  # name -> its global/nonlocal statement
+    params: tuple = ()  # a function's parameter names, in order
 
     def resolve(self, name: str) -> tuple[str, int]:
         """Where `name` lives: ("local", 0), ("enclosing", hops) or ("module", hops).
@@ -43,13 +44,20 @@ class Scope:
         while scope.kind != "module":
             if name in scope.globals:
                 break
-            if name in scope.locals:
+            if name in scope.locals and scope.kind != "class":  # class bodies hide from methods
                 return "enclosing", hops
             hops, scope = hops + 1, scope.parent
         return "module", self.depth()
 
     def loader(self, name: str, span):
         """A closure reading `name` where it lives, with Python's errors when it is unbound."""
+        if self.kind == "class":  # a class body reads its own names, else the enclosing ones
+            outer = self.parent.loader(name, span)
+
+            def class_name(frame):
+                value = frame.vars.get(name, _MISSING)
+                return outer(frame.parent) if value is _MISSING else value
+            return class_name
         where, hops = self.resolve(name)
         if where == "local":
             def local(frame):
@@ -102,15 +110,19 @@ class Scope:
         return hops
 
     def child_qualname(self, name: str) -> str:
-        """Python's __qualname__ for a function defined in this scope."""
+        """Python's __qualname__ for a function or class defined in this scope."""
         if self.kind == "module":
             return name
+        if self.kind == "class":
+            return f"{self.qualname}.{name}"
         return f"{self.qualname}.<locals>.{name}"
 
 
-def function_scope(parent: Scope, qualname: str, params: list[str], body: list) -> Scope:
-    """The scope of a function whose body is the statement trees `body`."""
-    scope = Scope("function", qualname, parent, set(params))
+def function_scope(parent: Scope, qualname: str, params: list[str], body: list,
+                   kind: str = "function") -> Scope:
+    """The scope of a function (or a class body, `kind` "class") whose body is the statement
+    trees `body`."""
+    scope = Scope(kind, qualname, parent, set(params), params=tuple(params))
     for tree in body:
         _collect(tree, scope)
     scope.locals -= scope.globals | scope.nonlocals
@@ -158,7 +170,7 @@ def _collect(tree, scope: Scope) -> None:
         scope.locals.add(tree.children[0].value)
     elif kind in ("with_item", "except_clause") and tree.children[1] is not None:
         scope.locals.add(tree.children[1].value)
-    elif kind == "funcdef":
+    elif kind in ("funcdef", "classdef"):
         scope.locals.add(tree.children[0].value)
     elif kind == "import_name":
         for item in tree.children:

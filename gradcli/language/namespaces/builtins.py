@@ -10,11 +10,13 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.values import (Generator, Namespace, PyType, Size, iterate,
-                                     qualified_type_name, type_name)
+from gradcli.language.runtime.values import (Generator, Namespace, Size, iterate,
+                                            qualified_type_name, type_name)
+from gradcli.language.runtime.pytypes import PyType
 
 __all__ = ["Builtin", "entry", "table", "truth", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
 
@@ -28,6 +30,12 @@ def truth(value) -> bool:
                                  f"{'no values' if count == 0 else 'more than one value'} "
                                  "is ambiguous")
         return bool(value.data.reshape(()).item())
+    if isinstance(value, TableObject) and value.user_class() is not None:
+        for name in ("__bool__", "__len__"):
+            method = classes.special_method(value, name)
+            if method is not None:
+                result = classes.call_bound(method, [])
+                return bool(result) if name == "__bool__" else result != 0
     return bool(value)
 
 
@@ -98,6 +106,15 @@ def _len(obj):
         return len(obj)
     if isinstance(obj, TableObject) and obj.is_sequence:
         return obj.length()
+    method = classes.special_method(obj, "__len__")
+    if method is not None:
+        length = classes.call_bound(method, [])
+        if not isinstance(length, int):
+            raise errors.type_error(f"'{type_name(length)}' object cannot be interpreted as an "
+                                    "integer")
+        if length < 0:
+            raise errors.value_error("__len__() should return >= 0")
+        return length
     raise errors.type_error(f"object of type '{type_name(obj)}' has no len()")
 
 
@@ -166,21 +183,90 @@ def _extreme(ctx, name: str, args: tuple, options: dict):
 
 
 def _isinstance(obj, classinfo) -> bool:
-    if isinstance(classinfo, PyType):
-        return isinstance(obj, classinfo.hosts)
+    if isinstance(classinfo, (PyType, classes.UserClass)):
+        owner = classes.class_of(obj)
+        if owner is not None and owner.is_subclass_of(classinfo):
+            return True
+        if classinfo is classes.OBJECT:
+            return True
+        return isinstance(classinfo, PyType) and isinstance(obj, classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_isinstance(obj, c) for c in classinfo)
     raise errors.type_error("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
 
 def _issubclass(cls, classinfo) -> bool:
+    if isinstance(cls, classes.UserClass):
+        if isinstance(classinfo, tuple) and classinfo:
+            return any(_issubclass(cls, c) for c in classinfo)
+        if not isinstance(classinfo, (PyType, classes.UserClass)):
+            raise errors.type_error(
+                "issubclass() arg 2 must be a class, a tuple of classes, or a union")
+        return cls.is_subclass_of(classinfo)
     if not isinstance(cls, PyType):
         raise errors.type_error("issubclass() arg 1 must be a class")
+    if classinfo is classes.OBJECT:
+        return True
+    if isinstance(classinfo, classes.UserClass):
+        return False
     if isinstance(classinfo, PyType):
         return issubclass(cls.hosts[0], classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_issubclass(cls, c) for c in classinfo)
     raise errors.type_error("issubclass() arg 2 must be a class, a tuple of classes, or a union")
+
+
+_NO_DEFAULT = object()
+
+
+def _attribute_name(name) -> str:
+    if not isinstance(name, str):
+        raise errors.type_error(f"attribute name must be string, not '{type_name(name)}'")
+    return name
+
+
+def _getattr(obj, name, default=_NO_DEFAULT):
+    """getattr(obj, name[, default]): the same lookup as `obj.name`, through the tables."""
+    from gradcli.language.runtime import attributes
+    try:
+        return attributes.get(obj, _attribute_name(name))
+    except errors.TorchError as error:
+        if error.kind != "AttributeError" or default is _NO_DEFAULT:
+            raise
+        return default
+
+
+def _count(name: str, args: tuple, least: int, most: int) -> tuple:
+    if not least <= len(args) <= most:
+        bound = f"at least {least}" if len(args) < least else f"at most {most}"
+        raise errors.type_error(f"{name} expected {bound} arguments, got {len(args)}")
+    return args
+
+
+def _setattr(obj, name, value) -> None:
+    from gradcli.language.runtime import attributes
+    attributes.set(obj, _attribute_name(name), value)
+
+
+def _hasattr(obj, name) -> bool:
+    return _getattr(obj, name, _NO_DEFAULT_FOR_HAS) is not _NO_DEFAULT_FOR_HAS
+
+
+_NO_DEFAULT_FOR_HAS = object()
+
+
+def _super(*args):
+    """super(type, obj) (the zero-argument form is compiled inside methods)."""
+    if len(args) != 2:
+        raise errors.runtime("super(): no arguments" if not args else
+                             "super() argument 1 must be a type")
+    cls, obj = args
+    if not isinstance(cls, classes.UserClass):
+        raise errors.type_error(f"super() argument 1 must be a type, not {type_name(cls)}")
+    owner = classes.class_of(obj)
+    if owner is None or not owner.is_subclass_of(cls):
+        raise errors.type_error("super(type, obj): obj must be an instance or subtype of type")
+    return classes.Super(cls, obj)
 
 
 def _type(*args):
@@ -257,8 +343,11 @@ def type_of(value) -> PyType:
     """What `type(value)` returns: the same class object for values of the same class."""
     if isinstance(value, TableObject):
         return value.language_type
+    if isinstance(value, classes.UserClass):
+        return TYPE_TYPE
     if type(value) is Tensor and value.is_parameter:
-        from gradcli.language.namespaces.nn_table import PARAMETER_TYPE  # loaded before any Parameter exists
+        # nn_table is loaded before any Parameter exists
+        from gradcli.language.namespaces.nn_table import PARAMETER_TYPE
         return PARAMETER_TYPE
     found = _TYPE_OF.get(type(value))
     if found is not None:
@@ -287,6 +376,16 @@ PY_BUILTINS = table(
     entry("zip", lambda *its, strict: zip(*(iterate(i) for i in its), strict=strict),
           "*iterables, strict=False", style="expected", frames=0),
     entry("isinstance", _isinstance, "obj, classinfo, /", style="expected", frames=0),
+    entry("staticmethod", classes.StaticMethod, "function, /", style="exact", frames=0),
+    entry("classmethod", classes.ClassMethod, "function, /", style="exact", frames=0),
+    entry("property", lambda fget, fset: classes.Property(fget, fset),
+          "fget=None, fset=None", frames=0),
+    entry("super", _super, "*args", style="expected", frames=0),
+    entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
+          style="expected"),
+    entry("setattr", _setattr, "obj, name, value, /", style="expected"),
+    entry("hasattr", _hasattr, "obj, name, /", style="expected"),
     entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
 ) | {t.construct.name: t for t in (INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
-                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE)} | EXCEPTION_TYPES
+                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE)} | EXCEPTION_TYPES | {
+    "object": classes.OBJECT, "NotImplemented": NotImplemented}

@@ -161,7 +161,8 @@ NN_FUNCTIONAL = Namespace("torch.nn.functional", table(
 
 
 def _nn_classes() -> dict:
-    from gradcli.language.namespaces.nn_table import NN_CLASSES  # loaded when a program first needs one
+    # loaded when a program first needs one
+    from gradcli.language.namespaces.nn_table import NN_CLASSES
     return NN_CLASSES
 
 

@@ -10,10 +10,12 @@ from gradcli.engine.dtypes import DType, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import index
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry, parse_signature, table
-from gradcli.language.runtime.values import Generator, PyType, qualified_type_name
+from gradcli.language.runtime.values import Generator, qualified_type_name
+from gradcli.language.runtime.pytypes import PyType
 
 LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when constructed
 
@@ -293,3 +295,97 @@ MODULE_METHODS = table(
     entry("half", lambda m: _cast(m, float16), "self"),
 )
 SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"))
+
+
+# ---- nn.Module subclasses written in the program ------------------------------------------------
+
+class UserModule(Module):
+    """An instance of a user class derived from nn.Module: the module's own attributes,
+    parameters and children, then the user's class chain, then nn.Module's methods."""
+
+    __slots__ = ("cls", "initialized")
+
+    def __init__(self, cls):
+        super().__init__(_user_kind(cls))
+        self.cls, self.initialized = cls, False
+
+    @property
+    def language_type(self):
+        return self.cls
+
+    @property
+    def class_name(self) -> str:
+        return self.cls.name
+
+    def user_class(self):
+        return self.cls
+
+    def attribute(self, name: str):
+        for found in (self.attrs, self.params, self.children):
+            if name in found:
+                return found[name]
+        defined = self.cls.find(name)
+        if defined is not classes.MISSING:
+            return classes.bind(defined, self, self.cls)
+        return Module.attribute(self, name)
+
+    def base_attribute(self, name: str):
+        return Module.attribute(self, name)
+
+    def set_attribute(self, name: str, value) -> None:
+        defined = self.cls.find(name)
+        if isinstance(defined, classes.Property) and defined.setter is not None:
+            self.cls.runtime.call(defined.setter, [self, value], {})
+            return
+        if not self.initialized and (isinstance(value, Module) or (
+                isinstance(value, Tensor) and value.is_parameter)):
+            what = "module" if isinstance(value, Module) else "parameters"
+            raise errors.TorchError("AttributeError",
+                                    f"cannot assign {what} before Module.__init__() call")
+        Module.set_attribute(self, name, value)
+
+    def forward(self):
+        defined = self.cls.find("forward")
+        if defined is classes.MISSING:
+            return Module.forward(self)
+        return classes.bind(defined, self, self.cls)
+
+    def repr(self, printer) -> str:
+        method = self.cls.find("__repr__")
+        if method is classes.MISSING:
+            return Module.repr(self, printer)
+        return self.cls.runtime.call(classes.bind(method, self, self.cls), [], {})
+
+
+def _user_kind(cls) -> ModuleKind:
+    """The ModuleKind of a user module class: the user's forward and extra_repr."""
+    def extra_repr(module: Module, printer) -> str:
+        method = cls.find("extra_repr")
+        if method is classes.MISSING:
+            return ""
+        return cls.runtime.call(classes.bind(method, module, cls), [], {})
+
+    def no_forward(ctx, module, *inputs):
+        raise errors.TorchError("NotImplementedError", f'Module [{module.class_name}] is missing '
+                                'the required "forward" function')
+
+    return ModuleKind(cls.name, "user", "", no_forward, "*input", extra_repr=extra_repr,
+                      host=UserModule)
+
+
+def _module_init(module, *args, **kwargs) -> None:
+    """nn.Module.__init__ (reached through super().__init__())."""
+    if args or kwargs:
+        raise errors.type_error("Module.__init__() takes 1 positional argument but "
+                                f"{len(args) + 1} were given" if args else
+                                f"Module.__init__() got an unexpected keyword argument "
+                                f"'{next(iter(kwargs))}'")
+    if isinstance(module, UserModule):
+        module.initialized = True
+
+
+def register_user_modules(module_type: PyType) -> None:
+    """Let programs derive their own classes from nn.Module (`module_type`)."""
+    classes.BASE_INSTANCES[module_type] = UserModule
+    classes.BASE_INITS[module_type] = entry("__init__", _module_init, "self, *args, **kwargs",
+                                            qualname="Module.__init__")

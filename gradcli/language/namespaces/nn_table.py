@@ -11,11 +11,13 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
-from gradcli.language.namespaces.modules import LEGACY_OPTIONS, Module, ModuleKind, check_module
+from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, Module, ModuleKind, check_module,
+                                                register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.namespaces.torch_table import TORCH_TABLE
-from gradcli.language.runtime.values import PyType, type_name
+from gradcli.language.runtime.values import type_name
+from gradcli.language.runtime.pytypes import PyType
 
 
 def _functional(name: str, source: dict = NN_FUNCTIONAL.table) -> Callable:
@@ -141,3 +143,4 @@ PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundM
 
 # What torch.nn holds besides torch.nn.functional.
 NN_CLASSES = {"Parameter": PARAMETER_TYPE} | {kind.name: kind.type for kind in KINDS}
+register_user_modules(NN_CLASSES["Module"])

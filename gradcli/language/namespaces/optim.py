@@ -14,7 +14,8 @@ from gradcli.language.namespaces.modules import torch_typename
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry, parse_signature, table
-from gradcli.language.runtime.values import PyType, iterate, qualified_type_name
+from gradcli.language.runtime.values import iterate, qualified_type_name
+from gradcli.language.runtime.pytypes import PyType
 
 _ONLY_SINGLE_TENSOR = ("foreach", "fused", "differentiable", "capturable")
 

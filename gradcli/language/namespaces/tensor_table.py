@@ -88,7 +88,8 @@ TENSOR_METHODS = table(
     entry("index_add", selection.index_add, "self, dim, index, source, *, alpha=1"),
     entry("scatter_add", selection.scatter_add, "self, dim, index, src"),
     entry("index_put", lambda t, indices, values, accumulate: selection.index_put(
-        t, selection.index_put_key(indices), values, accumulate), "self, indices, values, accumulate=False"),
+        t, selection.index_put_key(indices), values, accumulate),
+        "self, indices, values, accumulate=False"),
     entry("index_put_", inplace.index_put_, "self, indices, values, accumulate=False"),
     entry("clone", S.clone, "self"),
     entry("contiguous", S.contiguous, "self"),

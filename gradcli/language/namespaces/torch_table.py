@@ -13,7 +13,8 @@ from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TOR
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
-from gradcli.language.runtime.values import Namespace, PyType
+from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.pytypes import PyType
 
 
 def _grad_mode_manager(enabled: bool) -> ContextManager:
@@ -60,7 +61,8 @@ CUDA = Namespace("torch.cuda", table(
 
 
 def _optimizers() -> dict:
-    from gradcli.language.namespaces.optim import OPTIMIZERS  # loaded when a program first needs one
+    # loaded when a program first needs one
+    from gradcli.language.namespaces.optim import OPTIMIZERS
     return OPTIMIZERS
 
 

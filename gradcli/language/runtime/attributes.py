@@ -11,6 +11,7 @@ from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
 from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod
@@ -106,8 +107,20 @@ def tables_of(value) -> tuple[dict, dict] | None:
 
 
 def get(value, name: str):
-    """value.name, resolved only through the tables above."""
+    """value.name, resolved only through the tables above, and for the user's own classes and
+    their instances through what the program defined (its dunder methods included)."""
+    if isinstance(value, classes.Instance) or (
+            isinstance(value, TableObject) and value.user_class() is not None):
+        return value.attribute(name)
+    if isinstance(value, classes.UserClass):
+        return value.attribute(name)
+    if isinstance(value, classes.Super):
+        return _from_super(value, name)
+    if isinstance(value, classes.Property) and name in ("setter", "getter"):
+        return _property_decorator(value, name)
     if name.startswith("__") and name.endswith("__"):
+        if isinstance(value, Namespace) and name in value.table:  # torch.__version__
+            return value.table[name]
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
@@ -120,8 +133,12 @@ def get(value, name: str):
 
 
 def set(value, name: str, item) -> None:
-    """value.name = item, for the settable tensor attributes and table objects only."""
-    if isinstance(value, TableObject) and not (name.startswith("__") and name.endswith("__")):
+    """value.name = item, for the settable tensor attributes, table objects and user classes."""
+    if isinstance(value, classes.UserClass):
+        value.namespace[name] = item
+        return
+    if isinstance(value, TableObject) and (value.user_class() is not None or not (
+            name.startswith("__") and name.endswith("__"))):
         value.set_attribute(name, item)
         return
     if isinstance(value, Tensor):
@@ -135,3 +152,28 @@ def set(value, name: str, item) -> None:
                                     "writable")
     raise errors.TorchError("AttributeError",
                             f"'{type_name(value)}' object has no attribute '{name}'")
+
+
+def _from_super(proxy: classes.Super, name: str):
+    """super().name: the next definition along the MRO, else the builtin base's method."""
+    found = proxy.attribute(name)
+    if found is not classes.MISSING:
+        return found
+    if name == "__init__":  # object's and the builtin bases' __init__ take no further arguments
+        owner = classes.class_of(proxy.instance)
+        base_init = classes.BASE_INITS.get(owner.base) if owner is not None else None
+        return BoundMethod(proxy.instance, base_init or _OBJECT_INIT)
+    if isinstance(proxy.instance, TableObject):
+        return proxy.instance.base_attribute(name)
+    raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")
+
+
+_OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__init__",
+                     style="exact")
+
+
+def _property_decorator(prop: classes.Property, name: str):
+    """prop.setter / prop.getter: decorators that return the property with that function."""
+    if name == "setter":
+        return entry("setter", lambda fn: classes.Property(prop.getter, fn), "fset, /")
+    return entry("getter", lambda fn: classes.Property(fn, prop.setter), "fget, /")

@@ -9,11 +9,13 @@ import numpy as np
 from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import PY_BUILTINS, index
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
                                       Runtime, UserFunction)
 from gradcli.language.runtime.signatures import Builtin
-from gradcli.language.runtime.values import PyType, Size, iterate, type_name
+from gradcli.language.runtime.values import Size, iterate, type_name
+from gradcli.language.runtime.pytypes import PyType
 
 __all__ = ["call", "global_name", "iterate", "get_item", "set_item", "context_manager"]
 
@@ -50,6 +52,10 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
         return invoke(runtime, function, args, kwargs)
     if isinstance(function, BoundMethod):
         return invoke(runtime, function.builtin, [function.receiver, *args], kwargs)
+    if isinstance(function, classes.UserMethod):
+        return call(runtime, function.function, [function.receiver, *args], kwargs)
+    if isinstance(function, classes.UserClass):
+        return classes.instantiate(function, args, kwargs)
     if isinstance(function, PyType) and function.construct is not None:
         return call(runtime, function.construct, args, kwargs)
     if isinstance(function, PyType):
@@ -97,6 +103,8 @@ def callable_name(function) -> str:
         return function.title
     if isinstance(function, BoundMethod):
         return f"{type_name(function.receiver)}.{function.builtin.name}"
+    if isinstance(function, classes.UserMethod):
+        return "__main__." + function.function.qualname
     if isinstance(function, PyType):
         return function.name
     return type_name(function)
@@ -133,6 +141,9 @@ def get_item(value, key):
             return value[key]
         except IndexError:
             raise errors.index_error(f"{type_name(value)} index out of range") from None
+    method = classes.special_method(value, "__getitem__")
+    if method is not None:
+        return classes.call_bound(method, [key])
     raise errors.type_error(f"'{type_name(value)}' object is not subscriptable")
 
 
@@ -157,6 +168,8 @@ def set_item(value, key, item) -> None:
             value[key] = list(iterate(item)) if isinstance(key, slice) else item
         except IndexError:
             raise errors.index_error("list assignment index out of range") from None
+    elif classes.special_method(value, "__setitem__") is not None:
+        classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])
     else:
         raise errors.type_error(f"'{type_name(value)}' object does not support item assignment")
 
@@ -164,5 +177,10 @@ def set_item(value, key, item) -> None:
 def context_manager(value) -> ContextManager:
     if isinstance(value, ContextManager):
         return value
+    enter, leave = (classes.special_method(value, n) for n in ("__enter__", "__exit__"))
+    if enter is not None and leave is not None:
+        return ContextManager(lambda: classes.call_bound(enter, []),
+                              lambda: classes.call_bound(leave, [None, None, None]),
+                              label=type_name(value))
     raise errors.type_error(
         f"'{type_name(value)}' object does not support the context manager protocol")

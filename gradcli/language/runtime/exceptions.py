@@ -10,7 +10,7 @@ from __future__ import annotations
 from gradcli.engine import errors
 from gradcli.language.runtime.frames import GradRuntimeError, Span
 from gradcli.language.runtime.signatures import entry
-from gradcli.language.runtime.values import PyType
+from gradcli.language.runtime.pytypes import PyType
 
 _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, OverflowError,
             LookupError, IndexError, KeyError, RuntimeError, NotImplementedError, RecursionError,

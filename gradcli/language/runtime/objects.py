@@ -37,9 +37,21 @@ class TableObject(ABC):
     def repr(self, printer) -> str:
         """repr(value), with `printer` for the values inside."""
 
+    def str(self, printer) -> str:
+        """str(value): its repr unless the class says otherwise."""
+        return self.repr(printer)
+
     def forward(self):
         """What calling the value runs: a BoundMethod, or None when it is not callable."""
         return None
+
+    def user_class(self):
+        """The user class (a `class` statement's) this value is an instance of, if any."""
+        return None
+
+    def base_attribute(self, name: str):
+        """super().name past the user's classes: the builtin base's attribute."""
+        raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")
 
     def missing(self, name: str) -> errors.TorchError:
         return errors.TorchError("AttributeError",

@@ -13,6 +13,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
 from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.pytypes import PyType
 
 # Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
 HOST_PRINTED = (*NUMPY_VALUES, Device)
@@ -33,16 +34,6 @@ class Namespace:
         if attr in self.table:
             return self.table[attr]
         raise errors.TorchError("AttributeError", f"module '{self.name}' has no attribute '{attr}'")
-
-
-@dataclass(frozen=True, eq=False)
-class PyType:
-    """A class as the language sees it (`int`, `torch.Tensor`): `isinstance` tests `hosts`,
-    calling it runs `construct` (a table entry) when it has one."""
-
-    name: str
-    hosts: tuple
-    construct: object = None
 
 
 @dataclass(eq=False)
@@ -70,7 +61,48 @@ def iterate(value):
         return value
     if isinstance(value, TableObject) and value.is_sequence:
         return value.members()
+    iterator = _user_iterator(value)
+    if iterator is not None:
+        return iterator
     raise errors.type_error(f"'{type_name(value)}' object is not iterable")
+
+
+def _user_iterator(value):
+    """A host iterator over a user instance: its __iter__ (then __next__ until StopIteration),
+    or __getitem__ with 0, 1, 2... until IndexError; None when it defines neither."""
+    from gradcli.language.runtime import classes
+    make = classes.special_method(value, "__iter__")
+    if make is not None:
+        iterator = classes.call_bound(make, [])
+        step = classes.special_method(iterator, "__next__")
+        if step is None:
+            return iter(iterate(iterator))
+        return _drain(step, "StopIteration", lambda: [])
+    item = classes.special_method(value, "__getitem__")
+    if item is not None:
+        return _drain(item, "IndexError", _counter())
+    return None
+
+
+def _counter():
+    count = [-1]
+
+    def next_index():
+        count[0] += 1
+        return [count[0]]
+    return next_index
+
+
+def _drain(method, stop: str, arguments):
+    from gradcli.language.runtime import classes
+    from gradcli.language.runtime.frames import GradRuntimeError
+    while True:
+        try:
+            yield classes.call_bound(method, arguments())
+        except (GradRuntimeError, errors.TorchError) as error:
+            if error.kind == stop:
+                return
+            raise
 
 
 _NESTING_LIMIT = 999  # containers inside containers that Python can repr (its recursion limit)
@@ -140,6 +172,8 @@ class Printer:
             return value
         if isinstance(value, BaseException):
             return self._exception_str(value)
+        if isinstance(value, TableObject):
+            return value.str(self)
         if isinstance(value, HOST_PRINTED):
             return str(value)
         return self.repr(value)
@@ -186,8 +220,17 @@ def _object_repr(value) -> str:
     """`<...>` reprs of functions, classes, modules and graph nodes, as Python shows them."""
     from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
     from gradcli.language.runtime.signatures import Builtin
+    from gradcli.language.runtime import classes
     if isinstance(value, PyType):
         return f"<class '{value.name}'>"
+    if isinstance(value, classes.UserClass):
+        return f"<class '{value.module}.{value.qualname}'>"
+    if isinstance(value, classes.UserMethod):
+        owner = value.receiver.qualname if isinstance(value.receiver, classes.UserClass) else (
+            type_name(value.receiver))
+        receiver = _object_repr(value.receiver) if isinstance(
+            value.receiver, classes.UserClass) else value.receiver.repr(Printer())
+        return f"<bound method {owner}.{value.function.name} of {receiver}>"
     if isinstance(value, UserFunction):
         return f"<function {value.qualname} at {_address(value)}>"
     if isinstance(value, Builtin):
@@ -217,10 +260,14 @@ _CLASS_NAMES: dict[type, str] = {
 
 
 def _late_class_names() -> dict[type, str]:
+    from gradcli.language.runtime import classes
     from gradcli.language.runtime.frames import BoundMethod, UserFunction
     from gradcli.language.runtime.signatures import Builtin
     return {UserFunction: "function", Builtin: "builtin_function_or_method",
-            BoundMethod: "builtin_function_or_method"}
+            BoundMethod: "builtin_function_or_method", classes.UserClass: "type",
+            classes.UserMethod: "method", classes.Super: "super",
+            classes.StaticMethod: "staticmethod", classes.ClassMethod: "classmethod",
+            classes.Property: "property"}
 
 
 def type_name(value) -> str:
