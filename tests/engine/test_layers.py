@@ -45,11 +45,10 @@ def test_package_root_holds_the_version_only():
 # each one untied is removed here.
 LANGUAGE_KNOT = {
     "compiler.arguments", "compiler.comprehensions", "compiler.expressions", "compiler.operators",
-    "compiler.scopes", "compiler.targets", "namespaces.arrays", "namespaces.builtins",
-    "namespaces.functional_autograd", "namespaces.functional_checks", "namespaces.math_table",
-    "namespaces.modules", "namespaces.nn_table", "namespaces.optim", "namespaces.python_math",
-    "namespaces.tensor_table", "namespaces.torch_table", "runtime.attributes", "runtime.calls",
-    "runtime.exceptions", "runtime.formatting", "runtime.signatures", "runtime.values",
+    "compiler.scopes", "compiler.targets", "namespaces.builtins", "namespaces.functional_autograd",
+    "namespaces.functional_checks", "namespaces.math_table", "namespaces.modules",
+    "namespaces.nn_table", "namespaces.optim", "namespaces.python_math", "namespaces.tensor_table",
+    "namespaces.torch_table", "runtime.attributes", "runtime.calls", "runtime.formatting",
     "syntax.literals",
 }
 

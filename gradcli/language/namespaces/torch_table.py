@@ -8,6 +8,7 @@ from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry, legacy_constructor,
                                       table)
+from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.namespaces.python_math import MATH
@@ -52,7 +53,7 @@ AUTOGRAD = Namespace("torch.autograd", table(
           "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
           "inputs=None"),
     entry("Variable", _variable, "data, requires_grad=False"),
-) | {"functional": FUNCTIONAL})
+) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE})
 
 CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
@@ -121,6 +122,7 @@ TORCH = Namespace("torch", TORCH_TABLE)
 MODULES = {
     "torch": TORCH,
     "torch.autograd": AUTOGRAD,
+    "torch.autograd.function": FUNCTION_MODULE,
     "torch.autograd.functional": FUNCTIONAL,
     "torch.cuda": CUDA,
     "math": MATH,

@@ -80,6 +80,8 @@ class UserClass:
     def attribute(self, name: str):
         """Cls.name: class attributes and functions (unbound), classmethods bound to the class."""
         found = self.find(name)
+        if found is _MISSING and self.base in BASE_CLASS_ATTRIBUTES:
+            found = BASE_CLASS_ATTRIBUTES[self.base](self, name)
         if found is _MISSING:
             if name == "__name__":
                 return self.name
@@ -224,6 +226,8 @@ class Super:
 # (nn.Module registers here).
 BASE_INSTANCES: dict = {}
 BASE_INITS: dict = {}
+# Class attributes a builtin base gives its subclasses (autograd.Function's apply), by base.
+BASE_CLASS_ATTRIBUTES: dict = {}
 
 
 def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) -> UserClass:
@@ -232,7 +236,8 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
         if not isinstance(base, (UserClass, PyType)):
             raise errors.type_error(f"{base.class_name}() takes no arguments" if isinstance(
                 base, TableObject) else "bases must be types")
-        if isinstance(base, PyType) and base not in BASE_INSTANCES and base is not OBJECT:
+        if isinstance(base, PyType) and base not in BASE_INSTANCES and base is not OBJECT \
+                and base not in BASE_CLASS_ATTRIBUTES:
             raise errors.TorchError("NotImplementedError", f"a class derived from {base.name} is "
                                     "not supported by gradcli yet")
     user_bases = tuple(b for b in bases if b is not OBJECT)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Callable
 
 from gradcli.engine import errors
-from gradcli.language.syntax import literals
 
 _REQUIRED = object()
 
@@ -46,12 +46,11 @@ _NAMED_DEFAULTS = {"None": None, "True": True, "False": False, "()": ()}
 
 
 def _default(text: str):
-    """A default written in a table's signature: None, True, False, (), a number or a string."""
+    """A default written in a table's signature (our own text, never the program's): None, True,
+    False, (), a number or a string."""
     if text in _NAMED_DEFAULTS:
         return _NAMED_DEFAULTS[text]
-    if text[0] in "'\"":
-        return literals.string(text)
-    return literals.number(text)
+    return ast.literal_eval(text)
 
 
 def _plural(n: int, word: str) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
 from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.custom import FunctionNode
 from gradcli.engine.devices import Device
 from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.ops.reductions import ReturnTypes
@@ -302,6 +303,8 @@ def qualified_type_name(value) -> str:
         return f"{type(value).__module__}.{type(value).__name__}"
     if isinstance(value, RemovableHandle):
         return "torch.utils.hooks.RemovableHandle"
+    if isinstance(value, FunctionNode):
+        return "torch.autograd.function." + value.label
     from gradcli.language.runtime.frames import ContextManager
     if isinstance(value, ContextManager):
         return value.label

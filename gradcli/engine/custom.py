@@ -1,0 +1,77 @@
+"""The grad_fn of a custom autograd.Function: its backward is a callback into the program.
+
+The engine runs FunctionNode like any other node; `backward(grads)` (given by whoever made the
+node) returns one gradient per input of the Function's apply(), as torch's BackwardCFunction.
+"""
+
+from __future__ import annotations
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr
+from gradcli.engine.tensor import Tensor
+
+
+class FunctionNode(Node):
+    """`<NameBackward>`: edges to the inputs that require grad, the user's backward to run.
+    A Node to everything that walks graphs; it keeps no op row and no saved values of its own
+    (the Function's ctx holds them)."""
+
+    __slots__ = ("label", "backward", "on_release")
+
+    def __init__(self, label: str, inputs: tuple, outputs: tuple, backward, on_release=None):
+        self.label, self.backward, self.on_release = label, backward, on_release
+        self.sequence_nr = next_sequence_nr()
+        self.freed, self.retained, self.hooks, self.params = False, None, None, {}
+        edges, meta = [], []
+        for value in inputs:
+            if isinstance(value, Tensor) and value.requires_grad:
+                edges.append(gradient_edge(value))
+                meta.append((value.data.shape, value.dtype.name))
+            else:
+                edges.append((None, 0))
+                meta.append(None)
+        self.next_edges, self.edge_meta = tuple(edges), tuple(meta)
+        self._output_meta = tuple((o.data.shape, o.dtype.name) for o in outputs)
+
+    def name(self) -> str:
+        return self.label
+
+    @property
+    def class_name(self) -> str:
+        return self.label
+
+    @property
+    def next_functions(self) -> tuple:
+        return self.next_edges
+
+    @property
+    def output_meta(self) -> tuple:
+        return tuple((shape, dtypes.BY_NAME[name]) for shape, name in self._output_meta)
+
+    def apply(self, grads: list, wanted) -> list:
+        results = self.backward(grads)
+        if not isinstance(results, tuple):
+            results = (results,)
+        if len(results) != len(self.next_edges):
+            if len(results) < len(self.next_edges) or any(
+                    r is not None for r in results[len(self.next_edges):]):
+                raise errors.runtime(f"function {self.label} returned an incorrect number of "
+                                     f"gradients (expected {len(self.next_edges)}, got "
+                                     f"{len(results)})")
+            results = results[:len(self.next_edges)]
+        out = []
+        for (node, _), grad, meta in zip(self.next_edges, results, self.edge_meta):
+            if node is None or grad is None or (wanted is not None and node not in wanted):
+                out.append(None)
+                continue
+            if not isinstance(grad, Tensor):
+                raise errors.type_error(f"function {self.label} returned a gradient different "
+                                        "than None at position 1, but the corresponding forward "
+                                        "input was not a Variable")
+            out.append(grad)
+        return out
+
+    def release(self) -> None:
+        self.freed = True
+        if self.on_release is not None:
+            self.on_release()

@@ -1,0 +1,179 @@
+"""torch.autograd.Function subclasses written in the program: ctx, apply, and their grad_fn.
+
+`Fn.apply(*args)` runs the user's forward without recording a graph, then gives its outputs a
+FunctionNode (engine/custom.py) whose backward calls the user's backward with the same ctx.
+"""
+
+from __future__ import annotations
+
+from gradcli.engine import errors
+from gradcli.engine.custom import FunctionNode
+from gradcli.engine.functions import F
+from gradcli.engine.state import STATE, grad_mode
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import classes
+from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.values import Namespace
+
+_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
+          "after they have already been freed). Saved intermediate values of the graph are freed "
+          "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+          "backward through the graph a second time or if you need to access saved tensors after "
+          "calling backward.")
+
+
+class FunctionCtx(TableObject):
+    """The `ctx` of a custom Function: its methods, and any attribute the program sets."""
+
+    __slots__ = ("attrs", "saved", "freed", "needs_input_grad", "dirty", "non_differentiable",
+                 "materialize")
+
+    def __init__(self, needs_input_grad: tuple):
+        self.attrs: dict = {}
+        self.saved, self.freed, self.needs_input_grad = (), False, needs_input_grad
+        self.dirty, self.non_differentiable, self.materialize = (), (), True
+
+    @property
+    def language_type(self) -> PyType:
+        return CTX_TYPE
+
+    def attribute(self, name: str):
+        if name in self.attrs:
+            return self.attrs[name]
+        if name == "saved_tensors":
+            if self.freed:
+                raise errors.runtime(_FREED)
+            return self.saved
+        if name == "needs_input_grad":
+            return self.needs_input_grad
+        method = CTX_METHODS.get(name)
+        if method is None:
+            raise self.missing(name)
+        return BoundMethod(self, method)
+
+    def set_attribute(self, name: str, value) -> None:
+        if name in ("saved_tensors", "needs_input_grad"):
+            raise errors.TorchError("AttributeError", f"attribute '{name}' of "
+                                    "'torch._C._FunctionBase' objects is not writable")
+        self.attrs[name] = value
+
+    def repr(self, printer) -> str:
+        return f"<torch.autograd.function.{self.class_name} object at 0x{id(self):x}>"
+
+
+def _tensors(values, what: str) -> tuple:
+    for value in values:
+        if value is not None and not isinstance(value, Tensor):
+            raise errors.type_error(f"{what} can only save variables, but argument 0 is of "
+                                    f"type {type(value).__name__}")
+    return tuple(values)
+
+
+def _save_for_backward(ctx: FunctionCtx, *tensors) -> None:
+    ctx.saved = _tensors(tensors, "save_for_backward")
+
+
+def _mark_dirty(ctx: FunctionCtx, *tensors) -> None:
+    ctx.dirty = tensors
+
+
+def _mark_non_differentiable(ctx: FunctionCtx, *tensors) -> None:
+    ctx.non_differentiable = tensors
+
+
+def _set_materialize_grads(ctx: FunctionCtx, value) -> None:
+    ctx.materialize = bool(value)
+
+
+CTX_METHODS = table(
+    entry("save_for_backward", _save_for_backward, "self, *tensors"),
+    entry("mark_dirty", _mark_dirty, "self, *args"),
+    entry("mark_non_differentiable", _mark_non_differentiable, "self, *args"),
+    entry("set_materialize_grads", _set_materialize_grads, "self, value"),
+)
+CTX_TYPE = PyType("torch.autograd.function.FunctionCtx", (FunctionCtx,))
+
+
+class _FunctionHost:
+    """The host class `isinstance` sees for torch.autograd.Function."""
+
+
+FUNCTION_TYPE = PyType("torch.autograd.function.Function", (_FunctionHost,))
+
+
+def _static(cls: classes.UserClass, name: str):
+    found = cls.find(name)
+    if found is classes.MISSING:
+        return None
+    return found.function if isinstance(found, (classes.StaticMethod, classes.ClassMethod)) \
+        else found
+
+
+def _apply(cls: classes.UserClass, *args):
+    """Fn.apply(*args): forward without a graph, then one FunctionNode over the outputs."""
+    runtime = cls.runtime
+    forward, setup = _static(cls, "forward"), _static(cls, "setup_context")
+    if forward is None:
+        raise errors.TorchError("NotImplementedError", "You must implement the forward function "
+                                "for custom autograd.Function.")
+    ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
+    with grad_mode(False):
+        if setup is not None:
+            output = runtime.call(forward, list(args), {})
+            runtime.call(setup, [ctx, tuple(args), output], {})
+        else:
+            output = runtime.call(forward, [ctx, *args], {})
+    single = not isinstance(output, tuple)
+    outputs = (output,) if single else output
+    needs_graph = STATE.grad_enabled and any(ctx.needs_input_grad)
+    results = tuple(_fresh_output(o, args, ctx) for o in outputs)
+    if needs_graph:
+        backward = _static(cls, "backward")
+        differentiable = [o for o in results if isinstance(o, Tensor)
+                          and not any(o is n for n in ctx.non_differentiable)]
+
+        def run_backward(grads):
+            if backward is None:
+                raise errors.TorchError("NotImplementedError", "You must implement either the "
+                                        "backward or vjp method for your custom autograd.Function "
+                                        "to use it with backward mode AD.")
+            if ctx.freed:
+                raise errors.runtime(_FREED)
+            return runtime.call(backward, [ctx, *grads], {})
+
+        def release():
+            ctx.freed = True
+
+        node = FunctionNode(f"{cls.name}Backward", args, tuple(differentiable), run_backward,
+                            release)
+        for nr, out in enumerate(differentiable):
+            out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
+    return results[0] if single else results
+
+
+def _fresh_output(value, args: tuple, ctx: FunctionCtx):
+    """An output that is one of the inputs (and not marked dirty) is returned as a new tensor
+    over the same values, as torch's custom Functions do."""
+    if isinstance(value, Tensor) and any(value is a for a in args) and not any(
+            value is d for d in ctx.dirty):
+        return F.detach(value)
+    return value
+
+
+def _function_attribute(cls: classes.UserClass, name: str):
+    """Attributes a Function subclass inherits from torch.autograd.Function."""
+    if name == "apply":
+        return BoundMethod(cls, _APPLY)
+    return classes.MISSING
+
+
+_APPLY = entry("apply", _apply, "cls, *args", qualname="Function.apply")
+classes.BASE_CLASS_ATTRIBUTES[FUNCTION_TYPE] = _function_attribute
+
+FUNCTION_MODULE = Namespace("torch.autograd.function", {
+    "Function": FUNCTION_TYPE, "FunctionCtx": CTX_TYPE,
+    "once_differentiable": entry("once_differentiable", lambda fn: fn, "fn"),
+})
