@@ -26,6 +26,10 @@ def format_error(error, source: str, filename: str) -> str:
         out.append(f"{filename}:{span[0]}:{span[1]}")
         out.extend(caret_lines(source, *span))
     out.append(f"{error.kind}: {error.message}" if error.message else error.kind)
+    if error.kind == "ModuleNotFoundError":
+        from gradcli.language.namespaces.torch_table import MODULES
+        offered = sorted({name.split(".")[0] for name in MODULES})
+        out.append(f"note: gradcli offers these modules: {', '.join(offered)}")
     return "\n".join(out) + "\n"
 
 

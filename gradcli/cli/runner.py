@@ -14,6 +14,9 @@ def run_source(source: str, filename: str, *, echo: bool) -> int:
     from gradcli.language.session import Session
     out = sys.stdout
     session = Session(write=out.write)
+    if not filename.startswith("<"):  # a script knows its own path, as in Python
+        import os
+        session.globals.vars["__file__"] = os.path.abspath(filename)
     STATE.warning_sink = _warning_writer(session.runtime, source, filename)
     try:
         outcome = session.run(source, echo=echo)

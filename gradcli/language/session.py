@@ -52,7 +52,7 @@ class Session:
         self.printer = Printer()
         self.runtime = Runtime(write=self._write, printer=self.printer)
         self.runtime.call = lambda fn, args, kwargs: calls.call(self.runtime, fn, args, kwargs)
-        self.globals = Frame(names={"torch": TORCH})
+        self.globals = Frame(names={"torch": TORCH, "__name__": "__main__"})
         STATE.reset()
         creation.DEFAULT_GENERATOR.reset()
 

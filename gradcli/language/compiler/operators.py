@@ -22,7 +22,7 @@ _TENSOR_BINARY = {
 _PY_BINARY = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
     "**": operator.pow, "//": operator.floordiv, "%": operator.mod, "&": operator.and_,
-    "|": operator.or_, "^": operator.xor,
+    "|": operator.or_, "^": operator.xor, "@": operator.matmul,
 }
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,

@@ -11,6 +11,7 @@ from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry,
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
+from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
@@ -100,7 +101,8 @@ TORCH_TABLE = table(
     entry("index_add", selection.index_add, "input, dim, index, source, *, alpha=1"),
     entry("scatter_add", selection.scatter_add, "input, dim, index, src"),
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
-    "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
+    "__version__": "2.13.0+cpu", "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
+    "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM} | {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
                                                 "*data")) for dtype in dtypes.ALL}
@@ -126,6 +128,7 @@ MODULES = {
     "torch.autograd.functional": FUNCTIONAL,
     "torch.cuda": CUDA,
     "math": MATH,
+    **NUMPY_MODULES,
     "torch.optim": OPTIM,
     **MATH_MODULES,
 }

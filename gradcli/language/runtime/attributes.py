@@ -14,6 +14,7 @@ from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
 from gradcli.language.runtime.values import Namespace, Size, type_name
@@ -121,6 +122,8 @@ def get(value, name: str):
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
+        if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
+            return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
