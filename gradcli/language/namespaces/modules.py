@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
 from gradcli.engine import devices, errors, optimizers
 from gradcli.engine.dtypes import DType, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
+from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import index
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry, parse_signature, table
-from gradcli.language.runtime.values import Generator, qualified_type_name
+from gradcli.language.runtime.values import Generator, iterate, qualified_type_name, type_name
 from gradcli.language.runtime.pytypes import PyType
 
 LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when constructed
@@ -48,6 +50,7 @@ class ModuleKind:
     build: Callable | None = None
     sequence: bool = False
     host: type | None = None
+    grouped: bool = False  # repr shows runs of equal children once: `(0-2): 3 x Linear(...)`
 
     def __post_init__(self) -> None:
         if self.host is None:
@@ -72,12 +75,13 @@ def _construct(kind: ModuleKind, *values, **keywords):
 class Module(TableObject):
     """An nn.Module: instance attributes, parameters and child modules, in insertion order."""
 
-    __slots__ = ("kind", "attrs", "params", "children")
+    __slots__ = ("kind", "attrs", "params", "buffers", "children")
 
     def __init__(self, kind: ModuleKind):
         self.kind = kind
         self.attrs: dict = {"training": True}
         self.params: dict[str, Tensor | None] = {}
+        self.buffers: dict[str, Tensor | None] = {}
         self.children: dict[str, Module | None] = {}
 
     @property
@@ -99,7 +103,7 @@ class Module(TableObject):
         return BoundMethod(self, self.kind.forward_entry)
 
     def attribute(self, name: str):
-        for found in (self.attrs, self.params, self.children):
+        for found in (self.attrs, self.params, self.buffers, self.children):
             if name in found:
                 return found[name]
         if name == "forward":
@@ -118,6 +122,8 @@ class Module(TableObject):
         elif name in self.params:
             self._check_none(value, name, "parameter", "torch.nn.Parameter")
             self.params[name] = None
+        elif name in self.buffers and (value is None or isinstance(value, Tensor)):
+            self.buffers[name] = value
         elif isinstance(value, Module):
             self._register(self.children, name, value)
         elif name in self.children:
@@ -127,7 +133,7 @@ class Module(TableObject):
             self.attrs[name] = value
 
     def _register(self, into: dict, name: str, value) -> None:
-        for place in (self.attrs, self.params, self.children):
+        for place in (self.attrs, self.params, self.buffers, self.children):
             if place is not into:
                 place.pop(name, None)
         into[name] = value
@@ -142,8 +148,8 @@ class Module(TableObject):
         """torch's Module.__repr__: the extra_repr, then each child indented under `(name): `."""
         extra = self.kind.extra_repr(self, printer)
         extra_lines = extra.split("\n") if extra else []
-        child_lines = [f"({key}): " + printer.repr(child).replace("\n", "\n  ")
-                       for key, child in self.children.items()]
+        child_lines = [f"({key}): " + text.replace("\n", "\n  ")
+                       for key, text in self._child_reprs(printer)]
         if len(extra_lines) == 1 and not child_lines:
             body = extra_lines[0]
         elif extra_lines or child_lines:
@@ -151,6 +157,20 @@ class Module(TableObject):
         else:
             body = ""
         return f"{self.class_name}({body})"
+
+    def _child_reprs(self, printer) -> list:
+        """(label, repr) per child; a grouped kind (ModuleList) shows a run of equal reprs once."""
+        reprs = [(key, printer.repr(child)) for key, child in self.children.items()]
+        if not self.kind.grouped:
+            return reprs
+        runs: list = []
+        for position, (_, text) in enumerate(reprs):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = position
+            else:
+                runs.append([position, position, text])
+        return [(f"{first}-{last}", f"{last - first + 1} x {text}") if first != last
+                else (str(first), text) for first, last, text in runs]
 
     def named_modules(self, prefix: str = "", seen: set | None = None):
         """(name, module) for this module and every descendant, each once, depth first."""
@@ -269,6 +289,98 @@ def _append(module: Module, child) -> Module:
     return module
 
 
+def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: bool = False):
+    """Module.state_dict: each module's parameters, then its buffers, then its children's."""
+    out = OrderedDict() if destination is None else destination
+    for name, each in module.named_modules(prefix.rstrip(".")):
+        lead = f"{name}." if name else ""
+        for key, tensor in list(each.params.items()) + list(each.buffers.items()):
+            if tensor is not None:
+                out[lead + key] = tensor if keep_vars else F.detach(tensor)
+    return out
+
+
+class IncompatibleKeys(TableObject):
+    """load_state_dict's result: missing and unexpected keys, printed as torch prints it."""
+
+    __slots__ = ("missing_keys", "unexpected_keys")
+
+    def __init__(self, missing: list, unexpected: list):
+        self.missing_keys, self.unexpected_keys = missing, unexpected
+
+    @property
+    def language_type(self) -> PyType:
+        return INCOMPATIBLE_KEYS_TYPE
+
+    def attribute(self, name: str):
+        if name in ("missing_keys", "unexpected_keys"):
+            return self.missing_keys if name == "missing_keys" else self.unexpected_keys
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return (f"_IncompatibleKeys(missing_keys={printer.repr(self.missing_keys)}, "
+                f"unexpected_keys={printer.repr(self.unexpected_keys)})")
+
+
+INCOMPATIBLE_KEYS_TYPE = PyType("torch.nn.modules.module._IncompatibleKeys", (IncompatibleKeys,))
+
+
+def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bool = False):
+    """Module.load_state_dict: values copied into the parameters and buffers, without grad."""
+    if not isinstance(state_dict, dict):
+        raise errors.type_error(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+    own = _state_dict(module, keep_vars=True)
+    missing = [k for k in own if k not in state_dict]
+    unexpected = [k for k in state_dict if k not in own]
+    problems = []
+    for key, target in own.items():
+        if key not in state_dict:
+            continue
+        source = state_dict[key]
+        if not isinstance(source, Tensor):
+            problems.append(f'While copying the parameter named "{key}", expected torch.Tensor '
+                            f"or Tensor-like object from checkpoint but received "
+                            f"{type_name(source)}")
+        elif source.shape != target.shape:
+            problems.append(f"size mismatch for {key}: copying a param with shape "
+                            f"torch.Size({list(source.shape)}) from checkpoint, the shape in "
+                            f"current model is torch.Size({list(target.shape)}).")
+        else:
+            target.data[...] = source.data.astype(target.data.dtype)
+            target.bump_version()
+    if strict:
+        if unexpected:
+            problems.insert(0, "Unexpected key(s) in state_dict: "
+                            + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+        if missing:
+            problems.insert(0, "Missing key(s) in state_dict: "
+                            + ", ".join(f'"{k}"' for k in missing) + ". ")
+    if problems:
+        raise errors.runtime(f"Error(s) in loading state_dict for {module.class_name}:\n\t"
+                             + "\n\t".join(problems))
+    return IncompatibleKeys(missing, unexpected)
+
+
+def _register_buffer(module: Module, name, tensor, persistent: bool = True) -> None:
+    if not isinstance(name, str):
+        raise errors.type_error(f"buffer name should be a string. Got {type_name(name)}")
+    if tensor is not None and not isinstance(tensor, Tensor):
+        raise errors.type_error(f"cannot assign '{type_name(tensor)}' object to buffer '{name}' "
+                                "(torch Tensor or None required)")
+    module._register(module.buffers, name, tensor)
+
+
+def _named_buffers(module: Module, prefix: str = "", recurse: bool = True) -> list:
+    modules = module.named_modules(prefix) if recurse else [(prefix, module)]
+    return [(f"{p}.{k}" if p else k, b) for p, m in modules for k, b in m.buffers.items()
+            if b is not None]
+
+
 MODULE_METHODS = table(
     entry("parameters", lambda m, recurse: _generator(
         [p for _, p in m.named_parameters(recurse=recurse)], "parameters"), "self, recurse=True"),
@@ -293,8 +405,23 @@ MODULE_METHODS = table(
     entry("double", lambda m: _cast(m, float64), "self"),
     entry("float", lambda m: _cast(m, float32), "self"),
     entry("half", lambda m: _cast(m, float16), "self"),
+    entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
+    entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False"),
+    entry("register_buffer", _register_buffer, "self, name, tensor, persistent=True"),
+    entry("named_buffers", lambda m, prefix, recurse: _generator(_named_buffers(m, prefix,
+          recurse), "named_buffers"), "self, prefix='', recurse=True"),
+    entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],
+          "buffers"), "self, recurse=True"),
+    entry("add_module", lambda m, name, child: m.set_attribute(name, child), "self, name, module"),
 )
-SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"))
+def _extend(module: Module, modules) -> Module:
+    for child in iterate(modules):
+        _append(module, child)
+    return module
+
+
+SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"),
+                           entry("extend", _extend, "self, modules"))
 
 
 # ---- nn.Module subclasses written in the program ------------------------------------------------
@@ -321,7 +448,7 @@ class UserModule(Module):
         return self.cls
 
     def attribute(self, name: str):
-        for found in (self.attrs, self.params, self.children):
+        for found in (self.attrs, self.params, self.buffers, self.children):
             if name in found:
                 return found[name]
         defined = self.cls.find(name)

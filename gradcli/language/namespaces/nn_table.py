@@ -16,7 +16,7 @@ from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, Module, ModuleK
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.namespaces.torch_table import TORCH_TABLE
-from gradcli.language.runtime.values import type_name
+from gradcli.language.runtime.values import iterate, type_name
 from gradcli.language.runtime.pytypes import PyType
 
 
@@ -58,6 +58,10 @@ def _build_sequential(module: Module, *children) -> None:
         module.children[str(position)] = child
 
 
+def _build_module_list(module: Module, modules=None) -> None:
+    _build_sequential(module, *(iterate(modules) if modules is not None else ()))
+
+
 def _sequential_forward(ctx, module: Module, x):
     for child in module.members():
         x = ctx.call(child, [x], {})
@@ -96,6 +100,8 @@ KINDS = [
                extra_repr=_options_repr("start_dim", "end_dim")),
     ModuleKind("Sequential", "container", "*args", _sequential_forward, build=_build_sequential,
                sequence=True),
+    ModuleKind("ModuleList", "container", "modules=None", lambda ctx, m, *inputs: _no_forward(m),
+               "*input", build=_build_module_list, sequence=True, grouped=True),
     ModuleKind("ReLU", "activation", "inplace=False", _functional("relu"),
                extra_repr=lambda m, printer: "inplace=True" if m.attrs["inplace"] else ""),
     ModuleKind("LeakyReLU", "activation", "negative_slope=0.01, inplace=False",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
@@ -136,6 +137,9 @@ class Printer:
         if isinstance(value, ReturnTypes):
             fields = ",\n".join(f"{f}={self.repr(v)}" for f, v in zip(value.fields, value))
             return f"torch.return_types.{value.name}(\n{fields})"
+        if isinstance(value, OrderedDict):
+            items = ", ".join(f"({self.repr(k)}, {self.repr(v)})" for k, v in value.items())
+            return f"OrderedDict([{items}])" if items else "OrderedDict()"
         if isinstance(value, (tuple, list, dict)):
             return self._container(value)
         if isinstance(value, dtypes.DType):
