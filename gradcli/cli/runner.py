@@ -27,9 +27,22 @@ def run_source(source: str, filename: str, *, echo: bool) -> int:
     out.flush()
     if outcome.ok:
         return EXIT_OK
+    if outcome.error.kind == "SystemExit":  # exit(): Python's exit status, no report
+        return _exit_status(outcome.error)
     from gradcli.cli.render import report_error
     report_error(outcome.error, source, filename)
     return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
+
+
+def _exit_status(error) -> int:
+    """exit()/quit(): no code is 0, an int is itself, anything else is printed and gives 1."""
+    code = error.value_args[0] if error.value_args else None
+    if code is None:
+        return EXIT_OK
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code & 0xFF
+    sys.stderr.write(f"{error.message}\n")
+    return EXIT_NO
 
 
 def _warning_writer(runtime, source: str, filename: str):

@@ -20,6 +20,7 @@ class Signature:
     defaults: dict = field(default_factory=dict)
     star: str | None = None
     star_star: str | None = None
+    kwonly: list = field(default_factory=list)
 
 
 def compile_function(compiler, fname: str, params, body):
@@ -46,15 +47,21 @@ def compile_function(compiler, fname: str, params, body):
     def make(frame):
         values = {k: d(frame) for k, d in defaults.items()}
         return UserFunction(fname, qualname, signature.params, values, run_body, frame,
-                            signature.star, signature.star_star)
+                            signature.star, signature.star_star, tuple(signature.kwonly))
     return make
 
 
 def compile_parameters(compiler, params) -> Signature:
     """The parameters of a def or lambda; defaults compiled in the enclosing scope."""
-    signature = Signature()
+    signature, bare_star = Signature(), None
     for param in params.children if params is not None else []:
         if not isinstance(param, Tree):
+            continue
+        if param.data == "bare_star":
+            if signature.star is not None or bare_star is not None:
+                raise GradSyntaxError("* argument may appear only once", param.meta.line,
+                                      param.meta.column, param.meta.column + 1)
+            bare_star = param
             continue
         token, stars = param.children[0], {"star_parameter": 1,
                                            "star_star_parameter": 2}.get(param.data, 0)
@@ -63,25 +70,30 @@ def compile_parameters(compiler, params) -> Signature:
                  token.column - stars + (stars or len(name)))
         if signature.star_star is not None:
             raise GradSyntaxError("arguments cannot follow var-keyword argument", *where)
-        if stars == 1 and signature.star is not None:
+        if stars == 1 and (signature.star is not None or bare_star is not None):
             raise GradSyntaxError("* argument may appear only once", where[0], where[1],
                                   where[1] + 1)
         if name in signature.names:
             raise GradSyntaxError(f"duplicate argument '{name}' in function definition",
                                   token.line, token.column, token.column + len(name))
         signature.names.append(name)
+        default = param.children[-1] if stars == 0 and len(param.children) > 1 else None
         if stars == 1:
             signature.star = name
         elif stars == 2:
             signature.star_star = name
-        elif signature.star is not None:
-            raise GradSyntaxError("keyword-only parameters are not supported by gradcli",
-                                  token.line, token.column, token.column + len(name))
-        elif param.children[-1] is not None:
-            signature.defaults[name] = compiler.expression(param.children[-1])
+        elif signature.star is not None or bare_star is not None:
+            signature.kwonly.append(name)  # keyword-only: a default is optional
+            if default is not None:
+                signature.defaults[name] = compiler.expression(default)
+        elif default is not None:
+            signature.defaults[name] = compiler.expression(default)
         elif signature.defaults:
             raise GradSyntaxError("non-default argument follows default argument",
                                   token.line, token.column, token.column + len(name))
-    signature.params = tuple(n for n in signature.names
-                             if n not in (signature.star, signature.star_star))
+    if bare_star is not None and not signature.kwonly:
+        raise GradSyntaxError("named arguments must follow bare *", bare_star.meta.line,
+                              bare_star.meta.column, bare_star.meta.column + 1)
+    signature.params = tuple(n for n in signature.names if n not in (
+        signature.star, signature.star_star, *signature.kwonly))
     return signature

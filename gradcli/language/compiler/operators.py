@@ -18,16 +18,24 @@ _TENSOR_BINARY = {
     "&": lambda a, b: F.logical_binary("bitwise_and", a, b),
     "|": lambda a, b: F.logical_binary("bitwise_or", a, b),
     "^": lambda a, b: F.logical_binary("bitwise_xor", a, b),
+    "<<": lambda a, b: _unsupported_shift("<<"), ">>": lambda a, b: _unsupported_shift(">>"),
 }
+
+
+def _unsupported_shift(op: str):
+    raise errors.TorchError("NotImplementedError", f"gradcli does not support {op} on tensors "
+                            "yet")
 _PY_BINARY = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
     "**": operator.pow, "//": operator.floordiv, "%": operator.mod, "&": operator.and_,
-    "|": operator.or_, "^": operator.xor, "@": operator.matmul,
+    "|": operator.or_, "^": operator.xor, "@": operator.matmul, "<<": operator.lshift,
+    ">>": operator.rshift,
 }
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
-_SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range, dict,
+_SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range, dict, set,
+                  frozenset, type({}.keys()), type({}.values()), type({}.items()),
                   *ARRAY_TYPES)
 
 
@@ -63,6 +71,7 @@ _BINARY_DUNDERS = {
     "%": ("__mod__", "__rmod__"), "**": ("__pow__", "__rpow__"),
     "@": ("__matmul__", "__rmatmul__"), "&": ("__and__", "__rand__"),
     "|": ("__or__", "__ror__"), "^": ("__xor__", "__rxor__"),
+    "<<": ("__lshift__", "__rlshift__"), ">>": ("__rshift__", "__rrshift__"),
 }
 _COMPARE_DUNDERS = {
     "==": ("__eq__", "__eq__"), "!=": ("__ne__", "__ne__"), "<": ("__lt__", "__gt__"),

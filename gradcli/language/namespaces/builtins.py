@@ -102,7 +102,8 @@ def _len(obj):
         if obj.ndim == 0:
             raise errors.type_error("len() of a 0-d tensor")
         return obj.shape[0]
-    if isinstance(obj, (list, tuple, str, dict, range, *ARRAY_TYPES)):
+    if isinstance(obj, (list, tuple, str, dict, range, set, frozenset, *ARRAY_TYPES)) or \
+            isinstance(obj, _DICT_VIEW_TYPES):
         return len(obj)
     if isinstance(obj, TableObject) and obj.is_sequence:
         return obj.length()
@@ -357,6 +358,150 @@ def type_of(value) -> PyType:
     return _NODE_TYPES.setdefault(name, _class(name, hosts))
 
 
+def _sort_key(ctx, key):
+    """A host sort key comparing the language's values with its own operators."""
+    import functools
+
+    from gradcli.language.compiler import operators
+
+    def compare(a, b):
+        if truth(operators.compare("<", a, b)):
+            return -1
+        return 1 if truth(operators.compare("<", b, a)) else 0
+    plain = functools.cmp_to_key(compare)
+    if key is None:
+        return plain
+    return lambda item: plain(ctx.call(key, [item], {}))
+
+
+def _sorted(ctx, iterable, key=None, reverse=False):
+    return sorted(iterate(iterable), key=_sort_key(ctx, key), reverse=truth(reverse))
+
+
+def _list_sort(ctx, items: list, key=None, reverse=False) -> None:
+    items.sort(key=_sort_key(ctx, key), reverse=truth(reverse))
+
+
+def _reversed(sequence):
+    if isinstance(sequence, (list, tuple, str, range)):
+        return reversed(sequence)
+    if isinstance(sequence, Tensor):  # torch's Tensor.__reversed__: the tensor flipped on dim 0
+        return sequence if sequence.ndim == 0 else F.flip(sequence, (0,))
+    method = classes.special_method(sequence, "__reversed__")
+    if method is not None:
+        return classes.call_bound(method, [])
+    raise errors.type_error(f"'{type_name(sequence)}' object is not reversible")
+
+
+def _map(ctx, function, *iterables):
+    if not iterables:
+        raise errors.type_error("map() must have at least two arguments.")
+    return map(lambda *items: ctx.call(function, list(items), {}),
+               *(iterate(i) for i in iterables))
+
+
+def _filter(ctx, function, iterable):
+    if function is None:
+        return filter(truth, iterate(iterable))
+    return filter(lambda item: truth(ctx.call(function, [item], {})), iterate(iterable))
+
+
+_NO_DEFAULT_NEXT = object()
+
+
+def _next(iterator, default=_NO_DEFAULT_NEXT):
+    """next(): host iterators made by the builtins, or a user class's __next__."""
+    method = classes.special_method(iterator, "__next__")
+    try:
+        if method is not None:
+            return classes.call_bound(method, [])
+        if not isinstance(iterator, ITERATORS):
+            raise errors.type_error(f"'{type_name(iterator)}' object is not an iterator")
+        return next(iterator)
+    except StopIteration:
+        if default is not _NO_DEFAULT_NEXT:
+            return default
+        raise errors.TorchError("StopIteration", "") from None
+
+
+def _iter(value):
+    if isinstance(value, ITERATORS):
+        return value
+    method = classes.special_method(value, "__iter__")
+    if method is not None:
+        return classes.call_bound(method, [])
+    return iter(iterate(value))
+
+
+def _integer_text(convert, name: str):
+    def run(x):
+        if isinstance(x, bool) or not isinstance(x, int):
+            x = index(x)
+        return convert(x)
+    return run
+
+
+def _chr(i):
+    i = index(i)
+    if not 0 <= i <= 0x10FFFF:
+        raise errors.value_error("chr() arg not in range(0x110000)")
+    return chr(i)
+
+
+def _ord(c):
+    if not isinstance(c, str):
+        raise errors.type_error(f"ord() expected string of length 1, but {type_name(c)} found")
+    if len(c) != 1:
+        raise errors.type_error(f"ord() expected a character, but string of length {len(c)} "
+                                "found")
+    return ord(c)
+
+
+def _hash(value):
+    method = classes.special_method(value, "__hash__")
+    if method is not None:
+        return classes.call_bound(method, [])
+    try:
+        return hash(value)
+    except TypeError:
+        raise errors.type_error(f"unhashable type: '{type_name(value)}'") from None
+
+
+def _pow(base, exp, mod=None):
+    from gradcli.language.compiler import operators
+    if mod is None:
+        return operators.binary("**", base, exp)
+    if not all(isinstance(v, int) for v in (base, exp, mod)):
+        raise errors.type_error("pow() 3rd argument not allowed unless all arguments are "
+                                "integers")
+    return pow(base, exp, mod)
+
+
+def _divmod(a, b):
+    from gradcli.language.compiler import operators
+    return operators.binary("//", a, b), operators.binary("%", a, b)
+
+
+def _callable(value) -> bool:
+    return isinstance(value, (Builtin, UserFunction, BoundMethod, PyType, classes.UserClass,
+                              classes.UserMethod)) or (
+        isinstance(value, TableObject) and value.forward() is not None)
+
+
+def _exit(code=None):
+    raise errors.TorchError("SystemExit", "" if code is None else str(code), (code,))
+
+
+SET_TYPE = PyType("set", (set,), entry("set", lambda it: set(iterate(it)), "iterable=(), /",
+                                       style="expected", frames=0))
+FROZENSET_TYPE = PyType("frozenset", (frozenset,), entry(
+    "frozenset", lambda it: frozenset(iterate(it)), "iterable=(), /", style="expected", frames=0))
+_DICT_VIEW_TYPES = (type({}.keys()), type({}.values()), type({}.items()))
+ITERATORS = (map, filter, zip, enumerate, type(iter([])), type(iter(())), type(iter(range(0))),
+             type(iter("")), type(reversed([])), type(reversed(range(0))),
+             type({}.keys()), type({}.values()), type({}.items()))
+
+
 PY_BUILTINS = table(
     entry("print", _print, "*values, sep=None, end=None, file=None, flush=False", context=True,
           style="expected", frames=0),
@@ -383,9 +528,33 @@ PY_BUILTINS = table(
     entry("super", _super, "*args", style="expected", frames=0),
     entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
           style="expected"),
+    entry("sorted", _sorted, "iterable, /, *, key=None, reverse=False", context=True,
+          style="at_most"),
+    entry("reversed", _reversed, "sequence, /", style="expected", frames=0),
+    entry("map", _map, "func, *iterables", context=True, style="expected", frames=0),
+    entry("filter", _filter, "function, iterable, /", context=True, style="expected", frames=0),
+    entry("next", lambda *args: _next(*_count("next", args, 1, 2)), "*args", style="expected"),
+    entry("iter", _iter, "object, /", style="expected"),
+    entry("pow", _pow, "base, exp, mod=None", style="at_most"),
+    entry("divmod", _divmod, "x, y, /", style="expected"),
+    entry("chr", _chr, "i, /", style="exact"),
+    entry("ord", _ord, "c, /", style="exact"),
+    entry("hex", _integer_text(hex, "hex"), "number, /", style="exact"),
+    entry("oct", _integer_text(oct, "oct"), "number, /", style="exact"),
+    entry("bin", _integer_text(bin, "bin"), "number, /", style="exact"),
+    entry("format", lambda ctx, value, spec: ctx.printer.format(value, spec),
+          "value, format_spec='', /", context=True, style="at_most"),
+    entry("hash", _hash, "obj, /", style="exact"),
+    entry("id", lambda obj: id(obj), "obj, /", style="exact", frames=0),
+    entry("callable", _callable, "obj, /", style="exact", frames=0),
+    entry("ascii", lambda ctx, obj: ascii(ctx.printer.repr(obj))[1:-1], "obj, /",
+          context=True, style="exact"),
+    entry("exit", _exit, "code=None"),
+    entry("quit", _exit, "code=None"),
     entry("setattr", _setattr, "obj, name, value, /", style="expected"),
     entry("hasattr", _hasattr, "obj, name, /", style="expected"),
     entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
-) | {t.construct.name: t for t in (INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
+) | {"set": SET_TYPE, "frozenset": FROZENSET_TYPE} | {t.construct.name: t for t in (
+    INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
                                    TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE)} | EXCEPTION_TYPES | {
     "object": classes.OBJECT, "NotImplemented": NotImplemented}

@@ -10,7 +10,7 @@ from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
-from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.namespaces.builtins import _list_sort, entry, table
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
@@ -44,11 +44,17 @@ LIST_METHODS = table(
     entry("reverse", lambda xs: xs.reverse(), "self"),
     entry("copy", lambda xs: list(xs), "self"),
     entry("clear", lambda xs: xs.clear(), "self"),
+    entry("sort", lambda ctx, xs, key, reverse: _list_sort(ctx, xs, key, reverse),
+          "self, *, key=None, reverse=False", context=True),
 )
 DICT_METHODS = table(
-    entry("items", lambda d: list(d.items()), "self"),
-    entry("keys", lambda d: list(d.keys()), "self"),
-    entry("values", lambda d: list(d.values()), "self"),
+    entry("items", lambda d: d.items(), "self"),
+    entry("keys", lambda d: d.keys(), "self"),
+    entry("values", lambda d: d.values(), "self"),
+    entry("update", lambda d, other: d.update(other), "self, other=(), /"),
+    entry("pop", lambda d, key, default=None: d.pop(key, default), "self, key, default=None"),
+    entry("setdefault", lambda d, key, default: d.setdefault(key, default),
+          "self, key, default=None"),
     entry("get", lambda d, key, default: d.get(key, default), "self, key, default=None"),
 )
 STR_METHODS = table(
@@ -60,6 +66,17 @@ STR_METHODS = table(
     entry("replace", lambda s, old, new: s.replace(old, new), "self, old, new"),
     entry("startswith", lambda s, prefix: s.startswith(prefix), "self, prefix"),
     entry("endswith", lambda s, suffix: s.endswith(suffix), "self, suffix"),
+    entry("ljust", lambda s, width, fill: s.ljust(width, fill), "self, width, fillchar=' ', /"),
+    entry("rjust", lambda s, width, fill: s.rjust(width, fill), "self, width, fillchar=' ', /"),
+    entry("center", lambda s, width, fill: s.center(width, fill), "self, width, fillchar=' ', /"),
+    entry("zfill", lambda s, width: s.zfill(width), "self, width, /"),
+    entry("title", lambda s: s.title(), "self"),
+    entry("capitalize", lambda s: s.capitalize(), "self"),
+    entry("find", lambda s, sub: s.find(sub), "self, sub, /"),
+    entry("count", lambda s, sub: s.count(sub), "self, sub, /"),
+    entry("isdigit", lambda s: s.isdigit(), "self"),
+    entry("rstrip", lambda s, chars: s.rstrip(chars), "self, chars=None"),
+    entry("lstrip", lambda s, chars: s.lstrip(chars), "self, chars=None"),
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
 )

@@ -84,7 +84,8 @@ def _run_inside(manager: ContextManager, function: UserFunction) -> UserFunction
 def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):
     """Run a user function in a new frame inside its defining one."""
     runtime.check_frame()
-    if kwargs or len(args) != len(function.params) or function.star or function.star_star:
+    if kwargs or len(args) != len(function.params) or function.star or function.star_star \
+            or function.kwonly:
         names = function.bind(args, kwargs)
     else:
         names = dict(zip(function.params, args))

@@ -108,22 +108,29 @@ class UserFunction:
     closure: "Frame"
     star: str | None = None
     star_star: str | None = None
+    kwonly: tuple[str, ...] = ()
 
     def bind(self, args, kwargs: dict) -> dict:
         """The new frame's names, or TypeError with Python's wording."""
         params, title = self.params, self.qualname
         if len(args) > len(params) and self.star is None:
-            required = len(params) - len(self.defaults)
+            positional_defaults = sum(1 for p in params if p in self.defaults)
+            required = len(params) - positional_defaults
             takes = (f"from {required} to {len(params)} positional arguments"
-                     if self.defaults else _count(len(params), "positional argument"))
-            given = "1 was" if len(args) == 1 else f"{len(args)} were"
+                     if positional_defaults else _count(len(params), "positional argument"))
+            keyword_only = sum(1 for k in kwargs if k in self.kwonly)
+            if keyword_only:
+                given = (f"{_count(len(args), 'positional argument')} (and "
+                         f"{_count(keyword_only, 'keyword-only argument')}) were")
+            else:
+                given = "1 was" if len(args) == 1 else f"{len(args)} were"
             raise errors.type_error(f"{title}() takes {takes} but {given} given")
         bound = dict(zip(params, args))
         if self.star is not None:
             bound[self.star] = tuple(args[len(params):])
         extra = {}
         for key, value in kwargs.items():
-            if key not in params:
+            if key not in params and key not in self.kwonly:
                 if self.star_star is None:
                     raise errors.type_error(
                         f"{title}() got an unexpected keyword argument '{key}'")
@@ -141,6 +148,14 @@ class UserFunction:
             for p in params:
                 if p not in bound:
                     bound[p] = self.defaults[p]
+        if self.kwonly:
+            missing = [p for p in self.kwonly if p not in bound and p not in self.defaults]
+            if missing:
+                raise errors.type_error(
+                    f"{title}() missing {_count(len(missing), 'required keyword-only argument')}"
+                    f": {_names(missing)}")
+            for p in self.kwonly:
+                bound.setdefault(p, self.defaults.get(p))
         if self.star_star is not None:
             bound[self.star_star] = extra
         return bound

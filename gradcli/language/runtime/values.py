@@ -50,7 +50,12 @@ class Generator:
 
 
 # What `for` can walk besides tensors: Python's sequences and the lazy values builtins return.
-_ITERABLES = (list, tuple, str, range, dict, Generator, enumerate, zip, *ARRAY_TYPES)
+_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+# Host iterators only the builtins make (map, filter, iter(), reversed(), dict views).
+_HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0))),
+                   type(iter("")), type(reversed([])), type(reversed(range(0))), *_DICT_VIEWS)
+_ITERABLES = (list, tuple, str, range, dict, set, frozenset, Generator, enumerate, zip,
+              *_HOST_ITERATORS, *ARRAY_TYPES)
 
 
 def iterate(value):
@@ -137,6 +142,13 @@ class Printer:
         if isinstance(value, ReturnTypes):
             fields = ",\n".join(f"{f}={self.repr(v)}" for f, v in zip(value.fields, value))
             return f"torch.return_types.{value.name}(\n{fields})"
+        if isinstance(value, (set, frozenset)):
+            inner = "{" + ", ".join(self.repr(v) for v in value) + "}" if value else ""
+            if isinstance(value, frozenset):
+                return f"frozenset({inner})"
+            return inner or "set()"
+        if isinstance(value, _DICT_VIEWS):
+            return f"{type(value).__name__}([{', '.join(self.repr(v) for v in value)}])"
         if isinstance(value, OrderedDict):
             items = ", ".join(f"({self.repr(k)}, {self.repr(v)})" for k, v in value.items())
             return f"OrderedDict([{items}])" if items else "OrderedDict()"

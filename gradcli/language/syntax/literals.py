@@ -12,8 +12,9 @@ _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.|\n)"
 
 def number(text: str) -> int | float:
     text = text.replace("_", "")
-    if text[:2].lower() == "0x":
-        return int(text, 16)
+    base = {"0x": 16, "0o": 8, "0b": 2}.get(text[:2].lower())
+    if base is not None:
+        return int(text[2:], base)
     if any(c in text for c in ".eE"):
         return float(text)
     return int(text)

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _STRING_START = re.compile(r"([rRbBuUfF]{0,2})('''|\"\"\"|'|\")")
-_NUMBER = re.compile(r"0[xX][0-9a-fA-F_]*|(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][+-]?\d+)?[jJ]?")
+_NUMBER = re.compile(r"0[xX][0-9a-fA-F_]*|0[oO][0-7_]*|0[bB][01_]*"
+                     r"|(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][+-]?\d+)?[jJ]?")
 _NAME_CHAR = re.compile(r"\w", re.UNICODE)
 MAX_NESTING = 200  # Python's tokenizer limit on open brackets
 
@@ -154,11 +155,12 @@ def _number(source: str, i: int, line: int, column: int, result: Scan):
     end = match.end()
     text = match.group(0)
     bad = None
-    if text[:2].lower() == "0x" and (len(text) == 2 or text.endswith("_")):
-        bad = ("invalid hexadecimal literal", column + len(text) - 1)
+    base = {"0x": "hexadecimal", "0o": "octal", "0b": "binary"}.get(text[:2].lower())
+    if base is not None and (len(text) == 2 or text.endswith("_")):
+        bad = (f"invalid {base} literal", column + len(text) - 1)
     elif text.endswith("_"):
         bad = ("invalid decimal literal", column + len(text) - 1)
-    elif end < len(source) and _NAME_CHAR.match(source[end]) and text[:2].lower() != "0x":
+    elif end < len(source) and _NAME_CHAR.match(source[end]) and base is None:
         bad = ("invalid decimal literal", column)
     if bad is not None:
         result.problems.append(Problem(bad[0], line, bad[1], bad[1] + 1,
