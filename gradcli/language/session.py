@@ -13,6 +13,7 @@ from gradcli.language.runtime import calls
 from gradcli.language.compiler.interpreter import Compiler
 from gradcli.language.syntax.parser import GradSyntaxError, parse
 from gradcli.language.runtime.frames import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
+from gradcli.language.namespaces import python_random
 from gradcli.language.namespaces.torch_table import TORCH
 from gradcli.language.runtime.values import Printer
 
@@ -55,6 +56,7 @@ class Session:
         self.globals = Frame(names={"torch": TORCH, "__name__": "__main__"})
         STATE.reset()
         creation.DEFAULT_GENERATOR.reset()
+        python_random.reset()
 
     def _write(self, text: str) -> None:
         self.write(text)

@@ -10,11 +10,12 @@ from lark import Token, Tree
 from gradcli.engine.errors import TorchError
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
-from gradcli.language.runtime import calls
+from gradcli.language.runtime import calls, generators
 from gradcli.language.compiler import operators
 from gradcli.language.compiler.arguments import compile_call
 from gradcli.language.namespaces.builtins import truth
 from gradcli.language.runtime.formatting import percent_format
+from gradcli.language.runtime.values import iterate
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import Frame, GradRuntimeError, Span
 from gradcli.language.compiler.scopes import Scope
@@ -291,6 +292,27 @@ class ExpressionCompiler:
     def call(self, tree: Tree) -> Expression:
         return compile_call(self, tree)
 
+    def yield_expr(self, tree: Tree) -> Expression:
+        """`yield value`: hand the value to the generator's consumer, then the value sent."""
+        self._inside_function(tree, "yield")
+        value = self.expression(tree.children[0]) if tree.children[0] is not None else None
+        if value is None:
+            return lambda frame: generators.yield_value(frame, None)
+        return lambda frame: generators.yield_value(frame, value(frame))
+
+    def yield_from(self, tree: Tree) -> Expression:
+        self._inside_function(tree, "yield")
+        source, span = self.expression(tree.children[0]), span_of(tree)
+
+        def evaluate(frame):
+            iterable = source(frame)
+            return self.guard(lambda: generators.yield_from(frame, iterable, iterate), span)
+        return evaluate
+
+    def _inside_function(self, tree: Tree, word: str) -> None:
+        if self.scope.kind != "function":
+            raise syntax_error(f"'{word}' outside function", tree)
+
 
 _C = ExpressionCompiler
 _EXPRESSIONS = {
@@ -301,6 +323,7 @@ _EXPRESSIONS = {
     "dictcomp": _C.dictcomp, "binary": _C.binary, "power": _C.power, "unary": _C.unary,
     "comparison": _C.comparison, "and_test": _C.and_test, "or_test": _C.or_test, "not_": _C.not_,
     "ternary": _C.ternary, "getattr": _C.getattr, "getitem": _C.getitem, "call": _C.call,
+    "yield_expr": _C.yield_expr, "yield_from": _C.yield_from,
     "lambdef": lambda self, tree: self.lambdef(tree),  # defined with the statements
 }
 

@@ -30,6 +30,7 @@ def compile_function(compiler, fname: str, params, body):
     qualname = outer.child_qualname(fname)
     statements = body if isinstance(body, list) else [body]
     compiler.scope = function_scope(outer, qualname, signature.names, statements)
+    generator = compiler.scope.generator
     compiler.loops = 0
     try:
         if isinstance(body, list):
@@ -47,7 +48,8 @@ def compile_function(compiler, fname: str, params, body):
     def make(frame):
         values = {k: d(frame) for k, d in defaults.items()}
         return UserFunction(fname, qualname, signature.params, values, run_body, frame,
-                            signature.star, signature.star_star, tuple(signature.kwonly))
+                            signature.star, signature.star_star, tuple(signature.kwonly),
+                            generator)
     return make
 
 

@@ -75,6 +75,10 @@ class Compiler(ExpressionCompiler):
                 echo(value)
         return run_and_echo
 
+    def yield_stmt(self, tree: Tree) -> Statement:
+        evaluate = self.expression(tree.children[0])
+        return lambda frame: evaluate(frame) and None
+
     def assign(self, tree: Tree) -> Statement:
         *lhs, rhs = tree.children
         if len(lhs) == 1:
@@ -423,6 +427,6 @@ _STATEMENTS = {
     "assert_stmt": _C.assert_stmt, "import_name": _C.import_name,
     "import_from": _C.import_from, "if_stmt": _C.if_stmt, "while_stmt": _C.while_stmt,
     "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef,
-    "classdef": _C.classdef, "suite": _C.suite,
+    "classdef": _C.classdef, "suite": _C.suite, "yield_stmt": _C.yield_stmt,
     "raise_stmt": _C.raise_stmt, "try_stmt": _C.try_stmt, "decorated": _C.decorated,
 }

@@ -27,6 +27,7 @@ class Scope:
     nonlocals: set = field(default_factory=set)
     declared_at: dict = field(default_factory=dict)  # name -> its global/nonlocal statement
     params: tuple = ()  # a function's parameter names, in order
+    generator: bool = False  # a function whose body yields
 
     def resolve(self, name: str) -> tuple[str, int]:
         """Where `name` lives: ("local", 0), ("enclosing", hops) or ("module", hops).
@@ -183,6 +184,8 @@ def _collect(tree, scope: Scope) -> None:
                 scope.locals.add((alias or name).value)
     elif kind in ("global_stmt", "nonlocal_stmt"):
         _declare(tree, scope)
+    elif kind in ("yield_expr", "yield_from"):
+        scope.generator = True
     if kind in _OWN_SCOPE:
         return
     for child in tree.children:

@@ -11,6 +11,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES
 from gradcli.language.runtime import classes
+from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
@@ -418,10 +419,17 @@ def _next(iterator, default=_NO_DEFAULT_NEXT):
         if not isinstance(iterator, ITERATORS):
             raise errors.type_error(f"'{type_name(iterator)}' object is not an iterator")
         return next(iterator)
-    except StopIteration:
+    except StopIteration as stop:
         if default is not _NO_DEFAULT_NEXT:
             return default
-        raise errors.TorchError("StopIteration", "") from None
+        raise stop_iteration(stop) from None
+
+
+def stop_iteration(stop: StopIteration) -> errors.TorchError:
+    """The language's StopIteration for a host one, keeping a generator's return value."""
+    if stop.value is None:
+        return errors.TorchError("StopIteration", "")
+    return errors.TorchError("StopIteration", str(stop.value), (stop.value,))
 
 
 def _iter(value):
@@ -497,7 +505,7 @@ SET_TYPE = PyType("set", (set,), entry("set", lambda it: set(iterate(it)), "iter
 FROZENSET_TYPE = PyType("frozenset", (frozenset,), entry(
     "frozenset", lambda it: frozenset(iterate(it)), "iterable=(), /", style="expected", frames=0))
 _DICT_VIEW_TYPES = (type({}.keys()), type({}.values()), type({}.items()))
-ITERATORS = (map, filter, zip, enumerate, type(iter([])), type(iter(())), type(iter(range(0))),
+ITERATORS = (GeneratorObject, Generator, map, filter, zip, enumerate, type(iter([])), type(iter(())), type(iter(range(0))),
              type(iter("")), type(reversed([])), type(reversed(range(0))),
              type({}.keys()), type({}.values()), type({}.items()))
 

@@ -13,6 +13,7 @@ from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
+from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace
@@ -128,6 +129,7 @@ MODULES = {
     "torch.autograd.functional": FUNCTIONAL,
     "torch.cuda": CUDA,
     "math": MATH,
+    "random": RANDOM,
     **NUMPY_MODULES,
     "torch.optim": OPTIM,
     **MATH_MODULES,

@@ -10,7 +10,8 @@ from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
-from gradcli.language.namespaces.builtins import _list_sort, entry, table
+from gradcli.language.namespaces.builtins import _list_sort, entry, stop_iteration, table
+from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
@@ -30,7 +31,11 @@ DTYPE_ATTRS = {
     "is_signed": lambda d: d.name not in ("uint8", "bool"),
 }
 RETURN_TYPES_ATTRS = {"values": lambda r: r.values, "indices": lambda r: r.indices}
-EXCEPTION_ATTRS = {"args": lambda e: e.args}
+EXCEPTION_ATTRS = {
+    "args": lambda e: e.args,
+    "value": lambda e: (e.args[0] if e.args else None) if isinstance(e, StopIteration)
+    else _missing(e, "value"),
+}
 HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
 DEVICE_ATTRS = {"type": lambda d: d.type, "index": lambda d: d.index}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
@@ -82,6 +87,21 @@ STR_METHODS = table(
 )
 
 
+def _send(generator: GeneratorObject, value):
+    try:
+        return generator.send(value)
+    except StopIteration as stop:
+        raise stop_iteration(stop) from None
+
+
+def _close(generator: GeneratorObject) -> None:
+    generator.state = "closed"
+
+
+GENERATOR_METHODS = table(entry("send", _send, "self, value, /"),
+                          entry("close", _close, "self"))
+
+
 def _product(values) -> int:
     out = 1
     for v in values:
@@ -111,6 +131,7 @@ _KIND_TABLES = (
     (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
+    (GeneratorObject, {}, GENERATOR_METHODS),
 )
 
 

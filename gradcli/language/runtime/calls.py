@@ -10,6 +10,7 @@ from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import PY_BUILTINS, index
 from gradcli.language.runtime import classes
+from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
                                       Runtime, UserFunction)
@@ -89,6 +90,8 @@ def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):
         names = function.bind(args, kwargs)
     else:
         names = dict(zip(function.params, args))
+    if function.generator:
+        return GeneratorObject(function, names)
     runtime.depth += 1
     try:
         return function.body(Frame(function.closure, names))

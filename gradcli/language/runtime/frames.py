@@ -109,6 +109,7 @@ class UserFunction:
     star: str | None = None
     star_star: str | None = None
     kwonly: tuple[str, ...] = ()
+    generator: bool = False  # calling it makes a generator; the body runs as it is consumed
 
     def bind(self, args, kwargs: dict) -> dict:
         """The new frame's names, or TypeError with Python's wording."""

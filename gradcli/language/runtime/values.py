@@ -14,6 +14,7 @@ from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
+from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 
@@ -46,7 +47,10 @@ class Generator:
     qualname: str = "<genexpr>"
 
     def __iter__(self):
-        return iter(self.values)
+        return self
+
+    def __next__(self):
+        return next(self.values)
 
 
 # What `for` can walk besides tensors: Python's sequences and the lazy values builtins return.
@@ -54,8 +58,8 @@ _DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 # Host iterators only the builtins make (map, filter, iter(), reversed(), dict views).
 _HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0))),
                    type(iter("")), type(reversed([])), type(reversed(range(0))), *_DICT_VIEWS)
-_ITERABLES = (list, tuple, str, range, dict, set, frozenset, Generator, enumerate, zip,
-              *_HOST_ITERATORS, *ARRAY_TYPES)
+_ITERABLES = (list, tuple, str, range, dict, set, frozenset, Generator, GeneratorObject,
+              enumerate, zip, *_HOST_ITERATORS, *ARRAY_TYPES)
 
 
 def iterate(value):
@@ -257,7 +261,7 @@ def _object_repr(value) -> str:
                 f"{_address(value.receiver)}>")
     if isinstance(value, Namespace):
         return f"<module '{value.name}'>"
-    if isinstance(value, Generator):
+    if isinstance(value, (Generator, GeneratorObject)):
         return f"<generator object {value.qualname} at {_address(value)}>"
     if isinstance(value, ContextManager):
         return f"<{value.label} object at {_address(value)}>"
@@ -271,7 +275,8 @@ def _address(value) -> str:
 # Class names of the language's values, by host class (exact), for messages and type().
 _CLASS_NAMES: dict[type, str] = {
     Tensor: "Tensor", Size: "Size", type(None): "NoneType", Namespace: "module",
-    PyType: "type", Generator: "generator", dtypes.DType: "torch.dtype",
+    PyType: "type", Generator: "generator", GeneratorObject: "generator",
+    dtypes.DType: "torch.dtype",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
 }
 

@@ -20,7 +20,7 @@ _STATEMENT_TREES = {"simple_stmt", "suite", "if_stmt", "while_stmt", "for_stmt",
 _SEPARATORS = {"LPAR", "LSQB", "LBRACE", "COMMA", "TRAILING_COMMA", "EQUAL", "COLON"}
 # Keywords after which two adjacent expressions are not a missing comma (`for a in b c`).
 _CLAUSE_KEYWORDS = {"FOR", "IN", "IF", "ELSE", "LAMBDA"}
-_UNSUPPORTED = re.compile(r"(yield|async|await)\b")
+_UNSUPPORTED = re.compile(r"(async|await)\b")
 _EXPRESSION_STARTS = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "LBRACE", "NOT", "LAMBDA",
                       "NONE", "TRUE", "FALSE", "UNARY_OP"}
 _EXPRESSION_ENDS = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "RBRACE", "NONE", "TRUE",

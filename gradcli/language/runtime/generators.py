@@ -1,0 +1,100 @@
+"""Generator functions: a body that suspends at each `yield` until the consumer asks again.
+
+The compiled body is ordinary nested closures, so a suspended body keeps its place on a stack of
+its own: it runs in a thread, and the consumer and the generator hand control to each other
+strictly (one runs while the other waits), so the program sees Python's order of events and the
+engine's state is never used by both at once.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+from gradcli.engine import errors
+from gradcli.language.runtime.frames import Frame
+
+SLOT = ".generator"  # where a generator body finds its own object (no program name has a dot)
+_THREAD_STACK = 64 * 1024 * 1024
+
+
+class GeneratorObject:
+    """What calling a generator function returns: Python's generator protocol."""
+
+    def __init__(self, function, names: dict):
+        self.function, self.names = function, names
+        self.qualname = function.qualname
+        self.state = "created"  # created, suspended, running, closed
+        self._to_body: queue.Queue = queue.Queue(maxsize=1)
+        self._to_caller: queue.Queue = queue.Queue(maxsize=1)
+
+    def send(self, value):
+        """Resume the body with `value` (None for next()); its next yielded value, or
+        StopIteration carrying the body's return value."""
+        if self.state == "closed":
+            raise StopIteration
+        if self.state == "running":
+            raise errors.value_error("generator already executing")
+        if self.state == "created":
+            if value is not None:
+                raise errors.type_error("can't send non-None value to a just-started generator")
+            self._start()
+        else:
+            self._to_body.put(value)
+        self.state = "running"
+        kind, result = self._to_caller.get()
+        if kind == "yield":
+            self.state = "suspended"
+            return result
+        self.state = "closed"
+        if kind == "error":
+            raise result
+        raise StopIteration(result)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.send(None)
+
+    def _start(self) -> None:
+        previous = threading.stack_size(_THREAD_STACK)
+        try:
+            threading.Thread(target=self._run, daemon=True).start()
+        finally:
+            threading.stack_size(previous)
+
+    def _run(self) -> None:
+        frame = Frame(self.function.closure, dict(self.names))
+        frame.vars[SLOT] = self
+        try:
+            result = self.function.body(frame)
+        except BaseException as error:  # noqa: BLE001  (raised again in the consumer's thread)
+            self._to_caller.put(("error", error))
+            return
+        self._to_caller.put(("return", result))
+
+    def suspend(self, value):
+        """`yield value` inside the body: hand `value` out, wait to be resumed."""
+        self._to_caller.put(("yield", value))
+        return self._to_body.get()
+
+
+def yield_value(frame, value):
+    """The body's generator, found in the frame of the generator function."""
+    return frame.vars[SLOT].suspend(value)
+
+
+def yield_from(frame, iterable, iterate):
+    """`yield from iterable`: each of its values yielded in turn; a generator's return value."""
+    generator = frame.vars[SLOT]
+    if isinstance(iterable, GeneratorObject):
+        while True:
+            try:
+                value = iterable.send(None)
+            except StopIteration as stop:
+                return stop.value
+            generator.suspend(value)
+    for value in iterate(iterable):
+        generator.suspend(value)
+    return None
