@@ -15,8 +15,8 @@ from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.values import (Generator, Namespace, Size, iterate,
-                                            qualified_type_name, type_name)
+from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
+                                            Size, iterate, qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
 
 __all__ = ["Builtin", "entry", "table", "truth", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
@@ -104,7 +104,7 @@ def _len(obj):
             raise errors.type_error("len() of a 0-d tensor")
         return obj.shape[0]
     if isinstance(obj, (list, tuple, str, dict, range, set, frozenset, *ARRAY_TYPES)) or \
-            isinstance(obj, _DICT_VIEW_TYPES):
+            isinstance(obj, DICT_VIEWS):
         return len(obj)
     if isinstance(obj, TableObject) and obj.is_sequence:
         return obj.length()
@@ -278,6 +278,8 @@ def _type(*args):
 
 
 def _dict(iterable, **kwargs):
+    if isinstance(iterable, dict):  # a mapping is copied, not walked as pairs
+        return {**iterable, **kwargs}
     out = {}
     for number, item in enumerate(iterate(iterable)):
         pair = list(iterate(item)) if isinstance(item, (list, tuple, str)) else None
@@ -504,10 +506,7 @@ SET_TYPE = PyType("set", (set,), entry("set", lambda it: set(iterate(it)), "iter
                                        style="expected", frames=0))
 FROZENSET_TYPE = PyType("frozenset", (frozenset,), entry(
     "frozenset", lambda it: frozenset(iterate(it)), "iterable=(), /", style="expected", frames=0))
-_DICT_VIEW_TYPES = (type({}.keys()), type({}.values()), type({}.items()))
-ITERATORS = (GeneratorObject, Generator, map, filter, zip, enumerate, type(iter([])), type(iter(())), type(iter(range(0))),
-             type(iter("")), type(reversed([])), type(reversed(range(0))),
-             type({}.keys()), type({}.values()), type({}.items()))
+ITERATORS = (GeneratorObject, Generator, zip, enumerate, *HOST_ITERATORS)
 
 
 PY_BUILTINS = table(

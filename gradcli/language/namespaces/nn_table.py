@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Callable
 
 import numpy as np
@@ -53,6 +54,12 @@ def _linear_repr(module: Module, printer) -> str:
 
 
 def _build_sequential(module: Module, *children) -> None:
+    """Sequential(m1, m2, ...) names its children 0, 1, ...; Sequential(OrderedDict) by key."""
+    if len(children) == 1 and isinstance(children[0], OrderedDict):
+        for name, child in children[0].items():
+            check_module(child)
+            module.children[name] = child
+        return
     for position, child in enumerate(children):
         check_module(child)
         module.children[str(position)] = child

@@ -14,6 +14,7 @@ from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TOR
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
+from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace
@@ -130,6 +131,7 @@ MODULES = {
     "torch.cuda": CUDA,
     "math": MATH,
     "random": RANDOM,
+    **PYTHON_MODULES,
     **NUMPY_MODULES,
     "torch.optim": OPTIM,
     **MATH_MODULES,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -15,7 +16,7 @@ from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
                                       Runtime, UserFunction)
 from gradcli.language.runtime.signatures import Builtin
-from gradcli.language.runtime.values import Size, iterate, type_name
+from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
 from gradcli.language.runtime.pytypes import PyType
 
 __all__ = ["call", "global_name", "iterate", "get_item", "set_item", "context_manager"]
@@ -129,7 +130,7 @@ def get_item(value, key):
     if isinstance(value, np.ndarray) and not isinstance(key, Tensor):
         return value[key]
     if isinstance(value, dict):
-        if key not in value:
+        if key not in value and not isinstance(value, (DefaultDict, Counter)):
             raise errors.TorchError("KeyError", _key_text(key), (key,))
         return value[key]
     if isinstance(value, (list, tuple, str, range)):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import itertools
+from collections import Counter, OrderedDict, defaultdict
 from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
@@ -54,12 +55,16 @@ class Generator:
 
 
 # What `for` can walk besides tensors: Python's sequences and the lazy values builtins return.
-_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
-# Host iterators only the builtins make (map, filter, iter(), reversed(), dict views).
-_HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0))),
-                   type(iter("")), type(reversed([])), type(reversed(range(0))), *_DICT_VIEWS)
+DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+# Host iterators only the builtins and the tables make (map, filter, iter(), reversed(), dict
+# views, itertools).
+HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0))),
+                   type(iter("")), type(reversed([])), type(reversed(range(0))), *DICT_VIEWS,
+                   itertools.count, itertools.cycle, itertools.repeat, itertools.chain,
+                   itertools.islice, itertools.product, itertools.permutations,
+                   itertools.combinations, itertools.zip_longest, itertools.accumulate)
 _ITERABLES = (list, tuple, str, range, dict, set, frozenset, Generator, GeneratorObject,
-              enumerate, zip, *_HOST_ITERATORS, *ARRAY_TYPES)
+              enumerate, zip, *HOST_ITERATORS, *ARRAY_TYPES)
 
 
 def iterate(value):
@@ -116,6 +121,13 @@ def _drain(method, stop: str, arguments):
             raise
 
 
+class DefaultDict(defaultdict):
+    """collections.defaultdict as the language makes it: its factory is a value of the program,
+    kept for printing (the host factory calls it through the interpreter)."""
+
+    language_factory = None
+
+
 _NESTING_LIMIT = 999  # containers inside containers that Python can repr (its recursion limit)
 
 
@@ -151,8 +163,14 @@ class Printer:
             if isinstance(value, frozenset):
                 return f"frozenset({inner})"
             return inner or "set()"
-        if isinstance(value, _DICT_VIEWS):
+        if isinstance(value, DICT_VIEWS):
             return f"{type(value).__name__}([{', '.join(self.repr(v) for v in value)}])"
+        if isinstance(value, Counter):
+            inner = ", ".join(f"{self.repr(k)}: {self.repr(v)}" for k, v in value.most_common())
+            return f"Counter({{{inner}}})" if inner else "Counter()"
+        if isinstance(value, DefaultDict):
+            return (f"defaultdict({self.repr(value.language_factory)}, "
+                    f"{self._container(dict(value))})")
         if isinstance(value, OrderedDict):
             items = ", ".join(f"({self.repr(k)}, {self.repr(v)})" for k, v in value.items())
             return f"OrderedDict([{items}])" if items else "OrderedDict()"

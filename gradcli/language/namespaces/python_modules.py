@@ -1,0 +1,146 @@
+"""Python's small standard modules as scripts use them: time, typing, collections, functools and
+itertools. Each is Python's own implementation behind a table; functions the program passes in
+are called through the interpreter, never as host callables it could reach into."""
+
+from __future__ import annotations
+
+import collections
+import functools
+import itertools
+import time
+
+from gradcli.engine import errors
+from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.values import DefaultDict, Namespace, iterate
+
+TIME = Namespace("time", table(
+    entry("time", time.time, "", frames=0),
+    entry("perf_counter", time.perf_counter, "", frames=0),
+    entry("monotonic", time.monotonic, "", frames=0),
+    entry("process_time", time.process_time, "", frames=0),
+    entry("sleep", lambda seconds: time.sleep(max(0.0, float(seconds))), "secs, /", frames=0),
+))
+
+# typing's names exist for annotations (gradcli does not evaluate annotations).
+TYPING = Namespace("typing", {name: PyType(f"typing.{name}", ()) for name in (
+    "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
+    "Tuple", "Type", "Union", "Generator", "Mapping", "NamedTuple", "Literal")})
+
+
+def _ordered_dict(*args, **kwargs):
+    if len(args) > 1:
+        raise errors.type_error(f"expected at most 1 argument, got {len(args)}")
+    source = args[0] if args else ()
+    items = source.items() if isinstance(source, dict) else iterate(source)
+    out = collections.OrderedDict()
+    for number, item in enumerate(items):
+        pair = list(iterate(item))
+        if len(pair) != 2:
+            raise errors.value_error(f"dictionary update sequence element #{number} has length "
+                                     f"{len(pair)}; 2 is required")
+        out[pair[0]] = pair[1]
+    out.update(kwargs)
+    return out
+
+
+def _defaultdict(ctx, default_factory=None, *args):
+    factory = None if default_factory is None else (
+        lambda: ctx.call(default_factory, [], {}))
+    made = DefaultDict(factory, *(dict(a) if isinstance(a, dict) else a for a in args))
+    made.language_factory = default_factory
+    return made
+
+
+def _counter(iterable=None, **kwargs):
+    counter = collections.Counter()
+    if iterable is not None:
+        counter.update(iterable if isinstance(iterable, dict) else list(iterate(iterable)))
+    counter.update(kwargs)
+    return counter
+
+
+COLLECTIONS = Namespace("collections", {
+    "OrderedDict": PyType("collections.OrderedDict", (collections.OrderedDict,),
+                          entry("OrderedDict", _ordered_dict, "*args, **kwargs", frames=0)),
+    "defaultdict": PyType("collections.defaultdict", (collections.defaultdict,),
+                          entry("defaultdict", _defaultdict, "default_factory=None, *args",
+                                context=True, frames=0)),
+    "Counter": PyType("collections.Counter", (collections.Counter,),
+                      entry("Counter", _counter, "iterable=None, /, **kwds", frames=0)),
+})
+
+
+def _partial(ctx, func, *args, **keywords):
+    """functools.partial: a callable that calls `func` with the fixed arguments first."""
+    return entry("partial", lambda *more, **extra: ctx.call(func, [*args, *more],
+                                                           {**keywords, **extra}),
+                 "*args, **kwargs", qualname="functools.partial")
+
+
+def _reduce(ctx, function, iterable, *initial):
+    items = iter(iterate(iterable))
+    if initial:
+        value = initial[0]
+    else:
+        try:
+            value = next(items)
+        except StopIteration:
+            raise errors.type_error("reduce() of empty iterable with no initial value") from None
+    for item in items:
+        value = ctx.call(function, [value, item], {})
+    return value
+
+
+def _cache(ctx, function=None, maxsize=128, typed=False):
+    """functools.lru_cache / cache: results kept by their (hashable) arguments."""
+    def decorate(fn):
+        results: dict = {}
+
+        def cached(*args):
+            if args not in results:
+                results[args] = ctx.call(fn, list(args), {})
+            return results[args]
+        return entry(fn.name if isinstance(fn, (UserFunction, Builtin)) else "cached", cached,
+                     "*args", frames=0)
+    if function is None or isinstance(function, int):
+        return entry("decorating_function", decorate, "user_function, /")
+    return decorate(function)
+
+
+FUNCTOOLS = Namespace("functools", table(
+    entry("partial", _partial, "func, /, *args, **keywords", context=True, frames=0),
+    entry("reduce", _reduce, "function, iterable, *initial", context=True, frames=0),
+    entry("lru_cache", _cache, "maxsize=128, typed=False", context=True, frames=0),
+    entry("cache", _cache, "user_function, /", context=True, frames=0),
+    entry("wraps", lambda wrapped: entry("decorator", lambda fn: fn, "fn"), "wrapped, *args",
+          frames=0),
+))
+
+
+ITERTOOLS = Namespace("itertools", table(
+    entry("count", lambda start, step: itertools.count(start, step), "start=0, step=1",
+          frames=0),
+    entry("cycle", lambda it: itertools.cycle(iterate(it)), "iterable, /", frames=0),
+    entry("repeat", lambda obj, *times: itertools.repeat(obj, *times), "object, *times",
+          frames=0),
+    entry("chain", lambda *its: itertools.chain(*(iterate(i) for i in its)), "*iterables",
+          frames=0),
+    entry("islice", lambda it, *args: itertools.islice(iterate(it), *args), "iterable, *args",
+          frames=0),
+    entry("product", lambda *its, repeat: itertools.product(*(iterate(i) for i in its),
+                                                            repeat=repeat),
+          "*iterables, repeat=1", frames=0),
+    entry("permutations", lambda it, r: itertools.permutations(iterate(it), r),
+          "iterable, r=None", frames=0),
+    entry("combinations", lambda it, r: itertools.combinations(iterate(it), r), "iterable, r",
+          frames=0),
+    entry("zip_longest", lambda *its, fillvalue: itertools.zip_longest(
+        *(iterate(i) for i in its), fillvalue=fillvalue), "*iterables, fillvalue=None",
+        frames=0),
+    entry("accumulate", lambda it: itertools.accumulate(iterate(it)), "iterable", frames=0),
+))
+
+MODULES = {"time": TIME, "typing": TYPING, "collections": COLLECTIONS, "functools": FUNCTOOLS,
+           "itertools": ITERTOOLS}
