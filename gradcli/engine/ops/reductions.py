@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dtypes, errors
+from gradcli.engine.cascade_sum import full_sum
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
@@ -53,8 +54,21 @@ def _accumulator(a: np.ndarray, out: dtypes.DType):
 
 def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
     out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
+    exact = _torch_order_sum(a, out, dim, keepdim)
+    if exact is not None:
+        return exact
     total = np.sum(a, axis=axis_of(a, dim), keepdims=keepdim, dtype=_accumulator(a, out))
     return np.asarray(total).astype(out.np)
+
+
+def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
+    """A whole-tensor float sum in torch's order of additions (its last bits), else None."""
+    if (dim and len(dim) != a.ndim) or out.np != a.dtype:
+        return None
+    total = full_sum(a)
+    if total is None:
+        return None
+    return total.reshape((1,) * a.ndim) if keepdim else total
 
 
 def _sum_dtype(dtype, params):
@@ -65,6 +79,9 @@ def _sum_dtype(dtype, params):
 
 def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
     out = dtype or dtypes.from_numpy(a.dtype)
+    exact = _torch_order_sum(a, out, dim, keepdim)
+    if exact is not None and a.size:  # torch's CPU mean is its sum divided by the count
+        return (exact / a.dtype.type(a.size)).astype(out.np)
     total = np.mean(a.astype(out.np), axis=axis_of(a, dim), keepdims=keepdim,
                     dtype=_accumulator(a, out))
     return np.asarray(total).astype(out.np)

@@ -1,0 +1,117 @@
+"""torch's CPU sum of a contiguous float run, in its order of additions (SumKernel.cpp).
+
+torch sums a contiguous row as 256-bit vectors (8 floats, 4 doubles):
+four interleaved vector accumulators, each a cascade of levels that are summed 16 at a time, then
+the leftover vectors, then the scalar tail, then the vector's lanes one by one. Each step is a
+float add in the row's dtype, so reproducing the order reproduces torch's last bits. The
+sequential folds below are NumPy's `add.accumulate` (strictly left to right), batched across
+the independent accumulators.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+_ILP = 4  # interleaved accumulators (row_sum's ilp_factor)
+_LEVELS = 4  # cascade levels (multi_row_sum's num_levels)
+# torch's reduction kernels add 256-bit vectors (8 floats, 4 doubles), also on AVX512 CPUs
+# (measured against torch 2.13); GRADCLI_CPU_CAPABILITY=avx512 tries 512-bit ones.
+VECTOR_BYTES = 64 if os.environ.get("GRADCLI_CPU_CAPABILITY", "").lower() == "avx512" else 32
+
+
+def _fold(values: np.ndarray) -> np.ndarray:
+    """Left-to-right sum over axis 0 (0 + v0 + v1 ...), one rounding per add."""
+    if len(values) == 0:
+        return np.zeros(values.shape[1:], values.dtype)
+    return np.add.accumulate(values, axis=0)[-1]
+
+
+def _cascade(rows: np.ndarray, level_power: int) -> np.ndarray:
+    """multi_row_sum: rows (size, width) summed in torch's cascade, per column."""
+    step, width = 1 << level_power, rows.shape[1]
+    size = len(rows)
+    full = size // step
+    blocks = rows[:full * step].reshape(full, step, width)
+    level = np.add.accumulate(blocks, axis=1)[:, -1] if full else rows[:0]
+    partials = []
+    for _ in range(1, _LEVELS - 1):  # levels 1 and 2 flush upward every `step` entries
+        groups = len(level) // step
+        partials.append(_fold(level[groups * step:]))
+        level = (np.add.accumulate(level[:groups * step].reshape(groups, step, width),
+                                   axis=1)[:, -1] if groups else level[:0])
+    top = _fold(level)  # the last level accumulates everything that reaches it
+    acc = _fold(rows[full * step:])  # rows after the last full block go to level 0
+    for partial in (*partials, top):
+        acc = acc + partial
+    return acc
+
+
+def _interleaved(grouped: np.ndarray) -> np.ndarray:
+    """row_sum over (count, lanes) items: four interleaved cascades, the leftover items into
+    the first, then the four summed in order; one result per lane."""
+    count, lanes = grouped.shape
+    rows = count // _ILP
+    level_power = max(4, _ceil_log2(rows) // _LEVELS)
+    accumulators = _cascade(grouped[:rows * _ILP].reshape(rows, _ILP * lanes), level_power)
+    accumulators = accumulators.reshape(_ILP, lanes)
+    first = accumulators[0]
+    for item in grouped[rows * _ILP:]:
+        first = first + item
+    for k in range(1, _ILP):
+        first = first + accumulators[k]
+    return first
+
+
+def _ceil_log2(value: int) -> int:
+    return 0 if value <= 1 else (value - 1).bit_length()
+
+
+def row_sum(values: np.ndarray) -> np.ndarray:
+    """torch's sum of a 1-D contiguous float32/float64 array, as a 0-d array of its dtype: whole
+    vectors first (their lanes added one by one after the scalar tail), or, for a row shorter
+    than a vector, the same interleaved cascade over single values."""
+    n = len(values)
+    lanes = VECTOR_BYTES // values.dtype.itemsize
+    if n < lanes:
+        return np.asarray(_interleaved(values.reshape(n, 1))[0], dtype=values.dtype)
+    vectors = n // lanes
+    first = _interleaved(values[:vectors * lanes].reshape(vectors, lanes))
+    total = _fold(values[vectors * lanes:].reshape(-1, 1)).reshape(())
+    for lane in first:
+        total = total + lane
+    return np.asarray(total, dtype=values.dtype)
+
+
+def _threads() -> int:
+    """torch's intra-op threads: OMP_NUM_THREADS when set, else one per core."""
+    try:
+        return max(1, int(os.environ.get("OMP_NUM_THREADS", "")))
+    except ValueError:
+        return max(1, os.cpu_count() or 1)
+
+
+THREADS = _threads()
+GRAIN = 32768  # torch splits a reduction across threads past this many elements
+
+
+def full_sum(values: np.ndarray) -> np.ndarray | None:
+    """torch's sum of all of a float32/float64 array whose elements are dense in memory, or
+    None when torch would take another path (then the caller sums as it can).
+
+    Past GRAIN elements torch gives each thread an equal run and adds the runs' sums in order.
+    """
+    if values.dtype not in (np.float32, np.float64) or not (
+            values.flags.c_contiguous or values.flags.f_contiguous):
+        return None
+    flat = np.ravel(values, order="K")
+    n = len(flat)
+    if n == 0:
+        return np.zeros((), values.dtype)
+    tasks = min(THREADS, -(-n // GRAIN)) if n > GRAIN else 1
+    chunk = -(-n // tasks)
+    total = row_sum(flat[:chunk])
+    for first in range(chunk, n, chunk):
+        total = total + row_sum(flat[first:first + chunk])
+    return np.asarray(total, dtype=values.dtype)

@@ -1,0 +1,52 @@
+"""Whole-tensor float sums and means carry torch's last bits: its order of additions, compared
+bit for bit with torch itself (skipped without torch)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gradcli.engine.ops  # noqa: F401  (loads every area into F)
+from gradcli.engine import dtypes
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
+
+torch = pytest.importorskip("torch")
+
+SIZES = [*range(1, 70), 100, 255, 256, 257, 999, 2000, 4095, 4096, 4097, 20000, 32768, 32769,
+         70000, 200003]
+
+
+def _case(rng, n: int, dtype):
+    values = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4)).astype(dtype)
+    if n % 2 == 0:
+        values = values.reshape(2, n // 2)
+        if n % 4 == 0:
+            values = values.T  # a transposed view: dense in memory, not C-ordered
+    return values
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("reduction", ["sum", "mean"])
+def test_whole_tensor_reductions_match_torch_bit_for_bit(dtype, reduction):
+    rng = np.random.default_rng(7)
+    mismatches = []
+    for n in SIZES:
+        values = _case(rng, n, dtype)
+        ours = getattr(F, reduction)(Tensor(values, dtypes.from_numpy(values.dtype))).data.item()
+        theirs = getattr(torch.from_numpy(values), reduction)().item()
+        if ours != theirs:
+            mismatches.append((n, ours, theirs))
+    assert not mismatches
+
+
+@pytest.mark.slow
+def test_many_random_sums_match_torch():
+    rng = np.random.default_rng(11)
+    mismatches = 0
+    for _ in range(2000):
+        n = int(rng.integers(1, 100_000))
+        values = _case(rng, n, np.float32 if rng.random() < 0.7 else np.float64)
+        ours = F.sum(Tensor(values, dtypes.from_numpy(values.dtype))).data.item()
+        mismatches += ours != torch.from_numpy(values).sum().item()
+    assert mismatches == 0
