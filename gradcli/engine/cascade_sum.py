@@ -28,19 +28,25 @@ def _fold(values: np.ndarray) -> np.ndarray:
     return np.add.accumulate(values, axis=0)[-1]
 
 
+def _block_sums(blocks: np.ndarray) -> np.ndarray:
+    """Each block's entries (axis 1) added left to right, all blocks at once."""
+    total = blocks[:, 0].copy()
+    for j in range(1, blocks.shape[1]):
+        total += blocks[:, j]
+    return total
+
+
 def _cascade(rows: np.ndarray, level_power: int) -> np.ndarray:
     """multi_row_sum: rows (size, width) summed in torch's cascade, per column."""
     step, width = 1 << level_power, rows.shape[1]
     size = len(rows)
     full = size // step
-    blocks = rows[:full * step].reshape(full, step, width)
-    level = np.add.accumulate(blocks, axis=1)[:, -1] if full else rows[:0]
+    level = _block_sums(rows[:full * step].reshape(full, step, width))
     partials = []
     for _ in range(1, _LEVELS - 1):  # levels 1 and 2 flush upward every `step` entries
         groups = len(level) // step
         partials.append(_fold(level[groups * step:]))
-        level = (np.add.accumulate(level[:groups * step].reshape(groups, step, width),
-                                   axis=1)[:, -1] if groups else level[:0])
+        level = _block_sums(level[:groups * step].reshape(groups, step, width))
     top = _fold(level)  # the last level accumulates everything that reaches it
     acc = _fold(rows[full * step:])  # rows after the last full block go to level 0
     for partial in (*partials, top):
