@@ -460,9 +460,7 @@ class UserModule(Module):
         return Module.attribute(self, name)
 
     def set_attribute(self, name: str, value) -> None:
-        defined = self.cls.find(name)
-        if isinstance(defined, classes.Property) and defined.setter is not None:
-            self.cls.runtime.call(defined.setter, [self, value], {})
+        if classes.set_property(self.cls, self, name, value):
             return
         if not self.initialized and (isinstance(value, Module) or (
                 isinstance(value, Tensor) and value.is_parameter)):

@@ -157,15 +157,8 @@ class Instance(TableObject):
         raise self.missing(name)
 
     def set_attribute(self, name: str, value) -> None:
-        found = self.cls.find(name)
-        if isinstance(found, Property):
-            if found.setter is None:
-                raise errors.TorchError(
-                    "AttributeError", f"property '{name}' of '{self.cls.name}' object has no "
-                    "setter")
-            self.cls.runtime.call(found.setter, [self, value], {})
-            return
-        self.attrs[name] = value
+        if not set_property(self.cls, self, name, value):
+            self.attrs[name] = value
 
     def delete_attribute(self, name: str) -> None:
         if name not in self.attrs:
@@ -199,6 +192,19 @@ def _text_of(value, method: str) -> str:
     if not isinstance(value, str):
         raise errors.type_error(f"{method} returned non-string (type {_kind(value)})")
     return value
+
+
+def set_property(cls: UserClass, instance, name: str, value) -> bool:
+    """obj.name = value through a property of the class (its setter); False when `name` is not
+    a property."""
+    found = cls.find(name)
+    if not isinstance(found, Property):
+        return False
+    if found.setter is None:
+        raise errors.TorchError("AttributeError",
+                                f"property '{name}' of '{cls.name}' object has no setter")
+    cls.runtime.call(found.setter, [instance, value], {})
+    return True
 
 
 def _kind(value) -> str:
