@@ -6,7 +6,7 @@ node) returns one gradient per input of the Function's apply(), as torch's Backw
 
 from __future__ import annotations
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import errors
 from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr
 from gradcli.engine.tensor import Tensor
 
@@ -39,14 +39,6 @@ class FunctionNode(Node):
     @property
     def class_name(self) -> str:
         return self.label
-
-    @property
-    def next_functions(self) -> tuple:
-        return self.next_edges
-
-    @property
-    def output_meta(self) -> tuple:
-        return tuple((shape, dtypes.BY_NAME[name]) for shape, name in self._output_meta)
 
     def apply(self, grads: list, wanted) -> list:
         results = self.backward(grads)

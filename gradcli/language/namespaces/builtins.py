@@ -16,7 +16,8 @@ from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
-                                            Size, iterate, qualified_type_name, type_name)
+                                            Size, dict_from, iterate, qualified_type_name,
+                                            type_name)
 from gradcli.language.runtime.pytypes import PyType
 
 __all__ = ["Builtin", "entry", "table", "truth", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
@@ -277,23 +278,6 @@ def _type(*args):
     return type_of(args[0])
 
 
-def _dict(iterable, **kwargs):
-    if isinstance(iterable, dict):  # a mapping is copied, not walked as pairs
-        return {**iterable, **kwargs}
-    out = {}
-    for number, item in enumerate(iterate(iterable)):
-        pair = list(iterate(item)) if isinstance(item, (list, tuple, str)) else None
-        if pair is None:
-            raise errors.type_error(f"cannot convert dictionary update sequence element "
-                                    f"#{number} to a sequence")
-        if len(pair) != 2:
-            raise errors.value_error(f"dictionary update sequence element #{number} has length "
-                                     f"{len(pair)}; 2 is required")
-        out[pair[0]] = pair[1]
-    out.update(kwargs)
-    return out
-
-
 def legacy_constructor(dtype: DType | None = None):
     """torch.Tensor / torch.FloatTensor ...: from data, or of given sizes (uninitialised memory in
     torch; zeros here)."""
@@ -323,7 +307,7 @@ LIST_TYPE = _class("list", (list,), entry("list", lambda it: list(iterate(it)), 
                                           style="expected", frames=0))
 TUPLE_TYPE = _class("tuple", (tuple,), entry("tuple", lambda it: tuple(iterate(it)),
                                              "iterable=(), /", style="expected", frames=0))
-DICT_TYPE = _class("dict", (dict,), entry("dict", _dict, "iterable=(), /, **kwargs",
+DICT_TYPE = _class("dict", (dict,), entry("dict", dict_from, "iterable=(), /, **kwargs",
                                           style="expected", frames=0))
 RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
 TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))

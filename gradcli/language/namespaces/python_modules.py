@@ -13,7 +13,7 @@ from gradcli.engine import errors
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.values import DefaultDict, Namespace, iterate
+from gradcli.language.runtime.values import DefaultDict, Namespace, dict_from, iterate
 
 TIME = Namespace("time", table(
     entry("time", time.time, "", frames=0),
@@ -32,17 +32,7 @@ TYPING = Namespace("typing", {name: PyType(f"typing.{name}", ()) for name in (
 def _ordered_dict(*args, **kwargs):
     if len(args) > 1:
         raise errors.type_error(f"expected at most 1 argument, got {len(args)}")
-    source = args[0] if args else ()
-    items = source.items() if isinstance(source, dict) else iterate(source)
-    out = collections.OrderedDict()
-    for number, item in enumerate(items):
-        pair = list(iterate(item))
-        if len(pair) != 2:
-            raise errors.value_error(f"dictionary update sequence element #{number} has length "
-                                     f"{len(pair)}; 2 is required")
-        out[pair[0]] = pair[1]
-    out.update(kwargs)
-    return out
+    return collections.OrderedDict(dict_from(args[0] if args else (), **kwargs))
 
 
 def _defaultdict(ctx, default_factory=None, *args):

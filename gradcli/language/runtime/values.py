@@ -128,6 +128,24 @@ class DefaultDict(defaultdict):
     language_factory = None
 
 
+def dict_from(iterable, **kwargs):
+    """dict(iterable, **kwargs): a mapping copied, or key-value pairs, with Python's errors."""
+    if isinstance(iterable, dict):  # a mapping is copied, not walked as pairs
+        return {**iterable, **kwargs}
+    out = {}
+    for number, item in enumerate(iterate(iterable)):
+        pair = list(iterate(item)) if isinstance(item, (list, tuple, str)) else None
+        if pair is None:
+            raise errors.type_error(f"cannot convert dictionary update sequence element "
+                                    f"#{number} to a sequence")
+        if len(pair) != 2:
+            raise errors.value_error(f"dictionary update sequence element #{number} has length "
+                                     f"{len(pair)}; 2 is required")
+        out[pair[0]] = pair[1]
+    out.update(kwargs)
+    return out
+
+
 _NESTING_LIMIT = 999  # containers inside containers that Python can repr (its recursion limit)
 
 
