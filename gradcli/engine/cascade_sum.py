@@ -74,6 +74,23 @@ def _ceil_log2(value: int) -> int:
     return 0 if value <= 1 else (value - 1).bit_length()
 
 
+def _short_row(values: np.ndarray):
+    """A row shorter than a vector: four interleaved scalar accumulators (no cascade level
+    fills up), leftovers into the first, then the four in order; scalar arithmetic in the
+    row's dtype, which is quicker than array calls at this size."""
+    items = [values.dtype.type(v) for v in values]
+    rows = len(items) // _ILP
+    accumulators = [values.dtype.type(0)] * _ILP
+    for i in range(rows * _ILP):
+        accumulators[i % _ILP] = accumulators[i % _ILP] + items[i]
+    for item in items[rows * _ILP:]:
+        accumulators[0] = accumulators[0] + item
+    total = accumulators[0]
+    for k in range(1, _ILP):
+        total = total + accumulators[k]
+    return total
+
+
 def row_sum(values: np.ndarray) -> np.ndarray:
     """torch's sum of a 1-D contiguous float32/float64 array, as a 0-d array of its dtype: whole
     vectors first (their lanes added one by one after the scalar tail), or, for a row shorter
@@ -81,7 +98,7 @@ def row_sum(values: np.ndarray) -> np.ndarray:
     n = len(values)
     lanes = VECTOR_BYTES // values.dtype.itemsize
     if n < lanes:
-        return np.asarray(_interleaved(values.reshape(n, 1))[0], dtype=values.dtype)
+        return np.asarray(_short_row(values), dtype=values.dtype)
     vectors = n // lanes
     first = _interleaved(values[:vectors * lanes].reshape(vectors, lanes))
     total = _fold(values[vectors * lanes:].reshape(-1, 1)).reshape(())
