@@ -329,6 +329,53 @@ def rand(*size, dtype=None, requires_grad: bool = False) -> Tensor:
     return _leaf(values, dtype, requires_grad)
 
 
+def _check_std(std) -> None:
+    if isinstance(std, Tensor):
+        if std.numel() and bool((std.data < 0).any()):
+            raise errors.runtime("normal expects all elements of std >= 0.0")
+    elif std < 0:
+        raise errors.runtime(f"normal expects std >= 0.0, but found std {std:g}")
+
+
+def normal(mean, std, size=None, dtype=None, requires_grad: bool = False) -> Tensor:
+    """torch.normal: numbers and a size draw like normal_(mean, std); tensor means or stds
+    draw standard normals of their broadcast shape, then scale by std and shift by mean."""
+    _check_std(std)
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise errors.type_error("normal() missing 1 required positional arguments: \"size\"")
+        dtype = dtype or STATE.default_dtype
+        _check_floating("normal_kernel_cpu", dtype)
+        values = DEFAULT_GENERATOR.generator.normal(size_args((size,), "normal"), dtype.np,
+                                                    float(mean), float(std))
+        return _leaf(values, dtype, requires_grad)
+    tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
+    dtype = tensors[0].dtype
+    shape = np.broadcast_shapes(*(t.shape for t in tensors))
+    values = DEFAULT_GENERATOR.generator.normal(shape, dtype.np, 0.0, 1.0)
+    scale = std.data if isinstance(std, Tensor) else dtype.np.type(std)
+    shift = mean.data if isinstance(mean, Tensor) else dtype.np.type(mean)
+    return _leaf((values * scale + shift).astype(dtype.np), dtype, requires_grad)
+
+
+def fill_random(t: Tensor, kind: str, low: float, high: float) -> Tensor:
+    """Tensor.normal_(mean, std) / uniform_(from, to): the tensor's values redrawn in place."""
+    if STATE.grad_enabled and t.requires_grad and t.is_leaf:
+        raise errors.runtime("a leaf Variable that requires grad is being used in an in-place "
+                             "operation.")
+    if kind == "normal":
+        _check_std(high)
+        drawn = DEFAULT_GENERATOR.generator.normal(t.shape, t.dtype.np, float(low), float(high))
+    else:
+        if low > high:
+            raise errors.runtime(f"uniform_ expects to return a [from, to) range, but found "
+                                 f"from={low:g} > to={high:g}")
+        drawn = DEFAULT_GENERATOR.generator.uniform(t.shape, t.dtype.np, low, high)
+    t.data[...] = drawn
+    t.bump_version()
+    return t
+
+
 def randn_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
     return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 

@@ -76,6 +76,9 @@ TORCH_MATH = declared_entries("torch") | table(
     entry("empty", _factory(creation.empty), "*sizes, size=None, " + _FACTORY),
     entry("rand", _factory(creation.rand), "*sizes, size=None, generator=None, " + _FACTORY),
     entry("randn", _factory(creation.randn), "*sizes, size=None, generator=None, " + _FACTORY),
+    entry("normal", lambda mean, std, size, generator, dtype, layout, device, requires_grad,
+          pin_memory: creation.normal(mean, std, size, dtype, requires_grad),
+          "mean, std=1.0, size=None, *, generator=None, " + _FACTORY),
     entry("full", lambda size, fill_value, dtype, layout, device, requires_grad, pin_memory:
           creation.full(size, fill_value, dtype, requires_grad),
           "size, fill_value, *, " + _FACTORY),

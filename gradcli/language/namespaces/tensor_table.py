@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gradcli.engine import conversions, devices, grad_api, hooks
+from gradcli.engine import conversions, creation, devices, grad_api, hooks
 from gradcli.engine.functions import F
 from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.ops import selection as selection
@@ -104,6 +104,11 @@ TENSOR_METHODS = table(
     entry("neg_", inplace.neg_, "self"),
     entry("exp_", inplace.exp_, "self"),
     entry("zero_", inplace.zero_, "self"),
+    entry("normal_", lambda t, mean, std, generator: creation.fill_random(t, "normal", mean, std),
+          "self, mean=0, std=1, *, generator=None"),
+    entry("uniform_", lambda t, low, high, generator: creation.fill_random(t, "uniform", low,
+                                                                           high),
+          "self, from_=0, to=1, *, generator=None"),
     entry("fill_", inplace.fill_, "self, value"),
     entry("copy_", lambda t, src, non_blocking: inplace.copy_(t, src),
           "self, src, non_blocking=False"),
