@@ -59,3 +59,40 @@ def test_the_scan_catches_what_it_forbids():
                      "getattr() with a name", "reference to exec", "call to __import__()"):
         assert expected in found
     assert "setattr" not in found
+
+
+# Programs that try to reach Python's internals through the language's newer doors (user
+# classes, NumPy, Python's modules). Each must end in a plain Python error, never succeed.
+ESCAPES = {
+    "tuple_class": "().__class__",
+    "tensor_dict": "torch.ones(1).__dict__",
+    "function_globals": "def f():\n    pass\nf.__globals__",
+    "class_mro": "class A:\n    pass\ntype(A()).__mro__",
+    "class_bases": "class A:\n    def f(self):\n        return self.__class__.__bases__\nA().f()",
+    "super_globals": ("class A:\n    def __init__(self):\n        super().__init__.__globals__\n"
+                      "A()"),
+    "user_getattr_fishing": ("class A:\n    def __getattr__(self, name):\n"
+                             "        return getattr(print, '__self__')\nA().anything"),
+    "getattr_on_builtin": "getattr(len, '__self__')",
+    "numpy_load": "import numpy as np\nnp.load('x.npy')",
+    "numpy_save": "import numpy as np\nnp.save('x.npy', np.zeros(1))",
+    "numpy_fromfile": "import numpy as np\nnp.fromfile('x')",
+    "numpy_ctypeslib": "import numpy as np\nnp.ctypeslib",
+    "numpy_lib": "import numpy as np\nnp.lib",
+    "array_ctypes": "import numpy as np\nnp.zeros(1).ctypes",
+    "array_base": "import numpy as np\nnp.zeros(1).base",
+    "array_tofile": "import numpy as np\nnp.zeros(1).tofile('x')",
+    "functools_partial_of_builtin": "import functools\nfunctools.partial(getattr, len)('__self__')",
+    "module_import": "import os",
+    "open_builtin": "open('x')",
+    "name_reassigned": "__name__ = 'os'\nimport os",
+}
+
+
+@pytest.mark.parametrize("name", list(ESCAPES))
+def test_programs_cannot_reach_python_internals(name):
+    from gradcli.language.session import Session
+    outcome = Session(write=lambda text: None).run(ESCAPES[name])
+    assert outcome.error is not None, name
+    assert outcome.error.kind in ("AttributeError", "NameError", "ModuleNotFoundError",
+                                  "TypeError"), (name, outcome.error.kind, outcome.error.message)
