@@ -138,3 +138,32 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
     for first in range(chunk, n, chunk):
         total = total + row_sum(flat[first:first + chunk])
     return np.asarray(total, dtype=values.dtype)
+
+
+def last_dim_sums(values: np.ndarray) -> np.ndarray | None:
+    """torch's sums along the last dimension of a C-contiguous float array (one per row), or None
+    where torch may split the work across threads in ways not reproduced here.
+
+    Every row runs the same additions, so the rows ride side by side as extra lanes.
+    """
+    if values.dtype not in (np.float32, np.float64) or not values.flags.c_contiguous \
+            or values.ndim < 2 or (values.size > GRAIN and THREADS > 1):
+        return None
+    n = values.shape[-1]
+    rows = values.reshape(-1, n)
+    batch = len(rows)
+    lanes = VECTOR_BYTES // values.dtype.itemsize
+    if n == 0 or batch == 0:
+        return np.zeros(values.shape[:-1], values.dtype)
+    if n < lanes:  # scalar inner sums: the interleaved cascade over single values, per row
+        totals = _interleaved(rows.T.copy())
+        return totals.reshape(values.shape[:-1])
+    vectors = n // lanes
+    grouped = rows[:, :vectors * lanes].reshape(batch, vectors, lanes)
+    first = _interleaved(grouped.transpose(1, 0, 2).reshape(vectors, batch * lanes))
+    first = first.reshape(batch, lanes)
+    tail = rows[:, vectors * lanes:]
+    total = _fold(tail.T.copy()) if tail.shape[1] else np.zeros(batch, values.dtype)
+    for lane in range(lanes):
+        total = total + first[:, lane]
+    return total.reshape(values.shape[:-1])

@@ -1,5 +1,5 @@
-"""Whole-tensor float sums and means carry torch's last bits: its order of additions, compared
-bit for bit with torch itself (skipped without torch)."""
+"""Float sums and means (whole tensor, or over the last dimension) carry torch's last bits: its
+order of additions, compared bit for bit with torch itself (skipped without torch)."""
 
 from __future__ import annotations
 
@@ -50,3 +50,19 @@ def test_many_random_sums_match_torch():
         ours = F.sum(Tensor(values, dtypes.from_numpy(values.dtype))).data.item()
         mismatches += ours != torch.from_numpy(values).sum().item()
     assert mismatches == 0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sums_over_the_last_dimension_match_torch_bit_for_bit(dtype):
+    rng = np.random.default_rng(9)
+    mismatches = []
+    for rows in (1, 3, 16, 100):
+        for n in (*range(1, 70, 5), 100, 300):
+            values = (rng.standard_normal((rows, n)) * 3).astype(dtype)
+            tensor = Tensor(values, dtypes.from_numpy(values.dtype))
+            for reduction, options in (("sum", {"dim": 1}), ("mean", {"dim": -1, "keepdim": True})):
+                ours = getattr(F, reduction)(tensor, **options).data
+                theirs = getattr(torch.from_numpy(values), reduction)(**options).numpy()
+                if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
+                    mismatches.append((rows, n, reduction))
+    assert not mismatches

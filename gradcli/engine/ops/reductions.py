@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dtypes, errors
-from gradcli.engine.cascade_sum import full_sum
+from gradcli.engine.cascade_sum import full_sum, last_dim_sums
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
@@ -62,9 +62,17 @@ def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
 
 
 def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
-    """A whole-tensor float sum in torch's order of additions (its last bits), else None."""
-    if (dim and len(dim) != a.ndim) or out.np != a.dtype:
+    """A float sum in torch's order of additions (its last bits): over the whole tensor, or
+    over the last dimension of a C-ordered one; else None."""
+    if out.np != a.dtype:
         return None
+    if dim and len(dim) != a.ndim:
+        if tuple(dim) != (a.ndim - 1,):
+            return None
+        rows = last_dim_sums(a)
+        if rows is None:
+            return None
+        return rows[..., None] if keepdim else rows
     total = full_sum(a)
     if total is None:
         return None
@@ -81,7 +89,8 @@ def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
     out = dtype or dtypes.from_numpy(a.dtype)
     exact = _torch_order_sum(a, out, dim, keepdim)
     if exact is not None and a.size:  # torch's CPU mean is its sum divided by the count
-        return (exact / a.dtype.type(a.size)).astype(out.np)
+        count = a.size // exact.size if exact.size else 1
+        return (exact / a.dtype.type(count)).astype(out.np)
     total = np.mean(a.astype(out.np), axis=axis_of(a, dim), keepdims=keepdim,
                     dtype=_accumulator(a, out))
     return np.asarray(total).astype(out.np)
