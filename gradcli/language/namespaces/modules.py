@@ -426,7 +426,7 @@ SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"),
 
 # ---- nn.Module subclasses written in the program ------------------------------------------------
 
-class UserModule(Module):
+class UserModule(classes.UserInstance, Module):
     """An instance of a user class derived from nn.Module: the module's own attributes,
     parameters and children, then the user's class chain, then nn.Module's methods."""
 
@@ -435,17 +435,6 @@ class UserModule(Module):
     def __init__(self, cls):
         super().__init__(_user_kind(cls))
         self.cls, self.initialized = cls, False
-
-    @property
-    def language_type(self):
-        return self.cls
-
-    @property
-    def class_name(self) -> str:
-        return self.cls.name
-
-    def user_class(self):
-        return self.cls
 
     def attribute(self, name: str):
         for found in (self.attrs, self.params, self.buffers, self.children):

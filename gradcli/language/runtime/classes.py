@@ -128,14 +128,10 @@ def bind(found, instance, cls: UserClass):
     return found
 
 
-class Instance(TableObject):
-    """An object of a user class: its own attributes, then its class's."""
+class UserInstance:
+    """What every instance of a user class answers about its class (mixed into table values)."""
 
-    __slots__ = ("cls", "attrs")
-
-    def __init__(self, cls: UserClass):
-        self.cls = cls
-        self.attrs: dict = {}
+    __slots__ = ()
 
     @property
     def language_type(self):
@@ -144,6 +140,19 @@ class Instance(TableObject):
     @property
     def class_name(self) -> str:
         return self.cls.name
+
+    def user_class(self) -> UserClass:
+        return self.cls
+
+
+class Instance(UserInstance, TableObject):
+    """An object of a user class: its own attributes, then its class's."""
+
+    __slots__ = ("cls", "attrs")
+
+    def __init__(self, cls: UserClass):
+        self.cls = cls
+        self.attrs: dict = {}
 
     def attribute(self, name: str):
         if name in self.attrs:
@@ -183,9 +192,6 @@ class Instance(TableObject):
 
     def forward(self):
         return self.dunder("__call__")
-
-    def user_class(self) -> UserClass:
-        return self.cls
 
 
 def _text_of(value, method: str) -> str:
