@@ -519,21 +519,31 @@ def add(a, b, alpha=1):
     return binary("add.Tensor", a, b, **({"alpha": alpha} if alpha != 1 else {}))
 
 
-def sub(a, b, alpha=1):
-    extra = {"alpha": alpha} if alpha != 1 else {}
-    if not isinstance(a, Tensor):
-        return apply(OPS["rsub.Scalar"], b, a, **extra)
-    check_operand("sub", b)
-    if a.dtype is dtypes.bool_ and isinstance(b, Tensor) and b.dtype is dtypes.bool_:
+def _check_bool_subtraction(a, b) -> None:
+    bools = [isinstance(t, Tensor) and t.dtype is dtypes.bool_ for t in (a, b)]
+    if all(bools):
         raise errors.runtime(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead.")
+    if any(bools):
+        raise errors.runtime(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def sub(a, b, alpha=1):
+    extra = {"alpha": alpha} if alpha != 1 else {}
+    _check_bool_subtraction(a, b)
+    if not isinstance(a, Tensor):
+        return apply(OPS["rsub.Scalar"], b, a, **extra)
+    check_operand("sub", b)
     return binary("sub.Tensor", a, b, **extra)
 
 
 def rsub(a, b, alpha=1):
     """torch.rsub: b - alpha * a."""
     extra = {"alpha": alpha} if alpha != 1 else {}
+    _check_bool_subtraction(a, b)
     if not isinstance(b, Tensor):
         return apply(OPS["rsub.Scalar"], a, b, **extra)
     return binary("rsub.Tensor", a, b, **extra)

@@ -507,6 +507,8 @@ def argmin(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 
 def _arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
+    if a.dtype is dtypes.bool_:
+        raise errors.runtime(f"arg{name}(): does not support bool input")
     if dim is None:
         index = _arg_extreme(name, a.data, None, False)
         if keepdim:
@@ -590,13 +592,13 @@ def reduced_numel(sizes: tuple, dims) -> int:
 # ---- declarations: the public names of this area ------------------------------------------------
 
 declare("sum", sum, "sum(Tensor self, *, ScalarType? dtype=None)",
-        "sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        "sum(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("sum(Tensor self, *, ScalarType? dtype=None)",
-        "sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+        "sum(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
 declare("mean", mean, "mean(Tensor self, *, ScalarType? dtype=None, Tensor? out=None)",
-        "mean(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        "mean(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("mean(Tensor self, *, ScalarType? dtype=None)",
-        "mean(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+        "mean(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
 declare("prod", prod, "prod(Tensor self, *, ScalarType? dtype=None)",
         "prod(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("prod(Tensor self, *, ScalarType? dtype=None)",
@@ -619,18 +621,18 @@ declare("argmax", argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False
         method=("argmax(Tensor self, int? dim=None, bool keepdim=False)",))
 declare("argmin", argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
         method=("argmin(Tensor self, int? dim=None, bool keepdim=False)",))
-declare("norm", norm, python="input, p='fro', dim=None, keepdim=False, dtype=None")
-declare("var", var, "var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
-        "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+declare("norm", norm, python="input: .layout, p='fro', dim=None, keepdim=False, dtype=None")
+declare("var", var, "var(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+        "var(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
         "var(Tensor self, bool unbiased=True)",
-        method=("var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
-        "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        method=("var(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False)",
+        "var(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
         "var(Tensor self, bool unbiased=True)"))
-declare("std", std, "std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
-        "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+declare("std", std, "std(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+        "std(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
         "std(Tensor self, bool unbiased=True)",
-        method=("std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
-        "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        method=("std(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False)",
+        "std(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
         "std(Tensor self, bool unbiased=True)"))
 declare("logsumexp", logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False, *, Tensor? out=None)",
         method=("logsumexp(Tensor self, int[1] dim, bool keepdim=False)",))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import errors
+from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import defop
 from gradcli.engine.tensor import Tensor
@@ -157,6 +158,13 @@ def index_put(a: Tensor, key: tuple, values: Tensor, accumulate: bool = False) -
 
 def index_put_key(indices) -> tuple:
     """The numpy key for Tensor.index_put's tuple of index tensors."""
+    if not isinstance(indices, (tuple, list)):
+        raise errors.type_error(f"index_put(): argument 'indices' (position 1) must be tuple of "
+                                f"Tensors, not {type(indices).__name__}")
+    for position, index in enumerate(indices):
+        if index is not None and not isinstance(index, Tensor):
+            raise errors.type_error(f"expected Tensor as element {position} in argument 0, but "
+                                    f"got {type(index).__name__}")
     return tuple(F.advanced_array(i) for i in indices)
 
 
@@ -208,7 +216,7 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     return _op("index_select", a, dim=d, index=positions, sizes=a.shape)
 
 
-def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
+def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
     positions = _index_array(index, "gather") if index.dtype.name == "int64" else None
     if positions is None:
@@ -223,6 +231,16 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
                 f"be no larger than self {F.size_list(a.shape)} apart from dimension {d}")
     _check_positions(positions, a.shape[d] if a.ndim else 1, d)
     return _op("gather", a, dim=d, index=positions, sizes=a.shape)
+
+
+declare("index_select", index_select,
+        "index_select(Tensor self, int dim, Tensor index, *, Tensor? out=None)")
+declare("gather", gather,
+        "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)")
+declare("index_add", index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, "
+        "Scalar alpha=1, Tensor? out=None)")
+declare("scatter_add", scatter_add,
+        "scatter_add(Tensor self, int dim, Tensor index, Tensor src, *, Tensor? out=None)")
 
 
 # Imported last, as in shapes.py: the op rows and shapes.py import this module while they load.

@@ -42,13 +42,14 @@ _SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range
 _TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
 
 
-def binary(op: str, a, b):
-    """a <op> b."""
+def binary(op: str, a, b, spelled: str | None = None):
+    """a <op> b; `spelled` is the operator as written when it differs (`@=` for `@`)."""
     if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
-            type(a) is Tensor or type(b) is Tensor):
+            type(a) is Tensor or type(b) is Tensor) and (op != "@" or type(a) is type(b)):
         return _TENSOR_BINARY[op](a, b)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
-        if _tensor_operand(a) and _tensor_operand(b):
+        if _tensor_operand(a) and _tensor_operand(b) and (
+                op != "@" or isinstance(a, Tensor) and isinstance(b, Tensor)):
             return _TENSOR_BINARY[op](a, b)
     elif isinstance(a, _SAFE_PY_TYPES) and isinstance(b, _SAFE_PY_TYPES):
         try:
@@ -60,8 +61,8 @@ def binary(op: str, a, b):
     result = _user_operator(_BINARY_DUNDERS[op], a, b)
     if result is not classes.MISSING:
         return result
-    raise errors.type_error(
-        f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
+    raise errors.type_error(f"unsupported operand type(s) for {spelled or op}: '{type_name(a)}' "
+                            f"and '{type_name(b)}'")
 
 
 # The special methods a user class may define for each operator: (a's, then b's reflected).
@@ -114,6 +115,9 @@ def unary(op: str, a):
             return F.neg(a)
         if op == "+":
             return a
+        if a.dtype.is_floating_point:
+            raise errors.type_error(
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
     if isinstance(a, (bool, int, float, *ARRAY_TYPES)):
         return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)

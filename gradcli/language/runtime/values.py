@@ -320,8 +320,9 @@ _CLASS_NAMES: dict[type, str] = {
 def _late_class_names() -> dict[type, str]:
     from gradcli.language.runtime import classes
     from gradcli.language.runtime.frames import BoundMethod, UserFunction
-    from gradcli.language.runtime.signatures import Builtin
+    from gradcli.language.runtime.signatures import Builtin, DeclaredBuiltin
     return {UserFunction: "function", Builtin: "builtin_function_or_method",
+            DeclaredBuiltin: "builtin_function_or_method",
             BoundMethod: "builtin_function_or_method", classes.UserClass: "type",
             classes.UserMethod: "method", classes.Super: "super",
             classes.StaticMethod: "staticmethod", classes.ClassMethod: "classmethod",
