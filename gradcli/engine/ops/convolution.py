@@ -223,7 +223,7 @@ def _double_backward_weight(gg, g, x, w, stride, padding, dilation, transposed, 
 
 
 defop("convolution", "ConvolutionBackward0", _convolution, save=(0, 1), promote="none",
-      save_for=((1,), (0,), ()), vjp=(_conv_grad(0), _conv_grad(1), _conv_grad(2)))
+      vjp=(_conv_grad(0), _conv_grad(1), _conv_grad(2)))
 defop("convolution_backward", "ConvolutionBackwardBackward0", _convolution_backward,
       promote="none", n_outputs=3, differentiable_outputs=None, save=(0, 1, 2),
       vjp=(_double_backward_grad_output, _double_backward_input, _double_backward_weight))

@@ -609,6 +609,7 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
     out, mean, invstd = apply(OPS["native_batch_norm"], x, weight, bias, running_mean,
                               running_var, training=bool(training), eps=eps)
     if training and running_mean is not None and running_var is not None:
+        # updated inside the op, as torch's kernel does: no version bump
         n = x.numel() // channels
         unbiased = (1 / invstd.data.astype(np.float64)) ** 2 - eps
         unbiased = unbiased * n / (n - 1)
@@ -617,8 +618,6 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
             running_mean.dtype.np)
         running_var.data[...] = (running_var.data * (1 - m) + unbiased * m).astype(
             running_var.dtype.np)
-        running_mean.bump_version()
-        running_var.bump_version()
     return out
 
 
