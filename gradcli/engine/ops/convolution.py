@@ -157,10 +157,14 @@ def convolution_backward(g, x, w, *, mask, **params):
     return apply(OPS["convolution_backward"], g, x, w, mask=mask, **params)
 
 
+def _masked(grads, mask) -> list:
+    """The grads of the outputs this node computed (the others are placeholders)."""
+    return [g if wanted else None for g, wanted in zip(grads, mask)]
+
+
 def _double_backward_grad_output(gg, g, x, w, **params):
     """ggO = conv(ggI, w) + conv(x, ggW) + ggb, for the grads that reach this node."""
-    ggI, ggW, ggb = gg
-    params.pop("mask")
+    ggI, ggW, ggb = _masked(gg, params.pop("mask"))
     total = None
     if ggI is not None:
         total = convolution(ggI, w, None, **params)
@@ -178,7 +182,7 @@ def _double_backward_grad_output(gg, g, x, w, **params):
 def _double_backward_input(gg, g, x, w, stride, padding, dilation, transposed, output_padding,
                            groups, mask):
     """gI = convT(gO, ggW) (conv when transposed), narrowed to the input's size."""
-    ggW = gg[1]
+    ggW = _masked(gg, mask)[1]
     if ggW is None:
         return None
     if transposed:
@@ -201,7 +205,7 @@ def _double_backward_input(gg, g, x, w, stride, padding, dilation, transposed, o
 def _double_backward_weight(gg, g, x, w, stride, padding, dilation, transposed, output_padding,
                             groups, mask):
     """gW = conv(ggI, gO) over the batch (stride and dilation swapped), per group."""
-    ggI = gg[0]
+    ggI = _masked(gg, mask)[0]
     if ggI is None:
         return None
     gOt, ggIt = F.transpose(g, 0, 1), F.transpose(ggI, 0, 1)
@@ -350,6 +354,17 @@ def _pool_out(size, k, s, p, d, ceil_mode):
     return out
 
 
+def _batched(kernel):
+    """A 4-D kernel that also takes 3-D (unbatched) arrays, as torch's pooling kernels do."""
+    def run(x, *args, **params):
+        if x.ndim == 3:
+            out = kernel(x[None], *(a[None] if isinstance(a, np.ndarray) else a for a in args),
+                         **params)
+            return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
+        return kernel(x, *args, **params)
+    return run
+
+
 def _max_pool2d(x, kernel, stride, padding, dilation, ceil_mode):
     n, c, h, w = x.shape
     out = tuple(_pool_out(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
@@ -373,6 +388,8 @@ def _max_pool2d(x, kernel, stride, padding, dilation, ceil_mode):
 
 
 def _max_pool2d_backward(g, x, **params):
+    if x.ndim == 3:
+        return _max_pool2d_backward(g[None], x[None], **params)[0]
     _, indices = _max_pool2d(x, **params)
     n, c = x.shape[:2]
     out = np.zeros((n * c, x.shape[2] * x.shape[3]), g.dtype)
@@ -382,8 +399,8 @@ def _max_pool2d_backward(g, x, **params):
 
 
 def _max_pool_double_backward(gg, x, params):
-    _, indices = _max_pool2d(x.data, **params)
-    n, c = indices.shape[:2]
+    _, indices = _batched(_max_pool2d)(x.data, **params)
+    n, c = (1, indices.shape[0]) if indices.ndim == 3 else indices.shape[:2]
     index = Tensor(indices.reshape(n, c, -1), dtypes.int64)
     return F.view(F.gather(F.reshape(gg, (n, c, -1)), 2, index), indices.shape)
 
@@ -392,7 +409,7 @@ def _max_pool2d_grad(g, x, **params):
     return F.apply_op("max_pool2d_with_indices_backward", g[0], x, **params)
 
 
-defop("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", _max_pool2d,
+defop("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", _batched(_max_pool2d),
       promote="none", n_outputs=2, out_dtype=lambda dtype, params: (dtype, dtypes.int64),
       save=(0,), vjp=_max_pool2d_grad)
 defop("max_pool2d_with_indices_backward", "MaxPool2DWithIndicesBackwardBackward0",
@@ -447,20 +464,25 @@ def _avg_pool2d(x, **params):
     return result
 
 
-def _avg_pool2d_backward(g, x, **params):
-    _, plan = _avg_plan(x.shape, **params)
-    result = np.zeros(x.shape, g.dtype)
+def _avg_pool2d_backward(g, x, input_shape, **params):
+    _, plan = _avg_plan(input_shape, **params)
+    result = np.zeros(input_shape, g.dtype)
     for oh, ow, hs, he, ws, we, divisor in plan:
         result[:, :, hs:he, ws:we] += (g[:, :, oh, ow] / g.dtype.type(divisor))[:, :, None, None]
     return result
 
 
-defop("avg_pool2d", "AvgPool2DBackward0", _avg_pool2d, promote="none",
-      vjp=lambda g, x, **p: F.apply_op("avg_pool2d_backward", g, x, **p))
+defop("avg_pool2d", "AvgPool2DBackward0", _avg_pool2d, promote="none", save=(0,),
+      vjp=lambda g, x, **p: F.apply_op("avg_pool2d_backward", g, x, input_shape=x.shape,
+                                       **p))
 defop("avg_pool2d_backward", "AvgPool2DBackwardBackward0", _avg_pool2d_backward,
-      promote="none",
-      vjp=(lambda gg, g, x, **p: F.apply_op("avg_pool2d", gg, **p),
-           lambda gg, g, x, **p: F.zeros_for(x)))
+      promote="none", save=(),
+      vjp=(lambda gg, g, x, input_shape, **p: F.apply_op("avg_pool2d", gg, **p),
+           lambda gg, g, x, **p: _zeros_like_input(gg, p)))
+
+
+def _zeros_like_input(gg, params):
+    return F.zeros_of(params["input_shape"], gg.dtype)
 
 
 def _adaptive_plan(x_shape, output_size):
@@ -482,22 +504,22 @@ def _adaptive_avg_pool2d(x, output_size):
     return result
 
 
-def _adaptive_avg_pool2d_backward(g, x, output_size):
-    result = np.zeros(x.shape, g.dtype)
-    for oh, ow, hs, he, ws, we, divisor in _adaptive_plan(x.shape, output_size):
+def _adaptive_avg_pool2d_backward(g, x, output_size, input_shape):
+    result = np.zeros(input_shape, g.dtype)
+    for oh, ow, hs, he, ws, we, divisor in _adaptive_plan(input_shape, output_size):
         result[:, :, hs:he, ws:we] += (g[:, :, oh, ow] / g.dtype.type(divisor))[:, :, None, None]
     return result
 
 
 defop("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", _adaptive_avg_pool2d,
-      promote="none",
+      promote="none", save=(0,),
       vjp=lambda g, x, output_size: F.apply_op("_adaptive_avg_pool2d_backward", g, x,
-                                               output_size=output_size))
+                                               output_size=output_size, input_shape=x.shape))
 defop("_adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
       _adaptive_avg_pool2d_backward, promote="none",
-      vjp=(lambda gg, g, x, output_size: F.apply_op("_adaptive_avg_pool2d", gg,
-                                                    output_size=output_size),
-           lambda gg, g, x, output_size: F.zeros_for(x)))
+      vjp=(lambda gg, g, x, output_size, input_shape: F.apply_op(
+          "_adaptive_avg_pool2d", gg, output_size=output_size),
+           lambda gg, g, x, **p: _zeros_like_input(gg, p)))
 
 
 # ---- pooling functions --------------------------------------------------------------------------
@@ -535,12 +557,9 @@ def max_pool2d_with_indices(x: Tensor, kernel_size, stride=None, padding=0, dila
     kernel, stride, padding = _pool_args(kernel_size, stride, padding)
     dilation = _pairs(dilation, 2)
     _check_pool(x, kernel, stride, padding, dilation, ceil_mode)
-    x4, unbatched = _as_4d(x, "max_pool2d")
-    values, indices = apply(OPS["max_pool2d_with_indices"], x4, kernel=kernel, stride=stride,
-                            padding=padding, dilation=dilation, ceil_mode=bool(ceil_mode))
-    if unbatched:
-        values, indices = F.squeeze(values, 0), F.squeeze(indices, 0)
-    return values, indices
+    _as_4d(x, "max_pool2d")
+    return apply(OPS["max_pool2d_with_indices"], x, kernel=kernel, stride=stride,
+                 padding=padding, dilation=dilation, ceil_mode=bool(ceil_mode))
 
 
 def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,

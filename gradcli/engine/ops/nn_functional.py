@@ -364,8 +364,8 @@ defop("embedding", "EmbeddingBackward0",
           padding_idx=padding_idx), None))
 defop("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", _embedding_backward,
       promote="none", save=(1,),
-      vjp=(lambda gg, g, indices, num_weights, padding_idx: F.apply_op(
-          "embedding", gg, indices, padding_idx=padding_idx, num_weights=num_weights), None))
+      vjp=(lambda gg, g, indices, num_weights, padding_idx: F.view(F.index_select(
+          gg, 0, F.reshape(indices, (-1,))), (*indices.shape, gg.shape[1])), None))
 
 
 def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
