@@ -130,7 +130,7 @@ def _implicit_softmax(fn, name):
     return run
 
 
-NN_FUNCTIONAL = Namespace("torch.nn.functional", table(
+NN_FUNCTIONAL = Namespace("torch.nn.functional", declared_entries("functional") | table(
     entry("relu", lambda t, inplace: inplace_ops.apply_inplace(t, A.relu) if inplace else A.relu(t),
           "input: Tensor, inplace=False"),
     entry("leaky_relu", lambda t, slope, inplace: A.leaky_relu(t, slope),
