@@ -355,6 +355,8 @@ def _cumprod_grad_values(g, a, dim):
     return np.moveaxis(result, -1, dim)
 
 
+vector_norm_values, norm_backward = _vector_norm, _norm_backward  # dist and cdist share them
+
 defop("linalg_vector_norm", "LinalgVectorNormBackward0", _vector_norm, promote="none",
       save=(0, RESULT),
       vjp=lambda g, a, ord, dim, keepdim, out: _norm_backward(g, a, ord, dim, keepdim, out))
