@@ -43,7 +43,8 @@ class Declaration:
         chosen = self.schemas if is_function else self.method_schemas
         receiver, args = ((), args) if is_function else (args[:1], args[1:])
         hidden = self.hidden if is_function else tuple(map(schemas.without_out, self.hidden))
-        index, bound = schemas.bind(chosen, args, kwargs, is_function, self.name, hidden,
+        title = "linalg_" + self.name if variant == "linalg" else self.name  # as torch names it
+        index, bound = schemas.bind(chosen, args, kwargs, is_function, title, hidden,
                                     self.numbers_as_tensors)
         out = bound.pop("out", None)
         if index >= len(chosen):  # a deprecated order: the first overload's, by name

@@ -384,12 +384,17 @@ __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmi
 class ReturnTypes(tuple):
     """A torch.return_types structseq, e.g. torch.return_types.max(values=..., indices=...)."""
 
-    fields = ("values", "indices")
-
-    def __new__(cls, name: str, values: Tensor, indices: Tensor):
-        result = super().__new__(cls, (values, indices))
-        result.name = name
+    def __new__(cls, name: str, *items, fields: tuple = ("values", "indices")):
+        result = super().__new__(cls, items)
+        result.name, result.fields = name, fields
         return result
+
+    def field(self, name: str):
+        """The item called `name` (sign, Q, U...), or AttributeError as a structseq gives."""
+        if name not in self.fields:
+            raise AttributeError(f"'torch.return_types.{self.name}' object has no attribute "
+                                 f"'{name}'")
+        return self[self.fields.index(name)]
 
     @property
     def values(self) -> Tensor:
