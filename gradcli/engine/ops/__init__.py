@@ -2,6 +2,6 @@
 (rows register in OPS, functions in F)."""
 
 from gradcli.engine.ops import (  # noqa: F401
-    activation, common, comparison, decompositions, inplace, linalg, losses, pointwise, products,
-    reductions, selection, shapes)
+    activation, common, comparison, decompositions, inplace, linalg, losses, pointwise,
+    pointwise_more, products, reductions, selection, shapes)
 from gradcli.engine import conversions, creation, einsum, indexing  # noqa: F401,E402
