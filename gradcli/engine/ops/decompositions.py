@@ -44,11 +44,6 @@ def _slogdet_backward(grads, a, out):
     return linalg_solve(_mT(a), _diag_embed(F.expand(F.unsqueeze(g, -1), g.shape + (n,))))
 
 
-def _slogdet(a):
-    sign, logabsdet = np.linalg.slogdet(a)
-    return sign.astype(a.dtype), logabsdet.astype(a.dtype)
-
-
 def _inverse_backward(g, a, out):
     inverse_h = _mT(out)
     return F.neg(F.matmul(inverse_h, F.matmul(g, inverse_h)))
@@ -66,9 +61,9 @@ def _solve_backward_a(g, a, b, out, vector):
     return F.neg(F.matmul(grad_b, _mT(x)))
 
 
-defop("linalg_det", "LinalgDetBackward0", lambda a: np.linalg.det(a).astype(a.dtype),
+defop("linalg_det", "LinalgDetBackward0", lambda a: _det_values(a),
       promote="none", save=(0, RESULT), vjp=_det_backward)
-defop("linalg_slogdet", "LinalgSlogdetBackward0", _slogdet, promote="none", n_outputs=2,
+defop("linalg_slogdet", "LinalgSlogdetBackward0", lambda a: _slogdet(a), promote="none", n_outputs=2,
       differentiable_outputs=None, save=(0, RESULT), vjp=_slogdet_backward)
 defop("linalg_inv_ex", "LinalgInvExBackward0",
       lambda a: _solve_values(a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)),
@@ -281,18 +276,52 @@ def _batches(a: np.ndarray):
     return flat, len(flat) > 1 or a.ndim > 2
 
 
-def _zero_pivot(matrix: np.ndarray) -> int:
-    """The first (1-based) zero diagonal element of the LU factorisation with partial pivoting,
-    or 0 when there is none."""
-    u = matrix.astype(np.float64).copy()
-    n = u.shape[0]
+def _lu(matrix: np.ndarray) -> tuple:
+    """LAPACK's getf2 in the matrix's dtype: partial pivoting, multipliers scaled by the
+    pivot's reciprocal. Returns (diagonal of U, permutation sign, first zero pivot (1-based)
+    or 0)."""
+    u = matrix.copy()
+    n, sign, zero = u.shape[0], 1, 0
     for k in range(n):
         pivot = k + int(np.argmax(np.abs(u[k:, k])))
         if u[pivot, k] == 0:
-            return k + 1
-        u[[k, pivot]] = u[[pivot, k]]
-        u[k + 1:, k:] -= np.outer(u[k + 1:, k] / u[k, k], u[k, k:])
-    return 0
+            zero = zero or k + 1
+            continue
+        if pivot != k:
+            u[[k, pivot]] = u[[pivot, k]]
+            sign = -sign
+        u[k + 1:, k] *= u.dtype.type(1) / u[k, k]
+        u[k + 1:, k + 1:] -= np.outer(u[k + 1:, k], u[k, k + 1:])
+    return np.diagonal(u).copy(), sign, zero
+
+
+def _zero_pivot(matrix: np.ndarray) -> int:
+    return _lu(matrix)[2]
+
+
+def _det_values(a: np.ndarray) -> np.ndarray:
+    """prod(diag(U)) times the permutation's sign, as torch's linalg_det."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    out = np.empty(len(flat), dtype=a.dtype)
+    for i, matrix in enumerate(flat):
+        diagonal, sign, _ = _lu(matrix)
+        product = a.dtype.type(sign)
+        for value in diagonal:
+            product = product * value
+        out[i] = product
+    return out.reshape(a.shape[:-2])
+
+
+def _slogdet(a):
+    """(sign, sum(log|diag(U)|)) from the LU factorisation, as torch's linalg_slogdet."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    signs, logs = np.empty(len(flat), a.dtype), np.empty(len(flat), a.dtype)
+    with np.errstate(divide="ignore"):
+        for i, matrix in enumerate(flat):
+            diagonal, sign, _ = _lu(matrix)
+            signs[i] = sign * np.prod(np.sign(diagonal))
+            logs[i] = np.sum(np.log(np.abs(diagonal)))
+    return signs.reshape(a.shape[:-2]), logs.reshape(a.shape[:-2])
 
 
 def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
