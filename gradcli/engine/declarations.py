@@ -49,7 +49,8 @@ class Declaration:
         written = (*receiver, *args)[:1]
         numbers = self.numbers_as_tensors and (self.number_self or bool(written) and isinstance(
             written[0], Tensor))
-        index, bound = schemas.bind(chosen, args, kwargs, is_function, self.name, hidden, numbers)
+        title = "linalg_" + self.name if variant == "linalg" else self.name  # as torch names it
+        index, bound = schemas.bind(chosen, args, kwargs, is_function, title, hidden, numbers)
         out = bound.pop("out", None)
         if self.numbers_as_tensors and not any(isinstance(v, Tensor) for v in bound.values()):
             first = next(iter(bound))  # torch.add(3, 0): the number becomes a tensor

@@ -61,7 +61,7 @@ def parse_schema(text: str) -> Schema:
     """`name(Type arg, Type? arg=default, *, ...)` -> Schema."""
     name, _, rest = text.partition("(")
     params, keyword_only = [], False
-    for part in filter(None, (p.strip() for p in rest.rstrip(")").split(","))):
+    for part in filter(None, (p.strip() for p in _top_level_split(rest[:-1]))):
         if part == "*":
             keyword_only = True
             continue
@@ -77,18 +77,29 @@ def parse_schema(text: str) -> Schema:
     return Schema(name, tuple(params))
 
 
+def _top_level_split(text: str) -> list:
+    """`text` split at the commas outside brackets (a default may be a list: dim=[-2,-1])."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char == "[") - (char == "]")
+        if char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
 def _parse_default(text: str):
     if text in ("None", "True", "False"):
         return {"None": None, "True": True, "False": False}[text]
-    if text == "[]":
-        return ()
+    if text.startswith("["):
+        return tuple(int(v) for v in text[1:-1].split(",") if v)
     if text.startswith(("'", '"')):
         return text[1:-1]
     return float(text) if any(c in text for c in ".e") else int(text)
 
 
 def _display_default(text: str) -> str:
-    return "()" if text == "[]" else text
+    return "()" if text == "[]" else text.replace("[", "{").replace("]", "}")
 
 
 # ---- what each type accepts ---------------------------------------------------------------------

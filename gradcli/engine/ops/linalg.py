@@ -88,12 +88,18 @@ defop("mm", "MmBackward0", lambda a, b, self_strides, mat2_strides: _matmul(a, b
       save_for=((1,), (0,)),
       vjp=(lambda g, a, b, self_strides, mat2_strides: mm_mat1_backward(g, b, self_strides),
            lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)))
-defop("addmm", "AddmmBackward0",
-      lambda bias, a, b, mat1_strides, mat2_strides: _matmul(a, b) + bias,
-      save=(1, 2), save_for=((), (2,), (1,)),
-      vjp=(lambda g, bias, a, b, **_: g,
-           lambda g, bias, a, b, mat1_strides, mat2_strides: mm_mat1_backward(g, b, mat1_strides),
-           lambda g, bias, a, b, mat1_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)))
+def _addmm(bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1):
+    if beta == 1 and alpha == 1:
+        return _matmul(a, b) + bias
+    return F.scaled_sum(_matmul(a, b), bias, beta, alpha)
+
+
+defop("addmm", "AddmmBackward0", _addmm, save=(1, 2), save_for=((), (2,), (1,)),
+      vjp=(lambda g, bias, a, b, beta=1, **_: F.maybe_multiply(g, beta),
+           lambda g, bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1: F.maybe_multiply(
+               mm_mat1_backward(g, b, mat1_strides), alpha),
+           lambda g, bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1: F.maybe_multiply(
+               mm_mat2_backward(g, a, mat2_strides), alpha)))
 defop("bmm", "BmmBackward0", np.matmul, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: F.bmm(g, F.transpose(b, 1, 2)),
            lambda g, a, b: F.bmm(F.transpose(a, 1, 2), g)))
@@ -136,6 +142,12 @@ def element_strides(t: Tensor) -> tuple:
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
+    check_dot(a, b)
+    return apply(OPS["dot"], a, b)
+
+
+def check_dot(a: Tensor, b: Tensor) -> None:
+    """dot's and vdot's checks: two 1-D tensors of one size and one dtype."""
     if a.ndim != 1 or b.ndim != 1:
         raise errors.runtime(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.shape != b.shape:
@@ -146,7 +158,6 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
     if a.dtype is not b.dtype:
         raise errors.runtime(f"dot : expected both vectors to have same dtype, but found "
                              f"{_type_name(a)} and {_type_name(b)}")
-    return apply(OPS["dot"], a, b)
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
@@ -181,18 +192,38 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     return apply(OPS["mm"], a, b, self_strides=element_strides(a), mat2_strides=element_strides(b))
 
 
-def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
     for name, first in (("mat1", a), ("self", bias)):
         if first.dtype is not b.dtype:
             raise errors.runtime(f"{name} and mat2 must have the same dtype, but got "
                                  f"{_type_name(first)} and {_type_name(b)}")
     _check_mm(a, b)
-    F.broadcast_shape(bias.shape, (a.shape[0], b.shape[1]))
+    check_expandable(bias, (a.shape[0], b.shape[1]))
     return apply(OPS["addmm"], bias, a, b, mat1_strides=element_strides(a),
-                 mat2_strides=element_strides(b))
+                 mat2_strides=element_strides(b), **coefficients(beta, alpha))
+
+
+def coefficients(beta, alpha) -> dict:
+    """The beta and alpha of addmm and its kin, as row params (left out when 1)."""
+    return {k: v for k, v in (("beta", beta), ("alpha", alpha)) if v != 1}
+
+
+def check_expandable(bias: Tensor, shape: tuple) -> None:
+    """torch expands addmm's `self` to the product's shape first, failing with expand's
+    message."""
+    with F.no_grad():
+        F.expand(bias, shape)
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
+    check_batches(a, b)
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+    return apply(OPS["bmm"], a, b)
+
+
+def check_batches(a: Tensor, b: Tensor) -> None:
+    """bmm's, baddbmm's and addbmm's checks of the two batches of matrices."""
     if a.ndim != 3:
         raise errors.runtime("batch1 must be a 3D tensor")
     if b.ndim != 3:
@@ -201,9 +232,6 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
         raise errors.runtime(
             "Expected size for first two dimensions of batch2 tensor to be: "
             f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    if a.dtype is not b.dtype:
-        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
-    return apply(OPS["bmm"], a, b)
 
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
@@ -338,7 +366,7 @@ declare("mm", mm, "mm(Tensor self, Tensor mat2, *, Tensor? out=None)",
 declare("mv", mv, "mv(Tensor self, Tensor vec, *, Tensor? out=None)",
         method=("mv(Tensor self, Tensor vec)",))
 declare("dot", dot, "dot(Tensor self, Tensor tensor, *, Tensor? out=None)",
-        method=("dot(Tensor self, Tensor tensor)",), aliases=("inner",))
+        method=("dot(Tensor self, Tensor tensor)",))
 declare("bmm", bmm, "bmm(Tensor self, Tensor mat2, *, Tensor? out=None)",
         method=("bmm(Tensor self, Tensor mat2)",))
 declare("outer", outer, "outer(Tensor self, Tensor vec2, *, Tensor? out=None)",

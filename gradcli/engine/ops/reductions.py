@@ -355,6 +355,8 @@ def _cumprod_grad_values(g, a, dim):
     return np.moveaxis(result, -1, dim)
 
 
+vector_norm_values, norm_backward = _vector_norm, _norm_backward  # dist and cdist share them
+
 defop("linalg_vector_norm", "LinalgVectorNormBackward0", _vector_norm, promote="none",
       save=(0, RESULT),
       vjp=lambda g, a, ord, dim, keepdim, out: _norm_backward(g, a, ord, dim, keepdim, out))
@@ -382,12 +384,17 @@ __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmi
 class ReturnTypes(tuple):
     """A torch.return_types structseq, e.g. torch.return_types.max(values=..., indices=...)."""
 
-    fields = ("values", "indices")
-
-    def __new__(cls, name: str, values: Tensor, indices: Tensor):
-        result = super().__new__(cls, (values, indices))
-        result.name = name
+    def __new__(cls, name: str, *items, fields: tuple = ("values", "indices")):
+        result = super().__new__(cls, items)
+        result.name, result.fields = name, fields
         return result
+
+    def field(self, name: str):
+        """The item called `name` (sign, Q, U...), or AttributeError as a structseq gives."""
+        if name not in self.fields:
+            raise AttributeError(f"'torch.return_types.{self.name}' object has no attribute "
+                                 f"'{name}'")
+        return self[self.fields.index(name)]
 
     @property
     def values(self) -> Tensor:

@@ -173,7 +173,7 @@ def _nn_classes() -> dict:
 
 
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT}, _nn_classes))
-LINALG = Namespace("torch.linalg", table(
+LINALG = Namespace("torch.linalg", declared_entries("linalg") | table(
     entry("vector_norm", R.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None"),
     entry("matmul", L.matmul, "input, other"),
 ))

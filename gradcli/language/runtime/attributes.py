@@ -30,7 +30,9 @@ DTYPE_ATTRS = {
     "itemsize": lambda d: d.itemsize,
     "is_signed": lambda d: d.name not in ("uint8", "bool"),
 }
-RETURN_TYPES_ATTRS = {"values": lambda r: r.values, "indices": lambda r: r.indices}
+RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
+    "values", "indices", "sign", "logabsdet", "Q", "R", "U", "S", "V", "Vh", "eigenvalues",
+    "eigenvectors")}
 EXCEPTION_ATTRS = {
     "args": lambda e: e.args,
     "value": lambda e: (e.args[0] if e.args else None) if isinstance(e, StopIteration)
