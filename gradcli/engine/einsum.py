@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from gradcli.engine import errors
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
 
@@ -51,10 +51,7 @@ def einsum(*arguments) -> Tensor:
                                 f"{type(equation).__name__}")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    for index, operand in enumerate(operands):
-        if not isinstance(operand, Tensor):
-            raise errors.type_error(f"expected Tensor as element {index} in argument 1, but got "
-                                    f"{type(operand).__name__}")
+    require_tensors(operands, argument=1)
     if not operands:
         raise errors.runtime("einsum(): must provide at least one operand")
     lhs, arrow, rhs = equation.partition("->")

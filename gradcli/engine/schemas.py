@@ -14,7 +14,7 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.dtypes import DType
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 
 _MISSING = object()
 
@@ -197,6 +197,9 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
         spelling = next((n for n in (shown, *_NUMPY_NAMES.get(shown, ())) if n in remaining),
                         None)
         if index < len(args) and not param.keyword_only:
+            if spelling is not None:
+                raise _Mismatch(errors.type_error(
+                    f"{title}() got multiple values for argument '{shown}'"))
             value, position = args[index], index + 1
         elif spelling is not None:
             value, position = remaining.pop(spelling), None
@@ -214,10 +217,10 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
             continue
         ok, converted = _convert(param, value, numbers_as_tensors)
         if not ok and param.type == "Tensor[]" and isinstance(value, (tuple, list)):
-            element = next(i for i, v in enumerate(value) if not isinstance(v, Tensor))
-            raise _Mismatch(errors.type_error(
-                f"expected Tensor as element {element} in argument {index}, but got "
-                f"{_type_name(value[element])}"))
+            try:
+                require_tensors(value, index)
+            except errors.TorchError as error:
+                raise _Mismatch(error) from None
         if not ok:
             where = f" (position {position})" if position is not None else ""
             raise _Mismatch(errors.type_error(

@@ -12,7 +12,7 @@ from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 
 
 def scaled_sum(product, bias, beta, alpha):
@@ -248,6 +248,7 @@ def multi_dot(tensors) -> Tensor:
     """linalg.multi_dot: vectors at the ends as matrices, the cheapest order, the result viewed
     back to its shape."""
     tensors = list(tensors)
+    require_tensors(tensors)
     n = len(tensors)
     if n < 2:
         raise errors.runtime(f"multi_dot(): expected at least 2 tensors but got {n}")
@@ -330,6 +331,7 @@ def chain_matmul(*matrices, out=None) -> Tensor:
         "multiple parameters.", once=True)
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
+    require_tensors(matrices)
     for t in matrices:
         if t.ndim != 2:
             raise errors.runtime(f"Tensor dimension is {t.ndim}, expected 2 instead.")

@@ -8,7 +8,7 @@ from gradcli.engine import errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import defop
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 
 
 def _along(ndim: int, dim: int, item) -> tuple:
@@ -161,10 +161,7 @@ def index_put_key(indices) -> tuple:
     if not isinstance(indices, (tuple, list)):
         raise errors.type_error(f"index_put(): argument 'indices' (position 1) must be tuple of "
                                 f"Tensors, not {type(indices).__name__}")
-    for position, index in enumerate(indices):
-        if index is not None and not isinstance(index, Tensor):
-            raise errors.type_error(f"expected Tensor as element {position} in argument 0, but "
-                                    f"got {type(index).__name__}")
+    require_tensors(indices, allow_none=True)
     return tuple(F.advanced_array(i) for i in indices)
 
 

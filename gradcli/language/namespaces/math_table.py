@@ -37,12 +37,29 @@ def _where(condition, a=None, b=None):
     return P.where(condition, a, b)
 
 
+# Parameters that torch's Python-coded functions hand to its C++ ops as tensors
+_TENSOR_PARAMETERS = frozenset(("input", "target", "x1", "x2", "input1", "input2", "anchor",
+                                "positive", "negative", "a", "b"))
+
+
+def _tensor_arguments(spec: str) -> str:
+    """`spec` with `: Tensor` on its tensor parameters that say nothing else (a wrong type then
+    fails as torch's C++ parser fails, never inside the implementation)."""
+    parts = []
+    for part in spec.split(","):
+        name, equals, default = part.partition("=")
+        if name.strip() in _TENSOR_PARAMETERS and ":" not in name:
+            part = f"{name.rstrip()}: Tensor{equals}{default}"
+        parts.append(part)
+    return ",".join(parts)
+
+
 def declared_entries(variant: str) -> dict:
     """The table entries of every function declared for `variant` (see engine/declarations)."""
     entries = []
     for name, declaration in declared(variant).items():
         if declaration.python is not None:
-            spec = declaration.python
+            spec = _tensor_arguments(declaration.python)
             if variant == "method":
                 spec = "self" + ("," + spec.split(",", 1)[1] if "," in spec else "")
             entries.append(entry(name, declaration.impl, spec))
