@@ -264,4 +264,18 @@ CASES = {
                                 setup=("c = a * 1", "w = c[0]", "w.mul_(2)"))],
     "as_strided_backward": [case(grad_of("w"), ("a", M, "any"), ("v", V, "any"),
                                  setup=("c = a * 1", "w = c[0]", "c.mul_(2)"))],
+    # ---- sorting ----
+    "sort": unary("torch.sort(a)[0]", shapes=(V, M)) + unary("a.sort(0, True).values", shapes=(M,)),
+    "sort.stable": unary("torch.sort(a, stable=True, descending=True).values", shapes=(M,)),
+    "topk": unary("torch.topk(a, 2)[0]", shapes=(V, M)) + unary("a.topk(1, 0, False).values",
+                                                                  shapes=(M,)),
+    "kthvalue": unary("a.kthvalue(2)[0]", shapes=(V, M)) + unary("a.kthvalue(1, 0, True)[0]",
+                                                                   shapes=(M,)),
+    "median": unary("torch.median(a)", shapes=(V, M)),
+    "median.dim": unary("a.median(1)[0]", shapes=(M,)) + unary("a.median(0, True).values",
+                                                                 shapes=(M,)),
+    "mode": unary("torch.mode(a, 1).values", shapes=(M,)),
+    "_unique2": unary("torch.unique(a)", shapes=(M,), grad=False),
+    "unique_dim": unary("torch.unique(a, dim=0)", shapes=(M,), grad=False),
+    "unique_consecutive": unary("torch.unique_consecutive(a)", shapes=(M,), grad=False),
 }

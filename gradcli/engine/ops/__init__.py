@@ -3,5 +3,5 @@
 
 from gradcli.engine.ops import (  # noqa: F401
     activation, common, comparison, inplace, linalg, losses, pointwise, reductions, selection,
-    shapes)
+    shapes, sorting)
 from gradcli.engine import conversions, creation, einsum, indexing  # noqa: F401,E402
