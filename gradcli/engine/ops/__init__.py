@@ -2,6 +2,6 @@
 (rows register in OPS, functions in F)."""
 
 from gradcli.engine.ops import (  # noqa: F401
-    activation, common, comparison, inplace, linalg, losses, pointwise, reductions, selection,
+    activation, arrange, common, comparison, inplace, linalg, losses, pointwise, reductions, selection,
     shapes, sorting)
 from gradcli.engine import conversions, creation, einsum, indexing  # noqa: F401,E402

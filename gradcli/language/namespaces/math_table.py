@@ -31,7 +31,9 @@ def declared_entries(variant: str) -> dict:
     first = "self" if variant == "method" else "input"
     entries = []
     for name, declaration in declared(variant).items():
-        if declaration.python is not None:
+        if declaration.python is not None and declaration.python.startswith("*"):
+            entries.append(entry(name, declaration.impl, declaration.python))
+        elif declaration.python is not None:
             rest = declaration.python.split(",", 1)[1] if "," in declaration.python else ""
             entries.append(entry(name, declaration.impl, first + ("," + rest if rest else "")))
         else:
