@@ -278,6 +278,8 @@ CASES = {
     "_unique2": unary("torch.unique(a)", shapes=(M,), grad=False),
     "unique_dim": unary("torch.unique(a, dim=0)", shapes=(M,), grad=False),
     "unique_consecutive": unary("torch.unique_consecutive(a)", shapes=(M,), grad=False),
+    "bincount": [case("torch.bincount(torch.tensor([0, 1, 1]), a)", ("a", V, "any"),
+                      grad=False)],
     # ---- arranging ----
     "tril": unary("torch.tril(a)", shapes=(M, (3, 3))) + unary("a.tril(-1)", shapes=(M,)),
     "triu": unary("torch.triu(a, 1)", shapes=(M, (3, 3))) + unary("a.triu()", shapes=(M,)),

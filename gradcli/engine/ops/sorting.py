@@ -363,8 +363,135 @@ def _unique_dim(a: Tensor, dim: int, return_inverse: bool, return_counts: bool,
 builtins_sorted = sorted
 
 
+# ---- positions and counts -------------------------------------------------------------------------
+
+def nonzero(a: Tensor, as_tuple: bool = False):
+    if as_tuple:
+        array = a.data.reshape(1) if a.ndim == 0 else a.data
+        return tuple(Tensor(p.astype(np.int64), dtypes.int64) for p in np.nonzero(array))
+    return Tensor(np.argwhere(a.data).astype(np.int64), dtypes.int64)
+
+
+def argwhere(a: Tensor) -> Tensor:
+    return nonzero(a)
+
+
+def count_nonzero(a: Tensor, dim=None) -> Tensor:
+    dims = None if dim is None else F.normalize_dims(dim, a.ndim)
+    axis = None if not dims or a.ndim == 0 else dims
+    return Tensor(np.asarray(np.count_nonzero(a.data, axis=axis), dtype=np.int64), dtypes.int64)
+
+
+def _bound(boundaries: np.ndarray, values: np.ndarray, right: bool) -> np.ndarray:
+    """torch's cus_lower_bound / cus_upper_bound per value: rows of `boundaries` (last dim)
+    matched to rows of `values`, or one row for all."""
+    size = boundaries.shape[-1]
+    rows = boundaries.reshape(-1, size)
+    flat = values.reshape(rows.shape[0] if rows.shape[0] > 1 else 1, -1)
+    start = np.zeros(flat.shape, dtype=np.int64)
+    end = np.full(flat.shape, size, dtype=np.int64)
+    row_of = np.arange(flat.shape[0])[:, None]
+    active = start < end
+    while active.any():
+        mid = start + ((end - start) >> 1)
+        mid_val = rows[row_of, np.minimum(mid, size - 1)]
+        go_right = ~(mid_val > flat) if right else ~(mid_val >= flat)
+        start = np.where(active & go_right, mid + 1, start)
+        end = np.where(active & ~go_right, mid, end)
+        active = start < end
+    return start.reshape(values.shape)
+
+
+def searchsorted(sorted_sequence: Tensor, values, out_int32: bool = False, right: bool = False,
+                 side=None, sorter=None) -> Tensor:
+    if side is not None:
+        if side not in ("left", "right"):
+            raise errors.runtime("torch.searchsorted(): side can only be 'left' or 'right' but "
+                                 f"got {side}")
+        if right and side == "left":
+            raise errors.runtime("torch.searchsorted(): side and right can't be set to "
+                                 "opposites, got side of left while right was True")
+        right = side == "right"
+    scalar = not isinstance(values, Tensor)
+    array = np.asarray(values) if scalar else values.data
+    boundaries = sorted_sequence.data
+    if sorter is not None:
+        boundaries = np.take_along_axis(boundaries, sorter.data.astype(np.int64), -1)
+    if boundaries.ndim != 1 and (scalar or boundaries.shape[:-1] != array.shape[:-1]):
+        raise errors.runtime(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+            "dimensions of boundaries tensor and input value tensor must match, but we got "
+            f"boundaries tensor {F.size_list(boundaries.shape)} and input value tensor "
+            f"{F.size_list(array.shape)}")
+    dtype = dtypes.int32 if out_int32 else dtypes.int64
+    return Tensor(_bound(boundaries, array, bool(right)).astype(dtype.np), dtype)
+
+
+def bucketize(a, boundaries: Tensor, out_int32: bool = False, right: bool = False) -> Tensor:
+    if boundaries.ndim != 1:
+        raise errors.runtime(f"boundaries tensor must be 1 dimension, but got dim("
+                             f"{boundaries.ndim})")
+    return searchsorted(boundaries, a, out_int32, right)
+
+
+def _scalar_name(dtype: dtypes.DType) -> str:
+    return dtype.legacy_name.removesuffix("Tensor")
+
+
+defop("bincount", "NotImplemented",
+      lambda weights, a, minlength: np.bincount(a, weights, minlength),
+      name="torch::autograd::NotImplemented", promote="none",
+      vjp=lambda g, weights, a, minlength: _not_implemented_derivative("aten::bincount"))
+
+
+def _not_implemented_derivative(name: str):
+    raise errors.runtime(f"derivative for {name} is not implemented")
+
+
+def bincount(a: Tensor, weights=None, minlength: int = 0) -> Tensor:
+    if a.dtype.is_floating_point or a.dtype.name == "bool":
+        raise errors.TorchError("NotImplementedError", '"bincount_cpu" not implemented for '
+                                f"'{_scalar_name(a.dtype)}'")
+    if a.ndim != 1 or (a.numel() and a.data.min() < 0):
+        raise errors.runtime("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise errors.runtime("minlength should be >= 0")
+    positions = a.data.astype(np.int64)
+    if weights is None:
+        return Tensor(np.bincount(positions, minlength=minlength).astype(np.int64),
+                      dtypes.int64)
+    if weights.ndim != 1 or weights.shape[0] != a.shape[0]:
+        raise errors.runtime("weights should be 1-d and have the same length as input")
+    if weights.dtype.name not in ("float32", "float16"):
+        weights = F.to_dtype(weights, dtypes.float64)
+    return apply(OPS["bincount"], weights, a=positions, minlength=minlength)
+
+
+def histc(a: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
+    if not a.dtype.is_floating_point:
+        raise errors.TorchError("NotImplementedError", '"histogram_cpu" not implemented for '
+                                f"'{_scalar_name(a.dtype)}'")
+    if bins <= 0:
+        raise errors.runtime(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                             "dimension 0")
+    kind = a.data.dtype.type
+    low, high = kind(min), kind(max)
+    if low == high and a.numel():
+        low, high = a.data.min(), a.data.max()
+    if low == high:
+        low, high = low - kind(1), high + kind(1)
+    if low > high:
+        raise errors.runtime("torch.histc: max must be larger than min")
+    values = a.data.reshape(-1)
+    inside = values[(values >= low) & (values <= high)]
+    position = ((inside - low) * kind(bins) / (high - low)).astype(np.int64)
+    position[position == bins] = bins - 1
+    return Tensor(np.bincount(position, minlength=bins).astype(a.data.dtype), a.dtype)
+
+
 __all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "mode", "unique",
-           "unique_consecutive", "sort_indices"]
+           "unique_consecutive", "sort_indices", "nonzero", "argwhere", "count_nonzero",
+           "searchsorted", "bucketize", "bincount", "histc"]
 
 
 # ---- declarations: the public names of this area ------------------------------------------------
@@ -387,6 +514,26 @@ declare("unique", unique,
         python="input, sorted=True, return_inverse=False, return_counts=False, dim=None")
 declare("unique_consecutive", unique_consecutive,
         python="input, return_inverse=False, return_counts=False, dim=None")
+declare("nonzero", nonzero, "nonzero(Tensor self, *, Tensor? out=None)",
+        "nonzero(Tensor self, *, bool as_tuple)",
+        method=("nonzero(Tensor self)", "nonzero(Tensor self, *, bool as_tuple)"))
+declare("argwhere", argwhere, "argwhere(Tensor self)")
+declare("count_nonzero", count_nonzero, "count_nonzero(Tensor self, int? dim=None)",
+        "count_nonzero(Tensor self, int[] dim)")
+declare("searchsorted", searchsorted,
+        "searchsorted(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, "
+        "bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)",
+        "searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, "
+        "bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)",
+        variants="torch")
+declare("bucketize", bucketize,
+        "bucketize(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, "
+        "Tensor? out=None)",
+        "bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)",
+        variants="torch")
+declare("bincount", bincount, "bincount(Tensor self, Tensor? weights=None, int minlength=0)")
+declare("histc", histc, "histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, "
+        "Tensor? out=None)")
 
 
 export(__name__, globals())
