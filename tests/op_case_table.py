@@ -283,4 +283,6 @@ CASES = {
     # ---- arranging ----
     "tril": unary("torch.tril(a)", shapes=(M, (3, 3))) + unary("a.tril(-1)", shapes=(M,)),
     "triu": unary("torch.triu(a, 1)", shapes=(M, (3, 3))) + unary("a.triu()", shapes=(M,)),
+    "roll": unary("torch.roll(a, 1)", shapes=(V, M)) + unary("a.roll((1, -1), (0, 1))", shapes=(M,)),
+    "rot90": unary("torch.rot90(a)", shapes=(M,)) + unary("a.rot90(-1, (1, 0))", shapes=(M,)),
 }

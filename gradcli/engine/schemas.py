@@ -8,6 +8,7 @@ if only one could take that many arguments, else torch's "invalid combination" l
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,7 +61,7 @@ def parse_schema(text: str) -> Schema:
     """`name(Type arg, Type? arg=default, *, ...)` -> Schema."""
     name, _, rest = text.partition("(")
     params, keyword_only = [], False
-    for part in filter(None, (p.strip() for p in rest.rstrip(")").split(","))):
+    for part in filter(None, (p.strip() for p in re.split(r",(?![^\[]*\])", rest[:-1]))):
         if part == "*":
             keyword_only = True
             continue
@@ -78,8 +79,8 @@ def parse_schema(text: str) -> Schema:
 def _parse_default(text: str):
     if text in ("None", "True", "False"):
         return {"None": None, "True": True, "False": False}[text]
-    if text == "[]":
-        return ()
+    if text.startswith("["):  # an int list, e.g. [0,1]
+        return tuple(int(v) for v in text[1:-1].split(",") if v)
     if text.startswith(("'", '"')):
         return text[1:-1]
     return float(text) if any(c in text for c in ".e") else int(text)
@@ -211,8 +212,9 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
 
 
 def _gather_varargs_intlist(positional: list, args: tuple) -> tuple:
-    """torch's `view(2, 3)` form: ints spread over the arguments fill a lone int-list parameter."""
-    if positional and positional[0].type == "int[]" and len(args) > 1 and all(
+    """torch's `view(2, 3)` form: ints spread over the arguments fill a lone int-list parameter
+    (the only positional one, as torch's parser allows it)."""
+    if len(positional) == 1 and positional[0].type == "int[]" and len(args) > 1 and all(
             _is_int(a) for a in args):
         return (tuple(args),)
     return args

@@ -190,4 +190,166 @@ declare("column_stack", column_stack, "column_stack(Tensor[] tensors, *, Tensor?
         variants="torch")
 
 
+# ---- rolls, rotations, differences, repeats -------------------------------------------------------
+
+defop("roll", "RollBackward0", lambda a, shifts, dims: np.roll(a, shifts, dims or None),
+      promote="none", vjp=lambda g, a, shifts, dims: F.roll(g, tuple(-s for s in shifts), dims))
+defop("rot90", "Rot90Backward0", lambda a, k, dims: np.rot90(a, k, dims).copy(), promote="none",
+      vjp=lambda g, a, k, dims: F.rot90(g, -k, dims))
+
+
+def roll(a: Tensor, shifts, dims=()) -> Tensor:
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(shifts) != len(dims) and (dims or len(shifts) != 1):
+        raise errors.runtime(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                             f"{len(dims)}")
+    dims = F.normalize_dims(dims, a.ndim) if dims else ()
+    return apply(OPS["roll"], a, shifts=shifts, dims=dims)
+
+
+def rot90(a: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
+    dims = tuple(dims)
+    if len(dims) != 2:
+        raise errors.runtime(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if a.ndim < 2:
+        raise errors.runtime(f"expected total dims >= 2, but got total dims = {a.ndim}")
+    d0, d1 = F.normalize_dims(dims, a.ndim)
+    if d0 == d1:
+        raise errors.runtime(f"expected rotation dims to be different, but got dim0 = {d0} and "
+                             f"dim1 = {d1}")
+    return apply(OPS["rot90"], a, k=k % 4, dims=(d0, d1))
+
+
+def diff(a: Tensor, n: int = 1, dim: int = -1, prepend=None, append=None) -> Tensor:
+    if a.ndim == 0:
+        raise errors.runtime("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise errors.runtime(f"order must be non-negative but got {n}")
+    d = F.wrap_dim(dim, a.ndim)
+    parts = [t for t in (prepend, a, append) if t is not None]
+    if len(parts) > 1:
+        a = F.cat(parts, d)
+    for _ in range(n):
+        size = a.shape[d]
+        if size == 0:
+            break
+        later, earlier = F.narrow(a, d, 1, size - 1), F.narrow(a, d, 0, size - 1)
+        a = F.logical_xor(later, earlier) if a.dtype is dtypes.bool_ else F.sub(later, earlier)
+    return a
+
+
+def tile(a: Tensor, dims) -> Tensor:
+    dims = tuple(dims)
+    if len(dims) < a.ndim:
+        dims = (1,) * (a.ndim - len(dims)) + dims
+    return F.repeat(a, dims)
+
+
+def repeat_interleave(a: Tensor, repeats=None, dim=None, output_size=None) -> Tensor:
+    if repeats is None:  # repeat_interleave(repeats): the indices that repeat each position
+        counts = a.data.astype(np.int64)
+        return Tensor(np.repeat(np.arange(counts.size), counts), dtypes.int64)
+    source = a if dim is not None else F.reshape(a, (-1,))
+    d = F.wrap_dim(dim if dim is not None else 0, source.ndim)
+    if isinstance(repeats, Tensor):
+        counts = repeats.data.astype(np.int64).reshape(-1)
+        if counts.size == 1 and source.shape[d] != 1:
+            counts = np.repeat(counts, source.shape[d])
+        if counts.size != source.shape[d]:
+            raise errors.runtime("repeats must have the same size as input along dim, but got "
+                                 f"repeats.size(0) = {counts.size} and input.size({d}) = "
+                                 f"{source.shape[d]}")
+        if (counts < 0).any():
+            raise errors.runtime("repeats can not be negative")
+        index = Tensor(np.repeat(np.arange(counts.size), counts), dtypes.int64)
+        return F.index_select(source, d, index)
+    if repeats < 0:
+        raise errors.runtime("Repeats must be non-negative")
+    sizes = source.shape[:d + 1] + (repeats,) + source.shape[d + 1:]
+    expanded = F.contiguous(F.expand(F.unsqueeze(source, d + 1), sizes))
+    return F.view(expanded, source.shape[:d] + (source.shape[d] * repeats,) + source.shape[d + 1:])
+
+
+# ---- shapes and broadcasting -----------------------------------------------------------------------
+
+def swapaxes(a: Tensor, axis0: int, axis1: int) -> Tensor:
+    return F.transpose(a, axis0, axis1)
+
+
+def select_index(a: Tensor, dim: int, index: int) -> Tensor:
+    if a.ndim == 0:
+        raise errors.index_error("select() cannot be applied to a 0-dim tensor.")
+    d = F.wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    if not -size <= index < size:
+        raise errors.index_error(f"select(): index {index} out of range for tensor of size "
+                                 f"{F.size_list(a.shape)} at dimension {d}")
+    return F.select(a, d, index % size)
+
+
+def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    sizes = tuple(sizes)
+    if not sizes:
+        raise errors.runtime("unflatten: sizes must be non-empty")
+    known = [s for s in sizes if s != -1]
+    inferred = F.infer_shape(sizes, a.shape[d]) if -1 in sizes else sizes
+    if -1 not in sizes and int(np.prod(known)) != a.shape[d]:
+        raise errors.runtime(
+            f"unflatten: Provided sizes {F.size_list(sizes)} don't multiply up to the size of dim "
+            f"{dim} ({a.shape[d]}) in the input tensor")
+    return F.view(a, a.shape[:d] + tuple(inferred) + a.shape[d + 1:])
+
+
+def fliplr(a: Tensor) -> Tensor:
+    if a.ndim < 2:
+        raise errors.runtime("Input must be >= 2-d.")
+    return F.flip(a, (1,))
+
+
+def flipud(a: Tensor) -> Tensor:
+    if a.ndim < 1:
+        raise errors.runtime("Input must be >= 1-d.")
+    return F.flip(a, (0,))
+
+
+def broadcast_to(a: Tensor, size) -> Tensor:
+    return F.expand(a, tuple(size))
+
+
+def broadcast_tensors(*tensors) -> tuple:
+    tensors = _tensor_list(tensors)
+    shape = ()
+    for t in tensors:
+        shape = F.broadcast_shape(shape, t.shape)
+    return tuple(t if t.shape == shape else F.expand(t, shape) for t in tensors)
+
+
+__all__ += ["roll", "rot90", "diff", "tile", "repeat_interleave", "swapaxes", "select_index",
+            "unflatten", "fliplr", "flipud", "broadcast_to", "broadcast_tensors"]
+
+declare("roll", roll, "roll(Tensor self, int[1] shifts, int[1] dims=[])")
+declare("rot90", rot90, "rot90(Tensor self, int k=1, int[] dims=[0,1])")
+declare("diff", diff, "diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, "
+        "Tensor? append=None, *, Tensor? out=None)")
+declare("tile", tile, "tile(Tensor self, int[] dims)")
+declare("repeat_interleave", repeat_interleave,
+        "repeat_interleave(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None)",
+        "repeat_interleave(Tensor repeats, *, int? output_size=None)",
+        "repeat_interleave(Tensor self, int repeats, int? dim=None, *, int? output_size=None)",
+        method=("repeat_interleave(Tensor self, Tensor repeats, int? dim=None, *, "
+                "int? output_size=None)",
+                "repeat_interleave(Tensor self, int repeats, int? dim=None, *, "
+                "int? output_size=None)"))
+declare("swapaxes", swapaxes, "swapaxes(Tensor self, int axis0, int axis1)")
+declare("swapdims", swapaxes, "swapdims(Tensor self, int dim0, int dim1)")
+declare("select", select_index, "select(Tensor self, int dim, int index)")
+declare("unflatten", unflatten, "unflatten(Tensor self, int dim, int[] sizes)")
+declare("fliplr", fliplr, "fliplr(Tensor self)")
+declare("flipud", flipud, "flipud(Tensor self)")
+declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")
+declare("broadcast_tensors", broadcast_tensors, python="*tensors", variants="torch")
+
+
 export(__name__, globals())
