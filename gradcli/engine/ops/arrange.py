@@ -8,7 +8,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import OPS, apply, defop, pointwise_op
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -350,6 +350,354 @@ declare("fliplr", fliplr, "fliplr(Tensor self)")
 declare("flipud", flipud, "flipud(Tensor self)")
 declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")
 declare("broadcast_tensors", broadcast_tensors, python="*tensors", variants="torch")
+
+
+# ---- clamping, fmod, nan_to_num ------------------------------------------------------------------
+
+def _where_zero(condition: Tensor, g: Tensor) -> Tensor:
+    return F.where(condition, g, F.scalar_tensor(0.0, g.dtype))
+
+
+for _bound, _pick, _keep, _moved in (("min", np.maximum, "ge", "lt"),
+                                     ("max", np.minimum, "le", "gt")):
+    defop(f"clamp_{_bound}", f"Clamp{_bound.capitalize()}Backward0", _pick, save=(0,),
+          vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),))
+    pointwise_op(f"clamp_{_bound}.Tensor", f"Clamp{_bound.capitalize()}Backward1", _pick,
+                 save=(0, 1),
+                 vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),
+                      lambda g, a, b, moved=_moved: _where_zero(F.compare(moved, a, b), g)))
+
+
+def _clamp_bound(which: str):
+    def function(a: Tensor, bound) -> Tensor:
+        if isinstance(bound, Tensor):
+            F.broadcast_shape(a.shape, bound.shape)
+            return apply(OPS[f"clamp_{which}.Tensor"], a, bound)
+        return apply(OPS[f"clamp_{which}"], a, bound)
+    function.__name__ = f"clamp_{which}"
+    return function
+
+
+clamp_min, clamp_max = _clamp_bound("min"), _clamp_bound("max")
+
+defop("fmod.Scalar", "FmodBackward0", np.fmod, vjp=lambda g, a, b: g)
+pointwise_op("fmod.Tensor", "FmodBackward1", np.fmod, save=(0, 1), save_for=((), (0, 1)),
+             vjp=(lambda g, a, b: g,
+                  lambda g, a, b: F.mul(F.neg(g), F.div(a, b, rounding_mode="trunc"))))
+
+
+def fmod(a: Tensor, other) -> Tensor:
+    if isinstance(other, Tensor):
+        F.broadcast_shape(a.shape, other.shape)
+        return apply(OPS["fmod.Tensor"], a, other)
+    return apply(OPS["fmod.Scalar"], a, other)
+
+
+def _nan_to_num(a, nan, posinf, neginf):
+    if a.dtype.kind != "f":
+        return a.copy()
+    info = np.finfo(a.dtype)
+    return np.nan_to_num(a, nan=0.0 if nan is None else nan,
+                         posinf=info.max if posinf is None else posinf,
+                         neginf=info.min if neginf is None else neginf)
+
+
+defop("nan_to_num", "NanToNumBackward0", _nan_to_num, promote="none", save=(0,),
+      vjp=lambda g, a, nan, posinf, neginf: F.mul(g, F.logical_not(
+          F.logical_or(F.isinf(a), F.isnan(a)))))
+
+
+def nan_to_num(a: Tensor, nan=None, posinf=None, neginf=None) -> Tensor:
+    return apply(OPS["nan_to_num"], a, nan=nan, posinf=posinf, neginf=neginf)
+
+
+# ---- masked_select, take, index_fill, scatter ------------------------------------------------------
+
+def _masked_scatter(a, mask, source):
+    out = a.copy()
+    mask = np.broadcast_to(mask, out.shape)
+    out[mask] = source.reshape(-1)[:int(mask.sum())]
+    return out
+
+
+def _masked_scatter_source_grad(g, mask, sizes):
+    picked = F.masked_select(g, mask)
+    count = int(np.prod(sizes))
+    padding = F.zeros_of((count - picked.numel(),), g.dtype)
+    return F.view(F.cat([picked, padding]), sizes)
+
+
+defop("masked_select", "MaskedSelectBackward0",
+      lambda a, mask: np.broadcast_to(a, np.broadcast_shapes(a.shape, mask.shape))[
+          np.broadcast_to(mask, np.broadcast_shapes(a.shape, mask.shape))],
+      promote="none", save=(0, 1), vjp=(lambda g, a, mask: F.sum_to(F.apply_op(
+          "masked_scatter", F.zeros_of(np.broadcast_shapes(a.shape, mask.shape), g.dtype), mask,
+          g, sizes=g.shape), a.shape), None))
+defop("masked_scatter", "MaskedScatterBackward0",
+      lambda a, mask, source, sizes: _masked_scatter(a, mask, source), promote="none",
+      save=(1,), vjp=(lambda g, a, mask, source, sizes: F.masked_fill(g, mask, 0), None,
+                      lambda g, a, mask, source, sizes: _masked_scatter_source_grad(
+                          g, mask, sizes)))
+
+
+def masked_select(a: Tensor, mask: Tensor) -> Tensor:
+    if mask.dtype is not dtypes.bool_:
+        raise errors.runtime(f"masked_select: expected BoolTensor for mask")
+    F.broadcast_shape(a.shape, mask.shape)
+    return apply(OPS["masked_select"], a, mask)
+
+
+def _put(a, source, index, accumulate):
+    out = a.copy().reshape(-1)
+    if accumulate:
+        np.add.at(out, index.reshape(-1), source.reshape(-1))
+    else:
+        out[index.reshape(-1)] = source.reshape(-1)
+    return out.reshape(a.shape)
+
+
+defop("take", "TakeBackward0", lambda a, index, sizes: a.reshape(-1)[index], promote="none",
+      saves_params=True, vjp=lambda g, a, index, sizes: F.apply_op(
+          "put", F.zeros_of(sizes, g.dtype), g, index=index, accumulate=True))
+defop("put", "PutBackward0", _put, promote="none", saves_params=True,
+      vjp=(lambda g, a, source, index, accumulate: g if accumulate else F.apply_op(
+          "put", g, F.zeros_of(index.shape, g.dtype), index=index, accumulate=False),
+           lambda g, a, source, index, accumulate: F.reshape(
+               F.apply_op("take", g, index=index, sizes=g.shape), index.shape)))
+
+
+def take(a: Tensor, index: Tensor) -> Tensor:
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime(f"take(): Expected a long tensor for index, but got "
+                             f"{index.dtype.legacy_name.removesuffix('Tensor')}")
+    positions = index.data.astype(np.int64)
+    count = a.numel()
+    bad = positions[(positions >= count) | (positions < -count)]
+    if bad.size:
+        raise errors.index_error(f"out of range: tried to access index {bad.flat[0]} on a "
+                                 f"tensor of {count} elements.")
+    return apply(OPS["take"], a, index=positions % max(count, 1), sizes=a.shape)
+
+
+def _index_fill_scalar(a, dim, index, value):
+    out = a.copy()
+    key = [slice(None)] * out.ndim
+    if out.ndim:
+        key[dim] = index
+        out[tuple(key)] = value
+    else:
+        out[...] = value
+    return out
+
+
+defop("index_fill.int_Scalar", "IndexFillBackward0", _index_fill_scalar, promote="none",
+      saves_params=True, vjp=lambda g, a, dim, index, value: F.apply_op(
+          "index_fill.int_Scalar", g, dim=dim, index=index, value=0))
+
+
+def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime("index_fill_(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise errors.index_error("Index has to be a vector/scalar")
+    positions = index.data.reshape(-1).astype(np.int64)
+    size = a.shape[d] if a.ndim else 1
+    bad = positions[(positions >= size) | (positions < -size)]
+    if bad.size:
+        raise errors.index_error(f"index {bad[0]} is out of bounds for dimension {d} with size "
+                                 f"{size}")
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise errors.runtime("index_fill_ only supports a 0-dimensional value tensor, but "
+                                 f"got tensor with {value.ndim} dimension(s).")
+        return F.apply_op("index_fill.int_Tensor", a, Tensor(positions % size, dtypes.int64),
+                          F.to_dtype(value, a.dtype), dim=d)
+    return apply(OPS["index_fill.int_Scalar"], a, dim=d, index=positions % size, value=value)
+
+
+def _scatter_value(a, index, dim, value):
+    out = a.copy()
+    if out.ndim == 0:
+        out[...] = value
+        return out
+    np.put_along_axis(out, index, value, axis=dim)
+    return out
+
+
+def _scatter_reduce(a, src, index, dim, reduce):
+    out = a.copy()
+    key = F.scatter_key(index, dim)
+    values = src[tuple(slice(0, n) for n in index.shape)] if np.ndim(src) else src
+    if reduce == "add":
+        np.add.at(out, key, values)
+    else:
+        np.multiply.at(out, key, values)
+    return out
+
+
+defop("scatter.value", "ScatterBackward1", _scatter_value, promote="none", saves_params=True,
+      vjp=lambda g, a, index, dim, value: F.apply_op("scatter.value", g, index=index, dim=dim,
+                                                     value=0))
+defop("scatter.reduce", "NotImplemented", _scatter_reduce,
+      name="torch::autograd::NotImplemented", promote="none", saves_params=True,
+      vjp=(lambda g, a, src=None, **params: F.not_implemented_derivative("aten::scatter"),
+           None))
+
+SCATTER_REDUCE_WARNING = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+    "future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
+
+
+def scatter_op(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:
+    """torch.scatter / Tensor.scatter: from a tensor `src` or a number `value`, optionally
+    reducing with 'add' or 'multiply'."""
+    d = F.wrap_dim(dim, a.ndim)
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime("scatter(): Expected dtype int64 for index")
+    if isinstance(src, Tensor) and src.dtype is not a.dtype:
+        raise errors.runtime(f"scatter(): Expected self.dtype to be equal to src.dtype")
+    size = a.shape[d] if a.ndim else 1
+    positions = index.data.astype(np.int64)
+    bad = positions[(positions >= size) | (positions < 0)]
+    if bad.size:
+        raise errors.runtime(f"index {bad.flat[0]} is out of bounds for dimension {d} with size "
+                             f"{size}")
+    if reduce is not None:
+        if reduce not in ("add", "multiply"):
+            raise errors.runtime(f"reduce argument must be either add or multiply.")
+        if isinstance(src, Tensor):
+            STATE.warn("UserWarning", SCATTER_REDUCE_WARNING, once=True)
+            return apply(OPS["scatter.reduce"], a, src, index=positions, dim=d, reduce=reduce)
+        return apply(OPS["scatter.reduce"], a, index=positions, src=value, dim=d, reduce=reduce)
+    if isinstance(src, Tensor):
+        return F.scatter(a, d, Tensor(positions, dtypes.int64), src)
+    return apply(OPS["scatter.value"], a, index=positions, dim=d, value=value)
+
+
+def _scatter_entry(a, dim, index, src, reduce=None):
+    if isinstance(src, Tensor):
+        return scatter_op(a, dim, index, src=src, reduce=reduce)
+    return scatter_op(a, dim, index, value=src, reduce=reduce)
+
+
+def not_implemented_derivative(name: str):
+    raise errors.runtime(f"derivative for {name} is not implemented")
+
+
+def _in_place(function):
+    def method(t: Tensor, *args, **kwargs) -> Tensor:
+        return F.apply_inplace(t, lambda self: function(self, *args, **kwargs))
+    method.__name__ = function.__name__ + "_"
+    return method
+
+
+masked_fill_ = _in_place(lambda t, mask, value: F.masked_fill(t, mask, value))
+index_fill_ = _in_place(index_fill)
+scatter_ = _in_place(_scatter_entry)
+
+__all__ += ["clamp_min", "clamp_max", "fmod", "nan_to_num", "masked_select", "take",
+            "index_fill", "scatter_op", "not_implemented_derivative", "masked_fill_",
+            "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING"]
+
+for _which, _function in (("min", clamp_min), ("max", clamp_max)):
+    declare(f"clamp_{_which}", _function,
+            f"clamp_{_which}(Tensor self, Tensor {_which}, *, Tensor? out=None)",
+            f"clamp_{_which}(Tensor self, Scalar {_which}, *, Tensor? out=None)")
+declare("fmod", fmod, "fmod(Tensor self, Tensor other, *, Tensor? out=None)",
+        "fmod(Tensor self, Scalar other, *, Tensor? out=None)")
+declare("nan_to_num", nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, "
+        "float? neginf=None, *, Tensor? out=None)")
+declare("masked_select", masked_select,
+        "masked_select(Tensor self, Tensor mask, *, Tensor? out=None)")
+declare("take", take, "take(Tensor self, Tensor index, *, Tensor? out=None)")
+declare("index_fill", index_fill, "index_fill(Tensor self, int dim, Tensor index, Tensor value)",
+        "index_fill(Tensor self, int dim, Tensor index, Scalar value)")
+_INDEX_FILL_METHOD = ("index_fill_(Tensor self, int dim, Tensor index, Tensor value)",
+                      "index_fill_(Tensor self, int dim, Tensor index, Scalar value)")
+declare("index_fill_", index_fill_, *_INDEX_FILL_METHOD, variants="method")
+declare("scatter", _scatter_entry,
+        "scatter(Tensor self, int dim, Tensor index, Tensor src, *, Tensor? out=None)",
+        "scatter(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None)",
+        "scatter(Tensor self, int dim, Tensor index, Scalar value, *, Tensor? out=None)",
+        "scatter(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, "
+        "Tensor? out=None)")
+declare("scatter_", scatter_,
+        "scatter_(Tensor self, int dim, Tensor index, Tensor src)",
+        "scatter_(Tensor self, int dim, Tensor index, Tensor src, *, str reduce)",
+        "scatter_(Tensor self, int dim, Tensor index, Scalar value)",
+        "scatter_(Tensor self, int dim, Tensor index, Scalar value, *, str reduce)",
+        variants="method")
+declare("masked_fill_", masked_fill_, "masked_fill_(Tensor self, Tensor mask, Tensor value)",
+        "masked_fill_(Tensor self, Tensor mask, Scalar value)", variants="method")
+
+
+# ---- queries and new_* factories -------------------------------------------------------------------
+
+def strides(t: Tensor) -> tuple:
+    """Element strides: NumPy's, except that a new size-1 dim (stride 0 in NumPy) gets the
+    stride torch's unsqueeze gives it."""
+    out = [s // t.data.itemsize for s in t.data.strides]
+    for d in range(t.ndim - 1, -1, -1):
+        if t.shape[d] == 1 and out[d] == 0:
+            out[d] = out[d + 1] * t.shape[d + 1] if d + 1 < t.ndim else 1
+    return tuple(out)
+
+
+def stride(t: Tensor, dim=None):
+    if dim is None:
+        return strides(t)
+    return strides(t)[F.wrap_dim(dim, t.ndim)]
+
+
+def storage_offset(t: Tensor) -> int:
+    base = t._base
+    if base is None or t.data.size == 0:
+        return 0
+    start = base.data.__array_interface__["data"][0]
+    return (t.data.__array_interface__["data"][0] - start) // t.data.itemsize
+
+
+def _new(fill):
+    def factory(t: Tensor, *size, dtype=None, device=None, requires_grad=False, layout=None,
+                pin_memory=False) -> Tensor:
+        shape = F.sizes_arg(size)
+        dtype = dtype or t.dtype
+        return Tensor(np.full(shape, fill, dtype=dtype.np), dtype,
+                      requires_grad=bool(requires_grad))
+    return factory
+
+
+new_zeros, new_ones, new_empty = _new(0), _new(1), _new(0)
+
+
+def new_full(t: Tensor, size, fill_value, dtype=None, device=None, requires_grad=False,
+             layout=None, pin_memory=False) -> Tensor:
+    dtype = dtype or t.dtype
+    return Tensor(np.full(tuple(size), fill_value, dtype=dtype.np), dtype,
+                  requires_grad=bool(requires_grad))
+
+
+def new_tensor(t: Tensor, data, dtype=None, device=None, requires_grad=False, layout=None,
+               pin_memory=False) -> Tensor:
+    return F.tensor(data, dtype or t.dtype, bool(requires_grad))
+
+
+__all__ += ["strides", "stride", "storage_offset", "new_zeros", "new_ones", "new_empty",
+            "new_full", "new_tensor"]
+_NEW = "dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False"
+for _name, _function in (("new_zeros", new_zeros), ("new_ones", new_ones),
+                         ("new_empty", new_empty)):
+    declare(_name, _function, python="self, *size, " + _NEW, variants="method")
+declare("new_full", new_full, python="self, size, fill_value, *, " + _NEW, variants="method")
+declare("new_tensor", new_tensor, python="self, data, *, " + _NEW, variants="method")
+declare("stride", stride, python="self, dim=None", variants="method")
+declare("storage_offset", storage_offset, python="self", variants="method")
+declare("element_size", lambda t: t.data.itemsize, python="self", variants="method")
+declare("nelement", lambda t: t.numel(), python="self", variants="method")
+declare("is_floating_point", lambda t: t.dtype.is_floating_point, python="input")
+declare("is_complex", lambda t: False, python="input")
+declare("is_tensor", lambda obj: isinstance(obj, Tensor), python="obj", variants="torch")
 
 
 export(__name__, globals())

@@ -441,11 +441,7 @@ def _scalar_name(dtype: dtypes.DType) -> str:
 defop("bincount", "NotImplemented",
       lambda weights, a, minlength: np.bincount(a, weights, minlength),
       name="torch::autograd::NotImplemented", promote="none",
-      vjp=lambda g, weights, a, minlength: _not_implemented_derivative("aten::bincount"))
-
-
-def _not_implemented_derivative(name: str):
-    raise errors.runtime(f"derivative for {name} is not implemented")
+      vjp=lambda g, weights, a, minlength: F.not_implemented_derivative("aten::bincount"))
 
 
 def bincount(a: Tensor, weights=None, minlength: int = 0) -> Tensor:
