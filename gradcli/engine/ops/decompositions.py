@@ -1,5 +1,5 @@
 """Linear algebra on square matrices and decompositions: det, slogdet, logdet, inv, solve,
-matrix_power, matrix norms, cholesky, qr, svd, eigh, pinv, tril/triu: functions, rows and
+matrix_power, matrix norms, cholesky, qr, svd, eigh, pinv, diag_embed: functions, rows and
 declarations. Each backward is written as torch's FunctionsManual writes it (with grad mode
 on), so that its last op, and so the label of a first derivative, is torch's."""
 
@@ -72,10 +72,6 @@ defop("linalg_solve_ex", "LinalgSolveExBackward0",
       lambda a, b, vector: (_solve_values(a, b[..., None])[..., 0] if vector
                             else _solve_values(a, b)),
       save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b))
-defop("tril", "TrilBackward0", lambda a, diagonal: np.tril(a, diagonal), promote="none",
-      vjp=lambda g, a, diagonal: tril(g, diagonal))
-defop("triu", "TriuBackward0", lambda a, diagonal: np.triu(a, diagonal), promote="none",
-      vjp=lambda g, a, diagonal: triu(g, diagonal))
 
 
 def _diag_embed_values(a, offset, dim1, dim2):
@@ -187,7 +183,7 @@ def _solve_triangular_backward_b(g, a, b, upper, left, out):
 def _solve_triangular_backward_a(g, a, b, upper, left, out):
     grad_b = solve_triangular(_mT(a), g, upper=not upper, left=left)
     grad_a = F.neg(F.matmul(grad_b, _mT(out)) if left else F.matmul(_mT(out), grad_b))
-    return triu(grad_a) if upper else tril(grad_a)
+    return F.triu(grad_a) if upper else F.tril(grad_a)
 
 
 defop("linalg_solve_triangular", "LinalgSolveTriangularBackward0", _solve_triangular,
@@ -202,8 +198,8 @@ def _cholesky_values(a, upper):
 def _cholesky_backward(g, a, upper, out):
     """torch's cholesky_backward (Iain Murray, 2016)."""
     low, g_low = (_mT(out), _mT(g)) if upper else (out, g)
-    ga = tril(F.matmul(_mT(low), g_low))
-    ga = F.mul_scalar(F.add(ga, _mT(tril(ga, -1))), 0.5)
+    ga = F.tril(F.matmul(_mT(low), g_low))
+    ga = F.mul_scalar(F.add(ga, _mT(F.tril(ga, -1))), 0.5)
     ga = solve_triangular(_mT(low), ga, upper=True, left=True)
     return solve_triangular(low, ga, upper=False, left=False)
 
@@ -240,7 +236,7 @@ def _qr_backward(grads, a, mode, out):
             mm = F.sub(mm, F.matmul(_mT(g_q), q))
     else:
         mm = F.neg(F.matmul(_mT(g_q), q))
-    copied = F.add(tril(mm), _mT(tril(mm, -1)))
+    copied = F.add(F.tril(mm), _mT(F.tril(mm, -1)))
     b = F.matmul(q, copied)
     if g_q is not None:
         b = F.add(b, g_q)
@@ -342,7 +338,7 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
            "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
-           "eigh", "eigvalsh", "pinv", "tril", "triu", "diag_embed", "solve_triangular"]
+           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular"]
 
 
 def det(a: Tensor) -> Tensor:
@@ -630,21 +626,6 @@ defop("linalg_pinv", "LinalgPinvBackward0", _pinv, promote="none", save=(0, RESU
       vjp=_pinv_backward)
 
 
-def tril(a: Tensor, diagonal: int = 0) -> Tensor:
-    _check_matrix("tril", a)
-    return apply(OPS["tril"], a, diagonal=diagonal)
-
-
-def triu(a: Tensor, diagonal: int = 0) -> Tensor:
-    _check_matrix("triu", a)
-    return apply(OPS["triu"], a, diagonal=diagonal)
-
-
-def _check_matrix(name: str, a: Tensor) -> None:
-    if a.ndim < 2:
-        raise errors.runtime(f"{name}: input tensor must have at least 2 dimensions")
-
-
 def diag_embed(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     d1, d2 = F.wrap_dim(dim1, a.ndim + 1), F.wrap_dim(dim2, a.ndim + 1)
     if d1 == d2:
@@ -703,8 +684,6 @@ declare("pinv", pinv, "pinv(Tensor self, float? rcond=None, bool hermitian=False
         "float? atol=None, float? rtol=None, Tensor? out=None)", variants="linalg")
 declare("pinverse", lambda a, rcond=1e-15: pinv(a, rcond), "pinverse(Tensor self, "
         "float rcond=1e-15)")
-declare("tril", tril, "tril(Tensor self, int diagonal=0, *, Tensor? out=None)")
-declare("triu", triu, "triu(Tensor self, int diagonal=0, *, Tensor? out=None)")
 declare("diag_embed", diag_embed, "diag_embed(Tensor self, int offset=0, int dim1=-2, "
         "int dim2=-1)")
 

@@ -794,7 +794,7 @@ declare("round", round, "round(Tensor self, *, Tensor? out=None)",
         "round(Tensor self, *, int decimals, Tensor? out=None)", method=("round(Tensor self)",
         "round(Tensor self, *, int decimals)"))
 declare("masked_fill", masked_fill, "masked_fill(Tensor self, Tensor mask, Tensor value)",
-        "masked_fill(Tensor self, Tensor mask, Scalar value)", variants="method")
+        "masked_fill(Tensor self, Tensor mask, Scalar value)")
 declare("neg", neg, "neg(Tensor self, *, Tensor? out=None)", method=("neg(Tensor self)",),
         aliases=("negative",))
 declare("reciprocal", reciprocal, "reciprocal(Tensor self, *, Tensor? out=None)",

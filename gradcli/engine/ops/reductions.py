@@ -169,7 +169,7 @@ def _amax_backward(g, a, dim, keepdim, out):
     return F.mul(F.div(grad, F.sum(mask, dim, True)), mask)
 
 
-def _evenly_distribute_backward(g, a, out):
+def evenly_distribute_backward(g, a, out):
     if np.isnan(out.data).any():
         mask = F.isnan(a)
     else:
@@ -178,7 +178,9 @@ def _evenly_distribute_backward(g, a, out):
     return F.masked_fill(zeros, mask, F.div(g, F.sum(mask)))
 
 
-def _max_dim(a, indices, dim, keepdim, sizes):
+def values_at_indices(a, indices, dim, keepdim, sizes):
+    """The values at `indices` (shaped as with keepdim) along `dim`, and the indices, with the
+    dim squeezed away unless `keepdim`: the forward of every value-selecting reduction."""
     if a.ndim == 0:
         return a.copy(), indices
     values = np.take_along_axis(a, indices, axis=dim)
@@ -187,7 +189,7 @@ def _max_dim(a, indices, dim, keepdim, sizes):
     return np.squeeze(values, dim), np.squeeze(indices, dim)
 
 
-def _value_selecting_backward(g, a, indices, dim, keepdim, sizes):
+def value_selecting_backward(g, a, indices, dim, keepdim, sizes):
     """torch's value_selecting_reduction_backward: scatter the gradient at the indices."""
     grad = g[0] if isinstance(g, (list, tuple)) else g
     if not keepdim and sizes:
@@ -216,11 +218,11 @@ for _name, _reduce in (("amax", np.max), ("amin", np.min)):
           vjp=lambda g, a, dim, keepdim, out: _amax_backward(g, a, dim, keepdim, out))
 for _name, _reduce in (("max", np.max), ("min", np.min)):
     defop(_name, _name.capitalize() + "Backward1", lambda a, f=_reduce: f(a), promote="none",
-          save=(0, RESULT), vjp=lambda g, a, out: _evenly_distribute_backward(g, a, out))
-    defop(f"{_name}.dim", _name.capitalize() + "Backward0", _max_dim, promote="none",
+          save=(0, RESULT), vjp=lambda g, a, out: evenly_distribute_backward(g, a, out))
+    defop(f"{_name}.dim", _name.capitalize() + "Backward0", values_at_indices, promote="none",
           n_outputs=2, out_dtype=lambda dtype, params: (dtype, dtypes.int64), save=(1,),
           vjp=(lambda g, a, indices, dim, keepdim, sizes:
-               _value_selecting_backward(g, a, indices, dim, keepdim, sizes), None))
+               value_selecting_backward(g, a, indices, dim, keepdim, sizes), None))
 
 defop("scatter.src", "ScatterBackward0", _scatter, promote="none", save=(1,),
       vjp=(lambda g, a, index, src, dim: scatter(g, dim, index, F.filled_like(g, 0)), None,

@@ -41,11 +41,11 @@ def _index_add(a, source, dim, index, sizes, alpha=1):
 
 def _scatter_add(a, src, dim, index):
     out = a.copy()
-    np.add.at(out, _scatter_key(index, dim), src[tuple(slice(0, n) for n in index.shape)])
+    np.add.at(out, scatter_key(index, dim), src[tuple(slice(0, n) for n in index.shape)])
     return out
 
 
-def _scatter_key(index, dim):
+def scatter_key(index, dim):
     """The numpy key that puts index[i][j][k] in place of dim `dim` (torch's scatter/gather)."""
     grid = list(np.indices(index.shape, sparse=True))
     grid[dim] = index
@@ -104,7 +104,7 @@ defop("index_add", "IndexAddBackward0", _index_add, promote="none", saves_params
            lambda g, a, source, dim, index, sizes, alpha=1: F.maybe_multiply(
                F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes), alpha)))
 defop("gather", "GatherBackward0",
-      lambda a, dim, index, sizes: a[_scatter_key(index, dim)], promote="none", saves_params=True,
+      lambda a, dim, index, sizes: a[scatter_key(index, dim)], promote="none", saves_params=True,
       vjp=lambda g, a, dim, index, sizes: F.apply_op(
           "scatter_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index))
 defop("scatter_add", "ScatterAddBackward0", _scatter_add, promote="none", saves_params=True,

@@ -73,6 +73,14 @@ def _like(fn):
         t, dtype=dtype, requires_grad=requires_grad)
 
 
+def _randint_like(t, low_or_high, high, *, generator, dtype, layout, device, requires_grad,
+                  memory_format):
+    """torch.randint_like(input, high) or (input, low, high): randint over input's shape."""
+    low, high = (0, low_or_high) if high is None else (low_or_high, high)
+    return creation.randint(low, high, t.shape, dtype=dtype or t.dtype,
+                            requires_grad=requires_grad)
+
+
 def _set_default_dtype(dtype) -> None:
     creation.set_default_dtype(dtype)
 
@@ -98,6 +106,9 @@ TORCH_MATH = declared_entries("torch") | table(
     entry("ones_like", _like(creation.ones_like), _LIKE),
     entry("zeros_like", _like(creation.zeros_like), _LIKE),
     entry("rand_like", _like(creation.rand_like), _LIKE),
+    entry("empty_like", _like(creation.zeros_like), _LIKE),
+    entry("randint_like", _randint_like, "input, low_or_high, high=None, *, generator=None, "
+          "dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"),
     entry("randn_like", _like(creation.randn_like), _LIKE),
     entry("full_like", lambda t, value, dtype, layout, device, requires_grad, memory_format:
           creation.full_like(t, value, dtype, requires_grad),

@@ -32,6 +32,8 @@ TENSOR_ATTRS = {
     "output_nr": (lambda t: t.output_nr, None),
     "_version": (lambda t: t._version, None),
     "_base": (lambda t: t._base, None),
+    "nbytes": (lambda t: t.numel() * t.data.itemsize, None),
+    "itemsize": (lambda t: t.data.itemsize, None),
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from gradcli.engine import devices, dtypes, grad_api
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
@@ -82,7 +84,7 @@ TORCH_TABLE = table(
     entry("device", devices.device, "type, index=None"),
     entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
-    "__version__": "2.13.0+cpu", "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM} | {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
