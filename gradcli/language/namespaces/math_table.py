@@ -107,7 +107,7 @@ TORCH_MATH = declared_entries("torch") | table(
     entry("zeros_like", _like(creation.zeros_like), _LIKE),
     entry("rand_like", _like(creation.rand_like), _LIKE),
     entry("empty_like", _like(creation.zeros_like), _LIKE),
-    entry("randint_like", _randint_like, "input, low_or_high, high=None, *, generator=None, "
+    entry("randint_like", _randint_like, "input: Tensor, low_or_high, high=None, *, generator=None, "
           "dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"),
     entry("randn_like", _like(creation.randn_like), _LIKE),
     entry("full_like", lambda t, value, dtype, layout, device, requires_grad, memory_format:
