@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, matmul_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -70,9 +70,19 @@ def _index_fill_value_grad(g, dim, index):
     return F.sum(F.index_select(g, dim, index))
 
 
-defop("dot", "DotBackward0", np.dot, save=(0, 1), save_for=((1,), (0,)),
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    exact = matmul_order.dot(a, b)
+    return np.dot(a, b) if exact is None else exact
+
+
+def _mv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    exact = matmul_order.mv(a, v)
+    return np.matmul(a, v) if exact is None else exact
+
+
+defop("dot", "DotBackward0", _dot, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
-defop("mv", "MvBackward0", np.matmul, save=(0, 1), save_for=((1,), (0,)),
+defop("mv", "MvBackward0", _mv, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, v: F.outer(g, v), lambda g, a, v: F.mv(F.t(a), g)))
 
 
@@ -84,14 +94,28 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.matmul(a, b)
 
 
-defop("mm", "MmBackward0", lambda a, b, self_strides, mat2_strides: _matmul(a, b), save=(0, 1),
+def _mm(a, b, self_strides, mat2_strides, bias=None):
+    """mm (addmm with a bias) in torch's summation order where it is known
+    (gradcli/engine/matmul_order.py), else through np.matmul."""
+    exact = matmul_order.mm(a, b, bias, self_strides, mat2_strides)
+    if exact is not None:
+        return exact
+    return _matmul(a, b) if bias is None else _matmul(a, b) + bias
+
+
+def _bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    exact = matmul_order.bmm(a, b)
+    return np.matmul(a, b) if exact is None else exact
+
+
+defop("mm", "MmBackward0", _mm, save=(0, 1),
       save_for=((1,), (0,)),
       vjp=(lambda g, a, b, self_strides, mat2_strides: mm_mat1_backward(g, b, self_strides),
            lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)))
 def _addmm(bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1):
     if beta == 1 and alpha == 1:
-        return _matmul(a, b) + bias
-    return F.scaled_sum(_matmul(a, b), bias, beta, alpha)
+        return _mm(a, b, mat1_strides, mat2_strides, bias)
+    return F.scaled_sum(_mm(a, b, mat1_strides, mat2_strides), bias, beta, alpha)
 
 
 defop("addmm", "AddmmBackward0", _addmm, save=(1, 2), save_for=((), (2,), (1,)),
@@ -100,7 +124,7 @@ defop("addmm", "AddmmBackward0", _addmm, save=(1, 2), save_for=((), (2,), (1,)),
                mm_mat1_backward(g, b, mat1_strides), alpha),
            lambda g, bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1: F.maybe_multiply(
                mm_mat2_backward(g, a, mat2_strides), alpha)))
-defop("bmm", "BmmBackward0", np.matmul, save=(0, 1), save_for=((1,), (0,)),
+defop("bmm", "BmmBackward0", _bmm, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: F.bmm(g, F.transpose(b, 1, 2)),
            lambda g, a, b: F.bmm(F.transpose(a, 1, 2), g)))
 defop("squeeze_.dim", "SqueezeBackward4",
