@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import sys
 import warnings
 from pathlib import Path
 
@@ -79,7 +80,16 @@ def run_torch(source: str) -> dict:
     return json.loads(text)
 
 
+def close_figures() -> None:
+    """Close the figures an earlier program left open in this process (figure numbers restart
+    at 1, as in a new python)."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
+
+
 def _run_torch_here(source: str) -> dict:
+    close_figures()
     out, error = io.StringIO(), None
     with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
