@@ -201,7 +201,10 @@ def _ticks(axes, frame: _Frame) -> list[str]:
     bottom = y0 + ph
     parts = []
     for axis in "xy":
-        for value in _tick_values(axes.view_limits(axis), frame.logs[axis]):
+        chosen = axes.ticks[axis]
+        values = _tick_values(axes.view_limits(axis), frame.logs[axis]) if chosen is None \
+            else chosen
+        for value in values:
             if axis == "x":
                 at = float(frame.x(value))
                 grid, mark = (at, y0, at, bottom), (at, bottom, at, bottom + 4)
@@ -222,7 +225,7 @@ def _segment(ends, style: str) -> str:
 
 
 def _tick_values(limits, log: bool) -> list[float]:
-    """About five round values inside the limits (powers of ten on a log scale)."""
+    """About six round values inside the limits (powers of ten on a log scale)."""
     low, high = sorted(float(v) for v in limits)
     if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
         return []
@@ -230,9 +233,9 @@ def _tick_values(limits, log: bool) -> list[float]:
         powers = range(math.ceil(math.log10(low)), math.floor(math.log10(high)) + 1)
         if len(powers) >= 2:
             return [10.0 ** p for p in powers]
-    raw = (high - low) / 5
+    raw = (high - low) / 6
     magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw * 0.999)
     first = math.ceil(low / step)
     return [round(k * step, 12) for k in range(first, math.floor(high / step) + 1)]
 

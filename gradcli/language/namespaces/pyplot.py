@@ -109,6 +109,7 @@ TEXT = PyType("matplotlib.text.Text", ())
 LEGEND = PyType("matplotlib.legend.Legend", ())
 IMAGE = PyType("matplotlib.image.AxesImage", ())
 BARS = PyType("matplotlib.container.BarContainer", ())
+COLORBAR = PyType("matplotlib.colorbar.Colorbar", ())
 
 
 def _text_artist(ctx, x, y, text: str) -> Artist:
@@ -136,6 +137,7 @@ class Axes(TableInstance):
         self.axis_on = True
         self.limits: dict[str, tuple[float, float] | None] = {"x": None, "y": None}
         self.scales = {"x": "linear", "y": "linear"}
+        self.ticks: dict[str, list[float] | None] = {"x": None, "y": None}  # None: automatic
         self.y_inverted = False
         self.children = 0  # artists added, for matplotlib's `_childN` labels
 
@@ -629,6 +631,14 @@ def _set_scale(axis: str):
     return set_scale
 
 
+def _set_ticks(axis: str):
+    """set_xticks / plt.xticks: where the ticks go ([] hides them); labels are not kept."""
+    def set_ticks(ctx, axes: Axes, ticks=None, labels=None, **kwargs):
+        if ticks is not None:
+            axes.ticks[axis] = _floats(ticks).ravel().tolist()
+    return set_ticks
+
+
 _AXIS_WORDS = ("on", "off", "equal", "scaled", "tight", "auto", "image", "square")
 
 
@@ -669,6 +679,10 @@ def _log_plot(*axes_scaled: str):
     return plot
 
 
+def _nothing(*args, **kwargs) -> None:
+    """Calls that change only how a figure would look on screen."""
+
+
 def _cla(ctx, axes: Axes):
     axes.clear()
 
@@ -698,6 +712,8 @@ _ON_AXES = (
     ("semilogy", _log_plot("y"), "*args, **kwargs", "semilogy"),
     ("loglog", _log_plot("x", "y"), "*args, **kwargs", "loglog"),
     ("cla", _cla, "", "cla"),
+    ("set_xticks", _set_ticks("x"), "ticks=None, labels=None, **kwargs", "xticks"),
+    ("set_yticks", _set_ticks("y"), "ticks=None, labels=None, **kwargs", "yticks"),
 )
 
 AXES_METHODS = table(*(entry(name, fn, "self" + (", " + spec if spec else ""), context=True,
@@ -815,10 +831,6 @@ def _close(ctx, fig=None) -> None:
                                 f"str or None, not a {type_name(fig)}")
 
 
-def _nothing(*args, **kwargs) -> None:
-    """Calls that change only how a figure would look on screen."""
-
-
 FIGURE_METHODS = table(
     entry("add_subplot", _add_subplot, "self, *args, **kwargs", context=True),
     entry("suptitle", _suptitle, "self, t, **kwargs", context=True),
@@ -856,6 +868,8 @@ PYPLOT = Namespace("matplotlib.pyplot", table(
     entry("close", _close, "fig=None", context=True),
     entry("clf", lambda ctx: _clf_figure(ctx.figures.current()), "", context=True),
     entry("gcf", lambda ctx: ctx.figures.current(), "", context=True),
+    entry("colorbar", lambda *args, **kwargs: Artist(COLORBAR), "mappable=None, cax=None, "
+          "ax=None, **kwargs"),
     entry("gca", lambda ctx: ctx.figures.current().gca(), "", context=True),
     entry("get_fignums", lambda ctx: sorted(ctx.figures.open), "", context=True),
     entry("tight_layout", _nothing, "**kwargs"),
