@@ -86,6 +86,13 @@ ESCAPES = {
     "module_import": "import os",
     "open_builtin": "open('x')",
     "name_reassigned": "__name__ = 'os'\nimport os",
+    "pyplot_figure_dict": "import matplotlib.pyplot as plt\nplt.figure().__dict__",
+    "pyplot_figures_store": "import matplotlib.pyplot as plt\nplt.gcf().figures",
+    "pyplot_axes_series": "import matplotlib.pyplot as plt\nplt.gca().series",
+    "pyplot_line_class": "import matplotlib.pyplot as plt\nplt.plot([1])[0].__class__",
+    "pyplot_module_os": "import matplotlib.pyplot as plt\nplt.os",
+    "matplotlib_rc": "import matplotlib\nmatplotlib.rcParams",
+    "axes_array_base": "import matplotlib.pyplot as plt\nplt.subplots(1, 2)[1].base",
 }
 
 

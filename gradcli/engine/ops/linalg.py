@@ -91,7 +91,7 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     (BLAS adds it to +0, so a -0 product would print as 0.; torch's bmm does that too)."""
     if a.shape[-1] == 1:
         return a * b
-    return np.matmul(a, b)
+    return np.matmul(np.ascontiguousarray(a), np.ascontiguousarray(b))
 
 
 def _mm(a, b, self_strides, mat2_strides, bias=None):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine import errors
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
 
 ARRAY_TYPES = (np.ndarray, np.generic)
@@ -19,6 +21,20 @@ ARRAY_ATTRS = {
 }
 
 
+def _astype(a, dtype):
+    """a.astype(np.float32), a.astype(float), a.astype("int64"): the class's host type, a
+    dtype or a dtype's name; nothing else reaches NumPy."""
+    if isinstance(dtype, PyType) and dtype.hosts and isinstance(dtype.hosts[0], type) and \
+            issubclass(dtype.hosts[0], (np.generic, bool, int, float, complex)):
+        dtype = dtype.hosts[0]
+    elif not isinstance(dtype, (str, np.dtype)):
+        raise errors.type_error("Cannot interpret the given value as a data type")
+    try:
+        return a.astype(dtype)
+    except TypeError as error:
+        raise errors.type_error(str(error)) from None
+
+
 def _axis_reduction(name: str, reduce):
     return entry(name, lambda a, axis, keepdims: reduce(a, axis=axis, keepdims=keepdims),
                  "self, axis=None, keepdims=False", style="expected")
@@ -28,7 +44,9 @@ ARRAY_METHODS = table(
     entry("tolist", lambda a: a.tolist(), "self", style="expected"),
     entry("item", lambda a, *args: a.item(*args), "self, *args", style="expected"),
     entry("copy", lambda a: a.copy(), "self", style="expected"),
+    entry("astype", _astype, "self, dtype", style="expected"),
     entry("flatten", lambda a: a.flatten(), "self", style="expected"),
+    entry("ravel", lambda a: a.ravel(), "self", style="expected"),
     entry("reshape", lambda a, *shape: a.reshape(*shape), "self, *shape", style="expected"),
     entry("transpose", lambda a, *axes: a.transpose(*axes), "self, *axes", style="expected"),
     entry("round", lambda a, decimals: a.round(decimals), "self, decimals=0", style="expected"),

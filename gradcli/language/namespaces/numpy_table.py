@@ -18,7 +18,7 @@ from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Namespace
 
 
-def _array_of(value):
+def array_of(value):
     """What NumPy sees for a language value: tensors as their arrays, containers recursively."""
     if isinstance(value, Tensor):
         return conversions.to_numpy(value)
@@ -26,15 +26,15 @@ def _array_of(value):
             and issubclass(value.hosts[0], np.generic):
         return value.hosts[0]
     if isinstance(value, (list, tuple)):
-        return type(value)(_array_of(v) for v in value)
+        return type(value)(array_of(v) for v in value)
     return value
 
 
 def _numpy(name: str, function):
     """A table entry calling `function` with NumPy's own errors as the language's."""
     def run(*args, **kwargs):
-        args = [_array_of(a) for a in args]
-        kwargs = {k: _array_of(v) for k, v in kwargs.items()}
+        args = [array_of(a) for a in args]
+        kwargs = {k: array_of(v) for k, v in kwargs.items()}
         try:
             return function(*args, **kwargs)
         except (ValueError, TypeError, IndexError, np.linalg.LinAlgError) as error:

@@ -17,6 +17,7 @@ from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
+from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace
@@ -114,6 +115,7 @@ MODULES = {
     "random": RANDOM,
     **PYTHON_MODULES,
     **NUMPY_MODULES,
+    **PYPLOT_MODULES,
     "torch.optim": OPTIM,
     **MATH_MODULES,
 }

@@ -194,6 +194,7 @@ class Runtime:
     recursion_limit: int = RECURSION_LIMIT
     handling: list = field(default_factory=list)
     line: int = 0  # the line of the statement running, where a warning is reported
+    figures: object = None  # the session's matplotlib.pyplot state (namespaces/pyplot.Figures)
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""
