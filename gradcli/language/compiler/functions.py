@@ -21,6 +21,7 @@ class Signature:
     star: str | None = None
     star_star: str | None = None
     kwonly: list = field(default_factory=list)
+    posonly: int = 0  # how many leading parameters come before `/`
 
 
 def compile_function(compiler, fname: str, params, body):
@@ -49,7 +50,7 @@ def compile_function(compiler, fname: str, params, body):
         values = {k: d(frame) for k, d in defaults.items()}
         return UserFunction(fname, qualname, signature.params, values, run_body, frame,
                             signature.star, signature.star_star, tuple(signature.kwonly),
-                            generator)
+                            generator, signature.posonly)
     return make
 
 
@@ -58,6 +59,16 @@ def compile_parameters(compiler, params) -> Signature:
     signature, bare_star = Signature(), None
     for param in params.children if params is not None else []:
         if not isinstance(param, Tree):
+            continue
+        if param.data == "slash":
+            if signature.posonly or signature.star is not None or bare_star is not None \
+                    or not signature.names:
+                message = ("/ may appear only once" if signature.posonly else
+                           "/ must be ahead of *" if signature.names else
+                           "at least one argument must precede /")
+                raise GradSyntaxError(message, param.meta.line, param.meta.column,
+                                      param.meta.column + 1)
+            signature.posonly = len(signature.names)
             continue
         if param.data == "bare_star":
             if signature.star is not None or bare_star is not None:

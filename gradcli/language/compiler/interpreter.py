@@ -166,9 +166,14 @@ class Compiler(ExpressionCompiler):
 
         def run(frame):
             value = evaluate(frame)
+            reason = exceptions.NO_CAUSE
             if cause is not None:
-                self.guard(lambda: exceptions.check_cause(cause(frame)), span)
-            raise self.guard(lambda: exceptions.raised(value, runtime.printer, span), span)
+                reason = cause(frame)
+                self.guard(lambda: exceptions.check_cause(reason), span)
+            error = self.guard(lambda: exceptions.raised(value, runtime.printer, span), span)
+            context = exceptions.caught_value(runtime.handling[-1]) if runtime.handling else None
+            self.guard(lambda: exceptions.chain(error.value, reason, context), span)
+            raise error
         return run
 
     def import_name(self, tree: Tree) -> Statement:
@@ -284,9 +289,19 @@ class Compiler(ExpressionCompiler):
             try:
                 if store is not None:
                     store(frame, value)
-                return run(frame, index + 1)
-            finally:
+                signal = run(frame, index + 1)
+            except GradRuntimeError as error:
+                if manager.exit_with_error is None:
+                    manager.exit()
+                    raise
+                if manager.exit_with_error(error):
+                    return None
+                raise
+            except BaseException:
                 manager.exit()
+                raise
+            manager.exit()
+            return signal
         return run
 
     def try_stmt(self, tree: Tree) -> Statement:

@@ -9,7 +9,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime import classes
-from gradcli.language.runtime.values import type_name
+from gradcli.language.runtime.values import iterate, type_name
 
 _TENSOR_BINARY = {
     "+": F.add, "-": F.sub, "*": F.mul, "/": F.div, "**": F.pow,
@@ -45,10 +45,12 @@ _TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
 def binary(op: str, a, b):
     """a <op> b."""
     if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
-            type(a) is Tensor or type(b) is Tensor):
+            type(a) is Tensor or type(b) is Tensor) and op != "@":
         return _TENSOR_BINARY[op](a, b)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
-        if _tensor_operand(a) and _tensor_operand(b):
+        if op == "@" and isinstance(a, Tensor) and isinstance(b, Tensor):
+            return F.matmul(a, b)
+        if _tensor_operand(a) and _tensor_operand(b) and op != "@":
             return _TENSOR_BINARY[op](a, b)
     elif isinstance(a, _SAFE_PY_TYPES) and isinstance(b, _SAFE_PY_TYPES):
         try:
@@ -115,7 +117,7 @@ def unary(op: str, a):
         if op == "+":
             return a
         return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
-    if isinstance(a, (bool, int, float, *ARRAY_TYPES)):
+    if isinstance(a, (bool, int, *ARRAY_TYPES)) or (isinstance(a, float) and op != "~"):
         return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)
     method = classes.special_method(a, _UNARY_DUNDERS[op])
     if method is not None:
@@ -153,8 +155,18 @@ def _contains(container, item) -> bool:
         return truth(F.any(F.compare("eq", container, item)))
     if isinstance(container, _SAFE_PY_TYPES):
         return item in container
+    from gradcli.language.namespaces.builtins import truth
     method = classes.special_method(container, "__contains__")
     if method is not None:
-        from gradcli.language.namespaces.builtins import truth
         return truth(classes.call_bound(method, [item]))
-    raise errors.type_error(f"argument of type '{type_name(container)}' is not iterable")
+    try:
+        members = iterate(container)
+    except errors.TorchError as error:
+        if error.message.endswith("is not iterable"):
+            raise errors.type_error(
+                f"argument of type '{type_name(container)}' is not iterable") from None
+        raise
+    for member in members:
+        if member is item or truth(compare("==", member, item)):
+            return True
+    return False

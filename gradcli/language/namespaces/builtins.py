@@ -13,7 +13,7 @@ from gradcli.language.runtime.exceptions import EXCEPTION_TYPES
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.frames import BoundMethod, UserFunction
+from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Size, dict_from, iterate, qualified_type_name,
@@ -37,7 +37,12 @@ def truth(value) -> bool:
             method = classes.special_method(value, name)
             if method is not None:
                 result = classes.call_bound(method, [])
-                return bool(result) if name == "__bool__" else result != 0
+                if name == "__bool__":
+                    if not isinstance(result, bool):
+                        raise errors.type_error("__bool__ should return bool, returned "
+                                                f"{type_name(result)}")
+                    return result
+                return _len(value) != 0
     return bool(value)
 
 
@@ -126,6 +131,9 @@ def _abs(x):
         return F.abs(x)
     if isinstance(x, (int, float)):
         return abs(x)
+    method = classes.special_method(x, "__abs__")
+    if method is not None:
+        return classes.call_bound(method, [])
     raise errors.type_error(f"bad operand type for abs(): '{type_name(x)}'")
 
 
@@ -401,7 +409,12 @@ def _next(iterator, default=_NO_DEFAULT_NEXT):
     method = classes.special_method(iterator, "__next__")
     try:
         if method is not None:
-            return classes.call_bound(method, [])
+            try:
+                return classes.call_bound(method, [])
+            except (GradRuntimeError, errors.TorchError) as error:
+                if error.kind != "StopIteration" or default is _NO_DEFAULT_NEXT:
+                    raise
+                return default
         if not isinstance(iterator, ITERATORS):
             raise errors.type_error(f"'{type_name(iterator)}' object is not an iterator")
         return next(iterator)
@@ -451,10 +464,14 @@ def _ord(c):
     return ord(c)
 
 
+def _vars(obj):
+    """vars(obj): a plain instance's own attributes (the dict itself, as Python's __dict__)."""
+    if isinstance(obj, classes.Instance):
+        return obj.attrs
+    raise errors.type_error("vars() argument must have __dict__ attribute")
+
+
 def _hash(value):
-    method = classes.special_method(value, "__hash__")
-    if method is not None:
-        return classes.call_bound(method, [])
     try:
         return hash(value)
     except TypeError:
@@ -514,8 +531,8 @@ PY_BUILTINS = table(
     entry("isinstance", _isinstance, "obj, classinfo, /", style="expected", frames=0),
     entry("staticmethod", classes.StaticMethod, "function, /", style="exact", frames=0),
     entry("classmethod", classes.ClassMethod, "function, /", style="exact", frames=0),
-    entry("property", lambda fget, fset: classes.Property(fget, fset),
-          "fget=None, fset=None", frames=0),
+    entry("property", lambda fget, fset, fdel, doc: classes.Property(fget, fset, fdel),
+          "fget=None, fset=None, fdel=None, doc=None", frames=0),
     entry("super", _super, "*args", style="expected", frames=0),
     entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
           style="expected"),
@@ -536,6 +553,7 @@ PY_BUILTINS = table(
     entry("format", lambda ctx, value, spec: ctx.printer.format(value, spec),
           "value, format_spec='', /", context=True, style="at_most"),
     entry("hash", _hash, "obj, /", style="exact"),
+    entry("vars", _vars, "object, /", style="exact"),
     entry("id", lambda obj: id(obj), "obj, /", style="exact", frames=0),
     entry("callable", _callable, "obj, /", style="exact", frames=0),
     entry("ascii", lambda ctx, obj: ascii(ctx.printer.repr(obj))[1:-1], "obj, /",

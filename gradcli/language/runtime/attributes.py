@@ -12,11 +12,12 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
 from gradcli.language.namespaces.builtins import _list_sort, entry, stop_iteration, table
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, exceptions
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.frames import BoundMethod, UserFunction
+from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
 from gradcli.language.runtime.values import Namespace, Size, type_name
 
@@ -155,11 +156,15 @@ def get(value, name: str):
         return value.attribute(name)
     if isinstance(value, classes.Super):
         return _from_super(value, name)
-    if isinstance(value, classes.Property) and name in ("setter", "getter"):
+    if isinstance(value, classes.Property) and name in ("setter", "getter", "deleter"):
         return _property_decorator(value, name)
+    if isinstance(value, (UserFunction, classes.UserMethod, Builtin)):
+        return _function_attribute(value, name)
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
+        if isinstance(value, BaseException) and name in exceptions.CHAINING:
+            return exceptions.chained(value, name)
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         return _missing(value, name)
@@ -178,6 +183,17 @@ def set(value, name: str, item) -> None:
     if isinstance(value, classes.UserClass):
         value.namespace[name] = item
         return
+    if isinstance(value, UserFunction):
+        if name in _FUNCTION_WRITABLE:
+            if not isinstance(item, str) and name != "__doc__":
+                raise errors.type_error(f"{name} must be set to a string object")
+            _FUNCTION_WRITABLE[name][1](value, item)
+        elif name.startswith("__") and name.endswith("__") and name != "__wrapped__":
+            raise errors.TorchError("AttributeError",
+                                    f"'function' object attribute '{name}' is read-only")
+        else:
+            value.attrs[name] = item
+        return
     if isinstance(value, TableObject) and (value.user_class() is not None or not (
             name.startswith("__") and name.endswith("__"))):
         value.set_attribute(name, item)
@@ -193,6 +209,53 @@ def set(value, name: str, item) -> None:
                                     "writable")
     raise errors.TorchError("AttributeError",
                             f"'{type_name(value)}' object has no attribute '{name}'")
+
+
+def _set_name(function, text):
+    function.name = text
+
+
+def _set_qualname(function, text):
+    function.qualname = text
+
+
+def _set_doc(function, text):
+    function.doc = text
+
+
+# A function's writable special attributes: (getter, setter).
+_FUNCTION_WRITABLE = {"__name__": (lambda f: f.name, _set_name),
+                      "__qualname__": (lambda f: f.qualname, _set_qualname),
+                      "__doc__": (lambda f: f.doc, _set_doc)}
+
+
+def _function_attribute(value, name: str):
+    """A function's (or method's) attributes: its names, docstring and what the program set;
+    a bound method's function and receiver."""
+    if isinstance(value, classes.UserMethod):
+        if name == "__self__":
+            return value.receiver
+        if name == "__func__":
+            return value.function
+        return _function_attribute(value.function, name)
+    if isinstance(value, Builtin):
+        if name == "__name__":
+            return value.name
+        if name == "__qualname__":
+            return value.title
+        return _missing(value, name)
+    if name in value.attrs:
+        return value.attrs[name]
+    if name in _FUNCTION_WRITABLE:
+        return _FUNCTION_WRITABLE[name][0](value)
+    if name == "__module__":
+        return "__main__"
+    if name == "__defaults__":
+        defaults = tuple(value.defaults[p] for p in value.params if p in value.defaults)
+        return defaults or None
+    if name == "__kwdefaults__":
+        return {k: value.defaults[k] for k in value.kwonly if k in value.defaults} or None
+    return _missing(value, name)
 
 
 def _from_super(proxy: classes.Super, name: str):
@@ -216,5 +279,9 @@ _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__i
 def _property_decorator(prop: classes.Property, name: str):
     """prop.setter / prop.getter: decorators that return the property with that function."""
     if name == "setter":
-        return entry("setter", lambda fn: classes.Property(prop.getter, fn), "fset, /")
-    return entry("getter", lambda fn: classes.Property(fn, prop.setter), "fget, /")
+        return entry("setter", lambda fn: classes.Property(prop.getter, fn, prop.deleter),
+                     "fset, /")
+    if name == "deleter":
+        return entry("deleter", lambda fn: classes.Property(prop.getter, prop.setter, fn),
+                     "fdel, /")
+    return entry("getter", lambda fn: classes.Property(fn, prop.setter, prop.deleter), "fget, /")

@@ -184,8 +184,14 @@ def context_manager(value) -> ContextManager:
         return value
     enter, leave = (classes.special_method(value, n) for n in ("__enter__", "__exit__"))
     if enter is not None and leave is not None:
+        def exit_with_error(error) -> bool:
+            from gradcli.language.namespaces.builtins import truth
+            from gradcli.language.runtime import exceptions
+            caught = exceptions.caught_value(error)
+            return truth(classes.call_bound(
+                leave, [exceptions.exception_type(caught), caught, None]))
         return ContextManager(lambda: classes.call_bound(enter, []),
                               lambda: classes.call_bound(leave, [None, None, None]),
-                              label=type_name(value))
+                              label=type_name(value), exit_with_error=exit_with_error)
     raise errors.type_error(
         f"'{type_name(value)}' object does not support the context manager protocol")

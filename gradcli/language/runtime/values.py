@@ -267,6 +267,15 @@ class Printer:
                 return format(value, spec)
             except ValueError as error:
                 raise errors.value_error(str(error)) from None
+        if isinstance(value, TableObject) and value.user_class() is not None:
+            from gradcli.language.runtime import classes
+            method = classes.special_method(value, "__format__")
+            if method is not None:
+                text = classes.call_bound(method, [spec])
+                if not isinstance(text, str):
+                    raise errors.type_error(f"__format__ must return a str, not "
+                                            f"{type_name(text)}")
+                return text
         if spec:
             raise errors.type_error(
                 f"unsupported format string passed to {type_name(value)}.__format__")
