@@ -98,6 +98,27 @@ class Compiler(ExpressionCompiler):
                 store(frame, value)
         return run
 
+    def annassign(self, tree: Tree) -> Statement:
+        """`target: annotation [= value]`: the annotation is evaluated at the top level and in
+        class bodies for a plain name (as Python does), never inside functions."""
+        target, annotation, value = tree.children
+        targets.check_target(target)
+        if target.data not in ("var", "getattr", "getitem"):
+            raise syntax_error(f"only single target (not {targets.kind_name(target)}) can be "
+                               "annotated", target)
+        annotate = self.expression(annotation) if self.scope.kind in ("module", "class") and \
+            target.data == "var" else None
+        if value is None:
+            return (lambda frame: annotate(frame) and None) if annotate else \
+                (lambda frame: None)
+        evaluate, store = self.expression(value), targets.compile_target(self, target)
+
+        def run(frame):
+            store(frame, evaluate(frame))
+            if annotate is not None:
+                annotate(frame)
+        return run
+
     def augassign(self, tree: Tree) -> Statement:
         target, op_token, rhs = tree.children
         return targets.compile_augmented(self, target, op_token.value[:-1], self.expression(rhs),
@@ -436,6 +457,7 @@ class Compiler(ExpressionCompiler):
 _C = Compiler
 _STATEMENTS = {
     "expr_stmt": _C.expr_stmt, "assign": _C.assign, "augassign": _C.augassign,
+    "annassign": _C.annassign,
     "let_stmt": _C.let_stmt, "pass_stmt": _C.pass_stmt, "break_stmt": _C.break_stmt,
     "continue_stmt": _C.continue_stmt, "return_stmt": _C.return_stmt, "del_stmt": _C.del_stmt,
     "global_stmt": _C.global_stmt, "nonlocal_stmt": _C.nonlocal_stmt,

@@ -22,6 +22,16 @@ _TENSOR_BINARY = {
 }
 
 
+def sequence_index(sequence, item) -> int | None:
+    """Where `item` first is in a list or tuple, as Python finds it (`is`, then `==`, with the
+    language's own ==), or None."""
+    from gradcli.language.namespaces.builtins import truth
+    for position, member in enumerate(sequence):
+        if member is item or truth(compare("==", member, item)):
+            return position
+    return None
+
+
 def _unsupported_shift(op: str):
     raise errors.TorchError("NotImplementedError", f"gradcli does not support {op} on tensors "
                             "yet")
@@ -34,7 +44,7 @@ _PY_BINARY = {
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
-_SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range, dict, set,
+_SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, list, tuple, type(None), range, dict, set,
                   frozenset, type({}.keys()), type({}.values()), type({}.items()),
                   *ARRAY_TYPES)
 
@@ -57,8 +67,8 @@ def binary(op: str, a, b):
             return _PY_BINARY[op](a, b)
         except ZeroDivisionError as error:
             raise errors.TorchError("ZeroDivisionError", str(error)) from None
-        except TypeError:
-            pass
+        except TypeError as error:  # Python's own words for its own types
+            raise errors.type_error(str(error)) from None
     result = _user_operator(_BINARY_DUNDERS[op], a, b)
     if result is not classes.MISSING:
         return result
@@ -153,6 +163,9 @@ def _contains(container, item) -> bool:
     if isinstance(container, Tensor):
         from gradcli.language.namespaces.builtins import truth
         return truth(F.any(F.compare("eq", container, item)))
+    if isinstance(container, (list, tuple)) and (isinstance(item, Tensor) or any(
+            isinstance(member, Tensor) for member in container)):
+        return sequence_index(container, item) is not None  # torch's == for tensor members
     if isinstance(container, _SAFE_PY_TYPES):
         return item in container
     from gradcli.language.namespaces.builtins import truth

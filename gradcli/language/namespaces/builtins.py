@@ -109,7 +109,7 @@ def _len(obj):
         if obj.ndim == 0:
             raise errors.type_error("len() of a 0-d tensor")
         return obj.shape[0]
-    if isinstance(obj, (list, tuple, str, dict, range, set, frozenset, *ARRAY_TYPES)) or \
+    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, *ARRAY_TYPES)) or \
             isinstance(obj, DICT_VIEWS):
         return len(obj)
     if isinstance(obj, TableObject) and obj.is_sequence:
@@ -317,6 +317,29 @@ TUPLE_TYPE = _class("tuple", (tuple,), entry("tuple", lambda it: tuple(iterate(i
                                              "iterable=(), /", style="expected", frames=0))
 DICT_TYPE = _class("dict", (dict,), entry("dict", dict_from, "iterable=(), /, **kwargs",
                                           style="expected", frames=0))
+def _bytes(source=None, encoding=None, errors_=None):
+    if source is None:
+        return b""
+    if isinstance(source, str):
+        if encoding is None:
+            raise errors.type_error("string argument without an encoding")
+        return source.encode(encoding)
+    if isinstance(source, int) and not isinstance(source, bool):
+        return bytes(source)
+    return bytes(iterate(source))
+
+
+def _slice(*args):
+    if not 1 <= len(args) <= 3:
+        raise errors.type_error(f"slice expected at {'least 1' if not args else 'most 3'} "
+                                f"arguments, got {len(args)}")
+    return slice(*args)
+
+
+SLICE_TYPE = _class("slice", (slice,), entry("slice", _slice, "*args", style="expected",
+                                             frames=0))
+BYTES_TYPE = _class("bytes", (bytes,), entry("bytes", _bytes, "source=None, encoding=None, "
+                                             "errors_=None", style="at_most", frames=0))
 RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
 TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))
 TENSOR_TYPE = _class("torch.Tensor", (Tensor,), entry("Tensor", legacy_constructor(), "*data"))
@@ -325,7 +348,7 @@ SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", lambda sizes: Size(itera
 
 _TYPE_OF = {t.hosts[0]: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE, TUPLE_TYPE, DICT_TYPE, RANGE_TYPE,
-    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE)}
+    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE)}
 _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
     (Generator, "generator"), (DType, "torch.dtype"))})
@@ -378,13 +401,16 @@ def _list_sort(ctx, items: list, key=None, reverse=False) -> None:
 
 
 def _reversed(sequence):
-    if isinstance(sequence, (list, tuple, str, range)):
+    if isinstance(sequence, (list, tuple, str, bytes, range, dict, *DICT_VIEWS)):
         return reversed(sequence)
     if isinstance(sequence, Tensor):  # torch's Tensor.__reversed__: the tensor flipped on dim 0
         return sequence if sequence.ndim == 0 else F.flip(sequence, (0,))
     method = classes.special_method(sequence, "__reversed__")
     if method is not None:
         return classes.call_bound(method, [])
+    item = classes.special_method(sequence, "__getitem__")
+    if item is not None and classes.special_method(sequence, "__len__") is not None:
+        return (classes.call_bound(item, [i]) for i in range(_len(sequence) - 1, -1, -1))
     raise errors.type_error(f"'{type_name(sequence)}' object is not reversible")
 
 
@@ -565,5 +591,6 @@ PY_BUILTINS = table(
     entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
 ) | {"set": SET_TYPE, "frozenset": FROZENSET_TYPE} | {t.construct.name: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
-                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE)} | EXCEPTION_TYPES | {
-    "object": classes.OBJECT, "NotImplemented": NotImplemented}
+                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE, SLICE_TYPE)} | \
+    EXCEPTION_TYPES | {"object": classes.OBJECT, "NotImplemented": NotImplemented,
+                       "Ellipsis": Ellipsis}

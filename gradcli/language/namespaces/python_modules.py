@@ -10,7 +10,7 @@ import itertools
 import time
 
 from gradcli.engine import errors
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import DefaultDict, Namespace, dict_from, iterate
@@ -23,10 +23,12 @@ TIME = Namespace("time", table(
     entry("sleep", lambda seconds: time.sleep(max(0.0, float(seconds))), "secs, /", frames=0),
 ))
 
-# typing's names exist for annotations (gradcli does not evaluate annotations).
-TYPING = Namespace("typing", {name: PyType(f"typing.{name}", ()) for name in (
+# typing's names, for annotations: subscripted (`List[int]`) and printed as Python's.
+TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
-    "Tuple", "Type", "Union", "Generator", "Mapping", "NamedTuple", "Literal")})
+    "Tuple", "Type", "Union", "Generator", "Mapping", "Literal", "FrozenSet", "DefaultDict",
+    "OrderedDict", "Counter", "Deque", "ClassVar", "Final", "Hashable", "Sized",
+    "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")})
 
 
 def _ordered_dict(*args, **kwargs):

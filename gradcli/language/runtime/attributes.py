@@ -19,7 +19,7 @@ from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
-from gradcli.language.runtime.values import Namespace, Size, type_name
+from gradcli.language.runtime.values import Namespace, Size, dict_from, type_name
 
 NODE_ATTRS = {
     "next_functions": lambda n: tuple(n.next_edges),
@@ -37,55 +37,88 @@ EXCEPTION_ATTRS = {
     "value": lambda e: (e.args[0] if e.args else None) if isinstance(e, StopIteration)
     else _missing(e, "value"),
 }
+SLICE_ATTRS = {"start": lambda s: s.start, "stop": lambda s: s.stop, "step": lambda s: s.step}
+SLICE_METHODS = table(entry("indices", lambda s, length: s.indices(length), "self, length, /",
+                            style="exact"))
 HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
 DEVICE_ATTRS = {"type": lambda d: d.type, "index": lambda d: d.index}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
-LIST_METHODS = table(
-    entry("append", lambda xs, item: xs.append(item), "self, object"),
-    entry("extend", lambda xs, items: xs.extend(items), "self, iterable"),
-    entry("pop", lambda xs, index: xs.pop(index), "self, index=-1"),
-    entry("insert", lambda xs, index, item: xs.insert(index, item), "self, index, object"),
-    entry("index", lambda xs, item: xs.index(item), "self, value"),
-    entry("count", lambda xs, item: xs.count(item), "self, value"),
-    entry("reverse", lambda xs: xs.reverse(), "self"),
-    entry("copy", lambda xs: list(xs), "self"),
-    entry("clear", lambda xs: xs.clear(), "self"),
+def _host_methods(cls: type, names: str) -> dict:
+    """Python's own methods of a builtin container class, by name (from this fixed list): they
+    take only plain values and raise Python's own errors. Arguments that only the language can
+    iterate (a user class with __iter__, a tensor) are handed over as lists."""
+    def method(name: str):
+        host = cls.__dict__[name]
+
+        def run(receiver, *args, **kwargs):
+            return host(receiver, *(_plain(a) for a in args), **kwargs)
+        return entry(name, run, "self, *args, **kwargs", qualname=f"{cls.__name__}.{name}")
+    return table(*(method(n) for n in names.split()))
+
+
+def _plain(value):
+    if isinstance(value, (TableObject, Tensor)):
+        from gradcli.language.runtime.values import iterate
+        return list(iterate(value))
+    return value
+
+
+_STR_NAMES = """capitalize casefold center count encode endswith expandtabs find format_map index
+    isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace
+    istitle isupper join ljust lower lstrip partition removeprefix removesuffix replace rfind
+    rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase title
+    translate upper zfill"""
+_SET_READING = """copy difference intersection isdisjoint issubset issuperset symmetric_difference
+    union"""
+def _index(ctx, sequence, item, start=0, stop=None):
+    """list.index / tuple.index, finding with the language's == (torch's for tensors)."""
+    from gradcli.language.compiler.operators import sequence_index
+    window = sequence[start:stop]
+    found = sequence_index(window, item)
+    if found is None:
+        raise errors.value_error(f"{ctx.printer.repr(item)} is not in list" if isinstance(
+            sequence, list) else "tuple.index(x): x not in tuple")
+    return found + (start if start >= 0 else max(len(sequence) + start, 0))
+
+
+def _count(sequence, item) -> int:
+    from gradcli.language.compiler.operators import compare
+    from gradcli.language.namespaces.builtins import truth
+    return sum(1 for m in sequence if m is item or truth(compare("==", m, item)))
+
+
+def _remove(ctx, items: list, item) -> None:
+    from gradcli.language.compiler.operators import sequence_index
+    found = sequence_index(items, item)
+    if found is None:
+        raise errors.value_error("list.remove(x): x not in list")
+    del items[found]
+
+
+_SEARCHES = table(
+    entry("index", _index, "self, value, start=0, stop=None, /", context=True, style="at_most"),
+    entry("count", _count, "self, value, /", style="exact"),
+)
+LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | _SEARCHES | table(
+    entry("remove", _remove, "self, value, /", context=True, style="exact"),
     entry("sort", lambda ctx, xs, key, reverse: _list_sort(ctx, xs, key, reverse),
           "self, *, key=None, reverse=False", context=True),
 )
-DICT_METHODS = table(
-    entry("items", lambda d: d.items(), "self"),
-    entry("keys", lambda d: d.keys(), "self"),
-    entry("values", lambda d: d.values(), "self"),
-    entry("update", lambda d, other: d.update(other), "self, other=(), /"),
-    entry("pop", lambda d, key, default=None: d.pop(key, default), "self, key, default=None"),
-    entry("setdefault", lambda d, key, default: d.setdefault(key, default),
-          "self, key, default=None"),
-    entry("get", lambda d, key, default: d.get(key, default), "self, key, default=None"),
+DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get copy clear") | table(
+    entry("update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
+          "self, other=(), /, **kwargs"),
 )
-STR_METHODS = table(
-    entry("upper", lambda s: s.upper(), "self"),
-    entry("lower", lambda s: s.lower(), "self"),
-    entry("strip", lambda s, chars: s.strip(chars), "self, chars=None"),
-    entry("split", lambda s, sep: s.split(sep), "self, sep=None"),
-    entry("join", lambda s, items: s.join(items), "self, iterable"),
-    entry("replace", lambda s, old, new: s.replace(old, new), "self, old, new"),
-    entry("startswith", lambda s, prefix: s.startswith(prefix), "self, prefix"),
-    entry("endswith", lambda s, suffix: s.endswith(suffix), "self, suffix"),
-    entry("ljust", lambda s, width, fill: s.ljust(width, fill), "self, width, fillchar=' ', /"),
-    entry("rjust", lambda s, width, fill: s.rjust(width, fill), "self, width, fillchar=' ', /"),
-    entry("center", lambda s, width, fill: s.center(width, fill), "self, width, fillchar=' ', /"),
-    entry("zfill", lambda s, width: s.zfill(width), "self, width, /"),
-    entry("title", lambda s: s.title(), "self"),
-    entry("capitalize", lambda s: s.capitalize(), "self"),
-    entry("find", lambda s, sub: s.find(sub), "self, sub, /"),
-    entry("count", lambda s, sub: s.count(sub), "self, sub, /"),
-    entry("isdigit", lambda s: s.isdigit(), "self"),
-    entry("rstrip", lambda s, chars: s.rstrip(chars), "self, chars=None"),
-    entry("lstrip", lambda s, chars: s.lstrip(chars), "self, chars=None"),
+STR_METHODS = _host_methods(str, _STR_NAMES) | table(
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
 )
+BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
+    "encode", "hex").replace("format_map", "").replace("isdecimal", "").replace(
+    "isidentifier", "").replace("isnumeric", "").replace("isprintable", ""))
+SET_METHODS = _host_methods(set, _SET_READING + """ add clear discard pop remove update
+    difference_update intersection_update symmetric_difference_update""")
+FROZENSET_METHODS = _host_methods(frozenset, _SET_READING)
+TUPLE_METHODS = _SEARCHES
 
 
 def _send(generator: GeneratorObject, value):
@@ -128,12 +161,28 @@ def _from(value, name: str, attrs: dict, methods: dict):
 # (kinds of value, their attributes, their methods), tried in order (Size before any tuple).
 _KIND_TABLES = (
     ((Node, AccumulateGrad), NODE_ATTRS, NODE_METHODS), (DType, DTYPE_ATTRS, {}),
-    (Size, {}, SIZE_METHODS), (ReturnTypes, RETURN_TYPES_ATTRS, {}),
+    (Size, {}, SIZE_METHODS | TUPLE_METHODS), (ReturnTypes, RETURN_TYPES_ATTRS, {}),
     (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
-    (GeneratorObject, {}, GENERATOR_METHODS),
+    (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
+    (tuple, {}, TUPLE_METHODS),
+    (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
 )
+# What a builtin class's attributes are (`str.upper`, `dict.fromkeys`): its methods, unbound.
+_CLASS_METHODS = {str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
+                  dict: DICT_METHODS | table(entry("fromkeys", lambda keys, value=None: dict.fromkeys(
+                      _plain(keys), value), "iterable, value=None, /", style="at_most",
+                      qualname="fromkeys")),
+                  set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS}
+
+
+def _class_attribute(cls: PyType, name: str):
+    methods = _CLASS_METHODS.get(cls.hosts[0]) if len(cls.hosts) == 1 else None
+    if methods is not None and name in methods:
+        return methods[name]
+    raise errors.TorchError("AttributeError",
+                            f"type object '{cls.name.rsplit('.', 1)[-1]}' has no attribute '{name}'")
 
 
 def tables_of(value) -> tuple[dict, dict] | None:
@@ -170,6 +219,8 @@ def get(value, name: str):
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
+    if isinstance(value, PyType) and value.hosts and value.hosts[0] in _CLASS_METHODS:
+        return _class_attribute(value, name)
     if isinstance(value, TableObject):
         return value.attribute(name)
     tables = tables_of(value)

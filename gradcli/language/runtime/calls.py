@@ -17,7 +17,7 @@ from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame,
                                       Runtime, UserFunction)
 from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import PyType, TypeForm
 
 __all__ = ["call", "global_name", "iterate", "get_item", "set_item", "context_manager"]
 
@@ -133,7 +133,7 @@ def get_item(value, key):
         if key not in value and not isinstance(value, (DefaultDict, Counter)):
             raise errors.TorchError("KeyError", _key_text(key), (key,))
         return value[key]
-    if isinstance(value, (list, tuple, str, range)):
+    if isinstance(value, (list, tuple, str, bytes, range)):
         key = _python_index(key)
         if isinstance(key, slice):
             key = slice(*(_python_index(k) for k in (key.start, key.stop, key.step)))
@@ -145,11 +145,22 @@ def get_item(value, key):
         try:
             return value[key]
         except IndexError:
-            raise errors.index_error(f"{type_name(value)} index out of range") from None
+            raise errors.index_error((_OUT_OF_RANGE.get(type(value), "tuple") + " index out of "
+                                     "range").lstrip()) from None
     method = classes.special_method(value, "__getitem__")
     if method is not None:
         return classes.call_bound(method, [key])
+    if isinstance(value, TypeForm):
+        return value.subscript(key)
+    if isinstance(value, PyType) and value.name in _GENERIC_BUILTINS:
+        return TypeForm(value.name).subscript(key)  # list[int]
+    if isinstance(value, classes.UserClass):
+        raise errors.type_error(f"type '{value.name}' is not subscriptable")
     raise errors.type_error(f"'{type_name(value)}' object is not subscriptable")
+
+
+_OUT_OF_RANGE = {list: "list", str: "string", range: "range object", bytes: "", tuple: "tuple"}
+_GENERIC_BUILTINS = ("list", "dict", "tuple", "set", "frozenset", "type")
 
 
 def _key_text(key) -> str:

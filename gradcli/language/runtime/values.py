@@ -17,7 +17,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import PyType, TypeForm
 
 # Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
 HOST_PRINTED = (*NUMPY_VALUES, Device)
@@ -59,11 +59,14 @@ DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 # Host iterators only the builtins and the tables make (map, filter, iter(), reversed(), dict
 # views, itertools).
 HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0))),
-                   type(iter("")), type(reversed([])), type(reversed(range(0))), *DICT_VIEWS,
+                   type(iter("")), type(iter("é")), type(reversed([])), type(reversed(range(0))),
+                   reversed, type(iter({})), type(iter({}.values())), type(iter({}.items())),
+                   type(reversed({})), type(reversed({}.values())), type(reversed({}.items())),
+                   type(iter(set())), type(iter(b"")), *DICT_VIEWS,
                    itertools.count, itertools.cycle, itertools.repeat, itertools.chain,
                    itertools.islice, itertools.product, itertools.permutations,
                    itertools.combinations, itertools.zip_longest, itertools.accumulate)
-_ITERABLES = (list, tuple, str, range, dict, set, frozenset, Generator, GeneratorObject,
+_ITERABLES = (list, tuple, str, bytes, range, dict, set, frozenset, Generator, GeneratorObject,
               enumerate, zip, *HOST_ITERATORS, *ARRAY_TYPES)
 
 
@@ -169,7 +172,9 @@ class Printer:
             return self.tensor(value)
         if isinstance(value, bool) or value is None:
             return str(value)
-        if isinstance(value, (int, float, complex, str, range)):
+        if isinstance(value, (int, float, complex, str, bytes, range)) or value is Ellipsis or (
+                isinstance(value, slice) and all(isinstance(v, (int, type(None))) for v in (
+                    value.start, value.stop, value.step))):
             return repr(value)
         if isinstance(value, Size):
             return f"torch.Size([{', '.join(str(v) for v in value)}])"
@@ -289,6 +294,8 @@ def _object_repr(value) -> str:
     from gradcli.language.runtime import classes
     if isinstance(value, PyType):
         return f"<class '{value.name}'>"
+    if isinstance(value, TypeForm):
+        return value.text(_class_name)
     if isinstance(value, classes.UserClass):
         return f"<class '{value.module}.{value.qualname}'>"
     if isinstance(value, classes.UserMethod):
@@ -311,6 +318,16 @@ def _object_repr(value) -> str:
     if isinstance(value, ContextManager):
         return f"<{value.label} object at {_address(value)}>"
     return f"<{qualified_type_name(value)} object at {_address(value)}>"
+
+
+def _class_name(value) -> str:
+    """A class as typing prints it inside brackets: `int`, `torch.Tensor`, `__main__.Point`."""
+    from gradcli.language.runtime import classes
+    if isinstance(value, PyType):
+        return value.name
+    if isinstance(value, classes.UserClass):
+        return f"{value.module}.{value.qualname}"
+    return _object_repr(value)
 
 
 def _address(value) -> str:
@@ -369,6 +386,9 @@ def qualified_type_name(value) -> str:
         return f"{type(value).__module__}.{type(value).__name__}"
     if isinstance(value, RemovableHandle):
         return "torch.utils.hooks.RemovableHandle"
+    if isinstance(value, TypeForm):
+        return "typing._GenericAlias" if value.name.startswith("typing.") else \
+            "types.GenericAlias"
     if isinstance(value, FunctionNode):
         return "torch.autograd.function." + value.label
     from gradcli.language.runtime.frames import ContextManager
