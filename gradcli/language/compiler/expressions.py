@@ -244,7 +244,7 @@ class ExpressionCompiler:
     def comparison(self, tree: Tree) -> Expression:
         operands = [self.expression(c) for c in tree.children[::2]]
         ops = [" ".join(t.value for t in op.children) for op in tree.children[1::2]]
-        span, compare = span_of(tree), operators.compare
+        span, compare, runtime = span_of(tree), operators.compare, self.runtime
         if len(ops) == 1:
             a, b, op = operands[0], operands[1], ops[0]
             fast = _NUMBER_OPS.get(op)
@@ -254,7 +254,7 @@ class ExpressionCompiler:
                 if fast is not None and type(x) in _NUMBERS and type(y) in _NUMBERS:
                     return fast(x, y)
                 try:
-                    return compare(op, x, y)
+                    return compare(op, x, y, runtime.recursion_limit - runtime.depth)
                 except USER_ERRORS as error:
                     raise_at(error, span)
             return single
@@ -264,7 +264,7 @@ class ExpressionCompiler:
             for op, right_eval in zip(ops, operands[1:]):
                 right = right_eval(frame)
                 try:
-                    result = compare(op, left, right)
+                    result = compare(op, left, right, runtime.recursion_limit - runtime.depth)
                     if not truth(result):
                         return result
                 except USER_ERRORS as error:

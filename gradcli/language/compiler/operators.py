@@ -9,6 +9,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime import classes
+from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.values import iterate, type_name
 
 _TENSOR_BINARY = {
@@ -135,13 +136,16 @@ def unary(op: str, a):
     raise errors.type_error(f"bad operand type for unary {op}: '{type_name(a)}'")
 
 
-def compare(op: str, a, b):
-    """a <op> b for one comparison of a chain."""
+def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1):
+    """a <op> b for one comparison of a chain; `room` is how many nested comparisons Python's
+    recursion limit leaves (lists in lists compare level by level)."""
     if op in ("is", "is not"):
         return (a is b) if op == "is" else (a is not b)
     if op in ("in", "not in"):
         found = _contains(b, a)
         return found if op == "in" else not found
+    if type(a) is type(b) and type(a) in (list, tuple, dict):
+        return _compare_containers(op, a, b, room)
     if classes.class_of(a) is not None or classes.class_of(b) is not None:
         result = _user_operator(_COMPARE_DUNDERS[op], a, b)
         if result is not classes.MISSING:
@@ -157,6 +161,32 @@ def compare(op: str, a, b):
         raise errors.type_error(
             f"'{op}' not supported between instances of '{type_name(a)}' and '{type_name(b)}'"
         ) from None
+
+
+def _compare_containers(op: str, a, b, room: int):
+    """Lists, tuples and dicts compared as CPython does it: item by item (`is`, then ==) to the
+    first difference, each level one step deeper towards the recursion limit."""
+    from gradcli.language.namespaces.builtins import truth
+    if room <= 0:
+        raise errors.TorchError("RecursionError", "maximum recursion depth exceeded in comparison")
+
+    def equal(x, y) -> bool:
+        return x is y or truth(compare("==", x, y, room - 1))
+
+    if isinstance(a, dict):
+        if op not in ("==", "!="):
+            raise errors.type_error(f"'{op}' not supported between instances of 'dict' and "
+                                    "'dict'")
+        same = len(a) == len(b) and all(k in b and equal(v, b[k]) for k, v in a.items())
+        return same if op == "==" else not same
+    if op in ("==", "!=") and len(a) != len(b):
+        return op == "!="
+    for x, y in zip(a, b):
+        if not equal(x, y):
+            if op in ("==", "!="):
+                return op == "!="
+            return compare(op, x, y, room - 1)
+    return _PY_COMPARE[op](len(a), len(b))
 
 
 def _contains(container, item) -> bool:
