@@ -457,13 +457,27 @@ def stop_iteration(stop: StopIteration) -> errors.TorchError:
     return errors.TorchError("StopIteration", str(stop.value), (stop.value,))
 
 
-def _iter(value):
+def _iter(ctx, value, sentinel=_NO_DEFAULT_NEXT):
+    if sentinel is not _NO_DEFAULT_NEXT:  # iter(callable, sentinel)
+        if not _callable(value):
+            raise errors.type_error("iter(v, w): v must be callable")
+        from gradcli.language.compiler.operators import compare
+        return iter(lambda: _until(ctx, value, sentinel, compare), _SENTINEL_REACHED)
     if isinstance(value, ITERATORS):
         return value
     method = classes.special_method(value, "__iter__")
     if method is not None:
         return classes.call_bound(method, [])
     return iter(iterate(value))
+
+
+_SENTINEL_REACHED = object()
+
+
+def _until(ctx, function, sentinel, compare):
+    value = ctx.call(function, [], {})
+    return _SENTINEL_REACHED if value is sentinel or truth(compare("==", value, sentinel)) \
+        else value
 
 
 def _integer_text(convert, name: str):
@@ -568,7 +582,8 @@ PY_BUILTINS = table(
     entry("map", _map, "func, *iterables", context=True, style="expected", frames=0),
     entry("filter", _filter, "function, iterable, /", context=True, style="expected", frames=0),
     entry("next", lambda *args: _next(*_count("next", args, 1, 2)), "*args", style="expected"),
-    entry("iter", _iter, "object, /", style="expected"),
+    entry("iter", lambda ctx, *args: _iter(ctx, *_count("iter", args, 1, 2)), "*args",
+          context=True, style="expected"),
     entry("pow", _pow, "base, exp, mod=None", style="at_most"),
     entry("divmod", _divmod, "x, y, /", style="expected"),
     entry("chr", _chr, "i, /", style="exact"),

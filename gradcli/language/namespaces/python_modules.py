@@ -14,6 +14,8 @@ from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import DefaultDict, Namespace, dict_from, iterate
+from gradcli.language.namespaces.builtins import truth
+from gradcli.language.runtime.attributes import CLASS_METHODS
 
 TIME = Namespace("time", table(
     entry("time", time.time, "", frames=0),
@@ -111,14 +113,28 @@ FUNCTOOLS = Namespace("functools", table(
 ))
 
 
+def _function(ctx, function):
+    return lambda *args: ctx.call(function, list(args), {})
+
+
+def _predicate(ctx, predicate):
+    return lambda item: truth(ctx.call(predicate, [item], {}))
+
+
+def _accumulate(ctx, iterable, func=None, initial=None):
+    """itertools.accumulate: running sums with the language's + (tensors too), or func."""
+    from gradcli.language.compiler.operators import binary
+    combine = (lambda a, b: binary("+", a, b)) if func is None else _function(ctx, func)
+    return itertools.accumulate(iterate(iterable), combine, initial=initial)
+
+
 ITERTOOLS = Namespace("itertools", table(
     entry("count", lambda start, step: itertools.count(start, step), "start=0, step=1",
           frames=0),
     entry("cycle", lambda it: itertools.cycle(iterate(it)), "iterable, /", frames=0),
     entry("repeat", lambda obj, *times: itertools.repeat(obj, *times), "object, *times",
           frames=0),
-    entry("chain", lambda *its: itertools.chain(*(iterate(i) for i in its)), "*iterables",
-          frames=0),
+
     entry("islice", lambda it, *args: itertools.islice(iterate(it), *args), "iterable, *args",
           frames=0),
     entry("product", lambda *its, repeat: itertools.product(*(iterate(i) for i in its),
@@ -131,8 +147,39 @@ ITERTOOLS = Namespace("itertools", table(
     entry("zip_longest", lambda *its, fillvalue: itertools.zip_longest(
         *(iterate(i) for i in its), fillvalue=fillvalue), "*iterables, fillvalue=None",
         frames=0),
-    entry("accumulate", lambda it: itertools.accumulate(iterate(it)), "iterable", frames=0),
+    entry("accumulate", _accumulate, "iterable, func=None, *, initial=None", context=True,
+          frames=0),
+    entry("takewhile", lambda ctx, predicate, it: itertools.takewhile(
+        _predicate(ctx, predicate), iterate(it)), "predicate, iterable, /", context=True,
+        frames=0),
+    entry("dropwhile", lambda ctx, predicate, it: itertools.dropwhile(
+        _predicate(ctx, predicate), iterate(it)), "predicate, iterable, /", context=True,
+        frames=0),
+    entry("filterfalse", lambda ctx, predicate, it: itertools.filterfalse(
+        _predicate(ctx, predicate) if predicate is not None else truth, iterate(it)),
+        "function, iterable, /", context=True, frames=0),
+    entry("starmap", lambda ctx, function, it: itertools.starmap(
+        lambda *args: ctx.call(function, list(args), {}), (tuple(iterate(a)) for a in iterate(
+            it))), "function, iterable, /", context=True, frames=0),
+    entry("groupby", lambda ctx, it, key: itertools.groupby(iterate(it), None if key is None else
+                                                            _function(ctx, key)),
+          "iterable, key=None", context=True, frames=0),
+    entry("compress", lambda data, selectors: itertools.compress(
+        iterate(data), (truth(s) for s in iterate(selectors))), "data, selectors", frames=0),
+    entry("pairwise", lambda it: itertools.pairwise(iterate(it)), "iterable, /", frames=0),
+    entry("tee", lambda it, n: itertools.tee(iterate(it), n), "iterable, n=2, /", frames=0),
+    entry("combinations_with_replacement", lambda it, r: itertools.combinations_with_replacement(
+        iterate(it), r), "iterable, r", frames=0),
 ))
+
+
+CHAIN_TYPE = PyType("itertools.chain", (itertools.chain,), entry(
+    "chain", lambda *its: itertools.chain(*(iterate(i) for i in its)), "*iterables", frames=0))
+ITERTOOLS.table["chain"] = CHAIN_TYPE
+CLASS_METHODS[itertools.chain] = table(entry(
+    "from_iterable", lambda its: itertools.chain.from_iterable(iterate(i) for i in iterate(its)),
+    "iterable, /", qualname="from_iterable", frames=0))
+
 
 MODULES = {"time": TIME, "typing": TYPING, "collections": COLLECTIONS, "functools": FUNCTOOLS,
            "itertools": ITERTOOLS}

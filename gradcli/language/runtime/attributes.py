@@ -129,7 +129,7 @@ def _send(generator: GeneratorObject, value):
 
 
 def _close(generator: GeneratorObject) -> None:
-    generator.state = "closed"
+    generator.close()
 
 
 GENERATOR_METHODS = table(entry("send", _send, "self, value, /"),
@@ -169,8 +169,8 @@ _KIND_TABLES = (
     (tuple, {}, TUPLE_METHODS),
     (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
 )
-# What a builtin class's attributes are (`str.upper`, `dict.fromkeys`): its methods, unbound.
-_CLASS_METHODS = {str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
+# What a builtin class's attributes are (modules' classes register theirs here) (`str.upper`, `dict.fromkeys`): its methods, unbound.
+CLASS_METHODS = {str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
                   dict: DICT_METHODS | table(entry("fromkeys", lambda keys, value=None: dict.fromkeys(
                       _plain(keys), value), "iterable, value=None, /", style="at_most",
                       qualname="fromkeys")),
@@ -178,7 +178,7 @@ _CLASS_METHODS = {str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
 
 
 def _class_attribute(cls: PyType, name: str):
-    methods = _CLASS_METHODS.get(cls.hosts[0]) if len(cls.hosts) == 1 else None
+    methods = CLASS_METHODS.get(cls.hosts[0]) if len(cls.hosts) == 1 else None
     if methods is not None and name in methods:
         return methods[name]
     raise errors.TorchError("AttributeError",
@@ -219,7 +219,7 @@ def get(value, name: str):
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
-    if isinstance(value, PyType) and value.hosts and value.hosts[0] in _CLASS_METHODS:
+    if isinstance(value, PyType) and value.hosts and value.hosts[0] in CLASS_METHODS:
         return _class_attribute(value, name)
     if isinstance(value, TableObject):
         return value.attribute(name)

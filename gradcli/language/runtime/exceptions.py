@@ -16,7 +16,11 @@ from gradcli.language.runtime.pytypes import PyType
 _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, OverflowError,
             LookupError, IndexError, KeyError, RuntimeError, NotImplementedError, RecursionError,
             ValueError, TypeError, AttributeError, NameError, UnboundLocalError, AssertionError,
-            StopIteration, MemoryError, ImportError, ModuleNotFoundError, KeyboardInterrupt)
+            StopIteration, MemoryError, ImportError, ModuleNotFoundError, KeyboardInterrupt,
+            GeneratorExit, SystemExit, OSError, FileNotFoundError, PermissionError, TimeoutError,
+            ConnectionError, EOFError, FloatingPointError, SyntaxError, IndentationError,
+            UnicodeError, BufferError, Warning, UserWarning, DeprecationWarning, RuntimeWarning,
+            FutureWarning)
 
 
 def _exception_class(cls: type) -> PyType:

@@ -65,7 +65,11 @@ HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0
                    type(iter(set())), type(iter(b"")), *DICT_VIEWS,
                    itertools.count, itertools.cycle, itertools.repeat, itertools.chain,
                    itertools.islice, itertools.product, itertools.permutations,
-                   itertools.combinations, itertools.zip_longest, itertools.accumulate)
+                   itertools.combinations, itertools.zip_longest, itertools.accumulate,
+                   itertools.takewhile, itertools.dropwhile, itertools.filterfalse,
+                   itertools.starmap, itertools.groupby, type(next(itertools.groupby([0]))[1]),
+                   itertools.compress, itertools.pairwise, type(itertools.tee([])[0]),
+                   itertools.combinations_with_replacement, type(iter(int, 1)))
 _ITERABLES = (list, tuple, str, bytes, range, dict, set, frozenset, Generator, GeneratorObject,
               enumerate, zip, *HOST_ITERATORS, *ARRAY_TYPES)
 
