@@ -44,14 +44,30 @@ def compile_function(compiler, fname: str, params, body):
             run_body = compiler.expression(body)
     finally:
         compiler.scope, compiler.loops = outer, loops
-    defaults = signature.defaults
+    defaults, doc = signature.defaults, docstring(body) if isinstance(body, list) else None
 
     def make(frame):
         values = {k: d(frame) for k, d in defaults.items()}
         return UserFunction(fname, qualname, signature.params, values, run_body, frame,
                             signature.star, signature.star_star, tuple(signature.kwonly),
-                            generator, signature.posonly)
+                            generator, signature.posonly, doc=doc)
     return make
+
+
+def docstring(body: list):
+    """The docstring of a def or class body: its first statement, when a plain string literal."""
+    from gradcli.language.syntax.literals import string
+    first = next((t for t in body if isinstance(t, Tree)), None)
+    while first is not None and first.data in ("simple_stmt", "suite") and first.children:
+        first = first.children[0] if isinstance(first.children[0], Tree) else None
+    if first is None or first.data != "expr_stmt" or not isinstance(first.children[0], Tree) \
+            or first.children[0].data != "string":
+        return None
+    try:
+        pieces = [string(token.value) for token in first.children[0].children]
+    except ValueError:
+        return None
+    return "".join(pieces) if all(isinstance(p, str) for p in pieces) else None
 
 
 def compile_parameters(compiler, params) -> Signature:

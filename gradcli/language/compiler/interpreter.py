@@ -11,7 +11,7 @@ from gradcli.language.runtime import exceptions
 from gradcli.language.compiler import targets
 from gradcli.language.compiler.expressions import (USER_ERRORS, ExpressionCompiler, condition,
                                                    raise_at, span_of, syntax_error)
-from gradcli.language.compiler.functions import compile_function
+from gradcli.language.compiler.functions import compile_function, docstring
 from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.namespaces.imports import bind_import
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
@@ -433,12 +433,12 @@ class Compiler(ExpressionCompiler):
             self.scope, self.loops = outer, loops
         store = targets.compile_target(self, Tree("var", [name], tree.meta))
         decorating = [(self.expression(d.children[0]), span_of(d)) for d in decorators]
-        runtime, span = self.runtime, span_of(tree)
+        runtime, span, doc = self.runtime, span_of(tree), docstring(body.children)
 
         def run(frame):
             applied = [(evaluate(frame), where) for evaluate, where in decorating]
             base_values = [evaluate(frame) for evaluate in bases]
-            namespace = {"__module__": "__main__", "__qualname__": qualname}
+            namespace = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc}
             block(Frame(frame, namespace))
             cls = self.guard(lambda: classes.make_class(cname, qualname, base_values, namespace,
                                                         runtime), span)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from collections import deque
 
 from gradcli.engine import errors
 from gradcli.engine.functions import F
@@ -45,7 +46,7 @@ _PY_BINARY = {
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
-_SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, list, tuple, type(None), range, dict, set,
+_SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, deque, list, tuple, type(None), range, dict, set,
                   frozenset, type({}.keys()), type({}.values()), type({}.items()),
                   *ARRAY_TYPES)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
@@ -19,6 +21,11 @@ from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generat
                                             Size, dict_from, iterate, qualified_type_name,
                                             type_name)
 from gradcli.language.runtime.pytypes import PyType
+
+def register_type(cls: PyType) -> None:
+    """What `type(value)` gives for values of `cls`'s host class (a namedtuple's class)."""
+    _TYPE_OF[cls.hosts[0]] = cls
+
 
 __all__ = ["Builtin", "entry", "table", "truth", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
 
@@ -109,7 +116,8 @@ def _len(obj):
         if obj.ndim == 0:
             raise errors.type_error("len() of a 0-d tensor")
         return obj.shape[0]
-    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, *ARRAY_TYPES)) or \
+    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque,
+                        *ARRAY_TYPES)) or \
             isinstance(obj, DICT_VIEWS):
         return len(obj)
     if isinstance(obj, TableObject) and obj.is_sequence:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import collections
+import random
+
+import numpy as np
+
 from gradcli.engine import errors
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.devices import Device
@@ -9,8 +14,9 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
+from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_METHODS
 from gradcli.language.namespaces.builtins import _list_sort, entry, stop_iteration, table
+from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes, exceptions
 from gradcli.language.runtime.formatting import str_format
@@ -19,7 +25,8 @@ from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
-from gradcli.language.runtime.values import Namespace, Size, dict_from, type_name
+from gradcli.language.runtime.values import (NamedTuple, Namespace, Size, dict_from, iterate,
+                                            type_name)
 
 NODE_ATTRS = {
     "next_functions": lambda n: tuple(n.next_edges),
@@ -119,6 +126,16 @@ SET_METHODS = _host_methods(set, _SET_READING + """ add clear discard pop remove
     difference_update intersection_update symmetric_difference_update""")
 FROZENSET_METHODS = _host_methods(frozenset, _SET_READING)
 TUPLE_METHODS = _SEARCHES
+DEQUE_METHODS = _host_methods(collections.deque, """append appendleft pop popleft extend extendleft
+    rotate clear copy reverse insert""") | _SEARCHES | table(
+    entry("remove", _remove, "self, value, /", context=True, style="exact"))
+ORDERED_DICT_METHODS = DICT_METHODS | _host_methods(
+    collections.OrderedDict, "clear copy items keys move_to_end pop popitem setdefault values")
+COUNTER_METHODS = DICT_METHODS | _host_methods(collections.Counter,
+                                               "copy most_common elements subtract total") | table(
+    entry("update", lambda c, other=None, **kwargs: c.update(
+        other if other is None or isinstance(other, dict) else list(iterate(other)), **kwargs),
+        "self, iterable=None, /, **kwds"))
 
 
 def _send(generator: GeneratorObject, value):
@@ -164,10 +181,14 @@ _KIND_TABLES = (
     (Size, {}, SIZE_METHODS | TUPLE_METHODS), (ReturnTypes, RETURN_TYPES_ATTRS, {}),
     (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
+    (np.random.Generator, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
+    (collections.OrderedDict, {}, ORDERED_DICT_METHODS),
+    (collections.Counter, {}, COUNTER_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
     (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
     (tuple, {}, TUPLE_METHODS),
     (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
+    (collections.deque, {"maxlen": lambda d: d.maxlen}, DEQUE_METHODS),
 )
 # What a builtin class's attributes are (modules' classes register theirs here) (`str.upper`, `dict.fromkeys`): its methods, unbound.
 CLASS_METHODS = {str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
@@ -219,6 +240,8 @@ def get(value, name: str):
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
+    if isinstance(value, NamedTuple):
+        return _named_field(value, name)
     if isinstance(value, PyType) and value.hosts and value.hosts[0] in CLASS_METHODS:
         return _class_attribute(value, name)
     if isinstance(value, TableObject):
@@ -249,6 +272,8 @@ def set(value, name: str, item) -> None:
             name.startswith("__") and name.endswith("__"))):
         value.set_attribute(name, item)
         return
+    if isinstance(value, NamedTuple) and name in value.language_fields:
+        raise errors.TorchError("AttributeError", "can't set attribute")
     if isinstance(value, Tensor):
         getter_setter = TENSOR_ATTRS.get(name)
         if getter_setter is not None and getter_setter[1] is not None:
@@ -307,6 +332,25 @@ def _function_attribute(value, name: str):
     if name == "__kwdefaults__":
         return {k: value.defaults[k] for k in value.kwonly if k in value.defaults} or None
     return _missing(value, name)
+
+
+def _named_field(value: NamedTuple, name: str):
+    """A namedtuple's field, or its _asdict/_replace/_fields."""
+    fields = value.language_fields
+    if name in fields:
+        return value[fields.index(name)]
+    if name == "_fields":
+        return fields
+    if name == "_asdict":
+        return entry("_asdict", lambda: dict(zip(fields, value)), "")
+    if name == "_replace":
+        def replace(**changes):
+            unknown = [k for k in changes if k not in fields]
+            if unknown:
+                raise errors.value_error(f"Got unexpected field names: {unknown!r}")
+            return type(value)(changes.get(f, v) for f, v in zip(fields, value))
+        return entry("_replace", replace, "**kwargs")
+    return _from(value, name, {}, TUPLE_METHODS)
 
 
 def _from_super(proxy: classes.Super, name: str):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import replace
 
 import numpy as np
@@ -133,6 +133,11 @@ def get_item(value, key):
         if key not in value and not isinstance(value, (DefaultDict, Counter)):
             raise errors.TorchError("KeyError", _key_text(key), (key,))
         return value[key]
+    if isinstance(value, deque) and not isinstance(key, slice):
+        try:
+            return value[_python_index(key)]
+        except IndexError:
+            raise errors.index_error("deque index out of range") from None
     if isinstance(value, (list, tuple, str, bytes, range)):
         key = _python_index(key)
         if isinstance(key, slice):

@@ -131,6 +131,16 @@ for _type in EXCEPTION_TYPES.values():
                                       qualname=f"{_type.name}.__init__")
 
 
+_MODULE_EXCEPTIONS: dict[str, PyType] = {}
+
+
+def register_exception(cls: PyType) -> None:
+    """An exception class a module offers (np.linalg.LinAlgError): caught by its class, named
+    by its own name; not a builtin name."""
+    _MODULE_EXCEPTIONS[cls.hosts[0].__name__] = cls
+    _BY_HOST[cls.hosts[0]] = cls
+
+
 def exception_type(value):
     """The language class of an exception value, None for any other value."""
     if isinstance(value, UserException):
@@ -147,7 +157,8 @@ def caught_value(error: GradRuntimeError) -> BaseException:
     """The exception value an `except` clause binds for `error` (the raised one, when a program
     raised it)."""
     if error.value is None:
-        cls = EXCEPTION_TYPES.get(error.kind, EXCEPTION_TYPES["RuntimeError"]).hosts[0]
+        cls = (EXCEPTION_TYPES.get(error.kind) or _MODULE_EXCEPTIONS.get(error.kind)
+               or EXCEPTION_TYPES["RuntimeError"]).hosts[0]
         if error.value_args is not None:
             error.value = cls(*error.value_args)
         else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections import Counter, OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict, deque
 from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
@@ -70,7 +70,7 @@ HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0
                    itertools.starmap, itertools.groupby, type(next(itertools.groupby([0]))[1]),
                    itertools.compress, itertools.pairwise, type(itertools.tee([])[0]),
                    itertools.combinations_with_replacement, type(iter(int, 1)))
-_ITERABLES = (list, tuple, str, bytes, range, dict, set, frozenset, Generator, GeneratorObject,
+_ITERABLES = (list, tuple, str, bytes, range, deque, dict, set, frozenset, Generator, GeneratorObject,
               enumerate, zip, *HOST_ITERATORS, *ARRAY_TYPES)
 
 
@@ -126,6 +126,14 @@ def _drain(method, stop: str, arguments):
             if error.kind == stop:
                 return
             raise
+
+
+class NamedTuple(tuple):
+    """An instance of a collections.namedtuple class: a tuple whose class (made per
+    namedtuple() call) names its fields."""
+
+    __slots__ = ()
+    language_fields: tuple = ()
 
 
 class DefaultDict(defaultdict):
@@ -198,6 +206,14 @@ class Printer:
         if isinstance(value, DefaultDict):
             return (f"defaultdict({self.repr(value.language_factory)}, "
                     f"{self._container(dict(value))})")
+        if isinstance(value, NamedTuple):
+            fields = ", ".join(f"{f}={self.repr(v)}" for f, v in zip(value.language_fields,
+                                                                   value))
+            return f"{type(value).__name__}({fields})"
+        if isinstance(value, deque):
+            inner = ", ".join(self.repr(v) for v in value)
+            bound = "" if value.maxlen is None else f", maxlen={value.maxlen}"
+            return f"deque([{inner}]{bound})"
         if isinstance(value, OrderedDict):
             items = ", ".join(f"({self.repr(k)}, {self.repr(v)})" for k, v in value.items())
             return f"OrderedDict([{items}])" if items else "OrderedDict()"
