@@ -9,7 +9,7 @@ from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.values import iterate, type_name
 
@@ -46,7 +46,8 @@ _PY_BINARY = {
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
-_SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, deque, list, tuple, type(None), range, dict, set,
+_SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, deque, list, tuple, type(None), range,
+                  dict, set,
                   frozenset, type({}.keys()), type({}.values()), type({}.items()),
                   *ARRAY_TYPES)
 
@@ -214,3 +215,6 @@ def _contains(container, item) -> bool:
         if member is item or truth(compare("==", member, item)):
             return True
     return False
+
+
+protocols.binary, protocols.unary, protocols.compare = binary, unary, compare

@@ -12,7 +12,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
@@ -21,11 +21,6 @@ from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generat
                                             Size, dict_from, iterate, qualified_type_name,
                                             type_name)
 from gradcli.language.runtime.pytypes import PyType
-
-def register_type(cls: PyType) -> None:
-    """What `type(value)` gives for values of `cls`'s host class (a namedtuple's class)."""
-    _TYPE_OF[cls.hosts[0]] = cls
-
 
 __all__ = ["Builtin", "entry", "table", "truth", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
 
@@ -614,6 +609,15 @@ PY_BUILTINS = table(
     entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
 ) | {"set": SET_TYPE, "frozenset": FROZENSET_TYPE} | {t.construct.name: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
-                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE, SLICE_TYPE)} | \
+                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE,
+                                   SLICE_TYPE)} | \
     EXCEPTION_TYPES | {"object": classes.OBJECT, "NotImplemented": NotImplemented,
                        "Ellipsis": Ellipsis}
+
+
+def register_type(cls: PyType) -> None:
+    """What `type(value)` gives for values of `cls`'s host class (a namedtuple's class)."""
+    _TYPE_OF[cls.hosts[0]] = cls
+
+
+protocols.truth, protocols.absolute, protocols.register_type = truth, _abs, register_type

@@ -16,8 +16,8 @@ from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, dict_from,
                                             iterate)
-from gradcli.language.namespaces.builtins import register_type, truth
-from gradcli.language.runtime.attributes import CLASS_METHODS
+from gradcli.language.runtime import protocols
+from gradcli.language.runtime.protocols import CLASS_METHODS
 
 TIME = Namespace("time", table(
     entry("time", time.time, "", frames=0),
@@ -83,7 +83,7 @@ def _namedtuple(typename, field_names, *, rename=False, defaults=None, module=No
         return host(bound[n] for n in names)
     cls = PyType(f"__main__.{typename}", (host,), entry(typename, construct, "*args, **kwargs",
                                                          frames=0))
-    register_type(cls)
+    protocols.register_type(cls)
     CLASS_METHODS[host] = {"_fields": tuple(names), "_make": entry(
         "_make", lambda iterable: host(iterate(iterable)), "iterable", frames=0)}
     return cls
@@ -258,13 +258,13 @@ def _function(ctx, function):
 
 
 def _predicate(ctx, predicate):
-    return lambda item: truth(ctx.call(predicate, [item], {}))
+    return lambda item: protocols.truth(ctx.call(predicate, [item], {}))
 
 
 def _accumulate(ctx, iterable, func=None, initial=None):
     """itertools.accumulate: running sums with the language's + (tensors too), or func."""
-    from gradcli.language.compiler.operators import binary
-    combine = (lambda a, b: binary("+", a, b)) if func is None else _function(ctx, func)
+    combine = (lambda a, b: protocols.binary("+", a, b)) if func is None else \
+        _function(ctx, func)
     return itertools.accumulate(iterate(iterable), combine, initial=initial)
 
 
@@ -296,7 +296,7 @@ ITERTOOLS = Namespace("itertools", table(
         _predicate(ctx, predicate), iterate(it)), "predicate, iterable, /", context=True,
         frames=0),
     entry("filterfalse", lambda ctx, predicate, it: itertools.filterfalse(
-        _predicate(ctx, predicate) if predicate is not None else truth, iterate(it)),
+        _predicate(ctx, predicate) if predicate is not None else protocols.truth, iterate(it)),
         "function, iterable, /", context=True, frames=0),
     entry("starmap", lambda ctx, function, it: itertools.starmap(
         lambda *args: ctx.call(function, list(args), {}), (tuple(iterate(a)) for a in iterate(
@@ -305,7 +305,8 @@ ITERTOOLS = Namespace("itertools", table(
                                                             _function(ctx, key)),
           "iterable, key=None", context=True, frames=0),
     entry("compress", lambda data, selectors: itertools.compress(
-        iterate(data), (truth(s) for s in iterate(selectors))), "data, selectors", frames=0),
+        iterate(data), (protocols.truth(s) for s in iterate(selectors))), "data, selectors",
+        frames=0),
     entry("pairwise", lambda it: itertools.pairwise(iterate(it)), "iterable, /", frames=0),
     entry("tee", lambda it, n: itertools.tee(iterate(it), n), "iterable, n=2, /", frames=0),
     entry("combinations_with_replacement", lambda it, r: itertools.combinations_with_replacement(
@@ -323,9 +324,7 @@ CLASS_METHODS[itertools.chain] = table(entry(
 
 def _operator_table() -> dict:
     """Python's `operator` module over the language's own operators (tensors included)."""
-    from gradcli.language.compiler import operators
-    from gradcli.language.runtime import attributes, calls
-    from gradcli.language.namespaces.builtins import PY_BUILTINS
+    operators = protocols
 
     def binary(name: str, op: str):
         return entry(name, lambda a, b: operators.binary(op, a, b), "a, b, /", style="expected",
@@ -348,7 +347,7 @@ def _operator_table() -> dict:
 
     def attribute_path(obj, path: str):
         for part in path.split("."):
-            obj = attributes.get(obj, part)
+            obj = protocols.get_attribute(obj, part)
         return obj
 
     return table(
@@ -363,14 +362,16 @@ def _operator_table() -> dict:
         entry("neg", lambda a: operators.unary("-", a), "a, /", style="expected", frames=0),
         entry("pos", lambda a: operators.unary("+", a), "a, /", style="expected", frames=0),
         entry("invert", lambda a: operators.unary("~", a), "a, /", style="expected", frames=0),
-        entry("not_", lambda a: not truth(a), "a, /", style="expected", frames=0),
-        entry("truth", truth, "a, /", style="expected", frames=0),
+        entry("not_", lambda a: not protocols.truth(a), "a, /", style="expected", frames=0),
+        entry("truth", lambda a: protocols.truth(a), "a, /", style="expected", frames=0),
         entry("contains", lambda a, b: operators.compare("in", b, a), "a, b, /",
               style="expected", frames=0),
-        entry("getitem", calls.get_item, "a, b, /", style="expected", frames=0),
-        getter("itemgetter", calls.get_item),
+        entry("getitem", lambda a, b: protocols.get_item(a, b), "a, b, /", style="expected",
+              frames=0),
+        entry("abs", lambda a: protocols.absolute(a), "a, /", style="expected", frames=0),
+        getter("itemgetter", lambda obj, key: protocols.get_item(obj, key)),
         getter("attrgetter", attribute_path),
-    ) | {"abs": PY_BUILTINS["abs"]}
+    )
 
 
 OPERATOR = LazyTable({}, _operator_table)

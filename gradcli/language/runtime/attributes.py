@@ -18,7 +18,7 @@ from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY
 from gradcli.language.namespaces.builtins import _list_sort, entry, stop_iteration, table
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes, exceptions
+from gradcli.language.runtime import classes, exceptions, protocols
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
@@ -50,22 +50,30 @@ SLICE_METHODS = table(entry("indices", lambda s, length: s.indices(length), "sel
 HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
 DEVICE_ATTRS = {"type": lambda d: d.type, "index": lambda d: d.index}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
+# Methods whose arguments are iterables: what only the language can iterate (a user class with
+# __iter__, a tensor) is handed to them as a list.
+_TAKING_ITERABLES = frozenset("""extend extendleft join update union intersection difference
+    symmetric_difference issubset issuperset isdisjoint difference_update intersection_update
+    symmetric_difference_update""".split())
+
+
 def _host_methods(cls: type, names: str) -> dict:
     """Python's own methods of a builtin container class, by name (from this fixed list): they
-    take only plain values and raise Python's own errors. Arguments that only the language can
-    iterate (a user class with __iter__, a tensor) are handed over as lists."""
+    take only plain values and raise Python's own errors."""
     def method(name: str):
         host = cls.__dict__[name]
-
-        def run(receiver, *args, **kwargs):
-            return host(receiver, *(_plain(a) for a in args), **kwargs)
+        if name in _TAKING_ITERABLES:
+            def run(receiver, *args, **kwargs):
+                return host(receiver, *(_plain(a) for a in args), **kwargs)
+        else:
+            def run(receiver, *args, **kwargs):
+                return host(receiver, *args, **kwargs)
         return entry(name, run, "self, *args, **kwargs", qualname=f"{cls.__name__}.{name}")
     return table(*(method(n) for n in names.split()))
 
 
 def _plain(value):
     if isinstance(value, (TableObject, Tensor)):
-        from gradcli.language.runtime.values import iterate
         return list(iterate(value))
     return value
 
@@ -106,12 +114,14 @@ _SEARCHES = table(
     entry("index", _index, "self, value, start=0, stop=None, /", context=True, style="at_most"),
     entry("count", _count, "self, value, /", style="exact"),
 )
-LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | _SEARCHES | table(
+LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | _SEARCHES | \
+    table(
     entry("remove", _remove, "self, value, /", context=True, style="exact"),
     entry("sort", lambda ctx, xs, key, reverse: _list_sort(ctx, xs, key, reverse),
           "self, *, key=None, reverse=False", context=True),
 )
-DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get copy clear") | table(
+DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get copy clear") | \
+    table(
     entry("update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
           "self, other=(), /, **kwargs"),
 )
@@ -190,20 +200,22 @@ _KIND_TABLES = (
     (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
     (collections.deque, {"maxlen": lambda d: d.maxlen}, DEQUE_METHODS),
 )
-# What a builtin class's attributes are (modules' classes register theirs here) (`str.upper`, `dict.fromkeys`): its methods, unbound.
-CLASS_METHODS = {str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
-                  dict: DICT_METHODS | table(entry("fromkeys", lambda keys, value=None: dict.fromkeys(
-                      _plain(keys), value), "iterable, value=None, /", style="at_most",
-                      qualname="fromkeys")),
-                  set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS}
+# What a builtin class's attributes are (`str.upper`, `dict.fromkeys`): its methods, unbound
+# (modules' classes register theirs too).
+CLASS_METHODS = protocols.CLASS_METHODS
+CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
+                  dict: DICT_METHODS | table(entry(
+                      "fromkeys", lambda keys, value=None: dict.fromkeys(_plain(keys), value),
+                      "iterable, value=None, /", style="at_most", qualname="fromkeys")),
+                  set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS})
 
 
 def _class_attribute(cls: PyType, name: str):
     methods = CLASS_METHODS.get(cls.hosts[0]) if len(cls.hosts) == 1 else None
     if methods is not None and name in methods:
         return methods[name]
-    raise errors.TorchError("AttributeError",
-                            f"type object '{cls.name.rsplit('.', 1)[-1]}' has no attribute '{name}'")
+    raise errors.TorchError("AttributeError", f"type object '{cls.name.rsplit('.', 1)[-1]}' has "
+                            f"no attribute '{name}'")
 
 
 def tables_of(value) -> tuple[dict, dict] | None:
@@ -380,3 +392,6 @@ def _property_decorator(prop: classes.Property, name: str):
         return entry("deleter", lambda fn: classes.Property(prop.getter, prop.setter, fn),
                      "fdel, /")
     return entry("getter", lambda fn: classes.Property(fn, prop.setter, prop.deleter), "fget, /")
+
+
+protocols.get_attribute = get

@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import PY_BUILTINS, index
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
@@ -211,3 +211,6 @@ def context_manager(value) -> ContextManager:
                               label=type_name(value), exit_with_error=exit_with_error)
     raise errors.type_error(
         f"'{type_name(value)}' object does not support the context manager protocol")
+
+
+protocols.get_item = get_item

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gradcli.engine import errors
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType
@@ -234,8 +235,7 @@ class Instance(UserInstance, TableObject):
         result = self.cls.runtime.call(bind(found, self, self.cls), [other], {})
         if result is NotImplemented:
             return self is other
-        from gradcli.language.namespaces.builtins import truth
-        return truth(result)
+        return protocols.truth(result)
 
     def dunder(self, name: str):
         """The user's own special method `name`, bound, or None."""

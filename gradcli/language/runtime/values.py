@@ -70,7 +70,8 @@ HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0
                    itertools.starmap, itertools.groupby, type(next(itertools.groupby([0]))[1]),
                    itertools.compress, itertools.pairwise, type(itertools.tee([])[0]),
                    itertools.combinations_with_replacement, type(iter(int, 1)))
-_ITERABLES = (list, tuple, str, bytes, range, deque, dict, set, frozenset, Generator, GeneratorObject,
+_ITERABLES = (list, tuple, str, bytes, range, deque, dict, set, frozenset, Generator,
+              GeneratorObject,
               enumerate, zip, *HOST_ITERATORS, *ARRAY_TYPES)
 
 
