@@ -107,6 +107,38 @@ def _user_operator(names: tuple, a, b):
     return classes.MISSING
 
 
+_PY_INPLACE = {
+    "+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
+    "**": operator.ipow, "//": operator.ifloordiv, "%": operator.imod, "&": operator.iand,
+    "|": operator.ior, "^": operator.ixor, "@": operator.imatmul, "<<": operator.ilshift,
+    ">>": operator.irshift,
+}
+
+
+def inplace_binary(op: str, a, b):
+    """`a op= b` for what is not a tensor: the user's __iop__ first, Python's own in-place
+    operator for its containers (a list grows in place), else `a op b`."""
+    if classes.class_of(a) is not None:
+        method = classes.special_method(a, "__i" + _BINARY_DUNDERS[op][0][2:])
+        if method is not None:
+            result = classes.call_bound(method, [b])
+            if result is not NotImplemented:
+                return result
+    elif isinstance(a, (list, set, dict, deque)) and isinstance(b, _SAFE_PY_TYPES):
+        try:
+            return _PY_INPLACE[op](a, b)
+        except TypeError as error:
+            raise errors.type_error(str(error)) from None
+    try:
+        return binary(op, a, b)
+    except errors.TorchError as error:
+        prefix = f"unsupported operand type(s) for {op}:"
+        if error.kind == "TypeError" and error.message.startswith(prefix):
+            raise errors.type_error(f"unsupported operand type(s) for {op}=:"
+                                    + error.message[len(prefix):]) from None
+        raise
+
+
 _ARRAY_INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul,
                   "/": operator.itruediv, "**": operator.ipow}
 

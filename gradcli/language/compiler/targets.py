@@ -191,7 +191,7 @@ def compile_augmented(compiler, target, op: str, value, span):
                     current, lambda t: operators.binary(op, t, operand))
             if isinstance(current, np.ndarray) and op in _INPLACE:
                 return operators.array_inplace(op, current, operand)
-            return operators.binary(op, current, operand)
+            return operators.inplace_binary(op, current, operand)
         store(frame, compiler.guard(combine, span))
     return run
 

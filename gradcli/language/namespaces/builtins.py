@@ -244,7 +244,7 @@ def _getattr(obj, name, default=_NO_DEFAULT):
     from gradcli.language.runtime import attributes
     try:
         return attributes.get(obj, _attribute_name(name))
-    except errors.TorchError as error:
+    except (errors.TorchError, GradRuntimeError) as error:
         if error.kind != "AttributeError" or default is _NO_DEFAULT:
             raise
         return default

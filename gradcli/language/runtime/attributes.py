@@ -247,6 +247,8 @@ def get(value, name: str):
             return value.table[name]
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
             return exceptions.chained(value, name)
+        if value is classes.OBJECT and name in _OBJECT_METHODS:  # object.__setattr__(self, ...)
+            return _OBJECT_METHODS[name]
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         return _missing(value, name)
@@ -379,6 +381,29 @@ def _from_super(proxy: classes.Super, name: str):
     raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")
 
 
+def _object_setattr(obj, name, value) -> None:
+    if not isinstance(obj, classes.Instance):
+        raise errors.type_error(f"can't apply this __setattr__ to {type_name(obj)} object")
+    obj.set_own_attribute(name, value)
+
+
+def _object_getattribute(obj, name):
+    if not isinstance(obj, classes.Instance):
+        return get(obj, name)
+    if name in obj.attrs:
+        return obj.attrs[name]
+    found = obj.cls.find(name)
+    if found is classes.MISSING:
+        raise obj.missing(name)
+    return classes.bind(found, obj, obj.cls)
+
+
+# What `object.__setattr__(self, name, value)` and friends reach: the plain behaviour a user
+# class's own hooks defer to.
+_OBJECT_METHODS = table(
+    entry("__setattr__", _object_setattr, "self, name, value, /", style="expected"),
+    entry("__getattribute__", _object_getattribute, "self, name, /", style="expected"),
+)
 _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__init__",
                      style="exact")
 

@@ -201,6 +201,15 @@ class Instance(UserInstance, TableObject):
         raise self.missing(name)
 
     def set_attribute(self, name: str, value) -> None:
+        hook = self.cls.find("__setattr__")
+        if hook is not _MISSING:
+            self.cls.runtime.call(bind(hook, self, self.cls), [name, value], {})
+            return
+        self.set_own_attribute(name, value)
+
+    def set_own_attribute(self, name: str, value) -> None:
+        """object.__setattr__(self, name, value): a property's setter, else the instance's own
+        attribute."""
         if not set_property(self.cls, self, name, value):
             self.attrs[name] = value
 
