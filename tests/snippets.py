@@ -47,6 +47,7 @@ def run_gradcli(source: str) -> dict:
     """Run a snippet in a fresh gradcli Session."""
     from gradcli.engine.state import STATE
     from gradcli.language.session import Session
+    from gradcli.language.syntax.parser import GradSyntaxError
 
     out, warned = io.StringIO(), []
     previous = STATE.warning_sink
@@ -56,6 +57,8 @@ def run_gradcli(source: str) -> dict:
     finally:
         STATE.warning_sink = previous
     error = None if outcome.error is None else [outcome.error.kind, outcome.error.message]
+    if isinstance(outcome.error, GradSyntaxError):  # as str() of Python's SyntaxError reads
+        error[1] += f" (<snippet>, line {outcome.error.line})"
     return _record(out.getvalue(), error, warned)
 
 

@@ -40,7 +40,33 @@ def _axis_reduction(name: str, reduce):
                  "self, axis=None, keepdims=False", style="expected")
 
 
-ARRAY_METHODS = table(
+def _plain(value):
+    """A Python class given as a dtype (`a.astype(float)`) as NumPy takes it."""
+    from gradcli.language.runtime.pytypes import PyType
+    if isinstance(value, PyType) and len(value.hosts) == 1 and isinstance(value.hosts[0], type) \
+            and (value.hosts[0] in (bool, int, float, complex, str)
+                 or issubclass(value.hosts[0], np.generic)):
+        return value.hosts[0]
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
+def _host_methods(cls: type, names: str) -> dict:
+    """NumPy's own methods of `cls`, from this fixed list (none reads or writes files or
+    reaches memory)."""
+    def method(name: str):
+        host = cls.__dict__[name]
+
+        def run(receiver, *args, **kwargs):
+            return host(receiver, *(_plain(a) for a in args),
+                        **{k: _plain(v) for k, v in kwargs.items()})
+        return entry(name, run, "self, *args, **kwargs", qualname=name)
+    return table(*(method(n) for n in names.split()))
+
+
+ARRAY_METHODS = _host_methods(np.ndarray, """astype ravel clip std var cumsum cumprod argsort sort
+    fill squeeze any all nonzero dot repeat swapaxes trace diagonal conj""") | table(
     entry("tolist", lambda a: a.tolist(), "self", style="expected"),
     entry("item", lambda a, *args: a.item(*args), "self, *args", style="expected"),
     entry("copy", lambda a: a.copy(), "self", style="expected"),
@@ -58,3 +84,8 @@ ARRAY_METHODS = table(
     entry("argmax", lambda a, axis: a.argmax(axis), "self, axis=None", style="expected"),
     entry("argmin", lambda a, axis: a.argmin(axis), "self, axis=None", style="expected"),
 )
+
+# np.random.default_rng()'s generator.
+RNG_METHODS = _host_methods(np.random.Generator, """random normal integers standard_normal uniform
+    choice permutation shuffle exponential binomial poisson beta gamma multivariate_normal
+    permuted bytes""".replace("bytes", ""))

@@ -198,7 +198,8 @@ class Builtin:
             raise errors.type_error(f"{self.title}() got an unexpected keyword argument '{key}'")
         if all(p.positional_only or p.var_positional for p in self.params):
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
-        raise errors.type_error(f"'{key}' is an invalid keyword argument for {self.title}()")
+        title = "sort" if self.title == "sorted" else self.title  # sorted() says sort(), as Python
+        raise errors.type_error(f"'{key}' is an invalid keyword argument for {title}()")
 
 
 def entry(name: str, fn: Callable, spec: str = "", *, context: bool = False,
