@@ -106,3 +106,136 @@ def adam(params, grads, states: list[dict], *, lr, beta1, beta2, eps, weight_dec
             _write(second, np.maximum(second.data, exp_avg_sq.data))
         denom = np.sqrt(second.data) / _scalar(bias_correction2_sqrt, p) + _scalar(eps, p)
         _write(param, p + (_scalar(-step_size, p) * exp_avg.data) / denom)
+
+
+def _addcmul(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> np.ndarray:
+    """a.addcmul(t1, t2, value=value): (value * t1) * t2 + a, rounded once at the add."""
+    return _fma(t1 * _scalar(value, a), t2, a)
+
+
+def _addcdiv(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> np.ndarray:
+    """a.addcdiv(t1, t2, value=value): (value * t1) / t2 + a."""
+    return a + (_scalar(value, a) * t1) / t2
+
+
+def _count(step_tensor: Tensor) -> float:
+    """`step_t += 1` on the float32 step tensor, then its value as a Python float."""
+    _write(step_tensor, step_tensor.data + np.float32(1))
+    return float(step_tensor.data)
+
+
+def _decayed(param: Tensor, grad: np.ndarray, weight_decay, lr=None, decoupled=False):
+    """Weight decay as torch's steps apply it: into the grad, or (decoupled) onto the param."""
+    if weight_decay == 0:
+        return grad
+    if decoupled:
+        _write(param, param.data * _scalar(1 - lr * weight_decay, param.data))
+        return grad
+    return _add(grad, param.data, weight_decay)
+
+
+def rmsprop(param: Tensor, grad: np.ndarray, state: dict, *, lr, alpha, eps, weight_decay,
+            momentum, centered, maximize, **_) -> None:
+    grad = -grad if maximize else grad
+    _count(state["step"])
+    grad = _decayed(param, grad, weight_decay)
+    square_avg = state["square_avg"]
+    _write(square_avg, _addcmul(square_avg.data * _scalar(alpha, grad), grad, grad, 1 - alpha))
+    if centered:
+        grad_avg = state["grad_avg"]
+        _write(grad_avg, _lerp(grad_avg.data, grad, 1 - alpha))
+        avg = np.sqrt(_addcmul(square_avg.data, grad_avg.data, grad_avg.data, -1))
+    else:
+        avg = np.sqrt(square_avg.data)
+    avg = avg + _scalar(eps, avg)
+    if momentum > 0:
+        buffer = state["momentum_buffer"]
+        _write(buffer, _addcdiv(buffer.data * _scalar(momentum, avg), grad, avg))
+        _write(param, _add(param.data, buffer.data, -lr))
+    else:
+        _write(param, _addcdiv(param.data, grad, avg, -lr))
+
+
+def adagrad(param: Tensor, grad: np.ndarray, state: dict, *, lr, lr_decay, weight_decay, eps,
+            maximize, **_) -> None:
+    step = _count(state["step"])
+    grad = -grad if maximize else grad
+    grad = _decayed(param, grad, weight_decay)
+    clr = lr / (1 + (step - 1) * lr_decay)
+    total = state["sum"]
+    _write(total, _addcmul(total.data, grad, grad))
+    std = np.sqrt(total.data)
+    _write(param, _addcdiv(param.data, grad, std + _scalar(eps, std), -clr))
+
+
+def adadelta(param: Tensor, grad: np.ndarray, state: dict, *, lr, rho, eps, weight_decay,
+             maximize, **_) -> None:
+    _count(state["step"])
+    grad = -grad if maximize else grad
+    grad = _decayed(param, grad, weight_decay)
+    square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+    _write(square_avg, _addcmul(square_avg.data * _scalar(rho, grad), grad, grad, 1 - rho))
+    std = np.sqrt(square_avg.data + _scalar(eps, grad))
+    delta = np.sqrt(acc_delta.data + _scalar(eps, grad)) / std * grad
+    _write(acc_delta, _addcmul(acc_delta.data * _scalar(rho, grad), delta, delta, 1 - rho))
+    _write(param, _add(param.data, delta, -lr))
+
+
+def adamax(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weight_decay,
+           maximize, **_) -> None:
+    beta1, beta2 = betas
+    grad = -grad if maximize else grad
+    step = _count(state["step"])
+    grad = _decayed(param, grad, weight_decay)
+    exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+    _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
+    _write(exp_inf, np.maximum(exp_inf.data * _scalar(beta2, grad),
+                               np.abs(grad) + _scalar(eps, grad)))
+    clr = lr / (1 - beta1 ** step)
+    _write(param, _addcdiv(param.data, exp_avg.data, exp_inf.data, -clr))
+
+
+def nadam(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weight_decay,
+          momentum_decay, decoupled_weight_decay, maximize, **_) -> None:
+    beta1, beta2 = betas
+    grad = -grad if maximize else grad
+    step = _count(state["step"])
+    bias_correction2 = 1 - beta2 ** step
+    grad = _decayed(param, grad, weight_decay, lr, decoupled_weight_decay)
+    mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
+    mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
+    mu_product = state["mu_product"]
+    _write(mu_product, mu_product.data * np.float32(mu))
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
+    _write(exp_avg_sq, _addcmul(exp_avg_sq.data * _scalar(beta2, grad), grad, grad, 1 - beta2))
+    denom = np.sqrt(exp_avg_sq.data / _scalar(bias_correction2, grad))
+    product = float(mu_product.data)
+    product_next = product * mu_next
+    denom = denom + _scalar(eps, denom)
+    _write(param, _addcdiv(param.data, grad, denom, -lr * (1.0 - mu) / (1.0 - product)))
+    _write(param, _addcdiv(param.data, exp_avg.data, denom, -lr * mu_next / (1.0 - product_next)))
+
+
+def radam(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weight_decay,
+          decoupled_weight_decay, maximize, **_) -> None:
+    beta1, beta2 = betas
+    grad = -grad if maximize else grad
+    step = _count(state["step"])
+    grad = _decayed(param, grad, weight_decay, lr, decoupled_weight_decay)
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
+    _write(exp_avg_sq, _addcmul(exp_avg_sq.data * _scalar(beta2, grad), grad, grad, 1 - beta2))
+    bias_correction1 = 1 - beta1 ** step
+    bias_correction2 = 1 - beta2 ** step
+    corrected = exp_avg.data / _scalar(bias_correction1, grad)
+    rho_inf = 2 / (1 - beta2) - 1
+    rho_t = rho_inf - 2 * step * beta2 ** step / bias_correction2
+    update = corrected * _scalar(lr, grad)
+    if rho_t > 5.0:
+        rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+        root = np.sqrt(exp_avg_sq.data)
+        root = root + _scalar(eps, root)
+        adaptive = (np.ones_like(root) / root) * _scalar(bias_correction2 ** 0.5, root)
+        update = update * adaptive * _scalar(rect, root)
+    _write(param, param.data - update)

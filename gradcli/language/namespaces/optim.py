@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import errors, optimizers
+from gradcli.engine import conversions, errors, optimizers
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import torch_typename
@@ -30,6 +31,7 @@ class OptimizerKind:
     defaults: str  # the order of the options in torch's `defaults` dict
     check: Callable[[dict], None]
     step: Callable[["Optimizer", dict], None]
+    eager_state: Callable | None = None  # state made in the constructor (Adagrad's)
 
     def __post_init__(self) -> None:
         self.option_names = [p.name for p in parse_signature(self.options)]
@@ -52,7 +54,8 @@ class Optimizer(TableInstance):
     """An optimizer: its defaults, its param groups (dicts, as in torch) and per-tensor state."""
 
     PROPERTIES = {"param_groups": lambda optimizer: optimizer.param_groups,
-                  "defaults": lambda optimizer: optimizer.defaults}
+                  "defaults": lambda optimizer: optimizer.defaults,
+                  "state": lambda optimizer: optimizer.state}
 
     __slots__ = ("kind", "defaults", "param_groups", "state", "attrs")
 
@@ -70,6 +73,10 @@ class Optimizer(TableInstance):
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+        if kind.eager_state is not None:
+            for group in self.param_groups:
+                for param in group["params"]:
+                    self.state[param] = kind.eager_state(param, group)
 
     @property
     def language_type(self) -> PyType:
@@ -115,6 +122,44 @@ class Optimizer(TableInstance):
                             for key in sorted(group) if key != "params")
         return text + ")"
 
+    def state_dict(self) -> dict:
+        """torch's Optimizer.state_dict: params numbered across groups, state by number."""
+        numbers: dict = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {key: value for key, value in group.items() if key != "params"}
+            for param in group["params"]:
+                numbers.setdefault(id(param), len(numbers))
+            packed["params"] = [numbers[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {numbers[id(p)] if id(p) in numbers else p: value
+                 for p, value in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict) -> None:
+        """torch's Optimizer.load_state_dict: the saved groups (copied) with this optimizer's
+        params, state tensors cast to their param's dtype (the step counts as they are)."""
+        saved = [_copy_group(group) for group in state_dict["param_groups"]]
+        if len(saved) != len(self.param_groups):
+            raise errors.value_error(
+                "loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(self.param_groups, saved)):
+            raise errors.value_error("loaded state dict contains a parameter group that "
+                                     "doesn't match the size of optimizer's group")
+        by_number = {number: param for g, s in zip(self.param_groups, saved)
+                     for number, param in zip(s["params"], g["params"])}
+        state = {}
+        for key, value in state_dict["state"].items():
+            param = by_number.get(key)
+            state[key if param is None else param] = value if param is None else {
+                name: _cast_state(param, name, v) for name, v in value.items()}
+        for group, new in zip(self.param_groups, saved):
+            new["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new:
+                new["param_names"] = group["param_names"]
+        self.state = state
+        self.param_groups[:] = saved
+
     def step(self, ctx, closure):
         loss = None
         if closure is not None:
@@ -123,6 +168,18 @@ class Optimizer(TableInstance):
         for group in self.param_groups:
             self.kind.step(self, group)
         return loss
+
+
+def _copy_group(group: dict) -> dict:
+    """deepcopy of a saved param group (its values are numbers, tuples and index lists)."""
+    return {key: value if isinstance(value, Tensor) else copy.deepcopy(value)
+            for key, value in group.items()}
+
+
+def _cast_state(param: Tensor, name: str, value):
+    if not isinstance(value, Tensor) or name == "step" or not param.dtype.is_floating_point:
+        return value
+    return conversions.to_dtype(value, param.dtype)
 
 
 def _with_grads(group: dict) -> list:
@@ -142,12 +199,18 @@ def _sgd_step(optimizer: Optimizer, group: dict) -> None:
             optimizer.state.setdefault(param, {})["momentum_buffer"] = buffer
 
 
-def _adam_state(param: Tensor, amsgrad: bool) -> dict:
-    def zeros():
-        return Tensor(np.zeros(param.shape, param.dtype.np), param.dtype)
-    state = {"step": Tensor(np.array(0.0, np.float32)), "exp_avg": zeros(), "exp_avg_sq": zeros()}
-    if amsgrad:
-        state["max_exp_avg_sq"] = zeros()
+def _zeros(param: Tensor) -> Tensor:
+    return Tensor(np.zeros(param.shape, param.dtype.np), param.dtype)
+
+
+def _step_count(value: float = 0.0) -> Tensor:
+    return Tensor(np.array(value, np.float32))
+
+
+def _adam_state(param: Tensor, group: dict) -> dict:
+    state = {"step": _step_count(), "exp_avg": _zeros(param), "exp_avg_sq": _zeros(param)}
+    if group["amsgrad"]:
+        state["max_exp_avg_sq"] = _zeros(param)
     return state
 
 
@@ -155,13 +218,79 @@ def _adam_step(optimizer: Optimizer, group: dict) -> None:
     params = _with_grads(group)
     for param in params:
         if param not in optimizer.state:  # lazy state, as torch's _init_group makes it
-            optimizer.state[param] = _adam_state(param, group["amsgrad"])
+            optimizer.state[param] = _adam_state(param, group)
     states = [optimizer.state[p] for p in params]
     beta1, beta2 = group["betas"]
     optimizers.adam(params, [p.grad for p in params], states, lr=group["lr"], beta1=beta1,
                     beta2=beta2, eps=group["eps"], weight_decay=group["weight_decay"],
                     amsgrad=group["amsgrad"], maximize=group["maximize"],
                     decoupled_weight_decay=group["decoupled_weight_decay"])
+
+
+def _per_param(make_state, update):
+    """A step that runs `update` on each param with a grad, its state made on first use."""
+    def step(optimizer: Optimizer, group: dict) -> None:
+        for param in _with_grads(group):
+            state = optimizer.state.get(param)
+            if not state:
+                state = optimizer.state[param] = make_state(param, group)
+            update(param, param.grad.data, state, **group)
+    return step
+
+
+def _rmsprop_state(param: Tensor, group: dict) -> dict:
+    state = {"step": _step_count(), "square_avg": _zeros(param)}
+    if group["momentum"] > 0:
+        state["momentum_buffer"] = _zeros(param)
+    if group["centered"]:
+        state["grad_avg"] = _zeros(param)
+    return state
+
+
+def _adagrad_state(param: Tensor, group: dict) -> dict:
+    value = group["initial_accumulator_value"]
+    return {"step": _step_count(), "sum": Tensor(np.full(param.shape, value, param.dtype.np),
+                                                   param.dtype)}
+
+
+def _named_state(*names, **scalars):
+    def make(param: Tensor, group: dict) -> dict:
+        return {"step": _step_count()} | {k: _step_count(v) for k, v in scalars.items()} | {
+            name: _zeros(param) for name in names}
+    return make
+
+
+_LIMITS = {  # option -> (its label in torch's ValueError, whether a value is valid)
+    "lr": ("learning rate", lambda v: 0.0 <= v),
+    "eps": ("epsilon value", lambda v: 0.0 <= v),
+    "momentum": ("momentum value", lambda v: 0.0 <= v),
+    "weight_decay": ("weight_decay value", lambda v: 0.0 <= v),
+    "alpha": ("alpha value", lambda v: 0.0 <= v),
+    "lr_decay": ("lr_decay value", lambda v: 0.0 <= v),
+    "initial_accumulator_value": ("initial_accumulator_value value", lambda v: 0.0 <= v),
+    "rho": ("rho value", lambda v: 0.0 <= v <= 1.0),
+    "momentum_decay": ("momentum_decay value", lambda v: 0.0 <= v),
+}
+
+
+def _checks(*keys):
+    """torch's option checks, in `keys` order; "betas" checks both betas."""
+    def check(options: dict) -> None:
+        for key in keys:
+            if key == "betas":
+                if options["betas"] is None:
+                    options["betas"] = (0.9, 0.999)
+                betas = options["betas"]
+                for index in (0, 1):
+                    if not 0.0 <= betas[index] < 1.0:
+                        raise errors.value_error(f"Invalid beta parameter at index {index}: "
+                                                 f"{betas[index]}")
+                options["betas"] = tuple(betas)
+                continue
+            label, valid = _LIMITS[key]
+            if not valid(options[key]):
+                raise errors.value_error(f"Invalid {label}: {options[key]}")
+    return check
 
 
 def _check_sgd(options: dict) -> None:
@@ -202,12 +331,62 @@ ADAM = OptimizerKind(
     "lr, betas, eps, weight_decay, amsgrad, maximize, foreach, capturable, differentiable, fused, "
     "decoupled_weight_decay", _check_adam, _adam_step)
 
+ADAMW = OptimizerKind(
+    "AdamW", "adamw", "lr=0.001, betas=None, eps=1e-08, weight_decay=0.01, amsgrad=False, *, "
+    "maximize=False, foreach=None, capturable=False, differentiable=False, fused=None",
+    "lr, betas, eps, weight_decay, amsgrad, maximize, foreach, capturable, differentiable, fused, "
+    "decoupled_weight_decay", lambda options: _check_adam(
+        options.setdefault("decoupled_weight_decay", True) and options), _adam_step)
+RMSPROP = OptimizerKind(
+    "RMSprop", "rmsprop", "lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0, momentum=0, "
+    "centered=False, capturable=False, foreach=None, maximize=False, differentiable=False",
+    "lr, momentum, alpha, eps, centered, weight_decay, capturable, foreach, maximize, "
+    "differentiable", _checks("lr", "eps", "momentum", "weight_decay", "alpha"),
+    _per_param(_rmsprop_state, optimizers.rmsprop))
+ADAGRAD = OptimizerKind(
+    "Adagrad", "adagrad", "lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, "
+    "eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None",
+    "lr, lr_decay, eps, weight_decay, initial_accumulator_value, foreach, maximize, "
+    "differentiable, fused",
+    _checks("lr", "lr_decay", "weight_decay", "initial_accumulator_value", "eps"),
+    _per_param(_adagrad_state, optimizers.adagrad), eager_state=_adagrad_state)
+ADADELTA = OptimizerKind(
+    "Adadelta", "adadelta", "lr=1.0, rho=0.9, eps=1e-06, weight_decay=0, foreach=None, *, "
+    "capturable=False, maximize=False, differentiable=False",
+    "lr, rho, eps, weight_decay, maximize, capturable, foreach, differentiable",
+    _checks("lr", "rho", "eps", "weight_decay"),
+    _per_param(_named_state("square_avg", "acc_delta"), optimizers.adadelta))
+ADAMAX = OptimizerKind(
+    "Adamax", "adamax", "lr=0.002, betas=None, eps=1e-08, weight_decay=0, foreach=None, *, "
+    "maximize=False, differentiable=False, capturable=False",
+    "lr, betas, eps, weight_decay, foreach, maximize, differentiable, capturable",
+    _checks("lr", "eps", "betas", "weight_decay"),
+    _per_param(_named_state("exp_avg", "exp_inf"), optimizers.adamax))
+NADAM = OptimizerKind(
+    "NAdam", "nadam", "lr=0.002, betas=None, eps=1e-08, weight_decay=0, momentum_decay=0.004, "
+    "decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False, "
+    "differentiable=False",
+    "lr, betas, eps, weight_decay, momentum_decay, decoupled_weight_decay, maximize, foreach, "
+    "capturable, differentiable",
+    _checks("lr", "eps", "betas", "weight_decay", "momentum_decay"),
+    _per_param(_named_state("exp_avg", "exp_avg_sq", mu_product=1.0), optimizers.nadam))
+RADAM = OptimizerKind(
+    "RAdam", "radam", "lr=0.001, betas=None, eps=1e-08, weight_decay=0, "
+    "decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False, "
+    "differentiable=False",
+    "lr, betas, eps, weight_decay, maximize, foreach, capturable, decoupled_weight_decay, "
+    "differentiable", _checks("lr", "eps", "betas", "weight_decay"),
+    _per_param(_named_state("exp_avg", "exp_avg_sq"), optimizers.radam))
+
 OPTIMIZER_METHODS = table(
     entry("step", lambda ctx, optimizer, closure: optimizer.step(ctx, closure),
           "self, closure=None", context=True),
     entry("zero_grad", lambda optimizer, set_to_none: optimizers.zero_grad(
         [p for group in optimizer.param_groups for p in group["params"]], set_to_none),
           "self, set_to_none=True"),
+    entry("state_dict", lambda optimizer: optimizer.state_dict(), "self"),
+    entry("load_state_dict", lambda optimizer, state_dict: optimizer.load_state_dict(state_dict),
+          "self, state_dict"),
     entry("add_param_group", lambda optimizer, group: optimizer.add_param_group(group),
           "self, param_group"),
 )
@@ -215,4 +394,5 @@ OPTIMIZER_METHODS = table(
 Optimizer.METHODS = OPTIMIZER_METHODS
 
 # What torch.optim holds.
-OPTIMIZERS = {kind.name: kind.type for kind in (SGD, ADAM)}
+OPTIMIZERS = {kind.name: kind.type for kind in (SGD, ADAM, ADAMW, RMSPROP, ADAGRAD, ADADELTA,
+                                                 ADAMAX, NADAM, RADAM)}
