@@ -57,10 +57,11 @@ class Optimizer(TableInstance):
                   "defaults": lambda optimizer: optimizer.defaults,
                   "state": lambda optimizer: optimizer.state}
 
-    __slots__ = ("kind", "defaults", "param_groups", "state", "attrs")
+    __slots__ = ("kind", "defaults", "param_groups", "state", "attrs", "watched", "stepped")
 
     def __init__(self, kind: OptimizerKind, defaults: dict, params):
         self.kind, self.defaults, self.param_groups, self.state = kind, defaults, [], {}
+        self.watched = self.stepped = False  # whether an lr scheduler watches it, and saw a step
         self.attrs: dict = {}
         if isinstance(params, Tensor):
             raise errors.type_error("params argument given to the optimizer should be an "
@@ -161,6 +162,7 @@ class Optimizer(TableInstance):
         self.param_groups[:] = saved
 
     def step(self, ctx, closure):
+        self.stepped = self.stepped or self.watched
         loss = None
         if closure is not None:
             with grad_mode(True):

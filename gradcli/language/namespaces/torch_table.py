@@ -73,7 +73,13 @@ def _optimizers() -> dict:
     return OPTIMIZERS
 
 
-OPTIM = Namespace("torch.optim", LazyTable({}, _optimizers))
+def _schedulers() -> dict:
+    from gradcli.language.namespaces.lr_scheduler import LR_SCHEDULER
+    return LR_SCHEDULER.table
+
+
+LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
+OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
 
 TORCH_TABLE = table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
@@ -117,5 +123,6 @@ MODULES = {
     **NUMPY_MODULES,
     **PYPLOT_MODULES,
     "torch.optim": OPTIM,
+    "torch.optim.lr_scheduler": LR_SCHEDULER,
     **MATH_MODULES,
 }

@@ -1,0 +1,389 @@
+"""torch.optim.lr_scheduler: the schedulers tutorials use, with torch's chainable formulas (each
+new lr computed from the group's current one, so the float roundings are torch's too)."""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+from gradcli.engine import errors
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.optim import Optimizer
+from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.objects import TableInstance
+from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.signatures import entry, parse_signature, table
+from gradcli.language.runtime.values import Namespace, iterate
+
+_MODULE = "torch.optim.lr_scheduler"
+_EPOCH_DEPRECATION = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
+    "possible. Please use `scheduler.step()` to step the scheduler. During the deprecation, if "
+    "epoch is different from None, the closed form is used instead of the new chainable form, "
+    "where available. Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose.")
+_STEP_ORDER = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
+    "later, you should call them in the opposite order: `optimizer.step()` before "
+    "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first value "
+    "of the learning rate schedule. See more details at "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+
+
+@dataclass(eq=False)
+class SchedulerKind:
+    """One scheduler class: its options (set as attributes before the first step, as torch's
+    __init__ does), their checks, and its chainable and closed-form lr rules."""
+
+    name: str
+    options: str
+    get_lr: Callable  # (scheduler, ctx) -> list of lrs
+    closed_form: Callable | None = None  # (scheduler) -> list of lrs
+    prepare: Callable | None = None  # (optimizer, options) -> attributes, checked
+
+    def __post_init__(self) -> None:
+        self.option_names = [p.name for p in parse_signature(self.options)]
+        self.type = PyType(f"{_MODULE}.{self.name}", (Scheduler,), BoundMethod(self, entry(
+            "__init__", _construct, "self, optimizer, " + self.options,
+            qualname=f"{self.name}.__init__", context=True)))
+
+
+def _check_optimizer(optimizer) -> None:
+    if not isinstance(optimizer, Optimizer):
+        from gradcli.language.runtime.values import type_name
+        raise errors.type_error(f"{type_name(optimizer)} is not an Optimizer")
+
+
+def _construct(ctx, kind: SchedulerKind, optimizer, *values):
+    options = dict(zip(kind.option_names, values))
+    _check_optimizer(optimizer)
+    last_epoch = options.pop("last_epoch")
+    attrs = kind.prepare(optimizer, options) if kind.prepare else options
+    return Scheduler(ctx, kind, optimizer, attrs, last_epoch)
+
+
+def _lrs(optimizer: Optimizer) -> list:
+    return [group["lr"] for group in optimizer.param_groups]
+
+
+class Scheduler(TableInstance):
+    """An LRScheduler: its attributes (what torch keeps in __dict__) live in `attrs`."""
+
+    PROPERTIES = {"optimizer": lambda s: s.optimizer}
+    __slots__ = ("kind", "optimizer", "attrs")
+
+    def __init__(self, ctx, kind: SchedulerKind, optimizer: Optimizer, attrs: dict,
+                 last_epoch: int):
+        self.kind, self.optimizer, self.attrs = kind, optimizer, dict(attrs)
+        if last_epoch == -1:
+            for group in optimizer.param_groups:
+                group.setdefault("initial_lr", group["lr"])
+        else:
+            for number, group in enumerate(optimizer.param_groups):
+                if "initial_lr" not in group:
+                    raise errors.TorchError("KeyError", (
+                        f"param 'initial_lr' is not specified in param_groups[{number}] when "
+                        "resuming scheduler with last_epoch >= 0.\nThis typically happens when:\n"
+                        "1. You're trying to resume training from a checkpoint but haven't "
+                        "properly loaded the optimizer state\n2. You're using last_epoch >= 0 "
+                        "for a fresh training run (not recommended)"))
+        self.attrs |= {"base_lrs": [g["initial_lr"] for g in optimizer.param_groups],
+                       "last_epoch": last_epoch, "_step_count": 0, "_is_initial": False,
+                       "_get_lr_called_within_step": False}
+        optimizer.watched = True
+        self.attrs["_is_initial"] = True
+        try:
+            self.step(ctx, None)
+        finally:
+            self.attrs["_is_initial"] = False
+
+    @property
+    def language_type(self) -> PyType:
+        return self.kind.type
+
+    def repr(self, printer) -> str:
+        return f"<{_MODULE}.{self.kind.name} object at 0x{id(self):x}>"
+
+    def step(self, ctx, epoch) -> None:
+        attrs = self.attrs
+        if attrs["_step_count"] == 1 and not self.optimizer.stepped:
+            STATE.warn("UserWarning", _STEP_ORDER)
+        attrs["_step_count"] += 1
+        if epoch is not None:
+            STATE.warn("UserWarning", _EPOCH_DEPRECATION)
+        attrs["_get_lr_called_within_step"] = True
+        try:
+            if epoch is None:
+                attrs["last_epoch"] += 1
+                values = self.kind.get_lr(self, ctx)
+            else:
+                attrs["last_epoch"] = epoch
+                form = self.kind.closed_form
+                values = form(self) if form else self.kind.get_lr(self, ctx)
+        finally:
+            attrs["_get_lr_called_within_step"] = False
+        for group, lr in zip(self.optimizer.param_groups, values):
+            group["lr"] = lr
+        attrs["_last_lr"] = _lrs(self.optimizer)
+
+    def state_dict(self) -> dict:
+        state = dict(self.attrs)
+        if "lr_lambdas" in state:  # torch keeps only callable objects' __dict__s
+            state["lr_lambdas"] = [None] * len(state.pop("lr_lambdas"))
+        return state
+
+    def get_lr(self, ctx):
+        if not self.attrs.get("_get_lr_called_within_step", True):
+            STATE.warn("UserWarning", "To get the last learning rate computed by the scheduler, "
+                       "please use `get_last_lr()`.")
+        return self.kind.get_lr(self, ctx)
+
+
+def _group_lrs_times(scheduler: Scheduler, factor) -> list:
+    return [group["lr"] * factor for group in scheduler.optimizer.param_groups]
+
+
+def _step_lr(s: Scheduler, ctx) -> list:
+    epoch, size = s.attrs["last_epoch"], s.attrs["step_size"]
+    if epoch == 0 or epoch % size != 0:
+        return _lrs(s.optimizer)
+    return _group_lrs_times(s, s.attrs["gamma"])
+
+
+def _multi_step_lr(s: Scheduler, ctx) -> list:
+    milestones = s.attrs["milestones"]
+    if s.attrs["last_epoch"] not in milestones:
+        return _lrs(s.optimizer)
+    return _group_lrs_times(s, s.attrs["gamma"] ** milestones[s.attrs["last_epoch"]])
+
+
+def _exponential_lr(s: Scheduler, ctx) -> list:
+    if s.attrs["_is_initial"]:
+        return _lrs(s.optimizer)
+    return _group_lrs_times(s, s.attrs["gamma"])
+
+
+def _cosine_lr(s: Scheduler, ctx) -> list:
+    a = s.attrs
+    epoch, t_max, eta_min = a["last_epoch"], a["T_max"], a["eta_min"]
+    if a["_is_initial"]:
+        return _lrs(s.optimizer)
+    if a["_step_count"] == 1 and epoch > 0:
+        return [eta_min + (base - eta_min) * (1 + math.cos(epoch * math.pi / t_max)) / 2
+                for base in a["base_lrs"]]
+    if (epoch - 1 - t_max) % (2 * t_max) == 0:
+        return [group["lr"] + (base - eta_min) * (1 - math.cos(math.pi / t_max)) / 2
+                for base, group in zip(a["base_lrs"], s.optimizer.param_groups)]
+    return [(1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
+            * (group["lr"] - eta_min) + eta_min for group in s.optimizer.param_groups]
+
+
+def _linear_lr(s: Scheduler, ctx) -> list:
+    a = s.attrs
+    epoch, start, end, total = a["last_epoch"], a["start_factor"], a["end_factor"], \
+        a["total_iters"]
+    if epoch == 0:
+        return _group_lrs_times(s, start)
+    if a["_is_initial"] or epoch > total:
+        return _lrs(s.optimizer)
+    return _group_lrs_times(s, 1.0 + (end - start) / (total * start + (epoch - 1) * (end - start)))
+
+
+def _lambda_lr(s: Scheduler, ctx) -> list:
+    epoch = s.attrs["last_epoch"]
+    return [base * ctx.call(fn, [epoch], {})
+            for fn, base in zip(s.attrs["lr_lambdas"], s.attrs["base_lrs"])]
+
+
+def _multiplicative_lr(s: Scheduler, ctx) -> list:
+    epoch = s.attrs["last_epoch"]
+    if epoch > 0:
+        return [group["lr"] * ctx.call(fn, [epoch], {})
+                for fn, group in zip(s.attrs["lr_lambdas"], s.optimizer.param_groups)]
+    return _lrs(s.optimizer)
+
+
+def _prepare_lambdas(optimizer: Optimizer, options: dict) -> dict:
+    fn = options.pop("lr_lambda")
+    count = len(optimizer.param_groups)
+    if isinstance(fn, (list, tuple)):
+        if len(fn) != count:
+            raise errors.value_error(f"Expected {count} lr_lambdas, but got {len(fn)}")
+        return {"lr_lambdas": list(fn)}
+    return {"lr_lambdas": [fn] * count}
+
+
+def _prepare_multi_step(optimizer: Optimizer, options: dict) -> dict:
+    return {"milestones": Counter(iterate(options["milestones"])), "gamma": options["gamma"]}
+
+
+def _prepare_linear(optimizer: Optimizer, options: dict) -> dict:
+    if options["start_factor"] > 1.0 or options["start_factor"] <= 0:
+        raise errors.value_error("Starting multiplicative factor expected to be greater than 0 "
+                                 "and less or equal to 1.")
+    if options["end_factor"] > 1.0 or options["end_factor"] < 0:
+        raise errors.value_error("Ending multiplicative factor expected to be between 0 and 1.")
+    return options
+
+
+def _closed_step(s: Scheduler) -> list:
+    a = s.attrs
+    return [base * a["gamma"] ** (a["last_epoch"] // a["step_size"]) for base in a["base_lrs"]]
+
+
+def _closed_multi_step(s: Scheduler) -> list:
+    a = s.attrs
+    milestones = sorted(a["milestones"].elements())
+    return [base * a["gamma"] ** bisect_right(milestones, a["last_epoch"])
+            for base in a["base_lrs"]]
+
+
+def _closed_exponential(s: Scheduler) -> list:
+    return [base * s.attrs["gamma"] ** s.attrs["last_epoch"] for base in s.attrs["base_lrs"]]
+
+
+def _closed_cosine(s: Scheduler) -> list:
+    a = s.attrs
+    return [a["eta_min"] + (base - a["eta_min"]) * (1 + math.cos(
+        math.pi * a["last_epoch"] / a["T_max"])) / 2 for base in a["base_lrs"]]
+
+
+def _closed_linear(s: Scheduler) -> list:
+    a = s.attrs
+    return [base * (a["start_factor"] + (a["end_factor"] - a["start_factor"]) * min(
+        a["total_iters"], a["last_epoch"]) / a["total_iters"]) for base in a["base_lrs"]]
+
+
+KINDS = (
+    SchedulerKind("StepLR", "step_size, gamma=0.1, last_epoch=-1", _step_lr, _closed_step),
+    SchedulerKind("MultiStepLR", "milestones, gamma=0.1, last_epoch=-1", _multi_step_lr,
+                  _closed_multi_step, _prepare_multi_step),
+    SchedulerKind("ExponentialLR", "gamma, last_epoch=-1", _exponential_lr, _closed_exponential),
+    SchedulerKind("CosineAnnealingLR", "T_max, eta_min=0.0, last_epoch=-1", _cosine_lr,
+                  _closed_cosine),
+    SchedulerKind("LinearLR", "start_factor=0.3333333333333333, end_factor=1.0, total_iters=5, "
+                  "last_epoch=-1", _linear_lr, _closed_linear, _prepare_linear),
+    SchedulerKind("LambdaLR", "lr_lambda, last_epoch=-1", _lambda_lr, None, _prepare_lambdas),
+    SchedulerKind("MultiplicativeLR", "lr_lambda, last_epoch=-1", _multiplicative_lr, None,
+                  _prepare_lambdas),
+)
+
+
+def _metric(value) -> float:
+    if isinstance(value, Tensor):
+        if value.numel() != 1:
+            raise errors.runtime("a Tensor with more than one element cannot be converted to "
+                                 "Scalar")
+        return float(value.data.reshape(()))
+    return float(value)
+
+
+class Plateau(TableInstance):
+    """ReduceLROnPlateau: the lr shrinks by `factor` after `patience` epochs without progress."""
+
+    PROPERTIES = {"optimizer": lambda s: s.optimizer}
+    __slots__ = ("optimizer", "attrs")
+
+    def __init__(self, optimizer, mode, factor, patience, threshold, threshold_mode, cooldown,
+                 min_lr, eps):
+        if factor >= 1.0:
+            raise errors.value_error("Factor should be < 1.0.")
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        count = len(optimizer.param_groups)
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != count:
+                raise errors.value_error(f"expected {count} min_lrs, got {len(min_lr)}")
+            default, min_lrs = None, list(min_lr)
+        else:
+            default, min_lrs = min_lr, [min_lr] * count
+        if mode not in {"min", "max"}:
+            raise errors.value_error("mode " + mode + " is unknown!")
+        if threshold_mode not in {"rel", "abs"}:
+            raise errors.value_error("threshold mode " + threshold_mode + " is unknown!")
+        worse = math.inf if mode == "min" else -math.inf
+        self.attrs = {"factor": factor, "default_min_lr": default, "min_lrs": min_lrs,
+                      "patience": patience, "cooldown": cooldown, "eps": eps, "last_epoch": 0,
+                      "_last_lr": _lrs(optimizer), "mode_worse": worse, "mode": mode,
+                      "threshold": threshold, "threshold_mode": threshold_mode, "best": worse,
+                      "cooldown_counter": 0, "num_bad_epochs": 0}
+
+    @property
+    def language_type(self) -> PyType:
+        return PLATEAU
+
+    def repr(self, printer) -> str:
+        return f"<{_MODULE}.ReduceLROnPlateau object at 0x{id(self):x}>"
+
+    def _is_better(self, a: float) -> bool:
+        mode, threshold, best = self.attrs["mode"], self.attrs["threshold"], self.attrs["best"]
+        if self.attrs["threshold_mode"] == "rel":
+            return a < best * (1.0 - threshold) if mode == "min" else a > best * (threshold + 1.0)
+        return a < best - threshold if mode == "min" else a > best + threshold
+
+    def step(self, metrics, epoch) -> None:
+        a = self.attrs
+        current = _metric(metrics)
+        if epoch is None:
+            epoch = a["last_epoch"] + 1
+        else:
+            STATE.warn("UserWarning", _EPOCH_DEPRECATION)
+        a["last_epoch"] = epoch
+        if self._is_better(current):
+            a["best"], a["num_bad_epochs"] = current, 0
+        else:
+            a["num_bad_epochs"] += 1
+        if a["cooldown_counter"] > 0:
+            a["cooldown_counter"] -= 1
+            a["num_bad_epochs"] = 0
+        if a["num_bad_epochs"] > a["patience"]:
+            self._reduce()
+            a["cooldown_counter"], a["num_bad_epochs"] = a["cooldown"], 0
+        a["_last_lr"] = _lrs(self.optimizer)
+
+    def _reduce(self) -> None:
+        a = self.attrs
+        groups = self.optimizer.param_groups
+        if len(groups) != len(a["min_lrs"]):
+            if a["default_min_lr"] is None:
+                raise errors.runtime(
+                    f"The number of param groups in the `optimizer` ({len(groups)}) differs from "
+                    f"when `ReduceLROnPlateau` was initialized ({len(a['min_lrs'])}), usually due "
+                    "to a new param group being added to the optimizer. Please modify the "
+                    "`min_lrs` field to match the length of the `optimizer` param groups.")
+            a["min_lrs"] = [a["default_min_lr"]] * len(groups)
+        for number, group in enumerate(groups):
+            old = float(group["lr"])
+            new = max(old * a["factor"], a["min_lrs"][number])
+            if old - new > a["eps"]:
+                group["lr"] = new
+
+    def state_dict(self) -> dict:
+        return dict(self.attrs)
+
+
+_COMMON = table(
+    entry("get_last_lr", lambda s: s.attrs["_last_lr"], "self"),
+    entry("state_dict", lambda s: s.state_dict(), "self"),
+    entry("load_state_dict", lambda s, state: s.attrs.update(state), "self, state_dict"),
+)
+Scheduler.METHODS = _COMMON | table(
+    entry("step", lambda ctx, s, epoch: s.step(ctx, epoch), "self, epoch=None", context=True),
+    entry("get_lr", lambda ctx, s: s.get_lr(ctx), "self", context=True),
+)
+Plateau.METHODS = _COMMON | table(
+    entry("step", lambda s, metrics, epoch: s.step(metrics, epoch), "self, metrics, epoch=None"),
+)
+
+PLATEAU = PyType(f"{_MODULE}.ReduceLROnPlateau", (Plateau,), BoundMethod(None, entry(
+    "__init__", lambda _, *args: Plateau(*args),
+    "self, optimizer, mode='min', factor=0.1, patience=10, threshold=0.0001, "
+    "threshold_mode='rel', cooldown=0, min_lr=0, eps=1e-08",
+    qualname="ReduceLROnPlateau.__init__")))
+
+LR_SCHEDULER = Namespace(_MODULE, {kind.name: kind.type for kind in KINDS} | {
+    "ReduceLROnPlateau": PLATEAU})

@@ -1,0 +1,5 @@
+"""torch.optim.lr_scheduler in training loops, against torch."""
+
+from snippets import case_tests
+
+test_matches_golden, test_matches_live_torch = case_tests("schedulers")
