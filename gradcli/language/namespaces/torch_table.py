@@ -78,6 +78,13 @@ def _schedulers() -> dict:
     return LR_SCHEDULER.table
 
 
+def _data() -> dict:
+    from gradcli.language.namespaces.data import DATA
+    return DATA.table
+
+
+DATA = Namespace("torch.utils.data", LazyTable({}, _data))
+UTILS = Namespace("torch.utils", {"data": DATA})
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
 OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
 
@@ -93,7 +100,7 @@ TORCH_TABLE = table(
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "optim": OPTIM} | {dtype.legacy_name: PyType(
+    "cuda": CUDA, "optim": OPTIM, "utils": UTILS} | {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
                                                 "*data")) for dtype in dtypes.ALL}
 
@@ -124,5 +131,7 @@ MODULES = {
     **PYPLOT_MODULES,
     "torch.optim": OPTIM,
     "torch.optim.lr_scheduler": LR_SCHEDULER,
+    "torch.utils": UTILS,
+    "torch.utils.data": DATA,
     **MATH_MODULES,
 }

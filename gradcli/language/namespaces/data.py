@@ -1,0 +1,237 @@
+"""torch.utils.data: Dataset (for subclassing), TensorDataset, Subset, random_split and a
+single-process DataLoader whose shuffles draw from torch's generator as torch's do."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import creation, dtypes, errors
+from gradcli.engine.ops import shapes as S
+from gradcli.engine.random import Generator
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.builtins import _len
+from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.objects import TableInstance
+from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.signatures import entry
+from gradcli.language.runtime.values import Generator as LazyValues, Namespace, iterate, type_name
+
+_MODULE = "torch.utils.data"
+
+
+def _random_int64(generator: Generator) -> int:
+    """torch.empty((), dtype=torch.int64).random_(): one 64-bit draw, modulo 2**63."""
+    words = generator._words(2)
+    return ((int(words[0]) << 32) | int(words[1])) % 2**63
+
+
+class _DataObject(TableInstance):
+    """A dataset or loader value: attributes a program sets live in `attrs`."""
+
+    __slots__ = ("attrs",)
+    TYPE: PyType = None
+
+    @property
+    def language_type(self) -> PyType:
+        return self.TYPE
+
+    def repr(self, printer) -> str:
+        return f"<{self.TYPE.name} object at 0x{id(self):x}>"
+
+
+class TensorDataset(_DataObject):
+    is_sequence = True
+    __slots__ = ("tensors",)
+    PROPERTIES = {"tensors": lambda d: d.tensors}
+
+    def __init__(self, *tensors):
+        if any(t.shape[0] != tensors[0].shape[0] for t in tensors):
+            raise errors.TorchError("AssertionError", "Size mismatch between tensors")
+        self.tensors, self.attrs = tuple(tensors), {}
+
+    def item(self, key):
+        return tuple(protocols.get_item(t, key) for t in self.tensors)
+
+    def length(self) -> int:
+        return self.tensors[0].shape[0]
+
+    def members(self):
+        return (self.item(i) for i in range(self.length()))
+
+
+class Subset(_DataObject):
+    is_sequence = True
+    __slots__ = ("dataset", "indices")
+    PROPERTIES = {"dataset": lambda d: d.dataset, "indices": lambda d: d.indices}
+
+    def __init__(self, dataset, indices):
+        self.dataset, self.indices, self.attrs = dataset, indices, {}
+
+    def item(self, key):
+        if isinstance(key, list):
+            return [self.item(k) for k in key]
+        return protocols.get_item(self.dataset, protocols.get_item(self.indices, key))
+
+    def length(self) -> int:
+        return _len(self.indices)
+
+    def members(self):
+        return (self.item(i) for i in range(self.length()))
+
+
+def collate(batch: list):
+    """torch's default_collate for tensors, numbers, strings, sequences and dicts."""
+    first = batch[0]
+    if isinstance(first, Tensor):
+        return S.stack(batch, 0)
+    if isinstance(first, np.ndarray):
+        return S.stack([creation.from_numpy(a) for a in batch], 0)
+    if isinstance(first, bool):
+        return creation.tensor(batch, dtypes.bool_)
+    if isinstance(first, int):
+        return creation.tensor(batch, dtypes.int64)
+    if isinstance(first, float):
+        return creation.tensor(batch, dtypes.float64)
+    if isinstance(first, str):
+        return batch
+    if isinstance(first, dict):
+        return {key: collate([d[key] for d in batch]) for key in first}
+    if isinstance(first, (tuple, list)):
+        size = len(first)
+        if any(len(element) != size for element in batch):
+            raise errors.runtime("each element in list of batch should be of equal size")
+        columns = [collate(list(samples)) for samples in zip(*batch)]
+        return columns
+    raise errors.type_error("default_collate: batch must contain tensors, numpy arrays, numbers, "
+                            f"dicts or lists; found <class '{type_name(first)}'>")
+
+
+class DataLoader(_DataObject):
+    is_sequence = True
+    __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "collate_fn", "generator")
+    PROPERTIES = {"dataset": lambda d: d.dataset, "batch_size": lambda d: d.batch_size,
+                  "drop_last": lambda d: d.drop_last, "generator": lambda d: d.generator}
+
+    def __init__(self, ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator):
+        self.dataset, self.batch_size, self.shuffle = dataset, batch_size, bool(shuffle)
+        self.drop_last, self.attrs, self.generator = bool(drop_last), {}, generator
+        self.collate_fn = None if collate_fn is None else (
+            lambda batch: ctx.call(collate_fn, [batch], {}))
+        if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(
+                batch_size, int) or batch_size <= 0):
+            raise errors.value_error("batch_size should be a positive integer value, but got "
+                                     f"batch_size={batch_size}")
+
+    def length(self) -> int:
+        size = _len(self.dataset)
+        if self.batch_size is None:
+            return size
+        return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
+
+    def item(self, key):
+        raise errors.type_error("'DataLoader' object is not subscriptable")
+
+    def _order(self):
+        size = _len(self.dataset)
+        if not self.shuffle:
+            yield from range(size)
+            return
+        generator = self.generator
+        if generator is None:
+            generator = Generator(_random_int64(creation.DEFAULT_GENERATOR.generator))
+        yield from generator.randperm(size).tolist()
+
+    def members(self):
+        source = self.generator or creation.DEFAULT_GENERATOR.generator
+        _random_int64(source)  # the iterator's base seed, drawn as torch draws it
+        return LazyValues(self._batches(), "DataLoader.__iter__")
+
+    def _batches(self):
+        collate_fn = self.collate_fn or collate
+        order = self._order()
+        if self.batch_size is None:
+            for index in order:
+                yield protocols.get_item(self.dataset, index)
+            return
+        batch = []
+        for index in order:
+            batch.append(index)
+            if len(batch) == self.batch_size:
+                yield collate_fn([protocols.get_item(self.dataset, i) for i in batch])
+                batch = []
+        if batch and not self.drop_last:
+            yield collate_fn([protocols.get_item(self.dataset, i) for i in batch])
+
+
+def random_split(dataset, lengths, generator=None):
+    lengths = list(iterate(lengths))
+    size = _len(dataset)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        counts = []
+        for number, fraction in enumerate(lengths):
+            if fraction < 0 or fraction > 1:
+                raise errors.value_error(f"Fraction at index {number} is not between 0 and 1")
+            counts.append(math.floor(size * fraction))
+        for number in range(size - sum(counts)):
+            counts[number % len(counts)] += 1
+        lengths = counts
+        for number, length in enumerate(lengths):
+            if length == 0:
+                STATE.warn("UserWarning", f"Length of split at index {number} is 0. This might "
+                           "result in an empty dataset.")
+    if sum(lengths) != size:
+        raise errors.value_error(
+            "Sum of input lengths does not equal the length of the input dataset!")
+    source = generator or creation.DEFAULT_GENERATOR.generator
+    indices = source.randperm(sum(lengths)).tolist()
+    subsets, offset = [], 0
+    for length in lengths:
+        subsets.append(Subset(dataset, indices[offset:offset + length]))
+        offset += length
+    return subsets
+
+
+def _engine_generator(generator):
+    """The engine generator behind a torch.Generator value (or None)."""
+    return getattr(generator, "engine", generator)
+
+
+DATASET = PyType(f"{_MODULE}.dataset.Dataset", ())
+classes.BASE_INSTANCES[DATASET] = lambda cls, args: classes.Instance(cls)
+classes.BASE_INITS[DATASET] = entry("__init__", lambda self: None, "self",
+                                    qualname="Dataset.__init__")
+
+
+def _type(name: str, module: str, host, init, signature: str, context=False) -> PyType:
+    kind = PyType(f"{_MODULE}.{module}.{name}", (host,), BoundMethod(None, entry(
+        "__init__", init, signature, qualname=f"{name}.__init__", context=context)))
+    host.TYPE = kind
+    return kind
+
+
+TENSOR_DATASET = _type("TensorDataset", "dataset", TensorDataset,
+                       lambda _, *tensors: TensorDataset(*tensors), "self, *tensors")
+SUBSET = _type("Subset", "dataset", Subset, lambda _, dataset, indices: Subset(dataset, indices),
+               "self, dataset, indices")
+DATALOADER = _type(
+    "DataLoader", "dataloader", DataLoader,
+    lambda ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
+    pin_memory, drop_last, timeout, worker_init_fn, multiprocessing_context, generator, **__:
+    DataLoader(ctx, dataset, batch_size, shuffle, collate_fn, drop_last,
+               _engine_generator(generator)),
+    "self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, "
+    "num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0, "
+    "worker_init_fn=None, multiprocessing_context=None, generator=None, *, prefetch_factor=None, "
+    "persistent_workers=False, pin_memory_device='', in_order=True", context=True)
+
+DATA = Namespace(_MODULE, {
+    "Dataset": DATASET, "TensorDataset": TENSOR_DATASET, "Subset": SUBSET,
+    "DataLoader": DATALOADER,
+    "random_split": entry("random_split", lambda dataset, lengths, generator: random_split(
+        dataset, lengths, _engine_generator(generator)), "dataset, lengths, generator=None"),
+    "default_collate": entry("default_collate", collate, "batch"),
+})
