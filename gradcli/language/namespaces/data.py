@@ -12,15 +12,29 @@ from gradcli.engine.ops import shapes as S
 from gradcli.engine.random import Generator
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.builtins import _len
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.frames import BoundMethod
-from gradcli.language.runtime.objects import TableInstance
+from gradcli.language.runtime.objects import TableInstance, TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Generator as LazyValues, Namespace, iterate, type_name
 
 _MODULE = "torch.utils.data"
+
+
+def _len(dataset) -> int:
+    """len(dataset) for the values a dataset or index list can be (the builtin's own rules live
+    in namespaces.builtins, which this module stays beneath)."""
+    if isinstance(dataset, Tensor):
+        return dataset.shape[0]
+    if isinstance(dataset, TableObject) and dataset.is_sequence:
+        return dataset.length()
+    method = classes.special_method(dataset, "__len__")
+    if method is not None:
+        return classes.call_bound(method, [])
+    if isinstance(dataset, (list, tuple, range, dict, str)):
+        return len(dataset)
+    raise errors.type_error(f"object of type '{type_name(dataset)}' has no len()")
 
 
 def _random_int64(generator: Generator) -> int:

@@ -12,7 +12,6 @@ from typing import Callable
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.optim import Optimizer
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
@@ -53,7 +52,10 @@ class SchedulerKind:
 
 
 def _check_optimizer(optimizer) -> None:
-    if not isinstance(optimizer, Optimizer):
+    # an Optimizer (namespaces.optim, which this module stays beneath): the only table value
+    # with param groups and a step flag
+    if not (isinstance(optimizer, TableInstance) and hasattr(optimizer, "param_groups")
+            and hasattr(optimizer, "stepped")):
         from gradcli.language.runtime.values import type_name
         raise errors.type_error(f"{type_name(optimizer)} is not an Optimizer")
 
@@ -66,7 +68,7 @@ def _construct(ctx, kind: SchedulerKind, optimizer, *values):
     return Scheduler(ctx, kind, optimizer, attrs, last_epoch)
 
 
-def _lrs(optimizer: Optimizer) -> list:
+def _lrs(optimizer) -> list:
     return [group["lr"] for group in optimizer.param_groups]
 
 
@@ -76,7 +78,7 @@ class Scheduler(TableInstance):
     PROPERTIES = {"optimizer": lambda s: s.optimizer}
     __slots__ = ("kind", "optimizer", "attrs")
 
-    def __init__(self, ctx, kind: SchedulerKind, optimizer: Optimizer, attrs: dict,
+    def __init__(self, ctx, kind: SchedulerKind, optimizer, attrs: dict,
                  last_epoch: int):
         self.kind, self.optimizer, self.attrs = kind, optimizer, dict(attrs)
         if last_epoch == -1:
@@ -207,7 +209,7 @@ def _multiplicative_lr(s: Scheduler, ctx) -> list:
     return _lrs(s.optimizer)
 
 
-def _prepare_lambdas(optimizer: Optimizer, options: dict) -> dict:
+def _prepare_lambdas(optimizer, options: dict) -> dict:
     fn = options.pop("lr_lambda")
     count = len(optimizer.param_groups)
     if isinstance(fn, (list, tuple)):
@@ -217,11 +219,11 @@ def _prepare_lambdas(optimizer: Optimizer, options: dict) -> dict:
     return {"lr_lambdas": [fn] * count}
 
 
-def _prepare_multi_step(optimizer: Optimizer, options: dict) -> dict:
+def _prepare_multi_step(optimizer, options: dict) -> dict:
     return {"milestones": Counter(iterate(options["milestones"])), "gamma": options["gamma"]}
 
 
-def _prepare_linear(optimizer: Optimizer, options: dict) -> dict:
+def _prepare_linear(optimizer, options: dict) -> dict:
     if options["start_factor"] > 1.0 or options["start_factor"] <= 0:
         raise errors.value_error("Starting multiplicative factor expected to be greater than 0 "
                                  "and less or equal to 1.")
