@@ -5,15 +5,14 @@ CI runs FUZZ_CALLS calls; `GRADCLI_FUZZ=long` runs the long profile of 20,000.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
-import warnings
 
 import pytest
 
 from api_calls import calls, program
 from gradcli.language.session import Session
+from snippets import PRELUDE, run_torch
 
 FUZZ_CALLS = 20_000 if os.environ.get("GRADCLI_FUZZ") == "long" else 2_000
 
@@ -25,11 +24,8 @@ def _gradcli_ending(source: str) -> str:
 
 
 def _torch_ending(source: str) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        exec(compile(source, "<fuzz>", "exec"), {"__name__": "__main__"})
-    return out.getvalue().strip()
+    # in a forked child, so that torch's once-per-process warnings stay unspent for other tests
+    return run_torch(source.removeprefix(PRELUDE))["stdout"].strip()
 
 
 def test_no_call_ends_in_an_internal_error():
