@@ -41,12 +41,34 @@ Plots = Annotated[Optional[str], typer.Option(
     "leaves open into DIR as an SVG file (savefig's name, else figure-N.svg).")]
 
 
+GraphFormat = Annotated[Optional[str], typer.Option(
+    "--format", "-f", metavar="FORMAT", help="tree, dot (Graphviz text, torchviz's style), "
+    "mermaid (a flowchart Markdown viewers draw), svg or png (drawn by Graphviz's `dot` into "
+    "--output). Default: from --output's suffix, else tree on a terminal and dot elsewhere.")]
+GraphOutput = Annotated[Optional[str], typer.Option(
+    "--output", "-o", metavar="FILE", help="Write the graph to FILE instead of stdout.")]
+MaxNodes = Annotated[int, typer.Option(
+    "--max-nodes", metavar="N", help="Show at most about N nodes; the rest becomes one node.")]
+NoCollapse = Annotated[bool, typer.Option(
+    "--no-collapse", help="Draw every repetition of a repeated chain (a loop's steps).")]
+
+
 @app.command()
 def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads standard input.")],
-        plots: Plots = None):
+        plots: Plots = None,
+        graph: Annotated[Optional[str], typer.Option(
+            "--graph", metavar="NAME", help="At the end, show the backward graph of the tensor "
+            "variable NAME (see --format, --output).")] = None,
+        fmt: GraphFormat = None, output: GraphOutput = None, max_nodes: MaxNodes = 200,
+        no_collapse: NoCollapse = False):
     """Run a script as `python FILE` would, printing what torch prints."""
     source, filename = _read_source(file)
-    raise typer.Exit(run_source(source, filename, echo=False, plots=plots))
+    after = None
+    if graph is not None:
+        from gradcli.cli.graphs.output import session_graph
+        after = session_graph(graph, fmt=fmt, output=output, max_nodes=max_nodes,
+                              collapse=not no_collapse)
+    raise typer.Exit(run_source(source, filename, echo=False, plots=plots, after=after))
 
 
 @app.command("eval")
@@ -111,6 +133,20 @@ def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = 
     vector = None if gradient is None else Source(gradient, "<--gradient>")
     _answer("grad", expr, lambda source: derivatives.grad(
         _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
+
+
+@app.command("graph", epilog=EXIT_CODES_HELP)
+def graph_command(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
+                  fmt: GraphFormat = None, output: GraphOutput = None,
+                  max_nodes: MaxNodes = 200, no_collapse: NoCollapse = False,
+                  backward: Annotated[bool, typer.Option(
+                      "--backward", help="Run EXPR.backward(retain_graph=True) first, so the "
+                      "leaves show their .grad.")] = False):
+    """The backward graph of EXPR over its NAME=VALUE leaves: a tree, DOT, Mermaid, SVG or PNG."""
+    from gradcli.cli.graphs.output import expression_graph
+    raise typer.Exit(expression_graph(
+        expr, lambda source: _problem(source, bindings, wrt, dtype), fmt=fmt, output=output,
+        max_nodes=max_nodes, collapse=not no_collapse, backward=backward))
 
 
 @app.command(epilog=EXIT_CODES_HELP)

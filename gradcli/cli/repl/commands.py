@@ -66,7 +66,7 @@ def _shorten(text: str, limit: int = 60) -> str:
 
 
 def _graph(repl, argument: str) -> None:
-    from gradcli.cli.repl.graph import GraphView
+    from gradcli.cli.graphs.tree import GraphView
     from gradcli.engine.tensor import Tensor
     if not argument:
         _usage_error("%graph needs a tensor's name, as in %graph loss")
