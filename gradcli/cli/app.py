@@ -150,6 +150,53 @@ def graph_command(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype:
 
 
 @app.command(epilog=EXIT_CODES_HELP)
+def plot(expr: Expr, bindings: Bindings = None,
+         range_: Annotated[str, typer.Option(
+             "--range", metavar="NAME=LO:HI", help="The input plotted along x and its range.")]
+         = ...,
+         order: Annotated[int, typer.Option(
+             help="1: f and f'; 2: also f''.")] = 1,
+         expect: Annotated[Optional[str], typer.Option(
+             metavar="'NAME: EXPR'", help="A hand-derived f' drawn on top; points where it "
+             "differs from autograd are marked X and the exit code is 1.")] = None,
+         output: Annotated[Optional[str], typer.Option(
+             "--output", "-o", metavar="FILE.svg", help="Write an SVG picture instead.")] = None,
+         points: Annotated[Optional[int], typer.Option(
+             help="Sample points (default: one per column, 400 for --output).")] = None,
+         width: Annotated[Optional[int], typer.Option(help="Columns of the text plot.")] = None,
+         height: Annotated[Optional[int], typer.Option(help="Rows of the text plot.")] = None,
+         quiet: Quiet = False):
+    """f = EXPR and its derivative(s) by autograd (float64) over --range, in the terminal as
+    text or into an SVG file; --expect overlays a hand-derived derivative. Exit 1 on a mismatch."""
+    from gradcli.cli import bindings as binding_args, function_plot
+    from gradcli.cli.answers import _report
+    from gradcli.cli.bindings import ExpressionError, UsageError, torch_error
+    from gradcli.engine import dtypes
+    from gradcli.engine.errors import TorchError
+    try:
+        source = binding_args.read_expression(expr)
+        name, low, high = binding_args.parse_range(range_)
+        formula = None
+        if expect is not None:
+            expect_name, text = binding_args.split_pair(expect, ":", "--expect 'NAME: EXPR'")
+            if expect_name != name:
+                raise UsageError(f"--expect: '{expect_name}' is not the plotted input '{name}'")
+            formula = binding_args.Source(text, f"<--expect {name}>")
+        problem = binding_args.build_problem(source, bindings or [], wrt=name,
+                                             dtype=dtypes.float64, extra={name: 0.0})
+        count = points or (400 if output else function_plot.terminal_size(width, height)[0])
+        if count < 2:
+            raise UsageError("--points: expected at least 2")
+        answer = function_plot.compute(problem, name, low, high, count, order, formula)
+        function_plot.write(answer, output, width or (count if not output else None), height,
+                            quiet)
+    except (UsageError, ExpressionError, TorchError) as error:
+        _report("plot", torch_error(error) if isinstance(error, TorchError) else error)
+        raise typer.Exit(EXIT_TROUBLE)
+    raise typer.Exit(_STATUS_EXIT[answer.status])
+
+
+@app.command(epilog=EXIT_CODES_HELP)
 def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
              as_json: AsJson = False, quiet: Quiet = False):
     """d EXPR / d input, as torch.autograd.functional.jacobian computes it."""

@@ -127,3 +127,31 @@ def expression_graph(expr: str, problem_of, *, backward: bool, **options) -> int
     except GraphError as error:
         return _report("graph", str(error))
     return 0
+
+
+def parse_options(words: list[str]) -> tuple[str | None, dict]:
+    """%graph's words: NAME and --format/-f, --output/-o, --max-nodes N, --no-collapse."""
+    name, options = None, {}
+    flags = {"--format": "fmt", "-f": "fmt", "--output": "output", "-o": "output",
+             "--max-nodes": "max_nodes"}
+    words = list(words)
+    while words:
+        word = words.pop(0)
+        key, _, inline = word.partition("=")
+        if key in flags:
+            if not inline and not words:
+                raise GraphError(f"{key} needs a value")
+            value = inline or words.pop(0)
+            if flags[key] == "max_nodes":
+                try:
+                    value = int(value)
+                except ValueError:
+                    raise GraphError(f"--max-nodes: expected a count, got '{value}'") from None
+            options[flags[key]] = value
+        elif word == "--no-collapse":
+            options["collapse"] = False
+        elif word.startswith("-") or name is not None:
+            raise GraphError(f"%graph: unexpected '{word}'")
+        else:
+            name = word
+    return name, options
