@@ -64,9 +64,8 @@ def grad_line(tensor: Tensor, printer) -> str:
     if grad is None:
         return ".grad = None"
     if printer is not None and grad.numel() <= SMALL_VALUES:
-        text = printer.repr(grad)
-        if "\n" not in text:
-            return f".grad = {text}"
+        text = " ".join(line.strip() for line in printer.repr(grad).splitlines())
+        return f".grad = {text}"
     return f".grad = {shape_text(grad.shape, grad.dtype)}"
 
 
