@@ -41,12 +41,34 @@ Plots = Annotated[Optional[str], typer.Option(
     "leaves open into DIR as an SVG file (savefig's name, else figure-N.svg).")]
 
 
+GraphFormat = Annotated[Optional[str], typer.Option(
+    "--format", "-f", metavar="FORMAT", help="tree, dot (Graphviz text, torchviz's style), "
+    "mermaid (a flowchart Markdown viewers draw), svg or png (drawn by Graphviz's `dot` into "
+    "--output). Default: from --output's suffix, else tree on a terminal and dot elsewhere.")]
+GraphOutput = Annotated[Optional[str], typer.Option(
+    "--output", "-o", metavar="FILE", help="Write the graph to FILE instead of stdout.")]
+MaxNodes = Annotated[int, typer.Option(
+    "--max-nodes", metavar="N", help="Show at most about N nodes; the rest becomes one node.")]
+NoCollapse = Annotated[bool, typer.Option(
+    "--no-collapse", help="Draw every repetition of a repeated chain (a loop's steps).")]
+
+
 @app.command()
 def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads standard input.")],
-        plots: Plots = None):
+        plots: Plots = None,
+        graph: Annotated[Optional[str], typer.Option(
+            "--graph", metavar="NAME", help="At the end, show the backward graph of the tensor "
+            "variable NAME (see --format, --output).")] = None,
+        fmt: GraphFormat = None, output: GraphOutput = None, max_nodes: MaxNodes = 200,
+        no_collapse: NoCollapse = False):
     """Run a script as `python FILE` would, printing what torch prints."""
     source, filename = _read_source(file)
-    raise typer.Exit(run_source(source, filename, echo=False, plots=plots))
+    after = None
+    if graph is not None:
+        from gradcli.cli.graphs.output import session_graph
+        after = session_graph(graph, fmt=fmt, output=output, max_nodes=max_nodes,
+                              collapse=not no_collapse)
+    raise typer.Exit(run_source(source, filename, echo=False, plots=plots, after=after))
 
 
 @app.command("eval")
@@ -111,6 +133,67 @@ def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = 
     vector = None if gradient is None else Source(gradient, "<--gradient>")
     _answer("grad", expr, lambda source: derivatives.grad(
         _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
+
+
+@app.command("graph", epilog=EXIT_CODES_HELP)
+def graph_command(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
+                  fmt: GraphFormat = None, output: GraphOutput = None,
+                  max_nodes: MaxNodes = 200, no_collapse: NoCollapse = False,
+                  backward: Annotated[bool, typer.Option(
+                      "--backward", help="Run EXPR.backward(retain_graph=True) first, so the "
+                      "leaves show their .grad.")] = False):
+    """The backward graph of EXPR over its NAME=VALUE leaves: a tree, DOT, Mermaid, SVG or PNG."""
+    from gradcli.cli.graphs.output import expression_graph
+    raise typer.Exit(expression_graph(
+        expr, lambda source: _problem(source, bindings, wrt, dtype), fmt=fmt, output=output,
+        max_nodes=max_nodes, collapse=not no_collapse, backward=backward))
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def plot(expr: Expr, bindings: Bindings = None,
+         range_: Annotated[str, typer.Option(
+             "--range", metavar="NAME=LO:HI", help="The input plotted along x and its range.")]
+         = ...,
+         order: Annotated[int, typer.Option(
+             help="1: f and f'; 2: also f''.")] = 1,
+         expect: Annotated[Optional[str], typer.Option(
+             metavar="'NAME: EXPR'", help="A hand-derived f' drawn on top; points where it "
+             "differs from autograd are marked X and the exit code is 1.")] = None,
+         output: Annotated[Optional[str], typer.Option(
+             "--output", "-o", metavar="FILE.svg", help="Write an SVG picture instead.")] = None,
+         points: Annotated[Optional[int], typer.Option(
+             help="Sample points (default: one per column, 400 for --output).")] = None,
+         width: Annotated[Optional[int], typer.Option(help="Columns of the text plot.")] = None,
+         height: Annotated[Optional[int], typer.Option(help="Rows of the text plot.")] = None,
+         quiet: Quiet = False):
+    """f = EXPR and its derivative(s) by autograd (float64) over --range, in the terminal as
+    text or into an SVG file; --expect overlays a hand-derived derivative. Exit 1 on a mismatch."""
+    from gradcli.cli import bindings as binding_args, function_plot
+    from gradcli.cli.answers import _report
+    from gradcli.cli.bindings import ExpressionError, UsageError, torch_error
+    from gradcli.engine import dtypes
+    from gradcli.engine.errors import TorchError
+    try:
+        source = binding_args.read_expression(expr)
+        name, low, high = binding_args.parse_range(range_)
+        formula = None
+        if expect is not None:
+            expect_name, text = binding_args.split_pair(expect, ":", "--expect 'NAME: EXPR'")
+            if expect_name != name:
+                raise UsageError(f"--expect: '{expect_name}' is not the plotted input '{name}'")
+            formula = binding_args.Source(text, f"<--expect {name}>")
+        problem = binding_args.build_problem(source, bindings or [], wrt=name,
+                                             dtype=dtypes.float64, extra={name: 0.0})
+        count = points or (400 if output else function_plot.terminal_size(width, height)[0])
+        if count < 2:
+            raise UsageError("--points: expected at least 2")
+        answer = function_plot.compute(problem, name, low, high, count, order, formula)
+        function_plot.write(answer, output, width or (count if not output else None), height,
+                            quiet)
+    except (UsageError, ExpressionError, TorchError) as error:
+        _report("plot", torch_error(error) if isinstance(error, TorchError) else error)
+        raise typer.Exit(EXIT_TROUBLE)
+    raise typer.Exit(_STATUS_EXIT[answer.status])
 
 
 @app.command(epilog=EXIT_CODES_HELP)

@@ -8,9 +8,12 @@ EXIT_OK, EXIT_NO, EXIT_TROUBLE, EXIT_INTERRUPTED = 0, 1, 2, 130
 _SYNTAX_KINDS = ("SyntaxError", "IndentationError")
 
 
-def run_source(source: str, filename: str, *, echo: bool, plots: str | None = None) -> int:
+def run_source(source: str, filename: str, *, echo: bool, plots: str | None = None,
+               after=None) -> int:
     """Run a program, stream its output to stdout, report an error on stderr; the exit code.
-    The figures it made are written into `plots` (a directory), or counted in a note."""
+    The figures it made are written into `plots` (a directory), or counted in a note.
+    `after(session)`, when given, runs at the end of a program that did not fail; a non-zero
+    code it returns is the exit code."""
     from gradcli.cli.figures import FigureOutput
     from gradcli.engine.state import STATE
     from gradcli.language.session import Session
@@ -31,7 +34,7 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
     out.flush()
     try:
         if outcome.ok:
-            return EXIT_OK
+            return (after(session) or EXIT_OK) if after is not None else EXIT_OK
         if outcome.error.kind == "SystemExit":  # exit(): Python's exit status, no report
             return _exit_status(outcome.error)
         from gradcli.cli.render import report_error

@@ -367,3 +367,17 @@ def test_completions_are_names_the_language_resolves():
             except TorchError as error:
                 assert error.kind != "AttributeError", (name, attribute)
     assert [c.text for c in completer.get_completions(Document("wor"), None)] == ["word"]
+
+
+def test_graph_formats(start, tmp_path):
+    repl = start()
+    repl.paste("w = torch.ones(2, requires_grad=True)\nloss = (w * 3).sum()\n")
+    mermaid = repl.submit("%graph loss --format mermaid")
+    assert "flowchart BT" in mermaid and '"w<br/>#91;2#93; float32' in mermaid
+    dot = repl.submit("%graph loss -f dot")
+    assert "digraph {" in dot and "fillcolor=lightblue" in dot
+    target = tmp_path / "loss.dot"
+    assert f"Wrote the graph of loss to {target}" in repl.submit(f"%graph loss -o {target}")
+    assert target.read_text().startswith("digraph {")
+    assert "UsageError: --format: expected one of" in repl.submit("%graph loss -f gif")
+    repl.close()

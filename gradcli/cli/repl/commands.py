@@ -66,18 +66,30 @@ def _shorten(text: str, limit: int = 60) -> str:
 
 
 def _graph(repl, argument: str) -> None:
-    from gradcli.cli.repl.graph import GraphView
+    import shlex
+    from gradcli.cli.graphs.output import GraphError, parse_options, show
     from gradcli.engine.tensor import Tensor
-    if not argument:
-        _usage_error("%graph needs a tensor's name, as in %graph loss")
+    try:
+        name, options = parse_options(shlex.split(argument))
+    except (ValueError, GraphError) as error:
+        _usage_error(str(error))
         return
-    value = repl.variables().get(argument)
+    if name is None:
+        _usage_error("%graph needs a tensor's name, as in %graph loss "
+                     "[--format tree|dot|mermaid|svg|png] [--output FILE] [--max-nodes N]")
+        return
+    value = repl.variables().get(name)
     if not isinstance(value, Tensor):
-        _usage_error(f"no tensor named '{argument}'" if value is None else
-                     f"'{argument}' is not a tensor")
+        _usage_error(f"no tensor named '{name}'" if value is None else
+                     f"'{name}' is not a tensor")
         return
-    view = GraphView(repl.variables(), repl.session.printer)
-    _console().print(view.tree(argument, value))
+    try:
+        show(value, name, repl.variables(), repl.session.printer, **options)
+    except GraphError as error:
+        _usage_error(str(error))
+        return
+    if options.get("output"):
+        print(f"Wrote the graph of {name} to {options['output']}")
 
 
 def _reset(repl, argument: str) -> None:
@@ -145,7 +157,8 @@ def _help(repl, argument: str) -> None:
 
 COMMANDS = {
     "vars": Command(_vars, "%vars", "table of variables: shape, dtype, requires_grad, grad_fn"),
-    "graph": Command(_graph, "%graph NAME", "the backward graph of tensor NAME as a tree"),
+    "graph": Command(_graph, "%graph NAME [--format F] [--output FILE]",
+                     "tensor NAME's backward graph: tree, dot, mermaid, svg or png"),
     "reset": Command(_reset, "%reset", "forget all variables and start afresh"),
     "history": Command(_history, "%history", "the inputs of this session"),
     "run": Command(_run, "%run FILE", "run a script in this session"),

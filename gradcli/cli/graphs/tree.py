@@ -5,7 +5,7 @@ from __future__ import annotations
 from gradcli.engine.autograd import AccumulateGrad
 from gradcli.engine.tensor import Tensor
 
-NODE_LIMIT = 200
+from gradcli.cli.graphs.walk import DEFAULT_MAX_NODES
 
 
 def _shape(shape, dtype) -> str:
@@ -15,7 +15,8 @@ def _shape(shape, dtype) -> str:
 class GraphView:
     """Builds the tree for one tensor, naming tensors after the session's variables."""
 
-    def __init__(self, variables: dict, printer) -> None:
+    def __init__(self, variables: dict, printer, max_nodes: int = DEFAULT_MAX_NODES) -> None:
+        self.max_nodes = max_nodes
         tensors = [(n, v) for n, v in variables.items() if isinstance(v, Tensor)]
         self.by_id = {id(v): n for n, v in tensors}
         self.by_data = {id(v.data): n for n, v in tensors}
@@ -47,8 +48,9 @@ class GraphView:
                     branch.add(self.accumulate_text(child))
                 elif id(child) in seen:
                     branch.add(Text(f"{child.name()}  (shown above)", style="dim"))
-                elif shown >= NODE_LIMIT:
-                    branch.add(Text(f"... (more than {NODE_LIMIT} nodes)", style="dim"))
+                elif shown >= self.max_nodes:
+                    branch.add(Text(f"... (more than {self.max_nodes} nodes: --max-nodes)",
+                                    style="dim"))
                     return root
                 else:
                     seen.add(id(child))
