@@ -146,7 +146,9 @@ def answer_json(answer) -> dict:
 def check_json(answer: CheckAnswer) -> dict:
     tol, rows = answer.tolerances, answer.rows
     return {
-        "dtype": "float64", "tolerances": {"eps": tol.eps, "atol": tol.atol, "rtol": tol.rtol},
+        "dtype": answer.dtype.name,
+        "tolerances": {"eps": tol.eps, "atol": tol.atol, "rtol": tol.rtol,
+                       "relative_step": tol.relative},
         "samples": answer.samples, "seed": answer.seed,
         "points": [{name: values_json(v) for name, v in point.items()} for point in answer.points],
         "comparisons": len(rows), "failures": len(answer.failures),

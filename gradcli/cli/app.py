@@ -135,24 +135,33 @@ def check(
             "sample point (repeatable).")] = None,
         samples: Annotated[int, typer.Option(help="How many random points (needs --range).")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of numpy's default_rng for the points.")] = 0,
-        eps: Annotated[float, typer.Option(help="Finite-difference step.")] = 1e-6,
-        atol: Annotated[float, typer.Option(help="Absolute tolerance.")] = 1e-5,
-        rtol: Annotated[float, typer.Option(help="Relative tolerance.")] = 1e-3,
+        eps: Annotated[Optional[float], typer.Option(
+            help="Finite-difference step [default: 1e-6 in float64].", show_default=False)] = None,
+        atol: Annotated[Optional[float], typer.Option(
+            help="Absolute tolerance [default: 1e-5 in float64].", show_default=False)] = None,
+        rtol: Annotated[Optional[float], typer.Option(
+            help="Relative tolerance [default: 1e-3 in float64].", show_default=False)] = None,
         as_json: AsJson = False, quiet: Quiet = False):
-    """Autograd (float64) against central finite differences, and against --expect formulas,
-    for every input element; defaults as torch.autograd.gradcheck. Exit 1 on a mismatch."""
+    """Autograd against central finite differences, and against --expect formulas, for every
+    input element, in float64: inputs, and tensors EXPR makes, are float64 (as after
+    torch.set_default_dtype(torch.float64)); defaults as torch.autograd.gradcheck. Should EXPR
+    compute in float32 or float16 (an explicit dtype=), the report says so and the defaults are
+    fitted to that precision: step cbrt(machine epsilon) * max(1, |x|), atol = rtol = twice that.
+    Exit 1 on a mismatch."""
     from gradcli.cli import bindings as binding_args, derivatives
     from gradcli.engine import dtypes
 
     def work(source):
+        given = {name: binding_args.bounded(f"--{name}", value, zero=name != "eps")
+                 for name, value in (("eps", eps), ("atol", atol), ("rtol", rtol))}
+        binding_args.bounded("--seed", seed, zero=True)
         ranges = [binding_args.parse_range(text) for text in range_ or []]
         formulas = {}
         for text in expect or []:
             name, formula = binding_args.split_pair(text, ":", "--expect 'NAME: EXPR'")
             formulas[name] = binding_args.Source(formula, f"<--expect {name}>")
         problem = binding_args.build_problem(source, bindings or [], wrt=wrt,
-                                             dtype=dtypes.float64,
+                                             dtype=dtypes.float64, default=dtypes.float64,
                                              extra={name: 0.0 for name, _, _ in ranges})
-        return derivatives.check(problem, derivatives.Tolerances(eps, atol, rtol), formulas,
-                                 ranges, samples, seed)
+        return derivatives.check(problem, given, formulas, ranges, samples, seed)
     _answer("check", expr, work, as_json, quiet)
