@@ -61,7 +61,8 @@ def _setting(name: str, value):
 
 
 def grad_mode(enabled: bool):
-    """Run a block with grad mode set to `enabled` (torch.no_grad / enable_grad / set_grad_enabled)."""
+    """Run a block with grad mode set to `enabled` (torch.no_grad, enable_grad,
+    set_grad_enabled)."""
     return _setting("grad_enabled", enabled)
 
 
