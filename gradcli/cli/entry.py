@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from gradcli.cli.runner import (EXIT_INTERRUPTED, EXIT_TROUBLE, read_program, run_source,
+from gradcli.cli.runner import (EXIT_TROUBLE, interrupted, read_program, run_source,
                                 without_command)
 
 
@@ -39,8 +39,7 @@ def main() -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        sys.stderr.write("KeyboardInterrupt\n")
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(interrupted())
     except Exception as error:  # a bug in gradcli: say so in one line, never a traceback
         sys.stderr.write(f"gradcli: internal error: {type(error).__name__}: {error}\n")
         sys.exit(EXIT_TROUBLE)

@@ -21,9 +21,7 @@ def run_source(source: str, filename: str, *, echo: bool) -> int:
     try:
         outcome = session.run(source, echo=echo)
     except KeyboardInterrupt:
-        out.flush()
-        sys.stderr.write("KeyboardInterrupt\n")
-        return EXIT_INTERRUPTED
+        return interrupted()
     out.flush()
     if outcome.ok:
         return EXIT_OK
@@ -32,6 +30,14 @@ def run_source(source: str, filename: str, *, echo: bool) -> int:
     from gradcli.cli.render import report_error
     report_error(outcome.error, source, filename)
     return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
+
+
+def interrupted() -> int:
+    """After Ctrl-C: what was printed so far, then `KeyboardInterrupt` as Python reports it
+    (without the traceback); the exit code of a process ended by SIGINT."""
+    sys.stdout.flush()
+    sys.stderr.write("KeyboardInterrupt\n")
+    return EXIT_INTERRUPTED
 
 
 def _exit_status(error) -> int:

@@ -510,3 +510,22 @@ def test_shell_gate_answers_as_grep(gradcli_exe, tmp_path, lines, code, verdicts
     done = run_script(gradcli_exe, "gate_derivatives.sh", str(listing))
     assert done.returncode == code
     assert [line.split()[0] for line in done.stdout.splitlines()] == verdicts
+
+
+# ---- Ctrl-C -------------------------------------------------------------------------------------
+
+LONG = "sum([x for i in range(10**8)])"
+
+
+@pytest.mark.parametrize("args", [["grad", LONG, "x=1"], ["jacobian", LONG, "x=1"],
+                                  ["check", LONG, "x=1"], ["eval", LONG.replace("x ", "1 ")]],
+                         ids=["grad", "jacobian", "check", "eval"])
+def test_ctrl_c_reports_keyboard_interrupt_and_exits_130(gradcli_exe, args):
+    import signal
+    import time
+    child = subprocess.Popen([gradcli_exe, *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    time.sleep(2)  # past start-up, into the loop
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert (child.returncode, out, err) == (130, "", "KeyboardInterrupt\n")
