@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from gradcli.cli.parsing import Command, Group
 from gradcli.cli.runner import (EXIT_NO, EXIT_OK, EXIT_TROUBLE, interrupted, read_program,
                                 run_source, without_command)
 
@@ -16,7 +17,7 @@ EXIT_CODES_HELP = (
     "jacobian and hessian also an error evaluating the expression).")
 
 app = typer.Typer(
-    name="gradcli", add_completion=False, pretty_exceptions_enable=False,
+    name="gradcli", cls=Group, add_completion=False, pretty_exceptions_enable=False,
     no_args_is_help=False, invoke_without_command=True,
     help="PyTorch's autograd in the terminal, without PyTorch.\n\n" + EXIT_CODES_HELP,
     context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,29 +30,39 @@ def _read_source(file: str) -> tuple[str, str]:
     return program
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from gradcli import __version__
+        sys.stdout.write(f"gradcli {__version__}\n")
+        raise typer.Exit(EXIT_OK)
+
+
 @app.callback()
-def main_callback(ctx: typer.Context) -> None:
+def main_callback(ctx: typer.Context, version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print gradcli's version and exit.")] = False) -> None:
     """Without a command: the REPL on a terminal, otherwise run standard input as a program."""
     if ctx.invoked_subcommand is None:
         raise typer.Exit(without_command())
 
 
-@app.command()
+@app.command(cls=Command)
 def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads standard input.")]):
     """Run a script as `python FILE` would, printing what torch prints."""
     source, filename = _read_source(file)
     raise typer.Exit(run_source(source, filename, echo=False))
 
 
-@app.command("eval")
+@app.command("eval", cls=Command)
 def eval_command(program: Annotated[str, typer.Argument(
-        help="Program text; statements separated by ';' or newlines. '-' reads standard input.")]):
+        metavar="PROGRAM", help="Program text; statements separated by ';' or newlines (it "
+        "may start with '-': eval '-x'). '-' reads standard input.")]):
     """Run program text and echo each expression statement's value, as Python's REPL does."""
     source, filename = (sys.stdin.read(), "<stdin>") if program == "-" else (program, "<eval>")
     raise typer.Exit(run_source(source, filename, echo=True))
 
 
-@app.command()
+@app.command(cls=Command)
 def repl():
     """Open the interactive session (what `gradcli` alone does on a terminal)."""
     from gradcli.cli.repl.session import start_repl
@@ -64,7 +75,7 @@ _STATUS_EXIT = {"ok": EXIT_OK, "mismatch": EXIT_NO, "error": EXIT_TROUBLE}
 
 Expr = Annotated[str, typer.Argument(
     metavar="EXPR", help="Expression of the bound names, e.g. 'sin(x) * x**2' (torch's functions "
-    "need no `torch.` prefix); '-' reads standard input.")]
+    "need no `torch.` prefix); it may start with '-' ('-x**2'); '-' reads standard input.")]
 Bindings = Annotated[Optional[list[str]], typer.Argument(
     metavar="NAME=VALUE", show_default=False, help="Leaf tensors: a number, a nested list "
     "(both become floating point) or any expression, e.g. x=3 w='[1, 2]' t='torch.ones(3)'.")]
@@ -98,7 +109,7 @@ def _problem(source, bindings, wrt, dtype):
                                       dtype=binding_args.parse_dtype(dtype))
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
          gradient: Annotated[Optional[str], typer.Option(
              help="Backpropagate this tensor from a non-scalar EXPR, as out.backward(VALUE).")]
@@ -111,7 +122,7 @@ def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = 
         _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
              as_json: AsJson = False, quiet: Quiet = False):
     """d EXPR / d input, as torch.autograd.functional.jacobian computes it."""
@@ -120,7 +131,7 @@ def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtyp
         _problem(source, bindings, wrt, dtype)), as_json, quiet)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def hessian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
             as_json: AsJson = False, quiet: Quiet = False):
     """Second derivatives of a scalar EXPR, as torch.autograd.functional.hessian computes them."""
@@ -129,7 +140,7 @@ def hessian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype
         _problem(source, bindings, wrt, dtype)), as_json, quiet)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def check(
         expr: Expr, bindings: Bindings = None, wrt: Wrt = None,
         expect: Annotated[Optional[list[str]], typer.Option(
@@ -141,18 +152,19 @@ def check(
         samples: Annotated[int, typer.Option(help="How many random points (needs --range).")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of numpy's default_rng for the points.")] = 0,
         eps: Annotated[Optional[float], typer.Option(
-            help="Finite-difference step [default: 1e-6 in float64].", show_default=False)] = None,
+            help="Finite-difference step, > 0 (default 1e-6 in float64).")] = None,
         atol: Annotated[Optional[float], typer.Option(
-            help="Absolute tolerance [default: 1e-5 in float64].", show_default=False)] = None,
+            help="Absolute tolerance, >= 0 (default 1e-5 in float64).")] = None,
         rtol: Annotated[Optional[float], typer.Option(
-            help="Relative tolerance [default: 1e-3 in float64].", show_default=False)] = None,
+            help="Relative tolerance, >= 0 (default 1e-3 in float64).")] = None,
         as_json: AsJson = False, quiet: Quiet = False):
-    """Autograd against central finite differences, and against --expect formulas, for every
-    input element, in float64: inputs, and tensors EXPR makes, are float64 (as after
-    torch.set_default_dtype(torch.float64)); defaults as torch.autograd.gradcheck. Should EXPR
-    compute in float32 or float16 (an explicit dtype=), the report says so and the defaults are
-    fitted to that precision: step cbrt(machine epsilon) * max(1, |x|), atol = rtol = twice that.
-    Exit 1 on a mismatch."""
+    """Autograd against finite differences and --expect formulas; exit 1 on a mismatch.
+
+    Compares every input element in float64: inputs, and the tensors EXPR makes, are float64,
+    as after torch.set_default_dtype(torch.float64); the defaults are torch.autograd.gradcheck's.
+    Should EXPR compute in float32 or float16 (an explicit dtype=), the report says so and the
+    defaults fit that precision: a step of cbrt(machine epsilon) * max(1, |x|), atol = rtol =
+    twice cbrt(machine epsilon)."""
     from gradcli.cli import bindings as binding_args, derivatives
     from gradcli.engine import dtypes
 

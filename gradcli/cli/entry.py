@@ -17,8 +17,8 @@ def _fast_path(argv: list[str]) -> int | None:
     if argv == ["repl"]:
         from gradcli.cli.repl.session import start_repl
         return start_repl()
-    if len(argv) != 2 or argv[0] not in ("run", "eval") or (
-            argv[1].startswith("-") and argv[1] != "-"):
+    if len(argv) != 2 or argv[0] not in ("run", "eval") or argv[1] == "-h" or (
+            argv[1].startswith("--")):  # a program may start with '-' (eval '-x'), not '--'
         return None
     if argv[0] == "eval" and argv[1] != "-":
         return run_source(argv[1], "<eval>", echo=True)

@@ -175,3 +175,57 @@ def test_derivative_commands_report_memory_errors_as_errors_of_expr(run_gradcli,
 def test_run_reports_a_memory_error_as_python_does(run_gradcli):
     result = run_gradcli(["eval", "[0]*10**10"])
     assert (result.returncode, result.stdout, result.stderr) == (1, "", "MemoryError\n")
+
+
+# ---- version, help, and programs that start with '-' -------------------------------------------
+
+def test_version_prints_the_package_version(run_gradcli):
+    import gradcli
+    result = run_gradcli(["--version"])
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0, f"gradcli {gradcli.__version__}\n", "")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["eval", "-h"], ["check", "--help"]])
+def test_help_shows_flags_without_a_type(run_gradcli, args):
+    result = run_gradcli(args)
+    assert result.returncode == 0
+    assert "<bool>" not in result.stdout
+    rows = [" ".join(line.strip("│ ").split()) for line in result.stdout.splitlines()]
+    assert "--help -h Show this message and exit." in rows
+
+
+@pytest.mark.parametrize("program, output", [
+    ("-1", "-1\n"), ("-torch.ones(2).sum()", "tensor(-2.)\n"), ("-(2 ** 3)", "-8\n")])
+def test_eval_takes_a_program_starting_with_a_dash(run_gradcli, program, output):
+    result = run_gradcli(["eval", program])
+    assert (result.returncode, result.stdout, result.stderr) == (0, output, "")
+
+
+def test_eval_of_a_negated_string_is_pythons_type_error(run_gradcli):
+    result = run_gradcli(["eval", '-"a"'])
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines()[-1] == "TypeError: bad operand type for unary -: 'str'"
+
+
+@pytest.mark.parametrize("args", [
+    ["grad", "-x**2", "x=3", "--wrt", "x"], ["grad", "--wrt", "x", "-x**2", "x=3"],
+    ["grad", "--", "-x**2", "x=3"], ["grad", "-q", "-x**2", "x=3"]])
+def test_derivative_commands_take_an_expression_starting_with_a_dash(run_gradcli, args):
+    result = run_gradcli(args)
+    assert (result.returncode, result.stderr) == (0, "")
+    shown = "tensor(-9., grad_fn=<NegBackward0>)\nx.grad = tensor(-6.)\n"
+    assert result.stdout == ("" if "-q" in args else shown)
+
+
+def test_check_takes_an_expression_starting_with_a_dash(run_gradcli):
+    result = run_gradcli(["check", "-x**2", "x=1", "--expect", "x: -2*x"])
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("args, unknown", [(["grad", "-x", "x=3", "--wrtt", "x"], "--wrtt"),
+                                           (["grad", "x", "x=3", "-y"], "-y")])
+def test_unknown_options_are_still_usage_errors(run_gradcli, args, unknown):
+    result = run_gradcli(args)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert f"No such option: {unknown}" in result.stderr
