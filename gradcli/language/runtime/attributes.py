@@ -20,10 +20,8 @@ from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
 from gradcli.language.runtime.values import Namespace, Size, type_name
 
-NODE_ATTRS = {
-    "next_functions": lambda n: tuple(n.next_edges),
-    "variable": lambda n: n.variable if isinstance(n, AccumulateGrad) else _missing(n, "variable"),
-}
+NODE_ATTRS = {"next_functions": lambda n: tuple(n.next_edges)}
+ACCUMULATE_GRAD_ATTRS = NODE_ATTRS | {"variable": lambda n: n.variable}
 NODE_METHODS = table(entry("name", lambda n: n.name(), "self"))
 DTYPE_ATTRS = {
     "is_floating_point": lambda d: d.is_floating_point,
@@ -31,11 +29,8 @@ DTYPE_ATTRS = {
     "is_signed": lambda d: d.name not in ("uint8", "bool"),
 }
 RETURN_TYPES_ATTRS = {"values": lambda r: r.values, "indices": lambda r: r.indices}
-EXCEPTION_ATTRS = {
-    "args": lambda e: e.args,
-    "value": lambda e: (e.args[0] if e.args else None) if isinstance(e, StopIteration)
-    else _missing(e, "value"),
-}
+EXCEPTION_ATTRS = {"args": lambda e: e.args}
+STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args else None}
 HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
 DEVICE_ATTRS = {"type": lambda d: d.type, "index": lambda d: d.index}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
@@ -124,11 +119,13 @@ def _from(value, name: str, attrs: dict, methods: dict):
     return _missing(value, name)
 
 
-# (kinds of value, their attributes, their methods), tried in order (Size before any tuple).
+# (kinds of value, their attributes, their methods), tried in order (Size before any tuple). A
+# kind's tables hold only what works on every value of that kind (completion offers them all).
 _KIND_TABLES = (
-    ((Node, AccumulateGrad), NODE_ATTRS, NODE_METHODS), (DType, DTYPE_ATTRS, {}),
-    (Size, {}, SIZE_METHODS), (ReturnTypes, RETURN_TYPES_ATTRS, {}),
-    (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
+    (AccumulateGrad, ACCUMULATE_GRAD_ATTRS, NODE_METHODS), (Node, NODE_ATTRS, NODE_METHODS),
+    (DType, DTYPE_ATTRS, {}), (Size, {}, SIZE_METHODS), (ReturnTypes, RETURN_TYPES_ATTRS, {}),
+    (StopIteration, STOP_ITERATION_ATTRS, {}), (BaseException, EXCEPTION_ATTRS, {}),
+    (RemovableHandle, {}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
     (GeneratorObject, {}, GENERATOR_METHODS),
