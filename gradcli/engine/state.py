@@ -50,22 +50,21 @@ STATE = EngineState()
 
 
 @contextmanager
-def _setting(name: str, value):
-    """Run a block with STATE's `name` set to `value`, restoring the previous value after."""
-    previous = getattr(STATE, name)
-    setattr(STATE, name, value)
+def grad_mode(enabled: bool):
+    """Run a block with grad mode set to `enabled` (torch.no_grad / enable_grad / set_grad_enabled)."""
+    previous = STATE.grad_enabled
+    STATE.grad_enabled = enabled
     try:
         yield
     finally:
-        setattr(STATE, name, previous)
+        STATE.grad_enabled = previous
 
 
-def grad_mode(enabled: bool):
-    """Run a block with grad mode set to `enabled` (torch.no_grad, enable_grad,
-    set_grad_enabled)."""
-    return _setting("grad_enabled", enabled)
-
-
+@contextmanager
 def default_dtype(dtype: dtypes.DType):
     """Run a block as if torch.set_default_dtype(dtype) were in effect, then restore the default."""
-    return _setting("default_dtype", dtype)
+    previous, STATE.default_dtype = STATE.default_dtype, dtype
+    try:
+        yield
+    finally:
+        STATE.default_dtype = previous
