@@ -14,6 +14,8 @@ import pytest
 # torch as the oracle runs on one thread: snippets run in forked children (tests/snippets.py), and
 # a child forked after torch's OpenMP pool has started can block forever on the pool's lock.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# matplotlib as the oracle draws off screen: a desktop's show() would wait for its window.
+os.environ.setdefault("MPLBACKEND", "Agg")
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")  # the same rule as tests/golden/record.py
 
@@ -59,10 +61,13 @@ def run_gradcli(gradcli_exe):
 
 
 def reset_torch_globals(torch) -> None:
-    """Undo process-wide torch settings an earlier test may have changed, before running a program."""
+    """Undo process-wide torch (and pyplot) settings an earlier test may have changed, before
+    running a program."""
     torch.set_printoptions(profile="default")
     torch.set_default_dtype(torch.float32)
     torch.set_grad_enabled(True)
+    from snippets import close_figures
+    close_figures()
 
 
 # A printed number: not part of a name such as MulBackward0 or float64.

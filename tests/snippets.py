@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import sys
 import warnings
 from pathlib import Path
 
@@ -46,6 +47,7 @@ def run_gradcli(source: str) -> dict:
     """Run a snippet in a fresh gradcli Session."""
     from gradcli.engine.state import STATE
     from gradcli.language.session import Session
+    from gradcli.language.syntax.parser import GradSyntaxError
 
     out, warned = io.StringIO(), []
     previous = STATE.warning_sink
@@ -55,6 +57,8 @@ def run_gradcli(source: str) -> dict:
     finally:
         STATE.warning_sink = previous
     error = None if outcome.error is None else [outcome.error.kind, outcome.error.message]
+    if isinstance(outcome.error, GradSyntaxError):  # as str() of Python's SyntaxError reads
+        error[1] += f" (<snippet>, line {outcome.error.line})"
     return _record(out.getvalue(), error, warned)
 
 
@@ -62,6 +66,8 @@ def run_torch(source: str) -> dict:
     """Run a snippet as Python with real torch, in a forked child so that torch's once-per-process
     warnings, seed and default dtype start fresh for every snippet."""
     import torch  # noqa: F401  (imported in the parent so that each child starts at once)
+
+    os.environ.setdefault("MPLBACKEND", "Agg")  # a snippet's matplotlib draws off screen
 
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -77,7 +83,16 @@ def run_torch(source: str) -> dict:
     return json.loads(text)
 
 
+def close_figures() -> None:
+    """Close the figures an earlier program left open in this process (figure numbers restart
+    at 1, as in a new python)."""
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
+
+
 def _run_torch_here(source: str) -> dict:
+    close_figures()
     out, error = io.StringIO(), None
     with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -98,9 +113,10 @@ def load_golden(group: str) -> dict:
     return json.loads(golden_path(group).read_text(encoding="utf-8"))
 
 
-def case_tests(group: str) -> tuple:
+def case_tests(group: str, needs: tuple[str, ...] = ()) -> tuple:
     """Two parametrised tests over a group's cases: against its golden records, and (when torch
-    is importable) against torch run live. A test module binds them to test_* names."""
+    and the modules in `needs` are importable) against torch run live. A test module binds them
+    to test_* names."""
     import pytest
 
     cases = load_cases(group)
@@ -114,7 +130,8 @@ def case_tests(group: str) -> tuple:
 
     @pytest.mark.parametrize("name", names)
     def matches_live_torch(name):
-        pytest.importorskip("torch")
+        for module in ("torch", *needs):
+            pytest.importorskip(module)
         assert run_gradcli(cases[name]) == run_torch(cases[name]), cases[name]
 
     return matches_golden, matches_live_torch

@@ -46,20 +46,27 @@ def main_callback(ctx: typer.Context, version: Annotated[bool, typer.Option(
         raise typer.Exit(without_command())
 
 
+Plots = Annotated[Optional[str], typer.Option(
+    "--plots", metavar="DIR", help="Write each matplotlib figure the program shows, saves or "
+    "leaves open into DIR as an SVG file (savefig's name, else figure-N.svg).")]
+
+
 @app.command(cls=Command)
-def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads standard input.")]):
+def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads standard input.")],
+        plots: Plots = None):
     """Run a script as `python FILE` would, printing what torch prints."""
     source, filename = _read_source(file)
-    raise typer.Exit(run_source(source, filename, echo=False))
+    raise typer.Exit(run_source(source, filename, echo=False, plots=plots))
 
 
 @app.command("eval", cls=Command)
 def eval_command(program: Annotated[str, typer.Argument(
         metavar="PROGRAM", help="Program text; statements separated by ';' or newlines (it "
-        "may start with '-': eval '-x'). '-' reads standard input.")]):
+        "may start with '-': eval '-x'). '-' reads standard input.")],
+        plots: Plots = None):
     """Run program text and echo each expression statement's value, as Python's REPL does."""
     source, filename = (sys.stdin.read(), "<stdin>") if program == "-" else (program, "<eval>")
-    raise typer.Exit(run_source(source, filename, echo=True))
+    raise typer.Exit(run_source(source, filename, echo=True, plots=plots))
 
 
 @app.command(cls=Command)

@@ -8,12 +8,16 @@ EXIT_OK, EXIT_NO, EXIT_TROUBLE, EXIT_INTERRUPTED = 0, 1, 2, 130
 _SYNTAX_KINDS = ("SyntaxError", "IndentationError")
 
 
-def run_source(source: str, filename: str, *, echo: bool) -> int:
-    """Run a program, stream its output to stdout, report an error on stderr; the exit code."""
+def run_source(source: str, filename: str, *, echo: bool, plots: str | None = None) -> int:
+    """Run a program, stream its output to stdout, report an error on stderr; the exit code.
+    The figures it made are written into `plots` (a directory), or counted in a note."""
+    from gradcli.cli.figures import FigureOutput
     from gradcli.engine.state import STATE
     from gradcli.language.session import Session
     out = sys.stdout
     session = Session(write=out.write)
+    figures = FigureOutput(plots)
+    figures.attach(session.figures)
     if not filename.startswith("<"):  # a script knows its own path, as in Python
         import os
         session.globals.vars["__file__"] = os.path.abspath(filename)
@@ -23,13 +27,16 @@ def run_source(source: str, filename: str, *, echo: bool) -> int:
     except KeyboardInterrupt:
         return interrupted()
     out.flush()
-    if outcome.ok:
-        return EXIT_OK
-    if outcome.error.kind == "SystemExit":  # exit(): Python's exit status, no report
-        return _exit_status(outcome.error)
-    from gradcli.cli.render import report_error
-    report_error(outcome.error, source, filename)
-    return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
+    try:
+        if outcome.ok:
+            return EXIT_OK
+        if outcome.error.kind == "SystemExit":  # exit(): Python's exit status, no report
+            return _exit_status(outcome.error)
+        from gradcli.cli.render import report_error
+        report_error(outcome.error, source, filename)
+        return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
+    finally:
+        figures.finish(session.figures)
 
 
 def interrupted() -> int:

@@ -72,8 +72,13 @@ class Node:
                 saved_args.append(None)
         self.saved_args = tuple(saved_args)
         if RESULT in save:
-            self.saved_result = _shadow(outputs[0])
-            versions.append((self.saved_result, self.saved_result._version_counter.value, True))
+            if op.n_outputs == 1:
+                self.saved_result = _shadow(outputs[0])
+                versions.append((self.saved_result, self.saved_result._version_counter.value,
+                                 True))
+            else:  # a multi-output op's rules read all its outputs (Q and R, U, S and Vh...)
+                self.saved_result = tuple(_shadow(o) for o in outputs)
+                versions += [(o, o._version_counter.value, True) for o in self.saved_result]
         self.saved_versions = tuple(versions)
 
     def name(self) -> str:
@@ -117,9 +122,17 @@ class Node:
             if tensor._version_counter.value != version:
                 raise errors.runtime(_modified_message(tensor, version, self if is_output else None))
         out = self.saved_result
-        if out is not None:
-            out = Tensor(out.data, out.dtype, grad_fn=self if STATE.grad_enabled else None)
+        node = self if STATE.grad_enabled else None
+        if type(out) is tuple:
+            out = tuple(Tensor(o.data, o.dtype, grad_fn=node if nr in self._differentiable()
+                               else None, output_nr=nr) for nr, o in enumerate(out))
+        elif out is not None:
+            out = Tensor(out.data, out.dtype, grad_fn=node)
         return self.saved_args, out
+
+    def _differentiable(self) -> range | tuple:
+        wanted = self.op.differentiable_outputs
+        return range(len(self._output_meta)) if wanted is None else wanted
 
     def apply(self, grads: list, wanted) -> list:
         """One gradient per edge (None where the edge needs none), from the output gradients."""

@@ -30,7 +30,7 @@ def to(t: Tensor, *args, dtype=None, device=None, **_options) -> Tensor:
             target = arg
         elif isinstance(arg, Tensor):
             target = arg.dtype
-        elif isinstance(arg, (str, devices.Device)):
+        elif isinstance(arg, (str, int, devices.Device)) and not isinstance(arg, bool):
             devices.place(arg)
         elif arg is not None:
             raise errors.type_error(
@@ -48,6 +48,8 @@ def type_(t: Tensor, dtype=None, non_blocking: bool = False):
         if dtype not in _BY_LEGACY_NAME:
             raise errors.value_error(f"invalid type: '{dtype}'")
         dtype = _BY_LEGACY_NAME[dtype]
+    if not isinstance(dtype, dtypes.DType):
+        raise errors.type_error("dtype must be a type, str, or dtype object")
     return to_dtype(t, dtype)
 
 

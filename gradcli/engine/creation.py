@@ -7,7 +7,8 @@ import os
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import devices, dtypes, errors
+from gradcli.engine.declarations import declare
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
@@ -450,6 +451,10 @@ def randint(*args, dtype=None, requires_grad: bool = False) -> Tensor:
             f"randint() received an invalid combination of arguments - got {len(args)} "
             "positional arguments, but expected (int high, tuple of ints size) or "
             "(int low, int high, tuple of ints size)")
+    for position, (name, value) in enumerate(zip(("low", "high"), (low, high)), len(args) - 2):
+        if position and not (isinstance(value, int) and not isinstance(value, bool)):
+            raise errors.type_error(f"randint(): argument '{name}' (position {position}) must be "
+                                    f"int, not {type(value).__name__}")
     if low >= high:
         raise errors.runtime(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
@@ -466,6 +471,26 @@ def randperm(n: int, dtype=None, requires_grad: bool = False) -> Tensor:
     storage((n,), dtype)
     values = DEFAULT_GENERATOR.generator.randperm(int(n))
     return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)
+
+
+def _sized_factory(fn):
+    """torch.ones(2, 3) / ones((2, 3)) / ones(size=(2, 3)) with torch's factory keywords."""
+    def make(size, *, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False, generator=None, out=None):
+        devices.place(device)
+        return fn(*size, dtype=dtype, requires_grad=requires_grad)
+    return make
+
+
+_FACTORY_KEYWORDS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+                     "bool? pin_memory=False, bool requires_grad=False")
+for _name in ("ones", "zeros", "empty"):
+    declare(_name, _sized_factory(globals()[_name]),
+            f"{_name}(int[] size, *, Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
+for _name in ("rand", "randn"):
+    declare(_name, _sized_factory(globals()[_name]),
+            f"{_name}(int[] size, *, Generator? generator, Tensor? out=None, {_FACTORY_KEYWORDS})",
+            f"{_name}(int[] size, *, Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
 
 
 export(__name__, globals())

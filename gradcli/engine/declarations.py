@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from gradcli.engine import errors, schemas
+import numpy as np
+
+from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -35,6 +37,7 @@ class Declaration:
     method_targets: tuple = ()
     hidden: tuple = ()  # torch's deprecated overloads: they bind, messages never show them
     numbers_as_tensors: bool = False  # Tensor arguments also take Python numbers (add, mul...)
+    number_self: bool = True  # False for in-place variants: what is written into is a tensor
 
     def bind(self, args: tuple, kwargs: dict, variant: str) -> tuple[tuple, dict]:
         """(positional, keywords) to call `impl` with, or torch's TypeError. A method's
@@ -43,9 +46,15 @@ class Declaration:
         chosen = self.schemas if is_function else self.method_schemas
         receiver, args = ((), args) if is_function else (args[:1], args[1:])
         hidden = self.hidden if is_function else tuple(map(schemas.without_out, self.hidden))
-        index, bound = schemas.bind(chosen, args, kwargs, is_function, self.name, hidden,
-                                    self.numbers_as_tensors)
+        written = (*receiver, *args)[:1]
+        numbers = self.numbers_as_tensors and (self.number_self or bool(written) and isinstance(
+            written[0], Tensor))
+        title = "linalg_" + self.name if variant == "linalg" else self.name  # as torch names it
+        index, bound = schemas.bind(chosen, args, kwargs, is_function, title, hidden, numbers)
         out = bound.pop("out", None)
+        if self.numbers_as_tensors and not any(isinstance(v, Tensor) for v in bound.values()):
+            first = next(iter(bound))  # torch.add(3, 0): the number becomes a tensor
+            bound[first] = _number_tensor(bound[first])
         if index >= len(chosen):  # a deprecated order: the first overload's, by name
             index = 0
             bound = {p.name: bound[p.name] for p in chosen[0].params if p.name in bound}
@@ -70,6 +79,12 @@ class Declaration:
         return write_out(self.name, result, out, (*args, *kwargs.values()))
 
 
+def _number_tensor(value) -> Tensor:
+    """A Python number as the 0-dim tensor torch's parser makes of it."""
+    dtype = dtypes.scalar_dtype(value, STATE.default_dtype)
+    return Tensor(np.asarray(value, dtype=dtype.np), dtype)
+
+
 DECLARATIONS: dict[tuple[str, str], Declaration] = {}
 
 
@@ -86,7 +101,9 @@ def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torc
                               tuple(schemas.parse_schema(text) for text in hidden),
                               numbers_as_tensors)
     for alias in (name, *aliases):
-        aliased = declaration if alias == name else _renamed(declaration, alias)
+        # torch's deprecated overloads belong to the name, not to its aliases
+        aliased = declaration if alias == name else replace(_renamed(declaration, alias),
+                                                            hidden=())
         for variant in declaration.variants:
             DECLARATIONS[variant, alias] = aliased
     return impl
@@ -112,6 +129,23 @@ def _renamed(declaration: Declaration, alias: str) -> Declaration:
         return tuple(schemas.Schema(alias, s.params) for s in schema_list)
     return replace(declaration, name=alias, schemas=rename(declaration.schemas),
                    method_schemas=rename(declaration.method_schemas))
+
+
+def declare_inplace(name: str, write_back: Callable, function: bool = False) -> None:
+    """Tensor.NAME_ (and torch.NAME_ when `function`): the declared NAME's overloads, its result
+    written back into self by `write_back(impl)`, as torch's in-place variants are."""
+    source = DECLARATIONS["method", name]
+    # self is written into, so it must be a tensor even where numbers stand in for others
+    inplace = replace(_renamed(source, name + "_"), impl=write_back(source.impl),
+                      number_self=False)
+    DECLARATIONS["method", name + "_"] = inplace
+    if function:
+        overloads = _renamed(DECLARATIONS["torch", name], name + "_").schemas
+        tensor_self = tuple(schemas.without_out(s) for s in overloads
+                            if s.params[0].type == "Tensor")
+        DECLARATIONS["torch", name + "_"] = replace(
+            inplace, schemas=tensor_self, targets=tuple(
+                t for s, t in zip(overloads, inplace.targets) if s.params[0].type == "Tensor"))
 
 
 def declared(variant: str) -> dict[str, Declaration]:

@@ -38,6 +38,8 @@ def device(spec, index: int | None = None) -> Device:
     """torch.device('cpu'), torch.device('cuda:0'), torch.device('cpu', 0)."""
     if isinstance(spec, Device):
         return spec
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        raise errors.runtime("Cannot access accelerator device when none is available.")
     if not isinstance(spec, str):
         raise errors.type_error(f"device() received an invalid combination of arguments - got "
                                 f"({type(spec).__name__})")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from gradcli.engine import errors
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
 
@@ -41,9 +41,17 @@ def _label_order(label: str) -> int:
     return ord(label) - ord("A") if label.isupper() else ord(label) - ord("a") + 26
 
 
-def einsum(equation: str, *operands) -> Tensor:
+def einsum(*arguments) -> Tensor:
+    if len(arguments) < 2:
+        raise errors.value_error("einsum(): must specify the equation string and at least one "
+                                 "operand, or at least one operand and its subscripts list")
+    equation, *operands = arguments
+    if not isinstance(equation, str):
+        raise errors.type_error("einsum(): argument 'equation' (position 1) must be str, not "
+                                f"{type(equation).__name__}")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    require_tensors(operands, argument=1)
     if not operands:
         raise errors.runtime("einsum(): must provide at least one operand")
     lhs, arrow, rhs = equation.partition("->")

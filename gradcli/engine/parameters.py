@@ -32,17 +32,35 @@ def _empty(shape: tuple, dtype) -> Tensor:
     return parameter(Tensor(np.zeros(shape, dtype.np), dtype))
 
 
-def linear(in_features: int, out_features: int, bias: bool, dtype=None):
-    """nn.Linear's weight and bias (or None), initialised as its reset_parameters does:
-    kaiming_uniform_(weight, a=sqrt(5)), then bias uniform in +-1/sqrt(in_features)."""
+def kaiming_layer(weight_shape: tuple, bias: bool, fan_in: int, dtype=None):
+    """A layer's weight and bias (or None) as nn.Linear and nn.ConvNd reset them:
+    kaiming_uniform_(weight, a=sqrt(5)), then bias uniform in +-1/sqrt(fan_in)."""
     dtype = dtype or STATE.default_dtype
-    weight = _empty((out_features, in_features), dtype)
-    bias = _empty((out_features,), dtype) if bias else None
+    weight = _empty(tuple(weight_shape), dtype)
+    bias = _empty((weight_shape[0],), dtype) if bias else None
     if 0 in weight.shape:
         STATE.warn("UserWarning", "Initializing zero-element tensors is a no-op")
     else:
         gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
-        _uniform_(weight, math.sqrt(3.0) * (gain / math.sqrt(in_features)))
+        _uniform_(weight, math.sqrt(3.0) * (gain / math.sqrt(fan_in)))
     if bias is not None:
-        _uniform_(bias, 1 / math.sqrt(in_features) if in_features > 0 else 0)
+        _uniform_(bias, 1 / math.sqrt(fan_in) if fan_in > 0 else 0)
     return weight, bias
+
+
+def linear(in_features: int, out_features: int, bias: bool, dtype=None):
+    """nn.Linear's weight and bias (or None)."""
+    return kaiming_layer((out_features, in_features), bias, in_features, dtype)
+
+
+def filled(shape: tuple, value: float, dtype=None) -> Tensor:
+    """A Parameter of `shape` filled with `value` (norm layers' ones and zeros)."""
+    dtype = dtype or STATE.default_dtype
+    return parameter(Tensor(np.full(shape, value, dtype.np), dtype))
+
+
+def normal(shape: tuple, dtype=None) -> Tensor:
+    """A Parameter drawn from N(0, 1) as init.normal_ draws it (nn.Embedding)."""
+    dtype = dtype or STATE.default_dtype
+    values = F.DEFAULT_GENERATOR.generator.normal(tuple(shape), dtype.np)
+    return parameter(Tensor(np.asarray(values, dtype.np), dtype))

@@ -217,6 +217,11 @@ class Generator:
             self._next_double_normal = values.pop()
         return fma64(np.array(values, np.float64), std, mean)
 
+    def bernoulli(self, shape, p: float) -> np.ndarray:
+        """Tensor.bernoulli_(p) on the CPU: one double uniform per element, 1 where below p."""
+        n = math.prod(shape)
+        return (_uniform_f64(self._words(2 * n), 0.0, 1.0) < p).reshape(shape)
+
     def randint(self, low: int, high: int, shape, np_dtype=np.int64) -> np.ndarray:
         """torch.randint(low, high, shape) / Tensor.random_(low, high)."""
         low, high, n = int(low), int(high), math.prod(shape)

@@ -14,7 +14,7 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.dtypes import DType
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 
 _MISSING = object()
 
@@ -34,6 +34,7 @@ class Param:
     default: object  # _MISSING when required
     default_text: str
     keyword_only: bool
+    sized: bool = False  # int[N]: a lone int is also accepted (torch's IntArrayRef[N])
 
     def python_name(self, is_function: bool) -> str:
         """torch calls a function's Tensor `self` argument `input` in Python."""
@@ -60,7 +61,7 @@ def parse_schema(text: str) -> Schema:
     """`name(Type arg, Type? arg=default, *, ...)` -> Schema."""
     name, _, rest = text.partition("(")
     params, keyword_only = [], False
-    for part in filter(None, (p.strip() for p in rest.rstrip(")").split(","))):
+    for part in filter(None, (p.strip() for p in _top_level_split(rest[:-1]))):
         if part == "*":
             keyword_only = True
             continue
@@ -68,25 +69,37 @@ def parse_schema(text: str) -> Schema:
         type_text, arg = declared.split()
         optional = type_text.endswith("?")
         base = type_text.rstrip("?")
-        base = "int[]" if base.startswith("int[") else base
+        sized = base.startswith("int[") and base != "int[]"
+        base = "int[]" if sized else base
         default = _parse_default(default_text) if default_text else _MISSING
         params.append(Param(base, arg, optional or default is None, default,
-                            _display_default(default_text), keyword_only))
+                            _display_default(default_text), keyword_only, sized))
     return Schema(name, tuple(params))
+
+
+def _top_level_split(text: str) -> list:
+    """`text` split at the commas outside brackets (a default may be a list: dim=[-2,-1])."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char == "[") - (char == "]")
+        if char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
 
 
 def _parse_default(text: str):
     if text in ("None", "True", "False"):
         return {"None": None, "True": True, "False": False}[text]
-    if text == "[]":
-        return ()
+    if text.startswith("["):
+        return tuple(int(v) for v in text[1:-1].split(",") if v)
     if text.startswith(("'", '"')):
         return text[1:-1]
     return float(text) if any(c in text for c in ".e") else int(text)
 
 
 def _display_default(text: str) -> str:
-    return "()" if text == "[]" else text
+    return "()" if text == "[]" else text.replace("[", "{").replace("]", "}")
 
 
 # ---- what each type accepts ---------------------------------------------------------------------
@@ -105,9 +118,9 @@ def _is_number(value) -> bool:
     return isinstance(value, (bool, int, float, np.number, np.bool_))
 
 
-def _int_list(value):
-    """An int or a sequence of ints as a tuple, else None."""
-    if _is_int(value):
+def _int_list(value, sized: bool = True):
+    """An int (when `sized`) or a sequence of ints as a tuple, else None."""
+    if _is_int(value) and sized:
         return (_as_int(value),)
     if isinstance(value, (tuple, list)) and all(_is_int(v) for v in value):
         return tuple(_as_int(v) for v in value)
@@ -134,7 +147,7 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     if kind == "str":
         return isinstance(value, str), value
     if kind == "int[]":
-        converted = _int_list(value)
+        converted = _int_list(value, param.sized)
         return converted is not None, converted
     if kind == "float[]":
         ok = isinstance(value, (tuple, list)) and all(_is_number(v) for v in value)
@@ -181,10 +194,15 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
     bound, remaining = {}, dict(kwargs)
     for index, param in enumerate(params):
         shown = param.python_name(is_function)
+        spelling = next((n for n in (shown, *_NUMPY_NAMES.get(shown, ())) if n in remaining),
+                        None)
         if index < len(args) and not param.keyword_only:
+            if spelling is not None:
+                raise _Mismatch(errors.type_error(
+                    f"{title}() got multiple values for argument '{shown}'"))
             value, position = args[index], index + 1
-        elif shown in remaining:
-            value, position = remaining.pop(shown), None
+        elif spelling is not None:
+            value, position = remaining.pop(spelling), None
         else:
             value, position = _MISSING, None
         if value is _MISSING:
@@ -198,6 +216,11 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
             bound[param.name] = param.default
             continue
         ok, converted = _convert(param, value, numbers_as_tensors)
+        if not ok and param.type == "Tensor[]" and isinstance(value, (tuple, list)):
+            try:
+                require_tensors(value, index)
+            except errors.TorchError as error:
+                raise _Mismatch(error) from None
         if not ok:
             where = f" (position {position})" if position is not None else ""
             raise _Mismatch(errors.type_error(
@@ -210,10 +233,16 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
     return bound
 
 
+# NumPy's spellings torch's parser also accepts for some parameter names
+_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
+                "other": ("x2",)}
+
+
 def _gather_varargs_intlist(positional: list, args: tuple) -> tuple:
-    """torch's `view(2, 3)` form: ints spread over the arguments fill a lone int-list parameter."""
-    if positional and positional[0].type == "int[]" and len(args) > 1 and all(
-            _is_int(a) for a in args):
+    """torch's `view(2, 3)` form: when an int list is the only positional parameter, ints
+    spread over the arguments fill it."""
+    if len(positional) == 1 and positional[0].type == "int[]" and not positional[0].sized and (
+            args and _is_int(args[0])):
         return (tuple(args),)
     return args
 

@@ -130,3 +130,11 @@ class Tensor:
 def wrap(value, dtype: dtypes.DType) -> Tensor:
     """A new leaf tensor holding `value` (array-like) as `dtype`."""
     return Tensor(np.asarray(value, dtype=dtype.np), dtype)
+
+
+def require_tensors(values, argument: int = 0, allow_none: bool = False) -> None:
+    """torch's TypeError for the first element of a tensor list that is not a tensor."""
+    for position, value in enumerate(values):
+        if not isinstance(value, Tensor) and not (allow_none and value is None):
+            raise errors.type_error(f"expected Tensor as element {position} in argument "
+                                    f"{argument}, but got {type(value).__name__}")

@@ -14,6 +14,7 @@ from gradcli.language.compiler.interpreter import Compiler
 from gradcli.language.syntax.parser import GradSyntaxError, parse
 from gradcli.language.runtime.frames import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
 from gradcli.language.namespaces import python_random
+from gradcli.language.namespaces.pyplot import Figures
 from gradcli.language.namespaces.torch_table import TORCH
 from gradcli.language.runtime.values import Printer
 
@@ -46,12 +47,14 @@ def host_recursion_limit(limit: int):
 
 
 class Session:
-    """One program's state: variables, print options, grad mode, default dtype and generator."""
+    """One program's state: variables, print options, grad mode, default dtype, generator and
+    figures."""
 
     def __init__(self, write: Callable[[str], None] = sys.stdout.write):
         self.write = write
         self.printer = Printer()
-        self.runtime = Runtime(write=self._write, printer=self.printer)
+        self.figures = Figures()  # what the program plots, for the command line to show
+        self.runtime = Runtime(write=self._write, printer=self.printer, figures=self.figures)
         self.runtime.call = lambda fn, args, kwargs: calls.call(self.runtime, fn, args, kwargs)
         self.globals = Frame(names={"torch": TORCH, "__name__": "__main__"})
         STATE.reset()

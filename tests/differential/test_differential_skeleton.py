@@ -59,7 +59,10 @@ def assert_same_run(source: str, normalize, filename: str = "<program>") -> None
     "example", EXAMPLES, ids=[str(e.relative_to(EXAMPLES_DIR).with_suffix("")) for e in EXAMPLES]
 )
 def test_example_matches_live_torch(example, normalize_addresses):
-    assert_same_run(example.read_text(encoding="utf-8"), normalize_addresses, str(example))
+    source = example.read_text(encoding="utf-8")
+    if "import matplotlib" in source:  # python needs matplotlib where gradcli does not
+        pytest.importorskip("matplotlib")
+    assert_same_run(source, normalize_addresses, str(example))
 
 
 # Seeded random programs over the skeleton op set.

@@ -67,8 +67,17 @@ ESCAPES = {
     "tuple_class": "().__class__",
     "tensor_dict": "torch.ones(1).__dict__",
     "function_globals": "def f():\n    pass\nf.__globals__",
-    "class_mro": "class A:\n    pass\ntype(A()).__mro__",
-    "class_bases": "class A:\n    def f(self):\n        return self.__class__.__bases__\nA().f()",
+    "class_mro": "class A:\n    pass\ntype(A()).__mro__[-1].__subclasses__()",
+    "class_mro_dict": "class A:\n    pass\ntype(A()).__mro__[-1].__dict__",
+    "class_bases": ("class A:\n    def f(self):\n        return self.__class__.__bases__[0]"
+                    ".__subclasses__()\nA().f()"),
+    "exception_mro": ("class E(ValueError):\n    pass\nE.__mro__[1].__init__.__globals__"),
+    "exception_traceback": "try:\n    1 / 0\nexcept Exception as e:\n    e.__traceback__",
+    "method_func_globals": ("class A:\n    def f(self):\n        pass\nA().f.__func__"
+                            ".__globals__"),
+    "function_code": "def f():\n    pass\nf.__code__",
+    "builtin_self": "len.__self__",
+    "vars_of_module": "import math\nvars(math)",
     "super_globals": ("class A:\n    def __init__(self):\n        super().__init__.__globals__\n"
                       "A()"),
     "user_getattr_fishing": ("class A:\n    def __getattr__(self, name):\n"
@@ -86,6 +95,13 @@ ESCAPES = {
     "module_import": "import os",
     "open_builtin": "open('x')",
     "name_reassigned": "__name__ = 'os'\nimport os",
+    "pyplot_figure_dict": "import matplotlib.pyplot as plt\nplt.figure().__dict__",
+    "pyplot_figures_store": "import matplotlib.pyplot as plt\nplt.gcf().figures",
+    "pyplot_axes_series": "import matplotlib.pyplot as plt\nplt.gca().series",
+    "pyplot_line_class": "import matplotlib.pyplot as plt\nplt.plot([1])[0].__class__",
+    "pyplot_module_os": "import matplotlib.pyplot as plt\nplt.os",
+    "matplotlib_rc": "import matplotlib\nmatplotlib.rcParams",
+    "axes_array_base": "import matplotlib.pyplot as plt\nplt.subplots(1, 2)[1].base",
 }
 
 
@@ -96,3 +112,24 @@ def test_programs_cannot_reach_python_internals(name):
     assert outcome.error is not None, name
     assert outcome.error.kind in ("AttributeError", "NameError", "ModuleNotFoundError",
                                   "TypeError"), (name, outcome.error.kind, outcome.error.message)
+
+
+def test_class_introspection_gives_language_classes_only():
+    """__mro__, __bases__, __class__ and a method's __func__/__self__ are the program's own
+    classes and functions, and the language's class objects (which have no dunders beyond their
+    names): nothing of the host."""
+    from gradcli.language.runtime import classes
+    from gradcli.language.runtime.frames import UserFunction
+    from gradcli.language.runtime.pytypes import PyType
+    from gradcli.language.session import Session
+    session = Session(write=lambda text: None)
+    outcome = session.run(
+        "class E(ValueError):\n    def f(self):\n        return 1\n"
+        "found = [*E.__mro__, *E.__bases__, E().__class__, *E.mro(), E.__base__,"
+        " E().f.__func__, type(E().f.__self__)]\n")
+    assert outcome.error is None, outcome.error
+    for value in session.globals.vars["found"]:
+        assert isinstance(value, (classes.UserClass, PyType, UserFunction)), value
+    for name in ("__dict__", "__subclasses__", "__init__", "__globals__", "__code__"):
+        bad = session.run(f"E.__mro__[1].{name}")
+        assert bad.error is not None and bad.error.kind == "AttributeError", name

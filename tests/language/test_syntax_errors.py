@@ -114,6 +114,20 @@ def test_nesting_limit_matches_python(depth):
         assert (actual.message, actual.column) == (expected.msg, expected.offset)
 
 
+@python_311
+@pytest.mark.parametrize("depth, tail", [(99, "x = 1"), (100, "x = 1"), (101, "x = 1"),
+                                         (100, "x = = 1"), (120, "pass")])
+def test_indentation_limit_matches_python(depth, tail):
+    """Python's tokenizer allows 99 nested blocks: the 100th level of indentation is an
+    IndentationError at its first line."""
+    source = "".join(" " * i + "if True:\n" for i in range(depth)) + " " * depth + tail + "\n"
+    expected, actual = python_error(source), gradcli_error(source)
+    assert (expected is None) == (actual is None)
+    if expected is not None:
+        assert (actual.kind, actual.message, actual.line, actual.column) == (
+            type(expected).__name__, expected.msg, expected.lineno, expected.offset)
+
+
 def test_parse_accepts_what_python_accepts():
     for source in ("x = 1\n\n   \ny = 2\n", "   # comment\nx = 1\n",
                    "if True:\n    pass\n  # comment\nx = 1\n", "f(*a, 2)\n"):

@@ -21,7 +21,11 @@ PARAMS = case_params()
 # fix shows up as an unexpected pass).
 _VIEW_WRITE_GAP = ("double backward through in-place writes into views: torch reaches this row "
                    "through CopySlices/as_strided internals that gradcli's graph does not mirror")
+_NORM_DOUBLE_GAP = ("norm backward rows take their own derivatives through a composite: values "
+                    "match, torch's double-backward labels do not yet")
 KNOWN_GAPS = {
+    "native_batch_norm_backward-0": _NORM_DOUBLE_GAP,
+    "native_layer_norm_backward-0": _NORM_DOUBLE_GAP,
     "_index_put_impl_-0": _VIEW_WRITE_GAP,
     "as_strided_backward-0": _VIEW_WRITE_GAP,
     "as_strided_scatter-0": _VIEW_WRITE_GAP,

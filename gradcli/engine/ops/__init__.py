@@ -2,6 +2,9 @@
 (rows register in OPS, functions in F)."""
 
 from gradcli.engine.ops import (  # noqa: F401
-    activation, common, comparison, inplace, linalg, losses, pointwise, reductions, selection,
-    shapes)
+    activation, arrange, common, comparison, convolution, decompositions, inplace, linalg,
+    losses, nn_functional, pointwise, pointwise_more, products, reductions, selection, shapes,
+    sorting)
 from gradcli.engine import conversions, creation, einsum, indexing  # noqa: F401,E402
+
+inplace.declare_written_back()

@@ -92,8 +92,8 @@ def logical_not(a: Tensor) -> Tensor:
 
 def bitwise_not(a: Tensor) -> Tensor:
     if a.dtype.is_floating_point:
-        raise errors.type_error(
-            "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        raise errors.TorchError("NotImplementedError", f'"bitwise_not_cpu" not implemented for '
+                                f"'{_scalar_name(a.dtype)}'")
     return apply(OPS["bitwise_not"], a)
 
 
@@ -189,14 +189,14 @@ declare("isnan", isnan, "isnan(Tensor self, *, Tensor? out=None)", method=("isna
 declare("isinf", isinf, "isinf(Tensor self, *, Tensor? out=None)", method=("isinf(Tensor self)",))
 declare("isfinite", isfinite, "isfinite(Tensor self)", method=("isfinite(Tensor self)",))
 declare("any", any, "any(Tensor self, *, Tensor? out=None)",
-        "any(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        "any(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None)",
         "any(Tensor self, int dim, bool keepdim=False, *, Tensor? out=None)",
-        method=("any(Tensor self)", "any(Tensor self, int[]? dim=None, bool keepdim=False)",
+        method=("any(Tensor self)", "any(Tensor self, int[1]? dim=None, bool keepdim=False)",
         "any(Tensor self, int dim, bool keepdim=False)"))
 declare("all", all, "all(Tensor self, *, Tensor? out=None)",
-        "all(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor? out=None)",
+        "all(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None)",
         "all(Tensor self, int dim, bool keepdim=False, *, Tensor? out=None)",
-        method=("all(Tensor self)", "all(Tensor self, int[]? dim=None, bool keepdim=False)",
+        method=("all(Tensor self)", "all(Tensor self, int[1]? dim=None, bool keepdim=False)",
         "all(Tensor self, int dim, bool keepdim=False)"))
 declare("allclose", allclose, "allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)",
         method=("allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False)",))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.autograd import short_name
+from gradcli.engine.declarations import DECLARATIONS, declare, declare_inplace
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import defop
 from gradcli.engine.state import STATE
@@ -118,20 +121,37 @@ def _rebase_history(t: Tensor, node, output_nr: int) -> None:
 
 def _written_back(function):
     """t.op_(...) from the out-of-place `function(t, ...)`."""
+    @functools.wraps(function)
     def inplace_op(t: Tensor, *args, **kwargs) -> Tensor:
         return apply_inplace(t, lambda self: function(self, *args, **kwargs))
     return inplace_op
 
 
-add_ = _written_back(lambda t, other, alpha=1: F.add(t, other, alpha))
-sub_ = _written_back(lambda t, other, alpha=1: F.sub(t, other, alpha))
-mul_ = _written_back(lambda t, other: F.mul(t, other))
-div_ = _written_back(lambda t, other, rounding_mode=None: F.div(t, other) if rounding_mode is None
-                     else F.div(t, other, rounding_mode=rounding_mode))
-pow_ = _written_back(lambda t, exponent: F.pow(t, exponent))
-clamp_ = _written_back(lambda t, min=None, max=None: F.clamp(t, min, max))
-neg_ = _written_back(lambda t: F.neg(t))
-exp_ = _written_back(lambda t: F.exp(t))
+# torch's in-place variants: Tensor.X_ for each X, and torch.X_ as well for those torch exports.
+_INPLACE_METHODS = (
+    "abs absolute acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh arctanh "
+    "atan2 arctan2 add sub subtract mul multiply div divide true_divide floor_divide pow "
+    "remainder fmod clamp clip clamp_min clamp_max ceil floor round trunc fix frac cos cosh sin "
+    "sinh tan tanh exp exp2 expm1 log log10 log1p log2 neg negative reciprocal rsqrt sqrt square "
+    "sigmoid relu sign sgn erf erfc erfinv lerp hypot logit nan_to_num xlogy heaviside copysign "
+    "deg2rad rad2deg sinc masked_fill index_add index_fill scatter scatter_add addcmul addcdiv "
+    "addmm addmv baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal less less_equal "
+    "greater greater_equal logical_not logical_and logical_or logical_xor squeeze unsqueeze t "
+    "transpose swapaxes swapdims float_power").split()
+_INPLACE_FUNCTIONS = frozenset(
+    "abs acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh arctanh ceil clamp "
+    "clamp_min clamp_max clip cos cosh deg2rad rad2deg erf erfc exp exp2 expm1 fix floor frac log "
+    "log10 log1p log2 logit nan_to_num neg negative reciprocal relu round rsqrt sigmoid sin sinc "
+    "sinh sqrt square tan tanh trunc xlogy".split())
+
+
+def declare_written_back() -> None:
+    """Declare the in-place variant of every declared function torch has one for (called once
+    all areas are loaded, so that each X_ follows X's own declaration)."""
+    for name in _INPLACE_METHODS:
+        if ("method", name) in DECLARATIONS and ("method", name + "_") not in DECLARATIONS:
+            declare_inplace(name, _written_back, function=name in _INPLACE_FUNCTIONS
+                            and ("torch", name) in DECLARATIONS)
 
 
 def index_put_(t: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
@@ -196,5 +216,13 @@ def assign_into(t: Tensor, key, value) -> None:
         value = F.view(value, value.shape[lead:])
     apply_inplace(target, lambda self: F.index_put(self, indices, value))
 
+
+declare("zero_", zero_, "zero_(Tensor self)", variants="method")
+declare("fill_", fill_, "fill_(Tensor self, Tensor value)", "fill_(Tensor self, Scalar value)",
+        variants="method")
+declare("copy_", lambda t, src, non_blocking=False: copy_(t, src),
+        "copy_(Tensor self, Tensor src, bool non_blocking=False)", variants="method")
+declare("index_put_", index_put_, "index_put_(Tensor self, Tensor?[] indices, Tensor values, "
+        "bool accumulate=False)", variants="method")
 
 export(__name__, globals())

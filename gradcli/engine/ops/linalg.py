@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, matmul_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -70,9 +70,19 @@ def _index_fill_value_grad(g, dim, index):
     return F.sum(F.index_select(g, dim, index))
 
 
-defop("dot", "DotBackward0", np.dot, save=(0, 1), save_for=((1,), (0,)),
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    exact = matmul_order.dot(a, b)
+    return np.dot(a, b) if exact is None else exact
+
+
+def _mv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    exact = matmul_order.mv(a, v)
+    return np.matmul(a, v) if exact is None else exact
+
+
+defop("dot", "DotBackward0", _dot, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
-defop("mv", "MvBackward0", np.matmul, save=(0, 1), save_for=((1,), (0,)),
+defop("mv", "MvBackward0", _mv, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, v: F.outer(g, v), lambda g, a, v: F.mv(F.t(a), g)))
 
 
@@ -81,20 +91,40 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     (BLAS adds it to +0, so a -0 product would print as 0.; torch's bmm does that too)."""
     if a.shape[-1] == 1:
         return a * b
-    return np.matmul(a, b)
+    return np.matmul(np.ascontiguousarray(a), np.ascontiguousarray(b))
 
 
-defop("mm", "MmBackward0", lambda a, b, self_strides, mat2_strides: _matmul(a, b), save=(0, 1),
+def _mm(a, b, self_strides, mat2_strides, bias=None):
+    """mm (addmm with a bias) in torch's summation order where it is known
+    (gradcli/engine/matmul_order.py), else through np.matmul."""
+    exact = matmul_order.mm(a, b, bias, self_strides, mat2_strides)
+    if exact is not None:
+        return exact
+    return _matmul(a, b) if bias is None else _matmul(a, b) + bias
+
+
+def _bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    exact = matmul_order.bmm(a, b)
+    return np.matmul(a, b) if exact is None else exact
+
+
+defop("mm", "MmBackward0", _mm, save=(0, 1),
       save_for=((1,), (0,)),
       vjp=(lambda g, a, b, self_strides, mat2_strides: mm_mat1_backward(g, b, self_strides),
            lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)))
-defop("addmm", "AddmmBackward0",
-      lambda bias, a, b, mat1_strides, mat2_strides: _matmul(a, b) + bias,
-      save=(1, 2), save_for=((), (2,), (1,)),
-      vjp=(lambda g, bias, a, b, **_: g,
-           lambda g, bias, a, b, mat1_strides, mat2_strides: mm_mat1_backward(g, b, mat1_strides),
-           lambda g, bias, a, b, mat1_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)))
-defop("bmm", "BmmBackward0", np.matmul, save=(0, 1), save_for=((1,), (0,)),
+def _addmm(bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1):
+    if beta == 1 and alpha == 1:
+        return _mm(a, b, mat1_strides, mat2_strides, bias)
+    return F.scaled_sum(_mm(a, b, mat1_strides, mat2_strides), bias, beta, alpha)
+
+
+defop("addmm", "AddmmBackward0", _addmm, save=(1, 2), save_for=((), (2,), (1,)),
+      vjp=(lambda g, bias, a, b, beta=1, **_: F.maybe_multiply(g, beta),
+           lambda g, bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1: F.maybe_multiply(
+               mm_mat1_backward(g, b, mat1_strides), alpha),
+           lambda g, bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1: F.maybe_multiply(
+               mm_mat2_backward(g, a, mat2_strides), alpha)))
+defop("bmm", "BmmBackward0", _bmm, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: F.bmm(g, F.transpose(b, 1, 2)),
            lambda g, a, b: F.bmm(F.transpose(a, 1, 2), g)))
 defop("squeeze_.dim", "SqueezeBackward4",
@@ -136,6 +166,12 @@ def element_strides(t: Tensor) -> tuple:
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
+    check_dot(a, b)
+    return apply(OPS["dot"], a, b)
+
+
+def check_dot(a: Tensor, b: Tensor) -> None:
+    """dot's and vdot's checks: two 1-D tensors of one size and one dtype."""
     if a.ndim != 1 or b.ndim != 1:
         raise errors.runtime(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.shape != b.shape:
@@ -146,7 +182,6 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
     if a.dtype is not b.dtype:
         raise errors.runtime(f"dot : expected both vectors to have same dtype, but found "
                              f"{_type_name(a)} and {_type_name(b)}")
-    return apply(OPS["dot"], a, b)
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
@@ -181,18 +216,38 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     return apply(OPS["mm"], a, b, self_strides=element_strides(a), mat2_strides=element_strides(b))
 
 
-def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
     for name, first in (("mat1", a), ("self", bias)):
         if first.dtype is not b.dtype:
             raise errors.runtime(f"{name} and mat2 must have the same dtype, but got "
                                  f"{_type_name(first)} and {_type_name(b)}")
     _check_mm(a, b)
-    F.broadcast_shape(bias.shape, (a.shape[0], b.shape[1]))
+    check_expandable(bias, (a.shape[0], b.shape[1]))
     return apply(OPS["addmm"], bias, a, b, mat1_strides=element_strides(a),
-                 mat2_strides=element_strides(b))
+                 mat2_strides=element_strides(b), **coefficients(beta, alpha))
+
+
+def coefficients(beta, alpha) -> dict:
+    """The beta and alpha of addmm and its kin, as row params (left out when 1)."""
+    return {k: v for k, v in (("beta", beta), ("alpha", alpha)) if v != 1}
+
+
+def check_expandable(bias: Tensor, shape: tuple) -> None:
+    """torch expands addmm's `self` to the product's shape first, failing with expand's
+    message."""
+    with F.no_grad():
+        F.expand(bias, shape)
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
+    check_batches(a, b)
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+    return apply(OPS["bmm"], a, b)
+
+
+def check_batches(a: Tensor, b: Tensor) -> None:
+    """bmm's, baddbmm's and addbmm's checks of the two batches of matrices."""
     if a.ndim != 3:
         raise errors.runtime("batch1 must be a 3D tensor")
     if b.ndim != 3:
@@ -201,9 +256,6 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
         raise errors.runtime(
             "Expected size for first two dimensions of batch2 tensor to be: "
             f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    if a.dtype is not b.dtype:
-        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
-    return apply(OPS["bmm"], a, b)
 
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
@@ -338,7 +390,7 @@ declare("mm", mm, "mm(Tensor self, Tensor mat2, *, Tensor? out=None)",
 declare("mv", mv, "mv(Tensor self, Tensor vec, *, Tensor? out=None)",
         method=("mv(Tensor self, Tensor vec)",))
 declare("dot", dot, "dot(Tensor self, Tensor tensor, *, Tensor? out=None)",
-        method=("dot(Tensor self, Tensor tensor)",), aliases=("inner",))
+        method=("dot(Tensor self, Tensor tensor)",))
 declare("bmm", bmm, "bmm(Tensor self, Tensor mat2, *, Tensor? out=None)",
         method=("bmm(Tensor self, Tensor mat2)",))
 declare("outer", outer, "outer(Tensor self, Tensor vec2, *, Tensor? out=None)",

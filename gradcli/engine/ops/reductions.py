@@ -169,7 +169,7 @@ def _amax_backward(g, a, dim, keepdim, out):
     return F.mul(F.div(grad, F.sum(mask, dim, True)), mask)
 
 
-def _evenly_distribute_backward(g, a, out):
+def evenly_distribute_backward(g, a, out):
     if np.isnan(out.data).any():
         mask = F.isnan(a)
     else:
@@ -178,7 +178,9 @@ def _evenly_distribute_backward(g, a, out):
     return F.masked_fill(zeros, mask, F.div(g, F.sum(mask)))
 
 
-def _max_dim(a, indices, dim, keepdim, sizes):
+def values_at_indices(a, indices, dim, keepdim, sizes):
+    """The values at `indices` (shaped as with keepdim) along `dim`, and the indices, with the
+    dim squeezed away unless `keepdim`: the forward of every value-selecting reduction."""
     if a.ndim == 0:
         return a.copy(), indices
     values = np.take_along_axis(a, indices, axis=dim)
@@ -187,7 +189,7 @@ def _max_dim(a, indices, dim, keepdim, sizes):
     return np.squeeze(values, dim), np.squeeze(indices, dim)
 
 
-def _value_selecting_backward(g, a, indices, dim, keepdim, sizes):
+def value_selecting_backward(g, a, indices, dim, keepdim, sizes):
     """torch's value_selecting_reduction_backward: scatter the gradient at the indices."""
     grad = g[0] if isinstance(g, (list, tuple)) else g
     if not keepdim and sizes:
@@ -216,11 +218,11 @@ for _name, _reduce in (("amax", np.max), ("amin", np.min)):
           vjp=lambda g, a, dim, keepdim, out: _amax_backward(g, a, dim, keepdim, out))
 for _name, _reduce in (("max", np.max), ("min", np.min)):
     defop(_name, _name.capitalize() + "Backward1", lambda a, f=_reduce: f(a), promote="none",
-          save=(0, RESULT), vjp=lambda g, a, out: _evenly_distribute_backward(g, a, out))
-    defop(f"{_name}.dim", _name.capitalize() + "Backward0", _max_dim, promote="none",
+          save=(0, RESULT), vjp=lambda g, a, out: evenly_distribute_backward(g, a, out))
+    defop(f"{_name}.dim", _name.capitalize() + "Backward0", values_at_indices, promote="none",
           n_outputs=2, out_dtype=lambda dtype, params: (dtype, dtypes.int64), save=(1,),
           vjp=(lambda g, a, indices, dim, keepdim, sizes:
-               _value_selecting_backward(g, a, indices, dim, keepdim, sizes), None))
+               value_selecting_backward(g, a, indices, dim, keepdim, sizes), None))
 
 defop("scatter.src", "ScatterBackward0", _scatter, promote="none", save=(1,),
       vjp=(lambda g, a, index, src, dim: scatter(g, dim, index, F.filled_like(g, 0)), None,
@@ -355,6 +357,8 @@ def _cumprod_grad_values(g, a, dim):
     return np.moveaxis(result, -1, dim)
 
 
+vector_norm_values, norm_backward = _vector_norm, _norm_backward  # dist and cdist share them
+
 defop("linalg_vector_norm", "LinalgVectorNormBackward0", _vector_norm, promote="none",
       save=(0, RESULT),
       vjp=lambda g, a, ord, dim, keepdim, out: _norm_backward(g, a, ord, dim, keepdim, out))
@@ -382,12 +386,17 @@ __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmi
 class ReturnTypes(tuple):
     """A torch.return_types structseq, e.g. torch.return_types.max(values=..., indices=...)."""
 
-    fields = ("values", "indices")
-
-    def __new__(cls, name: str, values: Tensor, indices: Tensor):
-        result = super().__new__(cls, (values, indices))
-        result.name = name
+    def __new__(cls, name: str, *items, fields: tuple = ("values", "indices")):
+        result = super().__new__(cls, items)
+        result.name, result.fields = name, fields
         return result
+
+    def field(self, name: str):
+        """The item called `name` (sign, Q, U...), or AttributeError as a structseq gives."""
+        if name not in self.fields:
+            raise AttributeError(f"'torch.return_types.{self.name}' object has no attribute "
+                                 f"'{name}'")
+        return self[self.fields.index(name)]
 
     @property
     def values(self) -> Tensor:
@@ -507,6 +516,8 @@ def argmin(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 
 def _arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
+    if a.dtype is dtypes.bool_:
+        raise errors.runtime(f"arg{name}(): does not support bool input")
     if dim is None:
         index = _arg_extreme(name, a.data, None, False)
         if keepdim:
@@ -590,13 +601,13 @@ def reduced_numel(sizes: tuple, dims) -> int:
 # ---- declarations: the public names of this area ------------------------------------------------
 
 declare("sum", sum, "sum(Tensor self, *, ScalarType? dtype=None)",
-        "sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        "sum(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("sum(Tensor self, *, ScalarType? dtype=None)",
-        "sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+        "sum(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
 declare("mean", mean, "mean(Tensor self, *, ScalarType? dtype=None, Tensor? out=None)",
-        "mean(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        "mean(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("mean(Tensor self, *, ScalarType? dtype=None)",
-        "mean(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+        "mean(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
 declare("prod", prod, "prod(Tensor self, *, ScalarType? dtype=None)",
         "prod(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("prod(Tensor self, *, ScalarType? dtype=None)",
@@ -619,18 +630,18 @@ declare("argmax", argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False
         method=("argmax(Tensor self, int? dim=None, bool keepdim=False)",))
 declare("argmin", argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
         method=("argmin(Tensor self, int? dim=None, bool keepdim=False)",))
-declare("norm", norm, python="input, p='fro', dim=None, keepdim=False, dtype=None")
-declare("var", var, "var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
-        "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+declare("norm", norm, python="input: .layout, p='fro', dim=None, keepdim=False, dtype=None")
+declare("var", var, "var(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+        "var(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
         "var(Tensor self, bool unbiased=True)",
-        method=("var(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
-        "var(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        method=("var(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False)",
+        "var(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
         "var(Tensor self, bool unbiased=True)"))
-declare("std", std, "std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
-        "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
+declare("std", std, "std(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
+        "std(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
         "std(Tensor self, bool unbiased=True)",
-        method=("std(Tensor self, int[] dim, bool unbiased=True, bool keepdim=False)",
-        "std(Tensor self, int[]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        method=("std(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False)",
+        "std(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
         "std(Tensor self, bool unbiased=True)"))
 declare("logsumexp", logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False, *, Tensor? out=None)",
         method=("logsumexp(Tensor self, int[1] dim, bool keepdim=False)",))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import errors
+from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import defop
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 
 
 def _along(ndim: int, dim: int, item) -> tuple:
@@ -40,11 +41,11 @@ def _index_add(a, source, dim, index, sizes, alpha=1):
 
 def _scatter_add(a, src, dim, index):
     out = a.copy()
-    np.add.at(out, _scatter_key(index, dim), src[tuple(slice(0, n) for n in index.shape)])
+    np.add.at(out, scatter_key(index, dim), src[tuple(slice(0, n) for n in index.shape)])
     return out
 
 
-def _scatter_key(index, dim):
+def scatter_key(index, dim):
     """The numpy key that puts index[i][j][k] in place of dim `dim` (torch's scatter/gather)."""
     grid = list(np.indices(index.shape, sparse=True))
     grid[dim] = index
@@ -103,7 +104,7 @@ defop("index_add", "IndexAddBackward0", _index_add, promote="none", saves_params
            lambda g, a, source, dim, index, sizes, alpha=1: F.maybe_multiply(
                F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes), alpha)))
 defop("gather", "GatherBackward0",
-      lambda a, dim, index, sizes: a[_scatter_key(index, dim)], promote="none", saves_params=True,
+      lambda a, dim, index, sizes: a[scatter_key(index, dim)], promote="none", saves_params=True,
       vjp=lambda g, a, dim, index, sizes: F.apply_op(
           "scatter_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index))
 defop("scatter_add", "ScatterAddBackward0", _scatter_add, promote="none", saves_params=True,
@@ -157,6 +158,10 @@ def index_put(a: Tensor, key: tuple, values: Tensor, accumulate: bool = False) -
 
 def index_put_key(indices) -> tuple:
     """The numpy key for Tensor.index_put's tuple of index tensors."""
+    if not isinstance(indices, (tuple, list)):
+        raise errors.type_error(f"index_put(): argument 'indices' (position 1) must be tuple of "
+                                f"Tensors, not {type(indices).__name__}")
+    require_tensors(indices, allow_none=True)
     return tuple(F.advanced_array(i) for i in indices)
 
 
@@ -208,7 +213,7 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     return _op("index_select", a, dim=d, index=positions, sizes=a.shape)
 
 
-def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
+def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
     positions = _index_array(index, "gather") if index.dtype.name == "int64" else None
     if positions is None:
@@ -223,6 +228,16 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
                 f"be no larger than self {F.size_list(a.shape)} apart from dimension {d}")
     _check_positions(positions, a.shape[d] if a.ndim else 1, d)
     return _op("gather", a, dim=d, index=positions, sizes=a.shape)
+
+
+declare("index_select", index_select,
+        "index_select(Tensor self, int dim, Tensor index, *, Tensor? out=None)")
+declare("gather", gather,
+        "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)")
+declare("index_add", index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, "
+        "Scalar alpha=1, Tensor? out=None)")
+declare("scatter_add", scatter_add,
+        "scatter_add(Tensor self, int dim, Tensor index, Tensor src, *, Tensor? out=None)")
 
 
 # Imported last, as in shapes.py: the op rows and shapes.py import this module while they load.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import errors
+from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import defop
 from gradcli.engine.state import STATE
@@ -286,7 +287,7 @@ def flip(a: Tensor, dims) -> Tensor:
 
 # ---- broadcasting and copies --------------------------------------------------------------------
 
-def expand(a: Tensor, size) -> Tensor:
+def expand(a: Tensor, size, implicit: bool = False) -> Tensor:
     size = tuple(size)
     lead = len(size) - a.ndim
     if lead < 0:
@@ -331,7 +332,7 @@ def repeat(a: Tensor, repeats) -> Tensor:
     return _op("repeat", a, repeats=repeats, sizes=a.shape)
 
 
-def clone(a: Tensor) -> Tensor:
+def clone(a: Tensor, memory_format=None) -> Tensor:
     return _op("clone", a)
 
 
@@ -339,7 +340,7 @@ def is_contiguous(a: Tensor) -> bool:
     return bool(a.data.flags.c_contiguous)
 
 
-def contiguous(a: Tensor) -> Tensor:
+def contiguous(a: Tensor, memory_format=None) -> Tensor:
     return a if is_contiguous(a) else _op("clone", a, contiguous=True)
 
 
@@ -432,6 +433,44 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
         raise errors.runtime(f"start ({start}) + length ({length}) exceeds dimension size "
                              f"({size}).")
     return F.slice_dim(a, d, start, start + length, 1)
+
+
+def reshape_as(a: Tensor, other: Tensor) -> Tensor:
+    return reshape(a, other.shape)
+
+
+def view_as(a: Tensor, other: Tensor) -> Tensor:
+    return view(a, other.shape)
+
+
+declare("numel", lambda a: a.numel(), "numel(Tensor self)")
+declare("reshape", reshape, "reshape(Tensor self, int[] shape)")
+declare("view", view, "view(Tensor self, int[] size)", variants="method")
+declare("reshape_as", reshape_as, "reshape_as(Tensor self, Tensor other)", variants="method")
+declare("view_as", view_as, "view_as(Tensor self, Tensor other)", variants="method")
+declare("flatten", flatten, "flatten(Tensor self, int start_dim=0, int end_dim=-1)")
+declare("squeeze", squeeze, "squeeze(Tensor self)", "squeeze(Tensor self, int dim)",
+        "squeeze(Tensor self, int[] dim)")
+declare("unsqueeze", unsqueeze, "unsqueeze(Tensor self, int dim)")
+declare("t", t, "t(Tensor self)")
+declare("transpose", transpose, "transpose(Tensor self, int dim0, int dim1)")
+declare("permute", permute, "permute(Tensor self, int[] dims)")
+declare("flip", flip, "flip(Tensor self, int[] dims, *, Tensor? out=None)")
+declare("expand", expand, "expand(Tensor self, int[] size, *, bool implicit=False)",
+        variants="method")
+declare("expand_as", expand_as, "expand_as(Tensor self, Tensor other)", variants="method")
+declare("repeat", repeat, "repeat(Tensor self, int[] repeats)", variants="method")
+declare("clone", clone, "clone(Tensor self, *, MemoryFormat? memory_format=None)")
+declare("contiguous", contiguous, "contiguous(Tensor self, *, MemoryFormat? memory_format=None)",
+        variants="method")
+declare("is_contiguous", is_contiguous, "is_contiguous(Tensor self)", variants="method")
+declare("cat", cat, "cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
+        variants="torch", aliases=("concat", "concatenate"))
+declare("stack", stack, "stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
+        variants="torch")
+declare("chunk", chunk, "chunk(Tensor self, int chunks, int dim=0)")
+declare("narrow", narrow, "narrow(Tensor self, int dim, int start, int length)")
+declare("unbind", unbind, "unbind(Tensor self, int dim=0)")
 
 
 # Imported last: the op rows import this module, so these names must already exist when they load.

@@ -32,7 +32,8 @@ def compile_comprehension(compiler, tree: Tree):
     clauses, span = _clauses(tree), span_of(tree)
     first_source = compiler.expression(clauses[0].children[1])
     outer = compiler.scope
-    name = {"listcomp": "<listcomp>", "genexp": "<genexpr>", "dictcomp": "<dictcomp>"}[tree.data]
+    name = {"listcomp": "<listcomp>", "genexp": "<genexpr>", "dictcomp": "<dictcomp>",
+            "setcomp": "<setcomp>"}[tree.data]
     scope = Scope("comprehension", outer.child_qualname(name), outer)
     for clause in clauses:
         scope.locals.update(target_names(clause.children[0]))
@@ -80,6 +81,12 @@ def compile_comprehension(compiler, tree: Tree):
         def collect(inner, out):
             out[key(inner)] = value(inner)
         empty = dict
+    elif tree.data == "setcomp":
+        element = produce[0]
+
+        def collect(inner, out):
+            out.add(element(inner))
+        empty = set
     else:
         element = produce[0]
 

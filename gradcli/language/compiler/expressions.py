@@ -15,7 +15,7 @@ from gradcli.language.compiler import operators
 from gradcli.language.compiler.arguments import compile_call
 from gradcli.language.namespaces.builtins import truth
 from gradcli.language.runtime.formatting import percent_format
-from gradcli.language.runtime.values import iterate
+from gradcli.language.runtime.values import iterate, type_name
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import Frame, GradRuntimeError, Span
 from gradcli.language.compiler.scopes import Scope
@@ -121,8 +121,27 @@ class ExpressionCompiler:
     ellipsis, empty_tuple = constant(Ellipsis), constant(())
 
     def items(self, trees) -> Callable[[Frame], list]:
-        evaluators = [self.expression(t) for t in trees if t is not None]
-        return lambda frame: [e(frame) for e in evaluators]
+        """The values of display items, a starred item (`*rest`) spread in place."""
+        trees = [t for t in trees if t is not None]
+        if not any(t.data == "star_expr" for t in trees):
+            evaluators = [self.expression(t) for t in trees]
+            return lambda frame: [e(frame) for e in evaluators]
+        parts = [(t.data == "star_expr", self.expression(t.children[0] if t.data == "star_expr"
+                                                         else t), span_of(t)) for t in trees]
+
+        def spread(frame):
+            out = []
+            for starred, evaluate, span in parts:
+                if starred:
+                    value = evaluate(frame)
+                    out.extend(self.guard(lambda: _unpacked(value), span))
+                else:
+                    out.append(evaluate(frame))
+            return out
+        return spread
+
+    def star_expr(self, tree: Tree) -> Expression:
+        raise syntax_error("can't use starred expression here", tree)
 
     def tuple(self, tree: Tree) -> Expression:
         values = self.items(tree.children)
@@ -134,16 +153,45 @@ class ExpressionCompiler:
 
     def dict(self, tree: Tree) -> Expression:
         inner = tree.children[0]
-        pairs = [(self.expression(i.children[0]), self.expression(i.children[1]))
+        pairs = [(None, self.expression(i.children[0])) if i.data == "dict_unpack" else
+                 (self.expression(i.children[0]), self.expression(i.children[1]))
                  for i in (inner.children if inner is not None else []) if i is not None]
         span = span_of(tree)
-        return lambda frame: self.guard(lambda: {k(frame): v(frame) for k, v in pairs}, span)
+
+        def build(frame):
+            out = {}
+            for key, value in pairs:
+                if key is None:
+                    mapping = value(frame)
+                    if not isinstance(mapping, dict):
+                        raise TypeError(f"'{type_name(mapping)}' object is not a mapping")
+                    out.update(mapping)
+                else:
+                    out[key(frame)] = value(frame)
+            return out
+        if all(key is not None for key, _ in pairs):
+            return lambda frame: self.guard(lambda: {k(frame): v(frame) for k, v in pairs}, span)
+        return lambda frame: self.guard(lambda: build(frame), span)
+
+    def set(self, tree: Tree) -> Expression:
+        values, span = self.items(tree.children[0].children), span_of(tree)
+        return lambda frame: self.guard(lambda: set(values(frame)), span)
+
+    def walrus(self, tree: Tree) -> Expression:
+        name, value = tree.children
+        store, evaluate = self.scope.storer(self.check_name(name)), self.expression(value)
+
+        def assign(frame):
+            result = evaluate(frame)
+            store(frame, result)
+            return result
+        return assign
 
     def listcomp(self, tree: Tree) -> Expression:
         from gradcli.language.compiler.comprehensions import compile_comprehension
         return compile_comprehension(self, tree)
 
-    genexp = dictcomp = listcomp
+    genexp = dictcomp = setcomp = listcomp
 
     # ---- operators -----------------------------------------------------------------------------
 
@@ -196,7 +244,7 @@ class ExpressionCompiler:
     def comparison(self, tree: Tree) -> Expression:
         operands = [self.expression(c) for c in tree.children[::2]]
         ops = [" ".join(t.value for t in op.children) for op in tree.children[1::2]]
-        span, compare = span_of(tree), operators.compare
+        span, compare, runtime = span_of(tree), operators.compare, self.runtime
         if len(ops) == 1:
             a, b, op = operands[0], operands[1], ops[0]
             fast = _NUMBER_OPS.get(op)
@@ -206,7 +254,7 @@ class ExpressionCompiler:
                 if fast is not None and type(x) in _NUMBERS and type(y) in _NUMBERS:
                     return fast(x, y)
                 try:
-                    return compare(op, x, y)
+                    return compare(op, x, y, runtime.recursion_limit - runtime.depth)
                 except USER_ERRORS as error:
                     raise_at(error, span)
             return single
@@ -216,7 +264,7 @@ class ExpressionCompiler:
             for op, right_eval in zip(ops, operands[1:]):
                 right = right_eval(frame)
                 try:
-                    result = compare(op, left, right)
+                    result = compare(op, left, right, runtime.recursion_limit - runtime.depth)
                     if not truth(result):
                         return result
                 except USER_ERRORS as error:
@@ -320,12 +368,24 @@ _EXPRESSIONS = {
     "const_true": _C.const_true, "const_false": _C.const_false, "ellipsis": _C.ellipsis,
     "empty_tuple": _C.empty_tuple, "tuple": _C.tuple, "list": _C.list,
     "tuple_items": _C.tuple, "dict": _C.dict, "listcomp": _C.listcomp, "genexp": _C.genexp,
-    "dictcomp": _C.dictcomp, "binary": _C.binary, "power": _C.power, "unary": _C.unary,
+    "dictcomp": _C.dictcomp, "set": _C.set, "setcomp": _C.setcomp, "walrus": _C.walrus,
+    "star_expr": _C.star_expr, "binary": _C.binary, "power": _C.power, "unary": _C.unary,
     "comparison": _C.comparison, "and_test": _C.and_test, "or_test": _C.or_test, "not_": _C.not_,
     "ternary": _C.ternary, "getattr": _C.getattr, "getitem": _C.getitem, "call": _C.call,
     "yield_expr": _C.yield_expr, "yield_from": _C.yield_from,
     "lambdef": lambda self, tree: self.lambdef(tree),  # defined with the statements
 }
+
+
+def _unpacked(value) -> list:
+    """The items `*value` spreads, with Python's error for what cannot be iterated."""
+    try:
+        return list(iterate(value))
+    except TorchError as error:
+        if error.kind == "TypeError" and error.message.endswith("is not iterable"):
+            raise TypeError(f"Value after * must be an iterable, not {type_name(value)}") \
+                from None
+        raise
 
 
 def _percent_or_binary(printer):

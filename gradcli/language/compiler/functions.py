@@ -21,6 +21,7 @@ class Signature:
     star: str | None = None
     star_star: str | None = None
     kwonly: list = field(default_factory=list)
+    posonly: int = 0  # how many leading parameters come before `/`
 
 
 def compile_function(compiler, fname: str, params, body):
@@ -43,14 +44,30 @@ def compile_function(compiler, fname: str, params, body):
             run_body = compiler.expression(body)
     finally:
         compiler.scope, compiler.loops = outer, loops
-    defaults = signature.defaults
+    defaults, doc = signature.defaults, docstring(body) if isinstance(body, list) else None
 
     def make(frame):
         values = {k: d(frame) for k, d in defaults.items()}
         return UserFunction(fname, qualname, signature.params, values, run_body, frame,
                             signature.star, signature.star_star, tuple(signature.kwonly),
-                            generator)
+                            generator, signature.posonly, doc=doc)
     return make
+
+
+def docstring(body: list):
+    """The docstring of a def or class body: its first statement, when a plain string literal."""
+    from gradcli.language.syntax.literals import string
+    first = next((t for t in body if isinstance(t, Tree)), None)
+    while first is not None and first.data in ("simple_stmt", "suite") and first.children:
+        first = first.children[0] if isinstance(first.children[0], Tree) else None
+    if first is None or first.data != "expr_stmt" or not isinstance(first.children[0], Tree) \
+            or first.children[0].data != "string":
+        return None
+    try:
+        pieces = [string(token.value) for token in first.children[0].children]
+    except ValueError:
+        return None
+    return "".join(pieces) if all(isinstance(p, str) for p in pieces) else None
 
 
 def compile_parameters(compiler, params) -> Signature:
@@ -58,6 +75,16 @@ def compile_parameters(compiler, params) -> Signature:
     signature, bare_star = Signature(), None
     for param in params.children if params is not None else []:
         if not isinstance(param, Tree):
+            continue
+        if param.data == "slash":
+            if signature.posonly or signature.star is not None or bare_star is not None \
+                    or not signature.names:
+                message = ("/ may appear only once" if signature.posonly else
+                           "/ must be ahead of *" if signature.names else
+                           "at least one argument must precede /")
+                raise GradSyntaxError(message, param.meta.line, param.meta.column,
+                                      param.meta.column + 1)
+            signature.posonly = len(signature.names)
             continue
         if param.data == "bare_star":
             if signature.star is not None or bare_star is not None:

@@ -11,7 +11,7 @@ from gradcli.language.runtime import exceptions
 from gradcli.language.compiler import targets
 from gradcli.language.compiler.expressions import (USER_ERRORS, ExpressionCompiler, condition,
                                                    raise_at, span_of, syntax_error)
-from gradcli.language.compiler.functions import compile_function
+from gradcli.language.compiler.functions import compile_function, docstring
 from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.namespaces.imports import bind_import
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
@@ -98,6 +98,27 @@ class Compiler(ExpressionCompiler):
                 store(frame, value)
         return run
 
+    def annassign(self, tree: Tree) -> Statement:
+        """`target: annotation [= value]`: the annotation is evaluated at the top level and in
+        class bodies for a plain name (as Python does), never inside functions."""
+        target, annotation, value = tree.children
+        targets.check_target(target)
+        if target.data not in ("var", "getattr", "getitem"):
+            raise syntax_error(f"only single target (not {targets.kind_name(target)}) can be "
+                               "annotated", target)
+        annotate = self.expression(annotation) if self.scope.kind in ("module", "class") and \
+            target.data == "var" else None
+        if value is None:
+            return (lambda frame: annotate(frame) and None) if annotate else \
+                (lambda frame: None)
+        evaluate, store = self.expression(value), targets.compile_target(self, target)
+
+        def run(frame):
+            store(frame, evaluate(frame))
+            if annotate is not None:
+                annotate(frame)
+        return run
+
     def augassign(self, tree: Tree) -> Statement:
         target, op_token, rhs = tree.children
         return targets.compile_augmented(self, target, op_token.value[:-1], self.expression(rhs),
@@ -166,9 +187,14 @@ class Compiler(ExpressionCompiler):
 
         def run(frame):
             value = evaluate(frame)
+            reason = exceptions.NO_CAUSE
             if cause is not None:
-                self.guard(lambda: exceptions.check_cause(cause(frame)), span)
-            raise self.guard(lambda: exceptions.raised(value, runtime.printer, span), span)
+                reason = cause(frame)
+                self.guard(lambda: exceptions.check_cause(reason), span)
+            error = self.guard(lambda: exceptions.raised(value, runtime.printer, span), span)
+            context = exceptions.caught_value(runtime.handling[-1]) if runtime.handling else None
+            self.guard(lambda: exceptions.chain(error.value, reason, context), span)
+            raise error
         return run
 
     def import_name(self, tree: Tree) -> Statement:
@@ -284,9 +310,19 @@ class Compiler(ExpressionCompiler):
             try:
                 if store is not None:
                     store(frame, value)
-                return run(frame, index + 1)
-            finally:
+                signal = run(frame, index + 1)
+            except GradRuntimeError as error:
+                if manager.exit_with_error is None:
+                    manager.exit()
+                    raise
+                if manager.exit_with_error(error):
+                    return None
+                raise
+            except BaseException:
                 manager.exit()
+                raise
+            manager.exit()
+            return signal
         return run
 
     def try_stmt(self, tree: Tree) -> Statement:
@@ -397,12 +433,12 @@ class Compiler(ExpressionCompiler):
             self.scope, self.loops = outer, loops
         store = targets.compile_target(self, Tree("var", [name], tree.meta))
         decorating = [(self.expression(d.children[0]), span_of(d)) for d in decorators]
-        runtime, span = self.runtime, span_of(tree)
+        runtime, span, doc = self.runtime, span_of(tree), docstring(body.children)
 
         def run(frame):
             applied = [(evaluate(frame), where) for evaluate, where in decorating]
             base_values = [evaluate(frame) for evaluate in bases]
-            namespace = {"__module__": "__main__", "__qualname__": qualname}
+            namespace = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc}
             block(Frame(frame, namespace))
             cls = self.guard(lambda: classes.make_class(cname, qualname, base_values, namespace,
                                                         runtime), span)
@@ -421,6 +457,7 @@ class Compiler(ExpressionCompiler):
 _C = Compiler
 _STATEMENTS = {
     "expr_stmt": _C.expr_stmt, "assign": _C.assign, "augassign": _C.augassign,
+    "annassign": _C.annassign,
     "let_stmt": _C.let_stmt, "pass_stmt": _C.pass_stmt, "break_stmt": _C.break_stmt,
     "continue_stmt": _C.continue_stmt, "return_stmt": _C.return_stmt, "del_stmt": _C.del_stmt,
     "global_stmt": _C.global_stmt, "nonlocal_stmt": _C.nonlocal_stmt,

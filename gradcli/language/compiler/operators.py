@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import operator
+from collections import deque
 
 from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
-from gradcli.language.runtime import classes
-from gradcli.language.runtime.values import type_name
+from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime.frames import RECURSION_LIMIT
+from gradcli.language.runtime.values import iterate, type_name
 
 _TENSOR_BINARY = {
     "+": F.add, "-": F.sub, "*": F.mul, "/": F.div, "**": F.pow,
@@ -20,6 +22,16 @@ _TENSOR_BINARY = {
     "^": lambda a, b: F.logical_binary("bitwise_xor", a, b),
     "<<": lambda a, b: _unsupported_shift("<<"), ">>": lambda a, b: _unsupported_shift(">>"),
 }
+
+
+def sequence_index(sequence, item) -> int | None:
+    """Where `item` first is in a list or tuple, as Python finds it (`is`, then `==`, with the
+    language's own ==), or None."""
+    from gradcli.language.namespaces.builtins import truth
+    for position, member in enumerate(sequence):
+        if member is item or truth(compare("==", member, item)):
+            return position
+    return None
 
 
 def _unsupported_shift(op: str):
@@ -34,7 +46,8 @@ _PY_BINARY = {
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
-_SAFE_PY_TYPES = (bool, int, float, complex, str, list, tuple, type(None), range, dict, set,
+_SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, deque, list, tuple, type(None), range,
+                  dict, set,
                   frozenset, type({}.keys()), type({}.values()), type({}.items()),
                   *ARRAY_TYPES)
 
@@ -45,18 +58,20 @@ _TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
 def binary(op: str, a, b):
     """a <op> b."""
     if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
-            type(a) is Tensor or type(b) is Tensor):
+            type(a) is Tensor or type(b) is Tensor) and op != "@":
         return _TENSOR_BINARY[op](a, b)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
-        if _tensor_operand(a) and _tensor_operand(b):
+        if op == "@" and isinstance(a, Tensor) and isinstance(b, Tensor):
+            return F.matmul(a, b)
+        if _tensor_operand(a) and _tensor_operand(b) and op != "@":
             return _TENSOR_BINARY[op](a, b)
     elif isinstance(a, _SAFE_PY_TYPES) and isinstance(b, _SAFE_PY_TYPES):
         try:
             return _PY_BINARY[op](a, b)
         except ZeroDivisionError as error:
             raise errors.TorchError("ZeroDivisionError", str(error)) from None
-        except TypeError:
-            pass
+        except TypeError as error:  # Python's own words for its own types
+            raise errors.type_error(str(error)) from None
     result = _user_operator(_BINARY_DUNDERS[op], a, b)
     if result is not classes.MISSING:
         return result
@@ -92,6 +107,38 @@ def _user_operator(names: tuple, a, b):
     return classes.MISSING
 
 
+_PY_INPLACE = {
+    "+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
+    "**": operator.ipow, "//": operator.ifloordiv, "%": operator.imod, "&": operator.iand,
+    "|": operator.ior, "^": operator.ixor, "@": operator.imatmul, "<<": operator.ilshift,
+    ">>": operator.irshift,
+}
+
+
+def inplace_binary(op: str, a, b):
+    """`a op= b` for what is not a tensor: the user's __iop__ first, Python's own in-place
+    operator for its containers (a list grows in place), else `a op b`."""
+    if classes.class_of(a) is not None:
+        method = classes.special_method(a, "__i" + _BINARY_DUNDERS[op][0][2:])
+        if method is not None:
+            result = classes.call_bound(method, [b])
+            if result is not NotImplemented:
+                return result
+    elif isinstance(a, (list, set, dict, deque)) and isinstance(b, _SAFE_PY_TYPES):
+        try:
+            return _PY_INPLACE[op](a, b)
+        except TypeError as error:
+            raise errors.type_error(str(error)) from None
+    try:
+        return binary(op, a, b)
+    except errors.TorchError as error:
+        prefix = f"unsupported operand type(s) for {op}:"
+        if error.kind == "TypeError" and error.message.startswith(prefix):
+            raise errors.type_error(f"unsupported operand type(s) for {op}=:"
+                                    + error.message[len(prefix):]) from None
+        raise
+
+
 _ARRAY_INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul,
                   "/": operator.itruediv, "**": operator.ipow}
 
@@ -114,8 +161,11 @@ def unary(op: str, a):
             return F.neg(a)
         if op == "+":
             return a
+        if a.dtype.is_floating_point:
+            raise errors.type_error(
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
-    if isinstance(a, (bool, int, float, *ARRAY_TYPES)):
+    if isinstance(a, (bool, int, *ARRAY_TYPES)) or (isinstance(a, float) and op != "~"):
         return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)
     method = classes.special_method(a, _UNARY_DUNDERS[op])
     if method is not None:
@@ -123,13 +173,16 @@ def unary(op: str, a):
     raise errors.type_error(f"bad operand type for unary {op}: '{type_name(a)}'")
 
 
-def compare(op: str, a, b):
-    """a <op> b for one comparison of a chain."""
+def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1):
+    """a <op> b for one comparison of a chain; `room` is how many nested comparisons Python's
+    recursion limit leaves (lists in lists compare level by level)."""
     if op in ("is", "is not"):
         return (a is b) if op == "is" else (a is not b)
     if op in ("in", "not in"):
         found = _contains(b, a)
         return found if op == "in" else not found
+    if type(a) is type(b) and type(a) in (list, tuple, dict):
+        return _compare_containers(op, a, b, room)
     if classes.class_of(a) is not None or classes.class_of(b) is not None:
         result = _user_operator(_COMPARE_DUNDERS[op], a, b)
         if result is not classes.MISSING:
@@ -147,14 +200,56 @@ def compare(op: str, a, b):
         ) from None
 
 
+def _compare_containers(op: str, a, b, room: int):
+    """Lists, tuples and dicts compared as CPython does it: item by item (`is`, then ==) to the
+    first difference, each level one step deeper towards the recursion limit."""
+    from gradcli.language.namespaces.builtins import truth
+    if room <= 0:
+        raise errors.TorchError("RecursionError", "maximum recursion depth exceeded in comparison")
+
+    def equal(x, y) -> bool:
+        return x is y or truth(compare("==", x, y, room - 1))
+
+    if isinstance(a, dict):
+        if op not in ("==", "!="):
+            raise errors.type_error(f"'{op}' not supported between instances of 'dict' and "
+                                    "'dict'")
+        same = len(a) == len(b) and all(k in b and equal(v, b[k]) for k, v in a.items())
+        return same if op == "==" else not same
+    if op in ("==", "!=") and len(a) != len(b):
+        return op == "!="
+    for x, y in zip(a, b):
+        if not equal(x, y):
+            if op in ("==", "!="):
+                return op == "!="
+            return compare(op, x, y, room - 1)
+    return _PY_COMPARE[op](len(a), len(b))
+
+
 def _contains(container, item) -> bool:
     if isinstance(container, Tensor):
         from gradcli.language.namespaces.builtins import truth
         return truth(F.any(F.compare("eq", container, item)))
+    if isinstance(container, (list, tuple)) and (isinstance(item, Tensor) or any(
+            isinstance(member, Tensor) for member in container)):
+        return sequence_index(container, item) is not None  # torch's == for tensor members
     if isinstance(container, _SAFE_PY_TYPES):
         return item in container
+    from gradcli.language.namespaces.builtins import truth
     method = classes.special_method(container, "__contains__")
     if method is not None:
-        from gradcli.language.namespaces.builtins import truth
         return truth(classes.call_bound(method, [item]))
-    raise errors.type_error(f"argument of type '{type_name(container)}' is not iterable")
+    try:
+        members = iterate(container)
+    except errors.TorchError as error:
+        if error.message.endswith("is not iterable"):
+            raise errors.type_error(
+                f"argument of type '{type_name(container)}' is not iterable") from None
+        raise
+    for member in members:
+        if member is item or truth(compare("==", member, item)):
+            return True
+    return False
+
+
+protocols.binary, protocols.unary, protocols.compare = binary, unary, compare

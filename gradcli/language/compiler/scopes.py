@@ -12,7 +12,7 @@ from gradcli.language.runtime.frames import GradRuntimeError
 
 _MISSING = object()
 # Statement and expression rules whose subtrees belong to another scope.
-_OWN_SCOPE = {"funcdef", "classdef", "lambdef", "listcomp", "genexp", "dictcomp"}
+_OWN_SCOPE = {"funcdef", "classdef", "lambdef", "listcomp", "genexp", "dictcomp", "setcomp"}
 
 
 @dataclass
@@ -150,7 +150,7 @@ def target_names(tree) -> list[str]:
         return []
     if tree.data == "var":
         return [tree.children[0].value]
-    if tree.data in ("tuple", "tuple_items", "list", "list_items"):
+    if tree.data in ("tuple", "tuple_items", "list", "list_items", "star_expr"):
         return [n for child in tree.children for n in target_names(child)]
     return []
 
@@ -163,6 +163,10 @@ def _collect(tree, scope: Scope) -> None:
     if kind in ("assign",):
         for target in tree.children[:-1]:
             scope.locals.update(target_names(target))
+    elif kind == "annassign":
+        scope.locals.update(target_names(tree.children[0]))
+    elif kind == "walrus":
+        scope.locals.add(tree.children[0].value)
     elif kind == "augassign":
         scope.locals.update(target_names(tree.children[0]))
     elif kind in ("for_stmt", "del_stmt"):

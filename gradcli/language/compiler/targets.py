@@ -11,7 +11,7 @@ from gradcli.engine import creation, dtypes, errors
 from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
-from gradcli.language.runtime import calls
+from gradcli.language.runtime import calls, classes
 from gradcli.language.compiler import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -27,6 +27,7 @@ _KIND_NAMES = {
     "or_test": "expression", "not_": "expression", "comparison": "comparison",
     "lambdef": "lambda", "ternary": "conditional expression", "listcomp": "list comprehension",
     "genexp": "generator expression", "dict": "dict literal", "dictcomp": "dict comprehension",
+    "set": "set display", "setcomp": "set comprehension", "walrus": "named expression",
 }
 # Kinds for which an `x = ...` typo gets the "Maybe you meant '=='" hint, if unparenthesised.
 _NO_HINT = ("const_none", "const_true", "const_false", "genexp", "comparison", "and_test",
@@ -54,6 +55,8 @@ def first_invalid(tree: Tree) -> Tree | None:
         return None
     if tree.data in _CONTAINERS:
         for child in _children(tree):
+            if child.data == "star_expr":
+                child = child.children[0]
             bad = first_invalid(child)
             if bad is not None:
                 return bad
@@ -64,6 +67,8 @@ def first_invalid(tree: Tree) -> Tree | None:
 def check_target(tree: Tree, verb: str = "assign to") -> None:
     """Python's SyntaxError for a target that names no place (`1 = x`, `del f()`)."""
     from gradcli.language.compiler.expressions import syntax_error
+    if tree.data == "star_expr":
+        raise syntax_error("starred assignment target must be in a list or tuple", tree)
     bad = first_invalid(tree)
     if bad is not None:
         raise syntax_error(f"cannot {verb} {kind_name(bad)}", bad)
@@ -102,9 +107,14 @@ def compile_target(compiler, tree):
     if kind == "var":
         return compiler.scope.storer(compiler.check_name(tree.children[0]))
     if kind in _CONTAINERS or kind == "empty_tuple":
-        stores = [compile_target(compiler, t) for t in (_children(tree) if kind != "empty_tuple"
-                                                        else [])]
-        return _store_many(stores, span)
+        parts = _children(tree) if kind != "empty_tuple" else []
+        starred = [i for i, t in enumerate(parts) if t.data == "star_expr"]
+        if len(starred) > 1:
+            from gradcli.language.compiler.expressions import syntax_error
+            raise syntax_error("multiple starred expressions in assignment", parts[starred[1]])
+        stores = [compile_target(compiler, t.children[0] if t.data == "star_expr" else t)
+                  for t in parts]
+        return _store_many(stores, span, starred[0] if starred else None)
     if kind == "getattr":
         obj, name_token = tree.children
         owner, name = compiler.expression(obj), compiler.check_name(name_token)
@@ -128,7 +138,7 @@ def compile_target(compiler, tree):
     return store_item
 
 
-def _store_many(stores: list, span):
+def _store_many(stores: list, span, star: int | None = None):
     expected = len(stores)
 
     def store_many(frame, value):
@@ -137,6 +147,13 @@ def _store_many(stores: list, span):
         except errors.TorchError:
             raise GradRuntimeError("TypeError", f"cannot unpack non-iterable {type_name(value)} "
                                    "object", span) from None
+        if star is not None:
+            after = expected - star - 1
+            if len(values) < expected - 1:
+                raise GradRuntimeError("ValueError", f"not enough values to unpack (expected at "
+                                       f"least {expected - 1}, got {len(values)})", span)
+            values = [*values[:star], values[star:len(values) - after],
+                      *values[len(values) - after:]]
         if len(values) != expected:
             message = (f"not enough values to unpack (expected {expected}, got {len(values)})"
                        if len(values) < expected else
@@ -174,7 +191,7 @@ def compile_augmented(compiler, target, op: str, value, span):
                     current, lambda t: operators.binary(op, t, operand))
             if isinstance(current, np.ndarray) and op in _INPLACE:
                 return operators.array_inplace(op, current, operand)
-            return operators.binary(op, current, operand)
+            return operators.inplace_binary(op, current, operand)
         store(frame, compiler.guard(combine, span))
     return run
 
@@ -261,6 +278,16 @@ def _cannot_delete_attribute(compiler, part):
         span_of(part)
 
     def delete(frame):
-        raise GradRuntimeError("AttributeError", f"'{type_name(owner(frame))}' object attribute "
+        value = owner(frame)
+        if isinstance(value, classes.UserClass):
+            if name not in value.namespace:
+                raise GradRuntimeError("AttributeError", f"type object '{value.name}' has no "
+                                       f"attribute '{name}'", span)
+            del value.namespace[name]
+            return
+        if isinstance(value, classes.Instance):
+            compiler.guard(lambda: value.delete_attribute(name), span)
+            return
+        raise GradRuntimeError("AttributeError", f"'{type_name(value)}' object attribute "
                                f"'{name}' is read-only", span)
     return delete

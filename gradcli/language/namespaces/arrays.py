@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine import errors
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
 
 ARRAY_TYPES = (np.ndarray, np.generic)
@@ -19,16 +21,58 @@ ARRAY_ATTRS = {
 }
 
 
+def _astype(a, dtype):
+    """a.astype(np.float32), a.astype(float), a.astype("int64"): the class's host type, a
+    dtype or a dtype's name; nothing else reaches NumPy."""
+    if isinstance(dtype, PyType) and dtype.hosts and isinstance(dtype.hosts[0], type) and \
+            issubclass(dtype.hosts[0], (np.generic, bool, int, float, complex)):
+        dtype = dtype.hosts[0]
+    elif not isinstance(dtype, (str, np.dtype)):
+        raise errors.type_error("Cannot interpret the given value as a data type")
+    try:
+        return a.astype(dtype)
+    except TypeError as error:
+        raise errors.type_error(str(error)) from None
+
+
 def _axis_reduction(name: str, reduce):
     return entry(name, lambda a, axis, keepdims: reduce(a, axis=axis, keepdims=keepdims),
                  "self, axis=None, keepdims=False", style="expected")
 
 
-ARRAY_METHODS = table(
+def _plain(value):
+    """A Python class given as a dtype (`a.astype(float)`) as NumPy takes it."""
+    from gradcli.language.runtime.pytypes import PyType
+    if isinstance(value, PyType) and len(value.hosts) == 1 and isinstance(value.hosts[0], type) \
+            and (value.hosts[0] in (bool, int, float, complex, str)
+                 or issubclass(value.hosts[0], np.generic)):
+        return value.hosts[0]
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
+def _host_methods(cls: type, names: str) -> dict:
+    """NumPy's own methods of `cls`, from this fixed list (none reads or writes files or
+    reaches memory)."""
+    def method(name: str):
+        host = cls.__dict__[name]
+
+        def run(receiver, *args, **kwargs):
+            return host(receiver, *(_plain(a) for a in args),
+                        **{k: _plain(v) for k, v in kwargs.items()})
+        return entry(name, run, "self, *args, **kwargs", qualname=name)
+    return table(*(method(n) for n in names.split()))
+
+
+ARRAY_METHODS = _host_methods(np.ndarray, """astype ravel clip std var cumsum cumprod argsort sort
+    fill squeeze any all nonzero dot repeat swapaxes trace diagonal conj""") | table(
     entry("tolist", lambda a: a.tolist(), "self", style="expected"),
     entry("item", lambda a, *args: a.item(*args), "self, *args", style="expected"),
     entry("copy", lambda a: a.copy(), "self", style="expected"),
+    entry("astype", _astype, "self, dtype", style="expected"),
     entry("flatten", lambda a: a.flatten(), "self", style="expected"),
+    entry("ravel", lambda a: a.ravel(), "self", style="expected"),
     entry("reshape", lambda a, *shape: a.reshape(*shape), "self, *shape", style="expected"),
     entry("transpose", lambda a, *axes: a.transpose(*axes), "self, *axes", style="expected"),
     entry("round", lambda a, decimals: a.round(decimals), "self, decimals=0", style="expected"),
@@ -40,3 +84,8 @@ ARRAY_METHODS = table(
     entry("argmax", lambda a, axis: a.argmax(axis), "self, axis=None", style="expected"),
     entry("argmin", lambda a, axis: a.argmin(axis), "self, axis=None", style="expected"),
 )
+
+# np.random.default_rng()'s generator.
+RNG_METHODS = _host_methods(np.random.Generator, """random normal integers standard_normal uniform
+    choice permutation shuffle exponential binomial poisson beta gamma multivariate_normal
+    permuted bytes""".replace("bytes", ""))

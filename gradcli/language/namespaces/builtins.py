@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
@@ -10,10 +12,10 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.frames import BoundMethod, UserFunction
+from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Size, dict_from, iterate, qualified_type_name,
@@ -37,7 +39,12 @@ def truth(value) -> bool:
             method = classes.special_method(value, name)
             if method is not None:
                 result = classes.call_bound(method, [])
-                return bool(result) if name == "__bool__" else result != 0
+                if name == "__bool__":
+                    if not isinstance(result, bool):
+                        raise errors.type_error("__bool__ should return bool, returned "
+                                                f"{type_name(result)}")
+                    return result
+                return _len(value) != 0
     return bool(value)
 
 
@@ -104,7 +111,8 @@ def _len(obj):
         if obj.ndim == 0:
             raise errors.type_error("len() of a 0-d tensor")
         return obj.shape[0]
-    if isinstance(obj, (list, tuple, str, dict, range, set, frozenset, *ARRAY_TYPES)) or \
+    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque,
+                        *ARRAY_TYPES)) or \
             isinstance(obj, DICT_VIEWS):
         return len(obj)
     if isinstance(obj, TableObject) and obj.is_sequence:
@@ -126,6 +134,9 @@ def _abs(x):
         return F.abs(x)
     if isinstance(x, (int, float)):
         return abs(x)
+    method = classes.special_method(x, "__abs__")
+    if method is not None:
+        return classes.call_bound(method, [])
     raise errors.type_error(f"bad operand type for abs(): '{type_name(x)}'")
 
 
@@ -233,7 +244,7 @@ def _getattr(obj, name, default=_NO_DEFAULT):
     from gradcli.language.runtime import attributes
     try:
         return attributes.get(obj, _attribute_name(name))
-    except errors.TorchError as error:
+    except (errors.TorchError, GradRuntimeError) as error:
         if error.kind != "AttributeError" or default is _NO_DEFAULT:
             raise
         return default
@@ -309,6 +320,29 @@ TUPLE_TYPE = _class("tuple", (tuple,), entry("tuple", lambda it: tuple(iterate(i
                                              "iterable=(), /", style="expected", frames=0))
 DICT_TYPE = _class("dict", (dict,), entry("dict", dict_from, "iterable=(), /, **kwargs",
                                           style="expected", frames=0))
+def _bytes(source=None, encoding=None, errors_=None):
+    if source is None:
+        return b""
+    if isinstance(source, str):
+        if encoding is None:
+            raise errors.type_error("string argument without an encoding")
+        return source.encode(encoding)
+    if isinstance(source, int) and not isinstance(source, bool):
+        return bytes(source)
+    return bytes(iterate(source))
+
+
+def _slice(*args):
+    if not 1 <= len(args) <= 3:
+        raise errors.type_error(f"slice expected at {'least 1' if not args else 'most 3'} "
+                                f"arguments, got {len(args)}")
+    return slice(*args)
+
+
+SLICE_TYPE = _class("slice", (slice,), entry("slice", _slice, "*args", style="expected",
+                                             frames=0))
+BYTES_TYPE = _class("bytes", (bytes,), entry("bytes", _bytes, "source=None, encoding=None, "
+                                             "errors_=None", style="at_most", frames=0))
 RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
 TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))
 TENSOR_TYPE = _class("torch.Tensor", (Tensor,), entry("Tensor", legacy_constructor(), "*data"))
@@ -317,7 +351,7 @@ SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", lambda sizes: Size(itera
 
 _TYPE_OF = {t.hosts[0]: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE, TUPLE_TYPE, DICT_TYPE, RANGE_TYPE,
-    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE)}
+    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE)}
 _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
     (Generator, "generator"), (DType, "torch.dtype"))})
@@ -370,13 +404,16 @@ def _list_sort(ctx, items: list, key=None, reverse=False) -> None:
 
 
 def _reversed(sequence):
-    if isinstance(sequence, (list, tuple, str, range)):
+    if isinstance(sequence, (list, tuple, str, bytes, range, dict, *DICT_VIEWS)):
         return reversed(sequence)
     if isinstance(sequence, Tensor):  # torch's Tensor.__reversed__: the tensor flipped on dim 0
         return sequence if sequence.ndim == 0 else F.flip(sequence, (0,))
     method = classes.special_method(sequence, "__reversed__")
     if method is not None:
         return classes.call_bound(method, [])
+    item = classes.special_method(sequence, "__getitem__")
+    if item is not None and classes.special_method(sequence, "__len__") is not None:
+        return (classes.call_bound(item, [i]) for i in range(_len(sequence) - 1, -1, -1))
     raise errors.type_error(f"'{type_name(sequence)}' object is not reversible")
 
 
@@ -401,7 +438,12 @@ def _next(iterator, default=_NO_DEFAULT_NEXT):
     method = classes.special_method(iterator, "__next__")
     try:
         if method is not None:
-            return classes.call_bound(method, [])
+            try:
+                return classes.call_bound(method, [])
+            except (GradRuntimeError, errors.TorchError) as error:
+                if error.kind != "StopIteration" or default is _NO_DEFAULT_NEXT:
+                    raise
+                return default
         if not isinstance(iterator, ITERATORS):
             raise errors.type_error(f"'{type_name(iterator)}' object is not an iterator")
         return next(iterator)
@@ -418,13 +460,27 @@ def stop_iteration(stop: StopIteration) -> errors.TorchError:
     return errors.TorchError("StopIteration", str(stop.value), (stop.value,))
 
 
-def _iter(value):
+def _iter(ctx, value, sentinel=_NO_DEFAULT_NEXT):
+    if sentinel is not _NO_DEFAULT_NEXT:  # iter(callable, sentinel)
+        if not _callable(value):
+            raise errors.type_error("iter(v, w): v must be callable")
+        from gradcli.language.compiler.operators import compare
+        return iter(lambda: _until(ctx, value, sentinel, compare), _SENTINEL_REACHED)
     if isinstance(value, ITERATORS):
         return value
     method = classes.special_method(value, "__iter__")
     if method is not None:
         return classes.call_bound(method, [])
     return iter(iterate(value))
+
+
+_SENTINEL_REACHED = object()
+
+
+def _until(ctx, function, sentinel, compare):
+    value = ctx.call(function, [], {})
+    return _SENTINEL_REACHED if value is sentinel or truth(compare("==", value, sentinel)) \
+        else value
 
 
 def _integer_text(convert, name: str):
@@ -451,10 +507,14 @@ def _ord(c):
     return ord(c)
 
 
+def _vars(obj):
+    """vars(obj): a plain instance's own attributes (the dict itself, as Python's __dict__)."""
+    if isinstance(obj, classes.Instance):
+        return obj.attrs
+    raise errors.type_error("vars() argument must have __dict__ attribute")
+
+
 def _hash(value):
-    method = classes.special_method(value, "__hash__")
-    if method is not None:
-        return classes.call_bound(method, [])
     try:
         return hash(value)
     except TypeError:
@@ -514,8 +574,8 @@ PY_BUILTINS = table(
     entry("isinstance", _isinstance, "obj, classinfo, /", style="expected", frames=0),
     entry("staticmethod", classes.StaticMethod, "function, /", style="exact", frames=0),
     entry("classmethod", classes.ClassMethod, "function, /", style="exact", frames=0),
-    entry("property", lambda fget, fset: classes.Property(fget, fset),
-          "fget=None, fset=None", frames=0),
+    entry("property", lambda fget, fset, fdel, doc: classes.Property(fget, fset, fdel),
+          "fget=None, fset=None, fdel=None, doc=None", frames=0),
     entry("super", _super, "*args", style="expected", frames=0),
     entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
           style="expected"),
@@ -525,7 +585,8 @@ PY_BUILTINS = table(
     entry("map", _map, "func, *iterables", context=True, style="expected", frames=0),
     entry("filter", _filter, "function, iterable, /", context=True, style="expected", frames=0),
     entry("next", lambda *args: _next(*_count("next", args, 1, 2)), "*args", style="expected"),
-    entry("iter", _iter, "object, /", style="expected"),
+    entry("iter", lambda ctx, *args: _iter(ctx, *_count("iter", args, 1, 2)), "*args",
+          context=True, style="expected"),
     entry("pow", _pow, "base, exp, mod=None", style="at_most"),
     entry("divmod", _divmod, "x, y, /", style="expected"),
     entry("chr", _chr, "i, /", style="exact"),
@@ -536,6 +597,7 @@ PY_BUILTINS = table(
     entry("format", lambda ctx, value, spec: ctx.printer.format(value, spec),
           "value, format_spec='', /", context=True, style="at_most"),
     entry("hash", _hash, "obj, /", style="exact"),
+    entry("vars", _vars, "object, /", style="exact"),
     entry("id", lambda obj: id(obj), "obj, /", style="exact", frames=0),
     entry("callable", _callable, "obj, /", style="exact", frames=0),
     entry("ascii", lambda ctx, obj: ascii(ctx.printer.repr(obj))[1:-1], "obj, /",
@@ -547,5 +609,15 @@ PY_BUILTINS = table(
     entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
 ) | {"set": SET_TYPE, "frozenset": FROZENSET_TYPE} | {t.construct.name: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
-                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE)} | EXCEPTION_TYPES | {
-    "object": classes.OBJECT, "NotImplemented": NotImplemented}
+                                   TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE,
+                                   SLICE_TYPE)} | \
+    EXCEPTION_TYPES | {"object": classes.OBJECT, "NotImplemented": NotImplemented,
+                       "Ellipsis": Ellipsis}
+
+
+def register_type(cls: PyType) -> None:
+    """What `type(value)` gives for values of `cls`'s host class (a namedtuple's class)."""
+    _TYPE_OF[cls.hosts[0]] = cls
+
+
+protocols.truth, protocols.absolute, protocols.register_type = truth, _abs, register_type

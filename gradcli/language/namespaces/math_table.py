@@ -12,6 +12,7 @@ from gradcli.engine.ops import pointwise as P
 from gradcli.engine.ops import reductions as R
 from gradcli.engine.state import STATE
 from gradcli.engine.declarations import declared
+from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.runtime.signatures import declared_entry
@@ -21,35 +22,50 @@ from gradcli.language.runtime.values import Namespace
 _FACTORY = "dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 
 def _where(condition, a=None, b=None):
+    for value in (a, b):
+        if value is not None and not isinstance(value, (Tensor, bool, int, float)):
+            raise errors.type_error(
+                f"where() received an invalid combination of arguments - got (Tensor, "
+                f"{type(a).__name__}, {type(b).__name__}), but expected one of:\n"
+                " * (Tensor condition)\n"
+                " * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n"
+                " * (Tensor condition, Number self, Tensor other)\n"
+                " * (Tensor condition, Tensor input, Number other)\n"
+                " * (Tensor condition, Number self, Number other)\n")
     if a is None or b is None:
         raise errors.type_error("where() missing required arguments 'input' and 'other'")
     return P.where(condition, a, b)
 
 
+# Parameters that torch's Python-coded functions hand to its C++ ops as tensors
+_TENSOR_PARAMETERS = frozenset(("input", "target", "x1", "x2", "input1", "input2", "anchor",
+                                "positive", "negative", "a", "b"))
+
+
+def _tensor_arguments(spec: str) -> str:
+    """`spec` with `: Tensor` on its tensor parameters that say nothing else (a wrong type then
+    fails as torch's C++ parser fails, never inside the implementation)."""
+    parts = []
+    for part in spec.split(","):
+        name, equals, default = part.partition("=")
+        if name.strip() in _TENSOR_PARAMETERS and ":" not in name:
+            part = f"{name.rstrip()}: Tensor{equals}{default}"
+        parts.append(part)
+    return ",".join(parts)
+
+
 def declared_entries(variant: str) -> dict:
     """The table entries of every function declared for `variant` (see engine/declarations)."""
-    first = "self" if variant == "method" else "input"
     entries = []
     for name, declaration in declared(variant).items():
         if declaration.python is not None:
-            rest = declaration.python.split(",", 1)[1] if "," in declaration.python else ""
-            entries.append(entry(name, declaration.impl, first + ("," + rest if rest else "")))
+            spec = _tensor_arguments(declaration.python)
+            if variant == "method":
+                spec = "self" + ("," + spec.split(",", 1)[1] if "," in spec else "")
+            entries.append(entry(name, declaration.impl, spec))
         else:
             entries.append(declared_entry(declaration, variant))
     return table(*entries)
-
-
-def _factory(fn):
-    """A factory whose size comes as *size (ones(2, 3) or ones((2, 3))) or as size=(2, 3)."""
-    def make(*sizes, size, dtype, device, requires_grad, **_):
-        devices.place(device)
-        if size is not None:
-            if sizes:
-                raise errors.type_error(f"{fn.__name__}() got multiple values for argument "
-                                        "'size'")
-            sizes = (size,)
-        return fn(*sizes, dtype=dtype, requires_grad=requires_grad)
-    return make
 
 
 def _like(fn):
@@ -57,26 +73,30 @@ def _like(fn):
         t, dtype=dtype, requires_grad=requires_grad)
 
 
+def _randint_like(t, low_or_high, high, *, generator, dtype, layout, device, requires_grad,
+                  memory_format):
+    """torch.randint_like(input, high) or (input, low, high): randint over input's shape."""
+    low, high = (0, low_or_high) if high is None else (low_or_high, high)
+    return creation.randint(low, high, t.shape, dtype=dtype or t.dtype,
+                            requires_grad=requires_grad)
+
+
 def _set_default_dtype(dtype) -> None:
     creation.set_default_dtype(dtype)
 
 
-_LIKE = "input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"
+_LIKE = ("input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False, "
+         "memory_format=None")
 
 TORCH_MATH = declared_entries("torch") | table(
-    entry("where", _where, "condition, input=None, other=None"),
-    entry("einsum", einsum.einsum, "equation, *operands"),
+    entry("where", _where, "condition: Tensor, input=None, other=None"),
+    entry("einsum", einsum.einsum, "*args"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
           devices.place(device) or creation.tensor(data, dtype, requires_grad),
           "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False"),
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
-          "data, dtype=None, device=None"),
+          "data, *, dtype=None, device=None"),
     entry("from_numpy", creation.from_numpy, "ndarray"),
-    entry("ones", _factory(creation.ones), "*sizes, size=None, " + _FACTORY),
-    entry("zeros", _factory(creation.zeros), "*sizes, size=None, " + _FACTORY),
-    entry("empty", _factory(creation.empty), "*sizes, size=None, " + _FACTORY),
-    entry("rand", _factory(creation.rand), "*sizes, size=None, generator=None, " + _FACTORY),
-    entry("randn", _factory(creation.randn), "*sizes, size=None, generator=None, " + _FACTORY),
     entry("normal", lambda mean, std, size, generator, dtype, layout, device, requires_grad,
           pin_memory: creation.normal(mean, std, size, dtype, requires_grad),
           "mean, std=1.0, size=None, *, generator=None, " + _FACTORY),
@@ -86,9 +106,13 @@ TORCH_MATH = declared_entries("torch") | table(
     entry("ones_like", _like(creation.ones_like), _LIKE),
     entry("zeros_like", _like(creation.zeros_like), _LIKE),
     entry("rand_like", _like(creation.rand_like), _LIKE),
+    entry("empty_like", _like(creation.zeros_like), _LIKE),
+    entry("randint_like", _randint_like, "input: Tensor, low_or_high, high=None, *, generator=None, "
+          "dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"),
     entry("randn_like", _like(creation.randn_like), _LIKE),
     entry("full_like", lambda t, value, dtype, layout, device, requires_grad, memory_format:
-          creation.full_like(t, value, dtype, requires_grad), "input, fill_value, *, dtype=None, "
+          creation.full_like(t, value, dtype, requires_grad),
+          "input: Tensor, fill_value: Number, *, dtype=None, "
           "layout=None, device=None, requires_grad=False, memory_format=None"),
     entry("arange", lambda start, end, step, dtype, layout, device, requires_grad, pin_memory:
           creation.arange(start, end, step, dtype, requires_grad),
@@ -102,7 +126,7 @@ TORCH_MATH = declared_entries("torch") | table(
           creation.randint(*args, dtype=dtype, requires_grad=requires_grad),
           "*args, generator=None, " + _FACTORY),
     entry("randperm", lambda n, dtype, layout, device, requires_grad, pin_memory, generator:
-          creation.randperm(n, dtype, requires_grad), "n, *, generator=None, " + _FACTORY),
+          creation.randperm(n, dtype, requires_grad), "n: int, *, generator=None, " + _FACTORY),
     entry("manual_seed", creation.manual_seed, "seed"),
     entry("set_default_dtype", _set_default_dtype, "d"),
     entry("get_default_dtype", creation.get_default_dtype, ""),
@@ -112,10 +136,12 @@ TENSOR_MATH = declared_entries("method") | table(
     entry("to", conversions.to, "self, *args, dtype=None, device=None, non_blocking=False, "
           "copy=False"),
     entry("type", conversions.type_, "self, dtype=None, non_blocking=False"),
-    entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype), "self, other"),
+    entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype),
+          "self, other: Tensor"),
     entry("where", lambda t, condition, other: P.where(condition, t, other),
-          "self, condition, other"),
-    *(entry(name, lambda t, memory_format, convert=convert: convert(t), "self, memory_format=None")
+          "self, condition: Tensor, other"),
+    *(entry(name, lambda t, memory_format, convert=convert: convert(t),
+            "self, *, memory_format=None")
       for name, convert in conversions.CONVERTERS.items()),
 )
 
@@ -132,35 +158,39 @@ def _implicit_softmax(fn, name):
     return run
 
 
-NN_FUNCTIONAL = Namespace("torch.nn.functional", table(
+NN_FUNCTIONAL = Namespace("torch.nn.functional", declared_entries("functional") | table(
     entry("relu", lambda t, inplace: inplace_ops.apply_inplace(t, A.relu) if inplace else A.relu(t),
-          "input, inplace=False"),
+          "input: Tensor, inplace=False"),
     entry("leaky_relu", lambda t, slope, inplace: A.leaky_relu(t, slope),
-          "input, negative_slope=0.01, inplace=False"),
-    entry("elu", lambda t, alpha, inplace: A.elu(t, alpha), "input, alpha=1.0, inplace=False"),
-    entry("gelu", A.gelu, "input, approximate='none'"),
-    entry("silu", lambda t, inplace: A.silu(t), "input, inplace=False"),
-    entry("softplus", A.softplus, "input, beta=1.0, threshold=20.0"),
-    entry("sigmoid", P.sigmoid, "input"),
-    entry("tanh", P.tanh, "input"),
+          "input: Tensor, negative_slope: Number=0.01, inplace=False"),
+    entry("elu", lambda t, alpha, inplace: A.elu(t, alpha),
+          "input: Tensor, alpha=1.0, inplace=False"),
+    entry("gelu", A.gelu, "input: Tensor, approximate='none'"),
+    entry("silu", lambda t, inplace: A.silu(t), "input: Tensor, inplace=False"),
+    entry("softplus", A.softplus, "input: Tensor, beta=1.0, threshold=20.0"),
+    entry("sigmoid", P.sigmoid, "input: .sigmoid"),
+    entry("tanh", P.tanh, "input: .tanh"),
     entry("softmax", _implicit_softmax(A.softmax, "softmax"),
-          "input, dim=None, _stacklevel=3, dtype=None"),
+          "input: .softmax, dim=None, _stacklevel=3, dtype=None"),
     entry("log_softmax", _implicit_softmax(A.log_softmax, "log_softmax"),
-          "input, dim=None, _stacklevel=3, dtype=None"),
-    entry("linear", L.linear, "input, weight, bias=None"),
-    entry("mse_loss", losses.mse_loss, "input, target, " + _LOSS),
-    entry("l1_loss", losses.l1_loss, "input, target, " + _LOSS),
-    entry("smooth_l1_loss", losses.smooth_l1_loss, "input, target, " + _LOSS + ", beta=1.0"),
+          "input: .log_softmax, dim=None, _stacklevel=3, dtype=None"),
+    entry("linear", L.linear, "input: Tensor, weight: Tensor, bias: Tensor=None"),
+    entry("mse_loss", losses.mse_loss, "input: .size, target: .size, " + _LOSS),
+    entry("l1_loss", losses.l1_loss, "input: .size, target: .size, " + _LOSS),
+    entry("smooth_l1_loss", losses.smooth_l1_loss,
+          "input: .size, target: .size, " + _LOSS + ", beta=1.0"),
     entry("binary_cross_entropy", losses.binary_cross_entropy,
-          "input, target, weight=None, " + _LOSS),
+          "input: .size, target: .size, weight: Tensor=None, " + _LOSS),
     entry("binary_cross_entropy_with_logits", losses.binary_cross_entropy_with_logits,
-          "input, target, weight=None, " + _LOSS + ", pos_weight=None"),
+          "input: .size, target: .size, weight: Tensor=None, " + _LOSS + ", pos_weight=None"),
     entry("cross_entropy", losses.cross_entropy,
-          "input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
-          "reduction='mean', label_smoothing=0.0"),
+          "input: Tensor, target: Tensor, weight: Tensor=None, size_average=None, "
+          "ignore_index=-100, "
+          "reduce=None, reduction='mean', label_smoothing=0.0"),
     entry("nll_loss", losses.nll_loss,
-          "input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, "
-          "reduction='mean'"),
+          "input: Tensor, target: Tensor, weight: Tensor=None, size_average=None, "
+          "ignore_index=-100, "
+          "reduce=None, reduction='mean'"),
 ))
 
 
@@ -171,7 +201,7 @@ def _nn_classes() -> dict:
 
 
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT}, _nn_classes))
-LINALG = Namespace("torch.linalg", table(
+LINALG = Namespace("torch.linalg", declared_entries("linalg") | table(
     entry("vector_norm", R.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None"),
     entry("matmul", L.matmul, "input, other"),
 ))

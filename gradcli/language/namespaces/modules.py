@@ -500,6 +500,6 @@ def _module_init(module, *args, **kwargs) -> None:
 
 def register_user_modules(module_type: PyType) -> None:
     """Let programs derive their own classes from nn.Module (`module_type`)."""
-    classes.BASE_INSTANCES[module_type] = UserModule
+    classes.BASE_INSTANCES[module_type] = lambda cls, args: UserModule(cls)
     classes.BASE_INITS[module_type] = entry("__init__", _module_init, "self, *args, **kwargs",
                                             qualname="Module.__init__")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import errors, parameters
+from gradcli.engine import dtypes, errors, parameters
+from gradcli.engine.ops import convolution as CV
+from gradcli.engine.ops import nn_functional as NF
+from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
@@ -89,6 +93,254 @@ def _no_forward(module: Module):
                             'required "forward" function')
 
 
+def _tuple(value, n: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+def _conv_builder(spatial: int):
+    def build(module: Module, in_channels, out_channels, kernel_size, stride, padding, dilation,
+              groups, bias, padding_mode, device, dtype) -> None:
+        if groups <= 0:
+            raise errors.value_error("groups must be a positive integer")
+        if in_channels % groups:
+            raise errors.value_error("in_channels must be divisible by groups")
+        if out_channels % groups:
+            raise errors.value_error("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise errors.value_error(f"Invalid padding string {padding!r}, should be one of "
+                                         "['valid', 'same']")
+        else:
+            padding = _tuple(padding, spatial)
+        kernel = _tuple(kernel_size, spatial)
+        module.attrs.update(in_channels=in_channels, out_channels=out_channels,
+                            kernel_size=kernel, stride=_tuple(stride, spatial), padding=padding,
+                            dilation=_tuple(dilation, spatial), transposed=False,
+                            output_padding=(0,) * spatial, groups=groups,
+                            padding_mode=padding_mode)
+        fan_in = in_channels // groups * math.prod(kernel)
+        weight, bias = parameters.kaiming_layer(
+            (out_channels, in_channels // groups, *kernel), bias, fan_in, dtype)
+        module.params.update(weight=weight, bias=bias)
+    return build
+
+
+def _conv_forward(function):
+    def forward(ctx, module: Module, x):
+        a, p = module.attrs, module.params
+        return function(x, p["weight"], p.get("bias"), a["stride"], a["padding"], a["dilation"],
+                        a["groups"])
+    return forward
+
+
+def _conv_repr(module: Module, printer) -> str:
+    a = module.attrs
+    spatial = len(a["kernel_size"])
+    text = (f"{a['in_channels']}, {a['out_channels']}, kernel_size={a['kernel_size']}, "
+            f"stride={a['stride']}")
+    if a["padding"] != (0,) * spatial:
+        text += f", padding={a['padding']}"
+    if a["dilation"] != (1,) * spatial:
+        text += f", dilation={a['dilation']}"
+    if a["groups"] != 1:
+        text += f", groups={a['groups']}"
+    if module.params.get("bias") is None:
+        text += ", bias=False"
+    if a["padding_mode"] != "zeros":
+        text += f", padding_mode={a['padding_mode']}"
+    return text
+
+
+_CONV_OPTIONS = ("in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
+                 "groups=1, bias=True, padding_mode='zeros', device=None, dtype=None")
+
+
+def _max_pool_forward(function):
+    def forward(ctx, module: Module, x):
+        a = module.attrs
+        return function(x, a["kernel_size"], a["stride"], a["padding"], a["dilation"],
+                        a["ceil_mode"], a["return_indices"])
+    return forward
+
+
+def _build_pool(module: Module, kernel_size, stride=None, padding=0, *rest, names=()) -> None:
+    module.attrs.update(kernel_size=kernel_size,
+                        stride=stride if stride is not None else kernel_size, padding=padding)
+    module.attrs.update(zip(names, rest))
+
+
+def _pool_builder(*names):
+    return lambda module, kernel_size, stride, padding, *rest: _build_pool(
+        module, kernel_size, stride, padding, *rest, names=names)
+
+
+def _avg_forward(ctx, module: Module, x):
+    a = module.attrs
+    return CV.avg_pool2d(x, a["kernel_size"], a["stride"], a["padding"], a["ceil_mode"],
+                         a["count_include_pad"], a["divisor_override"])
+
+
+def _avg1d_forward(ctx, module: Module, x):
+    a = module.attrs
+    return CV.avg_pool1d(x, a["kernel_size"], a["stride"], a["padding"], a["ceil_mode"],
+                         a["count_include_pad"])
+
+
+def _build_avg1d(module: Module, kernel_size, stride, padding, ceil_mode,
+                 count_include_pad) -> None:
+    module.attrs.update(kernel_size=_tuple(kernel_size, 1),
+                        stride=_tuple(stride if stride is not None else kernel_size, 1),
+                        padding=_tuple(padding, 1), ceil_mode=ceil_mode,
+                        count_include_pad=count_include_pad)
+
+
+def _build_batch_norm(module: Module, num_features, eps, momentum, affine, track_running_stats,
+                      device, dtype) -> None:
+    module.attrs.update(num_features=num_features, eps=eps, momentum=momentum, affine=affine,
+                        track_running_stats=track_running_stats)
+    dtype = dtype or STATE.default_dtype
+    if affine:
+        module.params.update(weight=parameters.filled((num_features,), 1.0, dtype),
+                             bias=parameters.filled((num_features,), 0.0, dtype))
+    else:
+        module.params.update(weight=None, bias=None)
+    if track_running_stats:
+        module.buffers.update(
+            running_mean=Tensor(np.zeros(num_features, dtype.np), dtype),
+            running_var=Tensor(np.ones(num_features, dtype.np), dtype),
+            num_batches_tracked=Tensor(np.zeros((), np.int64), dtypes.int64))
+    else:
+        module.buffers.update(running_mean=None, running_var=None, num_batches_tracked=None)
+
+
+def _batch_norm_forward(dims: tuple, expected: str):
+    def forward(ctx, module: Module, x):
+        if x.ndim not in dims:
+            raise errors.value_error(f"expected {expected} input (got {x.ndim}D input)")
+        a, b = module.attrs, module.buffers
+        factor = 0.0 if a["momentum"] is None else a["momentum"]
+        if a["training"] and a["track_running_stats"] and b["num_batches_tracked"] is not None:
+            tracked = b["num_batches_tracked"]
+            tracked.data = tracked.data + 1
+            tracked.bump_version()
+            factor = 1.0 / float(tracked.data) if a["momentum"] is None else a["momentum"]
+        training = a["training"] or (b["running_mean"] is None and b["running_var"] is None)
+        keep = not a["training"] or a["track_running_stats"]
+        return NF.batch_norm(x, b["running_mean"] if keep else None,
+                             b["running_var"] if keep else None, module.params["weight"],
+                             module.params["bias"], training, factor, a["eps"])
+    return forward
+
+
+def _batch_norm_repr(module: Module, printer) -> str:
+    a = module.attrs
+    return (f"{a['num_features']}, eps={printer.str(a['eps'])}, "
+            f"momentum={printer.str(a['momentum'])}, affine={a['affine']}, bias={a['affine']}, "
+            f"track_running_stats={a['track_running_stats']}")
+
+
+def _build_layer_norm(module: Module, normalized_shape, eps, elementwise_affine, bias, device,
+                      dtype) -> None:
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(
+        normalized_shape)
+    module.attrs.update(normalized_shape=shape, eps=eps, elementwise_affine=elementwise_affine)
+    weight = parameters.filled(shape, 1.0, dtype) if elementwise_affine else None
+    bias = parameters.filled(shape, 0.0, dtype) if elementwise_affine and bias else None
+    module.params.update(weight=weight, bias=bias)
+
+
+def _layer_norm_repr(module: Module, printer) -> str:
+    a = module.attrs
+    return (f"{a['normalized_shape']}, eps={printer.str(a['eps'])}, "
+            f"elementwise_affine={a['elementwise_affine']}, "
+            f"bias={module.params.get('bias') is not None}")
+
+
+def _layer_norm_forward(ctx, module: Module, x):
+    a = module.attrs
+    return NF.layer_norm(x, a["normalized_shape"], module.params["weight"],
+                         module.params["bias"], a["eps"])
+
+
+def _build_embedding(module: Module, num_embeddings, embedding_dim, padding_idx, max_norm,
+                     norm_type, scale_grad_by_freq, sparse, _weight, _freeze, device,
+                     dtype) -> None:
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= num_embeddings:
+            raise errors.TorchError("AssertionError", "Padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            if padding_idx < -num_embeddings:
+                raise errors.TorchError("AssertionError",
+                                        "Padding_idx must be within num_embeddings")
+            padding_idx += num_embeddings
+    module.attrs.update(num_embeddings=num_embeddings, embedding_dim=embedding_dim,
+                        padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
+                        scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+    if _weight is not None:
+        weight = parameters.parameter(_weight, not _freeze)
+    else:
+        weight = parameters.normal((num_embeddings, embedding_dim), dtype)
+        if padding_idx is not None:
+            weight.data[padding_idx] = 0
+    module.params.update(weight=weight)
+
+
+def _embedding_forward(ctx, module: Module, x):
+    a = module.attrs
+    return NF.embedding(x, module.params["weight"], a["padding_idx"], a["max_norm"],
+                        a["norm_type"], a["scale_grad_by_freq"], a["sparse"])
+
+
+def _embedding_repr(module: Module, printer) -> str:
+    a = module.attrs
+    text = f"{a['num_embeddings']}, {a['embedding_dim']}"
+    if a["padding_idx"] is not None:
+        text += f", padding_idx={a['padding_idx']}"
+    if a["max_norm"] is not None:
+        text += f", max_norm={printer.str(a['max_norm'])}"
+    if a["norm_type"] != 2:
+        text += f", norm_type={printer.str(a['norm_type'])}"
+    if a["scale_grad_by_freq"]:
+        text += ", scale_grad_by_freq=True"
+    if a["sparse"]:
+        text += ", sparse=True"
+    return text
+
+
+def _dropout_forward(ctx, module: Module, x):
+    a = module.attrs
+    return NF.dropout(x, a["p"], a["training"], a["inplace"])
+
+
+def _build_dropout(module: Module, p, inplace) -> None:
+    if p < 0 or p > 1:
+        raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
+    module.attrs.update(p=p, inplace=inplace)
+
+
+def _unflatten_forward(ctx, module: Module, x):
+    dim = module.attrs["dim"]
+    dim = dim + x.ndim if dim < 0 else dim
+    sizes = tuple(module.attrs["unflattened_size"])
+    return F.view(x, x.shape[:dim] + sizes + x.shape[dim + 1:])
+
+
+def _inplace_repr(module: Module, printer) -> str:
+    return "inplace=True" if module.attrs.get("inplace") else ""
+
+
+def _with_inplace(*names: str) -> Callable:
+    base = _options_repr(*names)
+    return lambda m, printer: base(m, printer) + (", inplace=True" if m.attrs["inplace"] else "")
+
+
+def _activation(name: str, function: str, options: str = "inplace=False",
+                extra_repr: Callable = _inplace_repr, inputs: str = "input",
+                package: str = "activation") -> ModuleKind:
+    return ModuleKind(name, package, options, _functional(function), inputs,
+                      extra_repr=extra_repr)
+
+
 _LOSS = "size_average=None, reduce=None, reduction='mean'"
 _WEIGHTED = "weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'"
 
@@ -119,6 +371,81 @@ KINDS = [
                extra_repr=_options_repr("dim")),
     ModuleKind("LogSoftmax", "activation", "dim=None", _functional("log_softmax"),
                extra_repr=_options_repr("dim")),
+    ModuleKind("Conv1d", "conv", _CONV_OPTIONS, _conv_forward(CV.conv1d),
+               extra_repr=_conv_repr, build=_conv_builder(1)),
+    ModuleKind("Conv2d", "conv", _CONV_OPTIONS, _conv_forward(CV.conv2d),
+               extra_repr=_conv_repr, build=_conv_builder(2)),
+    ModuleKind("MaxPool1d", "pooling", "kernel_size, stride=None, padding=0, dilation=1, "
+               "return_indices=False, ceil_mode=False", _max_pool_forward(CV.max_pool1d),
+               extra_repr=_options_repr("kernel_size", "stride", "padding", "dilation",
+                                        "ceil_mode"),
+               build=_pool_builder("dilation", "return_indices", "ceil_mode")),
+    ModuleKind("MaxPool2d", "pooling", "kernel_size, stride=None, padding=0, dilation=1, "
+               "return_indices=False, ceil_mode=False", _max_pool_forward(CV.max_pool2d),
+               extra_repr=_options_repr("kernel_size", "stride", "padding", "dilation",
+                                        "ceil_mode"),
+               build=_pool_builder("dilation", "return_indices", "ceil_mode")),
+    ModuleKind("AvgPool1d", "pooling", "kernel_size, stride=None, padding=0, ceil_mode=False, "
+               "count_include_pad=True", _avg1d_forward,
+               extra_repr=_options_repr("kernel_size", "stride", "padding"),
+               build=_build_avg1d),
+    ModuleKind("AvgPool2d", "pooling", "kernel_size, stride=None, padding=0, ceil_mode=False, "
+               "count_include_pad=True, divisor_override=None", _avg_forward,
+               extra_repr=_options_repr("kernel_size", "stride", "padding"),
+               build=_pool_builder("ceil_mode", "count_include_pad", "divisor_override")),
+    ModuleKind("AdaptiveAvgPool1d", "pooling", "output_size",
+               _functional("adaptive_avg_pool1d"), extra_repr=_options_repr("output_size")),
+    ModuleKind("AdaptiveAvgPool2d", "pooling", "output_size",
+               _functional("adaptive_avg_pool2d"), extra_repr=_options_repr("output_size")),
+    ModuleKind("BatchNorm1d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
+               "track_running_stats=True, device=None, dtype=None",
+               _batch_norm_forward((2, 3), "2D or 3D"), extra_repr=_batch_norm_repr,
+               build=_build_batch_norm),
+    ModuleKind("BatchNorm2d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
+               "track_running_stats=True, device=None, dtype=None",
+               _batch_norm_forward((4,), "4D"), extra_repr=_batch_norm_repr,
+               build=_build_batch_norm),
+    ModuleKind("LayerNorm", "normalization", "normalized_shape, eps=1e-05, "
+               "elementwise_affine=True, bias=True, device=None, dtype=None",
+               _layer_norm_forward, extra_repr=_layer_norm_repr, build=_build_layer_norm),
+    ModuleKind("Dropout", "dropout", "p=0.5, inplace=False", _dropout_forward,
+               extra_repr=_options_repr("p", "inplace"), build=_build_dropout),
+    ModuleKind("Embedding", "sparse", "num_embeddings, embedding_dim, padding_idx=None, "
+               "max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False, "
+               "_weight=None, _freeze=False, device=None, dtype=None", _embedding_forward,
+               extra_repr=_embedding_repr, build=_build_embedding),
+    ModuleKind("Unflatten", "flatten", "dim, unflattened_size", _unflatten_forward,
+               extra_repr=_options_repr("dim", "unflattened_size")),
+    _activation("ReLU6", "relu6"),
+    _activation("ELU", "elu", "alpha=1.0, inplace=False", _with_inplace("alpha")),
+    _activation("CELU", "celu", "alpha=1.0, inplace=False", _with_inplace("alpha")),
+    _activation("SELU", "selu"),
+    _activation("GELU", "gelu", "approximate='none'",
+                lambda m, printer: f"approximate={printer.repr(m.attrs['approximate'])}"),
+    _activation("SiLU", "silu"),
+    _activation("Mish", "mish"),
+    _activation("Hardswish", "hardswish"),
+    _activation("Hardsigmoid", "hardsigmoid"),
+    _activation("Softplus", "softplus", "beta=1.0, threshold=20.0",
+                _options_repr("beta", "threshold")),
+    _activation("Hardtanh", "hardtanh", "min_val=-1.0, max_val=1.0, inplace=False",
+                _with_inplace("min_val", "max_val")),
+    _activation("LogSigmoid", "logsigmoid", ""),
+    _activation("Softsign", "softsign", ""),
+    _activation("Tanhshrink", "tanhshrink", ""),
+    _activation("Softmin", "softmin", "dim=None", _options_repr("dim")),
+    _activation("Softshrink", "softshrink", "lambd=0.5",
+                lambda m, printer: printer.str(m.attrs["lambd"])),
+    _activation("Hardshrink", "hardshrink", "lambd=0.5",
+                lambda m, printer: printer.str(m.attrs["lambd"])),
+    _activation("Threshold", "threshold", "threshold, value, inplace=False",
+                _with_inplace("threshold", "value")),
+    _activation("CosineSimilarity", "cosine_similarity", "dim=1, eps=1e-08",
+                lambda m, printer: "", "x1, x2", "distance"),
+    _activation("PairwiseDistance", "pairwise_distance", "p=2.0, eps=1e-06, keepdim=False",
+                lambda m, printer: "", "x1, x2", "distance"),
+    _loss("KLDivLoss", "kl_div", _LOSS + ", log_target=False"),
+    _loss("HuberLoss", "huber_loss", "reduction='mean', delta=1.0"),
     _loss("MSELoss", "mse_loss"),
     _loss("L1Loss", "l1_loss"),
     _loss("SmoothL1Loss", "smooth_l1_loss", _LOSS + ", beta=1.0"),

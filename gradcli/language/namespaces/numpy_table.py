@@ -13,35 +13,36 @@ import numpy as np
 
 from gradcli.engine import conversions, errors
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Namespace
 
 
-def _array_of(value):
+_PLAIN_TYPES = (bool, int, float, complex, str, object)  # Python classes NumPy takes as dtypes
+
+
+def array_of(value):
     """What NumPy sees for a language value: tensors as their arrays, containers recursively."""
     if isinstance(value, Tensor):
         return conversions.to_numpy(value)
     if isinstance(value, PyType) and value.hosts and isinstance(value.hosts[0], type) \
-            and issubclass(value.hosts[0], np.generic):
+            and (issubclass(value.hosts[0], np.generic) or value.hosts[0] in _PLAIN_TYPES):
         return value.hosts[0]
     if isinstance(value, (list, tuple)):
-        return type(value)(_array_of(v) for v in value)
+        return type(value)(array_of(v) for v in value)
     return value
 
 
 def _numpy(name: str, function):
     """A table entry calling `function` with NumPy's own errors as the language's."""
     def run(*args, **kwargs):
-        args = [_array_of(a) for a in args]
-        kwargs = {k: _array_of(v) for k, v in kwargs.items()}
+        args = [array_of(a) for a in args]
+        kwargs = {k: array_of(v) for k, v in kwargs.items()}
         try:
             return function(*args, **kwargs)
         except (ValueError, TypeError, IndexError, np.linalg.LinAlgError) as error:
-            kind = "LinAlgError" if isinstance(error, np.linalg.LinAlgError) else \
-                type(error).__name__
-            raise errors.TorchError(kind if kind != "LinAlgError" else "ValueError",
-                                    str(error)) from None
+            raise errors.TorchError(type(error).__name__, str(error)) from None
     return entry(name, run, "*args, **kwargs", qualname=name, frames=0)
 
 
@@ -75,7 +76,10 @@ def _dtype_class(name: str) -> PyType:
 
 NUMPY_RANDOM = Namespace("numpy.random", _functions(_RANDOM, np.random) | {
     "default_rng": _numpy("default_rng", np.random.default_rng)})
-NUMPY_LINALG = Namespace("numpy.linalg", _functions(_LINALG, np.linalg))
+LINALG_ERROR = PyType("numpy.linalg.LinAlgError", (np.linalg.LinAlgError,))
+register_exception(LINALG_ERROR)
+NUMPY_LINALG = Namespace("numpy.linalg", _functions(_LINALG, np.linalg) | {
+    "LinAlgError": LINALG_ERROR})
 NUMPY = Namespace("numpy", (
     _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
     | _functions(_SHAPES, np) | _functions(_LINEAR, np)

@@ -11,7 +11,7 @@ from gradcli.engine import errors, optimizers
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import torch_typename
-from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry, parse_signature, table
 from gradcli.language.runtime.values import iterate, qualified_type_name
@@ -48,8 +48,11 @@ def _construct(kind: OptimizerKind, params, *values, **keywords):
     return Optimizer(kind, {name: options[name] for name in kind.defaults.split(", ")}, params)
 
 
-class Optimizer(TableObject):
+class Optimizer(TableInstance):
     """An optimizer: its defaults, its param groups (dicts, as in torch) and per-tensor state."""
+
+    PROPERTIES = {"param_groups": lambda optimizer: optimizer.param_groups,
+                  "defaults": lambda optimizer: optimizer.defaults}
 
     __slots__ = ("kind", "defaults", "param_groups", "state", "attrs")
 
@@ -102,21 +105,6 @@ class Optimizer(TableObject):
         if any(id(p) in taken for p in group["params"]):
             raise errors.value_error("some parameters appear in more than one parameter group")
         self.param_groups.append(group)
-
-    def attribute(self, name: str):
-        if name in self.attrs:
-            return self.attrs[name]
-        if name == "param_groups":
-            return self.param_groups
-        if name == "defaults":
-            return self.defaults
-        method = OPTIMIZER_METHODS.get(name)
-        if method is None:
-            raise self.missing(name)
-        return BoundMethod(self, method)
-
-    def set_attribute(self, name: str, value) -> None:
-        self.attrs[name] = value
 
     def repr(self, printer) -> str:
         """torch's Optimizer.__repr__: each group's options, sorted by name."""
@@ -223,6 +211,8 @@ OPTIMIZER_METHODS = table(
     entry("add_param_group", lambda optimizer, group: optimizer.add_param_group(group),
           "self, param_group"),
 )
+
+Optimizer.METHODS = OPTIMIZER_METHODS
 
 # What torch.optim holds.
 OPTIMIZERS = {kind.name: kind.type for kind in (SGD, ADAM)}

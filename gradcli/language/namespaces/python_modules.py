@@ -10,10 +10,14 @@ import itertools
 import time
 
 from gradcli.engine import errors
-from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.frames import BoundMethod, UserFunction
+from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.values import DefaultDict, Namespace, dict_from, iterate
+from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, dict_from,
+                                            iterate)
+from gradcli.language.runtime import protocols
+from gradcli.language.runtime.protocols import CLASS_METHODS
 
 TIME = Namespace("time", table(
     entry("time", time.time, "", frames=0),
@@ -23,10 +27,12 @@ TIME = Namespace("time", table(
     entry("sleep", lambda seconds: time.sleep(max(0.0, float(seconds))), "secs, /", frames=0),
 ))
 
-# typing's names exist for annotations (gradcli does not evaluate annotations).
-TYPING = Namespace("typing", {name: PyType(f"typing.{name}", ()) for name in (
+# typing's names, for annotations: subscripted (`List[int]`) and printed as Python's.
+TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
-    "Tuple", "Type", "Union", "Generator", "Mapping", "NamedTuple", "Literal")})
+    "Tuple", "Type", "Union", "Generator", "Mapping", "Literal", "FrozenSet", "DefaultDict",
+    "OrderedDict", "Counter", "Deque", "ClassVar", "Final", "Hashable", "Sized",
+    "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")})
 
 
 def _ordered_dict(*args, **kwargs):
@@ -51,7 +57,44 @@ def _counter(iterable=None, **kwargs):
     return counter
 
 
+def _namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+    """collections.namedtuple: a new tuple class whose instances name their fields."""
+    names = field_names.replace(",", " ").split() if isinstance(field_names, str) else [
+        str(f) for f in iterate(field_names)]
+    for name in [typename, *names]:
+        if not isinstance(name, str) or not name.isidentifier():
+            raise errors.value_error("Type names and field names must be valid identifiers: "
+                                     f"{name!r}")
+        if name.startswith("_") and name is not typename:
+            raise errors.value_error(f"Field names cannot start with an underscore: {name!r}")
+    if len(set(names)) != len(names):
+        duplicate = next(n for n in names if names.count(n) > 1)
+        raise errors.value_error(f"Encountered duplicate field name: {duplicate!r}")
+    defaults = tuple(iterate(defaults)) if defaults is not None else ()
+    if len(defaults) > len(names):
+        raise errors.type_error("Got more default values than field names")
+    host = type(typename, (NamedTuple,), {"__slots__": (), "language_fields": tuple(names)})
+    signature = UserFunction("__new__", f"{typename}.__new__", ("_cls", *names),
+                             dict(zip(names[len(names) - len(defaults):], defaults)),
+                             None, None)
+
+    def construct(*args, **kwargs):
+        bound = signature.bind([host, *args], kwargs)
+        return host(bound[n] for n in names)
+    cls = PyType(f"__main__.{typename}", (host,), entry(typename, construct, "*args, **kwargs",
+                                                         frames=0))
+    protocols.register_type(cls)
+    CLASS_METHODS[host] = {"_fields": tuple(names), "_make": entry(
+        "_make", lambda iterable: host(iterate(iterable)), "iterable", frames=0)}
+    return cls
+
+
 COLLECTIONS = Namespace("collections", {
+    "namedtuple": entry("namedtuple", _namedtuple, "typename, field_names, *, rename=False, "
+                        "defaults=None, module=None", frames=0),
+    "deque": PyType("collections.deque", (collections.deque,), entry(
+        "deque", lambda iterable=(), maxlen=None: collections.deque(iterate(iterable), maxlen),
+        "iterable=(), maxlen=None", style="at_most", frames=0)),
     "OrderedDict": PyType("collections.OrderedDict", (collections.OrderedDict,),
                           entry("OrderedDict", _ordered_dict, "*args, **kwargs", frames=0)),
     "defaultdict": PyType("collections.defaultdict", (collections.defaultdict,),
@@ -62,11 +105,119 @@ COLLECTIONS = Namespace("collections", {
 })
 
 
+class _Wrapper(TableObject):
+    """A callable functools makes around a function of the program (a partial, a cached
+    function): its own attributes only, calls go through the interpreter."""
+
+    __slots__ = ()
+    type_name = ""
+
+    @property
+    def language_type(self):
+        return PyType(f"functools.{self.type_name}", ())
+
+    def set_attribute(self, name: str, value) -> None:
+        raise errors.TorchError("AttributeError", f"'{self.type_name}' object attribute "
+                                f"'{name}' is read-only")
+
+    def forward(self):
+        return BoundMethod(self, entry(self.type_name, lambda me, *args, **kwargs: me.call(
+            list(args), kwargs), "self, *args, **kwargs", frames=0))
+
+
+class Partial(_Wrapper):
+    """functools.partial(func, *args, **keywords)."""
+
+    __slots__ = ("ctx", "func", "args", "keywords")
+    type_name = "partial"
+
+    def __init__(self, ctx, func, args: tuple, keywords: dict):
+        self.ctx, self.func, self.args, self.keywords = ctx, func, args, keywords
+
+    def call(self, args: list, kwargs: dict):
+        return self.ctx.call(self.func, [*self.args, *args], {**self.keywords, **kwargs})
+
+    def attribute(self, name: str):
+        if name in ("func", "args", "keywords"):
+            return {"func": self.func, "args": self.args, "keywords": self.keywords}[name]
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        parts = [printer.repr(self.func), *(printer.repr(a) for a in self.args),
+                 *(f"{k}={printer.repr(v)}" for k, v in self.keywords.items())]
+        return f"functools.partial({', '.join(parts)})"
+
+
+class CacheInfo(NamedTuple):
+    __slots__ = ()
+    language_fields = ("hits", "misses", "maxsize", "currsize")
+
+
+class CachedFunction(_Wrapper):
+    """What functools.lru_cache / cache make of a function: results kept by their arguments,
+    least recently used dropped beyond maxsize."""
+
+    __slots__ = ("ctx", "function", "maxsize", "results", "hits", "misses")
+    type_name = "_lru_cache_wrapper"
+
+    def __init__(self, ctx, function, maxsize):
+        self.ctx, self.function, self.maxsize = ctx, function, maxsize
+        self.results: collections.OrderedDict = collections.OrderedDict()
+        self.hits = self.misses = 0
+
+    def call(self, args: list, kwargs: dict):
+        key = (*args, *(item for pair in sorted(kwargs.items()) for item in pair))
+        try:
+            found = key in self.results
+        except TypeError as error:
+            raise errors.type_error(str(error)) from None
+        if found:
+            self.hits += 1
+            self.results.move_to_end(key)
+            return self.results[key]
+        self.misses += 1
+        value = self.ctx.call(self.function, args, kwargs)
+        if self.maxsize != 0:
+            self.results[key] = value
+            if self.maxsize is not None and len(self.results) > self.maxsize:
+                self.results.popitem(last=False)
+        return value
+
+    def attribute(self, name: str):
+        if name == "cache_info":
+            return entry("cache_info", lambda: CacheInfo(
+                (self.hits, self.misses, self.maxsize, len(self.results))), "")
+        if name == "cache_clear":
+            return entry("cache_clear", self._clear, "")
+        raise self.missing(name)
+
+    def _clear(self) -> None:
+        self.results.clear()
+        self.hits = self.misses = 0
+
+    def repr(self, printer) -> str:
+        return f"<functools._lru_cache_wrapper object at 0x{id(self):x}>"
+
+
 def _partial(ctx, func, *args, **keywords):
     """functools.partial: a callable that calls `func` with the fixed arguments first."""
-    return entry("partial", lambda *more, **extra: ctx.call(func, [*args, *more],
-                                                           {**keywords, **extra}),
-                 "*args, **kwargs", qualname="functools.partial")
+    if isinstance(func, Partial):  # partial of a partial flattens, as Python's does
+        return Partial(ctx, func.func, (*func.args, *args), {**func.keywords, **keywords})
+    return Partial(ctx, func, args, keywords)
+
+
+def _wraps(wrapped, assigned=None, updated=None):
+    """functools.wraps(wrapped): a decorator copying its name, qualname and docstring onto the
+    wrapper, and recording it as __wrapped__."""
+    def decorate(wrapper):
+        if isinstance(wrapper, UserFunction):
+            if isinstance(wrapped, UserFunction):
+                wrapper.name, wrapper.qualname, wrapper.doc = (wrapped.name, wrapped.qualname,
+                                                               wrapped.doc)
+                wrapper.attrs.update(wrapped.attrs)
+            wrapper.attrs["__wrapped__"] = wrapped
+        return wrapper
+    return entry("decorator", decorate, "wrapper, /")
 
 
 def _reduce(ctx, function, iterable, *initial):
@@ -83,30 +234,38 @@ def _reduce(ctx, function, iterable, *initial):
     return value
 
 
-def _cache(ctx, function=None, maxsize=128, typed=False):
-    """functools.lru_cache / cache: results kept by their (hashable) arguments."""
-    def decorate(fn):
-        results: dict = {}
-
-        def cached(*args):
-            if args not in results:
-                results[args] = ctx.call(fn, list(args), {})
-            return results[args]
-        return entry(fn.name if isinstance(fn, (UserFunction, Builtin)) else "cached", cached,
-                     "*args", frames=0)
-    if function is None or isinstance(function, int):
-        return entry("decorating_function", decorate, "user_function, /")
-    return decorate(function)
+def _lru_cache(ctx, maxsize=128, typed=False):
+    """functools.lru_cache(maxsize) or @lru_cache: a CachedFunction."""
+    if not (maxsize is None or isinstance(maxsize, int)):  # @lru_cache without parentheses
+        return CachedFunction(ctx, maxsize, 128)
+    size = None if maxsize is None else max(maxsize, 0)
+    return entry("decorating_function", lambda fn: CachedFunction(ctx, fn, size),
+                 "user_function, /")
 
 
 FUNCTOOLS = Namespace("functools", table(
     entry("partial", _partial, "func, /, *args, **keywords", context=True, frames=0),
     entry("reduce", _reduce, "function, iterable, *initial", context=True, frames=0),
-    entry("lru_cache", _cache, "maxsize=128, typed=False", context=True, frames=0),
-    entry("cache", _cache, "user_function, /", context=True, frames=0),
-    entry("wraps", lambda wrapped: entry("decorator", lambda fn: fn, "fn"), "wrapped, *args",
-          frames=0),
+    entry("lru_cache", _lru_cache, "maxsize=128, typed=False", context=True, frames=0),
+    entry("cache", lambda ctx, fn: CachedFunction(ctx, fn, None), "user_function, /",
+          context=True, frames=0),
+    entry("wraps", _wraps, "wrapped, assigned=None, updated=None", frames=0),
 ))
+
+
+def _function(ctx, function):
+    return lambda *args: ctx.call(function, list(args), {})
+
+
+def _predicate(ctx, predicate):
+    return lambda item: protocols.truth(ctx.call(predicate, [item], {}))
+
+
+def _accumulate(ctx, iterable, func=None, initial=None):
+    """itertools.accumulate: running sums with the language's + (tensors too), or func."""
+    combine = (lambda a, b: protocols.binary("+", a, b)) if func is None else \
+        _function(ctx, func)
+    return itertools.accumulate(iterate(iterable), combine, initial=initial)
 
 
 ITERTOOLS = Namespace("itertools", table(
@@ -115,8 +274,7 @@ ITERTOOLS = Namespace("itertools", table(
     entry("cycle", lambda it: itertools.cycle(iterate(it)), "iterable, /", frames=0),
     entry("repeat", lambda obj, *times: itertools.repeat(obj, *times), "object, *times",
           frames=0),
-    entry("chain", lambda *its: itertools.chain(*(iterate(i) for i in its)), "*iterables",
-          frames=0),
+
     entry("islice", lambda it, *args: itertools.islice(iterate(it), *args), "iterable, *args",
           frames=0),
     entry("product", lambda *its, repeat: itertools.product(*(iterate(i) for i in its),
@@ -129,8 +287,93 @@ ITERTOOLS = Namespace("itertools", table(
     entry("zip_longest", lambda *its, fillvalue: itertools.zip_longest(
         *(iterate(i) for i in its), fillvalue=fillvalue), "*iterables, fillvalue=None",
         frames=0),
-    entry("accumulate", lambda it: itertools.accumulate(iterate(it)), "iterable", frames=0),
+    entry("accumulate", _accumulate, "iterable, func=None, *, initial=None", context=True,
+          frames=0),
+    entry("takewhile", lambda ctx, predicate, it: itertools.takewhile(
+        _predicate(ctx, predicate), iterate(it)), "predicate, iterable, /", context=True,
+        frames=0),
+    entry("dropwhile", lambda ctx, predicate, it: itertools.dropwhile(
+        _predicate(ctx, predicate), iterate(it)), "predicate, iterable, /", context=True,
+        frames=0),
+    entry("filterfalse", lambda ctx, predicate, it: itertools.filterfalse(
+        _predicate(ctx, predicate) if predicate is not None else protocols.truth, iterate(it)),
+        "function, iterable, /", context=True, frames=0),
+    entry("starmap", lambda ctx, function, it: itertools.starmap(
+        lambda *args: ctx.call(function, list(args), {}), (tuple(iterate(a)) for a in iterate(
+            it))), "function, iterable, /", context=True, frames=0),
+    entry("groupby", lambda ctx, it, key: itertools.groupby(iterate(it), None if key is None else
+                                                            _function(ctx, key)),
+          "iterable, key=None", context=True, frames=0),
+    entry("compress", lambda data, selectors: itertools.compress(
+        iterate(data), (protocols.truth(s) for s in iterate(selectors))), "data, selectors",
+        frames=0),
+    entry("pairwise", lambda it: itertools.pairwise(iterate(it)), "iterable, /", frames=0),
+    entry("tee", lambda it, n: itertools.tee(iterate(it), n), "iterable, n=2, /", frames=0),
+    entry("combinations_with_replacement", lambda it, r: itertools.combinations_with_replacement(
+        iterate(it), r), "iterable, r", frames=0),
 ))
 
+
+CHAIN_TYPE = PyType("itertools.chain", (itertools.chain,), entry(
+    "chain", lambda *its: itertools.chain(*(iterate(i) for i in its)), "*iterables", frames=0))
+ITERTOOLS.table["chain"] = CHAIN_TYPE
+CLASS_METHODS[itertools.chain] = table(entry(
+    "from_iterable", lambda its: itertools.chain.from_iterable(iterate(i) for i in iterate(its)),
+    "iterable, /", qualname="from_iterable", frames=0))
+
+
+def _operator_table() -> dict:
+    """Python's `operator` module over the language's own operators (tensors included)."""
+    operators = protocols
+
+    def binary(name: str, op: str):
+        return entry(name, lambda a, b: operators.binary(op, a, b), "a, b, /", style="expected",
+                     frames=0)
+
+    def comparison(name: str, op: str):
+        return entry(name, lambda a, b: operators.compare(op, a, b), "a, b, /",
+                     style="expected", frames=0)
+
+    def getter(name: str, fetch):
+        def make(*keys):
+            if not keys:
+                raise errors.type_error(f"{name} expected 1 argument, got 0")
+
+            def get(obj):
+                found = tuple(fetch(obj, k) for k in keys)
+                return found[0] if len(keys) == 1 else found
+            return entry(name, get, "obj, /", qualname=f"operator.{name}", frames=0)
+        return entry(name, make, "*items", frames=0)
+
+    def attribute_path(obj, path: str):
+        for part in path.split("."):
+            obj = protocols.get_attribute(obj, part)
+        return obj
+
+    return table(
+        *(binary(n, op) for n, op in (("add", "+"), ("sub", "-"), ("mul", "*"),
+                                      ("truediv", "/"), ("floordiv", "//"), ("mod", "%"),
+                                      ("pow", "**"), ("matmul", "@"), ("and_", "&"),
+                                      ("or_", "|"), ("xor", "^"), ("lshift", "<<"),
+                                      ("rshift", ">>"), ("concat", "+"))),
+        *(comparison(n, op) for n, op in (("lt", "<"), ("le", "<="), ("eq", "=="), ("ne", "!="),
+                                          ("gt", ">"), ("ge", ">="), ("is_", "is"),
+                                          ("is_not", "is not"))),
+        entry("neg", lambda a: operators.unary("-", a), "a, /", style="expected", frames=0),
+        entry("pos", lambda a: operators.unary("+", a), "a, /", style="expected", frames=0),
+        entry("invert", lambda a: operators.unary("~", a), "a, /", style="expected", frames=0),
+        entry("not_", lambda a: not protocols.truth(a), "a, /", style="expected", frames=0),
+        entry("truth", lambda a: protocols.truth(a), "a, /", style="expected", frames=0),
+        entry("contains", lambda a, b: operators.compare("in", b, a), "a, b, /",
+              style="expected", frames=0),
+        entry("getitem", lambda a, b: protocols.get_item(a, b), "a, b, /", style="expected",
+              frames=0),
+        entry("abs", lambda a: protocols.absolute(a), "a, /", style="expected", frames=0),
+        getter("itemgetter", lambda obj, key: protocols.get_item(obj, key)),
+        getter("attrgetter", attribute_path),
+    )
+
+
+OPERATOR = LazyTable({}, _operator_table)
 MODULES = {"time": TIME, "typing": TYPING, "collections": COLLECTIONS, "functools": FUNCTOOLS,
-           "itertools": ITERTOOLS}
+           "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR)}

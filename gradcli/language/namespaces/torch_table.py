@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from gradcli.engine import devices, dtypes, grad_api
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
@@ -15,6 +17,7 @@ from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
+from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace
@@ -80,30 +83,9 @@ TORCH_TABLE = table(
     entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
     entry("is_grad_enabled", lambda: STATE.grad_enabled, ""),
     entry("device", devices.device, "type, index=None"),
-    entry("numel", lambda input: input.numel(), "input"),
-    entry("reshape", S.reshape, "input, shape"),
-    entry("flatten", S.flatten, "input, start_dim=0, end_dim=-1"),
-    entry("squeeze", S.squeeze, "input, dim=None"),
-    entry("unsqueeze", S.unsqueeze, "input, dim"),
-    entry("transpose", S.transpose, "input, dim0, dim1"),
-    entry("t", S.t, "input"),
-    entry("permute", S.permute, "input, dims"),
-    entry("flip", S.flip, "input, dims"),
-    entry("cat", S.cat, "tensors, dim=0"),
-    entry("concat", S.cat, "tensors, dim=0"),
-    entry("concatenate", S.cat, "tensors, axis=0"),
-    entry("stack", S.stack, "tensors, dim=0"),
-    entry("split", S.split, "tensor, split_size_or_sections, dim=0"),
-    entry("chunk", S.chunk, "input, chunks, dim=0"),
-    entry("narrow", S.narrow, "input, dim, start, length"),
-    entry("unbind", S.unbind, "input, dim=0"),
-    entry("clone", S.clone, "input"),
-    entry("index_select", selection.index_select, "input, dim, index"),
-    entry("gather", selection.gather, "input, dim, index"),
-    entry("index_add", selection.index_add, "input, dim, index, source, *, alpha=1"),
-    entry("scatter_add", selection.scatter_add, "input, dim, index, src"),
+    entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
-    "__version__": "2.13.0+cpu", "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM} | {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
@@ -133,6 +115,7 @@ MODULES = {
     "random": RANDOM,
     **PYTHON_MODULES,
     **NUMPY_MODULES,
+    **PYPLOT_MODULES,
     "torch.optim": OPTIM,
     **MATH_MODULES,
 }

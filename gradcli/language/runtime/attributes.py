@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import collections
+import random
+
+import numpy as np
+
 from gradcli.engine import errors
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.devices import Device
@@ -9,16 +14,19 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES
+from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_METHODS
 from gradcli.language.namespaces.builtins import _list_sort, entry, stop_iteration, table
+from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, exceptions, protocols
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.frames import BoundMethod, UserFunction
+from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
-from gradcli.language.runtime.values import Namespace, Size, type_name
+from gradcli.language.runtime.values import (NamedTuple, Namespace, Size, dict_from, iterate,
+                                            type_name)
 
 NODE_ATTRS = {"next_functions": lambda n: tuple(n.next_edges)}
 ACCUMULATE_GRAD_ATTRS = NODE_ATTRS | {"variable": lambda n: n.variable}
@@ -28,58 +36,113 @@ DTYPE_ATTRS = {
     "itemsize": lambda d: d.itemsize,
     "is_signed": lambda d: d.name not in ("uint8", "bool"),
 }
-RETURN_TYPES_ATTRS = {"values": lambda r: r.values, "indices": lambda r: r.indices}
+RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
+    "values", "indices", "sign", "logabsdet", "Q", "R", "U", "S", "V", "Vh", "eigenvalues",
+    "eigenvectors")}
 EXCEPTION_ATTRS = {"args": lambda e: e.args}
 STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args else None}
+SLICE_ATTRS = {"start": lambda s: s.start, "stop": lambda s: s.stop, "step": lambda s: s.step}
+SLICE_METHODS = table(entry("indices", lambda s, length: s.indices(length), "self, length, /",
+                            style="exact"))
 HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
 DEVICE_ATTRS = {"type": lambda d: d.type, "index": lambda d: d.index}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
-LIST_METHODS = table(
-    entry("append", lambda xs, item: xs.append(item), "self, object"),
-    entry("extend", lambda xs, items: xs.extend(items), "self, iterable"),
-    entry("pop", lambda xs, index: xs.pop(index), "self, index=-1"),
-    entry("insert", lambda xs, index, item: xs.insert(index, item), "self, index, object"),
-    entry("index", lambda xs, item: xs.index(item), "self, value"),
-    entry("count", lambda xs, item: xs.count(item), "self, value"),
-    entry("reverse", lambda xs: xs.reverse(), "self"),
-    entry("copy", lambda xs: list(xs), "self"),
-    entry("clear", lambda xs: xs.clear(), "self"),
+# Methods whose arguments are iterables: what only the language can iterate (a user class with
+# __iter__, a tensor) is handed to them as a list.
+_TAKING_ITERABLES = frozenset("""extend extendleft join update union intersection difference
+    symmetric_difference issubset issuperset isdisjoint difference_update intersection_update
+    symmetric_difference_update""".split())
+
+
+def _host_methods(cls: type, names: str) -> dict:
+    """Python's own methods of a builtin container class, by name (from this fixed list): they
+    take only plain values and raise Python's own errors."""
+    def method(name: str):
+        host = cls.__dict__[name]
+        if name in _TAKING_ITERABLES:
+            def run(receiver, *args, **kwargs):
+                return host(receiver, *(_plain(a) for a in args), **kwargs)
+        else:
+            def run(receiver, *args, **kwargs):
+                return host(receiver, *args, **kwargs)
+        return entry(name, run, "self, *args, **kwargs", qualname=f"{cls.__name__}.{name}")
+    return table(*(method(n) for n in names.split()))
+
+
+def _plain(value):
+    if isinstance(value, (TableObject, Tensor)):
+        return list(iterate(value))
+    return value
+
+
+_STR_NAMES = """capitalize casefold center count encode endswith expandtabs find format_map index
+    isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace
+    istitle isupper join ljust lower lstrip partition removeprefix removesuffix replace rfind
+    rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase title
+    translate upper zfill"""
+_SET_READING = """copy difference intersection isdisjoint issubset issuperset symmetric_difference
+    union"""
+def _index(ctx, sequence, item, start=0, stop=None):
+    """list.index / tuple.index, finding with the language's == (torch's for tensors)."""
+    from gradcli.language.compiler.operators import sequence_index
+    window = sequence[start:stop]
+    found = sequence_index(window, item)
+    if found is None:
+        raise errors.value_error(f"{ctx.printer.repr(item)} is not in list" if isinstance(
+            sequence, list) else "tuple.index(x): x not in tuple")
+    return found + (start if start >= 0 else max(len(sequence) + start, 0))
+
+
+def _count(sequence, item) -> int:
+    from gradcli.language.compiler.operators import compare
+    from gradcli.language.namespaces.builtins import truth
+    return sum(1 for m in sequence if m is item or truth(compare("==", m, item)))
+
+
+def _remove(ctx, items: list, item) -> None:
+    from gradcli.language.compiler.operators import sequence_index
+    found = sequence_index(items, item)
+    if found is None:
+        raise errors.value_error("list.remove(x): x not in list")
+    del items[found]
+
+
+_SEARCHES = table(
+    entry("index", _index, "self, value, start=0, stop=None, /", context=True, style="at_most"),
+    entry("count", _count, "self, value, /", style="exact"),
+)
+LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | _SEARCHES | \
+    table(
+    entry("remove", _remove, "self, value, /", context=True, style="exact"),
     entry("sort", lambda ctx, xs, key, reverse: _list_sort(ctx, xs, key, reverse),
           "self, *, key=None, reverse=False", context=True),
 )
-DICT_METHODS = table(
-    entry("items", lambda d: d.items(), "self"),
-    entry("keys", lambda d: d.keys(), "self"),
-    entry("values", lambda d: d.values(), "self"),
-    entry("update", lambda d, other: d.update(other), "self, other=(), /"),
-    entry("pop", lambda d, key, default=None: d.pop(key, default), "self, key, default=None"),
-    entry("setdefault", lambda d, key, default: d.setdefault(key, default),
-          "self, key, default=None"),
-    entry("get", lambda d, key, default: d.get(key, default), "self, key, default=None"),
+DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get copy clear") | \
+    table(
+    entry("update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
+          "self, other=(), /, **kwargs"),
 )
-STR_METHODS = table(
-    entry("upper", lambda s: s.upper(), "self"),
-    entry("lower", lambda s: s.lower(), "self"),
-    entry("strip", lambda s, chars: s.strip(chars), "self, chars=None"),
-    entry("split", lambda s, sep: s.split(sep), "self, sep=None"),
-    entry("join", lambda s, items: s.join(items), "self, iterable"),
-    entry("replace", lambda s, old, new: s.replace(old, new), "self, old, new"),
-    entry("startswith", lambda s, prefix: s.startswith(prefix), "self, prefix"),
-    entry("endswith", lambda s, suffix: s.endswith(suffix), "self, suffix"),
-    entry("ljust", lambda s, width, fill: s.ljust(width, fill), "self, width, fillchar=' ', /"),
-    entry("rjust", lambda s, width, fill: s.rjust(width, fill), "self, width, fillchar=' ', /"),
-    entry("center", lambda s, width, fill: s.center(width, fill), "self, width, fillchar=' ', /"),
-    entry("zfill", lambda s, width: s.zfill(width), "self, width, /"),
-    entry("title", lambda s: s.title(), "self"),
-    entry("capitalize", lambda s: s.capitalize(), "self"),
-    entry("find", lambda s, sub: s.find(sub), "self, sub, /"),
-    entry("count", lambda s, sub: s.count(sub), "self, sub, /"),
-    entry("isdigit", lambda s: s.isdigit(), "self"),
-    entry("rstrip", lambda s, chars: s.rstrip(chars), "self, chars=None"),
-    entry("lstrip", lambda s, chars: s.lstrip(chars), "self, chars=None"),
+STR_METHODS = _host_methods(str, _STR_NAMES) | table(
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
 )
+BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
+    "encode", "hex").replace("format_map", "").replace("isdecimal", "").replace(
+    "isidentifier", "").replace("isnumeric", "").replace("isprintable", ""))
+SET_METHODS = _host_methods(set, _SET_READING + """ add clear discard pop remove update
+    difference_update intersection_update symmetric_difference_update""")
+FROZENSET_METHODS = _host_methods(frozenset, _SET_READING)
+TUPLE_METHODS = _SEARCHES
+DEQUE_METHODS = _host_methods(collections.deque, """append appendleft pop popleft extend extendleft
+    rotate clear copy reverse insert""") | _SEARCHES | table(
+    entry("remove", _remove, "self, value, /", context=True, style="exact"))
+ORDERED_DICT_METHODS = DICT_METHODS | _host_methods(
+    collections.OrderedDict, "clear copy items keys move_to_end pop popitem setdefault values")
+COUNTER_METHODS = DICT_METHODS | _host_methods(collections.Counter,
+                                               "copy most_common elements subtract total") | table(
+    entry("update", lambda c, other=None, **kwargs: c.update(
+        other if other is None or isinstance(other, dict) else list(iterate(other)), **kwargs),
+        "self, iterable=None, /, **kwds"))
 
 
 def _send(generator: GeneratorObject, value):
@@ -90,7 +153,7 @@ def _send(generator: GeneratorObject, value):
 
 
 def _close(generator: GeneratorObject) -> None:
-    generator.state = "closed"
+    generator.close()
 
 
 GENERATOR_METHODS = table(entry("send", _send, "self, value, /"),
@@ -123,13 +186,35 @@ def _from(value, name: str, attrs: dict, methods: dict):
 # kind's tables hold only what works on every value of that kind (completion offers them all).
 _KIND_TABLES = (
     (AccumulateGrad, ACCUMULATE_GRAD_ATTRS, NODE_METHODS), (Node, NODE_ATTRS, NODE_METHODS),
-    (DType, DTYPE_ATTRS, {}), (Size, {}, SIZE_METHODS), (ReturnTypes, RETURN_TYPES_ATTRS, {}),
-    (StopIteration, STOP_ITERATION_ATTRS, {}), (BaseException, EXCEPTION_ATTRS, {}),
-    (RemovableHandle, {}, HANDLE_METHODS),
+    (DType, DTYPE_ATTRS, {}), (Size, {}, SIZE_METHODS | TUPLE_METHODS),
+    (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS, {}),
+    (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
+    (np.random.Generator, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
+    (collections.OrderedDict, {}, ORDERED_DICT_METHODS),
+    (collections.Counter, {}, COUNTER_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
-    (GeneratorObject, {}, GENERATOR_METHODS),
+    (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
+    (tuple, {}, TUPLE_METHODS),
+    (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
+    (collections.deque, {"maxlen": lambda d: d.maxlen}, DEQUE_METHODS),
 )
+# What a builtin class's attributes are (`str.upper`, `dict.fromkeys`): its methods, unbound
+# (modules' classes register theirs too).
+CLASS_METHODS = protocols.CLASS_METHODS
+CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
+                  dict: DICT_METHODS | table(entry(
+                      "fromkeys", lambda keys, value=None: dict.fromkeys(_plain(keys), value),
+                      "iterable, value=None, /", style="at_most", qualname="fromkeys")),
+                  set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS})
+
+
+def _class_attribute(cls: PyType, name: str):
+    methods = CLASS_METHODS.get(cls.hosts[0]) if len(cls.hosts) == 1 else None
+    if methods is not None and name in methods:
+        return methods[name]
+    raise errors.TorchError("AttributeError", f"type object '{cls.name.rsplit('.', 1)[-1]}' has "
+                            f"no attribute '{name}'")
 
 
 def tables_of(value) -> tuple[dict, dict] | None:
@@ -152,16 +237,26 @@ def get(value, name: str):
         return value.attribute(name)
     if isinstance(value, classes.Super):
         return _from_super(value, name)
-    if isinstance(value, classes.Property) and name in ("setter", "getter"):
+    if isinstance(value, classes.Property) and name in ("setter", "getter", "deleter"):
         return _property_decorator(value, name)
+    if isinstance(value, (UserFunction, classes.UserMethod, Builtin)):
+        return _function_attribute(value, name)
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
+        if isinstance(value, BaseException) and name in exceptions.CHAINING:
+            return exceptions.chained(value, name)
+        if value is classes.OBJECT and name in _OBJECT_METHODS:  # object.__setattr__(self, ...)
+            return _OBJECT_METHODS[name]
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
+    if isinstance(value, NamedTuple):
+        return _named_field(value, name)
+    if isinstance(value, PyType) and value.hosts and value.hosts[0] in CLASS_METHODS:
+        return _class_attribute(value, name)
     if isinstance(value, TableObject):
         return value.attribute(name)
     tables = tables_of(value)
@@ -175,10 +270,23 @@ def set(value, name: str, item) -> None:
     if isinstance(value, classes.UserClass):
         value.namespace[name] = item
         return
+    if isinstance(value, UserFunction):
+        if name in _FUNCTION_WRITABLE:
+            if not isinstance(item, str) and name != "__doc__":
+                raise errors.type_error(f"{name} must be set to a string object")
+            _FUNCTION_WRITABLE[name][1](value, item)
+        elif name.startswith("__") and name.endswith("__") and name != "__wrapped__":
+            raise errors.TorchError("AttributeError",
+                                    f"'function' object attribute '{name}' is read-only")
+        else:
+            value.attrs[name] = item
+        return
     if isinstance(value, TableObject) and (value.user_class() is not None or not (
             name.startswith("__") and name.endswith("__"))):
         value.set_attribute(name, item)
         return
+    if isinstance(value, NamedTuple) and name in value.language_fields:
+        raise errors.TorchError("AttributeError", "can't set attribute")
     if isinstance(value, Tensor):
         getter_setter = TENSOR_ATTRS.get(name)
         if getter_setter is not None and getter_setter[1] is not None:
@@ -190,6 +298,72 @@ def set(value, name: str, item) -> None:
                                     "writable")
     raise errors.TorchError("AttributeError",
                             f"'{type_name(value)}' object has no attribute '{name}'")
+
+
+def _set_name(function, text):
+    function.name = text
+
+
+def _set_qualname(function, text):
+    function.qualname = text
+
+
+def _set_doc(function, text):
+    function.doc = text
+
+
+# A function's writable special attributes: (getter, setter).
+_FUNCTION_WRITABLE = {"__name__": (lambda f: f.name, _set_name),
+                      "__qualname__": (lambda f: f.qualname, _set_qualname),
+                      "__doc__": (lambda f: f.doc, _set_doc)}
+
+
+def _function_attribute(value, name: str):
+    """A function's (or method's) attributes: its names, docstring and what the program set;
+    a bound method's function and receiver."""
+    if isinstance(value, classes.UserMethod):
+        if name == "__self__":
+            return value.receiver
+        if name == "__func__":
+            return value.function
+        return _function_attribute(value.function, name)
+    if isinstance(value, Builtin):
+        if name == "__name__":
+            return value.name
+        if name == "__qualname__":
+            return value.title
+        return _missing(value, name)
+    if name in value.attrs:
+        return value.attrs[name]
+    if name in _FUNCTION_WRITABLE:
+        return _FUNCTION_WRITABLE[name][0](value)
+    if name == "__module__":
+        return "__main__"
+    if name == "__defaults__":
+        defaults = tuple(value.defaults[p] for p in value.params if p in value.defaults)
+        return defaults or None
+    if name == "__kwdefaults__":
+        return {k: value.defaults[k] for k in value.kwonly if k in value.defaults} or None
+    return _missing(value, name)
+
+
+def _named_field(value: NamedTuple, name: str):
+    """A namedtuple's field, or its _asdict/_replace/_fields."""
+    fields = value.language_fields
+    if name in fields:
+        return value[fields.index(name)]
+    if name == "_fields":
+        return fields
+    if name == "_asdict":
+        return entry("_asdict", lambda: dict(zip(fields, value)), "")
+    if name == "_replace":
+        def replace(**changes):
+            unknown = [k for k in changes if k not in fields]
+            if unknown:
+                raise errors.value_error(f"Got unexpected field names: {unknown!r}")
+            return type(value)(changes.get(f, v) for f, v in zip(fields, value))
+        return entry("_replace", replace, "**kwargs")
+    return _from(value, name, {}, TUPLE_METHODS)
 
 
 def _from_super(proxy: classes.Super, name: str):
@@ -206,6 +380,29 @@ def _from_super(proxy: classes.Super, name: str):
     raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")
 
 
+def _object_setattr(obj, name, value) -> None:
+    if not isinstance(obj, classes.Instance):
+        raise errors.type_error(f"can't apply this __setattr__ to {type_name(obj)} object")
+    obj.set_own_attribute(name, value)
+
+
+def _object_getattribute(obj, name):
+    if not isinstance(obj, classes.Instance):
+        return get(obj, name)
+    if name in obj.attrs:
+        return obj.attrs[name]
+    found = obj.cls.find(name)
+    if found is classes.MISSING:
+        raise obj.missing(name)
+    return classes.bind(found, obj, obj.cls)
+
+
+# What `object.__setattr__(self, name, value)` and friends reach: the plain behaviour a user
+# class's own hooks defer to.
+_OBJECT_METHODS = table(
+    entry("__setattr__", _object_setattr, "self, name, value, /", style="expected"),
+    entry("__getattribute__", _object_getattribute, "self, name, /", style="expected"),
+)
 _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__init__",
                      style="exact")
 
@@ -213,5 +410,12 @@ _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__i
 def _property_decorator(prop: classes.Property, name: str):
     """prop.setter / prop.getter: decorators that return the property with that function."""
     if name == "setter":
-        return entry("setter", lambda fn: classes.Property(prop.getter, fn), "fset, /")
-    return entry("getter", lambda fn: classes.Property(fn, prop.setter), "fget, /")
+        return entry("setter", lambda fn: classes.Property(prop.getter, fn, prop.deleter),
+                     "fset, /")
+    if name == "deleter":
+        return entry("deleter", lambda fn: classes.Property(prop.getter, prop.setter, fn),
+                     "fdel, /")
+    return entry("getter", lambda fn: classes.Property(fn, prop.setter, prop.deleter), "fget, /")
+
+
+protocols.get_attribute = get

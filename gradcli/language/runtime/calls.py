@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import replace
 
 import numpy as np
@@ -10,14 +10,14 @@ import numpy as np
 from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import PY_BUILTINS, index
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
                                       Runtime, UserFunction)
 from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import PyType, TypeForm
 
 __all__ = ["call", "global_name", "iterate", "get_item", "set_item", "context_manager"]
 
@@ -133,7 +133,12 @@ def get_item(value, key):
         if key not in value and not isinstance(value, (DefaultDict, Counter)):
             raise errors.TorchError("KeyError", _key_text(key), (key,))
         return value[key]
-    if isinstance(value, (list, tuple, str, range)):
+    if isinstance(value, deque) and not isinstance(key, slice):
+        try:
+            return value[_python_index(key)]
+        except IndexError:
+            raise errors.index_error("deque index out of range") from None
+    if isinstance(value, (list, tuple, str, bytes, range)):
         key = _python_index(key)
         if isinstance(key, slice):
             key = slice(*(_python_index(k) for k in (key.start, key.stop, key.step)))
@@ -145,11 +150,22 @@ def get_item(value, key):
         try:
             return value[key]
         except IndexError:
-            raise errors.index_error(f"{type_name(value)} index out of range") from None
+            raise errors.index_error((_OUT_OF_RANGE.get(type(value), "tuple") + " index out of "
+                                     "range").lstrip()) from None
     method = classes.special_method(value, "__getitem__")
     if method is not None:
         return classes.call_bound(method, [key])
+    if isinstance(value, TypeForm):
+        return value.subscript(key)
+    if isinstance(value, PyType) and value.name in _GENERIC_BUILTINS:
+        return TypeForm(value.name).subscript(key)  # list[int]
+    if isinstance(value, classes.UserClass):
+        raise errors.type_error(f"type '{value.name}' is not subscriptable")
     raise errors.type_error(f"'{type_name(value)}' object is not subscriptable")
+
+
+_OUT_OF_RANGE = {list: "list", str: "string", range: "range object", bytes: "", tuple: "tuple"}
+_GENERIC_BUILTINS = ("list", "dict", "tuple", "set", "frozenset", "type")
 
 
 def _key_text(key) -> str:
@@ -184,8 +200,17 @@ def context_manager(value) -> ContextManager:
         return value
     enter, leave = (classes.special_method(value, n) for n in ("__enter__", "__exit__"))
     if enter is not None and leave is not None:
+        def exit_with_error(error) -> bool:
+            from gradcli.language.namespaces.builtins import truth
+            from gradcli.language.runtime import exceptions
+            caught = exceptions.caught_value(error)
+            return truth(classes.call_bound(
+                leave, [exceptions.exception_type(caught), caught, None]))
         return ContextManager(lambda: classes.call_bound(enter, []),
                               lambda: classes.call_bound(leave, [None, None, None]),
-                              label=type_name(value))
+                              label=type_name(value), exit_with_error=exit_with_error)
     raise errors.type_error(
         f"'{type_name(value)}' object does not support the context manager protocol")
+
+
+protocols.get_item = get_item

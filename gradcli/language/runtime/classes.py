@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gradcli.engine import errors
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType
@@ -33,6 +34,7 @@ class ClassMethod:
 class Property:
     getter: object
     setter: object = None
+    deleter: object = None
 
 
 @dataclass(eq=False)
@@ -74,8 +76,10 @@ class UserClass:
         return _MISSING
 
     def is_subclass_of(self, other) -> bool:
-        return other in self.mro or other is OBJECT or (
-            other is self.base and other is not None)
+        return other in self.mro or other is OBJECT or (other is not None and (
+            other is self.base or (isinstance(other, PyType) and isinstance(self.base, PyType)
+                                   and bool(self.base.hosts) and bool(other.hosts)
+                                   and issubclass(self.base.hosts[0], other.hosts))))
 
     def attribute(self, name: str):
         """Cls.name: class attributes and functions (unbound), classmethods bound to the class."""
@@ -83,17 +87,48 @@ class UserClass:
         if found is _MISSING and self.base in BASE_CLASS_ATTRIBUTES:
             found = BASE_CLASS_ATTRIBUTES[self.base](self, name)
         if found is _MISSING:
-            if name == "__name__":
-                return self.name
-            if name == "__qualname__":
-                return self.qualname
+            special = _CLASS_SPECIALS.get(name)
+            if special is not None:
+                return special(self)
             raise errors.TorchError("AttributeError",
                                     f"type object '{self.name}' has no attribute '{name}'")
         return bind(found, None, self)
 
 
+def _full_mro(cls: UserClass) -> tuple:
+    """Cls.__mro__: the user classes, then the builtin base and its ancestors, then object."""
+    tail = []
+    if isinstance(cls.base, PyType):
+        tail = [BUILTIN_ANCESTORS.get(host, cls.base) for host in cls.base.hosts[0].__mro__[:-1]] \
+            if cls.base.hosts and cls.base.hosts[0] in BUILTIN_ANCESTORS else [cls.base]
+    return (*cls.mro, *tail, OBJECT)
+
+
+_CLASS_SPECIALS = {
+    "__name__": lambda c: c.name, "__qualname__": lambda c: c.qualname,
+    "__module__": lambda c: c.module, "__mro__": _full_mro,
+    "mro": lambda c: _mro_method(c),
+    "__bases__": lambda c: c.bases or (c.base or OBJECT,),
+    "__base__": lambda c: c.bases[0] if c.bases else (c.base or OBJECT),
+    "__doc__": lambda c: c.namespace.get("__doc__"),
+}
+# The language classes of builtin classes a program may derive from, by host class (the
+# exception classes register here), for __mro__.
+BUILTIN_ANCESTORS: dict = {}
+
+
+def _mro_method(cls: UserClass):
+    from gradcli.language.runtime.signatures import entry
+    return entry("mro", lambda: list(_full_mro(cls)), "", qualname="type.mro")
+
+
 def _linearize(cls: UserClass) -> list:
     """C3 linearization of the user bases (Python's MRO), without `cls` itself."""
+    seen = set()
+    for base in cls.bases:
+        if id(base) in seen:
+            raise errors.type_error(f"duplicate base class {base.name}")
+        seen.add(id(base))
     sequences = [list(b.mro) for b in cls.bases if isinstance(b, UserClass)]
     sequences.append([b for b in cls.bases if isinstance(b, UserClass)])
     result = []
@@ -106,8 +141,8 @@ def _linearize(cls: UserClass) -> list:
                 break
         else:
             names = ", ".join(b.name for b in cls.bases if isinstance(b, UserClass))
-            raise errors.type_error("Cannot create a consistent method resolution order (MRO) for "
-                                    f"bases {names}")
+            raise errors.type_error("Cannot create a consistent method resolution\norder (MRO) "
+                                    f"for bases {names}")
         result.append(head)
         sequences = [s[1:] if s and s[0] is head else s for s in sequences]
     return result
@@ -166,13 +201,50 @@ class Instance(UserInstance, TableObject):
         raise self.missing(name)
 
     def set_attribute(self, name: str, value) -> None:
+        hook = self.cls.find("__setattr__")
+        if hook is not _MISSING:
+            self.cls.runtime.call(bind(hook, self, self.cls), [name, value], {})
+            return
+        self.set_own_attribute(name, value)
+
+    def set_own_attribute(self, name: str, value) -> None:
+        """object.__setattr__(self, name, value): a property's setter, else the instance's own
+        attribute."""
         if not set_property(self.cls, self, name, value):
             self.attrs[name] = value
 
     def delete_attribute(self, name: str) -> None:
+        found = self.cls.find(name)
+        if isinstance(found, Property):
+            if found.deleter is None:
+                raise errors.TorchError("AttributeError", f"property '{name}' of "
+                                        f"'{self.cls.name}' object has no deleter")
+            self.cls.runtime.call(found.deleter, [self], {})
+            return
         if name not in self.attrs:
             raise self.missing(name)
         del self.attrs[name]
+
+    # Host dicts and sets (and list.index, ==) reach the user's __hash__ and __eq__, as Python's.
+    def __hash__(self):
+        found = self.cls.find("__hash__")
+        if found is None or (found is _MISSING and self.cls.find("__eq__") is not _MISSING):
+            raise errors.type_error(f"unhashable type: '{self.cls.name}'")
+        if found is _MISSING:
+            return object.__hash__(self)
+        value = self.cls.runtime.call(bind(found, self, self.cls), [], {})
+        if not isinstance(value, int):
+            raise errors.type_error("__hash__ method should return an integer")
+        return hash(value)
+
+    def __eq__(self, other):
+        found = self.cls.find("__eq__")
+        if found is _MISSING:
+            return self is other
+        result = self.cls.runtime.call(bind(found, self, self.cls), [other], {})
+        if result is NotImplemented:
+            return self is other
+        return protocols.truth(result)
 
     def dunder(self, name: str):
         """The user's own special method `name`, bound, or None."""
@@ -225,17 +297,20 @@ class Super:
     instance: object
 
     def attribute(self, name: str):
-        owner = class_of(self.instance)
+        if isinstance(self.instance, UserClass) and self.instance.is_subclass_of(self.cls):
+            owner, instance = self.instance, None  # super() in a classmethod
+        else:
+            owner, instance = class_of(self.instance), self.instance
         if owner is None:
             raise errors.type_error("super(type, obj): obj must be an instance or subtype of type")
         found = owner.find(name, after=self.cls)
         if found is not _MISSING:
-            return bind(found, self.instance, owner)
+            return bind(found, instance, owner)
         return _MISSING
 
 
-# What instantiating a class with a builtin base makes, and that base's __init__, by base
-# (nn.Module registers here).
+# What instantiating a class with a builtin base makes (from the class and the positional
+# arguments), and that base's __init__, by base (nn.Module and the exception classes register).
 BASE_INSTANCES: dict = {}
 BASE_INITS: dict = {}
 # Class attributes a builtin base gives its subclasses (autograd.Function's apply), by base.
@@ -259,7 +334,7 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
 def instantiate(cls: UserClass, args: list, kwargs: dict):
     """Cls(*args): a new instance, then its __init__ (Python's errors when there is none)."""
     make = BASE_INSTANCES.get(cls.base)
-    instance = make(cls) if make is not None else Instance(cls)
+    instance = make(cls, args) if make is not None else Instance(cls)
     init = cls.find("__init__")
     if init is _MISSING:
         if (args or kwargs) and make is None:

@@ -8,6 +8,7 @@ that `except LookupError` catches an IndexError by Python's hierarchy and `e.arg
 from __future__ import annotations
 
 from gradcli.engine import errors
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import GradRuntimeError, Span
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.pytypes import PyType
@@ -15,7 +16,11 @@ from gradcli.language.runtime.pytypes import PyType
 _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, OverflowError,
             LookupError, IndexError, KeyError, RuntimeError, NotImplementedError, RecursionError,
             ValueError, TypeError, AttributeError, NameError, UnboundLocalError, AssertionError,
-            StopIteration, MemoryError, ImportError, ModuleNotFoundError, KeyboardInterrupt)
+            StopIteration, MemoryError, ImportError, ModuleNotFoundError, KeyboardInterrupt,
+            GeneratorExit, SystemExit, OSError, FileNotFoundError, PermissionError, TimeoutError,
+            ConnectionError, EOFError, FloatingPointError, SyntaxError, IndentationError,
+            UnicodeError, BufferError, Warning, UserWarning, DeprecationWarning, RuntimeWarning,
+            FutureWarning)
 
 
 def _exception_class(cls: type) -> PyType:
@@ -28,16 +33,132 @@ EXCEPTION_TYPES: dict[str, PyType] = {cls.__name__: _exception_class(cls) for cl
 _BY_HOST = {t.hosts[0]: t for t in EXCEPTION_TYPES.values()}
 
 
-def exception_type(value) -> PyType | None:
+class UserException(classes.Instance):
+    """An instance of a program's class derived from an exception class (`class E(Exception)`):
+    its attributes and methods as any instance's, and BaseException's `args`, str and repr."""
+
+    __slots__ = ("args", "language_cause", "language_context")
+
+    def __init__(self, cls, args=()):
+        super().__init__(cls)
+        self.args = tuple(args)
+        self.language_cause = self.language_context = None
+
+    @property
+    def host(self) -> type:
+        """The builtin exception class it derives from (what `except ValueError` tests)."""
+        return self.cls.base.hosts[0]
+
+    def attribute(self, name: str):
+        if name == "args":
+            return self.args
+        if name in CHAINING:
+            return chained(self, name)
+        return super().attribute(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        if name == "args":
+            from gradcli.language.runtime.values import iterate
+            self.args = tuple(iterate(value))
+            return
+        super().set_attribute(name, value)
+
+    def repr(self, printer) -> str:
+        if self.dunder("__repr__") is not None:
+            return super().repr(printer)
+        inner = ", ".join(printer.repr(a) for a in self.args)
+        return f"{self.cls.name}({inner})"
+
+    def str(self, printer) -> str:
+        if self.dunder("__str__") is not None:
+            return super().str(printer)
+        if len(self.args) != 1:
+            return printer.repr(self.args) if self.args else ""
+        if issubclass(self.host, KeyError):
+            return printer.repr(self.args[0])
+        return printer.str(self.args[0])
+
+
+CHAINING = ("__cause__", "__context__")  # the exceptions a raised one was chained to
+
+
+def chain(value, cause, context) -> None:
+    """Record what `raise value from cause` inside an `except` block (of `context`) chains to
+    (as language_cause and language_context: the host's own slots take host exceptions only)."""
+    if cause is not NO_CAUSE:
+        if is_exception_class(cause):
+            cause = caught_value_of_class(cause)
+        value.language_cause = cause
+    if context is not None and context is not value:
+        value.language_context = context
+
+
+def chained(value, name: str):
+    """e.__cause__ or e.__context__."""
+    if name == "__cause__":
+        return getattr(value, "language_cause", None)
+    return getattr(value, "language_context", None)
+
+
+NO_CAUSE = object()
+
+
+def caught_value_of_class(cls):
+    """`raise E` or `from E`: an exception class is called without arguments."""
+    if isinstance(cls, classes.UserClass):
+        return classes.instantiate(cls, [], {})
+    return cls.hosts[0]()
+
+
+def _base_exception_init(instance, *args) -> None:
+    """BaseException.__init__ (reached through super().__init__(...)): the args it keeps."""
+    instance.args = args
+
+
+def is_exception_class(value) -> bool:
+    """Whether `value` is an exception class: a builtin one or a program's class derived from
+    one."""
+    if isinstance(value, PyType):
+        return bool(value.hosts) and value.hosts[0] in _BY_HOST
+    return isinstance(value, classes.UserClass) and isinstance(value.base, PyType) and \
+        value.base.hosts[0] in _BY_HOST
+
+
+classes.BUILTIN_ANCESTORS.update(_BY_HOST)
+for _type in EXCEPTION_TYPES.values():
+    classes.BASE_INSTANCES[_type] = UserException
+    classes.BASE_INITS[_type] = entry("__init__", _base_exception_init, "self, *args",
+                                      qualname=f"{_type.name}.__init__")
+
+
+_MODULE_EXCEPTIONS: dict[str, PyType] = {}
+
+
+def register_exception(cls: PyType) -> None:
+    """An exception class a module offers (np.linalg.LinAlgError): caught by its class, named
+    by its own name; not a builtin name."""
+    _MODULE_EXCEPTIONS[cls.hosts[0].__name__] = cls
+    _BY_HOST[cls.hosts[0]] = cls
+
+
+def exception_type(value):
     """The language class of an exception value, None for any other value."""
+    if isinstance(value, UserException):
+        return value.cls
     return _BY_HOST.get(type(value))
+
+
+def exception_name(value) -> str:
+    """The class name of an exception value (what a traceback's last line starts with)."""
+    return value.cls.name if isinstance(value, UserException) else type(value).__name__
 
 
 def caught_value(error: GradRuntimeError) -> BaseException:
     """The exception value an `except` clause binds for `error` (the raised one, when a program
     raised it)."""
     if error.value is None:
-        cls = EXCEPTION_TYPES.get(error.kind, EXCEPTION_TYPES["RuntimeError"]).hosts[0]
+        cls = (EXCEPTION_TYPES.get(error.kind) or _MODULE_EXCEPTIONS.get(error.kind)
+               or EXCEPTION_TYPES["RuntimeError"]).hosts[0]
         if error.value_args is not None:
             error.value = cls(*error.value_args)
         else:
@@ -49,25 +170,27 @@ def matches(error: GradRuntimeError, handled) -> bool:
     """Whether `except handled` catches `error` (a class or a tuple of classes)."""
     if isinstance(handled, tuple):
         return any(matches(error, h) for h in handled)
-    if not (isinstance(handled, PyType) and handled.hosts[0] in _BY_HOST):
+    if not is_exception_class(handled):
         raise errors.type_error("catching classes that do not inherit from BaseException is not "
                                 "allowed")
-    return isinstance(caught_value(error), handled.hosts)
+    value = caught_value(error)
+    if isinstance(value, UserException):
+        return value.cls.is_subclass_of(handled)
+    return isinstance(handled, PyType) and isinstance(value, handled.hosts)
 
 
 def check_cause(cause) -> None:
     """`raise ... from cause`: the cause must be an exception, a class of one, or None."""
-    if cause is not None and exception_type(cause) is None and not (
-            isinstance(cause, PyType) and cause.hosts[0] in _BY_HOST):
+    if cause is not None and exception_type(cause) is None and not is_exception_class(cause):
         raise errors.type_error("exception causes must derive from BaseException")
 
 
 def raised(value, printer, span: Span | None) -> GradRuntimeError:
     """The error that `raise value` starts (a class is instantiated without arguments)."""
-    if isinstance(value, PyType) and value.hosts[0] in _BY_HOST:
-        value = value.hosts[0]()
+    if is_exception_class(value):
+        value = caught_value_of_class(value)
     if exception_type(value) is None:
         raise errors.type_error("exceptions must derive from BaseException")
-    error = GradRuntimeError(type(value).__name__, printer.str(value), span)
+    error = GradRuntimeError(exception_name(value), printer.str(value), span)
     error.value = value
     return error

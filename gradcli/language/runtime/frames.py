@@ -110,6 +110,9 @@ class UserFunction:
     star_star: str | None = None
     kwonly: tuple[str, ...] = ()
     generator: bool = False  # calling it makes a generator; the body runs as it is consumed
+    posonly: int = 0  # the leading parameters that only positional arguments fill
+    attrs: dict = field(default_factory=dict)  # attributes the program set (`f.calls = 0`)
+    doc: object = None  # the docstring
 
     def bind(self, args, kwargs: dict) -> dict:
         """The new frame's names, or TypeError with Python's wording."""
@@ -129,8 +132,16 @@ class UserFunction:
         bound = dict(zip(params, args))
         if self.star is not None:
             bound[self.star] = tuple(args[len(params):])
-        extra = {}
+        extra, positional_only = {}, params[:self.posonly]
+        if positional_only and self.star_star is None and any(
+                k in positional_only for k in kwargs):
+            named = ", ".join(f"'{k}'" for k in kwargs if k in positional_only)
+            raise errors.type_error(f"{title}() got some positional-only arguments passed as "
+                                    f"keyword arguments: {named}")
         for key, value in kwargs.items():
+            if key in positional_only:
+                extra[key] = value
+                continue
             if key not in params and key not in self.kwonly:
                 if self.star_star is None:
                     raise errors.type_error(
@@ -177,6 +188,8 @@ class ContextManager:
     enter: Callable
     exit: Callable
     label: str = "object"
+    # A user's __exit__ told of an error leaving the block: whether it swallows the error.
+    exit_with_error: Callable | None = None
 
 
 @dataclass
@@ -194,6 +207,7 @@ class Runtime:
     recursion_limit: int = RECURSION_LIMIT
     handling: list = field(default_factory=list)
     line: int = 0  # the line of the statement running, where a warning is reported
+    figures: object = None  # the session's matplotlib.pyplot state (namespaces/pyplot.Figures)
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""

@@ -12,8 +12,9 @@ import queue
 import threading
 
 from gradcli.engine import errors
-from gradcli.language.runtime.frames import Frame
+from gradcli.language.runtime.frames import Frame, GradRuntimeError
 
+_CLOSING = object()  # what close() sends a suspended body
 SLOT = ".generator"  # where a generator body finds its own object (no program name has a dot)
 _THREAD_STACK = 64 * 1024 * 1024
 
@@ -57,6 +58,22 @@ class GeneratorObject:
     def __next__(self):
         return self.send(None)
 
+    def close(self) -> None:
+        """Python's generator.close(): GeneratorExit raised where the body is suspended, so
+        that its `finally` blocks run; a body that yields again is a RuntimeError."""
+        if self.state != "suspended":
+            self.state = "closed"
+            return
+        self._to_body.put(_CLOSING)
+        self.state = "running"
+        kind, result = self._to_caller.get()
+        self.state = "closed"
+        if kind == "yield":
+            raise errors.runtime("generator ignored GeneratorExit")
+        if kind == "error" and not (isinstance(result, (GradRuntimeError, errors.TorchError))
+                                    and result.kind == "GeneratorExit"):
+            raise result
+
     def _start(self) -> None:
         previous = threading.stack_size(_THREAD_STACK)
         try:
@@ -70,6 +87,9 @@ class GeneratorObject:
         try:
             result = self.function.body(frame)
         except BaseException as error:  # noqa: BLE001  (raised again in the consumer's thread)
+            if isinstance(error, GradRuntimeError) and error.kind == "StopIteration":  # PEP 479
+                error = GradRuntimeError("RuntimeError", "generator raised StopIteration",
+                                         error.span)
             self._to_caller.put(("error", error))
             return
         self._to_caller.put(("return", result))
@@ -77,7 +97,10 @@ class GeneratorObject:
     def suspend(self, value):
         """`yield value` inside the body: hand `value` out, wait to be resumed."""
         self._to_caller.put(("yield", value))
-        return self._to_body.get()
+        sent = self._to_body.get()
+        if sent is _CLOSING:
+            raise GradRuntimeError("GeneratorExit", "", None)
+        return sent
 
 
 def yield_value(frame, value):
@@ -89,12 +112,18 @@ def yield_from(frame, iterable, iterate):
     """`yield from iterable`: each of its values yielded in turn; a generator's return value."""
     generator = frame.vars[SLOT]
     if isinstance(iterable, GeneratorObject):
+        sent = None
         while True:
             try:
-                value = iterable.send(None)
+                value = iterable.send(sent)
             except StopIteration as stop:
                 return stop.value
-            generator.suspend(value)
+            try:
+                sent = generator.suspend(value)
+            except GradRuntimeError as error:
+                if error.kind == "GeneratorExit":
+                    iterable.close()
+                raise
     for value in iterate(iterable):
         generator.suspend(value)
     return None

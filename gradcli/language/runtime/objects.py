@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Callable
 
 from gradcli.engine import errors
+from gradcli.language.runtime.frames import BoundMethod
 
 
 class TableObject(ABC):
@@ -56,6 +57,29 @@ class TableObject(ABC):
     def missing(self, name: str) -> errors.TorchError:
         return errors.TorchError("AttributeError",
                                  f"'{self.class_name}' object has no attribute '{name}'")
+
+
+class TableInstance(TableObject):
+    """A table object a program may set attributes on (kept in `attrs`), with read-only
+    attributes in its class's PROPERTIES (name -> getter) and methods in its METHODS table."""
+
+    __slots__ = ()
+    PROPERTIES: dict = {}
+    METHODS: dict = {}
+
+    def attribute(self, name: str):
+        if name in self.attrs:
+            return self.attrs[name]
+        getter = self.PROPERTIES.get(name)
+        if getter is not None:
+            return getter(self)
+        method = self.METHODS.get(name)
+        if method is None:
+            raise self.missing(name)
+        return BoundMethod(self, method)
+
+    def set_attribute(self, name: str, value) -> None:
+        self.attrs[name] = value
 
 
 class LazyTable(Mapping):

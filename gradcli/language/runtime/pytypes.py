@@ -17,3 +17,38 @@ class PyType:
 
 
 OBJECT = PyType("object", (object,))  # the root class: every value is an instance of it
+
+
+@dataclass(frozen=True, eq=False)
+class TypeForm:
+    """A typing construct (`typing.List`, `Optional[int]`) or a subscripted builtin class
+    (`list[int]`): something annotations name, printed as Python prints it."""
+
+    name: str  # "typing.List", or "list" for a builtin class
+    args: tuple | None = None  # the subscript, once subscripted
+
+    def subscript(self, key) -> "TypeForm":
+        args = key if isinstance(key, tuple) else (key,)
+        if self.name == "typing.Optional":
+            return TypeForm("typing.Optional", (args[0],))
+        if self.name == "typing.Union" and len(args) == 2 and None in args:
+            return TypeForm("typing.Optional", (next(a for a in args if a is not None),))
+        return TypeForm(self.name, args)
+
+    def text(self, name_of) -> str:
+        """Its repr; `name_of(value)` names a class inside the brackets."""
+        if self.args is None:
+            return self.name
+        return f"{self.name}[{', '.join(_argument_text(a, name_of) for a in self.args)}]"
+
+
+def _argument_text(value, name_of) -> str:
+    if value is Ellipsis:
+        return "..."
+    if value is None or value is type(None):
+        return "NoneType"
+    if isinstance(value, list):
+        return "[" + ", ".join(_argument_text(v, name_of) for v in value) + "]"
+    if isinstance(value, TypeForm):
+        return value.text(name_of)
+    return name_of(value)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from gradcli.engine import errors
+from gradcli.engine.dtypes import DType
+from gradcli.engine.tensor import Tensor
 
 _REQUIRED = object()
 
@@ -19,12 +21,21 @@ class Param:
     var_keyword: bool = False
     keyword_only: bool = False
     positional_only: bool = False
+    # `name: Tensor` in a spec: anything else is torch's TypeError for the argument;
+    # `name: .size`: torch's Python code calls that method first (an AttributeError otherwise)
+    expects: str | None = None
 
 
 def parse_signature(spec: str) -> tuple[Param, ...]:
-    """'x, /, dim=None, *, keepdim=False, **kw' -> Params (defaults are literals)."""
+    """'x, /, dim=None, *, keepdim=False, **kw' -> Params (defaults are literals); a name may
+    carry what it expects: 'input: Tensor' or 'input: .size' (see Param.expects)."""
     params, keyword_only = [], False
     for part in filter(None, (p.strip() for p in spec.split(","))):
+        expects = None
+        if ":" in part.partition("=")[0]:
+            named, _, default = part.partition("=")
+            name, _, expects = (s.strip() for s in named.partition(":"))
+            part = name + ("=" + default if default else "")
         if part == "/":
             params = [Param(p.name, p.default, positional_only=True) for p in params]
         elif part == "*":
@@ -36,10 +47,38 @@ def parse_signature(spec: str) -> tuple[Param, ...]:
             keyword_only = True
         elif "=" in part:
             name, default = (s.strip() for s in part.split("=", 1))
-            params.append(Param(name, _default(default), keyword_only=keyword_only))
+            params.append(Param(name, _default(default), keyword_only=keyword_only,
+                                expects=expects))
         else:
-            params.append(Param(part, keyword_only=keyword_only))
+            params.append(Param(part, keyword_only=keyword_only, expects=expects))
     return tuple(params)
+
+
+def _shown_type(value) -> str:
+    if isinstance(value, DType):
+        return "torch.dtype"
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+
+
+# what an argument declared `name: TYPE` accepts, and the type's name in torch's messages
+_ACCEPTS = {"Tensor": ((Tensor,), "Tensor"), "bool": ((bool,), "bool"), "int": ((int,), "int"),
+            "Number": ((int, float, bool), "Number")}
+
+
+def _check_expected(title: str, param: Param, value, position: int | None) -> None:
+    """torch's complaint when an argument is not what its function needs."""
+    if value is None and param.default is None:
+        return
+    if param.expects.startswith("."):
+        if not isinstance(value, Tensor):
+            raise errors.TorchError("AttributeError", f"'{_shown_type(value)}' object has no "
+                                    f"attribute '{param.expects[1:]}'")
+        return
+    accepted, shown = _ACCEPTS[param.expects]
+    if not isinstance(value, accepted):
+        where = f" (position {position})" if position is not None else ""
+        raise errors.type_error(f"{title}(): argument '{param.name}'{where} must be {shown}, "
+                                f"not {_shown_type(value)}")
 
 
 _NAMED_DEFAULTS = {"None": None, "True": True, "False": False, "()": ()}
@@ -108,7 +147,7 @@ class Builtin:
                 raise errors.type_error(f"{self.title}() got multiple values for argument '{key}'")
             else:
                 given[key] = value
-        for param in self.params:
+        for index, param in enumerate(self.params):
             if param.var_keyword:
                 keywords.update(extra)
                 continue
@@ -124,6 +163,11 @@ class Builtin:
                 keywords[param.name] = value
             else:
                 positional.append(value)
+        method = self.params and self.params[0].name == "self"
+        for index, param in enumerate(self.params):
+            if param.expects is not None and param.name in given:
+                _check_expected(self.title, param, given[param.name],
+                                index + (not method) if index < len(args) else None)
         return positional, keywords
 
     def _count_error(self, count: int, slots: list[Param]):
@@ -154,7 +198,8 @@ class Builtin:
             raise errors.type_error(f"{self.title}() got an unexpected keyword argument '{key}'")
         if all(p.positional_only or p.var_positional for p in self.params):
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
-        raise errors.type_error(f"'{key}' is an invalid keyword argument for {self.title}()")
+        title = "sort" if self.title == "sorted" else self.title  # sorted() says sort(), as Python
+        raise errors.type_error(f"'{key}' is an invalid keyword argument for {title}()")
 
 
 def entry(name: str, fn: Callable, spec: str = "", *, context: bool = False,

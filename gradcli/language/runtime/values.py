@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections import Counter, OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict, deque
 from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
@@ -17,7 +17,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import PyType, TypeForm
 
 # Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
 HOST_PRINTED = (*NUMPY_VALUES, Device)
@@ -59,11 +59,19 @@ DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 # Host iterators only the builtins and the tables make (map, filter, iter(), reversed(), dict
 # views, itertools).
 HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0))),
-                   type(iter("")), type(reversed([])), type(reversed(range(0))), *DICT_VIEWS,
+                   type(iter("")), type(iter("é")), type(reversed([])), type(reversed(range(0))),
+                   reversed, type(iter({})), type(iter({}.values())), type(iter({}.items())),
+                   type(reversed({})), type(reversed({}.values())), type(reversed({}.items())),
+                   type(iter(set())), type(iter(b"")), *DICT_VIEWS,
                    itertools.count, itertools.cycle, itertools.repeat, itertools.chain,
                    itertools.islice, itertools.product, itertools.permutations,
-                   itertools.combinations, itertools.zip_longest, itertools.accumulate)
-_ITERABLES = (list, tuple, str, range, dict, set, frozenset, Generator, GeneratorObject,
+                   itertools.combinations, itertools.zip_longest, itertools.accumulate,
+                   itertools.takewhile, itertools.dropwhile, itertools.filterfalse,
+                   itertools.starmap, itertools.groupby, type(next(itertools.groupby([0]))[1]),
+                   itertools.compress, itertools.pairwise, type(itertools.tee([])[0]),
+                   itertools.combinations_with_replacement, type(iter(int, 1)))
+_ITERABLES = (list, tuple, str, bytes, range, deque, dict, set, frozenset, Generator,
+              GeneratorObject,
               enumerate, zip, *HOST_ITERATORS, *ARRAY_TYPES)
 
 
@@ -121,6 +129,14 @@ def _drain(method, stop: str, arguments):
             raise
 
 
+class NamedTuple(tuple):
+    """An instance of a collections.namedtuple class: a tuple whose class (made per
+    namedtuple() call) names its fields."""
+
+    __slots__ = ()
+    language_fields: tuple = ()
+
+
 class DefaultDict(defaultdict):
     """collections.defaultdict as the language makes it: its factory is a value of the program,
     kept for printing (the host factory calls it through the interpreter)."""
@@ -169,7 +185,9 @@ class Printer:
             return self.tensor(value)
         if isinstance(value, bool) or value is None:
             return str(value)
-        if isinstance(value, (int, float, complex, str, range)):
+        if isinstance(value, (int, float, complex, str, bytes, range)) or value is Ellipsis or (
+                isinstance(value, slice) and all(isinstance(v, (int, type(None))) for v in (
+                    value.start, value.stop, value.step))):
             return repr(value)
         if isinstance(value, Size):
             return f"torch.Size([{', '.join(str(v) for v in value)}])"
@@ -189,6 +207,14 @@ class Printer:
         if isinstance(value, DefaultDict):
             return (f"defaultdict({self.repr(value.language_factory)}, "
                     f"{self._container(dict(value))})")
+        if isinstance(value, NamedTuple):
+            fields = ", ".join(f"{f}={self.repr(v)}" for f, v in zip(value.language_fields,
+                                                                   value))
+            return f"{type(value).__name__}({fields})"
+        if isinstance(value, deque):
+            inner = ", ".join(self.repr(v) for v in value)
+            bound = "" if value.maxlen is None else f", maxlen={value.maxlen}"
+            return f"deque([{inner}]{bound})"
         if isinstance(value, OrderedDict):
             items = ", ".join(f"({self.repr(k)}, {self.repr(v)})" for k, v in value.items())
             return f"OrderedDict([{items}])" if items else "OrderedDict()"
@@ -267,6 +293,15 @@ class Printer:
                 return format(value, spec)
             except ValueError as error:
                 raise errors.value_error(str(error)) from None
+        if isinstance(value, TableObject) and value.user_class() is not None:
+            from gradcli.language.runtime import classes
+            method = classes.special_method(value, "__format__")
+            if method is not None:
+                text = classes.call_bound(method, [spec])
+                if not isinstance(text, str):
+                    raise errors.type_error(f"__format__ must return a str, not "
+                                            f"{type_name(text)}")
+                return text
         if spec:
             raise errors.type_error(
                 f"unsupported format string passed to {type_name(value)}.__format__")
@@ -280,6 +315,8 @@ def _object_repr(value) -> str:
     from gradcli.language.runtime import classes
     if isinstance(value, PyType):
         return f"<class '{value.name}'>"
+    if isinstance(value, TypeForm):
+        return value.text(_class_name)
     if isinstance(value, classes.UserClass):
         return f"<class '{value.module}.{value.qualname}'>"
     if isinstance(value, classes.UserMethod):
@@ -304,6 +341,16 @@ def _object_repr(value) -> str:
     return f"<{qualified_type_name(value)} object at {_address(value)}>"
 
 
+def _class_name(value) -> str:
+    """A class as typing prints it inside brackets: `int`, `torch.Tensor`, `__main__.Point`."""
+    from gradcli.language.runtime import classes
+    if isinstance(value, PyType):
+        return value.name
+    if isinstance(value, classes.UserClass):
+        return f"{value.module}.{value.qualname}"
+    return _object_repr(value)
+
+
 def _address(value) -> str:
     return f"0x{id(value):x}"
 
@@ -320,8 +367,9 @@ _CLASS_NAMES: dict[type, str] = {
 def _late_class_names() -> dict[type, str]:
     from gradcli.language.runtime import classes
     from gradcli.language.runtime.frames import BoundMethod, UserFunction
-    from gradcli.language.runtime.signatures import Builtin
+    from gradcli.language.runtime.signatures import Builtin, DeclaredBuiltin
     return {UserFunction: "function", Builtin: "builtin_function_or_method",
+            DeclaredBuiltin: "builtin_function_or_method",
             BoundMethod: "builtin_function_or_method", classes.UserClass: "type",
             classes.UserMethod: "method", classes.Super: "super",
             classes.StaticMethod: "staticmethod", classes.ClassMethod: "classmethod",
@@ -360,6 +408,9 @@ def qualified_type_name(value) -> str:
         return f"{type(value).__module__}.{type(value).__name__}"
     if isinstance(value, RemovableHandle):
         return "torch.utils.hooks.RemovableHandle"
+    if isinstance(value, TypeForm):
+        return "typing._GenericAlias" if value.name.startswith("typing.") else \
+            "types.GenericAlias"
     if isinstance(value, FunctionNode):
         return "torch.autograd.function." + value.label
     from gradcli.language.runtime.frames import ContextManager

@@ -20,10 +20,10 @@ def number(text: str) -> int | float:
     return int(text)
 
 
-def _unescape(body: str) -> str:
+def _unescape(body: str, text: bool = True) -> str:
     def replace(match):
         code = match.group(1)
-        if code[0] in "xuU" and len(code) > 1:
+        if code[0] in ("xuU" if text else "x") and len(code) > 1:
             return chr(int(code[1:], 16))
         return _ESCAPES.get(code, "\\" + code)
     return _ESCAPE.sub(replace, body)
@@ -48,10 +48,14 @@ def split_token(token: str) -> tuple[str, str, int]:
     return prefix.lower(), token[len(prefix) + width:len(token) - width], len(prefix) + width
 
 
-def string(token: str) -> str | tuple:
-    """A plain string, or for an f-string a tuple of str and Field parts."""
+def string(token: str) -> str | bytes | tuple:
+    """A plain string, bytes for b"...", or for an f-string a tuple of str and Field parts."""
     prefix, body, offset = split_token(token)
     raw = "r" in prefix
+    if "b" in prefix:
+        if any(ord(c) > 127 for c in body):
+            raise ValueError("bytes can only contain ASCII literal characters")
+        return (body if raw else _unescape(body, text=False)).encode("latin-1")
     if "f" not in prefix:
         return body if raw else _unescape(body)
     return tuple(_fstring_parts(body, raw, offset))
@@ -146,6 +150,12 @@ def compile_string(compiler, tree):
         except ValueError as error:  # Python 3.11 reports these just after the literal
             raise GradSyntaxError(str(error), token.end_line, token.end_column,
                                   token.end_column + 1) from None
+    if any(isinstance(p, bytes) for p in pieces):
+        if not all(isinstance(p, bytes) for p in pieces):
+            raise GradSyntaxError("cannot mix bytes and nonbytes literals", tree.meta.line,
+                                  tree.meta.column, tree.meta.column + 1)
+        data = b"".join(pieces)
+        return lambda frame: data
     if all(isinstance(p, str) for p in pieces):
         text = "".join(pieces)
         return lambda frame: text

@@ -78,15 +78,21 @@ def parse(source: str) -> Tree:
     first = indentation_problem(source)
     if first is not None and first.message == "unexpected indent":
         raise _error(first)
+    too_deep = first if first is not None and first.message.startswith("too many") else None
     try:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as error:
         at_end = isinstance(error, UnexpectedToken) and error.token.type == "$END"
-        raise _error(describe(error, text), at_end) from None
+        found = describe(error, text)
+        if too_deep is not None and too_deep.line <= found.line:
+            raise _error(too_deep) from None
+        raise _error(found, at_end) from None
     except DedentError:
         raise _error(indentation_problem(source) or Problem(
             "unindent does not match any outer indentation level", 1, 1, 2,
             "IndentationError")) from None
+    if too_deep is not None:
+        raise _error(too_deep)
     problem = scan(source).first_problem()  # what the grammar accepts but Python does not
     if problem is not None:
         raise _error(problem)

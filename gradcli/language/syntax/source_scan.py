@@ -181,9 +181,13 @@ def _close(ch: str, stack: list, line: int, column: int, result: Scan) -> None:
             line, column, column + 1))
 
 
+MAX_INDENTS = 100  # Python's tokenizer refuses the 100th level of nested blocks
+
+
 def indentation_problem(source: str) -> Problem | None:
-    """Python's IndentationError for a first line that is indented, or a dedent that matches
-    no enclosing level (lines inside brackets and strings do not count)."""
+    """Python's IndentationError for a first line that is indented, a dedent that matches no
+    enclosing level, or a 100th level of indentation (lines inside brackets and strings do not
+    count)."""
     levels, depth, in_string = [0], 0, False
     for number, text in enumerate(source.split("\n"), start=1):
         stripped = text.lstrip(" \t\f")
@@ -200,6 +204,9 @@ def indentation_problem(source: str) -> Problem | None:
                                    number, len(text) + 1, len(text) + 2, "IndentationError")
             elif width > levels[-1]:
                 levels.append(width)
+                if len(levels) > MAX_INDENTS:
+                    return Problem("too many levels of indentation", number, 1, 2,
+                                   "IndentationError")
         depth, in_string = _line_state(text, depth, in_string)
     return None
 

@@ -1,0 +1,170 @@
+"""float32 matrix products in the order torch's CPU kernels sum them, where that order is known.
+
+Machine reproduced: torch 2.13.0 CPU wheel (MKL 2024.2 sgemm/sgemv, its naive bmm kernel) on an
+AMD EPYC (Zen 4, AVX-512) running one thread (OMP_NUM_THREADS=1).  The rules were found by
+experiment (random operands compared bit for bit, and operands of 1 and +-2**40 that reveal the
+summation tree); tests/differential/test_matmul_bits.py re-checks them against the installed torch.
+
+torch's mm/addmm/mv call MKL's sgemm with the result column-major (torch's C transposed) unless
+the result has one column; the kernel MKL picks depends on the shape and on whether each operand
+is row- or column-major (after torch's own choice, copied below from addmm_impl_cpu_):
+
+* sequential: acc = fl(acc + fl(a[i,k] * b[k,j])) for k = 0..K-1, no fused multiply-add.  Every
+  small product (K <= 4, or M < 4, or N < 12) of the shapes listed in `_sequential` takes it;
+  addmm's bias starts the accumulator (row-major A and B, N > 1) or is added at the end (others).
+* four lanes (a matrix-vector product over contiguous rows: row-major A, one column): the first
+  ((K - 1) % 4) + 1 terms sequentially into lane 0, then lane l += term k for k = P + l (mod 4),
+  no FMA, then (lane0 + lane2) + (lane1 + lane3); rows in whole blocks of four only (the last
+  M % 4 rows take another kernel, not reproduced).
+* dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms.
+* bmm with M*K*N < 400: torch's own naive loop, sequential, no FMA.
+
+Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
+peeling) returns None and the caller falls back to np.matmul.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_MAX_WORK = 1 << 22  # M * N * K beyond which the emulation's Python loop would be too slow
+_MAX_K = 4096
+
+
+def _strides(a: np.ndarray) -> tuple:
+    return tuple(s // a.itemsize for s in a.strides)
+
+
+def layouts(a_strides, b_strides, m: int, k: int, n: int) -> tuple[bool, bool]:
+    """Whether torch hands A and B to BLAS row-major (True) or column-major (False), as
+    addmm_impl_cpu_ decides: operands neither way are copied row-major."""
+    if n == 1:  # the result is column-major already: no swap
+        a_row = not (a_strides[0] == 1 and a_strides[1] >= max(1, m))
+        b_row = not (b_strides[0] == 1 and b_strides[1] >= max(1, k))
+        return a_row, b_row
+    b_row = b_strides[1] == 1 and b_strides[0] >= max(1, n)
+    if not b_row and not (b_strides[0] == 1 and b_strides[1] >= max(1, k)):
+        b_row = True
+    a_row = a_strides[1] == 1 and a_strides[0] >= max(1, k)
+    if not a_row and not (a_strides[0] == 1 and a_strides[1] >= max(1, m)):
+        a_row = True
+    return a_row, b_row
+
+
+def _sequential(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
+    """Shapes and layouts whose MKL kernel sums sequentially without FMA (measured)."""
+    if k <= 3 or (k == 4 and not (a_row and not b_row)):
+        return not (m >= 4 and n >= 12)
+    if b_row:  # B row-major: NN (a_row) or TN
+        if m == 1:
+            return True
+        if m <= 3:
+            if k <= 7:
+                return True
+            if n == 1:
+                return not a_row or k <= 9
+            return n in (2, 3, 4, 5, 8, 12, 16)
+        if n == 1:
+            return not a_row
+        return 2 <= n <= 11 if k <= 7 else n in (2, 3, 4, 8)
+    if not a_row:  # TT
+        if m == 1:
+            return n <= 3 and k <= 9
+        return m <= 3 or n <= 11
+    # NT: x @ W.t(), each entry a dot of two contiguous rows
+    if k <= 7:
+        return n <= 3 if m <= 3 else n in (2, 3)
+    if k <= 9:
+        return (m == 1 and n <= 3) or (m <= 3 and n == 1)
+    return False
+
+
+def _bias_first(m: int, n: int, a_row: bool, b_row: bool) -> bool:
+    """Whether addmm's bias starts the sums (MKL's first operand not transposed) rather than
+    being added to them at the end (a 1x1 result of row-major operands starts from it too)."""
+    if n == 1:
+        return not a_row or (m == 1 and b_row)
+    return b_row
+
+
+def sequential(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
+    """sum over k of a[..., :, k] * b[..., k, :], one rounding per product and per addition, in
+    k order, from +0 (or from `init`); leading dimensions are batches."""
+    shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]))
+    acc = np.zeros(shape, np.float32)
+    if init is not None:
+        acc += init
+    term = np.empty(shape, np.float32)
+    for i in range(a.shape[-1]):
+        np.multiply(a[..., :, i:i + 1], b[..., i:i + 1, :], out=term)
+        np.add(acc, term, out=acc)
+    return acc
+
+
+def four_lanes(a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """MKL's matrix-vector kernel over contiguous rows of `a` (see the module docstring)."""
+    k = a.shape[1]
+    first = (k - 1) % 4 + 1
+    lanes = [np.zeros(a.shape[0], np.float32) for _ in range(4)]
+    term = np.empty(a.shape[0], np.float32)
+    for i in range(first):
+        np.multiply(a[:, i], v[i], out=term)
+        np.add(lanes[0], term, out=lanes[0])
+    for i in range(first, k):
+        lane = lanes[(i - first) % 4]
+        np.multiply(a[:, i], v[i], out=term)
+        np.add(lane, term, out=lane)
+    return (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+
+
+def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=None,
+       b_strides=None) -> np.ndarray | None:
+    """torch.mm / torch.addmm(bias, a, b) of float32 matrices bit for bit, or None if unknown."""
+    if a.dtype != np.float32 or b.dtype != np.float32:
+        return None
+    m, k = a.shape
+    n = b.shape[1]
+    if k < 2 or m * n * k > _MAX_WORK or k > _MAX_K or m == 0 or n == 0:
+        return None
+    a_row, b_row = layouts(a_strides or _strides(a), b_strides or _strides(b), m, k, n)
+    bias32 = None if bias is None else np.asarray(bias, np.float32)
+    if _sequential(m, k, n, a_row, b_row):
+        if bias32 is not None and _bias_first(m, n, a_row, b_row):
+            return sequential(a, b, bias32)
+        out = sequential(a, b)
+        return out if bias32 is None else out + bias32
+    if n == 1 and a_row and b_row and m % 4 == 0:  # (the last m % 4 rows' kernel is unknown)
+        out = four_lanes(a, b[:, 0])[:, None]
+        return out if bias32 is None else out + bias32
+    return None
+
+
+def mv(a: np.ndarray, v: np.ndarray, a_strides=None) -> np.ndarray | None:
+    """torch.mv: MKL's sgemv sums as sgemm does with a one-column B."""
+    out = mm(a, v[:, None], a_strides=a_strides, b_strides=(1, v.shape[0]))
+    return None if out is None else out[:, 0]
+
+
+def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """torch.dot (MKL sdot): sequential for two or three terms; for 4, 8 or 16 terms four lanes
+    (lane l sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3)."""
+    k = x.shape[0]
+    if x.dtype != np.float32 or y.dtype != np.float32 or k not in (2, 3, 4, 8, 16):
+        return None
+    if k < 4:
+        return sequential(x[None, :], y[:, None])[0, 0]
+    lanes = np.zeros(4, np.float32)
+    for row in (x * y).reshape(k // 4, 4):
+        lanes += row
+    return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
+
+
+def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """torch.bmm: its naive kernel below 400 multiply-adds per matrix, sequential without FMA."""
+    if a.dtype != np.float32 or b.dtype != np.float32:
+        return None
+    count, m, k = a.shape
+    n = b.shape[2]
+    if k < 2 or m * k * n >= 400 or count * m * n * k > _MAX_WORK:
+        return None
+    return sequential(a, b)

@@ -1,0 +1,703 @@
+"""Arranging values: triangles (tril, triu and their indices), grids and stacks (meshgrid,
+hstack, vstack, dstack, column_stack, atleast_nd): functions and rows."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop, pointwise_op
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+
+def _triangle(a, diagonal, upper):
+    if a.ndim == 0 or a.size == 0:
+        return a.copy()
+    rows, cols = a.shape[-2:]
+    keep = np.triu(np.ones((rows, cols), dtype=bool), diagonal) if upper else np.tril(
+        np.ones((rows, cols), dtype=bool), diagonal)
+    return np.where(keep, a, a.dtype.type(0))
+
+
+defop("tril", "TrilBackward0", lambda a, diagonal: _triangle(a, diagonal, False),
+      promote="none", vjp=lambda g, a, diagonal: F.tril(g, diagonal))
+defop("triu", "TriuBackward0", lambda a, diagonal: _triangle(a, diagonal, True),
+      promote="none", vjp=lambda g, a, diagonal: F.triu(g, diagonal))
+
+
+def _check_matrix(name: str, a: Tensor) -> None:
+    if a.ndim < 2:
+        raise errors.runtime(f"{name}: input tensor must have at least 2 dimensions")
+
+
+def tril(a: Tensor, diagonal: int = 0) -> Tensor:
+    _check_matrix("tril", a)
+    return apply(OPS["tril"], a, diagonal=diagonal)
+
+
+def triu(a: Tensor, diagonal: int = 0) -> Tensor:
+    _check_matrix("triu", a)
+    return apply(OPS["triu"], a, diagonal=diagonal)
+
+
+def _triangle_indices(name: str, row: int, col: int, offset: int, dtype, upper: bool) -> Tensor:
+    dtype = dtypes.int64 if dtype is None else dtype
+    if dtype.name not in ("int64", "int32"):
+        raise errors.TorchError("NotImplementedError", f'"{name}" not implemented for '
+                                f"'{dtype.legacy_name.removesuffix('Tensor')}'")
+    for what, value in (("row", row), ("col", col)):
+        if value < 0:
+            raise errors.runtime(f"{what} must be non-negative, got{value}")
+    pick = np.triu_indices if upper else np.tril_indices
+    rows, cols = pick(row, offset, col) if row and col else (np.zeros(0), np.zeros(0))
+    return Tensor(np.stack([rows, cols]).astype(dtype.np), dtype)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, dtype=None, layout=None, device=None,
+                 pin_memory=None) -> Tensor:
+    return _triangle_indices("tril_indices", row, col, offset, dtype, False)
+
+
+def triu_indices(row: int, col: int, offset: int = 0, dtype=None, layout=None, device=None,
+                 pin_memory=None) -> Tensor:
+    return _triangle_indices("triu_indices", row, col, offset, dtype, True)
+
+
+# ---- grids ----------------------------------------------------------------------------------------
+
+MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                    "indexing argument.")
+
+
+def _tensor_list(tensors, argument: int = 0) -> list:
+    """A function's tensors given as separate arguments or as one sequence (meshgrid(a, b) or
+    meshgrid([a, b])), with torch's error for an element that is not a tensor."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise errors.type_error(f"expected Tensor as element {i} in argument {argument}, "
+                                    f"but got {type(t).__name__}")
+    return list(tensors)
+
+
+def meshgrid(*tensors, indexing=None) -> tuple:
+    tensors = _tensor_list(tensors)
+    if indexing is None:
+        STATE.warn("UserWarning", MESHGRID_WARNING, once=True)
+        indexing = "ij"
+    if indexing not in ("xy", "ij"):
+        raise errors.runtime('torch.meshgrid: indexing must be one of "xy" or "ij", but '
+                             f"received: {indexing}")
+    if not tensors:
+        raise errors.runtime("meshgrid expects a non-empty TensorList")
+    for t in tensors[1:]:
+        if t.dtype is not tensors[0].dtype:
+            raise errors.runtime("meshgrid expects all tensors to have the same dtype")
+    for i, t in enumerate(tensors):
+        if t.ndim > 1:
+            raise errors.runtime(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                                 f"but got a {t.ndim}D tensor")
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:
+        tensors[0], tensors[1] = tensors[1], tensors[0]
+    grid = tuple(t.numel() for t in tensors)
+    outputs = []
+    for i, t in enumerate(tensors):
+        shape = [1] * len(tensors)
+        shape[i] = -1
+        outputs.append(F.expand(F.view(t, tuple(shape)), grid))
+    if swap:
+        outputs[0], outputs[1] = outputs[1], outputs[0]
+    return tuple(outputs)
+
+
+# ---- stacks -------------------------------------------------------------------------------------
+
+def atleast(a: Tensor, ndim: int) -> Tensor:
+    """torch.atleast_1d/2d/3d of one tensor."""
+    if a.ndim >= ndim:
+        return a
+    if a.ndim == 0:
+        return F.reshape(a, (1,) * ndim)
+    if ndim == 2 or a.ndim == 2:
+        return F.unsqueeze(a, 0) if a.ndim == 1 else F.unsqueeze(a, -1)
+    return F.unsqueeze(F.unsqueeze(a, 0), -1)
+
+
+def _atleast(ndim: int):
+    def function(*tensors):
+        if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+            return atleast(tensors[0], ndim)
+        return tuple(atleast(t, ndim) for t in _tensor_list(tensors))
+    function.__name__ = f"atleast_{ndim}d"
+    return function
+
+
+atleast_1d, atleast_2d, atleast_3d = _atleast(1), _atleast(2), _atleast(3)
+
+
+def _nonempty(name: str, tensors) -> list:
+    tensors = list(tensors)
+    if not tensors:
+        raise errors.runtime(f"{name} expects a non-empty TensorList")
+    return tensors
+
+
+def hstack(tensors) -> Tensor:
+    parts = [atleast(t, 1) for t in _nonempty("hstack", tensors)]
+    return F.cat(parts, 0 if parts[0].ndim == 1 else 1)
+
+
+def vstack(tensors) -> Tensor:
+    return F.cat([atleast(t, 2) for t in _nonempty("vstack", tensors)], 0)
+
+
+def dstack(tensors) -> Tensor:
+    return F.cat([atleast(t, 3) for t in _nonempty("dstack", tensors)], 2)
+
+
+def column_stack(tensors) -> Tensor:
+    parts = [F.reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t
+             for t in _nonempty("column_stack", tensors)]
+    return F.cat(parts, 1)
+
+
+__all__ = ["tril", "triu", "tril_indices", "triu_indices", "meshgrid", "atleast", "atleast_1d",
+           "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack", "column_stack",
+           "MESHGRID_WARNING"]
+
+
+# ---- declarations: the public names of this area ------------------------------------------------
+
+declare("tril", tril, "tril(Tensor self, int diagonal=0, *, Tensor? out=None)")
+declare("triu", triu, "triu(Tensor self, int diagonal=0, *, Tensor? out=None)")
+_INDICES_FACTORY = ("int row, int col, int offset=0, *, ScalarType? dtype=None, "
+                    "Layout? layout=None, Device? device=None, bool? pin_memory=False)")
+declare("tril_indices", tril_indices, "tril_indices(" + _INDICES_FACTORY, variants="torch")
+declare("triu_indices", triu_indices, "triu_indices(" + _INDICES_FACTORY, variants="torch")
+declare("meshgrid", meshgrid, python="*tensors, indexing=None", variants="torch")
+for _function in (atleast_1d, atleast_2d, atleast_3d):
+    declare(_function.__name__, _function, python="*tensors", variants="torch")
+declare("hstack", hstack, "hstack(Tensor[] tensors, *, Tensor? out=None)", variants="torch")
+declare("vstack", vstack, "vstack(Tensor[] tensors, *, Tensor? out=None)", variants="torch",
+        aliases=("row_stack",))
+declare("dstack", dstack, "dstack(Tensor[] tensors, *, Tensor? out=None)", variants="torch")
+declare("column_stack", column_stack, "column_stack(Tensor[] tensors, *, Tensor? out=None)",
+        variants="torch")
+
+
+# ---- rolls, rotations, differences, repeats -------------------------------------------------------
+
+defop("roll", "RollBackward0", lambda a, shifts, dims: np.roll(a, shifts, dims or None),
+      promote="none", vjp=lambda g, a, shifts, dims: F.roll(g, tuple(-s for s in shifts), dims))
+defop("rot90", "Rot90Backward0", lambda a, k, dims: np.rot90(a, k, dims).copy(), promote="none",
+      vjp=lambda g, a, k, dims: F.rot90(g, -k, dims))
+
+
+def roll(a: Tensor, shifts, dims=()) -> Tensor:
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(shifts) != len(dims) and (dims or len(shifts) != 1):
+        raise errors.runtime(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                             f"{len(dims)}")
+    dims = F.normalize_dims(dims, a.ndim) if dims else ()
+    return apply(OPS["roll"], a, shifts=shifts, dims=dims)
+
+
+def rot90(a: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
+    dims = tuple(dims)
+    if len(dims) != 2:
+        raise errors.runtime(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if a.ndim < 2:
+        raise errors.runtime(f"expected total dims >= 2, but got total dims = {a.ndim}")
+    d0, d1 = F.normalize_dims(dims, a.ndim)
+    if d0 == d1:
+        raise errors.runtime(f"expected rotation dims to be different, but got dim0 = {d0} and "
+                             f"dim1 = {d1}")
+    return apply(OPS["rot90"], a, k=k % 4, dims=(d0, d1))
+
+
+def diff(a: Tensor, n: int = 1, dim: int = -1, prepend=None, append=None) -> Tensor:
+    if a.ndim == 0:
+        raise errors.runtime("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise errors.runtime(f"order must be non-negative but got {n}")
+    d = F.wrap_dim(dim, a.ndim)
+    parts = [t for t in (prepend, a, append) if t is not None]
+    if len(parts) > 1:
+        a = F.cat(parts, d)
+    for _ in range(n):
+        size = a.shape[d]
+        if size == 0:
+            break
+        later, earlier = F.narrow(a, d, 1, size - 1), F.narrow(a, d, 0, size - 1)
+        a = F.logical_xor(later, earlier) if a.dtype is dtypes.bool_ else F.sub(later, earlier)
+    return a
+
+
+def tile(a: Tensor, dims) -> Tensor:
+    dims = tuple(dims)
+    if len(dims) < a.ndim:
+        dims = (1,) * (a.ndim - len(dims)) + dims
+    return F.repeat(a, dims)
+
+
+def repeat_interleave(a: Tensor, repeats=None, dim=None, output_size=None) -> Tensor:
+    if repeats is None:  # repeat_interleave(repeats): the indices that repeat each position
+        counts = a.data.astype(np.int64)
+        return Tensor(np.repeat(np.arange(counts.size), counts), dtypes.int64)
+    source = a if dim is not None else F.reshape(a, (-1,))
+    d = F.wrap_dim(dim if dim is not None else 0, source.ndim)
+    if isinstance(repeats, Tensor):
+        counts = repeats.data.astype(np.int64).reshape(-1)
+        if counts.size == 1 and source.shape[d] != 1:
+            counts = np.repeat(counts, source.shape[d])
+        if counts.size != source.shape[d]:
+            raise errors.runtime("repeats must have the same size as input along dim, but got "
+                                 f"repeats.size(0) = {counts.size} and input.size({d}) = "
+                                 f"{source.shape[d]}")
+        if (counts < 0).any():
+            raise errors.runtime("repeats can not be negative")
+        index = Tensor(np.repeat(np.arange(counts.size), counts), dtypes.int64)
+        return F.index_select(source, d, index)
+    if repeats < 0:
+        raise errors.runtime("Repeats must be non-negative")
+    sizes = source.shape[:d + 1] + (repeats,) + source.shape[d + 1:]
+    expanded = F.contiguous(F.expand(F.unsqueeze(source, d + 1), sizes))
+    return F.view(expanded, source.shape[:d] + (source.shape[d] * repeats,) + source.shape[d + 1:])
+
+
+# ---- shapes and broadcasting -----------------------------------------------------------------------
+
+def swapaxes(a: Tensor, axis0: int, axis1: int) -> Tensor:
+    return F.transpose(a, axis0, axis1)
+
+
+def select_index(a: Tensor, dim: int, index: int) -> Tensor:
+    if a.ndim == 0:
+        raise errors.index_error("select() cannot be applied to a 0-dim tensor.")
+    d = F.wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    if not -size <= index < size:
+        raise errors.index_error(f"select(): index {index} out of range for tensor of size "
+                                 f"{F.size_list(a.shape)} at dimension {d}")
+    return F.select(a, d, index % size)
+
+
+def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    sizes = tuple(sizes)
+    if not sizes:
+        raise errors.runtime("unflatten: sizes must be non-empty")
+    known = [s for s in sizes if s != -1]
+    inferred = F.infer_shape(sizes, a.shape[d]) if -1 in sizes else sizes
+    if -1 not in sizes and int(np.prod(known)) != a.shape[d]:
+        raise errors.runtime(
+            f"unflatten: Provided sizes {F.size_list(sizes)} don't multiply up to the size of dim "
+            f"{dim} ({a.shape[d]}) in the input tensor")
+    return F.view(a, a.shape[:d] + tuple(inferred) + a.shape[d + 1:])
+
+
+def fliplr(a: Tensor) -> Tensor:
+    if a.ndim < 2:
+        raise errors.runtime("Input must be >= 2-d.")
+    return F.flip(a, (1,))
+
+
+def flipud(a: Tensor) -> Tensor:
+    if a.ndim < 1:
+        raise errors.runtime("Input must be >= 1-d.")
+    return F.flip(a, (0,))
+
+
+def broadcast_to(a: Tensor, size) -> Tensor:
+    return F.expand(a, tuple(size))
+
+
+def broadcast_tensors(*tensors) -> tuple:
+    tensors = _tensor_list(tensors)
+    shape = ()
+    for t in tensors:
+        shape = F.broadcast_shape(shape, t.shape)
+    return tuple(t if t.shape == shape else F.expand(t, shape) for t in tensors)
+
+
+__all__ += ["roll", "rot90", "diff", "tile", "repeat_interleave", "swapaxes", "select_index",
+            "unflatten", "fliplr", "flipud", "broadcast_to", "broadcast_tensors"]
+
+declare("roll", roll, "roll(Tensor self, int[1] shifts, int[1] dims=[])")
+declare("rot90", rot90, "rot90(Tensor self, int k=1, int[] dims=[0,1])")
+declare("diff", diff, "diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, "
+        "Tensor? append=None, *, Tensor? out=None)")
+declare("tile", tile, "tile(Tensor self, int[] dims)")
+declare("repeat_interleave", repeat_interleave,
+        "repeat_interleave(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None)",
+        "repeat_interleave(Tensor repeats, *, int? output_size=None)",
+        "repeat_interleave(Tensor self, int repeats, int? dim=None, *, int? output_size=None)",
+        method=("repeat_interleave(Tensor self, Tensor repeats, int? dim=None, *, "
+                "int? output_size=None)",
+                "repeat_interleave(Tensor self, int repeats, int? dim=None, *, "
+                "int? output_size=None)"))
+declare("swapaxes", swapaxes, "swapaxes(Tensor self, int axis0, int axis1)")
+declare("swapdims", swapaxes, "swapdims(Tensor self, int dim0, int dim1)")
+declare("select", select_index, "select(Tensor self, int dim, int index)")
+declare("unflatten", unflatten, "unflatten(Tensor self, int dim, int[] sizes)")
+declare("fliplr", fliplr, "fliplr(Tensor self)")
+declare("flipud", flipud, "flipud(Tensor self)")
+declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")
+declare("broadcast_tensors", broadcast_tensors, python="*tensors", variants="torch")
+
+
+# ---- clamping, fmod, nan_to_num ------------------------------------------------------------------
+
+def _where_zero(condition: Tensor, g: Tensor) -> Tensor:
+    return F.where(condition, g, F.scalar_tensor(0.0, g.dtype))
+
+
+for _bound, _pick, _keep, _moved in (("min", np.maximum, "ge", "lt"),
+                                     ("max", np.minimum, "le", "gt")):
+    defop(f"clamp_{_bound}", f"Clamp{_bound.capitalize()}Backward0", _pick, save=(0,),
+          vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),))
+    pointwise_op(f"clamp_{_bound}.Tensor", f"Clamp{_bound.capitalize()}Backward1", _pick,
+                 save=(0, 1),
+                 vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),
+                      lambda g, a, b, moved=_moved: _where_zero(F.compare(moved, a, b), g)))
+
+
+def _clamp_bound(which: str):
+    def function(a: Tensor, bound) -> Tensor:
+        if isinstance(bound, Tensor):
+            F.broadcast_shape(a.shape, bound.shape)
+            return apply(OPS[f"clamp_{which}.Tensor"], a, bound)
+        return apply(OPS[f"clamp_{which}"], a, bound)
+    function.__name__ = f"clamp_{which}"
+    return function
+
+
+clamp_min, clamp_max = _clamp_bound("min"), _clamp_bound("max")
+
+defop("fmod.Scalar", "FmodBackward0", np.fmod, vjp=lambda g, a, b: g)
+pointwise_op("fmod.Tensor", "FmodBackward1", np.fmod, save=(0, 1), save_for=((), (0, 1)),
+             vjp=(lambda g, a, b: g,
+                  lambda g, a, b: F.mul(F.neg(g), F.div(a, b, rounding_mode="trunc"))))
+
+
+def fmod(a: Tensor, other) -> Tensor:
+    if isinstance(other, Tensor):
+        F.broadcast_shape(a.shape, other.shape)
+        return apply(OPS["fmod.Tensor"], a, other)
+    return apply(OPS["fmod.Scalar"], a, other)
+
+
+def _nan_to_num(a, nan, posinf, neginf):
+    if a.dtype.kind != "f":
+        return a.copy()
+    info = np.finfo(a.dtype)
+    return np.nan_to_num(a, nan=0.0 if nan is None else nan,
+                         posinf=info.max if posinf is None else posinf,
+                         neginf=info.min if neginf is None else neginf)
+
+
+defop("nan_to_num", "NanToNumBackward0", _nan_to_num, promote="none", save=(0,),
+      vjp=lambda g, a, nan, posinf, neginf: F.mul(g, F.logical_not(
+          F.logical_or(F.isinf(a), F.isnan(a)))))
+
+
+def nan_to_num(a: Tensor, nan=None, posinf=None, neginf=None) -> Tensor:
+    return apply(OPS["nan_to_num"], a, nan=nan, posinf=posinf, neginf=neginf)
+
+
+# ---- masked_select, take, index_fill, scatter ------------------------------------------------------
+
+def _masked_scatter(a, mask, source):
+    out = a.copy()
+    mask = np.broadcast_to(mask, out.shape)
+    out[mask] = source.reshape(-1)[:int(mask.sum())]
+    return out
+
+
+def _masked_scatter_source_grad(g, mask, sizes):
+    picked = F.masked_select(g, mask)
+    count = int(np.prod(sizes))
+    padding = F.zeros_of((count - picked.numel(),), g.dtype)
+    return F.view(F.cat([picked, padding]), sizes)
+
+
+defop("masked_select", "MaskedSelectBackward0",
+      lambda a, mask: np.broadcast_to(a, np.broadcast_shapes(a.shape, mask.shape))[
+          np.broadcast_to(mask, np.broadcast_shapes(a.shape, mask.shape))],
+      promote="none", save=(0, 1), vjp=(lambda g, a, mask: F.sum_to(F.apply_op(
+          "masked_scatter", F.zeros_of(np.broadcast_shapes(a.shape, mask.shape), g.dtype), mask,
+          g, sizes=g.shape), a.shape), None))
+defop("masked_scatter", "MaskedScatterBackward0",
+      lambda a, mask, source, sizes: _masked_scatter(a, mask, source), promote="none",
+      save=(1,), vjp=(lambda g, a, mask, source, sizes: F.masked_fill(g, mask, 0), None,
+                      lambda g, a, mask, source, sizes: _masked_scatter_source_grad(
+                          g, mask, sizes)))
+
+
+def masked_select(a: Tensor, mask: Tensor) -> Tensor:
+    if mask.dtype is not dtypes.bool_:
+        raise errors.runtime(f"masked_select: expected BoolTensor for mask")
+    F.broadcast_shape(a.shape, mask.shape)
+    return apply(OPS["masked_select"], a, mask)
+
+
+def _put(a, source, index, accumulate):
+    out = a.copy().reshape(-1)
+    if accumulate:
+        np.add.at(out, index.reshape(-1), source.reshape(-1))
+    else:
+        out[index.reshape(-1)] = source.reshape(-1)
+    return out.reshape(a.shape)
+
+
+defop("take", "TakeBackward0", lambda a, index, sizes: a.reshape(-1)[index], promote="none",
+      saves_params=True, vjp=lambda g, a, index, sizes: F.apply_op(
+          "put", F.zeros_of(sizes, g.dtype), g, index=index, accumulate=True))
+defop("put", "PutBackward0", _put, promote="none", saves_params=True,
+      vjp=(lambda g, a, source, index, accumulate: g if accumulate else F.apply_op(
+          "put", g, F.zeros_of(index.shape, g.dtype), index=index, accumulate=False),
+           lambda g, a, source, index, accumulate: F.reshape(
+               F.apply_op("take", g, index=index, sizes=g.shape), index.shape)))
+
+
+def take(a: Tensor, index: Tensor) -> Tensor:
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime(f"take(): Expected a long tensor for index, but got "
+                             f"{index.dtype.legacy_name.removesuffix('Tensor')}")
+    positions = index.data.astype(np.int64)
+    count = a.numel()
+    bad = positions[(positions >= count) | (positions < -count)]
+    if bad.size:
+        raise errors.index_error(f"out of range: tried to access index {bad.flat[0]} on a "
+                                 f"tensor of {count} elements.")
+    return apply(OPS["take"], a, index=positions % max(count, 1), sizes=a.shape)
+
+
+def _index_fill_scalar(a, dim, index, value):
+    out = a.copy()
+    key = [slice(None)] * out.ndim
+    if out.ndim:
+        key[dim] = index
+        out[tuple(key)] = value
+    else:
+        out[...] = value
+    return out
+
+
+defop("index_fill.int_Scalar", "IndexFillBackward0", _index_fill_scalar, promote="none",
+      saves_params=True, vjp=lambda g, a, dim, index, value: F.apply_op(
+          "index_fill.int_Scalar", g, dim=dim, index=index, value=0))
+
+
+def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime("index_fill_(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise errors.index_error("Index has to be a vector/scalar")
+    positions = index.data.reshape(-1).astype(np.int64)
+    size = a.shape[d] if a.ndim else 1
+    bad = positions[(positions >= size) | (positions < -size)]
+    if bad.size:
+        raise errors.index_error(f"index {bad[0]} is out of bounds for dimension {d} with size "
+                                 f"{size}")
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise errors.runtime("index_fill_ only supports a 0-dimensional value tensor, but "
+                                 f"got tensor with {value.ndim} dimension(s).")
+        return F.apply_op("index_fill.int_Tensor", a, Tensor(positions % size, dtypes.int64),
+                          F.to_dtype(value, a.dtype), dim=d)
+    return apply(OPS["index_fill.int_Scalar"], a, dim=d, index=positions % size, value=value)
+
+
+def _scatter_value(a, index, dim, value):
+    out = a.copy()
+    if out.ndim == 0:
+        out[...] = value
+        return out
+    np.put_along_axis(out, index, value, axis=dim)
+    return out
+
+
+def _scatter_reduce(a, src, index, dim, reduce):
+    out = a.copy()
+    key = F.scatter_key(index, dim)
+    values = src[tuple(slice(0, n) for n in index.shape)] if np.ndim(src) else src
+    if reduce == "add":
+        np.add.at(out, key, values)
+    else:
+        np.multiply.at(out, key, values)
+    return out
+
+
+defop("scatter.value", "ScatterBackward1", _scatter_value, promote="none", saves_params=True,
+      vjp=lambda g, a, index, dim, value: F.apply_op("scatter.value", g, index=index, dim=dim,
+                                                     value=0))
+defop("scatter.reduce", "NotImplemented", _scatter_reduce,
+      name="torch::autograd::NotImplemented", promote="none", saves_params=True,
+      vjp=(lambda g, a, src=None, **params: F.not_implemented_derivative("aten::scatter"),
+           None))
+
+SCATTER_REDUCE_WARNING = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+    "future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
+
+
+def scatter_op(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:
+    """torch.scatter / Tensor.scatter: from a tensor `src` or a number `value`, optionally
+    reducing with 'add' or 'multiply'."""
+    d = F.wrap_dim(dim, a.ndim)
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime("scatter(): Expected dtype int64 for index")
+    if isinstance(src, Tensor) and src.dtype is not a.dtype:
+        raise errors.runtime(f"scatter(): Expected self.dtype to be equal to src.dtype")
+    size = a.shape[d] if a.ndim else 1
+    positions = index.data.astype(np.int64)
+    bad = positions[(positions >= size) | (positions < 0)]
+    if bad.size:
+        raise errors.runtime(f"index {bad.flat[0]} is out of bounds for dimension {d} with size "
+                             f"{size}")
+    if reduce is not None:
+        if reduce not in ("add", "multiply"):
+            raise errors.runtime(f"reduce argument must be either add or multiply.")
+        if isinstance(src, Tensor):
+            STATE.warn("UserWarning", SCATTER_REDUCE_WARNING, once=True)
+            return apply(OPS["scatter.reduce"], a, src, index=positions, dim=d, reduce=reduce)
+        return apply(OPS["scatter.reduce"], a, index=positions, src=value, dim=d, reduce=reduce)
+    if isinstance(src, Tensor):
+        return F.scatter(a, d, Tensor(positions, dtypes.int64), src)
+    return apply(OPS["scatter.value"], a, index=positions, dim=d, value=value)
+
+
+def _scatter_entry(a, dim, index, src, reduce=None):
+    if isinstance(src, Tensor):
+        return scatter_op(a, dim, index, src=src, reduce=reduce)
+    return scatter_op(a, dim, index, value=src, reduce=reduce)
+
+
+def not_implemented_derivative(name: str):
+    raise errors.runtime(f"derivative for {name} is not implemented")
+
+
+def _in_place(function):
+    def method(t: Tensor, *args, **kwargs) -> Tensor:
+        return F.apply_inplace(t, lambda self: function(self, *args, **kwargs))
+    method.__name__ = function.__name__ + "_"
+    return method
+
+
+masked_fill_ = _in_place(lambda t, mask, value: F.masked_fill(t, mask, value))
+index_fill_ = _in_place(index_fill)
+scatter_ = _in_place(_scatter_entry)
+
+__all__ += ["clamp_min", "clamp_max", "fmod", "nan_to_num", "masked_select", "take",
+            "index_fill", "scatter_op", "not_implemented_derivative", "masked_fill_",
+            "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING"]
+
+for _which, _function in (("min", clamp_min), ("max", clamp_max)):
+    declare(f"clamp_{_which}", _function,
+            f"clamp_{_which}(Tensor self, Tensor {_which}, *, Tensor? out=None)",
+            f"clamp_{_which}(Tensor self, Scalar {_which}, *, Tensor? out=None)")
+declare("fmod", fmod, "fmod(Tensor self, Tensor other, *, Tensor? out=None)",
+        "fmod(Tensor self, Scalar other, *, Tensor? out=None)")
+declare("nan_to_num", nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, "
+        "float? neginf=None, *, Tensor? out=None)")
+declare("masked_select", masked_select,
+        "masked_select(Tensor self, Tensor mask, *, Tensor? out=None)")
+declare("take", take, "take(Tensor self, Tensor index, *, Tensor? out=None)")
+declare("index_fill", index_fill, "index_fill(Tensor self, int dim, Tensor index, Tensor value)",
+        "index_fill(Tensor self, int dim, Tensor index, Scalar value)")
+_INDEX_FILL_METHOD = ("index_fill_(Tensor self, int dim, Tensor index, Tensor value)",
+                      "index_fill_(Tensor self, int dim, Tensor index, Scalar value)")
+declare("index_fill_", index_fill_, *_INDEX_FILL_METHOD, variants="method")
+declare("scatter", _scatter_entry,
+        "scatter(Tensor self, int dim, Tensor index, Tensor src, *, Tensor? out=None)",
+        "scatter(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor? out=None)",
+        "scatter(Tensor self, int dim, Tensor index, Scalar value, *, Tensor? out=None)",
+        "scatter(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, "
+        "Tensor? out=None)")
+declare("scatter_", scatter_,
+        "scatter_(Tensor self, int dim, Tensor index, Tensor src)",
+        "scatter_(Tensor self, int dim, Tensor index, Tensor src, *, str reduce)",
+        "scatter_(Tensor self, int dim, Tensor index, Scalar value)",
+        "scatter_(Tensor self, int dim, Tensor index, Scalar value, *, str reduce)",
+        variants="method")
+declare("masked_fill_", masked_fill_, "masked_fill_(Tensor self, Tensor mask, Tensor value)",
+        "masked_fill_(Tensor self, Tensor mask, Scalar value)", variants="method")
+
+
+# ---- queries and new_* factories -------------------------------------------------------------------
+
+def strides(t: Tensor) -> tuple:
+    """Element strides: NumPy's, except that a new size-1 dim (stride 0 in NumPy) gets the
+    stride torch's unsqueeze gives it."""
+    out = [s // t.data.itemsize for s in t.data.strides]
+    for d in range(t.ndim - 1, -1, -1):
+        if t.shape[d] == 1 and out[d] == 0:
+            out[d] = out[d + 1] * t.shape[d + 1] if d + 1 < t.ndim else 1
+    return tuple(out)
+
+
+def stride(t: Tensor, dim=None):
+    if dim is None:
+        return strides(t)
+    return strides(t)[F.wrap_dim(dim, t.ndim)]
+
+
+def storage_offset(t: Tensor) -> int:
+    base = t._base
+    if base is None or t.data.size == 0:
+        return 0
+    start = base.data.__array_interface__["data"][0]
+    return (t.data.__array_interface__["data"][0] - start) // t.data.itemsize
+
+
+def _new(fill):
+    def factory(t: Tensor, *size, dtype=None, device=None, requires_grad=False, layout=None,
+                pin_memory=False) -> Tensor:
+        shape = F.sizes_arg(size)
+        dtype = dtype or t.dtype
+        return Tensor(np.full(shape, fill, dtype=dtype.np), dtype,
+                      requires_grad=bool(requires_grad))
+    return factory
+
+
+new_zeros, new_ones, new_empty = _new(0), _new(1), _new(0)
+
+
+def new_full(t: Tensor, size, fill_value, dtype=None, device=None, requires_grad=False,
+             layout=None, pin_memory=False) -> Tensor:
+    dtype = dtype or t.dtype
+    return Tensor(np.full(tuple(size), fill_value, dtype=dtype.np), dtype,
+                  requires_grad=bool(requires_grad))
+
+
+def new_tensor(t: Tensor, data, dtype=None, device=None, requires_grad=False, layout=None,
+               pin_memory=False) -> Tensor:
+    return F.tensor(data, dtype or t.dtype, bool(requires_grad))
+
+
+__all__ += ["strides", "stride", "storage_offset", "new_zeros", "new_ones", "new_empty",
+            "new_full", "new_tensor"]
+_NEW = "dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False"
+for _name, _function in (("new_zeros", new_zeros), ("new_ones", new_ones),
+                         ("new_empty", new_empty)):
+    declare(_name, _function, python="self, *size, " + _NEW, variants="method")
+declare("new_full", new_full, python="self, size, fill_value, *, " + _NEW, variants="method")
+declare("new_tensor", new_tensor, python="self, data, *, " + _NEW, variants="method")
+declare("stride", stride, python="self, dim=None", variants="method")
+declare("storage_offset", storage_offset, python="self", variants="method")
+declare("element_size", lambda t: t.data.itemsize, python="self", variants="method")
+declare("nelement", lambda t: t.numel(), python="self", variants="method")
+declare("is_floating_point", lambda t: t.dtype.is_floating_point, python="input")
+declare("is_complex", lambda t: False, python="input")
+declare("is_tensor", lambda obj: isinstance(obj, Tensor), python="obj", variants="torch")
+
+
+export(__name__, globals())

@@ -1,0 +1,647 @@
+"""Convolutions and pooling (conv1d/conv2d, max/avg/adaptive pooling): functions and rows.
+
+Convolutions run as im2col + matmul over NumPy windows; every spatial rank goes through the one
+N-d kernel, and transposed convolutions are the input gradient of the plain one, as in ATen.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.tensor import Tensor
+
+
+# ---- NumPy kernels ------------------------------------------------------------------------------
+
+def _windows(x, kernel, stride, dilation, out):
+    """x (N, C, *S) -> view (N, C, *out, *kernel) of the windows each output reads."""
+    n, c = x.shape[:2]
+    s = x.strides
+    spatial = len(kernel)
+    shape = (n, c, *out, *kernel)
+    strides = (s[0], s[1], *(s[2 + i] * stride[i] for i in range(spatial)),
+               *(s[2 + i] * dilation[i] for i in range(spatial)))
+    return np.lib.stride_tricks.as_strided(x, shape, strides, writeable=False)
+
+
+def _pad_zero(x, padding):
+    if not any(padding):
+        return np.ascontiguousarray(x)
+    return np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+
+
+def _out_size(size, k, s, p, d):
+    return (size + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+def _conv(x, w, stride, padding, dilation, groups):
+    """Plain convolution: x (N, C, *S), w (O, C/groups, *K) -> (N, O, *out)."""
+    kernel = w.shape[2:]
+    spatial = len(kernel)
+    out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i])
+                for i in range(spatial))
+    cols = _windows(_pad_zero(x, padding), kernel, stride, dilation, out)
+    n = x.shape[0]
+    per_in, per_out = x.shape[1] // groups, w.shape[0] // groups
+    result = np.empty((n, w.shape[0], *out), x.dtype)
+    k_axes = tuple(range(2 + spatial, 2 + 2 * spatial))
+    for g in range(groups):
+        patch = cols[:, g * per_in:(g + 1) * per_in]
+        # (N, *out, C*K) @ (C*K, O)
+        patch = np.moveaxis(patch, 1, 1 + spatial)  # N, *out, C, *K
+        patch = patch.reshape(n, *out, -1)
+        wg = w[g * per_out:(g + 1) * per_out].reshape(per_out, -1)
+        y = np.matmul(patch.reshape(-1, patch.shape[-1]), wg.T).reshape(n, *out, per_out)
+        result[:, g * per_out:(g + 1) * per_out] = np.moveaxis(y, -1, 1)
+    del k_axes
+    return result
+
+
+def _conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
+    """The adjoint of `_conv` in its input: g (N, O, *out), w (O, C/groups, *K) -> input_shape."""
+    kernel = w.shape[2:]
+    spatial = len(kernel)
+    n = g.shape[0]
+    per_out, per_in = w.shape[0] // groups, w.shape[1]
+    padded = np.zeros((n, per_in * groups, *(input_shape[2 + i] + 2 * padding[i]
+                                              for i in range(spatial))), g.dtype)
+    out = g.shape[2:]
+    for group in range(groups):
+        gg = g[:, group * per_out:(group + 1) * per_out]
+        wg = w[group * per_out:(group + 1) * per_out]
+        target = padded[:, group * per_in:(group + 1) * per_in]
+        for offset in itertools.product(*(range(k) for k in kernel)):
+            # (N, *out, O) @ (O, C) -> (N, *out, C)
+            contribution = np.matmul(np.moveaxis(gg, 1, -1), wg[(slice(None), slice(None),
+                                                                 *offset)])
+            key = tuple(slice(offset[i] * dilation[i],
+                              offset[i] * dilation[i] + stride[i] * (out[i] - 1) + 1, stride[i])
+                        for i in range(spatial))
+            target[(slice(None), slice(None), *key)] += np.moveaxis(contribution, -1, 1)
+    crop = tuple(slice(padding[i], padding[i] + input_shape[2 + i]) for i in range(spatial))
+    return padded[(slice(None), slice(None), *crop)]
+
+
+def _conv_weight_grad(g, x, weight_shape, stride, padding, dilation, groups):
+    """The adjoint of `_conv` in its weight."""
+    kernel = tuple(weight_shape[2:])
+    spatial = len(kernel)
+    out = g.shape[2:]
+    cols = _windows(_pad_zero(x, padding), kernel, stride, dilation, out)
+    per_in, per_out = x.shape[1] // groups, weight_shape[0] // groups
+    result = np.empty(weight_shape, g.dtype)
+    out_axes = tuple(range(2, 2 + spatial))
+    for group in range(groups):
+        patch = cols[:, group * per_in:(group + 1) * per_in]
+        gg = g[:, group * per_out:(group + 1) * per_out]
+        result[group * per_out:(group + 1) * per_out] = np.tensordot(
+            gg, patch, axes=((0, *out_axes), (0, *out_axes)))
+    return result
+
+
+def _transposed_shape(x_shape, w_shape, stride, padding, output_padding, dilation, groups):
+    spatial = len(w_shape) - 2
+    return (x_shape[0], w_shape[1] * groups, *(
+        (x_shape[2 + i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (w_shape[2 + i] - 1)
+        + output_padding[i] + 1 for i in range(spatial)))
+
+
+def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding, groups):
+    if transposed:
+        shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
+                                  groups)
+        y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
+    else:
+        y = _conv(x, w, stride, padding, dilation, groups)
+    if b is not None:
+        y = y + b.reshape((1, -1) + (1,) * (y.ndim - 2))
+    return y
+
+
+def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output_padding,
+                          groups, mask):
+    empty = np.zeros(0, g.dtype)
+    grad_x = grad_w = grad_b = empty
+    if mask[0]:
+        grad_x = (_conv(g, w, stride, padding, dilation, groups) if transposed else
+                  _conv_input_grad(g, w, x.shape, stride, padding, dilation, groups))
+    if mask[1]:
+        grad_w = (_conv_weight_grad(x, g, w.shape, stride, padding, dilation, groups)
+                  if transposed else
+                  _conv_weight_grad(g, x, w.shape, stride, padding, dilation, groups))
+    if mask[2]:
+        grad_b = g.sum(axis=(0, *range(2, g.ndim)))
+    return grad_x, grad_w, grad_b
+
+
+# ---- rows ---------------------------------------------------------------------------------------
+
+_CONV_PARAMS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
+
+
+def _conv_grad(index):
+    def rule(g, x, w, b, **params):
+        mask = tuple(i == index for i in range(3))
+        return convolution_backward(g, x, w, mask=mask, **params)[index]
+    return rule
+
+
+def convolution_backward(g, x, w, *, mask, **params):
+    return apply(OPS["convolution_backward"], g, x, w, mask=mask, **params)
+
+
+def _masked(grads, mask) -> list:
+    """The grads of the outputs this node computed (the others are placeholders)."""
+    return [g if wanted else None for g, wanted in zip(grads, mask)]
+
+
+def _double_backward_grad_output(gg, g, x, w, **params):
+    """ggO = conv(ggI, w) + conv(x, ggW) + ggb, for the grads that reach this node."""
+    ggI, ggW, ggb = _masked(gg, params.pop("mask"))
+    total = None
+    if ggI is not None:
+        total = convolution(ggI, w, None, **params)
+    if ggW is not None:
+        term = convolution(x, ggW, None, **params)
+        total = term if total is None else F.add(total, term)
+    if ggb is not None:
+        shape = [1] * g.ndim
+        shape[1] = ggb.shape[0]
+        term = F.expand(F.view(F.contiguous(ggb), tuple(shape)), g.shape)
+        total = term if total is None else F.add(total, term)
+    return total
+
+
+def _double_backward_input(gg, g, x, w, stride, padding, dilation, transposed, output_padding,
+                           groups, mask):
+    """gI = convT(gO, ggW) (conv when transposed), narrowed to the input's size."""
+    ggW = _masked(gg, mask)[1]
+    if ggW is None:
+        return None
+    if transposed:
+        result = convolution(g, ggW, None, stride, padding, dilation, False, output_padding,
+                             groups)
+        for i in range(2, result.ndim):
+            if result.shape[i] > x.shape[i]:
+                result = F.narrow(result, i, 0, x.shape[i])
+        return result
+    output_padding = list(output_padding)
+    for i in range(len(stride)):
+        expected = ((w.shape[2 + i] - 1) * dilation[i] - 2 * padding[i]
+                    + (stride[i] * (g.shape[2 + i] - 1) + 1))
+        if expected != x.shape[2 + i]:
+            output_padding[i] = x.shape[2 + i] - expected
+    return convolution(g, ggW, None, stride, padding, dilation, True, tuple(output_padding),
+                       groups)
+
+
+def _double_backward_weight(gg, g, x, w, stride, padding, dilation, transposed, output_padding,
+                            groups, mask):
+    """gW = conv(ggI, gO) over the batch (stride and dilation swapped), per group."""
+    ggI = _masked(gg, mask)[0]
+    if ggI is None:
+        return None
+    gOt, ggIt = F.transpose(g, 0, 1), F.transpose(ggI, 0, 1)
+    parts = []
+    for group in range(groups):
+        a, b = ggIt, gOt
+        if groups > 1:
+            a = F.narrow(ggIt, 0, ggIt.shape[0] // groups * group, ggIt.shape[0] // groups)
+            b = F.narrow(gOt, 0, gOt.shape[0] // groups * group, gOt.shape[0] // groups)
+        if transposed:
+            a, b = b, a
+        parts.append(convolution(a, b, None, dilation, padding, stride, False, output_padding,
+                                 1))
+    result = F.transpose(parts[0] if groups == 1 else F.cat(parts, 1), 0, 1)
+    for i in range(2, result.ndim):
+        if result.shape[i] > w.shape[i]:
+            result = F.narrow(result, i, 0, w.shape[i])
+    return result
+
+
+defop("convolution", "ConvolutionBackward0", _convolution, save=(0, 1), promote="none",
+      vjp=(_conv_grad(0), _conv_grad(1), _conv_grad(2)))
+defop("convolution_backward", "ConvolutionBackwardBackward0", _convolution_backward,
+      promote="none", n_outputs=3, differentiable_outputs=None, save=(0, 1, 2),
+      vjp=(_double_backward_grad_output, _double_backward_input, _double_backward_weight))
+
+
+def _pairs(value, n: int) -> tuple:
+    if isinstance(value, (tuple, list)):
+        return tuple(value) * n if len(value) == 1 else tuple(value)
+    return (value,) * n
+
+
+def _type_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.removesuffix("Tensor")
+
+
+def _sizes(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def convolution(x: Tensor, w: Tensor, b, stride, padding, dilation, transposed: bool,
+                output_padding, groups: int) -> Tensor:
+    spatial = w.ndim - 2
+    return apply(OPS["convolution"], x, w, b, stride=_pairs(stride, spatial),
+                 padding=_pairs(padding, spatial), dilation=_pairs(dilation, spatial),
+                 transposed=transposed, output_padding=_pairs(output_padding, spatial),
+                 groups=groups)
+
+
+def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial: int,
+                name: str) -> None:
+    if x.ndim not in (spatial + 1, spatial + 2):
+        raise errors.runtime(
+            f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, "
+            f"but got input of size: {_sizes(x.shape)}")
+    if w.ndim != spatial + 2:
+        raise errors.runtime(
+            f"weight should have at least three dimensions" if w.ndim < 3 else
+            f"Expected {spatial + 2}-dimensional input for {spatial + 2}-dimensional weight "
+            f"{_sizes(w.shape)}, but got {x.ndim}-dimensional input of size {_sizes(x.shape)} "
+            "instead")
+    if groups <= 0:
+        raise errors.runtime("non-positive groups is not supported")
+    if w.shape[0] < groups:
+        raise errors.runtime(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
+            f"got weight of size {_sizes(w.shape)} instead")
+    if w.shape[0] % groups:
+        raise errors.runtime(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size {_sizes(w.shape)} instead")
+    channels = x.shape[1] if x.ndim == spatial + 2 else x.shape[0]
+    if channels != w.shape[1] * groups:
+        shown = x.shape if x.ndim == spatial + 2 else (1, *x.shape)
+        raise errors.runtime(
+            f"Given groups={groups}, weight of size {_sizes(w.shape)}, expected "
+            f"input{_sizes(shown)} to have {w.shape[1] * groups} channels, but got {channels} "
+            "channels instead")
+    if b is not None and (b.ndim != 1 or b.shape[0] != w.shape[0]):
+        raise errors.runtime(
+            f"Given weight of size {_sizes(w.shape)}, expected bias to be 1-dimensional with "
+            f"{w.shape[0]} elements, but got bias of size {_sizes(b.shape)} instead")
+    sizes = x.shape[-spatial:]
+    padded = [sizes[i] + 2 * padding[i] for i in range(spatial)]
+    kernel = [dilation[i] * (w.shape[2 + i] - 1) + 1 for i in range(spatial)]
+    if any(p < k for p, k in zip(padded, kernel)):
+        raise errors.runtime(
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+            f"Kernel size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater than "
+            "actual input size")
+    for t in (w, b):
+        if t is not None and t.dtype is not x.dtype:
+            raise errors.runtime(f"expected scalar type {_type_name(x)} but found "
+                                 f"{_type_name(t)}")
+
+
+def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, spatial: int,
+             name: str) -> Tensor:
+    stride, dilation = _pairs(stride, spatial), _pairs(dilation, spatial)
+    pad_left = None
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise errors.runtime(f"Invalid padding string: '{padding}'")
+        if padding == "valid":
+            padding = (0,) * spatial
+        else:
+            if any(s != 1 for s in stride):
+                raise errors.runtime("padding='same' is not supported for strided convolutions")
+            total = [dilation[i] * (w.shape[2 + i] - 1) if w.ndim == spatial + 2 else 0
+                     for i in range(spatial)]
+            padding = tuple(t // 2 for t in total)
+            if any(t % 2 for t in total):
+                pad_left = total
+    padding = _pairs(padding, spatial)
+    if pad_left is not None:  # asymmetric 'same': pad the extra element on the right first
+        extra = []
+        for t in reversed(pad_left):
+            extra += [0, t % 2]
+        x = F.constant_pad_nd(x, tuple(extra), 0.0)
+    _check_conv(x, w, b, padding, dilation, groups, spatial, name)
+    unbatched = x.ndim == spatial + 1
+    if unbatched:
+        x = F.unsqueeze(x, 0)
+    y = convolution(x, w, b, stride, padding, dilation, False, (0,) * spatial, groups)
+    return F.squeeze(y, 0) if unbatched else y
+
+
+def conv1d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return _conv_nd(x, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return _conv_nd(x, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+# ---- pooling ------------------------------------------------------------------------------------
+
+def _pool_out(size, k, s, p, d, ceil_mode):
+    numerator = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    out = numerator // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _batched(kernel):
+    """A 4-D kernel that also takes 3-D (unbatched) arrays, as torch's pooling kernels do."""
+    def run(x, *args, **params):
+        if x.ndim == 3:
+            out = kernel(x[None], *(a[None] if isinstance(a, np.ndarray) else a for a in args),
+                         **params)
+            return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
+        return kernel(x, *args, **params)
+    return run
+
+
+def _max_pool2d(x, kernel, stride, padding, dilation, ceil_mode):
+    n, c, h, w = x.shape
+    out = tuple(_pool_out(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
+                          ceil_mode) for i in range(2))
+    extra = [max(0, (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
+                 - x.shape[2 + i] - padding[i]) for i in range(2)]
+    padded = np.pad(x, [(0, 0), (0, 0), (padding[0], extra[0]), (padding[1], extra[1])],
+                    constant_values=-np.inf)
+    positions = np.arange(h * w).reshape(h, w)
+    positions = np.pad(positions, [(padding[0], extra[0]), (padding[1], extra[1])],
+                       constant_values=-1)
+    cols = _windows(padded, kernel, stride, dilation, out).reshape(n, c, *out, -1)
+    index_cols = _windows(positions[None, None], kernel, stride, dilation, out).reshape(
+        1, 1, *out, -1)
+    nan = np.isnan(cols)
+    picked = np.where(nan.any(-1), nan.argmax(-1), cols.argmax(-1))
+    values = np.take_along_axis(cols, picked[..., None], -1)[..., 0]
+    indices = np.take_along_axis(np.broadcast_to(index_cols, cols.shape), picked[..., None],
+                                 -1)[..., 0]
+    return values.astype(x.dtype), indices.astype(np.int64)
+
+
+def _max_pool2d_backward(g, x, **params):
+    if x.ndim == 3:
+        return _max_pool2d_backward(g[None], x[None], **params)[0]
+    _, indices = _max_pool2d(x, **params)
+    n, c = x.shape[:2]
+    out = np.zeros((n * c, x.shape[2] * x.shape[3]), g.dtype)
+    rows = np.repeat(np.arange(n * c), indices[0, 0].size)
+    np.add.at(out, (rows, indices.reshape(-1)), g.reshape(-1))
+    return out.reshape(x.shape)
+
+
+def _max_pool_double_backward(gg, x, params):
+    _, indices = _batched(_max_pool2d)(x.data, **params)
+    n, c = (1, indices.shape[0]) if indices.ndim == 3 else indices.shape[:2]
+    index = Tensor(indices.reshape(n, c, -1), dtypes.int64)
+    return F.view(F.gather(F.reshape(gg, (n, c, -1)), 2, index), indices.shape)
+
+
+def _max_pool2d_grad(g, x, **params):
+    return F.apply_op("max_pool2d_with_indices_backward", g[0], x, **params)
+
+
+defop("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", _batched(_max_pool2d),
+      promote="none", n_outputs=2, out_dtype=lambda dtype, params: (dtype, dtypes.int64),
+      save=(0,), vjp=_max_pool2d_grad)
+defop("max_pool2d_with_indices_backward", "MaxPool2DWithIndicesBackwardBackward0",
+      _max_pool2d_backward, promote="none", save=(1,),
+      vjp=(lambda gg, g, x, **p: _max_pool_double_backward(gg, x, p),
+           lambda gg, g, x, **p: F.zeros_for(x)))
+
+
+def _avg_windows(size, k, s, p, out):
+    """(start, stop, pool size with padding) of each output along one dimension."""
+    rows = []
+    for o in range(out):
+        start = o * s - p
+        stop = min(start + k, size + p)
+        rows.append((start, stop, stop - start))
+    return rows
+
+
+def _avg_plan(x_shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    out = tuple(_pool_out(x_shape[2 + i], kernel[i], stride[i], padding[i], 1, ceil_mode)
+                for i in range(2))
+    plan = []
+    rows = [_avg_windows(x_shape[2 + i], kernel[i], stride[i], padding[i], out[i])
+            for i in range(2)]
+    for oh, (h0, h1, hp) in enumerate(rows[0]):
+        for ow, (w0, w1, wp) in enumerate(rows[1]):
+            hs, he = max(h0, 0), min(h1, x_shape[2])
+            ws, we = max(w0, 0), min(w1, x_shape[3])
+            if divisor_override:
+                divisor = divisor_override
+            elif count_include_pad:
+                divisor = hp * wp
+            else:
+                divisor = (he - hs) * (we - ws)
+            plan.append((oh, ow, hs, he, ws, we, divisor))
+    return out, plan
+
+
+def _window_sum(x, hs, he, ws, we):
+    total = None
+    for i in range(hs, he):
+        for j in range(ws, we):
+            total = x[:, :, i, j].copy() if total is None else total + x[:, :, i, j]
+    return total if total is not None else np.zeros(x.shape[:2], x.dtype)
+
+
+def _avg_pool2d(x, **params):
+    out, plan = _avg_plan(x.shape, **params)
+    result = np.zeros((*x.shape[:2], *out), x.dtype)
+    for oh, ow, hs, he, ws, we, divisor in plan:
+        result[:, :, oh, ow] = _window_sum(x, hs, he, ws, we) / x.dtype.type(divisor)
+    return result
+
+
+def _avg_pool2d_backward(g, x, input_shape, **params):
+    _, plan = _avg_plan(input_shape, **params)
+    result = np.zeros(input_shape, g.dtype)
+    for oh, ow, hs, he, ws, we, divisor in plan:
+        result[:, :, hs:he, ws:we] += (g[:, :, oh, ow] / g.dtype.type(divisor))[:, :, None, None]
+    return result
+
+
+defop("avg_pool2d", "AvgPool2DBackward0", _avg_pool2d, promote="none", save=(0,),
+      vjp=lambda g, x, **p: F.apply_op("avg_pool2d_backward", g, x, input_shape=x.shape,
+                                       **p))
+defop("avg_pool2d_backward", "AvgPool2DBackwardBackward0", _avg_pool2d_backward,
+      promote="none", save=(),
+      vjp=(lambda gg, g, x, input_shape, **p: F.apply_op("avg_pool2d", gg, **p),
+           lambda gg, g, x, **p: _zeros_like_input(gg, p)))
+
+
+def _zeros_like_input(gg, params):
+    return F.zeros_of(params["input_shape"], gg.dtype)
+
+
+def _adaptive_plan(x_shape, output_size):
+    plan = []
+    size_h, size_w = x_shape[2], x_shape[3]
+    out_h, out_w = output_size
+    for oh in range(out_h):
+        hs, he = (oh * size_h) // out_h, -((-(oh + 1) * size_h) // out_h)
+        for ow in range(out_w):
+            ws, we = (ow * size_w) // out_w, -((-(ow + 1) * size_w) // out_w)
+            plan.append((oh, ow, hs, he, ws, we, (he - hs) * (we - ws)))
+    return plan
+
+
+def _adaptive_avg_pool2d(x, output_size):
+    result = np.zeros((*x.shape[:2], *output_size), x.dtype)
+    for oh, ow, hs, he, ws, we, divisor in _adaptive_plan(x.shape, output_size):
+        result[:, :, oh, ow] = _window_sum(x, hs, he, ws, we) / x.dtype.type(divisor)
+    return result
+
+
+def _adaptive_avg_pool2d_backward(g, x, output_size, input_shape):
+    result = np.zeros(input_shape, g.dtype)
+    for oh, ow, hs, he, ws, we, divisor in _adaptive_plan(input_shape, output_size):
+        result[:, :, hs:he, ws:we] += (g[:, :, oh, ow] / g.dtype.type(divisor))[:, :, None, None]
+    return result
+
+
+defop("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", _adaptive_avg_pool2d,
+      promote="none", save=(0,),
+      vjp=lambda g, x, output_size: F.apply_op("_adaptive_avg_pool2d_backward", g, x,
+                                               output_size=output_size, input_shape=x.shape))
+defop("_adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
+      _adaptive_avg_pool2d_backward, promote="none",
+      vjp=(lambda gg, g, x, output_size, input_shape: F.apply_op(
+          "_adaptive_avg_pool2d", gg, output_size=output_size),
+           lambda gg, g, x, **p: _zeros_like_input(gg, p)))
+
+
+# ---- pooling functions --------------------------------------------------------------------------
+
+def _as_4d(x: Tensor, name: str):
+    if x.ndim not in (3, 4):
+        raise errors.runtime(f"non-empty 3D or 4D (batch mode) tensor expected for input")
+    return (F.unsqueeze(x, 0), True) if x.ndim == 3 else (x, False)
+
+
+def _check_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode) -> tuple:
+    for i in range(2):
+        if padding[i] > (dilation[i] * (kernel[i] - 1) + 1) // 2:
+            raise errors.runtime(
+                f"pad should be at most half of effective kernel size, but got pad={padding[i]}, "
+                f"kernel_size={kernel[i]} and dilation={dilation[i]}")
+    out = tuple(_pool_out(x.shape[-2 + i], kernel[i], stride[i], padding[i], dilation[i],
+                          ceil_mode) for i in range(2))
+    if any(o < 1 for o in out):
+        lead = x.shape[-3]
+        raise errors.runtime(
+            f"Given input size: ({lead}x{x.shape[-2]}x{x.shape[-1]}). Calculated output size: "
+            f"({lead}x{out[0]}x{out[1]}). Output size is too small")
+    return out
+
+
+def _pool_args(kernel_size, stride, padding, n: int = 2) -> tuple:
+    kernel = _pairs(kernel_size, n)
+    stride = kernel if stride is None or stride == () or stride == [] else _pairs(stride, n)
+    return kernel, stride, _pairs(padding, n)
+
+
+def max_pool2d_with_indices(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode: bool = False):
+    kernel, stride, padding = _pool_args(kernel_size, stride, padding)
+    dilation = _pairs(dilation, 2)
+    _check_pool(x, kernel, stride, padding, dilation, ceil_mode)
+    _as_4d(x, "max_pool2d")
+    return apply(OPS["max_pool2d_with_indices"], x, kernel=kernel, stride=stride,
+                 padding=padding, dilation=dilation, ceil_mode=bool(ceil_mode))
+
+
+def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    values, indices = max_pool2d_with_indices(x, kernel_size, stride, padding, dilation,
+                                              ceil_mode)
+    return (values, indices) if return_indices else values
+
+
+def max_pool1d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    kernel, stride, padding = _pool_args(kernel_size, stride, padding, 1)
+    values, indices = max_pool2d_with_indices(
+        F.unsqueeze(x, -2), (1, kernel[0]), (1, stride[0]), (0, padding[0]),
+        (1, _pairs(dilation, 1)[0]), ceil_mode)
+    values = F.squeeze(values, -2)
+    return (values, F.squeeze(indices, -2)) if return_indices else values
+
+
+def avg_pool2d(x: Tensor, kernel_size, stride=(), padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override=None) -> Tensor:
+    kernel, stride, padding = _pool_args(kernel_size, stride, padding)
+    if divisor_override is not None and divisor_override == 0:
+        raise errors.runtime("divisor must be not zero")
+    _check_pool(x, kernel, stride, padding, (1, 1), ceil_mode)
+    x4, unbatched = _as_4d(x, "avg_pool2d")
+    y = apply(OPS["avg_pool2d"], x4, kernel=kernel, stride=stride, padding=padding,
+              ceil_mode=bool(ceil_mode), count_include_pad=bool(count_include_pad),
+              divisor_override=divisor_override)
+    return F.squeeze(y, 0) if unbatched else y
+
+
+def avg_pool1d(x: Tensor, kernel_size, stride=(), padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
+    kernel, stride, padding = _pool_args(kernel_size, stride, padding, 1)
+    y = avg_pool2d(F.unsqueeze(x, -2), (1, kernel[0]), (1, stride[0]), (0, padding[0]),
+                   ceil_mode, count_include_pad)
+    return F.squeeze(y, -2)
+
+
+def adaptive_avg_pool2d(x: Tensor, output_size) -> Tensor:
+    sizes = _pairs(output_size, 2)
+    sizes = tuple(x.shape[-2 + i] if s is None else s for i, s in enumerate(sizes))
+    if x.ndim not in (3, 4):
+        raise errors.runtime("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                             f"{_sizes(x.shape)}")
+    if sizes == (1, 1):
+        return F.mean(x, (-1, -2), True)
+    x4, unbatched = _as_4d(x, "adaptive_avg_pool2d")
+    y = apply(OPS["_adaptive_avg_pool2d"], x4, output_size=sizes)
+    return F.squeeze(y, 0) if unbatched else y
+
+
+def adaptive_avg_pool1d(x: Tensor, output_size) -> Tensor:
+    size = _pairs(output_size, 1)[0]
+    return F.squeeze(adaptive_avg_pool2d(F.unsqueeze(x, -2), (1, size)), -2)
+
+
+# ---- declarations -------------------------------------------------------------------------------
+
+_CONV = ("(Tensor input, Tensor weight, Tensor? bias=None, int[{n}] stride=1, "
+         "int[{n}] padding=0, int[{n}] dilation=1, int groups=1)")
+_CONV_MODE = ("(Tensor input, Tensor weight, Tensor? bias=None, int[{n}] stride=1, "
+              "str padding=\"valid\", int[{n}] dilation=1, int groups=1)")
+for _n, _fn in ((1, conv1d), (2, conv2d)):
+    declare(f"conv{_n}d", _fn, f"conv{_n}d" + _CONV.format(n=_n),
+            f"conv{_n}d" + _CONV_MODE.format(n=_n), variants="torch functional")
+declare("max_pool2d", max_pool2d, python="input, kernel_size, stride=None, padding=0, "
+        "dilation=1, ceil_mode=False, return_indices=False", variants="functional")
+declare("max_pool1d", max_pool1d, python="input, kernel_size, stride=None, padding=0, "
+        "dilation=1, ceil_mode=False, return_indices=False", variants="functional")
+declare("avg_pool2d", avg_pool2d, "avg_pool2d(Tensor input, int[2] kernel_size, "
+        "int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
+        "int? divisor_override=None)", variants="functional")
+declare("avg_pool1d", avg_pool1d, "avg_pool1d(Tensor input, int[1] kernel_size, "
+        "int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)",
+        variants="torch functional")
+declare("adaptive_avg_pool2d", adaptive_avg_pool2d, python="input, output_size",
+        variants="functional")
+declare("adaptive_avg_pool1d", adaptive_avg_pool1d,
+        "adaptive_avg_pool1d(Tensor input, int[1] output_size)", variants="torch functional")
+del _n, _fn
+
+
+export(__name__, globals())

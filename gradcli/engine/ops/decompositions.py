@@ -1,0 +1,691 @@
+"""Linear algebra on square matrices and decompositions: det, slogdet, logdet, inv, solve,
+matrix_power, matrix norms, cholesky, qr, svd, eigh, pinv, diag_embed: functions, rows and
+declarations. Each backward is written as torch's FunctionsManual writes it (with grad mode
+on), so that its last op, and so the label of a first derivative, is torch's."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
+from gradcli.engine.tensor import Tensor
+
+
+def _mT(t: Tensor) -> Tensor:
+    return F.transpose(t, -2, -1)
+
+
+def _diag_embed(t: Tensor) -> Tensor:
+    return diag_embed(t)
+
+
+def _solve_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return np.linalg.solve(a, b).astype(a.dtype)
+
+
+def _det_backward(g, a, out):
+    """G = det(A) A^{-H} grad, as linalg.solve(A^H, diag(grad * det)) (torch's nonsingular
+    path)."""
+    n = a.shape[-1]
+    d = F.mul(g, out)
+    eye_like = F.expand(F.unsqueeze(d, -1), d.shape + (n,))
+    return linalg_solve(_mT(a), _diag_embed(eye_like))
+
+
+def _slogdet_backward(grads, a, out):
+    g = grads[1] if grads[1] is not None else F.zeros_of(out[1].shape, out[1].dtype)
+    n = a.shape[-1]
+    return linalg_solve(_mT(a), _diag_embed(F.expand(F.unsqueeze(g, -1), g.shape + (n,))))
+
+
+def _inverse_backward(g, a, out):
+    inverse_h = _mT(out)
+    return F.neg(F.matmul(inverse_h, F.matmul(g, inverse_h)))
+
+
+def _solve_backward_b(g, a, b, out, vector):
+    g = F.unsqueeze(g, -1) if vector else g
+    grad_b = linalg_solve(_mT(a), g)
+    return F.squeeze(grad_b, -1) if vector else grad_b
+
+
+def _solve_backward_a(g, a, b, out, vector):
+    grad_b = linalg_solve(_mT(a), F.unsqueeze(g, -1) if vector else g)
+    x = F.unsqueeze(out, -1) if vector else out
+    return F.neg(F.matmul(grad_b, _mT(x)))
+
+
+defop("linalg_det", "LinalgDetBackward0", lambda a: _det_values(a),
+      promote="none", save=(0, RESULT), vjp=_det_backward)
+defop("linalg_slogdet", "LinalgSlogdetBackward0", lambda a: _slogdet(a), promote="none", n_outputs=2,
+      differentiable_outputs=None, save=(0, RESULT), vjp=_slogdet_backward)
+defop("linalg_inv_ex", "LinalgInvExBackward0",
+      lambda a: _solve_values(a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)),
+      promote="none", save=(RESULT,), vjp=lambda g, a, out: _inverse_backward(g, a, out))
+defop("linalg_solve_ex", "LinalgSolveExBackward0",
+      lambda a, b, vector: (_solve_values(a, b[..., None])[..., 0] if vector
+                            else _solve_values(a, b)),
+      save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b))
+
+
+def _diag_embed_values(a, offset, dim1, dim2):
+    n = a.shape[-1] + abs(offset)
+    out = np.zeros(a.shape[:-1] + (n, n), dtype=a.dtype)
+    rows = np.arange(a.shape[-1]) + max(-offset, 0)
+    cols = np.arange(a.shape[-1]) + max(offset, 0)
+    out[..., rows, cols] = a
+    return np.moveaxis(out, (-2, -1), (dim1, dim2)) if (dim1, dim2) != (out.ndim - 2,
+                                                                        out.ndim - 1) else out
+
+
+defop("diag_embed.dims", "DiagEmbedBackward0", _diag_embed_values, promote="none",
+      vjp=lambda g, a, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2))
+
+
+# ---- svd and eigh -----------------------------------------------------------------------------
+
+def _svd(a, full_matrices):
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+
+
+def _skew(t: Tensor) -> Tensor:
+    return F.sub(t, _mT(t))
+
+
+def _svd_backward(grads, a, full_matrices, out):
+    """torch's svd_backward (real case)."""
+    g_u, g_s, g_vh = grads
+    u, s, vh = out
+    k = s.shape[-1]
+    if full_matrices:
+        u, vh = F.narrow(u, -1, 0, k), F.narrow(vh, -2, 0, k)
+        g_u = F.narrow(g_u, -1, 0, k) if g_u is not None else None
+        g_vh = F.narrow(g_vh, -2, 0, k) if g_vh is not None else None
+    m, n = u.shape[-2], vh.shape[-1]
+    if g_u is None and g_vh is None:
+        if m >= n:
+            return F.matmul(u, F.mul(F.unsqueeze(g_s, -1), vh))
+        return F.matmul(F.mul(u, F.unsqueeze(g_s, -2)), vh)
+    uhgu = _skew(F.matmul(_mT(u), g_u)) if g_u is not None else None
+    vhgv = _skew(F.matmul(vh, _mT(g_vh))) if g_vh is not None else None
+    s2 = F.mul(s, s)
+    e = F.add(F.sub(F.unsqueeze(s2, -2), F.unsqueeze(s2, -1)),
+              F.eye(k, dtype=s.dtype))
+    if uhgu is not None and vhgv is not None:
+        ga = F.div(F.add(F.mul(uhgu, F.unsqueeze(s, -2)), F.mul(F.unsqueeze(s, -1), vhgv)), e)
+    elif uhgu is not None:
+        ga = F.mul(uhgu, F.div(F.unsqueeze(s, -2), e))
+    else:
+        ga = F.mul(F.unsqueeze(s, -1), F.div(vhgv, e))
+    if g_s is not None:
+        ga = F.add(ga, _diag_embed(g_s))
+    if m > n and g_u is not None:
+        ga = F.matmul(u, ga)
+        gu_sinv = F.div(g_u, F.unsqueeze(s, -2))
+        ga = F.sub(F.add(ga, gu_sinv), F.matmul(u, F.matmul(_mT(u), gu_sinv)))
+        return F.matmul(ga, vh)
+    if m < n and g_vh is not None:
+        ga = F.matmul(ga, vh)
+        sinv_gvh = F.div(g_vh, F.unsqueeze(s, -1))
+        ga = F.sub(F.add(ga, sinv_gvh), F.matmul(F.matmul(sinv_gvh, _mT(vh)), vh))
+        return F.matmul(u, ga)
+    return F.matmul(u, F.matmul(ga, vh)) if m >= n else F.matmul(F.matmul(u, ga), vh)
+
+
+def _eigh(a, uplo):
+    values, vectors = np.linalg.eigh(a, UPLO=uplo)
+    return values.astype(a.dtype), vectors.astype(a.dtype)
+
+
+def _eigh_backward(grads, a, uplo, out):
+    """torch's linalg_eig_backward for Hermitian matrices (real case)."""
+    g_l, g_v = grads
+    values, vectors = out
+    if g_v is None:
+        return F.matmul(F.mul(vectors, F.unsqueeze(g_l, -2)), _mT(vectors))
+    vhgv = F.matmul(_mT(vectors), g_v)
+    vhgv = F.mul_scalar(F.sub(vhgv, _mT(vhgv)), 0.5)
+    n = values.shape[-1]
+    e = F.add(F.sub(F.unsqueeze(values, -2), F.unsqueeze(values, -1)),
+              F.eye(n, dtype=values.dtype))
+    ret = F.div(vhgv, e)
+    if g_l is not None:
+        ret = F.add(ret, _diag_embed(g_l))
+    return F.matmul(vectors, F.matmul(ret, _mT(vectors)))
+
+
+defop("_linalg_svd", "LinalgSvdBackward0", _svd, promote="none", n_outputs=3,
+      differentiable_outputs=None, save=(RESULT,), vjp=_svd_backward)
+defop("_linalg_eigh", "LinalgEighBackward0", _eigh, promote="none", n_outputs=2,
+      differentiable_outputs=None, save=(RESULT,), vjp=_eigh_backward)
+
+
+# ---- cholesky and qr --------------------------------------------------------------------------
+
+def _solve_triangular(a, b, upper, left):
+    if not left:
+        return np.swapaxes(_solve_triangular(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2),
+                                             not upper, True), -1, -2)
+    return _solve_values(np.triu(a) if upper else np.tril(a), b)
+
+
+def _solve_triangular_backward_b(g, a, b, upper, left, out):
+    return solve_triangular(_mT(a), g, upper=not upper, left=left)
+
+
+def _solve_triangular_backward_a(g, a, b, upper, left, out):
+    grad_b = solve_triangular(_mT(a), g, upper=not upper, left=left)
+    grad_a = F.neg(F.matmul(grad_b, _mT(out)) if left else F.matmul(_mT(out), grad_b))
+    return F.triu(grad_a) if upper else F.tril(grad_a)
+
+
+defop("linalg_solve_triangular", "LinalgSolveTriangularBackward0", _solve_triangular,
+      save=(0, RESULT), vjp=(_solve_triangular_backward_a, _solve_triangular_backward_b))
+
+
+def _cholesky_values(a, upper):
+    lower = np.linalg.cholesky(a).astype(a.dtype)
+    return np.swapaxes(lower, -1, -2).copy() if upper else lower
+
+
+def _cholesky_backward(g, a, upper, out):
+    """torch's cholesky_backward (Iain Murray, 2016)."""
+    low, g_low = (_mT(out), _mT(g)) if upper else (out, g)
+    ga = F.tril(F.matmul(_mT(low), g_low))
+    ga = F.mul_scalar(F.add(ga, _mT(F.tril(ga, -1))), 0.5)
+    ga = solve_triangular(_mT(low), ga, upper=True, left=True)
+    return solve_triangular(low, ga, upper=False, left=False)
+
+
+defop("linalg_cholesky_ex", "LinalgCholeskyExBackward0", _cholesky_values, promote="none",
+      save=(RESULT,), vjp=_cholesky_backward)
+defop("cholesky", "CholeskyBackward0", _cholesky_values, promote="none", save=(RESULT,),
+      vjp=_cholesky_backward)
+
+
+def _qr(a, mode):
+    q, r = np.linalg.qr(a, mode="complete" if mode == "complete" else "reduced")
+    if mode == "r":
+        q = np.zeros((0,), dtype=a.dtype)
+    return q.astype(a.dtype), r.astype(a.dtype)
+
+
+def _qr_backward(grads, a, mode, out):
+    """The QR derivative for m >= n: gA = (gQ + Q copyltu(M)) R^{-H}, M = R gR^H - gQ^H Q."""
+    g_q, g_r = grads
+    q, r = out
+    if mode == "r":
+        raise errors.runtime(
+            "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+            "Please use linalg.qr(A, mode='reduced') if you are going to differentiate through "
+            "linalg.qr.")
+    m, n = q.shape[-2], r.shape[-1]
+    if m > n and mode == "complete":
+        raise errors.runtime(
+            "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    if g_r is not None:
+        mm = F.matmul(r, _mT(g_r))
+        if g_q is not None:
+            mm = F.sub(mm, F.matmul(_mT(g_q), q))
+    else:
+        mm = F.neg(F.matmul(_mT(g_q), q))
+    copied = F.add(F.tril(mm), _mT(F.tril(mm, -1)))
+    b = F.matmul(q, copied)
+    if g_q is not None:
+        b = F.add(b, g_q)
+    return solve_triangular(_mT(r), b, upper=False, left=False)
+
+
+defop("linalg_qr", "LinalgQrBackward0", _qr, promote="none", n_outputs=2,
+      differentiable_outputs=None, save=(RESULT,), vjp=_qr_backward)
+
+
+# ---- checks -----------------------------------------------------------------------------------
+
+def _scalar_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.removesuffix("Tensor")
+
+
+def _check_square(name: str, a: Tensor, what: str = "A") -> None:
+    if a.ndim < 2:
+        raise errors.runtime(f"{name}: The input tensor {what} must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise errors.runtime(f"{name}: {what} must be batches of square matrices, but they are "
+                             f"{a.shape[-2]} by {a.shape[-1]} matrices")
+
+
+def _check_floating(name: str, a: Tensor) -> None:
+    if not a.dtype.is_floating_point:
+        raise errors.runtime(f"{name}: Expected a floating point or complex tensor as input. "
+                             f"Got {_scalar_name(a)}")
+
+
+def _batches(a: np.ndarray):
+    flat = a.reshape((-1,) + a.shape[-2:])
+    return flat, len(flat) > 1 or a.ndim > 2
+
+
+def _lu(matrix: np.ndarray) -> tuple:
+    """LAPACK's getf2 in the matrix's dtype: partial pivoting, multipliers scaled by the
+    pivot's reciprocal. Returns (diagonal of U, permutation sign, first zero pivot (1-based)
+    or 0)."""
+    u = matrix.copy()
+    n, sign, zero = u.shape[0], 1, 0
+    for k in range(n):
+        pivot = k + int(np.argmax(np.abs(u[k:, k])))
+        if u[pivot, k] == 0:
+            zero = zero or k + 1
+            continue
+        if pivot != k:
+            u[[k, pivot]] = u[[pivot, k]]
+            sign = -sign
+        u[k + 1:, k] *= u.dtype.type(1) / u[k, k]
+        u[k + 1:, k + 1:] -= np.outer(u[k + 1:, k], u[k, k + 1:])
+    return np.diagonal(u).copy(), sign, zero
+
+
+def _zero_pivot(matrix: np.ndarray) -> int:
+    return _lu(matrix)[2]
+
+
+def _det_values(a: np.ndarray) -> np.ndarray:
+    """prod(diag(U)) times the permutation's sign, as torch's linalg_det."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    out = np.empty(len(flat), dtype=a.dtype)
+    for i, matrix in enumerate(flat):
+        diagonal, sign, _ = _lu(matrix)
+        product = a.dtype.type(sign)
+        for value in diagonal:
+            product = product * value
+        out[i] = product
+    return out.reshape(a.shape[:-2])
+
+
+def _slogdet(a):
+    """(sign, sum(log|diag(U)|)) from the LU factorisation, as torch's linalg_slogdet."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    signs, logs = np.empty(len(flat), a.dtype), np.empty(len(flat), a.dtype)
+    with np.errstate(divide="ignore"):
+        for i, matrix in enumerate(flat):
+            diagonal, sign, _ = _lu(matrix)
+            signs[i] = sign * np.prod(np.sign(diagonal))
+            logs[i] = np.sum(np.log(np.abs(diagonal)))
+    return signs.reshape(a.shape[:-2]), logs.reshape(a.shape[:-2])
+
+
+def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
+    flat, batched = _batches(a.data)
+    for i, matrix in enumerate(flat):
+        element = _zero_pivot(matrix)
+        if element:
+            if solver:
+                raise errors.TorchError("_LinAlgError", f"torch.linalg.solve: The solver failed "
+                                        "because the input matrix is singular.")
+            where = f"(Batch element {i}): " if batched else ""
+            raise errors.TorchError(
+                "_LinAlgError", f"{name}: {where}The diagonal element {element} is zero, the "
+                "inversion could not be completed because the input matrix is singular.")
+
+
+# ---- functions ----------------------------------------------------------------------------------
+
+__all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
+           "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
+           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular"]
+
+
+def det(a: Tensor) -> Tensor:
+    _check_square("linalg.det", a)
+    _check_floating("linalg.det", a)
+    return apply(OPS["linalg_det"], a)
+
+
+def slogdet(a: Tensor, name: str = "slogdet") -> tuple:
+    _check_square("linalg.slogdet", a)
+    _check_floating("linalg.slogdet", a)
+    sign, logabsdet = apply(OPS["linalg_slogdet"], a)
+    return F.ReturnTypes(name, sign, logabsdet, fields=("sign", "logabsdet"))
+
+
+def logdet(a: Tensor) -> Tensor:
+    _check_square("logdet", a)
+    _check_floating("logdet", a)
+    sign, logabsdet = slogdet(a)
+    return F.where(F.compare("eq", sign, -1.0), math.nan, logabsdet)
+
+
+def inverse(a: Tensor) -> Tensor:
+    _check_square("linalg.inv", a)
+    _check_floating("linalg.inv", a)
+    _check_invertible("linalg.inv", a)
+    return apply(OPS["linalg_inv_ex"], a)
+
+
+def _is_vector_rhs(a: Tensor, b: Tensor) -> bool:
+    return b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+
+
+def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
+    _check_square("linalg.solve", a)
+    _check_floating("linalg.solve", a)
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"linalg.solve: Expected A and B to have the same dtype, but found "
+                             f"A of type {_scalar_name(a)} and B of type {_scalar_name(b)} "
+                             "instead")
+    if not left:
+        return _mT(linalg_solve(_mT(a), _mT(b)))
+    vector = _is_vector_rhs(a, b)
+    rows = b.shape[-1] if vector else b.shape[-2]
+    if rows != a.shape[-1]:
+        cols = 1 if vector else b.shape[-1]
+        raise errors.runtime(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                             f"AX = B ({a.shape[-2]}x{a.shape[-1]} and {rows}x{cols})")
+    _check_invertible("linalg.solve", a, solver=True)
+    if vector and b.ndim > 1 and b.shape[:-1] != a.shape[:-2]:
+        b = F.expand(b, a.shape[:-1])
+    return apply(OPS["linalg_solve_ex"], a, b, vector=vector)
+
+
+def matrix_power(a: Tensor, n: int) -> Tensor:
+    """ATen's linalg_matrix_power: inverse for negative powers, then binary exponentiation."""
+    _check_square("linalg.matrix_power", a)
+    if n == 0:
+        eye = Tensor(np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype.np), a.shape).copy(),
+                     a.dtype)
+        return F.copy_(F.zeros_like(a) if not a.requires_grad else F.mul_scalar(a, 0), eye)
+    if n < 0:
+        a = inverse(a)
+        n = -n
+        if n == 1:
+            return a
+    if n == 1:
+        return F.clone(a)
+    if n == 2:
+        return F.matmul(a, a)
+    if n == 3:
+        return F.matmul(F.matmul(a, a), a)
+    result = z = None
+    while n > 0:
+        z = a if z is None else F.matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = z if result is None else F.matmul(result, z)
+    return result
+
+
+def _matrix_dims(a: Tensor, dim) -> tuple:
+    dims = tuple(F.wrap_dim(d, a.ndim) for d in dim)
+    if len(dims) != 2:
+        raise errors.runtime(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    if dims[0] == dims[1]:
+        raise errors.runtime(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
+                             f"{dim[1]})")
+    return dims
+
+
+def matrix_norm(a: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,
+                dtype=None) -> Tensor:
+    if a.ndim < 2:
+        raise errors.runtime("linalg.matrix_norm: The input tensor A must have at least 2 "
+                             "dimensions.")
+    _check_floating("linalg.matrix_norm", a)
+    dim0, dim1 = _matrix_dims(a, dim)
+    if isinstance(ord, str):
+        if ord == "fro":
+            return F.vector_norm(a, 2, (dim0, dim1), keepdim, dtype)
+        if ord != "nuc":
+            raise errors.runtime(f"linalg.matrix_norm: Order {ord} not supported.")
+        values = svdvals(_to_last(a, dim0, dim1, dtype))
+        return _keep(F.sum(values, -1), dim0, dim1, keepdim)
+    magnitude = abs(ord)
+    if magnitude not in (1, 2, math.inf):
+        raise errors.runtime(f"linalg.matrix_norm: Order {_number_text(ord)} not supported.")
+    pick = F.amax if ord > 0 else F.amin
+    if magnitude == 2:
+        return _keep(pick(svdvals(_to_last(a, dim0, dim1, dtype)), -1), dim0, dim1, keepdim)
+    if magnitude == math.inf:
+        dim0, dim1 = dim1, dim0
+    if not keepdim and dim0 < dim1:
+        dim1 -= 1
+    return pick(F.vector_norm(a, 1.0, (dim0,), keepdim, dtype), dim1, keepdim)
+
+
+def _number_text(value) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _to_last(a: Tensor, dim0: int, dim1: int, dtype) -> Tensor:
+    if dtype is not None:
+        a = F.to_dtype(a, dtype)
+    order = tuple(d for d in range(a.ndim) if d not in (dim0, dim1)) + (dim0, dim1)
+    return F.permute(a, order)
+
+
+def _keep(t: Tensor, dim0: int, dim1: int, keepdim: bool) -> Tensor:
+    """keepdim as torch has it: two trailing unsqueezes, then the dims permuted back."""
+    if not keepdim:
+        return t
+    t = F.unsqueeze(F.unsqueeze(t, -1), -1)
+    order = [d for d in range(t.ndim) if d not in (dim0, dim1)] + [dim0, dim1]
+    return F.permute(t, tuple(order.index(d) for d in range(t.ndim)))
+
+
+def linalg_norm(a: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    if dim is not None:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    else:
+        dims = None
+    if isinstance(ord, str):
+        if dims is None:
+            return matrix_norm(a, ord, (-2, -1), keepdim, dtype=dtype)
+        return matrix_norm(a, ord, dims, keepdim, dtype=dtype)
+    if ord is None:
+        if dims is not None and len(dims) == 2:
+            return matrix_norm(a, "fro", dims, keepdim, dtype=dtype)
+        return F.vector_norm(a, 2, dims, keepdim, dtype)
+    if dims is None:
+        if a.ndim not in (1, 2):
+            raise errors.runtime("linalg.norm: If dim is not specified but ord is, the input must "
+                                 f"be 1D or 2D. Got {a.ndim}D.")
+        dims = tuple(range(a.ndim))
+    if len(dims) == 1:
+        return F.vector_norm(a, ord, dims, keepdim, dtype)
+    return matrix_norm(a, ord, dims, keepdim, dtype=dtype)
+
+
+def linalg_cholesky(a: Tensor, *, upper: bool = False) -> Tensor:
+    return _cholesky("linalg.cholesky", "linalg_cholesky_ex", a, upper)
+
+
+def cholesky(a: Tensor, upper: bool = False) -> Tensor:
+    from gradcli.engine.state import STATE
+    STATE.warn("UserWarning", _CHOLESKY_DEPRECATED, once=True)
+    return _cholesky("cholesky", "cholesky", a, upper)
+
+
+_CHOLESKY_DEPRECATED = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+    "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
+    "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
+    "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for "
+    "all valid (symmetric positive definite) inputs.")
+
+
+def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:
+    _check_square(name if key != "cholesky" else "linalg.cholesky", a)
+    _check_floating("linalg.cholesky", a)
+    flat, batched = _batches(a.data)
+    for i, matrix in enumerate(flat):
+        order = _not_positive_definite(matrix)
+        if order:
+            where = f"(Batch element {i}): " if batched else ""
+            raise errors.TorchError(
+                "_LinAlgError", f"linalg.cholesky: {where}The factorization could not be "
+                f"completed because the input is not positive-definite (the leading minor of "
+                f"order {order} is not positive-definite).")
+    return apply(OPS[key], a, upper=upper)
+
+
+def _not_positive_definite(matrix: np.ndarray) -> int:
+    lower = np.tril(matrix.astype(np.float64))
+    n = matrix.shape[0]
+    for k in range(1, n + 1):
+        try:
+            np.linalg.cholesky(lower[:k, :k] + np.tril(lower[:k, :k], -1).T)
+        except np.linalg.LinAlgError:
+            return k
+    return 0
+
+
+def qr(a: Tensor, mode: str = "reduced") -> tuple:
+    if mode not in ("reduced", "r", "complete"):
+        raise errors.runtime(f"qr received unrecognized mode '{mode}' but expected one of "
+                             "'reduced' (default), 'r', or 'complete'")
+    if a.ndim < 2:
+        raise errors.runtime("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    q, r = apply(OPS["linalg_qr"], a, mode=mode)
+    return F.ReturnTypes("linalg_qr", q, r, fields=("Q", "R"))
+
+
+def linalg_svd(a: Tensor, full_matrices: bool = True, *, driver=None) -> tuple:
+    if a.ndim < 2:
+        raise errors.runtime("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    u, s, vh = apply(OPS["_linalg_svd"], a, full_matrices=full_matrices)
+    return F.ReturnTypes("linalg_svd", u, s, vh, fields=("U", "S", "Vh"))
+
+
+def svd(a: Tensor, some: bool = True, compute_uv: bool = True) -> tuple:
+    u, s, vh = apply(OPS["_linalg_svd"], a, full_matrices=not some)
+    return F.ReturnTypes("svd", u, s, _mT(vh), fields=("U", "S", "V"))
+
+
+def svdvals(a: Tensor, *, driver=None) -> Tensor:
+    if a.ndim < 2:
+        raise errors.runtime("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    return apply(OPS["_linalg_svd"], a, full_matrices=False)[1]
+
+
+def eigh(a: Tensor, UPLO: str = "L") -> tuple:
+    _check_square("linalg.eigh", a)
+    values, vectors = apply(OPS["_linalg_eigh"], a, uplo=UPLO)
+    return F.ReturnTypes("linalg_eigh", values, vectors, fields=("eigenvalues", "eigenvectors"))
+
+
+def eigvalsh(a: Tensor, UPLO: str = "L") -> Tensor:
+    _check_square("linalg.eigh", a)
+    return apply(OPS["_linalg_eigh"], a, uplo=UPLO)[0]
+
+
+def pinv(a: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
+    """linalg.pinv: V diag(1/S) U^H through the SVD, singular values at most
+    max(atol, rtol * max(S)) dropped."""
+    if a.ndim < 2:
+        raise errors.runtime("linalg.pinv: The input tensor A must have at least 2 "
+                             "dimensions.")
+    if rcond is not None:
+        rtol = rcond
+    if rtol is None:
+        rtol = (0.0 if atol is not None and atol > 0
+                else float(np.finfo(a.dtype.np).eps) * max(a.shape[-2:]))
+    return apply(OPS["linalg_pinv"], a, atol=atol or 0.0, rtol=rtol)
+
+
+def _pinv(a, atol, rtol):
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    threshold = np.maximum(atol, rtol * s.max(-1, keepdims=True, initial=0))
+    inverse = np.where(s > threshold, 1 / np.where(s == 0, 1, s), 0)
+    return np.matmul(np.swapaxes(vh, -1, -2) * inverse[..., None, :],
+                     np.swapaxes(u, -1, -2)).astype(a.dtype)
+
+
+def _pinv_backward(g, a, atol, rtol, out):
+    """torch's pinv_backward, arranged to multiply the smallest matrices."""
+    m, n = a.shape[-2:]
+    pinv_h, grad_h = _mT(out), _mT(g)
+    if m <= n:
+        k = F.matmul(grad_h, out)
+        k_pinv_h = F.matmul(k, pinv_h)
+        return F.add(F.sub(F.add(F.neg(_mT(F.matmul(out, k))), k_pinv_h),
+                           F.matmul(F.matmul(a, out), k_pinv_h)),
+                     F.matmul(F.matmul(pinv_h, out), F.sub(grad_h, F.matmul(k, a))))
+    k = F.matmul(out, grad_h)
+    pinv_h_k = F.matmul(pinv_h, k)
+    return F.sub(F.add(F.add(F.neg(_mT(F.matmul(k, out))),
+                             F.matmul(F.matmul(F.sub(grad_h, F.matmul(a, k)), out), pinv_h)),
+                       pinv_h_k), F.matmul(F.matmul(pinv_h_k, out), a))
+
+
+defop("linalg_pinv", "LinalgPinvBackward0", _pinv, promote="none", save=(0, RESULT),
+      vjp=_pinv_backward)
+
+
+def diag_embed(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    d1, d2 = F.wrap_dim(dim1, a.ndim + 1), F.wrap_dim(dim2, a.ndim + 1)
+    if d1 == d2:
+        raise errors.runtime(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return apply(OPS["diag_embed.dims"], a, offset=offset, dim1=d1, dim2=d2)
+
+
+def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True,
+                     unitriangular: bool = False) -> Tensor:
+    return apply(OPS["linalg_solve_triangular"], a, b, upper=upper, left=left)
+
+
+# ---- declarations -------------------------------------------------------------------------------
+
+declare("det", det, "det(Tensor self)", method=("det(Tensor self)",))
+declare("det", det, "det(Tensor A, *, Tensor? out=None)", variants="linalg")
+declare("logdet", logdet, "logdet(Tensor self)")
+declare("slogdet", slogdet, "slogdet(Tensor self)")
+declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),
+        "slogdet(Tensor A, *, Tensor? out=None)", variants="linalg")
+declare("inverse", inverse, "inverse(Tensor self, *, Tensor? out=None)")
+declare("inv", inverse, "inv(Tensor A, *, Tensor? out=None)", variants="linalg")
+declare("solve", linalg_solve, "solve(Tensor A, Tensor B, *, bool left=True, Tensor? out=None)",
+        variants="linalg")
+declare("solve_triangular", solve_triangular,
+        "solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, "
+        "bool unitriangular=False, Tensor? out=None)", variants="linalg")
+declare("matrix_power", matrix_power, "matrix_power(Tensor self, int n, *, Tensor? out=None)")
+declare("matrix_power", matrix_power, "matrix_power(Tensor self, int n, *, Tensor? out=None)",
+        variants="linalg")
+declare("norm", linalg_norm,
+        "norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor? out=None)",
+        "norm(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor? out=None)", variants="linalg")
+declare("matrix_norm", matrix_norm,
+        "matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor? out=None)",
+        "matrix_norm(Tensor self, str ord=\"fro\", int[] dim=[-2,-1], bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor? out=None)", variants="linalg")
+declare("cholesky", linalg_cholesky, "cholesky(Tensor self, *, bool upper=False, "
+        "Tensor? out=None)", variants="linalg")
+declare("cholesky", cholesky, "cholesky(Tensor self, bool upper=False, *, Tensor? out=None)")
+declare("qr", qr, "qr(Tensor A, str mode=\"reduced\", *, Tensor[]? out=None)", variants="linalg")
+declare("svd", linalg_svd, "svd(Tensor A, bool full_matrices=True, *, str? driver=None, "
+        "Tensor[]? out=None)", variants="linalg")
+declare("svdvals", svdvals, "svdvals(Tensor A, *, str? driver=None, Tensor? out=None)",
+        variants="linalg")
+declare("svd", svd, "svd(Tensor self, bool some=True, bool compute_uv=True, *, "
+        "Tensor[]? out=None)")
+declare("eigh", eigh, "eigh(Tensor self, str UPLO=\"L\", *, Tensor[]? out=None)",
+        variants="linalg")
+declare("eigvalsh", eigvalsh, "eigvalsh(Tensor self, str UPLO=\"L\", *, Tensor? out=None)",
+        variants="linalg")
+declare("pinv", pinv, "pinv(Tensor self, float? rcond=None, bool hermitian=False, *, "
+        "float? atol=None, float? rtol=None, Tensor? out=None)", variants="linalg")
+declare("pinverse", lambda a, rcond=1e-15: pinv(a, rcond), "pinverse(Tensor self, "
+        "float rcond=1e-15)")
+declare("diag_embed", diag_embed, "diag_embed(Tensor self, int offset=0, int dim1=-2, "
+        "int dim2=-1)")
+
+
+export(__name__, globals())

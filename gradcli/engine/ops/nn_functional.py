@@ -1,0 +1,846 @@
+"""torch.nn.functional beyond the basics: more activations, normalisation, embedding, one_hot,
+pad, dropout and more losses: functions and rows."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.state import STATE, grad_mode
+from gradcli.engine.tensor import Tensor
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _zeros_of_input(gg, g, x, *_, **__):
+    return F.zeros_for(x)
+
+
+def _sizes(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _type_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.removesuffix("Tensor")
+
+
+def _retraced(composite, inputs: tuple, index: int, gg: Tensor):
+    """The vjp of `composite(*inputs)` for inputs[index], built from differentiable ops: a
+    backward row's own derivative when no dedicated formula is written."""
+    from gradcli.engine import grad_api
+    create = STATE.grad_enabled
+    with grad_mode(True):
+        out = composite(*inputs)
+        if not out.requires_grad:
+            return F.zeros_for(inputs[index])
+        found = grad_api.grad([out], [inputs[index]], [gg], retain_graph=True,
+                              create_graph=create, allow_unused=True)[0]
+    return F.zeros_for(inputs[index]) if found is None else found
+
+
+# ---- activations with their own rows -----------------------------------------------------------
+
+def _hardtanh_backward(g, x, min_val, max_val):
+    return np.where((x <= min_val) | (x >= max_val), g.dtype.type(0), g)
+
+
+defop("hardtanh", "HardtanhBackward0",
+      lambda x, min_val, max_val: np.minimum(np.maximum(x, x.dtype.type(min_val)),
+                                             x.dtype.type(max_val)),
+      promote="none", save=(0,),
+      vjp=lambda g, x, **p: F.apply_op("hardtanh_backward", g, x, **p))
+defop("hardtanh_backward", "HardtanhBackwardBackward0", _hardtanh_backward, promote="none",
+      save=(1,), vjp=(lambda gg, g, x, **p: F.apply_op("hardtanh_backward", gg, x, **p),
+                      _zeros_of_input))
+
+
+def _elu_values(a, alpha, scale, input_scale):
+    return np.where(a <= 0, np.expm1(a * input_scale) * (alpha * scale), a * scale)
+
+
+defop("celu", "CeluBackward0", _elu_values, promote="none", save=(0,),
+      vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]))
+defop("mish", "MishBackward0", lambda a: a * np.tanh(np.log1p(np.exp(a))), promote="none",
+      save=(0,), vjp=lambda g, a: _mish_backward(g, a))
+
+
+def _mish_backward(g, a):
+    sigmoid = F.sigmoid(a)
+    tanh_softplus = F.tanh(F.softplus(a))
+    inner = F.scalar_sub(1.0, F.mul(tanh_softplus, tanh_softplus))
+    return F.mul(g, F.add(tanh_softplus, F.mul(F.mul(a, sigmoid), inner)))
+
+
+def _shrink(kind):
+    def forward(x, lambd):
+        lam = x.dtype.type(lambd)
+        if kind == "hard":
+            return np.where((x >= -lam) & (x <= lam), x.dtype.type(0), x)
+        return np.where(x > lam, x - lam, np.where(x < -lam, x + lam, x.dtype.type(0)))
+
+    def backward(g, x, lambd):
+        lam = x.dtype.type(lambd)
+        return np.where((x >= -lam) & (x <= lam), g.dtype.type(0), g)
+    return forward, backward
+
+
+for _kind, _label in (("soft", "Softshrink"), ("hard", "Hardshrink")):
+    _forward, _backward = _shrink(_kind)
+    defop(f"{_kind}shrink", f"{_label}Backward0", _forward, promote="none", save=(0,),
+          vjp=lambda g, x, lambd, kind=_kind: F.apply_op(f"{kind}shrink_backward", g, x,
+                                                         lambd=lambd))
+    defop(f"{_kind}shrink_backward", f"{_label}BackwardBackward0", _backward, promote="none",
+          save=(1,), vjp=(lambda gg, g, x, lambd, kind=_kind: F.apply_op(
+              f"{kind}shrink_backward", gg, x, lambd=lambd), _zeros_of_input))
+
+
+def _log_sigmoid(a):
+    biggest = np.maximum(0, -a)
+    return -(biggest + np.log(np.exp(-biggest) + np.exp(-a - biggest)))
+
+
+def _log_sigmoid_backward(g, a):
+    z = np.exp(-np.abs(a))
+    negative = a < 0
+    sign = np.where(negative, a.dtype.type(1), a.dtype.type(-1))
+    buffer = z / (1 + z)
+    return g * np.where(negative, 1 - sign * buffer, -sign * buffer) * 1
+
+
+defop("log_sigmoid", "LogSigmoidBackward0", _log_sigmoid, promote="none", save=(0,),
+      vjp=lambda g, a: F.apply_op("log_sigmoid_backward", g, a))
+defop("log_sigmoid_backward", "LogSigmoidBackwardBackward0",
+      lambda g, a: g * (1 / (1 + np.exp(a))), promote="none", save=(1,), save_for=((1,), (0, 1)),
+      vjp=(lambda gg, g, a: F.apply_op("log_sigmoid_backward", gg, a),
+           lambda gg, g, a: _log_sigmoid_double_backward(F.mul(gg, g), a)))
+
+
+def _log_sigmoid_double_backward(grad, a):
+    z = F.sigmoid(a)
+    return F.mul(F.mul(grad, F.sub_scalar(z, 1)), z)
+
+
+def _hardswish(x):
+    return x * np.minimum(np.maximum(x + 3, 0), 6) / 6
+
+
+def _hardswish_backward(g, x):
+    return np.where(x < -3, g.dtype.type(0), np.where(x <= 3, g * ((x / 3) + 0.5), g))
+
+
+defop("hardswish", "HardswishBackward0", _hardswish, promote="none", save=(0,),
+      vjp=lambda g, x: F.apply_op("hardswish_backward", g, x))
+defop("hardswish_backward", "HardswishBackwardBackward0", _hardswish_backward, promote="none",
+      save=(0, 1), save_for=((1,), (0, 1)),
+      vjp=(lambda gg, g, x: F.apply_op("hardswish_backward", gg, x),
+           lambda gg, g, x: F.where(F.logical_and(F.compare("gt", x, -3.0),
+                                                  F.compare("lt", x, 3.0)),
+                                    F.div_scalar(F.mul(gg, g), 3.0),
+                                    F.scalar_tensor(0, x.dtype))))
+
+
+def _not_implemented(*_, **__):
+    raise errors.runtime("derivative for aten::hardsigmoid_backward is not implemented")
+
+
+defop("hardsigmoid", "HardsigmoidBackward0",
+      lambda x: np.minimum(np.maximum(x + 3, 0), 6) / 6, promote="none", save=(0,),
+      vjp=lambda g, x: F.apply_op("hardsigmoid_backward", g, x))
+defop("hardsigmoid_backward", "torch::autograd::NotImplemented",
+      lambda g, x: np.where((x > -3) & (x < 3), g / 6, g.dtype.type(0)), promote="none",
+      save=(1,), vjp=(_not_implemented, _not_implemented))
+defop("threshold", "ThresholdBackward0",
+      lambda x, threshold, value: np.where(x <= threshold, x.dtype.type(value), x),
+      promote="none", save=(0,),
+      vjp=lambda g, x, threshold, value: F.threshold_backward(g, x, threshold))
+
+
+def _inplace(fn, x: Tensor, inplace: bool, *args):
+    return F.apply_inplace(x, lambda t: fn(t, *args)) if inplace else fn(x, *args)
+
+
+def hardtanh(x: Tensor, min_val=-1.0, max_val=1.0, inplace: bool = False) -> Tensor:
+    if min_val > max_val:
+        raise errors.value_error("min_val cannot be greater than max_val")
+    return _inplace(lambda t: apply(OPS["hardtanh"], t, min_val=min_val, max_val=max_val), x,
+                    inplace)
+
+
+def relu6(x: Tensor, inplace: bool = False) -> Tensor:
+    return hardtanh(x, 0.0, 6.0, inplace)
+
+
+def selu(x: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(lambda t: apply(OPS["elu"], t, alpha=SELU_ALPHA, scale=SELU_SCALE,
+                                    input_scale=1.0), x, inplace)
+
+
+def celu(x: Tensor, alpha=1.0, inplace: bool = False) -> Tensor:
+    if alpha == 0:
+        raise errors.runtime("ZeroDivisionError")
+    return _inplace(lambda t: apply(OPS["celu"], t, alpha=alpha, scale=1.0,
+                                    input_scale=1.0 / alpha), x, inplace)
+
+
+def mish(x: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(lambda t: apply(OPS["mish"], t), x, inplace)
+
+
+def hardswish(x: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(lambda t: apply(OPS["hardswish"], t), x, inplace)
+
+
+def hardsigmoid(x: Tensor, inplace: bool = False) -> Tensor:
+    return _inplace(lambda t: apply(OPS["hardsigmoid"], t), x, inplace)
+
+
+def softsign(x: Tensor) -> Tensor:
+    return F.div(x, F.add_scalar(F.abs(x), 1))
+
+
+def tanhshrink(x: Tensor) -> Tensor:
+    return F.sub(x, F.tanh(x))
+
+
+def softshrink(x: Tensor, lambd=0.5) -> Tensor:
+    if lambd < 0:
+        raise errors.runtime(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return apply(OPS["softshrink"], x, lambd=lambd)
+
+
+def hardshrink(x: Tensor, lambd=0.5) -> Tensor:
+    return apply(OPS["hardshrink"], x, lambd=lambd)
+
+
+def logsigmoid(x: Tensor) -> Tensor:
+    return apply(OPS["log_sigmoid"], x)
+
+
+def threshold(x: Tensor, threshold, value, inplace: bool = False) -> Tensor:
+    return _inplace(lambda t: apply(OPS["threshold"], t, threshold=threshold, value=value), x,
+                    inplace)
+
+
+def softmin(x: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    if dim is None:
+        STATE.warn("UserWarning", "Implicit dimension choice for softmin has been deprecated. "
+                   "Change the call to include dim=X as an argument.")
+        dim = 0 if x.ndim in (0, 1, 3) else 1
+    if dtype is not None:
+        return F.softmax(F.neg(F.to_dtype(x, dtype)), dim)
+    return F.softmax(F.neg(x), dim)
+
+
+# ---- distances ----------------------------------------------------------------------------------
+
+def normalize(x: Tensor, p=2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:
+    denom = F.expand_as(F.clamp(F.norm(x, p, dim, True), eps, None), x)
+    return F.div(x, denom)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    shape = F.broadcast_shape(x1.shape, x2.shape)
+    x1, x2 = F.expand(x1, shape), F.expand(x2, shape)
+    norms = []
+    for t in (x1, x2):
+        n = F.vector_norm(t, 2, dim, True)
+        n.data = np.maximum(n.data, n.dtype.np.type(eps))  # clamp_min_ under no_grad
+        norms.append(n)
+    return F.sum(F.mul(F.div(x1, norms[0]), F.div(x2, norms[1])), dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p=2.0, eps=1e-6, keepdim: bool = False) -> Tensor:
+    ndim = max(x1.ndim, x2.ndim)
+    dim = ndim - 1 if ndim > 0 else 0
+    diff = F.add_scalar(F.sub(x1, x2), eps)
+    return F.norm(diff, p, dim, keepdim)
+
+
+# ---- one_hot, pad, dropout, embedding -----------------------------------------------------------
+
+def one_hot(x: Tensor, num_classes: int = -1) -> Tensor:
+    if x.dtype is not dtypes.int64:
+        raise errors.runtime("one_hot is only applicable to index tensor of type LongTensor.")
+    values = x.data
+    if x.numel() == 0:
+        if num_classes <= 0:
+            raise errors.runtime("Can not infer total number of classes from empty tensor.")
+    else:
+        if values.min() < 0:
+            raise errors.runtime("Class values must be non-negative.")
+        if num_classes == -1:
+            num_classes = int(values.max()) + 1
+        elif values.max() >= num_classes:
+            raise errors.runtime("Class values must be smaller than num_classes.")
+    result = (values[..., None] == np.arange(num_classes)).astype(np.int64)
+    return Tensor(result, dtypes.int64)
+
+
+def _constant_pad(x, pad, value):
+    key, widths = [], []
+    for dim in range(x.ndim):
+        back = x.ndim - 1 - dim
+        before, after = (pad[2 * back], pad[2 * back + 1]) if 2 * back < len(pad) else (0, 0)
+        key.append(slice(max(-before, 0), x.shape[dim] - max(-after, 0)))
+        widths.append((max(before, 0), max(after, 0)))
+    cropped = x[tuple(key)]
+    return np.pad(cropped, widths, constant_values=x.dtype.type(value))
+
+
+defop("constant_pad_nd", "ConstantPadNdBackward0", _constant_pad, promote="none",
+      vjp=lambda g, x, pad, value: constant_pad_nd(g, tuple(-p for p in pad), 0.0))
+
+
+def constant_pad_nd(x: Tensor, pad, value=0.0) -> Tensor:
+    return apply(OPS["constant_pad_nd"], x, pad=tuple(pad), value=value)
+
+
+def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
+    pad = tuple(pad)
+    if len(pad) % 2:
+        raise errors.runtime("Padding length must be divisible by 2")
+    if len(pad) // 2 > x.ndim:
+        raise errors.runtime("Padding length should be less than or equal to two times the "
+                             "input dimension but got padding length "
+                             f"{len(pad)} and input of dimension {x.ndim}")
+    if mode != "constant":
+        if value is not None and value != 0:
+            raise errors.runtime(f"Padding mode \"{mode}\" doesn't take in value argument")
+        raise errors.TorchError("NotImplementedError",
+                                f"padding mode {mode} is not supported by gradcli yet")
+    for dim in range(len(pad) // 2):
+        size = x.shape[x.ndim - 1 - dim]
+        if size + pad[2 * dim] + pad[2 * dim + 1] < 0:
+            raise errors.runtime(
+                f"The input size {size}, plus negative padding {pad[2 * dim]} and "
+                f"{pad[2 * dim + 1]} resulted in a negative output size, which is invalid. Check "
+                f"dimension {x.ndim - 1 - dim} of your input.")
+    return constant_pad_nd(x, pad, 0.0 if value is None else value)
+
+
+def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """torch's CPU dropout: a bernoulli(1 - p) mask drawn from the generator, scaled by
+    1 / (1 - p), multiplied in."""
+    if p < 0.0 or p > 1.0:
+        raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or x.numel() == 0:
+        return x
+    if p == 1:
+        noise = Tensor(np.zeros((), x.dtype.np), x.dtype)
+    else:
+        mask = F.DEFAULT_GENERATOR.generator.bernoulli(x.shape, 1 - p)
+        keep = np.asarray(1 - p, dtype=x.dtype.np) if x.dtype.is_floating_point else 1 - p
+        noise = Tensor((mask.astype(x.dtype.np) / keep).astype(x.dtype.np), x.dtype)
+    if inplace:
+        return F.mul_(x, noise)
+    return F.mul(x, noise)
+
+
+def _embedding(weight, indices, padding_idx):
+    return weight[np.asarray(indices, np.int64)]
+
+
+def _embedding_backward(g, indices, num_weights, padding_idx):
+    flat = np.asarray(indices, np.int64).reshape(-1)
+    rows = g.reshape(len(flat), -1)
+    out = np.zeros((num_weights, rows.shape[1]), g.dtype)
+    for i, row in zip(flat.tolist(), rows):
+        if i != padding_idx:
+            out[i] += row
+    return out
+
+
+defop("embedding", "EmbeddingBackward0",
+      lambda w, indices, padding_idx, num_weights: _embedding(w, indices, padding_idx),
+      promote="none", save=(1,),
+      vjp=(lambda g, w, indices, padding_idx, num_weights: F.apply_op(
+          "embedding_dense_backward", g, indices, num_weights=num_weights,
+          padding_idx=padding_idx), None))
+defop("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", _embedding_backward,
+      promote="none", save=(1,),
+      vjp=(lambda gg, g, indices, num_weights, padding_idx: F.view(F.index_select(
+          gg, 0, F.reshape(indices, (-1,))), (*indices.shape, gg.shape[1])), None))
+
+
+def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
+              norm_type=2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.shape[0]:
+                raise errors.TorchError("AssertionError", "Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.shape[0]:
+                raise errors.TorchError("AssertionError", "Padding_idx must be within num_embeddings")
+            padding_idx = weight.shape[0] + padding_idx
+    else:
+        padding_idx = -1
+    if indices.dtype not in (dtypes.int64, dtypes.int32):
+        raise errors.runtime(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{indices.dtype.legacy_name} instead (while checking "
+            "arguments for embedding)")
+    if weight.ndim != 2:
+        raise errors.runtime("'weight' must be 2-D")
+    values = indices.data
+    if values.size and (values.min() < 0 or values.max() >= weight.shape[0]):
+        raise errors.index_error("index out of range in self")
+    if max_norm is not None:
+        with grad_mode(False):
+            rows = np.unique(values.reshape(-1))
+            norms = np.linalg.norm(weight.data[rows].astype(np.float64), ord=norm_type, axis=1)
+            scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+            weight.data[rows] = (weight.data[rows] * scale[:, None]).astype(weight.dtype.np)
+            weight.bump_version()
+    return apply(OPS["embedding"], weight, indices, padding_idx=padding_idx,
+                 num_weights=weight.shape[0])
+
+
+# ---- layer_norm, batch_norm ---------------------------------------------------------------------
+
+def _layer_norm(x, w, b, normalized_ndim, eps):
+    axes = tuple(range(x.ndim - normalized_ndim, x.ndim))
+    wide = x.astype(np.float64)
+    mean = wide.mean(axis=axes, keepdims=True)
+    var = ((wide - mean) ** 2).mean(axis=axes, keepdims=True)
+    rstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
+    mean = mean.astype(x.dtype)
+    out = (x - mean) * rstd
+    if w is not None:
+        out = out * w
+    if b is not None:
+        out = out + b
+    return out.astype(x.dtype), mean, rstd
+
+
+def _layer_norm_composite(normalized_ndim, eps, has_w, has_b, index):
+    def composite(g, x, w, b):
+        axes = tuple(range(x.ndim - normalized_ndim, x.ndim))
+        mean = F.mean(x, axes, True)
+        centered = F.sub(x, mean)
+        var = F.mean(F.mul(centered, centered), axes, True)
+        rstd = F.rsqrt(F.add_scalar(var, eps))
+        xhat = F.mul(centered, rstd)
+        if index == 2:
+            return F.sum(F.mul(g, xhat), tuple(range(x.ndim - normalized_ndim)))
+        if index == 3:
+            return F.sum(g, tuple(range(x.ndim - normalized_ndim)))
+        gw = F.mul(g, w) if w is not None else g
+        n = float(math.prod(x.shape[x.ndim - normalized_ndim:]))
+        inner = F.sub(F.sub(gw, F.mean(gw, axes, True)),
+                      F.mul(xhat, F.mean(F.mul(gw, xhat), axes, True)))
+        return F.mul(rstd, inner) if n else inner
+    return composite
+
+
+def _layer_norm_backward(g, x, w, b, normalized_ndim, eps, index):
+    axes = tuple(range(x.ndim - normalized_ndim, x.ndim))
+    batch = tuple(range(x.ndim - normalized_ndim))
+    wide = x.astype(np.float64)
+    mean = wide.mean(axis=axes, keepdims=True)
+    rstd = 1 / np.sqrt(((wide - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+    xhat = (wide - mean) * rstd
+    gd = g.astype(np.float64)
+    if index == 2:
+        return (gd * xhat).sum(axis=batch).astype(g.dtype)
+    if index == 3:
+        return gd.sum(axis=batch).astype(g.dtype)
+    gw = gd * w if w is not None else gd
+    result = rstd * (gw - gw.mean(axis=axes, keepdims=True)
+                     - xhat * (gw * xhat).mean(axis=axes, keepdims=True))
+    return result.astype(g.dtype)
+
+
+def _layer_norm_grad(index):
+    def rule(g, x, w, b, normalized_ndim, eps):
+        return F.apply_op("native_layer_norm_backward", g[0], x, w, b,
+                          normalized_ndim=normalized_ndim, eps=eps, index=index + 1)
+    return rule
+
+
+def _layer_norm_double(slot):
+    def rule(gg, g, x, w, b, normalized_ndim, eps, index):
+        composite = _layer_norm_composite(normalized_ndim, eps, w is not None, b is not None,
+                                          index)
+        return _retraced(composite, (g, x, w, b), slot, gg)
+    return rule
+
+
+defop("native_layer_norm", "NativeLayerNormBackward0", _layer_norm, promote="none",
+      n_outputs=3, differentiable_outputs=(0,), save=(0, 1, 2),
+      vjp=(_layer_norm_grad(0), _layer_norm_grad(1), _layer_norm_grad(2)))
+defop("native_layer_norm_backward", "NativeLayerNormBackwardBackward0",
+      lambda g, x, w, b, normalized_ndim, eps, index: _layer_norm_backward(
+          g, x, w, b, normalized_ndim, eps, index),
+      promote="none", save=(0, 1, 2, 3),
+      vjp=(_layer_norm_double(0), _layer_norm_double(1), _layer_norm_double(2), None))
+
+
+def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if x.shape[x.ndim - len(shape):] != shape or len(shape) > x.ndim:
+        raise errors.runtime(
+            f"Given normalized_shape={_sizes(shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, shape))}], but got input of size{_sizes(x.shape)}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t.shape != shape:
+            raise errors.runtime(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
+                f"shape {_sizes(t.shape)} and normalized_shape = {_sizes(shape)}")
+    out, _, _ = apply(OPS["native_layer_norm"], x, weight, bias, normalized_ndim=len(shape),
+                      eps=eps)
+    return out
+
+
+def _channel_view(t, ndim):
+    return t.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def _batch_norm(x, w, b, mean_in, var_in, training, eps):
+    axes = (0, *range(2, x.ndim))
+    if training:
+        wide = x.astype(np.float64)
+        mean = wide.mean(axis=axes)
+        var = ((wide - _channel_view(mean, x.ndim)) ** 2).mean(axis=axes)
+        invstd = 1 / np.sqrt(var + eps)
+    else:
+        mean = mean_in.astype(np.float64)
+        invstd = 1 / np.sqrt(var_in.astype(np.float64) + eps)
+    scale = invstd if w is None else invstd * w
+    shift = -mean * scale if b is None else b - mean * scale
+    out = x * _channel_view(scale.astype(x.dtype), x.ndim) + _channel_view(
+        shift.astype(x.dtype), x.ndim)
+    if training:
+        return out.astype(x.dtype), mean.astype(x.dtype), invstd.astype(x.dtype)
+    return out.astype(x.dtype), np.zeros(0, x.dtype), np.zeros(0, x.dtype)
+
+
+def _batch_norm_composite(training, eps, index):
+    def composite(g, x, w, b, mean_in, var_in):
+        axes = (0, *range(2, x.ndim))
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        if training:
+            mean = F.mean(x, axes, True)
+            centered = F.sub(x, mean)
+            invstd = F.rsqrt(F.add_scalar(F.mean(F.mul(centered, centered), axes, True), eps))
+        else:
+            centered = F.sub(x, F.reshape(mean_in, shape))
+            invstd = F.reshape(F.rsqrt(F.add_scalar(var_in, eps)), shape)
+        xhat = F.mul(centered, invstd)
+        if index == 2:
+            return F.sum(F.mul(g, xhat), axes)
+        if index == 3:
+            return F.sum(g, axes)
+        scale = invstd if w is None else F.mul(invstd, F.reshape(w, shape))
+        if not training:
+            return F.mul(g, scale)
+        inner = F.sub(F.sub(g, F.mean(g, axes, True)),
+                      F.mul(xhat, F.mean(F.mul(g, xhat), axes, True)))
+        return F.mul(inner, scale)
+    return composite
+
+
+def _batch_norm_backward(g, x, w, b, mean_in, var_in, training, eps, index):
+    axes = (0, *range(2, x.ndim))
+    wide, gd = x.astype(np.float64), g.astype(np.float64)
+    if training:
+        mean = wide.mean(axis=axes, keepdims=True)
+        invstd = 1 / np.sqrt(((wide - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+    else:
+        mean = _channel_view(mean_in.astype(np.float64), x.ndim)
+        invstd = 1 / np.sqrt(_channel_view(var_in.astype(np.float64), x.ndim) + eps)
+    xhat = (wide - mean) * invstd
+    if index == 2:
+        return (gd * xhat).sum(axis=axes).astype(g.dtype)
+    if index == 3:
+        return gd.sum(axis=axes).astype(g.dtype)
+    scale = invstd if w is None else invstd * _channel_view(w.astype(np.float64), x.ndim)
+    if not training:
+        return (gd * scale).astype(g.dtype)
+    inner = gd - gd.mean(axis=axes, keepdims=True) - xhat * (gd * xhat).mean(
+        axis=axes, keepdims=True)
+    return (inner * scale).astype(g.dtype)
+
+
+def _batch_norm_grad(index):
+    def rule(g, x, w, b, mean_in, var_in, training, eps):
+        return F.apply_op("native_batch_norm_backward", g[0], x, w, b, mean_in, var_in,
+                          training=training, eps=eps, index=index + 1)
+    return rule
+
+
+def _batch_norm_double(slot):
+    def rule(gg, g, x, w, b, mean_in, var_in, training, eps, index):
+        return _retraced(_batch_norm_composite(training, eps, index),
+                         (g, x, w, b, mean_in, var_in), slot, gg)
+    return rule
+
+
+defop("native_batch_norm", "NativeBatchNormBackward0", _batch_norm, promote="none",
+      n_outputs=3, differentiable_outputs=(0,), save=(0, 1, 2, 3, 4),
+      vjp=(_batch_norm_grad(0), _batch_norm_grad(1), _batch_norm_grad(2), None, None))
+defop("native_batch_norm_backward", "NativeBatchNormBackwardBackward0",
+      _batch_norm_backward, promote="none", save=(0, 1, 2, 3, 4, 5),
+      vjp=(_batch_norm_double(0), _batch_norm_double(1), _batch_norm_double(2), None, None,
+           None))
+
+
+def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
+               training: bool = False, momentum=0.1, eps: float = 1e-5) -> Tensor:
+    if training:
+        count = x.numel() // x.shape[1] if x.ndim > 1 else 1
+        if count == 1:
+            raise errors.value_error(
+                "Expected more than 1 value per channel when training, got input size "
+                f"torch.Size([{', '.join(map(str, x.shape))}])")
+    channels = x.shape[1]
+    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                    ("running_var", running_var)):
+        if t is not None and t.numel() != channels:
+            raise errors.runtime(
+                f"{name} should contain {channels} elements not {t.numel()}")
+    if not training and (running_mean is None or running_var is None):
+        raise errors.runtime("running_mean must be defined in evaluation mode")
+    out, mean, invstd = apply(OPS["native_batch_norm"], x, weight, bias, running_mean,
+                              running_var, training=bool(training), eps=eps)
+    if training and running_mean is not None and running_var is not None:
+        # updated inside the op, as torch's kernel does: no version bump
+        n = x.numel() // channels
+        unbiased = (1 / invstd.data.astype(np.float64)) ** 2 - eps
+        unbiased = unbiased * n / (n - 1)
+        m = momentum
+        running_mean.data[...] = (running_mean.data * (1 - m) + mean.data * m).astype(
+            running_mean.dtype.np)
+        running_var.data[...] = (running_var.data * (1 - m) + unbiased * m).astype(
+            running_var.dtype.np)
+    return out
+
+
+# ---- losses -------------------------------------------------------------------------------------
+
+def _huber(a, b, reduction, delta):
+    z = np.abs(a - b)
+    loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(a.dtype)
+    if reduction == "mean":
+        return np.mean(loss, dtype=a.dtype)
+    if reduction == "sum":
+        return np.sum(loss, dtype=a.dtype)
+    return loss
+
+
+def _huber_backward(g, a, b, reduction, delta):
+    norm = a.dtype.type(1.0 / a.size if reduction == "mean" else 1.0)
+    x = a - b
+    return np.where(x < -delta, -norm * g * delta,
+                    np.where(x > delta, norm * g * delta, norm * x * g)).astype(a.dtype)
+
+
+def _huber_double_backward(grad, a, b, reduction, delta):
+    inside = F.to_dtype(F.compare("lt", F.abs(F.sub(a, b)), delta), grad.dtype)
+    result = F.mul(grad, inside)
+    return F.div_scalar(result, a.numel()) if reduction == "mean" else result
+
+
+def _huber_grad_output(gg, g, a, b, reduction, delta):
+    if reduction == "none":
+        return F.apply_op("huber_loss_backward", gg, a, b, reduction=reduction, delta=delta)
+    r = F.apply_op("huber_loss_backward", F.ones_for(g), a, b, reduction=reduction,
+                   delta=delta)
+    return F.sum(F.mul(r, gg))
+
+
+defop("huber_loss", "HuberLossBackward0", _huber, save=(0, 1),
+      vjp=(lambda g, a, b, **k: F.apply_op("huber_loss_backward", g, a, b, **k),
+           lambda g, a, b, **k: F.apply_op("huber_loss_backward", g, b, a, **k)))
+defop("huber_loss_backward", "HuberLossBackwardBackward0", _huber_backward, save=(0, 1, 2),
+      vjp=(_huber_grad_output,
+           lambda gg, g, a, b, **k: _huber_double_backward(F.mul(gg, g), a, b, **k),
+           lambda gg, g, a, b, **k: F.neg(_huber_double_backward(F.mul(gg, g), a, b, **k))))
+
+
+def huber_loss(a: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight=None) -> Tensor:
+    reduction = F.reduction_of(reduction)
+    if weight is not None:
+        loss = apply(OPS["huber_loss"], a, target, reduction="none", delta=float(delta))
+        return F.apply_loss_reduction(F.mul(loss, weight), reduction)
+    if a.shape != target.shape:
+        shape = F.broadcast_shape(a.shape, target.shape)
+        a, target = F.expand(a, shape), F.expand(target, shape)
+    return apply(OPS["huber_loss"], a, target, reduction=reduction, delta=float(delta))
+
+
+def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = F.reduction_of(reduction, size_average, reduce)
+    elif reduction == "mean":
+        STATE.warn("UserWarning", "reduction: 'mean' divides the total loss by both the batch "
+                   "size and the support size.'batchmean' divides only by the batch size, and "
+                   "aligns with the KL div math definition.'mean' will be changed to behave the "
+                   "same as 'batchmean' in the next major release.")
+    elif reduction not in ("batchmean", "none", "sum"):
+        raise errors.value_error(f"{reduction} is not a valid value for reduction")
+    if log_target:
+        loss = F.mul(F.exp(target), F.sub(target, a))
+    else:
+        loss = F.sub(F.xlogy(target, target), F.mul(target, a))
+    if reduction == "batchmean":
+        total = F.sum(loss)
+        return F.div_scalar(total, a.shape[0]) if a.ndim != 0 else total
+    return F.apply_loss_reduction(loss, reduction)
+
+
+def margin_ranking_loss(a: Tensor, b: Tensor, target: Tensor, margin: float = 0,
+                        size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = F.reduction_of(reduction, size_average, reduce)
+    if a.ndim != b.ndim or a.ndim != target.ndim:
+        raise errors.runtime(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: torch.Size([{', '.join(map(str, a.shape))}]), input2: "
+            f"torch.Size([{', '.join(map(str, b.shape))}]), target: "
+            f"torch.Size([{', '.join(map(str, target.shape))}]) ")
+    output = F.clamp(F.add_scalar(F.mul(F.neg(target), F.sub(a, b)), margin), 0, None)
+    return F.apply_loss_reduction(output, reduction)
+
+
+def hinge_embedding_loss(a: Tensor, target: Tensor, margin: float = 1.0, size_average=None,
+                         reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = F.reduction_of(reduction, size_average, reduce)
+    zeros = F.zeros_for(a)
+    margin_clamp = F.clamp(F.scalar_sub(margin, a), 0, None)
+    output_margin = F.where(F.compare("ne", target, 1), margin_clamp, zeros)
+    output_self = F.where(F.compare("ne", target, -1), a, zeros)
+    return F.apply_loss_reduction(F.add(output_margin, output_self), reduction)
+
+
+def cosine_embedding_loss(a: Tensor, b: Tensor, target: Tensor, margin: float = 0,
+                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    reduction = F.reduction_of(reduction, size_average, reduce)
+    dim = target.ndim
+    prod_sum = F.sum(F.mul(a, b), dim)
+    mag1 = F.add_scalar(F.sum(F.mul(a, a), dim), 1e-12)
+    mag2 = F.add_scalar(F.sum(F.mul(b, b), dim), 1e-12)
+    denom = F.sqrt(F.mul(mag1, mag2))
+    cos = F.div(prod_sum, denom)
+    zeros = F.zeros_for(cos)
+    pos = F.scalar_sub(1, cos)
+    neg = F.clamp(F.sub_scalar(cos, margin), 0, None)
+    output = F.add(F.where(F.compare("eq", target, 1), pos, zeros),
+                   F.where(F.compare("eq", target, -1), neg, zeros))
+    return F.apply_loss_reduction(output, reduction)
+
+
+def poisson_nll_loss(a: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average=None, eps: float = 1e-8, reduce=None,
+                     reduction: str = "mean") -> Tensor:
+    reduction = F.reduction_of(reduction, size_average, reduce)
+    if log_input:
+        loss = F.sub(F.exp(a), F.mul(target, a))
+    else:
+        loss = F.sub(a, F.mul(target, F.log(F.add_scalar(a, eps))))
+    if full:
+        stirling = F.add(F.sub(F.mul(target, F.log(target)), target),
+                         F.mul_scalar(F.log(F.mul_scalar(target, 2 * math.pi)), 0.5))
+        loss = F.add(loss, F.masked_fill(stirling, F.compare("le", target, 1), 0))
+    return F.apply_loss_reduction(loss, reduction)
+
+
+def gaussian_nll_loss(a: Tensor, target: Tensor, var, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> Tensor:
+    if not isinstance(var, Tensor):
+        var = F.full_like(a, var)
+    if var.shape != a.shape:
+        if a.shape[:-1] == var.shape:
+            var = F.unsqueeze(var, -1)
+        elif not (a.shape[:-1] == var.shape[:-1] and var.shape[-1:] == (1,)):
+            raise errors.value_error("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise errors.value_error(reduction + " is not valid")
+    if np.any(var.data < 0):
+        raise errors.value_error("var has negative entry/entries")
+    var = F.clone(var)
+    with grad_mode(False):
+        var.data = np.maximum(var.data, var.dtype.np.type(eps))
+        var.bump_version()
+    diff = F.sub(a, target)
+    loss = F.mul_scalar(F.add(F.log(var), F.div(F.mul(diff, diff), var)), 0.5)
+    if full:
+        loss = F.add_scalar(loss, 0.5 * math.log(2 * math.pi))
+    return F.apply_loss_reduction(loss, reduction)
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin=1.0, p=2.0,
+                        eps=1e-6, swap: bool = False, size_average=None, reduce=None,
+                        reduction: str = "mean") -> Tensor:
+    reduction = F.reduction_of(reduction, size_average, reduce)
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = F.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
+    output = F.clamp(F.sub(F.add_scalar(dist_pos, margin), dist_neg), 0, None)
+    return F.apply_loss_reduction(output, reduction)
+
+
+# ---- declarations -------------------------------------------------------------------------------
+
+_FUNCTIONAL = "functional"
+for _name, _fn, _signature in (
+        ("relu6", relu6, "input, inplace=False"),
+        ("selu", selu, "input, inplace=False"),
+        ("celu", celu, "input, alpha=1.0, inplace=False"),
+        ("mish", mish, "input, inplace=False"),
+        ("softsign", softsign, "input"),
+        ("hardtanh", hardtanh, "input, min_val=-1.0, max_val=1.0, inplace=False"),
+        ("hardsigmoid", hardsigmoid, "input, inplace=False"),
+        ("hardswish", hardswish, "input, inplace=False"),
+        ("tanhshrink", tanhshrink, "input"),
+        ("softmin", softmin, "input, dim=None, _stacklevel=3, dtype=None"),
+        ("threshold", threshold, "input, threshold, value, inplace=False"),
+        ("normalize", normalize, "input, p=2.0, dim=1, eps=1e-12, out=None"),
+        ("pad", pad, "input, pad, mode='constant', value=None"),
+        ("dropout", dropout, "input, p=0.5, training=True, inplace=False"),
+        ("embedding", embedding, "input, weight, padding_idx=None, max_norm=None, "
+         "norm_type=2.0, scale_grad_by_freq=False, sparse=False"),
+        ("layer_norm", layer_norm, "input, normalized_shape, weight=None, bias=None, eps=1e-05"),
+        ("batch_norm", batch_norm, "input, running_mean, running_var, weight=None, bias=None, "
+         "training=False, momentum=0.1, eps=1e-05"),
+        ("huber_loss", huber_loss, "input, target, reduction='mean', delta=1.0, weight=None"),
+        ("kl_div", kl_div, "input, target, size_average=None, reduce=None, reduction='mean', "
+         "log_target=False"),
+        ("margin_ranking_loss", margin_ranking_loss, "input1, input2, target, margin=0, "
+         "size_average=None, reduce=None, reduction='mean'"),
+        ("hinge_embedding_loss", hinge_embedding_loss, "input, target, margin=1.0, "
+         "size_average=None, reduce=None, reduction='mean'"),
+        ("cosine_embedding_loss", cosine_embedding_loss, "input1, input2, target, margin=0, "
+         "size_average=None, reduce=None, reduction='mean'"),
+        ("poisson_nll_loss", poisson_nll_loss, "input, target, log_input=True, full=False, "
+         "size_average=None, eps=1e-08, reduce=None, reduction='mean'"),
+        ("gaussian_nll_loss", gaussian_nll_loss, "input, target, var, full=False, eps=1e-06, "
+         "reduction='mean'"),
+        ("triplet_margin_loss", triplet_margin_loss, "anchor, positive, negative, margin=1.0, "
+         "p=2, eps=1e-06, swap=False, size_average=None, reduce=None, reduction='mean'")):
+    declare(_name, _fn, python=_signature, variants=_FUNCTIONAL)
+declare("softshrink", softshrink, "softshrink(Tensor input, Scalar lambd=0.5)",
+        variants="functional")
+declare("hardshrink", hardshrink, "hardshrink(Tensor input, Scalar lambd=0.5)",
+        variants="torch method functional")
+declare("logsigmoid", logsigmoid, "log_sigmoid(Tensor input)", variants="functional")
+declare("one_hot", one_hot, "one_hot(Tensor input, int num_classes=-1)", variants="functional")
+declare("cosine_similarity", cosine_similarity,
+        "cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08)",
+        variants="torch functional")
+declare("pairwise_distance", pairwise_distance,
+        "pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=1e-06, "
+        "bool keepdim=False)", variants="torch functional")
+declare("constant_pad_nd", constant_pad_nd,
+        "constant_pad_nd(Tensor input, int[] pad, Scalar value=0)", variants="torch")
+del _name, _fn, _signature
+
+
+export(__name__, globals())

@@ -1,0 +1,181 @@
+"""More elementwise math: inverse hyperbolics, erfinv, rad2deg, logaddexp2, copysign,
+nextafter, heaviside, float_power, signbit: functions, rows and declarations. float32
+transcendentals are computed in double and rounded once (see pointwise.rounded_from_double)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, RESULT, apply, broadcast_shape, define, defop
+from gradcli.engine.tensor import Tensor
+
+SQRT_PI_OVER_2 = 0.5 * math.sqrt(math.pi)
+
+
+def _from_double(ufunc):
+    """pointwise's float32-through-double forward (reached through F: areas import no area)."""
+    return lambda a: F.rounded_from_double(ufunc)(a)
+
+
+def _erfinv_double(x: np.ndarray) -> np.ndarray:
+    """The inverse error function in double: Giles' approximation, then Newton steps on erf."""
+    x = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        w = -np.log((1.0 - x) * (1.0 + x))
+        guess = np.where(w < 5.0, _giles_central(w - 2.5), _giles_tail(np.sqrt(w) - 3.0)) * x
+        erf = np.frompyfunc(math.erf, 1, 1)
+        for _ in range(3):
+            error = np.asarray(erf(guess), dtype=np.float64) - x
+            guess = guess - error / (2.0 / math.sqrt(math.pi) * np.exp(-guess * guess))
+    guess = np.where(np.abs(x) == 1, np.copysign(np.inf, x), guess)
+    return np.where(np.abs(x) > 1, np.nan, guess)
+
+
+def _giles_central(w):
+    p = 2.81022636e-08
+    for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+              -0.00417768164, 0.246640727, 1.50140941):
+        p = c + p * w
+    return p
+
+
+def _giles_tail(w):
+    p = -0.000200214257
+    for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+              0.00943887047, 1.00167406, 2.83297682):
+        p = c + p * w
+    return p
+
+
+def _erfinv(a):
+    return _erfinv_double(a).astype(a.dtype)
+
+
+asinh = define("asinh(Tensor self, *, Tensor? out=None)", "AsinhBackward0", _from_double(np.arcsinh),
+       promote="float", save=(0,),
+       vjp=lambda g, a: F.mul(g, F.rsqrt(F.add_scalar(F.pow(a, 2), 1))))
+acosh = define("acosh(Tensor self, *, Tensor? out=None)", "AcoshBackward0", _from_double(np.arccosh),
+       promote="float", save=(0,),
+       vjp=lambda g, a: F.mul(g, F.rsqrt(F.sub_scalar(F.mul(a, a), 1))))
+atanh = define("atanh(Tensor self, *, Tensor? out=None)", "AtanhBackward0", _from_double(np.arctanh),
+       promote="float", save=(0,),
+       vjp=lambda g, a: F.div(g, F.scalar_sub(1, F.pow(a, 2))))
+erfinv = define("erfinv(Tensor self, *, Tensor? out=None)", "ErfinvBackward0", _erfinv, promote="float",
+       save=(0,),
+       vjp=lambda g, a: F.mul(F.mul_scalar(F.exp(F.pow(F.erfinv(a), 2)), SQRT_PI_OVER_2), g))
+rad2deg = define("rad2deg(Tensor self, *, Tensor? out=None)", "Rad2DegBackward0",
+       lambda a: a * a.dtype.type(180 / np.pi), promote="float",
+       vjp=lambda g, a: F.mul_scalar(g, 180 / np.pi))
+
+
+def _logaddexp2(a, b):
+    F.floating_kernel("logaddexp2", a)
+    with np.errstate(invalid="ignore"):
+        both_infinite = np.isinf(a) & (a == b)
+        mixed = np.maximum(a, b) + np.log1p(np.exp2(-np.abs(a - b))) / a.dtype.type(math.log(2))
+    return np.where(both_infinite, a, mixed)
+
+
+logaddexp2 = define("logaddexp2(Tensor self, Tensor other, *, Tensor? out=None)", "Logaddexp2Backward0",
+       _logaddexp2, save=(0, 1),
+       vjp=(lambda g, a, b: F.div(g, F.add_scalar(F.pow(2, F.sub(b, a)), 1)),
+            lambda g, a, b: F.div(g, F.add_scalar(F.pow(2, F.sub(a, b)), 1))))
+
+
+def _copysign_grad(g, a, out):
+    """copysign_tensor_self_backward: grad * (result / self), 0 where self is 0."""
+    ratio = F.masked_fill(F.div(out, a), F.compare("eq", a, 0), 0)
+    return F.mul(g, ratio)
+
+
+def _nextafter(a, b):
+    F.floating_kernel("nextafter", a)
+    return np.nextafter(a, b)
+
+
+defop("copysign.Tensor", "CopysignBackward0", np.copysign, promote="float", pointwise=True,
+      save=(0, 1, RESULT), save_for=((0, RESULT), (1,)),
+      vjp=(lambda g, a, b, out: _copysign_grad(g, a, out),
+           lambda g, a, b, out: F.zeros_for(b)))
+defop("copysign.Scalar", "CopysignBackward1", np.copysign, promote="float", save=(0, RESULT),
+      vjp=(lambda g, a, b, out: _copysign_grad(g, a, out),))
+defop("nextafter", "NextafterBackward0", _nextafter, pointwise=True, save=(0, 1),
+      save_for=((0, 1), (1,)),
+      vjp=(lambda g, a, b: F.where(F.compare("ne", a, b), g, 0), lambda g, a, b: F.zeros_for(b)))
+defop("heaviside", "torch::autograd::NotImplemented", np.heaviside, pointwise=True,
+      name="torch::autograd::NotImplemented",
+      vjp=(lambda g, a, b: _not_implemented("aten::heaviside"),
+           lambda g, a, b: _not_implemented("aten::heaviside")))
+
+
+def _not_implemented(name: str):
+    raise errors.runtime(f"derivative for {name} is not implemented")
+
+
+__all__ = ["asinh", "acosh", "atanh", "erfinv", "rad2deg", "logaddexp2", "copysign", "nextafter", "heaviside", "float_power", "signbit"]
+
+
+def copysign(a: Tensor, b) -> Tensor:
+    if isinstance(b, Tensor):
+        broadcast_shape(a.shape, b.shape)
+        return apply(OPS["copysign.Tensor"], a, b)
+    return apply(OPS["copysign.Scalar"], a, b)
+
+
+def nextafter(a: Tensor, b: Tensor) -> Tensor:
+    broadcast_shape(a.shape, b.shape)
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"expected scalar type {_scalar_name(a)} but found "
+                             f"{_scalar_name(b)}")
+    return apply(OPS["nextafter"], a, b)
+
+
+def heaviside(a: Tensor, values: Tensor) -> Tensor:
+    if a.dtype is not values.dtype:
+        raise errors.runtime("heaviside is not yet implemented for tensors with different "
+                             "dtypes.")
+    broadcast_shape(a.shape, values.shape)
+    return apply(OPS["heaviside"], a, values)
+
+
+def _scalar_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.removesuffix("Tensor")
+
+
+def float_power(a, exponent) -> Tensor:
+    """self.to(double).pow(exponent.to(double))."""
+    if isinstance(a, Tensor):
+        a = F.to_dtype(a, dtypes.float64)
+    else:
+        a = float(a)
+    if isinstance(exponent, Tensor):
+        exponent = F.to_dtype(exponent, dtypes.float64)
+    else:
+        exponent = float(exponent)
+    return F.pow(a, exponent)
+
+
+def signbit(a: Tensor) -> Tensor:
+    return Tensor(np.signbit(a.data) if a.dtype.is_floating_point else a.data < 0, dtypes.bool_)
+
+
+declare("copysign", copysign, "copysign(Tensor self, Tensor other, *, Tensor? out=None)",
+        "copysign(Tensor self, Scalar other, *, Tensor? out=None)")
+declare("nextafter", nextafter, "nextafter(Tensor self, Tensor other, *, Tensor? out=None)")
+declare("heaviside", heaviside, "heaviside(Tensor self, Tensor values, *, Tensor? out=None)")
+declare("float_power", float_power, "float_power(Tensor self, Tensor exponent, *, "
+        "Tensor? out=None)", "float_power(Scalar self, Tensor exponent, *, Tensor? out=None)",
+        "float_power(Tensor self, Scalar exponent, *, Tensor? out=None)",
+        method=("float_power(Tensor self, Tensor exponent)",
+                "float_power(Tensor self, Scalar exponent)"))
+declare("signbit", signbit, "signbit(Tensor self, *, Tensor? out=None)")
+for _alias, _function in (("arcsinh", asinh), ("arccosh", acosh), ("arctanh", atanh)):
+    declare(_alias, _function, f"{_alias}(Tensor self, *, Tensor? out=None)")
+
+
+export(__name__, globals())

@@ -1,0 +1,424 @@
+"""Products: addmm/addmv/addr/baddbmm/addbmm with beta and alpha, vdot, kron, tensordot, inner,
+multi_dot, cross, dist and cdist: functions, rows and declarations."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor, require_tensors
+
+
+def scaled_sum(product, bias, beta, alpha):
+    """beta * bias + alpha * product, as BLAS does it (a zero beta ignores the bias, NaNs too)."""
+    if alpha != 1:
+        product = product * product.dtype.type(alpha)
+    if beta == 0:
+        return np.broadcast_to(np.zeros((), product.dtype), product.shape) + product
+    if beta != 1:
+        bias = bias * product.dtype.type(beta)
+    return product + bias
+
+
+def _times(g, s):
+    return F.maybe_multiply(g, s)
+
+
+defop("addmv", "AddmvBackward0",
+      lambda bias, mat, vec, beta=1, alpha=1: scaled_sum(np.matmul(mat, vec), bias, beta, alpha),
+      save=(1, 2), save_for=((), (2,), (1,)),
+      vjp=(lambda g, bias, mat, vec, beta=1, alpha=1: _times(g, beta),
+           lambda g, bias, mat, vec, beta=1, alpha=1: _times(F.outer(g, vec), alpha),
+           lambda g, bias, mat, vec, beta=1, alpha=1: _times(F.mv(F.t(mat), g), alpha)))
+defop("addr", "AddrBackward0",
+      lambda bias, v1, v2, beta=1, alpha=1: scaled_sum(np.multiply.outer(v1, v2), bias, beta, alpha),
+      save=(1, 2), save_for=((), (2,), (1,)),
+      vjp=(lambda g, bias, v1, v2, beta=1, alpha=1: _times(g, beta),
+           lambda g, bias, v1, v2, beta=1, alpha=1: _times(F.mv(g, v2), alpha),
+           lambda g, bias, v1, v2, beta=1, alpha=1: _times(F.mv(F.t(g), v1), alpha)))
+defop("baddbmm", "BaddbmmBackward0",
+      lambda bias, b1, b2, beta=1, alpha=1: scaled_sum(np.matmul(b1, b2), bias, beta, alpha),
+      save=(1, 2), save_for=((), (2,), (1,)),
+      vjp=(lambda g, bias, b1, b2, beta=1, alpha=1: _times(g, beta),
+           lambda g, bias, b1, b2, beta=1, alpha=1: _times(F.bmm(g, F.transpose(b2, 1, 2)),
+                                                           alpha),
+           lambda g, bias, b1, b2, beta=1, alpha=1: _times(F.bmm(F.transpose(b1, 1, 2), g),
+                                                           alpha)))
+
+
+def _addbmm_expanded(g, b1, b2):
+    return F.expand(F.unsqueeze(g, 0), (b1.shape[0], b1.shape[1], b2.shape[2]))
+
+
+defop("addbmm", "AddbmmBackward0",
+      lambda bias, b1, b2, beta=1, alpha=1: scaled_sum(np.matmul(b1, b2).sum(0), bias, beta, alpha),
+      save=(1, 2),
+      vjp=(lambda g, bias, b1, b2, beta=1, alpha=1: _times(g, beta),
+           lambda g, bias, b1, b2, beta=1, alpha=1: _times(
+               F.bmm(_addbmm_expanded(g, b1, b2), F.transpose(b2, 1, 2)), alpha),
+           lambda g, bias, b1, b2, beta=1, alpha=1: _times(
+               F.bmm(F.transpose(b1, 1, 2), _addbmm_expanded(g, b1, b2)), alpha)))
+defop("vdot", "VdotBackward0", np.dot, save=(0, 1), save_for=((1,), (0,)),
+      vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
+defop("linalg_cross", "LinalgCrossBackward0", lambda a, b, dim: np.cross(a, b, axis=dim),
+      save=(0, 1), save_for=((1,), (0,)),
+      vjp=(lambda g, a, b, dim: linalg_cross(b, g, dim=dim),
+           lambda g, a, b, dim: linalg_cross(g, a, dim=dim)))
+
+
+def _dist(a, b, p):
+    return F.vector_norm_values(a - b, p, None, False)
+
+
+def _dist_grad(g, a, b, p, out):
+    return F.norm_backward(g, F.sub(a, b), p, None, False, out)
+
+
+defop("dist", "DistBackward0", _dist, save=(0, 1, RESULT),
+      vjp=(_dist_grad, lambda g, a, b, p, out: F.neg(_dist_grad(g, a, b, p, out))))
+
+
+def _cdist(x1, x2, p):
+    diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    return F.vector_norm_values(diff, p, (-1,), False)
+
+
+def _cdist_backward(g, x1, x2, cdist, p):
+    """d cdist / d x1 for one cotangent: sum over x2's rows of the norm's derivative."""
+    diff = x1[..., :, None, :] - x2[..., None, :, :]
+    dist = cdist[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 0:
+            grad = np.zeros_like(diff)
+        elif p == 1:
+            grad = np.sign(diff)
+        elif p == 2:
+            grad = np.where(dist == 0, 0, diff / dist)
+        elif math.isinf(p):
+            grad = np.sign(diff) * (np.abs(diff) == dist)
+        elif p < 2:
+            grad = np.where(dist == 0, 0, np.sign(diff) * np.abs(diff) ** (p - 1)
+                            / dist ** (p - 1))
+        else:
+            grad = np.where(dist == 0, 0, diff * np.abs(diff) ** (p - 2) / dist ** (p - 1))
+    return (g[..., None] * grad).sum(-2).astype(x1.dtype)
+
+
+defop("_cdist_backward", "CdistBackwardBackward0", _cdist_backward,
+      vjp=tuple(lambda *_, **__: _not_implemented("_cdist_backward") for _ in range(4)))
+defop("_cdist_forward", "CdistBackward0", _cdist, save=(0, 1, RESULT),
+      vjp=(lambda g, x1, x2, p, out: F.apply_op("_cdist_backward", F.contiguous(g), x1, x2, out,
+                                                p=p),
+           lambda g, x1, x2, p, out: F.apply_op(
+               "_cdist_backward", F.contiguous(F.matrix_transpose(g)), x2, x1,
+               F.contiguous(F.matrix_transpose(out)), p=p)))
+
+
+def _not_implemented(name: str):
+    raise errors.TorchError("NotImplementedError",
+                            f"the derivative for '{name}' is not implemented.")
+
+
+__all__ = ["addmv", "addr", "baddbmm", "addbmm", "vdot", "kron", "tensordot", "inner",
+           "multi_dot", "chain_matmul", "cross", "linalg_cross", "dist", "cdist"]
+
+
+def _type_name(t: Tensor) -> str:
+    return t.dtype.legacy_name.removesuffix("Tensor")
+
+
+def addmm_scaled(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
+    return F.addmm(bias, a, b, beta=beta, alpha=alpha)
+
+
+def addmv(bias: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
+    if mat.ndim != 2 or vec.ndim != 1 or bias.ndim > 1:
+        raise errors.runtime(f"vector + matrix @ vector expected, got {bias.ndim}, {mat.ndim}, "
+                             f"{vec.ndim}")
+    if (mat.shape[1] != vec.shape[0] or bias.ndim and bias.shape[0] not in (1, mat.shape[0])):
+        raise errors.runtime(f"size mismatch, got input ({bias.shape[0] if bias.ndim else 1}), "
+                             f"mat ({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    if not bias.dtype is mat.dtype is vec.dtype:
+        raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
+                             f"{_type_name(bias)}, {_type_name(mat)}, and {_type_name(vec)}")
+    return apply(OPS["addmv"], bias, mat, vec, **F.coefficients(beta, alpha))
+
+
+def addr(bias: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise errors.runtime(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+    F.check_expandable(bias, (vec1.shape[0], vec2.shape[0]))
+    return apply(OPS["addr"], bias, vec1, vec2, **F.coefficients(beta, alpha))
+
+
+def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    if b1.ndim >= 2 and b2.ndim >= 3:
+        F.check_expandable(bias, (b1.shape[0], b1.shape[1], b2.shape[2]))
+    F.check_batches(b1, b2)
+    return apply(OPS["baddbmm"], bias, b1, b2, **F.coefficients(beta, alpha))
+
+
+def addbmm(bias: Tensor, b1: Tensor, b2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    F.check_expandable(bias, (b1.shape[1] if b1.ndim > 1 else 0,
+                                    b2.shape[2] if b2.ndim > 2 else 0))
+    F.check_batches(b1, b2)
+    return apply(OPS["addbmm"], bias, b1, b2, **F.coefficients(beta, alpha))
+
+
+def vdot(a: Tensor, b: Tensor) -> Tensor:
+    F.check_dot(a, b)
+    return apply(OPS["vdot"], a, b)
+
+
+def kron(a: Tensor, b: Tensor) -> Tensor:
+    """ATen's KronImpl: interleaved _unsafe_views of both, a broadcast product, one more view."""
+    ndim = max(a.ndim, b.ndim)
+    pad_a, pad_b = ndim - a.ndim, ndim - b.ndim
+    a_shape, b_shape, result = [], [], []
+    for i in range(ndim):
+        size_a = a.shape[i - pad_a] if i >= pad_a else 1
+        size_b = b.shape[i - pad_b] if i >= pad_b else 1
+        a_shape += [size_a, 1]
+        b_shape += [1, size_b]
+        result.append(size_a * size_b)
+    product = F.mul(F.unsafe_view(a, tuple(a_shape)), F.unsafe_view(b, tuple(b_shape)))
+    return F.unsafe_view(product, tuple(result))
+
+
+def _tensordot_dims(a: Tensor, b: Tensor, dims):
+    if isinstance(dims, Tensor):
+        dims = dims.data.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise errors.runtime(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.ndim, b.ndim):
+            raise errors.runtime(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        return list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    dims_a, dims_b = dims
+    as_list = (lambda d: [d] if isinstance(d, int) else list(d))
+    return as_list(dims_a), as_list(dims_b)
+
+
+def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
+    dims_a, dims_b = _tensordot_dims(a, b, dims)
+    return contract(a, b, dims_a, dims_b)
+
+
+def contract(a: Tensor, b: Tensor, dims_a, dims_b) -> Tensor:
+    """ATen's tensordot: permute the contracted dims together, reshape to matrices, mm, reshape."""
+    if len(dims_a) != len(dims_b):
+        raise errors.runtime("both dimension lists should have same length")
+    dims_a = [F.wrap_dim(d, a.ndim) for d in dims_a]
+    dims_b = [F.wrap_dim(d, b.ndim) for d in dims_b]
+    contracted = 1
+    for da, db in zip(dims_a, dims_b):
+        if a.shape[da] != b.shape[db]:
+            raise errors.runtime(
+                f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
+                f"{da} and second has size {b.shape[db]} in dim {db}")
+        contracted *= a.shape[da]
+    keep_a = [d for d in range(a.ndim) if d not in dims_a]
+    keep_b = [d for d in range(b.ndim) if d not in dims_b]
+    rows = math.prod(a.shape[d] for d in keep_a)
+    cols = math.prod(b.shape[d] for d in keep_b)
+    left = F.reshape(F.permute(a, tuple(keep_a + dims_a)), (rows, contracted))
+    right = F.reshape(F.permute(b, tuple(dims_b + keep_b)), (contracted, cols))
+    shape = tuple(a.shape[d] for d in keep_a) + tuple(b.shape[d] for d in keep_b)
+    return F.reshape(F.mm(left, right), shape)
+
+
+def inner(a: Tensor, b: Tensor) -> Tensor:
+    if a.ndim == 0 or b.ndim == 0:
+        return F.mul(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        raise errors.runtime(
+            f"inner() the last dimension must match on both input tensors but got shapes "
+            f"{F.size_list(a.shape)} and {F.size_list(b.shape)}")
+    return contract(a, b, [-1], [-1])
+
+
+def multi_dot(tensors) -> Tensor:
+    """linalg.multi_dot: vectors at the ends as matrices, the cheapest order, the result viewed
+    back to its shape."""
+    tensors = list(tensors)
+    require_tensors(tensors)
+    n = len(tensors)
+    if n < 2:
+        raise errors.runtime(f"multi_dot(): expected at least 2 tensors but got {n}")
+    first, last = tensors[0].ndim, tensors[-1].ndim
+    if first not in (1, 2):
+        raise errors.runtime(f"multi_dot(): the first tensor must be 1D or 2D but got {first}D")
+    if last not in (1, 2):
+        raise errors.runtime(f"multi_dot(): the last tensor must be 1D or 2D but got {last}D")
+    for i in range(1, n - 1):
+        if tensors[i].ndim != 2:
+            raise errors.runtime(f"multi_dot(): tensor {i} must be 2D but got "
+                                 f"{tensors[i].ndim}D")
+    if first == 1:
+        tensors[0] = F.unsqueeze(tensors[0], 0)
+    if last == 1:
+        tensors[-1] = F.unsqueeze(tensors[-1], -1)
+    dtype = tensors[0].dtype
+    for i, t in enumerate(tensors[1:], 1):
+        if t.dtype is not dtype:
+            raise errors.runtime(
+                f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                f"{_type_name(tensors[0])} and tensor {i} is {_type_name(t)}")
+    for i in range(n - 1):
+        if tensors[i].shape[1] != tensors[i + 1].shape[0]:
+            raise errors.runtime(
+                f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                f"{F.size_list(tensors[i].shape)} and {F.size_list(tensors[i + 1].shape)} "
+                "cannot be multiplied")
+    result = _chain(tensors)
+    shape = ()
+    if first == 2:
+        shape += (result.shape[0],)
+    if last == 2:
+        shape += (result.shape[1],)
+    return F.view(result, shape)
+
+
+def _chain(tensors: list) -> Tensor:
+    n = len(tensors)
+    if n == 2:
+        return F.mm(tensors[0], tensors[1])
+    if n == 3:
+        a, b, c = tensors
+        cost_1 = a.shape[0] * c.shape[0] * (a.shape[1] + c.shape[1])
+        cost_2 = a.shape[1] * c.shape[1] * (a.shape[0] + c.shape[0])
+        if cost_1 > cost_2:
+            return F.mm(a, F.mm(b, c))
+        return F.mm(F.mm(a, b), c)
+    order = _chain_order(tensors)
+
+    def build(i, j):
+        if i == j:
+            return tensors[i]
+        return F.mm(build(i, order[i][j]), build(order[i][j] + 1, j))
+    return build(0, n - 1)
+
+
+def _chain_order(tensors: list) -> list:
+    """The matrix-chain order by dynamic programming (torch's multi_dot_matrix_chain_order)."""
+    n = len(tensors)
+    p = [t.shape[0] for t in tensors] + [tensors[-1].shape[1]]
+    cost = [[0] * n for _ in range(n)]
+    order = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if cost[i][j] is None or q < cost[i][j]:
+                    cost[i][j], order[i][j] = q, k
+    return order
+
+
+def chain_matmul(*matrices, out=None) -> Tensor:
+    STATE.warn(
+        "UserWarning",
+        "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+        "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+        "multiple parameters.", once=True)
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = tuple(matrices[0])
+    require_tensors(matrices)
+    for t in matrices:
+        if t.ndim != 2:
+            raise errors.runtime(f"Tensor dimension is {t.ndim}, expected 2 instead.")
+    if len(matrices) == 1:
+        return F.clone(matrices[0])
+    return multi_dot(matrices)
+
+
+def linalg_cross(a: Tensor, b: Tensor, *, dim: int = -1) -> Tensor:
+    if a.ndim != b.ndim:
+        raise errors.runtime("linalg.cross: inputs must have the same number of dimensions.")
+    shape = F.broadcast_shape(a.shape, b.shape)
+    d = F.wrap_dim(dim, len(shape))
+    if a.shape[d] != 3 or b.shape[d] != 3:
+        raise errors.runtime(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.shape[d]} and "
+            f"{b.shape[d]}")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+    return apply(OPS["linalg_cross"], a, b, dim=d)
+
+
+def cross(a: Tensor, b: Tensor, dim=None) -> Tensor:
+    if dim is None:
+        STATE.warn(
+            "UserWarning",
+            "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass "
+            "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will "
+            "change to agree with that of linalg.cross in a future release.", once=True)
+        if a.ndim == b.ndim:
+            shape = F.broadcast_shape(a.shape, b.shape)
+            dim = next((d for d, s in enumerate(shape) if s == 3), -1)
+    return linalg_cross(a, b, dim=dim if dim is not None else -1)
+
+
+def dist(a: Tensor, b: Tensor, p=2) -> Tensor:
+    F.broadcast_shape(a.shape, b.shape)
+    if not a.dtype.is_floating_point:
+        raise errors.runtime("norm(): input dtype should be either floating point or complex. "
+                             f"Got {_type_name(a)} instead.")
+    return apply(OPS["dist"], a, b, p=float(p))
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
+          compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t.ndim < 2:
+            raise errors.runtime(f"cdist only supports at least 2D tensors, {name} got: "
+                                 f"{t.ndim}D")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if not t.dtype.is_floating_point:
+            raise errors.runtime(f"cdist only supports floating-point dtypes, {name} got: "
+                                 f"{_type_name(t)}")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise errors.runtime(f"X1 and X2 must have the same number of columns. X1: "
+                             f"{x1.shape[-1]} X2: {x2.shape[-1]}")
+    if p < 0:
+        raise errors.runtime("cdist only supports non-negative p values")
+    batch = F.broadcast_shape(x1.shape[:-2], x2.shape[:-2])
+    x1 = F.expand(x1, batch + x1.shape[-2:]) if x1.shape[:-2] != batch else x1
+    x2 = F.expand(x2, batch + x2.shape[-2:]) if x2.shape[:-2] != batch else x2
+    return apply(OPS["_cdist_forward"], x1, x2, p=float(p))
+
+
+declare("addmm", addmm_scaled, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, "
+        "Scalar alpha=1, Tensor? out=None)")
+declare("addmv", addmv, "addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, "
+        "Scalar alpha=1, Tensor? out=None)")
+declare("addr", addr, "addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, "
+        "Scalar alpha=1, Tensor? out=None)")
+declare("baddbmm", baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, "
+        "Scalar beta=1, Scalar alpha=1, Tensor? out=None)")
+declare("addbmm", addbmm, "addbmm(Tensor self, Tensor batch1, Tensor batch2, *, "
+        "Scalar beta=1, Scalar alpha=1, Tensor? out=None)")
+declare("vdot", vdot, "vdot(Tensor self, Tensor other, *, Tensor? out=None)")
+declare("kron", kron, "kron(Tensor self, Tensor other, *, Tensor? out=None)")
+declare("inner", inner, "inner(Tensor self, Tensor other, *, Tensor? out=None)")
+declare("tensordot", tensordot, variants="torch", python="a, b, dims=2, out=None")
+declare("multi_dot", multi_dot, "multi_dot(Tensor[] tensors, *, Tensor? out=None)",
+        variants="linalg")
+declare("chain_matmul", chain_matmul, variants="torch", python="*matrices, out=None")
+declare("cross", cross, "cross(Tensor self, Tensor other, int? dim=None, *, Tensor? out=None)")
+declare("cross", linalg_cross, "cross(Tensor self, Tensor other, *, int dim=-1, "
+        "Tensor? out=None)", variants="linalg")
+declare("dist", dist, "dist(Tensor self, Tensor other, Scalar p=2)")
+declare("cdist", cdist, variants="torch",
+        python="x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'")
+
+
+export(__name__, globals())

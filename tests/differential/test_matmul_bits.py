@@ -1,0 +1,125 @@
+"""float32 matrix products (mm, addmm, F.linear, matmul, mv, dot, bmm) carry torch's last bits
+where gradcli/engine/matmul_order.py knows torch's summation order: compared bit for bit with
+torch itself on random small shapes and layouts (skipped without torch).  The rules are this
+machine's (torch 2.13.0 CPU wheel, MKL, one thread); the products gradcli falls back to
+np.matmul for are only required to be close."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gradcli.engine.ops  # noqa: F401  (loads every area into F)
+from gradcli.engine import dtypes, matmul_order
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
+
+torch = pytest.importorskip("torch")
+
+M_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 32, 50, 64, 100]
+N_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 32]
+K_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 16, 20, 32, 64, 100, 128, 300]
+
+
+def _pair(rng, rows: int, cols: int, transposed: bool):
+    """A float32 (rows, cols) matrix as gradcli and torch tensors, row- or column-major."""
+    values = rng.standard_normal((cols, rows) if transposed else (rows, cols)).astype(np.float32)
+    ours, theirs = Tensor(values, dtypes.float32), torch.from_numpy(values.copy())
+    return (F.t(ours), theirs.t()) if transposed else (ours, theirs)
+
+
+def _bits_equal(ours: Tensor, theirs) -> bool:
+    return np.array_equal(ours.data.view(np.uint32), theirs.numpy().view(np.uint32))
+
+
+def _random_cases(seed: int, count: int):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        m, n, k = (int(rng.choice(sizes)) for sizes in (M_SIZES, N_SIZES, K_SIZES))
+        yield rng, m, k, n, bool(rng.integers(2)), bool(rng.integers(2)), bool(rng.integers(2))
+
+
+def test_mm_and_addmm_match_torch_bit_for_bit_where_the_order_is_known():
+    emulated, mismatches = 0, []
+    for rng, m, k, n, a_t, b_t, with_bias in _random_cases(3, 1500):
+        a, ta = _pair(rng, m, k, a_t)
+        b, tb = _pair(rng, k, n, b_t)
+        if with_bias:
+            bias = rng.standard_normal(n).astype(np.float32)
+            ours = F.addmm(Tensor(bias, dtypes.float32), a, b)
+            theirs = torch.addmm(torch.from_numpy(bias), ta, tb)
+        else:
+            ours, theirs = F.mm(a, b), torch.mm(ta, tb)
+        known = matmul_order.mm(a.data, b.data, bias if with_bias else None) is not None
+        emulated += known
+        if known and not _bits_equal(ours, theirs):
+            mismatches.append((m, k, n, a_t, b_t, with_bias))
+        assert np.allclose(ours.data, theirs.numpy(), rtol=1e-4, atol=1e-4)
+    assert not mismatches
+    assert emulated > 600  # the rules cover a good part of these small shapes
+
+
+# Products of small tutorial models: nn.Linear(1, 1) / (3, 2) / (3, 1) on batches of 4 to 100,
+# forward (addmm with W.t()) and backward (g @ W, g.t() @ x), x @ w for a column w.
+TUTORIAL = [(batch, inputs, outputs) for batch in (1, 2, 3, 4, 5, 6, 8, 10, 16, 32, 64, 100)
+            for inputs, outputs in ((1, 1), (3, 2), (3, 1), (2, 1), (4, 3), (1, 3))]
+
+
+@pytest.mark.parametrize("batch,inputs,outputs", TUTORIAL)
+def test_small_linear_layers_forward_and_backward_match_torch(batch, inputs, outputs):
+    rng = np.random.default_rng(batch * 100 + inputs * 10 + outputs)
+    x, tx = _pair(rng, batch, inputs, False)
+    w, tw = _pair(rng, outputs, inputs, False)
+    bias = rng.standard_normal(outputs).astype(np.float32)
+    g, tg = _pair(rng, batch, outputs, False)
+    assert _bits_equal(F.linear(x, w, Tensor(bias, dtypes.float32)),
+                       torch.nn.functional.linear(tx, tw, torch.from_numpy(bias)))
+    assert _bits_equal(F.linear(x, w), torch.nn.functional.linear(tx, tw))
+    assert _bits_equal(F.mm(g, w), tg.mm(tw))  # grad of x
+    assert _bits_equal(F.mm(F.t(g), x), tg.t().mm(tx))  # grad of W
+    column, tcolumn = _pair(rng, inputs, 1, False)
+    assert _bits_equal(F.matmul(x, column), tx.matmul(tcolumn))
+    g1, tg1 = _pair(rng, batch, 1, False)  # the gradient of x @ column
+    assert _bits_equal(F.mm(F.t(x), g1), tx.t().mm(tg1))
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 8, 12, 16, 64, 100])
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 7, 8, 16, 37, 100])
+def test_mv_and_vector_matmul_match_torch_where_known(rows, k):
+    rng = np.random.default_rng(rows * 1000 + k)
+    a, ta = _pair(rng, rows, k, False)
+    v = rng.standard_normal(k).astype(np.float32)
+    ours = F.mv(a, Tensor(v, dtypes.float32))
+    theirs = ta.mv(torch.from_numpy(v))
+    if matmul_order.mv(a.data, v) is not None:
+        assert _bits_equal(ours, theirs)
+        assert _bits_equal(F.matmul(a, Tensor(v, dtypes.float32)), ta.matmul(torch.from_numpy(v)))
+    else:
+        assert np.allclose(ours.data, theirs.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 8, 16])
+def test_short_dot_products_match_torch(k):
+    rng = np.random.default_rng(k)
+    for _ in range(200):
+        x, y = (rng.standard_normal(k).astype(np.float32) for _ in range(2))
+        ours = F.dot(Tensor(x, dtypes.float32), Tensor(y, dtypes.float32))
+        assert ours.data.item() == torch.dot(torch.from_numpy(x), torch.from_numpy(y)).item()
+
+
+def test_small_bmm_and_batched_matmul_match_torch():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        count, m, k, n = (int(rng.integers(1, 8)) for _ in range(4))
+        a = rng.standard_normal((count, m, k)).astype(np.float32)
+        b = rng.standard_normal((count, k, n)).astype(np.float32)
+        ours = F.bmm(Tensor(a, dtypes.float32), Tensor(b, dtypes.float32))
+        theirs = torch.bmm(torch.from_numpy(a), torch.from_numpy(b))
+        assert _bits_equal(ours, theirs), (count, m, k, n)
+        ours = F.matmul(Tensor(a, dtypes.float32), Tensor(b, dtypes.float32))
+        assert _bits_equal(ours, torch.matmul(torch.from_numpy(a), torch.from_numpy(b)))
+
+
+def test_large_products_stay_on_blas():
+    a = np.ones((256, 256), np.float32)
+    assert matmul_order.mm(a, a) is None

@@ -1,0 +1,5 @@
+"""Sorting: sort, topk, kthvalue, median, mode and unique against torch."""
+
+from snippets import case_tests
+
+test_matches_golden, test_matches_live_torch = case_tests("sorting")
