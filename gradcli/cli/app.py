@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from gradcli.cli.parsing import Command, Group
-from gradcli.cli.runner import (EXIT_NO, EXIT_OK, EXIT_TROUBLE, interrupted, read_program,
-                                run_source, without_command)
+from gradcli.cli.runner import (EXIT_NO, EXIT_OK, EXIT_TROUBLE, read_program, run_source,
+                                without_command)
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 the answer is no (run/eval: the program raised an error, as python "
@@ -97,16 +97,11 @@ Quiet = Annotated[bool, typer.Option(
 
 
 def _answer(command: str, expr: str, work, as_json: bool, quiet: bool) -> None:
-    """Run a derivative command's `work(source)` and exit with its status's code (130 after
-    Ctrl-C, reported as `run` reports it: typer alone would exit 130 silently)."""
+    """Run a derivative command's `work(source)` and exit with its status's code."""
     from gradcli.cli.answers import execute
     from gradcli.cli.bindings import read_expression
-    try:
-        source = read_expression(expr)
-        status = execute(command, source.text, lambda: work(source), as_json=as_json,
-                         quiet=quiet)
-    except KeyboardInterrupt:
-        raise typer.Exit(interrupted()) from None
+    source = read_expression(expr)
+    status = execute(command, source.text, lambda: work(source), as_json=as_json, quiet=quiet)
     raise typer.Exit(_STATUS_EXIT[status])
 
 

@@ -1,10 +1,14 @@
-"""typer's command classes, adjusted: expressions may start with `-`, and flags show no type."""
+"""typer's command classes, adjusted: expressions may start with `-`, flags show no type, and
+Ctrl-C says KeyboardInterrupt."""
 
 from __future__ import annotations
 
 import re
 
+from typer import Exit
 from typer.core import TyperCommand, TyperGroup
+
+from gradcli.cli.runner import interrupted
 
 # An option the user may have mistyped (`--wrtt`): left to the parser, which names it.
 _LONG_OPTION = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z", re.DOTALL)
@@ -26,10 +30,17 @@ class Group(TyperGroup):
 class Command(TyperCommand):
     """A command whose first argument (EXPR, or eval's PROGRAM) may start with `-`, as in
     `gradcli eval '-x**2'`: a token that is not one of the command's options is taken for that
-    argument, as though it came after `--`."""
+    argument, as though it came after `--`. Ctrl-C while it runs is reported as `run` reports
+    it (typer alone would exit 130 silently)."""
 
     def get_params(self, ctx):
         return _untyped_flags(super().get_params(ctx))
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Exit(interrupted()) from None
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:
         return super().parse_args(ctx, self._expression_first(ctx, args))

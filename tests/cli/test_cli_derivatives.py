@@ -522,10 +522,24 @@ LONG = "sum([x for i in range(10**8)])"
                          ids=["grad", "jacobian", "check", "eval"])
 def test_ctrl_c_reports_keyboard_interrupt_and_exits_130(gradcli_exe, args):
     import signal
-    import time
     child = subprocess.Popen([gradcli_exe, *args], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-    time.sleep(2)  # past start-up, into the loop
+    _wait_for_cpu_seconds(child.pid, 1.5)  # past start-up (about half that), into the loop
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
     assert (child.returncode, out, err) == (130, "", "KeyboardInterrupt\n")
+
+
+def _wait_for_cpu_seconds(pid: int, seconds: float, limit: float = 60) -> None:
+    """Until process `pid` has used `seconds` of CPU (however loaded the machine), or without
+    /proc for `seconds` of wall time."""
+    import time
+    stat, deadline = Path(f"/proc/{pid}/stat"), time.monotonic() + limit
+    if not stat.exists():
+        time.sleep(seconds)
+        return
+    while time.monotonic() < deadline:
+        fields = stat.read_text().rpartition(")")[2].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
+            return
+        time.sleep(0.05)
