@@ -522,8 +522,11 @@ LONG = "sum([x for i in range(10**8)])"
                          ids=["grad", "jacobian", "check", "eval"])
 def test_ctrl_c_reports_keyboard_interrupt_and_exits_130(gradcli_exe, args):
     import signal
-    child = subprocess.Popen([gradcli_exe, *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    # Ctrl-C's default meaning for the child, even under a runner started in the background
+    # (which ignores SIGINT, and children inherit that)
+    child = subprocess.Popen([gradcli_exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                         signal.SIG_DFL))
     _wait_for_cpu_seconds(child.pid, 1.5)  # past start-up (about half that), into the loop
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
