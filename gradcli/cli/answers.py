@@ -13,6 +13,7 @@ from gradcli.cli.bindings import ExpressionError, UsageError, torch_error
 from gradcli.cli.derivatives import CheckAnswer, Comparison, GradAnswer, MatrixAnswer
 from gradcli.engine.errors import TorchError
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.frames import GradRuntimeError
 
 SCHEMA_VERSION = 1
 
@@ -23,9 +24,11 @@ def execute(command: str, expression: str, work: Callable[[], object], *, as_jso
     ("ok", "mismatch" or "error")."""
     try:
         answer = work()
-    except (UsageError, ExpressionError, TorchError) as error:
+    except (UsageError, ExpressionError, TorchError, MemoryError) as error:
         if isinstance(error, TorchError):
             error = torch_error(error)
+        elif isinstance(error, MemoryError):  # as Python reports it, and `gradcli run` does
+            error = ExpressionError(GradRuntimeError("MemoryError", "", None), None)
         _report(command, error)
         if as_json and not quiet:
             _write_json(_header(command, "error", expression) | {"error": error_json(error)})
@@ -146,7 +149,9 @@ def answer_json(answer) -> dict:
 def check_json(answer: CheckAnswer) -> dict:
     tol, rows = answer.tolerances, answer.rows
     return {
-        "dtype": "float64", "tolerances": {"eps": tol.eps, "atol": tol.atol, "rtol": tol.rtol},
+        "dtype": answer.dtype.name,
+        "tolerances": {"eps": tol.eps, "atol": tol.atol, "rtol": tol.rtol,
+                       "relative_step": tol.relative},
         "samples": answer.samples, "seed": answer.seed,
         "points": [{name: values_json(v) for name, v in point.items()} for point in answer.points],
         "comparisons": len(rows), "failures": len(answer.failures),

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from gradcli.cli.parsing import Command, Group
 from gradcli.cli.runner import (EXIT_NO, EXIT_OK, EXIT_TROUBLE, read_program, run_source,
                                 without_command)
 
@@ -16,7 +17,7 @@ EXIT_CODES_HELP = (
     "jacobian and hessian also an error evaluating the expression).")
 
 app = typer.Typer(
-    name="gradcli", add_completion=False, pretty_exceptions_enable=False,
+    name="gradcli", cls=Group, add_completion=False, pretty_exceptions_enable=False,
     no_args_is_help=False, invoke_without_command=True,
     help="PyTorch's autograd in the terminal, without PyTorch.\n\n" + EXIT_CODES_HELP,
     context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,8 +30,17 @@ def _read_source(file: str) -> tuple[str, str]:
     return program
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from gradcli import __version__
+        sys.stdout.write(f"gradcli {__version__}\n")
+        raise typer.Exit(EXIT_OK)
+
+
 @app.callback()
-def main_callback(ctx: typer.Context) -> None:
+def main_callback(ctx: typer.Context, version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print gradcli's version and exit.")] = False) -> None:
     """Without a command: the REPL on a terminal, otherwise run standard input as a program."""
     if ctx.invoked_subcommand is None:
         raise typer.Exit(without_command())
@@ -53,7 +63,7 @@ NoCollapse = Annotated[bool, typer.Option(
     "--no-collapse", help="Draw every repetition of a repeated chain (a loop's steps).")]
 
 
-@app.command()
+@app.command(cls=Command)
 def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads standard input.")],
         plots: Plots = None,
         graph: Annotated[Optional[str], typer.Option(
@@ -71,16 +81,17 @@ def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads stand
     raise typer.Exit(run_source(source, filename, echo=False, plots=plots, after=after))
 
 
-@app.command("eval")
+@app.command("eval", cls=Command)
 def eval_command(program: Annotated[str, typer.Argument(
-        help="Program text; statements separated by ';' or newlines. '-' reads standard input.")],
+        metavar="PROGRAM", help="Program text; statements separated by ';' or newlines (it "
+        "may start with '-': eval '-x'). '-' reads standard input.")],
         plots: Plots = None):
     """Run program text and echo each expression statement's value, as Python's REPL does."""
     source, filename = (sys.stdin.read(), "<stdin>") if program == "-" else (program, "<eval>")
     raise typer.Exit(run_source(source, filename, echo=True, plots=plots))
 
 
-@app.command()
+@app.command(cls=Command)
 def repl():
     """Open the interactive session (what `gradcli` alone does on a terminal)."""
     from gradcli.cli.repl.session import start_repl
@@ -93,7 +104,7 @@ _STATUS_EXIT = {"ok": EXIT_OK, "mismatch": EXIT_NO, "error": EXIT_TROUBLE}
 
 Expr = Annotated[str, typer.Argument(
     metavar="EXPR", help="Expression of the bound names, e.g. 'sin(x) * x**2' (torch's functions "
-    "need no `torch.` prefix); '-' reads standard input.")]
+    "need no `torch.` prefix); it may start with '-' ('-x**2'); '-' reads standard input.")]
 Bindings = Annotated[Optional[list[str]], typer.Argument(
     metavar="NAME=VALUE", show_default=False, help="Leaf tensors: a number, a nested list "
     "(both become floating point) or any expression, e.g. x=3 w='[1, 2]' t='torch.ones(3)'.")]
@@ -122,7 +133,7 @@ def _problem(source, bindings, wrt, dtype):
                                       dtype=binding_args.parse_dtype(dtype))
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
          gradient: Annotated[Optional[str], typer.Option(
              help="Backpropagate this tensor from a non-scalar EXPR, as out.backward(VALUE).")]
@@ -135,7 +146,7 @@ def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = 
         _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
 
 
-@app.command("graph", epilog=EXIT_CODES_HELP)
+@app.command("graph", cls=Command, epilog=EXIT_CODES_HELP)
 def graph_command(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
                   fmt: GraphFormat = None, output: GraphOutput = None,
                   max_nodes: MaxNodes = 200, no_collapse: NoCollapse = False,
@@ -149,7 +160,7 @@ def graph_command(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype:
         max_nodes=max_nodes, collapse=not no_collapse, backward=backward))
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def plot(expr: Expr, bindings: Bindings = None,
          range_: Annotated[str, typer.Option(
              "--range", metavar="NAME=LO:HI", help="The input plotted along x and its range.")]
@@ -196,7 +207,7 @@ def plot(expr: Expr, bindings: Bindings = None,
     raise typer.Exit(_STATUS_EXIT[answer.status])
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
              as_json: AsJson = False, quiet: Quiet = False):
     """d EXPR / d input, as torch.autograd.functional.jacobian computes it."""
@@ -205,7 +216,7 @@ def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtyp
         _problem(source, bindings, wrt, dtype)), as_json, quiet)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def hessian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
             as_json: AsJson = False, quiet: Quiet = False):
     """Second derivatives of a scalar EXPR, as torch.autograd.functional.hessian computes them."""
@@ -214,7 +225,7 @@ def hessian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype
         _problem(source, bindings, wrt, dtype)), as_json, quiet)
 
 
-@app.command(epilog=EXIT_CODES_HELP)
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def check(
         expr: Expr, bindings: Bindings = None, wrt: Wrt = None,
         expect: Annotated[Optional[list[str]], typer.Option(
@@ -225,24 +236,34 @@ def check(
             "sample point (repeatable).")] = None,
         samples: Annotated[int, typer.Option(help="How many random points (needs --range).")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of numpy's default_rng for the points.")] = 0,
-        eps: Annotated[float, typer.Option(help="Finite-difference step.")] = 1e-6,
-        atol: Annotated[float, typer.Option(help="Absolute tolerance.")] = 1e-5,
-        rtol: Annotated[float, typer.Option(help="Relative tolerance.")] = 1e-3,
+        eps: Annotated[Optional[float], typer.Option(
+            help="Finite-difference step, > 0 (default 1e-6 in float64).")] = None,
+        atol: Annotated[Optional[float], typer.Option(
+            help="Absolute tolerance, >= 0 (default 1e-5 in float64).")] = None,
+        rtol: Annotated[Optional[float], typer.Option(
+            help="Relative tolerance, >= 0 (default 1e-3 in float64).")] = None,
         as_json: AsJson = False, quiet: Quiet = False):
-    """Autograd (float64) against central finite differences, and against --expect formulas,
-    for every input element; defaults as torch.autograd.gradcheck. Exit 1 on a mismatch."""
+    """Autograd against finite differences and --expect formulas; exit 1 on a mismatch.
+
+    Compares every input element in float64: inputs, and the tensors EXPR makes, are float64,
+    as after torch.set_default_dtype(torch.float64); the defaults are torch.autograd.gradcheck's.
+    Should EXPR compute in float32 or float16 (an explicit dtype=), the report says so and the
+    defaults fit that precision: a step of cbrt(machine epsilon) * max(1, |x|), atol = rtol =
+    twice cbrt(machine epsilon)."""
     from gradcli.cli import bindings as binding_args, derivatives
     from gradcli.engine import dtypes
 
     def work(source):
+        given = {name: binding_args.bounded(f"--{name}", value, zero=name != "eps")
+                 for name, value in (("eps", eps), ("atol", atol), ("rtol", rtol))}
+        binding_args.bounded("--seed", seed, zero=True)
         ranges = [binding_args.parse_range(text) for text in range_ or []]
         formulas = {}
         for text in expect or []:
             name, formula = binding_args.split_pair(text, ":", "--expect 'NAME: EXPR'")
             formulas[name] = binding_args.Source(formula, f"<--expect {name}>")
         problem = binding_args.build_problem(source, bindings or [], wrt=wrt,
-                                             dtype=dtypes.float64,
+                                             dtype=dtypes.float64, default=dtypes.float64,
                                              extra={name: 0.0 for name, _, _ in ranges})
-        return derivatives.check(problem, derivatives.Tolerances(eps, atol, rtol), formulas,
-                                 ranges, samples, seed)
+        return derivatives.check(problem, given, formulas, ranges, samples, seed)
     _answer("check", expr, work, as_json, quiet)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import keyword
+import math
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
 from gradcli.engine import creation, dtypes, grad_api
 from gradcli.engine.errors import TorchError
-from gradcli.engine.state import STATE, grad_mode
+from gradcli.engine.state import STATE, default_dtype, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import PY_BUILTINS
 from gradcli.language.compiler.interpreter import Compiler
@@ -65,10 +66,13 @@ def bare_functions() -> dict:
 
 
 class Scope:
-    """A Session plus a frame of bare torch functions; compiles the user's expressions over it."""
+    """A Session plus a frame of bare torch functions; compiles the user's expressions over it.
+    With `dtype`, every expression evaluates as if torch.set_default_dtype(dtype) were in effect
+    (the default is restored after each evaluation)."""
 
-    def __init__(self) -> None:
+    def __init__(self, dtype: dtypes.DType | None = None) -> None:
         self.session = Session(write=sys.stderr.write)
+        self.default_dtype = dtype
         self.functions = Frame(self.session.globals, bare_functions())
         self.compiler = Compiler(self.session.runtime)
 
@@ -81,7 +85,8 @@ class Scope:
 
         def evaluate(values: dict):
             try:
-                return closure(Frame(self.functions, dict(values)))
+                with default_dtype(self.default_dtype or STATE.default_dtype):
+                    return closure(Frame(self.functions, dict(values)))
             except GradRuntimeError as error:
                 raise ExpressionError(error, source) from None
             except RecursionError:
@@ -118,6 +123,15 @@ def parse_dtype(name: str | None) -> dtypes.DType | None:
     if dtype is None or not dtype.is_floating_point:
         raise UsageError(f"--dtype: expected a floating dtype such as float64, got '{name}'")
     return dtype
+
+
+def bounded(option: str, value: float | None, *, zero: bool = False) -> float | None:
+    """An option's number, which must be finite and positive (or zero, with `zero`); None when
+    the option was not given."""
+    if value is not None and not (0 <= value if zero else 0 < value) or value == math.inf:
+        wanted = "a finite number >= 0" if zero else "a positive finite number"
+        raise UsageError(f"{option}: expected {wanted}, got {value:g}")
+    return value
 
 
 def parse_range(text: str) -> tuple[str, float, float]:
@@ -164,11 +178,12 @@ def as_tensor(value, dtype: dtypes.DType | None, what: str) -> Tensor:
 
 
 def build_problem(expr: Source, bindings: list[str], *, wrt: str | None = None,
-                  dtype: dtypes.DType | None = None, extra: dict | None = None) -> Problem:
+                  dtype: dtypes.DType | None = None, extra: dict | None = None,
+                  default: dtypes.DType | None = None) -> Problem:
     """Compile EXPR, bind every NAME=VALUE in order (a VALUE sees the earlier names), add `extra`
     leaves (name -> value) not bound yet, and make the --wrt names (default: floating ones)
-    require grad."""
-    scope = Scope()
+    require grad. With `default`, EXPR and the VALUEs evaluate with it as the default dtype."""
+    scope = Scope(default)
     problem = Problem(scope, expr, scope.compile(expr))
     with grad_mode(False):
         for text in bindings:

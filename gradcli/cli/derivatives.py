@@ -106,13 +106,39 @@ def hessian(problem: Problem) -> MatrixAnswer:
 
 # ---- check --------------------------------------------------------------------------------------
 
+# torch.autograd.gradcheck's defaults, meant for float64.
+GRADCHECK_EPS, GRADCHECK_ATOL, GRADCHECK_RTOL = 1e-6, 1e-5, 1e-3
+
+
 @dataclass(frozen=True)
 class Tolerances:
-    """Finite-difference step and allclose tolerances (the command's defaults are gradcheck's)."""
+    """Finite-difference step and allclose tolerances; `relative` steps are eps * max(1, |x|)."""
 
     eps: float
     atol: float
     rtol: float
+    relative: bool = False
+
+    @classmethod
+    def fitted(cls, dtype: dtypes.DType, eps: float | None = None, atol: float | None = None,
+               rtol: float | None = None) -> "Tolerances":
+        """The given values, the others fitted to `dtype`: gradcheck's defaults for float64;
+        for less precise dtypes (where gradcheck only warns that it will likely fail) a step of
+        the cube root of the dtype's epsilon, relative to |x|, which balances truncation against
+        rounding, and tolerances of a few times what that balance leaves."""
+        if dtype is dtypes.float64:
+            fit = cls(GRADCHECK_EPS, GRADCHECK_ATOL, GRADCHECK_RTOL)
+        else:
+            step = float(np.finfo(dtype.np).eps) ** (1 / 3)
+            fit = cls(step, LOW_PRECISION_TOLERANCE * step, LOW_PRECISION_TOLERANCE * step, True)
+        return cls(fit.eps if eps is None else eps, fit.atol if atol is None else atol,
+                   fit.rtol if rtol is None else rtol, fit.relative)
+
+    def step(self, x: float) -> float:
+        return self.eps * max(1.0, abs(x)) if self.relative else self.eps
+
+
+LOW_PRECISION_TOLERANCE = 2.0
 
 
 @dataclass(frozen=True)
@@ -140,7 +166,10 @@ class Comparison:
     @property
     def excess(self) -> float:
         """abs error over what allclose allows: above 1 is a mismatch (NaN counts as infinite)."""
-        ratio = self.abs_error / (self.tolerances.atol + self.tolerances.rtol * abs(self.reference))
+        allowed = self.tolerances.atol + self.tolerances.rtol * abs(self.reference)
+        if self.abs_error == 0:
+            return 0.0
+        ratio = self.abs_error / allowed if allowed else math.inf
         return math.inf if math.isnan(ratio) else ratio
 
     @property
@@ -150,12 +179,15 @@ class Comparison:
 
 @dataclass
 class CheckAnswer:
-    """Every comparison at every point, and the points themselves (name -> values)."""
+    """Every comparison at every point, and the points themselves (name -> values). `dtype` is
+    the least precise floating dtype EXPR computed in (float64 unless a float32 or float16 tensor
+    entered it) and `tolerances` those fitted to it."""
 
     problem: Problem
     tolerances: Tolerances
     samples: int
     seed: int | None
+    dtype: dtypes.DType = dtypes.float64
     points: list[dict[str, np.ndarray]] = field(default_factory=list)
     rows: list[Comparison] = field(default_factory=list)
 
@@ -177,17 +209,19 @@ class CheckAnswer:
         return sorted(self.rows, key=lambda row: row.excess, reverse=True)[:count]
 
 
-def check(problem: Problem, tolerances: Tolerances, expects: dict[str, Source],
+def check(problem: Problem, given: dict[str, float | None], expects: dict[str, Source],
           ranges: list[tuple[str, float, float]], samples: int, seed: int) -> CheckAnswer:
     """Compare autograd with finite differences (and `expects`) at the bound point, or at
-    `samples` points drawn uniformly from `ranges` with numpy's default_rng(seed)."""
+    `samples` points drawn uniformly from `ranges` with numpy's default_rng(seed). `given` holds
+    the eps, atol and rtol the user chose (None: fitted to the precision EXPR computes in)."""
     for name in expects:
         if name not in problem.inputs:
             raise UsageError(f"--expect: '{name}' is not an input being differentiated")
     if samples < 1 or (samples > 1 and not ranges):
         raise UsageError("--samples: give a positive count, and --range for more than one point")
     formulas = {name: problem.scope.compile(source) for name, source in expects.items()}
-    answer = CheckAnswer(problem, tolerances, samples, seed if ranges else None)
+    answer = CheckAnswer(problem, Tolerances.fitted(dtypes.float64, **given), samples,
+                         seed if ranges else None)
     rng = np.random.default_rng(seed)
     for index in range(samples):
         values = dict(problem.values)
@@ -195,20 +229,47 @@ def check(problem: Problem, tolerances: Tolerances, expects: dict[str, Source],
             data = rng.uniform(low, high, size=problem.values[name].shape)
             values[name] = Tensor(data, dtypes.float64, requires_grad=name in problem.inputs)
         answer.points.append({name: v.data for name, v in values.items()})
-        answer.rows.extend(_check_point(problem, values, index, formulas, expects, tolerances))
+        rows, dtype = _check_point(problem, values, index, formulas, expects, given)
+        answer.rows.extend(rows)
+        if _precision(dtype) < _precision(answer.dtype):
+            answer.dtype, answer.tolerances = dtype, Tolerances.fitted(dtype, **given)
     return answer
 
 
-def _total(problem: Problem, values: dict) -> Tensor:
-    """EXPR at `values`, summed when it is not a scalar (so elementwise formulas compare)."""
+def _evaluate(problem: Problem, values: dict) -> Tensor:
+    """EXPR at `values`, with the generator as at start-up (so random draws repeat)."""
     creation.DEFAULT_GENERATOR.reset()
-    out = output_of(problem, values)
-    return out if out.numel() == 1 else F.sum(out)
+    return output_of(problem, values)
 
 
-def _check_point(problem, values, index, formulas, expects, tolerances) -> list[Comparison]:
+def _precision(dtype: dtypes.DType) -> int:
+    return np.finfo(dtype.np).precision
+
+
+def lowest_precision(out: Tensor) -> dtypes.DType:
+    """The least precise floating dtype among `out` and the outputs of every node of its graph:
+    what the differentiated computation was carried out in."""
+    names, seen, stack = {out.dtype.name}, set(), [out.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.update(name for _, name in getattr(node, "_output_meta", ()))
+        stack.extend(child for child, _ in node.next_edges)
+    floating = [dtypes.BY_NAME[name] for name in names if dtypes.BY_NAME[name].is_floating_point]
+    return min(floating, key=_precision, default=dtypes.float64)
+
+
+def _check_point(problem, values, index, formulas, expects, given
+                 ) -> tuple[list[Comparison], dtypes.DType]:
+    """The comparisons at one point, with tolerances fitted to the precision EXPR computed in
+    there, and that precision."""
     leaves = _leaves(problem, values)
-    out = _total(problem, values)
+    out = _evaluate(problem, values)
+    out = out if out.numel() == 1 else F.sum(out)
+    dtype = lowest_precision(out)
+    tolerances = Tolerances.fitted(dtype, **given)
     try:
         analytic = (grad_api.grad([out], leaves, allow_unused=True) if out.requires_grad
                     else [None] * len(leaves))
@@ -217,29 +278,35 @@ def _check_point(problem, values, index, formulas, expects, tolerances) -> list[
     rows = []
     for name, leaf, g in zip(problem.inputs, leaves, analytic):
         exact = np.zeros(leaf.shape) if g is None else g.data.astype(np.float64)
-        references = {"numeric": _central_differences(problem, values, name, tolerances.eps)}
+        references = {"numeric": _central_differences(problem, values, name, tolerances)}
         if name in formulas:
             references["expected"] = _expected(formulas[name], values, leaf, name, expects[name])
         for element in np.ndindex(leaf.shape):
             rows.extend(Comparison(index, name, element, float(exact[element]), against,
                                    float(reference[element]), tolerances)
                         for against, reference in references.items())
-    return rows
+    return rows, dtype
 
 
-def _central_differences(problem: Problem, values: dict, name: str, eps: float) -> np.ndarray:
-    """(f(x + eps) - f(x - eps)) / (2 eps) per element of `name`, f being EXPR's sum."""
+def _central_differences(problem: Problem, values: dict, name: str,
+                         tolerances: Tolerances) -> np.ndarray:
+    """(f(x + h) - f(x - h)) / (2 h) per element of `name`, f being the sum of EXPR's elements;
+    the elements' differences are summed in float64, so a large sum loses no precision."""
     base = values[name]
     slopes = np.zeros(base.shape)
     with grad_mode(False):
         for element in np.ndindex(base.shape):
+            step = tolerances.step(float(base.data[element]))
             ends = []
-            for step in (eps, -eps):
+            for signed in (step, -step):
                 data = base.data.copy()
-                data[element] += step
-                out = _total(problem, {**values, name: Tensor(data, base.dtype)})
-                ends.append(float(out.data.astype(np.float64).sum()))
-            slopes[element] = (ends[0] - ends[1]) / (2 * eps)
+                data[element] += signed
+                out = _evaluate(problem, {**values, name: Tensor(data, base.dtype)})
+                ends.append(np.asarray(out.data, dtype=np.float64))
+            plus, minus = ends
+            change = (np.sum(plus - minus) if plus.shape == minus.shape
+                      else np.sum(plus) - np.sum(minus))
+            slopes[element] = change / (2 * step)
     return slopes
 
 

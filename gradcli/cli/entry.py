@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from gradcli.cli.runner import (EXIT_INTERRUPTED, EXIT_TROUBLE, read_program, run_source,
+from gradcli.cli.runner import (EXIT_TROUBLE, interrupted, read_program, run_source,
                                 without_command)
 
 
@@ -17,8 +17,8 @@ def _fast_path(argv: list[str]) -> int | None:
     if argv == ["repl"]:
         from gradcli.cli.repl.session import start_repl
         return start_repl()
-    if len(argv) != 2 or argv[0] not in ("run", "eval") or (
-            argv[1].startswith("-") and argv[1] != "-"):
+    if len(argv) != 2 or argv[0] not in ("run", "eval") or argv[1] == "-h" or (
+            argv[1].startswith("--")):  # a program may start with '-' (eval '-x'), not '--'
         return None
     if argv[0] == "eval" and argv[1] != "-":
         return run_source(argv[1], "<eval>", echo=True)
@@ -39,8 +39,7 @@ def main() -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        sys.stderr.write("KeyboardInterrupt\n")
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(interrupted())
     except Exception as error:  # a bug in gradcli: say so in one line, never a traceback
         sys.stderr.write(f"gradcli: internal error: {type(error).__name__}: {error}\n")
         sys.exit(EXIT_TROUBLE)

@@ -76,6 +76,8 @@ def print_check(answer) -> None:
     console = Console(file=sys.stdout, highlight=False, soft_wrap=False, width=None if colour
                       else 200, color_system="auto" if colour else None, force_terminal=colour)
     rows, several = answer.rows, len(answer.points) > 1
+    if answer.dtype.name != "float64":
+        console.print(_precision_note(answer), markup=False)
     if several or len(rows) > FULL_TABLE_ROWS:
         _print_summary(console, answer)
         rows = answer.worst(WORST_SHOWN)
@@ -97,10 +99,18 @@ def print_check(answer) -> None:
                   else f"[green]ok[/]: {total} within tolerance")
 
 
+def _precision_note(answer) -> str:
+    """Why a check runs in less than float64, and what that changes."""
+    tol, name = answer.tolerances, answer.dtype.name
+    step = "eps*max(1,|x|)" if tol.relative else "eps"
+    return (f"note: EXPR computes in {name}, not float64; tolerances fitted to {name}: "
+            f"step {step}, eps={tol.eps:.3g} atol={tol.atol:.3g} rtol={tol.rtol:.3g}")
+
+
 def _print_summary(console, answer) -> None:
     tol = answer.tolerances
     console.print(f"{_count(len(answer.points), 'point')}, "
-                  f"{_count(len(answer.rows), 'comparison')} in float64, "
+                  f"{_count(len(answer.rows), 'comparison')} in {answer.dtype.name}, "
                   f"eps={tol.eps:g} atol={tol.atol:g} rtol={tol.rtol:g}", markup=False)
     for against in ("numeric", "expected"):
         rows = [r for r in answer.rows if r.against == against]

@@ -28,9 +28,7 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
     try:
         outcome = session.run(source, echo=echo)
     except KeyboardInterrupt:
-        out.flush()
-        sys.stderr.write("KeyboardInterrupt\n")
-        return EXIT_INTERRUPTED
+        return interrupted()
     out.flush()
     try:
         if outcome.ok:
@@ -42,6 +40,14 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
         return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
     finally:
         figures.finish(session.figures)
+
+
+def interrupted() -> int:
+    """After Ctrl-C: what was printed so far, then `KeyboardInterrupt` as Python reports it
+    (without the traceback); the exit code of a process ended by SIGINT."""
+    sys.stdout.flush()
+    sys.stderr.write("KeyboardInterrupt\n")
+    return EXIT_INTERRUPTED
 
 
 def _exit_status(error) -> int:

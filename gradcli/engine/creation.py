@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
@@ -146,11 +147,15 @@ def size_args(size: tuple, name: str = "") -> tuple[int, ...]:
     """Accept both ones(2, 3) and ones((2, 3)), as torch does."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
-    for s in size:
+    for position, s in enumerate(size, 1):
         if not isinstance(s, int) or isinstance(s, bool):
             raise errors.type_error(
                 f"{name or 'empty'}(): argument 'size' (position 1) must be tuple of ints, not "
                 f"{type(s).__name__}")
+        if not -2**63 <= s < 2**63:
+            raise errors.type_error(
+                f"{name or 'empty'}(): argument 'size' failed to unpack the object at pos "
+                f"{position} with error \"Overflow when unpacking long long\"")
     for s in size:
         if s < 0:
             if name == "zeros" and len(size) == 1:
@@ -160,24 +165,68 @@ def size_args(size: tuple, name: str = "") -> tuple[int, ...]:
     return tuple(size)
 
 
+_INT64_MAX, _UINT64 = 2**63 - 1, 2**64
+ALLOCATION_FAILED = (
+    "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: "
+    "you tried to allocate {} bytes. Error code 12 (Cannot allocate memory)")
+
+
+def physical_memory() -> int | None:
+    """The machine's memory in bytes, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def storage(shape: tuple[int, ...], dtype: dtypes.DType) -> tuple[int, ...]:
+    """`shape` once torch's checks before allocating a contiguous tensor of it pass: the bytes
+    must fit int64 (the sizes multiplied in wrapping 64-bit arithmetic, as c10 does), so must the
+    strides, and here also the machine's memory, which torch's allocator finds out by failing."""
+    count, overflowed = 1, False
+    for size in shape:
+        count *= size
+        overflowed |= count >= _UINT64
+        count %= _UINT64
+    nbytes = count * dtype.itemsize
+    if overflowed or nbytes > _INT64_MAX:
+        raise errors.runtime("Storage size calculation overflowed with sizes="
+                             f"[{', '.join(map(str, shape))}]")
+    stride = 1
+    for size in reversed(shape[1:]):
+        stride *= max(size, 1)
+        if stride > _INT64_MAX:
+            raise errors.runtime("Stride calculation overflowed")
+    memory = physical_memory()
+    if memory is not None and nbytes > memory:
+        raise errors.runtime(ALLOCATION_FAILED.format(nbytes))
+    return shape
+
+
 def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value, STATE.default_dtype)
-    shape = size_args((size,), "full")
+    shape = storage(size_args((size,), "full"), dtype)
     return _leaf(np.full(shape, fill_value).astype(dtype.np), dtype, requires_grad)
 
 
+def _filled(size: tuple, name: str, value: int, dtype, requires_grad: bool) -> Tensor:
+    dtype = dtype or STATE.default_dtype
+    shape = storage(size_args(size, name), dtype)
+    return _leaf(np.full(shape, value, dtype.np), dtype, requires_grad)
+
+
 def ones(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _leaf(np.ones(size_args(size, "ones")), dtype or STATE.default_dtype, requires_grad)
+    return _filled(size, "ones", 1, dtype, requires_grad)
 
 
 def zeros(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _leaf(np.zeros(size_args(size, "zeros")), dtype or STATE.default_dtype, requires_grad)
+    return _filled(size, "zeros", 0, dtype, requires_grad)
 
 
 def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
     """torch.empty: uninitialised memory in torch; zeros here."""
-    return _leaf(np.zeros(size_args(size, "empty")), dtype or STATE.default_dtype, requires_grad)
+    return _filled(size, "empty", 0, dtype, requires_grad)
 
 
 def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
@@ -197,7 +246,11 @@ def eye(n: int, m: int | None = None, dtype=None, requires_grad: bool = False) -
     for name, value in (("n", n), ("m", m)):
         if value is not None and value < 0:
             raise errors.runtime(f"{name} must be greater or equal to 0, got {value}")
-    return _leaf(np.eye(n, n if m is None else m), dtype or STATE.default_dtype, requires_grad)
+    dtype, m = dtype or STATE.default_dtype, n if m is None else m
+    if n * m > _INT64_MAX:
+        raise errors.runtime("numel: integer multiplication overflow")
+    storage((n, m), dtype)
+    return _leaf(np.eye(n, m), dtype, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> Tensor:
@@ -211,6 +264,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
     if end != start and (end > start) != (step > 0):
         raise errors.runtime("upper bound and lower bound inconsistent with step sign")
     count = max(math.ceil((end - start) / step), 0)
+    storage((count,), dtype)
     if not dtype.is_floating_point:
         values = int(start) + int(step) * np.arange(count, dtype=np.int64)
         return _leaf(values.astype(dtype.np), dtype, requires_grad)
@@ -247,6 +301,7 @@ def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) ->
     if steps < 0:
         raise errors.runtime("number of steps must be non-negative")
     dtype = dtype or STATE.default_dtype
+    storage((steps,), dtype)
     return _leaf(_linspace_values(start, end, steps, dtype), dtype, requires_grad)
 
 
@@ -319,14 +374,14 @@ def _check_floating(kernel: str, dtype: dtypes.DType) -> None:
 def randn(*size, dtype=None, requires_grad: bool = False) -> Tensor:
     dtype = dtype or STATE.default_dtype
     _check_floating("normal_kernel_cpu", dtype)
-    values = DEFAULT_GENERATOR.generator.normal(size_args(size, "randn"), dtype.np)
+    values = DEFAULT_GENERATOR.generator.normal(storage(size_args(size, "randn"), dtype), dtype.np)
     return _leaf(values, dtype, requires_grad)
 
 
 def rand(*size, dtype=None, requires_grad: bool = False) -> Tensor:
     dtype = dtype or STATE.default_dtype
     _check_floating("check_uniform_bounds", dtype)
-    values = DEFAULT_GENERATOR.generator.uniform(size_args(size, "rand"), dtype.np)
+    values = DEFAULT_GENERATOR.generator.uniform(storage(size_args(size, "rand"), dtype), dtype.np)
     return _leaf(values, dtype, requires_grad)
 
 
@@ -347,8 +402,8 @@ def normal(mean, std, size=None, dtype=None, requires_grad: bool = False) -> Ten
             raise errors.type_error("normal() missing 1 required positional arguments: \"size\"")
         dtype = dtype or STATE.default_dtype
         _check_floating("normal_kernel_cpu", dtype)
-        values = DEFAULT_GENERATOR.generator.normal(size_args((size,), "normal"), dtype.np,
-                                                    float(mean), float(std))
+        values = DEFAULT_GENERATOR.generator.normal(storage(size_args((size,), "normal"), dtype),
+                                                    dtype.np, float(mean), float(std))
         return _leaf(values, dtype, requires_grad)
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
     dtype = tensors[0].dtype
@@ -404,7 +459,8 @@ def randint(*args, dtype=None, requires_grad: bool = False) -> Tensor:
         raise errors.runtime(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dtype = dtype or dtypes.int64
-    values = DEFAULT_GENERATOR.generator.randint(int(low), int(high), size_args((size,), "randint"))
+    shape = storage(size_args((size,), "randint"), dtype)
+    values = DEFAULT_GENERATOR.generator.randint(int(low), int(high), shape)
     return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)
 
 
@@ -412,6 +468,7 @@ def randperm(n: int, dtype=None, requires_grad: bool = False) -> Tensor:
     if n < 0:
         raise errors.runtime(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = dtype or dtypes.int64
+    storage((n,), dtype)
     values = DEFAULT_GENERATOR.generator.randperm(int(n))
     return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)
 

@@ -58,3 +58,13 @@ def grad_mode(enabled: bool):
         yield
     finally:
         STATE.grad_enabled = previous
+
+
+@contextmanager
+def default_dtype(dtype: dtypes.DType):
+    """Run a block as if torch.set_default_dtype(dtype) were in effect, then restore the default."""
+    previous, STATE.default_dtype = STATE.default_dtype, dtype
+    try:
+        yield
+    finally:
+        STATE.default_dtype = previous

@@ -122,3 +122,110 @@ def _python_with_torch(script):
         return None
     return subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=120)
+
+
+# ---- tensors too large to make ------------------------------------------------------------------
+
+HUGE = ["torch.zeros(2**62)", "torch.ones(2**62, 4)", "torch.empty(2**32, 2**32, 2**32)",
+        "torch.randn(2**62)", "torch.rand(2**61, dtype=torch.float64)",
+        "torch.full((2**62,), 1.0)", "torch.zeros(0, 2**62, 2**62)", "torch.zeros(10**12)",
+        "torch.ones(10**12, dtype=torch.bool)", "torch.empty(3, 10**12)", "torch.randn(10**12)",
+        "torch.full((10**12,), 2)", "torch.randint(3, (10**12,))", "torch.arange(10**12)",
+        "torch.eye(10**7)", "torch.eye(2**62)", "torch.linspace(0, 1, 2**62)",
+        "torch.zeros(2**63)", "torch.zeros(-1)", "torch.ones(2, -1)", "torch.zeros(0, 3).shape"]
+
+
+def test_huge_tensors_fail_with_torchs_text(run_gradcli, tmp_path):
+    """Sizes past what 64 bits can count, and sizes past the machine's memory, fail as torch
+    fails before it allocates (first line of the message: torch adds a C++ backtrace to some)."""
+    script = tmp_path / "huge.py"
+    script.write_text("import torch\nfor make in [" + ", ".join(f"lambda: {e}" for e in HUGE)
+                      + "]:\n    try:\n        print(make())\n    except Exception as error:\n"
+                      "        print(type(error).__name__, str(error).split(\"\\n\")[0])\n")
+    result = run_gradcli(["run", str(script)])
+    assert (result.returncode, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("RuntimeError Storage size calculation overflowed with "
+                        "sizes=[4611686018427387904]")
+    assert lines[6] == "RuntimeError Stride calculation overflowed"
+    assert lines[7] == ("RuntimeError [enforce fail at alloc_cpu.cpp:127] err == 0. "
+                        "DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+                        "4000000000000 bytes. Error code 12 (Cannot allocate memory)")
+    torch_run = _python_with_torch(script)
+    if torch_run is not None:
+        assert torch_run.stdout.replace('long long"', "long long") == result.stdout.replace(
+            'long long"', "long long")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["grad", "torch.zeros(10**12).sum()", "x=1"], "RuntimeError: [enforce fail at "
+     "alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to "
+     "allocate 4000000000000 bytes. Error code 12 (Cannot allocate memory)"),
+    (["grad", "x", "x=[0]*10**10"], "MemoryError"),
+    (["check", "x * len([0]*10**10)", "x=1"], "MemoryError"),
+])
+def test_derivative_commands_report_memory_errors_as_errors_of_expr(run_gradcli, args, message):
+    """As `gradcli run` reports them (grad's exit code for an error in EXPR is 2)."""
+    result = run_gradcli(args)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == message
+    assert "internal error" not in result.stderr
+
+
+def test_run_reports_a_memory_error_as_python_does(run_gradcli):
+    result = run_gradcli(["eval", "[0]*10**10"])
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", "MemoryError\n")
+
+
+# ---- version, help, and programs that start with '-' -------------------------------------------
+
+def test_version_prints_the_package_version(run_gradcli):
+    import gradcli
+    result = run_gradcli(["--version"])
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0, f"gradcli {gradcli.__version__}\n", "")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["eval", "-h"], ["check", "--help"]])
+def test_help_shows_flags_without_a_type(run_gradcli, args):
+    result = run_gradcli(args)
+    assert result.returncode == 0
+    assert "<bool>" not in result.stdout
+    rows = [" ".join(line.strip("│ ").split()) for line in result.stdout.splitlines()]
+    assert "--help -h Show this message and exit." in rows
+
+
+@pytest.mark.parametrize("program, output", [
+    ("-1", "-1\n"), ("-torch.ones(2).sum()", "tensor(-2.)\n"), ("-(2 ** 3)", "-8\n")])
+def test_eval_takes_a_program_starting_with_a_dash(run_gradcli, program, output):
+    result = run_gradcli(["eval", program])
+    assert (result.returncode, result.stdout, result.stderr) == (0, output, "")
+
+
+def test_eval_of_a_negated_string_is_pythons_type_error(run_gradcli):
+    result = run_gradcli(["eval", '-"a"'])
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines()[-1] == "TypeError: bad operand type for unary -: 'str'"
+
+
+@pytest.mark.parametrize("args", [
+    ["grad", "-x**2", "x=3", "--wrt", "x"], ["grad", "--wrt", "x", "-x**2", "x=3"],
+    ["grad", "--", "-x**2", "x=3"], ["grad", "-q", "-x**2", "x=3"]])
+def test_derivative_commands_take_an_expression_starting_with_a_dash(run_gradcli, args):
+    result = run_gradcli(args)
+    assert (result.returncode, result.stderr) == (0, "")
+    shown = "tensor(-9., grad_fn=<NegBackward0>)\nx.grad = tensor(-6.)\n"
+    assert result.stdout == ("" if "-q" in args else shown)
+
+
+def test_check_takes_an_expression_starting_with_a_dash(run_gradcli):
+    result = run_gradcli(["check", "-x**2", "x=1", "--expect", "x: -2*x"])
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("args, unknown", [(["grad", "-x", "x=3", "--wrtt", "x"], "--wrtt"),
+                                           (["grad", "x", "x=3", "-y"], "-y")])
+def test_unknown_options_are_still_usage_errors(run_gradcli, args, unknown):
+    result = run_gradcli(args)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert f"No such option: {unknown}" in result.stderr

@@ -131,7 +131,8 @@ def test_check_at_one_point_as_json(gradcli):
     assert row["analytic"] == pytest.approx(exact, rel=1e-12)
     assert row["reference"] == pytest.approx(exact, rel=1e-7)
     assert (row["input"], row["element"], row["against"], row["ok"]) == ("x", [], "numeric", True)
-    assert document["tolerances"] == {"eps": 1e-6, "atol": 1e-5, "rtol": 1e-3}
+    assert document["tolerances"] == {"eps": 1e-6, "atol": 1e-5, "rtol": 1e-3,
+                                     "relative_step": False}
     assert (document["samples"], document["seed"], document["dtype"]) == (1, None, "float64")
 
 
@@ -155,6 +156,77 @@ def test_check_points_come_from_numpys_default_rng(gradcli):
     assert [p["x"] for p in document["points"]] == [
         float(rng.uniform(-3, 3, size=())) for _ in range(200)]
     assert (document["comparisons"], document["failures"], document["seed"]) == (400, 0, 7)
+
+
+# ---- check computes in float64, or says it does not ---------------------------------------------
+
+def test_check_makes_the_tensors_of_expr_float64(gradcli):
+    done = gradcli("check", "torch.tensor([0.5, 0.25]) * x", "x=1", "--json")
+    document = validated(done)
+    (row,) = document["rows"]
+    assert done.returncode == 0 and document["dtype"] == "float64"
+    assert row["reference"] == pytest.approx(0.75, rel=1e-9)
+
+
+def test_check_draws_torchs_float64_values(gradcli):
+    torch = pytest.importorskip("torch")
+    done = gradcli("check", "(torch.randn(3) * x).sum()", "--range", "x=0:1", "--samples", "5",
+                   "--json")
+    document = validated(done)
+    assert done.returncode == 0 and document["failures"] == 0
+    previous = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        expected = float(torch.randn(3, generator=torch.Generator()).sum())  # a fresh seed
+    finally:
+        torch.set_default_dtype(previous)
+    assert [row["analytic"] for row in document["rows"]] == [pytest.approx(expected, rel=1e-15)] * 5
+
+
+@pytest.mark.parametrize("dtype, step", [("float32", 2.0 ** -23), ("float16", 2.0 ** -10)])
+def test_check_fits_its_tolerances_to_a_less_precise_expr(gradcli, dtype, step):
+    args = ["check", f"(torch.ones(3, dtype=torch.{dtype}) * sin(x) * x**2).sum()",
+            "--range", "x=-3:3", "--samples", "50"]
+    done = gradcli(*args)
+    assert (done.returncode, done.stderr) == (0, "")
+    note, summary = done.stdout.splitlines()[:2]
+    assert note.startswith(f"note: EXPR computes in {dtype}, not float64; tolerances fitted to "
+                           f"{dtype}: step eps*max(1,|x|), eps={step ** (1 / 3):.3g} ")
+    assert summary.startswith(f"50 points, 50 comparisons in {dtype}, ")
+    document = validated(gradcli(*args, "--json"))
+    assert document["dtype"] == dtype and document["tolerances"]["relative_step"] is True
+    wrong = gradcli(*args, "--expect", "x: 2*x*cos(x)")
+    assert wrong.returncode == 1 and wrong.stdout.splitlines()[-1].startswith("MISMATCH")
+
+
+def test_check_keeps_tolerances_given_for_a_less_precise_expr(gradcli):
+    document = validated(gradcli("check", "x.float()**2", "x=3", "--atol", "0.5", "--json"))
+    assert document["dtype"] == "float32"
+    assert document["tolerances"]["atol"] == 0.5 and document["tolerances"]["rtol"] > 1e-3
+
+
+@pytest.mark.parametrize("option, value, wanted", [
+    ("--eps", "0", "a positive finite number"), ("--eps", "-1e-6", "a positive finite number"),
+    ("--eps", "inf", "a positive finite number"), ("--atol", "nan", "a finite number >= 0"),
+    ("--rtol", "-0.1", "a finite number >= 0"), ("--seed", "-1", "a finite number >= 0")])
+def test_check_options_out_of_range_are_usage_errors(gradcli, option, value, wanted):
+    done = gradcli("check", "x**2", "x=3", option, value)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"gradcli check: {option}: expected {wanted}, got ")
+
+
+@pytest.mark.parametrize("samples", ["0", "-2"])
+def test_check_samples_must_be_positive(gradcli, samples):
+    done = gradcli("check", "x**2", "--range", "x=0:1", "--samples", samples)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("gradcli check: --samples: give a positive count")
+
+
+def test_check_with_zero_tolerances_asks_for_exact_agreement(gradcli):
+    args = ["check", "x**2", "x=3", "--atol", "0", "--rtol", "0", "--expect", "x: 2*x"]
+    document = validated(gradcli(*args, "--json"))
+    verdicts = {row["against"]: row["ok"] for row in document["rows"]}
+    assert verdicts == {"expected": True, "numeric": False}
 
 
 def test_jacobian_of_a_square(gradcli):
@@ -438,3 +510,39 @@ def test_shell_gate_answers_as_grep(gradcli_exe, tmp_path, lines, code, verdicts
     done = run_script(gradcli_exe, "gate_derivatives.sh", str(listing))
     assert done.returncode == code
     assert [line.split()[0] for line in done.stdout.splitlines()] == verdicts
+
+
+# ---- Ctrl-C -------------------------------------------------------------------------------------
+
+LONG = "sum([x for i in range(10**8)])"
+
+
+@pytest.mark.parametrize("args", [["grad", LONG, "x=1"], ["jacobian", LONG, "x=1"],
+                                  ["check", LONG, "x=1"], ["eval", LONG.replace("x ", "1 ")]],
+                         ids=["grad", "jacobian", "check", "eval"])
+def test_ctrl_c_reports_keyboard_interrupt_and_exits_130(gradcli_exe, args):
+    import signal
+    # Ctrl-C's default meaning for the child, even under a runner started in the background
+    # (which ignores SIGINT, and children inherit that)
+    child = subprocess.Popen([gradcli_exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                         signal.SIG_DFL))
+    _wait_for_cpu_seconds(child.pid, 1.5)  # past start-up (about half that), into the loop
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert (child.returncode, out, err) == (130, "", "KeyboardInterrupt\n")
+
+
+def _wait_for_cpu_seconds(pid: int, seconds: float, limit: float = 60) -> None:
+    """Until process `pid` has used `seconds` of CPU (however loaded the machine), or without
+    /proc for `seconds` of wall time."""
+    import time
+    stat, deadline = Path(f"/proc/{pid}/stat"), time.monotonic() + limit
+    if not stat.exists():
+        time.sleep(seconds)
+        return
+    while time.monotonic() < deadline:
+        fields = stat.read_text().rpartition(")")[2].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
+            return
+        time.sleep(0.05)

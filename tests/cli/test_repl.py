@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -169,10 +171,50 @@ def test_history_persists_and_is_searchable(start, tmp_path, expected):
     assert second.submit(UP) == ""  # the previous session's last input, run again
     assert second.submit("history_marker + 1") == expected("41 + 1")
     second.child.send(CTRL_R + "marker = ")
-    second.child.send("\r")  # accept the search result into the input line
-    assert second.submit() == ""
+    assert second.submit() == ""  # Enter on the search result runs it
     assert second.submit("history_marker") == expected("41")
     second.close()
+
+
+def test_enter_on_a_searched_block_runs_the_whole_block(start, expected):
+    repl = start()
+    block = ["for step in range(3):", "print('step', step * 10)"]
+    assert repl.type_lines(block) == expected("for step in range(3):\n    print('step', step * 10)")
+    repl.submit("step = 7")
+    repl.child.send(CTRL_R + "range(3)")
+    repl.child.expect_exact("range(3)")
+    assert repl.submit() == expected("for step in range(3):\n    print('step', step * 10)")
+    assert repl.submit("step") == expected("2")
+    repl.close()
+
+
+def test_enter_on_a_searched_input_of_several_lines_runs_it(start, expected):
+    repl = start()
+    repl.child.send("values = [1,\r2]\r")  # Enter inside the list continues the input
+    repl.wait()
+    repl.submit("values = None")
+    repl.child.send(CTRL_R + "values = [1,")
+    repl.child.expect_exact("values = [1,")
+    assert repl.submit() == ""  # the found input ran whole, though the match is on line 1
+    assert repl.submit("values") == expected("[1, 2]")
+    repl.close()
+
+
+def test_completion_after_grad_fn_offers_only_what_works(start, expected):
+    repl = start()
+    repl.submit("loss = (torch.ones(2, requires_grad=True) * 2).sum()")
+    repl.child.send("loss.grad_fn.\t")
+    repl.child.expect_exact("next_functions")  # the menu, sorted: name, next_functions, ...
+    shown = repl.child.before
+    time.sleep(0.5)  # the rest of the menu, were there more
+    repl.child.sendintr()
+    repl.child.expect(PROMPT)
+    menu = plain(shown + repl.child.before)
+    assert "name" in menu and "variable" not in menu
+    repl.submit("leaf = loss.grad_fn.next_functions[0][0].next_functions[0][0]")
+    repl.complete("leaf.v", "ariable")
+    assert repl.submit() == expected("torch.ones(2, requires_grad=True)")
+    repl.close()
 
 
 def test_unwritable_history_does_not_crash(gradcli_exe, tmp_path, expected):
@@ -262,9 +304,22 @@ def test_save_replays_with_gradcli_run(start, run_gradcli, tmp_path):
     repl.close()
     script = (tmp_path / "session.py").read_text()
     assert "undefined_name" not in script
+    assert script.startswith("import torch\ntorch.manual_seed(0)\n")
     replay = run_gradcli(["run", str(tmp_path / "session.py")])
     assert replay.returncode == 0
     assert replay.stdout == "".join(printed)
+    if importlib.util.find_spec("torch") is not None:  # and python runs it as torch would
+        python = subprocess.run([sys.executable, str(tmp_path / "session.py")],
+                                capture_output=True, text=True, timeout=120)
+        assert (python.returncode, python.stdout) == (0, replay.stdout)
+
+
+def test_save_adds_no_import_when_torch_is_not_used(start, tmp_path):
+    repl = start()
+    repl.submit("total = sum([1, 2, 3])")
+    assert "Saved 1 statements" in repl.submit("%save plain.py")
+    repl.close()
+    assert (tmp_path / "plain.py").read_text() == "total = sum([1, 2, 3])\n"
 
 
 def _typed(source: str) -> list[tuple[str, bool]]:
@@ -355,10 +410,12 @@ def test_completions_are_names_the_language_resolves():
     from gradcli.language.runtime import attributes
     from gradcli.language.session import Session
     session = Session(write=lambda text: None)
-    session.run("t = torch.ones(2, requires_grad=True)\nxs = [1]\nword = 'a'")
+    session.run("t = torch.ones(2, requires_grad=True)\nxs = [1]\nword = 'a'\n"
+                "node = (t * 2).sum().grad_fn\n"
+                "leaf = node.next_functions[0][0].next_functions[0][0]\nerror = ValueError(1)")
     variables = session.globals.vars
     completer = GradCompleter(lambda: variables, lambda: [])
-    for name in ("t", "torch", "xs", "word"):
+    for name in ("t", "torch", "xs", "word", "node", "leaf", "error"):
         names = [c.text for c in completer.get_completions(Document(name + "."), None)]
         assert names
         for attribute in names:

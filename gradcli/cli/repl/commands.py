@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -117,12 +118,23 @@ def _run(repl, argument: str) -> None:
     repl.execute(source, argument, echo=False)
 
 
+_USES_TORCH = re.compile(r"\btorch\b")
+
+
+def saved_script(statements: list[str]) -> str:
+    """The statements as a script that runs under `gradcli run` and under python with torch:
+    where they use torch, which the session offers without an import, `import torch` first."""
+    script = "".join(statements)
+    imported = bool(statements) and statements[0].strip() == "import torch"
+    return "import torch\n" + script if _USES_TORCH.search(script) and not imported else script
+
+
 def _save(repl, argument: str) -> None:
     if not argument:
         _usage_error("%save needs a file name")
         return
     try:
-        Path(argument).write_text("".join(repl.script), encoding="utf-8")
+        Path(argument).write_text(saved_script(repl.script), encoding="utf-8")
     except OSError as error:
         _usage_error(f"cannot write '{argument}': {error.strerror}")
         return

@@ -48,9 +48,10 @@ def next_indent(text_before_cursor: str) -> str:
 
 
 def key_bindings():
-    """Enter, Tab, Backspace and bracketed paste for the REPL's buffer."""
+    """Enter (also on a search result), Tab, Backspace and bracketed paste for the REPL's
+    buffer."""
     from prompt_toolkit.enums import DEFAULT_BUFFER
-    from prompt_toolkit.filters import Condition, has_focus, has_selection
+    from prompt_toolkit.filters import Condition, has_focus, has_selection, is_searching
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.keys import Keys
 
@@ -81,6 +82,19 @@ def key_bindings():
             buffer.validate_and_handle()
         else:
             buffer.insert_text("\n" + next_indent(document.text_before_cursor))
+
+    @bindings.add("enter", filter=is_searching)
+    @bindings.add("c-j", filter=is_searching)
+    def _run_found(event) -> None:
+        """Enter on a Ctrl-R search result runs it, as in bash: a block from history is whole,
+        so it runs without the blank line typing one needs; incomplete input stays to edit."""
+        from prompt_toolkit.search import accept_search
+        from gradcli.language.syntax.parser import is_incomplete
+        accept_search()
+        buffer = event.app.current_buffer
+        buffer.cursor_position = len(buffer.text)
+        if buffer.text.strip() and not is_incomplete(buffer.text):
+            buffer.validate_and_handle()
 
     @bindings.add("tab", filter=editing & at_line_indent)
     def _indent(event) -> None:

@@ -28,10 +28,8 @@ from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHOD
 from gradcli.language.runtime.values import (NamedTuple, Namespace, Size, dict_from, iterate,
                                             type_name)
 
-NODE_ATTRS = {
-    "next_functions": lambda n: tuple(n.next_edges),
-    "variable": lambda n: n.variable if isinstance(n, AccumulateGrad) else _missing(n, "variable"),
-}
+NODE_ATTRS = {"next_functions": lambda n: tuple(n.next_edges)}
+ACCUMULATE_GRAD_ATTRS = NODE_ATTRS | {"variable": lambda n: n.variable}
 NODE_METHODS = table(entry("name", lambda n: n.name(), "self"))
 DTYPE_ATTRS = {
     "is_floating_point": lambda d: d.is_floating_point,
@@ -41,11 +39,8 @@ DTYPE_ATTRS = {
 RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
     "values", "indices", "sign", "logabsdet", "Q", "R", "U", "S", "V", "Vh", "eigenvalues",
     "eigenvectors")}
-EXCEPTION_ATTRS = {
-    "args": lambda e: e.args,
-    "value": lambda e: (e.args[0] if e.args else None) if isinstance(e, StopIteration)
-    else _missing(e, "value"),
-}
+EXCEPTION_ATTRS = {"args": lambda e: e.args}
+STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args else None}
 SLICE_ATTRS = {"start": lambda s: s.start, "stop": lambda s: s.stop, "step": lambda s: s.step}
 SLICE_METHODS = table(entry("indices", lambda s, length: s.indices(length), "self, length, /",
                             style="exact"))
@@ -187,10 +182,12 @@ def _from(value, name: str, attrs: dict, methods: dict):
     return _missing(value, name)
 
 
-# (kinds of value, their attributes, their methods), tried in order (Size before any tuple).
+# (kinds of value, their attributes, their methods), tried in order (Size before any tuple). A
+# kind's tables hold only what works on every value of that kind (completion offers them all).
 _KIND_TABLES = (
-    ((Node, AccumulateGrad), NODE_ATTRS, NODE_METHODS), (DType, DTYPE_ATTRS, {}),
-    (Size, {}, SIZE_METHODS | TUPLE_METHODS), (ReturnTypes, RETURN_TYPES_ATTRS, {}),
+    (AccumulateGrad, ACCUMULATE_GRAD_ATTRS, NODE_METHODS), (Node, NODE_ATTRS, NODE_METHODS),
+    (DType, DTYPE_ATTRS, {}), (Size, {}, SIZE_METHODS | TUPLE_METHODS),
+    (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS, {}),
     (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
     (np.random.Generator, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
