@@ -16,6 +16,7 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
     from gradcli.language.session import Session
     out = sys.stdout
     session = Session(write=out.write)
+    session.runtime.filename = filename
     figures = FigureOutput(plots)
     figures.attach(session.figures)
     if not filename.startswith("<"):  # a script knows its own path, as in Python

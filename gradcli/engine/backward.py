@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.autograd import AccumulateGrad, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
 from gradcli.engine.functions import F
@@ -20,7 +20,8 @@ def check_roots(roots: list[Tensor]) -> None:
     for i, root in enumerate(roots):
         if not root.requires_grad:
             raise errors.runtime(
-                f"element {i} of tensors does not require grad and does not have a grad_fn")
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            ).noted(getattr(root, "_history", (None, None)))
 
 
 def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create_graph: bool,
@@ -48,6 +49,7 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
             if node_grads is not None and (wanted is None or node in wanted):
                 run.execute(node, node_grads, wanted)
                 if not retain_graph and type(node) is not AccumulateGrad:
+                    node.freed_at = STATE.origin  # the backward() call, for a second one's note
                     node.release()
             for next_node, _ in node.next_edges:
                 if next_node is None:

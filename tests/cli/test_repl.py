@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from snippets import without_notes
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -315,10 +316,10 @@ def test_seed_typed_line_by_line_matches_run(seed_repl, run_gradcli, expected,
             output = normalize_addresses(seed_repl.submit(keys))
             printed.append(output.partition("<stdin>:")[0])
             if "<stdin>:" in output:
-                error = output.splitlines()[-1]
+                error = without_notes(output).splitlines()[-1]
                 break
         ran, want = running.result(), echoing.result()
-    assert error == (ran.stderr.splitlines()[-1] if ran.returncode else None)
+    assert error == (without_notes(ran.stderr).splitlines()[-1] if ran.returncode else None)
     # A script's warnings name their line (`<stdin>:5: UserWarning: ...`); the REPL's do not.
     want = re.sub(r"(?m)^<stdin>:\d+: (?=\w+Warning: )", "", want)
     assert "".join(printed) == want.partition("<stdin>:")[0]
