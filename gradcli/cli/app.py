@@ -114,6 +114,21 @@ def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = 
 
 
 @app.command(epilog=EXIT_CODES_HELP)
+def explain(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
+            gradient: Annotated[Optional[str], typer.Option(
+                help="Backpropagate this tensor from a non-scalar EXPR, as out.backward(VALUE).")]
+            = None, as_json: AsJson = False, quiet: Quiet = False):
+    """grad, narrated: each node of the backward pass in the engine's order, with the gradient it
+    got, its rule, the saved values it read, what it sent to each input, and how each .grad
+    accumulated (--json: the steps as data, schemas/explain.schema.json)."""
+    from gradcli.cli import derivatives
+    from gradcli.cli.bindings import Source
+    vector = None if gradient is None else Source(gradient, "<--gradient>")
+    _answer("explain", expr, lambda source: derivatives.explain(
+        _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
+
+
+@app.command(epilog=EXIT_CODES_HELP)
 def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
              as_json: AsJson = False, quiet: Quiet = False):
     """d EXPR / d input, as torch.autograd.functional.jacobian computes it."""

@@ -135,7 +135,12 @@ class _Run:
                         self.captured[index] = grad
         if leaf:
             if self.accumulate and not targets:
+                observer = STATE.backward_observer
+                before = None if observer is None or node.variable.grad is None else \
+                    node.variable.grad.data.copy()
                 _accumulate(node.variable, node_grads[0], self.create_graph, F)
+                if observer is not None:
+                    observer.accumulated(node, before, node_grads[0], node.variable.grad)
             return
         if not runs:
             return
@@ -143,16 +148,27 @@ class _Run:
         if len(node_grads) > 1 or node_grads[0] is None:
             node_grads = [g if g is not None else F.zeros_of(*node.output_meta[nr])
                           for nr, g in enumerate(node_grads)]
+        observer = STATE.backward_observer
+        if observer is not None:  # narration (explain): what the node reads, before it runs
+            observer.running(node, node_grads)
         edge_grads = node.apply(node_grads, wanted)
+        sent = [] if observer is not None else None
         for (next_node, nr), grad, meta in zip(node.next_edges, edge_grads, node.edge_meta):
             if grad is None or next_node is None:
+                if sent is not None:
+                    sent.append(None)
                 continue
             shape, dtype_name = meta
+            computed = grad
             if grad.data.shape != shape:
                 grad = F.sum_to(grad, shape)
             if grad.dtype.name != dtype_name:
                 grad = F.cast(grad, dtypes.BY_NAME[dtype_name])
+            if sent is not None:
+                sent.append((next_node, computed, grad))
             self.add_to_buffer(next_node, nr, grad)
+        if observer is not None:
+            observer.ran(node, sent)
 
 
     def pre_hooks(self, node, node_grads: list) -> list:

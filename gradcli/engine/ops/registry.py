@@ -50,6 +50,9 @@ class OpDef:
     name: str = ""  # torch's grad_fn.name() when it differs from the class name (the label)
     saves_params: bool = False  # params hold tensors torch saves (index tensors): freed likewise
     pointwise: bool = False  # a TensorIterator op: its result is laid out in memory as torch's
+    # The vjps as readable formulas, one per vjp (None where there is none), in the names of
+    # torch's derivatives.yaml: `grad`, the inputs (self, other...), `result`; for explain.
+    rule: tuple = ()
     # Derived once from the fields above, so that `apply` does no scanning per call.
     edge_slots: tuple = field(init=False, repr=False, compare=False)
     saves_result: bool = field(init=False, repr=False, compare=False)
