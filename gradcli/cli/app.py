@@ -43,10 +43,22 @@ Plots = Annotated[Optional[str], typer.Option(
 
 @app.command()
 def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads standard input.")],
-        plots: Plots = None):
+        plots: Plots = None,
+        explain: Annotated[bool, typer.Option(
+            "--explain", help="Narrate every backward pass the program makes (backward(), "
+            "autograd.grad) on stderr, step by step as `gradcli explain` does; stdout is "
+            "unchanged.")] = False,
+        explain_to: Annotated[Optional[str], typer.Option(
+            "--explain-to", metavar="FILE", help="Write the narration into FILE instead of "
+            "stderr (implies --explain).")] = None):
     """Run a script as `python FILE` would, printing what torch prints."""
     source, filename = _read_source(file)
-    raise typer.Exit(run_source(source, filename, echo=False, plots=plots))
+    if explain_to is not None:
+        with open(explain_to, "w", encoding="utf-8") as stream:
+            raise typer.Exit(run_source(source, filename, echo=False, plots=plots,
+                                        explain=stream))
+    raise typer.Exit(run_source(source, filename, echo=False, plots=plots,
+                                explain=sys.stderr if explain else None))
 
 
 @app.command("eval")

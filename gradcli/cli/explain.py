@@ -44,10 +44,25 @@ class Narrator:
     """The engine's backward observer: records each step as plain data (see
     schemas/explain.schema.json); `names` maps id(leaf tensor) to the name it goes by."""
 
-    def __init__(self, printer, names: dict):
-        self.printer, self.names = printer, names
+    def __init__(self, printer, names, stream=None):
+        """`names`: a dict, or a function giving one when a pass starts (a program's
+        variables); `stream`: where each pass is written as it finishes (None keeps them)."""
+        self.printer, self.name_source, self.stream = printer, names, stream
+        self.names = names if isinstance(names, dict) else {}
         self.passes: list[dict] = []
         self.steps: list[dict] = []
+
+    def finished(self) -> None:
+        """The engine's call at the end of each backward pass."""
+        if self.stream is not None:
+            narrated = self.finish(STATE.origin)
+            if narrated is not None:
+                write_pass(narrated, self.stream)
+                self.stream.flush()
+
+    def _start(self) -> None:
+        if not self.steps and not isinstance(self.name_source, dict):
+            self.names = self.name_source()
 
     def show(self, tensor) -> str | None:
         return None if tensor is None else self.printer.repr(Tensor(tensor.data, tensor.dtype))
@@ -58,6 +73,7 @@ class Narrator:
         return node.name()
 
     def running(self, node, grads: list) -> None:
+        self._start()
         op, names = getattr(node, "op", None), input_names(getattr(node, "op", None))
         saved = []
         for i, value in enumerate(getattr(node, "saved_args", ()) or ()):
@@ -89,6 +105,7 @@ class Narrator:
                 "computed": self.show(computed) if computed is not grad else None})
 
     def accumulated(self, node, before, grad, after) -> None:
+        self._start()
         name = self.names.get(id(node.variable), "leaf")
         previous = None if before is None else self.show(Tensor(before, after.dtype))
         self.steps.append({"node": "AccumulateGrad", "leaf": name, "before": previous,
@@ -105,7 +122,7 @@ class Narrator:
 
 
 @contextmanager
-def narrating(narrator: Narrator):
+def narrating(narrator):
     previous = STATE.backward_observer
     STATE.backward_observer = narrator
     try:
@@ -144,8 +161,9 @@ def pass_text(narrated: dict) -> str:
         for nr, grad in enumerate(step["grad_in"]):
             label = "    grad in: " if len(step["grad_in"]) == 1 else f"    grad in [{nr}]: "
             out.append(label + _indent(grad if grad is not None else "None", len(label)))
+        sending = {send["input"] for send in step["sends"]}
         for rule in step["rule"]:
-            if rule["formula"]:
+            if rule["formula"] and rule["input"] in sending:
                 out.append(f"    rule:    grad_{rule['input']} = {rule['formula']}")
         for saved in step["saved"]:
             label = f"    saved:   {saved['name']} = "
@@ -179,3 +197,38 @@ def write_pass(narrated: dict, stream=None) -> None:
             console.print(Text(line, style="dim"))
         else:
             console.print(Text(line))
+
+
+def tensor_names(variables: dict) -> dict:
+    """id -> name of the tensors among a program's variables (and their .grad's owners)."""
+    return {id(value): name for name, value in variables.items() if type(value) is Tensor}
+
+
+def explain_copy(tensor, printer, names: dict, stream) -> None:
+    """Narrate tensor.backward() (of ones, if it is not a scalar) without changing anything: the
+    graph is kept, and every leaf's .grad is put back as it was (the same object, same values)."""
+    from gradcli.engine import grad_api
+    from gradcli.engine.functions import F
+    leaves, stack, seen = [], [tensor.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if type(node) is AccumulateGrad:
+            grad = node.variable.grad
+            leaves.append((node.variable, grad, None if grad is None else grad.data.copy()))
+        stack.extend(child for child, _ in node.next_edges)
+    gradient = None if tensor.numel() == 1 else F.ones_like(tensor)
+    narrator = Narrator(printer, names)
+    try:
+        with narrating(narrator):
+            grad_api.backward(tensor, gradient, retain_graph=True)
+    finally:
+        for leaf, grad, values in leaves:
+            leaf.grad = grad
+            if grad is not None:
+                grad.data[...] = values
+    narrated = narrator.finish()
+    if narrated is not None:
+        write_pass(narrated, stream)

@@ -58,6 +58,8 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 dependencies[next_node] = count
                 if count == 0:
                     heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
+    if STATE.backward_observer is not None:
+        STATE.backward_observer.finished()
     return run.captured
 
 
