@@ -368,3 +368,16 @@ def test_completions_are_names_the_language_resolves():
             except TorchError as error:
                 assert error.kind != "AttributeError", (name, attribute)
     assert [c.text for c in completer.get_completions(Document("wor"), None)] == ["word"]
+
+
+def test_explain_narrates_and_leaves_grad_unchanged(start):
+    repl = start()
+    repl.submit("x = torch.tensor([1., 2.], requires_grad=True)")
+    repl.submit("y = (x * x).sum()")
+    repl.submit("y.backward(retain_graph=True)")
+    before = repl.submit("x.grad")
+    story = repl.submit("%explain y")
+    assert "[1] SumBackward0" in story and "MulBackward0" in story
+    assert "x.grad: tensor([2., 4.]) + tensor([2., 4.]) = tensor([4., 8.])" in story
+    assert repl.submit("x.grad") == before == "tensor([2., 4.])\n"
+    repl.close()
