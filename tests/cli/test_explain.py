@@ -46,11 +46,15 @@ def test_explain_matches_golden(run_gradcli, name):
 
 
 def _steps(text: str) -> tuple:
-    """The narration's steps, the leaves' in any order: the engine runs ready AccumulateGrad
-    nodes (all of sequence number -1) in an order that depends on object ids."""
-    blocks = [re.sub(r"^\[\d+\] ", "", b) for b in re.split(r"\n(?=\[\d+\] )", "\n" + text)]
+    """The narration's steps, the leaves' in any order (the engine runs ready AccumulateGrad
+    nodes, all of sequence number -1, in an order that depends on object ids), and the answer
+    that follows them."""
+    lines = text.splitlines()
+    end = next(i for i, line in enumerate(lines) if not line.startswith(("[", " ")))
+    answer, story = lines[end:], "\n".join(lines[:end])
+    blocks = [re.sub(r"^\[\d+\] ", "", b) for b in re.split(r"\n(?=\[\d+\] )", story)]
     leaves = sorted(b for b in blocks if b.startswith("AccumulateGrad"))
-    return [b for b in blocks if not b.startswith("AccumulateGrad")], leaves
+    return [b for b in blocks if not b.startswith("AccumulateGrad")], leaves, answer
 
 
 def test_broadcast_reduction_is_named(run_gradcli):
