@@ -135,3 +135,20 @@ def case_tests(group: str, needs: tuple[str, ...] = ()) -> tuple:
         assert run_gradcli(cases[name]) == run_torch(cases[name]), cases[name]
 
     return matches_golden, matches_live_torch
+
+
+_NOTE = re.compile(r"^\S.*:\d+:\d+: note: ")
+_CARET = re.compile(r"^\s*\d* \| ")
+
+
+def without_notes(stderr: str) -> str:
+    """An error report without the notes gradcli adds after torch's message (each a
+    `FILE:LINE:COL: note:` line and its source and caret lines)."""
+    kept, in_note = [], False
+    for line in stderr.splitlines(keepends=True):
+        if _NOTE.match(line):
+            in_note = True
+        elif not (in_note and _CARET.match(line)):
+            in_note = False
+            kept.append(line)
+    return "".join(kept)

@@ -10,7 +10,8 @@ from typing import Callable
 import numpy as np
 
 from gradcli.cli.bindings import ExpressionError, UsageError, torch_error
-from gradcli.cli.derivatives import CheckAnswer, Comparison, GradAnswer, MatrixAnswer
+from gradcli.cli.derivatives import (CheckAnswer, Comparison, ExplainAnswer, GradAnswer,
+                                     MatrixAnswer)
 from gradcli.engine.errors import TorchError
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -74,6 +75,10 @@ def write_text(answer) -> None:
         print_check(answer)
         return
     printer = answer.problem.scope.printer
+    if isinstance(answer, ExplainAnswer):
+        from gradcli.cli.explain import write_pass
+        write_pass(answer.narrated)
+        sys.stdout.flush()
     if isinstance(answer, GradAnswer):
         lines = [printer.repr(answer.value)]
         lines += [f"{name}.grad = {printer.repr(g)}" for name, g in answer.grads.items()]
@@ -132,6 +137,8 @@ def error_json(error: UsageError | ExpressionError) -> dict:
 def answer_json(answer) -> dict:
     problem = answer.problem
     document = {"inputs": {name: tensor_json(problem.values[name]) for name in problem.inputs}}
+    if isinstance(answer, ExplainAnswer):
+        document["steps"] = answer.narrated["steps"]
     if isinstance(answer, GradAnswer):
         return document | {"value": tensor_json(answer.value),
                            "grads": {name: tensor_json(g) for name, g in answer.grads.items()}}

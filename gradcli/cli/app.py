@@ -70,7 +70,14 @@ def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads stand
             "--graph", metavar="NAME", help="At the end, show the backward graph of the tensor "
             "variable NAME (see --format, --output).")] = None,
         fmt: GraphFormat = None, output: GraphOutput = None, max_nodes: MaxNodes = 200,
-        no_collapse: NoCollapse = False):
+        no_collapse: NoCollapse = False,
+        explain: Annotated[bool, typer.Option(
+            "--explain", help="Narrate every backward pass the program makes (backward(), "
+            "autograd.grad) on stderr, step by step as `gradcli explain` does; stdout is "
+            "unchanged.")] = False,
+        explain_to: Annotated[Optional[str], typer.Option(
+            "--explain-to", metavar="FILE", help="Write the narration into FILE instead of "
+            "stderr (implies --explain).")] = None):
     """Run a script as `python FILE` would, printing what torch prints."""
     source, filename = _read_source(file)
     after = None
@@ -78,7 +85,12 @@ def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads stand
         from gradcli.cli.graphs.output import session_graph
         after = session_graph(graph, fmt=fmt, output=output, max_nodes=max_nodes,
                               collapse=not no_collapse)
-    raise typer.Exit(run_source(source, filename, echo=False, plots=plots, after=after))
+    if explain_to is not None:
+        with open(explain_to, "w", encoding="utf-8") as stream:
+            raise typer.Exit(run_source(source, filename, echo=False, plots=plots, after=after,
+                                        explain=stream))
+    raise typer.Exit(run_source(source, filename, echo=False, plots=plots, after=after,
+                                explain=sys.stderr if explain else None))
 
 
 @app.command("eval", cls=Command)
@@ -205,6 +217,21 @@ def plot(expr: Expr, bindings: Bindings = None,
         _report("plot", torch_error(error) if isinstance(error, TorchError) else error)
         raise typer.Exit(EXIT_TROUBLE)
     raise typer.Exit(_STATUS_EXIT[answer.status])
+
+
+@app.command(cls=Command, epilog=EXIT_CODES_HELP)
+def explain(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
+            gradient: Annotated[Optional[str], typer.Option(
+                help="Backpropagate this tensor from a non-scalar EXPR, as out.backward(VALUE).")]
+            = None, as_json: AsJson = False, quiet: Quiet = False):
+    """grad, narrated: each node of the backward pass in the engine's order, with the gradient it
+    got, its rule, the saved values it read, what it sent to each input, and how each .grad
+    accumulated (--json: the steps as data, schemas/explain.schema.json)."""
+    from gradcli.cli import derivatives
+    from gradcli.cli.bindings import Source
+    vector = None if gradient is None else Source(gradient, "<--gradient>")
+    _answer("explain", expr, lambda source: derivatives.explain(
+        _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
 
 
 @app.command(cls=Command, epilog=EXIT_CODES_HELP)

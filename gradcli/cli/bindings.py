@@ -78,6 +78,8 @@ class Scope:
 
     def compile(self, source: Source) -> Callable[[dict], object]:
         """`source` as a function of the bound values; raises ExpressionError."""
+        runtime = self.session.runtime
+        runtime.filename, runtime.source = source.filename, source.text  # the ops' origins
         try:
             closure = self.compiler.expression(parse_expression(source.text))
         except GradSyntaxError as error:

@@ -67,6 +67,23 @@ def grad(problem: Problem, gradient: Source | None = None) -> GradAnswer:
 
 
 @dataclass
+class ExplainAnswer(GradAnswer):
+    """grad's answer with the narrated backward pass that computed it."""
+
+    narrated: dict | None = None
+
+
+def explain(problem: Problem, gradient: Source | None = None) -> ExplainAnswer:
+    """grad, with the engine's backward observed step by step (gradcli/cli/explain.py)."""
+    from gradcli.cli.explain import Narrator, narrating
+    names = {id(value): name for name, value in problem.values.items()}
+    with narrating(Narrator(problem.scope.printer, names)) as narrator:
+        answer = grad(problem, gradient)
+    return ExplainAnswer(answer.problem, answer.value, answer.grads,
+                         narrated=narrator.finish() or {"origin": None, "steps": []})
+
+
+@dataclass
 class MatrixAnswer:
     """torch.autograd.functional.jacobian or hessian: blocks keyed by (output, input) names."""
 

@@ -30,7 +30,27 @@ def format_error(error, source: str, filename: str) -> str:
         from gradcli.language.namespaces.torch_table import MODULES
         offered = sorted({name.split(".")[0] for name in MODULES})
         out.append(f"note: gradcli offers these modules: {', '.join(offered)}")
+    out.extend(note_lines(getattr(error, "notes", ())))
     return "\n".join(out) + "\n"
+
+
+def note_lines(notes) -> list[str]:
+    """The other lines an error involves, after its message (as Python prints exception notes):
+    `FILE:LINE:COL: note: text`, the source line and a caret under the expression."""
+    out = []
+    for text, origin in notes:
+        out.append(f"{origin.where}: note: {text}")
+        out.extend(caret_lines(origin.source, origin.line, origin.column, origin.end_line,
+                               origin.end_column))
+    return out
+
+
+def _message_index(lines: list[str], error) -> int:
+    """Which of the report's lines is the `Kind: message` one (notes follow it)."""
+    notes = getattr(error, "notes", ())
+    extra = sum(1 + len(caret_lines(o.source, o.line, o.column, o.end_line, o.end_column))
+                for _, o in notes)
+    return len(lines) - 1 - extra
 
 
 def _span(error):
@@ -47,10 +67,16 @@ def report_error(error, source: str, filename: str) -> None:
         from rich.console import Console
         from rich.text import Text
         console = Console(stderr=True, highlight=False, soft_wrap=True)
-        *context, last = text.rstrip("\n").split("\n")
-        for line in context:
-            console.print(Text(line, style="bold red" if "^" in line else "dim"))
-        console.print(Text(last, style="bold red"))
+        lines = text.rstrip("\n").split("\n")
+        message = _message_index(lines, error)
+        for index, line in enumerate(lines):
+            if index == message:
+                style = "bold red"
+            elif index > message:
+                style = "cyan" if ": note: " in line or "^" in line else "dim"
+            else:
+                style = "bold red" if "^" in line else "dim"
+            console.print(Text(line, style=style))
         return
     sys.stderr.write(text)
 

@@ -9,22 +9,28 @@ _SYNTAX_KINDS = ("SyntaxError", "IndentationError")
 
 
 def run_source(source: str, filename: str, *, echo: bool, plots: str | None = None,
-               after=None) -> int:
+               after=None, explain=None) -> int:
     """Run a program, stream its output to stdout, report an error on stderr; the exit code.
     The figures it made are written into `plots` (a directory), or counted in a note.
     `after(session)`, when given, runs at the end of a program that did not fail; a non-zero
-    code it returns is the exit code."""
+    code it returns is the exit code. With `explain` (a text stream), every backward pass is
+    narrated there as it finishes."""
     from gradcli.cli.figures import FigureOutput
     from gradcli.engine.state import STATE
     from gradcli.language.session import Session
     out = sys.stdout
     session = Session(write=out.write)
+    session.runtime.filename = filename
     figures = FigureOutput(plots)
     figures.attach(session.figures)
     if not filename.startswith("<"):  # a script knows its own path, as in Python
         import os
         session.globals.vars["__file__"] = os.path.abspath(filename)
     STATE.warning_sink = _warning_writer(session.runtime, source, filename)
+    if explain is not None:
+        from gradcli.cli.explain import Narrator, tensor_names
+        STATE.backward_observer = Narrator(
+            session.printer, lambda: tensor_names(session.globals.vars), explain)
     try:
         outcome = session.run(source, echo=echo)
     except KeyboardInterrupt:
@@ -39,6 +45,7 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
         report_error(outcome.error, source, filename)
         return EXIT_TROUBLE if outcome.error.kind in _SYNTAX_KINDS else EXIT_NO
     finally:
+        STATE.backward_observer = None
         figures.finish(session.figures)
 
 

@@ -30,7 +30,7 @@ class Node:
 
     __slots__ = ("op", "next_edges", "params", "edge_slots", "sequence_nr", "saved_args",
                  "saved_result", "saved_versions", "saves_anything", "freed", "edge_meta",
-                 "_output_meta", "retained", "hooks", "__weakref__")
+                 "_output_meta", "retained", "hooks", "origin", "freed_at", "__weakref__")
 
     def __init__(self, op, args: tuple, outputs: tuple, params: dict, edge_slots: tuple):
         """Record `op` applied to `args`: one edge per slot in `edge_slots`, and the saved
@@ -38,6 +38,7 @@ class Node:
         self.op, self.params, self.edge_slots = op, params or _NO_PARAMS, edge_slots
         self.sequence_nr = next(_sequence)
         self.freed, self.retained, self.saved_result, self.hooks = False, None, None, None
+        self.origin, self.freed_at = STATE.origin, None  # where made; where its graph was freed
         edges, meta = [], []
         for i in edge_slots:
             a = args[i]
@@ -117,10 +118,18 @@ class Node:
     def unpack(self) -> tuple[tuple, Tensor | None]:
         """The saved inputs and result, checked against frees and in-place changes."""
         if self.freed:
-            raise errors.runtime(errors.BACKWARD_TWICE)
+            raise errors.runtime(errors.BACKWARD_TWICE).noted(
+                ("the graph was first backpropagated and freed here: pass retain_graph=True "
+                 "to this call to backward through it again", self.freed_at),
+                (f"{self.name()} saved tensors here, needed again by the second backward",
+                 self.origin))
         for tensor, version, is_output in self.saved_versions:
             if tensor._version_counter.value != version:
-                raise errors.runtime(_modified_message(tensor, version, self if is_output else None))
+                raise errors.runtime(_modified_message(tensor, version, self if is_output else None)
+                                     ).noted(
+                    (f"saved here by {self.name()} at version {version}", self.origin),
+                    (f"modified in place here (now at version {tensor._version_counter.value})",
+                     tensor._version_counter.bumped_at))
         out = self.saved_result
         node = self if STATE.grad_enabled else None
         if type(out) is tuple:

@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.autograd import AccumulateGrad, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
 from gradcli.engine.functions import F
@@ -20,7 +20,8 @@ def check_roots(roots: list[Tensor]) -> None:
     for i, root in enumerate(roots):
         if not root.requires_grad:
             raise errors.runtime(
-                f"element {i} of tensors does not require grad and does not have a grad_fn")
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            ).noted(getattr(root, "_history", (None, None)))
 
 
 def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create_graph: bool,
@@ -48,6 +49,7 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
             if node_grads is not None and (wanted is None or node in wanted):
                 run.execute(node, node_grads, wanted)
                 if not retain_graph and type(node) is not AccumulateGrad:
+                    node.freed_at = STATE.origin  # the backward() call, for a second one's note
                     node.release()
             for next_node, _ in node.next_edges:
                 if next_node is None:
@@ -56,6 +58,8 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 dependencies[next_node] = count
                 if count == 0:
                     heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
+    if STATE.backward_observer is not None:
+        STATE.backward_observer.finished()
     return run.captured
 
 
@@ -133,7 +137,12 @@ class _Run:
                         self.captured[index] = grad
         if leaf:
             if self.accumulate and not targets:
+                observer = STATE.backward_observer
+                before = None if observer is None or node.variable.grad is None else \
+                    node.variable.grad.data.copy()
                 _accumulate(node.variable, node_grads[0], self.create_graph, F)
+                if observer is not None:
+                    observer.accumulated(node, before, node_grads[0], node.variable.grad)
             return
         if not runs:
             return
@@ -141,16 +150,27 @@ class _Run:
         if len(node_grads) > 1 or node_grads[0] is None:
             node_grads = [g if g is not None else F.zeros_of(*node.output_meta[nr])
                           for nr, g in enumerate(node_grads)]
+        observer = STATE.backward_observer
+        if observer is not None:  # narration (explain): what the node reads, before it runs
+            observer.running(node, node_grads)
         edge_grads = node.apply(node_grads, wanted)
+        sent = [] if observer is not None else None
         for (next_node, nr), grad, meta in zip(node.next_edges, edge_grads, node.edge_meta):
             if grad is None or next_node is None:
+                if sent is not None:
+                    sent.append(None)
                 continue
             shape, dtype_name = meta
+            computed = grad
             if grad.data.shape != shape:
                 grad = F.sum_to(grad, shape)
             if grad.dtype.name != dtype_name:
                 grad = F.cast(grad, dtypes.BY_NAME[dtype_name])
+            if sent is not None:
+                sent.append((next_node, computed, grad))
             self.add_to_buffer(next_node, nr, grad)
+        if observer is not None:
+            observer.ran(node, sent)
 
 
     def pre_hooks(self, node, node_grads: list) -> list:

@@ -23,7 +23,10 @@ COPY_WARNING = (
 def _leaf(array: np.ndarray, dtype: dtypes.DType, requires_grad: bool) -> Tensor:
     if requires_grad and not dtype.is_floating_point:
         raise errors.runtime(FACTORY_GRAD_ERROR)
-    return Tensor(np.array(array, dtype=dtype.np), dtype, requires_grad=requires_grad)
+    out = Tensor(np.array(array, dtype=dtype.np), dtype, requires_grad=requires_grad)
+    if not requires_grad:
+        out._history = ("created here without requires_grad=True", STATE.origin)
+    return out
 
 
 def infer_dtype(data) -> dtypes.DType:

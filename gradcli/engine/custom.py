@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gradcli.engine import errors
 from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 
@@ -22,6 +23,7 @@ class FunctionNode(Node):
         self.label, self.backward, self.on_release = label, backward, on_release
         self.sequence_nr = next_sequence_nr()
         self.freed, self.retained, self.hooks, self.params = False, None, None, {}
+        self.origin, self.freed_at = STATE.origin, None
         edges, meta = [], []
         for value in inputs:
             if isinstance(value, Tensor) and value.requires_grad:

@@ -11,6 +11,13 @@ class TorchError(Exception):
         self.kind = kind
         self.message = message
         self.value_args = value_args  # the exception's args when not just the message
+        self.notes: tuple = ()  # (text, origin) pairs: where the lines involved are
+
+    def noted(self, *notes: tuple) -> "TorchError":
+        """This error with `notes` ((text, origin) pairs) added; ones without an origin are
+        dropped, since a note names a line or says nothing."""
+        self.notes += tuple(note for note in notes if note[1] is not None)
+        return self
 
     def __str__(self) -> str:
         return self.message

@@ -24,6 +24,12 @@ class EngineState:
 
     def __init__(self) -> None:
         self.warning_sink = _write_warning
+        # Provenance: the source position of the expression being evaluated, set by the
+        # language before each operation (an object the engine never looks inside), and read
+        # when a node is built, a version bumped or a graph freed. None outside any program.
+        self.origin = None
+        # Called with each step of a backward pass when narration is asked for (explain).
+        self.backward_observer = None
         self.reset()
 
     def warn(self, category: str, message: str, *, once: bool = False) -> None:

@@ -6,6 +6,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, errors
 from gradcli.engine.functions import F
+from gradcli.engine.state import STATE
 
 # How a view was made, which decides whether it may be modified in place (torch's CreationMeta).
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT = "default", "no_grad_mode", "multi_output"
@@ -17,10 +18,11 @@ DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn
 class VersionCounter:
     """Counts in-place writes; a view shares its base's counter, as in torch."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "bumped_at")
 
     def __init__(self) -> None:
         self.value = 0
+        self.bumped_at = None
 
 
 class Tensor:
@@ -33,6 +35,7 @@ class Tensor:
     __slots__ = (
         "data", "dtype", "_requires_grad", "grad", "_grad_fn", "output_nr", "_version_counter",
         "_base", "_view_fn", "_view_version", "_creation_meta", "retains_grad", "_accumulator",
+        "_history",  # (text, origin): why it has no history, set only where that is known
         "is_parameter", "__weakref__",
     )
 
@@ -107,7 +110,9 @@ class Tensor:
         return self._version_counter.value
 
     def bump_version(self) -> None:
-        self._version_counter.value += 1
+        counter = self._version_counter
+        counter.value += 1
+        counter.bumped_at = STATE.origin  # where the in-place write happened, for error notes
 
     @property
     def shape(self) -> tuple[int, ...]:

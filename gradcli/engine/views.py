@@ -54,7 +54,7 @@ class CopySlices(Node):
         self._output_meta = (meta,)
         self.sequence_nr = next_sequence_nr()
         self.saved_args, self.saved_result, self.freed, self.retained = (), None, False, None
-        self.hooks = None
+        self.hooks, self.origin, self.freed_at = None, fn.origin, None
 
     def name(self) -> str:
         return COPY_SLICES

@@ -75,6 +75,7 @@ class Session:
         propagates, after the same rollback.
         """
         with host_recursion_limit(HOST_FRAMES_PER_CALL * RECURSION_LIMIT):
+            self.runtime.source = source
             try:
                 tree = parse(source)
                 compiler = Compiler(self.runtime, echo=self.echo if echo else None)

@@ -22,7 +22,8 @@ def example_for(golden: Path) -> Path:
 
 def last_line(text: str) -> str:
     """The last line of text, ignoring trailing newlines."""
-    lines = text.rstrip("\n").splitlines()
+    from snippets import without_notes
+    lines = without_notes(text).rstrip("\n").splitlines()
     return lines[-1] if lines else ""
 
 

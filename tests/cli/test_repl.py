@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from snippets import without_notes
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -370,10 +371,10 @@ def test_seed_typed_line_by_line_matches_run(seed_repl, run_gradcli, expected,
             output = normalize_addresses(seed_repl.submit(keys))
             printed.append(output.partition("<stdin>:")[0])
             if "<stdin>:" in output:
-                error = output.splitlines()[-1]
+                error = without_notes(output).splitlines()[-1]
                 break
         ran, want = running.result(), echoing.result()
-    assert error == (ran.stderr.splitlines()[-1] if ran.returncode else None)
+    assert error == (without_notes(ran.stderr).splitlines()[-1] if ran.returncode else None)
     # A script's warnings name their line (`<stdin>:5: UserWarning: ...`); the REPL's do not.
     want = re.sub(r"(?m)^<stdin>:\d+: (?=\w+Warning: )", "", want)
     assert "".join(printed) == want.partition("<stdin>:")[0]
@@ -437,4 +438,17 @@ def test_graph_formats(start, tmp_path):
     assert f"Wrote the graph of loss to {target}" in repl.submit(f"%graph loss -o {target}")
     assert target.read_text().startswith("digraph {")
     assert "UsageError: --format: expected one of" in repl.submit("%graph loss -f gif")
+    repl.close()
+
+
+def test_explain_narrates_and_leaves_grad_unchanged(start):
+    repl = start()
+    repl.submit("x = torch.tensor([1., 2.], requires_grad=True)")
+    repl.submit("y = (x * x).sum()")
+    repl.submit("y.backward(retain_graph=True)")
+    before = repl.submit("x.grad")
+    story = repl.submit("%explain y")
+    assert "[1] SumBackward0" in story and "MulBackward0" in story
+    assert "x.grad: tensor([2., 4.]) + tensor([2., 4.]) = tensor([4., 8.])" in story
+    assert repl.submit("x.grad") == before == "tensor([2., 4.])\n"
     repl.close()

@@ -1,4 +1,4 @@
-"""The REPL's %commands: %vars, %graph, %reset, %history, %run, %save, %time and %help."""
+"""The REPL's %commands: %vars, %graph, %explain, %reset, %history, %run, %save, %time and %help."""
 
 from __future__ import annotations
 
@@ -93,6 +93,23 @@ def _graph(repl, argument: str) -> None:
         print(f"Wrote the graph of {name} to {options['output']}")
 
 
+def _explain(repl, argument: str) -> None:
+    from gradcli.cli.explain import explain_copy, tensor_names
+    from gradcli.engine.errors import TorchError
+    from gradcli.engine.tensor import Tensor
+    value = repl.variables().get(argument) if argument else None
+    if not isinstance(value, Tensor):
+        _usage_error("%explain needs a tensor's name, as in %explain loss" if not argument else
+                     f"no tensor named '{argument}'" if value is None else
+                     f"'{argument}' is not a tensor")
+        return
+    try:
+        explain_copy(value, repl.session.printer, tensor_names(repl.variables()), sys.stdout)
+    except TorchError as error:
+        sys.stdout.flush()
+        sys.stderr.write(f"{error.kind}: {error.message}\n")
+
+
 def _reset(repl, argument: str) -> None:
     repl.reset()
     print("Variables, grad mode, default dtype and random generator reset.")
@@ -171,6 +188,8 @@ COMMANDS = {
     "vars": Command(_vars, "%vars", "table of variables: shape, dtype, requires_grad, grad_fn"),
     "graph": Command(_graph, "%graph NAME [--format F] [--output FILE]",
                      "tensor NAME's backward graph: tree, dot, mermaid, svg or png"),
+    "explain": Command(_explain, "%explain NAME", "narrate a backward pass of tensor NAME, "
+                       "step by step (every .grad is left as it was)"),
     "reset": Command(_reset, "%reset", "forget all variables and start afresh"),
     "history": Command(_history, "%history", "the inputs of this session"),
     "run": Command(_run, "%run FILE", "run a script in this session"),

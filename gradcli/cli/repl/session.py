@@ -83,6 +83,7 @@ class Repl:
         except GradSyntaxError as error:
             report_error(error, source, filename)
             return False
+        self.session.runtime.filename = f"<input {len(self.inputs)}>"  # origins' history number
         for line, text in units:
             try:
                 outcome = self.session.run("\n" * (line - 1) + text, echo=echo)

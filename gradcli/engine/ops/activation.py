@@ -83,7 +83,8 @@ def _keep(dim, ndim):
 
 
 defop("relu", "ReluBackward0", lambda a: np.maximum(a, a.dtype.type(0)), promote="none",
-      save=(RESULT,), vjp=lambda g, a, out: F.threshold_backward(g, out, 0))
+      save=(RESULT,), vjp=lambda g, a, out: F.threshold_backward(g, out, 0),
+       rule=('grad * (result > 0)',))
 pointwise_op("threshold_backward", "ThresholdBackwardBackward0",
              lambda g, a, threshold: np.where(a <= threshold, g.dtype.type(0), g), save=(1,),
              vjp=(lambda gg, g, a, threshold: F.threshold_backward(gg, a, threshold),

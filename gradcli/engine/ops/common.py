@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import dtypes
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 
 
@@ -61,6 +61,7 @@ def detach(a: Tensor) -> Tensor:
     """A leaf sharing `a`'s values and version counter, cut from the graph."""
     out = Tensor(a.data, a.dtype)
     out._version_counter = a._version_counter
+    out._history = ("detached from the graph here", STATE.origin)
     return out
 
 

@@ -81,9 +81,11 @@ def _mv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 defop("dot", "DotBackward0", _dot, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
+      vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)),
+       rule=('grad * tensor', 'grad * self'))
 defop("mv", "MvBackward0", _mv, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, v: F.outer(g, v), lambda g, a, v: F.mv(F.t(a), g)))
+      vjp=(lambda g, a, v: F.outer(g, v), lambda g, a, v: F.mv(F.t(a), g)),
+       rule=('outer(grad, vec)', 'self.t() @ grad'))
 
 
 def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -111,7 +113,8 @@ def _bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 defop("mm", "MmBackward0", _mm, save=(0, 1),
       save_for=((1,), (0,)),
       vjp=(lambda g, a, b, self_strides, mat2_strides: mm_mat1_backward(g, b, self_strides),
-           lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)))
+           lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)),
+       rule=('grad @ mat2.t()', 'self.t() @ grad'))
 def _addmm(bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1):
     if beta == 1 and alpha == 1:
         return _mm(a, b, mat1_strides, mat2_strides, bias)

@@ -39,27 +39,37 @@ def _zeros_of(g, tensor_or_scalar):
 
 
 pointwise_op("add.Tensor", "AddBackward0", _add,
-             vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: F.maybe_multiply(g, alpha)))
-defop("add.Scalar", "AddBackward1", _add, vjp=lambda g, a, b, alpha=1: g)
+             vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: F.maybe_multiply(g, alpha)),
+       rule=('grad', 'alpha * grad'))
+defop("add.Scalar", "AddBackward1", _add, vjp=lambda g, a, b, alpha=1: g,
+       rule=('grad',))
 pointwise_op("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: _add(a, b, -alpha),
              vjp=(lambda g, a, b, alpha=1: g,
-                  lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha)))
+                  lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha)),
+       rule=('grad', '-alpha * grad'))
 defop("sub.Scalar", "SubBackward1", lambda a, b, alpha=1: _add(a, b, -alpha),
-      vjp=lambda g, a, b, alpha=1: g)
+      vjp=lambda g, a, b, alpha=1: g,
+       rule=('grad',))
 pointwise_op("rsub.Tensor", "RsubBackward0", _rsub,
              vjp=(lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha),
-                  lambda g, a, b, alpha=1: g))
+                  lambda g, a, b, alpha=1: g),
+       rule=('-alpha * grad', 'grad'))
 defop("rsub.Scalar", "RsubBackward1", _rsub,
-      vjp=lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha))
+      vjp=lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha),
+       rule=('-alpha * grad',))
 pointwise_op("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1), save_for=((1,), (0,)),
-             vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
-defop("mul.Scalar", "MulBackward1", np.multiply, vjp=lambda g, a, s: F.mul_scalar(g, s))
+             vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)),
+       rule=('grad * other', 'grad * self'))
+defop("mul.Scalar", "MulBackward1", np.multiply, vjp=lambda g, a, s: F.mul_scalar(g, s),
+       rule=('grad * other',))
 pointwise_op("div.Tensor", "DivBackward0", np.true_divide, promote="float", save=(0, 1),
              save_for=((1,), (0, 1)),
              vjp=(lambda g, a, b: F.div(g, b),
-                  lambda g, a, b: F.mul(F.neg(g), F.div(F.div(a, b), b))))
+                  lambda g, a, b: F.mul(F.neg(g), F.div(F.div(a, b), b))),
+       rule=('grad / other', '-grad * self / other**2'))
 defop("div.Scalar", "DivBackward1", np.true_divide, promote="float",
-      vjp=lambda g, a, s: F.div_scalar(g, s))
+      vjp=lambda g, a, s: F.div_scalar(g, s),
+       rule=('grad / other',))
 pointwise_op("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda g, a, b, rounding_mode: _zeros_of(g, a),
                   lambda g, a, b, rounding_mode: _zeros_of(g, b)))
@@ -135,13 +145,16 @@ def _pow_backward_scalar_base(g, base, e, out):
 
 
 defop("pow.Tensor_Scalar", "PowBackward0", _pow_tensor_scalar, save=(0,),
-      vjp=lambda g, a, e: _pow_backward(g, a, e))
+      vjp=lambda g, a, e: _pow_backward(g, a, e),
+       rule=('grad * exponent * self**(exponent - 1)',))
 pointwise_op("pow.Tensor_Tensor", "PowBackward1", _pow_tensor_tensor, save=(0, 1, RESULT),
              save_for=((0, 1), (0, 1, RESULT)),
              vjp=(lambda g, a, b, out=None: _pow_backward_self(g, a, b),
-                  lambda g, a, b, out=None: _pow_backward_exponent(g, a, b, out)))
+                  lambda g, a, b, out=None: _pow_backward_exponent(g, a, b, out)),
+       rule=('grad * exponent * self**(exponent - 1)', 'grad * result * log(self)'))
 defop("pow.Scalar", "PowBackward2", _pow_scalar_tensor, save=(1, RESULT),
-      vjp=(None, lambda g, base, e, out: _pow_backward_scalar_base(g, base, e, out)))
+      vjp=(None, lambda g, base, e, out: _pow_backward_scalar_base(g, base, e, out)),
+       rule=(None, 'grad * result * log(self)'))
 
 
 # ---- selection, clamping, interpolation ---------------------------------------------------------
@@ -408,50 +421,67 @@ def rounded_from_double(ufunc):
     return forward
 
 
-# key: (label, forward, saves, vjp(g, a, out)); all compute in floating point.
+# key: (label, forward, saves, vjp(g, a, out)[, rule text]); all compute in floating point.
 _FLOATING = {
     "reciprocal": ("ReciprocalBackward0", np.reciprocal, RESULT,
-                   lambda g, a, out: F.mul(F.neg(g), F.mul(out, out))),
-    "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT, lambda g, a, out: F.mul(g, out)),
+                   lambda g, a, out: F.mul(F.neg(g), F.mul(out, out)),
+        '-grad * result**2'),
+    "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT, lambda g, a, out: F.mul(g, out),
+        'grad * result'),
     "exp2": ("Exp2Backward0", rounded_from_double(np.exp2), RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
     "expm1": ("Expm1Backward0", rounded_from_double(np.expm1), RESULT,
-              lambda g, a, out: F.mul(g, F.add_scalar(out, 1))),
-    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, a)),
+              lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
+        'grad * (result + 1)'),
+    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, a),
+        'grad / self'),
     "log2": ("Log2Backward0", rounded_from_double(np.log2), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
     "log10": ("Log10Backward0", rounded_from_double(np.log10), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
-    "log1p": ("Log1PBackward0", rounded_from_double(np.log1p), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1))),
-    "sqrt": ("SqrtBackward0", np.sqrt, RESULT, lambda g, a, out: F.div(g, F.mul_scalar(out, 2))),
+    "log1p": ("Log1PBackward0", rounded_from_double(np.log1p), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
+        'grad / (self + 1)'),
+    "sqrt": ("SqrtBackward0", np.sqrt, RESULT, lambda g, a, out: F.div(g, F.mul_scalar(out, 2)),
+        'grad / (2 * result)'),
     "rsqrt": ("RsqrtBackward0", _rsqrt, RESULT,
               lambda g, a, out: F.mul(F.mul_scalar(g, -0.5), F.pow(out, 3))),
-    "sin": ("SinBackward0", rounded_from_double(np.sin), 0, lambda g, a, out: F.mul(g, F.cos(a))),
-    "cos": ("CosBackward0", rounded_from_double(np.cos), 0, lambda g, a, out: F.mul(g, F.neg(F.sin(a)))),
+    "sin": ("SinBackward0", rounded_from_double(np.sin), 0, lambda g, a, out: F.mul(g, F.cos(a)),
+        'grad * cos(self)'),
+    "cos": ("CosBackward0", rounded_from_double(np.cos), 0, lambda g, a, out: F.mul(g, F.neg(F.sin(a))),
+        'grad * -sin(self)'),
     "tan": ("TanBackward0", rounded_from_double(np.tan), RESULT,
-            lambda g, a, out: F.mul(g, F.add_scalar(F.pow(out, 2), 1))),
+            lambda g, a, out: F.mul(g, F.add_scalar(F.pow(out, 2), 1)),
+        'grad * (1 + result**2)'),
     "asin": ("AsinBackward0", rounded_from_double(np.arcsin), 0, lambda g, a, out: F.mul(g, _asin_root(a))),
     "acos": ("AcosBackward0", rounded_from_double(np.arccos), 0, lambda g, a, out: F.mul(g, F.neg(_asin_root(a)))),
     "atan": ("AtanBackward0", rounded_from_double(np.arctan), 0,
-             lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1))),
-    "sinh": ("SinhBackward0", rounded_from_double(np.sinh), 0, lambda g, a, out: F.mul(g, F.cosh(a))),
-    "cosh": ("CoshBackward0", rounded_from_double(np.cosh), 0, lambda g, a, out: F.mul(g, F.sinh(a))),
-    "tanh": ("TanhBackward0", rounded_from_double(np.tanh), RESULT, lambda g, a, out: F.tanh_backward(g, out)),
+             lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1)),
+        'grad / (1 + self**2)'),
+    "sinh": ("SinhBackward0", rounded_from_double(np.sinh), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
+        'grad * cosh(self)'),
+    "cosh": ("CoshBackward0", rounded_from_double(np.cosh), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
+        'grad * sinh(self)'),
+    "tanh": ("TanhBackward0", rounded_from_double(np.tanh), RESULT, lambda g, a, out: F.tanh_backward(g, out),
+        'grad * (1 - result**2)'),
     "sigmoid": ("SigmoidBackward0", _sigmoid, RESULT,
-                lambda g, a, out: F.sigmoid_backward(g, out)),
+                lambda g, a, out: F.sigmoid_backward(g, out),
+        'grad * result * (1 - result)'),
     "erf": ("ErfBackward0", erf_values, 0,
             lambda g, a, out: F.mul(F.mul_scalar(F.exp(F.neg(F.pow(a, 2))), TWO_OVER_SQRT_PI),
                                     g)),
 }
 
-for _key, (_label, _forward, _saves, _rule) in _FLOATING.items():
+for _key, (_label, _forward, _saves, _rule, *_text) in _FLOATING.items():
     if _saves == RESULT:
-        defop(_key, _label, _forward, promote="float", save=(RESULT,), vjp=_rule)
+        defop(_key, _label, _forward, promote="float", save=(RESULT,), vjp=_rule,
+              rule=tuple(_text))
     else:
         defop(_key, _label, _forward, promote="float", save=(0,),
-              vjp=lambda g, a, rule=_rule: rule(g, a, None))
+              vjp=lambda g, a, rule=_rule: rule(g, a, None), rule=tuple(_text))
 
-defop("neg", "NegBackward0", np.negative, promote="none", vjp=lambda g, a: F.neg(g))
+defop("neg", "NegBackward0", np.negative, promote="none", vjp=lambda g, a: F.neg(g),
+       rule=('-grad',))
 defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,),
-      vjp=lambda g, a: F.mul(g, F.sgn(a)))
+      vjp=lambda g, a: F.mul(g, F.sgn(a)),
+       rule=('grad * sign(self)',))
 defop("sign", "SignBackward0", np.sign, promote="none", vjp=_zeros)
 defop("sgn", "SgnBackward0", np.sign, promote="none", save=(0, RESULT),
       vjp=lambda g, a, out: efficient_zeros(g))
@@ -465,7 +495,8 @@ for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
 defop("round.decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals),
       promote="none", vjp=_zeros)
 defop("_to_copy", "ToCopyBackward0", lambda a, dtype: a.astype(dtype.np), promote="none",
-      out_dtype=lambda dtype, params: params["dtype"], vjp=lambda g, a, dtype: g)
+      out_dtype=lambda dtype, params: params["dtype"], vjp=lambda g, a, dtype: g,
+       rule=("grad (cast back to self's dtype)",))
 
 
 __all__ = [

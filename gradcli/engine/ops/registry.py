@@ -50,6 +50,9 @@ class OpDef:
     name: str = ""  # torch's grad_fn.name() when it differs from the class name (the label)
     saves_params: bool = False  # params hold tensors torch saves (index tensors): freed likewise
     pointwise: bool = False  # a TensorIterator op: its result is laid out in memory as torch's
+    # The vjps as readable formulas, one per vjp (None where there is none), in the names of
+    # torch's derivatives.yaml: `grad`, the inputs (self, other...), `result`; for explain.
+    rule: tuple = ()
     # Derived once from the fields above, so that `apply` does no scanning per call.
     edge_slots: tuple = field(init=False, repr=False, compare=False)
     saves_result: bool = field(init=False, repr=False, compare=False)
@@ -124,7 +127,9 @@ def apply(op: OpDef, *args, **params):
         outputs = tuple(Tensor(np.asarray(r), d) for r, d in zip(raw, out_dtype))
     if op.view:
         _link_views(op, args[0], outputs, params, grad_enabled, needs_grad)
-    if needs_grad:
+    if not needs_grad:
+        _note_no_history(op, args, outputs, grad_enabled)
+    else:
         slots = op.edge_slots if not op.variadic else tuple(range(len(args)))
         node = Node(op, args, outputs, params, slots)
         wanted = op.differentiable_outputs
@@ -132,6 +137,29 @@ def apply(op: OpDef, *args, **params):
             out = outputs[nr]
             out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
     return outputs[0] if op.n_outputs == 1 else outputs
+
+
+def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool) -> None:
+    """Mark outputs that have no history with why (grad mode off, an op that is not
+    differentiable, or an input's own reason), so that backward from them can say so."""
+    note = None
+    if grad_enabled and not op.edge_slots:
+        if any(type(a) is Tensor and a._requires_grad for a in args):
+            note = (f"computed here by {op.key}, which is not differentiable", STATE.origin)
+    elif not grad_enabled and _needs_grad(op, args):
+        note = ("computed here while grad mode was off (no_grad)", STATE.origin)
+    if note is None:
+        for a in args:
+            if type(a) is Tensor:
+                note = getattr(a, "_history", None)
+                if note is not None:
+                    break
+        else:
+            return
+        if note is None:
+            return
+    for out in outputs:
+        out._history = note
 
 
 def _needs_grad(op: OpDef, args: tuple) -> bool:

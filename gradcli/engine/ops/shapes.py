@@ -77,24 +77,30 @@ def _cat_backward(g, *args, dim, sizes, input_index):
 
 
 defop("view", "ViewBackward0", _view, promote="none", view=True,
-      vjp=lambda g, a, shape, sizes: F.reshape(g, sizes))
+      vjp=lambda g, a, shape, sizes: F.reshape(g, sizes),
+       rule=("grad.reshape(self's shape)",))
 defop("_reshape_alias", "ReshapeAliasBackward0", _view, promote="none", view=True,
       vjp=lambda g, a, shape, sizes: F.reshape(g, sizes))
 defop("_unsafe_view", "UnsafeViewBackward0", lambda a, shape, sizes: a.reshape(shape),
       promote="none", vjp=lambda g, a, shape, sizes: F.reshape(g, sizes))
 defop("expand", "ExpandBackward0", lambda a, size, sizes: _expand(a, size),
-      promote="none", view=True, vjp=lambda g, a, size, sizes: F.sum_to(g, sizes))
+      promote="none", view=True, vjp=lambda g, a, size, sizes: F.sum_to(g, sizes),
+       rule=("grad summed to self's shape",))
 defop("unsqueeze", "UnsqueezeBackward0", lambda a, dim: np.expand_dims(a, dim), promote="none",
-      view=True, vjp=lambda g, a, dim: F.squeeze(g, dim))
+      view=True, vjp=lambda g, a, dim: F.squeeze(g, dim),
+       rule=('grad.squeeze(dim)',))
 defop("squeeze", "SqueezeBackward0", lambda a, sizes: np.squeeze(a), promote="none", view=True,
-      vjp=lambda g, a, sizes: _unsqueeze_to(g, sizes, range(len(sizes))))
+      vjp=lambda g, a, sizes: _unsqueeze_to(g, sizes, range(len(sizes))),
+       rule=("grad.reshape(self's shape)",))
 defop("squeeze.dim", "SqueezeBackward1",
       lambda a, dim, sizes: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a.view(),
-      promote="none", view=True, vjp=lambda g, a, dim, sizes: _unsqueeze_to(g, sizes, (dim,)))
+      promote="none", view=True, vjp=lambda g, a, dim, sizes: _unsqueeze_to(g, sizes, (dim,)),
+       rule=("grad.reshape(self's shape)",))
 defop("squeeze.dims", "SqueezeBackward2",
       lambda a, dims, sizes: np.squeeze(a, tuple(d for d in dims if a.ndim and a.shape[d] == 1)),
       promote="none", view=True, vjp=lambda g, a, dims, sizes: _unsqueeze_to(g, sizes, dims))
-defop("t", "TBackward0", lambda a: a.T, promote="none", view=True, vjp=lambda g, a: F.t(g))
+defop("t", "TBackward0", lambda a: a.T, promote="none", view=True, vjp=lambda g, a: F.t(g),
+       rule=('grad.t()',))
 defop("transpose.int", "TransposeBackward0", lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
       promote="none", view=True,
       vjp=lambda g, a, dim0, dim1: F.transpose(g, dim0, dim1))
@@ -114,7 +120,8 @@ defop("unbind.int", "UnbindBackward0",
       differentiable_outputs=None, vjp=lambda grads, a, dim: F.stack(grads, dim))
 defop("clone", "CloneBackward0",
       lambda a, contiguous=False: np.array(a, copy=True, order="C" if contiguous else "K"),
-      promote="none", vjp=lambda g, a, contiguous=False: g)
+      promote="none", vjp=lambda g, a, contiguous=False: g,
+       rule=('grad',))
 defop("repeat", "RepeatBackward0", lambda a, repeats, sizes: np.tile(a, repeats), promote="none",
       vjp=lambda g, a, repeats, sizes: _repeat_backward(g, sizes, repeats))
 defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), promote="none",

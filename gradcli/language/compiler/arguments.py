@@ -8,6 +8,7 @@ from gradcli.engine import errors
 from gradcli.language.runtime import classes
 
 from gradcli.engine.errors import TorchError
+from gradcli.engine.state import STATE
 from gradcli.language.runtime import calls
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -60,10 +61,12 @@ def _positional_call(compiler, callee, arguments: list, span):
     """A call with positional arguments only (the common, fast case)."""
     from gradcli.language.compiler.expressions import USER_ERRORS, raise_at
     runtime, call = compiler.runtime, calls.call
+    origin, state = compiler.origin(span), STATE
 
     def evaluate(frame):
         function = callee(frame)
         args = [a(frame) for a in arguments]
+        state.origin = origin
         try:
             return call(runtime, function, args, {})
         except USER_ERRORS as error:
@@ -74,6 +77,7 @@ def _positional_call(compiler, callee, arguments: list, span):
 def _general_call(compiler, callee, parts: list, span):
     from gradcli.language.compiler.expressions import USER_ERRORS, raise_at
     runtime, call = compiler.runtime, calls.call
+    origin, state = compiler.origin(span), STATE
 
     def evaluate(frame):
         function, args, kwargs = callee(frame), [], {}
@@ -84,6 +88,7 @@ def _general_call(compiler, callee, parts: list, span):
                 kwargs[name] = value(frame)
             else:
                 _spread(function, kind, value(frame), args, kwargs, span)
+        state.origin = origin
         try:
             return call(runtime, function, args, kwargs)
         except USER_ERRORS as error:

@@ -17,7 +17,8 @@ from gradcli.language.namespaces.builtins import truth
 from gradcli.language.runtime.formatting import percent_format
 from gradcli.language.runtime.values import iterate, type_name
 from gradcli.language.syntax.parser import GradSyntaxError
-from gradcli.language.runtime.frames import Frame, GradRuntimeError, Span
+from gradcli.engine.state import STATE
+from gradcli.language.runtime.frames import Frame, GradRuntimeError, Origin, Span
 from gradcli.language.compiler.scopes import Scope
 
 Expression = Callable[[Frame], object]
@@ -45,7 +46,9 @@ def span_of(node) -> Span | None:
 def raise_at(error: Exception, span: Span | None):
     """Re-raise an engine or Python error as a GradRuntimeError at `span`."""
     if isinstance(error, TorchError):
-        raise GradRuntimeError(error.kind, error.message, span, error.value_args) from None
+        failure = GradRuntimeError(error.kind, error.message, span, error.value_args)
+        failure.notes = error.notes
+        raise failure from None
     if isinstance(error, KeyError) and error.args:
         raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None
     raise GradRuntimeError(type(error).__name__, str(error), span) from None
@@ -81,6 +84,12 @@ class ExpressionCompiler:
         self.runtime = runtime
         self.echo = echo
         self.scope = Scope("module")
+
+    def origin(self, span: Span | None) -> Origin | None:
+        """The provenance of operations at `span`, given to the engine as they run."""
+        if span is None:
+            return None
+        return Origin(self.runtime.filename, span, self.runtime.source)
 
     @staticmethod
     def guard(thunk, span):
@@ -209,12 +218,14 @@ class ExpressionCompiler:
         apply = _percent_or_binary(runtime.printer) if op == "%" else operators.binary
 
         fast, divides = _NUMBER_OPS.get(op), op in ("/", "//", "%")
+        origin, state = self.origin(span), STATE
 
         def evaluate(frame):
             x, y = a(frame), b(frame)
             if fast is not None and type(x) in _NUMBERS and type(y) in _NUMBERS and (
                     y or not divides):
                 return fast(x, y)
+            state.origin = origin
             try:
                 if runtime.depth >= runtime.recursion_limit and (
                         isinstance(x, Tensor) or isinstance(y, Tensor)):
@@ -231,10 +242,11 @@ class ExpressionCompiler:
 
     def _then(self, operand, apply, span) -> Expression:
         """`apply` to the value of `operand`, with its errors at `span`."""
-        a = self.expression(operand)
+        a, origin, state = self.expression(operand), self.origin(span), STATE
 
         def evaluate(frame):
             value = a(frame)
+            state.origin = origin
             try:
                 return apply(value)
             except USER_ERRORS as error:
@@ -314,9 +326,11 @@ class ExpressionCompiler:
     def getitem(self, tree: Tree) -> Expression:
         obj, subscripts = tree.children
         a, key, span = self.expression(obj), self.subscript_key(subscripts), span_of(tree)
+        origin, state = self.origin(span), STATE
 
         def evaluate(frame):
             value, index = a(frame), key(frame)
+            state.origin = origin
             try:
                 return calls.get_item(value, index)
             except USER_ERRORS as error:

@@ -9,6 +9,7 @@ from lark import Tree
 
 from gradcli.engine import creation, dtypes, errors
 from gradcli.engine.ops import inplace as inplace
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime import calls, classes
@@ -128,9 +129,11 @@ def compile_target(compiler, tree):
         return store_attr
     obj, subscripts = tree.children
     owner, key = compiler.expression(obj), compiler.subscript_key(subscripts)
+    origin = compiler.origin(span)
 
     def store_item(frame, value):
         target, index = owner(frame), key(frame)
+        STATE.origin = origin
         try:
             calls.set_item(target, index, value)
         except USER_ERRORS as error:
@@ -178,12 +181,14 @@ def compile_augmented(compiler, target, op: str, value, span):
     load = compiler.expression(target)
     store = compile_target(compiler, target)
     fast = _NUMBER_OPS.get(op)
+    origin = compiler.origin(span)
 
     def run(frame):
         current, operand = load(frame), value(frame)
         if fast is not None and type(current) in _NUMBERS and type(operand) in _NUMBERS:
             store(frame, fast(current, operand))
             return
+        STATE.origin = origin
 
         def combine():
             if isinstance(current, Tensor) and op in _INPLACE:

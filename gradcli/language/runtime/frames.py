@@ -21,6 +21,37 @@ class Span:
     end_column: int
 
 
+class Origin:
+    """Where an operation was written: the file, the span, and the program text it is in. Made
+    once when the expression is compiled; the engine keeps it on the nodes it builds."""
+
+    __slots__ = ("filename", "line", "column", "end_line", "end_column", "source")
+
+    def __init__(self, filename: str, span: Span, source: str):
+        self.filename, self.source = filename, source
+        self.line, self.column = span.line, span.column
+        self.end_line, self.end_column = span.end_line, span.end_column
+
+    @property
+    def line_text(self) -> str:
+        lines = self.source.split("\n")
+        return lines[self.line - 1] if 0 < self.line <= len(lines) else ""
+
+    @property
+    def text(self) -> str:
+        """The expression's source (its first line only, when it spans several)."""
+        line = self.line_text
+        end = self.end_column if self.end_line == self.line else len(line) + 1
+        return line[self.column - 1:end - 1]
+
+    @property
+    def where(self) -> str:
+        return f"{self.filename}:{self.line}:{self.column}"
+
+    def __repr__(self) -> str:
+        return f"Origin({self.where}: {self.text})"
+
+
 class GradRuntimeError(Exception):
     """An error raised while running, with the span of the innermost expression being evaluated.
 
@@ -32,6 +63,7 @@ class GradRuntimeError(Exception):
         super().__init__(message)
         self.kind, self.message, self.span = kind, message, span
         self.value_args, self.value = value_args, None
+        self.notes: tuple = ()  # (text, Origin) pairs naming the other lines involved
 
 
 class Frame:
@@ -207,6 +239,8 @@ class Runtime:
     recursion_limit: int = RECURSION_LIMIT
     handling: list = field(default_factory=list)
     line: int = 0  # the line of the statement running, where a warning is reported
+    filename: str = "<eval>"  # the program being compiled, for the origins of its operations
+    source: str = ""
     figures: object = None  # the session's matplotlib.pyplot state (namespaces/pyplot.Figures)
 
     def check_frame(self) -> None:
