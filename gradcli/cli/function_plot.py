@@ -11,8 +11,9 @@ import numpy as np
 
 from gradcli.cli.bindings import Problem, Source, UsageError, torch_error
 from gradcli.cli.canvas import Canvas, number_text, view_limits
-from gradcli.cli.derivatives import Comparison, Tolerances, _expected, _total
+from gradcli.cli.derivatives import Comparison, Tolerances, _evaluate, _expected
 from gradcli.engine import dtypes, grad_api
+from gradcli.engine.functions import F
 from gradcli.engine.errors import TorchError
 from gradcli.engine.tensor import Tensor
 
@@ -56,7 +57,8 @@ def compute(problem: Problem, name: str, low: float, high: float, points: int, o
                       requires_grad=True)
         values = {**problem.values, name: leaf}
         try:
-            out = _total(problem, values)
+            out = _evaluate(problem, values)
+            out = out if out.numel() == 1 else F.sum(out)
             curves["f"][index] = float(out.data)
             first = _derivative(out, leaf, create_graph=order > 1)
             curves["f'"][index] = _number(first)
