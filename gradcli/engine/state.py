@@ -39,6 +39,7 @@ class EngineState:
     def reset(self) -> None:
         self.grad_enabled = True
         self.default_dtype = dtypes.float32
+        self.forward_ad = False  # a dual level is open and tangents propagate through ops
         self.warned: set[str] = set()
 
 

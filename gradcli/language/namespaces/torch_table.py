@@ -12,6 +12,7 @@ from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry,
                                       table)
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
+from gradcli.language.namespaces.forward_ad import FORWARD_AD
 from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
@@ -59,7 +60,8 @@ AUTOGRAD = Namespace("torch.autograd", table(
           "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
           "inputs=None"),
     entry("Variable", _variable, "data, requires_grad=False"),
-) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE})
+) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE,
+     "forward_ad": FORWARD_AD})
 
 CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
@@ -110,6 +112,7 @@ MODULES = {
     "torch.autograd": AUTOGRAD,
     "torch.autograd.function": FUNCTION_MODULE,
     "torch.autograd.functional": FUNCTIONAL,
+    "torch.autograd.forward_ad": FORWARD_AD,
     "torch.cuda": CUDA,
     "math": MATH,
     "random": RANDOM,

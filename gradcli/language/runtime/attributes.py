@@ -40,7 +40,7 @@ DTYPE_ATTRS = {
 }
 RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
     "values", "indices", "sign", "logabsdet", "Q", "R", "U", "S", "V", "Vh", "eigenvalues",
-    "eigenvectors")}
+    "eigenvectors", "primal", "tangent")}
 EXCEPTION_ATTRS = {
     "args": lambda e: e.args,
     "value": lambda e: (e.args[0] if e.args else None) if isinstance(e, StopIteration)
