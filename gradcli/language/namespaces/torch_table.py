@@ -13,6 +13,7 @@ from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry,
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.forward_ad import FORWARD_AD
+from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
@@ -89,7 +90,7 @@ TORCH_TABLE = table(
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "optim": OPTIM} | {dtype.legacy_name: PyType(
+    "cuda": CUDA, "optim": OPTIM, "func": FUNC, "vmap": FUNC.table["vmap"]} | {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
                                                 "*data")) for dtype in dtypes.ALL}
 
@@ -113,6 +114,7 @@ MODULES = {
     "torch.autograd.function": FUNCTION_MODULE,
     "torch.autograd.functional": FUNCTIONAL,
     "torch.autograd.forward_ad": FORWARD_AD,
+    "torch.func": FUNC,
     "torch.cuda": CUDA,
     "math": MATH,
     "random": RANDOM,
