@@ -17,29 +17,28 @@ LINEAR = "linear"
 # ... or the row's vjp applied to the tangent (elementwise ops, whose Jacobian is diagonal).
 AS_VJP = "vjp"
 
-_LEVEL = {"open": None}  # the open level: a WeakSet of the tensors holding tangents in it
 _NESTED = "Nested forward mode AD is not supported at the moment"
 _NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
              "enter_dual_level() first.")
 
 
 def enter_dual_level() -> int:
-    if _LEVEL["open"] is not None:
+    if STATE.dual_level is not None:
         raise errors.runtime(_NESTED)
-    _LEVEL["open"] = weakref.WeakSet()
+    STATE.dual_level = weakref.WeakSet()
     STATE.forward_ad = True
     return 0
 
 
 def exit_dual_level(level=None) -> None:
     """Close the level: every tangent made in it is dropped, as torch does."""
-    tensors = _LEVEL["open"]
+    tensors = STATE.dual_level
     if tensors is None:
         raise errors.runtime("Trying to exit a forward AD level that was not the last one that "
                              "was created. This is not supported.")
     for tensor in list(tensors):
         tensor._fw_grad = None
-    _LEVEL["open"] = None
+    STATE.dual_level = None
     STATE.forward_ad = False
 
 
@@ -54,7 +53,7 @@ def dual_level():
 
 def _hold(tensor: Tensor, tangent: Tensor) -> None:
     tensor._fw_grad = tangent
-    _LEVEL["open"].add(tensor)
+    STATE.dual_level.add(tensor)
 
 
 def _sizes(shape: tuple) -> str:
@@ -63,7 +62,7 @@ def _sizes(shape: tuple) -> str:
 
 def make_dual(tensor: Tensor, tangent: Tensor, level=None) -> Tensor:
     """A view of `tensor` carrying `tangent` at the open level."""
-    if _LEVEL["open"] is None:
+    if STATE.dual_level is None:
         raise errors.runtime(_NO_LEVEL)
     if not tensor.dtype.is_floating_point:
         raise errors.TorchError("ValueError", "Expected primal to be floating point or complex, "
@@ -84,11 +83,11 @@ def make_dual(tensor: Tensor, tangent: Tensor, level=None) -> Tensor:
 
 def unpack_dual(tensor: Tensor, level=None) -> tuple:
     """(primal, tangent): the primal a view without the tangent; the tangent None if none."""
-    tangent = tensor._fw_grad if _LEVEL["open"] is not None else None
+    tangent = tensor._fw_grad if STATE.dual_level is not None else None
     if tangent is None:
         return F.ReturnTypes("UnpackedDualTensor", tensor, None, fields=("primal", "tangent"))
     with suspended():
-        primal = F.alias(tensor)
+        primal = F.primal_view(tensor)
     return F.ReturnTypes("UnpackedDualTensor", primal, tangent, fields=("primal", "tangent"))
 
 

@@ -40,6 +40,7 @@ class EngineState:
         self.grad_enabled = True
         self.default_dtype = dtypes.float32
         self.forward_ad = False  # a dual level is open and tangents propagate through ops
+        self.dual_level = None  # the open dual level: a WeakSet of the tensors with tangents
         self.warned: set[str] = set()
 
 

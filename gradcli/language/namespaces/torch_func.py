@@ -59,20 +59,33 @@ def _grads(outputs: list, inputs: list, cotangents, keep: bool) -> list:
     return [g if g is not None else F.zeros_for(t) for g, t in zip(result, inputs)]
 
 
-def _grad_and_value(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
+def _traced(args: tuple, argnums) -> tuple[tuple, bool]:
+    """The argument positions differentiated, and whether the results keep a graph (nested in
+    another transform)."""
     nums = _argnums(argnums, len(args))
-    keep = any(isinstance(args[n], Tensor) and args[n].requires_grad for n in nums)
+    return nums, any(isinstance(args[n], Tensor) and args[n].requires_grad for n in nums)
+
+
+def _call_traced(ctx, func, args: tuple, kwargs: dict, nums: tuple, has_aux: bool, name: str):
+    """(the arguments as passed, the output, the aux output) of `func` on traced inputs."""
+    call_args = list(args)
+    for n in nums:
+        call_args[n] = _prepare(args[n])
+    output = ctx.call(func, call_args, kwargs)
+    aux = None
+    if has_aux:
+        if not (isinstance(output, tuple) and len(output) == 2):
+            raise errors.runtime(f"{name}(f)(*args): output of function f should be a tuple: "
+                                 "(output, aux) if has_aux is True")
+        output, aux = output
+    return call_args, output, aux
+
+
+def _grad_and_value(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
+    nums, keep = _traced(args, argnums)
     with grad_mode(True):
-        call_args = list(args)
-        for n in nums:
-            call_args[n] = _prepare(args[n])
-        output = ctx.call(func, call_args, kwargs)
-        aux = None
-        if has_aux:
-            if not (isinstance(output, tuple) and len(output) == 2):
-                raise errors.runtime("grad_and_value(f)(*args): output of function f should be "
-                                     "a tuple: (output, aux) if has_aux is True")
-            output, aux = output
+        call_args, output, aux = _call_traced(ctx, func, args, kwargs, nums, has_aux,
+                                              "grad_and_value")
         if not isinstance(output, Tensor):
             raise errors.runtime("grad_and_value(f)(*args): Expected f(*args) to return a "
                                  f"Tensor, got {type(output)}")
@@ -149,16 +162,9 @@ def jvp(ctx, func, primals, tangents, *, strict=False, has_aux=False):
 
 def _jacobian_by_rows(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
     """jacrev: one reverse pass per element of the output."""
-    nums = _argnums(argnums, len(args))
-    keep = any(isinstance(args[n], Tensor) and args[n].requires_grad for n in nums)
+    nums, keep = _traced(args, argnums)
     with grad_mode(True):
-        call_args = list(args)
-        for n in nums:
-            call_args[n] = _prepare(args[n])
-        output = ctx.call(func, call_args, kwargs)
-        aux = None
-        if has_aux:
-            output, aux = output
+        call_args, output, aux = _call_traced(ctx, func, args, kwargs, nums, has_aux, "jacrev")
         inputs = [call_args[n] for n in nums]
         outs = output if isinstance(output, tuple) else (output,)
         per_output = []
