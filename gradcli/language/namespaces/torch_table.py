@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import math
 
-from gradcli.engine import devices, dtypes, grad_api
+import numpy as np
+
+from gradcli.engine import devices, dtypes, errors, grad_api
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
@@ -22,7 +26,7 @@ from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, type_name
 from gradcli.language.runtime.pytypes import PyType
 
 
@@ -43,9 +47,19 @@ def _set_printoptions(ctx, precision, threshold, edgeitems, linewidth, profile, 
         profile=profile, sci_mode=sci_mode)
 
 
-def _variable(data, requires_grad):
-    data.requires_grad = requires_grad
-    return data
+def _variable(data, requires_grad, volatile):
+    """torch.autograd.Variable(t): a new leaf over t's values (t itself is left alone)."""
+    if data is None:
+        return Tensor(np.empty((0,), dtype=STATE.default_dtype.np), STATE.default_dtype)
+    if not isinstance(data, Tensor):
+        raise errors.type_error(
+            f"Variable data has to be a tensor, but got {type_name(data)}")
+    if requires_grad and not data.dtype.is_floating_point:
+        raise errors.runtime("Only Tensors of floating point and complex dtype can require "
+                             "gradients")
+    result = F.detach(data)
+    result.requires_grad = bool(requires_grad)
+    return result
 
 
 AUTOGRAD = Namespace("torch.autograd", table(
@@ -60,7 +74,7 @@ AUTOGRAD = Namespace("torch.autograd", table(
           inputs: grad_api.backward(tensors, grad_tensors, retain_graph, create_graph, inputs),
           "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
           "inputs=None"),
-    entry("Variable", _variable, "data, requires_grad=False"),
+    entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
 ) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE,
      "forward_ad": FORWARD_AD})
 
