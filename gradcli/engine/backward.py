@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.autograd import AccumulateGrad, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
 from gradcli.engine.functions import F
@@ -142,6 +142,8 @@ class _Run:
             node_grads = [g if g is not None else F.zeros_of(*node.output_meta[nr])
                           for nr, g in enumerate(node_grads)]
         edge_grads = node.apply(node_grads, wanted)
+        if STATE.anomaly == (True, True):
+            _check_nan(node, edge_grads)
         for (next_node, nr), grad, meta in zip(node.next_edges, edge_grads, node.edge_meta):
             if grad is None or next_node is None:
                 continue
@@ -168,6 +170,14 @@ class _Run:
                 if tensor is not None and node_grads[nr] is not None:
                     _retain(tensor, node_grads[nr], self.F)
         return node_grads
+
+
+def _check_nan(node, grads: list) -> None:
+    """Anomaly mode's check of a node's outputs, as torch's engine words it."""
+    for i, grad in enumerate(grads):
+        if grad is not None and grad.dtype.is_floating_point and np.isnan(grad.data).any():
+            raise errors.runtime(f"Function '{node.name()}' returned nan values in its {i}th "
+                                 "output.")
 
 
 def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:

@@ -12,7 +12,6 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.functional_checks import class_text
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
 

@@ -18,6 +18,7 @@ from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTI
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.forward_ad import FORWARD_AD
 from gradcli.language.namespaces.torch_func import FUNC
+from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
@@ -76,7 +77,7 @@ AUTOGRAD = Namespace("torch.autograd", table(
           "inputs=None"),
     entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
 ) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE,
-     "forward_ad": FORWARD_AD})
+     "forward_ad": FORWARD_AD} | ANOMALY)
 
 CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
@@ -104,7 +105,7 @@ TORCH_TABLE = table(
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "optim": OPTIM, "func": FUNC, "vmap": FUNC.table["vmap"]} | {dtype.legacy_name: PyType(
+    "cuda": CUDA, "optim": OPTIM, "func": FUNC, "vmap": FUNC.table["vmap"]} | MODES | {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
                                                 "*data")) for dtype in dtypes.ALL}
 

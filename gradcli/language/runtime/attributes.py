@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import errors, saved
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.devices import Device
 from gradcli.engine.dtypes import DType
@@ -28,10 +28,26 @@ from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHOD
 from gradcli.language.runtime.values import (NamedTuple, Namespace, Size, dict_from, iterate,
                                             type_name)
 
-NODE_ATTRS = {
+class _NodeAttrs(dict):
+    """A node's attributes: these, and the `_saved_<name>` values of what it saved."""
+
+    def get(self, name, default=None):
+        if name.startswith(saved.PREFIX) and not isinstance(name, AccumulateGrad):
+            return lambda n: saved.saved_value(n, name)
+        return super().get(name, default)
+
+
+NODE_ATTRS = _NodeAttrs({
     "next_functions": lambda n: tuple(n.next_edges),
     "variable": lambda n: n.variable if isinstance(n, AccumulateGrad) else _missing(n, "variable"),
-}
+    "metadata": lambda n: _metadata(n),
+})
+_METADATA: dict = {}
+
+
+def _metadata(node) -> dict:
+    """grad_fn.metadata: a dict of the program's own, one per node."""
+    return _METADATA.setdefault(id(node), ({}, node))[0]
 NODE_METHODS = table(entry("name", lambda n: n.name(), "self"))
 DTYPE_ATTRS = {
     "is_floating_point": lambda d: d.is_floating_point,
