@@ -308,6 +308,10 @@ CASES = {
     "transpose.int": unary("a.transpose(0, 1)", shapes=(M,)) + unary("a.mT", shapes=((2, 2, 3),)),
     "permute": unary("a.permute(1, 0)", shapes=(M,)) + unary("a.T", shapes=(M,)),
     "alias": unary("a[...]", shapes=(M,)),
+    "_unpack_dual": unary("(torch.autograd.forward_ad.enter_dual_level(), "
+                          "torch.autograd.forward_ad.unpack_dual(torch.autograd.forward_ad"
+                          ".make_dual(a, torch.ones_like(a))).primal, "
+                          "torch.autograd.forward_ad.exit_dual_level())[1]", shapes=(M,)),
     "split.Tensor": unary("a.split(1)[1]", shapes=(M,)) + unary("torch.chunk(a, 3, 1)[0]",
                                                               shapes=(M,)),
     "split_with_sizes": unary("a.split([1, 2], 1)[1]", shapes=(M,)),

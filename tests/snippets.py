@@ -66,6 +66,14 @@ def run_torch(source: str) -> dict:
     """Run a snippet as Python with real torch, in a forked child so that torch's once-per-process
     warnings, seed and default dtype start fresh for every snippet."""
     import torch  # noqa: F401  (imported in the parent so that each child starts at once)
+    import torch.autograd.forward_ad
+
+    # forward AD scripts its decompositions on first use, warning that torch.jit.script is
+    # deprecated: loaded here once, so that snippets see only their own warnings
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.autograd.forward_ad._maybe_load_decompositions()
 
     os.environ.setdefault("MPLBACKEND", "Agg")  # a snippet's matplotlib draws off screen
 

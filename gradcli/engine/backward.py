@@ -155,6 +155,8 @@ class _Run:
             observer.running(node, node_grads)
         edge_grads = node.apply(node_grads, wanted)
         sent = [] if observer is not None else None
+        if STATE.anomaly == (True, True):
+            _check_nan(node, edge_grads)
         for (next_node, nr), grad, meta in zip(node.next_edges, edge_grads, node.edge_meta):
             if grad is None or next_node is None:
                 if sent is not None:
@@ -188,6 +190,14 @@ class _Run:
                 if tensor is not None and node_grads[nr] is not None:
                     _retain(tensor, node_grads[nr], self.F)
         return node_grads
+
+
+def _check_nan(node, grads: list) -> None:
+    """Anomaly mode's check of a node's outputs, as torch's engine words it."""
+    for i, grad in enumerate(grads):
+        if grad is not None and grad.dtype.is_floating_point and np.isnan(grad.data).any():
+            raise errors.runtime(f"Function '{node.name()}' returned nan values in its {i}th "
+                                 "output.")
 
 
 def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:

@@ -178,7 +178,8 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int, linewidth: int) -
 
 
 def tensor_repr(data: np.ndarray, dtype: DType, opts: PrintOptions, *, default_dtype: DType,
-                requires_grad: bool = False, grad_fn_label: str | None = None) -> str:
+                requires_grad: bool = False, grad_fn_label: str | None = None,
+                tangent: str | None = None) -> str:
     """repr(tensor) (and str(tensor)) exactly as torch writes it."""
     prefix = "tensor("
     indent = len(prefix)
@@ -202,4 +203,6 @@ def tensor_repr(data: np.ndarray, dtype: DType, opts: PrintOptions, *, default_d
         suffixes.append(f"grad_fn=<{grad_fn_label}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent, opts.linewidth)

@@ -45,6 +45,10 @@ class EngineState:
     def reset(self) -> None:
         self.grad_enabled = True
         self.default_dtype = dtypes.float32
+        self.forward_ad = False  # a dual level is open and tangents propagate through ops
+        self.dual_level = None  # the open dual level: a WeakSet of the tensors with tangents
+        self.anomaly = (False, True)  # detect_anomaly: (enabled, check_nan)
+        self.inference = False  # inside torch.inference_mode
         self.warned: set[str] = set()
 
 

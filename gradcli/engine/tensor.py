@@ -36,7 +36,7 @@ class Tensor:
         "data", "dtype", "_requires_grad", "grad", "_grad_fn", "output_nr", "_version_counter",
         "_base", "_view_fn", "_view_version", "_creation_meta", "retains_grad", "_accumulator",
         "_history",  # (text, origin): why it has no history, set only where that is known
-        "is_parameter", "__weakref__",
+        "is_parameter", "_fw_grad", "__weakref__",
     )
 
     def __init__(self, data: np.ndarray, dtype: dtypes.DType | None = None, *,
@@ -56,6 +56,7 @@ class Tensor:
         self.retains_grad = False
         self._accumulator = None
         self.is_parameter = False  # torch.nn.Parameter: same tensor, printed and typed as one
+        self._fw_grad = None  # the tangent of forward-mode AD, while a dual level is open
 
     def make_view_of(self, source: "Tensor", view_fn, creation_meta: str = DEFAULT) -> None:
         """Link this tensor as a view of `source`'s storage (sharing its version counter)."""

@@ -2,7 +2,7 @@
 (rows register in OPS, functions in F)."""
 
 from gradcli.engine.ops import (  # noqa: F401
-    activation, arrange, common, comparison, convolution, decompositions, inplace, linalg,
+    activation, arrange, common, comparison, convolution, decompositions, dual, inplace, linalg,
     losses, nn_functional, pointwise, pointwise_more, products, reductions, selection, shapes,
     sorting)
 from gradcli.engine import conversions, creation, einsum, indexing  # noqa: F401,E402

@@ -9,7 +9,7 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, pointwise_op
+from gradcli.engine.ops.registry import AS_VJP, OPS, RESULT, apply, defop, pointwise_op
 from gradcli.engine.tensor import Tensor
 
 
@@ -82,9 +82,15 @@ def _keep(dim, ndim):
     return dim if ndim else None
 
 
+def _logsumexp_jvp(a, t, dim):
+    """torch's logsumexp_jvp along `dim` (kept): sum(exp(a - max) * t) / sum(exp(a - max))."""
+    exp = F.exp(F.sub(a, F.amax(a, dim, True))) if a.numel() else F.exp(a)
+    return F.div(F.sum(F.mul(exp, t), dim, True), F.sum(exp, dim, True))
+
+
 defop("relu", "ReluBackward0", lambda a: np.maximum(a, a.dtype.type(0)), promote="none",
-      save=(RESULT,), vjp=lambda g, a, out: F.threshold_backward(g, out, 0),
-       rule=('grad * (result > 0)',))
+      save=(RESULT,), vjp=lambda g, a, out: F.threshold_backward(g, out, 0), jvp=AS_VJP,
+      rule=('grad * (result > 0)',))
 pointwise_op("threshold_backward", "ThresholdBackwardBackward0",
              lambda g, a, threshold: np.where(a <= threshold, g.dtype.type(0), g), save=(1,),
              vjp=(lambda gg, g, a, threshold: F.threshold_backward(gg, a, threshold),
@@ -128,14 +134,16 @@ pointwise_op("softplus_backward", "SoftplusBackwardBackward0", _softplus_backwar
                   lambda gg, g, a, beta, threshold: F.softplus_double_backward(
                       F.mul(gg, g), a, beta, threshold)))
 defop("_softmax", "SoftmaxBackward0", _softmax, promote="float", save=(RESULT,),
-      vjp=lambda g, a, dim, out: F.softmax_backward_data(g, out, dim))
+      vjp=lambda g, a, dim, out: F.softmax_backward_data(g, out, dim),
+      jvp=(lambda t, a, dim, out: F.mul(out, F.sub(t, _logsumexp_jvp(a, t, dim))),))
 defop("_softmax_backward_data", "SoftmaxBackwardDataBackward0",
       lambda g, out, dim: out * (g - np.sum(g * out, axis=_keep(dim, out.ndim), keepdims=True)),
       save=(0, 1), save_for=((1,), (0, 1)),
       vjp=(lambda gg, g, out, dim: F.softmax_backward_data(gg, out, dim),
            lambda gg, g, out, dim: F.softmax_double_backward(gg, g, dim, out)))
 defop("_log_softmax", "LogSoftmaxBackward0", _log_softmax, promote="float", save=(RESULT,),
-      vjp=lambda g, a, dim, out: F.log_softmax_backward_data(g, out, dim))
+      vjp=lambda g, a, dim, out: F.log_softmax_backward_data(g, out, dim),
+      jvp=(lambda t, a, dim, out: F.sub(t, _logsumexp_jvp(a, t, dim)),))
 defop("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
       lambda g, out, dim: g - np.exp(out) * np.sum(g, axis=_keep(dim, out.ndim), keepdims=True),
       save=(0, 1), save_for=((1,), (0, 1)),

@@ -82,10 +82,12 @@ def _mv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 defop("dot", "DotBackward0", _dot, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)),
-       rule=('grad * tensor', 'grad * self'))
+      jvp=(lambda t, a, b, out: F.dot(t, b), lambda t, a, b, out: F.dot(a, t)),
+      rule=('grad * tensor', 'grad * self'))
 defop("mv", "MvBackward0", _mv, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, v: F.outer(g, v), lambda g, a, v: F.mv(F.t(a), g)),
-       rule=('outer(grad, vec)', 'self.t() @ grad'))
+      jvp=(lambda t, a, v, out: F.mv(t, v), lambda t, a, v, out: F.mv(a, t)),
+      rule=('outer(grad, vec)', 'self.t() @ grad'))
 
 
 def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -114,7 +116,8 @@ defop("mm", "MmBackward0", _mm, save=(0, 1),
       save_for=((1,), (0,)),
       vjp=(lambda g, a, b, self_strides, mat2_strides: mm_mat1_backward(g, b, self_strides),
            lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)),
-       rule=('grad @ mat2.t()', 'self.t() @ grad'))
+      jvp=(lambda t, a, b, out, **_: F.mm(t, b), lambda t, a, b, out, **_: F.mm(a, t)),
+      rule=('grad @ mat2.t()', 'self.t() @ grad'))
 def _addmm(bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1):
     if beta == 1 and alpha == 1:
         return _mm(a, b, mat1_strides, mat2_strides, bias)
@@ -126,10 +129,14 @@ defop("addmm", "AddmmBackward0", _addmm, save=(1, 2), save_for=((), (2,), (1,)),
            lambda g, bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1: F.maybe_multiply(
                mm_mat1_backward(g, b, mat1_strides), alpha),
            lambda g, bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1: F.maybe_multiply(
-               mm_mat2_backward(g, a, mat2_strides), alpha)))
+               mm_mat2_backward(g, a, mat2_strides), alpha)),
+      jvp=(lambda t, bias, a, b, out, beta=1, **_: F.maybe_multiply(t, beta),
+           lambda t, bias, a, b, out, alpha=1, **_: F.maybe_multiply(F.mm(t, b), alpha),
+           lambda t, bias, a, b, out, alpha=1, **_: F.maybe_multiply(F.mm(a, t), alpha)))
 defop("bmm", "BmmBackward0", _bmm, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: F.bmm(g, F.transpose(b, 1, 2)),
-           lambda g, a, b: F.bmm(F.transpose(a, 1, 2), g)))
+           lambda g, a, b: F.bmm(F.transpose(a, 1, 2), g)),
+      jvp=(lambda t, a, b, out: F.bmm(t, b), lambda t, a, b, out: F.bmm(a, t)))
 defop("squeeze_.dim", "SqueezeBackward4",
       lambda a, dim, sizes: np.squeeze(a, dim) if a.shape[dim] == 1 else a.view(),
       promote="none", view=True,

@@ -9,7 +9,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import (OPS, RESULT, apply, broadcast_shape, define, defop,
+from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, RESULT, apply, broadcast_shape, define, defop,
                                          pointwise_op)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -38,38 +38,40 @@ def _zeros_of(g, tensor_or_scalar):
     return Tensor(np.zeros(g.shape, dtype=dtype.np), dtype)
 
 
-pointwise_op("add.Tensor", "AddBackward0", _add,
+pointwise_op("add.Tensor", "AddBackward0", _add, jvp=AS_VJP,
              vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: F.maybe_multiply(g, alpha)),
-       rule=('grad', 'alpha * grad'))
-defop("add.Scalar", "AddBackward1", _add, vjp=lambda g, a, b, alpha=1: g,
-       rule=('grad',))
-pointwise_op("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: _add(a, b, -alpha),
+      rule=('grad', 'alpha * grad'))
+defop("add.Scalar", "AddBackward1", _add, jvp=AS_VJP, vjp=lambda g, a, b, alpha=1: g,
+      rule=('grad',))
+pointwise_op("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: _add(a, b, -alpha), jvp=AS_VJP,
              vjp=(lambda g, a, b, alpha=1: g,
                   lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha)),
-       rule=('grad', '-alpha * grad'))
-defop("sub.Scalar", "SubBackward1", lambda a, b, alpha=1: _add(a, b, -alpha),
+      rule=('grad', '-alpha * grad'))
+defop("sub.Scalar", "SubBackward1", lambda a, b, alpha=1: _add(a, b, -alpha), jvp=AS_VJP,
       vjp=lambda g, a, b, alpha=1: g,
-       rule=('grad',))
-pointwise_op("rsub.Tensor", "RsubBackward0", _rsub,
+      rule=('grad',))
+pointwise_op("rsub.Tensor", "RsubBackward0", _rsub, jvp=AS_VJP,
              vjp=(lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha),
                   lambda g, a, b, alpha=1: g),
-       rule=('-alpha * grad', 'grad'))
-defop("rsub.Scalar", "RsubBackward1", _rsub,
+      rule=('-alpha * grad', 'grad'))
+defop("rsub.Scalar", "RsubBackward1", _rsub, jvp=AS_VJP,
       vjp=lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha),
-       rule=('-alpha * grad',))
-pointwise_op("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1), save_for=((1,), (0,)),
+      rule=('-alpha * grad',))
+pointwise_op("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1), save_for=((1,), (0,)), jvp=AS_VJP,
              vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)),
-       rule=('grad * other', 'grad * self'))
-defop("mul.Scalar", "MulBackward1", np.multiply, vjp=lambda g, a, s: F.mul_scalar(g, s),
-       rule=('grad * other',))
+      rule=('grad * other', 'grad * self'))
+defop("mul.Scalar", "MulBackward1", np.multiply, jvp=AS_VJP, vjp=lambda g, a, s: F.mul_scalar(g, s),
+      rule=('grad * other',))
 pointwise_op("div.Tensor", "DivBackward0", np.true_divide, promote="float", save=(0, 1),
              save_for=((1,), (0, 1)),
              vjp=(lambda g, a, b: F.div(g, b),
                   lambda g, a, b: F.mul(F.neg(g), F.div(F.div(a, b), b))),
-       rule=('grad / other', '-grad * self / other**2'))
-defop("div.Scalar", "DivBackward1", np.true_divide, promote="float",
+             jvp=(lambda t, a, b, out: F.div(t, b),
+                  lambda t, a, b, out: F.div(F.neg(F.mul(t, out)), b)),
+      rule=('grad / other', '-grad * self / other**2'))
+defop("div.Scalar", "DivBackward1", np.true_divide, promote="float", jvp=AS_VJP,
       vjp=lambda g, a, s: F.div_scalar(g, s),
-       rule=('grad / other',))
+      rule=('grad / other',))
 pointwise_op("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda g, a, b, rounding_mode: _zeros_of(g, a),
                   lambda g, a, b, rounding_mode: _zeros_of(g, b)))
@@ -144,17 +146,17 @@ def _pow_backward_scalar_base(g, base, e, out):
     return F.mul(g, grad)
 
 
-defop("pow.Tensor_Scalar", "PowBackward0", _pow_tensor_scalar, save=(0,),
+defop("pow.Tensor_Scalar", "PowBackward0", _pow_tensor_scalar, save=(0,), jvp=AS_VJP,
       vjp=lambda g, a, e: _pow_backward(g, a, e),
-       rule=('grad * exponent * self**(exponent - 1)',))
+      rule=('grad * exponent * self**(exponent - 1)',))
 pointwise_op("pow.Tensor_Tensor", "PowBackward1", _pow_tensor_tensor, save=(0, 1, RESULT),
-             save_for=((0, 1), (0, 1, RESULT)),
+             save_for=((0, 1), (0, 1, RESULT)), jvp=AS_VJP,
              vjp=(lambda g, a, b, out=None: _pow_backward_self(g, a, b),
                   lambda g, a, b, out=None: _pow_backward_exponent(g, a, b, out)),
-       rule=('grad * exponent * self**(exponent - 1)', 'grad * result * log(self)'))
-defop("pow.Scalar", "PowBackward2", _pow_scalar_tensor, save=(1, RESULT),
+      rule=('grad * exponent * self**(exponent - 1)', 'grad * result * log(self)'))
+defop("pow.Scalar", "PowBackward2", _pow_scalar_tensor, save=(1, RESULT), jvp=AS_VJP,
       vjp=(None, lambda g, base, e, out: _pow_backward_scalar_base(g, base, e, out)),
-       rule=(None, 'grad * result * log(self)'))
+      rule=(None, 'grad * result * log(self)'))
 
 
 # ---- selection, clamping, interpolation ---------------------------------------------------------
@@ -471,17 +473,17 @@ _FLOATING = {
 
 for _key, (_label, _forward, _saves, _rule, *_text) in _FLOATING.items():
     if _saves == RESULT:
-        defop(_key, _label, _forward, promote="float", save=(RESULT,), vjp=_rule,
+        defop(_key, _label, _forward, promote="float", save=(RESULT,), vjp=_rule, jvp=AS_VJP,
               rule=tuple(_text))
     else:
-        defop(_key, _label, _forward, promote="float", save=(0,),
+        defop(_key, _label, _forward, promote="float", save=(0,), jvp=AS_VJP,
               vjp=lambda g, a, rule=_rule: rule(g, a, None), rule=tuple(_text))
 
-defop("neg", "NegBackward0", np.negative, promote="none", vjp=lambda g, a: F.neg(g),
-       rule=('-grad',))
-defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,),
+defop("neg", "NegBackward0", np.negative, promote="none", jvp=AS_VJP, vjp=lambda g, a: F.neg(g),
+      rule=('-grad',))
+defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,), jvp=AS_VJP,
       vjp=lambda g, a: F.mul(g, F.sgn(a)),
-       rule=('grad * sign(self)',))
+      rule=('grad * sign(self)',))
 defop("sign", "SignBackward0", np.sign, promote="none", vjp=_zeros)
 defop("sgn", "SgnBackward0", np.sign, promote="none", save=(0, RESULT),
       vjp=lambda g, a, out: efficient_zeros(g))
@@ -495,8 +497,8 @@ for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
 defop("round.decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals),
       promote="none", vjp=_zeros)
 defop("_to_copy", "ToCopyBackward0", lambda a, dtype: a.astype(dtype.np), promote="none",
-      out_dtype=lambda dtype, params: params["dtype"], vjp=lambda g, a, dtype: g,
-       rule=("grad (cast back to self's dtype)",))
+      out_dtype=lambda dtype, params: params["dtype"], vjp=lambda g, a, dtype: g, jvp=LINEAR,
+      rule=("grad (cast back to self's dtype)",))
 
 
 __all__ = [

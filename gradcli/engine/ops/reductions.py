@@ -11,7 +11,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.cascade_sum import full_sum, last_dim_sums
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
+from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -97,22 +97,22 @@ def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
 
 
 defop("sum", "SumBackward0", _sum, promote="none", out_dtype=_sum_dtype,
-      vjp=lambda g, a, sizes, dtype=None: F.expand(g, sizes),
-       rule=("grad expanded to self's shape",))
+      vjp=lambda g, a, sizes, dtype=None: F.expand(g, sizes), jvp=LINEAR,
+      rule=("grad expanded to self's shape",))
 defop("sum.dim_IntList", "SumBackward1", _sum, promote="none", out_dtype=_sum_dtype,
       vjp=lambda g, a, sizes, dtype=None, dim=(), keepdim=False:
-          sum_backward(g, sizes, dim, keepdim),
-       rule=("grad expanded to self's shape over dim",))
+          sum_backward(g, sizes, dim, keepdim), jvp=LINEAR,
+      rule=("grad expanded to self's shape over dim",))
 defop("mean", "MeanBackward0", _mean, promote="none",
       out_dtype=lambda dtype, params: params.get("dtype") or dtype,
       vjp=lambda g, a, sizes, dtype=None: F.div_scalar(F.expand(g, sizes),
-                                                        F.reduced_numel(sizes, None)),
-       rule=("grad expanded to self's shape / self.numel()",))
+                                                        F.reduced_numel(sizes, None)), jvp=LINEAR,
+      rule=("grad expanded to self's shape / self.numel()",))
 defop("mean.dim", "MeanBackward1", _mean, promote="none",
       out_dtype=lambda dtype, params: params.get("dtype") or dtype,
       vjp=lambda g, a, sizes, dtype=None, dim=(), keepdim=False: F.div_scalar(
-          sum_backward(g, sizes, dim, keepdim), F.reduced_numel(sizes, dim)),
-       rule=("grad expanded to self's shape over dim / size of dim",))
+          sum_backward(g, sizes, dim, keepdim), F.reduced_numel(sizes, dim)), jvp=LINEAR,
+      rule=("grad expanded to self's shape over dim / size of dim",))
 
 
 # ---- prod ---------------------------------------------------------------------------------------

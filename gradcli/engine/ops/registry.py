@@ -7,7 +7,8 @@ from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, forward_ad
+from gradcli.engine.forward_ad import AS_VJP, LINEAR
 from gradcli.engine.declarations import declare
 from gradcli.engine.autograd import RESULT, Node
 from gradcli.engine.layout import torch_layout
@@ -53,6 +54,10 @@ class OpDef:
     # The vjps as readable formulas, one per vjp (None where there is none), in the names of
     # torch's derivatives.yaml: `grad`, the inputs (self, other...), `result`; for explain.
     rule: tuple = ()
+    # Forward mode: one rule per input, `rule(tangent, *args, out=result, **params)` giving that
+    # input's share of the output's tangent; or LINEAR (the op on the tangents) or AS_VJP (the
+    # vjps on the tangent, for elementwise ops); None: forward AD fails as torch's does.
+    jvp: object = None
     # Derived once from the fields above, so that `apply` does no scanning per call.
     edge_slots: tuple = field(init=False, repr=False, compare=False)
     saves_result: bool = field(init=False, repr=False, compare=False)
@@ -127,6 +132,8 @@ def apply(op: OpDef, *args, **params):
         outputs = tuple(Tensor(np.asarray(r), d) for r, d in zip(raw, out_dtype))
     if op.view:
         _link_views(op, args[0], outputs, params, grad_enabled, needs_grad)
+    if STATE.forward_ad:
+        forward_ad.propagate(op, args, outputs, params)
     if not needs_grad:
         _note_no_history(op, args, outputs, grad_enabled)
     else:

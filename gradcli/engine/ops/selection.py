@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import defop
+from gradcli.engine.ops.registry import LINEAR, defop
 from gradcli.engine.tensor import Tensor, require_tensors
 
 
@@ -67,7 +67,7 @@ def _as_strided_backward(g, index, sizes):
 defop("select.int", "SelectBackward0", lambda a, dim, index, sizes: a[_along(a.ndim, dim, index)],
       promote="none", view=True,
       vjp=lambda g, a, dim, index, sizes: F.apply_op("select_backward", g, sizes=sizes, dim=dim,
-                                                      index=index))
+                                                      index=index), jvp=LINEAR)
 defop("select_backward", "SelectBackwardBackward0",
       lambda g, sizes, dim, index: _into_zeros(g, sizes, _along(len(sizes), dim, index)),
       promote="none", vjp=lambda g, a, sizes, dim, index: F.select(g, dim, index))
@@ -75,7 +75,7 @@ defop("slice.Tensor", "SliceBackward0",
       lambda a, dim, start, end, step, sizes: a[_along(a.ndim, dim, slice(start, end, step))],
       promote="none", view=True,
       vjp=lambda g, a, dim, start, end, step, sizes: F.apply_op(
-          "slice_backward", g, sizes=sizes, dim=dim, start=start, end=end, step=step))
+          "slice_backward", g, sizes=sizes, dim=dim, start=start, end=end, step=step), jvp=LINEAR)
 defop("slice_backward", "SliceBackwardBackward0",
       lambda g, sizes, dim, start, end, step: _into_zeros(
           g, sizes, _along(len(sizes), dim, slice(start, end, step))),

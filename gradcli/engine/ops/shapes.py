@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import defop
+from gradcli.engine.ops.registry import LINEAR, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -77,36 +77,36 @@ def _cat_backward(g, *args, dim, sizes, input_index):
 
 
 defop("view", "ViewBackward0", _view, promote="none", view=True,
-      vjp=lambda g, a, shape, sizes: F.reshape(g, sizes),
-       rule=("grad.reshape(self's shape)",))
+      vjp=lambda g, a, shape, sizes: F.reshape(g, sizes), jvp=LINEAR,
+      rule=("grad.reshape(self's shape)",))
 defop("_reshape_alias", "ReshapeAliasBackward0", _view, promote="none", view=True,
-      vjp=lambda g, a, shape, sizes: F.reshape(g, sizes))
+      vjp=lambda g, a, shape, sizes: F.reshape(g, sizes), jvp=LINEAR)
 defop("_unsafe_view", "UnsafeViewBackward0", lambda a, shape, sizes: a.reshape(shape),
-      promote="none", vjp=lambda g, a, shape, sizes: F.reshape(g, sizes))
+      promote="none", vjp=lambda g, a, shape, sizes: F.reshape(g, sizes), jvp=LINEAR)
 defop("expand", "ExpandBackward0", lambda a, size, sizes: _expand(a, size),
-      promote="none", view=True, vjp=lambda g, a, size, sizes: F.sum_to(g, sizes),
-       rule=("grad summed to self's shape",))
+      promote="none", view=True, vjp=lambda g, a, size, sizes: F.sum_to(g, sizes), jvp=LINEAR,
+      rule=("grad summed to self's shape",))
 defop("unsqueeze", "UnsqueezeBackward0", lambda a, dim: np.expand_dims(a, dim), promote="none",
-      view=True, vjp=lambda g, a, dim: F.squeeze(g, dim),
-       rule=('grad.squeeze(dim)',))
+      view=True, vjp=lambda g, a, dim: F.squeeze(g, dim), jvp=LINEAR,
+      rule=('grad.squeeze(dim)',))
 defop("squeeze", "SqueezeBackward0", lambda a, sizes: np.squeeze(a), promote="none", view=True,
-      vjp=lambda g, a, sizes: _unsqueeze_to(g, sizes, range(len(sizes))),
-       rule=("grad.reshape(self's shape)",))
+      vjp=lambda g, a, sizes: _unsqueeze_to(g, sizes, range(len(sizes))), jvp=LINEAR,
+      rule=("grad.reshape(self's shape)",))
 defop("squeeze.dim", "SqueezeBackward1",
       lambda a, dim, sizes: np.squeeze(a, dim) if a.ndim and a.shape[dim] == 1 else a.view(),
-      promote="none", view=True, vjp=lambda g, a, dim, sizes: _unsqueeze_to(g, sizes, (dim,)),
-       rule=("grad.reshape(self's shape)",))
+      promote="none", view=True, vjp=lambda g, a, dim, sizes: _unsqueeze_to(g, sizes, (dim,)), jvp=LINEAR,
+      rule=("grad.reshape(self's shape)",))
 defop("squeeze.dims", "SqueezeBackward2",
       lambda a, dims, sizes: np.squeeze(a, tuple(d for d in dims if a.ndim and a.shape[d] == 1)),
-      promote="none", view=True, vjp=lambda g, a, dims, sizes: _unsqueeze_to(g, sizes, dims))
-defop("t", "TBackward0", lambda a: a.T, promote="none", view=True, vjp=lambda g, a: F.t(g),
-       rule=('grad.t()',))
+      promote="none", view=True, vjp=lambda g, a, dims, sizes: _unsqueeze_to(g, sizes, dims), jvp=LINEAR)
+defop("t", "TBackward0", lambda a: a.T, promote="none", view=True, vjp=lambda g, a: F.t(g), jvp=LINEAR,
+      rule=('grad.t()',))
 defop("transpose.int", "TransposeBackward0", lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
       promote="none", view=True,
-      vjp=lambda g, a, dim0, dim1: F.transpose(g, dim0, dim1))
+      vjp=lambda g, a, dim0, dim1: F.transpose(g, dim0, dim1), jvp=LINEAR)
 defop("permute", "PermuteBackward0", lambda a, dims: np.transpose(a, dims), promote="none",
-      view=True, vjp=lambda g, a, dims: F.permute(g, _inverse(dims)))
-defop("alias", "AliasBackward0", lambda a: a.view(), promote="none", view=True, vjp=lambda g, a: g)
+      view=True, vjp=lambda g, a, dims: F.permute(g, _inverse(dims)), jvp=LINEAR)
+defop("alias", "AliasBackward0", lambda a: a.view(), promote="none", view=True, vjp=lambda g, a: g, jvp=LINEAR)
 defop("split.Tensor", "SplitBackward0", lambda a, sections, dim: _split(a, sections, dim),
       promote="none", view=True, n_outputs=None, differentiable_outputs=None,
       vjp=lambda grads, a, sections, dim: F.cat(grads, dim))
@@ -120,16 +120,16 @@ defop("unbind.int", "UnbindBackward0",
       differentiable_outputs=None, vjp=lambda grads, a, dim: F.stack(grads, dim))
 defop("clone", "CloneBackward0",
       lambda a, contiguous=False: np.array(a, copy=True, order="C" if contiguous else "K"),
-      promote="none", vjp=lambda g, a, contiguous=False: g,
-       rule=('grad',))
+      promote="none", vjp=lambda g, a, contiguous=False: g, jvp=LINEAR,
+      rule=('grad',))
 defop("repeat", "RepeatBackward0", lambda a, repeats, sizes: np.tile(a, repeats), promote="none",
-      vjp=lambda g, a, repeats, sizes: _repeat_backward(g, sizes, repeats))
+      vjp=lambda g, a, repeats, sizes: _repeat_backward(g, sizes, repeats), jvp=LINEAR)
 defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), promote="none",
-      vjp=lambda g, a, dims: F.flip(g, dims))
+      vjp=lambda g, a, dims: F.flip(g, dims), jvp=LINEAR)
 defop("cat", "CatBackward0", lambda *arrays, dim, sizes: np.concatenate(arrays, axis=dim),
-      variadic=True, vjp=_cat_backward)
+      variadic=True, vjp=_cat_backward, jvp=LINEAR)
 defop("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim), variadic=True,
-      vjp=lambda g, *args, dim, input_index: F.select(g, dim, input_index))
+      vjp=lambda g, *args, dim, input_index: F.select(g, dim, input_index), jvp=LINEAR)
 
 
 def normalize_dims(dim, ndim: int) -> tuple:

@@ -306,7 +306,7 @@ class Compiler(ExpressionCompiler):
                 return block(frame)
             evaluate, store, span = managers[index]
             manager = self.guard(lambda: calls.context_manager(evaluate(frame)), span)
-            value = manager.enter()
+            value = self.guard(manager.enter, span)
             try:
                 if store is not None:
                     store(frame, value)

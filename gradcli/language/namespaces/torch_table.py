@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import math
 
-from gradcli.engine import devices, dtypes, grad_api
+import numpy as np
+
+from gradcli.engine import devices, dtypes, errors, grad_api
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
@@ -12,6 +16,9 @@ from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry,
                                       table)
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
+from gradcli.language.namespaces.forward_ad import FORWARD_AD
+from gradcli.language.namespaces.torch_func import FUNC
+from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
@@ -20,7 +27,7 @@ from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, type_name
 from gradcli.language.runtime.pytypes import PyType
 
 
@@ -41,9 +48,19 @@ def _set_printoptions(ctx, precision, threshold, edgeitems, linewidth, profile, 
         profile=profile, sci_mode=sci_mode)
 
 
-def _variable(data, requires_grad):
-    data.requires_grad = requires_grad
-    return data
+def _variable(data, requires_grad, volatile):
+    """torch.autograd.Variable(t): a new leaf over t's values (t itself is left alone)."""
+    if data is None:
+        return Tensor(np.empty((0,), dtype=STATE.default_dtype.np), STATE.default_dtype)
+    if not isinstance(data, Tensor):
+        raise errors.type_error(
+            f"Variable data has to be a tensor, but got {type_name(data)}")
+    if requires_grad and not data.dtype.is_floating_point:
+        raise errors.runtime("Only Tensors of floating point and complex dtype can require "
+                             "gradients")
+    result = F.detach(data)
+    result.requires_grad = bool(requires_grad)
+    return result
 
 
 AUTOGRAD = Namespace("torch.autograd", table(
@@ -58,8 +75,9 @@ AUTOGRAD = Namespace("torch.autograd", table(
           inputs: grad_api.backward(tensors, grad_tensors, retain_graph, create_graph, inputs),
           "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
           "inputs=None"),
-    entry("Variable", _variable, "data, requires_grad=False"),
-) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE})
+    entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
+) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE,
+     "forward_ad": FORWARD_AD} | ANOMALY)
 
 CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
@@ -100,7 +118,7 @@ TORCH_TABLE = table(
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "optim": OPTIM, "utils": UTILS} | {dtype.legacy_name: PyType(
+    "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]} | MODES | {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
                                                 "*data")) for dtype in dtypes.ALL}
 
@@ -123,6 +141,8 @@ MODULES = {
     "torch.autograd": AUTOGRAD,
     "torch.autograd.function": FUNCTION_MODULE,
     "torch.autograd.functional": FUNCTIONAL,
+    "torch.autograd.forward_ad": FORWARD_AD,
+    "torch.func": FUNC,
     "torch.cuda": CUDA,
     "math": MATH,
     "random": RANDOM,

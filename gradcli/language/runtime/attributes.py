@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import errors, saved
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.devices import Device
 from gradcli.engine.dtypes import DType
@@ -28,8 +28,26 @@ from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHOD
 from gradcli.language.runtime.values import (NamedTuple, Namespace, Size, dict_from, iterate,
                                             type_name)
 
-NODE_ATTRS = {"next_functions": lambda n: tuple(n.next_edges)}
-ACCUMULATE_GRAD_ATTRS = NODE_ATTRS | {"variable": lambda n: n.variable}
+class _NodeAttrs(dict):
+    """A node's attributes: these, and the `_saved_<name>` values of what it saved."""
+
+    def get(self, name, default=None):
+        if name.startswith(saved.PREFIX) and not isinstance(name, AccumulateGrad):
+            return lambda n: saved.saved_value(n, name)
+        return super().get(name, default)
+
+
+NODE_ATTRS = _NodeAttrs({
+    "next_functions": lambda n: tuple(n.next_edges),
+    "metadata": lambda n: _metadata(n),
+})
+_METADATA: dict = {}
+
+
+def _metadata(node) -> dict:
+    """grad_fn.metadata: a dict of the program's own, one per node."""
+    return _METADATA.setdefault(id(node), ({}, node))[0]
+ACCUMULATE_GRAD_ATTRS = _NodeAttrs({**NODE_ATTRS, "variable": lambda n: n.variable})
 NODE_METHODS = table(entry("name", lambda n: n.name(), "self"))
 DTYPE_ATTRS = {
     "is_floating_point": lambda d: d.is_floating_point,
@@ -38,7 +56,7 @@ DTYPE_ATTRS = {
 }
 RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
     "values", "indices", "sign", "logabsdet", "Q", "R", "U", "S", "V", "Vh", "eigenvalues",
-    "eigenvectors")}
+    "eigenvectors", "primal", "tangent")}
 EXCEPTION_ATTRS = {"args": lambda e: e.args}
 STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args else None}
 SLICE_ATTRS = {"start": lambda s: s.start, "stop": lambda s: s.stop, "step": lambda s: s.step}

@@ -177,8 +177,15 @@ class Printer:
         text = printing.tensor_repr(t.data, t.dtype, self.options,
                                     default_dtype=STATE.default_dtype,
                                     requires_grad=t.requires_grad and t.grad_fn is None,
-                                    grad_fn_label=label)
+                                    grad_fn_label=label, tangent=self._tangent(t))
         return "Parameter containing:\n" + text if t.is_parameter else text
+
+    def _tangent(self, t: Tensor) -> str | None:
+        """The tangent as torch's f"tangent={tangent}" formats it (a 0-dim one as its item)."""
+        tangent = t._fw_grad
+        if tangent is None:
+            return None
+        return str(tangent.data.item()) if tangent.ndim == 0 else self.tensor(tangent)
 
     def repr(self, value) -> str:
         if isinstance(value, Tensor):
@@ -191,6 +198,9 @@ class Printer:
             return repr(value)
         if isinstance(value, Size):
             return f"torch.Size([{', '.join(str(v) for v in value)}])"
+        if isinstance(value, ReturnTypes) and value.name == "UnpackedDualTensor":
+            fields = ", ".join(f"{f}={self.repr(v)}" for f, v in zip(value.fields, value))
+            return f"UnpackedDualTensor({fields})"
         if isinstance(value, ReturnTypes):
             fields = ",\n".join(f"{f}={self.repr(v)}" for f, v in zip(value.fields, value))
             return f"torch.return_types.{value.name}(\n{fields})"

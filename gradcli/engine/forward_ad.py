@@ -1,0 +1,147 @@
+"""Forward-mode AD (torch.autograd.forward_ad): one dual level, tangents carried on tensors and
+pushed through each op by the jvp rules declared next to its vjps in the op rows."""
+
+from __future__ import annotations
+
+import weakref
+from contextlib import contextmanager
+
+from gradcli.engine import errors
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
+
+# In an op row's `jvp`: the tangent is the op itself applied to the inputs' tangents (views,
+# sums, clones: ops linear in their inputs) ...
+LINEAR = "linear"
+# ... or the row's vjp applied to the tangent (elementwise ops, whose Jacobian is diagonal).
+AS_VJP = "vjp"
+
+_NESTED = "Nested forward mode AD is not supported at the moment"
+_NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
+             "enter_dual_level() first.")
+
+
+def enter_dual_level() -> int:
+    if STATE.dual_level is not None:
+        raise errors.runtime(_NESTED)
+    STATE.dual_level = weakref.WeakSet()
+    STATE.forward_ad = True
+    return 0
+
+
+def exit_dual_level(level=None) -> None:
+    """Close the level: every tangent made in it is dropped, as torch does."""
+    tensors = STATE.dual_level
+    if tensors is None:
+        raise errors.runtime("Trying to exit a forward AD level that was not the last one that "
+                             "was created. This is not supported.")
+    for tensor in list(tensors):
+        tensor._fw_grad = None
+    STATE.dual_level = None
+    STATE.forward_ad = False
+
+
+@contextmanager
+def dual_level():
+    level = enter_dual_level()
+    try:
+        yield level
+    finally:
+        exit_dual_level()
+
+
+def _hold(tensor: Tensor, tangent: Tensor) -> None:
+    tensor._fw_grad = tangent
+    STATE.dual_level.add(tensor)
+
+
+def _sizes(shape: tuple) -> str:
+    return f"[{', '.join(str(s) for s in shape)}]"
+
+
+def make_dual(tensor: Tensor, tangent: Tensor, level=None) -> Tensor:
+    """A view of `tensor` carrying `tangent` at the open level."""
+    if STATE.dual_level is None:
+        raise errors.runtime(_NO_LEVEL)
+    if not tensor.dtype.is_floating_point:
+        raise errors.TorchError("ValueError", "Expected primal to be floating point or complex, "
+                                f"but got: {tensor.dtype!r}")
+    if not tangent.dtype.is_floating_point:
+        raise errors.TorchError("ValueError", "Expected tangent to be floating point or complex, "
+                                f"but got: {tangent.dtype!r}")
+    if tangent.shape != tensor.shape:
+        raise errors.runtime(
+            "Trying to set a forward gradient that has a different size than that of the "
+            f"original Tensor, this is not supported. Tensor is of size {_sizes(tensor.shape)} "
+            f"while the given forward gradient is of size {_sizes(tangent.shape)}.")
+    with suspended():
+        dual = F.view(tensor, tensor.shape)
+    _hold(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor: Tensor, level=None) -> tuple:
+    """(primal, tangent): the primal a view without the tangent; the tangent None if none."""
+    tangent = tensor._fw_grad if STATE.dual_level is not None else None
+    if tangent is None:
+        return F.ReturnTypes("UnpackedDualTensor", tensor, None, fields=("primal", "tangent"))
+    with suspended():
+        primal = F.primal_view(tensor)
+    return F.ReturnTypes("UnpackedDualTensor", primal, tangent, fields=("primal", "tangent"))
+
+
+@contextmanager
+def suspended():
+    """No propagation inside: the tangent computations themselves carry no tangents."""
+    previous = STATE.forward_ad
+    STATE.forward_ad = False
+    try:
+        yield
+    finally:
+        STATE.forward_ad = previous
+
+
+def not_supported(name: str):
+    return errors.TorchError(
+        "NotImplementedError",
+        f"Trying to use forward AD with {name} that does not support it because it has not been "
+        "implemented yet.\nPlease file an issue to PyTorch at "
+        "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we "
+        "can prioritize its implementation or submit a PR adding the implementation to "
+        "derivatives.yaml")
+
+
+def propagate(op, args: tuple, outputs: tuple, params: dict) -> None:
+    """Give the op's output the tangent its jvp rules make from the inputs' tangents."""
+    tangents = [a._fw_grad if type(a) is Tensor else None for a in args]
+    if all(t is None for t in tangents):
+        return
+    out = outputs[0]
+    if not out.dtype.is_floating_point:
+        return
+    rule = op.jvp
+    if rule is None or op.n_outputs != 1:
+        raise not_supported(op.key.split(".")[0])
+    with suspended():
+        if rule == LINEAR:
+            inputs = [t if t is not None else (F.zeros_for(a) if type(a) is Tensor else a)
+                      for a, t in zip(args, tangents)]
+            total = F.apply_op(op.key, *inputs, **params)
+        else:
+            total = None
+            extra = {"out": out} if (rule != AS_VJP or op.saves_result) else {}
+            for i, t in enumerate(tangents):
+                if t is None:
+                    continue
+                fn = op.vjp[i] if rule == AS_VJP else rule[i]
+                if op.variadic:
+                    extra["input_index"] = i
+                part = fn(t, *args, **params, **extra)
+                total = part if total is None else F.add(total, part)
+        if total.dtype is not out.dtype:
+            total = F.cast(total, out.dtype)
+        if total.shape != out.shape:
+            total = F.expand(total, out.shape)
+    _hold(out, total)
+
