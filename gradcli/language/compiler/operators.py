@@ -165,7 +165,7 @@ def unary(op: str, a):
             raise errors.type_error(
                 "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
-    if isinstance(a, (bool, int, *ARRAY_TYPES)) or (isinstance(a, float) and op != "~"):
+    if isinstance(a, (bool, int, *ARRAY_TYPES)) or (isinstance(a, (float, complex)) and op != "~"):
         return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)
     method = classes.special_method(a, _UNARY_DUNDERS[op])
     if method is not None:

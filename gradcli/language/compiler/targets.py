@@ -69,7 +69,8 @@ def check_target(tree: Tree, verb: str = "assign to") -> None:
     """Python's SyntaxError for a target that names no place (`1 = x`, `del f()`)."""
     from gradcli.language.compiler.expressions import syntax_error
     if tree.data == "star_expr":
-        raise syntax_error("starred assignment target must be in a list or tuple", tree)
+        raise syntax_error("cannot delete starred" if verb == "delete" else
+                           "starred assignment target must be in a list or tuple", tree)
     bad = first_invalid(tree)
     if bad is not None:
         raise syntax_error(f"cannot {verb} {kind_name(bad)}", bad)
@@ -235,6 +236,7 @@ def compile_delete(compiler, tree):
     parts = _children(tree) if tree.data in _CONTAINERS else [tree]
     actions = []
     for part in parts:
+        check_target(part, "delete")
         if part.data == "var":
             actions.append(_delete_name(compiler, compiler.check_name(part.children[0]),
                                         span_of(part)))
@@ -242,6 +244,8 @@ def compile_delete(compiler, tree):
             owner, key = compiler.expression(part.children[0]), compiler.subscript_key(
                 part.children[1])
             actions.append(_delete_item(compiler, owner, key, span_of(part)))
+        elif part.data in ("empty_tuple", "list") and not _children(part):
+            continue  # `del ()` and `del []` delete nothing
         else:
             actions.append(compile_delete(compiler, part) if part.data in _CONTAINERS
                            else _cannot_delete_attribute(compiler, part))

@@ -83,6 +83,26 @@ def _float(x):
     return float(_scalar(x, "float", "a string or a real number"))
 
 
+def _complex(real=0, imag=None):
+    """complex(real, imag) from numbers, one-element tensors or (alone) a string."""
+    if isinstance(real, str):
+        if imag is not None:
+            raise errors.type_error("complex() can't take second arg if first is a string")
+        try:
+            return complex(real)
+        except ValueError:
+            raise errors.value_error("complex() arg is a malformed string") from None
+    parts = []
+    for name, part in (("first", real), ("second", imag)):
+        if isinstance(part, Tensor):
+            part = tensor_scalar(part)
+        if part is not None and not isinstance(part, (int, float, complex)):
+            raise errors.type_error(f"complex() {name} argument must be a string or a number, "
+                                    f"not '{type_name(part)}'")
+        parts.append(part)
+    return complex(parts[0]) if parts[1] is None else parts[0] + parts[1] * 1j
+
+
 def _int(x, base):
     if base is not None:
         if not isinstance(x, str):
@@ -132,7 +152,7 @@ def _len(obj):
 def _abs(x):
     if isinstance(x, Tensor):
         return F.abs(x)
-    if isinstance(x, (int, float)):
+    if isinstance(x, (int, float, complex)):
         return abs(x)
     method = classes.special_method(x, "__abs__")
     if method is not None:
@@ -309,6 +329,8 @@ def _class(name: str, hosts: tuple, construct=None) -> PyType:
 
 INT_TYPE = _class("int", (int,), entry("int", _int, "x=0, /, base=None", style="at_most", frames=0))
 BOOL_TYPE = _class("bool", (bool,), entry("bool", truth, "x=False, /", style="expected", frames=0))
+COMPLEX_TYPE = _class("complex", (complex,), entry("complex", _complex, "real=0, imag=None",
+                                                   style="at_most", frames=0))
 FLOAT_TYPE = _class("float", (float,), entry("float", _float, "x=0.0, /", style="expected",
                                              frames=0))
 STR_TYPE = _class("str", (str,), entry("str", lambda ctx, obj: ctx.printer.str(obj),
@@ -320,6 +342,25 @@ TUPLE_TYPE = _class("tuple", (tuple,), entry("tuple", lambda it: tuple(iterate(i
                                              "iterable=(), /", style="expected", frames=0))
 DICT_TYPE = _class("dict", (dict,), entry("dict", dict_from, "iterable=(), /, **kwargs",
                                           style="expected", frames=0))
+
+
+def _fill_dict(instance, *args, **kwargs) -> None:
+    """dict.__init__ for a user class derived from dict (super().__init__(...) or no __init__)."""
+    instance.update(dict_from(*args, **kwargs))
+
+
+def _fill_list(instance, iterable=()) -> None:
+    instance[:] = list(iterate(iterable))
+
+
+classes.BASE_INSTANCES[DICT_TYPE] = lambda cls, args: classes.DictInstance(cls)
+classes.BASE_INITS[DICT_TYPE] = entry("__init__", _fill_dict, "self, iterable=(), /, **kwargs",
+                                      qualname="dict.__init__", style="expected")
+classes.BASE_INSTANCES[LIST_TYPE] = lambda cls, args: classes.ListInstance(cls)
+classes.BASE_INITS[LIST_TYPE] = entry("__init__", _fill_list, "self, iterable=(), /",
+                                      qualname="list.__init__", style="expected")
+
+
 def _bytes(source=None, encoding=None, errors_=None):
     if source is None:
         return b""
@@ -350,7 +391,8 @@ SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", lambda sizes: Size(itera
                                                 "sizes=(), /", style="expected", frames=0))
 
 _TYPE_OF = {t.hosts[0]: t for t in (
-    INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE, TUPLE_TYPE, DICT_TYPE, RANGE_TYPE,
+    INT_TYPE, BOOL_TYPE, FLOAT_TYPE, COMPLEX_TYPE, STR_TYPE, LIST_TYPE, TUPLE_TYPE, DICT_TYPE,
+    RANGE_TYPE,
     TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE)}
 _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
@@ -608,7 +650,7 @@ PY_BUILTINS = table(
     entry("hasattr", _hasattr, "obj, name, /", style="expected"),
     entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
 ) | {"set": SET_TYPE, "frozenset": FROZENSET_TYPE} | {t.construct.name: t for t in (
-    INT_TYPE, BOOL_TYPE, FLOAT_TYPE, STR_TYPE, LIST_TYPE,
+    INT_TYPE, BOOL_TYPE, FLOAT_TYPE, COMPLEX_TYPE, STR_TYPE, LIST_TYPE,
                                    TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE,
                                    SLICE_TYPE)} | \
     EXCEPTION_TYPES | {"object": classes.OBJECT, "NotImplemented": NotImplemented,

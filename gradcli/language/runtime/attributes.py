@@ -62,6 +62,8 @@ STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args
 SLICE_ATTRS = {"start": lambda s: s.start, "stop": lambda s: s.stop, "step": lambda s: s.step}
 SLICE_METHODS = table(entry("indices", lambda s, length: s.indices(length), "self, length, /",
                             style="exact"))
+COMPLEX_ATTRS = {"real": lambda z: z.real, "imag": lambda z: z.imag}
+COMPLEX_METHODS = table(entry("conjugate", lambda z: z.conjugate(), "self, /", style="exact"))
 HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
 DEVICE_ATTRS = {"type": lambda d: d.type, "index": lambda d: d.index}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
@@ -140,6 +142,7 @@ DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get
     entry("update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
           "self, other=(), /, **kwargs"),
 )
+classes.HOST_METHODS.update({dict: DICT_METHODS, list: LIST_METHODS})
 STR_METHODS = _host_methods(str, _STR_NAMES) | table(
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
@@ -213,7 +216,7 @@ _KIND_TABLES = (
     (collections.Counter, {}, COUNTER_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
     (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
-    (tuple, {}, TUPLE_METHODS),
+    (tuple, {}, TUPLE_METHODS), (complex, COMPLEX_ATTRS, COMPLEX_METHODS),
     (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
     (collections.deque, {"maxlen": lambda d: d.maxlen}, DEQUE_METHODS),
 )

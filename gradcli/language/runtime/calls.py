@@ -15,7 +15,7 @@ from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
                                       Runtime, UserFunction)
-from gradcli.language.runtime.signatures import Builtin
+from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 
@@ -129,6 +129,13 @@ def get_item(value, key):
         return value.item(key)
     if isinstance(value, np.ndarray) and not isinstance(key, Tensor):
         return value[key]
+    if isinstance(value, classes.ContainerInstance):  # the user's __getitem__ and __missing__
+        method = classes.special_method(value, "__getitem__")
+        if method is not None:
+            return classes.call_bound(method, [key])
+        missing = classes.special_method(value, "__missing__")
+        if missing is not None and isinstance(value, dict) and key not in value:
+            return classes.call_bound(missing, [key])
     if isinstance(value, dict):
         if key not in value and not isinstance(value, (DefaultDict, Counter)):
             raise errors.TorchError("KeyError", _key_text(key), (key,))
@@ -176,23 +183,44 @@ def set_item(value, key, item) -> None:
     """value[key] = item."""
     if isinstance(value, Tensor):
         indexing.set_item(value, key, item)
-    elif isinstance(value, dict):
-        value[key] = item
+    elif isinstance(value, classes.ContainerInstance) and \
+            classes.special_method(value, "__setitem__") is not None:
+        classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])
+    elif isinstance(value, (dict, list)):
+        _set_container_item(value, key, item)
     elif isinstance(value, np.ndarray) and not isinstance(item, Tensor):
         value[key] = item
-    elif isinstance(value, list):
-        key = _python_index(key)
-        if not isinstance(key, (int, slice)):
-            raise errors.type_error(
-                f"list indices must be integers or slices, not {type_name(key)}")
-        try:
-            value[key] = list(iterate(item)) if isinstance(key, slice) else item
-        except IndexError:
-            raise errors.index_error("list assignment index out of range") from None
     elif classes.special_method(value, "__setitem__") is not None:
         classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])
     else:
         raise errors.type_error(f"'{type_name(value)}' object does not support item assignment")
+
+
+def _set_container_item(value, key, item) -> None:
+    if isinstance(value, dict):
+        value[key] = item
+        return
+    key = _python_index(key)
+    if not isinstance(key, (int, slice)):
+        raise errors.type_error(f"list indices must be integers or slices, not {type_name(key)}")
+    try:
+        value[key] = list(iterate(item)) if isinstance(key, slice) else item
+    except IndexError:
+        raise errors.index_error("list assignment index out of range") from None
+
+
+# What super().__getitem__ and friends reach in a user class derived from dict or list: the
+# container's own behaviour, past the user's special methods.
+classes.CONTAINER_DUNDERS.update(table(
+    entry("__getitem__", lambda obj, key: get_item(obj.HOST(obj), key), "self, key, /"),
+    entry("__setitem__", _set_container_item, "self, key, value, /"),
+    entry("__len__", lambda obj: obj.HOST.__len__(obj), "self, /"),
+    entry("__contains__", lambda obj, key: obj.HOST.__contains__(obj, key), "self, key, /"),
+    entry("__iter__", lambda obj: iter(obj.HOST(obj)), "self, /"),
+    entry("__eq__", lambda obj, other: obj.HOST.__eq__(obj, other), "self, value, /"),
+    entry("__repr__", lambda ctx, obj: ctx.printer.repr(obj.HOST(obj)), "self, /", context=True),
+    entry("__str__", lambda ctx, obj: ctx.printer.repr(obj.HOST(obj)), "self, /", context=True),
+))
 
 
 def context_manager(value) -> ContextManager:

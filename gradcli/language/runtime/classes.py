@@ -195,10 +195,17 @@ class Instance(UserInstance, TableObject):
         found = self.cls.find(name)
         if found is not _MISSING:
             return bind(found, self, self.cls)
+        found = self.host_attribute(name)
+        if found is not _MISSING:
+            return found
         getattr_hook = self.cls.find("__getattr__")
         if getattr_hook is not _MISSING:
             return self.cls.runtime.call(getattr_hook, [self, name], {})
         raise self.missing(name)
+
+    def host_attribute(self, name: str):
+        """An attribute of the builtin base past the user's classes (list.append...)."""
+        return _MISSING
 
     def set_attribute(self, name: str, value) -> None:
         hook = self.cls.find("__setattr__")
@@ -264,6 +271,79 @@ class Instance(UserInstance, TableObject):
 
     def forward(self):
         return self.dunder("__call__")
+
+
+class ContainerInstance(UserInstance, TableObject):
+    """An instance of a user class derived from dict or list (`class Config(dict)`): a host dict
+    or list, so that items, len, iteration and printing are the container's, with the user's
+    attributes and methods found first and the container's methods after them."""
+
+    __slots__ = ()
+    HOST: type = object
+
+    def __init__(self, cls: UserClass):
+        self.HOST.__init__(self)
+        self.cls, self.attrs = cls, {}
+
+    attribute = Instance.attribute
+
+    def host_attribute(self, name: str):
+        method = HOST_METHODS[self.HOST].get(name)
+        if method is None:
+            return _MISSING
+        from gradcli.language.runtime.frames import BoundMethod
+        return BoundMethod(self, method)
+
+    def base_attribute(self, name: str):
+        method = HOST_METHODS[self.HOST].get(name) or CONTAINER_DUNDERS.get(name)
+        if method is None:
+            raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")
+        from gradcli.language.runtime.frames import BoundMethod
+        return BoundMethod(self, method)
+
+    set_attribute = Instance.set_attribute
+    set_own_attribute = Instance.set_own_attribute
+    delete_attribute = Instance.delete_attribute
+    dunder = Instance.dunder
+    forward = Instance.forward
+
+    def repr(self, printer) -> str:
+        method = self.dunder("__repr__")
+        if method is None:
+            return printer.repr(self.HOST(self))
+        return _text_of(self.cls.runtime.call(method, [], {}), "__repr__")
+
+    def str(self, printer) -> str:
+        method = self.dunder("__str__")
+        return self.repr(printer) if method is None else _text_of(
+            self.cls.runtime.call(method, [], {}), "__str__")
+
+    def __eq__(self, other):
+        found = self.cls.find("__eq__")
+        if found is _MISSING:
+            return self.HOST.__eq__(self, other)
+        return Instance.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = None
+
+
+class DictInstance(ContainerInstance, dict):
+    __slots__ = ("cls", "attrs")  # here, not in the mixin: dict's layout comes first
+    HOST = dict
+
+
+class ListInstance(ContainerInstance, list):
+    __slots__ = ("cls", "attrs")
+    HOST = list
+
+
+# The builtin container classes' methods (dict.items, list.append...), registered by the
+# attributes module, for the instances of user classes derived from them.
+HOST_METHODS: dict = {dict: {}, list: {}}
+CONTAINER_DUNDERS: dict = {}  # their special methods, for super().__getitem__ (runtime.calls)
 
 
 def _text_of(value, method: str) -> str:
@@ -336,6 +416,9 @@ def instantiate(cls: UserClass, args: list, kwargs: dict):
     make = BASE_INSTANCES.get(cls.base)
     instance = make(cls, args) if make is not None else Instance(cls)
     init = cls.find("__init__")
+    if init is _MISSING and isinstance(instance, ContainerInstance):
+        cls.runtime.call(BASE_INITS[cls.base], [instance, *args], kwargs)
+        return instance
     if init is _MISSING:
         if (args or kwargs) and make is None:
             raise errors.type_error(f"{cls.name}() takes no arguments")

@@ -81,7 +81,8 @@ def iterate(value):
         if value.ndim == 0:
             raise errors.type_error("iteration over a 0-d tensor")
         return indexing.unbind_rows(value, 0)
-    if isinstance(value, _ITERABLES):
+    if isinstance(value, _ITERABLES) and not (isinstance(value, TableObject) and
+                                              _user_iterator_defined(value)):
         return value
     if isinstance(value, TableObject) and value.is_sequence:
         return value.members()
@@ -89,6 +90,12 @@ def iterate(value):
     if iterator is not None:
         return iterator
     raise errors.type_error(f"'{type_name(value)}' object is not iterable")
+
+
+def _user_iterator_defined(value) -> bool:
+    """Whether a user class derived from list or dict defines its own __iter__."""
+    from gradcli.language.runtime import classes
+    return classes.special_method(value, "__iter__") is not None
 
 
 def _user_iterator(value):
@@ -228,6 +235,8 @@ class Printer:
         if isinstance(value, OrderedDict):
             items = ", ".join(f"({self.repr(k)}, {self.repr(v)})" for k, v in value.items())
             return f"OrderedDict([{items}])" if items else "OrderedDict()"
+        if isinstance(value, TableObject):  # a user class derived from list or dict too
+            return value.repr(self)
         if isinstance(value, (tuple, list, dict)):
             return self._container(value)
         if isinstance(value, dtypes.DType):

@@ -10,8 +10,10 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "0"
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.|\n)", re.S)
 
 
-def number(text: str) -> int | float:
+def number(text: str) -> int | float | complex:
     text = text.replace("_", "")
+    if text[-1] in "jJ":  # an imaginary literal
+        return complex(0.0, float(text[:-1]))
     base = {"0x": 16, "0o": 8, "0b": 2}.get(text[:2].lower())
     if base is not None:
         return int(text[2:], base)
