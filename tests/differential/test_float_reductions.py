@@ -129,3 +129,20 @@ def test_float32_cross_entropy_losses_and_gradients_match_torch_bit_for_bit(redu
         if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
             mismatches.append((batch, classes, trial, "grad"))
     assert not mismatches
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sums_and_means_over_any_one_dimension_match_torch_bit_for_bit(dtype):
+    rng = np.random.default_rng(31)
+    mismatches = []
+    for shape in [(100, 3), (3, 100), (50, 60, 3), (4, 5, 300), (33, 17), (257, 9),
+                  (20, 20, 20), (1000, 40), (70, 7, 70)]:
+        for dim in range(-len(shape), len(shape)):
+            keepdim = bool(rng.integers(0, 2))
+            values = (rng.standard_normal(shape) * 3).astype(dtype)
+            for reduction in ("sum", "mean"):
+                ours = getattr(F, reduction)(_tensor(values), dim, keepdim).data
+                theirs = getattr(torch.from_numpy(values), reduction)(dim, keepdim).numpy()
+                if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
+                    mismatches.append((shape, dim, keepdim, reduction))
+    assert not mismatches

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dtypes, errors
-from gradcli.engine.cascade_sum import full_sum, last_dim_sums
+from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
@@ -63,16 +63,16 @@ def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
 
 def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
     """A float sum in torch's order of additions (its last bits): over the whole tensor, or
-    over the last dimension of a C-ordered one; else None."""
+    over one dimension of a C-ordered one; else None."""
     if out.np != a.dtype:
         return None
     if dim and len(dim) != a.ndim:
-        if tuple(dim) != (a.ndim - 1,):
+        if len(dim) != 1:
             return None
-        rows = last_dim_sums(a)
+        rows = last_dim_sums(a) if dim[0] == a.ndim - 1 else outer_dim_sums(a, dim[0])
         if rows is None:
             return None
-        return rows[..., None] if keepdim else rows
+        return np.expand_dims(rows, dim[0]) if keepdim else rows
     total = full_sum(a)
     if total is None:
         return None
