@@ -167,3 +167,35 @@ def last_dim_sums(values: np.ndarray) -> np.ndarray | None:
     for lane in range(lanes):
         total = total + first[:, lane]
     return total.reshape(values.shape[:-1])
+
+
+def outer_dim_sums(values: np.ndarray, dim: int) -> np.ndarray | None:
+    """torch's sums over one non-last dimension of a C-contiguous float array, or None where
+    torch may split the work across threads in ways not reproduced here.
+
+    torch runs across the inner positions (SumKernel's vectorized_outer_sum): groups of four
+    vectors of columns take multi_row_sum (one cascade per column along `dim`), the columns
+    left over take row_sum (four interleaved cascades per column), whether as vectors or as
+    scalars; every column's additions are its own, so all columns ride side by side.
+    """
+    if values.dtype not in (np.float32, np.float64) or not values.flags.c_contiguous \
+            or values.ndim < 2 or (values.size > GRAIN and THREADS > 1):
+        return None
+    size = values.shape[dim]
+    outer = int(np.prod(values.shape[:dim], dtype=np.int64))
+    inner = int(np.prod(values.shape[dim + 1:], dtype=np.int64))
+    out_shape = values.shape[:dim] + values.shape[dim + 1:]
+    if size == 0 or values.size == 0:
+        return np.zeros(out_shape, values.dtype)
+    columns = values.reshape(outer, size, inner).transpose(1, 0, 2)  # (size, outer, inner)
+    lanes = VECTOR_BYTES // values.dtype.itemsize
+    split = inner // (_ILP * lanes) * (_ILP * lanes) if inner >= lanes else 0
+    result = np.empty((outer, inner), values.dtype)
+    if split:
+        level_power = max(4, _ceil_log2(size) // _LEVELS)
+        block = np.ascontiguousarray(columns[:, :, :split]).reshape(size, outer * split)
+        result[:, :split] = _cascade(block, level_power).reshape(outer, split)
+    if split < inner:
+        rest = np.ascontiguousarray(columns[:, :, split:]).reshape(size, -1)
+        result[:, split:] = _interleaved(rest).reshape(outer, inner - split)
+    return result.reshape(out_shape)

@@ -66,3 +66,83 @@ def test_sums_over_the_last_dimension_match_torch_bit_for_bit(dtype):
                 if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
                     mismatches.append((rows, n, reduction))
     assert not mismatches
+
+
+def _tensor(values, requires_grad=False):
+    t = Tensor(values.copy(), dtypes.from_numpy(values.dtype))
+    t.requires_grad = requires_grad
+    return t
+
+
+SOFTMAX_SHAPES = [(7,), (100, 3), (3, 100), (50, 60, 3), (4, 5, 300), (33, 17), (257, 9),
+                  (8, 40), (2, 16, 5), (6, 33, 20)]
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_float32_softmax_family_and_gradients_match_torch_bit_for_bit(op):
+    from gradcli.engine.grad_api import backward
+    rng = np.random.default_rng(21)
+    mismatches = []
+    for shape in SOFTMAX_SHAPES:
+        for dim in range(-len(shape), len(shape)):
+            x = (rng.standard_normal(shape) * 3).astype(np.float32)
+            g = rng.standard_normal(shape).astype(np.float32)
+            theirs_in = torch.from_numpy(x).requires_grad_()
+            theirs = getattr(torch, op)(theirs_in, dim)
+            theirs.backward(torch.from_numpy(g))
+            ours_in = _tensor(x, requires_grad=True)
+            ours = getattr(F, op)(ours_in, dim)
+            backward(ours, _tensor(g))
+            if ours.data.tobytes() != theirs.detach().numpy().tobytes():
+                mismatches.append((shape, dim, "forward"))
+            if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
+                mismatches.append((shape, dim, "backward"))
+    assert not mismatches
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_float32_cross_entropy_losses_and_gradients_match_torch_bit_for_bit(reduction):
+    from gradcli.engine.grad_api import backward
+    rng = np.random.default_rng(23)
+    mismatches = []
+    for trial in range(60):
+        batch, classes = int(rng.integers(1, 2000)), int(rng.integers(2, 40))
+        x = (rng.standard_normal((batch, classes)) * 2).astype(np.float32)
+        y = rng.integers(0, classes, batch)
+        options = {"reduction": reduction}
+        if trial % 3 == 1:
+            y[rng.random(batch) < 0.2] = -100
+        if trial % 3 == 2:
+            options["weight"] = rng.random(classes).astype(np.float32)
+        theirs_in = torch.from_numpy(x).requires_grad_()
+        weight = options.get("weight")
+        theirs = torch.nn.functional.cross_entropy(
+            theirs_in, torch.from_numpy(y), **{**options, **(
+                {"weight": torch.from_numpy(weight)} if weight is not None else {})})
+        theirs.sum().backward()
+        ours_in = _tensor(x, requires_grad=True)
+        ours = F.cross_entropy(ours_in, Tensor(y, dtypes.int64), **{**options, **(
+            {"weight": _tensor(weight)} if weight is not None else {})})
+        backward(F.sum(ours) if reduction == "none" else ours)
+        if ours.data.tobytes() != theirs.detach().numpy().tobytes():
+            mismatches.append((batch, classes, trial, "loss"))
+        if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
+            mismatches.append((batch, classes, trial, "grad"))
+    assert not mismatches
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sums_and_means_over_any_one_dimension_match_torch_bit_for_bit(dtype):
+    rng = np.random.default_rng(31)
+    mismatches = []
+    for shape in [(100, 3), (3, 100), (50, 60, 3), (4, 5, 300), (33, 17), (257, 9),
+                  (20, 20, 20), (1000, 40), (70, 7, 70)]:
+        for dim in range(-len(shape), len(shape)):
+            keepdim = bool(rng.integers(0, 2))
+            values = (rng.standard_normal(shape) * 3).astype(dtype)
+            for reduction in ("sum", "mean"):
+                ours = getattr(F, reduction)(_tensor(values), dim, keepdim).data
+                theirs = getattr(torch.from_numpy(values), reduction)(dim, keepdim).numpy()
+                if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
+                    mismatches.append((shape, dim, keepdim, reduction))
+    assert not mismatches

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import errors, kernels_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import AS_VJP, OPS, RESULT, apply, defop, pointwise_op
@@ -61,9 +61,15 @@ def _softplus_backward(g, a, beta, threshold):
     return np.where(scaled > threshold, g, g * z / (z + 1))
 
 
+def _in_kernel_order(a) -> bool:
+    return a.ndim > 0 and a.dtype in (np.float32, np.float64)
+
+
 def _softmax(a, dim):
     if a.ndim == 0:
         return np.ones_like(a)
+    if _in_kernel_order(a):
+        return kernels_order.softmax(a, dim)
     shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
     total = np.sum(shifted, axis=dim, keepdims=True)
     if dim == a.ndim - 1:
@@ -74,6 +80,8 @@ def _softmax(a, dim):
 def _log_softmax(a, dim):
     if a.ndim == 0:
         return np.zeros_like(a)
+    if _in_kernel_order(a):
+        return kernels_order.log_softmax(a, dim)
     shifted = a - np.max(a, axis=dim, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
 
@@ -136,8 +144,21 @@ pointwise_op("softplus_backward", "SoftplusBackwardBackward0", _softplus_backwar
 defop("_softmax", "SoftmaxBackward0", _softmax, promote="float", save=(RESULT,),
       vjp=lambda g, a, dim, out: F.softmax_backward_data(g, out, dim),
       jvp=(lambda t, a, dim, out: F.mul(out, F.sub(t, _logsumexp_jvp(a, t, dim))),))
-defop("_softmax_backward_data", "SoftmaxBackwardDataBackward0",
-      lambda g, out, dim: out * (g - np.sum(g * out, axis=_keep(dim, out.ndim), keepdims=True)),
+
+
+def _softmax_backward_data(g, out, dim):
+    if _in_kernel_order(g) and g.dtype == out.dtype:
+        return kernels_order.softmax_backward(g, out, dim)
+    return out * (g - np.sum(g * out, axis=_keep(dim, out.ndim), keepdims=True))
+
+
+def _log_softmax_backward_data(g, out, dim):
+    if _in_kernel_order(g) and g.dtype == out.dtype:
+        return kernels_order.log_softmax_backward(g, out, dim)
+    return g - np.exp(out) * np.sum(g, axis=_keep(dim, out.ndim), keepdims=True)
+
+
+defop("_softmax_backward_data", "SoftmaxBackwardDataBackward0", _softmax_backward_data,
       save=(0, 1), save_for=((1,), (0, 1)),
       vjp=(lambda gg, g, out, dim: F.softmax_backward_data(gg, out, dim),
            lambda gg, g, out, dim: F.softmax_double_backward(gg, g, dim, out)))
@@ -145,7 +166,7 @@ defop("_log_softmax", "LogSoftmaxBackward0", _log_softmax, promote="float", save
       vjp=lambda g, a, dim, out: F.log_softmax_backward_data(g, out, dim),
       jvp=(lambda t, a, dim, out: F.sub(t, _logsumexp_jvp(a, t, dim)),))
 defop("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
-      lambda g, out, dim: g - np.exp(out) * np.sum(g, axis=_keep(dim, out.ndim), keepdims=True),
+      _log_softmax_backward_data,
       save=(0, 1), save_for=((1,), (0, 1)),
       vjp=(lambda gg, g, out, dim: _log_softmax_grad_output(gg, out, dim),
            lambda gg, g, out, dim: _log_softmax_grad_out(gg, g, out, dim)))

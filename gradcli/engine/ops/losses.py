@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, kernels_order
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.state import STATE
@@ -230,13 +230,31 @@ def _picked(a, target, weight, ignore_index):
     return rows[np.arange(len(flat)), safe], w, safe
 
 
+def _in_cascade(a) -> bool:
+    return a.ndim <= 2 and a.dtype in (np.float32, np.float64)
+
+
+def _total_weight(a, target, weight, w, ignore_index):
+    """nll_loss's total_weight: the kept samples' count, or their weights' cascade sum."""
+    if not _in_cascade(a):
+        return np.asarray(np.sum(w, dtype=a.dtype))
+    valid = np.asarray(target).reshape(-1) != ignore_index
+    if weight is None:
+        return np.asarray(valid.sum(), a.dtype)
+    return kernels_order.nll_cascade_sum(w, valid)
+
+
 def _nll_forward(a, target, weight, reduction, ignore_index):
     values, w, _ = _picked(a, target, weight, ignore_index)
     losses_ = -values * w
-    total = np.asarray(np.sum(w, dtype=a.dtype))
+    total = _total_weight(a, target, weight, w, ignore_index)
     if reduction == "none":
         return losses_.reshape(np.shape(target)), total
-    summed = np.sum(losses_, dtype=a.dtype)
+    if _in_cascade(a):
+        valid = np.asarray(target).reshape(-1) != ignore_index
+        summed = kernels_order.nll_cascade_sum(losses_, valid)
+    else:
+        summed = np.sum(losses_, dtype=a.dtype)
     return (summed / total if reduction == "mean" else summed), total
 
 
@@ -246,9 +264,10 @@ def _nll_backward(g, a, target, weight, reduction, ignore_index):
     if reduction == "none":
         scale = -np.asarray(g).reshape(-1)
     else:
-        total = np.sum(w, dtype=a.dtype)
+        total = _total_weight(a, target, weight, w, ignore_index)
         scale = -(g / total if reduction == "mean" else g)
-    out[np.arange(len(safe)), safe] = w * scale
+    kept = np.asarray(target).reshape(-1) != ignore_index  # ignored rows stay +0, as in torch
+    out[np.flatnonzero(kept), safe[kept]] = (w * scale)[kept] if np.ndim(scale) else w[kept] * scale
     return out.reshape(a.shape)
 
 

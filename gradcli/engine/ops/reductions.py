@@ -8,9 +8,10 @@ import math
 import numpy as np
 
 from gradcli.engine import dtypes, errors
-from gradcli.engine.cascade_sum import full_sum, last_dim_sums
+from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -63,16 +64,16 @@ def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
 
 def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
     """A float sum in torch's order of additions (its last bits): over the whole tensor, or
-    over the last dimension of a C-ordered one; else None."""
+    over one dimension of a C-ordered one; else None."""
     if out.np != a.dtype:
         return None
     if dim and len(dim) != a.ndim:
-        if tuple(dim) != (a.ndim - 1,):
+        if len(dim) != 1:
             return None
-        rows = last_dim_sums(a)
+        rows = last_dim_sums(a) if dim[0] == a.ndim - 1 else outer_dim_sums(a, dim[0])
         if rows is None:
             return None
-        return rows[..., None] if keepdim else rows
+        return np.expand_dims(rows, dim[0]) if keepdim else rows
     total = full_sum(a)
     if total is None:
         return None
@@ -305,9 +306,17 @@ def _logsumexp(a, dim, keepdim):
     axis = F.axis_of(a, dim)
     maxes = np.max(a, axis=axis, keepdims=True)
     maxes = np.where(np.isinf(maxes), 0, maxes)
-    total = np.sum(np.exp(a - maxes), axis=axis, keepdims=keepdim)
+    exps = _exp(a - maxes)  # torch: sum((self - maxes).exp_()).log_().add_(maxes)
+    total = None
+    if a.dtype in (np.float32, np.float64) and axis is not None:
+        total = _torch_order_sum(exps, dtypes.from_numpy(a.dtype), list(axis), keepdim)
+    if total is None:
+        total = np.sum(exps, axis=axis, keepdims=keepdim)
     squeezed = maxes if keepdim else maxes.reshape(np.shape(total))
-    return np.log(total) + squeezed
+    return _log(total) + squeezed
+
+
+_exp, _log = rounded_from_double(np.exp), rounded_from_double(np.log)
 
 
 def _logsumexp_backward(g, a, dim, keepdim, out):

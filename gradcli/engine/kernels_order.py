@@ -1,0 +1,297 @@
+"""torch's CPU softmax-family kernels (aten/src/ATen/native/cpu/SoftMaxKernel.cpp) in their own
+order of float operations, so that float32 results carry torch's last bits.
+
+torch works on `(outer, dim, inner)` views of a contiguous tensor. Over the last dimension
+(inner == 1) each row is reduced with `vec::reduce_all`: one vector accumulator fed whole
+vectors, the tail added to its first lanes only, then the lanes combined (a butterfly for float,
+lane by lane for double); rows shorter than a vector are summed one value after another. Over
+another dimension the kernels run across the inner dimension, a vector of inner positions at a
+time, accumulating along `dim` one step after another; inner positions past the last whole
+vector take the scalar path (`std::exp` instead of the vectorised exp). Vectorised exp and log
+are SLEEF's (gradcli.engine.sleef). Loops run over chunks, lanes and dims, never elements.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal, getcontext
+
+import numpy as np
+
+from gradcli.engine import sleef
+from gradcli.engine.cascade_sum import THREADS
+from gradcli.engine.fma import fma32, fma64
+
+GRAIN = 32768  # at::internal::GRAIN_SIZE
+
+
+def lanes(dtype) -> int:
+    """Vectorized<T>::size() on AVX512."""
+    return 64 // np.dtype(dtype).itemsize
+
+
+def _exp2_table() -> np.ndarray:
+    """glibc's __exp2f_data.tab: 2**(i/32) as double bits, less i << 47."""
+    getcontext().prec = 60
+    bits = [np.float64(float(Decimal(2) ** (Decimal(i) / 32))).view(np.uint64) for i in range(32)]
+    return np.array(bits, np.uint64) - (np.arange(32, dtype=np.uint64) << np.uint64(47))
+
+
+_EXP2F_TAB = _exp2_table()
+_INV_LN2_N = float.fromhex("0x1.71547652b82fep+0") * 32
+_EXPF_POLY = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3,
+              float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,
+              float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+_SHIFT = float.fromhex("0x1.8p+52")
+
+
+def glibc_expf(x: np.ndarray) -> np.ndarray:
+    """glibc's expf (e_expf.c, the FMA build x86-64 machines run): a 32-entry table of
+    2**(i/32) times a cubic in double, rounded once to float."""
+    xd = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        z = _INV_LN2_N * xd
+        kd = z + _SHIFT
+        ki = np.where(np.isfinite(kd), kd, 0).view(np.uint64)
+        kd = kd - _SHIFT
+        r = z - kd
+        t = _EXP2F_TAB[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
+        s = t.view(np.float64)
+        c0, c1, c2 = _EXPF_POLY
+        zz = fma64(np.full_like(r, c0), r, np.full_like(r, c1))
+        y = fma64(np.full_like(r, c2), r, np.ones_like(r))
+        y = fma64(zz, r * r, y)
+        result = (y * s).astype(np.float32)
+    result = np.where(x > np.float32(float.fromhex("0x1.62e42ep6")), np.float32(np.inf), result)
+    result = np.where(x < np.float32(float.fromhex("-0x1.9fe368p6")), np.float32(0), result)
+    return np.where(np.isnan(x), x, result)
+
+
+def scalar_exp(values: np.ndarray) -> np.ndarray:
+    """std::exp on values of the array's dtype: glibc's expf for float, exp for double."""
+    if values.dtype == np.float32:
+        return glibc_expf(values)
+    return np.exp(values)
+
+
+def vec_reduce_all(acc: np.ndarray) -> np.ndarray:
+    """Combine a (rows, lanes) accumulator: float's AVX512 butterfly (lane i with i^8, then
+    i^4, i^2, i^1), double's lane-by-lane fold."""
+    width = acc.shape[1]
+    if acc.dtype == np.float32 and width == 16:
+        for step in (8, 4, 2, 1):
+            idx = np.arange(width) ^ step
+            acc = acc + acc[:, idx]
+        return acc[:, 0]
+    return fold(acc.T)
+
+
+def fold(values: np.ndarray) -> np.ndarray:
+    """Left-to-right sum over axis 0, one rounding per add."""
+    total = values[0].copy()
+    for v in values[1:]:
+        total += v
+    return total
+
+
+def reduce_all_sum(rows: np.ndarray) -> np.ndarray:
+    """vec::reduce_all(x + y) over each row of a (batch, n) array."""
+    batch, n = rows.shape
+    width = lanes(rows.dtype)
+    if n < width:
+        return fold(rows.T)
+    full = n // width
+    chunks = rows[:, :full * width].reshape(batch, full, width)
+    acc = chunks[:, 0].copy()
+    for k in range(1, full):
+        acc += chunks[:, k]
+    rem = n - full * width
+    if rem:
+        acc[:, :rem] += rows[:, full * width:]
+    return vec_reduce_all(acc)
+
+
+def _as_3d(a: np.ndarray, dim: int):
+    outer = math.prod(a.shape[:dim])
+    inner = math.prod(a.shape[dim + 1:])
+    return np.ascontiguousarray(a).reshape(outer, a.shape[dim], inner)
+
+
+def _vector_positions(outer: int, inner: int, grain: int, width: int) -> np.ndarray:
+    """_vec_softmax's split of the flat (outer, inner) positions: True where a position is
+    handled by a whole vector, False where it takes the scalar tail. at::parallel_for's
+    threads each take an equal run; a vector never crosses a row or a thread's run."""
+    total = outer * inner
+    threads = 1
+    if total >= grain and THREADS > 1:
+        threads = min(THREADS, -(-total // max(grain, 1)))
+    if threads == 1:
+        positions = np.arange(inner)
+        return np.broadcast_to(positions < inner // width * width, (outer, inner))
+    chunk = -(-total // threads)
+    flat = np.arange(total)
+    row_start = flat // inner * inner
+    start = np.maximum(row_start, flat // chunk * chunk)
+    end = np.minimum(row_start + inner, (flat // chunk + 1) * chunk)
+    return ((flat - start) < (end - start) // width * width).reshape(outer, inner)
+
+
+def _whole_vectors(inner: int, dtype) -> np.ndarray:
+    """Inner positions covered by whole vectors (the rest take the scalar path)."""
+    width = lanes(dtype)
+    return np.arange(inner) < inner // width * width
+
+
+def _mixed_exp(values: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    return np.where(vector, sleef.exp(values), scalar_exp(values))
+
+
+def _row_exps(x: np.ndarray):
+    """Over the last dim: rows, their max, exp(x - max) and its vec::reduce_all sum."""
+    rows = x.reshape(x.shape[0], x.shape[1])
+    top = rows.max(axis=1, keepdims=True)
+    e = sleef.exp(rows - top)
+    return rows, top, e, reduce_all_sum(e)
+
+
+def _dim_exps(x: np.ndarray, vector: np.ndarray):
+    """Over another dim: the max, exp(x - max) and its sum, one step of dim at a time."""
+    top = x.max(axis=1, keepdims=True)
+    e = _mixed_exp(x - top, vector)
+    return top, e, fold(e.transpose(1, 0, 2))[:, None, :]
+
+
+def softmax(a: np.ndarray, dim: int) -> np.ndarray:
+    """torch's softmax kernel over `dim` of a float32/float64 array."""
+    x = _as_3d(a, dim)
+    outer, size, inner = x.shape
+    if x.size == 0:
+        return np.empty(a.shape, a.dtype)
+    if inner == 1:
+        _, _, e, total = _row_exps(x)
+        return (e * (a.dtype.type(1) / total)[:, None]).reshape(a.shape)
+    vector = _vector_positions(outer, inner, GRAIN // size, lanes(a.dtype))[:, None, :]
+    _, e, total = _dim_exps(x, vector)
+    return (e / total).reshape(a.shape)
+
+
+def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
+    """torch's log_softmax kernel over `dim` of a float32/float64 array."""
+    x = _as_3d(a, dim)
+    if x.size == 0:
+        return np.empty(a.shape, a.dtype)
+    if x.shape[2] == 1:
+        rows, top, _, total = _row_exps(x)
+        return (rows - top - sleef.log(total)[:, None]).reshape(a.shape)
+    top, _, total = _dim_exps(x, _whole_vectors(x.shape[2], a.dtype))
+    return (x - top - sleef.log(total)).reshape(a.shape)
+
+
+def fma(a, b, c):
+    """a * b + c rounded once: GCC contracts the kernels' multiply-adds into vfmadd."""
+    if np.result_type(a, b, c) == np.float32:
+        return fma32(a, b, c)
+    a, b, c = np.broadcast_arrays(a, b, c)
+    return fma64(a, b, c)
+
+
+def _dot_rows(g: np.ndarray, o: np.ndarray) -> np.ndarray:
+    """vec::map2_reduce_all(x * y, +) over each row: whole vectors' products rounded and
+    added, the tail's fused into the accumulator (as GCC compiles it)."""
+    batch, n = g.shape
+    width = lanes(g.dtype)
+    if n < width:
+        return fold((g * o).T)
+    full = n // width
+    acc = g[:, :width] * o[:, :width]
+    for k in range(1, full):
+        part = slice(k * width, (k + 1) * width)
+        acc += g[:, part] * o[:, part]
+    rem = n - full * width
+    if rem:
+        acc[:, :rem] = fma(g[:, full * width:], o[:, full * width:], acc[:, :rem])
+    return vec_reduce_all(acc)
+
+
+def _backward(g: np.ndarray, out: np.ndarray, dim: int, last_dim, other_dim) -> np.ndarray:
+    """Run a backward kernel on (outer, dim, inner) views: `last_dim(g, out)` on
+    (outer, dim) rows when inner == 1, else `other_dim(g, out)`."""
+    g3, o3 = _as_3d(g, dim), _as_3d(out, dim)
+    if g3.size == 0:
+        return np.empty(g.shape, g.dtype)
+    if g3.shape[2] == 1:
+        return last_dim(g3[:, :, 0], o3[:, :, 0]).reshape(g.shape)
+    return other_dim(g3, o3).reshape(g.shape)
+
+
+def _softmax_backward_rows(g, o):
+    return (g - _dot_rows(g, o)[:, None]) * o
+
+
+def _softmax_backward_dims(g, o):
+    total = np.zeros((g.shape[0], g.shape[2]), g.dtype)
+    for d in range(g.shape[1]):
+        total = fma(g[:, d], o[:, d], total)
+    return o * (g - total[:, None, :])
+
+
+def softmax_backward(g: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray:
+    """torch's softmax backward kernel: out * (g - sum(g * out))."""
+    return _backward(g, out, dim, _softmax_backward_rows, _softmax_backward_dims)
+
+
+def _log_softmax_backward_rows(g, o):
+    return fma(-sleef.exp(o), reduce_all_sum(g)[:, None], g)
+
+
+def _log_softmax_backward_dims(g, o):
+    total = fold(g.transpose(1, 0, 2))[:, None, :]
+    return fma(-_mixed_exp(o, _whole_vectors(g.shape[2], g.dtype)), total, g)
+
+
+def log_softmax_backward(g: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray:
+    """torch's log_softmax backward kernel: g - exp(out) * sum(g), fused."""
+    return _backward(g, out, dim, _log_softmax_backward_rows, _log_softmax_backward_dims)
+
+
+def _ceil_log2(value: int) -> int:
+    return 0 if value <= 1 else (value - 1).bit_length()
+
+
+def nll_cascade_sum(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """nll_loss's reduction (LossNLL.cpp): each kept sample's value is added to level 0 of
+    eight partial sums; after sample b, when b is a multiple of 2**power, level 0 is flushed
+    upward (and level j on to j+1 while b is a multiple of 2**(power*(j+1))); then the levels
+    are added in order. `values` (one per sample) are what the kernel adds; ignored samples
+    are skipped without flushing."""
+    batch = len(values)
+    dtype = values.dtype.type
+    power = max(4, _ceil_log2(batch) // 8)
+    mask = (1 << power) - 1
+    kept = np.flatnonzero(valid)
+    flushes = kept[(kept & mask) == 0]
+    # level-0 runs: kept samples up to and including each flush point, then the remainder
+    ends = np.searchsorted(kept, flushes, side="right")
+    starts = np.concatenate([[0], ends])
+    stops = np.concatenate([ends, [len(kept)]])
+    width = int((stops - starts).max()) if len(starts) else 0
+    runs = np.zeros((len(starts), max(width, 1)), values.dtype)
+    for k in range(width):
+        take = starts + k < stops
+        runs[take, k] = values[kept[starts[take] + k]]
+    run_sums = np.zeros(len(starts), values.dtype)
+    for k in range(width):
+        run_sums += runs[:, k]
+    levels = [dtype(0)] * 8
+    for b, run in zip(flushes.tolist(), run_sums[:-1]):
+        levels[1] = levels[1] + run
+        for j in range(1, 7):
+            if b & (mask << (j * power)):
+                break
+            levels[j + 1] = levels[j + 1] + levels[j]
+            levels[j] = dtype(0)
+    levels[0] = run_sums[-1]
+    total = dtype(0)
+    for level in levels:
+        total = total + level
+    return np.asarray(total, values.dtype)
