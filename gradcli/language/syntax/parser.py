@@ -10,6 +10,7 @@ from lark import Lark, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
+from gradcli.language.syntax import regex_cache
 from gradcli.language.syntax.source_scan import Problem, indentation_problem, scan
 from gradcli.language.syntax.syntax_errors import describe
 
@@ -48,14 +49,30 @@ def grammar_path() -> Path:
     return Path(__file__).resolve().parents[3] / "grammar" / GRAMMAR_NAME
 
 
-def _cache_path() -> str | bool:
+def _cache_folder() -> str | None:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(base, "gradcli")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
-        return False
-    return os.path.join(folder, "grammar.lark.cache")
+        return None
+    return folder
+
+
+def _cache_path() -> str | bool:
+    folder = _cache_folder()
+    return False if folder is None else os.path.join(folder, "grammar.lark.cache")
+
+
+def _use_regex_cache(lark: Lark) -> None:
+    """The contextual lexer's scanners (built on first use per parser state) compile their
+    regexes through regex_cache, which keeps the compiled form across processes."""
+    regex_cache.use_folder(_cache_folder())
+    lexer = lark.parser.lexer
+    lexer = getattr(lexer, "lexer", lexer)  # behind the indenter's PostLexConnector
+    for basic in (*getattr(lexer, "lexers", {}).values(), getattr(lexer, "root_lexer", None)):
+        if basic is not None and getattr(basic, "_scanner", True) is None:
+            basic.re = regex_cache
 
 
 _PARSER: Lark | None = None
@@ -69,6 +86,7 @@ def parser() -> Lark:
             grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=GradIndenter(),
             propagate_positions=True, maybe_placeholders=True, cache=_cache_path(),
             start=["start", "test"])
+        _use_regex_cache(_PARSER)
     return _PARSER
 
 
