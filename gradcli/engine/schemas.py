@@ -79,6 +79,8 @@ def parse_schema(text: str) -> Schema:
 
 def _top_level_split(text: str) -> list:
     """`text` split at the commas outside brackets (a default may be a list: dim=[-2,-1])."""
+    if "[" not in text:
+        return text.split(",")
     parts, depth, start = [], 0, 0
     for i, char in enumerate(text):
         depth += (char == "[") - (char == "]")

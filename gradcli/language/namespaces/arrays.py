@@ -3,10 +3,13 @@ computed with as NumPy does, through these tables only (there is no `import nump
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from gradcli.engine import errors
 from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
 
 ARRAY_TYPES = (np.ndarray, np.generic)
@@ -85,7 +88,23 @@ ARRAY_METHODS = _host_methods(np.ndarray, """astype ravel clip std var cumsum cu
     entry("argmin", lambda a, axis: a.argmin(axis), "self, axis=None", style="expected"),
 )
 
-# np.random.default_rng()'s generator.
-RNG_METHODS = _host_methods(np.random.Generator, """random normal integers standard_normal uniform
+# np.random.default_rng()'s generator. numpy.random (a sixth of NumPy's import time) loads only
+# when a program uses it: the methods table is built then, and no value can be a Generator before.
+def _rng_methods() -> dict:
+    return _host_methods(np.random.Generator, """random normal integers standard_normal uniform
     choice permutation shuffle exponential binomial poisson beta gamma multivariate_normal
     permuted bytes""".replace("bytes", ""))
+
+
+RNG_METHODS = LazyTable({}, _rng_methods)
+
+
+class _GeneratorKind(type):
+    def __instancecheck__(cls, value) -> bool:
+        loaded = sys.modules.get("numpy.random")
+        return loaded is not None and isinstance(value, loaded.Generator)
+
+
+class RNG_KIND(metaclass=_GeneratorKind):
+    """isinstance(value, RNG_KIND): value is a numpy.random.Generator, without importing
+    numpy.random."""

@@ -14,6 +14,7 @@ import numpy as np
 from gradcli.engine import conversions, errors
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.exceptions import register_exception
+from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Namespace
@@ -74,8 +75,8 @@ def _dtype_class(name: str) -> PyType:
     return PyType(f"numpy.{name}", (host,), _numpy(name, host))
 
 
-NUMPY_RANDOM = Namespace("numpy.random", _functions(_RANDOM, np.random) | {
-    "default_rng": _numpy("default_rng", np.random.default_rng)})
+NUMPY_RANDOM = Namespace("numpy.random", LazyTable({}, lambda: _functions(_RANDOM, np.random) | {
+    "default_rng": _numpy("default_rng", np.random.default_rng)}))  # imported on first use
 LINALG_ERROR = PyType("numpy.linalg.LinAlgError", (np.linalg.LinAlgError,))
 register_exception(LINALG_ERROR)
 NUMPY_LINALG = Namespace("numpy.linalg", _functions(_LINALG, np.linalg) | {

@@ -14,7 +14,8 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.arrays import ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_METHODS
+from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_KIND,
+                                               RNG_METHODS)
 from gradcli.language.namespaces.builtins import _list_sort, entry, stop_iteration, table
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
@@ -211,7 +212,7 @@ _KIND_TABLES = (
     (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS, {}),
     (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
-    (np.random.Generator, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
+    (RNG_KIND, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
     (collections.OrderedDict, {}, ORDERED_DICT_METHODS),
     (collections.Counter, {}, COUNTER_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
