@@ -10,7 +10,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from gradcli.engine import creation, dtypes, grad_api
+from gradcli.engine import creation, dtypes, grad_api, ops  # noqa: F401 (loads F)
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 
@@ -78,3 +78,57 @@ def test_repeated_forward_backward_does_not_grow_memory():
         tracemalloc.stop()
     assert len(graphs) == 6
     assert grown < 2 * x.data.nbytes  # a single saved array kept per cycle would be 5 of them
+
+
+@pytest.mark.slow  # minutes: tracemalloc traces each of the millions of allocations
+def test_million_op_chain_peak_memory_per_node():
+    """Issue 18 point 5: a chain of a million ops (forward, then backward) peaks under a kibibyte
+    of traced memory per node: nodes hold edges and metadata, not copies of their inputs."""
+    x = creation.tensor(1.0, dtype=dtypes.float32, requires_grad=True)
+    steps = 500_000  # two ops (two nodes) per step
+    gc.collect()
+    tracemalloc.start()
+    try:
+        y = x
+        for _ in range(steps):
+            y = F.add(F.mul(y, 1.0001), 0.0001)
+        grad_api.backward(y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert x.grad is not None
+    assert peak / (2 * steps) < 1024, f"{peak / (2 * steps):.0f} bytes per node"
+    del y
+
+
+def test_saved_arrays_are_freed_during_backward():
+    """Issue 18 point 5: each node drops what it saved as soon as it has run, not when backward
+    ends. A chain of exps each saves its result (a 4 MB array); when the gradient reaches the
+    chain's first tensor, the arrays saved by all later nodes are gone already."""
+    from gradcli.engine.hooks import register_hook
+    n, depth = 500_000, 8
+    x = Tensor(np.linspace(-1, 1, n), requires_grad=True)
+    array_bytes = x.data.nbytes
+    seen = {}
+
+    def probe(grad):
+        seen["during"] = tracemalloc.get_traced_memory()[0]
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        first = F.mul(x, 1e-3)
+        y = first
+        for _ in range(depth):
+            y = F.exp(F.mul(y, 1e-3))  # exp saves its result; mul by a number saves no array
+        out = F.sum(y)
+        del y
+        register_hook(first, probe, "probe")
+        gc.collect()
+        after_forward = tracemalloc.get_traced_memory()[0]
+        grad_api.backward(out)
+    finally:
+        tracemalloc.stop()
+    assert after_forward > depth * array_bytes  # the saved results, all alive before backward
+    # at the probe only the last node's gradients are alive, not the depth saved results
+    assert seen["during"] < after_forward - (depth - 3) * array_bytes
