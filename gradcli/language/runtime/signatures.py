@@ -120,8 +120,27 @@ class Builtin:
     def title(self) -> str:
         return self.qualname or self.name
 
+    def _plain_binding(self):
+        """(defaults, required count) when the parameters are plain ones only (no *args,
+        **kwargs, keyword-only or checked types), required ones first: a call without keywords
+        then binds as its arguments plus the defaults. False otherwise. Worked out on first
+        use, kept on the entry."""
+        params = self.params
+        required = sum(1 for p in params if p.default is _REQUIRED)
+        plain = all(not (p.var_positional or p.var_keyword or p.keyword_only) and
+                    p.expects is None for p in params) and all(
+                        p.default is _REQUIRED for p in params[:required])
+        binding = (tuple(p.default for p in params), required) if plain else False
+        object.__setattr__(self, "_plain", binding)
+        return binding
+
     def bind(self, args: list, kwargs: dict) -> tuple[list, dict]:
         """(positional, keywords) for `fn`, or TypeError with Python's texts."""
+        plain = self.__dict__.get("_plain")
+        if plain is None:
+            plain = self._plain_binding()
+        if plain and not kwargs and plain[1] <= len(args) <= len(plain[0]):
+            return [*args, *plain[0][len(args):]], {}
         positional, keywords, rest = [], {}, list(args)
         given = {}
         slots = [p for p in self.params if not (p.keyword_only or p.var_positional
