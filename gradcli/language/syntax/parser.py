@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import lark
 from lark import Lark, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
@@ -59,9 +61,15 @@ def _cache_folder() -> str | None:
     return folder
 
 
-def _cache_path() -> str | bool:
+def _cache_path(grammar: str) -> str | bool:
+    """lark's cache of the analysed grammar, one file per grammar text and lark version (so
+    that installations with different grammars never overwrite each other's, and each
+    start-up finds its own instead of rebuilding it)."""
     folder = _cache_folder()
-    return False if folder is None else os.path.join(folder, "grammar.lark.cache")
+    if folder is None:
+        return False
+    key = hashlib.sha256(f"{lark.__version__}\n{grammar}".encode()).hexdigest()[:16]
+    return os.path.join(folder, f"grammar-{key}.lark.cache")
 
 
 def _use_regex_cache(lark: Lark) -> None:
@@ -82,10 +90,10 @@ def parser() -> Lark:
     """The parser, built once per process (lark caches the analysed grammar on disk)."""
     global _PARSER
     if _PARSER is None:
+        grammar = grammar_path().read_text(encoding="utf-8")
         _PARSER = Lark(
-            grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=GradIndenter(),
-            propagate_positions=True, maybe_placeholders=True, cache=_cache_path(),
-            start=["start", "test"])
+            grammar, parser="lalr", postlex=GradIndenter(), propagate_positions=True,
+            maybe_placeholders=True, cache=_cache_path(grammar), start=["start", "test"])
         _use_regex_cache(_PARSER)
     return _PARSER
 

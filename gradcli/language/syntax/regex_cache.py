@@ -11,12 +11,17 @@ pattern objects built from it are the ones re.compile builds.
 from __future__ import annotations
 
 import atexit
-import os
 import json
+import os
 import re
 import sys
 
 import _sre
+
+try:  # CPython 3.11 on; elsewhere regexes compile as usual, uncached
+    from re import _compiler, _parser
+except ImportError:
+    _compiler = _parser = None
 
 error = re.error
 match = re.match  # lark's _create_unless uses re_.match on single terminals (cached by re)
@@ -24,6 +29,7 @@ match = re.match  # lark's _create_unless uses re_.match on single terminals (ca
 _STORE: dict | None = None
 _DIRTY = False
 _PATH: str | None = None
+_MOST = 1000  # stored patterns (a grammar's lexer needs a few dozen to a few hundred)
 
 
 def _file(folder: str) -> str:
@@ -42,6 +48,8 @@ def _load() -> dict:
                               for pattern, flags, parts in json.load(handle)}
             except (OSError, ValueError, TypeError, IndexError, KeyError):
                 _STORE = {}
+            if len(_STORE) > _MOST:  # grammars come and go: start afresh rather than grow
+                _STORE = {}
     return _STORE
 
 
@@ -53,8 +61,8 @@ def use_folder(folder: str | None) -> None:
 
 def compile(pattern, flags=0):  # noqa: A001 - lark calls re_module.compile
     """re.compile(pattern, flags), from the stored opcodes when this pattern was seen before."""
-    global _DIRTY
-    if not isinstance(pattern, str) or isinstance(flags, re.RegexFlag) and flags & re.DEBUG:
+    global _DIRTY, _PATH
+    if _compiler is None or not isinstance(pattern, str) or int(flags) & re.DEBUG:
         return re.compile(pattern, flags)
     key = (pattern, int(flags))
     store = _load()
@@ -65,12 +73,16 @@ def compile(pattern, flags=0):  # noqa: A001 - lark calls re_module.compile
         if not _DIRTY and _PATH is not None:
             atexit.register(_save)
         _DIRTY = True
-    return _sre.compile(pattern, *parts)
+    try:
+        return _sre.compile(pattern, *parts)
+    except (TypeError, ValueError, RuntimeError):  # a stored form this _sre does not take
+        store.clear()
+        _PATH = None
+        return re.compile(pattern, flags)
 
 
 def _compile_parts(pattern: str, flags: int) -> tuple:
     """What re._compiler.compile hands _sre.compile after the pattern itself."""
-    from re import _compiler, _parser
     parsed = _parser.parse(pattern, flags)
     code = _compiler._code(parsed, flags)
     groupindex = parsed.state.groupdict
