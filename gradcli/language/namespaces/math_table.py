@@ -39,7 +39,8 @@ def _where(condition, a=None, b=None):
 
 # Parameters that torch's Python-coded functions hand to its C++ ops as tensors
 _TENSOR_PARAMETERS = frozenset(("input", "target", "x1", "x2", "input1", "input2", "anchor",
-                                "positive", "negative", "a", "b"))
+                                "positive", "negative", "a", "b", "weight", "bias",
+                                "running_mean", "running_var"))
 
 
 def _tensor_arguments(spec: str) -> str:
