@@ -39,8 +39,8 @@ def _where(condition, a=None, b=None):
 
 # Parameters that torch's Python-coded functions hand to its C++ ops as tensors
 _TENSOR_PARAMETERS = frozenset(("input", "target", "x1", "x2", "input1", "input2", "anchor",
-                                "positive", "negative", "a", "b", "weight", "bias",
-                                "running_mean", "running_var"))
+                                "positive", "negative", "a", "b"))
+_OPTIONAL_TENSOR_PARAMETERS = frozenset(("weight", "bias", "running_mean", "running_var"))
 
 
 def _tensor_arguments(spec: str) -> str:
@@ -49,8 +49,10 @@ def _tensor_arguments(spec: str) -> str:
     parts = []
     for part in spec.split(","):
         name, equals, default = part.partition("=")
-        if name.strip() in _TENSOR_PARAMETERS and ":" not in name:
+        if ":" not in name and name.strip() in _TENSOR_PARAMETERS:
             part = f"{name.rstrip()}: Tensor{equals}{default}"
+        elif ":" not in name and name.strip() in _OPTIONAL_TENSOR_PARAMETERS:
+            part = f"{name.rstrip()}: Tensor?{equals}{default}"
         parts.append(part)
     return ",".join(parts)
 

@@ -21,8 +21,9 @@ class Param:
     var_keyword: bool = False
     keyword_only: bool = False
     positional_only: bool = False
-    # `name: Tensor` in a spec: anything else is torch's TypeError for the argument;
-    # `name: .size`: torch's Python code calls that method first (an AttributeError otherwise)
+    # `name: Tensor` in a spec: anything else is torch's TypeError for the argument (`Tensor?`
+    # also takes None); `name: .size`: torch's Python code calls that method first (an
+    # AttributeError otherwise)
     expects: str | None = None
 
 
@@ -67,14 +68,14 @@ _ACCEPTS = {"Tensor": ((Tensor,), "Tensor"), "bool": ((bool,), "bool"), "int": (
 
 def _check_expected(title: str, param: Param, value, position: int | None) -> None:
     """torch's complaint when an argument is not what its function needs."""
-    if value is None and param.default is None:
+    if value is None and (param.default is None or param.expects.endswith("?")):
         return
     if param.expects.startswith("."):
         if not isinstance(value, Tensor):
             raise errors.TorchError("AttributeError", f"'{_shown_type(value)}' object has no "
                                     f"attribute '{param.expects[1:]}'")
         return
-    accepted, shown = _ACCEPTS[param.expects]
+    accepted, shown = _ACCEPTS[param.expects.rstrip("?")]
     if not isinstance(value, accepted):
         where = f" (position {position})" if position is not None else ""
         raise errors.type_error(f"{title}(): argument '{param.name}'{where} must be {shown}, "
