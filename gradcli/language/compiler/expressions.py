@@ -13,7 +13,7 @@ from gradcli.language.runtime import attributes
 from gradcli.language.runtime import calls, generators
 from gradcli.language.compiler import operators
 from gradcli.language.compiler.arguments import compile_call
-from gradcli.language.namespaces.builtins import truth
+from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.formatting import percent_format
 from gradcli.language.runtime.values import iterate, type_name
 from gradcli.language.syntax.parser import GradSyntaxError

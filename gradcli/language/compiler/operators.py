@@ -10,6 +10,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.values import iterate, type_name
 
@@ -27,7 +28,6 @@ _TENSOR_BINARY = {
 def sequence_index(sequence, item) -> int | None:
     """Where `item` first is in a list or tuple, as Python finds it (`is`, then `==`, with the
     language's own ==), or None."""
-    from gradcli.language.namespaces.builtins import truth
     for position, member in enumerate(sequence):
         if member is item or truth(compare("==", member, item)):
             return position
@@ -203,7 +203,6 @@ def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1):
 def _compare_containers(op: str, a, b, room: int):
     """Lists, tuples and dicts compared as CPython does it: item by item (`is`, then ==) to the
     first difference, each level one step deeper towards the recursion limit."""
-    from gradcli.language.namespaces.builtins import truth
     if room <= 0:
         raise errors.TorchError("RecursionError", "maximum recursion depth exceeded in comparison")
 
@@ -228,14 +227,12 @@ def _compare_containers(op: str, a, b, room: int):
 
 def _contains(container, item) -> bool:
     if isinstance(container, Tensor):
-        from gradcli.language.namespaces.builtins import truth
         return truth(F.any(F.compare("eq", container, item)))
     if isinstance(container, (list, tuple)) and (isinstance(item, Tensor) or any(
             isinstance(member, Tensor) for member in container)):
         return sequence_index(container, item) is not None  # torch's == for tensor members
     if isinstance(container, _SAFE_PY_TYPES):
         return item in container
-    from gradcli.language.namespaces.builtins import truth
     method = classes.special_method(container, "__contains__")
     if method is not None:
         return truth(classes.call_bound(method, [item]))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
@@ -11,8 +9,10 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
-from gradcli.language.runtime.exceptions import EXCEPTION_TYPES
+from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
 from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
+                                               truth)
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
@@ -22,30 +22,7 @@ from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generat
                                             type_name)
 from gradcli.language.runtime.pytypes import PyType
 
-__all__ = ["Builtin", "entry", "table", "truth", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
-
-
-def truth(value) -> bool:
-    """Python truthiness, with torch's errors for a tensor of zero or several elements."""
-    if isinstance(value, Tensor):
-        count = value.numel()
-        if count != 1:
-            raise errors.runtime("Boolean value of Tensor with "
-                                 f"{'no values' if count == 0 else 'more than one value'} "
-                                 "is ambiguous")
-        return bool(value.data.reshape(()).item())
-    if isinstance(value, TableObject) and value.user_class() is not None:
-        for name in ("__bool__", "__len__"):
-            method = classes.special_method(value, name)
-            if method is not None:
-                result = classes.call_bound(method, [])
-                if name == "__bool__":
-                    if not isinstance(result, bool):
-                        raise errors.type_error("__bool__ should return bool, returned "
-                                                f"{type_name(result)}")
-                    return result
-                return _len(value) != 0
-    return bool(value)
+__all__ = ["Builtin", "entry", "table", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
 
 
 def _scalar(value, name: str, kinds: str):
@@ -56,25 +33,6 @@ def _scalar(value, name: str, kinds: str):
         return value
     raise errors.type_error(
         f"{name}() argument must be {kinds}, not '{type_name(value)}'")
-
-
-def tensor_scalar(t: Tensor):
-    """The Python number in a one-element tensor (float(t), int(t), '%f' % t)."""
-    if t.numel() != 1:
-        raise errors.value_error("only one element tensors can be converted to Python scalars")
-    return t.data.reshape(()).item()
-
-
-_TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
-                      "unexpected behavior.\nConsider using tensor.detach() first.")
-
-
-def tensor_float(t: Tensor) -> float:
-    """float(t) (Tensor.__float__): its number, with torch's one-time warning when t requires
-    grad (int() and .item() do not warn)."""
-    if t.requires_grad:
-        STATE.warn("UserWarning", _TO_SCALAR_WARNING, once=True)
-    return float(tensor_scalar(t))
 
 
 def _float(x):
@@ -126,29 +84,6 @@ def _print(ctx, *values, sep=None, end=None, file=None, flush=False):
               + ("\n" if end is None else end))
 
 
-def _len(obj):
-    if isinstance(obj, Tensor):
-        if obj.ndim == 0:
-            raise errors.type_error("len() of a 0-d tensor")
-        return obj.shape[0]
-    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque,
-                        *ARRAY_TYPES)) or \
-            isinstance(obj, DICT_VIEWS):
-        return len(obj)
-    if isinstance(obj, TableObject) and obj.is_sequence:
-        return obj.length()
-    method = classes.special_method(obj, "__len__")
-    if method is not None:
-        length = classes.call_bound(method, [])
-        if not isinstance(length, int):
-            raise errors.type_error(f"'{type_name(length)}' object cannot be interpreted as an "
-                                    "integer")
-        if length < 0:
-            raise errors.value_error("__len__() should return >= 0")
-        return length
-    raise errors.type_error(f"object of type '{type_name(obj)}' has no len()")
-
-
 def _abs(x):
     if isinstance(x, Tensor):
         return F.abs(x)
@@ -158,15 +93,6 @@ def _abs(x):
     if method is not None:
         return classes.call_bound(method, [])
     raise errors.type_error(f"bad operand type for abs(): '{type_name(x)}'")
-
-
-def index(value) -> int:
-    """An int from an int or a one-element integral tensor (range bounds, list indices)."""
-    if isinstance(value, Tensor) and value.numel() == 1 and not value.dtype.is_floating_point:
-        return int(value.data.reshape(()).item())
-    if isinstance(value, int):
-        return value
-    raise errors.type_error(f"'{type_name(value)}' object cannot be interpreted as an integer")
 
 
 def _range(*args):
@@ -455,7 +381,7 @@ def _reversed(sequence):
         return classes.call_bound(method, [])
     item = classes.special_method(sequence, "__getitem__")
     if item is not None and classes.special_method(sequence, "__len__") is not None:
-        return (classes.call_bound(item, [i]) for i in range(_len(sequence) - 1, -1, -1))
+        return (classes.call_bound(item, [i]) for i in range(length(sequence) - 1, -1, -1))
     raise errors.type_error(f"'{type_name(sequence)}' object is not reversible")
 
 
@@ -493,13 +419,6 @@ def _next(iterator, default=_NO_DEFAULT_NEXT):
         if default is not _NO_DEFAULT_NEXT:
             return default
         raise stop_iteration(stop) from None
-
-
-def stop_iteration(stop: StopIteration) -> errors.TorchError:
-    """The language's StopIteration for a host one, keeping a generator's return value."""
-    if stop.value is None:
-        return errors.TorchError("StopIteration", "")
-    return errors.TorchError("StopIteration", str(stop.value), (stop.value,))
 
 
 def _iter(ctx, value, sentinel=_NO_DEFAULT_NEXT):
@@ -598,7 +517,7 @@ ITERATORS = (GeneratorObject, Generator, zip, enumerate, *HOST_ITERATORS)
 PY_BUILTINS = table(
     entry("print", _print, "*values, sep=None, end=None, file=None, flush=False", context=True,
           style="expected", frames=0),
-    entry("len", _len, "obj, /", style="exact", frames=0),
+    entry("len", length, "obj, /", style="exact", frames=0),
     entry("abs", _abs, "x, /", style="exact"),
     entry("repr", lambda ctx, obj: ctx.printer.repr(obj), "obj, /", context=True, style="exact"),
     entry("round", _round, "number, ndigits=None", style="at_most"),
@@ -662,4 +581,4 @@ def register_type(cls: PyType) -> None:
     _TYPE_OF[cls.hosts[0]] = cls
 
 
-protocols.truth, protocols.absolute, protocols.register_type = truth, _abs, register_type
+protocols.absolute, protocols.register_type = _abs, register_type

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.builtins import tensor_float
+from gradcli.language.runtime.coercions import tensor_float
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, iterate
 

@@ -16,15 +16,17 @@ from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_KIND,
                                                RNG_METHODS)
-from gradcli.language.namespaces.builtins import _list_sort, entry, stop_iteration, table
+from gradcli.language.namespaces.builtins import _list_sort
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes, exceptions, protocols
+from gradcli.language.runtime.coercions import truth
+from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import Builtin
+from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
 from gradcli.language.runtime.values import (NamedTuple, Namespace, Size, dict_from, iterate,
                                             type_name)
@@ -116,7 +118,6 @@ def _index(ctx, sequence, item, start=0, stop=None):
 
 def _count(sequence, item) -> int:
     from gradcli.language.compiler.operators import compare
-    from gradcli.language.namespaces.builtins import truth
     return sum(1 for m in sequence if m is item or truth(compare("==", m, item)))
 
 

@@ -9,8 +9,9 @@ import numpy as np
 
 from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.builtins import PY_BUILTINS, index
-from gradcli.language.runtime import classes, protocols
+from gradcli.language.namespaces.builtins import PY_BUILTINS
+from gradcli.language.runtime import classes, exceptions, protocols
+from gradcli.language.runtime.coercions import index, truth
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
@@ -229,8 +230,6 @@ def context_manager(value) -> ContextManager:
     enter, leave = (classes.special_method(value, n) for n in ("__enter__", "__exit__"))
     if enter is not None and leave is not None:
         def exit_with_error(error) -> bool:
-            from gradcli.language.namespaces.builtins import truth
-            from gradcli.language.runtime import exceptions
             caught = exceptions.caught_value(error)
             return truth(classes.call_bound(
                 leave, [exceptions.exception_type(caught), caught, None]))

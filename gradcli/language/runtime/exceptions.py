@@ -194,3 +194,10 @@ def raised(value, printer, span: Span | None) -> GradRuntimeError:
     error = GradRuntimeError(exception_name(value), printer.str(value), span)
     error.value = value
     return error
+
+
+def stop_iteration(stop: StopIteration) -> errors.TorchError:
+    """The language's StopIteration for a host one, keeping a generator's return value."""
+    if stop.value is None:
+        return errors.TorchError("StopIteration", "")
+    return errors.TorchError("StopIteration", str(stop.value), (stop.value,))

@@ -6,7 +6,7 @@ import re
 
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.builtins import tensor_float, tensor_scalar
+from gradcli.language.runtime.coercions import tensor_float, tensor_scalar
 from gradcli.language.syntax.literals import split_braces
 from gradcli.language.runtime.values import type_name
 
