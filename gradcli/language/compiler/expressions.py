@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from typing import Callable
 
 from lark import Token, Tree
@@ -11,7 +10,7 @@ from gradcli.engine.errors import TorchError
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime import calls, generators
-from gradcli.language.compiler import operators
+from gradcli.language.runtime import operators
 from gradcli.language.compiler.arguments import compile_call
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.formatting import percent_format
@@ -26,11 +25,7 @@ Expression = Callable[[Frame], object]
 # Python exceptions that numpy or Python raise on bad user input, reported under their own name.
 USER_ERRORS = (TorchError, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError,
                KeyError)
-# Operators on two Python numbers that cannot fail: the fast path of loops over numbers.
-_NUMBERS = frozenset((int, float))
-_NUMBER_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-               "//": operator.floordiv, "%": operator.mod, "<": operator.lt, "<=": operator.le,
-               ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
+_NUMBERS, _NUMBER_OPS = operators.NUMBERS, operators.NUMBER_OPS
 
 
 def span_of(node) -> Span | None:

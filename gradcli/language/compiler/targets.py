@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 from lark import Tree
 
@@ -13,7 +11,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime import calls, classes
-from gradcli.language.compiler import operators
+from gradcli.language.runtime import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.values import type_name
@@ -168,9 +166,6 @@ def _store_many(stores: list, span, star: int | None = None):
     return store_many
 
 
-_INPLACE = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow"}
-_NUMBERS = frozenset((int, float))
-_NUMBER_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def compile_augmented(compiler, target, op: str, value, span):
@@ -181,21 +176,22 @@ def compile_augmented(compiler, target, op: str, value, span):
                            "assignment", target)
     load = compiler.expression(target)
     store = compile_target(compiler, target)
-    fast = _NUMBER_OPS.get(op)
+    fast = operators.NUMBER_OPS[op] if op in ("+", "-", "*") else None  # cannot fail
+    numbers = operators.NUMBERS
     origin = compiler.origin(span)
 
     def run(frame):
         current, operand = load(frame), value(frame)
-        if fast is not None and type(current) in _NUMBERS and type(operand) in _NUMBERS:
+        if fast is not None and type(current) in numbers and type(operand) in numbers:
             store(frame, fast(current, operand))
             return
         STATE.origin = origin
 
         def combine():
-            if isinstance(current, Tensor) and op in _INPLACE:
+            if isinstance(current, Tensor) and op in operators.INPLACE_OPS:
                 return inplace.apply_inplace(
                     current, lambda t: operators.binary(op, t, operand))
-            if isinstance(current, np.ndarray) and op in _INPLACE:
+            if isinstance(current, np.ndarray) and op in operators.INPLACE_OPS:
                 return operators.array_inplace(op, current, operand)
             return operators.inplace_binary(op, current, operand)
         store(frame, compiler.guard(combine, span))

@@ -10,7 +10,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
-from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime import classes, operators, protocols
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
@@ -110,7 +110,6 @@ def _round(number, ndigits):
 
 
 def _sum(iterable, start):
-    from gradcli.language.compiler import operators
     if isinstance(start, str):
         raise errors.type_error("sum() can't sum strings [use ''.join(seq) instead]")
     total = start
@@ -121,7 +120,6 @@ def _sum(iterable, start):
 
 def _extreme(ctx, name: str, args: tuple, options: dict):
     """min() and max(): one iterable or several arguments, with key= and default=."""
-    from gradcli.language.compiler import operators
     for option in options:
         if option not in ("key", "default"):
             raise errors.type_error(f"'{option}' is an invalid keyword argument for {name}()")
@@ -347,28 +345,8 @@ def type_of(value) -> PyType:
     return _NODE_TYPES.setdefault(name, _class(name, hosts))
 
 
-def _sort_key(ctx, key):
-    """A host sort key comparing the language's values with its own operators."""
-    import functools
-
-    from gradcli.language.compiler import operators
-
-    def compare(a, b):
-        if truth(operators.compare("<", a, b)):
-            return -1
-        return 1 if truth(operators.compare("<", b, a)) else 0
-    plain = functools.cmp_to_key(compare)
-    if key is None:
-        return plain
-    return lambda item: plain(ctx.call(key, [item], {}))
-
-
 def _sorted(ctx, iterable, key=None, reverse=False):
-    return sorted(iterate(iterable), key=_sort_key(ctx, key), reverse=truth(reverse))
-
-
-def _list_sort(ctx, items: list, key=None, reverse=False) -> None:
-    items.sort(key=_sort_key(ctx, key), reverse=truth(reverse))
+    return sorted(iterate(iterable), key=operators.sort_key(ctx, key), reverse=truth(reverse))
 
 
 def _reversed(sequence):
@@ -425,8 +403,7 @@ def _iter(ctx, value, sentinel=_NO_DEFAULT_NEXT):
     if sentinel is not _NO_DEFAULT_NEXT:  # iter(callable, sentinel)
         if not _callable(value):
             raise errors.type_error("iter(v, w): v must be callable")
-        from gradcli.language.compiler.operators import compare
-        return iter(lambda: _until(ctx, value, sentinel, compare), _SENTINEL_REACHED)
+        return iter(lambda: _until(ctx, value, sentinel), _SENTINEL_REACHED)
     if isinstance(value, ITERATORS):
         return value
     method = classes.special_method(value, "__iter__")
@@ -438,10 +415,11 @@ def _iter(ctx, value, sentinel=_NO_DEFAULT_NEXT):
 _SENTINEL_REACHED = object()
 
 
-def _until(ctx, function, sentinel, compare):
+def _until(ctx, function, sentinel):
     value = ctx.call(function, [], {})
-    return _SENTINEL_REACHED if value is sentinel or truth(compare("==", value, sentinel)) \
-        else value
+    if value is sentinel or truth(operators.compare("==", value, sentinel)):
+        return _SENTINEL_REACHED
+    return value
 
 
 def _integer_text(convert, name: str):
@@ -483,7 +461,6 @@ def _hash(value):
 
 
 def _pow(base, exp, mod=None):
-    from gradcli.language.compiler import operators
     if mod is None:
         return operators.binary("**", base, exp)
     if not all(isinstance(v, int) for v in (base, exp, mod)):
@@ -493,7 +470,6 @@ def _pow(base, exp, mod=None):
 
 
 def _divmod(a, b):
-    from gradcli.language.compiler import operators
     return operators.binary("//", a, b), operators.binary("%", a, b)
 
 

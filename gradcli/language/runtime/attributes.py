@@ -16,10 +16,9 @@ from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_KIND,
                                                RNG_METHODS)
-from gradcli.language.namespaces.builtins import _list_sort
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes, exceptions, protocols
+from gradcli.language.runtime import classes, exceptions, operators, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
@@ -107,9 +106,8 @@ _SET_READING = """copy difference intersection isdisjoint issubset issuperset sy
     union"""
 def _index(ctx, sequence, item, start=0, stop=None):
     """list.index / tuple.index, finding with the language's == (torch's for tensors)."""
-    from gradcli.language.compiler.operators import sequence_index
     window = sequence[start:stop]
-    found = sequence_index(window, item)
+    found = operators.sequence_index(window, item)
     if found is None:
         raise errors.value_error(f"{ctx.printer.repr(item)} is not in list" if isinstance(
             sequence, list) else "tuple.index(x): x not in tuple")
@@ -117,13 +115,11 @@ def _index(ctx, sequence, item, start=0, stop=None):
 
 
 def _count(sequence, item) -> int:
-    from gradcli.language.compiler.operators import compare
-    return sum(1 for m in sequence if m is item or truth(compare("==", m, item)))
+    return sum(1 for m in sequence if m is item or truth(operators.compare("==", m, item)))
 
 
 def _remove(ctx, items: list, item) -> None:
-    from gradcli.language.compiler.operators import sequence_index
-    found = sequence_index(items, item)
+    found = operators.sequence_index(items, item)
     if found is None:
         raise errors.value_error("list.remove(x): x not in list")
     del items[found]
@@ -136,7 +132,8 @@ _SEARCHES = table(
 LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | _SEARCHES | \
     table(
     entry("remove", _remove, "self, value, /", context=True, style="exact"),
-    entry("sort", lambda ctx, xs, key, reverse: _list_sort(ctx, xs, key, reverse),
+    entry("sort", lambda ctx, xs, key, reverse: xs.sort(key=operators.sort_key(ctx, key),
+                                                       reverse=truth(reverse)),
           "self, *, key=None, reverse=False", context=True),
 )
 DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get copy clear") | \

@@ -8,9 +8,9 @@ from typing import Callable
 
 truth: Callable = bool  # namespaces.builtins: truth(value), torch's errors for tensors
 absolute: Callable = abs  # namespaces.builtins: abs(value)
-binary: Callable = None  # compiler.operators: binary(op, a, b)
-unary: Callable = None  # compiler.operators: unary(op, a)
-compare: Callable = None  # compiler.operators: compare(op, a, b)
+binary: Callable = None  # runtime.operators: binary(op, a, b)
+unary: Callable = None  # runtime.operators: unary(op, a)
+compare: Callable = None  # runtime.operators: compare(op, a, b)
 get_item: Callable = None  # runtime.calls: get_item(value, key)
 get_attribute: Callable = None  # runtime.attributes: get(value, name)
 register_type: Callable = None  # namespaces.builtins: what type() gives for a new host class

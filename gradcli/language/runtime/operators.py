@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections import deque
 
@@ -46,6 +47,10 @@ _PY_BINARY = {
 _COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
+# Operators on two Python numbers (int or float) that cannot fail but by dividing by zero: the
+# compiled expressions' fast path for loops over numbers.
+NUMBERS = frozenset((int, float))
+NUMBER_OPS = {op: _PY_BINARY[op] for op in ("+", "-", "*", "/", "//", "%")} | _PY_COMPARE
 _SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, deque, list, tuple, type(None), range,
                   dict, set,
                   frozenset, type({}.keys()), type({}.values()), type({}.items()),
@@ -141,6 +146,8 @@ def inplace_binary(op: str, a, b):
 
 _ARRAY_INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul,
                   "/": operator.itruediv, "**": operator.ipow}
+# What `t op= x` computes in place on a tensor or a NumPy array (other operators rebind).
+INPLACE_OPS = frozenset(_ARRAY_INPLACE)
 
 
 def array_inplace(op: str, array, operand):
@@ -247,6 +254,19 @@ def _contains(container, item) -> bool:
         if member is item or truth(compare("==", member, item)):
             return True
     return False
+
+
+def sort_key(ctx, key):
+    """A host sort key (sorted(), list.sort()) comparing the language's values with its own `<`,
+    after `key` called through the runtime `ctx`."""
+    def order(a, b):
+        if truth(compare("<", a, b)):
+            return -1
+        return 1 if truth(compare("<", b, a)) else 0
+    plain = functools.cmp_to_key(order)
+    if key is None:
+        return plain
+    return lambda item: plain(ctx.call(key, [item], {}))
 
 
 protocols.binary, protocols.unary, protocols.compare = binary, unary, compare
