@@ -44,11 +44,9 @@ def test_package_root_holds_the_version_only():
 # the expression compiler; LANGUAGE_KNOT lists its members so that no other module joins it and
 # each one untied is removed here.
 LANGUAGE_KNOT = {
-    "compiler.arguments", "compiler.comprehensions", "compiler.expressions", "compiler.scopes",
-    "compiler.targets", "namespaces.builtins", "namespaces.functional_autograd",
-    "namespaces.functional_checks", "namespaces.math_table", "namespaces.nn_table",
-    "namespaces.tensor_table", "namespaces.torch_table", "runtime.attributes", "runtime.calls",
-    "runtime.formatting", "syntax.literals",
+    "namespaces.builtins", "namespaces.functional_autograd", "namespaces.functional_checks",
+    "namespaces.math_table", "namespaces.nn_table", "namespaces.tensor_table",
+    "namespaces.torch_table", "runtime.attributes", "runtime.calls",
 }
 
 

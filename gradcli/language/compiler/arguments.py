@@ -13,13 +13,13 @@ from gradcli.language.runtime import calls
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.values import type_name
+from gradcli.language.compiler.spans import USER_ERRORS, raise_at, span_of, syntax_error
 
 _SPECIAL = ("kwarg", "star_arg", "star_star_arg")
 
 
 def compile_call(compiler, tree: Tree):
     """`f(a, k=b, *c, **d)` as a closure `frame -> result`."""
-    from gradcli.language.compiler.expressions import span_of
     callee_tree, arguments = tree.children
     if arguments is None and _is_bare_super(compiler, callee_tree):
         return _zero_argument_super(compiler, span_of(tree))
@@ -34,7 +34,6 @@ def compile_call(compiler, tree: Tree):
 
 def _arguments(compiler, call: Tree, trees: list) -> list[tuple]:
     """(kind, keyword, closure) per argument, with Python's SyntaxErrors for their order."""
-    from gradcli.language.compiler.expressions import span_of, syntax_error
     parts, named = [], set()
     for arg in trees:
         if arg is None:
@@ -59,7 +58,6 @@ def _arguments(compiler, call: Tree, trees: list) -> list[tuple]:
 
 def _positional_call(compiler, callee, arguments: list, span):
     """A call with positional arguments only (the common, fast case)."""
-    from gradcli.language.compiler.expressions import USER_ERRORS, raise_at
     runtime, call = compiler.runtime, calls.call
     origin, state = compiler.origin(span), STATE
 
@@ -75,7 +73,6 @@ def _positional_call(compiler, callee, arguments: list, span):
 
 
 def _general_call(compiler, callee, parts: list, span):
-    from gradcli.language.compiler.expressions import USER_ERRORS, raise_at
     runtime, call = compiler.runtime, calls.call
     origin, state = compiler.origin(span), STATE
 
@@ -127,7 +124,6 @@ def _is_bare_super(compiler, callee_tree) -> bool:
 def _zero_argument_super(compiler, span):
     """super() as Python compiles it: the defining class (kept in the class body's namespace
     as __class__) and the method's first argument."""
-    from gradcli.language.compiler.expressions import raise_at
     first = compiler.scope.params[0] if compiler.scope.params else None
 
     def evaluate(frame):

@@ -8,6 +8,8 @@ from gradcli.engine.errors import TorchError
 from gradcli.language.runtime.frames import Frame
 from gradcli.language.compiler.scopes import Scope, target_names
 from gradcli.language.runtime.values import Generator, iterate
+from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of
+from gradcli.language.compiler.targets import compile_target
 
 
 def _clauses(tree: Tree) -> list[Tree]:
@@ -27,8 +29,6 @@ def compile_comprehension(compiler, tree: Tree):
     As in Python, the first iterable is evaluated in the enclosing scope and the loop
     variables live in the comprehension's own frame.
     """
-    from gradcli.language.compiler.expressions import USER_ERRORS, condition, raise_at, span_of
-    from gradcli.language.compiler.targets import compile_target
     clauses, span = _clauses(tree), span_of(tree)
     first_source = compiler.expression(clauses[0].children[1])
     outer = compiler.scope
@@ -109,7 +109,6 @@ def compile_comprehension(compiler, tree: Tree):
 
 def _enter(runtime, span) -> None:
     """Count a comprehension's frame as Python does (RecursionError at the limit)."""
-    from gradcli.language.compiler.expressions import raise_at
     try:
         runtime.check_frame()
     except TorchError as error:

@@ -15,61 +15,16 @@ from gradcli.language.compiler.arguments import compile_call
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.formatting import percent_format
 from gradcli.language.runtime.values import iterate, type_name
-from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.engine.state import STATE
-from gradcli.language.runtime.frames import Frame, GradRuntimeError, Origin, Span
+from gradcli.language.runtime.frames import Frame, Origin, Span
 from gradcli.language.compiler.scopes import Scope
+from gradcli.language.compiler.strings import compile_string
+from gradcli.language.syntax import literals
+from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
 
 Expression = Callable[[Frame], object]
 
-# Python exceptions that numpy or Python raise on bad user input, reported under their own name.
-USER_ERRORS = (TorchError, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError,
-               KeyError)
 _NUMBERS, _NUMBER_OPS = operators.NUMBERS, operators.NUMBER_OPS
-
-
-def span_of(node) -> Span | None:
-    if isinstance(node, Token):
-        return Span(node.line, node.column, node.end_line or node.line,
-                    node.end_column or node.column + len(node))
-    meta = node.meta if isinstance(node, Tree) else None
-    if meta is None or meta.empty:
-        return None
-    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
-
-
-def raise_at(error: Exception, span: Span | None):
-    """Re-raise an engine or Python error as a GradRuntimeError at `span`."""
-    if isinstance(error, TorchError):
-        failure = GradRuntimeError(error.kind, error.message, span, error.value_args)
-        failure.notes = error.notes
-        raise failure from None
-    if isinstance(error, KeyError) and error.args:
-        raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None
-    raise GradRuntimeError(type(error).__name__, str(error), span) from None
-
-
-def syntax_error(message: str, node, kind: str = "SyntaxError") -> GradSyntaxError:
-    """A GradSyntaxError over `node`'s first line (with its brackets, as Python counts)."""
-    span = span_of(node) or Span(1, 1, 1, 2)
-    end = span.end_column if span.end_line == span.line else span.column + 1
-    column = span.column
-    if isinstance(node, Tree) and node.data == "tuple_items":
-        column, end = column - 1, end + 1
-    return GradSyntaxError(message, span.line, column, max(end, column + 1), kind)
-
-
-def condition(evaluate: Expression, span) -> Callable[[Frame], bool]:
-    """`evaluate` as a truth value (torch's error for an ambiguous tensor at `span`)."""
-    def test(frame):
-        value = evaluate(frame)
-        if value is True or value is False:
-            return value
-        try:
-            return truth(value)
-        except TorchError as error:
-            raise_at(error, span)
-    return test
 
 
 class ExpressionCompiler:
@@ -110,12 +65,10 @@ class ExpressionCompiler:
         return self.scope.loader(self.check_name(tree.children[0]), span_of(tree))
 
     def number(self, tree: Tree) -> Expression:
-        from gradcli.language.syntax.literals import number
-        value = number(tree.children[0].value)
+        value = literals.number(tree.children[0].value)
         return lambda frame: value
 
     def string(self, tree: Tree) -> Expression:
-        from gradcli.language.syntax.literals import compile_string
         return compile_string(self, tree)
 
     def constant(value):

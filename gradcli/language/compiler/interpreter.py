@@ -9,8 +9,8 @@ from lark import Tree
 from gradcli.language.runtime import calls, classes
 from gradcli.language.runtime import exceptions
 from gradcli.language.compiler import targets
-from gradcli.language.compiler.expressions import (USER_ERRORS, ExpressionCompiler, condition,
-                                                   raise_at, span_of, syntax_error)
+from gradcli.language.compiler.expressions import ExpressionCompiler
+from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
 from gradcli.language.compiler.functions import compile_function, docstring
 from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.namespaces.imports import bind_import

@@ -15,6 +15,7 @@ from gradcli.language.runtime import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.values import type_name
+from gradcli.language.compiler.spans import USER_ERRORS, raise_at, span_of, syntax_error
 
 _CONTAINERS = ("tuple", "tuple_items", "list")
 _VALID = ("var", "getattr", "getitem", "empty_tuple")
@@ -65,7 +66,6 @@ def first_invalid(tree: Tree) -> Tree | None:
 
 def check_target(tree: Tree, verb: str = "assign to") -> None:
     """Python's SyntaxError for a target that names no place (`1 = x`, `del f()`)."""
-    from gradcli.language.compiler.expressions import syntax_error
     if tree.data == "star_expr":
         raise syntax_error("cannot delete starred" if verb == "delete" else
                            "starred assignment target must be in a list or tuple", tree)
@@ -76,7 +76,6 @@ def check_target(tree: Tree, verb: str = "assign to") -> None:
 
 def check_assignment(statement: Tree, target: Tree, value: Tree) -> None:
     """A single `target = value`: Python's hints for what may be a mistyped `==`."""
-    from gradcli.language.compiler.expressions import span_of, syntax_error
     bad = first_invalid(target)
     if bad is None:
         return
@@ -101,7 +100,6 @@ def check_assignment(statement: Tree, target: Tree, value: Tree) -> None:
 
 def compile_target(compiler, tree):
     """A closure `store(frame, value)` for an assignment target."""
-    from gradcli.language.compiler.expressions import USER_ERRORS, raise_at, span_of
     check_target(tree)
     kind, span = tree.data, span_of(tree)
     if kind == "var":
@@ -110,7 +108,6 @@ def compile_target(compiler, tree):
         parts = _children(tree) if kind != "empty_tuple" else []
         starred = [i for i, t in enumerate(parts) if t.data == "star_expr"]
         if len(starred) > 1:
-            from gradcli.language.compiler.expressions import syntax_error
             raise syntax_error("multiple starred expressions in assignment", parts[starred[1]])
         stores = [compile_target(compiler, t.children[0] if t.data == "star_expr" else t)
                   for t in parts]
@@ -170,7 +167,6 @@ def _store_many(stores: list, span, star: int | None = None):
 
 def compile_augmented(compiler, target, op: str, value, span):
     """`target op= value`: in place for tensors (as torch's __iadd__), rebinding otherwise."""
-    from gradcli.language.compiler.expressions import syntax_error
     if target.data not in ("var", "getattr", "getitem"):
         raise syntax_error(f"'{kind_name(target)}' is an illegal expression for augmented "
                            "assignment", target)
@@ -200,7 +196,6 @@ def compile_augmented(compiler, target, op: str, value, span):
 
 def compile_let(compiler, tree, name, dtype_name, value, flag):
     """`let NAME[: DTYPE] = VALUE [requires_grad]`: a floating leaf tensor."""
-    from gradcli.language.compiler.expressions import span_of
     if flag is not None and flag.value != "requires_grad":
         raise GradSyntaxError("expected 'requires_grad' after a let value", flag.line, flag.column,
                               flag.column + len(flag))
@@ -227,7 +222,6 @@ def compile_let(compiler, tree, name, dtype_name, value, flag):
 
 def compile_delete(compiler, tree):
     """`del a, b[0], c.d`: names are unbound, items deleted from lists and dicts."""
-    from gradcli.language.compiler.expressions import span_of
     check_target(tree, "delete")
     parts = _children(tree) if tree.data in _CONTAINERS else [tree]
     actions = []
@@ -278,7 +272,6 @@ def _delete_item(compiler, owner, key, span):
 
 
 def _cannot_delete_attribute(compiler, part):
-    from gradcli.language.compiler.expressions import span_of
     owner, name, span = compiler.expression(part.children[0]), part.children[1].value, \
         span_of(part)
 
