@@ -13,7 +13,7 @@ from gradcli.language.compiler.expressions import ExpressionCompiler
 from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
 from gradcli.language.compiler.functions import compile_function, docstring
 from gradcli.language.compiler.scopes import function_scope
-from gradcli.language.namespaces.imports import bind_import
+from gradcli.language.runtime.imports import bind_import
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
 
 Statement = Callable[[Frame], object]

@@ -25,6 +25,7 @@ from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
+from gradcli.language.runtime import resolvers
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace, type_name
@@ -155,3 +156,4 @@ MODULES = {
     "torch.utils.data": DATA,
     **MATH_MODULES,
 }
+resolvers.MODULES = MODULES  # what the runtime's `import` binds

@@ -1,14 +1,14 @@
-"""`import` and `from ... import`: only torch's modules in the MODULES table can be imported."""
+"""`import` and `from ... import`: only the modules in the MODULES table can be imported."""
 
 from __future__ import annotations
 
 from gradcli.engine import errors
-from gradcli.language.namespaces.torch_table import MODULES
+from gradcli.language.runtime import resolvers
 
 
 def _module(path: list[str]):
     dotted = ".".join(path)
-    module = MODULES.get(dotted)
+    module = resolvers.MODULES.get(dotted)
     if module is None:
         raise errors.TorchError("ModuleNotFoundError", f"No module named '{dotted}'")
     return module
@@ -26,8 +26,8 @@ def bind_import(frame, path: list[str], alias: str | None, names) -> None:
     module = _module(path)
     for name, as_name in names:
         dotted = ".".join(path + [name])
-        if dotted in MODULES:
-            value = MODULES[dotted]
+        if dotted in resolvers.MODULES:
+            value = resolvers.MODULES[dotted]
         elif name in module.table:
             value = module.table[name]
         else:
