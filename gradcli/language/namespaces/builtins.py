@@ -327,6 +327,16 @@ _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
 _NODE_TYPES: dict[str, PyType] = {}
 
 
+# torch.nn.Parameter, a Tensor marked by a flag: nn_table registers it when loaded, before any
+# Parameter exists.
+_PARAMETER_TYPE: dict = {}
+
+
+def register_parameter_type(cls: PyType) -> None:
+    """What `type(p)` gives for an nn.Parameter `p`."""
+    _PARAMETER_TYPE["type"] = cls
+
+
 def type_of(value) -> PyType:
     """What `type(value)` returns: the same class object for values of the same class."""
     if isinstance(value, TableObject):
@@ -334,9 +344,7 @@ def type_of(value) -> PyType:
     if isinstance(value, classes.UserClass):
         return TYPE_TYPE
     if type(value) is Tensor and value.is_parameter:
-        # nn_table is loaded before any Parameter exists
-        from gradcli.language.namespaces.nn_table import PARAMETER_TYPE
-        return PARAMETER_TYPE
+        return _PARAMETER_TYPE["type"]
     found = _TYPE_OF.get(type(value))
     if found is not None:
         return found

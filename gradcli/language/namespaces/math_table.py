@@ -16,7 +16,6 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.runtime.signatures import declared_entry
-from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.values import Namespace
 
 _FACTORY = "dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
@@ -197,16 +196,9 @@ NN_FUNCTIONAL = Namespace("torch.nn.functional", declared_entries("functional") 
 ))
 
 
-def _nn_classes() -> dict:
-    # loaded when a program first needs one
-    from gradcli.language.namespaces.nn_table import NN_CLASSES
-    return NN_CLASSES
-
-
-NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT}, _nn_classes))
 LINALG = Namespace("torch.linalg", declared_entries("linalg") | table(
     entry("vector_norm", R.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None"),
     entry("matmul", L.matmul, "input, other"),
 ))
-MATH_MODULES = {"torch.nn": NN, "torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
+MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.linalg": LINALG}

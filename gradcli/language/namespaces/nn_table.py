@@ -15,12 +15,12 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
-from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
+from gradcli.language.namespaces.builtins import register_parameter_type
+from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, Module, ModuleKind, check_module,
                                                 register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry
-from gradcli.language.namespaces.torch_table import TORCH_TABLE
 from gradcli.language.runtime.values import iterate, type_name
 from gradcli.language.runtime.pytypes import PyType
 
@@ -355,7 +355,7 @@ KINDS = [
     ModuleKind("Linear", "linear", "in_features, out_features, bias=True, device=None, dtype=None",
                _linear_forward, extra_repr=_linear_repr, build=_build_linear),
     ModuleKind("Identity", "linear", "*args, **kwargs", lambda ctx, m, x: x, build=_ignore),
-    ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_TABLE),
+    ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_MATH),
                extra_repr=_options_repr("start_dim", "end_dim")),
     ModuleKind("Sequential", "container", "*args", _sequential_forward, build=_build_sequential,
                sequence=True),
@@ -484,3 +484,4 @@ PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundM
 # What torch.nn holds besides torch.nn.functional.
 NN_CLASSES = {"Parameter": PARAMETER_TYPE} | {kind.name: kind.type for kind in KINDS}
 register_user_modules(NN_CLASSES["Module"])
+register_parameter_type(PARAMETER_TYPE)

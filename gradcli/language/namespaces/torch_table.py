@@ -19,7 +19,9 @@ from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.forward_ad import FORWARD_AD
 from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
-from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
+from gradcli.language.namespaces.math_table import (LINALG, MATH_MODULES, NN_FUNCTIONAL,
+                                                    TORCH_MATH)
+from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
@@ -84,6 +86,15 @@ CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
     entry("device_count", lambda: 0, ""),
 ))
+
+
+def _nn_classes() -> dict:
+    # loaded when a program first needs one
+    from gradcli.language.namespaces.nn_table import NN_CLASSES
+    return NN_CLASSES
+
+
+NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT}, _nn_classes))
 
 
 def _optimizers() -> dict:
@@ -154,6 +165,7 @@ MODULES = {
     "torch.optim.lr_scheduler": LR_SCHEDULER,
     "torch.utils": UTILS,
     "torch.utils.data": DATA,
+    "torch.nn": NN,
     **MATH_MODULES,
 }
 resolvers.MODULES = MODULES  # what the runtime's `import` binds
