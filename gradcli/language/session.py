@@ -14,7 +14,7 @@ from gradcli.language.compiler.interpreter import Compiler
 from gradcli.language.syntax.parser import GradSyntaxError, parse
 from gradcli.language.runtime.frames import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
 from gradcli.language.namespaces import python_random
-# Loaded for what they publish in runtime/resolvers.py: Tensor's attributes, the builtins and
+# Loaded for what they publish in runtime/protocols.py: Tensor's attributes, the builtins and
 # the importable modules (torch_table loads builtins).
 from gradcli.language.namespaces import tensor_table  # noqa: F401
 from gradcli.language.namespaces.pyplot import Figures

@@ -41,9 +41,9 @@ def test_package_root_holds_the_version_only():
 # ---- import cycles -------------------------------------------------------------------------------
 # Module-level and function-level imports both count. Neither layer has one: the engine's areas
 # reach each other through the late-bound namespace F (engine/functions.py); in the language the
-# compiler and the runtime read the namespaces' tables through runtime/resolvers.py and Python's
-# protocols through runtime/protocols.py, and each namespace imports only the runtime and the
-# tables beneath it.
+# compiler and the runtime read the namespaces' tables (builtins, modules, Tensor attributes)
+# through runtime/protocols.py, and each namespace imports only the runtime and the tables
+# beneath it.
 
 
 def import_graph(layer: str) -> dict[str, set[str]]:

@@ -10,7 +10,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
-from gradcli.language.runtime import classes, operators, protocols, resolvers
+from gradcli.language.runtime import classes, operators, protocols
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
@@ -566,4 +566,4 @@ def register_type(cls: PyType) -> None:
 
 
 protocols.absolute, protocols.register_type = _abs, register_type
-resolvers.BUILTINS = PY_BUILTINS
+protocols.BUILTINS = PY_BUILTINS

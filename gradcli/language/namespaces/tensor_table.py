@@ -10,7 +10,7 @@ from gradcli.engine.ops import shapes as S
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.math_table import TENSOR_MATH
-from gradcli.language.runtime import resolvers
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.values import Size
 
@@ -79,4 +79,4 @@ TENSOR_METHODS = table(
           "self, from_=0, to=1, *, generator=None"),
 ) | TENSOR_MATH
 
-resolvers.TENSOR_ATTRS, resolvers.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS
+protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS

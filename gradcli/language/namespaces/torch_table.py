@@ -27,7 +27,7 @@ from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
-from gradcli.language.runtime import resolvers
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace, type_name
@@ -168,4 +168,4 @@ MODULES = {
     "torch.nn": NN,
     **MATH_MODULES,
 }
-resolvers.MODULES = MODULES  # what the runtime's `import` binds
+protocols.MODULES = MODULES  # what the runtime's `import` binds

@@ -18,7 +18,7 @@ from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRA
                                                RNG_METHODS)
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes, exceptions, operators, protocols, resolvers
+from gradcli.language.runtime import classes, exceptions, operators, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
@@ -239,7 +239,7 @@ def _class_attribute(cls: PyType, name: str):
 def tables_of(value) -> tuple[dict, dict] | None:
     """(attributes, methods): the tables `value.name` resolves through, for table kinds."""
     if isinstance(value, Tensor):
-        return resolvers.TENSOR_ATTRS, resolvers.TENSOR_METHODS
+        return protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS
     for kind, attrs, methods in _KIND_TABLES:
         if isinstance(value, kind):
             return attrs, methods
@@ -307,11 +307,11 @@ def set(value, name: str, item) -> None:
     if isinstance(value, NamedTuple) and name in value.language_fields:
         raise errors.TorchError("AttributeError", "can't set attribute")
     if isinstance(value, Tensor):
-        getter_setter = resolvers.TENSOR_ATTRS.get(name)
+        getter_setter = protocols.TENSOR_ATTRS.get(name)
         if getter_setter is not None and getter_setter[1] is not None:
             getter_setter[1](value, item)
             return
-        if getter_setter is not None or name in resolvers.TENSOR_METHODS:
+        if getter_setter is not None or name in protocols.TENSOR_METHODS:
             raise errors.TorchError("AttributeError",
                                     f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
                                     "writable")

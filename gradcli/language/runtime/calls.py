@@ -9,7 +9,7 @@ import numpy as np
 
 from gradcli.engine import errors, indexing
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import classes, exceptions, protocols, resolvers
+from gradcli.language.runtime import classes, exceptions, protocols
 from gradcli.language.runtime.coercions import index, truth
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
@@ -23,7 +23,7 @@ __all__ = ["call", "global_name", "iterate", "get_item", "set_item", "context_ma
 
 def global_name(name: str, span):
     """A name bound nowhere in the program: Python's builtins, else NameError."""
-    builtin = resolvers.BUILTINS.get(name)
+    builtin = protocols.BUILTINS.get(name)
     if builtin is None:
         raise GradRuntimeError("NameError", f"name '{name}' is not defined", span)
     return builtin

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from gradcli.engine import errors
-from gradcli.language.runtime import resolvers
+from gradcli.language.runtime import protocols
 
 
 def _module(path: list[str]):
     dotted = ".".join(path)
-    module = resolvers.MODULES.get(dotted)
+    module = protocols.MODULES.get(dotted)
     if module is None:
         raise errors.TorchError("ModuleNotFoundError", f"No module named '{dotted}'")
     return module
@@ -26,8 +26,8 @@ def bind_import(frame, path: list[str], alias: str | None, names) -> None:
     module = _module(path)
     for name, as_name in names:
         dotted = ".".join(path + [name])
-        if dotted in resolvers.MODULES:
-            value = resolvers.MODULES[dotted]
+        if dotted in protocols.MODULES:
+            value = protocols.MODULES[dotted]
         elif name in module.table:
             value = module.table[name]
         else:

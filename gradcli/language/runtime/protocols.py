@@ -1,12 +1,15 @@
-"""Python's protocols as the language runs them (truth, operators, items, attributes), for the
-modules beneath the expression layer (Python's modules, user classes), which call them without
-importing that layer: each is set once, by the module that defines it, when it is imported."""
+"""Python's protocols and name tables as the language runs them, for the modules beneath the
+ones that define them, which use them without importing their owner: user classes and Python's
+modules call the operators and truth through here, and the compiler and the runtime resolve
+names, imports and Tensor attributes through the namespaces' tables. Each is set once, by the
+module that defines it, when it is imported (session.py loads them all); read them as
+`protocols.NAME` at run time."""
 
 from __future__ import annotations
 
 from typing import Callable
 
-truth: Callable = bool  # namespaces.builtins: truth(value), torch's errors for tensors
+truth: Callable = bool  # runtime.coercions: truth(value), torch's errors for tensors
 absolute: Callable = abs  # namespaces.builtins: abs(value)
 binary: Callable = None  # runtime.operators: binary(op, a, b)
 unary: Callable = None  # runtime.operators: unary(op, a)
@@ -18,3 +21,9 @@ register_type: Callable = None  # namespaces.builtins: what type() gives for a n
 # A builtin class's attributes (`str.upper`, `dict.fromkeys`, a namedtuple's `_make`), by host
 # class: runtime.attributes fills it for Python's containers, modules for their classes.
 CLASS_METHODS: dict = {}
+
+# The namespaces' tables (rebound by their owner, so a lazily loaded table stays lazy).
+BUILTINS: dict = {}  # namespaces.builtins: Python's builtin names, for names bound nowhere
+MODULES: dict = {}  # namespaces.torch_table: dotted path -> what `import` binds
+TENSOR_ATTRS: dict = {}  # namespaces.tensor_table: a Tensor's attributes, (getter, setter)
+TENSOR_METHODS: dict = {}  # namespaces.tensor_table: a Tensor's methods
