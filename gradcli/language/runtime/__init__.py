@@ -1,1 +1,1 @@
-"""The runtime: values, frames, calls, signatures, attributes and exceptions."""
+"""The runtime: values, frames, operators, calls, signatures, attributes and exceptions."""
