@@ -14,8 +14,9 @@ from gradcli.language.compiler.interpreter import Compiler
 from gradcli.language.syntax.parser import GradSyntaxError, parse
 from gradcli.language.runtime.frames import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
 from gradcli.language.namespaces import python_random
-# Loaded for what they publish in runtime/protocols.py: Tensor's attributes, the builtins and
-# the importable modules (torch_table loads builtins).
+# Loaded for what it publishes in runtime/protocols.py, Tensor's attributes and methods (as
+# torch_table, below, publishes the importable modules and loads builtins, which publishes
+# Python's builtin names).
 from gradcli.language.namespaces import tensor_table  # noqa: F401
 from gradcli.language.namespaces.pyplot import Figures
 from gradcli.language.namespaces.torch_table import TORCH

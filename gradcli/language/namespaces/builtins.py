@@ -10,7 +10,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
-from gradcli.language.runtime import classes, operators, protocols
+from gradcli.language.runtime import attributes, classes, operators, protocols
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
@@ -185,7 +185,6 @@ def _attribute_name(name) -> str:
 
 def _getattr(obj, name, default=_NO_DEFAULT):
     """getattr(obj, name[, default]): the same lookup as `obj.name`, through the tables."""
-    from gradcli.language.runtime import attributes
     try:
         return attributes.get(obj, _attribute_name(name))
     except (errors.TorchError, GradRuntimeError) as error:
@@ -202,7 +201,6 @@ def _count(name: str, args: tuple, least: int, most: int) -> tuple:
 
 
 def _setattr(obj, name, value) -> None:
-    from gradcli.language.runtime import attributes
     attributes.set(obj, _attribute_name(name), value)
 
 
