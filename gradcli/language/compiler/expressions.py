@@ -7,6 +7,7 @@ from typing import Callable
 
 from lark import Token, Tree
 
+from gradcli.engine import memory
 from gradcli.engine.errors import TorchError
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
@@ -25,7 +26,7 @@ Expression = Callable[[Frame], object]
 
 # Python exceptions that numpy or Python raise on bad user input, reported under their own name.
 USER_ERRORS = (TorchError, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError,
-               KeyError)
+               KeyError, MemoryError)
 # Operators on two Python numbers that cannot fail: the fast path of loops over numbers.
 _NUMBERS = frozenset((int, float))
 _NUMBER_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -51,6 +52,8 @@ def raise_at(error: Exception, span: Span | None):
         raise failure from None
     if isinstance(error, KeyError) and error.args:
         raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None
+    if isinstance(error, MemoryError):
+        raise GradRuntimeError(*memory.python_memory_error(error), span) from None
     raise GradRuntimeError(type(error).__name__, str(error), span) from None
 
 
