@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from gradcli.cli.parsing import Command, Group
+from gradcli.cli import limits
+from gradcli.cli.parsing import Command, Group, StatementCommand
 from gradcli.cli.runner import (EXIT_NO, EXIT_OK, EXIT_TROUBLE, read_program, run_source,
                                 without_command)
 
@@ -46,6 +47,10 @@ def main_callback(ctx: typer.Context, version: Annotated[bool, typer.Option(
         raise typer.Exit(without_command())
 
 
+# Every command takes these two; parsing.Command applies them around the command, so the
+# command's own code never reads them (the REPL's --timeout, per statement, excepted).
+Timeout = Annotated[Optional[float], typer.Option("--timeout", **limits.TIMEOUT_OPTION)]
+MaxMemory = Annotated[Optional[str], typer.Option("--max-memory", **limits.MAX_MEMORY_OPTION)]
 Plots = Annotated[Optional[str], typer.Option(
     "--plots", metavar="DIR", help="Write each matplotlib figure the program shows, saves or "
     "leaves open into DIR as an SVG file (savefig's name, else figure-N.svg).")]
@@ -77,7 +82,8 @@ def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads stand
             "unchanged.")] = False,
         explain_to: Annotated[Optional[str], typer.Option(
             "--explain-to", metavar="FILE", help="Write the narration into FILE instead of "
-            "stderr (implies --explain).")] = None):
+            "stderr (implies --explain).")] = None,
+        timeout: Timeout = None, max_memory: MaxMemory = None):
     """Run a script as `python FILE` would, printing what torch prints."""
     source, filename = _read_source(file)
     after = None
@@ -97,17 +103,17 @@ def run(file: Annotated[str, typer.Argument(help="Script to run; '-' reads stand
 def eval_command(program: Annotated[str, typer.Argument(
         metavar="PROGRAM", help="Program text; statements separated by ';' or newlines (it "
         "may start with '-': eval '-x'). '-' reads standard input.")],
-        plots: Plots = None):
+        plots: Plots = None, timeout: Timeout = None, max_memory: MaxMemory = None):
     """Run program text and echo each expression statement's value, as Python's REPL does."""
     source, filename = (sys.stdin.read(), "<stdin>") if program == "-" else (program, "<eval>")
     raise typer.Exit(run_source(source, filename, echo=True, plots=plots))
 
 
-@app.command(cls=Command)
-def repl():
+@app.command(cls=StatementCommand)
+def repl(timeout: Timeout = None, max_memory: MaxMemory = None):
     """Open the interactive session (what `gradcli` alone does on a terminal)."""
     from gradcli.cli.repl.session import start_repl
-    raise typer.Exit(start_repl())
+    raise typer.Exit(start_repl(timeout=timeout))
 
 
 # ---- derivatives: grad, jacobian, hessian, check ------------------------------------------------
@@ -149,7 +155,8 @@ def _problem(source, bindings, wrt, dtype):
 def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
          gradient: Annotated[Optional[str], typer.Option(
              help="Backpropagate this tensor from a non-scalar EXPR, as out.backward(VALUE).")]
-         = None, as_json: AsJson = False, quiet: Quiet = False):
+         = None, as_json: AsJson = False, quiet: Quiet = False,
+         timeout: Timeout = None, max_memory: MaxMemory = None):
     """EXPR's value, then NAME.grad for each input, as torch prints them."""
     from gradcli.cli import derivatives
     from gradcli.cli.bindings import Source
@@ -164,7 +171,8 @@ def graph_command(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype:
                   max_nodes: MaxNodes = 200, no_collapse: NoCollapse = False,
                   backward: Annotated[bool, typer.Option(
                       "--backward", help="Run EXPR.backward(retain_graph=True) first, so the "
-                      "leaves show their .grad.")] = False):
+                      "leaves show their .grad.")] = False,
+                  timeout: Timeout = None, max_memory: MaxMemory = None):
     """The backward graph of EXPR over its NAME=VALUE leaves: a tree, DOT, Mermaid, SVG or PNG."""
     from gradcli.cli.graphs.output import expression_graph
     raise typer.Exit(expression_graph(
@@ -188,7 +196,7 @@ def plot(expr: Expr, bindings: Bindings = None,
              help="Sample points (default: one per column, 400 for --output).")] = None,
          width: Annotated[Optional[int], typer.Option(help="Columns of the text plot.")] = None,
          height: Annotated[Optional[int], typer.Option(help="Rows of the text plot.")] = None,
-         quiet: Quiet = False):
+         quiet: Quiet = False, timeout: Timeout = None, max_memory: MaxMemory = None):
     """f = EXPR and its derivative(s) by autograd (float64) over --range, in the terminal as
     text or into an SVG file; --expect overlays a hand-derived derivative. Exit 1 on a mismatch."""
     from gradcli.cli import bindings as binding_args, function_plot
@@ -223,7 +231,8 @@ def plot(expr: Expr, bindings: Bindings = None,
 def explain(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
             gradient: Annotated[Optional[str], typer.Option(
                 help="Backpropagate this tensor from a non-scalar EXPR, as out.backward(VALUE).")]
-            = None, as_json: AsJson = False, quiet: Quiet = False):
+            = None, as_json: AsJson = False, quiet: Quiet = False,
+            timeout: Timeout = None, max_memory: MaxMemory = None):
     """grad, narrated: each node of the backward pass in the engine's order, with the gradient it
     got, its rule, the saved values it read, what it sent to each input, and how each .grad
     accumulated (--json: the steps as data, schemas/explain.schema.json)."""
@@ -236,7 +245,8 @@ def explain(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype
 
 @app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
-             as_json: AsJson = False, quiet: Quiet = False):
+             as_json: AsJson = False, quiet: Quiet = False,
+             timeout: Timeout = None, max_memory: MaxMemory = None):
     """d EXPR / d input, as torch.autograd.functional.jacobian computes it."""
     from gradcli.cli import derivatives
     _answer("jacobian", expr, lambda source: derivatives.jacobian(
@@ -245,7 +255,8 @@ def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtyp
 
 @app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def hessian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
-            as_json: AsJson = False, quiet: Quiet = False):
+            as_json: AsJson = False, quiet: Quiet = False,
+            timeout: Timeout = None, max_memory: MaxMemory = None):
     """Second derivatives of a scalar EXPR, as torch.autograd.functional.hessian computes them."""
     from gradcli.cli import derivatives
     _answer("hessian", expr, lambda source: derivatives.hessian(
@@ -269,7 +280,8 @@ def check(
             help="Absolute tolerance, >= 0 (default 1e-5 in float64).")] = None,
         rtol: Annotated[Optional[float], typer.Option(
             help="Relative tolerance, >= 0 (default 1e-3 in float64).")] = None,
-        as_json: AsJson = False, quiet: Quiet = False):
+        as_json: AsJson = False, quiet: Quiet = False,
+          timeout: Timeout = None, max_memory: MaxMemory = None):
     """Autograd against finite differences and --expect formulas; exit 1 on a mismatch.
 
     Compares every input element in float64: inputs, and the tensors EXPR makes, are float64,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from gradcli.cli.limits import set_memory_limit
 from gradcli.cli.runner import (EXIT_TROUBLE, interrupted, read_program, run_source,
                                 without_command)
 
@@ -12,6 +13,7 @@ def _fast_path(argv: list[str]) -> int | None:
     """`gradcli`, `gradcli repl`, `gradcli run FILE` and `gradcli eval PROGRAM` without options
     skip loading typer (about half of start-up); anything else, including --help, goes through
     the typer app."""
+    set_memory_limit(None)  # the default share of the machine's memory
     if not argv:
         return without_command()
     if argv == ["repl"]:

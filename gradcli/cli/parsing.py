@@ -8,6 +8,7 @@ import re
 from typer import Exit
 from typer.core import TyperCommand, TyperGroup
 
+from gradcli.cli import limits
 from gradcli.cli.runner import interrupted
 
 # An option the user may have mistyped (`--wrtt`): left to the parser, which names it.
@@ -31,14 +32,23 @@ class Command(TyperCommand):
     """A command whose first argument (EXPR, or eval's PROGRAM) may start with `-`, as in
     `gradcli eval '-x**2'`: a token that is not one of the command's options is taken for that
     argument, as though it came after `--`. Ctrl-C while it runs is reported as `run` reports
-    it (typer alone would exit 130 silently)."""
+    it (typer alone would exit 130 silently). The command's --max-memory and --timeout are
+    applied here, around the whole command; a command with `timeout_each_statement` receives
+    its --timeout instead."""
+
+    timeout_each_statement = False
 
     def get_params(self, ctx):
         return _untyped_flags(super().get_params(ctx))
 
     def invoke(self, ctx):
+        limits.set_memory_limit(ctx.params.pop("max_memory", None))
+        timeout = None if self.timeout_each_statement else ctx.params.pop("timeout", None)
         try:
-            return super().invoke(ctx)
+            with limits.time_limit(timeout):
+                return super().invoke(ctx)
+        except limits.TimedOut:
+            raise Exit(limits.report_timeout(timeout)) from None
         except KeyboardInterrupt:
             raise Exit(interrupted()) from None
 
@@ -73,3 +83,9 @@ class Command(TyperCommand):
             else:
                 (arguments if not token.startswith("-") or token == "-" else options).append(token)
         return [*options, "--", *arguments] if dashed else args
+
+
+class StatementCommand(Command):
+    """A command that runs statements one by one (the REPL): --timeout limits each of them."""
+
+    timeout_each_statement = True

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from gradcli.cli.limits import TimedOut
+
 EXIT_OK, EXIT_NO, EXIT_TROUBLE, EXIT_INTERRUPTED = 0, 1, 2, 130
 _SYNTAX_KINDS = ("SyntaxError", "IndentationError")
 
@@ -33,6 +35,8 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
             session.printer, lambda: tensor_names(session.globals.vars), explain)
     try:
         outcome = session.run(source, echo=echo)
+    except TimedOut:
+        raise
     except KeyboardInterrupt:
         return interrupted()
     out.flush()

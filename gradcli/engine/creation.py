@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
-from gradcli.engine import devices, dtypes, errors
+from gradcli.engine import devices, dtypes, errors, memory
 from gradcli.engine.declarations import declare
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -169,23 +168,13 @@ def size_args(size: tuple, name: str = "") -> tuple[int, ...]:
 
 
 _INT64_MAX, _UINT64 = 2**63 - 1, 2**64
-ALLOCATION_FAILED = (
-    "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: "
-    "you tried to allocate {} bytes. Error code 12 (Cannot allocate memory)")
-
-
-def physical_memory() -> int | None:
-    """The machine's memory in bytes, or None where the system does not say."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
 def storage(shape: tuple[int, ...], dtype: dtypes.DType) -> tuple[int, ...]:
     """`shape` once torch's checks before allocating a contiguous tensor of it pass: the bytes
     must fit int64 (the sizes multiplied in wrapping 64-bit arithmetic, as c10 does), so must the
-    strides, and here also the machine's memory, which torch's allocator finds out by failing."""
+    strides, and here also the machine's memory (which torch's allocator finds out by failing)
+    and the run's memory limit."""
     count, overflowed = 1, False
     for size in shape:
         count *= size
@@ -200,9 +189,7 @@ def storage(shape: tuple[int, ...], dtype: dtypes.DType) -> tuple[int, ...]:
         stride *= max(size, 1)
         if stride > _INT64_MAX:
             raise errors.runtime("Stride calculation overflowed")
-    memory = physical_memory()
-    if memory is not None and nbytes > memory:
-        raise errors.runtime(ALLOCATION_FAILED.format(nbytes))
+    memory.check_tensor_bytes(nbytes)
     return shape
 
 

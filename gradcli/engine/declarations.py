@@ -56,6 +56,7 @@ class Declaration:
             first = next(iter(bound))  # torch.add(3, 0): the number becomes a tensor
             bound[first] = _number_tensor(bound[first])
         if index >= len(chosen):  # a deprecated order: the first overload's, by name
+            _warn_deprecated(self.name, hidden[index - len(chosen)], chosen, is_function)
             index = 0
             bound = {p.name: bound[p.name] for p in chosen[0].params if p.name in bound}
         names = (self.targets if is_function else self.method_targets)[index]
@@ -77,6 +78,15 @@ class Declaration:
         if out is None:
             return result
         return write_out(self.name, result, out, (*args, *kwargs.values()))
+
+
+def _warn_deprecated(name: str, used, current: tuple, is_function: bool) -> None:
+    """torch's warning for a call that bound to a deprecated overload (once per process)."""
+    show = schemas.display_signature
+    advice = "".join(f"\n\t{name}{show(s, is_function)}" for s in current)
+    STATE.warn("UserWarning", f"This overload of {name} is deprecated:\n\t{name}"
+               f"{show(used, is_function)}\nConsider using one of the following signatures "
+               f"instead:{advice}", once=True)
 
 
 def _number_tensor(value) -> Tensor:

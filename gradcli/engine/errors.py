@@ -45,3 +45,13 @@ BACKWARD_TWICE = (
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
     "graph a second time or if you need to access saved tensors after calling backward."
 )
+
+
+def check_out_dtype(op: str, out_dtype) -> None:
+    """torch's `out_dtype=` overloads (mm, bmm, addmm, baddbmm) have no CPU kernel: the first
+    sentence of the dispatcher's refusal (the rest lists backends and build paths)."""
+    if out_dtype is not None:
+        raise TorchError("NotImplementedError", (
+            f"Could not run 'aten::{op}.dtype' with arguments from the 'CPU' backend. This could "
+            "be because the operator doesn't exist for this backend, or was omitted during the "
+            "selective/custom build process (if using custom build)."))

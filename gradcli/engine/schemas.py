@@ -183,7 +183,7 @@ class _Mismatch(Exception):
 def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function: bool,
               numbers_as_tensors: bool) -> dict:
     """Bind to one overload: {param name: value}, or _Mismatch carrying torch's complaint."""
-    params = schema.params if is_function else schema.params[1:]
+    params = schema.params if is_function else method_params(schema)
     positional = [p for p in params if not p.keyword_only]
     args = _gather_varargs_intlist(positional, args)
     if len(args) > len(positional):
@@ -250,7 +250,7 @@ def _gather_varargs_intlist(positional: list, args: tuple) -> tuple:
 
 
 def _plausible(schema: Schema, count: int, is_function: bool) -> bool:
-    params = schema.params if is_function else schema.params[1:]
+    params = schema.params if is_function else method_params(schema)
     least = sum(1 for p in params if p.default is _MISSING)
     return least <= count <= len(params)
 
@@ -281,26 +281,98 @@ def bind(schemas: tuple[Schema, ...], args: tuple, kwargs: dict, is_function: bo
     raise errors.type_error(_invalid_combination(schemas, args, kwargs, title, is_function))
 
 
+def method_params(schema: Schema) -> tuple:
+    """An overload's parameters as a Tensor method takes them: without `self`, which is not
+    always the first (torch's deprecated `addmm(Scalar beta, Tensor self, ...)`)."""
+    return tuple(p for p in schema.params if p.name != "self") \
+        if schema.params and schema.params[0].name != "self" else schema.params[1:]
+
+
 def without_out(schema: Schema) -> Schema:
     """The Tensor method's form of a torch function's overload: no `out=`."""
     return Schema(schema.name, tuple(p for p in schema.params if p.name != "out"))
 
 
 def _invalid_combination(schemas, args, kwargs, title: str, is_function: bool) -> str:
+    """torch's format_invalid_args: the arguments given, then the overloads it expected."""
     got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
     got_text = ", ".join(got) + (", " if kwargs and not args else "")
     options = [display_signature(s, is_function) for s in schemas]
+    start = f"{title}() received an invalid combination of arguments - "
     if len(options) == 1:
-        return (f"{title}() received an invalid combination of arguments - got ({got_text}), "
-                f"but expected {options[0]}")
-    listing = "".join(f" * {option}\n" for option in options)
-    return (f"{title}() received an invalid combination of arguments - got ({got_text}), "
-            f"but expected one of:\n{listing}")
+        option = options[0]
+        unmatched = _unmatched_keywords(option, kwargs)
+        if unmatched:
+            return start + "got unrecognized keyword arguments: " + ", ".join(unmatched)
+        if _count_matches(option, args, kwargs):
+            got_text = _marked_types(option, args)[1:-1]
+        return start + f"got ({got_text}), but expected {option}"
+    listing = "".join(f" * {option}\n" + _why_not(option, args, kwargs) for option in options)
+    return start + f"got ({got_text}), but expected one of:\n{listing}"
+
+
+# torch reads its own overload texts crudely when it explains a mismatch: the parts between
+# commas ("Tensor input", "*", "int dim = 0") count as arguments, and the words before a part's
+# last space name the type an argument's type name must equal.
+
+def _count_matches(option: str, args: tuple, kwargs: dict) -> bool:
+    items = option[1:-1].split(", ")
+    count = len(args) + len(kwargs)
+    return count == len(items) or ("..." in option and count > len(items))
+
+
+def _unmatched_keywords(option: str, kwargs: dict) -> list[str]:
+    items = option[1:-1].split(", ")
+    names = {item.rpartition(" ")[2] for item in items[max(len(items) - len(kwargs), 0):]}
+    return [key for key in kwargs if key not in names]
+
+
+def _why_not(option: str, args: tuple, kwargs: dict) -> str:
+    """The line under an overload whose part count equals the number of arguments given:
+    which keywords it lacks, else each argument's type, `!marked!` where it does not fit."""
+    if not _count_matches(option, args, kwargs):
+        return ""
+    unmatched = _unmatched_keywords(option, kwargs)
+    if unmatched:
+        return ("      didn't match because some of the keywords were incorrect: "
+                + ", ".join(unmatched) + "\n")
+    return ("      didn't match because some of the arguments have invalid types: "
+            + _marked_types(option, args) + "\n")
+
+
+def _marked_types(option: str, args: tuple) -> str:
+    items = option[1:-1].split(", ")
+    marked = []
+    for index, value in enumerate(args):
+        item = items[index] if index < len(items) else items[-1] if "..." in option else None
+        shown = _described(value)
+        marked.append(shown if item is not None and _item_accepts(item, value)
+                      else f"!{shown}!")
+    return "(" + ", ".join(marked) + ")"
+
+
+def _item_accepts(item: str, value) -> bool:
+    end = item.rfind(" ")
+    if "..." in item:
+        end -= 4
+    type_name = item[:end] if end >= 0 else item
+    accepted = {"float": ("float", "int"), "int": ("int",)}.get(type_name, (type_name,))
+    return _type_name(value) in accepted
+
+
+def _described(value) -> str:
+    """An argument as torch's messages describe it: `tuple of (int, int)`, `list of [float]`."""
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_type_name(v) for v in value)
+        if isinstance(value, tuple):
+            return f"tuple of ({inner}{',' if len(value) == 1 else ''})"
+        return f"list of [{inner}]"
+    return _type_name(value)
 
 
 def display_signature(schema: Schema, is_function: bool) -> str:
     """An overload as torch's messages show it: `(Tensor input, *, Number alpha = 1, ...)`."""
-    params = schema.params if is_function else schema.params[1:]
+    params = schema.params if is_function else method_params(schema)
     parts, star = [], False
     for param in params:
         if param.keyword_only and not star:

@@ -172,9 +172,11 @@ def test_derivative_commands_report_memory_errors_as_errors_of_expr(run_gradcli,
     assert "internal error" not in result.stderr
 
 
-def test_run_reports_a_memory_error_as_python_does(run_gradcli):
+def test_run_reports_a_memory_error_as_python_does_at_its_place(run_gradcli):
     result = run_gradcli(["eval", "[0]*10**10"])
-    assert (result.returncode, result.stdout, result.stderr) == (1, "", "MemoryError\n")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == ["<eval>:1:1", "   1 | [0]*10**10",
+                                          "     | ^~~~~~~~~~", "MemoryError"]
 
 
 # ---- version, help, and programs that start with '-' -------------------------------------------

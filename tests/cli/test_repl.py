@@ -318,7 +318,7 @@ def test_save_replays_with_gradcli_run(start, run_gradcli, tmp_path):
 def test_save_adds_no_import_when_torch_is_not_used(start, tmp_path):
     repl = start()
     repl.submit("total = sum([1, 2, 3])")
-    assert "Saved 1 statements" in repl.submit("%save plain.py")
+    assert "Saved 1 statement to" in repl.submit("%save plain.py")
     repl.close()
     assert (tmp_path / "plain.py").read_text() == "total = sum([1, 2, 3])\n"
 

@@ -155,7 +155,8 @@ def _save(repl, argument: str) -> None:
     except OSError as error:
         _usage_error(f"cannot write '{argument}': {error.strerror}")
         return
-    print(f"Saved {len(repl.script)} statements to {argument}")
+    count = len(repl.script)
+    print(f"Saved {count} statement{'' if count == 1 else 's'} to {argument}")
 
 
 def _time(repl, argument: str) -> None:

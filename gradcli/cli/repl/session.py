@@ -6,6 +6,8 @@ import os
 import sys
 import threading
 
+from gradcli.cli.limits import TimedOut, time_limit, timed_out_message
+
 PROMPT, CONTINUATION = ">>> ", "... "
 EXIT_WORDS = ("exit", "quit", "exit()", "quit()")
 BANNER = ("gradcli {version}: PyTorch's autograd in the terminal. "
@@ -96,10 +98,14 @@ class Repl:
         return True
 
 
-def _submit(repl: Repl, text: str) -> bool:
-    """repl.submit, with Ctrl-C and any failure of gradcli itself reported and survived."""
+def _submit(repl: Repl, text: str, timeout: float | None) -> bool:
+    """repl.submit, with Ctrl-C, running out of time (the statement is rolled back) and any
+    failure of gradcli itself reported and survived."""
     try:
-        return repl.submit(text)
+        with time_limit(timeout):
+            return repl.submit(text)
+    except TimedOut:
+        message = timed_out_message(timeout).rstrip("\n")
     except KeyboardInterrupt:
         message = "KeyboardInterrupt"
     except Exception as error:  # a bug in gradcli must not lose the session's variables
@@ -130,7 +136,7 @@ def _prompt_session(repl: Repl):
         input_processors=[HighlightMatchingBracketProcessor(chars="[](){}")])
 
 
-def run_plain(repl: Repl) -> int:
+def run_plain(repl: Repl, timeout: float | None = None) -> int:
     """The loop without a line editor (no terminal, or a dumb one): prompts go to stderr."""
     from gradcli.cli.repl.keys import should_submit
     pending = ""
@@ -144,20 +150,21 @@ def run_plain(repl: Repl) -> int:
             sys.stderr.write("\nKeyboardInterrupt\n")
             continue
         if not line:
-            _submit(repl, pending)
+            _submit(repl, pending, timeout)
             return 0
         pending += line
         if should_submit(pending.removesuffix("\n")):
             source, pending = pending, ""
-            if not _submit(repl, source):
+            if not _submit(repl, source, timeout):
                 return 0
 
 
-def start_repl() -> int:
-    """Run the interactive session until Ctrl-D or exit; the exit code."""
+def start_repl(timeout: float | None = None) -> int:
+    """Run the interactive session until Ctrl-D or exit (each statement given at most
+    `timeout` seconds); the exit code."""
     repl = Repl()
     if not (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TERM") == "dumb":
-        return run_plain(repl)
+        return run_plain(repl, timeout)
     from gradcli import __version__
     prompt = _prompt_session(repl)
     print(BANNER.format(version=__version__))
@@ -173,5 +180,5 @@ def start_repl() -> int:
             continue
         except EOFError:
             return 0
-        if not _submit(repl, text):
+        if not _submit(repl, text, timeout):
             return 0

@@ -221,7 +221,8 @@ def _check_mm(a: Tensor, b: Tensor) -> None:
                              f"{_C_TYPES.get(b.dtype.name, b.dtype.name)}")
 
 
-def mm(a: Tensor, b: Tensor) -> Tensor:
+def mm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
+    errors.check_out_dtype("mm", out_dtype)
     _check_mm(a, b)
     return apply(OPS["mm"], a, b, self_strides=element_strides(a), mat2_strides=element_strides(b))
 
@@ -249,7 +250,8 @@ def check_expandable(bias: Tensor, shape: tuple) -> None:
         F.expand(bias, shape)
 
 
-def bmm(a: Tensor, b: Tensor) -> Tensor:
+def bmm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
+    errors.check_out_dtype("bmm", out_dtype)
     check_batches(a, b)
     if a.dtype is not b.dtype:
         raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
@@ -396,12 +398,14 @@ def movedim(a: Tensor, source: int, destination: int) -> Tensor:
 declare("matmul", matmul, "matmul(Tensor self, Tensor other, *, Tensor? out=None)",
         method=("matmul(Tensor self, Tensor other)",))
 declare("mm", mm, "mm(Tensor self, Tensor mat2, *, Tensor? out=None)",
+        "mm(Tensor self, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)",
         method=("mm(Tensor self, Tensor mat2)",))
 declare("mv", mv, "mv(Tensor self, Tensor vec, *, Tensor? out=None)",
         method=("mv(Tensor self, Tensor vec)",))
 declare("dot", dot, "dot(Tensor self, Tensor tensor, *, Tensor? out=None)",
         method=("dot(Tensor self, Tensor tensor)",))
 declare("bmm", bmm, "bmm(Tensor self, Tensor mat2, *, Tensor? out=None)",
+        "bmm(Tensor self, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)",
         method=("bmm(Tensor self, Tensor mat2)",))
 declare("outer", outer, "outer(Tensor self, Tensor vec2, *, Tensor? out=None)",
         method=("outer(Tensor self, Tensor vec2)",), aliases=("ger",))

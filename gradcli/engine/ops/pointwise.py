@@ -329,14 +329,16 @@ define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, 
        "Tensor? out=None)",
        "AddcmulBackward0", lambda a, t1, t2, value=1: a + value * t1 * t2, save=(1, 2),
        save_for=((), (2,), (1,)),
-       hidden=("addcmul(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2)",),
+       hidden=("addcmul(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2, *, "
+               "Tensor? out=None)",),
        vjp=(lambda g, a, t1, t2, value=1: g,
             lambda g, a, t1, t2, value=1: F.mul(g, F.mul_scalar(t2, value)),
             lambda g, a, t1, t2, value=1: F.mul(g, F.mul_scalar(t1, value))))
 define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
        "Tensor? out=None)",
        "AddcdivBackward0", _addcdiv, save=(1, 2), save_for=((), (2,), (1, 2)),
-       hidden=("addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2)",),
+       hidden=("addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2, *, "
+               "Tensor? out=None)",),
        vjp=(lambda g, a, t1, t2, value=1: g,
             lambda g, a, t1, t2, value=1: F.mul(g, F.scalar_div(value, t2)),
             lambda g, a, t1, t2, value=1: F.mul(F.neg(g), F.div(F.mul_scalar(t1, value),
@@ -780,10 +782,10 @@ def masked_fill(t: Tensor, mask: Tensor, value) -> Tensor:
 
 declare("add", add, "add(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
         method=("add(Tensor self, Tensor other, *, Scalar alpha=1)",), numbers_as_tensors=True,
-        hidden=("add(Tensor self, Scalar alpha, Tensor other)",))
+        hidden=("add(Tensor self, Scalar alpha, Tensor other, *, Tensor? out=None)",))
 declare("sub", sub, "sub(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
         method=("sub(Tensor self, Tensor other, *, Scalar alpha=1)",), aliases=("subtract",),
-        numbers_as_tensors=True, hidden=("sub(Tensor self, Scalar alpha, Tensor other)",))
+        numbers_as_tensors=True, hidden=("sub(Tensor self, Scalar alpha, Tensor other, *, Tensor? out=None)",))
 declare("rsub", rsub, "rsub(Tensor self, Tensor other, *, Scalar alpha=1)",
         "rsub(Tensor self, Scalar other, Scalar alpha=1)", variants="torch")
 declare("mul", mul, "mul(Tensor self, Tensor other, *, Tensor? out=None)",

@@ -133,7 +133,9 @@ def _type_name(t: Tensor) -> str:
     return t.dtype.legacy_name.removesuffix("Tensor")
 
 
-def addmm_scaled(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
+def addmm_scaled(bias: Tensor, a: Tensor, b: Tensor, out_dtype=None, *, beta=1,
+                 alpha=1) -> Tensor:
+    errors.check_out_dtype("addmm", out_dtype)
     return F.addmm(bias, a, b, beta=beta, alpha=alpha)
 
 
@@ -158,7 +160,8 @@ def addr(bias: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor
     return apply(OPS["addr"], bias, vec1, vec2, **F.coefficients(beta, alpha))
 
 
-def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, *, beta=1, alpha=1) -> Tensor:
+def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, out_dtype=None, *, beta=1, alpha=1) -> Tensor:
+    errors.check_out_dtype("baddbmm", out_dtype)
     if b1.ndim >= 2 and b2.ndim >= 3:
         F.check_expandable(bias, (b1.shape[0], b1.shape[1], b2.shape[2]))
     F.check_batches(b1, b2)
@@ -396,16 +399,28 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
     return apply(OPS["_cdist_forward"], x1, x2, p=float(p))
 
 
-declare("addmm", addmm_scaled, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, "
-        "Scalar alpha=1, Tensor? out=None)")
-declare("addmv", addmv, "addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, "
-        "Scalar alpha=1, Tensor? out=None)")
-declare("addr", addr, "addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, "
-        "Scalar alpha=1, Tensor? out=None)")
-declare("baddbmm", baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, "
-        "Scalar beta=1, Scalar alpha=1, Tensor? out=None)")
-declare("addbmm", addbmm, "addbmm(Tensor self, Tensor batch1, Tensor batch2, *, "
-        "Scalar beta=1, Scalar alpha=1, Tensor? out=None)")
+
+
+def _scaled_product(name: str, impl, first: str, second: str, out_dtype: bool = False) -> None:
+    """Declare `name`(self, first, second, *, beta=1, alpha=1): its out_dtype overload where
+    torch has one, and torch's deprecated orders with beta (and alpha) in front."""
+    plain = (f"{name}(Tensor self, Tensor {first}, Tensor {second}, *, Scalar beta=1, "
+             "Scalar alpha=1, Tensor? out=None)")
+    typed = (f"{name}(Tensor self, Tensor {first}, Tensor {second}, ScalarType out_dtype, *, "
+             "Scalar beta=1, Scalar alpha=1, Tensor? out=None)")
+    deprecated = (f"{name}(Scalar beta, Tensor self, Scalar alpha, Tensor {first}, "
+                  f"Tensor {second}, *, Tensor? out=None)",
+                  f"{name}(Scalar beta, Tensor self, Tensor {first}, Tensor {second}, *, "
+                  "Tensor? out=None)")
+    declare(name, impl, plain, *((typed,) if out_dtype else ()),
+            method=(plain.replace(", Tensor? out=None", ""),), hidden=deprecated)
+
+
+_scaled_product("addmm", addmm_scaled, "mat1", "mat2", out_dtype=True)
+_scaled_product("addmv", addmv, "mat", "vec")
+_scaled_product("addr", addr, "vec1", "vec2")
+_scaled_product("baddbmm", baddbmm, "batch1", "batch2", out_dtype=True)
+_scaled_product("addbmm", addbmm, "batch1", "batch2")
 declare("vdot", vdot, "vdot(Tensor self, Tensor other, *, Tensor? out=None)")
 declare("kron", kron, "kron(Tensor self, Tensor other, *, Tensor? out=None)")
 declare("inner", inner, "inner(Tensor self, Tensor other, *, Tensor? out=None)")

@@ -7,6 +7,7 @@ from typing import Callable
 
 from lark import Token, Tree
 
+from gradcli.engine import memory
 from gradcli.engine.errors import TorchError
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import Frame, GradRuntimeError, Span
@@ -14,7 +15,7 @@ from gradcli.language.syntax.parser import GradSyntaxError
 
 # Python exceptions that numpy or Python raise on bad user input, reported under their own name.
 USER_ERRORS = (TorchError, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError,
-               KeyError)
+               KeyError, MemoryError)
 
 
 def span_of(node) -> Span | None:
@@ -36,6 +37,8 @@ def raise_at(error: Exception, span: Span | None):
         raise failure from None
     if isinstance(error, KeyError) and error.args:
         raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None
+    if isinstance(error, MemoryError):
+        raise GradRuntimeError(*memory.python_memory_error(error), span) from None
     raise GradRuntimeError(type(error).__name__, str(error), span) from None
 
 

@@ -63,10 +63,10 @@ def set_detect_anomaly(mode, check_nan=True) -> ContextManager:
 
 MODES = {
     "inference_mode": entry("inference_mode", inference_mode, "mode=True", context=True),
-    "is_inference_mode_enabled": entry("is_inference_mode_enabled", lambda: STATE.inference, ""),
-    "is_anomaly_enabled": entry("is_anomaly_enabled", lambda: STATE.anomaly[0], ""),
-    "is_anomaly_check_nan_enabled": entry("is_anomaly_check_nan_enabled",
-                                          lambda: STATE.anomaly[1], ""),
+    **{name: entry(name, query, "", style="noargs", qualname=f"torch.{name}") for name, query in (
+        ("is_inference_mode_enabled", lambda: STATE.inference),
+        ("is_anomaly_enabled", lambda: STATE.anomaly[0]),
+        ("is_anomaly_check_nan_enabled", lambda: STATE.anomaly[1]))},
 }
 ANOMALY = {
     "detect_anomaly": entry("detect_anomaly", detect_anomaly, "check_nan=True"),

@@ -131,19 +131,20 @@ TORCH_MATH = declared_entries("torch") | table(
           creation.randperm(n, dtype, requires_grad), "n: int, *, generator=None, " + _FACTORY),
     entry("manual_seed", creation.manual_seed, "seed"),
     entry("set_default_dtype", _set_default_dtype, "d"),
-    entry("get_default_dtype", creation.get_default_dtype, ""),
+    entry("get_default_dtype", creation.get_default_dtype, "", style="noargs",
+          qualname="torch.get_default_dtype"),
 )
 
 TENSOR_MATH = declared_entries("method") | table(
     entry("to", conversions.to, "self, *args, dtype=None, device=None, non_blocking=False, "
           "copy=False"),
-    entry("type", conversions.type_, "self, dtype=None, non_blocking=False"),
+    entry("type", conversions.type_, "self, dtype=None, non_blocking=False", style="method"),
     entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype),
-          "self, other: Tensor"),
+          "self, other: Tensor", style="method"),
     entry("where", lambda t, condition, other: P.where(condition, t, other),
           "self, condition: Tensor, other"),
     *(entry(name, lambda t, memory_format, convert=convert: convert(t),
-            "self, *, memory_format=None")
+            "self, *, memory_format=None", style="method")
       for name, convert in conversions.CONVERTERS.items()),
 )
 

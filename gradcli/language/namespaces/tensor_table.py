@@ -12,6 +12,7 @@ from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.runtime.values import Size
 
 
@@ -44,6 +45,12 @@ def _register_hook(ctx, t: Tensor, hook) -> hooks.RemovableHandle:
     return hooks.register_hook(t, lambda grad: ctx.call(hook, [grad], {}), name)
 
 
+def no_arguments(name: str, fn) -> Builtin:
+    """A Tensor method torch implements in C without parameters (METH_NOARGS), with its
+    wording for arguments it is given."""
+    return entry(name, fn, "self", style="noargs", qualname=f"TensorBase.{name}")
+
+
 def _size(t: Tensor, dim=None):
     if dim is None:
         return Size(t.shape)
@@ -54,17 +61,17 @@ TENSOR_METHODS = table(
     entry("backward", grad_api.backward,
           "self, gradient=None, retain_graph=None, create_graph=False, inputs=None",
           qualname="Tensor.backward"),
-    entry("item", grad_api.item, "self"),
-    entry("detach", F.detach, "self"),
-    entry("detach_", grad_api.detach_, "self"),
+    no_arguments("item", grad_api.item),
+    no_arguments("detach", F.detach),
+    no_arguments("detach_", grad_api.detach_),
     entry("requires_grad_", grad_api.requires_grad_, "self, requires_grad: bool=True"),
-    entry("retain_grad", grad_api.retain_grad, "self"),
+    no_arguments("retain_grad", grad_api.retain_grad),
     entry("register_hook", _register_hook, "self, hook", context=True),
     entry("size", _size, "self, dim: int=None"),
-    entry("dim", lambda t: t.ndim, "self"),
-    entry("tolist", grad_api.tolist, "self"),
-    entry("numpy", conversions.to_numpy, "self, *, force=False"),
-    entry("cpu", lambda t: t, "self"),
+    no_arguments("dim", lambda t: t.ndim),
+    no_arguments("tolist", grad_api.tolist),
+    entry("numpy", conversions.to_numpy, "self, *, force=False", style="method"),
+    entry("cpu", lambda t: t, "self", style="method"),
     entry("cuda", lambda t, device: devices.place(device or "cuda"), "self, device=None"),
     # shapes and indexing
     entry("split", S.split, "self, split_size, dim=0"),

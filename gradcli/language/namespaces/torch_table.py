@@ -124,7 +124,8 @@ TORCH_TABLE = table(
     entry("no_grad", lambda: _grad_mode_manager(False), ""),
     entry("enable_grad", lambda: _grad_mode_manager(True), ""),
     entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
-    entry("is_grad_enabled", lambda: STATE.grad_enabled, ""),
+    entry("is_grad_enabled", lambda: STATE.grad_enabled, "", style="noargs",
+          qualname="torch.is_grad_enabled"),
     entry("device", devices.device, "type, index=None"),
     entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
 ) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from gradcli.engine import errors
+from gradcli.language.runtime.wording import counted, missing_arguments
 
 # Python's limit on nested calls (sys.getrecursionlimit()); the top level counts as one.
 RECURSION_LIMIT = 1000
@@ -114,17 +115,6 @@ class Return:
         self.value = value
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
-def _names(names: list[str]) -> str:
-    quoted = [f"'{n}'" for n in names]
-    if len(quoted) <= 2:
-        return " and ".join(quoted)
-    return ", ".join(quoted[:-1]) + ", and " + quoted[-1]
-
-
 @dataclass(eq=False)
 class UserFunction:
     """A `def` or `lambda`: parameters, defaults evaluated at definition, a body, its scope.
@@ -153,11 +143,11 @@ class UserFunction:
             positional_defaults = sum(1 for p in params if p in self.defaults)
             required = len(params) - positional_defaults
             takes = (f"from {required} to {len(params)} positional arguments"
-                     if positional_defaults else _count(len(params), "positional argument"))
+                     if positional_defaults else counted(len(params), "positional argument"))
             keyword_only = sum(1 for k in kwargs if k in self.kwonly)
             if keyword_only:
-                given = (f"{_count(len(args), 'positional argument')} (and "
-                         f"{_count(keyword_only, 'keyword-only argument')}) were")
+                given = (f"{counted(len(args), 'positional argument')} (and "
+                         f"{counted(keyword_only, 'keyword-only argument')}) were")
             else:
                 given = "1 was" if len(args) == 1 else f"{len(args)} were"
             raise errors.type_error(f"{title}() takes {takes} but {given} given")
@@ -186,9 +176,7 @@ class UserFunction:
         if len(bound) < len(params) + (self.star is not None):
             missing = [p for p in params if p not in bound and p not in self.defaults]
             if missing:
-                raise errors.type_error(
-                    f"{title}() missing {_count(len(missing), 'required positional argument')}: "
-                    f"{_names(missing)}")
+                raise errors.type_error(missing_arguments(title, missing))
             for p in params:
                 if p not in bound:
                     bound[p] = self.defaults[p]
@@ -196,8 +184,7 @@ class UserFunction:
             missing = [p for p in self.kwonly if p not in bound and p not in self.defaults]
             if missing:
                 raise errors.type_error(
-                    f"{title}() missing {_count(len(missing), 'required keyword-only argument')}"
-                    f": {_names(missing)}")
+                    missing_arguments(title, missing, "required keyword-only argument"))
             for p in self.kwonly:
                 bound.setdefault(p, self.defaults.get(p))
         if self.star_star is not None:

@@ -6,7 +6,7 @@ import functools
 import operator
 from collections import deque
 
-from gradcli.engine import errors
+from gradcli.engine import errors, memory
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
@@ -38,8 +38,20 @@ def sequence_index(sequence, item) -> int | None:
 def _unsupported_shift(op: str):
     raise errors.TorchError("NotImplementedError", f"gradcli does not support {op} on tensors "
                             "yet")
+
+
+def _multiply(a, b):
+    """Python's a * b, a repeated sequence checked against the memory limit first."""
+    if isinstance(b, int) and isinstance(a, _SEQUENCES):
+        memory.check_repetition(a, b)
+    elif isinstance(a, int) and isinstance(b, _SEQUENCES):
+        memory.check_repetition(b, a)
+    return a * b
+
+
+_SEQUENCES = (str, bytes, list, tuple)
 _PY_BINARY = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+    "+": operator.add, "-": operator.sub, "*": _multiply, "/": operator.truediv,
     "**": operator.pow, "//": operator.floordiv, "%": operator.mod, "&": operator.and_,
     "|": operator.or_, "^": operator.xor, "@": operator.matmul, "<<": operator.lshift,
     ">>": operator.rshift,

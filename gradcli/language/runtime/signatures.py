@@ -9,6 +9,7 @@ from typing import Callable
 from gradcli.engine import errors
 from gradcli.engine.dtypes import DType
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.wording import missing_arguments
 
 _REQUIRED = object()
 
@@ -104,8 +105,9 @@ class Builtin:
     Positional parameters (a *args one unpacked) come first, then keyword-only ones and any
     **kwargs by name. With `needs_context`, `fn` receives the interpreter's runtime first.
     `style` picks how argument-count errors are worded: "python" for functions written in
-    Python (torch's), or the wording of a C builtin: "exact" (len), "expected" (float),
-    "at_most" (sum).
+    Python (torch's), "method" for a Tensor method bound by torch's argument parser (counts
+    leave `self` out), or the wording of a C builtin: "exact" (len), "expected" (float),
+    "at_most" (sum), "noargs" (a C method or function that takes no arguments).
     """
 
     name: str
@@ -173,10 +175,7 @@ class Builtin:
                 continue
             value = given.get(param.name, param.default)
             if value is _REQUIRED:
-                if self.style != "python":
-                    self._count_error(len(args), slots)
-                raise errors.type_error(
-                    f"{self.title}() missing 1 required positional argument: '{param.name}'")
+                self._missing_error(given, slots, len(args))
             if param.var_positional:
                 positional.extend(value)
             elif param.keyword_only:
@@ -190,9 +189,27 @@ class Builtin:
                                 index + (not method) if index < len(args) else None)
         return positional, keywords
 
+    def _missing_error(self, given: dict, slots: list[Param], count: int):
+        missing = [p for p in self.params if p.default is _REQUIRED and p.name not in given
+                   and not (p.var_positional or p.var_keyword)]
+        names = [p.name for p in missing if not p.keyword_only]
+        if self.style == "python":
+            raise errors.type_error(missing_arguments(
+                self.title, names or [p.name for p in missing],
+                "required positional argument" if names else "required keyword-only argument"))
+        if self.style == "method":  # torch's argument parser
+            raise errors.type_error(
+                f"{self.title}() missing {len(names)} required positional argument"
+                f"{'s' if len(names) == 1 else ''}: " + ", ".join(f'"{n}"' for n in names))
+        self._count_error(count, slots)
+
     def _count_error(self, count: int, slots: list[Param]):
         most = len(slots)
         least = sum(1 for p in slots if p.default is _REQUIRED)
+        if self.style in ("method", "noargs") and slots and slots[0].name == "self":
+            count, most, least = count - 1, most - 1, least - 1  # the tensor is not counted
+        if self.style == "noargs":
+            raise errors.type_error(f"{self.title}() takes no arguments ({count} given)")
         if self.style == "exact":
             raise errors.type_error(
                 f"{self.title}() takes exactly one argument ({count} given)")
@@ -214,7 +231,9 @@ class Builtin:
             f"{self.title}() takes {takes} but {count} {'was' if count == 1 else 'were'} given")
 
     def _keyword_error(self, key: str):
-        if self.style == "python":
+        if self.style == "noargs":
+            raise errors.type_error(f"{self.title}() takes no keyword arguments")
+        if self.style in ("python", "method"):
             raise errors.type_error(f"{self.title}() got an unexpected keyword argument '{key}'")
         if all(p.positional_only or p.var_positional for p in self.params):
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
