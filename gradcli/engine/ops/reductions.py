@@ -9,6 +9,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, errors
 from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
+from gradcli.engine.variance_order import variance
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
@@ -278,6 +279,9 @@ def _norm_backward(g, a, p, dim, keepdim, norm):
 
 def _var(a, dim, correction, keepdim, root=False):
     axis = F.axis_of(a, dim)
+    exact = variance(a, axis, correction, keepdim, root, lambda values: _mean(values, ()))
+    if exact is not None:
+        return exact
     count = a.size if axis is None else math.prod(a.shape[d] for d in axis)
     centred = a - np.mean(a, axis=axis, keepdims=True)
     total = np.sum(centred * centred, axis=axis, keepdims=keepdim)
