@@ -182,3 +182,23 @@ def test_var_and_std_match_torch_bit_for_bit(count):
             if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
                 mismatches.append((values.shape, values.dtype, op, options))
     assert not mismatches
+
+
+@pytest.mark.parametrize("count", [200, pytest.param(3000, marks=pytest.mark.slow)])
+def test_prod_matches_torch_bit_for_bit(count):
+    rng = np.random.default_rng(count + 1)
+    mismatches = []
+    for _ in range(count):
+        dtype = np.float32 if rng.random() < 0.6 else np.float64
+        ndim = int(rng.integers(1, 4))
+        shape = tuple(int(rng.integers(1, 40 if ndim > 1 else 100_000)) for _ in range(ndim))
+        values = (1 + rng.standard_normal(shape) * 0.01).astype(dtype)
+        if ndim >= 2 and rng.random() < 0.3:
+            values = values.T
+        options = {} if rng.random() < 0.4 else {"dim": int(rng.integers(-ndim, ndim)),
+                                                 "keepdim": bool(rng.integers(0, 2))}
+        theirs = torch.from_numpy(values).prod(**options).numpy()
+        ours = F.prod(Tensor(values, dtypes.from_numpy(values.dtype)), **options).data
+        if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
+            mismatches.append((values.shape, values.strides, values.dtype, options))
+    assert not mismatches

@@ -9,6 +9,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, errors
 from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
+from gradcli.engine.product_order import dim_product, whole_product
 from gradcli.engine.variance_order import variance
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -122,6 +123,13 @@ defop("mean.dim", "MeanBackward1", _mean, promote="none",
 def _prod(a, dtype=None, dim=None, keepdim=False):
     out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
     axis = None if dim is None or a.ndim == 0 else dim
+    if out.np == a.dtype:
+        exact = whole_product(a) if axis is None else dim_product(a, axis)
+        if exact is not None:
+            if keepdim:
+                return exact.reshape((1,) * a.ndim) if axis is None else \
+                    np.expand_dims(exact, axis)
+            return exact
     return np.asarray(np.prod(a, axis=axis, keepdims=keepdim, dtype=_accumulator(a, out))
                       ).astype(out.np)
 
