@@ -9,6 +9,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, errors
 from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
+from gradcli.engine.norm_order import two_norm
 from gradcli.engine.product_order import dim_product, whole_product
 from gradcli.engine.variance_order import variance
 from gradcli.engine.declarations import declare
@@ -247,6 +248,9 @@ def _vector_norm(a, ord, dim, keepdim):
     axis = F.axis_of(a, dim)
     x = np.abs(a)
     if ord == 2:
+        exact = two_norm(a, axis, keepdim)
+        if exact is not None:
+            return exact
         return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdim))
     if math.isinf(ord):
         pick = np.max if ord > 0 else np.min
