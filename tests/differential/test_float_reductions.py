@@ -146,3 +146,59 @@ def test_sums_and_means_over_any_one_dimension_match_torch_bit_for_bit(dtype):
                 if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
                     mismatches.append((shape, dim, keepdim, reduction))
     assert not mismatches
+
+
+def _moment_case(rng):
+    """A random float32/float64 array (sometimes transposed) and var/std options for it."""
+    dtype = np.float32 if rng.random() < 0.7 else np.float64
+    ndim = int(rng.integers(1, 4))
+    shape = tuple(int(rng.integers(1, 30 if ndim > 1 else 70_000)) for _ in range(ndim))
+    values = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4)
+              + rng.standard_normal() * 5).astype(dtype)
+    if ndim >= 2 and rng.random() < 0.3:
+        values = values.T
+    options = {"correction": int(rng.integers(0, 3)), "keepdim": bool(rng.integers(0, 2))}
+    choice = rng.random()
+    if choice < 0.6:
+        options["dim"] = int(rng.integers(-ndim, ndim))
+    elif choice < 0.8 and ndim >= 2:
+        options["dim"] = tuple(int(d) for d in rng.choice(ndim, 2, replace=False))
+    return values, options
+
+
+@pytest.mark.parametrize("count", [200, pytest.param(3000, marks=pytest.mark.slow)])
+def test_var_and_std_match_torch_bit_for_bit(count):
+    import warnings
+    rng = np.random.default_rng(count)
+    mismatches = []
+    for _ in range(count):
+        values, options = _moment_case(rng)
+        for op in ("var", "std"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # torch's degrees-of-freedom warning
+                theirs = getattr(torch.from_numpy(values), op)(**options).numpy()
+            tensor = Tensor(values, dtypes.from_numpy(values.dtype))  # its layout kept
+            ours = getattr(F, op)(tensor, **options).data
+            if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
+                mismatches.append((values.shape, values.dtype, op, options))
+    assert not mismatches
+
+
+@pytest.mark.parametrize("count", [200, pytest.param(3000, marks=pytest.mark.slow)])
+def test_prod_matches_torch_bit_for_bit(count):
+    rng = np.random.default_rng(count + 1)
+    mismatches = []
+    for _ in range(count):
+        dtype = np.float32 if rng.random() < 0.6 else np.float64
+        ndim = int(rng.integers(1, 4))
+        shape = tuple(int(rng.integers(1, 40 if ndim > 1 else 100_000)) for _ in range(ndim))
+        values = (1 + rng.standard_normal(shape) * 0.01).astype(dtype)
+        if ndim >= 2 and rng.random() < 0.3:
+            values = values.T
+        options = {} if rng.random() < 0.4 else {"dim": int(rng.integers(-ndim, ndim)),
+                                                 "keepdim": bool(rng.integers(0, 2))}
+        theirs = torch.from_numpy(values).prod(**options).numpy()
+        ours = F.prod(Tensor(values, dtypes.from_numpy(values.dtype)), **options).data
+        if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
+            mismatches.append((values.shape, values.strides, values.dtype, options))
+    assert not mismatches

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes, errors, kernels_order
+from gradcli.engine.cascade_sum import full_sum
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.state import STATE
@@ -15,11 +16,15 @@ EPSILON = 1e-12
 
 
 def _reduce(loss, reduction):
+    """A loss's reduction in torch's order of additions (its sum, or the sum over the count)."""
+    if reduction == "none":
+        return loss
+    total = full_sum(loss)
+    if total is None:
+        total = np.sum(loss, dtype=loss.dtype)
     if reduction == "mean":
-        return np.mean(loss, dtype=loss.dtype)
-    if reduction == "sum":
-        return np.sum(loss, dtype=loss.dtype)
-    return loss
+        return np.asarray(total / loss.dtype.type(loss.size), dtype=loss.dtype)
+    return total
 
 
 def _mean_scale(a, reduction):

@@ -9,6 +9,9 @@ import numpy as np
 
 from gradcli.engine import dtypes, errors
 from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
+from gradcli.engine.norm_order import two_norm
+from gradcli.engine.product_order import dim_product, whole_product
+from gradcli.engine.variance_order import variance
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
@@ -121,6 +124,13 @@ defop("mean.dim", "MeanBackward1", _mean, promote="none",
 def _prod(a, dtype=None, dim=None, keepdim=False):
     out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
     axis = None if dim is None or a.ndim == 0 else dim
+    if out.np == a.dtype:
+        exact = whole_product(a) if axis is None else dim_product(a, axis)
+        if exact is not None:
+            if keepdim:
+                return exact.reshape((1,) * a.ndim) if axis is None else \
+                    np.expand_dims(exact, axis)
+            return exact
     return np.asarray(np.prod(a, axis=axis, keepdims=keepdim, dtype=_accumulator(a, out))
                       ).astype(out.np)
 
@@ -238,6 +248,9 @@ def _vector_norm(a, ord, dim, keepdim):
     axis = F.axis_of(a, dim)
     x = np.abs(a)
     if ord == 2:
+        exact = two_norm(a, axis, keepdim)
+        if exact is not None:
+            return exact
         return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdim))
     if math.isinf(ord):
         pick = np.max if ord > 0 else np.min
@@ -278,6 +291,9 @@ def _norm_backward(g, a, p, dim, keepdim, norm):
 
 def _var(a, dim, correction, keepdim, root=False):
     axis = F.axis_of(a, dim)
+    exact = variance(a, axis, correction, keepdim, root, lambda values: _mean(values, ()))
+    if exact is not None:
+        return exact
     count = a.size if axis is None else math.prod(a.shape[d] for d in axis)
     centred = a - np.mean(a, axis=axis, keepdims=True)
     total = np.sum(centred * centred, axis=axis, keepdims=keepdim)

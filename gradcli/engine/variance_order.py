@@ -1,0 +1,100 @@
+"""torch's var and std on the CPU, bit for bit (ATen's ReduceOps.cpp and ReduceOpsKernel.cpp).
+
+Two paths, both accumulating in double whatever the input's floating dtype:
+- one output (the whole tensor): `std_var_all_cpu` takes torch's own mean as a double, then sums
+  (x - mean)**2 in memory order, one run per thread past GRAIN elements, runs added in order;
+- several outputs: Welford's update, one element at a time in memory order, for each output
+  (each output's reduction runs on one thread: torch parallelises across outputs).
+The double result is rounded to the input's dtype once, after the square root for std.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine.cascade_sum import GRAIN, THREADS
+
+# Below this many outputs, Python floats (doubles) run Welford's loop faster than NumPy rows.
+_FEW_OUTPUTS = 8
+
+
+def variance(values: np.ndarray, axis: tuple[int, ...] | None, correction: float,
+             keepdim: bool, root: bool, whole_mean) -> np.ndarray | None:
+    """var (std when `root`) of a float32/float64 array in torch's arithmetic, or None for
+    another dtype. `whole_mean(values)` is torch's mean of all of them."""
+    if values.dtype not in (np.float32, np.float64):
+        return None
+    axis = tuple(range(values.ndim)) if axis is None else axis
+    kept = [d for d in range(values.ndim) if d not in axis]
+    out_shape = tuple(1 if d in axis else values.shape[d] for d in range(values.ndim)) \
+        if keepdim else tuple(values.shape[d] for d in kept)
+    if math.prod(values.shape[d] for d in kept) == 1 and values.size:
+        result = np.full(out_shape, _whole(values, float(whole_mean(values)), correction, root))
+        return result.astype(values.dtype)
+    rows = _rows(values, axis, kept)
+    result = _welford(rows, correction, root)
+    return result.reshape(out_shape).astype(values.dtype)
+
+
+def _whole(values: np.ndarray, mean: float, correction: float, root: bool) -> float:
+    """std_var_all_cpu: the sum of squared deviations from torch's mean, in double."""
+    flat = np.ravel(values, order="K")
+    deviations = flat.astype(np.float64) - mean
+    squares = deviations * deviations
+    n = flat.size
+    tasks = min(THREADS, -(-n // GRAIN)) if n > GRAIN else 1
+    chunk = -(-n // tasks)
+    total = 0.0
+    for first in range(0, n, chunk):
+        total = total + _sequential_sum(squares[first:first + chunk])
+    divisor = max(0.0, n - correction)
+    var = total / divisor if divisor else _divide_by_zero(total)
+    return math.sqrt(var) if root else var
+
+
+def _sequential_sum(values: np.ndarray) -> float:
+    """0 + v0 + v1 + ... in double, left to right."""
+    return float(np.cumsum(values)[-1]) if values.size else 0.0
+
+
+def _rows(values: np.ndarray, axis: tuple[int, ...], kept: list[int]) -> np.ndarray:
+    """One row per output, its reduced elements in the order torch visits them (the reduced
+    dimensions by decreasing stride, so memory order for a dense tensor)."""
+    reduced = sorted(axis, key=lambda d: -abs(values.strides[d]))
+    moved = np.transpose(values, (*kept, *reduced))
+    return moved.reshape(-1, math.prod(values.shape[d] for d in axis))
+
+
+def _welford(rows: np.ndarray, correction: float, root: bool) -> np.ndarray:
+    """WelfordOps<scalar_t, double>: reduce each row element by element, then project."""
+    count = rows.shape[1]
+    if rows.shape[0] < _FEW_OUTPUTS:
+        m2 = np.array([_welford_row(row.tolist()) for row in rows.astype(np.float64)])
+    else:
+        mean = np.zeros(rows.shape[0])
+        m2 = np.zeros(rows.shape[0])
+        data = rows.astype(np.float64).T
+        for n in range(count):
+            delta = data[n] - mean
+            mean = mean + delta / float(n + 1)
+            m2 = m2 + delta * (data[n] - mean)
+    divisor = count - correction if count > correction else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / divisor
+    return np.sqrt(var) if root else var
+
+
+def _welford_row(row: list[float]) -> float:
+    mean = m2 = 0.0
+    for n, x in enumerate(row, 1):
+        delta = x - mean
+        mean = mean + delta / n
+        m2 = m2 + delta * (x - mean)
+    return m2
+
+
+def _divide_by_zero(total: float) -> float:
+    """total / 0.0 as C++ computes it: nan for 0/0, else inf."""
+    return math.nan if total == 0 or math.isnan(total) else math.inf
