@@ -20,14 +20,15 @@ import numpy as np
 
 from gradcli.engine import sleef
 from gradcli.engine.cascade_sum import THREADS
+from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
 from gradcli.engine.fma import fma32, fma64
 
 GRAIN = 32768  # at::internal::GRAIN_SIZE
 
 
 def lanes(dtype) -> int:
-    """Vectorized<T>::size() on AVX512."""
-    return 64 // np.dtype(dtype).itemsize
+    """Vectorized<T>::size() of the softmax kernels on this CPU (16 floats on AVX512, else 8)."""
+    return WIDE_VECTOR_BYTES // np.dtype(dtype).itemsize
 
 
 def _exp2_table() -> np.ndarray:
@@ -75,11 +76,11 @@ def scalar_exp(values: np.ndarray) -> np.ndarray:
 
 
 def vec_reduce_all(acc: np.ndarray) -> np.ndarray:
-    """Combine a (rows, lanes) accumulator: float's AVX512 butterfly (lane i with i^8, then
+    """Combine a (rows, lanes) accumulator: float's butterfly (lane i with i^8 on AVX512, then
     i^4, i^2, i^1), double's lane-by-lane fold."""
     width = acc.shape[1]
-    if acc.dtype == np.float32 and width == 16:
-        for step in (8, 4, 2, 1):
+    if acc.dtype == np.float32 and width in (8, 16):
+        for step in (8, 4, 2, 1)[(16 // width) - 1:]:
             idx = np.arange(width) ^ step
             acc = acc + acc[:, idx]
         return acc[:, 0]

@@ -1,0 +1,39 @@
+"""The vector width of torch's CPU kernels, as ATen's dispatcher picks it at start-up.
+
+AVX512 where the CPU has AVX512 VL, BW and DQ with FMA, AVX2 where it has AVX2 with FMA, else
+the default build; the ATEN_CPU_CAPABILITY environment variable lowers the choice, as it does
+in torch. Only kernels torch also builds for AVX512 (the softmax family) run 512-bit vectors
+there; the reductions torch registers for AVX2 alone keep 256-bit ones.
+"""
+
+from __future__ import annotations
+
+import os
+
+_ORDER = ("default", "avx2", "avx512")
+_NEEDS = {"avx512": {"avx512vl", "avx512bw", "avx512dq", "fma"}, "avx2": {"avx2", "fma"}}
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
+            for line in info:
+                if line.startswith("flags"):
+                    return set(line.partition(":")[2].split())
+    except OSError:
+        pass
+    return set()
+
+
+def _capability() -> str:
+    flags = _cpu_flags()
+    hardware = next((c for c in ("avx512", "avx2") if _NEEDS[c] <= flags), "default")
+    forced = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+    if forced in _ORDER and _ORDER.index(forced) < _ORDER.index(hardware):
+        return forced
+    return hardware
+
+
+CAPABILITY = _capability()
+# Vectorized<T> of kernels built for every capability: 64 bytes on AVX512, 32 otherwise
+WIDE_VECTOR_BYTES = 64 if CAPABILITY == "avx512" else 32
