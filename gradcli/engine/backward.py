@@ -11,7 +11,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.autograd import AccumulateGrad, Node, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
 from gradcli.engine.raw_step import run_raw
-from gradcli.engine.state import STATE, grad_mode
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
 from gradcli.engine.functions import F
@@ -44,7 +44,8 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
              if dependencies.get(n, 0) == 0]
     heapq.heapify(ready)
     raw = not create_graph and not targets and wanted is None
-    with grad_mode(create_graph):
+    previous, STATE.grad_enabled = STATE.grad_enabled, create_graph  # grad_mode, inlined
+    try:
         while ready:
             node = heapq.heappop(ready)[2]
             node_grads = run.buffers.pop(node, None)
@@ -62,6 +63,8 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 dependencies[next_node] = count
                 if count == 0:
                     heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
+    finally:
+        STATE.grad_enabled = previous
     if STATE.backward_observer is not None:
         STATE.backward_observer.finished()
     return run.captured

@@ -28,6 +28,7 @@ USER_ERRORS = (TorchError, ValueError, IndexError, TypeError, ZeroDivisionError,
                KeyError)
 # Operators on two Python numbers that cannot fail: the fast path of loops over numbers.
 _NUMBERS = frozenset((int, float))
+_TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
 _NUMBER_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
                "//": operator.floordiv, "%": operator.mod, "<": operator.lt, "<=": operator.le,
                ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
@@ -219,6 +220,7 @@ class ExpressionCompiler:
 
         fast, divides = _NUMBER_OPS.get(op), op in ("/", "//", "%")
         origin, state = self.origin(span), STATE
+        on_tensor = operators.TENSOR_ARITHMETIC.get(op)  # what operators.binary would call
 
         def evaluate(frame):
             x, y = a(frame), b(frame)
@@ -230,6 +232,8 @@ class ExpressionCompiler:
                 if runtime.depth >= runtime.recursion_limit and (
                         isinstance(x, Tensor) or isinstance(y, Tensor)):
                     runtime.check_native_call()
+                if on_tensor is not None and type(x) is Tensor and type(y) in _TENSOR_OPERANDS:
+                    return on_tensor(x, y)
                 return apply(op, x, y)
             except USER_ERRORS as error:
                 raise_at(error, span)

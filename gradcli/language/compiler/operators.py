@@ -37,6 +37,8 @@ def sequence_index(sequence, item) -> int | None:
 def _unsupported_shift(op: str):
     raise errors.TorchError("NotImplementedError", f"gradcli does not support {op} on tensors "
                             "yet")
+# The arithmetic operators on a tensor and a tensor or number, as `binary` dispatches them.
+TENSOR_ARITHMETIC = {op: _TENSOR_BINARY[op] for op in ("+", "-", "*", "/", "**")}
 _PY_BINARY = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
     "**": operator.pow, "//": operator.floordiv, "%": operator.mod, "&": operator.and_,
