@@ -14,6 +14,7 @@ import time
 
 
 def gradcli_chain(steps: int) -> tuple[float, float]:
+    import gradcli.engine.ops  # noqa: F401  (loads every op area into F)
     from gradcli.engine import creation, grad_api
     from gradcli.engine.functions import F
 

@@ -11,6 +11,10 @@ from gradcli.engine.tensor import Tensor
 
 _sequence = itertools.count()
 RESULT = "result"  # in an op's `save`: the vjps read the op's output
+NO_GRAD_NOTE = "computed here while grad mode was off (no_grad)"  # a tensor's _history text
+# Op key -> its vjps on raw arrays with their note recipes (ops/raw_vjps.py): backward's fast path.
+RAW_VJPS: dict[str, tuple] = {}
+_NO_EDGE = (None, 0)  # an edge to an input that needs no gradient
 _NO_PARAMS: dict = {}  # shared by the many nodes without params (never written to)
 
 
@@ -40,23 +44,24 @@ class Node:
         self.freed, self.retained, self.saved_result, self.hooks = False, None, None, None
         self.origin, self.freed_at = STATE.origin, None  # where made; where its graph was freed
         edges, meta = [], []
-        for i in edge_slots:
+        save_for = op.save_for  # never set on variadic ops, whose slots outnumber their vjps
+        save = op.save if save_for is None else ()
+        for position, i in enumerate(edge_slots):
             a = args[i]
             if type(a) is Tensor:
                 meta.append((a.data.shape, a.dtype.name))
-                edges.append(gradient_edge(a) if a._requires_grad else (None, 0))
+                if a._requires_grad:
+                    node = a._grad_fn if a._base is None else None
+                    edges.append((node, a.output_nr) if node is not None else gradient_edge(a))
+                    if save_for is not None:
+                        save += save_for[position]
+                else:
+                    edges.append(_NO_EDGE)
             else:
                 meta.append(None)
-                edges.append((None, 0))
+                edges.append(_NO_EDGE)
         self.next_edges, self.edge_meta = tuple(edges), tuple(meta)
         self._output_meta = tuple([(o.data.shape, o.dtype.name) for o in outputs])
-        save = op.save
-        if op.save_for is not None:
-            save = ()
-            for slot, reads in zip(op.edge_slots, op.save_for):
-                a = args[slot]
-                if type(a) is Tensor and a._requires_grad:
-                    save += reads
         self.saves_anything = bool(save) or op.saves_params
         if not save:
             self.saved_args = tuple([None if type(a) is Tensor else a for a in args])
@@ -117,6 +122,18 @@ class Node:
 
     def unpack(self) -> tuple[tuple, Tensor | None]:
         """The saved inputs and result, checked against frees and in-place changes."""
+        self.check_saved()
+        out = self.saved_result
+        node = self if STATE.grad_enabled else None
+        if type(out) is tuple:
+            out = tuple(Tensor(o.data, o.dtype, grad_fn=node if nr in self._differentiable()
+                               else None, output_nr=nr) for nr, o in enumerate(out))
+        elif out is not None:
+            out = Tensor(out.data, out.dtype, grad_fn=node)
+        return self.saved_args, out
+
+    def check_saved(self) -> None:
+        """torch's errors for saved values already freed or changed in place since saved."""
         if self.freed:
             raise errors.runtime(errors.BACKWARD_TWICE).noted(
                 ("the graph was first backpropagated and freed here: pass retain_graph=True "
@@ -130,14 +147,6 @@ class Node:
                     (f"saved here by {self.name()} at version {version}", self.origin),
                     (f"modified in place here (now at version {tensor._version_counter.value})",
                      tensor._version_counter.bumped_at))
-        out = self.saved_result
-        node = self if STATE.grad_enabled else None
-        if type(out) is tuple:
-            out = tuple(Tensor(o.data, o.dtype, grad_fn=node if nr in self._differentiable()
-                               else None, output_nr=nr) for nr, o in enumerate(out))
-        elif out is not None:
-            out = Tensor(out.data, out.dtype, grad_fn=node)
-        return self.saved_args, out
 
     def _differentiable(self) -> range | tuple:
         wanted = self.op.differentiable_outputs

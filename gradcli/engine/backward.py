@@ -8,9 +8,10 @@ import heapq
 import numpy as np
 
 from gradcli.engine import dtypes, errors
-from gradcli.engine.autograd import AccumulateGrad, gradient_edge
+from gradcli.engine.autograd import AccumulateGrad, Node, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
-from gradcli.engine.state import STATE, grad_mode
+from gradcli.engine.raw_step import run_raw
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
 from gradcli.engine.functions import F
@@ -21,7 +22,7 @@ def check_roots(roots: list[Tensor]) -> None:
         if not root.requires_grad:
             raise errors.runtime(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
-            ).noted(getattr(root, "_history", (None, None)))
+            ).noted(root._history or (None, None))
 
 
 def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create_graph: bool,
@@ -42,12 +43,16 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
     ready = [(-n.sequence_nr, id(n), n) for n in {id(e[0]): e[0] for e, _ in root_edges}.values()
              if dependencies.get(n, 0) == 0]
     heapq.heapify(ready)
-    with grad_mode(create_graph):
+    raw = not create_graph and not targets and wanted is None
+    previous, STATE.grad_enabled = STATE.grad_enabled, create_graph  # grad_mode, inlined
+    try:
         while ready:
             node = heapq.heappop(ready)[2]
             node_grads = run.buffers.pop(node, None)
             if node_grads is not None and (wanted is None or node in wanted):
-                run.execute(node, node_grads, wanted)
+                if not (raw and type(node) is Node and
+                        run_raw(node, node_grads, run.add_to_buffer)):
+                    run.execute(node, node_grads, wanted)
                 if not retain_graph and type(node) is not AccumulateGrad:
                     node.freed_at = STATE.origin  # the backward() call, for a second one's note
                     node.release()
@@ -58,6 +63,8 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 dependencies[next_node] = count
                 if count == 0:
                     heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
+    finally:
+        STATE.grad_enabled = previous
     if STATE.backward_observer is not None:
         STATE.backward_observer.finished()
     return run.captured

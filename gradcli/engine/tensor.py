@@ -57,6 +57,7 @@ class Tensor:
         self._accumulator = None
         self.is_parameter = False  # torch.nn.Parameter: same tensor, printed and typed as one
         self._fw_grad = None  # the tangent of forward-mode AD, while a dual level is open
+        self._history = None
 
     def make_view_of(self, source: "Tensor", view_fn, creation_meta: str = DEFAULT) -> None:
         """Link this tensor as a view of `source`'s storage (sharing its version counter)."""

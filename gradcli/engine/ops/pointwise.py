@@ -514,6 +514,8 @@ __all__ = [
 ]
 
 Scalar = (bool, int, float)
+_ADD, _SUB, _MUL, _DIV = (OPS[key] for key in ("add.Tensor", "sub.Tensor", "mul.Tensor",
+                                               "div.Tensor"))
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
             "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
             "bool": "bool"}
@@ -547,7 +549,18 @@ def filled_like(t: Tensor, value) -> Tensor:
 
 # ---- Python-level arithmetic: a scalar operand is a wrapped number (the .Tensor overloads) ------
 
+def _plain(a, b) -> bool:
+    """Whether `a op b` needs none of the operators' checks: a non-bool tensor and a float (or
+    an int, the tensor floating), or two tensors of one shape and one non-bool dtype."""
+    if type(a) is not Tensor or a.dtype is dtypes.bool_:
+        return False
+    return type(b) is float or (type(b) is int and a.dtype.category == dtypes.FLOATING) or (
+        type(b) is Tensor and b.dtype is a.dtype and b.data.shape == a.data.shape)
+
+
 def add(a, b, alpha=1):
+    if alpha == 1 and _plain(a, b):
+        return apply(_ADD, a, b)
     if not isinstance(a, Tensor):
         a, b = b, a
     check_operand("add", b)
@@ -567,6 +580,8 @@ def _check_bool_subtraction(a, b) -> None:
 
 
 def sub(a, b, alpha=1):
+    if alpha == 1 and _plain(a, b):
+        return apply(_SUB, a, b)
     extra = {"alpha": alpha} if alpha != 1 else {}
     _check_bool_subtraction(a, b)
     if not isinstance(a, Tensor):
@@ -585,6 +600,8 @@ def rsub(a, b, alpha=1):
 
 
 def mul(a, b):
+    if _plain(a, b):
+        return apply(_MUL, a, b)
     if not isinstance(a, Tensor):
         a, b = b, a
     check_operand("mul", b)
@@ -595,6 +612,8 @@ _ROUNDING_MODES = (None, "trunc", "floor")
 
 
 def div(a, b, rounding_mode=None):
+    if rounding_mode is None and _plain(a, b):
+        return apply(_DIV, a, b)
     if rounding_mode not in _ROUNDING_MODES:
         raise errors.runtime(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "

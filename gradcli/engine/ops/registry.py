@@ -10,12 +10,13 @@ import numpy as np
 from gradcli.engine import dtypes, errors, forward_ad
 from gradcli.engine.forward_ad import AS_VJP, LINEAR
 from gradcli.engine.declarations import declare
-from gradcli.engine.autograd import RESULT, Node
+from gradcli.engine.autograd import NO_GRAD_NOTE, RESULT, Node
 from gradcli.engine.layout import torch_layout
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 from gradcli.engine.functions import export
 
+_FLOATING = dtypes.FLOATING
 _SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
 
 
@@ -61,11 +62,18 @@ class OpDef:
     # Derived once from the fields above, so that `apply` does no scanning per call.
     edge_slots: tuple = field(init=False, repr=False, compare=False)
     saves_result: bool = field(init=False, repr=False, compare=False)
+    # One output, not a view, not variadic, its dtype the compute dtype: `apply`'s fast path
+    # serves it when its tensors are all of one floating dtype.
+    plain: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        assert not (self.variadic and self.save_for), "a variadic op's vjp reads all it saves"
         slots = tuple(i for i, rule in enumerate(self.vjp) if rule is not None)
         object.__setattr__(self, "edge_slots", slots)
         object.__setattr__(self, "saves_result", RESULT in self.save)
+        object.__setattr__(self, "plain", self.n_outputs == 1 and not self.view and
+                           not self.variadic and self.out_dtype is None and
+                           self.differentiable_outputs in (None, (0,)))
 
 
 OPS: dict[str, OpDef] = {}
@@ -111,7 +119,44 @@ def compute_dtype(op: OpDef, args: tuple) -> dtypes.DType:
 
 
 def apply(op: OpDef, *args, **params):
-    """Run `op` on tensors and Python scalars; record a backward node when grad mode asks for one."""
+    """Run `op` on tensors and Python scalars; record a backward node when grad mode asks for one.
+
+    The fast path serves the common case, every tensor operand of one floating dtype (so no
+    promotion and no cast) and no forward-mode AD level open; it does what the general path does
+    for such a call, with fewer steps."""
+    first = args[0] if args else None
+    if op.plain and type(first) is Tensor and first.dtype.category == _FLOATING and \
+            not STATE.forward_ad:
+        dtype, requires_grad = first.dtype, first._requires_grad
+        history = first._history
+        if len(args) == 1:
+            raw = op.forward(first.data, **params)
+        else:
+            arrays = [first.data]
+            for a in args[1:]:
+                if type(a) is Tensor:
+                    if a.dtype is not dtype:
+                        return _apply(op, args, params)
+                    arrays.append(a.data)
+                    requires_grad = requires_grad or a._requires_grad
+                    history = history or a._history
+                else:
+                    arrays.append(a)
+            raw = op.forward(*arrays, **params)
+        if op.pointwise and raw.ndim > 1:
+            raw = torch_layout(raw, [a.data for a in args if type(a) is Tensor])
+        out = Tensor(raw if type(raw) is np.ndarray else np.asarray(raw), dtype)
+        if requires_grad and STATE.grad_enabled and _needs_grad(op, args):
+            out._grad_fn = Node(op, args, (out,), params, op.edge_slots)
+            out._requires_grad = True
+        elif requires_grad or history is not None:
+            _note_no_history(op, args, (out,), STATE.grad_enabled)
+        return out
+    return _apply(op, args, params)
+
+
+def _apply(op: OpDef, args: tuple, params: dict):
+    """apply's general path: promotion, casts, views, several outputs, forward-mode AD."""
     dtype = compute_dtype(op, args)
     if op.promote == "none":
         arrays = [a.data if type(a) is Tensor else a for a in args]
@@ -154,11 +199,11 @@ def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool)
         if any(type(a) is Tensor and a._requires_grad for a in args):
             note = (f"computed here by {op.key}, which is not differentiable", STATE.origin)
     elif not grad_enabled and _needs_grad(op, args):
-        note = ("computed here while grad mode was off (no_grad)", STATE.origin)
+        note = (NO_GRAD_NOTE, STATE.origin)
     if note is None:
         for a in args:
             if type(a) is Tensor:
-                note = getattr(a, "_history", None)
+                note = a._history
                 if note is not None:
                     break
         else:

@@ -25,6 +25,7 @@ from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, sp
 Expression = Callable[[Frame], object]
 
 _NUMBERS, _NUMBER_OPS = operators.NUMBERS, operators.NUMBER_OPS
+_TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
 
 
 class ExpressionCompiler:
@@ -167,6 +168,7 @@ class ExpressionCompiler:
 
         fast, divides = _NUMBER_OPS.get(op), op in ("/", "//", "%")
         origin, state = self.origin(span), STATE
+        on_tensor = operators.TENSOR_ARITHMETIC.get(op)  # what operators.binary would call
 
         def evaluate(frame):
             x, y = a(frame), b(frame)
@@ -178,6 +180,8 @@ class ExpressionCompiler:
                 if runtime.depth >= runtime.recursion_limit and (
                         isinstance(x, Tensor) or isinstance(y, Tensor)):
                     runtime.check_native_call()
+                if on_tensor is not None and type(x) is Tensor and type(y) in _TENSOR_OPERANDS:
+                    return on_tensor(x, y)
                 return apply(op, x, y)
             except USER_ERRORS as error:
                 raise_at(error, span)

@@ -50,6 +50,8 @@ def _multiply(a, b):
 
 
 _SEQUENCES = (str, bytes, list, tuple)
+# The arithmetic operators on a tensor and a tensor or number, as `binary` dispatches them.
+TENSOR_ARITHMETIC = {op: _TENSOR_BINARY[op] for op in ("+", "-", "*", "/", "**")}
 _PY_BINARY = {
     "+": operator.add, "-": operator.sub, "*": _multiply, "/": operator.truediv,
     "**": operator.pow, "//": operator.floordiv, "%": operator.mod, "&": operator.and_,

@@ -1,0 +1,55 @@
+"""Vjps on raw arrays for the commonest ops, used by backward when no graph is being built.
+
+Each rule computes exactly what the op's tensor vjp computes (the same NumPy calls in the same
+order, the same memory layout), without making a Tensor or going through `apply` at each step.
+The backward pass uses them only where the tensor vjp's own ops would take `apply`'s fast path:
+gradient, inputs and output all of one floating dtype.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine.layout import torch_layout
+from gradcli.engine.ops.pointwise import _pow_tensor_scalar
+from gradcli.engine.autograd import RAW_VJPS
+
+
+def _pointwise(forward, *operands):
+    """An elementwise op's result laid out as `apply` lays it out."""
+    raw = forward(*operands)
+    if raw.ndim > 1:
+        raw = torch_layout(raw, [x for x in operands if type(x) is np.ndarray])
+    return raw
+
+
+def _times(g, s):
+    """maybe_multiply: `g` itself when `s` is 1, else g * s (mul.Scalar, no layout step)."""
+    return g if s == 1 else np.multiply(g, s)
+
+
+def _pow_backward(g, a, e):
+    if e == 0:
+        return np.zeros(a.shape, dtype=a.dtype)
+    exponent = float(e)
+    return _pointwise(np.multiply, g, np.asarray(np.multiply(
+        np.asarray(_pow_tensor_scalar(a, exponent - 1)), exponent)))
+
+
+# Each rule: (vjp on arrays, reads). `reads` says which saved inputs the tensor vjp's outermost
+# op takes beside the gradient (their requires_grad and history decide the no_grad note its result
+# carries); None for pow, whose vjp nests the input inside an op of its own.
+_G = ()
+RAW_VJPS.update({
+    "add.Tensor": ((lambda g, a, b, alpha=1: g, _G),
+                   (lambda g, a, b, alpha=1: _times(g, alpha), _G)),
+    "add.Scalar": ((lambda g, a, b, alpha=1: g, _G),),
+    "sub.Tensor": ((lambda g, a, b, alpha=1: g, _G),
+                   (lambda g, a, b, alpha=1: _times(np.negative(g), alpha), _G)),
+    "sub.Scalar": ((lambda g, a, b, alpha=1: g, _G),),
+    "mul.Tensor": ((lambda g, a, b: _pointwise(np.multiply, g, b), (1,)),
+                   (lambda g, a, b: _pointwise(np.multiply, g, a), (0,))),
+    "mul.Scalar": ((lambda g, a, s: np.multiply(g, s), _G),),
+    "pow.Tensor_Scalar": ((_pow_backward, None),),
+    "neg": ((lambda g, a: np.negative(g), _G),),
+})

@@ -1,0 +1,73 @@
+"""Backward's fast step: a node's vjps run on raw arrays (ops/raw_vjps.py) when no graph is built.
+
+The gradients it hands on are the tensors the node's own vjps would make: the same values and
+layout, and the same `_history` note (what `_note_no_history` gives results computed without
+grad mode), so hooks, retain_grad and error notes further down see no difference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dtypes
+from gradcli.engine.autograd import NO_GRAD_NOTE, RAW_VJPS
+from gradcli.engine.functions import F
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+
+def run_raw(node, node_grads: list, add_to_buffer) -> bool:
+    """Run `node` on its gradient and buffer what it sends each edge, as the general step would;
+    False, having done nothing, where this path does not apply."""
+    rules = RAW_VJPS.get(node.op.key)
+    if rules is None or node.hooks or node.retained:
+        return False
+    g = node_grads[0]
+    if g is None or STATE.backward_observer is not None or STATE.anomaly[0] or STATE.forward_ad:
+        return False
+    dtype = g.dtype
+    name = dtype.name
+    if dtype.category != dtypes.FLOATING or node._output_meta[0][1] != name:
+        return False
+    for meta in node.edge_meta:
+        if meta is not None and meta[1] != name:
+            return False
+    node.check_saved()
+    saved = node.saved_args
+    arrays = [a.data if type(a) is Tensor else a for a in saved]
+    g_data, params = g.data, node.params
+    for i, (next_node, nr), meta in zip(node.edge_slots, node.next_edges, node.edge_meta):
+        if next_node is None:
+            continue
+        rule, reads = rules[i]
+        raw = rule(g_data, *arrays, **params)
+        if raw is g_data:
+            grad = g
+        else:
+            grad = Tensor(raw if type(raw) is np.ndarray else np.asarray(raw), dtype)
+            grad._history = _note(g, saved, reads)
+        if grad.data.shape != meta[0]:
+            grad = F.sum_to(grad, meta[0])
+        add_to_buffer(next_node, nr, grad)
+    return True
+
+
+def _note(g: Tensor, saved: tuple, reads: tuple | None):
+    """The `_history` the tensor vjp's result would carry (see registry._note_no_history)."""
+    if reads is None:  # pow: g * (exponent * self ** (exponent - 1)), or zeros when exponent is 0
+        if saved[1] == 0:
+            return None
+        if g._requires_grad:
+            return (NO_GRAD_NOTE, STATE.origin)
+        if g._history is not None:
+            return g._history
+        a = saved[0]
+        return (NO_GRAD_NOTE, STATE.origin) if a._requires_grad else a._history
+    operands = [g] + [saved[i] for i in reads if type(saved[i]) is Tensor]
+    for t in operands:
+        if t._requires_grad:
+            return (NO_GRAD_NOTE, STATE.origin)
+    for t in operands:
+        if t._history is not None:
+            return t._history
+    return None
