@@ -209,11 +209,6 @@ def random_split(dataset, lengths, generator=None):
     return subsets
 
 
-def _engine_generator(generator):
-    """The engine generator behind a torch.Generator value (or None)."""
-    return getattr(generator, "engine", generator)
-
-
 DATASET = PyType(f"{_MODULE}.dataset.Dataset", ())
 classes.BASE_INSTANCES[DATASET] = lambda cls, args: classes.Instance(cls)
 classes.BASE_INITS[DATASET] = entry("__init__", lambda self: None, "self",
@@ -236,7 +231,7 @@ DATALOADER = _type(
     lambda ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
     pin_memory, drop_last, timeout, worker_init_fn, multiprocessing_context, generator, **__:
     DataLoader(ctx, dataset, batch_size, shuffle, collate_fn, drop_last,
-               _engine_generator(generator)),
+               generator),
     "self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, "
     "num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0, "
     "worker_init_fn=None, multiprocessing_context=None, generator=None, *, prefetch_factor=None, "
@@ -246,6 +241,6 @@ DATA = Namespace(_MODULE, {
     "Dataset": DATASET, "TensorDataset": TENSOR_DATASET, "Subset": SUBSET,
     "DataLoader": DATALOADER,
     "random_split": entry("random_split", lambda dataset, lengths, generator: random_split(
-        dataset, lengths, _engine_generator(generator)), "dataset, lengths, generator=None"),
+        dataset, lengths, generator), "dataset, lengths, generator=None"),
     "default_collate": entry("default_collate", collate, "batch"),
 })

@@ -10,6 +10,7 @@ from gradcli.engine.ops import shapes as S
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.math_table import TENSOR_MATH
+from gradcli.language.namespaces.rng import RANDOM_METHODS
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.values import Size
 
@@ -71,9 +72,4 @@ TENSOR_METHODS = table(
         t, selection.index_put_key(indices), values, accumulate),
         "self, indices, values: Tensor, accumulate=False"),
     # in place
-    entry("normal_", lambda t, mean, std, generator: creation.fill_random(t, "normal", mean, std),
-          "self, mean=0, std=1, *, generator=None"),
-    entry("uniform_", lambda t, low, high, generator: creation.fill_random(t, "uniform", low,
-                                                                           high),
-          "self, from_=0, to=1, *, generator=None"),
-) | TENSOR_MATH
+) | TENSOR_MATH | RANDOM_METHODS

@@ -23,6 +23,7 @@ from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TOR
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
+from gradcli.language.namespaces.rng import RANDOM as TORCH_RANDOM, RANDOM_FUNCTIONS
 from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime.objects import LazyTable
@@ -115,7 +116,7 @@ TORCH_TABLE = table(
     entry("is_grad_enabled", lambda: STATE.grad_enabled, ""),
     entry("device", devices.device, "type, index=None"),
     entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
-) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
+) | TORCH_MATH | RANDOM_FUNCTIONS | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]} | MODES | {dtype.legacy_name: PyType(
@@ -144,6 +145,7 @@ MODULES = {
     "torch.autograd.forward_ad": FORWARD_AD,
     "torch.func": FUNC,
     "torch.cuda": CUDA,
+    "torch.random": TORCH_RANDOM,
     "math": MATH,
     "random": RANDOM,
     **PYTHON_MODULES,
