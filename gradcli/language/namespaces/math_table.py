@@ -15,6 +15,7 @@ from gradcli.engine.declarations import declared
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.nn_init import NN_INIT
+from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.runtime.signatures import declared_entry
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.values import Namespace
@@ -182,10 +183,11 @@ def _nn_classes() -> dict:
     return NN_CLASSES
 
 
-NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT}, _nn_classes))
+NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
+                                     "utils": NN_UTILS}, _nn_classes))
 LINALG = Namespace("torch.linalg", declared_entries("linalg") | table(
     entry("vector_norm", R.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None"),
     entry("matmul", L.matmul, "input, other"),
 ))
 MATH_MODULES = {"torch.nn": NN, "torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
-                "torch.linalg": LINALG}
+                "torch.nn.utils": NN_UTILS, "torch.linalg": LINALG}
