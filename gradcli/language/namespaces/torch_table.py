@@ -94,7 +94,8 @@ def _optimizers() -> dict:
 
 def _schedulers() -> dict:
     from gradcli.language.namespaces.lr_scheduler import LR_SCHEDULER
-    return LR_SCHEDULER.table
+    from gradcli.language.namespaces.one_cycle import ONE_CYCLE
+    return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type}
 
 
 def _data() -> dict:
