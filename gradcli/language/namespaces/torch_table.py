@@ -100,7 +100,8 @@ def _schedulers() -> dict:
 
 def _data() -> dict:
     from gradcli.language.namespaces.data import DATA
-    return DATA.table
+    from gradcli.language.namespaces.samplers import SAMPLERS
+    return DATA.table | SAMPLERS
 
 
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
