@@ -39,27 +39,49 @@ def _group_norm(x, w, b, groups, eps):
     return out.astype(x.dtype), mean, rstd
 
 
-def _normalised(x: Tensor, groups: int, eps: float) -> Tensor:
+def _statistics(x: Tensor, groups: int, eps: float):
+    """Per-(sample, group) mean and 1/std, shaped (N, G, 1)."""
     grouped = F.reshape(x, (x.shape[0], groups, -1))
-    centered = F.sub(grouped, F.mean(grouped, (2,), True))
-    rstd = F.rsqrt(F.add_scalar(F.mean(F.mul(centered, centered), (2,), True), eps))
-    return F.mul(centered, rstd), rstd
+    mean = F.mean(grouped, (2,), True)
+    centered = F.sub(grouped, mean)
+    return mean, F.rsqrt(F.add_scalar(F.mean(F.mul(centered, centered), (2,), True), eps))
+
+
+def _per_channel(t: Tensor, x: Tensor, groups: int) -> Tensor:
+    """(N, G, 1) statistics repeated over each group's channels, shaped (N, C)."""
+    n, c = x.shape[:2]
+    return F.reshape(F.expand(t, (n, groups, c // groups)), (n, c))
 
 
 def _grad(index: int):
+    """torch's GroupNorm backward: per-channel sums ds = sum(g * x), db = sum(g), then
+    dgamma = sum_n (ds - db * mean) * rstd and dx = rstd * gamma * g + b * x + c."""
     def rule(g, x, w, b, groups, eps):
         g = g[0]
-        batch_axes = (0, *range(2, x.ndim))
-        xhat, rstd = _normalised(x, groups, eps)
-        if index == 2:
-            return F.sum(F.mul(g, F.reshape(xhat, x.shape)), batch_axes)
+        n, c = x.shape[:2]
+        spatial = tuple(range(2, x.ndim))
         if index == 3:
-            return F.sum(g, batch_axes)
-        gw = g if w is None else F.mul(g, F.reshape(w, _channel(w.shape, x.ndim)))
-        gw = F.reshape(gw, (x.shape[0], groups, -1))
-        inner = F.sub(F.sub(gw, F.mean(gw, (2,), True)),
-                      F.mul(xhat, F.mean(F.mul(gw, xhat), (2,), True)))
-        return F.reshape(F.mul(rstd, inner), x.shape)
+            return F.sum(g, (0, *spatial))
+        mean, rstd = _statistics(x, groups, eps)
+        ds, db = F.sum(F.mul(g, x), spatial), F.sum(g, spatial)
+        if index == 2:
+            return F.sum(F.mul(F.sub(ds, F.mul(db, _per_channel(mean, x, groups))),
+                               _per_channel(rstd, x, groups)), (0,))
+        if w is not None:
+            ds, db = F.mul(ds, w), F.mul(db, w)
+        ds_g = F.sum(F.reshape(ds, (n, groups, -1)), (2,), True)
+        db_g = F.sum(F.reshape(db, (n, groups, -1)), (2,), True)
+        scale = 1.0 / (x.numel() // n // groups)
+        coef_b = F.mul_scalar(F.mul(F.sub(F.mul(db_g, mean), ds_g),
+                                    F.mul(F.mul(rstd, rstd), rstd)), scale)
+        coef_c = F.sub(F.neg(F.mul(coef_b, mean)), F.mul_scalar(F.mul(db_g, rstd), scale))
+        view = (n, c) + (1,) * (x.ndim - 2)
+        gamma_rstd = _per_channel(rstd, x, groups)
+        if w is not None:
+            gamma_rstd = F.mul(gamma_rstd, w)
+        return F.add(F.add(F.mul(F.reshape(gamma_rstd, view), g),
+                           F.mul(F.reshape(_per_channel(coef_b, x, groups), view), x)),
+                     F.reshape(_per_channel(coef_c, x, groups), view))
     return rule
 
 

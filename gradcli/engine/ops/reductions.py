@@ -11,6 +11,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.norm_order import exact_for, two_norm_f32
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
@@ -237,6 +238,8 @@ defop("scatter.src", "ScatterBackward0", _scatter, promote="none", save=(1,),
 def _vector_norm(a, ord, dim, keepdim):
     axis = F.axis_of(a, dim)
     x = np.abs(a)
+    if ord == 2 and (axis is None or len(axis) == a.ndim) and exact_for(a):
+        return np.full((1,) * a.ndim if keepdim else (), two_norm_f32(a), np.float32)
     if ord == 2:
         return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdim))
     if math.isinf(ord):
