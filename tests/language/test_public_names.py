@@ -69,4 +69,4 @@ def coverage() -> dict[str, tuple[int, int]]:
 
 if __name__ == "__main__":
     for namespace, (supported, total) in coverage().items():
-        print(f"{namespace:22} {supported:5} / {total:5}  ({100 * supported / total:.0f}%)")
+        print(f"{namespace:26} {supported:5} / {total:5}  ({100 * supported / total:.0f}%)")

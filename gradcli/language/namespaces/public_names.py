@@ -11,7 +11,8 @@ from gradcli.engine import errors
 
 RECORD = Path(__file__).with_name("public_names.json")
 NAMESPACES = ("torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch.linalg",
-              "torch.autograd", "torch.func")
+              "torch.autograd", "torch.func", "torch.nn.init", "torch.nn.utils", "torch.optim",
+              "torch.optim.lr_scheduler", "torch.utils.data")
 
 
 @cache
