@@ -3,8 +3,8 @@
 
 from gradcli.engine.ops import (  # noqa: F401
     activation, arrange, common, comparison, convolution, decompositions, dual, gating,
-    group_norm, inplace, linalg, losses, nn_functional, padding, pointwise, pointwise_more,
-    products, reductions, selection, shapes, sorting)
+    group_norm, inplace, interpolate, linalg, losses, nn_functional, padding, pointwise,
+    pointwise_more, products, reductions, selection, shapes, sorting)
 from gradcli.engine import conversions, creation, einsum, indexing  # noqa: F401,E402
 
 inplace.declare_written_back()

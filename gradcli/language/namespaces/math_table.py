@@ -179,9 +179,8 @@ NN_FUNCTIONAL = Namespace("torch.nn.functional", declared_entries("functional") 
 
 def _nn_classes() -> dict:
     # loaded when a program first needs one
-    from gradcli.language.namespaces.nn_more import MORE_CLASSES
     from gradcli.language.namespaces.nn_table import NN_CLASSES
-    return NN_CLASSES | MORE_CLASSES
+    return NN_CLASSES
 
 
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,

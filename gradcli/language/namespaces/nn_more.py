@@ -1,15 +1,15 @@
-"""More torch.nn module classes: GLU and GroupNorm."""
+"""Builders, forwards and reprs of more torch.nn module classes (GroupNorm, Upsample); their
+rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
 from gradcli.engine import errors, parameters
 from gradcli.engine.ops import group_norm as GN
-from gradcli.language.namespaces.modules import Module, ModuleKind
-from gradcli.language.namespaces.nn_table import _functional, _options_repr
+from gradcli.engine.ops import interpolate as I
 
 
-def _build_group_norm(module: Module, num_groups, num_channels, eps, affine, device, dtype,
-                      bias) -> None:
+def build_group_norm(module, num_groups, num_channels, eps, affine, device, dtype,
+                     bias) -> None:
     if num_channels % num_groups:
         raise errors.value_error(f"num_channels ({num_channels}) must be divisible by "
                                  f"num_groups ({num_groups})")
@@ -19,22 +19,39 @@ def _build_group_norm(module: Module, num_groups, num_channels, eps, affine, dev
                          bias=parameters.filled(shape, 0.0, dtype) if affine and bias else None)
 
 
-def _group_norm_forward(ctx, module: Module, x):
+def group_norm_forward(ctx, module, x):
     a = module.attrs
     return GN.group_norm(x, a["num_groups"], module.params["weight"], module.params["bias"],
                          a["eps"])
 
 
-def _group_norm_repr(module: Module, printer) -> str:
+def group_norm_repr(module, printer) -> str:
     a = module.attrs
     return (f"{a['num_groups']}, {a['num_channels']}, eps={printer.str(a['eps'])}, "
             f"affine={a['affine']}, bias={module.params.get('bias') is not None}")
 
 
-KINDS = [
-    ModuleKind("GLU", "activation", "dim=-1", _functional("glu"), extra_repr=_options_repr("dim")),
-    ModuleKind("GroupNorm", "normalization", "num_groups, num_channels, eps=1e-05, affine=True, "
-               "device=None, dtype=None, *, bias=True", _group_norm_forward,
-               extra_repr=_group_norm_repr, build=_build_group_norm),
-]
-MORE_CLASSES = {kind.name: kind.type for kind in KINDS}
+def build_upsample(module, size, scale_factor, mode, align_corners,
+                   recompute_scale_factor) -> None:
+    if isinstance(scale_factor, (list, tuple)):
+        scale_factor = tuple(float(f) for f in scale_factor)
+    elif scale_factor:
+        scale_factor = float(scale_factor)
+    else:
+        scale_factor = None
+    module.attrs.update(size=size, scale_factor=scale_factor, mode=mode,
+                        align_corners=align_corners,
+                        recompute_scale_factor=recompute_scale_factor)
+
+
+def upsample_forward(ctx, module, x):
+    a = module.attrs
+    return I.interpolate(x, a["size"], a["scale_factor"], a["mode"], a["align_corners"],
+                         a["recompute_scale_factor"])
+
+
+def upsample_repr(module, printer) -> str:
+    a = module.attrs
+    shown = (f"scale_factor={printer.repr(a['scale_factor'])}" if a["scale_factor"] is not None
+             else f"size={printer.repr(a['size'])}")
+    return f"{shown}, mode={printer.repr(a['mode'])}"
