@@ -41,7 +41,9 @@ for _mode, _name in _MODES.items():
               save=(0,),
               vjp=lambda g, x, index, key=_key: apply(OPS[key + "_backward"], g, x, index=index))
         defop(_key + "_backward", f"{_label}BackwardBackward0", _scatter, promote="none",
-              vjp=(lambda gg, g, x, index, key=_key: apply(OPS[key], gg, index=index), None))
+              save=(1,),
+              vjp=(lambda gg, g, x, index, key=_key: apply(OPS[key], gg, index=index),
+                   lambda gg, g, x, index, key=_key: F.zeros_like(x)))
 
 
 def _positions(mode: str, size: int, left: int, right: int) -> np.ndarray:
