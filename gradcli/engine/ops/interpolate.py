@@ -77,14 +77,14 @@ def _resample(x: np.ndarray, taps: tuple) -> np.ndarray:
     return level(x, 0)
 
 
-def _scatter(g: np.ndarray, x: np.ndarray, taps: tuple) -> np.ndarray:
+def _scatter(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
     """The gradient of _resample: each output's gradient times its weights, added back onto
     its source positions, one dim at a time."""
     for depth in reversed(range(len(taps))):
         axis = g.ndim - len(taps) + depth
-        shape = list(g.shape)
-        shape[axis] = x.shape[axis]
-        out = np.zeros(shape, g.dtype)
+        sizes = list(g.shape)
+        sizes[axis] = shape[axis]
+        out = np.zeros(sizes, g.dtype)
         for index, weight in zip(*taps[depth]):
             part = g if weight is None else _along(g, axis, np.arange(g.shape[axis]), weight)
             np.add.at(np.moveaxis(out, axis, 0), index, np.moveaxis(part, axis, 0))
@@ -95,12 +95,13 @@ def _scatter(g: np.ndarray, x: np.ndarray, taps: tuple) -> np.ndarray:
 for _dims in (1, 2):
     for _mode, _label in (("nearest", "Nearest"), (_LINEAR[_dims], _LINEAR[_dims].capitalize())):
         _key = f"upsample_{_mode}{_dims}d"
-        defop(_key, f"Upsample{_label}{_dims}DBackward0", lambda x, taps: _resample(x, taps),
-              promote="none", save=(0,),
-              vjp=lambda g, x, taps, key=_key: apply(OPS[key + "_backward"], g, x, taps=taps))
+        defop(_key, f"Upsample{_label}{_dims}DBackward0",
+              lambda x, taps, shape: _resample(x, taps), promote="none",
+              vjp=lambda g, x, taps, shape, key=_key: apply(OPS[key + "_backward"], g,
+                                                            taps=taps, shape=shape))
         defop(_key + "_backward", f"Upsample{_label}{_dims}DBackwardBackward0", _scatter,
-              promote="none", vjp=(lambda gg, g, x, taps, key=_key: apply(OPS[key], gg,
-                                                                          taps=taps), None))
+              promote="none", vjp=lambda gg, g, taps, shape, key=_key: apply(
+                  OPS[key], gg, taps=taps, shape=gg.shape))
 
 
 def _sizes_out(x: Tensor, size, scale_factor, dims: int):
@@ -146,7 +147,7 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
     taps = tuple(_taps(mode, n_in, n_out, f, bool(align_corners)) for n_in, n_out, f in
                  zip(x.shape[2:], sizes, factors))
     key = f"upsample_{'nearest' if mode == 'nearest' else _LINEAR[dims]}{dims}d"
-    return apply(OPS[key], x, taps=taps)
+    return apply(OPS[key], x, taps=taps, shape=x.shape)
 
 
 declare("interpolate", interpolate, "interpolate(Tensor input, int[]? size=None, "

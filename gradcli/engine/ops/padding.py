@@ -41,9 +41,8 @@ for _mode, _name in _MODES.items():
               save=(0,),
               vjp=lambda g, x, index, key=_key: apply(OPS[key + "_backward"], g, x, index=index))
         defop(_key + "_backward", f"{_label}BackwardBackward0", _scatter, promote="none",
-              save=(1,),
               vjp=(lambda gg, g, x, index, key=_key: apply(OPS[key], gg, index=index),
-                   lambda gg, g, x, index, key=_key: F.zeros_like(x)))
+                   lambda gg, g, x, index: F.zeros_like(gg)))
 
 
 def _positions(mode: str, size: int, left: int, right: int) -> np.ndarray:
