@@ -13,6 +13,7 @@ from gradcli.cli.bindings import (ExpressionError, Problem, Source, UsageError, 
 from gradcli.engine import creation, dtypes, grad_api
 from gradcli.engine.functions import F
 from gradcli.engine.errors import TorchError
+from gradcli.engine.random import DEFAULT_SEED
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import functional_autograd
@@ -254,8 +255,9 @@ def check(problem: Problem, given: dict[str, float | None], expects: dict[str, S
 
 
 def _evaluate(problem: Problem, values: dict) -> Tensor:
-    """EXPR at `values`, with the generator as at start-up (so random draws repeat)."""
-    creation.DEFAULT_GENERATOR.reset()
+    """EXPR at `values`, with the generator as torch.Generator() starts (so random draws
+    repeat, in every run)."""
+    creation.DEFAULT_GENERATOR.reset(DEFAULT_SEED)
     return output_of(problem, values)
 
 

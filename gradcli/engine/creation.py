@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
@@ -331,27 +332,47 @@ def get_default_dtype() -> dtypes.DType:
 # ---- random factories ---------------------------------------------------------------------------
 
 class RandomSource:
-    """The default generator, created on first use so start-up stays light."""
+    """The default generator, created on first use so start-up stays light. Like torch's, it
+    starts from a seed drawn afresh in each process; `kind` is the class it is made of."""
 
     def __init__(self) -> None:
         self._generator = None
+        self._start_seed = None
+        self.kind = None
+
+    @property
+    def start_seed(self) -> int:
+        if self._start_seed is None:
+            self._start_seed = int.from_bytes(os.urandom(8), "little")
+        return self._start_seed
 
     @property
     def generator(self):
         if self._generator is None:
             from gradcli.engine.random import Generator
-            self._generator = Generator()
+            self._generator = (self.kind or Generator)(self.start_seed)
         return self._generator
 
-    def reset(self) -> None:
-        self._generator = None
+    def use(self, kind) -> None:
+        """Make the default generator of `kind` (the language's torch.Generator)."""
+        self.kind = kind
+        if not isinstance(self._generator, kind):
+            self._generator = None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Back to the process's start seed (each session), or to `seed` from now on."""
+        if seed is not None:
+            self._start_seed = seed
+        if self._generator is not None:
+            self._generator.manual_seed(self.start_seed)
 
 
 DEFAULT_GENERATOR = RandomSource()
 
 
-def manual_seed(seed: int) -> None:
-    DEFAULT_GENERATOR.generator.manual_seed(int(seed))
+def draw_source(generator=None):
+    """The engine generator a `generator=` argument names, or the default one."""
+    return DEFAULT_GENERATOR.generator if generator is None else generator
 
 
 def _check_floating(kernel: str, dtype: dtypes.DType) -> None:
@@ -361,17 +382,17 @@ def _check_floating(kernel: str, dtype: dtypes.DType) -> None:
             f'"{kernel}" not implemented for \'{dtype.legacy_name.removesuffix("Tensor")}\'')
 
 
-def randn(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def randn(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
     dtype = dtype or STATE.default_dtype
     _check_floating("normal_kernel_cpu", dtype)
-    values = DEFAULT_GENERATOR.generator.normal(storage(size_args(size, "randn"), dtype), dtype.np)
+    values = draw_source(generator).normal(storage(size_args(size, "randn"), dtype), dtype.np)
     return _leaf(values, dtype, requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def rand(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
     dtype = dtype or STATE.default_dtype
     _check_floating("check_uniform_bounds", dtype)
-    values = DEFAULT_GENERATOR.generator.uniform(storage(size_args(size, "rand"), dtype), dtype.np)
+    values = draw_source(generator).uniform(storage(size_args(size, "rand"), dtype), dtype.np)
     return _leaf(values, dtype, requires_grad)
 
 
@@ -383,7 +404,8 @@ def _check_std(std) -> None:
         raise errors.runtime(f"normal expects std >= 0.0, but found std {std:g}")
 
 
-def normal(mean, std, size=None, dtype=None, requires_grad: bool = False) -> Tensor:
+def normal(mean, std, size=None, dtype=None, requires_grad: bool = False,
+           generator=None) -> Tensor:
     """torch.normal: numbers and a size draw like normal_(mean, std); tensor means or stds
     draw standard normals of their broadcast shape, then scale by std and shift by mean."""
     _check_std(std)
@@ -392,45 +414,47 @@ def normal(mean, std, size=None, dtype=None, requires_grad: bool = False) -> Ten
             raise errors.type_error("normal() missing 1 required positional arguments: \"size\"")
         dtype = dtype or STATE.default_dtype
         _check_floating("normal_kernel_cpu", dtype)
-        values = DEFAULT_GENERATOR.generator.normal(storage(size_args((size,), "normal"), dtype),
+        values = draw_source(generator).normal(storage(size_args((size,), "normal"), dtype),
                                                     dtype.np, float(mean), float(std))
         return _leaf(values, dtype, requires_grad)
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
     dtype = tensors[0].dtype
     shape = np.broadcast_shapes(*(t.shape for t in tensors))
-    values = DEFAULT_GENERATOR.generator.normal(shape, dtype.np, 0.0, 1.0)
+    values = draw_source(generator).normal(shape, dtype.np, 0.0, 1.0)
     scale = std.data if isinstance(std, Tensor) else dtype.np.type(std)
     shift = mean.data if isinstance(mean, Tensor) else dtype.np.type(mean)
     return _leaf((values * scale + shift).astype(dtype.np), dtype, requires_grad)
 
 
-def fill_random(t: Tensor, kind: str, low: float, high: float) -> Tensor:
+def fill_random(t: Tensor, kind: str, low: float, high: float, generator=None) -> Tensor:
     """Tensor.normal_(mean, std) / uniform_(from, to): the tensor's values redrawn in place."""
     if STATE.grad_enabled and t.requires_grad and t.is_leaf:
         raise errors.runtime("a leaf Variable that requires grad is being used in an in-place "
                              "operation.")
     if kind == "normal":
         _check_std(high)
-        drawn = DEFAULT_GENERATOR.generator.normal(t.shape, t.dtype.np, float(low), float(high))
+        drawn = draw_source(generator).normal(t.shape, t.dtype.np, float(low), float(high))
     else:
         if low > high:
             raise errors.runtime(f"uniform_ expects to return a [from, to) range, but found "
                                  f"from={low:g} > to={high:g}")
-        drawn = DEFAULT_GENERATOR.generator.uniform(t.shape, t.dtype.np, low, high)
+        drawn = draw_source(generator).uniform(t.shape, t.dtype.np, low, high)
     t.data[...] = drawn
     t.bump_version()
     return t
 
 
-def randn_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
+    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad,
+                 generator=generator)
 
 
-def rand_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
+    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad,
+                generator=generator)
 
 
-def randint(*args, dtype=None, requires_grad: bool = False) -> Tensor:
+def randint(*args, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
     """torch.randint(high, size) or torch.randint(low, high, size)."""
     if len(args) == 2:
         low, (high, size) = 0, args
@@ -450,16 +474,16 @@ def randint(*args, dtype=None, requires_grad: bool = False) -> Tensor:
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dtype = dtype or dtypes.int64
     shape = storage(size_args((size,), "randint"), dtype)
-    values = DEFAULT_GENERATOR.generator.randint(int(low), int(high), shape)
+    values = draw_source(generator).randint(int(low), int(high), shape)
     return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)
 
 
-def randperm(n: int, dtype=None, requires_grad: bool = False) -> Tensor:
+def randperm(n: int, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
     if n < 0:
         raise errors.runtime(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = dtype or dtypes.int64
     storage((n,), dtype)
-    values = DEFAULT_GENERATOR.generator.randperm(int(n))
+    values = draw_source(generator).randperm(int(n))
     return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)
 
 
@@ -468,7 +492,8 @@ def _sized_factory(fn):
     def make(size, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False, generator=None, out=None):
         devices.place(device)
-        return fn(*size, dtype=dtype, requires_grad=requires_grad)
+        drawn = {} if generator is None else {"generator": generator}
+        return fn(*size, dtype=dtype, requires_grad=requires_grad, **drawn)
     return make
 
 

@@ -159,7 +159,10 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     if kind == "Tensor[]":
         return isinstance(value, (tuple, list)) and all(isinstance(v, Tensor) for v in value), \
             value
-    return True, value  # Generator, Device, Layout, MemoryFormat: checked by the function
+    if kind == "Generator":
+        from gradcli.engine.random import Generator
+        return isinstance(value, Generator), value
+    return True, value  # Device, Layout, MemoryFormat: checked by the function
 
 
 def _type_name(value) -> str:

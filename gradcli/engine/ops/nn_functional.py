@@ -312,6 +312,11 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     if mode != "constant":
         if value is not None and value != 0:
             raise errors.runtime(f"Padding mode \"{mode}\" doesn't take in value argument")
+        if mode in ("reflect", "replicate"):
+            from gradcli.engine.ops.padding import pad as nonconstant_pad
+            return nonconstant_pad(x, pad, mode)
+        if mode != "circular":
+            raise errors.TorchError("NotImplementedError", f"Unrecognised padding mode {mode}")
         raise errors.TorchError("NotImplementedError",
                                 f"padding mode {mode} is not supported by gradcli yet")
     for dim in range(len(pad) // 2):

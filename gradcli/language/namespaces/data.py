@@ -126,11 +126,21 @@ def collate(batch: list):
 
 class DataLoader(_DataObject):
     is_sequence = True
-    __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "collate_fn", "generator")
+    __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "collate_fn", "generator",
+                 "sampler", "batch_sampler")
     PROPERTIES = {"dataset": lambda d: d.dataset, "batch_size": lambda d: d.batch_size,
                   "drop_last": lambda d: d.drop_last, "generator": lambda d: d.generator}
 
-    def __init__(self, ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator):
+    def __init__(self, ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator,
+                 sampler=None, batch_sampler=None):
+        if sampler is not None and shuffle:
+            raise errors.value_error("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise errors.value_error("batch_sampler option is mutually exclusive with "
+                                         "batch_size, shuffle, sampler, and drop_last")
+            batch_size = None
+        self.sampler, self.batch_sampler = sampler, batch_sampler
         self.dataset, self.batch_size, self.shuffle = dataset, batch_size, bool(shuffle)
         self.drop_last, self.attrs, self.generator = bool(drop_last), {}, generator
         self.collate_fn = None if collate_fn is None else (
@@ -141,7 +151,9 @@ class DataLoader(_DataObject):
                                      f"batch_size={batch_size}")
 
     def length(self) -> int:
-        size = _len(self.dataset)
+        if self.batch_sampler is not None:
+            return _len(self.batch_sampler)
+        size = _len(self.dataset if self.sampler is None else self.sampler)
         if self.batch_size is None:
             return size
         return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
@@ -150,6 +162,9 @@ class DataLoader(_DataObject):
         raise errors.type_error("'DataLoader' object is not subscriptable")
 
     def _order(self):
+        if self.sampler is not None:
+            yield from iterate(self.sampler)
+            return
         size = _len(self.dataset)
         if not self.shuffle:
             yield from range(size)
@@ -166,6 +181,10 @@ class DataLoader(_DataObject):
 
     def _batches(self):
         collate_fn = self.collate_fn or collate
+        if self.batch_sampler is not None:
+            for batch in iterate(self.batch_sampler):
+                yield collate_fn([protocols.get_item(self.dataset, i) for i in batch])
+            return
         order = self._order()
         if self.batch_size is None:
             for index in order:
@@ -209,11 +228,6 @@ def random_split(dataset, lengths, generator=None):
     return subsets
 
 
-def _engine_generator(generator):
-    """The engine generator behind a torch.Generator value (or None)."""
-    return getattr(generator, "engine", generator)
-
-
 DATASET = PyType(f"{_MODULE}.dataset.Dataset", ())
 classes.BASE_INSTANCES[DATASET] = lambda cls, args: classes.Instance(cls)
 classes.BASE_INITS[DATASET] = entry("__init__", lambda self: None, "self",
@@ -235,8 +249,8 @@ DATALOADER = _type(
     "DataLoader", "dataloader", DataLoader,
     lambda ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
     pin_memory, drop_last, timeout, worker_init_fn, multiprocessing_context, generator, **__:
-    DataLoader(ctx, dataset, batch_size, shuffle, collate_fn, drop_last,
-               _engine_generator(generator)),
+    DataLoader(ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator, sampler,
+               batch_sampler),
     "self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, "
     "num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0, "
     "worker_init_fn=None, multiprocessing_context=None, generator=None, *, prefetch_factor=None, "
@@ -246,6 +260,6 @@ DATA = Namespace(_MODULE, {
     "Dataset": DATASET, "TensorDataset": TENSOR_DATASET, "Subset": SUBSET,
     "DataLoader": DATALOADER,
     "random_split": entry("random_split", lambda dataset, lengths, generator: random_split(
-        dataset, lengths, _engine_generator(generator)), "dataset, lengths, generator=None"),
+        dataset, lengths, generator), "dataset, lengths, generator=None"),
     "default_collate": entry("default_collate", collate, "batch"),
 })

@@ -15,6 +15,7 @@ from gradcli.engine.declarations import declared
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.nn_init import NN_INIT
+from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.runtime.signatures import declared_entry
 from gradcli.language.runtime.values import Namespace
 
@@ -75,14 +76,6 @@ def _like(fn):
         t, dtype=dtype, requires_grad=requires_grad)
 
 
-def _randint_like(t, low_or_high, high, *, generator, dtype, layout, device, requires_grad,
-                  memory_format):
-    """torch.randint_like(input, high) or (input, low, high): randint over input's shape."""
-    low, high = (0, low_or_high) if high is None else (low_or_high, high)
-    return creation.randint(low, high, t.shape, dtype=dtype or t.dtype,
-                            requires_grad=requires_grad)
-
-
 def _set_default_dtype(dtype) -> None:
     creation.set_default_dtype(dtype)
 
@@ -99,19 +92,12 @@ TORCH_MATH = declared_entries("torch") | table(
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
           "data, *, dtype=None, device=None"),
     entry("from_numpy", creation.from_numpy, "ndarray"),
-    entry("normal", lambda mean, std, size, generator, dtype, layout, device, requires_grad,
-          pin_memory: creation.normal(mean, std, size, dtype, requires_grad),
-          "mean, std=1.0, size=None, *, generator=None, " + _FACTORY),
     entry("full", lambda size, fill_value, dtype, layout, device, requires_grad, pin_memory:
           creation.full(size, fill_value, dtype, requires_grad),
           "size, fill_value, *, " + _FACTORY),
     entry("ones_like", _like(creation.ones_like), _LIKE),
     entry("zeros_like", _like(creation.zeros_like), _LIKE),
-    entry("rand_like", _like(creation.rand_like), _LIKE),
     entry("empty_like", _like(creation.zeros_like), _LIKE),
-    entry("randint_like", _randint_like, "input: Tensor, low_or_high, high=None, *, generator=None, "
-          "dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"),
-    entry("randn_like", _like(creation.randn_like), _LIKE),
     entry("full_like", lambda t, value, dtype, layout, device, requires_grad, memory_format:
           creation.full_like(t, value, dtype, requires_grad),
           "input: Tensor, fill_value: Number, *, dtype=None, "
@@ -124,12 +110,6 @@ TORCH_MATH = declared_entries("torch") | table(
           "start, end, steps, *, " + _FACTORY),
     entry("eye", lambda n, m, dtype, layout, device, requires_grad, pin_memory:
           creation.eye(n, m, dtype, requires_grad), "n, m=None, *, " + _FACTORY),
-    entry("randint", lambda *args, dtype, layout, device, requires_grad, pin_memory, generator:
-          creation.randint(*args, dtype=dtype, requires_grad=requires_grad),
-          "*args, generator=None, " + _FACTORY),
-    entry("randperm", lambda n, dtype, layout, device, requires_grad, pin_memory, generator:
-          creation.randperm(n, dtype, requires_grad), "n: int, *, generator=None, " + _FACTORY),
-    entry("manual_seed", creation.manual_seed, "seed"),
     entry("set_default_dtype", _set_default_dtype, "d"),
     entry("get_default_dtype", creation.get_default_dtype, "", style="noargs",
           qualname="torch.get_default_dtype"),
@@ -202,4 +182,4 @@ LINALG = Namespace("torch.linalg", declared_entries("linalg") | table(
     entry("matmul", L.matmul, "input, other"),
 ))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
-                "torch.linalg": LINALG}
+                "torch.nn.utils": NN_UTILS, "torch.linalg": LINALG}

@@ -15,6 +15,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
+from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, Module, ModuleKind, check_module,
@@ -454,6 +455,13 @@ KINDS = [
           "weight=None, " + _LOSS + ", pos_weight=None"),
     _loss("CrossEntropyLoss", "cross_entropy", _WEIGHTED + ", label_smoothing=0.0"),
     _loss("NLLLoss", "nll_loss", _WEIGHTED),
+    ModuleKind("GLU", "activation", "dim=-1", _functional("glu"), extra_repr=_options_repr("dim")),
+    ModuleKind("GroupNorm", "normalization", "num_groups, num_channels, eps=1e-05, affine=True, "
+               "device=None, dtype=None, *, bias=True", more.group_norm_forward,
+               extra_repr=more.group_norm_repr, build=more.build_group_norm),
+    ModuleKind("Upsample", "upsampling", "size=None, scale_factor=None, mode='nearest', "
+               "align_corners=None, recompute_scale_factor=None", more.upsample_forward,
+               extra_repr=more.upsample_repr, build=more.build_upsample),
 ]
 
 

@@ -11,6 +11,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.runtime import protocols
+from gradcli.language.namespaces.rng import RANDOM_METHODS
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.runtime.values import Size
@@ -79,11 +80,6 @@ TENSOR_METHODS = table(
         t, selection.index_put_key(indices), values, accumulate),
         "self, indices, values: Tensor, accumulate=False"),
     # in place
-    entry("normal_", lambda t, mean, std, generator: creation.fill_random(t, "normal", mean, std),
-          "self, mean=0, std=1, *, generator=None"),
-    entry("uniform_", lambda t, low, high, generator: creation.fill_random(t, "uniform", low,
-                                                                           high),
-          "self, from_=0, to=1, *, generator=None"),
-) | TENSOR_MATH
+) | TENSOR_MATH | RANDOM_METHODS
 
 protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS

@@ -22,9 +22,11 @@ from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import (LINALG, MATH_MODULES, NN_FUNCTIONAL,
                                                     TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
+from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
+from gradcli.language.namespaces.rng import RANDOM as TORCH_RANDOM, RANDOM_FUNCTIONS
 from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime import protocols
@@ -94,7 +96,8 @@ def _nn_classes() -> dict:
     return NN_CLASSES
 
 
-NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT}, _nn_classes))
+NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
+                                     "utils": NN_UTILS}, _nn_classes))
 
 
 def _optimizers() -> dict:
@@ -105,12 +108,14 @@ def _optimizers() -> dict:
 
 def _schedulers() -> dict:
     from gradcli.language.namespaces.lr_scheduler import LR_SCHEDULER
-    return LR_SCHEDULER.table
+    from gradcli.language.namespaces.one_cycle import ONE_CYCLE
+    return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type}
 
 
 def _data() -> dict:
     from gradcli.language.namespaces.data import DATA
-    return DATA.table
+    from gradcli.language.namespaces.samplers import SAMPLERS
+    return DATA.table | SAMPLERS
 
 
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
@@ -128,7 +133,7 @@ TORCH_TABLE = table(
           qualname="torch.is_grad_enabled"),
     entry("device", devices.device, "type, index=None"),
     entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
-) | TORCH_MATH | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
+) | TORCH_MATH | RANDOM_FUNCTIONS | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]} | MODES | {dtype.legacy_name: PyType(
@@ -157,6 +162,7 @@ MODULES = {
     "torch.autograd.forward_ad": FORWARD_AD,
     "torch.func": FUNC,
     "torch.cuda": CUDA,
+    "torch.random": TORCH_RANDOM,
     "math": MATH,
     "random": RANDOM,
     **PYTHON_MODULES,

@@ -16,6 +16,7 @@ from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_KIND,
                                                RNG_METHODS)
+from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes, exceptions, operators, protocols
@@ -187,6 +188,10 @@ def _product(values) -> int:
 
 
 def _missing(value, name: str):
+    if isinstance(value, Tensor):
+        refusal = unsupported("torch.Tensor", name)
+        if refusal is not None:
+            raise refusal
     raise errors.TorchError("AttributeError",
                             f"'{type_name(value)}' object has no attribute '{name}'")
 

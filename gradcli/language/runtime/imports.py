@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gradcli.engine import errors
+from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime import protocols
 
 
@@ -10,7 +11,9 @@ def _module(path: list[str]):
     dotted = ".".join(path)
     module = protocols.MODULES.get(dotted)
     if module is None:
-        raise errors.TorchError("ModuleNotFoundError", f"No module named '{dotted}'")
+        parent, _, last = dotted.rpartition(".")
+        raise unsupported(parent, last) or errors.TorchError(
+            "ModuleNotFoundError", f"No module named '{dotted}'")
     return module
 
 
@@ -31,6 +34,6 @@ def bind_import(frame, path: list[str], alias: str | None, names) -> None:
         elif name in module.table:
             value = module.table[name]
         else:
-            raise errors.TorchError(
+            raise unsupported(".".join(path), name) or errors.TorchError(
                 "ImportError", f"cannot import name '{name}' from '{'.'.join(path)}'")
         frame.vars[as_name or name] = value

@@ -15,6 +15,7 @@ from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
+from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
@@ -37,7 +38,8 @@ class Namespace:
     def lookup(self, attr: str):
         if attr in self.table:
             return self.table[attr]
-        raise errors.TorchError("AttributeError", f"module '{self.name}' has no attribute '{attr}'")
+        raise unsupported(self.name, attr) or errors.TorchError(
+            "AttributeError", f"module '{self.name}' has no attribute '{attr}'")
 
 
 @dataclass(eq=False)

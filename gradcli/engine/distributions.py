@@ -1,0 +1,154 @@
+"""Random draws from distributions (bernoulli, multinomial, exponential_, random_) with the
+generator calls and arithmetic of torch's CPU kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.creation import _leaf, draw_source
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.random import _uniform_f32, _uniform_f64
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+
+def _check_inplace(t: Tensor) -> None:
+    if STATE.grad_enabled and t.requires_grad and t.is_leaf:
+        raise errors.runtime("a leaf Variable that requires grad is being used in an in-place "
+                             "operation.")
+
+
+def _write(t: Tensor, values: np.ndarray) -> Tensor:
+    t.data[...] = values.astype(t.dtype.np, copy=False)
+    t.bump_version()
+    return t
+
+
+def _short(dtype: dtypes.DType) -> str:
+    return dtype.legacy_name.removesuffix("Tensor")
+
+
+def _bernoulli_tensor_draws(p: Tensor, generator, dtype: dtypes.DType) -> np.ndarray:
+    """bernoulli_tensor_cpu_kernel: one uniform per element (double for a float64 result, float
+    otherwise), 1 where below p."""
+    if not p.dtype.is_floating_point:
+        raise errors.TorchError("NotImplementedError", f'"bernoulli_tensor_cpu_p_" not '
+                                f"implemented for '{_short(p.dtype)}'")
+    wide = dtype is dtypes.float64
+    probs = np.asarray(p.data, np.float64 if wide else np.float32).ravel()
+    bad = np.flatnonzero(~((probs >= 0) & (probs <= 1)))
+    if bad.size:  # the elements before the first bad one have drawn already
+        draw_source(generator)._words(int(bad[0]) * (2 if wide else 1))
+        raise errors.runtime("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+                             "(Could this error message be improved?  If so, please report an "
+                             "enhancement request to PyTorch.)")
+    if wide:
+        u = _uniform_f64(draw_source(generator)._words(2 * probs.size), 0.0, 1.0)
+    else:
+        u = _uniform_f32(draw_source(generator)._words(probs.size), 0.0, 1.0)
+    return (u < probs).reshape(p.shape)
+
+
+def _bernoulli_scalar_draws(shape, p, generator) -> np.ndarray:
+    if not 0 <= p <= 1:
+        raise errors.runtime(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    return draw_source(generator).bernoulli(shape, p)
+
+
+defop("bernoulli", "BernoulliBackward0", lambda p, drawn: drawn.astype(p.dtype),
+      vjp=(lambda g, p, drawn: F.zeros_like(g),))
+
+
+def bernoulli(t: Tensor, p=None, generator=None) -> Tensor:
+    """torch.bernoulli(input) draws with input's probabilities; bernoulli(input, p) with p."""
+    if p is None:
+        return apply(OPS["bernoulli"], t, drawn=_bernoulli_tensor_draws(t, generator, t.dtype))
+    return _leaf(_bernoulli_scalar_draws(t.shape, p, generator).astype(t.dtype.np), t.dtype,
+                 False)
+
+
+def bernoulli_(t: Tensor, p=0.5, generator=None) -> Tensor:
+    _check_inplace(t)
+    if isinstance(p, Tensor):
+        drawn = _bernoulli_tensor_draws(F.expand(p, t.shape), generator, t.dtype)
+    else:
+        drawn = _bernoulli_scalar_draws(t.shape, p, generator)
+    return _write(t, drawn)
+
+
+def _exponential_draws(shape, lambd: float, generator) -> np.ndarray:
+    """exponential_kernel: -1/lambda * log1p(-u) on one double uniform per element."""
+    n = int(np.prod(shape))
+    u = _uniform_f64(draw_source(generator)._words(2 * n), 0.0, 1.0)
+    return ((-1.0 / lambd) * np.log1p(-u)).reshape(shape)
+
+
+def exponential_(t: Tensor, lambd=1.0, generator=None) -> Tensor:
+    _check_inplace(t)
+    if not lambd > 0.0:
+        raise errors.runtime(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    return _write(t, _exponential_draws(t.shape, float(lambd), generator))
+
+
+def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
+    """Tensor.random_(to) / random_(from, to): integers drawn as torch.randint draws them."""
+    _check_inplace(t)
+    if low is None:
+        raise errors.TorchError("NotImplementedError",
+                                "gradcli does not support torch.Tensor.random_() without bounds yet")
+    low, high = (0, low) if high is None else (low, high)
+    if low >= high:
+        raise errors.runtime(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return _write(t, draw_source(generator).randint(int(low), int(high), t.shape))
+
+
+def _check_multinomial(probs: Tensor, n: int, replacement: bool) -> None:
+    if not probs.dtype.is_floating_point:
+        raise errors.runtime("multinomial only supports floating-point dtypes for input, got: "
+                             f"{_short(probs.dtype)}")
+    if probs.ndim not in (1, 2):
+        raise errors.runtime("prob_dist must be 1 or 2 dim")
+    if n <= 0:
+        raise errors.runtime("cannot sample n_sample <= 0 samples")
+    if not replacement and n > probs.shape[-1]:
+        raise errors.runtime("cannot sample n_sample > prob_dist.size(-1) samples without "
+                             "replacement")
+
+
+def _with_replacement(rows: np.ndarray, n: int, generator) -> np.ndarray:
+    """multinomial_with_replacement_apply: a normalised running sum per row (in the input's
+    dtype), then a binary search for one double uniform per sample."""
+    out = np.empty((rows.shape[0], n), np.int64)
+    for r, row in enumerate(rows):
+        cumulative = np.cumsum(row, dtype=row.dtype)
+        total = cumulative[-1]
+        if not total > 0:
+            raise errors.runtime("invalid multinomial distribution (sum of probabilities <= 0)")
+        cumulative = (cumulative / total).astype(row.dtype)
+        u = _uniform_f64(draw_source(generator)._words(2 * n), 0.0, 1.0)
+        out[r] = np.searchsorted(cumulative.astype(np.float64), u, side="left")
+    return out
+
+
+def multinomial(probs: Tensor, num_samples: int, replacement=False, generator=None) -> Tensor:
+    """torch.multinomial: without replacement (or one sample) the top p / Exp(1) draws, as
+    torch's CPU fast path picks them; with replacement a search per sample."""
+    _check_multinomial(probs, num_samples, replacement)
+    rows = probs.data.reshape(-1, probs.shape[-1])
+    if not replacement or num_samples == 1:
+        if rows.size and not bool(((rows < np.inf) & (rows >= 0)).all()):
+            raise errors.runtime("probability tensor contains either `inf`, `nan` or element < 0")
+        if bool((rows.sum(axis=1) == 0).any()):
+            raise errors.runtime("invalid multinomial distribution (sum of probabilities <= 0)")
+        q = (rows / _exponential_draws(rows.shape, 1.0, generator).astype(rows.dtype)).astype(
+            rows.dtype)
+        picks = np.argsort(-q, axis=1, kind="stable")[:, :num_samples]
+    else:
+        picks = _with_replacement(rows, num_samples, generator)
+    return _leaf(picks.reshape(*probs.shape[:-1], num_samples), dtypes.int64, False)
+
+
+export(__name__, globals())

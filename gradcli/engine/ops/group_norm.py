@@ -1,0 +1,113 @@
+"""F.group_norm: each sample's channels normalised in groups, then a per-channel affine map
+(NativeGroupNormBackward0), with torch's checks and texts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.tensor import Tensor
+
+
+def _sizes(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _channel(shape: tuple, ndim: int) -> tuple:
+    return (1, shape[0]) + (1,) * (ndim - 2)
+
+
+def _group_norm(x, w, b, groups, eps):
+    """Moments in double, then torch's y = x * scale + shift with scale = rstd * weight."""
+    n, c = x.shape[:2]
+    wide = x.reshape(n, groups, -1).astype(np.float64)
+    mean = wide.mean(axis=2)
+    rstd = 1 / np.sqrt(((wide - mean[..., None]) ** 2).mean(axis=2) + eps)
+    mean, rstd = mean.astype(x.dtype), rstd.astype(x.dtype)
+    per_channel = c // groups
+    scale = np.repeat(rstd, per_channel, axis=1)
+    if w is not None:
+        scale = scale * w
+    shift = -scale * np.repeat(mean, per_channel, axis=1)
+    if b is not None:
+        shift = shift + b
+    view = (n, c) + (1,) * (x.ndim - 2)
+    out = x * scale.reshape(view) + shift.reshape(view)
+    return out.astype(x.dtype), mean, rstd
+
+
+def _statistics(x: Tensor, groups: int, eps: float):
+    """Per-(sample, group) mean and 1/std, shaped (N, G, 1)."""
+    grouped = F.reshape(x, (x.shape[0], groups, -1))
+    mean = F.mean(grouped, (2,), True)
+    centered = F.sub(grouped, mean)
+    return mean, F.rsqrt(F.add_scalar(F.mean(F.mul(centered, centered), (2,), True), eps))
+
+
+def _per_channel(t: Tensor, x: Tensor, groups: int) -> Tensor:
+    """(N, G, 1) statistics repeated over each group's channels, shaped (N, C)."""
+    n, c = x.shape[:2]
+    return F.reshape(F.expand(t, (n, groups, c // groups)), (n, c))
+
+
+def _grad(index: int):
+    """torch's GroupNorm backward: per-channel sums ds = sum(g * x), db = sum(g), then
+    dgamma = sum_n (ds - db * mean) * rstd and dx = rstd * gamma * g + b * x + c."""
+    def rule(g, x, w, b, groups, eps):
+        g = g[0]
+        n, c = x.shape[:2]
+        spatial = tuple(range(2, x.ndim))
+        if index == 3:
+            return F.sum(g, (0, *spatial))
+        mean, rstd = _statistics(x, groups, eps)
+        ds, db = F.sum(F.mul(g, x), spatial), F.sum(g, spatial)
+        if index == 2:
+            return F.sum(F.mul(F.sub(ds, F.mul(db, _per_channel(mean, x, groups))),
+                               _per_channel(rstd, x, groups)), (0,))
+        if w is not None:
+            ds, db = F.mul(ds, w), F.mul(db, w)
+        ds_g = F.sum(F.reshape(ds, (n, groups, -1)), (2,), True)
+        db_g = F.sum(F.reshape(db, (n, groups, -1)), (2,), True)
+        scale = 1.0 / (x.numel() // n // groups)
+        coef_b = F.mul_scalar(F.mul(F.sub(F.mul(db_g, mean), ds_g),
+                                    F.mul(F.mul(rstd, rstd), rstd)), scale)
+        coef_c = F.sub(F.neg(F.mul(coef_b, mean)), F.mul_scalar(F.mul(db_g, rstd), scale))
+        view = (n, c) + (1,) * (x.ndim - 2)
+        gamma_rstd = _per_channel(rstd, x, groups)
+        if w is not None:
+            gamma_rstd = F.mul(gamma_rstd, w)
+        return F.add(F.add(F.mul(F.reshape(gamma_rstd, view), g),
+                           F.mul(F.reshape(_per_channel(coef_b, x, groups), view), x)),
+                     F.reshape(_per_channel(coef_c, x, groups), view))
+    return rule
+
+
+defop("native_group_norm", "NativeGroupNormBackward0", _group_norm, promote="none",
+      n_outputs=3, differentiable_outputs=(0,), save=(0, 1, 2),
+      vjp=(_grad(1), _grad(2), _grad(3)))
+
+
+def group_norm(x: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    if x.ndim < 2:
+        raise errors.runtime(f"Expected at least 2 dimensions for input tensor but received "
+                             f"{x.ndim}")
+    channels = x.shape[1]
+    if channels % num_groups:
+        raise errors.runtime(
+            "Expected number of channels in input to be divisible by num_groups, but got input "
+            f"of shape {_sizes(x.shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.shape[0] != channels):
+            raise errors.runtime(
+                f"Expected {name} to be a vector of size equal to the number of channels in "
+                f"input, but got {name} of shape {_sizes(t.shape)} and input of shape "
+                f"{_sizes(x.shape)}")
+    out, _, _ = apply(OPS["native_group_norm"], x, weight, bias, groups=num_groups, eps=eps)
+    return out
+
+
+declare("group_norm", group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, "
+        "Tensor? bias=None, float eps=1e-05)", variants="functional")

@@ -1,0 +1,157 @@
+"""F.interpolate's nearest, linear and bilinear modes: per output position the source indices
+and weights torch's CPU kernels compute (in float), a weighted gather forward and its
+scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...). Nearest is
+exact; linear values can differ from torch's in the last bit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.tensor import Tensor
+
+_LINEAR = {1: "linear", 2: "bilinear"}
+_ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+def _scale(size_in: int, size_out: int, factor, align_corners: bool) -> np.float32:
+    if align_corners:
+        return np.float32((size_in - 1) / (size_out - 1) if size_out > 1 else 0)
+    if factor is not None:
+        return np.float32(1.0 / factor)
+    return np.float32(size_in) / np.float32(size_out)
+
+
+def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
+    """(indices, weights) per tap for one dim: one tap for nearest, two for linear."""
+    i = np.arange(size_out)
+    if mode == "nearest":
+        if size_out == size_in:
+            return [i], [None]
+        if size_out == 2 * size_in:
+            return [i >> 1], [None]
+        src = np.floor(i.astype(np.float32) * _scale(size_in, size_out, factor, False))
+        return [np.minimum(src.astype(np.int64), size_in - 1)], [None]
+    scale = _scale(size_in, size_out, factor, align_corners)
+    if align_corners:
+        src = scale * i.astype(np.float32)
+    else:
+        src = np.maximum(scale * (i.astype(np.float32) + np.float32(0.5)) - np.float32(0.5),
+                         np.float32(0))
+    low = src.astype(np.int64)
+    high = low + (low < size_in - 1)
+    lam = (src - low.astype(np.float32)).astype(np.float32)
+    return [low, high], [np.float32(1) - lam, lam]
+
+
+def _along(x: np.ndarray, axis: int, index, weight) -> np.ndarray:
+    picked = np.take(x, index, axis=axis)
+    if weight is None:
+        return picked
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    return picked * weight.reshape(shape).astype(x.dtype)
+
+
+def _resample(x: np.ndarray, taps: tuple) -> np.ndarray:
+    """torch's nested sum: the outer dim's taps over the inner dims' results."""
+    def level(array, depth):
+        if depth == len(taps):
+            return array
+        axis = array.ndim - len(taps) + depth
+        indices, weights = taps[depth]
+        out = None
+        for index, weight in zip(indices, weights):
+            inner = level(np.take(array, index, axis=axis), depth + 1)
+            if weight is None:
+                return inner
+            shape = [1] * array.ndim
+            shape[axis] = -1
+            w = weight.reshape(shape).astype(array.dtype)
+            out = inner * w if out is None else out + inner * w
+        return out
+    return level(x, 0)
+
+
+def _scatter(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
+    """The gradient of _resample: each output's gradient times its weights, added back onto
+    its source positions, one dim at a time."""
+    for depth in reversed(range(len(taps))):
+        axis = g.ndim - len(taps) + depth
+        sizes = list(g.shape)
+        sizes[axis] = shape[axis]
+        out = np.zeros(sizes, g.dtype)
+        for index, weight in zip(*taps[depth]):
+            part = g if weight is None else _along(g, axis, np.arange(g.shape[axis]), weight)
+            np.add.at(np.moveaxis(out, axis, 0), index, np.moveaxis(part, axis, 0))
+        g = out
+    return g
+
+
+for _dims in (1, 2):
+    for _mode, _label in (("nearest", "Nearest"), (_LINEAR[_dims], _LINEAR[_dims].capitalize())):
+        _key = f"upsample_{_mode}{_dims}d"
+        defop(_key, f"Upsample{_label}{_dims}DBackward0",
+              lambda x, taps, shape: _resample(x, taps), promote="none",
+              vjp=lambda g, x, taps, shape, key=_key: apply(OPS[key + "_backward"], g,
+                                                            taps=taps, shape=shape))
+        defop(_key + "_backward", f"Upsample{_label}{_dims}DBackwardBackward0", _scatter,
+              promote="none", vjp=lambda gg, g, taps, shape, key=_key: apply(
+                  OPS[key], gg, taps=taps, shape=gg.shape))
+
+
+def _sizes_out(x: Tensor, size, scale_factor, dims: int):
+    if size is None and scale_factor is None:
+        raise errors.value_error("either size or scale_factor should be defined")
+    if size is not None and scale_factor is not None:
+        raise errors.value_error("only one of size or scale_factor should be defined")
+    spatial = list(x.shape[2:])
+    if size is not None:
+        sizes = [size] * dims if isinstance(size, int) else list(size)
+        if len(sizes) != dims:
+            raise errors.value_error(
+                "Input and output must have the same number of spatial dimensions, but got "
+                f"input with spatial dimensions of {spatial} and output size of {tuple(size)}. "
+                "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                "(o1, o2, ...,oK) format.")
+        return sizes, [None] * dims
+    factors = [scale_factor] * dims if not isinstance(scale_factor, (list, tuple)) else list(
+        scale_factor)
+    return [math.floor(float(n) * f) for n, f in zip(spatial, factors)], factors
+
+
+def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+                align_corners=None, recompute_scale_factor=None, antialias: bool = False):
+    dims = x.ndim - 2
+    if mode == "nearest" and align_corners is not None:
+        raise errors.value_error("align_corners option can only be set with the interpolating "
+                                 "modes: linear | bilinear | bicubic | trilinear")
+    if dims not in (1, 2, 3) or mode not in _ALL_MODES.split(" | "):
+        raise errors.TorchError("NotImplementedError", f"Input Error: Only 3D, 4D and 5D input "
+                                f"Tensors supported (got {x.ndim}D) for the modes: {_ALL_MODES} "
+                                f"(got {mode})")
+    if mode in ("linear", "bilinear") and _LINEAR.get(dims) != mode:
+        raise errors.TorchError("NotImplementedError",
+                                f"Got {x.ndim}D input, but {mode} mode needs "
+                                f"{ {'linear': 3, 'bilinear': 4}[mode]}D input")
+    if dims == 3 or mode not in ("nearest", "linear", "bilinear"):
+        raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
+                                "input is not supported by gradcli yet")
+    sizes, factors = _sizes_out(x, size, scale_factor, dims)
+    if recompute_scale_factor:
+        factors = [None] * dims
+    taps = tuple(_taps(mode, n_in, n_out, f, bool(align_corners)) for n_in, n_out, f in
+                 zip(x.shape[2:], sizes, factors))
+    key = f"upsample_{'nearest' if mode == 'nearest' else _LINEAR[dims]}{dims}d"
+    return apply(OPS[key], x, taps=taps, shape=x.shape)
+
+
+declare("interpolate", interpolate, "interpolate(Tensor input, int[]? size=None, "
+        "float[]? scale_factor=None, str mode='nearest', bool? align_corners=None, "
+        "bool? recompute_scale_factor=None, bool antialias=False)", variants="functional",
+        python="input: Tensor, size=None, scale_factor=None, mode='nearest', align_corners=None, "
+        "recompute_scale_factor=None, antialias=False")

@@ -1,0 +1,79 @@
+"""F.pad's reflect and replicate modes: a gather of the padded dims' source indices forward, a
+scatter-add of the gradient backward (ReflectionPad1DBackward0, ReplicationPad2DBackward0, ...)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.functions import F
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.tensor import Tensor
+
+_MODES = {"reflect": "reflection", "replicate": "replication"}
+_SUPPORTED = ("Supported combinations for non-constant padding:\n"
+              "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+              "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+              "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def _gather(x: np.ndarray, index: tuple) -> np.ndarray:
+    for axis, positions in zip(range(-len(index), 0), index):
+        x = np.take(x, positions, axis=axis)
+    return x
+
+
+def _scatter(g: np.ndarray, x: np.ndarray, index: tuple) -> np.ndarray:
+    """The gradient of the gather: each padded dim's entries summed back onto their sources."""
+    for axis, positions in reversed(list(zip(range(-len(index), 0), index))):
+        shape = list(g.shape)
+        shape[axis] = x.shape[axis]
+        out = np.zeros(shape, g.dtype)
+        np.add.at(np.moveaxis(out, axis, 0), positions, np.moveaxis(g, axis, 0))
+        g = out
+    return g
+
+
+for _mode, _name in _MODES.items():
+    for _dims in (1, 2, 3):
+        _key, _label = f"{_name}_pad{_dims}d", f"{_name.capitalize()}Pad{_dims}D"
+        defop(_key, f"{_label}Backward0", lambda x, index: _gather(x, index), promote="none",
+              save=(0,),
+              vjp=lambda g, x, index, key=_key: apply(OPS[key + "_backward"], g, x, index=index))
+        defop(_key + "_backward", f"{_label}BackwardBackward0", _scatter, promote="none",
+              vjp=(lambda gg, g, x, index, key=_key: apply(OPS[key], gg, index=index),
+                   lambda gg, g, x, index: F.zeros_like(gg)))
+
+
+def _positions(mode: str, size: int, left: int, right: int) -> np.ndarray:
+    j = np.arange(-left, size + right)
+    if mode == "replicate":
+        return np.clip(j, 0, size - 1)
+    j = np.abs(j)
+    return np.where(j >= size, 2 * (size - 1) - j, j)
+
+
+def pad(x: Tensor, pad: tuple, mode: str) -> Tensor:
+    """F.pad(x, pad, mode='reflect' or 'replicate') with torch's checks and texts."""
+    dims = len(pad) // 2
+    if not 1 <= dims <= 3 or x.ndim not in (dims + 1, dims + 2):
+        raise errors.TorchError("NotImplementedError", f"Padding size {len(pad)} is not "
+                                f"supported for {x.ndim}D input tensor.\n{_SUPPORTED}")
+    if any(size == 0 for size in x.shape[x.ndim - dims:]) or (
+            x.ndim == dims + 2 and x.shape[1] == 0):
+        shape = "[" + ", ".join(str(s) for s in x.shape) + "]"
+        raise errors.runtime(f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with "
+                             "possibly 0 batch size and other non-zero dimensions for input, but "
+                             f"got: {shape}")
+    index = []
+    for pair in range(dims):
+        dim = x.ndim - 1 - pair
+        left, right = pad[2 * pair], pad[2 * pair + 1]
+        if mode == "reflect" and (left >= x.shape[dim] or right >= x.shape[dim]):
+            shape = "[" + ", ".join(str(s) for s in x.shape) + "]"
+            raise errors.runtime(
+                f"Argument #{4 + 2 * pair}: Padding size should be less than the corresponding "
+                f"input dimension, but got: padding ({left}, {right}) at dimension {dim} of "
+                f"input {shape}")
+        index.insert(0, _positions(mode, x.shape[dim], left, right))
+    return apply(OPS[f"{_MODES[mode]}_pad{dims}d"], x, index=tuple(index))

@@ -1,0 +1,57 @@
+"""Builders, forwards and reprs of more torch.nn module classes (GroupNorm, Upsample); their
+rows are in nn_table.KINDS."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors, parameters
+from gradcli.engine.ops import group_norm as GN
+from gradcli.engine.ops import interpolate as I
+
+
+def build_group_norm(module, num_groups, num_channels, eps, affine, device, dtype,
+                     bias) -> None:
+    if num_channels % num_groups:
+        raise errors.value_error(f"num_channels ({num_channels}) must be divisible by "
+                                 f"num_groups ({num_groups})")
+    module.attrs.update(num_groups=num_groups, num_channels=num_channels, eps=eps, affine=affine)
+    shape = (num_channels,)
+    module.params.update(weight=parameters.filled(shape, 1.0, dtype) if affine else None,
+                         bias=parameters.filled(shape, 0.0, dtype) if affine and bias else None)
+
+
+def group_norm_forward(ctx, module, x):
+    a = module.attrs
+    return GN.group_norm(x, a["num_groups"], module.params["weight"], module.params["bias"],
+                         a["eps"])
+
+
+def group_norm_repr(module, printer) -> str:
+    a = module.attrs
+    return (f"{a['num_groups']}, {a['num_channels']}, eps={printer.str(a['eps'])}, "
+            f"affine={a['affine']}, bias={module.params.get('bias') is not None}")
+
+
+def build_upsample(module, size, scale_factor, mode, align_corners,
+                   recompute_scale_factor) -> None:
+    if isinstance(scale_factor, (list, tuple)):
+        scale_factor = tuple(float(f) for f in scale_factor)
+    elif scale_factor:
+        scale_factor = float(scale_factor)
+    else:
+        scale_factor = None
+    module.attrs.update(size=size, scale_factor=scale_factor, mode=mode,
+                        align_corners=align_corners,
+                        recompute_scale_factor=recompute_scale_factor)
+
+
+def upsample_forward(ctx, module, x):
+    a = module.attrs
+    return I.interpolate(x, a["size"], a["scale_factor"], a["mode"], a["align_corners"],
+                         a["recompute_scale_factor"])
+
+
+def upsample_repr(module, printer) -> str:
+    a = module.attrs
+    shown = (f"scale_factor={printer.repr(a['scale_factor'])}" if a["scale_factor"] is not None
+             else f"size={printer.repr(a['size'])}")
+    return f"{shown}, mode={printer.repr(a['mode'])}"
