@@ -125,9 +125,11 @@ TORCH_MATH = declared_entries("torch") | table(
           "start, end, steps, *, " + _FACTORY),
     entry("eye", lambda n, m, dtype, layout, device, requires_grad, pin_memory:
           creation.eye(n, m, dtype, requires_grad), "n, m=None, *, " + _FACTORY),
-    entry("randint", lambda *args, dtype, layout, device, requires_grad, pin_memory, generator:
-          creation.randint(*args, dtype=dtype, requires_grad=requires_grad),
-          "*args, generator=None, " + _FACTORY),
+    entry("randint", lambda *args, low, high, size, dtype, layout, device, requires_grad,
+          pin_memory, generator: creation.randint(
+              *args, *(v for v in (low, high, size) if v is not None), dtype=dtype,
+              requires_grad=requires_grad),
+          "*args, low=None, high=None, size=None, generator=None, " + _FACTORY),
     entry("randperm", lambda n, dtype, layout, device, requires_grad, pin_memory, generator:
           creation.randperm(n, dtype, requires_grad), "n: int, *, generator=None, " + _FACTORY),
     entry("manual_seed", creation.manual_seed, "seed"),
