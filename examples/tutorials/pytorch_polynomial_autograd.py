@@ -1,4 +1,4 @@
-# From: PyTorch tutorial "Learning PyTorch with Examples", PyTorch: Tensors and autograd (pytorch.org/tutorials/beginner/pytorch_with_examples.html); CPU, seeded; torch 2.13 refuses its `a.grad, b.grad, c.grad, d.grad = 0., 0., 0., 0.` with a TypeError, where the program ends.
+# From: PyTorch tutorial "Learning PyTorch with Examples", PyTorch: Tensors and autograd (pytorch.org/tutorials/beginner/pytorch_with_examples.html); CPU without set_default_device, seeded; torch 2.13 refuses its `a.grad, b.grad, c.grad, d.grad = 0., 0., 0., 0.` with a TypeError, where the program ends.
 import torch
 import math
 
@@ -7,7 +7,6 @@ torch.manual_seed(0)
 dtype = torch.float
 device = "cpu"
 print(f"Using {device} device")
-torch.set_default_device(device)
 
 # Create Tensors to hold input and outputs.
 x = torch.linspace(-math.pi, math.pi, 2000, dtype=dtype)
