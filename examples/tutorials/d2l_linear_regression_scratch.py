@@ -1,4 +1,4 @@
-# From the d2l.ai book, chapter 3.2 (linear regression from scratch), run on the CPU with seeds set.
+# From: d2l.ai "Dive into Deep Learning" (1st edition), section 3.2 Linear Regression Implementation from Scratch (d2l.ai); seeded.
 import random
 import torch
 

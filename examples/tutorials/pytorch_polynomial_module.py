@@ -1,4 +1,4 @@
-# From the PyTorch tutorial "Learning PyTorch with Examples" (nn.Module polynomial), 200 steps.
+# From: PyTorch tutorial "Learning PyTorch with Examples", PyTorch: Custom nn Modules (pytorch.org/tutorials/beginner/pytorch_with_examples.html); seeded, 200 steps.
 import torch
 import math
 

@@ -14,7 +14,9 @@ _INVALID = ("only integers, slices (`:`), ellipsis (`...`), None and long or byt
 
 
 def _as_int(item):
-    """A 0-dim integer tensor indexes like the int it holds."""
+    """A 0-dim integer tensor indexes like the int it holds; a range like the list of its ints."""
+    if isinstance(item, range):
+        return list(item)
     if type(item) is Tensor and item.ndim == 0 and item.dtype.category == 1:
         return int(item.data)
     return item

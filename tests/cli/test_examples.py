@@ -44,8 +44,46 @@ def test_golden_files_exist():
 
 GOLDEN_IDS = [str(golden.relative_to(GOLDEN_DIR).with_suffix("")) for golden in GOLDEN_FILES]
 
+_SIN = ("float32 torch.sin runs MKL's vsSin, not correctly rounded: about 1 in 20 values differ "
+        "from gradcli's in the last bit, and training on them drifts into the printed digits")
+_GEMM = ("large float32 matrix products: MKL's blocked FMA sgemm sums in an order gradcli does "
+         "not reproduce (gradcli/engine/matmul_order.py), and training drifts into the printed digits")
+# Public tutorials kept as written whose output torch computes with kernels gradcli cannot match
+# bit for bit; strict, so a fix shows up as an unexpected pass.
+KNOWN_DIVERGENCES = {
+    "tutorials/pytorch_polynomial_tensor": _SIN,
+    "tutorials/pytorch_polynomial_custom_function": _SIN,
+    "tutorials/pytorch_polynomial_nn": _SIN,
+    "tutorials/pytorch_polynomial_optim": _SIN,
+    "tutorials/pytorch_dynamic_net": _SIN,
+    "tutorials/pytorch_two_layer_relu_function": _GEMM,
+    "tutorials/pytorch_two_layer_net_module": _GEMM,
+    "tutorials/pytorch_two_layer_net_optim": _GEMM,
+    "tutorials/pytorch_nn_tutorial": _GEMM,
+}
+TUTORIALS = sorted((EXAMPLES_DIR / "tutorials").glob("*.py"))
 
-@pytest.mark.parametrize("golden", GOLDEN_FILES, ids=GOLDEN_IDS)
+
+def _param(golden: Path, name: str):
+    reason = KNOWN_DIVERGENCES.get(name)
+    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+    return pytest.param(golden, id=name, marks=marks)
+
+
+def test_known_divergences_name_existing_goldens():
+    assert set(KNOWN_DIVERGENCES) <= set(GOLDEN_IDS)
+
+
+def test_forty_public_tutorials_name_their_origin_and_match():
+    """Issue 13: at least 40 programs of public teaching material, each naming its origin on its
+    first line, with a golden record and no known divergence."""
+    sourced = [p for p in TUTORIALS if p.read_text(encoding="utf-8").startswith("# From: ")]
+    matching = [p for p in sourced if f"tutorials/{p.stem}" not in KNOWN_DIVERGENCES
+                and (GOLDEN_DIR / "tutorials" / f"{p.stem}.json").is_file()]
+    assert len(matching) >= 40, len(matching)
+
+
+@pytest.mark.parametrize("golden", [_param(g, n) for g, n in zip(GOLDEN_FILES, GOLDEN_IDS)])
 def test_example_matches_torch(golden, run_gradcli, normalize_addresses):
     done = run_gradcli(["run", str(example_for(golden))])
     assert_matches_golden(done, golden, normalize_addresses)

@@ -136,7 +136,7 @@ def test_sums_and_means_over_any_one_dimension_match_torch_bit_for_bit(dtype):
     rng = np.random.default_rng(31)
     mismatches = []
     for shape in [(100, 3), (3, 100), (50, 60, 3), (4, 5, 300), (33, 17), (257, 9),
-                  (20, 20, 20), (1000, 40), (70, 7, 70)]:
+                  (20, 20, 20), (1000, 40), (70, 7, 70), (40, 1), (1, 300), (50, 1, 60), (1, 9, 1, 33)]:
         for dim in range(-len(shape), len(shape)):
             keepdim = bool(rng.integers(0, 2))
             values = (rng.standard_normal(shape) * 3).astype(dtype)

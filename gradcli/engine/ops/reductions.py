@@ -73,7 +73,7 @@ def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
     if dim and len(dim) != a.ndim:
         if len(dim) != 1:
             return None
-        rows = last_dim_sums(a) if dim[0] == a.ndim - 1 else outer_dim_sums(a, dim[0])
+        rows = _one_dim_sums(a, dim[0])
         if rows is None:
             return None
         return np.expand_dims(rows, dim[0]) if keepdim else rows
@@ -81,6 +81,20 @@ def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
     if total is None:
         return None
     return total.reshape((1,) * a.ndim) if keepdim else total
+
+
+def _one_dim_sums(a, d: int):
+    """Sums over dimension `d`, with the other size-1 dimensions dropped first as torch's
+    TensorIterator drops them: a (40, 1) column summed over dim 0 is a contiguous run."""
+    if not a.flags.c_contiguous:
+        return last_dim_sums(a) if d == a.ndim - 1 else outer_dim_sums(a, d)
+    kept = [i for i in range(a.ndim) if a.shape[i] != 1 or i == d]
+    squeezed, at = a.reshape([a.shape[i] for i in kept]), kept.index(d)
+    if len(kept) == 1:
+        rows = full_sum(squeezed)
+    else:
+        rows = last_dim_sums(squeezed) if at == len(kept) - 1 else outer_dim_sums(squeezed, at)
+    return None if rows is None else rows.reshape(a.shape[:d] + a.shape[d + 1:])
 
 
 def _sum_dtype(dtype, params):

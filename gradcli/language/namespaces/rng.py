@@ -174,9 +174,11 @@ RANDOM_FUNCTIONS = _SEEDING | table(
     entry("randn_like", _like(creation.randn_like), "input: Tensor, *, generator=None, " + _LIKE),
     entry("randint_like", _randint_like, "input: Tensor, low_or_high, high=None, *, "
           "generator=None, " + _LIKE),
-    entry("randint", lambda *args, dtype, layout, device, requires_grad, pin_memory, generator:
-          creation.randint(*args, dtype=dtype, requires_grad=requires_grad, generator=generator),
-          "*args, generator=None, " + _FACTORY),
+    entry("randint", lambda *args, low, high, size, dtype, layout, device, requires_grad,
+          pin_memory, generator: creation.randint(
+              *args, *(v for v in (low, high, size) if v is not None), dtype=dtype,
+              requires_grad=requires_grad, generator=generator),
+          "*args, low=None, high=None, size=None, generator=None, " + _FACTORY),
     entry("randperm", lambda n, dtype, layout, device, requires_grad, pin_memory, generator:
           creation.randperm(n, dtype, requires_grad, generator),
           "n: int, *, generator=None, " + _FACTORY),
