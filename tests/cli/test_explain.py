@@ -1,10 +1,10 @@
-"""gradcli explain, run --explain, %explain and the notes that name both lines of an error."""
+"""gradcli explain, run --explain and --explain-to (%explain: test_repl.py; error notes:
+test_error_notes.py)."""
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -126,65 +126,3 @@ def test_explain_to_file(run_gradcli, tmp_path):
     assert "[1] MulBackward0  (line 3: x * x)" in story
     assert "x.grad: None + tensor(4.) = tensor(4.)" in story
 
-
-# ---- errors that name both lines ----------------------------------------------------------------
-
-def _error(run_gradcli, tmp_path, program: str) -> subprocess.CompletedProcess:
-    script = tmp_path / "prog.py"
-    script.write_text("import torch\n" + program)
-    return run_gradcli(["run", str(script)])
-
-
-def _notes(stderr: str) -> list[tuple[int, str]]:
-    return [(int(line), text) for line, text in
-            re.findall(r"prog\.py:(\d+):\d+: note: (.*)", stderr)]
-
-
-def test_backward_twice_names_the_first_backward_in_another_function(run_gradcli, tmp_path):
-    done = _error(run_gradcli, tmp_path, (
-        "def step(loss):\n"
-        "    loss.backward()\n"
-        "x = torch.tensor([1., 2.], requires_grad=True)\n"
-        "y = (x * x).sum()\n"
-        "step(y)\n"
-        "y.backward()\n"))
-    assert done.returncode == 1 and done.stdout == ""
-    assert without_notes(done.stderr).splitlines()[-1].startswith(
-        "RuntimeError: Trying to backward through the graph a second time")
-    notes = _notes(done.stderr)
-    assert notes[0][0] == 3 and "retain_graph=True" in notes[0][1]
-    assert notes[1][0] == 5 and "MulBackward0" in notes[1][1]
-
-
-def test_inplace_modification_names_save_and_write_in_a_loop(run_gradcli, tmp_path):
-    done = _error(run_gradcli, tmp_path, (
-        "a = torch.tensor([1., 2.], requires_grad=True)\n"
-        "b = a.exp()\n"
-        "for i in range(2):\n"
-        "    b.add_(1)\n"
-        "b.sum().backward()\n"))
-    assert done.returncode == 1
-    notes = _notes(done.stderr)
-    assert notes == [(3, "saved here by ExpBackward0 at version 0"),
-                     (5, "modified in place here (now at version 2)")]
-
-
-@pytest.mark.parametrize("program, line, reason", [
-    ("x = torch.tensor([1., 2.])\nx.sum().backward()\n", 2, "created here without requires_grad"),
-    ("x = torch.ones(2, requires_grad=True)\nz = x.detach()\n(z * 2).sum().backward()\n", 3,
-     "detached from the graph here"),
-    ("x = torch.ones(2, requires_grad=True)\ndef f(t):\n    with torch.no_grad():\n"
-     "        return (t * 2).sum()\nf(x).backward()\n", 5, "grad mode was off"),
-])
-def test_no_grad_fn_says_why(run_gradcli, tmp_path, program, line, reason):
-    done = _error(run_gradcli, tmp_path, program)
-    assert without_notes(done.stderr).splitlines()[-1] == (
-        "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn")
-    notes = _notes(done.stderr)
-    assert notes and notes[0][0] == line and reason in notes[0][1], done.stderr
-
-
-def test_notes_change_neither_stdout_nor_exit_code(run_gradcli, tmp_path):
-    done = _error(run_gradcli, tmp_path, "x = torch.ones(1, requires_grad=True)\nprint(1)\n"
-                  "y = x * 2\ny.backward()\ny.backward()\n")
-    assert done.stdout == "1\n" and done.returncode == 1

@@ -147,14 +147,18 @@ def apply(op: OpDef, *args, **params):
 
 
 def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool) -> None:
-    """Mark outputs that have no history with why (grad mode off, an op that is not
-    differentiable, or an input's own reason), so that backward from them can say so."""
-    note = None
+    """Mark outputs that have no history with where they were made and why they have none
+    (grad mode off, an op that is not differentiable, or an input's own reason), so that
+    backward from them, or a shape error, can say so."""
+    note, origin = None, STATE.origin
+    for out in outputs:
+        out._made_at = origin
     if grad_enabled and not op.edge_slots:
         if any(type(a) is Tensor and a._requires_grad for a in args):
-            note = (f"computed here by {op.key}, which is not differentiable", STATE.origin)
+            note = not_differentiable(op.key.split(".")[0])
     elif not grad_enabled and _needs_grad(op, args):
-        note = ("computed here while grad mode was off (no_grad)", STATE.origin)
+        note = (("computed here while grad mode was off (no_grad)", origin),
+                ("grad mode was turned off here", STATE.grad_off_at))
     if note is None:
         for a in args:
             if type(a) is Tensor:
@@ -167,6 +171,11 @@ def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool)
             return
     for out in outputs:
         out._history = note
+
+
+def not_differentiable(name: str) -> tuple:
+    """The note on an output of op `name` made from a tensor that requires grad."""
+    return ((f"computed here by {name}, which is not differentiable", STATE.origin),)
 
 
 def _needs_grad(op: OpDef, args: tuple) -> bool:
