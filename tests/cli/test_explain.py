@@ -63,8 +63,9 @@ def test_broadcast_reduction_is_named(run_gradcli):
 
 
 def _torch_steps(torch, leaves: str, expr: str) -> tuple[list, dict]:
-    """(node name, reprs of its incoming gradients) in the order torch runs them, and the
-    leaves' .grad reprs."""
+    """Each node in the order torch runs it: (its name, reprs of the gradients it receives,
+    of those it sends (None where an input needs none), and of the saved tensors it reads, by
+    the names torch gives them); and the leaves' .grad reprs."""
     scope = {"torch": torch}
     exec(leaves, scope)
     out = eval(expr, scope)
@@ -74,8 +75,11 @@ def _torch_steps(torch, leaves: str, expr: str) -> tuple[list, dict]:
         if node is None or node in seen or type(node).__name__ == "AccumulateGrad":
             continue
         seen.add(node)
-        node.register_hook(lambda inputs, outputs, node=node: order.append(
-            (node.name(), [repr(g) for g in outputs])))
+        saved = {name[len("_saved_"):]: repr(getattr(node, name).detach()) for name in dir(node)
+                 if name.startswith("_saved_") and isinstance(getattr(node, name), torch.Tensor)}
+        node.register_hook(lambda inputs, outputs, node=node, saved=saved: order.append(
+            (node.name(), [repr(g) for g in outputs],
+             [None if g is None else repr(g) for g in inputs], saved)))
         stack.extend(child for child, _ in node.next_functions)
     out.backward()
     grads = {k: repr(v.grad) for k, v in scope.items()
@@ -85,16 +89,21 @@ def _torch_steps(torch, leaves: str, expr: str) -> tuple[list, dict]:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_narrated_gradients_are_torchs(run_gradcli, name):
+    """Every value in every step: received, sent and saved, against torch's hooks and saved
+    tensors."""
     torch = pytest.importorskip("torch")
     expr, bindings, leaves, torch_expr = CASES[name]
     done = run_gradcli(["explain", expr, *bindings, "--json"])
     document = json.loads(done.stdout)
     jsonschema.validate(document, SCHEMA)
-    steps = document["steps"]
+    steps = [s for s in document["steps"] if s["node"] != "AccumulateGrad"]
     order, grads = _torch_steps(torch, leaves, torch_expr)
-    ours = [(s["node"], s["grad_in"]) for s in steps if s["node"] != "AccumulateGrad"]
-    assert ours == order
-    accumulated = {s["leaf"]: s["after"] for s in steps if s["node"] == "AccumulateGrad"}
+    assert [(s["node"], s["grad_in"]) for s in steps] == [(n, g) for n, g, _, _ in order]
+    for step, (_, _, sent, saved) in zip(steps, order):
+        assert [send["grad"] for send in step["sends"]] == [g for g in sent if g is not None]
+        assert {v["name"]: v["value"] for v in step["saved"]} == saved
+    accumulated = {s["leaf"]: s["after"] for s in document["steps"]
+                   if s["node"] == "AccumulateGrad"}
     assert accumulated == grads
 
 
@@ -126,3 +135,12 @@ def test_explain_to_file(run_gradcli, tmp_path):
     assert "[1] MulBackward0  (line 3: x * x)" in story
     assert "x.grad: None + tensor(4.) = tensor(4.)" in story
 
+
+
+def test_long_tensors_are_summarised_as_torch_prints_them(run_gradcli):
+    torch = pytest.importorskip("torch")
+    done = run_gradcli(["explain", "(x * x).sum()", "x=torch.arange(2000.)", "--json"])
+    mul = [s for s in json.loads(done.stdout)["steps"] if s["node"] == "MulBackward0"][0]
+    x = torch.arange(2000.)
+    assert [s["value"] for s in mul["saved"]] == [repr(x), repr(x)]
+    assert mul["grad_in"] == [repr(torch.ones(2000))]
