@@ -45,6 +45,12 @@ def note_lines(notes) -> list[str]:
     return out
 
 
+def warning_notes() -> str:
+    """The note lines of the warning being reported (for a warning sink), each ending a line."""
+    from gradcli.engine.state import STATE
+    return "".join(line + "\n" for line in note_lines(STATE.warning_notes))
+
+
 def _message_index(lines: list[str], error) -> int:
     """Which of the report's lines is the `Kind: message` one (notes follow it)."""
     notes = getattr(error, "notes", ())

@@ -75,6 +75,7 @@ def _exit_status(error) -> int:
 def _warning_writer(runtime, source: str, filename: str):
     """Warnings as Python shows them: `file:line: Category: message`, then the line's source
     when the program is a real file; once per line and text (Python's default filter)."""
+    from gradcli.cli.render import warning_notes
     lines = source.splitlines() if not filename.startswith("<") else []
     shown: set = set()
 
@@ -86,7 +87,7 @@ def _warning_writer(runtime, source: str, filename: str):
         text = f"{filename}:{line}: {category}: {message}\n"
         if 0 < line <= len(lines) and lines[line - 1].strip():
             text += f"  {lines[line - 1].strip()}\n"
-        sys.stderr.write(text)
+        sys.stderr.write(text + warning_notes())
     return write
 
 

@@ -11,11 +11,17 @@ from gradcli.engine.tensor import Tensor
 
 _sequence = itertools.count()
 RESULT = "result"  # in an op's `save`: the vjps read the op's output
-NO_GRAD_NOTE = "computed here while grad mode was off (no_grad)"  # a tensor's _history text
 # Op key -> its vjps on raw arrays with their note recipes (ops/raw_vjps.py): backward's fast path.
 RAW_VJPS: dict[str, tuple] = {}
 _NO_EDGE = (None, 0)  # an edge to an input that needs no gradient
 _NO_PARAMS: dict = {}  # shared by the many nodes without params (never written to)
+
+
+def no_grad_history(origin) -> tuple:
+    """The `_history` of a tensor computed while grad mode was off: where it was computed, and
+    where grad mode was turned off."""
+    return (("computed here while grad mode was off (no_grad)", origin),
+            ("grad mode was turned off here", STATE.grad_off_at))
 
 
 def next_sequence_nr() -> int:

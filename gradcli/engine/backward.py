@@ -22,7 +22,7 @@ def check_roots(roots: list[Tensor]) -> None:
         if not root.requires_grad:
             raise errors.runtime(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
-            ).noted(root._history or (None, None))
+            ).noted(*(root._history or ()))
 
 
 def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create_graph: bool,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from gradcli.engine import devices, dtypes, errors
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
@@ -17,7 +18,12 @@ def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
     if t.dtype is dtype:
         return t
     if not dtype.is_floating_point:
-        return Tensor(t.data.astype(dtype.np), dtype)
+        out = Tensor(t.data.astype(dtype.np), dtype)
+        out._made_at = STATE.origin
+        if t._requires_grad:
+            out._history = ((f"converted here to torch.{dtype.name}, which cannot require grad",
+                             STATE.origin),)
+        return out
     return F.cast(t, dtype)
 
 

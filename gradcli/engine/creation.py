@@ -24,8 +24,11 @@ def _leaf(array: np.ndarray, dtype: dtypes.DType, requires_grad: bool) -> Tensor
     if requires_grad and not dtype.is_floating_point:
         raise errors.runtime(FACTORY_GRAD_ERROR)
     out = Tensor(np.array(array, dtype=dtype.np), dtype, requires_grad=requires_grad)
-    if not requires_grad:
-        out._history = ("created here without requires_grad=True", STATE.origin)
+    out._made_at = origin = STATE.origin
+    if requires_grad:
+        out._leaf_at = origin
+    else:
+        out._history = (("created here without requires_grad=True", origin),)
     return out
 
 
@@ -430,7 +433,7 @@ def fill_random(t: Tensor, kind: str, low: float, high: float, generator=None) -
     """Tensor.normal_(mean, std) / uniform_(from, to): the tensor's values redrawn in place."""
     if STATE.grad_enabled and t.requires_grad and t.is_leaf:
         raise errors.runtime("a leaf Variable that requires grad is being used in an in-place "
-                             "operation.")
+                             "operation.").noted(F.leaf_note(t))
     if kind == "normal":
         _check_std(high)
         drawn = draw_source(generator).normal(t.shape, t.dtype.np, float(low), float(high))

@@ -136,7 +136,9 @@ def retain_grad(tensor: Tensor) -> None:
 def read_grad(tensor: Tensor):
     """tensor.grad, with torch's warning when a non-leaf's unpopulated .grad is read."""
     if tensor.grad is None and tensor.grad_fn is not None and not tensor.retains_grad:
-        STATE.warn("UserWarning", NON_LEAF_GRAD)
+        STATE.warn("UserWarning", NON_LEAF_GRAD, notes=((
+            f"computed here by {tensor.grad_fn.name()}, so it is not a leaf: call .retain_grad() "
+            "on it before backward() to keep its .grad", getattr(tensor.grad_fn, "origin", None)),))
     return tensor.grad
 
 

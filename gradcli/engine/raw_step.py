@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes
-from gradcli.engine.autograd import NO_GRAD_NOTE, RAW_VJPS
+from gradcli.engine.autograd import RAW_VJPS, no_grad_history
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -58,15 +58,15 @@ def _note(g: Tensor, saved: tuple, reads: tuple | None):
         if saved[1] == 0:
             return None
         if g._requires_grad:
-            return (NO_GRAD_NOTE, STATE.origin)
+            return no_grad_history(STATE.origin)
         if g._history is not None:
             return g._history
         a = saved[0]
-        return (NO_GRAD_NOTE, STATE.origin) if a._requires_grad else a._history
+        return no_grad_history(STATE.origin) if a._requires_grad else a._history
     operands = [g] + [saved[i] for i in reads if type(saved[i]) is Tensor]
     for t in operands:
         if t._requires_grad:
-            return (NO_GRAD_NOTE, STATE.origin)
+            return no_grad_history(STATE.origin)
     for t in operands:
         if t._history is not None:
             return t._history

@@ -30,17 +30,25 @@ class EngineState:
         self.origin = None
         # Called with each step of a backward pass when narration is asked for (explain).
         self.backward_observer = None
+        self.grad_off_at = None  # the origin of the call that last turned grad mode off
+        self.warning_notes = ()  # the notes of the warning being reported, for its sink
         self.reset()
 
-    def warn(self, category: str, message: str, *, once: bool = False) -> None:
+    def warn(self, category: str, message: str, *, once: bool = False,
+             notes: tuple = ()) -> None:
         """Report a torch warning (e.g. "UserWarning") through `warning_sink`, which the
         language layer may replace to add the source position. `once` warnings (torch's
-        TORCH_WARN_ONCE) are reported only the first time after a reset."""
+        TORCH_WARN_ONCE) are reported only the first time after a reset. `notes` ((text,
+        origin) pairs, as on errors) are in `warning_notes` while the sink runs."""
         if once:
             if message in self.warned:
                 return
             self.warned.add(message)
-        self.warning_sink(category, message)
+        self.warning_notes = tuple(note for note in notes if note[1] is not None)
+        try:
+            self.warning_sink(category, message)
+        finally:
+            self.warning_notes = ()
 
     def reset(self) -> None:
         self.grad_enabled = True
@@ -62,12 +70,14 @@ STATE = EngineState()
 @contextmanager
 def grad_mode(enabled: bool):
     """Run a block with grad mode set to `enabled` (torch.no_grad / enable_grad / set_grad_enabled)."""
-    previous = STATE.grad_enabled
+    previous, off_at = STATE.grad_enabled, STATE.grad_off_at
     STATE.grad_enabled = enabled
+    if not enabled:
+        STATE.grad_off_at = STATE.origin  # the `with torch.no_grad():` line, for notes
     try:
         yield
     finally:
-        STATE.grad_enabled = previous
+        STATE.grad_enabled, STATE.grad_off_at = previous, off_at
 
 
 @contextmanager

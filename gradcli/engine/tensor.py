@@ -35,7 +35,9 @@ class Tensor:
     __slots__ = (
         "data", "dtype", "_requires_grad", "grad", "_grad_fn", "output_nr", "_version_counter",
         "_base", "_view_fn", "_view_version", "_creation_meta", "retains_grad", "_accumulator",
-        "_history",  # (text, origin): why it has no history, set only where that is known
+        "_history",  # ((text, origin), ...): why it has no history, set only where known
+        "_made_at", "_leaf_at",  # origins: the op that made it (no grad_fn); where it began to
+                                 # require grad as a leaf. Set only where known
         "is_parameter", "_fw_grad", "__weakref__",
     )
 
@@ -102,6 +104,8 @@ class Tensor:
             raise errors.runtime(
                 "only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(flag)
+        if flag:
+            self._leaf_at = STATE.origin  # for the note on an in-place use of the leaf
 
     @property
     def is_leaf(self) -> bool:

@@ -451,4 +451,20 @@ def test_explain_narrates_and_leaves_grad_unchanged(start):
     assert "[1] SumBackward0" in story and "MulBackward0" in story
     assert "x.grad: tensor([2., 4.]) + tensor([2., 4.]) = tensor([4., 8.])" in story
     assert repl.submit("x.grad") == before == "tensor([2., 4.])\n"
+    repl.submit("w = torch.tensor(3., requires_grad=True)")
+    repl.submit("z = (x * w).sum()")
+    assert "w.grad: None + tensor(3.) = tensor(3.)" in repl.submit("%explain z")
+    assert repl.submit("print(w.grad, x.grad)") == "None tensor([2., 4.])\n"
+    repl.close()
+
+
+def test_error_notes_name_the_inputs_by_number(start):
+    repl = start()
+    repl.submit("a = torch.tensor([1., 2.], requires_grad=True)")
+    repl.submit("b = a.exp()")
+    repl.submit("b.add_(1)")
+    report = repl.submit("b.sum().backward()")
+    assert ("<input 2>:1:5: note: saved here by ExpBackward0 at version 0\n"
+            "   1 | b = a.exp()\n") in report
+    assert "<input 3>:1:1: note: modified in place here (now at version 1)\n" in report
     repl.close()

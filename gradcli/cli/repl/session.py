@@ -52,8 +52,10 @@ class Repl:
             pass
 
     def reset(self) -> None:
+        from gradcli.engine.state import STATE
         from gradcli.language.session import Session
         self._session = Session(write=sys.stdout.write)
+        STATE.warning_sink = _write_warning
         self.script.clear()
 
     def variables(self) -> dict:
@@ -96,6 +98,12 @@ class Repl:
                 return False
             self.script.append(text.rstrip() + "\n")
         return True
+
+
+def _write_warning(category: str, message: str) -> None:
+    """A warning as the engine writes it, then its notes (the lines it involves)."""
+    from gradcli.cli.render import warning_notes
+    sys.stderr.write(f"{category}: {message}\n{warning_notes()}")
 
 
 def _submit(repl: Repl, text: str, timeout: float | None) -> bool:

@@ -61,7 +61,7 @@ def detach(a: Tensor) -> Tensor:
     """A leaf sharing `a`'s values and version counter, cut from the graph."""
     out = Tensor(a.data, a.dtype)
     out._version_counter = a._version_counter
-    out._history = ("detached from the graph here", STATE.origin)
+    out._history = (("detached from the graph here", STATE.origin),)
     return out
 
 

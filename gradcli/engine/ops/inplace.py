@@ -47,7 +47,7 @@ def check_inplace(t: Tensor, requires_grad: bool) -> None:
     if base is None:
         if t._grad_fn is None and t._requires_grad:
             raise errors.runtime("a leaf Variable that requires grad is being used in an in-place "
-                                 "operation.")
+                                 "operation.").noted(leaf_note(t))
         return
     if t._creation_meta == MULTI_OUTPUT:
         raise errors.runtime(
@@ -59,7 +59,12 @@ def check_inplace(t: Tensor, requires_grad: bool) -> None:
         raise errors.runtime(_NO_GRAD_VIEW)
     if base._grad_fn is None and base._requires_grad:
         raise errors.runtime("a view of a leaf Variable that requires grad is being used in an "
-                             "in-place operation.")
+                             "in-place operation.").noted(leaf_note(base))
+
+
+def leaf_note(t: Tensor) -> tuple:
+    """Where `t` became a leaf that requires grad (None when not known)."""
+    return ("made a leaf that requires grad here", getattr(t, "_leaf_at", None))
 
 
 def _check_overlap(t: Tensor) -> None:

@@ -15,7 +15,7 @@ from gradcli.engine.variance_order import variance
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
-from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
+from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop, not_differentiable
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -551,11 +551,20 @@ def _arg_extreme(name: str, array: np.ndarray, axis, keepdim: bool) -> np.ndarra
 
 
 def argmax(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
-    return _arg("max", a, dim, keepdim)
+    return _noted_arg("max", a, dim, keepdim)
 
 
 def argmin(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
-    return _arg("min", a, dim, keepdim)
+    return _noted_arg("min", a, dim, keepdim)
+
+
+def _noted_arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
+    """An index tensor, noted as not differentiable when `a` requires grad."""
+    out = _arg(name, a, dim, keepdim)
+    out._made_at = STATE.origin
+    if a._requires_grad and STATE.grad_enabled:
+        out._history = not_differentiable(f"arg{name}")
+    return out
 
 
 def _arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:

@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, forward_ad
 from gradcli.engine.forward_ad import AS_VJP, LINEAR
 from gradcli.engine.declarations import declare
-from gradcli.engine.autograd import NO_GRAD_NOTE, RESULT, Node
+from gradcli.engine.autograd import RESULT, Node, no_grad_history
 from gradcli.engine.layout import torch_layout
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
@@ -151,6 +151,8 @@ def apply(op: OpDef, *args, **params):
             out._requires_grad = True
         elif requires_grad or history is not None:
             _note_no_history(op, args, (out,), STATE.grad_enabled)
+        else:
+            out._made_at = STATE.origin  # for the notes of a shape error
         return out
     return _apply(op, args, params)
 
@@ -192,14 +194,17 @@ def _apply(op: OpDef, args: tuple, params: dict):
 
 
 def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool) -> None:
-    """Mark outputs that have no history with why (grad mode off, an op that is not
-    differentiable, or an input's own reason), so that backward from them can say so."""
-    note = None
+    """Mark outputs that have no history with where they were made and why they have none
+    (grad mode off, an op that is not differentiable, or an input's own reason), so that
+    backward from them, or a shape error, can say so."""
+    note, origin = None, STATE.origin
+    for out in outputs:
+        out._made_at = origin
     if grad_enabled and not op.edge_slots:
         if any(type(a) is Tensor and a._requires_grad for a in args):
-            note = (f"computed here by {op.key}, which is not differentiable", STATE.origin)
+            note = not_differentiable(op.key.split(".")[0])
     elif not grad_enabled and _needs_grad(op, args):
-        note = (NO_GRAD_NOTE, STATE.origin)
+        note = no_grad_history(origin)
     if note is None:
         for a in args:
             if type(a) is Tensor:
@@ -212,6 +217,11 @@ def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool)
             return
     for out in outputs:
         out._history = note
+
+
+def not_differentiable(name: str) -> tuple:
+    """The note on an output of op `name` made from a tensor that requires grad."""
+    return ((f"computed here by {name}, which is not differentiable", STATE.origin),)
 
 
 def _needs_grad(op: OpDef, args: tuple) -> bool:

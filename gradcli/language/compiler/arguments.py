@@ -12,6 +12,7 @@ from gradcli.engine.state import STATE
 from gradcli.language.runtime import calls
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
+from gradcli.language.runtime.shape_notes import call_operands, shape_noted
 from gradcli.language.runtime.values import type_name
 from gradcli.language.compiler.spans import USER_ERRORS, raise_at, span_of, syntax_error
 
@@ -68,7 +69,7 @@ def _positional_call(compiler, callee, arguments: list, span):
         try:
             return call(runtime, function, args, {})
         except USER_ERRORS as error:
-            raise_at(error, span)
+            raise_at(shape_noted(error, call_operands(function, args)), span)
     return evaluate
 
 
@@ -89,7 +90,7 @@ def _general_call(compiler, callee, parts: list, span):
         try:
             return call(runtime, function, args, kwargs)
         except USER_ERRORS as error:
-            raise_at(error, span)
+            raise_at(shape_noted(error, call_operands(function, args)), span)
     return evaluate
 
 

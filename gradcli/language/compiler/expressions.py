@@ -17,6 +17,7 @@ from gradcli.language.runtime.formatting import percent_format
 from gradcli.language.runtime.values import iterate, type_name
 from gradcli.engine.state import STATE
 from gradcli.language.runtime.frames import Frame, Origin, Span
+from gradcli.language.runtime.shape_notes import shape_noted
 from gradcli.language.compiler.scopes import Scope
 from gradcli.language.compiler.strings import compile_string
 from gradcli.language.syntax import literals
@@ -184,7 +185,7 @@ class ExpressionCompiler:
                     return on_tensor(x, y)
                 return apply(op, x, y)
             except USER_ERRORS as error:
-                raise_at(error, span)
+                raise_at(shape_noted(error, (x, y)), span)
         return evaluate
 
     def unary(self, tree: Tree) -> Expression:
@@ -209,6 +210,7 @@ class ExpressionCompiler:
         operands = [self.expression(c) for c in tree.children[::2]]
         ops = [" ".join(t.value for t in op.children) for op in tree.children[1::2]]
         span, compare, runtime = span_of(tree), operators.compare, self.runtime
+        origin, state = self.origin(span), STATE
         if len(ops) == 1:
             a, b, op = operands[0], operands[1], ops[0]
             fast = _NUMBER_OPS.get(op)
@@ -217,6 +219,7 @@ class ExpressionCompiler:
                 x, y = a(frame), b(frame)
                 if fast is not None and type(x) in _NUMBERS and type(y) in _NUMBERS:
                     return fast(x, y)
+                state.origin = origin
                 try:
                     return compare(op, x, y, runtime.recursion_limit - runtime.depth)
                 except USER_ERRORS as error:
@@ -227,6 +230,7 @@ class ExpressionCompiler:
             left = operands[0](frame)
             for op, right_eval in zip(ops, operands[1:]):
                 right = right_eval(frame)
+                state.origin = origin
                 try:
                     result = compare(op, left, right, runtime.recursion_limit - runtime.depth)
                     if not truth(result):

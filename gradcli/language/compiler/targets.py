@@ -115,9 +115,11 @@ def compile_target(compiler, tree):
     if kind == "getattr":
         obj, name_token = tree.children
         owner, name = compiler.expression(obj), compiler.check_name(name_token)
+        origin = compiler.origin(span)
 
         def store_attr(frame, value):
             target = owner(frame)
+            STATE.origin = origin  # `x.requires_grad = True`, `x.data = ...`: for notes
             try:
                 attributes.set(target, name, value)
             except USER_ERRORS as error:

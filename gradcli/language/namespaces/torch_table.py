@@ -144,6 +144,8 @@ TORCH_TABLE = table(
 def _set_grad_enabled(mode) -> ContextManager:
     previous = STATE.grad_enabled
     STATE.grad_enabled = bool(mode)
+    if not mode:
+        STATE.grad_off_at = STATE.origin
     return ContextManager(lambda: None, lambda: _restore_grad_mode(previous))
 
 
