@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import operator
 from collections import deque
 
@@ -165,7 +166,8 @@ def unary(op: str, a):
             raise errors.type_error(
                 "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
-    if isinstance(a, (bool, int, *ARRAY_TYPES)) or (isinstance(a, (float, complex)) and op != "~"):
+    if isinstance(a, (bool, int, *ARRAY_TYPES)) or (isinstance(a, (float, complex)) and op != "~") \
+            or (isinstance(a, collections.Counter) and op != "~"):
         return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)
     method = classes.special_method(a, _UNARY_DUNDERS[op])
     if method is not None:

@@ -190,16 +190,18 @@ def compile_augmented(compiler, target, op: str, value, span):
             store(frame, fast(current, operand))
             return
         STATE.origin = origin
-
-        def combine():
-            if isinstance(current, Tensor) and op in _INPLACE:
-                return inplace.apply_inplace(
-                    current, lambda t: operators.binary(op, t, operand))
-            if isinstance(current, np.ndarray) and op in _INPLACE:
-                return operators.array_inplace(op, current, operand)
-            return operators.inplace_binary(op, current, operand)
-        store(frame, compiler.guard(combine, span))
+        store(frame, compiler.guard(lambda: augmented(op, current, operand), span))
     return run
+
+
+def augmented(op: str, current, operand):
+    """The value of `current op= operand` (operator.iadd's): tensors and arrays change in
+    place, as torch's and NumPy's __iadd__ do."""
+    if isinstance(current, Tensor) and op in _INPLACE:
+        return inplace.apply_inplace(current, lambda t: operators.binary(op, t, operand))
+    if isinstance(current, np.ndarray) and op in _INPLACE:
+        return operators.array_inplace(op, current, operand)
+    return operators.inplace_binary(op, current, operand)
 
 
 def compile_let(compiler, tree, name, dtype_name, value, flag):

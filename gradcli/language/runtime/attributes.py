@@ -26,8 +26,9 @@ from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.namespaces.tensor_table import TENSOR_ATTRS, TENSOR_METHODS
-from gradcli.language.runtime.values import (NamedTuple, Namespace, Size, dict_from, iterate,
-                                            type_name)
+from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, Size, dict_from,
+                                            iterate, type_name)
+
 
 class _NodeAttrs(dict):
     """A node's attributes: these, and the `_saved_<name>` values of what it saved."""
@@ -106,11 +107,12 @@ _SET_READING = """copy difference intersection isdisjoint issubset issuperset sy
 def _index(ctx, sequence, item, start=0, stop=None):
     """list.index / tuple.index, finding with the language's == (torch's for tensors)."""
     from gradcli.language.compiler.operators import sequence_index
-    window = sequence[start:stop]
+    window = (list(sequence) if isinstance(sequence, collections.deque) else sequence)[start:stop]
     found = sequence_index(window, item)
     if found is None:
-        raise errors.value_error(f"{ctx.printer.repr(item)} is not in list" if isinstance(
-            sequence, list) else "tuple.index(x): x not in tuple")
+        raise errors.value_error(f"{ctx.printer.repr(item)} is not in {type_name(sequence)}"
+                                 if isinstance(sequence, (list, collections.deque))
+                                 else "tuple.index(x): x not in tuple")
     return found + (start if start >= 0 else max(len(sequence) + start, 0))
 
 
@@ -215,6 +217,7 @@ _KIND_TABLES = (
     (RNG_KIND, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
     (collections.OrderedDict, {}, ORDERED_DICT_METHODS),
     (collections.Counter, {}, COUNTER_METHODS),
+    (DefaultDict, {"default_factory": lambda d: d.language_factory}, DICT_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
     (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
     (tuple, {}, TUPLE_METHODS), (complex, COMPLEX_ATTRS, COMPLEX_METHODS),

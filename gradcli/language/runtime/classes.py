@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from gradcli.engine import errors
 from gradcli.language.runtime import protocols
-from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType
 
@@ -35,6 +35,14 @@ class Property:
     getter: object
     setter: object = None
     deleter: object = None
+
+
+@dataclass(eq=False)
+class NativeMethod:
+    """A method a library adds to a user class (functools.total_ordering's): a builtin that
+    binds to the instance as a function does."""
+
+    function: object
 
 
 @dataclass(eq=False)
@@ -160,6 +168,8 @@ def bind(found, instance, cls: UserClass):
         return cls.runtime.call(found.getter, [instance], {})
     if isinstance(found, UserFunction) and instance is not None:
         return UserMethod(instance, found)
+    if isinstance(found, NativeMethod):
+        return found.function if instance is None else BoundMethod(instance, found.function)
     return found
 
 
