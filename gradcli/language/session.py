@@ -14,6 +14,7 @@ from gradcli.language.compiler.interpreter import Compiler
 from gradcli.language.syntax.parser import GradSyntaxError, parse
 from gradcli.language.runtime.frames import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
 from gradcli.language.namespaces import python_random
+from gradcli.language.namespaces import value_subclasses  # noqa: F401  (class S(str) and __new__)
 from gradcli.language.namespaces.pyplot import Figures
 from gradcli.language.namespaces.torch_table import TORCH
 from gradcli.language.runtime.values import Printer

@@ -67,6 +67,10 @@ def binary(op: str, a, b):
         if _tensor_operand(a) and _tensor_operand(b) and op != "@":
             return _TENSOR_BINARY[op](a, b)
     elif isinstance(a, _SAFE_PY_TYPES) and isinstance(b, _SAFE_PY_TYPES):
+        if type(a) in classes.VALUE_KINDS or type(b) in classes.VALUE_KINDS:  # class P(tuple)
+            result = _user_operator(_BINARY_DUNDERS[op], a, b)
+            if result is not classes.MISSING:
+                return result
         try:
             return _PY_BINARY[op](a, b)
         except ZeroDivisionError as error:

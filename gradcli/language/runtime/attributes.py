@@ -273,6 +273,8 @@ def get(value, name: str):
             return exceptions.chained(value, name)
         if value is classes.OBJECT and name in _OBJECT_METHODS:  # object.__setattr__(self, ...)
             return _OBJECT_METHODS[name]
+        if name == "__new__" and value in classes.BASE_NEWS:  # tuple.__new__(cls, items)
+            return classes.BASE_NEWS[value]
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         return _missing(value, name)
@@ -396,6 +398,11 @@ def _from_super(proxy: classes.Super, name: str):
     found = proxy.attribute(name)
     if found is not classes.MISSING:
         return found
+    if name == "__new__":  # the builtin base's __new__, or object's
+        owner = proxy.instance if isinstance(proxy.instance, classes.UserClass) else \
+            classes.class_of(proxy.instance)
+        return classes.BASE_NEWS.get(owner.base if owner is not None else None,
+                                     classes.BASE_NEWS[classes.OBJECT])
     if name == "__init__":  # object's and the builtin bases' __init__ take no further arguments
         owner = classes.class_of(proxy.instance)
         base_init = classes.BASE_INITS.get(owner.base) if owner is not None else None

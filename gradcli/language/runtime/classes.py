@@ -350,6 +350,9 @@ class ListInstance(ContainerInstance, list):
     HOST = list
 
 
+# The host classes of instances of user classes derived from str, tuple, int and float (they
+# meet the host's own operators first, so these are told apart by their exact type).
+VALUE_KINDS: set = set()
 # The builtin container classes' methods (dict.items, list.append...), registered by the
 # attributes module, for the instances of user classes derived from them.
 HOST_METHODS: dict = {dict: {}, list: {}}
@@ -403,6 +406,9 @@ class Super:
 # arguments), and that base's __init__, by base (nn.Module and the exception classes register).
 BASE_INSTANCES: dict = {}
 BASE_INITS: dict = {}
+# `base.__new__(cls, ...)` of the builtin classes a program may derive from (str, tuple, int,
+# float) and of object, by class: what super().__new__ and a class without __new__ reach.
+BASE_NEWS: dict = {}
 # Class attributes a builtin base gives its subclasses (autograd.Function's apply), by base.
 BASE_CLASS_ATTRIBUTES: dict = {}
 
@@ -414,7 +420,7 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
             raise errors.type_error(f"{base.class_name}() takes no arguments" if isinstance(
                 base, TableObject) else "bases must be types")
         if isinstance(base, PyType) and base not in BASE_INSTANCES and base is not OBJECT \
-                and base not in BASE_CLASS_ATTRIBUTES:
+                and base not in BASE_CLASS_ATTRIBUTES and base not in BASE_NEWS:
             raise errors.TorchError("NotImplementedError", f"a class derived from {base.name} is "
                                     "not supported by gradcli yet")
     user_bases = tuple(b for b in bases if b is not OBJECT)
@@ -422,9 +428,20 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
 
 
 def instantiate(cls: UserClass, args: list, kwargs: dict):
-    """Cls(*args): a new instance, then its __init__ (Python's errors when there is none)."""
+    """Cls(*args): a new instance (from the class's __new__, else its builtin base's), then its
+    __init__ (Python's errors when there is none)."""
+    new = cls.find("__new__")
     make = BASE_INSTANCES.get(cls.base)
-    instance = make(cls, args) if make is not None else Instance(cls)
+    if new is _MISSING and cls.base in BASE_NEWS:
+        new = BASE_NEWS[cls.base]
+    if new is not _MISSING:
+        instance = cls.runtime.call(bind(new, None, cls), [cls, *args], kwargs)
+        owner = class_of(instance)
+        if owner is None or not owner.is_subclass_of(cls):
+            return instance  # Python runs __init__ only on an instance of the class
+        make = True  # __new__ took the arguments: object.__init__ accepts them
+    else:
+        instance = make(cls, args) if make is not None else Instance(cls)
     init = cls.find("__init__")
     if init is _MISSING and isinstance(instance, ContainerInstance):
         cls.runtime.call(BASE_INITS[cls.base], [instance, *args], kwargs)
