@@ -124,6 +124,11 @@ ESCAPES = {
     "builtin_new_globals": "tuple.__new__.__globals__",
     "super_new_globals": ("class S(str):\n    def f(self):\n"
                           "        return super().__new__.__globals__\nS('a').f()"),
+    "dataclass_field_class": ("from dataclasses import dataclass, fields\n@dataclass\n"
+                              "class A:\n    x: int = 0\nfields(A)[0].__class__"),
+    "dataclass_init_globals": ("from dataclasses import dataclass\n@dataclass\n"
+                               "class A:\n    x: int = 0\nA.__init__.__globals__"),
+    "dataclass_missing_class": "import dataclasses\ndataclasses.MISSING.__class__",
     "name_reassigned_to_builtins": "__name__ = 'builtins'\n__name__.__class__",
 }
 

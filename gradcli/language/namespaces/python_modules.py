@@ -11,6 +11,7 @@ import time
 
 from gradcli.engine import errors
 from gradcli.language.namespaces.functools_ordering import ORDERING
+from gradcli.language.namespaces.python_dataclasses import DATACLASSES
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import LazyTable, TableObject
@@ -401,5 +402,5 @@ def _operator_table() -> dict:
 
 
 OPERATOR = LazyTable({}, _operator_table)
-MODULES = {"time": TIME, "typing": TYPING, "collections": COLLECTIONS, "functools": FUNCTOOLS,
-           "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR)}
+MODULES = {"dataclasses": DATACLASSES, "time": TIME, "typing": TYPING, "collections": COLLECTIONS,
+           "functools": FUNCTOOLS, "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR)}

@@ -450,7 +450,7 @@ def instantiate(cls: UserClass, args: list, kwargs: dict):
         if (args or kwargs) and make is None:
             raise errors.type_error(f"{cls.name}() takes no arguments")
         return instance
-    result = cls.runtime.call(init, [instance, *args], kwargs)
+    result = cls.runtime.call(bind(init, None, cls), [instance, *args], kwargs)
     if result is not None:
         raise errors.type_error(f"__init__() should return None, not '{_kind(result)}'")
     return instance
