@@ -208,7 +208,11 @@ def _add_comparisons(cls, fields, order: bool) -> None:
             if classes.class_of(other) is not classes.class_of(self):
                 return NotImplemented
             return protocols.compare(op, _values(self, fields), _values(other, fields))
-        _method(cls, name, compare, "self, other")
+        if name not in cls.namespace:
+            _method(cls, name, compare, "self, other")
+        elif name != "__eq__":
+            raise errors.type_error(f"Cannot overwrite attribute {name} in class {cls.name}. "
+                                    "Consider using functools.total_ordering")
 
 
 def _add_frozen(cls, fields) -> None:
@@ -237,6 +241,7 @@ def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only):
     cls.namespace["__dataclass_params__"] = {"frozen": frozen, "eq": eq, "order": order}
     listed = list(fields.values())
     own = cls.namespace
+    explicit_hash = "__hash__" in own
     if init and "__init__" not in own:
         _add_init(cls, listed)
     if repr_ and "__repr__" not in own:
@@ -245,9 +250,9 @@ def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only):
         _add_comparisons(cls, listed, order)
     if frozen:
         _add_frozen(cls, listed)
-    if unsafe_hash or (eq and frozen):
+    if unsafe_hash or (eq and frozen and not explicit_hash):
         _method(cls, "__hash__", lambda self: hash(_values(self, listed)), "self")
-    elif eq and "__hash__" not in own:
+    elif eq and not explicit_hash:
         own["__hash__"] = None
     return cls
 

@@ -32,7 +32,7 @@ class ValueInstance(classes.ContainerInstance):
     def str(self, printer) -> str:
         method = self.dunder("__str__")
         if method is not None:
-            return classes._text_of(self.cls.runtime.call(method, [], {}), "__str__")
+            return classes.text_of(self.cls.runtime.call(method, [], {}), "__str__")
         return str.__str__(self) if self.HOST is str else self.repr(printer)
 
     def __hash__(self):

@@ -272,11 +272,11 @@ class Instance(UserInstance, TableObject):
         method = self.dunder("__repr__")
         if method is None:
             return f"<{self.cls.module}.{self.cls.qualname} object at 0x{id(self):x}>"
-        return _text_of(self.cls.runtime.call(method, [], {}), "__repr__")
+        return text_of(self.cls.runtime.call(method, [], {}), "__repr__")
 
     def str(self, printer) -> str:
         method = self.dunder("__str__")
-        return self.repr(printer) if method is None else _text_of(
+        return self.repr(printer) if method is None else text_of(
             self.cls.runtime.call(method, [], {}), "__str__")
 
     def forward(self):
@@ -321,11 +321,11 @@ class ContainerInstance(UserInstance, TableObject):
         method = self.dunder("__repr__")
         if method is None:
             return printer.repr(self.HOST(self))
-        return _text_of(self.cls.runtime.call(method, [], {}), "__repr__")
+        return text_of(self.cls.runtime.call(method, [], {}), "__repr__")
 
     def str(self, printer) -> str:
         method = self.dunder("__str__")
-        return self.repr(printer) if method is None else _text_of(
+        return self.repr(printer) if method is None else text_of(
             self.cls.runtime.call(method, [], {}), "__str__")
 
     def __eq__(self, other):
@@ -359,7 +359,7 @@ HOST_METHODS: dict = {dict: {}, list: {}}
 CONTAINER_DUNDERS: dict = {}  # their special methods, for super().__getitem__ (runtime.calls)
 
 
-def _text_of(value, method: str) -> str:
+def text_of(value, method: str) -> str:
     if not isinstance(value, str):
         raise errors.type_error(f"{method} returned non-string (type {_kind(value)})")
     return value
@@ -431,15 +431,14 @@ def instantiate(cls: UserClass, args: list, kwargs: dict):
     """Cls(*args): a new instance (from the class's __new__, else its builtin base's), then its
     __init__ (Python's errors when there is none)."""
     new = cls.find("__new__")
+    if new is _MISSING:
+        new = BASE_NEWS.get(cls.base, _MISSING)
     make = BASE_INSTANCES.get(cls.base)
-    if new is _MISSING and cls.base in BASE_NEWS:
-        new = BASE_NEWS[cls.base]
     if new is not _MISSING:
         instance = cls.runtime.call(bind(new, None, cls), [cls, *args], kwargs)
         owner = class_of(instance)
         if owner is None or not owner.is_subclass_of(cls):
             return instance  # Python runs __init__ only on an instance of the class
-        make = True  # __new__ took the arguments: object.__init__ accepts them
     else:
         instance = make(cls, args) if make is not None else Instance(cls)
     init = cls.find("__init__")
@@ -447,7 +446,8 @@ def instantiate(cls: UserClass, args: list, kwargs: dict):
         cls.runtime.call(BASE_INITS[cls.base], [instance, *args], kwargs)
         return instance
     if init is _MISSING:
-        if (args or kwargs) and make is None:
+        # object.__init__ refuses arguments, unless a __new__ or a builtin base took them
+        if (args or kwargs) and make is None and new is _MISSING:
             raise errors.type_error(f"{cls.name}() takes no arguments")
         return instance
     result = cls.runtime.call(bind(init, None, cls), [instance, *args], kwargs)
