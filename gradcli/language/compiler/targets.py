@@ -12,7 +12,7 @@ from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
-from gradcli.language.runtime import calls, classes
+from gradcli.language.runtime import calls, classes, protocols
 from gradcli.language.compiler import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -302,3 +302,6 @@ def _cannot_delete_attribute(compiler, part):
         raise GradRuntimeError("AttributeError", f"'{type_name(value)}' object attribute "
                                f"'{name}' is read-only", span)
     return delete
+
+
+protocols.augmented = augmented

@@ -684,3 +684,4 @@ def register_type(cls: PyType) -> None:
 
 
 protocols.truth, protocols.absolute, protocols.register_type = truth, _abs, register_type
+protocols.is_callable = _callable

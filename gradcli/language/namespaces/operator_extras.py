@@ -4,9 +4,7 @@ index, length_hint and methodcaller, over the language's own protocols."""
 from __future__ import annotations
 
 from gradcli.engine import errors
-from gradcli.language.compiler.targets import augmented
 from gradcli.language.runtime import classes, protocols
-from gradcli.language.runtime.calls import set_item
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import type_name
 
@@ -40,10 +38,12 @@ def _index(a):
 
 
 def _length_hint(obj, default=0):
-    from gradcli.language.namespaces.builtins import _len
+    method = classes.special_method(obj, "__len__")
+    if method is not None:
+        return classes.call_bound(method, [])
     try:
-        return _len(obj)
-    except errors.TorchError:
+        return len(obj)
+    except TypeError:
         return default
 
 
@@ -56,9 +56,9 @@ def _methodcaller(name, *args, **kwargs):
 
 
 OPERATOR_EXTRAS = (
-    *(entry(name, lambda a, b, op=op: augmented(op, a, b), "a, b, /", style="expected",
+    *(entry(name, lambda a, b, op=op: protocols.augmented(op, a, b), "a, b, /", style="expected",
             frames=0) for name, op in _INPLACE),
-    entry("setitem", set_item, "a, b, c, /", style="expected", frames=0),
+    entry("setitem", lambda a, b, c: protocols.set_item(a, b, c), "a, b, c, /", style="expected", frames=0),
     entry("delitem", _delitem, "a, b, /", style="expected", frames=0),
     entry("index", _index, "a, /", style="expected", frames=0),
     entry("length_hint", _length_hint, "obj, default=0, /", style="at_most", frames=0),

@@ -57,8 +57,7 @@ def _ordered_dict(*args, **kwargs):
 
 
 def _defaultdict(ctx, default_factory=None, *args):
-    from gradcli.language.namespaces.builtins import _callable
-    if default_factory is not None and not _callable(default_factory):
+    if default_factory is not None and not protocols.is_callable(default_factory):
         raise errors.type_error("first argument must be callable or None")
     factory = None if default_factory is None else (
         lambda: ctx.call(default_factory, [], {}))
@@ -219,11 +218,10 @@ class CachedFunction(_Wrapper):
 
 def _partial(ctx, *args, **keywords):
     """functools.partial: a callable that calls `func` with the fixed arguments first."""
-    from gradcli.language.namespaces.builtins import _callable
     if not args:
         raise errors.type_error("type 'partial' takes at least one argument")
     func, args = args[0], args[1:]
-    if not _callable(func):
+    if not protocols.is_callable(func):
         raise errors.type_error("the first argument must be callable")
     if isinstance(func, Partial):  # partial of a partial flattens, as Python's does
         return Partial(ctx, func.func, (*func.args, *args), {**func.keywords, **keywords})
