@@ -105,7 +105,8 @@ def _run_torch_here(source: str) -> dict:
     with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            exec(compile(PRELUDE + source, "<snippet>", "exec"), {"__name__": "__main__"})
+            exec(compile(PRELUDE + source, "<snippet>", "exec", dont_inherit=True),
+                 {"__name__": "__main__"})
         except Exception as exc:  # the snippet's own error is the value under comparison
             error = [type(exc).__name__, str(exc)]
     warned = [[w.category.__name__, TRIGGERED.sub("", str(w.message))] for w in caught]

@@ -25,10 +25,12 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
     session.runtime.filename = filename
     figures = FigureOutput(plots)
     figures.attach(session.figures)
-    if not filename.startswith("<"):  # a script knows its own path, as in Python
-        import os
-        session.globals.vars["__file__"] = os.path.abspath(filename)
-    STATE.warning_sink = _warning_writer(session.runtime, source, filename)
+    path = filename
+    if not filename.startswith("<"):  # a script knows its absolute path, as in Python, and its
+        import os                     # warnings name it by that path
+        path = os.path.abspath(filename)
+        session.globals.vars["__file__"] = path
+    STATE.warning_sink = _warning_writer(session.runtime, source, path)
     if explain is not None:
         from gradcli.cli.explain import Narrator, tensor_names
         STATE.backward_observer = Narrator(

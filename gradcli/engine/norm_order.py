@@ -31,7 +31,7 @@ def two_norm(values: np.ndarray, axis: tuple[int, ...] | None, keepdim: bool
             return None
         rows, dim = np.ravel(values, order="K")[None, :], None
     elif len(axis) == 1:
-        dim = axis[0]
+        dim = axis[0] % values.ndim
         rows = np.moveaxis(values, dim, -1).reshape(-1, values.shape[dim])
     else:
         return None

@@ -44,7 +44,9 @@ def _grammar() -> Lark:
 
 _NAMES = st.sampled_from(["x", "y", "t", "self", "cls", "f", "g", "C", "torch", "np", "nn",
                           "print", "len", "range", "super", "i", "data", "grad", "__name__",
-                          "__init__", "__call__", "__class__", "math", "random"])
+                          "__init__", "__call__", "__class__", "math", "random", "str",
+                          "tuple", "int", "object", "__new__", "dataclasses", "dataclass",
+                          "functools", "itertools", "collections", "operator"])
 _KEYWORD = re.compile(r"[A-Za-z_]\w*$")
 
 

@@ -102,6 +102,34 @@ ESCAPES = {
     "pyplot_module_os": "import matplotlib.pyplot as plt\nplt.os",
     "matplotlib_rc": "import matplotlib\nmatplotlib.rcParams",
     "axes_array_base": "import matplotlib.pyplot as plt\nplt.subplots(1, 2)[1].base",
+    "user_getattribute_fishing": ("class A:\n    def __getattribute__(self, name):\n"
+                                  "        return object.__getattribute__(len, '__self__')\n"
+                                  "A().anything"),
+    "type_self_mro": ("class A:\n    def f(self):\n        return type(self).__mro__[-1]"
+                      ".__subclasses__()\nA().f()"),
+    "itertools_starmap_getattr": ("import itertools\n"
+                                  "list(itertools.starmap(getattr, [(len, '__self__')]))"),
+    "itertools_accumulate_getattr": ("import itertools\n"
+                                     "list(itertools.accumulate([(), '__class__'], getattr))"),
+    "functools_reduce_getattr": ("import functools\n"
+                                 "functools.reduce(getattr, ['__class__', '__bases__'], ())"),
+    "operator_attrgetter_dunder": "import operator\noperator.attrgetter('__class__')(1)",
+    "operator_methodcaller_dunder": ("import operator\n"
+                                     "operator.methodcaller('__reduce_ex__', 2)(1)"),
+    "cmp_to_key_wrapper_class": ("import functools\n"
+                                 "functools.cmp_to_key(lambda a, b: 0)(1).__class__"),
+    "str_subclass_dict": "class S(str):\n    pass\nS('a').__dict__",
+    "int_subclass_host_mro": ("class S(int):\n    pass\n"
+                              "S(1).__class__.__mro__[1].__subclasses__()"),
+    "builtin_new_globals": "tuple.__new__.__globals__",
+    "super_new_globals": ("class S(str):\n    def f(self):\n"
+                          "        return super().__new__.__globals__\nS('a').f()"),
+    "dataclass_field_class": ("from dataclasses import dataclass, fields\n@dataclass\n"
+                              "class A:\n    x: int = 0\nfields(A)[0].__class__"),
+    "dataclass_init_globals": ("from dataclasses import dataclass\n@dataclass\n"
+                               "class A:\n    x: int = 0\nA.__init__.__globals__"),
+    "dataclass_missing_class": "import dataclasses\ndataclasses.MISSING.__class__",
+    "name_reassigned_to_builtins": "__name__ = 'builtins'\n__name__.__class__",
 }
 
 

@@ -108,6 +108,8 @@ class Compiler(ExpressionCompiler):
                                "annotated", target)
         annotate = self.expression(annotation) if self.scope.kind in ("module", "class") and \
             target.data == "var" else None
+        if annotate is not None and self.scope.kind == "class":  # a class's __annotations__
+            annotate = _annotation_recorder(annotate, target.children[0].value)
         if value is None:
             return (lambda frame: annotate(frame) and None) if annotate else \
                 (lambda frame: None)
@@ -452,6 +454,14 @@ class Compiler(ExpressionCompiler):
     def lambdef(self, tree: Tree):
         params, body = tree.children
         return compile_function(self, "<lambda>", params, body)
+
+
+def _annotation_recorder(evaluate, name: str):
+    """Evaluate a class body's annotation into the class's __annotations__ (dataclasses read
+    its fields from there, in order)."""
+    def record(frame):
+        frame.vars.setdefault("__annotations__", {})[name] = evaluate(frame)
+    return record
 
 
 _C = Compiler

@@ -10,7 +10,7 @@ from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
-from gradcli.language.runtime import calls, classes
+from gradcli.language.runtime import calls, classes, protocols
 from gradcli.language.runtime import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -184,16 +184,18 @@ def compile_augmented(compiler, target, op: str, value, span):
             store(frame, fast(current, operand))
             return
         STATE.origin = origin
-
-        def combine():
-            if isinstance(current, Tensor) and op in operators.INPLACE_OPS:
-                return inplace.apply_inplace(
-                    current, lambda t: operators.binary(op, t, operand))
-            if isinstance(current, np.ndarray) and op in operators.INPLACE_OPS:
-                return operators.array_inplace(op, current, operand)
-            return operators.inplace_binary(op, current, operand)
-        store(frame, compiler.guard(combine, span))
+        store(frame, compiler.guard(lambda: augmented(op, current, operand), span))
     return run
+
+
+def augmented(op: str, current, operand):
+    """The value of `current op= operand` (operator.iadd's): tensors and arrays change in
+    place, as torch's and NumPy's __iadd__ do."""
+    if isinstance(current, Tensor) and op in operators.INPLACE_OPS:
+        return inplace.apply_inplace(current, lambda t: operators.binary(op, t, operand))
+    if isinstance(current, np.ndarray) and op in operators.INPLACE_OPS:
+        return operators.array_inplace(op, current, operand)
+    return operators.inplace_binary(op, current, operand)
 
 
 def compile_let(compiler, tree, name, dtype_name, value, flag):
@@ -291,3 +293,6 @@ def _cannot_delete_attribute(compiler, part):
         raise GradRuntimeError("AttributeError", f"'{type_name(value)}' object attribute "
                                f"'{name}' is read-only", span)
     return delete
+
+
+protocols.augmented = augmented

@@ -245,6 +245,27 @@ def legacy_constructor(dtype: DType | None = None):
     return construct
 
 
+def _str(ctx, obj, codec: tuple) -> str:
+    """str(object) as print shows it, or str(bytes, encoding, errors) decoded."""
+    if not codec:
+        return ctx.printer.str(obj)
+    if len(codec) > 2:
+        raise errors.type_error(f"str() takes at most 3 arguments ({len(codec) + 1} given)")
+    if isinstance(obj, str):
+        raise errors.type_error("decoding str is not supported")
+    if not isinstance(obj, bytes):
+        raise errors.type_error(f"decoding to str: need a bytes-like object, {type_name(obj)} "
+                                "found")
+    for name, value in zip(("encoding", "errors"), codec):
+        if not isinstance(value, str):
+            raise errors.type_error(f"str() argument '{name}' must be str, not "
+                                    f"{type_name(value)}")
+    try:
+        return obj.decode(*codec)
+    except (LookupError, UnicodeDecodeError) as error:
+        raise errors.TorchError(type(error).__name__, str(error)) from None
+
+
 def _class(name: str, hosts: tuple, construct=None) -> PyType:
     return PyType(name, hosts, construct)
 
@@ -255,8 +276,8 @@ COMPLEX_TYPE = _class("complex", (complex,), entry("complex", _complex, "real=0,
                                                    style="at_most", frames=0))
 FLOAT_TYPE = _class("float", (float,), entry("float", _float, "x=0.0, /", style="expected",
                                              frames=0))
-STR_TYPE = _class("str", (str,), entry("str", lambda ctx, obj: ctx.printer.str(obj),
-                                       "object=''", context=True, style="at_most",
+STR_TYPE = _class("str", (str,), entry("str", lambda ctx, obj, *codec: _str(ctx, obj, codec),
+                                       "object='', *codec", context=True, style="at_most",
                                        while_doing="getting the str of an object"))
 LIST_TYPE = _class("list", (list,), entry("list", lambda it: list(iterate(it)), "iterable=(), /",
                                           style="expected", frames=0))
@@ -565,3 +586,4 @@ def register_type(cls: PyType) -> None:
 
 protocols.absolute, protocols.register_type = _abs, register_type
 protocols.BUILTINS = PY_BUILTINS
+protocols.is_callable = _callable

@@ -24,8 +24,9 @@ def _function(name: str, spec: str):
 _ONE = ("sqrt", "exp", "expm1", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
         "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "floor", "ceil",
         "trunc", "isnan", "isinf", "isfinite", "erf", "erfc", "gamma", "lgamma", "radians",
-        "degrees", "factorial")
-_TWO = ("pow", "atan2", "copysign", "fmod", "remainder", "gcd", "comb", "perm")
+        "degrees", "factorial", "isqrt", "modf", "frexp")
+_TWO = ("pow", "atan2", "copysign", "fmod", "remainder", "gcd", "lcm", "comb", "perm", "ldexp",
+        "dist")
 
 MATH = Namespace("math", table(
     *(_function(name, "x, /") for name in _ONE),

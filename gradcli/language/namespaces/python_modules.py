@@ -10,21 +10,36 @@ import itertools
 import time
 
 from gradcli.engine import errors
+from gradcli.language.namespaces.functools_ordering import ORDERING
+from gradcli.language.namespaces.python_dataclasses import DATACLASSES
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, dict_from,
-                                            iterate)
+                                            iterate, type_name)
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.protocols import CLASS_METHODS
+
+
+def _sleep(seconds) -> None:
+    """time.sleep, with Python's errors for a bad duration."""
+    if not isinstance(seconds, (int, float)):
+        raise errors.type_error(f"'{type_name(seconds)}' object cannot be interpreted "
+                                "as an integer")
+    if seconds < 0:
+        raise errors.value_error("sleep length must be non-negative")
+    time.sleep(seconds)
+
 
 TIME = Namespace("time", table(
     entry("time", time.time, "", frames=0),
     entry("perf_counter", time.perf_counter, "", frames=0),
     entry("monotonic", time.monotonic, "", frames=0),
     entry("process_time", time.process_time, "", frames=0),
-    entry("sleep", lambda seconds: time.sleep(max(0.0, float(seconds))), "secs, /", frames=0),
+    entry("sleep", lambda seconds: _sleep(seconds), "secs, /", frames=0),
+    *(entry(f"{name}_ns", vars(time)[f"{name}_ns"], "", frames=0)
+      for name in ("time", "perf_counter", "monotonic", "process_time")),
 ))
 
 # typing's names, for annotations: subscripted (`List[int]`) and printed as Python's.
@@ -42,6 +57,8 @@ def _ordered_dict(*args, **kwargs):
 
 
 def _defaultdict(ctx, default_factory=None, *args):
+    if default_factory is not None and not protocols.is_callable(default_factory):
+        raise errors.type_error("first argument must be callable or None")
     factory = None if default_factory is None else (
         lambda: ctx.call(default_factory, [], {}))
     made = DefaultDict(factory, *(dict(a) if isinstance(a, dict) else a for a in args))
@@ -199,8 +216,13 @@ class CachedFunction(_Wrapper):
         return f"<functools._lru_cache_wrapper object at 0x{id(self):x}>"
 
 
-def _partial(ctx, func, *args, **keywords):
+def _partial(ctx, *args, **keywords):
     """functools.partial: a callable that calls `func` with the fixed arguments first."""
+    if not args:
+        raise errors.type_error("type 'partial' takes at least one argument")
+    func, args = args[0], args[1:]
+    if not protocols.is_callable(func):
+        raise errors.type_error("the first argument must be callable")
     if isinstance(func, Partial):  # partial of a partial flattens, as Python's does
         return Partial(ctx, func.func, (*func.args, *args), {**func.keywords, **keywords})
     return Partial(ctx, func, args, keywords)
@@ -244,12 +266,13 @@ def _lru_cache(ctx, maxsize=128, typed=False):
 
 
 FUNCTOOLS = Namespace("functools", table(
-    entry("partial", _partial, "func, /, *args, **keywords", context=True, frames=0),
+    entry("partial", _partial, "*args, **keywords", context=True, frames=0),
     entry("reduce", _reduce, "function, iterable, *initial", context=True, frames=0),
     entry("lru_cache", _lru_cache, "maxsize=128, typed=False", context=True, frames=0),
     entry("cache", lambda ctx, fn: CachedFunction(ctx, fn, None), "user_function, /",
           context=True, frames=0),
     entry("wraps", _wraps, "wrapped, assigned=None, updated=None", frames=0),
+    *ORDERING,
 ))
 
 
@@ -324,6 +347,7 @@ CLASS_METHODS[itertools.chain] = table(entry(
 
 def _operator_table() -> dict:
     """Python's `operator` module over the language's own operators (tensors included)."""
+    from gradcli.language.namespaces.operator_extras import OPERATOR_EXTRAS
     operators = protocols
 
     def binary(name: str, op: str):
@@ -371,9 +395,10 @@ def _operator_table() -> dict:
         entry("abs", lambda a: protocols.absolute(a), "a, /", style="expected", frames=0),
         getter("itemgetter", lambda obj, key: protocols.get_item(obj, key)),
         getter("attrgetter", attribute_path),
+        *OPERATOR_EXTRAS,
     )
 
 
 OPERATOR = LazyTable({}, _operator_table)
-MODULES = {"time": TIME, "typing": TYPING, "collections": COLLECTIONS, "functools": FUNCTOOLS,
-           "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR)}
+MODULES = {"dataclasses": DATACLASSES, "time": TIME, "typing": TYPING, "collections": COLLECTIONS,
+           "functools": FUNCTOOLS, "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR)}

@@ -27,8 +27,8 @@ from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.values import (NamedTuple, Namespace, Size, dict_from, iterate,
-                                            type_name)
+from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, Size, dict_from,
+                                            iterate, type_name)
 
 class _NodeAttrs(dict):
     """A node's attributes: these, and the `_saved_<name>` values of what it saved."""
@@ -106,11 +106,12 @@ _SET_READING = """copy difference intersection isdisjoint issubset issuperset sy
     union"""
 def _index(ctx, sequence, item, start=0, stop=None):
     """list.index / tuple.index, finding with the language's == (torch's for tensors)."""
-    window = sequence[start:stop]
+    window = (list(sequence) if isinstance(sequence, collections.deque) else sequence)[start:stop]
     found = operators.sequence_index(window, item)
     if found is None:
-        raise errors.value_error(f"{ctx.printer.repr(item)} is not in list" if isinstance(
-            sequence, list) else "tuple.index(x): x not in tuple")
+        raise errors.value_error(f"{ctx.printer.repr(item)} is not in {type_name(sequence)}"
+                                 if isinstance(sequence, (list, collections.deque))
+                                 else "tuple.index(x): x not in tuple")
     return found + (start if start >= 0 else max(len(sequence) + start, 0))
 
 
@@ -217,6 +218,7 @@ _KIND_TABLES = (
     (RNG_KIND, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
     (collections.OrderedDict, {}, ORDERED_DICT_METHODS),
     (collections.Counter, {}, COUNTER_METHODS),
+    (DefaultDict, {"default_factory": lambda d: d.language_factory}, DICT_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
     (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
     (tuple, {}, TUPLE_METHODS), (complex, COMPLEX_ATTRS, COMPLEX_METHODS),
@@ -272,6 +274,8 @@ def get(value, name: str):
             return exceptions.chained(value, name)
         if value is classes.OBJECT and name in _OBJECT_METHODS:  # object.__setattr__(self, ...)
             return _OBJECT_METHODS[name]
+        if name == "__new__" and value in classes.BASE_NEWS:  # tuple.__new__(cls, items)
+            return classes.BASE_NEWS[value]
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         return _missing(value, name)
@@ -395,6 +399,11 @@ def _from_super(proxy: classes.Super, name: str):
     found = proxy.attribute(name)
     if found is not classes.MISSING:
         return found
+    if name == "__new__":  # the builtin base's __new__, or object's
+        owner = proxy.instance if isinstance(proxy.instance, classes.UserClass) else \
+            classes.class_of(proxy.instance)
+        return classes.BASE_NEWS.get(owner.base if owner is not None else None,
+                                     classes.BASE_NEWS[classes.OBJECT])
     if name == "__init__":  # object's and the builtin bases' __init__ take no further arguments
         owner = classes.class_of(proxy.instance)
         base_init = classes.BASE_INITS.get(owner.base) if owner is not None else None

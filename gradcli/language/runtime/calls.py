@@ -239,4 +239,4 @@ def context_manager(value) -> ContextManager:
         f"'{type_name(value)}' object does not support the context manager protocol")
 
 
-protocols.get_item = get_item
+protocols.get_item, protocols.set_item = get_item, set_item

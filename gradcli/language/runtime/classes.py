@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from gradcli.engine import errors
 from gradcli.language.runtime import protocols
-from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType
 
@@ -35,6 +35,14 @@ class Property:
     getter: object
     setter: object = None
     deleter: object = None
+
+
+@dataclass(eq=False)
+class NativeMethod:
+    """A method a library adds to a user class (functools.total_ordering's): a builtin that
+    binds to the instance as a function does."""
+
+    function: object
 
 
 @dataclass(eq=False)
@@ -160,6 +168,8 @@ def bind(found, instance, cls: UserClass):
         return cls.runtime.call(found.getter, [instance], {})
     if isinstance(found, UserFunction) and instance is not None:
         return UserMethod(instance, found)
+    if isinstance(found, NativeMethod):
+        return found.function if instance is None else BoundMethod(instance, found.function)
     return found
 
 
@@ -262,11 +272,11 @@ class Instance(UserInstance, TableObject):
         method = self.dunder("__repr__")
         if method is None:
             return f"<{self.cls.module}.{self.cls.qualname} object at 0x{id(self):x}>"
-        return _text_of(self.cls.runtime.call(method, [], {}), "__repr__")
+        return text_of(self.cls.runtime.call(method, [], {}), "__repr__")
 
     def str(self, printer) -> str:
         method = self.dunder("__str__")
-        return self.repr(printer) if method is None else _text_of(
+        return self.repr(printer) if method is None else text_of(
             self.cls.runtime.call(method, [], {}), "__str__")
 
     def forward(self):
@@ -311,11 +321,11 @@ class ContainerInstance(UserInstance, TableObject):
         method = self.dunder("__repr__")
         if method is None:
             return printer.repr(self.HOST(self))
-        return _text_of(self.cls.runtime.call(method, [], {}), "__repr__")
+        return text_of(self.cls.runtime.call(method, [], {}), "__repr__")
 
     def str(self, printer) -> str:
         method = self.dunder("__str__")
-        return self.repr(printer) if method is None else _text_of(
+        return self.repr(printer) if method is None else text_of(
             self.cls.runtime.call(method, [], {}), "__str__")
 
     def __eq__(self, other):
@@ -340,13 +350,16 @@ class ListInstance(ContainerInstance, list):
     HOST = list
 
 
+# The host classes of instances of user classes derived from str, tuple, int and float (they
+# meet the host's own operators first, so these are told apart by their exact type).
+VALUE_KINDS: set = set()
 # The builtin container classes' methods (dict.items, list.append...), registered by the
 # attributes module, for the instances of user classes derived from them.
 HOST_METHODS: dict = {dict: {}, list: {}}
 CONTAINER_DUNDERS: dict = {}  # their special methods, for super().__getitem__ (runtime.calls)
 
 
-def _text_of(value, method: str) -> str:
+def text_of(value, method: str) -> str:
     if not isinstance(value, str):
         raise errors.type_error(f"{method} returned non-string (type {_kind(value)})")
     return value
@@ -393,6 +406,9 @@ class Super:
 # arguments), and that base's __init__, by base (nn.Module and the exception classes register).
 BASE_INSTANCES: dict = {}
 BASE_INITS: dict = {}
+# `base.__new__(cls, ...)` of the builtin classes a program may derive from (str, tuple, int,
+# float) and of object, by class: what super().__new__ and a class without __new__ reach.
+BASE_NEWS: dict = {}
 # Class attributes a builtin base gives its subclasses (autograd.Function's apply), by base.
 BASE_CLASS_ATTRIBUTES: dict = {}
 
@@ -404,7 +420,7 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
             raise errors.type_error(f"{base.class_name}() takes no arguments" if isinstance(
                 base, TableObject) else "bases must be types")
         if isinstance(base, PyType) and base not in BASE_INSTANCES and base is not OBJECT \
-                and base not in BASE_CLASS_ATTRIBUTES:
+                and base not in BASE_CLASS_ATTRIBUTES and base not in BASE_NEWS:
             raise errors.TorchError("NotImplementedError", f"a class derived from {base.name} is "
                                     "not supported by gradcli yet")
     user_bases = tuple(b for b in bases if b is not OBJECT)
@@ -412,18 +428,29 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
 
 
 def instantiate(cls: UserClass, args: list, kwargs: dict):
-    """Cls(*args): a new instance, then its __init__ (Python's errors when there is none)."""
+    """Cls(*args): a new instance (from the class's __new__, else its builtin base's), then its
+    __init__ (Python's errors when there is none)."""
+    new = cls.find("__new__")
+    if new is _MISSING:
+        new = BASE_NEWS.get(cls.base, _MISSING)
     make = BASE_INSTANCES.get(cls.base)
-    instance = make(cls, args) if make is not None else Instance(cls)
+    if new is not _MISSING:
+        instance = cls.runtime.call(bind(new, None, cls), [cls, *args], kwargs)
+        owner = class_of(instance)
+        if owner is None or not owner.is_subclass_of(cls):
+            return instance  # Python runs __init__ only on an instance of the class
+    else:
+        instance = make(cls, args) if make is not None else Instance(cls)
     init = cls.find("__init__")
     if init is _MISSING and isinstance(instance, ContainerInstance):
         cls.runtime.call(BASE_INITS[cls.base], [instance, *args], kwargs)
         return instance
     if init is _MISSING:
-        if (args or kwargs) and make is None:
+        # object.__init__ refuses arguments, unless a __new__ or a builtin base took them
+        if (args or kwargs) and make is None and new is _MISSING:
             raise errors.type_error(f"{cls.name}() takes no arguments")
         return instance
-    result = cls.runtime.call(init, [instance, *args], kwargs)
+    result = cls.runtime.call(bind(init, None, cls), [instance, *args], kwargs)
     if result is not None:
         raise errors.type_error(f"__init__() should return None, not '{_kind(result)}'")
     return instance

@@ -173,7 +173,8 @@ class UserFunction:
                 raise errors.type_error(f"{title}() got multiple values for argument '{key}'")
             else:
                 bound[key] = value
-        if len(bound) < len(params) + (self.star is not None):
+        # keyword-only arguments in `bound` would hide a missing positional one from the count
+        if self.kwonly or len(bound) < len(params) + (self.star is not None):
             missing = [p for p in params if p not in bound and p not in self.defaults]
             if missing:
                 raise errors.type_error(missing_arguments(title, missing))

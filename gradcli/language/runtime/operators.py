@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import operator
 from collections import deque
@@ -85,6 +86,10 @@ def binary(op: str, a, b):
         if _tensor_operand(a) and _tensor_operand(b) and op != "@":
             return _TENSOR_BINARY[op](a, b)
     elif isinstance(a, _SAFE_PY_TYPES) and isinstance(b, _SAFE_PY_TYPES):
+        if type(a) in classes.VALUE_KINDS or type(b) in classes.VALUE_KINDS:  # class P(tuple)
+            result = _user_operator(_BINARY_DUNDERS[op], a, b)
+            if result is not classes.MISSING:
+                return result
         try:
             return _PY_BINARY[op](a, b)
         except ZeroDivisionError as error:
@@ -186,7 +191,8 @@ def unary(op: str, a):
             raise errors.type_error(
                 "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return F.logical_not(a) if a.dtype.category == 0 else F.bitwise_not(a)
-    if isinstance(a, (bool, int, *ARRAY_TYPES)) or (isinstance(a, (float, complex)) and op != "~"):
+    if isinstance(a, (bool, int, *ARRAY_TYPES)) or (isinstance(a, (float, complex)) and op != "~") \
+            or (isinstance(a, collections.Counter) and op != "~"):
         return {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op](a)
     method = classes.special_method(a, _UNARY_DUNDERS[op])
     if method is not None:

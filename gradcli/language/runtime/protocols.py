@@ -11,10 +11,13 @@ from typing import Callable
 
 truth: Callable = bool  # runtime.coercions: truth(value), torch's errors for tensors
 absolute: Callable = abs  # namespaces.builtins: abs(value)
+is_callable: Callable = callable  # namespaces.builtins: callable(value)
 binary: Callable = None  # runtime.operators: binary(op, a, b)
 unary: Callable = None  # runtime.operators: unary(op, a)
 compare: Callable = None  # runtime.operators: compare(op, a, b)
+augmented: Callable = None  # compiler.targets: augmented(op, a, b), the value of `a op= b`
 get_item: Callable = None  # runtime.calls: get_item(value, key)
+set_item: Callable = None  # runtime.calls: set_item(value, key, item)
 get_attribute: Callable = None  # runtime.attributes: get(value, name)
 register_type: Callable = None  # namespaces.builtins: what type() gives for a new host class
 

@@ -31,8 +31,8 @@ class TypeForm:
         args = key if isinstance(key, tuple) else (key,)
         if self.name == "typing.Optional":
             return TypeForm("typing.Optional", (args[0],))
-        if self.name == "typing.Union" and len(args) == 2 and None in args:
-            return TypeForm("typing.Optional", (next(a for a in args if a is not None),))
+        if self.name == "typing.Union":
+            return _union(args)
         return TypeForm(self.name, args)
 
     def text(self, name_of) -> str:
@@ -40,6 +40,22 @@ class TypeForm:
         if self.args is None:
             return self.name
         return f"{self.name}[{', '.join(_argument_text(a, name_of) for a in self.args)}]"
+
+
+def _union(args: tuple):
+    """Union[...]: nested unions flattened and repeats dropped, a single member itself, and a
+    member with None an Optional, as typing makes them."""
+    members = []
+    for arg in args:
+        for member in (arg.args if isinstance(arg, TypeForm) and arg.name == "typing.Union"
+                       and arg.args else (arg,)):
+            if not any(member is m or member == m for m in members):
+                members.append(member)
+    if len(members) == 1:
+        return members[0]
+    if len(members) == 2 and None in members:
+        return TypeForm("typing.Optional", (next(m for m in members if m is not None),))
+    return TypeForm("typing.Union", tuple(members))
 
 
 def _argument_text(value, name_of) -> str:

@@ -204,7 +204,7 @@ class Printer:
         if isinstance(value, (int, float, complex, str, bytes, range)) or value is Ellipsis or (
                 isinstance(value, slice) and all(isinstance(v, (int, type(None))) for v in (
                     value.start, value.stop, value.step))):
-            return repr(value)
+            return value.repr(self) if isinstance(value, TableObject) else repr(value)
         if isinstance(value, Size):
             return f"torch.Size([{', '.join(str(v) for v in value)}])"
         if isinstance(value, ReturnTypes) and value.name == "UnpackedDualTensor":
@@ -273,7 +273,7 @@ class Printer:
 
     def str(self, value) -> str:
         if isinstance(value, str):
-            return value
+            return value.str(self) if isinstance(value, TableObject) else value
         if isinstance(value, BaseException):
             return self._exception_str(value)
         if isinstance(value, TableObject):
@@ -310,23 +310,38 @@ class Printer:
                     f"unsupported format string passed to {type_name(value)}.__format__")
             return self.str(value)
         if isinstance(value, (int, float, str, *ARRAY_TYPES)):
+            if isinstance(value, TableObject):  # class Meters(float): its own __str__/__format__
+                return self._user_format(value, spec)
             try:
                 return format(value, spec)
             except ValueError as error:
                 raise errors.value_error(str(error)) from None
         if isinstance(value, TableObject) and value.user_class() is not None:
-            from gradcli.language.runtime import classes
-            method = classes.special_method(value, "__format__")
-            if method is not None:
-                text = classes.call_bound(method, [spec])
-                if not isinstance(text, str):
-                    raise errors.type_error(f"__format__ must return a str, not "
-                                            f"{type_name(text)}")
-                return text
+            return self._user_format(value, spec)
         if spec:
             raise errors.type_error(
                 f"unsupported format string passed to {type_name(value)}.__format__")
         return self.str(value)
+
+    def _user_format(self, value, spec: str) -> str:
+        """format() of a user class instance: its __format__, else its str() for an empty spec,
+        else its builtin base's format (class Meters(float))."""
+        from gradcli.language.runtime import classes
+        method = classes.special_method(value, "__format__")
+        if method is not None:
+            text = classes.call_bound(method, [spec])
+            if not isinstance(text, str):
+                raise errors.type_error(f"__format__ must return a str, not {type_name(text)}")
+            return text
+        if not spec:
+            return self.str(value)
+        if isinstance(value, (int, float, str)):
+            try:
+                return format(value.HOST(value), spec)
+            except ValueError as error:
+                raise errors.value_error(str(error)) from None
+        raise errors.type_error(
+            f"unsupported format string passed to {type_name(value)}.__format__")
 
 
 def _object_repr(value) -> str:

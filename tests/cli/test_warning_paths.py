@@ -1,0 +1,21 @@
+"""A script's warnings name it by its absolute path, as Python 3.9+ names its main script,
+however the command line spelled it."""
+
+import importlib.util
+import subprocess
+import sys
+
+
+def test_a_relative_script_is_named_by_its_absolute_path(run_gradcli, tmp_path, monkeypatch):
+    script = tmp_path / "rel.py"
+    script.write_text("import torch\nx = torch.tensor(1., requires_grad=True)\n"
+                      "print((x * 2).grad)\n")
+    monkeypatch.chdir(tmp_path)
+    result = run_gradcli(["run", "rel.py"])
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith(f"{script}:3: UserWarning: The .grad attribute")
+    if importlib.util.find_spec("torch") is not None:
+        python = subprocess.run([sys.executable, "rel.py"], capture_output=True, text=True,
+                                timeout=120)
+        assert python.stderr.split(" UserWarning: ")[0] == result.stderr.split(
+            " UserWarning: ")[0]
