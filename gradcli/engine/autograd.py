@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, saved_hooks
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -81,6 +81,9 @@ class Node:
                 self.saved_result = tuple(_shadow(o) for o in outputs)
                 versions += [(o, o._version_counter.value, True) for o in self.saved_result]
         self.saved_versions = tuple(versions)
+        if saved_hooks.STACK and op.n_outputs == 1:  # packed values are not version-checked
+            saved_hooks.pack_node(self, save, outputs)
+            self.saved_versions = ()
 
     def name(self) -> str:
         return self.op.name or self.op.label
@@ -137,6 +140,8 @@ class Node:
                                else None, output_nr=nr) for nr, o in enumerate(out))
         elif out is not None:
             out = Tensor(out.data, out.dtype, grad_fn=node)
+        if saved_hooks.PACKED and self in saved_hooks.PACKED:
+            return saved_hooks.unpack_node(self, self.saved_args, out)
         return self.saved_args, out
 
     def _differentiable(self) -> range | tuple:
@@ -166,6 +171,8 @@ class Node:
             self.saved_args = tuple([None if type(a) is Tensor else a for a in self.saved_args])
             self.saved_result = None
             self.saved_versions = ()
+            if saved_hooks.PACKED:
+                saved_hooks.PACKED.pop(self, None)
 
 
 def _shadow(tensor: Tensor) -> Tensor:

@@ -6,7 +6,7 @@ FunctionNode (engine/custom.py) whose backward calls the user's backward with th
 
 from __future__ import annotations
 
-from gradcli.engine import errors
+from gradcli.engine import errors, saved_hooks
 from gradcli.engine.custom import FunctionNode
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
@@ -29,12 +29,13 @@ class FunctionCtx(TableObject):
     """The `ctx` of a custom Function: its methods, and any attribute the program sets."""
 
     __slots__ = ("attrs", "saved", "freed", "needs_input_grad", "dirty", "non_differentiable",
-                 "materialize")
+                 "materialize", "packed")
 
     def __init__(self, needs_input_grad: tuple):
         self.attrs: dict = {}
         self.saved, self.freed, self.needs_input_grad = (), False, needs_input_grad
         self.dirty, self.non_differentiable, self.materialize = (), (), True
+        self.packed = None  # the saved tensors as saved_tensors_hooks packed them
 
     @property
     def language_type(self) -> PyType:
@@ -46,6 +47,8 @@ class FunctionCtx(TableObject):
         if name == "saved_tensors":
             if self.freed:
                 raise errors.runtime(_FREED)
+            if self.packed is not None:
+                return saved_hooks.unpack_values(self.packed, self.saved)
             return self.saved
         if name == "needs_input_grad":
             return self.needs_input_grad
@@ -151,6 +154,7 @@ def _apply(cls: classes.UserClass, *args):
                             release)
         for nr, out in enumerate(differentiable):
             out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
+        ctx.packed = saved_hooks.pack_values(ctx.saved)
     return results[0] if single else results
 
 
