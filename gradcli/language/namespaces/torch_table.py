@@ -18,6 +18,7 @@ from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTI
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.forward_ad import FORWARD_AD
 from gradcli.language.namespaces.autograd_graph import GRAPH
+from gradcli.language.namespaces.gradcheck import GRADCHECK, GRADCHECK_MODULE, GRADGRADCHECK
 from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import LINALG, MATH_MODULES, NN, TORCH_MATH
@@ -78,7 +79,8 @@ AUTOGRAD = Namespace("torch.autograd", table(
           "inputs=None"),
     entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
 ) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE,
-     "forward_ad": FORWARD_AD, "graph": GRAPH} | ANOMALY)
+     "forward_ad": FORWARD_AD, "graph": GRAPH, "gradcheck": GRADCHECK,
+     "gradgradcheck": GRADGRADCHECK} | ANOMALY)
 
 CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
@@ -144,6 +146,7 @@ MODULES = {
     "torch.autograd.functional": FUNCTIONAL,
     "torch.autograd.forward_ad": FORWARD_AD,
     "torch.autograd.graph": GRAPH,
+    "torch.autograd.gradcheck": GRADCHECK_MODULE,
     "torch.func": FUNC,
     "torch.cuda": CUDA,
     "math": MATH,
