@@ -128,7 +128,7 @@ class Node:
                  self.origin))
         for tensor, version, is_output in self.saved_versions:
             if tensor._version_counter.value != version:
-                raise errors.runtime(_modified_message(tensor, version, self if is_output else None)
+                raise errors.runtime(modified_message(tensor, version, self if is_output else None)
                                      ).noted(
                     (f"saved here by {self.name()} at version {version}", self.origin),
                     (f"modified in place here (now at version {tensor._version_counter.value})",
@@ -212,7 +212,7 @@ def gradient_edge(tensor: Tensor) -> tuple:
     return (accumulator, 0)
 
 
-def _modified_message(tensor: Tensor, version: int, saving_node) -> str:
+def modified_message(tensor: Tensor, version: int, saving_node) -> str:
     """torch's text for a saved tensor changed in place: a saved output names the node that saved
     it, a saved input names its current grad_fn."""
     shape = ", ".join(str(s) for s in tensor.shape)

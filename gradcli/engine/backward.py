@@ -156,7 +156,7 @@ class _Run:
         node_grads = self.pre_hooks(node, node_grads)
         if hooked:
             node_grads = node_hooks.run_prehooks(node, node_grads)
-        if len(node_grads) > 1 or node_grads[0] is None:
+        if (len(node_grads) > 1 or node_grads[0] is None) and getattr(node, "materialize", True):
             node_grads = [g if g is not None else F.zeros_of(*node.output_meta[nr])
                           for nr, g in enumerate(node_grads)]
         observer = STATE.backward_observer
