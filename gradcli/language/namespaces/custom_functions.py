@@ -158,7 +158,7 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
         node = FunctionNode(f"{cls.name}Backward", args, tuple(tensors), run_backward,
                             release, ctx.materialize)
         for nr, out in enumerate(tensors):
-            if not any(out is n for n in ctx.non_differentiable):
+            if out.dtype.is_floating_point and not any(out is n for n in ctx.non_differentiable):
                 out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
         ctx.packed = saved_hooks.pack_values(ctx.saved)
     ctx.versions = tuple(t._version if t is not None else None for t in ctx.saved)
