@@ -20,11 +20,14 @@ _PRE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _POST: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _POST_ACCUMULATE: "weakref.WeakKeyDictionary[Tensor, list]" = weakref.WeakKeyDictionary()
 _RUNS = itertools.count()
+REGISTERED = False  # whether any hook was ever registered: passes skip the tables until then
 # The backward passes under way, innermost last: (id, nodes in its graph, nodes that run or None).
 CURRENT: list = []
 
 
 def _add(table, key, fn: Callable, name: str) -> RemovableHandle:
+    global REGISTERED
+    REGISTERED = True
     hooks = table.setdefault(key, [])
     hook = Hook(fn, name)
     hooks.append(hook)
@@ -81,10 +84,12 @@ def run_posthooks(node, grad_inputs: list, grad_outputs: list) -> list:
 
 
 def has_hooks(node) -> bool:
-    return node in _PRE or node in _POST
+    return REGISTERED and (node in _PRE or node in _POST)
 
 
 def after_accumulate(tensor: Tensor) -> None:
+    if not REGISTERED:
+        return
     for hook in list(_POST_ACCUMULATE.get(tensor, ())):
         result = hook.fn(tensor)
         if result is not None:

@@ -14,6 +14,8 @@ from gradcli.engine.tensor import Tensor
 RESULT = "result"  # as engine/autograd.py names a saved output
 STACK: list = []  # the (pack, unpack) pairs in force, innermost last
 DISABLED: list = []  # the messages of disable_saved_tensors_hooks blocks in force
+# Ops whose saved tensors torch packs in another order than their rules read them.
+_ORDER = {"addmm": (1, 2), "mv": (0, 1), "atan2": (1, 0)}
 PACKED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # node -> {slot: SavedTensor}
 
 
@@ -57,6 +59,9 @@ def pack_node(node, slots: tuple, outputs: tuple) -> None:
     """Pack what a new node saved, in the order its rules read them (torch's order)."""
     pack, unpack = STACK[-1]
     entries = {}
+    order = _ORDER.get(node.op.key)
+    if order is not None:
+        slots = sorted(slots, key=lambda slot: order.index(slot) if slot in order else len(order))
     for slot in dict.fromkeys(slots):
         if slot == RESULT:  # the output as it will be once the node is its grad_fn
             value = Tensor(outputs[0].data, outputs[0].dtype, grad_fn=node)

@@ -6,7 +6,7 @@ FunctionNode (engine/custom.py) whose backward calls the user's backward with th
 
 from __future__ import annotations
 
-from gradcli.engine import errors, saved_hooks
+from gradcli.engine import errors, grad_api, saved_hooks
 from gradcli.engine.autograd import modified_message
 from gradcli.engine.custom import FunctionNode
 from gradcli.engine.functions import F
@@ -191,11 +191,30 @@ def _mark_dirty_outputs(ctx: FunctionCtx) -> None:
         tensor.bump_version()
 
 
+_TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
 def _once_differentiable(fn):
-    """@once_differentiable: the backward runs without recording a graph."""
+    """@once_differentiable: the backward runs without recording a graph; when its gradients
+    require grad, its results get a node (`<Error>`) that refuses to be differentiated."""
     def run(ctx, *args):
         with grad_mode(False):
-            return ctx.call(fn, list(args), {})
+            outputs = ctx.call(fn, list(args), {})
+        if not STATE.grad_enabled or not any(isinstance(a, Tensor) and a.requires_grad
+                                             for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        results = tuple(F.detach(o) if isinstance(o, Tensor) else o
+                        for o in ((outputs,) if single else outputs))
+        tensors = tuple(r for r in results if isinstance(r, Tensor))
+
+        def refuse(grads):
+            raise errors.runtime(_TWICE)
+        node = FunctionNode("Error", tuple(grad_api.requires_grad_(F.detach(t), True)
+                                           for t in tensors), tensors, refuse)
+        for nr, tensor in enumerate(tensors):
+            tensor._grad_fn, tensor.output_nr, tensor._requires_grad = node, nr, True
+        return results[0] if single else results
     return entry(getattr(fn, "name", "backward"), run, "*args", context=True)
 
 
