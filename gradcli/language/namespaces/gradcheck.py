@@ -168,6 +168,8 @@ class _Check:
         """Backward of zero output gradients: torch's check that backward multiplies by them
         (or, for undefined ones, that it handles them)."""
         diff_inputs = _diff_inputs(self.inputs)
+        if not outputs:
+            return
         zeros = [F.zeros_like(o) for o in outputs]
         grads = grad_api.grad(list(outputs), diff_inputs, zeros, None, False, True)
         for grad, inp in zip(grads, diff_inputs):
@@ -204,6 +206,8 @@ def _helper(check: _Check, check_undefined_grad: bool, check_backward_ad: bool) 
         return True
     if outputs:
         check.compare(outputs, func_out)
+    elif any(np.any(j.data != 0) for per_input in check.numerical(func_out) for j in per_input):
+        raise _failure("Numerical gradient for function expected to be zero")
     check.zero_grads_give_zero(outputs, undefined=False)
     if check_undefined_grad:
         again = _differentiable(check.call())
