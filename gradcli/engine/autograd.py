@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, saved_hooks
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -92,6 +92,9 @@ class Node:
                 self.saved_result = tuple(_shadow(o) for o in outputs)
                 versions += [(o, o._version_counter.value, True) for o in self.saved_result]
         self.saved_versions = tuple(versions)
+        if saved_hooks.STACK and op.n_outputs == 1:  # packed values are not version-checked
+            saved_hooks.pack_node(self, save, outputs)
+            self.saved_versions = ()
 
     def name(self) -> str:
         return self.op.name or self.op.label
@@ -136,6 +139,8 @@ class Node:
                                else None, output_nr=nr) for nr, o in enumerate(out))
         elif out is not None:
             out = Tensor(out.data, out.dtype, grad_fn=node)
+        if saved_hooks.PACKED and self in saved_hooks.PACKED:
+            return saved_hooks.unpack_node(self, self.saved_args, out)
         return self.saved_args, out
 
     def check_saved(self) -> None:
@@ -148,7 +153,7 @@ class Node:
                  self.origin))
         for tensor, version, is_output in self.saved_versions:
             if tensor._version_counter.value != version:
-                raise errors.runtime(_modified_message(tensor, version, self if is_output else None)
+                raise errors.runtime(modified_message(tensor, version, self if is_output else None)
                                      ).noted(
                     (f"saved here by {self.name()} at version {version}", self.origin),
                     (f"modified in place here (now at version {tensor._version_counter.value})",
@@ -181,6 +186,8 @@ class Node:
             self.saved_args = tuple([None if type(a) is Tensor else a for a in self.saved_args])
             self.saved_result = None
             self.saved_versions = ()
+            if saved_hooks.PACKED:
+                saved_hooks.PACKED.pop(self, None)
 
 
 def _shadow(tensor: Tensor) -> Tensor:
@@ -220,7 +227,7 @@ def gradient_edge(tensor: Tensor) -> tuple:
     return (accumulator, 0)
 
 
-def _modified_message(tensor: Tensor, version: int, saving_node) -> str:
+def modified_message(tensor: Tensor, version: int, saving_node) -> str:
     """torch's text for a saved tensor changed in place: a saved output names the node that saved
     it, a saved input names its current grad_fn."""
     shape = ", ".join(str(s) for s in tensor.shape)

@@ -7,11 +7,11 @@ import heapq
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, node_hooks
 from gradcli.engine.autograd import AccumulateGrad, Node, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
 from gradcli.engine.raw_step import run_raw
-from gradcli.engine.state import STATE
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
 from gradcli.engine.functions import F
@@ -43,9 +43,8 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
     ready = [(-n.sequence_nr, id(n), n) for n in {id(e[0]): e[0] for e, _ in root_edges}.values()
              if dependencies.get(n, 0) == 0]
     heapq.heapify(ready)
-    raw = not create_graph and not targets and wanted is None
-    previous, STATE.grad_enabled = STATE.grad_enabled, create_graph  # grad_mode, inlined
-    try:
+    raw = not create_graph and not targets and wanted is None and not node_hooks.REGISTERED
+    with grad_mode(create_graph), node_hooks.running(dependencies, wanted):
         while ready:
             node = heapq.heappop(ready)[2]
             node_grads = run.buffers.pop(node, None)
@@ -63,8 +62,6 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 dependencies[next_node] = count
                 if count == 0:
                     heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
-    finally:
-        STATE.grad_enabled = previous
     if STATE.backward_observer is not None:
         STATE.backward_observer.finished()
     return run.captured
@@ -142,25 +139,35 @@ class _Run:
                         _accumulate(self.inputs[index], grad, self.create_graph, F)
                     else:
                         self.captured[index] = grad
+        hooked = node_hooks.has_hooks(node)
         if leaf:
             if self.accumulate and not targets:
+                if hooked:
+                    node_grads = node_hooks.run_prehooks(node, node_grads)
                 observer = STATE.backward_observer
                 before = None if observer is None or node.variable.grad is None else \
                     node.variable.grad.data.copy()
                 _accumulate(node.variable, node_grads[0], self.create_graph, F)
                 if observer is not None:
                     observer.accumulated(node, before, node_grads[0], node.variable.grad)
+                node_hooks.after_accumulate(node.variable)
+                if hooked:
+                    node_hooks.run_posthooks(node, [], node_grads)
             return
         if not runs:
             return
         node_grads = self.pre_hooks(node, node_grads)
-        if len(node_grads) > 1 or node_grads[0] is None:
+        if hooked:
+            node_grads = node_hooks.run_prehooks(node, node_grads)
+        if (len(node_grads) > 1 or node_grads[0] is None) and getattr(node, "materialize", True):
             node_grads = [g if g is not None else F.zeros_of(*node.output_meta[nr])
                           for nr, g in enumerate(node_grads)]
         observer = STATE.backward_observer
         if observer is not None:  # narration (explain): what the node reads, before it runs
             observer.running(node, node_grads)
         edge_grads = node.apply(node_grads, wanted)
+        if hooked:
+            edge_grads = node_hooks.run_posthooks(node, edge_grads, node_grads)
         sent = [] if observer is not None else None
         if STATE.anomaly == (True, True):
             _check_nan(node, edge_grads)

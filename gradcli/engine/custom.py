@@ -17,10 +17,12 @@ class FunctionNode(Node):
     A Node to everything that walks graphs; it keeps no op row and no saved values of its own
     (the Function's ctx holds them)."""
 
-    __slots__ = ("label", "backward", "on_release")
+    __slots__ = ("label", "backward", "on_release", "materialize")
 
-    def __init__(self, label: str, inputs: tuple, outputs: tuple, backward, on_release=None):
+    def __init__(self, label: str, inputs: tuple, outputs: tuple, backward, on_release=None,
+                 materialize: bool = True):
         self.label, self.backward, self.on_release = label, backward, on_release
+        self.materialize = materialize  # missing output gradients reach backward as zeros
         self.sequence_nr = next_sequence_nr()
         self.freed, self.retained, self.hooks, self.params = False, None, None, {}
         self.origin, self.freed_at = STATE.origin, None
@@ -54,7 +56,8 @@ class FunctionNode(Node):
                                      f"{len(results)})")
             results = results[:len(self.next_edges)]
         out = []
-        for (node, _), grad, meta in zip(self.next_edges, results, self.edge_meta):
+        for index, ((node, _), grad, meta) in enumerate(zip(self.next_edges, results,
+                                                             self.edge_meta)):
             if node is None or grad is None or (wanted is not None and node not in wanted):
                 out.append(None)
                 continue
@@ -62,6 +65,11 @@ class FunctionNode(Node):
                 raise errors.type_error(f"function {self.label} returned a gradient different "
                                         "than None at position 1, but the corresponding forward "
                                         "input was not a Variable")
+            if not _expandable(meta[0], grad.shape):
+                raise errors.runtime(
+                    f"Function {self.label} returned an invalid gradient at index {index} - got "
+                    f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
+                    f"[{', '.join(map(str, meta[0]))}]")
             out.append(grad)
         return out
 
@@ -69,3 +77,10 @@ class FunctionNode(Node):
         self.freed = True
         if self.on_release is not None:
             self.on_release()
+
+
+def _expandable(shape: tuple, desired: tuple) -> bool:
+    """Whether `shape` broadcasts to `desired` (a gradient of that shape sums back to it)."""
+    if len(shape) > len(desired):
+        return False
+    return all(s == d or s == 1 for s, d in zip(reversed(shape), reversed(desired)))

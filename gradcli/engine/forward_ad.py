@@ -56,6 +56,11 @@ def _hold(tensor: Tensor, tangent: Tensor) -> None:
     STATE.dual_level.add(tensor)
 
 
+def make_dual_in_place(tensor: Tensor, tangent: Tensor) -> None:
+    """Give `tensor` a tangent in the open level (a transform's input keeping its tangent)."""
+    _hold(tensor, tangent)
+
+
 def _sizes(shape: tuple) -> str:
     return f"[{', '.join(str(s) for s in shape)}]"
 

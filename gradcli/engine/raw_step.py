@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, saved_hooks
 from gradcli.engine.autograd import RAW_VJPS, no_grad_history
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
@@ -20,7 +20,8 @@ def run_raw(node, node_grads: list, add_to_buffer) -> bool:
     """Run `node` on its gradient and buffer what it sends each edge, as the general step would;
     False, having done nothing, where this path does not apply."""
     rules = RAW_VJPS.get(node.op.key)
-    if rules is None or node.hooks or node.retained:
+    if rules is None or node.hooks or node.retained or (
+            saved_hooks.PACKED and node in saved_hooks.PACKED):
         return False
     g = node_grads[0]
     if g is None or STATE.backward_observer is not None or STATE.anomaly[0] or STATE.forward_ad:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gradcli.engine import errors
+from gradcli.engine import errors, saved_hooks
 from gradcli.engine.autograd import RESULT
 from gradcli.engine.tensor import Tensor
 
@@ -13,6 +13,7 @@ _ARG_NAMES = {
     "pow.Tensor_Tensor": ("self", "exponent"), "pow.Scalar": ("self", "exponent"),
 }
 PREFIX = "_saved_"
+RAW_PREFIX = "_raw_saved_"
 
 
 def _names(op) -> dict:
@@ -29,21 +30,42 @@ def _names(op) -> dict:
     return names
 
 
-def saved_value(node, attr: str):
-    """node._saved_<name>: the saved input itself (None when that input was not saved), or the
-    saved output as a new tensor; torch's errors once freed or for a name the node lacks."""
+def _slot(node, attr: str, prefix: str):
     op = getattr(node, "op", None)
     names = _names(op) if op is not None else {}
-    slot = names.get(attr[len(PREFIX):], None) if attr.startswith(PREFIX) else None
+    slot = names.get(attr[len(prefix):], None) if attr.startswith(prefix) else None
     if slot is None:
         raise errors.TorchError("AttributeError",
                                 f"'{node.class_name}' object has no attribute '{attr}'")
+    return slot
+
+
+def raw_saved(node, attr: str) -> saved_hooks.SavedTensor:
+    """node._raw_saved_<name>: the saved tensor as an object that takes a pair of hooks."""
+    slot = _slot(node, attr, RAW_PREFIX)
+    if slot != RESULT and not isinstance(node.saved_args[slot], Tensor) and not node.freed:
+        raise errors.TorchError("AttributeError",
+                                f"'{node.class_name}' object has no attribute '{attr}'")
+    entry = saved_hooks.PACKED.get(node, {}).get(slot)
+    return entry if entry is not None else saved_hooks.SavedTensor(node, slot)
+
+
+def saved_value(node, attr: str):
+    """node._saved_<name>: the saved input itself (None when that input was not saved), or the
+    saved output as a new tensor; torch's errors once freed or for a name the node lacks."""
+    slot = _slot(node, attr, PREFIX)
     if slot != RESULT:
         value = node.saved_args[slot] if slot < len(node.saved_args) else None
         if not isinstance(value, Tensor) and not (node.freed and slot in _tensors_saved(node)):
             return value
     if node.freed:
         raise errors.runtime(errors.BACKWARD_TWICE)
+    entry = saved_hooks.PACKED.get(node, {}).get(slot)
+    if entry is not None and slot == RESULT:
+        value = saved_hooks.unpack_value(entry, None)
+        return Tensor(value.data, value.dtype, grad_fn=node)
+    if entry is not None:
+        return saved_hooks.unpack_value(entry, node.saved_args[slot])
     if slot == RESULT:
         return node.unpack()[1]
     return node.saved_args[slot]

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, seed, settings, strategies as st
 
 from conftest import output_mismatch, reset_torch_globals
+import fuzz_classes
 from fuzz_ops import ERRORS, OPERATIONS, finite_and_bounded, well_conditioned
 from op_runner import gradcli_outcome, torch_outcome
 
@@ -114,6 +115,33 @@ class ProgramBuilder:
             self.lines.append(f"print({name})")
         return name
 
+    def wrapped(self, expr: str) -> str:
+        """Now and then, the expression computed by a custom Function or an nn.Module subclass
+        (defined just before its use)."""
+        kind = self.draw(st.integers(0, 7))
+        if kind > 1 or not fuzz_classes.operands(expr):
+            return expr
+        if kind == 0:
+            lines, call = fuzz_classes.custom_function(self._name("Fn"), expr)
+            parameters = []
+        else:
+            try:
+                value = eval(expr, self.ns)
+            except Exception:
+                return expr
+            linear = (isinstance(value, torch.Tensor) and value.is_floating_point()
+                      and value.ndim >= 1 and 1 <= value.shape[-1] <= 4
+                      and self.draw(st.booleans()))
+            lines, call, parameters = fuzz_classes.module(
+                self._name("Block"), self._name("m"), expr,
+                value.shape[-1] if linear else None, self.choose((0.5, -1.5, 2.0)))
+        source = "\n".join(line for line in lines if not line.startswith("print("))
+        exec(source, self.ns)
+        exec(source, self.shadow)
+        self.lines += lines
+        self.leaves += parameters
+        return call
+
     # ---- the whole program ----
     def build(self) -> str:
         for _ in range(self.draw(st.integers(1, 3))):
@@ -126,6 +154,7 @@ class ProgramBuilder:
             expr = self.choose(OPERATIONS)(self)
             if expr is None:
                 continue
+            expr = self.wrapped(expr)
             result = self.statement(expr, self.draw(st.booleans()))
             if result is not None:
                 last, steps = result, steps - 1
@@ -163,7 +192,7 @@ class ProgramBuilder:
             pass
         self.lines.append(line)
         for leaf in self.leaves:
-            grad, reference = self.ns[leaf].grad, self.shadow[leaf].grad
+            grad, reference = eval(leaf, self.ns).grad, eval(leaf, self.shadow).grad
             if grad is not None and reference is not None:
                 assume(well_conditioned(grad, reference, 5e-5))
 
@@ -174,12 +203,21 @@ class ProgramBuilder:
         self.lines.append("print(g)")
         if "g" not in self.ns:
             return
+        self._assume_conditioned("g")
         terms = [f"g[{i}].sum()" for i, g in enumerate(self.ns["g"])
                  if g is not None and g.requires_grad]
         if terms:
             second = " + ".join(terms)
             self._finish(f"g2 = torch.autograd.grad({second}, [{leaves}], allow_unused=True)")
             self.lines.append("print(g2)")
+            if "g2" in self.ns:
+                self._assume_conditioned("g2")
+
+    def _assume_conditioned(self, name: str) -> None:
+        """autograd.grad's results agree with the float64 run (printed, they must match)."""
+        for grad, reference in zip(self.ns[name], self.shadow[name]):
+            if grad is not None and reference is not None:
+                assume(well_conditioned(grad, reference, 5e-5))
 
 
 def _broadcasts(a: tuple, b: tuple) -> bool:

@@ -6,7 +6,8 @@ FunctionNode (engine/custom.py) whose backward calls the user's backward with th
 
 from __future__ import annotations
 
-from gradcli.engine import errors
+from gradcli.engine import errors, grad_api, saved_hooks
+from gradcli.engine.autograd import modified_message
 from gradcli.engine.custom import FunctionNode
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
@@ -29,12 +30,14 @@ class FunctionCtx(TableObject):
     """The `ctx` of a custom Function: its methods, and any attribute the program sets."""
 
     __slots__ = ("attrs", "saved", "freed", "needs_input_grad", "dirty", "non_differentiable",
-                 "materialize")
+                 "materialize", "packed", "versions")
 
     def __init__(self, needs_input_grad: tuple):
         self.attrs: dict = {}
         self.saved, self.freed, self.needs_input_grad = (), False, needs_input_grad
         self.dirty, self.non_differentiable, self.materialize = (), (), True
+        self.packed = None  # the saved tensors as saved_tensors_hooks packed them
+        self.versions = ()  # the saved tensors' versions once forward returned
 
     @property
     def language_type(self) -> PyType:
@@ -46,6 +49,11 @@ class FunctionCtx(TableObject):
         if name == "saved_tensors":
             if self.freed:
                 raise errors.runtime(_FREED)
+            if self.packed is not None:
+                return saved_hooks.unpack_values(self.packed, self.saved)
+            for tensor, version in zip(self.saved, self.versions):
+                if tensor is not None and tensor._version != version:
+                    raise errors.runtime(modified_message(tensor, version, None))
             return self.saved
         if name == "needs_input_grad":
             return self.needs_input_grad
@@ -65,10 +73,10 @@ class FunctionCtx(TableObject):
 
 
 def _tensors(values, what: str) -> tuple:
-    for value in values:
+    for index, value in enumerate(values):
         if value is not None and not isinstance(value, Tensor):
-            raise errors.type_error(f"{what} can only save variables, but argument 0 is of "
-                                    f"type {type(value).__name__}")
+            raise errors.type_error(f"{what} can only save variables, but argument {index} is "
+                                    f"of type {type(value).__name__}")
     return tuple(values)
 
 
@@ -112,7 +120,7 @@ def _static(cls: classes.UserClass, name: str):
         else found
 
 
-def _apply(cls: classes.UserClass, *args):
+def _apply(cls: classes.UserClass, *args, **kwargs):
     """Fn.apply(*args): forward without a graph, then one FunctionNode over the outputs."""
     runtime = cls.runtime
     forward, setup = _static(cls, "forward"), _static(cls, "setup_context")
@@ -122,18 +130,18 @@ def _apply(cls: classes.UserClass, *args):
     ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
     with grad_mode(False):
         if setup is not None:
-            output = runtime.call(forward, list(args), {})
+            output = runtime.call(forward, list(args), kwargs)
             runtime.call(setup, [ctx, tuple(args), output], {})
         else:
-            output = runtime.call(forward, [ctx, *args], {})
+            output = runtime.call(forward, [ctx, *args], kwargs)
+    _mark_dirty_outputs(ctx)
     single = not isinstance(output, tuple)
     outputs = (output,) if single else output
     needs_graph = STATE.grad_enabled and any(ctx.needs_input_grad)
     results = tuple(_fresh_output(o, args, ctx) for o in outputs)
     if needs_graph:
         backward = _static(cls, "backward")
-        differentiable = [o for o in results if isinstance(o, Tensor)
-                          and not any(o is n for n in ctx.non_differentiable)]
+        tensors = [o for o in results if isinstance(o, Tensor)]
 
         def run_backward(grads):
             if backward is None:
@@ -147,10 +155,13 @@ def _apply(cls: classes.UserClass, *args):
         def release():
             ctx.freed = True
 
-        node = FunctionNode(f"{cls.name}Backward", args, tuple(differentiable), run_backward,
-                            release)
-        for nr, out in enumerate(differentiable):
-            out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
+        node = FunctionNode(f"{cls.name}Backward", args, tuple(tensors), run_backward,
+                            release, ctx.materialize)
+        for nr, out in enumerate(tensors):
+            if out.dtype.is_floating_point and not any(out is n for n in ctx.non_differentiable):
+                out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
+        ctx.packed = saved_hooks.pack_values(ctx.saved)
+    ctx.versions = tuple(t._version if t is not None else None for t in ctx.saved)
     return results[0] if single else results
 
 
@@ -170,10 +181,47 @@ def _function_attribute(cls: classes.UserClass, name: str):
     return classes.MISSING
 
 
-_APPLY = entry("apply", _apply, "cls, *args", qualname="Function.apply")
+def _mark_dirty_outputs(ctx: FunctionCtx) -> None:
+    """Tensors the forward marked dirty: torch bumps their version once more, and refuses a leaf
+    that requires grad."""
+    for tensor in ctx.dirty:
+        if tensor.requires_grad and tensor.grad_fn is None:
+            raise errors.runtime("a leaf Variable that requires grad has been used in an "
+                                 "in-place operation.")
+        tensor.bump_version()
+
+
+_TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+def _once_differentiable(fn):
+    """@once_differentiable: the backward runs without recording a graph; when its gradients
+    require grad, its results get a node (`<Error>`) that refuses to be differentiated."""
+    def run(ctx, *args):
+        with grad_mode(False):
+            outputs = ctx.call(fn, list(args), {})
+        if not STATE.grad_enabled or not any(isinstance(a, Tensor) and a.requires_grad
+                                             for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        results = tuple(F.detach(o) if isinstance(o, Tensor) else o
+                        for o in ((outputs,) if single else outputs))
+        tensors = tuple(r for r in results if isinstance(r, Tensor))
+
+        def refuse(grads):
+            raise errors.runtime(_TWICE)
+        node = FunctionNode("Error", tuple(grad_api.requires_grad_(F.detach(t), True)
+                                           for t in tensors), tensors, refuse)
+        for nr, tensor in enumerate(tensors):
+            tensor._grad_fn, tensor.output_nr, tensor._requires_grad = node, nr, True
+        return results[0] if single else results
+    return entry(getattr(fn, "name", "backward"), run, "*args", context=True)
+
+
+_APPLY = entry("apply", _apply, "cls, *args, **kwargs", qualname="Function.apply")
 classes.BASE_CLASS_ATTRIBUTES[FUNCTION_TYPE] = _function_attribute
 
 FUNCTION_MODULE = Namespace("torch.autograd.function", {
     "Function": FUNCTION_TYPE, "FunctionCtx": CTX_TYPE,
-    "once_differentiable": entry("once_differentiable", lambda fn: fn, "fn"),
+    "once_differentiable": entry("once_differentiable", _once_differentiable, "fn"),
 })

@@ -8,6 +8,7 @@ from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.autograd_graph import register_post_accumulate_grad_hook
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.runtime import protocols
@@ -68,6 +69,8 @@ TENSOR_METHODS = table(
     entry("requires_grad_", grad_api.requires_grad_, "self, requires_grad: bool=True"),
     no_arguments("retain_grad", grad_api.retain_grad),
     entry("register_hook", _register_hook, "self, hook", context=True),
+    entry("register_post_accumulate_grad_hook", register_post_accumulate_grad_hook,
+          "self, hook", context=True),
     entry("size", _size, "self, dim: int=None"),
     no_arguments("dim", lambda t: t.ndim),
     no_arguments("tolist", grad_api.tolist),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from gradcli.engine import errors, forward_ad, grad_api
 from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
@@ -35,7 +35,14 @@ def _prepare(t: Tensor) -> Tensor:
     keeps the outer graph."""
     if t.requires_grad:
         return shapes.view(t, t.shape)
-    return grad_api.requires_grad_(F.detach(t), True)
+    return _keeping_tangent(t, grad_api.requires_grad_(F.detach(t), True))
+
+
+def _keeping_tangent(t: Tensor, result: Tensor) -> Tensor:
+    """`result` with `t`'s forward-mode tangent (a transform nested in jvp or jacfwd)."""
+    if t._fw_grad is not None and STATE.dual_level is not None:
+        forward_ad.make_dual_in_place(result, t._fw_grad)
+    return result
 
 
 def _finish(t, keep: bool):
@@ -43,7 +50,26 @@ def _finish(t, keep: bool):
         return tuple(_finish(v, keep) for v in t)
     if isinstance(t, list):
         return [_finish(v, keep) for v in t]
-    return t if keep or not isinstance(t, Tensor) else F.detach(t)
+    if isinstance(t, dict):
+        return {k: _finish(v, keep) for k, v in t.items()}
+    return t if keep or not isinstance(t, Tensor) else _keeping_tangent(t, F.detach(t))
+
+
+def _tree_map(fn, value):
+    """`fn` on each tensor of a nest of tuples, lists and dicts (a pytree), the nest kept."""
+    if isinstance(value, tuple):
+        return tuple(_tree_map(fn, v) for v in value)
+    if isinstance(value, list):
+        return [_tree_map(fn, v) for v in value]
+    if isinstance(value, dict):
+        return {k: _tree_map(fn, v) for k, v in value.items()}
+    return fn(value) if isinstance(value, Tensor) else value
+
+
+def _leaves(value) -> list:
+    found = []
+    _tree_map(found.append, value)
+    return found
 
 
 def _grads(outputs: list, inputs: list, cotangents, keep: bool) -> list:
@@ -62,14 +88,14 @@ def _traced(args: tuple, argnums) -> tuple[tuple, bool]:
     """The argument positions differentiated, and whether the results keep a graph (nested in
     another transform)."""
     nums = _argnums(argnums, len(args))
-    return nums, any(isinstance(args[n], Tensor) and args[n].requires_grad for n in nums)
+    return nums, any(t.requires_grad for n in nums for t in _leaves(args[n]))
 
 
 def _call_traced(ctx, func, args: tuple, kwargs: dict, nums: tuple, has_aux: bool, name: str):
     """(the arguments as passed, the output, the aux output) of `func` on traced inputs."""
     call_args = list(args)
     for n in nums:
-        call_args[n] = _prepare(args[n])
+        call_args[n] = _tree_map(_prepare, args[n])
     output = ctx.call(func, call_args, kwargs)
     aux = None
     if has_aux:
@@ -92,8 +118,9 @@ def _grad_and_value(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
             raise errors.runtime("grad_and_value(f)(*args): Expected f(*args) to return a scalar "
                                  f"Tensor, got tensor with {output.ndim} dims. Maybe you wanted "
                                  "to use the vjp or jacrev APIs instead?")
-        grads = _grads([output], [call_args[n] for n in nums], None, keep)
-    grads = tuple(_finish(g, keep) for g in grads)
+        flat = _grads([output], [t for n in nums for t in _leaves(call_args[n])], None, keep)
+    flat = iter([_finish(g, keep) for g in flat])
+    grads = tuple(_tree_map(lambda _: next(flat), call_args[n]) for n in nums)
     result = grads if isinstance(argnums, tuple) else grads[0]
     value = _finish(output, keep)
     return result, ((value, _finish(aux, keep)) if has_aux else value)
@@ -230,30 +257,36 @@ def hessian(ctx, func, argnums=0):
     return jacrev(ctx, inner, argnums)
 
 
-def _in_dims(in_dims, args: tuple) -> list:
+def _in_dims(in_dims, args: tuple, name: str) -> list:
     if isinstance(in_dims, (int, type(None))):
         return [in_dims] * len(args)
     if not isinstance(in_dims, tuple) or len(in_dims) != len(args):
         raise errors.TorchError(
-            "ValueError", f"vmap(<function>, in_dims={in_dims!r}, ...)(<inputs>): in_dims is not "
+            "ValueError", f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): in_dims is not "
             f"compatible with the structure of `inputs`. in_dims has structure "
             f"{in_dims!r} but inputs has structure {len(args)} inputs.")
     return list(in_dims)
 
 
 def _vmap(ctx, func, in_dims, out_dims, args: tuple, kwargs: dict):
-    dims = _in_dims(in_dims, args)
+    name = getattr(func, "name", "<function>")
+    dims = _in_dims(in_dims, args, name)
     sizes = []
     for a, d in zip(args, dims):
         if d is not None:
             if not isinstance(a, Tensor):
                 raise errors.TorchError(
-                    "ValueError", f"vmap(<function>, in_dims={in_dims!r}, ...)(<inputs>): Got "
+                    "ValueError", f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): Got "
                     f"in_dim={d} for an input but the input is of type {type(a)}. We cannot "
                     "vmap over non-Tensor arguments, please use None as the respective in_dim")
+            if not -a.ndim <= d < max(a.ndim, 1):
+                raise errors.TorchError(
+                    "ValueError", f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): Got "
+                    f"in_dim={d} for some input, but that input is a Tensor of dimensionality "
+                    f"{a.ndim} so expected in_dim to satisfy -{a.ndim} <= in_dim < {a.ndim}.")
             sizes.append(a.shape[d])
     if not sizes:
-        raise errors.TorchError("ValueError", "vmap(<function>, in_dims=0, ...)(<inputs>): At "
+        raise errors.TorchError("ValueError", f"vmap({name}, in_dims=0, ...)(<inputs>): At "
                                 "least one of the inputs must be a Tensor to vmap over")
     if any(s != sizes[0] for s in sizes):
         raise errors.TorchError(
@@ -271,6 +304,8 @@ def _vmap(ctx, func, in_dims, out_dims, args: tuple, kwargs: dict):
 
 
 def _stack_out(values: list, out_dim):
+    if isinstance(values[0], dict):
+        return {k: _stack_out([v[k] for v in values], out_dim) for k in values[0]}
     if not isinstance(values[0], Tensor):
         raise errors.TorchError(
             "ValueError", "vmap(<function>, ...): `<function>` must only return Tensors, got "
@@ -283,7 +318,38 @@ def vmap(ctx, func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=Non
                                                              kwargs))
 
 
+def _slot_of(module, key: str) -> tuple:
+    """(the table holding `key`'s tensor, its name there): a dotted key walks the children."""
+    *path, name = key.split(".")
+    for part in path:
+        module = module.children[part]
+    return (module.buffers if name in module.buffers else module.params), name
+
+
+def functional_call(ctx, module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
+                    tie_weights=True, strict=False):
+    """Call `module` with the given tensors in place of its parameters and buffers."""
+    given = parameter_and_buffer_dicts
+    if isinstance(given, (tuple, list)):
+        merged = {}
+        for part in given:
+            merged.update(part)
+        given = merged
+    slots = [(_slot_of(module, key), value) for key, value in given.items()]
+    saved = [(table_, name, table_.get(name)) for (table_, name), _ in slots]
+    for (table_, name), value in slots:
+        table_[name] = value
+    try:
+        call_args = [] if args is None else list(args) if isinstance(args, tuple) else [args]
+        return ctx.call(module, call_args, dict(kwargs or {}))
+    finally:
+        for table_, name, old in reversed(saved):
+            table_[name] = old
+
+
 FUNC = Namespace("torch.func", table(
+    entry("functional_call", functional_call, "module, parameter_and_buffer_dicts, args=None, "
+          "kwargs=None, *, tie_weights=True, strict=False", context=True),
     entry("grad", grad, "func, argnums=0, has_aux=False", context=True),
     entry("grad_and_value", grad_and_value, "func, argnums=0, has_aux=False", context=True),
     entry("vjp", vjp, "func, *primals, has_aux=False", context=True),

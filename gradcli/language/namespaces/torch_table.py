@@ -17,6 +17,8 @@ from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry,
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.forward_ad import FORWARD_AD
+from gradcli.language.namespaces.autograd_graph import GRAPH
+from gradcli.language.namespaces.gradcheck import GRADCHECK, GRADCHECK_MODULE, GRADGRADCHECK
 from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import (LINALG, MATH_MODULES, NN_FUNCTIONAL,
@@ -82,7 +84,8 @@ AUTOGRAD = Namespace("torch.autograd", table(
           "inputs=None"),
     entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
 ) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE,
-     "forward_ad": FORWARD_AD} | ANOMALY)
+     "forward_ad": FORWARD_AD, "graph": GRAPH, "gradcheck": GRADCHECK,
+     "gradgradcheck": GRADGRADCHECK} | ANOMALY)
 
 CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
@@ -162,6 +165,8 @@ MODULES = {
     "torch.autograd.function": FUNCTION_MODULE,
     "torch.autograd.functional": FUNCTIONAL,
     "torch.autograd.forward_ad": FORWARD_AD,
+    "torch.autograd.graph": GRAPH,
+    "torch.autograd.gradcheck": GRADCHECK_MODULE,
     "torch.func": FUNC,
     "torch.cuda": CUDA,
     "torch.random": TORCH_RANDOM,

@@ -14,6 +14,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.autograd_graph import NODE_HOOK_METHODS, raw_saved_attribute
 from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_KIND,
                                                RNG_METHODS)
 from gradcli.language.namespaces.public_names import unsupported
@@ -36,6 +37,8 @@ class _NodeAttrs(dict):
     def get(self, name, default=None):
         if name.startswith(saved.PREFIX) and not isinstance(name, AccumulateGrad):
             return lambda n: saved.saved_value(n, name)
+        if name.startswith(saved.RAW_PREFIX):
+            return raw_saved_attribute(name)
         return super().get(name, default)
 
 
@@ -50,7 +53,7 @@ def _metadata(node) -> dict:
     """grad_fn.metadata: a dict of the program's own, one per node."""
     return _METADATA.setdefault(id(node), ({}, node))[0]
 ACCUMULATE_GRAD_ATTRS = _NodeAttrs({**NODE_ATTRS, "variable": lambda n: n.variable})
-NODE_METHODS = table(entry("name", lambda n: n.name(), "self"))
+NODE_METHODS = table(entry("name", lambda n: n.name(), "self")) | NODE_HOOK_METHODS
 DTYPE_ATTRS = {
     "is_floating_point": lambda d: d.is_floating_point,
     "itemsize": lambda d: d.itemsize,

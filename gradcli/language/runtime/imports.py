@@ -29,10 +29,10 @@ def bind_import(frame, path: list[str], alias: str | None, names) -> None:
     module = _module(path)
     for name, as_name in names:
         dotted = ".".join(path + [name])
-        if dotted in protocols.MODULES:
-            value = protocols.MODULES[dotted]
-        elif name in module.table:
+        if name in module.table:  # an attribute first, as Python looks (torch.autograd.gradcheck)
             value = module.table[name]
+        elif dotted in protocols.MODULES:
+            value = protocols.MODULES[dotted]
         else:
             raise unsupported(".".join(path), name) or errors.TorchError(
                 "ImportError", f"cannot import name '{name}' from '{'.'.join(path)}'")

@@ -1,0 +1,147 @@
+"""torch.autograd.graph: saved-tensor hooks, node hooks, multi-gradient hooks, and the Node
+methods and attributes that reach them (register_hook, register_prehook, _raw_saved_*)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import node_hooks, saved, saved_hooks
+from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.values import Namespace
+
+
+def hook_name(fn) -> str:
+    """The name torch's errors give a hook: its function's name."""
+    return fn.name if isinstance(fn, UserFunction) else "hook"
+
+
+def calling(ctx, fn):
+    """A Python callable that runs the program's `fn` (its errors surface in the program)."""
+    return lambda *args: ctx.call(fn, list(args), {})
+
+
+def _hooks_manager(pack, unpack, label: str) -> ContextManager:
+    return ContextManager(lambda: saved_hooks.push(pack, unpack),
+                          lambda: saved_hooks.STACK.pop(), label=label)
+
+
+def saved_tensors_hooks(ctx, pack_hook, unpack_hook) -> ContextManager:
+    return _hooks_manager(calling(ctx, pack_hook), calling(ctx, unpack_hook),
+                          "torch.autograd.graph.saved_tensors_hooks")
+
+
+def _copy(tensor: Tensor) -> Tensor:
+    return Tensor(np.array(tensor.data, copy=True), tensor.dtype)
+
+
+def save_on_cpu(pin_memory=False, device_type="cuda") -> ContextManager:
+    """On a CPU-only machine: each saved tensor is kept as a copy."""
+    return _hooks_manager(_copy, lambda packed: packed, "torch.autograd.graph.save_on_cpu")
+
+
+def disable_saved_tensors_hooks(error_message) -> ContextManager:
+    return ContextManager(lambda: saved_hooks.DISABLED.append(error_message),
+                          lambda: saved_hooks.DISABLED.pop(),
+                          label="torch.autograd.graph.disable_saved_tensors_hooks")
+
+
+class RawSaved(TableObject):
+    """grad_fn._raw_saved_<name>: torch._C._autograd.SavedTensor."""
+
+    __slots__ = ("saved",)
+
+    def __init__(self, saved_tensor: saved_hooks.SavedTensor):
+        self.saved = saved_tensor
+
+    @property
+    def language_type(self) -> PyType:
+        return SAVED_TENSOR_TYPE
+
+    def attribute(self, name: str):
+        if name == "register_hooks":
+            return BoundMethod(self, _REGISTER_HOOKS)
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        return f"<torch._C._autograd.SavedTensor object at 0x{id(self.saved):x}>"
+
+
+_REGISTER_HOOKS = entry("register_hooks", lambda ctx, raw, pack, unpack: raw.saved.register_hooks(
+    calling(ctx, pack), calling(ctx, unpack)), "self, arg0, arg1, /", context=True)
+SAVED_TENSOR_TYPE = PyType("torch._C._autograd.SavedTensor", (RawSaved,))
+
+
+class MultiHandle(TableObject):
+    """What register_multi_grad_hook returns."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle: node_hooks.MultiHandle):
+        self.handle = handle
+
+    @property
+    def language_type(self) -> PyType:
+        return MULTI_HANDLE_TYPE
+
+    def attribute(self, name: str):
+        if name == "remove":
+            return BoundMethod(self, _REMOVE)
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        return f"<torch.autograd.graph._MultiHandle object at 0x{id(self):x}>"
+
+
+_REMOVE = entry("remove", lambda h: h.handle.remove(), "self")
+MULTI_HANDLE_TYPE = PyType("torch.autograd.graph._MultiHandle", (MultiHandle,))
+
+
+def register_multi_grad_hook(ctx, tensors, fn, mode="all") -> MultiHandle:
+    return MultiHandle(node_hooks.register_multi_grad_hook(
+        tensors, calling(ctx, fn), mode, hook_name(fn)))
+
+
+def raw_saved_attribute(name: str):
+    """The getter of node._raw_saved_<name>."""
+    return lambda node: RawSaved(saved.raw_saved(node, name))
+
+
+NODE_HOOK_METHODS = table(
+    entry("register_hook", lambda ctx, node, fn: node_hooks.register_posthook(
+        node, calling(ctx, fn), hook_name(fn)), "self, fn", context=True),
+    entry("register_prehook", lambda ctx, node, fn: node_hooks.register_prehook(
+        node, calling(ctx, fn), hook_name(fn)), "self, fn", context=True),
+)
+
+
+def register_post_accumulate_grad_hook(ctx, tensor: Tensor, hook):
+    return node_hooks.register_post_accumulate(tensor, calling(ctx, hook), hook_name(hook))
+
+
+def _class(name: str, construct) -> PyType:
+    return PyType(f"torch.autograd.graph.{name}", (), construct)
+
+
+GRAPH = Namespace("torch.autograd.graph", {
+    "saved_tensors_hooks": _class("saved_tensors_hooks", entry(
+        "saved_tensors_hooks", saved_tensors_hooks, "pack_hook, unpack_hook", context=True)),
+    "save_on_cpu": _class("save_on_cpu", entry(
+        "save_on_cpu", save_on_cpu, "pin_memory=False, device_type='cuda'")),
+    "disable_saved_tensors_hooks": _class("disable_saved_tensors_hooks", entry(
+        "disable_saved_tensors_hooks", disable_saved_tensors_hooks, "error_message")),
+    "Node": PyType("torch.autograd.graph.Node", (Node, AccumulateGrad)),
+} | table(
+    entry("register_multi_grad_hook", register_multi_grad_hook, "tensors, fn, *, mode='all'",
+          context=True),
+))
