@@ -9,6 +9,7 @@ from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.values import Size
@@ -49,7 +50,7 @@ def _size(t: Tensor, dim=None):
     return t.shape[S.wrap_dim(dim, t.ndim)]
 
 
-TENSOR_METHODS = table(
+TENSOR_METHODS = layered(table(
     entry("backward", grad_api.backward,
           "self, gradient=None, retain_graph=None, create_graph=False, inputs=None",
           qualname="Tensor.backward"),
@@ -76,4 +77,4 @@ TENSOR_METHODS = table(
     entry("uniform_", lambda t, low, high, generator: creation.fill_random(t, "uniform", low,
                                                                            high),
           "self, from_=0, to=1, *, generator=None"),
-) | TENSOR_MATH
+), TENSOR_MATH)
