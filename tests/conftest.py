@@ -11,11 +11,17 @@ from pathlib import Path
 
 import pytest
 
+from gradcli.engine.ops import load_all
+
 # torch as the oracle runs on one thread: snippets run in forked children (tests/snippets.py), and
 # a child forked after torch's OpenMP pool has started can block forever on the pool's lock.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 # matplotlib as the oracle draws off screen: a desktop's show() would wait for its window.
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+# gradcli loads its op areas on first use; tests that list every row or declaration (the op
+# table's tests, the fuzzers) see them all, as a program that names them would.
+load_all()
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")  # the same rule as tests/golden/record.py
 

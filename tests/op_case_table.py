@@ -55,7 +55,9 @@ CASES = {
     "xlogy.Tensor": binary("torch.xlogy(a, b)", db="pos") + unary("a.xlogy(a)", "pos"),
     "xlogy.Scalar_Self": unary("torch.xlogy(2, a)", "pos"),
     "xlogy.Scalar_Other": unary("torch.xlogy(a, 3)") + unary("a.xlogy(0.5)"),
-    "logit": unary("torch.logit(a)", "unit") + unary("a.logit(eps=0.2)", "unit"),
+    "logit": unary("torch.logit(a)", "unit") + unary("a.logit(eps=0.2)", "unit")
+    + [case(grad_of("F.binary_cross_entropy(a, b)", "b"), ("a", M, "unit"), ("b", M, "unit"),
+            ("v", S0, "any"))],
     "sinc": unary("torch.sinc(a)") + unary("a.sinc()"),
     "deg2rad": unary("torch.deg2rad(a)") + unary("a.deg2rad()"),
     "asinh": unary("torch.asinh(a)") + unary("a.arcsinh()"),
@@ -277,8 +279,6 @@ CASES = {
     "binary_cross_entropy_backward": [case(grad_of("F.binary_cross_entropy(a, b)"),
                                            ("a", M, "unit"), ("b", M, "unit"),
                                            ("v", S0, "any"))],
-    "logit": [case(grad_of("F.binary_cross_entropy(a, b)", "b"), ("a", M, "unit"),
-                   ("b", M, "unit"), ("v", S0, "any"))],
     "binary_cross_entropy_with_logits": [
         case("F.binary_cross_entropy_with_logits(a, b)", ("a", M, "any"), ("b", M, "unit")),
         case("F.binary_cross_entropy_with_logits(a, b, pos_weight=c, reduction='sum')",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import sys
+from contextlib import contextmanager
 
 from gradcli.cli.limits import TimedOut
 
@@ -17,11 +19,14 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
     `after(session)`, when given, runs at the end of a program that did not fail; a non-zero
     code it returns is the exit code. With `explain` (a text stream), every backward pass is
     narrated there as it finishes."""
-    from gradcli.cli.figures import FigureOutput
-    from gradcli.engine.state import STATE
-    from gradcli.language.session import Session
-    out = sys.stdout
-    session = Session(write=out.write)
+    with _collector_paused():  # start-up only makes objects that live on: none to collect
+        from gradcli.cli.figures import FigureOutput
+        from gradcli.engine.state import STATE
+        from gradcli.language.session import Session
+        from gradcli.language.syntax.parser import parser
+        parser()
+        out = sys.stdout
+        session = Session(write=out.write)
     session.runtime.filename = filename
     figures = FigureOutput(plots)
     figures.attach(session.figures)
@@ -53,6 +58,18 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
     finally:
         STATE.backward_observer = None
         figures.finish(session.figures)
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector off for a while (it stays off if it was off)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def interrupted() -> int:

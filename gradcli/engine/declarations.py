@@ -13,6 +13,7 @@ from typing import Callable
 import numpy as np
 
 from gradcli.engine import dtypes, errors, schemas
+from gradcli.engine.functions import LateTable
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -95,7 +96,7 @@ def _number_tensor(value) -> Tensor:
     return Tensor(np.asarray(value, dtype=dtype.np), dtype)
 
 
-DECLARATIONS: dict[tuple[str, str], Declaration] = {}
+DECLARATIONS: dict[tuple[str, str], Declaration] = LateTable("declaration")
 
 
 def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torch method",
@@ -159,7 +160,8 @@ def declare_inplace(name: str, write_back: Callable, function: bool = False) -> 
 
 
 def declared(variant: str) -> dict[str, Declaration]:
-    """The declarations reachable through one variant, by name."""
+    """The declarations reachable through one variant, by name, of the areas loaded so far
+    (gradcli.engine.ops.load_all loads them all)."""
     return {name: d for (v, name), d in DECLARATIONS.items() if v == variant}
 
 

@@ -13,8 +13,8 @@ are SLEEF's (gradcli.engine.sleef). Loops run over chunks, lanes and dims, never
 
 from __future__ import annotations
 
+import functools
 import math
-from decimal import Decimal, getcontext
 
 import numpy as np
 
@@ -31,14 +31,15 @@ def lanes(dtype) -> int:
     return WIDE_VECTOR_BYTES // np.dtype(dtype).itemsize
 
 
+@functools.cache
 def _exp2_table() -> np.ndarray:
-    """glibc's __exp2f_data.tab: 2**(i/32) as double bits, less i << 47."""
+    """glibc's __exp2f_data.tab: 2**(i/32) as double bits, less i << 47 (made on first use)."""
+    from decimal import Decimal, getcontext
     getcontext().prec = 60
     bits = [np.float64(float(Decimal(2) ** (Decimal(i) / 32))).view(np.uint64) for i in range(32)]
     return np.array(bits, np.uint64) - (np.arange(32, dtype=np.uint64) << np.uint64(47))
 
 
-_EXP2F_TAB = _exp2_table()
 _INV_LN2_N = float.fromhex("0x1.71547652b82fep+0") * 32
 _EXPF_POLY = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3,
               float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,
@@ -56,7 +57,7 @@ def glibc_expf(x: np.ndarray) -> np.ndarray:
         ki = np.where(np.isfinite(kd), kd, 0).view(np.uint64)
         kd = kd - _SHIFT
         r = z - kd
-        t = _EXP2F_TAB[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
+        t = _exp2_table()[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
         s = t.view(np.float64)
         c0, c1, c2 = _EXPF_POLY
         zz = fma64(np.full_like(r, c0), r, np.full_like(r, c1))

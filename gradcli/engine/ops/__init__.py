@@ -1,10 +1,133 @@
-"""Every area of torch functions and their op rows; importing this loads them all
-(rows register in OPS, functions in F)."""
+"""The areas of torch functions and their op rows, each loaded on first use of one of its names.
 
-from gradcli.engine.ops import (  # noqa: F401
-    activation, arrange, common, comparison, convolution, decompositions, dual, gating,
-    group_norm, inplace, interpolate, linalg, losses, nn_functional, padding, pointwise,
-    pointwise_more, products, raw_vjps, reductions, selection, shapes, sorting)
-from gradcli.engine import conversions, creation, einsum, indexing  # noqa: F401,E402
+Importing an area registers its rows in OPS, its functions in F and its public names in
+DECLARATIONS. A name missing from one of those asks `_load` here, which imports the area that
+area_index.py (generated from the areas, checked by tests/engine/test_area_index.py) gives for
+it; a name the index does not know loads every area, so a stale index is slower, never wrong.
+"""
 
-inplace.declare_written_back()
+from __future__ import annotations
+
+from gradcli.engine import functions
+
+# In load order: an area's names belong to the first area whose import defines them.
+AREAS = tuple(f"gradcli.engine.{name}" for name in (
+    "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.comparison",
+    "ops.convolution", "ops.decompositions", "ops.dual", "ops.gating", "ops.group_norm",
+    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
+    "ops.padding", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
+    "ops.selection", "ops.shapes", "ops.sorting", "conversions", "creation", "einsum",
+    "indexing"))
+# In the index: a declaration made by inplace.declare_written_back from the declared NAME.
+WRITTEN_BACK = "written back"
+
+_everything_loaded = False
+
+
+def load_all() -> None:
+    """Import every area, then declare the in-place variants written back from the others."""
+    global _everything_loaded
+    if _everything_loaded:
+        return
+    for area in AREAS:
+        _import(area)
+    from gradcli.engine.ops import inplace
+    inplace.declare_written_back()
+    _everything_loaded = True
+
+
+def _import(area: str) -> None:
+    """Import one area of AREAS (by static imports: no computed name reaches the import system)."""
+    match area:
+        case "gradcli.engine.ops.registry":
+            from gradcli.engine.ops import registry  # noqa: F401
+        case "gradcli.engine.views":
+            from gradcli.engine import views  # noqa: F401
+        case "gradcli.engine.ops.common":
+            from gradcli.engine.ops import common  # noqa: F401
+        case "gradcli.engine.ops.activation":
+            from gradcli.engine.ops import activation  # noqa: F401
+        case "gradcli.engine.ops.arrange":
+            from gradcli.engine.ops import arrange  # noqa: F401
+        case "gradcli.engine.ops.comparison":
+            from gradcli.engine.ops import comparison  # noqa: F401
+        case "gradcli.engine.ops.convolution":
+            from gradcli.engine.ops import convolution  # noqa: F401
+        case "gradcli.engine.ops.decompositions":
+            from gradcli.engine.ops import decompositions  # noqa: F401
+        case "gradcli.engine.ops.dual":
+            from gradcli.engine.ops import dual  # noqa: F401
+        case "gradcli.engine.ops.gating":
+            from gradcli.engine.ops import gating  # noqa: F401
+        case "gradcli.engine.ops.group_norm":
+            from gradcli.engine.ops import group_norm  # noqa: F401
+        case "gradcli.engine.ops.inplace":
+            from gradcli.engine.ops import inplace  # noqa: F401
+        case "gradcli.engine.ops.interpolate":
+            from gradcli.engine.ops import interpolate  # noqa: F401
+        case "gradcli.engine.ops.linalg":
+            from gradcli.engine.ops import linalg  # noqa: F401
+        case "gradcli.engine.ops.losses":
+            from gradcli.engine.ops import losses  # noqa: F401
+        case "gradcli.engine.ops.nn_functional":
+            from gradcli.engine.ops import nn_functional  # noqa: F401
+        case "gradcli.engine.ops.padding":
+            from gradcli.engine.ops import padding  # noqa: F401
+        case "gradcli.engine.ops.pointwise":  # with backward's rules on raw arrays for its rows
+            from gradcli.engine.ops import pointwise, raw_vjps  # noqa: F401
+        case "gradcli.engine.ops.pointwise_more":
+            from gradcli.engine.ops import pointwise_more  # noqa: F401
+        case "gradcli.engine.ops.products":
+            from gradcli.engine.ops import products  # noqa: F401
+        case "gradcli.engine.ops.reductions":
+            from gradcli.engine.ops import reductions  # noqa: F401
+        case "gradcli.engine.ops.selection":
+            from gradcli.engine.ops import selection  # noqa: F401
+        case "gradcli.engine.ops.shapes":
+            from gradcli.engine.ops import shapes  # noqa: F401
+        case "gradcli.engine.ops.sorting":
+            from gradcli.engine.ops import sorting  # noqa: F401
+        case "gradcli.engine.conversions":
+            from gradcli.engine import conversions  # noqa: F401
+        case "gradcli.engine.creation":
+            from gradcli.engine import creation  # noqa: F401
+        case "gradcli.engine.einsum":
+            from gradcli.engine import einsum  # noqa: F401
+        case "gradcli.engine.indexing":
+            from gradcli.engine import indexing  # noqa: F401
+        case _:
+            raise ImportError(f"no area {area}")
+
+
+def _table(kind: str) -> dict:
+    from gradcli.engine.declarations import DECLARATIONS
+    from gradcli.engine.ops.registry import OPS
+    return {"function": vars(functions.F), "row": OPS, "declaration": DECLARATIONS}[kind]
+
+
+def _load(kind: str, key) -> bool:
+    """Load the area holding `key` (a function name, row key or (variant, name)); whether the
+    table now has it."""
+    from gradcli.engine.ops.area_index import area_of
+    area = area_of(kind, key)
+    if area == WRITTEN_BACK:
+        _write_back(key[1].removesuffix("_"))
+    elif area is not None:
+        _import(area)
+    table = _table(kind)
+    if key not in table:
+        load_all()
+    return key in table
+
+
+def _write_back(name: str) -> None:
+    """Declare NAME_ from NAME's declarations, as load_all would."""
+    from gradcli.engine.ops import area_index, inplace
+    for variant in ("method", "torch"):
+        area = area_index.area_of("declaration", (variant, name))
+        if area is not None:
+            _import(area)
+    inplace.declare_written_back((name,))
+
+
+functions.LOADER = _load

@@ -150,10 +150,10 @@ _INPLACE_FUNCTIONS = frozenset(
     "sinh sqrt square tan tanh trunc xlogy".split())
 
 
-def declare_written_back() -> None:
-    """Declare the in-place variant of every declared function torch has one for (called once
-    all areas are loaded, so that each X_ follows X's own declaration)."""
-    for name in _INPLACE_METHODS:
+def declare_written_back(names=_INPLACE_METHODS) -> None:
+    """Declare the in-place variant of each of `names` (every declared function torch has one
+    for) once X's own declarations are loaded, so that each X_ follows them."""
+    for name in names:
         if ("method", name) in DECLARATIONS and ("method", name + "_") not in DECLARATIONS:
             declare_inplace(name, _written_back, function=name in _INPLACE_FUNCTIONS
                             and ("torch", name) in DECLARATIONS)

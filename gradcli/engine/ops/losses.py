@@ -173,10 +173,6 @@ defop("binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0", _b
            lambda gg, g, a, t, w, reduction: _bce_double_backward(gg, g, a, t, w, reduction),
            lambda gg, g, a, t, w, reduction: _bce_double_backward_target(
                gg, g, a, t, w, reduction)))
-defop("logit", "LogitBackward0", lambda a: np.log(a / (1 - a)), promote="float", save=(0,),
-      vjp=lambda g, a: F.where(F.logical_and(F.compare("ge", a, 0.0), F.compare("le", a, 1.0)),
-                               F.div(g, F.mul(a, F.scalar_sub(1.0, a))),
-                               F.scalar_tensor(float("nan"), g.dtype)))
 
 
 def _log_sigmoid(a):

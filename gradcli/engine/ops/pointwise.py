@@ -314,21 +314,22 @@ def _addcdiv(a, t1, t2, value=1):
     return a + value * t1 / t2
 
 
-define("logaddexp(Tensor self, Tensor other, *, Tensor? out=None)", "LogaddexpBackward0", _logaddexp, save=(0, 1),
+define("logaddexp(Tensor self, Tensor other, *, Tensor? out=None)", "LogaddexpBackward0", _logaddexp, save=(0, 1), jvp=AS_VJP,
        vjp=(lambda g, a, b: F.div(g, F.add_scalar(F.exp(F.sub(b, a)), 1)),
             lambda g, a, b: F.div(g, F.add_scalar(F.exp(F.sub(a, b)), 1))))
-define("hypot(Tensor self, Tensor other, *, Tensor? out=None)", "HypotBackward0", _hypot, save=(0, 1, RESULT),
+define("hypot(Tensor self, Tensor other, *, Tensor? out=None)", "HypotBackward0", _hypot, save=(0, 1, RESULT), jvp=AS_VJP,
        vjp=(lambda g, a, b, out: F.div(F.mul(g, a), out),
             lambda g, a, b, out: F.div(F.mul(g, b), out)))
 define("logit(Tensor self, float? eps=None, *, Tensor? out=None)", "LogitBackward0", _logit, promote="float",
-       save=(0,), vjp=_logit_grad)
-define("sinc(Tensor self, *, Tensor? out=None)", "SincBackward0", _sinc, promote="float", save=(0,), vjp=_sinc_grad)
+       save=(0,), vjp=_logit_grad, jvp=AS_VJP)
+define("sinc(Tensor self, *, Tensor? out=None)", "SincBackward0", _sinc, promote="float", save=(0,), vjp=_sinc_grad,
+       jvp=AS_VJP)
 define("deg2rad(Tensor self, *, Tensor? out=None)", "Deg2RadBackward0", lambda a: a * a.dtype.type(np.pi / 180),
-       promote="float", vjp=lambda g, a: F.mul_scalar(g, np.pi / 180))
+       promote="float", vjp=lambda g, a: F.mul_scalar(g, np.pi / 180), jvp=AS_VJP)
 define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
        "Tensor? out=None)",
        "AddcmulBackward0", lambda a, t1, t2, value=1: a + value * t1 * t2, save=(1, 2),
-       save_for=((), (2,), (1,)),
+       save_for=((), (2,), (1,)), jvp=AS_VJP,
        hidden=("addcmul(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2, *, "
                "Tensor? out=None)",),
        vjp=(lambda g, a, t1, t2, value=1: g,
@@ -336,7 +337,7 @@ define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, 
             lambda g, a, t1, t2, value=1: F.mul(g, F.mul_scalar(t1, value))))
 define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
        "Tensor? out=None)",
-       "AddcdivBackward0", _addcdiv, save=(1, 2), save_for=((), (2,), (1, 2)),
+       "AddcdivBackward0", _addcdiv, save=(1, 2), save_for=((), (2,), (1, 2)), jvp=AS_VJP,
        hidden=("addcdiv(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2, *, "
                "Tensor? out=None)",),
        vjp=(lambda g, a, t1, t2, value=1: g,
@@ -360,11 +361,11 @@ def _xlogy_self(g, x, y):
     return F.masked_fill(xlogy(g, y), undefined, 0.0)
 
 
-pointwise_op("xlogy.Tensor", "XlogyBackward0", _xlogy, promote="float", save=(0, 1),
+pointwise_op("xlogy.Tensor", "XlogyBackward0", _xlogy, promote="float", save=(0, 1), jvp=AS_VJP,
              vjp=(_xlogy_self, lambda g, x, y: F.div(F.mul(g, x), y)))
-defop("xlogy.Scalar_Self", "XlogyBackward1", _xlogy, promote="float", save=(0, 1),
+defop("xlogy.Scalar_Self", "XlogyBackward1", _xlogy, promote="float", save=(0, 1), jvp=AS_VJP,
       vjp=(None, lambda g, x, y: F.div(F.mul_scalar(g, x), y)))
-defop("xlogy.Scalar_Other", "XlogyBackward2", _xlogy, promote="float", save=(0,),
+defop("xlogy.Scalar_Other", "XlogyBackward2", _xlogy, promote="float", save=(0,), jvp=AS_VJP,
       vjp=(_xlogy_self,))
 
 

@@ -14,7 +14,7 @@ from gradcli.engine.autograd import RESULT, Node, no_grad_history
 from gradcli.engine.layout import torch_layout
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
-from gradcli.engine.functions import export
+from gradcli.engine.functions import LateTable, export
 
 _FLOATING = dtypes.FLOATING
 _SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
@@ -76,7 +76,7 @@ class OpDef:
                            self.differentiable_outputs in (None, (0,)))
 
 
-OPS: dict[str, OpDef] = {}
+OPS: dict[str, OpDef] = LateTable("row")
 
 
 def defop(key: str, label: str, forward: Callable, **fields) -> OpDef:

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from gradcli.engine import conversions, creation, devices, einsum, errors
-from gradcli.engine.ops import activation as A
-from gradcli.engine.ops import comparison as C
-from gradcli.engine.ops import inplace as inplace_ops
-from gradcli.engine.ops import linalg as L
-from gradcli.engine.ops import losses as losses
 from gradcli.engine.ops import pointwise as P
-from gradcli.engine.ops import reductions as R
 from gradcli.engine.state import STATE
-from gradcli.engine.declarations import declared
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.runtime.signatures import declared_entry
+from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.values import Namespace
 
 _FACTORY = "dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
@@ -57,18 +52,17 @@ def _tensor_arguments(spec: str) -> str:
     return ",".join(parts)
 
 
-def declared_entries(variant: str) -> dict:
-    """The table entries of every function declared for `variant` (see engine/declarations)."""
-    entries = []
-    for name, declaration in declared(variant).items():
-        if declaration.python is not None:
-            spec = _tensor_arguments(declaration.python)
-            if variant == "method":
-                spec = "self" + ("," + spec.split(",", 1)[1] if "," in spec else "")
-            entries.append(entry(name, declaration.impl, spec))
-        else:
-            entries.append(declared_entry(declaration, variant))
-    return table(*entries)
+def declared_entries(variant: str) -> DeclaredEntries:
+    """The table entries of every function declared for `variant` (see engine/declarations),
+    each made when a program first names it."""
+    def make(name, declaration):
+        if declaration.python is None:
+            return declared_entry(declaration, variant)
+        spec = _tensor_arguments(declaration.python)
+        if variant == "method":
+            spec = "self" + ("," + spec.split(",", 1)[1] if "," in spec else "")
+        return entry(name, declaration.impl, spec)
+    return DeclaredEntries(variant, make)
 
 
 def _like(fn):
@@ -83,7 +77,7 @@ def _set_default_dtype(dtype) -> None:
 _LIKE = ("input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False, "
          "memory_format=None")
 
-TORCH_MATH = declared_entries("torch") | table(
+TORCH_MATH = layered(declared_entries("torch"), table(
     entry("where", _where, "condition: Tensor, input=None, other=None"),
     entry("einsum", einsum.einsum, "*args"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
@@ -113,9 +107,9 @@ TORCH_MATH = declared_entries("torch") | table(
     entry("set_default_dtype", _set_default_dtype, "d"),
     entry("get_default_dtype", creation.get_default_dtype, "", style="noargs",
           qualname="torch.get_default_dtype"),
-)
+))
 
-TENSOR_MATH = declared_entries("method") | table(
+TENSOR_MATH = layered(declared_entries("method"), table(
     entry("to", conversions.to, "self, *args, dtype=None, device=None, non_blocking=False, "
           "copy=False"),
     entry("type", conversions.type_, "self, dtype=None, non_blocking=False", style="method"),
@@ -126,7 +120,7 @@ TENSOR_MATH = declared_entries("method") | table(
     *(entry(name, lambda t, memory_format, convert=convert: convert(t),
             "self, *, memory_format=None", style="method")
       for name, convert in conversions.CONVERTERS.items()),
-)
+))
 
 _LOSS = "size_average=None, reduce=None, reduction='mean'"
 
@@ -141,45 +135,63 @@ def _implicit_softmax(fn, name):
     return run
 
 
-NN_FUNCTIONAL = Namespace("torch.nn.functional", declared_entries("functional") | table(
-    entry("relu", lambda t, inplace: inplace_ops.apply_inplace(t, A.relu) if inplace else A.relu(t),
-          "input: Tensor, inplace=False"),
-    entry("leaky_relu", lambda t, slope, inplace: A.leaky_relu(t, slope),
-          "input: Tensor, negative_slope: Number=0.01, inplace=False"),
-    entry("elu", lambda t, alpha, inplace: A.elu(t, alpha),
-          "input: Tensor, alpha=1.0, inplace=False"),
-    entry("gelu", A.gelu, "input: Tensor, approximate='none'"),
-    entry("silu", lambda t, inplace: A.silu(t), "input: Tensor, inplace=False"),
-    entry("softplus", A.softplus, "input: Tensor, beta=1.0, threshold=20.0"),
-    entry("sigmoid", P.sigmoid, "input: .sigmoid"),
-    entry("tanh", P.tanh, "input: .tanh"),
-    entry("softmax", _implicit_softmax(A.softmax, "softmax"),
-          "input: .softmax, dim=None, _stacklevel=3, dtype=None"),
-    entry("log_softmax", _implicit_softmax(A.log_softmax, "log_softmax"),
-          "input: .log_softmax, dim=None, _stacklevel=3, dtype=None"),
-    entry("linear", L.linear, "input: Tensor, weight: Tensor, bias: Tensor=None"),
-    entry("mse_loss", losses.mse_loss, "input: .size, target: .size, " + _LOSS),
-    entry("l1_loss", losses.l1_loss, "input: .size, target: .size, " + _LOSS),
-    entry("smooth_l1_loss", losses.smooth_l1_loss,
-          "input: .size, target: .size, " + _LOSS + ", beta=1.0"),
-    entry("binary_cross_entropy", losses.binary_cross_entropy,
-          "input: .size, target: .size, weight: Tensor=None, " + _LOSS),
-    entry("binary_cross_entropy_with_logits", losses.binary_cross_entropy_with_logits,
-          "input: .size, target: .size, weight: Tensor=None, " + _LOSS + ", pos_weight=None"),
-    entry("cross_entropy", losses.cross_entropy,
-          "input: Tensor, target: Tensor, weight: Tensor=None, size_average=None, "
-          "ignore_index=-100, "
-          "reduce=None, reduction='mean', label_smoothing=0.0"),
-    entry("nll_loss", losses.nll_loss,
-          "input: Tensor, target: Tensor, weight: Tensor=None, size_average=None, "
-          "ignore_index=-100, "
-          "reduce=None, reduction='mean'"),
-))
+def _functional_entries() -> dict:
+    # loaded when a program first uses torch.nn.functional, with the areas it needs
+    from gradcli.engine.ops import activation as A
+    from gradcli.engine.ops import inplace as inplace_ops
+    from gradcli.engine.ops import linalg as L
+    from gradcli.engine.ops import losses as losses
+    return table(
+        entry("relu", lambda t, inplace: inplace_ops.apply_inplace(t, A.relu) if inplace
+              else A.relu(t), "input: Tensor, inplace=False"),
+        entry("leaky_relu", lambda t, slope, inplace: A.leaky_relu(t, slope),
+              "input: Tensor, negative_slope: Number=0.01, inplace=False"),
+        entry("elu", lambda t, alpha, inplace: A.elu(t, alpha),
+              "input: Tensor, alpha=1.0, inplace=False"),
+        entry("gelu", A.gelu, "input: Tensor, approximate='none'"),
+        entry("silu", lambda t, inplace: A.silu(t), "input: Tensor, inplace=False"),
+        entry("softplus", A.softplus, "input: Tensor, beta=1.0, threshold=20.0"),
+        entry("sigmoid", P.sigmoid, "input: .sigmoid"),
+        entry("tanh", P.tanh, "input: .tanh"),
+        entry("softmax", _implicit_softmax(A.softmax, "softmax"),
+              "input: .softmax, dim=None, _stacklevel=3, dtype=None"),
+        entry("log_softmax", _implicit_softmax(A.log_softmax, "log_softmax"),
+              "input: .log_softmax, dim=None, _stacklevel=3, dtype=None"),
+        entry("linear", L.linear, "input: Tensor, weight: Tensor, bias: Tensor=None"),
+        entry("mse_loss", losses.mse_loss, "input: .size, target: .size, " + _LOSS),
+        entry("l1_loss", losses.l1_loss, "input: .size, target: .size, " + _LOSS),
+        entry("smooth_l1_loss", losses.smooth_l1_loss,
+              "input: .size, target: .size, " + _LOSS + ", beta=1.0"),
+        entry("binary_cross_entropy", losses.binary_cross_entropy,
+              "input: .size, target: .size, weight: Tensor=None, " + _LOSS),
+        entry("binary_cross_entropy_with_logits", losses.binary_cross_entropy_with_logits,
+              "input: .size, target: .size, weight: Tensor=None, " + _LOSS + ", pos_weight=None"),
+        entry("cross_entropy", losses.cross_entropy,
+              "input: Tensor, target: Tensor, weight: Tensor=None, size_average=None, "
+              "ignore_index=-100, "
+              "reduce=None, reduction='mean', label_smoothing=0.0"),
+        entry("nll_loss", losses.nll_loss,
+              "input: Tensor, target: Tensor, weight: Tensor=None, size_average=None, "
+              "ignore_index=-100, "
+              "reduce=None, reduction='mean'"),
+    )
 
 
-LINALG = Namespace("torch.linalg", declared_entries("linalg") | table(
-    entry("vector_norm", R.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None"),
-    entry("matmul", L.matmul, "input, other"),
-))
+NN_FUNCTIONAL = Namespace("torch.nn.functional", layered(declared_entries("functional"),
+                                                         LazyTable({}, _functional_entries)))
+
+
+def _linalg_entries() -> dict:
+    # loaded when a program first uses torch.linalg
+    from gradcli.engine.ops import linalg as L
+    from gradcli.engine.ops import reductions as R
+    return table(
+        entry("vector_norm", R.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None"),
+        entry("matmul", L.matmul, "input, other"),
+    )
+
+
+LINALG = Namespace("torch.linalg", layered(declared_entries("linalg"),
+                                           LazyTable({}, _linalg_entries)))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.nn.utils": NN_UTILS, "torch.linalg": LINALG}

@@ -10,6 +10,7 @@ from gradcli.engine.ops import shapes as S
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import register_post_accumulate_grad_hook
 from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.runtime import protocols
 from gradcli.language.namespaces.rng import RANDOM_METHODS
@@ -59,7 +60,7 @@ def _size(t: Tensor, dim=None):
     return t.shape[S.wrap_dim(dim, t.ndim)]
 
 
-TENSOR_METHODS = table(
+TENSOR_METHODS = layered(table(
     entry("backward", grad_api.backward,
           "self, gradient=None, retain_graph=None, create_graph=False, inputs=None",
           qualname="Tensor.backward"),
@@ -82,7 +83,6 @@ TENSOR_METHODS = table(
     entry("index_put", lambda t, indices, values, accumulate: selection.index_put(
         t, selection.index_put_key(indices), values, accumulate),
         "self, indices, values: Tensor, accumulate=False"),
-    # in place
-) | TENSOR_MATH | RANDOM_METHODS
+), TENSOR_MATH, RANDOM_METHODS)
 
 protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS

@@ -14,6 +14,7 @@ from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry, legacy_constructor,
                                       table)
+from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
 from gradcli.language.namespaces.forward_ad import FORWARD_AD
@@ -126,7 +127,7 @@ UTILS = Namespace("torch.utils", {"data": DATA})
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
 OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
 
-TORCH_TABLE = table(
+TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
     entry("no_grad", lambda: _grad_mode_manager(False), ""),
@@ -136,12 +137,12 @@ TORCH_TABLE = table(
           qualname="torch.is_grad_enabled"),
     entry("device", devices.device, "type, index=None"),
     entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
-) | TORCH_MATH | RANDOM_FUNCTIONS | {name: dtype for name, dtype in dtypes.BY_NAME.items()} | {
+), TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]} | MODES | {dtype.legacy_name: PyType(
+    "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
-                                                "*data")) for dtype in dtypes.ALL}
+                                                "*data")) for dtype in dtypes.ALL})
 
 
 def _set_grad_enabled(mode) -> ContextManager:

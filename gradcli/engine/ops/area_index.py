@@ -1,0 +1,491 @@
+"""Which area defines each function of F, each op row and each declaration: data, so that a name
+loads only its own area.
+
+Generated from the areas themselves: `python tests/engine/test_area_index.py` rewrites INDEX;
+tests/engine/test_area_index.py fails while it is out of date.
+"""
+
+from __future__ import annotations
+
+_BY_KEY: dict | None = None
+_DECLARED: dict[str, frozenset] = {}
+
+
+def area_of(kind: str, key) -> str | None:
+    """The area module holding `key` of `kind` ("function", "row", "declaration"), if known."""
+    global _BY_KEY
+    if _BY_KEY is None:
+        _BY_KEY = {}
+        for area, kinds in INDEX.items():
+            for name in kinds.get("function", "").split():
+                _BY_KEY["function", name] = area
+            for name in kinds.get("row", "").split():
+                _BY_KEY["row", name] = area
+            for pair in kinds.get("declaration", "").split():
+                _BY_KEY["declaration", tuple(pair.split(":"))] = area
+    return _BY_KEY.get((kind, key))
+
+
+def declared_names(variant: str) -> frozenset:
+    """The names declared for `variant` ("torch", "method", "functional", "linalg")."""
+    names = _DECLARED.get(variant)
+    if names is None:
+        prefix = variant + ":"
+        names = _DECLARED[variant] = frozenset(
+            pair[len(prefix):] for kinds in INDEX.values()
+            for pair in kinds.get("declaration", "").split() if pair.startswith(prefix))
+    return names
+
+
+INDEX = {
+    "gradcli.engine.ops.registry": {
+        "function": (
+            "AS_VJP Callable DEFAULT LINEAR LateTable MULTI_OUTPUT NO_GRAD_MODE Node OPS OpDef "
+            "RESULT STATE Tensor annotations apply broadcast_shape compute_dtype dataclass "
+            "declare define defop export field no_grad_history not_differentiable pointwise_op "
+            "torch_layout "
+        ),
+    },
+    "gradcli.engine.views": {
+        "function": (
+            "COPY_SLICES CopySlices F grad_mode gradient_edge next_sequence_nr regenerate_grad_fn "
+            "view_index "
+        ),
+    },
+    "gradcli.engine.ops.common": {
+        "function": (
+            "any_true apply_op cast detach no_grad ones_for sum_to tensor_from zeros_for zeros_of "
+        ),
+    },
+    "gradcli.engine.ops.activation": {
+        "function": (
+            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward gelu "
+            "gelu_backward gelu_double_backward leaky_relu leaky_relu_backward log_softmax "
+            "log_softmax_backward_data relu sigmoid_backward silu silu_backward softmax "
+            "softmax_backward_data softmax_double_backward softplus softplus_backward "
+            "softplus_double_backward tanh_backward threshold_backward "
+        ),
+        "row": (
+            "_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data elu "
+            "elu_backward gelu gelu_backward leaky_relu leaky_relu_backward relu sigmoid_backward "
+            "silu softplus softplus_backward tanh_backward threshold_backward "
+        ),
+        "declaration": (
+            "method:log_softmax method:relu method:softmax torch:log_softmax torch:relu "
+            "torch:softmax "
+        ),
+    },
+    "gradcli.engine.ops.arrange": {
+        "function": (
+            "MESHGRID_WARNING SCATTER_REDUCE_WARNING atleast atleast_1d atleast_2d atleast_3d "
+            "broadcast_tensors broadcast_to clamp_max clamp_min column_stack diff dstack fliplr "
+            "flipud fmod hstack index_fill index_fill_ masked_fill_ masked_select meshgrid "
+            "nan_to_num new_empty new_full new_ones new_tensor new_zeros "
+            "not_implemented_derivative repeat_interleave roll rot90 scatter_ scatter_op "
+            "select_index storage_offset stride strides swapaxes take tile tril tril_indices triu "
+            "triu_indices unflatten vstack "
+        ),
+        "row": (
+            "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
+            "index_fill.int_Scalar masked_scatter masked_select nan_to_num put roll rot90 "
+            "scatter.reduce scatter.value take tril triu "
+        ),
+        "declaration": (
+            "method:broadcast_to method:clamp_max method:clamp_min method:diff "
+            "method:element_size method:fliplr method:flipud method:fmod method:index_fill "
+            "method:index_fill_ method:is_complex method:is_floating_point method:masked_fill_ "
+            "method:masked_select method:nan_to_num method:nelement method:new_empty "
+            "method:new_full method:new_ones method:new_tensor method:new_zeros "
+            "method:repeat_interleave method:roll method:rot90 method:scatter method:scatter_ "
+            "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
+            "method:take method:tile method:tril method:triu method:unflatten torch:atleast_1d "
+            "torch:atleast_2d torch:atleast_3d torch:broadcast_tensors torch:broadcast_to "
+            "torch:clamp_max torch:clamp_min torch:column_stack torch:diff torch:dstack "
+            "torch:fliplr torch:flipud torch:fmod torch:hstack torch:index_fill torch:is_complex "
+            "torch:is_floating_point torch:is_tensor torch:masked_select torch:meshgrid "
+            "torch:nan_to_num torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
+            "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
+            "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
+            "torch:vstack "
+        ),
+    },
+    "gradcli.engine.ops.comparison": {
+        "function": (
+            "all allclose any bitwise_not compare eq equal ge gt isclose isfinite isinf isnan le "
+            "logical_and logical_binary logical_not logical_or logical_xor lt ne "
+        ),
+        "row": (
+            "all any bitwise_and bitwise_not bitwise_or bitwise_xor eq.Tensor ge.Tensor gt.Tensor "
+            "isfinite isinf isnan le.Tensor logical_and logical_not logical_or logical_xor "
+            "lt.Tensor ne.Tensor "
+        ),
+        "declaration": (
+            "method:all method:allclose method:any method:bitwise_not method:eq method:equal "
+            "method:ge method:greater method:greater_equal method:gt method:isclose "
+            "method:isfinite method:isinf method:isnan method:le method:less method:less_equal "
+            "method:logical_and method:logical_not method:logical_or method:logical_xor method:lt "
+            "method:ne method:not_equal torch:all torch:allclose torch:any torch:bitwise_not "
+            "torch:eq torch:equal torch:ge torch:greater torch:greater_equal torch:gt "
+            "torch:isclose torch:isfinite torch:isinf torch:isnan torch:le torch:less "
+            "torch:less_equal torch:logical_and torch:logical_not torch:logical_or "
+            "torch:logical_xor torch:lt torch:ne torch:not_equal "
+        ),
+    },
+    "gradcli.engine.ops.convolution": {
+        "function": (
+            "adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d conv1d conv2d "
+            "convolution convolution_backward max_pool1d max_pool2d max_pool2d_with_indices "
+        ),
+        "row": (
+            "_adaptive_avg_pool2d _adaptive_avg_pool2d_backward avg_pool2d avg_pool2d_backward "
+            "convolution convolution_backward max_pool2d_with_indices "
+            "max_pool2d_with_indices_backward "
+        ),
+        "declaration": (
+            "functional:adaptive_avg_pool1d functional:adaptive_avg_pool2d functional:avg_pool1d "
+            "functional:avg_pool2d functional:conv1d functional:conv2d functional:max_pool1d "
+            "functional:max_pool2d torch:adaptive_avg_pool1d torch:avg_pool1d torch:conv1d "
+            "torch:conv2d "
+        ),
+    },
+    "gradcli.engine.ops.decompositions": {
+        "function": (
+            "cholesky det diag_embed eigh eigvalsh inverse linalg_cholesky linalg_norm "
+            "linalg_solve linalg_svd logdet matrix_norm matrix_power pinv qr slogdet "
+            "solve_triangular svd svdvals "
+        ),
+        "row": (
+            "_linalg_eigh _linalg_svd cholesky diag_embed.dims linalg_cholesky_ex linalg_det "
+            "linalg_inv_ex linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
+            "linalg_solve_triangular "
+        ),
+        "declaration": (
+            "linalg:cholesky linalg:det linalg:eigh linalg:eigvalsh linalg:inv linalg:matrix_norm "
+            "linalg:matrix_power linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve "
+            "linalg:solve_triangular linalg:svd linalg:svdvals method:cholesky method:det "
+            "method:diag_embed method:inverse method:logdet method:matrix_power method:pinverse "
+            "method:slogdet method:svd torch:cholesky torch:det torch:diag_embed torch:inverse "
+            "torch:logdet torch:matrix_power torch:pinverse torch:slogdet torch:svd "
+        ),
+    },
+    "gradcli.engine.ops.dual": {
+        "function": (
+            "primal_view "
+        ),
+        "row": (
+            "_unpack_dual "
+        ),
+    },
+    "gradcli.engine.ops.gating": {
+        "function": (
+            "cat chunk clone contiguous expand expand_as flatten flip infer_shape is_contiguous "
+            "matrix_transpose narrow normalize_dims permute repeat reshape reshape_as "
+            "reversed_dims size_list sizes_arg split squeeze stack t transpose unbind unsqueeze "
+            "view view_as wrap_dim "
+        ),
+        "row": (
+            "_reshape_alias _unsafe_view alias cat clone expand flip glu permute repeat "
+            "split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims stack t transpose.int "
+            "unbind.int unsqueeze view "
+        ),
+        "declaration": (
+            "functional:glu method:chunk method:clone method:contiguous method:expand "
+            "method:expand_as method:flatten method:flip method:is_contiguous method:narrow "
+            "method:numel method:permute method:repeat method:reshape method:reshape_as "
+            "method:squeeze method:t method:transpose method:unbind method:unsqueeze method:view "
+            "method:view_as torch:cat torch:chunk torch:clone torch:concat torch:concatenate "
+            "torch:flatten torch:flip torch:narrow torch:numel torch:permute torch:reshape "
+            "torch:squeeze torch:stack torch:t torch:transpose torch:unbind torch:unsqueeze "
+        ),
+    },
+    "gradcli.engine.ops.group_norm": {
+        "row": (
+            "native_group_norm "
+        ),
+        "declaration": (
+            "functional:group_norm "
+        ),
+    },
+    "gradcli.engine.ops.inplace": {
+        "function": (
+            "DECLARATIONS IMMUTABLE_SETITEM apply_inplace assign_into check_inplace check_mutable "
+            "copy_ declare_inplace declare_written_back fill_ index_put_ leaf_note short_name "
+            "zero_ "
+        ),
+        "row": (
+            "copy_ fill_.Scalar fill_.Tensor zero_ "
+        ),
+        "declaration": (
+            "method:copy_ method:fill_ method:index_put_ method:zero_ "
+        ),
+    },
+    "gradcli.engine.ops.interpolate": {
+        "row": (
+            "upsample_bilinear2d upsample_bilinear2d_backward upsample_linear1d "
+            "upsample_linear1d_backward upsample_nearest1d upsample_nearest1d_backward "
+            "upsample_nearest2d upsample_nearest2d_backward "
+        ),
+        "declaration": (
+            "functional:interpolate "
+        ),
+    },
+    "gradcli.engine.ops.linalg": {
+        "function": (
+            "addmm bmm check_batches check_dot check_expandable coefficients diag diagonal dot "
+            "element_strides linear matmul mm mm_mat1_backward mm_mat2_backward movedim mv outer "
+            "trace unsafe_view "
+        ),
+        "row": (
+            "addmm bmm diag_embed diagonal diagonal_backward diagonal_copy dot "
+            "index_fill.int_Tensor mm mv squeeze_.dim trace "
+        ),
+        "declaration": (
+            "method:bmm method:diag method:diagonal method:dot method:ger method:matmul method:mm "
+            "method:movedim method:mv method:outer method:trace torch:bmm torch:diag "
+            "torch:diagonal torch:dot torch:ger torch:matmul torch:mm torch:movedim torch:mv "
+            "torch:outer torch:trace "
+        ),
+    },
+    "gradcli.engine.ops.losses": {
+        "function": (
+            "EPSILON REDUCTIONS apply_loss_reduction bce_backward binary_cross_entropy "
+            "binary_cross_entropy_with_logits cross_entropy full_sum l1_loss mse_loss "
+            "mse_loss_backward nll_loss reduction_of smooth_l1_backward smooth_l1_loss "
+        ),
+        "row": (
+            "binary_cross_entropy binary_cross_entropy_backward binary_cross_entropy_with_logits "
+            "mse_loss mse_loss_backward nll_loss_backward nll_loss_forward smooth_l1_loss "
+            "smooth_l1_loss_backward "
+        ),
+    },
+    "gradcli.engine.ops.nn_functional": {
+        "function": (
+            "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "
+            "cosine_similarity dropout embedding gaussian_nll_loss hardshrink hardsigmoid "
+            "hardswish hardtanh hinge_embedding_loss huber_loss kl_div layer_norm logsigmoid "
+            "margin_ranking_loss mish normalize one_hot pad pairwise_distance poisson_nll_loss "
+            "relu6 selu softmin softshrink softsign tanhshrink threshold triplet_margin_loss "
+        ),
+        "row": (
+            "celu constant_pad_nd embedding embedding_dense_backward hardshrink "
+            "hardshrink_backward hardsigmoid hardsigmoid_backward hardswish hardswish_backward "
+            "hardtanh hardtanh_backward huber_loss huber_loss_backward log_sigmoid "
+            "log_sigmoid_backward mish native_batch_norm native_batch_norm_backward "
+            "native_layer_norm native_layer_norm_backward softshrink softshrink_backward "
+            "threshold "
+        ),
+        "declaration": (
+            "functional:batch_norm functional:celu functional:cosine_embedding_loss "
+            "functional:cosine_similarity functional:dropout functional:embedding "
+            "functional:gaussian_nll_loss functional:hardshrink functional:hardsigmoid "
+            "functional:hardswish functional:hardtanh functional:hinge_embedding_loss "
+            "functional:huber_loss functional:kl_div functional:layer_norm functional:logsigmoid "
+            "functional:margin_ranking_loss functional:mish functional:normalize "
+            "functional:one_hot functional:pad functional:pairwise_distance "
+            "functional:poisson_nll_loss functional:relu6 functional:selu functional:softmin "
+            "functional:softshrink functional:softsign functional:tanhshrink functional:threshold "
+            "functional:triplet_margin_loss method:hardshrink torch:constant_pad_nd "
+            "torch:cosine_similarity torch:hardshrink torch:pairwise_distance "
+        ),
+    },
+    "gradcli.engine.ops.padding": {
+        "row": (
+            "reflection_pad1d reflection_pad1d_backward reflection_pad2d "
+            "reflection_pad2d_backward reflection_pad3d reflection_pad3d_backward "
+            "replication_pad1d replication_pad1d_backward replication_pad2d "
+            "replication_pad2d_backward replication_pad3d replication_pad3d_backward "
+        ),
+    },
+    "gradcli.engine.ops.pointwise": {
+        "function": (
+            "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
+            "check_operand clamp cos cosh div div_scalar efficient_zeros erf erf_values exp exp2 "
+            "expm1 filled_like floating_kernel floor floor_divide frac lerp log log10 log1p log2 "
+            "masked_fill maximum maybe_multiply minimum mul mul_scalar neg negate pow reciprocal "
+            "remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor "
+            "sgn sigmoid sign sin sinh sqrt square sub sub_scalar tan tanh trunc where xlogy "
+        ),
+        "row": (
+            "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
+            "clamp.Tensor cos cosh deg2rad div.Scalar div.Tensor div.Tensor_mode erf exp exp2 "
+            "expm1 floor floor_divide frac hypot lerp.Scalar lerp.Tensor log log10 log1p log2 "
+            "logaddexp logit masked_fill.Scalar masked_fill.Tensor maximum minimum mul.Scalar "
+            "mul.Tensor neg pow.Scalar pow.Tensor_Scalar pow.Tensor_Tensor reciprocal "
+            "remainder.Scalar remainder.Tensor round round.decimals rsqrt rsub.Scalar rsub.Tensor "
+            "sgn sigmoid sign sin sinc sinh sqrt sub.Scalar sub.Tensor tan tanh trunc where.self "
+            "xlogy.Scalar_Other xlogy.Scalar_Self xlogy.Tensor "
+        ),
+        "declaration": (
+            "method:abs method:absolute method:acos method:add method:addcdiv method:addcmul "
+            "method:arccos method:arcsin method:arctan method:arctan2 method:asin method:atan "
+            "method:atan2 method:ceil method:clamp method:clip method:cos method:cosh "
+            "method:deg2rad method:div method:divide method:erf method:exp method:exp2 "
+            "method:expm1 method:fix method:floor method:floor_divide method:frac method:hypot "
+            "method:lerp method:log method:log10 method:log1p method:log2 method:logaddexp "
+            "method:logit method:masked_fill method:maximum method:minimum method:mul "
+            "method:multiply method:neg method:negative method:pow method:reciprocal "
+            "method:remainder method:round method:rsqrt method:sgn method:sigmoid method:sign "
+            "method:sin method:sinc method:sinh method:sqrt method:square method:sub "
+            "method:subtract method:tan method:tanh method:true_divide method:trunc method:xlogy "
+            "torch:abs torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul "
+            "torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan "
+            "torch:atan2 torch:ceil torch:clamp torch:clip torch:cos torch:cosh torch:deg2rad "
+            "torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 torch:fix "
+            "torch:floor torch:floor_divide torch:frac torch:hypot torch:lerp torch:log "
+            "torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logit torch:masked_fill "
+            "torch:maximum torch:minimum torch:mul torch:multiply torch:neg torch:negative "
+            "torch:pow torch:reciprocal torch:remainder torch:round torch:rsqrt torch:rsub "
+            "torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc torch:sinh torch:sqrt "
+            "torch:square torch:sub torch:subtract torch:tan torch:tanh torch:true_divide "
+            "torch:trunc torch:xlogy "
+        ),
+    },
+    "gradcli.engine.ops.pointwise_more": {
+        "function": (
+            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power heaviside logaddexp2 "
+            "nextafter rad2deg signbit "
+        ),
+        "row": (
+            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv heaviside logaddexp2 "
+            "nextafter rad2deg "
+        ),
+        "declaration": (
+            "method:acosh method:arccosh method:arcsinh method:arctanh method:asinh method:atanh "
+            "method:copysign method:erfinv method:float_power method:heaviside method:logaddexp2 "
+            "method:nextafter method:rad2deg method:signbit torch:acosh torch:arccosh "
+            "torch:arcsinh torch:arctanh torch:asinh torch:atanh torch:copysign torch:erfinv "
+            "torch:float_power torch:heaviside torch:logaddexp2 torch:nextafter torch:rad2deg "
+            "torch:signbit "
+        ),
+    },
+    "gradcli.engine.ops.products": {
+        "function": (
+            "addbmm addmm_scaled addmv addr baddbmm cdist chain_matmul contract cross dist inner "
+            "kron linalg_cross multi_dot require_tensors scaled_sum tensordot vdot "
+        ),
+        "row": (
+            "_cdist_backward _cdist_forward addbmm addmv addr baddbmm dist linalg_cross vdot "
+        ),
+        "declaration": (
+            "linalg:cross linalg:multi_dot method:addbmm method:addmm method:addmv method:addr "
+            "method:baddbmm method:cross method:dist method:inner method:kron method:vdot "
+            "torch:addbmm torch:addmm torch:addmv torch:addr torch:baddbmm torch:cdist "
+            "torch:chain_matmul torch:cross torch:dist torch:inner torch:kron torch:tensordot "
+            "torch:vdot "
+        ),
+    },
+    "gradcli.engine.ops.reductions": {
+        "function": (
+            "ReturnTypes amax amin argmax argmin axis_of cumprod cumsum dim_product dims_of "
+            "evenly_distribute_backward last_dim_sums logsumexp max mean min norm norm_backward "
+            "outer_dim_sums prod reduced_numel restore_reduced_dims reversed_cumsum scatter std "
+            "sum sum_backward two_norm unsqueeze_multiple value_selecting_backward "
+            "values_at_indices var variance vector_norm vector_norm_values whole_product "
+        ),
+        "row": (
+            "amax amin cumprod cumsum linalg_vector_norm logsumexp max max.dim mean mean.dim min "
+            "min.dim prod prod.dim_int scatter.src std.correction sum sum.dim_IntList "
+            "var.correction "
+        ),
+        "declaration": (
+            "method:amax method:amin method:argmax method:argmin method:cumprod method:cumsum "
+            "method:logsumexp method:max method:mean method:min method:norm method:prod "
+            "method:std method:sum method:var torch:amax torch:amin torch:argmax torch:argmin "
+            "torch:cumprod torch:cumsum torch:logsumexp torch:max torch:mean torch:min torch:norm "
+            "torch:prod torch:std torch:sum torch:var "
+        ),
+    },
+    "gradcli.engine.ops.selection": {
+        "function": (
+            "alias gather index index_add index_put index_put_key index_select scatter_add "
+            "scatter_key select slice_dim "
+        ),
+        "row": (
+            "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "
+            "index.Tensor index_add index_put index_select scatter_add select.int select_backward "
+            "slice.Tensor slice_backward "
+        ),
+        "declaration": (
+            "method:gather method:index_add method:index_select method:scatter_add torch:gather "
+            "torch:index_add torch:index_select torch:scatter_add "
+        ),
+    },
+    "gradcli.engine.ops.sorting": {
+        "function": (
+            "argsort argwhere bincount bucketize builtins_sorted count_nonzero histc kthvalue "
+            "median mode msort nonzero searchsorted sort sort_indices topk unique "
+            "unique_consecutive "
+        ),
+        "row": (
+            "_unique2 bincount kthvalue median median.dim mode sort sort.stable topk "
+            "unique_consecutive unique_dim "
+        ),
+        "declaration": (
+            "method:argsort method:argwhere method:bincount method:count_nonzero method:histc "
+            "method:kthvalue method:median method:mode method:msort method:nonzero method:sort "
+            "method:topk method:unique method:unique_consecutive torch:argsort torch:argwhere "
+            "torch:bincount torch:bucketize torch:count_nonzero torch:histc torch:kthvalue "
+            "torch:median torch:mode torch:msort torch:nonzero torch:searchsorted torch:sort "
+            "torch:topk torch:unique torch:unique_consecutive "
+        ),
+    },
+    "gradcli.engine.conversions": {
+        "function": (
+            "CONVERTERS converter to to_dtype to_numpy type_ "
+        ),
+    },
+    "gradcli.engine.creation": {
+        "function": (
+            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RandomSource arange as_tensor "
+            "draw_source empty eye fill_random from_numpy full full_like get_default_dtype "
+            "infer_dtype linspace normal ones ones_like rand rand_like randint randn randn_like "
+            "randperm set_default_dtype size_args storage tensor zeros zeros_like "
+        ),
+        "declaration": (
+            "torch:empty torch:ones torch:rand torch:randn torch:zeros "
+        ),
+    },
+    "gradcli.engine.einsum": {
+        "function": (
+            "ELLIPSIS einsum sumproduct_pair "
+        ),
+    },
+    "gradcli.engine.indexing": {
+        "function": (
+            "advanced_array apply_basic get_item numpy_key set_item unbind_rows "
+        ),
+    },
+    "written back": {
+        "declaration": (
+            "method:abs_ method:absolute_ method:acos_ method:acosh_ method:add_ method:addcdiv_ "
+            "method:addcmul_ method:addmm_ method:addmv_ method:arccos_ method:arccosh_ "
+            "method:arcsin_ method:arcsinh_ method:arctan2_ method:arctan_ method:arctanh_ "
+            "method:asin_ method:asinh_ method:atan2_ method:atan_ method:atanh_ method:baddbmm_ "
+            "method:ceil_ method:clamp_ method:clamp_max_ method:clamp_min_ method:clip_ "
+            "method:copysign_ method:cos_ method:cosh_ method:cumprod_ method:cumsum_ "
+            "method:deg2rad_ method:div_ method:divide_ method:eq_ method:erf_ method:erfinv_ "
+            "method:exp2_ method:exp_ method:expm1_ method:fix_ method:float_power_ method:floor_ "
+            "method:floor_divide_ method:fmod_ method:frac_ method:ge_ method:greater_ "
+            "method:greater_equal_ method:gt_ method:heaviside_ method:hypot_ method:index_add_ "
+            "method:le_ method:lerp_ method:less_ method:less_equal_ method:log10_ method:log1p_ "
+            "method:log2_ method:log_ method:logical_and_ method:logical_not_ method:logical_or_ "
+            "method:logical_xor_ method:logit_ method:lt_ method:mul_ method:multiply_ "
+            "method:nan_to_num_ method:ne_ method:neg_ method:negative_ method:not_equal_ "
+            "method:pow_ method:rad2deg_ method:reciprocal_ method:relu_ method:remainder_ "
+            "method:round_ method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ "
+            "method:sign_ method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ "
+            "method:squeeze_ method:sub_ method:subtract_ method:swapaxes_ method:swapdims_ "
+            "method:t_ method:tan_ method:tanh_ method:transpose_ method:tril_ method:triu_ "
+            "method:true_divide_ method:trunc_ method:unsqueeze_ method:xlogy_ torch:abs_ "
+            "torch:acos_ torch:acosh_ torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ "
+            "torch:arctan_ torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ "
+            "torch:ceil_ torch:clamp_ torch:clamp_max_ torch:clamp_min_ torch:clip_ torch:cos_ "
+            "torch:cosh_ torch:deg2rad_ torch:erf_ torch:exp2_ torch:exp_ torch:expm1_ torch:fix_ "
+            "torch:floor_ torch:frac_ torch:log10_ torch:log1p_ torch:log2_ torch:log_ "
+            "torch:logit_ torch:nan_to_num_ torch:neg_ torch:negative_ torch:rad2deg_ "
+            "torch:reciprocal_ torch:relu_ torch:round_ torch:rsqrt_ torch:sigmoid_ torch:sin_ "
+            "torch:sinc_ torch:sinh_ torch:sqrt_ torch:square_ torch:tan_ torch:tanh_ "
+            "torch:trunc_ torch:xlogy_ "
+        ),
+    },
+}
