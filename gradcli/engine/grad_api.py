@@ -92,6 +92,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     grads = _root_grads(outs, _paired_grads(outs, grad_outputs), create_graph)
     check_roots(outs)
     for t in ins:
+        if not isinstance(t, Tensor):
+            raise errors.runtime("all inputs have to be Tensors or GradientEdges, but got "
+                                 f"{type(t).__name__}")
         if not t.requires_grad:
             raise errors.runtime("One of the differentiated Tensors does not require grad")
     retain = create_graph if retain_graph is None else retain_graph
