@@ -34,9 +34,24 @@ def _shape_text(shape: tuple) -> str:
 
 
 def _as_list(value) -> list:
+    """A tensor or a sequence of them as a list (torch's `(t,) if is_tensor(t) else tuple(t)`)."""
     if value is None:
         return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (list, tuple, str)):
+        return list(value)
+    raise errors.type_error(f"'{type(value).__name__}' object is not iterable")
+
+
+def _input_tensors(inputs) -> list:
+    """The `inputs` of backward or grad as a list, each checked to be a tensor."""
+    chosen = _as_list(inputs)
+    for t in chosen:
+        if not isinstance(t, Tensor):
+            raise errors.runtime("all inputs have to be Tensors or GradientEdges, but got "
+                                 f"{type(t).__name__}")
+    return chosen
 
 
 def _root_grads(outputs: list[Tensor], grad_outputs: list, create_graph: bool) -> list[Tensor]:
@@ -70,7 +85,7 @@ def backward(tensors, gradient=None, retain_graph=None, create_graph: bool = Fal
              inputs=None) -> None:
     """Tensor.backward and torch.autograd.backward: accumulate into the leaves' (or `inputs`')
     .grad."""
-    chosen = _as_list(inputs) if inputs is not None else None
+    chosen = _input_tensors(inputs) if inputs is not None else None
     if chosen is not None and not chosen:
         raise errors.runtime("`inputs` argument to `backward()` cannot be empty.")
     roots = _as_list(tensors)
@@ -85,16 +100,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
          allow_unused=None, materialize_grads: bool = False, is_grads_batched: bool = False) -> tuple:
     """torch.autograd.grad: the gradients of `outputs` w.r.t. `inputs`, returned, not accumulated.
     With `is_grads_batched`, each grad_output's first dim is a batch of grad_outputs."""
-    outs, ins = _as_list(outputs), _as_list(inputs)
+    outs, ins = _as_list(outputs), _input_tensors(inputs)
     if is_grads_batched:
         return _batched_grad(outs, ins, _paired_grads(outs, grad_outputs), retain_graph,
                              create_graph, allow_unused, materialize_grads)
     grads = _root_grads(outs, _paired_grads(outs, grad_outputs), create_graph)
     check_roots(outs)
     for t in ins:
-        if not isinstance(t, Tensor):
-            raise errors.runtime("all inputs have to be Tensors or GradientEdges, but got "
-                                 f"{type(t).__name__}")
         if not t.requires_grad:
             raise errors.runtime("One of the differentiated Tensors does not require grad")
     retain = create_graph if retain_graph is None else retain_graph
@@ -115,6 +127,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
 def _batched_grad(outs, ins, grad_outputs, retain_graph, create_graph, allow_unused,
                   materialize_grads) -> tuple:
     """One backward per batch entry, the results stacked (torch vmaps the backward instead)."""
+    if any(g is None for g in grad_outputs):
+        _root_grads(outs, grad_outputs, create_graph)  # torch's error for a missing one
     size = grad_outputs[0].shape[0]
     rows = []
     for b in range(size):

@@ -285,7 +285,14 @@ class Compiler(ExpressionCompiler):
                 items = calls.iterate(value)
             except USER_ERRORS as error:
                 raise_at(error, span)
-            for item in items:
+            items = iter(items)
+            while True:
+                try:  # a lazy iterable fails as it advances: at the loop's iterable
+                    item = next(items)
+                except StopIteration:
+                    break
+                except USER_ERRORS as error:
+                    raise_at(error, span)
                 store(frame, item)
                 signal = block(frame)
                 if signal is not None and signal is not CONTINUE:

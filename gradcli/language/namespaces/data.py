@@ -17,24 +17,10 @@ from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance, TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
+from gradcli.language.runtime.coercions import length as len_of
 from gradcli.language.runtime.values import Generator as LazyValues, Namespace, iterate, type_name
 
 _MODULE = "torch.utils.data"
-
-
-def _len(dataset) -> int:
-    """len(dataset) for the values a dataset or index list can be (the builtin's own rules live
-    in namespaces.builtins, which this module stays beneath)."""
-    if isinstance(dataset, Tensor):
-        return dataset.shape[0]
-    if isinstance(dataset, TableObject) and dataset.is_sequence:
-        return dataset.length()
-    method = classes.special_method(dataset, "__len__")
-    if method is not None:
-        return classes.call_bound(method, [])
-    if isinstance(dataset, (list, tuple, range, dict, str)):
-        return len(dataset)
-    raise errors.type_error(f"object of type '{type_name(dataset)}' has no len()")
 
 
 def _random_int64(generator: Generator) -> int:
@@ -91,7 +77,7 @@ class Subset(_DataObject):
         return protocols.get_item(self.dataset, protocols.get_item(self.indices, key))
 
     def length(self) -> int:
-        return _len(self.indices)
+        return len_of(self.indices)
 
     def members(self):
         return (self.item(i) for i in range(self.length()))
@@ -152,8 +138,8 @@ class DataLoader(_DataObject):
 
     def length(self) -> int:
         if self.batch_sampler is not None:
-            return _len(self.batch_sampler)
-        size = _len(self.dataset if self.sampler is None else self.sampler)
+            return len_of(self.batch_sampler)
+        size = len_of(self.dataset if self.sampler is None else self.sampler)
         if self.batch_size is None:
             return size
         return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
@@ -165,7 +151,7 @@ class DataLoader(_DataObject):
         if self.sampler is not None:
             yield from iterate(self.sampler)
             return
-        size = _len(self.dataset)
+        size = len_of(self.dataset)
         if not self.shuffle:
             yield from range(size)
             return
@@ -202,7 +188,7 @@ class DataLoader(_DataObject):
 
 def random_split(dataset, lengths, generator=None):
     lengths = list(iterate(lengths))
-    size = _len(dataset)
+    size = len_of(dataset)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         counts = []
         for number, fraction in enumerate(lengths):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from gradcli.engine import creation, distributions, dtypes, errors
 from gradcli.engine.random import Generator
-from gradcli.language.namespaces.data import _DataObject, _len, _random_int64, _type
+from gradcli.language.namespaces.data import _DataObject, _random_int64, _type
+from gradcli.language.runtime.coercions import length as len_of
 from gradcli.language.runtime.values import Generator as LazyValues, iterate
 
 
@@ -39,10 +40,10 @@ class SequentialSampler(_Sampler):
         self.data_source, self.attrs = data_source, {}
 
     def indices(self):
-        yield from range(_len(self.data_source))
+        yield from range(len_of(self.data_source))
 
     def length(self) -> int:
-        return _len(self.data_source)
+        return len_of(self.data_source)
 
 
 class RandomSampler(_Sampler):
@@ -57,10 +58,10 @@ class RandomSampler(_Sampler):
         _positive("num_samples", self.length())
 
     def length(self) -> int:
-        return _len(self.data_source) if self._num_samples is None else self._num_samples
+        return len_of(self.data_source) if self._num_samples is None else self._num_samples
 
     def indices(self):
-        n, count = _len(self.data_source), self.length()
+        n, count = len_of(self.data_source), self.length()
         generator = self.generator
         if generator is None:
             generator = Generator(_random_int64(creation.DEFAULT_GENERATOR.generator))
@@ -81,7 +82,7 @@ class SubsetRandomSampler(_Sampler):
         self.indices_, self.generator, self.attrs = indices, generator, {}
 
     def length(self) -> int:
-        return _len(self.indices_)
+        return len_of(self.indices_)
 
     def indices(self):
         order = creation.draw_source(self.generator).randperm(self.length()).tolist()
@@ -126,7 +127,7 @@ class BatchSampler(_Sampler):
         self.attrs = {}
 
     def length(self) -> int:
-        size = _len(self.sampler)
+        size = len_of(self.sampler)
         return size // self.batch_size if self.drop_last else -(-size // self.batch_size)
 
     def indices(self):
