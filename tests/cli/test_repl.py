@@ -368,7 +368,7 @@ def test_seed_typed_line_by_line_matches_run(seed_repl, run_gradcli, expected,
             if not runs:
                 seed_repl.child.send(keys + "\r")
                 continue
-            output = normalize_addresses(seed_repl.submit(keys))
+            output = without_notes(normalize_addresses(seed_repl.submit(keys)))
             printed.append(output.partition("<stdin>:")[0])
             if "<stdin>:" in output:
                 error = without_notes(output).splitlines()[-1]
@@ -376,7 +376,7 @@ def test_seed_typed_line_by_line_matches_run(seed_repl, run_gradcli, expected,
         ran, want = running.result(), echoing.result()
     assert error == (without_notes(ran.stderr).splitlines()[-1] if ran.returncode else None)
     # A script's warnings name their line (`<stdin>:5: UserWarning: ...`); the REPL's do not.
-    want = re.sub(r"(?m)^<stdin>:\d+: (?=\w+Warning: )", "", want)
+    want = re.sub(r"(?m)^<stdin>:\d+: (?=\w+Warning: )", "", without_notes(want))
     assert "".join(printed) == want.partition("<stdin>:")[0]
     assert _in_order(normalize_addresses(ran.stdout).splitlines(), "".join(printed).splitlines())
 

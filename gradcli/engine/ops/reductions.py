@@ -86,6 +86,8 @@ def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
 def _one_dim_sums(a, d: int):
     """Sums over dimension `d`, with the other size-1 dimensions dropped first as torch's
     TensorIterator drops them: a (40, 1) column summed over dim 0 is a contiguous run."""
+    if a.ndim == 0:  # dim 0 of a 0-d tensor: the value itself
+        return None
     if not a.flags.c_contiguous:
         return last_dim_sums(a) if d == a.ndim - 1 else outer_dim_sums(a, d)
     kept = [i for i in range(a.ndim) if a.shape[i] != 1 or i == d]

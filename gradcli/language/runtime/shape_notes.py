@@ -18,7 +18,7 @@ _MISMATCHES = (("The size of tensor a ", ("tensor a", "tensor b")),
 
 def shape_noted(error, operands):
     """`error` with its two tensor operands' notes added, when it is a shape mismatch."""
-    if type(error) is not TorchError or error.notes:
+    if type(error) is not TorchError or error.notes or not isinstance(error.message, str):
         return error
     names = next((names for start, names in _MISMATCHES if error.message.startswith(start)), None)
     tensors = [value for value in operands if isinstance(value, Tensor)]
