@@ -103,17 +103,37 @@ def numbers_close(actual: str, expected: str, rtol: float = 1e-5, atol: float = 
     return abs(a - b) <= 2 * unit + rtol * max(abs(a), abs(b)) or max(abs(a), abs(b)) <= atol
 
 
-def output_mismatch(actual: str, expected: str, rtol: float = 1e-5,
-                    atol: float = 1e-6) -> str | None:
+def output_mismatch(actual: str, expected: str, rtol: float = 1e-5, atol: float = 1e-6,
+                    cancellation: bool = False) -> str | None:
     """None when the texts agree except for numbers within tolerance (and the spacing numbers of
-    another width bring), else a description of the first difference."""
+    another width bring), else a description of the first difference. With `cancellation`, a
+    number may also differ by `rtol` times the largest number on its line: the rounding noise of
+    a difference of nearly equal float32 values (one ulp of a 2.0 becomes 1e-3 of a 1e-4)."""
     parts_a, parts_b = _NUMBER.split(actual), _NUMBER.split(expected)
     if len(parts_a) != len(parts_b):
         return f"different structure:\n{actual}\n---- expected ----\n{expected}"
+    scales = _line_scales(parts_b) if cancellation else None
     for i, (a, b) in enumerate(zip(parts_a, parts_b)):
         if i % 2:
-            if not numbers_close(a, b, rtol, atol):
+            if not numbers_close(a, b, rtol, atol) and not (
+                    scales and abs(float(a) - float(b)) <= rtol * scales[i]):
                 return f"number {a} != {b}:\n{actual}\n---- expected ----\n{expected}"
         elif " ".join(a.split()) != " ".join(b.split()) or (a.strip() == "") != (b.strip() == ""):
             return f"text {a!r} != {b!r}:\n{actual}\n---- expected ----\n{expected}"
     return None
+
+
+def _line_scales(parts: list) -> dict:
+    """For each number (odd index of a `_NUMBER.split`), the largest finite magnitude on its line."""
+    lines, line = {}, 0
+    for i, part in enumerate(parts):
+        if i % 2:
+            lines[i] = line
+        else:
+            line += part.count("\n")
+    largest: dict = {}
+    for i, n in lines.items():
+        value = abs(float(parts[i]))
+        if value == value and value != float("inf"):
+            largest[n] = max(largest.get(n, 0.0), value)
+    return {i: largest.get(n, 0.0) for i, n in lines.items()}

@@ -54,8 +54,10 @@ def _input_tensors(inputs) -> list:
     return chosen
 
 
-def _root_grads(outputs: list[Tensor], grad_outputs: list, create_graph: bool) -> list[Tensor]:
-    """One starting gradient per output: ones for a scalar, else the given one, checked."""
+def _root_grads(outputs: list[Tensor], grad_outputs: list) -> list[Tensor]:
+    """One starting gradient per output: ones for a scalar, else the given one, checked. A given
+    one is used as it is, as torch's engine does: a node that passes it through unchanged (an add,
+    a clone) hands on the same tensor, its grad_fn included."""
     grads = []
     for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
         if grad is None:
@@ -70,7 +72,7 @@ def _root_grads(outputs: list[Tensor], grad_outputs: list, create_graph: bool) -
                 f"output[{i}] has a shape of {_shape_text(out.shape)}.")
         if grad.dtype is not out.dtype:
             grad = F.cast(grad, out.dtype)
-        grads.append(grad if create_graph else F.detach(grad))
+        grads.append(grad)
     return grads
 
 
@@ -89,7 +91,7 @@ def backward(tensors, gradient=None, retain_graph=None, create_graph: bool = Fal
     if chosen is not None and not chosen:
         raise errors.runtime("`inputs` argument to `backward()` cannot be empty.")
     roots = _as_list(tensors)
-    grads = _root_grads(roots, _paired_grads(roots, gradient), create_graph)
+    grads = _root_grads(roots, _paired_grads(roots, gradient))
     if create_graph and chosen is None:
         STATE.warn("UserWarning", CREATE_GRAPH_CYCLE, once=True)
     retain = create_graph if retain_graph is None else retain_graph
@@ -104,7 +106,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     if is_grads_batched:
         return _batched_grad(outs, ins, _paired_grads(outs, grad_outputs), retain_graph,
                              create_graph, allow_unused, materialize_grads)
-    grads = _root_grads(outs, _paired_grads(outs, grad_outputs), create_graph)
+    grads = _root_grads(outs, _paired_grads(outs, grad_outputs))
     check_roots(outs)
     for t in ins:
         if not t.requires_grad:
@@ -128,7 +130,7 @@ def _batched_grad(outs, ins, grad_outputs, retain_graph, create_graph, allow_unu
                   materialize_grads) -> tuple:
     """One backward per batch entry, the results stacked (torch vmaps the backward instead)."""
     if any(g is None for g in grad_outputs):
-        _root_grads(outs, grad_outputs, create_graph)  # torch's error for a missing one
+        _root_grads(outs, grad_outputs)  # torch's error for a missing one
     size = grad_outputs[0].shape[0]
     rows = []
     for b in range(size):
