@@ -61,6 +61,13 @@ def test_name_is_supported_or_refused_clearly(namespace, name):
         "supported", f"NotImplementedError: gradcli does not support {namespace}.{name} yet")
 
 
+def test_hasattr_is_true_for_a_name_torch_has_and_gradcli_lacks():
+    from op_runner import gradcli_outcome
+    out = gradcli_outcome('import torch\nprint(hasattr(torch, "stft"), '
+                          'hasattr(torch.ones(1), "stft"), hasattr(torch, "no_such_name"))\n')
+    assert out == ("True True False\n", None)
+
+
 def coverage() -> dict[str, tuple[int, int]]:
     """namespace -> (supported names, public names)."""
     return {namespace: (sum(status(namespace, n) == "supported" for n in NAMES[namespace]),

@@ -9,6 +9,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
+from gradcli.language.namespaces.public_names import Unsupported
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
 from gradcli.language.runtime import attributes, classes, operators, protocols
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
@@ -205,7 +206,10 @@ def _setattr(obj, name, value) -> None:
 
 
 def _hasattr(obj, name) -> bool:
-    return _getattr(obj, name, _NO_DEFAULT_FOR_HAS) is not _NO_DEFAULT_FOR_HAS
+    try:
+        return _getattr(obj, name, _NO_DEFAULT_FOR_HAS) is not _NO_DEFAULT_FOR_HAS
+    except Unsupported:  # torch has the name; only gradcli lacks it
+        return True
 
 
 _NO_DEFAULT_FOR_HAS = object()

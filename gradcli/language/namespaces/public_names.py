@@ -22,9 +22,13 @@ def recorded() -> dict[str, frozenset[str]]:
     return {namespace: frozenset(names[namespace]) for namespace in NAMESPACES}
 
 
-def unsupported(namespace: str, name: str) -> errors.TorchError | None:
+class Unsupported(errors.TorchError):
+    """A torch name gradcli lacks: the name exists (hasattr is True, as in torch), using it fails."""
+
+
+def unsupported(namespace: str, name: str) -> Unsupported | None:
     """The error for `namespace.name` when torch has the name and gradcli does not."""
     if namespace in NAMESPACES and name in recorded()[namespace]:
-        return errors.TorchError("NotImplementedError",
-                                 f"gradcli does not support {namespace}.{name} yet")
+        return Unsupported("NotImplementedError",
+                           f"gradcli does not support {namespace}.{name} yet")
     return None
