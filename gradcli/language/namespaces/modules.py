@@ -11,6 +11,7 @@ from gradcli.engine.dtypes import DType, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces import module_hooks
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
@@ -75,10 +76,10 @@ def _construct(kind: ModuleKind, *values, **keywords):
 class Module(TableObject):
     """An nn.Module: instance attributes, parameters and child modules, in insertion order."""
 
-    __slots__ = ("kind", "attrs", "params", "buffers", "children")
+    __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks")
 
     def __init__(self, kind: ModuleKind):
-        self.kind = kind
+        self.kind, self.hooks = kind, None  # hooks: module_hooks' table, made on first use
         self.attrs: dict = {"training": True}
         self.params: dict[str, Tensor | None] = {}
         self.buffers: dict[str, Tensor | None] = {}
@@ -99,7 +100,15 @@ class Module(TableObject):
             options["reduction"] = reduction_of(options["reduction"], *legacy)
         self.attrs.update(options)
 
-    def forward(self) -> BoundMethod:
+    def forward(self):
+        """What calling the module runs: its forward, inside the hooks when it has some."""
+        return BoundMethod(self, module_hooks.CALL) if module_hooks.has_hooks(self) \
+            else self.forward_method()
+
+    def forward_method(self):
+        """`module.forward`: an instance attribute of that name, else the class's."""
+        if "forward" in self.attrs:
+            return self.attrs["forward"]
         return BoundMethod(self, self.kind.forward_entry)
 
     def attribute(self, name: str):
@@ -107,7 +116,9 @@ class Module(TableObject):
             if name in found:
                 return found[name]
         if name == "forward":
-            return self.forward()
+            return self.forward_method()
+        if name in _TABLES:
+            return _TABLES[name](self)
         method = MODULE_METHODS.get(name)
         if method is None and self.is_sequence:
             method = SEQUENTIAL_METHODS.get(name)
@@ -208,10 +219,32 @@ class Module(TableObject):
             sliced = self.kind.host(self.kind)
             sliced.children.update(list(self.children.items())[key])
             return sliced
+        return self.children[self._key_at(key)]
+
+    def _key_at(self, key) -> str:
+        """The child name at index `key` (torch's _get_item_by_idx)."""
         position, size = index(key), len(self.children)
         if not -size <= position < size:
             raise errors.index_error(f"index {position} is out of range")
-        return self.members()[position]
+        return list(self.children)[position % size]
+
+    def set_item(self, key, value) -> None:
+        if not self.is_sequence:
+            TableObject.set_item(self, key, value)
+        self.set_attribute(self._key_at(key), value)
+
+    def delete_item(self, key) -> None:
+        """del seq[i] or seq[a:b], the rest renumbered from 0 as torch does."""
+        if not self.is_sequence:
+            TableObject.delete_item(self, key)
+        names = list(self.children)[key] if isinstance(key, slice) else [self._key_at(key)]
+        for name in names:
+            del self.children[name]
+        _renumber(self.children, list(self.children.values()))
+
+
+_TABLES = {"_modules": lambda m: m.children, "_parameters": lambda m: m.params,
+           "_buffers": lambda m: m.buffers}
 
 
 def _generator(values, name: str) -> Generator:
@@ -413,7 +446,47 @@ MODULE_METHODS = table(
     entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],
           "buffers"), "self, recurse=True"),
     entry("add_module", lambda m, name, child: m.set_attribute(name, child), "self, name, module"),
+    entry("register_module", lambda m, name, child: m.set_attribute(name, child),
+          "self, name, module"),
+    entry("register_forward_pre_hook", lambda m, hook, prepend, with_kwargs: module_hooks.register(
+        m, "forward_pre", hook, prepend, with_kwargs), "self, hook, *, prepend=False, "
+        "with_kwargs=False"),
+    entry("register_forward_hook", lambda m, hook, prepend, with_kwargs, always_call:
+          module_hooks.register(m, "forward", hook, prepend, with_kwargs, always_call),
+          "self, hook, *, prepend=False, with_kwargs=False, always_call=False"),
+    entry("register_full_backward_pre_hook", lambda m, hook, prepend: module_hooks.register(
+        m, "backward_pre", hook, prepend), "self, hook, prepend=False"),
+    entry("register_full_backward_hook", lambda m, hook, prepend: module_hooks.register(
+        m, "backward", hook, prepend), "self, hook, prepend=False"),
 )
+def _renumber(children: dict, kept: list) -> None:
+    """Name the children `kept` 0, 1, ... in order, in place (torch renumbers them so)."""
+    children.clear()
+    children.update((str(i), child) for i, child in enumerate(kept))
+
+
+def _insert(module: Module, position, child):
+    """Sequential.insert (checked, returns the module) and ModuleList.insert (returns None)."""
+    size = len(module.children)
+    if module.kind.name == "Sequential":
+        if not isinstance(child, Module):
+            raise errors.TorchError("AssertionError", "module should be of type: <class "
+                                    "'torch.nn.modules.module.Module'>")
+        if not -size <= position <= size:
+            raise errors.index_error(f"Index out of range: {position}")
+        position += size if position < 0 else 0
+    kept = list(module.children.values())
+    kept.insert(position, child)
+    _renumber(module.children, kept)
+    return module if module.kind.name == "Sequential" else None
+
+
+def _pop(module: Module, key):
+    value = module.item(key)
+    module.delete_item(key)
+    return value
+
+
 def _extend(module: Module, modules) -> Module:
     for child in iterate(modules):
         _append(module, child)
@@ -421,7 +494,9 @@ def _extend(module: Module, modules) -> Module:
 
 
 SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"),
-                           entry("extend", _extend, "self, modules"))
+                           entry("extend", _extend, "self, modules"),
+                           entry("insert", _insert, "self, index, module"),
+                           entry("pop", _pop, "self, key"))
 
 
 # ---- nn.Module subclasses written in the program ------------------------------------------------
@@ -458,10 +533,10 @@ class UserModule(classes.UserInstance, Module):
                                     f"cannot assign {what} before Module.__init__() call")
         Module.set_attribute(self, name, value)
 
-    def forward(self):
+    def forward_method(self):
         defined = self.cls.find("forward")
-        if defined is classes.MISSING:
-            return Module.forward(self)
+        if "forward" in self.attrs or defined is classes.MISSING:
+            return Module.forward_method(self)
         return classes.bind(defined, self, self.cls)
 
     def repr(self, printer) -> str:

@@ -12,10 +12,13 @@ from gradcli.engine import conversions, errors, optimizers
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import torch_typename
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry, parse_signature, table
-from gradcli.language.runtime.values import iterate, qualified_type_name
+from gradcli.language.namespaces.builtins import DICT_TYPE
+from gradcli.language.runtime.values import (DefaultDict, iterate, qualified_type_name,
+                                             type_name)
 from gradcli.language.runtime.pytypes import PyType
 
 _ONLY_SINGLE_TENSOR = ("foreach", "fused", "differentiable", "capturable")
@@ -32,11 +35,12 @@ class OptimizerKind:
     check: Callable[[dict], None]
     step: Callable[["Optimizer", dict], None]
     eager_state: Callable | None = None  # state made in the constructor (Adagrad's)
+    construct: Callable | None = None  # the constructor, when not the options' one
 
     def __post_init__(self) -> None:
         self.option_names = [p.name for p in parse_signature(self.options)]
         self.type = PyType(f"torch.optim.{self.module}.{self.name}", (Optimizer,), BoundMethod(
-            self, entry("__init__", _construct, "self, params, " + self.options,
+            self, entry("__init__", self.construct or _construct, "self, params, " + self.options,
                         qualname=f"{self.name}.__init__")))
 
 
@@ -59,10 +63,16 @@ class Optimizer(TableInstance):
 
     __slots__ = ("kind", "defaults", "param_groups", "state", "attrs", "watched", "stepped")
 
-    def __init__(self, kind: OptimizerKind, defaults: dict, params):
-        self.kind, self.defaults, self.param_groups, self.state = kind, defaults, [], {}
+    def __init__(self, kind: OptimizerKind, defaults: dict | None = None, params=None):
+        self.kind, self.defaults, self.param_groups, self.state = kind, {}, [], _state()
         self.watched = self.stepped = False  # whether an lr scheduler watches it, and saw a step
         self.attrs: dict = {}
+        if params is not None:
+            self.setup(defaults, params)
+
+    def setup(self, defaults: dict, params) -> None:
+        """torch's Optimizer.__init__: the defaults, then each param group."""
+        self.defaults = defaults
         if isinstance(params, Tensor):
             raise errors.type_error("params argument given to the optimizer should be an "
                                     "iterable of Tensors or dicts, but got "
@@ -74,10 +84,10 @@ class Optimizer(TableInstance):
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
-        if kind.eager_state is not None:
+        if self.kind.eager_state is not None:
             for group in self.param_groups:
                 for param in group["params"]:
-                    self.state[param] = kind.eager_state(param, group)
+                    self.state[param] = self.kind.eager_state(param, group)
 
     @property
     def language_type(self) -> PyType:
@@ -158,7 +168,7 @@ class Optimizer(TableInstance):
             new["params"] = group["params"]
             if "param_names" in group and "param_names" not in new:
                 new["param_names"] = group["param_names"]
-        self.state = state
+        self.state = _state(state)
         self.param_groups[:] = saved
 
     def step(self, ctx, closure):
@@ -170,6 +180,13 @@ class Optimizer(TableInstance):
         for group in self.param_groups:
             self.kind.step(self, group)
         return loss
+
+
+def _state(values=()) -> DefaultDict:
+    """An optimizer's state: torch's defaultdict(dict), keyed by parameter."""
+    state = DefaultDict(dict, values)
+    state.language_factory = DICT_TYPE
+    return state
 
 
 def _copy_group(group: dict) -> dict:
@@ -395,6 +412,60 @@ OPTIMIZER_METHODS = table(
 
 Optimizer.METHODS = OPTIMIZER_METHODS
 
+
+# ---- torch.optim.Optimizer itself, and the optimizers programs derive from it ------------------
+
+def _defaults_of(defaults) -> dict:
+    if not isinstance(defaults, dict):
+        raise errors.TorchError("AttributeError",
+                                f"'{type_name(defaults)}' object has no attribute 'get'")
+    return defaults
+
+
+def _no_step(optimizer: Optimizer, group: dict) -> None:
+    raise errors.TorchError("NotImplementedError", "")
+
+
+BASE = OptimizerKind("Optimizer", "optimizer", "defaults", "", lambda options: None, _no_step,
+                     construct=lambda kind, params, defaults: Optimizer(
+                         kind, _defaults_of(defaults), params))
+
+
+class UserOptimizer(classes.UserInstance, Optimizer):
+    """An instance of a program's class derived from torch.optim.Optimizer: its own attributes
+    and torch's (param_groups, state, defaults), then the program's methods, then torch's."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls):
+        super().__init__(BASE)
+        self.cls = cls
+
+    def attribute(self, name: str):
+        if name in self.attrs or name in self.PROPERTIES:
+            return Optimizer.attribute(self, name)
+        defined = self.cls.find(name)
+        if defined is classes.MISSING:
+            return Optimizer.attribute(self, name)
+        if name == "step" and self.watched:  # an lr scheduler counts the steps, as torch's does
+            return BoundMethod(classes.bind(defined, self, self.cls), _COUNTED_STEP)
+        return classes.bind(defined, self, self.cls)
+
+    def base_attribute(self, name: str):
+        return Optimizer.attribute(self, name)
+
+
+def _counted_step(ctx, step, *args, **kwargs):
+    step.receiver.stepped = True
+    return ctx.call(step, list(args), kwargs)
+
+
+_COUNTED_STEP = entry("step", _counted_step, "self, *args, **kwargs", context=True)
+classes.BASE_INSTANCES[BASE.type] = lambda cls, args: UserOptimizer(cls)
+classes.BASE_INITS[BASE.type] = entry(
+    "__init__", lambda optimizer, params, defaults: optimizer.setup(_defaults_of(defaults), params),
+    "self, params, defaults", qualname="Optimizer.__init__")
+
 # What torch.optim holds.
-OPTIMIZERS = {kind.name: kind.type for kind in (SGD, ADAM, ADAMW, RMSPROP, ADAGRAD, ADADELTA,
-                                                 ADAMAX, NADAM, RADAM)}
+OPTIMIZERS = {kind.name: kind.type for kind in (BASE, SGD, ADAM, ADAMW, RMSPROP, ADAGRAD,
+                                                 ADADELTA, ADAMAX, NADAM, RADAM)}

@@ -192,6 +192,8 @@ def set_item(value, key, item) -> None:
         value[key] = item
     elif classes.special_method(value, "__setitem__") is not None:
         classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])
+    elif isinstance(value, TableObject):
+        value.set_item(key, item)
     else:
         raise errors.type_error(f"'{type_name(value)}' object does not support item assignment")
 

@@ -42,6 +42,14 @@ class TableObject(ABC):
         """str(value): its repr unless the class says otherwise."""
         return self.repr(printer)
 
+    def set_item(self, key, value) -> None:
+        """value[key] = item (a sequence value may allow it)."""
+        raise errors.type_error(f"'{self.class_name}' object does not support item assignment")
+
+    def delete_item(self, key) -> None:
+        """del value[key]."""
+        raise errors.type_error(f"'{self.class_name}' object doesn't support item deletion")
+
     def forward(self):
         """What calling the value runs: a BoundMethod, or None when it is not callable."""
         return None

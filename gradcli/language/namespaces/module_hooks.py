@@ -1,0 +1,197 @@
+"""nn.Module hooks: forward pre-hooks, forward hooks and full backward (pre-)hooks, run around a
+module's forward as torch's `Module._call_impl` runs them (torch/nn/modules/module.py), the
+backward ones through identity nodes named `BackwardHookFunctionBackward` on the module's tensor
+inputs and outputs (torch/utils/hooks.py's BackwardHook)."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors, node_hooks
+from gradcli.engine.custom import FunctionNode
+from gradcli.engine.functions import F
+from gradcli.engine.hooks import Hook, RemovableHandle
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.signatures import entry
+from gradcli.language.runtime.values import type_name
+
+KINDS = ("forward_pre", "forward", "backward_pre", "backward")
+_NO_INPUT_GRAD = (
+    "Full backward hook is firing when gradients are computed with respect to module outputs "
+    "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+    "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.")
+
+
+class ModuleHook(Hook):
+    """A module hook and how torch calls it."""
+
+    __slots__ = ("with_kwargs", "always_call")
+
+    def __init__(self, fn, with_kwargs: bool = False, always_call: bool = False):
+        super().__init__(fn, "hook")
+        self.with_kwargs, self.always_call = with_kwargs, always_call
+
+
+def register(module, kind: str, fn, prepend: bool, with_kwargs: bool = False,
+             always_call: bool = False) -> RemovableHandle:
+    """Add a hook of `kind` to the module's table (created on first use)."""
+    if module.hooks is None:
+        module.hooks = {each: [] for each in KINDS}
+    hooks = module.hooks[kind]
+    hook = ModuleHook(fn, with_kwargs, always_call)
+    hooks.insert(0, hook) if prepend else hooks.append(hook)
+    return RemovableHandle(hooks, hook)
+
+
+def has_hooks(module) -> bool:
+    return module.hooks is not None and any(module.hooks.values())
+
+
+def _call(ctx, module, *args, **kwargs):
+    """Module.__call__ with hooks: pre-hooks, backward-hook inputs, forward, forward hooks,
+    backward-hook outputs; on an error, the always_call forward hooks that did not run yet."""
+    hooks, called = module.hooks, set()
+    result = None
+    try:
+        for hook in list(hooks["forward_pre"]):
+            if hook.with_kwargs:
+                found = ctx.call(hook.fn, [module, args, kwargs], {})
+                if found is not None:
+                    if not (isinstance(found, tuple) and len(found) == 2):
+                        raise errors.runtime("forward pre-hook must return None or a tuple of "
+                                             f"(new_args, new_kwargs), but got "
+                                             f"{ctx.printer.str(found)}.")
+                    args, kwargs = found
+            else:
+                found = ctx.call(hook.fn, [module, args], {})
+                if found is not None:
+                    args = found if isinstance(found, tuple) else (found,)
+        backward = None
+        if hooks["backward"] or hooks["backward_pre"]:
+            backward = _BackwardHook(ctx, module)
+            args = backward.setup_input_hook(args)
+        result = ctx.call(module.forward_method(), list(args), dict(kwargs))
+        for hook in list(hooks["forward"]):
+            called.add(id(hook))
+            found = ctx.call(hook.fn, [module, args, kwargs, result] if hook.with_kwargs
+                             else [module, args, result], {})
+            if found is not None:
+                result = found
+        if backward is not None:
+            if not isinstance(result, (Tensor, tuple)):
+                STATE.warn("UserWarning", "For backward hooks to be called, module output "
+                           "should be a Tensor or a tuple of Tensors but received "
+                           f"<class '{type_name(result)}'>")
+            result = backward.setup_output_hook(result)
+        return result
+    except Exception:  # as torch: the always_call hooks run, then the error goes on
+        for hook in list(hooks["forward"]):
+            if hook.always_call and id(hook) not in called:
+                try:
+                    found = ctx.call(hook.fn, [module, args, kwargs, result] if hook.with_kwargs
+                                     else [module, args, result], {})
+                except Exception as error:
+                    STATE.warn("UserWarning", "module forward hook with ``always_call=True`` "
+                               "raised an exception that was silenced as another error was "
+                               f"raised in forward: {getattr(error, 'message', error)}")
+                    continue
+                if found is not None:
+                    result = found
+        raise
+
+
+CALL = entry("_call_impl", _call, "self, *args, **kwargs", context=True)
+
+
+class _BackwardHook:
+    """torch.utils.hooks.BackwardHook: identity nodes on the tensor inputs and outputs; the
+    output node's hook records the output gradients (after the backward pre-hooks), the input
+    node's hook calls the full backward hooks with (module, grad_input, grad_output)."""
+
+    def __init__(self, ctx, module):
+        self.ctx, self.module = ctx, module
+        self.grad_outputs = None
+        self.n_inputs = self.n_outputs = -1
+        self.input_index = self.output_index = None
+
+    def _user_hooks(self, kind: str) -> list:
+        return list(self.module.hooks[kind])
+
+    def setup_input_hook(self, args: tuple) -> tuple:
+        result, self.input_index = _identity_nodes(args, self._input_hook)
+        self.n_inputs = len(args)
+        return result
+
+    def setup_output_hook(self, result):
+        single = not isinstance(result, tuple)
+        values = (result,) if single else result
+        values, self.output_index = _identity_nodes(values, self._output_hook)
+        self.n_outputs = len((result,) if single else result)
+        return values[0] if single else values
+
+    def _input_hook(self, grad_inputs: tuple, _grad_outputs: tuple):
+        if self.grad_outputs is None:  # reached without passing through the outputs
+            return None
+        packed = _pack(self.input_index, grad_inputs, self.n_inputs)
+        for hook in self._user_hooks("backward"):
+            out = self.ctx.call(hook.fn, [self.module, packed, self.grad_outputs], {})
+            if out is None:
+                continue
+            if len(out) != len(packed):
+                raise errors.runtime("Backward hook returned an invalid number of grad_input, "
+                                     f"got {len(out)}, but expected {len(packed)}")
+            packed = out
+        self.grad_outputs = None
+        return tuple(packed[i] for i in self.input_index)
+
+    def _output_hook(self, _grad_inputs: tuple, grad_outputs: tuple):
+        self.grad_outputs = _pack(self.output_index, grad_outputs, self.n_outputs)
+        expected = len(self.grad_outputs)
+        for hook in self._user_hooks("backward_pre"):
+            found = self.ctx.call(hook.fn, [self.module, self.grad_outputs], {})
+            if found is None:
+                continue
+            if len(found) != expected:
+                raise errors.runtime("Backward pre hook returned an invalid number of "
+                                     f"grad_output, got {len(found)}, but expected {expected}")
+            self.grad_outputs = found
+        local = self.grad_outputs
+        if self.input_index is None:
+            STATE.warn("UserWarning", _NO_INPUT_GRAD)
+            nothing = (None,) * self.n_inputs
+            for hook in self._user_hooks("backward"):
+                out = self.ctx.call(hook.fn, [self.module, nothing, self.grad_outputs], {})
+                if out is not None and not (isinstance(out, tuple) and
+                                            all(each is None for each in out)):
+                    raise errors.runtime("Backward hook for Modules where no input requires "
+                                         "gradient should always return None or None for all "
+                                         "gradients.")
+            self.grad_outputs = None
+        return tuple(local[i] for i in self.output_index)
+
+
+def _pack(indices: list, values: tuple, size: int) -> tuple:
+    packed = [None] * size
+    for position, value in zip(indices, values):
+        packed[position] = value
+    return tuple(packed)
+
+
+def _identity_nodes(values: tuple, hook) -> tuple:
+    """BackwardHookFunction.apply over the tensors among `values` when one requires grad (and
+    grad mode is on): new tensors over the same data, one `BackwardHookFunctionBackward` node,
+    `hook` registered on it. Returns the values with the tensors replaced, and their indices."""
+    indices = [i for i, value in enumerate(values) if isinstance(value, Tensor)]
+    tensors = tuple(values[i] for i in indices)
+    if not (STATE.grad_enabled and any(t.requires_grad for t in tensors)):
+        return values, None
+    outputs = tuple(F.detach(t) for t in tensors)
+    node = FunctionNode("BackwardHookFunctionBackward", tensors, outputs, lambda grads: tuple(grads))
+    for nr, (source, out) in enumerate(zip(tensors, outputs)):
+        if source.requires_grad:
+            out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
+    node_hooks.register_posthook(node, hook, "hook")
+    replaced = list(values)
+    for position, out in zip(indices, outputs):
+        replaced[position] = out
+    return tuple(replaced), indices
+
