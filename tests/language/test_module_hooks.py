@@ -1,4 +1,5 @@
-"""Module hooks (forward, pre, full backward), editing containers and their tables, and
+"""Module hooks (forward, pre, full backward), editing containers and their tables, ModuleDict,
+ParameterList and ParameterDict, and
 optimizers derived from torch.optim.Optimizer, against torch."""
 
 from snippets import case_tests

@@ -77,6 +77,7 @@ class Module(TableObject):
     """An nn.Module: instance attributes, parameters and child modules, in insertion order."""
 
     __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks")
+    METHODS: dict = {}  # a container class's own methods
 
     def __init__(self, kind: ModuleKind):
         self.kind, self.hooks = kind, None  # hooks: module_hooks' table, made on first use
@@ -120,8 +121,8 @@ class Module(TableObject):
         if name in _TABLES:
             return _TABLES[name](self)
         method = MODULE_METHODS.get(name)
-        if method is None and self.is_sequence:
-            method = SEQUENTIAL_METHODS.get(name)
+        if method is None:
+            method = (SEQUENTIAL_METHODS if self.kind.sequence else self.METHODS).get(name)
         if method is None:
             raise self.missing(name)
         return BoundMethod(self, method)
@@ -206,27 +207,33 @@ class Module(TableObject):
                 out.append((f"{module_prefix}.{name}" if module_prefix else name, param))
         return out
 
-    # ---- Sequential -----------------------------------------------------------------------------
+    # ---- Sequential, ModuleList (and ParameterList, numbering its parameters) ------------------
+
+    def numbered(self) -> dict:
+        """The entries a sequence container numbers 0, 1, ..."""
+        return self.children
 
     def members(self) -> list:
-        return list(self.children.values())
+        return list(self.numbered().values())
 
     def length(self) -> int:
-        return len(self.children)
+        return len(self.numbered())
 
     def item(self, key):
-        if isinstance(key, slice):
+        if isinstance(key, slice):  # Sequential keeps the names; the lists number from 0
             sliced = self.kind.host(self.kind)
-            sliced.children.update(list(self.children.items())[key])
+            pairs = list(self.numbered().items())[key]
+            sliced.numbered().update(pairs if self.kind.name == "Sequential" else
+                                     ((str(i), value) for i, (_, value) in enumerate(pairs)))
             return sliced
-        return self.children[self._key_at(key)]
+        return self.numbered()[self._key_at(key)]
 
     def _key_at(self, key) -> str:
-        """The child name at index `key` (torch's _get_item_by_idx)."""
-        position, size = index(key), len(self.children)
+        """The entry name at index `key` (torch's _get_item_by_idx)."""
+        position, size = index(key), len(self.numbered())
         if not -size <= position < size:
             raise errors.index_error(f"index {position} is out of range")
-        return list(self.children)[position % size]
+        return list(self.numbered())[position % size]
 
     def set_item(self, key, value) -> None:
         if not self.is_sequence:

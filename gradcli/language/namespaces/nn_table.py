@@ -15,6 +15,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
+from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
@@ -362,6 +363,14 @@ KINDS = [
                sequence=True),
     ModuleKind("ModuleList", "container", "modules=None", lambda ctx, m, *inputs: _no_forward(m),
                "*input", build=_build_module_list, sequence=True, grouped=True),
+    ModuleKind("ModuleDict", "container", "modules=None", lambda ctx, m, *inputs: _no_forward(m),
+               "*input", build=MC.build_module_dict, host=MC.ModuleDictHost),
+    ModuleKind("ParameterList", "container", "values=None", MC.not_callable, "*input",
+               build=MC.build_parameter_list,
+               host=MC.ParameterListHost, extra_repr=MC.parameter_list_repr),
+    ModuleKind("ParameterDict", "container", "parameters=None", MC.not_callable, "*input",
+               build=MC.build_parameter_dict,
+               host=MC.ParameterDictHost, extra_repr=MC.parameter_dict_repr),
     ModuleKind("ReLU", "activation", "inplace=False", _functional("relu"),
                extra_repr=lambda m, printer: "inplace=True" if m.attrs["inplace"] else ""),
     ModuleKind("LeakyReLU", "activation", "negative_slope=0.01, inplace=False",

@@ -1,0 +1,189 @@
+"""torch.nn's keyed and parameter containers: ModuleDict, ParameterList and ParameterDict, with
+torch's item access, editing methods and reprs. Their rows are in nn_table.KINDS."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from gradcli.engine import errors, parameters
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.modules import Module, check_module, torch_typename
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.values import dict_from, iterate, type_name
+
+
+def _as_parameter(value):
+    """A plain tensor put into a parameter container becomes a Parameter, as in torch."""
+    if isinstance(value, Tensor) and not value.is_parameter:
+        return parameters.parameter(value, True)
+    return value
+
+
+def _pairs(values) -> list:
+    """update()'s argument: a mapping's items, or (key, value) pairs."""
+    if isinstance(values, dict):
+        return list(values.items())
+    return list(dict_from(values).items())
+
+
+class _Keyed(Module):
+    """A container addressed by string keys, whose entries live in `entries()`."""
+
+    __slots__ = ()
+    is_sequence = True  # iteration, len, `in` and [] go through members/length/item
+
+    def entries(self) -> dict:
+        raise NotImplementedError
+
+    def store(self, key: str, value) -> None:
+        raise NotImplementedError
+
+    def members(self) -> list:
+        return list(self.entries())
+
+    def length(self) -> int:
+        return len(self.entries())
+
+    def item(self, key):
+        entries = self.entries()
+        if key not in entries:
+            raise errors.TorchError("KeyError", repr(key), value_args=(key,))
+        return entries[key]
+
+    def set_item(self, key, value) -> None:
+        self.store(key, value)
+
+    def delete_item(self, key) -> None:
+        self.item(key)
+        del self.entries()[key]
+
+
+def _pop(container: _Keyed, key):
+    value = container.item(key)
+    container.delete_item(key)
+    return value
+
+
+def _update(container: _Keyed, values) -> None:
+    for key, value in _pairs(values):
+        container.store(key, value)
+
+
+KEYED_METHODS = table(
+    entry("keys", lambda c: c.entries().keys(), "self"),
+    entry("values", lambda c: c.entries().values(), "self"),
+    entry("items", lambda c: c.entries().items(), "self"),
+    entry("pop", _pop, "self, key"),
+    entry("update", _update, "self, modules"),
+    entry("clear", lambda c: c.entries().clear(), "self"),
+)
+
+
+class ModuleDictHost(_Keyed):
+    """nn.ModuleDict: child modules by name."""
+
+    __slots__ = ()
+    METHODS = KEYED_METHODS
+
+    def entries(self) -> dict:
+        return self.children
+
+    def store(self, key: str, value) -> None:
+        if value is not None:
+            check_module(value)
+        self.set_attribute(key, value)
+
+
+class ParameterDictHost(_Keyed):
+    """nn.ParameterDict: parameters by name."""
+
+    __slots__ = ()
+
+    def entries(self) -> dict:
+        return self.params
+
+    def store(self, key: str, value) -> None:
+        self._register(self.params, key, _as_parameter(value))
+
+
+class ParameterListHost(Module):
+    """nn.ParameterList: parameters named 0, 1, ..."""
+
+    __slots__ = ()
+    is_sequence = True
+
+    def numbered(self) -> dict:
+        return self.params
+
+    def set_item(self, key, value) -> None:
+        self.params[self._key_at(key)] = _as_parameter(value)
+
+    def delete_item(self, key) -> None:
+        TableObject.delete_item(self, key)
+
+
+def _append(container: ParameterListHost, value) -> ParameterListHost:
+    container.params[str(len(container.params))] = _as_parameter(value)
+    return container
+
+
+def _extend(container: ParameterListHost, values) -> ParameterListHost:
+    for value in iterate(values):
+        _append(container, value)
+    return container
+
+
+ParameterListHost.METHODS = table(entry("append", _append, "self, value"),
+                                  entry("extend", _extend, "self, values"))
+
+
+def build_module_dict(module: ModuleDictHost, modules=None) -> None:
+    if modules is not None:
+        _update(module, modules)
+
+
+def build_parameter_list(module: ParameterListHost, values=None) -> None:
+    if values is not None:
+        _extend(module, values)
+
+
+def build_parameter_dict(module: ParameterDictHost, parameters=None) -> None:
+    if parameters is not None:
+        _update_parameters(module, parameters)
+
+
+def _update_parameters(container: ParameterDictHost, values) -> None:
+    """ParameterDict.update: a plain mapping's entries in sorted key order, as torch adds them."""
+    pairs = _pairs(values)
+    if isinstance(values, dict) and not isinstance(values, OrderedDict):
+        pairs.sort(key=lambda pair: pair[0])
+    for key, value in pairs:
+        container.store(key, value)
+
+
+ParameterDictHost.METHODS = KEYED_METHODS | table(
+    entry("update", _update_parameters, "self, parameters"))
+
+
+def not_callable(ctx, module, *inputs):
+    raise errors.runtime(f"{module.class_name} should not be called.")
+
+
+def _described(value, dtype_text) -> str:
+    if isinstance(value, Tensor):
+        size = "x".join(str(n) for n in value.shape)
+        kind = "Parameter" if value.is_parameter else "Tensor"
+        return f"{kind} containing: [{dtype_text(value)} of size {size}]"
+    return f"Object of type: {type_name(value)}"
+
+
+def parameter_list_repr(module: ParameterListHost, printer) -> str:
+    return "\n".join(f"  ({key}): " + _described(value, lambda t: printer.repr(t.dtype))
+                     for key, value in module.params.items())
+
+
+def parameter_dict_repr(module: ParameterDictHost, printer) -> str:
+    return "\n".join(f"  ({key}): " + _described(value, torch_typename)
+                     for key, value in module.params.items())
+
