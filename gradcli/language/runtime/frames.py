@@ -230,6 +230,7 @@ class Runtime:
     filename: str = "<eval>"  # the program being compiled, for the origins of its operations
     source: str = ""
     figures: object = None  # the session's matplotlib.pyplot state (namespaces/pyplot.Figures)
+    saved: dict = field(default_factory=dict)  # torch.save's files, kept in memory for the run
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""

@@ -1,0 +1,113 @@
+"""torch.save and torch.load, kept in memory: a program may save a checkpoint and load it back
+in the same run, as tutorials do; nothing is written to or read from the disk.
+
+What is saved is a snapshot (later changes to the objects do not reach it) and every load gives
+new objects, with the sharing inside one save kept, as torch's pickling does. Tensors come back
+as leaves (a Parameter as a Parameter), keeping requires_grad. Objects other than tensors,
+numbers, strings and containers of them are refused when loaded with weights_only (torch's
+default since 2.6) in torch's words; gradcli does not load them otherwise."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from gradcli.engine import errors, parameters
+from gradcli.engine.dtypes import DType
+from gradcli.engine.devices import Device
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.exceptions import register_exception
+from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.values import Size, qualified_type_name
+
+_ATOMS = (int, float, complex, bool, str, bytes, type(None), DType, Device)
+
+_WEIGHTS_ONLY = (
+    "Weights only load failed. This file can still be loaded, to do so you have two options, "
+    "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n"
+    "\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+    "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to "
+    "`False` will likely succeed, but it can result in arbitrary code execution. Do it only if "
+    "you got the file from a trusted source.\n"
+    "\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in "
+    "the following error message.\n"
+    "\tWeightsUnpickler error: Unsupported global: GLOBAL {name} was not an allowed global by "
+    "default. Please use `torch.serialization.add_safe_globals([{name}])` or the "
+    "`torch.serialization.safe_globals([{name}])` context manager to allowlist this global if "
+    "you trust this class/function.\n\n"
+    "Check the documentation of torch.load to learn more about types accepted by default with "
+    "weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+class UnpicklingError(Exception):
+    """pickle.UnpicklingError, which torch.load raises (the pickle module itself is not used)."""
+
+
+register_exception(PyType("_pickle.UnpicklingError", (UnpicklingError,)))
+
+
+class _Opaque:
+    """A saved object gradcli cannot snapshot (a module, an optimizer, a program's instance)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _copy(value, memo: dict, opaque):
+    """A deep copy of tensors, numbers, strings and containers; `opaque(value)` for the rest."""
+    if isinstance(value, _ATOMS):
+        return value
+    found = memo.get(id(value))
+    if found is not None:
+        return found[1]
+    if isinstance(value, Tensor):
+        made = Tensor(value.data.copy(), value.dtype)
+        made = parameters.parameter(made, value.requires_grad) if value.is_parameter else made
+        made.requires_grad = value.requires_grad
+    elif isinstance(value, (dict, OrderedDict)):
+        made = type(value)((_copy(k, memo, opaque), _copy(v, memo, opaque))
+                           for k, v in value.items())
+    elif isinstance(value, Size):
+        made = value
+    elif isinstance(value, (list, tuple)):
+        made = type(value)(_copy(each, memo, opaque) for each in value)
+    else:
+        made = opaque(value)
+    memo[id(value)] = (value, made)  # the original is kept alive so that its id stays unique
+    return made
+
+
+def _path(f) -> str:
+    if not isinstance(f, str):
+        raise errors.TorchError("NotImplementedError", "gradcli's torch.save and torch.load take "
+                                "a file name (kept in memory), not a file object")
+    return f
+
+
+def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
+         _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
+    ctx.saved[_path(f)] = _copy(obj, {}, lambda value: _Opaque(qualified_type_name(value)))
+
+
+def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
+         **pickle_load_args):
+    path = _path(f)
+    if path not in ctx.saved:
+        raise errors.TorchError("FileNotFoundError",
+                                f"[Errno 2] No such file or directory: {path!r}")
+
+    def refuse(value: _Opaque):
+        if weights_only is False:
+            raise errors.TorchError("NotImplementedError", "gradcli's torch.load gives back "
+                                    "tensors, numbers, strings and containers of them, not a "
+                                    f"{value.name} (save its state_dict() instead)")
+        raise errors.TorchError("UnpicklingError", _WEIGHTS_ONLY.format(name=value.name))
+    return _copy(ctx.saved[path], {}, refuse)
+
+
+SERIALIZATION = table(
+    entry("save", save, "obj, f, pickle_module=None, pickle_protocol=2, "
+          "_use_new_zipfile_serialization=True, _disable_byteorder_record=False", context=True),
+    entry("load", load, "f, map_location=None, pickle_module=None, *, weights_only=None, "
+          "mmap=None, **pickle_load_args", context=True),
+)
