@@ -184,6 +184,7 @@ CASES = {
             case("torch.einsum('bij,bjk->bik', a, b)", ("a", (2, 2, 3), "any"),
                  ("b", (2, 3, 4), "any"))],
     "squeeze_.dim": [case("a @ b", ("a", V, "any"), ("b", (3, 4), "any")),
+                     case("(a * 1).squeeze_(0)", ("a", (1, 3), "any")),
                      case("F.linear(a, b)", ("a", V, "any"), ("b", (4, 3), "any"))],
     "trace": [case("torch.trace(a)", ("a", (3, 3), "any")), case("a.trace()", ("a", M, "any"))],
     "index_fill.int_Tensor": [backward_case("torch.trace(a)", (3, 3), S0)],
@@ -306,6 +307,13 @@ CASES = {
     "squeeze.dims": unary("a.squeeze((0, 2))", shapes=((1, 3, 1),)),
     "t": unary("a.t()", shapes=(V, M)),
     "transpose.int": unary("a.transpose(0, 1)", shapes=(M,)) + unary("a.mT", shapes=((2, 2, 3),)),
+    "squeeze_": unary("(a * 1).squeeze_()", shapes=((1, 3),)),
+    "unsafe_split.Tensor": unary("a.unsafe_chunk(2)[0]", shapes=(V, M)) +
+    unary("torch.unsafe_split(a, 1)[1]", shapes=(V,)),
+    "squeeze_.dims": unary("(a * 1).squeeze_((0, 2))", shapes=((1, 3, 1),)),
+    "unsqueeze_": unary("(a * 1).unsqueeze_(0)", shapes=(V,)),
+    "t_": unary("(a * 1).t_()", shapes=(M,)),
+    "transpose_.int": unary("(a * 1).transpose_(0, 1)", shapes=(M,)),
     "permute": unary("a.permute(1, 0)", shapes=(M,)) + unary("a.T", shapes=(M,)),
     "alias": unary("a[...]", shapes=(M,)),
     "_unpack_dual": unary("(torch.autograd.forward_ad.enter_dual_level(), "

@@ -47,6 +47,8 @@ def record_case(case) -> dict:
 
 
 def main() -> None:
+    from gradcli.engine.ops import load_all
+    load_all()  # every op row, as the tests see them (areas otherwise load on first use)
     labels = {pid: record_case(case) for pid, _, case in case_params() if case is not None}
     GOLDEN.write_text(json.dumps(labels, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {len(labels)} cases to {GOLDEN}")

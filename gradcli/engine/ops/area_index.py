@@ -180,22 +180,27 @@ INDEX = {
         "function": (
             "cat chunk clone contiguous expand expand_as flatten flip infer_shape is_contiguous "
             "matrix_transpose narrow normalize_dims permute repeat reshape reshape_as "
-            "reversed_dims size_list sizes_arg split squeeze stack t transpose unbind unsqueeze "
-            "view view_as wrap_dim "
+            "reversed_dims size_list sizes_arg split squeeze squeeze_ stack t t_ transpose "
+            "transpose_ unbind unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as "
+            "wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias cat clone expand flip glu permute repeat "
-            "split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims stack t transpose.int "
-            "unbind.int unsqueeze view "
+            "split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims squeeze_ squeeze_.dim "
+            "squeeze_.dims stack t t_ transpose.int transpose_.int unbind.int unsafe_split.Tensor "
+            "unsqueeze unsqueeze_ view "
         ),
         "declaration": (
             "functional:glu method:chunk method:clone method:contiguous method:expand "
             "method:expand_as method:flatten method:flip method:is_contiguous method:narrow "
             "method:numel method:permute method:repeat method:reshape method:reshape_as "
-            "method:squeeze method:t method:transpose method:unbind method:unsqueeze method:view "
-            "method:view_as torch:cat torch:chunk torch:clone torch:concat torch:concatenate "
-            "torch:flatten torch:flip torch:narrow torch:numel torch:permute torch:reshape "
-            "torch:squeeze torch:stack torch:t torch:transpose torch:unbind torch:unsqueeze "
+            "method:squeeze method:squeeze_ method:swapaxes_ method:swapdims_ method:t method:t_ "
+            "method:transpose method:transpose_ method:unbind method:unsafe_chunk "
+            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
+            "torch:cat torch:chunk torch:clone torch:concat torch:concatenate torch:flatten "
+            "torch:flip torch:narrow torch:numel torch:permute torch:reshape torch:squeeze "
+            "torch:stack torch:t torch:transpose torch:unbind torch:unsafe_chunk "
+            "torch:unsafe_split torch:unsqueeze "
         ),
     },
     "gradcli.engine.ops.group_norm": {
@@ -237,7 +242,7 @@ INDEX = {
         ),
         "row": (
             "addmm bmm diag_embed diagonal diagonal_backward diagonal_copy dot "
-            "index_fill.int_Tensor mm mv squeeze_.dim trace "
+            "index_fill.int_Tensor mm mv trace "
         ),
         "declaration": (
             "method:bmm method:diag method:diagonal method:dot method:ger method:matmul method:mm "
@@ -474,13 +479,12 @@ INDEX = {
             "method:pow_ method:rad2deg_ method:reciprocal_ method:relu_ method:remainder_ "
             "method:round_ method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ "
             "method:sign_ method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ "
-            "method:squeeze_ method:sub_ method:subtract_ method:swapaxes_ method:swapdims_ "
-            "method:t_ method:tan_ method:tanh_ method:transpose_ method:tril_ method:triu_ "
-            "method:true_divide_ method:trunc_ method:unsqueeze_ method:xlogy_ torch:abs_ "
-            "torch:acos_ torch:acosh_ torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ "
-            "torch:arctan_ torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ "
-            "torch:ceil_ torch:clamp_ torch:clamp_max_ torch:clamp_min_ torch:clip_ torch:cos_ "
-            "torch:cosh_ torch:deg2rad_ torch:erf_ torch:exp2_ torch:exp_ torch:expm1_ torch:fix_ "
+            "method:sub_ method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
+            "method:true_divide_ method:trunc_ method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ "
+            "torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ torch:arctan_ "
+            "torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ torch:ceil_ "
+            "torch:clamp_ torch:clamp_max_ torch:clamp_min_ torch:clip_ torch:cos_ torch:cosh_ "
+            "torch:deg2rad_ torch:erf_ torch:exp2_ torch:exp_ torch:expm1_ torch:fix_ "
             "torch:floor_ torch:frac_ torch:log10_ torch:log1p_ torch:log2_ torch:log_ "
             "torch:logit_ torch:nan_to_num_ torch:neg_ torch:negative_ torch:rad2deg_ "
             "torch:reciprocal_ torch:relu_ torch:round_ torch:rsqrt_ torch:sigmoid_ torch:sin_ "

@@ -141,8 +141,7 @@ _INPLACE_METHODS = (
     "sigmoid relu sign sgn erf erfc erfinv lerp hypot logit nan_to_num xlogy heaviside copysign "
     "deg2rad rad2deg sinc masked_fill index_add index_fill scatter scatter_add addcmul addcdiv "
     "addmm addmv baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal less less_equal "
-    "greater greater_equal logical_not logical_and logical_or logical_xor squeeze unsqueeze t "
-    "transpose swapaxes swapdims float_power").split()
+    "greater greater_equal logical_not logical_and logical_or logical_xor float_power").split()
 _INPLACE_FUNCTIONS = frozenset(
     "abs acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh arctanh ceil clamp "
     "clamp_min clamp_max clip cos cosh deg2rad rad2deg erf erfc exp exp2 expm1 fix floor frac log "

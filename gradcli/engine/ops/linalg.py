@@ -137,10 +137,6 @@ defop("bmm", "BmmBackward0", _bmm, save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b: F.bmm(g, F.transpose(b, 1, 2)),
            lambda g, a, b: F.bmm(F.transpose(a, 1, 2), g)),
       jvp=(lambda t, a, b, out: F.bmm(t, b), lambda t, a, b, out: F.bmm(a, t)))
-defop("squeeze_.dim", "SqueezeBackward4",
-      lambda a, dim, sizes: np.squeeze(a, dim) if a.shape[dim] == 1 else a.view(),
-      promote="none", view=True,
-      vjp=lambda g, a, dim, sizes: F.unsqueeze(g, dim) if sizes[dim] == 1 else g)
 defop("trace", "TraceBackward0", lambda a, sizes: np.trace(a), promote="none",
       out_dtype=lambda dtype, params: dtype if dtype.is_floating_point else dtypes.int64,
       vjp=lambda g, a, sizes: _trace_backward(g, sizes))
@@ -278,6 +274,7 @@ def outer(a: Tensor, b: Tensor) -> Tensor:
 
 
 def _squeeze_(t: Tensor, dim: int) -> Tensor:
+    """ATen's matmul squeezes its fresh result in place (SqueezeBackward4)."""
     return apply(OPS["squeeze_.dim"], t, dim=dim, sizes=t.shape)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import LINEAR, defop
+from gradcli.engine.ops.registry import LINEAR, OPS, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -104,12 +104,34 @@ defop("t", "TBackward0", lambda a: a.T, promote="none", view=True, vjp=lambda g,
 defop("transpose.int", "TransposeBackward0", lambda a, dim0, dim1: np.swapaxes(a, dim0, dim1),
       promote="none", view=True,
       vjp=lambda g, a, dim0, dim1: F.transpose(g, dim0, dim1), jvp=LINEAR)
+
+
+def _inplace_key(key: str) -> str:
+    """torch's name of an overload's in-place form: squeeze.dim -> squeeze_.dim."""
+    name, dot, overload = key.partition(".")
+    return f"{name}_{dot}{overload}"
+
+
+def _restriding(row, key: str, label: str) -> None:
+    """The row of X_ for a view op X whose in-place form changes the tensor's shape (t_,
+    transpose_, squeeze_, unsqueeze_): X's forward and derivatives under torch's own label."""
+    defop(key, label, row.forward, vjp=row.vjp, promote=row.promote, view=row.view, jvp=row.jvp,
+          rule=row.rule)
+
+
+for _key, _label in (("squeeze", "SqueezeBackward3"), ("squeeze.dim", "SqueezeBackward4"),
+                     ("squeeze.dims", "SqueezeBackward5"), ("unsqueeze", "UnsqueezeBackward1"),
+                     ("t", "TBackward1"), ("transpose.int", "TransposeBackward1")):
+    _restriding(OPS[_key], _inplace_key(_key), _label)
 defop("permute", "PermuteBackward0", lambda a, dims: np.transpose(a, dims), promote="none",
       view=True, vjp=lambda g, a, dims: F.permute(g, _inverse(dims)), jvp=LINEAR)
 defop("alias", "AliasBackward0", lambda a: a.view(), promote="none", view=True, vjp=lambda g, a: g, jvp=LINEAR)
 defop("split.Tensor", "SplitBackward0", lambda a, sections, dim: _split(a, sections, dim),
       promote="none", view=True, n_outputs=None, differentiable_outputs=None,
       vjp=lambda grads, a, sections, dim: F.cat(grads, dim))
+defop("unsafe_split.Tensor", "UnsafeSplitBackward0",
+      lambda a, sections, dim: _split(a, sections, dim), promote="none", n_outputs=None,
+      differentiable_outputs=None, vjp=lambda grads, a, sections, dim: F.cat(grads, dim))
 defop("split_with_sizes", "SplitWithSizesBackward0",
       lambda a, sections, dim: _split(a, sections, dim), promote="none", view=True,
       n_outputs=None, differentiable_outputs=None,
@@ -225,28 +247,60 @@ def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(a, a.shape[:start] + (merged,) + a.shape[end + 1:])
 
 
-def squeeze(a: Tensor, dim=None) -> Tensor:
+def squeeze(a: Tensor, dim=None, op=_op) -> Tensor:
     if dim is None:
-        return _op("squeeze", a, sizes=a.shape)
+        return op("squeeze", a, sizes=a.shape)
     if isinstance(dim, int):
-        return _op("squeeze.dim", a, dim=wrap_dim(dim, a.ndim), sizes=a.shape)
-    return _op("squeeze.dims", a, dims=normalize_dims(dim, a.ndim), sizes=a.shape)
+        return op("squeeze.dim", a, dim=wrap_dim(dim, a.ndim), sizes=a.shape)
+    return op("squeeze.dims", a, dims=normalize_dims(dim, a.ndim), sizes=a.shape)
 
 
-def unsqueeze(a: Tensor, dim: int) -> Tensor:
-    return _op("unsqueeze", a, dim=wrap_dim(dim, a.ndim + 1))
+def unsqueeze(a: Tensor, dim: int, op=_op) -> Tensor:
+    return op("unsqueeze", a, dim=wrap_dim(dim, a.ndim + 1))
 
 
 # ---- reordering ---------------------------------------------------------------------------------
 
-def t(a: Tensor) -> Tensor:
+def t(a: Tensor, op=_op) -> Tensor:
     if a.ndim > 2:
         raise errors.runtime(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return _op("t", a)
+    return op("t", a)
 
 
-def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
-    return _op("transpose.int", a, dim0=wrap_dim(dim0, a.ndim), dim1=wrap_dim(dim1, a.ndim))
+def transpose(a: Tensor, dim0: int, dim1: int, op=_op) -> Tensor:
+    return op("transpose.int", a, dim0=wrap_dim(dim0, a.ndim), dim1=wrap_dim(dim1, a.ndim))
+
+
+def _restrided(key: str, a: Tensor, **params) -> Tensor:
+    """`a` itself takes the shape and strides of the view op `key` over it (torch's t_,
+    transpose_, squeeze_, unsqueeze_ change metadata only), the op's node its history."""
+    from gradcli.engine import forward_ad
+    from gradcli.engine.ops.inplace import check_inplace
+    check_inplace(a, a._requires_grad)
+    result = _op(_inplace_key(key), a, **params)
+    a.data = result.data
+    a.bump_version()
+    if result._fw_grad is not None:
+        forward_ad.make_dual_in_place(a, result._fw_grad)
+    if result._grad_fn is not None:
+        a._grad_fn, a.output_nr = result._grad_fn, result.output_nr
+    return a
+
+
+def squeeze_(a: Tensor, dim=None) -> Tensor:
+    return squeeze(a, dim, _restrided)
+
+
+def unsqueeze_(a: Tensor, dim: int) -> Tensor:
+    return unsqueeze(a, dim, _restrided)
+
+
+def t_(a: Tensor) -> Tensor:
+    return t(a, _restrided)
+
+
+def transpose_(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    return transpose(a, dim0, dim1, _restrided)
 
 
 def permute(a: Tensor, dims) -> Tensor:
@@ -389,7 +443,7 @@ def stack(tensors, dim: int = 0) -> Tensor:
     return _op("stack", *tensors, dim=d)
 
 
-def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+def split(a: Tensor, split_size_or_sections, dim: int = 0, op: str = "split.Tensor") -> tuple:
     if a.ndim == 0:
         raise errors.runtime("split expects at least a 1-dimensional tensor")
     d = wrap_dim(dim, a.ndim)
@@ -403,7 +457,7 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
             raise errors.runtime(f"split_size can only be 0 if dimension size is 0, but got "
                                  f"dimension size of {size}")
         sections = [step] * (size // step) + ([size % step] if size % step else []) if step else [0]
-        return _op("split.Tensor", a, sections=tuple(sections), dim=d)
+        return _op(op, a, sections=tuple(sections), dim=d)
     sections = tuple(split_size_or_sections)
     if sum(sections) != size or any(s < 0 for s in sections):
         raise errors.runtime(
@@ -412,13 +466,22 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     return _op("split_with_sizes", a, sections=sections, dim=d)
 
 
-def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
+def chunk(a: Tensor, chunks: int, dim: int = 0, op: str = "split.Tensor") -> tuple:
     if chunks <= 0:
         raise errors.runtime(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     if a.ndim == 0:
         raise errors.runtime("chunk expects at least a 1-dimensional tensor")
     size = a.shape[wrap_dim(dim, a.ndim)]
-    return split(a, max(-(-size // chunks), 1) if size else 0, dim)
+    return split(a, max(-(-size // chunks), 1) if size else 0, dim, op)
+
+
+def unsafe_split(a: Tensor, split_size: int, dim: int = 0) -> tuple:
+    """split whose outputs autograd does not track as views (UnsafeSplitBackward0)."""
+    return split(a, split_size, dim, "unsafe_split.Tensor")
+
+
+def unsafe_chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
+    return chunk(a, chunks, dim, "unsafe_split.Tensor")
 
 
 def unbind(a: Tensor, dim: int = 0) -> tuple:
@@ -461,6 +524,13 @@ declare("squeeze", squeeze, "squeeze(Tensor self)", "squeeze(Tensor self, int di
 declare("unsqueeze", unsqueeze, "unsqueeze(Tensor self, int dim)")
 declare("t", t, "t(Tensor self)")
 declare("transpose", transpose, "transpose(Tensor self, int dim0, int dim1)")
+declare("squeeze_", squeeze_, "squeeze_(Tensor self)", "squeeze_(Tensor self, int dim)",
+        "squeeze_(Tensor self, int[] dim)", variants="method")
+declare("unsqueeze_", unsqueeze_, "unsqueeze_(Tensor self, int dim)", variants="method")
+declare("t_", t_, "t_(Tensor self)", variants="method")
+declare("transpose_", transpose_, "transpose_(Tensor self, int dim0, int dim1)", variants="method")
+declare("swapaxes_", transpose_, "swapaxes_(Tensor self, int axis0, int axis1)", variants="method")
+declare("swapdims_", transpose_, "swapdims_(Tensor self, int dim0, int dim1)", variants="method")
 declare("permute", permute, "permute(Tensor self, int[] dims)")
 declare("flip", flip, "flip(Tensor self, int[] dims, *, Tensor? out=None)")
 declare("expand", expand, "expand(Tensor self, int[] size, *, bool implicit=False)",
@@ -476,6 +546,8 @@ declare("cat", cat, "cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
 declare("stack", stack, "stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
         variants="torch")
 declare("chunk", chunk, "chunk(Tensor self, int chunks, int dim=0)")
+declare("unsafe_chunk", unsafe_chunk, "unsafe_chunk(Tensor self, int chunks, int dim=0)")
+declare("unsafe_split", unsafe_split, "unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0)")
 declare("narrow", narrow, "narrow(Tensor self, int dim, int start, int length)")
 declare("unbind", unbind, "unbind(Tensor self, int dim=0)")
 
