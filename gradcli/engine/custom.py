@@ -18,6 +18,7 @@ class FunctionNode(Node):
     (the Function's ctx holds them)."""
 
     __slots__ = ("label", "backward", "on_release", "materialize")
+    custom = True  # a program's Function (torch prints its class as torch.autograd.function.X)
 
     def __init__(self, label: str, inputs: tuple, outputs: tuple, backward, on_release=None,
                  materialize: bool = True):
@@ -84,3 +85,11 @@ def _expandable(shape: tuple, desired: tuple) -> bool:
     if len(shape) > len(desired):
         return False
     return all(s == d or s == 1 for s, d in zip(reversed(shape), reversed(desired)))
+
+
+class NativeNode(FunctionNode):
+    """A node torch's own kernels record (oneDNN's LSTM layer) whose backward gradcli runs
+    through a graph of its own making."""
+
+    __slots__ = ()
+    custom = False

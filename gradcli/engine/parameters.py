@@ -53,6 +53,13 @@ def linear(in_features: int, out_features: int, bias: bool, dtype=None):
     return kaiming_layer((out_features, in_features), bias, in_features, dtype)
 
 
+def uniform(shape: tuple, bound: float, dtype=None) -> Tensor:
+    """A Parameter of `shape` drawn uniform in +-bound (the recurrent layers' initialisation)."""
+    weight = _empty(tuple(shape), dtype or STATE.default_dtype)
+    _uniform_(weight, bound)
+    return weight
+
+
 def filled(shape: tuple, value: float, dtype=None) -> Tensor:
     """A Parameter of `shape` filled with `value` (norm layers' ones and zeros)."""
     dtype = dtype or STATE.default_dtype

@@ -254,6 +254,14 @@ _TABLES = {"_modules": lambda m: m.children, "_parameters": lambda m: m.params,
            "_buffers": lambda m: m.buffers}
 
 
+def options_repr(module: Module, printer, leading: str, *defaults: tuple) -> str:
+    """An extra_repr: `leading`, then `, name=value` for each (name, default) whose value is not
+    the default, as torch's modules print their options."""
+    a = module.attrs
+    return leading + "".join(f", {name}={printer.str(a[name])}" for name, default in defaults
+                             if a[name] != default)
+
+
 def _generator(values, name: str) -> Generator:
     return Generator(iter(values), f"Module.{name}")
 

@@ -17,10 +17,11 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
 from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import nn_more as more
+from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, Module, ModuleKind, check_module,
-                                                register_user_modules)
+                                                options_repr, register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import iterate, type_name
@@ -295,18 +296,9 @@ def _embedding_forward(ctx, module: Module, x):
 
 def _embedding_repr(module: Module, printer) -> str:
     a = module.attrs
-    text = f"{a['num_embeddings']}, {a['embedding_dim']}"
-    if a["padding_idx"] is not None:
-        text += f", padding_idx={a['padding_idx']}"
-    if a["max_norm"] is not None:
-        text += f", max_norm={printer.str(a['max_norm'])}"
-    if a["norm_type"] != 2:
-        text += f", norm_type={printer.str(a['norm_type'])}"
-    if a["scale_grad_by_freq"]:
-        text += ", scale_grad_by_freq=True"
-    if a["sparse"]:
-        text += ", sparse=True"
-    return text
+    return options_repr(module, printer, f"{a['num_embeddings']}, {a['embedding_dim']}",
+                        ("padding_idx", None), ("max_norm", None), ("norm_type", 2.0),
+                        ("scale_grad_by_freq", False), ("sparse", False))
 
 
 def _dropout_forward(ctx, module: Module, x):
@@ -363,6 +355,27 @@ KINDS = [
                sequence=True),
     ModuleKind("ModuleList", "container", "modules=None", lambda ctx, m, *inputs: _no_forward(m),
                "*input", build=_build_module_list, sequence=True, grouped=True),
+    ModuleKind("RNN", "rnn", "input_size, hidden_size, num_layers=1, nonlinearity='tanh', "
+               "bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, "
+               "dtype=None", R.layer_forward, "input, hx=None", extra_repr=R.layer_repr,
+               build=R.build_layer(None), host=R.host("RNN")),
+    ModuleKind("LSTM", "rnn", "input_size, hidden_size, num_layers=1, bias=True, "
+               "batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None, "
+               "dtype=None", R.layer_forward, "input, hx=None", extra_repr=R.layer_repr,
+               build=R.build_layer("LSTM"), host=R.host("LSTM")),
+    ModuleKind("GRU", "rnn", "input_size, hidden_size, num_layers=1, bias=True, "
+               "batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None",
+               R.layer_forward, "input, hx=None", extra_repr=R.layer_repr,
+               build=R.build_layer("GRU"), host=R.host("GRU")),
+    ModuleKind("RNNCell", "rnn", "input_size, hidden_size, bias=True, nonlinearity='tanh', "
+               "device=None, dtype=None", R.cell_forward, "input, hx=None",
+               extra_repr=R.cell_repr, build=R.build_cell(None)),
+    ModuleKind("LSTMCell", "rnn", "input_size, hidden_size, bias=True, device=None, dtype=None",
+               R.cell_forward, "input, hx=None", extra_repr=R.cell_repr,
+               build=R.build_cell("LSTM")),
+    ModuleKind("GRUCell", "rnn", "input_size, hidden_size, bias=True, device=None, dtype=None",
+               R.cell_forward, "input, hx=None", extra_repr=R.cell_repr,
+               build=R.build_cell("GRU")),
     ModuleKind("ModuleDict", "container", "modules=None", lambda ctx, m, *inputs: _no_forward(m),
                "*input", build=MC.build_module_dict, host=MC.ModuleDictHost),
     ModuleKind("ParameterList", "container", "values=None", MC.not_callable, "*input",

@@ -447,7 +447,7 @@ def qualified_type_name(value) -> str:
     if isinstance(value, TypeForm):
         return "typing._GenericAlias" if value.name.startswith("typing.") else \
             "types.GenericAlias"
-    if isinstance(value, FunctionNode):
+    if isinstance(value, FunctionNode) and value.custom:
         return "torch.autograd.function." + value.label
     from gradcli.language.runtime.frames import ContextManager
     if isinstance(value, ContextManager):

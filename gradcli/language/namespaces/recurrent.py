@@ -1,0 +1,352 @@
+"""torch.nn's recurrent layers (RNN, LSTM, GRU) and cells (RNNCell, LSTMCell, GRUCell), computed
+as ATen's CPU code computes them (aten/src/ATen/native/RNN.cpp): a layer projects its whole
+input sequence first, then runs one cell per step; parameters are drawn as torch's
+reset_parameters draws them. Their rows are in nn_table.KINDS.
+
+A float32 nn.LSTM runs in torch through oneDNN, one `MkldnnRnnLayerBackward0` node per layer and
+direction; gradcli computes the same layer from the cell's formulas and shows it under that node
+(its last bits may differ from oneDNN's)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors, grad_api, indexing, parameters
+from gradcli.engine.custom import NativeNode
+from gradcli.engine.functions import F
+from gradcli.engine.ops.shapes import transpose_
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.modules import Module, options_repr
+from gradcli.language.runtime.signatures import entry, table
+
+GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+# ---- parameters ----------------------------------------------------------------------------
+
+def _cell_parameters(module, prefix_suffix: str, input_size: int, hidden_size: int, gates: int,
+                     bias: bool, dtype) -> None:
+    """w_ih, w_hh (and b_ih, b_hh), drawn in that order, uniform in +-1/sqrt(hidden_size)."""
+    bound = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0.0
+    shapes = [("weight_ih", (gates * hidden_size, input_size)),
+              ("weight_hh", (gates * hidden_size, hidden_size))]
+    if bias:
+        shapes += [("bias_ih", (gates * hidden_size,)), ("bias_hh", (gates * hidden_size,))]
+    for name, shape in shapes:
+        module.params[name + prefix_suffix] = parameters.uniform(shape, bound, dtype)
+
+
+def _mode(module) -> str:
+    return module.attrs["mode"]
+
+
+def build_layer(mode: str):
+    """The constructor of RNN (mode None: from `nonlinearity`), LSTM or GRU."""
+    def build(module, input_size, hidden_size, num_layers=1, *rest):
+        if mode is None:
+            nonlinearity, bias, batch_first, dropout, bidirectional, device, dtype = rest
+            if nonlinearity not in ("tanh", "relu"):
+                raise errors.value_error(f"Unknown nonlinearity '{nonlinearity}'. Select from "
+                                         "'tanh' or 'relu'.")
+            chosen, proj_size = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", 0
+        elif mode == "LSTM":
+            bias, batch_first, dropout, bidirectional, proj_size, device, dtype = rest
+            chosen = mode
+        else:
+            bias, batch_first, dropout, bidirectional, device, dtype = rest
+            chosen, proj_size = mode, 0
+        _check_options(dropout, num_layers, hidden_size, proj_size)
+        module.attrs.update(mode=chosen, input_size=input_size, hidden_size=hidden_size,
+                            num_layers=num_layers, bias=bias, batch_first=batch_first,
+                            dropout=float(dropout), bidirectional=bidirectional,
+                            proj_size=proj_size)
+        directions = 2 if bidirectional else 1
+        dtype = dtype or STATE.default_dtype
+        for layer in range(num_layers):
+            for direction in range(directions):
+                size = input_size if layer == 0 else hidden_size * directions
+                suffix = f"_l{layer}" + ("_reverse" if direction else "")
+                _cell_parameters(module, suffix, size, hidden_size, GATES[chosen], bias, dtype)
+    return build
+
+
+def _check_options(dropout, num_layers, hidden_size, proj_size) -> None:
+    if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) \
+            or not 0 <= dropout <= 1:
+        raise errors.value_error("dropout should be a number in range [0, 1] representing the "
+                                 "probability of an element being zeroed")
+    if not isinstance(hidden_size, int):
+        raise errors.type_error(f"hidden_size should be of type int, got: "
+                                f"{type(hidden_size).__name__}")
+    if hidden_size <= 0:
+        raise errors.value_error("hidden_size must be greater than zero")
+    if num_layers <= 0:
+        raise errors.value_error("num_layers must be greater than zero")
+    if proj_size:
+        raise errors.TorchError("NotImplementedError",
+                                "gradcli does not support nn.LSTM with proj_size yet")
+    if dropout > 0 and num_layers == 1:
+        STATE.warn("UserWarning", "dropout option adds dropout after all but last recurrent "
+                   f"layer, so non-zero dropout expects num_layers greater than 1, but got "
+                   f"dropout={dropout} and num_layers={num_layers}")
+
+
+def build_cell(mode: str | None):
+    def build(module, input_size, hidden_size, bias=True, *rest):
+        chosen = mode
+        if mode is None:
+            nonlinearity, device, dtype = rest
+            if nonlinearity not in ("tanh", "relu"):
+                raise errors.runtime(f"Unknown nonlinearity: {nonlinearity}")
+            chosen = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+            module.attrs["nonlinearity"] = nonlinearity
+        else:
+            device, dtype = rest
+        module.attrs.update(mode=chosen, input_size=input_size, hidden_size=hidden_size,
+                            bias=bias)
+        _cell_parameters(module, "", input_size, hidden_size, GATES[chosen], bias,
+                         dtype or STATE.default_dtype)
+    return build
+
+
+def layer_repr(module, printer) -> str:
+    a = module.attrs
+    return options_repr(module, printer, f"{a['input_size']}, {a['hidden_size']}",
+                        ("num_layers", 1), ("bias", True), ("batch_first", False),
+                        ("dropout", 0.0), ("bidirectional", False))
+
+
+def cell_repr(module, printer) -> str:
+    a = module.attrs
+    text = f"{a['input_size']}, {a['hidden_size']}"
+    if a["bias"] is not True:
+        text += f", bias={a['bias']}"
+    if a.get("nonlinearity", "tanh") != "tanh":
+        text += f", nonlinearity={a['nonlinearity']}"
+    return text
+
+
+# ---- the cells, as ATen's --------------------------------------------------------------------
+
+def _linear(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+    return F.linear(x, weight, bias)
+
+
+def _simple_cell(mode: str, igates: Tensor, hidden: Tensor, p: tuple) -> Tensor:
+    """SimpleCell: nonlinearity(linear_hh(h) + the input's projection)."""
+    total = F.add(_linear(hidden, p[1], p[3]), igates)
+    return F.tanh(total) if mode == "RNN_TANH" else F.relu(total)
+
+
+def _gru_cell(igates: Tensor, hidden: Tensor, p: tuple) -> Tensor:
+    ig = F.unsafe_chunk(igates, 3, 1)
+    hg = F.unsafe_chunk(_linear(hidden, p[1], p[3]), 3, 1)
+    reset = F.sigmoid(F.add(hg[0], ig[0]))
+    update = F.sigmoid(F.add(hg[1], ig[1]))
+    new = F.tanh(F.add(ig[2], F.mul(hg[2], reset)))
+    return F.add(F.mul(F.sub(hidden, new), update), new)
+
+
+def _lstm_cell(igates: Tensor, hidden: tuple, p: tuple) -> tuple:
+    hx, cx = hidden
+    gates = F.unsafe_chunk(F.add(_linear(hx, p[1], p[3]), igates), 4, 1)
+    ingate, forget = F.sigmoid(gates[0]), F.sigmoid(gates[1])
+    cell, outgate = F.tanh(gates[2]), F.sigmoid(gates[3])
+    cy = F.add(F.mul(forget, cx), F.mul(ingate, cell))
+    return F.mul(outgate, F.tanh(cy)), cy
+
+
+def _step(mode: str, igates: Tensor, hidden, p: tuple):
+    if mode == "LSTM":
+        return _lstm_cell(igates, hidden, p)
+    if mode == "GRU":
+        return _gru_cell(igates, hidden, p)
+    return _simple_cell(mode, igates, hidden, p)
+
+
+def _run_direction(mode: str, sequence: Tensor, hidden, p: tuple, reverse: bool) -> tuple:
+    """FullLayer on the CPU: the input projected at once, one cell per step (backwards for the
+    reverse direction); the outputs stacked in time order, and the last hidden state."""
+    steps = list(F.unbind(_linear(sequence, p[0], p[2]), 0))
+    outputs = []
+    for igates in (reversed(steps) if reverse else steps):
+        hidden = _step(mode, igates, hidden, p)
+        outputs.append(hidden[0] if mode == "LSTM" else hidden)
+    if reverse:
+        outputs.reverse()
+    return F.stack(outputs, 0), hidden
+
+
+def _layer_parameters(module, layer: int, direction: int) -> tuple:
+    suffix = f"_l{layer}" + ("_reverse" if direction else "")
+    params = module.params
+    return (params["weight_ih" + suffix], params["weight_hh" + suffix],
+            params.get("bias_ih" + suffix), params.get("bias_hh" + suffix))
+
+
+def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse: bool) -> tuple:
+    """One float32 LSTM layer and direction under one `MkldnnRnnLayerBackward0` node, as
+    torch's oneDNN path records it: edges to the input, the four parameters, h0 and c0."""
+    inputs = (sequence, p[0], p[1], p[2], p[3], hidden[0], hidden[1])
+    output, (hy, cy) = _run_direction(mode, sequence, hidden, p, reverse)
+    inner = (output, hy, cy)
+    results = tuple(F.detach(t) for t in inner)
+    differentiable = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
+    if not (STATE.grad_enabled and differentiable):
+        return results
+
+    def backward(grads):
+        found = iter(grad_api.grad(list(inner), differentiable, list(grads), retain_graph=True,
+                                   create_graph=STATE.grad_enabled, allow_unused=True))
+        return tuple(next(found) if isinstance(t, Tensor) and t.requires_grad else None
+                     for t in inputs)
+
+    node = NativeNode("MkldnnRnnLayerBackward0", inputs, results, backward)
+    for nr, out in enumerate(results):
+        out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
+    return results
+
+
+def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
+    """apply_layer_stack: each layer (both directions) over the previous one's output, dropout
+    between layers in training; the final hidden states of every layer and direction."""
+    a, mode = module.attrs, _mode(module)
+    directions = 2 if a["bidirectional"] else 1
+    one_dnn = mode == "LSTM" and sequence.dtype is dtypes.float32
+    if mode == "LSTM":
+        starts = list(zip(_rows(hidden[0], one_dnn), _rows(hidden[1], one_dnn)))
+    else:
+        starts = _rows(hidden, False)
+    finals = []
+    for layer in range(a["num_layers"]):
+        outputs = []
+        for direction in range(directions):
+            p = _layer_parameters(module, layer, direction)
+            start = starts[layer * directions + direction]
+            if one_dnn:
+                output, hy, cy = _oneDNN_layer(mode, sequence, start, p, direction == 1)
+                last = (hy, cy)
+            else:
+                output, last = _run_direction(mode, sequence, start, p, direction == 1)
+            outputs.append(output)
+            finals.append(last)
+        sequence = outputs[0] if directions == 1 else F.cat(outputs, outputs[0].ndim - 1)
+        if a["dropout"] and module.attrs["training"] and layer < a["num_layers"] - 1:
+            sequence = F.dropout(sequence, a["dropout"], True)
+    if mode == "LSTM":
+        return sequence, (F.stack([h for h, _ in finals], 0), F.stack([c for _, c in finals], 0))
+    return sequence, F.stack(finals, 0)
+
+
+def _rows(hidden: Tensor, selected: bool) -> list:
+    """The initial state per layer and direction: unbind on ATen's path, select on oneDNN's."""
+    if selected:
+        return [F.select(hidden, 0, i) for i in range(hidden.shape[0])]
+    return list(F.unbind(hidden, 0))
+
+
+# ---- the modules' forwards -------------------------------------------------------------------
+
+def _zeros(shape: tuple, like: Tensor) -> Tensor:
+    return Tensor(np.zeros(shape, like.dtype.np), like.dtype)
+
+
+def _check_hidden(hidden: Tensor, expected: tuple, which: str = "") -> None:
+    if tuple(hidden.shape) != expected:
+        raise errors.runtime(f"Expected hidden{which} size {expected}, got {list(hidden.shape)}")
+
+
+def _check_state_dims(states: tuple, dims: int) -> None:
+    """torch's words for initial states whose dimensions do not fit the input's."""
+    if all(s.ndim == dims for s in states):
+        return
+    kind = "unbatched 2-D" if dims == 2 else "batched 3-D"
+    if len(states) == 2:
+        raise errors.runtime(f"For {kind} input, hx and cx should also be {dims}-D but got "
+                             f"({states[0].ndim}-D, {states[1].ndim}-D) tensors")
+    raise errors.runtime(f"For {kind} input, hx should also be {dims}-D but got "
+                         f"{states[0].ndim}-D tensor")
+
+
+class RecurrentHost(Module):
+    """The recurrent layers' values: nn.Module's methods and flatten_parameters (which has
+    nothing to do here)."""
+
+    __slots__ = ()
+    METHODS = table(entry("flatten_parameters", lambda module: None, "self"))
+
+
+def host(name: str) -> type:
+    """The host class of one recurrent module class (one per class, for isinstance)."""
+    return type(name, (RecurrentHost,), {"__slots__": ()})
+
+
+def layer_forward(ctx, module, input, hx=None):
+    """RNNBase.forward: shapes checked, unbatched input given a batch of one, zero initial
+    states, the layers run on (time, batch, features), then the batch layout restored."""
+    a, mode = module.attrs, _mode(module)
+    name = {"LSTM": "LSTM", "GRU": "GRU"}.get(mode, "RNN")
+    if input.ndim not in (2, 3):
+        raise errors.value_error(f"{name}: Expected input to be 2D or 3D, got {input.ndim}D "
+                                 "tensor instead")
+    batched, batch_dim = input.ndim == 3, 0 if a["batch_first"] else 1
+    states = None
+    if hx is not None:
+        states = (hx[0], hx[1]) if mode == "LSTM" and isinstance(hx, (tuple, list)) else \
+            (indexing.get_item(hx, 0), indexing.get_item(hx, 1)) if mode == "LSTM" else (hx,)
+        _check_state_dims(states, 3 if batched else 2)
+    if not batched:
+        input = F.unsqueeze(input, batch_dim)
+        if states is not None:
+            states = tuple(F.unsqueeze(s, 1) for s in states)
+    if input.shape[-1] != a["input_size"]:
+        raise errors.runtime(f"input.size(-1) must be equal to input_size. Expected "
+                             f"{a['input_size']}, got {input.shape[-1]}")
+    directions = 2 if a["bidirectional"] else 1
+    expected = (a["num_layers"] * directions, input.shape[batch_dim], a["hidden_size"])
+    count = 2 if mode == "LSTM" else 1
+    if states is None:
+        states = tuple(_zeros(expected, input) for _ in range(count))
+    for i, state in enumerate(states):
+        _check_hidden(state, expected, f"[{i}]" if mode == "LSTM" else "")
+    sequence = F.transpose(input, 0, 1) if a["batch_first"] else input
+    output, hidden = _stack_layers(module, sequence, states if mode == "LSTM" else states[0])
+    if a["batch_first"]:
+        output = F.transpose(output, 0, 1) if mode == "LSTM" and output.dtype is \
+            dtypes.float32 else transpose_(output, 0, 1)
+    if not batched:
+        output = F.squeeze(output, batch_dim)
+        hidden = tuple(F.squeeze(h, 1) for h in hidden) if mode == "LSTM" else \
+            F.squeeze(hidden, 1)
+    return output, hidden
+
+
+def cell_forward(ctx, module, input, hx=None):
+    """RNNCell/LSTMCell/GRUCell.forward: one step, an unbatched input given a batch of one."""
+    a, mode = module.attrs, _mode(module)
+    name = {"LSTM": "LSTMCell", "GRU": "GRUCell"}.get(mode, "RNNCell")
+    if input.ndim not in (1, 2):
+        raise errors.value_error(f"{name}: Expected input to be 1D or 2D, got {input.ndim}D "
+                                 "instead")
+    batched = input.ndim == 2
+    if not batched:
+        input = F.unsqueeze(input, 0)
+    if input.shape[1] != a["input_size"]:
+        raise errors.runtime(f"input has inconsistent input_size: got {input.shape[1]} "
+                             f"expected {a['input_size']}")
+    shape = (input.shape[0], a["hidden_size"])
+    if hx is None:
+        hx = (_zeros(shape, input), _zeros(shape, input)) if mode == "LSTM" else \
+            _zeros(shape, input)
+    elif not batched:
+        hx = tuple(F.unsqueeze(h, 0) for h in hx) if mode == "LSTM" else F.unsqueeze(hx, 0)
+    p = (module.params["weight_ih"], module.params["weight_hh"], module.params.get("bias_ih"),
+         module.params.get("bias_hh"))
+    result = _step(mode, _linear(input, p[0], p[2]), hx, p)
+    if not batched:
+        result = tuple(F.squeeze(r, 0) for r in result) if mode == "LSTM" else \
+            F.squeeze(result, 0)
+    return result
