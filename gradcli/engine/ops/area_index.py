@@ -193,14 +193,14 @@ INDEX = {
         "declaration": (
             "functional:glu method:chunk method:clone method:contiguous method:expand "
             "method:expand_as method:flatten method:flip method:is_contiguous method:narrow "
-            "method:numel method:permute method:repeat method:reshape method:reshape_as "
-            "method:squeeze method:squeeze_ method:swapaxes_ method:swapdims_ method:t method:t_ "
-            "method:transpose method:transpose_ method:unbind method:unsafe_chunk "
-            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
-            "torch:cat torch:chunk torch:clone torch:concat torch:concatenate torch:flatten "
-            "torch:flip torch:narrow torch:numel torch:permute torch:reshape torch:squeeze "
-            "torch:stack torch:t torch:transpose torch:unbind torch:unsafe_chunk "
-            "torch:unsafe_split torch:unsqueeze "
+            "method:numel method:permute method:ravel method:repeat method:reshape "
+            "method:reshape_as method:squeeze method:squeeze_ method:swapaxes_ method:swapdims_ "
+            "method:t method:t_ method:transpose method:transpose_ method:unbind "
+            "method:unsafe_chunk method:unsafe_split method:unsqueeze method:unsqueeze_ "
+            "method:view method:view_as torch:cat torch:chunk torch:clone torch:concat "
+            "torch:concatenate torch:flatten torch:flip torch:narrow torch:numel torch:permute "
+            "torch:ravel torch:reshape torch:squeeze torch:stack torch:t torch:transpose "
+            "torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
         ),
     },
     "gradcli.engine.ops.group_norm": {
@@ -246,9 +246,9 @@ INDEX = {
         ),
         "declaration": (
             "method:bmm method:diag method:diagonal method:dot method:ger method:matmul method:mm "
-            "method:movedim method:mv method:outer method:trace torch:bmm torch:diag "
-            "torch:diagonal torch:dot torch:ger torch:matmul torch:mm torch:movedim torch:mv "
-            "torch:outer torch:trace "
+            "method:moveaxis method:movedim method:mv method:outer method:trace torch:bmm "
+            "torch:diag torch:diagonal torch:dot torch:ger torch:matmul torch:mm torch:moveaxis "
+            "torch:movedim torch:mv torch:outer torch:trace "
         ),
     },
     "gradcli.engine.ops.losses": {

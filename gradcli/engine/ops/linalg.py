@@ -414,7 +414,7 @@ declare("diagonal", diagonal, "diagonal(Tensor self, int offset=0, int dim1=0, i
 declare("movedim", movedim, "movedim(Tensor self, int source, int destination)",
         "movedim(Tensor self, int[] source, int[] destination)",
         method=("movedim(Tensor self, int source, int destination)",
-        "movedim(Tensor self, int[] source, int[] destination)"))
+        "movedim(Tensor self, int[] source, int[] destination)"), aliases=("moveaxis",))
 
 
 export(__name__, globals())

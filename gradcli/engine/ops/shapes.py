@@ -519,6 +519,7 @@ declare("view", view, "view(Tensor self, int[] size)", variants="method")
 declare("reshape_as", reshape_as, "reshape_as(Tensor self, Tensor other)", variants="method")
 declare("view_as", view_as, "view_as(Tensor self, Tensor other)", variants="method")
 declare("flatten", flatten, "flatten(Tensor self, int start_dim=0, int end_dim=-1)")
+declare("ravel", lambda a: F.view(F.contiguous(a), (-1,)), "ravel(Tensor self)")
 declare("squeeze", squeeze, "squeeze(Tensor self)", "squeeze(Tensor self, int dim)",
         "squeeze(Tensor self, int[] dim)")
 declare("unsqueeze", unsqueeze, "unsqueeze(Tensor self, int dim)")

@@ -15,6 +15,7 @@ from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry, legacy_constructor,
                                       table)
 from gradcli.language.namespaces.serialization import SERIALIZATION
+from gradcli.language.namespaces.dtype_info import DTYPE_INFO
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
 from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
@@ -138,7 +139,7 @@ TORCH_TABLE = layered(table(
           qualname="torch.is_grad_enabled"),
     entry("device", devices.device, "type, index=None"),
     entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
-), SERIALIZATION, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
+), SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, {dtype.legacy_name: PyType(
