@@ -307,6 +307,8 @@ CASES = {
     "squeeze.dims": unary("a.squeeze((0, 2))", shapes=((1, 3, 1),)),
     "t": unary("a.t()", shapes=(V, M)),
     "transpose.int": unary("a.transpose(0, 1)", shapes=(M,)) + unary("a.mT", shapes=((2, 2, 3),)),
+    "_prelu_kernel": [case("torch.prelu(a, b)", ("a", V, "any"), ("b", (1,), "any")),
+                      case("F.prelu(a, b)", ("a", (2, 3, 2), "any"), ("b", (3,), "any"))],
     "squeeze_": unary("(a * 1).squeeze_()", shapes=((1, 3),)),
     "unsafe_split.Tensor": unary("a.unsafe_chunk(2)[0]", shapes=(V, M)) +
     unary("torch.unsafe_split(a, 1)[1]", shapes=(V,)),

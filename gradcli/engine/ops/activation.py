@@ -118,6 +118,9 @@ pointwise_op("leaky_relu_backward", "LeakyReluBackwardBackward0",
              lambda g, a, negative_slope: np.where(a > 0, g, g * negative_slope), save=(1,),
              vjp=(lambda gg, g, a, negative_slope: F.leaky_relu_backward(gg, a, negative_slope),
                   _zeros_like_first))
+defop("_prelu_kernel", "PreluKernelBackward0", lambda a, w: np.where(a > 0, a, w * a),
+      save=(0, 1), vjp=(lambda g, a, w: F.where(F.gt(a, 0), g, F.mul(w, g)),
+                        lambda g, a, w: F.where(F.gt(a, 0), F.zeros_like(g), F.mul(a, g))))
 defop("elu", "EluBackward0", _elu, promote="none", save=(0,),
       vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]))
 pointwise_op("elu_backward", "EluBackwardBackward0", _elu_backward, save=(0, 1),
@@ -180,7 +183,7 @@ def _log_softmax_grad_out(gg, g, out, dim):
     return F.mul(F.mul(F.neg(F.sum(g, dim, True)), F.exp(out)), gg)
 
 
-__all__ = ["relu", "leaky_relu", "elu", "gelu", "silu", "softplus", "softmax", "log_softmax"]
+__all__ = ["relu", "prelu", "leaky_relu", "elu", "gelu", "silu", "softplus", "softmax", "log_softmax"]
 
 GELU_BETA = math.sqrt(2.0) * (2.0 / math.sqrt(math.pi)) * 0.5  # tanh approximation's kBeta
 GELU_KAPPA = 0.044715
@@ -193,6 +196,21 @@ def relu(a: Tensor) -> Tensor:
 
 def leaky_relu(a: Tensor, negative_slope=0.01) -> Tensor:
     return apply(OPS["leaky_relu"], a, negative_slope=negative_slope)
+
+
+def prelu(a: Tensor, weight: Tensor) -> Tensor:
+    """torch.prelu: a weight of C values scales the negatives of channel (dim 1) c."""
+    if weight.numel() != 1:
+        if a.ndim == 0:
+            raise errors.runtime("Not allow zero-dim input tensor.")
+        channels = a.shape[1] if a.ndim >= 2 else 1
+        if weight.numel() != channels:
+            raise errors.runtime(
+                f"Mismatch of parameter numbers and input channel size. Found parameter numbers "
+                f"= {weight.numel()} and channel size = {channels}.")
+        if a.ndim >= 2:
+            weight = F.reshape(weight, (channels,) + (1,) * (a.ndim - 2))
+    return apply(OPS["_prelu_kernel"], a, weight)
 
 
 def elu(a: Tensor, alpha=1.0) -> Tensor:
@@ -319,6 +337,7 @@ declare("softmax", softmax, "softmax(Tensor self, int dim, ScalarType? dtype=Non
 declare("log_softmax", log_softmax, "log_softmax(Tensor self, int dim, ScalarType? dtype=None, *, Tensor? out=None)",
         method=("log_softmax(Tensor self, int dim, ScalarType? dtype=None)",))
 declare("relu", relu, "relu(Tensor self, *, Tensor? out=None)", method=("relu(Tensor self)",))
+declare("prelu", prelu, "prelu(Tensor self, Tensor weight)")
 
 
 export(__name__, globals())

@@ -61,18 +61,19 @@ INDEX = {
         "function": (
             "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward gelu "
             "gelu_backward gelu_double_backward leaky_relu leaky_relu_backward log_softmax "
-            "log_softmax_backward_data relu sigmoid_backward silu silu_backward softmax "
+            "log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward softmax "
             "softmax_backward_data softmax_double_backward softplus softplus_backward "
             "softplus_double_backward tanh_backward threshold_backward "
         ),
         "row": (
-            "_log_softmax _log_softmax_backward_data _softmax _softmax_backward_data elu "
-            "elu_backward gelu gelu_backward leaky_relu leaky_relu_backward relu sigmoid_backward "
-            "silu softplus softplus_backward tanh_backward threshold_backward "
+            "_log_softmax _log_softmax_backward_data _prelu_kernel _softmax "
+            "_softmax_backward_data elu elu_backward gelu gelu_backward leaky_relu "
+            "leaky_relu_backward relu sigmoid_backward silu softplus softplus_backward "
+            "tanh_backward threshold_backward "
         ),
         "declaration": (
-            "method:log_softmax method:relu method:softmax torch:log_softmax torch:relu "
-            "torch:softmax "
+            "method:log_softmax method:prelu method:relu method:softmax torch:log_softmax "
+            "torch:prelu torch:relu torch:softmax "
         ),
     },
     "gradcli.engine.ops.arrange": {

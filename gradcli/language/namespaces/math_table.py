@@ -141,15 +141,25 @@ def _functional_entries() -> dict:
     from gradcli.engine.ops import inplace as inplace_ops
     from gradcli.engine.ops import linalg as L
     from gradcli.engine.ops import losses as losses
+    def optionally_inplace(fn):
+        """F.fn(input, ..., inplace): written into `input` when inplace is true, as torch does."""
+        return lambda t, *options: inplace_ops.apply_inplace(
+            t, lambda own: fn(own, *options[:-1])) if options[-1] else fn(t, *options[:-1])
+
+    def inplace(fn):
+        return lambda t, *options: inplace_ops.apply_inplace(t, lambda own: fn(own, *options))
+
     return table(
-        entry("relu", lambda t, inplace: inplace_ops.apply_inplace(t, A.relu) if inplace
-              else A.relu(t), "input: Tensor, inplace=False"),
-        entry("leaky_relu", lambda t, slope, inplace: A.leaky_relu(t, slope),
+        entry("relu", optionally_inplace(A.relu), "input: Tensor, inplace=False"),
+        entry("relu_", inplace(A.relu), "input: Tensor"),
+        entry("leaky_relu", optionally_inplace(A.leaky_relu),
               "input: Tensor, negative_slope: Number=0.01, inplace=False"),
-        entry("elu", lambda t, alpha, inplace: A.elu(t, alpha),
-              "input: Tensor, alpha=1.0, inplace=False"),
+        entry("leaky_relu_", inplace(A.leaky_relu), "input: Tensor, negative_slope: Number=0.01"),
+        entry("elu", optionally_inplace(A.elu), "input: Tensor, alpha=1.0, inplace=False"),
+        entry("elu_", inplace(A.elu), "input: Tensor, alpha=1.0"),
+        entry("prelu", A.prelu, "input: Tensor, weight: Tensor"),
         entry("gelu", A.gelu, "input: Tensor, approximate='none'"),
-        entry("silu", lambda t, inplace: A.silu(t), "input: Tensor, inplace=False"),
+        entry("silu", optionally_inplace(A.silu), "input: Tensor, inplace=False"),
         entry("softplus", A.softplus, "input: Tensor, beta=1.0, threshold=20.0"),
         entry("sigmoid", P.sigmoid, "input: .sigmoid"),
         entry("tanh", P.tanh, "input: .tanh"),

@@ -1,10 +1,12 @@
-"""Builders, forwards and reprs of more torch.nn module classes (GroupNorm, Upsample); their
-rows are in nn_table.KINDS."""
+"""Builders, forwards and reprs of more torch.nn module classes (GroupNorm, Upsample, the
+padding layers, PReLU); their rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
 from gradcli.engine import errors, parameters
+from gradcli.engine.ops import activation as A
 from gradcli.engine.ops import group_norm as GN
+from gradcli.engine.ops import nn_functional as NF
 from gradcli.engine.ops import interpolate as I
 
 
@@ -55,3 +57,39 @@ def upsample_repr(module, printer) -> str:
     shown = (f"scale_factor={printer.repr(a['scale_factor'])}" if a["scale_factor"] is not None
              else f"size={printer.repr(a['size'])}")
     return f"{shown}, mode={printer.repr(a['mode'])}"
+
+
+def build_padding(dims: int):
+    """ZeroPadNd/ConstantPadNd/ReflectionPadNd/ReplicationPadNd: an int pads every side."""
+    def build(module, padding, value=0.0) -> None:
+        if isinstance(padding, int):
+            padding = (padding,) * (2 * dims)
+        module.attrs.update(padding=tuple(padding), value=value)
+    return build
+
+
+def padding_forward(mode: str):
+    def forward(ctx, module, x):
+        a = module.attrs
+        if mode == "constant":
+            return NF.pad(x, a["padding"], "constant", a["value"])
+        return NF.pad(x, a["padding"], mode)
+    return forward
+
+
+def padding_repr(module, printer) -> str:
+    return printer.repr(module.attrs["padding"])
+
+
+def constant_padding_repr(module, printer) -> str:
+    a = module.attrs
+    return f"padding={printer.repr(a['padding'])}, value={printer.str(a['value'])}"
+
+
+def build_prelu(module, num_parameters, init, device, dtype) -> None:
+    module.attrs.update(num_parameters=num_parameters, init=init)
+    module.params["weight"] = parameters.filled((num_parameters,), init, dtype)
+
+
+def prelu_forward(ctx, module, x):
+    return A.prelu(x, module.params["weight"])
