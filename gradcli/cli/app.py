@@ -280,6 +280,9 @@ def check(
             help="Absolute tolerance, >= 0 (default 1e-5 in float64).")] = None,
         rtol: Annotated[Optional[float], typer.Option(
             help="Relative tolerance, >= 0 (default 1e-3 in float64).")] = None,
+        jobs: Annotated[Optional[int], typer.Option(
+            help="Processes for many --samples points (default: the CPU count; results are "
+            "the same as with 1, which uses no other process).")] = None,
         as_json: AsJson = False, quiet: Quiet = False,
           timeout: Timeout = None, max_memory: MaxMemory = None):
     """Autograd against finite differences and --expect formulas; exit 1 on a mismatch.
@@ -289,7 +292,7 @@ def check(
     Should EXPR compute in float32 or float16 (an explicit dtype=), the report says so and the
     defaults fit that precision: a step of cbrt(machine epsilon) * max(1, |x|), atol = rtol =
     twice cbrt(machine epsilon)."""
-    from gradcli.cli import bindings as binding_args, derivatives
+    from gradcli.cli import bindings as binding_args, derivatives, parallel
     from gradcli.engine import dtypes
 
     def work(source):
@@ -304,5 +307,8 @@ def check(
         problem = binding_args.build_problem(source, bindings or [], wrt=wrt,
                                              dtype=dtypes.float64, default=dtypes.float64,
                                              extra={name: 0.0 for name, _, _ in ranges})
-        return derivatives.check(problem, given, formulas, ranges, samples, seed)
+        if jobs is not None and jobs < 1:
+            raise binding_args.UsageError("--jobs: give a positive count of processes")
+        return derivatives.check(problem, given, formulas, ranges, samples, seed,
+                                 parallel.default_jobs() if jobs is None else jobs)
     _answer("check", expr, work, as_json, quiet)

@@ -8,6 +8,7 @@ from typing import Callable
 
 import numpy as np
 
+from gradcli.cli import parallel
 from gradcli.cli.bindings import (ExpressionError, Problem, Source, UsageError, as_tensor,
                                   torch_error)
 from gradcli.engine import creation, dtypes, grad_api
@@ -228,10 +229,12 @@ class CheckAnswer:
 
 
 def check(problem: Problem, given: dict[str, float | None], expects: dict[str, Source],
-          ranges: list[tuple[str, float, float]], samples: int, seed: int) -> CheckAnswer:
+          ranges: list[tuple[str, float, float]], samples: int, seed: int,
+          jobs: int = 1) -> CheckAnswer:
     """Compare autograd with finite differences (and `expects`) at the bound point, or at
-    `samples` points drawn uniformly from `ranges` with numpy's default_rng(seed). `given` holds
-    the eps, atol and rtol the user chose (None: fitted to the precision EXPR computes in)."""
+    `samples` points drawn uniformly from `ranges` with numpy's default_rng(seed), over up to
+    `jobs` processes. `given` holds the eps, atol and rtol the user chose (None: fitted to the
+    precision EXPR computes in)."""
     for name in expects:
         if name not in problem.inputs:
             raise UsageError(f"--expect: '{name}' is not an input being differentiated")
@@ -241,14 +244,22 @@ def check(problem: Problem, given: dict[str, float | None], expects: dict[str, S
     answer = CheckAnswer(problem, Tolerances.fitted(dtypes.float64, **given), samples,
                          seed if ranges else None)
     rng = np.random.default_rng(seed)
-    for index in range(samples):
+    points = []
+    for _ in range(samples):
         values = dict(problem.values)
         for name, low, high in ranges:
             data = rng.uniform(low, high, size=problem.values[name].shape)
             values[name] = Tensor(data, dtypes.float64, requires_grad=name in problem.inputs)
+        points.append(values)
         answer.points.append({name: v.data for name, v in values.items()})
-        rows, dtype = _check_point(problem, values, index, formulas, expects, given)
+
+    def checked(index: int) -> tuple[list[Comparison], str]:
+        rows, dtype = _check_point(problem, points[index], index, formulas, expects, given)
+        return rows, dtype.name
+
+    for rows, dtype_name in parallel.mapped(checked, samples, jobs):
         answer.rows.extend(rows)
+        dtype = dtypes.BY_NAME[dtype_name]
         if _precision(dtype) < _precision(answer.dtype):
             answer.dtype, answer.tolerances = dtype, Tolerances.fitted(dtype, **given)
     return answer

@@ -21,9 +21,10 @@ COPY_WARNING = (
 
 
 def _leaf(array: np.ndarray, dtype: dtypes.DType, requires_grad: bool) -> Tensor:
+    """A new leaf over `array`, which the caller has just made (it is not copied again)."""
     if requires_grad and not dtype.is_floating_point:
         raise errors.runtime(FACTORY_GRAD_ERROR)
-    out = Tensor(np.array(array, dtype=dtype.np), dtype, requires_grad=requires_grad)
+    out = Tensor(np.asarray(array, dtype=dtype.np), dtype, requires_grad=requires_grad)
     out._made_at = origin = STATE.origin
     if requires_grad:
         out._leaf_at = origin
@@ -477,8 +478,8 @@ def randint(*args, dtype=None, requires_grad: bool = False, generator=None) -> T
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dtype = dtype or dtypes.int64
     shape = storage(size_args((size,), "randint"), dtype)
-    values = draw_source(generator).randint(int(low), int(high), shape)
-    return _leaf(np.asarray(values).astype(dtype.np), dtype, requires_grad)
+    values = draw_source(generator).randint(int(low), int(high), shape, dtype.np)
+    return _leaf(values, dtype, requires_grad)
 
 
 def randperm(n: int, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:

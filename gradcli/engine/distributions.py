@@ -102,7 +102,7 @@ def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
     if low >= high:
         raise errors.runtime(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _write(t, draw_source(generator).randint(int(low), int(high), t.shape))
+    return _write(t, draw_source(generator).randint(int(low), int(high), t.shape, t.dtype.np))
 
 
 def _check_multinomial(probs: Tensor, n: int, replacement: bool) -> None:

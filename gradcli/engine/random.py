@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import struct
@@ -14,7 +15,7 @@ DEFAULT_SEED = 67280421310721  # torch.Generator()'s seed (c10 default_rng_seed_
 _N, _M = 624, 397
 _U32 = np.uint32
 _RANDPERM_SMALL = 0xFFFFFFFF // 20  # below this n torch shuffles with 32-bit draws
-_ROWS_PER_BLOCK = 1 << 15  # rows of 16 normals drawn at a time
+_ROWS_PER_BLOCK = 1 << 13  # rows of 16 normals drawn at a time
 _STATE_FORMAT = "<QiiQ624Q3di4xf?3x"  # torch.get_rng_state()'s CPUGeneratorImplState layout
 
 
@@ -112,6 +113,17 @@ def _words64(words: np.ndarray) -> np.ndarray:
     return (words[0::2].astype(np.uint64) << np.uint64(32)) | words[1::2].astype(np.uint64)
 
 
+@functools.lru_cache(maxsize=16)
+def _initial_state(seed: int) -> np.ndarray:
+    """mt19937's 624 words after seeding with a 32-bit `seed` (kept: a program or `check`
+    reseeds with the same seed again and again)."""
+    state = [seed]
+    for j in range(1, _N):
+        prev = state[-1]
+        state.append((1812433253 * (prev ^ (prev >> 30)) + j) & 0xFFFFFFFF)
+    return np.array(state, _U32)
+
+
 class Generator:
     """torch.Generator() on the CPU: same seeds give the same draws, consumed in the same order."""
 
@@ -124,11 +136,7 @@ class Generator:
         if not -(2**63) <= seed < 2**64:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
-        state = [self._seed & 0xFFFFFFFF]
-        for j in range(1, _N):
-            prev = state[-1]
-            state.append((1812433253 * (prev ^ (prev >> 30)) + j) & 0xFFFFFFFF)
-        self._state = np.array(state, _U32)
+        self._state = _initial_state(self._seed & 0xFFFFFFFF).copy()
         self._left, self._next = 1, 0
         self._next_double_normal: float | None = None
         self._next_float_normal: float | None = None
@@ -229,12 +237,17 @@ class Generator:
         if not 0 < span < 2**64:
             raise ValueError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                              f">= to={high}")
-        if span >= 2**28:
-            draws = _words64(self._words(2 * n))
-        else:
-            draws = self._words(n).astype(np.uint64)
-        values = (draws % np.uint64(span)) + np.uint64(low % 2**64)
-        return values.view(np.int64).astype(np_dtype).reshape(shape)
+        out = np.empty(n, np_dtype)
+        step = 16 * _ROWS_PER_BLOCK
+        for first in range(0, n, step):  # in blocks: memory stays near the result's
+            count = min(step, n - first)
+            if span >= 2**28:
+                draws = _words64(self._words(2 * count))
+            else:
+                draws = self._words(count).astype(np.uint64)
+            values = (draws % np.uint64(span)) + np.uint64(low % 2**64)
+            out[first:first + count] = values.view(np.int64)
+        return out.reshape(shape)
 
     def randperm(self, n: int, np_dtype=np.int64) -> np.ndarray:
         """torch.randperm(n): Fisher-Yates on 32-bit draws; torch's 64-bit variant for huge n."""
