@@ -126,14 +126,17 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
     n = b.shape[1]
     if k < 2 or m * n * k > _MAX_WORK or k > _MAX_K or m == 0 or n == 0:
         return None
-    a_row, b_row = layouts(a_strides or _strides(a), b_strides or _strides(b), m, k, n)
+    b_strides = b_strides or _strides(b)
+    a_row, b_row = layouts(a_strides or _strides(a), b_strides, m, k, n)
     bias32 = None if bias is None else np.asarray(bias, np.float32)
     if _sequential(m, k, n, a_row, b_row):
         if bias32 is not None and _bias_first(m, n, a_row, b_row):
             return sequential(a, b, bias32)
         out = sequential(a, b)
         return out if bias32 is None else out + bias32
-    if n == 1 and a_row and b_row and m % 4 == 0:  # (the last m % 4 rows' kernel is unknown)
+    # A one-column B is the same vector whichever way it is laid out when its elements are
+    # adjacent (measured: F.linear, x @ w.t(), mv). (The last m % 4 rows' kernel is unknown.)
+    if n == 1 and a_row and (b_row or b_strides[0] == 1) and m % 4 == 0:
         out = four_lanes(a, b[:, 0])[:, None]
         return out if bias32 is None else out + bias32
     return None
