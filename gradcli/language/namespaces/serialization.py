@@ -18,7 +18,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Size, qualified_type_name
+from gradcli.language.runtime.values import Size, qualified_type_name, type_name
 
 _ATOMS = (int, float, complex, bool, str, bytes, type(None), DType, Device)
 
@@ -77,21 +77,22 @@ def _copy(value, memo: dict, opaque):
     return made
 
 
-def _path(f) -> str:
-    if not isinstance(f, str):
-        raise errors.TorchError("NotImplementedError", "gradcli's torch.save and torch.load take "
-                                "a file name (kept in memory), not a file object")
-    return f
-
-
 def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
-    ctx.saved[_path(f)] = _copy(obj, {}, lambda value: _Opaque(qualified_type_name(value)))
+    if not isinstance(f, str):  # (file objects do not exist in the language)
+        raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
+                                "file-like object with a 'write' attribute")
+    ctx.saved[f] = _copy(obj, {}, lambda value: _Opaque(qualified_type_name(value)))
 
 
 def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
-    path = _path(f)
+    if not isinstance(f, str):
+        raise errors.TorchError("AttributeError", f"'{type_name(f)}' object has no attribute "
+                                "'seek'. You can only torch.load from a file that is seekable. "
+                                "Please pre-load the data into a buffer like io.BytesIO and try "
+                                "to load from it instead.")
+    path = f
     if path not in ctx.saved:
         raise errors.TorchError("FileNotFoundError",
                                 f"[Errno 2] No such file or directory: {path!r}")
