@@ -267,10 +267,11 @@ INDEX = {
     "gradcli.engine.ops.nn_functional": {
         "function": (
             "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "
-            "cosine_similarity dropout embedding gaussian_nll_loss hardshrink hardsigmoid "
-            "hardswish hardtanh hinge_embedding_loss huber_loss kl_div layer_norm logsigmoid "
-            "margin_ranking_loss mish normalize one_hot pad pairwise_distance poisson_nll_loss "
-            "relu6 selu softmin softshrink softsign tanhshrink threshold triplet_margin_loss "
+            "cosine_similarity dropout dropout1d dropout2d dropout3d embedding feature_dropout "
+            "gaussian_nll_loss hardshrink hardsigmoid hardswish hardtanh hinge_embedding_loss "
+            "huber_loss kl_div layer_norm logsigmoid margin_ranking_loss mish normalize one_hot "
+            "pad pairwise_distance poisson_nll_loss relu6 selu softmin softshrink softsign "
+            "tanhshrink threshold triplet_margin_loss "
         ),
         "row": (
             "celu constant_pad_nd embedding embedding_dense_backward hardshrink "
@@ -282,7 +283,8 @@ INDEX = {
         ),
         "declaration": (
             "functional:batch_norm functional:celu functional:cosine_embedding_loss "
-            "functional:cosine_similarity functional:dropout functional:embedding "
+            "functional:cosine_similarity functional:dropout functional:dropout1d "
+            "functional:dropout2d functional:dropout3d functional:embedding "
             "functional:gaussian_nll_loss functional:hardshrink functional:hardsigmoid "
             "functional:hardswish functional:hardtanh functional:hinge_embedding_loss "
             "functional:huber_loss functional:kl_div functional:layer_norm functional:logsigmoid "

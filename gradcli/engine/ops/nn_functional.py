@@ -329,9 +329,10 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     return constant_pad_nd(x, pad, 0.0 if value is None else value)
 
 
-def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False) -> Tensor:
+def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False,
+            noise_shape: tuple | None = None) -> Tensor:
     """torch's CPU dropout: a bernoulli(1 - p) mask drawn from the generator, scaled by
-    1 / (1 - p), multiplied in."""
+    1 / (1 - p), multiplied in; `noise_shape` (feature dropout) draws one per channel."""
     if p < 0.0 or p > 1.0:
         raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or x.numel() == 0:
@@ -339,12 +340,52 @@ def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False) -> T
     if p == 1:
         noise = Tensor(np.zeros((), x.dtype.np), x.dtype)
     else:
-        mask = F.DEFAULT_GENERATOR.generator.bernoulli(x.shape, 1 - p)
+        mask = F.DEFAULT_GENERATOR.generator.bernoulli(noise_shape or x.shape, 1 - p)
         keep = np.asarray(1 - p, dtype=x.dtype.np) if x.dtype.is_floating_point else 1 - p
         noise = Tensor((mask.astype(x.dtype.np) / keep).astype(x.dtype.np), x.dtype)
     if inplace:
         return F.mul_(x, noise)
     return F.mul(x, noise)
+
+
+def feature_dropout(spatial: int):
+    """F.dropout1d/2d/3d: whole channels zeroed (one draw per batch entry and channel), as
+    torch's Python wrappers and ATen's feature_dropout do, warnings included."""
+    name = f"dropout{spatial}d"
+
+    def run(x: Tensor, p=0.5, training: bool = True, inplace: bool = False) -> Tensor:
+        if p < 0.0 or p > 1.0:
+            raise errors.value_error(f"dropout probability has to be between 0 and 1, but got "
+                                     f"{p}")
+        if spatial == 1 and x.ndim not in (2, 3):
+            raise errors.runtime(f"dropout1d: Expected 2D or 3D input, but received a {x.ndim}D "
+                                 "input. Note that dropout1d exists to provide channel-wise "
+                                 "dropout on inputs with 1 spatial dimension, a channel "
+                                 "dimension, and an optional batch dimension (i.e. 2D or 3D "
+                                 "inputs).")
+        batched = x.ndim == spatial + 2
+        if spatial > 1 and x.ndim not in (spatial + 1, spatial + 2):
+            STATE.warn("UserWarning", f"{name}: Received a {x.ndim}-D input to {name}, which is "
+                       "deprecated and will result in an error in a future release. To retain "
+                       f"the behavior and silence this warning, please use dropout instead. Note "
+                       f"that {name} exists to provide channel-wise dropout on inputs with "
+                       f"{spatial} spatial dimensions, a channel dimension, and an optional "
+                       f"batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).")
+        if spatial == 2 and x.ndim == 3:
+            STATE.warn("UserWarning", "dropout2d: Received a 3D input to dropout2d and assuming "
+                       "that channel-wise 1D dropout behavior is desired - input is interpreted "
+                       "as shape (N, C, L), where C is the channel dim. This behavior will change "
+                       "in a future release to interpret the input as one without a batch "
+                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
+                       "behavior, please switch to using dropout1d instead.")
+        batched = batched or spatial == 2  # torch's dropout2d runs on any input as it is
+        lifted = x if batched else F.unsqueeze(x, 0)
+        out = dropout(lifted, p, training, inplace, lifted.shape[:2] + (1,) * (lifted.ndim - 2))
+        return out if batched else F.squeeze(out, 0)
+    return run
+
+
+dropout1d, dropout2d, dropout3d = (feature_dropout(n) for n in (1, 2, 3))
 
 
 def _embedding(weight, indices, padding_idx):
@@ -810,6 +851,9 @@ for _name, _fn, _signature in (
         ("normalize", normalize, "input, p=2.0, dim=1, eps=1e-12, out=None"),
         ("pad", pad, "input, pad, mode='constant', value=None"),
         ("dropout", dropout, "input, p=0.5, training=True, inplace=False"),
+        ("dropout1d", dropout1d, "input, p=0.5, training=True, inplace=False"),
+        ("dropout2d", dropout2d, "input, p=0.5, training=True, inplace=False"),
+        ("dropout3d", dropout3d, "input, p=0.5, training=True, inplace=False"),
         ("embedding", embedding, "input, weight, padding_idx=None, max_norm=None, "
          "norm_type=2.0, scale_grad_by_freq=False, sparse=False"),
         ("layer_norm", layer_norm, "input, normalized_shape, weight=None, bias=None, eps=1e-05"),

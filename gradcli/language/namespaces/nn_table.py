@@ -301,9 +301,11 @@ def _embedding_repr(module: Module, printer) -> str:
                         ("scale_grad_by_freq", False), ("sparse", False))
 
 
-def _dropout_forward(ctx, module: Module, x):
-    a = module.attrs
-    return NF.dropout(x, a["p"], a["training"], a["inplace"])
+def _dropout_forward(function: Callable = NF.dropout) -> Callable:
+    def forward(ctx, module: Module, x):
+        a = module.attrs
+        return function(x, a["p"], a["training"], a["inplace"])
+    return forward
 
 
 def _build_dropout(module: Module, p, inplace) -> None:
@@ -431,8 +433,10 @@ KINDS = [
     ModuleKind("LayerNorm", "normalization", "normalized_shape, eps=1e-05, "
                "elementwise_affine=True, bias=True, device=None, dtype=None",
                _layer_norm_forward, extra_repr=_layer_norm_repr, build=_build_layer_norm),
-    ModuleKind("Dropout", "dropout", "p=0.5, inplace=False", _dropout_forward,
-               extra_repr=_options_repr("p", "inplace"), build=_build_dropout),
+    *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _dropout_forward(function),
+                 extra_repr=_options_repr("p", "inplace"), build=_build_dropout)
+      for name, function in (("Dropout", NF.dropout), ("Dropout1d", NF.dropout1d),
+                             ("Dropout2d", NF.dropout2d), ("Dropout3d", NF.dropout3d))),
     ModuleKind("Embedding", "sparse", "num_embeddings, embedding_dim, padding_idx=None, "
                "max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False, "
                "_weight=None, _freeze=False, device=None, dtype=None", _embedding_forward,
