@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import re
 import subprocess
 import sys
@@ -30,6 +31,12 @@ def plain(text: str) -> str:
     return ANSI.sub("", text).replace("\r\n", "\n").replace("\r", "")
 
 
+def _default_interrupts() -> None:
+    """Ctrl-C as in a person's terminal, even when the tests were started in the background
+    (which leaves SIGINT ignored, and an ignored SIGINT stays ignored in gradcli, as in Python)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Repl:
     """One `gradcli` REPL in a pseudo-terminal."""
 
@@ -37,7 +44,7 @@ class Repl:
         env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", PROMPT_TOOLKIT_NO_CPR="1",
                    XDG_STATE_HOME=str(state_home), COLUMNS="100", LINES="30")
         self.child = pexpect.spawn(exe, env=env, cwd=str(cwd), encoding="utf-8", timeout=60,
-                                   dimensions=(30, 100))
+                                   dimensions=(30, 100), preexec_fn=_default_interrupts)
         self.child.delaybeforesend = None  # each exchange waits for the prompt instead
         self.child.expect(PROMPT)
 
