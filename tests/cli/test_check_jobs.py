@@ -42,3 +42,13 @@ def test_few_points_use_no_pool():
 
 def test_results_come_back_in_order():
     assert list(parallel.mapped(lambda i: i * i, 2000, 2)) == [i * i for i in range(2000)]
+
+
+def test_a_timeout_ends_the_pool_too(run_gradcli):
+    import subprocess
+    before = subprocess.run(["pgrep", "-f", "gradcli check"], capture_output=True, text=True)
+    done = run_gradcli(["check", "torch.sin(x) * x**2", "--range", "x=-3:3", "--samples",
+                        "200000", "--jobs", "2", "--timeout", "2"])
+    assert done.returncode == 124 and "Traceback" not in done.stderr
+    after = subprocess.run(["pgrep", "-f", "gradcli check"], capture_output=True, text=True)
+    assert after.stdout.split() == before.stdout.split()  # no worker left behind
