@@ -459,20 +459,8 @@ def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None
 
 
 def randint(*args, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
-    """torch.randint(high, size) or torch.randint(low, high, size)."""
-    if len(args) == 2:
-        low, (high, size) = 0, args
-    elif len(args) == 3:
-        low, high, size = args
-    else:
-        raise errors.type_error(
-            f"randint() received an invalid combination of arguments - got {len(args)} "
-            "positional arguments, but expected (int high, tuple of ints size) or "
-            "(int low, int high, tuple of ints size)")
-    for position, (name, value) in enumerate(zip(("low", "high"), (low, high)), len(args) - 2):
-        if position and not (isinstance(value, int) and not isinstance(value, bool)):
-            raise errors.type_error(f"randint(): argument '{name}' (position {position}) must be "
-                                    f"int, not {type(value).__name__}")
+    """torch.randint(high, size) or torch.randint(low, high, size), as declared below."""
+    low, high, size = (0, *args) if len(args) == 2 else args
     if low >= high:
         raise errors.runtime(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
@@ -510,6 +498,76 @@ for _name in ("rand", "randn"):
     declare(_name, _sized_factory(globals()[_name]),
             f"{_name}(int[] size, *, Generator? generator, Tensor? out=None, {_FACTORY_KEYWORDS})",
             f"{_name}(int[] size, *, Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
+
+
+def _placed(fn):
+    """`fn(*arguments, dtype=, requires_grad=, ...)` under torch's factory keywords: the device
+    checked, layout and pin_memory accepted, a generator passed on when one is given."""
+    def factory(*arguments, dtype=None, layout=None, device=None, pin_memory=False,
+                requires_grad=False, generator=None, memory_format=None):
+        devices.place(device)
+        drawn = {} if generator is None else {"generator": generator}
+        return fn(*arguments, dtype=dtype, requires_grad=requires_grad, **drawn)
+    return factory
+
+
+def _zero_dim_number(value, name: str, function: str):
+    """A 0-dim tensor given for a number (linspace's start and end) as its Python number."""
+    if not isinstance(value, Tensor):
+        return value
+    if value.ndim != 0:
+        raise errors.runtime(f"{function} only supports 0-dimensional start and end tensors, but "
+                             f"got {name} with {value.ndim} dimension(s).")
+    return value.data.item()
+
+
+def _linspace(start, end, steps, **options):
+    return linspace(_zero_dim_number(start, "start", "linspace"),
+                    _zero_dim_number(end, "end", "linspace"), steps, **options)
+
+
+def _randint_like(t: Tensor, *bounds, dtype=None, requires_grad=False, generator=None):
+    """randint_like(input, high) or (input, low, high): randint over input's shape."""
+    bounds = tuple(int(b.data.item()) if isinstance(b, Tensor) else b for b in bounds)
+    low, high = (0, *bounds) if len(bounds) == 1 else bounds
+    return randint(low, high, t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad,
+                   generator=generator)
+
+
+_DRAWN = "Generator? generator, "
+_LIKE_KEYWORDS = "MemoryFormat? memory_format=None, " + _FACTORY_KEYWORDS
+declare("arange", _placed(arange), f"arange(Scalar end, *, Tensor? out=None, {_FACTORY_KEYWORDS})",
+        f"arange(Scalar start, Scalar end, *, {_FACTORY_KEYWORDS})",
+        f"arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, "
+        f"{_FACTORY_KEYWORDS})", variants="torch")
+declare("linspace", _placed(_linspace), *(
+    f"linspace({start} start, {end} end, int steps, *, Tensor? out=None, {_FACTORY_KEYWORDS})"
+    for start, end in (("Tensor", "Tensor"), ("Scalar", "Tensor"), ("Tensor", "Scalar"),
+                       ("Scalar", "Scalar"))), variants="torch")
+declare("eye", _placed(eye), f"eye(int n, *, Tensor? out=None, {_FACTORY_KEYWORDS})",
+        f"eye(int n, int m, *, Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
+declare("randperm", _placed(randperm),
+        f"randperm(int n, *, {_DRAWN}Tensor? out=None, {_FACTORY_KEYWORDS})",
+        f"randperm(int n, *, Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
+declare("randint", _placed(randint), *(
+    f"randint({bounds}, int[] size, *, {drawn}Tensor? out=None, {_FACTORY_KEYWORDS})"
+    for bounds in ("int high", "int low, int high") for drawn in (_DRAWN, "")),
+    variants="torch")
+for _name in ("rand_like", "randn_like"):
+    declare(_name, _placed(globals()[_name]),
+            f"{_name}(Tensor input, *, {_DRAWN}{_LIKE_KEYWORDS})",
+            f"{_name}(Tensor input, *, {_LIKE_KEYWORDS})", variants="torch")
+declare("randint_like", _placed(_randint_like), *(
+    f"randint_like(Tensor input, {bounds}, *, {drawn}{_LIKE_KEYWORDS})"
+    for bounds in ("int low, int high", "Tensor high", "int high") for drawn in (_DRAWN, "")),
+    variants="torch")
+declare("normal", _placed(lambda mean, std=1.0, size=None, **options: normal(
+    mean, std, size, **options)),
+    "normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor? out=None)",
+    "normal(Tensor mean, float std=1, *, Generator? generator=None, Tensor? out=None)",
+    "normal(float mean, Tensor std, *, Generator? generator=None, Tensor? out=None)",
+    f"normal(float mean, float std, int[] size, *, Generator? generator=None, Tensor? out=None, "
+    f"{_FACTORY_KEYWORDS})", variants="torch")
 
 
 export(__name__, globals())

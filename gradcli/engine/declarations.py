@@ -38,6 +38,7 @@ class Declaration:
     method_targets: tuple = ()
     hidden: tuple = ()  # torch's deprecated overloads: they bind, messages never show them
     numbers_as_tensors: bool = False  # Tensor arguments also take Python numbers (add, mul...)
+    python_title: str = ""  # the Python function's own name where it differs (_max_pool2d)
     number_self: bool = True  # False for in-place variants: what is written into is a tensor
 
     def bind(self, args: tuple, kwargs: dict, variant: str) -> tuple[tuple, dict]:
@@ -50,7 +51,9 @@ class Declaration:
         written = (*receiver, *args)[:1]
         numbers = self.numbers_as_tensors and (self.number_self or bool(written) and isinstance(
             written[0], Tensor))
-        title = "linalg_" + self.name if variant == "linalg" else self.name  # as torch names it
+        # as torch names it: the C++ function's name
+        title = "linalg_" + self.name if variant == "linalg" else (
+            chosen[0].name if chosen else self.name)
         index, bound = schemas.bind(chosen, args, kwargs, is_function, title, hidden, numbers)
         out = bound.pop("out", None)
         if self.numbers_as_tensors and not any(isinstance(v, Tensor) for v in bound.values()):
@@ -101,7 +104,7 @@ DECLARATIONS: dict[tuple[str, str], Declaration] = LateTable("declaration")
 
 def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torch method",
             method: tuple = (), python: str | None = None, aliases: tuple = (),
-            hidden: tuple = (), numbers_as_tensors: bool = False) -> Callable:
+            hidden: tuple = (), numbers_as_tensors: bool = False, title: str = "") -> Callable:
     """Declare `impl` as the public function `name` (and its aliases); returns `impl`. The
     method's overloads default to the function's without `out=`."""
     parsed = tuple(schemas.parse_schema(text) for text in schema_texts)
@@ -110,7 +113,7 @@ def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torc
     declaration = Declaration(name, impl, frozenset(variants.split()), parsed, parsed_method,
                               python, _targets(impl, parsed), _targets(impl, parsed_method),
                               tuple(schemas.parse_schema(text) for text in hidden),
-                              numbers_as_tensors)
+                              numbers_as_tensors, python_title=title)
     for alias in (name, *aliases):
         # torch's deprecated overloads belong to the name, not to its aliases
         aliased = declaration if alias == name else replace(_renamed(declaration, alias),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from gradcli.engine import errors
+from gradcli.engine.declarations import declare
 
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
                  "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
@@ -34,6 +37,9 @@ class Device:
 CPU = Device("cpu")
 
 
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")  # torch's device-string grammar
+
+
 def device(spec, index: int | None = None) -> Device:
     """torch.device('cpu'), torch.device('cuda:0'), torch.device('cpu', 0)."""
     if isinstance(spec, Device):
@@ -43,11 +49,18 @@ def device(spec, index: int | None = None) -> Device:
     if not isinstance(spec, str):
         raise errors.type_error(f"device() received an invalid combination of arguments - got "
                                 f"({type(spec).__name__})")
-    name, _, number = spec.partition(":")
+    parsed = _DEVICE_STRING.fullmatch(spec)
+    if parsed is None:
+        raise errors.runtime(f"Invalid device string: '{spec}'")
+    name, number = parsed.groups()
     if name not in _KNOWN:
         raise errors.runtime(f"Expected one of {_DEVICE_TYPES} device type at start of device "
-                             f"string: {spec}")
-    return Device(name, int(number) if number.isdigit() else index)
+                             f"string: {name}")
+    return Device(name, index if number is None else int(number))
+
+
+declare("device", lambda spec, index=-1: device(spec, None if index == -1 else index),
+        "device(Device device)", "device(str type, int index=-1)", variants="torch")
 
 
 def place(spec) -> None:

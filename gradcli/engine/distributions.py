@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes, errors
-from gradcli.engine.creation import _leaf, draw_source
+from gradcli.engine.creation import _leaf, draw_source, fill_random
+from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.random import _uniform_f32, _uniform_f64
@@ -150,5 +151,25 @@ def multinomial(probs: Tensor, num_samples: int, replacement=False, generator=No
         picks = _with_replacement(rows, num_samples, generator)
     return _leaf(picks.reshape(*probs.shape[:-1], num_samples), dtypes.int64, False)
 
+
+_DRAWN = "*, Generator? generator=None"
+declare("bernoulli", bernoulli, f"bernoulli(Tensor self, {_DRAWN}, Tensor? out=None)",
+        f"bernoulli(Tensor self, float p, {_DRAWN})",
+        method=(f"bernoulli(Tensor self, {_DRAWN})", f"bernoulli(Tensor self, float p, {_DRAWN})"))
+declare("bernoulli_", bernoulli_, f"bernoulli_(Tensor self, Tensor p, {_DRAWN})",
+        f"bernoulli_(Tensor self, float p=0.5, {_DRAWN})", variants="method")
+declare("multinomial", multinomial, "multinomial(Tensor self, int num_samples, "
+        f"bool replacement=False, {_DRAWN}, Tensor? out=None)")
+declare("random_", random_, f"random_(Tensor self, {_DRAWN})",
+        f"random_(Tensor self, int from, int to, {_DRAWN})", f"random_(Tensor self, int to, {_DRAWN})",
+        variants="method")
+declare("exponential_", exponential_, f"exponential_(Tensor self, float lambd=1, {_DRAWN})",
+        variants="method")
+declare("normal_", lambda t, mean=0, std=1, generator=None: fill_random(
+    t, "normal", mean, std, generator), f"normal_(Tensor self, float mean=0, float std=1, {_DRAWN})",
+    variants="method")
+declare("uniform_", lambda t, low=0, high=1, generator=None: fill_random(
+    t, "uniform", low, high, generator), f"uniform_(Tensor self, float from=0, float to=1, {_DRAWN})",
+    variants="method")
 
 export(__name__, globals())

@@ -26,6 +26,9 @@ _DISPLAY = {"Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "floa
             "MemoryFormat": "torch.memory_format"}
 
 
+_KNOWN_TYPES = frozenset(_DISPLAY) | {f"int[{n}]" for n in range(1, 7)} | {"Tensor?[]"}
+
+
 @dataclass(frozen=True)
 class Param:
     type: str  # a key of _DISPLAY
@@ -60,6 +63,9 @@ class Schema:
 def parse_schema(text: str) -> Schema:
     """`name(Type arg, Type? arg=default, *, ...)` -> Schema."""
     name, _, rest = text.partition("(")
+    if type_names := {part.split()[0].rstrip("?") for part in rest[:-1].split(",")
+                      if " " in part.strip() and part.strip() != "*"} - _KNOWN_TYPES:
+        raise ValueError(f"{name}: unknown schema types {sorted(type_names)}")
     params, keyword_only = [], False
     for part in filter(None, (p.strip() for p in _top_level_split(rest[:-1]))):
         if part == "*":
@@ -68,7 +74,8 @@ def parse_schema(text: str) -> Schema:
         declared, _, default_text = part.partition("=")
         type_text, arg = declared.split()
         optional = type_text.endswith("?")
-        base = type_text.rstrip("?")
+        # Tensor?[]: from Python, a list of tensors all the same (torch's parser refuses None)
+        base = type_text.rstrip("?").replace("Tensor?[]", "Tensor[]")
         sized = base.startswith("int[") and base != "int[]"
         base = "int[]" if sized else base
         default = _parse_default(default_text) if default_text else _MISSING
@@ -97,6 +104,8 @@ def _parse_default(text: str):
         return tuple(int(v) for v in text[1:-1].split(",") if v)
     if text.startswith(("'", '"')):
         return text[1:-1]
+    if text.isidentifier():  # a named constant (contiguous_format): shown and passed as written
+        return text
     return float(text) if any(c in text for c in ".e") else int(text)
 
 
@@ -120,6 +129,11 @@ def _is_number(value) -> bool:
     return isinstance(value, (bool, int, float, np.number, np.bool_))
 
 
+def _is_number_tensor(value) -> bool:
+    """A 0-dim tensor outside autograd: what torch's parser accepts for a Scalar or a float."""
+    return isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad
+
+
 def _int_list(value, sized: bool = True):
     """An int (when `sized`) or a sequence of ints as a tuple, else None."""
     if _is_int(value) and sized:
@@ -136,6 +150,8 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     kind = param.type
     if kind == "Tensor":
         return isinstance(value, Tensor) or (numbers_as_tensors and _is_number(value)), value
+    if kind in ("Scalar", "float") and _is_number_tensor(value):
+        return True, value.data.item()  # torch's parser takes a 0-dim tensor as its number
     if kind == "Scalar":
         return _is_number(value), value
     if kind == "int":
@@ -162,7 +178,10 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     if kind == "Generator":
         from gradcli.engine.random import Generator
         return isinstance(value, Generator), value
-    return True, value  # Device, Layout, MemoryFormat: checked by the function
+    if kind == "Device":  # a device, its name or an index
+        from gradcli.engine.devices import Device
+        return isinstance(value, (Device, str)) or type(value) is int, value
+    return True, value  # Layout, MemoryFormat: checked by the function
 
 
 def _type_name(value) -> str:
@@ -188,14 +207,17 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
     """Bind to one overload: {param name: value}, or _Mismatch carrying torch's complaint."""
     params = schema.params if is_function else method_params(schema)
     positional = [p for p in params if not p.keyword_only]
-    args = _gather_varargs_intlist(positional, args)
+    args = _gather_varargs_intlist(positional, args, title)
     if len(args) > len(positional):
-        least = sum(1 for p in positional if p.default is _MISSING)
-        takes = (f"from {least} to {len(positional)} positional arguments" if least != len(
-            positional) else f"{len(positional)} positional argument"
-                 + ("s" if len(positional) != 1 else ""))
+        least = sum(1 for p in params if p.default is _MISSING)  # keyword-only ones too
+        if least != len(positional):
+            raise _Mismatch(errors.type_error(
+                f"{title}() takes from {least} to {len(positional)} positional arguments but "
+                f"{len(args)} were given"))
         raise _Mismatch(errors.type_error(
-            f"{title}() takes {takes} but {len(args)} {'was' if len(args) == 1 else 'were'} given"))
+            f"{title}() takes {len(positional)} positional argument"
+            f"{'s' if len(positional) != 1 else ''} but {len(args)} "
+            f"{'was' if len(args) == 1 else 'were'} given"))
     bound, remaining = {}, dict(kwargs)
     for index, param in enumerate(params):
         shown = param.python_name(is_function)
@@ -222,10 +244,12 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
             continue
         ok, converted = _convert(param, value, numbers_as_tensors)
         if not ok and param.type == "Tensor[]" and isinstance(value, (tuple, list)):
-            try:
-                require_tensors(value, index)
-            except errors.TorchError as error:
-                raise _Mismatch(error) from None
+            require_tensors(value, index)  # torch's parser fails at once, whatever the overload
+        if not ok and param.type == "int[]" and isinstance(value, (tuple, list)):
+            wrong = next(i for i, v in enumerate(value) if not _is_int(v))
+            raise _Mismatch(errors.type_error(
+                f"{title}(): argument '{shown}' failed to unpack the object at pos {wrong + 1} "
+                f"with error \"type must be tuple of ints,but got {_type_name(value[wrong])}\""))
         if not ok:
             where = f" (position {position})" if position is not None else ""
             raise _Mismatch(errors.type_error(
@@ -243,11 +267,17 @@ _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", 
                 "other": ("x2",)}
 
 
-def _gather_varargs_intlist(positional: list, args: tuple) -> tuple:
+def _gather_varargs_intlist(positional: list, args: tuple, title: str) -> tuple:
     """torch's `view(2, 3)` form: when an int list is the only positional parameter, ints
-    spread over the arguments fill it."""
+    spread over the arguments fill it (a later non-int is torch's unpacking error)."""
     if len(positional) == 1 and positional[0].type == "int[]" and not positional[0].sized and (
             args and _is_int(args[0])):
+        wrong = next((i for i, v in enumerate(args) if not _is_int(v)), None)
+        if wrong is not None:
+            raise errors.type_error(
+                f"{title}(): argument '{positional[0].name}' failed to unpack the object at pos "
+                f"{wrong + 1} with error \"type must be tuple of ints,but got "
+                f"{_type_name(args[wrong])}\"")
         return (tuple(args),)
     return args
 
@@ -287,8 +317,9 @@ def bind(schemas: tuple[Schema, ...], args: tuple, kwargs: dict, is_function: bo
 def method_params(schema: Schema) -> tuple:
     """An overload's parameters as a Tensor method takes them: without `self`, which is not
     always the first (torch's deprecated `addmm(Scalar beta, Tensor self, ...)`)."""
-    return tuple(p for p in schema.params if p.name != "self") \
-        if schema.params and schema.params[0].name != "self" else schema.params[1:]
+    if any(p.name == "self" for p in schema.params):
+        return tuple(p for p in schema.params if p.name != "self")
+    return schema.params[1:]
 
 
 def without_out(schema: Schema) -> Schema:

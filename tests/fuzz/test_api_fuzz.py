@@ -55,5 +55,5 @@ def test_errors_have_torchs_type_and_mostly_its_text():
         same_type += 1
         same_text += expected == got
     # Measured floors (the closing note lists what is left): raise them as gaps close.
-    assert same_type / raised >= 0.98, "\n".join(wrong_types[:20])
-    assert same_text / raised >= 0.80, f"{same_text} of {raised} texts equal"
+    assert same_type / raised >= 0.985, "\n".join(wrong_types[:20])
+    assert same_text / raised >= 0.97, f"{same_text} of {raised} texts equal"

@@ -15,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from gradcli.language.namespaces.public_names import NAMESPACES, RECORD  # noqa: E402
+from gradcli.language.namespaces.public_names import (  # noqa: E402
+    NAMESPACES, PARSED_NAMESPACES, RECORD)
 
 
 def _foreign(value) -> bool:
@@ -40,6 +41,46 @@ def public_names() -> dict[str, list[str]]:
     return out
 
 
+def _is_c_function(value) -> bool:
+    return inspect.isbuiltin(value) or inspect.ismethoddescriptor(value)
+
+
+def c_coded(names: dict[str, list[str]]) -> dict[str, list[str]]:
+    """namespace -> its functions torch writes in C++ (their argument errors are those of
+    torch's argument parser, where a Python function's are Python's)."""
+    import importlib
+    out = {}
+    for namespace in PARSED_NAMESPACES:
+        module_name, _, attr = namespace.rpartition(".")
+        owner = (getattr(importlib.import_module(module_name), attr) if attr == "Tensor"
+                 else importlib.import_module(namespace))
+        out[namespace] = [n for n in names[namespace]
+                          if _is_c_function(inspect.getattr_static(owner, n, None))]
+    return out
+
+
+def no_arguments(names: dict[str, list[str]]) -> list[str]:
+    """Tensor's C methods that take no arguments at all (`TensorBase.dim() takes no
+    arguments (1 given)`), found by calling each with one."""
+    import warnings
+
+    import torch
+    found = []
+    for name in c_coded(names)["torch.Tensor"]:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                getattr(torch.ones(2, 2), name)(object())
+        except TypeError as error:
+            if f".{name}() takes no arguments" in str(error):
+                found.append(name)
+        except Exception:  # noqa: BLE001 - any other failure: it takes arguments
+            pass
+    return found
+
+
 if __name__ == "__main__":
-    RECORD.write_text(json.dumps(public_names(), indent=0) + "\n", encoding="utf-8")
+    names = public_names()
+    record = {**names, "c_coded": c_coded(names), "no_arguments": no_arguments(names)}
+    RECORD.write_text(json.dumps(record, indent=0) + "\n", encoding="utf-8")
     print(f"wrote {RECORD.relative_to(ROOT)}")

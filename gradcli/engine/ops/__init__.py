@@ -16,7 +16,7 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.gating", "ops.group_norm",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
     "ops.padding", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
-    "ops.selection", "ops.shapes", "ops.sorting", "conversions", "creation", "einsum",
+    "ops.selection", "ops.shapes", "ops.sorting", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
@@ -39,6 +39,10 @@ def load_all() -> None:
 def _import(area: str) -> None:
     """Import one area of AREAS (by static imports: no computed name reaches the import system)."""
     match area:
+        case "gradcli.engine.devices":
+            from gradcli.engine import devices  # noqa: F401
+        case "gradcli.engine.distributions":
+            from gradcli.engine import distributions  # noqa: F401
         case "gradcli.engine.ops.registry":
             from gradcli.engine.ops import registry  # noqa: F401
         case "gradcli.engine.views":

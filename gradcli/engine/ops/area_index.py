@@ -179,11 +179,11 @@ INDEX = {
     },
     "gradcli.engine.ops.gating": {
         "function": (
-            "cat chunk clone contiguous expand expand_as flatten flip infer_shape is_contiguous "
-            "matrix_transpose narrow normalize_dims permute repeat reshape reshape_as "
-            "reversed_dims size_list sizes_arg split squeeze squeeze_ stack t t_ transpose "
-            "transpose_ unbind unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as "
-            "wrap_dim "
+            "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
+            "is_contiguous matrix_transpose narrow normalize_dims permute repeat reshape "
+            "reshape_as reversed_dims size_list sizes_arg split split_with_sizes squeeze squeeze_ "
+            "stack t t_ transpose transpose_ unbind unsafe_chunk unsafe_split unsqueeze "
+            "unsqueeze_ view view_as view_as_dtype wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias cat clone expand flip glu permute repeat "
@@ -195,13 +195,14 @@ INDEX = {
             "functional:glu method:chunk method:clone method:contiguous method:expand "
             "method:expand_as method:flatten method:flip method:is_contiguous method:narrow "
             "method:numel method:permute method:ravel method:repeat method:reshape "
-            "method:reshape_as method:squeeze method:squeeze_ method:swapaxes_ method:swapdims_ "
-            "method:t method:t_ method:transpose method:transpose_ method:unbind "
-            "method:unsafe_chunk method:unsafe_split method:unsqueeze method:unsqueeze_ "
-            "method:view method:view_as torch:cat torch:chunk torch:clone torch:concat "
-            "torch:concatenate torch:flatten torch:flip torch:narrow torch:numel torch:permute "
-            "torch:ravel torch:reshape torch:squeeze torch:stack torch:t torch:transpose "
-            "torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
+            "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
+            "method:swapaxes_ method:swapdims_ method:t method:t_ method:transpose "
+            "method:transpose_ method:unbind method:unsafe_chunk method:unsafe_split "
+            "method:unsqueeze method:unsqueeze_ method:view method:view_as torch:cat torch:chunk "
+            "torch:clone torch:concat torch:concatenate torch:flatten torch:flip torch:narrow "
+            "torch:numel torch:permute torch:ravel torch:reshape torch:split_with_sizes "
+            "torch:squeeze torch:stack torch:t torch:transpose torch:unbind torch:unsafe_chunk "
+            "torch:unsafe_split torch:unsqueeze "
         ),
     },
     "gradcli.engine.ops.group_norm": {
@@ -214,15 +215,15 @@ INDEX = {
     },
     "gradcli.engine.ops.inplace": {
         "function": (
-            "DECLARATIONS IMMUTABLE_SETITEM apply_inplace assign_into check_inplace check_mutable "
-            "copy_ declare_inplace declare_written_back fill_ index_put_ leaf_note short_name "
-            "zero_ "
+            "IMMUTABLE_SETITEM apply_inplace assign_into check_inplace check_mutable copy_ "
+            "declare_inplace declare_written_back fill_ index_put_ leaf_note short_name zero_ "
         ),
         "row": (
             "copy_ fill_.Scalar fill_.Tensor zero_ "
         ),
         "declaration": (
-            "method:copy_ method:fill_ method:index_put_ method:zero_ "
+            "method:copy_ method:fill_ method:index_put method:index_put_ method:zero_ "
+            "torch:index_put "
         ),
     },
     "gradcli.engine.ops.interpolate": {
@@ -334,18 +335,18 @@ INDEX = {
             "method:multiply method:neg method:negative method:pow method:reciprocal "
             "method:remainder method:round method:rsqrt method:sgn method:sigmoid method:sign "
             "method:sin method:sinc method:sinh method:sqrt method:square method:sub "
-            "method:subtract method:tan method:tanh method:true_divide method:trunc method:xlogy "
-            "torch:abs torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul "
-            "torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan "
-            "torch:atan2 torch:ceil torch:clamp torch:clip torch:cos torch:cosh torch:deg2rad "
-            "torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 torch:fix "
-            "torch:floor torch:floor_divide torch:frac torch:hypot torch:lerp torch:log "
+            "method:subtract method:tan method:tanh method:true_divide method:trunc method:where "
+            "method:xlogy torch:abs torch:absolute torch:acos torch:add torch:addcdiv "
+            "torch:addcmul torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin "
+            "torch:atan torch:atan2 torch:ceil torch:clamp torch:clip torch:cos torch:cosh "
+            "torch:deg2rad torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 "
+            "torch:fix torch:floor torch:floor_divide torch:frac torch:hypot torch:lerp torch:log "
             "torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logit torch:masked_fill "
             "torch:maximum torch:minimum torch:mul torch:multiply torch:neg torch:negative "
             "torch:pow torch:reciprocal torch:remainder torch:round torch:rsqrt torch:rsub "
             "torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc torch:sinh torch:sqrt "
             "torch:square torch:sub torch:subtract torch:tan torch:tanh torch:true_divide "
-            "torch:trunc torch:xlogy "
+            "torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.pointwise_more": {
@@ -396,11 +397,11 @@ INDEX = {
             "var.correction "
         ),
         "declaration": (
-            "method:amax method:amin method:argmax method:argmin method:cumprod method:cumsum "
-            "method:logsumexp method:max method:mean method:min method:norm method:prod "
-            "method:std method:sum method:var torch:amax torch:amin torch:argmax torch:argmin "
-            "torch:cumprod torch:cumsum torch:logsumexp torch:max torch:mean torch:min torch:norm "
-            "torch:prod torch:std torch:sum torch:var "
+            "linalg:vector_norm method:amax method:amin method:argmax method:argmin "
+            "method:cumprod method:cumsum method:logsumexp method:max method:mean method:min "
+            "method:norm method:prod method:std method:sum method:var torch:amax torch:amin "
+            "torch:argmax torch:argmin torch:cumprod torch:cumsum torch:logsumexp torch:max "
+            "torch:mean torch:min torch:norm torch:prod torch:std torch:sum torch:var "
         ),
     },
     "gradcli.engine.ops.selection": {
@@ -441,6 +442,9 @@ INDEX = {
         "function": (
             "CONVERTERS converter to to_dtype to_numpy type_ "
         ),
+        "declaration": (
+            "torch:device "
+        ),
     },
     "gradcli.engine.creation": {
         "function": (
@@ -450,7 +454,21 @@ INDEX = {
             "randperm set_default_dtype size_args storage tensor zeros zeros_like "
         ),
         "declaration": (
-            "torch:empty torch:ones torch:rand torch:randn torch:zeros "
+            "torch:arange torch:empty torch:eye torch:linspace torch:normal torch:ones torch:rand "
+            "torch:rand_like torch:randint torch:randint_like torch:randn torch:randn_like "
+            "torch:randperm torch:zeros "
+        ),
+    },
+    "gradcli.engine.distributions": {
+        "function": (
+            "bernoulli bernoulli_ exponential_ multinomial random_ "
+        ),
+        "row": (
+            "bernoulli "
+        ),
+        "declaration": (
+            "method:bernoulli method:bernoulli_ method:exponential_ method:multinomial "
+            "method:normal_ method:random_ method:uniform_ torch:bernoulli torch:multinomial "
         ),
     },
     "gradcli.engine.einsum": {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop, pointwise_op
@@ -129,11 +129,17 @@ def atleast(a: Tensor, ndim: int) -> Tensor:
 
 
 def _atleast(ndim: int):
+    """torch.atleast_Nd(*tensors): one argument is handed on alone, several as a tuple, to the
+    C++ function with overloads (Tensor input) and (tuple of Tensors tensors)."""
+    name = f"atleast_{ndim}d"
+    overloads = (schemas.parse_schema(f"{name}(Tensor input)"),
+                 schemas.parse_schema(f"{name}(Tensor[] tensors)"))
+
     def function(*tensors):
-        if len(tensors) == 1 and isinstance(tensors[0], Tensor):
-            return atleast(tensors[0], ndim)
-        return tuple(atleast(t, ndim) for t in _tensor_list(tensors))
-    function.__name__ = f"atleast_{ndim}d"
+        given = tensors[0] if len(tensors) == 1 else tensors
+        index, _ = schemas.bind(overloads, (given,), {}, True, name)
+        return atleast(given, ndim) if index == 0 else tuple(atleast(t, ndim) for t in given)
+    function.__name__ = name
     return function
 
 
@@ -345,7 +351,8 @@ declare("repeat_interleave", repeat_interleave,
 declare("swapaxes", swapaxes, "swapaxes(Tensor self, int axis0, int axis1)")
 declare("swapdims", swapaxes, "swapdims(Tensor self, int dim0, int dim1)")
 declare("select", select_index, "select(Tensor self, int dim, int index)")
-declare("unflatten", unflatten, "unflatten(Tensor self, int dim, int[] sizes)")
+declare("unflatten", unflatten, "unflatten(Tensor self, int dim, int[] sizes)", variants="torch")
+declare("unflatten", unflatten, python="self, dim, sizes", variants="method")  # Python in torch
 declare("fliplr", fliplr, "fliplr(Tensor self)")
 declare("flipud", flipud, "flipud(Tensor self)")
 declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")
@@ -686,10 +693,14 @@ def new_tensor(t: Tensor, data, dtype=None, device=None, requires_grad=False, la
 __all__ += ["strides", "stride", "storage_offset", "new_zeros", "new_ones", "new_empty",
             "new_full", "new_tensor"]
 _NEW = "dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False"
+_NEW_OPTIONS = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+                "bool? pin_memory=False, bool? requires_grad=False")
 for _name, _function in (("new_zeros", new_zeros), ("new_ones", new_ones),
                          ("new_empty", new_empty)):
-    declare(_name, _function, python="self, *size, " + _NEW, variants="method")
-declare("new_full", new_full, python="self, size, fill_value, *, " + _NEW, variants="method")
+    declare(_name, _function, f"{_name}(Tensor self, int[] size, {_NEW_OPTIONS})",
+            variants="method")
+declare("new_full", new_full, f"new_full(Tensor self, int[] size, Scalar fill_value, {_NEW_OPTIONS})",
+        variants="method")
 declare("new_tensor", new_tensor, python="self, data, *, " + _NEW, variants="method")
 declare("stride", stride, python="self, dim=None", variants="method")
 declare("storage_offset", storage_offset, python="self", variants="method")

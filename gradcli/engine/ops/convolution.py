@@ -627,10 +627,11 @@ _CONV_MODE = ("(Tensor input, Tensor weight, Tensor? bias=None, int[{n}] stride=
 for _n, _fn in ((1, conv1d), (2, conv2d)):
     declare(f"conv{_n}d", _fn, f"conv{_n}d" + _CONV.format(n=_n),
             f"conv{_n}d" + _CONV_MODE.format(n=_n), variants="torch functional")
-declare("max_pool2d", max_pool2d, python="input, kernel_size, stride=None, padding=0, "
-        "dilation=1, ceil_mode=False, return_indices=False", variants="functional")
-declare("max_pool1d", max_pool1d, python="input, kernel_size, stride=None, padding=0, "
-        "dilation=1, ceil_mode=False, return_indices=False", variants="functional")
+# torch's max_pool1d/2d dispatch on the truth of return_indices to _max_poolNd or ..._with_indices
+for _n, _fn in ((1, max_pool1d), (2, max_pool2d)):
+    declare(f"max_pool{_n}d", _fn, python="input, kernel_size, stride=None, padding=0, dilation=1, "
+            "ceil_mode=False, return_indices=False; return_indices: truth",
+            variants="functional", title=f"_max_pool{_n}d")
 declare("avg_pool2d", avg_pool2d, "avg_pool2d(Tensor input, int[2] kernel_size, "
         "int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
         "int? divisor_override=None)", variants="functional")

@@ -515,19 +515,23 @@ _CHOLESKY_DEPRECATED = (
     "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
     "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
     "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for "
-    "all valid (symmetric positive definite) inputs.")
+    "all valid (symmetric positive definite) inputs. (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:1765.)")
 
 
 def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:
-    _check_square(name if key != "cholesky" else "linalg.cholesky", a)
-    _check_floating("linalg.cholesky", a)
+    _check_square(name, a)
+    if key == "cholesky" and not a.dtype.is_floating_point:  # the deprecated kernel's words
+        raise errors.TorchError("NotImplementedError", f'"cholesky_cpu" not implemented for '
+                                f"'{a.dtype.legacy_name[:-6]}'")
+    _check_floating(name, a)
     flat, batched = _batches(a.data)
     for i, matrix in enumerate(flat):
         order = _not_positive_definite(matrix)
         if order:
             where = f"(Batch element {i}): " if batched else ""
             raise errors.TorchError(
-                "_LinAlgError", f"linalg.cholesky: {where}The factorization could not be "
+                "_LinAlgError", f"{name}: {where}The factorization could not be "
                 f"completed because the input is not positive-definite (the leading minor of "
                 f"order {order} is not positive-definite).")
     return apply(OPS[key], a, upper=upper)

@@ -225,8 +225,12 @@ declare("zero_", zero_, "zero_(Tensor self)", variants="method")
 declare("fill_", fill_, "fill_(Tensor self, Tensor value)", "fill_(Tensor self, Scalar value)",
         variants="method")
 declare("copy_", lambda t, src, non_blocking=False: copy_(t, src),
-        "copy_(Tensor self, Tensor src, bool non_blocking=False)", variants="method")
+        "copy_(Tensor self, Tensor other, bool non_blocking=False)", variants="method",
+        hidden=("copy_(Tensor self, Tensor other, bool async=False)",))
 declare("index_put_", index_put_, "index_put_(Tensor self, Tensor?[] indices, Tensor values, "
         "bool accumulate=False)", variants="method")
+declare("index_put", lambda t, indices, values, accumulate=False: F.index_put(
+    t, F.index_put_key(indices), values, accumulate),
+    "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)")
 
 export(__name__, globals())

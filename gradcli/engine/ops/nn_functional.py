@@ -836,30 +836,35 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
 # ---- declarations -------------------------------------------------------------------------------
 
 _FUNCTIONAL = "functional"
+# the order of torch's first checks: activations test `inplace`, then call X_ or X; feature
+# dropouts compare p with 0, then ask input.dim()
+_INPLACE = "; inplace: truth, input: Tensor@inplace"
+_FEATURE = "; p: probability, input: .dim"
 for _name, _fn, _signature in (
-        ("relu6", relu6, "input, inplace=False"),
-        ("selu", selu, "input, inplace=False"),
-        ("celu", celu, "input, alpha=1.0, inplace=False"),
-        ("mish", mish, "input, inplace=False"),
-        ("softsign", softsign, "input"),
-        ("hardtanh", hardtanh, "input, min_val=-1.0, max_val=1.0, inplace=False"),
-        ("hardsigmoid", hardsigmoid, "input, inplace=False"),
-        ("hardswish", hardswish, "input, inplace=False"),
-        ("tanhshrink", tanhshrink, "input"),
-        ("softmin", softmin, "input, dim=None, _stacklevel=3, dtype=None"),
-        ("threshold", threshold, "input, threshold, value, inplace=False"),
-        ("normalize", normalize, "input, p=2.0, dim=1, eps=1e-12, out=None"),
+        ("relu6", relu6, "input, inplace=False" + _INPLACE),
+        ("selu", selu, "input, inplace=False" + _INPLACE),
+        ("celu", celu, "input, alpha=1.0, inplace=False" + _INPLACE),
+        ("mish", mish, "input, inplace=False" + _INPLACE),
+        ("softsign", softsign, "input; input: .abs"),
+        ("hardtanh", hardtanh, "input, min_val=-1.0, max_val=1.0, inplace=False" + _INPLACE),
+        ("hardsigmoid", hardsigmoid, "input, inplace=False" + _INPLACE),
+        ("hardswish", hardswish, "input, inplace=False" + _INPLACE),
+        ("tanhshrink", tanhshrink, "input; input: .tanh"),
+        ("softmin", softmin, "input, dim=None, _stacklevel=3, dtype=None; input: .dim"),
+        ("normalize", normalize, "input, p=2.0, dim=1, eps=1e-12, out=None; input: .norm"),
         ("pad", pad, "input, pad, mode='constant', value=None"),
-        ("dropout", dropout, "input, p=0.5, training=True, inplace=False"),
-        ("dropout1d", dropout1d, "input, p=0.5, training=True, inplace=False"),
-        ("dropout2d", dropout2d, "input, p=0.5, training=True, inplace=False"),
-        ("dropout3d", dropout3d, "input, p=0.5, training=True, inplace=False"),
+        ("dropout", dropout, "input, p=0.5, training=True, inplace=False; p: probability, "
+         "input: Tensor@inplace"),
+        ("dropout1d", dropout1d, "input, p=0.5, training=True, inplace=False" + _FEATURE),
+        ("dropout2d", dropout2d, "input, p=0.5, training=True, inplace=False" + _FEATURE),
+        ("dropout3d", dropout3d, "input, p=0.5, training=True, inplace=False" + _FEATURE),
         ("embedding", embedding, "input, weight, padding_idx=None, max_norm=None, "
          "norm_type=2.0, scale_grad_by_freq=False, sparse=False"),
         ("layer_norm", layer_norm, "input, normalized_shape, weight=None, bias=None, eps=1e-05"),
         ("batch_norm", batch_norm, "input, running_mean, running_var, weight=None, bias=None, "
          "training=False, momentum=0.1, eps=1e-05"),
-        ("huber_loss", huber_loss, "input, target, reduction='mean', delta=1.0, weight=None"),
+        ("huber_loss", huber_loss, "input, target, reduction='mean', delta=1.0, weight=None; "
+         "target: .size, input: .size"),
         ("kl_div", kl_div, "input, target, size_average=None, reduce=None, reduction='mean', "
          "log_target=False"),
         ("margin_ranking_loss", margin_ranking_loss, "input1, input2, target, margin=0, "
@@ -875,6 +880,8 @@ for _name, _fn, _signature in (
         ("triplet_margin_loss", triplet_margin_loss, "anchor, positive, negative, margin=1.0, "
          "p=2, eps=1e-06, swap=False, size_average=None, reduce=None, reduction='mean'")):
     declare(_name, _fn, python=_signature, variants=_FUNCTIONAL)
+declare("threshold", threshold, python="input, threshold, value, inplace=False" + _INPLACE,
+        variants=_FUNCTIONAL, title="_threshold")
 declare("softshrink", softshrink, "softshrink(Tensor input, Scalar lambd=0.5)",
         variants="functional")
 declare("hardshrink", hardshrink, "hardshrink(Tensor input, Scalar lambd=0.5)",

@@ -800,27 +800,55 @@ def masked_fill(t: Tensor, mask: Tensor, value) -> Tensor:
 
 # ---- declarations: the public names of this area ------------------------------------------------
 
+def _where_or_nonzero(condition: Tensor, input=None, other=None):
+    """torch.where(condition, input, other), or where(condition): nonzero(as_tuple=True)."""
+    if input is None:
+        from gradcli.engine.ops.sorting import nonzero
+        return nonzero(condition, as_tuple=True)
+    return where(condition, input, other)
+
+
+declare("where", _where_or_nonzero, "where(Tensor condition)",
+        "where(Tensor condition, Tensor self, Tensor other, *, Tensor? out=None)",
+        "where(Tensor condition, Scalar self, Tensor other)",
+        "where(Tensor condition, Tensor self, Scalar other)",
+        "where(Tensor condition, Scalar self, Scalar other)", variants="torch")
+declare("where", lambda t, condition, other: where(condition, t, other),
+        "where(Tensor self, Tensor condition, Tensor other)",
+        "where(Tensor self, Tensor condition, Scalar other)", variants="method")
 declare("add", add, "add(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
         method=("add(Tensor self, Tensor other, *, Scalar alpha=1)",), numbers_as_tensors=True,
         hidden=("add(Tensor self, Scalar alpha, Tensor other, *, Tensor? out=None)",))
 declare("sub", sub, "sub(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
-        method=("sub(Tensor self, Tensor other, *, Scalar alpha=1)",), aliases=("subtract",),
+        method=("sub(Tensor self, Tensor other, *, Scalar alpha=1)",),
         numbers_as_tensors=True, hidden=("sub(Tensor self, Scalar alpha, Tensor other, *, Tensor? out=None)",))
 declare("rsub", rsub, "rsub(Tensor self, Tensor other, *, Scalar alpha=1)",
         "rsub(Tensor self, Scalar other, Scalar alpha=1)", variants="torch")
 declare("mul", mul, "mul(Tensor self, Tensor other, *, Tensor? out=None)",
-        method=("mul(Tensor self, Tensor other)",), aliases=("multiply",), numbers_as_tensors=True)
+        method=("mul(Tensor self, Tensor other)",), numbers_as_tensors=True)
 declare("div", div, "div(Tensor self, Tensor other, *, Tensor? out=None)",
         "div(Tensor self, Tensor other, *, str rounding_mode, Tensor? out=None)",
         "div(Tensor self, Scalar other, *, str rounding_mode)",
         method=("div(Tensor self, Tensor other)",
         "div(Tensor self, Tensor other, *, str rounding_mode)",
-        "div(Tensor self, Scalar other, *, str rounding_mode)"), aliases=("divide", "true_divide"),
-        numbers_as_tensors=True)
-declare("floor_divide", floor_divide, "floor_divide(Tensor self, Tensor other, *, Tensor? out=None)",
-        "floor_divide(Tensor self, Scalar other)",
-        method=("floor_divide(Tensor self, Tensor other)",
-        "floor_divide(Tensor self, Scalar other)"), numbers_as_tensors=True)
+        "div(Tensor self, Scalar other, *, str rounding_mode)"), numbers_as_tensors=True)
+# torch's aliases of sub, mul and div list overloads of their own (a Scalar `other` among them)
+declare("subtract", sub, "subtract(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
+        "subtract(Tensor self, Scalar other, Scalar alpha=1)",
+        method=("subtract(Tensor self, Tensor other, *, Scalar alpha=1)",
+                "subtract(Tensor self, Scalar other, Scalar alpha=1)"), numbers_as_tensors=True)
+declare("divide", div, "divide(Tensor self, Tensor other, *, Tensor? out=None)",
+        "divide(Tensor self, Tensor other, *, str rounding_mode, Tensor? out=None)",
+        "divide(Tensor self, Scalar other)", "divide(Tensor self, Scalar other, *, str rounding_mode)",
+        method=("divide(Tensor self, Tensor other)",
+                "divide(Tensor self, Tensor other, *, str rounding_mode)",
+                "divide(Tensor self, Scalar other)",
+                "divide(Tensor self, Scalar other, *, str rounding_mode)"), numbers_as_tensors=True)
+for _binary, _fn in (("multiply", mul), ("true_divide", div), ("floor_divide", floor_divide)):
+    declare(_binary, _fn, f"{_binary}(Tensor self, Tensor other, *, Tensor? out=None)",
+            f"{_binary}(Tensor self, Scalar other)", method=(
+                f"{_binary}(Tensor self, Tensor other)", f"{_binary}(Tensor self, Scalar other)"),
+            numbers_as_tensors=True)
 declare("remainder", remainder, "remainder(Tensor self, Tensor other, *, Tensor? out=None)",
         "remainder(Scalar self, Tensor other)",
         "remainder(Tensor self, Scalar other, *, Tensor? out=None)",

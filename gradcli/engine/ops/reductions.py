@@ -12,7 +12,7 @@ from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
 from gradcli.engine.norm_order import two_norm
 from gradcli.engine.product_order import dim_product, whole_product
 from gradcli.engine.variance_order import variance
-from gradcli.engine.declarations import declare
+from gradcli.engine.declarations import DECLARATIONS, declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop, not_differentiable
@@ -600,9 +600,10 @@ def norm(a: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Ten
         if p != "fro":
             raise errors.runtime(f"linalg.vector_norm: ord must be a number, got {p}")
         p = 2
-    if isinstance(dim, int):
-        dim = (dim,)
-    return vector_norm(a, p, dim, keepdim, dtype)
+    # torch's norm hands its arguments to linalg.vector_norm, whose parser checks them
+    declaration = DECLARATIONS["linalg", "vector_norm"]
+    positional, keywords = declaration.bind((a, p, dim, keepdim), {"dtype": dtype}, "linalg")
+    return declaration(*positional, **keywords)
 
 
 def _correction(unbiased, correction) -> float:
@@ -684,6 +685,8 @@ declare("argmax", argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False
         method=("argmax(Tensor self, int? dim=None, bool keepdim=False)",))
 declare("argmin", argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False, *, Tensor? out=None)",
         method=("argmin(Tensor self, int? dim=None, bool keepdim=False)",))
+declare("vector_norm", vector_norm, "vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, "
+        "bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)", variants="linalg")
 declare("norm", norm, python="input: .layout, p='fro', dim=None, keepdim=False, dtype=None")
 declare("var", var, "var(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
         "var(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",

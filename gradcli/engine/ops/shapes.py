@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import errors
-from gradcli.engine.declarations import declare
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import DECLARATIONS, declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, OPS, defop
 from gradcli.engine.state import STATE
@@ -223,6 +223,25 @@ def view(a: Tensor, shape) -> Tensor:
     return _op("view", a, shape=infer_shape(shape, a.numel()), sizes=a.shape)
 
 
+def view_as_dtype(a: Tensor, dtype: dtypes.DType) -> Tensor:
+    """Tensor.view(dtype): the same bytes read as `dtype` (outside autograd, as in torch); the
+    last dimension shrinks or grows by the ratio of element sizes."""
+    if dtype is not a.dtype and dtype.itemsize != a.dtype.itemsize:
+        names = f"{a.dtype.legacy_name[:-6]} as {dtype.legacy_name[:-6]}"
+        if a.ndim == 0:
+            raise errors.runtime(f"self.dim() cannot be 0 to view {names} (different element "
+                                 "sizes)")
+        last_stride = a.data.strides[-1] // a.dtype.itemsize
+        if a.shape[-1] != 1 and last_stride != 1:
+            raise errors.runtime(f"self.stride(-1) must be 1 to view {names} (different element "
+                                 f"sizes), but got {last_stride}")
+        ratio = dtype.itemsize // a.dtype.itemsize
+        if ratio > 1 and a.shape[-1] % ratio:
+            raise errors.runtime(f"self.size(-1) must be divisible by {ratio} to view {names} "
+                                 f"(different element sizes), but got {a.shape[-1]}")
+    return Tensor(a.data.view(dtype.np), dtype)
+
+
 def reshape(a: Tensor, shape) -> Tensor:
     """As torch: a view of a contiguous tensor (ViewBackward0), an alias with new strides when
     they allow one (ReshapeAliasBackward0), else a contiguous copy (UnsafeViewBackward0)."""
@@ -397,7 +416,7 @@ def clone(a: Tensor, memory_format=None) -> Tensor:
     return _op("clone", a)
 
 
-def is_contiguous(a: Tensor) -> bool:
+def is_contiguous(a: Tensor, memory_format="contiguous_format") -> bool:
     return bool(a.data.flags.c_contiguous)
 
 
@@ -444,21 +463,30 @@ def stack(tensors, dim: int = 0) -> Tensor:
 
 
 def split(a: Tensor, split_size_or_sections, dim: int = 0, op: str = "split.Tensor") -> tuple:
+    if not isinstance(split_size_or_sections, int):
+        # torch's Tensor.split hands anything but an int to split_with_sizes (its parser checks)
+        declaration = DECLARATIONS["torch", "split_with_sizes"]
+        positional, keywords = declaration.bind((a, split_size_or_sections, dim), {}, "torch")
+        return declaration(*positional, **keywords)
     if a.ndim == 0:
         raise errors.runtime("split expects at least a 1-dimensional tensor")
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d]
-    if isinstance(split_size_or_sections, int):
-        step = split_size_or_sections
-        if step < 0:
-            raise errors.runtime(f"split expects split_size be non-negative, but got "
-                                 f"split_size={step}")
-        if step == 0 and size != 0:
-            raise errors.runtime(f"split_size can only be 0 if dimension size is 0, but got "
-                                 f"dimension size of {size}")
-        sections = [step] * (size // step) + ([size % step] if size % step else []) if step else [0]
-        return _op(op, a, sections=tuple(sections), dim=d)
-    sections = tuple(split_size_or_sections)
+    step = split_size_or_sections
+    if step < 0:
+        raise errors.runtime(f"split expects split_size be non-negative, but got "
+                             f"split_size={step}")
+    if step == 0 and size != 0:
+        raise errors.runtime(f"split_size can only be 0 if dimension size is 0, but got "
+                             f"dimension size of {size}")
+    sections = [step] * (size // step) + ([size % step] if size % step else []) if step else [0]
+    return _op(op, a, sections=tuple(sections), dim=d)
+
+
+def split_with_sizes(a: Tensor, split_sizes, dim: int = 0) -> tuple:
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    sections = tuple(split_sizes)
     if sum(sections) != size or any(s < 0 for s in sections):
         raise errors.runtime(
             f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
@@ -490,7 +518,11 @@ def unbind(a: Tensor, dim: int = 0) -> tuple:
     return _op("unbind.int", a, dim=wrap_dim(dim, a.ndim))
 
 
-def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
+def narrow(a: Tensor, dim: int, start, length: int) -> Tensor:
+    if isinstance(start, Tensor):
+        if start.ndim != 0 or start.dtype.is_floating_point or start.dtype is dtypes.bool_:
+            raise errors.runtime("start must be an 0-dim integral Tensor.")
+        start = int(start.data)
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d]
     if not -size <= start <= size:
@@ -515,7 +547,9 @@ def view_as(a: Tensor, other: Tensor) -> Tensor:
 
 declare("numel", lambda a: a.numel(), "numel(Tensor self)")
 declare("reshape", reshape, "reshape(Tensor self, int[] shape)")
-declare("view", view, "view(Tensor self, int[] size)", variants="method")
+declare("view", lambda a, size_or_dtype: view_as_dtype(a, size_or_dtype) if isinstance(
+    size_or_dtype, dtypes.DType) else view(a, size_or_dtype),
+    "view(Tensor self, ScalarType dtype)", "view(Tensor self, int[] size)", variants="method")
 declare("reshape_as", reshape_as, "reshape_as(Tensor self, Tensor other)", variants="method")
 declare("view_as", view_as, "view_as(Tensor self, Tensor other)", variants="method")
 declare("flatten", flatten, "flatten(Tensor self, int start_dim=0, int end_dim=-1)")
@@ -541,15 +575,18 @@ declare("repeat", repeat, "repeat(Tensor self, int[] repeats)", variants="method
 declare("clone", clone, "clone(Tensor self, *, MemoryFormat? memory_format=None)")
 declare("contiguous", contiguous, "contiguous(Tensor self, *, MemoryFormat? memory_format=None)",
         variants="method")
-declare("is_contiguous", is_contiguous, "is_contiguous(Tensor self)", variants="method")
+declare("is_contiguous", is_contiguous, "is_contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format)", variants="method")
 declare("cat", cat, "cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
         variants="torch", aliases=("concat", "concatenate"))
 declare("stack", stack, "stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
         variants="torch")
 declare("chunk", chunk, "chunk(Tensor self, int chunks, int dim=0)")
 declare("unsafe_chunk", unsafe_chunk, "unsafe_chunk(Tensor self, int chunks, int dim=0)")
-declare("unsafe_split", unsafe_split, "unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0)")
-declare("narrow", narrow, "narrow(Tensor self, int dim, int start, int length)")
+declare("split_with_sizes", split_with_sizes,
+        "split_with_sizes(Tensor self, int[] split_sizes, int dim=0)")
+declare("unsafe_split", unsafe_split, "unsafe_split(Tensor self, int split_size, int dim=0)")
+declare("narrow", narrow, "narrow(Tensor self, int dim, Tensor start, int length)",
+        "narrow(Tensor self, int dim, int start, int length)")
 declare("unbind", unbind, "unbind(Tensor self, int dim=0)")
 
 

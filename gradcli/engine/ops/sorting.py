@@ -506,12 +506,15 @@ declare("kthvalue", kthvalue,
 declare("median", median, "median(Tensor self)",
         "median(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None)")
 declare("mode", mode, "mode(Tensor self, int dim=-1, bool keepdim=False, *, Tensor[]? out=None)")
-declare("unique", unique,
-        python="input, sorted=True, return_inverse=False, return_counts=False, dim=None")
+# torch's unique and unique_consecutive dispatch on the truth of their flags (positions 2, 3 and
+# 2, 1) to Python functions named for the outputs, which call _unique2 / unique_consecutive
+declare("unique", unique, python="input, sorted=True, return_inverse=False, return_counts=False, "
+        "dim=None; return_inverse: truth, return_counts: truth, input: Tensor@_unique2",
+        title="_return_output")
 declare("unique_consecutive", unique_consecutive,
-        python="input, return_inverse=False, return_counts=False, dim=None")
-declare("nonzero", nonzero, "nonzero(Tensor self, *, Tensor? out=None)",
-        "nonzero(Tensor self, *, bool as_tuple)",
+        python="input, return_inverse=False, return_counts=False, dim=None; return_counts: truth, "
+        "return_inverse: truth, input: Tensor", title="_consecutive_return_output")
+declare("nonzero", nonzero, "nonzero(Tensor self, *, bool as_tuple=False, Tensor? out=None)",
         method=("nonzero(Tensor self)", "nonzero(Tensor self, *, bool as_tuple)"))
 declare("argwhere", argwhere, "argwhere(Tensor self)")
 declare("count_nonzero", count_nonzero, "count_nonzero(Tensor self, int? dim=None)",

@@ -62,7 +62,8 @@ def set_detect_anomaly(mode, check_nan=True) -> ContextManager:
 
 
 MODES = {
-    "inference_mode": entry("inference_mode", inference_mode, "mode=True", context=True),
+    "inference_mode": entry("inference_mode", inference_mode, "mode=True", context=True,
+                            style="new", qualname="inference_mode.__new__"),
     **{name: entry(name, query, "", style="noargs", qualname=f"torch.{name}") for name, query in (
         ("is_inference_mode_enabled", lambda: STATE.inference),
         ("is_anomaly_enabled", lambda: STATE.anomaly[0]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gradcli.engine import conversions, creation, devices, einsum, errors
+from gradcli.engine.dtypes import DType
 from gradcli.engine.ops import pointwise as P
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -10,27 +11,13 @@ from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
+from gradcli.language.namespaces.public_names import worded_as_torch
+from gradcli.language.runtime.exceptions import LINALG_ERROR
 from gradcli.language.runtime.signatures import declared_entry
 from gradcli.language.runtime.objects import LazyTable
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, type_name
 
 _FACTORY = "dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
-
-def _where(condition, a=None, b=None):
-    for value in (a, b):
-        if value is not None and not isinstance(value, (Tensor, bool, int, float)):
-            raise errors.type_error(
-                f"where() received an invalid combination of arguments - got (Tensor, "
-                f"{type(a).__name__}, {type(b).__name__}), but expected one of:\n"
-                " * (Tensor condition)\n"
-                " * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n"
-                " * (Tensor condition, Number self, Tensor other)\n"
-                " * (Tensor condition, Tensor input, Number other)\n"
-                " * (Tensor condition, Number self, Number other)\n")
-    if a is None or b is None:
-        raise errors.type_error("where() missing required arguments 'input' and 'other'")
-    return P.where(condition, a, b)
-
 
 # Parameters that torch's Python-coded functions hand to its C++ ops as tensors
 _TENSOR_PARAMETERS = frozenset(("input", "target", "x1", "x2", "input1", "input2", "anchor",
@@ -41,15 +28,23 @@ _OPTIONAL_TENSOR_PARAMETERS = frozenset(("weight", "bias", "running_mean", "runn
 def _tensor_arguments(spec: str) -> str:
     """`spec` with `: Tensor` on its tensor parameters that say nothing else (a wrong type then
     fails as torch's C++ parser fails, never inside the implementation)."""
+    spec, semicolon, ordered = spec.partition(";")
+    checked = {c.partition(":")[0].strip() for c in ordered.split(",")}
     parts = []
     for part in spec.split(","):
         name, equals, default = part.partition("=")
-        if ":" not in name and name.strip() in _TENSOR_PARAMETERS:
+        if name.strip() in checked:
+            pass
+        elif ":" not in name and name.strip() in _TENSOR_PARAMETERS:
             part = f"{name.rstrip()}: Tensor{equals}{default}"
         elif ":" not in name and name.strip() in _OPTIONAL_TENSOR_PARAMETERS:
             part = f"{name.rstrip()}: Tensor?{equals}{default}"
         parts.append(part)
-    return ",".join(parts)
+    return ",".join(parts) + semicolon + ordered
+
+
+_NAMESPACES = {"torch": "torch", "method": "torch.Tensor", "functional": "torch.nn.functional",
+               "linalg": "torch.linalg"}
 
 
 def declared_entries(variant: str) -> DeclaredEntries:
@@ -61,7 +56,8 @@ def declared_entries(variant: str) -> DeclaredEntries:
         spec = _tensor_arguments(declaration.python)
         if variant == "method":
             spec = "self" + ("," + spec.split(",", 1)[1] if "," in spec else "")
-        return entry(name, declaration.impl, spec)
+        made = entry(name, declaration.impl, spec, qualname=declaration.python_title)
+        return worded_as_torch(_NAMESPACES[variant], {name: made})[name]
     return DeclaredEntries(variant, make)
 
 
@@ -77,15 +73,15 @@ def _set_default_dtype(dtype) -> None:
 _LIKE = ("input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False, "
          "memory_format=None")
 
-TORCH_MATH = layered(declared_entries("torch"), table(
-    entry("where", _where, "condition: Tensor, input=None, other=None"),
+TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("einsum", einsum.einsum, "*args"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
           devices.place(device) or creation.tensor(data, dtype, requires_grad),
           "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False"),
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
           "data, *, dtype=None, device=None"),
-    entry("from_numpy", creation.from_numpy, "ndarray"),
+    entry("from_numpy", creation.from_numpy, "ndarray", style="exact",
+          qualname="torch._VariableFunctionsClass.from_numpy"),
     entry("full", lambda size, fill_value, dtype, layout, device, requires_grad, pin_memory:
           creation.full(size, fill_value, dtype, requires_grad),
           "size, fill_value, *, " + _FACTORY),
@@ -96,37 +92,41 @@ TORCH_MATH = layered(declared_entries("torch"), table(
           creation.full_like(t, value, dtype, requires_grad),
           "input: Tensor, fill_value: Number, *, dtype=None, "
           "layout=None, device=None, requires_grad=False, memory_format=None"),
-    entry("arange", lambda start, end, step, dtype, layout, device, requires_grad, pin_memory:
-          creation.arange(start, end, step, dtype, requires_grad),
-          "start, end=None, step=1, *, " + _FACTORY),
-    entry("linspace", lambda start, end, steps, dtype, layout, device, requires_grad, pin_memory:
-          creation.linspace(start, end, steps, dtype, requires_grad),
-          "start, end, steps, *, " + _FACTORY),
-    entry("eye", lambda n, m, dtype, layout, device, requires_grad, pin_memory:
-          creation.eye(n, m, dtype, requires_grad), "n, m=None, *, " + _FACTORY),
     entry("set_default_dtype", _set_default_dtype, "d"),
     entry("get_default_dtype", creation.get_default_dtype, "", style="noargs",
           qualname="torch.get_default_dtype"),
-))
+)))
 
-TENSOR_MATH = layered(declared_entries("method"), table(
+TENSOR_MATH = layered(declared_entries("method"), worded_as_torch("torch.Tensor", table(
     entry("to", conversions.to, "self, *args, dtype=None, device=None, non_blocking=False, "
           "copy=False"),
-    entry("type", conversions.type_, "self, dtype=None, non_blocking=False", style="method"),
+    entry("type", conversions.type_, "self, dtype=None, non_blocking=False", style="parser"),
     entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype),
-          "self, other: Tensor", style="method"),
-    entry("where", lambda t, condition, other: P.where(condition, t, other),
-          "self, condition: Tensor, other"),
+          "self, other: Tensor", style="parser"),
     *(entry(name, lambda t, memory_format, convert=convert: convert(t),
-            "self, *, memory_format=None", style="method")
+            "self, *, memory_format=None", style="parser")
       for name, convert in conversions.CONVERTERS.items()),
-))
+)))
 
 _LOSS = "size_average=None, reduce=None, reduction='mean'"
+# torch's activations test `inplace` first, then call X_ or X
+_INPLACE = "; inplace: truth, input: Tensor@inplace"
+_SIZES = "; target: .size, input: .size"  # torch's losses compare target.size() with input's
 
 
 def _implicit_softmax(fn, name):
+    """F.softmax / F.log_softmax: torch's Python code asks input.dim() when no dim is given,
+    then calls the tensor's own method (whose parser checks dim and dtype)."""
     def run(t, dim=None, _stacklevel=3, dtype=None):
+        if not isinstance(t, Tensor):
+            raise errors.TorchError("AttributeError", f"'{type_name(t)}' object has no attribute "
+                                    f"'{'dim' if dim is None else name}'")
+        if dim is not None and (type(dim) is not int):
+            raise errors.type_error(f"{name}(): argument 'dim' (position 1) must be int, not "
+                                    f"{type_name(dim)}")
+        if dtype is not None and not isinstance(dtype, DType):
+            raise errors.type_error(f"{name}(): argument 'dtype' must be torch.dtype, not "
+                                    f"{type_name(dtype)}")
         if dim is None:
             STATE.warn("UserWarning", f"Implicit dimension choice for {name} has been deprecated. "
                        "Change the call to include dim=X as an argument.")
@@ -149,42 +149,43 @@ def _functional_entries() -> dict:
     def inplace(fn):
         return lambda t, *options: inplace_ops.apply_inplace(t, lambda own: fn(own, *options))
 
-    return table(
-        entry("relu", optionally_inplace(A.relu), "input: Tensor, inplace=False"),
+    return worded_as_torch("torch.nn.functional", table(
+        entry("relu", optionally_inplace(A.relu), "input, inplace=False" + _INPLACE),
         entry("relu_", inplace(A.relu), "input: Tensor"),
         entry("leaky_relu", optionally_inplace(A.leaky_relu),
-              "input: Tensor, negative_slope: Number=0.01, inplace=False"),
+              "input, negative_slope: Number=0.01, inplace=False" + _INPLACE),
         entry("leaky_relu_", inplace(A.leaky_relu), "input: Tensor, negative_slope: Number=0.01"),
-        entry("elu", optionally_inplace(A.elu), "input: Tensor, alpha=1.0, inplace=False"),
+        entry("elu", optionally_inplace(A.elu), "input, alpha=1.0, inplace=False" + _INPLACE),
         entry("elu_", inplace(A.elu), "input: Tensor, alpha=1.0"),
         entry("prelu", A.prelu, "input: Tensor, weight: Tensor"),
         entry("gelu", A.gelu, "input: Tensor, approximate='none'"),
-        entry("silu", optionally_inplace(A.silu), "input: Tensor, inplace=False"),
+        entry("silu", optionally_inplace(A.silu), "input, inplace=False" + _INPLACE),
         entry("softplus", A.softplus, "input: Tensor, beta=1.0, threshold=20.0"),
         entry("sigmoid", P.sigmoid, "input: .sigmoid"),
         entry("tanh", P.tanh, "input: .tanh"),
         entry("softmax", _implicit_softmax(A.softmax, "softmax"),
-              "input: .softmax, dim=None, _stacklevel=3, dtype=None"),
+              "input, dim=None, _stacklevel=3, dtype=None"),
         entry("log_softmax", _implicit_softmax(A.log_softmax, "log_softmax"),
-              "input: .log_softmax, dim=None, _stacklevel=3, dtype=None"),
+              "input, dim=None, _stacklevel=3, dtype=None"),
         entry("linear", L.linear, "input: Tensor, weight: Tensor, bias: Tensor=None"),
-        entry("mse_loss", losses.mse_loss, "input: .size, target: .size, " + _LOSS),
-        entry("l1_loss", losses.l1_loss, "input: .size, target: .size, " + _LOSS),
+        entry("mse_loss", losses.mse_loss, "input, target, " + _LOSS + _SIZES),
+        entry("l1_loss", losses.l1_loss, "input, target, " + _LOSS + _SIZES),
         entry("smooth_l1_loss", losses.smooth_l1_loss,
-              "input: .size, target: .size, " + _LOSS + ", beta=1.0"),
+              "input, target, " + _LOSS + ", beta=1.0" + _SIZES),
         entry("binary_cross_entropy", losses.binary_cross_entropy,
-              "input: .size, target: .size, weight: Tensor=None, " + _LOSS),
+              "input, target, weight: Tensor=None, " + _LOSS + _SIZES),
         entry("binary_cross_entropy_with_logits", losses.binary_cross_entropy_with_logits,
-              "input: .size, target: .size, weight: Tensor=None, " + _LOSS + ", pos_weight=None"),
+              "input, target, weight: Tensor=None, " + _LOSS + ", pos_weight=None" + _SIZES),
         entry("cross_entropy", losses.cross_entropy,
-              "input: Tensor, target: Tensor, weight: Tensor=None, size_average=None, "
+              "input: Tensor@cross_entropy_loss, target: Tensor@cross_entropy_loss, "
+              "weight: Tensor@cross_entropy_loss=None, size_average=None, "
               "ignore_index=-100, "
               "reduce=None, reduction='mean', label_smoothing=0.0"),
         entry("nll_loss", losses.nll_loss,
-              "input: Tensor, target: Tensor, weight: Tensor=None, size_average=None, "
-              "ignore_index=-100, "
+              "input: Tensor@nll_loss_nd, target: Tensor@nll_loss_nd, "
+              "weight: Tensor@nll_loss_nd=None, size_average=None, ignore_index=-100, "
               "reduce=None, reduction='mean'"),
-    )
+    ))
 
 
 NN_FUNCTIONAL = Namespace("torch.nn.functional", layered(declared_entries("functional"),
@@ -194,14 +195,12 @@ NN_FUNCTIONAL = Namespace("torch.nn.functional", layered(declared_entries("funct
 def _linalg_entries() -> dict:
     # loaded when a program first uses torch.linalg
     from gradcli.engine.ops import linalg as L
-    from gradcli.engine.ops import reductions as R
-    return table(
-        entry("vector_norm", R.vector_norm, "x, ord=2, dim=None, keepdim=False, *, dtype=None"),
+    return worded_as_torch("torch.linalg", table(
         entry("matmul", L.matmul, "input, other"),
-    )
+    ))
 
 
-LINALG = Namespace("torch.linalg", layered(declared_entries("linalg"),
-                                           LazyTable({}, _linalg_entries)))
+LINALG = Namespace("torch.linalg", layered(declared_entries("linalg"), LazyTable(
+    {"LinAlgError": LINALG_ERROR}, _linalg_entries)))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.nn.utils": NN_UTILS, "torch.linalg": LINALG}

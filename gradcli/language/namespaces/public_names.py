@@ -14,12 +14,30 @@ NAMESPACES = ("torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch
               "torch.autograd", "torch.func", "torch.nn.init", "torch.nn.utils", "torch.optim",
               "torch.optim.lr_scheduler", "torch.utils.data")
 
+# the namespaces whose C++ functions are recorded (tests/golden/record_public_names.py)
+PARSED_NAMESPACES = ("torch", "torch.Tensor", "torch.nn.functional", "torch.linalg")
+
+
+@cache
+def _record() -> dict:
+    return json.loads(RECORD.read_text(encoding="utf-8"))
+
 
 @cache
 def recorded() -> dict[str, frozenset[str]]:
     """namespace -> torch's public names in it (tests/golden/record_public_names.py writes them)."""
-    names = json.loads(RECORD.read_text(encoding="utf-8"))
-    return {namespace: frozenset(names[namespace]) for namespace in NAMESPACES}
+    return {namespace: frozenset(_record()[namespace]) for namespace in NAMESPACES}
+
+
+@cache
+def _c_coded() -> dict[str, frozenset[str]]:
+    return {namespace: frozenset(names) for namespace, names in _record()["c_coded"].items()}
+
+
+def c_coded(namespace: str, name: str) -> bool:
+    """Whether torch writes `namespace.name` in C++: its argument errors are then those of
+    torch's argument parser, else (Python code) Python's."""
+    return namespace in PARSED_NAMESPACES and name in _c_coded()[namespace]
 
 
 class Unsupported(errors.TorchError):
@@ -32,3 +50,26 @@ def unsupported(namespace: str, name: str) -> Unsupported | None:
         return Unsupported("NotImplementedError",
                            f"gradcli does not support {namespace}.{name} yet")
     return None
+
+
+@cache
+def _no_arguments() -> frozenset[str]:
+    return frozenset(_record()["no_arguments"])
+
+
+def worded_as_torch(namespace: str, entries: dict) -> dict:
+    """`entries` of a torch namespace with torch's wording of argument errors: the parser's for
+    C++ functions, Python's (a method named `Tensor.X`, as Python's messages name it) for the
+    rest. Entries that chose another wording (a C builtin's) keep it."""
+    from dataclasses import replace
+    worded = {}
+    for name, value in entries.items():
+        if getattr(value, "style", None) == "python" and not hasattr(value, "declaration"):
+            if namespace == "torch.Tensor" and name in _no_arguments():
+                value = replace(value, style="noargs", qualname=f"TensorBase.{name}")
+            elif c_coded(namespace, name):
+                value = replace(value, style="parser")
+            elif namespace == "torch.Tensor" and not value.qualname:
+                value = replace(value, qualname=f"Tensor.{name}")
+        worded[name] = value
+    return worded

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import creation, devices, distributions as D, dtypes, errors
+from gradcli.engine import creation, devices, dtypes, errors
 from gradcli.engine.random import DEFAULT_SEED, Generator
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.frames import BoundMethod, ContextManager
@@ -144,63 +144,7 @@ RANDOM = Namespace("torch.random", _SEEDING | table(entry(
     "fork_rng", _fork_rng, "devices=None, enabled=True, _caller='fork_rng', "
     "_devices_kw='devices', device_type='cuda'")))
 
-_FACTORY = "dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
-_LIKE = "dtype=None, layout=None, device=None, requires_grad=False, memory_format=None"
+# the generator and seeding names of torch (its functions that draw are declared in the engine)
+RANDOM_FUNCTIONS = _SEEDING | {"Generator": TorchGenerator.TYPE, "random": RANDOM,
+                               "default_generator": _default()}
 
-
-def _like(fn):
-    return lambda t, *, generator, dtype, layout, device, requires_grad, memory_format: fn(
-        t, dtype=dtype, requires_grad=requires_grad, generator=generator)
-
-
-def _randint_like(t, low_or_high, high, *, generator, dtype, layout, device, requires_grad,
-                  memory_format):
-    """torch.randint_like(input, high) or (input, low, high): randint over input's shape."""
-    low, high = (0, low_or_high) if high is None else (low_or_high, high)
-    return creation.randint(low, high, t.shape, dtype=dtype or t.dtype,
-                            requires_grad=requires_grad, generator=generator)
-
-
-def _bernoulli(t, p, generator, out=None):
-    return D.bernoulli(t, p, generator)
-
-
-# torch functions that draw, each with `generator=`
-RANDOM_FUNCTIONS = _SEEDING | table(
-    entry("normal", lambda mean, std, size, generator, dtype, layout, device, requires_grad,
-          pin_memory: creation.normal(mean, std, size, dtype, requires_grad, generator),
-          "mean, std=1.0, size=None, *, generator=None, " + _FACTORY),
-    entry("rand_like", _like(creation.rand_like), "input: Tensor, *, generator=None, " + _LIKE),
-    entry("randn_like", _like(creation.randn_like), "input: Tensor, *, generator=None, " + _LIKE),
-    entry("randint_like", _randint_like, "input: Tensor, low_or_high, high=None, *, "
-          "generator=None, " + _LIKE),
-    entry("randint", lambda *args, low, high, size, dtype, layout, device, requires_grad,
-          pin_memory, generator: creation.randint(
-              *args, *(v for v in (low, high, size) if v is not None), dtype=dtype,
-              requires_grad=requires_grad, generator=generator),
-          "*args, low=None, high=None, size=None, generator=None, " + _FACTORY),
-    entry("randperm", lambda n, dtype, layout, device, requires_grad, pin_memory, generator:
-          creation.randperm(n, dtype, requires_grad, generator),
-          "n: int, *, generator=None, " + _FACTORY),
-    entry("bernoulli", _bernoulli, "input: Tensor, p=None, *, generator=None, out=None"),
-    entry("multinomial", lambda t, n, replacement, generator, out: D.multinomial(
-        t, n, replacement, generator), "input: Tensor, num_samples: int, replacement=False, *, "
-        "generator=None, out=None"),
-) | {"Generator": TorchGenerator.TYPE, "random": RANDOM,
-                                              "default_generator": _default()}
-
-# Tensor methods that draw
-RANDOM_METHODS = table(
-    entry("normal_", lambda t, mean, std, generator: creation.fill_random(
-        t, "normal", mean, std, generator), "self, mean=0, std=1, *, generator=None"),
-    entry("uniform_", lambda t, low, high, generator: creation.fill_random(
-        t, "uniform", low, high, generator), "self, from_=0, to=1, *, generator=None"),
-    entry("bernoulli", lambda t, p, generator: D.bernoulli(t, p, generator),
-          "self, p=None, *, generator=None"),
-    entry("bernoulli_", D.bernoulli_, "self, p=0.5, *, generator=None"),
-    entry("exponential_", D.exponential_, "self, lambd=1, *, generator=None"),
-    entry("random_", D.random_, "self, from_=None, to=None, *, generator=None"),
-    entry("multinomial", lambda t, n, replacement, generator: D.multinomial(
-        t, n, replacement, generator), "self, num_samples: int, replacement=False, *, "
-        "generator=None"),
-)

@@ -11,9 +11,9 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import register_post_accumulate_grad_hook
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.declared_tables import layered
+from gradcli.language.namespaces.public_names import worded_as_torch
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.runtime import protocols
-from gradcli.language.namespaces.rng import RANDOM_METHODS
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.runtime.values import Size
@@ -61,7 +61,7 @@ def _size(t: Tensor, dim=None):
     return t.shape[S.wrap_dim(dim, t.ndim)]
 
 
-TENSOR_METHODS = layered(table(
+TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     entry("backward", grad_api.backward,
           "self, gradient=None, retain_graph=None, create_graph=False, inputs=None",
           qualname="Tensor.backward"),
@@ -78,14 +78,12 @@ TENSOR_METHODS = layered(table(
     no_arguments("ndimension", lambda t: t.ndim),
     no_arguments("data_ptr", lambda t: t.data.ctypes.data),
     no_arguments("tolist", grad_api.tolist),
-    entry("numpy", conversions.to_numpy, "self, *, force=False", style="method"),
-    entry("cpu", lambda t: t, "self", style="method"),
-    entry("cuda", lambda t, device: devices.place(device or "cuda"), "self, device=None"),
+    entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
+    entry("cpu", lambda t: t, "self", style="parser"),
+    entry("cuda", lambda t, device, non_blocking, memory_format: devices.place(device or "cuda"),
+          "self, device=None, non_blocking=False, *, memory_format=None"),
     # shapes and indexing
     entry("split", S.split, "self, split_size, dim=0"),
-    entry("index_put", lambda t, indices, values, accumulate: selection.index_put(
-        t, selection.index_put_key(indices), values, accumulate),
-        "self, indices, values: Tensor, accumulate=False"),
-), TENSOR_MATH, RANDOM_METHODS)
+)), TENSOR_MATH)
 
 protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS

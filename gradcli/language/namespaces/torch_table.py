@@ -51,6 +51,14 @@ def _grad_mode_manager(enabled: bool) -> ContextManager:
     return ContextManager(enter, lambda: holder["manager"].__exit__(None, None, None))
 
 
+def _grad_mode_decorator(enabled: bool):
+    """torch.no_grad() / enable_grad() as a manager, or `@torch.no_grad` bare on a function."""
+    def make(ctx, orig_func=None):
+        manager = _grad_mode_manager(enabled)
+        return manager if orig_func is None else ctx.call(manager, [orig_func], {})
+    return make
+
+
 def _set_printoptions(ctx, precision, threshold, edgeitems, linewidth, profile, sci_mode):
     """torch.set_printoptions: options live in the session's printer, not in the process."""
     ctx.printer.options = ctx.printer.options.updated(
@@ -132,12 +140,12 @@ OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _opti
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
-    entry("no_grad", lambda: _grad_mode_manager(False), ""),
-    entry("enable_grad", lambda: _grad_mode_manager(True), ""),
+    *(entry(name, _grad_mode_decorator(enabled), "orig_func=None", context=True, style="new",
+            qualname="_NoParamDecoratorContextManager.__new__")
+      for name, enabled in (("no_grad", False), ("enable_grad", True))),
     entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
     entry("is_grad_enabled", lambda: STATE.grad_enabled, "", style="noargs",
           qualname="torch.is_grad_enabled"),
-    entry("device", devices.device, "type, index=None"),
     entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
 ), SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,

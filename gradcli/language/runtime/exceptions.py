@@ -141,6 +141,14 @@ def register_exception(cls: PyType) -> None:
     _BY_HOST[cls.hosts[0]] = cls
 
 
+class _LinAlgError(RuntimeError):
+    """torch._C._LinAlgError (torch.linalg.LinAlgError): a failed factorization or solve."""
+
+
+LINALG_ERROR = PyType("torch._C._LinAlgError", (_LinAlgError,))
+register_exception(LINALG_ERROR)
+
+
 def exception_type(value):
     """The language class of an exception value, None for any other value."""
     if isinstance(value, UserException):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from gradcli.engine import errors
@@ -12,6 +12,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.wording import missing_arguments
 
 _REQUIRED = object()
+_INLINE = 1 << 20  # the check order of a check written on its parameter
 
 
 @dataclass(frozen=True)
@@ -23,14 +24,31 @@ class Param:
     keyword_only: bool = False
     positional_only: bool = False
     # `name: Tensor` in a spec: anything else is torch's TypeError for the argument (`Tensor?`
-    # also takes None); `name: .size`: torch's Python code calls that method first (an
-    # AttributeError otherwise)
+    # also takes None; `Tensor@inplace` names the function `X_` when `inplace` is true,
+    # `Tensor@name` the C++ function torch's Python code calls);
+    # `name: .size`: torch's Python code calls that method first (an AttributeError otherwise);
+    # `name: truth`: it tests the argument's truth (`if inplace:`); `name: probability`: it
+    # checks that a dropout probability is within [0, 1]
     expects: str | None = None
+    check_order: int = _INLINE  # checks listed after `;` come first, in their order
 
 
 def parse_signature(spec: str) -> tuple[Param, ...]:
     """'x, /, dim=None, *, keepdim=False, **kw' -> Params (defaults are literals); a name may
-    carry what it expects: 'input: Tensor' or 'input: .size' (see Param.expects)."""
+    carry what it expects: 'input: Tensor' or 'input: .size' (see Param.expects). Checks that
+    torch's Python code makes in another order than the parameters' follow a `;`:
+    'input, p=0.5, inplace=False; p: probability, input: .dim'."""
+    spec, _, ordered = spec.partition(";")
+    checks = {}
+    for index, check in enumerate(filter(None, (c.strip() for c in ordered.split(",")))):
+        name, _, kind = (s.strip() for s in check.partition(":"))
+        checks[name] = (kind, index)
+    params = _parse_parameters(spec)
+    return tuple(replace(p, expects=checks[p.name][0], check_order=checks[p.name][1])
+                 if p.name in checks else p for p in params)
+
+
+def _parse_parameters(spec: str) -> list[Param]:
     params, keyword_only = [], False
     for part in filter(None, (p.strip() for p in spec.split(","))):
         expects = None
@@ -53,7 +71,7 @@ def parse_signature(spec: str) -> tuple[Param, ...]:
                                 expects=expects))
         else:
             params.append(Param(part, keyword_only=keyword_only, expects=expects))
-    return tuple(params)
+    return params
 
 
 def _shown_type(value) -> str:
@@ -69,6 +87,19 @@ _ACCEPTS = {"Tensor": ((Tensor,), "Tensor"), "bool": ((bool,), "bool"), "int": (
 
 def _check_expected(title: str, param: Param, value, position: int | None) -> None:
     """torch's complaint when an argument is not what its function needs."""
+    if param.expects == "truth":
+        _check_truth(value)
+        return
+    if param.expects == "probability":  # `if p < 0.0 or p > 1.0: raise ValueError(...)`
+        if isinstance(value, Tensor):
+            _check_truth(value)  # the truth of the comparison's result
+        elif not isinstance(value, (int, float)):
+            raise errors.type_error(f"'<' not supported between instances of "
+                                    f"'{_shown_type(value)}' and 'float'")
+        elif not 0.0 <= value <= 1.0:
+            raise errors.value_error(f"dropout probability has to be between 0 and 1, but got "
+                                     f"{value}")
+        return
     if value is None and (param.default is None or param.expects.endswith("?")):
         return
     if param.expects.startswith("."):
@@ -81,6 +112,18 @@ def _check_expected(title: str, param: Param, value, position: int | None) -> No
         where = f" (position {position})" if position is not None else ""
         raise errors.type_error(f"{title}(): argument '{param.name}'{where} must be {shown}, "
                                 f"not {_shown_type(value)}")
+
+
+def _is_true(value) -> bool:
+    return bool(value.data) if isinstance(value, Tensor) else bool(value)
+
+
+def _check_truth(value) -> None:
+    """Python's truth of `value` as torch gives it for a tensor (one element, else an error)."""
+    if isinstance(value, Tensor) and value.numel() != 1:
+        raise errors.runtime("Boolean value of Tensor with no values is ambiguous"
+                             if value.numel() == 0 else
+                             "Boolean value of Tensor with more than one value is ambiguous")
 
 
 _NAMED_DEFAULTS = {"None": None, "True": True, "False": False, "()": ()}
@@ -105,9 +148,10 @@ class Builtin:
     Positional parameters (a *args one unpacked) come first, then keyword-only ones and any
     **kwargs by name. With `needs_context`, `fn` receives the interpreter's runtime first.
     `style` picks how argument-count errors are worded: "python" for functions written in
-    Python (torch's), "method" for a Tensor method bound by torch's argument parser (counts
-    leave `self` out), or the wording of a C builtin: "exact" (len), "expected" (float),
-    "at_most" (sum), "noargs" (a C method or function that takes no arguments).
+    Python (torch's), "parser" for a function or Tensor method that torch's C++ argument parser
+    binds (counts leave a method's `self` out), or the wording of a C builtin: "exact" (len), "expected" (float),
+    "at_most" (sum), "noargs" (a C method or function that takes no arguments), or "new" for a
+    class whose `__new__` takes the arguments (Python counts the class among them).
     """
 
     name: str
@@ -175,6 +219,8 @@ class Builtin:
                 continue
             value = given.get(param.name, param.default)
             if value is _REQUIRED:
+                if self.style == "parser":  # torch's parser checks in order, up to the gap
+                    self._check_types(given, len(args), index)
                 self._missing_error(given, slots, len(args))
             if param.var_positional:
                 positional.extend(value)
@@ -182,12 +228,25 @@ class Builtin:
                 keywords[param.name] = value
             else:
                 positional.append(value)
-        method = self.params and self.params[0].name == "self"
-        for index, param in enumerate(self.params):
-            if param.expects is not None and param.name in given:
-                _check_expected(self.title, param, given[param.name],
-                                index + (not method) if index < len(args) else None)
+        self._check_types(given, len(args), len(self.params))
         return positional, keywords
+
+    def _check_types(self, given: dict, positional_count: int, upto: int) -> None:
+        """torch's complaint about the first of params[:upto] that is not what it expects."""
+        method = self.params and self.params[0].name == "self"
+        checked = sorted((p.check_order, index, p) for index, p in enumerate(self.params[:upto])
+                         if p.expects is not None and p.name in given)
+        for _, index, param in checked:
+            # a type's complaint comes from the C++ function torch's code calls: this name, its
+            # in-place form (`Tensor@inplace`) or another (`Tensor@nll_loss_nd`)
+            title = self.name
+            if "@" in param.expects:
+                kind, _, called = param.expects.partition("@")
+                param = replace(param, expects=kind)
+                title = (self.name + ("_" if _is_true(given.get("inplace")) else "")
+                         if called == "inplace" else called)
+            _check_expected(title, param, given[param.name],
+                            index + (not method) if index < positional_count else None)
 
     def _missing_error(self, given: dict, slots: list[Param], count: int):
         missing = [p for p in self.params if p.default is _REQUIRED and p.name not in given
@@ -197,7 +256,7 @@ class Builtin:
             raise errors.type_error(missing_arguments(
                 self.title, names or [p.name for p in missing],
                 "required positional argument" if names else "required keyword-only argument"))
-        if self.style == "method":  # torch's argument parser
+        if self.style == "parser":
             raise errors.type_error(
                 f"{self.title}() missing {len(names)} required positional argument"
                 f"{'s' if len(names) == 1 else ''}: " + ", ".join(f'"{n}"' for n in names))
@@ -205,9 +264,13 @@ class Builtin:
 
     def _count_error(self, count: int, slots: list[Param]):
         most = len(slots)
-        least = sum(1 for p in slots if p.default is _REQUIRED)
-        if self.style in ("method", "noargs") and slots and slots[0].name == "self":
+        # torch's parser counts keyword-only parameters without a default among the least
+        least = sum(1 for p in (self.params if self.style == "parser" else slots)
+                    if p.default is _REQUIRED and not (p.var_positional or p.var_keyword))
+        if self.style in ("parser", "noargs") and slots and slots[0].name == "self":
             count, most, least = count - 1, most - 1, least - 1  # the tensor is not counted
+        if self.style == "new":  # a class's __new__: Python counts the class
+            count, most, least = count + 1, most + 1, least + 1
         if self.style == "noargs":
             raise errors.type_error(f"{self.title}() takes no arguments ({count} given)")
         if self.style == "exact":
@@ -225,15 +288,16 @@ class Builtin:
                     f"{self.title}() takes at most {most} arguments ({count} given)")
             raise errors.type_error(f"{self.title}() takes at least "
                                     f"{_plural(least, 'positional argument')} ({count} given)")
-        takes = (f"from {least} to {most} positional arguments" if least != most
-                 else _plural(most, "positional argument"))
-        raise errors.type_error(
-            f"{self.title}() takes {takes} but {count} {'was' if count == 1 else 'were'} given")
+        if least != most:  # "were" whatever the count, in Python's wording and torch's
+            raise errors.type_error(f"{self.title}() takes from {least} to {most} positional "
+                                    f"arguments but {count} were given")
+        raise errors.type_error(f"{self.title}() takes {_plural(most, 'positional argument')} "
+                                f"but {count} {'was' if count == 1 else 'were'} given")
 
     def _keyword_error(self, key: str):
         if self.style == "noargs":
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
-        if self.style in ("python", "method"):
+        if self.style in ("python", "parser", "new"):
             raise errors.type_error(f"{self.title}() got an unexpected keyword argument '{key}'")
         if all(p.positional_only or p.var_positional for p in self.params):
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
