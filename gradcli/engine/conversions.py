@@ -41,7 +41,7 @@ def to(t: Tensor, *args, dtype=None, device=None, **_options) -> Tensor:
         elif arg is not None:
             raise errors.type_error(
                 "to() received an invalid combination of arguments - got "
-                f"({type(arg).__name__}), but expected one of: (torch.dtype dtype) "
+                f"({errors.type_name(arg)}), but expected one of: (torch.dtype dtype) "
                 "(torch.device device, torch.dtype dtype) (Tensor tensor)")
     return t if target is None else to_dtype(t, target)
 

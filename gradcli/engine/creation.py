@@ -41,6 +41,8 @@ def infer_dtype(data) -> dtypes.DType:
         item = stack.pop()
         if isinstance(item, (list, tuple)):
             stack.extend(item)
+            if not item:  # torch infers an empty sequence as the default dtype
+                category, scalars = dtypes.FLOATING, scalars + 1
         elif isinstance(item, Tensor):
             tensor_dtype = item.dtype if tensor_dtype is None else dtypes.promote(tensor_dtype,
                                                                                   item.dtype)
@@ -50,8 +52,10 @@ def infer_dtype(data) -> dtypes.DType:
             category, scalars = max(category, dtypes.INTEGRAL), scalars + 1
         elif isinstance(item, float):
             category, scalars = dtypes.FLOATING, scalars + 1
+        elif isinstance(item, str):
+            raise errors.type_error("new(): invalid data type 'str'")
         else:
-            raise errors.type_error(f"new(): invalid data type '{type(item).__name__}'")
+            raise errors.runtime(f"Could not infer dtype of {errors.type_name(item)}")
     by_category = {dtypes.BOOL: dtypes.bool_, dtypes.INTEGRAL: dtypes.int64,
                    dtypes.FLOATING: STATE.default_dtype}
     if tensor_dtype is not None and tensor_dtype.category >= category:
@@ -61,27 +65,62 @@ def infer_dtype(data) -> dtypes.DType:
     return by_category[category]
 
 
-def _check_rectangular(data, depth: int = 0) -> None:
-    if not isinstance(data, (list, tuple)):
+_MAX_DIMS = 128  # torch's limit for a tensor made of nested sequences
+
+
+def _sizes_down_first(data) -> list[int]:
+    """torch's compute_sizes: the lengths down the first elements (a string is a sequence; a
+    tensor is not, it stands for one number)."""
+    sizes = []
+    while isinstance(data, (list, tuple, str)):
+        sizes.append(len(data))
+        if len(sizes) > _MAX_DIMS:
+            raise errors.value_error(f"too many dimensions '{errors.type_name(data)}'")
+        if not data:
+            break
+        data = data[0]
+    if len(sizes) > memory.MAX_DIMS:
+        raise errors.runtime(memory.too_many_dimensions(len(sizes)))
+    return sizes
+
+
+def _check_nesting(data, sizes: list[int], dtype: dtypes.DType, dim: int = 0) -> None:
+    """torch's recursive_store, checking only: a sequence of the first one's length at every
+    level above the numbers (a tensor iterates over its rows), one number at the bottom."""
+    if dim == len(sizes):
+        if isinstance(data, (list, tuple)):
+            kind = type(data).__name__
+            raise errors.type_error(f"must be real number, not {kind}" if dtype.is_floating_point
+                                    else f"'{kind}' object cannot be interpreted as an integer")
+        if isinstance(data, Tensor) and data.numel() != 1:
+            raise errors.value_error("only one element tensors can be converted to Python scalars")
         return
-    lengths = [len(x) if isinstance(x, (list, tuple)) else None for x in data]
-    if any(n is not None for n in lengths):
-        first = lengths[0]
-        for n in lengths:
-            if n != first:
-                got = n if n is not None else first
-                expected = first if first is not None else n
-                raise errors.value_error(
-                    f"expected sequence of length {expected} at dim {depth + 1} (got {got})")
-    for x in data:
-        _check_rectangular(x, depth + 1)
+    if isinstance(data, Tensor) and data.ndim:
+        data = [Tensor(row, data.dtype) for row in data.data]
+    if not isinstance(data, (list, tuple)):
+        raise errors.type_error("not a sequence")
+    if len(data) != sizes[dim]:
+        raise errors.value_error(f"expected sequence of length {sizes[dim]} at dim {dim} (got "
+                                 f"{len(data)})")
+    for item in data:
+        _check_nesting(item, sizes, dtype, dim + 1)
 
 
-def _values(data):
+TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                     "unexpected behavior.\nConsider using tensor.detach() first.")
+
+
+def _values(data, depth: int):
+    """The numbers of a checked nest `depth` levels deep (a tensor there gives its rows, at the
+    bottom its one number, as float(t) does)."""
     if isinstance(data, Tensor):
-        return data.data
+        if depth:
+            return data.data.tolist()
+        if data.requires_grad:
+            STATE.warn("UserWarning", TO_SCALAR_WARNING, once=True)
+        return data.data.reshape(()).item()
     if isinstance(data, (list, tuple)):
-        return [_values(x) for x in data]
+        return [_values(x, depth - 1) for x in data]
     if isinstance(data, int) and not isinstance(data, bool) and not -2**63 <= data < 2**64:
         raise errors.value_error("Overflow when unpacking long long")
     return data
@@ -100,9 +139,14 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
         dtype = dtype or (STATE.default_dtype if array.dtype.kind == "f" else
                           dtypes.from_numpy(array.dtype))
         return _leaf(array.astype(dtype.np), dtype, requires_grad)
-    _check_rectangular(data)
+    if isinstance(data, str):
+        raise errors.type_error("new(): invalid data type 'str'")
+    sizes = _sizes_down_first(data)
     dtype = dtype or infer_dtype(data)
-    values = _values(data)
+    if 0 in sizes:  # torch stores nothing, so checks nothing, in an empty result
+        return _leaf(np.zeros(sizes, dtype.np), dtype, requires_grad)
+    _check_nesting(data, sizes, dtype)
+    values = _values(data, len(sizes))
     array = np.array(values, dtype=np.float64 if dtype.is_floating_point else None)
     return _leaf(array.astype(dtype.np), dtype, requires_grad)
 
@@ -125,7 +169,7 @@ def _plain_array(data) -> np.ndarray | None:
 def from_numpy(array) -> Tensor:
     """torch.from_numpy: a tensor sharing the array's memory."""
     if not isinstance(array, np.ndarray):
-        raise errors.type_error(f"expected np.ndarray (got {type(array).__name__})")
+        raise errors.type_error(f"expected np.ndarray (got {errors.type_name(array)})")
     return Tensor(array, _numpy_dtype(array))
 
 
@@ -158,7 +202,7 @@ def size_args(size: tuple, name: str = "") -> tuple[int, ...]:
         if not isinstance(s, int) or isinstance(s, bool):
             raise errors.type_error(
                 f"{name or 'empty'}(): argument 'size' (position 1) must be tuple of ints, not "
-                f"{type(s).__name__}")
+                f"{errors.type_name(s)}")
         if not -2**63 <= s < 2**63:
             raise errors.type_error(
                 f"{name or 'empty'}(): argument 'size' failed to unpack the object at pos "

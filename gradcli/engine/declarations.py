@@ -172,7 +172,7 @@ def write_out(name: str, result: Tensor, out: Tensor, inputs: tuple) -> Tensor:
     """`out=`: the result written into `out` (resized), as torch's out variants do."""
     if not isinstance(out, Tensor):
         raise errors.type_error(f"{name}(): argument 'out' must be Tensor, not "
-                                f"{type(out).__name__}")
+                                f"{errors.type_name(out)}")
     if STATE.grad_enabled and (out.requires_grad or any(
             isinstance(t, Tensor) and t.requires_grad for t in inputs)):
         raise errors.runtime(f"{name}(): functions with out=... arguments don't support automatic "

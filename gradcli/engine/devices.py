@@ -48,7 +48,7 @@ def device(spec, index: int | None = None) -> Device:
         raise errors.runtime("Cannot access accelerator device when none is available.")
     if not isinstance(spec, str):
         raise errors.type_error(f"device() received an invalid combination of arguments - got "
-                                f"({type(spec).__name__})")
+                                f"({errors.type_name(spec)})")
     parsed = _DEVICE_STRING.fullmatch(spec)
     if parsed is None:
         raise errors.runtime(f"Invalid device string: '{spec}'")

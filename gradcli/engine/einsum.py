@@ -48,7 +48,7 @@ def einsum(*arguments) -> Tensor:
     equation, *operands = arguments
     if not isinstance(equation, str):
         raise errors.type_error("einsum(): argument 'equation' (position 1) must be str, not "
-                                f"{type(equation).__name__}")
+                                f"{errors.type_name(equation)}")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     require_tensors(operands, argument=1)

@@ -55,3 +55,21 @@ def check_out_dtype(op: str, out_dtype) -> None:
             f"Could not run 'aten::{op}.dtype' with arguments from the 'CPU' backend. This could "
             "be because the operator doesn't exist for this backend, or was omitted during the "
             "selective/custom build process (if using custom build)."))
+
+
+def _python_type_name(value) -> str:
+    return type(value).__name__
+
+
+_type_namer = _python_type_name
+
+
+def type_name(value) -> str:
+    """The class name Python's messages give `value` (a program's own class by its name, once
+    the language layer has installed its namer with `name_types_with`)."""
+    return _type_namer(value)
+
+
+def name_types_with(namer) -> None:
+    global _type_namer
+    _type_namer = namer

@@ -70,7 +70,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, level=None) -> Tensor:
     if STATE.dual_level is None:
         raise errors.runtime(_NO_LEVEL)
     if not isinstance(tensor, Tensor):  # torch's Python code asks the primal first
-        raise errors.TorchError("AttributeError", f"'{type(tensor).__name__}' object has no "
+        raise errors.TorchError("AttributeError", f"'{errors.type_name(tensor)}' object has no "
                                 "attribute 'is_floating_point'")
     if not tensor.dtype.is_floating_point:
         raise errors.TorchError("ValueError", "Expected primal to be floating point or complex, "
@@ -93,7 +93,7 @@ def unpack_dual(tensor: Tensor, level=None) -> tuple:
     """(primal, tangent): the primal a view without the tangent; the tangent None if none."""
     if not isinstance(tensor, Tensor):
         raise errors.type_error("_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
-                                f"{type(tensor).__name__}")
+                                f"{errors.type_name(tensor)}")
     tangent = tensor._fw_grad if STATE.dual_level is not None else None
     if tangent is None:
         return F.ReturnTypes("UnpackedDualTensor", tensor, None, fields=("primal", "tangent"))

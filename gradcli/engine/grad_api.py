@@ -41,7 +41,7 @@ def _as_list(value) -> list:
         return [value]
     if isinstance(value, (list, tuple, str)):
         return list(value)
-    raise errors.type_error(f"'{type(value).__name__}' object is not iterable")
+    raise errors.type_error(f"'{errors.type_name(value)}' object is not iterable")
 
 
 def _input_tensors(inputs) -> list:
@@ -50,7 +50,7 @@ def _input_tensors(inputs) -> list:
     for t in chosen:
         if not isinstance(t, Tensor):
             raise errors.runtime("all inputs have to be Tensors or GradientEdges, but got "
-                                 f"{type(t).__name__}")
+                                 f"{errors.type_name(t)}")
     return chosen
 
 
@@ -166,7 +166,7 @@ def assign_grad(tensor: Tensor, value) -> None:
     if value is not None:
         if not isinstance(value, Tensor):
             raise errors.type_error("assigned grad expected to be a Tensor or None but got grad "
-                                    f"of type {type(value).__name__}")
+                                    f"of type {errors.type_name(value)}")
         if value.dtype is not tensor.dtype:
             raise errors.runtime(
                 f"attempting to assign a gradient with dtype '{_CPP_TYPE[value.dtype.name]}' to a "
@@ -224,7 +224,7 @@ def assign_data(tensor: Tensor, value) -> None:
     """tensor.data = value: swap the values in, keeping the autograd history."""
     if not isinstance(value, Tensor):
         raise errors.type_error(
-            f"Variable data has to be a tensor, but got {type(value).__name__}")
+            f"Variable data has to be a tensor, but got {errors.type_name(value)}")
     tensor.data, tensor.dtype = value.data, value.dtype
 
 

@@ -63,7 +63,7 @@ def run_hooks(hooks: list, grad: Tensor) -> Tensor:
             continue
         if not isinstance(result, Tensor):
             raise errors.type_error(
-                f"expected Variable, but hook returned '{type(result).__name__}'")
+                f"expected Variable, but hook returned '{errors.type_name(result)}'")
         if result.shape != grad.shape:
             raise errors.runtime(f"hook '{hook.name}' has changed the size of value")
         if result.dtype is not grad.dtype:

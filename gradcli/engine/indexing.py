@@ -25,7 +25,7 @@ def _as_int(item):
 def _check_item(item) -> None:
     if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor, list)):
         return
-    raise errors.index_error(_INVALID.format(type(item).__name__))
+    raise errors.index_error(_INVALID.format(errors.type_name(item)))
 
 
 def advanced_array(item) -> np.ndarray:

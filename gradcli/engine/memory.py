@@ -5,6 +5,7 @@ an impossible request fails at once instead of climbing until the system refuses
 from __future__ import annotations
 
 import os
+import re
 
 from gradcli.engine import errors
 
@@ -95,3 +96,23 @@ def python_memory_error(error: MemoryError) -> tuple[str, str]:
     if isinstance(nbytes, int):
         return "RuntimeError", ALLOCATION_FAILED.format(nbytes)
     return "MemoryError", str(error)
+
+
+MAX_DIMS = 64  # NumPy's limit on an array's dimensions (torch's tensors may have more)
+_NUMPY_DIMENSION_ERRORS = ("maximum supported dimension for an ndarray",
+                           "number of dimensions must be within",
+                           "exceed the maximum number of dimension")
+
+
+def too_many_dimensions(count: int | None = None) -> str:
+    needed = "" if count is None else f"; this one would have {count}"
+    return f"gradcli: a tensor has at most {MAX_DIMS} dimensions (NumPy's limit){needed}"
+
+
+def numpy_dimension_error(error: ValueError) -> str | None:
+    """gradcli's message when NumPy refuses an array of more than MAX_DIMS dimensions."""
+    text = str(error)
+    if not any(part in text for part in _NUMPY_DIMENSION_ERRORS):
+        return None
+    found = re.search(r"(?:found|got) (\d+)$", text)
+    return too_many_dimensions(int(found.group(1)) if found else None)

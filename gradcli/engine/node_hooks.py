@@ -59,7 +59,7 @@ def _checked(result, hook: Hook, count: int) -> tuple | None:
     if result is None:
         return None
     if not isinstance(result, tuple):
-        raise errors.type_error(f"expected tuple, but hook returned '{type(result).__name__}'")
+        raise errors.type_error(f"expected tuple, but hook returned '{errors.type_name(result)}'")
     if len(result) != count:
         raise errors.runtime(f"hook '{hook.name}' has returned an incorrect number of values "
                              f"(got {len(result)}, but expected {count})")
@@ -94,7 +94,7 @@ def after_accumulate(tensor: Tensor) -> None:
         result = hook.fn(tensor)
         if result is not None:
             raise errors.type_error(
-                f"expected Variable, but hook returned '{type(result).__name__}'")
+                f"expected Variable, but hook returned '{errors.type_name(result)}'")
 
 
 class running:

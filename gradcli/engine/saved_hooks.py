@@ -82,7 +82,7 @@ def unpack_value(entry: SavedTensor, like: Tensor | None) -> Tensor:
     value = entry.unpack_fn(entry.packed)
     if not isinstance(value, Tensor):
         raise errors.type_error("Output of saved tensor unpack_hook expected to be a Tensor but "
-                                f"got result of type {type(value).__name__}")
+                                f"got result of type {errors.type_name(value)}")
     if like is None:
         return value
     result = Tensor(value.data, value.dtype, requires_grad=like.requires_grad,

@@ -189,7 +189,7 @@ def _type_name(value) -> str:
         return "Tensor"
     if isinstance(value, DType):
         return "torch.dtype"
-    return "NoneType" if value is None else type(value).__name__
+    return "NoneType" if value is None else errors.type_name(value)
 
 
 # ---- binding ---------------------------------------------------------------------------------------
@@ -257,7 +257,10 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
                 f"{_type_name(value)}"))
         bound[param.name] = converted
     if remaining:
-        key = next(iter(remaining))
+        # torch names the first keyword, in the call's order, that is no parameter's own name
+        # (a NumPy spelling such as `axis` counts as unknown here, even when it was taken)
+        names = {p.python_name(is_function) for p in params}
+        key = next(k for k in kwargs if k not in names)
         raise _Mismatch(errors.type_error(f"{title}() got an unexpected keyword argument '{key}'"))
     return bound
 
@@ -329,6 +332,7 @@ def without_out(schema: Schema) -> Schema:
 
 def _invalid_combination(schemas, args, kwargs, title: str, is_function: bool) -> str:
     """torch's format_invalid_args: the arguments given, then the overloads it expected."""
+    kwargs = {key: kwargs[key] for key in unordered_map_order(kwargs)}
     got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
     got_text = ", ".join(got) + (", " if kwargs and not args else "")
     options = [display_signature(s, is_function) for s in schemas]
@@ -414,3 +418,56 @@ def display_signature(schema: Schema, is_function: bool) -> str:
             star = True
         parts.append(param.display(is_function))
     return f"({', '.join(parts)})"
+
+
+# ---- the order torch lists keywords in ---------------------------------------------------------
+
+_MASK = (1 << 64) - 1
+_MURMUR = 0xC6A4A7935BD1E995
+
+
+def _std_hash(text: str) -> int:
+    """libstdc++'s std::hash<std::string> (_Hash_bytes, 64-bit, seed 0xc70f6907)."""
+    data = text.encode()
+    length, aligned = len(data), len(data) & ~7
+    value = 0xC70F6907 ^ (length * _MURMUR & _MASK)
+    for start in range(0, aligned, 8):
+        word = int.from_bytes(data[start:start + 8], "little") * _MURMUR & _MASK
+        value = (value ^ ((word ^ word >> 47) * _MURMUR & _MASK)) * _MURMUR & _MASK
+    if length & 7:
+        value = (value ^ int.from_bytes(data[aligned:], "little")) * _MURMUR & _MASK
+    value ^= value >> 47
+    value = value * _MURMUR & _MASK
+    return value ^ value >> 47
+
+
+def _next_prime(n: int) -> int:
+    while any(n % d == 0 for d in range(2, int(n ** 0.5) + 1)):
+        n += 1
+    return n
+
+
+def unordered_map_order(keys) -> list[str]:
+    """`keys` in the order a libstdc++ std::unordered_map<std::string, ...> filled in that order
+    iterates them, as torch's invalid-arguments message lists keywords: a node goes to the front
+    of the list when its bucket is empty, else to the front of its bucket's run (a rehash puts
+    the nodes, in list order, through the same rule)."""
+    order: list[str] = []  # the singly-linked list, from its beginning
+    buckets, limit = 1, 0
+    for key in keys:
+        if len(order) + 1 > limit:  # libstdc++'s prime rehash policy: 13 buckets at first
+            wanted = max(len(order) + 1, 0 if limit else 11)
+            if wanted >= buckets:
+                buckets = 13 if buckets == 1 else _next_prime(max(wanted + 1, buckets * 2))
+                order = _inserted([], order, buckets)
+            limit = buckets
+        order = _inserted(order, [key], buckets)
+    return order
+
+
+def _inserted(order: list[str], keys: list[str], buckets: int) -> list[str]:
+    for key in keys:
+        bucket = _std_hash(key) % buckets
+        first = next((i for i, k in enumerate(order) if _std_hash(k) % buckets == bucket), None)
+        order.insert(0 if first is None else first, key)
+    return order

@@ -148,4 +148,4 @@ def require_tensors(values, argument: int = 0, allow_none: bool = False) -> None
     for position, value in enumerate(values):
         if not isinstance(value, Tensor) and not (allow_none and value is None):
             raise errors.type_error(f"expected Tensor as element {position} in argument "
-                                    f"{argument}, but got {type(value).__name__}")
+                                    f"{argument}, but got {errors.type_name(value)}")

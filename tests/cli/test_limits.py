@@ -137,3 +137,16 @@ def test_the_repl_times_out_a_statement_rolls_it_back_and_goes_on(gradcli_exe):
     child.expect("41")
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("program", ["torch.zeros([1] * 65)", "torch.ones(1).reshape([1] * 65)",
+                                     "torch.zeros([1] * 64).unsqueeze(0)",
+                                     "torch.tensor(nest)"])
+def test_more_dimensions_than_numpy_holds_are_refused_by_name(program):
+    """torch allows more than 64 dimensions; NumPy, which holds gradcli's tensors, does not:
+    gradcli says so instead of passing NumPy's words on."""
+    from gradcli.language.session import Session
+    setup = "nest = 1\nfor _ in range(65):\n    nest = [nest]\n"
+    outcome = Session(write=lambda text: None).run(setup + program)
+    assert (outcome.error.kind, outcome.error.message) == (
+        "RuntimeError", f"{memory.too_many_dimensions(65)}")

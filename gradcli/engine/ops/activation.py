@@ -236,15 +236,24 @@ def _softmax_dim(a: Tensor, dim) -> int:
 
 
 def softmax(a: Tensor, dim, dtype=None) -> Tensor:
-    if dtype is not None:
-        a = F.to_dtype(a, dtype)
-    return apply(OPS["_softmax"], a, dim=_softmax_dim(a, dim))
+    return _softmax_kernel("softmax", a, dim, dtype)
 
 
 def log_softmax(a: Tensor, dim, dtype=None) -> Tensor:
+    return _softmax_kernel("log_softmax", a, dim, dtype)
+
+
+def _softmax_kernel(name: str, a: Tensor, dim, dtype) -> Tensor:
+    """softmax / log_softmax over `dim`: floating inputs only, as torch's CPU kernels (the
+    last-dimension one or the general one) say."""
     if dtype is not None:
         a = F.to_dtype(a, dtype)
-    return apply(OPS["_log_softmax"], a, dim=_softmax_dim(a, dim))
+    dim = _softmax_dim(a, dim)
+    if not a.dtype.is_floating_point:
+        kernel = f"{name}_lastdim_kernel_impl" if dim >= a.ndim - 1 else f"{name}_kernel_impl"
+        raise errors.TorchError("NotImplementedError", f'"{kernel}" not implemented for '
+                                f"'{a.dtype.legacy_name[:-6]}'")
+    return apply(OPS["_" + name], a, dim=dim)
 
 
 # ---- backward functions (ATen ops with their own double-backward rows) --------------------------

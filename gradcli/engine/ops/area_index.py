@@ -448,10 +448,11 @@ INDEX = {
     },
     "gradcli.engine.creation": {
         "function": (
-            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RandomSource arange as_tensor "
-            "draw_source empty eye fill_random from_numpy full full_like get_default_dtype "
-            "infer_dtype linspace normal ones ones_like rand rand_like randint randn randn_like "
-            "randperm set_default_dtype size_args storage tensor zeros zeros_like "
+            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RandomSource TO_SCALAR_WARNING "
+            "arange as_tensor draw_source empty eye fill_random from_numpy full full_like "
+            "get_default_dtype infer_dtype linspace normal ones ones_like rand rand_like randint "
+            "randn randn_like randperm set_default_dtype size_args storage tensor zeros "
+            "zeros_like "
         ),
         "declaration": (
             "torch:arange torch:empty torch:eye torch:linspace torch:normal torch:ones torch:rand "

@@ -80,7 +80,7 @@ def _tensor_list(tensors, argument: int = 0) -> list:
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise errors.type_error(f"expected Tensor as element {i} in argument {argument}, "
-                                    f"but got {type(t).__name__}")
+                                    f"but got {errors.type_name(t)}")
     return list(tensors)
 
 
@@ -702,7 +702,7 @@ for _name, _function in (("new_zeros", new_zeros), ("new_ones", new_ones),
 declare("new_full", new_full, f"new_full(Tensor self, int[] size, Scalar fill_value, {_NEW_OPTIONS})",
         variants="method")
 declare("new_tensor", new_tensor, python="self, data, *, " + _NEW, variants="method")
-declare("stride", stride, python="self, dim=None", variants="method")
+declare("stride", stride, "stride(Tensor self)", "stride(Tensor self, int dim)", variants="method")
 declare("storage_offset", storage_offset, python="self", variants="method")
 declare("element_size", lambda t: t.data.itemsize, python="self", variants="method")
 declare("nelement", lambda t: t.numel(), python="self", variants="method")

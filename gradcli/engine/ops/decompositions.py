@@ -515,8 +515,7 @@ _CHOLESKY_DEPRECATED = (
     "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
     "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
     "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for "
-    "all valid (symmetric positive definite) inputs. (Triggered internally at "
-    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:1765.)")
+    "all valid (symmetric positive definite) inputs.")
 
 
 def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:

@@ -45,4 +45,5 @@ def glu(x: Tensor, dim: int = -1) -> Tensor:
     return apply(OPS["glu"], x, dim=dim)
 
 
-declare("glu", glu, "glu(Tensor self, int dim=-1, *, Tensor? out=None)", variants="functional")
+# torch's F.glu is Python: it asks input.dim() first, then calls the C++ glu
+declare("glu", glu, python="input, dim: int=-1; input: .dim", variants="functional")

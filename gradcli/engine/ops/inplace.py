@@ -226,7 +226,7 @@ declare("fill_", fill_, "fill_(Tensor self, Tensor value)", "fill_(Tensor self, 
         variants="method")
 declare("copy_", lambda t, src, non_blocking=False: copy_(t, src),
         "copy_(Tensor self, Tensor other, bool non_blocking=False)", variants="method",
-        hidden=("copy_(Tensor self, Tensor other, bool async=False)",))
+        hidden=("copy_(Tensor self, Tensor other, bool async=False)",), numbers_as_tensors=True)
 declare("index_put_", index_put_, "index_put_(Tensor self, Tensor?[] indices, Tensor values, "
         "bool accumulate=False)", variants="method")
 declare("index_put", lambda t, indices, values, accumulate=False: F.index_put(

@@ -267,7 +267,7 @@ def check_batches(a: Tensor, b: Tensor) -> None:
 
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
-    for name, t in (("vec1", a), ("vec2", b)):
+    for name, t in (("self", a), ("vec2", b)):  # torch's own names for the two
         if t.ndim != 1:
             raise errors.runtime(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
     return F.mul(F.reshape(a, (a.shape[0], 1)), b)

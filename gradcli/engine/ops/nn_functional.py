@@ -852,7 +852,7 @@ for _name, _fn, _signature in (
         ("tanhshrink", tanhshrink, "input; input: .tanh"),
         ("softmin", softmin, "input, dim=None, _stacklevel=3, dtype=None; input: .dim"),
         ("normalize", normalize, "input, p=2.0, dim=1, eps=1e-12, out=None; input: .norm"),
-        ("pad", pad, "input, pad, mode='constant', value=None"),
+        ("pad", pad, "input: Tensor, pad: int[], mode: str='constant', value: float=None"),
         ("dropout", dropout, "input, p=0.5, training=True, inplace=False; p: probability, "
          "input: Tensor@inplace"),
         ("dropout1d", dropout1d, "input, p=0.5, training=True, inplace=False" + _FEATURE),
@@ -868,7 +868,8 @@ for _name, _fn, _signature in (
         ("kl_div", kl_div, "input, target, size_average=None, reduce=None, reduction='mean', "
          "log_target=False"),
         ("margin_ranking_loss", margin_ranking_loss, "input1, input2, target, margin=0, "
-         "size_average=None, reduce=None, reduction='mean'"),
+         "size_average=None, reduce=None, reduction='mean'; input1: .dim, input2: .dim, "
+         "target: .dim"),
         ("hinge_embedding_loss", hinge_embedding_loss, "input, target, margin=1.0, "
          "size_average=None, reduce=None, reduction='mean'"),
         ("cosine_embedding_loss", cosine_embedding_loss, "input1, input2, target, margin=0, "

@@ -527,7 +527,7 @@ def check_operand(name: str, value, position: int = 2, argument: str = "other") 
     if not isinstance(value, (Tensor, *Scalar)):
         raise errors.type_error(
             f"{name}(): argument '{argument}' (position {position}) must be Tensor, not "
-            f"{type(value).__name__}")
+            f"{errors.type_name(value)}")
 
 
 def binary(key: str, a, b, **params):
@@ -785,15 +785,15 @@ def lerp(start: Tensor, end: Tensor, weight) -> Tensor:
 
 
 def masked_fill(t: Tensor, mask: Tensor, value) -> Tensor:
+    if isinstance(value, Tensor) and value.ndim != 0:
+        raise errors.runtime(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s).")
     if mask.dtype is not dtypes.bool_:
         raise errors.runtime(
             f"masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{mask.dtype.name}")
+            f"{_C_NAMES[mask.dtype.name]}")
     if isinstance(value, Tensor):
-        if value.ndim != 0:
-            raise errors.runtime(
-                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s).")
         return apply(OPS["masked_fill.Tensor"], t, mask, value)
     return apply(OPS["masked_fill.Scalar"], t, mask, value)
 

@@ -655,14 +655,27 @@ def reduced_numel(sizes: tuple, dims) -> int:
 
 # ---- declarations: the public names of this area ------------------------------------------------
 
-declare("sum", sum, "sum(Tensor self, *, ScalarType? dtype=None)",
-        "sum(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+_WHOLE = object()  # no dim given at all: the overload without one
+
+
+def _dim_overloads(reduce):
+    """sum / mean as declared: without a dim, the whole-tensor overload (SumBackward0); an
+    explicit dim=None takes the dim overload over every dimension (SumBackward1), as torch."""
+    def declared(a: Tensor, dim=_WHOLE, keepdim: bool = False, dtype=None) -> Tensor:
+        if dim is _WHOLE:
+            return reduce(a, dtype=dtype)
+        return reduce(a, () if dim is None else dim, keepdim, dtype)
+    return declared
+
+
+declare("sum", _dim_overloads(sum), "sum(Tensor self, *, ScalarType? dtype=None)",
+        "sum(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("sum(Tensor self, *, ScalarType? dtype=None)",
-        "sum(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
-declare("mean", mean, "mean(Tensor self, *, ScalarType? dtype=None, Tensor? out=None)",
-        "mean(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
+        "sum(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+declare("mean", _dim_overloads(mean), "mean(Tensor self, *, ScalarType? dtype=None, Tensor? out=None)",
+        "mean(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("mean(Tensor self, *, ScalarType? dtype=None)",
-        "mean(Tensor self, int[1] dim, bool keepdim=False, *, ScalarType? dtype=None)"))
+        "mean(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)"))
 declare("prod", prod, "prod(Tensor self, *, ScalarType? dtype=None)",
         "prod(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)",
         method=("prod(Tensor self, *, ScalarType? dtype=None)",

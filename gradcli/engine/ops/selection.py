@@ -160,7 +160,7 @@ def index_put_key(indices) -> tuple:
     """The numpy key for Tensor.index_put's tuple of index tensors."""
     if not isinstance(indices, (tuple, list)):
         raise errors.type_error(f"index_put(): argument 'indices' (position 1) must be tuple of "
-                                f"Tensors, not {type(indices).__name__}")
+                                f"Tensors, not {errors.type_name(indices)}")
     require_tensors(indices, allow_none=True)
     return tuple(F.advanced_array(i) for i in indices)
 

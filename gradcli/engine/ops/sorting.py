@@ -297,7 +297,7 @@ def _check_types(function: str, arguments: tuple) -> None:
     for name, value, kind, position in arguments:
         if type(value) is not kind:
             where = f" (position {position})" if position else ""
-            got = "Tensor" if isinstance(value, Tensor) else type(value).__name__
+            got = "Tensor" if isinstance(value, Tensor) else errors.type_name(value)
             raise errors.type_error(f"{function}(): argument '{name}'{where} must be "
                                     f"{kind.__name__}, not {got}")
 

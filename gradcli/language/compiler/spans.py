@@ -39,6 +39,8 @@ def raise_at(error: Exception, span: Span | None):
         raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None
     if isinstance(error, MemoryError):
         raise GradRuntimeError(*memory.python_memory_error(error), span) from None
+    if isinstance(error, ValueError) and (message := memory.numpy_dimension_error(error)):
+        raise GradRuntimeError("RuntimeError", message, span) from None
     raise GradRuntimeError(type(error).__name__, str(error), span) from None
 
 

@@ -160,7 +160,7 @@ def _functional_entries() -> dict:
         entry("prelu", A.prelu, "input: Tensor, weight: Tensor"),
         entry("gelu", A.gelu, "input: Tensor, approximate='none'"),
         entry("silu", optionally_inplace(A.silu), "input, inplace=False" + _INPLACE),
-        entry("softplus", A.softplus, "input: Tensor, beta=1.0, threshold=20.0"),
+        entry("softplus", A.softplus, "input: Tensor, beta: Number=1.0, threshold: Number=20.0"),
         entry("sigmoid", P.sigmoid, "input: .sigmoid"),
         entry("tanh", P.tanh, "input: .tanh"),
         entry("softmax", _implicit_softmax(A.softmax, "softmax"),

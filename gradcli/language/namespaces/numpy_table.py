@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import conversions, errors
+from gradcli.engine import conversions, creation, errors
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.exceptions import register_exception
+from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
@@ -36,21 +38,162 @@ def array_of(value):
 
 
 def _numpy(name: str, function):
-    """A table entry calling `function` with NumPy's own errors as the language's."""
+    """A table entry calling `function` with NumPy's own errors as the language's. A ufunc given
+    a tensor answers with a tensor (torch's `__array_wrap__`), and np.array of a tensor warns,
+    as NumPy 2 does with torch's `__array__` and `__array_wrap__`."""
+    ufunc = isinstance(function, np.ufunc)
+
     def run(*args, **kwargs):
+        given_tensor = any(isinstance(a, Tensor) for a in args)
+        if name == "array" and args and isinstance(args[0], Tensor):
+            STATE.warn("DeprecationWarning", _ARRAY_COPY_WARNING)
+        if name in _COPYING:  # NumPy asks each tensor for a copy-free array, which torch's refuses
+            for _ in filter(lambda a: isinstance(a, Tensor), args):
+                STATE.warn("DeprecationWarning", _ARRAY_COPY_WARNING)
         args = [array_of(a) for a in args]
         kwargs = {k: array_of(v) for k, v in kwargs.items()}
         try:
-            return function(*args, **kwargs)
+            result = function(*args, **kwargs)
         except (ValueError, TypeError, IndexError, np.linalg.LinAlgError) as error:
             raise errors.TorchError(type(error).__name__, str(error)) from None
+        if ufunc and given_tensor and isinstance(result, (np.ndarray, np.generic)):
+            STATE.warn("DeprecationWarning", _ARRAY_WRAP_WARNING)
+            return _wrapped(result)
+        return result
     return entry(name, run, "*args, **kwargs", qualname=name, frames=0)
+
+
+def _wrapped(result) -> Tensor:
+    """torch's Tensor.__array_wrap__: the array as a tensor sharing it (bool arrays as uint8)."""
+    array = np.asarray(result)
+    return creation.from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
+
+_COPYING = frozenset(("dot", "inner"))
+_ARRAY_COPY_WARNING = (
+    "__array__ implementation doesn't accept a copy keyword, so passing copy=False failed. "
+    "__array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the "
+    "migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
+    "#adapting-to-changes-in-the-copy-keyword")
+_ARRAY_WRAP_WARNING = ("__array_wrap__ must accept context and return_scalar arguments "
+                       "(positionally) in the future. (Deprecated NumPy 2.0)")
+
+
+# NumPy's reductions hand anything but an ndarray to its own method of the same name, with
+# these keywords (numpy/_core/fromnumeric.py): name -> (its parameters after `a`, the keywords
+# always passed; dtype goes only when given for sum and prod)
+_REDUCED_BY_METHOD = {
+    **{name: (("axis", "dtype", "out", "keepdims", "initial", "where"), ("axis", "out"))
+       for name in ("sum", "prod")},
+    "mean": (("axis", "dtype", "out", "keepdims"), ("axis", "dtype", "out")),
+    **{name: (("axis", "dtype", "out", "ddof", "keepdims"), ("axis", "dtype", "out", "ddof"))
+       for name in ("std", "var")},
+    **{name: (("axis", "out", "keepdims", "initial", "where"), ("axis", "out"))
+       for name in ("max", "min", "amax", "amin")},
+    **{name: (("axis", "out", "keepdims"), ("axis", "out")) for name in ("all", "any")},
+}
+_NUMPY_DEFAULTS = {"axis": None, "dtype": None, "out": None, "ddof": 0}
+
+
+def _reduced_by_method(name: str, function):
+    """np.sum(tensor, ...) and friends: the tensor's own method called as NumPy calls it (torch's
+    argument parser then answers, as it does under NumPy); other values go to NumPy."""
+    parameters, passed = _REDUCED_BY_METHOD[name]
+    method = {"amax": "max", "amin": "min"}.get(name, name)
+    plain = _numpy(name, function).fn
+
+    def run(ctx, *args, **kwargs):
+        if not args or not isinstance(args[0], Tensor):
+            return plain(*args, **kwargs)
+        if len(args) > len(parameters) + 1:
+            raise errors.type_error(f"{name}() takes from 1 to {len(parameters) + 1} positional "
+                                    f"arguments but {len(args)} were given")
+        unknown = next((key for key in kwargs if key not in parameters), None)
+        if unknown is not None:
+            raise errors.type_error(f"{name}() got an unexpected keyword argument '{unknown}'")
+        given = {**dict(zip(parameters, args[1:])), **kwargs}
+        keywords = {key: given.get(key, _NUMPY_DEFAULTS[key]) for key in passed}
+        if "dtype" not in passed and given.get("dtype") is not None:  # sum, prod: when given
+            keywords = {"axis": keywords["axis"], "dtype": given["dtype"], "out": keywords["out"]}
+        keywords.update((k, v) for k, v in given.items() if k not in passed and k != "dtype")
+        from gradcli.language.runtime import attributes
+        return ctx.call(attributes.get(args[0], method), [], keywords)
+    return entry(name, run, "*args, **kwargs", context=True, qualname=name, frames=0)
+
+
+def _axis_out(a, axis=None, out=None, **options):
+    return (), {"axis": axis, "out": out, **options}
+
+
+def _axis_dtype_out(a, axis=None, dtype=None, out=None):
+    return (), {"axis": axis, "dtype": dtype, "out": out}
+
+
+def _reshape(a, shape=None, order="C", **options):
+    return (shape,), {"order": order, **options}
+
+
+def _clip(a, a_min=None, a_max=None, out=None, **options):
+    return (a_min, a_max), {"out": out, **options}
+
+
+def _round(a, decimals=0, out=None):
+    return (), {"decimals": decimals, "out": out}
+
+
+# NumPy functions that try the argument's own method (numpy's _wrapfunc), with NumPy's own
+# parameters and the call each makes: name -> (spec, the method's arguments)
+_METHOD_FIRST = {
+    "argmax": ("a, axis=None, out=None, **options", _axis_out),
+    "argmin": ("a, axis=None, out=None, **options", _axis_out),
+    "cumsum": ("a, axis=None, dtype=None, out=None", _axis_dtype_out),
+    "cumprod": ("a, axis=None, dtype=None, out=None", _axis_dtype_out),
+    "reshape": ("a, shape=None, order='C', **options", _reshape),
+    "transpose": ("a, axes=None", lambda a, axes=None: ((axes,), {})),
+    "clip": ("a, a_min=None, a_max=None, out=None, **options", _clip),
+    "round": ("a, decimals=0, out=None", _round),
+    "around": ("a, decimals=0, out=None", _round),
+    "repeat": ("a, repeats, axis=None", lambda a, repeats, axis=None: ((repeats,),
+                                                                         {"axis": axis})),
+}
+
+
+def _method_first(name: str, function):
+    """np.argmax(tensor) and friends: the tensor's own method called as NumPy calls it; when
+    torch refuses that call with a TypeError, NumPy runs on the array and torch's
+    `__array_wrap__` makes the result a tensor. Other values go to NumPy as they are."""
+    spec, method_call = _METHOD_FIRST[name]
+    method = "round" if name == "around" else name
+    plain = _numpy(name, function).fn
+
+    def run(ctx, *bound, **options):
+        if not isinstance(bound[0], Tensor):
+            return plain(*bound, **options)
+        args, kwargs = method_call(*bound, **options)
+        from gradcli.language.runtime import attributes
+        try:
+            return ctx.call(attributes.get(bound[0], method), list(args), kwargs)
+        except (errors.TorchError, GradRuntimeError) as error:
+            if error.kind != "TypeError":
+                raise
+        result = plain(conversions.to_numpy(bound[0]), *bound[1:], **options)
+        STATE.warn("DeprecationWarning", _ARRAY_WRAP_WARNING)
+        return _wrapped(result)
+    return entry(name, run, spec, context=True, qualname=name, frames=0)
 
 
 def _functions(names: str, module) -> dict:
     """Entries for NumPy's own functions `names` (fixed names from this file's lists, never the
     program's)."""
-    return {name: _numpy(name, vars(module)[name]) for name in names.split()}
+    return {name: _numpy_entry(name, module) for name in names.split()}
+
+
+def _numpy_entry(name: str, module):
+    if module is np and name in _REDUCED_BY_METHOD:
+        return _reduced_by_method(name, np.__dict__[name])
+    if module is np and name in _METHOD_FIRST:
+        return _method_first(name, np.__dict__[name])
+    return _numpy(name, vars(module)[name])
 
 
 _CREATION = ("array asarray zeros ones empty full arange linspace logspace eye identity "

@@ -13,7 +13,7 @@ from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, type_name
 
 
 def _wrapper(name: str, run) -> object:
@@ -318,11 +318,26 @@ def vmap(ctx, func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=Non
                                                              kwargs))
 
 
-def _slot_of(module, key: str) -> tuple:
-    """(the table holding `key`'s tensor, its name there): a dotted key walks the children."""
-    *path, name = key.split(".")
-    for part in path:
-        module = module.children[part]
+def _slot_of(ctx, module, key) -> tuple:
+    """(the table holding `key`'s tensor, its name there): a dotted key walks the children, with
+    the errors of torch's get_submodule (a name the module lacks is set all the same)."""
+    if not isinstance(key, str):
+        raise errors.TorchError("AttributeError", f"'{type_name(key)}' object has no attribute "
+                                "'rpartition'")
+    if not key:
+        message = 'tensor name can\'t be empty string ""'
+        raise errors.TorchError("KeyError", repr(message), value_args=(message,))
+    prefix, _, name = key.rpartition(".")
+    for part in prefix.split(".") if prefix else ():
+        child = module.children.get(part)
+        if child is None:
+            value = module.params.get(part, module.buffers.get(part))
+            if value is not None:
+                raise errors.type_error(f"submodule `{part}`: {ctx.printer.repr(value)} is not "
+                                        "an instance of torch.nn.Module")
+            raise errors.TorchError("AttributeError",
+                                    f"{module.class_name} has no attribute `{part}`")
+        module = child
     return (module.buffers if name in module.buffers else module.params), name
 
 
@@ -335,8 +350,9 @@ def functional_call(ctx, module, parameter_and_buffer_dicts, args=None, kwargs=N
         for part in given:
             merged.update(part)
         given = merged
-    slots = [(_slot_of(module, key), value) for key, value in given.items()]
-    saved = [(table_, name, table_.get(name)) for (table_, name), _ in slots]
+    slots = [(_slot_of(ctx, module, key), value) for key, value in given.items()]
+    absent = object()
+    saved = [(table_, name, table_.get(name, absent)) for (table_, name), _ in slots]
     for (table_, name), value in slots:
         table_[name] = value
     try:
@@ -344,7 +360,10 @@ def functional_call(ctx, module, parameter_and_buffer_dicts, args=None, kwargs=N
         return ctx.call(module, call_args, dict(kwargs or {}))
     finally:
         for table_, name, old in reversed(saved):
-            table_[name] = old
+            if old is absent:
+                del table_[name]
+            else:
+                table_[name] = old
 
 
 FUNC = Namespace("torch.func", table(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import deque
 
 from gradcli.engine import errors
+from gradcli.engine.creation import TO_SCALAR_WARNING
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
@@ -77,15 +78,11 @@ def tensor_scalar(t: Tensor):
     return t.data.reshape(()).item()
 
 
-_TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
-                      "unexpected behavior.\nConsider using tensor.detach() first.")
-
-
 def tensor_float(t: Tensor) -> float:
     """float(t) (Tensor.__float__): its number, with torch's one-time warning when t requires
     grad (int() and .item() do not warn)."""
     if t.requires_grad:
-        STATE.warn("UserWarning", _TO_SCALAR_WARNING, once=True)
+        STATE.warn("UserWarning", TO_SCALAR_WARNING, once=True)
     return float(tensor_scalar(t))
 
 

@@ -80,9 +80,19 @@ def _shown_type(value) -> str:
     return "Tensor" if isinstance(value, Tensor) else type(value).__name__
 
 
-# what an argument declared `name: TYPE` accepts, and the type's name in torch's messages
-_ACCEPTS = {"Tensor": ((Tensor,), "Tensor"), "bool": ((bool,), "bool"), "int": ((int,), "int"),
-            "Number": ((int, float, bool), "Number")}
+def _is_int_list(value) -> bool:
+    return isinstance(value, (tuple, list)) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value)
+
+
+# what an argument declared `name: KIND` accepts, and the kind's name in torch's messages
+_ACCEPTS = {"Tensor": (lambda v: isinstance(v, Tensor), "Tensor"),
+            "bool": (lambda v: isinstance(v, bool), "bool"),
+            "int": (lambda v: isinstance(v, int), "int"),
+            "Number": (lambda v: isinstance(v, (int, float)), "Number"),
+            "float": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "float"),
+            "str": (lambda v: isinstance(v, str), "str"),
+            "int[]": (_is_int_list, "tuple of ints")}
 
 
 def _check_expected(title: str, param: Param, value, position: int | None) -> None:
@@ -107,8 +117,8 @@ def _check_expected(title: str, param: Param, value, position: int | None) -> No
             raise errors.TorchError("AttributeError", f"'{_shown_type(value)}' object has no "
                                     f"attribute '{param.expects[1:]}'")
         return
-    accepted, shown = _ACCEPTS[param.expects.rstrip("?")]
-    if not isinstance(value, accepted):
+    accepts, shown = _ACCEPTS[param.expects.rstrip("?")]
+    if not accepts(value):
         where = f" (position {position})" if position is not None else ""
         raise errors.type_error(f"{title}(): argument '{param.name}'{where} must be {shown}, "
                                 f"not {_shown_type(value)}")
@@ -245,8 +255,10 @@ class Builtin:
                 param = replace(param, expects=kind)
                 title = (self.name + ("_" if _is_true(given.get("inplace")) else "")
                          if called == "inplace" else called)
+            # torch's Python code hands its arguments on by position, so a keyword has one too
+            positional = index < positional_count or self.style == "python"
             _check_expected(title, param, given[param.name],
-                            index + (not method) if index < positional_count else None)
+                            index + (not method) if positional else None)
 
     def _missing_error(self, given: dict, slots: list[Param], count: int):
         missing = [p for p in self.params if p.default is _REQUIRED and p.name not in given

@@ -432,6 +432,9 @@ def type_name(value) -> str:
     return type(value).__name__
 
 
+errors.name_types_with(type_name)  # the engine's messages name the program's classes too
+
+
 def qualified_type_name(value) -> str:
     """The name `type(value)` prints: torch's classes with their module (`torch.Tensor`)."""
     if type(value) is Tensor and value.is_parameter:
