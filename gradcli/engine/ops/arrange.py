@@ -207,6 +207,8 @@ defop("rot90", "Rot90Backward0", lambda a, k, dims: np.rot90(a, k, dims).copy(),
 def roll(a: Tensor, shifts, dims=()) -> Tensor:
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if not shifts:
+        raise errors.runtime("`shifts` required")
     if len(shifts) != len(dims) and (dims or len(shifts) != 1):
         raise errors.runtime(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                              f"{len(dims)}")
@@ -702,7 +704,7 @@ for _name, _function in (("new_zeros", new_zeros), ("new_ones", new_ones),
 declare("new_full", new_full, f"new_full(Tensor self, int[] size, Scalar fill_value, {_NEW_OPTIONS})",
         variants="method")
 declare("new_tensor", new_tensor, python="self, data, *, " + _NEW, variants="method")
-declare("stride", stride, "stride(Tensor self)", "stride(Tensor self, int dim)", variants="method")
+declare("stride", stride, "stride(Tensor self, int? dim=None)", variants="method")
 declare("storage_offset", storage_offset, python="self", variants="method")
 declare("element_size", lambda t: t.data.itemsize, python="self", variants="method")
 declare("nelement", lambda t: t.numel(), python="self", variants="method")
