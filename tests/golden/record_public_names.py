@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from gradcli.language.namespaces.public_names import (  # noqa: E402
-    NAMESPACES, PARSED_NAMESPACES, RECORD)
+    NAMESPACES, PARSED_NAMESPACES, RECORD, WORDING)
 
 
 def _foreign(value) -> bool:
@@ -39,6 +39,18 @@ def public_names() -> dict[str, list[str]]:
         out[namespace] = sorted(n for n in dir(owner)
                                 if not n.startswith("_") and not _foreign(getattr(owner, n)))
     return out
+
+
+def wording_module(c_functions: dict[str, list[str]], without_arguments: list[str]) -> str:
+    """The source of gradcli/language/namespaces/torch_wording.py: plain sets, imported at
+    start-up without reading any file."""
+    def names(items) -> str:
+        return "frozenset({\n" + "".join(f"    {n!r},\n" for n in sorted(items)) + "})"
+    c_coded_text = "".join(f"    {space!r}: {names(items)},\n" for space, items in c_functions.items())
+    return ('"""Recorded from torch 2.13.0 by tests/golden/record_public_names.py (do not edit): the '
+            'names torch\nwrites in C++ per namespace, and the Tensor methods that take no '
+            'arguments at all."""\n\n'
+            f"C_CODED = {{\n{c_coded_text}}}\n\nNO_ARGUMENTS = {names(without_arguments)}\n")
 
 
 def _is_c_function(value) -> bool:
@@ -81,6 +93,6 @@ def no_arguments(names: dict[str, list[str]]) -> list[str]:
 
 if __name__ == "__main__":
     names = public_names()
-    record = {**names, "c_coded": c_coded(names), "no_arguments": no_arguments(names)}
-    RECORD.write_text(json.dumps(record, indent=0) + "\n", encoding="utf-8")
+    RECORD.write_text(json.dumps(names, indent=0) + "\n", encoding="utf-8")
+    WORDING.write_text(wording_module(c_coded(names), no_arguments(names)), encoding="utf-8")
     print(f"wrote {RECORD.relative_to(ROOT)}")

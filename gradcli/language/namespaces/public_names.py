@@ -8,8 +8,10 @@ from functools import cache
 from pathlib import Path
 
 from gradcli.engine import errors
+from gradcli.language.namespaces.torch_wording import C_CODED, NO_ARGUMENTS
 
 RECORD = Path(__file__).with_name("public_names.json")
+WORDING = Path(__file__).with_name("torch_wording.py")
 NAMESPACES = ("torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch.linalg",
               "torch.autograd", "torch.func", "torch.nn.init", "torch.nn.utils", "torch.optim",
               "torch.optim.lr_scheduler", "torch.utils.data")
@@ -19,25 +21,16 @@ PARSED_NAMESPACES = ("torch", "torch.Tensor", "torch.nn.functional", "torch.lina
 
 
 @cache
-def _record() -> dict:
-    return json.loads(RECORD.read_text(encoding="utf-8"))
-
-
-@cache
 def recorded() -> dict[str, frozenset[str]]:
     """namespace -> torch's public names in it (tests/golden/record_public_names.py writes them)."""
-    return {namespace: frozenset(_record()[namespace]) for namespace in NAMESPACES}
-
-
-@cache
-def _c_coded() -> dict[str, frozenset[str]]:
-    return {namespace: frozenset(names) for namespace, names in _record()["c_coded"].items()}
+    names = json.loads(RECORD.read_text(encoding="utf-8"))
+    return {namespace: frozenset(names[namespace]) for namespace in NAMESPACES}
 
 
 def c_coded(namespace: str, name: str) -> bool:
     """Whether torch writes `namespace.name` in C++: its argument errors are then those of
     torch's argument parser, else (Python code) Python's."""
-    return namespace in PARSED_NAMESPACES and name in _c_coded()[namespace]
+    return namespace in PARSED_NAMESPACES and name in C_CODED[namespace]
 
 
 class Unsupported(errors.TorchError):
@@ -52,11 +45,6 @@ def unsupported(namespace: str, name: str) -> Unsupported | None:
     return None
 
 
-@cache
-def _no_arguments() -> frozenset[str]:
-    return frozenset(_record()["no_arguments"])
-
-
 def worded_as_torch(namespace: str, entries: dict) -> dict:
     """`entries` of a torch namespace with torch's wording of argument errors: the parser's for
     C++ functions, Python's (a method named `Tensor.X`, as Python's messages name it) for the
@@ -65,7 +53,7 @@ def worded_as_torch(namespace: str, entries: dict) -> dict:
     worded = {}
     for name, value in entries.items():
         if getattr(value, "style", None) == "python" and not hasattr(value, "declaration"):
-            if namespace == "torch.Tensor" and name in _no_arguments():
+            if namespace == "torch.Tensor" and name in NO_ARGUMENTS:
                 value = replace(value, style="noargs", qualname=f"TensorBase.{name}")
             elif c_coded(namespace, name):
                 value = replace(value, style="parser")
