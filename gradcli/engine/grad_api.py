@@ -33,65 +33,81 @@ def _shape_text(shape: tuple) -> str:
     return f"torch.Size([{', '.join(str(s) for s in shape)}])"
 
 
-def _as_list(value) -> list:
-    """A tensor or a sequence of them as a list (torch's `(t,) if is_tensor(t) else tuple(t)`)."""
-    if value is None:
-        return []
+def _as_tuple(value) -> list:
+    """A tensor or an iterable of them as a list: torch's `(t,) if is_tensor_like(t) else
+    tuple(t)`, a dict giving its keys as `tuple` does."""
     if isinstance(value, Tensor):
         return [value]
-    if isinstance(value, (list, tuple, str)):
+    if isinstance(value, (list, tuple, str, dict)):
         return list(value)
     raise errors.type_error(f"'{errors.type_name(value)}' object is not iterable")
 
 
-def _input_tensors(inputs) -> list:
-    """The `inputs` of backward or grad as a list, each checked to be a tensor."""
-    chosen = _as_list(inputs)
-    for t in chosen:
-        if not isinstance(t, Tensor):
-            raise errors.runtime("all inputs have to be Tensors or GradientEdges, but got "
-                                 f"{errors.type_name(t)}")
+def _chosen_inputs(inputs, caller: str) -> list:
+    """The `inputs` of backward or grad as torch takes them: a tensor, a dict's values, or an
+    iterable, never empty."""
+    chosen = list(inputs.values()) if isinstance(inputs, dict) else _as_tuple(inputs)
+    if not chosen:
+        raise errors.runtime(f"`inputs` argument to `{caller}()` cannot be empty.")
     return chosen
 
 
-def _root_grads(outputs: list[Tensor], grad_outputs: list) -> list[Tensor]:
-    """One starting gradient per output: ones for a scalar, else the given one, checked. A given
-    one is used as it is, as torch's engine does: a node that passes it through unchanged (an add,
-    a clone) hands on the same tensor, its grad_fn included."""
+def _checked_by_engine(outputs: list, grads: list, inputs: list | None) -> None:
+    """The checks torch's C++ engine makes before it runs: as many gradients as outputs, roots
+    that require grad, inputs that are tensors."""
+    if len(grads) != len(outputs):
+        raise errors.runtime(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    check_roots(outputs)
+    for t in inputs or ():
+        if not isinstance(t, Tensor):
+            raise errors.runtime("all inputs have to be Tensors or GradientEdges, but got "
+                                 f"{errors.type_name(t)}")
+
+
+def _root_grads(outputs: list, grad_outputs: list) -> list[Tensor]:
+    """One starting gradient per output, checked in torch's `_make_grads` order: ones for a scalar,
+    else the given one. A given one is used as it is, as torch's engine does: a node that passes it
+    through unchanged (an add, a clone) hands on the same tensor, its grad_fn included."""
     grads = []
     for i, (out, grad) in enumerate(zip(outputs, grad_outputs)):
-        if grad is None:
-            if out.requires_grad and out.numel() != 1:
+        if not isinstance(out, Tensor):
+            raise errors.TorchError("AssertionError", "Expected output to be a torch.Tensor")
+        if isinstance(grad, Tensor):
+            if grad.shape != out.shape:
+                raise errors.runtime(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_text(grad.shape)} "
+                    f"and output[{i}] has a shape of {_shape_text(out.shape)}.")
+        elif grad is not None:
+            raise errors.type_error("gradients can be either Tensors or None, but got "
+                                    f"{errors.type_name(grad)}")
+        elif out.requires_grad:
+            if out.numel() != 1:
                 raise errors.runtime("grad can be implicitly created only for scalar outputs")
+            if not out.dtype.is_floating_point:
+                raise errors.runtime("grad can be implicitly created only for real scalar outputs "
+                                     f"but got {out.dtype}")
             grad = Tensor(np.ones(out.shape, dtype=out.dtype.np), out.dtype)
-        elif not isinstance(grad, Tensor):
-            grad = Tensor(np.full(out.shape, grad, dtype=out.dtype.np), out.dtype)
-        elif grad.shape != out.shape:
-            raise errors.runtime(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_text(grad.shape)} and "
-                f"output[{i}] has a shape of {_shape_text(out.shape)}.")
+        else:
+            grad = Tensor(np.ones(out.shape, dtype=out.dtype.np), out.dtype)
         if grad.dtype is not out.dtype:
             grad = F.cast(grad, out.dtype)
         grads.append(grad)
     return grads
 
 
-def _paired_grads(outputs: list, grad_outputs) -> list:
-    grads = _as_list(grad_outputs) or [None] * len(outputs)
-    if len(grads) != len(outputs):
-        raise errors.runtime(f"got {len(outputs)} tensors and {len(grads)} gradients")
-    return grads
+def _given_grads(grad_outputs, count: int) -> list:
+    """torch's `_tensor_or_tensors_to_tuple`: None for each output when none are given."""
+    return [None] * count if grad_outputs is None else _as_tuple(grad_outputs)
 
 
 def backward(tensors, gradient=None, retain_graph=None, create_graph: bool = False,
              inputs=None) -> None:
     """Tensor.backward and torch.autograd.backward: accumulate into the leaves' (or `inputs`')
     .grad."""
-    chosen = _input_tensors(inputs) if inputs is not None else None
-    if chosen is not None and not chosen:
-        raise errors.runtime("`inputs` argument to `backward()` cannot be empty.")
-    roots = _as_list(tensors)
-    grads = _root_grads(roots, _paired_grads(roots, gradient))
+    chosen = None if inputs is None else _chosen_inputs(inputs, "backward")
+    roots = _as_tuple(tensors)
+    grads = _root_grads(roots, _given_grads(gradient, len(roots)))
+    _checked_by_engine(roots, grads, chosen)
     if create_graph and chosen is None:
         STATE.warn("UserWarning", CREATE_GRAPH_CYCLE, once=True)
     retain = create_graph if retain_graph is None else retain_graph
@@ -102,12 +118,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
          allow_unused=None, materialize_grads: bool = False, is_grads_batched: bool = False) -> tuple:
     """torch.autograd.grad: the gradients of `outputs` w.r.t. `inputs`, returned, not accumulated.
     With `is_grads_batched`, each grad_output's first dim is a batch of grad_outputs."""
-    outs, ins = _as_list(outputs), _input_tensors(inputs)
+    outs, ins = _as_tuple(outputs), _chosen_inputs(inputs, "grad")
+    given = _given_grads(grad_outputs, len(outs))
     if is_grads_batched:
-        return _batched_grad(outs, ins, _paired_grads(outs, grad_outputs), retain_graph,
-                             create_graph, allow_unused, materialize_grads)
-    grads = _root_grads(outs, _paired_grads(outs, grad_outputs))
-    check_roots(outs)
+        return _batched_grad(outs, ins, given, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
+    grads = _root_grads(outs, given)
+    _checked_by_engine(outs, grads, ins)
     for t in ins:
         if not t.requires_grad:
             raise errors.runtime("One of the differentiated Tensors does not require grad")
@@ -123,7 +140,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                     "graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
                 result[i] = F.zeros_for(ins[i])
-    return tuple(result)
+    return dict(zip(inputs, result)) if isinstance(inputs, dict) else tuple(result)
 
 
 def _batched_grad(outs, ins, grad_outputs, retain_graph, create_graph, allow_unused,

@@ -316,21 +316,22 @@ class Compiler(ExpressionCompiler):
             evaluate, store, span = managers[index]
             manager = self.guard(lambda: calls.context_manager(evaluate(frame)), span)
             value = self.guard(manager.enter, span)
+            leave = lambda: self.guard(manager.exit, span)  # noqa: E731
             try:
                 if store is not None:
                     store(frame, value)
                 signal = run(frame, index + 1)
             except GradRuntimeError as error:
                 if manager.exit_with_error is None:
-                    manager.exit()
+                    leave()
                     raise
-                if manager.exit_with_error(error):
+                if self.guard(lambda: manager.exit_with_error(error), span):
                     return None
                 raise
             except BaseException:
-                manager.exit()
+                leave()
                 raise
-            manager.exit()
+            leave()
             return signal
         return run
 

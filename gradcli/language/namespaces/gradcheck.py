@@ -53,8 +53,16 @@ def _as_tuple(value) -> tuple:
     return tuple(value) if isinstance(value, list) else (value,)
 
 
+def _requires_grad(output) -> bool:
+    """`output.requires_grad` as torch's gradcheck reads it, whatever the function returned."""
+    if not isinstance(output, Tensor):
+        raise errors.TorchError("AttributeError", f"'{errors.type_name(output)}' object has no "
+                                "attribute 'requires_grad'")
+    return output.requires_grad
+
+
 def _differentiable(value) -> tuple:
-    return tuple(o for o in _as_tuple(value) if o.requires_grad)
+    return tuple(o for o in _as_tuple(value) if _requires_grad(o))
 
 
 def _diff_inputs(inputs: tuple) -> list:
@@ -155,7 +163,7 @@ class _Check:
     def compare(self, outputs: tuple, func_out: tuple) -> None:
         numerical = self.numerical(func_out)
         by_output = [[per_input[nr] for per_input in numerical]
-                     for nr, o in enumerate(func_out) if o.requires_grad]
+                     for nr, o in enumerate(func_out) if _requires_grad(o)]
         for i, output in enumerate(outputs):
             for j, (a, n) in enumerate(zip(self.analytical(output), by_output[i])):
                 if not _allclose(a, n, self.rtol, self.atol):
