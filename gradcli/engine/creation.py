@@ -425,9 +425,7 @@ def draw_source(generator=None):
 
 def _check_floating(kernel: str, dtype: dtypes.DType) -> None:
     if not dtype.is_floating_point:
-        raise errors.TorchError(
-            "NotImplementedError",
-            f'"{kernel}" not implemented for \'{dtype.legacy_name.removesuffix("Tensor")}\'')
+        raise errors.not_implemented_for(kernel, dtype)
 
 
 def randn(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
@@ -467,6 +465,7 @@ def normal(mean, std, size=None, dtype=None, requires_grad: bool = False,
         return _leaf(values, dtype, requires_grad)
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
     dtype = tensors[0].dtype
+    _check_floating("normal_kernel_cpu", dtype)
     shape = np.broadcast_shapes(*(t.shape for t in tensors))
     values = draw_source(generator).normal(shape, dtype.np, 0.0, 1.0)
     scale = std.data if isinstance(std, Tensor) else dtype.np.type(std)
@@ -481,8 +480,10 @@ def fill_random(t: Tensor, kind: str, low: float, high: float, generator=None) -
                              "operation.").noted(F.leaf_note(t))
     if kind == "normal":
         _check_std(high)
+        _check_floating("normal_kernel_cpu", t.dtype)
         drawn = draw_source(generator).normal(t.shape, t.dtype.np, float(low), float(high))
     else:
+        _check_floating("check_uniform_bounds", t.dtype)
         if low > high:
             raise errors.runtime(f"uniform_ expects to return a [from, to) range, but found "
                                  f"from={low:g} > to={high:g}")
@@ -588,6 +589,9 @@ declare("linspace", _placed(_linspace), *(
     f"linspace({start} start, {end} end, int steps, *, Tensor? out=None, {_FACTORY_KEYWORDS})"
     for start, end in (("Tensor", "Tensor"), ("Scalar", "Tensor"), ("Tensor", "Scalar"),
                        ("Scalar", "Scalar"))), variants="torch")
+declare("full", _placed(full),
+        f"full(int[] size, Scalar fill_value, *, Tensor? out=None, {_FACTORY_KEYWORDS})",
+        variants="torch")
 declare("eye", _placed(eye), f"eye(int n, *, Tensor? out=None, {_FACTORY_KEYWORDS})",
         f"eye(int n, int m, *, Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
 declare("randperm", _placed(randperm),

@@ -27,16 +27,12 @@ def _write(t: Tensor, values: np.ndarray) -> Tensor:
     return t
 
 
-def _short(dtype: dtypes.DType) -> str:
-    return dtype.legacy_name.removesuffix("Tensor")
-
-
 def _bernoulli_tensor_draws(p: Tensor, generator, dtype: dtypes.DType) -> np.ndarray:
     """bernoulli_tensor_cpu_kernel: one uniform per element (double for a float64 result, float
     otherwise), 1 where below p."""
     if not p.dtype.is_floating_point:
         raise errors.TorchError("NotImplementedError", f'"bernoulli_tensor_cpu_p_" not '
-                                f"implemented for '{_short(p.dtype)}'")
+                                f"implemented for '{p.dtype.scalar_name}'")
     wide = dtype is dtypes.float64
     probs = np.asarray(p.data, np.float64 if wide else np.float32).ravel()
     bad = np.flatnonzero(~((probs >= 0) & (probs <= 1)))
@@ -90,6 +86,9 @@ def exponential_(t: Tensor, lambd=1.0, generator=None) -> Tensor:
     _check_inplace(t)
     if not lambd > 0.0:
         raise errors.runtime(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    if not t.dtype.is_floating_point:
+        raise errors.runtime("Exponential distribution is a continuous probability distribution. "
+                             f"dtype must be a floating point but you specified {t.dtype.scalar_name}")
     return _write(t, _exponential_draws(t.shape, float(lambd), generator))
 
 
@@ -109,7 +108,7 @@ def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
 def _check_multinomial(probs: Tensor, n: int, replacement: bool) -> None:
     if not probs.dtype.is_floating_point:
         raise errors.runtime("multinomial only supports floating-point dtypes for input, got: "
-                             f"{_short(probs.dtype)}")
+                             f"{probs.dtype.scalar_name}")
     if probs.ndim not in (1, 2):
         raise errors.runtime("prob_dist must be 1 or 2 dim")
     if n <= 0:

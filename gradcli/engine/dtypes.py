@@ -19,6 +19,11 @@ class DType:
     legacy_name: str  # as in torch.FloatTensor, used by some torch error texts
 
     @property
+    def scalar_name(self) -> str:
+        """c10's name of the scalar type (Float, Long, Bool), as kernels' errors name it."""
+        return self.legacy_name.removesuffix("Tensor")
+
+    @property
     def is_floating_point(self) -> bool:
         return self.category == FLOATING
 

@@ -39,6 +39,12 @@ def value_error(message: str) -> TorchError:
     return TorchError("ValueError", message)
 
 
+def not_implemented_for(kernel: str, dtype) -> TorchError:
+    """torch's error for a CPU kernel that has no code for `dtype`."""
+    return TorchError("NotImplementedError", f'"{kernel}" not implemented for '
+                                             f"'{dtype.scalar_name}'")
+
+
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "

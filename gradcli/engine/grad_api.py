@@ -187,7 +187,7 @@ def assign_grad(tensor: Tensor, value) -> None:
         if value.dtype is not tensor.dtype:
             raise errors.runtime(
                 f"attempting to assign a gradient with dtype '{_CPP_TYPE[value.dtype.name]}' to a "
-                f"tensor with grad_dtype '{tensor.dtype.legacy_name.removesuffix('Tensor')}'. The "
+                f"tensor with grad_dtype '{tensor.dtype.scalar_name}'. The "
                 "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
                 "can set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
                 "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "

@@ -186,7 +186,7 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
 
 def _type_name(value) -> str:
     if isinstance(value, Tensor):
-        return "Tensor"
+        return "Parameter" if value.is_parameter else "Tensor"
     if isinstance(value, DType):
         return "torch.dtype"
     return "NoneType" if value is None else errors.type_name(value)

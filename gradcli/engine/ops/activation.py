@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors, kernels_order
+from gradcli.engine import dtypes, errors, kernels_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import AS_VJP, OPS, RESULT, apply, defop, pointwise_op
+from gradcli.engine.ops.registry import AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop, pointwise_op
 from gradcli.engine.tensor import Tensor
 
 
@@ -113,7 +113,8 @@ pointwise_op("sigmoid_backward", "SigmoidBackwardBackward0", lambda g, out: g * 
                   lambda gg, g, out: F.mul(F.mul(gg, g), F.add_scalar(F.mul_scalar(out, -2), 1))))
 defop("leaky_relu", "LeakyReluBackward0",
       lambda a, negative_slope: np.where(a > 0, a, a * negative_slope), promote="none", save=(0,),
-      vjp=lambda g, a, negative_slope: F.leaky_relu_backward(g, a, negative_slope))
+      vjp=lambda g, a, negative_slope: F.leaky_relu_backward(g, a, negative_slope),
+      refuses=("leaky_relu_cpu", NOT_FLOATING))
 pointwise_op("leaky_relu_backward", "LeakyReluBackwardBackward0",
              lambda g, a, negative_slope: np.where(a > 0, g, g * negative_slope), save=(1,),
              vjp=(lambda gg, g, a, negative_slope: F.leaky_relu_backward(gg, a, negative_slope),
@@ -122,7 +123,8 @@ defop("_prelu_kernel", "PreluKernelBackward0", lambda a, w: np.where(a > 0, a, w
       save=(0, 1), vjp=(lambda g, a, w: F.where(F.gt(a, 0), g, F.mul(w, g)),
                         lambda g, a, w: F.where(F.gt(a, 0), F.zeros_like(g), F.mul(a, g))))
 defop("elu", "EluBackward0", _elu, promote="none", save=(0,),
-      vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]))
+      vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]),
+      refuses=("elu_cpu", NOT_FLOATING))
 pointwise_op("elu_backward", "EluBackwardBackward0", _elu_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, a, **k: F.elu_backward(gg, a, k["alpha"], k["scale"],
@@ -130,15 +132,18 @@ pointwise_op("elu_backward", "EluBackwardBackward0", _elu_backward, save=(0, 1),
                   lambda gg, g, a, **k: F.elu_double_backward(gg, g, a, k["alpha"], k["scale"],
                                                               k["input_scale"])))
 defop("gelu", "GeluBackward0", _gelu, promote="none", save=(0,),
-      vjp=lambda g, a, approximate: F.gelu_backward(g, a, approximate))
+      vjp=lambda g, a, approximate: F.gelu_backward(g, a, approximate),
+      refuses=("GeluKernelImpl", NOT_FLOATING))
 pointwise_op("gelu_backward", "GeluBackwardBackward0", _gelu_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, a, approximate: F.gelu_backward(gg, a, approximate),
                   lambda gg, g, a, approximate: F.gelu_double_backward(gg, g, a, approximate)))
 defop("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), promote="none", save=(0,),
-      vjp=lambda g, a: F.silu_backward(g, a))
+      vjp=lambda g, a: F.silu_backward(g, a),
+      refuses=("silu_cpu", NOT_FLOATING))
 defop("softplus", "SoftplusBackward0", _softplus, promote="none", save=(0,),
-      vjp=lambda g, a, beta, threshold: F.softplus_backward(g, a, beta, threshold))
+      vjp=lambda g, a, beta, threshold: F.softplus_backward(g, a, beta, threshold),
+      refuses=("softplus_cpu", NOT_FLOATING))
 pointwise_op("softplus_backward", "SoftplusBackwardBackward0", _softplus_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, a, beta, threshold: F.softplus_backward(gg, a, beta, threshold),
@@ -191,6 +196,8 @@ GELU_PDF = (2.0 / math.sqrt(math.pi)) * math.sqrt(0.5) * 0.5  # exact gelu's kAl
 
 
 def relu(a: Tensor) -> Tensor:
+    if a.dtype is dtypes.bool_:
+        raise errors.runtime("Boolean inputs not supported for relu")
     return apply(OPS["relu"], a)
 
 
@@ -251,8 +258,7 @@ def _softmax_kernel(name: str, a: Tensor, dim, dtype) -> Tensor:
     dim = _softmax_dim(a, dim)
     if not a.dtype.is_floating_point:
         kernel = f"{name}_lastdim_kernel_impl" if dim >= a.ndim - 1 else f"{name}_kernel_impl"
-        raise errors.TorchError("NotImplementedError", f'"{kernel}" not implemented for '
-                                f"'{a.dtype.legacy_name[:-6]}'")
+        raise errors.not_implemented_for(kernel, a.dtype)
     return apply(OPS["_" + name], a, dim=dim)
 
 

@@ -40,10 +40,10 @@ def declared_names(variant: str) -> frozenset:
 INDEX = {
     "gradcli.engine.ops.registry": {
         "function": (
-            "AS_VJP Callable DEFAULT LINEAR LateTable MULTI_OUTPUT NO_GRAD_MODE Node OPS OpDef "
-            "RESULT STATE Tensor annotations apply broadcast_shape compute_dtype dataclass "
-            "declare define defop export field no_grad_history not_differentiable pointwise_op "
-            "torch_layout "
+            "AS_VJP Callable DEFAULT LINEAR LateTable MULTI_OUTPUT NOT_FLOATING NO_GRAD_MODE Node "
+            "OPS OpDef RESULT STATE Tensor annotations apply broadcast_shape compute_dtype "
+            "dataclass declare define defop export field no_grad_history not_differentiable "
+            "pointwise_op torch_layout "
         ),
     },
     "gradcli.engine.views": {
@@ -256,8 +256,9 @@ INDEX = {
     "gradcli.engine.ops.losses": {
         "function": (
             "EPSILON REDUCTIONS apply_loss_reduction bce_backward binary_cross_entropy "
-            "binary_cross_entropy_with_logits cross_entropy full_sum l1_loss mse_loss "
-            "mse_loss_backward nll_loss reduction_of smooth_l1_backward smooth_l1_loss "
+            "binary_cross_entropy_with_logits checked_reduction cross_entropy expanded_pair "
+            "full_sum l1_loss legacy_reduction mse_loss mse_loss_backward nll_loss reduction_of "
+            "smooth_l1_backward smooth_l1_loss weighted_loss "
         ),
         "row": (
             "binary_cross_entropy binary_cross_entropy_backward binary_cross_entropy_with_logits "
@@ -309,10 +310,10 @@ INDEX = {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
             "check_operand clamp cos cosh div div_scalar efficient_zeros erf erf_values exp exp2 "
-            "expm1 filled_like floating_kernel floor floor_divide frac lerp log log10 log1p log2 "
-            "masked_fill maximum maybe_multiply minimum mul mul_scalar neg negate pow reciprocal "
-            "remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor "
-            "sgn sigmoid sign sin sinh sqrt square sub sub_scalar tan tanh trunc where xlogy "
+            "expm1 filled_like floor floor_divide frac lerp log log10 log1p log2 masked_fill "
+            "maximum maybe_multiply minimum mul mul_scalar neg negate pow reciprocal remainder "
+            "round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
+            "sign sin sinh sqrt square sub sub_scalar tan tanh trunc where wrapped_int xlogy "
         ),
         "row": (
             "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
@@ -455,9 +456,9 @@ INDEX = {
             "zeros_like "
         ),
         "declaration": (
-            "torch:arange torch:empty torch:eye torch:linspace torch:normal torch:ones torch:rand "
-            "torch:rand_like torch:randint torch:randint_like torch:randn torch:randn_like "
-            "torch:randperm torch:zeros "
+            "torch:arange torch:empty torch:eye torch:full torch:linspace torch:normal torch:ones "
+            "torch:rand torch:rand_like torch:randint torch:randint_like torch:randn "
+            "torch:randn_like torch:randperm torch:zeros "
         ),
     },
     "gradcli.engine.distributions": {

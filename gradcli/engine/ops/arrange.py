@@ -46,8 +46,7 @@ def triu(a: Tensor, diagonal: int = 0) -> Tensor:
 def _triangle_indices(name: str, row: int, col: int, offset: int, dtype, upper: bool) -> Tensor:
     dtype = dtypes.int64 if dtype is None else dtype
     if dtype.name not in ("int64", "int32"):
-        raise errors.TorchError("NotImplementedError", f'"{name}" not implemented for '
-                                f"'{dtype.legacy_name.removesuffix('Tensor')}'")
+        raise errors.not_implemented_for(name, dtype)
     for what, value in (("row", row), ("col", col)):
         if value < 0:
             raise errors.runtime(f"{what} must be non-negative, got{value}")
@@ -256,8 +255,13 @@ def tile(a: Tensor, dims) -> Tensor:
 
 def repeat_interleave(a: Tensor, repeats=None, dim=None, output_size=None) -> Tensor:
     if repeats is None:  # repeat_interleave(repeats): the indices that repeat each position
-        counts = a.data.astype(np.int64)
-        return Tensor(np.repeat(np.arange(counts.size), counts), dtypes.int64)
+        if a.dtype not in (dtypes.int64, dtypes.int32):
+            raise errors.not_implemented_for("repeat_interleave_cpu", a.dtype)
+        if a.ndim != 1:
+            raise errors.runtime("repeat_interleave only accept 1D vector as repeat")
+        if (a.data < 0).any():
+            raise errors.runtime("repeats can not be negative")
+        return Tensor(np.repeat(np.arange(a.data.size, dtype=a.dtype.np), a.data), a.dtype)
     source = a if dim is not None else F.reshape(a, (-1,))
     d = F.wrap_dim(dim if dim is not None else 0, source.ndim)
     if isinstance(repeats, Tensor):
@@ -478,7 +482,7 @@ defop("put", "PutBackward0", _put, promote="none", saves_params=True,
 def take(a: Tensor, index: Tensor) -> Tensor:
     if index.dtype is not dtypes.int64:
         raise errors.runtime(f"take(): Expected a long tensor for index, but got "
-                             f"{index.dtype.legacy_name.removesuffix('Tensor')}")
+                             f"{index.dtype.scalar_name}")
     positions = index.data.astype(np.int64)
     count = a.numel()
     bad = positions[(positions >= count) | (positions < -count)]

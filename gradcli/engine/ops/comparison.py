@@ -69,9 +69,7 @@ def logical_binary(name: str, a, b) -> Tensor:
         for operand in (a, b):
             dtype = operand.dtype if isinstance(operand, Tensor) else None
             if dtype is not None and dtype.is_floating_point or isinstance(operand, float):
-                raise errors.TorchError(
-                    "NotImplementedError",
-                    f'"{name}_cpu" not implemented for \'{_scalar_name(dtype or dtypes.float32)}\'')
+                raise errors.not_implemented_for(f"{name}_cpu", dtype or dtypes.float32)
     return F.binary(name, a, b)
 
 
@@ -92,13 +90,8 @@ def logical_not(a: Tensor) -> Tensor:
 
 def bitwise_not(a: Tensor) -> Tensor:
     if a.dtype.is_floating_point:
-        raise errors.TorchError("NotImplementedError", f'"bitwise_not_cpu" not implemented for '
-                                f"'{_scalar_name(a.dtype)}'")
+        raise errors.not_implemented_for("bitwise_not_cpu", a.dtype)
     return apply(OPS["bitwise_not"], a)
-
-
-def _scalar_name(dtype: dtypes.DType) -> str:
-    return dtype.legacy_name.removesuffix("Tensor")
 
 
 def isnan(a: Tensor) -> Tensor:
@@ -130,13 +123,13 @@ def _truth_reduction(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
 
 def allclose(a: Tensor, b: Tensor, rtol=1e-05, atol=1e-08, equal_nan: bool = False) -> bool:
     if a.dtype is not b.dtype:
-        raise errors.runtime(f"{_scalar_name(a.dtype)} did not match {_scalar_name(b.dtype)}")
+        raise errors.runtime(f"{a.dtype.scalar_name} did not match {b.dtype.scalar_name}")
     return bool(np.all(_isclose(a, b, rtol, atol, equal_nan)))
 
 
 def isclose(a: Tensor, b: Tensor, rtol=1e-05, atol=1e-08, equal_nan: bool = False) -> Tensor:
     if a.dtype is not b.dtype:
-        raise errors.runtime(f"{_scalar_name(a.dtype)} did not match {_scalar_name(b.dtype)}")
+        raise errors.runtime(f"{a.dtype.scalar_name} did not match {b.dtype.scalar_name}")
     return Tensor(np.asarray(_isclose(a, b, rtol, atol, equal_nan)), dtypes.bool_)
 
 

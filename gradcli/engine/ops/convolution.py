@@ -239,10 +239,6 @@ def _pairs(value, n: int) -> tuple:
     return (value,) * n
 
 
-def _type_name(t: Tensor) -> str:
-    return t.dtype.legacy_name.removesuffix("Tensor")
-
-
 def _sizes(shape) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
@@ -299,8 +295,8 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
             "actual input size")
     for t in (w, b):
         if t is not None and t.dtype is not x.dtype:
-            raise errors.runtime(f"expected scalar type {_type_name(x)} but found "
-                                 f"{_type_name(t)}")
+            raise errors.runtime(f"expected scalar type {x.dtype.scalar_name} but found "
+                                 f"{t.dtype.scalar_name}")
 
 
 def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, spatial: int,
@@ -638,7 +634,7 @@ declare("avg_pool2d", avg_pool2d, "avg_pool2d(Tensor input, int[2] kernel_size, 
 declare("avg_pool1d", avg_pool1d, "avg_pool1d(Tensor input, int[1] kernel_size, "
         "int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)",
         variants="torch functional")
-declare("adaptive_avg_pool2d", adaptive_avg_pool2d, python="input, output_size",
+declare("adaptive_avg_pool2d", adaptive_avg_pool2d, python="input, output_size; input: .size",
         variants="functional")
 declare("adaptive_avg_pool1d", adaptive_avg_pool1d,
         "adaptive_avg_pool1d(Tensor input, int[1] output_size)", variants="torch functional")

@@ -249,9 +249,6 @@ defop("linalg_qr", "LinalgQrBackward0", _qr, promote="none", n_outputs=2,
 
 # ---- checks -----------------------------------------------------------------------------------
 
-def _scalar_name(t: Tensor) -> str:
-    return t.dtype.legacy_name.removesuffix("Tensor")
-
 
 def _check_square(name: str, a: Tensor, what: str = "A") -> None:
     if a.ndim < 2:
@@ -261,10 +258,25 @@ def _check_square(name: str, a: Tensor, what: str = "A") -> None:
                              f"{a.shape[-2]} by {a.shape[-1]} matrices")
 
 
-def _check_floating(name: str, a: Tensor) -> None:
+_LOW_PRECISION = "low precision"
+
+
+def _check_floating(name: str, a: Tensor, half: str | None = None) -> None:
+    """torch's refusal of a non-floating input and, given `half`, of float16: the LAPACK kernel
+    it reaches (its "not implemented for" error) or _LOW_PRECISION (the function's own check)."""
     if not a.dtype.is_floating_point:
         raise errors.runtime(f"{name}: Expected a floating point or complex tensor as input. "
-                             f"Got {_scalar_name(a)}")
+                             f"Got {a.dtype.scalar_name}")
+    if half is not None and a.dtype is dtypes.float16:
+        if half == _LOW_PRECISION:
+            raise errors.runtime(f"{name}: Low precision dtypes not supported. Got Half")
+        raise errors.not_implemented_for(half, a.dtype)
+
+
+def _check_kernel(kernel: str, a: Tensor) -> None:
+    """A LAPACK kernel reached with no check before it: float32 and float64 only."""
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise errors.not_implemented_for(kernel, a.dtype)
 
 
 def _batches(a: np.ndarray):
@@ -343,27 +355,27 @@ __all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power"
 
 def det(a: Tensor) -> Tensor:
     _check_square("linalg.det", a)
-    _check_floating("linalg.det", a)
+    _check_floating("linalg.det", a, "lu_cpu")
     return apply(OPS["linalg_det"], a)
 
 
 def slogdet(a: Tensor, name: str = "slogdet") -> tuple:
     _check_square("linalg.slogdet", a)
-    _check_floating("linalg.slogdet", a)
+    _check_floating("linalg.slogdet", a, _LOW_PRECISION)
     sign, logabsdet = apply(OPS["linalg_slogdet"], a)
     return F.ReturnTypes(name, sign, logabsdet, fields=("sign", "logabsdet"))
 
 
 def logdet(a: Tensor) -> Tensor:
     _check_square("logdet", a)
-    _check_floating("logdet", a)
+    _check_floating("logdet", a, _LOW_PRECISION)
     sign, logabsdet = slogdet(a)
     return F.where(F.compare("eq", sign, -1.0), math.nan, logabsdet)
 
 
 def inverse(a: Tensor) -> Tensor:
     _check_square("linalg.inv", a)
-    _check_floating("linalg.inv", a)
+    _check_floating("linalg.inv", a, _LOW_PRECISION)
     _check_invertible("linalg.inv", a)
     return apply(OPS["linalg_inv_ex"], a)
 
@@ -374,10 +386,10 @@ def _is_vector_rhs(a: Tensor, b: Tensor) -> bool:
 
 def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
     _check_square("linalg.solve", a)
-    _check_floating("linalg.solve", a)
+    _check_floating("linalg.solve", a, "lu_cpu")
     if a.dtype is not b.dtype:
         raise errors.runtime(f"linalg.solve: Expected A and B to have the same dtype, but found "
-                             f"A of type {_scalar_name(a)} and B of type {_scalar_name(b)} "
+                             f"A of type {a.dtype.scalar_name} and B of type {b.dtype.scalar_name} "
                              "instead")
     if not left:
         return _mT(linalg_solve(_mT(a), _mT(b)))
@@ -520,10 +532,9 @@ _CHOLESKY_DEPRECATED = (
 
 def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:
     _check_square(name, a)
-    if key == "cholesky" and not a.dtype.is_floating_point:  # the deprecated kernel's words
-        raise errors.TorchError("NotImplementedError", f'"cholesky_cpu" not implemented for '
-                                f"'{a.dtype.legacy_name[:-6]}'")
-    _check_floating(name, a)
+    if key == "cholesky":  # the deprecated function reaches the kernel unchecked
+        _check_kernel("cholesky_cpu", a)
+    _check_floating(name, a, "cholesky_cpu")
     flat, batched = _batches(a.data)
     for i, matrix in enumerate(flat):
         order = _not_positive_definite(matrix)
@@ -553,36 +564,44 @@ def qr(a: Tensor, mode: str = "reduced") -> tuple:
                              "'reduced' (default), 'r', or 'complete'")
     if a.ndim < 2:
         raise errors.runtime("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    _check_floating("linalg.qr", a, "geqrf_cpu")
     q, r = apply(OPS["linalg_qr"], a, mode=mode)
     return F.ReturnTypes("linalg_qr", q, r, fields=("Q", "R"))
 
 
-def linalg_svd(a: Tensor, full_matrices: bool = True, *, driver=None) -> tuple:
+def _check_svd_input(a: Tensor) -> None:
     if a.ndim < 2:
         raise errors.runtime("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    _check_floating("linalg.svd", a, "linalg_svd_cpu")
+
+
+def linalg_svd(a: Tensor, full_matrices: bool = True, *, driver=None) -> tuple:
+    _check_svd_input(a)
     u, s, vh = apply(OPS["_linalg_svd"], a, full_matrices=full_matrices)
     return F.ReturnTypes("linalg_svd", u, s, vh, fields=("U", "S", "Vh"))
 
 
 def svd(a: Tensor, some: bool = True, compute_uv: bool = True) -> tuple:
+    _check_svd_input(a)
     u, s, vh = apply(OPS["_linalg_svd"], a, full_matrices=not some)
     return F.ReturnTypes("svd", u, s, _mT(vh), fields=("U", "S", "V"))
 
 
 def svdvals(a: Tensor, *, driver=None) -> Tensor:
-    if a.ndim < 2:
-        raise errors.runtime("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    _check_svd_input(a)
     return apply(OPS["_linalg_svd"], a, full_matrices=False)[1]
 
 
 def eigh(a: Tensor, UPLO: str = "L") -> tuple:
     _check_square("linalg.eigh", a)
+    _check_kernel("linalg_eigh_cpu", a)
     values, vectors = apply(OPS["_linalg_eigh"], a, uplo=UPLO)
     return F.ReturnTypes("linalg_eigh", values, vectors, fields=("eigenvalues", "eigenvectors"))
 
 
 def eigvalsh(a: Tensor, UPLO: str = "L") -> Tensor:
     _check_square("linalg.eigh", a)
+    _check_kernel("linalg_eigh_cpu", a)
     return apply(OPS["_linalg_eigh"], a, uplo=UPLO)[0]
 
 
@@ -592,6 +611,10 @@ def pinv(a: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None
     if a.ndim < 2:
         raise errors.runtime("linalg.pinv: The input tensor A must have at least 2 "
                              "dimensions.")
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise errors.runtime(f"linalg.pinv({a.dtype.scalar_name}{{{list(a.shape)}}}): expected a "
+                             "tensor with 2 or more dimensions of float, double, cfloat or cdouble "
+                             "types")
     if rcond is not None:
         rtol = rcond
     if rtol is None:
@@ -638,6 +661,7 @@ def diag_embed(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Te
 
 def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True,
                      unitriangular: bool = False) -> Tensor:
+    _check_kernel("triangular_solve_cpu", a)
     return apply(OPS["linalg_solve_triangular"], a, b, upper=upper, left=left)
 
 

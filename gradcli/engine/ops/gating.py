@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
 from gradcli.engine.ops.shapes import wrap_dim
 from gradcli.engine.tensor import Tensor
 
@@ -32,7 +32,8 @@ def _glu_vjp(g: Tensor, x: Tensor, dim: int) -> Tensor:
     return F.cat([grad_a, grad_b], dim)
 
 
-defop("glu", "GluBackward0", _glu, promote="none", save=(0,), vjp=_glu_vjp)
+defop("glu", "GluBackward0", _glu, promote="none", save=(0,), vjp=_glu_vjp,
+      refuses=("glu_cpu", NOT_FLOATING))
 
 
 def glu(x: Tensor, dim: int = -1) -> Tensor:

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -90,10 +92,36 @@ defop("native_group_norm", "NativeGroupNormBackward0", _group_norm, promote="non
       vjp=(_grad(1), _grad(2), _grad(3)))
 
 
-def group_norm(x: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+_CPP_GROUP_NORM = (schemas.parse_schema(
+    "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+    "float eps=1e-05, bool cudnn_enabled=True)"),)
+
+
+def _verify_batch_size(shape: tuple, num_groups) -> None:
+    """torch's `_verify_batch_size([N * C // num_groups, num_groups, *spatial])`, in Python's
+    arithmetic on whatever num_groups is."""
+    if isinstance(num_groups, Tensor):
+        return
+    if not isinstance(num_groups, (int, float)):
+        raise errors.type_error("unsupported operand type(s) for //: 'int' and "
+                                f"'{errors.type_name(num_groups)}'")
+    if num_groups == 0:
+        raise errors.TorchError("ZeroDivisionError", "integer division or modulo by zero"
+                                if isinstance(num_groups, int) else "float floor division by zero")
+    sizes = [shape[0] * shape[1] // num_groups, num_groups, *shape[2:]]
+    if sizes[0] * math.prod(shape[2:]) == 1:
+        raise errors.value_error("Expected more than 1 value per channel when training, got "
+                                 f"input size {sizes}")
+
+
+def group_norm(x: Tensor, num_groups, weight=None, bias=None, eps=1e-5) -> Tensor:
+    """F.group_norm, Python in torch: the input's dimensions checked, then its arguments handed
+    to the C++ torch.group_norm and its parser."""
     if x.ndim < 2:
         raise errors.runtime(f"Expected at least 2 dimensions for input tensor but received "
                              f"{x.ndim}")
+    _verify_batch_size(x.shape, num_groups)
+    schemas.bind(_CPP_GROUP_NORM, (x, num_groups, weight, bias, eps), {}, True, "group_norm")
     channels = x.shape[1]
     if channels % num_groups:
         raise errors.runtime(
@@ -109,5 +137,5 @@ def group_norm(x: Tensor, num_groups: int, weight=None, bias=None, eps: float = 
     return out
 
 
-declare("group_norm", group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, "
-        "Tensor? bias=None, float eps=1e-05)", variants="functional")
+declare("group_norm", group_norm, python="input, num_groups, weight=None, bias=None, eps=1e-05; "
+        "input: .dim", variants="functional")

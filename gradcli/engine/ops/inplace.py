@@ -76,17 +76,13 @@ def _check_overlap(t: Tensor) -> None:
 
 def _check_fits(t: Tensor, result: Tensor, cast: bool) -> None:
     if cast and result.dtype.category > t.dtype.category:
-        raise errors.runtime(f"result type {_scalar_name(result.dtype)} can't be cast to the "
-                             f"desired output type {_scalar_name(t.dtype)}")
+        raise errors.runtime(f"result type {result.dtype.scalar_name} can't be cast to the "
+                             f"desired output type {t.dtype.scalar_name}")
     if result.shape != t.shape:
         wanted = F.broadcast_shape(t.shape, result.shape)
         if wanted != t.shape:
             raise errors.runtime(f"output with shape {F.size_list(t.shape)} doesn't match the "
                                  f"broadcast shape {F.size_list(wanted)}")
-
-
-def _scalar_name(dtype) -> str:
-    return dtype.legacy_name.removesuffix("Tensor")
 
 
 def apply_inplace(t: Tensor, compute, *, cast: bool = True) -> Tensor:
@@ -213,7 +209,7 @@ def assign_into(t: Tensor, key, value) -> None:
     if value.dtype is not target.dtype and not (single_mask and value.numel() == 1):
         raise errors.runtime(
             "Index put requires the source and destination dtypes match, got "
-            f"{_scalar_name(target.dtype)} for the destination and {_scalar_name(value.dtype)} "
+            f"{target.dtype.scalar_name} for the destination and {value.dtype.scalar_name} "
             "for the source.")
     lead = _leading_ones(value.shape)
     if lead:

@@ -104,32 +104,60 @@ for _dims in (1, 2):
                   OPS[key], gg, taps=taps, shape=gg.shape))
 
 
+def _python_types(values) -> str:
+    return "[" + ", ".join(f"<class '{errors.type_name(v)}'>" for v in values) + "]"
+
+
+def _check_spatial(given, dims: int, spatial: list, what: str, shown_as: str, name: str,
+                   letter: str) -> None:
+    """One spatial entry per spatial dimension of the input, or torch's ValueError."""
+    if len(given) != dims:
+        raise errors.value_error(
+            f"Input and {what} must have the same number of spatial dimensions, but got input "
+            f"with spatial dimensions of {spatial} and {shown_as} {given!r}. Please provide "
+            f"input tensor in (N, C, d1, d2, ...,dK) format and {name} in ({letter}1, "
+            f"{letter}2, ...,{letter}K) format.")
+
+
 def _sizes_out(x: Tensor, size, scale_factor, dims: int):
-    if size is None and scale_factor is None:
-        raise errors.value_error("either size or scale_factor should be defined")
+    """The output sizes and scale factors, checked in the order of torch's Python code."""
+    spatial = list(x.shape[2:])
     if size is not None and scale_factor is not None:
         raise errors.value_error("only one of size or scale_factor should be defined")
-    spatial = list(x.shape[2:])
     if size is not None:
-        sizes = [size] * dims if isinstance(size, int) else list(size)
-        if len(sizes) != dims:
-            raise errors.value_error(
-                "Input and output must have the same number of spatial dimensions, but got "
-                f"input with spatial dimensions of {spatial} and output size of {tuple(size)}. "
-                "Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
-                "(o1, o2, ...,oK) format.")
-        return sizes, [None] * dims
-    factors = [scale_factor] * dims if not isinstance(scale_factor, (list, tuple)) else list(
-        scale_factor)
+        if isinstance(size, (list, tuple)):
+            _check_spatial(size, dims, spatial, "output", "output size of", "output size", "o")
+            if not all(isinstance(v, int) for v in size):
+                raise errors.type_error(
+                    "expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                    f"Tuple[int, int, int], but got size with types {_python_types(size)}")
+            return list(size), [None] * dims
+        return [size] * dims, [None] * dims
+    if scale_factor is None:
+        raise errors.value_error("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        _check_spatial(scale_factor, dims, spatial, "scale_factor", "scale_factor of shape",
+                       "scale_factor", "s")
+        factors = list(scale_factor)
+    else:
+        factors = [scale_factor] * dims
     return [math.floor(float(n) * f) for n, f in zip(spatial, factors)], factors
 
 
 def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners=None, recompute_scale_factor=None, antialias: bool = False):
-    dims = x.ndim - 2
-    if mode == "nearest" and align_corners is not None:
+    """F.interpolate, its checks in torch's order: align_corners, size and scale_factor, the
+    mode against the input's dimensions."""
+    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
         raise errors.value_error("align_corners option can only be set with the interpolating "
                                  "modes: linear | bilinear | bicubic | trilinear")
+    dims = x.ndim - 2
+    sizes, factors = _sizes_out(x, size, scale_factor, dims)
+    if recompute_scale_factor and size is not None:
+        raise errors.value_error("recompute_scale_factor is not meaningful with an explicit size.")
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and x.ndim == 4):
+        raise errors.value_error("Anti-alias option is restricted to bilinear, bicubic, and "
+                                 "lanczos modes and requires a 4-D tensor as input")
     if dims not in (1, 2, 3) or mode not in _ALL_MODES.split(" | "):
         raise errors.TorchError("NotImplementedError", f"Input Error: Only 3D, 4D and 5D input "
                                 f"Tensors supported (got {x.ndim}D) for the modes: {_ALL_MODES} "
@@ -141,7 +169,6 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
     if dims == 3 or mode not in ("nearest", "linear", "bilinear"):
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
-    sizes, factors = _sizes_out(x, size, scale_factor, dims)
     if recompute_scale_factor:
         factors = [None] * dims
     taps = tuple(_taps(mode, n_in, n_out, f, bool(align_corners)) for n_in, n_out, f in
@@ -153,5 +180,5 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
 declare("interpolate", interpolate, "interpolate(Tensor input, int[]? size=None, "
         "float[]? scale_factor=None, str mode='nearest', bool? align_corners=None, "
         "bool? recompute_scale_factor=None, bool antialias=False)", variants="functional",
-        python="input: Tensor, size=None, scale_factor=None, mode='nearest', align_corners=None, "
-        "recompute_scale_factor=None, antialias=False")
+        python="input, size=None, scale_factor=None, mode='nearest', align_corners=None, "
+        "recompute_scale_factor=None, antialias=False; input: .dim")

@@ -139,7 +139,8 @@ defop("bmm", "BmmBackward0", _bmm, save=(0, 1), save_for=((1,), (0,)),
       jvp=(lambda t, a, b, out: F.bmm(t, b), lambda t, a, b, out: F.bmm(a, t)))
 defop("trace", "TraceBackward0", lambda a, sizes: np.trace(a), promote="none",
       out_dtype=lambda dtype, params: dtype if dtype.is_floating_point else dtypes.int64,
-      vjp=lambda g, a, sizes: _trace_backward(g, sizes))
+      vjp=lambda g, a, sizes: _trace_backward(g, sizes),
+      refuses=("trace", (dtypes.BOOL,)))
 defop("index_fill.int_Tensor", "IndexFillBackward1", _index_fill, promote="none", save=(1,),
       vjp=(lambda g, a, index, value, dim: F.apply_op(
                "index_fill.int_Tensor", g, index, F.scalar_tensor(0, g.dtype), dim=dim),
@@ -163,10 +164,6 @@ _C_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "in
             "bool": "bool"}
 
 
-def _type_name(t: Tensor) -> str:
-    return t.dtype.legacy_name.removesuffix("Tensor")
-
-
 def element_strides(t: Tensor) -> tuple:
     return tuple(s // t.data.itemsize for s in t.data.strides)
 
@@ -187,7 +184,7 @@ def check_dot(a: Tensor, b: Tensor) -> None:
             "respectively")
     if a.dtype is not b.dtype:
         raise errors.runtime(f"dot : expected both vectors to have same dtype, but found "
-                             f"{_type_name(a)} and {_type_name(b)}")
+                             f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
@@ -199,7 +196,7 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
                              f"({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})")
     if a.dtype is not v.dtype:
         raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
-                             f"{_type_name(v)}, {_type_name(a)}, and {_type_name(v)}")
+                             f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and {v.dtype.scalar_name}")
     return apply(OPS["mv"], a, v)
 
 
@@ -227,7 +224,7 @@ def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
     for name, first in (("mat1", a), ("self", bias)):
         if first.dtype is not b.dtype:
             raise errors.runtime(f"{name} and mat2 must have the same dtype, but got "
-                                 f"{_type_name(first)} and {_type_name(b)}")
+                                 f"{first.dtype.scalar_name} and {b.dtype.scalar_name}")
     _check_mm(a, b)
     check_expandable(bias, (a.shape[0], b.shape[1]))
     return apply(OPS["addmm"], bias, a, b, mat1_strides=element_strides(a),
@@ -250,7 +247,7 @@ def bmm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
     errors.check_out_dtype("bmm", out_dtype)
     check_batches(a, b)
     if a.dtype is not b.dtype:
-        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+        raise errors.runtime(f"expected scalar type {a.dtype.scalar_name} but found {b.dtype.scalar_name}")
     return apply(OPS["bmm"], a, b)
 
 

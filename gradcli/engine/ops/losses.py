@@ -293,10 +293,21 @@ REDUCTIONS = ("none", "mean", "sum")
 
 def reduction_of(reduction: str, size_average=None, reduce=None) -> str:
     """The reduction name, from `reduction` or the legacy size_average/reduce flags."""
+    return checked_reduction(legacy_reduction(reduction, size_average, reduce))
+
+
+def legacy_reduction(reduction, size_average=None, reduce=None):
+    """`reduction`, or the name the legacy size_average/reduce flags give (with torch's
+    warning); not yet checked."""
     if size_average is not None or reduce is not None:
         STATE.warn("UserWarning", "size_average and reduce args will be deprecated, please use "
                    f"reduction='{_legacy(size_average, reduce)}' instead.")
         return _legacy(size_average, reduce)
+    return reduction
+
+
+def checked_reduction(reduction) -> str:
+    """torch's _Reduction.get_enum: one of REDUCTIONS, or its ValueError."""
     if reduction not in REDUCTIONS:
         raise errors.value_error(f"{reduction} is not a valid value for reduction")
     return reduction
@@ -318,45 +329,66 @@ def apply_loss_reduction(loss: Tensor, reduction: str) -> Tensor:
     return loss
 
 
-def _type_name(t: Tensor) -> str:
-    return t.dtype.legacy_name.removesuffix("Tensor")
-
-
 def _size_text(shape: tuple) -> str:
     return f"torch.Size([{', '.join(str(s) for s in shape)}])"
 
 
-def _broadcast_pair(a: Tensor, target: Tensor):
+def expanded_pair(a: Tensor, target: Tensor, reduction, size_average=None, reduce=None):
+    """The regression losses' preamble in torch's order: the size warning, the legacy flags,
+    then input and target broadcast together."""
     if a.shape != target.shape:
         STATE.warn("UserWarning",
                    f"Using a target size ({_size_text(target.shape)}) that is different to the "
                    f"input size ({_size_text(a.shape)}). This will likely lead to incorrect "
                    "results due to broadcasting. Please ensure they have the same size.")
+    reduction = legacy_reduction(reduction, size_average, reduce)
+    if a.shape != target.shape:
         shape = F.broadcast_shape(a.shape, target.shape)
-        return F.expand(a, shape), F.expand(target, shape)
-    return a, target
+        a, target = F.expand(a, shape), F.expand(target, shape)
+    return a, target, reduction
+
+
+def weighted_loss(loss: Tensor, weight: Tensor, input_shape: tuple, reduction,
+              mean_by_weight: bool = True) -> Tensor:
+    """torch's weighted regression loss: elementwise loss times weight, then reduced (a mean
+    divides by the weights' sum, except huber_loss's, which takes the plain mean)."""
+    if weight.shape != input_shape:
+        raise errors.value_error("Weights and input must have the same size.")
+    weighted = F.mul(loss, weight)
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return F.sum(weighted)
+    if reduction == "mean":
+        return F.div(F.sum(weighted), F.sum(weight)) if mean_by_weight else F.mean(weighted)
+    raise errors.value_error(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                             "'mean', 'sum'.")
 
 
 def mse_loss(a: Tensor, target: Tensor, size_average=None, reduce=None,
-             reduction: str = "mean") -> Tensor:
-    reduction = reduction_of(reduction, size_average, reduce)
-    a, target = _broadcast_pair(a, target)
-    return apply(OPS["mse_loss"], a, target, reduction=reduction)
+             reduction: str = "mean", weight=None) -> Tensor:
+    shape = a.shape
+    a, target, reduction = expanded_pair(a, target, reduction, size_average, reduce)
+    if weight is not None:
+        return weighted_loss(F.pow(F.sub(a, target), 2), weight, shape, reduction)
+    return apply(OPS["mse_loss"], a, target, reduction=checked_reduction(reduction))
 
 
 def l1_loss(a: Tensor, target: Tensor, size_average=None, reduce=None,
-            reduction: str = "mean") -> Tensor:
-    reduction = reduction_of(reduction, size_average, reduce)
-    a, target = _broadcast_pair(a, target)
-    return apply_loss_reduction(F.abs(F.sub(a, target)), reduction)
+            reduction: str = "mean", weight=None) -> Tensor:
+    shape = a.shape
+    a, target, reduction = expanded_pair(a, target, reduction, size_average, reduce)
+    if weight is not None:
+        return weighted_loss(F.abs(F.sub(a, target)), weight, shape, reduction)
+    return apply_loss_reduction(F.abs(F.sub(a, target)), checked_reduction(reduction))
 
 
 def smooth_l1_loss(a: Tensor, target: Tensor, size_average=None, reduce=None,
                    reduction: str = "mean", beta: float = 1.0) -> Tensor:
-    reduction = reduction_of(reduction, size_average, reduce)
+    a, target, reduction = expanded_pair(a, target, reduction, size_average, reduce)
+    reduction = checked_reduction(reduction)
     if beta < 0:
         raise errors.runtime("smooth_l1_loss does not support negative values for beta.")
-    a, target = _broadcast_pair(a, target)
     if beta == 0:
         return apply_loss_reduction(F.abs(F.sub(a, target)), reduction)
     return apply(OPS["smooth_l1_loss"], a, target, reduction=reduction, beta=float(beta))
@@ -374,7 +406,7 @@ def binary_cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=No
         if np.any((values < 0) | (values > 1)) or np.any(np.isnan(values)):
             raise errors.runtime(f"all elements of {name} should be between 0 and 1")
     if target.dtype is not a.dtype:
-        raise errors.runtime(f"Found dtype {_type_name(target)} but expected {_type_name(a)}")
+        raise errors.runtime(f"Found dtype {target.dtype.scalar_name} but expected {a.dtype.scalar_name}")
     _check_constant("binary_cross_entropy", "weight", weight)
     if weight is not None:
         weight = F.expand(weight, a.shape)
@@ -403,7 +435,7 @@ def _check_constant(function: str, argument: str, value) -> None:
 
 def _check_targets(a: Tensor, target: Tensor, ignore_index: int) -> None:
     if target.dtype not in (dtypes.int64, dtypes.uint8):
-        name = target.dtype.legacy_name.removesuffix("Tensor")
+        name = target.dtype.scalar_name
         raise errors.runtime(f"expected target dtype to be Long or Byte, but got {name}")
     if a.ndim not in (1, 2):
         raise errors.value_error(f"Expected 2 or more dimensions (got {a.ndim})")
@@ -423,7 +455,7 @@ def nll_loss(a: Tensor, target: Tensor, weight=None, size_average=None, ignore_i
     _check_targets(a, target, ignore_index)
     if weight is not None and weight.dtype is not a.dtype:
         raise errors.runtime(
-            f"expected scalar type {_type_name(a)} but found {_type_name(weight)}")
+            f"expected scalar type {a.dtype.scalar_name} but found {weight.dtype.scalar_name}")
     output, _ = apply(OPS["nll_loss_forward"], a, target, weight, reduction=reduction,
                       ignore_index=ignore_index)
     return output

@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 
@@ -24,10 +24,6 @@ def _zeros_of_input(gg, g, x, *_, **__):
 
 def _sizes(shape) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
-def _type_name(t: Tensor) -> str:
-    return t.dtype.legacy_name.removesuffix("Tensor")
 
 
 def _retraced(composite, inputs: tuple, index: int, gg: Tensor):
@@ -65,9 +61,11 @@ def _elu_values(a, alpha, scale, input_scale):
 
 
 defop("celu", "CeluBackward0", _elu_values, promote="none", save=(0,),
-      vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]))
+      vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]),
+      refuses=("elu_cpu", NOT_FLOATING))
 defop("mish", "MishBackward0", lambda a: a * np.tanh(np.log1p(np.exp(a))), promote="none",
-      save=(0,), vjp=lambda g, a: _mish_backward(g, a))
+      save=(0,), vjp=lambda g, a: _mish_backward(g, a),
+      refuses=("mish_cpu", NOT_FLOATING))
 
 
 def _mish_backward(g, a):
@@ -93,6 +91,7 @@ def _shrink(kind):
 for _kind, _label in (("soft", "Softshrink"), ("hard", "Hardshrink")):
     _forward, _backward = _shrink(_kind)
     defop(f"{_kind}shrink", f"{_label}Backward0", _forward, promote="none", save=(0,),
+          refuses=("softshrink_check" if _kind == "soft" else "hardshrink_cpu", NOT_FLOATING),
           vjp=lambda g, x, lambd, kind=_kind: F.apply_op(f"{kind}shrink_backward", g, x,
                                                          lambd=lambd))
     defop(f"{_kind}shrink_backward", f"{_label}BackwardBackward0", _backward, promote="none",
@@ -114,7 +113,8 @@ def _log_sigmoid_backward(g, a):
 
 
 defop("log_sigmoid", "LogSigmoidBackward0", _log_sigmoid, promote="none", save=(0,),
-      vjp=lambda g, a: F.apply_op("log_sigmoid_backward", g, a))
+      vjp=lambda g, a: F.apply_op("log_sigmoid_backward", g, a),
+      refuses=("log_sigmoid_cpu", NOT_FLOATING))
 defop("log_sigmoid_backward", "LogSigmoidBackwardBackward0",
       lambda g, a: g * (1 / (1 + np.exp(a))), promote="none", save=(1,), save_for=((1,), (0, 1)),
       vjp=(lambda gg, g, a: F.apply_op("log_sigmoid_backward", gg, a),
@@ -135,7 +135,8 @@ def _hardswish_backward(g, x):
 
 
 defop("hardswish", "HardswishBackward0", _hardswish, promote="none", save=(0,),
-      vjp=lambda g, x: F.apply_op("hardswish_backward", g, x))
+      vjp=lambda g, x: F.apply_op("hardswish_backward", g, x),
+      refuses=("hardswish_cpu", NOT_FLOATING))
 defop("hardswish_backward", "HardswishBackwardBackward0", _hardswish_backward, promote="none",
       save=(0, 1), save_for=((1,), (0, 1)),
       vjp=(lambda gg, g, x: F.apply_op("hardswish_backward", gg, x),
@@ -151,7 +152,8 @@ def _not_implemented(*_, **__):
 
 defop("hardsigmoid", "HardsigmoidBackward0",
       lambda x: np.minimum(np.maximum(x + 3, 0), 6) / 6, promote="none", save=(0,),
-      vjp=lambda g, x: F.apply_op("hardsigmoid_backward", g, x))
+      vjp=lambda g, x: F.apply_op("hardsigmoid_backward", g, x),
+      refuses=("hardsigmoid_cpu", NOT_FLOATING))
 defop("hardsigmoid_backward", "torch::autograd::NotImplemented",
       lambda g, x: np.where((x > -3) & (x < 3), g / 6, g.dtype.type(0)), promote="none",
       save=(1,), vjp=(_not_implemented, _not_implemented))
@@ -168,6 +170,10 @@ def _inplace(fn, x: Tensor, inplace: bool, *args):
 def hardtanh(x: Tensor, min_val=-1.0, max_val=1.0, inplace: bool = False) -> Tensor:
     if min_val > max_val:
         raise errors.value_error("min_val cannot be greater than max_val")
+    if x.dtype is dtypes.bool_:
+        raise errors.runtime("Bool inputs not supported for hardtanh")
+    if x.dtype is dtypes.uint8 and (min_val < 0 or max_val < 0):
+        raise errors.runtime("cannot do hardtanh on an unsigned type with negative limits")
     return _inplace(lambda t: apply(OPS["hardtanh"], t, min_val=min_val, max_val=max_val), x,
                     inplace)
 
@@ -341,7 +347,10 @@ def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False,
         noise = Tensor(np.zeros((), x.dtype.np), x.dtype)
     else:
         mask = F.DEFAULT_GENERATOR.generator.bernoulli(noise_shape or x.shape, 1 - p)
-        keep = np.asarray(1 - p, dtype=x.dtype.np) if x.dtype.is_floating_point else 1 - p
+        if not x.dtype.is_floating_point:  # the mask, of the input's dtype, divided in place
+            raise errors.runtime("result type Float can't be cast to the desired output type "
+                                 f"{x.dtype.scalar_name}")
+        keep = np.asarray(1 - p, dtype=x.dtype.np)
         noise = Tensor((mask.astype(x.dtype.np) / keep).astype(x.dtype.np), x.dtype)
     if inplace:
         return F.mul_(x, noise)
@@ -414,6 +423,11 @@ defop("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", _embedding_
           gg, 0, F.reshape(indices, (-1,))), (*indices.shape, gg.shape[1])), None))
 
 
+_CPP_EMBEDDING = (schemas.parse_schema(
+    "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
+    "bool sparse=False)"),)
+
+
 def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
               norm_type=2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     if padding_idx is not None:
@@ -426,6 +440,8 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
             padding_idx = weight.shape[0] + padding_idx
     else:
         padding_idx = -1
+    schemas.bind(_CPP_EMBEDDING, (weight, indices, padding_idx, scale_grad_by_freq, sparse), {},
+                 True, "embedding")  # F.embedding hands its arguments to torch.embedding
     if indices.dtype not in (dtypes.int64, dtypes.int32):
         raise errors.runtime(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
@@ -711,14 +727,13 @@ defop("huber_loss_backward", "HuberLossBackwardBackward0", _huber_backward, save
 
 def huber_loss(a: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight=None) -> Tensor:
-    reduction = F.reduction_of(reduction)
+    shape = a.shape
+    a, target, reduction = F.expanded_pair(a, target, reduction)
     if weight is not None:
         loss = apply(OPS["huber_loss"], a, target, reduction="none", delta=float(delta))
-        return F.apply_loss_reduction(F.mul(loss, weight), reduction)
-    if a.shape != target.shape:
-        shape = F.broadcast_shape(a.shape, target.shape)
-        a, target = F.expand(a, shape), F.expand(target, shape)
-    return apply(OPS["huber_loss"], a, target, reduction=reduction, delta=float(delta))
+        return F.weighted_loss(loss, weight, shape, reduction, mean_by_weight=False)
+    return apply(OPS["huber_loss"], a, target, reduction=F.checked_reduction(reduction),
+                 delta=float(delta))
 
 
 def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
@@ -858,7 +873,7 @@ for _name, _fn, _signature in (
         ("dropout1d", dropout1d, "input, p=0.5, training=True, inplace=False" + _FEATURE),
         ("dropout2d", dropout2d, "input, p=0.5, training=True, inplace=False" + _FEATURE),
         ("dropout3d", dropout3d, "input, p=0.5, training=True, inplace=False" + _FEATURE),
-        ("embedding", embedding, "input, weight, padding_idx=None, max_norm=None, "
+        ("embedding", embedding, "input: object, weight: object, padding_idx=None, max_norm=None, "
          "norm_type=2.0, scale_grad_by_freq=False, sparse=False"),
         ("layer_norm", layer_norm, "input, normalized_shape, weight=None, bias=None, eps=1e-05"),
         ("batch_norm", batch_norm, "input, running_mean, running_var, weight=None, bias=None, "

@@ -9,19 +9,31 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, RESULT, apply, broadcast_shape, define, defop,
-                                         pointwise_op)
+from gradcli.engine.ops.registry import (AS_VJP, LINEAR, NOT_FLOATING, OPS, RESULT, apply,
+                                         broadcast_shape, define, defop, pointwise_op)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import efficient_zeros
 
 
+def _times(alpha, b):
+    """alpha * b, an int alpha wrapped into an integer array's dtype as torch's kernels cast it
+    (-1 times a uint8 tensor is 255 times it, modulo 256)."""
+    if type(alpha) is int and getattr(b, "dtype", None) is not None and b.dtype.kind in "iu":
+        return b * np.asarray(alpha).astype(b.dtype)
+    return alpha * b
+
+
 def _add(a, b, alpha=1):
-    return a + b if alpha == 1 else a + alpha * b
+    return a + b if alpha == 1 else a + _times(alpha, b)
+
+
+def _sub(a, b, alpha=1):
+    return a - b if alpha == 1 else a - _times(alpha, b)
 
 
 def _rsub(a, b, alpha=1):
-    return b - a if alpha == 1 else b - alpha * a
+    return b - a if alpha == 1 else b - _times(alpha, a)
 
 
 def _div_mode(a, b, rounding_mode):
@@ -43,7 +55,7 @@ pointwise_op("add.Tensor", "AddBackward0", _add, jvp=AS_VJP,
       rule=('grad', 'alpha * grad'))
 defop("add.Scalar", "AddBackward1", _add, jvp=AS_VJP, vjp=lambda g, a, b, alpha=1: g,
       rule=('grad',))
-pointwise_op("sub.Tensor", "SubBackward0", lambda a, b, alpha=1: _add(a, b, -alpha), jvp=AS_VJP,
+pointwise_op("sub.Tensor", "SubBackward0", _sub, jvp=AS_VJP,
              vjp=(lambda g, a, b, alpha=1: g,
                   lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha)),
       rule=('grad', '-alpha * grad'))
@@ -250,19 +262,9 @@ def _atan2_recip(a, b):
     return F.reciprocal(F.add(F.mul(a, a), F.mul(b, b)))
 
 
-
 # ---- functions declared whole: schema, row, vjps and public names in one place -------------------
 
-def floating_kernel(name: str, array: np.ndarray) -> None:
-    """torch's error for a floating-only CPU kernel reached with another dtype."""
-    if array.dtype.kind != "f":
-        scalar = dtypes.from_numpy(array.dtype).legacy_name.removesuffix("Tensor")
-        raise errors.TorchError("NotImplementedError",
-                                f'"{name}_cpu" not implemented for \'{scalar}\'')
-
-
 def _logaddexp(a, b):
-    floating_kernel("logaddexp", a)
     with np.errstate(invalid="ignore"):
         both_infinite = np.isinf(a) & (a == b)
         mixed = np.maximum(a, b) + np.log1p(np.exp(-np.abs(a - b)))
@@ -270,7 +272,6 @@ def _logaddexp(a, b):
 
 
 def _hypot(a, b):
-    floating_kernel("hypot", a)
     return np.hypot(a, b)
 
 
@@ -315,9 +316,11 @@ def _addcdiv(a, t1, t2, value=1):
 
 
 define("logaddexp(Tensor self, Tensor other, *, Tensor? out=None)", "LogaddexpBackward0", _logaddexp, save=(0, 1), jvp=AS_VJP,
+       refuses=("logaddexp_cpu", NOT_FLOATING),
        vjp=(lambda g, a, b: F.div(g, F.add_scalar(F.exp(F.sub(b, a)), 1)),
             lambda g, a, b: F.div(g, F.add_scalar(F.exp(F.sub(a, b)), 1))))
 define("hypot(Tensor self, Tensor other, *, Tensor? out=None)", "HypotBackward0", _hypot, save=(0, 1, RESULT), jvp=AS_VJP,
+       refuses=("hypot_cpu", NOT_FLOATING),
        vjp=(lambda g, a, b, out: F.div(F.mul(g, a), out),
             lambda g, a, b, out: F.div(F.mul(g, b), out)))
 define("logit(Tensor self, float? eps=None, *, Tensor? out=None)", "LogitBackward0", _logit, promote="float",
@@ -486,26 +489,32 @@ defop("neg", "NegBackward0", np.negative, promote="none", jvp=AS_VJP, vjp=lambda
       rule=('-grad',))
 defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,), jvp=AS_VJP,
       vjp=lambda g, a: F.mul(g, F.sgn(a)),
-      rule=('grad * sign(self)',))
-defop("sign", "SignBackward0", np.sign, promote="none", vjp=_zeros)
-defop("sgn", "SgnBackward0", np.sign, promote="none", save=(0, RESULT),
+      rule=('grad * sign(self)',),
+      refuses=("abs_cpu", (dtypes.BOOL,)))
+def _sign(a):
+    return a.copy() if a.dtype == np.bool_ else np.sign(a)
+
+
+defop("sign", "SignBackward0", _sign, promote="none", vjp=_zeros)
+defop("sgn", "SgnBackward0", _sign, promote="none", save=(0, RESULT),
       vjp=lambda g, a, out: efficient_zeros(g))
-defop("frac", "FracBackward0", lambda a: a - np.trunc(a), promote="none", vjp=lambda g, a: g)
+defop("frac", "FracBackward0", lambda a: a - np.trunc(a), promote="none", vjp=lambda g, a: g,
+      refuses=("frac_cpu", NOT_FLOATING))
 for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
                                ("ceil", "CeilBackward0", np.ceil),
                                ("trunc", "TruncBackward0", np.trunc),
                                ("round", "RoundBackward0", np.rint)):
     defop(_key, _label, lambda a, f=_forward: a.copy() if a.dtype.kind != "f" else f(a),
-          promote="none", vjp=_zeros)
+          promote="none", vjp=_zeros, refuses=(f"{_key}_vml_cpu", (dtypes.BOOL,)))
 defop("round.decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals),
-      promote="none", vjp=_zeros)
+      promote="none", vjp=_zeros, refuses=("round_cpu", NOT_FLOATING))
 defop("_to_copy", "ToCopyBackward0", lambda a, dtype: a.astype(dtype.np), promote="none",
       out_dtype=lambda dtype, params: params["dtype"], vjp=lambda g, a, dtype: g, jvp=LINEAR,
       rule=("grad (cast back to self's dtype)",))
 
 
 __all__ = [
-    "broadcast_shape", "scalar_tensor", "filled_like", "add", "sub", "rsub", "mul", "div",
+    "broadcast_shape", "scalar_tensor", "filled_like", "wrapped_int", "add", "sub", "rsub", "mul", "div",
     "floor_divide", "remainder", "pow", "square", "add_scalar", "sub_scalar", "mul_scalar",
     "div_scalar", "scalar_sub", "scalar_div", "maybe_multiply", "neg", "reciprocal", "exp",
     "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "abs", "sign", "sgn",
@@ -534,9 +543,17 @@ def binary(key: str, a, b, **params):
     """Apply a two-operand row after torch's broadcast check."""
     if isinstance(b, Tensor) and isinstance(a, Tensor) and a.shape != b.shape:
         broadcast_shape(a.shape, b.shape)
-    if type(b) is int and isinstance(a, Tensor) and a.dtype.category == dtypes.INTEGRAL:
-        b = int(np.array(b).astype(a.dtype.np))  # torch wraps an int scalar into the dtype
+    if isinstance(a, Tensor):
+        b = wrapped_int(b, a.dtype)
     return apply(OPS[key], a, b, **params)
+
+
+def wrapped_int(value, dtype: dtypes.DType):
+    """An int scalar as an integer tensor's kernel sees it: wrapped into its dtype (-1 is 255
+    for uint8); any other value as it is."""
+    if type(value) is int and dtype.category == dtypes.INTEGRAL:
+        return int(np.array(value).astype(dtype.np))
+    return value
 
 
 def scalar_tensor(value, dtype: dtypes.DType) -> Tensor:
@@ -757,14 +774,14 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:
         lo = min if min is None or isinstance(min, Tensor) else scalar_tensor(min, a.dtype)
         hi = max if max is None or isinstance(max, Tensor) else scalar_tensor(max, a.dtype)
         return apply(OPS["clamp.Tensor"], a, lo, hi)
-    return apply(OPS["clamp"], a, min, max)
+    return apply(OPS["clamp"], a, wrapped_int(min, a.dtype), wrapped_int(max, a.dtype))
 
 
 def where(condition: Tensor, a, b) -> Tensor:
     if condition.dtype is not dtypes.bool_:
         raise errors.runtime(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{condition.dtype.legacy_name.removesuffix('Tensor')}")
+            f"{condition.dtype.scalar_name}")
     for value in (a, b):
         if isinstance(value, Tensor):
             broadcast_shape(condition.shape, value.shape)

@@ -11,7 +11,8 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, RESULT, apply, broadcast_shape, define, defop
+from gradcli.engine.ops.registry import (NOT_FLOATING, OPS, RESULT, apply, broadcast_shape, define,
+                                         defop)
 from gradcli.engine.tensor import Tensor
 
 SQRT_PI_OVER_2 = 0.5 * math.sqrt(math.pi)
@@ -74,7 +75,6 @@ rad2deg = define("rad2deg(Tensor self, *, Tensor? out=None)", "Rad2DegBackward0"
 
 
 def _logaddexp2(a, b):
-    F.floating_kernel("logaddexp2", a)
     with np.errstate(invalid="ignore"):
         both_infinite = np.isinf(a) & (a == b)
         mixed = np.maximum(a, b) + np.log1p(np.exp2(-np.abs(a - b))) / a.dtype.type(math.log(2))
@@ -82,7 +82,7 @@ def _logaddexp2(a, b):
 
 
 logaddexp2 = define("logaddexp2(Tensor self, Tensor other, *, Tensor? out=None)", "Logaddexp2Backward0",
-       _logaddexp2, save=(0, 1),
+       _logaddexp2, save=(0, 1), refuses=("logaddexp2_cpu", NOT_FLOATING),
        vjp=(lambda g, a, b: F.div(g, F.add_scalar(F.pow(2, F.sub(b, a)), 1)),
             lambda g, a, b: F.div(g, F.add_scalar(F.pow(2, F.sub(a, b)), 1))))
 
@@ -93,18 +93,14 @@ def _copysign_grad(g, a, out):
     return F.mul(g, ratio)
 
 
-def _nextafter(a, b):
-    F.floating_kernel("nextafter", a)
-    return np.nextafter(a, b)
-
-
 defop("copysign.Tensor", "CopysignBackward0", np.copysign, promote="float", pointwise=True,
       save=(0, 1, RESULT), save_for=((0, RESULT), (1,)),
       vjp=(lambda g, a, b, out: _copysign_grad(g, a, out),
            lambda g, a, b, out: F.zeros_for(b)))
 defop("copysign.Scalar", "CopysignBackward1", np.copysign, promote="float", save=(0, RESULT),
       vjp=(lambda g, a, b, out: _copysign_grad(g, a, out),))
-defop("nextafter", "NextafterBackward0", _nextafter, pointwise=True, save=(0, 1),
+defop("nextafter", "NextafterBackward0", np.nextafter, pointwise=True, save=(0, 1),
+      refuses=("nextafter_cpu", NOT_FLOATING),
       save_for=((0, 1), (1,)),
       vjp=(lambda g, a, b: F.where(F.compare("ne", a, b), g, 0), lambda g, a, b: F.zeros_for(b)))
 defop("heaviside", "torch::autograd::NotImplemented", np.heaviside, pointwise=True,
@@ -130,8 +126,8 @@ def copysign(a: Tensor, b) -> Tensor:
 def nextafter(a: Tensor, b: Tensor) -> Tensor:
     broadcast_shape(a.shape, b.shape)
     if a.dtype is not b.dtype:
-        raise errors.runtime(f"expected scalar type {_scalar_name(a)} but found "
-                             f"{_scalar_name(b)}")
+        raise errors.runtime(f"expected scalar type {a.dtype.scalar_name} but found "
+                             f"{b.dtype.scalar_name}")
     return apply(OPS["nextafter"], a, b)
 
 
@@ -141,10 +137,6 @@ def heaviside(a: Tensor, values: Tensor) -> Tensor:
                              "dtypes.")
     broadcast_shape(a.shape, values.shape)
     return apply(OPS["heaviside"], a, values)
-
-
-def _scalar_name(t: Tensor) -> str:
-    return t.dtype.legacy_name.removesuffix("Tensor")
 
 
 def float_power(a, exponent) -> Tensor:

@@ -129,10 +129,6 @@ __all__ = ["addmv", "addr", "baddbmm", "addbmm", "vdot", "kron", "tensordot", "i
            "multi_dot", "chain_matmul", "cross", "linalg_cross", "dist", "cdist"]
 
 
-def _type_name(t: Tensor) -> str:
-    return t.dtype.legacy_name.removesuffix("Tensor")
-
-
 def addmm_scaled(bias: Tensor, a: Tensor, b: Tensor, out_dtype=None, *, beta=1,
                  alpha=1) -> Tensor:
     errors.check_out_dtype("addmm", out_dtype)
@@ -148,7 +144,8 @@ def addmv(bias: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
                              f"mat ({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
     if not bias.dtype is mat.dtype is vec.dtype:
         raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
-                             f"{_type_name(bias)}, {_type_name(mat)}, and {_type_name(vec)}")
+                             f"{bias.dtype.scalar_name}, {mat.dtype.scalar_name}, and "
+                             f"{vec.dtype.scalar_name}")
     return apply(OPS["addmv"], bias, mat, vec, **F.coefficients(beta, alpha))
 
 
@@ -273,7 +270,7 @@ def multi_dot(tensors) -> Tensor:
         if t.dtype is not dtype:
             raise errors.runtime(
                 f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
-                f"{_type_name(tensors[0])} and tensor {i} is {_type_name(t)}")
+                f"{tensors[0].dtype.scalar_name} and tensor {i} is {t.dtype.scalar_name}")
     for i in range(n - 1):
         if tensors[i].shape[1] != tensors[i + 1].shape[0]:
             raise errors.runtime(
@@ -353,7 +350,8 @@ def linalg_cross(a: Tensor, b: Tensor, *, dim: int = -1) -> Tensor:
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.shape[d]} and "
             f"{b.shape[d]}")
     if a.dtype is not b.dtype:
-        raise errors.runtime(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+        raise errors.runtime(
+            f"expected scalar type {a.dtype.scalar_name} but found {b.dtype.scalar_name}")
     return apply(OPS["linalg_cross"], a, b, dim=d)
 
 
@@ -374,7 +372,7 @@ def dist(a: Tensor, b: Tensor, p=2) -> Tensor:
     F.broadcast_shape(a.shape, b.shape)
     if not a.dtype.is_floating_point:
         raise errors.runtime("norm(): input dtype should be either floating point or complex. "
-                             f"Got {_type_name(a)} instead.")
+                             f"Got {a.dtype.scalar_name} instead.")
     return apply(OPS["dist"], a, b, p=float(p))
 
 
@@ -387,7 +385,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
     for name, t in (("X1", x1), ("X2", x2)):
         if not t.dtype.is_floating_point:
             raise errors.runtime(f"cdist only supports floating-point dtypes, {name} got: "
-                                 f"{_type_name(t)}")
+                                 f"{t.dtype.scalar_name}")
     if x1.shape[-1] != x2.shape[-1]:
         raise errors.runtime(f"X1 and X2 must have the same number of columns. X1: "
                              f"{x1.shape[-1]} X2: {x2.shape[-1]}")
@@ -397,8 +395,6 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
     x1 = F.expand(x1, batch + x1.shape[-2:]) if x1.shape[:-2] != batch else x1
     x2 = F.expand(x2, batch + x2.shape[-2:]) if x2.shape[:-2] != batch else x2
     return apply(OPS["_cdist_forward"], x1, x2, p=float(p))
-
-
 
 
 def _scaled_product(name: str, impl, first: str, second: str, out_dtype: bool = False) -> None:

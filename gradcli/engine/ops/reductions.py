@@ -89,7 +89,7 @@ def _one_dim_sums(a, d: int):
     if a.ndim == 0:  # dim 0 of a 0-d tensor: the value itself
         return None
     if not a.flags.c_contiguous:
-        return last_dim_sums(a) if d == a.ndim - 1 else outer_dim_sums(a, d)
+        return _memory_order_sums(a, d)
     kept = [i for i in range(a.ndim) if a.shape[i] != 1 or i == d]
     squeezed, at = a.reshape([a.shape[i] for i in kept]), kept.index(d)
     if len(kept) == 1:
@@ -97,6 +97,20 @@ def _one_dim_sums(a, d: int):
     else:
         rows = last_dim_sums(squeezed) if at == len(kept) - 1 else outer_dim_sums(squeezed, at)
     return None if rows is None else rows.reshape(a.shape[:d] + a.shape[d + 1:])
+
+
+def _memory_order_sums(a, d: int):
+    """Sums over dimension `d` of a dense array laid out in another order (a transpose): torch's
+    TensorIterator walks memory, so these are the sums of the C-ordered view of that memory."""
+    order = sorted(range(a.ndim), key=lambda i: -a.strides[i])
+    in_memory = a.transpose(order)
+    if not in_memory.flags.c_contiguous:
+        return None
+    rows = _one_dim_sums(in_memory, order.index(d))
+    if rows is None:
+        return None
+    kept = [i for i in order if i != d]
+    return rows.transpose(np.argsort(kept))
 
 
 def _sum_dtype(dtype, params):
@@ -461,10 +475,6 @@ def _all_dims(dim) -> bool:
     return dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
 
 
-def _scalar_name(dtype: dtypes.DType) -> str:
-    return dtype.legacy_name.removesuffix("Tensor")
-
-
 def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     if dim is None:
         return apply(OPS["sum"], a, sizes=a.shape, dtype=dtype)
@@ -477,7 +487,7 @@ def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     if not out.is_floating_point:
         raise errors.runtime(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {_scalar_name(out)}")
+            f"complex dtype. Got: {out.scalar_name}")
     if dim is None:
         return apply(OPS["mean"], a, sizes=a.shape, dtype=dtype)
     dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
@@ -587,7 +597,7 @@ def vector_norm(a: Tensor, ord=2, dim=None, keepdim: bool = False, dtype=None) -
     if not a.dtype.is_floating_point:
         raise errors.runtime(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{_scalar_name(a.dtype)}")
+            f"{a.dtype.scalar_name}")
     if dtype is not None:
         a = F.to_dtype(a, dtype)
     dims = None if _all_dims(dim) else dims_of(dim, a.ndim)
@@ -624,10 +634,7 @@ def _moment(key: str, a: Tensor, dim, unbiased, keepdim: bool, correction) -> Te
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if not a.dtype.is_floating_point:
-        name = key.split(".")[0]
-        raise errors.runtime(
-            f"{name}(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {_scalar_name(a.dtype)}")
+        raise errors.runtime("std and var only support floating point and complex dtypes")
     dims = None if _all_dims(dim) else dims_of(dim, a.ndim)
     return apply(OPS[key], a, dim=dims, correction=_correction(unbiased, correction),
                  keepdim=keepdim)

@@ -17,6 +17,7 @@ from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 from gradcli.engine.functions import LateTable, export
 
 _FLOATING = dtypes.FLOATING
+NOT_FLOATING = (dtypes.BOOL, dtypes.INTEGRAL)  # what a floating-only kernel refuses
 _SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
 
 
@@ -59,6 +60,9 @@ class OpDef:
     # input's share of the output's tangent; or LINEAR (the op on the tangents) or AS_VJP (the
     # vjps on the tangent, for elementwise ops); None: forward AD fails as torch's does.
     jvp: object = None
+    # torch's CPU kernel and the dtype categories it has no code for: its "not implemented for"
+    # error, raised before the forward runs.
+    refuses: tuple = ()
     # Derived once from the fields above, so that `apply` does no scanning per call.
     edge_slots: tuple = field(init=False, repr=False, compare=False)
     saves_result: bool = field(init=False, repr=False, compare=False)
@@ -72,8 +76,8 @@ class OpDef:
         object.__setattr__(self, "edge_slots", slots)
         object.__setattr__(self, "saves_result", RESULT in self.save)
         object.__setattr__(self, "plain", self.n_outputs == 1 and not self.view and
-                           not self.variadic and self.out_dtype is None and
-                           self.differentiable_outputs in (None, (0,)))
+                           not self.variadic and self.out_dtype is None and not self.refuses
+                           and self.differentiable_outputs in (None, (0,)))
 
 
 OPS: dict[str, OpDef] = LateTable("row")
@@ -160,6 +164,8 @@ def apply(op: OpDef, *args, **params):
 def _apply(op: OpDef, args: tuple, params: dict):
     """apply's general path: promotion, casts, views, several outputs, forward-mode AD."""
     dtype = compute_dtype(op, args)
+    if op.refuses and dtype.category in op.refuses[1]:
+        raise errors.not_implemented_for(op.refuses[0], dtype)
     if op.promote == "none":
         arrays = [a.data if type(a) is Tensor else a for a in args]
     else:

@@ -169,7 +169,7 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Te
     d = F.wrap_dim(dim, a.ndim)
     if index.dtype.name not in ("int64", "int32"):
         raise errors.runtime(f"index_add_(): Expected dtype int32/int64 for index but got: "
-                             f"{index.dtype.legacy_name.removesuffix('Tensor')}")
+                             f"{index.dtype.scalar_name}")
     positions = index.data.reshape(-1).astype(np.int64)
     source_size = source.shape[d] if source.ndim else 1
     if positions.size != source_size:

@@ -227,7 +227,7 @@ def view_as_dtype(a: Tensor, dtype: dtypes.DType) -> Tensor:
     """Tensor.view(dtype): the same bytes read as `dtype` (outside autograd, as in torch); the
     last dimension shrinks or grows by the ratio of element sizes."""
     if dtype is not a.dtype and dtype.itemsize != a.dtype.itemsize:
-        names = f"{a.dtype.legacy_name[:-6]} as {dtype.legacy_name[:-6]}"
+        names = f"{a.dtype.scalar_name} as {dtype.scalar_name}"
         if a.ndim == 0:
             raise errors.runtime(f"self.dim() cannot be 0 to view {names} (different element "
                                  "sizes)")

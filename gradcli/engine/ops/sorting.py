@@ -45,7 +45,8 @@ def _median_all(a):
 
 
 defop("median", "MedianBackward0", _median_all, promote="none", save=(0, RESULT),
-      vjp=lambda g, a, out: F.evenly_distribute_backward(g, a, out))
+      vjp=lambda g, a, out: F.evenly_distribute_backward(g, a, out),
+      refuses=("median_cpu", (dtypes.BOOL,)))
 
 
 def _not_differentiable(name: str):
@@ -434,10 +435,6 @@ def bucketize(a, boundaries: Tensor, out_int32: bool = False, right: bool = Fals
     return searchsorted(boundaries, a, out_int32, right)
 
 
-def _scalar_name(dtype: dtypes.DType) -> str:
-    return dtype.legacy_name.removesuffix("Tensor")
-
-
 defop("bincount", "NotImplemented",
       lambda weights, a, minlength: np.bincount(a, weights, minlength),
       name="torch::autograd::NotImplemented", promote="none",
@@ -446,8 +443,7 @@ defop("bincount", "NotImplemented",
 
 def bincount(a: Tensor, weights=None, minlength: int = 0) -> Tensor:
     if a.dtype.is_floating_point or a.dtype.name == "bool":
-        raise errors.TorchError("NotImplementedError", '"bincount_cpu" not implemented for '
-                                f"'{_scalar_name(a.dtype)}'")
+        raise errors.not_implemented_for("bincount_cpu", a.dtype)
     if a.ndim != 1 or (a.numel() and a.data.min() < 0):
         raise errors.runtime("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
@@ -464,9 +460,9 @@ def bincount(a: Tensor, weights=None, minlength: int = 0) -> Tensor:
 
 
 def histc(a: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
-    if not a.dtype.is_floating_point:
-        raise errors.TorchError("NotImplementedError", '"histogram_cpu" not implemented for '
-                                f"'{_scalar_name(a.dtype)}'")
+    if not a.dtype.is_floating_point:  # a bool input fails first in the bin edges' linspace
+        kernel = "linspace_cpu" if a.dtype is dtypes.bool_ else "histogram_cpu"
+        raise errors.not_implemented_for(kernel, a.dtype)
     if bins <= 0:
         raise errors.runtime(f"torch.histogram(): bins must be > 0, but got {bins} for "
                              "dimension 0")

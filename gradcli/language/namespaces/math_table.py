@@ -17,7 +17,6 @@ from gradcli.language.runtime.signatures import declared_entry
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.values import Namespace, type_name
 
-_FACTORY = "dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False"
 
 # Parameters that torch's Python-coded functions hand to its C++ ops as tensors
 _TENSOR_PARAMETERS = frozenset(("input", "target", "x1", "x2", "input1", "input2", "anchor",
@@ -82,9 +81,6 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
           "data, *, dtype=None, device=None"),
     entry("from_numpy", creation.from_numpy, "ndarray", style="exact",
           qualname="torch._VariableFunctionsClass.from_numpy"),
-    entry("full", lambda size, fill_value, dtype, layout, device, requires_grad, pin_memory:
-          creation.full(size, fill_value, dtype, requires_grad),
-          "size, fill_value, *, " + _FACTORY),
     entry("ones_like", _like(creation.ones_like), _LIKE),
     entry("zeros_like", _like(creation.zeros_like), _LIKE),
     entry("empty_like", _like(creation.zeros_like), _LIKE),
@@ -168,8 +164,8 @@ def _functional_entries() -> dict:
         entry("log_softmax", _implicit_softmax(A.log_softmax, "log_softmax"),
               "input, dim=None, _stacklevel=3, dtype=None"),
         entry("linear", L.linear, "input: Tensor, weight: Tensor, bias: Tensor=None"),
-        entry("mse_loss", losses.mse_loss, "input, target, " + _LOSS + _SIZES),
-        entry("l1_loss", losses.l1_loss, "input, target, " + _LOSS + _SIZES),
+        entry("mse_loss", losses.mse_loss, "input, target, " + _LOSS + ", weight=None" + _SIZES),
+        entry("l1_loss", losses.l1_loss, "input, target, " + _LOSS + ", weight=None" + _SIZES),
         entry("smooth_l1_loss", losses.smooth_l1_loss,
               "input, target, " + _LOSS + ", beta=1.0" + _SIZES),
         entry("binary_cross_entropy", losses.binary_cross_entropy,

@@ -128,11 +128,13 @@ def _conv_builder(spatial: int):
     return build
 
 
-def _conv_forward(function):
+def _conv_forward(name: str):
+    """torch's Conv forward: F.convNd with the module's weight, bias and options, through the
+    function's own argument checks."""
     def forward(ctx, module: Module, x):
         a, p = module.attrs, module.params
-        return function(x, p["weight"], p.get("bias"), a["stride"], a["padding"], a["dilation"],
-                        a["groups"])
+        return invoke(ctx, NN_FUNCTIONAL.table[name], [x, p["weight"], p.get("bias"), a["stride"],
+                                                       a["padding"], a["dilation"], a["groups"]], {})
     return forward
 
 
@@ -338,6 +340,7 @@ def _activation(name: str, function: str, options: str = "inplace=False",
 
 
 _LOSS = "size_average=None, reduce=None, reduction='mean'"
+_DIM_FIRST = "input; input: .dim"  # the forward's Python code calls input.dim() first
 _WEIGHTED = "weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'"
 
 
@@ -352,6 +355,7 @@ KINDS = [
                _linear_forward, extra_repr=_linear_repr, build=_build_linear),
     ModuleKind("Identity", "linear", "*args, **kwargs", lambda ctx, m, x: x, build=_ignore),
     ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_MATH),
+               inputs="input; input: .flatten",
                extra_repr=_options_repr("start_dim", "end_dim")),
     ModuleKind("Sequential", "container", "*args", _sequential_forward, build=_build_sequential,
                sequence=True),
@@ -359,24 +363,24 @@ KINDS = [
                "*input", build=_build_module_list, sequence=True, grouped=True),
     ModuleKind("RNN", "rnn", "input_size, hidden_size, num_layers=1, nonlinearity='tanh', "
                "bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, "
-               "dtype=None", R.layer_forward, "input, hx=None", extra_repr=R.layer_repr,
+               "dtype=None", R.layer_forward, "input, hx=None; input: .dim", extra_repr=R.layer_repr,
                build=R.build_layer(None), host=R.host("RNN")),
     ModuleKind("LSTM", "rnn", "input_size, hidden_size, num_layers=1, bias=True, "
                "batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None, "
-               "dtype=None", R.layer_forward, "input, hx=None", extra_repr=R.layer_repr,
+               "dtype=None", R.layer_forward, "input, hx=None; input: .dim", extra_repr=R.layer_repr,
                build=R.build_layer("LSTM"), host=R.host("LSTM")),
     ModuleKind("GRU", "rnn", "input_size, hidden_size, num_layers=1, bias=True, "
                "batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None",
-               R.layer_forward, "input, hx=None", extra_repr=R.layer_repr,
+               R.layer_forward, "input, hx=None; input: .dim", extra_repr=R.layer_repr,
                build=R.build_layer("GRU"), host=R.host("GRU")),
     ModuleKind("RNNCell", "rnn", "input_size, hidden_size, bias=True, nonlinearity='tanh', "
-               "device=None, dtype=None", R.cell_forward, "input, hx=None",
+               "device=None, dtype=None", R.cell_forward, "input, hx=None; input: .dim",
                extra_repr=R.cell_repr, build=R.build_cell(None)),
     ModuleKind("LSTMCell", "rnn", "input_size, hidden_size, bias=True, device=None, dtype=None",
-               R.cell_forward, "input, hx=None", extra_repr=R.cell_repr,
+               R.cell_forward, "input, hx=None; input: .dim", extra_repr=R.cell_repr,
                build=R.build_cell("LSTM")),
     ModuleKind("GRUCell", "rnn", "input_size, hidden_size, bias=True, device=None, dtype=None",
-               R.cell_forward, "input, hx=None", extra_repr=R.cell_repr,
+               R.cell_forward, "input, hx=None; input: .dim", extra_repr=R.cell_repr,
                build=R.build_cell("GRU")),
     ModuleKind("ModuleDict", "container", "modules=None", lambda ctx, m, *inputs: _no_forward(m),
                "*input", build=MC.build_module_dict, host=MC.ModuleDictHost),
@@ -390,32 +394,35 @@ KINDS = [
                extra_repr=lambda m, printer: "inplace=True" if m.attrs["inplace"] else ""),
     ModuleKind("LeakyReLU", "activation", "negative_slope=0.01, inplace=False",
                _functional("leaky_relu"), extra_repr=_leaky_relu_repr),
-    ModuleKind("Sigmoid", "activation", "", _functional("sigmoid")),
-    ModuleKind("Tanh", "activation", "", _functional("tanh")),
+    ModuleKind("Sigmoid", "activation", "", _functional("sigmoid", TORCH_MATH)),
+    ModuleKind("Tanh", "activation", "", _functional("tanh", TORCH_MATH)),
     ModuleKind("Softmax", "activation", "dim=None", _functional("softmax"),
                extra_repr=_options_repr("dim")),
     ModuleKind("LogSoftmax", "activation", "dim=None", _functional("log_softmax"),
                extra_repr=_options_repr("dim")),
-    ModuleKind("Conv1d", "conv", _CONV_OPTIONS, _conv_forward(CV.conv1d),
+    ModuleKind("Conv1d", "conv", _CONV_OPTIONS, _conv_forward("conv1d"),
                extra_repr=_conv_repr, build=_conv_builder(1)),
-    ModuleKind("Conv2d", "conv", _CONV_OPTIONS, _conv_forward(CV.conv2d),
+    ModuleKind("Conv2d", "conv", _CONV_OPTIONS, _conv_forward("conv2d"),
                extra_repr=_conv_repr, build=_conv_builder(2)),
     ModuleKind("MaxPool1d", "pooling", "kernel_size, stride=None, padding=0, dilation=1, "
                "return_indices=False, ceil_mode=False", _max_pool_forward(CV.max_pool1d),
+               inputs="input: Tensor@max_pool1d",
                extra_repr=_options_repr("kernel_size", "stride", "padding", "dilation",
                                         "ceil_mode"),
                build=_pool_builder("dilation", "return_indices", "ceil_mode")),
     ModuleKind("MaxPool2d", "pooling", "kernel_size, stride=None, padding=0, dilation=1, "
                "return_indices=False, ceil_mode=False", _max_pool_forward(CV.max_pool2d),
+               inputs="input: Tensor@max_pool2d",
                extra_repr=_options_repr("kernel_size", "stride", "padding", "dilation",
                                         "ceil_mode"),
                build=_pool_builder("dilation", "return_indices", "ceil_mode")),
     ModuleKind("AvgPool1d", "pooling", "kernel_size, stride=None, padding=0, ceil_mode=False, "
-               "count_include_pad=True", _avg1d_forward,
+               "count_include_pad=True", _avg1d_forward, inputs="input: Tensor@avg_pool1d",
                extra_repr=_options_repr("kernel_size", "stride", "padding"),
                build=_build_avg1d),
     ModuleKind("AvgPool2d", "pooling", "kernel_size, stride=None, padding=0, ceil_mode=False, "
                "count_include_pad=True, divisor_override=None", _avg_forward,
+               inputs="input: Tensor@avg_pool2d",
                extra_repr=_options_repr("kernel_size", "stride", "padding"),
                build=_pool_builder("ceil_mode", "count_include_pad", "divisor_override")),
     ModuleKind("AdaptiveAvgPool1d", "pooling", "output_size",
@@ -424,16 +431,17 @@ KINDS = [
                _functional("adaptive_avg_pool2d"), extra_repr=_options_repr("output_size")),
     ModuleKind("BatchNorm1d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
                "track_running_stats=True, device=None, dtype=None",
-               _batch_norm_forward((2, 3), "2D or 3D"), extra_repr=_batch_norm_repr,
+               _batch_norm_forward((2, 3), "2D or 3D"), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
                build=_build_batch_norm),
     ModuleKind("BatchNorm2d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
                "track_running_stats=True, device=None, dtype=None",
-               _batch_norm_forward((4,), "4D"), extra_repr=_batch_norm_repr,
+               _batch_norm_forward((4,), "4D"), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
                build=_build_batch_norm),
     ModuleKind("LayerNorm", "normalization", "normalized_shape, eps=1e-05, "
                "elementwise_affine=True, bias=True, device=None, dtype=None",
-               _layer_norm_forward, extra_repr=_layer_norm_repr, build=_build_layer_norm),
+               _layer_norm_forward, inputs="input: Tensor@layer_norm", extra_repr=_layer_norm_repr, build=_build_layer_norm),
     *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _dropout_forward(function),
+                 inputs="input: Tensor@dropout" if name == "Dropout" else _DIM_FIRST,
                  extra_repr=_options_repr("p", "inplace"), build=_build_dropout)
       for name, function in (("Dropout", NF.dropout), ("Dropout1d", NF.dropout1d),
                              ("Dropout2d", NF.dropout2d), ("Dropout3d", NF.dropout3d))),
@@ -442,33 +450,34 @@ KINDS = [
                "_weight=None, _freeze=False, device=None, dtype=None", _embedding_forward,
                extra_repr=_embedding_repr, build=_build_embedding),
     ModuleKind("Unflatten", "flatten", "dim, unflattened_size", _unflatten_forward,
+               inputs="input; input: .unflatten",
                extra_repr=_options_repr("dim", "unflattened_size")),
-    ModuleKind("ZeroPad1d", "padding", "padding", more.padding_forward("constant"),
+    ModuleKind("ZeroPad1d", "padding", "padding", more.padding_forward("constant"), inputs="input: Tensor@pad",
                build=more.build_padding(1), extra_repr=more.padding_repr),
-    ModuleKind("ConstantPad1d", "padding", "padding, value", more.padding_forward("constant"),
+    ModuleKind("ConstantPad1d", "padding", "padding, value", more.padding_forward("constant"), inputs="input: Tensor@pad",
                build=more.build_padding(1), extra_repr=more.constant_padding_repr),
-    ModuleKind("ReflectionPad1d", "padding", "padding", more.padding_forward("reflect"),
+    ModuleKind("ReflectionPad1d", "padding", "padding", more.padding_forward("reflect"), inputs="input: Tensor@pad",
                build=more.build_padding(1), extra_repr=more.padding_repr),
-    ModuleKind("ReplicationPad1d", "padding", "padding", more.padding_forward("replicate"),
+    ModuleKind("ReplicationPad1d", "padding", "padding", more.padding_forward("replicate"), inputs="input: Tensor@pad",
                build=more.build_padding(1), extra_repr=more.padding_repr),
-    ModuleKind("ZeroPad2d", "padding", "padding", more.padding_forward("constant"),
+    ModuleKind("ZeroPad2d", "padding", "padding", more.padding_forward("constant"), inputs="input: Tensor@pad",
                build=more.build_padding(2), extra_repr=more.padding_repr),
-    ModuleKind("ConstantPad2d", "padding", "padding, value", more.padding_forward("constant"),
+    ModuleKind("ConstantPad2d", "padding", "padding, value", more.padding_forward("constant"), inputs="input: Tensor@pad",
                build=more.build_padding(2), extra_repr=more.constant_padding_repr),
-    ModuleKind("ReflectionPad2d", "padding", "padding", more.padding_forward("reflect"),
+    ModuleKind("ReflectionPad2d", "padding", "padding", more.padding_forward("reflect"), inputs="input: Tensor@pad",
                build=more.build_padding(2), extra_repr=more.padding_repr),
-    ModuleKind("ReplicationPad2d", "padding", "padding", more.padding_forward("replicate"),
+    ModuleKind("ReplicationPad2d", "padding", "padding", more.padding_forward("replicate"), inputs="input: Tensor@pad",
                build=more.build_padding(2), extra_repr=more.padding_repr),
-    ModuleKind("ZeroPad3d", "padding", "padding", more.padding_forward("constant"),
+    ModuleKind("ZeroPad3d", "padding", "padding", more.padding_forward("constant"), inputs="input: Tensor@pad",
                build=more.build_padding(3), extra_repr=more.padding_repr),
-    ModuleKind("ConstantPad3d", "padding", "padding, value", more.padding_forward("constant"),
+    ModuleKind("ConstantPad3d", "padding", "padding, value", more.padding_forward("constant"), inputs="input: Tensor@pad",
                build=more.build_padding(3), extra_repr=more.constant_padding_repr),
-    ModuleKind("ReflectionPad3d", "padding", "padding", more.padding_forward("reflect"),
+    ModuleKind("ReflectionPad3d", "padding", "padding", more.padding_forward("reflect"), inputs="input: Tensor@pad",
                build=more.build_padding(3), extra_repr=more.padding_repr),
-    ModuleKind("ReplicationPad3d", "padding", "padding", more.padding_forward("replicate"),
+    ModuleKind("ReplicationPad3d", "padding", "padding", more.padding_forward("replicate"), inputs="input: Tensor@pad",
                build=more.build_padding(3), extra_repr=more.padding_repr),
     ModuleKind("PReLU", "activation", "num_parameters=1, init=0.25, device=None, dtype=None",
-               more.prelu_forward, build=more.build_prelu,
+               more.prelu_forward, inputs="input: Tensor@prelu", build=more.build_prelu,
                extra_repr=lambda m, printer: f"num_parameters={m.attrs['num_parameters']}"),
     _activation("ReLU6", "relu6"),
     _activation("ELU", "elu", "alpha=1.0, inplace=False", _with_inplace("alpha")),
@@ -510,10 +519,11 @@ KINDS = [
     _loss("NLLLoss", "nll_loss", _WEIGHTED),
     ModuleKind("GLU", "activation", "dim=-1", _functional("glu"), extra_repr=_options_repr("dim")),
     ModuleKind("GroupNorm", "normalization", "num_groups, num_channels, eps=1e-05, affine=True, "
-               "device=None, dtype=None, *, bias=True", more.group_norm_forward,
+               "device=None, dtype=None, *, bias=True", more.group_norm_forward, inputs=_DIM_FIRST,
                extra_repr=more.group_norm_repr, build=more.build_group_norm),
     ModuleKind("Upsample", "upsampling", "size=None, scale_factor=None, mode='nearest', "
                "align_corners=None, recompute_scale_factor=None", more.upsample_forward,
+               inputs=_DIM_FIRST,
                extra_repr=more.upsample_repr, build=more.build_upsample),
 ]
 

@@ -12,6 +12,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.modules import Module
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
@@ -72,6 +73,50 @@ def _leaves(value) -> list:
     return found
 
 
+def _all_leaves(value) -> list:
+    """Every leaf of a pytree, tensors or not (an empty container has none)."""
+    if isinstance(value, (tuple, list)):
+        return [leaf for v in value for leaf in _all_leaves(v)]
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _all_leaves(v)]
+    return [value]
+
+
+def _python_type(value) -> str:
+    return f"<class '{type_name(value)}'>"
+
+
+def _differentiable(value):
+    """A transform's input made differentiable: every leaf must be a tensor, as torch's
+    _create_differentiable requires."""
+    for leaf in _all_leaves(value):
+        if not isinstance(leaf, Tensor):
+            raise errors.value_error("Thing passed to transform API must be Tensor, got "
+                                     f"{_python_type(leaf)}")
+    return _tree_map(_prepare, value)
+
+
+def _checked_aux(aux):
+    """has_aux's second output: a pytree of tensors only."""
+    for leaf in _all_leaves(aux):
+        if not isinstance(leaf, Tensor):
+            raise errors.runtime(f"Expected tensors, got unsupported type {_python_type(leaf)}")
+    return aux
+
+
+def _checked_outputs(output, api: str) -> list:
+    """The tensors of a vjp/jvp function's output, with torch's complaints about the rest."""
+    leaves = _all_leaves(output) if output is not None else []
+    if not leaves:
+        raise errors.runtime(f"{api}: Expected f to be a function that has non-empty output "
+                             f"(got output = {'[None]' if output is None else '[]'})")
+    for leaf in leaves:
+        if not isinstance(leaf, Tensor):
+            raise errors.runtime(f"{api}: expected f(*primals) to return only tensors, got "
+                                 f"unsupported type {_python_type(leaf)}")
+    return leaves
+
+
 def _grads(outputs: list, inputs: list, cotangents, keep: bool) -> list:
     """autograd.grad of `outputs` by `inputs`, zeros where an input is not reached."""
     wanted = [i for i, t in enumerate(outputs) if t.requires_grad]
@@ -95,7 +140,7 @@ def _call_traced(ctx, func, args: tuple, kwargs: dict, nums: tuple, has_aux: boo
     """(the arguments as passed, the output, the aux output) of `func` on traced inputs."""
     call_args = list(args)
     for n in nums:
-        call_args[n] = _tree_map(_prepare, args[n])
+        call_args[n] = _differentiable(args[n])
     output = ctx.call(func, call_args, kwargs)
     aux = None
     if has_aux:
@@ -103,6 +148,7 @@ def _call_traced(ctx, func, args: tuple, kwargs: dict, nums: tuple, has_aux: boo
             raise errors.runtime(f"{name}(f)(*args): output of function f should be a tuple: "
                                  "(output, aux) if has_aux is True")
         output, aux = output
+        _checked_aux(aux)
     return call_args, output, aux
 
 
@@ -141,11 +187,13 @@ def grad(ctx, func, argnums=0, has_aux=False):
 def vjp(ctx, func, *primals, has_aux=False):
     keep = any(isinstance(p, Tensor) and p.requires_grad for p in primals)
     with grad_mode(True):
-        inputs = [_prepare(p) for p in primals]
+        inputs = [_differentiable(p) for p in primals]
         output = ctx.call(func, inputs, {})
         aux = None
         if has_aux:
             output, aux = output
+            _checked_aux(aux)
+    _checked_outputs(output, "vjp(f, *primals)")
     outputs = list(output) if isinstance(output, tuple) else [output]
 
     def vjp_fn(*cotangents):
@@ -177,6 +225,7 @@ def jvp(ctx, func, primals, tangents, *, strict=False, has_aux=False):
         aux = None
         if has_aux:
             output, aux = output
+        _checked_outputs(output, "jvp(f, primals, tangents)")
         outs = output if isinstance(output, tuple) else (output,)
         pairs = [forward_ad.unpack_dual(o) for o in outs]
         primal_out = tuple(F.detach(p[0]) if not p[0].requires_grad else p[0] for p in pairs)
@@ -191,6 +240,7 @@ def _jacobian_by_rows(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
     nums, keep = _traced(args, argnums)
     with grad_mode(True):
         call_args, output, aux = _call_traced(ctx, func, args, kwargs, nums, has_aux, "jacrev")
+        _checked_outputs(output, "vjp(f, *primals)")
         inputs = [call_args[n] for n in nums]
         outs = output if isinstance(output, tuple) else (output,)
         per_output = []
@@ -222,6 +272,9 @@ def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple):
     per_input, output, aux = [], None, None
     for n in nums:
         x = args[n]
+        if not isinstance(x, Tensor):
+            raise errors.TorchError("AttributeError", f"'{type_name(x)}' object has no attribute "
+                                    "'numel'")
         columns = []
         for k in range(x.numel()):
             basis = F.zeros_for(x)
@@ -297,19 +350,20 @@ def _vmap(ctx, func, in_dims, out_dims, args: tuple, kwargs: dict):
         sliced = [F.select(a, d, b) if d is not None else a for a, d in zip(args, dims)]
         results.append(ctx.call(func, sliced, kwargs))
     first = results[0]
-    if isinstance(first, tuple):
+    if isinstance(first, (tuple, list)):
         outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(first)
-        return tuple(_stack_out([r[i] for r in results], outs[i]) for i in range(len(first)))
-    return _stack_out(results, out_dims)
+        stacked = [_stack_out([r[i] for r in results], outs[i], name) for i in range(len(first))]
+        return tuple(stacked) if isinstance(first, tuple) else stacked
+    return _stack_out(results, out_dims, name)
 
 
-def _stack_out(values: list, out_dim):
+def _stack_out(values: list, out_dim, name: str):
     if isinstance(values[0], dict):
-        return {k: _stack_out([v[k] for v in values], out_dim) for k in values[0]}
+        return {k: _stack_out([v[k] for v in values], out_dim, name) for k in values[0]}
     if not isinstance(values[0], Tensor):
-        raise errors.TorchError(
-            "ValueError", "vmap(<function>, ...): `<function>` must only return Tensors, got "
-            f"type {type(values[0])}. Did you mean to set out_dims= to None for output?")
+        raise errors.value_error(
+            f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+            f"{_python_type(values[0])}. Did you mean to set out_dims= to None for output?")
     return shapes.stack(values, out_dim)
 
 
@@ -341,15 +395,39 @@ def _slot_of(ctx, module, key) -> tuple:
     return (module.buffers if name in module.buffers else module.params), name
 
 
+def _merged_dicts(given) -> dict:
+    """functional_call's parameter_and_buffer_dicts as one dict: a dict, or a sequence of dicts
+    with distinct keys."""
+    if isinstance(given, dict):
+        return given
+    if not isinstance(given, (tuple, list, str)):
+        raise errors.value_error("Expected parameter_and_buffer_dicts to be a dict, or a list/tuple "
+                                 f"of dicts, but got <class '{type_name(given)}'>")
+    if not all(isinstance(part, dict) for part in given):
+        raise errors.value_error(
+            "Expected all elements of parameter_and_buffer_dicts to be dictionaries")
+    counts: dict = {}
+    for part in given:
+        for key in part:
+            counts[key] = counts.get(key, 0) + 1
+    repeated = [key for key, count in counts.items() if count > 1]
+    if repeated:
+        raise errors.value_error(f"{repeated!r} appeared in multiple dictionaries; behavior of "
+                                 "functional call is ambiguous")
+    return {key: value for part in given for key, value in part.items()}
+
+
 def functional_call(ctx, module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
                     tie_weights=True, strict=False):
-    """Call `module` with the given tensors in place of its parameters and buffers."""
-    given = parameter_and_buffer_dicts
-    if isinstance(given, (tuple, list)):
-        merged = {}
-        for part in given:
-            merged.update(part)
-        given = merged
+    """Call `module` with the given tensors in place of its parameters and buffers, checked as
+    torch checks them: the dicts, then the module, then the keyword arguments."""
+    given = _merged_dicts(parameter_and_buffer_dicts)
+    if not isinstance(module, Module):
+        raise errors.TorchError("AttributeError", f"'{type_name(module)}' object has no attribute "
+                                "'named_parameters'")
+    if kwargs is not None and not isinstance(kwargs, dict):
+        raise errors.type_error(f"{ctx.printer.repr(module)} argument after ** must be a mapping, "
+                                f"not {type_name(kwargs)}")
     slots = [(_slot_of(ctx, module, key), value) for key, value in given.items()]
     absent = object()
     saved = [(table_, name, table_.get(name, absent)) for (table_, name), _ in slots]

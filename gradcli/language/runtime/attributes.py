@@ -270,6 +270,8 @@ def get(value, name: str):
         return _property_decorator(value, name)
     if isinstance(value, (UserFunction, classes.UserMethod, Builtin)):
         return _function_attribute(value, name)
+    if isinstance(value, BoundMethod) and isinstance(value.builtin, Builtin):
+        return value.receiver if name == "__self__" else _function_attribute(value.builtin, name)
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]

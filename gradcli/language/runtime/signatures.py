@@ -86,7 +86,8 @@ def _is_int_list(value) -> bool:
 
 
 # what an argument declared `name: KIND` accepts, and the kind's name in torch's messages
-_ACCEPTS = {"Tensor": (lambda v: isinstance(v, Tensor), "Tensor"),
+_ACCEPTS = {"object": (lambda v: True, "object"),  # the function's own code checks it
+           "Tensor": (lambda v: isinstance(v, Tensor), "Tensor"),
             "bool": (lambda v: isinstance(v, bool), "bool"),
             "int": (lambda v: isinstance(v, int), "int"),
             "Number": (lambda v: isinstance(v, (int, float)), "Number"),
