@@ -142,12 +142,13 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
 
 def last_dim_sums(values: np.ndarray) -> np.ndarray | None:
     """torch's sums along the last dimension of a C-contiguous float array (one per row), or None
-    where torch may split the work across threads in ways not reproduced here.
+    for other arrays.
 
-    Every row runs the same additions, so the rows ride side by side as extra lanes.
+    Every row runs the same additions, so the rows ride side by side as extra lanes. Split
+    across threads, torch gives each thread whole rows, which changes no row's additions.
     """
     if values.dtype not in (np.float32, np.float64) or not values.flags.c_contiguous \
-            or values.ndim < 2 or (values.size > GRAIN and THREADS > 1):
+            or values.ndim < 2:
         return None
     n = values.shape[-1]
     rows = values.reshape(-1, n)
@@ -170,16 +171,18 @@ def last_dim_sums(values: np.ndarray) -> np.ndarray | None:
 
 
 def outer_dim_sums(values: np.ndarray, dim: int) -> np.ndarray | None:
-    """torch's sums over one non-last dimension of a C-contiguous float array, or None where
-    torch may split the work across threads in ways not reproduced here.
+    """torch's sums over one non-last dimension of a C-contiguous float array, or None for other
+    arrays.
 
-    torch runs across the inner positions (SumKernel's vectorized_outer_sum): groups of four
-    vectors of columns take multi_row_sum (one cascade per column along `dim`), the columns
-    left over take row_sum (four interleaved cascades per column), whether as vectors or as
-    scalars; every column's additions are its own, so all columns ride side by side.
+    torch runs across the inner positions (SumKernel's vectorized_outer_sum, or scalar_outer_sum
+    when there are fewer than a vector's width): groups of four vectors of columns (four single
+    columns) take multi_row_sum (one cascade per column along `dim`), the columns left over take
+    row_sum (four interleaved cascades per column); every column's additions are its own, so
+    all columns ride side by side. Split across threads, torch gives each thread whole outer
+    rows, or runs of columns rounded to 128 bytes, which keeps every column's group.
     """
     if values.dtype not in (np.float32, np.float64) or not values.flags.c_contiguous \
-            or values.ndim < 2 or (values.size > GRAIN and THREADS > 1):
+            or values.ndim < 2:
         return None
     size = values.shape[dim]
     outer = int(np.prod(values.shape[:dim], dtype=np.int64))
@@ -189,7 +192,8 @@ def outer_dim_sums(values: np.ndarray, dim: int) -> np.ndarray | None:
         return np.zeros(out_shape, values.dtype)
     columns = values.reshape(outer, size, inner).transpose(1, 0, 2)  # (size, outer, inner)
     lanes = VECTOR_BYTES // values.dtype.itemsize
-    split = inner // (_ILP * lanes) * (_ILP * lanes) if inner >= lanes else 0
+    group = _ILP * lanes if inner >= lanes else _ILP  # scalar_outer_sum groups single columns
+    split = inner // group * group
     result = np.empty((outer, inner), values.dtype)
     if split:
         level_power = max(4, _ceil_log2(size) // _LEVELS)

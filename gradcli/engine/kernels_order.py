@@ -23,8 +23,6 @@ from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
 from gradcli.engine.fma import fma32, fma64
 
-GRAIN = 32768  # at::internal::GRAIN_SIZE
-
 
 def lanes(dtype) -> int:
     """Vectorized<T>::size() of the softmax kernels on this CPU (16 floats on AVX512, else 8)."""
@@ -119,14 +117,13 @@ def _as_3d(a: np.ndarray, dim: int):
     return np.ascontiguousarray(a).reshape(outer, a.shape[dim], inner)
 
 
-def _vector_positions(outer: int, inner: int, grain: int, width: int) -> np.ndarray:
+def _vector_positions(outer: int, inner: int, width: int) -> np.ndarray:
     """_vec_softmax's split of the flat (outer, inner) positions: True where a position is
-    handled by a whole vector, False where it takes the scalar tail. at::parallel_for's
-    threads each take an equal run; a vector never crosses a row or a thread's run."""
+    handled by a whole vector, False where it takes the scalar tail. Its at::parallel_for has a
+    grain of one, so every thread takes an equal run however small the tensor; a vector never
+    crosses a row or a thread's run."""
     total = outer * inner
-    threads = 1
-    if total >= grain and THREADS > 1:
-        threads = min(THREADS, -(-total // max(grain, 1)))
+    threads = min(THREADS, total)
     if threads == 1:
         positions = np.arange(inner)
         return np.broadcast_to(positions < inner // width * width, (outer, inner))
@@ -163,16 +160,22 @@ def _dim_exps(x: np.ndarray, vector: np.ndarray):
     return top, e, fold(e.transpose(1, 0, 2))[:, None, :]
 
 
+def _last(a: np.ndarray, dim: int) -> bool:
+    """Whether `dim` is the last dimension: torch's last-dim kernels serve only that one (a
+    trailing dimension of size 1 still takes the general kernel)."""
+    return dim % a.ndim == a.ndim - 1
+
+
 def softmax(a: np.ndarray, dim: int) -> np.ndarray:
     """torch's softmax kernel over `dim` of a float32/float64 array."""
     x = _as_3d(a, dim)
     outer, size, inner = x.shape
     if x.size == 0:
         return np.empty(a.shape, a.dtype)
-    if inner == 1:
+    if _last(a, dim):
         _, _, e, total = _row_exps(x)
         return (e * (a.dtype.type(1) / total)[:, None]).reshape(a.shape)
-    vector = _vector_positions(outer, inner, GRAIN // size, lanes(a.dtype))[:, None, :]
+    vector = _vector_positions(outer, inner, lanes(a.dtype))[:, None, :]
     _, e, total = _dim_exps(x, vector)
     return (e / total).reshape(a.shape)
 
@@ -182,7 +185,7 @@ def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
     x = _as_3d(a, dim)
     if x.size == 0:
         return np.empty(a.shape, a.dtype)
-    if x.shape[2] == 1:
+    if _last(a, dim):
         rows, top, _, total = _row_exps(x)
         return (rows - top - sleef.log(total)[:, None]).reshape(a.shape)
     top, _, total = _dim_exps(x, _whole_vectors(x.shape[2], a.dtype))
@@ -199,7 +202,8 @@ def fma(a, b, c):
 
 def _dot_rows(g: np.ndarray, o: np.ndarray) -> np.ndarray:
     """vec::map2_reduce_all(x * y, +) over each row: whole vectors' products rounded and
-    added, the tail's fused into the accumulator (as GCC compiles it)."""
+    added, and so the tail's, except where GCC contracts the tail into an FMA: for float, in
+    the copy of the kernel that at::parallel_for runs inline (one row, or one thread)."""
     batch, n = g.shape
     width = lanes(g.dtype)
     if n < width:
@@ -211,17 +215,21 @@ def _dot_rows(g: np.ndarray, o: np.ndarray) -> np.ndarray:
         acc += g[:, part] * o[:, part]
     rem = n - full * width
     if rem:
-        acc[:, :rem] = fma(g[:, full * width:], o[:, full * width:], acc[:, :rem])
+        tail = slice(full * width, None)
+        inline = batch == 1 or THREADS == 1
+        acc[:, :rem] = (fma(g[:, tail], o[:, tail], acc[:, :rem])
+                        if g.dtype == np.float32 and inline
+                        else acc[:, :rem] + g[:, tail] * o[:, tail])
     return vec_reduce_all(acc)
 
 
 def _backward(g: np.ndarray, out: np.ndarray, dim: int, last_dim, other_dim) -> np.ndarray:
     """Run a backward kernel on (outer, dim, inner) views: `last_dim(g, out)` on
-    (outer, dim) rows when inner == 1, else `other_dim(g, out)`."""
+    (outer, dim) rows over the last dimension, else `other_dim(g, out)`."""
     g3, o3 = _as_3d(g, dim), _as_3d(out, dim)
     if g3.size == 0:
         return np.empty(g.shape, g.dtype)
-    if g3.shape[2] == 1:
+    if _last(g, dim):
         return last_dim(g3[:, :, 0], o3[:, :, 0]).reshape(g.shape)
     return other_dim(g3, o3).reshape(g.shape)
 

@@ -5,8 +5,8 @@ Along a dimension of unit stride (and over a whole dense tensor, in memory order
 keeps a vector of 8 float or 4 double lanes, adds whole vectors of squares into it, adds the
 lanes left to right, then the squares that did not fill a vector one by one. Along any other
 dimension each output is the sum of squares in order. Each square is rounded before it is
-added, except in the scalar tail, which the compiler fuses. The square root is taken in the
-input's dtype. (float32 reductions along a dimension still differ from torch in some outputs.)
+added, except at the end of the scalar tail (past its runs of four), which the compiler fuses.
+The square root is taken in the input's dtype.
 """
 
 from __future__ import annotations
@@ -60,7 +60,12 @@ def _vector_rows(rows: np.ndarray, lanes: int) -> np.ndarray:
     total = acc[:, 0]
     for lane in range(1, lanes):
         total = total + acc[:, lane]
+    # The scalar tail: the compiler squares runs of four with SSE and adds them in order, then
+    # fuses the multiply-adds of the rest.
+    squared_in_fours = whole_vectors + (n - whole_vectors) // 4 * 4
+    for k in range(whole_vectors, squared_in_fours):
+        total = total + squares[:, k]
     fma = fma32 if rows.dtype == np.float32 else fma64
-    for k in range(whole_vectors, n):  # the compiler fuses the scalar tail
+    for k in range(squared_in_fours, n):
         total = fma(rows[:, k], rows[:, k], total)
     return total

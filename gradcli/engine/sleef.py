@@ -1,4 +1,5 @@
-"""SLEEF's float32 exp and log (Sleef_expf16_u10, Sleef_logf16_u10), step by step in NumPy.
+"""SLEEF's float32 exp and log (Sleef_expf16_u10, Sleef_logf16_u10) and float64 exp
+(Sleef_expd4_u10), step by step in NumPy.
 
 torch's vectorised float kernels (Vectorized<float>::exp/log, used by softmax, log_softmax and
 logsumexp) call these on AVX512 machines. They are within an ulp but not correctly rounded, so
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.fma import fma32
+from gradcli.engine.fma import fma32, fma64
 
 f32 = np.float32
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -102,11 +103,47 @@ def _dfadd2(x, y):
     return s, (x - (s - v)) + (y - v)
 
 
+_R_LN2_D = 1.442695040888963407359924681001892137426645954152985934135449406931
+_L2U_D, _L2L_D = .69314718055966295651160180568695068359375, .28235290563031577122588448175013436025525412068e-12
+_EXP_POLY_D = (0.2081276378237164457e-8, 0.2511210703042288022e-7, 0.2755762628169491192e-6,
+               0.2755723402025388239e-5, 0.2480158687479686264e-4, 0.1984126989855865850e-3,
+               0.1388888888914497797e-2, 0.8333333333314938210e-2, 0.4166666666666602598e-1,
+               0.1666666666666669072e+0)
+
+
+def _poly4(x, x2, c3, c2, c1, c0):
+    return fma64(x2, fma64(x, c3, c2), fma64(x, c1, c0))
+
+
+def expd(d: np.ndarray) -> np.ndarray:
+    """Sleef_expd4_u10 (xexp with FMA) on float64 values: POLY10 in Estrin's scheme."""
+    d = np.asarray(d, np.float64)
+    with np.errstate(all="ignore"):
+        q = np.rint(d * _R_LN2_D)
+        q = np.where(np.isfinite(q), q, 0.0)
+        s = fma64(q, -_L2U_D, d)
+        s = fma64(q, -_L2L_D, s)
+        s2 = s * s
+        s4 = s2 * s2
+        s8 = s4 * s4
+        c = _EXP_POLY_D
+        low = fma64(s4, _poly4(s, s2, *c[2:6]), _poly4(s, s2, *c[6:10]))
+        u = fma64(s8, fma64(s, c[0], c[1]), low)
+        for k in (0.5, 1.0, 1.0):
+            u = fma64(u, s, k)
+        k = np.clip(q, -2100, 2100).astype(np.int64)  # vldexp2: two steps, no overflow
+        half = k >> 1
+        u = u * np.exp2(half) * np.exp2(k - half)
+    u = np.where(d > 709.78271114955742909217217426, np.inf, u)
+    u = np.where(d < -1000, 0.0, u)
+    return np.where(np.isnan(d), d, u)
+
+
 def exp(values: np.ndarray) -> np.ndarray:
-    """torch's vectorised exp: SLEEF for float32, NumPy's (correctly rounded) for float64."""
+    """torch's vectorised exp: SLEEF's, float32 or float64."""
     if values.dtype == np.float32:
         return expf(values)
-    return np.exp(values)
+    return expd(values)
 
 
 def log(values: np.ndarray) -> np.ndarray:
