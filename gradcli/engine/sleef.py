@@ -1,5 +1,5 @@
-"""SLEEF's float32 exp and log (Sleef_expf16_u10, Sleef_logf16_u10) and float64 exp
-(Sleef_expd4_u10), step by step in NumPy.
+"""SLEEF's float32 exp and log (Sleef_expf16_u10, Sleef_logf16_u10) and float64 exp and log
+(Sleef_expd4_u10, Sleef_logd4_u10), step by step in NumPy.
 
 torch's vectorised float kernels (Vectorized<float>::exp/log, used by softmax, log_softmax and
 logsumexp) call these on AVX512 machines. They are within an ulp but not correctly rounded, so
@@ -146,8 +146,63 @@ def exp(values: np.ndarray) -> np.ndarray:
     return expd(values)
 
 
+_LOG_POLY_D = (0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0,
+               0.2222214519839380009e+0, 0.2857142932794299317e+0, 0.3999999999635251990e+0,
+               0.6666666666667333541e+0)
+_LN2_DD = (0.693147180559945286226764, 2.319046813846299558417771e-17)
+_DBL_MIN = np.finfo(np.float64).tiny
+
+
+def _dd_add2(x, y):
+    """ddadd2_vd2_vd_vd: x + y as a double-double, any magnitudes."""
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _dd_div(nx, ny, dx, dy):
+    """dddiv_vd2_vd2_vd2 with FMA."""
+    t = 1.0 / dx
+    s = nx * t
+    u = fma64(t, nx, -s)
+    v = fma64(-dy, t, fma64(-dx, t, 1.0))
+    return s, fma64(s, v, fma64(ny, t, u))
+
+
+def logd(d: np.ndarray) -> np.ndarray:
+    """Sleef_logd4_u10 (xlog_u1 with FMA, AVX2 path) on float64 values."""
+    d = np.asarray(d, np.float64)
+    with np.errstate(all="ignore"):
+        tiny = d < _DBL_MIN
+        d = np.where(tiny, d * 2.0 ** 64, d)
+        e = ((((d * (1.0 / 0.75)).view(np.uint64) >> np.uint64(52)) & np.uint64(0x7FF))
+             .astype(np.int64) - 0x3FF)  # vilogb2k
+        m = (d.view(np.int64) - (e << 52)).view(np.float64)  # vldexp3(d, -e)
+        e = np.where(tiny, e - 64, e).astype(np.float64)
+        xx, xy = _dd_div(*_dd_add2(-1.0, m), *_dd_add2(1.0, m))
+        x2 = xx * xx
+        x4 = x2 * x2
+        x8 = x4 * x4
+        c = _LOG_POLY_D
+        t = fma64(x8, fma64(x4, c[0], fma64(x2, c[1], c[2])),
+                  fma64(x4, fma64(x2, c[3], c[4]), fma64(x2, c[5], c[6])))
+        sx = _LN2_DD[0] * e  # ddmul_vd2_vd2_vd
+        sy = fma64(_LN2_DD[1], e, fma64(_LN2_DD[0], e, -sx))
+        hx, hy = 2 * xx, 2 * xy  # ddadd_vd2_vd2_vd2(s, ddscale(x, 2))
+        total = sx + hx
+        sy = (((sx - total) + hx) + sy) + hy
+        sx = total
+        add = x2 * xx * t  # ddadd_vd2_vd2_vd(s, x2 * x * t)
+        total = sx + add
+        sy = ((sx - total) + add) + sy
+        r = total + sy
+    r = np.where(np.isposinf(d), np.inf, r)
+    r = np.where((d < 0) | np.isnan(d), np.nan, r)
+    return np.where(d == 0, -np.inf, r)
+
+
 def log(values: np.ndarray) -> np.ndarray:
-    """torch's vectorised log: SLEEF for float32, NumPy's for float64."""
+    """torch's vectorised log: SLEEF's, float32 or float64."""
     if values.dtype == np.float32:
         return logf(values)
-    return np.log(values)
+    return logd(values)
