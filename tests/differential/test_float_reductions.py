@@ -101,20 +101,21 @@ def test_softmax_family_and_gradients_match_torch_bit_for_bit(op, dtype):
     assert not mismatches
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-def test_float32_cross_entropy_losses_and_gradients_match_torch_bit_for_bit(reduction):
+def test_cross_entropy_losses_and_gradients_match_torch_bit_for_bit(reduction, dtype):
     from gradcli.engine.grad_api import backward
     rng = np.random.default_rng(23)
     mismatches = []
     for trial in range(60):
         batch, classes = int(rng.integers(1, 2000)), int(rng.integers(2, 40))
-        x = (rng.standard_normal((batch, classes)) * 2).astype(np.float32)
+        x = (rng.standard_normal((batch, classes)) * 2).astype(dtype)
         y = rng.integers(0, classes, batch)
         options = {"reduction": reduction}
         if trial % 3 == 1:
             y[rng.random(batch) < 0.2] = -100
         if trial % 3 == 2:
-            options["weight"] = rng.random(classes).astype(np.float32)
+            options["weight"] = rng.random(classes).astype(dtype)
         theirs_in = torch.from_numpy(x).requires_grad_()
         weight = options.get("weight")
         theirs = torch.nn.functional.cross_entropy(
