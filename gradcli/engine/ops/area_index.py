@@ -181,8 +181,8 @@ INDEX = {
         "function": (
             "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
             "is_contiguous matrix_transpose narrow normalize_dims permute repeat reshape "
-            "reshape_as reversed_dims size_list sizes_arg split split_with_sizes squeeze squeeze_ "
-            "stack t t_ transpose transpose_ unbind unsafe_chunk unsafe_split unsqueeze "
+            "reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes squeeze "
+            "squeeze_ stack t t_ transpose transpose_ unbind unsafe_chunk unsafe_split unsqueeze "
             "unsqueeze_ view view_as view_as_dtype wrap_dim "
         ),
         "row": (

@@ -159,9 +159,13 @@ def addr(bias: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor
 
 def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, out_dtype=None, *, beta=1, alpha=1) -> Tensor:
     errors.check_out_dtype("baddbmm", out_dtype)
-    if b1.ndim >= 2 and b2.ndim >= 3:
-        F.check_expandable(bias, (b1.shape[0], b1.shape[1], b2.shape[2]))
+    # torch's meta function reads batch1.size(0), batch1.size(1), batch2.size(2) first
+    F.check_expandable(bias, tuple(F.size_at(t, d) for t, d in ((b1, 0), (b1, 1), (b2, 2))))
     F.check_batches(b1, b2)
+    for t in (b2, bias):  # the kernel reads every operand as batch1's scalar type
+        if t.dtype is not b1.dtype:
+            raise errors.runtime(f"expected scalar type {b1.dtype.scalar_name} but found "
+                                 f"{t.dtype.scalar_name}")
     return apply(OPS["baddbmm"], bias, b1, b2, **F.coefficients(beta, alpha))
 
 

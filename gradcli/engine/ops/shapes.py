@@ -172,6 +172,13 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return normalize_dims(dim, ndim)[0]
 
 
+def size_at(a: Tensor, dim: int) -> int:
+    """Tensor.size(dim), with torch's errors (a 0-dim tensor has no dimension to give)."""
+    if a.ndim == 0:
+        raise errors.index_error(f"Dimension specified as {dim} but tensor has no dimensions")
+    return a.shape[wrap_dim(dim, a.ndim)]
+
+
 def size_list(sizes) -> str:
     return f"[{', '.join(str(s) for s in sizes)}]"
 
@@ -513,8 +520,7 @@ def unsafe_chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
 
 
 def unbind(a: Tensor, dim: int = 0) -> tuple:
-    if a.ndim == 0:
-        raise errors.index_error("Dimension specified as 0 but tensor has no dimensions")
+    size_at(a, dim)
     return _op("unbind.int", a, dim=wrap_dim(dim, a.ndim))
 
 

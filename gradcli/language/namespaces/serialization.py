@@ -15,6 +15,7 @@ from gradcli.engine import errors, parameters
 from gradcli.engine.dtypes import DType
 from gradcli.engine.devices import Device
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import attributes
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
@@ -79,6 +80,8 @@ def _copy(value, memo: dict, opaque):
 
 def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
+    if pickle_module is not None:
+        attributes.get(pickle_module, "__name__")  # torch's _check_dill_version reads it first
     if not isinstance(f, str):  # (file objects do not exist in the language)
         raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
                                 "file-like object with a 'write' attribute")

@@ -58,7 +58,7 @@ def no_arguments(name: str, fn) -> Builtin:
 def _size(t: Tensor, dim=None):
     if dim is None:
         return Size(t.shape)
-    return t.shape[S.wrap_dim(dim, t.ndim)]
+    return S.size_at(t, dim)
 
 
 TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
