@@ -207,6 +207,9 @@ def leaky_relu(a: Tensor, negative_slope=0.01) -> Tensor:
 
 def prelu(a: Tensor, weight: Tensor) -> Tensor:
     """torch.prelu: a weight of C values scales the negatives of channel (dim 1) c."""
+    if a.dtype is not weight.dtype:
+        raise errors.runtime(f"prelu: Type promoting not supported. Got {a.dtype.scalar_name} and "
+                             f"{weight.dtype.scalar_name}")
     if weight.numel() != 1:
         if a.ndim == 0:
             raise errors.runtime("Not allow zero-dim input tensor.")

@@ -782,11 +782,10 @@ def where(condition: Tensor, a, b) -> Tensor:
         raise errors.runtime(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{condition.dtype.scalar_name}")
+    shape = condition.shape  # TensorIterator broadcasts its operands in order
     for value in (a, b):
         if isinstance(value, Tensor):
-            broadcast_shape(condition.shape, value.shape)
-    if isinstance(a, Tensor) and isinstance(b, Tensor):
-        broadcast_shape(a.shape, b.shape)
+            shape = broadcast_shape(shape, value.shape)
     return apply(OPS["where.self"], condition, a, b)
 
 

@@ -336,6 +336,8 @@ def chain_matmul(*matrices, out=None) -> Tensor:
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
     require_tensors(matrices)
+    if not matrices:
+        raise errors.runtime("chain_matmul(): Expected one or more matrices")
     for t in matrices:
         if t.ndim != 2:
             raise errors.runtime(f"Tensor dimension is {t.ndim}, expected 2 instead.")

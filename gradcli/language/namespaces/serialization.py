@@ -90,6 +90,8 @@ def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
 
 def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
+    if pickle_module is not None:
+        attributes.get(pickle_module, "__name__")  # torch's _check_dill_version reads it first
     if not isinstance(f, str):
         raise errors.TorchError("AttributeError", f"'{type_name(f)}' object has no attribute "
                                 "'seek'. You can only torch.load from a file that is seekable. "
