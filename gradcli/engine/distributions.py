@@ -88,7 +88,8 @@ def exponential_(t: Tensor, lambd=1.0, generator=None) -> Tensor:
         raise errors.runtime(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     if not t.dtype.is_floating_point:
         raise errors.runtime("Exponential distribution is a continuous probability distribution. "
-                             f"dtype must be a floating point but you specified {t.dtype.scalar_name}")
+                             "dtype must be a floating point but you specified "
+                             f"{t.dtype.scalar_name}")
     return _write(t, _exponential_draws(t.shape, float(lambd), generator))
 
 

@@ -39,6 +39,11 @@ def value_error(message: str) -> TorchError:
     return TorchError("ValueError", message)
 
 
+def scalar_type_mismatch(expected, found) -> TorchError:
+    """torch's kernels' error for an operand of another dtype than the one they run in."""
+    return runtime(f"expected scalar type {expected.scalar_name} but found {found.scalar_name}")
+
+
 def not_implemented_for(kernel: str, dtype) -> TorchError:
     """torch's error for a CPU kernel that has no code for `dtype`."""
     return TorchError("NotImplementedError", f'"{kernel}" not implemented for '

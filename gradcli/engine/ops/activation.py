@@ -9,7 +9,8 @@ import numpy as np
 from gradcli.engine import dtypes, errors, kernels_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop, pointwise_op
+from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
+                                         pointwise_op)
 from gradcli.engine.tensor import Tensor
 
 

@@ -295,8 +295,7 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
             "actual input size")
     for t in (w, b):
         if t is not None and t.dtype is not x.dtype:
-            raise errors.runtime(f"expected scalar type {x.dtype.scalar_name} but found "
-                                 f"{t.dtype.scalar_name}")
+            raise errors.scalar_type_mismatch(x.dtype, t.dtype)
 
 
 def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, spatial: int,

@@ -196,7 +196,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
                              f"({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})")
     if a.dtype is not v.dtype:
         raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
-                             f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and {v.dtype.scalar_name}")
+                             f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and "
+                             f"{v.dtype.scalar_name}")
     return apply(OPS["mv"], a, v)
 
 
@@ -247,7 +248,7 @@ def bmm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
     errors.check_out_dtype("bmm", out_dtype)
     check_batches(a, b)
     if a.dtype is not b.dtype:
-        raise errors.runtime(f"expected scalar type {a.dtype.scalar_name} but found {b.dtype.scalar_name}")
+        raise errors.scalar_type_mismatch(a.dtype, b.dtype)
     return apply(OPS["bmm"], a, b)
 
 

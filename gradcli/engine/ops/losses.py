@@ -406,7 +406,8 @@ def binary_cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=No
         if np.any((values < 0) | (values > 1)) or np.any(np.isnan(values)):
             raise errors.runtime(f"all elements of {name} should be between 0 and 1")
     if target.dtype is not a.dtype:
-        raise errors.runtime(f"Found dtype {target.dtype.scalar_name} but expected {a.dtype.scalar_name}")
+        raise errors.runtime(
+            f"Found dtype {target.dtype.scalar_name} but expected {a.dtype.scalar_name}")
     _check_constant("binary_cross_entropy", "weight", weight)
     if weight is not None:
         weight = F.expand(weight, a.shape)
@@ -454,8 +455,7 @@ def nll_loss(a: Tensor, target: Tensor, weight=None, size_average=None, ignore_i
     reduction = reduction_of(reduction, size_average, reduce)
     _check_targets(a, target, ignore_index)
     if weight is not None and weight.dtype is not a.dtype:
-        raise errors.runtime(
-            f"expected scalar type {a.dtype.scalar_name} but found {weight.dtype.scalar_name}")
+        raise errors.scalar_type_mismatch(a.dtype, weight.dtype)
     output, _ = apply(OPS["nll_loss_forward"], a, target, weight, reduction=reduction,
                       ignore_index=ignore_index)
     return output

@@ -514,7 +514,8 @@ defop("_to_copy", "ToCopyBackward0", lambda a, dtype: a.astype(dtype.np), promot
 
 
 __all__ = [
-    "broadcast_shape", "scalar_tensor", "filled_like", "wrapped_int", "add", "sub", "rsub", "mul", "div",
+    "broadcast_shape", "scalar_tensor", "filled_like", "wrapped_int", "add", "sub", "rsub", "mul",
+    "div",
     "floor_divide", "remainder", "pow", "square", "add_scalar", "sub_scalar", "mul_scalar",
     "div_scalar", "scalar_sub", "scalar_div", "maybe_multiply", "neg", "reciprocal", "exp",
     "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "abs", "sign", "sgn",

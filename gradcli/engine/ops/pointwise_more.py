@@ -126,8 +126,7 @@ def copysign(a: Tensor, b) -> Tensor:
 def nextafter(a: Tensor, b: Tensor) -> Tensor:
     broadcast_shape(a.shape, b.shape)
     if a.dtype is not b.dtype:
-        raise errors.runtime(f"expected scalar type {a.dtype.scalar_name} but found "
-                             f"{b.dtype.scalar_name}")
+        raise errors.scalar_type_mismatch(a.dtype, b.dtype)
     return apply(OPS["nextafter"], a, b)
 
 

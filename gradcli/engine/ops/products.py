@@ -164,8 +164,7 @@ def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, out_dtype=None, *, beta=1, alp
     F.check_batches(b1, b2)
     for t in (b2, bias):  # the kernel reads every operand as batch1's scalar type
         if t.dtype is not b1.dtype:
-            raise errors.runtime(f"expected scalar type {b1.dtype.scalar_name} but found "
-                                 f"{t.dtype.scalar_name}")
+            raise errors.scalar_type_mismatch(b1.dtype, t.dtype)
     return apply(OPS["baddbmm"], bias, b1, b2, **F.coefficients(beta, alpha))
 
 
@@ -356,8 +355,7 @@ def linalg_cross(a: Tensor, b: Tensor, *, dim: int = -1) -> Tensor:
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.shape[d]} and "
             f"{b.shape[d]}")
     if a.dtype is not b.dtype:
-        raise errors.runtime(
-            f"expected scalar type {a.dtype.scalar_name} but found {b.dtype.scalar_name}")
+        raise errors.scalar_type_mismatch(a.dtype, b.dtype)
     return apply(OPS["linalg_cross"], a, b, dim=d)
 
 

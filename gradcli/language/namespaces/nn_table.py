@@ -133,8 +133,9 @@ def _conv_forward(name: str):
     function's own argument checks."""
     def forward(ctx, module: Module, x):
         a, p = module.attrs, module.params
-        return invoke(ctx, NN_FUNCTIONAL.table[name], [x, p["weight"], p.get("bias"), a["stride"],
-                                                       a["padding"], a["dilation"], a["groups"]], {})
+        arguments = [x, p["weight"], p.get("bias"), a["stride"], a["padding"], a["dilation"],
+                     a["groups"]]
+        return invoke(ctx, NN_FUNCTIONAL.table[name], arguments, {})
     return forward
 
 
@@ -348,6 +349,15 @@ def _loss(name: str, function: str, options: str = _LOSS) -> ModuleKind:
     return ModuleKind(name, "loss", options, _functional(function), "input, target")
 
 
+def _padding(name: str, mode: str, dims: int) -> ModuleKind:
+    """nn.ZeroPadNd, ConstantPadNd, ReflectionPadNd, ReplicationPadNd: F.pad with the mode."""
+    constant = name.startswith("Constant")
+    return ModuleKind(name, "padding", "padding, value" if constant else "padding",
+                      more.padding_forward(mode), inputs="input: Tensor@pad",
+                      build=more.build_padding(dims),
+                      extra_repr=more.constant_padding_repr if constant else more.padding_repr)
+
+
 KINDS = [
     ModuleKind("Module", "module", "", lambda ctx, m, *inputs: _no_forward(m), "*input",
                host=Module),
@@ -363,11 +373,13 @@ KINDS = [
                "*input", build=_build_module_list, sequence=True, grouped=True),
     ModuleKind("RNN", "rnn", "input_size, hidden_size, num_layers=1, nonlinearity='tanh', "
                "bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, "
-               "dtype=None", R.layer_forward, "input, hx=None; input: .dim", extra_repr=R.layer_repr,
+               "dtype=None", R.layer_forward, "input, hx=None; input: .dim",
+               extra_repr=R.layer_repr,
                build=R.build_layer(None), host=R.host("RNN")),
     ModuleKind("LSTM", "rnn", "input_size, hidden_size, num_layers=1, bias=True, "
                "batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None, "
-               "dtype=None", R.layer_forward, "input, hx=None; input: .dim", extra_repr=R.layer_repr,
+               "dtype=None", R.layer_forward, "input, hx=None; input: .dim",
+               extra_repr=R.layer_repr,
                build=R.build_layer("LSTM"), host=R.host("LSTM")),
     ModuleKind("GRU", "rnn", "input_size, hidden_size, num_layers=1, bias=True, "
                "batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None",
@@ -431,7 +443,8 @@ KINDS = [
                _functional("adaptive_avg_pool2d"), extra_repr=_options_repr("output_size")),
     ModuleKind("BatchNorm1d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
                "track_running_stats=True, device=None, dtype=None",
-               _batch_norm_forward((2, 3), "2D or 3D"), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
+               _batch_norm_forward((2, 3), "2D or 3D"), inputs=_DIM_FIRST,
+               extra_repr=_batch_norm_repr,
                build=_build_batch_norm),
     ModuleKind("BatchNorm2d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
                "track_running_stats=True, device=None, dtype=None",
@@ -439,7 +452,8 @@ KINDS = [
                build=_build_batch_norm),
     ModuleKind("LayerNorm", "normalization", "normalized_shape, eps=1e-05, "
                "elementwise_affine=True, bias=True, device=None, dtype=None",
-               _layer_norm_forward, inputs="input: Tensor@layer_norm", extra_repr=_layer_norm_repr, build=_build_layer_norm),
+               _layer_norm_forward, inputs="input: Tensor@layer_norm",
+               extra_repr=_layer_norm_repr, build=_build_layer_norm),
     *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _dropout_forward(function),
                  inputs="input: Tensor@dropout" if name == "Dropout" else _DIM_FIRST,
                  extra_repr=_options_repr("p", "inplace"), build=_build_dropout)
@@ -452,30 +466,9 @@ KINDS = [
     ModuleKind("Unflatten", "flatten", "dim, unflattened_size", _unflatten_forward,
                inputs="input; input: .unflatten",
                extra_repr=_options_repr("dim", "unflattened_size")),
-    ModuleKind("ZeroPad1d", "padding", "padding", more.padding_forward("constant"), inputs="input: Tensor@pad",
-               build=more.build_padding(1), extra_repr=more.padding_repr),
-    ModuleKind("ConstantPad1d", "padding", "padding, value", more.padding_forward("constant"), inputs="input: Tensor@pad",
-               build=more.build_padding(1), extra_repr=more.constant_padding_repr),
-    ModuleKind("ReflectionPad1d", "padding", "padding", more.padding_forward("reflect"), inputs="input: Tensor@pad",
-               build=more.build_padding(1), extra_repr=more.padding_repr),
-    ModuleKind("ReplicationPad1d", "padding", "padding", more.padding_forward("replicate"), inputs="input: Tensor@pad",
-               build=more.build_padding(1), extra_repr=more.padding_repr),
-    ModuleKind("ZeroPad2d", "padding", "padding", more.padding_forward("constant"), inputs="input: Tensor@pad",
-               build=more.build_padding(2), extra_repr=more.padding_repr),
-    ModuleKind("ConstantPad2d", "padding", "padding, value", more.padding_forward("constant"), inputs="input: Tensor@pad",
-               build=more.build_padding(2), extra_repr=more.constant_padding_repr),
-    ModuleKind("ReflectionPad2d", "padding", "padding", more.padding_forward("reflect"), inputs="input: Tensor@pad",
-               build=more.build_padding(2), extra_repr=more.padding_repr),
-    ModuleKind("ReplicationPad2d", "padding", "padding", more.padding_forward("replicate"), inputs="input: Tensor@pad",
-               build=more.build_padding(2), extra_repr=more.padding_repr),
-    ModuleKind("ZeroPad3d", "padding", "padding", more.padding_forward("constant"), inputs="input: Tensor@pad",
-               build=more.build_padding(3), extra_repr=more.padding_repr),
-    ModuleKind("ConstantPad3d", "padding", "padding, value", more.padding_forward("constant"), inputs="input: Tensor@pad",
-               build=more.build_padding(3), extra_repr=more.constant_padding_repr),
-    ModuleKind("ReflectionPad3d", "padding", "padding", more.padding_forward("reflect"), inputs="input: Tensor@pad",
-               build=more.build_padding(3), extra_repr=more.padding_repr),
-    ModuleKind("ReplicationPad3d", "padding", "padding", more.padding_forward("replicate"), inputs="input: Tensor@pad",
-               build=more.build_padding(3), extra_repr=more.padding_repr),
+    *(_padding(f"{kind}Pad{dims}d", mode, dims) for dims in (1, 2, 3)
+      for kind, mode in (("Zero", "constant"), ("Constant", "constant"), ("Reflection", "reflect"),
+                         ("Replication", "replicate"))),
     ModuleKind("PReLU", "activation", "num_parameters=1, init=0.25, device=None, dtype=None",
                more.prelu_forward, inputs="input: Tensor@prelu", build=more.build_prelu,
                extra_repr=lambda m, printer: f"num_parameters={m.attrs['num_parameters']}"),

@@ -401,8 +401,8 @@ def _merged_dicts(given) -> dict:
     if isinstance(given, dict):
         return given
     if not isinstance(given, (tuple, list, str)):
-        raise errors.value_error("Expected parameter_and_buffer_dicts to be a dict, or a list/tuple "
-                                 f"of dicts, but got <class '{type_name(given)}'>")
+        raise errors.value_error("Expected parameter_and_buffer_dicts to be a dict, or a "
+                                 f"list/tuple of dicts, but got <class '{type_name(given)}'>")
     if not all(isinstance(part, dict) for part in given):
         raise errors.value_error(
             "Expected all elements of parameter_and_buffer_dicts to be dictionaries")
