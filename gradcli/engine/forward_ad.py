@@ -69,12 +69,13 @@ def make_dual(tensor: Tensor, tangent: Tensor, level=None) -> Tensor:
     """A view of `tensor` carrying `tangent` at the open level."""
     if STATE.dual_level is None:
         raise errors.runtime(_NO_LEVEL)
-    if not isinstance(tensor, Tensor):  # torch's Python code asks the primal first
-        raise errors.TorchError("AttributeError", f"'{errors.type_name(tensor)}' object has no "
-                                "attribute 'is_floating_point'")
-    if not tensor.dtype.is_floating_point:
-        raise errors.TorchError("ValueError", "Expected primal to be floating point or complex, "
-                                f"but got: {tensor.dtype!r}")
+    for value in (tensor, tangent):  # torch's Python code asks the primal, then the tangent
+        if not isinstance(value, Tensor):
+            raise errors.TorchError("AttributeError", f"'{errors.type_name(value)}' object has "
+                                    "no attribute 'is_floating_point'")
+        if value is tensor and not tensor.dtype.is_floating_point:
+            raise errors.TorchError("ValueError", "Expected primal to be floating point or "
+                                    f"complex, but got: {tensor.dtype!r}")
     if not tangent.dtype.is_floating_point:
         raise errors.TorchError("ValueError", "Expected tangent to be floating point or complex, "
                                 f"but got: {tangent.dtype!r}")

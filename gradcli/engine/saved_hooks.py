@@ -22,11 +22,13 @@ PACKED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # node -> {sl
 class SavedTensor:
     """One saved value: packed by a pair of hooks, or not (yet) hooked (grad_fn._raw_saved_*)."""
 
-    __slots__ = ("node", "slot", "packed", "unpack_fn", "__weakref__")
+    __slots__ = ("node", "slot", "packed", "unpack_fn", "orphan", "__weakref__")
 
     def __init__(self, node, slot):
         self.node, self.slot = weakref.ref(node), slot
         self.packed = self.unpack_fn = None
+        # The value as it is now, for a handle that outlives its node (as torch's does).
+        self.orphan = None if node.freed else saved_tensor(node, slot)
 
     def register_hooks(self, pack, unpack) -> None:
         """Pack the saved value now; `unpack` gives it back whenever it is read."""
@@ -35,6 +37,12 @@ class SavedTensor:
                                  "already been set. Hint: only one pair of hooks is allowed at a "
                                  "time.")
         node = self.node()
+        if node is None:  # its node is gone: torch still packs the value it holds, to no effect
+            if self.orphan is None:
+                raise errors.runtime(errors.BACKWARD_TWICE)
+            self.packed = pack(Tensor(self.orphan.data, self.orphan.dtype))
+            self.unpack_fn = unpack
+            return
         value = saved_tensor(node, self.slot)
         self.packed = pack(Tensor(value.data, value.dtype))
         self.unpack_fn = unpack

@@ -28,6 +28,8 @@ CASES = [
     'x = €\n', 'x = a ? b\n', 'x = 1 \\ 2\n', "'''abc\n\n\n", "x = '''abc\ny\n",
     "x = 'abc\ny = 2\n", 'print(a b if c else d)\n', 'print(a + b c)\n', "print(x 'y')\n",
     '[1 2, 3]\n', 'f(a, b c=1)\n', 'print x\n', 'print x, y\n', "exec 'x'\n", 'print(x\n',
+    'print(f"{p!r")\n', 'print(f"{p!")\n', 'print(f"{p!}")\n', 'print(f"{p!r:>5")\n',
+    'print(f"{p:")\n',
     'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
     'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',
     'for x y in z:\n  pass\n', 'with a b:\n  pass\n', 'with a\n  pass\n', 'while x y:\n  pass\n',

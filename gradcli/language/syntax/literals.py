@@ -125,10 +125,12 @@ def _field(body: str, start: int, raw: bool, offset: int) -> tuple[int, Field]:
     conversion = None
     if body[i] == "!":
         conversion, i = body[i + 1:i + 2], i + 2
+        if not conversion:
+            raise ValueError("f-string: expecting '}'")
         if conversion not in ("s", "r", "a"):
             raise ValueError("f-string: invalid conversion character: expected 's', 'r', or 'a'")
     spec: tuple = ()
-    if body[i] == ":":
+    if i < len(body) and body[i] == ":":
         spec_start, depth = i + 1, 0
         i += 1
         while i < len(body) and (body[i] != "}" or depth):
