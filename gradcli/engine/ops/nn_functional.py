@@ -431,6 +431,12 @@ _CPP_EMBEDDING = (schemas.parse_schema(
 def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
               norm_type=2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     if padding_idx is not None:
+        if not isinstance(padding_idx, (int, float)):
+            raise errors.type_error("'>' not supported between instances of "
+                                    f"'{errors.type_name(padding_idx)}' and 'int'")
+        if padding_idx != 0 and not isinstance(weight, Tensor):  # torch reads weight.size(0)
+            raise errors.TorchError("AttributeError", f"'{errors.type_name(weight)}' object has "
+                                    "no attribute 'size'")
         if padding_idx > 0:
             if padding_idx >= weight.shape[0]:
                 raise errors.TorchError("AssertionError", "Padding_idx must be within num_embeddings")
