@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from gradcli.engine import creation, dtypes, errors
+from gradcli.engine.declarations import DECLARATIONS
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.random import Generator
 from gradcli.engine.state import STATE
@@ -21,6 +22,14 @@ from gradcli.language.runtime.coercions import length as len_of
 from gradcli.language.runtime.values import Generator as LazyValues, Namespace, iterate, type_name
 
 _MODULE = "torch.utils.data"
+_INT64_SCALAR = Tensor(np.zeros((), np.int64), dtypes.int64)  # what DataLoader draws its seed into
+
+
+def checked_generator(generator, variant: str, name: str, *args) -> None:
+    """A generator as torch's Python code hands it to a C++ function (`name` with `args`): the
+    parser's TypeError for anything but a Generator or None."""
+    if generator is not None and not isinstance(generator, Generator):
+        DECLARATIONS[variant, name].bind(args, {"generator": generator}, variant)
 
 
 def _random_int64(generator: Generator) -> int:
@@ -161,6 +170,7 @@ class DataLoader(_DataObject):
         yield from generator.randperm(size).tolist()
 
     def members(self):
+        checked_generator(self.generator, "method", "random_", _INT64_SCALAR)
         source = self.generator or creation.DEFAULT_GENERATOR.generator
         _random_int64(source)  # the iterator's base seed, drawn as torch draws it
         return LazyValues(self._batches(), "DataLoader.__iter__")
@@ -205,6 +215,7 @@ def random_split(dataset, lengths, generator=None):
     if sum(lengths) != size:
         raise errors.value_error(
             "Sum of input lengths does not equal the length of the input dataset!")
+    checked_generator(generator, "torch", "randperm", sum(lengths))
     source = generator or creation.DEFAULT_GENERATOR.generator
     indices = source.randperm(sum(lengths)).tolist()
     subsets, offset = [], 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gradcli.engine import creation, distributions, dtypes, errors
 from gradcli.engine.random import Generator
-from gradcli.language.namespaces.data import _DataObject, _random_int64, _type
+from gradcli.language.namespaces.data import _DataObject, _random_int64, _type, checked_generator
 from gradcli.language.runtime.coercions import length as len_of
 from gradcli.language.runtime.values import Generator as LazyValues, iterate
 
@@ -63,6 +63,10 @@ class RandomSampler(_Sampler):
     def indices(self):
         n, count = len_of(self.data_source), self.length()
         generator = self.generator
+        if self.replacement:
+            checked_generator(generator, "torch", "randint", n, (32,))
+        else:
+            checked_generator(generator, "torch", "randperm", n)
         if generator is None:
             generator = Generator(_random_int64(creation.DEFAULT_GENERATOR.generator))
         if self.replacement:

@@ -461,16 +461,29 @@ def class_of(value) -> UserClass | None:
     return value.user_class() if isinstance(value, TableObject) else None
 
 
+@dataclass
+class StaticSpecial:
+    """A special method defined as a staticmethod: Python calls it without the instance."""
+
+    owner: "UserClass"
+    function: UserFunction
+
+
 def special_method(value, name: str):
     """The user-defined special method `name` of a user class instance, bound, else None."""
     cls = class_of(value)
     if cls is None:
         return None
     found = cls.find(name)
-    return None if found is _MISSING else bind(found, value, cls)
+    if found is _MISSING:
+        return None
+    return StaticSpecial(cls, found.function) if isinstance(found, StaticMethod) else bind(
+        found, value, cls)
 
 
 def call_bound(method, args: list):
     """Call a bound special method with the runtime of the class that defined it."""
+    if isinstance(method, StaticSpecial):
+        return method.owner.runtime.call(method.function, args, {})
     cls = method.receiver if isinstance(method.receiver, UserClass) else class_of(method.receiver)
     return cls.runtime.call(method, args, {})
