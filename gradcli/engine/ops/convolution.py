@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -557,8 +557,26 @@ def max_pool2d_with_indices(x: Tensor, kernel_size, stride=None, padding=0, dila
                  padding=padding, dilation=dilation, ceil_mode=bool(ceil_mode))
 
 
+def _max_pool_parsed(n: int, x, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices) -> None:
+    """F.max_poolNd hands its arguments to torch.max_poolNd (or ..._with_indices): that C++
+    function's parser checks them, then its own code the input's dimensions."""
+    name = f"max_pool{n}d" + ("_with_indices" if return_indices else "")
+    schema = schemas.parse_schema(
+        f"{name}(Tensor self, int[{n}] kernel_size, int[{n}] stride=[], int[{n}] padding=0, "
+        f"int[{n}] dilation=1, bool ceil_mode=False)")
+    schemas.bind((schema,), (x, kernel_size, [] if stride is None else stride, padding,
+                             dilation, ceil_mode), {}, True, name)
+    if n == 1 and x.ndim not in (2, 3):
+        raise errors.runtime("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                             f"dim batch size for input, but got:{F.size_list(x.shape)}")
+    if n == 2 and x.ndim not in (3, 4):
+        raise errors.runtime("non-empty 3D or 4D (batch mode) tensor expected for input")
+
+
 def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,
                ceil_mode: bool = False, return_indices: bool = False):
+    _max_pool_parsed(2, x, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
     values, indices = max_pool2d_with_indices(x, kernel_size, stride, padding, dilation,
                                               ceil_mode)
     return (values, indices) if return_indices else values
@@ -566,6 +584,7 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,
 
 def max_pool1d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,
                ceil_mode: bool = False, return_indices: bool = False):
+    _max_pool_parsed(1, x, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
     kernel, stride, padding = _pool_args(kernel_size, stride, padding, 1)
     values, indices = max_pool2d_with_indices(
         F.unsqueeze(x, -2), (1, kernel[0]), (1, stride[0]), (0, padding[0]),
