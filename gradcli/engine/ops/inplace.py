@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import dtypes, errors
 from gradcli.engine.autograd import short_name
 from gradcli.engine.declarations import DECLARATIONS, declare, declare_inplace
 from gradcli.engine.functions import F, export
@@ -128,6 +128,19 @@ def _written_back(function):
     return inplace_op
 
 
+def _double_written_back(function):
+    """float_power_: its result is always double, so only a double tensor can take it."""
+    inplace = _written_back(function)
+
+    @functools.wraps(function)
+    def inplace_op(t: Tensor, *args, **kwargs) -> Tensor:
+        if t.dtype is not dtypes.float64:
+            raise errors.runtime(f"the base given to float_power_ has dtype {t.dtype.scalar_name} "
+                                 "but the operation's result requires dtype Double")
+        return inplace(t, *args, **kwargs)
+    return inplace_op
+
+
 # torch's in-place variants: Tensor.X_ for each X, and torch.X_ as well for those torch exports.
 _INPLACE_METHODS = (
     "abs absolute acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh arctanh "
@@ -150,7 +163,8 @@ def declare_written_back(names=_INPLACE_METHODS) -> None:
     for) once X's own declarations are loaded, so that each X_ follows them."""
     for name in names:
         if ("method", name) in DECLARATIONS and ("method", name + "_") not in DECLARATIONS:
-            declare_inplace(name, _written_back, function=name in _INPLACE_FUNCTIONS
+            write_back = _double_written_back if name == "float_power" else _written_back
+            declare_inplace(name, write_back, function=name in _INPLACE_FUNCTIONS
                             and ("torch", name) in DECLARATIONS)
 
 
