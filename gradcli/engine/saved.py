@@ -47,7 +47,10 @@ def raw_saved(node, attr: str) -> saved_hooks.SavedTensor:
         raise errors.TorchError("AttributeError",
                                 f"'{node.class_name}' object has no attribute '{attr}'")
     entry = saved_hooks.PACKED.get(node, {}).get(slot)
-    return entry if entry is not None else saved_hooks.SavedTensor(node, slot)
+    if entry is None:
+        entry = saved_hooks.SavedTensor(node, slot)
+        entry.orphan = None if node.freed else saved_hooks.saved_tensor(node, slot)
+    return entry
 
 
 def saved_value(node, attr: str):

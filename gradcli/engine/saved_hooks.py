@@ -26,9 +26,9 @@ class SavedTensor:
 
     def __init__(self, node, slot):
         self.node, self.slot = weakref.ref(node), slot
-        self.packed = self.unpack_fn = None
-        # The value as it is now, for a handle that outlives its node (as torch's does).
-        self.orphan = None if node.freed else saved_tensor(node, slot)
+        # The value a user's handle (grad_fn._raw_saved_*) keeps should it outlive its node, as
+        # torch's does; set only for those handles, so hooked nodes hold nothing extra.
+        self.packed = self.unpack_fn = self.orphan = None
 
     def register_hooks(self, pack, unpack) -> None:
         """Pack the saved value now; `unpack` gives it back whenever it is read."""
