@@ -6,6 +6,7 @@ N-d kernel, and transposed convolutions are the input gradient of the plain one,
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -557,16 +558,20 @@ def max_pool2d_with_indices(x: Tensor, kernel_size, stride=None, padding=0, dila
                  padding=padding, dilation=dilation, ceil_mode=bool(ceil_mode))
 
 
+@functools.cache
+def _max_pool_schema(name: str, n: int) -> schemas.Schema:
+    return schemas.parse_schema(
+        f"{name}(Tensor self, int[{n}] kernel_size, int[{n}] stride=[], int[{n}] padding=0, "
+        f"int[{n}] dilation=1, bool ceil_mode=False)")
+
+
 def _max_pool_parsed(n: int, x, kernel_size, stride, padding, dilation, ceil_mode,
                      return_indices) -> None:
     """F.max_poolNd hands its arguments to torch.max_poolNd (or ..._with_indices): that C++
     function's parser checks them, then its own code the input's dimensions."""
     name = f"max_pool{n}d" + ("_with_indices" if return_indices else "")
-    schema = schemas.parse_schema(
-        f"{name}(Tensor self, int[{n}] kernel_size, int[{n}] stride=[], int[{n}] padding=0, "
-        f"int[{n}] dilation=1, bool ceil_mode=False)")
-    schemas.bind((schema,), (x, kernel_size, [] if stride is None else stride, padding,
-                             dilation, ceil_mode), {}, True, name)
+    schemas.bind((_max_pool_schema(name, n),), (x, kernel_size, [] if stride is None else stride,
+                                                padding, dilation, ceil_mode), {}, True, name)
     if n == 1 and x.ndim not in (2, 3):
         raise errors.runtime("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
                              f"dim batch size for input, but got:{F.size_list(x.shape)}")

@@ -76,7 +76,8 @@ class OpDef:
         object.__setattr__(self, "edge_slots", slots)
         object.__setattr__(self, "saves_result", RESULT in self.save)
         object.__setattr__(self, "plain", self.n_outputs == 1 and not self.view and
-                           not self.variadic and self.out_dtype is None and not self.refuses
+                           not self.variadic and self.out_dtype is None
+                           and _FLOATING not in (self.refuses[1] if self.refuses else ())
                            and self.differentiable_outputs in (None, (0,)))
 
 
