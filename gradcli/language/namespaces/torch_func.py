@@ -12,7 +12,6 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.modules import Module
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
@@ -421,6 +420,7 @@ def functional_call(ctx, module, parameter_and_buffer_dicts, args=None, kwargs=N
                     tie_weights=True, strict=False):
     """Call `module` with the given tensors in place of its parameters and buffers, checked as
     torch checks them: the dicts, then the module, then the keyword arguments."""
+    from gradcli.language.namespaces.modules import Module  # not at start-up: nn loads late
     given = _merged_dicts(parameter_and_buffer_dicts)
     if not isinstance(module, Module):
         raise errors.TorchError("AttributeError", f"'{type_name(module)}' object has no attribute "
