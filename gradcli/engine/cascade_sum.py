@@ -119,6 +119,13 @@ THREADS = _threads()
 GRAIN = 32768  # torch splits a reduction across threads past this many elements
 
 
+def parallel_chunk(n: int) -> int:
+    """The run of indices each thread takes in torch's parallel_for over n items (the last run
+    may be shorter): one run up to GRAIN items, else up to THREADS equal runs."""
+    tasks = min(THREADS, -(-n // GRAIN)) if n > GRAIN else 1
+    return max(-(-n // tasks), 1)
+
+
 def full_sum(values: np.ndarray) -> np.ndarray | None:
     """torch's sum of all of a float32/float64 array whose elements are dense in memory, or
     None when torch would take another path (then the caller sums as it can).
@@ -132,8 +139,7 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
     n = len(flat)
     if n == 0:
         return np.zeros((), values.dtype)
-    tasks = min(THREADS, -(-n // GRAIN)) if n > GRAIN else 1
-    chunk = -(-n // tasks)
+    chunk = parallel_chunk(n)
     total = row_sum(flat[:chunk])
     for first in range(chunk, n, chunk):
         total = total + row_sum(flat[first:first + chunk])

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from gradcli.engine import devices, dtypes, errors, memory
+from gradcli.engine import cascade_sum, devices, dtypes, errors, memory
 from gradcli.engine.declarations import declare
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -300,6 +300,10 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
         dtype = STATE.default_dtype if floating else dtypes.int64
     if step == 0:
         raise errors.runtime("step must be nonzero")
+    if dtype is dtypes.int64 and any(isinstance(v, float) for v in (start, end, step)):
+        start, end, step = int(start), int(end), int(step)  # torch counts in int64 too
+        if step == 0:
+            raise errors.value_error("step must be nonzero")
     if end != start and (end > start) != (step > 0):
         raise errors.runtime("upper bound and lower bound inconsistent with step sign")
     count = max(math.ceil((end - start) / step), 0)
@@ -313,16 +317,49 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
 def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -> np.ndarray:
     """torch's CPU arange kernel: start + step * i in double (a fused multiply-add), except that
     its vectorised loop makes runs of one AVX2 register, each counting from the run's first
-    value rounded to the dtype, over a multiple of two registers."""
+    value rounded to the dtype, over a multiple of two registers of each thread's chunk."""
+    exact = _exactly_representable(start, step, count, dtype.np)
+    if exact is not None:
+        return exact
     from gradcli.engine.fma import fma64
     muladd = _plain_muladd if _exact_products(step, count) else fma64
     lanes = 32 // dtype.np.itemsize
     index = np.arange(count, dtype=np.float64)
-    run_start = (index // lanes) * lanes
+    chunk = cascade_sum.parallel_chunk(count)
+    chunk_start = (index // chunk) * chunk
+    run_start = chunk_start + ((index - chunk_start) // lanes) * lanes
     base = muladd(run_start, step, start).astype(dtype.np).astype(np.float64)
     vector = muladd(index - run_start, step, base)
-    vector_end = (count // (2 * lanes)) * 2 * lanes
+    chunk_size = np.minimum(chunk_start + chunk, count) - chunk_start
+    vector_end = chunk_start + (chunk_size // (2 * lanes)) * 2 * lanes
     return np.where(index < vector_end, vector, muladd(index, step, start)).astype(dtype.np)
+
+
+def _exactly_representable(start: float, step: float, count: int, kind: np.dtype):
+    """The values when every start + step * i is exactly representable in `kind` (integer or
+    dyadic start and step, values within the mantissa): then each of torch's roundings is
+    exact, whatever its order, and integer arithmetic gives them directly. None otherwise."""
+    if count == 0 or not (math.isfinite(start) and math.isfinite(step)):
+        return None
+    info = np.finfo(kind)
+    (start_top, start_bottom), (step_top, step_bottom) = (
+        start.as_integer_ratio(), step.as_integer_ratio())
+    scale = max(start_bottom, step_bottom)  # both are powers of two
+    first, stride = start_top * (scale // start_bottom), step_top * (scale // step_bottom)
+    span = abs(stride) * (count - 1)
+    widest = max(abs(first), abs(first + stride * (count - 1)), span)
+    finest = 2 ** min(64, 1 - math.frexp(float(info.smallest_subnormal))[1])  # exact below
+    if widest > 2 ** (info.nmant + 1) or scale > finest or widest / scale > info.max:
+        return None
+    # whole numbers are exact in the dtype itself; others in double (all below 2 ** 53)
+    values = np.arange(count, dtype=kind if scale == 1 else np.float64)
+    if stride != 1:
+        values *= stride
+    if first:
+        values += first
+    if scale != 1:
+        values /= scale
+    return values.astype(kind, copy=False)
 
 
 def _exact_products(step: float, count: int) -> bool:
@@ -362,9 +399,10 @@ def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
     first, last = kind(start), kind(end)
     step = (last - first) / kind(steps - 1)
     index = index.astype(dtype.np)
-    up = fma(step, index, first)
-    down = fma(-step, kind(steps - 1) - index, last)
-    return np.where(np.arange(steps) < half, up, down).astype(dtype.np)
+    values = np.empty(steps, dtype.np)
+    values[:half] = fma(step, index[:half], first)
+    values[half:] = fma(-step, kind(steps - 1) - index[half:], last)
+    return values
 
 
 def set_default_dtype(dtype: dtypes.DType) -> None:

@@ -83,3 +83,15 @@ def test_arange_is_bit_exact(dtype):
                  (0.5, 40.1, 0.13), (10, -3, -0.6), (0, 5, 0.001)):
         ours = creation.arange(*args, dtype=dtypes.BY_NAME[dtype]).data
         assert np.array_equal(ours, torch.arange(*args, dtype=getattr(torch, dtype)).numpy()), args
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_long_arange_is_bit_exact(dtype):
+    """Past 32,768 values each of torch's threads counts its own registers from its chunk's
+    start; integer and dyadic ranges take the exact shortcut."""
+    tiny = 4.172325134277344e-07
+    for args in ((-7.6875, -7.6875 + tiny * 44442, tiny), (0, 7, 0.0001), (3, -40, -0.00071),
+                 (0, 70000), (-5, 5, 2 ** -12), (1e8, 1e8 + 40000), (0.5, 2 ** 25, 512.5)):
+        ours = creation.arange(*args, dtype=dtypes.BY_NAME[dtype]).data
+        assert np.array_equal(ours, torch.arange(*args, dtype=getattr(torch, dtype)).numpy()), args
+
