@@ -96,3 +96,12 @@ def _fma_exact(a: float, b: float, c: float) -> float:
     if exact == 0:
         return a * b + c  # an exact zero takes IEEE's sign rules
     return math.copysign(float(exact), exact)
+
+
+def fma(a, b, c) -> np.ndarray:
+    """a * b + c rounded once in the operands' float type: GCC contracts torch's kernels'
+    multiply-adds into vfmadd."""
+    if np.result_type(a, b, c) == np.float32:
+        return fma32(a, b, c)
+    a, b, c = np.broadcast_arrays(a, b, c)
+    return fma64(a, b, c)

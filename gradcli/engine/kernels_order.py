@@ -19,9 +19,9 @@ import math
 import numpy as np
 
 from gradcli.engine import sleef
-from gradcli.engine.cascade_sum import THREADS
+from gradcli.engine.cascade_sum import THREADS, parallel_chunk
 from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
-from gradcli.engine.fma import fma32, fma64
+from gradcli.engine.fma import fma, fma64
 
 
 def lanes(dtype) -> int:
@@ -72,6 +72,54 @@ def scalar_exp(values: np.ndarray) -> np.ndarray:
     if values.dtype == np.float32:
         return glibc_expf(values)
     return np.exp(values)
+
+
+def vector_body(n: int, width: int) -> np.ndarray:
+    """cpu_kernel_vec over n contiguous elements: True where its vectorised loop (two vectors a
+    step) computes an element, False where the scalar loop finishes a thread's chunk."""
+    index = np.arange(n)
+    chunk = parallel_chunk(n)
+    start = index // chunk * chunk
+    size = np.minimum(start + chunk, n) - start
+    return index - start < size // (2 * width) * (2 * width)
+
+
+def _by_path(kernel, *operands: np.ndarray) -> np.ndarray:
+    """`kernel(exp, *flat operands)` where cpu_kernel_vec runs it on C-contiguous float arrays
+    of one shape: SLEEF's exp in whole vectors, std::exp in each chunk's scalar tail."""
+    shape, width = operands[0].shape, lanes(operands[0].dtype)
+    flat = [x.reshape(-1) for x in operands]
+    with np.errstate(over="ignore"):
+        out = kernel(scalar_exp, *flat)
+        if flat[0].size >= 2 * width:
+            body = vector_body(flat[0].size, width)
+            out[body] = kernel(sleef.exp, *(x[body] for x in flat))
+    return out.reshape(shape)
+
+
+def _sigmoid(exp, x):
+    one = x.dtype.type(1)
+    return one / (exp(-x) + one)
+
+
+def sigmoid(a: np.ndarray) -> np.ndarray:
+    """sigmoid_kernel: 1 / (1 + exp(-x))."""
+    return _by_path(_sigmoid, a)
+
+
+def silu(a: np.ndarray) -> np.ndarray:
+    """silu_kernel: x / (1 + exp(-x))."""
+    return _by_path(lambda exp, x: x / (exp(-x) + x.dtype.type(1)), a)
+
+
+def silu_backward(g: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """silu_backward_kernel: dy * s * (1 + x * (1 - s)), s = sigmoid(x), the last multiply-add
+    fused."""
+    def kernel(exp, dy, x):
+        one = x.dtype.type(1)
+        s = _sigmoid(exp, x)
+        return dy * s * fma(x, one - s, one)
+    return _by_path(kernel, g, a)
 
 
 def vec_reduce_all(acc: np.ndarray) -> np.ndarray:
@@ -190,14 +238,6 @@ def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
         return (rows - top - sleef.log(total)[:, None]).reshape(a.shape)
     top, _, total = _dim_exps(x, _whole_vectors(x.shape[2], a.dtype))
     return (x - top - sleef.log(total)).reshape(a.shape)
-
-
-def fma(a, b, c):
-    """a * b + c rounded once: GCC contracts the kernels' multiply-adds into vfmadd."""
-    if np.result_type(a, b, c) == np.float32:
-        return fma32(a, b, c)
-    a, b, c = np.broadcast_arrays(a, b, c)
-    return fma64(a, b, c)
 
 
 def _dot_rows(g: np.ndarray, o: np.ndarray) -> np.ndarray:

@@ -8,9 +8,11 @@ import numpy as np
 
 from gradcli.engine import dtypes, errors, kernels_order
 from gradcli.engine.declarations import declare
+from gradcli.engine.fma import fma
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
-                                         pointwise_op)
+                                         not_implemented, pointwise_op)
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 
@@ -66,6 +68,30 @@ def _in_kernel_order(a) -> bool:
     return a.ndim > 0 and a.dtype in (np.float32, np.float64)
 
 
+def _exact_float(*arrays) -> bool:
+    """Whether the kernels' float order is reproduced for these operands (kernels_order)."""
+    return all(a.dtype in (np.float32, np.float64) and a.dtype == arrays[0].dtype
+               and a.shape == arrays[0].shape and a.flags.c_contiguous for a in arrays)
+
+
+def _tanh_backward(g, out):
+    """g * (1 - out * out), its multiply-add fused (as GCC compiles the kernel)."""
+    if _exact_float(g, out):
+        return g * fma(-out, out, out.dtype.type(1))
+    return g * (1 - out * out)
+
+
+def _silu(a):
+    return kernels_order.silu(a) if _exact_float(a) else a / (1 + np.exp(-a))
+
+
+def _silu_backward(g, a):
+    if _exact_float(g, a):
+        return kernels_order.silu_backward(g, a)
+    s = 1 / (1 + np.exp(-a))
+    return g * s * (1 + a * (1 - s))
+
+
 def _softmax(a, dim):
     if a.ndim == 0:
         return np.ones_like(a)
@@ -104,7 +130,7 @@ pointwise_op("threshold_backward", "ThresholdBackwardBackward0",
              lambda g, a, threshold: np.where(a <= threshold, g.dtype.type(0), g), save=(1,),
              vjp=(lambda gg, g, a, threshold: F.threshold_backward(gg, a, threshold),
                   _zeros_like_first))
-pointwise_op("tanh_backward", "TanhBackwardBackward0", lambda g, out: g * (1 - out * out),
+pointwise_op("tanh_backward", "TanhBackwardBackward0", _tanh_backward,
              save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, out: F.tanh_backward(gg, out),
                   lambda gg, g, out: F.mul(gg, F.mul(F.mul_scalar(out, -2), g))))
@@ -139,9 +165,11 @@ pointwise_op("gelu_backward", "GeluBackwardBackward0", _gelu_backward, save=(0, 
              save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, a, approximate: F.gelu_backward(gg, a, approximate),
                   lambda gg, g, a, approximate: F.gelu_double_backward(gg, g, a, approximate)))
-defop("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), promote="none", save=(0,),
+defop("silu", "SiluBackward0", _silu, promote="none", save=(0,),
       vjp=lambda g, a: F.silu_backward(g, a),
       refuses=("silu_cpu", NOT_FLOATING))
+defop("silu_backward", "torch::autograd::NotImplemented", _silu_backward, promote="none",
+      vjp=(not_implemented("aten::silu_backward"), not_implemented("aten::silu_backward")))
 defop("softplus", "SoftplusBackward0", _softplus, promote="none", save=(0,),
       vjp=lambda g, a, beta, threshold: F.softplus_backward(g, a, beta, threshold),
       refuses=("softplus_cpu", NOT_FLOATING))
@@ -305,7 +333,11 @@ def log_softmax_backward_data(g: Tensor, out: Tensor, dim: int) -> Tensor:
 
 
 def silu_backward(g: Tensor, a: Tensor) -> Tensor:
-    """infinitely_differentiable_silu_backward: g * s * (1 + a * (1 - s)), s = sigmoid(a)."""
+    """silu's derivative as torch takes it: its fused kernel, or, where the backward itself
+    builds a graph (grad mode on), infinitely_differentiable_silu_backward:
+    g * s * (1 + a * (1 - s)), s = sigmoid(a)."""
+    if not STATE.grad_enabled:
+        return apply(OPS["silu_backward"], g, a)
     s = F.sigmoid(a)
     return F.mul(F.mul(g, s), F.add_scalar(F.mul(a, F.scalar_sub(1.0, s)), 1.0))
 

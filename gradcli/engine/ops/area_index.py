@@ -43,7 +43,7 @@ INDEX = {
             "AS_VJP Callable DEFAULT LINEAR LateTable MULTI_OUTPUT NOT_FLOATING NO_GRAD_MODE Node "
             "OPS OpDef RESULT STATE Tensor annotations apply broadcast_shape compute_dtype "
             "dataclass declare define defop export field no_grad_history not_differentiable "
-            "pointwise_op torch_layout "
+            "not_implemented pointwise_op torch_layout "
         ),
     },
     "gradcli.engine.views": {
@@ -59,7 +59,7 @@ INDEX = {
     },
     "gradcli.engine.ops.activation": {
         "function": (
-            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward gelu "
+            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward fma gelu "
             "gelu_backward gelu_double_backward leaky_relu leaky_relu_backward log_softmax "
             "log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward softmax "
             "softmax_backward_data softmax_double_backward softplus softplus_backward "
@@ -68,8 +68,8 @@ INDEX = {
         "row": (
             "_log_softmax _log_softmax_backward_data _prelu_kernel _softmax "
             "_softmax_backward_data elu elu_backward gelu gelu_backward leaky_relu "
-            "leaky_relu_backward relu sigmoid_backward silu softplus softplus_backward "
-            "tanh_backward threshold_backward "
+            "leaky_relu_backward relu sigmoid_backward silu silu_backward softplus "
+            "softplus_backward tanh_backward threshold_backward "
         ),
         "declaration": (
             "method:log_softmax method:prelu method:relu method:softmax torch:log_softmax "
@@ -81,10 +81,9 @@ INDEX = {
             "MESHGRID_WARNING SCATTER_REDUCE_WARNING atleast atleast_1d atleast_2d atleast_3d "
             "broadcast_tensors broadcast_to clamp_max clamp_min column_stack diff dstack fliplr "
             "flipud fmod hstack index_fill index_fill_ masked_fill_ masked_select meshgrid "
-            "nan_to_num new_empty new_full new_ones new_tensor new_zeros "
-            "not_implemented_derivative repeat_interleave roll rot90 scatter_ scatter_op "
-            "select_index storage_offset stride strides swapaxes take tile tril tril_indices triu "
-            "triu_indices unflatten vstack "
+            "nan_to_num new_empty new_full new_ones new_tensor new_zeros repeat_interleave roll "
+            "rot90 scatter_ scatter_op select_index storage_offset stride strides swapaxes take "
+            "tile tril tril_indices triu triu_indices unflatten vstack "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "

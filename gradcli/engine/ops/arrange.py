@@ -8,7 +8,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop, pointwise_op
+from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented, pointwise_op
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -554,8 +554,7 @@ defop("scatter.value", "ScatterBackward1", _scatter_value, promote="none", saves
                                                      value=0))
 defop("scatter.reduce", "NotImplemented", _scatter_reduce,
       name="torch::autograd::NotImplemented", promote="none", saves_params=True,
-      vjp=(lambda g, a, src=None, **params: F.not_implemented_derivative("aten::scatter"),
-           None))
+      vjp=(not_implemented("aten::scatter"), None))
 
 SCATTER_REDUCE_WARNING = (
     "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
@@ -594,10 +593,6 @@ def _scatter_entry(a, dim, index, src, reduce=None):
     return scatter_op(a, dim, index, value=src, reduce=reduce)
 
 
-def not_implemented_derivative(name: str):
-    raise errors.runtime(f"derivative for {name} is not implemented")
-
-
 def _in_place(function):
     def method(t: Tensor, *args, **kwargs) -> Tensor:
         return F.apply_inplace(t, lambda self: function(self, *args, **kwargs))
@@ -610,7 +605,7 @@ index_fill_ = _in_place(index_fill)
 scatter_ = _in_place(_scatter_entry)
 
 __all__ += ["clamp_min", "clamp_max", "fmod", "nan_to_num", "masked_select", "take",
-            "index_fill", "scatter_op", "not_implemented_derivative", "masked_fill_",
+            "index_fill", "scatter_op", "masked_fill_",
             "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING"]
 
 for _which, _function in (("min", clamp_min), ("max", clamp_max)):

@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
+from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop, not_implemented
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 
@@ -146,8 +146,7 @@ defop("hardswish_backward", "HardswishBackwardBackward0", _hardswish_backward, p
                                     F.scalar_tensor(0, x.dtype))))
 
 
-def _not_implemented(*_, **__):
-    raise errors.runtime("derivative for aten::hardsigmoid_backward is not implemented")
+_ONE_SIXTH = np.float32(1 / 6)  # the kernel's 1.0f / 6.0f, whatever the dtype
 
 
 defop("hardsigmoid", "HardsigmoidBackward0",
@@ -155,8 +154,9 @@ defop("hardsigmoid", "HardsigmoidBackward0",
       vjp=lambda g, x: F.apply_op("hardsigmoid_backward", g, x),
       refuses=("hardsigmoid_cpu", NOT_FLOATING))
 defop("hardsigmoid_backward", "torch::autograd::NotImplemented",
-      lambda g, x: np.where((x > -3) & (x < 3), g / 6, g.dtype.type(0)), promote="none",
-      save=(1,), vjp=(_not_implemented, _not_implemented))
+      lambda g, x: np.where((x > -3) & (x < 3), g * _ONE_SIXTH.astype(g.dtype), g.dtype.type(0)),
+      promote="none", save=(1,),
+      vjp=(not_implemented("aten::hardsigmoid_backward"), not_implemented("aten::hardsigmoid_backward")))
 defop("threshold", "ThresholdBackward0",
       lambda x, threshold, value: np.where(x <= threshold, x.dtype.type(value), x),
       promote="none", save=(0,),

@@ -10,7 +10,8 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, NOT_FLOATING, OPS, RESULT, apply,
-                                         broadcast_shape, define, defop, pointwise_op)
+                                         broadcast_shape, define, defop, not_implemented,
+                                         pointwise_op)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import efficient_zeros
@@ -88,17 +89,12 @@ pointwise_op("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for
              vjp=(lambda g, a, b, rounding_mode: _zeros_of(g, a),
                   lambda g, a, b, rounding_mode: _zeros_of(g, b)))
 pointwise_op("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
-             vjp=(lambda g, a, b: _not_implemented("aten::floor_divide"),
-                  lambda g, a, b: _not_implemented("aten::floor_divide")))
+             vjp=(not_implemented("aten::floor_divide"),) * 2)
 defop("remainder.Scalar", "RemainderBackward0", np.remainder, vjp=lambda g, a, b: g)
 pointwise_op("remainder.Tensor", "RemainderBackward1", np.remainder, save=(0, 1),
              save_for=((), (0, 1)),
              vjp=(lambda g, a, b: g,
                   lambda g, a, b: F.mul(F.neg(g), F.div(a, b, rounding_mode="floor"))))
-
-
-def _not_implemented(name: str):
-    raise errors.runtime(f"derivative for {name} is not implemented")
 
 
 # ---- powers -------------------------------------------------------------------------------------
@@ -400,6 +396,9 @@ def erf_values(a: np.ndarray) -> np.ndarray:
 
 
 def _sigmoid(a):
+    if a.dtype in (np.float32, np.float64) and a.flags.c_contiguous:
+        from gradcli.engine import kernels_order
+        return kernels_order.sigmoid(a)
     one = a.dtype.type(1)
     return one / (one + np.exp(-a))
 
@@ -424,7 +423,8 @@ def rounded_from_double(ufunc):
     61%)."""
     def forward(a):
         if a.dtype.kind == "f" and a.dtype.itemsize < 8:
-            return ufunc(a.astype(np.float64)).astype(a.dtype)
+            # the ufunc casts in and out through its own small buffers: no double-sized copy
+            return ufunc(a, dtype=np.float64, out=np.empty_like(a), casting="same_kind")
         return ufunc(a)
     return forward
 

@@ -11,8 +11,8 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import (NOT_FLOATING, OPS, RESULT, apply, broadcast_shape, define,
-                                         defop)
+from gradcli.engine.ops.registry import (NOT_FLOATING, OPS, RESULT, apply, broadcast_shape,
+                                         define, defop, not_implemented)
 from gradcli.engine.tensor import Tensor
 
 SQRT_PI_OVER_2 = 0.5 * math.sqrt(math.pi)
@@ -105,12 +105,7 @@ defop("nextafter", "NextafterBackward0", np.nextafter, pointwise=True, save=(0, 
       vjp=(lambda g, a, b: F.where(F.compare("ne", a, b), g, 0), lambda g, a, b: F.zeros_for(b)))
 defop("heaviside", "torch::autograd::NotImplemented", np.heaviside, pointwise=True,
       name="torch::autograd::NotImplemented",
-      vjp=(lambda g, a, b: _not_implemented("aten::heaviside"),
-           lambda g, a, b: _not_implemented("aten::heaviside")))
-
-
-def _not_implemented(name: str):
-    raise errors.runtime(f"derivative for {name} is not implemented")
+      vjp=(not_implemented("aten::heaviside"),) * 2)
 
 
 __all__ = ["asinh", "acosh", "atanh", "erfinv", "rad2deg", "logaddexp2", "copysign", "nextafter", "heaviside", "float_power", "signbit"]

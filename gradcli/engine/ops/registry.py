@@ -226,6 +226,13 @@ def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool)
         out._history = note
 
 
+def not_implemented(name: str) -> Callable:
+    """The vjp of an op torch has no derivative for (its grad_fn is NotImplemented)."""
+    def vjp(*_, **__):
+        raise errors.runtime(f"derivative for {name} is not implemented")
+    return vjp
+
+
 def not_differentiable(name: str) -> tuple:
     """The note on an output of op `name` made from a tensor that requires grad."""
     return ((f"computed here by {name}, which is not differentiable", STATE.origin),)

@@ -14,7 +14,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, stl_algorithms as stl
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, not_implemented
 from gradcli.engine.tensor import Tensor
 
 _INT64 = (lambda dtype, params: (dtype, dtypes.int64))
@@ -438,7 +438,7 @@ def bucketize(a, boundaries: Tensor, out_int32: bool = False, right: bool = Fals
 defop("bincount", "NotImplemented",
       lambda weights, a, minlength: np.bincount(a, weights, minlength),
       name="torch::autograd::NotImplemented", promote="none",
-      vjp=lambda g, weights, a, minlength: F.not_implemented_derivative("aten::bincount"))
+      vjp=not_implemented("aten::bincount"))
 
 
 def bincount(a: Tensor, weights=None, minlength: int = 0) -> Tensor:
