@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -33,6 +34,7 @@ class Param:
     check_order: int = _INLINE  # checks listed after `;` come first, in their order
 
 
+@functools.cache  # a few hundred specs, most of them shared by many builtins
 def parse_signature(spec: str) -> tuple[Param, ...]:
     """'x, /, dim=None, *, keepdim=False, **kw' -> Params (defaults are literals); a name may
     carry what it expects: 'input: Tensor' or 'input: .size' (see Param.expects). Checks that
