@@ -451,14 +451,14 @@ INDEX = {
         "function": (
             "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RandomSource TO_SCALAR_WARNING "
             "arange as_tensor draw_source empty eye fill_random from_numpy full full_like "
-            "get_default_dtype infer_dtype linspace normal ones ones_like rand rand_like randint "
-            "randn randn_like randperm set_default_dtype size_args storage tensor zeros "
+            "get_default_dtype infer_dtype linspace logspace normal ones ones_like rand rand_like "
+            "randint randn randn_like randperm set_default_dtype size_args storage tensor zeros "
             "zeros_like "
         ),
         "declaration": (
-            "torch:arange torch:empty torch:eye torch:full torch:linspace torch:normal torch:ones "
-            "torch:rand torch:rand_like torch:randint torch:randint_like torch:randn "
-            "torch:randn_like torch:randperm torch:zeros "
+            "torch:arange torch:empty torch:eye torch:full torch:linspace torch:logspace "
+            "torch:normal torch:ones torch:rand torch:rand_like torch:randint torch:randint_like "
+            "torch:randn torch:randn_like torch:randperm torch:zeros "
         ),
     },
     "gradcli.engine.distributions": {

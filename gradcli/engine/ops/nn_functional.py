@@ -759,7 +759,7 @@ def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction:
         loss = F.sub(F.xlogy(target, target), F.mul(target, a))
     if reduction == "batchmean":
         total = F.sum(loss)
-        return F.div_scalar(total, a.shape[0]) if a.ndim != 0 else total
+        return F.div(total, a.shape[0]) if a.ndim != 0 else total
     return F.apply_loss_reduction(loss, reduction)
 
 
