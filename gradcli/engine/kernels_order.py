@@ -68,10 +68,19 @@ def glibc_expf(x: np.ndarray) -> np.ndarray:
 
 
 def scalar_exp(values: np.ndarray) -> np.ndarray:
-    """std::exp on values of the array's dtype: glibc's expf for float, exp for double."""
+    """std::exp on values of the array's dtype: glibc's expf for float, exp for double (Python's
+    math.exp is glibc's; NumPy's own differs in the last bit for about 2% of inputs)."""
     if values.dtype == np.float32:
         return glibc_expf(values)
-    return np.exp(values)
+    with np.errstate(all="ignore"):
+        return np.asarray(np.frompyfunc(_glibc_exp, 1, 1)(values), np.float64)
+
+
+def _glibc_exp(x) -> float:
+    try:
+        return math.exp(float(x))
+    except OverflowError:
+        return math.inf
 
 
 def vec_reduce_all(acc: np.ndarray) -> np.ndarray:
@@ -142,7 +151,11 @@ def _whole_vectors(inner: int, dtype) -> np.ndarray:
 
 
 def _mixed_exp(values: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    return np.where(vector, sleef.exp(values), scalar_exp(values))
+    out = np.array(sleef.exp(values), copy=True)
+    tail = ~np.broadcast_to(vector, values.shape)
+    if tail.any():
+        out[tail] = scalar_exp(values[tail])
+    return out
 
 
 def _row_exps(x: np.ndarray):

@@ -6,11 +6,12 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, kernels_order
+from gradcli.engine import dtypes, errors, fma, kernels_order, pointwise_order, sleef
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
                                          pointwise_op)
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 
@@ -40,6 +41,34 @@ def _gelu_backward(g, a, approximate):
     cdf = 0.5 * (1 + F.erf_values(a * SQRT1_2))
     pdf = F.GELU_PDF * np.exp(a * a * -0.5)
     return g * (cdf + a * pdf)
+
+
+def _exact_floating(a) -> bool:
+    return a.dtype in (np.float32, np.float64)
+
+
+def _tanh_backward(g, out):
+    """g * (1 - out * out), the product and difference fused as GCC contracts them."""
+    if not _exact_floating(out):
+        return g * (1 - out * out)
+    return g * fma.fused(-out, out, out.dtype.type(1))
+
+
+def _silu(a):
+    """a / (1 + exp(-a)): SLEEF's exp in the vector code, std::exp in the scalar tails."""
+    one = a.dtype.type(1)
+    if not _exact_floating(a):
+        return a / (one + np.exp(-a))
+    return pointwise_order.split(a, lambda v: v / (one + sleef.exp(-v)),
+                                 lambda v: v / (one + kernels_order.scalar_exp(-v)))
+
+
+def _silu_backward(g, a):
+    """torch's silu_backward kernel: g * s * (1 + a * (1 - s)), s = sigmoid(a), the last
+    multiply-add fused."""
+    one = a.dtype.type(1)
+    s = F.sigmoid_values(a)
+    return g * s * fma.fused(a, one - s, one)
 
 
 def _elu(a, alpha, scale, input_scale):
@@ -104,7 +133,7 @@ pointwise_op("threshold_backward", "ThresholdBackwardBackward0",
              lambda g, a, threshold: np.where(a <= threshold, g.dtype.type(0), g), save=(1,),
              vjp=(lambda gg, g, a, threshold: F.threshold_backward(gg, a, threshold),
                   _zeros_like_first))
-pointwise_op("tanh_backward", "TanhBackwardBackward0", lambda g, out: g * (1 - out * out),
+pointwise_op("tanh_backward", "TanhBackwardBackward0", _tanh_backward,
              save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, out: F.tanh_backward(gg, out),
                   lambda gg, g, out: F.mul(gg, F.mul(F.mul_scalar(out, -2), g))))
@@ -139,9 +168,11 @@ pointwise_op("gelu_backward", "GeluBackwardBackward0", _gelu_backward, save=(0, 
              save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, a, approximate: F.gelu_backward(gg, a, approximate),
                   lambda gg, g, a, approximate: F.gelu_double_backward(gg, g, a, approximate)))
-defop("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), promote="none", save=(0,),
+defop("silu", "SiluBackward0", _silu, promote="none", save=(0,),
       vjp=lambda g, a: F.silu_backward(g, a),
       refuses=("silu_cpu", NOT_FLOATING))
+# run only where grad mode is off (silu_backward below), so never recorded in a graph
+pointwise_op("silu_backward", "SiluBackwardBackward0", _silu_backward)
 defop("softplus", "SoftplusBackward0", _softplus, promote="none", save=(0,),
       vjp=lambda g, a, beta, threshold: F.softplus_backward(g, a, beta, threshold),
       refuses=("softplus_cpu", NOT_FLOATING))
@@ -305,7 +336,14 @@ def log_softmax_backward_data(g: Tensor, out: Tensor, dim: int) -> Tensor:
 
 
 def silu_backward(g: Tensor, a: Tensor) -> Tensor:
-    """infinitely_differentiable_silu_backward: g * s * (1 + a * (1 - s)), s = sigmoid(a)."""
+    """torch's rule: the differentiable composite when grad mode is on, else the fused kernel."""
+    if STATE.grad_enabled:
+        return infinitely_differentiable_silu_backward(g, a)
+    return apply(OPS["silu_backward"], g, a)
+
+
+def infinitely_differentiable_silu_backward(g: Tensor, a: Tensor) -> Tensor:
+    """g * s * (1 + a * (1 - s)), s = sigmoid(a), one op at a time."""
     s = F.sigmoid(a)
     return F.mul(F.mul(g, s), F.add_scalar(F.mul(a, F.scalar_sub(1.0, s)), 1.0))
 

@@ -60,16 +60,17 @@ INDEX = {
     "gradcli.engine.ops.activation": {
         "function": (
             "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward gelu "
-            "gelu_backward gelu_double_backward leaky_relu leaky_relu_backward log_softmax "
-            "log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward softmax "
-            "softmax_backward_data softmax_double_backward softplus softplus_backward "
-            "softplus_double_backward tanh_backward threshold_backward "
+            "gelu_backward gelu_double_backward infinitely_differentiable_silu_backward "
+            "leaky_relu leaky_relu_backward log_softmax log_softmax_backward_data prelu relu "
+            "sigmoid_backward silu silu_backward softmax softmax_backward_data "
+            "softmax_double_backward softplus softplus_backward softplus_double_backward "
+            "tanh_backward threshold_backward "
         ),
         "row": (
             "_log_softmax _log_softmax_backward_data _prelu_kernel _softmax "
             "_softmax_backward_data elu elu_backward gelu gelu_backward leaky_relu "
-            "leaky_relu_backward relu sigmoid_backward silu softplus softplus_backward "
-            "tanh_backward threshold_backward "
+            "leaky_relu_backward relu sigmoid_backward silu silu_backward softplus "
+            "softplus_backward tanh_backward threshold_backward "
         ),
         "declaration": (
             "method:log_softmax method:prelu method:relu method:softmax torch:log_softmax "
@@ -313,7 +314,8 @@ INDEX = {
             "expm1 filled_like floor floor_divide frac lerp log log10 log1p log2 masked_fill "
             "maximum maybe_multiply minimum mul mul_scalar neg negate pow reciprocal remainder "
             "round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
-            "sign sin sinh sqrt square sub sub_scalar tan tanh trunc where wrapped_int xlogy "
+            "sigmoid_values sign sin sinh sqrt square sub sub_scalar tan tanh trunc where "
+            "wrapped_int xlogy "
         ),
         "row": (
             "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
