@@ -257,10 +257,12 @@ pointwise_op("lerp.Tensor", "LerpBackward1", fma.lerp, save=(0, 1, 2), save_for=
              vjp=(lambda g, a, b, w: F.mul(g, F.scalar_sub(1, w)), lambda g, a, b, w: F.mul(g, w),
                   lambda g, a, b, w: F.mul(g, F.sub(b, a))))
 defop("masked_fill.Scalar", "MaskedFillBackward0", _masked_fill, promote="none", save=(1,),
-      vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0),))
+      vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0),), jvp=AS_VJP)
 defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none", save=(1,),
       vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0), None,
-           lambda g, a, mask, value: _masked_fill_value_grad(g, mask)))
+           lambda g, a, mask, value: _masked_fill_value_grad(g, mask)),
+      jvp=(lambda t, a, mask, value, out: F.masked_fill(t, mask, 0), None,
+           lambda t, a, mask, value, out: F.where(mask, t, F.zeros_like(a))))
 pointwise_op("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1),
              vjp=(lambda g, a, b: F.mul(F.mul(g, b), _atan2_recip(a, b)),
                   lambda g, a, b: F.mul(F.mul(g, F.neg(a)), _atan2_recip(a, b))))
