@@ -183,14 +183,14 @@ INDEX = {
             "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
             "is_contiguous matrix_transpose narrow normalize_dims permute repeat reshape "
             "reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes squeeze "
-            "squeeze_ stack t t_ transpose transpose_ unbind unsafe_chunk unsafe_split unsqueeze "
-            "unsqueeze_ view view_as view_as_dtype wrap_dim "
+            "squeeze_ stack t t_ transpose transpose_ unbind unfold unsafe_chunk unsafe_split "
+            "unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias cat clone expand flip glu permute repeat "
             "split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims squeeze_ squeeze_.dim "
-            "squeeze_.dims stack t t_ transpose.int transpose_.int unbind.int unsafe_split.Tensor "
-            "unsqueeze unsqueeze_ view "
+            "squeeze_.dims stack t t_ transpose.int transpose_.int unbind.int unfold "
+            "unfold_backward unsafe_split.Tensor unsqueeze unsqueeze_ view "
         ),
         "declaration": (
             "functional:glu method:chunk method:clone method:contiguous method:expand "
@@ -198,12 +198,12 @@ INDEX = {
             "method:numel method:permute method:ravel method:repeat method:reshape "
             "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
             "method:swapaxes_ method:swapdims_ method:t method:t_ method:transpose "
-            "method:transpose_ method:unbind method:unsafe_chunk method:unsafe_split "
-            "method:unsqueeze method:unsqueeze_ method:view method:view_as torch:cat torch:chunk "
-            "torch:clone torch:concat torch:concatenate torch:flatten torch:flip torch:narrow "
-            "torch:numel torch:permute torch:ravel torch:reshape torch:split_with_sizes "
-            "torch:squeeze torch:stack torch:t torch:transpose torch:unbind torch:unsafe_chunk "
-            "torch:unsafe_split torch:unsqueeze "
+            "method:transpose_ method:unbind method:unfold method:unsafe_chunk "
+            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
+            "torch:cat torch:chunk torch:clone torch:concat torch:concatenate torch:flatten "
+            "torch:flip torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
+            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:transpose "
+            "torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
         ),
     },
     "gradcli.engine.ops.group_norm": {
