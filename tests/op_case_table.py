@@ -197,6 +197,8 @@ CASES = {
     "unfold": [case("a.unfold(1, 2, 1)", ("a", (2, 4), "any")),
                case("a.unfold(0, 2, 3)", ("a", (7,), "any"))],
     "unfold_backward": [backward_case("a.unfold(1, 3, 1)", (2, 4), (2, 2, 3))],
+    "block_diag": [case("torch.block_diag(a, b)", ("a", M, "any"), ("b", V, "any")),
+                   case("torch.block_diag(a, b, a)", ("a", S0, "any"), ("b", M, "any"))],
     "diag_embed": [case("torch.diag(a)", ("a", V, "any")), case("a.diag(1)", ("a", V, "any"))],
     "addmv": [case("torch.addmv(a, b, c)", ("a", (2,), "any"), ("b", M, "any"), ("c", V, "any")),
               case("a.addmv(b, c, beta=2, alpha=0.5)", ("a", S0, "any"), ("b", M, "any"),

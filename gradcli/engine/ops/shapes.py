@@ -185,6 +185,40 @@ defop("unfold_backward", "UnfoldBackwardBackward0", _unfold_backward, promote="n
       jvp=LINEAR)
 
 
+def _block_extent(shape: tuple) -> tuple:
+    """The (rows, columns) a block_diag input fills: a 1-D one is a row, a 0-D one a 1x1 block."""
+    return tuple(shape) if len(shape) == 2 else (1, shape[0] if shape else 1)
+
+
+def _block_diag(*arrays, shapes):
+    extents = [_block_extent(shape) for shape in shapes]
+    out = np.zeros((sum(r for r, _ in extents), sum(c for _, c in extents)), arrays[0].dtype)
+    row = col = 0
+    for a, (rows, cols) in zip(arrays, extents):
+        out[row:row + rows, col:col + cols] = a.reshape(-1, cols) if a.size else 0
+        row, col = row + rows, col + cols
+    return out
+
+
+def _block_diag_backward(g, *args, shapes, input_index):
+    """torch's block_diag_backward: each input's block sliced out of the gradient."""
+    extents = [_block_extent(shape) for shape in shapes]
+    shape = shapes[input_index]
+    if shape == (0,):
+        return F.zeros_of((0,), g.dtype)
+    row = sum(r for r, _ in extents[:input_index])
+    col = sum(c for _, c in extents[:input_index])
+    rows, cols = extents[input_index]
+    block = F.slice_dim(F.slice_dim(g, 0, row, row + rows, 1), 1, col, col + cols, 1)
+    for _ in range(2 - len(shape)):
+        block = F.squeeze(block, -1)
+    return block
+
+
+defop("block_diag", "BlockDiagBackward0", _block_diag, variadic=True, vjp=_block_diag_backward,
+      jvp=LINEAR)
+
+
 def normalize_dims(dim, ndim: int) -> tuple:
     """Dims as a tuple of non-negative ints, with torch's range error."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
