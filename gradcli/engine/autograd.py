@@ -135,10 +135,11 @@ class Node:
         out = self.saved_result
         node = self if STATE.grad_enabled else None
         if type(out) is tuple:
-            out = tuple(Tensor(o.data, o.dtype, grad_fn=node if nr in self._differentiable()
-                               else None, output_nr=nr) for nr, o in enumerate(out))
+            out = tuple(_tangent_of(o, Tensor(o.data, o.dtype, grad_fn=node if nr in
+                                              self._differentiable() else None, output_nr=nr))
+                        for nr, o in enumerate(out))
         elif out is not None:
-            out = Tensor(out.data, out.dtype, grad_fn=node)
+            out = _tangent_of(out, Tensor(out.data, out.dtype, grad_fn=node))
         if saved_hooks.PACKED and self in saved_hooks.PACKED:
             return saved_hooks.unpack_node(self, self.saved_args, out)
         return self.saved_args, out
@@ -191,10 +192,19 @@ class Node:
 
 
 def _shadow(tensor: Tensor) -> Tensor:
-    """A handle on `tensor`'s values and version counter that does not keep its grad_fn alive."""
+    """A handle on `tensor`'s values, version counter and tangent that does not keep its grad_fn
+    alive (torch's SavedVariable keeps an output's forward grad)."""
     shadow = Tensor(tensor.data, tensor.dtype)
     shadow._version_counter = tensor._version_counter
-    return shadow
+    return _tangent_of(tensor, shadow)
+
+
+def _tangent_of(source: Tensor, target: Tensor) -> Tensor:
+    """`target`, given `source`'s tangent in the open dual level, if it has one."""
+    if source._fw_grad is not None and STATE.dual_level is not None:
+        target._fw_grad = source._fw_grad
+        STATE.dual_level.add(target)
+    return target
 
 
 class AccumulateGrad:

@@ -405,6 +405,30 @@ def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
     return values
 
 
+def logspace(start, end, steps: int, base: float = 10.0, dtype=None,
+             requires_grad: bool = False) -> Tensor:
+    if steps < 0:
+        raise errors.runtime("number of steps must be non-negative")
+    dtype = dtype or STATE.default_dtype
+    storage((steps,), dtype)
+    return _leaf(_logspace_values(start, end, steps, float(base), dtype), dtype, requires_grad)
+
+
+def _logspace_values(start, end, steps: int, base: float, dtype: dtypes.DType) -> np.ndarray:
+    """torch's CPU logspace kernel: start and end cast to the dtype and subtracted in it, the
+    exponents counted in double up from start for the first half and down from end for the
+    second, then C's pow."""
+    if steps == 1:
+        return np.array([math.pow(base, float(start))]).astype(dtype.np)
+    first, last = (np.array(v).astype(dtype.np) for v in (start, end))
+    step = float(last - first) / (steps - 1) if steps else 0.0
+    first, last = float(first), float(last)
+    index = np.arange(steps, dtype=np.float64)
+    exponent = np.where(index < steps // 2, first + step * index,
+                        last - step * (steps - 1 - index))
+    return np.array([math.pow(base, e) for e in exponent.tolist()]).astype(dtype.np)
+
+
 def set_default_dtype(dtype: dtypes.DType) -> None:
     if not isinstance(dtype, dtypes.DType) or not dtype.is_floating_point:
         raise errors.type_error("only floating-point types are supported as the default type")
@@ -609,6 +633,11 @@ def _linspace(start, end, steps, **options):
                     _zero_dim_number(end, "end", "linspace"), steps, **options)
 
 
+def _logspace(start, end, steps, base=10.0, **options):
+    return logspace(_zero_dim_number(start, "start", "logspace"),
+                    _zero_dim_number(end, "end", "logspace"), steps, base, **options)
+
+
 def _randint_like(t: Tensor, *bounds, dtype=None, requires_grad=False, generator=None):
     """randint_like(input, high) or (input, low, high): randint over input's shape."""
     bounds = tuple(int(b.data.item()) if isinstance(b, Tensor) else b for b in bounds)
@@ -625,6 +654,11 @@ declare("arange", _placed(arange), f"arange(Scalar end, *, Tensor? out=None, {_F
         f"{_FACTORY_KEYWORDS})", variants="torch")
 declare("linspace", _placed(_linspace), *(
     f"linspace({start} start, {end} end, int steps, *, Tensor? out=None, {_FACTORY_KEYWORDS})"
+    for start, end in (("Tensor", "Tensor"), ("Scalar", "Tensor"), ("Tensor", "Scalar"),
+                       ("Scalar", "Scalar"))), variants="torch")
+declare("logspace", _placed(_logspace), *(
+    f"logspace({start} start, {end} end, int steps, float base=10.0, *, Tensor? out=None, "
+    f"{_FACTORY_KEYWORDS})"
     for start, end in (("Tensor", "Tensor"), ("Scalar", "Tensor"), ("Tensor", "Scalar"),
                        ("Scalar", "Scalar"))), variants="torch")
 declare("full", _placed(full),

@@ -62,7 +62,10 @@ _BLOCK = 1 << 16
 
 def _fma32_block(a, b, c) -> np.ndarray:
     s = np.asarray(np.multiply(a, b, dtype=np.float64))
-    np.add(s, c, out=s, dtype=np.float64)
+    if s.shape == np.shape(c):
+        np.add(s, c, out=s, dtype=np.float64)
+    else:
+        s = np.asarray(np.add(s, c, dtype=np.float64))
     doubtful = ((s.view(np.uint64) & _F32_DROPPED_BITS) == _F32_MIDPOINT_BITS) | (
         np.abs(s) < _F32_TINY)
     if doubtful.any():
@@ -98,10 +101,36 @@ def _fma_exact(a: float, b: float, c: float) -> float:
     return math.copysign(float(exact), exact)
 
 
-def fma(a, b, c) -> np.ndarray:
-    """a * b + c rounded once in the operands' float type: GCC contracts torch's kernels'
-    multiply-adds into vfmadd."""
-    if np.result_type(a, b, c) == np.float32:
-        return fma32(a, b, c)
-    a, b, c = np.broadcast_arrays(a, b, c)
-    return fma64(a, b, c)
+def fused(a, b, c) -> np.ndarray:
+    """a * b + c rounded once in the operands' floating dtype, as vfmadd (float16 through
+    float32, as torch's kernels compute it); other dtypes multiply and add."""
+    dtype = np.result_type(a, b, c)
+    if dtype == np.float64:
+        return fma64(*np.broadcast_arrays(a, b, c))
+    if dtype in (np.float32, np.float16):
+        return fma32(a, b, c).astype(dtype)
+    return a * b + c
+
+
+# torch's CPU kernels whose multiply-add rounds once (explicit vec::fmadd, or a product and a sum
+# GCC contracts); Python scalars are cast to the tensors' dtype first, as the kernels cast them.
+
+def add_scaled(a: np.ndarray, b, alpha) -> np.ndarray:
+    """a.add(b, alpha=alpha) for floating `a`: fmadd(b, alpha, a)."""
+    return fused(np.asarray(b, a.dtype), a.dtype.type(alpha), a)
+
+
+def lerp(start: np.ndarray, end, weight) -> np.ndarray:
+    """start.lerp(end, weight), from whichever end is nearer to the weight (float16 computed in
+    float32, as torch's opmath)."""
+    dtype = start.dtype
+    opmath = np.float32 if dtype == np.float16 else dtype
+    start, end, weight = (np.asarray(v, opmath) for v in (start, end, weight))
+    small = np.abs(weight) < 0.5
+    return fused(np.where(small, weight, weight - weight.dtype.type(1)), end - start,
+                 np.where(small, start, end)).astype(dtype, copy=False)
+
+
+def addcmul(a: np.ndarray, t1, t2, value=1) -> np.ndarray:
+    """a.addcmul(t1, t2, value=value): (value * t1) * t2 + a, rounded once at the add."""
+    return fused(a.dtype.type(value) * np.asarray(t1, a.dtype), np.asarray(t2, a.dtype), a)

@@ -19,9 +19,9 @@ import math
 import numpy as np
 
 from gradcli.engine import sleef
-from gradcli.engine.cascade_sum import THREADS, parallel_chunk
+from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
-from gradcli.engine.fma import fma, fma64
+from gradcli.engine.fma import fma64, fused
 
 
 def lanes(dtype) -> int:
@@ -68,58 +68,19 @@ def glibc_expf(x: np.ndarray) -> np.ndarray:
 
 
 def scalar_exp(values: np.ndarray) -> np.ndarray:
-    """std::exp on values of the array's dtype: glibc's expf for float, exp for double."""
+    """std::exp on values of the array's dtype: glibc's expf for float, exp for double (Python's
+    math.exp is glibc's; NumPy's own differs in the last bit for about 2% of inputs)."""
     if values.dtype == np.float32:
         return glibc_expf(values)
-    return np.exp(values)
+    with np.errstate(all="ignore"):
+        return np.asarray(np.frompyfunc(_glibc_exp, 1, 1)(values), np.float64)
 
 
-def vector_body(n: int, width: int) -> np.ndarray:
-    """cpu_kernel_vec over n contiguous elements: True where its vectorised loop (two vectors a
-    step) computes an element, False where the scalar loop finishes a thread's chunk."""
-    index = np.arange(n)
-    chunk = parallel_chunk(n)
-    start = index // chunk * chunk
-    size = np.minimum(start + chunk, n) - start
-    return index - start < size // (2 * width) * (2 * width)
-
-
-def _by_path(kernel, *operands: np.ndarray) -> np.ndarray:
-    """`kernel(exp, *flat operands)` where cpu_kernel_vec runs it on C-contiguous float arrays
-    of one shape: SLEEF's exp in whole vectors, std::exp in each chunk's scalar tail."""
-    shape, width = operands[0].shape, lanes(operands[0].dtype)
-    flat = [x.reshape(-1) for x in operands]
-    with np.errstate(over="ignore"):
-        out = kernel(scalar_exp, *flat)
-        if flat[0].size >= 2 * width:
-            body = vector_body(flat[0].size, width)
-            out[body] = kernel(sleef.exp, *(x[body] for x in flat))
-    return out.reshape(shape)
-
-
-def _sigmoid(exp, x):
-    one = x.dtype.type(1)
-    return one / (exp(-x) + one)
-
-
-def sigmoid(a: np.ndarray) -> np.ndarray:
-    """sigmoid_kernel: 1 / (1 + exp(-x))."""
-    return _by_path(_sigmoid, a)
-
-
-def silu(a: np.ndarray) -> np.ndarray:
-    """silu_kernel: x / (1 + exp(-x))."""
-    return _by_path(lambda exp, x: x / (exp(-x) + x.dtype.type(1)), a)
-
-
-def silu_backward(g: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """silu_backward_kernel: dy * s * (1 + x * (1 - s)), s = sigmoid(x), the last multiply-add
-    fused."""
-    def kernel(exp, dy, x):
-        one = x.dtype.type(1)
-        s = _sigmoid(exp, x)
-        return dy * s * fma(x, one - s, one)
-    return _by_path(kernel, g, a)
+def _glibc_exp(x) -> float:
+    try:
+        return math.exp(float(x))
+    except OverflowError:
+        return math.inf
 
 
 def vec_reduce_all(acc: np.ndarray) -> np.ndarray:
@@ -190,7 +151,11 @@ def _whole_vectors(inner: int, dtype) -> np.ndarray:
 
 
 def _mixed_exp(values: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    return np.where(vector, sleef.exp(values), scalar_exp(values))
+    out = np.array(sleef.exp(values), copy=True)
+    tail = ~np.broadcast_to(vector, values.shape)
+    if tail.any():
+        out[tail] = scalar_exp(values[tail])
+    return out
 
 
 def _row_exps(x: np.ndarray):
@@ -257,7 +222,7 @@ def _dot_rows(g: np.ndarray, o: np.ndarray) -> np.ndarray:
     if rem:
         tail = slice(full * width, None)
         inline = batch == 1 or THREADS == 1
-        acc[:, :rem] = (fma(g[:, tail], o[:, tail], acc[:, :rem])
+        acc[:, :rem] = (fused(g[:, tail], o[:, tail], acc[:, :rem])
                         if g.dtype == np.float32 and inline
                         else acc[:, :rem] + g[:, tail] * o[:, tail])
     return vec_reduce_all(acc)
@@ -281,7 +246,7 @@ def _softmax_backward_rows(g, o):
 def _softmax_backward_dims(g, o):
     total = np.zeros((g.shape[0], g.shape[2]), g.dtype)
     for d in range(g.shape[1]):
-        total = fma(g[:, d], o[:, d], total)
+        total = fused(g[:, d], o[:, d], total)
     return o * (g - total[:, None, :])
 
 
@@ -291,12 +256,12 @@ def softmax_backward(g: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray:
 
 
 def _log_softmax_backward_rows(g, o):
-    return fma(-sleef.exp(o), reduce_all_sum(g)[:, None], g)
+    return fused(-sleef.exp(o), reduce_all_sum(g)[:, None], g)
 
 
 def _log_softmax_backward_dims(g, o):
     total = fold(g.transpose(1, 0, 2))[:, None, :]
-    return fma(-_mixed_exp(o, _whole_vectors(g.shape[2], g.dtype)), total, g)
+    return fused(-_mixed_exp(o, _whole_vectors(g.shape[2], g.dtype)), total, g)
 
 
 def log_softmax_backward(g: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray:

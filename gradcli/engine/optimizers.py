@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import grad_api
-from gradcli.engine.fma import fma32, fma64
+from gradcli.engine.fma import add_scaled as _add, addcmul as _addcmul, fused, lerp as _lerp
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
 
@@ -31,28 +31,8 @@ def zero_grad(params, set_to_none: bool = True) -> None:
         F.zero_(grad)
 
 
-def _fma(a, b, c) -> np.ndarray:
-    """a * b + c rounded once, in the dtype of `a`."""
-    if a.dtype == np.float64:
-        return fma64(a, b, c)
-    return fma32(a, b, c).astype(a.dtype)
-
-
 def _scalar(value, like: np.ndarray):
     return like.dtype.type(value)
-
-
-def _add(a: np.ndarray, b: np.ndarray, alpha) -> np.ndarray:
-    """a.add(b, alpha=alpha)."""
-    return _fma(b, _scalar(alpha, b), a)
-
-
-def _lerp(start: np.ndarray, end: np.ndarray, weight) -> np.ndarray:
-    """start.lerp(end, weight), from whichever end is nearer to the weight."""
-    weight = _scalar(weight, start)
-    if abs(weight) < 0.5:
-        return _fma(end - start, weight, start)
-    return _fma(end - start, weight - 1, end)
 
 
 def _write(t: Tensor, values: np.ndarray) -> None:
@@ -96,7 +76,7 @@ def adam(params, grads, states: list[dict], *, lr, beta1, beta2, eps, weight_dec
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
         scaled = exp_avg_sq.data * _scalar(beta2, p)
-        _write(exp_avg_sq, _fma(grad * _scalar(1 - beta2, p), grad, scaled))
+        _write(exp_avg_sq, fused(grad * _scalar(1 - beta2, p), grad, scaled))
         step = float(step_tensor.data)
         step_size = lr / (1 - beta1 ** step)
         bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
@@ -106,11 +86,6 @@ def adam(params, grads, states: list[dict], *, lr, beta1, beta2, eps, weight_dec
             _write(second, np.maximum(second.data, exp_avg_sq.data))
         denom = np.sqrt(second.data) / _scalar(bias_correction2_sqrt, p) + _scalar(eps, p)
         _write(param, p + (_scalar(-step_size, p) * exp_avg.data) / denom)
-
-
-def _addcmul(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> np.ndarray:
-    """a.addcmul(t1, t2, value=value): (value * t1) * t2 + a, rounded once at the add."""
-    return _fma(t1 * _scalar(value, a), t2, a)
 
 
 def _addcdiv(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> np.ndarray:

@@ -6,6 +6,8 @@ Two paths, both accumulating in double whatever the input's floating dtype:
 - several outputs: Welford's update, one element at a time in memory order, for each output
   (each output's reduction runs on one thread: torch parallelises across outputs).
 The double result is rounded to the input's dtype once, after the square root for std.
+
+layer_norm's row moments take a third path, in the rows' own dtype (`row_moments`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine.cascade_sum import GRAIN, THREADS
+from gradcli.engine.cascade_sum import GRAIN, THREADS, VECTOR_BYTES
+from gradcli.engine.fma import fused
 
 # Below this many outputs, Python floats (doubles) run Welford's loop faster than NumPy rows.
 _FEW_OUTPUTS = 8
@@ -98,3 +101,59 @@ def _welford_row(row: list[float]) -> float:
 def _divide_by_zero(total: float) -> float:
     """total / 0.0 as C++ computes it: nan for 0/0, else inf."""
     return math.nan if total == 0 or math.isnan(total) else math.inf
+
+
+_CHUNK = 16  # moments_utils.h's kChunkSize
+
+
+def row_moments(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, biased variance) of each row of a float32/float64 (rows, N) array, as torch's
+    RowwiseMoments computes them for layer_norm: Welford's update over whole vectors, chunk by
+    chunk, the chunks merged in a cascade, the tail one value at a time, then the lanes merged
+    into it; the kernel's multiply-adds fused. Rows of one chunk (up to 16 vectors) give torch's
+    bits; merging several chunks is close but not yet torch's order."""
+    count, n_values = rows.shape
+    kind = rows.dtype.type
+    lanes = VECTOR_BYTES // rows.itemsize
+    n_vectors = n_values // lanes
+    chunks = -(-n_vectors // _CHUNK)
+    depth = 1 if chunks <= 2 else math.ceil(math.log2(chunks))
+    vectors = rows[:, :n_vectors * lanes].reshape(count, n_vectors, lanes)
+    zero = np.zeros((count, lanes), rows.dtype)
+    stack = [(0, zero, zero)] * depth
+
+    def merge(added, into):
+        m0_add, m1_add, m2_add = added
+        m0, m1, m2 = into
+        total = m0 + m0_add
+        c = kind(0) if total == 0 else kind(m0_add) / kind(total)
+        delta = m1_add - m1
+        return total, fused(c, delta, m1), m2 + fused(delta * delta * c, kind(m0), m2_add)
+
+    for i in range(chunks):
+        size = min(_CHUNK, n_vectors - i * _CHUNK)
+        m1 = m2 = zero
+        for j in range(size):
+            x = vectors[:, i * _CHUNK + j]
+            delta = x - m1
+            m1 = fused(delta, kind(1) / kind(j + 1), m1)
+            m2 = fused(delta, x - m1, m2)
+        stack[0] = merge((size, m1, m2), stack[0])
+        mask, level = i + 1, 1
+        while level < depth and mask & 1 == 0:
+            stack[level] = merge(stack[level - 1], stack[level])
+            stack[level - 1] = (0, zero, zero)
+            mask >>= 1
+            level += 1
+    for level in range(1, depth):
+        stack[0] = merge(stack[level], stack[0])
+    m0, m1, m2 = 0, np.zeros(count, rows.dtype), np.zeros(count, rows.dtype)
+    for k in range(n_vectors * lanes, n_values):
+        x = rows[:, k]
+        delta = x - m1
+        m0 += 1
+        m1 = m1 + delta / kind(m0)
+        m2 = m2 + delta * (x - m1)
+    for lane in range(lanes):
+        m0, m1, m2 = merge((n_vectors, stack[0][1][:, lane], stack[0][2][:, lane]), (m0, m1, m2))
+    return m1, m2 / kind(n_values)

@@ -6,9 +6,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, kernels_order
+from gradcli.engine import dtypes, errors, fma, kernels_order, pointwise_order, sleef
 from gradcli.engine.declarations import declare
-from gradcli.engine.fma import fma
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
                                          not_implemented, pointwise_op)
@@ -44,6 +43,34 @@ def _gelu_backward(g, a, approximate):
     return g * (cdf + a * pdf)
 
 
+def _exact_floating(a) -> bool:
+    return a.dtype in (np.float32, np.float64)
+
+
+def _tanh_backward(g, out):
+    """g * (1 - out * out), the product and difference fused as GCC contracts them."""
+    if not _exact_floating(out):
+        return g * (1 - out * out)
+    return g * fma.fused(-out, out, out.dtype.type(1))
+
+
+def _silu(a):
+    """a / (1 + exp(-a)): SLEEF's exp in the vector code, std::exp in the scalar tails."""
+    one = a.dtype.type(1)
+    if not _exact_floating(a):
+        return a / (one + np.exp(-a))
+    return pointwise_order.split(a, lambda v: v / (one + sleef.exp(-v)),
+                                 lambda v: v / (one + kernels_order.scalar_exp(-v)))
+
+
+def _silu_backward(g, a):
+    """torch's silu_backward kernel: g * s * (1 + a * (1 - s)), s = sigmoid(a), the last
+    multiply-add fused."""
+    one = a.dtype.type(1)
+    s = F.sigmoid_values(a)
+    return g * s * fma.fused(a, one - s, one)
+
+
 def _elu(a, alpha, scale, input_scale):
     return np.where(a <= 0, np.expm1(a * input_scale) * (alpha * scale), a * scale)
 
@@ -66,30 +93,6 @@ def _softplus_backward(g, a, beta, threshold):
 
 def _in_kernel_order(a) -> bool:
     return a.ndim > 0 and a.dtype in (np.float32, np.float64)
-
-
-def _exact_float(*arrays) -> bool:
-    """Whether the kernels' float order is reproduced for these operands (kernels_order)."""
-    return all(a.dtype in (np.float32, np.float64) and a.dtype == arrays[0].dtype
-               and a.shape == arrays[0].shape and a.flags.c_contiguous for a in arrays)
-
-
-def _tanh_backward(g, out):
-    """g * (1 - out * out), its multiply-add fused (as GCC compiles the kernel)."""
-    if _exact_float(g, out):
-        return g * fma(-out, out, out.dtype.type(1))
-    return g * (1 - out * out)
-
-
-def _silu(a):
-    return kernels_order.silu(a) if _exact_float(a) else a / (1 + np.exp(-a))
-
-
-def _silu_backward(g, a):
-    if _exact_float(g, a):
-        return kernels_order.silu_backward(g, a)
-    s = 1 / (1 + np.exp(-a))
-    return g * s * (1 + a * (1 - s))
 
 
 def _softmax(a, dim):
@@ -333,11 +336,14 @@ def log_softmax_backward_data(g: Tensor, out: Tensor, dim: int) -> Tensor:
 
 
 def silu_backward(g: Tensor, a: Tensor) -> Tensor:
-    """silu's derivative as torch takes it: its fused kernel, or, where the backward itself
-    builds a graph (grad mode on), infinitely_differentiable_silu_backward:
-    g * s * (1 + a * (1 - s)), s = sigmoid(a)."""
-    if not STATE.grad_enabled:
-        return apply(OPS["silu_backward"], g, a)
+    """torch's rule: the differentiable composite when grad mode is on, else the fused kernel."""
+    if STATE.grad_enabled:
+        return infinitely_differentiable_silu_backward(g, a)
+    return apply(OPS["silu_backward"], g, a)
+
+
+def infinitely_differentiable_silu_backward(g: Tensor, a: Tensor) -> Tensor:
+    """g * s * (1 + a * (1 - s)), s = sigmoid(a), one op at a time."""
     s = F.sigmoid(a)
     return F.mul(F.mul(g, s), F.add_scalar(F.mul(a, F.scalar_sub(1.0, s)), 1.0))
 

@@ -59,11 +59,12 @@ INDEX = {
     },
     "gradcli.engine.ops.activation": {
         "function": (
-            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward fma gelu "
-            "gelu_backward gelu_double_backward leaky_relu leaky_relu_backward log_softmax "
-            "log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward softmax "
-            "softmax_backward_data softmax_double_backward softplus softplus_backward "
-            "softplus_double_backward tanh_backward threshold_backward "
+            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward gelu "
+            "gelu_backward gelu_double_backward infinitely_differentiable_silu_backward "
+            "leaky_relu leaky_relu_backward log_softmax log_softmax_backward_data prelu relu "
+            "sigmoid_backward silu silu_backward softmax softmax_backward_data "
+            "softmax_double_backward softplus softplus_backward softplus_double_backward "
+            "tanh_backward threshold_backward "
         ),
         "row": (
             "_log_softmax _log_softmax_backward_data _prelu_kernel _softmax "
@@ -79,11 +80,11 @@ INDEX = {
     "gradcli.engine.ops.arrange": {
         "function": (
             "MESHGRID_WARNING SCATTER_REDUCE_WARNING atleast atleast_1d atleast_2d atleast_3d "
-            "broadcast_tensors broadcast_to clamp_max clamp_min column_stack diff dstack fliplr "
-            "flipud fmod hstack index_fill index_fill_ masked_fill_ masked_select meshgrid "
-            "nan_to_num new_empty new_full new_ones new_tensor new_zeros repeat_interleave roll "
-            "rot90 scatter_ scatter_op select_index storage_offset stride strides swapaxes take "
-            "tile tril tril_indices triu triu_indices unflatten vstack "
+            "block_diag broadcast_tensors broadcast_to clamp_max clamp_min column_stack diff "
+            "dstack fliplr flipud fmod hstack index_fill index_fill_ masked_fill_ masked_select "
+            "meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros "
+            "repeat_interleave roll rot90 scatter_ scatter_op select_index storage_offset stride "
+            "strides swapaxes take tile tril tril_indices triu triu_indices unflatten vstack "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -99,14 +100,14 @@ INDEX = {
             "method:repeat_interleave method:roll method:rot90 method:scatter method:scatter_ "
             "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
             "method:take method:tile method:tril method:triu method:unflatten torch:atleast_1d "
-            "torch:atleast_2d torch:atleast_3d torch:broadcast_tensors torch:broadcast_to "
-            "torch:clamp_max torch:clamp_min torch:column_stack torch:diff torch:dstack "
-            "torch:fliplr torch:flipud torch:fmod torch:hstack torch:index_fill torch:is_complex "
-            "torch:is_floating_point torch:is_tensor torch:masked_select torch:meshgrid "
-            "torch:nan_to_num torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
-            "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
-            "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
-            "torch:vstack "
+            "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
+            "torch:broadcast_to torch:clamp_max torch:clamp_min torch:column_stack torch:diff "
+            "torch:dstack torch:fliplr torch:flipud torch:fmod torch:hstack torch:index_fill "
+            "torch:is_complex torch:is_floating_point torch:is_tensor torch:masked_select "
+            "torch:meshgrid torch:nan_to_num torch:repeat_interleave torch:roll torch:rot90 "
+            "torch:row_stack torch:scatter torch:select torch:swapaxes torch:swapdims torch:take "
+            "torch:tile torch:tril torch:tril_indices torch:triu torch:triu_indices "
+            "torch:unflatten torch:vstack "
         ),
     },
     "gradcli.engine.ops.comparison": {
@@ -181,14 +182,14 @@ INDEX = {
             "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
             "is_contiguous matrix_transpose narrow normalize_dims permute repeat reshape "
             "reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes squeeze "
-            "squeeze_ stack t t_ transpose transpose_ unbind unsafe_chunk unsafe_split unsqueeze "
-            "unsqueeze_ view view_as view_as_dtype wrap_dim "
+            "squeeze_ stack t t_ transpose transpose_ unbind unfold unsafe_chunk unsafe_split "
+            "unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
         ),
         "row": (
-            "_reshape_alias _unsafe_view alias cat clone expand flip glu permute repeat "
-            "split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims squeeze_ squeeze_.dim "
-            "squeeze_.dims stack t t_ transpose.int transpose_.int unbind.int unsafe_split.Tensor "
-            "unsqueeze unsqueeze_ view "
+            "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu permute "
+            "repeat split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims squeeze_ "
+            "squeeze_.dim squeeze_.dims stack t t_ transpose.int transpose_.int unbind.int unfold "
+            "unfold_backward unsafe_split.Tensor unsqueeze unsqueeze_ view "
         ),
         "declaration": (
             "functional:glu method:chunk method:clone method:contiguous method:expand "
@@ -196,12 +197,12 @@ INDEX = {
             "method:numel method:permute method:ravel method:repeat method:reshape "
             "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
             "method:swapaxes_ method:swapdims_ method:t method:t_ method:transpose "
-            "method:transpose_ method:unbind method:unsafe_chunk method:unsafe_split "
-            "method:unsqueeze method:unsqueeze_ method:view method:view_as torch:cat torch:chunk "
-            "torch:clone torch:concat torch:concatenate torch:flatten torch:flip torch:narrow "
-            "torch:numel torch:permute torch:ravel torch:reshape torch:split_with_sizes "
-            "torch:squeeze torch:stack torch:t torch:transpose torch:unbind torch:unsafe_chunk "
-            "torch:unsafe_split torch:unsqueeze "
+            "method:transpose_ method:unbind method:unfold method:unsafe_chunk "
+            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
+            "torch:cat torch:chunk torch:clone torch:concat torch:concatenate torch:flatten "
+            "torch:flip torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
+            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:transpose "
+            "torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
         ),
     },
     "gradcli.engine.ops.group_norm": {
@@ -269,10 +270,10 @@ INDEX = {
         "function": (
             "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "
             "cosine_similarity dropout dropout1d dropout2d dropout3d embedding feature_dropout "
-            "gaussian_nll_loss hardshrink hardsigmoid hardswish hardtanh hinge_embedding_loss "
-            "huber_loss kl_div layer_norm logsigmoid margin_ranking_loss mish normalize one_hot "
-            "pad pairwise_distance poisson_nll_loss relu6 selu softmin softshrink softsign "
-            "tanhshrink threshold triplet_margin_loss "
+            "fused gaussian_nll_loss hardshrink hardsigmoid hardswish hardtanh "
+            "hinge_embedding_loss huber_loss kl_div layer_norm logsigmoid margin_ranking_loss "
+            "mish normalize one_hot pad pairwise_distance poisson_nll_loss relu6 selu softmin "
+            "softshrink softsign tanhshrink threshold triplet_margin_loss "
         ),
         "row": (
             "celu constant_pad_nd embedding embedding_dense_backward hardshrink "
@@ -312,7 +313,8 @@ INDEX = {
             "expm1 filled_like floor floor_divide frac lerp log log10 log1p log2 masked_fill "
             "maximum maybe_multiply minimum mul mul_scalar neg negate pow reciprocal remainder "
             "round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
-            "sign sin sinh sqrt square sub sub_scalar tan tanh trunc where wrapped_int xlogy "
+            "sigmoid_values sign sin sinh sqrt square sub sub_scalar tan tanh trunc where "
+            "wrapped_int xlogy "
         ),
         "row": (
             "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
@@ -450,14 +452,14 @@ INDEX = {
         "function": (
             "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RandomSource TO_SCALAR_WARNING "
             "arange as_tensor draw_source empty eye fill_random from_numpy full full_like "
-            "get_default_dtype infer_dtype linspace normal ones ones_like rand rand_like randint "
-            "randn randn_like randperm set_default_dtype size_args storage tensor zeros "
+            "get_default_dtype infer_dtype linspace logspace normal ones ones_like rand rand_like "
+            "randint randn randn_like randperm set_default_dtype size_args storage tensor zeros "
             "zeros_like "
         ),
         "declaration": (
-            "torch:arange torch:empty torch:eye torch:full torch:linspace torch:normal torch:ones "
-            "torch:rand torch:rand_like torch:randint torch:randint_like torch:randn "
-            "torch:randn_like torch:randperm torch:zeros "
+            "torch:arange torch:empty torch:eye torch:full torch:linspace torch:logspace "
+            "torch:normal torch:ones torch:rand torch:rand_like torch:randint torch:randint_like "
+            "torch:randn torch:randn_like torch:randperm torch:zeros "
         ),
     },
     "gradcli.engine.distributions": {

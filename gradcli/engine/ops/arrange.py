@@ -330,6 +330,17 @@ def broadcast_to(a: Tensor, size) -> Tensor:
     return F.expand(a, tuple(size))
 
 
+def block_diag(*tensors) -> Tensor:
+    tensors = _tensor_list(tensors)
+    if not tensors:
+        return F.zeros_of((1, 0), STATE.default_dtype)
+    for i, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise errors.runtime(f"torch.block_diag: Input tensors must have 2 or fewer "
+                                 f"dimensions. Input {i} has {t.ndim} dimensions")
+    return apply(OPS["block_diag"], *tensors, shapes=tuple(t.shape for t in tensors))
+
+
 def broadcast_tensors(*tensors) -> tuple:
     tensors = _tensor_list(tensors)
     shape = ()
@@ -338,8 +349,8 @@ def broadcast_tensors(*tensors) -> tuple:
     return tuple(t if t.shape == shape else F.expand(t, shape) for t in tensors)
 
 
-__all__ += ["roll", "rot90", "diff", "tile", "repeat_interleave", "swapaxes", "select_index",
-            "unflatten", "fliplr", "flipud", "broadcast_to", "broadcast_tensors"]
+__all__ += ["block_diag", "roll", "rot90", "diff", "tile", "repeat_interleave", "swapaxes",
+            "select_index", "unflatten", "fliplr", "flipud", "broadcast_to", "broadcast_tensors"]
 
 declare("roll", roll, "roll(Tensor self, int[1] shifts, int[1] dims=[])")
 declare("rot90", rot90, "rot90(Tensor self, int k=1, int[] dims=[0,1])")
@@ -363,6 +374,7 @@ declare("fliplr", fliplr, "fliplr(Tensor self)")
 declare("flipud", flipud, "flipud(Tensor self)")
 declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")
 declare("broadcast_tensors", broadcast_tensors, python="*tensors", variants="torch")
+declare("block_diag", block_diag, python="*tensors", variants="torch")
 
 
 # ---- clamping, fmod, nan_to_num ------------------------------------------------------------------

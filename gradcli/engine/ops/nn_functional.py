@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, schemas
+from gradcli.engine import dtypes, errors, schemas, variance_order
+from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop, not_implemented
@@ -472,18 +473,27 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
 # ---- layer_norm, batch_norm ---------------------------------------------------------------------
 
 def _layer_norm(x, w, b, normalized_ndim, eps):
-    axes = tuple(range(x.ndim - normalized_ndim, x.ndim))
-    wide = x.astype(np.float64)
-    mean = wide.mean(axis=axes, keepdims=True)
-    var = ((wide - mean) ** 2).mean(axis=axes, keepdims=True)
-    rstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
-    mean = mean.astype(x.dtype)
-    out = (x - mean) * rstd
-    if w is not None:
-        out = out * w
-    if b is not None:
-        out = out + b
-    return out.astype(x.dtype), mean, rstd
+    """torch's CPU layer_norm: each row's moments in RowwiseMoments' order (in float32 for
+    float16), rstd = 1 / sqrt(var + eps), then (x - mean) * rstd * weight + bias, the last
+    multiply-add fused (without a weight, (x - mean) * rstd + bias is)."""
+    lead = x.shape[:x.ndim - normalized_ndim]
+    kept = lead + (1,) * normalized_ndim
+    opmath = np.float32 if x.dtype == np.float16 else x.dtype
+    rows = x.reshape(math.prod(lead), math.prod(x.shape[len(lead):])).astype(opmath, copy=False)
+    if rows.size:
+        mean, var = variance_order.row_moments(rows)
+    else:
+        mean = var = np.full(len(rows), np.nan, opmath)
+    kind = rows.dtype.type
+    rstd = kind(1) / np.sqrt(np.maximum(var, kind(0)) + kind(eps))
+    mean, rstd = mean.reshape(kept), rstd.reshape(kept)
+    centered = x.astype(opmath, copy=False) - mean
+    shift = kind(0) if b is None else b.astype(opmath, copy=False)
+    if w is None:
+        out = fused(centered, rstd, shift)
+    else:
+        out = fused(centered * rstd, w.astype(opmath, copy=False), shift)
+    return out.astype(x.dtype), mean.astype(x.dtype), rstd.astype(x.dtype)
 
 
 def _layer_norm_composite(normalized_ndim, eps, has_w, has_b, index):
@@ -759,7 +769,7 @@ def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction:
         loss = F.sub(F.xlogy(target, target), F.mul(target, a))
     if reduction == "batchmean":
         total = F.sum(loss)
-        return F.div_scalar(total, a.shape[0]) if a.ndim != 0 else total
+        return F.div(total, a.shape[0]) if a.ndim != 0 else total
     return F.apply_loss_reduction(loss, reduction)
 
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, fma, kernels_order, pointwise_order, sleef
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, NOT_FLOATING, OPS, RESULT, apply,
@@ -26,15 +26,23 @@ def _times(alpha, b):
 
 
 def _add(a, b, alpha=1):
-    return a + b if alpha == 1 else a + _times(alpha, b)
+    if alpha == 1:
+        return a + b
+    if a.dtype.kind == "f":
+        return fma.add_scaled(a, b, alpha)
+    return a + _times(alpha, b)
 
 
 def _sub(a, b, alpha=1):
-    return a - b if alpha == 1 else a - _times(alpha, b)
+    return a - b if alpha == 1 else _add(a, b, -alpha)
 
 
 def _rsub(a, b, alpha=1):
-    return b - a if alpha == 1 else b - _times(alpha, a)
+    if alpha == 1:
+        return b - a
+    if a.dtype.kind == "f":
+        return fma.add_scaled(np.asarray(b, a.dtype), a, -alpha)
+    return b - _times(alpha, a)
 
 
 def _div_mode(a, b, rounding_mode):
@@ -95,6 +103,12 @@ pointwise_op("remainder.Tensor", "RemainderBackward1", np.remainder, save=(0, 1)
              save_for=((), (0, 1)),
              vjp=(lambda g, a, b: g,
                   lambda g, a, b: F.mul(F.neg(g), F.div(a, b, rounding_mode="floor"))))
+
+
+def _addcmul(a, t1, t2, value=1):
+    if a.dtype.kind == "f":
+        return fma.addcmul(a, t1, t2, value)
+    return a + value * t1 * t2
 
 
 # ---- powers -------------------------------------------------------------------------------------
@@ -210,12 +224,6 @@ def _select_grad(g, a, b, zero_where):
     return F.masked_fill(split, F.compare(zero_where, a, b), 0)
 
 
-def _lerp(a, b, w):
-    w = np.asarray(w, dtype=a.dtype) if not isinstance(w, np.ndarray) else w
-    small = np.abs(w) < 0.5
-    return np.where(small, a + w * (b - a), b - (b - a) * (1 - w))
-
-
 def _masked_fill(a, mask, value):
     return np.where(mask, np.asarray(value).astype(a.dtype), a)
 
@@ -238,17 +246,19 @@ pointwise_op("maximum", "MaximumBackward0", np.maximum, save=(0, 1),
 pointwise_op("minimum", "MinimumBackward0", np.minimum, save=(0, 1),
              vjp=(lambda g, a, b: _select_grad(g, a, b, "gt"),
                   lambda g, a, b: _select_grad(g, a, b, "lt")))
-pointwise_op("lerp.Scalar", "LerpBackward0", _lerp,
+pointwise_op("lerp.Scalar", "LerpBackward0", fma.lerp,
              vjp=(lambda g, a, b, w: F.mul_scalar(g, 1 - float(w)),
                   lambda g, a, b, w: F.mul_scalar(g, w)))
-pointwise_op("lerp.Tensor", "LerpBackward1", _lerp, save=(0, 1, 2), save_for=((2,), (2,), (0, 1)),
+pointwise_op("lerp.Tensor", "LerpBackward1", fma.lerp, save=(0, 1, 2), save_for=((2,), (2,), (0, 1)),
              vjp=(lambda g, a, b, w: F.mul(g, F.scalar_sub(1, w)), lambda g, a, b, w: F.mul(g, w),
                   lambda g, a, b, w: F.mul(g, F.sub(b, a))))
 defop("masked_fill.Scalar", "MaskedFillBackward0", _masked_fill, promote="none", save=(1,),
-      vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0),))
+      vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0),), jvp=AS_VJP)
 defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none", save=(1,),
       vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0), None,
-           lambda g, a, mask, value: _masked_fill_value_grad(g, mask)))
+           lambda g, a, mask, value: _masked_fill_value_grad(g, mask)),
+      jvp=(lambda t, a, mask, value, out: F.masked_fill(t, mask, 0), None,
+           lambda t, a, mask, value, out: F.where(mask, t, F.zeros_like(a))))
 pointwise_op("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1),
              vjp=(lambda g, a, b: F.mul(F.mul(g, b), _atan2_recip(a, b)),
                   lambda g, a, b: F.mul(F.mul(g, F.neg(a)), _atan2_recip(a, b))))
@@ -327,7 +337,7 @@ define("deg2rad(Tensor self, *, Tensor? out=None)", "Deg2RadBackward0", lambda a
        promote="float", vjp=lambda g, a: F.mul_scalar(g, np.pi / 180), jvp=AS_VJP)
 define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, "
        "Tensor? out=None)",
-       "AddcmulBackward0", lambda a, t1, t2, value=1: a + value * t1 * t2, save=(1, 2),
+       "AddcmulBackward0", _addcmul, save=(1, 2),
        save_for=((), (2,), (1,)), jvp=AS_VJP,
        hidden=("addcmul(Tensor self, Scalar value, Tensor tensor1, Tensor tensor2, *, "
                "Tensor? out=None)",),
@@ -395,12 +405,13 @@ def erf_values(a: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).astype(a.dtype)
 
 
-def _sigmoid(a):
-    if a.dtype in (np.float32, np.float64) and a.flags.c_contiguous:
-        from gradcli.engine import kernels_order
-        return kernels_order.sigmoid(a)
+def sigmoid_values(a):
+    """1 / (1 + exp(-a)): SLEEF's exp in the vector code, std::exp in the scalar tails."""
     one = a.dtype.type(1)
-    return one / (one + np.exp(-a))
+    if a.dtype not in (np.float32, np.float64):
+        return one / (one + np.exp(-a))
+    return pointwise_order.split(a, lambda v: one / (one + sleef.exp(-v)),
+                                 lambda v: one / (one + kernels_order.scalar_exp(-v)))
 
 
 def _rsqrt(a):
@@ -469,7 +480,7 @@ _FLOATING = {
         'grad * sinh(self)'),
     "tanh": ("TanhBackward0", rounded_from_double(np.tanh), RESULT, lambda g, a, out: F.tanh_backward(g, out),
         'grad * (1 - result**2)'),
-    "sigmoid": ("SigmoidBackward0", _sigmoid, RESULT,
+    "sigmoid": ("SigmoidBackward0", sigmoid_values, RESULT,
                 lambda g, a, out: F.sigmoid_backward(g, out),
         'grad * result * (1 - result)'),
     "erf": ("ErfBackward0", erf_values, 0,

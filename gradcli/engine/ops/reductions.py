@@ -319,6 +319,36 @@ def _norm_backward(g, a, p, dim, keepdim, norm):
     return F.mul(scaled, scale)
 
 
+def _norm_jvp(t, a, p, dim, keepdim, norm):
+    """torch's norm_jvp for linalg.vector_norm."""
+    dims = dim or ()
+    if p == 0:
+        return F.zeros_like(norm)
+    if p == 1:
+        return F.sum(F.mul(F.sgn(a), t), dims, keepdim)
+    if p == 2:
+        total = F.sum(F.mul(a, t), dims, keepdim)
+        return F.masked_fill(F.div(total, norm), F.compare("eq", norm, 0), 0)
+    if math.isinf(p):
+        if not keepdim and a.ndim:
+            norm = F.unsqueeze_multiple(norm, dims, a.ndim)
+        at_max = F.to_dtype(F.logical_or(F.compare("eq", F.abs(a), norm),
+                                         F.logical_and(F.isnan(a), F.isnan(norm))), norm.dtype)
+        count = F.count_nonzero(at_max, dims)
+        if a.ndim:
+            count = F.unsqueeze_multiple(count, dims, a.ndim)
+        return F.sum(F.div(F.mul(F.mul(F.sgn(a), t), at_max), count), dims, keepdim)
+    if p < 1:
+        powered = F.masked_fill(F.pow(F.abs(a), p - 1), F.compare("eq", a, 0), 0)
+        return F.mul(F.sum(F.mul(powered, F.mul(F.sgn(a), t)), dims, keepdim),
+                     F.pow(norm, 1 - p))
+    if p < 2:
+        total = F.sum(F.mul(F.pow(F.abs(a), p - 1), F.mul(F.sgn(a), t)), dims, keepdim)
+    else:
+        total = F.sum(F.mul(F.pow(F.abs(a), p - 2), F.mul(a, t)), dims, keepdim)
+    return F.masked_fill(F.div(total, F.pow(norm, p - 1)), F.compare("eq", norm, 0), 0)
+
+
 def _var(a, dim, correction, keepdim, root=False):
     axis = F.axis_of(a, dim)
     exact = variance(a, axis, correction, keepdim, root, lambda values: _mean(values, ()))
@@ -420,7 +450,8 @@ vector_norm_values, norm_backward = _vector_norm, _norm_backward  # dist and cdi
 
 defop("linalg_vector_norm", "LinalgVectorNormBackward0", _vector_norm, promote="none",
       save=(0, RESULT),
-      vjp=lambda g, a, ord, dim, keepdim, out: _norm_backward(g, a, ord, dim, keepdim, out))
+      vjp=lambda g, a, ord, dim, keepdim, out: _norm_backward(g, a, ord, dim, keepdim, out),
+      jvp=(lambda t, a, ord, dim, keepdim, out: _norm_jvp(t, a, ord, dim, keepdim, out),))
 defop("var.correction", "VarBackward0", _var, promote="none", save=(0,),
       vjp=lambda g, a, dim, correction, keepdim: _var_backward(g, a, dim, correction, keepdim))
 defop("std.correction", "StdBackward0",

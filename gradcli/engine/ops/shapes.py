@@ -154,6 +154,71 @@ defop("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim)
       vjp=lambda g, *args, dim, input_index: F.select(g, dim, input_index), jvp=LINEAR)
 
 
+def _unfold(a, dimension, size, step, sizes):
+    """Tensor.unfold as a strided view: `dimension` counts the windows, a last one runs within."""
+    if a.ndim == 0:
+        return a.reshape(1)[:size]
+    count = (a.shape[dimension] - size) // step + 1
+    shape = a.shape[:dimension] + (count,) + a.shape[dimension + 1:] + (size,)
+    strides = (a.strides[:dimension] + (a.strides[dimension] * step,) + a.strides[dimension + 1:]
+               + (a.strides[dimension],))
+    return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
+
+
+def _unfold_backward(g, sizes, dimension, size, step):
+    """Each window's gradient added back at its place, windows in order."""
+    out = np.zeros(sizes, g.dtype)
+    if not sizes:
+        return g.reshape(()) if g.size else out
+    windows = np.moveaxis(g, dimension, -2)
+    places = np.arange(windows.shape[-2])[:, None] * step + np.arange(size)
+    np.add.at(np.moveaxis(out, dimension, -1), (Ellipsis, places), windows)
+    return out
+
+
+defop("unfold", "UnfoldBackward0", _unfold, promote="none", view=True,
+      vjp=lambda g, a, dimension, size, step, sizes: F.apply_op(
+          "unfold_backward", g, sizes=sizes, dimension=dimension, size=size, step=step),
+      jvp=LINEAR)
+defop("unfold_backward", "UnfoldBackwardBackward0", _unfold_backward, promote="none",
+      vjp=lambda g, a, sizes, dimension, size, step: F.unfold(g, dimension, size, step),
+      jvp=LINEAR)
+
+
+def _block_extent(shape: tuple) -> tuple:
+    """The (rows, columns) a block_diag input fills: a 1-D one is a row, a 0-D one a 1x1 block."""
+    return tuple(shape) if len(shape) == 2 else (1, shape[0] if shape else 1)
+
+
+def _block_diag(*arrays, shapes):
+    extents = [_block_extent(shape) for shape in shapes]
+    out = np.zeros((sum(r for r, _ in extents), sum(c for _, c in extents)), arrays[0].dtype)
+    row = col = 0
+    for a, (rows, cols) in zip(arrays, extents):
+        out[row:row + rows, col:col + cols] = a.reshape(-1, cols) if a.size else 0
+        row, col = row + rows, col + cols
+    return out
+
+
+def _block_diag_backward(g, *args, shapes, input_index):
+    """torch's block_diag_backward: each input's block sliced out of the gradient."""
+    extents = [_block_extent(shape) for shape in shapes]
+    shape = shapes[input_index]
+    if shape == (0,):
+        return F.zeros_of((0,), g.dtype)
+    row = sum(r for r, _ in extents[:input_index])
+    col = sum(c for _, c in extents[:input_index])
+    rows, cols = extents[input_index]
+    block = F.slice_dim(F.slice_dim(g, 0, row, row + rows, 1), 1, col, col + cols, 1)
+    for _ in range(2 - len(shape)):
+        block = F.squeeze(block, -1)
+    return block
+
+
+defop("block_diag", "BlockDiagBackward0", _block_diag, variadic=True, vjp=_block_diag_backward,
+      jvp=LINEAR)
+
+
 def normalize_dims(dim, ndim: int) -> tuple:
     """Dims as a tuple of non-negative ints, with torch's range error."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -593,7 +658,22 @@ declare("split_with_sizes", split_with_sizes,
 declare("unsafe_split", unsafe_split, "unsafe_split(Tensor self, int split_size, int dim=0)")
 declare("narrow", narrow, "narrow(Tensor self, int dim, Tensor start, int length)",
         "narrow(Tensor self, int dim, int start, int length)")
+def unfold(a: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    d = wrap_dim(dimension, a.ndim)
+    largest = a.shape[d] if a.ndim else 1
+    if size > largest:
+        raise errors.runtime(f"maximum size for tensor at dimension {d} is {largest} but size is "
+                             f"{size}")
+    if size < 0:
+        raise errors.runtime(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise errors.runtime(f"step is {step} but must be > 0")
+    return _op("unfold", a, dimension=d, size=size, step=step, sizes=a.shape)
+
+
 declare("unbind", unbind, "unbind(Tensor self, int dim=0)")
+declare("unfold", unfold, "unfold(Tensor self, int dimension, int size, int step)",
+        variants="method")
 
 
 # Imported last: the op rows import this module, so these names must already exist when they load.

@@ -184,16 +184,21 @@ class Module(TableObject):
         return [(f"{first}-{last}", f"{last - first + 1} x {text}") if first != last
                 else (str(first), text) for first, last, text in runs]
 
-    def named_modules(self, prefix: str = "", seen: set | None = None):
-        """(name, module) for this module and every descendant, each once, depth first."""
-        seen = set() if seen is None else seen
-        if id(self) in seen:
+    def named_modules(self, prefix: str = "", memo: set | None = None,
+                      remove_duplicate: bool = True):
+        """(name, module) for this module and every descendant, depth first, as torch's: a module
+        already in `memo` is skipped, and each yielded one joins it unless `remove_duplicate` is
+        false."""
+        memo = set() if memo is None else memo
+        if self in memo:
             return
-        seen.add(id(self))
+        if remove_duplicate:
+            memo.add(self)
         yield prefix, self
         for name, child in self.children.items():
             if child is not None:
-                yield from child.named_modules(f"{prefix}.{name}" if prefix else name, seen)
+                yield from child.named_modules(f"{prefix}.{name}" if prefix else name, memo,
+                                               remove_duplicate)
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> list:
@@ -440,6 +445,9 @@ MODULE_METHODS = table(
     entry("named_children", lambda m: _generator(_named_children(m), "named_children"), "self"),
     entry("modules", lambda m: _generator([each for _, each in m.named_modules()], "modules"),
           "self"),
+    entry("named_modules", lambda m, memo, prefix, remove_duplicate: _generator(
+        m.named_modules(prefix, memo, remove_duplicate), "named_modules"),
+        "self, memo=None, prefix='', remove_duplicate=True"),
     entry("zero_grad", lambda m, set_to_none: optimizers.zero_grad(
         [p for _, p in m.named_parameters()], set_to_none), "self, set_to_none=True"),
     entry("train", _train, "self, mode=True"),

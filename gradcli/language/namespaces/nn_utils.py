@@ -6,7 +6,7 @@ from __future__ import annotations
 from gradcli.engine import creation, errors, grad_api
 from gradcli.engine.functions import F
 from gradcli.engine.ops import reductions as R
-from gradcli.engine.ops.inplace import apply_inplace
+from gradcli.engine.ops.inplace import apply_inplace, copy_
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
@@ -79,7 +79,44 @@ def vector_to_parameters(vec, parameters) -> None:
         pointer += count
 
 
-NN_UTILS = Namespace("torch.nn.utils", table(
+def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right") -> Tensor:
+    """Sequences stacked along a new batch dimension, each padded at its end (or start) to the
+    longest, copied into a filled tensor as torch's kernel copies them."""
+    try:
+        sequences = tuple(iterate(sequences))
+    except errors.TorchError as error:
+        if error.kind != "TypeError" or isinstance(sequences, Tensor):
+            raise
+        raise errors.runtime("pad_sequence: Expected iterable for input sequences, but got arg "
+                             f"of type: <class '{type_name(sequences)}'>") from None
+    if padding_side not in ("left", "right"):
+        raise errors.runtime(
+            f"Expected padding_side to be one of left or right, but got {padding_side}.")
+    if not sequences:
+        raise errors.runtime("received an empty list of sequences")
+    first = sequences[0]
+    if first.ndim == 0:
+        raise errors.runtime("ArrayRef: invalid slice, N = 1; size = 0")
+    longest = max(S.size_at(seq, 0) for seq in sequences)
+    lead = (len(sequences), longest) if batch_first else (longest, len(sequences))
+    out = creation.full(lead + first.shape[1:], padding_value, dtype=first.dtype)
+    for i, seq in enumerate(sequences):
+        length = seq.shape[0]
+        start = longest - length if padding_side == "left" else 0
+        if batch_first:
+            target = S.narrow(F.select(out, 0, i), 0, start, length)
+        else:
+            target = F.select(S.narrow(out, 0, start, length), 1, i)
+        copy_(target, seq)
+    return out
+
+
+RNN_UTILS = Namespace("torch.nn.utils.rnn", table(
+    entry("pad_sequence", pad_sequence,
+          "sequences, batch_first=False, padding_value=0.0, padding_side='right'"),
+))
+
+NN_UTILS = Namespace("torch.nn.utils", {"rnn": RNN_UTILS, **table(
     entry("clip_grad_norm_", clip_grad_norm_, "parameters, max_norm, norm_type=2.0, "
           "error_if_nonfinite=False, foreach=None"),
     entry("clip_grad_value_", clip_grad_value_, "parameters, clip_value, foreach=None"),
@@ -89,4 +126,4 @@ NN_UTILS = Namespace("torch.nn.utils", table(
           "foreach=None"),
     entry("parameters_to_vector", parameters_to_vector, "parameters"),
     entry("vector_to_parameters", vector_to_parameters, "vec, parameters"),
-))
+)})

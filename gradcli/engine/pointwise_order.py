@@ -1,0 +1,34 @@
+"""torch's vectorised elementwise kernels (cpu_kernel_vec) in their split of the work.
+
+A dense run is cut into one equal chunk per thread past GRAIN elements; each chunk is computed
+two vectors at a time by the kernel's vector code, and its last (fewer than two vectors')
+elements by the scalar code. Where the two codes round differently (SLEEF's exp against
+glibc's), the result depends on an element's place in its chunk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine.cascade_sum import parallel_chunk
+from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
+
+
+def vector_positions(n: int, itemsize: int, vector_bytes: int = WIDE_VECTOR_BYTES) -> np.ndarray:
+    """True for the flat positions of an n-element run that the vector code computes."""
+    block = 2 * vector_bytes // itemsize
+    chunk = parallel_chunk(n)
+    flat = np.arange(n)
+    start = flat // chunk * chunk
+    length = np.minimum(start + chunk, n) - start
+    return (flat - start) < length // block * block
+
+
+def split(a: np.ndarray, vector, scalar, vector_bytes: int = WIDE_VECTOR_BYTES) -> np.ndarray:
+    """`vector(a)` where the vector code runs, `scalar(a)` on the tails (a flat C-order run)."""
+    flat = a.reshape(-1)
+    inside = vector_positions(flat.size, a.dtype.itemsize, vector_bytes)
+    out = vector(flat)
+    if not inside.all():
+        out[~inside] = scalar(flat[~inside])
+    return out.reshape(a.shape)
