@@ -80,11 +80,12 @@ INDEX = {
     "gradcli.engine.ops.arrange": {
         "function": (
             "MESHGRID_WARNING SCATTER_REDUCE_WARNING atleast atleast_1d atleast_2d atleast_3d "
-            "block_diag broadcast_tensors broadcast_to clamp_max clamp_min column_stack diff "
-            "dstack fliplr flipud fmod hstack index_fill index_fill_ masked_fill_ masked_select "
-            "meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros "
-            "repeat_interleave roll rot90 scatter_ scatter_op select_index storage_offset stride "
-            "strides swapaxes take tile tril tril_indices triu triu_indices unflatten vstack "
+            "block_diag broadcast_tensors broadcast_to cartesian_prod clamp_max clamp_min "
+            "column_stack combinations diff dstack fliplr flipud fmod hstack index_fill "
+            "index_fill_ masked_fill_ masked_select meshgrid nan_to_num new_empty new_full "
+            "new_ones new_tensor new_zeros repeat_interleave roll rot90 scatter_ scatter_op "
+            "select_index storage_offset stride strides swapaxes take tile tril tril_indices triu "
+            "triu_indices unflatten vstack "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -101,13 +102,14 @@ INDEX = {
             "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
             "method:take method:tile method:tril method:triu method:unflatten torch:atleast_1d "
             "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
-            "torch:broadcast_to torch:clamp_max torch:clamp_min torch:column_stack torch:diff "
-            "torch:dstack torch:fliplr torch:flipud torch:fmod torch:hstack torch:index_fill "
-            "torch:is_complex torch:is_floating_point torch:is_tensor torch:masked_select "
-            "torch:meshgrid torch:nan_to_num torch:repeat_interleave torch:roll torch:rot90 "
-            "torch:row_stack torch:scatter torch:select torch:swapaxes torch:swapdims torch:take "
-            "torch:tile torch:tril torch:tril_indices torch:triu torch:triu_indices "
-            "torch:unflatten torch:vstack "
+            "torch:broadcast_to torch:cartesian_prod torch:clamp_max torch:clamp_min "
+            "torch:column_stack torch:combinations torch:diff torch:dstack torch:fliplr "
+            "torch:flipud torch:fmod torch:hstack torch:index_fill torch:is_complex "
+            "torch:is_floating_point torch:is_tensor torch:masked_select torch:meshgrid "
+            "torch:nan_to_num torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
+            "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
+            "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
+            "torch:vstack "
         ),
     },
     "gradcli.engine.ops.comparison": {

@@ -330,6 +330,37 @@ def broadcast_to(a: Tensor, size) -> Tensor:
     return F.expand(a, tuple(size))
 
 
+def _check_vector(t: Tensor) -> None:
+    if t.ndim != 1:
+        raise errors.runtime(f"Expect a 1D vector, but got shape {F.size_list(t.shape)}")
+
+
+def cartesian_prod(*tensors) -> Tensor:
+    """torch's cartesian_prod: the ij meshgrid of the vectors, each flattened, stacked as columns
+    (one vector is returned itself)."""
+    tensors = _tensor_list(tensors)
+    for t in tensors:
+        _check_vector(t)
+    if len(tensors) == 1:
+        return tensors[0]
+    return F.stack([F.flatten(g) for g in meshgrid(*tensors, indexing="ij")], 1)
+
+
+def combinations(a: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
+    """torch's combinations: the r-fold ij meshgrid of `a`, each grid's entries where the
+    indices increase (or never decrease, with replacement) kept, stacked as columns."""
+    _check_vector(a)
+    if r < 0:
+        raise errors.runtime(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return F.zeros_of((0,), a.dtype)
+    indices = np.indices((a.shape[0],) * r)
+    ordered = np.less_equal if with_replacement else np.less
+    keep = np.all(ordered(indices[:-1], indices[1:]), axis=0)
+    mask = Tensor(keep, dtypes.bool_)
+    return F.stack([masked_select(g, mask) for g in meshgrid(*([a] * r), indexing="ij")], 1)
+
+
 def block_diag(*tensors) -> Tensor:
     tensors = _tensor_list(tensors)
     if not tensors:
@@ -349,7 +380,7 @@ def broadcast_tensors(*tensors) -> tuple:
     return tuple(t if t.shape == shape else F.expand(t, shape) for t in tensors)
 
 
-__all__ += ["block_diag", "roll", "rot90", "diff", "tile", "repeat_interleave", "swapaxes",
+__all__ += ["cartesian_prod", "combinations", "block_diag", "roll", "rot90", "diff", "tile", "repeat_interleave", "swapaxes",
             "select_index", "unflatten", "fliplr", "flipud", "broadcast_to", "broadcast_tensors"]
 
 declare("roll", roll, "roll(Tensor self, int[1] shifts, int[1] dims=[])")
@@ -375,6 +406,9 @@ declare("flipud", flipud, "flipud(Tensor self)")
 declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")
 declare("broadcast_tensors", broadcast_tensors, python="*tensors", variants="torch")
 declare("block_diag", block_diag, python="*tensors", variants="torch")
+declare("cartesian_prod", cartesian_prod, python="*tensors", variants="torch")
+declare("combinations", combinations,
+        "combinations(Tensor self, int r=2, bool with_replacement=False)", variants="torch")
 
 
 # ---- clamping, fmod, nan_to_num ------------------------------------------------------------------
