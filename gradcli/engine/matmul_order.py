@@ -27,6 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.cpu_capability import VENDOR
+
+# MKL dispatches on the CPU's vendor: the sgemm/sgemv/sdot rules below hold on AMD only
+_AMD = VENDOR == "AuthenticAMD"
 _MAX_WORK = 1 << 22  # M * N * K beyond which the emulation's Python loop would be too slow
 _MAX_K = 4096
 
@@ -120,7 +124,7 @@ def four_lanes(a: np.ndarray, v: np.ndarray) -> np.ndarray:
 def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=None,
        b_strides=None) -> np.ndarray | None:
     """torch.mm / torch.addmm(bias, a, b) of float32 matrices bit for bit, or None if unknown."""
-    if a.dtype != np.float32 or b.dtype != np.float32:
+    if not _AMD or a.dtype != np.float32 or b.dtype != np.float32:
         return None
     m, k = a.shape
     n = b.shape[1]
@@ -152,7 +156,7 @@ def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """torch.dot (MKL sdot): sequential for two or three terms; for 4, 8 or 16 terms four lanes
     (lane l sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3)."""
     k = x.shape[0]
-    if x.dtype != np.float32 or y.dtype != np.float32 or k not in (2, 3, 4, 8, 16):
+    if not _AMD or x.dtype != np.float32 or y.dtype != np.float32 or k not in (2, 3, 4, 8, 16):
         return None
     if k < 4:
         return sequential(x[None, :], y[:, None])[0, 0]
