@@ -68,7 +68,7 @@ def test_mm_and_addmm_match_torch_bit_for_bit_where_the_order_is_known():
             mismatches.append((m, k, n, a_t, b_t, with_bias))
         assert np.allclose(ours.data, theirs.numpy(), rtol=1e-4, atol=1e-4)
     assert not mismatches
-    assert emulated >= (600 if AMD else 0)  # the rules cover a good part of these small shapes
+    assert emulated > (600 if AMD else 1000)  # the rules cover a good part of these small shapes
 
 
 # Products of small tutorial models: nn.Linear(1, 1) / (3, 2) / (3, 1) on batches of 4 to 100,
