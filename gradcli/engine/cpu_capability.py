@@ -1,4 +1,5 @@
-"""The vector width of torch's CPU kernels, as ATen's dispatcher picks it at start-up.
+"""The vector width of torch's CPU kernels, as ATen's dispatcher picks it at start-up, and
+the CPU's vendor (MKL, under torch's BLAS calls, takes other kernels on other vendors).
 
 AVX512 where the CPU has AVX512 VL, BW and DQ with FMA, AVX2 where it has AVX2 with FMA, else
 the default build; the ATEN_CPU_CAPABILITY environment variable lowers the choice, as it does
@@ -14,20 +15,26 @@ _ORDER = ("default", "avx2", "avx512")
 _NEEDS = {"avx512": {"avx512vl", "avx512bw", "avx512dq", "fma"}, "avx2": {"avx2", "fma"}}
 
 
-def _cpu_flags() -> set[str]:
+def _cpu_info() -> tuple[str, set[str]]:
+    """The first processor's vendor_id and flags in /proc/cpuinfo ("" and none if unreadable)."""
+    vendor = ""
     try:
         with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
             for line in info:
-                if line.startswith("flags"):
-                    return set(line.partition(":")[2].split())
+                if line.startswith("vendor_id"):
+                    vendor = line.partition(":")[2].strip()
+                elif line.startswith("flags"):
+                    return vendor, set(line.partition(":")[2].split())
     except OSError:
         pass
-    return set()
+    return vendor, set()
+
+
+VENDOR, _FLAGS = _cpu_info()
 
 
 def _capability() -> str:
-    flags = _cpu_flags()
-    hardware = next((c for c in ("avx512", "avx2") if _NEEDS[c] <= flags), "default")
+    hardware = next((c for c in ("avx512", "avx2") if _NEEDS[c] <= _FLAGS), "default")
     forced = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
     if forced in _ORDER and _ORDER.index(forced) < _ORDER.index(hardware):
         return forced

@@ -1,8 +1,9 @@
 """float32 matrix products (mm, addmm, F.linear, matmul, mv, dot, bmm) carry torch's last bits
 where gradcli/engine/matmul_order.py knows torch's summation order: compared bit for bit with
-torch itself on random small shapes and layouts (skipped without torch).  The rules are this
-machine's (torch 2.13.0 CPU wheel, MKL, one thread); the products gradcli falls back to
-np.matmul for are only required to be close."""
+torch itself on random small shapes and layouts (skipped without torch).  The rules are those
+of this machine's CPU vendor (torch 2.13.0 CPU wheel, MKL, one thread); the products gradcli
+falls back to np.matmul for are only required to be close.  On AMD, whose rules cover every
+small tutorial product, those must all be claimed."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import pytest
 
 import gradcli.engine.ops  # noqa: F401  (loads every area into F)
 from gradcli.engine import dtypes, matmul_order
+from gradcli.engine.cpu_capability import VENDOR
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 
 torch = pytest.importorskip("torch")
+
+AMD = VENDOR == "AuthenticAMD"
 
 M_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 32, 50, 64, 100]
 N_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 32]
@@ -30,6 +34,14 @@ def _pair(rng, rows: int, cols: int, transposed: bool):
 
 def _bits_equal(ours: Tensor, theirs) -> bool:
     return np.array_equal(ours.data.view(np.uint32), theirs.numpy().view(np.uint32))
+
+
+def _agrees(ours: Tensor, theirs, known) -> bool:
+    """Bit for bit where the emulation claims the product (`known` is its result), else close;
+    on AMD every product checked this way must be claimed."""
+    if known is None:
+        return not AMD and np.allclose(ours.data, theirs.numpy(), rtol=1e-4, atol=1e-4)
+    return _bits_equal(ours, theirs)
 
 
 def _random_cases(seed: int, count: int):
@@ -56,7 +68,7 @@ def test_mm_and_addmm_match_torch_bit_for_bit_where_the_order_is_known():
             mismatches.append((m, k, n, a_t, b_t, with_bias))
         assert np.allclose(ours.data, theirs.numpy(), rtol=1e-4, atol=1e-4)
     assert not mismatches
-    assert emulated > 600  # the rules cover a good part of these small shapes
+    assert emulated > (600 if AMD else 1000)  # the rules cover a good part of these small shapes
 
 
 # Products of small tutorial models: nn.Linear(1, 1) / (3, 2) / (3, 1) on batches of 4 to 100,
@@ -72,15 +84,17 @@ def test_small_linear_layers_forward_and_backward_match_torch(batch, inputs, out
     w, tw = _pair(rng, outputs, inputs, False)
     bias = rng.standard_normal(outputs).astype(np.float32)
     g, tg = _pair(rng, batch, outputs, False)
-    assert _bits_equal(F.linear(x, w, Tensor(bias, dtypes.float32)),
-                       torch.nn.functional.linear(tx, tw, torch.from_numpy(bias)))
-    assert _bits_equal(F.linear(x, w), torch.nn.functional.linear(tx, tw))
-    assert _bits_equal(F.mm(g, w), tg.mm(tw))  # grad of x
-    assert _bits_equal(F.mm(F.t(g), x), tg.t().mm(tx))  # grad of W
+    wt = w.data.T
+    assert _agrees(F.linear(x, w, Tensor(bias, dtypes.float32)),
+                   torch.nn.functional.linear(tx, tw, torch.from_numpy(bias)),
+                   matmul_order.mm(x.data, wt, bias))
+    assert _agrees(F.linear(x, w), torch.nn.functional.linear(tx, tw), matmul_order.mm(x.data, wt))
+    assert _agrees(F.mm(g, w), tg.mm(tw), matmul_order.mm(g.data, w.data))  # grad of x
+    assert _agrees(F.mm(F.t(g), x), tg.t().mm(tx), matmul_order.mm(g.data.T, x.data))  # of W
     column, tcolumn = _pair(rng, inputs, 1, False)
-    assert _bits_equal(F.matmul(x, column), tx.matmul(tcolumn))
+    assert _agrees(F.matmul(x, column), tx.matmul(tcolumn), matmul_order.mm(x.data, column.data))
     g1, tg1 = _pair(rng, batch, 1, False)  # the gradient of x @ column
-    assert _bits_equal(F.mm(F.t(x), g1), tx.t().mm(tg1))
+    assert _agrees(F.mm(F.t(x), g1), tx.t().mm(tg1), matmul_order.mm(x.data.T, g1.data))
 
 
 @pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 8, 12, 16, 64, 100])
@@ -104,7 +118,8 @@ def test_short_dot_products_match_torch(k):
     for _ in range(200):
         x, y = (rng.standard_normal(k).astype(np.float32) for _ in range(2))
         ours = F.dot(Tensor(x, dtypes.float32), Tensor(y, dtypes.float32))
-        assert ours.data.item() == torch.dot(torch.from_numpy(x), torch.from_numpy(y)).item()
+        assert _agrees(ours, torch.dot(torch.from_numpy(x), torch.from_numpy(y)),
+                       matmul_order.dot(x, y))
 
 
 def test_small_bmm_and_batched_matmul_match_torch():
