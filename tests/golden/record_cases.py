@@ -2,17 +2,17 @@
 
 Usage: python tests/golden/record_cases.py [GROUP ...]
 Reads tests/cases/<group>.cases (all groups when none is named) and writes
-tests/golden/cases/<group>.json.
+tests/golden/cases/<group>.json (see tests/golden_machine.py for records that differ by machine).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import golden_machine  # noqa: E402
 import snippets  # noqa: E402
 
 TORCH_VERSION = "2.13.0"
@@ -22,8 +22,7 @@ def record(group: str) -> None:
     records = {name: snippets.run_torch(source)
                for name, source in snippets.load_cases(group).items()}
     target = snippets.golden_path(group)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    golden_machine.write_records(target, records)
     print(f"{target.relative_to(snippets.TESTS_DIR.parent)}: {len(records)} cases")
 
 
