@@ -357,6 +357,7 @@ declare("log_softmax", log_softmax, "log_softmax(Tensor self, int dim, ScalarTyp
         method=("log_softmax(Tensor self, int dim, ScalarType? dtype=None)",))
 declare("relu", relu, "relu(Tensor self, *, Tensor? out=None)", method=("relu(Tensor self)",))
 declare("prelu", prelu, "prelu(Tensor self, Tensor weight)")
+declare("gelu", gelu, "gelu(Tensor self, *, str approximate='none')", variants="functional")
 
 
 export(__name__, globals())

@@ -72,8 +72,8 @@ INDEX = {
             "tanh_backward threshold_backward "
         ),
         "declaration": (
-            "method:log_softmax method:prelu method:relu method:softmax torch:log_softmax "
-            "torch:prelu torch:relu torch:softmax "
+            "functional:gelu method:log_softmax method:prelu method:relu method:softmax "
+            "torch:log_softmax torch:prelu torch:relu torch:softmax "
         ),
     },
     "gradcli.engine.ops.arrange": {
@@ -113,7 +113,8 @@ INDEX = {
     "gradcli.engine.ops.comparison": {
         "function": (
             "all allclose any bitwise_not compare eq equal ge gt isclose isfinite isinf isnan le "
-            "logical_and logical_binary logical_not logical_or logical_xor lt ne "
+            "logical_and logical_binary logical_not logical_or logical_xor lt ne python_compare "
+            "truth "
         ),
         "row": (
             "all any bitwise_and bitwise_not bitwise_or bitwise_xor eq.Tensor ge.Tensor gt.Tensor "
@@ -256,9 +257,9 @@ INDEX = {
     "gradcli.engine.ops.losses": {
         "function": (
             "EPSILON REDUCTIONS apply_loss_reduction bce_backward binary_cross_entropy "
-            "binary_cross_entropy_with_logits checked_reduction cross_entropy expanded_pair "
-            "full_sum l1_loss legacy_reduction mse_loss mse_loss_backward nll_loss reduction_of "
-            "smooth_l1_backward smooth_l1_loss weighted_loss "
+            "binary_cross_entropy_with_logits check_constant checked_reduction cross_entropy "
+            "expanded_pair full_sum l1_loss legacy_reduction mse_loss mse_loss_backward nll_loss "
+            "reduction_of smooth_l1_backward smooth_l1_loss weighted_loss "
         ),
         "row": (
             "binary_cross_entropy binary_cross_entropy_backward binary_cross_entropy_with_logits "

@@ -154,7 +154,6 @@ def _functional_entries() -> dict:
         entry("elu", optionally_inplace(A.elu), "input, alpha=1.0, inplace=False" + _INPLACE),
         entry("elu_", inplace(A.elu), "input: Tensor, alpha=1.0"),
         entry("prelu", A.prelu, "input: Tensor, weight: Tensor"),
-        entry("gelu", A.gelu, "input: Tensor, approximate='none'"),
         entry("silu", optionally_inplace(A.silu), "input, inplace=False" + _INPLACE),
         entry("softplus", A.softplus, "input: Tensor, beta: Number=1.0, threshold: Number=20.0"),
         entry("sigmoid", P.sigmoid, "input: .sigmoid"),
