@@ -69,3 +69,14 @@ def place(spec) -> None:
         return
     if device(spec).type != "cpu":
         raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
+
+
+def cuda(t, device_spec=None, non_blocking: bool = False, memory_format=None):
+    """Tensor.cuda(): a CPU-only torch's refusals (a device that is not CUDA's is invalid)."""
+    if device_spec is not None and device(device_spec).type != "cuda":
+        raise errors.runtime("Invalid device, must be cuda device")
+    raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
+
+
+declare("cuda", cuda, "cuda(Tensor self, Device? device=None, bool non_blocking=False, *, "
+        "MemoryFormat? memory_format=None)", variants="method")

@@ -181,7 +181,9 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     if kind == "Device":  # a device, its name or an index
         from gradcli.engine.devices import Device
         return isinstance(value, (Device, str)) or type(value) is int, value
-    return True, value  # Layout, MemoryFormat: checked by the function
+    if kind == "MemoryFormat":  # the language has no memory format objects to pass
+        return False, value
+    return True, value  # Layout: checked by the function
 
 
 def _type_name(value) -> str:
@@ -247,6 +249,10 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
             require_tensors(value, index)  # torch's parser fails at once, whatever the overload
         if not ok and param.type == "int[]" and isinstance(value, (tuple, list)):
             wrong = next(i for i, v in enumerate(value) if not _is_int(v))
+            if wrong == 0:  # the parser looks at the first element only, at any position
+                raise _Mismatch(errors.type_error(
+                    f"{title}(): argument '{shown}' (position {index + 1}) must be tuple of "
+                    f"ints, but found element of type {_type_name(value[0])} at pos 0"))
             raise _Mismatch(errors.type_error(
                 f"{title}(): argument '{shown}' failed to unpack the object at pos {wrong + 1} "
                 f"with error \"type must be tuple of ints,but got {_type_name(value[wrong])}\""))

@@ -84,7 +84,7 @@ INDEX = {
             "nan_to_num new_empty new_full new_ones new_tensor new_zeros "
             "not_implemented_derivative repeat_interleave roll rot90 scatter_ scatter_op "
             "select_index storage_offset stride strides swapaxes take tile tril tril_indices triu "
-            "triu_indices unflatten vstack "
+            "triu_indices unflatten unflatten_method vstack "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -445,7 +445,7 @@ INDEX = {
             "CONVERTERS converter to to_dtype to_numpy type_ "
         ),
         "declaration": (
-            "torch:device "
+            "method:cuda method:to torch:device "
         ),
     },
     "gradcli.engine.creation": {

@@ -314,6 +314,18 @@ def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
     return F.view(a, a.shape[:d] + tuple(inferred) + a.shape[d + 1:])
 
 
+_UNFLATTEN = "unflatten(Tensor self, int dim, int[] sizes)"
+_CPP_UNFLATTEN = (schemas.parse_schema(_UNFLATTEN),)
+
+
+def unflatten_method(a: Tensor, dim, sizes) -> Tensor:
+    """Tensor.unflatten, Python in torch: `sizes` tested for truth, then the C++ method binds."""
+    if not F.truth(sizes):
+        raise errors.runtime("unflatten: sizes must be non-empty")
+    _, bound = schemas.bind(_CPP_UNFLATTEN, (dim, sizes), {}, False, "unflatten")
+    return unflatten(a, bound["dim"], bound["sizes"])
+
+
 def fliplr(a: Tensor) -> Tensor:
     if a.ndim < 2:
         raise errors.runtime("Input must be >= 2-d.")
@@ -357,8 +369,8 @@ declare("repeat_interleave", repeat_interleave,
 declare("swapaxes", swapaxes, "swapaxes(Tensor self, int axis0, int axis1)")
 declare("swapdims", swapaxes, "swapdims(Tensor self, int dim0, int dim1)")
 declare("select", select_index, "select(Tensor self, int dim, int index)")
-declare("unflatten", unflatten, "unflatten(Tensor self, int dim, int[] sizes)", variants="torch")
-declare("unflatten", unflatten, python="self, dim, sizes", variants="method")  # Python in torch
+declare("unflatten", unflatten, _UNFLATTEN, variants="torch")
+declare("unflatten", unflatten_method, python="self, dim, sizes", variants="method")
 declare("fliplr", fliplr, "fliplr(Tensor self)")
 declare("flipud", flipud, "flipud(Tensor self)")
 declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")

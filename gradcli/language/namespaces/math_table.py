@@ -94,8 +94,6 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
 )))
 
 TENSOR_MATH = layered(declared_entries("method"), worded_as_torch("torch.Tensor", table(
-    entry("to", conversions.to, "self, *args, dtype=None, device=None, non_blocking=False, "
-          "copy=False"),
     entry("type", conversions.type_, "self, dtype=None, non_blocking=False", style="parser"),
     entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype),
           "self, other: Tensor", style="parser"),
