@@ -59,11 +59,12 @@ INDEX = {
     },
     "gradcli.engine.ops.activation": {
         "function": (
-            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward gelu "
-            "gelu_backward gelu_double_backward leaky_relu leaky_relu_backward log_softmax "
-            "log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward softmax "
-            "softmax_backward_data softmax_double_backward softplus softplus_backward "
-            "softplus_double_backward tanh_backward threshold_backward "
+            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_ elu_backward elu_double_backward "
+            "functional_elu gelu gelu_backward gelu_double_backward leaky_relu "
+            "leaky_relu_backward log_softmax log_softmax_backward_data prelu relu "
+            "sigmoid_backward silu silu_backward softmax softmax_backward_data "
+            "softmax_double_backward softplus softplus_backward softplus_double_backward "
+            "tanh_backward threshold_backward "
         ),
         "row": (
             "_log_softmax _log_softmax_backward_data _prelu_kernel _softmax "
@@ -72,8 +73,8 @@ INDEX = {
             "tanh_backward threshold_backward "
         ),
         "declaration": (
-            "functional:gelu method:log_softmax method:prelu method:relu method:softmax "
-            "torch:log_softmax torch:prelu torch:relu torch:softmax "
+            "functional:elu functional:elu_ functional:gelu method:log_softmax method:prelu "
+            "method:relu method:softmax torch:log_softmax torch:prelu torch:relu torch:softmax "
         ),
     },
     "gradcli.engine.ops.arrange": {
@@ -312,9 +313,10 @@ INDEX = {
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
             "check_operand clamp cos cosh div div_scalar efficient_zeros erf erf_values exp exp2 "
             "expm1 filled_like floor floor_divide frac lerp log log10 log1p log2 masked_fill "
-            "maximum maybe_multiply minimum mul mul_scalar neg negate pow reciprocal remainder "
-            "round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
-            "sign sin sinh sqrt square sub sub_scalar tan tanh trunc where wrapped_int xlogy "
+            "masked_filled maximum maybe_multiply minimum mul mul_scalar neg negate pow "
+            "reciprocal remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub "
+            "scalar_tensor sgn sigmoid sign sin sinh sqrt square sub sub_scalar tan tanh trunc "
+            "where wrapped_int xlogy "
         ),
         "row": (
             "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "

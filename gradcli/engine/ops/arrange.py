@@ -265,6 +265,8 @@ def repeat_interleave(a: Tensor, repeats=None, dim=None, output_size=None) -> Te
     source = a if dim is not None else F.reshape(a, (-1,))
     d = F.wrap_dim(dim if dim is not None else 0, source.ndim)
     if isinstance(repeats, Tensor):
+        if repeats.ndim > 1:
+            raise errors.runtime("repeats must be 0-dim or 1-dim tensor")
         counts = repeats.data.astype(np.int64).reshape(-1)
         if counts.size == 1 and source.shape[d] != 1:
             counts = np.repeat(counts, source.shape[d])
@@ -617,7 +619,7 @@ def _in_place(function):
     return method
 
 
-masked_fill_ = _in_place(lambda t, mask, value: F.masked_fill(t, mask, value))
+masked_fill_ = _in_place(lambda t, mask, value: F.masked_filled(t, mask, value))
 index_fill_ = _in_place(index_fill)
 scatter_ = _in_place(_scatter_entry)
 

@@ -92,11 +92,6 @@ defop("native_group_norm", "NativeGroupNormBackward0", _group_norm, promote="non
       vjp=(_grad(1), _grad(2), _grad(3)))
 
 
-_CPP_GROUP_NORM = (schemas.parse_schema(
-    "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
-    "float eps=1e-05, bool cudnn_enabled=True)"),)
-
-
 def _verify_batch_size(shape: tuple, num_groups) -> None:
     """torch's `_verify_batch_size([N * C // num_groups, num_groups, *spatial])`, in Python's
     arithmetic on whatever num_groups is (a tensor divides as torch's floor_divide)."""
@@ -125,8 +120,9 @@ def group_norm(x: Tensor, num_groups, weight=None, bias=None, eps=1e-5) -> Tenso
         raise errors.runtime(f"Expected at least 2 dimensions for input tensor but received "
                              f"{x.ndim}")
     _verify_batch_size(x.shape, num_groups)
-    _, bound = schemas.bind(_CPP_GROUP_NORM, (x, num_groups, weight, bias, eps), {}, True,
-                            "group_norm")
+    bound = schemas.bind_cpp(
+        "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+        "float eps=1e-05, bool cudnn_enabled=True)", x, num_groups, weight, bias, eps)
     num_groups, eps = bound["num_groups"], bound["eps"]
     channels = x.shape[1]
     if channels % num_groups:

@@ -3,7 +3,6 @@ pad, dropout and more losses: functions and rows."""
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -169,18 +168,15 @@ def _inplace(fn, x: Tensor, inplace: bool, *args):
     return F.apply_inplace(x, lambda t: fn(t, *args)) if inplace else fn(x, *args)
 
 
-_CPP_HARDTANH = (schemas.parse_schema(
-    "hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1)"),)
-
-
 def hardtanh(x: Tensor, min_val=-1.0, max_val=1.0, inplace: bool = False) -> Tensor:
     """F.hardtanh, Python in torch: the limits compared, `inplace` tested, then the arguments
     handed to the C++ hardtanh or hardtanh_."""
     if F.truth(F.python_compare(">", min_val, max_val)):
         raise errors.value_error("min_val cannot be greater than max_val")
     inplace = F.truth(inplace)
-    _, bound = schemas.bind(_CPP_HARDTANH, (x, min_val, max_val), {}, True,
-                            "hardtanh_" if inplace else "hardtanh")
+    name = "hardtanh_" if inplace else "hardtanh"
+    bound = schemas.bind_cpp(f"{name}(Tensor input, Scalar min_val=-1, Scalar max_val=1)", x,
+                             min_val, max_val)
     min_val, max_val = bound["min_val"], bound["max_val"]
     if x.dtype is dtypes.bool_:
         raise errors.runtime("Bool inputs not supported for hardtanh")
@@ -200,8 +196,11 @@ def selu(x: Tensor, inplace: bool = False) -> Tensor:
 
 
 def celu(x: Tensor, alpha=1.0, inplace: bool = False) -> Tensor:
+    """F.celu, Python in torch: `inplace` tested, then torch.celu_ or torch.celu called."""
+    name = "celu_" if F.truth(inplace) else "celu"
+    alpha = schemas.bind_cpp(f"{name}(Tensor self, Scalar alpha=1.0)", x, alpha)["alpha"]
     if alpha == 0:
-        raise errors.runtime("ZeroDivisionError")
+        raise errors.runtime("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _inplace(lambda t: apply(OPS["celu"], t, alpha=alpha, scale=1.0,
                                     input_scale=1.0 / alpha), x, inplace)
 
@@ -227,8 +226,12 @@ def tanhshrink(x: Tensor) -> Tensor:
 
 
 def softshrink(x: Tensor, lambd=0.5) -> Tensor:
-    if lambd < 0:
-        raise errors.runtime(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    if not x.dtype.is_floating_point:
+        raise errors.not_implemented_for("softshrink_check", x.dtype)
+    highest = float(np.finfo(x.dtype.np).max)
+    if not 0 <= lambd <= highest:  # numbers as C++ streams them
+        raise errors.runtime(f"lambda must be in range [0, {highest:g}] for input dtype "
+                             f"{x.dtype.scalar_name}, but found {lambd:g}")
     return apply(OPS["softshrink"], x, lambd=lambd)
 
 
@@ -241,8 +244,12 @@ def logsigmoid(x: Tensor) -> Tensor:
 
 
 def threshold(x: Tensor, threshold, value, inplace: bool = False) -> Tensor:
-    return _inplace(lambda t: apply(OPS["threshold"], t, threshold=threshold, value=value), x,
-                    inplace)
+    """F.threshold, Python in torch: `inplace` tested, then the C++ threshold_ or threshold."""
+    name = "threshold_" if F.truth(inplace) else "threshold"
+    bound = schemas.bind_cpp(f"{name}(Tensor self, Scalar threshold, Scalar value)", x,
+                             threshold, value)
+    return _inplace(lambda t: apply(OPS["threshold"], t, threshold=bound["threshold"],
+                                    value=bound["value"]), x, inplace)
 
 
 def softmin(x, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
@@ -354,18 +361,13 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     return constant_pad_nd(x, pad, 0.0 if value is None else value)
 
 
-@functools.cache
-def _dropout_schema(name: str) -> schemas.Schema:
-    return schemas.parse_schema(f"{name}(Tensor input, float p, bool train)")
-
-
 def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False,
             noise_shape: tuple | None = None) -> Tensor:
     """torch's CPU dropout: a bernoulli(1 - p) mask drawn from the generator, scaled by
     1 / (1 - p), multiplied in; `noise_shape` (feature dropout) draws one per channel. The
     arguments bind first to the C++ function torch's Python code calls."""
     name = ("feature_dropout" if noise_shape else "dropout") + ("_" if inplace else "")
-    _, bound = schemas.bind((_dropout_schema(name),), (x, p, training), {}, True, name)
+    bound = schemas.bind_cpp(f"{name}(Tensor input, float p, bool train)", x, p, training)
     p, training = bound["p"], bound["train"]
     if p < 0.0 or p > 1.0:
         raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -448,11 +450,6 @@ defop("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", _embedding_
           gg, 0, F.reshape(indices, (-1,))), (*indices.shape, gg.shape[1])), None))
 
 
-_CPP_EMBEDDING = (schemas.parse_schema(
-    "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
-    "bool sparse=False)"),)
-
-
 def _rows(weight) -> int:
     """weight.size(0), as torch's Python code asks it."""
     if not isinstance(weight, Tensor):
@@ -473,8 +470,10 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
                 padding_idx, Tensor) else _rows(weight) + padding_idx
     else:
         padding_idx = -1
-    schemas.bind(_CPP_EMBEDDING, (weight, indices, padding_idx, scale_grad_by_freq, sparse), {},
-                 True, "embedding")  # F.embedding hands its arguments to torch.embedding
+    schemas.bind_cpp(  # F.embedding hands its arguments to torch.embedding
+        "embedding(Tensor weight, Tensor indices, int padding_idx=-1, "
+        "bool scale_grad_by_freq=False, bool sparse=False)",
+        weight, indices, padding_idx, scale_grad_by_freq, sparse)
     if indices.dtype not in (dtypes.int64, dtypes.int32):
         raise errors.runtime(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
@@ -576,15 +575,11 @@ defop("native_layer_norm_backward", "NativeLayerNormBackwardBackward0",
       vjp=(_layer_norm_double(0), _layer_norm_double(1), _layer_norm_double(2), None))
 
 
-_CPP_LAYER_NORM = (schemas.parse_schema(
-    "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
-    "float eps=1e-05, bool cudnn_enable=True)"),)
-
-
 def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
     """F.layer_norm, Python in torch: its arguments handed to the C++ torch.layer_norm."""
-    _, bound = schemas.bind(_CPP_LAYER_NORM, (x, normalized_shape, weight, bias, eps), {}, True,
-                            "layer_norm")
+    bound = schemas.bind_cpp(
+        "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
+        "float eps=1e-05, bool cudnn_enable=True)", x, normalized_shape, weight, bias, eps)
     shape, eps = bound["normalized_shape"], bound["eps"]
     if x.shape[x.ndim - len(shape):] != shape or len(shape) > x.ndim:
         raise errors.runtime(
@@ -693,11 +688,6 @@ defop("native_batch_norm_backward", "NativeBatchNormBackwardBackward0",
            None))
 
 
-_CPP_BATCH_NORM = (schemas.parse_schema(
-    "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
-    "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)"),)
-
-
 def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
                training: bool = False, momentum=0.1, eps: float = 1e-5) -> Tensor:
     """F.batch_norm, Python in torch: the batch size checked when training, then the arguments
@@ -711,9 +701,10 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
             raise errors.value_error(
                 "Expected more than 1 value per channel when training, got input size "
                 f"torch.Size([{', '.join(map(str, x.shape))}])")
-    _, bound = schemas.bind(_CPP_BATCH_NORM, (x, weight, bias, running_mean, running_var,
-                                              training, momentum, eps, True), {}, True,
-                            "batch_norm")
+    bound = schemas.bind_cpp(
+        "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+        "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)",
+        x, weight, bias, running_mean, running_var, training, momentum, eps, True)
     momentum, eps = bound["momentum"], bound["eps"]
     channels = x.shape[1] if x.ndim > 1 else 0  # as torch reads it from a 0-D or 1-D input
     for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
@@ -783,10 +774,6 @@ defop("huber_loss_backward", "HuberLossBackwardBackward0", _huber_backward, save
            lambda gg, g, a, b, **k: F.neg(_huber_double_backward(F.mul(gg, g), a, b, **k))))
 
 
-_CPP_HUBER = (schemas.parse_schema(
-    "huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0)"),)
-
-
 def huber_loss(a: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight=None) -> Tensor:
     """F.huber_loss, Python in torch: the size warning, the broadcast and the reduction, then
@@ -798,7 +785,8 @@ def huber_loss(a: Tensor, target: Tensor, reduction: str = "mean", delta: float 
     elif weight.shape != shape:
         raise errors.value_error("Weights and input must have the same size.")
     enum = F.REDUCTIONS.index("none" if weight is not None else reduction)
-    _, bound = schemas.bind(_CPP_HUBER, (a, target, enum, delta), {}, True, "huber_loss")
+    bound = schemas.bind_cpp("huber_loss(Tensor self, Tensor target, int reduction=1, "
+                             "float delta=1.0)", a, target, enum, delta)
     if bound["delta"] <= 0:
         raise errors.runtime("huber_loss does not support non-positive values for delta.")
     common = dtypes.promote(a.dtype, target.dtype)
@@ -809,10 +797,6 @@ def huber_loss(a: Tensor, target: Tensor, reduction: str = "mean", delta: float 
         loss = apply(OPS["huber_loss"], a, target, reduction="none", delta=bound["delta"])
         return F.weighted_loss(loss, weight, shape, reduction, mean_by_weight=False)
     return apply(OPS["huber_loss"], a, target, reduction=reduction, delta=bound["delta"])
-
-
-_CPP_KL_DIV = (schemas.parse_schema(
-    "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False)"),)
 
 
 def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
@@ -829,7 +813,8 @@ def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction:
                        "to behave the same as 'batchmean' in the next major release.")
         if reduction != "batchmean":
             F.checked_reduction(reduction)
-    schemas.bind(_CPP_KL_DIV, (a, target), {"log_target": log_target}, True, "kl_div")
+    schemas.bind_cpp("kl_div(Tensor self, Tensor target, int reduction=1, *, "
+                     "bool log_target=False)", a, target, log_target=log_target)
     if not (a.dtype.is_floating_point and target.dtype.is_floating_point):
         raise errors.runtime("kl_div: Integral inputs not supported.")
     if log_target:
@@ -844,19 +829,20 @@ def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction:
 
 def margin_ranking_loss(a: Tensor, b: Tensor, target: Tensor, margin: float = 0,
                         size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """F.margin_ranking_loss, Python in torch: the reduction read, the dimensions compared,
+    then the arguments handed to the C++ margin_ranking_loss."""
     reduction = F.reduction_of(reduction, size_average, reduce)
-    if a.ndim != b.ndim or a.ndim != target.ndim:
+    if _dim_of(a) != _dim_of(b) or a.ndim != _dim_of(target):
+        sizes = [", ".join(map(str, _size_of(t))) for t in (a, b, target)]
         raise errors.runtime(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
-            f"input1: torch.Size([{', '.join(map(str, a.shape))}]), input2: "
-            f"torch.Size([{', '.join(map(str, b.shape))}]), target: "
-            f"torch.Size([{', '.join(map(str, target.shape))}]) ")
+            f"input1: torch.Size([{sizes[0]}]), input2: torch.Size([{sizes[1]}]), target: "
+            f"torch.Size([{sizes[2]}]) ")
+    margin = schemas.bind_cpp("margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, "
+                              "float margin=0.0, int reduction=1)", a, b, target,
+                              margin)["margin"]
     output = F.clamp(F.add_scalar(F.mul(F.neg(target), F.sub(a, b)), margin), 0, None)
     return F.apply_loss_reduction(output, reduction)
-
-
-_CPP_HINGE = (schemas.parse_schema(
-    "hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=1)"),)
 
 
 def hinge_embedding_loss(a: Tensor, target: Tensor, margin: float = 1.0, size_average=None,
@@ -864,7 +850,8 @@ def hinge_embedding_loss(a: Tensor, target: Tensor, margin: float = 1.0, size_av
     """F.hinge_embedding_loss, Python in torch: the reduction read, then the arguments handed to
     the C++ hinge_embedding_loss, whose `margin - self` fills a tensor like self first."""
     reduction = F.reduction_of(reduction, size_average, reduce)
-    _, bound = schemas.bind(_CPP_HINGE, (a, target, margin), {}, True, "hinge_embedding_loss")
+    bound = schemas.bind_cpp("hinge_embedding_loss(Tensor self, Tensor target, "
+                             "float margin=1.0, int reduction=1)", a, target, margin)
     margin = bound["margin"]
     zeros = F.zeros_for(a)
     margin_clamp = F.clamp(F.sub(F.full_like(a, margin), a), 0, None)
@@ -905,14 +892,18 @@ def poisson_nll_loss(a: Tensor, target: Tensor, log_input: bool = True, full: bo
     return F.apply_loss_reduction(loss, reduction)
 
 
-_CPP_ONES_LIKE = (schemas.parse_schema("ones_like(Tensor self)"),)
-
-
 def _size_of(value) -> tuple:
     """value.size(), as torch's Python code asks it."""
     if not isinstance(value, Tensor):
         raise errors.no_attribute(value, "size")
     return value.shape
+
+
+def _dim_of(value) -> int:
+    """value.dim(), as torch's Python code asks it."""
+    if not isinstance(value, Tensor):
+        raise errors.no_attribute(value, "dim")
+    return value.ndim
 
 
 def gaussian_nll_loss(a, target, var, full: bool = False, eps: float = 1e-6,
@@ -921,7 +912,7 @@ def gaussian_nll_loss(a, target, var, full: bool = False, eps: float = 1e-6,
     if isinstance(var, float):
         if var < 0:
             raise errors.value_error("var has negative entry/entries")
-        schemas.bind(_CPP_ONES_LIKE, (a,), {}, True, "ones_like")
+        schemas.bind_cpp("ones_like(Tensor self)", a)
         var = F.full_like(a, var)
     elif F.truth(declarations.call("torch", "any", F.python_compare("<", var, 0))):
         raise errors.value_error("var has negative entry/entries")
@@ -1001,9 +992,8 @@ for _name, _fn, _signature in (
          "target: .size, input: .size"),
         ("kl_div", kl_div, "input: object, target: object, size_average=None, reduce=None, "
          "reduction='mean', log_target=False"),
-        ("margin_ranking_loss", margin_ranking_loss, "input1, input2, target, margin=0, "
-         "size_average=None, reduce=None, reduction='mean'; input1: .dim, input2: .dim, "
-         "target: .dim"),
+        ("margin_ranking_loss", margin_ranking_loss, "input1: object, input2: object, "
+         "target: object, margin=0, size_average=None, reduce=None, reduction='mean'"),
         ("hinge_embedding_loss", hinge_embedding_loss, "input: object, target: object, margin=1.0, "
          "size_average=None, reduce=None, reduction='mean'"),
         ("cosine_embedding_loss", cosine_embedding_loss, "input1, input2, target, margin=0, "

@@ -195,10 +195,6 @@ def kron(a: Tensor, b: Tensor) -> Tensor:
     return F.unsafe_view(product, tuple(result))
 
 
-_CPP_TENSORDOT = (schemas.parse_schema(
-    "tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other)"),)
-
-
 def _ndim(value) -> int:
     """value.dim(), as torch's Python code asks it."""
     if not isinstance(value, Tensor):
@@ -237,7 +233,8 @@ def _tensordot_dims(a, b, dims) -> tuple:
 def tensordot(a, b, dims=2, out=None) -> Tensor:
     """torch.tensordot, Python in torch: `dims` read, then handed to the C++ tensordot."""
     dims_a, dims_b = _tensordot_dims(a, b, dims)
-    _, bound = schemas.bind(_CPP_TENSORDOT, (a, b, dims_a, dims_b), {}, True, "tensordot")
+    bound = schemas.bind_cpp("tensordot(Tensor self, Tensor other, int[] dims_self, "
+                             "int[] dims_other)", a, b, dims_a, dims_b)
     return contract(a, b, list(bound["dims_self"]), list(bound["dims_other"]))
 
 

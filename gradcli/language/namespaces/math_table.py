@@ -149,8 +149,6 @@ def _functional_entries() -> dict:
         entry("leaky_relu", optionally_inplace(A.leaky_relu),
               "input, negative_slope: Number=0.01, inplace=False" + _INPLACE),
         entry("leaky_relu_", inplace(A.leaky_relu), "input: Tensor, negative_slope: Number=0.01"),
-        entry("elu", optionally_inplace(A.elu), "input, alpha=1.0, inplace=False" + _INPLACE),
-        entry("elu_", inplace(A.elu), "input: Tensor, alpha=1.0"),
         entry("prelu", A.prelu, "input: Tensor, weight: Tensor"),
         entry("silu", optionally_inplace(A.silu), "input, inplace=False" + _INPLACE),
         entry("softplus", A.softplus, "input: Tensor, beta: Number=1.0, threshold: Number=20.0"),
