@@ -45,7 +45,8 @@ def device(spec, index: int | None = None) -> Device:
     if isinstance(spec, Device):
         return spec
     if isinstance(spec, int) and not isinstance(spec, bool):
-        raise errors.runtime("Cannot access accelerator device when none is available.")
+        raise errors.runtime("Device index must not be negative" if spec < 0 else
+                             "Cannot access accelerator device when none is available.")
     if not isinstance(spec, str):
         raise errors.type_error(f"device() received an invalid combination of arguments - got "
                                 f"({errors.type_name(spec)})")

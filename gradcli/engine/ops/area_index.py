@@ -311,12 +311,12 @@ INDEX = {
     "gradcli.engine.ops.pointwise": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_operand clamp cos cosh div div_scalar efficient_zeros erf erf_values exp exp2 "
-            "expm1 filled_like floor floor_divide frac lerp log log10 log1p log2 masked_fill "
-            "masked_filled maximum maybe_multiply minimum mul mul_scalar neg negate pow "
-            "reciprocal remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub "
-            "scalar_tensor sgn sigmoid sign sin sinh sqrt square sub sub_scalar tan tanh trunc "
-            "where wrapped_int xlogy "
+            "check_bool_subtraction check_operand clamp cos cosh div div_scalar efficient_zeros "
+            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac lerp log log10 "
+            "log1p log2 masked_fill masked_filled maximum maybe_multiply minimum mul mul_scalar "
+            "neg negate pow reciprocal remainder round rounded_from_double rsqrt rsub scalar_div "
+            "scalar_sub scalar_tensor sgn sigmoid sign sin sinh sqrt square sub sub_scalar tan "
+            "tanh trunc where wrapped_int xlogy "
         ),
         "row": (
             "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "

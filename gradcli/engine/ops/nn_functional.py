@@ -277,6 +277,11 @@ def normalize(x: Tensor, p=2.0, dim: int = 1, eps: float = 1e-12, out=None) -> T
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    common = dtypes.result_type([x1, x2], STATE.default_dtype)
+    if not common.is_floating_point:
+        raise errors.runtime("expected common dtype to be floating point, yet common dtype is "
+                             f"{common.scalar_name}")
+    x1, x2 = F.to_dtype(x1, common), F.to_dtype(x2, common)  # vector_norm takes no integers
     shape = F.broadcast_shape(x1.shape, x2.shape)
     x1, x2 = F.expand(x1, shape), F.expand(x2, shape)
     norms = []

@@ -521,7 +521,7 @@ __all__ = [
     "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "abs", "sign", "sgn",
     "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf",
     "floor", "ceil", "trunc", "frac", "round", "atan2", "maximum", "minimum", "clamp", "where",
-    "lerp", "masked_fill", "masked_filled",
+    "lerp", "masked_fill", "masked_filled", "check_bool_subtraction",
 ]
 
 Scalar = (bool, int, float)
@@ -596,7 +596,8 @@ def add(a, b, alpha=1):
     return binary("add.Tensor", a, b, **({"alpha": alpha} if alpha != 1 else {}))
 
 
-def _check_bool_subtraction(a, b) -> None:
+def check_bool_subtraction(a, b) -> None:
+    """torch's sub_check: no subtraction with a bool tensor."""
     bools = [isinstance(t, Tensor) and t.dtype is dtypes.bool_ for t in (a, b)]
     if all(bools):
         raise errors.runtime(
@@ -612,7 +613,7 @@ def sub(a, b, alpha=1):
     if type(alpha) is int and alpha == 1 and _plain(a, b):
         return apply(_SUB, a, b)
     extra = {"alpha": alpha} if alpha != 1 else {}
-    _check_bool_subtraction(a, b)
+    check_bool_subtraction(a, b)
     _check_alpha(a, b, alpha)
     if not isinstance(a, Tensor):
         return apply(OPS["rsub.Scalar"], b, a, **extra)
@@ -623,7 +624,7 @@ def sub(a, b, alpha=1):
 def rsub(a, b, alpha=1):
     """torch.rsub: b - alpha * a."""
     extra = {"alpha": alpha} if alpha != 1 else {}
-    _check_bool_subtraction(a, b)
+    check_bool_subtraction(a, b)
     _check_alpha(a, b, alpha)
     if not isinstance(b, Tensor):
         return apply(OPS["rsub.Scalar"], a, b, **extra)

@@ -397,6 +397,8 @@ def cross(a: Tensor, b: Tensor, dim=None) -> Tensor:
 
 
 def dist(a: Tensor, b: Tensor, p=2) -> Tensor:
+    """torch.dist: the norm of a - b (the subtraction's checks first)."""
+    F.check_bool_subtraction(a, b)
     F.broadcast_shape(a.shape, b.shape)
     if not a.dtype.is_floating_point:
         raise errors.runtime("norm(): input dtype should be either floating point or complex. "

@@ -500,22 +500,31 @@ def prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     return apply(OPS["prod.dim_int"], a, dim=dims_of(dim, a.ndim)[0], keepdim=keepdim, dtype=dtype)
 
 
-def _check_nonempty(name: str, a: Tensor, dims: tuple) -> None:
-    if a.numel() == 0:
-        raise errors.index_error(
+def _check_nonempty(name: str, a: Tensor, dim, dims: tuple) -> None:
+    """torch's refusal to reduce an empty tensor over all its dims or over an empty dim (named
+    as the call gave it)."""
+    if a.numel() != 0:
+        return
+    if not dims:
+        raise errors.runtime(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
             "the reduction dim with the 'dim' argument.")
+    given = dim if isinstance(dim, (tuple, list)) else (dim,)
+    empty = next((g for g, d in zip(given, dims) if a.ndim and a.shape[d] == 0), None)
+    if empty is not None:
+        raise errors.index_error(f"{name}(): Expected reduction dim {empty} to have non-zero "
+                                 "size.")
 
 
 def amax(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
-    _check_nonempty("amax", a, dims)
+    _check_nonempty("amax", a, dim, dims)
     return apply(OPS["amax"], a, dim=dims, keepdim=keepdim)
 
 
 def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
-    _check_nonempty("amin", a, dims)
+    _check_nonempty("amin", a, dim, dims)
     return apply(OPS["amin"], a, dim=dims, keepdim=keepdim)
 
 
