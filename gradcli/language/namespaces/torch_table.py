@@ -137,6 +137,7 @@ UTILS = Namespace("torch.utils", {"data": DATA})
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
 OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
 
+
 def _split(ctx, tensor, split_size_or_sections, dim=0):
     """torch.split, Python in torch: `tensor.split(split_size_or_sections, dim)`, whatever
     `tensor` is (a str splits as Python's)."""
