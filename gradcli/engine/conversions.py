@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from gradcli.engine import devices, dtypes, errors
+from gradcli.engine import devices, dtypes, errors, schemas
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
 
@@ -27,23 +28,29 @@ def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
     return F.cast(t, dtype)
 
 
-def to(t: Tensor, *args, dtype=None, device=None, **_options) -> Tensor:
-    """Tensor.to(dtype), .to(other), .to(device), .to(device, dtype): devices are only 'cpu'."""
-    target = dtype
-    devices.place(device)
-    for arg in args:
-        if isinstance(arg, dtypes.DType):
-            target = arg
-        elif isinstance(arg, Tensor):
-            target = arg.dtype
-        elif isinstance(arg, (str, int, devices.Device)) and not isinstance(arg, bool):
-            devices.place(arg)
-        elif arg is not None:
-            raise errors.type_error(
-                "to() received an invalid combination of arguments - got "
-                f"({errors.type_name(arg)}), but expected one of: (torch.dtype dtype) "
-                "(torch.device device, torch.dtype dtype) (Tensor tensor)")
-    return t if target is None else to_dtype(t, target)
+_TO_OPTIONS = "bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None"
+_TO = tuple(schemas.parse_schema(text) for text in (
+    f"to(Tensor self, Device? device=None, ScalarType? dtype=None, {_TO_OPTIONS})",
+    f"to(Tensor self, ScalarType dtype, {_TO_OPTIONS})",
+    f"to(Tensor self, Tensor tensor, {_TO_OPTIONS})"))
+
+
+def to(t: Tensor, *args, **kwargs) -> Tensor:
+    """Tensor.to(device, dtype), .to(dtype), .to(other), bound by torch's parser: devices are
+    only 'cpu'. A Python number stands for the tensor the parser wraps it in (a float is
+    double)."""
+    _, bound = schemas.bind(_TO, args, kwargs, False, "to", numbers_as_tensors=True)
+    devices.place(bound.get("device"))
+    dtype, tensor = bound.get("dtype"), bound.get("tensor")
+    if tensor is not None:
+        dtype = tensor.dtype if isinstance(tensor, Tensor) else (
+            dtypes.scalar_dtype(tensor, dtypes.float64))
+    if dtype is None or dtype is t.dtype:
+        return F.apply_op("_to_copy", t, dtype=t.dtype) if bound["copy"] else t
+    return to_dtype(t, dtype)
+
+
+declare("to", to, variants="method", python="self, *args, **kwargs")
 
 
 def type_(t: Tensor, dtype=None, non_blocking: bool = False):

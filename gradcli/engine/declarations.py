@@ -123,6 +123,14 @@ def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torc
     return impl
 
 
+def call(variant: str, name: str, *args, **kwargs):
+    """torch.NAME(*args, **kwargs) (Tensor.NAME for variant "method", the receiver first) as a
+    program calls it: bound by its parser, then run; what torch's Python code calls."""
+    declaration = DECLARATIONS[variant, name]
+    positional, keywords = declaration.bind(args, kwargs, variant)
+    return declaration(*positional, **keywords)
+
+
 def _targets(impl: Callable, overloads: tuple) -> tuple:
     """For each overload, the impl's parameter names its arguments bind to: the same name when
     the impl has it, else the impl's parameter at the same position."""

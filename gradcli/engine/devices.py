@@ -45,7 +45,8 @@ def device(spec, index: int | None = None) -> Device:
     if isinstance(spec, Device):
         return spec
     if isinstance(spec, int) and not isinstance(spec, bool):
-        raise errors.runtime("Cannot access accelerator device when none is available.")
+        raise errors.runtime("Device index must not be negative" if spec < 0 else
+                             "Cannot access accelerator device when none is available.")
     if not isinstance(spec, str):
         raise errors.type_error(f"device() received an invalid combination of arguments - got "
                                 f"({errors.type_name(spec)})")
@@ -69,3 +70,14 @@ def place(spec) -> None:
         return
     if device(spec).type != "cpu":
         raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
+
+
+def cuda(t, device_spec=None, non_blocking: bool = False, memory_format=None):
+    """Tensor.cuda(): a CPU-only torch's refusals (a device that is not CUDA's is invalid)."""
+    if device_spec is not None and device(device_spec).type != "cuda":
+        raise errors.runtime("Invalid device, must be cuda device")
+    raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
+
+
+declare("cuda", cuda, "cuda(Tensor self, Device? device=None, bool non_blocking=False, *, "
+        "MemoryFormat? memory_format=None)", variants="method")

@@ -17,6 +17,7 @@ class DType:
     np: np.dtype
     category: int
     legacy_name: str  # as in torch.FloatTensor, used by some torch error texts
+    cpp_name: str  # the C++ type's name, as some of torch's kernels' errors name it
 
     @property
     def scalar_name(self) -> str:
@@ -35,15 +36,15 @@ class DType:
         return f"torch.{self.name}"
 
 
-float16 = DType("float16", np.dtype(np.float16), FLOATING, "HalfTensor")
-float32 = DType("float32", np.dtype(np.float32), FLOATING, "FloatTensor")
-float64 = DType("float64", np.dtype(np.float64), FLOATING, "DoubleTensor")
-uint8 = DType("uint8", np.dtype(np.uint8), INTEGRAL, "ByteTensor")
-int8 = DType("int8", np.dtype(np.int8), INTEGRAL, "CharTensor")
-int16 = DType("int16", np.dtype(np.int16), INTEGRAL, "ShortTensor")
-int32 = DType("int32", np.dtype(np.int32), INTEGRAL, "IntTensor")
-int64 = DType("int64", np.dtype(np.int64), INTEGRAL, "LongTensor")
-bool_ = DType("bool", np.dtype(np.bool_), BOOL, "BoolTensor")
+float16 = DType("float16", np.dtype(np.float16), FLOATING, "HalfTensor", "c10::Half")
+float32 = DType("float32", np.dtype(np.float32), FLOATING, "FloatTensor", "float")
+float64 = DType("float64", np.dtype(np.float64), FLOATING, "DoubleTensor", "double")
+uint8 = DType("uint8", np.dtype(np.uint8), INTEGRAL, "ByteTensor", "unsigned char")
+int8 = DType("int8", np.dtype(np.int8), INTEGRAL, "CharTensor", "signed char")
+int16 = DType("int16", np.dtype(np.int16), INTEGRAL, "ShortTensor", "short int")
+int32 = DType("int32", np.dtype(np.int32), INTEGRAL, "IntTensor", "int")
+int64 = DType("int64", np.dtype(np.int64), INTEGRAL, "LongTensor", "long int")
+bool_ = DType("bool", np.dtype(np.bool_), BOOL, "BoolTensor", "bool")
 
 ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
 

@@ -41,11 +41,53 @@ def _label_order(label: str) -> int:
     return ord(label) - ord("A") if label.isupper() else ord(label) - ord("a") + 26
 
 
+def _subscript(n) -> str:
+    """torch's parse_subscript: a label of the sublist format."""
+    if n is Ellipsis:
+        return "..."
+    for low, first in ((0, "A"), (26, "a")):
+        if F.truth(F.python_compare(">=", n, low)) and F.truth(
+                F.python_compare("<", n, low + 26)):
+            if isinstance(n, Tensor):
+                n = n.data.item()
+            if not isinstance(n, int):
+                raise errors.type_error(f"'{errors.type_name(n)}' object cannot be interpreted "
+                                        "as an integer")
+            return chr(ord(first) + n - low)
+    raise errors.value_error("einsum(): subscript in subscript list is not within the valid "
+                             "range [0, 52)")
+
+
+def _items(sublist) -> list:
+    """The items `for s in sublist` gives, or Python's TypeError."""
+    if isinstance(sublist, Tensor):
+        if sublist.ndim == 0:
+            raise errors.type_error("iteration over a 0-d tensor")
+        return [F.select(sublist, 0, i) for i in range(sublist.shape[0])]
+    if not isinstance(sublist, (list, tuple, str)):
+        raise errors.type_error(f"'{errors.type_name(sublist)}' object is not iterable")
+    return list(sublist)
+
+
+def _sublist_equation(arguments: tuple) -> tuple:
+    """einsum(op, sublist, op, sublist, ..., [output sublist]): the equation torch's Python code
+    writes for it, and the operands."""
+    def letters(sublist) -> str:
+        return "".join(_subscript(s) for s in _items(sublist))
+    equation = ",".join(letters(sublist) for sublist in arguments[1::2])
+    if len(arguments) % 2 == 1:
+        return equation + "->" + letters(arguments[-1]), arguments[:-1:2]
+    return equation, arguments[::2]
+
+
 def einsum(*arguments) -> Tensor:
     if len(arguments) < 2:
         raise errors.value_error("einsum(): must specify the equation string and at least one "
                                  "operand, or at least one operand and its subscripts list")
-    equation, *operands = arguments
+    if isinstance(arguments[0], Tensor):
+        equation, operands = _sublist_equation(arguments)
+    else:
+        equation, *operands = arguments
     if not isinstance(equation, str):
         raise errors.type_error("einsum(): argument 'equation' (position 1) must be str, not "
                                 f"{errors.type_name(equation)}")

@@ -23,11 +23,6 @@ CREATE_GRAPH_CYCLE = (
     "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
     "creating the graph to avoid this. If you have to use this function, make sure to reset the "
     ".grad fields of your parameters to None after use to break the cycle and avoid the leak.")
-# How torch names a gradient's dtype in the .grad assignment error (C++ type names).
-_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-             "int32": "int", "int16": "short int", "int8": "signed char",
-             "uint8": "unsigned char", "bool": "bool"}
-
 
 def _shape_text(shape: tuple) -> str:
     return f"torch.Size([{', '.join(str(s) for s in shape)}])"
@@ -186,7 +181,7 @@ def assign_grad(tensor: Tensor, value) -> None:
                                     f"of type {errors.type_name(value)}")
         if value.dtype is not tensor.dtype:
             raise errors.runtime(
-                f"attempting to assign a gradient with dtype '{_CPP_TYPE[value.dtype.name]}' to a "
+                f"attempting to assign a gradient with dtype '{value.dtype.cpp_name}' to a "
                 f"tensor with grad_dtype '{tensor.dtype.scalar_name}'. The "
                 "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
                 "can set the tensor's grad_dtype attribute with a specific dtype, or None to allow "

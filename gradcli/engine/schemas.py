@@ -8,6 +8,7 @@ if only one could take that many arguments, else torch's "invalid combination" l
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,11 +135,17 @@ def _is_number_tensor(value) -> bool:
     return isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad
 
 
+def _unpacks(index: int, value) -> bool:
+    """Whether the parser takes `value` at `index` of an int list: it checks the first element
+    for an int, then unpacks the others as indices (a bool is one)."""
+    return _is_int(value) or (index > 0 and isinstance(value, (bool, np.bool_)))
+
+
 def _int_list(value, sized: bool = True):
     """An int (when `sized`) or a sequence of ints as a tuple, else None."""
     if _is_int(value) and sized:
         return (_as_int(value),)
-    if isinstance(value, (tuple, list)) and all(_is_int(v) for v in value):
+    if isinstance(value, (tuple, list)) and all(_unpacks(i, v) for i, v in enumerate(value)):
         return tuple(_as_int(v) for v in value)
     return None
 
@@ -157,9 +164,8 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     if kind == "int":
         return (True, _as_int(value)) if _is_int(value) and type(value) is not bool else (
             False, value)
-    if kind == "float":
-        return isinstance(value, (int, float, np.floating, np.integer)) and not isinstance(
-            value, bool), value
+    if kind == "float":  # a bool is a Python int here
+        return isinstance(value, (int, float, np.floating, np.integer)), value
     if kind == "bool":
         return isinstance(value, (bool, np.bool_)), value
     if kind == "str":
@@ -181,7 +187,9 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     if kind == "Device":  # a device, its name or an index
         from gradcli.engine.devices import Device
         return isinstance(value, (Device, str)) or type(value) is int, value
-    return True, value  # Layout, MemoryFormat: checked by the function
+    if kind == "MemoryFormat":  # the language has no memory format objects to pass
+        return False, value
+    return True, value  # Layout: checked by the function
 
 
 def _type_name(value) -> str:
@@ -246,7 +254,11 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
         if not ok and param.type == "Tensor[]" and isinstance(value, (tuple, list)):
             require_tensors(value, index)  # torch's parser fails at once, whatever the overload
         if not ok and param.type == "int[]" and isinstance(value, (tuple, list)):
-            wrong = next(i for i, v in enumerate(value) if not _is_int(v))
+            wrong = next(i for i, v in enumerate(value) if not _unpacks(i, v))
+            if wrong == 0:  # the parser looks at the first element only, at any position
+                raise _Mismatch(errors.type_error(
+                    f"{title}(): argument '{shown}' (position {index + 1}) must be tuple of "
+                    f"ints, but found element of type {_type_name(value[0])} at pos 0"))
             raise _Mismatch(errors.type_error(
                 f"{title}(): argument '{shown}' failed to unpack the object at pos {wrong + 1} "
                 f"with error \"type must be tuple of ints,but got {_type_name(value[wrong])}\""))
@@ -275,7 +287,7 @@ def _gather_varargs_intlist(positional: list, args: tuple, title: str) -> tuple:
     spread over the arguments fill it (a later non-int is torch's unpacking error)."""
     if len(positional) == 1 and positional[0].type == "int[]" and not positional[0].sized and (
             args and _is_int(args[0])):
-        wrong = next((i for i, v in enumerate(args) if not _is_int(v)), None)
+        wrong = next((i for i, v in enumerate(args) if not _unpacks(i, v)), None)
         if wrong is not None:
             raise errors.type_error(
                 f"{title}(): argument '{positional[0].name}' failed to unpack the object at pos "
@@ -315,6 +327,18 @@ def bind(schemas: tuple[Schema, ...], args: tuple, kwargs: dict, is_function: bo
     if len(plausible) == 1:
         raise failures[plausible[0]]
     raise errors.type_error(_invalid_combination(schemas, args, kwargs, title, is_function))
+
+
+@functools.cache
+def _cpp_schemas(texts: str | tuple) -> tuple:
+    return tuple(map(parse_schema, (texts,) if isinstance(texts, str) else texts))
+
+
+def bind_cpp(texts: str | tuple, *args, **kwargs) -> dict:
+    """torch's Python code calling the C++ function whose schema (or overloads' schemas) is
+    `texts`, parsed once: {param name: value} as its parser binds `args`, or its TypeError."""
+    overloads = _cpp_schemas(texts)
+    return bind(overloads, args, kwargs, True, overloads[0].name)[1]
 
 
 def method_params(schema: Schema) -> tuple:

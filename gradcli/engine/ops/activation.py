@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, fma, kernels_order, pointwise_order, sleef
+from gradcli.engine import dtypes, errors, fma, kernels_order, pointwise_order, schemas, sleef
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
@@ -255,8 +255,22 @@ def prelu(a: Tensor, weight: Tensor) -> Tensor:
     return apply(OPS["_prelu_kernel"], a, weight)
 
 
-def elu(a: Tensor, alpha=1.0) -> Tensor:
-    return apply(OPS["elu"], a, alpha=alpha, scale=1.0, input_scale=1.0)
+def elu(a: Tensor, alpha=1.0, scale=1.0, input_scale=1.0) -> Tensor:
+    return apply(OPS["elu"], a, alpha=alpha, scale=scale, input_scale=input_scale)
+
+
+_ELU_SCALARS = "Scalar alpha=1, Scalar scale=1, Scalar input_scale=1"
+
+
+def elu_(a: Tensor, alpha=1.0, scale=1.0, input_scale=1.0) -> Tensor:
+    return F.apply_inplace(a, lambda t: elu(t, alpha, scale, input_scale))
+
+
+def functional_elu(a, alpha=1.0, inplace=False) -> Tensor:
+    """F.elu, Python in torch: `inplace` tested, then the C++ elu_ or elu called."""
+    name = "elu_" if F.truth(inplace) else "elu"
+    bound = schemas.bind_cpp(f"{name}(Tensor self, {_ELU_SCALARS})", a, alpha)
+    return (elu_ if name == "elu_" else elu)(a, bound["alpha"])
 
 
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
@@ -395,6 +409,10 @@ declare("log_softmax", log_softmax, "log_softmax(Tensor self, int dim, ScalarTyp
         method=("log_softmax(Tensor self, int dim, ScalarType? dtype=None)",))
 declare("relu", relu, "relu(Tensor self, *, Tensor? out=None)", method=("relu(Tensor self)",))
 declare("prelu", prelu, "prelu(Tensor self, Tensor weight)")
+declare("elu_", elu_, f"elu_(Tensor self, {_ELU_SCALARS})", variants="functional")
+declare("elu", functional_elu, python="input: object, alpha=1.0, inplace=False",
+        variants="functional")
+declare("gelu", gelu, "gelu(Tensor self, *, str approximate='none')", variants="functional")
 
 
 export(__name__, globals())

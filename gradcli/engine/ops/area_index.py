@@ -59,12 +59,12 @@ INDEX = {
     },
     "gradcli.engine.ops.activation": {
         "function": (
-            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_backward elu_double_backward gelu "
-            "gelu_backward gelu_double_backward infinitely_differentiable_silu_backward "
-            "leaky_relu leaky_relu_backward log_softmax log_softmax_backward_data prelu relu "
-            "sigmoid_backward silu silu_backward softmax softmax_backward_data "
-            "softmax_double_backward softplus softplus_backward softplus_double_backward "
-            "tanh_backward threshold_backward "
+            "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_ elu_backward elu_double_backward "
+            "functional_elu gelu gelu_backward gelu_double_backward "
+            "infinitely_differentiable_silu_backward leaky_relu leaky_relu_backward log_softmax "
+            "log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward softmax "
+            "softmax_backward_data softmax_double_backward softplus softplus_backward "
+            "softplus_double_backward tanh_backward threshold_backward "
         ),
         "row": (
             "_log_softmax _log_softmax_backward_data _prelu_kernel _softmax "
@@ -73,8 +73,8 @@ INDEX = {
             "softplus_backward tanh_backward threshold_backward "
         ),
         "declaration": (
-            "method:log_softmax method:prelu method:relu method:softmax torch:log_softmax "
-            "torch:prelu torch:relu torch:softmax "
+            "functional:elu functional:elu_ functional:gelu method:log_softmax method:prelu "
+            "method:relu method:softmax torch:log_softmax torch:prelu torch:relu torch:softmax "
         ),
     },
     "gradcli.engine.ops.arrange": {
@@ -85,7 +85,7 @@ INDEX = {
             "index_fill_ masked_fill_ masked_select meshgrid nan_to_num new_empty new_full "
             "new_ones new_tensor new_zeros repeat_interleave roll rot90 scatter_ scatter_op "
             "select_index storage_offset stride strides swapaxes take tile tril tril_indices triu "
-            "triu_indices unflatten vstack "
+            "triu_indices unflatten unflatten_method vstack "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -115,7 +115,8 @@ INDEX = {
     "gradcli.engine.ops.comparison": {
         "function": (
             "all allclose any bitwise_not compare eq equal ge gt isclose isfinite isinf isnan le "
-            "logical_and logical_binary logical_not logical_or logical_xor lt ne "
+            "logical_and logical_binary logical_not logical_or logical_xor lt ne python_compare "
+            "truth "
         ),
         "row": (
             "all any bitwise_and bitwise_not bitwise_or bitwise_xor eq.Tensor ge.Tensor gt.Tensor "
@@ -258,9 +259,9 @@ INDEX = {
     "gradcli.engine.ops.losses": {
         "function": (
             "EPSILON REDUCTIONS apply_loss_reduction bce_backward binary_cross_entropy "
-            "binary_cross_entropy_with_logits checked_reduction cross_entropy expanded_pair "
-            "full_sum l1_loss legacy_reduction mse_loss mse_loss_backward nll_loss reduction_of "
-            "smooth_l1_backward smooth_l1_loss weighted_loss "
+            "binary_cross_entropy_with_logits check_constant checked_reduction cross_entropy "
+            "expanded_pair full_sum l1_loss legacy_reduction mse_loss mse_loss_backward nll_loss "
+            "reduction_of smooth_l1_backward smooth_l1_loss weighted_loss "
         ),
         "row": (
             "binary_cross_entropy binary_cross_entropy_backward binary_cross_entropy_with_logits "
@@ -311,12 +312,12 @@ INDEX = {
     "gradcli.engine.ops.pointwise": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_operand clamp cos cosh div div_scalar efficient_zeros erf erf_values exp exp2 "
-            "expm1 filled_like floor floor_divide frac lerp log log10 log1p log2 masked_fill "
-            "maximum maybe_multiply minimum mul mul_scalar neg negate pow reciprocal remainder "
-            "round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
-            "sigmoid_values sign sin sinh sqrt square sub sub_scalar tan tanh trunc where "
-            "wrapped_int xlogy "
+            "check_bool_subtraction check_operand clamp cos cosh div div_scalar efficient_zeros "
+            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac lerp log log10 "
+            "log1p log2 masked_fill masked_filled maximum maybe_multiply minimum mul mul_scalar "
+            "neg negate pow reciprocal remainder round rounded_from_double rsqrt rsub scalar_div "
+            "scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh sqrt square sub "
+            "sub_scalar tan tanh trunc where wrapped_int xlogy "
         ),
         "row": (
             "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
@@ -447,7 +448,7 @@ INDEX = {
             "CONVERTERS converter to to_dtype to_numpy type_ "
         ),
         "declaration": (
-            "torch:device "
+            "method:cuda method:to torch:device "
         ),
     },
     "gradcli.engine.creation": {

@@ -265,6 +265,8 @@ def repeat_interleave(a: Tensor, repeats=None, dim=None, output_size=None) -> Te
     source = a if dim is not None else F.reshape(a, (-1,))
     d = F.wrap_dim(dim if dim is not None else 0, source.ndim)
     if isinstance(repeats, Tensor):
+        if repeats.ndim > 1:
+            raise errors.runtime("repeats must be 0-dim or 1-dim tensor")
         counts = repeats.data.astype(np.int64).reshape(-1)
         if counts.size == 1 and source.shape[d] != 1:
             counts = np.repeat(counts, source.shape[d])
@@ -312,6 +314,18 @@ def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
             f"unflatten: Provided sizes {F.size_list(sizes)} don't multiply up to the size of dim "
             f"{dim} ({a.shape[d]}) in the input tensor")
     return F.view(a, a.shape[:d] + tuple(inferred) + a.shape[d + 1:])
+
+
+_UNFLATTEN = "unflatten(Tensor self, int dim, int[] sizes)"
+_CPP_UNFLATTEN = (schemas.parse_schema(_UNFLATTEN),)
+
+
+def unflatten_method(a: Tensor, dim, sizes) -> Tensor:
+    """Tensor.unflatten, Python in torch: `sizes` tested for truth, then the C++ method binds."""
+    if not F.truth(sizes):
+        raise errors.runtime("unflatten: sizes must be non-empty")
+    _, bound = schemas.bind(_CPP_UNFLATTEN, (dim, sizes), {}, False, "unflatten")
+    return unflatten(a, bound["dim"], bound["sizes"])
 
 
 def fliplr(a: Tensor) -> Tensor:
@@ -399,8 +413,8 @@ declare("repeat_interleave", repeat_interleave,
 declare("swapaxes", swapaxes, "swapaxes(Tensor self, int axis0, int axis1)")
 declare("swapdims", swapaxes, "swapdims(Tensor self, int dim0, int dim1)")
 declare("select", select_index, "select(Tensor self, int dim, int index)")
-declare("unflatten", unflatten, "unflatten(Tensor self, int dim, int[] sizes)", variants="torch")
-declare("unflatten", unflatten, python="self, dim, sizes", variants="method")  # Python in torch
+declare("unflatten", unflatten, _UNFLATTEN, variants="torch")
+declare("unflatten", unflatten_method, python="self, dim, sizes", variants="method")
 declare("fliplr", fliplr, "fliplr(Tensor self)")
 declare("flipud", flipud, "flipud(Tensor self)")
 declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")
@@ -646,7 +660,7 @@ def _in_place(function):
     return method
 
 
-masked_fill_ = _in_place(lambda t, mask, value: F.masked_fill(t, mask, value))
+masked_fill_ = _in_place(lambda t, mask, value: F.masked_filled(t, mask, value))
 index_fill_ = _in_place(index_fill)
 scatter_ = _in_place(_scatter_entry)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from gradcli.engine import dtypes, errors
@@ -36,7 +38,7 @@ defop("all", "", lambda a, axis, keepdim: np.all(a, axis=axis, keepdims=keepdim)
       out_dtype=_bool_result)
 
 
-__all__ = ["compare", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
+__all__ = ["compare", "python_compare", "truth", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
            "logical_or", "logical_xor", "logical_not", "bitwise_not", "isnan", "isinf", "isfinite",
            "any", "all", "allclose", "isclose", "equal"]
 
@@ -49,6 +51,38 @@ def compare(name: str, a, b) -> Tensor:
         a, b = b, a
         name = _MIRRORED.get(name, name)
     return F.binary(f"{name}.Tensor", a, b)
+
+
+_SYMBOLS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
+_PYTHON = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+           "==": operator.eq, "!=": operator.ne}
+
+
+def python_compare(op: str, a, b):
+    """Python's `a op b` (op as written: ">") on plain values and tensors: torch's bool tensor
+    when a tensor meets a number or a tensor, else Python's result or its TypeError."""
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        if isinstance(a, (Tensor, bool, int, float)) and isinstance(b, (Tensor, bool, int, float)):
+            return compare(_SYMBOLS[op], a, b)
+        if op in ("==", "!="):
+            return op == "!="
+    try:
+        return _PYTHON[op](a, b)
+    except TypeError:
+        raise errors.type_error(f"'{op}' not supported between instances of "
+                                f"'{errors.type_name(a)}' and '{errors.type_name(b)}'") from None
+
+
+def truth(value) -> bool:
+    """Python's truth of a plain value or a tensor (torch's error unless it has one element)."""
+    if isinstance(value, Tensor):
+        count = value.numel()
+        if count != 1:
+            raise errors.runtime("Boolean value of Tensor with "
+                                 f"{'no values' if count == 0 else 'more than one value'} "
+                                 "is ambiguous")
+        return bool(value.data.reshape(()).item())
+    return bool(value)
 
 
 def _comparison(name: str):

@@ -6,7 +6,6 @@ N-d kernel, and transposed convolutions are the input gradient of the plain one,
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 
@@ -526,14 +525,23 @@ def _as_4d(x: Tensor, name: str):
     return (F.unsqueeze(x, 0), True) if x.ndim == 3 else (x, False)
 
 
-def _check_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode) -> tuple:
+def _check_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode,
+                shape_check=None) -> tuple:
+    """torch's pooling_output_shape for each spatial size (its stride and padding checks), then
+    `shape_check` where given and the output size check of its pool2d_shape_check."""
     for i in range(2):
-        if padding[i] > (dilation[i] * (kernel[i] - 1) + 1) // 2:
+        if stride[i] == 0:
+            raise errors.runtime("stride should not be zero")
+        if padding[i] < 0:
+            raise errors.runtime(f"pad must be non-negative, but got pad: {padding[i]}")
+        if padding[i] > int((dilation[i] * (kernel[i] - 1) + 1) / 2):  # C++'s division
             raise errors.runtime(
                 f"pad should be at most half of effective kernel size, but got pad={padding[i]}, "
                 f"kernel_size={kernel[i]} and dilation={dilation[i]}")
     out = tuple(_pool_out(x.shape[-2 + i], kernel[i], stride[i], padding[i], dilation[i],
                           ceil_mode) for i in range(2))
+    if shape_check is not None:
+        shape_check()
     if any(o < 1 for o in out):
         lead = x.shape[-3]
         raise errors.runtime(
@@ -552,17 +560,11 @@ def max_pool2d_with_indices(x: Tensor, kernel_size, stride=None, padding=0, dila
                             ceil_mode: bool = False):
     kernel, stride, padding = _pool_args(kernel_size, stride, padding)
     dilation = _pairs(dilation, 2)
-    _check_pool(x, kernel, stride, padding, dilation, ceil_mode)
     _as_4d(x, "max_pool2d")
+    _check_pool(x, kernel, stride, padding, dilation, ceil_mode,
+                _pool_shape_check(x, kernel, stride, padding, dilation))
     return apply(OPS["max_pool2d_with_indices"], x, kernel=kernel, stride=stride,
                  padding=padding, dilation=dilation, ceil_mode=bool(ceil_mode))
-
-
-@functools.cache
-def _max_pool_schema(name: str, n: int) -> schemas.Schema:
-    return schemas.parse_schema(
-        f"{name}(Tensor self, int[{n}] kernel_size, int[{n}] stride=[], int[{n}] padding=0, "
-        f"int[{n}] dilation=1, bool ceil_mode=False)")
 
 
 def _max_pool_parsed(n: int, x, kernel_size, stride, padding, dilation, ceil_mode,
@@ -570,8 +572,10 @@ def _max_pool_parsed(n: int, x, kernel_size, stride, padding, dilation, ceil_mod
     """F.max_poolNd hands its arguments to torch.max_poolNd (or ..._with_indices): that C++
     function's parser checks them, then its own code the input's dimensions."""
     name = f"max_pool{n}d" + ("_with_indices" if return_indices else "")
-    schemas.bind((_max_pool_schema(name, n),), (x, kernel_size, [] if stride is None else stride,
-                                                padding, dilation, ceil_mode), {}, True, name)
+    schemas.bind_cpp(f"{name}(Tensor self, int[{n}] kernel_size, int[{n}] stride=[], "
+                     f"int[{n}] padding=0, int[{n}] dilation=1, bool ceil_mode=False)",
+                     x, kernel_size, [] if stride is None else stride, padding, dilation,
+                     ceil_mode)
     if n == 1 and x.ndim not in (2, 3):
         raise errors.runtime("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
                              f"dim batch size for input, but got:{F.size_list(x.shape)}")
@@ -598,12 +602,36 @@ def max_pool1d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     return (values, F.squeeze(indices, -2)) if return_indices else values
 
 
+def _pool_shape_check(x: Tensor, kernel, stride, padding, dilation=(1, 1)):
+    """torch's pool2d_shape_check, before its output size check."""
+    def check():
+        if kernel[0] <= 0 or kernel[1] <= 0:
+            raise errors.runtime(f"kernel size should be greater than zero, but got kH: "
+                                 f"{kernel[0]} kW: {kernel[1]}")
+        if stride[0] <= 0 or stride[1] <= 0:
+            raise errors.runtime(f"stride should be greater than zero, but got dH: {stride[0]} "
+                                 f"dW: {stride[1]}")
+        if dilation[0] <= 0 or dilation[1] <= 0:
+            raise errors.runtime(f"dilation should be greater than zero, but got dilationH: "
+                                 f"{dilation[0]} dilationW: {dilation[1]}")
+        if x.ndim not in (3, 4) or 0 in x.shape[1:]:
+            raise errors.runtime("Expected 3D or 4D (batch mode) tensor with optional 0 dim "
+                                 f"batch size for input, but got:{_sizes(x.shape)}")
+        if kernel[1] // 2 < padding[1] or kernel[0] // 2 < padding[0]:
+            raise errors.runtime(
+                f"pad should be smaller than or equal to half of kernel size, but got padW = "
+                f"{padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}")
+    return check
+
+
 def avg_pool2d(x: Tensor, kernel_size, stride=(), padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None) -> Tensor:
     kernel, stride, padding = _pool_args(kernel_size, stride, padding)
     if divisor_override is not None and divisor_override == 0:
         raise errors.runtime("divisor must be not zero")
-    _check_pool(x, kernel, stride, padding, (1, 1), ceil_mode)
+    F.size_at(x, -3)  # torch reads the input's sizes first
+    _check_pool(x, kernel, stride, padding, (1, 1), ceil_mode,
+                _pool_shape_check(x, kernel, stride, padding))
     x4, unbatched = _as_4d(x, "avg_pool2d")
     y = apply(OPS["avg_pool2d"], x4, kernel=kernel, stride=stride, padding=padding,
               ceil_mode=bool(ceil_mode), count_include_pad=bool(count_include_pad),
@@ -611,29 +639,74 @@ def avg_pool2d(x: Tensor, kernel_size, stride=(), padding=0, ceil_mode: bool = F
     return F.squeeze(y, 0) if unbatched else y
 
 
+def _check_1d(x: Tensor, name: str, **arguments) -> None:
+    """torch's checkDimRange (2 or 3 dimensions) and check1d of a 1-d pooling function."""
+    if x.ndim not in (2, 3):
+        raise errors.runtime(f"Expected 2 to 3 dimensions, but got {x.ndim}-dimensional tensor "
+                             f"for argument #1 'self' (while checking arguments for {name})")
+    for argument, value in arguments.items():
+        if isinstance(value, (tuple, list)) and len(value) != 1:
+            raise errors.runtime(f"{name}() argument '{argument}' should contain one int (got "
+                                 f"{len(value)})")
+
+
 def avg_pool1d(x: Tensor, kernel_size, stride=(), padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True) -> Tensor:
+    _check_1d(x, "avg_pool1d", kernel_size=kernel_size, stride=stride or kernel_size,
+              padding=padding)
     kernel, stride, padding = _pool_args(kernel_size, stride, padding, 1)
     y = avg_pool2d(F.unsqueeze(x, -2), (1, kernel[0]), (1, stride[0]), (0, padding[0]),
                    ceil_mode, count_include_pad)
     return F.squeeze(y, -2)
 
 
+def _list_with_default(output_size, shape: tuple):
+    """torch's _list_with_default: an int as it is, else the sizes with None ones taken from
+    the input's last dimensions."""
+    if isinstance(output_size, int):
+        return output_size
+    if isinstance(output_size, Tensor):
+        if output_size.ndim == 0:
+            raise errors.type_error("len() of a 0-d tensor")
+        output_size = [F.select(output_size, 0, i) for i in range(output_size.shape[0])]
+    if not isinstance(output_size, (tuple, list, str)):
+        raise errors.type_error(f"object of type '{errors.type_name(output_size)}' has no len()")
+    if len(shape) <= len(output_size):
+        raise errors.value_error(f"Input dimension should be at least {len(output_size) + 1}")
+    return [d if v is None else v for v, d in zip(output_size, shape[-len(output_size):])]
+
+
 def adaptive_avg_pool2d(x: Tensor, output_size) -> Tensor:
-    sizes = _pairs(output_size, 2)
-    sizes = tuple(x.shape[-2 + i] if s is None else s for i, s in enumerate(sizes))
+    """F.adaptive_avg_pool2d: None sizes taken from the input, then torch's C++ checks in its
+    order (a 1x1 output is the input's mean over its last two dimensions)."""
+    given = _list_with_default(output_size, x.shape)
+    sizes = schemas.bind_cpp("adaptive_avg_pool2d(Tensor self, int[2] output_size)", x,
+                             given)["output_size"]
+    if not isinstance(given, (tuple, list)):  # an int stands for both sizes
+        sizes = sizes * 2
+    if len(sizes) != 2:
+        raise errors.runtime("adaptive_avg_pool2d: output_size must be 2")
+    if sizes[0] < 0 or sizes[1] < 0:
+        raise errors.runtime("adaptive_avg_pool2d: elements of output_size must be greater than "
+                             f"or equal to 0 but received {{{sizes[0]}, {sizes[1]}}}")
+    if sizes == (1, 1):
+        return F.mean(x, (-1, -2), True)
+    empty = next((d for d in range(1, x.ndim) if x.shape[d] == 0), None)
+    if empty is not None:
+        raise errors.runtime("adaptive_avg_pool2d(): Expected input to have non-zero size for "
+                             f"non-batch dimensions, but input has sizes {_sizes(x.shape)} with "
+                             f"dimension {empty} being empty")
     if x.ndim not in (3, 4):
         raise errors.runtime("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
                              f"{_sizes(x.shape)}")
-    if sizes == (1, 1):
-        return F.mean(x, (-1, -2), True)
     x4, unbatched = _as_4d(x, "adaptive_avg_pool2d")
     y = apply(OPS["_adaptive_avg_pool2d"], x4, output_size=sizes)
     return F.squeeze(y, 0) if unbatched else y
 
 
 def adaptive_avg_pool1d(x: Tensor, output_size) -> Tensor:
-    size = _pairs(output_size, 1)[0]
+    _check_1d(x, "adaptive_avg_pool1d", output_size=output_size)
+    size = output_size[0]
     return F.squeeze(adaptive_avg_pool2d(F.unsqueeze(x, -2), (1, size)), -2)
 
 

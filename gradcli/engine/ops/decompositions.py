@@ -444,21 +444,21 @@ def _matrix_dims(a: Tensor, dim) -> tuple:
 
 def matrix_norm(a: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,
                 dtype=None) -> Tensor:
+    if isinstance(ord, str) and ord not in ("fro", "nuc"):  # torch checks the order first
+        raise errors.runtime(f"linalg.matrix_norm: Order {ord} not supported.")
+    magnitude = None if isinstance(ord, str) else abs(ord)
+    if magnitude not in (None, 1, 2, math.inf):
+        raise errors.runtime(f"linalg.matrix_norm: Order {_number_text(ord)} not supported.")
     if a.ndim < 2:
         raise errors.runtime("linalg.matrix_norm: The input tensor A must have at least 2 "
                              "dimensions.")
     _check_floating("linalg.matrix_norm", a)
     dim0, dim1 = _matrix_dims(a, dim)
-    if isinstance(ord, str):
-        if ord == "fro":
-            return F.vector_norm(a, 2, (dim0, dim1), keepdim, dtype)
-        if ord != "nuc":
-            raise errors.runtime(f"linalg.matrix_norm: Order {ord} not supported.")
+    if ord == "fro":
+        return F.vector_norm(a, 2, (dim0, dim1), keepdim, dtype)
+    if ord == "nuc":
         values = svdvals(_to_last(a, dim0, dim1, dtype))
         return _keep(F.sum(values, -1), dim0, dim1, keepdim)
-    magnitude = abs(ord)
-    if magnitude not in (1, 2, math.inf):
-        raise errors.runtime(f"linalg.matrix_norm: Order {_number_text(ord)} not supported.")
     pick = F.amax if ord > 0 else F.amin
     if magnitude == 2:
         return _keep(pick(svdvals(_to_last(a, dim0, dim1, dtype)), -1), dim0, dim1, keepdim)
@@ -582,6 +582,9 @@ def linalg_svd(a: Tensor, full_matrices: bool = True, *, driver=None) -> tuple:
 
 
 def svd(a: Tensor, some: bool = True, compute_uv: bool = True) -> tuple:
+    if a.ndim < 2:  # torch.svd's own wording, before linalg.svd's checks
+        raise errors.runtime("linalg.svd: input should have at least 2 dimensions, but has "
+                             f"{a.ndim} dimensions instead")
     _check_svd_input(a)
     u, s, vh = apply(OPS["_linalg_svd"], a, full_matrices=not some)
     return F.ReturnTypes("svd", u, s, _mT(vh), fields=("U", "S", "V"))
@@ -608,10 +611,7 @@ def eigvalsh(a: Tensor, UPLO: str = "L") -> Tensor:
 def pinv(a: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
     """linalg.pinv: V diag(1/S) U^H through the SVD, singular values at most
     max(atol, rtol * max(S)) dropped."""
-    if a.ndim < 2:
-        raise errors.runtime("linalg.pinv: The input tensor A must have at least 2 "
-                             "dimensions.")
-    if a.dtype not in (dtypes.float32, dtypes.float64):
+    if a.ndim < 2 or a.dtype not in (dtypes.float32, dtypes.float64):
         raise errors.runtime(f"linalg.pinv({a.dtype.scalar_name}{{{list(a.shape)}}}): expected a "
                              "tensor with 2 or more dimensions of float, double, cfloat or cdouble "
                              "types")

@@ -92,26 +92,25 @@ defop("native_group_norm", "NativeGroupNormBackward0", _group_norm, promote="non
       vjp=(_grad(1), _grad(2), _grad(3)))
 
 
-_CPP_GROUP_NORM = (schemas.parse_schema(
-    "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
-    "float eps=1e-05, bool cudnn_enabled=True)"),)
-
-
 def _verify_batch_size(shape: tuple, num_groups) -> None:
     """torch's `_verify_batch_size([N * C // num_groups, num_groups, *spatial])`, in Python's
-    arithmetic on whatever num_groups is."""
+    arithmetic on whatever num_groups is (a tensor divides as torch's floor_divide)."""
     if isinstance(num_groups, Tensor):
-        return
-    if not isinstance(num_groups, (int, float)):
+        batch = F.floor_divide(shape[0] * shape[1], num_groups)
+        size_prods = F.mul(batch, math.prod(shape[2:]))
+    elif not isinstance(num_groups, (int, float)):
         raise errors.type_error("unsupported operand type(s) for //: 'int' and "
                                 f"'{errors.type_name(num_groups)}'")
-    if num_groups == 0:
+    elif num_groups == 0:
         raise errors.TorchError("ZeroDivisionError", "integer division or modulo by zero"
                                 if isinstance(num_groups, int) else "float floor division by zero")
-    sizes = [shape[0] * shape[1] // num_groups, num_groups, *shape[2:]]
-    if sizes[0] * math.prod(shape[2:]) == 1:
+    else:
+        batch = shape[0] * shape[1] // num_groups
+        size_prods = batch * math.prod(shape[2:])
+    if F.truth(F.python_compare("==", size_prods, 1)):
+        sizes = [v.data.item() if isinstance(v, Tensor) else v for v in (batch, num_groups)]
         raise errors.value_error("Expected more than 1 value per channel when training, got "
-                                 f"input size {sizes}")
+                                 f"input size {[*sizes, *shape[2:]]}")
 
 
 def group_norm(x: Tensor, num_groups, weight=None, bias=None, eps=1e-5) -> Tensor:
@@ -121,7 +120,10 @@ def group_norm(x: Tensor, num_groups, weight=None, bias=None, eps=1e-5) -> Tenso
         raise errors.runtime(f"Expected at least 2 dimensions for input tensor but received "
                              f"{x.ndim}")
     _verify_batch_size(x.shape, num_groups)
-    schemas.bind(_CPP_GROUP_NORM, (x, num_groups, weight, bias, eps), {}, True, "group_norm")
+    bound = schemas.bind_cpp(
+        "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+        "float eps=1e-05, bool cudnn_enabled=True)", x, num_groups, weight, bias, eps)
+    num_groups, eps = bound["num_groups"], bound["eps"]
     channels = x.shape[1]
     if channels % num_groups:
         raise errors.runtime(
@@ -137,5 +139,6 @@ def group_norm(x: Tensor, num_groups, weight=None, bias=None, eps=1e-5) -> Tenso
     return out
 
 
-declare("group_norm", group_norm, python="input, num_groups, weight=None, bias=None, eps=1e-05; "
+declare("group_norm", group_norm, python="input, num_groups, weight: object=None, "
+        "bias: object=None, eps=1e-05; "
         "input: .dim", variants="functional")

@@ -75,9 +75,8 @@ def _check_overlap(t: Tensor) -> None:
 
 
 def _check_fits(t: Tensor, result: Tensor, cast: bool) -> None:
-    if cast and result.dtype.category > t.dtype.category:
-        raise errors.runtime(f"result type {result.dtype.scalar_name} can't be cast to the "
-                             f"desired output type {t.dtype.scalar_name}")
+    if cast:
+        errors.check_cast(result.dtype, t.dtype)
     if result.shape != t.shape:
         wanted = F.broadcast_shape(t.shape, result.shape)
         if wanted != t.shape:

@@ -159,11 +159,6 @@ __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "addmm", "linear", "trac
            "diagonal", "movedim"]
 
 
-_C_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "bool": "bool"}
-
-
 def element_strides(t: Tensor) -> tuple:
     return tuple(s // t.data.itemsize for s in t.data.strides)
 
@@ -174,17 +169,17 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
 
 
 def check_dot(a: Tensor, b: Tensor) -> None:
-    """dot's and vdot's checks: two 1-D tensors of one size and one dtype."""
+    """dot's and vdot's checks: two 1-D tensors of one dtype and one size."""
     if a.ndim != 1 or b.ndim != 1:
         raise errors.runtime(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"dot : expected both vectors to have same dtype, but found "
+                             f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")
     if a.shape != b.shape:
         raise errors.runtime(
             f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to "
             f"have the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements "
             "respectively")
-    if a.dtype is not b.dtype:
-        raise errors.runtime(f"dot : expected both vectors to have same dtype, but found "
-                             f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
@@ -211,8 +206,8 @@ def _check_mm(a: Tensor, b: Tensor) -> None:
                              f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
     if a.dtype is not b.dtype:
         raise errors.runtime(f"expected m1 and m2 to have the same dtype, but got: "
-                             f"{_C_TYPES.get(a.dtype.name, a.dtype.name)} != "
-                             f"{_C_TYPES.get(b.dtype.name, b.dtype.name)}")
+                             f"{a.dtype.cpp_name} != "
+                             f"{b.dtype.cpp_name}")
 
 
 def mm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
@@ -222,7 +217,7 @@ def mm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
 
 
 def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
-    for name, first in (("mat1", a), ("self", bias)):
+    for name, first in (("self", bias), ("mat1", a)):
         if first.dtype is not b.dtype:
             raise errors.runtime(f"{name} and mat2 must have the same dtype, but got "
                                  f"{first.dtype.scalar_name} and {b.dtype.scalar_name}")

@@ -309,16 +309,18 @@ def legacy_reduction(reduction, size_average=None, reduce=None):
 def checked_reduction(reduction) -> str:
     """torch's _Reduction.get_enum: one of REDUCTIONS, or its ValueError."""
     if reduction not in REDUCTIONS:
-        raise errors.value_error(f"{reduction} is not a valid value for reduction")
+        raise errors.value_error(f"{errors.formatted(reduction)} is not a valid value for "
+                                 "reduction")
     return reduction
 
 
 def _legacy(size_average, reduce) -> str:
+    """torch's legacy_get_string, its truth tests in its order."""
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
-    if not reduce:
-        return "none"
-    return "mean" if size_average else "sum"
+    if F.truth(size_average) and F.truth(reduce):
+        return "mean"
+    return "sum" if F.truth(reduce) else "none"
 
 
 def apply_loss_reduction(loss: Tensor, reduction: str) -> Tensor:
@@ -408,7 +410,7 @@ def binary_cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=No
     if target.dtype is not a.dtype:
         raise errors.runtime(
             f"Found dtype {target.dtype.scalar_name} but expected {a.dtype.scalar_name}")
-    _check_constant("binary_cross_entropy", "weight", weight)
+    check_constant("binary_cross_entropy", "weight", weight)
     if weight is not None:
         weight = F.expand(weight, a.shape)
     return apply(OPS["binary_cross_entropy"], a, target, weight, reduction=reduction)
@@ -421,14 +423,16 @@ def binary_cross_entropy_with_logits(a: Tensor, target: Tensor, weight=None, siz
     if target.shape != a.shape:
         raise errors.value_error(f"Target size ({_size_text(target.shape)}) must be the same as "
                                  f"input size ({_size_text(a.shape)})")
-    _check_constant("binary_cross_entropy_with_logits", "weight", weight)
-    _check_constant("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
+    check_constant("binary_cross_entropy_with_logits", "weight", weight)
+    check_constant("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     return apply(OPS["binary_cross_entropy_with_logits"], a, target, weight, pos_weight,
                  reduction=reduction, dtype=target.dtype)
 
 
-def _check_constant(function: str, argument: str, value) -> None:
-    if value is not None and value.requires_grad:
+def check_constant(function: str, argument: str, value) -> None:
+    """torch's autograd refusal of an argument its function has no derivative for, while grad
+    mode is on."""
+    if value is not None and value.requires_grad and STATE.grad_enabled:
         raise errors.runtime(
             f"The function '{function}' is not differentiable with respect to argument "
             f"'{argument}'. This input cannot have requires_grad True.")

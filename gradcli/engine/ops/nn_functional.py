@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, schemas, variance_order
+from gradcli.engine import declarations, dtypes, errors, schemas, variance_order
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -169,8 +169,15 @@ def _inplace(fn, x: Tensor, inplace: bool, *args):
 
 
 def hardtanh(x: Tensor, min_val=-1.0, max_val=1.0, inplace: bool = False) -> Tensor:
-    if min_val > max_val:
+    """F.hardtanh, Python in torch: the limits compared, `inplace` tested, then the arguments
+    handed to the C++ hardtanh or hardtanh_."""
+    if F.truth(F.python_compare(">", min_val, max_val)):
         raise errors.value_error("min_val cannot be greater than max_val")
+    inplace = F.truth(inplace)
+    name = "hardtanh_" if inplace else "hardtanh"
+    bound = schemas.bind_cpp(f"{name}(Tensor input, Scalar min_val=-1, Scalar max_val=1)", x,
+                             min_val, max_val)
+    min_val, max_val = bound["min_val"], bound["max_val"]
     if x.dtype is dtypes.bool_:
         raise errors.runtime("Bool inputs not supported for hardtanh")
     if x.dtype is dtypes.uint8 and (min_val < 0 or max_val < 0):
@@ -189,8 +196,11 @@ def selu(x: Tensor, inplace: bool = False) -> Tensor:
 
 
 def celu(x: Tensor, alpha=1.0, inplace: bool = False) -> Tensor:
+    """F.celu, Python in torch: `inplace` tested, then torch.celu_ or torch.celu called."""
+    name = "celu_" if F.truth(inplace) else "celu"
+    alpha = schemas.bind_cpp(f"{name}(Tensor self, Scalar alpha=1.0)", x, alpha)["alpha"]
     if alpha == 0:
-        raise errors.runtime("ZeroDivisionError")
+        raise errors.runtime("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _inplace(lambda t: apply(OPS["celu"], t, alpha=alpha, scale=1.0,
                                     input_scale=1.0 / alpha), x, inplace)
 
@@ -216,8 +226,12 @@ def tanhshrink(x: Tensor) -> Tensor:
 
 
 def softshrink(x: Tensor, lambd=0.5) -> Tensor:
-    if lambd < 0:
-        raise errors.runtime(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    if not x.dtype.is_floating_point:
+        raise errors.not_implemented_for("softshrink_check", x.dtype)
+    highest = float(np.finfo(x.dtype.np).max)
+    if not 0 <= lambd <= highest:  # numbers as C++ streams them
+        raise errors.runtime(f"lambda must be in range [0, {highest:g}] for input dtype "
+                             f"{x.dtype.scalar_name}, but found {lambd:g}")
     return apply(OPS["softshrink"], x, lambd=lambd)
 
 
@@ -230,18 +244,29 @@ def logsigmoid(x: Tensor) -> Tensor:
 
 
 def threshold(x: Tensor, threshold, value, inplace: bool = False) -> Tensor:
-    return _inplace(lambda t: apply(OPS["threshold"], t, threshold=threshold, value=value), x,
-                    inplace)
+    """F.threshold, Python in torch: `inplace` tested, then the C++ threshold_ or threshold."""
+    name = "threshold_" if F.truth(inplace) else "threshold"
+    bound = schemas.bind_cpp(f"{name}(Tensor self, Scalar threshold, Scalar value)", x,
+                             threshold, value)
+    return _inplace(lambda t: apply(OPS["threshold"], t, threshold=bound["threshold"],
+                                    value=bound["value"]), x, inplace)
 
 
-def softmin(x: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
+def softmin(x, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """F.softmin, Python in torch: input.dim() asked when no dim is given, then the negated
+    input's own softmax method called (its parser checks dim and dtype)."""
     if dim is None:
+        if not isinstance(x, Tensor):
+            raise errors.no_attribute(x, "dim")
         STATE.warn("UserWarning", "Implicit dimension choice for softmin has been deprecated. "
                    "Change the call to include dim=X as an argument.")
         dim = 0 if x.ndim in (0, 1, 3) else 1
-    if dtype is not None:
-        return F.softmax(F.neg(F.to_dtype(x, dtype)), dim)
-    return F.softmax(F.neg(x), dim)
+    if isinstance(x, (bool, int, float)):
+        raise errors.no_attribute(-x, "softmax")
+    if not isinstance(x, Tensor):
+        raise errors.type_error(f"bad operand type for unary -: '{errors.type_name(x)}'")
+    return declarations.call("method", "softmax", F.neg(x), dim,
+                             **({} if dtype is None else {"dtype": dtype}))
 
 
 # ---- distances ----------------------------------------------------------------------------------
@@ -252,6 +277,11 @@ def normalize(x: Tensor, p=2.0, dim: int = 1, eps: float = 1e-12, out=None) -> T
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    common = dtypes.result_type([x1, x2], STATE.default_dtype)
+    if not common.is_floating_point:
+        raise errors.runtime("expected common dtype to be floating point, yet common dtype is "
+                             f"{common.scalar_name}")
+    x1, x2 = F.to_dtype(x1, common), F.to_dtype(x2, common)  # vector_norm takes no integers
     shape = F.broadcast_shape(x1.shape, x2.shape)
     x1, x2 = F.expand(x1, shape), F.expand(x2, shape)
     norms = []
@@ -339,7 +369,11 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
 def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False,
             noise_shape: tuple | None = None) -> Tensor:
     """torch's CPU dropout: a bernoulli(1 - p) mask drawn from the generator, scaled by
-    1 / (1 - p), multiplied in; `noise_shape` (feature dropout) draws one per channel."""
+    1 / (1 - p), multiplied in; `noise_shape` (feature dropout) draws one per channel. The
+    arguments bind first to the C++ function torch's Python code calls."""
+    name = ("feature_dropout" if noise_shape else "dropout") + ("_" if inplace else "")
+    bound = schemas.bind_cpp(f"{name}(Tensor input, float p, bool train)", x, p, training)
+    p, training = bound["p"], bound["train"]
     if p < 0.0 or p > 1.0:
         raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or x.numel() == 0:
@@ -364,9 +398,6 @@ def feature_dropout(spatial: int):
     name = f"dropout{spatial}d"
 
     def run(x: Tensor, p=0.5, training: bool = True, inplace: bool = False) -> Tensor:
-        if p < 0.0 or p > 1.0:
-            raise errors.value_error(f"dropout probability has to be between 0 and 1, but got "
-                                     f"{p}")
         if spatial == 1 and x.ndim not in (2, 3):
             raise errors.runtime(f"dropout1d: Expected 2D or 3D input, but received a {x.ndim}D "
                                  "input. Note that dropout1d exists to provide channel-wise "
@@ -424,31 +455,30 @@ defop("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", _embedding_
           gg, 0, F.reshape(indices, (-1,))), (*indices.shape, gg.shape[1])), None))
 
 
-_CPP_EMBEDDING = (schemas.parse_schema(
-    "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
-    "bool sparse=False)"),)
+def _rows(weight) -> int:
+    """weight.size(0), as torch's Python code asks it."""
+    if not isinstance(weight, Tensor):
+        raise errors.no_attribute(weight, "size")
+    return F.size_at(weight, 0)
 
 
 def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
               norm_type=2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     if padding_idx is not None:
-        if not isinstance(padding_idx, (int, float)):
-            raise errors.type_error("'>' not supported between instances of "
-                                    f"'{errors.type_name(padding_idx)}' and 'int'")
-        if padding_idx != 0 and not isinstance(weight, Tensor):  # torch reads weight.size(0)
-            raise errors.TorchError("AttributeError", f"'{errors.type_name(weight)}' object has "
-                                    "no attribute 'size'")
-        if padding_idx > 0:
-            if padding_idx >= weight.shape[0]:
+        if F.truth(F.python_compare(">", padding_idx, 0)):
+            if F.truth(F.python_compare(">=", padding_idx, _rows(weight))):
                 raise errors.TorchError("AssertionError", "Padding_idx must be within num_embeddings")
-        elif padding_idx < 0:
-            if padding_idx < -weight.shape[0]:
+        elif F.truth(F.python_compare("<", padding_idx, 0)):
+            if F.truth(F.python_compare("<", padding_idx, -_rows(weight))):
                 raise errors.TorchError("AssertionError", "Padding_idx must be within num_embeddings")
-            padding_idx = weight.shape[0] + padding_idx
+            padding_idx = F.add(padding_idx, _rows(weight)) if isinstance(
+                padding_idx, Tensor) else _rows(weight) + padding_idx
     else:
         padding_idx = -1
-    schemas.bind(_CPP_EMBEDDING, (weight, indices, padding_idx, scale_grad_by_freq, sparse), {},
-                 True, "embedding")  # F.embedding hands its arguments to torch.embedding
+    schemas.bind_cpp(  # F.embedding hands its arguments to torch.embedding
+        "embedding(Tensor weight, Tensor indices, int padding_idx=-1, "
+        "bool scale_grad_by_freq=False, bool sparse=False)",
+        weight, indices, padding_idx, scale_grad_by_freq, sparse)
     if indices.dtype not in (dtypes.int64, dtypes.int32):
         raise errors.runtime(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
@@ -560,7 +590,11 @@ defop("native_layer_norm_backward", "NativeLayerNormBackwardBackward0",
 
 
 def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    """F.layer_norm, Python in torch: its arguments handed to the C++ torch.layer_norm."""
+    bound = schemas.bind_cpp(
+        "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
+        "float eps=1e-05, bool cudnn_enable=True)", x, normalized_shape, weight, bias, eps)
+    shape, eps = bound["normalized_shape"], bound["eps"]
     if x.shape[x.ndim - len(shape):] != shape or len(shape) > x.ndim:
         raise errors.runtime(
             f"Given normalized_shape={_sizes(shape)}, expected input with shape "
@@ -670,13 +704,23 @@ defop("native_batch_norm_backward", "NativeBatchNormBackwardBackward0",
 
 def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
                training: bool = False, momentum=0.1, eps: float = 1e-5) -> Tensor:
+    """F.batch_norm, Python in torch: the batch size checked when training, then the arguments
+    handed to the C++ torch.batch_norm and its parser."""
+    training = F.truth(training)
     if training:
-        count = x.numel() // x.shape[1] if x.ndim > 1 else 1
-        if count == 1:
+        size = _size_of(x)  # torch's _verify_batch_size(input.size())
+        if not size:
+            raise errors.index_error("tuple index out of range")
+        if size[0] * math.prod(size[2:]) == 1:
             raise errors.value_error(
                 "Expected more than 1 value per channel when training, got input size "
                 f"torch.Size([{', '.join(map(str, x.shape))}])")
-    channels = x.shape[1]
+    bound = schemas.bind_cpp(
+        "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+        "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)",
+        x, weight, bias, running_mean, running_var, training, momentum, eps, True)
+    momentum, eps = bound["momentum"], bound["eps"]
+    channels = x.shape[1] if x.ndim > 1 else 0  # as torch reads it from a 0-D or 1-D input
     for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
                     ("running_var", running_var)):
         if t is not None and t.numel() != channels:
@@ -684,6 +728,9 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
                 f"{name} should contain {channels} elements not {t.numel()}")
     if not training and (running_mean is None or running_var is None):
         raise errors.runtime("running_mean must be defined in evaluation mode")
+    F.wrap_dim(1, max(x.ndim, 1))  # the channel dimension a 0-D or 1-D input lacks
+    F.check_constant("native_batch_norm", "running_mean", running_mean)
+    F.check_constant("native_batch_norm", "running_var", running_var)
     out, mean, invstd = apply(OPS["native_batch_norm"], x, weight, bias, running_mean,
                               running_var, training=bool(training), eps=eps)
     if training and running_mean is not None and running_var is not None:
@@ -743,26 +790,47 @@ defop("huber_loss_backward", "HuberLossBackwardBackward0", _huber_backward, save
 
 def huber_loss(a: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight=None) -> Tensor:
+    """F.huber_loss, Python in torch: the size warning, the broadcast and the reduction, then
+    the arguments handed to the C++ huber_loss and its parser."""
     shape = a.shape
     a, target, reduction = F.expanded_pair(a, target, reduction)
+    if weight is None:
+        reduction = F.checked_reduction(reduction)
+    elif weight.shape != shape:
+        raise errors.value_error("Weights and input must have the same size.")
+    enum = F.REDUCTIONS.index("none" if weight is not None else reduction)
+    bound = schemas.bind_cpp("huber_loss(Tensor self, Tensor target, int reduction=1, "
+                             "float delta=1.0)", a, target, enum, delta)
+    if bound["delta"] <= 0:
+        raise errors.runtime("huber_loss does not support non-positive values for delta.")
+    common = dtypes.promote(a.dtype, target.dtype)
+    errors.check_cast(common, a.dtype)
+    if not common.is_floating_point:
+        raise errors.not_implemented_for("huber_cpu", common)
     if weight is not None:
-        loss = apply(OPS["huber_loss"], a, target, reduction="none", delta=float(delta))
+        loss = apply(OPS["huber_loss"], a, target, reduction="none", delta=bound["delta"])
         return F.weighted_loss(loss, weight, shape, reduction, mean_by_weight=False)
-    return apply(OPS["huber_loss"], a, target, reduction=F.checked_reduction(reduction),
-                 delta=float(delta))
+    return apply(OPS["huber_loss"], a, target, reduction=reduction, delta=bound["delta"])
 
 
 def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",
            log_target: bool = False) -> Tensor:
+    """F.kl_div, Python in torch: the reduction read, then the arguments handed to the C++
+    kl_div and its parser."""
     if size_average is not None or reduce is not None:
         reduction = F.reduction_of(reduction, size_average, reduce)
-    elif reduction == "mean":
-        STATE.warn("UserWarning", "reduction: 'mean' divides the total loss by both the batch "
-                   "size and the support size.'batchmean' divides only by the batch size, and "
-                   "aligns with the KL div math definition.'mean' will be changed to behave the "
-                   "same as 'batchmean' in the next major release.")
-    elif reduction not in ("batchmean", "none", "sum"):
-        raise errors.value_error(f"{reduction} is not a valid value for reduction")
+    else:
+        if reduction == "mean":
+            STATE.warn("UserWarning", "reduction: 'mean' divides the total loss by both the "
+                       "batch size and the support size.'batchmean' divides only by the batch "
+                       "size, and aligns with the KL div math definition.'mean' will be changed "
+                       "to behave the same as 'batchmean' in the next major release.")
+        if reduction != "batchmean":
+            F.checked_reduction(reduction)
+    schemas.bind_cpp("kl_div(Tensor self, Tensor target, int reduction=1, *, "
+                     "bool log_target=False)", a, target, log_target=log_target)
+    if not (a.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise errors.runtime("kl_div: Integral inputs not supported.")
     if log_target:
         loss = F.mul(F.exp(target), F.sub(target, a))
     else:
@@ -775,22 +843,32 @@ def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction:
 
 def margin_ranking_loss(a: Tensor, b: Tensor, target: Tensor, margin: float = 0,
                         size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """F.margin_ranking_loss, Python in torch: the reduction read, the dimensions compared,
+    then the arguments handed to the C++ margin_ranking_loss."""
     reduction = F.reduction_of(reduction, size_average, reduce)
-    if a.ndim != b.ndim or a.ndim != target.ndim:
+    if _dim_of(a) != _dim_of(b) or a.ndim != _dim_of(target):
+        sizes = [", ".join(map(str, _size_of(t))) for t in (a, b, target)]
         raise errors.runtime(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
-            f"input1: torch.Size([{', '.join(map(str, a.shape))}]), input2: "
-            f"torch.Size([{', '.join(map(str, b.shape))}]), target: "
-            f"torch.Size([{', '.join(map(str, target.shape))}]) ")
+            f"input1: torch.Size([{sizes[0]}]), input2: torch.Size([{sizes[1]}]), target: "
+            f"torch.Size([{sizes[2]}]) ")
+    margin = schemas.bind_cpp("margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, "
+                              "float margin=0.0, int reduction=1)", a, b, target,
+                              margin)["margin"]
     output = F.clamp(F.add_scalar(F.mul(F.neg(target), F.sub(a, b)), margin), 0, None)
     return F.apply_loss_reduction(output, reduction)
 
 
 def hinge_embedding_loss(a: Tensor, target: Tensor, margin: float = 1.0, size_average=None,
                          reduce=None, reduction: str = "mean") -> Tensor:
+    """F.hinge_embedding_loss, Python in torch: the reduction read, then the arguments handed to
+    the C++ hinge_embedding_loss, whose `margin - self` fills a tensor like self first."""
     reduction = F.reduction_of(reduction, size_average, reduce)
+    bound = schemas.bind_cpp("hinge_embedding_loss(Tensor self, Tensor target, "
+                             "float margin=1.0, int reduction=1)", a, target, margin)
+    margin = bound["margin"]
     zeros = F.zeros_for(a)
-    margin_clamp = F.clamp(F.scalar_sub(margin, a), 0, None)
+    margin_clamp = F.clamp(F.sub(F.full_like(a, margin), a), 0, None)
     output_margin = F.where(F.compare("ne", target, 1), margin_clamp, zeros)
     output_self = F.where(F.compare("ne", target, -1), a, zeros)
     return F.apply_loss_reduction(F.add(output_margin, output_self), reduction)
@@ -828,26 +906,49 @@ def poisson_nll_loss(a: Tensor, target: Tensor, log_input: bool = True, full: bo
     return F.apply_loss_reduction(loss, reduction)
 
 
-def gaussian_nll_loss(a: Tensor, target: Tensor, var, full: bool = False, eps: float = 1e-6,
+def _size_of(value) -> tuple:
+    """value.size(), as torch's Python code asks it."""
+    if not isinstance(value, Tensor):
+        raise errors.no_attribute(value, "size")
+    return value.shape
+
+
+def _dim_of(value) -> int:
+    """value.dim(), as torch's Python code asks it."""
+    if not isinstance(value, Tensor):
+        raise errors.no_attribute(value, "dim")
+    return value.ndim
+
+
+def gaussian_nll_loss(a, target, var, full: bool = False, eps: float = 1e-6,
                       reduction: str = "mean") -> Tensor:
-    if not isinstance(var, Tensor):
+    """F.gaussian_nll_loss, Python in torch: its checks in its order."""
+    if isinstance(var, float):
+        if var < 0:
+            raise errors.value_error("var has negative entry/entries")
+        schemas.bind_cpp("ones_like(Tensor self)", a)
         var = F.full_like(a, var)
-    if var.shape != a.shape:
+    elif F.truth(declarations.call("torch", "any", F.python_compare("<", var, 0))):
+        raise errors.value_error("var has negative entry/entries")
+    if _size_of(var) != _size_of(a):
         if a.shape[:-1] == var.shape:
             var = F.unsqueeze(var, -1)
-        elif not (a.shape[:-1] == var.shape[:-1] and var.shape[-1:] == (1,)):
-            raise errors.value_error("var is of incorrect size")
+        elif a.ndim != var.ndim or sum(y for x, y in zip(a.shape, var.shape) if x != y) != 1:
+            raise errors.value_error("var is of incorrect size")  # else heteroscedastic
     if reduction not in ("none", "mean", "sum"):
+        if not isinstance(reduction, str):
+            raise errors.type_error("unsupported operand type(s) for +: "
+                                    f"'{errors.type_name(reduction)}' and 'str'")
         raise errors.value_error(reduction + " is not valid")
-    if np.any(var.data < 0):
-        raise errors.value_error("var has negative entry/entries")
     var = F.clone(var)
     with grad_mode(False):
-        var.data = np.maximum(var.data, var.dtype.np.type(eps))
-        var.bump_version()
+        declarations.call("method", "clamp_", var, min=eps)
+    if not isinstance(target, (Tensor, bool, int, float)):
+        raise errors.type_error("unsupported operand type(s) for -: 'Tensor' and "
+                                f"'{errors.type_name(target)}'")
     diff = F.sub(a, target)
     loss = F.mul_scalar(F.add(F.log(var), F.div(F.mul(diff, diff), var)), 0.5)
-    if full:
+    if F.truth(full):
         loss = F.add_scalar(loss, 0.5 * math.log(2 * math.pi))
     return F.apply_loss_reduction(loss, reduction)
 
@@ -883,11 +984,11 @@ for _name, _fn, _signature in (
         ("celu", celu, "input, alpha=1.0, inplace=False" + _INPLACE),
         ("mish", mish, "input, inplace=False" + _INPLACE),
         ("softsign", softsign, "input; input: .abs"),
-        ("hardtanh", hardtanh, "input, min_val=-1.0, max_val=1.0, inplace=False" + _INPLACE),
+        ("hardtanh", hardtanh, "input: object, min_val=-1.0, max_val=1.0, inplace=False"),
         ("hardsigmoid", hardsigmoid, "input, inplace=False" + _INPLACE),
         ("hardswish", hardswish, "input, inplace=False" + _INPLACE),
         ("tanhshrink", tanhshrink, "input; input: .tanh"),
-        ("softmin", softmin, "input, dim=None, _stacklevel=3, dtype=None; input: .dim"),
+        ("softmin", softmin, "input: object, dim=None, _stacklevel=3, dtype=None"),
         ("normalize", normalize, "input, p=2.0, dim=1, eps=1e-12, out=None; input: .norm"),
         ("pad", pad, "input: Tensor, pad: int[], mode: str='constant', value: float=None"),
         ("dropout", dropout, "input, p=0.5, training=True, inplace=False; p: probability, "
@@ -897,24 +998,24 @@ for _name, _fn, _signature in (
         ("dropout3d", dropout3d, "input, p=0.5, training=True, inplace=False" + _FEATURE),
         ("embedding", embedding, "input: object, weight: object, padding_idx=None, max_norm=None, "
          "norm_type=2.0, scale_grad_by_freq=False, sparse=False"),
-        ("layer_norm", layer_norm, "input, normalized_shape, weight=None, bias=None, eps=1e-05"),
-        ("batch_norm", batch_norm, "input, running_mean, running_var, weight=None, bias=None, "
-         "training=False, momentum=0.1, eps=1e-05"),
+        ("layer_norm", layer_norm, "input: object, normalized_shape, weight: object=None, "
+         "bias: object=None, eps=1e-05"),
+        ("batch_norm", batch_norm, "input: object, running_mean: object, running_var: object, "
+         "weight: object=None, bias: object=None, training=False, momentum=0.1, eps=1e-05"),
         ("huber_loss", huber_loss, "input, target, reduction='mean', delta=1.0, weight=None; "
          "target: .size, input: .size"),
-        ("kl_div", kl_div, "input, target, size_average=None, reduce=None, reduction='mean', "
-         "log_target=False"),
-        ("margin_ranking_loss", margin_ranking_loss, "input1, input2, target, margin=0, "
-         "size_average=None, reduce=None, reduction='mean'; input1: .dim, input2: .dim, "
-         "target: .dim"),
-        ("hinge_embedding_loss", hinge_embedding_loss, "input, target, margin=1.0, "
+        ("kl_div", kl_div, "input: object, target: object, size_average=None, reduce=None, "
+         "reduction='mean', log_target=False"),
+        ("margin_ranking_loss", margin_ranking_loss, "input1: object, input2: object, "
+         "target: object, margin=0, size_average=None, reduce=None, reduction='mean'"),
+        ("hinge_embedding_loss", hinge_embedding_loss, "input: object, target: object, margin=1.0, "
          "size_average=None, reduce=None, reduction='mean'"),
         ("cosine_embedding_loss", cosine_embedding_loss, "input1, input2, target, margin=0, "
          "size_average=None, reduce=None, reduction='mean'"),
         ("poisson_nll_loss", poisson_nll_loss, "input, target, log_input=True, full=False, "
          "size_average=None, eps=1e-08, reduce=None, reduction='mean'"),
-        ("gaussian_nll_loss", gaussian_nll_loss, "input, target, var, full=False, eps=1e-06, "
-         "reduction='mean'"),
+        ("gaussian_nll_loss", gaussian_nll_loss, "input: object, target: object, var, "
+         "full=False, eps=1e-06, reduction='mean'"),
         ("triplet_margin_loss", triplet_margin_loss, "anchor, positive, negative, margin=1.0, "
          "p=2, eps=1e-06, swap=False, size_average=None, reduce=None, reduction='mean'")):
     declare(_name, _fn, python=_signature, variants=_FUNCTIONAL)

@@ -532,15 +532,12 @@ __all__ = [
     "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "abs", "sign", "sgn",
     "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf",
     "floor", "ceil", "trunc", "frac", "round", "atan2", "maximum", "minimum", "clamp", "where",
-    "lerp", "masked_fill",
+    "lerp", "masked_fill", "masked_filled", "check_bool_subtraction",
 ]
 
 Scalar = (bool, int, float)
 _ADD, _SUB, _MUL, _DIV = (OPS[key] for key in ("add.Tensor", "sub.Tensor", "mul.Tensor",
                                                "div.Tensor"))
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "bool": "bool"}
 
 
 def check_operand(name: str, value, position: int = 2, argument: str = "other") -> None:
@@ -588,16 +585,30 @@ def _plain(a, b) -> bool:
         type(b) is Tensor and b.dtype is a.dtype and b.data.shape == a.data.shape)
 
 
+def _check_alpha(a, b, alpha) -> None:
+    """torch's alpha_check against the dtype add and sub compute in."""
+    if type(alpha) is int and alpha == 1:
+        return
+    dtype = dtypes.result_type([a, b], STATE.default_dtype)
+    if isinstance(alpha, (bool, np.bool_)) and dtype is not dtypes.bool_:
+        raise errors.runtime("Boolean alpha only supported for Boolean results.")
+    if not dtype.is_floating_point and isinstance(alpha, (float, np.floating)):
+        raise errors.runtime("For integral input tensors, argument alpha must not be a floating "
+                             "point number.")
+
+
 def add(a, b, alpha=1):
-    if alpha == 1 and _plain(a, b):
+    if type(alpha) is int and alpha == 1 and _plain(a, b):
         return apply(_ADD, a, b)
+    _check_alpha(a, b, alpha)
     if not isinstance(a, Tensor):
         a, b = b, a
     check_operand("add", b)
     return binary("add.Tensor", a, b, **({"alpha": alpha} if alpha != 1 else {}))
 
 
-def _check_bool_subtraction(a, b) -> None:
+def check_bool_subtraction(a, b) -> None:
+    """torch's sub_check: no subtraction with a bool tensor."""
     bools = [isinstance(t, Tensor) and t.dtype is dtypes.bool_ for t in (a, b)]
     if all(bools):
         raise errors.runtime(
@@ -610,10 +621,11 @@ def _check_bool_subtraction(a, b) -> None:
 
 
 def sub(a, b, alpha=1):
-    if alpha == 1 and _plain(a, b):
+    if type(alpha) is int and alpha == 1 and _plain(a, b):
         return apply(_SUB, a, b)
     extra = {"alpha": alpha} if alpha != 1 else {}
-    _check_bool_subtraction(a, b)
+    check_bool_subtraction(a, b)
+    _check_alpha(a, b, alpha)
     if not isinstance(a, Tensor):
         return apply(OPS["rsub.Scalar"], b, a, **extra)
     check_operand("sub", b)
@@ -623,7 +635,8 @@ def sub(a, b, alpha=1):
 def rsub(a, b, alpha=1):
     """torch.rsub: b - alpha * a."""
     extra = {"alpha": alpha} if alpha != 1 else {}
-    _check_bool_subtraction(a, b)
+    check_bool_subtraction(a, b)
+    _check_alpha(a, b, alpha)
     if not isinstance(b, Tensor):
         return apply(OPS["rsub.Scalar"], a, b, **extra)
     return binary("rsub.Tensor", a, b, **extra)
@@ -804,8 +817,8 @@ def where(condition: Tensor, a, b) -> Tensor:
 def lerp(start: Tensor, end: Tensor, weight) -> Tensor:
     for name, other in (("end", end), ("weight", weight)):
         if isinstance(other, Tensor) and other.dtype is not start.dtype:
-            raise errors.runtime(f"expected dtype {_C_NAMES[start.dtype.name]} for `{name}` but "
-                                 f"got dtype {_C_NAMES[other.dtype.name]}")
+            raise errors.runtime(f"expected dtype {start.dtype.cpp_name} for `{name}` but "
+                                 f"got dtype {other.dtype.cpp_name}")
     broadcast_shape(start.shape, end.shape)
     if isinstance(weight, Tensor):
         return apply(OPS["lerp.Tensor"], start, end, weight)
@@ -813,6 +826,13 @@ def lerp(start: Tensor, end: Tensor, weight) -> Tensor:
 
 
 def masked_fill(t: Tensor, mask: Tensor, value) -> Tensor:
+    """Tensor.masked_fill: torch expands the mask and self together first, then fills."""
+    broadcast_shape(mask.shape, t.shape)
+    return masked_filled(t, mask, value)
+
+
+def masked_filled(t: Tensor, mask: Tensor, value) -> Tensor:
+    """masked_fill_'s checks and values, out of place."""
     if isinstance(value, Tensor) and value.ndim != 0:
         raise errors.runtime(
             "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -820,7 +840,7 @@ def masked_fill(t: Tensor, mask: Tensor, value) -> Tensor:
     if mask.dtype is not dtypes.bool_:
         raise errors.runtime(
             f"masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{_C_NAMES[mask.dtype.name]}")
+            f"{mask.dtype.cpp_name}")
     if isinstance(value, Tensor):
         return apply(OPS["masked_fill.Tensor"], t, mask, value)
     return apply(OPS["masked_fill.Scalar"], t, mask, value)

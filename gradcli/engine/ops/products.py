@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import errors, grad_api, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
@@ -195,23 +195,47 @@ def kron(a: Tensor, b: Tensor) -> Tensor:
     return F.unsafe_view(product, tuple(result))
 
 
-def _tensordot_dims(a: Tensor, b: Tensor, dims):
+def _ndim(value) -> int:
+    """value.dim(), as torch's Python code asks it."""
+    if not isinstance(value, Tensor):
+        raise errors.no_attribute(value, "dim")
+    return value.ndim
+
+
+def _tensordot_dims(a, b, dims) -> tuple:
+    """torch.tensordot's Python reading of `dims`: (dims of a, dims of b)."""
+    if not isinstance(dims, (tuple, list, Tensor, int)):
+        raise errors.runtime("tensordot expects dims to be int or tuple[list[int], list[int]] or "
+                             f"list[list[int]] containing two lists, but got dims={dims}")
+    if isinstance(dims, (tuple, list)):
+        if len(dims) != 2:
+            raise errors.value_error(
+                f"not enough values to unpack (expected 2, got {len(dims)})" if len(dims) < 2
+                else "too many values to unpack (expected 2)")
+        return dims[0], dims[1]
     if isinstance(dims, Tensor):
-        dims = dims.data.tolist()
-    if isinstance(dims, int):
-        if dims < 0:
-            raise errors.runtime(f"tensordot expects dims >= 0, but got dims={dims}")
-        if dims > min(a.ndim, b.ndim):
-            raise errors.runtime(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
-        return list(range(a.ndim - dims, a.ndim)), list(range(dims))
-    dims_a, dims_b = dims
-    as_list = (lambda d: [d] if isinstance(d, int) else list(d))
-    return as_list(dims_a), as_list(dims_b)
+        if dims.numel() > 1:
+            if dims.shape[0] != 2:
+                raise errors.TorchError("AssertionError", "dims tensor must have size 2 in first "
+                                        f"dimension, got {dims.shape[0]}")
+            return dims.data[0].tolist(), dims.data[1].tolist()
+        count = int(grad_api.item(dims))
+        if count < 0:  # the message formats the tensor: its one value
+            raise errors.runtime(f"tensordot expects dims >= 0, but got dims={grad_api.item(dims)}")
+        return list(range(-count, 0)), list(range(count))
+    if dims < 0:
+        raise errors.runtime(f"tensordot expects dims >= 0, but got dims={dims}")
+    if dims > min(_ndim(a), _ndim(b)):
+        raise errors.runtime(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+    return list(range(-dims, 0)), list(range(dims))
 
 
-def tensordot(a: Tensor, b: Tensor, dims=2, out=None) -> Tensor:
+def tensordot(a, b, dims=2, out=None) -> Tensor:
+    """torch.tensordot, Python in torch: `dims` read, then handed to the C++ tensordot."""
     dims_a, dims_b = _tensordot_dims(a, b, dims)
-    return contract(a, b, dims_a, dims_b)
+    bound = schemas.bind_cpp("tensordot(Tensor self, Tensor other, int[] dims_self, "
+                             "int[] dims_other)", a, b, dims_a, dims_b)
+    return contract(a, b, list(bound["dims_self"]), list(bound["dims_other"]))
 
 
 def contract(a: Tensor, b: Tensor, dims_a, dims_b) -> Tensor:
@@ -373,6 +397,8 @@ def cross(a: Tensor, b: Tensor, dim=None) -> Tensor:
 
 
 def dist(a: Tensor, b: Tensor, p=2) -> Tensor:
+    """torch.dist: the norm of a - b (the subtraction's checks first)."""
+    F.check_bool_subtraction(a, b)
     F.broadcast_shape(a.shape, b.shape)
     if not a.dtype.is_floating_point:
         raise errors.runtime("norm(): input dtype should be either floating point or complex. "
@@ -424,7 +450,7 @@ _scaled_product("addbmm", addbmm, "batch1", "batch2")
 declare("vdot", vdot, "vdot(Tensor self, Tensor other, *, Tensor? out=None)")
 declare("kron", kron, "kron(Tensor self, Tensor other, *, Tensor? out=None)")
 declare("inner", inner, "inner(Tensor self, Tensor other, *, Tensor? out=None)")
-declare("tensordot", tensordot, variants="torch", python="a, b, dims=2, out=None")
+declare("tensordot", tensordot, variants="torch", python="a: object, b: object, dims=2, out=None")
 declare("multi_dot", multi_dot, "multi_dot(Tensor[] tensors, *, Tensor? out=None)",
         variants="linalg")
 declare("chain_matmul", chain_matmul, variants="torch", python="*matrices, out=None")

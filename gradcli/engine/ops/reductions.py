@@ -7,12 +7,12 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import declarations, dtypes, errors
 from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
 from gradcli.engine.norm_order import two_norm
 from gradcli.engine.product_order import dim_product, whole_product
 from gradcli.engine.variance_order import variance
-from gradcli.engine.declarations import DECLARATIONS, declare
+from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop, not_differentiable
@@ -531,22 +531,31 @@ def prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     return apply(OPS["prod.dim_int"], a, dim=dims_of(dim, a.ndim)[0], keepdim=keepdim, dtype=dtype)
 
 
-def _check_nonempty(name: str, a: Tensor, dims: tuple) -> None:
-    if a.numel() == 0:
-        raise errors.index_error(
+def _check_nonempty(name: str, a: Tensor, dim, dims: tuple) -> None:
+    """torch's refusal to reduce an empty tensor over all its dims or over an empty dim (named
+    as the call gave it)."""
+    if a.numel() != 0:
+        return
+    if not dims:
+        raise errors.runtime(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
             "the reduction dim with the 'dim' argument.")
+    given = dim if isinstance(dim, (tuple, list)) else (dim,)
+    empty = next((g for g, d in zip(given, dims) if a.ndim and a.shape[d] == 0), None)
+    if empty is not None:
+        raise errors.index_error(f"{name}(): Expected reduction dim {empty} to have non-zero "
+                                 "size.")
 
 
 def amax(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
-    _check_nonempty("amax", a, dims)
+    _check_nonempty("amax", a, dim, dims)
     return apply(OPS["amax"], a, dim=dims, keepdim=keepdim)
 
 
 def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
-    _check_nonempty("amin", a, dims)
+    _check_nonempty("amin", a, dim, dims)
     return apply(OPS["amin"], a, dim=dims, keepdim=keepdim)
 
 
@@ -636,15 +645,15 @@ def vector_norm(a: Tensor, ord=2, dim=None, keepdim: bool = False, dtype=None) -
 
 
 def norm(a: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-    """torch.norm / Tensor.norm for vector norms (p a number, or 'fro' over at most two dims)."""
-    if isinstance(p, str):
-        if p != "fro":
-            raise errors.runtime(f"linalg.vector_norm: ord must be a number, got {p}")
-        p = 2
-    # torch's norm hands its arguments to linalg.vector_norm, whose parser checks them
-    declaration = DECLARATIONS["linalg", "vector_norm"]
-    positional, keywords = declaration.bind((a, p, dim, keepdim), {"dtype": dtype}, "linalg")
-    return declaration(*positional, **keywords)
+    """torch.norm / Tensor.norm, Python in torch: an int dim as a list, then linalg.vector_norm
+    (p a number, or 'fro' over at most two dims) or linalg.matrix_norm, whose parsers check."""
+    listed = [dim] if isinstance(dim, int) else dim
+    if isinstance(p, str) and not (p == "fro" and (
+            dim is None or isinstance(dim, int) or len(dim) <= 2)):
+        listed = list(range(a.ndim)) if listed is None else listed
+        return declarations.call("linalg", "matrix_norm", a, p, listed, keepdim, dtype=dtype)
+    order = 2.0 if p is None else 2 if isinstance(p, str) else p
+    return declarations.call("linalg", "vector_norm", a, order, listed, keepdim, dtype=dtype)
 
 
 def _correction(unbiased, correction) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import DECLARATIONS, declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, OPS, defop
@@ -535,11 +535,17 @@ def stack(tensors, dim: int = 0) -> Tensor:
 
 
 def split(a: Tensor, split_size_or_sections, dim: int = 0, op: str = "split.Tensor") -> tuple:
+    """Tensor.split, Python in torch: a one-element tensor size read as int(), then an int to
+    the C++ split, anything else to split_with_sizes (their parsers check)."""
+    if isinstance(split_size_or_sections, Tensor) and split_size_or_sections.numel() == 1:
+        split_size_or_sections = int(split_size_or_sections.data.item())
     if not isinstance(split_size_or_sections, int):
-        # torch's Tensor.split hands anything but an int to split_with_sizes (its parser checks)
         declaration = DECLARATIONS["torch", "split_with_sizes"]
         positional, keywords = declaration.bind((a, split_size_or_sections, dim), {}, "torch")
         return declaration(*positional, **keywords)
+    dim = schemas.bind_cpp(("split(Tensor input, int split_size, int dim=0)",
+                            "split(Tensor input, int[] split_size, int dim=0)"),
+                           a, split_size_or_sections, dim)["dim"]
     if a.ndim == 0:
         raise errors.runtime("split expects at least a 1-dimensional tensor")
     d = wrap_dim(dim, a.ndim)

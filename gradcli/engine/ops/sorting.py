@@ -387,6 +387,8 @@ def _bound(boundaries: np.ndarray, values: np.ndarray, right: bool) -> np.ndarra
     """torch's cus_lower_bound / cus_upper_bound per value: rows of `boundaries` (last dim)
     matched to rows of `values`, or one row for all."""
     size = boundaries.shape[-1]
+    if size == 0 or values.size == 0:  # every value goes before an empty row
+        return np.zeros(values.shape, dtype=np.int64)
     rows = boundaries.reshape(-1, size)
     flat = values.reshape(rows.shape[0] if rows.shape[0] > 1 else 1, -1)
     start = np.zeros(flat.shape, dtype=np.int64)
@@ -418,12 +420,22 @@ def searchsorted(sorted_sequence: Tensor, values, out_int32: bool = False, right
     boundaries = sorted_sequence.data
     if sorter is not None:
         boundaries = np.take_along_axis(boundaries, sorter.data.astype(np.int64), -1)
-    if boundaries.ndim != 1 and (scalar or boundaries.shape[:-1] != array.shape[:-1]):
+    if array.ndim == 0 and boundaries.ndim != 1:
+        raise errors.runtime(
+            "torch.searchsorted(): input value can be a scalar only when boundaries tensor "
+            f"dimension is 1, but we got boundaries tensor dim({boundaries.ndim}) and input "
+            f"value's dim(0) numel({array.size})")
+    if boundaries.ndim == 0:
+        raise errors.runtime("torch.searchsorted(): boundaries tensor should have positive "
+                             "dimension, but got 0 dimension")
+    if boundaries.ndim != 1 and boundaries.shape[:-1] != array.shape[:-1]:
         raise errors.runtime(
             "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
             "dimensions of boundaries tensor and input value tensor must match, but we got "
             f"boundaries tensor {F.size_list(boundaries.shape)} and input value tensor "
             f"{F.size_list(array.shape)}")
+    if sorted_sequence.dtype is dtypes.bool_ and array.dtype == np.bool_:  # their common type
+        raise errors.not_implemented_for("searchsorted_out_cpu", dtypes.bool_)
     dtype = dtypes.int32 if out_int32 else dtypes.int64
     return Tensor(_bound(boundaries, array, bool(right)).astype(dtype.np), dtype)
 

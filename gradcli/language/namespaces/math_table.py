@@ -94,8 +94,6 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
 )))
 
 TENSOR_MATH = layered(declared_entries("method"), worded_as_torch("torch.Tensor", table(
-    entry("to", conversions.to, "self, *args, dtype=None, device=None, non_blocking=False, "
-          "copy=False"),
     entry("type", conversions.type_, "self, dtype=None, non_blocking=False", style="parser"),
     entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype),
           "self, other: Tensor", style="parser"),
@@ -151,10 +149,7 @@ def _functional_entries() -> dict:
         entry("leaky_relu", optionally_inplace(A.leaky_relu),
               "input, negative_slope: Number=0.01, inplace=False" + _INPLACE),
         entry("leaky_relu_", inplace(A.leaky_relu), "input: Tensor, negative_slope: Number=0.01"),
-        entry("elu", optionally_inplace(A.elu), "input, alpha=1.0, inplace=False" + _INPLACE),
-        entry("elu_", inplace(A.elu), "input: Tensor, alpha=1.0"),
         entry("prelu", A.prelu, "input: Tensor, weight: Tensor"),
-        entry("gelu", A.gelu, "input: Tensor, approximate='none'"),
         entry("silu", optionally_inplace(A.silu), "input, inplace=False" + _INPLACE),
         entry("softplus", A.softplus, "input: Tensor, beta: Number=1.0, threshold: Number=20.0"),
         entry("sigmoid", P.sigmoid, "input: .sigmoid"),

@@ -80,8 +80,6 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     no_arguments("tolist", grad_api.tolist),
     entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
-    entry("cuda", lambda t, device, non_blocking, memory_format: devices.place(device or "cuda"),
-          "self, device=None, non_blocking: bool=False, *, memory_format=None"),
     # shapes and indexing
     entry("split", S.split, "self, split_size, dim=0"),
 )), TENSOR_MATH)

@@ -137,6 +137,14 @@ UTILS = Namespace("torch.utils", {"data": DATA})
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
 OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
 
+
+def _split(ctx, tensor, split_size_or_sections, dim=0):
+    """torch.split, Python in torch: `tensor.split(split_size_or_sections, dim)`, whatever
+    `tensor` is (a str splits as Python's)."""
+    from gradcli.language.runtime import attributes
+    return ctx.call(attributes.get(tensor, "split"), [split_size_or_sections, dim], {})
+
+
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
@@ -146,7 +154,7 @@ TORCH_TABLE = layered(table(
     entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
     entry("is_grad_enabled", lambda: STATE.grad_enabled, "", style="noargs",
           qualname="torch.is_grad_enabled"),
-    entry("split", S.split, "tensor: .split, split_size_or_sections, dim=0"),
+    entry("split", _split, "tensor, split_size_or_sections, dim=0", context=True),
 ), SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,

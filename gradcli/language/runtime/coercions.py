@@ -7,6 +7,7 @@ from collections import deque
 
 from gradcli.engine import errors
 from gradcli.engine.creation import TO_SCALAR_WARNING
+from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
@@ -18,12 +19,7 @@ from gradcli.language.runtime.values import DICT_VIEWS, type_name
 def truth(value) -> bool:
     """Python truthiness, with torch's errors for a tensor of zero or several elements."""
     if isinstance(value, Tensor):
-        count = value.numel()
-        if count != 1:
-            raise errors.runtime("Boolean value of Tensor with "
-                                 f"{'no values' if count == 0 else 'more than one value'} "
-                                 "is ambiguous")
-        return bool(value.data.reshape(()).item())
+        return F.truth(value)
     if isinstance(value, TableObject) and value.user_class() is not None:
         for name in ("__bool__", "__len__"):
             method = classes.special_method(value, name)
@@ -64,7 +60,10 @@ def length(obj):
 
 def index(value) -> int:
     """An int from an int or a one-element integral tensor (range bounds, list indices)."""
-    if isinstance(value, Tensor) and value.numel() == 1 and not value.dtype.is_floating_point:
+    if isinstance(value, Tensor):  # torch's Tensor.__index__
+        if value.numel() != 1 or value.dtype.is_floating_point:
+            raise errors.type_error("only integer tensors of a single element can be converted "
+                                    "to an index")
         return int(value.data.reshape(()).item())
     if isinstance(value, int):
         return value

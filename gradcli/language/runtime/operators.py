@@ -59,7 +59,6 @@ _PY_BINARY = {
     "|": operator.or_, "^": operator.xor, "@": operator.matmul, "<<": operator.lshift,
     ">>": operator.rshift,
 }
-_COMPARE = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _PY_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne}
 # Operators on two Python numbers (int or float) that cannot fail but by dividing by zero: the
@@ -214,17 +213,7 @@ def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1):
         result = _user_operator(_COMPARE_DUNDERS[op], a, b)
         if result is not classes.MISSING:
             return result
-    if isinstance(a, Tensor) or isinstance(b, Tensor):
-        if _tensor_operand(a) and _tensor_operand(b):
-            return F.compare(_COMPARE[op], a, b)
-        if op in ("==", "!="):
-            return op == "!="
-    try:
-        return _PY_COMPARE[op](a, b)
-    except TypeError:
-        raise errors.type_error(
-            f"'{op}' not supported between instances of '{type_name(a)}' and '{type_name(b)}'"
-        ) from None
+    return F.python_compare(op, a, b)
 
 
 def _compare_containers(op: str, a, b, room: int):

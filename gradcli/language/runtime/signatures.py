@@ -9,6 +9,7 @@ from typing import Callable
 
 from gradcli.engine import errors
 from gradcli.engine.dtypes import DType
+from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.wording import missing_arguments
 
@@ -104,14 +105,11 @@ def _check_expected(title: str, param: Param, value, position: int | None) -> No
         _check_truth(value)
         return
     if param.expects == "probability":  # `if p < 0.0 or p > 1.0: raise ValueError(...)`
-        if isinstance(value, Tensor):
-            _check_truth(value)  # the truth of the comparison's result
-        elif not isinstance(value, (int, float)):
-            raise errors.type_error(f"'<' not supported between instances of "
-                                    f"'{_shown_type(value)}' and 'float'")
-        elif not 0.0 <= value <= 1.0:
+        if F.truth(F.python_compare("<", value, 0.0)) or F.truth(
+                F.python_compare(">", value, 1.0)):
+            shown = value.data.item() if isinstance(value, Tensor) else value  # as f"{p}" reads
             raise errors.value_error(f"dropout probability has to be between 0 and 1, but got "
-                                     f"{value}")
+                                     f"{shown}")
         return
     if value is None and (param.default is None or param.expects.endswith("?")):
         return
@@ -133,10 +131,8 @@ def _is_true(value) -> bool:
 
 def _check_truth(value) -> None:
     """Python's truth of `value` as torch gives it for a tensor (one element, else an error)."""
-    if isinstance(value, Tensor) and value.numel() != 1:
-        raise errors.runtime("Boolean value of Tensor with no values is ambiguous"
-                             if value.numel() == 0 else
-                             "Boolean value of Tensor with more than one value is ambiguous")
+    if isinstance(value, Tensor):
+        F.truth(value)
 
 
 _NAMED_DEFAULTS = {"None": None, "True": True, "False": False, "()": ()}
