@@ -57,8 +57,10 @@ class Declaration:
         index, bound = schemas.bind(chosen, args, kwargs, is_function, title, hidden, numbers)
         out = bound.pop("out", None)
         if self.numbers_as_tensors and not any(isinstance(v, Tensor) for v in bound.values()):
-            first = next(iter(bound))  # torch.add(3, 0): the number becomes a tensor
-            bound[first] = _number_tensor(bound[first])
+            used = chosen[index] if index < len(chosen) else hidden[index - len(chosen)]
+            first = next((p.name for p in used.params if p.type == "Tensor" and p.name in bound),
+                         next(iter(bound)))
+            bound[first] = _number_tensor(bound[first])  # torch.add(3, 0): a wrapped number
         if index >= len(chosen):  # a deprecated order: the first overload's, by name
             _warn_deprecated(self.name, hidden[index - len(chosen)], chosen, is_function)
             index = 0

@@ -54,6 +54,7 @@ def test_errors_have_torchs_type_and_mostly_its_text():
             continue
         same_type += 1
         same_text += expected == got
-    # Measured floors (the closing note lists what is left): raise them as gaps close.
-    assert same_type / raised >= 0.985, "\n".join(wrong_types[:20])
-    assert same_text / raised >= 0.97, f"{same_text} of {raised} texts equal"
+    # Measured: every type equal, all but 8 of 17,811 texts (the long profile); raise the text
+    # floor as those close.
+    assert same_type == raised, "\n".join(wrong_types[:20])
+    assert same_text / raised >= 0.999, f"{same_text} of {raised} texts equal"
