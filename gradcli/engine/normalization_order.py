@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine.cascade_sum import THREADS
+from gradcli.engine.fma import fma_accumulate
 from gradcli.engine.kernels_order import fma
 
 _CHUNK = 16  # moments_utils' kChunkSize: vectors per Welford chunk
@@ -32,18 +33,32 @@ def supported(x: np.ndarray, *params) -> bool:
         p is None or p.dtype == x.dtype for p in params)
 
 
-def _thread_buffers(batch: int, size: int, dtype, update) -> np.ndarray:
-    """at::parallel_for(0, batch, 1) over THREADS threads, each accumulating its run of rows
-    into a zeroed buffer of `size`: `update(buffers, rows)` takes one row per thread (the
-    threads side by side) and returns the new buffers. Returns one buffer per thread."""
-    chunk = -(-batch // min(THREADS, batch))
-    tasks = -(-batch // chunk)
-    buffers = np.zeros((tasks, size), dtype)
-    for step in range(chunk):
-        rows = np.arange(tasks) * chunk + step
-        rows = rows[rows < batch]
-        buffers[:len(rows)] = update(buffers[:len(rows)], rows)
-    return buffers
+def _thread_runs(batch: int, grain: int) -> list[slice]:
+    """The runs of rows at::parallel_for(0, batch, grain) gives each of THREADS threads (one
+    run unless there are more rows than `grain`)."""
+    if batch <= grain:
+        return [slice(0, batch)]
+    chunk = -(-batch // min(THREADS, -(-batch // grain)))
+    return [slice(first, min(batch, first + chunk)) for first in range(0, batch, chunk)]
+
+
+def _thread_sums(rows: np.ndarray, grain: int = 1) -> np.ndarray:
+    """Each thread's buffer of `buffer + row` over its run of rows, from zero."""
+    return np.stack([np.add.accumulate(rows[run], axis=0)[-1]
+                     for run in _thread_runs(len(rows), grain)])
+
+
+def _thread_fma_sums(p: np.ndarray, q: np.ndarray, grain: int = 1) -> np.ndarray:
+    """Each thread's buffer of `fma(p_row, q_row, buffer)` over its run of rows, from zero: the
+    threads side by side, a shorter run padded with zero products (which change nothing)."""
+    runs = _thread_runs(len(p), grain)
+    steps = runs[0].stop - runs[0].start
+    padded_p = np.zeros((steps, len(runs)) + p.shape[1:], p.dtype)
+    padded_q = np.zeros_like(padded_p)
+    for task, run in enumerate(runs):
+        padded_p[:run.stop - run.start, task] = p[run]
+        padded_q[:run.stop - run.start, task] = q[run]
+    return fma_accumulate(padded_p, padded_q)
 
 
 def _sum_from_zero(buffers: np.ndarray, dtype) -> np.ndarray:
@@ -174,17 +189,14 @@ def layer_norm_backward(dy: np.ndarray, rows: np.ndarray, weight, eps: float, in
     weight's (2) or the bias's (3)."""
     t = rows.dtype.type
     batch, size = rows.shape
+    if index == 3:
+        return _sum_from_zero(_thread_sums(dy), rows.dtype)
     mean, var = rowwise_moments(rows)
     rstd = t(1) / np.sqrt(var + t(eps))
     if index == 1:
         return _layer_norm_input_grad(dy, rows, weight, mean, rstd)
-    if index == 2:
-        normalized = fma(rstd[:, None], rows, (-rstd * mean)[:, None])
-        buffers = _thread_buffers(batch, size, rows.dtype,
-                                  lambda acc, i: fma(dy[i], normalized[i], acc))
-    else:
-        buffers = _thread_buffers(batch, size, rows.dtype, lambda acc, i: acc + dy[i])
-    return _sum_from_zero(buffers, rows.dtype)
+    normalized = fma(rstd[:, None], rows, (-rstd * mean)[:, None])
+    return _sum_from_zero(_thread_fma_sums(dy, normalized), rows.dtype)
 
 
 def _layer_norm_input_grad(dy, rows, weight, mean, rstd):
@@ -217,17 +229,28 @@ def batch_norm_stats(x: np.ndarray):
         mean = (np.add.accumulate(values.astype(np.float64), axis=1)[:, -1] / count).astype(
             x.dtype)
         deviations = values - mean[:, None]
+        if x.dtype == np.float64 and size % 2:
+            return mean, _odd_rows_square_sum(deviations.reshape(channels, batch, size))
         squares = (deviations * deviations).astype(np.float64)
         return mean, np.add.accumulate(squares, axis=1)[:, -1].astype(x.dtype)
+    # measured: torch 2.13 runs these two passes on one thread for two rows, as if their
+    # grain were 2 (the backward's passes split two rows between two threads)
     rows = x[:, :, 0]
-    sums = _thread_buffers(batch, channels, x.dtype, lambda acc, i: rows[i] + acc)
-    mean = (_sum_from_zero(sums, np.float64) / count).astype(x.dtype)
-
-    def squares(acc, i):
-        deviation = rows[i] - mean
-        return fma(deviation, deviation, acc)
-    var_sum = _sum_from_zero(_thread_buffers(batch, channels, x.dtype, squares), np.float64)
+    mean = (_sum_from_zero(_thread_sums(rows, 2), np.float64) / count).astype(x.dtype)
+    deviations = rows - mean
+    var_sum = _sum_from_zero(_thread_fma_sums(deviations, deviations, 2), np.float64)
     return mean, var_sum.astype(x.dtype)
+
+
+def _odd_rows_square_sum(deviations: np.ndarray) -> np.ndarray:
+    """The double sum of squares over (C, N, S) deviations with S odd, as GCC vectorises it:
+    each row's pairs of squares rounded and added in order, its last square fused."""
+    total = np.zeros(deviations.shape[0])
+    for row in deviations.transpose(1, 0, 2):
+        squares = row[:, :-1] * row[:, :-1]
+        total = np.add.accumulate(np.concatenate([total[:, None], squares], axis=1), axis=1)[:, -1]
+        total = fma(row[:, -1], row[:, -1], total)
+    return total
 
 
 def batch_norm_invstd(var_sum: np.ndarray, count: int, eps: float) -> np.ndarray:
@@ -271,25 +294,23 @@ def batch_norm_backward(dy, x, weight, mean, invstd, training: bool, index: int)
     t = x.dtype.type
     count = t(batch * size)
     w = np.ones(channels, x.dtype) if weight is None else weight
+    flat = (batch * channels, size)
     if size > 1:
-        centered = x - mean[None, :, None]
-        flat = (batch * channels, size)
         total = _sum_from_zero(_map_reduce_all(dy.reshape(flat)).reshape(batch, channels),
                                np.float64)
+    else:  # the channels-last kernel stores its sums back as floats
+        total = _sum_from_zero(_thread_sums(dy[:, :, 0]), np.float64).astype(x.dtype)
+    if index == 3:
+        return total.astype(x.dtype)
+    centered = x - mean[None, :, None]
+    if size > 1:
         dotp = _sum_from_zero(_map_reduce_all(centered.reshape(flat), dy.reshape(flat))
                               .reshape(batch, channels), np.float64)
     else:
-        rows_x, rows_dy = x[:, :, 0], dy[:, :, 0]  # the sums are stored back as floats
-        total = _sum_from_zero(_thread_buffers(batch, channels, x.dtype,
-                                               lambda acc, i: acc + rows_dy[i]),
-                               np.float64).astype(x.dtype)
-        dotp = _sum_from_zero(_thread_buffers(
-            batch, channels, x.dtype, lambda acc, i: fma(rows_x[i] - mean, rows_dy[i], acc)),
-            np.float64).astype(x.dtype)
+        dotp = _sum_from_zero(_thread_fma_sums(centered[:, :, 0], dy[:, :, 0]),
+                              np.float64).astype(x.dtype)
     if index == 2:
         return (dotp * invstd).astype(x.dtype)
-    if index == 3:
-        return total.astype(x.dtype)
     if not training:
         return dy * invstd[None, :, None] * w[None, :, None]
     if size > 1:
@@ -299,9 +320,34 @@ def batch_norm_backward(dy, x, weight, mean, invstd, training: bool, index: int)
             None, :, None] * w[None, :, None]
     k = dotp * invstd * invstd / count
     grad_mean = total / count
-    centered = x[:, :, 0] - mean
+    centered = centered[:, :, 0]
     rest = dy[:, :, 0] - grad_mean
     dx = rest - centered * k
     body = channels - channels % lanes(x.dtype)  # whole vectors fused, the tail not
     dx[:, :body] = fma(-centered[:, :body], k[:body], rest[:, :body])
     return (dx * invstd * w)[:, :, None]
+
+
+def batch_norm_backward_expanded(value, x, weight, mean, invstd, training: bool, index: int):
+    """batch_norm_backward_cpu_template's TensorIterator path, which torch takes for a
+    grad_output that is one value expanded (the gradient of .sum()): each channel's dot
+    product summed in double in memory order, nothing vectorised or fused. Its at::sum of the
+    copies of `value` is taken as exact (it is for 1 and other short values)."""
+    batch, channels, size = x.shape
+    t = x.dtype.type
+    count = batch * size
+    total = np.full(channels, t(value) * t(count), x.dtype)
+    if index == 3:
+        return total
+    centered = x - mean[None, :, None]
+    products = (centered * t(value)).transpose(1, 0, 2).reshape(channels, count)
+    dotp = np.add.accumulate(products.astype(np.float64), axis=1)[:, -1]
+    if index == 2:
+        return (dotp * invstd).astype(x.dtype)
+    w = (np.ones(channels, x.dtype) if weight is None else weight)[None, :, None]
+    if not training:
+        return np.full(x.shape, t(value), x.dtype) * invstd[None, :, None] * w
+    k = dotp.astype(x.dtype) * invstd * invstd / t(count)
+    grad_mean = total / t(count)
+    grad = centered * k[None, :, None]
+    return (t(value) - grad_mean[None, :, None] - grad) * invstd[None, :, None] * w

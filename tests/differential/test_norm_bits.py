@@ -74,24 +74,27 @@ BATCH_SHAPES = [(2, 1), (8, 3), (16, 7), (5, 8), (9, 17), (64, 32), (33, 100), (
                 (3, 2, 4, 4), (4, 8, 7, 7), (2, 5, 3, 11), (8, 16, 8, 8)]
 
 
-def _batch_norm_case(rng, shape, dtype, training, affine):
+def _batch_norm_case(rng, shape, dtype, training, affine, summed=False):
+    """One batch_norm compared with torch's; `summed` backpropagates from .sum(), whose
+    expanded gradient sends torch down its generic kernel."""
     channels = shape[1]
     x = (rng.standard_normal(shape) * 10.0 ** rng.integers(-2, 3)
          + rng.standard_normal() * 3).astype(dtype)
     g = rng.standard_normal(shape).astype(dtype)
     params = [rng.standard_normal(channels).astype(dtype) if affine else None for _ in "wb"]
-    running = [rng.standard_normal(channels).astype(dtype), (rng.random(channels) + 0.5).astype(dtype)]
+    running = [rng.standard_normal(channels).astype(dtype),
+               (rng.random(channels) + 0.5).astype(dtype)]
     theirs_in = [torch.from_numpy(a).requires_grad_() if a is not None else None
                  for a in (x, *params)]
     theirs_running = [torch.from_numpy(a.copy()) for a in running]
     theirs = torch.nn.functional.batch_norm(theirs_in[0], *theirs_running, *theirs_in[1:],
                                             training, 0.1, 1e-5)
-    theirs.backward(torch.from_numpy(g))
+    theirs.sum().backward() if summed else theirs.backward(torch.from_numpy(g))
     ours_in = [_tensor(a, True) if a is not None else None for a in (x, *params)]
     ours_running = [_tensor(a) for a in running]
     ours = nn_functional.batch_norm(ours_in[0], *ours_running, *ours_in[1:], training, 0.1,
                                     1e-5)
-    backward(ours, _tensor(g))
+    backward(F.sum(ours)) if summed else backward(ours, _tensor(g))
     pairs = [("out", ours.data, theirs), ("running_mean", ours_running[0].data,
                                           theirs_running[0]),
              ("running_var", ours_running[1].data, theirs_running[1])]
@@ -102,7 +105,8 @@ def _batch_norm_case(rng, shape, dtype, training, affine):
                                         1e-5)
         ours_stats = F.apply_op("native_batch_norm", _tensor(x), None, None, None, None,
                                 training=True, eps=1e-5)
-        pairs += [("mean", ours_stats[1].data, stats[1]), ("invstd", ours_stats[2].data, stats[2])]
+        pairs += [("mean", ours_stats[1].data, stats[1]),
+                  ("invstd", ours_stats[2].data, stats[2])]
     return _differences(pairs)
 
 
@@ -112,8 +116,8 @@ def test_batch_norm_its_statistics_and_gradients_match_torch_bit_for_bit(dtype, 
     rng = np.random.default_rng(43)
     mismatches = []
     for shape in BATCH_SHAPES:
-        for affine in (True, False):
-            found = _batch_norm_case(rng, shape, dtype, training, affine)
+        for affine, summed in ((True, False), (False, False), (True, True)):
+            found = _batch_norm_case(rng, shape, dtype, training, affine, summed)
             if found:
-                mismatches.append((shape, affine, found))
+                mismatches.append((shape, affine, summed, found))
     assert not mismatches

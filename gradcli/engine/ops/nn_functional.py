@@ -599,13 +599,17 @@ def _channels(x):
     return x.reshape(x.shape[0], x.shape[1], -1)
 
 
+def _normalizing_stats(x, mean_in, var_in, training, eps, forward):
+    """The mean and invstd batch_norm's kernels normalize x with."""
+    if not training:
+        return mean_in, normalization_order.eval_invstd(var_in, eps, forward)
+    mean, var_sum = normalization_order.batch_norm_stats(_channels(x))
+    return mean, normalization_order.batch_norm_invstd(var_sum, x.size // x.shape[1], eps)
+
+
 def _batch_norm(x, w, b, mean_in, var_in, training, eps):
     if _exact_batch_norm(x, w, b, mean_in, var_in):
-        if training:
-            mean, var_sum = normalization_order.batch_norm_stats(_channels(x))
-            invstd = normalization_order.batch_norm_invstd(var_sum, x.size // x.shape[1], eps)
-        else:
-            mean, invstd = mean_in, normalization_order.eval_invstd(var_in, eps, forward=True)
+        mean, invstd = _normalizing_stats(x, mean_in, var_in, training, eps, forward=True)
         out = normalization_order.batch_norm_transform(_channels(x), w, b, mean, invstd)
         if training:
             return out.reshape(x.shape), mean, invstd
@@ -655,14 +659,16 @@ def _batch_norm_composite(training, eps, index):
 
 def _batch_norm_backward(g, x, w, b, mean_in, var_in, training, eps, index):
     if _exact_batch_norm(x, w, mean_in, var_in, g):
-        rows = _channels(x)
-        if training:
-            mean, var_sum = normalization_order.batch_norm_stats(rows)
-            invstd = normalization_order.batch_norm_invstd(var_sum, x.size // x.shape[1], eps)
+        mean = invstd = None  # the bias's gradient needs neither
+        if index != 3:
+            mean, invstd = _normalizing_stats(x, mean_in, var_in, training, eps, forward=False)
+        if g.size > 1 and not any(g.strides):  # one value expanded: torch's generic path
+            grad = normalization_order.batch_norm_backward_expanded(
+                g.flat[0], _channels(x), w, mean, invstd, training, index)
         else:
-            mean, invstd = mean_in, normalization_order.eval_invstd(var_in, eps, forward=False)
-        grad = normalization_order.batch_norm_backward(
-            _channels(np.ascontiguousarray(g)), rows, w, mean, invstd, training, index)
+            grad = normalization_order.batch_norm_backward(
+                _channels(np.ascontiguousarray(g)), _channels(x), w, mean, invstd, training,
+                index)
         return grad.reshape(x.shape) if index == 1 else grad
     axes = (0, *range(2, x.ndim))
     wide, gd = x.astype(np.float64), g.astype(np.float64)
