@@ -60,19 +60,50 @@ def fma32(a, b, c) -> np.ndarray:
 _BLOCK = 1 << 16
 
 
+def _doubtful32(s: np.ndarray) -> np.ndarray:
+    """Where the double sum `s` of an exact product and a float may round to the wrong float:
+    on a float midpoint, or in float's subnormal range (an exact zero has its right sign)."""
+    return ((s.view(np.uint64) & _F32_DROPPED_BITS) == _F32_MIDPOINT_BITS) | (
+        (np.abs(s) < _F32_TINY) & (s != 0))
+
+
 def _fma32_block(a, b, c) -> np.ndarray:
     s = np.asarray(np.multiply(a, b, dtype=np.float64))
     if s.shape == np.shape(c):
         np.add(s, c, out=s, dtype=np.float64)
     else:
         s = np.asarray(np.add(s, c, dtype=np.float64))
-    doubtful = ((s.view(np.uint64) & _F32_DROPPED_BITS) == _F32_MIDPOINT_BITS) | (
-        np.abs(s) < _F32_TINY)
+    doubtful = _doubtful32(s)
     if doubtful.any():
         product = np.broadcast_to(np.multiply(a, b, dtype=np.float64), s.shape)[doubtful]
         addend = np.broadcast_to(np.asarray(c, np.float64), s.shape)[doubtful]
         s[doubtful] = _round_to_odd(*_two_sum(product, addend))
     return s.astype(np.float32)
+
+
+def fma_accumulate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """acc = fma(a[k], b[k], acc) for k = 0, 1, ... from acc = 0: a chain of vfmadd along
+    axis 0. A float32 chain runs in double, one add a step (its products are exact there), and
+    is rerun exactly from the first step whose double sum may have rounded it wrongly."""
+    shape = np.broadcast_shapes(a.shape[1:], b.shape[1:])
+    if a.dtype != np.float32:
+        acc = np.zeros(shape, np.float64)
+        for k in range(len(a)):
+            acc = fma64(*np.broadcast_arrays(a[k], b[k], acc))
+        return acc
+    products = np.multiply(a, b, dtype=np.float64)
+    sums = np.empty_like(products)
+    acc = np.zeros(shape, np.float32)
+    for k in range(len(products)):
+        np.add(products[k], acc, out=sums[k])
+        acc = sums[k].astype(np.float32)
+    steps = _doubtful32(sums).reshape(len(sums), -1).any(axis=1)
+    if steps.any():
+        first = int(np.argmax(steps))
+        acc = sums[first - 1].astype(np.float32) if first else np.zeros(shape, np.float32)
+        for k in range(first, len(a)):
+            acc = fma32(a[k], b[k], acc)
+    return acc
 
 
 def fma64(a, b, c) -> np.ndarray:

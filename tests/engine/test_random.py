@@ -15,7 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from gradcli.engine import random as grandom
-from gradcli.engine.fma import fma32, fma64
+from gradcli.engine.fma import fma32, fma64, fma_accumulate
 from gradcli.engine.random import Generator
 
 GOLDEN_DIR = Path(__file__).parents[1] / "golden"
@@ -200,3 +200,17 @@ def test_fma32_is_correctly_rounded(a, b, c):
     neighbours = [np.nextafter(result, np.float32(way)) for way in (-np.inf, np.inf)]
     assert all(abs(Fraction(float(result)) - exact) <= abs(Fraction(float(v)) - exact)
                for v in neighbours)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fma_accumulate_is_a_chain_of_correctly_rounded_fmas(dtype):
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((40, 3, 9)).astype(dtype)
+    b = rng.standard_normal((40, 3, 9)).astype(dtype)
+    a[5:9] = 0  # zero products, and midpoints from integers
+    a[20:30], b[20:30] = rng.integers(-2**12, 2**12, (2, 10, 3, 9)).astype(dtype)
+    a[30:] *= dtype(2.0 ** -70)
+    expected = np.zeros((3, 9), dtype)
+    for k in range(len(a)):
+        expected = (fma32 if dtype == np.float32 else fma64)(a[k], b[k], expected)
+    assert fma_accumulate(a, b).tobytes() == expected.tobytes()

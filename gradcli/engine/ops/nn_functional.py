@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import declarations, dtypes, errors, schemas, variance_order
+from gradcli.engine import (declarations, dtypes, errors, normalization_order, schemas,
+                            variance_order)
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -502,10 +503,21 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
 
 # ---- layer_norm, batch_norm ---------------------------------------------------------------------
 
+def _norm_rows(x, normalized_ndim):
+    """x as torch's contiguous (M, N) rows, one per normalized slice."""
+    return np.ascontiguousarray(x).reshape(math.prod(x.shape[:x.ndim - normalized_ndim]), -1)
+
+
+def _flat(t):
+    return None if t is None else np.ascontiguousarray(t).reshape(-1)
+
+
 def _layer_norm(x, w, b, normalized_ndim, eps):
-    """torch's CPU layer_norm: each row's moments in RowwiseMoments' order (in float32 for
-    float16), rstd = 1 / sqrt(var + eps), then (x - mean) * rstd * weight + bias, the last
-    multiply-add fused (without a weight, (x - mean) * rstd + bias is)."""
+    if normalization_order.supported(x, w, b):
+        out, mean, rstd = normalization_order.layer_norm(_norm_rows(x, normalized_ndim),
+                                                         _flat(w), _flat(b), eps)
+        stats = x.shape[:x.ndim - normalized_ndim] + (1,) * normalized_ndim
+        return out.reshape(x.shape), mean.reshape(stats), rstd.reshape(stats)
     lead = x.shape[:x.ndim - normalized_ndim]
     kept = lead + (1,) * normalized_ndim
     opmath = np.float32 if x.dtype == np.float16 else x.dtype
@@ -547,6 +559,11 @@ def _layer_norm_composite(normalized_ndim, eps, has_w, has_b, index):
 
 
 def _layer_norm_backward(g, x, w, b, normalized_ndim, eps, index):
+    if normalization_order.supported(x, w, g):
+        shape = x.shape if index == 1 else x.shape[x.ndim - normalized_ndim:]
+        return normalization_order.layer_norm_backward(
+            _norm_rows(g, normalized_ndim), _norm_rows(x, normalized_ndim), _flat(w), eps,
+            index).reshape(shape)
     axes = tuple(range(x.ndim - normalized_ndim, x.ndim))
     batch = tuple(range(x.ndim - normalized_ndim))
     wide = x.astype(np.float64)
@@ -613,7 +630,32 @@ def _channel_view(t, ndim):
     return t.reshape((1, -1) + (1,) * (ndim - 2))
 
 
+def _exact_batch_norm(x, *params) -> bool:
+    """Whether normalization_order reproduces torch's kernel: a C-ordered float input with
+    parameters of its dtype."""
+    return normalization_order.supported(x, *params) and x.ndim >= 2 and x.flags.c_contiguous
+
+
+def _channels(x):
+    """x as (N, C, S) rows."""
+    return x.reshape(x.shape[0], x.shape[1], -1)
+
+
+def _normalizing_stats(x, mean_in, var_in, training, eps, forward):
+    """The mean and invstd batch_norm's kernels normalize x with."""
+    if not training:
+        return mean_in, normalization_order.eval_invstd(var_in, eps, forward)
+    mean, var_sum = normalization_order.batch_norm_stats(_channels(x))
+    return mean, normalization_order.batch_norm_invstd(var_sum, x.size // x.shape[1], eps)
+
+
 def _batch_norm(x, w, b, mean_in, var_in, training, eps):
+    if _exact_batch_norm(x, w, b, mean_in, var_in):
+        mean, invstd = _normalizing_stats(x, mean_in, var_in, training, eps, forward=True)
+        out = normalization_order.batch_norm_transform(_channels(x), w, b, mean, invstd)
+        if training:
+            return out.reshape(x.shape), mean, invstd
+        return out.reshape(x.shape), np.zeros(0, x.dtype), np.zeros(0, x.dtype)
     axes = (0, *range(2, x.ndim))
     if training:
         wide = x.astype(np.float64)
@@ -658,6 +700,18 @@ def _batch_norm_composite(training, eps, index):
 
 
 def _batch_norm_backward(g, x, w, b, mean_in, var_in, training, eps, index):
+    if _exact_batch_norm(x, w, mean_in, var_in, g):
+        mean = invstd = None  # the bias's gradient needs neither
+        if index != 3:
+            mean, invstd = _normalizing_stats(x, mean_in, var_in, training, eps, forward=False)
+        if g.size > 1 and not any(g.strides):  # one value expanded: torch's generic path
+            grad = normalization_order.batch_norm_backward_expanded(
+                g.flat[0], _channels(x), w, mean, invstd, training, index)
+        else:
+            grad = normalization_order.batch_norm_backward(
+                _channels(np.ascontiguousarray(g)), _channels(x), w, mean, invstd, training,
+                index)
+        return grad.reshape(x.shape) if index == 1 else grad
     axes = (0, *range(2, x.ndim))
     wide, gd = x.astype(np.float64), g.astype(np.float64)
     if training:
@@ -735,15 +789,24 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
                               running_var, training=bool(training), eps=eps)
     if training and running_mean is not None and running_var is not None:
         # updated inside the op, as torch's kernel does: no version bump
-        n = x.numel() // channels
-        unbiased = (1 / invstd.data.astype(np.float64)) ** 2 - eps
-        unbiased = unbiased * n / (n - 1)
-        m = momentum
-        running_mean.data[...] = (running_mean.data * (1 - m) + mean.data * m).astype(
-            running_mean.dtype.np)
-        running_var.data[...] = (running_var.data * (1 - m) + unbiased * m).astype(
-            running_var.dtype.np)
+        _update_running(x.data, running_mean.data, running_var.data, mean.data, invstd.data,
+                        momentum, eps)
     return out
+
+
+def _update_running(x, running_mean, running_var, mean, invstd, momentum, eps):
+    n = x.size // x.shape[1]
+    if _exact_batch_norm(x, running_mean, running_var):
+        _, var_sum = normalization_order.batch_norm_stats(_channels(x))
+        running_mean[...], running_var[...] = normalization_order.running_stats(
+            running_mean, running_var, mean, var_sum, n, momentum)
+        return
+    unbiased = (1 / invstd.astype(np.float64)) ** 2 - eps
+    unbiased = unbiased * n / (n - 1)
+    running_mean[...] = (running_mean * (1 - momentum) + mean * momentum).astype(
+        running_mean.dtype)
+    running_var[...] = (running_var * (1 - momentum) + unbiased * momentum).astype(
+        running_var.dtype)
 
 
 # ---- losses -------------------------------------------------------------------------------------
