@@ -108,11 +108,13 @@ def row_sum(values: np.ndarray) -> np.ndarray:
 
 
 def _threads() -> int:
-    """torch's intra-op threads: OMP_NUM_THREADS when set, else one per core."""
+    """torch's intra-op threads: one per core, or OMP_NUM_THREADS when set (torch takes no more
+    threads than cores)."""
+    cores = max(1, os.cpu_count() or 1)
     try:
-        return max(1, int(os.environ.get("OMP_NUM_THREADS", "")))
+        return min(max(1, int(os.environ.get("OMP_NUM_THREADS", ""))), cores)
     except ValueError:
-        return max(1, os.cpu_count() or 1)
+        return cores
 
 
 THREADS = _threads()
