@@ -7,13 +7,19 @@ operands that reveal fused products and the summation tree) on torch 2.13.0's CP
 (MKL 2024.2, its naive bmm kernel) running one thread (OMP_NUM_THREADS=1), and
 tests/differential/test_matmul_bits.py re-checks the running machine's set against torch.
 
-Intel (a Xeon with AVX-512): every claimed product is one fused multiply-add chain per entry,
-acc = fma(a[i,k], b[k,j], acc) for k in order from +0, in the shapes and layouts listed in
-`_intel_fma_chain` (sums of at most 384 terms).  addmm's bias is added at the end, except for
-one-row or one-column results (MKL's matrix-vector kernel), which start from it.  On a random
-grid of m, k, n in 1..70 and 100..500 over the four layouts, about 93% of the products are
-claimed and all of those are exact; x @ W.t() with fewer than four output columns (or k >= 24
-m), one-column results of a row-major A, and dot are not reproduced.
+Intel (a Xeon with AVX-512):
+
+* fused chain: each entry is acc = fma(a[i,k], b[k,j], acc) for k in order from +0, in the
+  shapes and layouts listed in `_intel_fma_chain` (sums of at most 384 terms).  addmm's bias
+  is added at the end, except for one-row or one-column results (MKL's matrix-vector kernel),
+  which start from it.
+* sixteen lanes (`sixteen_lanes`): x @ W.t() (and mv) with one row and at most 3 columns or
+  one column and at most 3 rows, K <= 32; addmm's bias is added at the end.
+
+On a random grid of m, k, n in 1..70 and 100..500 over the four layouts, about 93% of the
+products are claimed and all of those are exact.  Not reproduced: x @ W.t() with 2 or 3
+output columns, or one column and 4 or more rows (a small nn.Linear's forward), or k >= 24 m;
+other one-column results of a row-major A; dot (MKL's sdot takes yet another kernel).
 
 AMD (an EPYC, Zen 4, AVX-512):
 
@@ -129,6 +135,18 @@ def fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> n
     return acc
 
 
+def sixteen_lanes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MKL's short dot kernel on Intel: terms 1..K-1 fused into 16 lanes (lane (k - 1) % 16),
+    the lanes halved pairwise (l + l + 8, then + 4, + 2, + 1), then the rounded first term."""
+    lanes = np.zeros((16, a.shape[0], b.shape[1]), np.float32)
+    for i in range(1, a.shape[1]):
+        lane = (i - 1) % 16
+        lanes[lane] = fma32(a[:, i:i + 1], b[i:i + 1, :], lanes[lane])
+    for half in (8, 4, 2, 1):
+        lanes = lanes[:half] + lanes[half:]
+    return lanes[0] + a[:, :1] * b[:1, :]
+
+
 def _bias_first(m: int, n: int, a_row: bool, b_row: bool) -> bool:
     """Whether addmm's bias starts the sums (MKL's first operand not transposed) rather than
     being added to them at the end (a 1x1 result of row-major operands starts from it too)."""
@@ -180,6 +198,9 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
     a_row, b_row = layouts(a_strides or _strides(a), b_strides, m, k, n)
     bias32 = None if bias is None else np.asarray(bias, np.float32)
     if not _AMD:
+        if a_row and (not b_row or n < m) and min(m, n) == 1 and max(m, n) <= 3 and k <= 32:
+            out = sixteen_lanes(a, b)  # x @ W.t() of one row or one column, W at most 3 rows
+            return out if bias32 is None else out + bias32
         if not _intel_fma_chain(m, k, n, a_row, b_row):
             return None
         if bias32 is not None and (m == 1 or n == 1):  # a matrix-vector kernel: y starts as bias
