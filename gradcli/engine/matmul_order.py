@@ -17,10 +17,12 @@ Intel (a Xeon with AVX-512):
   one column and at most 3 rows, K <= 32; addmm's bias is added at the end.
 * dot of at most 8 terms: four lanes without FMA, then (l0 + l1) + (l2 + l3).
 
-On a random grid of m, k, n in 1..70 and 100..500 over the four layouts, about 93% of the
-products are claimed and all of those are exact.  Not reproduced: x @ W.t() with 2 or 3
-output columns, or one column and 4 or more rows (a small nn.Linear's forward), or k >= 24 m;
-other one-column results of a row-major A; dot of more than 8 terms.
+Measured coverage: of 1500 random shapes (m, k, n drawn from 1..70 and 100..500, the four
+layouts, ten operand draws each with and without bias) 1385 (92%) are claimed, all exact; of a
+grid of 840 NN/NT shapes (m up to 32, k 2..64, n up to 32) 613 are claimed, all exact.  Two
+threads (torch's default there) sum these shapes the same way.  Not reproduced: x @ W.t() with
+2 or 3 output columns, or one column and 4 or more rows (a small nn.Linear's forward), or
+k >= 24 m; other one-column results of a row-major A; dot of more than 8 terms.
 
 AMD (an EPYC, Zen 4, AVX-512):
 
