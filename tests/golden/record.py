@@ -7,7 +7,6 @@ and removes golden files whose example no longer exists.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -16,6 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "tests"))
+
+from golden_machine import machine_path, write_records  # noqa: E402
+
 EXAMPLES_DIR = REPO_ROOT / "examples"
 GOLDEN_DIR = REPO_ROOT / "tests" / "golden" / "examples"
 TORCH_VERSION = "2.13.0"
@@ -61,11 +64,10 @@ def main() -> int:
     with ThreadPoolExecutor(max_workers=2) as pool:
         records = list(pool.map(record, examples))
     for example, golden in zip(examples, records):
-        target = golden_path(example)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(golden, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_records(golden_path(example), golden, indent=2)
         print(f"{example.relative_to(REPO_ROOT)}: exit {golden['exit_code']}")
     wanted = {golden_path(example) for example in examples}
+    wanted |= {machine_path(path) for path in wanted if machine_path(path).exists()}
     for stale in sorted(set(GOLDEN_DIR.rglob("*.json")) - wanted):
         stale.unlink()
         print(f"removed stale {stale.relative_to(REPO_ROOT)}")
