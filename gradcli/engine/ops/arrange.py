@@ -729,8 +729,8 @@ def storage_offset(t: Tensor) -> int:
 def _new(fill):
     def factory(t: Tensor, *size, dtype=None, device=None, requires_grad=False, layout=None,
                 pin_memory=False) -> Tensor:
-        shape = F.sizes_arg(size)
         dtype = dtype or t.dtype
+        shape = F.storage(F.size_args(F.sizes_arg(size)), dtype)  # torch's size checks
         return Tensor(np.full(shape, fill, dtype=dtype.np), dtype,
                       requires_grad=bool(requires_grad))
     return factory
@@ -742,7 +742,8 @@ new_zeros, new_ones, new_empty = _new(0), _new(1), _new(0)
 def new_full(t: Tensor, size, fill_value, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False) -> Tensor:
     dtype = dtype or t.dtype
-    return Tensor(np.full(tuple(size), fill_value, dtype=dtype.np), dtype,
+    shape = F.storage(F.size_args(tuple(size)), dtype)
+    return Tensor(np.full(shape, fill_value, dtype=dtype.np), dtype,
                   requires_grad=bool(requires_grad))
 
 

@@ -39,6 +39,9 @@ defop("glu", "GluBackward0", _glu, promote="none", save=(0,), vjp=_glu_vjp,
 def glu(x: Tensor, dim: int = -1) -> Tensor:
     if x.ndim == 0:
         raise errors.runtime("glu does not support scalars because halving size must be even")
+    if not isinstance(dim, int) or isinstance(dim, bool):  # then the C++ parser's check
+        raise errors.type_error(f"glu(): argument 'dim' (position 2) must be int, not "
+                                f"{errors.type_name(dim)}")
     dim = wrap_dim(dim, x.ndim)
     if x.shape[dim] % 2:
         raise errors.runtime(f"Halving dimension must be even, but dimension {dim} is size "
@@ -47,4 +50,4 @@ def glu(x: Tensor, dim: int = -1) -> Tensor:
 
 
 # torch's F.glu is Python: it asks input.dim() first, then calls the C++ glu
-declare("glu", glu, python="input, dim: int=-1; input: .dim", variants="functional")
+declare("glu", glu, python="input, dim=-1; input: .dim", variants="functional")
