@@ -132,6 +132,10 @@ def register_multi_grad_hook(tensors, fn: Callable, mode: str, name: str) -> Mul
     if mode not in ("all", "any"):
         raise errors.value_error(f"Expects mode to be one of ('all', 'any') but got {mode}")
     tensors = tuple(tensors)
+    for t in tensors:  # torch's Python code reads each one's requires_grad first
+        if not isinstance(t, Tensor):
+            raise errors.TorchError("AttributeError", f"'{errors.type_name(t)}' object has no "
+                                    "attribute 'requires_grad'")
     if mode == "any":
         ran: set = set()
 

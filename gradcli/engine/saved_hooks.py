@@ -44,6 +44,13 @@ class SavedTensor:
             self.unpack_fn = unpack
             return
         value = saved_tensor(node, self.slot)
+        if value is None:  # freed by a backward without retain_graph
+            raise errors.runtime(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward.")
         self.packed = pack(Tensor(value.data, value.dtype))
         self.unpack_fn = unpack
         PACKED.setdefault(node, {})[self.slot] = self
