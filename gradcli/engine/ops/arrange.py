@@ -267,6 +267,8 @@ def repeat_interleave(a: Tensor, repeats=None, dim=None, output_size=None) -> Te
     if isinstance(repeats, Tensor):
         if repeats.ndim > 1:
             raise errors.runtime("repeats must be 0-dim or 1-dim tensor")
+        if repeats.dtype not in (dtypes.int64, dtypes.int32):  # its kernel counts in integers
+            raise errors.not_implemented_for("repeat_interleave_cpu", repeats.dtype)
         counts = repeats.data.astype(np.int64).reshape(-1)
         if counts.size == 1 and source.shape[d] != 1:
             counts = np.repeat(counts, source.shape[d])
