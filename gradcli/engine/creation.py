@@ -306,7 +306,10 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
             raise errors.value_error("step must be nonzero")
     if end != start and (end > start) != (step > 0):
         raise errors.runtime("upper bound and lower bound inconsistent with step sign")
-    count = max(math.ceil((end - start) / step), 0)
+    span = (end - start) / step
+    if not math.isfinite(span):
+        raise errors.runtime("invalid size, possible overflow?")
+    count = max(math.ceil(span), 0)
     storage((count,), dtype)
     if not dtype.is_floating_point:
         values = int(start) + int(step) * np.arange(count, dtype=np.int64)
@@ -419,14 +422,24 @@ def _logspace_values(start, end, steps: int, base: float, dtype: dtypes.DType) -
     exponents counted in double up from start for the first half and down from end for the
     second, then C's pow."""
     if steps == 1:
-        return np.array([math.pow(base, float(start))]).astype(dtype.np)
+        return np.array([_c_pow(base, float(start))]).astype(dtype.np)
     first, last = (np.array(v).astype(dtype.np) for v in (start, end))
     step = float(last - first) / (steps - 1) if steps else 0.0
     first, last = float(first), float(last)
     index = np.arange(steps, dtype=np.float64)
     exponent = np.where(index < steps // 2, first + step * index,
                         last - step * (steps - 1 - index))
-    return np.array([math.pow(base, e) for e in exponent.tolist()]).astype(dtype.np)
+    return np.array([_c_pow(base, e) for e in exponent.tolist()]).astype(dtype.np)
+
+
+def _c_pow(base: float, exponent: float) -> float:
+    """C's pow: infinity where the result overflows, NaN off its domain (math.pow raises)."""
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        return -math.inf if base < 0 and exponent % 2 == 1 else math.inf
+    except ValueError:
+        return math.nan
 
 
 def set_default_dtype(dtype: dtypes.DType) -> None:
