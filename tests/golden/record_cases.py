@@ -7,8 +7,12 @@ tests/golden/cases/<group>.json (see tests/golden_machine.py for records that di
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+# torch on one thread, as the tests run it (tests/conftest.py): its threaded kernels sum otherwise
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

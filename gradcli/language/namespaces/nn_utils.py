@@ -9,7 +9,7 @@ from gradcli.engine.ops import reductions as R
 from gradcli.engine.ops.inplace import apply_inplace, copy_
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import grad_mode
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, iterate, type_name
 
@@ -92,6 +92,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     if padding_side not in ("left", "right"):
         raise errors.runtime(
             f"Expected padding_side to be one of left or right, but got {padding_side}.")
+    require_tensors(sequences)  # the C++ parser's check, before the kernel's own
     if not sequences:
         raise errors.runtime("received an empty list of sequences")
     first = sequences[0]
