@@ -26,7 +26,7 @@ x @ W.t() with 2 or 3 output columns and 2 or more rows, or k >= 24 m, or one co
 4 or more rows (columns) with 18 or more terms; other one-column results of a row-major A; dot
 of more than 8 terms.
 
-AMD (an EPYC, Zen 4, AVX-512):
+AMD (an EPYC, Zen 4, AVX-512; the rules below hold on an AVX2-only EPYC too):
 
 torch's mm/addmm/mv call MKL's sgemm with the result column-major (torch's C transposed) unless
 the result has one column; the kernel MKL picks depends on the shape and on whether each operand
@@ -42,6 +42,13 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
 * dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms.
 * bmm with M*K*N < 400 (every vendor): torch's own naive loop, sequential, no FMA.
 
+AMD without AVX-512 (an EPYC with AVX2): the rules above, and products of at least four rows
+and twelve columns, every layout, are fused chains per entry (`blocked_fma_chain`): sums of more
+than 192 terms in blocks (`_k_blocks`), each block's chain added in turn to addmm's bias, which
+starts the sum.  Measured on a grid of 16,896 products (m up to 64, k up to 500, n up to 64, four
+layouts, with and without bias): 82% claimed (45% before this rule), every claim exact; the
+blocks checked up to k = 1,000.
+
 Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
 peeling) returns None.
 """
@@ -50,11 +57,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.cpu_capability import VENDOR
+from gradcli.engine.cpu_capability import CAPABILITY, VENDOR
 from gradcli.engine.fma import fma32
 
 # MKL dispatches on the CPU vendor: the AMD rules (`_sequential`, `four_lanes`, dot) hold there only
 _AMD = VENDOR == "AuthenticAMD"
+# and, on AMD, on the vector width: without AVX-512 its larger products are blocked FMA chains
+_AMD_AVX2 = _AMD and CAPABILITY == "avx2"
+_K_BLOCK = 192  # the longest sum MKL's AVX2 kernel on AMD takes in one chain
 _MAX_WORK = 1 << 22  # M * N * K beyond which the emulation's Python loop would be too slow
 _MAX_K = 4096
 
@@ -140,6 +150,28 @@ def fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> n
     return acc
 
 
+def _k_blocks(k: int) -> list[int]:
+    """How MKL's AVX2 kernel on AMD splits a sum of k terms: one chain up to 192 terms, two
+    halves up to 384 (an odd last term alone after them), else chains of 192 and the rest."""
+    if k <= _K_BLOCK:
+        return [k]
+    if k <= 2 * _K_BLOCK:
+        return [k // 2, k // 2] + ([1] if k % 2 else [])
+    return [_K_BLOCK] * (k // _K_BLOCK) + ([k % _K_BLOCK] if k % _K_BLOCK else [])
+
+
+def blocked_fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
+    """One fused chain per block of k (`_k_blocks`), the blocks' sums added in order to `init`
+    (addmm's bias) or to the first block's."""
+    acc = None if init is None else np.broadcast_to(init, (a.shape[0], b.shape[1])).copy()
+    start = 0
+    for size in _k_blocks(a.shape[1]):
+        part = fma_chain(a[:, start:start + size], b[start:start + size])
+        acc = part if acc is None else acc + part
+        start += size
+    return acc
+
+
 def sixteen_lanes(a: np.ndarray, b: np.ndarray, first_in_lane: bool = False) -> np.ndarray:
     """MKL's short dot kernel on Intel: terms 1..K-1 fused into 16 lanes (lane (k - 1) % 16),
     the lanes halved pairwise (l + l + 8, then + 4, + 2, + 1), then the rounded first term added;
@@ -174,9 +206,9 @@ def _short_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
 
 def _bias_first(m: int, n: int, a_row: bool, b_row: bool) -> bool:
     """Whether addmm's bias starts the sums (MKL's first operand not transposed) rather than
-    being added to them at the end (a 1x1 result of row-major operands starts from it too)."""
+    being added to them at the end (a 1x1 result starts from it when B is row-major)."""
     if n == 1:
-        return not a_row or (m == 1 and b_row)
+        return b_row if m == 1 else not a_row
     return b_row
 
 
@@ -234,6 +266,8 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return fma_chain(a, b, bias32)
         out = fma_chain(a, b)
         return out if bias32 is None else out + bias32
+    if _AMD_AVX2 and m >= 4 and n >= 12:
+        return blocked_fma_chain(a, b, bias32)
     if _sequential(m, k, n, a_row, b_row):
         if bias32 is not None and _bias_first(m, n, a_row, b_row):
             return sequential(a, b, bias32)
