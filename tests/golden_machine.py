@@ -6,6 +6,7 @@ gave it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -34,14 +35,26 @@ def read_records(path: Path) -> dict:
     return records
 
 
-def write_records(path: Path, records: dict, indent: int = 1) -> None:
+def sources_path(path: Path) -> Path:
+    """The digests of the sources the records in `path` were made from."""
+    return path.with_name(f"{path.stem}.sources{path.suffix}")
+
+
+def write_records(path: Path, records: dict, indent: int = 1,
+                  sources: dict[str, str] | None = None) -> None:
     """Store freshly recorded `records`: all of them in the base file on the base machine;
-    elsewhere, new names go into the base file and those differing from it into this machine
-    kind's file."""
+    elsewhere, new names (and, given their `sources`, names whose source changed since the last
+    recording) go into the base file and those differing from it into this machine kind's
+    file."""
     own = machine_path(path)
+    digests = {name: _digest(text) for name, text in (sources or {}).items()}
     if MACHINE != BASE_MACHINE and path.exists():
         base = json.loads(path.read_text(encoding="utf-8"))
-        base = {name: base.get(name, record) for name, record in records.items()}
+        known = sources_path(path)
+        recorded = json.loads(known.read_text(encoding="utf-8")) if known.exists() else {}
+        changed = {name for name in digests if recorded.get(name, digests[name]) != digests[name]}
+        base = {name: record if name in changed else base.get(name, record)
+                for name, record in records.items()}
         differing = {name: record for name, record in records.items() if base[name] != record}
         records = base
         if differing:
@@ -49,6 +62,12 @@ def write_records(path: Path, records: dict, indent: int = 1) -> None:
         elif own.exists():
             own.unlink()
     _dump(path, records, indent)
+    if digests:
+        _dump(sources_path(path), digests, indent)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _dump(path: Path, records: dict, indent: int) -> None:

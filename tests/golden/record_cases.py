@@ -23,10 +23,10 @@ TORCH_VERSION = "2.13.0"
 
 
 def record(group: str) -> None:
-    records = {name: snippets.run_torch(source)
-               for name, source in snippets.load_cases(group).items()}
+    sources = snippets.load_cases(group)
+    records = {name: snippets.run_torch(source) for name, source in sources.items()}
     target = snippets.golden_path(group)
-    golden_machine.write_records(target, records)
+    golden_machine.write_records(target, records, sources=sources)
     print(f"{target.relative_to(snippets.TESTS_DIR.parent)}: {len(records)} cases")
 
 
