@@ -653,6 +653,8 @@ def _logspace(start, end, steps, base=10.0, **options):
 
 def _randint_like(t: Tensor, *bounds, dtype=None, requires_grad=False, generator=None):
     """randint_like(input, high) or (input, low, high): randint over input's shape."""
+    if len(bounds) == 1 and isinstance(bounds[0], Tensor) and bounds[0].ndim != 0:
+        raise errors.runtime("high must be a scalar tensor and on CPU")
     bounds = tuple(int(b.data.item()) if isinstance(b, Tensor) else b for b in bounds)
     low, high = (0, *bounds) if len(bounds) == 1 else bounds
     return randint(low, high, t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad,

@@ -75,9 +75,23 @@ def _elu(a, alpha, scale, input_scale):
     return np.where(a <= 0, np.expm1(a * input_scale) * (alpha * scale), a * scale)
 
 
-def _elu_backward(g, a, alpha, scale, input_scale):
+def _elu_backward(g, a, alpha, scale, input_scale, is_result=False):
+    """elu_backward from the input, or (`is_result`, the in-place ops' rule) from the result."""
+    if is_result:
+        return np.where(a <= 0, g * input_scale * (a + alpha * scale), g * scale)
     return np.where(a <= 0, g * input_scale * (alpha * scale) * np.exp(a * input_scale),
                     g * scale)
+
+
+def _leaky_relu_backward_of_result(g, out, negative_slope):
+    if negative_slope < 0:
+        raise errors.runtime(
+            "In-place leakyReLu backward calculation is triggered with a negative slope which is "
+            "not supported. This is caused by calling in-place forward function with a negative "
+            "slope, please call out-of-place version instead. File an issue at "
+            "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+            "backward calculation with negative slope")
+    return F.leaky_relu_backward(g, out, negative_slope)
 
 
 def _softplus(a, beta, threshold):
@@ -145,6 +159,10 @@ defop("leaky_relu", "LeakyReluBackward0",
       lambda a, negative_slope: np.where(a > 0, a, a * negative_slope), promote="none", save=(0,),
       vjp=lambda g, a, negative_slope: F.leaky_relu_backward(g, a, negative_slope),
       refuses=("leaky_relu_cpu", NOT_FLOATING))
+defop("leaky_relu_", "LeakyReluBackward1",  # the in-place op, whose backward reads the result
+      lambda a, negative_slope: np.where(a > 0, a, a * negative_slope), promote="none",
+      save=(RESULT,), vjp=lambda g, a, out, negative_slope: _leaky_relu_backward_of_result(
+          g, out, negative_slope), refuses=("leaky_relu_cpu", NOT_FLOATING))
 pointwise_op("leaky_relu_backward", "LeakyReluBackwardBackward0",
              lambda g, a, negative_slope: np.where(a > 0, g, g * negative_slope), save=(1,),
              vjp=(lambda gg, g, a, negative_slope: F.leaky_relu_backward(gg, a, negative_slope),
@@ -155,12 +173,14 @@ defop("_prelu_kernel", "PreluKernelBackward0", lambda a, w: np.where(a > 0, a, w
 defop("elu", "EluBackward0", _elu, promote="none", save=(0,),
       vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]),
       refuses=("elu_cpu", NOT_FLOATING))
+defop("elu_", "EluBackward1", _elu, promote="none", save=(RESULT,),  # in place: from the result
+      vjp=lambda g, a, out, **k: F.elu_backward(g, out, k["alpha"], k["scale"],
+                                                k["input_scale"], True),
+      refuses=("elu_cpu", NOT_FLOATING))
 pointwise_op("elu_backward", "EluBackwardBackward0", _elu_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
-             vjp=(lambda gg, g, a, **k: F.elu_backward(gg, a, k["alpha"], k["scale"],
-                                                       k["input_scale"]),
-                  lambda gg, g, a, **k: F.elu_double_backward(gg, g, a, k["alpha"], k["scale"],
-                                                              k["input_scale"])))
+             vjp=(lambda gg, g, a, **k: F.elu_backward(gg, a, **k),
+                  lambda gg, g, a, **k: F.elu_double_backward(gg, g, a, **k)))
 defop("gelu", "GeluBackward0", _gelu, promote="none", save=(0,),
       vjp=lambda g, a, approximate: F.gelu_backward(g, a, approximate),
       refuses=("GeluKernelImpl", NOT_FLOATING))
@@ -263,14 +283,28 @@ _ELU_SCALARS = "Scalar alpha=1, Scalar scale=1, Scalar input_scale=1"
 
 
 def elu_(a: Tensor, alpha=1.0, scale=1.0, input_scale=1.0) -> Tensor:
-    return F.apply_inplace(a, lambda t: elu(t, alpha, scale, input_scale))
+    return F.apply_inplace(a, lambda t: apply(OPS["elu_"], t, alpha=alpha, scale=scale,
+                                              input_scale=input_scale))
 
 
-def functional_elu(a, alpha=1.0, inplace=False) -> Tensor:
-    """F.elu, Python in torch: `inplace` tested, then the C++ elu_ or elu called."""
-    name = "elu_" if F.truth(inplace) else "elu"
-    bound = schemas.bind_cpp(f"{name}(Tensor self, {_ELU_SCALARS})", a, alpha)
-    return (elu_ if name == "elu_" else elu)(a, bound["alpha"])
+def _inplace_or_not(name: str, scalar: str, kernel, kernel_):
+    """F.elu / F.leaky_relu, Python in torch: `inplace` tested, then the C++ `name_` or `name`
+    called, whose parser checks (and words its errors with) that name."""
+    def run(a, value, inplace=False) -> Tensor:
+        called = f"{name}_" if F.truth(inplace) else name
+        bound = schemas.bind_cpp(f"{called}(Tensor self, {scalar})", a, value)
+        return (kernel_ if F.truth(inplace) else kernel)(a, bound[scalar.split()[1].split("=")[0]])
+    return run
+
+
+def leaky_relu_(a: Tensor, negative_slope=0.01) -> Tensor:
+    return F.apply_inplace(a, lambda t: apply(OPS["leaky_relu_"], t,
+                                              negative_slope=negative_slope))
+
+
+functional_elu = _inplace_or_not("elu", "Scalar alpha=1", elu, elu_)
+functional_leaky_relu = _inplace_or_not("leaky_relu", "Scalar negative_slope=0.01",
+                                        leaky_relu, leaky_relu_)
 
 
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
@@ -329,8 +363,9 @@ def leaky_relu_backward(g: Tensor, a: Tensor, negative_slope) -> Tensor:
     return apply(OPS["leaky_relu_backward"], g, a, negative_slope=negative_slope)
 
 
-def elu_backward(g: Tensor, a: Tensor, alpha, scale, input_scale) -> Tensor:
-    return apply(OPS["elu_backward"], g, a, alpha=alpha, scale=scale, input_scale=input_scale)
+def elu_backward(g: Tensor, a: Tensor, alpha, scale, input_scale, is_result=False) -> Tensor:
+    return apply(OPS["elu_backward"], g, a, alpha=alpha, scale=scale, input_scale=input_scale,
+                 is_result=is_result)
 
 
 def gelu_backward(g: Tensor, a: Tensor, approximate: str) -> Tensor:
@@ -362,9 +397,12 @@ def infinitely_differentiable_silu_backward(g: Tensor, a: Tensor) -> Tensor:
     return F.mul(F.mul(g, s), F.add_scalar(F.mul(a, F.scalar_sub(1.0, s)), 1.0))
 
 
-def elu_double_backward(gg: Tensor, g: Tensor, a: Tensor, alpha, scale, input_scale) -> Tensor:
+def elu_double_backward(gg: Tensor, g: Tensor, a: Tensor, alpha, scale, input_scale,
+                        is_result=False) -> Tensor:
     scaled = F.mul_scalar(F.mul(gg, g), input_scale)
     negative = F.to_dtype(F.compare("lt", a, 0), gg.dtype)
+    if is_result:
+        return F.mul(scaled, negative)
     return F.mul(elu_backward(scaled, a, alpha, scale, input_scale), negative)
 
 
@@ -411,6 +449,10 @@ declare("relu", relu, "relu(Tensor self, *, Tensor? out=None)", method=("relu(Te
 declare("prelu", prelu, "prelu(Tensor self, Tensor weight)")
 declare("elu_", elu_, f"elu_(Tensor self, {_ELU_SCALARS})", variants="functional")
 declare("elu", functional_elu, python="input: object, alpha=1.0, inplace=False",
+        variants="functional")
+declare("leaky_relu", functional_leaky_relu,
+        python="input: object, negative_slope=0.01, inplace=False", variants="functional")
+declare("leaky_relu_", leaky_relu_, "leaky_relu_(Tensor self, Scalar negative_slope=0.01)",
         variants="functional")
 declare("gelu", gelu, "gelu(Tensor self, *, str approximate='none')", variants="functional")
 

@@ -265,8 +265,8 @@ INDEX = {
         ),
         "row": (
             "binary_cross_entropy binary_cross_entropy_backward binary_cross_entropy_with_logits "
-            "mse_loss mse_loss_backward nll_loss_backward nll_loss_forward smooth_l1_loss "
-            "smooth_l1_loss_backward "
+            "mse_loss mse_loss_backward nll_loss2d_backward nll_loss2d_forward nll_loss_backward "
+            "nll_loss_forward smooth_l1_loss smooth_l1_loss_backward "
         ),
     },
     "gradcli.engine.ops.nn_functional": {
@@ -390,11 +390,12 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions": {
         "function": (
-            "ReturnTypes amax amin argmax argmin axis_of cumprod cumsum dim_product dims_of "
-            "evenly_distribute_backward last_dim_sums logsumexp max mean min norm norm_backward "
-            "outer_dim_sums prod reduced_numel restore_reduced_dims reversed_cumsum scatter std "
-            "sum sum_backward two_norm unsqueeze_multiple value_selecting_backward "
-            "values_at_indices var variance vector_norm vector_norm_values whole_product "
+            "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty cumprod cumsum "
+            "dim_product dims_of evenly_distribute_backward last_dim_sums logsumexp max mean min "
+            "norm norm_backward outer_dim_sums prod reduced_numel restore_reduced_dims "
+            "reversed_cumsum scatter std sum sum_backward two_norm unsqueeze_multiple "
+            "value_selecting_backward values_at_indices var variance vector_norm "
+            "vector_norm_values whole_product "
         ),
         "row": (
             "amax amin cumprod cumsum linalg_vector_norm logsumexp max max.dim mean mean.dim min "

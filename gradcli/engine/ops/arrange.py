@@ -10,7 +10,7 @@ from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented, pointwise_op
 from gradcli.engine.state import STATE
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 
 
 def _triangle(a, diagonal, upper):
@@ -71,20 +71,17 @@ MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required
                     "indexing argument.")
 
 
-def _tensor_list(tensors, argument: int = 0) -> list:
-    """A function's tensors given as separate arguments or as one sequence (meshgrid(a, b) or
+def _tensor_list(tensors, unpack: bool = False) -> list:
+    """A function's tensors, given as separate arguments (or, with `unpack`, as one sequence:
     meshgrid([a, b])), with torch's error for an element that is not a tensor."""
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+    if unpack and len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
-    for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise errors.type_error(f"expected Tensor as element {i} in argument {argument}, "
-                                    f"but got {errors.type_name(t)}")
+    require_tensors(tensors)
     return list(tensors)
 
 
 def meshgrid(*tensors, indexing=None) -> tuple:
-    tensors = _tensor_list(tensors)
+    tensors = _tensor_list(tensors, unpack=True)
     if indexing is None:
         STATE.warn("UserWarning", MESHGRID_WARNING, once=True)
         indexing = "ij"
@@ -267,15 +264,16 @@ def repeat_interleave(a: Tensor, repeats=None, dim=None, output_size=None) -> Te
     if isinstance(repeats, Tensor):
         if repeats.ndim > 1:
             raise errors.runtime("repeats must be 0-dim or 1-dim tensor")
-        if repeats.dtype not in (dtypes.int64, dtypes.int32):  # its kernel counts in integers
-            raise errors.not_implemented_for("repeat_interleave_cpu", repeats.dtype)
-        counts = repeats.data.astype(np.int64).reshape(-1)
+        counts = repeats.data.reshape(-1)
         if counts.size == 1 and source.shape[d] != 1:
             counts = np.repeat(counts, source.shape[d])
         if counts.size != source.shape[d]:
             raise errors.runtime("repeats must have the same size as input along dim, but got "
-                                 f"repeats.size(0) = {counts.size} and input.size({d}) = "
-                                 f"{source.shape[d]}")
+                                 f"repeats.size(0) = {counts.size} and input.size("
+                                 f"{dim if dim is not None else 0}) = {source.shape[d]}")
+        if repeats.dtype not in (dtypes.int64, dtypes.int32):  # its kernel counts in integers
+            raise errors.not_implemented_for("repeat_interleave_cpu", repeats.dtype)
+        counts = counts.astype(np.int64)
         if (counts < 0).any():
             raise errors.runtime("repeats can not be negative")
         index = Tensor(np.repeat(np.arange(counts.size), counts), dtypes.int64)
@@ -573,7 +571,7 @@ defop("index_fill.int_Scalar", "IndexFillBackward0", _index_fill_scalar, promote
 def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
     if index.dtype is not dtypes.int64:
-        raise errors.runtime("index_fill_(): Expected dtype int64 for index.")
+        raise errors.index_error("index_fill_(): Expected dtype int64 for index.")
     if index.ndim > 1:
         raise errors.index_error("Index has to be a vector/scalar")
     positions = index.data.reshape(-1).astype(np.int64)
@@ -627,8 +625,8 @@ def scatter_op(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=
     """torch.scatter / Tensor.scatter: from a tensor `src` or a number `value`, optionally
     reducing with 'add' or 'multiply'."""
     d = F.wrap_dim(dim, a.ndim)
-    if index.dtype is not dtypes.int64:
-        raise errors.runtime("scatter(): Expected dtype int64 for index")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise errors.runtime("scatter(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src.dtype is not a.dtype:
         raise errors.runtime(f"scatter(): Expected self.dtype to be equal to src.dtype")
     size = a.shape[d] if a.ndim else 1

@@ -7,7 +7,6 @@ N-d kernel, and transposed convolutions are the input gradient of the plain one,
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 
@@ -300,6 +299,9 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
 
 def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, spatial: int,
              name: str) -> Tensor:
+    if b is not None and b.dtype is not x.dtype and not isinstance(padding, str):
+        raise errors.runtime(f"Input type ({x.dtype.cpp_name}) and bias type "
+                             f"({b.dtype.cpp_name}) should be the same")
     stride, dilation = _pairs(stride, spatial), _pairs(dilation, spatial)
     pad_left = None
     if isinstance(padding, str):

@@ -345,6 +345,9 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """torch.nn.functional.linear: addmm for 2-D input with a bias, flattened addmm for other
     contiguous inputs with a 1-D bias, else matmul then an in-place add of the bias."""
+    if x.ndim == 0 or weight.ndim == 0:
+        raise errors.runtime(f"both arguments to linear need to be at least 1D, but they are "
+                             f"{x.ndim}D and {weight.ndim}D")
     if bias is not None and x.ndim == 2:
         return addmm(bias, x, F.t(weight))
     if bias is not None and F.is_contiguous(x) and bias.ndim == 1:

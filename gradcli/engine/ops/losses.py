@@ -226,7 +226,8 @@ def _picked(a, target, weight, ignore_index):
     flat = np.asarray(target).reshape(-1).astype(np.int64)
     valid = flat != ignore_index
     safe = np.where(valid, flat, 0)
-    w = np.ones(len(flat), a.dtype) if weight is None else weight[safe].astype(a.dtype)
+    w = (np.ones(len(flat), a.dtype) if weight is None
+         else np.reshape(weight, -1)[safe].astype(a.dtype))
     w = np.where(valid, w, 0).astype(a.dtype)
     return rows[np.arange(len(flat)), safe], w, safe
 
@@ -272,20 +273,41 @@ def _nll_backward(g, a, target, weight, reduction, ignore_index):
     return out.reshape(a.shape)
 
 
-def _nll_grad(g, a, target, weight, reduction, ignore_index):
-    grad = g[0] if isinstance(g, (list, tuple)) else g
-    return F.apply_op("nll_loss_backward", grad, a, target, weight, reduction=reduction,
-                      ignore_index=ignore_index)
+def _rows(a):
+    """A (N, C, H, W) input as nll_loss2d's kernel walks it: one row of C per (n, h, w)."""
+    return np.moveaxis(a, 1, -1).reshape(-1, a.shape[1])
 
 
-defop("nll_loss_forward", "NllLossBackward0", _nll_forward, promote="none", save=(0, 1, 2),
-      n_outputs=2, vjp=(lambda g, a, t, w, **k: _nll_grad(g, a, t, w, **k),))
-defop("nll_loss_backward", "NllLossBackwardBackward0", _nll_backward, promote="none",
-      save=(2, 3),
-      vjp=(lambda gg, g, a, t, w, reduction, ignore_index:
-           F.apply_op("nll_loss_forward", gg, t, w, reduction=reduction,
-                      ignore_index=ignore_index)[0],
-           lambda gg, *_, **__: F.filled_like(gg, 0)))
+def _nll2d_forward(a, target, weight, reduction, ignore_index):
+    output, total = _nll_forward(_rows(a), np.reshape(target, -1), weight, reduction,
+                                 ignore_index)
+    return (output.reshape(np.shape(target)) if reduction == "none" else output), total
+
+
+def _nll2d_backward(g, a, target, weight, reduction, ignore_index):
+    g = np.reshape(g, -1) if reduction == "none" else g
+    rows = _nll_backward(g, _rows(a), np.reshape(target, -1), weight, reduction, ignore_index)
+    n, c, h, w = a.shape
+    return np.ascontiguousarray(np.moveaxis(rows.reshape(n, h, w, c), -1, 1))
+
+
+def _define_nll(name: str, label: str, forward, backward) -> None:
+    """An nll kernel's op row and its backward's: `name`_forward and `name`_backward."""
+    def grad(g, a, target, weight, **params):
+        grad = g[0] if isinstance(g, (list, tuple)) else g
+        return F.apply_op(f"{name}_backward", grad, a, target, weight, **params)
+
+    defop(f"{name}_forward", label, forward, promote="none", save=(0, 1, 2), n_outputs=2,
+          vjp=(grad,))
+    defop(f"{name}_backward", label.replace("Backward0", "BackwardBackward0"), backward,
+          promote="none", save=(2, 3),
+          vjp=(lambda gg, g, a, target, weight, **params: F.apply_op(
+              f"{name}_forward", gg, target, weight, **params)[0],
+               lambda gg, *_, **__: F.filled_like(gg, 0)))
+
+
+_define_nll("nll_loss", "NllLossBackward0", _nll_forward, _nll_backward)
+_define_nll("nll_loss2d", "NllLoss2DBackward0", _nll2d_forward, _nll2d_backward)
 
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -403,6 +425,13 @@ def binary_cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=No
         raise errors.value_error(
             f"Using a target size ({_size_text(target.shape)}) that is different to the input "
             f"size ({_size_text(a.shape)}) is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        if not isinstance(weight, Tensor):
+            raise errors.no_attribute(weight, "size")
+        weight = F.expand(weight, _refs_broadcast(target.shape, weight.shape))
+        if weight.shape != a.shape:
+            raise errors.runtime(f"output with shape {F.size_list(a.shape)} doesn't match the "
+                                 f"broadcast shape {F.size_list(weight.shape)}")
     for name, t in (("input", a), ("target", target)):
         values = t.data
         if np.any((values < 0) | (values > 1)) or np.any(np.isnan(values)):
@@ -412,8 +441,23 @@ def binary_cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=No
             f"Found dtype {target.dtype.scalar_name} but expected {a.dtype.scalar_name}")
     check_constant("binary_cross_entropy", "weight", weight)
     if weight is not None:
-        weight = F.expand(weight, a.shape)
+        weight = F.to_dtype(weight, a.dtype)
     return apply(OPS["binary_cross_entropy"], a, target, weight, reduction=reduction)
+
+
+def _refs_broadcast(*shapes: tuple) -> tuple:
+    """torch._refs' broadcast of sizes (behind F's `_infer_size`), with its message."""
+    common = [1] * max(len(shape) for shape in shapes)
+    for index, shape in enumerate(shapes):
+        for dim in range(-1, -1 - len(shape), -1):
+            if common[dim] == 1:
+                common[dim] = shape[dim]
+            elif shape[dim] != 1 and common[dim] != shape[dim]:
+                raise errors.runtime(
+                    f"Attempting to broadcast a dimension of length {shape[dim]} at {dim}! "
+                    f"Mismatching argument at index {index} had {_size_text(shape)}; but "
+                    f"expected shape should be broadcastable to {common}")
+    return tuple(common)
 
 
 def binary_cross_entropy_with_logits(a: Tensor, target: Tensor, weight=None, size_average=None,
@@ -438,31 +482,82 @@ def check_constant(function: str, argument: str, value) -> None:
             f"'{argument}'. This input cannot have requires_grad True.")
 
 
-def _check_targets(a: Tensor, target: Tensor, ignore_index: int) -> None:
+def _check_target_dtype(target: Tensor) -> None:
     if target.dtype not in (dtypes.int64, dtypes.uint8):
         name = target.dtype.scalar_name
         raise errors.runtime(f"expected target dtype to be Long or Byte, but got {name}")
-    if a.ndim not in (1, 2):
-        raise errors.value_error(f"Expected 2 or more dimensions (got {a.ndim})")
-    if a.ndim == 2 and target.shape != (a.shape[0],):
-        batch = target.shape[0] if target.ndim else 1
-        raise errors.value_error(
-            f"Expected input batch_size ({a.shape[0]}) to match target batch_size ({batch}).")
-    classes = a.shape[-1]
-    for value in np.atleast_1d(target.data):
+
+
+def _check_target_values(target: Tensor, classes: int, ignore_index: int) -> None:
+    for value in np.reshape(target.data, -1):
         if value != ignore_index and not 0 <= value < classes:
             raise errors.index_error(f"Target {value} is out of bounds.")
 
 
-def nll_loss(a: Tensor, target: Tensor, weight=None, size_average=None, ignore_index: int = -100,
-             reduce=None, reduction: str = "mean") -> Tensor:
-    reduction = reduction_of(reduction, size_average, reduce)
-    _check_targets(a, target, ignore_index)
+def _check_weight_dtype(a: Tensor, weight) -> None:
     if weight is not None and weight.dtype is not a.dtype:
         raise errors.scalar_type_mismatch(a.dtype, weight.dtype)
+
+
+def _nll_loss(a: Tensor, target: Tensor, weight, reduction: str, ignore_index: int) -> Tensor:
+    """nll_loss's meta checks in their order, then its kernel (1-D and 2-D inputs)."""
+    if target.ndim > 1:
+        raise errors.runtime("0D or 1D target tensor expected, multi-target not supported")
+    _check_target_dtype(target)
+    if a.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise errors.value_error(
+            f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+    classes = a.shape[-1]
+    if weight is not None and (weight.ndim != 1 or weight.numel() != classes):
+        raise errors.runtime(
+            f"weight tensor should be defined either for all {classes} classes or no classes "
+            f"but got weight tensor of shape: {list(weight.shape)}")
+    _check_weight_dtype(a, weight)
+    _check_target_values(target, classes, ignore_index)
     output, _ = apply(OPS["nll_loss_forward"], a, target, weight, reduction=reduction,
                       ignore_index=ignore_index)
     return output
+
+
+def _nll_loss_spatial(a: Tensor, target: Tensor, weight, reduction: str,
+                      ignore_index: int) -> Tensor:
+    """nll_loss over (N, C, d1, ...): torch views the input as (N, C, H, W) and runs
+    nll_loss2d, viewing an unreduced result back to (N, d1, ...)."""
+    n, classes = a.shape[:2]
+    out_size = (n, *a.shape[2:])
+    if target.shape[1:] != a.shape[2:]:
+        raise errors.runtime(
+            f"Expected target size {list(out_size)}, got {list(target.shape)}")
+    _check_target_dtype(target)
+    if weight is not None and weight.numel() != classes:
+        raise errors.runtime("weight tensor should be defined either for all or no classes")
+    if not a.dtype.is_floating_point:
+        raise errors.not_implemented_for("nll_loss2d_forward_out_frame", a.dtype)
+    _check_weight_dtype(a, weight)
+    if target.dtype is not dtypes.int64 and (reduction == "none" or target.numel()):
+        raise errors.scalar_type_mismatch(dtypes.int64, target.dtype)
+    _check_target_values(target, classes, ignore_index)
+    if a.ndim != 4:
+        a = F.view(F.contiguous(a), (n, classes, 1, -1) if a.numel() else (n, classes, 0, 0))
+        target = F.view(F.contiguous(target), (n, 1, -1) if target.numel() else (n, 0, 0))
+    output, _ = apply(OPS["nll_loss2d_forward"], a, target, weight, reduction=reduction,
+                      ignore_index=ignore_index)
+    return F.view(output, out_size) if reduction == "none" and output.shape != out_size else output
+
+
+def nll_loss(a: Tensor, target: Tensor, weight=None, size_average=None, ignore_index: int = -100,
+             reduce=None, reduction: str = "mean") -> Tensor:
+    """F.nll_loss: torch's nll_loss_nd, which picks the kernel by the input's dimensions."""
+    reduction = reduction_of(reduction, size_average, reduce)
+    if a.ndim < 1:
+        raise errors.value_error(f"Expected 1 or more dimensions (got {a.ndim})")
+    if a.ndim != 1 and a.shape[0] != (target.shape[0] if target.ndim else 0):
+        batch = target.shape[0] if target.ndim else 0  # torch reads a 0-d target's size as 0
+        raise errors.value_error(
+            f"Expected input batch_size ({a.shape[0]}) to match target batch_size ({batch}).")
+    if a.ndim <= 2:
+        return _nll_loss(a, target, weight, reduction, ignore_index)
+    return _nll_loss_spatial(a, target, weight, reduction, ignore_index)
 
 
 def cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=None,
@@ -472,23 +567,34 @@ def cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=None,
     class_dim = 0 if a.ndim == 1 else 1
     if a.shape == target.shape and target.dtype.is_floating_point:
         return _cross_entropy_probabilities(a, target, weight, reduction, label_smoothing)
+    if label_smoothing > 1.0:
+        raise errors.runtime(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     log_probs = F.log_softmax(a, class_dim)
     loss = nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing <= 0.0:
         return loss
-    if label_smoothing > 1.0:
-        raise errors.runtime(
-            f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    ignored = F.compare("eq", target, ignore_index)
-    smooth = F.neg(F.sum(log_probs, class_dim))
-    smooth = F.masked_fill(smooth, ignored, 0.0)
-    if reduction == "mean":
-        smooth = F.div(F.sum(smooth), F.sum(F.logical_not(ignored)))
-    elif reduction == "sum":
-        smooth = F.sum(smooth)
-    classes = a.shape[class_dim]
+    smooth = _smoothing_loss(log_probs, target, weight, reduction, ignore_index, class_dim)
     return F.add(F.mul_scalar(loss, 1 - label_smoothing),
-                 F.mul_scalar(smooth, label_smoothing / classes))
+                 F.mul_scalar(smooth, label_smoothing / a.shape[class_dim]))
+
+
+def _smoothing_loss(log_probs, target, weight, reduction, ignore_index, class_dim):
+    """cross_entropy's label-smoothing term, as torch's cross_entropy_loss_label_smoothing:
+    weighted by class, and a mean over the kept targets' weights."""
+    if weight is not None:
+        shape = tuple(weight.shape[0] if d == class_dim else 1 for d in range(log_probs.ndim))
+        log_probs = F.mul(log_probs, F.view(weight, shape))
+    ignored = F.compare("eq", target, ignore_index)
+    smooth = F.masked_fill(F.neg(F.sum(log_probs, class_dim)), ignored, 0.0)
+    if reduction == "none":
+        return smooth
+    if reduction == "sum":
+        return F.sum(smooth)
+    if weight is None:
+        return F.div(F.sum(smooth), F.sum(F.logical_not(ignored)))
+    kept = F.flatten(F.masked_select(target, F.logical_not(ignored)))
+    return F.div(F.sum(smooth), F.sum(F.gather(weight, 0, kept)))
 
 
 def _cross_entropy_probabilities(a, target, weight, reduction, label_smoothing):

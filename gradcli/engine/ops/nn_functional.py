@@ -12,7 +12,7 @@ from gradcli.engine import (declarations, dtypes, errors, normalization_order, s
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop, not_implemented
+from gradcli.engine.ops.registry import NOT_FLOATING, OPS, RESULT, apply, defop, not_implemented
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 
@@ -64,6 +64,10 @@ def _elu_values(a, alpha, scale, input_scale):
 
 defop("celu", "CeluBackward0", _elu_values, promote="none", save=(0,),
       vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]),
+      refuses=("elu_cpu", NOT_FLOATING))
+defop("celu_", "CeluBackward1", _elu_values, promote="none", save=(RESULT,),  # from the result
+      vjp=lambda g, a, out, **k: F.elu_backward(g, out, k["alpha"], k["scale"],
+                                                k["input_scale"], True),
       refuses=("elu_cpu", NOT_FLOATING))
 defop("mish", "MishBackward0", lambda a: a * np.tanh(np.log1p(np.exp(a))), promote="none",
       save=(0,), vjp=lambda g, a: _mish_backward(g, a),
@@ -163,6 +167,10 @@ defop("threshold", "ThresholdBackward0",
       lambda x, threshold, value: np.where(x <= threshold, x.dtype.type(value), x),
       promote="none", save=(0,),
       vjp=lambda g, x, threshold, value: F.threshold_backward(g, x, threshold))
+defop("threshold_", "ThresholdBackward1",
+      lambda x, threshold, value: np.where(x <= threshold, x.dtype.type(value), x),
+      promote="none", save=(0,),
+      vjp=lambda g, x, threshold, value: F.threshold_backward(g, x, threshold))
 
 
 def _inplace(fn, x: Tensor, inplace: bool, *args):
@@ -192,8 +200,9 @@ def relu6(x: Tensor, inplace: bool = False) -> Tensor:
 
 
 def selu(x: Tensor, inplace: bool = False) -> Tensor:
-    return _inplace(lambda t: apply(OPS["elu"], t, alpha=SELU_ALPHA, scale=SELU_SCALE,
-                                    input_scale=1.0), x, inplace)
+    if F.truth(inplace):  # torch's selu_ is an elu_
+        return F.elu_(x, SELU_ALPHA, SELU_SCALE, 1.0)
+    return apply(OPS["elu"], x, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
 
 
 def celu(x: Tensor, alpha=1.0, inplace: bool = False) -> Tensor:
@@ -202,8 +211,8 @@ def celu(x: Tensor, alpha=1.0, inplace: bool = False) -> Tensor:
     alpha = schemas.bind_cpp(f"{name}(Tensor self, Scalar alpha=1.0)", x, alpha)["alpha"]
     if alpha == 0:
         raise errors.runtime("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return _inplace(lambda t: apply(OPS["celu"], t, alpha=alpha, scale=1.0,
-                                    input_scale=1.0 / alpha), x, inplace)
+    return _inplace(lambda t: apply(OPS[name], t, alpha=alpha, scale=1.0,
+                                    input_scale=1.0 / alpha), x, F.truth(inplace))
 
 
 def mish(x: Tensor, inplace: bool = False) -> Tensor:
@@ -249,8 +258,8 @@ def threshold(x: Tensor, threshold, value, inplace: bool = False) -> Tensor:
     name = "threshold_" if F.truth(inplace) else "threshold"
     bound = schemas.bind_cpp(f"{name}(Tensor self, Scalar threshold, Scalar value)", x,
                              threshold, value)
-    return _inplace(lambda t: apply(OPS["threshold"], t, threshold=bound["threshold"],
-                                    value=bound["value"]), x, inplace)
+    return _inplace(lambda t: apply(OPS[name], t, threshold=bound["threshold"],
+                                    value=bound["value"]), x, F.truth(inplace))
 
 
 def softmin(x, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
@@ -420,6 +429,8 @@ def feature_dropout(spatial: int):
                        "in a future release to interpret the input as one without a batch "
                        "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
                        "behavior, please switch to using dropout1d instead.")
+        if spatial == 2 and x.ndim < 2 and training and 0 < p < 1 and x.numel():
+            raise errors.runtime("Feature dropout requires at least 2 dimensions in the input")
         batched = batched or spatial == 2  # torch's dropout2d runs on any input as it is
         lifted = x if batched else F.unsqueeze(x, 0)
         out = dropout(lifted, p, training, inplace, lifted.shape[:2] + (1,) * (lifted.ndim - 2))
@@ -480,13 +491,13 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
         "embedding(Tensor weight, Tensor indices, int padding_idx=-1, "
         "bool scale_grad_by_freq=False, bool sparse=False)",
         weight, indices, padding_idx, scale_grad_by_freq, sparse)
+    if weight.ndim != 2:
+        raise errors.runtime("'weight' must be 2-D")
     if indices.dtype not in (dtypes.int64, dtypes.int32):
         raise errors.runtime(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
             f"types: Long, Int; but got torch.{indices.dtype.legacy_name} instead (while checking "
             "arguments for embedding)")
-    if weight.ndim != 2:
-        raise errors.runtime("'weight' must be 2-D")
     values = indices.data
     if values.size and (values.min() < 0 or values.max() >= weight.shape[0]):
         raise errors.index_error("index out of range in self")
@@ -1098,6 +1109,14 @@ declare("pairwise_distance", pairwise_distance,
         "bool keepdim=False)", variants="torch functional")
 declare("constant_pad_nd", constant_pad_nd,
         "constant_pad_nd(Tensor input, int[] pad, Scalar value=0)", variants="torch")
+for _name, _fn, _signature in (  # the C++ in-place activations F re-exports
+        ("hardtanh_", lambda x, lo, hi: hardtanh(x, lo, hi, True),
+         "hardtanh_(Tensor self, Scalar min_val=-1, Scalar max_val=1)"),
+        ("celu_", lambda x, alpha: celu(x, alpha, True), "celu_(Tensor self, Scalar alpha=1.0)"),
+        ("selu_", lambda x: selu(x, True), "selu_(Tensor self)"),
+        ("threshold_", lambda x, threshold_, value: threshold(x, threshold_, value, True),
+         "threshold_(Tensor self, Scalar threshold, Scalar value)")):
+    declare(_name, _fn, _signature, variants="functional")
 del _name, _fn, _signature
 
 

@@ -169,9 +169,18 @@ def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, out_dtype=None, *, beta=1, alp
 
 
 def addbmm(bias: Tensor, b1: Tensor, b2: Tensor, *, beta=1, alpha=1) -> Tensor:
-    F.check_expandable(bias, (b1.shape[1] if b1.ndim > 1 else 0,
-                                    b2.shape[2] if b2.ndim > 2 else 0))
-    F.check_batches(b1, b2)
+    """ATen's addbmm_out: the bias expanded to (b1.size(1), b2.size(2)), then addbmm_impl_'s
+    checks."""
+    F.check_expandable(bias, (F.size_at(b1, 1), F.size_at(b2, 2)))
+    for name, batch in (("batch1", b1), ("batch2", b2)):
+        if batch.ndim != 3:
+            raise errors.runtime(f"{name} must be a 3D tensor")
+    if b1.shape[0] != b2.shape[0]:
+        raise errors.runtime(f"batch1 and batch2 must have same number of batches, got "
+                             f"{b1.shape[0]} and {b2.shape[0]}")
+    if b1.shape[2] != b2.shape[1]:
+        raise errors.runtime(f"Incompatible matrix sizes for bmm ({b1.shape[1]}x{b1.shape[2]} "
+                             f"and {b2.shape[1]}x{b2.shape[2]})")
     return apply(OPS["addbmm"], bias, b1, b2, **F.coefficients(beta, alpha))
 
 
@@ -242,6 +251,8 @@ def contract(a: Tensor, b: Tensor, dims_a, dims_b) -> Tensor:
     """ATen's tensordot: permute the contracted dims together, reshape to matrices, mm, reshape."""
     if len(dims_a) != len(dims_b):
         raise errors.runtime("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise errors.runtime("both inputs should have same dtype")
     dims_a = [F.wrap_dim(d, a.ndim) for d in dims_a]
     dims_b = [F.wrap_dim(d, b.ndim) for d in dims_b]
     contracted = 1
@@ -356,8 +367,6 @@ def chain_matmul(*matrices, out=None) -> Tensor:
         "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
         "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
         "multiple parameters.", once=True)
-    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
-        matrices = tuple(matrices[0])
     require_tensors(matrices)
     if not matrices:
         raise errors.runtime("chain_matmul(): Expected one or more matrices")

@@ -547,6 +547,12 @@ def _check_nonempty(name: str, a: Tensor, dim, dims: tuple) -> None:
                                  "size.")
 
 
+def check_dim_nonempty(name: str, a: Tensor, axis: int) -> None:
+    """max/min/argmax/argmin along a dim: torch refuses an empty one (named wrapped)."""
+    if a.ndim and a.shape[axis] == 0:
+        raise errors.index_error(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+
+
 def amax(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     dims = () if _all_dims(dim) else dims_of(dim, a.ndim)
     _check_nonempty("amax", a, dim, dims)
@@ -579,6 +585,7 @@ def _extreme(name: str, a: Tensor, dim, keepdim: bool):
                 "Specify the reduction dim with the 'dim' argument.")
         return apply(OPS[name], a)
     axis = dims_of(dim, a.ndim)[0]
+    check_dim_nonempty(name, a, axis)
     indices = Tensor(_arg_extreme(name, a.data, axis, True), dtypes.int64)
     values, indices = apply(OPS[f"{name}.dim"], a, indices, dim=axis, keepdim=keepdim,
                             sizes=a.shape)
@@ -623,11 +630,15 @@ def _arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
     if a.dtype is dtypes.bool_:
         raise errors.runtime(f"arg{name}(): does not support bool input")
     if dim is None:
+        if a.numel() == 0:
+            raise errors.index_error(f"arg{name}(): Expected reduction dim to be specified for "
+                                     "input.numel() == 0.")
         index = _arg_extreme(name, a.data, None, False)
         if keepdim:
             index = index.reshape((1,) * a.ndim)
         return Tensor(index, dtypes.int64)
     axis = dims_of(dim, a.ndim)[0]
+    check_dim_nonempty(f"arg{name}", a, axis)
     if a.ndim == 0:
         return Tensor(np.zeros((), dtype=np.int64), dtypes.int64)
     return Tensor(_arg_extreme(name, a.data, axis, keepdim), dtypes.int64)

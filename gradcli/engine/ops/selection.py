@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, defop
@@ -153,6 +153,8 @@ def index_put(a: Tensor, key: tuple, values: Tensor, accumulate: bool = False) -
         raise errors.runtime(f"shape mismatch: value tensor of shape {F.size_list(values.shape)} "
                              f"cannot be broadcast to indexing result of shape "
                              f"{F.size_list(result_shape)}") from None
+    if not key:  # torch's kernel reads the missing first index
+        raise errors.runtime("sym_strides() called on an undefined Tensor")
     return _op("index_put", a, values, indices=key, accumulate=bool(accumulate))
 
 
@@ -215,9 +217,9 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
 
 def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
-    positions = _index_array(index, "gather") if index.dtype.name == "int64" else None
-    if positions is None:
-        raise errors.runtime("gather(): Expected dtype int64 for index")
+    if index.dtype.name not in ("int64", "int32"):
+        raise errors.runtime("gather(): Expected dtype int32/int64 for index")
+    positions = index.data.astype(np.int64)
     if index.ndim != a.ndim and a.ndim:
         raise errors.runtime("Index tensor must have the same number of dimensions as input "
                              "tensor")
@@ -230,6 +232,30 @@ def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
     return _op("gather", a, dim=d, index=positions, sizes=a.shape)
 
 
+def take_along_dim(a: Tensor, indices: Tensor, dim=None) -> Tensor:
+    """ATen's take_along_dim: both broadcast to each other but along `dim`, then a gather (or
+    a gather from the flattened input without a dim)."""
+    if dim is None:
+        return gather(F.view(a, (-1,)), 0, F.view(indices, (-1,)))
+    if a.ndim != indices.ndim:
+        raise errors.runtime(
+            f"torch.take_along_dim(): input and indices should have the same number of "
+            f"dimensions, but got {a.ndim} dimensions for input, and {indices.ndim} dimensions "
+            f"for indices")
+    if indices.dtype is not dtypes.int64:
+        raise errors.runtime(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                             f"{indices.dtype.scalar_name}")
+    d = F.wrap_dim(dim, a.ndim)
+    index_shape = indices.shape
+    indices = F.broadcast_to(indices, F.broadcast_shape(
+        a.shape[:d] + index_shape[d:d + 1] + a.shape[d + 1:], index_shape))
+    a = F.broadcast_to(a, F.broadcast_shape(
+        index_shape[:d] + a.shape[d:d + 1] + index_shape[d + 1:], a.shape))
+    return gather(a, d, indices)
+
+
+declare("take_along_dim", take_along_dim,
+        "take_along_dim(Tensor self, Tensor indices, int? dim=None, *, Tensor? out=None)")
 declare("index_select", index_select,
         "index_select(Tensor self, int dim, Tensor index, *, Tensor? out=None)")
 declare("gather", gather,

@@ -447,22 +447,21 @@ def expand(a: Tensor, size, implicit: bool = False) -> Tensor:
             f"expand(torch.{a.dtype.legacy_name}{{{size_list(a.shape)}}}, size={size_list(size)})"
             f": the number of sizes provided ({len(size)}) must be greater or equal to the number "
             f"of dimensions in the tensor ({a.ndim})")
-    target = []
-    for i, s in enumerate(size):
+    target = list(size)
+    for i in range(len(size) - 1, -1, -1):  # from the last dimension, as ATen checks
         if i < lead:
-            if s == -1:
+            if size[i] == -1:
                 raise errors.runtime(f"The expanded size of the tensor (-1) isn't allowed in a "
                                      f"leading, non-existing dimension {i}")
-            target.append(s)
             continue
         have = a.shape[i - lead]
-        want = have if s == -1 else s
+        want = have if size[i] == -1 else size[i]
         if have != want and have != 1:
             raise errors.runtime(
                 f"The expanded size of the tensor ({want}) must match the existing size ({have}) "
                 f"at non-singleton dimension {i}.  Target sizes: {size_list(size)}.  Tensor "
                 f"sizes: {size_list(a.shape)}")
-        target.append(want)
+        target[i] = want
     return _op("expand", a, size=tuple(target), sizes=a.shape)
 
 

@@ -7,7 +7,6 @@ same algorithm runs here, so that ties give torch's indices.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -245,8 +244,7 @@ def _distinct(array: np.ndarray, dim: int) -> bool:
 
 def _reduce_dim(name: str, a: Tensor, dim: int) -> int:
     d = F.wrap_dim(dim, a.ndim)
-    if a.ndim and a.shape[d] == 0:
-        raise errors.index_error(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    F.check_dim_nonempty(name, a, d)
     return d
 
 

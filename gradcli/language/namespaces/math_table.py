@@ -94,7 +94,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
 )))
 
 TENSOR_MATH = layered(declared_entries("method"), worded_as_torch("torch.Tensor", table(
-    entry("type", conversions.type_, "self, dtype=None, non_blocking=False", style="parser"),
+    entry("type", conversions.type_, "self, dtype=None, non_blocking: bool=False", style="parser"),
     entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype),
           "self, other: Tensor", style="parser"),
     *(entry(name, lambda t, memory_format, convert=convert: convert(t),
@@ -146,9 +146,6 @@ def _functional_entries() -> dict:
     return worded_as_torch("torch.nn.functional", table(
         entry("relu", optionally_inplace(A.relu), "input, inplace=False" + _INPLACE),
         entry("relu_", inplace(A.relu), "input: Tensor"),
-        entry("leaky_relu", optionally_inplace(A.leaky_relu),
-              "input, negative_slope: Number=0.01, inplace=False" + _INPLACE),
-        entry("leaky_relu_", inplace(A.leaky_relu), "input: Tensor, negative_slope: Number=0.01"),
         entry("prelu", A.prelu, "input: Tensor, weight: Tensor"),
         entry("silu", optionally_inplace(A.silu), "input, inplace=False" + _INPLACE),
         entry("softplus", A.softplus, "input: Tensor, beta: Number=1.0, threshold: Number=20.0"),
@@ -164,7 +161,7 @@ def _functional_entries() -> dict:
         entry("smooth_l1_loss", losses.smooth_l1_loss,
               "input, target, " + _LOSS + ", beta=1.0" + _SIZES),
         entry("binary_cross_entropy", losses.binary_cross_entropy,
-              "input, target, weight: Tensor=None, " + _LOSS + _SIZES),
+              "input, target, weight=None, " + _LOSS + _SIZES),
         entry("binary_cross_entropy_with_logits", losses.binary_cross_entropy_with_logits,
               "input, target, weight: Tensor=None, " + _LOSS + ", pos_weight=None" + _SIZES),
         entry("cross_entropy", losses.cross_entropy,
