@@ -209,7 +209,7 @@ def size_args(size: tuple, name: str = "") -> tuple[int, ...]:
                 f"{position} with error \"Overflow when unpacking long long\"")
     for s in size:
         if s < 0:
-            if name == "zeros" and len(size) == 1:
+            if name == "zeros":
                 raise errors.runtime("zeros: Dimension size must be non-negative.")
             sizes = ", ".join(map(str, size))
             raise errors.runtime(f"Trying to create tensor with negative dimension {s}: [{sizes}]")
@@ -631,24 +631,23 @@ def _placed(fn):
     return factory
 
 
-def _zero_dim_number(value, name: str, function: str):
-    """A 0-dim tensor given for a number (linspace's start and end) as its Python number."""
-    if not isinstance(value, Tensor):
-        return value
-    if value.ndim != 0:
+def _zero_dim_bounds(function: str, start, end) -> tuple:
+    """linspace's / logspace's start and end, a 0-dim tensor given for a number taken as its
+    Python number; torch names every tensor bound when one has dimensions."""
+    given = [(name, v) for name, v in (("start", start), ("end", end)) if isinstance(v, Tensor)]
+    if any(v.ndim for _, v in given):
+        named = " and ".join(f"{name} with {v.ndim} dimension(s)" for name, v in given)
         raise errors.runtime(f"{function} only supports 0-dimensional start and end tensors, but "
-                             f"got {name} with {value.ndim} dimension(s).")
-    return value.data.item()
+                             f"got {named}.")
+    return tuple(v.data.item() if isinstance(v, Tensor) else v for v in (start, end))
 
 
 def _linspace(start, end, steps, **options):
-    return linspace(_zero_dim_number(start, "start", "linspace"),
-                    _zero_dim_number(end, "end", "linspace"), steps, **options)
+    return linspace(*_zero_dim_bounds("linspace", start, end), steps, **options)
 
 
 def _logspace(start, end, steps, base=10.0, **options):
-    return logspace(_zero_dim_number(start, "start", "logspace"),
-                    _zero_dim_number(end, "end", "logspace"), steps, base, **options)
+    return logspace(*_zero_dim_bounds("logspace", start, end), steps, base, **options)
 
 
 def _randint_like(t: Tensor, *bounds, dtype=None, requires_grad=False, generator=None):

@@ -88,11 +88,11 @@ def einsum(*arguments) -> Tensor:
         equation, operands = _sublist_equation(arguments)
     else:
         equation, *operands = arguments
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):  # the old interface
+        return einsum(equation, *operands[0])
     if not isinstance(equation, str):
         raise errors.type_error("einsum(): argument 'equation' (position 1) must be str, not "
                                 f"{errors.type_name(equation)}")
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
     require_tensors(operands, argument=1)
     if not operands:
         raise errors.runtime("einsum(): must provide at least one operand")

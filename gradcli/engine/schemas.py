@@ -153,6 +153,8 @@ def _int_list(value, sized: bool = True):
 def _convert(param: Param, value, numbers_as_tensors: bool):
     """(ok, converted value) for one argument against its declared type."""
     if value is None:
+        if param.sized and param.default == ():  # torch's parser takes None as an empty int[N]
+            return True, ()
         return param.optional, None
     kind = param.type
     if kind == "Tensor":

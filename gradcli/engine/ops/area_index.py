@@ -60,21 +60,22 @@ INDEX = {
     "gradcli.engine.ops.activation": {
         "function": (
             "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_ elu_backward elu_double_backward "
-            "functional_elu gelu gelu_backward gelu_double_backward "
-            "infinitely_differentiable_silu_backward leaky_relu leaky_relu_backward log_softmax "
-            "log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward softmax "
-            "softmax_backward_data softmax_double_backward softplus softplus_backward "
+            "functional_elu functional_leaky_relu gelu gelu_backward gelu_double_backward "
+            "infinitely_differentiable_silu_backward leaky_relu leaky_relu_ leaky_relu_backward "
+            "log_softmax log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward "
+            "softmax softmax_backward_data softmax_double_backward softplus softplus_backward "
             "softplus_double_backward tanh_backward threshold_backward "
         ),
         "row": (
             "_log_softmax _log_softmax_backward_data _prelu_kernel _softmax "
-            "_softmax_backward_data elu elu_backward gelu gelu_backward leaky_relu "
-            "leaky_relu_backward relu sigmoid_backward silu silu_backward softplus "
+            "_softmax_backward_data elu elu_ elu_backward gelu gelu_backward leaky_relu "
+            "leaky_relu_ leaky_relu_backward relu sigmoid_backward silu silu_backward softplus "
             "softplus_backward tanh_backward threshold_backward "
         ),
         "declaration": (
-            "functional:elu functional:elu_ functional:gelu method:log_softmax method:prelu "
-            "method:relu method:softmax torch:log_softmax torch:prelu torch:relu torch:softmax "
+            "functional:elu functional:elu_ functional:gelu functional:leaky_relu "
+            "functional:leaky_relu_ method:log_softmax method:prelu method:relu method:softmax "
+            "torch:log_softmax torch:prelu torch:relu torch:softmax "
         ),
     },
     "gradcli.engine.ops.arrange": {
@@ -83,9 +84,9 @@ INDEX = {
             "block_diag broadcast_tensors broadcast_to cartesian_prod clamp_max clamp_min "
             "column_stack combinations diff dstack fliplr flipud fmod hstack index_fill "
             "index_fill_ masked_fill_ masked_select meshgrid nan_to_num new_empty new_full "
-            "new_ones new_tensor new_zeros repeat_interleave roll rot90 scatter_ scatter_op "
-            "select_index storage_offset stride strides swapaxes take tile tril tril_indices triu "
-            "triu_indices unflatten unflatten_method vstack "
+            "new_ones new_tensor new_zeros repeat_interleave require_tensors roll rot90 scatter_ "
+            "scatter_op select_index storage_offset stride strides swapaxes take tile tril "
+            "tril_indices triu triu_indices unflatten unflatten_method vstack "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -279,24 +280,25 @@ INDEX = {
             "softshrink softsign tanhshrink threshold triplet_margin_loss "
         ),
         "row": (
-            "celu constant_pad_nd embedding embedding_dense_backward hardshrink "
+            "celu celu_ constant_pad_nd embedding embedding_dense_backward hardshrink "
             "hardshrink_backward hardsigmoid hardsigmoid_backward hardswish hardswish_backward "
             "hardtanh hardtanh_backward huber_loss huber_loss_backward log_sigmoid "
             "log_sigmoid_backward mish native_batch_norm native_batch_norm_backward "
             "native_layer_norm native_layer_norm_backward softshrink softshrink_backward "
-            "threshold "
+            "threshold threshold_ "
         ),
         "declaration": (
-            "functional:batch_norm functional:celu functional:cosine_embedding_loss "
-            "functional:cosine_similarity functional:dropout functional:dropout1d "
-            "functional:dropout2d functional:dropout3d functional:embedding "
+            "functional:batch_norm functional:celu functional:celu_ "
+            "functional:cosine_embedding_loss functional:cosine_similarity functional:dropout "
+            "functional:dropout1d functional:dropout2d functional:dropout3d functional:embedding "
             "functional:gaussian_nll_loss functional:hardshrink functional:hardsigmoid "
-            "functional:hardswish functional:hardtanh functional:hinge_embedding_loss "
-            "functional:huber_loss functional:kl_div functional:layer_norm functional:logsigmoid "
-            "functional:margin_ranking_loss functional:mish functional:normalize "
-            "functional:one_hot functional:pad functional:pairwise_distance "
-            "functional:poisson_nll_loss functional:relu6 functional:selu functional:softmin "
-            "functional:softshrink functional:softsign functional:tanhshrink functional:threshold "
+            "functional:hardswish functional:hardtanh functional:hardtanh_ "
+            "functional:hinge_embedding_loss functional:huber_loss functional:kl_div "
+            "functional:layer_norm functional:logsigmoid functional:margin_ranking_loss "
+            "functional:mish functional:normalize functional:one_hot functional:pad "
+            "functional:pairwise_distance functional:poisson_nll_loss functional:relu6 "
+            "functional:selu functional:selu_ functional:softmin functional:softshrink "
+            "functional:softsign functional:tanhshrink functional:threshold functional:threshold_ "
             "functional:triplet_margin_loss method:hardshrink torch:constant_pad_nd "
             "torch:cosine_similarity torch:hardshrink torch:pairwise_distance "
         ),
@@ -375,7 +377,7 @@ INDEX = {
     "gradcli.engine.ops.products": {
         "function": (
             "addbmm addmm_scaled addmv addr baddbmm cdist chain_matmul contract cross dist inner "
-            "kron linalg_cross multi_dot require_tensors scaled_sum tensordot vdot "
+            "kron linalg_cross multi_dot scaled_sum tensordot vdot "
         ),
         "row": (
             "_cdist_backward _cdist_forward addbmm addmv addr baddbmm dist linalg_cross vdot "
@@ -413,7 +415,7 @@ INDEX = {
     "gradcli.engine.ops.selection": {
         "function": (
             "alias gather index index_add index_put index_put_key index_select scatter_add "
-            "scatter_key select slice_dim "
+            "scatter_key select slice_dim take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "
@@ -421,8 +423,9 @@ INDEX = {
             "slice.Tensor slice_backward "
         ),
         "declaration": (
-            "method:gather method:index_add method:index_select method:scatter_add torch:gather "
-            "torch:index_add torch:index_select torch:scatter_add "
+            "method:gather method:index_add method:index_select method:scatter_add "
+            "method:take_along_dim torch:gather torch:index_add torch:index_select "
+            "torch:scatter_add torch:take_along_dim "
         ),
     },
     "gradcli.engine.ops.sorting": {

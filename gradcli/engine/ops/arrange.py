@@ -434,7 +434,8 @@ def _where_zero(condition: Tensor, g: Tensor) -> Tensor:
 for _bound, _pick, _keep, _moved in (("min", np.maximum, "ge", "lt"),
                                      ("max", np.minimum, "le", "gt")):
     defop(f"clamp_{_bound}", f"Clamp{_bound.capitalize()}Backward0", _pick, save=(0,),
-          vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),))
+          vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),),
+          refuses=(f"clamp_{_bound}_scalar_cpu", (dtypes.BOOL,)))
     pointwise_op(f"clamp_{_bound}.Tensor", f"Clamp{_bound.capitalize()}Backward1", _pick,
                  save=(0, 1),
                  vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),

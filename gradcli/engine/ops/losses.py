@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, kernels_order
 from gradcli.engine.cascade_sum import full_sum
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -56,7 +56,7 @@ def _mse_double_backward(grad, a, reduction):
     return F.div_scalar(result, a.numel()) if reduction == "mean" else result
 
 
-defop("mse_loss", "MseLossBackward0", _mse, save=(0, 1),
+defop("mse_loss", "MseLossBackward0", _mse, save=(0, 1), refuses=("mse_cpu", NOT_FLOATING),
       vjp=(lambda g, a, b, reduction: mse_loss_backward(g, a, b, reduction),
            lambda g, a, b, reduction: mse_loss_backward(g, b, a, reduction)))
 defop("mse_loss_backward", "MseLossBackwardBackward0", _mse_backward, save=(0, 1, 2),
@@ -94,6 +94,7 @@ def _smooth_l1_double_backward(grad, a, b, reduction, beta):
 
 
 defop("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, save=(0, 1),
+      refuses=("smooth_l1_cpu", NOT_FLOATING),
       vjp=(lambda g, a, b, reduction, beta: smooth_l1_backward(g, a, b, reduction, beta),
            lambda g, a, b, reduction, beta: smooth_l1_backward(g, b, a, reduction, beta)))
 defop("smooth_l1_loss_backward", "SmoothL1LossBackwardBackward0", _smooth_l1_backward,

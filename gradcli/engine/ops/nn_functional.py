@@ -969,6 +969,10 @@ def poisson_nll_loss(a: Tensor, target: Tensor, log_input: bool = True, full: bo
                      size_average=None, eps: float = 1e-8, reduce=None,
                      reduction: str = "mean") -> Tensor:
     reduction = F.reduction_of(reduction, size_average, reduce)
+    bound = schemas.bind_cpp("poisson_nll_loss(Tensor input, Tensor target, bool log_input, "
+                             "bool full, float eps, int reduction)", a, target, log_input, full,
+                             eps, F.REDUCTIONS.index(reduction))
+    log_input, full, eps = bound["log_input"], bound["full"], bound["eps"]
     if log_input:
         loss = F.sub(F.exp(a), F.mul(target, a))
     else:

@@ -235,7 +235,8 @@ def _masked_fill_value_grad(g, mask):
 pointwise_op("where.self", "WhereBackward0", _where, save=(0,),
              vjp=(None, lambda g, c, a, b: F.where(c, g, 0), lambda g, c, a, b: F.where(c, 0, g)))
 defop("clamp", "ClampBackward1", _clamp, save=(0,),
-      vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),))
+      vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),),
+      refuses=("clamp_scalar_cpu", (dtypes.BOOL,)))
 pointwise_op("clamp.Tensor", "ClampBackward0", _clamp, save=(0, 1, 2),
              vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),
                   lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "min"),

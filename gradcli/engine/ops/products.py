@@ -415,8 +415,17 @@ def dist(a: Tensor, b: Tensor, p=2) -> Tensor:
     return apply(OPS["dist"], a, b, p=float(p))
 
 
-def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
+                "donot_use_mm_for_euclid_dist": 2}
+
+
+def cdist(x1, x2, p: float = 2.0,
           compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """torch.cdist, Python in torch: compute_mode read, then the C++ cdist's parser and checks."""
+    if compute_mode not in _CDIST_MODES:
+        raise errors.value_error(f"{compute_mode} is not a valid value for compute_mode")
+    p = schemas.bind_cpp("cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None)",
+                         x1, x2, p, _CDIST_MODES[compute_mode])["p"]
     for name, t in (("X1", x1), ("X2", x2)):
         if t.ndim < 2:
             raise errors.runtime(f"cdist only supports at least 2D tensors, {name} got: "

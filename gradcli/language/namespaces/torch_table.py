@@ -36,6 +36,7 @@ from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.objects import LazyTable
+from gradcli.language.runtime.signatures import NOT_GIVEN
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace, type_name
 from gradcli.language.runtime.pytypes import PyType
@@ -52,10 +53,16 @@ def _grad_mode_manager(enabled: bool) -> ContextManager:
 
 
 def _grad_mode_decorator(enabled: bool):
-    """torch.no_grad() / enable_grad() as a manager, or `@torch.no_grad` bare on a function."""
-    def make(ctx, orig_func=None):
+    """torch.no_grad() / enable_grad() as a manager, or `@torch.no_grad` bare on a function
+    (no_grad's own __init__ takes no argument, so an explicit None is refused)."""
+    def make(ctx, orig_func=NOT_GIVEN):
+        if orig_func is None and not enabled:
+            raise errors.type_error("no_grad.__init__() takes 1 positional argument but 2 were "
+                                    "given")
         manager = _grad_mode_manager(enabled)
-        return manager if orig_func is None else ctx.call(manager, [orig_func], {})
+        if orig_func is None or orig_func is NOT_GIVEN:
+            return manager
+        return ctx.call(manager, [orig_func], {})
     return make
 
 
@@ -148,7 +155,7 @@ def _split(ctx, tensor, split_size_or_sections, dim=0):
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
-    *(entry(name, _grad_mode_decorator(enabled), "orig_func=None", context=True, style="new",
+    *(entry(name, _grad_mode_decorator(enabled), "orig_func=NOT_GIVEN", context=True, style="new",
             qualname="_NoParamDecoratorContextManager.__new__")
       for name, enabled in (("no_grad", False), ("enable_grad", True))),
     entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),

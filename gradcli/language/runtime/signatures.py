@@ -92,7 +92,7 @@ def _is_int_list(value) -> bool:
 _ACCEPTS = {"object": (lambda v: True, "object"),  # the function's own code checks it
            "Tensor": (lambda v: isinstance(v, Tensor), "Tensor"),
             "bool": (lambda v: isinstance(v, bool), "bool"),
-            "int": (lambda v: isinstance(v, int), "int"),
+            "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "int"),
             "Number": (lambda v: isinstance(v, (int, float)), "Number"),
             "float": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "float"),
             "str": (lambda v: isinstance(v, str), "str"),
@@ -135,7 +135,8 @@ def _check_truth(value) -> None:
         F.truth(value)
 
 
-_NAMED_DEFAULTS = {"None": None, "True": True, "False": False, "()": ()}
+NOT_GIVEN = type("NotGiven", (), {"__repr__": lambda self: "NOT_GIVEN"})()  # an omitted argument
+_NAMED_DEFAULTS = {"None": None, "True": True, "False": False, "()": (), "NOT_GIVEN": NOT_GIVEN}
 
 
 def _default(text: str):
