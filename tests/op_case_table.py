@@ -117,6 +117,10 @@ CASES = {
     "leaky_relu": unary("F.leaky_relu(a)") + unary("F.leaky_relu(a, 0.2)"),
     "leaky_relu_backward": [backward_case("F.leaky_relu(a, 0.3)", M, M)],
     "elu": unary("F.elu(a)") + unary("F.elu(a, alpha=0.7)"),
+    "elu_": unary("F.elu(a * 1, inplace=True)") + unary("F.elu_(a * 1, 0.7)")
+    + unary("F.selu(a * 1, inplace=True)"),
+    "leaky_relu_": unary("F.leaky_relu(a * 1, 0.2, inplace=True)")
+    + unary("F.leaky_relu_(a * 1)"),
     "elu_backward": [backward_case("F.elu(a, 0.5)", M, M)],
     "gelu": unary("F.gelu(a)") + unary("F.gelu(a, approximate='tanh')"),
     "gelu_backward": [backward_case("F.gelu(a)", M, M),
@@ -303,6 +307,15 @@ CASES = {
         case("F.cross_entropy(a, t)", ("a", V, "any"), setup=("t = torch.tensor(1)",))],
     "nll_loss_backward": [case(grad_of("F.cross_entropy(a, t)"), ("a", M, "any"),
                                ("v", S0, "any"), setup=("t = torch.tensor([2, 0])",))],
+    "nll_loss2d_forward": [
+        case("F.nll_loss(a, t)", ("a", (2, 3, 4), "any"),
+             setup=("t = torch.tensor([[0, 2, 1, 1], [2, 0, -100, 1]])",)),
+        case("F.cross_entropy(a, t, reduction='none')", ("a", (2, 3, 2, 2), "any"),
+             setup=("t = torch.tensor([[[0, 2], [1, 1]], [[2, 0], [0, 1]]])",)),
+        case("F.nll_loss(a, t, weight=torch.tensor([0.5, 1., 2.], dtype=a.dtype), reduction='sum')",
+             ("a", (2, 3, 2), "any"), setup=("t = torch.tensor([[0, 2], [1, 1]])",))],
+    "nll_loss2d_backward": [case(grad_of("F.cross_entropy(a, t)"), ("a", (2, 3, 2), "any"),
+                                 ("v", S0, "any"), setup=("t = torch.tensor([[2, 0], [1, 2]])",))],
     # ---- shapes, views and indexing ----
     "view": unary("a.view(-1)", shapes=(M,)) + unary("a.view(3, 1)", shapes=(V,)),
     "_unsafe_view": unary("a.t().reshape(6)", shapes=(M,)),
@@ -387,6 +400,7 @@ CASES = {
     "hardtanh": unary("F.hardtanh(a, -0.5, 0.5)") + unary("F.relu6(a * 4)"),
     "hardtanh_backward": [backward_case("F.hardtanh(a, -0.5, 0.5)", M, M)],
     "celu": unary("F.celu(a, 0.5)"),
+    "celu_": unary("F.celu(a * 1, 0.5, inplace=True)") + unary("F.celu_(a * 1)"),
     "mish": unary("F.mish(a)"),
     "softshrink": unary("F.softshrink(a, 0.1)"),
     "softshrink_backward": [backward_case("F.softshrink(a, 0.1)", M, M)],
@@ -399,6 +413,8 @@ CASES = {
     "hardsigmoid": unary("F.hardsigmoid(a * 2)"),
     "hardsigmoid_backward": [backward_case("F.hardsigmoid(a * 2)", M, M, grad=False)],
     "threshold": unary("F.threshold(a, 0.1, 20.)"),
+    "threshold_": unary("F.threshold(a * 1, 0.1, 20., inplace=True)")
+    + unary("F.threshold_(a * 1, 0.2, -1.)"),
     "constant_pad_nd": unary("F.pad(a, (1, 2))", shapes=(V, M))
     + unary("F.pad(a, (0, -1, 1, 0), value=0.5)", shapes=(M,)),
     "embedding": [case("F.embedding(torch.tensor([[0, 2], [2, 1]]), a)", ("a", (3, 2), "any"))],

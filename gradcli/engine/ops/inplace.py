@@ -100,7 +100,9 @@ def apply_inplace(t: Tensor, compute, *, cast: bool = True) -> Tensor:
     node = result._grad_fn
     original = None
     if node is not None and node.saved_args and node.saved_args[0] is t:
-        original = Tensor(t.data.copy(), t.dtype)
+        # torch saves self.clone() taken with autograd on, so double backward reaches self's
+        # history through it
+        original = F.clone(t) if t._requires_grad else Tensor(t.data.copy(), t.dtype)
     np.copyto(t.data, result.data, casting="unsafe")
     t.bump_version()
     if node is not None:
