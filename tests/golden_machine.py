@@ -21,6 +21,11 @@ def machine_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}.{MACHINE}{path.suffix}")
 
 
+def base_path(path: Path) -> Path:
+    """The base file a machine kind's file belongs to (a base file is its own)."""
+    return path.with_name(f"{path.name.split('.', 1)[0]}{path.suffix}")
+
+
 def is_machine_file(path: Path) -> bool:
     """Whether `path` holds one machine kind's records (not a base file)."""
     return "." in path.stem

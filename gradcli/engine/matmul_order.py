@@ -26,14 +26,17 @@ x @ W.t() with 2 or 3 output columns and 2 or more rows, or k >= 24 m, or one co
 4 or more rows (columns) with 18 or more terms; other one-column results of a row-major A; dot
 of more than 8 terms.
 
-AMD (an EPYC, Zen 4, AVX-512; the rules below hold on an AVX2-only EPYC too):
+AMD (an EPYC, Zen 4, AVX-512, and an AVX2-only EPYC: the same rules on both):
 
 torch's mm/addmm/mv call MKL's sgemm with the result column-major (torch's C transposed) unless
 the result has one column; the kernel MKL picks depends on the shape and on whether each operand
 is row- or column-major (after torch's own choice, copied below from addmm_impl_cpu_):
 
-* sequential: acc = fl(acc + fl(a[i,k] * b[k,j])) for k = 0..K-1, no fused multiply-add.  Every
-  small product (K <= 4, or M < 4, or N < 12) of the shapes listed in `_sequential` takes it;
+* blocked fused chains (`blocked_fma_chain`): every product of at least four rows and twelve
+  columns, every layout: each entry a fused chain, sums of more than 192 terms in blocks
+  (`_k_blocks`), each block's chain added in turn to addmm's bias, which starts the sum.
+* sequential: acc = fl(acc + fl(a[i,k] * b[k,j])) for k = 0..K-1, no fused multiply-add.  The
+  smaller products (M < 4 or N < 12) of the shapes listed in `_sequential` take it;
   addmm's bias starts the accumulator (row-major A and B, N > 1) or is added at the end (others).
 * four lanes (a matrix-vector product over contiguous rows: row-major A, one column): the first
   ((K - 1) % 4) + 1 terms sequentially into lane 0, then lane l += term k for k = P + l (mod 4),
@@ -42,12 +45,13 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
 * dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms.
 * bmm with M*K*N < 400 (every vendor): torch's own naive loop, sequential, no FMA.
 
-AMD without AVX-512 (an EPYC with AVX2): the rules above, and products of at least four rows
-and twelve columns, every layout, are fused chains per entry (`blocked_fma_chain`): sums of more
-than 192 terms in blocks (`_k_blocks`), each block's chain added in turn to addmm's bias, which
-starts the sum.  Measured on a grid of 16,896 products (m up to 64, k up to 500, n up to 64, four
-layouts, with and without bias): 82% claimed (45% before this rule), every claim exact; the
-blocks checked up to k = 1,000.
+Measured on a grid of 16,456 products (m up to 64, k up to 500, n up to 64, four layouts, with
+and without bias), on one thread: 79% claimed on the AVX-512 EPYC (46% before the blocked rule
+was known to hold there), 82% of a similar grid on the AVX2 one, every claim exact; the blocks checked up to
+k = 4,096 and products up to 1000 x 4 x 1000.  On two threads MKL gives the rows past the first
+multiple of four at or above M/2 to a second call, which sums them with the small-M kernels:
+`_second_thread_rows` follows that (gradcli models as many threads as torch would take; on the
+AVX2 EPYC two threads measured the same as one).
 
 Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
 peeling) returns None.
@@ -57,14 +61,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.cpu_capability import CAPABILITY, VENDOR
 from gradcli.engine.fma import fma32
 
 # MKL dispatches on the CPU vendor: the AMD rules (`_sequential`, `four_lanes`, dot) hold there only
 _AMD = VENDOR == "AuthenticAMD"
-# and, on AMD, on the vector width: without AVX-512 its larger products are blocked FMA chains
-_AMD_AVX2 = _AMD and CAPABILITY == "avx2"
-_K_BLOCK = 192  # the longest sum MKL's AVX2 kernel on AMD takes in one chain
+# two threads split the rows on the AVX-512 EPYC (on the AVX2 one two threads measured as one)
+_AMD_AVX512_THREADS = _AMD and CAPABILITY == "avx512" and THREADS > 1
+_K_BLOCK = 192  # the longest sum MKL's kernel on AMD takes in one chain
 _MAX_WORK = 1 << 22  # M * N * K beyond which the emulation's Python loop would be too slow
 _MAX_K = 4096
 
@@ -204,6 +209,17 @@ def _short_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     return np.concatenate([block, sixteen_lanes(*rest)], axis=0 if n == 1 else 1)
 
 
+def _second_thread_rows(m: int, k: int, n: int) -> int | None:
+    """Where MKL on AMD splits a product's rows between two threads, when the second part is
+    left with fewer than four rows (which then take the small-M kernels); None when it runs
+    whole or both parts keep the blocked chains (measured: it threads past 16 terms, or past 4
+    terms with more than 16 columns, and gives the first thread a multiple of four rows)."""
+    if not _AMD_AVX512_THREADS or not (k > 16 or (k > 4 and n > 16)):
+        return None
+    split = 4 * -(-m // 8)
+    return split if 0 < m - split < 4 else None
+
+
 def _bias_first(m: int, n: int, a_row: bool, b_row: bool) -> bool:
     """Whether addmm's bias starts the sums (MKL's first operand not transposed) rather than
     being added to them at the end (a 1x1 result starts from it when B is row-major)."""
@@ -266,8 +282,14 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return fma_chain(a, b, bias32)
         out = fma_chain(a, b)
         return out if bias32 is None else out + bias32
-    if _AMD_AVX2 and m >= 4 and n >= 12:
-        return blocked_fma_chain(a, b, bias32)
+    if m >= 4 and n >= 12:
+        split = _second_thread_rows(m, k, n)
+        if split is None:
+            return blocked_fma_chain(a, b, bias32)
+        rest = mm(a[split:], b, bias, a_strides, b_strides)
+        if rest is None:
+            return None
+        return np.concatenate([blocked_fma_chain(a[:split], b, bias32), rest])
     if _sequential(m, k, n, a_row, b_row):
         if bias32 is not None and _bias_first(m, n, a_row, b_row):
             return sequential(a, b, bias32)

@@ -17,7 +17,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 
-from golden_machine import machine_path, write_records  # noqa: E402
+from golden_machine import base_path, write_records  # noqa: E402
 
 EXAMPLES_DIR = REPO_ROOT / "examples"
 GOLDEN_DIR = REPO_ROOT / "tests" / "golden" / "examples"
@@ -38,7 +38,8 @@ def record(example: Path) -> dict:
         capture_output=True,
         text=True,
         encoding="utf-8",
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        # torch on one thread, as the tests run gradcli (tests/conftest.py)
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "OMP_NUM_THREADS": "1"},
         timeout=120,
     )
     error_lines = done.stderr.rstrip("\n").splitlines()
@@ -67,8 +68,8 @@ def main() -> int:
         write_records(golden_path(example), golden, indent=2)
         print(f"{example.relative_to(REPO_ROOT)}: exit {golden['exit_code']}")
     wanted = {golden_path(example) for example in examples}
-    wanted |= {machine_path(path) for path in wanted if machine_path(path).exists()}
-    for stale in sorted(set(GOLDEN_DIR.rglob("*.json")) - wanted):
+    # every machine kind's own records stay while their base file does
+    for stale in sorted(path for path in GOLDEN_DIR.rglob("*.json") if base_path(path) not in wanted):
         stale.unlink()
         print(f"removed stale {stale.relative_to(REPO_ROOT)}")
     return 0
