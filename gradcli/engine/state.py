@@ -57,6 +57,7 @@ class EngineState:
         self.dual_level = None  # the open dual level: a WeakSet of the tensors with tangents
         self.anomaly = (False, True)  # detect_anomaly: (enabled, check_nan)
         self.inference = False  # inside torch.inference_mode
+        self.flags: dict[str, object] = {}  # settings a program changed (torch.backends...)
         self.warned: set[str] = set()
 
 

@@ -284,10 +284,10 @@ def _batches(a: np.ndarray):
     return flat, len(flat) > 1 or a.ndim > 2
 
 
-def _lu(matrix: np.ndarray) -> tuple:
+def _lu(matrix: np.ndarray, divide: bool = False) -> tuple:
     """LAPACK's getf2 in the matrix's dtype: partial pivoting, multipliers scaled by the
-    pivot's reciprocal. Returns (diagonal of U, permutation sign, first zero pivot (1-based)
-    or 0)."""
+    pivot's reciprocal (or divided by the pivot). Returns (diagonal of U, permutation sign,
+    first zero pivot (1-based) or 0)."""
     u = matrix.copy()
     n, sign, zero = u.shape[0], 1, 0
     for k in range(n):
@@ -298,7 +298,10 @@ def _lu(matrix: np.ndarray) -> tuple:
         if pivot != k:
             u[[k, pivot]] = u[[pivot, k]]
             sign = -sign
-        u[k + 1:, k] *= u.dtype.type(1) / u[k, k]
+        if divide:
+            u[k + 1:, k] /= u[k, k]
+        else:
+            u[k + 1:, k] *= u.dtype.type(1) / u[k, k]
         u[k + 1:, k + 1:] -= np.outer(u[k + 1:, k], u[k, k + 1:])
     return np.diagonal(u).copy(), sign, zero
 
@@ -308,11 +311,14 @@ def _zero_pivot(matrix: np.ndarray) -> int:
 
 
 def _det_values(a: np.ndarray) -> np.ndarray:
-    """prod(diag(U)) times the permutation's sign, as torch's linalg_det."""
+    """prod(diag(U)) times the permutation's sign, as torch's linalg_det: LAPACK factorises
+    a row-major matrix as it lies, i.e. its transpose, and MKL's 2x2 kernel divides by the
+    pivot (measured; its 3x3 and 4x4 kernels keep another order, not reproduced)."""
     flat = a.reshape((-1,) + a.shape[-2:])
     out = np.empty(len(flat), dtype=a.dtype)
     for i, matrix in enumerate(flat):
-        diagonal, sign, _ = _lu(matrix)
+        lapack_sees = matrix.T if matrix.flags.c_contiguous else matrix
+        diagonal, sign, _ = _lu(lapack_sees, divide=len(matrix) == 2)
         product = a.dtype.type(sign)
         for value in diagonal:
             product = product * value

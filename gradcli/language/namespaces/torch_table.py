@@ -14,6 +14,7 @@ from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry, legacy_constructor,
                                       table)
+from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
 from gradcli.language.namespaces.dtype_info import DTYPE_INFO
 from gradcli.language.namespaces.declared_tables import layered
@@ -162,10 +163,10 @@ TORCH_TABLE = layered(table(
     entry("is_grad_enabled", lambda: STATE.grad_enabled, "", style="noargs",
           qualname="torch.is_grad_enabled"),
     entry("split", _split, "tensor, split_size_or_sections, dim=0", context=True),
-), SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
+), PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, {dtype.legacy_name: PyType(
+    "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, {dtype.legacy_name: PyType(
         f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
                                                 "*data")) for dtype in dtypes.ALL})
 
@@ -195,6 +196,9 @@ MODULES = {
     "torch.autograd.gradcheck": GRADCHECK_MODULE,
     "torch.func": FUNC,
     "torch.cuda": CUDA,
+    "torch.backends": BACKENDS,
+    **{module.name: module for module in BACKENDS.table.values()},
+    "torch.accelerator": ACCELERATOR,
     "torch.random": TORCH_RANDOM,
     "math": MATH,
     "random": RANDOM,

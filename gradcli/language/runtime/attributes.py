@@ -28,8 +28,8 @@ from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, Size, dict_from,
-                                            iterate, type_name)
+from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
+                                            Size, dict_from, iterate, type_name)
 
 class _NodeAttrs(dict):
     """A node's attributes: these, and the `_saved_<name>` values of what it saved."""
@@ -320,6 +320,8 @@ def set(value, name: str, item) -> None:
         return
     if isinstance(value, NamedTuple) and name in value.language_fields:
         raise errors.TorchError("AttributeError", "can't set attribute")
+    if isinstance(value, FlagNamespace) and value.assign(name, item):
+        return
     if isinstance(value, Tensor):
         getter_setter = protocols.TENSOR_ATTRS.get(name)
         if getter_setter is not None and getter_setter[1] is not None:

@@ -42,6 +42,26 @@ class Namespace:
             "AttributeError", f"module '{self.name}' has no attribute '{attr}'")
 
 
+@dataclass(frozen=True)
+class FlagNamespace(Namespace):
+    """A module whose listed attributes a program may set (torch.backends.cudnn.deterministic):
+    their values live in the engine state, so each run starts from torch's defaults."""
+
+    defaults: dict = None
+
+    def lookup(self, attr: str):
+        if attr in self.defaults:
+            return STATE.flags.get(f"{self.name}.{attr}", self.defaults[attr])
+        return super().lookup(attr)
+
+    def assign(self, attr: str, value) -> bool:
+        """Set a listed attribute; False for any other name."""
+        if attr not in self.defaults:
+            return False
+        STATE.flags[f"{self.name}.{attr}"] = value
+        return True
+
+
 @dataclass(eq=False)
 class Generator:
     """A generator expression's lazy values, printed as Python prints a generator."""

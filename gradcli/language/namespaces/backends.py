@@ -1,0 +1,84 @@
+"""torch.backends, torch.accelerator and torch's process settings, as a CPU-only build has them."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors
+from gradcli.engine.cascade_sum import THREADS
+from gradcli.engine.cpu_capability import CAPABILITY
+from gradcli.engine.state import STATE
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.values import FlagNamespace, Namespace, type_name
+
+
+def _false() -> bool:
+    return False
+
+
+def _availability(name: str, **flags) -> FlagNamespace:
+    """A backend this build lacks: is_available() is False, its flags keep what is set."""
+    return FlagNamespace(f"torch.backends.{name}", table(
+        entry("is_available", _false, ""), entry("is_built", _false, "")), flags)
+
+
+_CPU = Namespace("torch.backends.cpu", table(
+    entry("get_cpu_capability", lambda: CAPABILITY.upper() if CAPABILITY != "default"
+          else "DEFAULT", "")))
+
+BACKENDS = Namespace("torch.backends", {
+    "cpu": _CPU,
+    "cudnn": FlagNamespace("torch.backends.cudnn", table(
+        entry("is_available", _false, ""), entry("version", lambda: None, "")),
+        {"enabled": True, "benchmark": False, "deterministic": False, "allow_tf32": True}),
+    "mps": _availability("mps"),
+    "cuda": _availability("cuda"),
+    "mkldnn": FlagNamespace("torch.backends.mkldnn", table(
+        entry("is_available", lambda: True, "")), {"enabled": True}),
+    "mkl": Namespace("torch.backends.mkl", table(entry("is_available", lambda: True, ""))),
+    "openmp": Namespace("torch.backends.openmp", table(entry("is_available", lambda: True, ""))),
+})
+
+ACCELERATOR = Namespace("torch.accelerator", table(
+    entry("is_available", _false, ""),
+    entry("current_accelerator", lambda check_available: None, "check_available=False"),
+    entry("device_count", lambda: 0, ""),
+))
+
+
+def _set_num_threads(count) -> None:
+    """torch.set_num_threads: checked and kept; gradcli's sums keep modelling the thread count
+    torch starts with (OMP_NUM_THREADS or the cores)."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise errors.runtime(f"set_num_threads expects an int, but got {type_name(count)}")
+    if count <= 0:
+        raise errors.runtime("set_num_threads expects a positive integer")
+    STATE.flags["num_threads"] = count
+
+
+_PRECISIONS = ("highest", "high", "medium")
+
+
+def _set_matmul_precision(precision) -> None:
+    if precision in _PRECISIONS:
+        STATE.flags["matmul_precision"] = precision
+    else:
+        STATE.warn("UserWarning", f"{precision} is not one of 'highest', 'high', or 'medium'; "
+                   "the currentsetFloat32MatmulPrecision call has no effect.")
+
+
+def _use_deterministic(mode, warn_only) -> None:
+    STATE.flags["deterministic"] = (bool(mode), bool(warn_only))
+
+
+PROCESS_SETTINGS = table(
+    entry("set_num_threads", _set_num_threads, "int"),
+    entry("get_num_threads", lambda: STATE.flags.get("num_threads", THREADS), ""),
+    entry("get_num_interop_threads", lambda: THREADS, ""),
+    entry("set_float32_matmul_precision", _set_matmul_precision, "precision"),
+    entry("get_float32_matmul_precision",
+          lambda: STATE.flags.get("matmul_precision", "highest"), ""),
+    entry("use_deterministic_algorithms", _use_deterministic, "mode, *, warn_only=False"),
+    entry("are_deterministic_algorithms_enabled",
+          lambda: STATE.flags.get("deterministic", (False, False))[0], ""),
+    entry("is_deterministic_algorithms_warn_only_enabled",
+          lambda: STATE.flags.get("deterministic", (False, False))[1], ""),
+)
