@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, errors
 
 # inf and nan results are values, as in torch, not warnings: set once for the process, since a
 # per-op np.errstate would cost more than the rest of an op.
@@ -40,6 +40,12 @@ class EngineState:
         language layer may replace to add the source position. `once` warnings (torch's
         TORCH_WARN_ONCE) are reported only the first time after a reset. `notes` ((text,
         origin) pairs, as on errors) are in `warning_notes` while the sink runs."""
+        action = next((action for action, matches in self.warning_filters
+                       if matches(category, message)), "default")
+        if action == "ignore":
+            return
+        if action == "error":
+            raise errors.TorchError(category, message)
         if once:
             if message in self.warned:
                 return
@@ -58,6 +64,8 @@ class EngineState:
         self.anomaly = (False, True)  # detect_anomaly: (enabled, check_nan)
         self.inference = False  # inside torch.inference_mode
         self.flags: dict[str, object] = {}  # settings a program changed (torch.backends...)
+        # Python's warning filters, first match wins: (action, matches(category, message))
+        self.warning_filters: list = []
         self.warned: set[str] = set()
 
 

@@ -10,6 +10,8 @@ import itertools
 import time
 
 from gradcli.engine import errors
+from gradcli.language.namespaces.python_copy import COPY
+from gradcli.language.namespaces.python_warnings import WARNINGS
 from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
 from gradcli.language.runtime.pytypes import PyType, TypeForm
@@ -400,5 +402,6 @@ def _operator_table() -> dict:
 
 
 OPERATOR = LazyTable({}, _operator_table)
-MODULES = {"dataclasses": DATACLASSES, "time": TIME, "typing": TYPING, "collections": COLLECTIONS,
-           "functools": FUNCTOOLS, "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR)}
+MODULES = {"copy": COPY, "dataclasses": DATACLASSES, "time": TIME, "typing": TYPING, "collections": COLLECTIONS,
+           "functools": FUNCTOOLS, "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR),
+           "warnings": WARNINGS}

@@ -1,0 +1,118 @@
+"""Python's `copy` module over the language's values: containers, tensors, modules and instances
+of the program's classes are copied; everything else (numbers, strings, functions, classes,
+dtypes, namespaces) is shared, as Python's deepcopy shares its atomic values."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, defaultdict
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.classes import UserInstance
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.values import Namespace, Size
+
+_NOT_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
+    "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
+    "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
+
+
+def _module_type():
+    from gradcli.language.namespaces.modules import Module  # the nn tables load on first use
+    return Module
+
+
+def _slots(kind: type) -> list[str]:
+    return [name for klass in kind.__mro__ for name in getattr(klass, "__slots__", ())
+            if name != "__weakref__"]
+
+
+def _tensor_copy(t: Tensor, memo: dict) -> Tensor:
+    """Tensor.__deepcopy__: a leaf's values, requires_grad and grad (Parameter.__deepcopy__:
+    values and requires_grad only)."""
+    if not t.is_leaf:
+        raise errors.runtime(_NOT_LEAF)
+    copied = Tensor(t.data.copy(), t.dtype, requires_grad=t.requires_grad)
+    copied.is_parameter = t.is_parameter
+    memo[id(t)] = copied
+    if t.grad is not None and not t.is_parameter:
+        copied.grad = _deep(t.grad, memo)
+    return copied
+
+
+def _object_copy(value, memo: dict, copy_item):
+    """A module or an instance of the program's class: a new object of its type whose slots
+    hold copies (`copy_item`) of the original's."""
+    copied = object.__new__(type(value))
+    memo[id(value)] = copied
+    if isinstance(value, dict):
+        dict.update(copied, {key: copy_item(item) for key, item in value.items()})
+    elif isinstance(value, list):
+        list.extend(copied, [copy_item(item) for item in value])
+    for name in _slots(type(value)):
+        if hasattr(value, name):
+            setattr(copied, name, copy_item(getattr(value, name)))
+    return copied
+
+
+def _deep(value, memo: dict):
+    if id(value) in memo:
+        return memo[id(value)]
+    if isinstance(value, Tensor):
+        return _tensor_copy(value, memo)
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    kind = type(value)
+    if kind in (list, dict, OrderedDict, set):
+        copied = kind()
+        memo[id(value)] = copied
+        if kind is list:
+            copied.extend(_deep(item, memo) for item in value)
+        elif kind is set:
+            copied.update(_deep(item, memo) for item in value)
+        else:
+            copied.update((_deep(key, memo), _deep(item, memo)) for key, item in value.items())
+        return copied
+    if kind is defaultdict:
+        copied = defaultdict(value.default_factory)
+        memo[id(value)] = copied
+        copied.update((_deep(key, memo), _deep(item, memo)) for key, item in value.items())
+        return copied
+    if kind in (tuple, Size):
+        items = tuple(_deep(item, memo) for item in value)
+        same = all(a is b for a, b in zip(items, value))
+        return value if same else kind(items)
+    if isinstance(value, (_module_type(), UserInstance)):
+        return _object_copy(value, memo, lambda item: _deep(item, memo))
+    return value
+
+
+def deepcopy(x, memo=None, _nil=None):
+    """copy.deepcopy."""
+    return _deep(x, {} if memo is None else memo)
+
+
+def shallow_copy(x):
+    """copy.copy: a new container or object holding the same items; a tensor's values are
+    copied, as torch's reduction of a tensor rebuilds it."""
+    kind = type(x)
+    if kind in (list, dict, OrderedDict, set, defaultdict):
+        return x.copy()
+    if isinstance(x, Tensor):
+        copied = Tensor(x.data.copy(), x.dtype, requires_grad=x.requires_grad and x.is_leaf)
+        copied.is_parameter = x.is_parameter
+        return copied
+    if isinstance(x, (_module_type(), UserInstance)):
+        copied = _object_copy(x, {}, lambda item: item)
+        copied.attrs = dict(x.attrs)  # its own attribute table, as a copied __dict__
+        return copied
+    return x
+
+
+COPY = Namespace("copy", table(
+    entry("deepcopy", deepcopy, "x, memo=None, _nil=[]"),
+    entry("copy", shallow_copy, "x"),
+))
