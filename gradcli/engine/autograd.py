@@ -24,6 +24,9 @@ def no_grad_history(origin) -> tuple:
             ("grad mode was turned off here", STATE.grad_off_at))
 
 
+LAST_SEQUENCE_NR = 2 ** 64 - 1
+
+
 def next_sequence_nr() -> int:
     """Nodes run in decreasing creation order when several are ready, as in torch."""
     return next(_sequence)
@@ -219,7 +222,7 @@ class AccumulateGrad:
 
     def __init__(self, variable: Tensor):
         self.variable = variable
-        self.sequence_nr = -1
+        self.sequence_nr = LAST_SEQUENCE_NR  # torch's UINT64_MAX: it runs as soon as it is ready
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
