@@ -80,13 +80,17 @@ INDEX = {
     },
     "gradcli.engine.ops.arrange": {
         "function": (
-            "MESHGRID_WARNING SCATTER_REDUCE_WARNING atleast atleast_1d atleast_2d atleast_3d "
-            "block_diag broadcast_tensors broadcast_to cartesian_prod clamp_max clamp_min "
-            "column_stack combinations diff dstack fliplr flipud fmod hstack index_fill "
-            "index_fill_ masked_fill_ masked_select meshgrid nan_to_num new_empty new_full "
-            "new_ones new_tensor new_zeros repeat_interleave require_tensors roll rot90 scatter_ "
-            "scatter_op select_index storage_offset stride strides swapaxes take tile tril "
-            "tril_indices triu triu_indices unflatten unflatten_method vstack "
+            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR MESHGRID_WARNING RandomSource "
+            "SCATTER_REDUCE_WARNING TO_SCALAR_WARNING arange as_tensor atleast atleast_1d "
+            "atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to cartesian_prod "
+            "clamp_max clamp_min column_stack combinations diff draw_source dstack empty eye "
+            "fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype hstack "
+            "index_fill index_fill_ infer_dtype linspace logspace masked_fill_ masked_select "
+            "meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros normal ones "
+            "ones_like rand rand_like randint randn randn_like randperm repeat_interleave "
+            "require_tensors roll rot90 scatter_ scatter_op select_index set_default_dtype "
+            "size_args storage storage_offset stride strides swapaxes take tensor tile tril "
+            "tril_indices triu triu_indices unflatten unflatten_method vstack zeros zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -94,23 +98,26 @@ INDEX = {
             "scatter.reduce scatter.value take tril triu "
         ),
         "declaration": (
-            "method:broadcast_to method:clamp_max method:clamp_min method:diff "
+            "method:broadcast_to method:clamp_max method:clamp_min method:cuda method:diff "
             "method:element_size method:fliplr method:flipud method:fmod method:index_fill "
             "method:index_fill_ method:is_complex method:is_floating_point method:masked_fill_ "
             "method:masked_select method:nan_to_num method:nelement method:new_empty "
             "method:new_full method:new_ones method:new_tensor method:new_zeros "
             "method:repeat_interleave method:roll method:rot90 method:scatter method:scatter_ "
             "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
-            "method:take method:tile method:tril method:triu method:unflatten torch:atleast_1d "
-            "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
-            "torch:broadcast_to torch:cartesian_prod torch:clamp_max torch:clamp_min "
-            "torch:column_stack torch:combinations torch:diff torch:dstack torch:fliplr "
-            "torch:flipud torch:fmod torch:hstack torch:index_fill torch:is_complex "
-            "torch:is_floating_point torch:is_tensor torch:masked_select torch:meshgrid "
-            "torch:nan_to_num torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
-            "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
-            "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
-            "torch:vstack "
+            "method:take method:tile method:tril method:triu method:unflatten torch:arange "
+            "torch:atleast_1d torch:atleast_2d torch:atleast_3d torch:block_diag "
+            "torch:broadcast_tensors torch:broadcast_to torch:cartesian_prod torch:clamp_max "
+            "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
+            "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
+            "torch:hstack torch:index_fill torch:is_complex torch:is_floating_point "
+            "torch:is_tensor torch:linspace torch:logspace torch:masked_select torch:meshgrid "
+            "torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like torch:randint "
+            "torch:randint_like torch:randn torch:randn_like torch:randperm "
+            "torch:repeat_interleave torch:roll torch:rot90 torch:row_stack torch:scatter "
+            "torch:select torch:swapaxes torch:swapdims torch:take torch:tile torch:tril "
+            "torch:tril_indices torch:triu torch:triu_indices torch:unflatten torch:vstack "
+            "torch:zeros "
         ),
     },
     "gradcli.engine.ops.comparison": {
@@ -452,21 +459,7 @@ INDEX = {
             "CONVERTERS converter to to_dtype to_numpy type_ "
         ),
         "declaration": (
-            "method:cuda method:to torch:device "
-        ),
-    },
-    "gradcli.engine.creation": {
-        "function": (
-            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RandomSource TO_SCALAR_WARNING "
-            "arange as_tensor draw_source empty eye fill_random from_numpy full full_like "
-            "get_default_dtype infer_dtype linspace logspace normal ones ones_like rand rand_like "
-            "randint randn randn_like randperm set_default_dtype size_args storage tensor zeros "
-            "zeros_like "
-        ),
-        "declaration": (
-            "torch:arange torch:empty torch:eye torch:full torch:linspace torch:logspace "
-            "torch:normal torch:ones torch:rand torch:rand_like torch:randint torch:randint_like "
-            "torch:randn torch:randn_like torch:randperm torch:zeros "
+            "method:to "
         ),
     },
     "gradcli.engine.distributions": {

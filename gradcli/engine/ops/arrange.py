@@ -11,6 +11,7 @@ from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented, pointwise_op
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
+from gradcli.engine.creation import COPY_WARNING
 
 
 def _triangle(a, diagonal, upper):
@@ -750,6 +751,9 @@ def new_full(t: Tensor, size, fill_value, dtype=None, device=None, requires_grad
 
 def new_tensor(t: Tensor, data, dtype=None, device=None, requires_grad=False, layout=None,
                pin_memory=False) -> Tensor:
+    if isinstance(data, Tensor):  # torch's copy-construct warning, naming new_tensor
+        STATE.warn("UserWarning", COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("))
+        data = data.data
     return F.tensor(data, dtype or t.dtype, bool(requires_grad))
 
 
