@@ -444,6 +444,8 @@ def type_name(value) -> str:
     if isinstance(value, (Node, AccumulateGrad)):
         return value.class_name
     name = _late_class_names().get(type(value))
+    if name == "builtin_function_or_method" and getattr(value, "style", "") == "new":
+        return "type"  # a torch class offered as its constructor (torch.no_grad)
     if name is not None:
         return name
     from gradcli.language.runtime.frames import ContextManager
