@@ -7,6 +7,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
+from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.namespaces.public_names import Unsupported
@@ -372,6 +373,9 @@ def type_of(value) -> PyType:
     if found is not None:
         return found
     name = qualified_type_name(value)
+    if isinstance(value, ReturnTypes):  # one class per structseq, as torch.return_types has
+        name = ("torch.autograd.forward_ad." if value.name == "UnpackedDualTensor"
+                else "torch.return_types.") + value.name
     hosts = (Node, AccumulateGrad) if isinstance(value, (Node, AccumulateGrad)) else (type(value),)
     return _NODE_TYPES.setdefault(name, _class(name, hosts))
 
