@@ -383,6 +383,11 @@ def _object_repr(value) -> str:
         return f"<bound method {owner}.{value.function.name} of {receiver}>"
     if isinstance(value, UserFunction):
         return f"<function {value.qualname} at {_address(value)}>"
+    declaration = getattr(value, "declaration", None)
+    if declaration is not None and declaration.python:  # Python code in torch (F.relu)
+        return f"<function {declaration.python_title or value.name} at {_address(value)}>"
+    if declaration is not None and value.variant in ("torch", "functional"):  # C++ in torch
+        return f"<built-in method {value.name} of type object at {_address(declaration)}>"
     if isinstance(value, Builtin):
         return f"<built-in function {value.name}>"
     if isinstance(value, BoundMethod):
