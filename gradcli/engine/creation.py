@@ -443,7 +443,10 @@ def _c_pow(base: float, exponent: float) -> float:
 
 
 def set_default_dtype(dtype: dtypes.DType) -> None:
-    if not isinstance(dtype, dtypes.DType) or not dtype.is_floating_point:
+    if not isinstance(dtype, dtypes.DType):
+        raise errors.type_error("invalid dtype object: only floating-point types are supported "
+                                "as the default type")
+    if not dtype.is_floating_point:
         raise errors.type_error("only floating-point types are supported as the default type")
     STATE.default_dtype = dtype
 

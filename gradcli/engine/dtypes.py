@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gradcli.engine import errors
+
 BOOL, INTEGRAL, FLOATING = 0, 1, 2
 
 
@@ -59,6 +61,28 @@ BY_NAME = {d.name: d for d in ALL} | {
 }
 
 _BY_NUMPY = {d.np: d for d in ALL}
+
+# The Python classes torch's parser takes for a dtype (torch.tensor(data, dtype=float))
+_BY_PYTHON_CLASS = {float: float64, int: int64, bool: bool_}
+_class_host = lambda value: None  # the Python class a class value stands for (read_classes_with)
+
+
+def read_classes_with(host_of) -> None:
+    """Install the language's reading of a class value as the Python class it stands for."""
+    global _class_host
+    _class_host = host_of
+
+
+def dtype_argument(value):
+    """A dtype argument as torch's parser reads it: a dtype, or Python's float, int or bool as
+    float64, int64 and bool; anything else unchanged, for the caller to refuse."""
+    if isinstance(value, DType):
+        return value
+    host = _class_host(value)
+    if host is complex:  # torch's complex128, which gradcli does not have
+        raise errors.TorchError("NotImplementedError",
+                                "gradcli does not support torch.complex128 yet")
+    return _BY_PYTHON_CLASS.get(host, value)
 
 
 def from_numpy(np_dtype: np.dtype) -> DType:

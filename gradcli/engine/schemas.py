@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import dtypes, errors
 from gradcli.engine.dtypes import DType
 from gradcli.engine.tensor import Tensor, require_tensors
 
@@ -179,6 +179,7 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
         ok = isinstance(value, (tuple, list)) and all(_is_number(v) for v in value)
         return ok or _is_number(value), value
     if kind == "ScalarType":
+        value = dtypes.dtype_argument(value)
         return isinstance(value, DType), value
     if kind == "Tensor[]":
         return isinstance(value, (tuple, list)) and all(isinstance(v, Tensor) for v in value), \

@@ -755,7 +755,7 @@ def new_tensor(t: Tensor, data, dtype=None, device=None, requires_grad=False, la
 
 __all__ += ["strides", "stride", "storage_offset", "new_zeros", "new_ones", "new_empty",
             "new_full", "new_tensor"]
-_NEW = "dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False"
+_NEW = "dtype: ScalarType?=None, device=None, requires_grad=False, layout=None, pin_memory=False"
 _NEW_OPTIONS = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
                 "bool? pin_memory=False, bool? requires_grad=False")
 for _name, _function in (("new_zeros", new_zeros), ("new_ones", new_ones),

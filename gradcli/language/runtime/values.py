@@ -418,6 +418,8 @@ def type_name(value) -> str:
         return "Parameter"
     if isinstance(value, TableObject):
         return value.class_name
+    if isinstance(value, PyType):
+        return value.metaclass
     name = _CLASS_NAMES.get(type(value))
     if name is not None:
         return name
@@ -433,6 +435,9 @@ def type_name(value) -> str:
 
 
 errors.name_types_with(type_name)  # the engine's messages name the program's classes too
+# torch's parser reads Python's float, int and bool as dtypes
+dtypes.read_classes_with(lambda value: value.hosts[0] if isinstance(value, PyType)
+                         and len(value.hosts) == 1 else None)
 
 
 def qualified_type_name(value) -> str:
