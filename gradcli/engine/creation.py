@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 
@@ -34,35 +35,29 @@ def _leaf(array: np.ndarray, dtype: dtypes.DType, requires_grad: bool) -> Tensor
 
 
 def infer_dtype(data) -> dtypes.DType:
-    """The dtype torch.tensor picks for nested Python data: bool < int64 < default float."""
-    category, tensor_dtype, scalars = dtypes.BOOL, None, 0
-    stack = [data]
+    """The dtype torch.tensor picks for nested data (torch's infer_scalar_type): the promotion of
+    every element's type, a bool as bool, an int as int64, a float (or an empty sequence) as the
+    default dtype, a tensor or a NumPy scalar as its dtype."""
+    found, stack = None, [data]
     while stack:
         item = stack.pop()
         if isinstance(item, (list, tuple)):
             stack.extend(item)
-            if not item:  # torch infers an empty sequence as the default dtype
-                category, scalars = dtypes.FLOATING, scalars + 1
+            if item:
+                continue
+            dtype = STATE.default_dtype  # torch infers an empty sequence as the default dtype
         elif isinstance(item, Tensor):
-            tensor_dtype = item.dtype if tensor_dtype is None else dtypes.promote(tensor_dtype,
-                                                                                  item.dtype)
-        elif isinstance(item, bool):
-            scalars += 1
-        elif isinstance(item, int):
-            category, scalars = max(category, dtypes.INTEGRAL), scalars + 1
-        elif isinstance(item, float):
-            category, scalars = dtypes.FLOATING, scalars + 1
+            dtype = item.dtype
+        elif isinstance(item, np.generic) and item.dtype in dtypes.NUMPY_TYPES:
+            dtype = dtypes.from_numpy(item.dtype)
+        elif isinstance(item, (bool, int, float)):
+            dtype = dtypes.scalar_dtype(item, STATE.default_dtype)
         elif isinstance(item, str):
             raise errors.type_error("new(): invalid data type 'str'")
         else:
             raise errors.runtime(f"Could not infer dtype of {errors.type_name(item)}")
-    by_category = {dtypes.BOOL: dtypes.bool_, dtypes.INTEGRAL: dtypes.int64,
-                   dtypes.FLOATING: STATE.default_dtype}
-    if tensor_dtype is not None and tensor_dtype.category >= category:
-        return tensor_dtype
-    if not scalars and tensor_dtype is None:
-        return STATE.default_dtype  # torch.tensor([]) is a float tensor
-    return by_category[category]
+        found = dtype if found is None else dtypes.promote(found, dtype)
+    return found or STATE.default_dtype
 
 
 _MAX_DIMS = 128  # torch's limit for a tensor made of nested sequences
@@ -134,6 +129,8 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
     if isinstance(data, (np.ndarray, np.generic)):
         dtype = dtype or _numpy_dtype(data)
         return _leaf(np.array(data, dtype=dtype.np), dtype, requires_grad)
+    if isinstance(data, list) and data and isinstance(data[0], np.ndarray):
+        STATE.warn("UserWarning", _ARRAY_LIST_WARNING, once=True)
     array = _plain_array(data)
     if array is not None:  # nested Python numbers: NumPy reads them at C speed
         dtype = dtype or (STATE.default_dtype if array.dtype.kind == "f" else
@@ -141,6 +138,7 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
         return _leaf(array.astype(dtype.np), dtype, requires_grad)
     if isinstance(data, str):
         raise errors.type_error("new(): invalid data type 'str'")
+    data = _array_rows(data)
     sizes = _sizes_down_first(data)
     dtype = dtype or infer_dtype(data)
     if 0 in sizes:  # torch stores nothing, so checks nothing, in an empty result
@@ -149,6 +147,22 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
     values = _values(data, len(sizes))
     array = np.array(values, dtype=np.float64 if dtype.is_floating_point else None)
     return _leaf(array.astype(dtype.np), dtype, requires_grad)
+
+
+_ARRAY_LIST_WARNING = ("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                      "consider converting the list to a single numpy.ndarray with numpy.array() "
+                      "before converting to a tensor.")
+
+
+def _array_rows(data):
+    """`data` with each NumPy array in its sequences as the list of its rows, down to NumPy
+    scalars (torch reads an array there as a sequence of numbers of its dtype)."""
+    if isinstance(data, np.ndarray):
+        return [_array_rows(row) for row in data] if data.ndim else data[()]
+    if isinstance(data, (list, tuple)) and any(isinstance(x, (list, tuple, np.ndarray))
+                                               for x in data):
+        return type(data)(_array_rows(x) for x in data)
+    return data
 
 
 _PLAIN_KINDS = (np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_))
@@ -163,7 +177,16 @@ def _plain_array(data) -> np.ndarray | None:
         array = np.array(data)
     except (ValueError, TypeError, OverflowError):
         return None
+    if array.dtype == np.float64:  # NumPy's float64 scalars read as themselves, not as floats
+        flat = data
+        for _ in range(array.ndim - 1):
+            flat = itertools.chain.from_iterable(flat)
+        if not set(map(type, flat)) <= _PYTHON_NUMBERS:
+            return None
     return array if array.dtype in _PLAIN_KINDS else None
+
+
+_PYTHON_NUMBERS = frozenset((float, int, bool))
 
 
 def from_numpy(array) -> Tensor:

@@ -61,6 +61,7 @@ BY_NAME = {d.name: d for d in ALL} | {
 }
 
 _BY_NUMPY = {d.np: d for d in ALL}
+NUMPY_TYPES = frozenset(_BY_NUMPY)  # the NumPy dtypes that have a torch dtype here
 
 # The Python classes torch's parser takes for a dtype (torch.tensor(data, dtype=float))
 _BY_PYTHON_CLASS = {float: float64, int: int64, bool: bool_}
@@ -88,6 +89,16 @@ def dtype_argument(value):
 def from_numpy(np_dtype: np.dtype) -> DType:
     """The torch dtype that stores values as `np_dtype`."""
     return _BY_NUMPY[np.dtype(np_dtype)]
+
+
+def python_number(value):
+    """A NumPy scalar as torch reads it beside tensors and for a Scalar argument: a Python int
+    for an integer one, a Python float for a floating or bool one; anything else unchanged."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (np.floating, np.bool_)):
+        return float(value)
+    return value
 
 
 def promote(a: DType, b: DType) -> DType:

@@ -7,7 +7,7 @@ import functools
 import operator
 from collections import deque
 
-from gradcli.engine import errors, memory
+from gradcli.engine import dtypes, errors, memory
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
@@ -80,6 +80,7 @@ def binary(op: str, a, b):
             type(a) is Tensor or type(b) is Tensor) and op != "@":
         return _TENSOR_BINARY[op](a, b)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
+        a, b = dtypes.python_number(a), dtypes.python_number(b)  # NumPy scalars as torch reads them
         if op == "@" and isinstance(a, Tensor) and isinstance(b, Tensor):
             return F.matmul(a, b)
         if _tensor_operand(a) and _tensor_operand(b) and op != "@":
