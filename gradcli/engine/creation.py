@@ -201,7 +201,8 @@ def _numpy_dtype(array) -> dtypes.DType:
         return dtypes.from_numpy(array.dtype)
     except KeyError:
         raise errors.type_error(
-            f"can't convert np.ndarray of type numpy.{array.dtype}. The only supported types "
+            f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. The only "
+            "supported types "
             "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
             "uint64, uint32, uint16, uint8, and bool.") from None
 

@@ -213,6 +213,7 @@ def assign_into(t: Tensor, key, value) -> None:
     check_mutable(t, IMMUTABLE_SETITEM)
     if key is False:
         return
+    F.check_byte_mask_fill(key, value)
     target, advanced = F.apply_basic(t, None if key is True else key, reading=False)
     if not isinstance(value, Tensor):
         value = Tensor(np.asarray(value, dtype=t.dtype.np), t.dtype)
