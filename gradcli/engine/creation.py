@@ -127,6 +127,7 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
         STATE.warn("UserWarning", COPY_WARNING)
         return _leaf(data.data.astype((dtype or data.dtype).np), dtype or data.dtype, requires_grad)
     if isinstance(data, (np.ndarray, np.generic)):
+        _check_strides(data)
         dtype = dtype or _numpy_dtype(data)
         return _leaf(np.array(data, dtype=dtype.np), dtype, requires_grad)
     if isinstance(data, list) and data and isinstance(data[0], np.ndarray):
@@ -193,7 +194,17 @@ def from_numpy(array) -> Tensor:
     """torch.from_numpy: a tensor sharing the array's memory."""
     if not isinstance(array, np.ndarray):
         raise errors.type_error(f"expected np.ndarray (got {errors.type_name(array)})")
+    _check_strides(array)
     return Tensor(array, _numpy_dtype(array))
+
+
+def _check_strides(array) -> None:
+    """torch's refusal of an array with a negative stride (a reversed view)."""
+    if any(stride < 0 for stride in array.strides):
+        raise errors.value_error(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making "
+            "a copy of your array  with array.copy().) ")
 
 
 def _numpy_dtype(array) -> dtypes.DType:
@@ -209,8 +220,10 @@ def _numpy_dtype(array) -> dtypes.DType:
 
 def as_tensor(data, dtype: dtypes.DType | None = None) -> Tensor:
     """torch.as_tensor: the tensor itself when it already has the dtype, else a new tensor."""
-    if isinstance(data, np.ndarray) and (dtype is None or dtype is _numpy_dtype(data)):
-        return from_numpy(data)
+    if isinstance(data, np.ndarray):
+        _check_strides(data)
+        if dtype is None or dtype is _numpy_dtype(data):
+            return from_numpy(data)
     if isinstance(data, Tensor):
         if dtype is None or dtype is data.dtype:
             return data

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from gradcli.engine import dtypes, errors
 from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
@@ -242,7 +244,7 @@ def legacy_constructor(dtype: DType | None = None):
     def construct(*args):
         from gradcli.engine import creation
         target = dtype or STATE.default_dtype
-        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
+        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, np.ndarray)):
             return creation.tensor(args[0], dtype=target)
         if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             return creation.empty(*(args or (0,)), dtype=target)
