@@ -105,9 +105,9 @@ TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar ma
                      "unexpected behavior.\nConsider using tensor.detach() first.")
 
 
-def _values(data, depth: int):
+def _values(data, depth: int, integral: bool):
     """The numbers of a checked nest `depth` levels deep (a tensor there gives its rows, at the
-    bottom its one number, as float(t) does)."""
+    bottom its one number, as float(t) does); an `integral` dtype unpacks ints as long long."""
     if isinstance(data, Tensor):
         if depth:
             return data.data.tolist()
@@ -115,8 +115,9 @@ def _values(data, depth: int):
             STATE.warn("UserWarning", TO_SCALAR_WARNING, once=True)
         return data.data.reshape(()).item()
     if isinstance(data, (list, tuple)):
-        return [_values(x, depth - 1) for x in data]
-    if isinstance(data, int) and not isinstance(data, bool) and not -2**63 <= data < 2**64:
+        return [_values(x, depth - 1, integral) for x in data]
+    if integral and isinstance(data, int) and not isinstance(data, bool) and \
+            not -2**63 <= data < 2**63:
         raise errors.value_error("Overflow when unpacking long long")
     return data
 
@@ -136,7 +137,7 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
     if array is not None:  # nested Python numbers: NumPy reads them at C speed
         dtype = dtype or (STATE.default_dtype if array.dtype.kind == "f" else
                           dtypes.from_numpy(array.dtype))
-        return _leaf(array.astype(dtype.np), dtype, requires_grad)
+        return _leaf(_stored(array, dtype), dtype, requires_grad)
     if isinstance(data, str):
         raise errors.type_error("new(): invalid data type 'str'")
     data = _array_rows(data)
@@ -145,9 +146,17 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
     if 0 in sizes:  # torch stores nothing, so checks nothing, in an empty result
         return _leaf(np.zeros(sizes, dtype.np), dtype, requires_grad)
     _check_nesting(data, sizes, dtype)
-    values = _values(data, len(sizes))
+    values = _values(data, len(sizes), dtype.category == dtypes.INTEGRAL)
     array = np.array(values, dtype=np.float64 if dtype.is_floating_point else None)
-    return _leaf(array.astype(dtype.np), dtype, requires_grad)
+    return _leaf(_stored(array, dtype), dtype, requires_grad)
+
+
+def _stored(array: np.ndarray, dtype: dtypes.DType) -> np.ndarray:
+    """Python numbers as `dtype` stores them, refused as torch's tensor() does when one
+    overflows it."""
+    if dtypes.overflows(array, dtype):
+        raise errors.runtime(f"value cannot be converted to type {dtype.name} without overflow")
+    return array.astype(dtype.np)
 
 
 _ARRAY_LIST_WARNING = ("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
@@ -283,6 +292,7 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value, STATE.default_dtype)
     shape = storage(size_args((size,), "full"), dtype)
+    dtypes.check_fill(fill_value, dtype)
     return _leaf(np.full(shape, fill_value).astype(dtype.np), dtype, requires_grad)
 
 
@@ -307,6 +317,7 @@ def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
 
 def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     dtype = dtype or t.dtype
+    dtypes.check_fill(fill_value, dtype)
     return _leaf(np.full(t.shape, fill_value).astype(dtype.np), dtype, requires_grad)
 
 

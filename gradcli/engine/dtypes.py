@@ -101,6 +101,34 @@ def python_number(value):
     return value
 
 
+# The C types torch's fill kernels name in their overflow errors
+_FILL_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+               "int64": "int64_t"}
+
+
+def overflows(values, dtype: DType) -> bool:
+    """Whether a number (or an array of them) cannot be stored as `dtype` (c10's overflows):
+    an integral dtype takes an int within its range (an unsigned one also down to -max, which
+    wraps) and a float within its range, never NaN; floating and bool dtypes take anything."""
+    if dtype.category != INTEGRAL:
+        return False
+    values = np.asarray(values)
+    if values.dtype.kind == "b":
+        return False
+    info = np.iinfo(dtype.np)
+    if values.dtype.kind in "iu":
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        return bool(np.any(values < low) or np.any(values > int(info.max)))
+    return bool(np.any(~(values >= float(info.min))) or np.any(values > float(info.max)))
+
+
+def check_fill(value, dtype: DType) -> None:
+    """torch's error for a fill value that `dtype` cannot hold."""
+    if overflows(value, dtype):
+        raise errors.runtime(f"value cannot be converted to type {_FILL_NAMES[dtype.name]} "
+                             "without overflow")
+
+
 def promote(a: DType, b: DType) -> DType:
     """torch.promote_types: the higher category wins; within one, the wider type."""
     if a.category != b.category:
