@@ -393,7 +393,7 @@ def _address(value) -> str:
 
 # Class names of the language's values, by host class (exact), for messages and type().
 _CLASS_NAMES: dict[type, str] = {
-    Tensor: "Tensor", Size: "Size", type(None): "NoneType", Namespace: "module",
+    Tensor: "Tensor", Size: "torch.Size", type(None): "NoneType", Namespace: "module",
     PyType: "type", Generator: "generator", GeneratorObject: "generator",
     dtypes.DType: "torch.dtype",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
