@@ -1066,7 +1066,7 @@ for _name, _fn, _signature in (
         ("hardsigmoid", hardsigmoid, "input, inplace=False" + _INPLACE),
         ("hardswish", hardswish, "input, inplace=False" + _INPLACE),
         ("tanhshrink", tanhshrink, "input; input: .tanh"),
-        ("softmin", softmin, "input: object, dim=None, _stacklevel=3, dtype: ScalarType?=None"),
+        ("softmin", softmin, "input: object, dim=None, _stacklevel=3, dtype=None"),
         ("normalize", normalize, "input, p=2.0, dim=1, eps=1e-12, out=None; input: .norm"),
         ("pad", pad, "input: Tensor, pad: int[], mode: str='constant', value: float=None"),
         ("dropout", dropout, "input, p=0.5, training=True, inplace=False; p: probability, "

@@ -758,8 +758,7 @@ declare("argmin", argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False
         method=("argmin(Tensor self, int? dim=None, bool keepdim=False)",))
 declare("vector_norm", vector_norm, "vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, "
         "bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)", variants="linalg")
-declare("norm", norm, python="input: .layout, p='fro', dim=None, keepdim=False, "
-        "dtype: ScalarType?=None")
+declare("norm", norm, python="input: .layout, p='fro', dim=None, keepdim=False, dtype=None")
 declare("var", var, "var(Tensor self, int[1] dim, bool unbiased=True, bool keepdim=False, *, Tensor? out=None)",
         "var(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor? out=None)",
         "var(Tensor self, bool unbiased=True)",
