@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 
@@ -34,35 +35,29 @@ def _leaf(array: np.ndarray, dtype: dtypes.DType, requires_grad: bool) -> Tensor
 
 
 def infer_dtype(data) -> dtypes.DType:
-    """The dtype torch.tensor picks for nested Python data: bool < int64 < default float."""
-    category, tensor_dtype, scalars = dtypes.BOOL, None, 0
-    stack = [data]
+    """The dtype torch.tensor picks for nested data (torch's infer_scalar_type): the promotion of
+    every element's type, a bool as bool, an int as int64, a float (or an empty sequence) as the
+    default dtype, a tensor or a NumPy scalar as its dtype."""
+    found, stack = None, [data]
     while stack:
         item = stack.pop()
         if isinstance(item, (list, tuple)):
             stack.extend(item)
-            if not item:  # torch infers an empty sequence as the default dtype
-                category, scalars = dtypes.FLOATING, scalars + 1
+            if item:
+                continue
+            dtype = STATE.default_dtype  # torch infers an empty sequence as the default dtype
         elif isinstance(item, Tensor):
-            tensor_dtype = item.dtype if tensor_dtype is None else dtypes.promote(tensor_dtype,
-                                                                                  item.dtype)
-        elif isinstance(item, bool):
-            scalars += 1
-        elif isinstance(item, int):
-            category, scalars = max(category, dtypes.INTEGRAL), scalars + 1
-        elif isinstance(item, float):
-            category, scalars = dtypes.FLOATING, scalars + 1
+            dtype = item.dtype
+        elif isinstance(item, np.generic) and item.dtype in dtypes.NUMPY_TYPES:
+            dtype = dtypes.from_numpy(item.dtype)
+        elif isinstance(item, (bool, int, float)):
+            dtype = dtypes.scalar_dtype(item, STATE.default_dtype)
         elif isinstance(item, str):
             raise errors.type_error("new(): invalid data type 'str'")
         else:
             raise errors.runtime(f"Could not infer dtype of {errors.type_name(item)}")
-    by_category = {dtypes.BOOL: dtypes.bool_, dtypes.INTEGRAL: dtypes.int64,
-                   dtypes.FLOATING: STATE.default_dtype}
-    if tensor_dtype is not None and tensor_dtype.category >= category:
-        return tensor_dtype
-    if not scalars and tensor_dtype is None:
-        return STATE.default_dtype  # torch.tensor([]) is a float tensor
-    return by_category[category]
+        found = dtype if found is None else dtypes.promote(found, dtype)
+    return found or STATE.default_dtype
 
 
 _MAX_DIMS = 128  # torch's limit for a tensor made of nested sequences
@@ -110,9 +105,9 @@ TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar ma
                      "unexpected behavior.\nConsider using tensor.detach() first.")
 
 
-def _values(data, depth: int):
+def _values(data, depth: int, integral: bool):
     """The numbers of a checked nest `depth` levels deep (a tensor there gives its rows, at the
-    bottom its one number, as float(t) does)."""
+    bottom its one number, as float(t) does); an `integral` dtype unpacks ints as long long."""
     if isinstance(data, Tensor):
         if depth:
             return data.data.tolist()
@@ -120,8 +115,9 @@ def _values(data, depth: int):
             STATE.warn("UserWarning", TO_SCALAR_WARNING, once=True)
         return data.data.reshape(()).item()
     if isinstance(data, (list, tuple)):
-        return [_values(x, depth - 1) for x in data]
-    if isinstance(data, int) and not isinstance(data, bool) and not -2**63 <= data < 2**64:
+        return [_values(x, depth - 1, integral) for x in data]
+    if integral and isinstance(data, int) and not isinstance(data, bool) and \
+            not -2**63 <= data < 2**63:
         raise errors.value_error("Overflow when unpacking long long")
     return data
 
@@ -132,23 +128,51 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
         STATE.warn("UserWarning", COPY_WARNING)
         return _leaf(data.data.astype((dtype or data.dtype).np), dtype or data.dtype, requires_grad)
     if isinstance(data, (np.ndarray, np.generic)):
+        _check_strides(data)
         dtype = dtype or _numpy_dtype(data)
         return _leaf(np.array(data, dtype=dtype.np), dtype, requires_grad)
+    if isinstance(data, list) and data and isinstance(data[0], np.ndarray):
+        STATE.warn("UserWarning", _ARRAY_LIST_WARNING, once=True)
     array = _plain_array(data)
     if array is not None:  # nested Python numbers: NumPy reads them at C speed
         dtype = dtype or (STATE.default_dtype if array.dtype.kind == "f" else
                           dtypes.from_numpy(array.dtype))
-        return _leaf(array.astype(dtype.np), dtype, requires_grad)
+        return _leaf(_stored(array, dtype), dtype, requires_grad)
     if isinstance(data, str):
         raise errors.type_error("new(): invalid data type 'str'")
+    data = _array_rows(data)
     sizes = _sizes_down_first(data)
     dtype = dtype or infer_dtype(data)
     if 0 in sizes:  # torch stores nothing, so checks nothing, in an empty result
         return _leaf(np.zeros(sizes, dtype.np), dtype, requires_grad)
     _check_nesting(data, sizes, dtype)
-    values = _values(data, len(sizes))
+    values = _values(data, len(sizes), dtype.category == dtypes.INTEGRAL)
     array = np.array(values, dtype=np.float64 if dtype.is_floating_point else None)
-    return _leaf(array.astype(dtype.np), dtype, requires_grad)
+    return _leaf(_stored(array, dtype), dtype, requires_grad)
+
+
+def _stored(array: np.ndarray, dtype: dtypes.DType) -> np.ndarray:
+    """Python numbers as `dtype` stores them, refused as torch's tensor() does when one
+    overflows it."""
+    if dtypes.overflows(array, dtype):
+        raise errors.runtime(f"value cannot be converted to type {dtype.name} without overflow")
+    return array.astype(dtype.np)
+
+
+_ARRAY_LIST_WARNING = ("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                      "consider converting the list to a single numpy.ndarray with numpy.array() "
+                      "before converting to a tensor.")
+
+
+def _array_rows(data):
+    """`data` with each NumPy array in its sequences as the list of its rows, down to NumPy
+    scalars (torch reads an array there as a sequence of numbers of its dtype)."""
+    if isinstance(data, np.ndarray):
+        return [_array_rows(row) for row in data] if data.ndim else data[()]
+    if isinstance(data, (list, tuple)) and any(isinstance(x, (list, tuple, np.ndarray))
+                                               for x in data):
+        return type(data)(_array_rows(x) for x in data)
+    return data
 
 
 _PLAIN_KINDS = (np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_))
@@ -163,14 +187,33 @@ def _plain_array(data) -> np.ndarray | None:
         array = np.array(data)
     except (ValueError, TypeError, OverflowError):
         return None
+    if array.dtype == np.float64:  # NumPy's float64 scalars read as themselves, not as floats
+        flat = data
+        for _ in range(array.ndim - 1):
+            flat = itertools.chain.from_iterable(flat)
+        if not set(map(type, flat)) <= _PYTHON_NUMBERS:
+            return None
     return array if array.dtype in _PLAIN_KINDS else None
+
+
+_PYTHON_NUMBERS = frozenset((float, int, bool))
 
 
 def from_numpy(array) -> Tensor:
     """torch.from_numpy: a tensor sharing the array's memory."""
     if not isinstance(array, np.ndarray):
         raise errors.type_error(f"expected np.ndarray (got {errors.type_name(array)})")
+    _check_strides(array)
     return Tensor(array, _numpy_dtype(array))
+
+
+def _check_strides(array) -> None:
+    """torch's refusal of an array with a negative stride (a reversed view)."""
+    if any(stride < 0 for stride in array.strides):
+        raise errors.value_error(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making "
+            "a copy of your array  with array.copy().) ")
 
 
 def _numpy_dtype(array) -> dtypes.DType:
@@ -178,15 +221,18 @@ def _numpy_dtype(array) -> dtypes.DType:
         return dtypes.from_numpy(array.dtype)
     except KeyError:
         raise errors.type_error(
-            f"can't convert np.ndarray of type numpy.{array.dtype}. The only supported types "
+            f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. The only "
+            "supported types "
             "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
             "uint64, uint32, uint16, uint8, and bool.") from None
 
 
 def as_tensor(data, dtype: dtypes.DType | None = None) -> Tensor:
     """torch.as_tensor: the tensor itself when it already has the dtype, else a new tensor."""
-    if isinstance(data, np.ndarray) and (dtype is None or dtype is _numpy_dtype(data)):
-        return from_numpy(data)
+    if isinstance(data, np.ndarray):
+        _check_strides(data)
+        if dtype is None or dtype is _numpy_dtype(data):
+            return from_numpy(data)
     if isinstance(data, Tensor):
         if dtype is None or dtype is data.dtype:
             return data
@@ -246,6 +292,7 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value, STATE.default_dtype)
     shape = storage(size_args((size,), "full"), dtype)
+    dtypes.check_fill(fill_value, dtype)
     return _leaf(np.full(shape, fill_value).astype(dtype.np), dtype, requires_grad)
 
 
@@ -270,6 +317,7 @@ def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
 
 def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     dtype = dtype or t.dtype
+    dtypes.check_fill(fill_value, dtype)
     return _leaf(np.full(t.shape, fill_value).astype(dtype.np), dtype, requires_grad)
 
 
@@ -443,7 +491,10 @@ def _c_pow(base: float, exponent: float) -> float:
 
 
 def set_default_dtype(dtype: dtypes.DType) -> None:
-    if not isinstance(dtype, dtypes.DType) or not dtype.is_floating_point:
+    if not isinstance(dtype, dtypes.DType):
+        raise errors.type_error("invalid dtype object: only floating-point types are supported "
+                                "as the default type")
+    if not dtype.is_floating_point:
         raise errors.type_error("only floating-point types are supported as the default type")
     STATE.default_dtype = dtype
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gradcli.engine import errors
+
 BOOL, INTEGRAL, FLOATING = 0, 1, 2
 
 
@@ -59,11 +61,72 @@ BY_NAME = {d.name: d for d in ALL} | {
 }
 
 _BY_NUMPY = {d.np: d for d in ALL}
+NUMPY_TYPES = frozenset(_BY_NUMPY)  # the NumPy dtypes that have a torch dtype here
+
+# The Python classes torch's parser takes for a dtype (torch.tensor(data, dtype=float))
+_BY_PYTHON_CLASS = {float: float64, int: int64, bool: bool_}
+_class_host = lambda value: None  # the Python class a class value stands for (read_classes_with)
+
+
+def read_classes_with(host_of) -> None:
+    """Install the language's reading of a class value as the Python class it stands for."""
+    global _class_host
+    _class_host = host_of
+
+
+def dtype_argument(value):
+    """A dtype argument as torch's parser reads it: a dtype, or Python's float, int or bool as
+    float64, int64 and bool; anything else unchanged, for the caller to refuse."""
+    if isinstance(value, DType):
+        return value
+    host = _class_host(value)
+    if host is complex:  # torch's complex128, which gradcli does not have
+        raise errors.TorchError("NotImplementedError",
+                                "gradcli does not support torch.complex128 yet")
+    return _BY_PYTHON_CLASS.get(host, value)
 
 
 def from_numpy(np_dtype: np.dtype) -> DType:
     """The torch dtype that stores values as `np_dtype`."""
     return _BY_NUMPY[np.dtype(np_dtype)]
+
+
+def python_number(value):
+    """A NumPy scalar as torch reads it beside tensors and for a Scalar argument: a Python int
+    for an integer one, a Python float for a floating or bool one; anything else unchanged."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (np.floating, np.bool_)):
+        return float(value)
+    return value
+
+
+# The C types torch's fill kernels name in their overflow errors
+_FILL_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+               "int64": "int64_t"}
+
+
+def overflows(values, dtype: DType) -> bool:
+    """Whether a number (or an array of them) cannot be stored as `dtype` (c10's overflows):
+    an integral dtype takes an int within its range (an unsigned one also down to -max, which
+    wraps) and a float within its range, never NaN; floating and bool dtypes take anything."""
+    if dtype.category != INTEGRAL:
+        return False
+    values = np.asarray(values)
+    if values.dtype.kind == "b":
+        return False
+    info = np.iinfo(dtype.np)
+    if values.dtype.kind in "iu":
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        return bool(np.any(values < low) or np.any(values > int(info.max)))
+    return bool(np.any(~(values >= float(info.min))) or np.any(values > float(info.max)))
+
+
+def check_fill(value, dtype: DType) -> None:
+    """torch's error for a fill value that `dtype` cannot hold."""
+    if overflows(value, dtype):
+        raise errors.runtime(f"value cannot be converted to type {_FILL_NAMES[dtype.name]} "
+                             "without overflow")
 
 
 def promote(a: DType, b: DType) -> DType:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import dtypes, errors
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
@@ -14,18 +15,34 @@ _INVALID = ("only integers, slices (`:`), ellipsis (`...`), None and long or byt
 
 
 def _as_int(item):
-    """A 0-dim integer tensor indexes like the int it holds; a range like the list of its ints."""
+    """A 0-dim integer tensor indexes like the int it holds (a NumPy integer too); a range like
+    the list of its ints; a NumPy array like the tensor torch makes of it."""
     if isinstance(item, range):
         return list(item)
+    if isinstance(item, np.integer):
+        return int(item)
+    if isinstance(item, np.ndarray):
+        item = _index_tensor(item)
     if type(item) is Tensor and item.ndim == 0 and item.dtype.category == 1:
         return int(item.data)
     return item
 
 
+def _index_tensor(array: np.ndarray) -> Tensor:
+    """torch's indexing tensor of a NumPy array: bool and uint8 ones keep their dtype (masks),
+    any other becomes int64."""
+    dtype = F.from_numpy(array).dtype
+    if dtype.name in ("bool", "uint8"):
+        return Tensor(array.copy(), dtype)
+    return Tensor(array.astype(np.int64), dtypes.int64)
+
+
 def _check_item(item) -> None:
     if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor, list)):
         return
-    raise errors.index_error(_INVALID.format(errors.type_name(item)))
+    name = errors.type_name(item)
+    raise errors.index_error(_INVALID.format(f"numpy.{type(item).__name__}" if isinstance(
+        item, np.generic) else name))
 
 
 def advanced_array(item) -> np.ndarray:
@@ -37,6 +54,8 @@ def advanced_array(item) -> np.ndarray:
     if item.dtype.category == 2:
         raise errors.index_error("tensors used as indices must be long, int, byte or bool tensors")
     if item.dtype.name == "uint8":
+        STATE.warn("UserWarning", "indexing with dtype torch.uint8 is now deprecated, please use "
+                   "a dtype torch.bool instead.")
         return item.data.astype(bool)
     return item.data
 
@@ -165,6 +184,20 @@ def get_item(t: Tensor, key) -> Tensor:
 
 def unbind_rows(t: Tensor, dim: int = 0) -> tuple:
     return F.unbind(t, dim)
+
+
+def check_byte_mask_fill(key, value) -> None:
+    """torch fills through masked_fill_ when a lone advanced index meets a one-number value,
+    which refuses a uint8 mask (before any deprecation warning)."""
+    if isinstance(value, Tensor) and value.ndim:
+        return
+    items = [_as_int(k) for k in (key if isinstance(key, tuple) else (key,))]
+    advanced = [k for k in items if isinstance(k, (Tensor, list)) and not (
+        isinstance(k, Tensor) and k.ndim == 0 and k.dtype.category == dtypes.INTEGRAL)]
+    if len(advanced) == 1 and isinstance(advanced[0], Tensor) and \
+            advanced[0].dtype is dtypes.uint8:
+        raise errors.runtime("masked_fill_ only supports boolean masks, but got mask with dtype "
+                             "unsigned char")
 
 
 def set_item(t: Tensor, key, value) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import dtypes, errors
 from gradcli.engine.dtypes import DType
 from gradcli.engine.tensor import Tensor, require_tensors
 
@@ -158,16 +158,18 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
         return param.optional, None
     kind = param.type
     if kind == "Tensor":
-        return isinstance(value, Tensor) or (numbers_as_tensors and _is_number(value)), value
+        if numbers_as_tensors and _is_number(value):
+            return True, dtypes.python_number(value)
+        return isinstance(value, Tensor), value
     if kind in ("Scalar", "float") and _is_number_tensor(value):
         return True, value.data.item()  # torch's parser takes a 0-dim tensor as its number
-    if kind == "Scalar":
-        return _is_number(value), value
+    if kind == "Scalar":  # a NumPy scalar as a Python number
+        return _is_number(value), dtypes.python_number(value)
     if kind == "int":
         return (True, _as_int(value)) if _is_int(value) and type(value) is not bool else (
             False, value)
     if kind == "float":  # a bool is a Python int here
-        return isinstance(value, (int, float, np.floating, np.integer)), value
+        return isinstance(value, (int, float, np.floating, np.integer)), dtypes.python_number(value)
     if kind == "bool":
         return isinstance(value, (bool, np.bool_)), value
     if kind == "str":
@@ -179,6 +181,7 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
         ok = isinstance(value, (tuple, list)) and all(_is_number(v) for v in value)
         return ok or _is_number(value), value
     if kind == "ScalarType":
+        value = dtypes.dtype_argument(value)
         return isinstance(value, DType), value
     if kind == "Tensor[]":
         return isinstance(value, (tuple, list)) and all(isinstance(v, Tensor) for v in value), \

@@ -481,7 +481,8 @@ INDEX = {
     },
     "gradcli.engine.indexing": {
         "function": (
-            "advanced_array apply_basic get_item numpy_key set_item unbind_rows "
+            "advanced_array apply_basic check_byte_mask_fill get_item numpy_key set_item "
+            "unbind_rows "
         ),
     },
     "written back": {

@@ -745,7 +745,8 @@ def new_full(t: Tensor, size, fill_value, dtype=None, device=None, requires_grad
              layout=None, pin_memory=False) -> Tensor:
     dtype = dtype or t.dtype
     shape = F.storage(F.size_args(tuple(size)), dtype)
-    return Tensor(np.full(shape, fill_value, dtype=dtype.np), dtype,
+    dtypes.check_fill(fill_value, dtype)
+    return Tensor(np.full(shape, np.asarray(fill_value).astype(dtype.np)), dtype,
                   requires_grad=bool(requires_grad))
 
 
@@ -759,7 +760,7 @@ def new_tensor(t: Tensor, data, dtype=None, device=None, requires_grad=False, la
 
 __all__ += ["strides", "stride", "storage_offset", "new_zeros", "new_ones", "new_empty",
             "new_full", "new_tensor"]
-_NEW = "dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False"
+_NEW = "dtype: ScalarType?=None, device=None, requires_grad=False, layout=None, pin_memory=False"
 _NEW_OPTIONS = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
                 "bool? pin_memory=False, bool? requires_grad=False")
 for _name, _function in (("new_zeros", new_zeros), ("new_ones", new_ones),

@@ -62,6 +62,7 @@ def python_compare(op: str, a, b):
     """Python's `a op b` (op as written: ">") on plain values and tensors: torch's bool tensor
     when a tensor meets a number or a tensor, else Python's result or its TypeError."""
     if isinstance(a, Tensor) or isinstance(b, Tensor):
+        a, b = dtypes.python_number(a), dtypes.python_number(b)
         if isinstance(a, (Tensor, bool, int, float)) and isinstance(b, (Tensor, bool, int, float)):
             return compare(_SYMBOLS[op], a, b)
         if op in ("==", "!="):

@@ -22,7 +22,8 @@ def _zeros(g, *args, **params):
 
 
 defop("zero_", "ZeroBackward0", np.zeros_like, promote="none", vjp=_zeros)
-defop("fill_.Scalar", "FillBackward2", lambda a, value: np.full_like(a, value), promote="none",
+defop("fill_.Scalar", "FillBackward2",
+      lambda a, value: np.full_like(a, np.asarray(value).astype(a.dtype)), promote="none",
       vjp=_zeros)
 defop("fill_.Tensor", "FillBackward3", lambda a, value: np.full_like(a, value), promote="none",
       vjp=(_zeros, lambda g, a, value: F.sum(g)))
@@ -184,6 +185,7 @@ def fill_(t: Tensor, value) -> Tensor:
             raise errors.runtime(f"fill_ only supports 0-dimension value tensor but got tensor "
                                  f"with {value.ndim} dimensions.")
         return apply_inplace(t, lambda self: F.apply_op("fill_.Tensor", self, value), cast=False)
+    dtypes.check_fill(value, t.dtype)
     return apply_inplace(t, lambda self: F.apply_op("fill_.Scalar", self, value=value), cast=False)
 
 
@@ -213,6 +215,7 @@ def assign_into(t: Tensor, key, value) -> None:
     check_mutable(t, IMMUTABLE_SETITEM)
     if key is False:
         return
+    F.check_byte_mask_fill(key, value)
     target, advanced = F.apply_basic(t, None if key is True else key, reading=False)
     if not isinstance(value, Tensor):
         value = Tensor(np.asarray(value, dtype=t.dtype.np), t.dtype)

@@ -844,6 +844,7 @@ def masked_filled(t: Tensor, mask: Tensor, value) -> Tensor:
             f"{mask.dtype.cpp_name}")
     if isinstance(value, Tensor):
         return apply(OPS["masked_fill.Tensor"], t, mask, value)
+    dtypes.check_fill(value, t.dtype)
     return apply(OPS["masked_fill.Scalar"], t, mask, value)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gradcli.engine import errors
+import numpy as np
+
+from gradcli.engine import dtypes, errors
 from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
@@ -24,7 +26,8 @@ from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generat
                                             type_name)
 from gradcli.language.runtime.pytypes import PyType
 
-__all__ = ["Builtin", "entry", "table", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE"]
+__all__ = ["Builtin", "entry", "table", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE", "LEGACY_TYPES",
+           "LEGACY_DTYPES"]
 
 
 def _scalar(value, name: str, kinds: str):
@@ -242,7 +245,7 @@ def legacy_constructor(dtype: DType | None = None):
     def construct(*args):
         from gradcli.engine import creation
         target = dtype or STATE.default_dtype
-        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)):
+        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, np.ndarray)):
             return creation.tensor(args[0], dtype=target)
         if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             return creation.empty(*(args or (0,)), dtype=target)
@@ -334,7 +337,13 @@ BYTES_TYPE = _class("bytes", (bytes,), entry("bytes", _bytes, "source=None, enco
                                              "errors_=None", style="at_most", frames=0))
 RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
 TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))
-TENSOR_TYPE = _class("torch.Tensor", (Tensor,), entry("Tensor", legacy_constructor(), "*data"))
+TENSOR_TYPE = PyType("torch.Tensor", (Tensor,), entry("Tensor", legacy_constructor(), "*data"),
+                     "torch._C._TensorMeta")
+# torch.FloatTensor ...: the legacy tensor types, and the dtype each stands for
+LEGACY_TYPES = {dtype.legacy_name: PyType(f"torch.{dtype.legacy_name}", (), entry(
+    dtype.legacy_name, legacy_constructor(dtype), "*data"), "torch.tensortype")
+    for dtype in dtypes.ALL}
+LEGACY_DTYPES = {LEGACY_TYPES[dtype.legacy_name]: dtype for dtype in dtypes.ALL}
 SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", lambda sizes: Size(iterate(sizes)),
                                                 "sizes=(), /", style="expected", frames=0))
 

@@ -10,7 +10,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import entry
+from gradcli.language.runtime.signatures import NOT_GIVEN, entry
 
 
 class _Info(TableObject):
@@ -51,8 +51,8 @@ class IntInfo(_Info):
     KIND = "iinfo"
 
 
-def finfo(type=None) -> FloatInfo:
-    dtype = STATE.default_dtype if type is None else type
+def finfo(type=NOT_GIVEN) -> FloatInfo:
+    dtype = STATE.default_dtype if type is NOT_GIVEN else type
     if not isinstance(dtype, DType) or not dtype.is_floating_point:
         raise errors.type_error("torch.finfo() requires a floating point input type. Use "
                                 "torch.iinfo to handle 'torch.finfo'")
@@ -64,7 +64,9 @@ def finfo(type=None) -> FloatInfo:
 
 
 def iinfo(type) -> IntInfo:
-    if not isinstance(type, DType) or type.is_floating_point or type.name == "bool":
+    if type.name == "bool":
+        raise errors.type_error("torch.bool is not supported by torch.iinfo")
+    if type.is_floating_point:
         raise errors.type_error("torch.iinfo() requires an integer input type. Use torch.finfo "
                                 "to handle 'torch.iinfo'")
     info = np.iinfo(type.np)
@@ -72,6 +74,9 @@ def iinfo(type) -> IntInfo:
                     "dtype": type.name})
 
 
-FINFO_TYPE = PyType("torch.finfo", (FloatInfo,), entry("finfo", finfo, "type=None"))
-IINFO_TYPE = PyType("torch.iinfo", (IntInfo,), entry("iinfo", iinfo, "type"))
+FINFO_TYPE = PyType("torch.finfo", (FloatInfo,), entry("finfo", finfo,
+                                                       "type: ScalarType=NOT_GIVEN",
+                                                       style="parser"))
+IINFO_TYPE = PyType("torch.iinfo", (IntInfo,), entry("iinfo", iinfo, "type: ScalarType",
+                                                     style="parser"))
 DTYPE_INFO = {"finfo": FINFO_TYPE, "iinfo": IINFO_TYPE}

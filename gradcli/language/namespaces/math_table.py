@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from gradcli.engine import conversions, creation, devices, einsum, errors
+from gradcli.engine import conversions, creation, devices, dtypes, einsum, errors
 from gradcli.engine.dtypes import DType
 from gradcli.engine.ops import pointwise as P
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.namespaces.builtins import (LEGACY_DTYPES, TENSOR_TYPE, entry,
+                                                  table)
 from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.public_names import worded_as_torch
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.exceptions import LINALG_ERROR
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import declared_entry
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.values import Namespace, type_name
@@ -65,20 +68,45 @@ def _like(fn):
         t, dtype=dtype, requires_grad=requires_grad)
 
 
+def _tensor_type(t: Tensor, dtype=None, non_blocking: bool = False):
+    """Tensor.type(): a legacy tensor type (torch.FloatTensor, torch.Tensor) stands for its
+    dtype; any other class is torch's "invalid type" ValueError, named as C names classes."""
+    if dtype is TENSOR_TYPE:
+        dtype = STATE.default_dtype
+    elif isinstance(dtype, PyType) and dtype in LEGACY_DTYPES:
+        dtype = LEGACY_DTYPES[dtype]
+    elif isinstance(dtype, classes.UserClass):
+        raise errors.value_error(f"invalid type: '{dtype.name}'")
+    elif isinstance(dtype, PyType):
+        raise errors.value_error(f"invalid type: '{_type_name_in_c(dtype.name)}'")
+    return conversions.type_(t, dtype, non_blocking)
+
+
+def _type_name_in_c(name: str) -> str:
+    """A class's tp_name: builtin and C classes (float, numpy.float32, torch.Size) dotted in
+    full, torch's Python-coded ones (torch.nn.modules.linear.Linear) by their own name."""
+    if "." not in name or name.startswith(("numpy.", "torch._C.")) or name in _C_CLASSES:
+        return name
+    return name.rsplit(".", 1)[-1]
+
+
+_C_CLASSES = frozenset(("torch.Size", "torch.finfo", "torch.iinfo", "torch.Tensor"))
+
+
 def _set_default_dtype(dtype) -> None:
     creation.set_default_dtype(dtype)
 
 
-_LIKE = ("input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False, "
-         "memory_format=None")
+_LIKE = ("input: Tensor, *, dtype: ScalarType?=None, layout=None, device=None, "
+         "requires_grad=False, memory_format=None")
 
 TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("einsum", einsum.einsum, "*args"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
           devices.place(device) or creation.tensor(data, dtype, requires_grad),
-          "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False"),
+          "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
-          "data, *, dtype=None, device=None"),
+          "data, *, dtype: ScalarType?=None, device=None"),
     entry("from_numpy", creation.from_numpy, "ndarray", style="exact",
           qualname="torch._VariableFunctionsClass.from_numpy"),
     entry("ones_like", _like(creation.ones_like), _LIKE),
@@ -86,7 +114,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("empty_like", _like(creation.zeros_like), _LIKE),
     entry("full_like", lambda t, value, dtype, layout, device, requires_grad, memory_format:
           creation.full_like(t, value, dtype, requires_grad),
-          "input: Tensor, fill_value: Number, *, dtype=None, "
+          "input: Tensor, fill_value: Number, *, dtype: ScalarType?=None, "
           "layout=None, device=None, requires_grad=False, memory_format=None"),
     entry("set_default_dtype", _set_default_dtype, "d"),
     entry("get_default_dtype", creation.get_default_dtype, "", style="noargs",
@@ -94,7 +122,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
 )))
 
 TENSOR_MATH = layered(declared_entries("method"), worded_as_torch("torch.Tensor", table(
-    entry("type", conversions.type_, "self, dtype=None, non_blocking: bool=False", style="parser"),
+    entry("type", _tensor_type, "self, dtype=None, non_blocking: bool=False", style="parser"),
     entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype),
           "self, other: Tensor", style="parser"),
     *(entry(name, lambda t, memory_format, convert=convert: convert(t),
@@ -118,6 +146,7 @@ def _implicit_softmax(fn, name):
         if dim is not None and (type(dim) is not int):
             raise errors.type_error(f"{name}(): argument 'dim' (position 1) must be int, not "
                                     f"{type_name(dim)}")
+        dtype = dtypes.dtype_argument(dtype)
         if dtype is not None and not isinstance(dtype, DType):
             raise errors.type_error(f"{name}(): argument 'dtype' must be torch.dtype, not "
                                     f"{type_name(dtype)}")

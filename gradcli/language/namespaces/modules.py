@@ -6,7 +6,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
-from gradcli.engine import devices, errors, optimizers
+from gradcli.engine import devices, dtypes, errors, optimizers
 from gradcli.engine.dtypes import DType, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
@@ -66,6 +66,8 @@ class ModuleKind:
 
 def _construct(kind: ModuleKind, *values, **keywords):
     module = kind.host(kind)
+    values = tuple(dtypes.dtype_argument(v) if name == "dtype" else v  # dtype=float: float64
+                   for name, v in zip(kind.option_names, values)) + values[len(kind.option_names):]
     if kind.build is not None:
         kind.build(module, *values, **keywords)
     else:
@@ -315,7 +317,9 @@ def _cast(module: Module, dtype: DType) -> Module:
 def _to(module: Module, *args, dtype=None, device=None, non_blocking=False,
         memory_format=None) -> Module:
     """Module.to(dtype), .to(device), .to(device, dtype), .to(tensor)."""
+    dtype = dtypes.dtype_argument(dtype)
     for arg in args:
+        arg = dtypes.dtype_argument(arg)  # float, int and bool stand for dtypes
         if isinstance(arg, Tensor):
             dtype = arg.dtype
         elif isinstance(arg, DType):

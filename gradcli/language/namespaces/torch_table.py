@@ -12,7 +12,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
-from gradcli.language.namespaces.builtins import (SIZE_TYPE, TENSOR_TYPE, entry, legacy_constructor,
+from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
                                       table)
 from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
@@ -40,7 +40,6 @@ from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import NOT_GIVEN
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace, type_name
-from gradcli.language.runtime.pytypes import PyType
 
 
 def _grad_mode_manager(enabled: bool) -> ContextManager:
@@ -166,9 +165,8 @@ TORCH_TABLE = layered(table(
 ), PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM, "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, {dtype.legacy_name: PyType(
-        f"torch.{dtype.legacy_name}", (), entry(dtype.legacy_name, legacy_constructor(dtype),
-                                                "*data")) for dtype in dtypes.ALL})
+    "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
+    "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
 
 
 def _set_grad_enabled(mode) -> ContextManager:

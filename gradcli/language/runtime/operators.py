@@ -7,14 +7,14 @@ import functools
 import operator
 from collections import deque
 
-from gradcli.engine import errors, memory
+from gradcli.engine import dtypes, errors, memory
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
-from gradcli.language.runtime.values import iterate, type_name
+from gradcli.language.runtime.values import Size, iterate, type_name
 
 _TENSOR_BINARY = {
     "+": F.add, "-": F.sub, "*": F.mul, "/": F.div, "**": F.pow,
@@ -79,7 +79,11 @@ def binary(op: str, a, b):
     if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
             type(a) is Tensor or type(b) is Tensor) and op != "@":
         return _TENSOR_BINARY[op](a, b)
+    if (type(a) is Size or type(b) is Size) and (op == "*" or op == "+" and not (
+            isinstance(a, Tensor) or isinstance(b, Tensor))):
+        return _size_operator(op, a, b)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
+        a, b = dtypes.python_number(a), dtypes.python_number(b)  # NumPy scalars as torch reads them
         if op == "@" and isinstance(a, Tensor) and isinstance(b, Tensor):
             return F.matmul(a, b)
         if _tensor_operand(a) and _tensor_operand(b) and op != "@":
@@ -94,12 +98,63 @@ def binary(op: str, a, b):
         except ZeroDivisionError as error:
             raise errors.TorchError("ZeroDivisionError", str(error)) from None
         except TypeError as error:  # Python's own words for its own types
-            raise errors.type_error(str(error)) from None
+            raise errors.type_error(_size_named(str(error), a, b)) from None
     result = _user_operator(_BINARY_DUNDERS[op], a, b)
     if result is not classes.MISSING:
         return result
     raise errors.type_error(
         f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
+
+
+def _size_operator(op: str, a, b):
+    """torch.Size + tuple, tuple + torch.Size, torch.Size * int and int * torch.Size: Python's
+    tuple result as a torch.Size (whose constructor takes ints only), or torch's TypeError."""
+    if op == "+":
+        if not isinstance(b, tuple) and type(a) is Size:
+            raise errors.type_error(f"can only concatenate tuple (not {type_name(b)}) to "
+                                    "torch.Size")
+        if not isinstance(a, tuple):
+            return _python_binary(op, a, b)
+        return _size_of(tuple(a) + tuple(b))
+    sequence, count = (a, b) if type(a) is Size or isinstance(a, _SEQUENCES) else (b, a)
+    count = dtypes.python_number(count)
+    if isinstance(count, Tensor) and count.numel() == 1 and \
+            not count.dtype.is_floating_point:
+        count = int(count.data.reshape(()).item())
+    if not isinstance(count, int):
+        raise errors.type_error(f"can't multiply sequence by non-int of type "
+                                f"'{type_name(count)}'")
+    memory.check_repetition(sequence, count)
+    return Size(tuple(sequence) * count)
+
+
+def _size_of(items: tuple) -> Size:
+    for position, item in enumerate(items):
+        if isinstance(item, Tensor) and item.numel() == 1 and \
+                not item.dtype.is_floating_point:
+            continue
+        if not isinstance(dtypes.python_number(item), int):
+            raise errors.type_error(f"torch.Size() takes an iterable of 'int' (item {position} "
+                                    f"is '{type_name(item)}')")
+        if not -2**63 <= item < 2**63:
+            raise errors.value_error("Overflow when unpacking long long")
+    return Size(int(i.data.reshape(()).item()) if isinstance(i, Tensor) else int(i)
+                for i in items)
+
+
+def _python_binary(op: str, a, b):
+    """a <op> b by Python's own rules, its error naming torch.Size as Python does."""
+    try:
+        return _PY_BINARY[op](a, b)
+    except TypeError as error:
+        raise errors.type_error(_size_named(str(error), a, b)) from None
+
+
+def _size_named(message: str, a, b) -> str:
+    """Python's message about a torch.Size operand, which it names by its full class name."""
+    if type(a) is Size or type(b) is Size:
+        return message.replace("'Size'", "'torch.Size'").replace('"Size"', '"torch.Size"')
+    return message
 
 
 # The special methods a user class may define for each operator: (a's, then b's reflected).

@@ -14,6 +14,7 @@ class PyType:
     name: str
     hosts: tuple
     construct: object = None
+    metaclass: str = "type"  # its own class's name, as messages name it (torch.tensortype)
 
 
 OBJECT = PyType("object", (object,))  # the root class: every value is an instance of it

@@ -7,7 +7,7 @@ import functools
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from gradcli.engine import errors
+from gradcli.engine import dtypes, errors
 from gradcli.engine.dtypes import DType
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
@@ -29,6 +29,7 @@ class Param:
     # also takes None; `Tensor@inplace` names the function `X_` when `inplace` is true,
     # `Tensor@name` the C++ function torch's Python code calls);
     # `name: .size`: torch's Python code calls that method first (an AttributeError otherwise);
+    # `name: ScalarType?`: a dtype or None, Python's float, int and bool read as dtypes;
     # `name: truth`: it tests the argument's truth (`if inplace:`); `name: probability`: it
     # checks that a dropout probability is within [0, 1]
     expects: str | None = None
@@ -78,9 +79,7 @@ def _parse_parameters(spec: str) -> list[Param]:
 
 
 def _shown_type(value) -> str:
-    if isinstance(value, DType):
-        return "torch.dtype"
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+    return "Tensor" if isinstance(value, Tensor) else errors.type_name(value)
 
 
 def _is_int_list(value) -> bool:
@@ -96,6 +95,7 @@ _ACCEPTS = {"object": (lambda v: True, "object"),  # the function's own code che
             "Number": (lambda v: isinstance(v, (int, float)), "Number"),
             "float": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "float"),
             "str": (lambda v: isinstance(v, str), "str"),
+            "ScalarType": (lambda v: isinstance(dtypes.dtype_argument(v), DType), "torch.dtype"),
             "int[]": (_is_int_list, "tuple of ints")}
 
 
@@ -232,6 +232,8 @@ class Builtin:
                 if self.style == "parser":  # torch's parser checks in order, up to the gap
                     self._check_types(given, len(args), index)
                 self._missing_error(given, slots, len(args))
+            if param.expects in ("ScalarType", "ScalarType?"):  # float, int, bool as dtypes
+                value = dtypes.dtype_argument(value)
             if param.var_positional:
                 positional.extend(value)
             elif param.keyword_only:

@@ -418,7 +418,7 @@ def _address(value) -> str:
 
 # Class names of the language's values, by host class (exact), for messages and type().
 _CLASS_NAMES: dict[type, str] = {
-    Tensor: "Tensor", Size: "Size", type(None): "NoneType", Namespace: "module",
+    Tensor: "Tensor", Size: "torch.Size", type(None): "NoneType", Namespace: "module",
     PyType: "type", Generator: "generator", GeneratorObject: "generator",
     dtypes.DType: "torch.dtype",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
@@ -443,6 +443,8 @@ def type_name(value) -> str:
         return "Parameter"
     if isinstance(value, TableObject):
         return value.class_name
+    if isinstance(value, PyType):
+        return value.metaclass
     name = _CLASS_NAMES.get(type(value))
     if name is not None:
         return name
@@ -460,6 +462,9 @@ def type_name(value) -> str:
 
 
 errors.name_types_with(type_name)  # the engine's messages name the program's classes too
+# torch's parser reads Python's float, int and bool as dtypes
+dtypes.read_classes_with(lambda value: value.hosts[0] if isinstance(value, PyType)
+                         and len(value.hosts) == 1 else None)
 
 
 def qualified_type_name(value) -> str:
