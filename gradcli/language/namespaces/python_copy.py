@@ -4,6 +4,7 @@ dtypes, namespaces) is shared, as Python's deepcopy shares its atomic values."""
 
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict, defaultdict
 
 import numpy as np
@@ -25,11 +26,6 @@ def _module_type():
     return Module
 
 
-def _slots(kind: type) -> list[str]:
-    return [name for klass in kind.__mro__ for name in getattr(klass, "__slots__", ())
-            if name != "__weakref__"]
-
-
 def _tensor_copy(t: Tensor, memo: dict) -> Tensor:
     """Tensor.__deepcopy__: a leaf's values, requires_grad and grad (Parameter.__deepcopy__:
     values and requires_grad only)."""
@@ -44,17 +40,21 @@ def _tensor_copy(t: Tensor, memo: dict) -> Tensor:
 
 
 def _object_copy(value, memo: dict, copy_item):
-    """A module or an instance of the program's class: a new object of its type whose slots
-    hold copies (`copy_item`) of the original's."""
-    copied = object.__new__(type(value))
+    """A module or an instance of the program's class: Python's shallow copy of the object,
+    whose attribute tables (and items, for a list or dict subclass) then hold `copy_item` of
+    the original's."""
+    copied = copy.copy(value)
     memo[id(value)] = copied
+    copied.attrs = copy_item(value.attrs)
+    if isinstance(value, _module_type()):
+        copied.params = copy_item(value.params)
+        copied.buffers = copy_item(value.buffers)
+        copied.children = copy_item(value.children)
     if isinstance(value, dict):
-        dict.update(copied, {key: copy_item(item) for key, item in value.items()})
+        dict.clear(copied)
+        dict.update(copied, {copy_item(key): copy_item(item) for key, item in value.items()})
     elif isinstance(value, list):
-        list.extend(copied, [copy_item(item) for item in value])
-    for name in _slots(type(value)):
-        if hasattr(value, name):
-            setattr(copied, name, copy_item(getattr(value, name)))
+        list.__setitem__(copied, slice(None), [copy_item(item) for item in value])
     return copied
 
 
@@ -106,8 +106,8 @@ def shallow_copy(x):
         copied.is_parameter = x.is_parameter
         return copied
     if isinstance(x, (_module_type(), UserInstance)):
-        copied = _object_copy(x, {}, lambda item: item)
-        copied.attrs = dict(x.attrs)  # its own attribute table, as a copied __dict__
+        copied = copy.copy(x)  # the same tables, but its own attribute table, as a copied __dict__
+        copied.attrs = dict(x.attrs)
         return copied
     return x
 
