@@ -15,22 +15,25 @@ _ORDER = ("default", "avx2", "avx512")
 _NEEDS = {"avx512": {"avx512vl", "avx512bw", "avx512dq", "fma"}, "avx2": {"avx2", "fma"}}
 
 
-def _cpu_info() -> tuple[str, set[str]]:
-    """The first processor's vendor_id and flags in /proc/cpuinfo ("" and none if unreadable)."""
-    vendor = ""
+def _cpu_info() -> tuple[str, int, set[str]]:
+    """The first processor's vendor_id, cpu family and flags in /proc/cpuinfo ("", 0 and none
+    if unreadable)."""
+    vendor, family = "", 0
     try:
         with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
             for line in info:
                 if line.startswith("vendor_id"):
                     vendor = line.partition(":")[2].strip()
+                elif line.startswith("cpu family"):
+                    family = int(line.partition(":")[2].strip() or 0)
                 elif line.startswith("flags"):
-                    return vendor, set(line.partition(":")[2].split())
-    except OSError:
+                    return vendor, family, set(line.partition(":")[2].split())
+    except (OSError, ValueError):
         pass
-    return vendor, set()
+    return vendor, family, set()
 
 
-VENDOR, _FLAGS = _cpu_info()
+VENDOR, FAMILY, _FLAGS = _cpu_info()  # FAMILY: 25 is AMD's Zen 3 and 4, 26 Zen 5
 
 
 def _capability() -> str:

@@ -26,15 +26,16 @@ x @ W.t() with 2 or 3 output columns and 2 or more rows, or k >= 24 m, or one co
 4 or more rows (columns) with 18 or more terms; other one-column results of a row-major A; dot
 of more than 8 terms.
 
-AMD (an EPYC, Zen 4, AVX-512, and an AVX2-only EPYC: the same rules on both):
+AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
 torch's mm/addmm/mv call MKL's sgemm with the result column-major (torch's C transposed) unless
 the result has one column; the kernel MKL picks depends on the shape and on whether each operand
 is row- or column-major (after torch's own choice, copied below from addmm_impl_cpu_):
 
-* blocked fused chains (`blocked_fma_chain`): every product of at least four rows and twelve
-  columns, every layout: each entry a fused chain, sums of more than 192 terms in blocks
-  (`_k_blocks`), each block's chain added in turn to addmm's bias, which starts the sum.
+* blocked fused chains (`blocked_fma_chain`), on Zen 5 and the AVX2 EPYC (Zen 4's kernel for
+  these is not known): every product of at least four rows and twelve columns, every layout:
+  each entry a fused chain, sums of more than 192 terms in blocks (`_k_blocks`), each block's
+  chain added in turn to addmm's bias, which starts the sum.
 * sequential: acc = fl(acc + fl(a[i,k] * b[k,j])) for k = 0..K-1, no fused multiply-add.  The
   smaller products (M < 4 or N < 12) of the shapes listed in `_sequential` take it;
   addmm's bias starts the accumulator (row-major A and B, N > 1) or is added at the end (others).
@@ -46,9 +47,9 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
 * bmm with M*K*N < 400 (every vendor): torch's own naive loop, sequential, no FMA.
 
 Measured on a grid of 16,456 products (m up to 64, k up to 500, n up to 64, four layouts, with
-and without bias), on one thread: 79% claimed on the AVX-512 EPYC (46% before the blocked rule
-was known to hold there), 82% of a similar grid on the AVX2 one, every claim exact; the blocks checked up to
-k = 4,096 and products up to 1000 x 4 x 1000.  On two threads MKL gives the rows past the first
+and without bias), on one thread: 79% claimed on the Zen 5 EPYC (46% before the blocked rule
+was known to hold there), 82% of a similar grid on the AVX2 one, every claim exact; the blocks
+checked up to k = 4,096 and products up to 1000 x 4 x 1000.  On two threads MKL gives the rows past the first
 multiple of four at or above M/2 to a second call, which sums them with the small-M kernels:
 `_second_thread_rows` follows that (gradcli models as many threads as torch would take; on the
 AVX2 EPYC two threads measured the same as one).
@@ -62,11 +63,14 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine.cascade_sum import THREADS
-from gradcli.engine.cpu_capability import CAPABILITY, VENDOR
+from gradcli.engine.cpu_capability import CAPABILITY, FAMILY, VENDOR
 from gradcli.engine.fma import fma32
 
 # MKL dispatches on the CPU vendor: the AMD rules (`_sequential`, `four_lanes`, dot) hold there only
 _AMD = VENDOR == "AuthenticAMD"
+# MKL's larger products are blocked fused chains on the AVX2 EPYC and on Zen 5 (measured); the
+# Zen 4 EPYC's kernel is not known
+_AMD_BLOCKED = _AMD and (CAPABILITY == "avx2" or FAMILY >= 26)
 # two threads split the rows on the AVX-512 EPYC (on the AVX2 one two threads measured as one)
 _AMD_AVX512_THREADS = _AMD and CAPABILITY == "avx512" and THREADS > 1
 _K_BLOCK = 192  # the longest sum MKL's kernel on AMD takes in one chain
@@ -282,7 +286,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return fma_chain(a, b, bias32)
         out = fma_chain(a, b)
         return out if bias32 is None else out + bias32
-    if m >= 4 and n >= 12:
+    if _AMD_BLOCKED and m >= 4 and n >= 12:
         split = _second_thread_rows(m, k, n)
         if split is None:
             return blocked_fma_chain(a, b, bias32)
