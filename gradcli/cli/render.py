@@ -25,7 +25,9 @@ def format_error(error, source: str, filename: str) -> str:
     if span is not None:
         out.append(f"{filename}:{span[0]}:{span[1]}")
         out.extend(caret_lines(source, *span))
-    out.append(f"{error.kind}: {error.message}" if error.message else error.kind)
+    from gradcli.language.runtime.exceptions import shown_kind
+    kind = shown_kind(error.kind)
+    out.append(f"{kind}: {error.message}" if error.message else kind)
     if error.kind == "ModuleNotFoundError":
         from gradcli.language.namespaces.torch_table import MODULES
         offered = sorted({name.split(".")[0] for name in MODULES})

@@ -32,9 +32,9 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
 
     check_roots(roots)
     root_edges = [(gradient_edge(root), grad) for root, grad in zip(roots, grads)]
-    targets = {}
+    targets: dict[tuple, list[int]] = {}  # an input given twice is captured twice
     for i, tensor in enumerate(inputs or ()):
-        targets[_edge_key(gradient_edge(tensor))] = i
+        targets.setdefault(_edge_key(gradient_edge(tensor)), []).append(i)
     order, dependencies = _discover([edge[0] for edge, _ in root_edges], inputs is not None)
     wanted = _needed_nodes(order, targets) if inputs is not None else None
     run = _Run(targets, [None] * len(inputs or ()), inputs, accumulate, create_graph, F)
@@ -148,12 +148,13 @@ class _Run:
             node_grads = self.pre_hooks(node, node_grads)
         if targets:
             for nr, grad in enumerate(node_grads):
-                index = targets.get((id(node), nr))
-                if grad is not None and index is not None:
+                indices = targets.get((id(node), nr))
+                if grad is not None and indices is not None:
                     if self.accumulate:
-                        _accumulate(self.inputs[index], grad, self.create_graph, F)
+                        _accumulate(self.inputs[indices[0]], grad, self.create_graph, F)
                     else:
-                        self.captured[index] = grad
+                        for index in indices:
+                            self.captured[index] = grad
         hooked = node_hooks.has_hooks(node)
         if leaf:
             if self.accumulate and not targets:

@@ -84,8 +84,9 @@ CONVERTERS = {
 
 
 def to_numpy(t: Tensor, force: bool = False):
-    """Tensor.numpy(): the tensor's own array (shared memory), refused while it requires grad."""
-    if t.requires_grad and not force:
+    """Tensor.numpy(): the tensor's own array (shared memory), refused while it requires grad
+    and grad mode is on."""
+    if t.requires_grad and STATE.grad_enabled and not force:
         raise errors.runtime("Can't call numpy() on Tensor that requires grad. Use "
                              "tensor.detach().numpy() instead.")
     return t.data

@@ -8,6 +8,7 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.backward import check_roots, run_backward
+from gradcli.engine.indexing import ZERO_DIM_INDEX
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DETACH_HINT, LEAF_ONLY, Tensor
 from gradcli.engine.functions import F
@@ -24,6 +25,14 @@ CREATE_GRAPH_CYCLE = (
     "creating the graph to avoid this. If you have to use this function, make sure to reset the "
     ".grad fields of your parameters to None after use to break the cycle and avoid the leak.")
 
+_BATCHED_MISMATCH = (
+    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the "
+    "batch dimension. The sizes of the remaining dimensions are expected to match the shape of "
+    "corresponding output, but a mismatch was detected: grad_output[{}] has a shape of {} and "
+    "output[{}] has a shape of {}. If you only want some tensors in `grad_output` to be "
+    "considered batched, consider using vmap.")
+
+
 def _shape_text(shape: tuple) -> str:
     return f"torch.Size([{', '.join(str(s) for s in shape)}])"
 
@@ -35,7 +44,11 @@ def _as_tuple(value) -> list:
         return [value]
     if isinstance(value, (list, tuple, str, dict)):
         return list(value)
-    raise errors.type_error(f"'{errors.type_name(value)}' object is not iterable")
+    try:  # a generator (model.parameters()), a dict view, an iterator
+        items = iter(value)
+    except TypeError:
+        raise errors.type_error(f"'{errors.type_name(value)}' object is not iterable") from None
+    return list(items)
 
 
 def _chosen_inputs(inputs, caller: str) -> list:
@@ -141,8 +154,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
 def _batched_grad(outs, ins, grad_outputs, retain_graph, create_graph, allow_unused,
                   materialize_grads) -> tuple:
     """One backward per batch entry, the results stacked (torch vmaps the backward instead)."""
-    if any(g is None for g in grad_outputs):
-        _root_grads(outs, grad_outputs)  # torch's error for a missing one
+    for i, (out, given) in enumerate(zip(outs, grad_outputs)):
+        if isinstance(out, Tensor) and isinstance(given, Tensor):
+            if given.ndim == 0:
+                raise errors.index_error(ZERO_DIM_INDEX)
+            if given.shape[1:] != out.shape:  # torch prints the entry's shape past its first dim
+                raise errors.runtime(_BATCHED_MISMATCH.format(
+                    i, _shape_text(given.shape[2:]), i, _shape_text(out.shape)))
+    grad_outputs = [g if g is not None else _root_grads([out], [None])[0]  # torch's errors
+                    for out, g in zip(outs, grad_outputs)]
+    if any(g.ndim == 0 for g in grad_outputs):
+        raise errors.value_error(
+            "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that input is "
+            "a Tensor of dimensionality 0 so expected in_dim to satisfy 0 <= in_dim < 0.")
     size = grad_outputs[0].shape[0]
     rows = []
     for b in range(size):

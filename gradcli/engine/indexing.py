@@ -60,12 +60,14 @@ def advanced_array(item) -> np.ndarray:
     return item.data
 
 
+ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                  "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+
+
 def _select(result: Tensor, dim: int, index: int, position: int) -> Tensor:
     """result.select(dim, index); torch's error names the item's position in the subscript."""
     if result.ndim == 0:
-        raise errors.index_error(
-            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
-            "in C++ to convert a 0-dim tensor to a number")
+        raise errors.index_error(ZERO_DIM_INDEX)
     size = result.shape[F.wrap_dim(dim, result.ndim)]
     if not -size <= index < size:
         raise errors.index_error(

@@ -183,6 +183,21 @@ def test_run_reports_a_memory_error_as_python_does_at_its_place(run_gradcli):
                                           "     | ^~~~~~~~~~", "MemoryError"]
 
 
+@pytest.mark.parametrize("program, last_line", [
+    ("torch.linalg.inv(torch.zeros(2, 2))",
+     "torch._C._LinAlgError: linalg.inv: The diagonal element 1 is zero, the inversion could not "
+     "be completed because the input matrix is singular."),
+    ("import numpy as np; np.linalg.inv(np.zeros((2, 2)))",
+     "numpy.linalg.LinAlgError: Singular matrix"),
+    ("class MyError(Exception): pass\nraise MyError('boom')", "MyError: boom"),
+])
+def test_an_uncaught_module_exception_is_named_as_pythons_traceback_names_it(
+        run_gradcli, program, last_line):
+    result = run_gradcli(["eval", program])
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == last_line
+
+
 # ---- version, help, and programs that start with '-' -------------------------------------------
 
 def test_version_prints_the_package_version(run_gradcli):

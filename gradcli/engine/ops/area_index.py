@@ -383,8 +383,9 @@ INDEX = {
     },
     "gradcli.engine.ops.products": {
         "function": (
-            "addbmm addmm_scaled addmv addr baddbmm cdist chain_matmul contract cross dist inner "
-            "kron linalg_cross multi_dot scaled_sum tensordot vdot "
+            "ZERO_DIM_INDEX addbmm addmm_scaled addmv addr advanced_array apply_basic baddbmm "
+            "cdist chain_matmul check_byte_mask_fill contract cross dist get_item inner kron "
+            "linalg_cross multi_dot numpy_key scaled_sum set_item tensordot unbind_rows vdot "
         ),
         "row": (
             "_cdist_backward _cdist_forward addbmm addmv addr baddbmm dist linalg_cross vdot "
@@ -477,12 +478,6 @@ INDEX = {
     "gradcli.engine.einsum": {
         "function": (
             "ELLIPSIS einsum sumproduct_pair "
-        ),
-    },
-    "gradcli.engine.indexing": {
-        "function": (
-            "advanced_array apply_basic check_byte_mask_fill get_item numpy_key set_item "
-            "unbind_rows "
         ),
     },
     "written back": {

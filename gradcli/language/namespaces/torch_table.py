@@ -49,7 +49,9 @@ def _grad_mode_manager(enabled: bool) -> ContextManager:
         holder["manager"] = grad_mode(enabled)
         holder["manager"].__enter__()
 
-    return ContextManager(enter, lambda: holder["manager"].__exit__(None, None, None))
+    return ContextManager(enter, lambda: holder["manager"].__exit__(None, None, None),
+                          label="torch.autograd.grad_mode." + ("enable_grad" if enabled
+                                                                else "no_grad"))
 
 
 def _grad_mode_decorator(enabled: bool):
@@ -174,7 +176,9 @@ def _set_grad_enabled(mode) -> ContextManager:
     STATE.grad_enabled = bool(mode)
     if not mode:
         STATE.grad_off_at = STATE.origin
-    return ContextManager(lambda: None, lambda: _restore_grad_mode(previous))
+    return ContextManager(lambda: None, lambda: _restore_grad_mode(previous),
+                          label="torch.autograd.grad_mode.set_grad_enabled",
+                          shown=f"torch.autograd.grad_mode.set_grad_enabled(mode={bool(mode)})")
 
 
 def _restore_grad_mode(previous: bool) -> None:

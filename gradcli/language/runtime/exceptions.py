@@ -141,6 +141,13 @@ def register_exception(cls: PyType) -> None:
     _BY_HOST[cls.hosts[0]] = cls
 
 
+def shown_kind(kind: str) -> str:
+    """An uncaught error's class as Python's traceback names it: a module's exception class by
+    its qualified name (torch._C._LinAlgError), a builtin or the program's own class by its name."""
+    cls = _MODULE_EXCEPTIONS.get(kind)
+    return kind if cls is None else cls.name
+
+
 class _LinAlgError(RuntimeError):
     """torch._C._LinAlgError (torch.linalg.LinAlgError): a failed factorization or solve."""
 

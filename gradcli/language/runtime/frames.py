@@ -210,6 +210,7 @@ class ContextManager:
     label: str = "object"
     # A user's __exit__ told of an error leaving the block: whether it swallows the error.
     exit_with_error: Callable | None = None
+    shown: str | None = None  # its repr, where not `<label object at 0x...>`
 
 
 @dataclass

@@ -398,7 +398,7 @@ def _object_repr(value) -> str:
     if isinstance(value, (Generator, GeneratorObject)):
         return f"<generator object {value.qualname} at {_address(value)}>"
     if isinstance(value, ContextManager):
-        return f"<{value.label} object at {_address(value)}>"
+        return value.shown or f"<{value.label} object at {_address(value)}>"
     return f"<{qualified_type_name(value)} object at {_address(value)}>"
 
 
