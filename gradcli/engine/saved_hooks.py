@@ -9,6 +9,7 @@ from __future__ import annotations
 import weakref
 
 from gradcli.engine import errors
+from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
 
 RESULT = "result"  # as engine/autograd.py names a saved output
@@ -17,6 +18,22 @@ DISABLED: list = []  # the messages of disable_saved_tensors_hooks blocks in for
 # Ops whose saved tensors torch packs in another order than their rules read them.
 _ORDER = {"addmm": (1, 2), "mv": (0, 1), "atan2": (1, 0)}
 PACKED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # node -> {slot: SavedTensor}
+
+
+_PACK_IN_PLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
+
+
+def _pack(pack, value: Tensor):
+    """Run a pack hook as torch does: grad mode off, and its input not changed in place."""
+    version = value._version_counter.value
+    with grad_mode(False):
+        packed = pack(value)
+    if value._version_counter.value != version:
+        raise errors.runtime(_PACK_IN_PLACE)
+    return packed
 
 
 class SavedTensor:
@@ -40,7 +57,7 @@ class SavedTensor:
         if node is None:  # its node is gone: torch still packs the value it holds, to no effect
             if self.orphan is None:
                 raise errors.runtime(errors.BACKWARD_TWICE)
-            self.packed = pack(Tensor(self.orphan.data, self.orphan.dtype))
+            self.packed = _pack(pack, Tensor(self.orphan.data, self.orphan.dtype))
             self.unpack_fn = unpack
             return
         value = saved_tensor(node, self.slot)
@@ -51,7 +68,7 @@ class SavedTensor:
                 "autograd.grad(). Specify retain_graph=True if you need to backward through the "
                 "graph a second time or if you need to access saved variables after calling "
                 "backward.")
-        self.packed = pack(Tensor(value.data, value.dtype))
+        self.packed = _pack(pack, Tensor(value.data, value.dtype))
         self.unpack_fn = unpack
         PACKED.setdefault(node, {})[self.slot] = self
 
@@ -86,7 +103,7 @@ def pack_node(node, slots: tuple, outputs: tuple) -> None:
             if not isinstance(value, Tensor):
                 continue
         entry = SavedTensor(node, slot)
-        entry.packed = pack(value)
+        entry.packed = _pack(pack, value)
         entry.unpack_fn = unpack
         entries[slot] = entry
     PACKED[node] = entries
@@ -123,7 +140,7 @@ def pack_values(tensors: tuple) -> list | None:
     if not STACK:
         return None
     pack, unpack = STACK[-1]
-    return [(pack(t), unpack) if t is not None else None for t in tensors]
+    return [(_pack(pack, t), unpack) if t is not None else None for t in tensors]
 
 
 def unpack_values(packed: list, originals: tuple) -> tuple:
