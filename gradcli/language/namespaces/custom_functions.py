@@ -13,7 +13,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes
-from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
@@ -127,6 +127,8 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     if forward is None:
         raise errors.TorchError("NotImplementedError", "You must implement the forward function "
                                 "for custom autograd.Function.")
+    if setup is not None and isinstance(forward, UserFunction):
+        args, kwargs = _bind_default_args(forward, args, kwargs)
     ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
     with grad_mode(False):
         if setup is not None:
@@ -163,6 +165,37 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
         ctx.packed = saved_hooks.pack_values(ctx.saved)
     ctx.versions = tuple(t._version if t is not None else None for t in ctx.saved)
     return results[0] if single else results
+
+
+def _bind_default_args(function: UserFunction, args: tuple, kwargs: dict) -> tuple:
+    """Function.apply's bind_default_args (inspect.signature(forward).bind, then
+    apply_defaults): every positional parameter as an argument, in inspect's words."""
+    params, defaults = function.params, function.defaults
+    if len(args) > len(params) and function.star is None:
+        raise errors.type_error("too many positional arguments")
+    rest = dict(kwargs)
+    bound = list(args[:len(params)])
+    for name in params[len(bound):]:
+        if name in rest:
+            bound.append(rest.pop(name))
+        elif name in defaults:
+            bound.append(defaults[name])
+        else:
+            raise errors.type_error(f"missing a required argument: '{name}'")
+    for name in params[:len(args)]:
+        if name in rest:
+            raise errors.type_error(f"multiple values for argument '{name}'")
+    keywords = {}
+    for name in function.kwonly:
+        if name in rest:
+            keywords[name] = rest.pop(name)
+        elif name in defaults:
+            keywords[name] = defaults[name]
+        else:
+            raise errors.type_error(f"missing a required argument: '{name}'")
+    if rest and function.star_star is None:
+        raise errors.type_error(f"got an unexpected keyword argument '{next(iter(rest))}'")
+    return tuple(bound) + tuple(args[len(params):]), keywords | rest
 
 
 def _fresh_output(value, args: tuple, ctx: FunctionCtx):
