@@ -51,14 +51,15 @@ def dual_level():
         exit_dual_level()
 
 
-def _hold(tensor: Tensor, tangent: Tensor) -> None:
+def hold(tensor: Tensor, tangent: Tensor | None) -> None:
+    """Give `tensor` `tangent` (or none) in the open level."""
     tensor._fw_grad = tangent
     STATE.dual_level.add(tensor)
 
 
 def make_dual_in_place(tensor: Tensor, tangent: Tensor) -> None:
     """Give `tensor` a tangent in the open level (a transform's input keeping its tangent)."""
-    _hold(tensor, tangent)
+    hold(tensor, tangent)
 
 
 def _sizes(shape: tuple) -> str:
@@ -86,7 +87,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, level=None) -> Tensor:
             f"while the given forward gradient is of size {_sizes(tangent.shape)}.")
     with suspended():
         dual = F.view(tensor, tensor.shape)
-    _hold(dual, tangent)
+    hold(dual, tangent)
     return dual
 
 
@@ -155,5 +156,5 @@ def propagate(op, args: tuple, outputs: tuple, params: dict) -> None:
             total = F.cast(total, out.dtype)
         if total.shape != out.shape:
             total = F.expand(total, out.shape)
-    _hold(out, total)
+    hold(out, total)
 

@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, forward_ad
 from gradcli.engine.autograd import short_name
 from gradcli.engine.declarations import DECLARATIONS, declare, declare_inplace
 from gradcli.engine.functions import F, export
@@ -106,10 +106,23 @@ def apply_inplace(t: Tensor, compute, *, cast: bool = True) -> Tensor:
         original = F.clone(t) if t._requires_grad else Tensor(t.data.copy(), t.dtype)
     np.copyto(t.data, result.data, casting="unsafe")
     t.bump_version()
+    if STATE.forward_ad and (result._fw_grad is not None or t._fw_grad is not None):
+        _take_tangent(t, result)
     if node is not None:
         node.save_original_self(t, original, t)
         _rebase_history(t, node, result.output_nr)
     return t
+
+
+def _take_tangent(t: Tensor, result: Tensor) -> None:
+    """Forward mode: the written tensor's tangent becomes the result's (none if it has none),
+    in t's dtype, as torch's in-place formulas update self's tangent."""
+    tangent = result._fw_grad
+    if tangent is not None and tangent.dtype is not t.dtype:
+        tangent = F.cast(tangent, t.dtype)
+    if tangent is not None and tangent.shape != t.shape:
+        tangent = F.expand(tangent, t.shape)
+    forward_ad.hold(t, tangent)
 
 
 def _rebase_history(t: Tensor, node, output_nr: int) -> None:
