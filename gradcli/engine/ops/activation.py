@@ -146,19 +146,20 @@ defop("relu", "ReluBackward0", lambda a: np.maximum(a, a.dtype.type(0)), promote
 pointwise_op("threshold_backward", "ThresholdBackwardBackward0",
              lambda g, a, threshold: np.where(a <= threshold, g.dtype.type(0), g), save=(1,),
              vjp=(lambda gg, g, a, threshold: F.threshold_backward(gg, a, threshold),
-                  _zeros_like_first))
+                  _zeros_like_first), jvp=AS_VJP)
 pointwise_op("tanh_backward", "TanhBackwardBackward0", _tanh_backward,
              save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, out: F.tanh_backward(gg, out),
-                  lambda gg, g, out: F.mul(gg, F.mul(F.mul_scalar(out, -2), g))))
+                  lambda gg, g, out: F.mul(gg, F.mul(F.mul_scalar(out, -2), g))), jvp=AS_VJP)
 pointwise_op("sigmoid_backward", "SigmoidBackwardBackward0", lambda g, out: g * (1 - out) * out,
              save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, out: F.sigmoid_backward(gg, out),
-                  lambda gg, g, out: F.mul(F.mul(gg, g), F.add_scalar(F.mul_scalar(out, -2), 1))))
+                  lambda gg, g, out: F.mul(F.mul(gg, g), F.add_scalar(F.mul_scalar(out, -2), 1))),
+             jvp=AS_VJP)
 defop("leaky_relu", "LeakyReluBackward0",
       lambda a, negative_slope: np.where(a > 0, a, a * negative_slope), promote="none", save=(0,),
       vjp=lambda g, a, negative_slope: F.leaky_relu_backward(g, a, negative_slope),
-      refuses=("leaky_relu_cpu", NOT_FLOATING))
+      refuses=("leaky_relu_cpu", NOT_FLOATING), jvp=AS_VJP)
 defop("leaky_relu_", "LeakyReluBackward1",  # the in-place op, whose backward reads the result
       lambda a, negative_slope: np.where(a > 0, a, a * negative_slope), promote="none",
       save=(RESULT,), vjp=lambda g, a, out, negative_slope: _leaky_relu_backward_of_result(
@@ -166,13 +167,13 @@ defop("leaky_relu_", "LeakyReluBackward1",  # the in-place op, whose backward re
 pointwise_op("leaky_relu_backward", "LeakyReluBackwardBackward0",
              lambda g, a, negative_slope: np.where(a > 0, g, g * negative_slope), save=(1,),
              vjp=(lambda gg, g, a, negative_slope: F.leaky_relu_backward(gg, a, negative_slope),
-                  _zeros_like_first))
+                  _zeros_like_first), jvp=AS_VJP)
 defop("_prelu_kernel", "PreluKernelBackward0", lambda a, w: np.where(a > 0, a, w * a),
       save=(0, 1), vjp=(lambda g, a, w: F.where(F.gt(a, 0), g, F.mul(w, g)),
                         lambda g, a, w: F.where(F.gt(a, 0), F.zeros_like(g), F.mul(a, g))))
 defop("elu", "EluBackward0", _elu, promote="none", save=(0,),
       vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]),
-      refuses=("elu_cpu", NOT_FLOATING))
+      refuses=("elu_cpu", NOT_FLOATING), jvp=AS_VJP)
 defop("elu_", "EluBackward1", _elu, promote="none", save=(RESULT,),  # in place: from the result
       vjp=lambda g, a, out, **k: F.elu_backward(g, out, k["alpha"], k["scale"],
                                                 k["input_scale"], True),
@@ -180,27 +181,28 @@ defop("elu_", "EluBackward1", _elu, promote="none", save=(RESULT,),  # in place:
 pointwise_op("elu_backward", "EluBackwardBackward0", _elu_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, a, **k: F.elu_backward(gg, a, **k),
-                  lambda gg, g, a, **k: F.elu_double_backward(gg, g, a, **k)))
+                  lambda gg, g, a, **k: F.elu_double_backward(gg, g, a, **k)), jvp=AS_VJP)
 defop("gelu", "GeluBackward0", _gelu, promote="none", save=(0,),
       vjp=lambda g, a, approximate: F.gelu_backward(g, a, approximate),
-      refuses=("GeluKernelImpl", NOT_FLOATING))
+      refuses=("GeluKernelImpl", NOT_FLOATING), jvp=AS_VJP)
 pointwise_op("gelu_backward", "GeluBackwardBackward0", _gelu_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, a, approximate: F.gelu_backward(gg, a, approximate),
-                  lambda gg, g, a, approximate: F.gelu_double_backward(gg, g, a, approximate)))
+                  lambda gg, g, a, approximate: F.gelu_double_backward(gg, g, a, approximate)),
+             jvp=AS_VJP)
 defop("silu", "SiluBackward0", _silu, promote="none", save=(0,),
       vjp=lambda g, a: F.silu_backward(g, a),
-      refuses=("silu_cpu", NOT_FLOATING))
+      refuses=("silu_cpu", NOT_FLOATING), jvp=AS_VJP)
 defop("silu_backward", "torch::autograd::NotImplemented", _silu_backward, promote="none",
       vjp=(not_implemented("aten::silu_backward"), not_implemented("aten::silu_backward")))
 defop("softplus", "SoftplusBackward0", _softplus, promote="none", save=(0,),
       vjp=lambda g, a, beta, threshold: F.softplus_backward(g, a, beta, threshold),
-      refuses=("softplus_cpu", NOT_FLOATING))
+      refuses=("softplus_cpu", NOT_FLOATING), jvp=AS_VJP)
 pointwise_op("softplus_backward", "SoftplusBackwardBackward0", _softplus_backward, save=(0, 1),
              save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, a, beta, threshold: F.softplus_backward(gg, a, beta, threshold),
                   lambda gg, g, a, beta, threshold: F.softplus_double_backward(
-                      F.mul(gg, g), a, beta, threshold)))
+                      F.mul(gg, g), a, beta, threshold)), jvp=AS_VJP)
 defop("_softmax", "SoftmaxBackward0", _softmax, promote="float", save=(RESULT,),
       vjp=lambda g, a, dim, out: F.softmax_backward_data(g, out, dim),
       jvp=(lambda t, a, dim, out: F.mul(out, F.sub(t, _logsumexp_jvp(a, t, dim))),))
