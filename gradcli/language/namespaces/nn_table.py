@@ -212,9 +212,9 @@ def _build_batch_norm(module: Module, num_features, eps, momentum, affine, track
         module.params.update(weight=None, bias=None)
     if track_running_stats:
         module.buffers.update(
-            running_mean=Tensor(np.zeros(num_features, dtype.np), dtype),
-            running_var=Tensor(np.ones(num_features, dtype.np), dtype),
-            num_batches_tracked=Tensor(np.zeros((), np.int64), dtypes.int64))
+            running_mean=parameters.buffer((num_features,), 0, dtype),
+            running_var=parameters.buffer((num_features,), 1, dtype),
+            num_batches_tracked=parameters.buffer((), 0, dtypes.int64))
     else:
         module.buffers.update(running_mean=None, running_var=None, num_batches_tracked=None)
 
@@ -287,7 +287,8 @@ def _build_embedding(module: Module, num_embeddings, embedding_dim, padding_idx,
     else:
         weight = parameters.normal((num_embeddings, embedding_dim), dtype)
         if padding_idx is not None:
-            weight.data[padding_idx] = 0
+            weight.data[padding_idx] = 0  # weight[padding_idx].fill_(0), a view's new version
+            weight.bump_version()
     module.params.update(weight=weight)
 
 
