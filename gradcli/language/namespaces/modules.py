@@ -56,12 +56,25 @@ class ModuleKind:
     def __post_init__(self) -> None:
         if self.host is None:
             self.host = type(self.name, (Module,), {"__slots__": ()})
+        self.forward = _reading_members(self.forward)
+        self.extra_repr = _reading_members(self.extra_repr, 0)
         self.option_names = [p.name for p in parse_signature(self.options)]
         self.type = PyType(f"torch.nn.modules.{self.package}.{self.name}", (self.host,),
                            BoundMethod(self, entry("__init__", _construct, "self, " + self.options,
                                                    qualname=f"{self.name}.__init__")))
         self.forward_entry = entry("forward", self.forward, "self, " + self.inputs, context=True,
                                    qualname=f"{self.name}.forward")
+
+
+def _reading_members(function: Callable, position: int = 1) -> Callable:
+    """A module class's forward or extra_repr (the module at `position`) where reading a
+    member the program deleted (`del linear.bias`) is the AttributeError torch's code meets."""
+    def run(*args):
+        try:
+            return function(*args)
+        except KeyError as missing:
+            raise args[position].missing(missing.args[0]) from None
+    return run
 
 
 def _construct(kind: ModuleKind, *values, **keywords):
@@ -143,6 +156,14 @@ class Module(TableObject):
             self.children[name] = None
         else:
             self.attrs[name] = value
+
+    def delete_attribute(self, name: str) -> None:
+        """torch's Module.__delattr__: a parameter, buffer or child, else an attribute."""
+        for place in (self.params, self.buffers, self.children, self.attrs):
+            if name in place:
+                del place[name]
+                return
+        raise self.missing(name)
 
     def _register(self, into: dict, name: str, value) -> None:
         for place in (self.attrs, self.params, self.buffers, self.children):
@@ -304,11 +325,16 @@ def _apply(ctx, module: Module, fn) -> Module:
 
 
 def _cast(module: Module, dtype: DType) -> Module:
-    """Floating parameters (and their grads) take `dtype` in place, as Module._apply does."""
+    """Module._apply of a floating conversion: parameters (and their grads) take `dtype` in
+    place (`param.data = ...`), floating buffers are replaced by converted copies."""
     for _, param in module.named_parameters():
         for t in (param, param.grad):
             if t is not None and t.dtype.is_floating_point and t.dtype is not dtype:
                 t.data, t.dtype = t.data.astype(dtype.np), dtype
+    for _, each in module.named_modules():
+        for name, buffer in each.buffers.items():
+            if buffer is not None and buffer.dtype.is_floating_point:
+                each.buffers[name] = F.to_dtype(buffer, dtype)
     return module
 
 
@@ -419,13 +445,84 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
     return IncompatibleKeys(missing, unexpected)
 
 
-def _register_buffer(module: Module, name, tensor, persistent: bool = True) -> None:
+def _has_attribute(module: Module, name: str) -> bool:
+    """hasattr(module, name)."""
+    try:
+        module.attribute(name)
+    except errors.TorchError as error:
+        if error.kind != "AttributeError":
+            raise
+        return False
+    return True
+
+
+def _check_member_name(module: Module, what: str, name, into: dict) -> None:
+    """register_parameter's and register_buffer's checks of the module and the name."""
+    if isinstance(module, UserModule) and not module.initialized:
+        raise errors.TorchError("AttributeError",
+                                f"cannot assign {what} before Module.__init__() call")
     if not isinstance(name, str):
-        raise errors.type_error(f"buffer name should be a string. Got {type_name(name)}")
+        raise errors.type_error(f"{what} name should be a string. Got {torch_typename(name)}")
+    problem = (f'{what} name can\'t contain "."' if "." in name else
+               f'{what} name can\'t be empty string ""' if name == "" else
+               f"attribute '{name}' already exists"
+               if name not in into and _has_attribute(module, name) else None)
+    if problem is not None:
+        raise errors.TorchError("KeyError", repr(problem), (problem,))
+
+
+def _register_buffer(module: Module, name, tensor, persistent: bool = True) -> None:
+    _check_member_name(module, "buffer", name, module.buffers)
     if tensor is not None and not isinstance(tensor, Tensor):
-        raise errors.type_error(f"cannot assign '{type_name(tensor)}' object to buffer '{name}' "
-                                "(torch Tensor or None required)")
-    module._register(module.buffers, name, tensor)
+        raise errors.type_error(f"cannot assign '{torch_typename(tensor)}' object to buffer "
+                                f"'{name}' (torch Tensor or None required)")
+    module.buffers[name] = tensor
+
+
+def _register_parameter(module: Module, name, param) -> None:
+    _check_member_name(module, "parameter", name, module.params)
+    if param is not None and not (isinstance(param, Tensor) and param.is_parameter):
+        raise errors.type_error(f"cannot assign '{torch_typename(param)}' object to parameter "
+                                f"'{name}' (torch.nn.Parameter or None required)")
+    if param is not None and param.grad_fn is not None:
+        raise errors.value_error(
+            f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+            f"created explicitly. To express '{name}' as a function of another Tensor, compute "
+            "the value in the forward() method.")
+    module.params[name] = param
+
+
+def _get_submodule(module: Module, target) -> Module:
+    """Module.get_submodule: the module at a dotted path of attribute names."""
+    if target == "":
+        return module
+    if not isinstance(target, str):
+        raise errors.no_attribute(target, "split")
+    for item in target.split("."):
+        if not _has_attribute(module, item):
+            raise errors.TorchError("AttributeError",
+                                    f"{module.class_name} has no attribute `{item}`")
+        module = module.attribute(item)
+        if not isinstance(module, Module):
+            raise errors.TorchError("AttributeError", f"`{item}` is not an nn.Module")
+    return module
+
+
+def _get_member(module: Module, target, what: str):
+    """Module.get_parameter and get_buffer: the last name of a dotted path, on its module."""
+    if not isinstance(target, str):
+        raise errors.no_attribute(target, "rpartition")
+    path, _, name = target.rpartition(".")
+    owner = _get_submodule(module, path)
+    if not _has_attribute(owner, name):
+        raise errors.TorchError("AttributeError",
+                                f"{owner.class_name} has no attribute `{name}`")
+    value = owner.attribute(name)
+    if what == "parameter" and not (isinstance(value, Tensor) and value.is_parameter):
+        raise errors.TorchError("AttributeError", f"`{name}` is not an nn.Parameter")
+    if what == "buffer" and name not in owner.buffers:
+        raise errors.TorchError("AttributeError", f"`{name}` is not a buffer")
+    return value
 
 
 def _named_buffers(module: Module, prefix: str = "", recurse: bool = True) -> list:
@@ -464,6 +561,11 @@ MODULE_METHODS = table(
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False"),
     entry("register_buffer", _register_buffer, "self, name, tensor, persistent=True"),
+    entry("register_parameter", _register_parameter, "self, name, param"),
+    entry("get_submodule", _get_submodule, "self, target"),
+    entry("get_parameter", lambda m, target: _get_member(m, target, "parameter"),
+          "self, target"),
+    entry("get_buffer", lambda m, target: _get_member(m, target, "buffer"), "self, target"),
     entry("named_buffers", lambda m, prefix, recurse: _generator(_named_buffers(m, prefix,
           recurse), "named_buffers"), "self, prefix='', recurse=True"),
     entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],
@@ -555,6 +657,12 @@ class UserModule(classes.UserInstance, Module):
             raise errors.TorchError("AttributeError",
                                     f"cannot assign {what} before Module.__init__() call")
         Module.set_attribute(self, name, value)
+
+    def delete_attribute(self, name: str) -> None:
+        if any(name in place for place in (self.params, self.buffers, self.children)):
+            Module.delete_attribute(self, name)
+        else:
+            classes.Instance.delete_attribute(self, name)
 
     def forward_method(self):
         defined = self.cls.find("forward")
