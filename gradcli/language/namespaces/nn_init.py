@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gradcli.engine import creation, errors
 from gradcli.engine.functions import F
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
@@ -73,6 +75,86 @@ def _kaiming(t: Tensor, a, mode: str, nonlinearity: str, kind: str) -> Tensor:
     return _draw(t, "normal", 0.0, std)
 
 
+def _dims(t) -> int:
+    """tensor.ndimension() as torch's Python code asks it."""
+    if not isinstance(t, Tensor):
+        raise errors.no_attribute(t, "ndimension")
+    return t.ndim
+
+
+def eye_(t: Tensor) -> Tensor:
+    """torch.eye(*tensor.shape, out=tensor) without grad."""
+    if _dims(t) != 2:
+        raise errors.value_error("Only tensors with 2 dimensions are supported")
+    with grad_mode(False):
+        return F.copy_(t, creation.eye(*t.shape, dtype=t.dtype))
+
+
+def dirac_(t: Tensor, groups: int = 1) -> Tensor:
+    """Zeros, then a 1 at the centre of each (out, in) channel pair within a group, each written
+    on its own (a new version per write), as torch's loop writes them."""
+    dims = _dims(t)
+    if dims not in (3, 4, 5):
+        raise errors.value_error("Only tensors with 3, 4, or 5 dimensions are supported")
+    if t.shape[0] % groups != 0:
+        raise errors.value_error("dim 0 must be divisible by groups")
+    per_group = t.shape[0] // groups
+    with grad_mode(False):
+        F.zero_(t)
+    centre = tuple(size // 2 for size in t.shape[2:])
+    for group in range(groups):
+        for d in range(min(per_group, t.shape[1])):
+            t.data[(group * per_group + d, d) + centre] = 1
+            t.bump_version()
+    return t
+
+
+def _norm_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+
+def _like(t: Tensor) -> Tensor:
+    return Tensor(np.empty(t.shape, t.dtype.np), t.dtype)
+
+
+def _log_density(candidates: Tensor, mean, std, log_peak) -> Tensor:
+    """-0.5 * ((candidates - mean) / std) ** 2 - log_peak, as torch's chain of in-place ops."""
+    return F.sub(F.mul(F.pow(F.div(F.sub(candidates, mean), std), 2), -0.5), log_peak)
+
+
+def trunc_normal_(t: Tensor, mean=0.0, std=1.0, a=-2.0, b=2.0) -> Tensor:
+    """torch's _no_grad_trunc_normal_: normal draws redrawn where outside [a, b] when that
+    interval holds more than 0.3 of the mass, else uniform proposals on [a, b] accepted
+    against the density."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        STATE.warn("UserWarning", "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                   "The distribution of values may be incorrect.")
+    with grad_mode(False):
+        if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+            low, high = (np.asarray(bound, t.dtype.np).item() for bound in (a, b))
+            result = creation.fill_random(t, "normal", mean, std)
+            while True:
+                mask = F.logical_or(F.lt(result, low), F.gt(result, high))
+                if not mask.data.any():
+                    break
+                result = F.where(mask, creation.fill_random(_like(result), "normal", mean, std),
+                                 result)
+            return t if result is t else F.copy_(t, result)
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+        creation.fill_random(t, "uniform", a, b)
+        candidates = _log_density(t, mean, std, log_peak)
+        accept = _like(t)
+        pending = F.gt(F.log(creation.fill_random(accept, "uniform", 0.0, 1.0)), candidates)
+        result = t
+        while pending.data.any():
+            candidates = creation.fill_random(_like(t), "uniform", a, b)
+            result = F.where(pending, candidates, result)
+            candidates = _log_density(candidates, mean, std, log_peak)
+            drawn = F.log(creation.fill_random(accept, "uniform", 0.0, 1.0))
+            pending = F.where(pending, F.gt(drawn, candidates), pending)
+        return t if result is t else F.copy_(t, result)
+
+
 _GENERATOR = ", generator=None"
 NN_INIT = Namespace("torch.nn.init", table(
     entry("uniform_", lambda t, a, b, generator: _draw(t, "uniform", a, b),
@@ -93,4 +175,8 @@ NN_INIT = Namespace("torch.nn.init", table(
         t, a, mode, nonlinearity, "normal"),
         "tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'" + _GENERATOR),
     entry("calculate_gain", calculate_gain, "nonlinearity, param=None"),
+    entry("eye_", eye_, "tensor"),
+    entry("dirac_", dirac_, "tensor, groups=1"),
+    entry("trunc_normal_", lambda t, mean, std, a, b, generator: trunc_normal_(t, mean, std, a, b),
+          "tensor, mean=0.0, std=1.0, a=-2.0, b=2.0" + _GENERATOR),
 ))
