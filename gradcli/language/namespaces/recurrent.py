@@ -217,7 +217,9 @@ def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
     between layers in training; the final hidden states of every layer and direction."""
     a, mode = module.attrs, _mode(module)
     directions = 2 if a["bidirectional"] else 1
-    one_dnn = mode == "LSTM" and sequence.dtype is dtypes.float32
+    one_dnn = mode == "LSTM" and sequence.dtype is dtypes.float32 and sequence.data.size > 0
+    if one_dnn:
+        _check_oneDNN_states(hidden)
     if mode == "LSTM":
         starts = list(zip(_rows(hidden[0], one_dnn), _rows(hidden[1], one_dnn)))
     else:
@@ -241,6 +243,21 @@ def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
     if mode == "LSTM":
         return sequence, (F.stack([h for h, _ in finals], 0), F.stack([c for _, c in finals], 0))
     return sequence, F.stack(finals, 0)
+
+
+def _check_oneDNN_states(states: tuple) -> None:
+    """oneDNN's refusals of initial states of another dtype than float32."""
+    for state in states:
+        if state.dtype in (dtypes.uint8, dtypes.int8):
+            raise errors.runtime("itensor_view_from_dense expects float, bfloat16 or half tensor "
+                                 "input")
+        if state.dtype is dtypes.float16:
+            raise errors.runtime(
+                "could not create a primitive descriptor for the LSTM forward propagation "
+                "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
+                "additional diagnostic information.")
+        if state.dtype is not dtypes.float32:
+            raise errors.runtime("get_mkldnn_dtype: unsupported data type")
 
 
 def _rows(hidden: Tensor, selected: bool) -> list:
@@ -357,6 +374,8 @@ def layer_forward(ctx, module, input, hx=None):
         _check_hidden(state, expected, f"[{i}]" if lstm else "")
     states = _lstm_hidden_tuple(module, hx) if lstm else hx
     sequence = F.transpose(input, 0, 1) if a["batch_first"] else input
+    if sequence.shape[0] == 0:
+        raise errors.runtime("Expected sequence length to be larger than 0 in RNN")
     output, hidden = _stack_layers(module, sequence, states)
     if a["batch_first"]:
         output = F.transpose(output, 0, 1) if lstm and output.dtype is \
