@@ -499,6 +499,8 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
             f"types: Long, Int; but got torch.{indices.dtype.legacy_name} instead (while checking "
             "arguments for embedding)")
     values = indices.data
+    if values.size and not weight.shape[0]:
+        raise errors.runtime("index_select(): self indexing axis dim should be positive")
     if values.size and (values.min() < 0 or values.max() >= weight.shape[0]):
         raise errors.index_error("index out of range in self")
     if max_norm is not None:

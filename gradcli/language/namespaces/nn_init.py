@@ -109,6 +109,16 @@ def dirac_(t: Tensor, groups: int = 1) -> Tensor:
     return t
 
 
+def _number(value):
+    """A one-element tensor argument as its value, as torch's arithmetic and comparisons on it
+    behave; another tensor is the truth test's error its comparisons meet."""
+    if not isinstance(value, Tensor):
+        return value
+    if value.data.size != 1:
+        F.truth(value)
+    return value.data.item()
+
+
 def _norm_cdf(x: float) -> float:
     return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
@@ -126,11 +136,19 @@ def trunc_normal_(t: Tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None) -
     """torch's _no_grad_trunc_normal_: normal draws redrawn where outside [a, b] when that
     interval holds more than 0.3 of the mass, else uniform proposals on [a, b] accepted
     against the density."""
+    if not isinstance(t, Tensor):
+        raise errors.no_attribute(t, "is_meta")
+    bound_tensors = [isinstance(bound, Tensor) for bound in (a, b)]
+    mean, std, a, b = (_number(value) for value in (mean, std, a, b))
     if mean < a - 2 * std or mean > b + 2 * std:
         STATE.warn("UserWarning", "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                    "The distribution of values may be incorrect.")
     with grad_mode(False):
         if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+            for given in bound_tensors:  # tensor.new_tensor(bound) of each bound
+                if given:
+                    STATE.warn("UserWarning", creation.COPY_WARNING.replace(
+                        "torch.tensor(", "tensor.new_tensor("))
             low, high = (np.asarray(bound, t.dtype.np).item() for bound in (a, b))
             result = creation.fill_random(t, "normal", mean, std, generator)
             while True:
