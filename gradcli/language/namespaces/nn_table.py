@@ -20,8 +20,10 @@ from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
-from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, Module, ModuleKind, check_module,
-                                                options_repr, register_user_modules)
+from gradcli.language.namespaces.module_members import MEMBER_METHODS
+from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, MODULE_METHODS, Module,
+                                                ModuleKind, check_module, options_repr,
+                                                register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
@@ -576,5 +578,6 @@ CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMetho
         "from_pretrained", _from_pretrained, "cls, embeddings, freeze=True, padding_idx=None, "
         "max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False",
         qualname="Embedding.from_pretrained"))}
+MODULE_METHODS.update(MEMBER_METHODS)
 register_user_modules(NN_CLASSES["Module"])
 register_parameter_type(PARAMETER_TYPE)
