@@ -66,6 +66,30 @@ def scalar_type_mismatch(expected, found) -> TorchError:
     return runtime(f"expected scalar type {expected.scalar_name} but found {found.scalar_name}")
 
 
+def check_norm_dtypes(kernel: str, input, params, dispatch_first: bool = False) -> None:
+    """The dtype checks of torch's CPU normalization kernels (ATen's mixed_type.h): parameters
+    whose first one is of another dtype than `input` pass only as Float parameters of a Half or
+    BFloat16 input; `kernel` has code for floating inputs only; unmixed parameters are read as
+    the input's dtype. BatchNorm dispatches on the input's dtype before its mixed check."""
+    def dispatch() -> None:
+        if not input.dtype.is_floating_point:
+            raise not_implemented_for(kernel, input.dtype)
+
+    if dispatch_first:
+        dispatch()
+    given = [p for p in params if p is not None]
+    mixed = bool(given) and given[0].dtype is not input.dtype
+    if mixed:
+        if any(p.dtype.scalar_name != "Float" for p in given):
+            raise runtime("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input.dtype.scalar_name not in ("Half", "BFloat16"):
+            raise runtime("mixed dtype (CPU): all inputs must share same datatype.")
+    dispatch()
+    for p in given if not mixed else ():
+        if p.dtype is not input.dtype:
+            raise scalar_type_mismatch(input.dtype, p.dtype)
+
+
 def check_cast(result, output) -> None:
     """torch's refusal to write a `result` dtype into an `output` dtype of a lower category
     (floating into integer, integer into bool)."""

@@ -35,9 +35,12 @@ def _scalar(value, like: np.ndarray):
     return like.dtype.type(value)
 
 
-def _write(t: Tensor, values: np.ndarray) -> None:
+def _write(t: Tensor, values: np.ndarray, chained: int = 1) -> None:
+    """`values` into `t` by `chained` in-place ops torch chains (`buf.mul_(m).add_(g)`: two),
+    each a new version."""
     np.copyto(t.data, values, casting="unsafe")
-    t.bump_version()
+    for _ in range(chained):
+        t.bump_version()
 
 
 def sgd(params, grads, buffers: list, *, lr, momentum, dampening, weight_decay, nesterov,
@@ -54,7 +57,7 @@ def sgd(params, grads, buffers: list, *, lr, momentum, dampening, weight_decay, 
                 buffer = Tensor(np.array(grad, copy=True), param.dtype)
             else:
                 scaled = buffer.data * _scalar(momentum, p)
-                _write(buffer, _add(scaled, grad, 1 - dampening))
+                _write(buffer, _add(scaled, grad, 1 - dampening), chained=2)
             grad = _add(grad, buffer.data, momentum) if nesterov else buffer.data
         _write(param, _add(p, grad, -lr))
         out.append(buffer)
@@ -76,7 +79,7 @@ def adam(params, grads, states: list[dict], *, lr, beta1, beta2, eps, weight_dec
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
         scaled = exp_avg_sq.data * _scalar(beta2, p)
-        _write(exp_avg_sq, fused(grad * _scalar(1 - beta2, p), grad, scaled))
+        _write(exp_avg_sq, fused(grad * _scalar(1 - beta2, p), grad, scaled), chained=2)
         step = float(step_tensor.data)
         step_size = lr / (1 - beta1 ** step)
         bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
@@ -115,7 +118,8 @@ def rmsprop(param: Tensor, grad: np.ndarray, state: dict, *, lr, alpha, eps, wei
     _count(state["step"])
     grad = _decayed(param, grad, weight_decay)
     square_avg = state["square_avg"]
-    _write(square_avg, _addcmul(square_avg.data * _scalar(alpha, grad), grad, grad, 1 - alpha))
+    _write(square_avg, _addcmul(square_avg.data * _scalar(alpha, grad), grad, grad, 1 - alpha),
+           chained=2)
     if centered:
         grad_avg = state["grad_avg"]
         _write(grad_avg, _lerp(grad_avg.data, grad, 1 - alpha))
@@ -125,7 +129,7 @@ def rmsprop(param: Tensor, grad: np.ndarray, state: dict, *, lr, alpha, eps, wei
     avg = avg + _scalar(eps, avg)
     if momentum > 0:
         buffer = state["momentum_buffer"]
-        _write(buffer, _addcdiv(buffer.data * _scalar(momentum, avg), grad, avg))
+        _write(buffer, _addcdiv(buffer.data * _scalar(momentum, avg), grad, avg), chained=2)
         _write(param, _add(param.data, buffer.data, -lr))
     else:
         _write(param, _addcdiv(param.data, grad, avg, -lr))
@@ -149,10 +153,12 @@ def adadelta(param: Tensor, grad: np.ndarray, state: dict, *, lr, rho, eps, weig
     grad = -grad if maximize else grad
     grad = _decayed(param, grad, weight_decay)
     square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-    _write(square_avg, _addcmul(square_avg.data * _scalar(rho, grad), grad, grad, 1 - rho))
+    _write(square_avg, _addcmul(square_avg.data * _scalar(rho, grad), grad, grad, 1 - rho),
+           chained=2)
     std = np.sqrt(square_avg.data + _scalar(eps, grad))
     delta = np.sqrt(acc_delta.data + _scalar(eps, grad)) / std * grad
-    _write(acc_delta, _addcmul(acc_delta.data * _scalar(rho, grad), delta, delta, 1 - rho))
+    _write(acc_delta, _addcmul(acc_delta.data * _scalar(rho, grad), delta, delta, 1 - rho),
+           chained=2)
     _write(param, _add(param.data, delta, -lr))
 
 
@@ -165,7 +171,7 @@ def adamax(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weig
     exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
     _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
     _write(exp_inf, np.maximum(exp_inf.data * _scalar(beta2, grad),
-                               np.abs(grad) + _scalar(eps, grad)))
+                               np.abs(grad) + _scalar(eps, grad)), chained=2)
     clr = lr / (1 - beta1 ** step)
     _write(param, _addcdiv(param.data, exp_avg.data, exp_inf.data, -clr))
 
@@ -183,7 +189,8 @@ def nadam(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weigh
     _write(mu_product, mu_product.data * np.float32(mu))
     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
     _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
-    _write(exp_avg_sq, _addcmul(exp_avg_sq.data * _scalar(beta2, grad), grad, grad, 1 - beta2))
+    _write(exp_avg_sq, _addcmul(exp_avg_sq.data * _scalar(beta2, grad), grad, grad, 1 - beta2),
+           chained=2)
     denom = np.sqrt(exp_avg_sq.data / _scalar(bias_correction2, grad))
     product = float(mu_product.data)
     product_next = product * mu_next
@@ -200,7 +207,8 @@ def radam(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weigh
     grad = _decayed(param, grad, weight_decay, lr, decoupled_weight_decay)
     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
     _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
-    _write(exp_avg_sq, _addcmul(exp_avg_sq.data * _scalar(beta2, grad), grad, grad, 1 - beta2))
+    _write(exp_avg_sq, _addcmul(exp_avg_sq.data * _scalar(beta2, grad), grad, grad, 1 - beta2),
+           chained=2)
     bias_correction1 = 1 - beta1 ** step
     bias_correction2 = 1 - beta2 ** step
     corrected = exp_avg.data / _scalar(bias_correction1, grad)

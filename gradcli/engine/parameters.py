@@ -24,8 +24,16 @@ def parameter(data: Tensor, requires_grad: bool = True) -> Tensor:
 
 
 def _uniform_(t: Tensor, bound: float) -> None:
-    """t.uniform_(-bound, bound) from the default generator."""
+    """t.uniform_(-bound, bound) from the default generator, in place (a new version)."""
     t.data[...] = F.DEFAULT_GENERATOR.generator.uniform(t.shape, t.dtype.np, -bound, bound)
+    t.bump_version()
+
+
+def fill_(t: Tensor, value: float) -> Tensor:
+    """t.fill_(value) as reset_parameters and reset_running_stats run it (a new version)."""
+    t.data[...] = value
+    t.bump_version()
+    return t
 
 
 def _empty(shape: tuple, dtype) -> Tensor:
@@ -61,13 +69,19 @@ def uniform(shape: tuple, bound: float, dtype=None) -> Tensor:
 
 
 def filled(shape: tuple, value: float, dtype=None) -> Tensor:
-    """A Parameter of `shape` filled with `value` (norm layers' ones and zeros)."""
-    dtype = dtype or STATE.default_dtype
-    return parameter(Tensor(np.full(shape, value, dtype.np), dtype))
+    """A Parameter of `shape` filled with `value` in place (norm layers' ones_ and zeros_)."""
+    return fill_(_empty(tuple(shape), dtype or STATE.default_dtype), value)
+
+
+def buffer(shape: tuple, value: float, dtype) -> Tensor:
+    """A buffer filled with `value` in place (BatchNorm's reset_running_stats)."""
+    return fill_(Tensor(np.empty(shape, dtype.np), dtype), value)
 
 
 def normal(shape: tuple, dtype=None) -> Tensor:
-    """A Parameter drawn from N(0, 1) as init.normal_ draws it (nn.Embedding)."""
-    dtype = dtype or STATE.default_dtype
-    values = F.DEFAULT_GENERATOR.generator.normal(tuple(shape), dtype.np)
-    return parameter(Tensor(np.asarray(values, dtype.np), dtype))
+    """A Parameter drawn from N(0, 1) in place, as init.normal_ draws it (nn.Embedding)."""
+    weight = _empty(tuple(shape), dtype or STATE.default_dtype)
+    values = F.DEFAULT_GENERATOR.generator.normal(weight.shape, weight.dtype.np)
+    weight.data[...] = np.asarray(values, weight.dtype.np)
+    weight.bump_version()
+    return weight

@@ -135,6 +135,7 @@ def group_norm(x: Tensor, num_groups, weight=None, bias=None, eps=1e-5) -> Tenso
                 f"Expected {name} to be a vector of size equal to the number of channels in "
                 f"input, but got {name} of shape {_sizes(t.shape)} and input of shape "
                 f"{_sizes(x.shape)}")
+    errors.check_norm_dtypes("GroupNormKernelImpl", x, (weight, bias))
     out, _, _ = apply(OPS["native_group_norm"], x, weight, bias, groups=num_groups, eps=eps)
     return out
 

@@ -499,6 +499,8 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
             f"types: Long, Int; but got torch.{indices.dtype.legacy_name} instead (while checking "
             "arguments for embedding)")
     values = indices.data
+    if values.size and not weight.shape[0]:
+        raise errors.runtime("index_select(): self indexing axis dim should be positive")
     if values.size and (values.min() < 0 or values.max() >= weight.shape[0]):
         raise errors.index_error("index out of range in self")
     if max_norm is not None:
@@ -632,6 +634,7 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
             raise errors.runtime(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
                 f"shape {_sizes(t.shape)} and normalized_shape = {_sizes(shape)}")
+    errors.check_norm_dtypes("LayerNormKernelImpl", x, (weight, bias))
     out, _, _ = apply(OPS["native_layer_norm"], x, weight, bias, normalized_ndim=len(shape),
                       eps=eps)
     return out
@@ -786,16 +789,18 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
         x, weight, bias, running_mean, running_var, training, momentum, eps, True)
     momentum, eps = bound["momentum"], bound["eps"]
     channels = x.shape[1] if x.ndim > 1 else 0  # as torch reads it from a 0-D or 1-D input
-    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                    ("running_var", running_var)):
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != channels:
             raise errors.runtime(
                 f"{name} should contain {channels} elements not {t.numel()}")
-    if not training and (running_mean is None or running_var is None):
-        raise errors.runtime("running_mean must be defined in evaluation mode")
+        if t is None and not training and name.startswith("running"):
+            raise errors.runtime(f"{name} must be defined in evaluation mode")
     F.wrap_dim(1, max(x.ndim, 1))  # the channel dimension a 0-D or 1-D input lacks
     F.check_constant("native_batch_norm", "running_mean", running_mean)
     F.check_constant("native_batch_norm", "running_var", running_var)
+    errors.check_norm_dtypes("batch_norm", x, (weight, bias, running_mean, running_var),
+                             dispatch_first=True)
     out, mean, invstd = apply(OPS["native_batch_norm"], x, weight, bias, running_mean,
                               running_var, training=bool(training), eps=eps)
     if training and running_mean is not None and running_var is not None:

@@ -295,7 +295,7 @@ def _cannot_delete_attribute(compiler, part):
                                        f"attribute '{name}'", span)
             del value.namespace[name]
             return
-        if isinstance(value, classes.Instance):
+        if isinstance(value, TableObject):
             compiler.guard(lambda: value.delete_attribute(name), span)
             return
         raise GradRuntimeError("AttributeError", f"'{type_name(value)}' object attribute "

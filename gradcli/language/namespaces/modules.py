@@ -56,12 +56,25 @@ class ModuleKind:
     def __post_init__(self) -> None:
         if self.host is None:
             self.host = type(self.name, (Module,), {"__slots__": ()})
+        self.forward = _reading_members(self.forward)
+        self.extra_repr = _reading_members(self.extra_repr, 0)
         self.option_names = [p.name for p in parse_signature(self.options)]
         self.type = PyType(f"torch.nn.modules.{self.package}.{self.name}", (self.host,),
                            BoundMethod(self, entry("__init__", _construct, "self, " + self.options,
                                                    qualname=f"{self.name}.__init__")))
         self.forward_entry = entry("forward", self.forward, "self, " + self.inputs, context=True,
                                    qualname=f"{self.name}.forward")
+
+
+def _reading_members(function: Callable, position: int = 1) -> Callable:
+    """A module class's forward or extra_repr (the module at `position`) where reading a
+    member the program deleted (`del linear.bias`) is the AttributeError torch's code meets."""
+    def run(*args):
+        try:
+            return function(*args)
+        except KeyError as missing:
+            raise args[position].missing(missing.args[0]) from None
+    return run
 
 
 def _construct(kind: ModuleKind, *values, **keywords):
@@ -145,6 +158,14 @@ class Module(TableObject):
             self.children[name] = None
         else:
             self.attrs[name] = value
+
+    def delete_attribute(self, name: str) -> None:
+        """torch's Module.__delattr__: a parameter, buffer or child, else an attribute."""
+        for place in (self.params, self.buffers, self.children, self.attrs):
+            if name in place:
+                del place[name]
+                return
+        raise self.missing(name)
 
     def _register(self, into: dict, name: str, value) -> None:
         for place in (self.attrs, self.params, self.buffers, self.children):
@@ -306,11 +327,16 @@ def _apply(ctx, module: Module, fn) -> Module:
 
 
 def _cast(module: Module, dtype: DType) -> Module:
-    """Floating parameters (and their grads) take `dtype` in place, as Module._apply does."""
+    """Module._apply of a floating conversion: parameters (and their grads) take `dtype` in
+    place (`param.data = ...`), floating buffers are replaced by converted copies."""
     for _, param in module.named_parameters():
         for t in (param, param.grad):
             if t is not None and t.dtype.is_floating_point and t.dtype is not dtype:
                 t.data, t.dtype = t.data.astype(dtype.np), dtype
+    for _, each in module.named_modules():
+        for name, buffer in each.buffers.items():
+            if buffer is not None and buffer.dtype.is_floating_point:
+                each.buffers[name] = F.to_dtype(buffer, dtype)
     return module
 
 
@@ -423,15 +449,6 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
     return IncompatibleKeys(missing, unexpected)
 
 
-def _register_buffer(module: Module, name, tensor, persistent: bool = True) -> None:
-    if not isinstance(name, str):
-        raise errors.type_error(f"buffer name should be a string. Got {type_name(name)}")
-    if tensor is not None and not isinstance(tensor, Tensor):
-        raise errors.type_error(f"cannot assign '{type_name(tensor)}' object to buffer '{name}' "
-                                "(torch Tensor or None required)")
-    module._register(module.buffers, name, tensor)
-
-
 def _named_buffers(module: Module, prefix: str = "", recurse: bool = True) -> list:
     modules = module.named_modules(prefix) if recurse else [(prefix, module)]
     return [(f"{p}.{k}" if p else k, b) for p, m in modules for k, b in m.buffers.items()
@@ -467,7 +484,6 @@ MODULE_METHODS = table(
     entry("half", lambda m: _cast(m, float16), "self"),
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False"),
-    entry("register_buffer", _register_buffer, "self, name, tensor, persistent=True"),
     entry("named_buffers", lambda m, prefix, recurse: _generator(_named_buffers(m, prefix,
           recurse), "named_buffers"), "self, prefix='', recurse=True"),
     entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],
@@ -559,6 +575,12 @@ class UserModule(classes.UserInstance, Module):
             raise errors.TorchError("AttributeError",
                                     f"cannot assign {what} before Module.__init__() call")
         Module.set_attribute(self, name, value)
+
+    def delete_attribute(self, name: str) -> None:
+        if any(name in place for place in (self.params, self.buffers, self.children)):
+            Module.delete_attribute(self, name)
+        else:
+            classes.Instance.delete_attribute(self, name)
 
     def forward_method(self):
         defined = self.cls.find("forward")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from gradcli.engine import creation, errors
 from gradcli.engine.functions import F
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
@@ -39,9 +41,9 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
     raise errors.value_error(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _draw(t: Tensor, kind: str, low: float, high: float) -> Tensor:
+def _draw(t: Tensor, kind: str, low: float, high: float, generator=None) -> Tensor:
     with grad_mode(False):
-        return creation.fill_random(t, kind, low, high)
+        return creation.fill_random(t, kind, low, high, generator)
 
 
 def _fill(t: Tensor, value) -> Tensor:
@@ -56,41 +58,143 @@ def _fan(t: Tensor, mode: str) -> int:
     return fan_in if mode == "fan_in" else fan_out
 
 
-def _xavier(t: Tensor, gain: float, kind: str) -> Tensor:
+def _xavier(t: Tensor, gain: float, kind: str, generator) -> Tensor:
     fan_in, fan_out = _fans(t)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     if kind == "uniform":
         bound = math.sqrt(3.0) * std
-        return _draw(t, "uniform", -bound, bound)
-    return _draw(t, "normal", 0.0, std)
+        return _draw(t, "uniform", -bound, bound, generator)
+    return _draw(t, "normal", 0.0, std, generator)
 
 
-def _kaiming(t: Tensor, a, mode: str, nonlinearity: str, kind: str) -> Tensor:
+def _kaiming(t: Tensor, a, mode: str, nonlinearity: str, kind: str, generator) -> Tensor:
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(t, mode))
     if kind == "uniform":
         bound = math.sqrt(3.0) * std
-        return _draw(t, "uniform", -bound, bound)
-    return _draw(t, "normal", 0.0, std)
+        return _draw(t, "uniform", -bound, bound, generator)
+    return _draw(t, "normal", 0.0, std, generator)
+
+
+def _dims(t) -> int:
+    """tensor.ndimension() as torch's Python code asks it."""
+    if not isinstance(t, Tensor):
+        raise errors.no_attribute(t, "ndimension")
+    return t.ndim
+
+
+def eye_(t: Tensor) -> Tensor:
+    """torch.eye(*tensor.shape, out=tensor) without grad."""
+    if _dims(t) != 2:
+        raise errors.value_error("Only tensors with 2 dimensions are supported")
+    with grad_mode(False):
+        return F.copy_(t, creation.eye(*t.shape, dtype=t.dtype))
+
+
+def dirac_(t: Tensor, groups: int = 1) -> Tensor:
+    """Zeros, then a 1 at the centre of each (out, in) channel pair within a group, each written
+    on its own (a new version per write), as torch's loop writes them."""
+    dims = _dims(t)
+    if dims not in (3, 4, 5):
+        raise errors.value_error("Only tensors with 3, 4, or 5 dimensions are supported")
+    if t.shape[0] % groups != 0:
+        raise errors.value_error("dim 0 must be divisible by groups")
+    per_group = t.shape[0] // groups
+    with grad_mode(False):
+        F.zero_(t)
+    centre = tuple(size // 2 for size in t.shape[2:])
+    for group in range(groups):
+        for d in range(min(per_group, t.shape[1])):
+            t.data[(group * per_group + d, d) + centre] = 1
+            t.bump_version()
+    return t
+
+
+def _number(value):
+    """A one-element tensor argument as its value, as torch's arithmetic and comparisons on it
+    behave; another tensor is the truth test's error its comparisons meet."""
+    if not isinstance(value, Tensor):
+        return value
+    if value.data.size != 1:
+        F.truth(value)
+    return value.data.item()
+
+
+def _norm_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+
+def _like(t: Tensor) -> Tensor:
+    return Tensor(np.empty(t.shape, t.dtype.np), t.dtype)
+
+
+def _log_density(candidates: Tensor, mean, std, log_peak) -> Tensor:
+    """-0.5 * ((candidates - mean) / std) ** 2 - log_peak, as torch's chain of in-place ops."""
+    return F.sub(F.mul(F.pow(F.div(F.sub(candidates, mean), std), 2), -0.5), log_peak)
+
+
+def trunc_normal_(t: Tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None) -> Tensor:
+    """torch's _no_grad_trunc_normal_: normal draws redrawn where outside [a, b] when that
+    interval holds more than 0.3 of the mass, else uniform proposals on [a, b] accepted
+    against the density."""
+    if not isinstance(t, Tensor):
+        raise errors.no_attribute(t, "is_meta")
+    bound_tensors = [isinstance(bound, Tensor) for bound in (a, b)]
+    mean, std, a, b = (_number(value) for value in (mean, std, a, b))
+    if mean < a - 2 * std or mean > b + 2 * std:
+        STATE.warn("UserWarning", "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                   "The distribution of values may be incorrect.")
+    with grad_mode(False):
+        if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+            for given in bound_tensors:  # tensor.new_tensor(bound) of each bound
+                if given:
+                    STATE.warn("UserWarning", creation.COPY_WARNING.replace(
+                        "torch.tensor(", "tensor.new_tensor("))
+            low, high = (np.asarray(bound, t.dtype.np).item() for bound in (a, b))
+            result = creation.fill_random(t, "normal", mean, std, generator)
+            while True:
+                mask = F.logical_or(F.lt(result, low), F.gt(result, high))
+                if not mask.data.any():
+                    break
+                drawn = creation.fill_random(_like(result), "normal", mean, std, generator)
+                result = F.where(mask, drawn, result)
+            return t if result is t else F.copy_(t, result)
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+        creation.fill_random(t, "uniform", a, b, generator)
+        candidates = _log_density(t, mean, std, log_peak)
+        accept = _like(t)
+        pending = F.gt(F.log(creation.fill_random(accept, "uniform", 0.0, 1.0, generator)),
+                       candidates)
+        result = t
+        while pending.data.any():
+            candidates = creation.fill_random(_like(t), "uniform", a, b, generator)
+            result = F.where(pending, candidates, result)
+            candidates = _log_density(candidates, mean, std, log_peak)
+            drawn = F.log(creation.fill_random(accept, "uniform", 0.0, 1.0, generator))
+            pending = F.where(pending, F.gt(drawn, candidates), pending)
+        return t if result is t else F.copy_(t, result)
 
 
 _GENERATOR = ", generator=None"
 NN_INIT = Namespace("torch.nn.init", table(
-    entry("uniform_", lambda t, a, b, generator: _draw(t, "uniform", a, b),
+    entry("uniform_", lambda t, a, b, generator: _draw(t, "uniform", a, b, generator),
           "tensor, a=0.0, b=1.0" + _GENERATOR),
-    entry("normal_", lambda t, mean, std, generator: _draw(t, "normal", mean, std),
+    entry("normal_", lambda t, mean, std, generator: _draw(t, "normal", mean, std, generator),
           "tensor, mean=0.0, std=1.0" + _GENERATOR),
     entry("constant_", _fill, "tensor, val"),
     entry("zeros_", lambda t: _fill(t, 0), "tensor"),
     entry("ones_", lambda t: _fill(t, 1), "tensor"),
-    entry("xavier_uniform_", lambda t, gain, generator: _xavier(t, gain, "uniform"),
+    entry("xavier_uniform_", lambda t, gain, generator: _xavier(t, gain, "uniform", generator),
           "tensor, gain=1.0" + _GENERATOR),
-    entry("xavier_normal_", lambda t, gain, generator: _xavier(t, gain, "normal"),
+    entry("xavier_normal_", lambda t, gain, generator: _xavier(t, gain, "normal", generator),
           "tensor, gain=1.0" + _GENERATOR),
     entry("kaiming_uniform_", lambda t, a, mode, nonlinearity, generator: _kaiming(
-        t, a, mode, nonlinearity, "uniform"),
+        t, a, mode, nonlinearity, "uniform", generator),
         "tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'" + _GENERATOR),
     entry("kaiming_normal_", lambda t, a, mode, nonlinearity, generator: _kaiming(
-        t, a, mode, nonlinearity, "normal"),
+        t, a, mode, nonlinearity, "normal", generator),
         "tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'" + _GENERATOR),
     entry("calculate_gain", calculate_gain, "nonlinearity, param=None"),
+    entry("eye_", eye_, "tensor"),
+    entry("dirac_", dirac_, "tensor, groups=1"),
+    entry("trunc_normal_", trunc_normal_, "tensor, mean=0.0, std=1.0, a=-2.0, b=2.0" + _GENERATOR),
 ))

@@ -30,7 +30,7 @@ def group_norm_forward(ctx, module, x):
 def group_norm_repr(module, printer) -> str:
     a = module.attrs
     return (f"{a['num_groups']}, {a['num_channels']}, eps={printer.str(a['eps'])}, "
-            f"affine={a['affine']}, bias={module.params.get('bias') is not None}")
+            f"affine={a['affine']}, bias={module.params['bias'] is not None}")
 
 
 def build_upsample(module, size, scale_factor, mode, align_corners,

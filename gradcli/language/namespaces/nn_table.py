@@ -20,9 +20,12 @@ from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
-from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, Module, ModuleKind, check_module,
-                                                options_repr, register_user_modules)
+from gradcli.language.namespaces.module_members import MEMBER_METHODS
+from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, MODULE_METHODS, Module,
+                                                ModuleKind, check_module, options_repr,
+                                                register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import iterate, type_name
 from gradcli.language.runtime.pytypes import PyType
@@ -57,7 +60,7 @@ def _linear_forward(ctx, module: Module, x):
 def _linear_repr(module: Module, printer) -> str:
     attrs = module.attrs
     return (f"in_features={attrs['in_features']}, out_features={attrs['out_features']}, "
-            f"bias={module.params.get('bias') is not None}")
+            f"bias={module.params['bias'] is not None}")
 
 
 def _build_sequential(module: Module, *children) -> None:
@@ -133,7 +136,7 @@ def _conv_forward(name: str):
     function's own argument checks."""
     def forward(ctx, module: Module, x):
         a, p = module.attrs, module.params
-        arguments = [x, p["weight"], p.get("bias"), a["stride"], a["padding"], a["dilation"],
+        arguments = [x, p["weight"], p["bias"], a["stride"], a["padding"], a["dilation"],
                      a["groups"]]
         return invoke(ctx, NN_FUNCTIONAL.table[name], arguments, {})
     return forward
@@ -150,7 +153,7 @@ def _conv_repr(module: Module, printer) -> str:
         text += f", dilation={a['dilation']}"
     if a["groups"] != 1:
         text += f", groups={a['groups']}"
-    if module.params.get("bias") is None:
+    if module.params["bias"] is None:
         text += ", bias=False"
     if a["padding_mode"] != "zeros":
         text += f", padding_mode={a['padding_mode']}"
@@ -212,9 +215,9 @@ def _build_batch_norm(module: Module, num_features, eps, momentum, affine, track
         module.params.update(weight=None, bias=None)
     if track_running_stats:
         module.buffers.update(
-            running_mean=Tensor(np.zeros(num_features, dtype.np), dtype),
-            running_var=Tensor(np.ones(num_features, dtype.np), dtype),
-            num_batches_tracked=Tensor(np.zeros((), np.int64), dtypes.int64))
+            running_mean=parameters.buffer((num_features,), 0, dtype),
+            running_var=parameters.buffer((num_features,), 1, dtype),
+            num_batches_tracked=parameters.buffer((), 0, dtypes.int64))
     else:
         module.buffers.update(running_mean=None, running_var=None, num_batches_tracked=None)
 
@@ -259,7 +262,7 @@ def _layer_norm_repr(module: Module, printer) -> str:
     a = module.attrs
     return (f"{a['normalized_shape']}, eps={printer.str(a['eps'])}, "
             f"elementwise_affine={a['elementwise_affine']}, "
-            f"bias={module.params.get('bias') is not None}")
+            f"bias={module.params['bias'] is not None}")
 
 
 def _layer_norm_forward(ctx, module: Module, x):
@@ -283,11 +286,18 @@ def _build_embedding(module: Module, num_embeddings, embedding_dim, padding_idx,
                         padding_idx=padding_idx, max_norm=max_norm, norm_type=norm_type,
                         scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
     if _weight is not None:
+        if not isinstance(_weight, Tensor):
+            raise errors.no_attribute(_weight, "shape")
+        if list(_weight.shape) != [num_embeddings, embedding_dim]:
+            raise errors.TorchError("AssertionError", "Shape of weight does not match "
+                                    "num_embeddings and embedding_dim")
         weight = parameters.parameter(_weight, not _freeze)
     else:
         weight = parameters.normal((num_embeddings, embedding_dim), dtype)
+        weight.requires_grad = not _freeze
         if padding_idx is not None:
-            weight.data[padding_idx] = 0
+            weight.data[padding_idx] = 0  # weight[padding_idx].fill_(0), a view's new version
+            weight.bump_version()
     module.params.update(weight=weight)
 
 
@@ -521,6 +531,22 @@ KINDS = [
 ]
 
 
+def _from_pretrained(cls, embeddings, freeze, padding_idx, max_norm, norm_type, scale_grad_by_freq,
+                     sparse) -> Module:
+    """nn.Embedding.from_pretrained: an Embedding whose weight is `embeddings` (frozen by
+    default)."""
+    if not isinstance(embeddings, Tensor):
+        raise errors.no_attribute(embeddings, "dim")
+    if embeddings.ndim != 2:
+        raise errors.TorchError("AssertionError",
+                                "Embeddings parameter is expected to be 2-dimensional")
+    kind = next(kind for kind in KINDS if kind.name == "Embedding")
+    module = kind.host(kind)
+    _build_embedding(module, *embeddings.shape, padding_idx, max_norm, norm_type,
+                     scale_grad_by_freq, sparse, embeddings, freeze, None, None)
+    return module
+
+
 class _ParameterMeta(type):
     def __instancecheck__(cls, value) -> bool:
         return isinstance(value, Tensor) and value.is_parameter
@@ -547,5 +573,11 @@ PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundM
 
 # What torch.nn holds besides torch.nn.functional.
 NN_CLASSES = {"Parameter": PARAMETER_TYPE} | {kind.name: kind.type for kind in KINDS}
+CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMethod(
+    NN_CLASSES["Embedding"], entry(
+        "from_pretrained", _from_pretrained, "cls, embeddings, freeze=True, padding_idx=None, "
+        "max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False",
+        qualname="Embedding.from_pretrained"))}
+MODULE_METHODS.update(MEMBER_METHODS)
 register_user_modules(NN_CLASSES["Module"])
 register_parameter_type(PARAMETER_TYPE)

@@ -18,6 +18,13 @@ def _tensors(parameters) -> list:
     return [parameters] if isinstance(parameters, Tensor) else list(iterate(parameters))
 
 
+def _grad(p):
+    """p.grad (an AttributeError for what is not a tensor)."""
+    if not isinstance(p, Tensor):
+        raise errors.no_attribute(p, "grad")
+    return p.grad
+
+
 def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None) -> Tensor:
     """The norm of the tensors' norms (torch.nn.utils.get_total_norm)."""
     tensors, norm_type = _tensors(tensors), float(norm_type)
@@ -36,7 +43,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
 
 def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None) -> None:
     """Each gradient times min(1, max_norm / (total_norm + 1e-6)), as torch computes it."""
-    grads = [p.grad for p in _tensors(parameters) if p.grad is not None]
+    grads = [_grad(p) for p in _tensors(parameters) if _grad(p) is not None]
     if not grads:
         return
     with grad_mode(False):
@@ -49,7 +56,7 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None) -> Non
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
                     foreach=None) -> Tensor:
     parameters = _tensors(parameters)
-    grads = [p.grad for p in parameters if p.grad is not None]
+    grads = [_grad(p) for p in parameters if _grad(p) is not None]
     total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total, foreach)
     return total
@@ -59,7 +66,7 @@ def clip_grad_value_(parameters, clip_value, foreach=None) -> None:
     clip_value = float(clip_value)
     with grad_mode(False):
         for p in _tensors(parameters):
-            if p.grad is not None:
+            if _grad(p) is not None:
                 apply_inplace(p.grad, lambda g: F.clamp(g, -clip_value, clip_value))
 
 

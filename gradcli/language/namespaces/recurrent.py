@@ -13,13 +13,15 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, grad_api, indexing, parameters
+from gradcli.engine import dtypes, errors, grad_api, parameters
 from gradcli.engine.custom import NativeNode
 from gradcli.engine.functions import F
 from gradcli.engine.ops.shapes import transpose_
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import Module, options_repr
+from gradcli.language.runtime.calls import get_item
+from gradcli.language.runtime.values import iterate, type_name
 from gradcli.language.runtime.signatures import entry, table
 
 GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
@@ -215,7 +217,9 @@ def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
     between layers in training; the final hidden states of every layer and direction."""
     a, mode = module.attrs, _mode(module)
     directions = 2 if a["bidirectional"] else 1
-    one_dnn = mode == "LSTM" and sequence.dtype is dtypes.float32
+    one_dnn = mode == "LSTM" and sequence.dtype is dtypes.float32 and sequence.data.size > 0
+    if one_dnn:
+        _check_oneDNN_states(hidden)
     if mode == "LSTM":
         starts = list(zip(_rows(hidden[0], one_dnn), _rows(hidden[1], one_dnn)))
     else:
@@ -241,6 +245,21 @@ def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
     return sequence, F.stack(finals, 0)
 
 
+def _check_oneDNN_states(states: tuple) -> None:
+    """oneDNN's refusals of initial states of another dtype than float32."""
+    for state in states:
+        if state.dtype in (dtypes.uint8, dtypes.int8):
+            raise errors.runtime("itensor_view_from_dense expects float, bfloat16 or half tensor "
+                                 "input")
+        if state.dtype is dtypes.float16:
+            raise errors.runtime(
+                "could not create a primitive descriptor for the LSTM forward propagation "
+                "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
+                "additional diagnostic information.")
+        if state.dtype is not dtypes.float32:
+            raise errors.runtime("get_mkldnn_dtype: unsupported data type")
+
+
 def _rows(hidden: Tensor, selected: bool) -> list:
     """The initial state per layer and direction: unbind on ATen's path, select on oneDNN's."""
     if selected:
@@ -254,21 +273,60 @@ def _zeros(shape: tuple, like: Tensor) -> Tensor:
     return Tensor(np.zeros(shape, like.dtype.np), like.dtype)
 
 
+def _dim(value) -> int:
+    """`value.dim()` as torch's Python code asks it (an AttributeError for a non-tensor)."""
+    if not isinstance(value, Tensor):
+        raise errors.no_attribute(value, "dim")
+    return value.ndim
+
+
 def _check_hidden(hidden: Tensor, expected: tuple, which: str = "") -> None:
     if tuple(hidden.shape) != expected:
         raise errors.runtime(f"Expected hidden{which} size {expected}, got {list(hidden.shape)}")
 
 
-def _check_state_dims(states: tuple, dims: int) -> None:
-    """torch's words for initial states whose dimensions do not fit the input's."""
-    if all(s.ndim == dims for s in states):
-        return
-    kind = "unbatched 2-D" if dims == 2 else "batched 3-D"
-    if len(states) == 2:
+def _check_lstm_dims(hx, batched: bool) -> None:
+    """LSTM.forward's check of a given (h_0, c_0): hx[0] and hx[1] asked their dim()."""
+    kind, dims = ("batched 3-D", 3) if batched else ("unbatched 2-D", 2)
+    first = _dim(get_item(hx, 0))
+    if first != dims or _dim(get_item(hx, 1)) != dims:
         raise errors.runtime(f"For {kind} input, hx and cx should also be {dims}-D but got "
-                             f"({states[0].ndim}-D, {states[1].ndim}-D) tensors")
-    raise errors.runtime(f"For {kind} input, hx should also be {dims}-D but got "
-                         f"{states[0].ndim}-D tensor")
+                             f"({first}-D, {_dim(get_item(hx, 1))}-D) tensors")
+
+
+def _check_input(module, input: Tensor) -> None:
+    """RNNBase.check_input: the input's dtype against the weights', then its feature size."""
+    weight = module.params["weight_ih_l0"]
+    if input.dtype is not weight.dtype:
+        raise errors.value_error(
+            f"RNN input dtype ({input.dtype!r}) does not match weight dtype ({weight.dtype!r}). "
+            f"Convert input: input.to({weight.dtype!r}), or convert model: "
+            f"model.to({input.dtype!r})")
+    if input.shape[-1] != module.attrs["input_size"]:
+        raise errors.runtime(f"input.size(-1) must be equal to input_size. Expected "
+                             f"{module.attrs['input_size']}, got {input.shape[-1]}")
+
+
+def _lstm_hidden_tuple(module, hx) -> tuple:
+    """_VF.lstm's reading of hx: a tuple or list of exactly two tensors."""
+    if not isinstance(hx, (tuple, list)):
+        weights = ", ".join(["Parameter"] * sum(p is not None for p in module.params.values()))
+        given, weights = type_name(hx), f"list of [{weights}]"
+        marked = "Tensor" if given == "Tensor" else f"!{given}!"
+        raise errors.type_error(
+            f"lstm() received an invalid combination of arguments - got (Tensor, {given}, list, "
+            "bool, int, float, bool, bool, bool), but expected one of:\n"
+            " * (Tensor data, Tensor batch_sizes, tuple of Tensors hx, tuple of Tensors params, "
+            "bool has_biases, int num_layers, float dropout, bool train, bool bidirectional)\n"
+            "      didn't match because some of the arguments have invalid types: (Tensor, "
+            f"{marked}, !{weights}!, !bool!, !int!, !float!, !bool!, bool, bool)\n"
+            " * (Tensor input, tuple of Tensors hx, tuple of Tensors params, bool has_biases, "
+            "int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)\n"
+            "      didn't match because some of the arguments have invalid types: (Tensor, "
+            f"!{given}!, !{weights}!, bool, int, float, bool, bool, bool)\n")
+    if len(hx) != 2:
+        raise errors.runtime("lstm expects two hidden states")
+    return tuple(hx)
 
 
 class RecurrentHost(Module):
@@ -285,43 +343,72 @@ def host(name: str) -> type:
 
 
 def layer_forward(ctx, module, input, hx=None):
-    """RNNBase.forward: shapes checked, unbatched input given a batch of one, zero initial
+    """RNN/LSTM/GRU.forward: shapes checked, unbatched input given a batch of one, zero initial
     states, the layers run on (time, batch, features), then the batch layout restored."""
     a, mode = module.attrs, _mode(module)
-    name = {"LSTM": "LSTM", "GRU": "GRU"}.get(mode, "RNN")
+    lstm = mode == "LSTM"
     if input.ndim not in (2, 3):
-        raise errors.value_error(f"{name}: Expected input to be 2D or 3D, got {input.ndim}D "
-                                 "tensor instead")
+        name, what = {"LSTM": ("LSTM", ""), "GRU": ("GRU", "")}.get(mode, ("RNN", " tensor"))
+        raise errors.value_error(f"{name}: Expected input to be 2D or 3D, got {input.ndim}D"
+                                 f"{what} instead")
     batched, batch_dim = input.ndim == 3, 0 if a["batch_first"] else 1
-    states = None
-    if hx is not None:
-        states = (hx[0], hx[1]) if mode == "LSTM" and isinstance(hx, (tuple, list)) else \
-            (indexing.get_item(hx, 0), indexing.get_item(hx, 1)) if mode == "LSTM" else (hx,)
-        _check_state_dims(states, 3 if batched else 2)
     if not batched:
         input = F.unsqueeze(input, batch_dim)
-        if states is not None:
-            states = tuple(F.unsqueeze(s, 1) for s in states)
-    if input.shape[-1] != a["input_size"]:
-        raise errors.runtime(f"input.size(-1) must be equal to input_size. Expected "
-                             f"{a['input_size']}, got {input.shape[-1]}")
+    if hx is not None:
+        if lstm:
+            _check_lstm_dims(hx, batched)
+        elif _dim(hx) != (3 if batched else 2):
+            kind, dims = ("batched 3-D", 3) if batched else ("unbatched 2-D", 2)
+            raise errors.runtime(f"For {kind} input, hx should also be {dims}-D but got "
+                                 f"{hx.ndim}-D tensor")
+        if not batched:
+            hx = tuple(F.unsqueeze(get_item(hx, i), 1) for i in range(2)) if lstm else \
+                F.unsqueeze(hx, 1)
+    _check_input(module, input)
     directions = 2 if a["bidirectional"] else 1
     expected = (a["num_layers"] * directions, input.shape[batch_dim], a["hidden_size"])
-    count = 2 if mode == "LSTM" else 1
-    if states is None:
-        states = tuple(_zeros(expected, input) for _ in range(count))
-    for i, state in enumerate(states):
-        _check_hidden(state, expected, f"[{i}]" if mode == "LSTM" else "")
+    if hx is None:
+        hx = (_zeros(expected, input), _zeros(expected, input)) if lstm else \
+            _zeros(expected, input)
+    for i, state in enumerate((get_item(hx, 0), get_item(hx, 1)) if lstm else (hx,)):
+        _check_hidden(state, expected, f"[{i}]" if lstm else "")
+    states = _lstm_hidden_tuple(module, hx) if lstm else hx
     sequence = F.transpose(input, 0, 1) if a["batch_first"] else input
-    output, hidden = _stack_layers(module, sequence, states if mode == "LSTM" else states[0])
+    if sequence.shape[0] == 0:
+        raise errors.runtime("Expected sequence length to be larger than 0 in RNN")
+    output, hidden = _stack_layers(module, sequence, states)
     if a["batch_first"]:
-        output = F.transpose(output, 0, 1) if mode == "LSTM" and output.dtype is \
+        output = F.transpose(output, 0, 1) if lstm and output.dtype is \
             dtypes.float32 else transpose_(output, 0, 1)
     if not batched:
         output = F.squeeze(output, batch_dim)
-        hidden = tuple(F.squeeze(h, 1) for h in hidden) if mode == "LSTM" else \
-            F.squeeze(hidden, 1)
+        hidden = tuple(F.squeeze(h, 1) for h in hidden) if lstm else F.squeeze(hidden, 1)
     return output, hidden
+
+
+def _check_cell_hidden(input: Tensor, hidden: Tensor, hidden_size: int, label: int) -> None:
+    """ATen's check_rnn_cell_forward_hidden: the state's batch size, then its width."""
+    if input.shape[0] != hidden.shape[0]:
+        raise errors.runtime(f"Input batch size {input.shape[0]} doesn't match hidden{label} "
+                             f"batch size {hidden.shape[0]}")
+    if hidden.ndim < 2:
+        raise errors.index_error("Dimension out of range (expected to be in range of [-1, 0], "
+                                 "but got 1)")
+    if hidden.shape[1] != hidden_size:
+        raise errors.runtime(f"hidden{label} has inconsistent hidden_size: got "
+                             f"{hidden.shape[1]}, expected {hidden_size}")
+
+
+def _cell_states(mode: str, hx) -> tuple:
+    """What the cell's ATen function takes as its states: lstm_cell a tuple of two tensors."""
+    if mode != "LSTM":
+        return (hx,)
+    if not isinstance(hx, (tuple, list)):
+        raise errors.type_error("lstm_cell(): argument 'hx' (position 2) must be tuple of "
+                                f"Tensors, not {type_name(hx)}")
+    if len(hx) != 2:
+        raise errors.runtime("lstm_cell expects two hidden states")
+    return tuple(hx)
 
 
 def cell_forward(ctx, module, input, hx=None):
@@ -331,21 +418,31 @@ def cell_forward(ctx, module, input, hx=None):
     if input.ndim not in (1, 2):
         raise errors.value_error(f"{name}: Expected input to be 1D or 2D, got {input.ndim}D "
                                  "instead")
+    if hx is not None:
+        for position, value in enumerate(iterate(hx) if mode == "LSTM" else (hx,)):
+            if _dim(value) not in (1, 2):
+                which = f"hx[{position}]" if mode == "LSTM" else "hidden"
+                raise errors.value_error(f"{name}: Expected {which} to be 1D or 2D, got "
+                                         f"{value.ndim}D instead")
     batched = input.ndim == 2
     if not batched:
         input = F.unsqueeze(input, 0)
-    if input.shape[1] != a["input_size"]:
-        raise errors.runtime(f"input has inconsistent input_size: got {input.shape[1]} "
-                             f"expected {a['input_size']}")
     shape = (input.shape[0], a["hidden_size"])
     if hx is None:
         hx = (_zeros(shape, input), _zeros(shape, input)) if mode == "LSTM" else \
             _zeros(shape, input)
     elif not batched:
-        hx = tuple(F.unsqueeze(h, 0) for h in hx) if mode == "LSTM" else F.unsqueeze(hx, 0)
+        hx = tuple(F.unsqueeze(get_item(hx, i), 0) for i in range(2)) if mode == "LSTM" else \
+            F.unsqueeze(hx, 0)
+    states = _cell_states(mode, hx)
+    if input.shape[1] != a["input_size"]:
+        raise errors.runtime(f"input has inconsistent input_size: got {input.shape[1]} "
+                             f"expected {a['input_size']}")
+    for label, state in enumerate(states):
+        _check_cell_hidden(input, state, a["hidden_size"], label)
     p = (module.params["weight_ih"], module.params["weight_hh"], module.params.get("bias_ih"),
          module.params.get("bias_hh"))
-    result = _step(mode, _linear(input, p[0], p[2]), hx, p)
+    result = _step(mode, _linear(input, p[0], p[2]), states if mode == "LSTM" else hx, p)
     if not batched:
         result = tuple(F.squeeze(r, 0) for r in result) if mode == "LSTM" else \
             F.squeeze(result, 0)

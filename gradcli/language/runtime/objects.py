@@ -50,6 +50,11 @@ class TableObject(ABC):
         """del value[key]."""
         raise errors.type_error(f"'{self.class_name}' object doesn't support item deletion")
 
+    def delete_attribute(self, name: str) -> None:
+        """del value.name (a class may allow it)."""
+        raise errors.TorchError("AttributeError",
+                                f"'{self.class_name}' object attribute '{name}' is read-only")
+
     def forward(self):
         """What calling the value runs: a BoundMethod, or None when it is not callable."""
         return None
