@@ -248,11 +248,8 @@ def scatter(t: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 
 def _scatter(a, index, src, dim):
-    if a.ndim == 0:
-        return np.array(src, dtype=a.dtype)
     out = a.copy()
-    src = src[tuple(slice(0, s) for s in index.shape)]
-    np.put_along_axis(out, index.astype(np.int64), src, axis=dim)
+    F.scatter_into(out, index.astype(np.int64), dim, src)
     return out
 
 

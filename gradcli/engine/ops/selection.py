@@ -41,8 +41,25 @@ def _index_add(a, source, dim, index, sizes, alpha=1):
 
 def _scatter_add(a, src, dim, index):
     out = a.copy()
-    np.add.at(out, scatter_key(index, dim), src[tuple(slice(0, n) for n in index.shape)])
+    scatter_into(out, index, dim, src, np.add)
     return out
+
+
+def scatter_into(out: np.ndarray, index: np.ndarray, dim: int, src, ufunc=None) -> None:
+    """Write `src` (an array or a number) into `out` at `index` along `dim`, or combine with
+    `ufunc`, as torch's scatter kernels do: only the index's extent of src is read, and a 0-dim
+    `out` is one element."""
+    if index.size == 0:
+        return
+    if out.ndim == 0:
+        out, index, dim = out.reshape(1), index.reshape(-1), 0
+        src = np.reshape(src, -1) if np.ndim(src) else src
+    if np.ndim(src):
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    if ufunc is None:
+        out[scatter_key(index, dim)] = src
+    else:
+        ufunc.at(out, scatter_key(index, dim), src)
 
 
 def scatter_key(index, dim):
@@ -184,8 +201,50 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Te
 
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
-    _check_positions(index.data, a.shape[d] if a.ndim else 1, d)
-    return _op("scatter_add", a, src, dim=d, index=index.data.astype(np.int64))
+    scatter_checks(a, d, index, src)
+    return _op("scatter_add", a, src, dim=d, index=scatter_positions(a, d, index, src))
+
+
+def _nonempty(shape: tuple, d: int) -> int:
+    return shape[d] if shape else 1
+
+
+def scatter_checks(a: Tensor, d: int, index: Tensor, src: Tensor | None) -> None:
+    """ATen's scatter_gather_dtype_check and scatter_shape_check, in their order."""
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise errors.runtime("scatter(): Expected dtype int32/int64 for index")
+    if src is not None and src.dtype is not a.dtype:
+        raise errors.runtime("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.data.size == 0:
+        return
+    if max(a.ndim, 1) != max(index.ndim, 1):
+        raise errors.runtime("Index tensor must have the same number of dimensions as self tensor")
+    wrong = any(k != d and _nonempty(index.shape, k) > _nonempty(a.shape, k)
+                for k in range(max(a.ndim, 1)))
+    if src is None:
+        if wrong:
+            raise errors.runtime(f"Expected index {F.size_list(index.shape)} to be no larger than "
+                                 f"self {F.size_list(a.shape)} apart from dimension {d}")
+        return
+    if not wrong and src.ndim:  # torch leaves a 0-dim src to the kernel's dims check
+        for k in range(max(a.ndim, 1)):
+            if k >= src.ndim:
+                raise errors.index_error(f"Dimension out of range (expected to be in range of "
+                                         f"[{-src.ndim}, {src.ndim - 1}], but got {k})")
+            wrong = wrong or _nonempty(index.shape, k) > _nonempty(src.shape, k)
+    if wrong:
+        raise errors.runtime(f"Expected index {F.size_list(index.shape)} to be no larger than self "
+                             f"{F.size_list(a.shape)} apart from dimension {d} and to be no larger "
+                             f"size than src {F.size_list(src.shape)}")
+
+
+def scatter_positions(a: Tensor, d: int, index: Tensor, src: Tensor | None) -> np.ndarray:
+    """The checked int64 positions of a scatter (the kernel's checks, after scatter_checks)."""
+    if index.data.size and src is not None and max(src.ndim, 1) != max(index.ndim, 1):
+        raise errors.runtime("Index tensor must have the same number of dimensions as src tensor")
+    positions = index.data.astype(np.int64)
+    _check_positions(positions, _nonempty(a.shape, d), d)
+    return positions
 
 
 def _check_positions(positions: np.ndarray, size: int, dim: int) -> None:
