@@ -125,6 +125,8 @@ def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
     if exact is not None and a.size:  # torch's CPU mean is its sum divided by the count
         count = a.size // exact.size if exact.size else 1
         return (exact / a.dtype.type(count)).astype(out.np)
+    if a.size == 0:  # 0 / 0, without NumPy's empty-slice warning
+        return np.full(np.sum(a, axis=axis_of(a, dim), keepdims=keepdim).shape, np.nan, out.np)
     total = np.mean(a.astype(out.np), axis=axis_of(a, dim), keepdims=keepdim,
                     dtype=_accumulator(a, out))
     return np.asarray(total).astype(out.np)
@@ -348,6 +350,8 @@ def _norm_jvp(t, a, p, dim, keepdim, norm):
 
 def _var(a, dim, correction, keepdim, root=False):
     axis = F.axis_of(a, dim)
+    if a.size == 0:  # torch's trivial reduction: NaN whatever the correction
+        return np.full(np.sum(a, axis=axis, keepdims=keepdim).shape, np.nan, a.dtype)
     exact = variance(a, axis, correction, keepdim, root, lambda values: _mean(values, ()))
     if exact is not None:
         return exact
@@ -684,8 +688,13 @@ def _moment(key: str, a: Tensor, dim, unbiased, keepdim: bool, correction) -> Te
     if not a.dtype.is_floating_point:
         raise errors.runtime("std and var only support floating point and complex dtypes")
     dims = None if _all_dims(dim) else dims_of(dim, a.ndim)
-    return apply(OPS[key], a, dim=dims, correction=_correction(unbiased, correction),
-                 keepdim=keepdim)
+    correction = _correction(unbiased, correction)
+    outputs = math.prod(n for d, n in enumerate(a.shape) if dims is not None and d not in dims)
+    if (a.numel() // outputs if outputs else 0) - correction <= 0:
+        STATE.warn("UserWarning", f"{key.split('.')[0]}(): degrees of freedom is <= 0. Correction "
+                   "should be strictly less than the reduction factor (input numel divided by "
+                   "output numel).")
+    return apply(OPS[key], a, dim=dims, correction=correction, keepdim=keepdim)
 
 
 def logsumexp(a: Tensor, dim, keepdim: bool = False) -> Tensor:
