@@ -379,11 +379,24 @@ def diag(a: Tensor, diagonal: int = 0) -> Tensor:
     raise errors.runtime(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
 
 
-def movedim(a: Tensor, source: int, destination: int) -> Tensor:
-    src, dst = F.wrap_dim(source, a.ndim), F.wrap_dim(destination, a.ndim)
-    order = [d for d in range(a.ndim) if d != src]
-    order.insert(dst, src)
-    return F.permute(a, tuple(order))
+def movedim(a: Tensor, source, destination) -> Tensor:
+    """ATen's movedim: source dims go to the destination places, the others keep their order."""
+    source = [source] if isinstance(source, int) else list(source)
+    destination = [destination] if isinstance(destination, int) else list(destination)
+    if len(source) != len(destination):
+        raise errors.runtime(f"movedim: Invalid source or destination dims: source "
+                             f"({F.size_list(source)} dims) should contain the same number of "
+                             f"dims as destination ({F.size_list(destination)} dims)")
+    src = [F.wrap_dim(d, a.ndim) for d in source]
+    dst = [F.wrap_dim(d, a.ndim) for d in destination]
+    for given, wrapped, what in ((source, src, "source"), (destination, dst, "destination")):
+        if len(set(wrapped)) != len(wrapped):
+            raise errors.runtime(f"movedim: repeated dim in `{what}` ({F.size_list(given)})")
+    if a.ndim == 0:
+        return F.alias(a)
+    rest = iter(d for d in range(a.ndim) if d not in src)
+    placed = dict(zip(dst, src))
+    return F.permute(a, tuple(placed[d] if d in placed else next(rest) for d in range(a.ndim)))
 
 
 # ---- declarations: the public names of this area ------------------------------------------------
