@@ -461,6 +461,7 @@ pointwise_op("fmod.Tensor", "FmodBackward1", np.fmod, save=(0, 1), save_for=((),
 
 
 def fmod(a: Tensor, other) -> Tensor:
+    F.check_not_bool("fmod_cpu", a, other)
     if isinstance(other, Tensor):
         F.broadcast_shape(a.shape, other.shape)
         return apply(OPS["fmod.Tensor"], a, other)

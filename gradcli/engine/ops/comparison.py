@@ -32,10 +32,16 @@ defop("bitwise_not", "", np.invert, promote="none")
 for _name, _ufunc in (("logical_not", np.logical_not), ("isnan", np.isnan), ("isinf", np.isinf),
                       ("isfinite", np.isfinite)):
     defop(_name, "", _ufunc, promote="none", out_dtype=_bool_result)
-defop("any", "", lambda a, axis, keepdim: np.any(a, axis=axis, keepdims=keepdim), promote="none",
-      out_dtype=_bool_result)
-defop("all", "", lambda a, axis, keepdim: np.all(a, axis=axis, keepdims=keepdim), promote="none",
-      out_dtype=_bool_result)
+
+
+def _truth_dtype(dtype, params):
+    """any and all keep uint8 (as 0 and 1), and give bool for every other dtype."""
+    return dtype if dtype is dtypes.uint8 else dtypes.bool_
+
+
+for _name, _reduce in (("any", np.any), ("all", np.all)):
+    defop(_name, "", lambda a, axis, keepdim, f=_reduce: f(a, axis=axis, keepdims=keepdim).astype(
+        np.uint8 if a.dtype == np.uint8 else bool), promote="none", out_dtype=_truth_dtype)
 
 
 __all__ = ["compare", "python_compare", "truth", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
@@ -149,7 +155,7 @@ def all(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 
 def _truth_reduction(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
-    axis = None if dim is None else F.normalize_dims(dim, a.ndim)
+    axis = None if dim is None else F.reduction_dims(dim, a.ndim)
     if a.ndim == 0:
         axis = None
     return apply(OPS[name], a, axis=axis, keepdim=keepdim)

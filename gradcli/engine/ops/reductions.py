@@ -500,7 +500,7 @@ class ReturnTypes(tuple):
 
 def dims_of(dim, ndim: int) -> tuple:
     """`dim` (int or sequence) as sorted-as-given non-negative dims, with torch's range error."""
-    return F.normalize_dims(dim, ndim)
+    return F.reduction_dims(dim, ndim)
 
 
 def _all_dims(dim) -> bool:

@@ -233,6 +233,15 @@ def normalize_dims(dim, ndim: int) -> tuple:
     return tuple(out)
 
 
+def reduction_dims(dim, ndim: int) -> tuple:
+    """A reduction's dims, wrapped, each at most once (ATen's dim_list_to_bitset)."""
+    dims = normalize_dims(dim, ndim)
+    for k, d in enumerate(dims):
+        if d in dims[:k]:
+            raise errors.runtime(f"dim {d} appears multiple times in the list of dims")
+    return dims
+
+
 def wrap_dim(dim: int, ndim: int) -> int:
     return normalize_dims(dim, ndim)[0]
 
