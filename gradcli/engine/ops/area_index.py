@@ -54,7 +54,8 @@ INDEX = {
     },
     "gradcli.engine.ops.common": {
         "function": (
-            "any_true apply_op cast detach no_grad ones_for sum_to tensor_from zeros_for zeros_of "
+            "any_true apply_op cast detach fit_grad no_grad ones_for sum_to tensor_from zeros_for "
+            "zeros_of "
         ),
     },
     "gradcli.engine.ops.activation": {
@@ -184,10 +185,10 @@ INDEX = {
     "gradcli.engine.ops.gating": {
         "function": (
             "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
-            "is_contiguous matrix_transpose narrow normalize_dims permute repeat reshape "
-            "reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes squeeze "
-            "squeeze_ stack t t_ transpose transpose_ unbind unfold unsafe_chunk unsafe_split "
-            "unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
+            "is_contiguous matrix_transpose narrow normalize_dims permute reduction_dims repeat "
+            "reshape reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes "
+            "squeeze squeeze_ stack t t_ transpose transpose_ unbind unfold unsafe_chunk "
+            "unsafe_split unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu permute "
@@ -251,10 +252,12 @@ INDEX = {
             "index_fill.int_Tensor mm mv trace "
         ),
         "declaration": (
-            "method:bmm method:diag method:diagonal method:dot method:ger method:matmul method:mm "
-            "method:moveaxis method:movedim method:mv method:outer method:trace torch:bmm "
-            "torch:diag torch:diagonal torch:dot torch:ger torch:matmul torch:mm torch:moveaxis "
-            "torch:movedim torch:mv torch:outer torch:trace "
+            "method:bmm method:diag method:diagonal method:dot method:eig method:ger method:lstsq "
+            "method:matmul method:mm method:moveaxis method:movedim method:mv method:outer "
+            "method:solve method:symeig method:trace torch:bmm torch:diag torch:diagonal "
+            "torch:dot torch:eig torch:ger torch:lstsq torch:matmul torch:matrix_rank torch:mm "
+            "torch:moveaxis torch:movedim torch:mv torch:outer torch:solve torch:symeig "
+            "torch:trace "
         ),
     },
     "gradcli.engine.ops.losses": {
@@ -314,12 +317,12 @@ INDEX = {
     "gradcli.engine.ops.pointwise": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_operand clamp cos cosh div div_scalar efficient_zeros "
-            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac lerp log log10 "
-            "log1p log2 masked_fill masked_filled maximum maybe_multiply minimum mul mul_scalar "
-            "neg negate pow reciprocal remainder round rounded_from_double rsqrt rsub scalar_div "
-            "scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh sqrt square sub "
-            "sub_scalar tan tanh trunc where wrapped_int xlogy "
+            "check_bool_subtraction check_not_bool check_operand clamp cos cosh div div_scalar "
+            "efficient_zeros erf erf_values exp exp2 expm1 filled_like floor floor_divide frac "
+            "lerp log log10 log1p log2 masked_fill masked_filled maximum maybe_multiply minimum "
+            "mul mul_scalar neg negate pow reciprocal remainder round rounded_from_double rsqrt "
+            "rsub scalar_div scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh "
+            "sqrt square sub sub_scalar tan tanh trunc where wrapped_int xlogy "
         ),
         "row": (
             "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
@@ -415,7 +418,8 @@ INDEX = {
     "gradcli.engine.ops.selection": {
         "function": (
             "alias gather index index_add index_put index_put_key index_select scatter_add "
-            "scatter_key select slice_dim take_along_dim "
+            "scatter_checks scatter_into scatter_key scatter_positions select slice_dim "
+            "take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "

@@ -426,4 +426,64 @@ declare("movedim", movedim, "movedim(Tensor self, int source, int destination)",
         "movedim(Tensor self, int[] source, int[] destination)"), aliases=("moveaxis",))
 
 
+# ---- functions removed since 1.9: torch keeps them to say what replaces them ----------------------
+
+_REMOVED = "This function was deprecated since version 1.9 and is now removed."
+_REMOVED_TEXTS = {
+    "matrix_rank": (
+        "\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter 'symmetric' "
+        "was renamed in `torch.linalg.matrix_rank()` to 'hermitian'."),
+    "solve": (
+        " `torch.solve` is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has "
+        "its arguments reversed and does not return the LU factorization.\n\nTo get the LU "
+        "factorization see `torch.lu`, which can be used with `torch.lu_solve` or "
+        "`torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced with:\n"
+        "X = torch.linalg.solve(A, B)"),
+    "lstsq": (
+        " `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has "
+        "reversed arguments and does not return the QR decomposition in the returned tuple "
+        "(although it returns other information about the problem).\n\nTo get the QR "
+        "decomposition consider using `torch.linalg.qr`.\n\nThe returned solution in "
+        "`torch.lstsq` stored the residuals of the solution in the last m - n columns of the "
+        "returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the field "
+        "'residuals' of the returned named tuple.\n\nThe unpacking of the solution, as in\n"
+        "X, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced with:\n"
+        "X = torch.linalg.lstsq(A, B).solution"),
+    "symeig": (
+        " The default behavior has changed from using the upper triangular portion of the matrix "
+        "by default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, "
+        "upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper "
+        "else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be replaced "
+        "with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')"),
+    "eig": (
+        " `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than "
+        "real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced "
+        "with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, "
+        "eigenvectors=True) should be replaced with:\nL_complex, V_complex = "
+        "torch.linalg.eig(A)"),
+}
+# (torch's Python signature, Tensor's method signature or None, the Python function's name)
+_REMOVED_SIGNATURES = {
+    "matrix_rank": ("input, tol=None, symmetric=False, *, out=None", None, ""),
+    "solve": ("input, A, *, out=None", "self, other", ""),
+    "lstsq": ("input, A, *, out=None", "self, other", ""),
+    "symeig": ("input, eigenvectors=False, upper=True, *, out=None", "self, eigenvectors=False",
+               "_symeig"),
+    "eig": ("self, eigenvectors=False, *, e=None, v=None", "self, eigenvectors=False", ""),
+}
+
+
+def _removed(name: str):
+    def raise_removed(*args, **kwargs):
+        raise errors.runtime(_REMOVED + _REMOVED_TEXTS[name])
+    raise_removed.__name__ = name
+    return raise_removed
+
+
+for _name, (_function, _method, _title) in _REMOVED_SIGNATURES.items():
+    declare(_name, _removed(_name), python=_function, variants="torch", title=_title)
+    if _method is not None:
+        declare(_name, _removed(_name), python=_method, variants="method")
+
+
 export(__name__, globals())
