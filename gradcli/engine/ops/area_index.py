@@ -365,20 +365,20 @@ INDEX = {
     },
     "gradcli.engine.ops.pointwise_more": {
         "function": (
-            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power heaviside logaddexp2 "
-            "nextafter rad2deg signbit "
+            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin heaviside "
+            "logaddexp2 nextafter rad2deg signbit "
         ),
         "row": (
-            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv heaviside logaddexp2 "
-            "nextafter rad2deg "
+            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin heaviside "
+            "logaddexp2 nextafter rad2deg "
         ),
         "declaration": (
             "method:acosh method:arccosh method:arcsinh method:arctanh method:asinh method:atanh "
-            "method:copysign method:erfinv method:float_power method:heaviside method:logaddexp2 "
-            "method:nextafter method:rad2deg method:signbit torch:acosh torch:arccosh "
-            "torch:arcsinh torch:arctanh torch:asinh torch:atanh torch:copysign torch:erfinv "
-            "torch:float_power torch:heaviside torch:logaddexp2 torch:nextafter torch:rad2deg "
-            "torch:signbit "
+            "method:copysign method:erfinv method:float_power method:fmax method:fmin "
+            "method:heaviside method:logaddexp2 method:nextafter method:rad2deg method:signbit "
+            "torch:acosh torch:arccosh torch:arcsinh torch:arctanh torch:asinh torch:atanh "
+            "torch:copysign torch:erfinv torch:float_power torch:fmax torch:fmin torch:heaviside "
+            "torch:logaddexp2 torch:nextafter torch:rad2deg torch:signbit "
         ),
     },
     "gradcli.engine.ops.products": {
@@ -402,7 +402,7 @@ INDEX = {
             "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty cumprod cumsum "
             "dim_product dims_of evenly_distribute_backward last_dim_sums logsumexp max mean min "
             "norm norm_backward outer_dim_sums prod reduced_numel restore_reduced_dims "
-            "reversed_cumsum scatter std sum sum_backward two_norm unsqueeze_multiple "
+            "reversed_cumsum scatter std sum sum_backward sum_values two_norm unsqueeze_multiple "
             "value_selecting_backward values_at_indices var variance vector_norm "
             "vector_norm_values whole_product "
         ),
@@ -417,6 +417,18 @@ INDEX = {
             "method:norm method:prod method:std method:sum method:var torch:amax torch:amin "
             "torch:argmax torch:argmin torch:cumprod torch:cumsum torch:logsumexp torch:max "
             "torch:mean torch:min torch:norm torch:prod torch:std torch:sum torch:var "
+        ),
+    },
+    "gradcli.engine.ops.reductions_more": {
+        "function": (
+            "cummax cummin nanmean nansum "
+        ),
+        "row": (
+            "cummax cummin nansum "
+        ),
+        "declaration": (
+            "method:cummax method:cummin method:nanmean method:nansum torch:cummax torch:cummin "
+            "torch:nanmean torch:nansum "
         ),
     },
     "gradcli.engine.ops.selection": {

@@ -65,6 +65,11 @@ def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
     return np.asarray(total).astype(out.np)
 
 
+def sum_values(a, sizes, dtype, dim, keepdim: bool):
+    """torch's sum of an array over `dim` (() for all), in its order of additions."""
+    return _sum(a, sizes, dtype, dim, keepdim)
+
+
 def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
     """A float sum in torch's order of additions (its last bits): over the whole tensor, or
     over one dimension of a C-ordered one; else None."""
