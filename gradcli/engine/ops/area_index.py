@@ -191,8 +191,8 @@ INDEX = {
             "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
             "is_contiguous matrix_transpose narrow normalize_dims permute reduction_dims repeat "
             "reshape reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes "
-            "squeeze squeeze_ stack t t_ transpose transpose_ unbind unfold unsafe_chunk "
-            "unsafe_split unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
+            "squeeze squeeze_ stack t t_ tensor_split transpose transpose_ unbind unfold "
+            "unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu permute "
@@ -205,13 +205,13 @@ INDEX = {
             "method:expand_as method:flatten method:flip method:is_contiguous method:narrow "
             "method:numel method:permute method:ravel method:repeat method:reshape "
             "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
-            "method:swapaxes_ method:swapdims_ method:t method:t_ method:transpose "
-            "method:transpose_ method:unbind method:unfold method:unsafe_chunk "
+            "method:swapaxes_ method:swapdims_ method:t method:t_ method:tensor_split "
+            "method:transpose method:transpose_ method:unbind method:unfold method:unsafe_chunk "
             "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
             "torch:cat torch:chunk torch:clone torch:concat torch:concatenate torch:flatten "
             "torch:flip torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
-            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:transpose "
-            "torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
+            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
+            "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
         ),
     },
     "gradcli.engine.ops.group_norm": {
@@ -477,16 +477,16 @@ INDEX = {
     },
     "gradcli.engine.creation": {
         "function": (
-            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RandomSource TO_SCALAR_WARNING "
-            "arange as_tensor draw_source empty eye fill_random from_numpy full full_like "
-            "get_default_dtype infer_dtype linspace logspace normal ones ones_like rand rand_like "
-            "randint randn randn_like randperm set_default_dtype size_args storage tensor zeros "
-            "zeros_like "
+            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RANGE_WARNING RandomSource "
+            "TO_SCALAR_WARNING arange as_tensor draw_source empty eye fill_random from_numpy full "
+            "full_like get_default_dtype infer_dtype linspace logspace normal ones ones_like rand "
+            "rand_like randint randn randn_like randperm range_ set_default_dtype size_args "
+            "storage tensor zeros zeros_like "
         ),
         "declaration": (
             "torch:arange torch:empty torch:eye torch:full torch:linspace torch:logspace "
             "torch:normal torch:ones torch:rand torch:rand_like torch:randint torch:randint_like "
-            "torch:randn torch:randn_like torch:randperm torch:zeros "
+            "torch:randn torch:randn_like torch:randperm torch:range torch:zeros "
         ),
     },
     "gradcli.engine.distributions": {
