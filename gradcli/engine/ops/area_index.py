@@ -433,19 +433,19 @@ INDEX = {
     },
     "gradcli.engine.ops.selection": {
         "function": (
-            "alias gather index index_add index_put index_put_key index_select scatter_add "
-            "scatter_checks scatter_into scatter_key scatter_positions select slice_dim "
-            "take_along_dim "
+            "alias gather index index_add index_copy index_put index_put_key index_select "
+            "scatter_add scatter_checks scatter_into scatter_key scatter_positions select "
+            "slice_dim take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "
-            "index.Tensor index_add index_put index_select scatter_add select.int select_backward "
-            "slice.Tensor slice_backward "
+            "index.Tensor index_add index_copy index_put index_select scatter_add select.int "
+            "select_backward slice.Tensor slice_backward "
         ),
         "declaration": (
-            "method:gather method:index_add method:index_select method:scatter_add "
-            "method:take_along_dim torch:gather torch:index_add torch:index_select "
-            "torch:scatter_add torch:take_along_dim "
+            "method:gather method:index_add method:index_copy method:index_select "
+            "method:scatter_add method:take_along_dim torch:gather torch:index_add "
+            "torch:index_copy torch:index_select torch:scatter_add torch:take_along_dim "
         ),
     },
     "gradcli.engine.ops.sorting": {
@@ -524,24 +524,25 @@ INDEX = {
             "method:divide_ method:eq_ method:erf_ method:erfinv_ method:exp2_ method:exp_ "
             "method:expm1_ method:fix_ method:float_power_ method:floor_ method:floor_divide_ "
             "method:fmod_ method:frac_ method:ge_ method:greater_ method:greater_equal_ "
-            "method:gt_ method:heaviside_ method:hypot_ method:index_add_ method:le_ method:lerp_ "
-            "method:less_ method:less_equal_ method:log10_ method:log1p_ method:log2_ method:log_ "
-            "method:logical_and_ method:logical_not_ method:logical_or_ method:logical_xor_ "
-            "method:logit_ method:lt_ method:mul_ method:multiply_ method:nan_to_num_ method:ne_ "
-            "method:neg_ method:negative_ method:not_equal_ method:pow_ method:rad2deg_ "
-            "method:reciprocal_ method:relu_ method:remainder_ method:round_ method:rsqrt_ "
-            "method:scatter_add_ method:sgn_ method:sigmoid_ method:sign_ method:sin_ "
-            "method:sinc_ method:sinh_ method:sqrt_ method:square_ method:sub_ method:subtract_ "
-            "method:tan_ method:tanh_ method:tril_ method:triu_ method:true_divide_ method:trunc_ "
-            "method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ torch:arccos_ torch:arccosh_ "
-            "torch:arcsin_ torch:arcsinh_ torch:arctan_ torch:arctanh_ torch:asin_ torch:asinh_ "
-            "torch:atan_ torch:atanh_ torch:ceil_ torch:clamp_ torch:clamp_max_ torch:clamp_min_ "
-            "torch:clip_ torch:cos_ torch:cosh_ torch:deg2rad_ torch:erf_ torch:exp2_ torch:exp_ "
-            "torch:expm1_ torch:fix_ torch:floor_ torch:frac_ torch:log10_ torch:log1p_ "
-            "torch:log2_ torch:log_ torch:logit_ torch:nan_to_num_ torch:neg_ torch:negative_ "
-            "torch:rad2deg_ torch:reciprocal_ torch:relu_ torch:round_ torch:rsqrt_ "
-            "torch:sigmoid_ torch:sin_ torch:sinc_ torch:sinh_ torch:sqrt_ torch:square_ "
-            "torch:tan_ torch:tanh_ torch:trunc_ torch:xlogy_ "
+            "method:gt_ method:heaviside_ method:hypot_ method:index_add_ method:index_copy_ "
+            "method:le_ method:lerp_ method:less_ method:less_equal_ method:log10_ method:log1p_ "
+            "method:log2_ method:log_ method:logical_and_ method:logical_not_ method:logical_or_ "
+            "method:logical_xor_ method:logit_ method:lt_ method:mul_ method:multiply_ "
+            "method:nan_to_num_ method:ne_ method:neg_ method:negative_ method:not_equal_ "
+            "method:pow_ method:rad2deg_ method:reciprocal_ method:relu_ method:remainder_ "
+            "method:round_ method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ "
+            "method:sign_ method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ "
+            "method:sub_ method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
+            "method:true_divide_ method:trunc_ method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ "
+            "torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ torch:arctan_ "
+            "torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ torch:ceil_ "
+            "torch:clamp_ torch:clamp_max_ torch:clamp_min_ torch:clip_ torch:cos_ torch:cosh_ "
+            "torch:deg2rad_ torch:erf_ torch:exp2_ torch:exp_ torch:expm1_ torch:fix_ "
+            "torch:floor_ torch:frac_ torch:log10_ torch:log1p_ torch:log2_ torch:log_ "
+            "torch:logit_ torch:nan_to_num_ torch:neg_ torch:negative_ torch:rad2deg_ "
+            "torch:reciprocal_ torch:relu_ torch:round_ torch:rsqrt_ torch:sigmoid_ torch:sin_ "
+            "torch:sinc_ torch:sinh_ torch:sqrt_ torch:square_ torch:tan_ torch:tanh_ "
+            "torch:trunc_ torch:xlogy_ "
         ),
     },
 }

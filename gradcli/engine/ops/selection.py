@@ -120,6 +120,23 @@ defop("index_add", "IndexAddBackward0", _index_add, promote="none", saves_params
       vjp=(lambda g, a, source, dim, index, sizes, alpha=1: g,
            lambda g, a, source, dim, index, sizes, alpha=1: F.maybe_multiply(
                F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes), alpha)))
+def _index_copy(a, source, dim, index):
+    out = a.copy()
+    target = out.reshape(1) if out.ndim == 0 else out  # a 0-dim tensor as one element
+    target[_along(target.ndim, dim, index)] = np.reshape(source, np.shape(
+        target[_along(target.ndim, dim, index)]))
+    return out
+
+
+def _index_copy_source_grad(g, source, dim, index):
+    picked = F.index_select(g, dim, F.tensor_from(index))
+    return F.expand(picked, source.shape) if source.ndim else picked  # summed to () after
+
+
+defop("index_copy", "IndexCopyBackward0", _index_copy, promote="none", saves_params=True,
+      save=(1,),
+      vjp=(lambda g, a, source, dim, index: F.index_fill(g, dim, F.tensor_from(index), 0),
+           lambda g, a, source, dim, index: _index_copy_source_grad(g, source, dim, index)))
 defop("gather", "GatherBackward0",
       lambda a, dim, index, sizes: a[scatter_key(index, dim)], promote="none", saves_params=True,
       vjp=lambda g, a, dim, index, sizes: F.apply_op(
@@ -203,6 +220,48 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
     scatter_checks(a, d, index, src)
     return _op("scatter_add", a, src, dim=d, index=scatter_positions(a, d, index, src))
+
+
+def index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """index_copy's meta checks in ATen's order, then the copy (the last of repeated indices
+    wins)."""
+    d = F.wrap_dim(dim, a.ndim)
+    if index.ndim >= 2:
+        raise errors.index_error(f"index_copy_(): Index should have dimension 1 or 0 (got "
+                                 f"{index.ndim})")
+    count = index.numel()
+    if source.ndim == 0 and count != 1:
+        raise errors.index_error(f"index_copy_(): When source is scalar, index should have one "
+                                 f"element (got {count})")
+    if source.ndim != a.ndim and source.ndim and a.ndim:
+        raise errors.index_error(
+            f"index_copy_(): When source and destination are not scalars, their dimensionality "
+            f"must match. Source dimensionality ({source.ndim}), destination dimensionality "
+            f"({a.ndim})")
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime(f"index_copy_(): Expected a long tensor for index, but got "
+                             f"{index.dtype.scalar_name}")
+    if a.dtype is not source.dtype:
+        raise errors.runtime(f"index_copy_(): self and source expected to have the same dtype, "
+                             f"but got (self) {a.dtype.scalar_name} and (source) "
+                             f"{source.dtype.scalar_name}")
+    kept = [n for k, n in enumerate(a.shape) if k != d]
+    source_kept = [n for k, n in enumerate(source.shape) if k != d]
+    if kept != source_kept:
+        raise errors.runtime(
+            f"index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+            f"slice shape: {' '.join(map(str, kept))} at dimension {d} and source slice shape: "
+            f"{' '.join(map(str, source_kept))} at dimension 0.")
+    if source.ndim and count != source.shape[d]:
+        raise errors.index_error(f"index_copy_(): Number of indices ({count}) should be equal "
+                                 f"to source.size(dim) ({source.shape[d]})")
+    positions = index.data.reshape(-1).astype(np.int64)
+    size = _nonempty(a.shape, d)
+    bad = positions[(positions >= size) | (positions < 0)]
+    if bad.size:
+        raise errors.index_error(f"index_copy_(): index {bad[0]} is out of bounds for dimension "
+                                 f"{d} with size {size}")
+    return _op("index_copy", a, source, dim=d, index=positions)
 
 
 def _nonempty(shape: tuple, d: int) -> int:
@@ -321,6 +380,8 @@ declare("gather", gather,
         "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)")
 declare("index_add", index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, "
         "Scalar alpha=1, Tensor? out=None)")
+declare("index_copy", index_copy,
+        "index_copy(Tensor self, int dim, Tensor index, Tensor source, *, Tensor? out=None)")
 declare("scatter_add", scatter_add,
         "scatter_add(Tensor self, int dim, Tensor index, Tensor src, *, Tensor? out=None)")
 
