@@ -146,6 +146,8 @@ CASES = {
     "mean": unary("a.mean()"),
     "nansum": unary("a.nansum()") + unary("torch.nansum(a, 1)", shapes=(M,))
     + unary("a.nansum((0, 1), keepdim=True)", shapes=(M,)),
+    "aminmax": unary("torch.aminmax(a).min") + unary("a.aminmax(dim=1).max", shapes=(M,))
+    + unary("torch.aminmax(a, dim=0, keepdim=True)[0]", shapes=(V, M)),
     "cummax": unary("torch.cummax(a, 0)[0]", shapes=(V, M)) + unary("a.cummax(-1).values",
                                                                      shapes=(M,)),
     "cummin": unary("torch.cummin(a, 1)[0]", shapes=(M,)) + unary("a.cummin(0).values",

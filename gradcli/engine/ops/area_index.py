@@ -421,14 +421,14 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions_more": {
         "function": (
-            "cummax cummin nanmean nansum "
+            "aminmax cummax cummin nanmean nansum "
         ),
         "row": (
-            "cummax cummin nansum "
+            "aminmax cummax cummin nansum "
         ),
         "declaration": (
-            "method:cummax method:cummin method:nanmean method:nansum torch:cummax torch:cummin "
-            "torch:nanmean torch:nansum "
+            "method:aminmax method:cummax method:cummin method:nanmean method:nansum "
+            "torch:aminmax torch:cummax torch:cummin torch:nanmean torch:nansum "
         ),
     },
     "gradcli.engine.ops.selection": {

@@ -1,4 +1,5 @@
-"""More reductions and scans: nansum, nanmean, cummax, cummin: functions, rows and declarations."""
+"""More reductions and scans: nansum, nanmean, aminmax, cummax, cummin: functions, rows and
+declarations."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
 from gradcli.engine.tensor import Tensor
 
 
@@ -63,7 +64,36 @@ for _name in ("cummax", "cummin"):
           vjp=(lambda g, a, indices, dim: _scan_backward(g, a, indices, dim), None))
 
 
-__all__ = ["nansum", "nanmean", "cummax", "cummin"]
+def _aminmax(a, dim, keepdim):
+    axis = None if dim is None or a.ndim == 0 else dim
+    keep = keepdim and dim is not None
+    return np.min(a, axis=axis, keepdims=keep), np.max(a, axis=axis, keepdims=keep)
+
+
+def _spread(g, a, out, dim, keepdim):
+    """One output's share, torch's formula: the gradient divided evenly among the elements
+    equal to the result."""
+    if dim is None or a.ndim == 0:
+        mask = F.compare("eq", out, a)
+        return F.mul(F.div(g, F.sum(mask)), mask)
+    dims = (dim,)
+    mask = F.compare("eq", F.restore_reduced_dims(out, dims, keepdim), a)
+    return F.mul(F.div(F.restore_reduced_dims(g, dims, keepdim), F.sum(mask, dims, True)), mask)
+
+
+def _aminmax_backward(grads, a, out, dim, keepdim):
+    parts = [_spread(g, a, result, dim, keepdim) for g, result in zip(grads, out)
+             if g is not None]
+    return parts[0] if len(parts) == 1 else F.add(*parts)
+
+
+defop("aminmax", "AminmaxBackward0", _aminmax, promote="none", n_outputs=2,
+      differentiable_outputs=(0, 1), materialize=False,
+      out_dtype=lambda dtype, params: (dtype, dtype), save=(0, RESULT),
+      vjp=lambda g, a, out, dim, keepdim: _aminmax_backward(g, a, out, dim, keepdim))
+
+
+__all__ = ["nansum", "nanmean", "cummax", "cummin", "aminmax"]
 
 
 def nansum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
@@ -91,6 +121,20 @@ def _scan(name: str, keep):
     return scan
 
 
+def aminmax(a: Tensor, *, dim=None, keepdim: bool = False):
+    if dim is None:
+        if a.numel() == 0:
+            raise errors.runtime("aminmax(): cannot compute aminmax over an empty dimension as "
+                                 "the operation has no identity.")
+    else:
+        dim = F.wrap_dim(dim, a.ndim)
+        if a.ndim and a.shape[dim] == 0:
+            raise errors.index_error(f"aminmax: Expected reduction dim {dim} to have non-zero "
+                                     f"size.")
+    low, high = apply(OPS["aminmax"], a, dim=dim, keepdim=keepdim)
+    return F.ReturnTypes("aminmax", low, high, fields=("min", "max"))
+
+
 cummax = _scan("cummax", np.greater_equal)
 cummin = _scan("cummin", np.less_equal)
 
@@ -98,6 +142,8 @@ declare("nansum", nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=Fa
         "ScalarType? dtype=None, Tensor? out=None)")
 declare("nanmean", nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
         "ScalarType? dtype=None, Tensor? out=None)")
+declare("aminmax", aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False, "
+        "Tensor? out=None)")
 declare("cummax", cummax, "cummax(Tensor self, int dim)")
 declare("cummin", cummin, "cummin(Tensor self, int dim)")
 
