@@ -692,8 +692,7 @@ declare("arange", _placed(arange), f"arange(Scalar end, *, Tensor? out=None, {_F
         f"arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, "
         f"{_FACTORY_KEYWORDS})", variants="torch")
 declare("range", _placed(range_), f"range(Scalar start, Scalar end, Scalar step=1, *, "
-        f"Tensor? out=None, {_FACTORY_KEYWORDS})", f"range(Scalar start, Scalar end, *, "
-        f"{_FACTORY_KEYWORDS})", variants="torch")
+        f"Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
 declare("linspace", _placed(_linspace), *(
     f"linspace({start} start, {end} end, int steps, *, Tensor? out=None, {_FACTORY_KEYWORDS})"
     for start, end in (("Tensor", "Tensor"), ("Scalar", "Tensor"), ("Tensor", "Scalar"),

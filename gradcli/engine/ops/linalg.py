@@ -463,13 +463,15 @@ _REMOVED_TEXTS = {
         "torch.linalg.eig(A)"),
 }
 # (torch's Python signature, Tensor's method signature or None, the Python function's name)
-_REMOVED_SIGNATURES = {
-    "matrix_rank": ("input, tol=None, symmetric=False, *, out=None", None, ""),
-    "solve": ("input, A, *, out=None", "self, other", ""),
-    "lstsq": ("input, A, *, out=None", "self, other", ""),
-    "symeig": ("input, eigenvectors=False, upper=True, *, out=None", "self, eigenvectors=False",
-               "_symeig"),
-    "eig": ("self, eigenvectors=False, *, e=None, v=None", "self, eigenvectors=False", ""),
+_REMOVED_SIGNATURES = {  # torch checks no argument's type: every one is `object`
+    "matrix_rank": ("input: object, tol: object = None, symmetric: object = False, *, "
+                    "out: object = None", None, ""),
+    "solve": ("input: object, A: object, *, out: object = None", "self, other: object", ""),
+    "lstsq": ("input: object, A: object, *, out: object = None", "self, other: object", ""),
+    "symeig": ("input: object, eigenvectors: object = False, upper: object = True, *, "
+               "out: object = None", "self, eigenvectors: object = False", "_symeig"),
+    "eig": ("self: object, eigenvectors: object = False, *, e: object = None, v: object = None",
+            "self, eigenvectors: object = False", ""),
 }
 
 
