@@ -625,7 +625,7 @@ def scatter_op(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=
     F.scatter_checks(a, d, index, tensor_src)
     if reduce is not None and reduce not in ("add", "multiply"):
         raise errors.runtime("reduce argument must be either add or multiply.")
-    positions = F.scatter_positions(a, d, index, tensor_src)
+    positions = F.scatter_positions(a, d, index)
     if reduce is not None:
         if tensor_src is not None:
             return apply(OPS["scatter.reduce"], a, src, index=positions, dim=d, reduce=reduce)

@@ -51,6 +51,8 @@ def scatter_into(out: np.ndarray, index: np.ndarray, dim: int, src, ufunc=None) 
     `out` is one element."""
     if index.size == 0:
         return
+    if index.ndim == 0:  # a 0-dim index is one position (torch's ensure_nonempty_size)
+        index = index.reshape(1)
     if out.ndim == 0:
         out, index, dim = out.reshape(1), index.reshape(-1), 0
         src = np.reshape(src, -1) if np.ndim(src) else src
@@ -60,6 +62,15 @@ def scatter_into(out: np.ndarray, index: np.ndarray, dim: int, src, ufunc=None) 
         out[scatter_key(index, dim)] = src
     else:
         ufunc.at(out, scatter_key(index, dim), src)
+
+
+def _gather(a, dim, index):
+    """a's values at `index` along `dim`; a 0-dim tensor or index counts as one element."""
+    if index.size == 0:
+        return np.zeros(index.shape, a.dtype)
+    flat = a.reshape(1) if a.ndim == 0 else a
+    return flat[scatter_key(index.reshape(1) if index.ndim == 0 else index, dim)].reshape(
+        index.shape)
 
 
 def scatter_key(index, dim):
@@ -138,7 +149,7 @@ defop("index_copy", "IndexCopyBackward0", _index_copy, promote="none", saves_par
       vjp=(lambda g, a, source, dim, index: F.index_fill(g, dim, F.tensor_from(index), 0),
            lambda g, a, source, dim, index: _index_copy_source_grad(g, source, dim, index)))
 defop("gather", "GatherBackward0",
-      lambda a, dim, index, sizes: a[scatter_key(index, dim)], promote="none", saves_params=True,
+      lambda a, dim, index, sizes: _gather(a, dim, index), promote="none", saves_params=True,
       vjp=lambda g, a, dim, index, sizes: F.apply_op(
           "scatter_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index))
 defop("scatter_add", "ScatterAddBackward0", _scatter_add, promote="none", saves_params=True,
@@ -219,7 +230,7 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Te
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
     scatter_checks(a, d, index, src)
-    return _op("scatter_add", a, src, dim=d, index=scatter_positions(a, d, index, src))
+    return _op("scatter_add", a, src, dim=d, index=scatter_positions(a, d, index))
 
 
 def index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
@@ -269,7 +280,9 @@ def _nonempty(shape: tuple, d: int) -> int:
 
 
 def scatter_checks(a: Tensor, d: int, index: Tensor, src: Tensor | None) -> None:
-    """ATen's scatter_gather_dtype_check and scatter_shape_check, in their order."""
+    """ATen's scatter_gather_dtype_check and scatter_shape_check, in their order: the sizes
+    against self, then against src (reading a size src may lack), then src's rank, and only
+    then the size error."""
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise errors.runtime("scatter(): Expected dtype int32/int64 for index")
     if src is not None and src.dtype is not a.dtype:
@@ -285,22 +298,22 @@ def scatter_checks(a: Tensor, d: int, index: Tensor, src: Tensor | None) -> None
             raise errors.runtime(f"Expected index {F.size_list(index.shape)} to be no larger than "
                                  f"self {F.size_list(a.shape)} apart from dimension {d}")
         return
-    if not wrong and src.ndim:  # torch leaves a 0-dim src to the kernel's dims check
+    if not wrong:
         for k in range(max(a.ndim, 1)):
-            if k >= src.ndim:
+            if src.ndim and k >= src.ndim:
                 raise errors.index_error(f"Dimension out of range (expected to be in range of "
                                          f"[{-src.ndim}, {src.ndim - 1}], but got {k})")
             wrong = wrong or _nonempty(index.shape, k) > _nonempty(src.shape, k)
+    if max(src.ndim, 1) != max(index.ndim, 1):
+        raise errors.runtime("Index tensor must have the same number of dimensions as src tensor")
     if wrong:
         raise errors.runtime(f"Expected index {F.size_list(index.shape)} to be no larger than self "
                              f"{F.size_list(a.shape)} apart from dimension {d} and to be no larger "
                              f"size than src {F.size_list(src.shape)}")
 
 
-def scatter_positions(a: Tensor, d: int, index: Tensor, src: Tensor | None) -> np.ndarray:
-    """The checked int64 positions of a scatter (the kernel's checks, after scatter_checks)."""
-    if index.data.size and src is not None and max(src.ndim, 1) != max(index.ndim, 1):
-        raise errors.runtime("Index tensor must have the same number of dimensions as src tensor")
+def scatter_positions(a: Tensor, d: int, index: Tensor) -> np.ndarray:
+    """The checked int64 positions of a scatter (the kernel's bounds check)."""
     positions = index.data.astype(np.int64)
     _check_positions(positions, _nonempty(a.shape, d), d)
     return positions
@@ -338,11 +351,13 @@ def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
     if index.dtype.name not in ("int64", "int32"):
         raise errors.runtime("gather(): Expected dtype int32/int64 for index")
     positions = index.data.astype(np.int64)
-    if index.ndim != a.ndim and a.ndim:
+    if index.data.size == 0:  # torch checks the shapes only of a non-empty index
+        return _op("gather", a, dim=d, index=positions, sizes=a.shape)
+    if max(index.ndim, 1) != max(a.ndim, 1):
         raise errors.runtime("Index tensor must have the same number of dimensions as input "
                              "tensor")
     for k in range(a.ndim):
-        if k != d and index.shape[k] > a.shape[k]:
+        if k != d and _nonempty(index.shape, k) > a.shape[k]:
             raise errors.runtime(
                 f"Size does not match at dimension {k} expected index {F.size_list(index.shape)} to "
                 f"be no larger than self {F.size_list(a.shape)} apart from dimension {d}")
