@@ -42,6 +42,8 @@ CASES = {
                      case("torch.clamp(a, min=b)", ("a", M, "any"), ("b", V, "any")),
                      case("a.clamp(max=b)", ("a", V, "any"), ("b", V, "any"))],
     "maximum": binary("torch.maximum(a, b)"),
+    "fmax": binary("torch.fmax(a, b)") + unary("a.fmax(a * 0.5)"),
+    "fmin": binary("torch.fmin(a, b)") + unary("a.fmin(a * 0.5)"),
     "minimum": binary("torch.minimum(a, b)"),
     "lerp.Scalar": binary("torch.lerp(a, b, 0.3)", pairs=(((3,), (3,)), ((2, 3), (3,))))
     + [case("a.lerp(b, 0.75)", ("a", M, "any"), ("b", M, "any"))],
@@ -142,6 +144,14 @@ CASES = {
     "sum.dim_IntList": unary("a.sum(0)", shapes=(V, M)) + unary("a.sum((0, 1))", shapes=(M,))
     + unary("a.sum(-1, keepdim=True)", shapes=(M,)),
     "mean": unary("a.mean()"),
+    "nansum": unary("a.nansum()") + unary("torch.nansum(a, 1)", shapes=(M,))
+    + unary("a.nansum((0, 1), keepdim=True)", shapes=(M,)),
+    "aminmax": unary("torch.aminmax(a).min") + unary("a.aminmax(dim=1).max", shapes=(M,))
+    + unary("torch.aminmax(a, dim=0, keepdim=True)[0]", shapes=(V, M)),
+    "cummax": unary("torch.cummax(a, 0)[0]", shapes=(V, M)) + unary("a.cummax(-1).values",
+                                                                     shapes=(M,)),
+    "cummin": unary("torch.cummin(a, 1)[0]", shapes=(M,)) + unary("a.cummin(0).values",
+                                                                   shapes=(V,)),
     "mean.dim": unary("a.mean(1)", shapes=(M,)) + unary("torch.mean(a, -1, keepdim=True)",
                                                         shapes=(V, M)),
     "prod": unary("a.prod()"),
@@ -362,6 +372,10 @@ CASES = {
     "gather": unary("a.gather(1, torch.tensor([[0, 0], [2, 1]]))", shapes=(M,)),
     "index_add": [case("a.index_add(0, torch.tensor([1, 1]), b)", ("a", M, "any"),
                        ("b", M, "any"))],
+    "index_copy": [case("a.index_copy(1, torch.tensor([2, 0]), b)", ("a", M, "any"),
+                        ("b", (2, 2), "any")),
+                   case("torch.index_copy(a, 0, torch.tensor(1), b)", ("a", V, "any"),
+                        ("b", S0, "any"))],
     "scatter_add": [case("a.scatter_add(1, torch.tensor([[0, 0], [2, 1]]), b)", ("a", M, "any"),
                          ("b", (2, 2), "any"))],
     "index_put": [case("a.index_put((torch.tensor([1]),), b)", ("a", M, "any"),

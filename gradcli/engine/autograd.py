@@ -45,6 +45,11 @@ class Node:
                  "saved_result", "saved_versions", "saves_anything", "freed", "edge_meta",
                  "_output_meta", "retained", "hooks", "origin", "freed_at", "__weakref__")
 
+    @property
+    def materialize(self) -> bool:
+        """Whether missing output gradients reach the vjps as zeros (else as None)."""
+        return self.op.materialize
+
     def __init__(self, op, args: tuple, outputs: tuple, params: dict, edge_slots: tuple):
         """Record `op` applied to `args`: one edge per slot in `edge_slots`, and the saved
         values its vjps read (only those the inputs that require grad need, as torch saves)."""

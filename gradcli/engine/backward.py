@@ -187,7 +187,8 @@ class _Run:
         sent = [] if observer is not None else None
         if STATE.anomaly == (True, True):
             _check_nan(node, edge_grads)
-        for (next_node, nr), grad, meta in zip(node.next_edges, edge_grads, node.edge_meta):
+        for index, ((next_node, nr), grad, meta) in enumerate(
+                zip(node.next_edges, edge_grads, node.edge_meta)):
             if grad is None or next_node is None:
                 if sent is not None:
                     sent.append(None)
@@ -195,7 +196,7 @@ class _Run:
             shape, dtype_name = meta
             computed = grad
             if grad.data.shape != shape:
-                grad = F.sum_to(grad, shape)
+                grad = F.fit_grad(grad, shape, node, index)
             if grad.dtype.name != dtype_name:
                 grad = F.cast(grad, dtypes.BY_NAME[dtype_name])
             if sent is not None:

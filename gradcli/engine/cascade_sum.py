@@ -159,11 +159,11 @@ def last_dim_sums(values: np.ndarray) -> np.ndarray | None:
             or values.ndim < 2:
         return None
     n = values.shape[-1]
+    if values.size == 0:  # (reshape(-1, 0) has no answer)
+        return np.zeros(values.shape[:-1], values.dtype)
     rows = values.reshape(-1, n)
     batch = len(rows)
     lanes = VECTOR_BYTES // values.dtype.itemsize
-    if n == 0 or batch == 0:
-        return np.zeros(values.shape[:-1], values.dtype)
     if n < lanes:  # scalar inner sums: the interleaved cascade over single values, per row
         totals = _interleaved(rows.T.copy())
         return totals.reshape(values.shape[:-1])

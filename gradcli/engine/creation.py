@@ -365,6 +365,31 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
     return _leaf(_arange_values(float(start), float(step), count, dtype), dtype, requires_grad)
 
 
+RANGE_WARNING = (
+    "torch.range is deprecated and will be removed in a future release because its behavior is "
+    "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+    "in [start, end).")
+
+
+def range_(start, end, step=1, dtype=None, requires_grad: bool = False) -> Tensor:
+    """torch.range: both ends included, start + i * step in the accumulate type (int64 for
+    integers, else double: no fused multiply-add in range_out), then rounded to the dtype."""
+    STATE.warn("UserWarning", RANGE_WARNING)
+    dtype = dtype or STATE.default_dtype
+    kind = float if dtype.is_floating_point else int
+    start, end, step = kind(start), kind(end), kind(step)
+    if step == 0:
+        raise errors.runtime("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise errors.runtime(f"unsupported range: {start} -> {end}")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise errors.runtime("upper bound and lower bound inconsistent with step sign")
+    count = (int((end - start) / step) if kind is float else abs(end - start) // abs(step)) + 1
+    storage((count,), dtype)
+    index = np.arange(count, dtype=np.float64 if kind is float else np.int64)
+    return _leaf((start + index * step).astype(dtype.np), dtype, requires_grad)
+
+
 def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -> np.ndarray:
     """torch's CPU arange kernel: start + step * i in double (a fused multiply-add), except that
     its vectorised loop makes runs of one AVX2 register, each counting from the run's first
@@ -717,6 +742,8 @@ declare("arange", _placed(arange), f"arange(Scalar end, *, Tensor? out=None, {_F
         f"arange(Scalar start, Scalar end, *, {_FACTORY_KEYWORDS})",
         f"arange(Scalar start, Scalar end, Scalar step=1, *, Tensor? out=None, "
         f"{_FACTORY_KEYWORDS})", variants="torch")
+declare("range", _placed(range_), f"range(Scalar start, Scalar end, Scalar step=1, *, "
+        f"Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
 declare("linspace", _placed(_linspace), *(
     f"linspace({start} start, {end} end, int steps, *, Tensor? out=None, {_FACTORY_KEYWORDS})"
     for start, end in (("Tensor", "Tensor"), ("Scalar", "Tensor"), ("Tensor", "Scalar"),

@@ -37,7 +37,8 @@ def run_raw(node, node_grads: list, add_to_buffer) -> bool:
     saved = node.saved_args
     arrays = [a.data if type(a) is Tensor else a for a in saved]
     g_data, params = g.data, node.params
-    for i, (next_node, nr), meta in zip(node.edge_slots, node.next_edges, node.edge_meta):
+    for index, (i, (next_node, nr), meta) in enumerate(
+            zip(node.edge_slots, node.next_edges, node.edge_meta)):
         if next_node is None:
             continue
         rule, reads = rules[i]
@@ -48,7 +49,7 @@ def run_raw(node, node_grads: list, add_to_buffer) -> bool:
             grad = Tensor(raw if type(raw) is np.ndarray else np.asarray(raw), dtype)
             grad._history = _note(g, saved, reads)
         if grad.data.shape != meta[0]:
-            grad = F.sum_to(grad, meta[0])
+            grad = F.fit_grad(grad, meta[0], node, index)
         add_to_buffer(next_node, nr, grad)
     return True
 

@@ -16,7 +16,7 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.gating", "ops.group_norm",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
     "ops.padding", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
-    "ops.selection", "ops.shapes", "ops.sorting", "conversions", "creation", "devices", "distributions", "einsum",
+    "ops.reductions_more", "ops.selection", "ops.shapes", "ops.sorting", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
@@ -85,6 +85,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import products  # noqa: F401
         case "gradcli.engine.ops.reductions":
             from gradcli.engine.ops import reductions  # noqa: F401
+        case "gradcli.engine.ops.reductions_more":
+            from gradcli.engine.ops import reductions_more  # noqa: F401
         case "gradcli.engine.ops.selection":
             from gradcli.engine.ops import selection  # noqa: F401
         case "gradcli.engine.ops.shapes":

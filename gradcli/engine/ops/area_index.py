@@ -54,7 +54,8 @@ INDEX = {
     },
     "gradcli.engine.ops.common": {
         "function": (
-            "any_true apply_op cast detach no_grad ones_for sum_to tensor_from zeros_for zeros_of "
+            "any_true apply_op cast detach fit_grad no_grad ones_for sum_to tensor_from zeros_for "
+            "zeros_of "
         ),
     },
     "gradcli.engine.ops.activation": {
@@ -80,17 +81,18 @@ INDEX = {
     },
     "gradcli.engine.ops.arrange": {
         "function": (
-            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR MESHGRID_WARNING RandomSource "
-            "SCATTER_REDUCE_WARNING TO_SCALAR_WARNING arange as_tensor atleast atleast_1d "
-            "atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to cartesian_prod "
-            "clamp_max clamp_min column_stack combinations diff draw_source dstack empty eye "
-            "fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype hstack "
-            "index_fill index_fill_ infer_dtype linspace logspace masked_fill_ masked_select "
-            "meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros normal ones "
-            "ones_like rand rand_like randint randn randn_like randperm repeat_interleave "
-            "require_tensors roll rot90 scatter_ scatter_op select_index set_default_dtype "
-            "size_args storage storage_offset stride strides swapaxes take tensor tile tril "
-            "tril_indices triu triu_indices unflatten unflatten_method vstack zeros zeros_like "
+            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR MESHGRID_WARNING RANGE_WARNING "
+            "RandomSource SCATTER_REDUCE_WARNING TO_SCALAR_WARNING arange as_tensor atleast "
+            "atleast_1d atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to "
+            "cartesian_prod clamp_max clamp_min column_stack combinations diff draw_source dstack "
+            "empty eye fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype "
+            "hstack index_fill index_fill_ infer_dtype linspace logspace masked_fill_ "
+            "masked_select meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros "
+            "normal ones ones_like rand rand_like randint randn randn_like randperm range_ "
+            "repeat_interleave require_tensors roll rot90 scatter_ scatter_op select_index "
+            "set_default_dtype size_args storage storage_offset stride strides swapaxes take "
+            "tensor tile tril tril_indices triu triu_indices unflatten unflatten_method vstack "
+            "zeros zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -113,7 +115,7 @@ INDEX = {
             "torch:hstack torch:index_fill torch:is_complex torch:is_floating_point "
             "torch:is_tensor torch:linspace torch:logspace torch:masked_select torch:meshgrid "
             "torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like torch:randint "
-            "torch:randint_like torch:randn torch:randn_like torch:randperm "
+            "torch:randint_like torch:randn torch:randn_like torch:randperm torch:range "
             "torch:repeat_interleave torch:roll torch:rot90 torch:row_stack torch:scatter "
             "torch:select torch:swapaxes torch:swapdims torch:take torch:tile torch:tril "
             "torch:tril_indices torch:triu torch:triu_indices torch:unflatten torch:vstack "
@@ -122,25 +124,29 @@ INDEX = {
     },
     "gradcli.engine.ops.comparison": {
         "function": (
-            "all allclose any bitwise_not compare eq equal ge gt isclose isfinite isinf isnan le "
-            "logical_and logical_binary logical_not logical_or logical_xor lt ne python_compare "
-            "truth "
+            "all allclose any bitwise_and bitwise_left_shift bitwise_not bitwise_or "
+            "bitwise_right_shift bitwise_shift bitwise_xor compare eq equal ge gt isclose "
+            "isfinite isinf isnan le logical_and logical_binary logical_not logical_or "
+            "logical_xor lt ne python_compare truth "
         ),
         "row": (
-            "all any bitwise_and bitwise_not bitwise_or bitwise_xor eq.Tensor ge.Tensor gt.Tensor "
-            "isfinite isinf isnan le.Tensor logical_and logical_not logical_or logical_xor "
-            "lt.Tensor ne.Tensor "
+            "all any bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift "
+            "bitwise_xor eq.Tensor ge.Tensor gt.Tensor isfinite isinf isnan le.Tensor logical_and "
+            "logical_not logical_or logical_xor lt.Tensor ne.Tensor "
         ),
         "declaration": (
-            "method:all method:allclose method:any method:bitwise_not method:eq method:equal "
-            "method:ge method:greater method:greater_equal method:gt method:isclose "
-            "method:isfinite method:isinf method:isnan method:le method:less method:less_equal "
-            "method:logical_and method:logical_not method:logical_or method:logical_xor method:lt "
-            "method:ne method:not_equal torch:all torch:allclose torch:any torch:bitwise_not "
-            "torch:eq torch:equal torch:ge torch:greater torch:greater_equal torch:gt "
-            "torch:isclose torch:isfinite torch:isinf torch:isnan torch:le torch:less "
-            "torch:less_equal torch:logical_and torch:logical_not torch:logical_or "
-            "torch:logical_xor torch:lt torch:ne torch:not_equal "
+            "method:all method:allclose method:any method:bitwise_and method:bitwise_left_shift "
+            "method:bitwise_not method:bitwise_or method:bitwise_right_shift method:bitwise_xor "
+            "method:eq method:equal method:ge method:greater method:greater_equal method:gt "
+            "method:isclose method:isfinite method:isinf method:isnan method:le method:less "
+            "method:less_equal method:logical_and method:logical_not method:logical_or "
+            "method:logical_xor method:lt method:ne method:not_equal torch:all torch:allclose "
+            "torch:any torch:bitwise_and torch:bitwise_left_shift torch:bitwise_not "
+            "torch:bitwise_or torch:bitwise_right_shift torch:bitwise_xor torch:eq torch:equal "
+            "torch:ge torch:greater torch:greater_equal torch:gt torch:isclose torch:isfinite "
+            "torch:isinf torch:isnan torch:le torch:less torch:less_equal torch:logical_and "
+            "torch:logical_not torch:logical_or torch:logical_xor torch:lt torch:ne "
+            "torch:not_equal "
         ),
     },
     "gradcli.engine.ops.convolution": {
@@ -191,10 +197,10 @@ INDEX = {
     "gradcli.engine.ops.gating": {
         "function": (
             "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
-            "is_contiguous matrix_transpose narrow normalize_dims permute repeat reshape "
-            "reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes squeeze "
-            "squeeze_ stack t t_ transpose transpose_ unbind unfold unsafe_chunk unsafe_split "
-            "unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
+            "is_contiguous matrix_transpose narrow normalize_dims permute reduction_dims repeat "
+            "reshape reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes "
+            "squeeze squeeze_ stack t t_ tensor_split transpose transpose_ unbind unfold "
+            "unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu permute "
@@ -207,13 +213,13 @@ INDEX = {
             "method:expand_as method:flatten method:flip method:is_contiguous method:narrow "
             "method:numel method:permute method:ravel method:repeat method:reshape "
             "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
-            "method:swapaxes_ method:swapdims_ method:t method:t_ method:transpose "
-            "method:transpose_ method:unbind method:unfold method:unsafe_chunk "
+            "method:swapaxes_ method:swapdims_ method:t method:t_ method:tensor_split "
+            "method:transpose method:transpose_ method:unbind method:unfold method:unsafe_chunk "
             "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
             "torch:cat torch:chunk torch:clone torch:concat torch:concatenate torch:flatten "
             "torch:flip torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
-            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:transpose "
-            "torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
+            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
+            "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
         ),
     },
     "gradcli.engine.ops.group_norm": {
@@ -258,10 +264,12 @@ INDEX = {
             "index_fill.int_Tensor mm mv trace "
         ),
         "declaration": (
-            "method:bmm method:diag method:diagonal method:dot method:ger method:matmul method:mm "
-            "method:moveaxis method:movedim method:mv method:outer method:trace torch:bmm "
-            "torch:diag torch:diagonal torch:dot torch:ger torch:matmul torch:mm torch:moveaxis "
-            "torch:movedim torch:mv torch:outer torch:trace "
+            "method:bmm method:diag method:diagonal method:dot method:eig method:ger method:lstsq "
+            "method:matmul method:mm method:moveaxis method:movedim method:mv method:outer "
+            "method:solve method:symeig method:trace torch:bmm torch:diag torch:diagonal "
+            "torch:dot torch:eig torch:ger torch:lstsq torch:matmul torch:matrix_rank torch:mm "
+            "torch:moveaxis torch:movedim torch:mv torch:outer torch:solve torch:symeig "
+            "torch:trace "
         ),
     },
     "gradcli.engine.ops.losses": {
@@ -321,12 +329,12 @@ INDEX = {
     "gradcli.engine.ops.pointwise": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_operand clamp cos cosh div div_scalar efficient_zeros "
-            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac lerp log log10 "
-            "log1p log2 masked_fill masked_filled maximum maybe_multiply minimum mul mul_scalar "
-            "neg negate pow reciprocal remainder round rounded_from_double rsqrt rsub scalar_div "
-            "scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh sqrt square sub "
-            "sub_scalar tan tanh trunc where wrapped_int xlogy "
+            "check_bool_subtraction check_not_bool check_operand clamp cos cosh div div_scalar "
+            "efficient_zeros erf erf_values exp exp2 expm1 filled_like floor floor_divide frac "
+            "lerp log log10 log1p log2 masked_fill masked_filled maximum maybe_multiply minimum "
+            "mul mul_scalar neg negate pow reciprocal remainder round rounded_from_double rsqrt "
+            "rsub scalar_div scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh "
+            "sqrt square sub sub_scalar tan tanh trunc where wrapped_int xlogy "
         ),
         "row": (
             "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
@@ -365,20 +373,20 @@ INDEX = {
     },
     "gradcli.engine.ops.pointwise_more": {
         "function": (
-            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power heaviside logaddexp2 "
-            "nextafter rad2deg signbit "
+            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin heaviside "
+            "logaddexp2 nextafter rad2deg signbit "
         ),
         "row": (
-            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv heaviside logaddexp2 "
-            "nextafter rad2deg "
+            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin heaviside "
+            "logaddexp2 nextafter rad2deg "
         ),
         "declaration": (
             "method:acosh method:arccosh method:arcsinh method:arctanh method:asinh method:atanh "
-            "method:copysign method:erfinv method:float_power method:heaviside method:logaddexp2 "
-            "method:nextafter method:rad2deg method:signbit torch:acosh torch:arccosh "
-            "torch:arcsinh torch:arctanh torch:asinh torch:atanh torch:copysign torch:erfinv "
-            "torch:float_power torch:heaviside torch:logaddexp2 torch:nextafter torch:rad2deg "
-            "torch:signbit "
+            "method:copysign method:erfinv method:float_power method:fmax method:fmin "
+            "method:heaviside method:logaddexp2 method:nextafter method:rad2deg method:signbit "
+            "torch:acosh torch:arccosh torch:arcsinh torch:arctanh torch:asinh torch:atanh "
+            "torch:copysign torch:erfinv torch:float_power torch:fmax torch:fmin torch:heaviside "
+            "torch:logaddexp2 torch:nextafter torch:rad2deg torch:signbit "
         ),
     },
     "gradcli.engine.ops.products": {
@@ -403,7 +411,7 @@ INDEX = {
             "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty cumprod cumsum "
             "dim_product dims_of evenly_distribute_backward last_dim_sums logsumexp max mean min "
             "norm norm_backward outer_dim_sums prod reduced_numel restore_reduced_dims "
-            "reversed_cumsum scatter std sum sum_backward two_norm unsqueeze_multiple "
+            "reversed_cumsum scatter std sum sum_backward sum_values two_norm unsqueeze_multiple "
             "value_selecting_backward values_at_indices var variance vector_norm "
             "vector_norm_values whole_product "
         ),
@@ -420,20 +428,33 @@ INDEX = {
             "torch:mean torch:min torch:norm torch:prod torch:std torch:sum torch:var "
         ),
     },
+    "gradcli.engine.ops.reductions_more": {
+        "function": (
+            "aminmax cummax cummin nanmean nansum "
+        ),
+        "row": (
+            "aminmax cummax cummin nansum "
+        ),
+        "declaration": (
+            "method:aminmax method:cummax method:cummin method:nanmean method:nansum "
+            "torch:aminmax torch:cummax torch:cummin torch:nanmean torch:nansum "
+        ),
+    },
     "gradcli.engine.ops.selection": {
         "function": (
-            "alias gather index index_add index_put index_put_key index_select scatter_add "
-            "scatter_key select slice_dim take_along_dim "
+            "alias gather index index_add index_copy index_put index_put_key index_select "
+            "scatter_add scatter_checks scatter_into scatter_key scatter_positions select "
+            "slice_dim take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "
-            "index.Tensor index_add index_put index_select scatter_add select.int select_backward "
-            "slice.Tensor slice_backward "
+            "index.Tensor index_add index_copy index_put index_select scatter_add select.int "
+            "select_backward slice.Tensor slice_backward "
         ),
         "declaration": (
-            "method:gather method:index_add method:index_select method:scatter_add "
-            "method:take_along_dim torch:gather torch:index_add torch:index_select "
-            "torch:scatter_add torch:take_along_dim "
+            "method:gather method:index_add method:index_copy method:index_select "
+            "method:scatter_add method:take_along_dim torch:gather torch:index_add "
+            "torch:index_copy torch:index_select torch:scatter_add torch:take_along_dim "
         ),
     },
     "gradcli.engine.ops.sorting": {
@@ -486,12 +507,14 @@ INDEX = {
             "method:addcmul_ method:addmm_ method:addmv_ method:arccos_ method:arccosh_ "
             "method:arcsin_ method:arcsinh_ method:arctan2_ method:arctan_ method:arctanh_ "
             "method:asin_ method:asinh_ method:atan2_ method:atan_ method:atanh_ method:baddbmm_ "
-            "method:ceil_ method:clamp_ method:clamp_max_ method:clamp_min_ method:clip_ "
-            "method:copysign_ method:cos_ method:cosh_ method:cumprod_ method:cumsum_ "
-            "method:deg2rad_ method:div_ method:divide_ method:eq_ method:erf_ method:erfinv_ "
-            "method:exp2_ method:exp_ method:expm1_ method:fix_ method:float_power_ method:floor_ "
-            "method:floor_divide_ method:fmod_ method:frac_ method:ge_ method:greater_ "
-            "method:greater_equal_ method:gt_ method:heaviside_ method:hypot_ method:index_add_ "
+            "method:bitwise_and_ method:bitwise_left_shift_ method:bitwise_not_ "
+            "method:bitwise_or_ method:bitwise_right_shift_ method:bitwise_xor_ method:ceil_ "
+            "method:clamp_ method:clamp_max_ method:clamp_min_ method:clip_ method:copysign_ "
+            "method:cos_ method:cosh_ method:cumprod_ method:cumsum_ method:deg2rad_ method:div_ "
+            "method:divide_ method:eq_ method:erf_ method:erfinv_ method:exp2_ method:exp_ "
+            "method:expm1_ method:fix_ method:float_power_ method:floor_ method:floor_divide_ "
+            "method:fmod_ method:frac_ method:ge_ method:greater_ method:greater_equal_ "
+            "method:gt_ method:heaviside_ method:hypot_ method:index_add_ method:index_copy_ "
             "method:le_ method:lerp_ method:less_ method:less_equal_ method:log10_ method:log1p_ "
             "method:log2_ method:log_ method:logical_and_ method:logical_not_ method:logical_or_ "
             "method:logical_xor_ method:logit_ method:lt_ method:mul_ method:multiply_ "

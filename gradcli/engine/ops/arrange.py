@@ -462,6 +462,7 @@ pointwise_op("fmod.Tensor", "FmodBackward1", np.fmod, save=(0, 1), save_for=((),
 
 
 def fmod(a: Tensor, other) -> Tensor:
+    F.check_not_bool("fmod_cpu", a, other)
     if isinstance(other, Tensor):
         F.broadcast_shape(a.shape, other.shape)
         return apply(OPS["fmod.Tensor"], a, other)
@@ -593,21 +594,13 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
 
 def _scatter_value(a, index, dim, value):
     out = a.copy()
-    if out.ndim == 0:
-        out[...] = value
-        return out
-    np.put_along_axis(out, index, value, axis=dim)
+    F.scatter_into(out, index, dim, value)
     return out
 
 
 def _scatter_reduce(a, src, index, dim, reduce):
     out = a.copy()
-    key = F.scatter_key(index, dim)
-    values = src[tuple(slice(0, n) for n in index.shape)] if np.ndim(src) else src
-    if reduce == "add":
-        np.add.at(out, key, values)
-    else:
-        np.multiply.at(out, key, values)
+    F.scatter_into(out, index, dim, src, np.add if reduce == "add" else np.multiply)
     return out
 
 
@@ -627,21 +620,15 @@ def scatter_op(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=
     """torch.scatter / Tensor.scatter: from a tensor `src` or a number `value`, optionally
     reducing with 'add' or 'multiply'."""
     d = F.wrap_dim(dim, a.ndim)
-    if index.dtype not in (dtypes.int64, dtypes.int32):
-        raise errors.runtime("scatter(): Expected dtype int32/int64 for index")
-    if isinstance(src, Tensor) and src.dtype is not a.dtype:
-        raise errors.runtime(f"scatter(): Expected self.dtype to be equal to src.dtype")
-    size = a.shape[d] if a.ndim else 1
-    positions = index.data.astype(np.int64)
-    bad = positions[(positions >= size) | (positions < 0)]
-    if bad.size:
-        raise errors.runtime(f"index {bad.flat[0]} is out of bounds for dimension {d} with size "
-                             f"{size}")
+    tensor_src = src if isinstance(src, Tensor) else None
+    if reduce is not None and tensor_src is not None:
+        STATE.warn("UserWarning", SCATTER_REDUCE_WARNING, once=True)
+    F.scatter_checks(a, d, index, tensor_src)
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise errors.runtime("reduce argument must be either add or multiply.")
+    positions = F.scatter_positions(a, d, index)
     if reduce is not None:
-        if reduce not in ("add", "multiply"):
-            raise errors.runtime(f"reduce argument must be either add or multiply.")
-        if isinstance(src, Tensor):
-            STATE.warn("UserWarning", SCATTER_REDUCE_WARNING, once=True)
+        if tensor_src is not None:
             return apply(OPS["scatter.reduce"], a, src, index=positions, dim=d, reduce=reduce)
         return apply(OPS["scatter.reduce"], a, index=positions, src=value, dim=d, reduce=reduce)
     if isinstance(src, Tensor):

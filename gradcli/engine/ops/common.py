@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, errors
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply
 from gradcli.engine.state import STATE, grad_mode
@@ -49,6 +49,17 @@ def sum_to(grad: Tensor, shape: tuple) -> Tensor:
         return grad
     reduced = F.sum(grad, dims, keepdim=True)
     return F.reshape(reduced, shape) if lead else reduced
+
+
+def fit_grad(grad: Tensor, shape: tuple, node, index: int) -> Tensor:
+    """`grad` summed to its input's `shape`, or torch's validate_outputs error when `shape`
+    does not broadcast to it (a rule whose gradient is smaller than its input)."""
+    lead = grad.ndim - len(shape)
+    if lead < 0 or any(s != g and s != 1 for s, g in zip(shape, grad.shape[lead:])):
+        raise errors.runtime(
+            f"Function {node.name()} returned an invalid gradient at index {index} - got "
+            f"{F.size_list(grad.shape)} but expected shape compatible with {F.size_list(shape)}")
+    return sum_to(grad, shape)
 
 
 def cast(a: Tensor, dtype: dtypes.DType) -> Tensor:

@@ -29,17 +29,55 @@ for _name, _ufunc in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise
                       ("bitwise_xor", np.bitwise_xor)):
     pointwise_op(_name, "", _ufunc)
 defop("bitwise_not", "", np.invert, promote="none")
+
+
+def _shift_amounts(a: np.ndarray, b) -> tuple[np.ndarray, np.ndarray]:
+    """The shift counts in the operands' dtype, and where each is one the kernels shift by (not
+    negative when read as signed, below the width)."""
+    b = np.asarray(b).astype(a.dtype)
+    signed = b.view(np.dtype(f"i{a.dtype.itemsize}"))
+    inside = (signed >= 0) & (b < a.dtype.itemsize * 8)
+    return np.where(inside, b, 0).astype(a.dtype), inside
+
+
+def _left_shift(a, b):
+    """lshift_cpu: the bits of a (as unsigned) moved up, 0 past the width."""
+    a = np.asarray(a)
+    counts, inside = _shift_amounts(a, b)
+    unsigned = np.dtype(f"u{a.dtype.itemsize}")
+    moved = np.left_shift(a.view(unsigned), counts.astype(unsigned)).view(a.dtype)
+    return np.where(inside, moved, np.zeros((), a.dtype))
+
+
+def _right_shift(a, b):
+    """rshift_cpu: an arithmetic shift for signed dtypes; past the width, the sign bits."""
+    a = np.asarray(a)
+    counts, inside = _shift_amounts(a, b)
+    fill = (np.right_shift(a, a.dtype.itemsize * 8 - 1) if a.dtype.kind == "i"
+            else np.zeros((), a.dtype))
+    return np.where(inside, np.right_shift(a, counts), fill)
+
+
+pointwise_op("bitwise_left_shift", "", _left_shift)
+pointwise_op("bitwise_right_shift", "", _right_shift)
 for _name, _ufunc in (("logical_not", np.logical_not), ("isnan", np.isnan), ("isinf", np.isinf),
                       ("isfinite", np.isfinite)):
     defop(_name, "", _ufunc, promote="none", out_dtype=_bool_result)
-defop("any", "", lambda a, axis, keepdim: np.any(a, axis=axis, keepdims=keepdim), promote="none",
-      out_dtype=_bool_result)
-defop("all", "", lambda a, axis, keepdim: np.all(a, axis=axis, keepdims=keepdim), promote="none",
-      out_dtype=_bool_result)
+
+
+def _truth_dtype(dtype, params):
+    """any and all keep uint8 (as 0 and 1), and give bool for every other dtype."""
+    return dtype if dtype is dtypes.uint8 else dtypes.bool_
+
+
+for _name, _reduce in (("any", np.any), ("all", np.all)):
+    defop(_name, "", lambda a, axis, keepdim, f=_reduce: f(a, axis=axis, keepdims=keepdim).astype(
+        np.uint8 if a.dtype == np.uint8 else bool), promote="none", out_dtype=_truth_dtype)
 
 
 __all__ = ["compare", "python_compare", "truth", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
-           "logical_or", "logical_xor", "logical_not", "bitwise_not", "isnan", "isinf", "isfinite",
+           "logical_or", "logical_xor", "logical_not", "bitwise_not", "bitwise_shift", "bitwise_and",
+           "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite",
            "any", "all", "allclose", "isclose", "equal"]
 
 _MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
@@ -108,6 +146,25 @@ def logical_binary(name: str, a, b) -> Tensor:
     return F.binary(name, a, b)
 
 
+def bitwise_shift(name: str, a, b) -> Tensor:
+    """bitwise_left_shift / bitwise_right_shift (the `<<` and `>>` operators): integer dtypes
+    only, a number on the left a 0-dim tensor."""
+    if not isinstance(a, Tensor):
+        a = F.scalar_tensor(a, dtypes.scalar_dtype(a, dtypes.float32))
+    dtype = dtypes.result_type([a, b], dtypes.float32)
+    if dtype.category != dtypes.INTEGRAL:
+        raise errors.not_implemented_for(("lshift" if "left" in name else "rshift") + "_cpu", dtype)
+    return F.binary(name, a, b)
+
+
+def bitwise_left_shift(a, b) -> Tensor:
+    return bitwise_shift("bitwise_left_shift", a, b)
+
+
+def bitwise_right_shift(a, b) -> Tensor:
+    return bitwise_shift("bitwise_right_shift", a, b)
+
+
 def _logical(name: str):
     def combine(a, b) -> Tensor:
         return logical_binary(name, a, b)
@@ -117,6 +174,8 @@ def _logical(name: str):
 
 logical_and, logical_or, logical_xor = (
     _logical(n) for n in ("logical_and", "logical_or", "logical_xor"))
+bitwise_and, bitwise_or, bitwise_xor = (
+    _logical(n) for n in ("bitwise_and", "bitwise_or", "bitwise_xor"))
 
 
 def logical_not(a: Tensor) -> Tensor:
@@ -150,7 +209,7 @@ def all(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 
 def _truth_reduction(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
-    axis = None if dim is None else F.normalize_dims(dim, a.ndim)
+    axis = None if dim is None else F.reduction_dims(dim, a.ndim)
     if a.ndim == 0:
         axis = None
     return apply(OPS[name], a, axis=axis, keepdim=keepdim)
@@ -211,6 +270,13 @@ declare("logical_xor", logical_xor, "logical_xor(Tensor self, Tensor other, *, T
         method=("logical_xor(Tensor self, Tensor other)",))
 declare("logical_not", logical_not, "logical_not(Tensor self, *, Tensor? out=None)",
         method=("logical_not(Tensor self)",))
+for _name, _function in (("bitwise_and", bitwise_and), ("bitwise_or", bitwise_or),
+                         ("bitwise_xor", bitwise_xor), ("bitwise_left_shift", bitwise_left_shift),
+                         ("bitwise_right_shift", bitwise_right_shift)):
+    declare(_name, _function, f"{_name}(Tensor self, Tensor other, *, Tensor? out=None)",
+            f"{_name}(Scalar self, Tensor other)",
+            f"{_name}(Tensor self, Scalar other, *, Tensor? out=None)",
+            method=(f"{_name}(Tensor self, Tensor other)", f"{_name}(Tensor self, Scalar other)"))
 declare("bitwise_not", bitwise_not, "bitwise_not(Tensor self, *, Tensor? out=None)",
         method=("bitwise_not(Tensor self)",))
 declare("isnan", isnan, "isnan(Tensor self, *, Tensor? out=None)", method=("isnan(Tensor self)",))

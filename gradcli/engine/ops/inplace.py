@@ -143,6 +143,19 @@ def _written_back(function):
     return inplace_op
 
 
+def _cast_checked_written_back(function):
+    """A bitwise op's t.op_(other): the result dtype must fit t before the kernel picks its
+    code for it (TensorIterator's cast check comes first)."""
+    inplace = _written_back(function)
+
+    @functools.wraps(function)
+    def inplace_op(t: Tensor, *args, **kwargs) -> Tensor:
+        operands = [t, *args, *kwargs.values()]
+        errors.check_cast(dtypes.result_type(operands, STATE.default_dtype), t.dtype)
+        return inplace(t, *args, **kwargs)
+    return inplace_op
+
+
 def _double_written_back(function):
     """float_power_: its result is always double, so only a double tensor can take it."""
     inplace = _written_back(function)
@@ -163,9 +176,12 @@ _INPLACE_METHODS = (
     "remainder fmod clamp clip clamp_min clamp_max ceil floor round trunc fix frac cos cosh sin "
     "sinh tan tanh exp exp2 expm1 log log10 log1p log2 neg negative reciprocal rsqrt sqrt square "
     "sigmoid relu sign sgn erf erfc erfinv lerp hypot logit nan_to_num xlogy heaviside copysign "
-    "deg2rad rad2deg sinc masked_fill index_add index_fill scatter scatter_add addcmul addcdiv "
+    "deg2rad rad2deg sinc masked_fill index_add index_copy index_fill scatter scatter_add addcmul addcdiv "
     "addmm addmv baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal less less_equal "
-    "greater greater_equal logical_not logical_and logical_or logical_xor float_power").split()
+    "greater greater_equal logical_not logical_and logical_or logical_xor float_power bitwise_and "
+    "bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift").split()
+_BITWISE_BINARY = frozenset(
+    "bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift".split())
 _INPLACE_FUNCTIONS = frozenset(
     "abs acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh arctanh ceil clamp "
     "clamp_min clamp_max clip cos cosh deg2rad rad2deg erf erfc exp exp2 expm1 fix floor frac log "
@@ -178,7 +194,8 @@ def declare_written_back(names=_INPLACE_METHODS) -> None:
     for) once X's own declarations are loaded, so that each X_ follows them."""
     for name in names:
         if ("method", name) in DECLARATIONS and ("method", name + "_") not in DECLARATIONS:
-            write_back = _double_written_back if name == "float_power" else _written_back
+            write_back = (_double_written_back if name == "float_power" else
+                          _cast_checked_written_back if name in _BITWISE_BINARY else _written_back)
             declare_inplace(name, write_back, function=name in _INPLACE_FUNCTIONS
                             and ("torch", name) in DECLARATIONS)
 

@@ -379,11 +379,24 @@ def diag(a: Tensor, diagonal: int = 0) -> Tensor:
     raise errors.runtime(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
 
 
-def movedim(a: Tensor, source: int, destination: int) -> Tensor:
-    src, dst = F.wrap_dim(source, a.ndim), F.wrap_dim(destination, a.ndim)
-    order = [d for d in range(a.ndim) if d != src]
-    order.insert(dst, src)
-    return F.permute(a, tuple(order))
+def movedim(a: Tensor, source, destination) -> Tensor:
+    """ATen's movedim: source dims go to the destination places, the others keep their order."""
+    source = [source] if isinstance(source, int) else list(source)
+    destination = [destination] if isinstance(destination, int) else list(destination)
+    if len(source) != len(destination):
+        raise errors.runtime(f"movedim: Invalid source or destination dims: source "
+                             f"({F.size_list(source)} dims) should contain the same number of "
+                             f"dims as destination ({F.size_list(destination)} dims)")
+    src = [F.wrap_dim(d, a.ndim) for d in source]
+    dst = [F.wrap_dim(d, a.ndim) for d in destination]
+    for given, wrapped, what in ((source, src, "source"), (destination, dst, "destination")):
+        if len(set(wrapped)) != len(wrapped):
+            raise errors.runtime(f"movedim: repeated dim in `{what}` ({F.size_list(given)})")
+    if a.ndim == 0:
+        return F.alias(a)
+    rest = iter(d for d in range(a.ndim) if d not in src)
+    placed = dict(zip(dst, src))
+    return F.permute(a, tuple(placed[d] if d in placed else next(rest) for d in range(a.ndim)))
 
 
 # ---- declarations: the public names of this area ------------------------------------------------
@@ -411,6 +424,68 @@ declare("movedim", movedim, "movedim(Tensor self, int source, int destination)",
         "movedim(Tensor self, int[] source, int[] destination)",
         method=("movedim(Tensor self, int source, int destination)",
         "movedim(Tensor self, int[] source, int[] destination)"), aliases=("moveaxis",))
+
+
+# ---- functions removed since 1.9: torch keeps them to say what replaces them ----------------------
+
+_REMOVED = "This function was deprecated since version 1.9 and is now removed."
+_REMOVED_TEXTS = {
+    "matrix_rank": (
+        "\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter 'symmetric' "
+        "was renamed in `torch.linalg.matrix_rank()` to 'hermitian'."),
+    "solve": (
+        " `torch.solve` is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has "
+        "its arguments reversed and does not return the LU factorization.\n\nTo get the LU "
+        "factorization see `torch.lu`, which can be used with `torch.lu_solve` or "
+        "`torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced with:\n"
+        "X = torch.linalg.solve(A, B)"),
+    "lstsq": (
+        " `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has "
+        "reversed arguments and does not return the QR decomposition in the returned tuple "
+        "(although it returns other information about the problem).\n\nTo get the QR "
+        "decomposition consider using `torch.linalg.qr`.\n\nThe returned solution in "
+        "`torch.lstsq` stored the residuals of the solution in the last m - n columns of the "
+        "returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the field "
+        "'residuals' of the returned named tuple.\n\nThe unpacking of the solution, as in\n"
+        "X, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced with:\n"
+        "X = torch.linalg.lstsq(A, B).solution"),
+    "symeig": (
+        " The default behavior has changed from using the upper triangular portion of the matrix "
+        "by default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, "
+        "upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper "
+        "else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be replaced "
+        "with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')"),
+    "eig": (
+        " `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than "
+        "real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced "
+        "with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, "
+        "eigenvectors=True) should be replaced with:\nL_complex, V_complex = "
+        "torch.linalg.eig(A)"),
+}
+# (torch's Python signature, Tensor's method signature or None, the Python function's name)
+_REMOVED_SIGNATURES = {  # torch checks no argument's type: every one is `object`
+    "matrix_rank": ("input: object, tol: object = None, symmetric: object = False, *, "
+                    "out: object = None", None, ""),
+    "solve": ("input: object, A: object, *, out: object = None", "self, other: object", ""),
+    "lstsq": ("input: object, A: object, *, out: object = None", "self, other: object", ""),
+    "symeig": ("input: object, eigenvectors: object = False, upper: object = True, *, "
+               "out: object = None", "self, eigenvectors: object = False", "_symeig"),
+    "eig": ("self: object, eigenvectors: object = False, *, e: object = None, v: object = None",
+            "self, eigenvectors: object = False", ""),
+}
+
+
+def _removed(name: str):
+    def raise_removed(*args, **kwargs):
+        raise errors.runtime(_REMOVED + _REMOVED_TEXTS[name])
+    raise_removed.__name__ = name
+    return raise_removed
+
+
+for _name, (_function, _method, _title) in _REMOVED_SIGNATURES.items():
+    declare(_name, _removed(_name), python=_function, variants="torch", title=_title)
+    if _method is not None:
+        declare(_name, _removed(_name), python=_method, variants="method")
 
 
 export(__name__, globals())

@@ -470,6 +470,11 @@ def binary_cross_entropy_with_logits(a: Tensor, target: Tensor, weight=None, siz
                                  f"input size ({_size_text(a.shape)})")
     check_constant("binary_cross_entropy_with_logits", "weight", weight)
     check_constant("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
+    # torch's formula: log_sigmoid(input), then (1 - target).mul_(input), in the target's dtype
+    if not a.dtype.is_floating_point:
+        raise errors.not_implemented_for("log_sigmoid_cpu", a.dtype)
+    F.check_bool_subtraction(target, target)
+    errors.check_cast(dtypes.result_type([target, a], STATE.default_dtype), target.dtype)
     return apply(OPS["binary_cross_entropy_with_logits"], a, target, weight, pos_weight,
                  reduction=reduction, dtype=target.dtype)
 

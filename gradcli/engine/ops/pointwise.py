@@ -669,8 +669,16 @@ def div(a, b, rounding_mode=None):
     check_operand("div", b)
     if rounding_mode is None:
         return binary("div.Tensor", a, b)
+    check_not_bool(f"div_{rounding_mode}_cpu", a, b)
     _check_integer_division(a, b)
     return binary("div.Tensor_mode", a, b, rounding_mode=rounding_mode)
+
+
+def check_not_bool(kernel: str, a, b) -> None:
+    """torch's refusal of a kernel with no Bool code (pow, remainder, fmod, rounded division)
+    when both operands promote to bool."""
+    if dtypes.result_type([a, b], STATE.default_dtype) is dtypes.bool_:
+        raise errors.not_implemented_for(kernel, dtypes.bool_)
 
 
 def _check_integer_division(a, b) -> None:
@@ -683,6 +691,7 @@ def _check_integer_division(a, b) -> None:
 def floor_divide(a, b):
     if not isinstance(a, Tensor):
         a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
+    check_not_bool("div_floor_cpu", a, b)
     _check_integer_division(a, b)
     return binary("floor_divide", a, b)
 
@@ -690,6 +699,7 @@ def floor_divide(a, b):
 def remainder(a, b):
     if not isinstance(a, Tensor):
         a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
+    check_not_bool("remainder_cpu", a, b)
     _check_integer_division(a, b)
     if isinstance(b, Tensor):
         return binary("remainder.Tensor", a, b)
@@ -699,6 +709,7 @@ def remainder(a, b):
 def pow(a, b):
     if not isinstance(a, Tensor):
         check_operand("pow", b, 2, "exponent")
+        check_not_bool("pow", a, b)
         return apply(OPS["pow.Scalar"], a, b)
     check_operand("pow", b, 2, "exponent")
     if not isinstance(b, Tensor):
@@ -706,6 +717,7 @@ def pow(a, b):
                 and b < 0):
             raise errors.runtime("Integers to negative integer powers are not allowed.")
         return apply(OPS["pow.Tensor_Scalar"], a, b)
+    check_not_bool("pow", a, b)
     return binary("pow.Tensor_Tensor", a, b)
 
 

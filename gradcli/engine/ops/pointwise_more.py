@@ -1,4 +1,4 @@
-"""More elementwise math: inverse hyperbolics, erfinv, rad2deg, logaddexp2, copysign,
+"""More elementwise math: inverse hyperbolics, erfinv, rad2deg, logaddexp2, fmax, fmin, copysign,
 nextafter, heaviside, float_power, signbit: functions, rows and declarations. float32
 transcendentals are computed in double and rounded once (see pointwise.rounded_from_double)."""
 
@@ -87,6 +87,30 @@ logaddexp2 = define("logaddexp2(Tensor self, Tensor other, *, Tensor? out=None)"
             lambda g, a, b: F.div(g, F.add_scalar(F.pow(2, F.sub(a, b)), 1))))
 
 
+def _fmax(a, b):
+    """std::fmax as torch's kernels compute it: a NaN operand gives the other, a tie gives a."""
+    return np.where(np.isnan(b) | (a >= b), a, b) if a.dtype.kind == "f" else np.maximum(a, b)
+
+
+def _fmin(a, b):
+    return np.where(np.isnan(b) | (a <= b), a, b) if a.dtype.kind == "f" else np.minimum(a, b)
+
+
+def _kept_by(a, b, which: str):
+    """Where fmax (`ge`) or fmin (`le`) takes self: self wins the comparison or other is NaN."""
+    return F.logical_or(F.compare(which, a, b), F.isnan(b))
+
+
+fmax = define("fmax(Tensor self, Tensor other, *, Tensor? out=None)", "FmaxBackward0", _fmax,
+              save=(0, 1),
+              vjp=(lambda g, a, b: F.masked_fill(g, F.logical_not(_kept_by(a, b, "ge")), 0),
+                   lambda g, a, b: F.masked_fill(g, _kept_by(a, b, "ge"), 0)))
+fmin = define("fmin(Tensor self, Tensor other, *, Tensor? out=None)", "FminBackward0", _fmin,
+              save=(0, 1),
+              vjp=(lambda g, a, b: F.masked_fill(g, F.logical_not(_kept_by(a, b, "le")), 0),
+                   lambda g, a, b: F.masked_fill(g, _kept_by(a, b, "le"), 0)))
+
+
 def _copysign_grad(g, a, out):
     """copysign_tensor_self_backward: grad * (result / self), 0 where self is 0."""
     ratio = F.masked_fill(F.div(out, a), F.compare("eq", a, 0), 0)
@@ -108,7 +132,7 @@ defop("heaviside", "torch::autograd::NotImplemented", np.heaviside, pointwise=Tr
       vjp=(not_implemented("aten::heaviside"),) * 2)
 
 
-__all__ = ["asinh", "acosh", "atanh", "erfinv", "rad2deg", "logaddexp2", "copysign", "nextafter", "heaviside", "float_power", "signbit"]
+__all__ = ["asinh", "acosh", "atanh", "erfinv", "rad2deg", "logaddexp2", "copysign", "nextafter", "heaviside", "float_power", "signbit", "fmax", "fmin"]
 
 
 def copysign(a: Tensor, b) -> Tensor:

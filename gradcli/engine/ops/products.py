@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors, grad_api, schemas
+from gradcli.engine import dtypes, errors, grad_api, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
@@ -387,6 +387,8 @@ def linalg_cross(a: Tensor, b: Tensor, *, dim: int = -1) -> Tensor:
         raise errors.runtime(
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.shape[d]} and "
             f"{b.shape[d]}")
+    if a.dtype is dtypes.bool_:  # the kernel picks its code by self's dtype, then reads other
+        raise errors.not_implemented_for("cross", a.dtype)
     if a.dtype is not b.dtype:
         raise errors.scalar_type_mismatch(a.dtype, b.dtype)
     return apply(OPS["linalg_cross"], a, b, dim=d)

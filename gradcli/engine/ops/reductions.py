@@ -65,6 +65,11 @@ def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
     return np.asarray(total).astype(out.np)
 
 
+def sum_values(a, sizes, dtype, dim, keepdim: bool):
+    """torch's sum of an array over `dim` (() for all), in its order of additions."""
+    return _sum(a, sizes, dtype, dim, keepdim)
+
+
 def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
     """A float sum in torch's order of additions (its last bits): over the whole tensor, or
     over one dimension of a C-ordered one; else None."""
@@ -125,6 +130,8 @@ def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
     if exact is not None and a.size:  # torch's CPU mean is its sum divided by the count
         count = a.size // exact.size if exact.size else 1
         return (exact / a.dtype.type(count)).astype(out.np)
+    if a.size == 0:  # 0 / 0, without NumPy's empty-slice warning
+        return np.full(np.sum(a, axis=axis_of(a, dim), keepdims=keepdim).shape, np.nan, out.np)
     total = np.mean(a.astype(out.np), axis=axis_of(a, dim), keepdims=keepdim,
                     dtype=_accumulator(a, out))
     return np.asarray(total).astype(out.np)
@@ -248,11 +255,8 @@ def scatter(t: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 
 def _scatter(a, index, src, dim):
-    if a.ndim == 0:
-        return np.array(src, dtype=a.dtype)
     out = a.copy()
-    src = src[tuple(slice(0, s) for s in index.shape)]
-    np.put_along_axis(out, index.astype(np.int64), src, axis=dim)
+    F.scatter_into(out, index.astype(np.int64), dim, src)
     return out
 
 
@@ -351,6 +355,8 @@ def _norm_jvp(t, a, p, dim, keepdim, norm):
 
 def _var(a, dim, correction, keepdim, root=False):
     axis = F.axis_of(a, dim)
+    if a.size == 0:  # torch's trivial reduction: NaN whatever the correction
+        return np.full(np.sum(a, axis=axis, keepdims=keepdim).shape, np.nan, a.dtype)
     exact = variance(a, axis, correction, keepdim, root, lambda values: _mean(values, ()))
     if exact is not None:
         return exact
@@ -499,7 +505,7 @@ class ReturnTypes(tuple):
 
 def dims_of(dim, ndim: int) -> tuple:
     """`dim` (int or sequence) as sorted-as-given non-negative dims, with torch's range error."""
-    return F.normalize_dims(dim, ndim)
+    return F.reduction_dims(dim, ndim)
 
 
 def _all_dims(dim) -> bool:
@@ -687,8 +693,13 @@ def _moment(key: str, a: Tensor, dim, unbiased, keepdim: bool, correction) -> Te
     if not a.dtype.is_floating_point:
         raise errors.runtime("std and var only support floating point and complex dtypes")
     dims = None if _all_dims(dim) else dims_of(dim, a.ndim)
-    return apply(OPS[key], a, dim=dims, correction=_correction(unbiased, correction),
-                 keepdim=keepdim)
+    correction = _correction(unbiased, correction)
+    outputs = math.prod(n for d, n in enumerate(a.shape) if dims is not None and d not in dims)
+    if (a.numel() // outputs if outputs else 0) - correction <= 0:
+        STATE.warn("UserWarning", f"{key.split('.')[0]}(): degrees of freedom is <= 0. Correction "
+                   "should be strictly less than the reduction factor (input numel divided by "
+                   "output numel).")
+    return apply(OPS[key], a, dim=dims, correction=correction, keepdim=keepdim)
 
 
 def logsumexp(a: Tensor, dim, keepdim: bool = False) -> Tensor:

@@ -63,6 +63,9 @@ class OpDef:
     # torch's CPU kernel and the dtype categories it has no code for: its "not implemented for"
     # error, raised before the forward runs.
     refuses: tuple = ()
+    # False: an unused output's gradient reaches the vjps as None (torch's undefined gradient),
+    # not as zeros, for a multi-output op whose formula skips it (aminmax)
+    materialize: bool = True
     # Derived once from the fields above, so that `apply` does no scanning per call.
     edge_slots: tuple = field(init=False, repr=False, compare=False)
     saves_result: bool = field(init=False, repr=False, compare=False)

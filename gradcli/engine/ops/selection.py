@@ -41,8 +41,36 @@ def _index_add(a, source, dim, index, sizes, alpha=1):
 
 def _scatter_add(a, src, dim, index):
     out = a.copy()
-    np.add.at(out, scatter_key(index, dim), src[tuple(slice(0, n) for n in index.shape)])
+    scatter_into(out, index, dim, src, np.add)
     return out
+
+
+def scatter_into(out: np.ndarray, index: np.ndarray, dim: int, src, ufunc=None) -> None:
+    """Write `src` (an array or a number) into `out` at `index` along `dim`, or combine with
+    `ufunc`, as torch's scatter kernels do: only the index's extent of src is read, and a 0-dim
+    `out` is one element."""
+    if index.size == 0:
+        return
+    if index.ndim == 0:  # a 0-dim index is one position (torch's ensure_nonempty_size)
+        index = index.reshape(1)
+    if out.ndim == 0:
+        out, index, dim = out.reshape(1), index.reshape(-1), 0
+        src = np.reshape(src, -1) if np.ndim(src) else src
+    if np.ndim(src):
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    if ufunc is None:
+        out[scatter_key(index, dim)] = src
+    else:
+        ufunc.at(out, scatter_key(index, dim), src)
+
+
+def _gather(a, dim, index):
+    """a's values at `index` along `dim`; a 0-dim tensor or index counts as one element."""
+    if index.size == 0:
+        return np.zeros(index.shape, a.dtype)
+    flat = a.reshape(1) if a.ndim == 0 else a
+    return flat[scatter_key(index.reshape(1) if index.ndim == 0 else index, dim)].reshape(
+        index.shape)
 
 
 def scatter_key(index, dim):
@@ -103,8 +131,25 @@ defop("index_add", "IndexAddBackward0", _index_add, promote="none", saves_params
       vjp=(lambda g, a, source, dim, index, sizes, alpha=1: g,
            lambda g, a, source, dim, index, sizes, alpha=1: F.maybe_multiply(
                F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes), alpha)))
+def _index_copy(a, source, dim, index):
+    out = a.copy()
+    target = out.reshape(1) if out.ndim == 0 else out  # a 0-dim tensor as one element
+    target[_along(target.ndim, dim, index)] = np.reshape(source, np.shape(
+        target[_along(target.ndim, dim, index)]))
+    return out
+
+
+def _index_copy_source_grad(g, source, dim, index):
+    picked = F.index_select(g, dim, F.tensor_from(index))
+    return F.expand(picked, source.shape) if source.ndim else picked  # summed to () after
+
+
+defop("index_copy", "IndexCopyBackward0", _index_copy, promote="none", saves_params=True,
+      save=(1,),
+      vjp=(lambda g, a, source, dim, index: F.index_fill(g, dim, F.tensor_from(index), 0),
+           lambda g, a, source, dim, index: _index_copy_source_grad(g, source, dim, index)))
 defop("gather", "GatherBackward0",
-      lambda a, dim, index, sizes: a[scatter_key(index, dim)], promote="none", saves_params=True,
+      lambda a, dim, index, sizes: _gather(a, dim, index), promote="none", saves_params=True,
       vjp=lambda g, a, dim, index, sizes: F.apply_op(
           "scatter_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index))
 defop("scatter_add", "ScatterAddBackward0", _scatter_add, promote="none", saves_params=True,
@@ -184,8 +229,94 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Te
 
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
-    _check_positions(index.data, a.shape[d] if a.ndim else 1, d)
-    return _op("scatter_add", a, src, dim=d, index=index.data.astype(np.int64))
+    scatter_checks(a, d, index, src)
+    return _op("scatter_add", a, src, dim=d, index=scatter_positions(a, d, index))
+
+
+def index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """index_copy's meta checks in ATen's order, then the copy (the last of repeated indices
+    wins)."""
+    d = F.wrap_dim(dim, a.ndim)
+    if index.ndim >= 2:
+        raise errors.index_error(f"index_copy_(): Index should have dimension 1 or 0 (got "
+                                 f"{index.ndim})")
+    count = index.numel()
+    if source.ndim == 0 and count != 1:
+        raise errors.index_error(f"index_copy_(): When source is scalar, index should have one "
+                                 f"element (got {count})")
+    if source.ndim != a.ndim and source.ndim and a.ndim:
+        raise errors.index_error(
+            f"index_copy_(): When source and destination are not scalars, their dimensionality "
+            f"must match. Source dimensionality ({source.ndim}), destination dimensionality "
+            f"({a.ndim})")
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime(f"index_copy_(): Expected a long tensor for index, but got "
+                             f"{index.dtype.scalar_name}")
+    if a.dtype is not source.dtype:
+        raise errors.runtime(f"index_copy_(): self and source expected to have the same dtype, "
+                             f"but got (self) {a.dtype.scalar_name} and (source) "
+                             f"{source.dtype.scalar_name}")
+    kept = [n for k, n in enumerate(a.shape) if k != d]
+    source_kept = [n for k, n in enumerate(source.shape) if k != d]
+    if kept != source_kept:
+        raise errors.runtime(
+            f"index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+            f"slice shape: {' '.join(map(str, kept))} at dimension {d} and source slice shape: "
+            f"{' '.join(map(str, source_kept))} at dimension 0.")
+    if source.ndim and count != source.shape[d]:
+        raise errors.index_error(f"index_copy_(): Number of indices ({count}) should be equal "
+                                 f"to source.size(dim) ({source.shape[d]})")
+    positions = index.data.reshape(-1).astype(np.int64)
+    size = _nonempty(a.shape, d)
+    bad = positions[(positions >= size) | (positions < 0)]
+    if bad.size:
+        raise errors.index_error(f"index_copy_(): index {bad[0]} is out of bounds for dimension "
+                                 f"{d} with size {size}")
+    return _op("index_copy", a, source, dim=d, index=positions)
+
+
+def _nonempty(shape: tuple, d: int) -> int:
+    return shape[d] if shape else 1
+
+
+def scatter_checks(a: Tensor, d: int, index: Tensor, src: Tensor | None) -> None:
+    """ATen's scatter_gather_dtype_check and scatter_shape_check, in their order: the sizes
+    against self, then against src (reading a size src may lack), then src's rank, and only
+    then the size error."""
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise errors.runtime("scatter(): Expected dtype int32/int64 for index")
+    if src is not None and src.dtype is not a.dtype:
+        raise errors.runtime("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.data.size == 0:
+        return
+    if max(a.ndim, 1) != max(index.ndim, 1):
+        raise errors.runtime("Index tensor must have the same number of dimensions as self tensor")
+    wrong = any(k != d and _nonempty(index.shape, k) > _nonempty(a.shape, k)
+                for k in range(max(a.ndim, 1)))
+    if src is None:
+        if wrong:
+            raise errors.runtime(f"Expected index {F.size_list(index.shape)} to be no larger than "
+                                 f"self {F.size_list(a.shape)} apart from dimension {d}")
+        return
+    if not wrong:
+        for k in range(max(a.ndim, 1)):
+            if src.ndim and k >= src.ndim:
+                raise errors.index_error(f"Dimension out of range (expected to be in range of "
+                                         f"[{-src.ndim}, {src.ndim - 1}], but got {k})")
+            wrong = wrong or _nonempty(index.shape, k) > _nonempty(src.shape, k)
+    if max(src.ndim, 1) != max(index.ndim, 1):
+        raise errors.runtime("Index tensor must have the same number of dimensions as src tensor")
+    if wrong:
+        raise errors.runtime(f"Expected index {F.size_list(index.shape)} to be no larger than self "
+                             f"{F.size_list(a.shape)} apart from dimension {d} and to be no larger "
+                             f"size than src {F.size_list(src.shape)}")
+
+
+def scatter_positions(a: Tensor, d: int, index: Tensor) -> np.ndarray:
+    """The checked int64 positions of a scatter (the kernel's bounds check)."""
+    positions = index.data.astype(np.int64)
+    _check_positions(positions, _nonempty(a.shape, d), d)
+    return positions
 
 
 def _check_positions(positions: np.ndarray, size: int, dim: int) -> None:
@@ -220,11 +351,13 @@ def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
     if index.dtype.name not in ("int64", "int32"):
         raise errors.runtime("gather(): Expected dtype int32/int64 for index")
     positions = index.data.astype(np.int64)
-    if index.ndim != a.ndim and a.ndim:
+    if index.data.size == 0:  # torch checks the shapes only of a non-empty index
+        return _op("gather", a, dim=d, index=positions, sizes=a.shape)
+    if max(index.ndim, 1) != max(a.ndim, 1):
         raise errors.runtime("Index tensor must have the same number of dimensions as input "
                              "tensor")
     for k in range(a.ndim):
-        if k != d and index.shape[k] > a.shape[k]:
+        if k != d and _nonempty(index.shape, k) > a.shape[k]:
             raise errors.runtime(
                 f"Size does not match at dimension {k} expected index {F.size_list(index.shape)} to "
                 f"be no larger than self {F.size_list(a.shape)} apart from dimension {d}")
@@ -262,6 +395,8 @@ declare("gather", gather,
         "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor? out=None)")
 declare("index_add", index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, "
         "Scalar alpha=1, Tensor? out=None)")
+declare("index_copy", index_copy,
+        "index_copy(Tensor self, int dim, Tensor index, Tensor source, *, Tensor? out=None)")
 declare("scatter_add", scatter_add,
         "scatter_add(Tensor self, int dim, Tensor index, Tensor src, *, Tensor? out=None)")
 

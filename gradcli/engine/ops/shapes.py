@@ -233,6 +233,15 @@ def normalize_dims(dim, ndim: int) -> tuple:
     return tuple(out)
 
 
+def reduction_dims(dim, ndim: int) -> tuple:
+    """A reduction's dims, wrapped, each at most once (ATen's dim_list_to_bitset)."""
+    dims = normalize_dims(dim, ndim)
+    for k, d in enumerate(dims):
+        if d in dims[:k]:
+            raise errors.runtime(f"dim {d} appears multiple times in the list of dims")
+    return dims
+
+
 def wrap_dim(dim: int, ndim: int) -> int:
     return normalize_dims(dim, ndim)[0]
 
@@ -580,6 +589,35 @@ def chunk(a: Tensor, chunks: int, dim: int = 0, op: str = "split.Tensor") -> tup
     return split(a, max(-(-size // chunks), 1) if size else 0, dim, op)
 
 
+def tensor_split(a: Tensor, indices_or_sections, dim: int = 0) -> tuple:
+    """ATen's tensor_split: `sections` parts, the first dim_size % sections one longer, or the
+    parts between `indices`; each a slice (SliceBackward0)."""
+    if a.ndim == 0:
+        raise errors.runtime("tensor_split expected at least a 1-dimensional tensor, but got a "
+                             "tensor with 0 dims")
+    if isinstance(indices_or_sections, Tensor):
+        given = indices_or_sections
+        if given.dtype is not dtypes.int64:
+            raise errors.runtime(f"tensor_split expected tensor_indices_or_sections to have dtype "
+                                 f"of long, but got {given.dtype.scalar_name}")
+        if given.ndim > 1:
+            raise errors.runtime(f"tensor_split expected tensor_indices_or_sections to be a "
+                                 f"zero-dimensional or one-dimensional tensor, but got a tensor "
+                                 f"with {given.ndim} dims")
+        indices_or_sections = int(given.data) if given.ndim == 0 else given.data.tolist()
+    d = wrap_dim(dim, a.ndim)
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise errors.runtime(f"number of sections must be larger than 0, got {sections}")
+        size, extra = divmod(a.shape[d], sections)
+        lengths = [size + 1 if k < extra else size for k in range(sections)]
+        bounds = [sum(lengths[:k]) for k in range(sections + 1)]
+    else:
+        bounds = [0, *indices_or_sections, a.shape[d]]
+    return tuple(F.slice_dim(a, d, start, end, 1) for start, end in zip(bounds, bounds[1:]))
+
+
 def unsafe_split(a: Tensor, split_size: int, dim: int = 0) -> tuple:
     """split whose outputs autograd does not track as views (UnsafeSplitBackward0)."""
     return split(a, split_size, dim, "unsafe_split.Tensor")
@@ -657,6 +695,9 @@ declare("cat", cat, "cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
 declare("stack", stack, "stack(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
         variants="torch")
 declare("chunk", chunk, "chunk(Tensor self, int chunks, int dim=0)")
+declare("tensor_split", tensor_split, "tensor_split(Tensor self, int[] indices, int dim=0)",
+        "tensor_split(Tensor self, Tensor tensor_indices_or_sections, int dim=0)",
+        "tensor_split(Tensor self, int sections, int dim=0)")
 declare("unsafe_chunk", unsafe_chunk, "unsafe_chunk(Tensor self, int chunks, int dim=0)")
 declare("split_with_sizes", split_with_sizes,
         "split_with_sizes(Tensor self, int[] split_sizes, int dim=0)")

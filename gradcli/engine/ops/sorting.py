@@ -376,7 +376,7 @@ def argwhere(a: Tensor) -> Tensor:
 
 
 def count_nonzero(a: Tensor, dim=None) -> Tensor:
-    dims = None if dim is None else F.normalize_dims(dim, a.ndim)
+    dims = None if dim is None else F.reduction_dims(dim, a.ndim)
     axis = None if not dims or a.ndim == 0 else dims
     return Tensor(np.asarray(np.count_nonzero(a.data, axis=axis), dtype=np.int64), dtypes.int64)
 

@@ -23,7 +23,7 @@ _TENSOR_BINARY = {
     "&": lambda a, b: F.logical_binary("bitwise_and", a, b),
     "|": lambda a, b: F.logical_binary("bitwise_or", a, b),
     "^": lambda a, b: F.logical_binary("bitwise_xor", a, b),
-    "<<": lambda a, b: _unsupported_shift("<<"), ">>": lambda a, b: _unsupported_shift(">>"),
+    "<<": lambda a, b: F.bitwise_left_shift(a, b), ">>": lambda a, b: F.bitwise_right_shift(a, b),
 }
 
 
@@ -34,11 +34,6 @@ def sequence_index(sequence, item) -> int | None:
         if member is item or truth(compare("==", member, item)):
             return position
     return None
-
-
-def _unsupported_shift(op: str):
-    raise errors.TorchError("NotImplementedError", f"gradcli does not support {op} on tensors "
-                            "yet")
 
 
 def _multiply(a, b):

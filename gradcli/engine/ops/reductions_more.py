@@ -1,0 +1,151 @@
+"""More reductions and scans: nansum, nanmean, aminmax, cummax, cummin: functions, rows and
+declarations."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
+from gradcli.engine.tensor import Tensor
+
+
+def _nansum(a, sizes, dim, keepdim, dtype=None):
+    """sum with NaN read as 0: torch's cascade adds the same values in the same order."""
+    if a.dtype.kind == "f":
+        a = np.array(a, order="K")  # a copy in the memory layout the summation order follows
+        a[np.isnan(a)] = 0
+    return F.sum_values(a, sizes, dtype, dim, keepdim)
+
+
+defop("nansum", "NansumBackward0", _nansum, promote="none",
+      out_dtype=lambda dtype, params: params.get("dtype") or (
+          dtype if dtype.is_floating_point else dtypes.int64), save=(0,),
+      vjp=lambda g, a, sizes, dim, keepdim, dtype=None: F.mul(
+          F.sum_backward(g, sizes, dim, keepdim), F.logical_not(F.isnan(a))))
+
+
+def _scan_indices(a: np.ndarray, dim: int, keep) -> np.ndarray:
+    """cummax_cummin_helper's indices: a NaN always takes over, else `keep(x, best)` does."""
+    moved = np.moveaxis(a, dim, 0)
+    indices = np.zeros(moved.shape, np.int64)
+    if moved.shape[0] == 0:
+        return np.moveaxis(indices, 0, dim)
+    best, at = moved[0].copy(), np.zeros(moved.shape[1:], np.int64)
+    for i in range(moved.shape[0]):
+        x = moved[i]
+        if a.dtype.kind == "f":
+            take = np.isnan(x) | (~np.isnan(best) & keep(x, best))
+        else:
+            take = keep(x, best)
+        best, at = np.where(take, x, best), np.where(take, i, at)
+        indices[i] = at
+    return np.moveaxis(indices, 0, dim)
+
+
+def _picked(a, indices, dim):
+    values = a.copy() if a.ndim == 0 else np.take_along_axis(a, indices, axis=dim)
+    return values, indices
+
+
+def _scan_backward(g, a, indices, dim):
+    """cummaxmin_backward: the gradient scattered back to where each value came from."""
+    grad = g[0] if isinstance(g, (list, tuple)) else g
+    if a.numel() == 0:
+        return F.zeros_for(a)
+    return F.scatter_add(F.zeros_of(a.shape, grad.dtype), dim, indices, grad)
+
+
+for _name in ("cummax", "cummin"):
+    defop(_name, _name.capitalize() + "Backward0", _picked, promote="none", n_outputs=2,
+          out_dtype=lambda dtype, params: (dtype, dtypes.int64), save=(0, 1),
+          vjp=(lambda g, a, indices, dim: _scan_backward(g, a, indices, dim), None))
+
+
+def _aminmax(a, dim, keepdim):
+    axis = None if dim is None or a.ndim == 0 else dim
+    keep = keepdim and dim is not None
+    return np.min(a, axis=axis, keepdims=keep), np.max(a, axis=axis, keepdims=keep)
+
+
+def _spread(g, a, out, dim, keepdim):
+    """One output's share, torch's formula: the gradient divided evenly among the elements
+    equal to the result."""
+    if dim is None or a.ndim == 0:
+        mask = F.compare("eq", out, a)
+        return F.mul(F.div(g, F.sum(mask)), mask)
+    dims = (dim,)
+    mask = F.compare("eq", F.restore_reduced_dims(out, dims, keepdim), a)
+    return F.mul(F.div(F.restore_reduced_dims(g, dims, keepdim), F.sum(mask, dims, True)), mask)
+
+
+def _aminmax_backward(grads, a, out, dim, keepdim):
+    parts = [_spread(g, a, result, dim, keepdim) for g, result in zip(grads, out)
+             if g is not None]
+    return parts[0] if len(parts) == 1 else F.add(*parts)
+
+
+defop("aminmax", "AminmaxBackward0", _aminmax, promote="none", n_outputs=2,
+      differentiable_outputs=(0, 1), materialize=False,
+      out_dtype=lambda dtype, params: (dtype, dtype), save=(0, RESULT),
+      vjp=lambda g, a, out, dim, keepdim: _aminmax_backward(g, a, out, dim, keepdim))
+
+
+__all__ = ["nansum", "nanmean", "cummax", "cummin", "aminmax"]
+
+
+def nansum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    dims = () if dim is None or (isinstance(dim, (tuple, list)) and not dim) else \
+        F.reduction_dims(dim, a.ndim)
+    return apply(OPS["nansum"], a, sizes=a.shape, dim=dims, keepdim=keepdim, dtype=dtype)
+
+
+def nanmean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    """ATen's composite: nansum over the count of non-NaN values (so DivBackward0)."""
+    if not a.dtype.is_floating_point:
+        raise errors.runtime(f"nanmean(): expected input to have floating point or complex dtype "
+                             f"but got {a.dtype.scalar_name}")
+    counted = F.sum(F.logical_not(F.isnan(a)), () if dim is None else dim, keepdim)
+    return F.div(nansum(a, dim, keepdim, dtype), counted)
+
+
+def _scan(name: str, keep):
+    def scan(a: Tensor, dim: int):
+        d = F.wrap_dim(dim, a.ndim)
+        indices = (np.zeros((), np.int64) if a.ndim == 0 else _scan_indices(a.data, d, keep))
+        values, indices = apply(OPS[name], a, Tensor(indices, dtypes.int64), dim=d)
+        return F.ReturnTypes(name, values, indices)
+    scan.__name__ = name
+    return scan
+
+
+def aminmax(a: Tensor, *, dim=None, keepdim: bool = False):
+    if dim is None:
+        if a.numel() == 0:
+            raise errors.runtime("aminmax(): cannot compute aminmax over an empty dimension as "
+                                 "the operation has no identity.")
+    else:
+        dim = F.wrap_dim(dim, a.ndim)
+        if a.ndim and a.shape[dim] == 0:
+            raise errors.index_error(f"aminmax: Expected reduction dim {dim} to have non-zero "
+                                     f"size.")
+    low, high = apply(OPS["aminmax"], a, dim=dim, keepdim=keepdim)
+    return F.ReturnTypes("aminmax", low, high, fields=("min", "max"))
+
+
+cummax = _scan("cummax", np.greater_equal)
+cummin = _scan("cummin", np.less_equal)
+
+declare("nansum", nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor? out=None)")
+declare("nanmean", nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor? out=None)")
+declare("aminmax", aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False, "
+        "Tensor? out=None)")
+declare("cummax", cummax, "cummax(Tensor self, int dim)")
+declare("cummin", cummin, "cummin(Tensor self, int dim)")
+
+
+export(__name__, globals())
