@@ -16,6 +16,10 @@ from gradcli.engine.functions import F
 LINEAR = "linear"
 # ... or the row's vjp applied to the tangent (elementwise ops, whose Jacobian is diagonal).
 AS_VJP = "vjp"
+# Otherwise a tuple of per-input rules `rule(tangent, *args, out=..., **params)` whose results
+# are summed, or one joint rule `rule(tangents, *args, out=..., **params)` taking every input's
+# tangent at once (zeros for a floating input without one), for formulas that are not a sum.
+# A row with several outputs gives its first output the tangent; `out` is then all outputs.
 
 _NESTED = "Nested forward mode AD is not supported at the moment"
 _NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
@@ -125,6 +129,13 @@ def not_supported(name: str):
         "derivatives.yaml")
 
 
+def _zeros_if_floating(value):
+    """A missing tangent: zeros for a floating tensor; other inputs (indices) unchanged."""
+    if type(value) is Tensor and value.dtype.is_floating_point:
+        return F.zeros_for(value)
+    return value
+
+
 def propagate(op, args: tuple, outputs: tuple, params: dict) -> None:
     """Give the op's output the tangent its jvp rules make from the inputs' tangents."""
     tangents = [a._fw_grad if type(a) is Tensor else None for a in args]
@@ -134,13 +145,17 @@ def propagate(op, args: tuple, outputs: tuple, params: dict) -> None:
     if not out.dtype.is_floating_point:
         return
     rule = op.jvp
-    if rule is None or op.n_outputs != 1:
+    if rule is None or (op.n_outputs != 1 and (rule == LINEAR or rule == AS_VJP)):
         raise not_supported(op.key.split(".")[0])
     with suspended():
         if rule == LINEAR:
-            inputs = [t if t is not None else (F.zeros_for(a) if type(a) is Tensor else a)
+            inputs = [t if t is not None else _zeros_if_floating(a)
                       for a, t in zip(args, tangents)]
             total = F.apply_op(op.key, *inputs, **params)
+        elif callable(rule):
+            filled = [t if t is not None else _zeros_if_floating(a)
+                      for a, t in zip(args, tangents)]
+            total = rule(filled, *args, out=out if op.n_outputs == 1 else outputs, **params)
         else:
             total = None
             extra = {"out": out} if (rule != AS_VJP or op.saves_result) else {}

@@ -8,7 +8,8 @@ import numpy as np
 from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented, pointwise_op
+from gradcli.engine.ops.registry import (AS_VJP, OPS, apply, defop, not_implemented,
+                                         pointwise_op)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
 from gradcli.engine.creation import COPY_WARNING
@@ -435,12 +436,13 @@ def _where_zero(condition: Tensor, g: Tensor) -> Tensor:
 for _bound, _pick, _keep, _moved in (("min", np.maximum, "ge", "lt"),
                                      ("max", np.minimum, "le", "gt")):
     defop(f"clamp_{_bound}", f"Clamp{_bound.capitalize()}Backward0", _pick, save=(0,),
-          vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),),
+          vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),), jvp=AS_VJP,
           refuses=(f"clamp_{_bound}_scalar_cpu", (dtypes.BOOL,)))
     pointwise_op(f"clamp_{_bound}.Tensor", f"Clamp{_bound.capitalize()}Backward1", _pick,
                  save=(0, 1),
                  vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),
-                      lambda g, a, b, moved=_moved: _where_zero(F.compare(moved, a, b), g)))
+                      lambda g, a, b, moved=_moved: _where_zero(F.compare(moved, a, b), g)),
+                 jvp=lambda t, a, b, out, keep=_keep: F.where(F.compare(keep, a, b), t[0], t[1]))
 
 
 def _clamp_bound(which: str):

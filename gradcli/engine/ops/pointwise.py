@@ -224,6 +224,24 @@ def _select_grad(g, a, b, zero_where):
     return F.masked_fill(split, F.compare(zero_where, a, b), 0)
 
 
+def _clamp_jvp(a, a_t, lo, lo_t, hi, hi_t):
+    """torch's clamp_jvp: the tangent of whichever of self, min, max the result is."""
+    if lo is not None and hi is not None:
+        inner = F.where(F.compare("gt", a, hi), hi_t, a_t)
+        return F.where(F.compare("gt", lo, hi), hi_t,
+                       F.where(F.compare("lt", a, lo), lo_t, inner))
+    if lo is not None:
+        return F.where(F.compare("gt", a, lo), a_t, lo_t)
+    return F.where(F.compare("lt", a, hi), a_t, hi_t)
+
+
+def _select_jvp(t, a, b, out, picks_a):
+    """maximum/minimum: other_t + where(a == b, 0.5, a `picks_a` b) * (self_t - other_t)."""
+    share = F.where(F.compare("eq", a, b), F.scalar_tensor(0.5, out.dtype),
+                    F.cast(F.compare(picks_a, a, b), out.dtype))
+    return F.add(t[1], F.mul(share, F.sub(t[0], t[1])))
+
+
 def _masked_fill(a, mask, value):
     return np.where(mask, np.asarray(value).astype(a.dtype), a)
 
@@ -233,26 +251,32 @@ def _masked_fill_value_grad(g, mask):
 
 
 pointwise_op("where.self", "WhereBackward0", _where, save=(0,),
-             vjp=(None, lambda g, c, a, b: F.where(c, g, 0), lambda g, c, a, b: F.where(c, 0, g)))
+             vjp=(None, lambda g, c, a, b: F.where(c, g, 0), lambda g, c, a, b: F.where(c, 0, g)),
+             jvp=lambda t, c, a, b, out: F.where(c, t[1], t[2]))
 defop("clamp", "ClampBackward1", _clamp, save=(0,),
-      vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),),
+      vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),), jvp=AS_VJP,
       refuses=("clamp_scalar_cpu", (dtypes.BOOL,)))
 pointwise_op("clamp.Tensor", "ClampBackward0", _clamp, save=(0, 1, 2),
              vjp=(lambda g, a, lo, hi: _clamp_backward(g, a, lo, hi),
                   lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "min"),
-                  lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "max")))
+                  lambda g, a, lo, hi: _clamp_bound_backward(g, a, lo, hi, "max")),
+             jvp=lambda t, a, lo, hi, out: _clamp_jvp(a, t[0], lo, t[1], hi, t[2]))
 pointwise_op("maximum", "MaximumBackward0", np.maximum, save=(0, 1),
              vjp=(lambda g, a, b: _select_grad(g, a, b, "lt"),
-                  lambda g, a, b: _select_grad(g, a, b, "gt")))
+                  lambda g, a, b: _select_grad(g, a, b, "gt")),
+             jvp=lambda t, a, b, out: _select_jvp(t, a, b, out, "gt"))
 pointwise_op("minimum", "MinimumBackward0", np.minimum, save=(0, 1),
              vjp=(lambda g, a, b: _select_grad(g, a, b, "gt"),
-                  lambda g, a, b: _select_grad(g, a, b, "lt")))
+                  lambda g, a, b: _select_grad(g, a, b, "lt")),
+             jvp=lambda t, a, b, out: _select_jvp(t, a, b, out, "lt"))
 pointwise_op("lerp.Scalar", "LerpBackward0", fma.lerp,
              vjp=(lambda g, a, b, w: F.mul_scalar(g, 1 - float(w)),
-                  lambda g, a, b, w: F.mul_scalar(g, w)))
+                  lambda g, a, b, w: F.mul_scalar(g, w)),
+             jvp=lambda t, a, b, w, out: F.lerp(t[0], t[1], w))
 pointwise_op("lerp.Tensor", "LerpBackward1", fma.lerp, save=(0, 1, 2), save_for=((2,), (2,), (0, 1)),
              vjp=(lambda g, a, b, w: F.mul(g, F.scalar_sub(1, w)), lambda g, a, b, w: F.mul(g, w),
-                  lambda g, a, b, w: F.mul(g, F.sub(b, a))))
+                  lambda g, a, b, w: F.mul(g, F.sub(b, a))),
+             jvp=lambda t, a, b, w, out: F.add(F.lerp(t[0], t[1], w), F.mul(t[2], F.sub(b, a))))
 defop("masked_fill.Scalar", "MaskedFillBackward0", _masked_fill, promote="none", save=(1,),
       vjp=(lambda g, a, mask, value: F.masked_fill(g, mask, 0),), jvp=AS_VJP)
 defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none", save=(1,),
@@ -262,7 +286,9 @@ defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none",
            lambda t, a, mask, value, out: F.where(mask, t, F.zeros_like(a))))
 pointwise_op("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1),
              vjp=(lambda g, a, b: F.mul(F.mul(g, b), _atan2_recip(a, b)),
-                  lambda g, a, b: F.mul(F.mul(g, F.neg(a)), _atan2_recip(a, b))))
+                  lambda g, a, b: F.mul(F.mul(g, F.neg(a)), _atan2_recip(a, b))),
+             jvp=lambda t, a, b, out: F.div(F.add(F.mul(F.neg(a), t[1]), F.mul(b, t[0])),
+                                            F.add(F.pow(a, 2), F.pow(b, 2))))
 
 
 def _atan2_recip(a, b):
@@ -507,9 +533,9 @@ def _sign(a):
     return a.copy() if a.dtype == np.bool_ else np.sign(a)
 
 
-defop("sign", "SignBackward0", _sign, promote="none", vjp=_zeros)
+defop("sign", "SignBackward0", _sign, promote="none", vjp=_zeros, jvp=AS_VJP)
 defop("sgn", "SgnBackward0", _sign, promote="none", save=(0, RESULT),
-      vjp=lambda g, a, out: efficient_zeros(g))
+      vjp=lambda g, a, out: efficient_zeros(g), jvp=AS_VJP)
 defop("frac", "FracBackward0", lambda a: a - np.trunc(a), promote="none", vjp=lambda g, a: g,
       refuses=("frac_cpu", NOT_FLOATING))
 for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
@@ -517,9 +543,9 @@ for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
                                ("trunc", "TruncBackward0", np.trunc),
                                ("round", "RoundBackward0", np.rint)):
     defop(_key, _label, lambda a, f=_forward: a.copy() if a.dtype.kind != "f" else f(a),
-          promote="none", vjp=_zeros, refuses=(f"{_key}_vml_cpu", (dtypes.BOOL,)))
+          promote="none", vjp=_zeros, jvp=AS_VJP, refuses=(f"{_key}_vml_cpu", (dtypes.BOOL,)))
 defop("round.decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals),
-      promote="none", vjp=_zeros, refuses=("round_cpu", NOT_FLOATING))
+      promote="none", vjp=_zeros, jvp=AS_VJP, refuses=("round_cpu", NOT_FLOATING))
 defop("_to_copy", "ToCopyBackward0", lambda a, dtype: a.astype(dtype.np), promote="none",
       out_dtype=lambda dtype, params: params["dtype"], vjp=lambda g, a, dtype: g, jvp=LINEAR,
       rule=("grad (cast back to self's dtype)",))

@@ -11,7 +11,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import (NOT_FLOATING, OPS, RESULT, apply, broadcast_shape,
+from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, broadcast_shape,
                                          define, defop, not_implemented)
 from gradcli.engine.tensor import Tensor
 
@@ -59,19 +59,20 @@ def _erfinv(a):
 
 asinh = define("asinh(Tensor self, *, Tensor? out=None)", "AsinhBackward0", _from_double(np.arcsinh),
        promote="float", save=(0,),
-       vjp=lambda g, a: F.mul(g, F.rsqrt(F.add_scalar(F.pow(a, 2), 1))))
+       vjp=lambda g, a: F.mul(g, F.rsqrt(F.add_scalar(F.pow(a, 2), 1))), jvp=AS_VJP)
 acosh = define("acosh(Tensor self, *, Tensor? out=None)", "AcoshBackward0", _from_double(np.arccosh),
        promote="float", save=(0,),
-       vjp=lambda g, a: F.mul(g, F.rsqrt(F.sub_scalar(F.mul(a, a), 1))))
+       vjp=lambda g, a: F.mul(g, F.rsqrt(F.sub_scalar(F.mul(a, a), 1))), jvp=AS_VJP)
 atanh = define("atanh(Tensor self, *, Tensor? out=None)", "AtanhBackward0", _from_double(np.arctanh),
        promote="float", save=(0,),
-       vjp=lambda g, a: F.div(g, F.scalar_sub(1, F.pow(a, 2))))
+       vjp=lambda g, a: F.div(g, F.scalar_sub(1, F.pow(a, 2))), jvp=AS_VJP)
 erfinv = define("erfinv(Tensor self, *, Tensor? out=None)", "ErfinvBackward0", _erfinv, promote="float",
        save=(0,),
-       vjp=lambda g, a: F.mul(F.mul_scalar(F.exp(F.pow(F.erfinv(a), 2)), SQRT_PI_OVER_2), g))
+       vjp=lambda g, a: F.mul(F.mul_scalar(F.exp(F.pow(F.erfinv(a), 2)), SQRT_PI_OVER_2), g),
+       jvp=AS_VJP)
 rad2deg = define("rad2deg(Tensor self, *, Tensor? out=None)", "Rad2DegBackward0",
        lambda a: a * a.dtype.type(180 / np.pi), promote="float",
-       vjp=lambda g, a: F.mul_scalar(g, 180 / np.pi))
+       vjp=lambda g, a: F.mul_scalar(g, 180 / np.pi), jvp=AS_VJP)
 
 
 def _logaddexp2(a, b):
