@@ -134,12 +134,6 @@ def _keep(dim, ndim):
     return dim if ndim else None
 
 
-def _logsumexp_jvp(a, t, dim):
-    """torch's logsumexp_jvp along `dim` (kept): sum(exp(a - max) * t) / sum(exp(a - max))."""
-    exp = F.exp(F.sub(a, F.amax(a, dim, True))) if a.numel() else F.exp(a)
-    return F.div(F.sum(F.mul(exp, t), dim, True), F.sum(exp, dim, True))
-
-
 defop("relu", "ReluBackward0", lambda a: np.maximum(a, a.dtype.type(0)), promote="none",
       save=(RESULT,), vjp=lambda g, a, out: F.threshold_backward(g, out, 0), jvp=AS_VJP,
       rule=('grad * (result > 0)',))
@@ -205,7 +199,7 @@ pointwise_op("softplus_backward", "SoftplusBackwardBackward0", _softplus_backwar
                       F.mul(gg, g), a, beta, threshold)), jvp=AS_VJP)
 defop("_softmax", "SoftmaxBackward0", _softmax, promote="float", save=(RESULT,),
       vjp=lambda g, a, dim, out: F.softmax_backward_data(g, out, dim),
-      jvp=(lambda t, a, dim, out: F.mul(out, F.sub(t, _logsumexp_jvp(a, t, dim))),))
+      jvp=(lambda t, a, dim, out: F.mul(out, F.sub(t, F.logsumexp_jvp(a, t, dim, True))),))
 
 
 def _softmax_backward_data(g, out, dim):
@@ -226,7 +220,7 @@ defop("_softmax_backward_data", "SoftmaxBackwardDataBackward0", _softmax_backwar
            lambda gg, g, out, dim: F.softmax_double_backward(gg, g, dim, out)))
 defop("_log_softmax", "LogSoftmaxBackward0", _log_softmax, promote="float", save=(RESULT,),
       vjp=lambda g, a, dim, out: F.log_softmax_backward_data(g, out, dim),
-      jvp=(lambda t, a, dim, out: F.sub(t, _logsumexp_jvp(a, t, dim)),))
+      jvp=(lambda t, a, dim, out: F.sub(t, F.logsumexp_jvp(a, t, dim, True)),))
 defop("_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
       _log_softmax_backward_data,
       save=(0, 1), save_for=((1,), (0, 1)),

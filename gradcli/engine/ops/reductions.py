@@ -206,11 +206,21 @@ def _prod_safe_zeros_backward(g, a, dim):
 
 
 defop("prod", "ProdBackward0", _prod, promote="none", out_dtype=_sum_dtype, save=(0, RESULT),
-      vjp=lambda g, a, dtype=None, out=None: _prod_backward(g, a, out))
+      vjp=lambda g, a, dtype=None, out=None: _prod_backward(g, a, out),
+      jvp=(lambda t, a, dtype=None, out=None: _prod_jvp(t, a, out),))
 defop("prod.dim_int", "ProdBackward1", _prod, promote="none", out_dtype=_sum_dtype,
       save=(0, RESULT),
       vjp=lambda g, a, dtype=None, dim=0, keepdim=False, out=None:
-          _prod_backward(g, a, out, dim, keepdim))
+          _prod_backward(g, a, out, dim, keepdim),
+      jvp=(lambda t, a, dtype=None, dim=0, keepdim=False, out=None:
+           _prod_jvp(t, a, out, dim, keepdim),))
+
+
+def _prod_jvp(t, a, out, dim=None, keepdim=False):
+    """torch's: (prod_backward(ones, self, result) * self_t).sum over the reduced dims."""
+    ones = Tensor(np.ones(out.shape, out.dtype.np), out.dtype)
+    scaled = F.mul(_prod_backward(ones, a, out, dim, keepdim), t)
+    return F.sum(scaled) if dim is None else F.sum(scaled, dim, keepdim)
 
 
 # ---- amax / amin / max / min ------------------------------------------------------------------
@@ -228,6 +238,27 @@ def evenly_distribute_backward(g, a, out):
         mask = F.compare("eq", a, out)
     zeros = Tensor(np.zeros(a.shape, g.dtype.np), g.dtype)
     return F.masked_fill(zeros, mask, F.div(g, F.sum(mask)))
+
+
+def _amaxamin_jvp(t, a, dim, keepdim, out):
+    """torch's amaxamin_jvp: the mean of the tangents where the input reaches the result."""
+    mask = F.compare("eq", a, restore_reduced_dims(out, dim, keepdim))
+    picked = F.where(mask, t, F.scalar_tensor(0.0, t.dtype))
+    return F.div(F.sum(picked, dim, keepdim), F.sum(mask, dim, keepdim))
+
+
+def evenly_read_jvp(t, a, out):
+    """torch's evenly_read_jvp: the tangents where the input equals the value, averaged."""
+    mask = F.compare("eq", a, out)
+    return F.sum(F.mul(mask, F.div(t, F.sum(mask))))
+
+
+def gather_with_keepdimed_indices(t, indices, dim, keepdim):
+    """The tangent of a value-selecting reduction: `t` at the (kept-dim) indices."""
+    if t.ndim == 0:
+        return t
+    picked = F.gather(t, dim, indices)
+    return picked if keepdim else F.squeeze(picked, dim)
 
 
 def values_at_indices(a, indices, dim, keepdim, sizes):
@@ -264,14 +295,18 @@ for _name, _reduce in (("amax", np.max), ("amin", np.min)):
     defop(_name, _name.capitalize() + "Backward0",
           lambda a, dim, keepdim, f=_reduce: f(a, axis=axis_of(a, dim), keepdims=keepdim),
           promote="none", save=(0, RESULT),
-          vjp=lambda g, a, dim, keepdim, out: _amax_backward(g, a, dim, keepdim, out))
+          vjp=lambda g, a, dim, keepdim, out: _amax_backward(g, a, dim, keepdim, out),
+          jvp=(lambda t, a, dim, keepdim, out: _amaxamin_jvp(t, a, dim, keepdim, out),))
 for _name, _reduce in (("max", np.max), ("min", np.min)):
     defop(_name, _name.capitalize() + "Backward1", lambda a, f=_reduce: f(a), promote="none",
-          save=(0, RESULT), vjp=lambda g, a, out: evenly_distribute_backward(g, a, out))
+          save=(0, RESULT), vjp=lambda g, a, out: evenly_distribute_backward(g, a, out),
+          jvp=(lambda t, a, out: evenly_read_jvp(t, a, out),))
     defop(f"{_name}.dim", _name.capitalize() + "Backward0", values_at_indices, promote="none",
           n_outputs=2, out_dtype=lambda dtype, params: (dtype, dtypes.int64), save=(1,),
           vjp=(lambda g, a, indices, dim, keepdim, sizes:
-               value_selecting_backward(g, a, indices, dim, keepdim, sizes), None))
+               value_selecting_backward(g, a, indices, dim, keepdim, sizes), None),
+          jvp=lambda t, a, indices, dim, keepdim, sizes, out:
+              gather_with_keepdimed_indices(t[0], indices, dim, keepdim))
 
 defop("scatter.src", "ScatterBackward0", _scatter, promote="none", save=(1,),
       vjp=(lambda g, a, index, src, dim: scatter(g, dim, index, F.filled_like(g, 0)), None,
@@ -466,13 +501,40 @@ defop("std.correction", "StdBackward0",
       vjp=lambda g, a, dim, correction, keepdim, out:
           _std_backward(g, a, dim, correction, keepdim, out))
 defop("logsumexp", "LogsumexpBackward0", _logsumexp, promote="float", save=(0, RESULT),
-      vjp=lambda g, a, dim, keepdim, out: _logsumexp_backward(g, a, dim, keepdim, out))
+      vjp=lambda g, a, dim, keepdim, out: _logsumexp_backward(g, a, dim, keepdim, out),
+      jvp=(lambda t, a, dim, keepdim, out: logsumexp_jvp(a, t, dim, keepdim),))
 defop("cumsum", "CumsumBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumsum),
       promote="none", out_dtype=_scan_dtype,
-      vjp=lambda g, a, dim, dtype=None: _cumsum_backward(g, dim))
+      vjp=lambda g, a, dim, dtype=None: _cumsum_backward(g, dim), jvp=LINEAR)
 defop("cumprod", "CumprodBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumprod),
       promote="none", out_dtype=_scan_dtype, save=(0, RESULT),
-      vjp=lambda g, a, dim, dtype=None, out=None: _cumprod_backward(g, a, dim, out))
+      vjp=lambda g, a, dim, dtype=None, out=None: _cumprod_backward(g, a, dim, out),
+      jvp=(lambda t, a, dim, dtype=None, out=None: _cumprod_jvp(t, a, dim, out),))
+
+
+def _cumprod_jvp(t, a, dim, out):
+    """torch's cumprod_jvp: cumsum(t / a) * result, with the tangent after a first zero
+    being the cumulative product with that zero's tangent in its place."""
+    t = F.to_dtype(t, out.dtype)
+    a = F.to_dtype(a, out.dtype)
+    gradient = F.mul(F.cumsum(F.div(t, a), dim), out)
+    zeros = F.compare("eq", a, F.scalar_tensor(0.0, a.dtype))
+    if a.ndim == 0:
+        return F.where(zeros, t, gradient)
+    if not np.any(zeros.data):
+        return gradient
+    first = F.logical_and(zeros, F.compare("eq", F.cumsum(zeros, dim),
+                                           F.scalar_tensor(1, dtypes.int64)))
+    new_grad = F.cumprod(F.where(first, t, a), dim)
+    after = F.cast(F.cumsum(first, dim), dtypes.bool_)
+    return F.where(after, new_grad, gradient)
+
+
+def logsumexp_jvp(a, t, dim, keepdim):
+    """torch's logsumexp_jvp: sum(exp(a - amax) * t) / sum(exp(a - amax)) along `dim`."""
+    exp = F.exp(F.sub(a, F.amax(a, dim, True))) if a.numel() else F.exp(a)
+    total = F.sum(exp, dim, keepdim)
+    return F.div(F.sum(F.mul(exp, t), dim, keepdim), total)
 
 
 __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm",

@@ -27,11 +27,15 @@ def _select_backward(g, a, indices, dim, keepdim=True, sizes=()):
     return F.value_selecting_backward(g, a, indices, dim, keepdim, sizes)
 
 
+def _select_jvp(t, a, indices, dim, keepdim=True, sizes=(), out=None):
+    return F.gather_with_keepdimed_indices(t[0], indices, dim, keepdim)
+
+
 for _key, _label in (("sort", "SortBackward0"), ("sort.stable", "SortBackward1"),
                      ("topk", "TopkBackward0"), ("kthvalue", "KthvalueBackward0"),
                      ("median.dim", "MedianBackward1"), ("mode", "ModeBackward0")):
     defop(_key, _label, _select_forward, promote="none", n_outputs=2, out_dtype=_INT64,
-          save=(1,), vjp=(_select_backward, None))
+          save=(1,), vjp=(_select_backward, None), jvp=_select_jvp)
 
 
 def _median_all(a):
@@ -45,6 +49,7 @@ def _median_all(a):
 
 defop("median", "MedianBackward0", _median_all, promote="none", save=(0, RESULT),
       vjp=lambda g, a, out: F.evenly_distribute_backward(g, a, out),
+      jvp=(lambda t, a, out: F.evenly_read_jvp(t, a, out),),
       refuses=("median_cpu", (dtypes.BOOL,)))
 
 
