@@ -8,7 +8,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import (AS_VJP, OPS, apply, defop, not_implemented,
+from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, apply, defop, not_implemented,
                                          pointwise_op)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
@@ -25,9 +25,9 @@ def _triangle(a, diagonal, upper):
 
 
 defop("tril", "TrilBackward0", lambda a, diagonal: _triangle(a, diagonal, False),
-      promote="none", vjp=lambda g, a, diagonal: F.tril(g, diagonal))
+      promote="none", vjp=lambda g, a, diagonal: F.tril(g, diagonal), jvp=LINEAR)
 defop("triu", "TriuBackward0", lambda a, diagonal: _triangle(a, diagonal, True),
-      promote="none", vjp=lambda g, a, diagonal: F.triu(g, diagonal))
+      promote="none", vjp=lambda g, a, diagonal: F.triu(g, diagonal), jvp=LINEAR)
 
 
 def _check_matrix(name: str, a: Tensor) -> None:
@@ -197,9 +197,10 @@ declare("column_stack", column_stack, "column_stack(Tensor[] tensors, *, Tensor?
 # ---- rolls, rotations, differences, repeats -------------------------------------------------------
 
 defop("roll", "RollBackward0", lambda a, shifts, dims: np.roll(a, shifts, dims or None),
-      promote="none", vjp=lambda g, a, shifts, dims: F.roll(g, tuple(-s for s in shifts), dims))
+      promote="none", vjp=lambda g, a, shifts, dims: F.roll(g, tuple(-s for s in shifts), dims),
+      jvp=LINEAR)
 defop("rot90", "Rot90Backward0", lambda a, k, dims: np.rot90(a, k, dims).copy(), promote="none",
-      vjp=lambda g, a, k, dims: F.rot90(g, -k, dims))
+      vjp=lambda g, a, k, dims: F.rot90(g, -k, dims), jvp=LINEAR)
 
 
 def roll(a: Tensor, shifts, dims=()) -> Tensor:
@@ -510,7 +511,7 @@ defop("masked_select", "MaskedSelectBackward0",
           np.broadcast_to(mask, np.broadcast_shapes(a.shape, mask.shape))],
       promote="none", save=(0, 1), vjp=(lambda g, a, mask: F.sum_to(F.apply_op(
           "masked_scatter", F.zeros_of(np.broadcast_shapes(a.shape, mask.shape), g.dtype), mask,
-          g, sizes=g.shape), a.shape), None))
+          g, sizes=g.shape), a.shape), None), jvp=LINEAR)
 defop("masked_scatter", "MaskedScatterBackward0",
       lambda a, mask, source, sizes: _masked_scatter(a, mask, source), promote="none",
       save=(1,), vjp=(lambda g, a, mask, source, sizes: F.masked_fill(g, mask, 0), None,
@@ -536,12 +537,12 @@ def _put(a, source, index, accumulate):
 
 defop("take", "TakeBackward0", lambda a, index, sizes: a.reshape(-1)[index], promote="none",
       saves_params=True, vjp=lambda g, a, index, sizes: F.apply_op(
-          "put", F.zeros_of(sizes, g.dtype), g, index=index, accumulate=True))
+          "put", F.zeros_of(sizes, g.dtype), g, index=index, accumulate=True), jvp=LINEAR)
 defop("put", "PutBackward0", _put, promote="none", saves_params=True,
       vjp=(lambda g, a, source, index, accumulate: g if accumulate else F.apply_op(
           "put", g, F.zeros_of(index.shape, g.dtype), index=index, accumulate=False),
            lambda g, a, source, index, accumulate: F.reshape(
-               F.apply_op("take", g, index=index, sizes=g.shape), index.shape)))
+               F.apply_op("take", g, index=index, sizes=g.shape), index.shape)), jvp=LINEAR)
 
 
 def take(a: Tensor, index: Tensor) -> Tensor:
@@ -570,7 +571,9 @@ def _index_fill_scalar(a, dim, index, value):
 
 defop("index_fill.int_Scalar", "IndexFillBackward0", _index_fill_scalar, promote="none",
       saves_params=True, vjp=lambda g, a, dim, index, value: F.apply_op(
-          "index_fill.int_Scalar", g, dim=dim, index=index, value=0))
+          "index_fill.int_Scalar", g, dim=dim, index=index, value=0),
+      jvp=(lambda t, a, dim, index, value, out: F.apply_op(
+          "index_fill.int_Scalar", t, dim=dim, index=index, value=0),))
 
 
 def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
@@ -608,7 +611,9 @@ def _scatter_reduce(a, src, index, dim, reduce):
 
 defop("scatter.value", "ScatterBackward1", _scatter_value, promote="none", saves_params=True,
       vjp=lambda g, a, index, dim, value: F.apply_op("scatter.value", g, index=index, dim=dim,
-                                                     value=0))
+                                                     value=0),
+      jvp=(lambda t, a, index, dim, value, out: F.apply_op("scatter.value", t, index=index,
+                                                           dim=dim, value=0),))
 defop("scatter.reduce", "NotImplemented", _scatter_reduce,
       name="torch::autograd::NotImplemented", promote="none", saves_params=True,
       vjp=(not_implemented("aten::scatter"), None))

@@ -12,7 +12,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
+from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.tensor import Tensor
 
 
@@ -85,7 +85,7 @@ def _diag_embed_values(a, offset, dim1, dim2):
 
 
 defop("diag_embed.dims", "DiagEmbedBackward0", _diag_embed_values, promote="none",
-      vjp=lambda g, a, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2))
+      vjp=lambda g, a, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2), jvp=LINEAR)
 
 
 # ---- svd and eigh -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, matmul_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import LINEAR, OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
 
@@ -140,19 +140,19 @@ defop("bmm", "BmmBackward0", _bmm, save=(0, 1), save_for=((1,), (0,)),
 defop("trace", "TraceBackward0", lambda a, sizes: np.trace(a), promote="none",
       out_dtype=lambda dtype, params: dtype if dtype.is_floating_point else dtypes.int64,
       vjp=lambda g, a, sizes: _trace_backward(g, sizes),
-      refuses=("trace", (dtypes.BOOL,)))
+      refuses=("trace", (dtypes.BOOL,)), jvp=LINEAR)
 defop("index_fill.int_Tensor", "IndexFillBackward1", _index_fill, promote="none", save=(1,),
       vjp=(lambda g, a, index, value, dim: F.apply_op(
                "index_fill.int_Tensor", g, index, F.scalar_tensor(0, g.dtype), dim=dim),
-           None, lambda g, a, index, value, dim: _index_fill_value_grad(g, dim, index)))
+           None, lambda g, a, index, value, dim: _index_fill_value_grad(g, dim, index)), jvp=LINEAR)
 defop("diagonal", "DiagonalBackward0", _diagonal, promote="none", view=True,
-      vjp=_diagonal_grad)
+      vjp=_diagonal_grad, jvp=LINEAR)
 defop("diagonal_copy", "DiagonalBackward0_copy", lambda a, **k: _diagonal(a, **k).copy(),
-      promote="none", vjp=_diagonal_grad)
+      promote="none", vjp=_diagonal_grad, jvp=LINEAR)
 defop("diagonal_backward", "DiagonalBackwardBackward0", _diagonal_backward, promote="none",
-      vjp=lambda g, a, sizes, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2))
+      vjp=lambda g, a, sizes, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2), jvp=LINEAR)
 defop("diag_embed", "DiagEmbedBackward0", lambda a, offset: np.diag(a, offset), promote="none",
-      vjp=lambda g, a, offset: F.diagonal(g, offset, 0, 1))
+      vjp=lambda g, a, offset: F.diagonal(g, offset, 0, 1), jvp=LINEAR)
 
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "addmm", "linear", "trace", "diag",

@@ -12,7 +12,8 @@ from gradcli.engine import (declarations, dtypes, errors, normalization_order, s
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import NOT_FLOATING, OPS, RESULT, apply, defop, not_implemented
+from gradcli.engine.ops.registry import (LINEAR, NOT_FLOATING, OPS, RESULT, apply, defop,
+                                         not_implemented)
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 
@@ -341,7 +342,8 @@ def _constant_pad(x, pad, value):
 
 
 defop("constant_pad_nd", "ConstantPadNdBackward0", _constant_pad, promote="none",
-      vjp=lambda g, x, pad, value: constant_pad_nd(g, tuple(-p for p in pad), 0.0))
+      vjp=lambda g, x, pad, value: constant_pad_nd(g, tuple(-p for p in pad), 0.0),
+      jvp=(lambda t, x, pad, value, out: constant_pad_nd(t, pad, 0.0),))
 
 
 def constant_pad_nd(x: Tensor, pad, value=0.0) -> Tensor:
@@ -460,7 +462,7 @@ defop("embedding", "EmbeddingBackward0",
       promote="none", save=(1,),
       vjp=(lambda g, w, indices, padding_idx, num_weights: F.apply_op(
           "embedding_dense_backward", g, indices, num_weights=num_weights,
-          padding_idx=padding_idx), None))
+          padding_idx=padding_idx), None), jvp=LINEAR)
 defop("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", _embedding_backward,
       promote="none", save=(1,),
       vjp=(lambda gg, g, indices, num_weights, padding_idx: F.view(F.index_select(

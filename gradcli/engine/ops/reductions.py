@@ -310,7 +310,7 @@ for _name, _reduce in (("max", np.max), ("min", np.min)):
 
 defop("scatter.src", "ScatterBackward0", _scatter, promote="none", save=(1,),
       vjp=(lambda g, a, index, src, dim: scatter(g, dim, index, F.filled_like(g, 0)), None,
-           lambda g, a, index, src, dim: F.gather(g, dim, index) if g.ndim else g))
+           lambda g, a, index, src, dim: F.gather(g, dim, index) if g.ndim else g), jvp=LINEAR)
 
 
 def _vector_norm(a, ord, dim, keepdim):

@@ -98,7 +98,7 @@ defop("select.int", "SelectBackward0", lambda a, dim, index, sizes: a[_along(a.n
                                                       index=index), jvp=LINEAR)
 defop("select_backward", "SelectBackwardBackward0",
       lambda g, sizes, dim, index: _into_zeros(g, sizes, _along(len(sizes), dim, index)),
-      promote="none", vjp=lambda g, a, sizes, dim, index: F.select(g, dim, index))
+      promote="none", vjp=lambda g, a, sizes, dim, index: F.select(g, dim, index), jvp=LINEAR)
 defop("slice.Tensor", "SliceBackward0",
       lambda a, dim, start, end, step, sizes: a[_along(a.ndim, dim, slice(start, end, step))],
       promote="none", view=True,
@@ -108,11 +108,12 @@ defop("slice_backward", "SliceBackwardBackward0",
       lambda g, sizes, dim, start, end, step: _into_zeros(
           g, sizes, _along(len(sizes), dim, slice(start, end, step))),
       promote="none", vjp=lambda g, a, sizes, dim, start, end, step: F.slice_dim(
-          g, dim, start, end, step))
+          g, dim, start, end, step), jvp=LINEAR)
 defop("index.Tensor", "IndexBackward0", lambda a, indices, sizes: a[indices], promote="none",
       saves_params=True,
       vjp=lambda g, a, indices, sizes: F.apply_op(
-          "_index_put_impl_", F.zeros_of(sizes, g.dtype), g, indices=indices, accumulate=True))
+          "_index_put_impl_", F.zeros_of(sizes, g.dtype), g, indices=indices, accumulate=True),
+      jvp=LINEAR)
 defop("_index_put_impl_", "IndexPutImplBackward0", _index_put, promote="none", saves_params=True,
       vjp=(lambda g, a, values, indices, accumulate: g if accumulate else F.apply_op(
           "_index_put_impl_", g, F.zeros_of((), g.dtype), indices=indices, accumulate=False),
@@ -126,11 +127,12 @@ defop("index_put", "IndexPutBackward0", _index_put, promote="none", saves_params
 defop("index_select", "IndexSelectBackward0",
       lambda a, dim, index, sizes: np.take(a, index, axis=dim), promote="none", saves_params=True,
       vjp=lambda g, a, dim, index, sizes: F.apply_op(
-          "index_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index, sizes=g.shape))
+          "index_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index, sizes=g.shape),
+      jvp=LINEAR)
 defop("index_add", "IndexAddBackward0", _index_add, promote="none", saves_params=True,
       vjp=(lambda g, a, source, dim, index, sizes, alpha=1: g,
            lambda g, a, source, dim, index, sizes, alpha=1: F.maybe_multiply(
-               F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes), alpha)))
+               F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes), alpha)), jvp=LINEAR)
 def _index_copy(a, source, dim, index):
     out = a.copy()
     target = out.reshape(1) if out.ndim == 0 else out  # a 0-dim tensor as one element
@@ -147,14 +149,15 @@ def _index_copy_source_grad(g, source, dim, index):
 defop("index_copy", "IndexCopyBackward0", _index_copy, promote="none", saves_params=True,
       save=(1,),
       vjp=(lambda g, a, source, dim, index: F.index_fill(g, dim, F.tensor_from(index), 0),
-           lambda g, a, source, dim, index: _index_copy_source_grad(g, source, dim, index)))
+           lambda g, a, source, dim, index: _index_copy_source_grad(g, source, dim, index)),
+      jvp=LINEAR)
 defop("gather", "GatherBackward0",
       lambda a, dim, index, sizes: _gather(a, dim, index), promote="none", saves_params=True,
       vjp=lambda g, a, dim, index, sizes: F.apply_op(
-          "scatter_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index))
+          "scatter_add", F.zeros_of(sizes, g.dtype), g, dim=dim, index=index), jvp=LINEAR)
 defop("scatter_add", "ScatterAddBackward0", _scatter_add, promote="none", saves_params=True,
       vjp=(lambda g, a, src, dim, index: g,
-           lambda g, a, src, dim, index: F.gather(g, dim, F.tensor_from(index))))
+           lambda g, a, src, dim, index: F.gather(g, dim, F.tensor_from(index))), jvp=LINEAR)
 defop("as_strided", "AsStridedBackward0", lambda a, index, sizes: a.reshape(-1)[index],
       promote="none", vjp=lambda g, a, index, sizes: F.apply_op(
           "as_strided_backward", g, index=index, sizes=sizes))
