@@ -409,7 +409,8 @@ INDEX = {
     "gradcli.engine.ops.reductions": {
         "function": (
             "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty cumprod cumsum "
-            "dim_product dims_of evenly_distribute_backward last_dim_sums logsumexp max mean min "
+            "dim_product dims_of evenly_distribute_backward evenly_read_jvp "
+            "gather_with_keepdimed_indices last_dim_sums logsumexp logsumexp_jvp max mean min "
             "norm norm_backward outer_dim_sums prod reduced_numel restore_reduced_dims "
             "reversed_cumsum scatter std sum sum_backward sum_values two_norm unsqueeze_multiple "
             "value_selecting_backward values_at_indices var variance vector_norm "
