@@ -53,14 +53,45 @@ def _keeping_tangent(t: Tensor, result: Tensor) -> Tensor:
     return result
 
 
-def _finish(t, keep: bool):
+def _finish(t, keep):
+    """A transform's result seen from outside: kept whole when `keep` is True, kept when it
+    reaches a closed-over tensor when `keep` is a set of the transform's input ids, else
+    detached."""
     if isinstance(t, tuple):
         return tuple(_finish(v, keep) for v in t)
     if isinstance(t, list):
         return [_finish(v, keep) for v in t]
     if isinstance(t, dict):
         return {k: _finish(v, keep) for k, v in t.items()}
-    return t if keep or not isinstance(t, Tensor) else _keeping_tangent(t, F.detach(t))
+    if not isinstance(t, Tensor) or keep is True or (keep and _reaches_outside(t, keep)):
+        return t
+    return _keeping_tangent(t, F.detach(t))
+
+
+def _reaches_outside(t: Tensor, inner: frozenset) -> bool:
+    """Whether `t`'s graph reaches a leaf that requires grad other than those in `inner`."""
+    seen, todo = set(), [t.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if variable is not None and id(variable) not in inner:
+            return True
+        todo.extend(n for n, _ in node.next_edges)
+    return False
+
+
+def _keep(nested: bool, output, inputs: list):
+    """How results keep their graph (see _finish): whole when nested in another transform; by
+    result when `output` reaches a closed-over tensor that requires grad, as torch's results
+    keep the graph of what the function closed over."""
+    if nested:
+        return True
+    inner = frozenset(id(t) for t in inputs)
+    return inner if any(isinstance(o, Tensor) and _reaches_outside(o, inner)
+                        for o in _leaves(output)) else False
 
 
 def _tree_map(fn, value):
@@ -131,7 +162,7 @@ def _grads(outputs: list, inputs: list, cotangents, keep: bool) -> list:
     if wanted:
         found = grad_api.grad([outputs[i] for i in wanted], inputs,
                               None if cotangents is None else [cotangents[i] for i in wanted],
-                              retain_graph=True, create_graph=keep, allow_unused=True)
+                              retain_graph=True, create_graph=bool(keep), allow_unused=True)
         result = list(found)
     return [g if g is not None else F.zeros_for(t) for g, t in zip(result, inputs)]
 
@@ -171,7 +202,9 @@ def _grad_and_value(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
             raise errors.runtime("grad_and_value(f)(*args): Expected f(*args) to return a scalar "
                                  f"Tensor, got tensor with {output.ndim} dims. Maybe you wanted "
                                  "to use the vjp or jacrev APIs instead?")
-        flat = _grads([output], [t for n in nums for t in _leaves(call_args[n])], None, keep)
+        inputs = [t for n in nums for t in _leaves(call_args[n])]
+        keep = _keep(keep, output, inputs)
+        flat = _grads([output], inputs, None, keep)
     flat = iter([_finish(g, keep) for g in flat])
     grads = tuple(_tree_map(lambda _: next(flat), call_args[n]) for n in nums)
     result = grads if isinstance(argnums, tuple) else grads[0]
@@ -203,6 +236,7 @@ def vjp(ctx, func, *primals, has_aux=False):
     outputs = _checked_outputs(output, "vjp(f, *primals)")
     out_spec = pytree.flatten(output)[1]
     flat_inputs, in_spec = pytree.flatten(inputs)
+    keep = _keep(keep, output, flat_inputs)
 
     def vjp_fn(*cotangents):
         given, spec = pytree.flatten(cotangents[0] if len(cotangents) == 1 else cotangents)
@@ -279,6 +313,7 @@ def _jacobian_by_rows(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
         call_args, output, aux = _call_traced(ctx, func, args, kwargs, nums, has_aux, "jacrev")
         outs = _checked_outputs(output, "vjp(f, *primals)")
         inputs, in_spec = pytree.flatten(tuple(call_args[n] for n in nums))
+        keep = _keep(keep, output, inputs)
         per_leaf = []
         for out in outs:
             flat = shapes.reshape(out, (-1,))
