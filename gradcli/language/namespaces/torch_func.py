@@ -238,8 +238,8 @@ def vjp(ctx, func, *primals, has_aux=False):
     flat_inputs, in_spec = pytree.flatten(inputs)
     keep = _keep(keep, output, flat_inputs)
 
-    def vjp_fn(*cotangents):
-        given, spec = pytree.flatten(cotangents[0] if len(cotangents) == 1 else cotangents)
+    def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        given, spec = pytree.flatten(cotangents)
         if spec != out_spec:
             raise errors.runtime("Expected pytree structure of cotangents to be the same as "
                                  "pytree structure of outputs to the function. cotangents: "
@@ -248,7 +248,9 @@ def vjp(ctx, func, *primals, has_aux=False):
             grads = _grads(outputs, flat_inputs, given, keep)
         return pytree.unflatten([_finish(g, keep) for g in grads], in_spec)
 
-    result = (_finish(output, keep), _wrapper("wrapper", vjp_fn))
+    result = (_finish(output, keep), entry(
+        "wrapper", vjp_fn, "cotangents, retain_graph=True, create_graph=None",
+        qualname="_vjp_with_argnums.<locals>.wrapper"))
     return result + (_finish(aux, keep),) if has_aux else result
 
 
@@ -282,13 +284,22 @@ def jvp(ctx, func, primals, tangents, *, strict=False, has_aux=False):
     if not isinstance(tangents, tuple):
         raise errors.runtime("jvp(f, primals, tangents): Expected tangents to be a tuple. E.g. "
                              "it should be valid to call f(*primals).")
-    primal_spec, (flat_tangents, tangent_spec) = pytree.flatten(primals)[1], pytree.flatten(tangents)
+    (flat_primals, primal_spec), (flat_tangents, tangent_spec) = (pytree.flatten(primals),
+                                                                  pytree.flatten(tangents))
     if primal_spec != tangent_spec:
         raise errors.runtime("jvp(f, primals, tangents): Expected primals and tangents to have "
                              f"the same python structure. For example, if primals is a tuple of "
                              "3 tensors, tangents also must be. Got primals with structure "
                              f"{primal_spec.text()} and tangents with structure "
                              f"{tangent_spec.text()}")
+    for what, leaves in (("primals", flat_primals), ("tangents", flat_tangents)):
+        if not leaves:
+            raise errors.runtime(f"jvp(f, primals, tangents): Expected {what} to contain at "
+                                 "least one Tensor.")
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):
+                raise errors.runtime(f"jvp(f, primals, tangents): Expected {what} to only "
+                                     f"contain Tensors, got {_python_type(leaf)}")
     output, tangent_out, aux = _pushforward(ctx, func, primals, {}, tuple(range(len(primals))),
                                             flat_tangents, has_aux)
     tangent_out = pytree.unflatten(tangent_out, pytree.flatten(output)[1])
@@ -429,8 +440,7 @@ def _batched_inputs(ctx, name: str, in_dims, args: tuple) -> tuple:
         dims[i] = d % a.ndim
         sizes.append(a.shape[d])
     if not sizes:
-        raise errors.value_error(f"vmap({name}, in_dims={shown}, ...)(<inputs>): At least one "
-                                 "of the inputs must be a Tensor to vmap over")
+        raise errors.value_error("vmap: Expected at least one Tensor to vmap over")
     if any(s != sizes[0] for s in sizes):
         raise errors.value_error(
             "vmap: Expected all tensors to have the same size in the mapped "
