@@ -12,6 +12,8 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces import pytree
+from gradcli.language.namespaces.func_modules import functional_call, stack_module_state
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
@@ -27,7 +29,13 @@ def _argnums(argnums, count: int) -> tuple:
             raise errors.runtime(f"argnums must be int or Tuple[int, ...], got: {type(n)}")
         if not -count <= n < count:
             raise errors.runtime(f"Got argnum={n}, but only {count} positional inputs")
-    return tuple(n % count for n in nums)
+    wrapped = tuple(n % count for n in nums)
+    if isinstance(argnums, tuple):
+        if not wrapped:
+            raise errors.runtime("argnums must be non-empty")
+        if len(set(wrapped)) != len(wrapped):
+            raise errors.runtime(f"argnums elements must be unique, got {wrapped}")
+    return wrapped
 
 
 def _prepare(t: Tensor) -> Tensor:
@@ -45,14 +53,45 @@ def _keeping_tangent(t: Tensor, result: Tensor) -> Tensor:
     return result
 
 
-def _finish(t, keep: bool):
+def _finish(t, keep):
+    """A transform's result seen from outside: kept whole when `keep` is True, kept when it
+    reaches a closed-over tensor when `keep` is a set of the transform's input ids, else
+    detached."""
     if isinstance(t, tuple):
         return tuple(_finish(v, keep) for v in t)
     if isinstance(t, list):
         return [_finish(v, keep) for v in t]
     if isinstance(t, dict):
         return {k: _finish(v, keep) for k, v in t.items()}
-    return t if keep or not isinstance(t, Tensor) else _keeping_tangent(t, F.detach(t))
+    if not isinstance(t, Tensor) or keep is True or (keep and _reaches_outside(t, keep)):
+        return t
+    return _keeping_tangent(t, F.detach(t))
+
+
+def _reaches_outside(t: Tensor, inner: frozenset) -> bool:
+    """Whether `t`'s graph reaches a leaf that requires grad other than those in `inner`."""
+    seen, todo = set(), [t.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if variable is not None and id(variable) not in inner:
+            return True
+        todo.extend(n for n, _ in node.next_edges)
+    return False
+
+
+def _keep(nested: bool, output, inputs: list):
+    """How results keep their graph (see _finish): whole when nested in another transform; by
+    result when `output` reaches a closed-over tensor that requires grad, as torch's results
+    keep the graph of what the function closed over."""
+    if nested:
+        return True
+    inner = frozenset(id(t) for t in inputs)
+    return inner if any(isinstance(o, Tensor) and _reaches_outside(o, inner)
+                        for o in _leaves(output)) else False
 
 
 def _tree_map(fn, value):
@@ -123,7 +162,7 @@ def _grads(outputs: list, inputs: list, cotangents, keep: bool) -> list:
     if wanted:
         found = grad_api.grad([outputs[i] for i in wanted], inputs,
                               None if cotangents is None else [cotangents[i] for i in wanted],
-                              retain_graph=True, create_graph=keep, allow_unused=True)
+                              retain_graph=True, create_graph=bool(keep), allow_unused=True)
         result = list(found)
     return [g if g is not None else F.zeros_for(t) for g, t in zip(result, inputs)]
 
@@ -163,7 +202,9 @@ def _grad_and_value(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
             raise errors.runtime("grad_and_value(f)(*args): Expected f(*args) to return a scalar "
                                  f"Tensor, got tensor with {output.ndim} dims. Maybe you wanted "
                                  "to use the vjp or jacrev APIs instead?")
-        flat = _grads([output], [t for n in nums for t in _leaves(call_args[n])], None, keep)
+        inputs = [t for n in nums for t in _leaves(call_args[n])]
+        keep = _keep(keep, output, inputs)
+        flat = _grads([output], inputs, None, keep)
     flat = iter([_finish(g, keep) for g in flat])
     grads = tuple(_tree_map(lambda _: next(flat), call_args[n]) for n in nums)
     result = grads if isinstance(argnums, tuple) else grads[0]
@@ -184,26 +225,56 @@ def grad(ctx, func, argnums=0, has_aux=False):
 
 
 def vjp(ctx, func, *primals, has_aux=False):
-    keep = any(isinstance(p, Tensor) and p.requires_grad for p in primals)
+    keep = any(t.requires_grad for t in _leaves(primals))
     with grad_mode(True):
-        inputs = [_differentiable(p) for p in primals]
-        output = ctx.call(func, inputs, {})
+        inputs = tuple(_differentiable(p) for p in primals)
+        output = ctx.call(func, list(inputs), {})
         aux = None
         if has_aux:
             output, aux = output
             _checked_aux(aux)
-    _checked_outputs(output, "vjp(f, *primals)")
-    outputs = list(output) if isinstance(output, tuple) else [output]
+    outputs = _checked_outputs(output, "vjp(f, *primals)")
+    out_spec = pytree.flatten(output)[1]
+    flat_inputs, in_spec = pytree.flatten(inputs)
+    keep = _keep(keep, output, flat_inputs)
 
-    def vjp_fn(*cotangents):
-        given = list(cotangents[0]) if len(cotangents) == 1 and isinstance(
-            cotangents[0], tuple) else list(cotangents)
+    def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        given, spec = pytree.flatten(cotangents)
+        if spec != out_spec:
+            raise errors.runtime("Expected pytree structure of cotangents to be the same as "
+                                 "pytree structure of outputs to the function. cotangents: "
+                                 f"{spec.pprint()}, primal output: {out_spec.pprint()}")
         with grad_mode(True):
-            grads = _grads(outputs, inputs, given, keep)
-        return tuple(_finish(g, keep) for g in grads)
+            grads = _grads(outputs, flat_inputs, given, keep)
+        return pytree.unflatten([_finish(g, keep) for g in grads], in_spec)
 
-    result = (_finish(output, keep), _wrapper("wrapper", vjp_fn))
+    result = (_finish(output, keep), entry(
+        "wrapper", vjp_fn, "cotangents, retain_graph=True, create_graph=None",
+        qualname="_vjp_with_argnums.<locals>.wrapper"))
     return result + (_finish(aux, keep),) if has_aux else result
+
+
+def _pushforward(ctx, func, args: tuple, kwargs: dict, nums: tuple, tangents: list,
+                 has_aux: bool):
+    """(the output, its tangents' leaves, the aux output) of `func` with the leaves of the
+    arguments at `nums` made dual with `tangents`."""
+    leaves, spec = pytree.flatten(tuple(args[n] for n in nums))
+    with forward_ad.dual_level():
+        duals = pytree.unflatten([forward_ad.make_dual(p, t) for p, t in zip(leaves, tangents)],
+                                 spec)
+        call_args = list(args)
+        for n, dual in zip(nums, duals):
+            call_args[n] = dual
+        output = ctx.call(func, call_args, kwargs)
+        aux = None
+        if has_aux:
+            output, aux = output
+        outs, out_spec = pytree.flatten(output)
+        _checked_outputs(output, "jvp(f, primals, tangents)")
+        pairs = [forward_ad.unpack_dual(o) for o in outs]
+        primal_out = [F.detach(p[0]) if not p[0].requires_grad else p[0] for p in pairs]
+        tangent_out = [p[1] if p[1] is not None else F.zeros_for(p[0]) for p in pairs]
+    return pytree.unflatten(primal_out, out_spec), tangent_out, aux
 
 
 def jvp(ctx, func, primals, tangents, *, strict=False, has_aux=False):
@@ -213,25 +284,37 @@ def jvp(ctx, func, primals, tangents, *, strict=False, has_aux=False):
     if not isinstance(tangents, tuple):
         raise errors.runtime("jvp(f, primals, tangents): Expected tangents to be a tuple. E.g. "
                              "it should be valid to call f(*primals).")
-    if len(primals) != len(tangents):
+    (flat_primals, primal_spec), (flat_tangents, tangent_spec) = (pytree.flatten(primals),
+                                                                  pytree.flatten(tangents))
+    if primal_spec != tangent_spec:
         raise errors.runtime("jvp(f, primals, tangents): Expected primals and tangents to have "
                              f"the same python structure. For example, if primals is a tuple of "
                              "3 tensors, tangents also must be. Got primals with structure "
-                             f"{len(primals)} and tangents with structure {len(tangents)}")
-    with forward_ad.dual_level():
-        duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents)]
-        output = ctx.call(func, duals, {})
-        aux = None
-        if has_aux:
-            output, aux = output
-        _checked_outputs(output, "jvp(f, primals, tangents)")
-        outs = output if isinstance(output, tuple) else (output,)
-        pairs = [forward_ad.unpack_dual(o) for o in outs]
-        primal_out = tuple(F.detach(p[0]) if not p[0].requires_grad else p[0] for p in pairs)
-        tangent_out = tuple(p[1] if p[1] is not None else F.zeros_for(p[0]) for p in pairs)
-    if not isinstance(output, tuple):
-        primal_out, tangent_out = primal_out[0], tangent_out[0]
-    return (primal_out, tangent_out, aux) if has_aux else (primal_out, tangent_out)
+                             f"{primal_spec.text()} and tangents with structure "
+                             f"{tangent_spec.text()}")
+    for what, leaves in (("primals", flat_primals), ("tangents", flat_tangents)):
+        if not leaves:
+            raise errors.runtime(f"jvp(f, primals, tangents): Expected {what} to contain at "
+                                 "least one Tensor.")
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):
+                raise errors.runtime(f"jvp(f, primals, tangents): Expected {what} to only "
+                                     f"contain Tensors, got {_python_type(leaf)}")
+    output, tangent_out, aux = _pushforward(ctx, func, primals, {}, tuple(range(len(primals))),
+                                            flat_tangents, has_aux)
+    tangent_out = pytree.unflatten(tangent_out, pytree.flatten(output)[1])
+    return (output, tangent_out, aux) if has_aux else (output, tangent_out)
+
+
+def _by_output(per_leaf: list, argnums, in_spec, out_spec):
+    """A jacobian's pytree from [output leaf][input leaf] blocks: the output's structure, each
+    leaf holding the differentiated arguments' structure (one argument unless argnums is a
+    tuple)."""
+    per_output = []
+    for blocks in per_leaf:
+        by_input = pytree.unflatten(blocks, in_spec)
+        per_output.append(by_input if isinstance(argnums, tuple) else by_input[0])
+    return pytree.unflatten(per_output, out_spec)
 
 
 def _jacobian_by_rows(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
@@ -239,10 +322,10 @@ def _jacobian_by_rows(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
     nums, keep = _traced(args, argnums)
     with grad_mode(True):
         call_args, output, aux = _call_traced(ctx, func, args, kwargs, nums, has_aux, "jacrev")
-        _checked_outputs(output, "vjp(f, *primals)")
-        inputs = [call_args[n] for n in nums]
-        outs = output if isinstance(output, tuple) else (output,)
-        per_output = []
+        outs = _checked_outputs(output, "vjp(f, *primals)")
+        inputs, in_spec = pytree.flatten(tuple(call_args[n] for n in nums))
+        keep = _keep(keep, output, inputs)
+        per_leaf = []
         for out in outs:
             flat = shapes.reshape(out, (-1,))
             columns = [[] for _ in inputs]
@@ -255,8 +338,8 @@ def _jacobian_by_rows(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
                 stacked = (shapes.stack(column, 0) if column else
                            F.zeros_of((0,) + inp.shape, inp.dtype))
                 jac.append(_finish(shapes.reshape(stacked, out.shape + inp.shape), keep))
-            per_output.append(tuple(jac) if isinstance(argnums, tuple) else jac[0])
-    result = tuple(per_output) if isinstance(output, tuple) else per_output[0]
+            per_leaf.append(jac)
+    result = _by_output(per_leaf, argnums, in_spec, pytree.flatten(output)[1])
     return (result, _finish(aux, keep)) if has_aux else result
 
 
@@ -265,43 +348,43 @@ def jacrev(ctx, func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate
         ctx, func, argnums, has_aux, args, kwargs))
 
 
-def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple):
+def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
     """jacfwd: one forward-mode pass per element of each input."""
     nums = _argnums(argnums, len(args))
-    per_input, output, aux = [], None, None
-    for n in nums:
-        x = args[n]
+    inputs, in_spec = pytree.flatten(tuple(args[n] for n in nums))
+    for x in inputs:
         if not isinstance(x, Tensor):
             raise errors.TorchError("AttributeError", f"'{type_name(x)}' object has no attribute "
                                     "'numel'")
-        columns = []
+    zeros = [F.zeros_for(x) for x in inputs]
+    output, aux, columns = None, None, []
+    for i, x in enumerate(inputs):
+        per_element = []
         for k in range(x.numel()):
             basis = F.zeros_for(x)
-            flat = basis.data.reshape(-1)
-            flat[k] = 1
-            tangents = tuple(basis if i == n else F.zeros_for(a) if isinstance(a, Tensor) else a
-                             for i, a in enumerate(args))
-            result = jvp(ctx, func, tuple(args), tangents, has_aux=has_aux)
-            output, tangent = result[0], result[1]
-            aux = result[2] if has_aux else None
-            columns.append(tangent)
-        per_input.append((x, columns))
-    outs = output if isinstance(output, tuple) else (output,)
-    per_output = []
+            basis.data.reshape(-1)[k] = 1
+            tangents = [basis if j == i else z for j, z in enumerate(zeros)]
+            output, tangent, aux = _pushforward(ctx, func, args, kwargs, nums, tangents, has_aux)
+            per_element.append(tangent)
+        columns.append(per_element)
+    if output is None:
+        output, _, aux = _pushforward(ctx, func, args, kwargs, nums, zeros, has_aux)
+    outs, out_spec = pytree.flatten(output)
+    per_leaf = []
     for o, out in enumerate(outs):
         jac = []
-        for x, columns in per_input:
-            cols = [c[o] if isinstance(output, tuple) else c for c in columns]
+        for x, per_element in zip(inputs, columns):
+            cols = [tangent[o] for tangent in per_element]
             stacked = shapes.stack(cols, -1) if cols else F.zeros_of(out.shape + (0,), out.dtype)
             jac.append(shapes.reshape(stacked, out.shape + x.shape))
-        per_output.append(tuple(jac) if isinstance(argnums, tuple) else jac[0])
-    result = tuple(per_output) if isinstance(output, tuple) else per_output[0]
+        per_leaf.append(jac)
+    result = _by_output(per_leaf, argnums, in_spec, out_spec)
     return (result, aux) if has_aux else result
 
 
 def jacfwd(ctx, func, argnums=0, has_aux=False, *, randomness="error"):
     return _wrapper("wrapper_fn", lambda *args, **kwargs: _jacobian_by_columns(
-        ctx, func, argnums, has_aux, args))
+        ctx, func, argnums, has_aux, args, kwargs))
 
 
 def hessian(ctx, func, argnums=0):
@@ -309,56 +392,85 @@ def hessian(ctx, func, argnums=0):
     return jacrev(ctx, inner, argnums)
 
 
-def _in_dims(in_dims, args: tuple, name: str) -> list:
-    if isinstance(in_dims, (int, type(None))):
-        return [in_dims] * len(args)
-    if not isinstance(in_dims, tuple) or len(in_dims) != len(args):
-        raise errors.TorchError(
-            "ValueError", f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): in_dims is not "
-            f"compatible with the structure of `inputs`. in_dims has structure "
-            f"{in_dims!r} but inputs has structure {len(args)} inputs.")
-    return list(in_dims)
+def _incompatible(ctx, name: str, which: str, dims, spec) -> errors.TorchError:
+    head = (f"in_dims={ctx.printer.str(dims)}, ...)(<inputs>): in_dims" if which == "in_dims"
+            else f"..., out_dims={ctx.printer.str(dims)})(<inputs>): out_dims")
+    what = "inputs" if which == "in_dims" else "outputs"
+    return errors.TorchError(
+        "ValueError", f"vmap({name}, {head} is not compatible with the structure of `{what}`. "
+        f"{which} has structure {pytree.flatten(dims)[1].text()} but {what} has structure "
+        f"{spec.text()}.")
+
+
+def _batched_inputs(ctx, name: str, in_dims, args: tuple) -> tuple:
+    """(the batch size, the flat inputs, their in_dims, the inputs' spec), checked as torch's
+    _process_batched_inputs checks them."""
+    shown = ctx.printer.str(in_dims)
+    if not isinstance(in_dims, (int, tuple)):
+        raise errors.value_error(
+            f"vmap({name}, in_dims={shown}, ...)(<inputs>): expected `in_dims` to be int or a "
+            "(potentially nested) tuple matching the structure of inputs, got: "
+            f"{_python_type(in_dims)}.")
+    if not args:
+        raise errors.value_error(
+            f"vmap({name})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are "
+            "trying to vmap over a function with no inputs. The latter is unsupported.")
+    leaves, spec = pytree.flatten(args)
+    dims = pytree.broadcast(in_dims, spec)
+    if dims is None:
+        raise _incompatible(ctx, name, "in_dims", in_dims, spec)
+    sizes = []
+    for i, (a, d) in enumerate(zip(leaves, dims)):
+        if d is None:
+            continue
+        if not isinstance(d, int):
+            raise errors.value_error(
+                f"vmap({name}, in_dims={shown}, ...)(<inputs>): Got in_dim={ctx.printer.str(d)} "
+                "for an input but in_dim must be either an integer dimension or None.")
+        if not isinstance(a, Tensor):
+            raise errors.value_error(
+                f"vmap({name}, in_dims={shown}, ...)(<inputs>): Got in_dim={d} for an input but "
+                f"the input is of type {_python_type(a)}. We cannot vmap over non-Tensor "
+                "arguments, please use None as the respective in_dim")
+        if not -a.ndim <= d < a.ndim:
+            raise errors.value_error(
+                f"vmap({name}, in_dims={shown}, ...)(<inputs>): Got in_dim={d} for some input, "
+                f"but that input is a Tensor of dimensionality {a.ndim} so expected in_dim to "
+                f"satisfy -{a.ndim} <= in_dim < {a.ndim}.")
+        dims[i] = d % a.ndim
+        sizes.append(a.shape[d])
+    if not sizes:
+        raise errors.value_error("vmap: Expected at least one Tensor to vmap over")
+    if any(s != sizes[0] for s in sizes):
+        raise errors.value_error(
+            "vmap: Expected all tensors to have the same size in the mapped "
+            f"dimension, got sizes {sizes} for the mapped dimension")
+    return sizes[0], leaves, dims, spec
 
 
 def _vmap(ctx, func, in_dims, out_dims, args: tuple, kwargs: dict):
     name = getattr(func, "name", "<function>")
-    dims = _in_dims(in_dims, args, name)
-    sizes = []
-    for a, d in zip(args, dims):
-        if d is not None:
-            if not isinstance(a, Tensor):
-                raise errors.TorchError(
-                    "ValueError", f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): Got "
-                    f"in_dim={d} for an input but the input is of type {type(a)}. We cannot "
-                    "vmap over non-Tensor arguments, please use None as the respective in_dim")
-            if not -a.ndim <= d < max(a.ndim, 1):
-                raise errors.TorchError(
-                    "ValueError", f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): Got "
-                    f"in_dim={d} for some input, but that input is a Tensor of dimensionality "
-                    f"{a.ndim} so expected in_dim to satisfy -{a.ndim} <= in_dim < {a.ndim}.")
-            sizes.append(a.shape[d])
-    if not sizes:
-        raise errors.TorchError("ValueError", f"vmap({name}, in_dims=0, ...)(<inputs>): At "
-                                "least one of the inputs must be a Tensor to vmap over")
-    if any(s != sizes[0] for s in sizes):
-        raise errors.TorchError(
-            "ValueError", "vmap: Expected all tensors to have the same size in the mapped "
-            f"dimension, got sizes {sizes} for the mapped dimension")
+    size, leaves, dims, spec = _batched_inputs(ctx, name, in_dims, args)
     results = []
-    for b in range(sizes[0]):
-        sliced = [F.select(a, d, b) if d is not None else a for a, d in zip(args, dims)]
-        results.append(ctx.call(func, sliced, kwargs))
-    first = results[0]
-    if isinstance(first, (tuple, list)):
-        outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(first)
-        stacked = [_stack_out([r[i] for r in results], outs[i], name) for i in range(len(first))]
-        return tuple(stacked) if isinstance(first, tuple) else stacked
-    return _stack_out(results, out_dims, name)
+    for b in range(size):
+        sliced = pytree.unflatten([F.select(a, d, b) if d is not None else a
+                                   for a, d in zip(leaves, dims)], spec)
+        results.append(pytree.flatten(ctx.call(func, list(sliced), kwargs)))
+    outs, out_spec = results[0]
+    if out_spec.kind is None and isinstance(outs[0], Tensor):
+        flat_dims = ([out_dims] if isinstance(out_dims, (int, type(None))) else list(out_dims)
+                     if isinstance(out_dims, tuple) and len(out_dims) == 1 else None)
+    else:
+        flat_dims = pytree.broadcast(out_dims, out_spec)
+    if flat_dims is None:
+        raise _incompatible(ctx, name, "out_dims", out_dims, out_spec)
+    stacked = [_stack_out([r[0][j] for r in results], d, name) for j, d in enumerate(flat_dims)]
+    return pytree.unflatten(stacked, out_spec)
 
 
 def _stack_out(values: list, out_dim, name: str):
-    if isinstance(values[0], dict):
-        return {k: _stack_out([v[k] for v in values], out_dim, name) for k in values[0]}
+    if out_dim is None:
+        return values[0]
     if not isinstance(values[0], Tensor):
         raise errors.value_error(
             f"vmap({name}, ...): `{name}` must only return Tensors, got type "
@@ -371,82 +483,10 @@ def vmap(ctx, func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=Non
                                                              kwargs))
 
 
-def _slot_of(ctx, module, key) -> tuple:
-    """(the table holding `key`'s tensor, its name there): a dotted key walks the children, with
-    the errors of torch's get_submodule (a name the module lacks is set all the same)."""
-    if not isinstance(key, str):
-        raise errors.TorchError("AttributeError", f"'{type_name(key)}' object has no attribute "
-                                "'rpartition'")
-    if not key:
-        message = 'tensor name can\'t be empty string ""'
-        raise errors.TorchError("KeyError", repr(message), value_args=(message,))
-    prefix, _, name = key.rpartition(".")
-    for part in prefix.split(".") if prefix else ():
-        child = module.children.get(part)
-        if child is None:
-            value = module.params.get(part, module.buffers.get(part))
-            if value is not None:
-                raise errors.type_error(f"submodule `{part}`: {ctx.printer.repr(value)} is not "
-                                        "an instance of torch.nn.Module")
-            raise errors.TorchError("AttributeError",
-                                    f"{module.class_name} has no attribute `{part}`")
-        module = child
-    return (module.buffers if name in module.buffers else module.params), name
-
-
-def _merged_dicts(given) -> dict:
-    """functional_call's parameter_and_buffer_dicts as one dict: a dict, or a sequence of dicts
-    with distinct keys."""
-    if isinstance(given, dict):
-        return given
-    if not isinstance(given, (tuple, list, str)):
-        raise errors.value_error("Expected parameter_and_buffer_dicts to be a dict, or a "
-                                 f"list/tuple of dicts, but got <class '{type_name(given)}'>")
-    if not all(isinstance(part, dict) for part in given):
-        raise errors.value_error(
-            "Expected all elements of parameter_and_buffer_dicts to be dictionaries")
-    counts: dict = {}
-    for part in given:
-        for key in part:
-            counts[key] = counts.get(key, 0) + 1
-    repeated = [key for key, count in counts.items() if count > 1]
-    if repeated:
-        raise errors.value_error(f"{repeated!r} appeared in multiple dictionaries; behavior of "
-                                 "functional call is ambiguous")
-    return {key: value for part in given for key, value in part.items()}
-
-
-def functional_call(ctx, module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
-                    tie_weights=True, strict=False):
-    """Call `module` with the given tensors in place of its parameters and buffers, checked as
-    torch checks them: the dicts, then the module, then the keyword arguments."""
-    from gradcli.language.namespaces.modules import Module  # not at start-up: nn loads late
-    given = _merged_dicts(parameter_and_buffer_dicts)
-    if not isinstance(module, Module):
-        raise errors.TorchError("AttributeError", f"'{type_name(module)}' object has no attribute "
-                                "'named_parameters'")
-    if kwargs is not None and not isinstance(kwargs, dict):
-        raise errors.type_error(f"{ctx.printer.repr(module)} argument after ** must be a mapping, "
-                                f"not {type_name(kwargs)}")
-    slots = [(_slot_of(ctx, module, key), value) for key, value in given.items()]
-    absent = object()
-    saved = [(table_, name, table_.get(name, absent)) for (table_, name), _ in slots]
-    for (table_, name), value in slots:
-        table_[name] = value
-    try:
-        call_args = [] if args is None else list(args) if isinstance(args, tuple) else [args]
-        return ctx.call(module, call_args, dict(kwargs or {}))
-    finally:
-        for table_, name, old in reversed(saved):
-            if old is absent:
-                del table_[name]
-            else:
-                table_[name] = old
-
-
 FUNC = Namespace("torch.func", table(
     entry("functional_call", functional_call, "module, parameter_and_buffer_dicts, args=None, "
           "kwargs=None, *, tie_weights=True, strict=False", context=True),
+    entry("stack_module_state", stack_module_state, "models"),
     entry("grad", grad, "func, argnums=0, has_aux=False", context=True),
     entry("grad_and_value", grad_and_value, "func, argnums=0, has_aux=False", context=True),
     entry("vjp", vjp, "func, *primals, has_aux=False", context=True),
