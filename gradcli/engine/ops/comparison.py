@@ -139,6 +139,8 @@ def logical_binary(name: str, a, b) -> Tensor:
     if not isinstance(a, Tensor):
         a, b = b, a
     if name.startswith("bitwise"):
+        if isinstance(b, Tensor):  # TensorIterator: the shapes first, then the kernel's dtype
+            F.broadcast_shape(a.shape, b.shape)
         for operand in (a, b):
             dtype = operand.dtype if isinstance(operand, Tensor) else None
             if dtype is not None and dtype.is_floating_point or isinstance(operand, float):

@@ -156,6 +156,23 @@ def _cast_checked_written_back(function):
     return inplace_op
 
 
+def _clamp_written_back(function):
+    """clamp_/clamp_min_/clamp_max_ with number bounds: clamp's meta function refuses any
+    promotion of self's dtype, naming self's C++ type."""
+    inplace = _written_back(function)
+
+    @functools.wraps(function)
+    def inplace_op(t: Tensor, *args, **kwargs) -> Tensor:
+        bounds = [b for b in (*args, *kwargs.values()) if b is not None]
+        if not any(isinstance(b, Tensor) for b in bounds):
+            result = dtypes.result_type([t, *bounds], STATE.default_dtype)
+            if result is not t.dtype and not t.dtype.is_floating_point:
+                raise errors.runtime(f"result type {result.scalar_name} can't be cast to the "
+                                     f"desired output type {t.dtype.cpp_name}")
+        return inplace(t, *args, **kwargs)
+    return inplace_op
+
+
 def _double_written_back(function):
     """float_power_: its result is always double, so only a double tensor can take it."""
     inplace = _written_back(function)
@@ -180,6 +197,7 @@ _INPLACE_METHODS = (
     "addmm addmv baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal less less_equal "
     "greater greater_equal logical_not logical_and logical_or logical_xor float_power bitwise_and "
     "bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift").split()
+_CLAMPS = frozenset(("clamp", "clip", "clamp_min", "clamp_max"))
 _BITWISE_BINARY = frozenset(
     "bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift".split())
 _INPLACE_FUNCTIONS = frozenset(
@@ -195,7 +213,8 @@ def declare_written_back(names=_INPLACE_METHODS) -> None:
     for name in names:
         if ("method", name) in DECLARATIONS and ("method", name + "_") not in DECLARATIONS:
             write_back = (_double_written_back if name == "float_power" else
-                          _cast_checked_written_back if name in _BITWISE_BINARY else _written_back)
+                          _cast_checked_written_back if name in _BITWISE_BINARY else
+                          _clamp_written_back if name in _CLAMPS else _written_back)
             declare_inplace(name, write_back, function=name in _INPLACE_FUNCTIONS
                             and ("torch", name) in DECLARATIONS)
 

@@ -838,6 +838,9 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:
         lo = min if min is None or isinstance(min, Tensor) else scalar_tensor(min, a.dtype)
         hi = max if max is None or isinstance(max, Tensor) else scalar_tensor(max, a.dtype)
         return apply(OPS["clamp.Tensor"], a, lo, hi)
+    for bound in (min, max):  # the kernel reads each bound as self's C type
+        if bound is not None and a.dtype.category == dtypes.INTEGRAL:
+            dtypes.check_fill(bound, a.dtype)
     return apply(OPS["clamp"], a, wrapped_int(min, a.dtype), wrapped_int(max, a.dtype))
 
 

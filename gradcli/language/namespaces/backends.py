@@ -58,6 +58,9 @@ _PRECISIONS = ("highest", "high", "medium")
 
 
 def _set_matmul_precision(precision) -> None:
+    if not isinstance(precision, str):
+        raise errors.runtime("set_float32_matmul_precision expects a str, but got "
+                             f"{type_name(precision)}")
     if precision in _PRECISIONS:
         STATE.flags["matmul_precision"] = precision
     else:
@@ -66,13 +69,22 @@ def _set_matmul_precision(precision) -> None:
 
 
 def _use_deterministic(mode, warn_only) -> None:
-    STATE.flags["deterministic"] = (bool(mode), bool(warn_only))
+    """torch's Python hands both to torch._C._set_deterministic_algorithms, whose parser wants
+    bools."""
+    for name, value, where in (("mode", mode, " (position 1)"), ("warn_only", warn_only, "")):
+        if not isinstance(value, bool):
+            raise errors.type_error(f"_set_deterministic_algorithms(): argument '{name}'{where} "
+                                    f"must be bool, not {type_name(value)}")
+    STATE.flags["deterministic"] = (mode, warn_only)
 
 
 PROCESS_SETTINGS = table(
-    entry("set_num_threads", _set_num_threads, "int"),
-    entry("get_num_threads", lambda: STATE.flags.get("num_threads", THREADS), ""),
-    entry("get_num_interop_threads", lambda: THREADS, ""),
+    entry("set_num_threads", _set_num_threads, "int, /", style="exact",
+          qualname="torch.set_num_threads"),
+    entry("get_num_threads", lambda: STATE.flags.get("num_threads", THREADS), "",
+          style="noargs", qualname="torch.get_num_threads"),
+    entry("get_num_interop_threads", lambda: THREADS, "", style="noargs",
+          qualname="torch.get_num_interop_threads"),
     entry("set_float32_matmul_precision", _set_matmul_precision, "precision"),
     entry("get_float32_matmul_precision",
           lambda: STATE.flags.get("matmul_precision", "highest"), ""),
