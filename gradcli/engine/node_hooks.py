@@ -63,6 +63,10 @@ def _checked(result, hook: Hook, count: int) -> tuple | None:
     if len(result) != count:
         raise errors.runtime(f"hook '{hook.name}' has returned an incorrect number of values "
                              f"(got {len(result)}, but expected {count})")
+    for item in result:  # torch's check_single_result on each value
+        if item is not None and not isinstance(item, Tensor):
+            raise errors.type_error(
+                f"expected Variable, but hook returned '{errors.type_name(item)}'")
     return result
 
 
