@@ -578,6 +578,9 @@ defop("index_fill.int_Scalar", "IndexFillBackward0", _index_fill_scalar, promote
 
 def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
+    if isinstance(value, Tensor) and value.ndim:  # index_fill.int_Tensor checks it first
+        raise errors.runtime("index_fill_ only supports a 0-dimensional value tensor, but got "
+                             f"tensor with {value.ndim} dimension(s).")
     if index.dtype is not dtypes.int64:
         raise errors.index_error("index_fill_(): Expected dtype int64 for index.")
     if index.ndim > 1:
@@ -589,9 +592,6 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
         raise errors.index_error(f"index {bad[0]} is out of bounds for dimension {d} with size "
                                  f"{size}")
     if isinstance(value, Tensor):
-        if value.ndim:
-            raise errors.runtime("index_fill_ only supports a 0-dimensional value tensor, but "
-                                 f"got tensor with {value.ndim} dimension(s).")
         return F.apply_op("index_fill.int_Tensor", a, Tensor(positions % size, dtypes.int64),
                           F.to_dtype(value, a.dtype), dim=d)
     return apply(OPS["index_fill.int_Scalar"], a, dim=d, index=positions % size, value=value)

@@ -153,6 +153,8 @@ def bitwise_shift(name: str, a, b) -> Tensor:
     only, a number on the left a 0-dim tensor."""
     if not isinstance(a, Tensor):
         a = F.scalar_tensor(a, dtypes.scalar_dtype(a, dtypes.float32))
+    if isinstance(b, Tensor):  # TensorIterator: the shapes first, then the kernel's dtype
+        F.broadcast_shape(a.shape, b.shape)
     dtype = dtypes.result_type([a, b], dtypes.float32)
     if dtype.category != dtypes.INTEGRAL:
         raise errors.not_implemented_for(("lshift" if "left" in name else "rshift") + "_cpu", dtype)

@@ -636,7 +636,8 @@ def add(a, b, alpha=1):
 
 def check_bool_subtraction(a, b) -> None:
     """torch's sub_check: no subtraction with a bool tensor."""
-    bools = [isinstance(t, Tensor) and t.dtype is dtypes.bool_ for t in (a, b)]
+    bools = [isinstance(t, bool) or isinstance(t, Tensor) and t.dtype is dtypes.bool_
+             for t in (a, b)]  # a Python bool is a wrapped bool tensor there
     if all(bools):
         raise errors.runtime(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
