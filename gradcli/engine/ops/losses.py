@@ -468,6 +468,11 @@ def binary_cross_entropy_with_logits(a: Tensor, target: Tensor, weight=None, siz
     if target.shape != a.shape:
         raise errors.value_error(f"Target size ({_size_text(target.shape)}) must be the same as "
                                  f"input size ({_size_text(a.shape)})")
+    for position, name, value in ((3, "weight", weight), (4, "pos_weight", pos_weight)):
+        if value is not None and not isinstance(value, Tensor):  # the C++ op's parser, after
+            raise errors.type_error(  # F's size check
+                f"binary_cross_entropy_with_logits(): argument '{name}' (position {position}) "
+                f"must be Tensor, not {errors.type_name(value)}")
     check_constant("binary_cross_entropy_with_logits", "weight", weight)
     check_constant("binary_cross_entropy_with_logits", "pos_weight", pos_weight)
     # torch's formula: log_sigmoid(input), then (1 - target).mul_(input), in the target's dtype

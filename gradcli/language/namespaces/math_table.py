@@ -192,7 +192,7 @@ def _functional_entries() -> dict:
         entry("binary_cross_entropy", losses.binary_cross_entropy,
               "input, target, weight=None, " + _LOSS + _SIZES),
         entry("binary_cross_entropy_with_logits", losses.binary_cross_entropy_with_logits,
-              "input, target, weight: Tensor=None, " + _LOSS + ", pos_weight=None" + _SIZES),
+              "input, target, weight=None, " + _LOSS + ", pos_weight=None" + _SIZES),
         entry("cross_entropy", losses.cross_entropy,
               "input: Tensor@cross_entropy_loss, target: Tensor@cross_entropy_loss, "
               "weight: Tensor@cross_entropy_loss=None, size_average=None, "
