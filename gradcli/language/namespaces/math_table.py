@@ -143,6 +143,9 @@ def _implicit_softmax(fn, name):
         if not isinstance(t, Tensor):
             raise errors.TorchError("AttributeError", f"'{type_name(t)}' object has no attribute "
                                     f"'{'dim' if dim is None else name}'")
+        if dim is None and not isinstance(_stacklevel, int):  # warnings.warn's stacklevel
+            raise errors.type_error(f"'{type_name(_stacklevel)}' object cannot be interpreted as "
+                                    "an integer")
         if dim is not None and (type(dim) is not int):
             raise errors.type_error(f"{name}(): argument 'dim' (position 1) must be int, not "
                                     f"{type_name(dim)}")
