@@ -40,14 +40,14 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
     run = _Run(targets, [None] * len(inputs or ()), inputs, accumulate, create_graph, F)
     for (node, nr), grad in root_edges:
         run.add_to_buffer(node, nr, grad)
-    ready: list[_Task] = []
+    ready: list[tuple] = []
     for n in {id(e[0]): e[0] for e, _ in root_edges}.values():
         if dependencies.get(n, 0) == 0:
-            heapq.heappush(ready, _Task(n))
+            heapq.heappush(ready, (-n.sequence_nr, _Task(n)))
     raw = not create_graph and not targets and wanted is None and not node_hooks.REGISTERED
     with grad_mode(create_graph), node_hooks.running(dependencies, wanted):
         while ready:
-            node = heapq.heappop(ready).node
+            node = heapq.heappop(ready)[1].node
             node_grads = run.buffers.pop(node, None)
             if node_grads is not None and (wanted is None or node in wanted):
                 if not (raw and type(node) is Node and
@@ -62,16 +62,16 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 count = dependencies[next_node] - 1
                 dependencies[next_node] = count
                 if count == 0:
-                    heapq.heappush(ready, _Task(next_node))
+                    heapq.heappush(ready, (-next_node.sequence_nr, _Task(next_node)))
     if STATE.backward_observer is not None:
         STATE.backward_observer.finished()
     return run.captured
 
 
 class _Task:
-    """A ready node, ordered by sequence number only: heapq's sift steps are those of the
-    std::priority_queue torch's ready queue uses, so ties (AccumulateGrad nodes, all numbered
-    UINT64_MAX) leave in the same order as there."""
+    """A ready node behind its key (-sequence_nr): keys compare in C, and equal keys (the
+    AccumulateGrad nodes, all numbered UINT64_MAX) compare as equal, so they leave the heap as
+    from the std::priority_queue torch's ready queue uses (heapq sifts the same way)."""
 
     __slots__ = ("node",)
 
@@ -79,7 +79,7 @@ class _Task:
         self.node = node
 
     def __lt__(self, other: _Task) -> bool:
-        return self.node.sequence_nr > other.node.sequence_nr
+        return False
 
 
 def _edge_key(edge: tuple) -> tuple:
