@@ -1,4 +1,5 @@
-"""float32 matrix products in the order torch's CPU kernels sum them, where that order is known.
+"""float32 and float64 matrix products in the order torch's CPU kernels sum them, where that order
+is known.
 
 MKL picks its sgemm/sgemv/sdot kernels by CPU vendor, so the rules are per vendor; products of
 a vendor with no measured rules (and shapes no rule covers) return None and the caller falls
@@ -37,7 +38,8 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
   each entry a fused chain, sums of more than 192 terms in blocks (`_k_blocks`), each block's
   chain added in turn to addmm's bias, which starts the sum.
 * sequential: acc = fl(acc + fl(a[i,k] * b[k,j])) for k = 0..K-1, no fused multiply-add.  The
-  smaller products (M < 4 or N < 12) of the shapes listed in `_sequential` take it;
+  smaller products (M < 4 or N < 12) of the shapes listed in `_sequential` take it (on Zen 5
+  also 2 or 3 rows by any multiple of four columns, with B row-major, up to k = 1000 checked);
   addmm's bias starts the accumulator (row-major A and B, N > 1) or is added at the end (others).
 * four lanes (a matrix-vector product over contiguous rows: row-major A, one column): the first
   ((K - 1) % 4) + 1 terms sequentially into lane 0, then lane l += term k for k = P + l (mod 4),
@@ -54,6 +56,12 @@ multiple of four at or above M/2 to a second call, which sums them with the smal
 `_second_thread_rows` follows that (gradcli models as many threads as torch would take; on the
 AVX2 EPYC two threads measured the same as one).
 
+float64 on Zen 5 (dgemm, measured on the same grids with one and two threads): with B row-major
+(NN and TN), whole tiles of four rows by twelve columns are each a fused chain and every other
+entry a sequential sum, all from addmm's bias, when the columns past the last whole tile are even
+in number (an odd count takes another kernel for some rows, not reproduced); x @ W.t() and TT
+products are not reproduced.
+
 Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
 peeling) returns None.
 """
@@ -64,17 +72,21 @@ import numpy as np
 
 from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.cpu_capability import CAPABILITY, FAMILY, VENDOR
-from gradcli.engine.fma import fma32
+from gradcli.engine.fma import fma32, fused
 
 # MKL dispatches on the CPU vendor: the AMD rules (`_sequential`, `four_lanes`, dot) hold there only
 _AMD = VENDOR == "AuthenticAMD"
 # MKL's larger products are blocked fused chains on the AVX2 EPYC and on Zen 5 (measured); the
 # Zen 4 EPYC's kernel is not known
 _AMD_BLOCKED = _AMD and (CAPABILITY == "avx2" or FAMILY >= 26)
+# float64 products, and float32 ones of 2 or 3 rows by any multiple of four columns, were
+# measured on Zen 5 only
+_AMD_ZEN5 = _AMD and FAMILY >= 26
 # two threads split the rows on the AVX-512 EPYC (on the AVX2 one two threads measured as one)
 _AMD_AVX512_THREADS = _AMD and CAPABILITY == "avx512" and THREADS > 1
 _K_BLOCK = 192  # the longest sum MKL's kernel on AMD takes in one chain
 _MAX_WORK = 1 << 22  # M * N * K beyond which the emulation's Python loop would be too slow
+_MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is slower
 _MAX_K = 4096
 
 
@@ -110,7 +122,7 @@ def _sequential(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
                 return True
             if n == 1:
                 return not a_row or k <= 9
-            return n in (2, 3, 4, 5, 8, 12, 16)
+            return n in (2, 3, 4, 5, 8, 12, 16) or (_AMD_ZEN5 and n % 4 == 0)
         if n == 1:
             return not a_row
         return 2 <= n <= 11 if k <= 7 else n in (2, 3, 4, 8)
@@ -151,11 +163,11 @@ def _intel_fma_chain(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
 def fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
     """sum over k of a[:, k] * b[k, :] as acc = fma(a[:, k], b[k, :], acc) in k order, from +0
     (or from `init`)."""
-    acc = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    acc = np.zeros((a.shape[0], b.shape[1]), a.dtype)
     if init is not None:
         acc += init
     for i in range(a.shape[1]):
-        acc = fma32(a[:, i:i + 1], b[i:i + 1, :], acc)
+        acc = fused(a[:, i:i + 1], b[i:i + 1, :], acc)
     return acc
 
 
@@ -236,10 +248,10 @@ def sequential(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> 
     """sum over k of a[..., :, k] * b[..., k, :], one rounding per product and per addition, in
     k order, from +0 (or from `init`); leading dimensions are batches."""
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]))
-    acc = np.zeros(shape, np.float32)
+    acc = np.zeros(shape, a.dtype)
     if init is not None:
         acc += init
-    term = np.empty(shape, np.float32)
+    term = np.empty(shape, a.dtype)
     for i in range(a.shape[-1]):
         np.multiply(a[..., :, i:i + 1], b[..., i:i + 1, :], out=term)
         np.add(acc, term, out=acc)
@@ -264,8 +276,9 @@ def four_lanes(a: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=None,
        b_strides=None) -> np.ndarray | None:
-    """torch.mm / torch.addmm(bias, a, b) of float32 matrices bit for bit, or None if unknown."""
-    if a.dtype != np.float32 or b.dtype != np.float32:
+    """torch.mm / torch.addmm(bias, a, b) of float32 or float64 matrices bit for bit, or None if
+    unknown."""
+    if a.dtype != b.dtype or a.dtype not in (np.float32, np.float64):
         return None
     m, k = a.shape
     n = b.shape[1]
@@ -273,6 +286,10 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         return None
     b_strides = b_strides or _strides(b)
     a_row, b_row = layouts(a_strides or _strides(a), b_strides, m, k, n)
+    if a.dtype == np.float64:
+        if not _AMD_ZEN5 or not b_row or n % 12 % 2 or m * n * k > _MAX_DOUBLE_WORK:
+            return None
+        return _double_tiles(a, b, bias)
     bias32 = None if bias is None else np.asarray(bias, np.float32)
     if not _AMD:
         if a_row and (not b_row or n < m) and min(m, n) == 1:
@@ -305,6 +322,19 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         out = four_lanes(a, b[:, 0])[:, None]
         return out if bias32 is None else out + bias32
     return None
+
+
+def _double_tiles(a: np.ndarray, b: np.ndarray, bias) -> np.ndarray:
+    """float64 with B row-major on Zen 5: fused chains over whole 4 x 12 tiles, sequential sums
+    elsewhere, every entry starting from the bias (see the module docstring)."""
+    m, n = a.shape[0], b.shape[1]
+    init = None if bias is None else np.broadcast_to(np.asarray(bias, np.float64), (m, n))
+    out = sequential(a, b, init)
+    rows, cols = m // 4 * 4, n // 12 * 12
+    if rows and cols:
+        out[:rows, :cols] = fma_chain(a[:rows], b[:, :cols],
+                                      None if init is None else init[:rows, :cols])
+    return out
 
 
 def mv(a: np.ndarray, v: np.ndarray, a_strides=None) -> np.ndarray | None:

@@ -32,3 +32,14 @@ def split(a: np.ndarray, vector, scalar, vector_bytes: int = WIDE_VECTOR_BYTES) 
     if not inside.all():
         out[~inside] = scalar(flat[~inside])
     return out.reshape(a.shape)
+
+
+def at_least(a, low):
+    """max(a, low) as torch's clamp kernels take it (low > a ? low : a): a's -0.0 stays where
+    low is 0.0 (NumPy's maximum gives 0.0 there)."""
+    return np.where(a == low, a, np.maximum(a, low))
+
+
+def at_most(a, high):
+    """min(a, high) as torch's clamp kernels take it: a where a equals high."""
+    return np.where(a == high, a, np.minimum(a, high))

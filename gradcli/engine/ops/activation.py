@@ -134,7 +134,7 @@ def _keep(dim, ndim):
     return dim if ndim else None
 
 
-defop("relu", "ReluBackward0", lambda a: np.maximum(a, a.dtype.type(0)), promote="none",
+defop("relu", "ReluBackward0", lambda a: np.where(a < 0, a.dtype.type(0), a), promote="none",
       save=(RESULT,), vjp=lambda g, a, out: F.threshold_backward(g, out, 0), jvp=AS_VJP,
       rule=('grad * (result > 0)',))
 pointwise_op("threshold_backward", "ThresholdBackwardBackward0",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, schemas
+from gradcli.engine import dtypes, errors, pointwise_order, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, apply, defop, not_implemented,
@@ -434,8 +434,8 @@ def _where_zero(condition: Tensor, g: Tensor) -> Tensor:
     return F.where(condition, g, F.scalar_tensor(0.0, g.dtype))
 
 
-for _bound, _pick, _keep, _moved in (("min", np.maximum, "ge", "lt"),
-                                     ("max", np.minimum, "le", "gt")):
+for _bound, _pick, _keep, _moved in (("min", pointwise_order.at_least, "ge", "lt"),
+                                     ("max", pointwise_order.at_most, "le", "gt")):
     defop(f"clamp_{_bound}", f"Clamp{_bound.capitalize()}Backward0", _pick, save=(0,),
           vjp=(lambda g, a, b, keep=_keep: _where_zero(F.compare(keep, a, b), g),), jvp=AS_VJP,
           refuses=(f"clamp_{_bound}_scalar_cpu", (dtypes.BOOL,)))

@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import (declarations, dtypes, errors, normalization_order, schemas,
-                            variance_order)
+from gradcli.engine import (declarations, dtypes, errors, normalization_order, pointwise_order,
+                            schemas, variance_order)
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -50,8 +50,8 @@ def _hardtanh_backward(g, x, min_val, max_val):
 
 
 defop("hardtanh", "HardtanhBackward0",
-      lambda x, min_val, max_val: np.minimum(np.maximum(x, x.dtype.type(min_val)),
-                                             x.dtype.type(max_val)),
+      lambda x, min_val, max_val: pointwise_order.at_most(
+          pointwise_order.at_least(x, x.dtype.type(min_val)), x.dtype.type(max_val)),
       promote="none", save=(0,),
       vjp=lambda g, x, **p: F.apply_op("hardtanh_backward", g, x, **p))
 defop("hardtanh_backward", "HardtanhBackwardBackward0", _hardtanh_backward, promote="none",

@@ -189,9 +189,9 @@ def _where(c, a, b):
 
 def _clamp(a, lo, hi):
     if lo is not None:
-        a = np.maximum(a, lo)
+        a = pointwise_order.at_least(a, lo)
     if hi is not None:
-        a = np.minimum(a, hi)
+        a = pointwise_order.at_most(a, hi)
     return a
 
 
@@ -530,7 +530,12 @@ defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,), jvp=AS_VJP,
       rule=('grad * sign(self)',),
       refuses=("abs_cpu", (dtypes.BOOL,)))
 def _sign(a):
-    return a.copy() if a.dtype == np.bool_ else np.sign(a)
+    """torch's (0 < a) - (a < 0): NaN and -0.0 give +0.0 (NumPy keeps NaN)."""
+    if a.dtype == np.bool_:
+        return a.copy()
+    if a.dtype.kind != "f":
+        return np.sign(a)
+    return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
 
 
 defop("sign", "SignBackward0", _sign, promote="none", vjp=_zeros, jvp=AS_VJP)

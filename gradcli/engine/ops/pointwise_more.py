@@ -128,7 +128,8 @@ defop("nextafter", "NextafterBackward0", np.nextafter, pointwise=True, save=(0, 
       refuses=("nextafter_cpu", NOT_FLOATING),
       save_for=((0, 1), (1,)),
       vjp=(lambda g, a, b: F.where(F.compare("ne", a, b), g, 0), lambda g, a, b: F.zeros_for(b)))
-defop("heaviside", "torch::autograd::NotImplemented", np.heaviside, pointwise=True,
+defop("heaviside", "torch::autograd::NotImplemented",
+      lambda a, values: np.where(a == 0, values, a > 0).astype(np.result_type(a, values)), pointwise=True,
       name="torch::autograd::NotImplemented",
       vjp=(not_implemented("aten::heaviside"),) * 2)
 
