@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import keyword
 import math
 import sys
@@ -72,6 +73,7 @@ class Scope:
 
     def __init__(self, dtype: dtypes.DType | None = None) -> None:
         self.session = Session(write=sys.stderr.write)
+        gc.freeze()  # the loaded tables live on: no collection needs to walk them again
         self.default_dtype = dtype
         self.functions = Frame(self.session.globals, bare_functions())
         self.compiler = Compiler(self.session.runtime)

@@ -62,12 +62,14 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
 
 @contextmanager
 def _collector_paused():
-    """Python's cyclic garbage collector off for a while (it stays off if it was off)."""
+    """Python's cyclic garbage collector off for a while (it stays off if it was off); what was
+    made meanwhile is moved out of its reach (gc.freeze), so no later collection walks it."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if was_enabled:
             gc.enable()
 

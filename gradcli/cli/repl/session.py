@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
@@ -50,6 +51,7 @@ class Repl:
             self.variables()
         except Exception:  # the first statement meets the same failure and reports it
             pass
+        gc.freeze()  # the loaded tables live on: no collection needs to walk them again
 
     def reset(self) -> None:
         from gradcli.engine.state import STATE
