@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import re
 import warnings
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -24,7 +25,8 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 from fuzz_running import LONG, Tally
-from gradcli.language.syntax.parser import grammar_path
+
+GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "gradcli.lark"
 
 INPUTS = 100_000 if LONG else 5_000
 INDENT, DEDENT = "\x01", "\x02"
@@ -36,7 +38,7 @@ STARTS = (("start", 0.4), ("classdef", 0.2), ("funcdef", 0.2), ("import_stmt", 0
 def _grammar() -> Lark:
     """The grammar without comments and line continuations among the ignored tokens (a drawn
     comment would swallow the rest of its line)."""
-    text = grammar_path().read_text(encoding="utf-8")
+    text = GRAMMAR.read_text(encoding="utf-8")
     text = "\n".join(line for line in text.splitlines() if not (
         line.startswith("%ignore") and ("COMMENT" in line or "\\\\" in line)))
     return Lark(text, parser="lalr", start=[s for s, _ in STARTS])

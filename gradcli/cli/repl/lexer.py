@@ -27,7 +27,7 @@ class Scanner:
     """One regex with a named group per grammar terminal, plus the grammar's keywords."""
 
     def __init__(self, terminals, builtin_names) -> None:
-        from lark.lexer import PatternStr
+        from gradcli.language.syntax.lark_standalone import PatternStr
         usable = [t for t in terminals if not t.name.startswith(_SKIPPED)]
         words = [t for t in usable if isinstance(t.pattern, PatternStr)
                  and t.pattern.value.isidentifier()]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lark import Tree
+from gradcli.language.syntax.lark_standalone import Tree
 
 from gradcli.engine.errors import TorchError
 from gradcli.language.runtime.frames import Frame

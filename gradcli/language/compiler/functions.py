@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lark import Tree
+from gradcli.language.syntax.lark_standalone import Tree
 
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import UserFunction

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from lark import Tree
+from gradcli.language.syntax.lark_standalone import Tree
 
 from gradcli.language.runtime import calls, classes
 from gradcli.language.runtime import exceptions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lark import Token, Tree
+from gradcli.language.syntax.lark_standalone import Token, Tree
 
 from gradcli.language.runtime.calls import global_name
 from gradcli.language.syntax.parser import GradSyntaxError

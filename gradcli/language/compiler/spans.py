@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from lark import Token, Tree
+from gradcli.language.syntax.lark_standalone import Token, Tree
 
 from gradcli.engine import memory
 from gradcli.engine.errors import TorchError

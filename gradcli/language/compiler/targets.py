@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from lark import Tree
+from gradcli.language.syntax.lark_standalone import Tree
 
 from gradcli.engine import creation, dtypes, errors
 from gradcli.engine.ops import inplace as inplace

@@ -1,22 +1,19 @@
-"""The LALR parser for grammar/gradcli.lark, with Python-style indentation and positioned errors."""
+"""The LALR parser for grammar/gradcli.lark, with Python-style indentation and positioned errors.
+
+The parser is lark's standalone one, generated from the grammar by grammar/generate_parser.py
+(lark's runtime plus the analysed grammar as data): start-up imports neither lark's grammar
+compiler nor a cache."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
-from pathlib import Path
-
-import lark
-from lark import Lark, Tree
-from lark.exceptions import UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
 
 from gradcli.language.syntax import regex_cache
+from gradcli.language.syntax.lark_standalone import (DedentError, Indenter, Lark, Lark_StandAlone,
+                                                     Tree, UnexpectedInput, UnexpectedToken)
 from gradcli.language.syntax.source_scan import Problem, indentation_problem, scan
 from gradcli.language.syntax.syntax_errors import describe
-
-GRAMMAR_NAME = "gradcli.lark"
 
 
 class GradIndenter(Indenter):
@@ -43,14 +40,6 @@ class GradSyntaxError(Exception):
         return self.message
 
 
-def grammar_path() -> Path:
-    """The grammar: inside the package when installed, at the top level in a checkout."""
-    packaged = Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_NAME
-    if packaged.exists():
-        return packaged
-    return Path(__file__).resolve().parents[3] / "grammar" / GRAMMAR_NAME
-
-
 def _cache_folder() -> str | None:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(base, "gradcli")
@@ -59,17 +48,6 @@ def _cache_folder() -> str | None:
     except OSError:
         return None
     return folder
-
-
-def _cache_path(grammar: str) -> str | bool:
-    """lark's cache of the analysed grammar, one file per grammar text and lark version (so
-    that installations with different grammars never overwrite each other's, and each
-    start-up finds its own instead of rebuilding it)."""
-    folder = _cache_folder()
-    if folder is None:
-        return False
-    key = hashlib.sha256(f"{lark.__version__}\n{grammar}".encode()).hexdigest()[:16]
-    return os.path.join(folder, f"grammar-{key}.lark.cache")
 
 
 def _use_regex_cache(lark: Lark) -> None:
@@ -87,13 +65,10 @@ _PARSER: Lark | None = None
 
 
 def parser() -> Lark:
-    """The parser, built once per process (lark caches the analysed grammar on disk)."""
+    """The parser, built once per process from the generated tables."""
     global _PARSER
     if _PARSER is None:
-        grammar = grammar_path().read_text(encoding="utf-8")
-        _PARSER = Lark(
-            grammar, parser="lalr", postlex=GradIndenter(), propagate_positions=True,
-            maybe_placeholders=True, cache=_cache_path(grammar), start=["start", "test"])
+        _PARSER = Lark_StandAlone(postlex=GradIndenter())
         _use_regex_cache(_PARSER)
     return _PARSER
 

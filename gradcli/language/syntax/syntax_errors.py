@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from lark import Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from gradcli.language.syntax.lark_standalone import (Token, Tree, UnexpectedCharacters,
+                                                     UnexpectedInput, UnexpectedToken)
 
 from gradcli.language.syntax.source_scan import Problem, scan
 
