@@ -40,12 +40,13 @@ def _empty(shape: tuple, dtype) -> Tensor:
     return parameter(Tensor(np.zeros(shape, dtype.np), dtype))
 
 
-def kaiming_layer(weight_shape: tuple, bias: bool, fan_in: int, dtype=None):
+def kaiming_layer(weight_shape: tuple, bias: bool, fan_in: int, dtype=None, bias_size=None):
     """A layer's weight and bias (or None) as nn.Linear and nn.ConvNd reset them:
-    kaiming_uniform_(weight, a=sqrt(5)), then bias uniform in +-1/sqrt(fan_in)."""
+    kaiming_uniform_(weight, a=sqrt(5)), then bias uniform in +-1/sqrt(fan_in). The bias has
+    `bias_size` elements (default: the weight's first size)."""
     dtype = dtype or STATE.default_dtype
     weight = _empty(tuple(weight_shape), dtype)
-    bias = _empty((weight_shape[0],), dtype) if bias else None
+    bias = _empty((weight_shape[0] if bias_size is None else bias_size,), dtype) if bias else None
     if 0 in weight.shape:
         STATE.warn("UserWarning", "Initializing zero-element tensors is a no-op")
     else:

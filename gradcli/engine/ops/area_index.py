@@ -152,7 +152,8 @@ INDEX = {
     "gradcli.engine.ops.convolution": {
         "function": (
             "adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d conv1d conv2d "
-            "convolution convolution_backward max_pool1d max_pool2d max_pool2d_with_indices "
+            "conv_transpose1d conv_transpose2d convolution convolution_backward max_pool1d "
+            "max_pool2d max_pool2d_with_indices "
         ),
         "row": (
             "_adaptive_avg_pool2d _adaptive_avg_pool2d_backward avg_pool2d avg_pool2d_backward "
@@ -161,9 +162,10 @@ INDEX = {
         ),
         "declaration": (
             "functional:adaptive_avg_pool1d functional:adaptive_avg_pool2d functional:avg_pool1d "
-            "functional:avg_pool2d functional:conv1d functional:conv2d functional:max_pool1d "
+            "functional:avg_pool2d functional:conv1d functional:conv2d "
+            "functional:conv_transpose1d functional:conv_transpose2d functional:max_pool1d "
             "functional:max_pool2d torch:adaptive_avg_pool1d torch:avg_pool1d torch:conv1d "
-            "torch:conv2d "
+            "torch:conv2d torch:conv_transpose1d torch:conv_transpose2d "
         ),
     },
     "gradcli.engine.ops.decompositions": {

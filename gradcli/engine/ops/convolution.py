@@ -1,4 +1,5 @@
-"""Convolutions and pooling (conv1d/conv2d, max/avg/adaptive pooling): functions and rows.
+"""Convolutions and pooling (conv1d/conv2d, conv_transpose1d/2d, max/avg/adaptive pooling):
+functions and rows.
 
 Convolutions run as im2col + matmul over NumPy windows; every spatial rank goes through the one
 N-d kernel, and transposed convolutions are the input gradient of the plain one, as in ATen.
@@ -119,8 +120,8 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
     else:
         y = _conv(x, w, stride, padding, dilation, groups)
-    if b is not None:
-        y = y + b.reshape((1, -1) + (1,) * (y.ndim - 2))
+    if b is not None:  # a transposed convolution reads its bias in the input's dtype
+        y = y + b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
     return y
 
 
@@ -128,9 +129,11 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
                           groups, mask):
     empty = np.zeros(0, g.dtype)
     grad_x = grad_w = grad_b = empty
-    if mask[0]:
-        grad_x = (_conv(g, w, stride, padding, dilation, groups) if transposed else
-                  _conv_input_grad(g, w, x.shape, stride, padding, dilation, groups))
+    if mask[0] and transposed:  # output padding the strides never read leaves extra rows
+        grad_x = _conv(g, w, stride, padding, dilation, groups)[
+            (slice(None), slice(None), *(slice(0, size) for size in x.shape[2:]))]
+    elif mask[0]:
+        grad_x = _conv_input_grad(g, w, x.shape, stride, padding, dilation, groups)
     if mask[1]:
         grad_w = (_conv_weight_grad(x, g, w.shape, stride, padding, dilation, groups)
                   if transposed else
@@ -153,6 +156,9 @@ def _conv_grad(index):
 
 
 def convolution_backward(g, x, w, *, mask, **params):
+    if not params["transposed"] and any(params["output_padding"]):  # a double backward's conv
+        raise errors.runtime("output_padding is not supported for non-transposed convolutions; "
+                             f"got: {' '.join(map(str, params['output_padding']))}")
     return apply(OPS["convolution_backward"], g, x, w, mask=mask, **params)
 
 
@@ -259,7 +265,7 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
             f"but got input of size: {_sizes(x.shape)}")
     if w.ndim != spatial + 2:
         raise errors.runtime(
-            f"weight should have at least three dimensions" if w.ndim < 3 else
+            "weight should have at least three dimensions" if w.ndim < 3 else
             f"Expected {spatial + 2}-dimensional input for {spatial + 2}-dimensional weight "
             f"{_sizes(w.shape)}, but got {x.ndim}-dimensional input of size {_sizes(x.shape)} "
             "instead")
@@ -272,7 +278,7 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
     if w.shape[0] % groups:
         raise errors.runtime(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-            f"but got weight of size {_sizes(w.shape)} instead")
+            f"but got weight of size [{_sizes(w.shape)}] instead")
     channels = x.shape[1] if x.ndim == spatial + 2 else x.shape[0]
     if channels != w.shape[1] * groups:
         shown = x.shape if x.ndim == spatial + 2 else (1, *x.shape)
@@ -339,6 +345,137 @@ def conv1d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1
 def conv2d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     return _conv_nd(x, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def _expand_param(values: tuple, name: str, dim: int) -> tuple:
+    """ATen's expand_param_if_needed: one value stands for every spatial dimension."""
+    if len(values) == 1:
+        return values * dim
+    if len(values) != dim:
+        raise errors.runtime(
+            f"expected {name} to be a single integer value or a list of {dim} values to match "
+            f"the convolution dimensions, but got {name}={_sizes(values)}")
+    return values
+
+
+def _check_transposed_kernel(x: Tensor, w: Tensor, stride, padding, output_padding,
+                             dilation) -> None:
+    """slow_conv_transpose2d's shape check (a 1-d convolution seen as 2-d with height 1)."""
+    if w.ndim == 3:
+        w_shape, x_size = (*w.shape[:2], 1, w.shape[2]), (1, x.shape[-1])
+        stride, padding, output_padding, dilation = (
+            (1, *stride), (0, *padding), (0, *output_padding), (1, *dilation))
+    else:
+        w_shape, x_size = w.shape, x.shape[-2:]
+    kernel = w_shape[2:]
+    if kernel[0] <= 0 or kernel[1] <= 0:
+        raise errors.runtime(f"kernel size should be greater than zero, but got kernel_height: "
+                             f"{kernel[0]} kernel_width: {kernel[1]}")
+    if dilation[0] <= 0 or dilation[1] <= 0:
+        raise errors.runtime(f"dilation should be greater than zero, but got dilation_height: "
+                             f"{dilation[0]}, dilation_width: {dilation[1]}")
+    if not all(output_padding[i] < stride[i] or output_padding[i] < dilation[i]
+               for i in range(2)):
+        raise errors.runtime(
+            "output padding must be smaller than either stride or dilation, but got "
+            f"output_padding_height: {output_padding[0]} output_padding_width: "
+            f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
+            f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
+    if w.numel() == 0:
+        raise errors.runtime(f"non-empty 2D or 4D weight tensor expected, but got: "
+                             f"{_sizes(w_shape)}")
+    out = [(x_size[i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel[i] - 1) + 1
+           + output_padding[i] for i in range(2)]
+    if out[0] < 1 or out[1] < 1:
+        raise errors.runtime(
+            f"Given input size per channel: ({x_size[0]} x {x_size[1]}). Calculated output size "
+            f"per channel: ({out[0]} x {out[1]}). Output size is too small")
+
+
+def _check_transposed(x: Tensor, w: Tensor, b, stride, padding, output_padding, dilation,
+                      groups: int) -> tuple:
+    """aten::convolution's checks of a transposed convolution in its order, then its CPU
+    kernel's; gives the spatial parameters expanded to the weight's dimensions."""
+    dim = w.ndim - 2
+    if dim <= 0:
+        raise errors.runtime("weight should have at least three dimensions")
+    if groups <= 0:
+        raise errors.runtime("non-positive groups is not supported")
+    stride, padding, dilation, output_padding = (
+        _expand_param(value, name, dim) for value, name in (
+            (stride, "stride"), (padding, "padding"), (dilation, "dilation"),
+            (output_padding, "output_padding")))
+    if any(p < 0 for p in padding):
+        raise errors.runtime("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise errors.runtime("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise errors.runtime("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise errors.runtime("dilation should be greater than zero")
+    if w.ndim != x.ndim:
+        raise errors.runtime(
+            f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional weight "
+            f"{_sizes(w.shape)}, but got {x.ndim}-dimensional input of size {_sizes(x.shape)} "
+            "instead")
+    if w.shape[0] < groups:
+        raise errors.runtime(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
+            f"got weight of size {_sizes(w.shape)} instead")
+    if w.shape[0] % groups:
+        raise errors.runtime(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size [{_sizes(w.shape)}] instead")
+    if x.shape[1] != w.shape[0]:
+        raise errors.runtime(
+            f"Given transposed=1, weight of size {_sizes(w.shape)}, expected input"
+            f"{_sizes(x.shape)} to have {w.shape[0]} channels, but got {x.shape[1]} channels "
+            "instead")
+    if b is not None and (b.ndim != 1 or b.shape[0] != w.shape[1] * groups):
+        raise errors.runtime(
+            f"Given transposed=1, weight of size {_sizes(w.shape)}, expected bias to be "
+            f"1-dimensional with {w.shape[1] * groups} elements, but got bias of size "
+            f"{_sizes(b.shape)} instead")
+    if x.numel() == 0 and 0 not in x.shape[:2]:
+        raise errors.runtime("Only zero batch or zero channel inputs are supported, but got "
+                             f"input shape: {_sizes(x.shape)}")
+    if dim <= 2:
+        _check_transposed_kernel(x, w, stride, padding, output_padding, dilation)
+    if x.dtype.category < dtypes.FLOATING and x.dtype is not dtypes.int64:
+        raise errors.not_implemented_for(f"slow_conv_transpose{max(dim, 2)}d_out_cpu", x.dtype)
+    if w.dtype is not x.dtype:
+        raise errors.scalar_type_mismatch(x.dtype, w.dtype)
+    return stride, padding, dilation, output_padding
+
+
+def _conv_transpose_nd(x: Tensor, w: Tensor, b, stride, padding, output_padding, groups: int,
+                       dilation, spatial: int) -> Tensor:
+    """F.conv_transposeNd: batchify, then aten::convolution with transposed=True."""
+    name = f"conv_transpose{spatial}d"
+    if x.ndim not in (spatial + 1, spatial + 2):
+        raise errors.runtime(
+            f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, "
+            f"but got input of size: {_sizes(x.shape)}")
+    unbatched = x.ndim == spatial + 1
+    if unbatched:
+        x = F.unsqueeze(x, 0)
+    params = _check_transposed(x, w, b, *(_pairs(v, spatial) for v in (
+        stride, padding, output_padding, dilation)), groups)
+    stride, padding, dilation, output_padding = params
+    y = convolution(x, w, b, stride, padding, dilation, True, output_padding, groups)
+    return F.squeeze(y, 0) if unbatched else y
+
+
+def conv_transpose1d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    return _conv_transpose_nd(x, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 1)
+
+
+def conv_transpose2d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    return _conv_transpose_nd(x, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 2)
 
 
 # ---- pooling ------------------------------------------------------------------------------------
@@ -523,7 +660,7 @@ defop("_adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
 
 def _as_4d(x: Tensor, name: str):
     if x.ndim not in (3, 4):
-        raise errors.runtime(f"non-empty 3D or 4D (batch mode) tensor expected for input")
+        raise errors.runtime("non-empty 3D or 4D (batch mode) tensor expected for input")
     return (F.unsqueeze(x, 0), True) if x.ndim == 3 else (x, False)
 
 
@@ -721,6 +858,11 @@ _CONV_MODE = ("(Tensor input, Tensor weight, Tensor? bias=None, int[{n}] stride=
 for _n, _fn in ((1, conv1d), (2, conv2d)):
     declare(f"conv{_n}d", _fn, f"conv{_n}d" + _CONV.format(n=_n),
             f"conv{_n}d" + _CONV_MODE.format(n=_n), variants="torch functional")
+for _n, _fn in ((1, conv_transpose1d), (2, conv_transpose2d)):
+    declare(f"conv_transpose{_n}d", _fn, f"conv_transpose{_n}d(Tensor input, Tensor weight, "
+            f"Tensor? bias=None, int[{_n}] stride=1, int[{_n}] padding=0, "
+            f"int[{_n}] output_padding=0, int groups=1, int[{_n}] dilation=1)",
+            variants="torch functional")
 # torch's max_pool1d/2d dispatch on the truth of return_indices to _max_poolNd or ..._with_indices
 for _n, _fn in ((1, max_pool1d), (2, max_pool2d)):
     declare(f"max_pool{_n}d", _fn, python="input, kernel_size, stride=None, padding=0, dilation=1, "

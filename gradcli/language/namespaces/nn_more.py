@@ -1,5 +1,5 @@
 """Builders, forwards and reprs of more torch.nn module classes (GroupNorm, Upsample, the
-padding layers, PReLU); their rows are in nn_table.KINDS."""
+padding layers, PReLU, ConvTransposeNd's output size); their rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from gradcli.engine.ops import activation as A
 from gradcli.engine.ops import group_norm as GN
 from gradcli.engine.ops import nn_functional as NF
 from gradcli.engine.ops import interpolate as I
+from gradcli.language.runtime.values import Size
 
 
 def build_group_norm(module, num_groups, num_channels, eps, affine, device, dtype,
@@ -93,3 +94,32 @@ def build_prelu(module, num_parameters, init, device, dtype) -> None:
 
 def prelu_forward(ctx, module, x):
     return A.prelu(x, module.params["weight"])
+
+
+def transposed_output_padding(ctx, x, output_size, attrs, spatial: int) -> list:
+    """_ConvTransposeNd._output_padding: the output padding that makes the output `output_size`
+    (its spatial sizes, or all of them), refused outside the sizes the stride can reach."""
+    batched = x.ndim == spatial + 2
+    lead = 2 if batched else 1
+    if not isinstance(output_size, (list, tuple)):
+        raise errors.type_error(f"object of type '{errors.type_name(output_size)}' has no len()")
+    if len(output_size) == lead + spatial:
+        output_size = output_size[lead:]
+        if isinstance(output_size, tuple) and not isinstance(output_size, Size):
+            output_size = Size(output_size)
+    if len(output_size) != spatial:
+        raise errors.value_error(
+            f"ConvTranspose{spatial}D: for {x.ndim}D input, output_size must have {spatial} or "
+            f"{lead + spatial} elements (got {len(output_size)})")
+    stride, padding = attrs["stride"], attrs["padding"]
+    kernel, dilation = attrs["kernel_size"], attrs["dilation"]
+    min_sizes = [(x.shape[d + lead] - 1) * stride[d] - 2 * padding[d]
+                 + dilation[d] * (kernel[d] - 1) + 1 for d in range(spatial)]
+    max_sizes = [min_sizes[d] + stride[d] - 1 for d in range(spatial)]
+    for size, low, high in zip(output_size, min_sizes, max_sizes):
+        if size < low or size > high:
+            raise errors.value_error(
+                f"requested an output size of {ctx.printer.str(output_size)}, but valid sizes "
+                f"range from {min_sizes} to {max_sizes} (for an input of "
+                f"{ctx.printer.str(Size(x.shape[2:]))})")
+    return [output_size[d] - min_sizes[d] for d in range(spatial)]

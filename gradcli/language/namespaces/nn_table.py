@@ -103,16 +103,23 @@ def _tuple(value, n: int) -> tuple:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
 
-def _conv_builder(spatial: int):
-    def build(module: Module, in_channels, out_channels, kernel_size, stride, padding, dilation,
-              groups, bias, padding_mode, device, dtype) -> None:
+def _conv_builder(spatial: int, transposed: bool = False):
+    def build(module: Module, in_channels, out_channels, kernel_size, stride, padding, *rest):
+        if transposed:
+            output_padding, groups, bias, dilation, padding_mode, device, dtype = rest
+            if padding_mode != "zeros":
+                raise errors.value_error('Only "zeros" padding mode is supported for '
+                                         f"{module.class_name}")
+        else:
+            dilation, groups, bias, padding_mode, device, dtype = rest
+            output_padding = 0
         if groups <= 0:
             raise errors.value_error("groups must be a positive integer")
         if in_channels % groups:
             raise errors.value_error("in_channels must be divisible by groups")
         if out_channels % groups:
             raise errors.value_error("out_channels must be divisible by groups")
-        if isinstance(padding, str):
+        if isinstance(padding, str) and not transposed:
             if padding not in ("same", "valid"):
                 raise errors.value_error(f"Invalid padding string {padding!r}, should be one of "
                                          "['valid', 'same']")
@@ -121,12 +128,14 @@ def _conv_builder(spatial: int):
         kernel = _tuple(kernel_size, spatial)
         module.attrs.update(in_channels=in_channels, out_channels=out_channels,
                             kernel_size=kernel, stride=_tuple(stride, spatial), padding=padding,
-                            dilation=_tuple(dilation, spatial), transposed=False,
-                            output_padding=(0,) * spatial, groups=groups,
+                            dilation=_tuple(dilation, spatial), transposed=transposed,
+                            output_padding=_tuple(output_padding, spatial), groups=groups,
                             padding_mode=padding_mode)
-        fan_in = in_channels // groups * math.prod(kernel)
+        channels = (in_channels, out_channels // groups) if transposed else (
+            out_channels, in_channels // groups)
         weight, bias = parameters.kaiming_layer(
-            (out_channels, in_channels // groups, *kernel), bias, fan_in, dtype)
+            (*channels, *kernel), bias, channels[1] * math.prod(kernel), dtype,
+            bias_size=out_channels)
         module.params.update(weight=weight, bias=bias)
     return build
 
@@ -151,6 +160,8 @@ def _conv_repr(module: Module, printer) -> str:
         text += f", padding={a['padding']}"
     if a["dilation"] != (1,) * spatial:
         text += f", dilation={a['dilation']}"
+    if a["output_padding"] != (0,) * spatial:
+        text += f", output_padding={a['output_padding']}"
     if a["groups"] != 1:
         text += f", groups={a['groups']}"
     if module.params["bias"] is None:
@@ -162,6 +173,26 @@ def _conv_repr(module: Module, printer) -> str:
 
 _CONV_OPTIONS = ("in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, "
                  "groups=1, bias=True, padding_mode='zeros', device=None, dtype=None")
+_CONV_TRANSPOSE_OPTIONS = ("in_channels, out_channels, kernel_size, stride=1, padding=0, "
+                           "output_padding=0, groups=1, bias=True, dilation=1, "
+                           "padding_mode='zeros', device=None, dtype=None")
+
+
+def _conv_transpose_forward(spatial: int):
+    """torch's ConvTransposeNd forward: the output padding (from output_size when given), then
+    F.conv_transposeNd."""
+    def forward(ctx, module: Module, x, output_size=None):
+        a, p = module.attrs, module.params
+        if a["padding_mode"] != "zeros":
+            raise errors.value_error("Only `zeros` padding mode is supported for "
+                                     f"ConvTranspose{spatial}d")
+        output_padding = a["output_padding"]
+        if output_size is not None:
+            output_padding = more.transposed_output_padding(ctx, x, output_size, a, spatial)
+        arguments = [x, p["weight"], p["bias"], a["stride"], a["padding"], output_padding,
+                     a["groups"], a["dilation"]]
+        return invoke(ctx, NN_FUNCTIONAL.table[f"conv_transpose{spatial}d"], arguments, {})
+    return forward
 
 
 def _max_pool_forward(function):
@@ -426,6 +457,10 @@ KINDS = [
                extra_repr=_conv_repr, build=_conv_builder(1)),
     ModuleKind("Conv2d", "conv", _CONV_OPTIONS, _conv_forward("conv2d"),
                extra_repr=_conv_repr, build=_conv_builder(2)),
+    ModuleKind("ConvTranspose1d", "conv", _CONV_TRANSPOSE_OPTIONS, _conv_transpose_forward(1),
+               "input, output_size=None", extra_repr=_conv_repr, build=_conv_builder(1, True)),
+    ModuleKind("ConvTranspose2d", "conv", _CONV_TRANSPOSE_OPTIONS, _conv_transpose_forward(2),
+               "input, output_size=None", extra_repr=_conv_repr, build=_conv_builder(2, True)),
     ModuleKind("MaxPool1d", "pooling", "kernel_size, stride=None, padding=0, dilation=1, "
                "return_indices=False, ceil_mode=False", _max_pool_forward(CV.max_pool1d),
                inputs="input: Tensor@max_pool1d",
