@@ -136,6 +136,8 @@ CASES = {
     "_softmax": unary("a.softmax(-1)", shapes=(V, M)) + unary("torch.softmax(a, 0)", shapes=(M,))
     + unary("F.softmax(a, dim=1)", shapes=(M,)),
     "_softmax_backward_data": [backward_case("a.softmax(1)", M, M)],
+    "_safe_softmax": [case("F.scaled_dot_product_attention(a, b, c)", ("a", (2, 3, 4), "any"),
+                           ("b", (2, 5, 4), "any"), ("c", (2, 5, 4), "any"))],
     "_log_softmax": unary("a.log_softmax(-1)", shapes=(V, M))
     + unary("F.log_softmax(a, dim=0)", shapes=(M,)),
     "_log_softmax_backward_data": [backward_case("torch.log_softmax(a, 1)", M, M)],

@@ -12,7 +12,7 @@ from gradcli.engine import functions
 
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
-    "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.comparison",
+    "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.comparison",
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.gating", "ops.group_norm",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
     "ops.padding", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
@@ -53,6 +53,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import activation  # noqa: F401
         case "gradcli.engine.ops.arrange":
             from gradcli.engine.ops import arrange  # noqa: F401
+        case "gradcli.engine.ops.attention":
+            from gradcli.engine.ops import attention  # noqa: F401
         case "gradcli.engine.ops.comparison":
             from gradcli.engine.ops import comparison  # noqa: F401
         case "gradcli.engine.ops.convolution":

@@ -122,6 +122,19 @@ INDEX = {
             "torch:zeros "
         ),
     },
+    "gradcli.engine.ops.attention": {
+        "function": (
+            "FLASH_LABEL NativeNode ZERO_DIM_INDEX advanced_array apply_basic "
+            "check_byte_mask_fill get_item numpy_key safe_softmax scaled_dot_product_attention "
+            "set_item unbind_rows "
+        ),
+        "row": (
+            "_safe_softmax "
+        ),
+        "declaration": (
+            "functional:scaled_dot_product_attention "
+        ),
+    },
     "gradcli.engine.ops.comparison": {
         "function": (
             "all allclose any bitwise_and bitwise_left_shift bitwise_not bitwise_or "
@@ -393,9 +406,8 @@ INDEX = {
     },
     "gradcli.engine.ops.products": {
         "function": (
-            "ZERO_DIM_INDEX addbmm addmm_scaled addmv addr advanced_array apply_basic baddbmm "
-            "cdist chain_matmul check_byte_mask_fill contract cross dist get_item inner kron "
-            "linalg_cross multi_dot numpy_key scaled_sum set_item tensordot unbind_rows vdot "
+            "addbmm addmm_scaled addmv addr baddbmm cdist chain_matmul contract cross dist inner "
+            "kron linalg_cross multi_dot scaled_sum tensordot vdot "
         ),
         "row": (
             "_cdist_backward _cdist_forward addbmm addmv addr baddbmm dist linalg_cross vdot "
