@@ -6,6 +6,7 @@ import gc
 import keyword
 import math
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -53,17 +54,31 @@ def torch_error(error: TorchError, hint: str | None = None) -> ExpressionError:
     return ExpressionError(GradRuntimeError(error.kind, error.message, None), None, hint)
 
 
-def bare_functions() -> dict:
-    """torch's functions under their bare names (sin -> torch.sin), and F, for EXPR and VALUEs."""
-    names = {}
-    for module in reversed(BARE_FUNCTION_MODULES):
-        namespace = MODULES.get(module)
-        if namespace is not None:
-            names.update({k: v for k, v in namespace.table.items()
-                          if isinstance(v, Builtin) and k not in PY_BUILTINS})
-    if "torch.nn.functional" in MODULES:
-        names[FUNCTIONAL_ALIAS] = MODULES["torch.nn.functional"]
-    return names
+class BareFunctions(Mapping):
+    """torch's functions under their bare names (sin -> torch.sin), and F, for EXPR and VALUEs;
+    each name is looked up in the module tables when used, so only the areas it needs load."""
+
+    def __getitem__(self, name: str):
+        if name == FUNCTIONAL_ALIAS and "torch.nn.functional" in MODULES:
+            return MODULES["torch.nn.functional"]
+        if name not in PY_BUILTINS:
+            for module in BARE_FUNCTION_MODULES:
+                namespace = MODULES.get(module)
+                value = namespace.table.get(name) if namespace is not None else None
+                if isinstance(value, Builtin):
+                    return value
+        raise KeyError(name)
+
+    def __iter__(self):
+        names = {FUNCTIONAL_ALIAS} if "torch.nn.functional" in MODULES else set()
+        for module in BARE_FUNCTION_MODULES:
+            namespace = MODULES.get(module)
+            if namespace is not None:
+                names.update(name for name in namespace.table if name in self)
+        return iter(sorted(names))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 class Scope:
@@ -75,7 +90,7 @@ class Scope:
         self.session = Session(write=sys.stderr.write)
         gc.freeze()  # the loaded tables live on: no collection needs to walk them again
         self.default_dtype = dtype
-        self.functions = Frame(self.session.globals, bare_functions())
+        self.functions = Frame(self.session.globals, BareFunctions())
         self.compiler = Compiler(self.session.runtime)
 
     def compile(self, source: Source) -> Callable[[dict], object]:

@@ -6,7 +6,6 @@ this process, so that its error is raised here exactly as one job would raise it
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from typing import Callable, Iterator
@@ -29,9 +28,11 @@ def default_jobs() -> int:
 
 def jobs_for(count: int, jobs: int) -> int:
     """How many workers `count` points are worth (1: no pool)."""
-    if "fork" not in multiprocessing.get_all_start_methods():
+    wanted = min(jobs, count // MIN_POINTS_PER_JOB)
+    if wanted <= 1:
         return 1
-    return max(1, min(jobs, count // MIN_POINTS_PER_JOB))
+    import multiprocessing  # only where a pool may pay for itself: it is slow to import
+    return wanted if "fork" in multiprocessing.get_all_start_methods() else 1
 
 
 def mapped(task: Callable[[int], object], count: int, jobs: int) -> Iterator:
@@ -44,6 +45,7 @@ def mapped(task: Callable[[int], object], count: int, jobs: int) -> Iterator:
     _TASK = task
     size = -(-count // (workers * CHUNKS_PER_JOB))
     chunks = [(start, min(start + size, count)) for start in range(0, count, size)]
+    import multiprocessing
     try:
         pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts)
     except OSError:  # no processes to be had: one job
