@@ -16,6 +16,7 @@ from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSO
                                       table)
 from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
+from gradcli.language.namespaces.checkpoint import CHECKPOINT
 from gradcli.language.namespaces.dtype_info import DTYPE_INFO
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
@@ -142,7 +143,7 @@ def _data() -> dict:
 
 
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
-UTILS = Namespace("torch.utils", {"data": DATA})
+UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT})
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
 OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
 
@@ -211,6 +212,7 @@ MODULES = {
     "torch.optim.lr_scheduler": LR_SCHEDULER,
     "torch.utils": UTILS,
     "torch.utils.data": DATA,
+    "torch.utils.checkpoint": CHECKPOINT,
     "torch.nn": NN,
     **MATH_MODULES,
 }
