@@ -14,7 +14,8 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, iterate
+from gradcli.language.runtime import protocols
+from gradcli.language.runtime.values import Namespace, iterate, type_name
 
 _EXPLICIT = ("the use_reentrant parameter should be passed explicitly. {} use_reentrant=False is "
              "recommended, but if you need to preserve the current default behavior, you can "
@@ -101,6 +102,12 @@ def _non_reentrant(ctx, function, preserve: bool, args: tuple, kwargs: dict):
                 _rerun(ctx, function, tuple(_detached(a) for a in args), kwargs, state)
             finally:
                 saved_hooks.STACK.pop()
+        if len(recomputed) != holder["packed"]:
+            raise errors.runtime(
+                "torch.utils.checkpoint: A different number of tensors was saved during the "
+                f"original forward and recomputation.\nNumber of tensors saved during forward: "
+                f"{holder['packed']}\nNumber of tensors saved during recomputation: "
+                f"{len(recomputed)}.")
         return recomputed[index]
 
     holder = {"packed": 0}
@@ -152,7 +159,10 @@ def checkpoint_sequential(ctx, functions, segments, input, use_reentrant=None, *
             return value
         return entry("forward", forward, "input")
 
-    segment_size = len(functions) // segments
+    segment_size = protocols.binary("//", len(functions), segments)
+    if not isinstance(segment_size, int):
+        raise errors.type_error(f"'{type_name(segment_size)}' object cannot be interpreted as an "
+                                "integer")
     end = -1
     for start in range(0, segment_size * (segments - 1), segment_size):
         end = start + segment_size - 1
