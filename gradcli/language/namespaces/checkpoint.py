@@ -85,8 +85,14 @@ def _reentrant(ctx, function, preserve: bool, args: tuple):
     return results[0] if single else results
 
 
-def _non_reentrant(ctx, function, preserve: bool, args: tuple, kwargs: dict):
-    """The graph recorded with hooks that keep no saved tensor; backward recomputes them."""
+class _StopRecomputation(Exception):
+    """Raised through the program's frames once the recomputation saved all it must (torch's
+    early stop): no program code can catch it."""
+
+
+def _non_reentrant(ctx, function, preserve: bool, early_stop: bool, args: tuple, kwargs: dict):
+    """The graph recorded with hooks that keep no saved tensor; backward recomputes them, up
+    to the last one the forward saved when `early_stop`."""
     state = _generator().get_state() if preserve else None
     recomputed: list = []
 
@@ -95,11 +101,18 @@ def _non_reentrant(ctx, function, preserve: bool, args: tuple, kwargs: dict):
         holder["packed"] += 1
         return count
 
+    def record(value):
+        recomputed.append(value)
+        if early_stop and len(recomputed) == holder["packed"]:
+            raise _StopRecomputation
+
     def unpack(index):
         if not recomputed:
-            saved_hooks.push(lambda t: recomputed.append(t), lambda _: None)
+            saved_hooks.push(record, lambda _: None)
             try:
                 _rerun(ctx, function, tuple(_detached(a) for a in args), kwargs, state)
+            except _StopRecomputation:
+                pass
             finally:
                 saved_hooks.STACK.pop()
         if len(recomputed) != holder["packed"]:
@@ -137,7 +150,7 @@ def checkpoint(ctx, function, *args, use_reentrant=None, context_fn=None,
             raise errors.value_error("Passing `context_fn` or `debug` is only supported when "
                                      "use_reentrant=False.")
         return _reentrant(ctx, function, preserve, args)
-    return _non_reentrant(ctx, function, preserve, args, kwargs)
+    return _non_reentrant(ctx, function, preserve, bool(early_stop), args, kwargs)
 
 
 def checkpoint_sequential(ctx, functions, segments, input, use_reentrant=None, **kwargs):
@@ -167,7 +180,7 @@ def checkpoint_sequential(ctx, functions, segments, input, use_reentrant=None, *
     for start in range(0, segment_size * (segments - 1), segment_size):
         end = start + segment_size - 1
         chosen = _reentrant(ctx, run(start, end), preserve, (input,)) if use_reentrant else \
-            _non_reentrant(ctx, run(start, end), preserve, (input,), {})
+            _non_reentrant(ctx, run(start, end), preserve, True, (input,), {})
         input = chosen
     return ctx.call(run(end + 1, len(functions) - 1), [input], {})
 
