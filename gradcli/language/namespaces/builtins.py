@@ -344,8 +344,21 @@ LEGACY_TYPES = {dtype.legacy_name: PyType(f"torch.{dtype.legacy_name}", (), entr
     dtype.legacy_name, legacy_constructor(dtype), "*data"), "torch.tensortype")
     for dtype in dtypes.ALL}
 LEGACY_DTYPES = {LEGACY_TYPES[dtype.legacy_name]: dtype for dtype in dtypes.ALL}
-SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", lambda sizes: Size(iterate(sizes)),
-                                                "sizes=(), /", style="expected", frames=0))
+def _size(sizes) -> Size:
+    """torch.Size(sizes): ints, or tensors holding one integer, each as an int."""
+    items = []
+    for number, item in enumerate(iterate(sizes)):
+        if isinstance(item, Tensor) and item.data.size == 1 and not item.dtype.is_floating_point:
+            item = int(item.data.item())
+        elif not isinstance(item, int):
+            raise errors.type_error(f"torch.Size() takes an iterable of 'int' (item {number} is "
+                                    f"'{type_name(item)}')")
+        items.append(int(item))
+    return Size(items)
+
+
+SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", _size, "sizes=(), /", style="expected",
+                                                frames=0))
 
 _TYPE_OF = {t.hosts[0]: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, COMPLEX_TYPE, STR_TYPE, LIST_TYPE, TUPLE_TYPE, DICT_TYPE,

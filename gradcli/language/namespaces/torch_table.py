@@ -16,6 +16,8 @@ from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSO
                                       table)
 from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
+from gradcli.language.namespaces.checkpoint import CHECKPOINT
+from gradcli.language.namespaces.distributions import DISTRIBUTIONS
 from gradcli.language.namespaces.dtype_info import DTYPE_INFO
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
@@ -142,7 +144,7 @@ def _data() -> dict:
 
 
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
-UTILS = Namespace("torch.utils", {"data": DATA})
+UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT})
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
 OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
 
@@ -168,7 +170,7 @@ TORCH_TABLE = layered(table(
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
-    "utils": UTILS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
+    "utils": UTILS, "distributions": DISTRIBUTIONS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
 
 
 def _set_grad_enabled(mode) -> ContextManager:
@@ -211,6 +213,9 @@ MODULES = {
     "torch.optim.lr_scheduler": LR_SCHEDULER,
     "torch.utils": UTILS,
     "torch.utils.data": DATA,
+    "torch.utils.checkpoint": CHECKPOINT,
+    "torch.distributions": DISTRIBUTIONS,
+    "torch.distributions.kl": DISTRIBUTIONS.table["kl"],
     "torch.nn": NN,
     **MATH_MODULES,
 }

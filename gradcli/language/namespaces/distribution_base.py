@@ -1,0 +1,215 @@
+"""torch.distributions' Distribution base and constraints: shapes, argument and sample
+validation with torch's messages, and the repr; families compose torch's own functions through
+the language's tables, as torch's Python code calls them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import errors
+from gradcli.engine.functions import F
+from gradcli.engine.state import grad_mode
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import protocols
+from gradcli.language.runtime.objects import TableInstance
+from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.values import Size, type_name
+
+MODULE = "torch.distributions"
+
+
+class Calls:
+    """torch functions and Tensor methods called as a program calls them."""
+
+    def __init__(self, runtime):
+        self.runtime = runtime
+
+    def torch(self, name: str, *args, **kwargs):
+        return self.runtime.call(protocols.MODULES["torch"].lookup(name), list(args), kwargs)
+
+    def functional(self, name: str, *args, **kwargs):
+        return self.runtime.call(protocols.MODULES["torch.nn.functional"].lookup(name),
+                                 list(args), kwargs)
+
+    def method(self, tensor, name: str, *args, **kwargs):
+        return self.runtime.call(protocols.get_attribute(tensor, name), list(args), kwargs)
+
+
+def op(symbol: str, a, b):
+    return protocols.binary(symbol, a, b)
+
+
+def attr(value, name: str):
+    """value.name as a program reads it (a parameter a program replaced may be anything)."""
+    return protocols.get_attribute(value, name)
+
+
+# ---- constraints: (repr, check on arrays) ----
+
+class Constraint:
+    def __init__(self, text, check):
+        self.text, self.check = text, check
+
+
+def _bound(printer, value) -> str:
+    return printer.format(value, "")
+
+
+def _array(value):
+    return value.data if isinstance(value, Tensor) else value
+
+
+REAL = Constraint(lambda p: "Real()", lambda v: v == v)
+BOOLEAN = Constraint(lambda p: "Boolean()", lambda v: (v == 0) | (v == 1))
+REAL_VECTOR = Constraint(lambda p: "IndependentConstraint(Real(), 1)",
+                         lambda v: np.all(v == v, axis=-1))
+
+
+def greater_than(bound) -> Constraint:
+    return Constraint(lambda p: f"GreaterThan(lower_bound={_bound(p, bound)})",
+                      lambda v: _array(bound) < v)
+
+
+def less_than(bound) -> Constraint:
+    return Constraint(lambda p: f"LessThan(upper_bound={_bound(p, bound)})",
+                      lambda v: v < _array(bound))
+
+
+def interval(low, high) -> Constraint:
+    return Constraint(
+        lambda p: f"Interval(lower_bound={_bound(p, low)}, upper_bound={_bound(p, high)})",
+        lambda v: (_array(low) <= v) & (v <= _array(high)))
+
+
+def integer_interval(low: int, high: int) -> Constraint:
+    return Constraint(lambda p: f"IntegerInterval(lower_bound={low}, upper_bound={high})",
+                      lambda v: (v % 1 == 0) & (low <= v) & (v <= high))
+
+
+POSITIVE = greater_than(0.0)
+UNIT_INTERVAL = interval(0.0, 1.0)
+
+
+def _simplex_check(value: Tensor):
+    total = F.sum(value, -1).data.astype(value.dtype.np)
+    return np.all(value.data >= 0, axis=-1) & (np.abs(total - 1) < 1e-6)
+
+
+SIMPLEX = Constraint(lambda p: "Simplex()", None)
+
+
+def satisfied(constraint: Constraint, value: Tensor) -> bool:
+    if constraint is SIMPLEX:
+        return bool(np.all(_simplex_check(value)))
+    with grad_mode(False):
+        return bool(np.all(constraint.check(value.data)))
+
+
+# ---- the base class ----
+
+class Distribution(TableInstance):
+    """One distribution value: its parameters live in `attrs` (torch's __dict__), in the
+    order torch sets them."""
+
+    __slots__ = ("attrs", "calls", "batch_shape", "event_shape", "validate")
+    TYPE: PyType = None
+    NAME = "Distribution"
+    has_rsample = False
+
+    @property
+    def language_type(self) -> PyType:
+        return self.TYPE
+
+    def setup(self, runtime, batch_shape, validate_args, event_shape=()) -> None:
+        """Distribution.__init__: the shapes, then each parameter checked against its
+        constraint (lazily made ones are skipped until they exist)."""
+        self.batch_shape, self.event_shape = Size(batch_shape), Size(event_shape)
+        self.validate = True if validate_args is None else bool(validate_args)
+        if not self.validate:
+            return
+        for name, constraint in self.arg_constraints().items():
+            if name not in self.attrs:
+                continue
+            value = self.attrs[name]
+            if not satisfied(constraint, value):
+                printer = self.calls.runtime.printer
+                raise errors.value_error(
+                    f"Expected parameter {name} ({type_name(value)} of shape "
+                    f"{tuple(value.shape)}) of distribution {self.repr(printer)} to satisfy the "
+                    f"constraint {constraint.text(printer)}, but found invalid values:\n"
+                    f"{printer.format(value, '')}")
+
+    def arg_constraints(self) -> dict:
+        return {}
+
+    def support(self) -> Constraint:
+        raise errors.TorchError("NotImplementedError", "")
+
+    def repr(self, printer) -> str:
+        parts = []
+        for name in self.arg_constraints():
+            if name in self.attrs:
+                value = self.attrs[name]
+                if not isinstance(value, Tensor):
+                    raise errors.TorchError("AttributeError", f"'{type_name(value)}' object has "
+                                            "no attribute 'numel'")
+                shown = printer.format(value, "") if value.data.size == 1 else printer.str(
+                    Size(value.shape))
+                parts.append(f"{name}: {shown}")
+        return f"{self.NAME}({', '.join(parts)})"
+
+    def extended_shape(self, sample_shape=()) -> Size:
+        if not isinstance(sample_shape, Size):  # torch.Size(sample_shape), with its errors
+            sample_shape = self.calls.runtime.call(protocols.MODULES["torch"].lookup("Size"),
+                                                   [sample_shape], {})
+        return Size((*sample_shape, *self.batch_shape, *self.event_shape))
+
+    def validate_sample(self, value) -> None:
+        if not isinstance(value, Tensor):
+            raise errors.value_error("The value argument to log_prob must be a Tensor")
+        printer = self.calls.runtime.printer
+        size = Size(value.shape)
+        start = len(size) - len(self.event_shape)
+        if size[start:] != self.event_shape:
+            raise errors.value_error(
+                f"The right-most size of value must match event_shape: {printer.str(size)} vs "
+                f"{printer.str(self.event_shape)}.")
+        expected = Size((*self.batch_shape, *self.event_shape))
+        for i, j in zip(reversed(size), reversed(expected)):
+            if i != 1 and j != 1 and i != j:
+                raise errors.value_error(
+                    f"Value is not broadcastable with batch_shape+event_shape: "
+                    f"{printer.str(size)} vs {printer.str(expected)}.")
+        support = self.support()
+        if not satisfied(support, value):
+            raise errors.value_error(
+                f"Expected value argument ({type_name(value)} of shape {tuple(value.shape)}) to "
+                f"be within the support ({support.text(printer)}) of the distribution "
+                f"{self.repr(printer)}, but found invalid values:\n{printer.format(value, '')}")
+
+    def sample(self, sample_shape=()):
+        with grad_mode(False):
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape=()):
+        raise errors.TorchError("NotImplementedError", "")
+
+    @property
+    def stddev(self):
+        return self.calls.method(self.variance, "sqrt")
+
+
+def broadcast_all(calls: Calls, *values) -> tuple:
+    """torch.distributions.utils.broadcast_all: numbers become tensors of the first tensor's
+    dtype (else the default dtype), then all are broadcast together."""
+    if not all(isinstance(v, (Tensor, bool, int, float)) for v in values):
+        raise errors.value_error("Input arguments must all be instances of Number, torch.Tensor "
+                                 "or objects implementing __torch_function__.")
+    if not all(isinstance(v, Tensor) for v in values):
+        first = next((v for v in values if isinstance(v, Tensor)), None)
+        options = {} if first is None else {"dtype": first.dtype}
+        if first is None:
+            options["dtype"] = calls.torch("get_default_dtype")
+        values = [v if isinstance(v, Tensor) else calls.torch("tensor", v, **options)
+                  for v in values]
+    return tuple(calls.torch("broadcast_tensors", *values))

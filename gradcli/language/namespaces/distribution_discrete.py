@@ -1,0 +1,170 @@
+"""torch.distributions' Categorical and Bernoulli: one of probs and logits given, the other
+made on first use, as torch's lazy properties make them."""
+
+from __future__ import annotations
+
+import math
+
+from gradcli.engine import errors
+from gradcli.engine.state import grad_mode
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces import distribution_base as base
+from gradcli.language.namespaces.distribution_base import Calls, Distribution, op
+from gradcli.language.runtime import protocols
+
+_BOTH = "Either `probs` or `logits` must be specified, but not both."
+
+
+class _Discrete(Distribution):
+    """Categorical and Bernoulli: one of probs and logits given, the other made on first use."""
+
+    __slots__ = ()
+
+    def _given(self, probs, logits):
+        if (probs is None) == (logits is None):
+            raise errors.value_error(_BOTH)
+
+    @property
+    def probs(self):
+        if "probs" not in self.attrs:
+            self.attrs["probs"] = self.logits_to_probs(self.attrs["logits"])
+        return self.attrs["probs"]
+
+    @property
+    def logits(self):
+        if "logits" not in self.attrs:
+            self.attrs["logits"] = self.probs_to_logits(self.attrs["probs"])
+        return self.attrs["logits"]
+
+    def _param(self):
+        return self.attrs["probs" if self.given == "probs" else "logits"]
+
+    def _clamped(self, probs):
+        eps = protocols.get_attribute(self.calls.torch("finfo", base.attr(probs, "dtype")), "eps")
+        return self.calls.method(probs, "clamp", min=eps, max=1 - eps)
+
+
+class Categorical(_Discrete):
+    __slots__ = ("given",)
+    NAME = "Categorical"
+
+    def __init__(self, runtime, probs=None, logits=None, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        self._given(probs, logits)
+        c = self.calls
+        if probs is not None:
+            if c.method(probs, "dim") < 1:
+                raise errors.value_error("`probs` parameter must be at least one-dimensional.")
+            self.attrs["probs"] = op("/", probs, c.method(probs, "sum", -1, keepdim=True))
+            self.given = "probs"
+        else:
+            if c.method(logits, "dim") < 1:
+                raise errors.value_error("`logits` parameter must be at least one-dimensional.")
+            self.attrs["logits"] = op("-", logits, c.method(logits, "logsumexp", dim=-1,
+                                                            keepdim=True))
+            self.given = "logits"
+        shape = self._param().shape
+        self.setup(runtime, shape[:-1] if len(shape) > 1 else (), validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"probs": base.SIMPLEX, "logits": base.REAL_VECTOR}
+
+    def support(self):
+        return base.integer_interval(0, base.attr(self._param(), "shape")[-1] - 1)
+
+    def logits_to_probs(self, logits):
+        return self.calls.functional("softmax", logits, dim=-1)
+
+    def probs_to_logits(self, probs):
+        return self.calls.torch("log", self._clamped(probs))
+
+    def sample(self, sample_shape=()):
+        c = self.calls
+        shape = self.extended_shape(sample_shape)
+        count = math.prod(shape[:len(shape) - len(self.batch_shape)])
+        probs_2d = c.method(self.probs, "reshape", -1,
+                            base.attr(self._param(), "shape")[-1])
+        samples_2d = c.method(c.torch("multinomial", probs_2d, count, True), "t")
+        return c.method(samples_2d, "reshape", shape)
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c = self.calls
+        value = c.method(c.method(value, "long"), "unsqueeze", -1)
+        value, log_pmf = c.torch("broadcast_tensors", value, self.logits)
+        value = c.method(value, "narrow", -1, 0, 1)
+        return c.method(c.method(log_pmf, "gather", -1, value), "squeeze", -1)
+
+    def entropy(self):
+        c = self.calls
+        min_real = protocols.get_attribute(c.torch("finfo", base.attr(self.logits, "dtype")), "min")
+        logits = c.torch("clamp", self.logits, min=min_real)
+        return protocols.unary("-", c.method(op("*", logits, self.probs), "sum", -1))
+
+    def _nan(self):
+        return self.calls.torch("full", self.extended_shape(), math.nan,
+                                dtype=base.attr(self.probs, "dtype"))
+
+    @property
+    def mean(self):
+        return self._nan()
+
+    @property
+    def variance(self):
+        return self._nan()
+
+    @property
+    def mode(self):
+        return self.calls.method(self.probs, "argmax", dim=-1)
+
+
+class Bernoulli(_Discrete):
+    __slots__ = ("given",)
+    NAME = "Bernoulli"
+
+    def __init__(self, runtime, probs=None, logits=None, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        self._given(probs, logits)
+        self.given = "probs" if probs is not None else "logits"
+        given = probs if probs is not None else logits
+        (self.attrs[self.given],) = base.broadcast_all(self.calls, given)
+        shape = () if not isinstance(given, Tensor) else self._param().shape
+        self.setup(runtime, shape, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"probs": base.UNIT_INTERVAL, "logits": base.REAL}
+
+    def support(self):
+        return base.BOOLEAN
+
+    def logits_to_probs(self, logits):
+        return self.calls.torch("sigmoid", logits)
+
+    def probs_to_logits(self, probs):
+        c, clamped = self.calls, self._clamped(probs)
+        return op("-", c.torch("log", clamped), c.torch("log1p", protocols.unary("-", clamped)))
+
+    def sample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        with grad_mode(False):
+            return self.calls.torch("bernoulli", self.calls.method(self.probs, "expand", shape))
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        logits, value = base.broadcast_all(self.calls, self.logits, value)
+        return protocols.unary("-", self.calls.functional(
+            "binary_cross_entropy_with_logits", logits, value, reduction="none"))
+
+    def entropy(self):
+        return self.calls.functional("binary_cross_entropy_with_logits", self.logits,
+                                     self.probs, reduction="none")
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def variance(self):
+        return op("*", self.probs, op("-", 1, self.probs))
