@@ -148,7 +148,7 @@ class Node:
                         for nr, o in enumerate(out))
         elif out is not None:
             out = _tangent_of(out, Tensor(out.data, out.dtype, grad_fn=node))
-        if saved_hooks.PACKED and self in saved_hooks.PACKED:
+        if saved_hooks.EVER_PACKED and self in saved_hooks.PACKED:
             return saved_hooks.unpack_node(self, self.saved_args, out)
         return self.saved_args, out
 
@@ -195,7 +195,7 @@ class Node:
             self.saved_args = tuple([None if type(a) is Tensor else a for a in self.saved_args])
             self.saved_result = None
             self.saved_versions = ()
-            if saved_hooks.PACKED:
+            if saved_hooks.EVER_PACKED:
                 saved_hooks.PACKED.pop(self, None)
 
 

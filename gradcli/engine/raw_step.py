@@ -21,7 +21,7 @@ def run_raw(node, node_grads: list, add_to_buffer) -> bool:
     False, having done nothing, where this path does not apply."""
     rules = RAW_VJPS.get(node.op.key)
     if rules is None or node.hooks or node.retained or (
-            saved_hooks.PACKED and node in saved_hooks.PACKED):
+            saved_hooks.EVER_PACKED and node in saved_hooks.PACKED):
         return False
     g = node_grads[0]
     if g is None or STATE.backward_observer is not None or STATE.anomaly[0] or STATE.forward_ad:

@@ -18,6 +18,9 @@ DISABLED: list = []  # the messages of disable_saved_tensors_hooks blocks in for
 # Ops whose saved tensors torch packs in another order than their rules read them.
 _ORDER = {"addmm": (1, 2), "mv": (0, 1), "atan2": (1, 0)}
 PACKED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # node -> {slot: SavedTensor}
+# whether a saved tensor was ever packed: until then backward skips PACKED (a WeakKeyDictionary's
+# truth test is a Python-level len(), which every node of every backward would pay)
+EVER_PACKED = False
 
 
 _PACK_IN_PLACE = (
@@ -70,7 +73,7 @@ class SavedTensor:
                 "backward.")
         self.packed = _pack(pack, Tensor(value.data, value.dtype))
         self.unpack_fn = unpack
-        PACKED.setdefault(node, {})[self.slot] = self
+        _remember(node)[self.slot] = self
 
 
 def saved_tensor(node, slot) -> Tensor:
@@ -85,6 +88,13 @@ def push(pack, unpack) -> None:
     if DISABLED:
         raise errors.runtime(DISABLED[-1])
     STACK.append((pack, unpack))
+
+
+def _remember(node) -> dict:
+    """The packed entries of `node`, as a dict its new entries go into."""
+    global EVER_PACKED
+    EVER_PACKED = True
+    return PACKED.setdefault(node, {})
 
 
 def pack_node(node, slots: tuple, outputs: tuple) -> None:
@@ -106,7 +116,7 @@ def pack_node(node, slots: tuple, outputs: tuple) -> None:
         entry.packed = _pack(pack, value)
         entry.unpack_fn = unpack
         entries[slot] = entry
-    PACKED[node] = entries
+    _remember(node).update(entries)
 
 
 def unpack_value(entry: SavedTensor, like: Tensor | None) -> Tensor:
