@@ -9,6 +9,7 @@ import pytest
 import gradcli.engine.ops  # noqa: F401  (loads every area into F)
 from gradcli.engine import dtypes
 from gradcli.engine.functions import F
+from gradcli.engine.ops import reductions as reductions_module
 from gradcli.engine.tensor import Tensor
 
 torch = pytest.importorskip("torch")
@@ -229,7 +230,20 @@ _DRAWN_OPS = {
                     lambda t, d: t.log_softmax(-1 if d is None else d)),
     "mse_loss": (lambda t, d: F.mse_loss(t, F.mul_scalar(t, 0.5)),
                  lambda t, d: torch.nn.functional.mse_loss(t, t * 0.5)),
+    "cross_entropy": (lambda t, d: F.cross_entropy(t, _classes(t, Tensor)),
+                      lambda t, d: torch.nn.functional.cross_entropy(t, _classes(t, torch))),
 }
+
+
+def _classes(t, kind):
+    """Class targets for a (C,) or (N, C) input: sample i is class i mod C."""
+    if t.ndim == 1:
+        target = np.array(0)
+    else:
+        target = np.arange(t.shape[0]) % t.shape[1]
+    if kind is torch:
+        return torch.from_numpy(target)
+    return Tensor(target, dtypes.int64)
 
 
 def _drawn_tensor(rng):
@@ -268,6 +282,34 @@ def test_random_tensors_reduce_as_torch_does_bit_for_bit(count):
         ours = ours_of(Tensor(values, dtypes.from_numpy(values.dtype)), dim).data
         if not _same_list(ours, theirs):
             mismatches.append((name, values.shape, values.strides, values.dtype, dim))
+    assert not mismatches, mismatches[:10]
+
+
+@pytest.mark.parametrize("count", [300, pytest.param(3000, marks=pytest.mark.slow)])
+def test_logsumexp_sums_in_torchs_order_where_the_exponentials_agree(count):
+    """torch's logsumexp takes (x - max).exp() and the sum's log from MKL's vector functions,
+    which this CPU may round otherwise than gradcli (benchmarks/agreement.py measures how often):
+    where those agree, the result must be torch's to the bit."""
+    rng = np.random.default_rng(count + 15)
+    compared, mismatches = 0, []
+    for _ in range(count):
+        values, dim = _drawn_tensor(rng)
+        dims = list(range(values.ndim)) if dim is None else [dim]
+        theirs_in = torch.from_numpy(values)
+        maxes = theirs_in.amax(dims, keepdim=True)
+        maxes = torch.where(maxes.isinf(), 0, maxes)
+        ours_exps = reductions_module._exp(values - maxes.numpy())
+        theirs_exps = (theirs_in - maxes).exp()
+        if not np.array_equal(theirs_exps.numpy(), ours_exps):
+            continue
+        total = theirs_exps.sum(dims)
+        if not np.array_equal(total.log().numpy(), reductions_module._log(total.numpy())):
+            continue
+        compared += 1
+        ours = F.logsumexp(Tensor(values, dtypes.from_numpy(values.dtype)), dims).data
+        if not _same_list(ours, theirs_in.logsumexp(dims).numpy()):
+            mismatches.append((values.shape, values.strides, values.dtype, dim))
+    assert compared > count // 4
     assert not mismatches, mismatches[:10]
 
 
