@@ -217,6 +217,10 @@ def index_put_key(indices) -> tuple:
 
 def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
+    if index.ndim > 1:
+        raise errors.index_error(
+            f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+            f"{index.dtype.scalar_name} and size: {list(index.shape)}")
     if index.dtype.name not in ("int64", "int32"):
         raise errors.runtime(f"index_add_(): Expected dtype int32/int64 for index but got: "
                              f"{index.dtype.scalar_name}")
