@@ -224,5 +224,4 @@ LINALG = Namespace("torch.linalg", layered(declared_entries("linalg"), LazyTable
     {"LinAlgError": LINALG_ERROR}, _linalg_entries)))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.nn.utils": NN_UTILS, "torch.nn.utils.rnn": NN_UTILS.table["rnn"],
-                "torch.nn.utils.parametrize": NN_UTILS.table["parametrize"],
                 "torch.linalg": LINALG}

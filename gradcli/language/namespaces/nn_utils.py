@@ -10,7 +10,6 @@ from gradcli.engine.ops.inplace import apply_inplace, copy_
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor, require_tensors
-from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, iterate, type_name
 
@@ -125,15 +124,7 @@ RNN_UTILS = Namespace("torch.nn.utils.rnn", table(
           "sequences, batch_first=False, padding_value=0.0, padding_side='right'"),
 ))
 
-def _parametrize() -> dict:
-    # loaded when a program first uses torch.nn.utils.parametrize
-    from gradcli.language.namespaces.parametrize import PARAMETRIZE
-    return PARAMETRIZE.table
-
-
-PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
-
-NN_UTILS = Namespace("torch.nn.utils", {"rnn": RNN_UTILS, "parametrize": PARAMETRIZE, **table(
+NN_UTILS = Namespace("torch.nn.utils", {"rnn": RNN_UTILS, **table(
     entry("clip_grad_norm_", clip_grad_norm_, "parameters, max_norm, norm_type=2.0, "
           "error_if_nonfinite=False, foreach=None"),
     entry("clip_grad_value_", clip_grad_value_, "parameters, clip_value, foreach=None"),

@@ -119,6 +119,14 @@ def _nn_classes() -> dict:
     return NN_CLASSES
 
 
+def _parametrize() -> dict:
+    # loaded when a program first uses it (here, not in nn_utils: it needs the nn classes)
+    from gradcli.language.namespaces.parametrize import PARAMETRIZE
+    return PARAMETRIZE.table
+
+
+PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
+NN_UTILS.table["parametrize"] = PARAMETRIZE
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
                                      "utils": NN_UTILS}, _nn_classes))
 
@@ -221,6 +229,7 @@ MODULES = {
     "torch.utils": UTILS,
     "torch.utils.data": DATA,
     "torch.nn": NN,
+    "torch.nn.utils.parametrize": PARAMETRIZE,
     **MATH_MODULES,
 }
 protocols.MODULES = MODULES  # what the runtime's `import` binds
