@@ -8,6 +8,7 @@ stdout, its error as [kind, message] (or None) and its warnings as [category, me
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -79,6 +80,8 @@ def run_torch(source: str) -> dict:
         torch.autograd.forward_ad._maybe_load_decompositions()
 
     os.environ.setdefault("MPLBACKEND", "Agg")  # a snippet's matplotlib draws off screen
+    if "compile" in source:
+        _warm_compiler()
 
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -92,6 +95,17 @@ def run_torch(source: str) -> dict:
         text = pipe.read()
     os.waitpid(pid, 0)
     return json.loads(text)
+
+
+@functools.cache
+def _warm_compiler() -> None:
+    """torch.compile's first run imports its compiler, which warns that torch.jit.script_method
+    is deprecated: run once here, so that snippets see only their own warnings."""
+    import torch
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.compile(lambda x: x * 2)(torch.ones(2, requires_grad=True))
 
 
 def close_figures() -> None:

@@ -117,14 +117,14 @@ class _BackwardHook:
         return list(self.module.hooks[kind])
 
     def setup_input_hook(self, args: tuple) -> tuple:
-        result, self.input_index = _identity_nodes(args, self._input_hook)
+        result, self.input_index = identity_nodes(args, self._input_hook)
         self.n_inputs = len(args)
         return result
 
     def setup_output_hook(self, result):
         single = not isinstance(result, tuple)
         values = (result,) if single else result
-        values, self.output_index = _identity_nodes(values, self._output_hook)
+        values, self.output_index = identity_nodes(values, self._output_hook)
         self.n_outputs = len((result,) if single else result)
         return values[0] if single else values
 
@@ -176,20 +176,22 @@ def _pack(indices: list, values: tuple, size: int) -> tuple:
     return tuple(packed)
 
 
-def _identity_nodes(values: tuple, hook) -> tuple:
+def identity_nodes(values: tuple, hook, label: str = "BackwardHookFunctionBackward") -> tuple:
     """BackwardHookFunction.apply over the tensors among `values` when one requires grad (and
-    grad mode is on): new tensors over the same data, one `BackwardHookFunctionBackward` node,
-    `hook` registered on it. Returns the values with the tensors replaced, and their indices."""
+    grad mode is on): new tensors over the same data, one node named `label` passing the
+    gradients through, `hook` (if any) registered on it. Returns the values with the tensors
+    replaced, and their indices."""
     indices = [i for i, value in enumerate(values) if isinstance(value, Tensor)]
     tensors = tuple(values[i] for i in indices)
     if not (STATE.grad_enabled and any(t.requires_grad for t in tensors)):
         return values, None
     outputs = tuple(F.detach(t) for t in tensors)
-    node = FunctionNode("BackwardHookFunctionBackward", tensors, outputs, lambda grads: tuple(grads))
+    node = FunctionNode(label, tensors, outputs, lambda grads: tuple(grads))
     for nr, (source, out) in enumerate(zip(tensors, outputs)):
         if source.requires_grad:
             out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
-    node_hooks.register_posthook(node, hook, "hook")
+    if hook is not None:
+        node_hooks.register_posthook(node, hook, "hook")
     replaced = list(values)
     for position, out in zip(indices, outputs):
         replaced[position] = out

@@ -52,6 +52,7 @@ class ModuleKind:
     sequence: bool = False
     host: type | None = None
     grouped: bool = False  # repr shows runs of equal children once: `(0-2): 3 x Linear(...)`
+    path: str = ""  # the Python module defining the class, when not torch.nn.modules.<package>
 
     def __post_init__(self) -> None:
         if self.host is None:
@@ -59,10 +60,12 @@ class ModuleKind:
         self.forward = _reading_members(self.forward)
         self.extra_repr = _reading_members(self.extra_repr, 0)
         self.option_names = [p.name for p in parse_signature(self.options)]
-        self.type = PyType(f"torch.nn.modules.{self.package}.{self.name}", (self.host,),
+        self.path = self.path or f"torch.nn.modules.{self.package}"
+        self.type = PyType(f"{self.path}.{self.name}", (self.host,),
                            BoundMethod(self, entry("__init__", _construct, "self, " + self.options,
                                                    qualname=f"{self.name}.__init__")))
-        self.forward_entry = entry("forward", self.forward, "self, " + self.inputs, context=True,
+        self.forward_entry = entry("forward", self.forward, ", ".join(("self", self.inputs)[
+                                   :2 if self.inputs else 1]), context=True,
                                    qualname=f"{self.name}.forward")
 
 
@@ -88,10 +91,42 @@ def _construct(kind: ModuleKind, *values, **keywords):
     return module
 
 
+@dataclass(eq=False)
+class Parametrized:
+    """The class torch.nn.utils.parametrize swaps in for a parametrized module's
+    (`Parametrized<Name>`, derived from `base`), with a property per parametrized tensor:
+    name -> (getter(module), setter(module, value))."""
+
+    type: PyType
+    base: object
+    properties: dict
+
+
+class Members(dict):
+    """A module's parameters or buffers by name, where a parametrized name reads as its
+    property's value: torch's forwards read `self.weight`, the class's property once the module
+    is parametrized."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: "Module", entries: dict):
+        super().__init__(entries)
+        self.owner = owner
+
+    def __missing__(self, name):
+        found = self.owner.property_of(name)
+        if found is None:
+            raise KeyError(name)
+        return found[0](self.owner)
+
+    def get(self, name, default=None):
+        return self[name] if name in self or self.owner.property_of(name) else default
+
+
 class Module(TableObject):
     """An nn.Module: instance attributes, parameters and child modules, in insertion order."""
 
-    __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks")
+    __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks", "parametrized")
     METHODS: dict = {}  # a container class's own methods
 
     def __init__(self, kind: ModuleKind):
@@ -100,10 +135,15 @@ class Module(TableObject):
         self.params: dict[str, Tensor | None] = {}
         self.buffers: dict[str, Tensor | None] = {}
         self.children: dict[str, Module | None] = {}
+        self.parametrized: Parametrized | None = None
 
     @property
     def language_type(self) -> PyType:
-        return self.kind.type
+        return self.kind.type if self.parametrized is None else self.parametrized.type
+
+    def property_of(self, name: str):
+        """The (getter, setter) of a parametrized tensor `name`, else None."""
+        return None if self.parametrized is None else self.parametrized.properties.get(name)
 
     @property
     def is_sequence(self) -> bool:
@@ -128,6 +168,9 @@ class Module(TableObject):
         return BoundMethod(self, self.kind.forward_entry)
 
     def attribute(self, name: str):
+        found = self.property_of(name)
+        if found is not None:
+            return found[0](self)
         for found in (self.attrs, self.params, self.buffers, self.children):
             if name in found:
                 return found[name]
@@ -135,16 +178,23 @@ class Module(TableObject):
             return self.forward_method()
         if name in _TABLES:
             return _TABLES[name](self)
-        method = MODULE_METHODS.get(name)
-        if method is None:
-            method = (SEQUENTIAL_METHODS if self.kind.sequence else self.METHODS).get(name)
+        method = MODULE_METHODS.get(name) or self.METHODS.get(name)
+        if method is None and self.kind.sequence:
+            method = SEQUENTIAL_METHODS.get(name)
         if method is None:
             raise self.missing(name)
         return BoundMethod(self, method)
 
     def set_attribute(self, name: str, value) -> None:
-        """torch's Module.__setattr__: Parameters and Modules register, the rest are attributes."""
-        if isinstance(value, Tensor) and value.is_parameter:
+        """torch's Module.__setattr__: Parameters and Modules register, the rest are attributes
+        (or go to a parametrized tensor's property)."""
+        found = self.property_of(name)
+        if found is not None and not isinstance(value, Module):
+            if isinstance(value, Tensor) and value.is_parameter:  # register_parameter's check
+                problem = f"attribute '{name}' already exists"
+                raise errors.TorchError("KeyError", repr(problem), (problem,))
+            found[1](self, value)
+        elif isinstance(value, Tensor) and value.is_parameter:
             self._register(self.params, name, value)
         elif name in self.params:
             self._check_none(value, name, "parameter", "torch.nn.Parameter")
@@ -554,7 +604,18 @@ class UserModule(classes.UserInstance, Module):
         super().__init__(_user_kind(cls))
         self.cls, self.initialized = cls, False
 
+    @property
+    def language_type(self):
+        return self.cls if self.parametrized is None else self.parametrized.type
+
+    @property
+    def class_name(self) -> str:
+        return self.language_type.name.rsplit(".", 1)[-1]
+
     def attribute(self, name: str):
+        found = self.property_of(name)
+        if found is not None:
+            return found[0](self)
         for found in (self.attrs, self.params, self.buffers, self.children):
             if name in found:
                 return found[name]
@@ -567,6 +628,9 @@ class UserModule(classes.UserInstance, Module):
         return Module.attribute(self, name)
 
     def set_attribute(self, name: str, value) -> None:
+        if self.property_of(name) is not None:  # the parametrized class's property comes first
+            Module.set_attribute(self, name, value)
+            return
         if classes.set_property(self.cls, self, name, value):
             return
         if not self.initialized and (isinstance(value, Module) or (

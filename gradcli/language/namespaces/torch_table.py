@@ -121,6 +121,14 @@ def _nn_classes() -> dict:
     return NN_CLASSES
 
 
+def _parametrize() -> dict:
+    # loaded when a program first uses it (here, not in nn_utils: it needs the nn classes)
+    from gradcli.language.namespaces.parametrize import PARAMETRIZE
+    return PARAMETRIZE.table
+
+
+PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
+NN_UTILS.table["parametrize"] = PARAMETRIZE
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
                                      "utils": NN_UTILS}, _nn_classes))
 
@@ -149,6 +157,12 @@ LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
 OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
 
 
+def _compile(ctx, *args, **kwargs):
+    # loaded when a program first compiles something
+    from gradcli.language.namespaces.compiled import compile_
+    return compile_(ctx, *args, **kwargs)
+
+
 def _split(ctx, tensor, split_size_or_sections, dim=0):
     """torch.split, Python in torch: `tensor.split(split_size_or_sections, dim)`, whatever
     `tensor` is (a str splits as Python's)."""
@@ -166,6 +180,9 @@ TORCH_TABLE = layered(table(
     entry("is_grad_enabled", lambda: STATE.grad_enabled, "", style="noargs",
           qualname="torch.is_grad_enabled"),
     entry("split", _split, "tensor, split_size_or_sections, dim=0", context=True),
+    entry("compile", _compile, "model=None, *, fullgraph=False, dynamic=None, backend=None, "
+          "mode=None, options=None, name=None, disable=False, recompile_limit=None, "
+          "isolate_recompiles=False, shapes_spec=None", context=True),
 ), PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
@@ -217,6 +234,7 @@ MODULES = {
     "torch.distributions": DISTRIBUTIONS,
     "torch.distributions.kl": DISTRIBUTIONS.table["kl"],
     "torch.nn": NN,
+    "torch.nn.utils.parametrize": PARAMETRIZE,
     **MATH_MODULES,
 }
 protocols.MODULES = MODULES  # what the runtime's `import` binds
