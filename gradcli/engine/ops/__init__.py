@@ -12,10 +12,10 @@ from gradcli.engine import functions
 
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
-    "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.comparison",
+    "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.gating", "ops.group_norm",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
-    "ops.padding", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
+    "ops.padding", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.selection", "ops.shapes", "ops.sorting", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
@@ -55,6 +55,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import arrange  # noqa: F401
         case "gradcli.engine.ops.attention":
             from gradcli.engine.ops import attention  # noqa: F401
+        case "gradcli.engine.ops.bilinear":
+            from gradcli.engine.ops import bilinear  # noqa: F401
         case "gradcli.engine.ops.comparison":
             from gradcli.engine.ops import comparison  # noqa: F401
         case "gradcli.engine.ops.convolution":
@@ -79,6 +81,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import nn_functional  # noqa: F401
         case "gradcli.engine.ops.padding":
             from gradcli.engine.ops import padding  # noqa: F401
+        case "gradcli.engine.ops.patches":
+            from gradcli.engine.ops import patches  # noqa: F401
         case "gradcli.engine.ops.pointwise":  # with backward's rules on raw arrays for its rows
             from gradcli.engine.ops import pointwise, raw_vjps  # noqa: F401
         case "gradcli.engine.ops.pointwise_more":

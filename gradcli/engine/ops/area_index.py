@@ -135,6 +135,17 @@ INDEX = {
             "functional:scaled_dot_product_attention "
         ),
     },
+    "gradcli.engine.ops.bilinear": {
+        "function": (
+            "bilinear trilinear "
+        ),
+        "row": (
+            "_trilinear "
+        ),
+        "declaration": (
+            "functional:bilinear torch:bilinear "
+        ),
+    },
     "gradcli.engine.ops.comparison": {
         "function": (
             "all allclose any bitwise_and bitwise_left_shift bitwise_not bitwise_or "
@@ -164,9 +175,9 @@ INDEX = {
     },
     "gradcli.engine.ops.convolution": {
         "function": (
-            "adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d conv1d conv2d "
-            "conv_transpose1d conv_transpose2d convolution convolution_backward max_pool1d "
-            "max_pool2d max_pool2d_with_indices "
+            "adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d conv1d conv2d conv3d "
+            "conv_transpose1d conv_transpose2d conv_transpose3d convolution convolution_backward "
+            "max_pool1d max_pool2d max_pool2d_with_indices "
         ),
         "row": (
             "_adaptive_avg_pool2d _adaptive_avg_pool2d_backward avg_pool2d avg_pool2d_backward "
@@ -175,10 +186,11 @@ INDEX = {
         ),
         "declaration": (
             "functional:adaptive_avg_pool1d functional:adaptive_avg_pool2d functional:avg_pool1d "
-            "functional:avg_pool2d functional:conv1d functional:conv2d "
-            "functional:conv_transpose1d functional:conv_transpose2d functional:max_pool1d "
-            "functional:max_pool2d torch:adaptive_avg_pool1d torch:avg_pool1d torch:conv1d "
-            "torch:conv2d torch:conv_transpose1d torch:conv_transpose2d "
+            "functional:avg_pool2d functional:conv1d functional:conv2d functional:conv3d "
+            "functional:conv_transpose1d functional:conv_transpose2d functional:conv_transpose3d "
+            "functional:max_pool1d functional:max_pool2d torch:adaptive_avg_pool1d "
+            "torch:avg_pool1d torch:conv1d torch:conv2d torch:conv3d torch:conv_transpose1d "
+            "torch:conv_transpose2d torch:conv_transpose3d "
         ),
     },
     "gradcli.engine.ops.decompositions": {
@@ -341,6 +353,18 @@ INDEX = {
             "replication_pad2d_backward replication_pad3d replication_pad3d_backward "
         ),
     },
+    "gradcli.engine.ops.patches": {
+        "function": (
+            "col2im fold_blocks im2col pixel_shuffle pixel_unshuffle unfold_blocks "
+        ),
+        "row": (
+            "col2im im2col pixel_shuffle pixel_unshuffle "
+        ),
+        "declaration": (
+            "functional:fold functional:pixel_shuffle functional:pixel_unshuffle "
+            "functional:unfold torch:pixel_shuffle torch:pixel_unshuffle "
+        ),
+    },
     "gradcli.engine.ops.pointwise": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
@@ -445,14 +469,15 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions_more": {
         "function": (
-            "aminmax cummax cummin nanmean nansum "
+            "aminmax cummax cummin cumulative_trapezoid nanmean nansum trapezoid "
         ),
         "row": (
             "aminmax cummax cummin nansum "
         ),
         "declaration": (
             "method:aminmax method:cummax method:cummin method:nanmean method:nansum "
-            "torch:aminmax torch:cummax torch:cummin torch:nanmean torch:nansum "
+            "torch:aminmax torch:cummax torch:cummin torch:cumulative_trapezoid torch:nanmean "
+            "torch:nansum torch:trapezoid torch:trapz "
         ),
     },
     "gradcli.engine.ops.selection": {

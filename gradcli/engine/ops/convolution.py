@@ -1,4 +1,4 @@
-"""Convolutions and pooling (conv1d/conv2d, conv_transpose1d/2d, max/avg/adaptive pooling):
+"""Convolutions and pooling (conv1d/2d/3d, conv_transpose1d/2d/3d, max/avg/adaptive pooling):
 functions and rows.
 
 Convolutions run as im2col + matmul over NumPy windows; every spatial rank goes through the one
@@ -266,7 +266,7 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
     if w.ndim != spatial + 2:
         raise errors.runtime(
             "weight should have at least three dimensions" if w.ndim < 3 else
-            f"Expected {spatial + 2}-dimensional input for {spatial + 2}-dimensional weight "
+            f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional weight "
             f"{_sizes(w.shape)}, but got {x.ndim}-dimensional input of size {_sizes(x.shape)} "
             "instead")
     if groups <= 0:
@@ -329,7 +329,19 @@ def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, sp
         for t in reversed(pad_left):
             extra += [0, t % 2]
         x = F.constant_pad_nd(x, tuple(extra), 0.0)
+    dim = w.ndim - 2
+    if dim > 0 and groups > 0:  # aten::convolution's parameter checks
+        stride, padding, dilation = (_expand_param(tuple(value), label, dim) for value, label in (
+            (stride, "stride"), (padding, "padding"), (dilation, "dilation")))
+        if any(p < 0 for p in padding):
+            raise errors.runtime("negative padding is not supported")
+        if any(s <= 0 for s in stride):
+            raise errors.runtime("non-positive stride is not supported")
+        if any(d < 0 for d in dilation):
+            raise errors.runtime("dilation should be greater than zero")
     _check_conv(x, w, b, padding, dilation, groups, spatial, name)
+    if any(d <= 0 for d in dilation):  # the CPU kernel's own check
+        raise errors.runtime(f"dilation should be greater than zero, but got {_sizes(dilation)}")
     unbatched = x.ndim == spatial + 1
     if unbatched:
         x = F.unsqueeze(x, 0)
@@ -345,6 +357,11 @@ def conv1d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1
 def conv2d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
     return _conv_nd(x, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def conv3d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1,
+           groups: int = 1) -> Tensor:
+    return _conv_nd(x, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
 def _expand_param(values: tuple, name: str, dim: int) -> tuple:
@@ -390,6 +407,32 @@ def _check_transposed_kernel(x: Tensor, w: Tensor, stride, padding, output_paddi
         raise errors.runtime(
             f"Given input size per channel: ({x_size[0]} x {x_size[1]}). Calculated output size "
             f"per channel: ({out[0]} x {out[1]}). Output size is too small")
+
+
+def _check_transposed_kernel_3d(x: Tensor, w: Tensor, stride, padding, output_padding,
+                                dilation) -> None:
+    """slow_conv_transpose3d's shape check, after aten::convolution's."""
+    axes = ("depth", "height", "width")
+    if any(d <= 0 for d in dilation):
+        raise errors.runtime("dilation should be greater than zero, but got " + ", ".join(
+            f"dilation_{axis}: {d}" for axis, d in zip(axes, dilation)))
+    if not all(output_padding[i] < stride[i] or output_padding[i] < dilation[i]
+               for i in range(3)):
+        raise errors.runtime("output padding must be smaller than either stride or dilation, but "
+                             "got " + " ".join(f"{name}_{axis}: {value}" for name, values in (
+                                 ("output_padding", output_padding), ("stride", stride),
+                                 ("dilation", dilation)) for axis, value in zip(axes, values)))
+    if w.numel() == 0:
+        raise errors.runtime("non-empty 5D (n_output_plane x n_input_plane x kernel_depth x "
+                             "kernel_height x kernel_width) tensor expected for weight, but got: "
+                             f"{_sizes(w.shape)}")
+    size = x.shape[-3:]
+    out = [(size[i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (w.shape[2 + i] - 1) + 1
+           + output_padding[i] for i in range(3)]
+    if any(o < 1 for o in out):
+        raise errors.runtime(
+            f"Given input size per channel: ({' x '.join(map(str, size))}). Calculated output "
+            f"size per channel: ({' x '.join(map(str, out))}). Output size is too small")
 
 
 def _check_transposed(x: Tensor, w: Tensor, b, stride, padding, output_padding, dilation,
@@ -441,6 +484,8 @@ def _check_transposed(x: Tensor, w: Tensor, b, stride, padding, output_padding, 
                              f"input shape: {_sizes(x.shape)}")
     if dim <= 2:
         _check_transposed_kernel(x, w, stride, padding, output_padding, dilation)
+    elif dim == 3:
+        _check_transposed_kernel_3d(x, w, stride, padding, output_padding, dilation)
     if x.dtype.category < dtypes.FLOATING and x.dtype is not dtypes.int64:
         raise errors.not_implemented_for(f"slow_conv_transpose{max(dim, 2)}d_out_cpu", x.dtype)
     if w.dtype is not x.dtype:
@@ -476,6 +521,12 @@ def conv_transpose2d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     return _conv_transpose_nd(x, weight, bias, stride, padding, output_padding, groups,
                               dilation, 2)
+
+
+def conv_transpose3d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    return _conv_transpose_nd(x, weight, bias, stride, padding, output_padding, groups,
+                              dilation, 3)
 
 
 # ---- pooling ------------------------------------------------------------------------------------
@@ -855,10 +906,10 @@ _CONV = ("(Tensor input, Tensor weight, Tensor? bias=None, int[{n}] stride=1, "
          "int[{n}] padding=0, int[{n}] dilation=1, int groups=1)")
 _CONV_MODE = ("(Tensor input, Tensor weight, Tensor? bias=None, int[{n}] stride=1, "
               "str padding=\"valid\", int[{n}] dilation=1, int groups=1)")
-for _n, _fn in ((1, conv1d), (2, conv2d)):
+for _n, _fn in ((1, conv1d), (2, conv2d), (3, conv3d)):
     declare(f"conv{_n}d", _fn, f"conv{_n}d" + _CONV.format(n=_n),
             f"conv{_n}d" + _CONV_MODE.format(n=_n), variants="torch functional")
-for _n, _fn in ((1, conv_transpose1d), (2, conv_transpose2d)):
+for _n, _fn in ((1, conv_transpose1d), (2, conv_transpose2d), (3, conv_transpose3d)):
     declare(f"conv_transpose{_n}d", _fn, f"conv_transpose{_n}d(Tensor input, Tensor weight, "
             f"Tensor? bias=None, int[{_n}] stride=1, int[{_n}] padding=0, "
             f"int[{_n}] output_padding=0, int groups=1, int[{_n}] dilation=1)",

@@ -1052,7 +1052,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     dist_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         dist_neg = F.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
-    output = F.clamp(F.sub(F.add_scalar(dist_pos, margin), dist_neg), 0, None)
+    output = F.clamp_min(F.sub(F.add_scalar(dist_pos, margin), dist_neg), 0)
     return F.apply_loss_reduction(output, reduction)
 
 

@@ -1,5 +1,5 @@
-"""More reductions and scans: nansum, nanmean, aminmax, cummax, cummin: functions, rows and
-declarations."""
+"""More reductions and scans: nansum, nanmean, aminmax, cummax, cummin, the trapezoid rule:
+functions, rows and declarations."""
 
 from __future__ import annotations
 
@@ -138,6 +138,68 @@ def aminmax(a: Tensor, *, dim=None, keepdim: bool = False):
 cummax = _scan("cummax", np.greater_equal)
 cummin = _scan("cummin", np.less_equal)
 
+def _spacing(name: str, y: Tensor, x: Tensor, dim: int) -> Tensor:
+    """ATen's dx of trapezoid with sample points x: x viewed along dim, then its differences."""
+    if y.dtype is dtypes.bool_ or x.dtype is dtypes.bool_:
+        raise errors.runtime(f"{name}: received a bool input for `x` or `y`, but bool is not "
+                             "supported")
+    if x.ndim == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise errors.runtime(f"{name}: There must be one `x` value for each sample point")
+        sizes = [1] * y.ndim
+        sizes[dim] = x.shape[0]
+        x = F.view(x, tuple(sizes))
+    elif x.ndim < y.ndim:
+        x = F.view(x, (1,) * (y.ndim - x.ndim) + x.shape)
+    n = x.shape[dim]
+    return F.sub(F.narrow(x, dim, 1, max(n - 1, 0)), F.narrow(x, dim, 0, max(n - 1, 0)))
+
+
+def _real_spacing(name: str, y: Tensor, dx) -> float:
+    if y.dtype is dtypes.bool_:
+        raise errors.runtime(f"{name}: received a bool input for `y`, but bool is not supported")
+    if isinstance(dx, bool):
+        raise errors.runtime(f"{name}: Currently, we only support dx as a real number.")
+    return float(dx)
+
+
+def trapezoid(y: Tensor, x=None, dx=1, dim: int = -1) -> Tensor:
+    """ATen's trapezoid: an empty dimension integrates to zeros, else the sum less half the
+    ends times dx, or the pairwise sums times the spacing of x, halved."""
+    size = F.size_at(y, dim)
+    dim = F.wrap_dim(dim, y.ndim)
+    if size == 0:
+        return F.zeros_of(y.shape[:dim] + y.shape[dim + 1:], y.dtype)
+    if x is None:
+        dx = _real_spacing("trapezoid", y, dx)
+        ends = F.mul_scalar(F.add(F.select(y, dim, 0), F.select(y, dim, -1)), 0.5)
+        return F.mul_scalar(F.sub(F.sum(y, dim), ends), dx)
+    spacing = _spacing("trapezoid", y, x, dim)
+    pairs = F.add(F.narrow(y, dim, 1, size - 1), F.narrow(y, dim, 0, size - 1))
+    return F.div_scalar(F.sum(F.mul(pairs, spacing), dim), 2.0)
+
+
+def cumulative_trapezoid(y: Tensor, x=None, dx=1, dim: int = -1) -> Tensor:
+    """ATen's cumulative_trapezoid: the cumulative sum of each interval's area."""
+    if x is None:
+        dx = _real_spacing("cumulative_trapezoid", y, dx)
+    else:
+        spacing = _spacing("cumulative_trapezoid", y, x, F.wrap_dim(dim, y.ndim))
+    size = F.size_at(y, dim)
+    pairs = F.add(F.narrow(y, dim, 0, max(size - 1, 0)),
+                  F.narrow(y, dim, min(size, 1), max(size - 1, 0)))
+    if x is None:
+        return F.cumsum(F.mul_scalar(pairs, dx / 2.0), dim)
+    return F.div_scalar(F.cumsum(F.mul(pairs, spacing), dim), 2.0)
+
+
+declare("trapezoid", trapezoid, "trapezoid(Tensor y, Tensor x, *, int dim=-1)",
+        "trapezoid(Tensor y, *, Scalar dx=1, int dim=-1)", variants="torch")
+declare("trapz", trapezoid, "trapz(Tensor y, *, float dx=1, int dim=-1)",
+        "trapz(Tensor y, Tensor x, *, int dim=-1)", variants="torch")
+declare("cumulative_trapezoid", cumulative_trapezoid,
+        "cumulative_trapezoid(Tensor y, Tensor x, *, int dim=-1)",
+        "cumulative_trapezoid(Tensor y, *, Scalar dx=1, int dim=-1)", variants="torch")
 declare("nansum", nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
         "ScalarType? dtype=None, Tensor? out=None)")
 declare("nanmean", nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, "

@@ -1,13 +1,17 @@
 """Builders, forwards and reprs of more torch.nn module classes (GroupNorm, Upsample, the
-padding layers, PReLU, ConvTransposeNd's output size); their rows are in nn_table.KINDS."""
+padding layers, PReLU, ConvTransposeNd's output size, Bilinear); their rows are in nn_table.KINDS."""
 
 from __future__ import annotations
+
+import math
 
 from gradcli.engine import errors, parameters
 from gradcli.engine.ops import activation as A
 from gradcli.engine.ops import group_norm as GN
 from gradcli.engine.ops import nn_functional as NF
 from gradcli.engine.ops import interpolate as I
+from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
+from gradcli.language.runtime.calls import invoke
 from gradcli.language.runtime.values import Size
 
 
@@ -123,3 +127,24 @@ def transposed_output_padding(ctx, x, output_size, attrs, spatial: int) -> list:
                 f"range from {min_sizes} to {max_sizes} (for an input of "
                 f"{ctx.printer.str(Size(x.shape[2:]))})")
     return [output_size[d] - min_sizes[d] for d in range(spatial)]
+
+
+def build_bilinear(module, in1_features, in2_features, out_features, bias, device, dtype) -> None:
+    """nn.Bilinear's reset_parameters: weight, then bias, uniform in +-1/sqrt(in1_features)."""
+    module.attrs.update(in1_features=in1_features, in2_features=in2_features,
+                        out_features=out_features)
+    bound = 1 / math.sqrt(in1_features)
+    weight = parameters.uniform((out_features, in1_features, in2_features), bound, dtype)
+    module.params.update(weight=weight,
+                         bias=parameters.uniform((out_features,), bound, dtype) if bias else None)
+
+
+def bilinear_forward(ctx, module, input1, input2):
+    return invoke(ctx, NN_FUNCTIONAL.table["bilinear"],
+                  [input1, input2, module.params["weight"], module.params["bias"]], {})
+
+
+def bilinear_repr(module, printer) -> str:
+    a = module.attrs
+    return (f"in1_features={a['in1_features']}, in2_features={a['in2_features']}, "
+            f"out_features={a['out_features']}, bias={module.params['bias'] is not None}")

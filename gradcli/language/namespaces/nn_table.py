@@ -386,8 +386,9 @@ _DIM_FIRST = "input; input: .dim"  # the forward's Python code calls input.dim()
 _WEIGHTED = "weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'"
 
 
-def _loss(name: str, function: str, options: str = _LOSS) -> ModuleKind:
-    return ModuleKind(name, "loss", options, _functional(function), "input, target")
+def _loss(name: str, function: str, options: str = _LOSS,
+          inputs: str = "input, target") -> ModuleKind:
+    return ModuleKind(name, "loss", options, _functional(function), inputs)
 
 
 def _padding(name: str, mode: str, dims: int) -> ModuleKind:
@@ -457,10 +458,14 @@ KINDS = [
                extra_repr=_conv_repr, build=_conv_builder(1)),
     ModuleKind("Conv2d", "conv", _CONV_OPTIONS, _conv_forward("conv2d"),
                extra_repr=_conv_repr, build=_conv_builder(2)),
+    ModuleKind("Conv3d", "conv", _CONV_OPTIONS, _conv_forward("conv3d"),
+               extra_repr=_conv_repr, build=_conv_builder(3)),
     ModuleKind("ConvTranspose1d", "conv", _CONV_TRANSPOSE_OPTIONS, _conv_transpose_forward(1),
                "input, output_size=None", extra_repr=_conv_repr, build=_conv_builder(1, True)),
     ModuleKind("ConvTranspose2d", "conv", _CONV_TRANSPOSE_OPTIONS, _conv_transpose_forward(2),
                "input, output_size=None", extra_repr=_conv_repr, build=_conv_builder(2, True)),
+    ModuleKind("ConvTranspose3d", "conv", _CONV_TRANSPOSE_OPTIONS, _conv_transpose_forward(3),
+               "input, output_size=None", extra_repr=_conv_repr, build=_conv_builder(3, True)),
     ModuleKind("MaxPool1d", "pooling", "kernel_size, stride=None, padding=0, dilation=1, "
                "return_indices=False, ceil_mode=False", _max_pool_forward(CV.max_pool1d),
                inputs="input: Tensor@max_pool1d",
@@ -555,6 +560,31 @@ KINDS = [
           "weight=None, " + _LOSS + ", pos_weight=None"),
     _loss("CrossEntropyLoss", "cross_entropy", _WEIGHTED + ", label_smoothing=0.0"),
     _loss("NLLLoss", "nll_loss", _WEIGHTED),
+    _loss("HingeEmbeddingLoss", "hinge_embedding_loss", "margin=1.0, " + _LOSS),
+    _loss("PoissonNLLLoss", "poisson_nll_loss", "log_input=True, full=False, size_average=None, "
+          "eps=1e-08, reduce=None, reduction='mean'", "log_input, target"),
+    ModuleKind("GaussianNLLLoss", "loss", "*, full=False, eps=1e-06, reduction='mean'",
+               _functional("gaussian_nll_loss"), "input, target, var",
+               build=lambda module, **options: module.store_options(options)),
+    _loss("MarginRankingLoss", "margin_ranking_loss", "margin=0.0, " + _LOSS,
+          "input1, input2, target"),
+    _loss("CosineEmbeddingLoss", "cosine_embedding_loss", "margin=0.0, " + _LOSS,
+          "input1, input2, target"),
+    _loss("TripletMarginLoss", "triplet_margin_loss", "margin=1.0, p=2.0, eps=1e-06, swap=False, "
+          + _LOSS, "anchor, positive, negative"),
+    ModuleKind("PixelShuffle", "pixelshuffle", "upscale_factor", _functional("pixel_shuffle"),
+               extra_repr=_options_repr("upscale_factor")),
+    ModuleKind("PixelUnshuffle", "pixelshuffle", "downscale_factor",
+               _functional("pixel_unshuffle"), extra_repr=_options_repr("downscale_factor")),
+    ModuleKind("Unfold", "fold", "kernel_size, dilation=1, padding=0, stride=1",
+               _functional("unfold"),
+               extra_repr=_options_repr("kernel_size", "dilation", "padding", "stride")),
+    ModuleKind("Fold", "fold", "output_size, kernel_size, dilation=1, padding=0, stride=1",
+               _functional("fold"), extra_repr=_options_repr(
+                   "output_size", "kernel_size", "dilation", "padding", "stride")),
+    ModuleKind("Bilinear", "linear", "in1_features, in2_features, out_features, bias=True, "
+               "device=None, dtype=None", more.bilinear_forward, "input1, input2",
+               extra_repr=more.bilinear_repr, build=more.build_bilinear),
     ModuleKind("GLU", "activation", "dim=-1", _functional("glu"), extra_repr=_options_repr("dim")),
     ModuleKind("GroupNorm", "normalization", "num_groups, num_channels, eps=1e-05, affine=True, "
                "device=None, dtype=None, *, bias=True", more.group_norm_forward, inputs=_DIM_FIRST,
