@@ -60,7 +60,7 @@ class ModuleKind:
         self.extra_repr = _reading_members(self.extra_repr, 0)
         self.option_names = [p.name for p in parse_signature(self.options)]
         self.type = PyType(f"torch.nn.modules.{self.package}.{self.name}", (self.host,),
-                           BoundMethod(self, entry("__init__", _construct, "self, " + self.options,
+                           BoundMethod(self, entry("__init__", construct, "self, " + self.options,
                                                    qualname=f"{self.name}.__init__")))
         self.forward_entry = entry("forward", self.forward, "self, " + self.inputs, context=True,
                                    qualname=f"{self.name}.forward")
@@ -77,7 +77,7 @@ def _reading_members(function: Callable, position: int = 1) -> Callable:
     return run
 
 
-def _construct(kind: ModuleKind, *values, **keywords):
+def construct(kind: ModuleKind, *values, **keywords):
     module = kind.host(kind)
     values = tuple(dtypes.dtype_argument(v) if name == "dtype" else v  # dtype=float: float64
                    for name, v in zip(kind.option_names, values)) + values[len(kind.option_names):]

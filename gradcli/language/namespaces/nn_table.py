@@ -16,14 +16,15 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
 from gradcli.language.namespaces import module_containers as MC
+from gradcli.language.namespaces import multihead as MH
 from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.module_members import MEMBER_METHODS
 from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, MODULE_METHODS, Module,
-                                                ModuleKind, check_module, options_repr,
-                                                register_user_modules)
+                                                ModuleKind, check_module, construct,
+                                                options_repr, register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
@@ -399,11 +400,24 @@ def _padding(name: str, mode: str, dims: int) -> ModuleKind:
                       extra_repr=more.constant_padding_repr if constant else more.padding_repr)
 
 
+_LINEAR_OPTIONS = "in_features, out_features, bias=True, device=None, dtype=None"
+_LINEAR = ModuleKind("Linear", "linear", _LINEAR_OPTIONS, _linear_forward, extra_repr=_linear_repr,
+                     build=_build_linear)
+# MultiheadAttention's out_proj: a Linear subclass torch.nn does not export
+_QUANTIZABLE_LINEAR = ModuleKind(
+    "NonDynamicallyQuantizableLinear", "linear", _LINEAR_OPTIONS, _linear_forward,
+    extra_repr=_linear_repr, build=_build_linear,
+    host=type("NonDynamicallyQuantizableLinear", (_LINEAR.host,), {"__slots__": ()}))
+
+
+def _build_multihead(module: Module, *options) -> None:
+    MH.build(module, *options, linear=lambda *sizes: construct(_QUANTIZABLE_LINEAR, *sizes))
+
+
 KINDS = [
     ModuleKind("Module", "module", "", lambda ctx, m, *inputs: _no_forward(m), "*input",
                host=Module),
-    ModuleKind("Linear", "linear", "in_features, out_features, bias=True, device=None, dtype=None",
-               _linear_forward, extra_repr=_linear_repr, build=_build_linear),
+    _LINEAR,
     ModuleKind("Identity", "linear", "*args, **kwargs", lambda ctx, m, x: x, build=_ignore),
     ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_MATH),
                inputs="input; input: .flatten",
@@ -559,6 +573,11 @@ KINDS = [
     ModuleKind("GroupNorm", "normalization", "num_groups, num_channels, eps=1e-05, affine=True, "
                "device=None, dtype=None, *, bias=True", more.group_norm_forward, inputs=_DIM_FIRST,
                extra_repr=more.group_norm_repr, build=more.build_group_norm),
+    ModuleKind("MultiheadAttention", "activation", "embed_dim, num_heads, dropout=0.0, bias=True, "
+               "add_bias_kv=False, add_zero_attn=False, kdim=None, vdim=None, batch_first=False, "
+               "device=None, dtype=None", MH.forward, "query, key, value, key_padding_mask=None, "
+               "need_weights=True, attn_mask=None, average_attn_weights=True, is_causal=False"
+               "; query: .dim", build=_build_multihead),
     ModuleKind("Upsample", "upsampling", "size=None, scale_factor=None, mode='nearest', "
                "align_corners=None, recompute_scale_factor=None", more.upsample_forward,
                inputs=_DIM_FIRST,
