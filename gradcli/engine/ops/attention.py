@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, grad_api
+from gradcli.engine import dtypes, errors, grad_api, layout
 from gradcli.engine.autograd import RESULT
 from gradcli.engine.custom import NativeNode
 from gradcli.engine.declarations import declare
@@ -175,13 +175,9 @@ def _flash_values(query, key, value, mask, is_causal, scale) -> np.ndarray:
 
 
 def _laid_out_like(out: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """The kernel's output is empty_like(query): query's strides when its elements are dense
+    """The kernel's output is empty_like(query): query's layout when its elements are dense
     (a permuted layout), else contiguous."""
-    dense, expected = True, query.itemsize
-    for stride, size in sorted(zip(query.strides, query.shape)):
-        if size != 1:
-            dense, expected = dense and stride == expected, expected * size
-    if not dense or out.shape != query.shape:
+    if out.shape != query.shape or layout.dense_order(query) is None:
         return np.ascontiguousarray(out)
     result = np.empty_like(query, dtype=out.dtype)
     result[...] = out

@@ -314,7 +314,9 @@ def _why_not_fast_path(module: Module, query, key, value, attn_mask, key_padding
     a, p = module.attrs, module.params
     bias, weight = p["in_proj_bias"], p["in_proj_weight"]
     out_proj = module.children["out_proj"].params
-    return (query.ndim != 3 or query is not key or key is not value
+    floating = (attn_mask is not None and attn_mask.dtype.is_floating_point) or (
+        key_padding_mask is not None and key_padding_mask.dtype.is_floating_point)
+    return (floating or query.ndim != 3 or query is not key or key is not value
             or (bias is not None and query.dtype is not bias.dtype)
             or weight is None or query.dtype is not weight.dtype
             or a["training"] or a["num_heads"] % 2 != 0 or not a["batch_first"]
@@ -332,11 +334,12 @@ def forward(ctx, module: Module, query, key, value, key_padding_mask=None, need_
     batch-first layout turned to sequence-first (keeping which inputs are the same tensor),
     then F.multi_head_attention_forward."""
     batched = query.ndim == 3
+    slow = _why_not_fast_path(module, query, key, value, attn_mask, key_padding_mask)
     key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", dtype_of(attn_mask),
                                       "attn_mask", query.dtype)
     attn_mask = canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, False)
     a = module.attrs
-    if not _why_not_fast_path(module, query, key, value, attn_mask, key_padding_mask):
+    if not slow:
         return _fast_path(module, query, key_padding_mask, need_weights, attn_mask,
                           average_attn_weights)
     if a["batch_first"] and batched:
@@ -367,12 +370,18 @@ def _parameters(module: Module) -> dict:
 
 
 def _fast_path(module: Module, query, key_padding_mask, need_weights, attn_mask, average):
-    """torch._native_multi_head_attention's visible behaviour: computed with the slow path's
-    arithmetic (its softmax leaves fully masked rows NaN, whether or not weights are wanted),
-    a contiguous output, and weights only when asked for."""
+    """torch._native_multi_head_attention's visible behaviour: the values of `fused`, a
+    contiguous output, and weights only when asked for."""
+    out, weights = fused(module, query, key_padding_mask, attn_mask, average)
+    return F.contiguous(out), weights if need_weights else None
+
+
+def fused(module: Module, query, key_padding_mask, attn_mask, average: bool = True) -> tuple:
+    """The fused self-attention of batch-first `query` (the fast paths' kernel), computed with
+    the slow path's arithmetic: its softmax leaves fully masked rows NaN whether or not weights
+    are wanted, and it takes no is_causal hint."""
     with grad_mode(False):
         x = F.transpose(query, 1, 0)
         out, weights = forward_core(x, x, x, module.attrs, _parameters(module), False,
                                     key_padding_mask, True, attn_mask, average, False)
-        out = F.contiguous(F.transpose(out, 1, 0))
-    return out, weights if need_weights else None
+        return F.transpose(out, 1, 0), weights
