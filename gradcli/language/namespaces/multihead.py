@@ -20,6 +20,7 @@ from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import Module
 from gradcli.language.namespaces.nn_init import xavier
+from gradcli.language.runtime.values import type_name
 
 
 def _assertion(message: str) -> errors.TorchError:
@@ -75,6 +76,12 @@ def build(module: Module, embed_dim, num_heads, dropout, bias, add_bias_kv, add_
 
 
 def _empty(shape: tuple, dtype) -> Tensor:
+    """Parameter(torch.empty(shape)), with empty's complaint about a size that is no int."""
+    for position, size in enumerate(shape):
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise errors.type_error("empty(): argument 'size' (position 1) must be tuple of ints, "
+                                    f"but found element of type {type_name(size)} at pos "
+                                    f"{position}")
     return parameters.parameter(Tensor(np.zeros(shape, dtype.np), dtype))
 
 
@@ -93,6 +100,8 @@ def canonical_mask(mask, name: str, other_type, other_name: str, target: dtypes.
     """F._canonical_mask: bool masks become 0 and -inf of `target`; float masks pass through."""
     if mask is None:
         return None
+    if not isinstance(mask, Tensor):
+        raise errors.no_attribute(mask, "dtype")
     if mask.dtype is not dtypes.bool_ and not mask.dtype.is_floating_point:
         raise _assertion(f"only bool and floating types of {name} are supported")
     if check_other and other_type is not None and mask.dtype is not other_type:
@@ -104,7 +113,20 @@ def canonical_mask(mask, name: str, other_type, other_name: str, target: dtypes.
 
 
 def dtype_of(mask):
+    """F._none_or_dtype."""
+    if mask is not None and not isinstance(mask, Tensor):
+        raise errors.runtime("input to _none_or_dtype() must be None or torch.Tensor")
     return None if mask is None else mask.dtype
+
+
+def _check_floating_masks(attn_mask, key_padding_mask) -> None:
+    """torch.is_floating_point(mask), which MultiheadAttention.forward asks first."""
+    for mask in (attn_mask, key_padding_mask):
+        if mask is not None and not isinstance(mask, Tensor):
+            raise errors.type_error("is_floating_point(): argument 'input' (position 1) must be "
+                                    f"Tensor, not {type_name(mask)}")
+        if mask is not None and mask.dtype.is_floating_point:
+            return
 
 
 def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads: int) -> bool:
@@ -333,6 +355,7 @@ def forward(ctx, module: Module, query, key, value, key_padding_mask=None, need_
     """MultiheadAttention.forward: the masks made canonical, the fast path's conditions, the
     batch-first layout turned to sequence-first (keeping which inputs are the same tensor),
     then F.multi_head_attention_forward."""
+    _check_floating_masks(attn_mask, key_padding_mask)
     batched = query.ndim == 3
     slow = _why_not_fast_path(module, query, key, value, attn_mask, key_padding_mask)
     key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", dtype_of(attn_mask),
@@ -342,6 +365,9 @@ def forward(ctx, module: Module, query, key, value, key_padding_mask=None, need_
     if not slow:
         return _fast_path(module, query, key_padding_mask, need_weights, attn_mask,
                           average_attn_weights)
+    for t in (key, value):
+        if not isinstance(t, Tensor):
+            raise errors.no_attribute(t, "is_nested")
     if a["batch_first"] and batched:
         if key is value:
             if query is key:

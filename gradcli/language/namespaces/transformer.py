@@ -346,6 +346,8 @@ def transformer_forward(ctx, module: Module, src, tgt, src_mask=None, tgt_mask=N
                         memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
                         memory_is_causal=False):
     batched = src.ndim == 3
+    if not isinstance(tgt, Tensor):
+        raise errors.no_attribute(tgt, "size")
     batch = 0 if module.attrs["batch_first"] else 1
     if batched and src.shape[batch] != tgt.shape[batch]:
         raise errors.runtime("the batch number of src and tgt must be equal")
