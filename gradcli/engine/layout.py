@@ -25,6 +25,19 @@ def torch_layout(result: np.ndarray, operands: list) -> np.ndarray:
     return laid_out
 
 
+def dense_order(array: np.ndarray) -> list | None:
+    """`array`'s dimensions, slowest in memory first, when its elements fill their memory
+    densely (a permuted layout, which torch's empty_like keeps), else None."""
+    order = sorted(range(array.ndim), key=lambda d: array.strides[d], reverse=True)
+    expected = array.itemsize
+    for d in reversed(order):
+        if array.shape[d] != 1:
+            if array.strides[d] != expected:
+                return None
+            expected *= array.shape[d]
+    return order
+
+
 def _iteration_order(shape: tuple, operands: list) -> list:
     """The dimensions, fastest first, by TensorIterator's reorder_dimensions."""
     strides = [_broadcast_strides(a, shape) for a in operands]

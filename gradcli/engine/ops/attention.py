@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, grad_api
+from gradcli.engine import dtypes, errors, grad_api, layout
 from gradcli.engine.autograd import RESULT
 from gradcli.engine.custom import NativeNode
 from gradcli.engine.declarations import declare
@@ -171,7 +171,17 @@ def _flash_values(query, key, value, mask, is_causal, scale) -> np.ndarray:
     exps = np.exp(scores - np.where(empty, dtype.type(0), peak))
     total = np.sum(exps, axis=-1, keepdims=True)
     out = np.matmul(exps, values) * np.where(empty, dtype.type(0), dtype.type(1) / total)
-    return np.ascontiguousarray(out)
+    return _laid_out_like(out, query.data)
+
+
+def _laid_out_like(out: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """The kernel's output is empty_like(query): query's layout when its elements are dense
+    (a permuted layout), else contiguous."""
+    if out.shape != query.shape or layout.dense_order(query) is None:
+        return np.ascontiguousarray(out)
+    result = np.empty_like(query, dtype=out.dtype)
+    result[...] = out
+    return result
 
 
 def _flash(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa) -> Tensor:

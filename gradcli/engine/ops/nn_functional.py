@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import (declarations, dtypes, errors, normalization_order, pointwise_order,
-                            schemas, variance_order)
+from gradcli.engine import (declarations, dtypes, errors, layout, normalization_order,
+                            pointwise_order, schemas, variance_order)
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -393,15 +393,25 @@ def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False,
     if p == 1:
         noise = Tensor(np.zeros((), x.dtype.np), x.dtype)
     else:
-        mask = F.DEFAULT_GENERATOR.generator.bernoulli(noise_shape or x.shape, 1 - p)
+        mask = _bernoulli_noise(x, noise_shape, 1 - p)
         if not x.dtype.is_floating_point:  # the mask, of the input's dtype, divided in place
             raise errors.runtime("result type Float can't be cast to the desired output type "
                                  f"{x.dtype.scalar_name}")
         keep = np.asarray(1 - p, dtype=x.dtype.np)
         noise = Tensor((mask.astype(x.dtype.np) / keep).astype(x.dtype.np), x.dtype)
     if inplace:
-        return F.mul_(x, noise)
+        return F.apply_inplace(x, lambda t: F.mul(t, noise))
     return F.mul(x, noise)
+
+
+def _bernoulli_noise(x: Tensor, noise_shape, p: float) -> np.ndarray:
+    """noise.bernoulli_(p) on the CPU: drawn in the memory order of the noise, which for
+    elementwise dropout is empty_like(input), laid out as a dense input is."""
+    order = None if noise_shape else layout.dense_order(x.data)
+    if order is None or order == sorted(order):
+        return F.DEFAULT_GENERATOR.generator.bernoulli(noise_shape or x.shape, p)
+    drawn = F.DEFAULT_GENERATOR.generator.bernoulli([x.shape[d] for d in order], p)
+    return np.transpose(drawn, np.argsort(order))
 
 
 def feature_dropout(spatial: int):

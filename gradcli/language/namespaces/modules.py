@@ -62,7 +62,7 @@ class ModuleKind:
         self.option_names = [p.name for p in parse_signature(self.options)]
         self.path = self.path or f"torch.nn.modules.{self.package}"
         self.type = PyType(f"{self.path}.{self.name}", (self.host,),
-                           BoundMethod(self, entry("__init__", _construct, "self, " + self.options,
+                           BoundMethod(self, entry("__init__", construct, "self, " + self.options,
                                                    qualname=f"{self.name}.__init__")))
         self.forward_entry = entry("forward", self.forward, ", ".join(("self", self.inputs)[
                                    :2 if self.inputs else 1]), context=True,
@@ -80,7 +80,7 @@ def _reading_members(function: Callable, position: int = 1) -> Callable:
     return run
 
 
-def _construct(kind: ModuleKind, *values, **keywords):
+def construct(kind: ModuleKind, *values, **keywords):
     module = kind.host(kind)
     values = tuple(dtypes.dtype_argument(v) if name == "dtype" else v  # dtype=float: float64
                    for name, v in zip(kind.option_names, values)) + values[len(kind.option_names):]

@@ -58,7 +58,7 @@ def _fan(t: Tensor, mode: str) -> int:
     return fan_in if mode == "fan_in" else fan_out
 
 
-def _xavier(t: Tensor, gain: float, kind: str, generator) -> Tensor:
+def xavier(t: Tensor, gain: float, kind: str, generator) -> Tensor:
     fan_in, fan_out = _fans(t)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     if kind == "uniform":
@@ -183,9 +183,9 @@ NN_INIT = Namespace("torch.nn.init", table(
     entry("constant_", _fill, "tensor, val"),
     entry("zeros_", lambda t: _fill(t, 0), "tensor"),
     entry("ones_", lambda t: _fill(t, 1), "tensor"),
-    entry("xavier_uniform_", lambda t, gain, generator: _xavier(t, gain, "uniform", generator),
+    entry("xavier_uniform_", lambda t, gain, generator: xavier(t, gain, "uniform", generator),
           "tensor, gain=1.0" + _GENERATOR),
-    entry("xavier_normal_", lambda t, gain, generator: _xavier(t, gain, "normal", generator),
+    entry("xavier_normal_", lambda t, gain, generator: xavier(t, gain, "normal", generator),
           "tensor, gain=1.0" + _GENERATOR),
     entry("kaiming_uniform_", lambda t, a, mode, nonlinearity, generator: _kaiming(
         t, a, mode, nonlinearity, "uniform", generator),

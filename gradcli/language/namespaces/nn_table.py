@@ -16,14 +16,17 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
 from gradcli.language.namespaces import module_containers as MC
+from gradcli.language.namespaces import multihead as MH
 from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
+from gradcli.language.namespaces import transformer as TR
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
+from gradcli.language.namespaces.nn_init import xavier
 from gradcli.language.namespaces.module_members import MEMBER_METHODS
 from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, MODULE_METHODS, Module,
-                                                ModuleKind, check_module, options_repr,
-                                                register_user_modules)
+                                                ModuleKind, check_module, construct,
+                                                options_repr, register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
@@ -400,11 +403,77 @@ def _padding(name: str, mode: str, dims: int) -> ModuleKind:
                       extra_repr=more.constant_padding_repr if constant else more.padding_repr)
 
 
+_LINEAR_OPTIONS = "in_features, out_features, bias=True, device=None, dtype=None"
+_LINEAR = ModuleKind("Linear", "linear", _LINEAR_OPTIONS, _linear_forward, extra_repr=_linear_repr,
+                     build=_build_linear)
+# MultiheadAttention's out_proj: a Linear subclass torch.nn does not export
+_QUANTIZABLE_LINEAR = ModuleKind(
+    "NonDynamicallyQuantizableLinear", "linear", _LINEAR_OPTIONS, _linear_forward,
+    extra_repr=_linear_repr, build=_build_linear,
+    host=type("NonDynamicallyQuantizableLinear", (_LINEAR.host,), {"__slots__": ()}))
+
+
+def _build_multihead(module: Module, *options) -> None:
+    MH.build(module, *options, linear=lambda *sizes: construct(_QUANTIZABLE_LINEAR, *sizes))
+
+
+def _make(name: str, *options) -> Module:
+    """A torch.nn module built inside another's constructor, every option given."""
+    return construct(next(kind for kind in KINDS if kind.name == name), *options)
+
+
+_ACTIVATIONS = {"relu": NN_FUNCTIONAL.table["relu"], "gelu": NN_FUNCTIONAL.table["gelu"]}
+_LAYER_OPTIONS = ("d_model, nhead, dim_feedforward=2048, dropout=0.1, activation='relu', "
+                  "layer_norm_eps=1e-05, batch_first=False, norm_first=False, bias=True, "
+                  "device=None, dtype=None")
+
+
+def _transformer_kinds() -> list:
+    """nn.Transformer and its parts (transformer.py)."""
+    def layer(decoder: bool):
+        build = TR.build_layer(decoder)
+        return lambda module, *options: build(module, *options, make=_make,
+                                              functions=_ACTIVATIONS)
+
+    def stack(decoder: bool):
+        build = TR.build_stack(decoder)
+        return lambda module, *options: build(module, *options, make=_make)
+
+    return [
+        ModuleKind("TransformerEncoderLayer", "transformer", _LAYER_OPTIONS,
+                   TR.encoder_layer_forward, "src, src_mask=None, src_key_padding_mask=None, "
+                   "is_causal=False; src: .dim", build=layer(False)),
+        ModuleKind("TransformerDecoderLayer", "transformer", _LAYER_OPTIONS,
+                   TR.decoder_layer_forward, "tgt, memory, tgt_mask=None, memory_mask=None, "
+                   "tgt_key_padding_mask=None, memory_key_padding_mask=None, "
+                   "tgt_is_causal=False, memory_is_causal=False", build=layer(True)),
+        ModuleKind("TransformerEncoder", "transformer", "encoder_layer, num_layers, norm=None, "
+                   "enable_nested_tensor=True, mask_check=True", TR.encoder_forward,
+                   "src, mask=None, src_key_padding_mask=None, is_causal=None; src: .dim",
+                   build=stack(False)),
+        ModuleKind("TransformerDecoder", "transformer", "decoder_layer, num_layers, norm=None",
+                   TR.decoder_forward, "tgt, memory, tgt_mask=None, memory_mask=None, "
+                   "tgt_key_padding_mask=None, memory_key_padding_mask=None, "
+                   "tgt_is_causal=None, memory_is_causal=False", build=stack(True)),
+        ModuleKind("Transformer", "transformer", "d_model=512, nhead=8, num_encoder_layers=6, "
+                   "num_decoder_layers=6, dim_feedforward=2048, dropout=0.1, "
+                   "activation='relu', custom_encoder=None, custom_decoder=None, "
+                   "layer_norm_eps=1e-05, batch_first=False, norm_first=False, bias=True, "
+                   "device=None, dtype=None", TR.transformer_forward,
+                   "src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, "
+                   "src_key_padding_mask=None, tgt_key_padding_mask=None, "
+                   "memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None, "
+                   "memory_is_causal=False; src: .dim",
+                   build=lambda module, *options: TR.build_transformer(
+                       module, *options, make=_make, xavier=xavier),
+                   host=TR.TransformerHost),
+    ]
+
+
 KINDS = [
     ModuleKind("Module", "module", "", lambda ctx, m, *inputs: _no_forward(m), "*input",
                host=Module),
-    ModuleKind("Linear", "linear", "in_features, out_features, bias=True, device=None, dtype=None",
-               _linear_forward, extra_repr=_linear_repr, build=_build_linear),
+    _LINEAR,
     ModuleKind("Identity", "linear", "*args, **kwargs", lambda ctx, m, x: x, build=_ignore),
     ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_MATH),
                inputs="input; input: .flatten",
@@ -589,6 +658,12 @@ KINDS = [
     ModuleKind("GroupNorm", "normalization", "num_groups, num_channels, eps=1e-05, affine=True, "
                "device=None, dtype=None, *, bias=True", more.group_norm_forward, inputs=_DIM_FIRST,
                extra_repr=more.group_norm_repr, build=more.build_group_norm),
+    ModuleKind("MultiheadAttention", "activation", "embed_dim, num_heads, dropout=0.0, bias=True, "
+               "add_bias_kv=False, add_zero_attn=False, kdim=None, vdim=None, batch_first=False, "
+               "device=None, dtype=None", MH.forward, "query, key, value, key_padding_mask=None, "
+               "need_weights=True, attn_mask=None, average_attn_weights=True, is_causal=False"
+               "; query: .dim", build=_build_multihead),
+    *_transformer_kinds(),
     ModuleKind("Upsample", "upsampling", "size=None, scale_factor=None, mode='nearest', "
                "align_corners=None, recompute_scale_factor=None", more.upsample_forward,
                inputs=_DIM_FIRST,
@@ -643,6 +718,7 @@ CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMetho
         "from_pretrained", _from_pretrained, "cls, embeddings, freeze=True, padding_idx=None, "
         "max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False",
         qualname="Embedding.from_pretrained"))}
+CLASS_METHODS[TR.TransformerHost] = {"generate_square_subsequent_mask": TR.SQUARE_MASK}
 MODULE_METHODS.update(MEMBER_METHODS)
 register_user_modules(NN_CLASSES["Module"])
 register_parameter_type(PARAMETER_TYPE)
