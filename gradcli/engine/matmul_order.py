@@ -248,6 +248,8 @@ def sequential(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> 
     """sum over k of a[..., :, k] * b[..., k, :], one rounding per product and per addition, in
     k order, from +0 (or from `init`); leading dimensions are batches."""
     shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]))
+    if np.prod(shape) <= _FEW_SUMS:
+        return _sequential_at_once(a, b, init, shape)
     acc = np.zeros(shape, a.dtype)
     if init is not None:
         acc += init
@@ -256,6 +258,27 @@ def sequential(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> 
         np.multiply(a[..., :, i:i + 1], b[..., i:i + 1, :], out=term)
         np.add(acc, term, out=acc)
     return acc
+
+
+_FEW_SUMS = 64  # up to this many sums, all terms at once beat a Python loop over k
+
+
+def _sequential_at_once(a: np.ndarray, b: np.ndarray, init, shape: tuple) -> np.ndarray:
+    """`sequential` for few sums (a matrix-vector product's): every term at once, then
+    np.add.accumulate along k, which adds in order, rounding each partial sum."""
+    batch = len(shape) - 2
+    terms = np.empty((a.shape[-1] + 1,) + shape, a.dtype)
+    terms[0] = 0 if init is None else init
+    np.multiply(_terms_first(a, -1, batch)[..., None], _terms_first(b, -2, batch)[..., None, :],
+                out=terms[1:])
+    np.add.accumulate(terms, axis=0, out=terms)
+    return terms[-1].copy()
+
+
+def _terms_first(x: np.ndarray, axis: int, batch: int) -> np.ndarray:
+    """x with the summed axis moved first and singleton axes for the batch dims it lacks."""
+    moved = np.moveaxis(x, axis, 0)
+    return moved.reshape((moved.shape[0],) + (1,) * (batch - (x.ndim - 2)) + moved.shape[1:])
 
 
 def four_lanes(a: np.ndarray, v: np.ndarray) -> np.ndarray:
