@@ -8,7 +8,6 @@ stdout, its error as [kind, message] (or None) and its warnings as [category, me
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
 import json
 import os
@@ -80,13 +79,13 @@ def run_torch(source: str) -> dict:
         torch.autograd.forward_ad._maybe_load_decompositions()
 
     os.environ.setdefault("MPLBACKEND", "Agg")  # a snippet's matplotlib draws off screen
-    if "compile" in source:
-        _warm_compiler()
 
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: run, report, and leave without running the parent's cleanup
         os.close(read_end)
+        if "compile" in source:
+            _warm_compiler()
         with os.fdopen(write_end, "w", encoding="utf-8") as pipe:
             json.dump(_run_torch_here(source), pipe)
         os._exit(0)
@@ -97,10 +96,10 @@ def run_torch(source: str) -> dict:
     return json.loads(text)
 
 
-@functools.cache
 def _warm_compiler() -> None:
     """torch.compile's first run imports its compiler, which warns that torch.jit.script_method
-    is deprecated: run once here, so that snippets see only their own warnings."""
+    is deprecated: run first, so that snippets see only their own warnings (in the child: it also
+    patches torch for good, turning off the distributions' argument checks among others)."""
     import torch
     import warnings
     with warnings.catch_warnings():
