@@ -12,7 +12,6 @@ import numpy as np
 from gradcli.engine import dtypes, saved_hooks
 from gradcli.engine.autograd import RAW_VJPS, no_grad_history
 from gradcli.engine.functions import F
-from gradcli.engine.ops import raw_vjps  # noqa: F401  (fills RAW_VJPS, whichever area loads first)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 

@@ -83,8 +83,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import padding  # noqa: F401
         case "gradcli.engine.ops.patches":
             from gradcli.engine.ops import patches  # noqa: F401
-        case "gradcli.engine.ops.pointwise":  # with backward's rules on raw arrays for its rows
-            from gradcli.engine.ops import pointwise, raw_vjps  # noqa: F401
+        case "gradcli.engine.ops.pointwise":
+            from gradcli.engine.ops import pointwise  # noqa: F401
         case "gradcli.engine.ops.pointwise_more":
             from gradcli.engine.ops import pointwise_more  # noqa: F401
         case "gradcli.engine.ops.products":

@@ -1015,3 +1015,6 @@ declare("frac", frac, "frac(Tensor self, *, Tensor? out=None)", method=("frac(Te
 
 
 export(__name__, globals())
+
+# backward's rules on raw arrays for the rows above, registered with them however this area loads
+from gradcli.engine.ops import raw_vjps  # noqa: E402, F401

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine.layout import torch_layout
-from gradcli.engine.ops.pointwise import _pow_tensor_scalar
 from gradcli.engine.autograd import RAW_VJPS
+from gradcli.engine.ops.registry import OPS
 
 
 def _pointwise(forward, *operands):
@@ -32,8 +32,9 @@ def _pow_backward(g, a, e):
     if e == 0:
         return np.zeros(a.shape, dtype=a.dtype)
     exponent = float(e)
+    power = OPS["pow.Tensor_Scalar"].forward  # the pointwise area's pow, which imports this module
     return _pointwise(np.multiply, g, np.asarray(np.multiply(
-        np.asarray(_pow_tensor_scalar(a, exponent - 1)), exponent)))
+        np.asarray(power(a, exponent - 1)), exponent)))
 
 
 # Each rule: (vjp on arrays, reads). `reads` says which saved inputs the tensor vjp's outermost
