@@ -91,7 +91,7 @@ def _construct(kind: ModuleKind, *values, **keywords):
 class Module(TableObject):
     """An nn.Module: instance attributes, parameters and child modules, in insertion order."""
 
-    __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks")
+    __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks", "non_persistent")
     METHODS: dict = {}  # a container class's own methods
 
     def __init__(self, kind: ModuleKind):
@@ -100,6 +100,7 @@ class Module(TableObject):
         self.params: dict[str, Tensor | None] = {}
         self.buffers: dict[str, Tensor | None] = {}
         self.children: dict[str, Module | None] = {}
+        self.non_persistent: frozenset = frozenset()  # buffers left out of the state_dict
 
     @property
     def language_type(self) -> PyType:
@@ -164,6 +165,7 @@ class Module(TableObject):
         for place in (self.params, self.buffers, self.children, self.attrs):
             if name in place:
                 del place[name]
+                self.non_persistent -= {name}
                 return
         raise self.missing(name)
 
@@ -171,6 +173,7 @@ class Module(TableObject):
         for place in (self.attrs, self.params, self.buffers, self.children):
             if place is not into:
                 place.pop(name, None)
+        self.non_persistent -= {name}
         into[name] = value
 
     @staticmethod
@@ -378,7 +381,7 @@ def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: b
     for name, each in module.named_modules(prefix.rstrip(".")):
         lead = f"{name}." if name else ""
         for key, tensor in list(each.params.items()) + list(each.buffers.items()):
-            if tensor is not None:
+            if tensor is not None and key not in each.non_persistent:
                 out[lead + key] = tensor if keep_vars else F.detach(tensor)
     return out
 
