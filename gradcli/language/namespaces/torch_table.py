@@ -165,7 +165,8 @@ def _optimizers() -> dict:
 def _schedulers() -> dict:
     from gradcli.language.namespaces.lr_scheduler import LR_SCHEDULER
     from gradcli.language.namespaces.one_cycle import ONE_CYCLE
-    return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type}
+    from gradcli.language.namespaces.lr_scheduler_more import MORE_SCHEDULERS
+    return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type} | MORE_SCHEDULERS
 
 
 def _data() -> dict:
