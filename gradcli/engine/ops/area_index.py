@@ -445,14 +445,15 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions_more": {
         "function": (
-            "aminmax cummax cummin nanmean nansum "
+            "aminmax cummax cummin nanmean nansum sum_to_size "
         ),
         "row": (
             "aminmax cummax cummin nansum "
         ),
         "declaration": (
             "method:aminmax method:cummax method:cummin method:nanmean method:nansum "
-            "torch:aminmax torch:cummax torch:cummin torch:nanmean torch:nansum "
+            "method:sum_to_size torch:aminmax torch:cummax torch:cummin torch:nanmean "
+            "torch:nansum "
         ),
     },
     "gradcli.engine.ops.selection": {

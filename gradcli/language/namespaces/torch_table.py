@@ -42,7 +42,7 @@ from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import NOT_GIVEN
 from gradcli.language.runtime.frames import ContextManager
-from gradcli.language.runtime.values import Namespace, type_name
+from gradcli.language.runtime.values import Namespace, Size, type_name
 
 
 def _grad_mode_manager(enabled: bool) -> ContextManager:
@@ -188,12 +188,39 @@ def _split(ctx, tensor, split_size_or_sections, dim=0):
     return ctx.call(attributes.get(tensor, "split"), [split_size_or_sections, dim], {})
 
 
+def _broadcast_shapes(ctx, *shapes):
+    """torch.broadcast_shapes (torch._refs._broadcast_shapes): the common shape, a Size."""
+    shapes = [(x,) if isinstance(x, int) else x for x in shapes if x is not None]
+    for shape in shapes:
+        if not isinstance(shape, (tuple, list, str)):
+            raise errors.runtime("Input shapes should be of type ints, a tuple of ints, or a list "
+                                 f"of ints, got {ctx.printer.str(shape)}")
+    common = [1] * max((len(shape) for shape in shapes), default=0)
+    for number, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise errors.value_error("Attempting to broadcast a dimension with negative "
+                                             "length!")
+                common[idx] = shape[idx]
+            if shape[idx] != 1 and common[idx] != shape[idx]:
+                raise errors.runtime(
+                    f"Attempting to broadcast a dimension of length {ctx.printer.str(shape[idx])} "
+                    f"at {idx}! Mismatching argument at index {number} had "
+                    f"{ctx.printer.str(shape)}; but expected shape should be broadcastable to "
+                    f"{ctx.printer.str(common)}")
+    return Size(common)
+
+
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
     entry("is_grad_enabled", lambda: STATE.grad_enabled, "", style="noargs",
           qualname="torch.is_grad_enabled"),
     entry("split", _split, "tensor, split_size_or_sections, dim=0", context=True),
+    entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
 ), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
