@@ -521,9 +521,13 @@ def _insert(module: Module, position, child):
         if not -size <= position <= size:
             raise errors.index_error(f"Index out of range: {position}")
         position += size if position < 0 else 0
-    kept = list(module.children.values())
-    kept.insert(position, child)
-    _renumber(module.children, kept)
+    children = module.children  # torch moves each child up one numbered key, from the end
+    for number in range(size, position, -1):
+        key = str(number - 1)
+        if key not in children:  # (a key that is not a number, or a negative ModuleList index)
+            raise errors.TorchError("KeyError", repr(key), (key,))
+        children[str(number)] = children[key]
+    children[str(position)] = child
     return module if module.kind.name == "Sequential" else None
 
 
