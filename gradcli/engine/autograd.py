@@ -32,6 +32,13 @@ def next_sequence_nr() -> int:
     return next(_sequence)
 
 
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a clone "
+    "to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
 class Node:
     """A grad_fn: the op that made a tensor, its edges to the inputs' nodes, and what it saved.
 
@@ -86,6 +93,8 @@ class Node:
             if type(a) is not Tensor:
                 saved_args.append(a)
             elif i in save:
+                if a.inference:
+                    raise errors.runtime(INFERENCE_SAVED)
                 saved_args.append(a)
                 versions.append((a, a._version_counter.value, False))
             else:

@@ -38,7 +38,7 @@ class Tensor:
         "_history",  # ((text, origin), ...): why it has no history, set only where known
         "_made_at", "_leaf_at",  # origins: the op that made it (no grad_fn); where it began to
                                  # require grad as a leaf. Set only where known
-        "is_parameter", "_fw_grad", "__weakref__",
+        "is_parameter", "_fw_grad", "inference", "__weakref__",
     )
 
     def __init__(self, data: np.ndarray, dtype: dtypes.DType | None = None, *,
@@ -60,6 +60,7 @@ class Tensor:
         self.is_parameter = False  # torch.nn.Parameter: same tensor, printed and typed as one
         self._fw_grad = None  # the tangent of forward-mode AD, while a dual level is open
         self._history = None
+        self.inference = STATE.inference  # an inference tensor: made in inference mode
 
     def make_view_of(self, source: "Tensor", view_fn, creation_meta: str = DEFAULT) -> None:
         """Link this tensor as a view of `source`'s storage (sharing its version counter)."""
@@ -70,6 +71,7 @@ class Tensor:
             parent_fn = source._view_fn
             self._view_fn = lambda array: view_fn(parent_fn(array))
         self._base = base
+        self.inference = base.inference  # (a view of a normal tensor is normal)
         self._version_counter = base._version_counter
         self._view_version = base._version_counter.value
         if source._base is not None and source._creation_meta != DEFAULT:
@@ -103,6 +105,9 @@ class Tensor:
         if flag and not self.dtype.is_floating_point:
             raise errors.runtime(
                 "only Tensors of floating point and complex dtype can require gradients")
+        if flag and self.inference and not STATE.inference:
+            raise errors.runtime("Setting requires_grad=True on inference tensor outside "
+                                 "InferenceMode is not allowed.")
         self._requires_grad = bool(flag)
         if flag:
             self._leaf_at = STATE.origin  # for the note on an in-place use of the leaf
@@ -116,6 +121,12 @@ class Tensor:
         return self._version_counter.value
 
     def bump_version(self) -> None:
+        """Count an in-place write (made already: an inference tensor refuses it only now)."""
+        if self.inference and not STATE.inference:
+            raise errors.runtime(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                "make a clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details.")
         counter = self._version_counter
         counter.value += 1
         counter.bumped_at = STATE.origin  # where the in-place write happened, for error notes

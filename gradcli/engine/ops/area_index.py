@@ -102,9 +102,9 @@ INDEX = {
         "declaration": (
             "method:broadcast_to method:clamp_max method:clamp_min method:cuda method:diff "
             "method:element_size method:fliplr method:flipud method:fmod method:index_fill "
-            "method:index_fill_ method:is_complex method:is_floating_point method:masked_fill_ "
-            "method:masked_select method:nan_to_num method:nelement method:new_empty "
-            "method:new_full method:new_ones method:new_tensor method:new_zeros "
+            "method:index_fill_ method:is_complex method:is_floating_point method:is_inference "
+            "method:masked_fill_ method:masked_select method:nan_to_num method:nelement "
+            "method:new_empty method:new_full method:new_ones method:new_tensor method:new_zeros "
             "method:repeat_interleave method:roll method:rot90 method:scatter method:scatter_ "
             "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
             "method:take method:tile method:tril method:triu method:unflatten torch:arange "
@@ -113,13 +113,13 @@ INDEX = {
             "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
             "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
             "torch:hstack torch:index_fill torch:is_complex torch:is_floating_point "
-            "torch:is_tensor torch:linspace torch:logspace torch:masked_select torch:meshgrid "
-            "torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like torch:randint "
-            "torch:randint_like torch:randn torch:randn_like torch:randperm torch:range "
-            "torch:repeat_interleave torch:roll torch:rot90 torch:row_stack torch:scatter "
-            "torch:select torch:swapaxes torch:swapdims torch:take torch:tile torch:tril "
-            "torch:tril_indices torch:triu torch:triu_indices torch:unflatten torch:vstack "
-            "torch:zeros "
+            "torch:is_inference torch:is_tensor torch:linspace torch:logspace torch:masked_select "
+            "torch:meshgrid torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like "
+            "torch:randint torch:randint_like torch:randn torch:randn_like torch:randperm "
+            "torch:range torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
+            "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
+            "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
+            "torch:vstack torch:zeros "
         ),
     },
     "gradcli.engine.ops.attention": {
@@ -469,15 +469,15 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions_more": {
         "function": (
-            "aminmax cummax cummin cumulative_trapezoid nanmean nansum trapezoid "
+            "aminmax cummax cummin cumulative_trapezoid nanmean nansum sum_to_size trapezoid "
         ),
         "row": (
             "aminmax cummax cummin nansum "
         ),
         "declaration": (
             "method:aminmax method:cummax method:cummin method:nanmean method:nansum "
-            "torch:aminmax torch:cummax torch:cummin torch:cumulative_trapezoid torch:nanmean "
-            "torch:nansum torch:trapezoid torch:trapz "
+            "method:sum_to_size torch:aminmax torch:cummax torch:cummin "
+            "torch:cumulative_trapezoid torch:nanmean torch:nansum torch:trapezoid torch:trapz "
         ),
     },
     "gradcli.engine.ops.selection": {

@@ -771,6 +771,7 @@ declare("nelement", lambda t: t.numel(), python="self", variants="method")
 declare("is_floating_point", lambda t: t.dtype.is_floating_point, python="input")
 declare("is_complex", lambda t: False, python="input")
 declare("is_tensor", lambda obj: isinstance(obj, Tensor), python="obj", variants="torch")
+declare("is_inference", lambda t: t.inference, "is_inference(Tensor self)")
 
 
 export(__name__, globals())

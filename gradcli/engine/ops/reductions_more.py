@@ -93,7 +93,18 @@ defop("aminmax", "AminmaxBackward0", _aminmax, promote="none", n_outputs=2,
       vjp=lambda g, a, out, dim, keepdim: _aminmax_backward(g, a, out, dim, keepdim))
 
 
-__all__ = ["nansum", "nanmean", "cummax", "cummin", "aminmax"]
+def sum_to_size(self: Tensor, size) -> Tensor:
+    """Tensor.sum_to_size: the broadcasting of `size` to self's shape undone by sums (at::sum_to),
+    self itself when nothing is summed."""
+    size = tuple(size)
+    lead = self.ndim - len(size)
+    if lead < 0 or any(s != 1 and s != t for s, t in zip(size, self.shape[lead:])):
+        raise errors.runtime(f"size {{{F.size_list(size)}}} is not expandable to size "
+                             f"{{{F.size_list(self.shape)}}}.")
+    return F.sum_to(self, size)
+
+
+__all__ = ["nansum", "nanmean", "cummax", "cummin", "aminmax", "sum_to_size"]
 
 
 def nansum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
@@ -208,6 +219,7 @@ declare("aminmax", aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim
         "Tensor? out=None)")
 declare("cummax", cummax, "cummax(Tensor self, int dim)")
 declare("cummin", cummin, "cummin(Tensor self, int dim)")
+declare("sum_to_size", sum_to_size, "sum_to_size(Tensor self, int[] size)", variants="method")
 
 
 export(__name__, globals())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gradcli.engine.state import STATE
 from gradcli.language.runtime.frames import ContextManager
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 
 _ANOMALY_WARNING = ("Anomaly Detection has been enabled. This mode will increase the runtime and "
@@ -62,8 +63,9 @@ def set_detect_anomaly(mode, check_nan=True) -> ContextManager:
 
 
 MODES = {
-    "inference_mode": entry("inference_mode", inference_mode, "mode=True", context=True,
-                            style="new", qualname="inference_mode.__new__"),
+    "inference_mode": PyType("torch.autograd.grad_mode.inference_mode", (), entry(
+        "inference_mode", inference_mode, "mode=True", context=True, style="new",
+        qualname="inference_mode.__new__")),
     **{name: entry(name, query, "", style="noargs", qualname=f"torch.{name}") for name, query in (
         ("is_inference_mode_enabled", lambda: STATE.inference),
         ("is_anomaly_enabled", lambda: STATE.anomaly[0]),

@@ -254,6 +254,49 @@ def _once_differentiable(fn):
 _APPLY = entry("apply", _apply, "cls, *args, **kwargs", qualname="Function.apply")
 classes.BASE_CLASS_ATTRIBUTES[FUNCTION_TYPE] = _function_attribute
 
+_LEGACY = ("Legacy autograd function with non-static forward method is deprecated. Please use "
+           "new-style autograd function with static forward method. (Example: "
+           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+
+def _refuse_legacy_call(*args, **kwargs):
+    raise errors.runtime(_LEGACY)
+
+
+class FunctionInstance(classes.Instance):
+    """An instance of a Function subclass (old code's `MyReLU()(x)`): torch warns when it is
+    made, gives it the class's apply, and refuses to call it as a legacy Function."""
+
+    __slots__ = ()
+
+    def host_attribute(self, name: str):
+        return BoundMethod(self.cls, _APPLY) if name == "apply" else classes.MISSING
+
+    def forward(self):
+        found = self.dunder("__call__")
+        return entry("__call__", _refuse_legacy_call, "*args, **kwargs",
+                     qualname="Function.__call__") if found is None else found
+
+
+def _function_init(instance: FunctionInstance, *args, **kwargs) -> None:
+    """Function.__init__, which only warns."""
+    STATE.warn("DeprecationWarning", f"{instance.cls.runtime.printer.repr(instance.cls)} should "
+               "not be instantiated. Methods on autograd functions are all static, so you should "
+               "invoke them on the class itself. Instantiating an autograd function will raise an "
+               "error in a future version of PyTorch.")
+
+
+def _function_instance(cls: classes.UserClass, args) -> FunctionInstance:
+    made = FunctionInstance(cls)
+    if cls.find("__init__") is classes.MISSING:  # (its own __init__ reaches the base's by super)
+        _function_init(made)
+    return made
+
+
+classes.BASE_INSTANCES[FUNCTION_TYPE] = _function_instance
+classes.BASE_INITS[FUNCTION_TYPE] = entry("__init__", _function_init, "self, *args, **kwargs",
+                                          qualname="Function.__init__")
+
 FUNCTION_MODULE = Namespace("torch.autograd.function", {
     "Function": FUNCTION_TYPE, "FunctionCtx": CTX_TYPE,
     "once_differentiable": entry("once_differentiable", _once_differentiable, "fn"),

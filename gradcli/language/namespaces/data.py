@@ -4,6 +4,7 @@ single-process DataLoader whose shuffles draw from torch's generator as torch's 
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 
 import numpy as np
 
@@ -87,6 +88,39 @@ class Subset(_DataObject):
 
     def length(self) -> int:
         return len_of(self.indices)
+
+    def members(self):
+        return (self.item(i) for i in range(self.length()))
+
+
+class ConcatDataset(_DataObject):
+    """Datasets one after another: an index finds its dataset by the running sizes."""
+
+    is_sequence = True
+    __slots__ = ("datasets", "cumulative_sizes")
+    PROPERTIES = {"datasets": lambda d: d.datasets, "cumulative_sizes": lambda d: d.cumulative_sizes}
+
+    def __init__(self, datasets):
+        self.datasets, self.attrs = list(iterate(datasets)), {}
+        if not self.datasets:
+            raise errors.TorchError("AssertionError", "datasets should not be an empty iterable")
+        self.cumulative_sizes, total = [], 0
+        for dataset in self.datasets:
+            total += len_of(dataset)
+            self.cumulative_sizes.append(total)
+
+    def item(self, key):
+        if key < 0:
+            if -key > self.length():
+                raise errors.value_error("absolute value of index should not exceed dataset "
+                                         "length")
+            key += self.length()
+        number = bisect_right(self.cumulative_sizes, key)
+        start = self.cumulative_sizes[number - 1] if number else 0
+        return protocols.get_item(self.datasets[number], key - start)
+
+    def length(self) -> int:
+        return self.cumulative_sizes[-1]
 
     def members(self):
         return (self.item(i) for i in range(self.length()))
@@ -242,6 +276,8 @@ TENSOR_DATASET = _type("TensorDataset", "dataset", TensorDataset,
                        lambda _, *tensors: TensorDataset(*tensors), "self, *tensors")
 SUBSET = _type("Subset", "dataset", Subset, lambda _, dataset, indices: Subset(dataset, indices),
                "self, dataset, indices")
+CONCAT_DATASET = _type("ConcatDataset", "dataset", ConcatDataset,
+                       lambda _, datasets: ConcatDataset(datasets), "self, datasets")
 DATALOADER = _type(
     "DataLoader", "dataloader", DataLoader,
     lambda ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
@@ -255,6 +291,7 @@ DATALOADER = _type(
 
 DATA = Namespace(_MODULE, {
     "Dataset": DATASET, "TensorDataset": TENSOR_DATASET, "Subset": SUBSET,
+    "ConcatDataset": CONCAT_DATASET,
     "DataLoader": DATALOADER,
     "random_split": entry("random_split", lambda dataset, lengths, generator: random_split(
         dataset, lengths, generator), "dataset, lengths, generator=None"),

@@ -43,6 +43,7 @@ class SchedulerKind:
     get_lr: Callable  # (scheduler, ctx) -> list of lrs
     closed_form: Callable | None = None  # (scheduler) -> list of lrs
     prepare: Callable | None = None  # (optimizer, options) -> attributes, checked
+    step: Callable | None = None  # (scheduler, ctx, epoch): a step of its own, if it has one
 
     def __post_init__(self) -> None:
         self.option_names = [p.name for p in parse_signature(self.options)]
@@ -97,11 +98,7 @@ class Scheduler(TableInstance):
                        "last_epoch": last_epoch, "_step_count": 0, "_is_initial": False,
                        "_get_lr_called_within_step": False}
         optimizer.watched = True
-        self.attrs["_is_initial"] = True
-        try:
-            self.step(ctx, None)
-        finally:
-            self.attrs["_is_initial"] = False
+        self.initial_step(ctx)
 
     @property
     def language_type(self) -> PyType:
@@ -110,13 +107,30 @@ class Scheduler(TableInstance):
     def repr(self, printer) -> str:
         return f"<{_MODULE}.{self.kind.name} object at 0x{id(self):x}>"
 
+    def initial_step(self, ctx) -> None:
+        """LRScheduler._initial_step: a first step, in initial mode."""
+        self.attrs["_step_count"] = 0
+        self.attrs["_is_initial"] = True
+        try:
+            self.step(ctx, None)
+        finally:
+            self.attrs["_is_initial"] = False
+
     def step(self, ctx, epoch) -> None:
+        if self.kind.step is not None:
+            self.kind.step(self, ctx, epoch)
+            return
         attrs = self.attrs
         if attrs["_step_count"] == 1 and not self.optimizer.stepped:
             STATE.warn("UserWarning", _STEP_ORDER)
         attrs["_step_count"] += 1
         if epoch is not None:
             STATE.warn("UserWarning", _EPOCH_DEPRECATION)
+        self.update_lr(ctx, epoch)
+
+    def update_lr(self, ctx, epoch) -> None:
+        """LRScheduler._update_lr: the next lrs (the closed form's at a given epoch)."""
+        attrs = self.attrs
         attrs["_get_lr_called_within_step"] = True
         try:
             if epoch is None:

@@ -41,6 +41,8 @@ def register_buffer(module: Module, name, tensor, persistent: bool = True) -> No
         raise errors.type_error(f"cannot assign '{torch_typename(tensor)}' object to buffer "
                                 f"'{name}' (torch Tensor or None required)")
     module.buffers[name] = tensor
+    module.non_persistent = (module.non_persistent - {name}) if persistent else (
+        module.non_persistent | {name})
 
 
 def register_parameter(module: Module, name, param) -> None:

@@ -126,7 +126,8 @@ class Members(dict):
 class Module(TableObject):
     """An nn.Module: instance attributes, parameters and child modules, in insertion order."""
 
-    __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks", "parametrized")
+    __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks", "parametrized",
+                 "non_persistent")
     METHODS: dict = {}  # a container class's own methods
 
     def __init__(self, kind: ModuleKind):
@@ -136,6 +137,7 @@ class Module(TableObject):
         self.buffers: dict[str, Tensor | None] = {}
         self.children: dict[str, Module | None] = {}
         self.parametrized: Parametrized | None = None
+        self.non_persistent: frozenset = frozenset()  # buffers left out of the state_dict
 
     @property
     def language_type(self) -> PyType:
@@ -214,6 +216,7 @@ class Module(TableObject):
         for place in (self.params, self.buffers, self.children, self.attrs):
             if name in place:
                 del place[name]
+                self.non_persistent -= {name}
                 return
         raise self.missing(name)
 
@@ -221,6 +224,7 @@ class Module(TableObject):
         for place in (self.attrs, self.params, self.buffers, self.children):
             if place is not into:
                 place.pop(name, None)
+        self.non_persistent -= {name}
         into[name] = value
 
     @staticmethod
@@ -428,7 +432,7 @@ def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: b
     for name, each in module.named_modules(prefix.rstrip(".")):
         lead = f"{name}." if name else ""
         for key, tensor in list(each.params.items()) + list(each.buffers.items()):
-            if tensor is not None:
+            if tensor is not None and key not in each.non_persistent:
                 out[lead + key] = tensor if keep_vars else F.detach(tensor)
     return out
 
@@ -568,9 +572,13 @@ def _insert(module: Module, position, child):
         if not -size <= position <= size:
             raise errors.index_error(f"Index out of range: {position}")
         position += size if position < 0 else 0
-    kept = list(module.children.values())
-    kept.insert(position, child)
-    _renumber(module.children, kept)
+    children = module.children  # torch moves each child up one numbered key, from the end
+    for number in range(size, position, -1):
+        key = str(number - 1)
+        if key not in children:  # (a key that is not a number, or a negative ModuleList index)
+            raise errors.TorchError("KeyError", repr(key), (key,))
+        children[str(number)] = children[key]
+    children[str(position)] = child
     return module if module.kind.name == "Sequential" else None
 
 

@@ -11,6 +11,7 @@ import time
 
 from gradcli.engine import errors
 from gradcli.language.namespaces.python_copy import COPY
+from gradcli.language.namespaces.python_io import IO
 from gradcli.language.namespaces.python_warnings import WARNINGS
 from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
@@ -404,4 +405,4 @@ def _operator_table() -> dict:
 OPERATOR = LazyTable({}, _operator_table)
 MODULES = {"copy": COPY, "dataclasses": DATACLASSES, "time": TIME, "typing": TYPING, "collections": COLLECTIONS,
            "functools": FUNCTOOLS, "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR),
-           "warnings": WARNINGS}
+           "warnings": WARNINGS, "io": IO}

@@ -1,5 +1,6 @@
 """torch.save and torch.load, kept in memory: a program may save a checkpoint and load it back
-in the same run, as tutorials do; nothing is written to or read from the disk.
+in the same run, as tutorials do, to a path or an io.BytesIO; nothing is written to or read from
+the disk.
 
 What is saved is a snapshot (later changes to the objects do not reach it) and every load gives
 new objects, with the sharing inside one save kept, as torch's pickling does. Tensors come back
@@ -15,6 +16,7 @@ from gradcli.engine import errors, parameters
 from gradcli.engine.dtypes import DType
 from gradcli.engine.devices import Device
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.python_io import BytesIO
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.pytypes import PyType
@@ -82,25 +84,28 @@ def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     if pickle_module is not None:
         attributes.get(pickle_module, "__name__")  # torch's _check_dill_version reads it first
-    if not isinstance(f, str):  # (file objects do not exist in the language)
+    if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
                                 "file-like object with a 'write' attribute")
-    ctx.saved[f] = _copy(obj, {}, lambda value: _Opaque(qualified_type_name(value)))
+    record = _copy(obj, {}, lambda value: _Opaque(qualified_type_name(value)))
+    if isinstance(f, BytesIO):
+        f.write_record(record)
+    else:
+        ctx.saved[f] = record
 
 
 def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     if pickle_module is not None:
         attributes.get(pickle_module, "__name__")  # torch's _check_dill_version reads it first
-    if not isinstance(f, str):
+    if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", f"'{type_name(f)}' object has no attribute "
                                 "'seek'. You can only torch.load from a file that is seekable. "
                                 "Please pre-load the data into a buffer like io.BytesIO and try "
                                 "to load from it instead.")
-    path = f
-    if path not in ctx.saved:
+    if isinstance(f, str) and f not in ctx.saved:
         raise errors.TorchError("FileNotFoundError",
-                                f"[Errno 2] No such file or directory: {path!r}")
+                                f"[Errno 2] No such file or directory: {f!r}")
 
     def refuse(value: _Opaque):
         if weights_only is False:
@@ -108,7 +113,7 @@ def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mm
                                     "tensors, numbers, strings and containers of them, not a "
                                     f"{value.name} (save its state_dict() instead)")
         raise errors.TorchError("UnpicklingError", _WEIGHTS_ONLY.format(name=value.name))
-    return _copy(ctx.saved[path], {}, refuse)
+    return _copy(f.read_record() if isinstance(f, BytesIO) else ctx.saved[f], {}, refuse)
 
 
 SERIALIZATION = table(

@@ -39,9 +39,10 @@ from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.objects import LazyTable
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import NOT_GIVEN
 from gradcli.language.runtime.frames import ContextManager
-from gradcli.language.runtime.values import Namespace, type_name
+from gradcli.language.runtime.values import Namespace, Size, type_name
 
 
 def _grad_mode_manager(enabled: bool) -> ContextManager:
@@ -68,6 +69,36 @@ def _grad_mode_decorator(enabled: bool):
             return manager
         return ctx.call(manager, [orig_func], {})
     return make
+
+
+def _set_grad_enabled(mode) -> ContextManager:
+    previous = STATE.grad_enabled
+    STATE.grad_enabled = bool(mode)
+    if not mode:
+        STATE.grad_off_at = STATE.origin
+    return ContextManager(lambda: None, lambda: _restore_grad_mode(previous),
+                          label="torch.autograd.grad_mode.set_grad_enabled",
+                          shown=f"torch.autograd.grad_mode.set_grad_enabled(mode={bool(mode)})")
+
+
+def _restore_grad_mode(previous: bool) -> None:
+    STATE.grad_enabled = previous
+
+
+# torch.no_grad, enable_grad and set_grad_enabled, which torch.autograd and its grad_mode module
+# also publish
+# (classes in torch, printed as such)
+GRAD_MODES = {
+    **{name: PyType(f"torch.autograd.grad_mode.{name}", (), entry(
+        name, _grad_mode_decorator(enabled), "orig_func=NOT_GIVEN", context=True, style="new",
+        qualname="_NoParamDecoratorContextManager.__new__"))
+       for name, enabled in (("no_grad", False), ("enable_grad", True))},
+    "set_grad_enabled": PyType("torch.autograd.grad_mode.set_grad_enabled", (), entry(
+        "set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode",
+        qualname="set_grad_enabled.__init__")),
+}
+GRAD_MODE_MODULE = Namespace("torch.autograd.grad_mode",
+                             GRAD_MODES | {"inference_mode": MODES["inference_mode"]})
 
 
 def _set_printoptions(ctx, precision, threshold, edgeitems, linewidth, profile, sci_mode):
@@ -107,7 +138,7 @@ AUTOGRAD = Namespace("torch.autograd", table(
     entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
 ) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE,
      "forward_ad": FORWARD_AD, "graph": GRAPH, "gradcheck": GRADCHECK,
-     "gradgradcheck": GRADGRADCHECK} | ANOMALY)
+     "gradgradcheck": GRADGRADCHECK, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY)
 
 CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
@@ -142,7 +173,8 @@ def _optimizers() -> dict:
 def _schedulers() -> dict:
     from gradcli.language.namespaces.lr_scheduler import LR_SCHEDULER
     from gradcli.language.namespaces.one_cycle import ONE_CYCLE
-    return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type}
+    from gradcli.language.namespaces.lr_scheduler_more import MORE_SCHEDULERS
+    return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type} | MORE_SCHEDULERS
 
 
 def _data() -> dict:
@@ -170,38 +202,47 @@ def _split(ctx, tensor, split_size_or_sections, dim=0):
     return ctx.call(attributes.get(tensor, "split"), [split_size_or_sections, dim], {})
 
 
+def _broadcast_shapes(ctx, *shapes):
+    """torch.broadcast_shapes (torch._refs._broadcast_shapes): the common shape, a Size."""
+    shapes = [(x,) if isinstance(x, int) else x for x in shapes if x is not None]
+    for shape in shapes:
+        if not isinstance(shape, (tuple, list, str)):
+            raise errors.runtime("Input shapes should be of type ints, a tuple of ints, or a list "
+                                 f"of ints, got {ctx.printer.str(shape)}")
+    common = [1] * max((len(shape) for shape in shapes), default=0)
+    for number, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise errors.value_error("Attempting to broadcast a dimension with negative "
+                                             "length!")
+                common[idx] = shape[idx]
+            if shape[idx] != 1 and common[idx] != shape[idx]:
+                raise errors.runtime(
+                    f"Attempting to broadcast a dimension of length {ctx.printer.str(shape[idx])} "
+                    f"at {idx}! Mismatching argument at index {number} had "
+                    f"{ctx.printer.str(shape)}; but expected shape should be broadcastable to "
+                    f"{ctx.printer.str(common)}")
+    return Size(common)
+
+
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
-    *(entry(name, _grad_mode_decorator(enabled), "orig_func=NOT_GIVEN", context=True, style="new",
-            qualname="_NoParamDecoratorContextManager.__new__")
-      for name, enabled in (("no_grad", False), ("enable_grad", True))),
-    entry("set_grad_enabled", lambda mode: _set_grad_enabled(mode), "mode"),
     entry("is_grad_enabled", lambda: STATE.grad_enabled, "", style="noargs",
           qualname="torch.is_grad_enabled"),
     entry("split", _split, "tensor, split_size_or_sections, dim=0", context=True),
     entry("compile", _compile, "model=None, *, fullgraph=False, dynamic=None, backend=None, "
           "mode=None, options=None, name=None, disable=False, recompile_limit=None, "
           "isolate_recompiles=False, shapes_spec=None", context=True),
-), PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
+    entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
+), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
     "utils": UTILS, "distributions": DISTRIBUTIONS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
-
-
-def _set_grad_enabled(mode) -> ContextManager:
-    previous = STATE.grad_enabled
-    STATE.grad_enabled = bool(mode)
-    if not mode:
-        STATE.grad_off_at = STATE.origin
-    return ContextManager(lambda: None, lambda: _restore_grad_mode(previous),
-                          label="torch.autograd.grad_mode.set_grad_enabled",
-                          shown=f"torch.autograd.grad_mode.set_grad_enabled(mode={bool(mode)})")
-
-
-def _restore_grad_mode(previous: bool) -> None:
-    STATE.grad_enabled = previous
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
@@ -211,6 +252,7 @@ MODULES = {
     "torch": TORCH,
     "torch.autograd": AUTOGRAD,
     "torch.autograd.function": FUNCTION_MODULE,
+    "torch.autograd.grad_mode": GRAD_MODE_MODULE,
     "torch.autograd.functional": FUNCTIONAL,
     "torch.autograd.forward_ad": FORWARD_AD,
     "torch.autograd.graph": GRAPH,
