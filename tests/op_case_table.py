@@ -456,6 +456,10 @@ CASES = {
     "embedding": [case("F.embedding(torch.tensor([[0, 2], [2, 1]]), a)", ("a", (3, 2), "any"))],
     "embedding_dense_backward": [case(grad_of("F.embedding(torch.tensor([0, 2, 2]), a)"),
                                       ("a", (3, 2), "any"), ("v", (3, 2), "any"))],
+    "_pack_padded_sequence": [
+        case("torch.nn.utils.rnn.pack_padded_sequence(a, [3, 1]).data", ("a", (3, 2, 2), "any")),
+        case("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([2, 2, 1]), "
+             "batch_first=True).data", ("a", (3, 2, 2), "any"))],
     "native_layer_norm": [case("F.layer_norm(a, (3,), b, c)", ("a", M, "any"),
                                ("b", V, "any"), ("c", V, "any"))],
     "native_layer_norm_backward": [case(grad_of("F.layer_norm(a, (3,), b, c)"),

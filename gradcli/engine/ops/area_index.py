@@ -345,6 +345,11 @@ INDEX = {
             "torch:cosine_similarity torch:hardshrink torch:pairwise_distance "
         ),
     },
+    "gradcli.engine.ops.packing": {
+        "row": (
+            "_pack_padded_sequence "
+        ),
+    },
     "gradcli.engine.ops.padding": {
         "row": (
             "reflection_pad1d reflection_pad1d_backward reflection_pad2d "

@@ -161,7 +161,7 @@ def _lstm_cell(igates: Tensor, hidden: tuple, p: tuple) -> tuple:
     return F.mul(outgate, F.tanh(cy)), cy
 
 
-def _step(mode: str, igates: Tensor, hidden, p: tuple):
+def cell_step(mode: str, igates: Tensor, hidden, p: tuple):
     if mode == "LSTM":
         return _lstm_cell(igates, hidden, p)
     if mode == "GRU":
@@ -175,7 +175,7 @@ def _run_direction(mode: str, sequence: Tensor, hidden, p: tuple, reverse: bool)
     steps = list(F.unbind(_linear(sequence, p[0], p[2]), 0))
     outputs = []
     for igates in (reversed(steps) if reverse else steps):
-        hidden = _step(mode, igates, hidden, p)
+        hidden = cell_step(mode, igates, hidden, p)
         outputs.append(hidden[0] if mode == "LSTM" else hidden)
     if reverse:
         outputs.reverse()
@@ -212,12 +212,15 @@ def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse:
     return results
 
 
-def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
+def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
     """apply_layer_stack: each layer (both directions) over the previous one's output, dropout
-    between layers in training; the final hidden states of every layer and direction."""
+    between layers in training; the final hidden states of every layer and direction. `run`
+    runs one layer and direction (a packed sequence's); by default the full sequence's."""
     a, mode = module.attrs, _mode(module)
     directions = 2 if a["bidirectional"] else 1
-    one_dnn = mode == "LSTM" and sequence.dtype is dtypes.float32 and sequence.data.size > 0
+    one_dnn = run is None and mode == "LSTM" and sequence.dtype is dtypes.float32 and \
+        sequence.data.size > 0
+    run = run or _run_direction
     if one_dnn:
         _check_oneDNN_states(hidden)
     if mode == "LSTM":
@@ -234,7 +237,7 @@ def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
                 output, hy, cy = _oneDNN_layer(mode, sequence, start, p, direction == 1)
                 last = (hy, cy)
             else:
-                output, last = _run_direction(mode, sequence, start, p, direction == 1)
+                output, last = run(mode, sequence, start, p, direction == 1)
             outputs.append(output)
             finals.append(last)
         sequence = outputs[0] if directions == 1 else F.cat(outputs, outputs[0].ndim - 1)
@@ -269,18 +272,18 @@ def _rows(hidden: Tensor, selected: bool) -> list:
 
 # ---- the modules' forwards -------------------------------------------------------------------
 
-def _zeros(shape: tuple, like: Tensor) -> Tensor:
+def zeros(shape: tuple, like: Tensor) -> Tensor:
     return Tensor(np.zeros(shape, like.dtype.np), like.dtype)
 
 
-def _dim(value) -> int:
+def dim_of(value) -> int:
     """`value.dim()` as torch's Python code asks it (an AttributeError for a non-tensor)."""
     if not isinstance(value, Tensor):
         raise errors.no_attribute(value, "dim")
     return value.ndim
 
 
-def _check_hidden(hidden: Tensor, expected: tuple, which: str = "") -> None:
+def check_hidden(hidden: Tensor, expected: tuple, which: str = "") -> None:
     if tuple(hidden.shape) != expected:
         raise errors.runtime(f"Expected hidden{which} size {expected}, got {list(hidden.shape)}")
 
@@ -288,20 +291,23 @@ def _check_hidden(hidden: Tensor, expected: tuple, which: str = "") -> None:
 def _check_lstm_dims(hx, batched: bool) -> None:
     """LSTM.forward's check of a given (h_0, c_0): hx[0] and hx[1] asked their dim()."""
     kind, dims = ("batched 3-D", 3) if batched else ("unbatched 2-D", 2)
-    first = _dim(get_item(hx, 0))
-    if first != dims or _dim(get_item(hx, 1)) != dims:
+    first = dim_of(get_item(hx, 0))
+    if first != dims or dim_of(get_item(hx, 1)) != dims:
         raise errors.runtime(f"For {kind} input, hx and cx should also be {dims}-D but got "
-                             f"({first}-D, {_dim(get_item(hx, 1))}-D) tensors")
+                             f"({first}-D, {dim_of(get_item(hx, 1))}-D) tensors")
 
 
-def _check_input(module, input: Tensor) -> None:
-    """RNNBase.check_input: the input's dtype against the weights', then its feature size."""
+def check_input(module, input: Tensor, dims: int = 3) -> None:
+    """RNNBase.check_input: the input's dtype against the weights', its number of dimensions
+    (2 for a packed sequence's data), then its feature size."""
     weight = module.params["weight_ih_l0"]
     if input.dtype is not weight.dtype:
         raise errors.value_error(
             f"RNN input dtype ({input.dtype!r}) does not match weight dtype ({weight.dtype!r}). "
             f"Convert input: input.to({weight.dtype!r}), or convert model: "
             f"model.to({input.dtype!r})")
+    if input.ndim != dims:
+        raise errors.runtime(f"input must have {dims} dimensions, got {input.ndim}")
     if input.shape[-1] != module.attrs["input_size"]:
         raise errors.runtime(f"input.size(-1) must be equal to input_size. Expected "
                              f"{module.attrs['input_size']}, got {input.shape[-1]}")
@@ -357,26 +363,26 @@ def layer_forward(ctx, module, input, hx=None):
     if hx is not None:
         if lstm:
             _check_lstm_dims(hx, batched)
-        elif _dim(hx) != (3 if batched else 2):
+        elif dim_of(hx) != (3 if batched else 2):
             kind, dims = ("batched 3-D", 3) if batched else ("unbatched 2-D", 2)
             raise errors.runtime(f"For {kind} input, hx should also be {dims}-D but got "
                                  f"{hx.ndim}-D tensor")
         if not batched:
             hx = tuple(F.unsqueeze(get_item(hx, i), 1) for i in range(2)) if lstm else \
                 F.unsqueeze(hx, 1)
-    _check_input(module, input)
+    check_input(module, input)
     directions = 2 if a["bidirectional"] else 1
     expected = (a["num_layers"] * directions, input.shape[batch_dim], a["hidden_size"])
     if hx is None:
-        hx = (_zeros(expected, input), _zeros(expected, input)) if lstm else \
-            _zeros(expected, input)
+        hx = (zeros(expected, input), zeros(expected, input)) if lstm else \
+            zeros(expected, input)
     for i, state in enumerate((get_item(hx, 0), get_item(hx, 1)) if lstm else (hx,)):
-        _check_hidden(state, expected, f"[{i}]" if lstm else "")
+        check_hidden(state, expected, f"[{i}]" if lstm else "")
     states = _lstm_hidden_tuple(module, hx) if lstm else hx
     sequence = F.transpose(input, 0, 1) if a["batch_first"] else input
     if sequence.shape[0] == 0:
         raise errors.runtime("Expected sequence length to be larger than 0 in RNN")
-    output, hidden = _stack_layers(module, sequence, states)
+    output, hidden = stack_layers(module, sequence, states)
     if a["batch_first"]:
         output = F.transpose(output, 0, 1) if lstm and output.dtype is \
             dtypes.float32 else transpose_(output, 0, 1)
@@ -420,7 +426,7 @@ def cell_forward(ctx, module, input, hx=None):
                                  "instead")
     if hx is not None:
         for position, value in enumerate(iterate(hx) if mode == "LSTM" else (hx,)):
-            if _dim(value) not in (1, 2):
+            if dim_of(value) not in (1, 2):
                 which = f"hx[{position}]" if mode == "LSTM" else "hidden"
                 raise errors.value_error(f"{name}: Expected {which} to be 1D or 2D, got "
                                          f"{value.ndim}D instead")
@@ -429,8 +435,8 @@ def cell_forward(ctx, module, input, hx=None):
         input = F.unsqueeze(input, 0)
     shape = (input.shape[0], a["hidden_size"])
     if hx is None:
-        hx = (_zeros(shape, input), _zeros(shape, input)) if mode == "LSTM" else \
-            _zeros(shape, input)
+        hx = (zeros(shape, input), zeros(shape, input)) if mode == "LSTM" else \
+            zeros(shape, input)
     elif not batched:
         hx = tuple(F.unsqueeze(get_item(hx, i), 0) for i in range(2)) if mode == "LSTM" else \
             F.unsqueeze(hx, 0)
@@ -442,7 +448,7 @@ def cell_forward(ctx, module, input, hx=None):
         _check_cell_hidden(input, state, a["hidden_size"], label)
     p = (module.params["weight_ih"], module.params["weight_hh"], module.params.get("bias_ih"),
          module.params.get("bias_hh"))
-    result = _step(mode, _linear(input, p[0], p[2]), states if mode == "LSTM" else hx, p)
+    result = cell_step(mode, _linear(input, p[0], p[2]), states if mode == "LSTM" else hx, p)
     if not batched:
         result = tuple(F.squeeze(r, 0) for r in result) if mode == "LSTM" else \
             F.squeeze(result, 0)

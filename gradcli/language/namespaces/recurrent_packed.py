@@ -1,0 +1,95 @@
+"""nn.RNN, nn.LSTM and nn.GRU over a PackedSequence, as ATen's PackedLayer and
+ReversedPackedLayer (aten/src/ATen/native/RNN.cpp) run it: each step's batch is the sequences
+still running, a finished sequence's hidden state is set aside at its own length, and the
+initial states are permuted into (and the final ones out of) the sorted order."""
+
+from __future__ import annotations
+
+from gradcli.engine.functions import F
+from gradcli.engine.ops.selection import index_select
+from gradcli.engine.ops.shapes import narrow
+from gradcli.language.namespaces import recurrent as R
+from gradcli.language.namespaces.rnn_utils import PackedSequence
+from gradcli.language.runtime.calls import get_item
+
+
+def _slice(hidden, start: int, stop: int):
+    """hidden_slice: rows start..stop of the state (of both states of an LSTM)."""
+    if isinstance(hidden, tuple):
+        return tuple(narrow(h, 0, start, stop - start) for h in hidden)
+    return narrow(hidden, 0, start, stop - start)
+
+
+def _concat(parts: list):
+    """hidden_concat: the states' rows concatenated (each of an LSTM's two states)."""
+    if isinstance(parts[0], tuple):
+        return tuple(F.cat([part[i] for part in parts], 0) for i in range(2))
+    return F.cat(parts, 0)
+
+
+def _runner(batch_sizes: list):
+    """One layer and direction over the packed data: (output data, final hidden state)."""
+    def run(mode: str, data, hidden, p: tuple, reverse: bool) -> tuple:
+        projected = F.linear(data, p[0], p[2])
+        outputs = []
+        if reverse:
+            offset, last, initial = data.shape[0], batch_sizes[-1], hidden
+            hidden = _slice(initial, 0, last)
+            for size in reversed(batch_sizes):
+                if size > last:
+                    hidden = _concat([hidden, _slice(initial, last, size)])
+                offset, last = offset - size, size
+                hidden = R.cell_step(mode, narrow(projected, 0, offset, size), hidden, p)
+                outputs.append(hidden[0] if mode == "LSTM" else hidden)
+            outputs.reverse()
+            return F.cat(outputs, 0), hidden
+        offset, last, finished = 0, batch_sizes[0], []
+        for size in batch_sizes:
+            if size < last:
+                finished.append(_slice(hidden, size, last))
+                hidden = _slice(hidden, 0, size)
+            last = size
+            hidden = R.cell_step(mode, narrow(projected, 0, offset, size), hidden, p)
+            offset += size
+            outputs.append(hidden[0] if mode == "LSTM" else hidden)
+        finished.append(hidden)
+        finished.reverse()
+        return F.cat(outputs, 0), _concat(finished)
+    return run
+
+
+def _permute(hidden, permutation, lstm: bool):
+    """permute_hidden: the states' batch reordered by `permutation` (None: as they are)."""
+    if permutation is None:
+        return hidden
+    if lstm:
+        return tuple(index_select(get_item(hidden, i), 1, permutation) for i in range(2))
+    return index_select(hidden, 1, permutation)
+
+
+def packed_forward(module, packed: PackedSequence, hx) -> tuple:
+    """RNNBase.forward for a PackedSequence: a PackedSequence out, and the final states."""
+    a = module.attrs
+    lstm = a["mode"] == "LSTM"
+    data, batch_sizes, sorted_indices, unsorted_indices = packed
+    sizes = [int(v) for v in batch_sizes.data.tolist()]
+    expected = (a["num_layers"] * (2 if a["bidirectional"] else 1), sizes[0], a["hidden_size"])
+    if hx is None:
+        hx = (R.zeros(expected, data), R.zeros(expected, data)) if lstm else \
+            R.zeros(expected, data)
+    else:
+        hx = _permute(hx, sorted_indices, lstm)
+    R.check_input(module, data, 2)
+    for i, state in enumerate(hx if lstm else (hx,)):
+        R.check_hidden(state, expected, f"[{i}]" if lstm else "")
+    output, hidden = R.stack_layers(module, data, hx, _runner(sizes))
+    return (PackedSequence((output, batch_sizes, sorted_indices, unsorted_indices)),
+            _permute(hidden, unsorted_indices, lstm))
+
+
+def forward(ctx, module, input, hx=None):
+    """RNN/LSTM/GRU.forward: a PackedSequence's path, or the padded tensor's."""
+    if isinstance(input, PackedSequence):
+        return packed_forward(module, input, hx)
+    R.dim_of(input)
+    return R.layer_forward(ctx, module, input, hx)
