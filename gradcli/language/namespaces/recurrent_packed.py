@@ -5,12 +5,15 @@ initial states are permuted into (and the final ones out of) the sorted order.""
 
 from __future__ import annotations
 
+from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.ops.selection import index_select
 from gradcli.engine.ops.shapes import narrow
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces.rnn_utils import PackedSequence
+from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import get_item
+from gradcli.language.runtime.values import type_name
 
 
 def _slice(hidden, start: int, stop: int):
@@ -67,21 +70,69 @@ def _permute(hidden, permutation, lstm: bool):
     return index_select(hidden, 1, permutation)
 
 
+def _sizes(batch_sizes) -> list:
+    """The batch sizes, as far as `batch_sizes[0]` and torch.zeros take them."""
+    if not isinstance(batch_sizes, Tensor):
+        raise errors.type_error(f"'{type_name(batch_sizes)}' object is not subscriptable")
+    if batch_sizes.ndim == 0:
+        raise errors.index_error("invalid index of a 0-dim tensor. Use `tensor.item()` in "
+                                 "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor "
+                                 "to a number")
+    if not batch_sizes.shape[0]:
+        raise errors.index_error("index 0 is out of bounds for dimension 0 with size 0")
+    return [int(v) for v in batch_sizes.data.reshape(-1).tolist()]
+
+
+def _lstm_states(module, hx) -> tuple:
+    """_VF.lstm's reading of a packed sequence's (h_0, c_0)."""
+    if not isinstance(hx, (tuple, list)):
+        weights = ", ".join(["Parameter"] * sum(p is not None for p in module.params.values()))
+        given, weights = type_name(hx), f"list of [{weights}]"
+        raise errors.type_error(
+            f"lstm() received an invalid combination of arguments - got (Tensor, Tensor, {given}, "
+            "list, bool, int, float, bool, bool), but expected one of:\n"
+            " * (Tensor data, Tensor batch_sizes, tuple of Tensors hx, tuple of Tensors params, "
+            "bool has_biases, int num_layers, float dropout, bool train, bool bidirectional)\n"
+            "      didn't match because some of the arguments have invalid types: (Tensor, Tensor, "
+            f"!{given}!, !{weights}!, bool, int, float, bool, bool)\n"
+            " * (Tensor input, tuple of Tensors hx, tuple of Tensors params, bool has_biases, "
+            "int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)\n"
+            "      didn't match because some of the arguments have invalid types: (Tensor, "
+            f"!Tensor!, !{given}!, !{weights}!, !bool!, int, !float!, bool, bool)\n")
+    for i, state in enumerate(hx):
+        if not isinstance(state, Tensor):
+            raise errors.type_error(f"expected Tensor as element {i} in argument 2, but got "
+                                    f"{type_name(state)}")
+    if len(hx) != 2:
+        raise errors.runtime("lstm expects two hidden states")
+    return tuple(hx)
+
+
 def packed_forward(module, packed: PackedSequence, hx) -> tuple:
-    """RNNBase.forward for a PackedSequence: a PackedSequence out, and the final states."""
+    """RNNBase.forward for a PackedSequence: a PackedSequence out, and the final states. LSTM's
+    forward checks neither the input nor the states of a packed sequence; RNN's and GRU's do."""
     a = module.attrs
     lstm = a["mode"] == "LSTM"
     data, batch_sizes, sorted_indices, unsorted_indices = packed
-    sizes = [int(v) for v in batch_sizes.data.tolist()]
+    sizes = _sizes(batch_sizes)
     expected = (a["num_layers"] * (2 if a["bidirectional"] else 1), sizes[0], a["hidden_size"])
+    if not isinstance(data, Tensor):
+        raise errors.no_attribute(data, "dtype")
+    if batch_sizes.dtype.is_floating_point or batch_sizes.ndim != 1:
+        raise errors.type_error("zeros(): argument 'size' failed to unpack the object at pos 2 "
+                                'with error "type must be tuple of ints,but got Tensor"')
     if hx is None:
         hx = (R.zeros(expected, data), R.zeros(expected, data)) if lstm else \
             R.zeros(expected, data)
     else:
         hx = _permute(hx, sorted_indices, lstm)
-    R.check_input(module, data, 2)
-    for i, state in enumerate(hx if lstm else (hx,)):
-        R.check_hidden(state, expected, f"[{i}]" if lstm else "")
+    if lstm:
+        hx = _lstm_states(module, hx)
+    else:
+        R.check_input(module, data, 2)
+        if not isinstance(hx, Tensor):
+            raise errors.no_attribute(hx, "size")
+        R.check_hidden(hx, expected)
     output, hidden = R.stack_layers(module, data, hx, _runner(sizes))
     return (PackedSequence((output, batch_sizes, sorted_indices, unsorted_indices)),
             _permute(hidden, unsorted_indices, lstm))

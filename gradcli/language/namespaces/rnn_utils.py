@@ -18,7 +18,8 @@ from gradcli.language.runtime import attributes, protocols
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import NamedTuple, Namespace, iterate, type_name
+from gradcli.language.runtime.values import (NamedTuple, Namespace, Printer, iterate,
+                                             type_name)
 
 
 def _method(ctx, value, name: str, *args, **kwargs):
@@ -44,7 +45,8 @@ def _fields(data, batch_sizes=None, sorted_indices=None, unsorted_indices=None) 
             raise errors.no_attribute(batch_sizes, "device")
         return data, batch_sizes, sorted_indices, unsorted_indices
     if not isinstance(data, (list, tuple)) or len(data) != 2:
-        raise errors.TorchError("AssertionError", "")
+        raise errors.TorchError("AssertionError",
+                                "Expected data to be a list or tuple of length 2")
     return data[0], data[1], sorted_indices, unsorted_indices
 
 
@@ -123,11 +125,13 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
 
 
 def pack_padded_sequence(ctx, input, lengths, batch_first=False, enforce_sorted=True):
+    if lengths is None:
+        raise errors.type_error("'NoneType' object cannot be interpreted as an integer")
     if not isinstance(lengths, Tensor):
         lengths = creation.as_tensor(lengths, dtypes.int64)
     else:
         lengths = _method(ctx, lengths, "to", dtype=dtypes.int64)
-    if enforce_sorted:
+    if F.truth(enforce_sorted):
         sorted_indices = None
     else:
         lengths, sorted_indices = sort(lengths, descending=True)
@@ -135,7 +139,10 @@ def pack_padded_sequence(ctx, input, lengths, batch_first=False, enforce_sorted=
     if not isinstance(input, Tensor):
         raise errors.type_error("_pack_padded_sequence(): argument 'input' (position 1) must be "
                                 f"Tensor, not {type_name(input)}")
-    data, batch_sizes = pack_padded(input, lengths, bool(batch_first))
+    if not isinstance(batch_first, bool):
+        raise errors.type_error("_pack_padded_sequence(): argument 'batch_first' (position 3) "
+                                f"must be bool, not {type_name(batch_first)}")
+    data, batch_sizes = pack_padded(input, lengths, batch_first)
     return PackedSequence(_fields(data, batch_sizes, sorted_indices, None))
 
 
@@ -173,9 +180,12 @@ def pad_packed_sequence(ctx, sequence, batch_first=False, padding_value=0.0, tot
         if F.truth(F.python_compare("<", total_length, longest)):
             raise errors.value_error(
                 "Expected total_length to be at least the length of the longest sequence in "
-                f"input, but got total_length={total_length} and max sequence length being "
-                f"{longest}")
+                f"input, but got total_length={Printer().str(total_length)} and max sequence "
+                f"length being {longest}")
         longest = total_length
+    if not isinstance(padding_value, (int, float, complex, Tensor)):
+        raise errors.type_error("_pad_packed_sequence(): argument 'padding_value' (position 4) "
+                                f"must be Number, not {type_name(padding_value)}")
     padded, lengths = _pad_packed(sequence[0], sequence[1], bool(batch_first), padding_value,
                                   int(longest))
     unsorted = sequence[3]
@@ -203,8 +213,11 @@ def unpad_sequence(ctx, padded_sequences, lengths, batch_first=False) -> list:
         _method(ctx, padded, "transpose_", 0, 1)
     index = creation.arange(S.size_at(padded, 1))
     _tensor(lengths, "device")
-    return [get_item(seq, F.lt(index, length))
-            for seq, length in zip(iterate(padded), iterate(lengths))]
+    sequences, lengths = list(iterate(padded)), list(iterate(lengths))
+    if len(sequences) != len(lengths):  # zip(..., strict=True)
+        which = "shorter" if len(lengths) < len(sequences) else "longer"
+        raise errors.value_error(f"zip() argument 2 is {which} than argument 1")
+    return [get_item(seq, F.lt(index, length)) for seq, length in zip(sequences, lengths)]
 
 
 def unpack_sequence(ctx, packed_sequences) -> list:
