@@ -13,7 +13,7 @@ from gradcli.engine import functions
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
-    "ops.convolution", "ops.decompositions", "ops.dual", "ops.gating", "ops.group_norm",
+    "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.group_norm",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
     "ops.packing", "ops.padding", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.selection", "ops.shapes", "ops.sorting", "conversions", "creation", "devices", "distributions", "einsum",
@@ -65,6 +65,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import decompositions  # noqa: F401
         case "gradcli.engine.ops.dual":
             from gradcli.engine.ops import dual  # noqa: F401
+        case "gradcli.engine.ops.embedding_bag":
+            from gradcli.engine.ops import embedding_bag  # noqa: F401
         case "gradcli.engine.ops.gating":
             from gradcli.engine.ops import gating  # noqa: F401
         case "gradcli.engine.ops.group_norm":

@@ -583,6 +583,12 @@ KINDS = [
                "max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False, "
                "_weight=None, _freeze=False, device=None, dtype=None", _embedding_forward,
                extra_repr=_embedding_repr, build=_build_embedding),
+    ModuleKind("EmbeddingBag", "sparse", "num_embeddings, embedding_dim, max_norm=None, "
+               "norm_type=2.0, scale_grad_by_freq=False, mode='mean', sparse=False, "
+               "_weight=None, include_last_offset=False, padding_idx=None, device=None, "
+               "dtype=None", more.embedding_bag_forward,
+               "input, offsets=None, per_sample_weights=None",
+               extra_repr=more.embedding_bag_repr, build=more.build_embedding_bag),
     ModuleKind("Unflatten", "flatten", "dim, unflattened_size", _unflatten_forward,
                inputs="input; input: .unflatten",
                extra_repr=_options_repr("dim", "unflattened_size")),
