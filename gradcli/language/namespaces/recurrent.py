@@ -30,13 +30,16 @@ GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 # ---- parameters ----------------------------------------------------------------------------
 
 def _cell_parameters(module, prefix_suffix: str, input_size: int, hidden_size: int, gates: int,
-                     bias: bool, dtype) -> None:
-    """w_ih, w_hh (and b_ih, b_hh), drawn in that order, uniform in +-1/sqrt(hidden_size)."""
+                     bias: bool, dtype, proj_size: int = 0) -> None:
+    """w_ih, w_hh (and b_ih, b_hh; and an LSTM's projection w_hr), drawn in that order, uniform
+    in +-1/sqrt(hidden_size)."""
     bound = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0.0
     shapes = [("weight_ih", (gates * hidden_size, input_size)),
-              ("weight_hh", (gates * hidden_size, hidden_size))]
+              ("weight_hh", (gates * hidden_size, proj_size or hidden_size))]
     if bias:
         shapes += [("bias_ih", (gates * hidden_size,)), ("bias_hh", (gates * hidden_size,))]
+    if proj_size:
+        shapes.append(("weight_hr", (proj_size, hidden_size)))
     for name, shape in shapes:
         module.params[name + prefix_suffix] = parameters.uniform(shape, bound, dtype)
 
@@ -60,7 +63,8 @@ def build_layer(mode: str):
         else:
             bias, batch_first, dropout, bidirectional, device, dtype = rest
             chosen, proj_size = mode, 0
-        _check_options(dropout, num_layers, hidden_size, proj_size)
+        _check_options(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+                       proj_size)
         module.attrs.update(mode=chosen, input_size=input_size, hidden_size=hidden_size,
                             num_layers=num_layers, bias=bias, batch_first=batch_first,
                             dropout=float(dropout), bidirectional=bidirectional,
@@ -69,17 +73,31 @@ def build_layer(mode: str):
         dtype = dtype or STATE.default_dtype
         for layer in range(num_layers):
             for direction in range(directions):
-                size = input_size if layer == 0 else hidden_size * directions
+                size = input_size if layer == 0 else (proj_size or hidden_size) * directions
                 suffix = f"_l{layer}" + ("_reverse" if direction else "")
-                _cell_parameters(module, suffix, size, hidden_size, GATES[chosen], bias, dtype)
+                _cell_parameters(module, suffix, size, hidden_size, GATES[chosen], bias, dtype,
+                                 proj_size)
     return build
 
 
-def _check_options(dropout, num_layers, hidden_size, proj_size) -> None:
+def _check_options(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+                   proj_size) -> None:
+    """RNNBase.__init__'s checks, in its order."""
     if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) \
             or not 0 <= dropout <= 1:
         raise errors.value_error("dropout should be a number in range [0, 1] representing the "
                                  "probability of an element being zeroed")
+    if dropout > 0 and num_layers == 1:
+        STATE.warn("UserWarning", "dropout option adds dropout after all but last recurrent "
+                   f"layer, so non-zero dropout expects num_layers greater than 1, but got "
+                   f"dropout={dropout} and num_layers={num_layers}")
+    for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
+                              ("input_size", input_size, int)):
+        if not isinstance(value, kind):
+            raise errors.type_error(f"{name} should be of type {kind.__name__}, got: "
+                                    f"{type_name(value)}")
+    if input_size <= 0:
+        raise errors.value_error("input_size must be greater than zero")
     if not isinstance(hidden_size, int):
         raise errors.type_error(f"hidden_size should be of type int, got: "
                                 f"{type(hidden_size).__name__}")
@@ -87,13 +105,11 @@ def _check_options(dropout, num_layers, hidden_size, proj_size) -> None:
         raise errors.value_error("hidden_size must be greater than zero")
     if num_layers <= 0:
         raise errors.value_error("num_layers must be greater than zero")
-    if proj_size:
-        raise errors.TorchError("NotImplementedError",
-                                "gradcli does not support nn.LSTM with proj_size yet")
-    if dropout > 0 and num_layers == 1:
-        STATE.warn("UserWarning", "dropout option adds dropout after all but last recurrent "
-                   f"layer, so non-zero dropout expects num_layers greater than 1, but got "
-                   f"dropout={dropout} and num_layers={num_layers}")
+    if proj_size < 0:
+        raise errors.value_error("proj_size should be a positive integer or zero to disable "
+                                 "projections")
+    if proj_size >= hidden_size:
+        raise errors.value_error("proj_size has to be smaller than hidden_size")
 
 
 def build_cell(mode: str | None):
@@ -117,7 +133,7 @@ def build_cell(mode: str | None):
 def layer_repr(module, printer) -> str:
     a = module.attrs
     return options_repr(module, printer, f"{a['input_size']}, {a['hidden_size']}",
-                        ("num_layers", 1), ("bias", True), ("batch_first", False),
+                        ("proj_size", 0), ("num_layers", 1), ("bias", True), ("batch_first", False),
                         ("dropout", 0.0), ("bidirectional", False))
 
 
@@ -158,7 +174,10 @@ def _lstm_cell(igates: Tensor, hidden: tuple, p: tuple) -> tuple:
     ingate, forget = F.sigmoid(gates[0]), F.sigmoid(gates[1])
     cell, outgate = F.tanh(gates[2]), F.sigmoid(gates[3])
     cy = F.add(F.mul(forget, cx), F.mul(ingate, cell))
-    return F.mul(outgate, F.tanh(cy)), cy
+    hy = F.mul(outgate, F.tanh(cy))
+    if len(p) > 4 and p[4] is not None:  # matmul_hr: the projection of the hidden state
+        hy = F.mm(hy, F.t(p[4]))
+    return hy, cy
 
 
 def cell_step(mode: str, igates: Tensor, hidden, p: tuple):
@@ -186,7 +205,8 @@ def _layer_parameters(module, layer: int, direction: int) -> tuple:
     suffix = f"_l{layer}" + ("_reverse" if direction else "")
     params = module.params
     return (params["weight_ih" + suffix], params["weight_hh" + suffix],
-            params.get("bias_ih" + suffix), params.get("bias_hh" + suffix))
+            params.get("bias_ih" + suffix), params.get("bias_hh" + suffix),
+            params.get("weight_hr" + suffix))
 
 
 def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse: bool) -> tuple:
@@ -220,6 +240,10 @@ def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
     directions = 2 if a["bidirectional"] else 1
     one_dnn = run is None and mode == "LSTM" and sequence.dtype is dtypes.float32 and \
         sequence.data.size > 0
+    if one_dnn and a["proj_size"]:
+        STATE.warn("UserWarning", "LSTM with projections is not supported with oneDNN. Using "
+                   "default implementation.")
+        one_dnn = False
     run = run or _run_direction
     if one_dnn:
         _check_oneDNN_states(hidden)
@@ -271,6 +295,14 @@ def _rows(hidden: Tensor, selected: bool) -> list:
 
 
 # ---- the modules' forwards -------------------------------------------------------------------
+
+def state_shapes(module, batch: int) -> tuple:
+    """The shapes of the initial hidden state (and an LSTM's cell state): an LSTM's hidden state
+    has proj_size features when it projects."""
+    a = module.attrs
+    layers = a["num_layers"] * (2 if a["bidirectional"] else 1)
+    return (layers, batch, a["proj_size"] or a["hidden_size"]), (layers, batch, a["hidden_size"])
+
 
 def zeros(shape: tuple, like: Tensor) -> Tensor:
     return Tensor(np.zeros(shape, like.dtype.np), like.dtype)
@@ -371,21 +403,18 @@ def layer_forward(ctx, module, input, hx=None):
             hx = tuple(F.unsqueeze(get_item(hx, i), 1) for i in range(2)) if lstm else \
                 F.unsqueeze(hx, 1)
     check_input(module, input)
-    directions = 2 if a["bidirectional"] else 1
-    expected = (a["num_layers"] * directions, input.shape[batch_dim], a["hidden_size"])
+    shapes = state_shapes(module, input.shape[batch_dim])
     if hx is None:
-        hx = (zeros(expected, input), zeros(expected, input)) if lstm else \
-            zeros(expected, input)
+        hx = tuple(zeros(shape, input) for shape in shapes) if lstm else zeros(shapes[0], input)
     for i, state in enumerate((get_item(hx, 0), get_item(hx, 1)) if lstm else (hx,)):
-        check_hidden(state, expected, f"[{i}]" if lstm else "")
+        check_hidden(state, shapes[i], f"[{i}]" if lstm else "")
     states = _lstm_hidden_tuple(module, hx) if lstm else hx
     sequence = F.transpose(input, 0, 1) if a["batch_first"] else input
     if sequence.shape[0] == 0:
         raise errors.runtime("Expected sequence length to be larger than 0 in RNN")
     output, hidden = stack_layers(module, sequence, states)
     if a["batch_first"]:
-        output = F.transpose(output, 0, 1) if lstm and output.dtype is \
-            dtypes.float32 else transpose_(output, 0, 1)
+        output = F.transpose(output, 0, 1) if lstm else transpose_(output, 0, 1)
     if not batched:
         output = F.squeeze(output, batch_dim)
         hidden = tuple(F.squeeze(h, 1) for h in hidden) if lstm else F.squeeze(hidden, 1)

@@ -115,15 +115,15 @@ def packed_forward(module, packed: PackedSequence, hx) -> tuple:
     lstm = a["mode"] == "LSTM"
     data, batch_sizes, sorted_indices, unsorted_indices = packed
     sizes = _sizes(batch_sizes)
-    expected = (a["num_layers"] * (2 if a["bidirectional"] else 1), sizes[0], a["hidden_size"])
+    shapes = R.state_shapes(module, sizes[0])
     if not isinstance(data, Tensor):
         raise errors.no_attribute(data, "dtype")
     if batch_sizes.dtype.is_floating_point or batch_sizes.ndim != 1:
         raise errors.type_error("zeros(): argument 'size' failed to unpack the object at pos 2 "
                                 'with error "type must be tuple of ints,but got Tensor"')
     if hx is None:
-        hx = (R.zeros(expected, data), R.zeros(expected, data)) if lstm else \
-            R.zeros(expected, data)
+        hx = tuple(R.zeros(shape, data) for shape in shapes) if lstm else \
+            R.zeros(shapes[0], data)
     else:
         hx = _permute(hx, sorted_indices, lstm)
     if lstm:
@@ -132,7 +132,7 @@ def packed_forward(module, packed: PackedSequence, hx) -> tuple:
         R.check_input(module, data, 2)
         if not isinstance(hx, Tensor):
             raise errors.no_attribute(hx, "size")
-        R.check_hidden(hx, expected)
+        R.check_hidden(hx, shapes[0])
     output, hidden = R.stack_layers(module, data, hx, _runner(sizes))
     return (PackedSequence((output, batch_sizes, sorted_indices, unsorted_indices)),
             _permute(hidden, unsorted_indices, lstm))
