@@ -456,6 +456,27 @@ CASES = {
     "embedding": [case("F.embedding(torch.tensor([[0, 2], [2, 1]]), a)", ("a", (3, 2), "any"))],
     "embedding_dense_backward": [case(grad_of("F.embedding(torch.tensor([0, 2, 2]), a)"),
                                       ("a", (3, 2), "any"), ("v", (3, 2), "any"))],
+    "_pack_padded_sequence": [
+        case("torch.nn.utils.rnn.pack_padded_sequence(a, [3, 1]).data", ("a", (3, 2, 2), "any")),
+        case("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([2, 2, 1]), "
+             "batch_first=True).data", ("a", (3, 2, 2), "any"))],
+    "_embedding_bag": [
+        case("F.embedding_bag(torch.tensor([0, 2, 2, 1, 3]), a, torch.tensor([0, 2, 2]))",
+             ("a", (4, 3), "any")),
+        case("F.embedding_bag(torch.tensor([[0, 2], [3, 1]]), a, mode='sum', padding_idx=1)",
+             ("a", (4, 3), "any")),
+        case("F.embedding_bag(torch.tensor([0, 2, 3, 1]), a, torch.tensor([0, 2]), mode='max')",
+             ("a", (4, 3), "any"))],
+    "_embedding_bag.per_sample_weights": [case(
+        "F.embedding_bag(torch.tensor([0, 2, 2, 1]), a, torch.tensor([0, 1]), mode='sum', "
+        "per_sample_weights=b)", ("a", (4, 3), "any"), ("b", (4,), "any"))],
+    "_embedding_bag_backward": [case(grad_of(
+        "F.embedding_bag(torch.tensor([0, 2, 2, 1]), a, torch.tensor([0, 1]))"),
+        ("a", (4, 3), "any"), ("v", (2, 3), "any"), grad=False)],
+    "_embedding_bag_per_sample_weights_backward": [case(grad_of(
+        "F.embedding_bag(torch.tensor([0, 2, 2, 1]), a, torch.tensor([0, 1]), mode='sum', "
+        "per_sample_weights=b)", "b"), ("a", (4, 3), "any"), ("b", (4,), "any"),
+        ("v", (2, 3), "any"), grad=False)],
     "native_layer_norm": [case("F.layer_norm(a, (3,), b, c)", ("a", M, "any"),
                                ("b", V, "any"), ("c", V, "any"))],
     "native_layer_norm_backward": [case(grad_of("F.layer_norm(a, (3,), b, c)"),

@@ -13,9 +13,9 @@ from gradcli.engine import functions
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
-    "ops.convolution", "ops.decompositions", "ops.dual", "ops.gating", "ops.group_norm",
+    "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.group_norm",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
-    "ops.padding", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
+    "ops.packing", "ops.padding", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.selection", "ops.shapes", "ops.sorting", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
@@ -65,6 +65,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import decompositions  # noqa: F401
         case "gradcli.engine.ops.dual":
             from gradcli.engine.ops import dual  # noqa: F401
+        case "gradcli.engine.ops.embedding_bag":
+            from gradcli.engine.ops import embedding_bag  # noqa: F401
         case "gradcli.engine.ops.gating":
             from gradcli.engine.ops import gating  # noqa: F401
         case "gradcli.engine.ops.group_norm":
@@ -79,6 +81,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import losses  # noqa: F401
         case "gradcli.engine.ops.nn_functional":
             from gradcli.engine.ops import nn_functional  # noqa: F401
+        case "gradcli.engine.ops.packing":
+            from gradcli.engine.ops import packing  # noqa: F401
         case "gradcli.engine.ops.padding":
             from gradcli.engine.ops import padding  # noqa: F401
         case "gradcli.engine.ops.patches":

@@ -221,6 +221,27 @@ INDEX = {
             "_unpack_dual "
         ),
     },
+    "gradcli.engine.ops.embedding_bag": {
+        "function": (
+            "MODES argsort argwhere bincount bucketize builtins_sorted count_nonzero "
+            "embedding_bag fused histc kthvalue median mode msort nonzero searchsorted sort "
+            "sort_indices topk unique unique_consecutive "
+        ),
+        "row": (
+            "_embedding_bag _embedding_bag.per_sample_weights _embedding_bag_backward "
+            "_embedding_bag_per_sample_weights_backward _unique2 bincount kthvalue median "
+            "median.dim mode sort sort.stable topk unique_consecutive unique_dim "
+        ),
+        "declaration": (
+            "functional:embedding_bag method:argsort method:argwhere method:bincount "
+            "method:count_nonzero method:histc method:kthvalue method:median method:mode "
+            "method:msort method:nonzero method:sort method:topk method:unique "
+            "method:unique_consecutive torch:argsort torch:argwhere torch:bincount "
+            "torch:bucketize torch:count_nonzero torch:histc torch:kthvalue torch:median "
+            "torch:mode torch:msort torch:nonzero torch:searchsorted torch:sort torch:topk "
+            "torch:unique torch:unique_consecutive "
+        ),
+    },
     "gradcli.engine.ops.gating": {
         "function": (
             "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
@@ -315,8 +336,8 @@ INDEX = {
     "gradcli.engine.ops.nn_functional": {
         "function": (
             "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "
-            "cosine_similarity dropout dropout1d dropout2d dropout3d embedding feature_dropout "
-            "fused gaussian_nll_loss hardshrink hardsigmoid hardswish hardtanh "
+            "cosine_similarity dropout dropout1d dropout2d dropout3d embedding embedding_renorm "
+            "feature_dropout gaussian_nll_loss hardshrink hardsigmoid hardswish hardtanh "
             "hinge_embedding_loss huber_loss kl_div layer_norm logsigmoid margin_ranking_loss "
             "mish normalize one_hot pad pairwise_distance poisson_nll_loss relu6 selu softmin "
             "softshrink softsign tanhshrink threshold triplet_margin_loss "
@@ -343,6 +364,11 @@ INDEX = {
             "functional:softsign functional:tanhshrink functional:threshold functional:threshold_ "
             "functional:triplet_margin_loss method:hardshrink torch:constant_pad_nd "
             "torch:cosine_similarity torch:hardshrink torch:pairwise_distance "
+        ),
+    },
+    "gradcli.engine.ops.packing": {
+        "row": (
+            "_pack_padded_sequence "
         ),
     },
     "gradcli.engine.ops.padding": {
@@ -495,25 +521,6 @@ INDEX = {
             "method:gather method:index_add method:index_copy method:index_select "
             "method:scatter_add method:take_along_dim torch:gather torch:index_add "
             "torch:index_copy torch:index_select torch:scatter_add torch:take_along_dim "
-        ),
-    },
-    "gradcli.engine.ops.sorting": {
-        "function": (
-            "argsort argwhere bincount bucketize builtins_sorted count_nonzero histc kthvalue "
-            "median mode msort nonzero searchsorted sort sort_indices topk unique "
-            "unique_consecutive "
-        ),
-        "row": (
-            "_unique2 bincount kthvalue median median.dim mode sort sort.stable topk "
-            "unique_consecutive unique_dim "
-        ),
-        "declaration": (
-            "method:argsort method:argwhere method:bincount method:count_nonzero method:histc "
-            "method:kthvalue method:median method:mode method:msort method:nonzero method:sort "
-            "method:topk method:unique method:unique_consecutive torch:argsort torch:argwhere "
-            "torch:bincount torch:bucketize torch:count_nonzero torch:histc torch:kthvalue "
-            "torch:median torch:mode torch:msort torch:nonzero torch:searchsorted torch:sort "
-            "torch:topk torch:unique torch:unique_consecutive "
         ),
     },
     "gradcli.engine.conversions": {

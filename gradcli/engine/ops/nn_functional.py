@@ -486,6 +486,16 @@ def _rows(weight) -> int:
     return F.size_at(weight, 0)
 
 
+def embedding_renorm(weight: Tensor, indices: np.ndarray, max_norm, norm_type) -> None:
+    """embedding_renorm_ under no_grad: the rows `indices` name scaled down to max_norm."""
+    with grad_mode(False):
+        rows = np.unique(indices.reshape(-1))
+        norms = np.linalg.norm(weight.data[rows].astype(np.float64), ord=norm_type, axis=1)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight.data[rows] = (weight.data[rows] * scale[:, None]).astype(weight.dtype.np)
+        weight.bump_version()
+
+
 def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
               norm_type=2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     if padding_idx is not None:
@@ -516,12 +526,7 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     if values.size and (values.min() < 0 or values.max() >= weight.shape[0]):
         raise errors.index_error("index out of range in self")
     if max_norm is not None:
-        with grad_mode(False):
-            rows = np.unique(values.reshape(-1))
-            norms = np.linalg.norm(weight.data[rows].astype(np.float64), ord=norm_type, axis=1)
-            scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-            weight.data[rows] = (weight.data[rows] * scale[:, None]).astype(weight.dtype.np)
-            weight.bump_version()
+        embedding_renorm(weight, values, max_norm, norm_type)
     return apply(OPS["embedding"], weight, indices, padding_idx=padding_idx,
                  num_weights=weight.shape[0])
 

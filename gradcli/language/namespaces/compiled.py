@@ -110,6 +110,11 @@ def _compiled_function(function: UserFunction, aot: bool) -> UserFunction:
     return replace(function, body=lambda frame: _labelled(body(frame)))
 
 
+def _qualified(value) -> str:
+    """The class name `type(value)` shows (a tensor's is torch.Tensor)."""
+    return "torch.Tensor" if isinstance(value, Tensor) else type_name(value)
+
+
 def compile_(ctx, model=None, fullgraph=False, dynamic=None, backend=None, mode=None,
              options=None, name=None, disable=False, recompile_limit=None,
              isolate_recompiles=False, shapes_spec=None):
@@ -142,7 +147,7 @@ def compile_(ctx, model=None, fullgraph=False, dynamic=None, backend=None, mode=
         return wrapper
     if not protocols.is_callable(model):
         raise errors.TorchError("AssertionError", "A callable function is expected, but "
-                                f"<class '{type_name(model)}'> is provided.")
+                                f"<class '{_qualified(model)}'> is provided.")
     if isinstance(model, UserFunction):
         return _compiled_function(model, aot)
     return model

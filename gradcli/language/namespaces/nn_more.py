@@ -1,5 +1,6 @@
 """Builders, forwards and reprs of more torch.nn module classes (GroupNorm, Upsample, the
-padding layers, PReLU, ConvTransposeNd's output size, Bilinear); their rows are in nn_table.KINDS."""
+padding layers, PReLU, ConvTransposeNd's output size, Bilinear, EmbeddingBag); their rows are
+in nn_table.KINDS."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import math
 
 from gradcli.engine import errors, parameters
 from gradcli.engine.ops import activation as A
+from gradcli.engine.ops import embedding_bag as EB
 from gradcli.engine.ops import group_norm as GN
 from gradcli.engine.ops import nn_functional as NF
 from gradcli.engine.ops import interpolate as I
+from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
 from gradcli.language.runtime.calls import invoke
 from gradcli.language.runtime.values import Size
@@ -148,3 +151,55 @@ def bilinear_repr(module, printer) -> str:
     a = module.attrs
     return (f"in1_features={a['in1_features']}, in2_features={a['in2_features']}, "
             f"out_features={a['out_features']}, bias={module.params['bias'] is not None}")
+
+
+def build_embedding_bag(module, num_embeddings, embedding_dim, max_norm, norm_type,
+                        scale_grad_by_freq, mode, sparse, _weight, include_last_offset,
+                        padding_idx, device, dtype) -> None:
+    """EmbeddingBag.__init__: padding_idx checked and made non-negative, the weight drawn from
+    N(0, 1) (its padding row zeroed) or `_weight` of the right shape."""
+    if padding_idx is not None:
+        if padding_idx > 0 and padding_idx >= num_embeddings or \
+                padding_idx < 0 and padding_idx < -num_embeddings:
+            raise errors.TorchError("AssertionError", "padding_idx must be within num_embeddings")
+        if padding_idx < 0:
+            padding_idx += num_embeddings
+    module.attrs.update(num_embeddings=num_embeddings, embedding_dim=embedding_dim,
+                        max_norm=max_norm, norm_type=norm_type,
+                        scale_grad_by_freq=scale_grad_by_freq, padding_idx=padding_idx)
+    if _weight is None:
+        weight = parameters.normal((num_embeddings, embedding_dim), dtype)
+        if padding_idx is not None:
+            weight.data[padding_idx] = 0  # weight[padding_idx].fill_(0) under no_grad
+            weight.bump_version()
+    else:
+        if not isinstance(_weight, Tensor):
+            raise errors.no_attribute(_weight, "shape")
+        if list(_weight.shape) != [num_embeddings, embedding_dim]:
+            raise errors.TorchError("AssertionError", "Shape of weight does not match "
+                                    "num_embeddings and embedding_dim")
+        weight = parameters.parameter(_weight, True)
+    module.params.update(weight=weight)
+    module.attrs.update(mode=mode, sparse=sparse, include_last_offset=include_last_offset)
+
+
+def embedding_bag_forward(ctx, module, input, offsets=None, per_sample_weights=None):
+    a = module.attrs
+    return EB.embedding_bag(input, module.params["weight"], offsets, a["max_norm"],
+                            a["norm_type"], a["scale_grad_by_freq"], a["mode"], a["sparse"],
+                            per_sample_weights, a["include_last_offset"], a["padding_idx"])
+
+
+def embedding_bag_repr(module, printer) -> str:
+    a = module.attrs
+    text = f"{printer.repr(a['num_embeddings'])}, {printer.repr(a['embedding_dim'])}"
+    if a["max_norm"] is not None:
+        text += f", max_norm={printer.repr(a['max_norm'])}"
+    if a["norm_type"] != 2:
+        text += f", norm_type={printer.repr(a['norm_type'])}"
+    if a["scale_grad_by_freq"] is not False:
+        text += f", scale_grad_by_freq={printer.repr(a['scale_grad_by_freq'])}"
+    text += f", mode={printer.repr(a['mode'])}"
+    if a["padding_idx"] is not None:
+        text += f", padding_idx={printer.repr(a['padding_idx'])}"
+    return text

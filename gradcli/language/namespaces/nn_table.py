@@ -19,6 +19,7 @@ from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import multihead as MH
 from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
+from gradcli.language.namespaces import recurrent_packed as RP
 from gradcli.language.namespaces import transformer as TR
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
@@ -484,17 +485,17 @@ KINDS = [
                "*input", build=_build_module_list, sequence=True, grouped=True),
     ModuleKind("RNN", "rnn", "input_size, hidden_size, num_layers=1, nonlinearity='tanh', "
                "bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, "
-               "dtype=None", R.layer_forward, "input, hx=None; input: .dim",
+               "dtype=None", RP.forward, "input, hx=None",
                extra_repr=R.layer_repr,
                build=R.build_layer(None), host=R.host("RNN")),
     ModuleKind("LSTM", "rnn", "input_size, hidden_size, num_layers=1, bias=True, "
                "batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None, "
-               "dtype=None", R.layer_forward, "input, hx=None; input: .dim",
+               "dtype=None", RP.forward, "input, hx=None",
                extra_repr=R.layer_repr,
                build=R.build_layer("LSTM"), host=R.host("LSTM")),
     ModuleKind("GRU", "rnn", "input_size, hidden_size, num_layers=1, bias=True, "
                "batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None",
-               R.layer_forward, "input, hx=None; input: .dim", extra_repr=R.layer_repr,
+               RP.forward, "input, hx=None", extra_repr=R.layer_repr,
                build=R.build_layer("GRU"), host=R.host("GRU")),
     ModuleKind("RNNCell", "rnn", "input_size, hidden_size, bias=True, nonlinearity='tanh', "
                "device=None, dtype=None", R.cell_forward, "input, hx=None; input: .dim",
@@ -582,6 +583,12 @@ KINDS = [
                "max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False, "
                "_weight=None, _freeze=False, device=None, dtype=None", _embedding_forward,
                extra_repr=_embedding_repr, build=_build_embedding),
+    ModuleKind("EmbeddingBag", "sparse", "num_embeddings, embedding_dim, max_norm=None, "
+               "norm_type=2.0, scale_grad_by_freq=False, mode='mean', sparse=False, "
+               "_weight=None, include_last_offset=False, padding_idx=None, device=None, "
+               "dtype=None", more.embedding_bag_forward,
+               "input, offsets=None, per_sample_weights=None",
+               extra_repr=more.embedding_bag_repr, build=more.build_embedding_bag),
     ModuleKind("Unflatten", "flatten", "dim, unflattened_size", _unflatten_forward,
                inputs="input; input: .unflatten",
                extra_repr=_options_repr("dim", "unflattened_size")),

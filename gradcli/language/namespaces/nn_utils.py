@@ -6,10 +6,11 @@ from __future__ import annotations
 from gradcli.engine import creation, errors, grad_api
 from gradcli.engine.functions import F
 from gradcli.engine.ops import reductions as R
-from gradcli.engine.ops.inplace import apply_inplace, copy_
+from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import grad_mode
-from gradcli.engine.tensor import Tensor, require_tensors
+from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.rnn_utils import RNN_UTILS
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, iterate, type_name
 
@@ -85,44 +86,6 @@ def vector_to_parameters(vec, parameters) -> None:
         grad_api.assign_data(p, Tensor(piece, vec.dtype))
         pointer += count
 
-
-def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right") -> Tensor:
-    """Sequences stacked along a new batch dimension, each padded at its end (or start) to the
-    longest, copied into a filled tensor as torch's kernel copies them."""
-    try:
-        sequences = tuple(iterate(sequences))
-    except errors.TorchError as error:
-        if error.kind != "TypeError" or isinstance(sequences, Tensor):
-            raise
-        raise errors.runtime("pad_sequence: Expected iterable for input sequences, but got arg "
-                             f"of type: <class '{type_name(sequences)}'>") from None
-    if padding_side not in ("left", "right"):
-        raise errors.runtime(
-            f"Expected padding_side to be one of left or right, but got {padding_side}.")
-    require_tensors(sequences)  # the C++ parser's check, before the kernel's own
-    if not sequences:
-        raise errors.runtime("received an empty list of sequences")
-    first = sequences[0]
-    if first.ndim == 0:
-        raise errors.runtime("ArrayRef: invalid slice, N = 1; size = 0")
-    longest = max(S.size_at(seq, 0) for seq in sequences)
-    lead = (len(sequences), longest) if batch_first else (longest, len(sequences))
-    out = creation.full(lead + first.shape[1:], padding_value, dtype=first.dtype)
-    for i, seq in enumerate(sequences):
-        length = seq.shape[0]
-        start = longest - length if padding_side == "left" else 0
-        if batch_first:
-            target = S.narrow(F.select(out, 0, i), 0, start, length)
-        else:
-            target = F.select(S.narrow(out, 0, start, length), 1, i)
-        copy_(target, seq)
-    return out
-
-
-RNN_UTILS = Namespace("torch.nn.utils.rnn", table(
-    entry("pad_sequence", pad_sequence,
-          "sequences, batch_first=False, padding_value=0.0, padding_side='right'"),
-))
 
 NN_UTILS = Namespace("torch.nn.utils", {"rnn": RNN_UTILS, **table(
     entry("clip_grad_norm_", clip_grad_norm_, "parameters, max_norm, norm_type=2.0, "

@@ -30,13 +30,16 @@ GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 # ---- parameters ----------------------------------------------------------------------------
 
 def _cell_parameters(module, prefix_suffix: str, input_size: int, hidden_size: int, gates: int,
-                     bias: bool, dtype) -> None:
-    """w_ih, w_hh (and b_ih, b_hh), drawn in that order, uniform in +-1/sqrt(hidden_size)."""
+                     bias: bool, dtype, proj_size: int = 0) -> None:
+    """w_ih, w_hh (and b_ih, b_hh; and an LSTM's projection w_hr), drawn in that order, uniform
+    in +-1/sqrt(hidden_size)."""
     bound = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0.0
     shapes = [("weight_ih", (gates * hidden_size, input_size)),
-              ("weight_hh", (gates * hidden_size, hidden_size))]
+              ("weight_hh", (gates * hidden_size, proj_size or hidden_size))]
     if bias:
         shapes += [("bias_ih", (gates * hidden_size,)), ("bias_hh", (gates * hidden_size,))]
+    if proj_size:
+        shapes.append(("weight_hr", (proj_size, hidden_size)))
     for name, shape in shapes:
         module.params[name + prefix_suffix] = parameters.uniform(shape, bound, dtype)
 
@@ -60,7 +63,8 @@ def build_layer(mode: str):
         else:
             bias, batch_first, dropout, bidirectional, device, dtype = rest
             chosen, proj_size = mode, 0
-        _check_options(dropout, num_layers, hidden_size, proj_size)
+        _check_options(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+                       proj_size)
         module.attrs.update(mode=chosen, input_size=input_size, hidden_size=hidden_size,
                             num_layers=num_layers, bias=bias, batch_first=batch_first,
                             dropout=float(dropout), bidirectional=bidirectional,
@@ -69,17 +73,31 @@ def build_layer(mode: str):
         dtype = dtype or STATE.default_dtype
         for layer in range(num_layers):
             for direction in range(directions):
-                size = input_size if layer == 0 else hidden_size * directions
+                size = input_size if layer == 0 else (proj_size or hidden_size) * directions
                 suffix = f"_l{layer}" + ("_reverse" if direction else "")
-                _cell_parameters(module, suffix, size, hidden_size, GATES[chosen], bias, dtype)
+                _cell_parameters(module, suffix, size, hidden_size, GATES[chosen], bias, dtype,
+                                 proj_size)
     return build
 
 
-def _check_options(dropout, num_layers, hidden_size, proj_size) -> None:
+def _check_options(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+                   proj_size) -> None:
+    """RNNBase.__init__'s checks, in its order."""
     if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) \
             or not 0 <= dropout <= 1:
         raise errors.value_error("dropout should be a number in range [0, 1] representing the "
                                  "probability of an element being zeroed")
+    if dropout > 0 and num_layers == 1:
+        STATE.warn("UserWarning", "dropout option adds dropout after all but last recurrent "
+                   f"layer, so non-zero dropout expects num_layers greater than 1, but got "
+                   f"dropout={dropout} and num_layers={num_layers}")
+    for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
+                              ("input_size", input_size, int)):
+        if not isinstance(value, kind):
+            raise errors.type_error(f"{name} should be of type {kind.__name__}, got: "
+                                    f"{type_name(value)}")
+    if input_size <= 0:
+        raise errors.value_error("input_size must be greater than zero")
     if not isinstance(hidden_size, int):
         raise errors.type_error(f"hidden_size should be of type int, got: "
                                 f"{type(hidden_size).__name__}")
@@ -87,13 +105,11 @@ def _check_options(dropout, num_layers, hidden_size, proj_size) -> None:
         raise errors.value_error("hidden_size must be greater than zero")
     if num_layers <= 0:
         raise errors.value_error("num_layers must be greater than zero")
-    if proj_size:
-        raise errors.TorchError("NotImplementedError",
-                                "gradcli does not support nn.LSTM with proj_size yet")
-    if dropout > 0 and num_layers == 1:
-        STATE.warn("UserWarning", "dropout option adds dropout after all but last recurrent "
-                   f"layer, so non-zero dropout expects num_layers greater than 1, but got "
-                   f"dropout={dropout} and num_layers={num_layers}")
+    if proj_size < 0:
+        raise errors.value_error("proj_size should be a positive integer or zero to disable "
+                                 "projections")
+    if proj_size >= hidden_size:
+        raise errors.value_error("proj_size has to be smaller than hidden_size")
 
 
 def build_cell(mode: str | None):
@@ -117,7 +133,7 @@ def build_cell(mode: str | None):
 def layer_repr(module, printer) -> str:
     a = module.attrs
     return options_repr(module, printer, f"{a['input_size']}, {a['hidden_size']}",
-                        ("num_layers", 1), ("bias", True), ("batch_first", False),
+                        ("proj_size", 0), ("num_layers", 1), ("bias", True), ("batch_first", False),
                         ("dropout", 0.0), ("bidirectional", False))
 
 
@@ -158,10 +174,13 @@ def _lstm_cell(igates: Tensor, hidden: tuple, p: tuple) -> tuple:
     ingate, forget = F.sigmoid(gates[0]), F.sigmoid(gates[1])
     cell, outgate = F.tanh(gates[2]), F.sigmoid(gates[3])
     cy = F.add(F.mul(forget, cx), F.mul(ingate, cell))
-    return F.mul(outgate, F.tanh(cy)), cy
+    hy = F.mul(outgate, F.tanh(cy))
+    if len(p) > 4 and p[4] is not None:  # matmul_hr: the projection of the hidden state
+        hy = F.mm(hy, F.t(p[4]))
+    return hy, cy
 
 
-def _step(mode: str, igates: Tensor, hidden, p: tuple):
+def cell_step(mode: str, igates: Tensor, hidden, p: tuple):
     if mode == "LSTM":
         return _lstm_cell(igates, hidden, p)
     if mode == "GRU":
@@ -175,7 +194,7 @@ def _run_direction(mode: str, sequence: Tensor, hidden, p: tuple, reverse: bool)
     steps = list(F.unbind(_linear(sequence, p[0], p[2]), 0))
     outputs = []
     for igates in (reversed(steps) if reverse else steps):
-        hidden = _step(mode, igates, hidden, p)
+        hidden = cell_step(mode, igates, hidden, p)
         outputs.append(hidden[0] if mode == "LSTM" else hidden)
     if reverse:
         outputs.reverse()
@@ -186,7 +205,8 @@ def _layer_parameters(module, layer: int, direction: int) -> tuple:
     suffix = f"_l{layer}" + ("_reverse" if direction else "")
     params = module.params
     return (params["weight_ih" + suffix], params["weight_hh" + suffix],
-            params.get("bias_ih" + suffix), params.get("bias_hh" + suffix))
+            params.get("bias_ih" + suffix), params.get("bias_hh" + suffix),
+            params.get("weight_hr" + suffix))
 
 
 def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse: bool) -> tuple:
@@ -212,12 +232,19 @@ def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse:
     return results
 
 
-def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
+def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
     """apply_layer_stack: each layer (both directions) over the previous one's output, dropout
-    between layers in training; the final hidden states of every layer and direction."""
+    between layers in training; the final hidden states of every layer and direction. `run`
+    runs one layer and direction (a packed sequence's); by default the full sequence's."""
     a, mode = module.attrs, _mode(module)
     directions = 2 if a["bidirectional"] else 1
-    one_dnn = mode == "LSTM" and sequence.dtype is dtypes.float32 and sequence.data.size > 0
+    one_dnn = run is None and mode == "LSTM" and sequence.dtype is dtypes.float32 and \
+        sequence.data.size > 0
+    if one_dnn and a["proj_size"]:
+        STATE.warn("UserWarning", "LSTM with projections is not supported with oneDNN. Using "
+                   "default implementation.")
+        one_dnn = False
+    run = run or _run_direction
     if one_dnn:
         _check_oneDNN_states(hidden)
     if mode == "LSTM":
@@ -234,7 +261,7 @@ def _stack_layers(module, sequence: Tensor, hidden) -> tuple:
                 output, hy, cy = _oneDNN_layer(mode, sequence, start, p, direction == 1)
                 last = (hy, cy)
             else:
-                output, last = _run_direction(mode, sequence, start, p, direction == 1)
+                output, last = run(mode, sequence, start, p, direction == 1)
             outputs.append(output)
             finals.append(last)
         sequence = outputs[0] if directions == 1 else F.cat(outputs, outputs[0].ndim - 1)
@@ -269,18 +296,26 @@ def _rows(hidden: Tensor, selected: bool) -> list:
 
 # ---- the modules' forwards -------------------------------------------------------------------
 
-def _zeros(shape: tuple, like: Tensor) -> Tensor:
+def state_shapes(module, batch: int) -> tuple:
+    """The shapes of the initial hidden state (and an LSTM's cell state): an LSTM's hidden state
+    has proj_size features when it projects."""
+    a = module.attrs
+    layers = a["num_layers"] * (2 if a["bidirectional"] else 1)
+    return (layers, batch, a["proj_size"] or a["hidden_size"]), (layers, batch, a["hidden_size"])
+
+
+def zeros(shape: tuple, like: Tensor) -> Tensor:
     return Tensor(np.zeros(shape, like.dtype.np), like.dtype)
 
 
-def _dim(value) -> int:
+def dim_of(value) -> int:
     """`value.dim()` as torch's Python code asks it (an AttributeError for a non-tensor)."""
     if not isinstance(value, Tensor):
         raise errors.no_attribute(value, "dim")
     return value.ndim
 
 
-def _check_hidden(hidden: Tensor, expected: tuple, which: str = "") -> None:
+def check_hidden(hidden: Tensor, expected: tuple, which: str = "") -> None:
     if tuple(hidden.shape) != expected:
         raise errors.runtime(f"Expected hidden{which} size {expected}, got {list(hidden.shape)}")
 
@@ -288,20 +323,23 @@ def _check_hidden(hidden: Tensor, expected: tuple, which: str = "") -> None:
 def _check_lstm_dims(hx, batched: bool) -> None:
     """LSTM.forward's check of a given (h_0, c_0): hx[0] and hx[1] asked their dim()."""
     kind, dims = ("batched 3-D", 3) if batched else ("unbatched 2-D", 2)
-    first = _dim(get_item(hx, 0))
-    if first != dims or _dim(get_item(hx, 1)) != dims:
+    first = dim_of(get_item(hx, 0))
+    if first != dims or dim_of(get_item(hx, 1)) != dims:
         raise errors.runtime(f"For {kind} input, hx and cx should also be {dims}-D but got "
-                             f"({first}-D, {_dim(get_item(hx, 1))}-D) tensors")
+                             f"({first}-D, {dim_of(get_item(hx, 1))}-D) tensors")
 
 
-def _check_input(module, input: Tensor) -> None:
-    """RNNBase.check_input: the input's dtype against the weights', then its feature size."""
+def check_input(module, input: Tensor, dims: int = 3) -> None:
+    """RNNBase.check_input: the input's dtype against the weights', its number of dimensions
+    (2 for a packed sequence's data), then its feature size."""
     weight = module.params["weight_ih_l0"]
     if input.dtype is not weight.dtype:
         raise errors.value_error(
             f"RNN input dtype ({input.dtype!r}) does not match weight dtype ({weight.dtype!r}). "
             f"Convert input: input.to({weight.dtype!r}), or convert model: "
             f"model.to({input.dtype!r})")
+    if input.ndim != dims:
+        raise errors.runtime(f"input must have {dims} dimensions, got {input.ndim}")
     if input.shape[-1] != module.attrs["input_size"]:
         raise errors.runtime(f"input.size(-1) must be equal to input_size. Expected "
                              f"{module.attrs['input_size']}, got {input.shape[-1]}")
@@ -357,29 +395,26 @@ def layer_forward(ctx, module, input, hx=None):
     if hx is not None:
         if lstm:
             _check_lstm_dims(hx, batched)
-        elif _dim(hx) != (3 if batched else 2):
+        elif dim_of(hx) != (3 if batched else 2):
             kind, dims = ("batched 3-D", 3) if batched else ("unbatched 2-D", 2)
             raise errors.runtime(f"For {kind} input, hx should also be {dims}-D but got "
                                  f"{hx.ndim}-D tensor")
         if not batched:
             hx = tuple(F.unsqueeze(get_item(hx, i), 1) for i in range(2)) if lstm else \
                 F.unsqueeze(hx, 1)
-    _check_input(module, input)
-    directions = 2 if a["bidirectional"] else 1
-    expected = (a["num_layers"] * directions, input.shape[batch_dim], a["hidden_size"])
+    check_input(module, input)
+    shapes = state_shapes(module, input.shape[batch_dim])
     if hx is None:
-        hx = (_zeros(expected, input), _zeros(expected, input)) if lstm else \
-            _zeros(expected, input)
+        hx = tuple(zeros(shape, input) for shape in shapes) if lstm else zeros(shapes[0], input)
     for i, state in enumerate((get_item(hx, 0), get_item(hx, 1)) if lstm else (hx,)):
-        _check_hidden(state, expected, f"[{i}]" if lstm else "")
+        check_hidden(state, shapes[i], f"[{i}]" if lstm else "")
     states = _lstm_hidden_tuple(module, hx) if lstm else hx
     sequence = F.transpose(input, 0, 1) if a["batch_first"] else input
     if sequence.shape[0] == 0:
         raise errors.runtime("Expected sequence length to be larger than 0 in RNN")
-    output, hidden = _stack_layers(module, sequence, states)
+    output, hidden = stack_layers(module, sequence, states)
     if a["batch_first"]:
-        output = F.transpose(output, 0, 1) if lstm and output.dtype is \
-            dtypes.float32 else transpose_(output, 0, 1)
+        output = F.transpose(output, 0, 1) if lstm else transpose_(output, 0, 1)
     if not batched:
         output = F.squeeze(output, batch_dim)
         hidden = tuple(F.squeeze(h, 1) for h in hidden) if lstm else F.squeeze(hidden, 1)
@@ -420,7 +455,7 @@ def cell_forward(ctx, module, input, hx=None):
                                  "instead")
     if hx is not None:
         for position, value in enumerate(iterate(hx) if mode == "LSTM" else (hx,)):
-            if _dim(value) not in (1, 2):
+            if dim_of(value) not in (1, 2):
                 which = f"hx[{position}]" if mode == "LSTM" else "hidden"
                 raise errors.value_error(f"{name}: Expected {which} to be 1D or 2D, got "
                                          f"{value.ndim}D instead")
@@ -429,8 +464,8 @@ def cell_forward(ctx, module, input, hx=None):
         input = F.unsqueeze(input, 0)
     shape = (input.shape[0], a["hidden_size"])
     if hx is None:
-        hx = (_zeros(shape, input), _zeros(shape, input)) if mode == "LSTM" else \
-            _zeros(shape, input)
+        hx = (zeros(shape, input), zeros(shape, input)) if mode == "LSTM" else \
+            zeros(shape, input)
     elif not batched:
         hx = tuple(F.unsqueeze(get_item(hx, i), 0) for i in range(2)) if mode == "LSTM" else \
             F.unsqueeze(hx, 0)
@@ -442,7 +477,7 @@ def cell_forward(ctx, module, input, hx=None):
         _check_cell_hidden(input, state, a["hidden_size"], label)
     p = (module.params["weight_ih"], module.params["weight_hh"], module.params.get("bias_ih"),
          module.params.get("bias_hh"))
-    result = _step(mode, _linear(input, p[0], p[2]), states if mode == "LSTM" else hx, p)
+    result = cell_step(mode, _linear(input, p[0], p[2]), states if mode == "LSTM" else hx, p)
     if not batched:
         result = tuple(F.squeeze(r, 0) for r in result) if mode == "LSTM" else \
             F.squeeze(result, 0)

@@ -398,7 +398,9 @@ def _named_field(value: NamedTuple, name: str):
                 raise errors.value_error(f"Got unexpected field names: {unknown!r}")
             return type(value)(changes.get(f, v) for f, v in zip(fields, value))
         return entry("_replace", replace, "**kwargs")
-    return _from(value, name, {}, TUPLE_METHODS)
+    methods = {**TUPLE_METHODS, **value.language_methods} if value.language_methods else \
+        TUPLE_METHODS
+    return _from(value, name, value.language_attrs, methods)
 
 
 def _from_super(proxy: classes.Super, name: str):

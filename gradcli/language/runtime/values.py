@@ -164,6 +164,8 @@ class NamedTuple(tuple):
 
     __slots__ = ()
     language_fields: tuple = ()
+    language_attrs: dict = {}  # a torch namedtuple's own attributes and methods (PackedSequence)
+    language_methods: dict = {}
 
 
 class DefaultDict(defaultdict):
