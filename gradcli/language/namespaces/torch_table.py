@@ -233,6 +233,7 @@ MODULES = {
     "torch.utils.checkpoint": CHECKPOINT,
     "torch.distributions": DISTRIBUTIONS,
     "torch.distributions.kl": DISTRIBUTIONS.table["kl"],
+    "torch.distributions.constraints": DISTRIBUTIONS.table["constraints"],
     "torch.nn": NN,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     **MATH_MODULES,
