@@ -516,6 +516,17 @@ INDEX = {
             "torch:topk torch:unique torch:unique_consecutive "
         ),
     },
+    "gradcli.engine.ops.weight_norm": {
+        "function": (
+            "norm_except_dim "
+        ),
+        "row": (
+            "_weight_norm_interface norm.Scalar norm.ScalarOpt_dim "
+        ),
+        "declaration": (
+            "torch:_weight_norm torch:_weight_norm_interface torch:norm_except_dim "
+        ),
+    },
     "gradcli.engine.conversions": {
         "function": (
             "CONVERTERS converter to to_dtype to_numpy type_ "
