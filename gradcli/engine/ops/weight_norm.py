@@ -28,24 +28,33 @@ def _column_sums(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def _interface(v, g, dim):
-    rows, gains = _rows(v, dim), g.reshape(-1)
+    """(w, norm): the kernels read g's first entries and write as many of norm's (shaped as
+    g; the rest, which torch leaves unset, are zero here)."""
+    rows = _rows(v, dim)
+    gains = g.reshape(-1)[:rows.shape[1 if dim else 0]]
     if dim == 0:
         norm = np.sqrt(order._map_reduce_all(rows * rows))
         w = rows * (gains / norm)[:, None]
     else:
         norm = np.sqrt(_column_sums(rows, rows))
         w = rows * (gains / norm)[None, :]
-    return w.reshape(v.shape), norm.reshape(g.shape)
+    norms = np.zeros(g.size, norm.dtype)
+    norms[:norm.size] = norm
+    return w.reshape(v.shape), norms.reshape(g.shape)
 
 
 def _interface_backward(gw, v, g, norm, dim, index):
     """_weight_norm_interface_backward: grad_v (index 0) or grad_g (index 1)."""
-    rows, grads, norms = _rows(v, dim), _rows(gw, dim), norm.reshape(-1)
+    rows, grads = _rows(v, dim), _rows(gw, dim)
+    count = rows.shape[1 if dim else 0]
+    norms, gains = norm.reshape(-1)[:count], g.reshape(-1)[:count]
     sums = (order._map_reduce_all(grads * rows) if dim == 0 else _column_sums(grads, rows))
     grad_g = sums / norms
     if index == 1:
-        return grad_g.reshape(g.shape)
-    a = g.reshape(-1) / norms
+        grads_g = np.zeros(g.size, grad_g.dtype)
+        grads_g[:count] = grad_g
+        return grads_g.reshape(g.shape)
+    a = gains / norms
     b = a * grad_g / norms
     a, b = (a[:, None], b[:, None]) if dim == 0 else (a[None, :], b[None, :])
     return fused(-b, rows, a * grads).reshape(v.shape)
@@ -87,17 +96,30 @@ for _key, _label in (("norm.Scalar", "NormBackward0"), ("norm.ScalarOpt_dim", "N
           vjp=lambda g, a, ord, dim, keepdim, out: F.norm_backward(g, a, ord, dim, keepdim, out))
 
 
+def _check_floating(v: Tensor) -> None:
+    if not v.dtype.is_floating_point:
+        raise errors.runtime("norm(): input dtype should be either floating point or complex. "
+                             f"Got {v.dtype.scalar_name} instead.")
+
+
 def _weight_norm_interface(v: Tensor, g: Tensor, dim: int = 0):
+    if g.dtype is not v.dtype:
+        raise errors.runtime(f"expected scalar type {v.dtype.scalar_name} but found "
+                             f"{g.dtype.scalar_name}")
     if dim != 0 and dim != v.ndim - 1:
         raise errors.runtime(
             'dim == 0 || dim == v.dim() - 1 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/'
             'src/ATen/native/cpu/WeightNormKernel.cpp":408, please report a bug to PyTorch. '
             "fused kernels can only be applied for first or last dim")
+    if g.numel() < v.shape[dim]:  # where torch's kernel would read past g's end
+        raise errors.runtime(f"_weight_norm_interface: g has {g.numel()} elements, but v has "
+                             f"{v.shape[dim]} along dim {dim}")
     return apply(OPS["_weight_norm_interface"], F.contiguous(v), F.contiguous(g), dim=dim)
 
 
 def norm_except_dim(v: Tensor, pow: int = 2, dim: int = 0) -> Tensor:
     """ATen's norm_except_dim: the norm over every dimension but `dim`, shaped to broadcast."""
+    _check_floating(v)
     if dim == -1:
         return apply(OPS["norm.Scalar"], v, ord=float(pow), dim=None, keepdim=False)
     if dim == 0 or dim == v.ndim - 1:

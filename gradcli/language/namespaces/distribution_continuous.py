@@ -314,6 +314,16 @@ class LogNormal(Distribution):
         x = self.calls.method(value, "log")
         return op("+", op("-", 0.0, x), self.base.log_prob(x))
 
+    def cdf(self, value):
+        """TransformedDistribution.cdf: the base's cdf at log(value) (exp keeps the order)."""
+        value = self.calls.method(value, "log")
+        if self.validate:
+            self.base.validate_sample(value)
+        return self.base.cdf(value)
+
+    def icdf(self, value):
+        return self.calls.method(self.base.icdf(value), "exp")
+
     def entropy(self):
         return op("+", self.base.entropy(), self.loc)
 

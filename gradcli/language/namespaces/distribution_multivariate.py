@@ -260,6 +260,12 @@ class Independent(Distribution):
         new.attrs["base_dist"] = self.base.expand((*batch_shape, *self.event_shape[:self.ndims]))
         new.attrs["reinterpreted_batch_ndims"] = self.ndims
 
+    def enumerate_support(self, expand=True):
+        if self.ndims > 0:
+            raise errors.TorchError("NotImplementedError", "Enumeration over cartesian product "
+                                    "is not implemented")
+        return self.base.enumerate_support(expand)
+
     def sample(self, sample_shape=()):
         return self.base.sample(sample_shape)
 
