@@ -168,6 +168,13 @@ CASES = {
     "min": unary("torch.min(a)"),
     "min.dim": unary("a.min(-1)[0]", shapes=(M,)),
     "scatter.src": [backward_case("a.max(1)[0]", M, (2,))],
+    "norm.Scalar": [case("torch.norm_except_dim(a, 2, -1)", ("a", M, "any"))],
+    "norm.ScalarOpt_dim": [case("torch.norm_except_dim(a, 2, 0)", ("a", M, "any")),
+                           case("torch.norm_except_dim(a, 3, 1)", ("a", (2, 3, 4), "any"))],
+    "_weight_norm_interface": [case("torch._weight_norm(a, b, 0)", ("a", M, "any"),
+                                    ("b", (2, 1), "pos")),
+                               case("torch._weight_norm(a, b, 1)", ("a", (4, 3), "any"),
+                                    ("b", (1, 3), "pos"))],
     "linalg_vector_norm": unary("a.norm()") + unary("torch.linalg.vector_norm(a, ord=1)")
     + unary("a.norm(p=3, dim=1)", shapes=(M,)) + unary("a.norm(dim=0, keepdim=True)", shapes=(M,))
     + unary("torch.linalg.vector_norm(a, float('inf'))", shapes=(V,))

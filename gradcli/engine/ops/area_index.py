@@ -523,6 +523,17 @@ INDEX = {
             "torch:index_copy torch:index_select torch:scatter_add torch:take_along_dim "
         ),
     },
+    "gradcli.engine.ops.weight_norm": {
+        "function": (
+            "norm_except_dim "
+        ),
+        "row": (
+            "_weight_norm_interface norm.Scalar norm.ScalarOpt_dim "
+        ),
+        "declaration": (
+            "torch:_weight_norm torch:_weight_norm_interface torch:norm_except_dim "
+        ),
+    },
     "gradcli.engine.conversions": {
         "function": (
             "CONVERTERS converter to to_dtype to_numpy type_ "

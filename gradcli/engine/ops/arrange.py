@@ -577,12 +577,12 @@ defop("index_fill.int_Scalar", "IndexFillBackward0", _index_fill_scalar, promote
 
 
 def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
-    d = F.wrap_dim(dim, a.ndim)
     if isinstance(value, Tensor) and value.ndim:  # index_fill.int_Tensor checks it first
         raise errors.runtime("index_fill_ only supports a 0-dimensional value tensor, but got "
                              f"tensor with {value.ndim} dimension(s).")
-    if index.dtype is not dtypes.int64:
+    if index.dtype is not dtypes.int64:  # before the dim is wrapped, as index_fill_ checks
         raise errors.index_error("index_fill_(): Expected dtype int64 for index.")
+    d = F.wrap_dim(dim, a.ndim)
     if index.ndim > 1:
         raise errors.index_error("Index has to be a vector/scalar")
     positions = index.data.reshape(-1).astype(np.int64)

@@ -236,10 +236,12 @@ declare("pixel_shuffle", pixel_shuffle, "pixel_shuffle(Tensor input, int upscale
         variants="torch functional")
 declare("pixel_unshuffle", pixel_unshuffle,
         "pixel_unshuffle(Tensor input, int downscale_factor)", variants="torch functional")
-declare("unfold", unfold_blocks, python="input: object, kernel_size, dilation=1, padding=0, "
-        "stride=1", variants="functional")
-declare("fold", fold_blocks, python="input: object, output_size, kernel_size, dilation=1, "
-        "padding=0, stride=1", variants="functional")
+declare("unfold", unfold_blocks, python="input, kernel_size, dilation=1, padding=0, stride=1"
+        "; input: Tensor@im2col",
+        variants="functional")
+declare("fold", fold_blocks, python="input, output_size, kernel_size, dilation=1, padding=0, stride=1"
+        "; input: Tensor@col2im",
+        variants="functional")
 
 
 export(__name__, globals())

@@ -15,7 +15,7 @@ from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import BoundMethod, Frame, UserFunction
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
-from gradcli.language.runtime.values import type_name
+from gradcli.language.runtime.values import qualified_type_name
 
 # torch._dynamo.list_backends(None); those that trace the graph through AOTAutograd label the
 # outputs' grad_fn CompiledFunctionBackward
@@ -110,11 +110,6 @@ def _compiled_function(function: UserFunction, aot: bool) -> UserFunction:
     return replace(function, body=lambda frame: _labelled(body(frame)))
 
 
-def _qualified(value) -> str:
-    """The class name `type(value)` shows (a tensor's is torch.Tensor)."""
-    return "torch.Tensor" if isinstance(value, Tensor) else type_name(value)
-
-
 def compile_(ctx, model=None, fullgraph=False, dynamic=None, backend=None, mode=None,
              options=None, name=None, disable=False, recompile_limit=None,
              isolate_recompiles=False, shapes_spec=None):
@@ -147,7 +142,7 @@ def compile_(ctx, model=None, fullgraph=False, dynamic=None, backend=None, mode=
         return wrapper
     if not protocols.is_callable(model):
         raise errors.TorchError("AssertionError", "A callable function is expected, but "
-                                f"<class '{_qualified(model)}'> is provided.")
+                                f"<class '{qualified_type_name(model)}'> is provided.")
     if isinstance(model, UserFunction):
         return _compiled_function(model, aot)
     return model

@@ -8,7 +8,7 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.functions import F
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.objects import TableInstance
@@ -16,6 +16,7 @@ from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.values import Size, type_name
 
 MODULE = "torch.distributions"
+VALIDATE_FLAG = "distributions.validate_args"  # Distribution._validate_args, when a program set it
 
 
 class Calls:
@@ -47,8 +48,13 @@ def attr(value, name: str):
 # ---- constraints: (repr, check on arrays) ----
 
 class Constraint:
-    def __init__(self, text, check):
-        self.text, self.check = text, check
+    """A constraint's repr (given the printer) and its check on arrays (None: on the tensor)."""
+
+    def __init__(self, text, check, event_dim: int = 0, is_discrete: bool = False,
+                 kind: str = "", **fields):
+        self.text, self.check, self.fields = text, check, fields  # fields: its bounds
+        self.event_dim, self.is_discrete = event_dim, is_discrete
+        self.kind = kind or text(None).split("(", 1)[0]  # torch's class is _<kind>
 
 
 def _bound(printer, value) -> str:
@@ -60,33 +66,44 @@ def _array(value):
 
 
 REAL = Constraint(lambda p: "Real()", lambda v: v == v)
-BOOLEAN = Constraint(lambda p: "Boolean()", lambda v: (v == 0) | (v == 1))
+BOOLEAN = Constraint(lambda p: "Boolean()", lambda v: (v == 0) | (v == 1), is_discrete=True)
 REAL_VECTOR = Constraint(lambda p: "IndependentConstraint(Real(), 1)",
-                         lambda v: np.all(v == v, axis=-1))
+                         lambda v: np.all(v == v, axis=-1), event_dim=1)
 
 
 def greater_than(bound) -> Constraint:
     return Constraint(lambda p: f"GreaterThan(lower_bound={_bound(p, bound)})",
-                      lambda v: _array(bound) < v)
+                      lambda v: _array(bound) < v, kind="GreaterThan",
+                      lower_bound=bound)
+
+
+def greater_than_eq(bound) -> Constraint:
+    return Constraint(lambda p: f"GreaterThanEq(lower_bound={_bound(p, bound)})",
+                      lambda v: _array(bound) <= v, kind="GreaterThanEq",
+                      lower_bound=bound)
 
 
 def less_than(bound) -> Constraint:
     return Constraint(lambda p: f"LessThan(upper_bound={_bound(p, bound)})",
-                      lambda v: v < _array(bound))
+                      lambda v: v < _array(bound), kind="LessThan",
+                      upper_bound=bound)
 
 
 def interval(low, high) -> Constraint:
     return Constraint(
         lambda p: f"Interval(lower_bound={_bound(p, low)}, upper_bound={_bound(p, high)})",
-        lambda v: (_array(low) <= v) & (v <= _array(high)))
+        lambda v: (_array(low) <= v) & (v <= _array(high)), kind="Interval",
+        lower_bound=low, upper_bound=high)
 
 
 def integer_interval(low: int, high: int) -> Constraint:
     return Constraint(lambda p: f"IntegerInterval(lower_bound={low}, upper_bound={high})",
-                      lambda v: (v % 1 == 0) & (low <= v) & (v <= high))
+                      lambda v: (v % 1 == 0) & (low <= v) & (v <= high), is_discrete=True,
+                      lower_bound=low, upper_bound=high)
 
 
 POSITIVE = greater_than(0.0)
+NONNEGATIVE = greater_than_eq(0.0)
 UNIT_INTERVAL = interval(0.0, 1.0)
 
 
@@ -95,14 +112,19 @@ def _simplex_check(value: Tensor):
     return np.all(value.data >= 0, axis=-1) & (np.abs(total - 1) < 1e-6)
 
 
-SIMPLEX = Constraint(lambda p: "Simplex()", None)
+SIMPLEX = Constraint(lambda p: "Simplex()", None, event_dim=1)
+
+
+def check(constraint: Constraint, value: Tensor) -> np.ndarray:
+    """constraint.check(value) as an array."""
+    if constraint is SIMPLEX:
+        return _simplex_check(value)
+    with grad_mode(False):
+        return np.asarray(constraint.check(value.data))
 
 
 def satisfied(constraint: Constraint, value: Tensor) -> bool:
-    if constraint is SIMPLEX:
-        return bool(np.all(_simplex_check(value)))
-    with grad_mode(False):
-        return bool(np.all(constraint.check(value.data)))
+    return bool(np.all(check(constraint, value)))
 
 
 # ---- the base class ----
@@ -111,7 +133,7 @@ class Distribution(TableInstance):
     """One distribution value: its parameters live in `attrs` (torch's __dict__), in the
     order torch sets them."""
 
-    __slots__ = ("attrs", "calls", "batch_shape", "event_shape", "validate")
+    __slots__ = ("attrs", "calls", "batch_shape", "event_shape", "validate_args")
     TYPE: PyType = None
     NAME = "Distribution"
     has_rsample = False
@@ -124,7 +146,7 @@ class Distribution(TableInstance):
         """Distribution.__init__: the shapes, then each parameter checked against its
         constraint (lazily made ones are skipped until they exist)."""
         self.batch_shape, self.event_shape = Size(batch_shape), Size(event_shape)
-        self.validate = True if validate_args is None else bool(validate_args)
+        self.validate_args = validate_args
         if not self.validate:
             return
         for name, constraint in self.arg_constraints().items():
@@ -138,6 +160,13 @@ class Distribution(TableInstance):
                     f"{tuple(value.shape)}) of distribution {self.repr(printer)} to satisfy the "
                     f"constraint {constraint.text(printer)}, but found invalid values:\n"
                     f"{printer.format(value, '')}")
+
+    @property
+    def validate(self) -> bool:
+        """self._validate_args: the instance's, else the class default (read when used)."""
+        if self.validate_args is None:
+            return bool(STATE.flags.get(VALIDATE_FLAG, True))
+        return bool(self.validate_args)
 
     def arg_constraints(self) -> dict:
         return {}
@@ -159,9 +188,7 @@ class Distribution(TableInstance):
         return f"{self.NAME}({', '.join(parts)})"
 
     def extended_shape(self, sample_shape=()) -> Size:
-        if not isinstance(sample_shape, Size):  # torch.Size(sample_shape), with its errors
-            sample_shape = self.calls.runtime.call(protocols.MODULES["torch"].lookup("Size"),
-                                                   [sample_shape], {})
+        sample_shape = self.to_size(sample_shape)
         return Size((*sample_shape, *self.batch_shape, *self.event_shape))
 
     def validate_sample(self, value) -> None:
@@ -194,9 +221,61 @@ class Distribution(TableInstance):
     def rsample(self, sample_shape=()):
         raise errors.TorchError("NotImplementedError", "")
 
+    def sample_n(self, n):
+        STATE.warn("FutureWarning", "`sample_n(n)` will be deprecated. Use `sample((n,))` "
+                   "instead.")
+        return self.sample(self.to_size((n,)))
+
+    def cdf(self, value):
+        raise errors.TorchError("NotImplementedError", "")
+
+    def icdf(self, value):
+        raise errors.TorchError("NotImplementedError", "")
+
+    def enumerate_support(self, expand=True):
+        raise errors.TorchError("NotImplementedError", "")
+
+    def perplexity(self):
+        return self.calls.torch("exp", self.entropy())
+
+    @property
+    def mode(self):
+        raise errors.TorchError("NotImplementedError", f"<class '{self.TYPE.name}'> does not "
+                                "implement mode")
+
+    # the names a family's expand() broadcasts (torch's `new.x = self.x.expand(batch_shape)`)
+    EXPANDED: tuple = ()
+
+    def expand(self, batch_shape):
+        """Distribution.expand: a new instance, its parameters expanded, never validated."""
+        batch_shape = self.to_size(batch_shape)
+        new = object.__new__(type(self))
+        new.calls, new.attrs = self.calls, {}
+        self.expand_into(new, batch_shape)
+        new.batch_shape, new.event_shape = batch_shape, self.event_shape
+        new.validate_args = self.validate
+        return new
+
+    def expand_into(self, new, batch_shape) -> None:
+        if not self.EXPANDED:
+            raise errors.TorchError("NotImplementedError", "")
+        for name in self.EXPANDED:
+            new.attrs[name] = self.calls.method(self.attrs[name], "expand", batch_shape)
+
+    def to_size(self, shape) -> Size:
+        """torch.Size(shape), with its errors."""
+        if isinstance(shape, Size):
+            return shape
+        return self.calls.runtime.call(protocols.MODULES["torch"].lookup("Size"), [shape], {})
+
     @property
     def stddev(self):
         return self.calls.method(self.variance, "sqrt")
+
+
+def empty_like_param(calls: Calls, param, shape):
+    """param.new(shape): an uninitialised tensor of param's dtype."""
+    return calls.torch("empty", shape, dtype=attr(param, "dtype"))
 
 
 def broadcast_all(calls: Calls, *values) -> tuple:

@@ -39,6 +39,22 @@ class _Discrete(Distribution):
     def _param(self):
         return self.attrs["probs" if self.given == "probs" else "logits"]
 
+    def expand_into(self, new, batch_shape) -> None:
+        """probs then logits, each if made, expanded; the last one is new's _param."""
+        shape = self.param_batch(batch_shape)
+        for name in ("probs", "logits"):
+            if name in self.attrs:
+                new.attrs[name] = self.calls.method(self.attrs[name], "expand", shape)
+                new.given = name
+
+    def enumerate_support(self, expand=True):
+        c = self.calls
+        values = c.torch("arange", self.support_size(), **self.support_dtype())
+        values = c.method(values, "view", (-1,) + (1,) * len(self.batch_shape))
+        if expand:
+            values = c.method(values, "expand", (-1, *self.batch_shape))
+        return values
+
     def _clamped(self, probs):
         eps = protocols.get_attribute(self.calls.torch("finfo", base.attr(probs, "dtype")), "eps")
         return self.calls.method(probs, "clamp", min=eps, max=1 - eps)
@@ -68,6 +84,15 @@ class Categorical(_Discrete):
 
     def arg_constraints(self) -> dict:
         return {"probs": base.SIMPLEX, "logits": base.REAL_VECTOR}
+
+    def param_batch(self, batch_shape):
+        return (*batch_shape, base.attr(self._param(), "shape")[-1])
+
+    def support_size(self):
+        return base.attr(self._param(), "shape")[-1]
+
+    def support_dtype(self) -> dict:
+        return {"dtype": protocols.MODULES["torch"].lookup("long")}
 
     def support(self):
         return base.integer_interval(0, base.attr(self._param(), "shape")[-1] - 1)
@@ -138,6 +163,15 @@ class Bernoulli(_Discrete):
     def support(self):
         return base.BOOLEAN
 
+    def param_batch(self, batch_shape):
+        return batch_shape
+
+    def support_size(self):
+        return 2
+
+    def support_dtype(self) -> dict:
+        return {"dtype": base.attr(self._param(), "dtype")}
+
     def logits_to_probs(self, logits):
         return self.calls.torch("sigmoid", logits)
 
@@ -168,3 +202,10 @@ class Bernoulli(_Discrete):
     @property
     def variance(self):
         return op("*", self.probs, op("-", 1, self.probs))
+
+    @property
+    def mode(self):
+        c, probs = self.calls, self.probs
+        mode = c.method(protocols.compare(">=", probs, 0.5), "to", probs)
+        protocols.set_item(mode, protocols.compare("==", probs, 0.5), math.nan)
+        return mode

@@ -104,8 +104,8 @@ class Parametrized:
 
 class Members(dict):
     """A module's parameters or buffers by name, where a parametrized name reads as its
-    property's value: torch's forwards read `self.weight`, the class's property once the module
-    is parametrized."""
+    property's value and a removed one as the plain tensor attribute set in its place (the old
+    weight_norm's `weight`): torch's forwards read `self.weight`, which finds either."""
 
     __slots__ = ("owner",)
 
@@ -115,12 +115,17 @@ class Members(dict):
 
     def __missing__(self, name):
         found = self.owner.property_of(name)
-        if found is None:
-            raise KeyError(name)
-        return found[0](self.owner)
+        if found is not None:
+            return found[0](self.owner)
+        if isinstance(self.owner.attrs.get(name), Tensor):
+            return self.owner.attrs[name]
+        raise KeyError(name)
 
     def get(self, name, default=None):
-        return self[name] if name in self or self.owner.property_of(name) else default
+        if name in self or self.owner.property_of(name) or isinstance(
+                self.owner.attrs.get(name), Tensor):
+            return self[name]
+        return default
 
 
 class Module(TableObject):

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import creation, errors
+from gradcli.engine import creation, declarations, errors
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
@@ -174,6 +174,31 @@ def trunc_normal_(t: Tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None) -
         return t if result is t else F.copy_(t, result)
 
 
+def orthogonal_(t: Tensor, gain=1, generator=None) -> Tensor:
+    """torch's orthogonal_: normal draws as a (rows, cols) matrix (transposed when wider than
+    tall), its QR's Q with each column's sign that of R's diagonal, copied in and scaled."""
+    if not isinstance(t, Tensor):
+        raise errors.no_attribute(t, "ndimension")
+    if t.ndim < 2:
+        raise errors.value_error("Only tensors with 2 or more dimensions are supported")
+    if t.numel() == 0:
+        return t
+    rows = t.shape[0]
+    cols = t.numel() // rows
+    flattened = creation.fill_random(Tensor(np.empty((rows, cols), t.dtype.np), t.dtype),
+                                     "normal", 0, 1, generator)
+    if rows < cols:
+        flattened = F.t(flattened)
+    q, r = declarations.call("linalg", "qr", flattened)
+    q = F.mul(q, declarations.call("torch", "sign", declarations.call("torch", "diag", r, 0)))
+    if rows < cols:
+        q = F.t(q)
+    with grad_mode(False):
+        F.copy_(F.view(t, q.shape), q)
+        declarations.call("method", "mul_", t, gain)
+    return t
+
+
 _GENERATOR = ", generator=None"
 NN_INIT = Namespace("torch.nn.init", table(
     entry("uniform_", lambda t, a, b, generator: _draw(t, "uniform", a, b, generator),
@@ -196,5 +221,6 @@ NN_INIT = Namespace("torch.nn.init", table(
     entry("calculate_gain", calculate_gain, "nonlinearity, param=None"),
     entry("eye_", eye_, "tensor"),
     entry("dirac_", dirac_, "tensor, groups=1"),
+    entry("orthogonal_", orthogonal_, "tensor, gain=1" + _GENERATOR),
     entry("trunc_normal_", trunc_normal_, "tensor, mean=0.0, std=1.0, a=-2.0, b=2.0" + _GENERATOR),
 ))

@@ -158,8 +158,20 @@ def _parametrize() -> dict:
     return PARAMETRIZE.table
 
 
+def _weight_norms():
+    # loaded when a program first uses one (here, not in nn_utils: it needs nn.Module)
+    from gradcli.language.namespaces import weight_norms
+    return weight_norms
+
+
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
-NN_UTILS.table["parametrize"] = PARAMETRIZE
+PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations",
+                             LazyTable({}, lambda: _weight_norms().PARAMETRIZATIONS))
+NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS} | table(
+    entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
+        ctx, module, name, dim), "module, name='weight', dim=0", context=True),
+    entry("remove_weight_norm", lambda ctx, module, name: _weight_norms().remove_weight_norm(
+        ctx, module, name), "module, name='weight'", context=True)))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
                                      "utils": NN_UTILS}, _nn_classes))
 
@@ -275,8 +287,10 @@ MODULES = {
     "torch.utils.checkpoint": CHECKPOINT,
     "torch.distributions": DISTRIBUTIONS,
     "torch.distributions.kl": DISTRIBUTIONS.table["kl"],
+    "torch.distributions.constraints": DISTRIBUTIONS.table["constraints"],
     "torch.nn": NN,
     "torch.nn.utils.parametrize": PARAMETRIZE,
+    "torch.nn.utils.parametrizations": PARAMETRIZATIONS,
     **MATH_MODULES,
 }
 protocols.MODULES = MODULES  # what the runtime's `import` binds

@@ -1,0 +1,132 @@
+"""torch.distributions.kl_divergence for the pairs of families gradcli has, each the same calls
+as torch's registered function for the pair."""
+
+from __future__ import annotations
+
+import math
+
+from gradcli.engine import errors
+from gradcli.language.namespaces.distribution_base import Calls, Distribution, op
+from gradcli.language.namespaces.distribution_continuous import (
+    Exponential, Laplace, LogNormal, Normal, Uniform)
+from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical
+from gradcli.language.namespaces.distribution_multivariate import (
+    Independent, MultivariateNormal, batch_mahalanobis, broadcast_shapes, sum_rightmost)
+from gradcli.language.runtime import protocols
+from gradcli.language.runtime.values import type_name
+
+
+def _set_where(t, mask, fill) -> None:
+    protocols.set_item(t, mask, fill)
+
+
+def _masked(calls: Calls, t, probs, fill) -> None:
+    """t[(probs == 0).expand_as(t)] = fill."""
+    mask = calls.method(protocols.compare("==", probs, 0), "expand_as", t)
+    protocols.set_item(t, mask, fill)
+
+
+def _normal(p, q):
+    c, ps, qs = p.calls, p.attrs["scale"], q.attrs["scale"]
+    var_ratio = c.method(op("/", ps, qs), "pow", 2)
+    t1 = c.method(op("/", op("-", p.attrs["loc"], q.attrs["loc"]), qs), "pow", 2)
+    return op("*", 0.5, op("-", op("-", op("+", var_ratio, t1), 1), c.method(var_ratio, "log")))
+
+
+def _categorical(p, q):
+    t = op("*", p.probs, op("-", p.logits, q.logits))
+    _masked(p.calls, t, q.probs, math.inf)
+    _masked(p.calls, t, p.probs, 0)
+    return p.calls.method(t, "sum", -1)
+
+
+def _bernoulli(p, q):
+    c = p.calls
+
+    def softplus(x):
+        return c.functional("softplus", x)
+
+    neg = protocols.unary
+    t1 = op("*", p.probs, op("-", softplus(neg("-", q.logits)), softplus(neg("-", p.logits))))
+    _set_where(t1, protocols.compare("==", q.probs, 0), math.inf)
+    _set_where(t1, protocols.compare("==", p.probs, 0), 0)
+    t2 = op("*", op("-", 1, p.probs), op("-", softplus(q.logits), softplus(p.logits)))
+    _set_where(t2, protocols.compare("==", q.probs, 1), math.inf)
+    _set_where(t2, protocols.compare("==", p.probs, 1), 0)
+    return op("+", t1, t2)
+
+
+def _uniform(p, q):
+    c = p.calls
+    result = c.method(op("/", op("-", q.attrs["high"], q.attrs["low"]),
+                         op("-", p.attrs["high"], p.attrs["low"])), "log")
+    outside = op("|", protocols.compare(">", q.attrs["low"], p.attrs["low"]),
+                 protocols.compare("<", q.attrs["high"], p.attrs["high"]))
+    _set_where(result, outside, math.inf)
+    return result
+
+
+def _exponential(p, q):
+    rate_ratio = op("/", q.attrs["rate"], p.attrs["rate"])
+    t1 = protocols.unary("-", p.calls.method(rate_ratio, "log"))
+    return op("-", op("+", t1, rate_ratio), 1)
+
+
+def _laplace(p, q):
+    c = p.calls
+    scale_ratio = op("/", p.attrs["scale"], q.attrs["scale"])
+    loc_abs_diff = c.method(op("-", p.attrs["loc"], q.attrs["loc"]), "abs")
+    t1 = protocols.unary("-", c.method(scale_ratio, "log"))
+    t2 = op("/", loc_abs_diff, q.attrs["scale"])
+    t3 = op("*", scale_ratio, c.torch("exp", op("/", protocols.unary("-", loc_abs_diff),
+                                                p.attrs["scale"])))
+    return op("-", op("+", op("+", t1, t2), t3), 1)
+
+
+def _multivariate_normal(p, q):
+    c = p.calls
+    if p.event_shape != q.event_shape:
+        raise errors.value_error("KL-divergence between two Multivariate Normals with"
+                                 "                          different event shapes cannot be "
+                                 "computed")
+    half_term1 = op("-", q._half_log_det(), p._half_log_det())
+    combined = broadcast_shapes(c.runtime.printer, q.tril.shape[:-2], p.tril.shape[:-2])
+    n = p.event_shape[0]
+    q_tril = c.method(q.tril, "expand", (*combined, n, n))
+    p_tril = c.method(p.tril, "expand", (*combined, n, n))
+    linalg = protocols.MODULES["torch"].lookup("linalg")
+    solved = c.runtime.call(protocols.get_attribute(linalg, "solve_triangular"),
+                            [q_tril, p_tril], {"upper": False})
+    m = solved.shape[-2]
+    flat = c.method(c.method(c.method(solved, "reshape", -1, m * n), "pow", 2), "sum", -1)
+    term2 = c.method(flat, "reshape", solved.shape[:-2])
+    term3 = batch_mahalanobis(c, q.tril, op("-", q.attrs["loc"], p.attrs["loc"]))
+    return op("+", half_term1, op("*", 0.5, op("-", op("+", term2, term3), n)))
+
+
+def _transformed(p, q):
+    """_kl_transformed_transformed: LogNormals share their transform and event shape."""
+    return kl_divergence(p.base, q.base)
+
+
+def _independent(p, q):
+    if p.ndims != q.ndims:
+        raise errors.TorchError("NotImplementedError", "")
+    return sum_rightmost(p.calls, kl_divergence(p.base, q.base), p.ndims)
+
+
+_PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uniform: _uniform,
+          Exponential: _exponential, Laplace: _laplace, LogNormal: _transformed,
+          MultivariateNormal: _multivariate_normal, Independent: _independent}
+
+
+def kl_divergence(p, q):
+    """torch.distributions.kl_divergence for the pairs of families gradcli has."""
+    if type(p) is type(q) and type(p) in _PAIRS:
+        return _PAIRS[type(p)](p, q)
+    raise errors.TorchError("NotImplementedError", "No KL(p || q) is implemented for p type "
+                            f"{_name(p)} and q type {_name(q)}")
+
+
+def _name(value) -> str:
+    return value.NAME if isinstance(value, Distribution) else type_name(value)
