@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gradcli.engine import errors
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.distribution_base import VALIDATE_FLAG
 from gradcli.language.namespaces.module_hooks import identity_nodes
 from gradcli.language.namespaces.modules import MODULE_METHODS, Module, ModuleKind
 from gradcli.language.runtime import attributes, protocols
@@ -134,6 +136,9 @@ def compile_(ctx, model=None, fullgraph=False, dynamic=None, backend=None, mode=
                                 "`torch._dynamo.list_backends()` for available backends.")
     if backend == "inductor" and mode is not None and mode not in MODES:
         raise errors.runtime(f"Unrecognized mode={mode}, should be one of: {', '.join(MODES)}")
+    # compiling patches torch for the rest of the process, turning off (among others) the
+    # distributions' argument checks (torch._dynamo's TorchPatcher)
+    STATE.flags[VALIDATE_FLAG] = False
     aot = isinstance(backend, str) and backend not in NOT_AOT
     if isinstance(model, Module):
         wrapper = OptimizedModuleHost(KIND)
