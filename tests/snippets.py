@@ -99,14 +99,12 @@ def run_torch(source: str) -> dict:
 def _warm_compiler() -> None:
     """torch.compile's first run imports its compiler, which warns that torch.jit.script_method
     is deprecated: run first, so that snippets see only their own warnings (in the child: it also
-    patches torch for good; the distributions' argument checks it turns off are turned back on,
-    as a snippet's own first compile turns them off)."""
+    patches torch for good, turning off the distributions' argument checks among others)."""
     import torch
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.compile(lambda x: x * 2)(torch.ones(2, requires_grad=True))
-    torch.distributions.Distribution.set_default_validate_args(True)
 
 
 def close_figures() -> None:
