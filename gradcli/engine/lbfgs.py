@@ -46,14 +46,17 @@ def _div(a, b):
 
 
 _FLIPPED = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}
+_NUMBER_COMPARISONS = {"lt": operator.lt, "gt": operator.gt, "le": operator.le, "ge": operator.ge}
+_TENSOR_COMPARISONS = {"lt": lambda a, b: F.lt(a, b), "gt": lambda a, b: F.gt(a, b),
+                       "le": lambda a, b: F.le(a, b), "ge": lambda a, b: F.ge(a, b)}
 
 
 def _compare(name: str, a, b) -> bool:
     if _both_numbers(a, b):
-        return getattr(operator, name)(a, b)
+        return _NUMBER_COMPARISONS[name](a, b)
     if not isinstance(a, Tensor):
         a, b, name = b, a, _FLIPPED[name]
-    return bool(getattr(F, name)(a, b).data)
+    return bool(_TENSOR_COMPARISONS[name](a, b).data)
 
 
 def _abs(a):
