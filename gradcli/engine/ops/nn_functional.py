@@ -827,10 +827,20 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     """F.instance_norm: the spatial size checked, then torch's C++ instance_norm: a batch norm of
     the input seen as one sample of N*C channels, the running stats averaged back over N."""
     size = _size_of(x)
-    if use_input_stats and math.prod(size[2:]) == 1:
+    if F.truth(use_input_stats) and math.prod(size[2:]) == 1:
         raise errors.value_error("Expected more than 1 spatial element when training, got "
                                  f"input size torch.Size([{', '.join(map(str, size))}])")
-    b, c = size[0], size[1]
+    bound = schemas.bind_cpp(
+        "instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+        "Tensor? running_var, bool use_input_stats, float momentum, float eps, "
+        "bool cudnn_enabled)", x, weight, bias, running_mean, running_var, use_input_stats,
+        momentum, eps, True)
+    use_input_stats, momentum, eps = (bound["use_input_stats"], bound["momentum"],
+                                      bound["eps"])
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise errors.runtime("Expected running_mean and running_var to be defined when "
+                             "use_input_stats is false")
+    b, c = F.size_at(x, 0), F.size_at(x, 1)
     repeated = [None if t is None else F.repeat(t, (b,))
                 for t in (weight, bias, running_mean, running_var)]
     out = batch_norm(F.view(F.contiguous(x), (1, b * c, *size[2:])), repeated[2], repeated[3],
