@@ -238,7 +238,8 @@ declare("pixel_unshuffle", pixel_unshuffle,
         "pixel_unshuffle(Tensor input, int downscale_factor)", variants="torch functional")
 declare("unfold", unfold_blocks, python="input, kernel_size, dilation=1, padding=0, stride=1",
         variants="functional")
-declare("fold", fold_blocks, python="input, output_size, kernel_size, dilation=1, padding=0, stride=1",
+declare("fold", fold_blocks,
+        python="input: object, output_size, kernel_size, dilation=1, padding=0, stride=1",
         variants="functional")
 
 

@@ -15,7 +15,7 @@ from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import BoundMethod, Frame, UserFunction
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
-from gradcli.language.runtime.values import type_name
+from gradcli.language.runtime.values import qualified_type_name
 
 # torch._dynamo.list_backends(None); those that trace the graph through AOTAutograd label the
 # outputs' grad_fn CompiledFunctionBackward
@@ -142,7 +142,7 @@ def compile_(ctx, model=None, fullgraph=False, dynamic=None, backend=None, mode=
         return wrapper
     if not protocols.is_callable(model):
         raise errors.TorchError("AssertionError", "A callable function is expected, but "
-                                f"<class '{type_name(model)}'> is provided.")
+                                f"<class '{qualified_type_name(model)}'> is provided.")
     if isinstance(model, UserFunction):
         return _compiled_function(model, aot)
     return model
