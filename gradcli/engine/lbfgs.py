@@ -86,11 +86,11 @@ def _scalar(value) -> float:
 
 
 def _loss(value) -> float:
+    """float(loss), as torch's step reads the closure's result."""
     if not isinstance(value, Tensor):
         return float(value)
     if value.numel() != 1:
-        raise errors.TorchError("RuntimeError", "a Tensor with %d elements cannot be converted to Scalar"
-                                % value.numel())
+        raise errors.value_error("only one element tensors can be converted to Python scalars")
     return float(value.data)
 
 
