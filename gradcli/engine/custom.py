@@ -17,13 +17,14 @@ class FunctionNode(Node):
     A Node to everything that walks graphs; it keeps no op row and no saved values of its own
     (the Function's ctx holds them)."""
 
-    __slots__ = ("label", "backward", "on_release", "materialize")
+    __slots__ = ("label", "backward", "on_release", "materialize", "context")
     custom = True  # a program's Function (torch prints its class as torch.autograd.function.X)
 
     def __init__(self, label: str, inputs: tuple, outputs: tuple, backward, on_release=None,
                  materialize: bool = True):
         self.label, self.backward, self.on_release = label, backward, on_release
         self.materialize = materialize  # missing output gradients reach backward as zeros
+        self.context = None  # the Function's ctx, which torch's node is (the language reads it)
         self.sequence_nr = next_sequence_nr()
         self.freed, self.retained, self.hooks, self.params = False, None, None, {}
         self.origin, self.freed_at = STATE.origin, None

@@ -338,9 +338,9 @@ INDEX = {
             "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "
             "cosine_similarity dropout dropout1d dropout2d dropout3d embedding embedding_renorm "
             "feature_dropout gaussian_nll_loss hardshrink hardsigmoid hardswish hardtanh "
-            "hinge_embedding_loss huber_loss kl_div layer_norm logsigmoid margin_ranking_loss "
-            "mish normalize one_hot pad pairwise_distance poisson_nll_loss relu6 selu softmin "
-            "softshrink softsign tanhshrink threshold triplet_margin_loss "
+            "hinge_embedding_loss huber_loss instance_norm kl_div layer_norm logsigmoid "
+            "margin_ranking_loss mish normalize one_hot pad pairwise_distance poisson_nll_loss "
+            "relu6 selu softmin softshrink softsign tanhshrink threshold triplet_margin_loss "
         ),
         "row": (
             "celu celu_ constant_pad_nd embedding embedding_dense_backward hardshrink "
@@ -356,14 +356,15 @@ INDEX = {
             "functional:dropout1d functional:dropout2d functional:dropout3d functional:embedding "
             "functional:gaussian_nll_loss functional:hardshrink functional:hardsigmoid "
             "functional:hardswish functional:hardtanh functional:hardtanh_ "
-            "functional:hinge_embedding_loss functional:huber_loss functional:kl_div "
-            "functional:layer_norm functional:logsigmoid functional:margin_ranking_loss "
-            "functional:mish functional:normalize functional:one_hot functional:pad "
-            "functional:pairwise_distance functional:poisson_nll_loss functional:relu6 "
-            "functional:selu functional:selu_ functional:softmin functional:softshrink "
-            "functional:softsign functional:tanhshrink functional:threshold functional:threshold_ "
-            "functional:triplet_margin_loss method:hardshrink torch:constant_pad_nd "
-            "torch:cosine_similarity torch:hardshrink torch:pairwise_distance "
+            "functional:hinge_embedding_loss functional:huber_loss functional:instance_norm "
+            "functional:kl_div functional:layer_norm functional:logsigmoid "
+            "functional:margin_ranking_loss functional:mish functional:normalize "
+            "functional:one_hot functional:pad functional:pairwise_distance "
+            "functional:poisson_nll_loss functional:relu6 functional:selu functional:selu_ "
+            "functional:softmin functional:softshrink functional:softsign functional:tanhshrink "
+            "functional:threshold functional:threshold_ functional:triplet_margin_loss "
+            "method:hardshrink torch:constant_pad_nd torch:cosine_similarity torch:hardshrink "
+            "torch:pairwise_distance "
         ),
     },
     "gradcli.engine.ops.packing": {

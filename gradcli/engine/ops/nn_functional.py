@@ -827,6 +827,35 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
     return out
 
 
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5) -> Tensor:
+    """F.instance_norm: the spatial size checked, then torch's C++ instance_norm: a batch norm of
+    the input seen as one sample of N*C channels, the running stats averaged back over N."""
+    size = _size_of(x)
+    if F.truth(use_input_stats) and math.prod(size[2:]) == 1:
+        raise errors.value_error("Expected more than 1 spatial element when training, got "
+                                 f"input size torch.Size([{', '.join(map(str, size))}])")
+    bound = schemas.bind_cpp(
+        "instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+        "Tensor? running_var, bool use_input_stats, float momentum, float eps, "
+        "bool cudnn_enabled)", x, weight, bias, running_mean, running_var, use_input_stats,
+        momentum, eps, True)
+    use_input_stats, momentum, eps = (bound["use_input_stats"], bound["momentum"],
+                                      bound["eps"])
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise errors.runtime("Expected running_mean and running_var to be defined when "
+                             "use_input_stats is false")
+    b, c = F.size_at(x, 0), F.size_at(x, 1)
+    repeated = [None if t is None else F.repeat(t, (b,))
+                for t in (weight, bias, running_mean, running_var)]
+    out = batch_norm(F.view(F.contiguous(x), (1, b * c, *size[2:])), repeated[2], repeated[3],
+                     repeated[0], repeated[1], use_input_stats, momentum, eps)
+    for running, spread in zip((running_mean, running_var), repeated[2:]):
+        if running is not None:
+            np.copyto(running.data, F.mean(F.view(spread, (b, c)), 0).data)
+    return F.view(out, size)
+
+
 def _update_running(x, running_mean, running_var, mean, invstd, momentum, eps):
     n = x.size // x.shape[1]
     if _exact_batch_norm(x, running_mean, running_var):
@@ -1102,6 +1131,9 @@ for _name, _fn, _signature in (
          "bias: object=None, eps=1e-05"),
         ("batch_norm", batch_norm, "input: object, running_mean: object, running_var: object, "
          "weight: object=None, bias: object=None, training=False, momentum=0.1, eps=1e-05"),
+        ("instance_norm", instance_norm, "input: object, running_mean: object=None, "
+         "running_var: object=None, weight: object=None, bias: object=None, "
+         "use_input_stats=True, momentum=0.1, eps=1e-05"),
         ("huber_loss", huber_loss, "input, target, reduction='mean', delta=1.0, weight=None; "
          "target: .size, input: .size"),
         ("kl_div", kl_div, "input: object, target: object, size_average=None, reduce=None, "

@@ -19,7 +19,8 @@ from gradcli.language.runtime.coercions import (index, length, tensor_float, ten
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
+from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
+                                             UserFunction)
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Size, dict_from, iterate, qualified_type_name,
@@ -152,6 +153,8 @@ def _isinstance(obj, classinfo) -> bool:
             return True
         if classinfo is classes.OBJECT:
             return True
+        if isinstance(obj, ContextManager):  # torch.no_grad() and friends, by their class name
+            return isinstance(classinfo, PyType) and obj.label == classinfo.name
         return isinstance(classinfo, PyType) and isinstance(obj, classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_isinstance(obj, c) for c in classinfo)

@@ -159,6 +159,7 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
 
         node = FunctionNode(f"{cls.name}Backward", args, tuple(tensors), run_backward,
                             release, ctx.materialize)
+        node.context = ctx
         for nr, out in enumerate(tensors):
             if out.dtype.is_floating_point and not any(out is n for n in ctx.non_differentiable):
                 out._grad_fn, out.output_nr, out._requires_grad = node, nr, True

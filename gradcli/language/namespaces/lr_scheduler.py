@@ -42,7 +42,7 @@ class SchedulerKind:
     options: str
     get_lr: Callable  # (scheduler, ctx) -> list of lrs
     closed_form: Callable | None = None  # (scheduler) -> list of lrs
-    prepare: Callable | None = None  # (optimizer, options) -> attributes, checked
+    prepare: Callable | None = None  # (optimizer, options, last_epoch) -> attributes, checked
     step: Callable | None = None  # (scheduler, ctx, epoch): a step of its own, if it has one
 
     def __post_init__(self) -> None:
@@ -65,7 +65,7 @@ def _construct(ctx, kind: SchedulerKind, optimizer, *values):
     options = dict(zip(kind.option_names, values))
     _check_optimizer(optimizer)
     last_epoch = options.pop("last_epoch")
-    attrs = kind.prepare(optimizer, options) if kind.prepare else options
+    attrs = kind.prepare(optimizer, options, last_epoch) if kind.prepare else options
     return Scheduler(ctx, kind, optimizer, attrs, last_epoch)
 
 
@@ -150,6 +150,8 @@ class Scheduler(TableInstance):
         state = dict(self.attrs)
         if "lr_lambdas" in state:  # torch keeps only callable objects' __dict__s
             state["lr_lambdas"] = [None] * len(state.pop("lr_lambdas"))
+        if "_scale_fn_custom" in state:  # CyclicLR's, moved last (a function is not kept)
+            state["_scale_fn_custom"] = state.pop("_scale_fn_custom") and None
         return state
 
     def get_lr(self, ctx):
@@ -223,7 +225,7 @@ def _multiplicative_lr(s: Scheduler, ctx) -> list:
     return _lrs(s.optimizer)
 
 
-def _prepare_lambdas(optimizer, options: dict) -> dict:
+def _prepare_lambdas(optimizer, options: dict, _last_epoch=-1) -> dict:
     fn = options.pop("lr_lambda")
     count = len(optimizer.param_groups)
     if isinstance(fn, (list, tuple)):
@@ -233,11 +235,11 @@ def _prepare_lambdas(optimizer, options: dict) -> dict:
     return {"lr_lambdas": [fn] * count}
 
 
-def _prepare_multi_step(optimizer, options: dict) -> dict:
+def _prepare_multi_step(optimizer, options: dict, _last_epoch=-1) -> dict:
     return {"milestones": Counter(iterate(options["milestones"])), "gamma": options["gamma"]}
 
 
-def _prepare_linear(optimizer, options: dict) -> dict:
+def _prepare_linear(optimizer, options: dict, _last_epoch=-1) -> dict:
     if options["start_factor"] > 1.0 or options["start_factor"] <= 0:
         raise errors.value_error("Starting multiplicative factor expected to be greater than 0 "
                                  "and less or equal to 1.")
@@ -274,6 +276,89 @@ def _closed_linear(s: Scheduler) -> list:
         a["total_iters"], a["last_epoch"]) / a["total_iters"]) for base in a["base_lrs"]]
 
 
+def _per_group(name: str, optimizer, value) -> list:
+    """torch's _format_param: one value per param group (a list's length checked)."""
+    count = len(optimizer.param_groups)
+    if isinstance(value, (list, tuple)):
+        if len(value) != count:
+            raise errors.value_error(
+                f"{name} must have the same length as optimizer.param_groups. {name} has "
+                f"{len(value)} values, param_groups has {count}.")
+        return list(value)
+    return [value] * count
+
+
+_CYCLIC_SCALE_MODES = {"triangular": "cycle", "triangular2": "cycle", "exp_range": "iterations"}
+
+
+def _prepare_cyclic(optimizer, options: dict, last_epoch: int) -> dict:
+    """CyclicLR.__init__: the lrs set to base_lr, the cycle's sizes, the momentum bounds."""
+    base_lrs = _per_group("base_lr", optimizer, options["base_lr"])
+    if last_epoch == -1:
+        for lr, group in zip(base_lrs, optimizer.param_groups):
+            group["lr"] = lr
+    up = float(options["step_size_up"])
+    down = up if options["step_size_down"] is None else float(options["step_size_down"])
+    mode, custom = options["mode"], options["scale_fn"]
+    if mode not in _CYCLIC_SCALE_MODES and custom is None:
+        raise errors.value_error("mode is invalid and scale_fn is None")
+    attrs = {"max_lrs": _per_group("max_lr", optimizer, options["max_lr"]),
+             "total_size": up + down, "step_ratio": up / (up + down), "mode": mode,
+             "gamma": options["gamma"], "_scale_fn_custom": custom,
+             "scale_mode": options["scale_mode"] if custom is not None
+             else _CYCLIC_SCALE_MODES[mode], "cycle_momentum": options["cycle_momentum"]}
+    if options["cycle_momentum"]:
+        defaults = optimizer.defaults
+        if "momentum" not in defaults and "betas" not in defaults:
+            raise errors.value_error(
+                "optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+        attrs["use_beta1"] = "betas" in defaults
+        attrs["base_momentums"] = _per_group("base_momentum", optimizer,
+                                             options["base_momentum"])
+        attrs["max_momentums"] = _per_group("max_momentum", optimizer, options["max_momentum"])
+        if last_epoch == -1:
+            for top, bottom, group in zip(attrs["max_momentums"], attrs["base_momentums"],
+                                          optimizer.param_groups):
+                _set_momentum(group, top, attrs["use_beta1"])
+                group["max_momentum"], group["base_momentum"] = top, bottom
+    return attrs
+
+
+def _set_momentum(group: dict, value, use_beta1: bool) -> None:
+    if use_beta1:
+        group["betas"] = (value, *group["betas"][1:])
+    else:
+        group["momentum"] = value
+
+
+def _cyclic_scale(s: Scheduler, ctx, x):
+    a = s.attrs
+    if a["_scale_fn_custom"] is not None:
+        return ctx.call(a["_scale_fn_custom"], [x], {})
+    if a["mode"] == "triangular":
+        return 1.0
+    if a["mode"] == "triangular2":
+        return 1 / (2.0 ** (x - 1))
+    return a["gamma"] ** x
+
+
+def _cyclic_lr(s: Scheduler, ctx) -> list:
+    a = s.attrs
+    epoch, total, ratio = a["last_epoch"], a["total_size"], a["step_ratio"]
+    cycle = math.floor(1 + epoch / total)
+    x = 1.0 + epoch / total - cycle
+    scale_factor = x / ratio if x <= ratio else (x - 1) / (ratio - 1)
+    at = cycle if a["scale_mode"] == "cycle" else epoch
+    lrs = [base + (top - base) * scale_factor * _cyclic_scale(s, ctx, at)
+           for base, top in zip(a["base_lrs"], a["max_lrs"])]
+    if a["cycle_momentum"]:
+        momentums = [top - (top - bottom) * scale_factor * _cyclic_scale(s, ctx, at)
+                     for bottom, top in zip(a["base_momentums"], a["max_momentums"])]
+        for group, momentum in zip(s.optimizer.param_groups, momentums):
+            _set_momentum(group, momentum, a["use_beta1"])
+    return lrs
+
+
 KINDS = (
     SchedulerKind("StepLR", "step_size, gamma=0.1, last_epoch=-1", _step_lr, _closed_step),
     SchedulerKind("MultiStepLR", "milestones, gamma=0.1, last_epoch=-1", _multi_step_lr,
@@ -286,6 +371,10 @@ KINDS = (
     SchedulerKind("LambdaLR", "lr_lambda, last_epoch=-1", _lambda_lr, None, _prepare_lambdas),
     SchedulerKind("MultiplicativeLR", "lr_lambda, last_epoch=-1", _multiplicative_lr, None,
                   _prepare_lambdas),
+    SchedulerKind("CyclicLR", "base_lr, max_lr, step_size_up=2000, step_size_down=None, "
+                  "mode='triangular', gamma=1.0, scale_fn=None, scale_mode='cycle', "
+                  "cycle_momentum=True, base_momentum=0.8, max_momentum=0.9, last_epoch=-1",
+                  _cyclic_lr, None, _prepare_cyclic),
 )
 
 

@@ -31,7 +31,7 @@ def _closed_constant(s: Scheduler) -> list:
             for base in a["base_lrs"]]
 
 
-def _prepare_constant(optimizer, options: dict) -> dict:
+def _prepare_constant(optimizer, options: dict, _last_epoch=-1) -> dict:
     if options["factor"] > 1.0 or options["factor"] < 0:
         raise errors.value_error("Constant multiplicative factor expected to be between 0 and 1.")
     return options
@@ -58,7 +58,7 @@ def _warm_restarts_lr(s: Scheduler, ctx) -> list:
             / 2 for base in a["base_lrs"]]
 
 
-def _prepare_warm_restarts(optimizer, options: dict) -> dict:
+def _prepare_warm_restarts(optimizer, options: dict, _last_epoch=-1) -> dict:
     t_0, t_mult, eta_min = options["T_0"], options["T_mult"], options["eta_min"]
     if not isinstance(t_0, int) or t_0 <= 0:
         raise errors.value_error(f"Expected positive integer T_0, but got {t_0}")

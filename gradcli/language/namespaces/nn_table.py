@@ -276,6 +276,34 @@ def _batch_norm_forward(dims: tuple, expected: str):
     return forward
 
 
+def _instance_norm_forward(dims: int):
+    """_InstanceNorm.forward: the input's rank, its channels against num_features, an unbatched
+    input run as a batch of one."""
+    def forward(ctx, module: Module, x):
+        if x.ndim not in (dims, dims + 1):
+            raise errors.value_error(
+                f"expected {dims}D or {dims + 1}D input (got {x.ndim}D input)")
+        a, b = module.attrs, module.buffers
+        feature_dim = x.ndim - dims
+        if x.shape[feature_dim] != a["num_features"]:
+            if a["affine"]:
+                raise errors.value_error(
+                    f"expected input's size at dim={feature_dim} to match num_features "
+                    f"({a['num_features']}), but got: {x.shape[feature_dim]}.")
+            STATE.warn("UserWarning", f"input's size at dim={feature_dim} does not match "
+                       "num_features. You can silence this warning by not passing in "
+                       "num_features, which is not used because affine=False")
+        unbatched = x.ndim == dims
+        if unbatched:
+            x = F.unsqueeze(x, 0)
+        out = NF.instance_norm(x, b["running_mean"], b["running_var"], module.params["weight"],
+                               module.params["bias"],
+                               a["training"] or not a["track_running_stats"],
+                               0.0 if a["momentum"] is None else a["momentum"], a["eps"])
+        return F.squeeze(out, 0) if unbatched else out
+    return forward
+
+
 def _batch_norm_repr(module: Module, printer) -> str:
     a = module.attrs
     return (f"{a['num_features']}, eps={printer.str(a['eps'])}, "
@@ -570,6 +598,10 @@ KINDS = [
                "track_running_stats=True, device=None, dtype=None",
                _batch_norm_forward((4,), "4D"), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
                build=_build_batch_norm),
+    *(ModuleKind(f"InstanceNorm{dims - 1}d", "instancenorm", "num_features, eps=1e-05, "
+                 "momentum=0.1, affine=False, track_running_stats=False, device=None, dtype=None",
+                 _instance_norm_forward(dims), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
+                 build=_build_batch_norm) for dims in (2, 3)),
     ModuleKind("LayerNorm", "normalization", "normalized_shape, eps=1e-05, "
                "elementwise_affine=True, bias=True, device=None, dtype=None",
                _layer_norm_forward, inputs="input: Tensor@layer_norm",

@@ -47,7 +47,7 @@ def _phases(total: int, pct: float, three_phase: bool) -> list:
     return [first, (total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum")]
 
 
-def _prepare(optimizer, options: dict) -> dict:
+def _prepare(optimizer, options: dict, _last_epoch=-1) -> dict:
     total = _total_steps(options)
     pct, strategy = options["pct_start"], options["anneal_strategy"]
     if not isinstance(pct, float) or pct < 0 or pct > 1:

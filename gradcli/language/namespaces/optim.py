@@ -8,7 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import conversions, errors, optimizers
+from gradcli.engine import conversions, errors, lbfgs, optimizers
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import torch_typename
@@ -36,6 +36,7 @@ class OptimizerKind:
     step: Callable[["Optimizer", dict], None]
     eager_state: Callable | None = None  # state made in the constructor (Adagrad's)
     construct: Callable | None = None  # the constructor, when not the options' one
+    closure_step: Callable | None = None  # a step that runs the closure itself (LBFGS's)
 
     def __post_init__(self) -> None:
         self.option_names = [p.name for p in parse_signature(self.options)]
@@ -173,6 +174,8 @@ class Optimizer(TableInstance):
 
     def step(self, ctx, closure):
         self.stepped = self.stepped or self.watched
+        if self.kind.closure_step is not None:
+            return self.kind.closure_step(self, ctx, closure)
         loss = None
         if closure is not None:
             with grad_mode(True):
@@ -466,6 +469,37 @@ classes.BASE_INITS[BASE.type] = entry(
     "__init__", lambda optimizer, params, defaults: optimizer.setup(_defaults_of(defaults), params),
     "self, params, defaults", qualname="Optimizer.__init__")
 
+def _construct_lbfgs(kind: OptimizerKind, params, lr=1, max_iter=20, max_eval=None,
+                     tolerance_grad=1e-07, tolerance_change=1e-09, history_size=100,
+                     line_search_fn=None):
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise errors.value_error("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise errors.value_error(f"Invalid learning rate: {lr}")
+    if max_eval is None:
+        max_eval = max_iter * 5 // 4
+    optimizer = Optimizer(kind, {
+        "lr": lr, "max_iter": max_iter, "max_eval": max_eval, "tolerance_grad": tolerance_grad,
+        "tolerance_change": tolerance_change, "history_size": history_size,
+        "line_search_fn": line_search_fn}, params)
+    if len(optimizer.param_groups) != 1:
+        raise errors.value_error("LBFGS doesn't support per-parameter options (parameter groups)")
+    return optimizer
+
+
+def _lbfgs_step(optimizer: Optimizer, ctx, closure):
+    if closure is None:
+        raise errors.type_error("LBFGS.step() missing 1 required positional argument: 'closure'")
+    params = optimizer.param_groups[0]["params"]
+    return lbfgs.step(params, optimizer.param_groups[0], optimizer.state[params[0]],
+                      lambda: ctx.call(closure, [], {}))
+
+
+LBFGS = OptimizerKind(
+    "LBFGS", "lbfgs", "lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-07, "
+    "tolerance_change=1e-09, history_size=100, line_search_fn=None", "", lambda options: None,
+    _no_step, construct=_construct_lbfgs, closure_step=_lbfgs_step)
+
 # What torch.optim holds.
 OPTIMIZERS = {kind.name: kind.type for kind in (BASE, SGD, ADAM, ADAMW, RMSPROP, ADAGRAD,
-                                                 ADADELTA, ADAMAX, NADAM, RADAM)}
+                                                 ADADELTA, ADAMAX, NADAM, RADAM, LBFGS)}

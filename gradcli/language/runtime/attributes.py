@@ -9,6 +9,7 @@ import numpy as np
 
 from gradcli.engine import errors, saved
 from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.custom import FunctionNode
 from gradcli.engine.devices import Device
 from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
@@ -39,7 +40,17 @@ class _NodeAttrs(dict):
             return lambda n: saved.saved_value(n, name)
         if name.startswith(saved.RAW_PREFIX):
             return raw_saved_attribute(name)
+        if name == "saved_tensors":
+            return _function_saved_tensors
         return super().get(name, default)
+
+
+def _function_saved_tensors(node):
+    """A custom Function's grad_fn.saved_tensors: its ctx's (torch's node is the ctx)."""
+    context = node.context if isinstance(node, FunctionNode) else None
+    if context is None:
+        return _missing(node, "saved_tensors")
+    return context.attribute("saved_tensors")
 
 
 NODE_ATTRS = _NodeAttrs({

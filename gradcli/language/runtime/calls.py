@@ -67,6 +67,9 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
     if isinstance(function, ContextManager) and len(args) == 1 and not kwargs \
             and isinstance(args[0], UserFunction):
         return _run_inside(function, args[0])
+    if isinstance(function, ContextManager) and len(args) == 1 and not kwargs \
+            and function.label.startswith("torch.autograd.grad_mode."):
+        return _decorating(runtime, function, args[0])
     raise errors.type_error(f"'{type_name(function)}' object is not callable")
 
 
@@ -81,6 +84,19 @@ def _run_inside(manager: ContextManager, function: UserFunction) -> UserFunction
         finally:
             manager.exit()
     return replace(function, body=guarded)
+
+
+def _decorating(runtime: Runtime, manager: ContextManager, wrapped) -> UserFunction:
+    """A grad mode decorating what is not a def (`torch.no_grad()(print)`, even
+    `torch.no_grad(3)`): torch's context_decorator wrapper, calling it inside the manager."""
+    def body(frame):
+        manager.enter()
+        try:
+            return call(runtime, wrapped, list(frame.vars["args"]), dict(frame.vars["kwargs"]))
+        finally:
+            manager.exit()
+    return UserFunction("decorate_context", "context_decorator.<locals>.decorate_context", (),
+                        {}, body, Frame(), star="args", star_star="kwargs")
 
 
 def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):
