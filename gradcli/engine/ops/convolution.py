@@ -257,6 +257,18 @@ def convolution(x: Tensor, w: Tensor, b, stride, padding, dilation, transposed: 
                  groups=groups)
 
 
+def _check_weight_groups(w, groups: int) -> None:
+    """ATen's checks that the weight's first dimension splits into `groups`."""
+    if w.shape[0] < groups:
+        raise errors.runtime(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
+            f"got weight of size {_sizes(w.shape)} instead")
+    if w.shape[0] % groups:
+        raise errors.runtime(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size [{_sizes(w.shape)}] instead")
+
+
 def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial: int,
                 name: str) -> None:
     if x.ndim not in (spatial + 1, spatial + 2):
@@ -271,14 +283,7 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
             "instead")
     if groups <= 0:
         raise errors.runtime("non-positive groups is not supported")
-    if w.shape[0] < groups:
-        raise errors.runtime(
-            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
-            f"got weight of size {_sizes(w.shape)} instead")
-    if w.shape[0] % groups:
-        raise errors.runtime(
-            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-            f"but got weight of size [{_sizes(w.shape)}] instead")
+    _check_weight_groups(w, groups)
     channels = x.shape[1] if x.ndim == spatial + 2 else x.shape[0]
     if channels != w.shape[1] * groups:
         shown = x.shape if x.ndim == spatial + 2 else (1, *x.shape)
@@ -461,14 +466,7 @@ def _check_transposed(x: Tensor, w: Tensor, b, stride, padding, output_padding, 
             f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional weight "
             f"{_sizes(w.shape)}, but got {x.ndim}-dimensional input of size {_sizes(x.shape)} "
             "instead")
-    if w.shape[0] < groups:
-        raise errors.runtime(
-            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
-            f"got weight of size {_sizes(w.shape)} instead")
-    if w.shape[0] % groups:
-        raise errors.runtime(
-            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-            f"but got weight of size [{_sizes(w.shape)}] instead")
+    _check_weight_groups(w, groups)
     if x.shape[1] != w.shape[0]:
         raise errors.runtime(
             f"Given transposed=1, weight of size {_sizes(w.shape)}, expected input"

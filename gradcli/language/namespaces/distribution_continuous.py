@@ -12,9 +12,10 @@ from gradcli.language.namespaces.distribution_base import Calls, Distribution, o
 from gradcli.language.runtime import protocols
 
 
-class Normal(Distribution):
+class _LocScale(Distribution):
+    """A real-valued family with a location and a positive scale, broadcast together."""
+
     __slots__ = ()
-    NAME, has_rsample, EXPANDED = "Normal", True, ("loc", "scale")
 
     def __init__(self, runtime, loc, scale, validate_args=None):
         self.calls, self.attrs = Calls(runtime), {}
@@ -27,6 +28,11 @@ class Normal(Distribution):
 
     def support(self):
         return base.REAL
+
+
+class Normal(_LocScale):
+    __slots__ = ()
+    NAME, has_rsample, EXPANDED = "Normal", True, ("loc", "scale")
 
     def sample(self, sample_shape=()):
         shape = self.extended_shape(sample_shape)
@@ -208,21 +214,9 @@ class Exponential(Distribution):
         return self.calls.method(self.attrs["rate"], "pow", -2)
 
 
-class Laplace(Distribution):
+class Laplace(_LocScale):
     __slots__ = ()
     NAME, has_rsample, EXPANDED = "Laplace", True, ("loc", "scale")
-
-    def __init__(self, runtime, loc, scale, validate_args=None):
-        self.calls, self.attrs = Calls(runtime), {}
-        self.attrs["loc"], self.attrs["scale"] = base.broadcast_all(self.calls, loc, scale)
-        scalars = not isinstance(loc, Tensor) and not isinstance(scale, Tensor)
-        self.setup(runtime, () if scalars else self.attrs["loc"].shape, validate_args)
-
-    def arg_constraints(self) -> dict:
-        return {"loc": base.REAL, "scale": base.POSITIVE}
-
-    def support(self):
-        return base.REAL
 
     def rsample(self, sample_shape=()):
         shape = self.extended_shape(sample_shape)
