@@ -223,13 +223,17 @@ _NO_DEFAULT_FOR_HAS = object()
 
 
 def _super(*args):
-    """super(type, obj) (the zero-argument form is compiled inside methods)."""
-    if len(args) != 2:
-        raise errors.runtime("super(): no arguments" if not args else
-                             "super() argument 1 must be a type")
-    cls, obj = args
+    """super(type, obj), or super(type) unbound (the zero-argument form is compiled inside
+    methods)."""
+    if not args:
+        raise errors.runtime("super(): no arguments")
+    if len(args) > 2:
+        raise errors.type_error(f"super() expected at most 2 arguments, got {len(args)}")
+    cls, obj = args if len(args) == 2 else (args[0], None)
     if not isinstance(cls, classes.UserClass):
         raise errors.type_error(f"super() argument 1 must be a type, not {type_name(cls)}")
+    if len(args) == 1:
+        return classes.Super(cls, None)
     owner = classes.class_of(obj)
     if owner is None or not owner.is_subclass_of(cls):
         raise errors.type_error("super(type, obj): obj must be an instance or subtype of type")

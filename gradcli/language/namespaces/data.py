@@ -1,5 +1,6 @@
-"""torch.utils.data: Dataset (for subclassing), TensorDataset, Subset, random_split and a
-single-process DataLoader whose shuffles draw from torch's generator as torch's do."""
+"""torch.utils.data: Dataset and IterableDataset (for subclassing), TensorDataset, Subset,
+random_split and a single-process DataLoader whose shuffles draw from torch's generator as
+torch's do."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.frames import BoundMethod
-from gradcli.language.runtime.objects import TableInstance, TableObject
+from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.coercions import length as len_of
-from gradcli.language.runtime.values import Generator as LazyValues, Namespace, iterate, type_name
+from gradcli.language.runtime.values import (Generator as LazyValues, Namespace, Printer, iterate,
+                                            type_name)
 
 _MODULE = "torch.utils.data"
 _INT64_SCALAR = Tensor(np.zeros((), np.int64), dtypes.int64)  # what DataLoader draws its seed into
@@ -39,6 +41,14 @@ def _random_int64(generator: Generator) -> int:
     return ((int(words[0]) << 32) | int(words[1])) % 2**63
 
 
+class DatasetHost:
+    """What isinstance(x, Dataset) recognises among the builtin datasets."""
+
+
+class IterableDatasetHost(DatasetHost):
+    """The host class of IterableDataset (a Dataset in torch too)."""
+
+
 class _DataObject(TableInstance):
     """A dataset or loader value: attributes a program sets live in `attrs`."""
 
@@ -53,7 +63,7 @@ class _DataObject(TableInstance):
         return f"<{self.TYPE.name} object at 0x{id(self):x}>"
 
 
-class TensorDataset(_DataObject):
+class TensorDataset(_DataObject, DatasetHost):
     is_sequence = True
     __slots__ = ("tensors",)
     PROPERTIES = {"tensors": lambda d: d.tensors}
@@ -73,7 +83,7 @@ class TensorDataset(_DataObject):
         return (self.item(i) for i in range(self.length()))
 
 
-class Subset(_DataObject):
+class Subset(_DataObject, DatasetHost):
     is_sequence = True
     __slots__ = ("dataset", "indices")
     PROPERTIES = {"dataset": lambda d: d.dataset, "indices": lambda d: d.indices}
@@ -93,7 +103,7 @@ class Subset(_DataObject):
         return (self.item(i) for i in range(self.length()))
 
 
-class ConcatDataset(_DataObject):
+class ConcatDataset(_DataObject, DatasetHost):
     """Datasets one after another: an index finds its dataset by the running sizes."""
 
     is_sequence = True
@@ -153,15 +163,30 @@ def collate(batch: list):
                             f"dicts or lists; found <class '{type_name(first)}'>")
 
 
+def convert(sample):
+    """torch's default_convert, what a loader without batches hands out: numpy arrays as
+    tensors and tuples as lists, inside lists and dicts too."""
+    if isinstance(sample, np.ndarray):
+        return creation.from_numpy(sample)
+    if isinstance(sample, dict):
+        return {key: convert(value) for key, value in sample.items()}
+    if isinstance(sample, (tuple, list)):
+        return [convert(value) for value in sample]
+    return sample
+
+
 class DataLoader(_DataObject):
     is_sequence = True
     __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "collate_fn", "generator",
-                 "sampler", "batch_sampler")
+                 "sampler", "batch_sampler", "iterable")
     PROPERTIES = {"dataset": lambda d: d.dataset, "batch_size": lambda d: d.batch_size,
                   "drop_last": lambda d: d.drop_last, "generator": lambda d: d.generator}
 
     def __init__(self, ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator,
                  sampler=None, batch_sampler=None):
+        self.iterable = is_iterable_dataset(dataset)
+        if self.iterable:
+            _check_iterable_options(shuffle, sampler, batch_sampler)
         if sampler is not None and shuffle:
             raise errors.value_error("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None:
@@ -180,9 +205,9 @@ class DataLoader(_DataObject):
                                      f"batch_size={batch_size}")
 
     def length(self) -> int:
-        if self.batch_sampler is not None:
+        if self.batch_sampler is not None and not self.iterable:
             return len_of(self.batch_sampler)
-        size = len_of(self.dataset if self.sampler is None else self.sampler)
+        size = len_of(self.dataset if self.sampler is None or self.iterable else self.sampler)
         if self.batch_size is None:
             return size
         return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
@@ -211,6 +236,9 @@ class DataLoader(_DataObject):
 
     def _batches(self):
         collate_fn = self.collate_fn or collate
+        if self.iterable:
+            yield from self._streamed(collate_fn)
+            return
         if self.batch_sampler is not None:
             for batch in iterate(self.batch_sampler):
                 yield collate_fn([protocols.get_item(self.dataset, i) for i in batch])
@@ -218,7 +246,7 @@ class DataLoader(_DataObject):
         order = self._order()
         if self.batch_size is None:
             for index in order:
-                yield protocols.get_item(self.dataset, index)
+                yield (self.collate_fn or convert)(protocols.get_item(self.dataset, index))
             return
         batch = []
         for index in order:
@@ -228,6 +256,39 @@ class DataLoader(_DataObject):
                 batch = []
         if batch and not self.drop_last:
             yield collate_fn([protocols.get_item(self.dataset, i) for i in batch])
+
+
+    def _streamed(self, collate_fn):
+        """An IterableDataset's items in the order it yields them, batched as they come."""
+        items = iterate(self.dataset)
+        if self.batch_size is None:
+            for item in items:
+                yield (self.collate_fn or convert)(item)
+            return
+        batch = []
+        for item in items:
+            batch.append(item)
+            if len(batch) == self.batch_size:
+                yield collate_fn(batch)
+                batch = []
+        if batch and not self.drop_last:
+            yield collate_fn(batch)
+
+
+def is_iterable_dataset(dataset) -> bool:
+    owner = classes.class_of(dataset)
+    return owner is not None and owner.is_subclass_of(ITERABLE_DATASET)
+
+
+def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:
+    """torch's refusals of what only indexed datasets can use."""
+    if shuffle not in (False, None):
+        raise errors.value_error("DataLoader with IterableDataset: expected unspecified shuffle "
+                                 f"option, but got shuffle={shuffle}")
+    for name, value in (("sampler", sampler), ("batch_sampler", batch_sampler)):
+        if value is not None:
+            raise errors.value_error(f"DataLoader with IterableDataset: expected unspecified "
+                                     f"{name} option, but got {name}={Printer().repr(value)}")
 
 
 def random_split(dataset, lengths, generator=None):
@@ -259,10 +320,13 @@ def random_split(dataset, lengths, generator=None):
     return subsets
 
 
-DATASET = PyType(f"{_MODULE}.dataset.Dataset", ())
-classes.BASE_INSTANCES[DATASET] = lambda cls, args: classes.Instance(cls)
-classes.BASE_INITS[DATASET] = entry("__init__", lambda self: None, "self",
-                                    qualname="Dataset.__init__")
+DATASET = PyType(f"{_MODULE}.dataset.Dataset", (DatasetHost,))
+ITERABLE_DATASET = PyType(f"{_MODULE}.dataset.IterableDataset", (IterableDatasetHost,))
+for _base in (DATASET, ITERABLE_DATASET):
+    classes.BASE_INSTANCES[_base] = lambda cls, args: classes.Instance(cls)
+    classes.BASE_INITS[_base] = entry("__init__", lambda self: None, "self",
+                                      qualname="Dataset.__init__")
+classes.BUILTIN_ANCESTORS.update({DatasetHost: DATASET, IterableDatasetHost: ITERABLE_DATASET})
 
 
 def _type(name: str, module: str, host, init, signature: str, context=False) -> PyType:
@@ -290,10 +354,11 @@ DATALOADER = _type(
     "persistent_workers=False, pin_memory_device='', in_order=True", context=True)
 
 DATA = Namespace(_MODULE, {
-    "Dataset": DATASET, "TensorDataset": TENSOR_DATASET, "Subset": SUBSET,
+    "Dataset": DATASET, "IterableDataset": ITERABLE_DATASET, "TensorDataset": TENSOR_DATASET, "Subset": SUBSET,
     "ConcatDataset": CONCAT_DATASET,
     "DataLoader": DATALOADER,
     "random_split": entry("random_split", lambda dataset, lengths, generator: random_split(
         dataset, lengths, generator), "dataset, lengths, generator=None"),
     "default_collate": entry("default_collate", collate, "batch"),
+    "get_worker_info": entry("get_worker_info", lambda: None, ""),  # loading is single-process
 })

@@ -384,12 +384,15 @@ def _kind(value) -> str:
 
 @dataclass(eq=False)
 class Super:
-    """super(): attribute lookup along the instance's MRO after the given class."""
+    """super(): attribute lookup along the instance's MRO after the given class (none for
+    super(cls) alone, whose __init__ is object's)."""
 
     cls: UserClass
     instance: object
 
     def attribute(self, name: str):
+        if self.instance is None:
+            return _MISSING
         if isinstance(self.instance, UserClass) and self.instance.is_subclass_of(self.cls):
             owner, instance = self.instance, None  # super() in a classmethod
         else:
