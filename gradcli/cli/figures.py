@@ -11,9 +11,9 @@ bars for hist, cells for imshow, titles, labels, texts and a legend.
 from __future__ import annotations
 
 import math
+import os
 import re
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -32,7 +32,11 @@ class FigureOutput:
     figures into `directory`, or only counts them when there is none."""
 
     def __init__(self, directory: str | None):
-        self.directory = Path(directory) if directory else None
+        if directory:
+            from pathlib import Path  # only for programs whose figures are written
+            self.directory = Path(directory)
+        else:
+            self.directory = None
         self.seen: set[int] = set()  # serials of the figures shown, saved or written
         self.files: list[str] = []
         self.failed = False
@@ -79,7 +83,7 @@ def _plural(count: int, word: str) -> str:
 def file_name(name: str | None, serial: int) -> str:
     """The file a figure goes to: savefig's base name (safe characters only) with .svg, else
     figure-N.svg."""
-    stem = Path(name.replace("\\", "/")).stem if name else ""
+    stem = os.path.splitext(os.path.basename(name.replace("\\", "/")))[0] if name else ""
     stem = re.sub(r"[^A-Za-z0-9._-]", "_", stem).lstrip(".")
     return f"{stem or f'figure-{serial}'}.svg"
 

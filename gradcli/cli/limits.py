@@ -8,7 +8,6 @@ import math
 import os
 import signal
 import sys
-import threading
 from contextlib import contextmanager
 
 from gradcli.engine import memory
@@ -49,6 +48,8 @@ def time_limit(seconds: float | None):
     def end_process():  # the main thread did not reach Python code again in time
         os.write(2, timed_out_message(seconds).encode())
         os._exit(EXIT_TIMED_OUT)
+
+    import threading  # only runs with a time limit start a thread
 
     previous = signal.signal(signal.SIGALRM, expire)
     backstop = threading.Timer(seconds + GRACE_SECONDS, end_process)

@@ -4,7 +4,6 @@ torch's CPU kernels that use vfmadd (its RNG transforms, arange/linspace, optimi
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 
@@ -126,6 +125,8 @@ _SPLIT_SAFE = 2.0 ** -969  # below this, Dekker's split of a product underflows
 
 
 def _fma_exact(a: float, b: float, c: float) -> float:
+    from fractions import Fraction  # only for the rare operands Dekker's method cannot take
+
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     if exact == 0:
         return a * b + c  # an exact zero takes IEEE's sign rules

@@ -93,6 +93,7 @@ def no_arguments(names: dict[str, list[str]]) -> list[str]:
 
 if __name__ == "__main__":
     names = public_names()
-    RECORD.write_text(json.dumps(names, indent=0) + "\n", encoding="utf-8")
-    WORDING.write_text(wording_module(c_coded(names), no_arguments(names)), encoding="utf-8")
-    print(f"wrote {RECORD.relative_to(ROOT)}")
+    Path(RECORD).write_text(json.dumps(names, indent=0) + "\n", encoding="utf-8")
+    Path(WORDING).write_text(wording_module(c_coded(names), no_arguments(names)),
+                             encoding="utf-8")
+    print(f"wrote {Path(RECORD).relative_to(ROOT)}")

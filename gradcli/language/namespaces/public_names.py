@@ -3,15 +3,14 @@ gradcli's gap, never as if torch lacked it."""
 
 from __future__ import annotations
 
-import json
+import os
 from functools import cache
-from pathlib import Path
 
 from gradcli.engine import errors
 from gradcli.language.namespaces.torch_wording import C_CODED, NO_ARGUMENTS
 
-RECORD = Path(__file__).with_name("public_names.json")
-WORDING = Path(__file__).with_name("torch_wording.py")
+RECORD = os.path.join(os.path.dirname(__file__), "public_names.json")
+WORDING = os.path.join(os.path.dirname(__file__), "torch_wording.py")
 NAMESPACES = ("torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch.linalg",
               "torch.autograd", "torch.func", "torch.nn.init", "torch.nn.utils",
               "torch.nn.utils.rnn", "torch.optim", "torch.optim.lr_scheduler", "torch.utils.data")
@@ -23,7 +22,9 @@ PARSED_NAMESPACES = ("torch", "torch.Tensor", "torch.nn.functional", "torch.lina
 @cache
 def recorded() -> dict[str, frozenset[str]]:
     """namespace -> torch's public names in it (tests/golden/record_public_names.py writes them)."""
-    names = json.loads(RECORD.read_text(encoding="utf-8"))
+    import json  # only when a program reaches a name gradcli lacks
+    with open(RECORD, encoding="utf-8") as handle:
+        names = json.load(handle)
     return {namespace: frozenset(names[namespace]) for namespace in NAMESPACES}
 
 

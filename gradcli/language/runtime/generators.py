@@ -8,9 +8,6 @@ engine's state is never used by both at once.
 
 from __future__ import annotations
 
-import queue
-import threading
-
 from gradcli.engine import errors
 from gradcli.language.runtime.frames import Frame, GradRuntimeError
 
@@ -26,6 +23,8 @@ class GeneratorObject:
         self.function, self.names = function, names
         self.qualname = function.qualname
         self.state = "created"  # created, suspended, running, closed
+        import queue  # the first generator brings in what its thread needs
+
         self._to_body: queue.Queue = queue.Queue(maxsize=1)
         self._to_caller: queue.Queue = queue.Queue(maxsize=1)
 
@@ -75,6 +74,8 @@ class GeneratorObject:
             raise result
 
     def _start(self) -> None:
+        import threading
+
         previous = threading.stack_size(_THREAD_STACK)
         try:
             threading.Thread(target=self._run, daemon=True).start()

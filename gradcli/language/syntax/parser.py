@@ -2,16 +2,17 @@
 
 The parser is lark's standalone one, generated from the grammar by grammar/generate_parser.py
 (lark's runtime plus the analysed grammar as data): start-up imports neither lark's grammar
-compiler nor a cache."""
+compiler nor lark itself, and loads the built parser from parser_cache."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 
-from gradcli.language.syntax import regex_cache
-from gradcli.language.syntax.lark_standalone import (DedentError, Indenter, Lark, Lark_StandAlone,
-                                                     Tree, UnexpectedInput, UnexpectedToken)
+from gradcli.language.syntax import parser_cache
+from gradcli.language.syntax.lark_standalone import (GRAMMAR_SHA256, DedentError, Indenter, Lark,
+                                                     Lark_StandAlone, Tree, UnexpectedInput,
+                                                     UnexpectedToken)
 from gradcli.language.syntax.source_scan import Problem, indentation_problem, scan
 from gradcli.language.syntax.syntax_errors import describe
 
@@ -50,26 +51,19 @@ def _cache_folder() -> str | None:
     return folder
 
 
-def _use_regex_cache(lark: Lark) -> None:
-    """The contextual lexer's scanners (built on first use per parser state) compile their
-    regexes through regex_cache, which keeps the compiled form across processes."""
-    regex_cache.use_folder(_cache_folder())
-    lexer = lark.parser.lexer
-    lexer = getattr(lexer, "lexer", lexer)  # behind the indenter's PostLexConnector
-    for basic in (*getattr(lexer, "lexers", {}).values(), getattr(lexer, "root_lexer", None)):
-        if basic is not None and getattr(basic, "_scanner", True) is None:
-            basic.re = regex_cache
-
-
 _PARSER: Lark | None = None
 
 
 def parser() -> Lark:
-    """The parser, built once per process from the generated tables."""
+    """The parser, loaded once per process from the cache, else built from the generated
+    tables (and cached)."""
     global _PARSER
     if _PARSER is None:
-        _PARSER = Lark_StandAlone(postlex=GradIndenter())
-        _use_regex_cache(_PARSER)
+        path = parser_cache.file_for(_cache_folder(), GRAMMAR_SHA256)
+        _PARSER = parser_cache.load(path, {(__name__, "GradIndenter"): GradIndenter})
+        if _PARSER is None:
+            _PARSER = Lark_StandAlone(postlex=GradIndenter())
+            parser_cache.save(_PARSER, path)
     return _PARSER
 
 

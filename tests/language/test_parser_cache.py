@@ -1,0 +1,74 @@
+"""The built parser kept across processes (gradcli/language/syntax/parser_cache.py): a process
+with an empty cache writes it, the next loads it and parses exactly as a freshly built parser
+does, and a damaged or foreign cache file is rebuilt, never run."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+from gradcli.language.syntax import lark_standalone, parser_cache
+from gradcli.language.syntax.parser import GradIndenter
+
+ROOT = Path(__file__).resolve().parents[2]
+ALLOWED = {("gradcli.language.syntax.parser", "GradIndenter"): GradIndenter}
+PROGRAMS = sorted((ROOT / "examples").rglob("*.py"))[:12]
+
+
+def _fresh():
+    return lark_standalone.Lark_StandAlone(postlex=GradIndenter())
+
+
+def _parse(lark, path: Path):
+    text = path.read_text(encoding="utf-8")
+    return lark.parse(text if text.endswith("\n") else text + "\n", start="start")
+
+
+def test_a_saved_parser_loads_and_parses_as_a_fresh_one(tmp_path):
+    path = str(tmp_path / "parser.pickle")
+    parser_cache.save(_fresh(), path)
+    loaded = parser_cache.load(path, ALLOWED)
+    assert loaded is not None
+    fresh = _fresh()
+    assert len(PROGRAMS) >= 10
+    for program in PROGRAMS:
+        assert _parse(loaded, program) == _parse(fresh, program), program
+
+
+def test_a_damaged_file_is_ignored(tmp_path):
+    path = tmp_path / "parser.pickle"
+    parser_cache.save(_fresh(), str(path))
+    path.write_bytes(path.read_bytes()[:1000])
+    assert parser_cache.load(str(path), ALLOWED) is None
+
+
+class _Payload:
+    def __reduce__(self):
+        return (os.system, ("echo ran",))
+
+
+def test_a_file_naming_anything_but_the_parser_classes_is_never_run(tmp_path):
+    path = tmp_path / "parser.pickle"
+    path.write_bytes(pickle.dumps(_Payload()))
+    assert parser_cache.load(str(path), ALLOWED) is None
+
+
+def test_the_first_process_writes_the_cache_and_the_next_reads_it(tmp_path):
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "gradcli", "eval", "x = torch.tensor(2.); x * 3"]
+    first = subprocess.run(command, capture_output=True, text=True, env=environment)
+    assert first.stdout == "tensor(6.)\n", first.stderr
+    stored = list((tmp_path / "gradcli").glob("parser-*.pickle"))
+    assert len(stored) == 1
+    written = stored[0].stat().st_mtime_ns
+    second = subprocess.run(command, capture_output=True, text=True, env=environment)
+    assert second.stdout == first.stdout
+    assert stored[0].stat().st_mtime_ns == written  # read, not rebuilt
+
+
+def test_an_unwritable_cache_folder_still_parses(tmp_path):
+    parser_cache.save(_fresh(), str(tmp_path / "missing" / "parser.pickle"))
+    assert not (tmp_path / "missing").exists()
