@@ -7,9 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from gradcli.cli import limits
+from gradcli.cli import derivative_work as work, limits
 from gradcli.cli.parsing import Command, Group, StatementCommand
-from gradcli.cli.runner import (EXIT_NO, EXIT_OK, EXIT_TROUBLE, read_program, run_source,
+from gradcli.cli.runner import (EXIT_OK, EXIT_TROUBLE, read_program, run_source,
                                 without_command)
 
 EXIT_CODES_HELP = (
@@ -118,8 +118,6 @@ def repl(timeout: Timeout = None, max_memory: MaxMemory = None):
 
 # ---- derivatives: grad, jacobian, hessian, check ------------------------------------------------
 
-_STATUS_EXIT = {"ok": EXIT_OK, "mismatch": EXIT_NO, "error": EXIT_TROUBLE}
-
 Expr = Annotated[str, typer.Argument(
     metavar="EXPR", help="Expression of the bound names, e.g. 'sin(x) * x**2' (torch's functions "
     "need no `torch.` prefix); it may start with '-' ('-x**2'); '-' reads standard input.")]
@@ -136,21 +134,6 @@ Quiet = Annotated[bool, typer.Option(
     "-q", "--quiet", help="Nothing on stdout: the exit code answers (errors still go to stderr).")]
 
 
-def _answer(command: str, expr: str, work, as_json: bool, quiet: bool) -> None:
-    """Run a derivative command's `work(source)` and exit with its status's code."""
-    from gradcli.cli.answers import execute
-    from gradcli.cli.bindings import read_expression
-    source = read_expression(expr)
-    status = execute(command, source.text, lambda: work(source), as_json=as_json, quiet=quiet)
-    raise typer.Exit(_STATUS_EXIT[status])
-
-
-def _problem(source, bindings, wrt, dtype):
-    from gradcli.cli import bindings as binding_args
-    return binding_args.build_problem(source, bindings or [], wrt=wrt,
-                                      dtype=binding_args.parse_dtype(dtype))
-
-
 @app.command(cls=Command, epilog=EXIT_CODES_HELP)
 def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = None,
          gradient: Annotated[Optional[str], typer.Option(
@@ -158,11 +141,8 @@ def grad(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype = 
          = None, as_json: AsJson = False, quiet: Quiet = False,
          timeout: Timeout = None, max_memory: MaxMemory = None):
     """EXPR's value, then NAME.grad for each input, as torch prints them."""
-    from gradcli.cli import derivatives
-    from gradcli.cli.bindings import Source
-    vector = None if gradient is None else Source(gradient, "<--gradient>")
-    _answer("grad", expr, lambda source: derivatives.grad(
-        _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
+    raise typer.Exit(work.answer("grad", expr, work.grad_work(bindings, wrt, dtype, gradient),
+                                 as_json, quiet))
 
 
 @app.command("graph", cls=Command, epilog=EXIT_CODES_HELP)
@@ -176,7 +156,7 @@ def graph_command(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype:
     """The backward graph of EXPR over its NAME=VALUE leaves: a tree, DOT, Mermaid, SVG or PNG."""
     from gradcli.cli.graphs.output import expression_graph
     raise typer.Exit(expression_graph(
-        expr, lambda source: _problem(source, bindings, wrt, dtype), fmt=fmt, output=output,
+        expr, lambda source: work.problem(source, bindings, wrt, dtype), fmt=fmt, output=output,
         max_nodes=max_nodes, collapse=not no_collapse, backward=backward))
 
 
@@ -224,7 +204,7 @@ def plot(expr: Expr, bindings: Bindings = None,
     except (UsageError, ExpressionError, TorchError) as error:
         _report("plot", torch_error(error) if isinstance(error, TorchError) else error)
         raise typer.Exit(EXIT_TROUBLE)
-    raise typer.Exit(_STATUS_EXIT[answer.status])
+    raise typer.Exit(work.STATUS_EXIT[answer.status])
 
 
 @app.command(cls=Command, epilog=EXIT_CODES_HELP)
@@ -236,11 +216,8 @@ def explain(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype
     """grad, narrated: each node of the backward pass in the engine's order, with the gradient it
     got, its rule, the saved values it read, what it sent to each input, and how each .grad
     accumulated (--json: the steps as data, schemas/explain.schema.json)."""
-    from gradcli.cli import derivatives
-    from gradcli.cli.bindings import Source
-    vector = None if gradient is None else Source(gradient, "<--gradient>")
-    _answer("explain", expr, lambda source: derivatives.explain(
-        _problem(source, bindings, wrt, dtype), vector), as_json, quiet)
+    raise typer.Exit(work.answer("explain", expr, work.explain_work(bindings, wrt, dtype, gradient),
+                                 as_json, quiet))
 
 
 @app.command(cls=Command, epilog=EXIT_CODES_HELP)
@@ -248,9 +225,8 @@ def jacobian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtyp
              as_json: AsJson = False, quiet: Quiet = False,
              timeout: Timeout = None, max_memory: MaxMemory = None):
     """d EXPR / d input, as torch.autograd.functional.jacobian computes it."""
-    from gradcli.cli import derivatives
-    _answer("jacobian", expr, lambda source: derivatives.jacobian(
-        _problem(source, bindings, wrt, dtype)), as_json, quiet)
+    raise typer.Exit(work.answer("jacobian", expr, work.jacobian_work(bindings, wrt, dtype),
+                                 as_json, quiet))
 
 
 @app.command(cls=Command, epilog=EXIT_CODES_HELP)
@@ -258,9 +234,8 @@ def hessian(expr: Expr, bindings: Bindings = None, wrt: Wrt = None, dtype: Dtype
             as_json: AsJson = False, quiet: Quiet = False,
             timeout: Timeout = None, max_memory: MaxMemory = None):
     """Second derivatives of a scalar EXPR, as torch.autograd.functional.hessian computes them."""
-    from gradcli.cli import derivatives
-    _answer("hessian", expr, lambda source: derivatives.hessian(
-        _problem(source, bindings, wrt, dtype)), as_json, quiet)
+    raise typer.Exit(work.answer("hessian", expr, work.hessian_work(bindings, wrt, dtype),
+                                 as_json, quiet))
 
 
 @app.command(cls=Command, epilog=EXIT_CODES_HELP)
@@ -272,8 +247,10 @@ def check(
         range_: Annotated[Optional[list[str]], typer.Option(
             "--range", metavar="NAME=LO:HI", help="Draw NAME uniformly from [LO, HI) at each "
             "sample point (repeatable).")] = None,
-        samples: Annotated[int, typer.Option(help="How many random points (needs --range).")] = 1,
-        seed: Annotated[int, typer.Option(help="Seed of numpy's default_rng for the points.")] = 0,
+        samples: Annotated[int, typer.Option(
+            help="How many random points (needs --range).")] = work.CHECK_SAMPLES,
+        seed: Annotated[int, typer.Option(
+            help="Seed of numpy's default_rng for the points.")] = work.CHECK_SEED,
         eps: Annotated[Optional[float], typer.Option(
             help="Finite-difference step, > 0 (default 1e-6 in float64).")] = None,
         atol: Annotated[Optional[float], typer.Option(
@@ -284,7 +261,7 @@ def check(
             help="Processes for many --samples points (default: the CPU count; results are "
             "the same as with 1, which uses no other process).")] = None,
         as_json: AsJson = False, quiet: Quiet = False,
-          timeout: Timeout = None, max_memory: MaxMemory = None):
+        timeout: Timeout = None, max_memory: MaxMemory = None):
     """Autograd against finite differences and --expect formulas; exit 1 on a mismatch.
 
     Compares every input element in float64: inputs, and the tensors EXPR makes, are float64,
@@ -292,23 +269,5 @@ def check(
     Should EXPR compute in float32 or float16 (an explicit dtype=), the report says so and the
     defaults fit that precision: a step of cbrt(machine epsilon) * max(1, |x|), atol = rtol =
     twice cbrt(machine epsilon)."""
-    from gradcli.cli import bindings as binding_args, derivatives, parallel
-    from gradcli.engine import dtypes
-
-    def work(source):
-        given = {name: binding_args.bounded(f"--{name}", value, zero=name != "eps")
-                 for name, value in (("eps", eps), ("atol", atol), ("rtol", rtol))}
-        binding_args.bounded("--seed", seed, zero=True)
-        ranges = [binding_args.parse_range(text) for text in range_ or []]
-        formulas = {}
-        for text in expect or []:
-            name, formula = binding_args.split_pair(text, ":", "--expect 'NAME: EXPR'")
-            formulas[name] = binding_args.Source(formula, f"<--expect {name}>")
-        problem = binding_args.build_problem(source, bindings or [], wrt=wrt,
-                                             dtype=dtypes.float64, default=dtypes.float64,
-                                             extra={name: 0.0 for name, _, _ in ranges})
-        if jobs is not None and jobs < 1:
-            raise binding_args.UsageError("--jobs: give a positive count of processes")
-        return derivatives.check(problem, given, formulas, ranges, samples, seed,
-                                 parallel.default_jobs() if jobs is None else jobs)
-    _answer("check", expr, work, as_json, quiet)
+    raise typer.Exit(work.answer("check", expr, work.check_work(
+        bindings, wrt, expect, range_, samples, seed, eps, atol, rtol, jobs), as_json, quiet))

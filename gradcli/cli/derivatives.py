@@ -243,7 +243,7 @@ def check(problem: Problem, given: dict[str, float | None], expects: dict[str, S
     formulas = {name: problem.scope.compile(source) for name, source in expects.items()}
     answer = CheckAnswer(problem, Tolerances.fitted(dtypes.float64, **given), samples,
                          seed if ranges else None)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed) if ranges else None  # numpy.random only when drawing
     points = []
     for _ in range(samples):
         values = dict(problem.values)

@@ -10,15 +10,19 @@ from gradcli.cli.runner import (EXIT_TROUBLE, interrupted, read_program, run_sou
 
 
 def _fast_path(argv: list[str]) -> int | None:
-    """`gradcli`, `gradcli repl`, `gradcli run FILE` and `gradcli eval PROGRAM` without options
-    skip loading typer (about half of start-up); anything else, including --help, goes through
-    the typer app."""
+    """`gradcli`, `gradcli repl`, `gradcli run FILE`, `gradcli eval PROGRAM` and the derivative
+    commands with only EXPR and NAME=VALUE bindings skip loading typer (about half of
+    start-up); anything else, including --help, goes through the typer app."""
     set_memory_limit(None)  # the default share of the machine's memory
     if not argv:
         return without_command()
     if argv == ["repl"]:
         from gradcli.cli.repl.session import start_repl
         return start_repl()
+    if len(argv) >= 2 and argv[0] in ("grad", "explain", "jacobian", "hessian", "check") and \
+            not any(argument.startswith("-") for argument in argv[1:]):
+        from gradcli.cli import derivative_work as work
+        return work.answer(argv[0], argv[1], work.PLAIN[argv[0]](argv[2:]))
     if len(argv) != 2 or argv[0] not in ("run", "eval") or argv[1] == "-h" or (
             argv[1].startswith("--")):  # a program may start with '-' (eval '-x'), not '--'
         return None

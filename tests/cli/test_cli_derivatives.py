@@ -546,3 +546,26 @@ def _wait_for_cpu_seconds(pid: int, seconds: float, limit: float = 60) -> None:
         if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
             return
         time.sleep(0.05)
+
+
+FAST_PATH_COMMANDS = [
+    ["grad", "sin(x) * y", "x=0.5", "y=[1, 2]"],
+    ["explain", "x * y", "x=2", "y=3"],
+    ["jacobian", "x ** 2", "x=[1, 2]"],
+    ["hessian", "(x ** 3).sum()", "x=[1, 2]"],
+    ["check", "sin(x) * x", "x=0.5"],
+    ["grad", "x +", "x=1"],  # a syntax error in EXPR
+    ["check", "y * 2", "x=1"],  # an unbound name
+]
+
+
+@pytest.mark.parametrize("args", FAST_PATH_COMMANDS, ids=lambda a: " ".join(a))
+def test_commands_without_options_answer_as_through_typer(run_gradcli, args):
+    """Only EXPR and bindings: the entry answers without typer, exactly as the typer app does
+    (an option that changes nothing, --dtype float32 or --samples 1, sends the same command
+    through typer)."""
+    fast = run_gradcli(args)
+    through_typer = run_gradcli([*args, "--dtype", "float32"] if args[0] != "check" else
+                                [*args, "--samples", "1"])
+    assert (fast.returncode, fast.stdout, fast.stderr) == (
+        through_typer.returncode, through_typer.stdout, through_typer.stderr)
