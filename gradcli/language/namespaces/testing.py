@@ -30,7 +30,8 @@ def assert_close(ctx, actual, expected, allow_subclasses=True, rtol=None, atol=N
     """torch.testing.assert_close: the first failing pair's error, `msg` replacing its text (a
     string) or rewriting it (a callable). Inputs that cannot be paired fail without `msg`."""
     options = {"allow_subclasses": allow_subclasses, "rtol": rtol, "atol": atol,
-               "equal_nan": equal_nan, "check_dtype": check_dtype, "check_stride": check_stride}
+               "equal_nan": equal_nan, "check_device": check_device, "check_dtype": check_dtype,
+               "check_layout": check_layout, "check_stride": check_stride}
     try:
         pairs = originate(ctx, actual, expected, (), options)
     except Meta as meta:

@@ -175,6 +175,21 @@ class TensorLikePair:
         self.rtol, self.atol = tolerances((self.actual.dtype.name, self.expected.dtype.name),
                                           rtol, atol, id)
         self.equal_nan, self.check_dtype, self.check_stride = equal_nan, check_dtype, check_stride
+        self.options = options
+
+    def unexpected(self) -> errors.TorchError:
+        """torch's RuntimeError for an exception its comparison did not expect (torch.isclose
+        refusing a negative tolerance), naming the pair."""
+        text = self.ctx.printer.str
+        fields = [("id", self.id), ("actual", self.actual), ("expected", self.expected),
+                  ("rtol", self.rtol), ("atol", self.atol), ("equal_nan", self.equal_nan),
+                  ("check_device", self.options["check_device"]),
+                  ("check_dtype", self.check_dtype),
+                  ("check_layout", self.options["check_layout"]),
+                  ("check_stride", self.check_stride)]
+        body = "".join(f"    {name}={text(value)},\n" for name, value in fields)
+        return errors.runtime(f"Comparing\n\nTensorLikePair(\n{body})\n\nresulted in the "
+                              f"unexpected exception above. {_ISSUE}")
 
     def _mismatch(self, attribute: str, actual, expected):
         text = self.ctx.printer.str
@@ -193,6 +208,8 @@ class TensorLikePair:
         if actual.dtype is not expected.dtype:
             common = dtypes.promote(actual.dtype, expected.dtype).np
             a, b = a.astype(common), b.astype(common)
+        if self.rtol < 0 or self.atol < 0:
+            raise self.unexpected()
         with np.errstate(all="ignore"):
             matches = isclose(a, b, self.rtol, self.atol, self.equal_nan)
             if matches.all():
