@@ -638,6 +638,10 @@ def fill_random(t: Tensor, kind: str, low: float, high: float, generator=None) -
         if low > high:
             raise errors.runtime(f"uniform_ expects to return a [from, to) range, but found "
                                  f"from={low:g} > to={high:g}")
+        if high - low > np.finfo(t.dtype.np).max:
+            raise errors.runtime(f"uniform_ expects to-from <= std::numeric_limits<"
+                                 f"{t.dtype.scalar_name}>::max(), but found to={high:g} and "
+                                 f"from={low:g} which result in to-from to exceed the limit")
         drawn = draw_source(generator).uniform(t.shape, t.dtype.np, low, high)
     t.data[...] = drawn
     t.bump_version()

@@ -107,21 +107,25 @@ def fma_accumulate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def fma64(a, b, c) -> np.ndarray:
     """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation).
-    Products near the subnormal range, where the splitting loses bits, are computed exactly."""
+    Products near the subnormal range, where the splitting loses bits, and factors so large that
+    the splitting overflows are computed exactly."""
     a = np.asarray(a, np.float64)
     ph, pl = _two_prod(a, np.float64(b))
     sh, sl = _two_sum(np.float64(c), ph)
     t, terr = _two_sum(sl, pl)
     result = np.asarray(sh + _round_to_odd(t, terr))
-    tiny = (np.abs(ph) < _SPLIT_SAFE) & (a != 0) & (np.float64(b) != 0)
-    if tiny.any():
+    huge = (np.abs(a) > _SPLIT_MAX) | (np.abs(np.float64(b)) > _SPLIT_MAX)
+    exact = ((np.abs(ph) < _SPLIT_SAFE) & (a != 0) & (np.float64(b) != 0)) | (
+        huge & np.isfinite(a) & np.isfinite(b) & np.isfinite(c))
+    if exact.any():
         result = result.copy()
-        operands = (np.broadcast_to(x, result.shape)[tiny] for x in (a, b, c))
-        result[tiny] = [_fma_exact(*values) for values in zip(*(x.tolist() for x in operands))]
+        operands = (np.broadcast_to(x, result.shape)[exact] for x in (a, b, c))
+        result[exact] = [_fma_exact(*values) for values in zip(*(x.tolist() for x in operands))]
     return result
 
 
 _SPLIT_SAFE = 2.0 ** -969  # below this, Dekker's split of a product underflows
+_SPLIT_MAX = 2.0 ** 995  # above this, Dekker's split of a factor overflows
 
 
 def _fma_exact(a: float, b: float, c: float) -> float:
@@ -130,7 +134,10 @@ def _fma_exact(a: float, b: float, c: float) -> float:
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     if exact == 0:
         return a * b + c  # an exact zero takes IEEE's sign rules
-    return math.copysign(float(exact), exact)
+    try:
+        return math.copysign(float(exact), exact)
+    except OverflowError:
+        return math.copysign(math.inf, exact)
 
 
 def fused(a, b, c) -> np.ndarray:

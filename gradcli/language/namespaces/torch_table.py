@@ -189,6 +189,12 @@ def _schedulers() -> dict:
     return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type} | MORE_SCHEDULERS
 
 
+def _testing() -> Namespace:
+    # loaded when a program first uses torch.testing
+    from gradcli.language.namespaces.testing import TESTING
+    return TESTING
+
+
 def _data() -> dict:
     from gradcli.language.namespaces.data import DATA
     from gradcli.language.namespaces.samplers import SAMPLERS
@@ -196,6 +202,7 @@ def _data() -> dict:
 
 
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
+TESTING = Namespace("torch.testing", LazyTable({}, lambda: _testing().table))
 UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT})
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
 OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
@@ -254,7 +261,7 @@ TORCH_TABLE = layered(table(
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
-    "utils": UTILS, "distributions": DISTRIBUTIONS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
+    "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
@@ -285,6 +292,7 @@ MODULES = {
     "torch.utils": UTILS,
     "torch.utils.data": DATA,
     "torch.utils.checkpoint": CHECKPOINT,
+    "torch.testing": TESTING,
     "torch.distributions": DISTRIBUTIONS,
     "torch.distributions.kl": DISTRIBUTIONS.table["kl"],
     "torch.distributions.constraints": DISTRIBUTIONS.table["constraints"],
