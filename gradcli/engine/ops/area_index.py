@@ -537,7 +537,7 @@ INDEX = {
     },
     "gradcli.engine.conversions": {
         "function": (
-            "CONVERTERS converter to to_dtype to_numpy type_ "
+            "CONVERTERS check_memory_format converter to to_dtype to_numpy type_ "
         ),
         "declaration": (
             "method:to "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, pointwise_order, schemas
+from gradcli.engine import dtypes, errors, memory_format, pointwise_order, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, apply, defop, not_implemented,
@@ -699,13 +699,8 @@ declare("masked_fill_", masked_fill_, "masked_fill_(Tensor self, Tensor mask, Te
 # ---- queries and new_* factories -------------------------------------------------------------------
 
 def strides(t: Tensor) -> tuple:
-    """Element strides: NumPy's, except that a new size-1 dim (stride 0 in NumPy) gets the
-    stride torch's unsqueeze gives it."""
-    out = [s // t.data.itemsize for s in t.data.strides]
-    for d in range(t.ndim - 1, -1, -1):
-        if t.shape[d] == 1 and out[d] == 0:
-            out[d] = out[d + 1] * t.shape[d + 1] if d + 1 < t.ndim else 1
-    return tuple(out)
+    """Element strides, as torch gives them."""
+    return memory_format.element_strides(t.data)
 
 
 def stride(t: Tensor, dim=None):

@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from gradcli.engine import dtypes, errors, schemas
+from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -122,6 +123,16 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         y = _conv(x, w, stride, padding, dilation, groups)
     if b is not None:  # a transposed convolution reads its bias in the input's dtype
         y = y + b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
+    return _output_layout(y, x, w)
+
+
+def _output_layout(y, x, w):
+    """torch's CPU kernels write channels last when the input or the weight suggests it."""
+    for fmt in (memory_formats.CHANNELS_LAST, memory_formats.CHANNELS_LAST_3D):
+        if y.ndim == fmt.rank and any(
+                memory_formats.suggest(a.shape, memory_formats.element_strides(a)) is fmt
+                for a in (x, w)):
+            return memory_formats.laid_out(y, fmt)
     return y
 
 

@@ -6,14 +6,14 @@ import math
 
 import numpy as np
 
-from gradcli.engine import devices, dtypes, errors, grad_api
+from gradcli.engine import devices, dtypes, errors, grad_api, memory_format
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
-                                      table)
+                                                  table, type_of)
 from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
 from gradcli.language.namespaces.checkpoint import CHECKPOINT
@@ -250,7 +250,8 @@ TORCH_TABLE = layered(table(
           "mode=None, options=None, name=None, disable=False, recompile_limit=None, "
           "isolate_recompiles=False, shapes_spec=None", context=True),
     entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
-), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
+), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
+    "memory_format": type_of(memory_format.CONTIGUOUS),
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,

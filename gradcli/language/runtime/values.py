@@ -7,6 +7,7 @@ from collections import Counter, OrderedDict, defaultdict, deque
 from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
+from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.custom import FunctionNode
 from gradcli.engine.devices import Device
@@ -263,7 +264,7 @@ class Printer:
             return value.repr(self)
         if isinstance(value, (tuple, list, dict)):
             return self._container(value)
-        if isinstance(value, dtypes.DType):
+        if isinstance(value, (dtypes.DType, MemoryFormat)):
             return repr(value)
         if isinstance(value, BaseException):
             return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
@@ -422,7 +423,7 @@ def _address(value) -> str:
 _CLASS_NAMES: dict[type, str] = {
     Tensor: "Tensor", Size: "torch.Size", type(None): "NoneType", Namespace: "module",
     PyType: "type", Generator: "generator", GeneratorObject: "generator",
-    dtypes.DType: "torch.dtype",
+    dtypes.DType: "torch.dtype", MemoryFormat: "torch.memory_format",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
 }
 
