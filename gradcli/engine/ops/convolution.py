@@ -242,8 +242,15 @@ def _double_backward_weight(gg, g, x, w, stride, padding, dilation, transposed, 
     return result
 
 
+def _bias_tangent(t, x, w, b, out, **params):
+    return F.reshape(t, (1, -1) + (1,) * (out.ndim - 2))
+
+
 defop("convolution", "ConvolutionBackward0", _convolution, save=(0, 1), promote="none",
-      vjp=(_conv_grad(0), _conv_grad(1), _conv_grad(2)))
+      vjp=(_conv_grad(0), _conv_grad(1), _conv_grad(2)),
+      jvp=(lambda t, x, w, b, out, **params: F.apply_op("convolution", t, w, None, **params),
+           lambda t, x, w, b, out, **params: F.apply_op("convolution", x, t, None, **params),
+           _bias_tangent))  # linear in each of input, weight and bias
 defop("convolution_backward", "ConvolutionBackwardBackward0", _convolution_backward,
       promote="none", n_outputs=3, differentiable_outputs=None, save=(0, 1, 2),
       vjp=(_double_backward_grad_output, _double_backward_input, _double_backward_weight))
