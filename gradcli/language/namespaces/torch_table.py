@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -240,6 +241,25 @@ def _broadcast_shapes(ctx, *shapes):
     return Size(common)
 
 
+# torch.functional: the Python module that defines these torch functions (torch.functional.einsum
+# is torch.einsum)
+_FUNCTIONAL_NAMES = (
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
+    "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "istft", "lu", "norm",
+    "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot", "unique",
+    "unique_consecutive", "unravel_index")
+
+
+@dataclass(frozen=True)
+class _FunctionalModule(Namespace):
+    def lookup(self, attr: str):
+        return TORCH.lookup(attr) if attr in _FUNCTIONAL_NAMES else super().lookup(attr)
+
+
+FUNCTIONAL_MODULE = _FunctionalModule("torch.functional", LazyTable({}, lambda: {
+    name: TORCH_TABLE[name] for name in _FUNCTIONAL_NAMES if name in TORCH_TABLE}))
+
+
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
@@ -255,15 +275,17 @@ TORCH_TABLE = layered(table(
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
-    "utils": UTILS, "distributions": DISTRIBUTIONS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
+    "utils": UTILS, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
+
 
 # Importable module paths and what `import` binds for each.
 MODULES = {
     "torch": TORCH,
     "torch.autograd": AUTOGRAD,
+    "torch.functional": FUNCTIONAL_MODULE,
     "torch.autograd.function": FUNCTION_MODULE,
     "torch.autograd.grad_mode": GRAD_MODE_MODULE,
     "torch.autograd.functional": FUNCTIONAL,
