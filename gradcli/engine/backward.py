@@ -7,7 +7,7 @@ import heapq
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, node_hooks
+from gradcli.engine import dtypes, errors, memory_format, node_hooks
 from gradcli.engine.autograd import AccumulateGrad, Node, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
 from gradcli.engine.raw_step import run_raw
@@ -239,7 +239,7 @@ def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:
             empty = Tensor(np.empty_like(grad.data), grad.dtype)
             tensor.grad = F.apply_op("copy_", empty, grad)
         else:  # torch steals the gradient; a copy that keeps a zero tensor read-only does too
-            data = grad.data.copy()
+            data = memory_format.copied_as(grad.data, tensor.data)
             data.flags.writeable = grad.data.flags.writeable
             tensor.grad = Tensor(data, grad.dtype)
     elif create_graph:

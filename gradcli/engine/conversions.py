@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gradcli.engine import devices, dtypes, errors, schemas
+from gradcli.engine import devices, dtypes, errors, memory_format, schemas
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.declarations import declare
@@ -45,9 +45,30 @@ def to(t: Tensor, *args, **kwargs) -> Tensor:
     if tensor is not None:
         dtype = tensor.dtype if isinstance(tensor, Tensor) else (
             dtypes.scalar_dtype(tensor, dtypes.float64))
+    fmt = bound.get("memory_format") or memory_format.PRESERVE
+    if fmt is not memory_format.PRESERVE and (
+            bound["copy"] or dtype not in (None, t.dtype)
+            or memory_format.suggest(t.shape, F.strides(t)) is not fmt):
+        return _to_format(t, dtype or t.dtype, memory_format.checked(fmt, t.ndim))
     if dtype is None or dtype is t.dtype:
         return F.apply_op("_to_copy", t, dtype=t.dtype) if bound["copy"] else t
     return to_dtype(t, dtype)
+
+
+def check_memory_format(value) -> None:
+    """Module.to's memory_format, refused as Tensor.to's parser refuses it."""
+    if not isinstance(value, memory_format.MemoryFormat):
+        schemas.bind(_TO, (), {"memory_format": value}, False, "to", numbers_as_tensors=True)
+
+
+def _to_format(t: Tensor, dtype: dtypes.DType, fmt) -> Tensor:
+    """A copy of `t` as `dtype` laid out in memory format `fmt` (ToCopyBackward0 when it keeps
+    history)."""
+    if dtype.is_floating_point or dtype is t.dtype:
+        return F.apply_op("_to_copy", t, dtype=dtype, memory_format=fmt)
+    out = to_dtype(t, dtype)
+    out.data = memory_format.laid_out(out.data, fmt)
+    return out
 
 
 declare("to", to, variants="method", python="self, *args, **kwargs")

@@ -8,6 +8,7 @@ import os
 
 import numpy as np
 
+from gradcli.engine import memory_format as memory_formats
 from gradcli.engine import cascade_sum, devices, dtypes, errors, memory
 from gradcli.engine.declarations import declare
 from gradcli.engine.state import STATE
@@ -310,23 +311,30 @@ def zeros(*size, dtype=None, requires_grad: bool = False) -> Tensor:
     return _filled(size, "zeros", 0, dtype, requires_grad)
 
 
-def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    """torch.empty: uninitialised memory in torch; zeros here."""
-    return _filled(size, "empty", 0, dtype, requires_grad)
+def empty(*size, dtype=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+    """torch.empty: uninitialised memory in torch; zeros here, laid out in `memory_format`."""
+    out = _filled(size, "empty", 0, dtype, requires_grad)
+    if memory_format is not None:
+        out.data = memory_formats.laid_out(out.data, memory_format)
+    return out
 
 
-def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False,
+              memory_format=None) -> Tensor:
+    """A tensor of `t`'s shape filled with `fill_value`, laid out as torch's *_like lay out."""
     dtype = dtype or t.dtype
     dtypes.check_fill(fill_value, dtype)
-    return _leaf(np.full(t.shape, fill_value).astype(dtype.np), dtype, requires_grad)
+    filled = np.full(t.shape, fill_value).astype(dtype.np)
+    return _leaf(memory_formats.laid_out_like(filled, t.data, F.strides(t), memory_format),
+                 dtype, requires_grad)
 
 
-def ones_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return full_like(t, 1, dtype, requires_grad)
+def ones_like(t: Tensor, dtype=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+    return full_like(t, 1, dtype, requires_grad, memory_format)
 
 
-def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return full_like(t, 0, dtype, requires_grad)
+def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+    return full_like(t, 0, dtype, requires_grad, memory_format)
 
 
 def eye(n: int, m: int | None = None, dtype=None, requires_grad: bool = False) -> Tensor:
@@ -648,14 +656,30 @@ def fill_random(t: Tensor, kind: str, low: float, high: float, generator=None) -
     return t
 
 
-def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
-    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad,
-                 generator=generator)
+def _drawn_like(t: Tensor, memory_format, draw) -> Tensor:
+    """`draw(shape, in_order)` over `t`'s shape, in memory order of the layout torch's *_like
+    gives (a layout other than C order draws as torch's strided kernels do)."""
+    order = memory_formats.order_like(t.data, F.strides(t), memory_format)
+    if order == sorted(order):
+        return draw(t.shape, True)
+    out = draw([t.shape[d] for d in order], False)
+    out.data = out.data.transpose(np.argsort(order))
+    return out
 
 
-def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
-    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad,
-                generator=generator)
+def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None,
+               memory_format=None) -> Tensor:
+    dtype = dtype or t.dtype
+    _check_floating("normal_kernel_cpu", dtype)
+    return _drawn_like(t, memory_format, lambda shape, contiguous: _leaf(
+        draw_source(generator).normal(shape, dtype.np, contiguous=contiguous), dtype,
+        requires_grad))
+
+
+def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None,
+              memory_format=None) -> Tensor:
+    return _drawn_like(t, memory_format, lambda shape, _: rand(
+        shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator))
 
 
 def randint(*args, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
@@ -682,18 +706,22 @@ def randperm(n: int, dtype=None, requires_grad: bool = False, generator=None) ->
 def _sized_factory(fn):
     """torch.ones(2, 3) / ones((2, 3)) / ones(size=(2, 3)) with torch's factory keywords."""
     def make(size, *, dtype=None, layout=None, device=None, pin_memory=False,
-             requires_grad=False, generator=None, out=None):
+             requires_grad=False, generator=None, out=None, memory_format=None):
         devices.place(device)
         drawn = {} if generator is None else {"generator": generator}
+        if memory_format is not None:
+            drawn["memory_format"] = memory_format
         return fn(*size, dtype=dtype, requires_grad=requires_grad, **drawn)
     return make
 
 
 _FACTORY_KEYWORDS = ("ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
                      "bool? pin_memory=False, bool requires_grad=False")
-for _name in ("ones", "zeros", "empty"):
+for _name in ("ones", "zeros"):
     declare(_name, _sized_factory(globals()[_name]),
             f"{_name}(int[] size, *, Tensor? out=None, {_FACTORY_KEYWORDS})", variants="torch")
+declare("empty", _sized_factory(empty), f"empty(int[] size, *, Tensor? out=None, "
+        f"{_FACTORY_KEYWORDS}, MemoryFormat? memory_format=None)", variants="torch")
 for _name in ("rand", "randn"):
     declare(_name, _sized_factory(globals()[_name]),
             f"{_name}(int[] size, *, Generator? generator, Tensor? out=None, {_FACTORY_KEYWORDS})",
@@ -707,6 +735,8 @@ def _placed(fn):
                 requires_grad=False, generator=None, memory_format=None):
         devices.place(device)
         drawn = {} if generator is None else {"generator": generator}
+        if memory_format is not None:
+            drawn["memory_format"] = memory_format
         return fn(*arguments, dtype=dtype, requires_grad=requires_grad, **drawn)
     return factory
 

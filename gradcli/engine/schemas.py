@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, memory_format
 from gradcli.engine.dtypes import DType
 from gradcli.engine.tensor import Tensor, require_tensors
 
@@ -105,8 +105,8 @@ def _parse_default(text: str):
         return tuple(int(v) for v in text[1:-1].split(",") if v)
     if text.startswith(("'", '"')):
         return text[1:-1]
-    if text.isidentifier():  # a named constant (contiguous_format): shown and passed as written
-        return text
+    if text.isidentifier():  # a named constant: a memory format, else passed as written
+        return memory_format.BY_NAME.get(text, text)
     return float(text) if any(c in text for c in ".e") else int(text)
 
 
@@ -192,8 +192,8 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     if kind == "Device":  # a device, its name or an index
         from gradcli.engine.devices import Device
         return isinstance(value, (Device, str)) or type(value) is int, value
-    if kind == "MemoryFormat":  # the language has no memory format objects to pass
-        return False, value
+    if kind == "MemoryFormat":
+        return isinstance(value, memory_format.MemoryFormat), value
     return True, value  # Layout: checked by the function
 
 

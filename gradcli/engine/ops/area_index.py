@@ -91,8 +91,8 @@ INDEX = {
             "normal ones ones_like rand rand_like randint randn randn_like randperm range_ "
             "repeat_interleave require_tensors roll rot90 scatter_ scatter_op select_index "
             "set_default_dtype size_args storage storage_offset stride strides swapaxes take "
-            "tensor tile tril tril_indices triu triu_indices unflatten unflatten_method vstack "
-            "zeros zeros_like "
+            "tensor tile tril tril_indices triu triu_indices unflatten unflatten_method "
+            "unravel_index vstack zeros zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -119,7 +119,7 @@ INDEX = {
             "torch:range torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
             "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
             "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
-            "torch:vstack torch:zeros "
+            "torch:unravel_index torch:vstack torch:zeros "
         ),
     },
     "gradcli.engine.ops.attention": {
@@ -537,7 +537,7 @@ INDEX = {
     },
     "gradcli.engine.conversions": {
         "function": (
-            "CONVERTERS converter to to_dtype to_numpy type_ "
+            "CONVERTERS check_memory_format converter to to_dtype to_numpy type_ "
         ),
         "declaration": (
             "method:to "

@@ -3,9 +3,11 @@ hstack, vstack, dstack, column_stack, atleast_nd): functions and rows."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from gradcli.engine import dtypes, errors, pointwise_order, schemas
+from gradcli.engine import dtypes, errors, memory_format, pointwise_order, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, apply, defop, not_implemented,
@@ -363,6 +365,37 @@ def cartesian_prod(*tensors) -> Tensor:
     return F.stack([F.flatten(g) for g in meshgrid(*tensors, indexing="ij")], 1)
 
 
+def unravel_index(indices: Tensor, shape) -> tuple:
+    """torch.unravel_index (Python in torch): each flat index's coordinates in `shape`, one
+    tensor per dimension."""
+    if not isinstance(indices, Tensor):  # torch's first use of it
+        raise errors.TorchError("AttributeError", f"'{errors.type_name(indices)}' object has no "
+                                "attribute 'is_complex'")
+    if indices.dtype.category != dtypes.INTEGRAL:
+        raise errors.type_error(f"expected 'indices' to be integer dtype, but got {indices.dtype!r}")
+    if isinstance(shape, int) and not isinstance(shape, bool) or type(shape) is bool:
+        shape = (shape,)
+    elif not isinstance(shape, (tuple, list, str, range)):
+        raise errors.type_error("expected 'shape' to be int or sequence of ints, but got "
+                                f"{_class_of(shape)}")
+    for size in shape:
+        if not isinstance(size, int):
+            raise errors.type_error("expected 'shape' sequence to only contain ints, but got "
+                                    f"{_class_of(size)}")
+    if any(size < 0 for size in shape):
+        raise errors.value_error(f"'shape' cannot have negative values, but got {tuple(shape)}")
+    coefs = [math.prod(shape[d + 1:]) for d in range(len(shape))]
+    flat = F.unsqueeze(indices, -1)
+    coordinates = F.remainder(F.floor_divide(flat, Tensor(np.array(coefs, dtype=np.int64), dtypes.int64)),
+                              Tensor(np.array(shape, dtype=np.int64), dtypes.int64))
+    return F.unbind(coordinates, -1)
+
+
+def _class_of(value) -> str:
+    name = "torch.Tensor" if isinstance(value, Tensor) else errors.type_name(value)
+    return f"<class '{name}'>"
+
+
 def combinations(a: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
     """torch's combinations: the r-fold ij meshgrid of `a`, each grid's entries where the
     indices increase (or never decrease, with replacement) kept, stacked as columns."""
@@ -398,7 +431,8 @@ def broadcast_tensors(*tensors) -> tuple:
 
 
 __all__ += ["cartesian_prod", "combinations", "block_diag", "roll", "rot90", "diff", "tile", "repeat_interleave", "swapaxes",
-            "select_index", "unflatten", "fliplr", "flipud", "broadcast_to", "broadcast_tensors"]
+            "select_index", "unflatten", "fliplr", "flipud", "broadcast_to", "broadcast_tensors",
+            "unravel_index"]
 
 declare("roll", roll, "roll(Tensor self, int[1] shifts, int[1] dims=[])")
 declare("rot90", rot90, "rot90(Tensor self, int k=1, int[] dims=[0,1])")
@@ -423,6 +457,7 @@ declare("flipud", flipud, "flipud(Tensor self)")
 declare("broadcast_to", broadcast_to, "broadcast_to(Tensor self, int[] size)")
 declare("broadcast_tensors", broadcast_tensors, python="*tensors", variants="torch")
 declare("block_diag", block_diag, python="*tensors", variants="torch")
+declare("unravel_index", unravel_index, python="indices, shape", variants="torch")
 declare("cartesian_prod", cartesian_prod, python="*tensors", variants="torch")
 declare("combinations", combinations,
         "combinations(Tensor self, int r=2, bool with_replacement=False)", variants="torch")
@@ -699,13 +734,8 @@ declare("masked_fill_", masked_fill_, "masked_fill_(Tensor self, Tensor mask, Te
 # ---- queries and new_* factories -------------------------------------------------------------------
 
 def strides(t: Tensor) -> tuple:
-    """Element strides: NumPy's, except that a new size-1 dim (stride 0 in NumPy) gets the
-    stride torch's unsqueeze gives it."""
-    out = [s // t.data.itemsize for s in t.data.strides]
-    for d in range(t.ndim - 1, -1, -1):
-        if t.shape[d] == 1 and out[d] == 0:
-            out[d] = out[d + 1] * t.shape[d + 1] if d + 1 < t.ndim else 1
-    return tuple(out)
+    """Element strides, as torch gives them."""
+    return memory_format.element_strides(t.data)
 
 
 def stride(t: Tensor, dim=None):

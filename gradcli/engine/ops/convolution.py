@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from gradcli.engine import dtypes, errors, schemas
+from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -122,6 +123,16 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         y = _conv(x, w, stride, padding, dilation, groups)
     if b is not None:  # a transposed convolution reads its bias in the input's dtype
         y = y + b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
+    return _output_layout(y, x, w)
+
+
+def _output_layout(y, x, w):
+    """torch's CPU kernels write channels last when the input or the weight suggests it."""
+    for fmt in (memory_formats.CHANNELS_LAST, memory_formats.CHANNELS_LAST_3D):
+        if y.ndim == fmt.rank and any(
+                memory_formats.suggest(a.shape, memory_formats.element_strides(a)) is fmt
+                for a in (x, w)):
+            return memory_formats.laid_out(y, fmt)
     return y
 
 
@@ -231,8 +242,15 @@ def _double_backward_weight(gg, g, x, w, stride, padding, dilation, transposed, 
     return result
 
 
+def _bias_tangent(t, x, w, b, out, **params):
+    return F.reshape(t, (1, -1) + (1,) * (out.ndim - 2))
+
+
 defop("convolution", "ConvolutionBackward0", _convolution, save=(0, 1), promote="none",
-      vjp=(_conv_grad(0), _conv_grad(1), _conv_grad(2)))
+      vjp=(_conv_grad(0), _conv_grad(1), _conv_grad(2)),
+      jvp=(lambda t, x, w, b, out, **params: F.apply_op("convolution", t, w, None, **params),
+           lambda t, x, w, b, out, **params: F.apply_op("convolution", x, t, None, **params),
+           _bias_tangent))  # linear in each of input, weight and bias
 defop("convolution_backward", "ConvolutionBackwardBackward0", _convolution_backward,
       promote="none", n_outputs=3, differentiable_outputs=None, save=(0, 1, 2),
       vjp=(_double_backward_grad_output, _double_backward_input, _double_backward_weight))

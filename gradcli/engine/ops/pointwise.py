@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dtypes, errors, fma, kernels_order, pointwise_order, sleef
+from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, NOT_FLOATING, OPS, RESULT, apply,
@@ -551,8 +552,11 @@ for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
           promote="none", vjp=_zeros, jvp=AS_VJP, refuses=(f"{_key}_vml_cpu", (dtypes.BOOL,)))
 defop("round.decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals),
       promote="none", vjp=_zeros, jvp=AS_VJP, refuses=("round_cpu", NOT_FLOATING))
-defop("_to_copy", "ToCopyBackward0", lambda a, dtype: a.astype(dtype.np), promote="none",
-      out_dtype=lambda dtype, params: params["dtype"], vjp=lambda g, a, dtype: g, jvp=LINEAR,
+defop("_to_copy", "ToCopyBackward0",
+      lambda a, dtype, memory_format=None: a.astype(dtype.np) if memory_format is None
+      else memory_formats.laid_out(a.astype(dtype.np, copy=False), memory_format),
+      promote="none", out_dtype=lambda dtype, params: params["dtype"],
+      vjp=lambda g, a, dtype, memory_format=None: g, jvp=LINEAR,
       rule=("grad (cast back to self's dtype)",))
 
 

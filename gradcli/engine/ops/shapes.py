@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, schemas
+from gradcli.engine import dtypes, errors, layout, schemas
+from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import DECLARATIONS, declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, OPS, defop
@@ -141,8 +142,10 @@ defop("unbind.int", "UnbindBackward0",
       promote="none", view=True, n_outputs=None,
       differentiable_outputs=None, vjp=lambda grads, a, dim: F.stack(grads, dim))
 defop("clone", "CloneBackward0",
-      lambda a, contiguous=False: np.array(a, copy=True, order="C" if contiguous else "K"),
-      promote="none", vjp=lambda g, a, contiguous=False: g, jvp=LINEAR,
+      lambda a, contiguous=False, memory_format=None: (
+          np.array(a, copy=True, order="C" if contiguous else "K") if memory_format is None
+          else memory_formats.laid_out(a, memory_format)),
+      promote="none", vjp=lambda g, a, contiguous=False, memory_format=None: g, jvp=LINEAR,
       rule=('grad',))
 defop("repeat", "RepeatBackward0", lambda a, repeats, sizes: np.tile(a, repeats), promote="none",
       vjp=lambda g, a, repeats, sizes: _repeat_backward(g, sizes, repeats), jvp=LINEAR)
@@ -493,15 +496,29 @@ def repeat(a: Tensor, repeats) -> Tensor:
 
 
 def clone(a: Tensor, memory_format=None) -> Tensor:
-    return _op("clone", a)
+    """A copy laid out in `memory_format`; preserve_format keeps a dense layout, else takes the
+    format the strides suggest."""
+    if memory_format in (None, memory_formats.PRESERVE):
+        if layout.dense_order(a.data) is not None:
+            return _op("clone", a)
+        memory_format = memory_formats.suggest(a.shape, F.strides(a))
+    return _op("clone", a, memory_format=memory_formats.checked(memory_format, a.ndim))
 
 
-def is_contiguous(a: Tensor, memory_format="contiguous_format") -> bool:
-    return bool(a.data.flags.c_contiguous)
+def is_contiguous(a: Tensor, memory_format=memory_formats.CONTIGUOUS) -> bool:
+    if memory_format in (memory_formats.CONTIGUOUS, memory_formats.PRESERVE):
+        return bool(a.data.flags.c_contiguous)
+    return memory_formats.is_contiguous(a.shape, F.strides(a), memory_format)
 
 
-def contiguous(a: Tensor, memory_format=None) -> Tensor:
-    return a if is_contiguous(a) else _op("clone", a, contiguous=True)
+def contiguous(a: Tensor, memory_format=memory_formats.CONTIGUOUS) -> Tensor:
+    if is_contiguous(a, memory_format):
+        return a
+    if memory_format is memory_formats.CONTIGUOUS:
+        return _op("clone", a, contiguous=True)
+    if memory_format is memory_formats.PRESERVE:
+        raise errors.runtime("preserve memory format is unsupported by the contiguous operator")
+    return _op("clone", a, memory_format=memory_formats.checked(memory_format, a.ndim))
 
 
 # ---- joining and splitting ----------------------------------------------------------------------
@@ -687,7 +704,7 @@ declare("expand", expand, "expand(Tensor self, int[] size, *, bool implicit=Fals
 declare("expand_as", expand_as, "expand_as(Tensor self, Tensor other)", variants="method")
 declare("repeat", repeat, "repeat(Tensor self, int[] repeats)", variants="method")
 declare("clone", clone, "clone(Tensor self, *, MemoryFormat? memory_format=None)")
-declare("contiguous", contiguous, "contiguous(Tensor self, *, MemoryFormat? memory_format=None)",
+declare("contiguous", contiguous, "contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format)",
         variants="method")
 declare("is_contiguous", is_contiguous, "is_contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format)", variants="method")
 declare("cat", cat, "cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)",

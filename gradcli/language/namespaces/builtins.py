@@ -8,6 +8,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
+from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.state import STATE
 from gradcli.engine.ops.reductions import ReturnTypes
 from gradcli.engine.tensor import Tensor
@@ -373,7 +374,7 @@ _TYPE_OF = {t.hosts[0]: t for t in (
     TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE)}
 _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
-    (Generator, "generator"), (DType, "torch.dtype"))})
+    (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
 _TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})

@@ -65,7 +65,7 @@ def declared_entries(variant: str) -> DeclaredEntries:
 
 def _like(fn):
     return lambda t, *, dtype, layout, device, requires_grad, memory_format: fn(
-        t, dtype=dtype, requires_grad=requires_grad)
+        t, dtype=dtype, requires_grad=requires_grad, memory_format=memory_format)
 
 
 def _tensor_type(t: Tensor, dtype=None, non_blocking: bool = False):
@@ -113,7 +113,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("zeros_like", _like(creation.zeros_like), _LIKE),
     entry("empty_like", _like(creation.zeros_like), _LIKE),
     entry("full_like", lambda t, value, dtype, layout, device, requires_grad, memory_format:
-          creation.full_like(t, value, dtype, requires_grad),
+          creation.full_like(t, value, dtype, requires_grad, memory_format),
           "input: Tensor, fill_value: Number, *, dtype: ScalarType?=None, "
           "layout=None, device=None, requires_grad=False, memory_format=None"),
     entry("set_default_dtype", _set_default_dtype, "d"),

@@ -6,7 +6,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
-from gradcli.engine import devices, dtypes, errors, optimizers
+from gradcli.engine import conversions, devices, dtypes, errors, optimizers
+from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.dtypes import DType, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
@@ -412,12 +413,24 @@ def _to(module: Module, *args, dtype=None, device=None, non_blocking=False,
         else:
             device = arg
     devices.place(device)
-    if dtype is None:
-        return module
-    if not dtype.is_floating_point:
+    if dtype is not None and not dtype.is_floating_point:
         raise errors.type_error("nn.Module.to only accepts floating point or complex dtypes, but "
                                 f"got desired dtype={dtype!r}")
-    return _cast(module, dtype)
+    if memory_format is not None:
+        conversions.check_memory_format(memory_format)
+        _restride(module, memory_format)
+    return module if dtype is None else _cast(module, dtype)
+
+
+def _restride(module: Module, fmt) -> None:
+    """Module.to(memory_format=...): 4- and 5-dimensional parameters and buffers take the format
+    in place, as `param.data = param.to(memory_format=...)` does."""
+    tensors = [param for _, param in module.named_parameters()]
+    tensors += [b for _, each in module.named_modules() for b in each.buffers.values()
+                if b is not None]
+    for t in tensors:
+        if t.ndim in (4, 5) and memory_formats.suggest(t.shape, F.strides(t)) is not fmt:
+            t.data = memory_formats.laid_out(t.data, fmt)
 
 
 def check_module(value) -> None:

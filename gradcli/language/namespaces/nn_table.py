@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import math
 from collections import OrderedDict
 from typing import Callable
@@ -26,6 +28,7 @@ from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
 from gradcli.language.namespaces.module_members import MEMBER_METHODS
 from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, MODULE_METHODS, Module,
+                                                 SEQUENTIAL_METHODS,
                                                 ModuleKind, check_module, construct,
                                                 options_repr, register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
@@ -759,5 +762,19 @@ CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMetho
         qualname="Embedding.from_pretrained"))}
 CLASS_METHODS[TR.TransformerHost] = {"generate_square_subsequent_mask": TR.SQUARE_MASK}
 MODULE_METHODS.update(MEMBER_METHODS)
+
+
+def _unbound(owner: str, methods: dict) -> dict:
+    """A module class's methods as the class holds them, named `Owner.name` as torch's are."""
+    return {name: replace(method, qualname=f"{owner}.{name}") for name, method in methods.items()}
+
+
+_MODULE_CLASS_METHODS = _unbound("Module", MODULE_METHODS)
+for _kind in KINDS:  # torch.nn.Module.register_forward_hook, nn.Linear.forward: unbound methods
+    _host = _kind.type.hosts[0]
+    CLASS_METHODS[_host] = (
+        _MODULE_CLASS_METHODS | _unbound(_kind.name, _host.METHODS)
+        | _unbound(_kind.name, SEQUENTIAL_METHODS if _kind.sequence else {})
+        | {"forward": _kind.forward_entry} | CLASS_METHODS.get(_host, {}))
 register_user_modules(NN_CLASSES["Module"])
 register_parameter_type(PARAMETER_TYPE)

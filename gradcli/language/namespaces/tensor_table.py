@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gradcli.engine import conversions, creation, devices, grad_api, hooks
+from collections.abc import Mapping
+
+from gradcli.engine import conversions, creation, devices, errors, grad_api, hooks
 from gradcli.engine.functions import F
 from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.ops import selection as selection
@@ -16,7 +18,7 @@ from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin
-from gradcli.language.runtime.values import Size
+from gradcli.language.runtime.values import Size, type_name
 
 
 # name -> (getter, setter or None)
@@ -85,3 +87,34 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
 )), TENSOR_MATH)
 
 protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS
+
+
+class _UnboundMethods(Mapping):
+    """torch.Tensor's methods as the class holds them (`torch.Tensor.sum(x)`): Python-coded ones
+    as they are, C ones as method descriptors that check their first argument."""
+
+    def __getitem__(self, name: str):
+        method = TENSOR_METHODS[name]
+        if isinstance(method, Builtin) and method.qualname.startswith("Tensor."):
+            return method
+        return _descriptor(name, method)
+
+    def __iter__(self):
+        return iter(TENSOR_METHODS)
+
+    def __len__(self) -> int:
+        return len(TENSOR_METHODS)
+
+
+def _descriptor(name: str, method):
+    def call(ctx, *args, **kwargs):
+        if not args:
+            raise errors.type_error(f"unbound method TensorBase.{name}() needs an argument")
+        if not isinstance(args[0], Tensor):
+            raise errors.type_error(f"descriptor '{name}' for 'torch._C.TensorBase' objects "
+                                    f"doesn't apply to a '{type_name(args[0])}' object")
+        return ctx.call(method, list(args), kwargs)
+    return entry(name, call, "*args, **kwargs", context=True, qualname=f"TensorBase.{name}")
+
+
+protocols.CLASS_METHODS[Tensor] = _UnboundMethods()

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
-from gradcli.engine import devices, dtypes, errors, grad_api
+from gradcli.engine import devices, dtypes, errors, grad_api, memory_format
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
-                                      table)
+                                                  table, type_of)
 from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
 from gradcli.language.namespaces.checkpoint import CHECKPOINT
@@ -247,6 +248,25 @@ def _broadcast_shapes(ctx, *shapes):
     return Size(common)
 
 
+# torch.functional: the Python module that defines these torch functions (torch.functional.einsum
+# is torch.einsum)
+_FUNCTIONAL_NAMES = (
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
+    "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "istft", "lu", "norm",
+    "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot", "unique",
+    "unique_consecutive", "unravel_index")
+
+
+@dataclass(frozen=True)
+class _FunctionalModule(Namespace):
+    def lookup(self, attr: str):
+        return TORCH.lookup(attr) if attr in _FUNCTIONAL_NAMES else super().lookup(attr)
+
+
+FUNCTIONAL_MODULE = _FunctionalModule("torch.functional", LazyTable({}, lambda: {
+    name: TORCH_TABLE[name] for name in _FUNCTIONAL_NAMES if name in TORCH_TABLE}))
+
+
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
@@ -257,19 +277,22 @@ TORCH_TABLE = layered(table(
           "mode=None, options=None, name=None, disable=False, recompile_limit=None, "
           "isolate_recompiles=False, shapes_spec=None", context=True),
     entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
-), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, {
+), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
+    "memory_format": type_of(memory_format.CONTIGUOUS),
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
-    "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
+    "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
+
 
 # Importable module paths and what `import` binds for each.
 MODULES = {
     "torch": TORCH,
     "torch.autograd": AUTOGRAD,
+    "torch.functional": FUNCTIONAL_MODULE,
     "torch.autograd.function": FUNCTION_MODULE,
     "torch.autograd.grad_mode": GRAD_MODE_MODULE,
     "torch.autograd.functional": FUNCTIONAL,

@@ -7,6 +7,7 @@ from collections import Counter, OrderedDict, defaultdict, deque
 from dataclasses import dataclass
 
 from gradcli.engine import dtypes, errors, indexing, printing
+from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.custom import FunctionNode
 from gradcli.engine.devices import Device
@@ -263,7 +264,7 @@ class Printer:
             return value.repr(self)
         if isinstance(value, (tuple, list, dict)):
             return self._container(value)
-        if isinstance(value, dtypes.DType):
+        if isinstance(value, (dtypes.DType, MemoryFormat)):
             return repr(value)
         if isinstance(value, BaseException):
             return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
@@ -390,6 +391,10 @@ def _object_repr(value) -> str:
         return f"<function {declaration.python_title or value.name} at {_address(value)}>"
     if declaration is not None and value.variant in ("torch", "functional"):  # C++ in torch
         return f"<built-in method {value.name} of type object at {_address(declaration)}>"
+    if isinstance(value, Builtin) and value.qualname == f"TensorBase.{value.name}":
+        return f"<method '{value.name}' of 'torch._C.TensorBase' objects>"  # torch.Tensor.sum
+    if isinstance(value, Builtin) and value.style == "python" and "." in value.qualname:
+        return f"<function {value.qualname} at {_address(value)}>"  # Python in torch
     if isinstance(value, Builtin):
         return f"<built-in function {value.name}>"
     if isinstance(value, BoundMethod):
@@ -422,7 +427,7 @@ def _address(value) -> str:
 _CLASS_NAMES: dict[type, str] = {
     Tensor: "Tensor", Size: "torch.Size", type(None): "NoneType", Namespace: "module",
     PyType: "type", Generator: "generator", GeneratorObject: "generator",
-    dtypes.DType: "torch.dtype",
+    dtypes.DType: "torch.dtype", MemoryFormat: "torch.memory_format",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
 }
 

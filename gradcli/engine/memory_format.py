@@ -1,0 +1,129 @@
+"""torch's memory formats (contiguous_format, channels_last, ...): the objects, the element order
+each lays a tensor out in, and torch's tests of a tensor's strides against them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import errors, layout
+
+
+class MemoryFormat:
+    """torch.memory_format: one of four named constants."""
+    __slots__ = ("name", "label", "rank", "order")
+
+    def __init__(self, name: str, label: str, rank=None, order=None):
+        self.name, self.label, self.rank, self.order = name, label, rank, order
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+CONTIGUOUS = MemoryFormat("contiguous_format", "Contiguous")
+PRESERVE = MemoryFormat("preserve_format", "Preserve")
+CHANNELS_LAST = MemoryFormat("channels_last", "ChannelsLast", 4, (0, 2, 3, 1))
+CHANNELS_LAST_3D = MemoryFormat("channels_last_3d", "ChannelsLast3d", 5, (0, 2, 3, 4, 1))
+BY_NAME = {f.name: f for f in (CONTIGUOUS, PRESERVE, CHANNELS_LAST, CHANNELS_LAST_3D)}
+
+
+def element_strides(array: np.ndarray) -> tuple:
+    """torch's strides of a tensor over `array`: NumPy's in elements, except that a new size-1
+    dim (stride 0 in NumPy) gets the stride torch's unsqueeze gives it."""
+    out = [s // array.itemsize for s in array.strides]
+    for d in range(array.ndim - 1, -1, -1):
+        if array.shape[d] == 1 and out[d] == 0:
+            out[d] = out[d + 1] * array.shape[d + 1] if d + 1 < array.ndim else 1
+    return tuple(out)
+
+
+def checked(fmt: MemoryFormat, ndim: int) -> MemoryFormat:
+    """`fmt` when a tensor of `ndim` dimensions can take it, else torch's error."""
+    if fmt is PRESERVE:
+        raise errors.runtime("unsupported memory format Preserve")
+    if fmt.rank is not None and ndim != fmt.rank:
+        raise errors.runtime(f"required rank {fmt.rank} tensor to use {fmt.name} format")
+    return fmt
+
+
+def laid_out(array: np.ndarray, fmt: MemoryFormat) -> np.ndarray:
+    """A copy of `array` whose strides are those torch gives a new tensor in `fmt`."""
+    if checked(fmt, array.ndim).order is None:
+        return np.array(array, copy=True, order="C")
+    return _in_order(array, fmt.order)
+
+
+def laid_out_like(array: np.ndarray, source: np.ndarray, strides: tuple, fmt) -> np.ndarray:
+    """`array` laid out as torch's *_like functions lay out a result for `source` (element
+    `strides`)."""
+    order = order_like(source, strides, fmt)
+    return array if order == sorted(order) else _in_order(array, order)
+
+
+def order_like(source: np.ndarray, strides: tuple, fmt) -> list:
+    """The dimensions, slowest in memory first, of a *_like result for `source`: preserve_format
+    (None) keeps a dense layout, else takes the format its strides suggest."""
+    if fmt in (None, PRESERVE):
+        order = layout.dense_order(source)
+        if order is not None:
+            return list(range(source.ndim)) if source.flags.c_contiguous else order
+        fmt = suggest(source.shape, strides)
+    order = checked(fmt, source.ndim).order
+    return list(range(source.ndim)) if order is None else list(order)
+
+
+def copied_as(array: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """A copy of `array` with the layout of `like` when that is dense (AccumulateGrad's layout
+    contract), else in C order."""
+    order = layout.dense_order(like)
+    if order is None or order == sorted(order):
+        return np.array(array, copy=True, order="C")
+    return _in_order(array, order)
+
+
+def _in_order(array: np.ndarray, order) -> np.ndarray:
+    """A copy of `array` whose dimensions lie in memory in `order`, slowest first."""
+    base = np.empty([array.shape[d] for d in order], dtype=array.dtype)
+    out = base.transpose(np.argsort(order))
+    out[...] = array
+    return out
+
+
+def is_contiguous(shape: tuple, strides: tuple, fmt: MemoryFormat) -> bool:
+    """Tensor.is_contiguous(memory_format=fmt) over torch's element strides."""
+    if fmt.order is None:
+        order = range(len(shape))
+    elif len(shape) != fmt.rank:
+        return False
+    else:
+        order = fmt.order
+    if 0 in shape:
+        return True
+    expected = 1
+    for d in reversed(order):
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def suggest(shape: tuple, strides: tuple) -> MemoryFormat:
+    """suggest_memory_format: channels_last(_3d) for strides like it, else contiguous_format."""
+    for fmt in (CHANNELS_LAST, CHANNELS_LAST_3D):
+        if len(shape) == fmt.rank and _strides_like(shape, strides, fmt.order):
+            return fmt
+    return CONTIGUOUS
+
+
+def _strides_like(shape: tuple, strides: tuple, order: tuple) -> bool:
+    """is_channels_last_strides_2d_s4 / _3d_s5, ambiguous cases falling back to contiguous."""
+    if strides[1] == 0:
+        return False
+    smallest = 0
+    for d in reversed(order):
+        if shape[d] == 0 or strides[d] < smallest:
+            return False
+        if d == 0 and smallest == strides[1]:
+            return False
+        smallest = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
