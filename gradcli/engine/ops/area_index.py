@@ -547,12 +547,13 @@ INDEX = {
             "special_xlog1py.self_scalar "
         ),
         "declaration": (
-            "method:erfc method:i0 method:logcumsumexp special:digamma special:entr special:erf "
-            "special:erfc special:erfinv special:exp2 special:expit special:expm1 special:gammaln "
-            "special:i0 special:i0e special:i1 special:i1e special:log1p special:log_softmax "
-            "special:logit special:logsumexp special:multigammaln special:ndtr special:polygamma "
-            "special:psi special:round special:sinc special:softmax special:xlog1py special:xlogy "
-            "torch:erfc torch:i0 torch:logcumsumexp "
+            "method:erfc method:i0 method:logcumsumexp special:bessel_j0 special:bessel_j1 "
+            "special:digamma special:entr special:erf special:erfc special:erfinv special:exp2 "
+            "special:expit special:expm1 special:gammaln special:i0 special:i0e special:i1 "
+            "special:i1e special:log1p special:log_softmax special:logit special:logsumexp "
+            "special:multigammaln special:ndtr special:polygamma special:psi special:round "
+            "special:sinc special:softmax special:xlog1py special:xlogy torch:erfc torch:i0 "
+            "torch:logcumsumexp "
         ),
     },
     "gradcli.engine.ops.weight_norm": {

@@ -12,6 +12,7 @@ from gradcli.engine.declarations import declare, declare_alias
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply,
                                          broadcast_shape, define, defop, pointwise_op)
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 erfc = define("erfc(Tensor self, *, Tensor? out=None)", "ErfcBackward0", special_math.erfc,
@@ -113,6 +114,14 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     return apply(OPS["logcumsumexp"], input, dim=F.dims_of(dim, input.ndim)[0])
 
 
+def _without_derivative(forward):
+    """A torch.special function with no derivative at all: its result never has a grad_fn."""
+    def function(input: Tensor) -> Tensor:
+        dtype = input.dtype if input.dtype.is_floating_point else STATE.default_dtype
+        return Tensor(forward(input.data.astype(dtype.np)), dtype)
+    return function
+
+
 def _special_round(input: Tensor, decimals: int = 0) -> Tensor:
     """torch.special.round: always the decimals overload (RoundBackward1)."""
     return apply(OPS["round.decimals"], input, decimals=decimals)
@@ -121,6 +130,10 @@ def _special_round(input: Tensor, decimals: int = 0) -> Tensor:
 declare("xlog1py", xlog1py, "xlog1py(Tensor self, Tensor other, *, Tensor? out=None)",
         "xlog1py(Scalar self, Tensor other, *, Tensor? out=None)",
         "xlog1py(Tensor self, Scalar other, *, Tensor? out=None)", variants="special")
+declare("bessel_j0", _without_derivative(special_math.bessel_j0),
+        "bessel_j0(Tensor self, *, Tensor? out=None)", variants="special")
+declare("bessel_j1", _without_derivative(special_math.bessel_j1),
+        "bessel_j1(Tensor self, *, Tensor? out=None)", variants="special")
 declare("ndtr", ndtr, "ndtr(Tensor self, *, Tensor? out=None)", variants="special")
 declare("logcumsumexp", logcumsumexp, "logcumsumexp(Tensor self, int dim, *, Tensor? out=None)")
 declare("round", _special_round, "round(Tensor self, *, int decimals=0, Tensor? out=None)",
