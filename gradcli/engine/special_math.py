@@ -443,7 +443,7 @@ def _bessel_j(a: np.ndarray, table: dict, order: int) -> np.ndarray:
     def trig(function, v):
         return np.asarray(function(v.astype(np.float64)), np.float64).astype(a.dtype)
 
-    x = np.abs(a)
+    x = np.where(a < 0, -a, a)  # -0 stays -0, as in torch's code
     z = x * x
     with np.errstate(all="ignore"):
         low, high = (z - t(table["roots"][0])), (z - t(table["roots"][1]))
