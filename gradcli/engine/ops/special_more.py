@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import special_math
+from gradcli.engine import bessel_math, special_math
 from gradcli.engine.declarations import declare, declare_alias
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply,
@@ -20,7 +20,7 @@ erfc = define("erfc(Tensor self, *, Tensor? out=None)", "ErfcBackward0", special
               vjp=lambda g, a: F.mul(F.mul_scalar(F.exp(F.neg(F.pow(a, 2))),
                                                   -2.0 / math.sqrt(math.pi)), g),
               rule=("-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",))
-i0 = define("i0(Tensor self, *, Tensor? out=None)", "I0Backward0", special_math.i0,
+i0 = define("i0(Tensor self, *, Tensor? out=None)", "I0Backward0", bessel_math.i0,
             promote="float", save=(0,), jvp=AS_VJP, vjp=lambda g, a: F.mul(g, F.i1(a)),
             rule=("grad * at::special_i1(self)",))
 
@@ -33,14 +33,14 @@ def _tiny_safe(a: Tensor, gradient) -> Tensor:
     return F.where(not_tiny, gradient(safe), F.scalar_tensor(0.5, a.dtype))
 
 
-i0e = define("i0e(Tensor self, *, Tensor? out=None)", "SpecialI0EBackward0", special_math.i0e,
+i0e = define("i0e(Tensor self, *, Tensor? out=None)", "SpecialI0EBackward0", bessel_math.i0e,
              variants="special", promote="float", save=(0, RESULT), jvp=AS_VJP,
              vjp=lambda g, a, out: F.mul(g, F.sub(F.i1e(a), F.mul(F.sgn(a), out))))
-i1 = define("i1(Tensor self, *, Tensor? out=None)", "SpecialI1Backward0", special_math.i1,
+i1 = define("i1(Tensor self, *, Tensor? out=None)", "SpecialI1Backward0", bessel_math.i1,
             variants="special", promote="float", save=(0, RESULT), jvp=AS_VJP,
             vjp=lambda g, a, out: F.mul(g, _tiny_safe(a, lambda s: F.sub(
                 F.i0(s), F.mul(out, F.reciprocal(s))))))
-i1e = define("i1e(Tensor self, *, Tensor? out=None)", "SpecialI1EBackward0", special_math.i1e,
+i1e = define("i1e(Tensor self, *, Tensor? out=None)", "SpecialI1EBackward0", bessel_math.i1e,
              variants="special", promote="float", save=(0, RESULT), jvp=AS_VJP,
              vjp=lambda g, a, out: F.mul(g, _tiny_safe(a, lambda s: F.sub(
                  F.i0e(s), F.mul(out, F.add(F.sgn(s), F.reciprocal(s)))))))
@@ -130,9 +130,9 @@ def _special_round(input: Tensor, decimals: int = 0) -> Tensor:
 declare("xlog1py", xlog1py, "xlog1py(Tensor self, Tensor other, *, Tensor? out=None)",
         "xlog1py(Scalar self, Tensor other, *, Tensor? out=None)",
         "xlog1py(Tensor self, Scalar other, *, Tensor? out=None)", variants="special")
-declare("bessel_j0", _without_derivative(special_math.bessel_j0),
+declare("bessel_j0", _without_derivative(bessel_math.bessel_j0),
         "bessel_j0(Tensor self, *, Tensor? out=None)", variants="special")
-declare("bessel_j1", _without_derivative(special_math.bessel_j1),
+declare("bessel_j1", _without_derivative(bessel_math.bessel_j1),
         "bessel_j1(Tensor self, *, Tensor? out=None)", variants="special")
 declare("ndtr", ndtr, "ndtr(Tensor self, *, Tensor? out=None)", variants="special")
 declare("logcumsumexp", logcumsumexp, "logcumsumexp(Tensor self, int dim, *, Tensor? out=None)")
