@@ -17,8 +17,11 @@ from gradcli.engine.functions import LateTable
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
-# Where a function is reachable: torch.X, Tensor.X, torch.nn.functional.X, torch.linalg.X.
-VARIANTS = ("torch", "method", "functional", "linalg")
+# Where a function is reachable: torch.X, Tensor.X, torch.nn.functional.X, torch.linalg.X,
+# torch.special.X.
+VARIANTS = ("torch", "method", "functional", "linalg", "special")
+# the variants whose C++ functions torch names with a prefix (linalg_det(), special_expit())
+_PREFIXED = frozenset(("linalg", "special"))
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ class Declaration:
         numbers = self.numbers_as_tensors and (self.number_self or bool(written) and isinstance(
             written[0], Tensor))
         # as torch names it: the C++ function's name
-        title = "linalg_" + self.name if variant == "linalg" else (
+        title = f"{variant}_{self.name}" if variant in _PREFIXED else (
             chosen[0].name if chosen else self.name)
         index, bound = schemas.bind(chosen, args, kwargs, is_function, title, hidden, numbers)
         out = bound.pop("out", None)
@@ -123,6 +126,14 @@ def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torc
         for variant in declaration.variants:
             DECLARATIONS[variant, alias] = aliased
     return impl
+
+
+def declare_alias(variant: str, name: str, source: str) -> None:
+    """`variant`.NAME as another name of the declared torch.SOURCE (torch.special.expit is
+    torch.sigmoid): the same function and overloads, under the new name."""
+    declaration = replace(_renamed(DECLARATIONS["torch", source], name), hidden=(),
+                          variants=frozenset((variant,)))
+    DECLARATIONS[variant, name] = declaration
 
 
 def call(variant: str, name: str, *args, **kwargs):

@@ -421,6 +421,9 @@ def _std_backward(g, a, dim, correction, keepdim, out):
 
 def _logsumexp(a, dim, keepdim):
     axis = F.axis_of(a, dim)
+    if a.size == 0:  # torch: sum(exp(self)).log(), -inf over empty dims
+        with np.errstate(divide="ignore"):
+            return np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdim))
     maxes = np.max(a, axis=axis, keepdims=True)
     maxes = np.where(np.isinf(maxes), 0, maxes)
     exps = _exp(a - maxes)  # torch: sum((self - maxes).exp_()).log_().add_(maxes)

@@ -236,6 +236,15 @@ def not_implemented(name: str) -> Callable:
     return vjp
 
 
+def no_derivative(name: str) -> Callable:
+    """The vjp of an input derivatives.yaml marks not_implemented(name): torch's
+    NotImplementedError when the backward reaches it."""
+    def vjp(*_, **__):
+        raise errors.TorchError("NotImplementedError",
+                                f"the derivative for '{name}' is not implemented.")
+    return vjp
+
+
 def not_differentiable(name: str) -> tuple:
     """The note on an output of op `name` made from a tensor that requires grad."""
     return ((f"computed here by {name}, which is not differentiable", STATE.origin),)

@@ -29,7 +29,7 @@ from gradcli.language.namespaces.gradcheck import GRADCHECK, GRADCHECK_MODULE, G
 from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import (LINALG, MATH_MODULES, NN_FUNCTIONAL,
-                                                    TORCH_MATH)
+                                                    SPECIAL, TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
@@ -279,7 +279,7 @@ TORCH_TABLE = layered(table(
     entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
 ), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
     "memory_format": type_of(memory_format.CONTIGUOUS),
-    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG,
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
     "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
