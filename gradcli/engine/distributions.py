@@ -1,7 +1,10 @@
-"""Random draws from distributions (bernoulli, multinomial, exponential_, random_) with the
+"""Random draws from distributions (bernoulli, multinomial, exponential_, cauchy_, geometric_,
+log_normal_, random_) with the
 generator calls and arithmetic of torch's CPU kernels."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -93,6 +96,50 @@ def exponential_(t: Tensor, lambd=1.0, generator=None) -> Tensor:
     return _write(t, _exponential_draws(t.shape, float(lambd), generator))
 
 
+def _unit_draws(t: Tensor, generator) -> np.ndarray:
+    """One double uniform in [0, 1) per element, as torch's serial CPU kernels draw them."""
+    return _uniform_f64(draw_source(generator)._words(2 * t.data.size), 0.0, 1.0).reshape(t.shape)
+
+
+_CPP_NAMES = {"Long": "long int", "Int": "int", "Short": "short int", "Char": "signed char",
+              "Byte": "unsigned char", "Bool": "bool"}  # typeid names torch's cauchy_ prints
+
+
+def cauchy_(t: Tensor, median=0.0, sigma=1.0, generator=None) -> Tensor:
+    """cauchy_kernel: median + sigma * tan(pi * (u - 0.5)) in double, one uniform each."""
+    _check_inplace(t)
+    if not sigma > 0.0:
+        raise errors.runtime(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    if not t.dtype.is_floating_point:
+        raise errors.runtime("Cauchy distribution is a continuous probability distribution. "
+                             "dtype must be a floating point but you specified "
+                             f"{_CPP_NAMES.get(t.dtype.scalar_name, t.dtype.scalar_name)}")
+    tan = [math.tan(math.pi * (u - 0.5)) for u in _unit_draws(t, generator).ravel().tolist()]
+    return _write(t, (median + sigma * np.array(tan, np.float64)).reshape(t.shape))
+
+
+def geometric_(t: Tensor, p, generator=None) -> Tensor:
+    """geometric_kernel: ceil(log(u) / log1p(-p)) in double, one uniform each."""
+    _check_inplace(t)
+    if not 0 < p < 1:
+        raise errors.runtime(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    log_q = math.log1p(-float(p))
+    drawn = [math.ceil((math.log(u) if u else -math.inf) / log_q)
+             for u in _unit_draws(t, generator).ravel().tolist()]
+    return _write(t, np.array(drawn, np.float64).reshape(t.shape))
+
+
+def log_normal_(t: Tensor, mean=1.0, std=2.0, generator=None) -> Tensor:
+    """log_normal_kernel: exp of normal_distribution<double> draws, element by element."""
+    _check_inplace(t)
+    if not std > 0.0:
+        raise errors.runtime(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    if not t.dtype.is_floating_point:
+        raise errors.not_implemented_for("log_normal_cpu", t.dtype)
+    drawn = draw_source(generator)._scalar_normals(t.data.size, float(mean), float(std))
+    return _write(t, np.array([math.exp(v) for v in drawn.tolist()]).reshape(t.shape))
+
+
 def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
     """Tensor.random_(to) / random_(from, to): integers drawn as torch.randint draws them."""
     _check_inplace(t)
@@ -165,6 +212,12 @@ declare("random_", random_, f"random_(Tensor self, {_DRAWN})",
         variants="method")
 declare("exponential_", exponential_, f"exponential_(Tensor self, float lambd=1, {_DRAWN})",
         variants="method")
+declare("cauchy_", cauchy_, f"cauchy_(Tensor self, float median=0, float sigma=1, {_DRAWN})",
+        variants="method")
+declare("geometric_", geometric_, f"geometric_(Tensor self, float p, {_DRAWN})",
+        variants="method")
+declare("log_normal_", log_normal_, f"log_normal_(Tensor self, float mean=1, float std=2, "
+        f"{_DRAWN})", variants="method")
 declare("normal_", lambda t, mean=0, std=1, generator=None: fill_random(
     t, "normal", mean, std, generator), f"normal_(Tensor self, float mean=0, float std=1, {_DRAWN})",
     variants="method")

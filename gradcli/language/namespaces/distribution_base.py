@@ -102,7 +102,13 @@ def integer_interval(low: int, high: int) -> Constraint:
                       lower_bound=low, upper_bound=high)
 
 
+def integer_greater_than_eq(low: int) -> Constraint:
+    return Constraint(lambda p: f"IntegerGreaterThan(lower_bound={low})",
+                      lambda v: (v % 1 == 0) & (v >= low), is_discrete=True, lower_bound=low)
+
+
 POSITIVE = greater_than(0.0)
+NONNEGATIVE_INTEGER = integer_greater_than_eq(0)
 NONNEGATIVE = greater_than_eq(0.0)
 UNIT_INTERVAL = interval(0.0, 1.0)
 

@@ -1,4 +1,4 @@
-"""torch.distributions' Normal, Uniform, Exponential, Laplace and LogNormal (a Normal pushed through exp, as
+"""torch.distributions' Normal, Uniform, Exponential, Laplace, Cauchy and LogNormal (a Normal pushed through exp, as
 torch's TransformedDistribution computes it), the same calls as torch's Python code."""
 
 from __future__ import annotations
@@ -265,6 +265,55 @@ class Laplace(_LocScale):
     @property
     def stddev(self):
         return op("*", 2 ** 0.5, self.attrs["scale"])
+
+
+class Cauchy(_LocScale):
+    __slots__ = ()
+    NAME, has_rsample, EXPANDED = "Cauchy", True, ("loc", "scale")
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        c, loc = self.calls, self.attrs["loc"]
+        eps = c.method(base.empty_like_param(c, loc, shape), "cauchy_")
+        return op("+", loc, op("*", eps, self.attrs["scale"]))
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c, loc, scale = self.calls, self.attrs["loc"], self.attrs["scale"]
+        square = c.method(op("**", op("/", op("-", value, loc), scale), 2), "log1p")
+        return op("-", op("-", -math.log(math.pi), c.method(scale, "log")), square)
+
+    def cdf(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c, loc, scale = self.calls, self.attrs["loc"], self.attrs["scale"]
+        return op("+", op("/", c.torch("atan", op("/", op("-", value, loc), scale)), math.pi),
+                  0.5)
+
+    def icdf(self, value):
+        c = self.calls
+        return op("+", op("*", c.torch("tan", op("*", math.pi, op("-", value, 0.5))),
+                          self.attrs["scale"]), self.attrs["loc"])
+
+    def entropy(self):
+        return op("+", math.log(4 * math.pi), self.calls.method(self.attrs["scale"], "log"))
+
+    def _full(self, fill):
+        return self.calls.torch("full", self.extended_shape(), fill,
+                                dtype=base.attr(self.attrs["loc"], "dtype"))
+
+    @property
+    def mean(self):
+        return self._full(math.nan)
+
+    @property
+    def mode(self):
+        return self.attrs["loc"]
+
+    @property
+    def variance(self):
+        return self._full(math.inf)
 
 
 class LogNormal(Distribution):

@@ -1,4 +1,4 @@
-"""torch.distributions' Categorical and Bernoulli: one of probs and logits given, the other
+"""torch.distributions' Categorical, Bernoulli and Geometric: one of probs and logits given, the other
 made on first use, as torch's lazy properties make them."""
 
 from __future__ import annotations
@@ -144,9 +144,10 @@ class Categorical(_Discrete):
         return self.calls.method(self.probs, "argmax", dim=-1)
 
 
-class Bernoulli(_Discrete):
+class _Binary(_Discrete):
+    """Bernoulli and Geometric: one success probability (or its log-odds) per batch element."""
+
     __slots__ = ("given",)
-    NAME = "Bernoulli"
 
     def __init__(self, runtime, probs=None, logits=None, validate_args=None):
         self.calls, self.attrs = Calls(runtime), {}
@@ -160,17 +161,8 @@ class Bernoulli(_Discrete):
     def arg_constraints(self) -> dict:
         return {"probs": base.UNIT_INTERVAL, "logits": base.REAL}
 
-    def support(self):
-        return base.BOOLEAN
-
     def param_batch(self, batch_shape):
         return batch_shape
-
-    def support_size(self):
-        return 2
-
-    def support_dtype(self) -> dict:
-        return {"dtype": base.attr(self._param(), "dtype")}
 
     def logits_to_probs(self, logits):
         return self.calls.torch("sigmoid", logits)
@@ -178,6 +170,24 @@ class Bernoulli(_Discrete):
     def probs_to_logits(self, probs):
         c, clamped = self.calls, self._clamped(probs)
         return op("-", c.torch("log", clamped), c.torch("log1p", protocols.unary("-", clamped)))
+
+    def _bce(self):
+        return self.calls.functional("binary_cross_entropy_with_logits", self.logits,
+                                     self.probs, reduction="none")
+
+
+class Bernoulli(_Binary):
+    __slots__ = ()
+    NAME = "Bernoulli"
+
+    def support(self):
+        return base.BOOLEAN
+
+    def support_size(self):
+        return 2
+
+    def support_dtype(self) -> dict:
+        return {"dtype": base.attr(self._param(), "dtype")}
 
     def sample(self, sample_shape=()):
         shape = self.extended_shape(sample_shape)
@@ -192,8 +202,7 @@ class Bernoulli(_Discrete):
             "binary_cross_entropy_with_logits", logits, value, reduction="none"))
 
     def entropy(self):
-        return self.calls.functional("binary_cross_entropy_with_logits", self.logits,
-                                     self.probs, reduction="none")
+        return self._bce()
 
     @property
     def mean(self):
@@ -209,3 +218,62 @@ class Bernoulli(_Discrete):
         mode = c.method(protocols.compare(">=", probs, 0.5), "to", probs)
         protocols.set_item(mode, protocols.compare("==", probs, 0.5), math.nan)
         return mode
+
+
+class Geometric(_Binary):
+    """The number of failures before the first success; probs must be positive too."""
+
+    __slots__ = ()
+    NAME = "Geometric"
+
+    def __init__(self, runtime, probs=None, logits=None, validate_args=None):
+        super().__init__(runtime, probs, logits, validate_args)
+        if not (self.validate and probs is not None):
+            return
+        value = self.attrs["probs"]
+        valid = protocols.compare(">", value, 0)
+        if not bool(valid.data.all()):
+            printer = self.calls.runtime.printer
+            invalid = protocols.get_item(value, protocols.unary("~", valid))
+            raise errors.value_error(
+                f"Expected parameter probs (Tensor of shape {tuple(value.shape)}) of "
+                f"distribution {self.repr(printer)} to be positive but found invalid "
+                f"values:\n{printer.format(invalid, '')}")
+
+    def support(self):
+        return base.NONNEGATIVE_INTEGER
+
+    def sample(self, sample_shape=()):
+        c, probs = self.calls, self.probs
+        shape = self.extended_shape(sample_shape)
+        tiny = protocols.get_attribute(c.torch("finfo", base.attr(probs, "dtype")), "tiny")
+        with grad_mode(False):
+            u = c.method(base.empty_like_param(c, probs, shape), "uniform_", tiny, 1)
+            return c.method(op("/", c.method(u, "log"),
+                               c.method(protocols.unary("-", probs), "log1p")), "floor")
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c = self.calls
+        value, probs = base.broadcast_all(c, value, self.probs)
+        probs = c.method(probs, "clone")
+        protocols.set_item(probs, op("&", protocols.compare("==", probs, 1),
+                                     protocols.compare("==", value, 0)), 0)
+        return op("+", op("*", value, c.method(protocols.unary("-", probs), "log1p")),
+                  c.method(self.probs, "log"))
+
+    def entropy(self):
+        return op("/", self._bce(), self.probs)
+
+    @property
+    def mean(self):
+        return op("-", op("/", 1.0, self.probs), 1.0)
+
+    @property
+    def mode(self):
+        return self.calls.torch("zeros_like", self.probs)
+
+    @property
+    def variance(self):
+        return op("/", op("-", op("/", 1.0, self.probs), 1.0), self.probs)

@@ -9,8 +9,8 @@ from gradcli.language.namespaces import distribution_base as base
 from gradcli.language.namespaces.distribution_base import Distribution
 from gradcli.language.namespaces.distribution_constraints import CONSTRAINTS, ConstraintValue
 from gradcli.language.namespaces.distribution_continuous import (
-    Exponential, Laplace, LogNormal, Normal, Uniform)
-from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical
+    Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
+from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical, Geometric
 from gradcli.language.namespaces.distribution_kl import kl_divergence
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
 from gradcli.language.runtime.attributes import CLASS_METHODS
@@ -87,6 +87,9 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "MultivariateNormal": _family(MultivariateNormal, "multivariate_normal",
                                   "loc, covariance_matrix=None, precision_matrix=None, "
                                   "scale_tril=None, validate_args=None", _MATRICES),
+    "Cauchy": _family(Cauchy, "cauchy", "loc, scale, validate_args=None"),
+    "Geometric": _family(Geometric, "geometric", "probs=None, logits=None, validate_args=None",
+                         _DISCRETE),
     "Independent": _family(Independent, "independent", "base_distribution, "
                            "reinterpreted_batch_ndims, validate_args=None"),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
