@@ -113,6 +113,15 @@ NONNEGATIVE = greater_than_eq(0.0)
 UNIT_INTERVAL = interval(0.0, 1.0)
 
 
+def independent(constraint: Constraint, n: int) -> Constraint:
+    """constraints.independent(constraint, n): the check holds over the rightmost n dims."""
+    def check_all(v):
+        result = constraint.check(v)
+        return np.all(result, axis=tuple(range(-n, 0))) if n else result
+    return Constraint(lambda p: f"IndependentConstraint({constraint.text(p)}, {n})", check_all,
+                      event_dim=constraint.event_dim + n, kind="IndependentConstraint")
+
+
 def _simplex_check(value: Tensor):
     total = F.sum(value, -1).data.astype(value.dtype.np)
     return np.all(value.data >= 0, axis=-1) & (np.abs(total - 1) < 1e-6)
@@ -156,9 +165,9 @@ class Distribution(TableInstance):
         if not self.validate:
             return
         for name, constraint in self.arg_constraints().items():
-            if name not in self.attrs:
+            value = self.arg_value(name)
+            if value is None:
                 continue
-            value = self.attrs[name]
             if not satisfied(constraint, value):
                 printer = self.calls.runtime.printer
                 raise errors.value_error(
@@ -176,6 +185,10 @@ class Distribution(TableInstance):
 
     def arg_constraints(self) -> dict:
         return {}
+
+    def arg_value(self, name: str):
+        """The parameter Distribution.__init__ validates (None: a lazy one not made yet)."""
+        return self.attrs.get(name)
 
     def support(self) -> Constraint:
         raise errors.TorchError("NotImplementedError", "")
@@ -239,6 +252,17 @@ class Distribution(TableInstance):
         raise errors.TorchError("NotImplementedError", "")
 
     def enumerate_support(self, expand=True):
+        raise errors.TorchError("NotImplementedError", "")
+
+    def entropy(self):
+        raise errors.TorchError("NotImplementedError", "")
+
+    @property
+    def mean(self):
+        raise errors.TorchError("NotImplementedError", "")
+
+    @property
+    def variance(self):
         raise errors.TorchError("NotImplementedError", "")
 
     def perplexity(self):

@@ -13,6 +13,9 @@ from gradcli.language.namespaces.distribution_continuous import (
 from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical, Geometric
 from gradcli.language.namespaces.distribution_kl import kl_divergence
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
+from gradcli.language.namespaces.distribution_transformed import (
+    Gumbel, HalfCauchy, HalfNormal, Pareto, TransformedDistribution, Weibull)
+from gradcli.language.namespaces.distribution_transforms import TRANSFORMS
 from gradcli.language.runtime.attributes import CLASS_METHODS
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.pytypes import PyType
@@ -61,7 +64,8 @@ def _family(host, module: str, spec: str, extra_properties=None) -> PyType:
     host.TYPE = PyType(f"{base.MODULE}.{module}.{host.NAME}", (host,), BoundMethod(None, entry(
         "__init__", lambda runtime, _, *args: host(runtime, *args), f"self, {spec}",
         qualname=f"{host.NAME}.__init__", context=True)))
-    CLASS_METHODS[host] = _CLASS_METHODS | ({} if host is Independent else {
+    rsample_property = isinstance(host.has_rsample, property)  # an instance's, as torch's
+    CLASS_METHODS[host] = _CLASS_METHODS | ({} if rsample_property else {
         "has_rsample": host.has_rsample,
         "has_enumerate_support": host in (Bernoulli, Categorical)})
     return host.TYPE
@@ -92,8 +96,18 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                          _DISCRETE),
     "Independent": _family(Independent, "independent", "base_distribution, "
                            "reinterpreted_batch_ndims, validate_args=None"),
+    "TransformedDistribution": _family(TransformedDistribution, "transformed_distribution",
+                                       "base_distribution, transforms, validate_args=None"),
+    "Gumbel": _family(Gumbel, "gumbel", "loc, scale, validate_args=None"),
+    "HalfNormal": _family(HalfNormal, "half_normal", "scale, validate_args=None",
+                          {"scale": lambda d: d.scale}),
+    "HalfCauchy": _family(HalfCauchy, "half_cauchy", "scale, validate_args=None",
+                          {"scale": lambda d: d.scale}),
+    "Weibull": _family(Weibull, "weibull", "scale, concentration, validate_args=None"),
+    "Pareto": _family(Pareto, "pareto", "scale, alpha, validate_args=None"),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
-})
+    "transforms": TRANSFORMS,
+} | dict(TRANSFORMS.table))
 DISTRIBUTIONS.table["kl"] = Namespace(f"{base.MODULE}.kl", {
     "kl_divergence": DISTRIBUTIONS.table["kl_divergence"]})
