@@ -8,8 +8,11 @@ import math
 from gradcli.engine import errors
 from gradcli.language.namespaces.distribution_base import Calls, Distribution, op
 from gradcli.language.namespaces.distribution_continuous import (
-    Exponential, Laplace, LogNormal, Normal, Uniform)
-from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical
+    Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
+from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical, Geometric
+from gradcli.language.namespaces.distribution_transformed import (
+    Gumbel, HalfNormal, Pareto, TransformedDistribution)
+from gradcli.language.namespaces.distribution_transforms import same_parts
 from gradcli.language.namespaces.distribution_multivariate import (
     Independent, MultivariateNormal, batch_mahalanobis, broadcast_shapes, sum_rightmost)
 from gradcli.language.runtime import protocols
@@ -104,9 +107,54 @@ def _multivariate_normal(p, q):
     return op("+", half_term1, op("*", 0.5, op("-", op("+", term2, term3), n)))
 
 
-def _transformed(p, q):
+def _lognormal(p, q):
     """_kl_transformed_transformed: LogNormals share their transform and event shape."""
     return kl_divergence(p.base, q.base)
+
+
+def _transformed(p, q):
+    if not same_parts(p.transforms, q.transforms) or p.event_shape != q.event_shape:
+        raise errors.TorchError("NotImplementedError", "")
+    return kl_divergence(p.base, q.base)
+
+
+def _cauchy(p, q):
+    c, ps, qs = p.calls, p.attrs["scale"], q.attrs["scale"]
+    t1 = c.method(op("+", c.method(op("+", ps, qs), "pow", 2),
+                     c.method(op("-", p.attrs["loc"], q.attrs["loc"]), "pow", 2)), "log")
+    return op("-", t1, c.method(op("*", op("*", 4, ps), qs), "log"))
+
+
+def _geometric(p, q):
+    c = p.calls
+    return op("-", op("-", protocols.unary("-", p.entropy()),
+                      op("/", c.torch("log1p", protocols.unary("-", q.probs)), p.probs)),
+              q.logits)
+
+
+def _half_normal(p, q):
+    return _normal(p.base, q.base)
+
+
+def _gumbel(p, q):
+    c, euler = p.calls, 0.57721566490153286060
+    ct1 = op("/", p.attrs["scale"], q.attrs["scale"])
+    ct2 = op("/", q.attrs["loc"], q.attrs["scale"])
+    ct3 = op("/", p.attrs["loc"], q.attrs["scale"])
+    t1 = op("+", op("-", protocols.unary("-", c.method(ct1, "log")), ct2), ct3)
+    t3 = c.torch("exp", op("-", op("+", ct2, c.method(op("+", 1, ct1), "lgamma")), ct3))
+    return op("-", op("+", op("+", t1, op("*", ct1, euler)), t3), 1 + euler)
+
+
+def _pareto(p, q):
+    c = p.calls
+    scale_ratio = op("/", p.attrs["scale"], q.attrs["scale"])
+    alpha_ratio = op("/", q.attrs["alpha"], p.attrs["alpha"])
+    t1 = op("*", q.attrs["alpha"], c.method(scale_ratio, "log"))
+    t2 = protocols.unary("-", c.method(alpha_ratio, "log"))
+    result = op("-", op("+", op("+", t1, t2), alpha_ratio), 1)
+    _set_where(result, protocols.compare("<", p.attrs["scale"], q.attrs["scale"]), math.inf)
+    return result
 
 
 def _independent(p, q):
@@ -116,14 +164,17 @@ def _independent(p, q):
 
 
 _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uniform: _uniform,
-          Exponential: _exponential, Laplace: _laplace, LogNormal: _transformed,
-          MultivariateNormal: _multivariate_normal, Independent: _independent}
+          Exponential: _exponential, Laplace: _laplace, LogNormal: _lognormal,
+          MultivariateNormal: _multivariate_normal, Independent: _independent, Cauchy: _cauchy,
+          Geometric: _geometric, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
 
 
 def kl_divergence(p, q):
     """torch.distributions.kl_divergence for the pairs of families gradcli has."""
     if type(p) is type(q) and type(p) in _PAIRS:
         return _PAIRS[type(p)](p, q)
+    if isinstance(p, TransformedDistribution) and isinstance(q, TransformedDistribution):
+        return _transformed(p, q)
     raise errors.TorchError("NotImplementedError", "No KL(p || q) is implemented for p type "
                             f"{_name(p)} and q type {_name(q)}")
 

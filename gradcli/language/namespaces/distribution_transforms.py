@@ -89,6 +89,25 @@ class Transform(TableInstance):
     def inverse_shape(self, shape):
         return shape
 
+    def equals(self, other) -> bool:
+        """Transform.__eq__: identity, unless the class compares its kind or parameters."""
+        return self is other
+
+    def _same_values(self, a, b) -> bool:
+        if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+            return a == b
+        return bool(self.calls.method(self.calls.method(protocols.compare("==", a, b), "all"),
+                                      "item"))
+
+
+class _Stateless(Transform):
+    """A transform without parameters: equal to any other of its class."""
+
+    __slots__ = ()
+
+    def equals(self, other) -> bool:
+        return isinstance(other, type(self))
+
 
 class _Inverse(Transform):
     __slots__ = ()
@@ -117,6 +136,9 @@ class _Inverse(Transform):
     def inv(self):
         return self.inverse
 
+    def equals(self, other) -> bool:
+        return isinstance(other, _Inverse) and self.inverse.equals(other.inverse)
+
     def apply(self, x):
         return self.inverse.invert(x)
 
@@ -133,7 +155,7 @@ class _Inverse(Transform):
         return self.inverse.forward_shape(shape)
 
 
-class ExpTransform(Transform):
+class ExpTransform(_Stateless):
     __slots__ = ()
     NAME, CODOMAIN = "ExpTransform", base.POSITIVE
 
@@ -181,6 +203,10 @@ class AffineTransform(_Broadcasting):
     def event_dim(self):
         return self.attrs["_event_dim"]
 
+    def equals(self, other) -> bool:
+        return isinstance(other, AffineTransform) and all(
+            self._same_values(self.attrs[name], other.attrs[name]) for name in ("loc", "scale"))
+
     def sign(self):
         scale = self.attrs["scale"]
         if isinstance(scale, Tensor):
@@ -206,7 +232,7 @@ class AffineTransform(_Broadcasting):
         return c.method(result, "expand", shape)
 
 
-class SigmoidTransform(Transform):
+class SigmoidTransform(_Stateless):
     __slots__ = ()
     NAME, CODOMAIN = "SigmoidTransform", base.UNIT_INTERVAL
 
@@ -227,7 +253,7 @@ class SigmoidTransform(Transform):
         return op("-", _neg(c.functional("softplus", _neg(x))), c.functional("softplus", x))
 
 
-class TanhTransform(Transform):
+class TanhTransform(_Stateless):
     __slots__ = ()
     NAME, CODOMAIN = "TanhTransform", base.interval(-1.0, 1.0)
 
@@ -242,7 +268,7 @@ class TanhTransform(Transform):
         return op("*", 2.0, op("-", op("-", math.log(2.0), x), softplus))
 
 
-class SoftmaxTransform(Transform):
+class SoftmaxTransform(_Stateless):
     __slots__ = ()
     NAME, DOMAIN, CODOMAIN = "SoftmaxTransform", base.REAL_VECTOR, base.SIMPLEX
     BIJECTIVE, SIGN = False, None
@@ -274,6 +300,10 @@ class PowerTransform(_Broadcasting):
     def sign(self):
         return self.calls.method(self.attrs["exponent"], "sign")
 
+    def equals(self, other) -> bool:
+        return isinstance(other, PowerTransform) and self._same_values(
+            self.attrs["exponent"], other.attrs["exponent"])
+
     def apply(self, x):
         return self.calls.method(x, "pow", self.attrs["exponent"])
 
@@ -285,7 +315,7 @@ class PowerTransform(_Broadcasting):
         return self.calls.method(self.calls.method(ratio, "abs"), "log")
 
 
-class AbsTransform(Transform):
+class AbsTransform(_Stateless):
     __slots__ = ()
     NAME, CODOMAIN, BIJECTIVE, SIGN = "AbsTransform", base.POSITIVE, False, None
 
@@ -313,6 +343,9 @@ class ComposeTransform(Transform):
     def repr(self, printer) -> str:
         return "ComposeTransform(\n    " + ",\n    ".join(
             p.repr(printer) for p in self.parts) + "\n)"
+
+    def equals(self, other) -> bool:
+        return isinstance(other, ComposeTransform) and same_parts(self.parts, other.parts)
 
     def domain(self):
         parts = self.parts
@@ -385,6 +418,11 @@ class ComposeTransform(Transform):
         for part in reversed(self.parts):
             shape = part.inverse_shape(shape)
         return shape
+
+
+def same_parts(a: list, b: list) -> bool:
+    """list == list for transforms: the same length and each pair equal."""
+    return len(a) == len(b) and all(x.equals(y) for x, y in zip(a, b))
 
 
 _METHODS = table(
