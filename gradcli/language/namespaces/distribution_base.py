@@ -128,6 +128,8 @@ def _simplex_check(value: Tensor):
 
 
 SIMPLEX = Constraint(lambda p: "Simplex()", None, event_dim=1)
+ONE_HOT = Constraint(lambda p: "OneHot()", lambda v: np.all((v == 0) | (v == 1), axis=-1) & (
+    np.sum(v, axis=-1) == 1), event_dim=1, is_discrete=True)
 
 
 def check(constraint: Constraint, value: Tensor) -> np.ndarray:
@@ -151,7 +153,7 @@ class Distribution(TableInstance):
     __slots__ = ("attrs", "calls", "batch_shape", "event_shape", "validate_args")
     TYPE: PyType = None
     NAME = "Distribution"
-    has_rsample = False
+    has_rsample = has_enumerate_support = False
 
     @property
     def language_type(self) -> PyType:

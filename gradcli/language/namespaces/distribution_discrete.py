@@ -1,4 +1,4 @@
-"""torch.distributions' Categorical, Bernoulli and Geometric: one of probs and logits given, the other
+"""torch.distributions' Categorical, OneHotCategorical, Bernoulli and Geometric: one of probs and logits given, the other
 made on first use, as torch's lazy properties make them."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class _Discrete(Distribution):
 
 class Categorical(_Discrete):
     __slots__ = ("given",)
-    NAME = "Categorical"
+    NAME, has_enumerate_support = "Categorical", True
 
     def __init__(self, runtime, probs=None, logits=None, validate_args=None):
         self.calls, self.attrs = Calls(runtime), {}
@@ -178,7 +178,7 @@ class _Binary(_Discrete):
 
 class Bernoulli(_Binary):
     __slots__ = ()
-    NAME = "Bernoulli"
+    NAME, has_enumerate_support = "Bernoulli", True
 
     def support(self):
         return base.BOOLEAN
@@ -277,3 +277,93 @@ class Geometric(_Binary):
     @property
     def variance(self):
         return op("/", op("-", op("/", 1.0, self.probs), 1.0), self.probs)
+
+
+class _OverCategorical(Distribution):
+    """A family over a Categorical of the same probs/logits (OneHotCategorical and
+    ExpRelaxedCategorical): its event is the categories."""
+
+    __slots__ = ()
+
+    def _start(self, runtime, probs, logits) -> None:
+        self.calls, self.attrs = Calls(runtime), {}
+        self.attrs["_categorical"] = Categorical(runtime, probs, logits)
+
+    def _finish(self, validate_args) -> None:
+        shape = base.attr(self.categorical._param(), "shape")
+        self.setup(self.calls.runtime, self.categorical.batch_shape, validate_args, shape[-1:])
+
+    @property
+    def categorical(self) -> Categorical:
+        return self.attrs["_categorical"]
+
+    def arg_constraints(self) -> dict:
+        return {"probs": base.SIMPLEX, "logits": base.REAL_VECTOR}
+
+    def arg_value(self, name: str):
+        return self.probs if name == "probs" else self.logits
+
+    @property
+    def probs(self):
+        return self.categorical.probs
+
+    @property
+    def logits(self):
+        return self.categorical.logits
+
+    def _param(self):
+        return self.categorical._param()
+
+    def expand_into(self, new, batch_shape) -> None:
+        for name, value in self.attrs.items():
+            new.attrs[name] = value.expand(batch_shape) if name == "_categorical" else value
+
+
+class OneHotCategorical(_OverCategorical):
+    __slots__ = ()
+    NAME, has_enumerate_support = "OneHotCategorical", True
+
+    def __init__(self, runtime, probs=None, logits=None, validate_args=None):
+        self._start(runtime, probs, logits)
+        self._finish(validate_args)
+
+    def support(self):
+        return base.ONE_HOT
+
+    def sample(self, sample_shape=()):
+        probs = self.probs  # made before the draws, as torch's sample does
+        indices = self.categorical.sample(self.to_size(sample_shape))
+        return self.calls.method(self.calls.functional(
+            "one_hot", indices, base.attr(probs, "shape")[-1]), "to", probs)
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        indices = protocols.get_item(self.calls.method(value, "max", -1), 1)
+        return self.categorical.log_prob(indices)
+
+    def entropy(self):
+        return self.categorical.entropy()
+
+    def enumerate_support(self, expand=True):
+        c, n = self.calls, self.event_shape[0]
+        values = c.torch("eye", n, dtype=base.attr(self._param(), "dtype"))
+        values = c.method(values, "view", (n,) + (1,) * len(self.batch_shape) + (n,))
+        if expand:
+            values = c.method(values, "expand", (n, *self.batch_shape, n))
+        return values
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def mode(self):
+        probs = self.probs
+        return self.calls.method(self.calls.functional(
+            "one_hot", self.calls.method(probs, "argmax", dim=-1),
+            num_classes=base.attr(probs, "shape")[-1]), "to", probs)
+
+    @property
+    def variance(self):
+        return op("*", self.probs, op("-", 1, self.probs))

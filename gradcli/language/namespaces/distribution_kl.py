@@ -9,7 +9,8 @@ from gradcli.engine import errors
 from gradcli.language.namespaces.distribution_base import Calls, Distribution, op
 from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
-from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical, Geometric
+from gradcli.language.namespaces.distribution_discrete import (
+    Bernoulli, Categorical, Geometric, OneHotCategorical)
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfNormal, Pareto, TransformedDistribution)
 from gradcli.language.namespaces.distribution_transforms import same_parts
@@ -132,6 +133,10 @@ def _geometric(p, q):
               q.logits)
 
 
+def _one_hot_categorical(p, q):
+    return _categorical(p.categorical, q.categorical)
+
+
 def _half_normal(p, q):
     return _normal(p.base, q.base)
 
@@ -166,7 +171,7 @@ def _independent(p, q):
 _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uniform: _uniform,
           Exponential: _exponential, Laplace: _laplace, LogNormal: _lognormal,
           MultivariateNormal: _multivariate_normal, Independent: _independent, Cauchy: _cauchy,
-          Geometric: _geometric, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
+          Geometric: _geometric, OneHotCategorical: _one_hot_categorical, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
 
 
 def kl_divergence(p, q):

@@ -10,7 +10,10 @@ from gradcli.language.namespaces.distribution_base import Distribution
 from gradcli.language.namespaces.distribution_constraints import CONSTRAINTS, ConstraintValue
 from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
-from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical, Geometric
+from gradcli.language.namespaces.distribution_discrete import (
+    Bernoulli, Categorical, Geometric, OneHotCategorical)
+from gradcli.language.namespaces.distribution_relaxed import (
+    ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
 from gradcli.language.namespaces.distribution_transformed import (
@@ -42,7 +45,7 @@ _SHAPES = {"batch_shape": lambda d: d.batch_shape, "event_shape": lambda d: d.ev
            "mode": lambda d: d.mode, "support": lambda d: ConstraintValue(d.support()),
            "arg_constraints": lambda d: {name: ConstraintValue(c)
                                          for name, c in d.arg_constraints().items()},
-           "has_enumerate_support": lambda d: isinstance(d, (Bernoulli, Categorical))}
+           "has_enumerate_support": lambda d: d.has_enumerate_support}
 
 
 def set_default_validate_args(value) -> None:
@@ -67,7 +70,7 @@ def _family(host, module: str, spec: str, extra_properties=None) -> PyType:
     rsample_property = isinstance(host.has_rsample, property)  # an instance's, as torch's
     CLASS_METHODS[host] = _CLASS_METHODS | ({} if rsample_property else {
         "has_rsample": host.has_rsample,
-        "has_enumerate_support": host in (Bernoulli, Categorical)})
+        "has_enumerate_support": host.has_enumerate_support})
     return host.TYPE
 
 
@@ -76,6 +79,11 @@ _DISCRETE = {"probs": lambda d: d.probs, "logits": lambda d: d.logits,
 _MATRICES = {name: (lambda d, name=name: d.lazy(name))
              for name in ("scale_tril", "covariance_matrix", "precision_matrix")}
 
+_RELAXED = "temperature, probs=None, logits=None, validate_args=None"
+_TEMPERED = {"probs": lambda d: d.base.probs, "logits": lambda d: d.base.logits,
+             "temperature": lambda d: d.temperature}
+_family(LogitRelaxedBernoulli, "relaxed_bernoulli", _RELAXED, _DISCRETE)
+_family(ExpRelaxedCategorical, "relaxed_categorical", _RELAXED, _DISCRETE)
 DISTRIBUTIONS = Namespace(base.MODULE, {
     "Distribution": Distribution.TYPE,
     "Normal": _family(Normal, "normal", "loc, scale, validate_args=None"),
@@ -105,6 +113,11 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                           {"scale": lambda d: d.scale}),
     "Weibull": _family(Weibull, "weibull", "scale, concentration, validate_args=None"),
     "Pareto": _family(Pareto, "pareto", "scale, alpha, validate_args=None"),
+    "OneHotCategorical": _family(OneHotCategorical, "one_hot_categorical", "probs=None, "
+                                 "logits=None, validate_args=None", _DISCRETE),
+    "RelaxedBernoulli": _family(RelaxedBernoulli, "relaxed_bernoulli", _RELAXED, _TEMPERED),
+    "RelaxedOneHotCategorical": _family(RelaxedOneHotCategorical, "relaxed_categorical",
+                                        _RELAXED, _TEMPERED),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
     "transforms": TRANSFORMS,
