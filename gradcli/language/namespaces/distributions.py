@@ -15,6 +15,7 @@ from gradcli.language.namespaces.distribution_discrete import (
 from gradcli.language.namespaces.distribution_relaxed import (
     ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
+from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfCauchy, HalfNormal, Pareto, TransformedDistribution, Weibull)
@@ -118,6 +119,11 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "RelaxedBernoulli": _family(RelaxedBernoulli, "relaxed_bernoulli", _RELAXED, _TEMPERED),
     "RelaxedOneHotCategorical": _family(RelaxedOneHotCategorical, "relaxed_categorical",
                                         _RELAXED, _TEMPERED),
+    "MixtureSameFamily": _family(MixtureSameFamily, "mixture_same_family",
+                                 "mixture_distribution, component_distribution, "
+                                 "validate_args=None", {
+                                     "mixture_distribution": lambda d: d.mixture,
+                                     "component_distribution": lambda d: d.component}),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
     "transforms": TRANSFORMS,
