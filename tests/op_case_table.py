@@ -61,6 +61,10 @@ CASES = {
     + [case(grad_of("F.binary_cross_entropy(a, b)", "b"), ("a", M, "unit"), ("b", M, "unit"),
             ("v", S0, "any"))],
     "sinc": unary("torch.sinc(a)") + unary("a.sinc()"),
+    "lgamma": unary("torch.lgamma(a)") + unary("a.lgamma()", "pos"),
+    "digamma": unary("torch.digamma(a)", "pos") + unary("a.digamma()"),
+    "polygamma": unary("torch.polygamma(1, a)", "pos") + unary("a.polygamma(2)", "pos")
+    + unary("torch.polygamma(0, a)"),
     "deg2rad": unary("torch.deg2rad(a)") + unary("a.deg2rad()"),
     "asinh": unary("torch.asinh(a)") + unary("a.arcsinh()"),
     "acosh": unary("torch.acosh(a + 1)", "pos") + unary("torch.arccosh(a + 1)", "pos", shapes=(V,)),

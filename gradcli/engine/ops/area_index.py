@@ -524,6 +524,18 @@ INDEX = {
             "torch:index_copy torch:index_select torch:scatter_add torch:take_along_dim "
         ),
     },
+    "gradcli.engine.ops.special": {
+        "function": (
+            "digamma lgamma polygamma "
+        ),
+        "row": (
+            "digamma lgamma polygamma "
+        ),
+        "declaration": (
+            "method:digamma method:lgamma method:polygamma torch:digamma torch:lgamma "
+            "torch:polygamma "
+        ),
+    },
     "gradcli.engine.ops.weight_norm": {
         "function": (
             "norm_except_dim "
@@ -570,19 +582,20 @@ INDEX = {
             "method:bitwise_and_ method:bitwise_left_shift_ method:bitwise_not_ "
             "method:bitwise_or_ method:bitwise_right_shift_ method:bitwise_xor_ method:ceil_ "
             "method:clamp_ method:clamp_max_ method:clamp_min_ method:clip_ method:copysign_ "
-            "method:cos_ method:cosh_ method:cumprod_ method:cumsum_ method:deg2rad_ method:div_ "
-            "method:divide_ method:eq_ method:erf_ method:erfinv_ method:exp2_ method:exp_ "
-            "method:expm1_ method:fix_ method:float_power_ method:floor_ method:floor_divide_ "
-            "method:fmod_ method:frac_ method:ge_ method:greater_ method:greater_equal_ "
-            "method:gt_ method:heaviside_ method:hypot_ method:index_add_ method:index_copy_ "
-            "method:le_ method:lerp_ method:less_ method:less_equal_ method:log10_ method:log1p_ "
-            "method:log2_ method:log_ method:logical_and_ method:logical_not_ method:logical_or_ "
-            "method:logical_xor_ method:logit_ method:lt_ method:mul_ method:multiply_ "
-            "method:nan_to_num_ method:ne_ method:neg_ method:negative_ method:not_equal_ "
-            "method:pow_ method:rad2deg_ method:reciprocal_ method:relu_ method:remainder_ "
-            "method:round_ method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ "
-            "method:sign_ method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ "
-            "method:sub_ method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
+            "method:cos_ method:cosh_ method:cumprod_ method:cumsum_ method:deg2rad_ "
+            "method:digamma_ method:div_ method:divide_ method:eq_ method:erf_ method:erfinv_ "
+            "method:exp2_ method:exp_ method:expm1_ method:fix_ method:float_power_ method:floor_ "
+            "method:floor_divide_ method:fmod_ method:frac_ method:ge_ method:greater_ "
+            "method:greater_equal_ method:gt_ method:heaviside_ method:hypot_ method:index_add_ "
+            "method:index_copy_ method:le_ method:lerp_ method:less_ method:less_equal_ "
+            "method:lgamma_ method:log10_ method:log1p_ method:log2_ method:log_ "
+            "method:logical_and_ method:logical_not_ method:logical_or_ method:logical_xor_ "
+            "method:logit_ method:lt_ method:mul_ method:multiply_ method:nan_to_num_ method:ne_ "
+            "method:neg_ method:negative_ method:not_equal_ method:polygamma_ method:pow_ "
+            "method:rad2deg_ method:reciprocal_ method:relu_ method:remainder_ method:round_ "
+            "method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ method:sign_ "
+            "method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ method:sub_ "
+            "method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
             "method:true_divide_ method:trunc_ method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ "
             "torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ torch:arctan_ "
             "torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ torch:ceil_ "

@@ -191,7 +191,7 @@ _INPLACE_METHODS = (
     "abs absolute acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh arctanh "
     "atan2 arctan2 add sub subtract mul multiply div divide true_divide floor_divide pow "
     "remainder fmod clamp clip clamp_min clamp_max ceil floor round trunc fix frac cos cosh sin "
-    "sinh tan tanh exp exp2 expm1 log log10 log1p log2 neg negative reciprocal rsqrt sqrt square "
+    "sinh tan tanh exp exp2 expm1 log log10 log1p log2 lgamma digamma polygamma neg negative reciprocal rsqrt sqrt square "
     "sigmoid relu sign sgn erf erfc erfinv lerp hypot logit nan_to_num xlogy heaviside copysign "
     "deg2rad rad2deg sinc masked_fill index_add index_copy index_fill scatter scatter_add addcmul addcdiv "
     "addmm addmv baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal less less_equal "
