@@ -1,9 +1,11 @@
-"""torch.distributions' Categorical, OneHotCategorical, Bernoulli and Geometric: one of probs and logits given, the other
+"""torch.distributions' Categorical, OneHotCategorical, Multinomial, Bernoulli and Geometric: one of probs and logits given, the other
 made on first use, as torch's lazy properties make them."""
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.state import grad_mode
@@ -367,3 +369,65 @@ class OneHotCategorical(_OverCategorical):
     @property
     def variance(self):
         return op("*", self.probs, op("-", 1, self.probs))
+
+
+def multinomial_support(total_count: int) -> base.Constraint:
+    """constraints.multinomial(n): nonnegative counts summing to at most n."""
+    return base.Constraint(lambda p: "Multinomial()", lambda v: np.all(v >= 0, axis=-1) & (
+        np.sum(v, axis=-1) <= total_count), event_dim=1, is_discrete=True)
+
+
+class Multinomial(_OverCategorical):
+    """total_count draws of a Categorical, counted per category."""
+
+    __slots__ = ()
+    NAME = "Multinomial"
+
+    def __init__(self, runtime, total_count=1, probs=None, logits=None, validate_args=None):
+        if not isinstance(total_count, int):
+            raise errors.TorchError("NotImplementedError",
+                                    "inhomogeneous total_count is not supported")
+        self.calls, self.attrs = Calls(runtime), {"total_count": total_count}
+        self.attrs["_categorical"] = Categorical(runtime, probs=probs, logits=logits)
+        self.probs  # torch makes probs here, for its Binomial(total_count, probs=self.probs)
+        self._finish(validate_args)
+
+    def support(self):
+        return multinomial_support(self.attrs["total_count"])
+
+    def sample(self, sample_shape=()):
+        c, sample_shape = self.calls, self.to_size(sample_shape)
+        samples = self.categorical.sample(self.to_size((self.attrs["total_count"],
+                                                        *sample_shape)))
+        order = list(range(samples.ndim))
+        order.append(order.pop(0))
+        samples = c.method(samples, "permute", *order)
+        counts = c.torch("zeros", self.extended_shape(sample_shape), dtype=samples.dtype)
+        c.method(counts, "scatter_add_", -1, samples, c.torch("ones_like", samples))
+        return c.method(counts, "type_as", self.probs)
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c = self.calls
+        logits, value = base.broadcast_all(c, self.logits, value)
+        logits = c.method(logits, "clone")
+        log_factorial_n = c.torch("lgamma", op("+", c.method(value, "sum", -1), 1))
+        log_factorial_xs = c.method(c.torch("lgamma", op("+", value, 1)), "sum", -1)
+        protocols.set_item(logits, op("&", protocols.compare("==", value, 0),
+                                      protocols.compare("==", logits, -math.inf)), 0)
+        log_powers = c.method(op("*", logits, value), "sum", -1)
+        return op("+", op("-", log_factorial_n, log_factorial_xs), log_powers)
+
+    def entropy(self):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support "
+                                "Multinomial.entropy() yet (it needs Binomial)")
+
+    @property
+    def mean(self):
+        return op("*", self.probs, self.attrs["total_count"])
+
+    @property
+    def variance(self):
+        probs = self.probs
+        return op("*", op("*", self.attrs["total_count"], probs), op("-", 1, probs))

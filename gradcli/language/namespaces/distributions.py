@@ -11,7 +11,7 @@ from gradcli.language.namespaces.distribution_constraints import CONSTRAINTS, Co
 from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
 from gradcli.language.namespaces.distribution_discrete import (
-    Bernoulli, Categorical, Geometric, OneHotCategorical)
+    Bernoulli, Categorical, Geometric, Multinomial, OneHotCategorical)
 from gradcli.language.namespaces.distribution_relaxed import (
     ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
@@ -116,6 +116,9 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "Pareto": _family(Pareto, "pareto", "scale, alpha, validate_args=None"),
     "OneHotCategorical": _family(OneHotCategorical, "one_hot_categorical", "probs=None, "
                                  "logits=None, validate_args=None", _DISCRETE),
+    "Multinomial": _family(Multinomial, "multinomial", "total_count=1, probs=None, logits=None, "
+                           "validate_args=None", _DISCRETE | {
+                               "total_count": lambda d: d.attrs["total_count"]}),
     "RelaxedBernoulli": _family(RelaxedBernoulli, "relaxed_bernoulli", _RELAXED, _TEMPERED),
     "RelaxedOneHotCategorical": _family(RelaxedOneHotCategorical, "relaxed_categorical",
                                         _RELAXED, _TEMPERED),
