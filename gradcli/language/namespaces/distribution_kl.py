@@ -9,6 +9,7 @@ from gradcli.engine import errors
 from gradcli.language.namespaces.distribution_base import Calls, Distribution, op
 from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
+from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Categorical, Geometric, OneHotCategorical)
 from gradcli.language.namespaces.distribution_transformed import (
@@ -133,6 +134,15 @@ def _geometric(p, q):
               q.logits)
 
 
+def _continuous_bernoulli(p, q):
+    c = p.calls
+    t1 = op("*", p.mean, op("-", p.logits, q.logits))
+    t2 = op("+", p._log_norm(), c.torch("log1p", protocols.unary("-", p.probs)))
+    t3 = op("-", protocols.unary("-", q._log_norm()), c.torch("log1p", protocols.unary(
+        "-", q.probs)))
+    return op("+", op("+", t1, t2), t3)
+
+
 def _one_hot_categorical(p, q):
     return _categorical(p.categorical, q.categorical)
 
@@ -171,7 +181,8 @@ def _independent(p, q):
 _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uniform: _uniform,
           Exponential: _exponential, Laplace: _laplace, LogNormal: _lognormal,
           MultivariateNormal: _multivariate_normal, Independent: _independent, Cauchy: _cauchy,
-          Geometric: _geometric, OneHotCategorical: _one_hot_categorical, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
+          Geometric: _geometric, OneHotCategorical: _one_hot_categorical,
+          ContinuousBernoulli: _continuous_bernoulli, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
 
 
 def kl_divergence(p, q):

@@ -10,6 +10,7 @@ from gradcli.language.namespaces.distribution_base import Distribution
 from gradcli.language.namespaces.distribution_constraints import CONSTRAINTS, ConstraintValue
 from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
+from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Categorical, Geometric, Multinomial, OneHotCategorical)
 from gradcli.language.namespaces.distribution_relaxed import (
@@ -119,6 +120,9 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "Multinomial": _family(Multinomial, "multinomial", "total_count=1, probs=None, logits=None, "
                            "validate_args=None", _DISCRETE | {
                                "total_count": lambda d: d.attrs["total_count"]}),
+    "ContinuousBernoulli": _family(ContinuousBernoulli, "continuous_bernoulli",
+                                   "probs=None, logits=None, lims=None, "
+                                   "validate_args=None", _DISCRETE),
     "RelaxedBernoulli": _family(RelaxedBernoulli, "relaxed_bernoulli", _RELAXED, _TEMPERED),
     "RelaxedOneHotCategorical": _family(RelaxedOneHotCategorical, "relaxed_categorical",
                                         _RELAXED, _TEMPERED),
