@@ -15,6 +15,8 @@ from gradcli.language.namespaces.distribution_discrete import (
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfNormal, Pareto, TransformedDistribution)
 from gradcli.language.namespaces.distribution_transforms import same_parts
+from gradcli.language.namespaces.distribution_lowrank import (
+    LowRankMultivariateNormal, lowrank_logdet, lowrank_mahalanobis)
 from gradcli.language.namespaces.distribution_multivariate import (
     Independent, MultivariateNormal, batch_mahalanobis, broadcast_shapes, sum_rightmost)
 from gradcli.language.runtime import protocols
@@ -114,6 +116,33 @@ def _lognormal(p, q):
     return kl_divergence(p.base, q.base)
 
 
+def _trace_xxt(c, x):
+    """_batch_trace_XXT: the sum of squares over the last two dims."""
+    flat = c.method(c.method(c.method(x, "reshape", -1, x.shape[-2] * x.shape[-1]), "pow", 2),
+                    "sum", -1)
+    return c.method(flat, "reshape", x.shape[:-2])
+
+
+def _lowrank(p, q):
+    c = p.calls
+    if p.event_shape != q.event_shape:
+        raise errors.value_error("KL-divergence between two Low Rank Multivariate Normals with"
+                                 "                          different event shapes cannot be "
+                                 "computed")
+    term1 = op("-", lowrank_logdet(c, q.W, q.D, q.tril), lowrank_logdet(c, p.W, p.D, p.tril))
+    term3 = lowrank_mahalanobis(c, q.W, q.D, op("-", q.attrs["loc"], p.attrs["loc"]), q.tril)
+    qWt_qDinv = op("/", protocols.get_attribute(q.W, "mT"), c.method(q.D, "unsqueeze", -2))
+    linalg = protocols.get_attribute(protocols.MODULES["torch"].lookup("linalg"),
+                                     "solve_triangular")
+    A = c.runtime.call(linalg, [q.tril, qWt_qDinv], {"upper": False})
+    term21 = c.method(op("/", p.D, q.D), "sum", -1)
+    term22 = _trace_xxt(c, op("*", p.W, c.method(c.method(q.D, "rsqrt"), "unsqueeze", -1)))
+    term23 = _trace_xxt(c, op("*", A, c.method(c.method(p.D, "sqrt"), "unsqueeze", -2)))
+    term24 = _trace_xxt(c, c.method(A, "matmul", p.W))
+    term2 = op("-", op("-", op("+", term21, term22), term23), term24)
+    return op("*", 0.5, op("-", op("+", op("+", term1, term2), term3), p.event_shape[0]))
+
+
 def _transformed(p, q):
     if not same_parts(p.transforms, q.transforms) or p.event_shape != q.event_shape:
         raise errors.TorchError("NotImplementedError", "")
@@ -182,7 +211,7 @@ _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uni
           Exponential: _exponential, Laplace: _laplace, LogNormal: _lognormal,
           MultivariateNormal: _multivariate_normal, Independent: _independent, Cauchy: _cauchy,
           Geometric: _geometric, OneHotCategorical: _one_hot_categorical,
-          ContinuousBernoulli: _continuous_bernoulli, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
+          ContinuousBernoulli: _continuous_bernoulli, LowRankMultivariateNormal: _lowrank, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
 
 
 def kl_divergence(p, q):

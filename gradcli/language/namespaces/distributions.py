@@ -16,6 +16,7 @@ from gradcli.language.namespaces.distribution_discrete import (
 from gradcli.language.namespaces.distribution_relaxed import (
     ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
+from gradcli.language.namespaces.distribution_lowrank import LowRankMultivariateNormal
 from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
 from gradcli.language.namespaces.distribution_transformed import (
@@ -126,6 +127,10 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "RelaxedBernoulli": _family(RelaxedBernoulli, "relaxed_bernoulli", _RELAXED, _TEMPERED),
     "RelaxedOneHotCategorical": _family(RelaxedOneHotCategorical, "relaxed_categorical",
                                         _RELAXED, _TEMPERED),
+    "LowRankMultivariateNormal": _family(
+        LowRankMultivariateNormal, "lowrank_multivariate_normal", "loc, cov_factor, cov_diag, "
+        "validate_args=None", {name: (lambda d, name=name: d.lazy(name))
+                               for name in ("scale_tril", "covariance_matrix", "precision_matrix")}),
     "MixtureSameFamily": _family(MixtureSameFamily, "mixture_same_family",
                                  "mixture_distribution, component_distribution, "
                                  "validate_args=None", {
