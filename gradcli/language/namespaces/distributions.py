@@ -13,12 +13,12 @@ from gradcli.language.namespaces.distribution_continuous import (
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Categorical, Geometric, Multinomial, OneHotCategorical)
-from gradcli.language.namespaces.distribution_relaxed import (
-    ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
 from gradcli.language.namespaces.distribution_lowrank import LowRankMultivariateNormal
 from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
+from gradcli.language.namespaces.distribution_relaxed import (
+    ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfCauchy, HalfNormal, Pareto, TransformedDistribution, Weibull)
 from gradcli.language.namespaces.distribution_transforms import TRANSFORMS
