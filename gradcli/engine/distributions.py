@@ -140,6 +140,58 @@ def log_normal_(t: Tensor, mean=1.0, std=2.0, generator=None) -> Tensor:
     return _write(t, np.array([math.exp(v) for v in drawn.tolist()]).reshape(t.shape))
 
 
+def _gamma_draw(source, alpha: float, single: bool) -> float:
+    """sample_gamma (Marsaglia and Tsang, boosted below 1) on double uniforms and torch's cached
+    double normals; a float32 alpha does its own steps in single precision, as the kernel does."""
+    def uniform() -> float:
+        return float(_uniform_f64(source._words(2), 0.0, 1.0)[0])
+
+    f32 = np.float32
+    scale = 1.0
+    if alpha < 1.0:
+        if alpha == 0.0:
+            return 0.0
+        exponent = float(f32(1.0) / f32(alpha)) if single else 1.0 / alpha
+        scale *= math.pow(1 - uniform(), exponent)
+        alpha = float(f32(alpha) + f32(1.0)) if single else alpha + 1.0
+    third = float(f32(1.0) / f32(3.0))
+    d = float(f32(alpha) - f32(third)) if single else alpha - third
+    c = 1.0 / math.sqrt(9.0 * d)
+    squeeze = float(f32(0.0331))
+    while True:
+        while True:
+            x = float(source._scalar_normals(1, 0.0, 1.0)[0])
+            y = 1.0 + c * x
+            if y > 0:
+                break
+        v = y * y * y
+        u = 1 - uniform()
+        xx = x * x
+        if u < 1.0 - squeeze * xx * xx:
+            return scale * d * v
+        if math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
+def standard_gamma_draws(alpha: Tensor, generator=None) -> np.ndarray:
+    """_s_gamma_cpu: one sample_gamma per element in order, at least the dtype's tiny."""
+    source, single = draw_source(generator), alpha.dtype is not dtypes.float64
+    tiny = np.finfo(alpha.dtype.np).tiny
+    values = [max(tiny, alpha.dtype.np.type(_gamma_draw(source, a, single)))
+              for a in np.asarray(alpha.data, alpha.dtype.np).ravel().tolist()]
+    return np.array(values, alpha.dtype.np).reshape(alpha.shape)
+
+
+def standard_gamma(alpha: Tensor, generator=None) -> Tensor:
+    """torch._standard_gamma: Gamma(alpha, 1) draws (their gradient is not in gradcli yet)."""
+    if not alpha.dtype.is_floating_point:
+        raise errors.not_implemented_for("gamma_cpu", alpha.dtype)
+    if STATE.grad_enabled and alpha.requires_grad:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support the gradient "
+                                "of torch._standard_gamma yet")
+    return _leaf(standard_gamma_draws(alpha, generator), alpha.dtype, False)
+
+
 def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
     """Tensor.random_(to) / random_(from, to): integers drawn as torch.randint draws them."""
     _check_inplace(t)
@@ -207,6 +259,8 @@ declare("bernoulli_", bernoulli_, f"bernoulli_(Tensor self, Tensor p, {_DRAWN})"
         f"bernoulli_(Tensor self, float p=0.5, {_DRAWN})", variants="method")
 declare("multinomial", multinomial, "multinomial(Tensor self, int num_samples, "
         f"bool replacement=False, {_DRAWN}, Tensor? out=None)")
+declare("_standard_gamma", standard_gamma, "_standard_gamma(Tensor self, Generator? generator=None)",
+        variants="torch")
 declare("random_", random_, f"random_(Tensor self, {_DRAWN})",
         f"random_(Tensor self, int from, int to, {_DRAWN})", f"random_(Tensor self, int to, {_DRAWN})",
         variants="method")

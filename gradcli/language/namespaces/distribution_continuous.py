@@ -1,4 +1,4 @@
-"""torch.distributions' Normal, Uniform, Exponential, Laplace, Cauchy and LogNormal (a Normal pushed through exp, as
+"""torch.distributions' Normal, Uniform, Exponential, Laplace, Cauchy, Gamma, Chi2 and LogNormal (a Normal pushed through exp, as
 torch's TransformedDistribution computes it), the same calls as torch's Python code."""
 
 from __future__ import annotations
@@ -314,6 +314,80 @@ class Cauchy(_LocScale):
     @property
     def variance(self):
         return self._full(math.inf)
+
+
+class Gamma(Distribution):
+    __slots__ = ()
+    NAME, has_rsample, EXPANDED = "Gamma", True, ("concentration", "rate")
+
+    def __init__(self, runtime, concentration, rate, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        self.attrs["concentration"], self.attrs["rate"] = base.broadcast_all(
+            self.calls, concentration, rate)
+        scalars = not isinstance(concentration, Tensor) and not isinstance(rate, Tensor)
+        self.setup(runtime, () if scalars else self.attrs["concentration"].shape, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"concentration": base.POSITIVE, "rate": base.POSITIVE}
+
+    def support(self):
+        return base.NONNEGATIVE
+
+    def rsample(self, sample_shape=()):
+        c, shape = self.calls, self.extended_shape(sample_shape)
+        value = op("/", c.torch("_standard_gamma", c.method(self.attrs["concentration"],
+                                                             "expand", shape)),
+                   c.method(self.attrs["rate"], "expand", shape))
+        tiny = protocols.get_attribute(c.torch("finfo", base.attr(value, "dtype")), "tiny")
+        c.method(c.method(value, "detach"), "clamp_", min=tiny)
+        return value
+
+    def log_prob(self, value):
+        c, k, rate = self.calls, self.attrs["concentration"], self.attrs["rate"]
+        value = c.torch("as_tensor", value, dtype=base.attr(rate, "dtype"))
+        if self.validate:
+            self.validate_sample(value)
+        return op("-", op("-", op("+", c.torch("xlogy", k, rate),
+                                  c.torch("xlogy", op("-", k, 1), value)),
+                          op("*", rate, value)), c.torch("lgamma", k))
+
+    def entropy(self):
+        c, k = self.calls, self.attrs["concentration"]
+        return op("+", op("+", op("-", k, c.torch("log", self.attrs["rate"])),
+                          c.torch("lgamma", k)), op("*", op("-", 1.0, k), c.torch("digamma", k)))
+
+    @property
+    def mean(self):
+        return op("/", self.attrs["concentration"], self.attrs["rate"])
+
+    @property
+    def mode(self):
+        return self.calls.method(op("/", op("-", self.attrs["concentration"], 1),
+                                    self.attrs["rate"]), "clamp", min=0)
+
+    @property
+    def variance(self):
+        return op("/", self.attrs["concentration"], self.calls.method(self.attrs["rate"], "pow", 2))
+
+
+class Chi2(Gamma):
+    """Gamma(0.5 * df, 0.5)."""
+
+    __slots__ = ()
+    NAME, EXPANDED = "Chi2", ("concentration", "rate")
+
+    def __init__(self, runtime, df, validate_args=None):
+        super().__init__(runtime, op("*", 0.5, df), 0.5, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"df": base.POSITIVE}
+
+    def arg_value(self, name: str):
+        return self.df
+
+    @property
+    def df(self):
+        return op("*", self.attrs["concentration"], 2)
 
 
 class LogNormal(Distribution):

@@ -8,7 +8,7 @@ import math
 from gradcli.engine import errors
 from gradcli.language.namespaces.distribution_base import Calls, Distribution, op
 from gradcli.language.namespaces.distribution_continuous import (
-    Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
+    Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, Uniform)
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Categorical, Geometric, OneHotCategorical)
@@ -172,6 +172,16 @@ def _continuous_bernoulli(p, q):
     return op("+", op("+", t1, t2), t3)
 
 
+def _gamma(p, q):
+    c, pk, qk = p.calls, p.attrs["concentration"], q.attrs["concentration"]
+    pr, qr = p.attrs["rate"], q.attrs["rate"]
+    t1 = op("*", qk, c.method(op("/", pr, qr), "log"))
+    t2 = op("-", c.torch("lgamma", qk), c.torch("lgamma", pk))
+    t3 = op("*", op("-", pk, qk), c.torch("digamma", pk))
+    t4 = op("*", op("-", qr, pr), op("/", pk, pr))
+    return op("+", op("+", op("+", t1, t2), t3), t4)
+
+
 def _one_hot_categorical(p, q):
     return _categorical(p.categorical, q.categorical)
 
@@ -211,7 +221,7 @@ _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uni
           Exponential: _exponential, Laplace: _laplace, LogNormal: _lognormal,
           MultivariateNormal: _multivariate_normal, Independent: _independent, Cauchy: _cauchy,
           Geometric: _geometric, OneHotCategorical: _one_hot_categorical,
-          ContinuousBernoulli: _continuous_bernoulli, LowRankMultivariateNormal: _lowrank, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
+          Gamma: _gamma, Chi2: _gamma, ContinuousBernoulli: _continuous_bernoulli, LowRankMultivariateNormal: _lowrank, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
 
 
 def kl_divergence(p, q):

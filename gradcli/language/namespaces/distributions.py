@@ -9,7 +9,7 @@ from gradcli.language.namespaces import distribution_base as base
 from gradcli.language.namespaces.distribution_base import Distribution
 from gradcli.language.namespaces.distribution_constraints import CONSTRAINTS, ConstraintValue
 from gradcli.language.namespaces.distribution_continuous import (
-    Cauchy, Exponential, Laplace, LogNormal, Normal, Uniform)
+    Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, Uniform)
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Categorical, Geometric, Multinomial, OneHotCategorical)
@@ -103,6 +103,8 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                                   "loc, covariance_matrix=None, precision_matrix=None, "
                                   "scale_tril=None, validate_args=None", _MATRICES),
     "Cauchy": _family(Cauchy, "cauchy", "loc, scale, validate_args=None"),
+    "Gamma": _family(Gamma, "gamma", "concentration, rate, validate_args=None"),
+    "Chi2": _family(Chi2, "chi2", "df, validate_args=None", {"df": lambda d: d.df}),
     "Geometric": _family(Geometric, "geometric", "probs=None, logits=None, validate_args=None",
                          _DISCRETE),
     "Independent": _family(Independent, "independent", "base_distribution, "
