@@ -192,6 +192,24 @@ def standard_gamma(alpha: Tensor, generator=None) -> Tensor:
     return _leaf(standard_gamma_draws(alpha, generator), alpha.dtype, False)
 
 
+def sample_dirichlet(alpha: Tensor, generator=None) -> Tensor:
+    """torch._sample_dirichlet: double Gamma draws normalised along the last dim, then kept
+    within (0, 1) in alpha's dtype."""
+    if not alpha.dtype.is_floating_point:
+        raise errors.not_implemented_for("dirichlet", alpha.dtype)
+    if STATE.grad_enabled and alpha.requires_grad:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support the gradient "
+                                "of Dirichlet draws yet")
+    source, np_dtype = draw_source(generator), alpha.dtype.np
+    tiny = np.finfo(np.float64).tiny
+    gamma = np.array([max(tiny, _gamma_draw(source, a, False))
+                      for a in np.asarray(alpha.data, np.float64).ravel().tolist()],
+                     np.float64).reshape(alpha.shape)
+    ratio = (gamma / gamma.sum(-1, keepdims=True)).astype(np_dtype)
+    top = np.nextafter(np_dtype.type(1), np_dtype.type(0))
+    return _leaf(np.minimum(top, np.maximum(np.finfo(np_dtype).tiny, ratio)), alpha.dtype, False)
+
+
 def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
     """Tensor.random_(to) / random_(from, to): integers drawn as torch.randint draws them."""
     _check_inplace(t)
@@ -261,6 +279,8 @@ declare("multinomial", multinomial, "multinomial(Tensor self, int num_samples, "
         f"bool replacement=False, {_DRAWN}, Tensor? out=None)")
 declare("_standard_gamma", standard_gamma, "_standard_gamma(Tensor self, Generator? generator=None)",
         variants="torch")
+declare("_sample_dirichlet", sample_dirichlet,
+        "_sample_dirichlet(Tensor self, Generator? generator=None)", variants="torch")
 declare("random_", random_, f"random_(Tensor self, {_DRAWN})",
         f"random_(Tensor self, int from, int to, {_DRAWN})", f"random_(Tensor self, int to, {_DRAWN})",
         variants="method")

@@ -558,7 +558,7 @@ INDEX = {
     "gradcli.engine.distributions": {
         "function": (
             "bernoulli bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial random_ "
-            "standard_gamma standard_gamma_draws "
+            "sample_dirichlet standard_gamma standard_gamma_draws "
         ),
         "row": (
             "bernoulli "
@@ -566,8 +566,8 @@ INDEX = {
         "declaration": (
             "method:bernoulli method:bernoulli_ method:cauchy_ method:exponential_ "
             "method:geometric_ method:log_normal_ method:multinomial method:normal_ "
-            "method:random_ method:uniform_ torch:_standard_gamma torch:bernoulli "
-            "torch:multinomial "
+            "method:random_ method:uniform_ torch:_sample_dirichlet torch:_standard_gamma "
+            "torch:bernoulli torch:multinomial "
         ),
     },
     "gradcli.engine.einsum": {

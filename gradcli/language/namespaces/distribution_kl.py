@@ -10,6 +10,7 @@ from gradcli.language.namespaces.distribution_base import Calls, Distribution, o
 from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, Uniform)
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
+from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Categorical, Geometric, OneHotCategorical)
 from gradcli.language.namespaces.distribution_transformed import (
@@ -182,6 +183,32 @@ def _gamma(p, q):
     return op("+", op("+", op("+", t1, t2), t3), t4)
 
 
+def _beta(p, q):
+    c = p.calls
+
+    def lgamma(x):
+        return c.method(x, "lgamma")
+
+    p1, p0, q1, q0 = p.concentration(0), p.concentration(1), q.concentration(0), q.concentration(1)
+    sum_p, sum_q = op("+", p1, p0), op("+", q1, q0)
+    t1 = op("+", op("+", lgamma(q1), lgamma(q0)), lgamma(sum_p))
+    t2 = op("+", op("+", lgamma(p1), lgamma(p0)), lgamma(sum_q))
+    t3 = op("*", op("-", p1, q1), c.torch("digamma", p1))
+    t4 = op("*", op("-", p0, q0), c.torch("digamma", p0))
+    t5 = op("*", op("-", sum_q, sum_p), c.torch("digamma", sum_p))
+    return op("+", op("+", op("+", op("-", t1, t2), t3), t4), t5)
+
+
+def _dirichlet(p, q):
+    c, pk, qk = p.calls, p.attrs["concentration"], q.attrs["concentration"]
+    sum_p, sum_q = c.method(pk, "sum", -1), c.method(qk, "sum", -1)
+    t1 = op("-", c.method(sum_p, "lgamma"), c.method(sum_q, "lgamma"))
+    t2 = c.method(op("-", c.method(pk, "lgamma"), c.method(qk, "lgamma")), "sum", -1)
+    t3 = op("-", pk, qk)
+    t4 = op("-", c.method(pk, "digamma"), c.method(c.method(sum_p, "digamma"), "unsqueeze", -1))
+    return op("+", op("-", t1, t2), c.method(op("*", t3, t4), "sum", -1))
+
+
 def _one_hot_categorical(p, q):
     return _categorical(p.categorical, q.categorical)
 
@@ -221,7 +248,7 @@ _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uni
           Exponential: _exponential, Laplace: _laplace, LogNormal: _lognormal,
           MultivariateNormal: _multivariate_normal, Independent: _independent, Cauchy: _cauchy,
           Geometric: _geometric, OneHotCategorical: _one_hot_categorical,
-          Gamma: _gamma, Chi2: _gamma, ContinuousBernoulli: _continuous_bernoulli, LowRankMultivariateNormal: _lowrank, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
+          Gamma: _gamma, Chi2: _gamma, Beta: _beta, Dirichlet: _dirichlet, ContinuousBernoulli: _continuous_bernoulli, LowRankMultivariateNormal: _lowrank, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
 
 
 def kl_divergence(p, q):

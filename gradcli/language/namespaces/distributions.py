@@ -11,6 +11,7 @@ from gradcli.language.namespaces.distribution_constraints import CONSTRAINTS, Co
 from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, Uniform)
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
+from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Categorical, Geometric, Multinomial, OneHotCategorical)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
@@ -105,6 +106,11 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "Cauchy": _family(Cauchy, "cauchy", "loc, scale, validate_args=None"),
     "Gamma": _family(Gamma, "gamma", "concentration, rate, validate_args=None"),
     "Chi2": _family(Chi2, "chi2", "df, validate_args=None", {"df": lambda d: d.df}),
+    "Dirichlet": _family(Dirichlet, "dirichlet", "concentration, validate_args=None",
+                         {"concentration": lambda d: d.attrs["concentration"]}),
+    "Beta": _family(Beta, "beta", "concentration1, concentration0, validate_args=None",
+                    {"concentration1": lambda d: d.concentration(0),
+                     "concentration0": lambda d: d.concentration(1)}),
     "Geometric": _family(Geometric, "geometric", "probs=None, logits=None, validate_args=None",
                          _DISCRETE),
     "Independent": _family(Independent, "independent", "base_distribution, "
