@@ -277,8 +277,8 @@ declare("bernoulli_", bernoulli_, f"bernoulli_(Tensor self, Tensor p, {_DRAWN})"
         f"bernoulli_(Tensor self, float p=0.5, {_DRAWN})", variants="method")
 declare("multinomial", multinomial, "multinomial(Tensor self, int num_samples, "
         f"bool replacement=False, {_DRAWN}, Tensor? out=None)")
-declare("_standard_gamma", standard_gamma, "_standard_gamma(Tensor self, Generator? generator=None)",
-        variants="torch")
+declare("_standard_gamma", standard_gamma,
+        "_standard_gamma(Tensor self, Generator? generator=None)", variants="torch")
 declare("_sample_dirichlet", sample_dirichlet,
         "_sample_dirichlet(Tensor self, Generator? generator=None)", variants="torch")
 declare("random_", random_, f"random_(Tensor self, {_DRAWN})",

@@ -1,4 +1,5 @@
-"""torch.distributions' Normal, Uniform, Exponential, Laplace, Cauchy, Gamma, Chi2 and LogNormal (a Normal pushed through exp, as
+"""torch.distributions' Normal, Uniform, Exponential, Laplace, Cauchy, Gamma, Chi2, StudentT and
+LogNormal (a Normal pushed through exp, as
 torch's TransformedDistribution computes it), the same calls as torch's Python code."""
 
 from __future__ import annotations
@@ -388,6 +389,81 @@ class Chi2(Gamma):
     @property
     def df(self):
         return op("*", self.attrs["concentration"], 2)
+
+
+class StudentT(Distribution):
+    __slots__ = ()
+    NAME, has_rsample = "StudentT", True
+
+    def __init__(self, runtime, df, loc=0.0, scale=1.0, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        self.attrs["df"], self.attrs["loc"], self.attrs["scale"] = base.broadcast_all(
+            self.calls, df, loc, scale)
+        self.attrs["_chi2"] = Chi2(runtime, self.attrs["df"])
+        self.setup(runtime, self.attrs["df"].shape, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"df": base.POSITIVE, "loc": base.REAL, "scale": base.POSITIVE}
+
+    def support(self):
+        return base.REAL
+
+    def expand_into(self, new, batch_shape) -> None:
+        for name in ("df", "loc", "scale"):
+            new.attrs[name] = self.calls.method(self.attrs[name], "expand", batch_shape)
+        new.attrs["_chi2"] = self.attrs["_chi2"].expand(batch_shape)
+
+    def rsample(self, sample_shape=()):
+        c, df = self.calls, self.attrs["df"]
+        shape = self.extended_shape(sample_shape)
+        X = c.method(base.empty_like_param(c, df, shape), "normal_")
+        Z = self.attrs["_chi2"].rsample(sample_shape)
+        Y = op("*", X, c.torch("rsqrt", op("/", Z, df)))
+        return op("+", self.attrs["loc"], op("*", self.attrs["scale"], Y))
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c, df, scale = self.calls, self.attrs["df"], self.attrs["scale"]
+        y = op("/", op("-", value, self.attrs["loc"]), scale)
+        Z = op("-", op("+", op("+", op("+", c.method(scale, "log"), op(
+            "*", 0.5, c.method(df, "log"))), 0.5 * math.log(math.pi)),
+            c.torch("lgamma", op("*", 0.5, df))), c.torch("lgamma", op("*", 0.5, op("+", df, 1.0))))
+        return op("-", op("*", op("*", -0.5, op("+", df, 1.0)), c.torch(
+            "log1p", op("/", op("**", y, 2.0), df))), Z)
+
+    def entropy(self):
+        c, df = self.calls, self.attrs["df"]
+        half_up = op("*", 0.5, op("+", df, 1))
+        lbeta = op("-", op("+", c.torch("lgamma", op("*", 0.5, df)), math.lgamma(0.5)),
+                   c.torch("lgamma", half_up))
+        spread = op("-", c.torch("digamma", half_up), c.torch("digamma", op("*", 0.5, df)))
+        return op("+", op("+", op("+", c.method(self.attrs["scale"], "log"), op(
+            "*", op("*", 0.5, op("+", df, 1)), spread)), op("*", 0.5, c.method(df, "log"))), lbeta)
+
+    @property
+    def mean(self):
+        c, df = self.calls, self.attrs["df"]
+        m = c.method(self.attrs["loc"], "clone")
+        protocols.set_item(m, protocols.compare("<=", df, 1), math.nan)
+        return m
+
+    @property
+    def mode(self):
+        return self.attrs["loc"]
+
+    @property
+    def variance(self):
+        c, df, scale = self.calls, self.attrs["df"], self.attrs["scale"]
+        m = c.method(df, "clone")
+        big = protocols.compare(">", df, 2)
+        big_df = protocols.get_item(df, big)
+        big_scale2 = c.method(protocols.get_item(scale, big), "pow", 2)
+        protocols.set_item(m, big, op("/", op("*", big_scale2, big_df), op("-", big_df, 2)))
+        protocols.set_item(m, op("&", protocols.compare("<=", df, 2),
+                                 protocols.compare(">", df, 1)), math.inf)
+        protocols.set_item(m, protocols.compare("<=", df, 1), math.nan)
+        return m
 
 
 class LogNormal(Distribution):

@@ -1,4 +1,5 @@
-"""torch.distributions' Categorical, OneHotCategorical, Multinomial, Bernoulli and Geometric: one of probs and logits given, the other
+"""torch.distributions' Categorical, OneHotCategorical, Multinomial, Bernoulli and Geometric:
+one of probs and logits given, the other
 made on first use, as torch's lazy properties make them."""
 
 from __future__ import annotations

@@ -247,8 +247,10 @@ def _independent(p, q):
 _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uniform: _uniform,
           Exponential: _exponential, Laplace: _laplace, LogNormal: _lognormal,
           MultivariateNormal: _multivariate_normal, Independent: _independent, Cauchy: _cauchy,
-          Geometric: _geometric, OneHotCategorical: _one_hot_categorical,
-          Gamma: _gamma, Chi2: _gamma, Beta: _beta, Dirichlet: _dirichlet, ContinuousBernoulli: _continuous_bernoulli, LowRankMultivariateNormal: _lowrank, HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
+          Geometric: _geometric, OneHotCategorical: _one_hot_categorical, Gamma: _gamma,
+          Chi2: _gamma, Beta: _beta, Dirichlet: _dirichlet,
+          ContinuousBernoulli: _continuous_bernoulli, LowRankMultivariateNormal: _lowrank,
+          HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
 
 
 def kl_divergence(p, q):

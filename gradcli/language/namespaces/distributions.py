@@ -9,7 +9,7 @@ from gradcli.language.namespaces import distribution_base as base
 from gradcli.language.namespaces.distribution_base import Distribution
 from gradcli.language.namespaces.distribution_constraints import CONSTRAINTS, ConstraintValue
 from gradcli.language.namespaces.distribution_continuous import (
-    Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, Uniform)
+    Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, StudentT, Uniform)
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
 from gradcli.language.namespaces.distribution_discrete import (
@@ -111,6 +111,7 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "Beta": _family(Beta, "beta", "concentration1, concentration0, validate_args=None",
                     {"concentration1": lambda d: d.concentration(0),
                      "concentration0": lambda d: d.concentration(1)}),
+    "StudentT": _family(StudentT, "studentT", "df, loc=0.0, scale=1.0, validate_args=None"),
     "Geometric": _family(Geometric, "geometric", "probs=None, logits=None, validate_args=None",
                          _DISCRETE),
     "Independent": _family(Independent, "independent", "base_distribution, "
@@ -137,8 +138,7 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                                         _RELAXED, _TEMPERED),
     "LowRankMultivariateNormal": _family(
         LowRankMultivariateNormal, "lowrank_multivariate_normal", "loc, cov_factor, cov_diag, "
-        "validate_args=None", {name: (lambda d, name=name: d.lazy(name))
-                               for name in ("scale_tril", "covariance_matrix", "precision_matrix")}),
+        "validate_args=None", _MATRICES),
     "MixtureSameFamily": _family(MixtureSameFamily, "mixture_same_family",
                                  "mixture_distribution, component_distribution, "
                                  "validate_args=None", {
