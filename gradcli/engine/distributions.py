@@ -1,7 +1,10 @@
-"""Random draws from distributions (bernoulli, multinomial, exponential_, random_) with the
+"""Random draws from distributions (bernoulli, multinomial, exponential_, cauchy_, geometric_,
+log_normal_, random_) with the
 generator calls and arithmetic of torch's CPU kernels."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -93,6 +96,120 @@ def exponential_(t: Tensor, lambd=1.0, generator=None) -> Tensor:
     return _write(t, _exponential_draws(t.shape, float(lambd), generator))
 
 
+def _unit_draws(t: Tensor, generator) -> np.ndarray:
+    """One double uniform in [0, 1) per element, as torch's serial CPU kernels draw them."""
+    return _uniform_f64(draw_source(generator)._words(2 * t.data.size), 0.0, 1.0).reshape(t.shape)
+
+
+_CPP_NAMES = {"Long": "long int", "Int": "int", "Short": "short int", "Char": "signed char",
+              "Byte": "unsigned char", "Bool": "bool"}  # typeid names torch's cauchy_ prints
+
+
+def cauchy_(t: Tensor, median=0.0, sigma=1.0, generator=None) -> Tensor:
+    """cauchy_kernel: median + sigma * tan(pi * (u - 0.5)) in double, one uniform each."""
+    _check_inplace(t)
+    if not sigma > 0.0:
+        raise errors.runtime(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    if not t.dtype.is_floating_point:
+        raise errors.runtime("Cauchy distribution is a continuous probability distribution. "
+                             "dtype must be a floating point but you specified "
+                             f"{_CPP_NAMES.get(t.dtype.scalar_name, t.dtype.scalar_name)}")
+    tan = [math.tan(math.pi * (u - 0.5)) for u in _unit_draws(t, generator).ravel().tolist()]
+    return _write(t, (median + sigma * np.array(tan, np.float64)).reshape(t.shape))
+
+
+def geometric_(t: Tensor, p, generator=None) -> Tensor:
+    """geometric_kernel: ceil(log(u) / log1p(-p)) in double, one uniform each."""
+    _check_inplace(t)
+    if not 0 < p < 1:
+        raise errors.runtime(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    log_q = math.log1p(-float(p))
+    drawn = [math.ceil((math.log(u) if u else -math.inf) / log_q)
+             for u in _unit_draws(t, generator).ravel().tolist()]
+    return _write(t, np.array(drawn, np.float64).reshape(t.shape))
+
+
+def log_normal_(t: Tensor, mean=1.0, std=2.0, generator=None) -> Tensor:
+    """log_normal_kernel: exp of normal_distribution<double> draws, element by element."""
+    _check_inplace(t)
+    if not std > 0.0:
+        raise errors.runtime(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    if not t.dtype.is_floating_point:
+        raise errors.not_implemented_for("log_normal_cpu", t.dtype)
+    drawn = draw_source(generator)._scalar_normals(t.data.size, float(mean), float(std))
+    return _write(t, np.array([math.exp(v) for v in drawn.tolist()]).reshape(t.shape))
+
+
+def _gamma_draw(source, alpha: float, single: bool) -> float:
+    """sample_gamma (Marsaglia and Tsang, boosted below 1) on double uniforms and torch's cached
+    double normals; a float32 alpha does its own steps in single precision, as the kernel does."""
+    def uniform() -> float:
+        return float(_uniform_f64(source._words(2), 0.0, 1.0)[0])
+
+    f32 = np.float32
+    scale = 1.0
+    if alpha < 1.0:
+        if alpha == 0.0:
+            return 0.0
+        exponent = float(f32(1.0) / f32(alpha)) if single else 1.0 / alpha
+        scale *= math.pow(1 - uniform(), exponent)
+        alpha = float(f32(alpha) + f32(1.0)) if single else alpha + 1.0
+    third = float(f32(1.0) / f32(3.0))
+    d = float(f32(alpha) - f32(third)) if single else alpha - third
+    c = 1.0 / math.sqrt(9.0 * d)
+    squeeze = float(f32(0.0331))
+    while True:
+        while True:
+            x = float(source._scalar_normals(1, 0.0, 1.0)[0])
+            y = 1.0 + c * x
+            if y > 0:
+                break
+        v = y * y * y
+        u = 1 - uniform()
+        xx = x * x
+        if u < 1.0 - squeeze * xx * xx:
+            return scale * d * v
+        if math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
+def standard_gamma_draws(alpha: Tensor, generator=None) -> np.ndarray:
+    """_s_gamma_cpu: one sample_gamma per element in order, at least the dtype's tiny."""
+    source, single = draw_source(generator), alpha.dtype is not dtypes.float64
+    tiny = np.finfo(alpha.dtype.np).tiny
+    values = [max(tiny, alpha.dtype.np.type(_gamma_draw(source, a, single)))
+              for a in np.asarray(alpha.data, alpha.dtype.np).ravel().tolist()]
+    return np.array(values, alpha.dtype.np).reshape(alpha.shape)
+
+
+def standard_gamma(alpha: Tensor, generator=None) -> Tensor:
+    """torch._standard_gamma: Gamma(alpha, 1) draws (their gradient is not in gradcli yet)."""
+    if not alpha.dtype.is_floating_point:
+        raise errors.not_implemented_for("gamma_cpu", alpha.dtype)
+    if STATE.grad_enabled and alpha.requires_grad:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support the gradient "
+                                "of torch._standard_gamma yet")
+    return _leaf(standard_gamma_draws(alpha, generator), alpha.dtype, False)
+
+
+def sample_dirichlet(alpha: Tensor, generator=None) -> Tensor:
+    """torch._sample_dirichlet: double Gamma draws normalised along the last dim, then kept
+    within (0, 1) in alpha's dtype."""
+    if not alpha.dtype.is_floating_point:
+        raise errors.not_implemented_for("dirichlet", alpha.dtype)
+    if STATE.grad_enabled and alpha.requires_grad:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support the gradient "
+                                "of Dirichlet draws yet")
+    source, np_dtype = draw_source(generator), alpha.dtype.np
+    tiny = np.finfo(np.float64).tiny
+    gamma = np.array([max(tiny, _gamma_draw(source, a, False))
+                      for a in np.asarray(alpha.data, np.float64).ravel().tolist()],
+                     np.float64).reshape(alpha.shape)
+    ratio = (gamma / gamma.sum(-1, keepdims=True)).astype(np_dtype)
+    top = np.nextafter(np_dtype.type(1), np_dtype.type(0))
+    return _leaf(np.minimum(top, np.maximum(np.finfo(np_dtype).tiny, ratio)), alpha.dtype, False)
+
+
 def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
     """Tensor.random_(to) / random_(from, to): integers drawn as torch.randint draws them."""
     _check_inplace(t)
@@ -160,11 +277,21 @@ declare("bernoulli_", bernoulli_, f"bernoulli_(Tensor self, Tensor p, {_DRAWN})"
         f"bernoulli_(Tensor self, float p=0.5, {_DRAWN})", variants="method")
 declare("multinomial", multinomial, "multinomial(Tensor self, int num_samples, "
         f"bool replacement=False, {_DRAWN}, Tensor? out=None)")
+declare("_standard_gamma", standard_gamma,
+        "_standard_gamma(Tensor self, Generator? generator=None)", variants="torch")
+declare("_sample_dirichlet", sample_dirichlet,
+        "_sample_dirichlet(Tensor self, Generator? generator=None)", variants="torch")
 declare("random_", random_, f"random_(Tensor self, {_DRAWN})",
         f"random_(Tensor self, int from, int to, {_DRAWN})", f"random_(Tensor self, int to, {_DRAWN})",
         variants="method")
 declare("exponential_", exponential_, f"exponential_(Tensor self, float lambd=1, {_DRAWN})",
         variants="method")
+declare("cauchy_", cauchy_, f"cauchy_(Tensor self, float median=0, float sigma=1, {_DRAWN})",
+        variants="method")
+declare("geometric_", geometric_, f"geometric_(Tensor self, float p, {_DRAWN})",
+        variants="method")
+declare("log_normal_", log_normal_, f"log_normal_(Tensor self, float mean=1, float std=2, "
+        f"{_DRAWN})", variants="method")
 declare("normal_", lambda t, mean=0, std=1, generator=None: fill_random(
     t, "normal", mean, std, generator), f"normal_(Tensor self, float mean=0, float std=1, {_DRAWN})",
     variants="method")

@@ -577,14 +577,17 @@ INDEX = {
     },
     "gradcli.engine.distributions": {
         "function": (
-            "bernoulli bernoulli_ exponential_ multinomial random_ "
+            "bernoulli bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial random_ "
+            "sample_dirichlet standard_gamma standard_gamma_draws "
         ),
         "row": (
             "bernoulli "
         ),
         "declaration": (
-            "method:bernoulli method:bernoulli_ method:exponential_ method:multinomial "
-            "method:normal_ method:random_ method:uniform_ torch:bernoulli torch:multinomial "
+            "method:bernoulli method:bernoulli_ method:cauchy_ method:exponential_ "
+            "method:geometric_ method:log_normal_ method:multinomial method:normal_ "
+            "method:random_ method:uniform_ torch:_sample_dirichlet torch:_standard_gamma "
+            "torch:bernoulli torch:multinomial "
         ),
     },
     "gradcli.engine.einsum": {

@@ -102,9 +102,24 @@ def integer_interval(low: int, high: int) -> Constraint:
                       lower_bound=low, upper_bound=high)
 
 
+def integer_greater_than_eq(low: int) -> Constraint:
+    return Constraint(lambda p: f"IntegerGreaterThan(lower_bound={low})",
+                      lambda v: (v % 1 == 0) & (v >= low), is_discrete=True, lower_bound=low)
+
+
 POSITIVE = greater_than(0.0)
+NONNEGATIVE_INTEGER = integer_greater_than_eq(0)
 NONNEGATIVE = greater_than_eq(0.0)
 UNIT_INTERVAL = interval(0.0, 1.0)
+
+
+def independent(constraint: Constraint, n: int) -> Constraint:
+    """constraints.independent(constraint, n): the check holds over the rightmost n dims."""
+    def check_all(v):
+        result = constraint.check(v)
+        return np.all(result, axis=tuple(range(-n, 0))) if n else result
+    return Constraint(lambda p: f"IndependentConstraint({constraint.text(p)}, {n})", check_all,
+                      event_dim=constraint.event_dim + n, kind="IndependentConstraint")
 
 
 def _simplex_check(value: Tensor):
@@ -113,6 +128,8 @@ def _simplex_check(value: Tensor):
 
 
 SIMPLEX = Constraint(lambda p: "Simplex()", None, event_dim=1)
+ONE_HOT = Constraint(lambda p: "OneHot()", lambda v: np.all((v == 0) | (v == 1), axis=-1) & (
+    np.sum(v, axis=-1) == 1), event_dim=1, is_discrete=True)
 
 
 def check(constraint: Constraint, value: Tensor) -> np.ndarray:
@@ -136,7 +153,7 @@ class Distribution(TableInstance):
     __slots__ = ("attrs", "calls", "batch_shape", "event_shape", "validate_args")
     TYPE: PyType = None
     NAME = "Distribution"
-    has_rsample = False
+    has_rsample = has_enumerate_support = False
 
     @property
     def language_type(self) -> PyType:
@@ -150,9 +167,9 @@ class Distribution(TableInstance):
         if not self.validate:
             return
         for name, constraint in self.arg_constraints().items():
-            if name not in self.attrs:
+            value = self.arg_value(name)
+            if value is None:
                 continue
-            value = self.attrs[name]
             if not satisfied(constraint, value):
                 printer = self.calls.runtime.printer
                 raise errors.value_error(
@@ -170,6 +187,10 @@ class Distribution(TableInstance):
 
     def arg_constraints(self) -> dict:
         return {}
+
+    def arg_value(self, name: str):
+        """The parameter Distribution.__init__ validates (None: a lazy one not made yet)."""
+        return self.attrs.get(name)
 
     def support(self) -> Constraint:
         raise errors.TorchError("NotImplementedError", "")
@@ -233,6 +254,17 @@ class Distribution(TableInstance):
         raise errors.TorchError("NotImplementedError", "")
 
     def enumerate_support(self, expand=True):
+        raise errors.TorchError("NotImplementedError", "")
+
+    def entropy(self):
+        raise errors.TorchError("NotImplementedError", "")
+
+    @property
+    def mean(self):
+        raise errors.TorchError("NotImplementedError", "")
+
+    @property
+    def variance(self):
         raise errors.TorchError("NotImplementedError", "")
 
     def perplexity(self):

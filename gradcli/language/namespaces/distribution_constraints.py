@@ -57,7 +57,8 @@ def _maker(name: str, function, spec: str):
 CONSTRAINTS = Namespace(MODULE, {name: ConstraintValue(c) for name, c in {
     "real": base.REAL, "real_vector": base.REAL_VECTOR, "boolean": base.BOOLEAN,
     "positive": base.POSITIVE, "nonnegative": base.NONNEGATIVE,
-    "unit_interval": base.UNIT_INTERVAL, "simplex": base.SIMPLEX,
+    "unit_interval": base.UNIT_INTERVAL, "nonnegative_integer": base.NONNEGATIVE_INTEGER,
+    "simplex": base.SIMPLEX,
     "positive_definite": POSITIVE_DEFINITE, "lower_cholesky": LOWER_CHOLESKY}.items()} | {
     "greater_than": _maker("greater_than", base.greater_than, "lower_bound"),
     "greater_than_eq": _maker("greater_than_eq", base.greater_than_eq, "lower_bound"),

@@ -1,4 +1,5 @@
-"""torch.distributions' Normal, Uniform, Exponential, Laplace and LogNormal (a Normal pushed through exp, as
+"""torch.distributions' Normal, Uniform, Exponential, Laplace, Cauchy, Gamma, Chi2, StudentT and
+LogNormal (a Normal pushed through exp, as
 torch's TransformedDistribution computes it), the same calls as torch's Python code."""
 
 from __future__ import annotations
@@ -265,6 +266,204 @@ class Laplace(_LocScale):
     @property
     def stddev(self):
         return op("*", 2 ** 0.5, self.attrs["scale"])
+
+
+class Cauchy(_LocScale):
+    __slots__ = ()
+    NAME, has_rsample, EXPANDED = "Cauchy", True, ("loc", "scale")
+
+    def rsample(self, sample_shape=()):
+        shape = self.extended_shape(sample_shape)
+        c, loc = self.calls, self.attrs["loc"]
+        eps = c.method(base.empty_like_param(c, loc, shape), "cauchy_")
+        return op("+", loc, op("*", eps, self.attrs["scale"]))
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c, loc, scale = self.calls, self.attrs["loc"], self.attrs["scale"]
+        square = c.method(op("**", op("/", op("-", value, loc), scale), 2), "log1p")
+        return op("-", op("-", -math.log(math.pi), c.method(scale, "log")), square)
+
+    def cdf(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c, loc, scale = self.calls, self.attrs["loc"], self.attrs["scale"]
+        return op("+", op("/", c.torch("atan", op("/", op("-", value, loc), scale)), math.pi),
+                  0.5)
+
+    def icdf(self, value):
+        c = self.calls
+        return op("+", op("*", c.torch("tan", op("*", math.pi, op("-", value, 0.5))),
+                          self.attrs["scale"]), self.attrs["loc"])
+
+    def entropy(self):
+        return op("+", math.log(4 * math.pi), self.calls.method(self.attrs["scale"], "log"))
+
+    def _full(self, fill):
+        return self.calls.torch("full", self.extended_shape(), fill,
+                                dtype=base.attr(self.attrs["loc"], "dtype"))
+
+    @property
+    def mean(self):
+        return self._full(math.nan)
+
+    @property
+    def mode(self):
+        return self.attrs["loc"]
+
+    @property
+    def variance(self):
+        return self._full(math.inf)
+
+
+class Gamma(Distribution):
+    __slots__ = ()
+    NAME, has_rsample, EXPANDED = "Gamma", True, ("concentration", "rate")
+
+    def __init__(self, runtime, concentration, rate, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        self.attrs["concentration"], self.attrs["rate"] = base.broadcast_all(
+            self.calls, concentration, rate)
+        scalars = not isinstance(concentration, Tensor) and not isinstance(rate, Tensor)
+        self.setup(runtime, () if scalars else self.attrs["concentration"].shape, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"concentration": base.POSITIVE, "rate": base.POSITIVE}
+
+    def support(self):
+        return base.NONNEGATIVE
+
+    def rsample(self, sample_shape=()):
+        c, shape = self.calls, self.extended_shape(sample_shape)
+        value = op("/", c.torch("_standard_gamma", c.method(self.attrs["concentration"],
+                                                             "expand", shape)),
+                   c.method(self.attrs["rate"], "expand", shape))
+        tiny = protocols.get_attribute(c.torch("finfo", base.attr(value, "dtype")), "tiny")
+        c.method(c.method(value, "detach"), "clamp_", min=tiny)
+        return value
+
+    def log_prob(self, value):
+        c, k, rate = self.calls, self.attrs["concentration"], self.attrs["rate"]
+        value = c.torch("as_tensor", value, dtype=base.attr(rate, "dtype"))
+        if self.validate:
+            self.validate_sample(value)
+        return op("-", op("-", op("+", c.torch("xlogy", k, rate),
+                                  c.torch("xlogy", op("-", k, 1), value)),
+                          op("*", rate, value)), c.torch("lgamma", k))
+
+    def entropy(self):
+        c, k = self.calls, self.attrs["concentration"]
+        return op("+", op("+", op("-", k, c.torch("log", self.attrs["rate"])),
+                          c.torch("lgamma", k)), op("*", op("-", 1.0, k), c.torch("digamma", k)))
+
+    @property
+    def mean(self):
+        return op("/", self.attrs["concentration"], self.attrs["rate"])
+
+    @property
+    def mode(self):
+        return self.calls.method(op("/", op("-", self.attrs["concentration"], 1),
+                                    self.attrs["rate"]), "clamp", min=0)
+
+    @property
+    def variance(self):
+        return op("/", self.attrs["concentration"], self.calls.method(self.attrs["rate"], "pow", 2))
+
+
+class Chi2(Gamma):
+    """Gamma(0.5 * df, 0.5)."""
+
+    __slots__ = ()
+    NAME, EXPANDED = "Chi2", ("concentration", "rate")
+
+    def __init__(self, runtime, df, validate_args=None):
+        super().__init__(runtime, op("*", 0.5, df), 0.5, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"df": base.POSITIVE}
+
+    def arg_value(self, name: str):
+        return self.df
+
+    @property
+    def df(self):
+        return op("*", self.attrs["concentration"], 2)
+
+
+class StudentT(Distribution):
+    __slots__ = ()
+    NAME, has_rsample = "StudentT", True
+
+    def __init__(self, runtime, df, loc=0.0, scale=1.0, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        self.attrs["df"], self.attrs["loc"], self.attrs["scale"] = base.broadcast_all(
+            self.calls, df, loc, scale)
+        self.attrs["_chi2"] = Chi2(runtime, self.attrs["df"])
+        self.setup(runtime, self.attrs["df"].shape, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"df": base.POSITIVE, "loc": base.REAL, "scale": base.POSITIVE}
+
+    def support(self):
+        return base.REAL
+
+    def expand_into(self, new, batch_shape) -> None:
+        for name in ("df", "loc", "scale"):
+            new.attrs[name] = self.calls.method(self.attrs[name], "expand", batch_shape)
+        new.attrs["_chi2"] = self.attrs["_chi2"].expand(batch_shape)
+
+    def rsample(self, sample_shape=()):
+        c, df = self.calls, self.attrs["df"]
+        shape = self.extended_shape(sample_shape)
+        X = c.method(base.empty_like_param(c, df, shape), "normal_")
+        Z = self.attrs["_chi2"].rsample(sample_shape)
+        Y = op("*", X, c.torch("rsqrt", op("/", Z, df)))
+        return op("+", self.attrs["loc"], op("*", self.attrs["scale"], Y))
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c, df, scale = self.calls, self.attrs["df"], self.attrs["scale"]
+        y = op("/", op("-", value, self.attrs["loc"]), scale)
+        Z = op("-", op("+", op("+", op("+", c.method(scale, "log"), op(
+            "*", 0.5, c.method(df, "log"))), 0.5 * math.log(math.pi)),
+            c.torch("lgamma", op("*", 0.5, df))), c.torch("lgamma", op("*", 0.5, op("+", df, 1.0))))
+        return op("-", op("*", op("*", -0.5, op("+", df, 1.0)), c.torch(
+            "log1p", op("/", op("**", y, 2.0), df))), Z)
+
+    def entropy(self):
+        c, df = self.calls, self.attrs["df"]
+        half_up = op("*", 0.5, op("+", df, 1))
+        lbeta = op("-", op("+", c.torch("lgamma", op("*", 0.5, df)), math.lgamma(0.5)),
+                   c.torch("lgamma", half_up))
+        spread = op("-", c.torch("digamma", half_up), c.torch("digamma", op("*", 0.5, df)))
+        return op("+", op("+", op("+", c.method(self.attrs["scale"], "log"), op(
+            "*", op("*", 0.5, op("+", df, 1)), spread)), op("*", 0.5, c.method(df, "log"))), lbeta)
+
+    @property
+    def mean(self):
+        c, df = self.calls, self.attrs["df"]
+        m = c.method(self.attrs["loc"], "clone")
+        protocols.set_item(m, protocols.compare("<=", df, 1), math.nan)
+        return m
+
+    @property
+    def mode(self):
+        return self.attrs["loc"]
+
+    @property
+    def variance(self):
+        c, df, scale = self.calls, self.attrs["df"], self.attrs["scale"]
+        m = c.method(df, "clone")
+        big = protocols.compare(">", df, 2)
+        big_df = protocols.get_item(df, big)
+        big_scale2 = c.method(protocols.get_item(scale, big), "pow", 2)
+        protocols.set_item(m, big, op("/", op("*", big_scale2, big_df), op("-", big_df, 2)))
+        protocols.set_item(m, op("&", protocols.compare("<=", df, 2),
+                                 protocols.compare(">", df, 1)), math.inf)
+        protocols.set_item(m, protocols.compare("<=", df, 1), math.nan)
+        return m
 
 
 class LogNormal(Distribution):

@@ -1,9 +1,12 @@
-"""torch.distributions' Categorical and Bernoulli: one of probs and logits given, the other
+"""torch.distributions' Categorical, OneHotCategorical, Multinomial, Bernoulli and Geometric:
+one of probs and logits given, the other
 made on first use, as torch's lazy properties make them."""
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.state import grad_mode
@@ -62,7 +65,7 @@ class _Discrete(Distribution):
 
 class Categorical(_Discrete):
     __slots__ = ("given",)
-    NAME = "Categorical"
+    NAME, has_enumerate_support = "Categorical", True
 
     def __init__(self, runtime, probs=None, logits=None, validate_args=None):
         self.calls, self.attrs = Calls(runtime), {}
@@ -144,9 +147,10 @@ class Categorical(_Discrete):
         return self.calls.method(self.probs, "argmax", dim=-1)
 
 
-class Bernoulli(_Discrete):
+class _Binary(_Discrete):
+    """Bernoulli and Geometric: one success probability (or its log-odds) per batch element."""
+
     __slots__ = ("given",)
-    NAME = "Bernoulli"
 
     def __init__(self, runtime, probs=None, logits=None, validate_args=None):
         self.calls, self.attrs = Calls(runtime), {}
@@ -160,17 +164,8 @@ class Bernoulli(_Discrete):
     def arg_constraints(self) -> dict:
         return {"probs": base.UNIT_INTERVAL, "logits": base.REAL}
 
-    def support(self):
-        return base.BOOLEAN
-
     def param_batch(self, batch_shape):
         return batch_shape
-
-    def support_size(self):
-        return 2
-
-    def support_dtype(self) -> dict:
-        return {"dtype": base.attr(self._param(), "dtype")}
 
     def logits_to_probs(self, logits):
         return self.calls.torch("sigmoid", logits)
@@ -178,6 +173,24 @@ class Bernoulli(_Discrete):
     def probs_to_logits(self, probs):
         c, clamped = self.calls, self._clamped(probs)
         return op("-", c.torch("log", clamped), c.torch("log1p", protocols.unary("-", clamped)))
+
+    def _bce(self):
+        return self.calls.functional("binary_cross_entropy_with_logits", self.logits,
+                                     self.probs, reduction="none")
+
+
+class Bernoulli(_Binary):
+    __slots__ = ()
+    NAME, has_enumerate_support = "Bernoulli", True
+
+    def support(self):
+        return base.BOOLEAN
+
+    def support_size(self):
+        return 2
+
+    def support_dtype(self) -> dict:
+        return {"dtype": base.attr(self._param(), "dtype")}
 
     def sample(self, sample_shape=()):
         shape = self.extended_shape(sample_shape)
@@ -192,8 +205,7 @@ class Bernoulli(_Discrete):
             "binary_cross_entropy_with_logits", logits, value, reduction="none"))
 
     def entropy(self):
-        return self.calls.functional("binary_cross_entropy_with_logits", self.logits,
-                                     self.probs, reduction="none")
+        return self._bce()
 
     @property
     def mean(self):
@@ -209,3 +221,214 @@ class Bernoulli(_Discrete):
         mode = c.method(protocols.compare(">=", probs, 0.5), "to", probs)
         protocols.set_item(mode, protocols.compare("==", probs, 0.5), math.nan)
         return mode
+
+
+class Geometric(_Binary):
+    """The number of failures before the first success; probs must be positive too."""
+
+    __slots__ = ()
+    NAME = "Geometric"
+
+    def __init__(self, runtime, probs=None, logits=None, validate_args=None):
+        super().__init__(runtime, probs, logits, validate_args)
+        if not (self.validate and probs is not None):
+            return
+        value = self.attrs["probs"]
+        valid = protocols.compare(">", value, 0)
+        if not bool(valid.data.all()):
+            printer = self.calls.runtime.printer
+            invalid = protocols.get_item(value, protocols.unary("~", valid))
+            raise errors.value_error(
+                f"Expected parameter probs (Tensor of shape {tuple(value.shape)}) of "
+                f"distribution {self.repr(printer)} to be positive but found invalid "
+                f"values:\n{printer.format(invalid, '')}")
+
+    def support(self):
+        return base.NONNEGATIVE_INTEGER
+
+    def sample(self, sample_shape=()):
+        c, probs = self.calls, self.probs
+        shape = self.extended_shape(sample_shape)
+        tiny = protocols.get_attribute(c.torch("finfo", base.attr(probs, "dtype")), "tiny")
+        with grad_mode(False):
+            u = c.method(base.empty_like_param(c, probs, shape), "uniform_", tiny, 1)
+            return c.method(op("/", c.method(u, "log"),
+                               c.method(protocols.unary("-", probs), "log1p")), "floor")
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c = self.calls
+        value, probs = base.broadcast_all(c, value, self.probs)
+        probs = c.method(probs, "clone")
+        protocols.set_item(probs, op("&", protocols.compare("==", probs, 1),
+                                     protocols.compare("==", value, 0)), 0)
+        return op("+", op("*", value, c.method(protocols.unary("-", probs), "log1p")),
+                  c.method(self.probs, "log"))
+
+    def entropy(self):
+        return op("/", self._bce(), self.probs)
+
+    @property
+    def mean(self):
+        return op("-", op("/", 1.0, self.probs), 1.0)
+
+    @property
+    def mode(self):
+        return self.calls.torch("zeros_like", self.probs)
+
+    @property
+    def variance(self):
+        return op("/", op("-", op("/", 1.0, self.probs), 1.0), self.probs)
+
+
+class _OverCategorical(Distribution):
+    """A family over a Categorical of the same probs/logits (OneHotCategorical and
+    ExpRelaxedCategorical): its event is the categories."""
+
+    __slots__ = ()
+
+    def _start(self, runtime, probs, logits) -> None:
+        self.calls, self.attrs = Calls(runtime), {}
+        self.attrs["_categorical"] = Categorical(runtime, probs, logits)
+
+    def _finish(self, validate_args) -> None:
+        shape = base.attr(self.categorical._param(), "shape")
+        self.setup(self.calls.runtime, self.categorical.batch_shape, validate_args, shape[-1:])
+
+    @property
+    def categorical(self) -> Categorical:
+        return self.attrs["_categorical"]
+
+    def arg_constraints(self) -> dict:
+        return {"probs": base.SIMPLEX, "logits": base.REAL_VECTOR}
+
+    def arg_value(self, name: str):
+        return self.probs if name == "probs" else self.logits
+
+    @property
+    def probs(self):
+        return self.categorical.probs
+
+    @property
+    def logits(self):
+        return self.categorical.logits
+
+    def _param(self):
+        return self.categorical._param()
+
+    def expand_into(self, new, batch_shape) -> None:
+        for name, value in self.attrs.items():
+            new.attrs[name] = value.expand(batch_shape) if name == "_categorical" else value
+
+
+class OneHotCategorical(_OverCategorical):
+    __slots__ = ()
+    NAME, has_enumerate_support = "OneHotCategorical", True
+
+    def __init__(self, runtime, probs=None, logits=None, validate_args=None):
+        self._start(runtime, probs, logits)
+        self._finish(validate_args)
+
+    def support(self):
+        return base.ONE_HOT
+
+    def sample(self, sample_shape=()):
+        probs = self.probs  # made before the draws, as torch's sample does
+        indices = self.categorical.sample(self.to_size(sample_shape))
+        return self.calls.method(self.calls.functional(
+            "one_hot", indices, base.attr(probs, "shape")[-1]), "to", probs)
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        indices = protocols.get_item(self.calls.method(value, "max", -1), 1)
+        return self.categorical.log_prob(indices)
+
+    def entropy(self):
+        return self.categorical.entropy()
+
+    def enumerate_support(self, expand=True):
+        c, n = self.calls, self.event_shape[0]
+        values = c.torch("eye", n, dtype=base.attr(self._param(), "dtype"))
+        values = c.method(values, "view", (n,) + (1,) * len(self.batch_shape) + (n,))
+        if expand:
+            values = c.method(values, "expand", (n, *self.batch_shape, n))
+        return values
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def mode(self):
+        probs = self.probs
+        return self.calls.method(self.calls.functional(
+            "one_hot", self.calls.method(probs, "argmax", dim=-1),
+            num_classes=base.attr(probs, "shape")[-1]), "to", probs)
+
+    @property
+    def variance(self):
+        return op("*", self.probs, op("-", 1, self.probs))
+
+
+def multinomial_support(total_count: int) -> base.Constraint:
+    """constraints.multinomial(n): nonnegative counts summing to at most n."""
+    return base.Constraint(lambda p: "Multinomial()", lambda v: np.all(v >= 0, axis=-1) & (
+        np.sum(v, axis=-1) <= total_count), event_dim=1, is_discrete=True)
+
+
+class Multinomial(_OverCategorical):
+    """total_count draws of a Categorical, counted per category."""
+
+    __slots__ = ()
+    NAME = "Multinomial"
+
+    def __init__(self, runtime, total_count=1, probs=None, logits=None, validate_args=None):
+        if not isinstance(total_count, int):
+            raise errors.TorchError("NotImplementedError",
+                                    "inhomogeneous total_count is not supported")
+        self.calls, self.attrs = Calls(runtime), {"total_count": total_count}
+        self.attrs["_categorical"] = Categorical(runtime, probs=probs, logits=logits)
+        self.probs  # torch makes probs here, for its Binomial(total_count, probs=self.probs)
+        self._finish(validate_args)
+
+    def support(self):
+        return multinomial_support(self.attrs["total_count"])
+
+    def sample(self, sample_shape=()):
+        c, sample_shape = self.calls, self.to_size(sample_shape)
+        samples = self.categorical.sample(self.to_size((self.attrs["total_count"],
+                                                        *sample_shape)))
+        order = list(range(samples.ndim))
+        order.append(order.pop(0))
+        samples = c.method(samples, "permute", *order)
+        counts = c.torch("zeros", self.extended_shape(sample_shape), dtype=samples.dtype)
+        c.method(counts, "scatter_add_", -1, samples, c.torch("ones_like", samples))
+        return c.method(counts, "type_as", self.probs)
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c = self.calls
+        logits, value = base.broadcast_all(c, self.logits, value)
+        logits = c.method(logits, "clone")
+        log_factorial_n = c.torch("lgamma", op("+", c.method(value, "sum", -1), 1))
+        log_factorial_xs = c.method(c.torch("lgamma", op("+", value, 1)), "sum", -1)
+        protocols.set_item(logits, op("&", protocols.compare("==", value, 0),
+                                      protocols.compare("==", logits, -math.inf)), 0)
+        log_powers = c.method(op("*", logits, value), "sum", -1)
+        return op("+", op("-", log_factorial_n, log_factorial_xs), log_powers)
+
+    def entropy(self):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support "
+                                "Multinomial.entropy() yet (it needs Binomial)")
+
+    @property
+    def mean(self):
+        return op("*", self.probs, self.attrs["total_count"])
+
+    @property
+    def variance(self):
+        probs = self.probs
+        return op("*", op("*", self.attrs["total_count"], probs), op("-", 1, probs))

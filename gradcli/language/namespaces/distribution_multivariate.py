@@ -88,16 +88,16 @@ def batch_mahalanobis(c: Calls, bL, bx):
     return c.method(c.method(permuted, "permute", inverse), "reshape", bx_batch_shape)
 
 
-def _linalg(c: Calls, name: str, *args, **kwargs):
+def linalg_call(c: Calls, name: str, *args, **kwargs):
     function = protocols.get_attribute(protocols.MODULES["torch"].lookup("linalg"), name)
     return c.runtime.call(function, list(args), kwargs)
 
 
 def _precision_to_scale_tril(c: Calls, P):
-    Lf = _linalg(c, "cholesky", c.torch("flip", P, (-2, -1)))
+    Lf = linalg_call(c, "cholesky", c.torch("flip", P, (-2, -1)))
     L_inv = c.torch("transpose", c.torch("flip", Lf, (-2, -1)), -2, -1)
     eye = c.torch("eye", P.shape[-1], dtype=base.attr(P, "dtype"))
-    return _linalg(c, "solve_triangular", L_inv, eye, upper=False)
+    return linalg_call(c, "solve_triangular", L_inv, eye, upper=False)
 
 
 class MultivariateNormal(Distribution):
@@ -126,7 +126,7 @@ class MultivariateNormal(Distribution):
         if name == "scale_tril":
             tril = scale_tril
         elif name == "covariance_matrix":
-            tril = _linalg(c, "cholesky", covariance_matrix)
+            tril = linalg_call(c, "cholesky", covariance_matrix)
         else:
             tril = _precision_to_scale_tril(c, precision_matrix)
         self.attrs["_unbroadcasted_scale_tril"] = tril

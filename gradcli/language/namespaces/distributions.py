@@ -9,10 +9,20 @@ from gradcli.language.namespaces import distribution_base as base
 from gradcli.language.namespaces.distribution_base import Distribution
 from gradcli.language.namespaces.distribution_constraints import CONSTRAINTS, ConstraintValue
 from gradcli.language.namespaces.distribution_continuous import (
-    Exponential, Laplace, LogNormal, Normal, Uniform)
-from gradcli.language.namespaces.distribution_discrete import Bernoulli, Categorical
+    Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, StudentT, Uniform)
+from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
+from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
+from gradcli.language.namespaces.distribution_discrete import (
+    Bernoulli, Categorical, Geometric, Multinomial, OneHotCategorical)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
+from gradcli.language.namespaces.distribution_lowrank import LowRankMultivariateNormal
+from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
+from gradcli.language.namespaces.distribution_relaxed import (
+    ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
+from gradcli.language.namespaces.distribution_transformed import (
+    Gumbel, HalfCauchy, HalfNormal, Pareto, TransformedDistribution, Weibull)
+from gradcli.language.namespaces.distribution_transforms import TRANSFORMS
 from gradcli.language.runtime.attributes import CLASS_METHODS
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.pytypes import PyType
@@ -39,7 +49,7 @@ _SHAPES = {"batch_shape": lambda d: d.batch_shape, "event_shape": lambda d: d.ev
            "mode": lambda d: d.mode, "support": lambda d: ConstraintValue(d.support()),
            "arg_constraints": lambda d: {name: ConstraintValue(c)
                                          for name, c in d.arg_constraints().items()},
-           "has_enumerate_support": lambda d: isinstance(d, (Bernoulli, Categorical))}
+           "has_enumerate_support": lambda d: d.has_enumerate_support}
 
 
 def set_default_validate_args(value) -> None:
@@ -61,9 +71,10 @@ def _family(host, module: str, spec: str, extra_properties=None) -> PyType:
     host.TYPE = PyType(f"{base.MODULE}.{module}.{host.NAME}", (host,), BoundMethod(None, entry(
         "__init__", lambda runtime, _, *args: host(runtime, *args), f"self, {spec}",
         qualname=f"{host.NAME}.__init__", context=True)))
-    CLASS_METHODS[host] = _CLASS_METHODS | ({} if host is Independent else {
+    rsample_property = isinstance(host.has_rsample, property)  # an instance's, as torch's
+    CLASS_METHODS[host] = _CLASS_METHODS | ({} if rsample_property else {
         "has_rsample": host.has_rsample,
-        "has_enumerate_support": host in (Bernoulli, Categorical)})
+        "has_enumerate_support": host.has_enumerate_support})
     return host.TYPE
 
 
@@ -72,6 +83,11 @@ _DISCRETE = {"probs": lambda d: d.probs, "logits": lambda d: d.logits,
 _MATRICES = {name: (lambda d, name=name: d.lazy(name))
              for name in ("scale_tril", "covariance_matrix", "precision_matrix")}
 
+_RELAXED = "temperature, probs=None, logits=None, validate_args=None"
+_TEMPERED = {"probs": lambda d: d.base.probs, "logits": lambda d: d.base.logits,
+             "temperature": lambda d: d.temperature}
+_family(LogitRelaxedBernoulli, "relaxed_bernoulli", _RELAXED, _DISCRETE)
+_family(ExpRelaxedCategorical, "relaxed_categorical", _RELAXED, _DISCRETE)
 DISTRIBUTIONS = Namespace(base.MODULE, {
     "Distribution": Distribution.TYPE,
     "Normal": _family(Normal, "normal", "loc, scale, validate_args=None"),
@@ -87,10 +103,50 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "MultivariateNormal": _family(MultivariateNormal, "multivariate_normal",
                                   "loc, covariance_matrix=None, precision_matrix=None, "
                                   "scale_tril=None, validate_args=None", _MATRICES),
+    "Cauchy": _family(Cauchy, "cauchy", "loc, scale, validate_args=None"),
+    "Gamma": _family(Gamma, "gamma", "concentration, rate, validate_args=None"),
+    "Chi2": _family(Chi2, "chi2", "df, validate_args=None", {"df": lambda d: d.df}),
+    "Dirichlet": _family(Dirichlet, "dirichlet", "concentration, validate_args=None",
+                         {"concentration": lambda d: d.attrs["concentration"]}),
+    "Beta": _family(Beta, "beta", "concentration1, concentration0, validate_args=None",
+                    {"concentration1": lambda d: d.concentration(0),
+                     "concentration0": lambda d: d.concentration(1)}),
+    "StudentT": _family(StudentT, "studentT", "df, loc=0.0, scale=1.0, validate_args=None"),
+    "Geometric": _family(Geometric, "geometric", "probs=None, logits=None, validate_args=None",
+                         _DISCRETE),
     "Independent": _family(Independent, "independent", "base_distribution, "
                            "reinterpreted_batch_ndims, validate_args=None"),
+    "TransformedDistribution": _family(TransformedDistribution, "transformed_distribution",
+                                       "base_distribution, transforms, validate_args=None"),
+    "Gumbel": _family(Gumbel, "gumbel", "loc, scale, validate_args=None"),
+    "HalfNormal": _family(HalfNormal, "half_normal", "scale, validate_args=None",
+                          {"scale": lambda d: d.scale}),
+    "HalfCauchy": _family(HalfCauchy, "half_cauchy", "scale, validate_args=None",
+                          {"scale": lambda d: d.scale}),
+    "Weibull": _family(Weibull, "weibull", "scale, concentration, validate_args=None"),
+    "Pareto": _family(Pareto, "pareto", "scale, alpha, validate_args=None"),
+    "OneHotCategorical": _family(OneHotCategorical, "one_hot_categorical", "probs=None, "
+                                 "logits=None, validate_args=None", _DISCRETE),
+    "Multinomial": _family(Multinomial, "multinomial", "total_count=1, probs=None, logits=None, "
+                           "validate_args=None", _DISCRETE | {
+                               "total_count": lambda d: d.attrs["total_count"]}),
+    "ContinuousBernoulli": _family(ContinuousBernoulli, "continuous_bernoulli",
+                                   "probs=None, logits=None, lims=None, "
+                                   "validate_args=None", _DISCRETE),
+    "RelaxedBernoulli": _family(RelaxedBernoulli, "relaxed_bernoulli", _RELAXED, _TEMPERED),
+    "RelaxedOneHotCategorical": _family(RelaxedOneHotCategorical, "relaxed_categorical",
+                                        _RELAXED, _TEMPERED),
+    "LowRankMultivariateNormal": _family(
+        LowRankMultivariateNormal, "lowrank_multivariate_normal", "loc, cov_factor, cov_diag, "
+        "validate_args=None", _MATRICES),
+    "MixtureSameFamily": _family(MixtureSameFamily, "mixture_same_family",
+                                 "mixture_distribution, component_distribution, "
+                                 "validate_args=None", {
+                                     "mixture_distribution": lambda d: d.mixture,
+                                     "component_distribution": lambda d: d.component}),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
-})
+    "transforms": TRANSFORMS,
+} | dict(TRANSFORMS.table))
 DISTRIBUTIONS.table["kl"] = Namespace(f"{base.MODULE}.kl", {
     "kl_divergence": DISTRIBUTIONS.table["kl_divergence"]})

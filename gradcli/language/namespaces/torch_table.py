@@ -319,6 +319,7 @@ MODULES = {
     "torch.distributions": DISTRIBUTIONS,
     "torch.distributions.kl": DISTRIBUTIONS.table["kl"],
     "torch.distributions.constraints": DISTRIBUTIONS.table["constraints"],
+    "torch.distributions.transforms": DISTRIBUTIONS.table["transforms"],
     "torch.nn": NN,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,
