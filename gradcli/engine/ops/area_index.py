@@ -507,6 +507,11 @@ INDEX = {
             "torch:cumulative_trapezoid torch:nanmean torch:nansum torch:trapezoid torch:trapz "
         ),
     },
+    "gradcli.engine.ops.rms_norm": {
+        "declaration": (
+            "functional:rms_norm torch:rms_norm "
+        ),
+    },
     "gradcli.engine.ops.selection": {
         "function": (
             "alias gather index index_add index_copy index_put index_put_key index_select "
