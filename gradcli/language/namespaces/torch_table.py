@@ -179,7 +179,8 @@ NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_IN
 def _optimizers() -> dict:
     # loaded when a program first needs one
     from gradcli.language.namespaces.optim import OPTIMIZERS
-    return OPTIMIZERS
+    from gradcli.language.namespaces.optim_more import MORE_OPTIMIZERS
+    return OPTIMIZERS | MORE_OPTIMIZERS
 
 
 def _schedulers() -> dict:
