@@ -435,6 +435,10 @@ def _padding(name: str, mode: str, dims: int) -> ModuleKind:
 _LINEAR_OPTIONS = "in_features, out_features, bias=True, device=None, dtype=None"
 _LINEAR = ModuleKind("Linear", "linear", _LINEAR_OPTIONS, _linear_forward, extra_repr=_linear_repr,
                      build=_build_linear)
+_LAZY_LINEAR = ModuleKind(
+    "LazyLinear", "linear", "out_features, bias=True, device=None, dtype=None",
+    more.lazy_linear_forward(_LINEAR), extra_repr=_linear_repr, build=more.build_lazy_linear,
+    host=type("LazyLinear", (_LINEAR.host,), {"__slots__": ()}))
 # MultiheadAttention's out_proj: a Linear subclass torch.nn does not export
 _QUANTIZABLE_LINEAR = ModuleKind(
     "NonDynamicallyQuantizableLinear", "linear", _LINEAR_OPTIONS, _linear_forward,
@@ -503,6 +507,7 @@ KINDS = [
     ModuleKind("Module", "module", "", lambda ctx, m, *inputs: _no_forward(m), "*input",
                host=Module),
     _LINEAR,
+    _LAZY_LINEAR,
     ModuleKind("Identity", "linear", "*args, **kwargs", lambda ctx, m, x: x, build=_ignore),
     ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_MATH),
                inputs="input; input: .flatten",
@@ -606,6 +611,10 @@ KINDS = [
                "elementwise_affine=True, bias=True, device=None, dtype=None",
                _layer_norm_forward, inputs="input: Tensor@layer_norm",
                extra_repr=_layer_norm_repr, build=_build_layer_norm),
+    ModuleKind("RMSNorm", "normalization", "normalized_shape, eps=None, "
+               "elementwise_affine=True, device=None, dtype=None", more.rms_norm_forward,
+               extra_repr=more.rms_norm_repr, build=more.build_rms_norm),
+    ModuleKind("Softmax2d", "activation", "", more.softmax2d_forward, inputs=_DIM_FIRST),
     *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _dropout_forward(function),
                  inputs="input: Tensor@dropout" if name == "Dropout" else _DIM_FIRST,
                  extra_repr=_options_repr("p", "inplace"), build=_build_dropout)
