@@ -164,6 +164,12 @@ def _weight_norms():
     return weight_norms
 
 
+def _spectral_norms():
+    # loaded when a program first uses one (it needs nn.Module)
+    from gradcli.language.namespaces import spectral_norms
+    return spectral_norms
+
+
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
 PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations",
                              LazyTable({}, lambda: _weight_norms().PARAMETRIZATIONS))
@@ -171,7 +177,11 @@ NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRI
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
         ctx, module, name, dim), "module, name='weight', dim=0", context=True),
     entry("remove_weight_norm", lambda ctx, module, name: _weight_norms().remove_weight_norm(
-        ctx, module, name), "module, name='weight'", context=True)))
+        ctx, module, name), "module, name='weight'", context=True),
+    entry("spectral_norm", lambda ctx, *args: _spectral_norms().spectral_norm(ctx, *args),
+          "module, name='weight', n_power_iterations=1, eps=1e-12, dim=None", context=True),
+    entry("remove_spectral_norm", lambda ctx, module, name: _spectral_norms()
+          .remove_spectral_norm(ctx, module, name), "module, name='weight'", context=True)))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
                                      "utils": NN_UTILS}, _nn_classes))
 
