@@ -270,6 +270,15 @@ INDEX = {
             "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
         ),
     },
+    "gradcli.engine.ops.grid_sample": {
+        "row": (
+            "affine_grid_generator grid_sampler_2d "
+        ),
+        "declaration": (
+            "functional:affine_grid functional:grid_sample torch:affine_grid_generator "
+            "torch:grid_sampler "
+        ),
+    },
     "gradcli.engine.ops.group_norm": {
         "row": (
             "native_group_norm "
