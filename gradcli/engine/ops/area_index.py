@@ -272,7 +272,7 @@ INDEX = {
     },
     "gradcli.engine.ops.grid_sample": {
         "row": (
-            "affine_grid_generator grid_sampler_2d "
+            "affine_grid_generator grid_sampler_2d grid_sampler_2d_backward "
         ),
         "declaration": (
             "functional:affine_grid functional:grid_sample torch:affine_grid_generator "

@@ -287,7 +287,7 @@ def _scatter_order(positions: int, row: int, contiguous: bool, itemsize: int) ->
 
 
 def _grid_sampler_2d_backward(g: np.ndarray, x: np.ndarray, grid: np.ndarray, mode: int,
-                              padding: int, align_corners: bool, contiguous_grid: bool):
+                              padding: int, align_corners: bool, contiguous_grid: bool) -> tuple:
     batches, channels, height, width = x.shape
     grad_input, grad_grid = np.zeros_like(x), np.zeros_like(grid)
     row = grid.shape[2]
@@ -329,16 +329,32 @@ def _grid_sampler_2d_backward(g: np.ndarray, x: np.ndarray, grid: np.ndarray, mo
     return grad_input, grad_grid
 
 
+def _double_backward(slot: int):
+    """The input gradient is the grid sampler's adjoint, linear in grad_output and free of the
+    input: its derivative for grad_output samples again, for the input is none. The rest of
+    torch's grid_sampler_2d_double_backward is refused yet."""
+    def vjp(gg, g, x, grid, index, **options):
+        if index == 0 and slot == 0:
+            return apply(OPS["grid_sampler_2d"], gg, F.detach(grid), **options)
+        if index == 0 and slot == 1:
+            return None
+        raise errors.TorchError("NotImplementedError", "gradcli does not support the second "
+                                "derivative of grid_sample with respect to the grid yet")
+    return vjp
+
+
 def _sampler_grad(index: int):
     def vjp(g, x, grid, mode, padding, align_corners, contiguous_grid):
-        grads = _grid_sampler_2d_backward(g.data, x.data, grid.data, mode, padding,
-                                          align_corners, contiguous_grid)
-        return Tensor(grads[index], g.dtype)
+        return apply(OPS["grid_sampler_2d_backward"], g, x, grid, mode=mode, padding=padding,
+                     align_corners=align_corners, contiguous_grid=contiguous_grid, index=index)
     return vjp
 
 
 defop("grid_sampler_2d", "GridSampler2DBackward0", _grid_sampler_2d, promote="none",
       save=(0, 1), vjp=(_sampler_grad(0), _sampler_grad(1)))
+defop("grid_sampler_2d_backward", "GridSampler2DBackwardBackward0",
+      lambda g, x, grid, index, **options: _grid_sampler_2d_backward(g, x, grid, **options)[index],
+      promote="none", save=(2,), vjp=(_double_backward(0), _double_backward(1), _double_backward(2)))
 
 
 def _check_sampler(x: Tensor, grid: Tensor, mode: int) -> None:
