@@ -208,8 +208,15 @@ def _data() -> dict:
 
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
 UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT})
+def _swa_utils() -> dict:
+    from gradcli.language.namespaces.swa_utils import SWA_UTILS
+    return SWA_UTILS.table
+
+
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
-OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
+SWA_UTILS = Namespace("torch.optim.swa_utils", LazyTable({}, _swa_utils))
+OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER,
+                                            "swa_utils": SWA_UTILS}, _optimizers))
 
 
 def _compile(ctx, *args, **kwargs):
@@ -293,6 +300,7 @@ MODULES = {
     **PYPLOT_MODULES,
     "torch.optim": OPTIM,
     "torch.optim.lr_scheduler": LR_SCHEDULER,
+    "torch.optim.swa_utils": SWA_UTILS,
     "torch.utils": UTILS,
     "torch.utils.data": DATA,
     "torch.utils.checkpoint": CHECKPOINT,
