@@ -170,10 +170,19 @@ def _spectral_norms():
     return spectral_norms
 
 
+def _utils_more():
+    from gradcli.language.namespaces import nn_utils_more
+    return nn_utils_more
+
+
+STATELESS = Namespace("torch.nn.utils.stateless",
+                      LazyTable({}, lambda: _utils_more().STATELESS.table))
+FUSION = Namespace("torch.nn.utils.fusion", LazyTable({}, lambda: _utils_more().FUSION.table))
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
 PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations",
                              LazyTable({}, lambda: _weight_norms().PARAMETRIZATIONS))
-NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS} | table(
+NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
+                       "stateless": STATELESS, "fusion": FUSION} | table(
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
         ctx, module, name, dim), "module, name='weight', dim=0", context=True),
     entry("remove_weight_norm", lambda ctx, module, name: _weight_norms().remove_weight_norm(
@@ -310,6 +319,8 @@ MODULES = {
     "torch.nn": NN,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,
+    "torch.nn.utils.stateless": STATELESS,
+    "torch.nn.utils.fusion": FUSION,
     **MATH_MODULES,
 }
 protocols.MODULES = MODULES  # what the runtime's `import` binds
