@@ -1,6 +1,8 @@
-"""The deprecated-style torch.nn.utils.spectral_norm / remove_spectral_norm: weight_orig a
-parameter, weight_u and weight_v buffers, and a forward pre-hook that runs the power iteration
-(in training mode) and sets `weight` to weight_orig divided by its spectral norm estimate."""
+"""Spectral normalization both ways torch has it: nn.utils.spectral_norm / remove_spectral_norm
+(weight_orig a parameter, weight_u and weight_v buffers, and a forward pre-hook that runs the
+power iteration in training mode and sets `weight` to weight_orig over its spectral norm
+estimate), and parametrizations.spectral_norm (a _SpectralNorm parametrization with _u and _v
+buffers)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,11 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import module_hooks
-from gradcli.language.namespaces.modules import Members, Module
+from gradcli.language.namespaces.modules import Members, Module, ModuleKind, construct
+from gradcli.language.namespaces.parametrize import register_parametrization
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime.frames import BoundMethod
-from gradcli.language.runtime.signatures import entry
+from gradcli.language.runtime.signatures import entry, table
 
 
 class SpectralNorm:
@@ -114,3 +117,88 @@ def remove_spectral_norm(ctx, module, name="weight"):
             module.hooks["forward_pre"].remove(hook)
             return module
     raise errors.value_error(f"spectral_norm of '{name}' not found in {ctx.printer.str(module)}")
+
+
+# ---- torch.nn.utils.parametrizations.spectral_norm: a _SpectralNorm parametrization ----------
+
+def _matrix(module, weight: Tensor) -> Tensor:
+    """_SpectralNorm._reshape_weight_to_matrix: `dim` first, then flatten(1)."""
+    dim = module.attrs["dim"]
+    if dim != 0:
+        weight = declarations.call("method", "permute", weight, dim,
+                                   *[d for d in range(weight.ndim) if d != dim])
+    return declarations.call("method", "flatten", weight, 1)
+
+
+def _power_method(module, weight_mat: Tensor, iterations: int) -> None:
+    u, v, eps = module.buffers["_u"], module.buffers["_v"], module.attrs["eps"]
+    with grad_mode(False):
+        for _ in range(iterations):
+            _normalize_into(u, declarations.call("torch", "mv", weight_mat, v), eps)
+            _normalize_into(v, declarations.call("torch", "mv", F.t(weight_mat), u), eps)
+
+
+def _build_parametrization(module, weight, n_power_iterations, dim, eps) -> None:
+    ndim = weight.ndim
+    if dim >= ndim or dim < -ndim:
+        raise errors.TorchError("IndexError", f"Dimension out of range (expected to be in range "
+                                f"of [-{ndim}, {ndim - 1}] but got {dim})")
+    if n_power_iterations <= 0:
+        raise errors.value_error("Expected n_power_iterations to be positive, but got "
+                                 f"n_power_iterations={n_power_iterations}")
+    module.attrs.update(dim=dim if dim >= 0 else dim + ndim, eps=eps)
+    if ndim > 1:
+        module.attrs["n_power_iterations"] = n_power_iterations
+        with grad_mode(False):
+            height, width = _matrix(module, weight).shape
+            u = _random_unit(weight, height, eps)
+            v = _random_unit(weight, width, eps)
+        module.buffers.update(_u=u, _v=v)
+        _power_method(module, _matrix(module, F.detach(weight)), 15)
+
+
+def _parametrization_forward(ctx, module, weight):
+    eps = module.attrs["eps"]
+    if weight.ndim == 1:
+        return F.normalize(weight, 2.0, 0, eps)
+    weight_mat = _matrix(module, weight)
+    if module.attrs["training"]:
+        _power_method(module, weight_mat, module.attrs["n_power_iterations"])
+    u, v = F.clone(module.buffers["_u"]), F.clone(module.buffers["_v"])
+    sigma = declarations.call("torch", "vdot", u, declarations.call("torch", "mv", weight_mat, v))
+    return F.div(weight, sigma)
+
+
+class SpectralNormHost(Module):
+    """_SpectralNorm: forward(weight) and right_inverse(value), the identity."""
+
+    __slots__ = ()
+    METHODS = table(entry("right_inverse", lambda m, value: value, "self, value",
+                          qualname="_SpectralNorm.right_inverse"))
+
+
+SPECTRAL_NORM = ModuleKind(
+    "_SpectralNorm", "", "weight, n_power_iterations=1, dim=0, eps=1e-12",
+    _parametrization_forward, inputs="weight", build=_build_parametrization,
+    host=SpectralNormHost, path="torch.nn.utils.parametrizations")
+
+
+def parametrized_spectral_norm(ctx, module, name="weight", n_power_iterations=1, eps=1e-12,
+                               dim=None):
+    """parametrizations.spectral_norm: register _SpectralNorm on `name` (its construction draws
+    u and v and runs 15 power iterations)."""
+    weight = attributes.get(module, name) if isinstance(module, Module) and (
+        name in module.params or name in module.buffers
+        or module.property_of(name) is not None) else None
+    if not isinstance(weight, Tensor):
+        raise errors.value_error(f"Module '{ctx.printer.str(module)}' has no parameter or buffer "
+                                 f"with name '{name}'")
+    if dim is None:
+        dim = 1 if module.kind.name.startswith("ConvTranspose") else 0
+    return register_parametrization(ctx, module, name, construct(
+        SPECTRAL_NORM, weight, n_power_iterations, dim, eps))
+
+
+PARAMETRIZATIONS = table(entry("spectral_norm", parametrized_spectral_norm, "module, "
+                               "name='weight', n_power_iterations=1, eps=1e-12, dim=None",
+                               context=True))

@@ -179,8 +179,8 @@ STATELESS = Namespace("torch.nn.utils.stateless",
                       LazyTable({}, lambda: _utils_more().STATELESS.table))
 FUSION = Namespace("torch.nn.utils.fusion", LazyTable({}, lambda: _utils_more().FUSION.table))
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
-PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations",
-                             LazyTable({}, lambda: _weight_norms().PARAMETRIZATIONS))
+PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations", LazyTable({}, lambda: (
+    _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS)))
 NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
                        "stateless": STATELESS, "fusion": FUSION} | table(
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
