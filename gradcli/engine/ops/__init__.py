@@ -14,7 +14,7 @@ from gradcli.engine import functions
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.grid_sample", "ops.group_norm",
-    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
+    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.rms_norm", "ops.selection", "ops.shapes", "ops.sorting", "ops.weight_norm", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
@@ -103,6 +103,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import shapes  # noqa: F401
         case "gradcli.engine.ops.grid_sample":
             from gradcli.engine.ops import grid_sample  # noqa: F401
+        case "gradcli.engine.ops.nn_extra":
+            from gradcli.engine.ops import nn_extra  # noqa: F401
         case "gradcli.engine.ops.rms_norm":
             from gradcli.engine.ops import rms_norm  # noqa: F401
         case "gradcli.engine.ops.weight_norm":

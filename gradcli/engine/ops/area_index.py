@@ -376,6 +376,15 @@ INDEX = {
             "torch:pairwise_distance "
         ),
     },
+    "gradcli.engine.ops.nn_extra": {
+        "row": (
+            "channel_shuffle "
+        ),
+        "declaration": (
+            "functional:alpha_dropout functional:channel_shuffle functional:feature_alpha_dropout "
+            "torch:channel_shuffle "
+        ),
+    },
     "gradcli.engine.ops.packing": {
         "row": (
             "_pack_padded_sequence "

@@ -423,6 +423,13 @@ def _loss(name: str, function: str, options: str = _LOSS,
     return ModuleKind(name, "loss", options, _functional(function), inputs)
 
 
+def _alpha_dropout_forward(name: str) -> Callable:
+    """AlphaDropout.forward: F.alpha_dropout(input, self.p, self.training) (no inplace)."""
+    function = NN_FUNCTIONAL.table[name]
+    return lambda ctx, module, x: invoke(ctx, function, [x, module.attrs["p"],
+                                                         module.attrs["training"]], {})
+
+
 def _padding(name: str, mode: str, dims: int) -> ModuleKind:
     """nn.ZeroPadNd, ConstantPadNd, ReflectionPadNd, ReplicationPadNd: F.pad with the mode."""
     constant = name.startswith("Constant")
@@ -615,6 +622,12 @@ KINDS = [
                "elementwise_affine=True, device=None, dtype=None", more.rms_norm_forward,
                extra_repr=more.rms_norm_repr, build=more.build_rms_norm),
     ModuleKind("Softmax2d", "activation", "", more.softmax2d_forward, inputs=_DIM_FIRST),
+    ModuleKind("ChannelShuffle", "channelshuffle", "groups", _functional("channel_shuffle"),
+               extra_repr=_options_repr("groups")),
+    *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _alpha_dropout_forward(function),
+                 extra_repr=_options_repr("p", "inplace"), build=_build_dropout)
+      for name, function in (("AlphaDropout", "alpha_dropout"),
+                             ("FeatureAlphaDropout", "feature_alpha_dropout"))),
     *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _dropout_forward(function),
                  inputs="input: Tensor@dropout" if name == "Dropout" else _DIM_FIRST,
                  extra_repr=_options_repr("p", "inplace"), build=_build_dropout)
