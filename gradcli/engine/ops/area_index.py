@@ -382,7 +382,7 @@ INDEX = {
         ),
         "declaration": (
             "functional:alpha_dropout functional:channel_shuffle functional:feature_alpha_dropout "
-            "torch:channel_shuffle "
+            "functional:multilabel_soft_margin_loss torch:channel_shuffle "
         ),
     },
     "gradcli.engine.ops.packing": {

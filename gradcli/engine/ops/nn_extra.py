@@ -1,6 +1,6 @@
 """F.alpha_dropout and F.feature_alpha_dropout (ATen's _dropout_impl: a bernoulli mask turned
-into an affine map that keeps SELU's mean and variance) and channel_shuffle
-(ChannelShuffleBackward0)."""
+into an affine map that keeps SELU's mean and variance), channel_shuffle
+(ChannelShuffleBackward0) and F.multilabel_soft_margin_loss (torch's Python composite)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors, schemas
+from gradcli.engine import declarations, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
 from gradcli.engine.ops.nn_functional import _bernoulli_noise
@@ -76,6 +76,30 @@ def channel_shuffle(x: Tensor, groups: int) -> Tensor:
     return apply(OPS["channel_shuffle"], x, groups=groups)
 
 
+def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_average=None,
+                                reduce=None, reduction: str = "mean") -> Tensor:
+    """-(target * logsigmoid(x) + (1 - target) * logsigmoid(-x)), weighted, averaged over the
+    classes (the last dim), then reduced; an unknown reduction fails after the computation."""
+    reduction = F.legacy_reduction(reduction, size_average, reduce)
+    loss = F.neg(F.add(F.mul(target, F.logsigmoid(x)),
+                       F.mul(declarations.call("torch", "rsub", target, 1),
+                             F.logsigmoid(F.neg(x)))))
+    if weight is not None:
+        loss = F.mul(loss, weight)
+    class_dim = x.ndim - 1
+    loss = declarations.call("torch", "div", F.sum(loss, class_dim), x.shape[class_dim])
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return F.mean(loss)
+    if reduction == "sum":
+        return F.sum(loss)
+    raise errors.value_error(f"{reduction} is not valid")
+
+
+declare("multilabel_soft_margin_loss", multilabel_soft_margin_loss, python="input: Tensor, "
+        "target, weight=None, size_average=None, reduce=None, reduction='mean'",
+        variants="functional")
 declare("channel_shuffle", channel_shuffle, "channel_shuffle(Tensor input, int groups)",
         variants="torch functional")
 for _name, _fn in (("alpha_dropout", alpha_dropout),

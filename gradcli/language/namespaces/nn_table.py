@@ -686,6 +686,7 @@ KINDS = [
     _loss("L1Loss", "l1_loss"),
     _loss("SmoothL1Loss", "smooth_l1_loss", _LOSS + ", beta=1.0"),
     _loss("BCELoss", "binary_cross_entropy", "weight=None, " + _LOSS),
+    _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", "weight=None, " + _LOSS),
     _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
           "weight=None, " + _LOSS + ", pos_weight=None"),
     _loss("CrossEntropyLoss", "cross_entropy", _WEIGHTED + ", label_smoothing=0.0"),
