@@ -382,7 +382,8 @@ INDEX = {
         ),
         "declaration": (
             "functional:alpha_dropout functional:channel_shuffle functional:feature_alpha_dropout "
-            "functional:multilabel_soft_margin_loss torch:channel_shuffle "
+            "functional:lp_pool1d functional:lp_pool2d functional:multilabel_soft_margin_loss "
+            "torch:channel_shuffle "
         ),
     },
     "gradcli.engine.ops.packing": {

@@ -1,6 +1,7 @@
 """F.alpha_dropout and F.feature_alpha_dropout (ATen's _dropout_impl: a bernoulli mask turned
 into an affine map that keeps SELU's mean and variance), channel_shuffle
-(ChannelShuffleBackward0) and F.multilabel_soft_margin_loss (torch's Python composite)."""
+(ChannelShuffleBackward0), and torch's Python composites F.multilabel_soft_margin_loss and
+F.lp_pool1d/2d."""
 
 from __future__ import annotations
 
@@ -97,6 +98,40 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     raise errors.value_error(f"{reduction} is not valid")
 
 
+def _lp_pool(dims: int):
+    """F.lp_pool1d/2d: max pooling of |x| for an infinite norm, else the average pool of
+    x ** p, times the window size, to the power 1 / p (the sign kept through a relu)."""
+    pool = f"avg_pool{dims}d"
+
+    def run(x: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+        if isinstance(norm_type, (int, float)) and abs(norm_type) == math.inf:
+            magnitude = F.abs(x) if norm_type > 0 else F.neg(F.abs(x))
+            max_pool = F.max_pool1d if dims == 1 else F.max_pool2d
+            extreme = max_pool(magnitude, kernel_size, stride, 0, 1, ceil_mode)
+            return extreme if norm_type > 0 else F.neg(extreme)
+        powered = declarations.call("method", "pow", x, norm_type)
+        if stride is not None:
+            out = declarations.call("functional", pool, powered, kernel_size, stride, 0,
+                                    ceil_mode)
+        else:
+            out = declarations.call("functional", pool, powered, kernel_size, padding=0,
+                                    ceil_mode=ceil_mode)
+        if dims == 1:
+            window = kernel_size
+        else:
+            kw, kh = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
+            window = kw * kh
+        signed = F.mul(declarations.call("torch", "sign", out), F.relu(F.abs(out)))
+        return declarations.call("method", "pow", declarations.call("method", "mul", signed,
+                                                                     window), 1.0 / norm_type)
+    return run
+
+
+lp_pool1d, lp_pool2d = _lp_pool(1), _lp_pool(2)
+for _dims, _fn in ((1, lp_pool1d), (2, lp_pool2d)):
+    declare(f"lp_pool{_dims}d", _fn, python="input: Tensor, norm_type, kernel_size, stride=None, "
+            "ceil_mode=False", variants="functional")
+del _dims, _fn
 declare("multilabel_soft_margin_loss", multilabel_soft_margin_loss, python="input: Tensor, "
         "target, weight=None, size_average=None, reduce=None, reduction='mean'",
         variants="functional")

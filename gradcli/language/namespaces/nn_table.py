@@ -430,6 +430,14 @@ def _alpha_dropout_forward(name: str) -> Callable:
                                                          module.attrs["training"]], {})
 
 
+def _lp_pool_forward(name: str) -> Callable:
+    """LPPoolNd.forward: F.lp_poolNd(input, float(self.norm_type), ...)."""
+    function = NN_FUNCTIONAL.table[name]
+    return lambda ctx, module, x: invoke(ctx, function, [
+        x, float(module.attrs["norm_type"]), module.attrs["kernel_size"], module.attrs["stride"],
+        module.attrs["ceil_mode"]], {})
+
+
 def _padding(name: str, mode: str, dims: int) -> ModuleKind:
     """nn.ZeroPadNd, ConstantPadNd, ReflectionPadNd, ReplicationPadNd: F.pad with the mode."""
     constant = name.startswith("Constant")
@@ -622,6 +630,10 @@ KINDS = [
                "elementwise_affine=True, device=None, dtype=None", more.rms_norm_forward,
                extra_repr=more.rms_norm_repr, build=more.build_rms_norm),
     ModuleKind("Softmax2d", "activation", "", more.softmax2d_forward, inputs=_DIM_FIRST),
+    *(ModuleKind(f"LPPool{dims}d", "pooling", "norm_type, kernel_size, stride=None, "
+                 "ceil_mode=False", _lp_pool_forward(f"lp_pool{dims}d"),
+                 extra_repr=_options_repr("norm_type", "kernel_size", "stride", "ceil_mode"))
+      for dims in (1, 2)),
     ModuleKind("ChannelShuffle", "channelshuffle", "groups", _functional("channel_shuffle"),
                extra_repr=_options_repr("groups")),
     *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _alpha_dropout_forward(function),
