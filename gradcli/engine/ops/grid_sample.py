@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import declarations, dtypes, errors
 from gradcli.engine.cpu_capability import CAPABILITY
 from gradcli.engine.creation import _linspace_values
 from gradcli.engine.declarations import declare
@@ -101,9 +101,13 @@ def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
     if align_corners is None:
         STATE.warn("UserWarning", _ALIGN_WARNING)
         align_corners = False
+    if not isinstance(theta, Tensor):
+        raise errors.no_attribute(theta, "is_floating_point")
     if not theta.dtype.is_floating_point:
         raise errors.value_error(f"Expected theta to have floating point type, but got "
                                  f"{theta.dtype}")
+    if not isinstance(size, (list, tuple)):
+        raise errors.type_error(f"object of type '{errors.type_name(size)}' has no len()")
     if len(size) in (4, 5):
         dims = len(size) - 2
         if theta.ndim != 3 or theta.shape[-2] != dims or theta.shape[-1] != dims + 1:
@@ -411,14 +415,15 @@ def grid_sample(x: Tensor, grid: Tensor, mode="bilinear", padding_mode="zeros",
     if align_corners is None:
         STATE.warn("UserWarning", _ALIGN_WARNING)
         align_corners = False
-    return grid_sampler(x, grid, _MODES[mode], _PADDINGS[padding_mode], align_corners)
+    return declarations.call("torch", "grid_sampler", x, grid, _MODES[mode],
+                             _PADDINGS[padding_mode], align_corners)
 
 
 declare("affine_grid_generator", affine_grid_generator,
         "affine_grid_generator(Tensor theta, int[] size, bool align_corners)", variants="torch")
 declare("grid_sampler", grid_sampler, "grid_sampler(Tensor input, Tensor grid, "
         "int interpolation_mode, int padding_mode, bool align_corners)", variants="torch")
-declare("affine_grid", affine_grid, python="theta: Tensor, size, align_corners=None",
+declare("affine_grid", affine_grid, python="theta: object, size, align_corners=None",
         variants="functional")
-declare("grid_sample", grid_sample, python="input: Tensor, grid: Tensor, mode='bilinear', "
+declare("grid_sample", grid_sample, python="input: object, grid: object, mode='bilinear', "
         "padding_mode='zeros', align_corners=None", variants="functional")

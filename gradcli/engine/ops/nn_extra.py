@@ -82,7 +82,7 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     """-(target * logsigmoid(x) + (1 - target) * logsigmoid(-x)), weighted, averaged over the
     classes (the last dim), then reduced; an unknown reduction fails after the computation."""
     reduction = F.legacy_reduction(reduction, size_average, reduce)
-    loss = F.neg(F.add(F.mul(target, F.logsigmoid(x)),
+    loss = F.neg(F.add(F.mul(target, declarations.call("functional", "logsigmoid", x)),
                        F.mul(declarations.call("torch", "rsub", target, 1),
                              F.logsigmoid(F.neg(x)))))
     if weight is not None:
@@ -129,11 +129,11 @@ def _lp_pool(dims: int):
 
 lp_pool1d, lp_pool2d = _lp_pool(1), _lp_pool(2)
 for _dims, _fn in ((1, lp_pool1d), (2, lp_pool2d)):
-    declare(f"lp_pool{_dims}d", _fn, python="input: Tensor, norm_type, kernel_size, stride=None, "
-            "ceil_mode=False", variants="functional")
+    declare(f"lp_pool{_dims}d", _fn, python="input, norm_type, kernel_size, stride=None, "
+            "ceil_mode=False; input: .pow", variants="functional")
 del _dims, _fn
-declare("multilabel_soft_margin_loss", multilabel_soft_margin_loss, python="input: Tensor, "
-        "target, weight=None, size_average=None, reduce=None, reduction='mean'",
+declare("multilabel_soft_margin_loss", multilabel_soft_margin_loss, python="input: object, "
+        "target: object, weight=None, size_average=None, reduce=None, reduction='mean'",
         variants="functional")
 declare("channel_shuffle", channel_shuffle, "channel_shuffle(Tensor input, int groups)",
         variants="torch functional")

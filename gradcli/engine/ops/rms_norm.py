@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import declarations, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
@@ -36,5 +36,6 @@ def rms_norm(x: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
 
 declare("rms_norm", rms_norm, "rms_norm(Tensor input, int[] normalized_shape, "
         "Tensor? weight=None, float? eps=None)", variants="torch")
-declare("rms_norm", rms_norm, python="input: object, normalized_shape, weight: object=None, "
-        "eps=None", variants="functional")
+declare("rms_norm", lambda x, normalized_shape, weight=None, eps=None: declarations.call(
+    "torch", "rms_norm", x, normalized_shape, weight, eps), python="input: object, "
+    "normalized_shape, weight: object=None, eps=None", variants="functional")
