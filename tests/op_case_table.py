@@ -565,6 +565,20 @@ CASES = {
     "bernoulli": [case("torch.bernoulli(a.sigmoid())", ("a", M, "any"),
                        setup=("torch.manual_seed(0)",))],
     "glu": unary("F.glu(a)", shapes=((2, 4),)),
+    "affine_grid_generator": [
+        case("F.affine_grid(a, (2, 1, 3, 4), align_corners=False)", ("a", (2, 2, 3), "any")),
+        case("F.affine_grid(a, [1, 1, 2, 3, 2], align_corners=True)", ("a", (1, 3, 4), "any"))],
+    "grid_sampler_2d": [
+        case("F.grid_sample(a, b, align_corners=False)", ("a", (1, 2, 3, 3), "any"),
+             ("b", (1, 2, 2, 2), "signed_unit")),
+        case("F.grid_sample(a, b, padding_mode='border', align_corners=True)",
+             ("a", (2, 1, 2, 3), "any"), ("b", (2, 3, 1, 2), "signed_unit")),
+        case("F.grid_sample(a, b, 'nearest', 'reflection', align_corners=False)",
+             ("a", (1, 1, 3, 2), "any"), ("b", (1, 2, 2, 2), "signed_unit"))],
+    "channel_shuffle": unary("F.channel_shuffle(a, 2)", shapes=((1, 4, 2), (2, 6, 1, 2))),
+    "grid_sampler_2d_backward": [backward_case(
+        "F.grid_sample(a, a.new_tensor([[[[0.3, -0.6]]]]), align_corners=False)", (1, 1, 2, 2),
+        (1, 1, 1, 1))],
     "native_group_norm": [case("F.group_norm(a, 2, b, c)", ("a", (2, 4, 3), "any"),
                                ("b", (4,), "any"), ("c", (4,), "any"))],
     "reflection_pad1d": unary("F.pad(a, (2, 1), mode='reflect')", shapes=((2, 3),)),

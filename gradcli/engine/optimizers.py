@@ -222,3 +222,43 @@ def radam(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weigh
         adaptive = (np.ones_like(root) / root) * _scalar(bias_correction2 ** 0.5, root)
         update = update * adaptive * _scalar(rect, root)
     _write(param, param.data - update)
+
+
+def rprop(param: Tensor, grad: np.ndarray, state: dict, *, etas, step_sizes, maximize,
+          **_) -> None:
+    """Rprop: each step size grows by etaplus or shrinks by etaminus with the grad's sign
+    change; where it shrank, the grad counts as 0 (and so does the next sign change)."""
+    etaminus, etaplus = etas
+    grad = -grad if maximize else grad
+    _count(state["step"])
+    prev, step_size = state["prev"], state["step_size"]
+    sign = np.sign(grad * prev.data)
+    sign = np.where(sign > 0, _scalar(etaplus, sign), sign)
+    sign = np.where(sign < 0, _scalar(etaminus, sign), sign)
+    sign = np.where(sign == 0, _scalar(1, sign), sign)
+    low, high = step_sizes
+    _write(step_size, np.minimum(np.maximum(step_size.data * sign, _scalar(low, sign)),
+                                 _scalar(high, sign)), chained=2)
+    grad = np.where(sign == _scalar(etaminus, sign), _scalar(0, sign), grad)
+    _write(param, _addcmul(param.data, np.sign(grad), step_size.data, -1))
+    _write(prev, grad)
+
+
+def asgd(param: Tensor, grad: np.ndarray, state: dict, *, lr, lambd, alpha, t0, weight_decay,
+         maximize, **_) -> None:
+    """ASGD: an SGD step with a decaying eta, and `ax` the running average of the params once
+    the step passes t0."""
+    grad = -grad if maximize else grad
+    _count(state["step"])
+    grad = _decayed(param, grad, weight_decay)
+    eta = float(state["eta"].data)
+    _write(param, param.data * _scalar(1 - lambd * eta, param.data))
+    _write(param, _add(param.data, grad, -eta))
+    ax, mu = state["ax"], state["mu"]
+    if float(mu.data) != 1:
+        _write(ax, ax.data + (param.data - ax.data) * mu.data.astype(param.data.dtype))
+    else:
+        _write(ax, param.data)
+    step = float(state["step"].data)
+    _write(state["eta"], np.float32(lr / ((1 + lambd * lr * step) ** alpha)))
+    _write(mu, np.float32(1 / max(1, step - t0)))

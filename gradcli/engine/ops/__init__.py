@@ -13,10 +13,10 @@ from gradcli.engine import functions
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
-    "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.group_norm",
-    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional",
+    "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.grid_sample", "ops.group_norm",
+    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
-    "ops.reductions_more", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.weight_norm", "conversions", "creation", "devices", "distributions", "einsum",
+    "ops.reductions_more", "ops.rms_norm", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.weight_norm", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
@@ -101,6 +101,12 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import selection  # noqa: F401
         case "gradcli.engine.ops.shapes":
             from gradcli.engine.ops import shapes  # noqa: F401
+        case "gradcli.engine.ops.grid_sample":
+            from gradcli.engine.ops import grid_sample  # noqa: F401
+        case "gradcli.engine.ops.nn_extra":
+            from gradcli.engine.ops import nn_extra  # noqa: F401
+        case "gradcli.engine.ops.rms_norm":
+            from gradcli.engine.ops import rms_norm  # noqa: F401
         case "gradcli.engine.ops.weight_norm":
             from gradcli.engine.ops import weight_norm  # noqa: F401
         case "gradcli.engine.ops.sorting":

@@ -271,6 +271,15 @@ INDEX = {
             "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
         ),
     },
+    "gradcli.engine.ops.grid_sample": {
+        "row": (
+            "affine_grid_generator grid_sampler_2d grid_sampler_2d_backward "
+        ),
+        "declaration": (
+            "functional:affine_grid functional:grid_sample torch:affine_grid_generator "
+            "torch:grid_sampler "
+        ),
+    },
     "gradcli.engine.ops.group_norm": {
         "row": (
             "native_group_norm "
@@ -366,6 +375,16 @@ INDEX = {
             "functional:threshold functional:threshold_ functional:triplet_margin_loss "
             "method:hardshrink torch:constant_pad_nd torch:cosine_similarity torch:hardshrink "
             "torch:pairwise_distance "
+        ),
+    },
+    "gradcli.engine.ops.nn_extra": {
+        "row": (
+            "channel_shuffle "
+        ),
+        "declaration": (
+            "functional:alpha_dropout functional:channel_shuffle functional:feature_alpha_dropout "
+            "functional:lp_pool1d functional:lp_pool2d functional:multilabel_soft_margin_loss "
+            "torch:channel_shuffle "
         ),
     },
     "gradcli.engine.ops.packing": {
@@ -506,6 +525,11 @@ INDEX = {
             "method:aminmax method:cummax method:cummin method:nanmean method:nansum "
             "method:sum_to_size torch:aminmax torch:cummax torch:cummin "
             "torch:cumulative_trapezoid torch:nanmean torch:nansum torch:trapezoid torch:trapz "
+        ),
+    },
+    "gradcli.engine.ops.rms_norm": {
+        "declaration": (
+            "functional:rms_norm torch:rms_norm "
         ),
     },
     "gradcli.engine.ops.selection": {

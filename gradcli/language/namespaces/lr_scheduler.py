@@ -44,10 +44,11 @@ class SchedulerKind:
     closed_form: Callable | None = None  # (scheduler) -> list of lrs
     prepare: Callable | None = None  # (optimizer, options, last_epoch) -> attributes, checked
     step: Callable | None = None  # (scheduler, ctx, epoch): a step of its own, if it has one
+    module: str = _MODULE  # the Python module defining the class
 
     def __post_init__(self) -> None:
         self.option_names = [p.name for p in parse_signature(self.options)]
-        self.type = PyType(f"{_MODULE}.{self.name}", (Scheduler,), BoundMethod(self, entry(
+        self.type = PyType(f"{self.module}.{self.name}", (Scheduler,), BoundMethod(self, entry(
             "__init__", _construct, "self, optimizer, " + self.options,
             qualname=f"{self.name}.__init__", context=True)))
 
@@ -105,7 +106,7 @@ class Scheduler(TableInstance):
         return self.kind.type
 
     def repr(self, printer) -> str:
-        return f"<{_MODULE}.{self.kind.name} object at 0x{id(self):x}>"
+        return f"<{self.kind.module}.{self.kind.name} object at 0x{id(self):x}>"
 
     def initial_step(self, ctx) -> None:
         """LRScheduler._initial_step: a first step, in initial mode."""

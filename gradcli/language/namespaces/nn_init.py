@@ -199,6 +199,22 @@ def orthogonal_(t: Tensor, gain=1, generator=None) -> Tensor:
     return t
 
 
+def sparse_(t: Tensor, sparsity, std=0.01, generator=None) -> Tensor:
+    """N(0, std) draws, then in each column the first ceil(sparsity * rows) rows of a
+    torch.randperm (from the default generator) zeroed."""
+    if _dims(t) != 2:
+        raise errors.value_error("Only tensors with 2 dimensions are supported")
+    rows, cols = t.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with grad_mode(False):
+        creation.fill_random(t, "normal", 0, std, generator)
+        for col in range(cols):
+            order = declarations.call("torch", "randperm", rows)
+            t.data[order.data[:num_zeros], col] = 0
+            t.bump_version()
+    return t
+
+
 _GENERATOR = ", generator=None"
 NN_INIT = Namespace("torch.nn.init", table(
     entry("uniform_", lambda t, a, b, generator: _draw(t, "uniform", a, b, generator),
@@ -223,4 +239,5 @@ NN_INIT = Namespace("torch.nn.init", table(
     entry("dirac_", dirac_, "tensor, groups=1"),
     entry("orthogonal_", orthogonal_, "tensor, gain=1" + _GENERATOR),
     entry("trunc_normal_", trunc_normal_, "tensor, mean=0.0, std=1.0, a=-2.0, b=2.0" + _GENERATOR),
+    entry("sparse_", sparse_, "tensor, sparsity, std=0.01" + _GENERATOR),
 ))

@@ -426,6 +426,21 @@ def _loss(name: str, function: str, options: str = _LOSS,
     return ModuleKind(name, "loss", options, _functional(function), inputs)
 
 
+def _alpha_dropout_forward(name: str) -> Callable:
+    """AlphaDropout.forward: F.alpha_dropout(input, self.p, self.training) (no inplace)."""
+    function = NN_FUNCTIONAL.table[name]
+    return lambda ctx, module, x: invoke(ctx, function, [x, module.attrs["p"],
+                                                         module.attrs["training"]], {})
+
+
+def _lp_pool_forward(name: str) -> Callable:
+    """LPPoolNd.forward: F.lp_poolNd(input, float(self.norm_type), ...)."""
+    function = NN_FUNCTIONAL.table[name]
+    return lambda ctx, module, x: invoke(ctx, function, [
+        x, float(module.attrs["norm_type"]), module.attrs["kernel_size"], module.attrs["stride"],
+        module.attrs["ceil_mode"]], {})
+
+
 def _padding(name: str, mode: str, dims: int) -> ModuleKind:
     """nn.ZeroPadNd, ConstantPadNd, ReflectionPadNd, ReplicationPadNd: F.pad with the mode."""
     constant = name.startswith("Constant")
@@ -438,6 +453,10 @@ def _padding(name: str, mode: str, dims: int) -> ModuleKind:
 _LINEAR_OPTIONS = "in_features, out_features, bias=True, device=None, dtype=None"
 _LINEAR = ModuleKind("Linear", "linear", _LINEAR_OPTIONS, _linear_forward, extra_repr=_linear_repr,
                      build=_build_linear)
+_LAZY_LINEAR = ModuleKind(
+    "LazyLinear", "linear", "out_features, bias=True, device=None, dtype=None",
+    more.lazy_linear_forward(_LINEAR), extra_repr=_linear_repr, build=more.build_lazy_linear,
+    host=type("LazyLinear", (_LINEAR.host,), {"__slots__": ()}))
 # MultiheadAttention's out_proj: a Linear subclass torch.nn does not export
 _QUANTIZABLE_LINEAR = ModuleKind(
     "NonDynamicallyQuantizableLinear", "linear", _LINEAR_OPTIONS, _linear_forward,
@@ -506,6 +525,7 @@ KINDS = [
     ModuleKind("Module", "module", "", lambda ctx, m, *inputs: _no_forward(m), "*input",
                host=Module),
     _LINEAR,
+    _LAZY_LINEAR,
     ModuleKind("Identity", "linear", "*args, **kwargs", lambda ctx, m, x: x, build=_ignore),
     ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_MATH),
                inputs="input; input: .flatten",
@@ -609,6 +629,20 @@ KINDS = [
                "elementwise_affine=True, bias=True, device=None, dtype=None",
                _layer_norm_forward, inputs="input: Tensor@layer_norm",
                extra_repr=_layer_norm_repr, build=_build_layer_norm),
+    ModuleKind("RMSNorm", "normalization", "normalized_shape, eps=None, "
+               "elementwise_affine=True, device=None, dtype=None", more.rms_norm_forward,
+               extra_repr=more.rms_norm_repr, build=more.build_rms_norm),
+    ModuleKind("Softmax2d", "activation", "", more.softmax2d_forward, inputs=_DIM_FIRST),
+    *(ModuleKind(f"LPPool{dims}d", "pooling", "norm_type, kernel_size, stride=None, "
+                 "ceil_mode=False", _lp_pool_forward(f"lp_pool{dims}d"),
+                 extra_repr=_options_repr("norm_type", "kernel_size", "stride", "ceil_mode"))
+      for dims in (1, 2)),
+    ModuleKind("ChannelShuffle", "channelshuffle", "groups", _functional("channel_shuffle"),
+               extra_repr=_options_repr("groups")),
+    *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _alpha_dropout_forward(function),
+                 extra_repr=_options_repr("p", "inplace"), build=_build_dropout)
+      for name, function in (("AlphaDropout", "alpha_dropout"),
+                             ("FeatureAlphaDropout", "feature_alpha_dropout"))),
     *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _dropout_forward(function),
                  inputs="input: Tensor@dropout" if name == "Dropout" else _DIM_FIRST,
                  extra_repr=_options_repr("p", "inplace"), build=_build_dropout)
@@ -667,6 +701,7 @@ KINDS = [
     _loss("L1Loss", "l1_loss"),
     _loss("SmoothL1Loss", "smooth_l1_loss", _LOSS + ", beta=1.0"),
     _loss("BCELoss", "binary_cross_entropy", "weight=None, " + _LOSS),
+    _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", "weight=None, " + _LOSS),
     _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
           "weight=None, " + _LOSS + ", pos_weight=None"),
     _loss("CrossEntropyLoss", "cross_entropy", _WEIGHTED + ", label_smoothing=0.0"),

@@ -165,14 +165,33 @@ def _weight_norms():
     return weight_norms
 
 
+def _spectral_norms():
+    # loaded when a program first uses one (it needs nn.Module)
+    from gradcli.language.namespaces import spectral_norms
+    return spectral_norms
+
+
+def _utils_more():
+    from gradcli.language.namespaces import nn_utils_more
+    return nn_utils_more
+
+
+STATELESS = Namespace("torch.nn.utils.stateless",
+                      LazyTable({}, lambda: _utils_more().STATELESS.table))
+FUSION = Namespace("torch.nn.utils.fusion", LazyTable({}, lambda: _utils_more().FUSION.table))
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
-PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations",
-                             LazyTable({}, lambda: _weight_norms().PARAMETRIZATIONS))
-NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS} | table(
+PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations", LazyTable({}, lambda: (
+    _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS)))
+NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
+                       "stateless": STATELESS, "fusion": FUSION} | table(
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
         ctx, module, name, dim), "module, name='weight', dim=0", context=True),
     entry("remove_weight_norm", lambda ctx, module, name: _weight_norms().remove_weight_norm(
-        ctx, module, name), "module, name='weight'", context=True)))
+        ctx, module, name), "module, name='weight'", context=True),
+    entry("spectral_norm", lambda ctx, *args: _spectral_norms().spectral_norm(ctx, *args),
+          "module, name='weight', n_power_iterations=1, eps=1e-12, dim=None", context=True),
+    entry("remove_spectral_norm", lambda ctx, module, name: _spectral_norms()
+          .remove_spectral_norm(ctx, module, name), "module, name='weight'", context=True)))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
                                      "utils": NN_UTILS}, _nn_classes))
 
@@ -180,7 +199,8 @@ NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_IN
 def _optimizers() -> dict:
     # loaded when a program first needs one
     from gradcli.language.namespaces.optim import OPTIMIZERS
-    return OPTIMIZERS
+    from gradcli.language.namespaces.optim_more import MORE_OPTIMIZERS
+    return OPTIMIZERS | MORE_OPTIMIZERS
 
 
 def _schedulers() -> dict:
@@ -205,8 +225,15 @@ def _data() -> dict:
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
 TESTING = Namespace("torch.testing", LazyTable({}, lambda: _testing().table))
 UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT})
+def _swa_utils() -> dict:
+    from gradcli.language.namespaces.swa_utils import SWA_UTILS
+    return SWA_UTILS.table
+
+
 LR_SCHEDULER = Namespace("torch.optim.lr_scheduler", LazyTable({}, _schedulers))
-OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER}, _optimizers))
+SWA_UTILS = Namespace("torch.optim.swa_utils", LazyTable({}, _swa_utils))
+OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER,
+                                            "swa_utils": SWA_UTILS}, _optimizers))
 
 
 def _compile(ctx, *args, **kwargs):
@@ -312,6 +339,7 @@ MODULES = {
     **PYPLOT_MODULES,
     "torch.optim": OPTIM,
     "torch.optim.lr_scheduler": LR_SCHEDULER,
+    "torch.optim.swa_utils": SWA_UTILS,
     "torch.utils": UTILS,
     "torch.utils.data": DATA,
     "torch.utils.checkpoint": CHECKPOINT,
@@ -323,6 +351,8 @@ MODULES = {
     "torch.nn": NN,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,
+    "torch.nn.utils.stateless": STATELESS,
+    "torch.nn.utils.fusion": FUSION,
     **MATH_MODULES,
 }
 protocols.MODULES = MODULES  # what the runtime's `import` binds

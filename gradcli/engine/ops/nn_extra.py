@@ -1,0 +1,144 @@
+"""F.alpha_dropout and F.feature_alpha_dropout (ATen's _dropout_impl: a bernoulli mask turned
+into an affine map that keeps SELU's mean and variance), channel_shuffle
+(ChannelShuffleBackward0), and torch's Python composites F.multilabel_soft_margin_loss and
+F.lp_pool1d/2d."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import declarations, errors, schemas
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F
+from gradcli.engine.ops.nn_functional import _bernoulli_noise
+from gradcli.engine.forward_ad import LINEAR
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.tensor import Tensor
+
+_ALPHA = 1.7580993408473766
+
+
+def _alpha_dropout(x: Tensor, p, training, inplace: bool, feature: bool) -> Tensor:
+    name = ("feature_alpha_dropout" if feature else "alpha_dropout") + ("_" if inplace else "")
+    bound = schemas.bind_cpp(f"{name}(Tensor input, float p, bool train)", x, p, training)
+    p, training = bound["p"], bound["train"]
+    if p < 0.0 or p > 1.0:
+        raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or x.numel() == 0:
+        return x
+    if p == 1:
+        zero = Tensor(np.zeros((), x.dtype.np), x.dtype)
+        return F.apply_inplace(x, lambda t: F.mul(t, zero)) if inplace else F.mul(x, zero)
+    if feature and x.ndim < 2:
+        raise errors.runtime("Feature dropout requires at least 2 dimensions in the input")
+    shape = tuple(x.shape[:2]) + (1,) * (x.ndim - 2) if feature else None
+    kind = x.dtype.np.type
+    noise = _bernoulli_noise(x, shape, 1 - p).astype(x.dtype.np)
+    a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
+    shift = Tensor((noise - kind(1)) * kind(_ALPHA * a) + kind(_ALPHA * a * p), x.dtype)
+    scale = Tensor(noise * kind(a), x.dtype)
+    if inplace:
+        return F.apply_inplace(x, lambda t: F.add(F.mul(t, scale), shift))
+    return F.add(F.mul(x, scale), shift)
+
+
+def alpha_dropout(x: Tensor, p=0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    return _alpha_dropout(x, p, training, inplace, False)
+
+
+def feature_alpha_dropout(x: Tensor, p=0.5, training: bool = False,
+                          inplace: bool = False) -> Tensor:
+    return _alpha_dropout(x, p, training, inplace, True)
+
+
+def _channel_shuffle(x: np.ndarray, groups: int) -> np.ndarray:
+    b, c = x.shape[:2]
+    grouped = x.reshape(b, groups, c // groups, -1).transpose(0, 2, 1, 3)
+    return np.ascontiguousarray(grouped).reshape(x.shape)
+
+
+defop("channel_shuffle", "ChannelShuffleBackward0", _channel_shuffle, promote="none",
+      vjp=lambda g, x, groups: apply(OPS["channel_shuffle"], g, groups=g.shape[1] // groups),
+      jvp=LINEAR)
+
+
+def channel_shuffle(x: Tensor, groups: int) -> Tensor:
+    if x.ndim <= 2:
+        raise errors.runtime("channel_shuffle expects input with > 2 dims, but got input with "
+                             f"sizes [{', '.join(map(str, x.shape))}]")
+    if groups <= 0:
+        raise errors.runtime("Number of groups to divide channels in must be positive. Value of "
+                             f"groups:{groups}")
+    if x.shape[1] % groups:
+        raise errors.runtime(f"Number of channels must be divisible by groups. Got {x.shape[1]} "
+                             f"channels and {groups} groups.")
+    return apply(OPS["channel_shuffle"], x, groups=groups)
+
+
+def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_average=None,
+                                reduce=None, reduction: str = "mean") -> Tensor:
+    """-(target * logsigmoid(x) + (1 - target) * logsigmoid(-x)), weighted, averaged over the
+    classes (the last dim), then reduced; an unknown reduction fails after the computation."""
+    reduction = F.legacy_reduction(reduction, size_average, reduce)
+    loss = F.neg(F.add(F.mul(target, declarations.call("functional", "logsigmoid", x)),
+                       F.mul(declarations.call("torch", "rsub", target, 1),
+                             F.logsigmoid(F.neg(x)))))
+    if weight is not None:
+        loss = F.mul(loss, weight)
+    class_dim = x.ndim - 1
+    loss = declarations.call("torch", "div", F.sum(loss, class_dim), x.shape[class_dim])
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return F.mean(loss)
+    if reduction == "sum":
+        return F.sum(loss)
+    raise errors.value_error(f"{reduction} is not valid")
+
+
+def _lp_pool(dims: int):
+    """F.lp_pool1d/2d: max pooling of |x| for an infinite norm, else the average pool of
+    x ** p, times the window size, to the power 1 / p (the sign kept through a relu)."""
+    pool = f"avg_pool{dims}d"
+
+    def run(x: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+        if isinstance(norm_type, (int, float)) and abs(norm_type) == math.inf:
+            magnitude = F.abs(x) if norm_type > 0 else F.neg(F.abs(x))
+            max_pool = F.max_pool1d if dims == 1 else F.max_pool2d
+            extreme = max_pool(magnitude, kernel_size, stride, 0, 1, ceil_mode)
+            return extreme if norm_type > 0 else F.neg(extreme)
+        powered = declarations.call("method", "pow", x, norm_type)
+        if stride is not None:
+            out = declarations.call("functional", pool, powered, kernel_size, stride, 0,
+                                    ceil_mode)
+        else:
+            out = declarations.call("functional", pool, powered, kernel_size, padding=0,
+                                    ceil_mode=ceil_mode)
+        if dims == 1:
+            window = kernel_size
+        else:
+            kw, kh = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
+            window = kw * kh
+        signed = F.mul(declarations.call("torch", "sign", out), F.relu(F.abs(out)))
+        return declarations.call("method", "pow", declarations.call("method", "mul", signed,
+                                                                     window), 1.0 / norm_type)
+    return run
+
+
+lp_pool1d, lp_pool2d = _lp_pool(1), _lp_pool(2)
+for _dims, _fn in ((1, lp_pool1d), (2, lp_pool2d)):
+    declare(f"lp_pool{_dims}d", _fn, python="input, norm_type, kernel_size, stride=None, "
+            "ceil_mode=False; input: .pow", variants="functional")
+del _dims, _fn
+declare("multilabel_soft_margin_loss", multilabel_soft_margin_loss, python="input: object, "
+        "target: object, weight=None, size_average=None, reduce=None, reduction='mean'",
+        variants="functional")
+declare("channel_shuffle", channel_shuffle, "channel_shuffle(Tensor input, int groups)",
+        variants="torch functional")
+for _name, _fn in (("alpha_dropout", alpha_dropout),
+                   ("feature_alpha_dropout", feature_alpha_dropout)):
+    declare(_name, _fn, python="input, p=0.5, training=False, inplace=False; p: probability",
+            variants="functional")
+del _name, _fn

@@ -1,0 +1,70 @@
+"""torch.nn.utils.stateless (the deprecated functional_call) and torch.nn.utils.fusion
+(a Conv or Linear folded with the BatchNorm after it, for evaluation)."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors, parameters
+from gradcli.engine.functions import F
+from gradcli.engine.state import STATE, grad_mode
+from gradcli.language.namespaces.func_modules import functional_call
+from gradcli.language.namespaces.python_copy import deepcopy
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.values import Namespace
+
+_DEPRECATED = ("`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 and "
+               "will be removed in a future version of PyTorch. Please use "
+               "`torch.func.functional_call` instead which is a drop-in replacement.")
+
+
+def _stateless_call(ctx, module, parameters_and_buffers, args=None, kwargs=None, *,
+                    tie_weights=True, strict=False):
+    STATE.warn("FutureWarning", _DEPRECATED)
+    return functional_call(ctx, module, parameters_and_buffers, args, kwargs,
+                           tie_weights=tie_weights, strict=strict)
+
+
+STATELESS = Namespace("torch.nn.utils.stateless", table(entry(
+    "functional_call", _stateless_call, "module, parameters_and_buffers, args=None, kwargs=None, "
+    "*, tie_weights=True, strict=False", context=True)))
+
+
+def _fill_missing(given, like, value):
+    return given if given is not None else F.full_like(like, value)
+
+
+def fuse_conv_bn_weights(conv_w, conv_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b, transpose=False):
+    """The conv weight times bn_w / sqrt(var + eps) per output channel, and the bias shifted by
+    the running mean, as Parameters (of the conv's dtypes)."""
+    weight_dtype = conv_w.dtype
+    bias_dtype = conv_b.dtype if conv_b is not None else weight_dtype
+    conv_b = _fill_missing(conv_b, bn_rm, 0)
+    bn_w, bn_b = _fill_missing(bn_w, bn_rm, 1), _fill_missing(bn_b, bn_rm, 0)
+    with grad_mode(False):
+        rsqrt = F.rsqrt(F.add_scalar(bn_rv, bn_eps))
+        shape = ([1, -1] if transpose else [-1, 1]) + [1] * (conv_w.ndim - 2)
+        weight = F.mul(conv_w, F.reshape(F.mul(bn_w, rsqrt), shape))
+        bias = F.add(F.mul(F.mul(F.sub(conv_b, bn_rm), rsqrt), bn_w), bn_b)
+    return (parameters.parameter(F.to_dtype(weight, weight_dtype), conv_w.requires_grad),
+            parameters.parameter(F.to_dtype(bias, bias_dtype), conv_b.requires_grad))
+
+
+def fuse_conv_bn_eval(conv, bn, transpose=False):
+    if conv.attrs["training"] or bn.attrs["training"]:
+        raise errors.TorchError("AssertionError", "Fusion only for eval!")
+    fused = deepcopy(conv)
+    if bn.buffers.get("running_mean") is None or bn.buffers.get("running_var") is None:
+        raise errors.TorchError("AssertionError",
+                                "bn.running_mean and bn.running_var must not be None")
+    weight, bias = fuse_conv_bn_weights(
+        fused.params["weight"], fused.params.get("bias"), bn.buffers["running_mean"],
+        bn.buffers["running_var"], bn.attrs["eps"], bn.params.get("weight"), bn.params.get("bias"),
+        transpose)
+    fused.set_attribute("weight", weight)
+    fused.set_attribute("bias", bias)
+    return fused
+
+
+FUSION = Namespace("torch.nn.utils.fusion", table(
+    entry("fuse_conv_bn_eval", fuse_conv_bn_eval, "conv, bn, transpose=False"),
+    entry("fuse_conv_bn_weights", fuse_conv_bn_weights, "conv_w, conv_b, bn_rm, bn_rv, bn_eps, "
+          "bn_w, bn_b, transpose=False")))
