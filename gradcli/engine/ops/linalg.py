@@ -189,6 +189,8 @@ def check_dot(a: Tensor, b: Tensor) -> None:
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
+    if a.ndim == 0:  # torch reads the matrix's first size before checking ranks
+        raise errors.index_error("Dimension specified as 0 but tensor has no dimensions")
     if a.ndim != 2 or v.ndim != 1:
         raise errors.runtime(
             f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
