@@ -181,6 +181,12 @@ CASES = {
     + unary("torch.norm(a, p=0.5)", shapes=(V,)) + unary("a.norm(1.5)", shapes=(V,)),
     "var.correction": unary("a.var()", shapes=(V, M)) + unary("a.var(1)", shapes=(M,))
     + unary("a.var(0, correction=0)", shapes=(M,)) + unary("a.var(unbiased=False)", shapes=(V,)),
+    "var_mean.correction": unary("torch.var_mean(a)[0]", shapes=(V, M))
+    + unary("torch.var_mean(a, 1)[1]", shapes=(M,))
+    + unary("torch.var_mean(a, 0, keepdim=True, correction=0)[0]", shapes=(M,)),
+    "std_mean.correction": unary("torch.std_mean(a)[1]", shapes=(V, M))
+    + unary("torch.std_mean(a, 1)[0]", shapes=(M,))
+    + unary("torch.std_mean(a, (0, 1), keepdim=True)[0]", shapes=(M,)),
     "std.correction": unary("a.std()", shapes=(V, M)) + unary("torch.std(a, 1, keepdim=True)",
                                                               shapes=(M,)),
     "logsumexp": unary("a.logsumexp(1)", shapes=(M,)) + unary("torch.logsumexp(a, (0, 1))",
@@ -387,6 +393,10 @@ CASES = {
                         ("b", S0, "any"))],
     "scatter_add": [case("a.scatter_add(1, torch.tensor([[0, 0], [2, 1]]), b)", ("a", M, "any"),
                          ("b", (2, 2), "any"))],
+    "scatter_reduce.two": [
+        case(f"a.scatter_reduce(1, torch.tensor([[0, 0, 2], [2, 1, 2]]), b, '{reduce}', "
+             f"include_self={include})", ("a", M, "any"), ("b", M, "any"))
+        for reduce in ("sum", "prod", "mean", "amax", "amin") for include in (True, False)],
     "index_put": [case("a.index_put((torch.tensor([1]),), b)", ("a", M, "any"),
                        ("b", V, "any"))],
     "_index_put_impl_": [case("c", ("a", M, "any"), ("b", V, "any"),

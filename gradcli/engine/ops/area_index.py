@@ -89,15 +89,15 @@ INDEX = {
             "hstack index_fill index_fill_ infer_dtype linspace logspace masked_fill_ "
             "masked_select meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros "
             "normal ones ones_like rand rand_like randint randn randn_like randperm range_ "
-            "repeat_interleave require_tensors roll rot90 scatter_ scatter_op select_index "
-            "set_default_dtype size_args storage storage_offset stride strides swapaxes take "
-            "tensor tile tril tril_indices triu triu_indices unflatten unflatten_method vstack "
-            "zeros zeros_like "
+            "repeat_interleave require_tensors roll rot90 scatter_ scatter_op scatter_reduce "
+            "scatter_reduce_ select_index set_default_dtype size_args storage storage_offset "
+            "stride strides swapaxes take tensor tile tril tril_indices triu triu_indices "
+            "unflatten unflatten_method vstack zeros zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
             "index_fill.int_Scalar masked_scatter masked_select nan_to_num put roll rot90 "
-            "scatter.reduce scatter.value take tril triu "
+            "scatter.reduce scatter.value scatter_reduce.two take tril triu "
         ),
         "declaration": (
             "method:broadcast_to method:clamp_max method:clamp_min method:cuda method:diff "
@@ -106,20 +106,21 @@ INDEX = {
             "method:masked_fill_ method:masked_select method:nan_to_num method:nelement "
             "method:new_empty method:new_full method:new_ones method:new_tensor method:new_zeros "
             "method:repeat_interleave method:roll method:rot90 method:scatter method:scatter_ "
-            "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
-            "method:take method:tile method:tril method:triu method:unflatten torch:arange "
-            "torch:atleast_1d torch:atleast_2d torch:atleast_3d torch:block_diag "
-            "torch:broadcast_tensors torch:broadcast_to torch:cartesian_prod torch:clamp_max "
-            "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
-            "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
-            "torch:hstack torch:index_fill torch:is_complex torch:is_floating_point "
-            "torch:is_inference torch:is_tensor torch:linspace torch:logspace torch:masked_select "
-            "torch:meshgrid torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like "
-            "torch:randint torch:randint_like torch:randn torch:randn_like torch:randperm "
-            "torch:range torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
-            "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
-            "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
-            "torch:vstack torch:zeros "
+            "method:scatter_reduce method:scatter_reduce_ method:select method:storage_offset "
+            "method:stride method:swapaxes method:swapdims method:take method:tile method:tril "
+            "method:triu method:unflatten torch:arange torch:atleast_1d torch:atleast_2d "
+            "torch:atleast_3d torch:block_diag torch:broadcast_tensors torch:broadcast_to "
+            "torch:cartesian_prod torch:clamp_max torch:clamp_min torch:column_stack "
+            "torch:combinations torch:device torch:diff torch:dstack torch:empty torch:eye "
+            "torch:fliplr torch:flipud torch:fmod torch:full torch:hstack torch:index_fill "
+            "torch:is_complex torch:is_floating_point torch:is_inference torch:is_tensor "
+            "torch:linspace torch:logspace torch:masked_select torch:meshgrid torch:nan_to_num "
+            "torch:normal torch:ones torch:rand torch:rand_like torch:randint torch:randint_like "
+            "torch:randn torch:randn_like torch:randperm torch:range torch:repeat_interleave "
+            "torch:roll torch:rot90 torch:row_stack torch:scatter torch:scatter_reduce "
+            "torch:select torch:swapaxes torch:swapdims torch:take torch:tile torch:tril "
+            "torch:tril_indices torch:triu torch:triu_indices torch:unflatten torch:vstack "
+            "torch:zeros "
         ),
     },
     "gradcli.engine.ops.attention": {
@@ -473,13 +474,13 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions": {
         "function": (
-            "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty cumprod cumsum "
-            "dim_product dims_of evenly_distribute_backward evenly_read_jvp "
+            "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty correction_of cumprod "
+            "cumsum dim_product dims_of evenly_distribute_backward evenly_read_jvp "
             "gather_with_keepdimed_indices last_dim_sums logsumexp logsumexp_jvp max mean min "
             "norm norm_backward outer_dim_sums prod reduced_numel restore_reduced_dims "
-            "reversed_cumsum scatter std sum sum_backward sum_values two_norm unsqueeze_multiple "
-            "value_selecting_backward values_at_indices var variance vector_norm "
-            "vector_norm_values whole_product "
+            "reversed_cumsum scatter std std_backward sum sum_backward sum_values two_norm "
+            "unsqueeze_multiple value_selecting_backward values_at_indices var var_backward "
+            "variance vector_norm vector_norm_values whole_product "
         ),
         "row": (
             "amax amin cumprod cumsum linalg_vector_norm logsumexp max max.dim mean mean.dim min "
@@ -522,6 +523,18 @@ INDEX = {
             "method:gather method:index_add method:index_copy method:index_select "
             "method:scatter_add method:take_along_dim torch:gather torch:index_add "
             "torch:index_copy torch:index_select torch:scatter_add torch:take_along_dim "
+        ),
+    },
+    "gradcli.engine.ops.statistics": {
+        "function": (
+            "corrcoef cov moments nanquantile quantile std_mean var_mean "
+        ),
+        "row": (
+            "std_mean.correction var_mean.correction "
+        ),
+        "declaration": (
+            "method:corrcoef method:cov method:nanquantile method:quantile torch:corrcoef "
+            "torch:cov torch:nanquantile torch:quantile torch:std_mean torch:var_mean "
         ),
     },
     "gradcli.engine.ops.weight_norm": {
