@@ -196,22 +196,59 @@ INDEX = {
     },
     "gradcli.engine.ops.decompositions": {
         "function": (
-            "cholesky det diag_embed eigh eigvalsh inverse linalg_cholesky linalg_norm "
-            "linalg_solve linalg_svd logdet matrix_norm matrix_power pinv qr slogdet "
-            "solve_triangular svd svdvals "
+            "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
+            "check_bool_subtraction check_not_bool check_operand cholesky clamp cos cosh det "
+            "diag_embed div div_scalar efficient_zeros eigh eigvalsh erf erf_values exp exp2 "
+            "expm1 filled_like floor floor_divide frac inverse lerp linalg_cholesky linalg_norm "
+            "linalg_solve linalg_svd log log10 log1p log2 logdet masked_fill masked_filled "
+            "matrix_exp matrix_norm matrix_power maximum maybe_multiply minimum mul mul_scalar "
+            "neg negate pinv pow qr reciprocal remainder round rounded_from_double rsqrt rsub "
+            "scalar_div scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh slogdet "
+            "solve_triangular sqrt square sub sub_scalar svd svdvals tan tanh trunc where "
+            "wrapped_int xlogy "
         ),
         "row": (
-            "_linalg_eigh _linalg_svd cholesky diag_embed.dims linalg_cholesky_ex linalg_det "
-            "linalg_inv_ex linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
-            "linalg_solve_triangular "
+            "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
+            "asin atan atan2 ceil cholesky clamp clamp.Tensor cos cosh deg2rad diag_embed.dims "
+            "div.Scalar div.Tensor div.Tensor_mode erf exp exp2 expm1 floor floor_divide frac "
+            "hypot lerp.Scalar lerp.Tensor linalg_cholesky_ex linalg_det linalg_inv_ex "
+            "linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
+            "linalg_solve_triangular log log10 log1p log2 logaddexp logit masked_fill.Scalar "
+            "masked_fill.Tensor maximum minimum mul.Scalar mul.Tensor neg pow.Scalar "
+            "pow.Tensor_Scalar pow.Tensor_Tensor reciprocal remainder.Scalar remainder.Tensor "
+            "round round.decimals rsqrt rsub.Scalar rsub.Tensor sgn sigmoid sign sin sinc sinh "
+            "sqrt sub.Scalar sub.Tensor tan tanh trunc where.self xlogy.Scalar_Other "
+            "xlogy.Scalar_Self xlogy.Tensor "
         ),
         "declaration": (
-            "linalg:cholesky linalg:det linalg:eigh linalg:eigvalsh linalg:inv linalg:matrix_norm "
-            "linalg:matrix_power linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve "
-            "linalg:solve_triangular linalg:svd linalg:svdvals method:cholesky method:det "
-            "method:diag_embed method:inverse method:logdet method:matrix_power method:pinverse "
-            "method:slogdet method:svd torch:cholesky torch:det torch:diag_embed torch:inverse "
-            "torch:logdet torch:matrix_power torch:pinverse torch:slogdet torch:svd "
+            "linalg:cholesky linalg:det linalg:eigh linalg:eigvalsh linalg:inv linalg:matrix_exp "
+            "linalg:matrix_norm linalg:matrix_power linalg:norm linalg:pinv linalg:qr "
+            "linalg:slogdet linalg:solve linalg:solve_triangular linalg:svd linalg:svdvals "
+            "method:abs method:absolute method:acos method:add method:addcdiv method:addcmul "
+            "method:arccos method:arcsin method:arctan method:arctan2 method:asin method:atan "
+            "method:atan2 method:ceil method:cholesky method:clamp method:clip method:cos "
+            "method:cosh method:deg2rad method:det method:diag_embed method:div method:divide "
+            "method:erf method:exp method:exp2 method:expm1 method:fix method:floor "
+            "method:floor_divide method:frac method:hypot method:inverse method:lerp method:log "
+            "method:log10 method:log1p method:log2 method:logaddexp method:logdet method:logit "
+            "method:masked_fill method:matrix_exp method:matrix_power method:maximum "
+            "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
+            "method:pow method:reciprocal method:remainder method:round method:rsqrt method:sgn "
+            "method:sigmoid method:sign method:sin method:sinc method:sinh method:slogdet "
+            "method:sqrt method:square method:sub method:subtract method:svd method:tan "
+            "method:tanh method:true_divide method:trunc method:where method:xlogy torch:abs "
+            "torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul torch:arccos "
+            "torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan torch:atan2 torch:ceil "
+            "torch:cholesky torch:clamp torch:clip torch:cos torch:cosh torch:deg2rad torch:det "
+            "torch:diag_embed torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 "
+            "torch:fix torch:floor torch:floor_divide torch:frac torch:hypot torch:inverse "
+            "torch:lerp torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logdet "
+            "torch:logit torch:masked_fill torch:matrix_exp torch:matrix_power torch:maximum "
+            "torch:minimum torch:mul torch:multiply torch:neg torch:negative torch:pinverse "
+            "torch:pow torch:reciprocal torch:remainder torch:round torch:rsqrt torch:rsub "
+            "torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc torch:sinh torch:slogdet "
+            "torch:sqrt torch:square torch:sub torch:subtract torch:svd torch:tan torch:tanh "
+            "torch:true_divide torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.dual": {
@@ -304,9 +341,9 @@ INDEX = {
     },
     "gradcli.engine.ops.linalg": {
         "function": (
-            "addmm bmm check_batches check_dot check_expandable coefficients diag diagonal dot "
-            "element_strides linear matmul mm mm_mat1_backward mm_mat2_backward movedim mv outer "
-            "trace unsafe_view "
+            "addmm bmm bmm_values check_batches check_dot check_expandable coefficients diag "
+            "diagonal dot element_strides linear matmul mm mm_mat1_backward mm_mat2_backward "
+            "movedim mv outer trace unsafe_view "
         ),
         "row": (
             "addmm bmm diag_embed diagonal diagonal_backward diagonal_copy dot "
@@ -391,51 +428,6 @@ INDEX = {
         "declaration": (
             "functional:fold functional:pixel_shuffle functional:pixel_unshuffle "
             "functional:unfold torch:pixel_shuffle torch:pixel_unshuffle "
-        ),
-    },
-    "gradcli.engine.ops.pointwise": {
-        "function": (
-            "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_not_bool check_operand clamp cos cosh div div_scalar "
-            "efficient_zeros erf erf_values exp exp2 expm1 filled_like floor floor_divide frac "
-            "lerp log log10 log1p log2 masked_fill masked_filled maximum maybe_multiply minimum "
-            "mul mul_scalar neg negate pow reciprocal remainder round rounded_from_double rsqrt "
-            "rsub scalar_div scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh "
-            "sqrt square sub sub_scalar tan tanh trunc where wrapped_int xlogy "
-        ),
-        "row": (
-            "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
-            "clamp.Tensor cos cosh deg2rad div.Scalar div.Tensor div.Tensor_mode erf exp exp2 "
-            "expm1 floor floor_divide frac hypot lerp.Scalar lerp.Tensor log log10 log1p log2 "
-            "logaddexp logit masked_fill.Scalar masked_fill.Tensor maximum minimum mul.Scalar "
-            "mul.Tensor neg pow.Scalar pow.Tensor_Scalar pow.Tensor_Tensor reciprocal "
-            "remainder.Scalar remainder.Tensor round round.decimals rsqrt rsub.Scalar rsub.Tensor "
-            "sgn sigmoid sign sin sinc sinh sqrt sub.Scalar sub.Tensor tan tanh trunc where.self "
-            "xlogy.Scalar_Other xlogy.Scalar_Self xlogy.Tensor "
-        ),
-        "declaration": (
-            "method:abs method:absolute method:acos method:add method:addcdiv method:addcmul "
-            "method:arccos method:arcsin method:arctan method:arctan2 method:asin method:atan "
-            "method:atan2 method:ceil method:clamp method:clip method:cos method:cosh "
-            "method:deg2rad method:div method:divide method:erf method:exp method:exp2 "
-            "method:expm1 method:fix method:floor method:floor_divide method:frac method:hypot "
-            "method:lerp method:log method:log10 method:log1p method:log2 method:logaddexp "
-            "method:logit method:masked_fill method:maximum method:minimum method:mul "
-            "method:multiply method:neg method:negative method:pow method:reciprocal "
-            "method:remainder method:round method:rsqrt method:sgn method:sigmoid method:sign "
-            "method:sin method:sinc method:sinh method:sqrt method:square method:sub "
-            "method:subtract method:tan method:tanh method:true_divide method:trunc method:where "
-            "method:xlogy torch:abs torch:absolute torch:acos torch:add torch:addcdiv "
-            "torch:addcmul torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin "
-            "torch:atan torch:atan2 torch:ceil torch:clamp torch:clip torch:cos torch:cosh "
-            "torch:deg2rad torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 "
-            "torch:fix torch:floor torch:floor_divide torch:frac torch:hypot torch:lerp torch:log "
-            "torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logit torch:masked_fill "
-            "torch:maximum torch:minimum torch:mul torch:multiply torch:neg torch:negative "
-            "torch:pow torch:reciprocal torch:remainder torch:round torch:rsqrt torch:rsub "
-            "torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc torch:sinh torch:sqrt "
-            "torch:square torch:sub torch:subtract torch:tan torch:tanh torch:true_divide "
-            "torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.pointwise_more": {

@@ -1,5 +1,5 @@
 """Linear algebra on square matrices and decompositions: det, slogdet, logdet, inv, solve,
-matrix_power, matrix norms, cholesky, qr, svd, eigh, pinv, diag_embed: functions, rows and
+matrix_power, matrix_exp, matrix norms, cholesky, qr, svd, eigh, pinv, diag_embed: functions, rows and
 declarations. Each backward is written as torch's FunctionsManual writes it (with grad mode
 on), so that its last op, and so the label of a first derivative, is torch's."""
 
@@ -9,9 +9,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, matrix_exp_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.tensor import Tensor
 
@@ -247,6 +248,31 @@ defop("linalg_qr", "LinalgQrBackward0", _qr, promote="none", n_outputs=2,
       differentiable_outputs=None, save=(RESULT,), vjp=_qr_backward)
 
 
+# ---- matrix_exp --------------------------------------------------------------------------------
+
+def _matrix_exp_values(a):
+    n = a.shape[-1]
+    if n == 0:
+        return a.copy()
+    if n == 1:
+        return _exp(a)
+    return matrix_exp_order.matrix_exp(a, F.bmm_values)
+
+
+def _matrix_exp_backward(g, a):
+    """torch's differential_analytic_matrix_function (adjoint): exp of [[A^T, G], [0, A^T]],
+    its upper right block."""
+    n = a.shape[-1]
+    at = _mT(a)
+    meta = F.cat([F.cat([at, g], -1), F.cat([F.zeros_for(at), at], -1)], -2)
+    return F.narrow(F.narrow(matrix_exp(meta), -2, 0, n), -1, n, n)
+
+
+_exp = rounded_from_double(np.exp)
+defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", _matrix_exp_values, promote="none",
+      save=(0,), vjp=_matrix_exp_backward)
+
+
 # ---- checks -----------------------------------------------------------------------------------
 
 
@@ -356,7 +382,13 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
            "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
-           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular"]
+           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp"]
+
+
+def matrix_exp(a: Tensor) -> Tensor:
+    _check_square("linalg.matrix_exp", a)
+    _check_floating("linalg.matrix_exp", a)
+    return apply(OPS["linalg_matrix_exp"], a)
 
 
 def det(a: Tensor) -> Tensor:
@@ -675,6 +707,8 @@ def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True,
 
 declare("det", det, "det(Tensor self)", method=("det(Tensor self)",))
 declare("det", det, "det(Tensor A, *, Tensor? out=None)", variants="linalg")
+declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self)")
+declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self, *, Tensor? out=None)", variants="linalg")
 declare("logdet", logdet, "logdet(Tensor self)")
 declare("slogdet", slogdet, "slogdet(Tensor self)")
 declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),
