@@ -382,7 +382,7 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
            "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
-           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp"]
+           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq"]
 
 
 def matrix_exp(a: Tensor) -> Tensor:
@@ -690,6 +690,101 @@ defop("linalg_pinv", "LinalgPinvBackward0", _pinv, promote="none", save=(0, RESU
       vjp=_pinv_backward)
 
 
+# ---- lstsq --------------------------------------------------------------------------------------
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _lstsq(a, b, rcond, driver, vector):
+    """(solution, residuals, rank, singular values) as torch returns them for `driver`; the
+    solution is the SVD's minimum-norm one, singular values up to rcond * the largest dropped
+    (gels refuses a matrix short of full rank)."""
+    b = b[..., None] if vector else b
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    m, n = a.shape[-2:]
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    kept = s > rcond * s.max(-1, keepdims=True, initial=0)
+    rank = kept.sum(-1)
+    if driver == "gels" and np.any(rank < min(m, n)):
+        raise errors.TorchError("_LinAlgError", "torch.linalg.lstsq: The least squares solution "
+                                "could not be computed because the input matrix does not have "
+                                f"full rank (error code: {int(rank.min()) + 1}).")
+    inverse = np.where(kept, 1 / np.where(kept, s, 1), 0)
+    x = np.swapaxes(vh, -1, -2) @ (inverse[..., None] * (np.swapaxes(u, -1, -2) @ b))
+    empty = np.zeros((0,), a.dtype)
+    residuals = empty
+    if m > n and driver != "gelsy" and np.all(rank == n):
+        residuals = np.sum((a @ x - b) ** 2, axis=-2).astype(a.dtype)
+    ranks = np.zeros((0,), np.int64) if driver == "gels" else rank.astype(np.int64)
+    values = s.astype(a.dtype) if driver in ("gelsd", "gelss") else empty
+    return (x[..., 0] if vector else x).astype(a.dtype), residuals, ranks, values
+
+
+def _lstsq_backward(which: int):
+    """torch's linalg_lstsq_backward for input `which` (0: A, 1: B): the solution's gradient
+    through pinv(A), the residuals' as the derivative of |AX - B|^2."""
+    def vjp(grads, a, b, rcond, driver, vector, out):
+        g_x, g_residuals = grads[0], grads[1]
+        x = F.unsqueeze(out[0], -1) if vector else out[0]
+        b2 = F.unsqueeze(b, -1) if vector else b
+        parts = []
+        if g_x is not None:
+            g_x = F.unsqueeze(g_x, -1) if vector else g_x
+            pinv_a = pinv(a)
+            if which == 0:
+                parts.append(_pinv_backward(F.matmul(g_x, _mT(b2)), a, 0.0, 0.0, pinv_a))
+            else:
+                parts.append(F.matmul(_mT(pinv_a), g_x))
+        if g_residuals is not None and g_residuals.numel():
+            weighted = F.mul(F.sub(F.matmul(a, x), b2), F.unsqueeze(g_residuals, -2))
+            parts.append(F.mul_scalar(F.matmul(weighted, _mT(x)), 2.0) if which == 0
+                         else F.mul_scalar(weighted, -2.0))
+        if not parts:
+            return None
+        total = parts[0] if len(parts) == 1 else F.add(*parts)
+        return F.squeeze(total, -1) if vector and which == 1 else total
+    return vjp
+
+
+defop("linalg_lstsq", "LinalgLstsqBackward0", _lstsq, promote="none", n_outputs=4,
+      differentiable_outputs=(0, 1), materialize=False, save=(0, 1, RESULT),
+      out_dtype=lambda dtype, params: (dtype, dtype, dtypes.int64, dtype),
+      vjp=(_lstsq_backward(0), _lstsq_backward(1)))
+
+
+def lstsq(a: Tensor, b: Tensor, rcond=None, *, driver=None):
+    """torch.linalg.lstsq with ATen's checks in their order."""
+    name = "torch.linalg.lstsq"
+    if a.ndim < 2:
+        raise errors.runtime(f"{name}: input must have at least 2 dimensions.")
+    if b.ndim < 1:
+        raise errors.runtime(f"{name}: other must have at least 1 dimension.")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"{name}: Expected input and other to have the same dtype, but got "
+                             f"input's dtype {a.dtype.scalar_name} and other's dtype "
+                             f"{b.dtype.scalar_name}")
+    if not 0 <= a.ndim - b.ndim <= 1:
+        raise errors.runtime(f"{name}: input.dim() must be greater or equal to other.dim() and "
+                             "(input.dim() - other.dim()) <= 1")
+    vector = a.ndim - b.ndim == 1
+    if a.shape[-2] != (b.shape[-1] if vector else b.shape[-2]):
+        raise errors.runtime(f"{name}: input.size(-2) should match other.size("
+                             f"{-1 if vector else -2})")
+    if driver is not None and driver not in _LSTSQ_DRIVERS:
+        raise errors.runtime(f"{name}: parameter `driver` should be one of (gels, gelsy, "
+                             "gelsd, gelss)")
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise errors.runtime("This function doesn't handle types other than float and double")
+    if rcond is None:
+        rcond = float(np.finfo(a.dtype.np).eps) * max(a.shape[-2:])
+    solution, residuals, rank, values = apply(OPS["linalg_lstsq"], a, b, rcond=rcond,
+                                              driver=driver or "gelsy", vector=vector)
+    return F.ReturnTypes("linalg_lstsq", solution, residuals, rank, values,
+                         fields=("solution", "residuals", "rank", "singular_values"))
+
+
 def diag_embed(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     d1, d2 = F.wrap_dim(dim1, a.ndim + 1), F.wrap_dim(dim2, a.ndim + 1)
     if d1 == d2:
@@ -709,6 +804,8 @@ declare("det", det, "det(Tensor self)", method=("det(Tensor self)",))
 declare("det", det, "det(Tensor A, *, Tensor? out=None)", variants="linalg")
 declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self)")
 declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self, *, Tensor? out=None)", variants="linalg")
+declare("lstsq", lstsq, "lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, "
+        "Tensor[]? out=None)", variants="linalg")
 declare("logdet", logdet, "logdet(Tensor self)")
 declare("slogdet", slogdet, "slogdet(Tensor self)")
 declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),
