@@ -198,14 +198,14 @@ INDEX = {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
             "check_bool_subtraction check_not_bool check_operand cholesky clamp cos cosh det "
-            "diag_embed div div_scalar efficient_zeros eigh eigvalsh erf erf_values exp exp2 "
-            "expm1 filled_like floor floor_divide frac inverse lerp linalg_cholesky linalg_norm "
-            "linalg_solve linalg_svd log log10 log1p log2 logdet lstsq masked_fill masked_filled "
-            "matrix_exp matrix_norm matrix_power maximum maybe_multiply minimum mul mul_scalar "
-            "neg negate pinv pow qr reciprocal remainder round rounded_from_double rsqrt rsub "
-            "scalar_div scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh slogdet "
-            "solve_triangular sqrt square sub sub_scalar svd svdvals tan tanh trunc where "
-            "wrapped_int xlogy "
+            "diag_embed diagflat div div_scalar efficient_zeros eigh eigvalsh erf erf_values exp "
+            "exp2 expm1 filled_like floor floor_divide frac inverse lerp linalg_cholesky "
+            "linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet lstsq masked_fill "
+            "masked_filled matrix_exp matrix_norm matrix_power maximum maybe_multiply minimum mul "
+            "mul_scalar neg negate pinv pow qr reciprocal remainder round rounded_from_double "
+            "rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin "
+            "sinh slogdet solve_triangular sqrt square sub sub_scalar svd svdvals tan tanh trunc "
+            "where wrapped_int xlogy "
         ),
         "row": (
             "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
@@ -227,11 +227,11 @@ INDEX = {
             "linalg:svdvals method:abs method:absolute method:acos method:add method:addcdiv "
             "method:addcmul method:arccos method:arcsin method:arctan method:arctan2 method:asin "
             "method:atan method:atan2 method:ceil method:cholesky method:clamp method:clip "
-            "method:cos method:cosh method:deg2rad method:det method:diag_embed method:div "
-            "method:divide method:erf method:exp method:exp2 method:expm1 method:fix method:floor "
-            "method:floor_divide method:frac method:hypot method:inverse method:lerp method:log "
-            "method:log10 method:log1p method:log2 method:logaddexp method:logdet method:logit "
-            "method:masked_fill method:matrix_exp method:matrix_power method:maximum "
+            "method:cos method:cosh method:deg2rad method:det method:diag_embed method:diagflat "
+            "method:div method:divide method:erf method:exp method:exp2 method:expm1 method:fix "
+            "method:floor method:floor_divide method:frac method:hypot method:inverse method:lerp "
+            "method:log method:log10 method:log1p method:log2 method:logaddexp method:logdet "
+            "method:logit method:masked_fill method:matrix_exp method:matrix_power method:maximum "
             "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
             "method:pow method:reciprocal method:remainder method:round method:rsqrt method:sgn "
             "method:sigmoid method:sign method:sin method:sinc method:sinh method:slogdet "
@@ -240,15 +240,15 @@ INDEX = {
             "torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul torch:arccos "
             "torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan torch:atan2 torch:ceil "
             "torch:cholesky torch:clamp torch:clip torch:cos torch:cosh torch:deg2rad torch:det "
-            "torch:diag_embed torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 "
-            "torch:fix torch:floor torch:floor_divide torch:frac torch:hypot torch:inverse "
-            "torch:lerp torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logdet "
-            "torch:logit torch:masked_fill torch:matrix_exp torch:matrix_power torch:maximum "
-            "torch:minimum torch:mul torch:multiply torch:neg torch:negative torch:pinverse "
-            "torch:pow torch:reciprocal torch:remainder torch:round torch:rsqrt torch:rsub "
-            "torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc torch:sinh torch:slogdet "
-            "torch:sqrt torch:square torch:sub torch:subtract torch:svd torch:tan torch:tanh "
-            "torch:true_divide torch:trunc torch:where torch:xlogy "
+            "torch:diag_embed torch:diagflat torch:div torch:divide torch:erf torch:exp "
+            "torch:exp2 torch:expm1 torch:fix torch:floor torch:floor_divide torch:frac "
+            "torch:hypot torch:inverse torch:lerp torch:log torch:log10 torch:log1p torch:log2 "
+            "torch:logaddexp torch:logdet torch:logit torch:masked_fill torch:matrix_exp "
+            "torch:matrix_power torch:maximum torch:minimum torch:mul torch:multiply torch:neg "
+            "torch:negative torch:pinverse torch:pow torch:reciprocal torch:remainder torch:round "
+            "torch:rsqrt torch:rsub torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc "
+            "torch:sinh torch:slogdet torch:sqrt torch:square torch:sub torch:subtract torch:svd "
+            "torch:tan torch:tanh torch:true_divide torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.dual": {
@@ -262,31 +262,33 @@ INDEX = {
     "gradcli.engine.ops.embedding_bag": {
         "function": (
             "MODES argsort argwhere bincount bucketize builtins_sorted count_nonzero "
-            "embedding_bag fused histc kthvalue median mode msort nonzero searchsorted sort "
-            "sort_indices topk unique unique_consecutive "
+            "embedding_bag fused histc kthvalue median mode msort nanmedian nonzero searchsorted "
+            "sort sort_indices topk unique unique_consecutive "
         ),
         "row": (
             "_embedding_bag _embedding_bag.per_sample_weights _embedding_bag_backward "
             "_embedding_bag_per_sample_weights_backward _unique2 bincount kthvalue median "
-            "median.dim mode sort sort.stable topk unique_consecutive unique_dim "
+            "median.dim mode nanmedian nanmedian.dim sort sort.stable topk unique_consecutive "
+            "unique_dim "
         ),
         "declaration": (
             "functional:embedding_bag method:argsort method:argwhere method:bincount "
             "method:count_nonzero method:histc method:kthvalue method:median method:mode "
-            "method:msort method:nonzero method:sort method:topk method:unique "
+            "method:msort method:nanmedian method:nonzero method:sort method:topk method:unique "
             "method:unique_consecutive torch:argsort torch:argwhere torch:bincount "
             "torch:bucketize torch:count_nonzero torch:histc torch:kthvalue torch:median "
-            "torch:mode torch:msort torch:nonzero torch:searchsorted torch:sort torch:topk "
-            "torch:unique torch:unique_consecutive "
+            "torch:mode torch:msort torch:nanmedian torch:nonzero torch:searchsorted torch:sort "
+            "torch:topk torch:unique torch:unique_consecutive "
         ),
     },
     "gradcli.engine.ops.gating": {
         "function": (
-            "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
-            "is_contiguous matrix_transpose narrow normalize_dims permute reduction_dims repeat "
-            "reshape reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes "
-            "squeeze squeeze_ stack t t_ tensor_split transpose transpose_ unbind unfold "
-            "unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
+            "DECLARATIONS adjoint cat chunk clone contiguous dsplit expand expand_as flatten flip "
+            "hermitian hsplit infer_shape is_contiguous matrix_transpose narrow normalize_dims "
+            "permute reduction_dims repeat reshape reshape_as reversed_dims size_at size_list "
+            "sizes_arg split split_with_sizes squeeze squeeze_ stack t t_ tensor_split transpose "
+            "transpose_ unbind unfold unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as "
+            "view_as_dtype vsplit wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu permute "
@@ -295,17 +297,19 @@ INDEX = {
             "unfold_backward unsafe_split.Tensor unsqueeze unsqueeze_ view "
         ),
         "declaration": (
-            "functional:glu method:chunk method:clone method:contiguous method:expand "
-            "method:expand_as method:flatten method:flip method:is_contiguous method:narrow "
-            "method:numel method:permute method:ravel method:repeat method:reshape "
-            "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
-            "method:swapaxes_ method:swapdims_ method:t method:t_ method:tensor_split "
-            "method:transpose method:transpose_ method:unbind method:unfold method:unsafe_chunk "
-            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
-            "torch:cat torch:chunk torch:clone torch:concat torch:concatenate torch:flatten "
-            "torch:flip torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
+            "functional:glu method:adjoint method:chunk method:clone method:contiguous "
+            "method:dsplit method:expand method:expand_as method:flatten method:flip "
+            "method:hsplit method:is_contiguous method:narrow method:numel method:permute "
+            "method:ravel method:repeat method:reshape method:reshape_as method:split_with_sizes "
+            "method:squeeze method:squeeze_ method:swapaxes_ method:swapdims_ method:t method:t_ "
+            "method:tensor_split method:transpose method:transpose_ method:unbind method:unfold "
+            "method:unsafe_chunk method:unsafe_split method:unsqueeze method:unsqueeze_ "
+            "method:view method:view_as method:vsplit torch:adjoint torch:cat torch:chunk "
+            "torch:clone torch:concat torch:concatenate torch:dsplit torch:flatten torch:flip "
+            "torch:hsplit torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
             "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
             "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
+            "torch:vsplit "
         ),
     },
     "gradcli.engine.ops.group_norm": {

@@ -382,7 +382,7 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
            "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
-           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq"]
+           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq", "diagflat"]
 
 
 def matrix_exp(a: Tensor) -> Tensor:
@@ -792,6 +792,11 @@ def diag_embed(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Te
     return apply(OPS["diag_embed.dims"], a, offset=offset, dim1=d1, dim2=d2)
 
 
+def diagflat(a: Tensor, offset: int = 0) -> Tensor:
+    """ATen's diagflat: the flattened input on a diagonal (a view, then diag_embed)."""
+    return diag_embed(F.view(a, (-1,)), offset)
+
+
 def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True,
                      unitriangular: bool = False) -> Tensor:
     _check_kernel("triangular_solve_cpu", a)
@@ -806,6 +811,7 @@ declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self)")
 declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self, *, Tensor? out=None)", variants="linalg")
 declare("lstsq", lstsq, "lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, "
         "Tensor[]? out=None)", variants="linalg")
+declare("diagflat", diagflat, "diagflat(Tensor self, int offset=0)")
 declare("logdet", logdet, "logdet(Tensor self)")
 declare("slogdet", slogdet, "slogdet(Tensor self)")
 declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),
