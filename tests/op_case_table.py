@@ -71,6 +71,10 @@ CASES = {
     "copysign.Tensor": binary("torch.copysign(a, b)"),
     "copysign.Scalar": unary("torch.copysign(a, -1)") + unary("a.copysign(2.0)"),
     "nextafter": binary("torch.nextafter(a, b)", pairs=(((3,), (3,)), ((2, 3), (3,)))),
+    "frexp.Tensor": unary("torch.frexp(a).mantissa", shapes=(V, M))
+    + unary("a.frexp()[0] * 2", shapes=(S0,)),
+    "ldexp.Tensor": binary("torch.ldexp(a, b)", pairs=(((3,), (3,)), ((2, 3), (3,))))
+    + [case("a.ldexp(torch.tensor([1, 0, 3]))", ("a", V, "any"))],
     "heaviside": [case("torch.heaviside(a, b)", ("a", M, "any"), ("b", V, "any"), grad=False)],
     "addcmul": [case("torch.addcmul(a, b, c, value=0.5)", ("a", M, "any"), ("b", M, "any"),
                      ("c", V, "any")), case("a.addcmul(b, c)", ("a", V, "any"),

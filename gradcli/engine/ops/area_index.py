@@ -92,7 +92,7 @@ INDEX = {
             "repeat_interleave require_tensors roll rot90 scatter_ scatter_op scatter_reduce "
             "scatter_reduce_ select_index set_default_dtype size_args storage storage_offset "
             "stride strides swapaxes take tensor tile tril tril_indices triu triu_indices "
-            "unflatten unflatten_method vstack zeros zeros_like "
+            "unflatten unflatten_method vander vstack zeros zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -108,19 +108,19 @@ INDEX = {
             "method:repeat_interleave method:roll method:rot90 method:scatter method:scatter_ "
             "method:scatter_reduce method:scatter_reduce_ method:select method:storage_offset "
             "method:stride method:swapaxes method:swapdims method:take method:tile method:tril "
-            "method:triu method:unflatten torch:arange torch:atleast_1d torch:atleast_2d "
-            "torch:atleast_3d torch:block_diag torch:broadcast_tensors torch:broadcast_to "
-            "torch:cartesian_prod torch:clamp_max torch:clamp_min torch:column_stack "
-            "torch:combinations torch:device torch:diff torch:dstack torch:empty torch:eye "
-            "torch:fliplr torch:flipud torch:fmod torch:full torch:hstack torch:index_fill "
-            "torch:is_complex torch:is_floating_point torch:is_inference torch:is_tensor "
-            "torch:linspace torch:logspace torch:masked_select torch:meshgrid torch:nan_to_num "
-            "torch:normal torch:ones torch:rand torch:rand_like torch:randint torch:randint_like "
-            "torch:randn torch:randn_like torch:randperm torch:range torch:repeat_interleave "
-            "torch:roll torch:rot90 torch:row_stack torch:scatter torch:scatter_reduce "
-            "torch:select torch:swapaxes torch:swapdims torch:take torch:tile torch:tril "
-            "torch:tril_indices torch:triu torch:triu_indices torch:unflatten torch:vstack "
-            "torch:zeros "
+            "method:triu method:unflatten method:vander torch:arange torch:atleast_1d "
+            "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
+            "torch:broadcast_to torch:cartesian_prod torch:clamp_max torch:clamp_min "
+            "torch:column_stack torch:combinations torch:device torch:diff torch:dstack "
+            "torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full torch:hstack "
+            "torch:index_fill torch:is_complex torch:is_floating_point torch:is_inference "
+            "torch:is_tensor torch:linspace torch:logspace torch:masked_select torch:meshgrid "
+            "torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like torch:randint "
+            "torch:randint_like torch:randn torch:randn_like torch:randperm torch:range "
+            "torch:repeat_interleave torch:roll torch:rot90 torch:row_stack torch:scatter "
+            "torch:scatter_reduce torch:select torch:swapaxes torch:swapdims torch:take "
+            "torch:tile torch:tril torch:tril_indices torch:triu torch:triu_indices "
+            "torch:unflatten torch:vander torch:vstack torch:zeros "
         ),
     },
     "gradcli.engine.ops.attention": {
@@ -436,20 +436,21 @@ INDEX = {
     },
     "gradcli.engine.ops.pointwise_more": {
         "function": (
-            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin heaviside "
-            "logaddexp2 nextafter rad2deg signbit "
+            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin frexp "
+            "heaviside ldexp logaddexp2 nextafter rad2deg signbit "
         ),
         "row": (
-            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin heaviside "
-            "logaddexp2 nextafter rad2deg "
+            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin frexp.Tensor gcd "
+            "heaviside lcm ldexp.Tensor logaddexp2 nextafter rad2deg "
         ),
         "declaration": (
             "method:acosh method:arccosh method:arcsinh method:arctanh method:asinh method:atanh "
             "method:copysign method:erfinv method:float_power method:fmax method:fmin "
-            "method:heaviside method:logaddexp2 method:nextafter method:rad2deg method:signbit "
-            "torch:acosh torch:arccosh torch:arcsinh torch:arctanh torch:asinh torch:atanh "
-            "torch:copysign torch:erfinv torch:float_power torch:fmax torch:fmin torch:heaviside "
-            "torch:logaddexp2 torch:nextafter torch:rad2deg torch:signbit "
+            "method:frexp method:gcd method:heaviside method:lcm method:ldexp method:logaddexp2 "
+            "method:nextafter method:rad2deg method:signbit torch:acosh torch:arccosh "
+            "torch:arcsinh torch:arctanh torch:asinh torch:atanh torch:copysign torch:erfinv "
+            "torch:float_power torch:fmax torch:fmin torch:frexp torch:gcd torch:heaviside "
+            "torch:lcm torch:ldexp torch:logaddexp2 torch:nextafter torch:rad2deg torch:signbit "
         ),
     },
     "gradcli.engine.ops.products": {

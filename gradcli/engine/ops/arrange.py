@@ -649,6 +649,26 @@ def _scatter_entry(a, dim, index, src, reduce=None):
     return scatter_op(a, dim, index, value=src, reduce=reduce)
 
 
+def vander(x: Tensor, N=None, increasing: bool = False) -> Tensor:
+    """ATen's vander: filled with ones, the columns past the first set to x and then to their
+    cumulative product in place (so its backward fails as torch's does), flipped unless
+    `increasing`; integers come out as int64."""
+    if x.ndim != 1:
+        raise errors.runtime("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise errors.runtime("N must be non-negative.")
+    dtype = x.dtype if x.dtype.is_floating_point else dtypes.int64
+    result = Tensor(np.empty((x.shape[0], n), dtype.np), dtype)
+    if n > 0:
+        F.fill_(result, 1)
+    if n > 1:
+        F.copy_(F.slice_dim(result, 1, 1, n, 1), F.unsqueeze(x, 1))
+        tail = F.slice_dim(result, 1, 1, n, 1)
+        F.copy_(tail, F.cumprod(tail, 1))
+    return result if increasing else F.flip(result, (1,))
+
+
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 _COMBINE = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
             "amin": np.minimum}
@@ -758,7 +778,7 @@ scatter_reduce_ = _in_place(scatter_reduce)
 __all__ += ["clamp_min", "clamp_max", "fmod", "nan_to_num", "masked_select", "take",
             "index_fill", "scatter_op", "masked_fill_",
             "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING", "scatter_reduce",
-            "scatter_reduce_"]
+            "scatter_reduce_", "vander"]
 
 for _which, _function in (("min", clamp_min), ("max", clamp_max)):
     declare(f"clamp_{_which}", _function,
@@ -788,6 +808,7 @@ declare("scatter_", scatter_,
         "scatter_(Tensor self, int dim, Tensor index, Scalar value)",
         "scatter_(Tensor self, int dim, Tensor index, Scalar value, *, str reduce)",
         variants="method")
+declare("vander", vander, "vander(Tensor x, int? N=None, bool increasing=False)")
 declare("scatter_reduce", scatter_reduce, "scatter_reduce(Tensor self, int dim, Tensor index, "
         "Tensor src, str reduce, *, bool include_self=True, Tensor? out=None)",
         method=("scatter_reduce(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
