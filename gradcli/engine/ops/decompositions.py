@@ -382,7 +382,7 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
            "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
-           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq", "diagflat"]
+           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank"]
 
 
 def matrix_exp(a: Tensor) -> Tensor:
@@ -690,6 +690,71 @@ defop("linalg_pinv", "LinalgPinvBackward0", _pinv, promote="none", save=(0, RESU
       vjp=_pinv_backward)
 
 
+# ---- cond and matrix_rank ---------------------------------------------------------------------
+
+def cond(a: Tensor, p=None) -> Tensor:
+    """ATen's linalg_cond: the ratio of extreme singular values for p None or +-2, the nuclear
+    norm's sum(S) * sum(1/S), else norm(A) * norm(inv(A)), the inverse filled with inf in place
+    where A is singular (so, as in torch, that branch cannot be differentiated)."""
+    text = p if isinstance(p, str) else None
+    if text is not None:
+        _check_square(f"linalg.cond(ord={text})", a)
+    elif a.ndim < 2:
+        raise errors.runtime("linalg.cond: The input tensor must have at least 2 dimensions.")
+    order = 2 if p is None else p
+    if text is None and abs(order) not in (1, 2, math.inf) or text not in (None, "fro", "nuc"):
+        raise errors.runtime(f"linalg.cond got an invalid norm type: "
+                             f"{text if text is not None else _number_text(order)}")
+    if a.numel() == 0:
+        return F.zeros_of(a.shape[:-2], a.dtype)
+    if text == "nuc":
+        values = svdvals(a)
+        return F.mul(F.sum(values, -1), F.sum(F.reciprocal(values), -1))
+    if text is None and abs(order) == 2:
+        values = svdvals(a)
+        largest, smallest = F.narrow(values, -1, 0, 1), F.narrow(values, -1, -1, 1)
+        ratio = F.div(smallest, largest) if order == -2 else F.div(largest, smallest)
+        return F.squeeze(ratio, -1)
+    if text is None:
+        _check_square(f"linalg.cond(ord={order:f})" if isinstance(order, float)
+                      else f"linalg.cond(ord={order})", a)
+    singular = np.array([_zero_pivot(m) > 0 for m in a.data.reshape((-1,) + a.shape[-2:])])
+    singular = Tensor(singular.reshape(a.shape[:-2] + (1, 1)), dtypes.bool_)
+    identity = Tensor(np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype.np), a.shape).copy(),
+                      a.dtype)
+    invertible = F.where(singular, identity, a) if np.any(singular.data) else a
+    inverse = F.masked_fill_(apply(OPS["linalg_inv_ex"], invertible), singular, math.inf)
+    result = F.mul(matrix_norm(a, order), matrix_norm(inverse, order))
+    return F.nan_to_num(result, math.inf, math.inf, -math.inf)
+
+
+def matrix_rank(a: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
+    """ATen's linalg_matrix_rank: singular values (|eigenvalues| when hermitian) above
+    max(atol, rtol * the largest), rtol's default eps * max(m, n) unless atol > 0."""
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    if a.ndim < 2:
+        raise errors.runtime("torch.linalg.matrix_rank: The input tensor input must have at "
+                             "least 2 dimensions.")
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise errors.runtime("This function doesn't handle types other than float and double")
+    kind = a.dtype.np
+    absolute = np.asarray(atol.data if isinstance(atol, Tensor) else atol or 0.0, kind)
+    if rtol is None:
+        positive = atol is not None and np.all(absolute > 0)
+        rtol = 0.0 if positive else float(np.finfo(kind).eps) * max(a.shape[-2:] or (0,))
+    relative = np.asarray(rtol.data if isinstance(rtol, Tensor) else rtol, kind)
+    if a.numel() == 0:
+        return F.zeros_of(a.shape[:-2], dtypes.int64)
+    if hermitian:
+        values = np.abs(np.linalg.eigvalsh(a.data)).astype(kind)
+    else:
+        values = np.linalg.svd(a.data, compute_uv=False).astype(kind)
+    largest = values.max(-1, keepdims=True)
+    threshold = np.maximum(absolute[..., None], relative[..., None] * largest)
+    return Tensor(np.sum(values > threshold, axis=-1).astype(np.int64), dtypes.int64)
+
+
 # ---- lstsq --------------------------------------------------------------------------------------
 
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
@@ -812,6 +877,16 @@ declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self, *, Tensor? out=None)"
 declare("lstsq", lstsq, "lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, "
         "Tensor[]? out=None)", variants="linalg")
 declare("diagflat", diagflat, "diagflat(Tensor self, int offset=0)")
+declare("cond", cond, "cond(Tensor self, Scalar? p=None, *, Tensor? out=None)",
+        "cond(Tensor self, str p, *, Tensor? out=None)", variants="linalg")
+declare("matrix_rank", matrix_rank,
+        "matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, "
+        "Tensor? out=None)",
+        "matrix_rank(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, "
+        "Tensor? out=None)",
+        "matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor? out=None)",
+        "matrix_rank(Tensor self, float tol, bool hermitian=False, *, Tensor? out=None)",
+        variants="linalg")
 declare("logdet", logdet, "logdet(Tensor self)")
 declare("slogdet", slogdet, "slogdet(Tensor self)")
 declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),
