@@ -150,6 +150,8 @@ CASES = {
     "sum.dim_IntList": unary("a.sum(0)", shapes=(V, M)) + unary("a.sum((0, 1))", shapes=(M,))
     + unary("a.sum(-1, keepdim=True)", shapes=(M,)),
     "mean": unary("a.mean()"),
+    "renorm": unary("torch.renorm(a, 2, 0, 1.0)", shapes=(M,))
+    + unary("a.renorm(1, 1, 0.5)", shapes=(M,)) + unary("torch.renorm(a, 3, 1, 5.0)", shapes=(M,)),
     "nansum": unary("a.nansum()") + unary("torch.nansum(a, 1)", shapes=(M,))
     + unary("a.nansum((0, 1), keepdim=True)", shapes=(M,)),
     "aminmax": unary("torch.aminmax(a).min") + unary("a.aminmax(dim=1).max", shapes=(M,))
@@ -278,6 +280,10 @@ CASES = {
                           ("b", (3,), "any")),
                      case("torch.linalg.lstsq(a, b).solution", ("a", (2, 3), "any"),
                           ("b", (2, 1), "any"))],
+    "cholesky_inverse": [case("torch.cholesky_inverse(a.tril() + 3 * torch.eye(3))",
+                              ("a", (3, 3), "small")),
+                         case("(a.triu() + 2 * torch.eye(2)).cholesky_inverse(upper=True)",
+                              ("a", (2, 2, 2), "small"))],
     "linalg_inv_ex": [case("torch.inverse(a + 3 * torch.eye(3))", ("a", (3, 3), "any")),
                       case("torch.linalg.inv(a + 3 * torch.eye(2))", ("a", (2, 2, 2), "any")),
                       case("torch.matrix_power(a + 3 * torch.eye(2), -2)", ("a", (2, 2), "any"))],

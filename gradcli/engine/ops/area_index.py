@@ -197,28 +197,28 @@ INDEX = {
     "gradcli.engine.ops.decompositions": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_not_bool check_operand cholesky clamp cond cos cosh det "
-            "diag_embed diagflat div div_scalar efficient_zeros eigh eigvalsh erf erf_values exp "
-            "exp2 expm1 filled_like floor floor_divide frac inverse lerp linalg_cholesky "
-            "linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet lstsq masked_fill "
-            "masked_filled matrix_exp matrix_norm matrix_power matrix_rank maximum maybe_multiply "
-            "minimum mul mul_scalar neg negate pinv pow qr reciprocal remainder round "
-            "rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
-            "sigmoid_values sign sin sinh slogdet solve_triangular sqrt square sub sub_scalar svd "
-            "svdvals tan tanh trunc where wrapped_int xlogy "
+            "check_bool_subtraction check_not_bool check_operand cholesky cholesky_inverse clamp "
+            "cond cos cosh det diag_embed diagflat div div_scalar efficient_zeros eigh eigvalsh "
+            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac inverse lerp "
+            "linalg_cholesky linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet "
+            "lstsq masked_fill masked_filled matrix_exp matrix_norm matrix_power matrix_rank "
+            "maximum maybe_multiply minimum mul mul_scalar neg negate pinv pow qr reciprocal "
+            "remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor "
+            "sgn sigmoid sigmoid_values sign sin sinh slogdet solve_triangular sqrt square sub "
+            "sub_scalar svd svdvals tan tanh trunc where wrapped_int xlogy "
         ),
         "row": (
             "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
-            "asin atan atan2 ceil cholesky clamp clamp.Tensor cos cosh deg2rad diag_embed.dims "
-            "div.Scalar div.Tensor div.Tensor_mode erf exp exp2 expm1 floor floor_divide frac "
-            "hypot lerp.Scalar lerp.Tensor linalg_cholesky_ex linalg_det linalg_inv_ex "
-            "linalg_lstsq linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
-            "linalg_solve_triangular log log10 log1p log2 logaddexp logit masked_fill.Scalar "
-            "masked_fill.Tensor maximum minimum mul.Scalar mul.Tensor neg pow.Scalar "
-            "pow.Tensor_Scalar pow.Tensor_Tensor reciprocal remainder.Scalar remainder.Tensor "
-            "round round.decimals rsqrt rsub.Scalar rsub.Tensor sgn sigmoid sign sin sinc sinh "
-            "sqrt sub.Scalar sub.Tensor tan tanh trunc where.self xlogy.Scalar_Other "
-            "xlogy.Scalar_Self xlogy.Tensor "
+            "asin atan atan2 ceil cholesky cholesky_inverse clamp clamp.Tensor cos cosh deg2rad "
+            "diag_embed.dims div.Scalar div.Tensor div.Tensor_mode erf exp exp2 expm1 floor "
+            "floor_divide frac hypot lerp.Scalar lerp.Tensor linalg_cholesky_ex linalg_det "
+            "linalg_inv_ex linalg_lstsq linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet "
+            "linalg_solve_ex linalg_solve_triangular log log10 log1p log2 logaddexp logit "
+            "masked_fill.Scalar masked_fill.Tensor maximum minimum mul.Scalar mul.Tensor neg "
+            "pow.Scalar pow.Tensor_Scalar pow.Tensor_Tensor reciprocal remainder.Scalar "
+            "remainder.Tensor round round.decimals rsqrt rsub.Scalar rsub.Tensor sgn sigmoid sign "
+            "sin sinc sinh sqrt sub.Scalar sub.Tensor tan tanh trunc where.self "
+            "xlogy.Scalar_Other xlogy.Scalar_Self xlogy.Tensor "
         ),
         "declaration": (
             "linalg:cholesky linalg:cond linalg:det linalg:eigh linalg:eigvalsh linalg:inv "
@@ -227,11 +227,11 @@ INDEX = {
             "linalg:solve_triangular linalg:svd linalg:svdvals method:abs method:absolute "
             "method:acos method:add method:addcdiv method:addcmul method:arccos method:arcsin "
             "method:arctan method:arctan2 method:asin method:atan method:atan2 method:ceil "
-            "method:cholesky method:clamp method:clip method:cos method:cosh method:deg2rad "
-            "method:det method:diag_embed method:diagflat method:div method:divide method:erf "
-            "method:exp method:exp2 method:expm1 method:fix method:floor method:floor_divide "
-            "method:frac method:hypot method:inverse method:lerp method:log method:log10 "
-            "method:log1p method:log2 method:logaddexp method:logdet method:logit "
+            "method:cholesky method:cholesky_inverse method:clamp method:clip method:cos "
+            "method:cosh method:deg2rad method:det method:diag_embed method:diagflat method:div "
+            "method:divide method:erf method:exp method:exp2 method:expm1 method:fix method:floor "
+            "method:floor_divide method:frac method:hypot method:inverse method:lerp method:log "
+            "method:log10 method:log1p method:log2 method:logaddexp method:logdet method:logit "
             "method:masked_fill method:matrix_exp method:matrix_power method:maximum "
             "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
             "method:pow method:reciprocal method:remainder method:round method:rsqrt method:sgn "
@@ -240,16 +240,17 @@ INDEX = {
             "method:tanh method:true_divide method:trunc method:where method:xlogy torch:abs "
             "torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul torch:arccos "
             "torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan torch:atan2 torch:ceil "
-            "torch:cholesky torch:clamp torch:clip torch:cos torch:cosh torch:deg2rad torch:det "
-            "torch:diag_embed torch:diagflat torch:div torch:divide torch:erf torch:exp "
-            "torch:exp2 torch:expm1 torch:fix torch:floor torch:floor_divide torch:frac "
-            "torch:hypot torch:inverse torch:lerp torch:log torch:log10 torch:log1p torch:log2 "
-            "torch:logaddexp torch:logdet torch:logit torch:masked_fill torch:matrix_exp "
-            "torch:matrix_power torch:maximum torch:minimum torch:mul torch:multiply torch:neg "
-            "torch:negative torch:pinverse torch:pow torch:reciprocal torch:remainder torch:round "
-            "torch:rsqrt torch:rsub torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc "
-            "torch:sinh torch:slogdet torch:sqrt torch:square torch:sub torch:subtract torch:svd "
-            "torch:tan torch:tanh torch:true_divide torch:trunc torch:where torch:xlogy "
+            "torch:cholesky torch:cholesky_inverse torch:clamp torch:clip torch:cos torch:cosh "
+            "torch:deg2rad torch:det torch:diag_embed torch:diagflat torch:div torch:divide "
+            "torch:erf torch:exp torch:exp2 torch:expm1 torch:fix torch:floor torch:floor_divide "
+            "torch:frac torch:hypot torch:inverse torch:lerp torch:log torch:log10 torch:log1p "
+            "torch:log2 torch:logaddexp torch:logdet torch:logit torch:masked_fill "
+            "torch:matrix_exp torch:matrix_power torch:maximum torch:minimum torch:mul "
+            "torch:multiply torch:neg torch:negative torch:pinverse torch:pow torch:reciprocal "
+            "torch:remainder torch:round torch:rsqrt torch:rsub torch:sgn torch:sigmoid "
+            "torch:sign torch:sin torch:sinc torch:sinh torch:slogdet torch:sqrt torch:square "
+            "torch:sub torch:subtract torch:svd torch:tan torch:tanh torch:true_divide "
+            "torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.dual": {
@@ -438,7 +439,7 @@ INDEX = {
     "gradcli.engine.ops.pointwise_more": {
         "function": (
             "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin frexp "
-            "heaviside ldexp logaddexp2 nextafter rad2deg signbit "
+            "heaviside ldexp ldexp_ logaddexp2 nextafter rad2deg signbit "
         ),
         "row": (
             "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin frexp.Tensor gcd "
@@ -447,11 +448,12 @@ INDEX = {
         "declaration": (
             "method:acosh method:arccosh method:arcsinh method:arctanh method:asinh method:atanh "
             "method:copysign method:erfinv method:float_power method:fmax method:fmin "
-            "method:frexp method:gcd method:heaviside method:lcm method:ldexp method:logaddexp2 "
-            "method:nextafter method:rad2deg method:signbit torch:acosh torch:arccosh "
-            "torch:arcsinh torch:arctanh torch:asinh torch:atanh torch:copysign torch:erfinv "
-            "torch:float_power torch:fmax torch:fmin torch:frexp torch:gcd torch:heaviside "
-            "torch:lcm torch:ldexp torch:logaddexp2 torch:nextafter torch:rad2deg torch:signbit "
+            "method:frexp method:gcd method:heaviside method:lcm method:ldexp method:ldexp_ "
+            "method:logaddexp2 method:nextafter method:rad2deg method:signbit torch:acosh "
+            "torch:arccosh torch:arcsinh torch:arctanh torch:asinh torch:atanh torch:copysign "
+            "torch:erfinv torch:float_power torch:fmax torch:fmin torch:frexp torch:gcd "
+            "torch:heaviside torch:lcm torch:ldexp torch:logaddexp2 torch:nextafter torch:rad2deg "
+            "torch:signbit "
         ),
     },
     "gradcli.engine.ops.products": {
@@ -495,15 +497,17 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions_more": {
         "function": (
-            "aminmax cummax cummin cumulative_trapezoid nanmean nansum sum_to_size trapezoid "
+            "aminmax cummax cummin cumulative_trapezoid nanmean nansum renorm sum_to_size "
+            "trapezoid "
         ),
         "row": (
-            "aminmax cummax cummin nansum "
+            "aminmax cummax cummin nansum renorm "
         ),
         "declaration": (
             "method:aminmax method:cummax method:cummin method:nanmean method:nansum "
-            "method:sum_to_size torch:aminmax torch:cummax torch:cummin "
-            "torch:cumulative_trapezoid torch:nanmean torch:nansum torch:trapezoid torch:trapz "
+            "method:renorm method:sum_to_size torch:aminmax torch:cummax torch:cummin "
+            "torch:cumulative_trapezoid torch:nanmean torch:nansum torch:renorm torch:trapezoid "
+            "torch:trapz "
         ),
     },
     "gradcli.engine.ops.selection": {
@@ -583,16 +587,17 @@ INDEX = {
             "method:cos_ method:cosh_ method:cumprod_ method:cumsum_ method:deg2rad_ method:div_ "
             "method:divide_ method:eq_ method:erf_ method:erfinv_ method:exp2_ method:exp_ "
             "method:expm1_ method:fix_ method:float_power_ method:floor_ method:floor_divide_ "
-            "method:fmod_ method:frac_ method:ge_ method:greater_ method:greater_equal_ "
-            "method:gt_ method:heaviside_ method:hypot_ method:index_add_ method:index_copy_ "
-            "method:le_ method:lerp_ method:less_ method:less_equal_ method:log10_ method:log1p_ "
-            "method:log2_ method:log_ method:logical_and_ method:logical_not_ method:logical_or_ "
-            "method:logical_xor_ method:logit_ method:lt_ method:mul_ method:multiply_ "
-            "method:nan_to_num_ method:ne_ method:neg_ method:negative_ method:not_equal_ "
-            "method:pow_ method:rad2deg_ method:reciprocal_ method:relu_ method:remainder_ "
-            "method:round_ method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ "
-            "method:sign_ method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ "
-            "method:sub_ method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
+            "method:fmod_ method:frac_ method:gcd_ method:ge_ method:greater_ "
+            "method:greater_equal_ method:gt_ method:heaviside_ method:hypot_ method:index_add_ "
+            "method:index_copy_ method:lcm_ method:le_ method:lerp_ method:less_ "
+            "method:less_equal_ method:log10_ method:log1p_ method:log2_ method:log_ "
+            "method:logical_and_ method:logical_not_ method:logical_or_ method:logical_xor_ "
+            "method:logit_ method:lt_ method:mul_ method:multiply_ method:nan_to_num_ method:ne_ "
+            "method:neg_ method:negative_ method:not_equal_ method:pow_ method:rad2deg_ "
+            "method:reciprocal_ method:relu_ method:remainder_ method:renorm_ method:round_ "
+            "method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ method:sign_ "
+            "method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ method:sub_ "
+            "method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
             "method:true_divide_ method:trunc_ method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ "
             "torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ torch:arctan_ "
             "torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ torch:ceil_ "

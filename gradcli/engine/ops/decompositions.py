@@ -382,7 +382,8 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
            "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
-           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank"]
+           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank",
+           "cholesky_inverse"]
 
 
 def matrix_exp(a: Tensor) -> Tensor:
@@ -690,6 +691,42 @@ defop("linalg_pinv", "LinalgPinvBackward0", _pinv, promote="none", save=(0, RESU
       vjp=_pinv_backward)
 
 
+# ---- cholesky_inverse ----------------------------------------------------------------------------
+
+def _cholesky_inverse(a, upper):
+    """potri: (L L^H)^-1 from the factor L (U^H U from U when `upper`), reading only that
+    triangle of the input."""
+    factor = np.triu(a) if upper else np.tril(a)
+    inverse = np.linalg.inv(factor.astype(np.float64))
+    outer = np.swapaxes(inverse, -1, -2)
+    product = inverse @ outer if upper else outer @ inverse
+    return product.astype(a.dtype)
+
+
+def _cholesky_inverse_backward(g, a, upper, out):
+    """torch's cholesky_inverse_backward."""
+    common = F.matmul(out, F.matmul(F.add(g, _mT(g)), out))
+    return F.neg(F.matmul(a, common) if upper else F.matmul(common, a))
+
+
+defop("cholesky_inverse", "CholeskyInverseBackward0", _cholesky_inverse, promote="none",
+      save=(0, RESULT), vjp=_cholesky_inverse_backward)
+
+
+def cholesky_inverse(a: Tensor, upper: bool = False) -> Tensor:
+    _check_square("cholesky_inverse", a)
+    _check_kernel("cholesky_inverse_out_cpu", a)
+    flat, batched = _batches(a.data)
+    for i, matrix in enumerate(flat):
+        zero = next((k + 1 for k in range(matrix.shape[-1]) if matrix[k, k] == 0), 0)
+        if zero:
+            where = f"(Batch element {i}): " if batched else ""
+            raise errors.TorchError("_LinAlgError", f"cholesky_inverse: {where}The diagonal "
+                                    f"element {zero} is zero, the inversion could not be "
+                                    "completed because the input matrix is singular.")
+    return apply(OPS["cholesky_inverse"], a, upper=bool(upper))
+
+
 # ---- cond and matrix_rank ---------------------------------------------------------------------
 
 def cond(a: Tensor, p=None) -> Tensor:
@@ -887,6 +924,8 @@ declare("matrix_rank", matrix_rank,
         "matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor? out=None)",
         "matrix_rank(Tensor self, float tol, bool hermitian=False, *, Tensor? out=None)",
         variants="linalg")
+declare("cholesky_inverse", cholesky_inverse, "cholesky_inverse(Tensor self, bool upper=False, *, "
+        "Tensor? out=None)")
 declare("logdet", logdet, "logdet(Tensor self)")
 declare("slogdet", slogdet, "slogdet(Tensor self)")
 declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),

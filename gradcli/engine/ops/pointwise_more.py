@@ -172,7 +172,7 @@ defop("ldexp.Tensor", "LdexpBackward0",
 
 
 __all__ = ["asinh", "acosh", "atanh", "erfinv", "rad2deg", "logaddexp2", "copysign", "nextafter", "heaviside", "float_power", "signbit", "fmax", "fmin",
-            "frexp", "ldexp"]
+            "frexp", "ldexp", "ldexp_"]
 
 
 def copysign(a: Tensor, b) -> Tensor:
@@ -222,6 +222,13 @@ def ldexp(a: Tensor, b: Tensor) -> Tensor:
     return apply(OPS["ldexp.Tensor"], a, b)
 
 
+def ldexp_(t: Tensor, b: Tensor) -> Tensor:
+    if not t.dtype.is_floating_point:
+        raise errors.runtime(f"ldexp can't be cast to the desired output type "
+                             f"{t.dtype.scalar_name}")
+    return F.apply_inplace(t, lambda self: ldexp(self, b))
+
+
 def signbit(a: Tensor) -> Tensor:
     return Tensor(np.signbit(a.data) if a.dtype.is_floating_point else a.data < 0, dtypes.bool_)
 
@@ -237,6 +244,7 @@ declare("float_power", float_power, "float_power(Tensor self, Tensor exponent, *
                 "float_power(Tensor self, Scalar exponent)"))
 declare("frexp", frexp, "frexp(Tensor self, *, Tensor[]? out=None)")
 declare("ldexp", ldexp, "ldexp(Tensor self, Tensor other, *, Tensor? out=None)")
+declare("ldexp_", ldexp_, "ldexp_(Tensor self, Tensor other)", variants="method")
 declare("signbit", signbit, "signbit(Tensor self, *, Tensor? out=None)")
 for _alias, _function in (("arcsinh", asinh), ("arccosh", acosh), ("arctanh", atanh)):
     declare(_alias, _function, f"{_alias}(Tensor self, *, Tensor? out=None)")
