@@ -845,6 +845,32 @@ def storage_offset(t: Tensor) -> int:
     return (t.data.__array_interface__["data"][0] - start) // t.data.itemsize
 
 
+def resize_(t: Tensor, size, memory_format=None) -> Tensor:
+    """Tensor.resize_: the storage from the tensor's offset read with the new (contiguous)
+    sizes, the storage grown (zeros where torch's memory is uninitialised) when too small; the
+    same sizes leave the tensor as it is."""
+    if t.requires_grad:
+        raise errors.runtime("cannot resize variables that require grad")
+    size = tuple(size)
+    if any(n < 0 for n in size):
+        raise errors.runtime("numel: integer multiplication overflow")
+    if size == t.shape:
+        return t
+    owner = t._base if t._base is not None else t
+    storage, offset = owner.data.reshape(-1), storage_offset(t)
+    end = offset + int(np.prod(size))
+    if end > storage.size or not owner.data.flags.c_contiguous:
+        grown = np.zeros(max(end, storage.size), t.data.dtype)
+        grown[:storage.size] = storage
+        owner.data = grown if t._base is None else owner.data
+        storage = grown
+    t.data = storage[offset:end].reshape(size)
+    t.bump_version()
+    if t._base is not None:
+        t._view_fn = lambda array: array.reshape(-1)[offset:end].reshape(size)
+    return t
+
+
 def _new(fill):
     def factory(t: Tensor, *size, dtype=None, device=None, requires_grad=False, layout=None,
                 pin_memory=False) -> Tensor:
@@ -875,7 +901,7 @@ def new_tensor(t: Tensor, data, dtype=None, device=None, requires_grad=False, la
     return F.tensor(data, dtype or t.dtype, bool(requires_grad))
 
 
-__all__ += ["strides", "stride", "storage_offset", "new_zeros", "new_ones", "new_empty",
+__all__ += ["strides", "stride", "storage_offset", "resize_", "new_zeros", "new_ones", "new_empty",
             "new_full", "new_tensor"]
 _NEW = "dtype: ScalarType?=None, device=None, requires_grad=False, layout=None, pin_memory=False"
 _NEW_OPTIONS = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
@@ -889,6 +915,8 @@ declare("new_full", new_full, f"new_full(Tensor self, int[] size, Scalar fill_va
 declare("new_tensor", new_tensor, python="self, data, *, " + _NEW, variants="method")
 declare("stride", stride, "stride(Tensor self, int? dim=None)", variants="method")
 declare("storage_offset", storage_offset, python="self", variants="method")
+declare("resize_", resize_, "resize_(Tensor self, int[] size, *, MemoryFormat? memory_format=None)",
+        variants="method")
 declare("element_size", lambda t: t.data.itemsize, python="self", variants="method")
 declare("nelement", lambda t: t.numel(), python="self", variants="method")
 declare("is_floating_point", lambda t: t.dtype.is_floating_point, python="input")
