@@ -808,7 +808,8 @@ declare("scatter_", scatter_,
         "scatter_(Tensor self, int dim, Tensor index, Scalar value)",
         "scatter_(Tensor self, int dim, Tensor index, Scalar value, *, str reduce)",
         variants="method")
-declare("vander", vander, "vander(Tensor x, int? N=None, bool increasing=False)")
+declare("vander", vander, "vander(Tensor x, int? N=None, bool increasing=False)",
+        variants="torch")
 declare("scatter_reduce", scatter_reduce, "scatter_reduce(Tensor self, int dim, Tensor index, "
         "Tensor src, str reduce, *, bool include_self=True, Tensor? out=None)",
         method=("scatter_reduce(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
