@@ -94,6 +94,10 @@ CASES = {
     "copysign.Tensor": binary("torch.copysign(a, b)"),
     "copysign.Scalar": unary("torch.copysign(a, -1)") + unary("a.copysign(2.0)"),
     "nextafter": binary("torch.nextafter(a, b)", pairs=(((3,), (3,)), ((2, 3), (3,)))),
+    "frexp.Tensor": unary("torch.frexp(a).mantissa", shapes=(V, M))
+    + unary("a.frexp()[0] * 2", shapes=(S0,)),
+    "ldexp.Tensor": binary("torch.ldexp(a, b)", pairs=(((3,), (3,)), ((2, 3), (3,))))
+    + [case("a.ldexp(torch.tensor([1, 0, 3]))", ("a", V, "any"))],
     "heaviside": [case("torch.heaviside(a, b)", ("a", M, "any"), ("b", V, "any"), grad=False)],
     "addcmul": [case("torch.addcmul(a, b, c, value=0.5)", ("a", M, "any"), ("b", M, "any"),
                      ("c", V, "any")), case("a.addcmul(b, c)", ("a", V, "any"),
@@ -169,6 +173,8 @@ CASES = {
     "sum.dim_IntList": unary("a.sum(0)", shapes=(V, M)) + unary("a.sum((0, 1))", shapes=(M,))
     + unary("a.sum(-1, keepdim=True)", shapes=(M,)),
     "mean": unary("a.mean()"),
+    "renorm": unary("torch.renorm(a, 2, 0, 1.0)", shapes=(M,))
+    + unary("a.renorm(1, 1, 0.5)", shapes=(M,)) + unary("torch.renorm(a, 3, 1, 5.0)", shapes=(M,)),
     "nansum": unary("a.nansum()") + unary("torch.nansum(a, 1)", shapes=(M,))
     + unary("a.nansum((0, 1), keepdim=True)", shapes=(M,)),
     "aminmax": unary("torch.aminmax(a).min") + unary("a.aminmax(dim=1).max", shapes=(M,))
@@ -204,6 +210,12 @@ CASES = {
     + unary("torch.norm(a, p=0.5)", shapes=(V,)) + unary("a.norm(1.5)", shapes=(V,)),
     "var.correction": unary("a.var()", shapes=(V, M)) + unary("a.var(1)", shapes=(M,))
     + unary("a.var(0, correction=0)", shapes=(M,)) + unary("a.var(unbiased=False)", shapes=(V,)),
+    "var_mean.correction": unary("torch.var_mean(a)[0]", shapes=(V, M))
+    + unary("torch.var_mean(a, 1)[1]", shapes=(M,))
+    + unary("torch.var_mean(a, 0, keepdim=True, correction=0)[0]", shapes=(M,)),
+    "std_mean.correction": unary("torch.std_mean(a)[1]", shapes=(V, M))
+    + unary("torch.std_mean(a, 1)[0]", shapes=(M,))
+    + unary("torch.std_mean(a, (0, 1), keepdim=True)[0]", shapes=(M,)),
     "std.correction": unary("a.std()", shapes=(V, M)) + unary("torch.std(a, 1, keepdim=True)",
                                                               shapes=(M,)),
     "logsumexp": unary("a.logsumexp(1)", shapes=(M,)) + unary("torch.logsumexp(a, (0, 1))",
@@ -282,6 +294,19 @@ CASES = {
                    case("torch.linalg.det(a)", ("a", (2, 2, 2), "any"))],
     "linalg_slogdet": [case("torch.slogdet(a + 3 * torch.eye(3))[1]", ("a", (3, 3), "any")),
                        case("torch.logdet(a @ a.mT + torch.eye(2))", ("a", (2, 2), "any"))],
+    "linalg_matrix_exp": [case("torch.linalg.matrix_exp(a)", ("a", (3, 3), "small")),
+                          case("a.matrix_exp()", ("a", (2, 2, 2), "small")),
+                          case("torch.matrix_exp(a)", ("a", (1, 1), "any"))],
+    "linalg_lstsq": [case("torch.linalg.lstsq(a, b).solution", ("a", (3, 2), "any"),
+                          ("b", (3, 2), "any")),
+                     case("torch.linalg.lstsq(a, b, driver='gelsd').residuals", ("a", (3, 2), "any"),
+                          ("b", (3,), "any")),
+                     case("torch.linalg.lstsq(a, b).solution", ("a", (2, 3), "any"),
+                          ("b", (2, 1), "any"))],
+    "cholesky_inverse": [case("torch.cholesky_inverse(a.tril() + 3 * torch.eye(3))",
+                              ("a", (3, 3), "small")),
+                         case("(a.triu() + 2 * torch.eye(2)).cholesky_inverse(upper=True)",
+                              ("a", (2, 2, 2), "small"))],
     "linalg_inv_ex": [case("torch.inverse(a + 3 * torch.eye(3))", ("a", (3, 3), "any")),
                       case("torch.linalg.inv(a + 3 * torch.eye(2))", ("a", (2, 2, 2), "any")),
                       case("torch.matrix_power(a + 3 * torch.eye(2), -2)", ("a", (2, 2), "any"))],
@@ -410,6 +435,10 @@ CASES = {
                         ("b", S0, "any"))],
     "scatter_add": [case("a.scatter_add(1, torch.tensor([[0, 0], [2, 1]]), b)", ("a", M, "any"),
                          ("b", (2, 2), "any"))],
+    "scatter_reduce.two": [
+        case(f"a.scatter_reduce(1, torch.tensor([[0, 0, 2], [2, 1, 2]]), b, '{reduce}', "
+             f"include_self={include})", ("a", M, "any"), ("b", M, "any"))
+        for reduce in ("sum", "prod", "mean", "amax", "amin") for include in (True, False)],
     "index_put": [case("a.index_put((torch.tensor([1]),), b)", ("a", M, "any"),
                        ("b", V, "any"))],
     "_index_put_impl_": [case("c", ("a", M, "any"), ("b", V, "any"),
@@ -528,6 +557,9 @@ CASES = {
                                                                   shapes=(M,)),
     "kthvalue": unary("a.kthvalue(2)[0]", shapes=(V, M)) + unary("a.kthvalue(1, 0, True)[0]",
                                                                    shapes=(M,)),
+    "nanmedian": unary("torch.nanmedian(a)", shapes=(V, M)),
+    "nanmedian.dim": unary("a.nanmedian(1)[0]", shapes=(M,))
+    + unary("torch.nanmedian(a, 0, True).values", shapes=(M,)),
     "median": unary("torch.median(a)", shapes=(V, M)),
     "median.dim": unary("a.median(1)[0]", shapes=(M,)) + unary("a.median(0, True).values",
                                                                  shapes=(M,)),

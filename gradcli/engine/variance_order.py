@@ -37,8 +37,21 @@ def variance(values: np.ndarray, axis: tuple[int, ...] | None, correction: float
         result = np.full(out_shape, _whole(values, float(whole_mean(values)), correction, root))
         return result.astype(values.dtype)
     rows = _rows(values, axis, kept)
-    result = _welford(rows, correction, root)
+    result = _welford(rows, correction, root)[0]
     return result.reshape(out_shape).astype(values.dtype)
+
+
+def moments(values: np.ndarray, axis: tuple[int, ...] | None, correction: float,
+            keepdim: bool, root: bool) -> tuple[np.ndarray, np.ndarray]:
+    """var_mean / std_mean of a float32/float64 array: torch runs Welford's update for every
+    output, the whole tensor included, and rounds both the variance and the mean."""
+    axis = tuple(range(values.ndim)) if axis is None else axis
+    kept = [d for d in range(values.ndim) if d not in axis]
+    out_shape = tuple(1 if d in axis else values.shape[d] for d in range(values.ndim)) \
+        if keepdim else tuple(values.shape[d] for d in kept)
+    var, mean = _welford(_rows(values, axis, kept), correction, root)
+    return (var.reshape(out_shape).astype(values.dtype),
+            mean.reshape(out_shape).astype(values.dtype))
 
 
 def _whole(values: np.ndarray, mean: float, correction: float, root: bool) -> float:
@@ -70,11 +83,14 @@ def _rows(values: np.ndarray, axis: tuple[int, ...], kept: list[int]) -> np.ndar
     return moved.reshape(-1, math.prod(values.shape[d] for d in axis))
 
 
-def _welford(rows: np.ndarray, correction: float, root: bool) -> np.ndarray:
-    """WelfordOps<scalar_t, double>: reduce each row element by element, then project."""
+def _welford(rows: np.ndarray, correction: float, root: bool) -> tuple[np.ndarray, np.ndarray]:
+    """WelfordOps<scalar_t, double>: reduce each row element by element, then project to
+    (var or std, mean)."""
     count = rows.shape[1]
     if rows.shape[0] < _FEW_OUTPUTS:
-        m2 = np.array([_welford_row(row.tolist()) for row in rows.astype(np.float64)])
+        pairs = [_welford_row(row.tolist()) for row in rows.astype(np.float64)]
+        mean = np.array([pair[0] for pair in pairs], np.float64)
+        m2 = np.array([pair[1] for pair in pairs], np.float64)
     else:
         mean = np.zeros(rows.shape[0])
         m2 = np.zeros(rows.shape[0])
@@ -86,16 +102,16 @@ def _welford(rows: np.ndarray, correction: float, root: bool) -> np.ndarray:
     divisor = count - correction if count > correction else 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
         var = m2 / divisor
-    return np.sqrt(var) if root else var
+    return (np.sqrt(var) if root else var), mean
 
 
-def _welford_row(row: list[float]) -> float:
+def _welford_row(row: list[float]) -> tuple[float, float]:
     mean = m2 = 0.0
     for n, x in enumerate(row, 1):
         delta = x - mean
         mean = mean + delta / n
         m2 = m2 + delta * (x - mean)
-    return m2
+    return mean, m2
 
 
 def _divide_by_zero(total: float) -> float:

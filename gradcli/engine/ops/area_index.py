@@ -27,8 +27,7 @@ def area_of(kind: str, key) -> str | None:
 
 
 def declared_names(variant: str) -> frozenset:
-    """The names declared for `variant` ("torch", "method", "functional", "linalg",
-    "special")."""
+    """The names declared for `variant` ("torch", "method", "functional", "linalg")."""
     names = _DECLARED.get(variant)
     if names is None:
         prefix = variant + ":"
@@ -90,15 +89,15 @@ INDEX = {
             "hstack index_fill index_fill_ infer_dtype linspace logspace masked_fill_ "
             "masked_select meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros "
             "normal ones ones_like rand rand_like randint randn randn_like randperm range_ "
-            "repeat_interleave require_tensors roll rot90 scatter_ scatter_op select_index "
-            "set_default_dtype size_args storage storage_offset stride strides swapaxes take "
-            "tensor tile tril tril_indices triu triu_indices unflatten unflatten_method "
-            "unravel_index vstack zeros zeros_like "
+            "repeat_interleave require_tensors resize_ roll rot90 scatter_ scatter_op "
+            "scatter_reduce scatter_reduce_ select_index set_default_dtype size_args storage "
+            "storage_offset stride strides swapaxes take tensor tile tril tril_indices triu "
+            "triu_indices unflatten unflatten_method unravel_index vander vstack zeros zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
             "index_fill.int_Scalar masked_scatter masked_select nan_to_num put roll rot90 "
-            "scatter.reduce scatter.value take tril triu "
+            "scatter.reduce scatter.value scatter_reduce.two take tril triu "
         ),
         "declaration": (
             "method:broadcast_to method:clamp_max method:clamp_min method:cuda method:diff "
@@ -106,21 +105,22 @@ INDEX = {
             "method:index_fill_ method:is_complex method:is_floating_point method:is_inference "
             "method:masked_fill_ method:masked_select method:nan_to_num method:nelement "
             "method:new_empty method:new_full method:new_ones method:new_tensor method:new_zeros "
-            "method:repeat_interleave method:roll method:rot90 method:scatter method:scatter_ "
-            "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
-            "method:take method:tile method:tril method:triu method:unflatten torch:arange "
-            "torch:atleast_1d torch:atleast_2d torch:atleast_3d torch:block_diag "
-            "torch:broadcast_tensors torch:broadcast_to torch:cartesian_prod torch:clamp_max "
-            "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
-            "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
-            "torch:hstack torch:index_fill torch:is_complex torch:is_floating_point "
-            "torch:is_inference torch:is_tensor torch:linspace torch:logspace torch:masked_select "
-            "torch:meshgrid torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like "
-            "torch:randint torch:randint_like torch:randn torch:randn_like torch:randperm "
-            "torch:range torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
-            "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
-            "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
-            "torch:unravel_index torch:vstack torch:zeros "
+            "method:repeat_interleave method:resize_ method:roll method:rot90 method:scatter "
+            "method:scatter_ method:scatter_reduce method:scatter_reduce_ method:select "
+            "method:storage_offset method:stride method:swapaxes method:swapdims method:take "
+            "method:tile method:tril method:triu method:unflatten torch:arange torch:atleast_1d "
+            "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
+            "torch:broadcast_to torch:cartesian_prod torch:clamp_max torch:clamp_min "
+            "torch:column_stack torch:combinations torch:device torch:diff torch:dstack "
+            "torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full torch:hstack "
+            "torch:index_fill torch:is_complex torch:is_floating_point torch:is_inference "
+            "torch:is_tensor torch:linspace torch:logspace torch:masked_select torch:meshgrid "
+            "torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like torch:randint "
+            "torch:randint_like torch:randn torch:randn_like torch:randperm torch:range "
+            "torch:repeat_interleave torch:roll torch:rot90 torch:row_stack torch:scatter "
+            "torch:scatter_reduce torch:select torch:swapaxes torch:swapdims torch:take "
+            "torch:tile torch:tril torch:tril_indices torch:triu torch:triu_indices "
+            "torch:unflatten torch:unravel_index torch:vander torch:vstack torch:zeros "
         ),
     },
     "gradcli.engine.ops.attention": {
@@ -196,22 +196,61 @@ INDEX = {
     },
     "gradcli.engine.ops.decompositions": {
         "function": (
-            "cholesky det diag_embed eigh eigvalsh inverse linalg_cholesky linalg_norm "
-            "linalg_solve linalg_svd logdet matrix_norm matrix_power pinv qr slogdet "
-            "solve_triangular svd svdvals "
+            "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
+            "check_bool_subtraction check_not_bool check_operand cholesky cholesky_inverse clamp "
+            "cond cos cosh det diag_embed diagflat div div_scalar efficient_zeros eigh eigvalsh "
+            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac inverse lerp "
+            "linalg_cholesky linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet "
+            "lstsq masked_fill masked_filled matrix_exp matrix_norm matrix_power matrix_rank "
+            "maximum maybe_multiply minimum mul mul_scalar neg negate pinv pow qr reciprocal "
+            "remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor "
+            "sgn sigmoid sigmoid_values sign sin sinh slogdet solve_triangular sqrt square sub "
+            "sub_scalar svd svdvals tan tanh trunc where wrapped_int xlogy "
         ),
         "row": (
-            "_linalg_eigh _linalg_svd cholesky diag_embed.dims linalg_cholesky_ex linalg_det "
-            "linalg_inv_ex linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
-            "linalg_solve_triangular "
+            "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
+            "asin atan atan2 ceil cholesky cholesky_inverse clamp clamp.Tensor cos cosh deg2rad "
+            "diag_embed.dims div.Scalar div.Tensor div.Tensor_mode erf exp exp2 expm1 floor "
+            "floor_divide frac hypot lerp.Scalar lerp.Tensor linalg_cholesky_ex linalg_det "
+            "linalg_inv_ex linalg_lstsq linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet "
+            "linalg_solve_ex linalg_solve_triangular log log10 log1p log2 logaddexp logit "
+            "masked_fill.Scalar masked_fill.Tensor maximum minimum mul.Scalar mul.Tensor neg "
+            "pow.Scalar pow.Tensor_Scalar pow.Tensor_Tensor reciprocal remainder.Scalar "
+            "remainder.Tensor round round.decimals rsqrt rsub.Scalar rsub.Tensor sgn sigmoid sign "
+            "sin sinc sinh sqrt sub.Scalar sub.Tensor tan tanh trunc where.self "
+            "xlogy.Scalar_Other xlogy.Scalar_Self xlogy.Tensor "
         ),
         "declaration": (
-            "linalg:cholesky linalg:det linalg:eigh linalg:eigvalsh linalg:inv linalg:matrix_norm "
-            "linalg:matrix_power linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve "
-            "linalg:solve_triangular linalg:svd linalg:svdvals method:cholesky method:det "
-            "method:diag_embed method:inverse method:logdet method:matrix_power method:pinverse "
-            "method:slogdet method:svd torch:cholesky torch:det torch:diag_embed torch:inverse "
-            "torch:logdet torch:matrix_power torch:pinverse torch:slogdet torch:svd "
+            "linalg:cholesky linalg:cond linalg:det linalg:eigh linalg:eigvalsh linalg:inv "
+            "linalg:lstsq linalg:matrix_exp linalg:matrix_norm linalg:matrix_power "
+            "linalg:matrix_rank linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve "
+            "linalg:solve_triangular linalg:svd linalg:svdvals method:abs method:absolute "
+            "method:acos method:add method:addcdiv method:addcmul method:arccos method:arcsin "
+            "method:arctan method:arctan2 method:asin method:atan method:atan2 method:ceil "
+            "method:cholesky method:cholesky_inverse method:clamp method:clip method:cos "
+            "method:cosh method:deg2rad method:det method:diag_embed method:diagflat method:div "
+            "method:divide method:erf method:exp method:exp2 method:expm1 method:fix method:floor "
+            "method:floor_divide method:frac method:hypot method:inverse method:lerp method:log "
+            "method:log10 method:log1p method:log2 method:logaddexp method:logdet method:logit "
+            "method:masked_fill method:matrix_exp method:matrix_power method:maximum "
+            "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
+            "method:pow method:reciprocal method:remainder method:round method:rsqrt method:sgn "
+            "method:sigmoid method:sign method:sin method:sinc method:sinh method:slogdet "
+            "method:sqrt method:square method:sub method:subtract method:svd method:tan "
+            "method:tanh method:true_divide method:trunc method:where method:xlogy torch:abs "
+            "torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul torch:arccos "
+            "torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan torch:atan2 torch:ceil "
+            "torch:cholesky torch:cholesky_inverse torch:clamp torch:clip torch:cos torch:cosh "
+            "torch:deg2rad torch:det torch:diag_embed torch:diagflat torch:div torch:divide "
+            "torch:erf torch:exp torch:exp2 torch:expm1 torch:fix torch:floor torch:floor_divide "
+            "torch:frac torch:hypot torch:inverse torch:lerp torch:log torch:log10 torch:log1p "
+            "torch:log2 torch:logaddexp torch:logdet torch:logit torch:masked_fill "
+            "torch:matrix_exp torch:matrix_power torch:maximum torch:minimum torch:mul "
+            "torch:multiply torch:neg torch:negative torch:pinverse torch:pow torch:reciprocal "
+            "torch:remainder torch:round torch:rsqrt torch:rsub torch:sgn torch:sigmoid "
+            "torch:sign torch:sin torch:sinc torch:sinh torch:slogdet torch:sqrt torch:square "
+            "torch:sub torch:subtract torch:svd torch:tan torch:tanh torch:true_divide "
+            "torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.dual": {
@@ -225,31 +264,33 @@ INDEX = {
     "gradcli.engine.ops.embedding_bag": {
         "function": (
             "MODES argsort argwhere bincount bucketize builtins_sorted count_nonzero "
-            "embedding_bag fused histc kthvalue median mode msort nonzero searchsorted sort "
-            "sort_indices topk unique unique_consecutive "
+            "embedding_bag fused histc kthvalue median mode msort nanmedian nonzero searchsorted "
+            "sort sort_indices topk unique unique_consecutive "
         ),
         "row": (
             "_embedding_bag _embedding_bag.per_sample_weights _embedding_bag_backward "
             "_embedding_bag_per_sample_weights_backward _unique2 bincount kthvalue median "
-            "median.dim mode sort sort.stable topk unique_consecutive unique_dim "
+            "median.dim mode nanmedian nanmedian.dim sort sort.stable topk unique_consecutive "
+            "unique_dim "
         ),
         "declaration": (
             "functional:embedding_bag method:argsort method:argwhere method:bincount "
             "method:count_nonzero method:histc method:kthvalue method:median method:mode "
-            "method:msort method:nonzero method:sort method:topk method:unique "
+            "method:msort method:nanmedian method:nonzero method:sort method:topk method:unique "
             "method:unique_consecutive torch:argsort torch:argwhere torch:bincount "
             "torch:bucketize torch:count_nonzero torch:histc torch:kthvalue torch:median "
-            "torch:mode torch:msort torch:nonzero torch:searchsorted torch:sort torch:topk "
-            "torch:unique torch:unique_consecutive "
+            "torch:mode torch:msort torch:nanmedian torch:nonzero torch:searchsorted torch:sort "
+            "torch:topk torch:unique torch:unique_consecutive "
         ),
     },
     "gradcli.engine.ops.gating": {
         "function": (
-            "DECLARATIONS cat chunk clone contiguous expand expand_as flatten flip infer_shape "
-            "is_contiguous matrix_transpose narrow normalize_dims permute reduction_dims repeat "
-            "reshape reshape_as reversed_dims size_at size_list sizes_arg split split_with_sizes "
-            "squeeze squeeze_ stack t t_ tensor_split transpose transpose_ unbind unfold "
-            "unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as view_as_dtype wrap_dim "
+            "DECLARATIONS adjoint cat chunk clone contiguous dsplit expand expand_as flatten flip "
+            "hermitian hsplit infer_shape is_contiguous matrix_transpose narrow normalize_dims "
+            "permute reduction_dims repeat reshape reshape_as reversed_dims size_at size_list "
+            "sizes_arg split split_with_sizes squeeze squeeze_ stack t t_ tensor_split transpose "
+            "transpose_ unbind unfold unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as "
+            "view_as_dtype vsplit wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu permute "
@@ -258,17 +299,19 @@ INDEX = {
             "unfold_backward unsafe_split.Tensor unsqueeze unsqueeze_ view "
         ),
         "declaration": (
-            "functional:glu method:chunk method:clone method:contiguous method:expand "
-            "method:expand_as method:flatten method:flip method:is_contiguous method:narrow "
-            "method:numel method:permute method:ravel method:repeat method:reshape "
-            "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
-            "method:swapaxes_ method:swapdims_ method:t method:t_ method:tensor_split "
-            "method:transpose method:transpose_ method:unbind method:unfold method:unsafe_chunk "
-            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
-            "torch:cat torch:chunk torch:clone torch:concat torch:concatenate torch:flatten "
-            "torch:flip torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
+            "functional:glu method:adjoint method:chunk method:clone method:contiguous "
+            "method:dsplit method:expand method:expand_as method:flatten method:flip "
+            "method:hsplit method:is_contiguous method:narrow method:numel method:permute "
+            "method:ravel method:repeat method:reshape method:reshape_as method:split_with_sizes "
+            "method:squeeze method:squeeze_ method:swapaxes_ method:swapdims_ method:t method:t_ "
+            "method:tensor_split method:transpose method:transpose_ method:unbind method:unfold "
+            "method:unsafe_chunk method:unsafe_split method:unsqueeze method:unsqueeze_ "
+            "method:view method:view_as method:vsplit torch:adjoint torch:cat torch:chunk "
+            "torch:clone torch:concat torch:concatenate torch:dsplit torch:flatten torch:flip "
+            "torch:hsplit torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
             "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
             "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
+            "torch:vsplit "
         ),
     },
     "gradcli.engine.ops.grid_sample": {
@@ -313,9 +356,9 @@ INDEX = {
     },
     "gradcli.engine.ops.linalg": {
         "function": (
-            "addmm bmm check_batches check_dot check_expandable coefficients diag diagonal dot "
-            "element_strides linear matmul mm mm_mat1_backward mm_mat2_backward movedim mv outer "
-            "trace unsafe_view "
+            "addmm bmm bmm_values check_batches check_dot check_expandable coefficients diag "
+            "diagonal dot element_strides linear matmul mm mm_mat1_backward mm_mat2_backward "
+            "movedim mv outer trace unsafe_view "
         ),
         "row": (
             "addmm bmm diag_embed diagonal diagonal_backward diagonal_copy dot "
@@ -412,67 +455,24 @@ INDEX = {
             "functional:unfold torch:pixel_shuffle torch:pixel_unshuffle "
         ),
     },
-    "gradcli.engine.ops.pointwise": {
-        "function": (
-            "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_not_bool check_operand clamp cos cosh div div_scalar "
-            "efficient_zeros erf erf_values exp exp2 expm1 filled_like floor floor_divide frac "
-            "lerp log log10 log1p log2 masked_fill masked_filled maximum maybe_multiply minimum "
-            "mul mul_scalar neg negate pow reciprocal remainder round rounded_from_double rsqrt "
-            "rsub scalar_div scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh "
-            "sqrt square sub sub_scalar tan tanh trunc where wrapped_int xlogy "
-        ),
-        "row": (
-            "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
-            "clamp.Tensor cos cosh deg2rad div.Scalar div.Tensor div.Tensor_mode erf exp exp2 "
-            "expm1 floor floor_divide frac hypot lerp.Scalar lerp.Tensor log log10 log1p log2 "
-            "logaddexp logit masked_fill.Scalar masked_fill.Tensor maximum minimum mul.Scalar "
-            "mul.Tensor neg pow.Scalar pow.Tensor_Scalar pow.Tensor_Tensor reciprocal "
-            "remainder.Scalar remainder.Tensor round round.decimals rsqrt rsub.Scalar rsub.Tensor "
-            "sgn sigmoid sign sin sinc sinh sqrt sub.Scalar sub.Tensor tan tanh trunc where.self "
-            "xlogy.Scalar_Other xlogy.Scalar_Self xlogy.Tensor "
-        ),
-        "declaration": (
-            "method:abs method:absolute method:acos method:add method:addcdiv method:addcmul "
-            "method:arccos method:arcsin method:arctan method:arctan2 method:asin method:atan "
-            "method:atan2 method:ceil method:clamp method:clip method:cos method:cosh "
-            "method:deg2rad method:div method:divide method:erf method:exp method:exp2 "
-            "method:expm1 method:fix method:floor method:floor_divide method:frac method:hypot "
-            "method:lerp method:log method:log10 method:log1p method:log2 method:logaddexp "
-            "method:logit method:masked_fill method:maximum method:minimum method:mul "
-            "method:multiply method:neg method:negative method:pow method:reciprocal "
-            "method:remainder method:round method:rsqrt method:sgn method:sigmoid method:sign "
-            "method:sin method:sinc method:sinh method:sqrt method:square method:sub "
-            "method:subtract method:tan method:tanh method:true_divide method:trunc method:where "
-            "method:xlogy torch:abs torch:absolute torch:acos torch:add torch:addcdiv "
-            "torch:addcmul torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin "
-            "torch:atan torch:atan2 torch:ceil torch:clamp torch:clip torch:cos torch:cosh "
-            "torch:deg2rad torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 "
-            "torch:fix torch:floor torch:floor_divide torch:frac torch:hypot torch:lerp torch:log "
-            "torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logit torch:masked_fill "
-            "torch:maximum torch:minimum torch:mul torch:multiply torch:neg torch:negative "
-            "torch:pow torch:reciprocal torch:remainder torch:round torch:rsqrt torch:rsub "
-            "torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc torch:sinh torch:sqrt "
-            "torch:square torch:sub torch:subtract torch:tan torch:tanh torch:true_divide "
-            "torch:trunc torch:where torch:xlogy "
-        ),
-    },
     "gradcli.engine.ops.pointwise_more": {
         "function": (
-            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin heaviside "
-            "logaddexp2 nextafter rad2deg signbit "
+            "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin frexp "
+            "heaviside ldexp ldexp_ logaddexp2 nextafter rad2deg signbit "
         ),
         "row": (
-            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin heaviside "
-            "logaddexp2 nextafter rad2deg "
+            "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin frexp.Tensor gcd "
+            "heaviside lcm ldexp.Tensor logaddexp2 nextafter rad2deg "
         ),
         "declaration": (
             "method:acosh method:arccosh method:arcsinh method:arctanh method:asinh method:atanh "
             "method:copysign method:erfinv method:float_power method:fmax method:fmin "
-            "method:heaviside method:logaddexp2 method:nextafter method:rad2deg method:signbit "
-            "torch:acosh torch:arccosh torch:arcsinh torch:arctanh torch:asinh torch:atanh "
-            "torch:copysign torch:erfinv torch:float_power torch:fmax torch:fmin torch:heaviside "
-            "torch:logaddexp2 torch:nextafter torch:rad2deg torch:signbit "
+            "method:frexp method:gcd method:heaviside method:lcm method:ldexp method:ldexp_ "
+            "method:logaddexp2 method:nextafter method:rad2deg method:signbit torch:acosh "
+            "torch:arccosh torch:arcsinh torch:arctanh torch:asinh torch:atanh torch:copysign "
+            "torch:erfinv torch:float_power torch:fmax torch:fmin torch:frexp torch:gcd "
+            "torch:heaviside torch:lcm torch:ldexp torch:logaddexp2 torch:nextafter torch:rad2deg "
+            "torch:signbit "
         ),
     },
     "gradcli.engine.ops.products": {
@@ -493,13 +493,13 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions": {
         "function": (
-            "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty cumprod cumsum "
-            "dim_product dims_of evenly_distribute_backward evenly_read_jvp "
+            "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty correction_of cumprod "
+            "cumsum dim_product dims_of evenly_distribute_backward evenly_read_jvp "
             "gather_with_keepdimed_indices last_dim_sums logsumexp logsumexp_jvp max mean min "
             "norm norm_backward outer_dim_sums prod reduced_numel restore_reduced_dims "
-            "reversed_cumsum scatter std sum sum_backward sum_values two_norm unsqueeze_multiple "
-            "value_selecting_backward values_at_indices var variance vector_norm "
-            "vector_norm_values whole_product "
+            "reversed_cumsum scatter std std_backward sum sum_backward sum_values two_norm "
+            "unsqueeze_multiple value_selecting_backward values_at_indices var var_backward "
+            "variance vector_norm vector_norm_values whole_product "
         ),
         "row": (
             "amax amin cumprod cumsum linalg_vector_norm logsumexp max max.dim mean mean.dim min "
@@ -516,15 +516,17 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions_more": {
         "function": (
-            "aminmax cummax cummin cumulative_trapezoid nanmean nansum sum_to_size trapezoid "
+            "aminmax cummax cummin cumulative_trapezoid nanmean nansum renorm sum_to_size "
+            "trapezoid "
         ),
         "row": (
-            "aminmax cummax cummin nansum "
+            "aminmax cummax cummin nansum renorm "
         ),
         "declaration": (
             "method:aminmax method:cummax method:cummin method:nanmean method:nansum "
-            "method:sum_to_size torch:aminmax torch:cummax torch:cummin "
-            "torch:cumulative_trapezoid torch:nanmean torch:nansum torch:trapezoid torch:trapz "
+            "method:renorm method:sum_to_size torch:aminmax torch:cummax torch:cummin "
+            "torch:cumulative_trapezoid torch:nanmean torch:nansum torch:renorm torch:trapezoid "
+            "torch:trapz "
         ),
     },
     "gradcli.engine.ops.rms_norm": {
@@ -580,6 +582,18 @@ INDEX = {
             "torch:logcumsumexp "
         ),
     },
+    "gradcli.engine.ops.statistics": {
+        "function": (
+            "corrcoef cov moments nanquantile quantile std_mean var_mean "
+        ),
+        "row": (
+            "std_mean.correction var_mean.correction "
+        ),
+        "declaration": (
+            "method:corrcoef method:cov method:nanquantile method:quantile torch:corrcoef "
+            "torch:cov torch:nanquantile torch:quantile torch:std_mean torch:var_mean "
+        ),
+    },
     "gradcli.engine.ops.weight_norm": {
         "function": (
             "norm_except_dim "
@@ -632,26 +646,27 @@ INDEX = {
             "method:digamma_ method:div_ method:divide_ method:eq_ method:erf_ method:erfc_ "
             "method:erfinv_ method:exp2_ method:exp_ method:expm1_ method:fix_ "
             "method:float_power_ method:floor_ method:floor_divide_ method:fmod_ method:frac_ "
-            "method:ge_ method:greater_ method:greater_equal_ method:gt_ method:heaviside_ "
-            "method:hypot_ method:i0_ method:index_add_ method:index_copy_ method:le_ "
-            "method:lerp_ method:less_ method:less_equal_ method:lgamma_ method:log10_ "
-            "method:log1p_ method:log2_ method:log_ method:logical_and_ method:logical_not_ "
-            "method:logical_or_ method:logical_xor_ method:logit_ method:lt_ method:mul_ "
-            "method:multiply_ method:mvlgamma_ method:nan_to_num_ method:ne_ method:neg_ "
-            "method:negative_ method:not_equal_ method:polygamma_ method:pow_ method:rad2deg_ "
-            "method:reciprocal_ method:relu_ method:remainder_ method:round_ method:rsqrt_ "
-            "method:scatter_add_ method:sgn_ method:sigmoid_ method:sign_ method:sin_ "
-            "method:sinc_ method:sinh_ method:sqrt_ method:square_ method:sub_ method:subtract_ "
-            "method:tan_ method:tanh_ method:tril_ method:triu_ method:true_divide_ method:trunc_ "
-            "method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ torch:arccos_ torch:arccosh_ "
-            "torch:arcsin_ torch:arcsinh_ torch:arctan_ torch:arctanh_ torch:asin_ torch:asinh_ "
-            "torch:atan_ torch:atanh_ torch:ceil_ torch:clamp_ torch:clamp_max_ torch:clamp_min_ "
-            "torch:clip_ torch:cos_ torch:cosh_ torch:deg2rad_ torch:erf_ torch:erfc_ torch:exp2_ "
-            "torch:exp_ torch:expm1_ torch:fix_ torch:floor_ torch:frac_ torch:i0_ torch:log10_ "
-            "torch:log1p_ torch:log2_ torch:log_ torch:logit_ torch:nan_to_num_ torch:neg_ "
-            "torch:negative_ torch:rad2deg_ torch:reciprocal_ torch:relu_ torch:round_ "
-            "torch:rsqrt_ torch:sigmoid_ torch:sin_ torch:sinc_ torch:sinh_ torch:sqrt_ "
-            "torch:square_ torch:tan_ torch:tanh_ torch:trunc_ torch:xlogy_ "
+            "method:gcd_ method:ge_ method:greater_ method:greater_equal_ method:gt_ "
+            "method:heaviside_ method:hypot_ method:i0_ method:index_add_ method:index_copy_ "
+            "method:lcm_ method:le_ method:lerp_ method:less_ method:less_equal_ method:lgamma_ "
+            "method:log10_ method:log1p_ method:log2_ method:log_ method:logical_and_ "
+            "method:logical_not_ method:logical_or_ method:logical_xor_ method:logit_ method:lt_ "
+            "method:mul_ method:multiply_ method:mvlgamma_ method:nan_to_num_ method:ne_ "
+            "method:neg_ method:negative_ method:not_equal_ method:polygamma_ method:pow_ "
+            "method:rad2deg_ method:reciprocal_ method:relu_ method:remainder_ method:renorm_ "
+            "method:round_ method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ "
+            "method:sign_ method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ "
+            "method:sub_ method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
+            "method:true_divide_ method:trunc_ method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ "
+            "torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ torch:arctan_ "
+            "torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ torch:ceil_ "
+            "torch:clamp_ torch:clamp_max_ torch:clamp_min_ torch:clip_ torch:cos_ torch:cosh_ "
+            "torch:deg2rad_ torch:erf_ torch:erfc_ torch:exp2_ torch:exp_ torch:expm1_ torch:fix_ "
+            "torch:floor_ torch:frac_ torch:i0_ torch:log10_ torch:log1p_ torch:log2_ torch:log_ "
+            "torch:logit_ torch:nan_to_num_ torch:neg_ torch:negative_ torch:rad2deg_ "
+            "torch:reciprocal_ torch:relu_ torch:round_ torch:rsqrt_ torch:sigmoid_ torch:sin_ "
+            "torch:sinc_ torch:sinh_ torch:sqrt_ torch:square_ torch:tan_ torch:tanh_ "
+            "torch:trunc_ torch:xlogy_ "
         ),
     },
 }

@@ -10,8 +10,8 @@ import numpy as np
 from gradcli.engine import dtypes, errors, memory_format, pointwise_order, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, apply, defop, not_implemented,
-                                         pointwise_op)
+from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, RESULT, apply, defop,
+                                         not_implemented, pointwise_op)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
 from gradcli.engine.creation import COPY_WARNING
@@ -684,6 +684,120 @@ def _scatter_entry(a, dim, index, src, reduce=None):
     return scatter_op(a, dim, index, value=src, reduce=reduce)
 
 
+def vander(x: Tensor, N=None, increasing: bool = False) -> Tensor:
+    """ATen's vander: filled with ones, the columns past the first set to x and then to their
+    cumulative product in place (so its backward fails as torch's does), flipped unless
+    `increasing`; integers come out as int64."""
+    if x.ndim != 1:
+        raise errors.runtime("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise errors.runtime("N must be non-negative.")
+    dtype = x.dtype if x.dtype.is_floating_point else dtypes.int64
+    result = Tensor(np.empty((x.shape[0], n), dtype.np), dtype)
+    if n > 0:
+        F.fill_(result, 1)
+    if n > 1:
+        F.copy_(F.slice_dim(result, 1, 1, n, 1), F.unsqueeze(x, 1))
+        tail = F.slice_dim(result, 1, 1, n, 1)
+        F.copy_(tail, F.cumprod(tail, 1))
+    return result if increasing else F.flip(result, (1,))
+
+
+_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+_COMBINE = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
+            "amin": np.minimum}
+
+
+def _identity(dtype: np.dtype, reduce: str):
+    """What scatter_reduce puts where src lands when self is left out."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    if dtype.kind == "b":
+        return reduce == "amin"
+    info = np.iinfo(dtype)
+    return info.min if reduce == "amax" else info.max
+
+
+def _scatter_reduce_two(a, src, index, dim, reduce, include_self):
+    """ATen's scatter_reduce.two on the CPU: src combined in order into self (or into the
+    reduction's identity where self is left out); a mean divides by how many it combined."""
+    out = a.copy()
+    if not include_self:
+        F.scatter_into(out, index, dim, _identity(a.dtype, reduce))
+    F.scatter_into(out, index, dim, src, _COMBINE[reduce])
+    if reduce == "mean":
+        count = np.full(a.shape, 1 if include_self else 0, a.dtype)
+        F.scatter_into(count, index, dim, np.ones(src.shape, a.dtype), np.add)
+        count[count == 0] = 1
+        out = out / count if a.dtype.kind == "f" else np.floor_divide(out, count)
+    return out.astype(a.dtype)
+
+
+def _scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out):
+    """torch's scatter_reduce_backward: (grad for self, grad for src)."""
+    positions = Tensor(index, dtypes.int64)
+
+    def again(start, values):
+        return apply(OPS["scatter_reduce.two"], start, values, index=index, dim=dim,
+                     reduce=reduce, include_self=include_self)
+    if reduce == "sum":
+        grad_self, grad_src = g, F.gather(g, dim, positions)
+    elif reduce == "prod":
+        masked_self = F.masked_fill(a, F.compare("eq", a, 0), 1)
+        grad_self = F.div(F.mul(g, again(masked_self, src)), masked_self)
+        src_zero = F.compare("eq", src, 0)
+        zeros = F.gather(F.scatter_add(F.zeros_for(a), dim, positions, F.cast(src_zero, a.dtype)),
+                         dim, positions)
+        single_zero = F.logical_and(src_zero, F.compare("eq", zeros, 1))
+        masked_src_result = again(a, F.masked_fill(src, single_zero, 1))
+        grad_src = F.where(single_zero, F.gather(F.mul(g, masked_src_result), dim, positions),
+                           F.div(F.gather(F.mul(g, out), dim, positions),
+                                 F.masked_fill(src, src_zero, 1)))
+    elif reduce == "mean":
+        count = F.ones_for(g) if include_self else F.zeros_for(g)
+        count = F.scatter_add(count, dim, positions, F.ones_for(src))
+        count = F.masked_fill(count, F.compare("eq", count, 0), 1)
+        grad_self = F.div(g, count)
+        grad_src = F.div(F.gather(g, dim, positions), F.gather(count, dim, positions))
+    else:
+        value = F.gather(out, dim, positions)
+        self_is_result = F.compare("eq", a, out)
+        src_is_result = F.compare("eq", src, value)
+        shares = F.scatter_add(F.cast(self_is_result, a.dtype), dim, positions,
+                               F.cast(src_is_result, a.dtype))
+        distributed = F.div(g, shares)
+        grad_self = F.mul(self_is_result, distributed)
+        grad_src = F.mul(src_is_result, F.gather(distributed, dim, positions))
+    if not include_self:
+        grad_self = F.apply_op("scatter.value", grad_self, index=index, dim=dim, value=0)
+    return grad_self, grad_src
+
+
+defop("scatter_reduce.two", "ScatterReduceBackward0", _scatter_reduce_two, promote="none",
+      saves_params=True, save=(0, 1, RESULT),
+      vjp=(lambda g, a, src, index, dim, reduce, include_self, out:
+           _scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out)[0],
+           lambda g, a, src, index, dim, reduce, include_self, out:
+           _scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out)[1]))
+
+
+def scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    F.scatter_checks(a, d, index, src)
+    if reduce not in _REDUCTIONS:
+        raise errors.runtime("reduce argument must be either sum, prod, mean, amax or amin, got "
+                             f"{reduce}")
+    positions = F.scatter_positions(a, d, index)
+    return apply(OPS["scatter_reduce.two"], a, src, index=positions, dim=d, reduce=reduce,
+                 include_self=include_self)
+
+
 def _in_place(function):
     def method(t: Tensor, *args, **kwargs) -> Tensor:
         return F.apply_inplace(t, lambda self: function(self, *args, **kwargs))
@@ -694,10 +808,12 @@ def _in_place(function):
 masked_fill_ = _in_place(lambda t, mask, value: F.masked_filled(t, mask, value))
 index_fill_ = _in_place(index_fill)
 scatter_ = _in_place(_scatter_entry)
+scatter_reduce_ = _in_place(scatter_reduce)
 
 __all__ += ["clamp_min", "clamp_max", "fmod", "nan_to_num", "masked_select", "take",
             "index_fill", "scatter_op", "masked_fill_",
-            "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING"]
+            "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING", "scatter_reduce",
+            "scatter_reduce_", "vander"]
 
 for _which, _function in (("min", clamp_min), ("max", clamp_max)):
     declare(f"clamp_{_which}", _function,
@@ -727,6 +843,14 @@ declare("scatter_", scatter_,
         "scatter_(Tensor self, int dim, Tensor index, Scalar value)",
         "scatter_(Tensor self, int dim, Tensor index, Scalar value, *, str reduce)",
         variants="method")
+declare("vander", vander, "vander(Tensor x, int? N=None, bool increasing=False)",
+        variants="torch")
+declare("scatter_reduce", scatter_reduce, "scatter_reduce(Tensor self, int dim, Tensor index, "
+        "Tensor src, str reduce, *, bool include_self=True, Tensor? out=None)",
+        method=("scatter_reduce(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+                "bool include_self=True)",))
+declare("scatter_reduce_", scatter_reduce_, "scatter_reduce_(Tensor self, int dim, Tensor index, "
+        "Tensor src, str reduce, *, bool include_self=True)", variants="method")
 declare("masked_fill_", masked_fill_, "masked_fill_(Tensor self, Tensor mask, Tensor value)",
         "masked_fill_(Tensor self, Tensor mask, Scalar value)", variants="method")
 
@@ -750,6 +874,32 @@ def storage_offset(t: Tensor) -> int:
         return 0
     start = base.data.__array_interface__["data"][0]
     return (t.data.__array_interface__["data"][0] - start) // t.data.itemsize
+
+
+def resize_(t: Tensor, size, memory_format=None) -> Tensor:
+    """Tensor.resize_: the storage from the tensor's offset read with the new (contiguous)
+    sizes, the storage grown (zeros where torch's memory is uninitialised) when too small; the
+    same sizes leave the tensor as it is."""
+    if t.requires_grad:
+        raise errors.runtime("cannot resize variables that require grad")
+    size = tuple(size)
+    if any(n < 0 for n in size):
+        raise errors.runtime("numel: integer multiplication overflow")
+    if size == t.shape:
+        return t
+    owner = t._base if t._base is not None else t
+    storage, offset = owner.data.reshape(-1), storage_offset(t)
+    end = offset + int(np.prod(size))
+    if end > storage.size or not owner.data.flags.c_contiguous:
+        grown = np.zeros(max(end, storage.size), t.data.dtype)
+        grown[:storage.size] = storage
+        owner.data = grown if t._base is None else owner.data
+        storage = grown
+    t.data = storage[offset:end].reshape(size)
+    t.bump_version()
+    if t._base is not None:
+        t._view_fn = lambda array: array.reshape(-1)[offset:end].reshape(size)
+    return t
 
 
 def _new(fill):
@@ -782,7 +932,7 @@ def new_tensor(t: Tensor, data, dtype=None, device=None, requires_grad=False, la
     return F.tensor(data, dtype or t.dtype, bool(requires_grad))
 
 
-__all__ += ["strides", "stride", "storage_offset", "new_zeros", "new_ones", "new_empty",
+__all__ += ["strides", "stride", "storage_offset", "resize_", "new_zeros", "new_ones", "new_empty",
             "new_full", "new_tensor"]
 _NEW = "dtype: ScalarType?=None, device=None, requires_grad=False, layout=None, pin_memory=False"
 _NEW_OPTIONS = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
@@ -796,6 +946,8 @@ declare("new_full", new_full, f"new_full(Tensor self, int[] size, Scalar fill_va
 declare("new_tensor", new_tensor, python="self, data, *, " + _NEW, variants="method")
 declare("stride", stride, "stride(Tensor self, int? dim=None)", variants="method")
 declare("storage_offset", storage_offset, python="self", variants="method")
+declare("resize_", resize_, "resize_(Tensor self, int[] size, *, MemoryFormat? memory_format=None)",
+        variants="method")
 declare("element_size", lambda t: t.data.itemsize, python="self", variants="method")
 declare("nelement", lambda t: t.numel(), python="self", variants="method")
 declare("is_floating_point", lambda t: t.dtype.is_floating_point, python="input")

@@ -1,5 +1,5 @@
 """Linear algebra on square matrices and decompositions: det, slogdet, logdet, inv, solve,
-matrix_power, matrix norms, cholesky, qr, svd, eigh, pinv, diag_embed: functions, rows and
+matrix_power, matrix_exp, matrix norms, cholesky, qr, svd, eigh, pinv, diag_embed: functions, rows and
 declarations. Each backward is written as torch's FunctionsManual writes it (with grad mode
 on), so that its last op, and so the label of a first derivative, is torch's."""
 
@@ -9,9 +9,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, matrix_exp_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.tensor import Tensor
 
@@ -247,6 +248,31 @@ defop("linalg_qr", "LinalgQrBackward0", _qr, promote="none", n_outputs=2,
       differentiable_outputs=None, save=(RESULT,), vjp=_qr_backward)
 
 
+# ---- matrix_exp --------------------------------------------------------------------------------
+
+def _matrix_exp_values(a):
+    n = a.shape[-1]
+    if n == 0:
+        return a.copy()
+    if n == 1:
+        return _exp(a)
+    return matrix_exp_order.matrix_exp(a, F.bmm_values)
+
+
+def _matrix_exp_backward(g, a):
+    """torch's differential_analytic_matrix_function (adjoint): exp of [[A^T, G], [0, A^T]],
+    its upper right block."""
+    n = a.shape[-1]
+    at = _mT(a)
+    meta = F.cat([F.cat([at, g], -1), F.cat([F.zeros_for(at), at], -1)], -2)
+    return F.narrow(F.narrow(matrix_exp(meta), -2, 0, n), -1, n, n)
+
+
+_exp = rounded_from_double(np.exp)
+defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", _matrix_exp_values, promote="none",
+      save=(0,), vjp=_matrix_exp_backward)
+
+
 # ---- checks -----------------------------------------------------------------------------------
 
 
@@ -356,7 +382,14 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
            "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
-           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular"]
+           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank",
+           "cholesky_inverse"]
+
+
+def matrix_exp(a: Tensor) -> Tensor:
+    _check_square("linalg.matrix_exp", a)
+    _check_floating("linalg.matrix_exp", a)
+    return apply(OPS["linalg_matrix_exp"], a)
 
 
 def det(a: Tensor) -> Tensor:
@@ -658,11 +691,212 @@ defop("linalg_pinv", "LinalgPinvBackward0", _pinv, promote="none", save=(0, RESU
       vjp=_pinv_backward)
 
 
+# ---- cholesky_inverse ----------------------------------------------------------------------------
+
+def _cholesky_inverse(a, upper):
+    """potri: (L L^H)^-1 from the factor L (U^H U from U when `upper`), reading only that
+    triangle of the input."""
+    factor = np.triu(a) if upper else np.tril(a)
+    inverse = np.linalg.inv(factor.astype(np.float64))
+    outer = np.swapaxes(inverse, -1, -2)
+    product = inverse @ outer if upper else outer @ inverse
+    return product.astype(a.dtype)
+
+
+def _cholesky_inverse_backward(g, a, upper, out):
+    """torch's cholesky_inverse_backward."""
+    common = F.matmul(out, F.matmul(F.add(g, _mT(g)), out))
+    return F.neg(F.matmul(a, common) if upper else F.matmul(common, a))
+
+
+defop("cholesky_inverse", "CholeskyInverseBackward0", _cholesky_inverse, promote="none",
+      save=(0, RESULT), vjp=_cholesky_inverse_backward)
+
+
+def cholesky_inverse(a: Tensor, upper: bool = False) -> Tensor:
+    _check_square("cholesky_inverse", a)
+    _check_kernel("cholesky_inverse_out_cpu", a)
+    flat, batched = _batches(a.data)
+    for i, matrix in enumerate(flat):
+        zero = next((k + 1 for k in range(matrix.shape[-1]) if matrix[k, k] == 0), 0)
+        if zero:
+            where = f"(Batch element {i}): " if batched else ""
+            raise errors.TorchError("_LinAlgError", f"cholesky_inverse: {where}The diagonal "
+                                    f"element {zero} is zero, the inversion could not be "
+                                    "completed because the input matrix is singular.")
+    return apply(OPS["cholesky_inverse"], a, upper=bool(upper))
+
+
+# ---- cond and matrix_rank ---------------------------------------------------------------------
+
+def cond(a: Tensor, p=None) -> Tensor:
+    """ATen's linalg_cond: the ratio of extreme singular values for p None or +-2, the nuclear
+    norm's sum(S) * sum(1/S), else norm(A) * norm(inv(A)), the inverse filled with inf in place
+    where A is singular (so, as in torch, that branch cannot be differentiated)."""
+    text = p if isinstance(p, str) else None
+    if text is not None:
+        _check_square(f"linalg.cond(ord={text})", a)
+    elif a.ndim < 2:
+        raise errors.runtime("linalg.cond: The input tensor must have at least 2 dimensions.")
+    order = 2 if p is None else p
+    if text is None and abs(order) not in (1, 2, math.inf) or text not in (None, "fro", "nuc"):
+        raise errors.runtime(f"linalg.cond got an invalid norm type: "
+                             f"{text if text is not None else _number_text(order)}")
+    if a.numel() == 0:
+        return F.zeros_of(a.shape[:-2], a.dtype)
+    if text == "nuc":
+        values = svdvals(a)
+        return F.mul(F.sum(values, -1), F.sum(F.reciprocal(values), -1))
+    if text is None and abs(order) == 2:
+        values = svdvals(a)
+        largest, smallest = F.narrow(values, -1, 0, 1), F.narrow(values, -1, -1, 1)
+        ratio = F.div(smallest, largest) if order == -2 else F.div(largest, smallest)
+        return F.squeeze(ratio, -1)
+    if text is None:
+        _check_square(f"linalg.cond(ord={order:f})" if isinstance(order, float)
+                      else f"linalg.cond(ord={order})", a)
+    singular = np.array([_zero_pivot(m) > 0 for m in a.data.reshape((-1,) + a.shape[-2:])])
+    singular = Tensor(singular.reshape(a.shape[:-2] + (1, 1)), dtypes.bool_)
+    identity = Tensor(np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype.np), a.shape).copy(),
+                      a.dtype)
+    invertible = F.where(singular, identity, a) if np.any(singular.data) else a
+    inverse = F.masked_fill_(apply(OPS["linalg_inv_ex"], invertible), singular, math.inf)
+    result = F.mul(matrix_norm(a, order), matrix_norm(inverse, order))
+    return F.nan_to_num(result, math.inf, math.inf, -math.inf)
+
+
+def matrix_rank(a: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
+    """ATen's linalg_matrix_rank: singular values (|eigenvalues| when hermitian) above
+    max(atol, rtol * the largest), rtol's default eps * max(m, n) unless atol > 0."""
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    if a.ndim < 2:
+        raise errors.runtime("torch.linalg.matrix_rank: The input tensor input must have at "
+                             "least 2 dimensions.")
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise errors.runtime("This function doesn't handle types other than float and double")
+    kind = a.dtype.np
+    absolute = np.asarray(atol.data if isinstance(atol, Tensor) else atol or 0.0, kind)
+    if rtol is None:
+        positive = atol is not None and np.all(absolute > 0)
+        rtol = 0.0 if positive else float(np.finfo(kind).eps) * max(a.shape[-2:] or (0,))
+    relative = np.asarray(rtol.data if isinstance(rtol, Tensor) else rtol, kind)
+    if a.numel() == 0:
+        return F.zeros_of(a.shape[:-2], dtypes.int64)
+    if hermitian:
+        values = np.abs(np.linalg.eigvalsh(a.data)).astype(kind)
+    else:
+        values = np.linalg.svd(a.data, compute_uv=False).astype(kind)
+    largest = values.max(-1, keepdims=True)
+    threshold = np.maximum(absolute[..., None], relative[..., None] * largest)
+    return Tensor(np.sum(values > threshold, axis=-1).astype(np.int64), dtypes.int64)
+
+
+# ---- lstsq --------------------------------------------------------------------------------------
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _lstsq(a, b, rcond, driver, vector):
+    """(solution, residuals, rank, singular values) as torch returns them for `driver`; the
+    solution is the SVD's minimum-norm one, singular values up to rcond * the largest dropped
+    (gels refuses a matrix short of full rank)."""
+    b = b[..., None] if vector else b
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    m, n = a.shape[-2:]
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    kept = s > rcond * s.max(-1, keepdims=True, initial=0)
+    rank = kept.sum(-1)
+    if driver == "gels" and np.any(rank < min(m, n)):
+        raise errors.TorchError("_LinAlgError", "torch.linalg.lstsq: The least squares solution "
+                                "could not be computed because the input matrix does not have "
+                                f"full rank (error code: {int(rank.min()) + 1}).")
+    inverse = np.where(kept, 1 / np.where(kept, s, 1), 0)
+    x = np.swapaxes(vh, -1, -2) @ (inverse[..., None] * (np.swapaxes(u, -1, -2) @ b))
+    empty = np.zeros((0,), a.dtype)
+    residuals = empty
+    if m > n and driver != "gelsy" and np.all(rank == n):
+        residuals = np.sum((a @ x - b) ** 2, axis=-2).astype(a.dtype)
+    ranks = np.zeros((0,), np.int64) if driver == "gels" else rank.astype(np.int64)
+    values = s.astype(a.dtype) if driver in ("gelsd", "gelss") else empty
+    return (x[..., 0] if vector else x).astype(a.dtype), residuals, ranks, values
+
+
+def _lstsq_backward(which: int):
+    """torch's linalg_lstsq_backward for input `which` (0: A, 1: B): the solution's gradient
+    through pinv(A), the residuals' as the derivative of |AX - B|^2."""
+    def vjp(grads, a, b, rcond, driver, vector, out):
+        g_x, g_residuals = grads[0], grads[1]
+        x = F.unsqueeze(out[0], -1) if vector else out[0]
+        b2 = F.unsqueeze(b, -1) if vector else b
+        parts = []
+        if g_x is not None:
+            g_x = F.unsqueeze(g_x, -1) if vector else g_x
+            pinv_a = pinv(a)
+            if which == 0:
+                parts.append(_pinv_backward(F.matmul(g_x, _mT(b2)), a, 0.0, 0.0, pinv_a))
+            else:
+                parts.append(F.matmul(_mT(pinv_a), g_x))
+        if g_residuals is not None and g_residuals.numel():
+            weighted = F.mul(F.sub(F.matmul(a, x), b2), F.unsqueeze(g_residuals, -2))
+            parts.append(F.mul_scalar(F.matmul(weighted, _mT(x)), 2.0) if which == 0
+                         else F.mul_scalar(weighted, -2.0))
+        if not parts:
+            return None
+        total = parts[0] if len(parts) == 1 else F.add(*parts)
+        return F.squeeze(total, -1) if vector and which == 1 else total
+    return vjp
+
+
+defop("linalg_lstsq", "LinalgLstsqBackward0", _lstsq, promote="none", n_outputs=4,
+      differentiable_outputs=(0, 1), materialize=False, save=(0, 1, RESULT),
+      out_dtype=lambda dtype, params: (dtype, dtype, dtypes.int64, dtype),
+      vjp=(_lstsq_backward(0), _lstsq_backward(1)))
+
+
+def lstsq(a: Tensor, b: Tensor, rcond=None, *, driver=None):
+    """torch.linalg.lstsq with ATen's checks in their order."""
+    name = "torch.linalg.lstsq"
+    if a.ndim < 2:
+        raise errors.runtime(f"{name}: input must have at least 2 dimensions.")
+    if b.ndim < 1:
+        raise errors.runtime(f"{name}: other must have at least 1 dimension.")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"{name}: Expected input and other to have the same dtype, but got "
+                             f"input's dtype {a.dtype.scalar_name} and other's dtype "
+                             f"{b.dtype.scalar_name}")
+    if not 0 <= a.ndim - b.ndim <= 1:
+        raise errors.runtime(f"{name}: input.dim() must be greater or equal to other.dim() and "
+                             "(input.dim() - other.dim()) <= 1")
+    vector = a.ndim - b.ndim == 1
+    if a.shape[-2] != (b.shape[-1] if vector else b.shape[-2]):
+        raise errors.runtime(f"{name}: input.size(-2) should match other.size("
+                             f"{-1 if vector else -2})")
+    if driver is not None and driver not in _LSTSQ_DRIVERS:
+        raise errors.runtime(f"{name}: parameter `driver` should be one of (gels, gelsy, "
+                             "gelsd, gelss)")
+    if a.dtype not in (dtypes.float32, dtypes.float64):
+        raise errors.runtime("This function doesn't handle types other than float and double")
+    if rcond is None:
+        rcond = float(np.finfo(a.dtype.np).eps) * max(a.shape[-2:])
+    solution, residuals, rank, values = apply(OPS["linalg_lstsq"], a, b, rcond=rcond,
+                                              driver=driver or "gelsy", vector=vector)
+    return F.ReturnTypes("linalg_lstsq", solution, residuals, rank, values,
+                         fields=("solution", "residuals", "rank", "singular_values"))
+
+
 def diag_embed(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     d1, d2 = F.wrap_dim(dim1, a.ndim + 1), F.wrap_dim(dim2, a.ndim + 1)
     if d1 == d2:
         raise errors.runtime(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return apply(OPS["diag_embed.dims"], a, offset=offset, dim1=d1, dim2=d2)
+
+
+def diagflat(a: Tensor, offset: int = 0) -> Tensor:
+    """ATen's diagflat: the flattened input on a diagonal (a view, then diag_embed)."""
+    return diag_embed(F.view(a, (-1,)), offset)
 
 
 def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True,
@@ -675,6 +909,23 @@ def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True,
 
 declare("det", det, "det(Tensor self)", method=("det(Tensor self)",))
 declare("det", det, "det(Tensor A, *, Tensor? out=None)", variants="linalg")
+declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self)")
+declare("matrix_exp", matrix_exp, "matrix_exp(Tensor self, *, Tensor? out=None)", variants="linalg")
+declare("lstsq", lstsq, "lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None, "
+        "Tensor[]? out=None)", variants="linalg")
+declare("diagflat", diagflat, "diagflat(Tensor self, int offset=0)")
+declare("cond", cond, "cond(Tensor self, Scalar? p=None, *, Tensor? out=None)",
+        "cond(Tensor self, str p, *, Tensor? out=None)", variants="linalg")
+declare("matrix_rank", matrix_rank,
+        "matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, "
+        "Tensor? out=None)",
+        "matrix_rank(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False, "
+        "Tensor? out=None)",
+        "matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor? out=None)",
+        "matrix_rank(Tensor self, float tol, bool hermitian=False, *, Tensor? out=None)",
+        variants="linalg")
+declare("cholesky_inverse", cholesky_inverse, "cholesky_inverse(Tensor self, bool upper=False, *, "
+        "Tensor? out=None)")
 declare("logdet", logdet, "logdet(Tensor self)")
 declare("slogdet", slogdet, "slogdet(Tensor self)")
 declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),

@@ -196,7 +196,8 @@ _INPLACE_METHODS = (
     "deg2rad rad2deg sinc masked_fill index_add index_copy index_fill scatter scatter_add addcmul addcdiv "
     "addmm addmv baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal less less_equal "
     "greater greater_equal logical_not logical_and logical_or logical_xor float_power bitwise_and "
-    "bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift").split()
+    "bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift renorm gcd "
+    "lcm").split()
 _CLAMPS = frozenset(("clamp", "clip", "clamp_min", "clamp_max"))
 _BITWISE_BINARY = frozenset(
     "bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift".split())

@@ -441,10 +441,10 @@ def feature_dropout(spatial: int):
                        "in a future release to interpret the input as one without a batch "
                        "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
                        "behavior, please switch to using dropout1d instead.")
-        if spatial == 2 and x.ndim < 2 and training and 0 < p < 1 and x.numel():
-            raise errors.runtime("Feature dropout requires at least 2 dimensions in the input")
         batched = batched or spatial == 2  # torch's dropout2d runs on any input as it is
         lifted = x if batched else F.unsqueeze(x, 0)
+        if lifted.ndim < 2 and training and 0 < p < 1 and x.numel():
+            raise errors.runtime("Feature dropout requires at least 2 dimensions in the input")
         out = dropout(lifted, p, training, inplace, lifted.shape[:2] + (1,) * (lifted.ndim - 2))
         return out if batched else F.squeeze(out, 0)
     return run

@@ -1,5 +1,5 @@
 """More elementwise math: inverse hyperbolics, erfinv, rad2deg, logaddexp2, fmax, fmin, copysign,
-nextafter, heaviside, float_power, signbit: functions, rows and declarations. float32
+nextafter, heaviside, float_power, signbit, gcd, lcm, frexp, ldexp: functions, rows and declarations. float32
 transcendentals are computed in double and rounded once (see pointwise.rounded_from_double)."""
 
 from __future__ import annotations
@@ -134,7 +134,45 @@ defop("heaviside", "torch::autograd::NotImplemented",
       vjp=(not_implemented("aten::heaviside"),) * 2)
 
 
-__all__ = ["asinh", "acosh", "atanh", "erfinv", "rad2deg", "logaddexp2", "copysign", "nextafter", "heaviside", "float_power", "signbit", "fmax", "fmin"]
+def _lcm(a, b):
+    """calc_lcm: |a / gcd * b| in the integer dtype (wrapping as C++ does), 0 where gcd is 0."""
+    g = np.gcd(a, b)
+    safe = np.where(g == 0, 1, g).astype(g.dtype)
+    return np.where(g == 0, 0, np.abs((a // safe) * b)).astype(g.dtype)
+
+
+for _name, _forward in (("gcd", np.gcd), ("lcm", _lcm)):
+    define(f"{_name}(Tensor self, Tensor other, *, Tensor? out=None)",  # integers only
+           "torch::autograd::NotImplemented", _forward, name="torch::autograd::NotImplemented",
+           refuses=(f"{_name}_cpu", (dtypes.BOOL, dtypes.FLOATING)))
+
+
+def _frexp(a):
+    mantissa, exponent = np.frexp(a)
+    return mantissa.astype(a.dtype), exponent.astype(np.int32)
+
+
+defop("frexp.Tensor", "FrexpBackward0", _frexp, promote="none", n_outputs=2,
+      out_dtype=lambda dtype, params: (dtype, dtypes.int32), save=(RESULT,),
+      vjp=lambda grads, *_, out: F.div(grads[0], F.exp2(F.cast(out[1], grads[0].dtype))))
+def _two_to_the(b: Tensor) -> Tensor:
+    """pow(2, other) as ldexp's backward takes it: in integers for integer exponents (so 0 for
+    a negative one, as torch's integer pow gives)."""
+    if b.dtype.is_floating_point:
+        return F.exp2(b)
+    powers = np.where(b.data >= 0, np.left_shift(1, np.clip(b.data, 0, 62).astype(np.int64)), 0)
+    return Tensor(powers.astype(b.dtype.np), b.dtype)
+
+
+defop("ldexp.Tensor", "LdexpBackward0",
+      lambda a, b: (a * np.exp2(b)).astype(np.result_type(a, b)), promote="float",
+      pointwise=True, save=(1, RESULT),
+      vjp=(lambda g, a, b, out: F.mul(g, _two_to_the(b)),
+           lambda g, a, b, out: F.mul_scalar(F.mul(g, out), math.log(2.0))))
+
+
+__all__ = ["asinh", "acosh", "atanh", "erfinv", "rad2deg", "logaddexp2", "copysign", "nextafter", "heaviside", "float_power", "signbit", "fmax", "fmin",
+            "frexp", "ldexp", "ldexp_"]
 
 
 def copysign(a: Tensor, b) -> Tensor:
@@ -172,6 +210,25 @@ def float_power(a, exponent) -> Tensor:
     return F.pow(a, exponent)
 
 
+def frexp(a: Tensor):
+    if not a.dtype.is_floating_point:
+        raise errors.runtime("torch.frexp() only supports floating-point dtypes")
+    mantissa, exponent = apply(OPS["frexp.Tensor"], a)
+    return F.ReturnTypes("frexp", mantissa, exponent, fields=("mantissa", "exponent"))
+
+
+def ldexp(a: Tensor, b: Tensor) -> Tensor:
+    broadcast_shape(a.shape, b.shape)
+    return apply(OPS["ldexp.Tensor"], a, b)
+
+
+def ldexp_(t: Tensor, b: Tensor) -> Tensor:
+    if not t.dtype.is_floating_point:
+        raise errors.runtime(f"ldexp can't be cast to the desired output type "
+                             f"{t.dtype.scalar_name}")
+    return F.apply_inplace(t, lambda self: ldexp(self, b))
+
+
 def signbit(a: Tensor) -> Tensor:
     return Tensor(np.signbit(a.data) if a.dtype.is_floating_point else a.data < 0, dtypes.bool_)
 
@@ -185,6 +242,9 @@ declare("float_power", float_power, "float_power(Tensor self, Tensor exponent, *
         "float_power(Tensor self, Scalar exponent, *, Tensor? out=None)",
         method=("float_power(Tensor self, Tensor exponent)",
                 "float_power(Tensor self, Scalar exponent)"))
+declare("frexp", frexp, "frexp(Tensor self, *, Tensor[]? out=None)")
+declare("ldexp", ldexp, "ldexp(Tensor self, Tensor other, *, Tensor? out=None)")
+declare("ldexp_", ldexp_, "ldexp_(Tensor self, Tensor other)", variants="method")
 declare("signbit", signbit, "signbit(Tensor self, *, Tensor? out=None)")
 for _alias, _function in (("arcsinh", asinh), ("arccosh", acosh), ("arctanh", atanh)):
     declare(_alias, _function, f"{_alias}(Tensor self, *, Tensor? out=None)")

@@ -491,6 +491,7 @@ def _cumprod_grad_values(g, a, dim):
 
 
 vector_norm_values, norm_backward = _vector_norm, _norm_backward  # dist and cdist share them
+var_backward, std_backward = _var_backward, _std_backward  # var_mean and std_mean share them
 
 defop("linalg_vector_norm", "LinalgVectorNormBackward0", _vector_norm, promote="none",
       save=(0, RESULT),
@@ -738,7 +739,7 @@ def norm(a: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Ten
     return declarations.call("linalg", "vector_norm", a, order, listed, keepdim, dtype=dtype)
 
 
-def _correction(unbiased, correction) -> float:
+def correction_of(unbiased, correction) -> float:
     if correction is not None:
         return correction
     return 1 if unbiased is None or unbiased else 0
@@ -758,7 +759,7 @@ def _moment(key: str, a: Tensor, dim, unbiased, keepdim: bool, correction) -> Te
     if not a.dtype.is_floating_point:
         raise errors.runtime("std and var only support floating point and complex dtypes")
     dims = None if _all_dims(dim) else dims_of(dim, a.ndim)
-    correction = _correction(unbiased, correction)
+    correction = correction_of(unbiased, correction)
     outputs = math.prod(n for d, n in enumerate(a.shape) if dims is not None and d not in dims)
     if (a.numel() // outputs if outputs else 0) - correction <= 0:
         STATE.warn("UserWarning", f"{key.split('.')[0]}(): degrees of freedom is <= 0. Correction "

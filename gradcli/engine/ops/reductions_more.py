@@ -104,7 +104,7 @@ def sum_to_size(self: Tensor, size) -> Tensor:
     return F.sum_to(self, size)
 
 
-__all__ = ["nansum", "nanmean", "cummax", "cummin", "aminmax", "sum_to_size"]
+__all__ = ["nansum", "nanmean", "cummax", "cummin", "aminmax", "sum_to_size", "renorm"]
 
 
 def nansum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
@@ -148,6 +148,49 @@ def aminmax(a: Tensor, *, dim=None, keepdim: bool = False):
 
 cummax = _scan("cummax", np.greater_equal)
 cummin = _scan("cummin", np.less_equal)
+
+def _renorm_factor(a, p, dim, maxnorm):
+    """renorm_scale_factor: maxnorm / (norm + 1e-7) where the norm over every other dim
+    exceeds maxnorm, else 1."""
+    others = tuple(d for d in range(a.ndim) if d != dim)
+    norm = F.vector_norm_values(a, p, others, True)
+    kind = a.dtype.type
+    with np.errstate(divide="ignore"):
+        scaled = (np.float64(maxnorm) / (norm + kind(1e-7)).astype(np.float64)).astype(a.dtype)
+    return norm, np.where(norm > maxnorm, scaled, kind(1))
+
+
+def _renorm_backward(g, a, p, dim, maxnorm):
+    """torch's renorm_backward."""
+    others = tuple(d for d in range(a.ndim) if d != dim)
+    norm = F.vector_norm(a, p, others, True)
+    weighted = F.sum(F.mul(a, g), others, True)
+    spread = F.norm_backward(weighted, a, p, others, True, norm)
+    inverse = F.reciprocal(F.add(norm, 1e-7))
+    factor = F.mul_scalar(inverse, maxnorm)
+    return F.where(F.compare("gt", norm, maxnorm),
+                   F.sub(F.mul(factor, g), F.mul(F.mul(factor, inverse), spread)), g)
+
+
+defop("renorm", "RenormBackward0", lambda a, p, dim, maxnorm: (
+          a * _renorm_factor(a, p, dim, maxnorm)[1]).astype(a.dtype),
+      promote="none", save=(0,), vjp=_renorm_backward)
+
+
+def renorm(a: Tensor, p, dim: int, maxnorm) -> Tensor:
+    """ATen's renorm: its meta checks, then each slice along `dim` scaled to norm maxnorm."""
+    if p <= 0:
+        raise errors.runtime("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise errors.runtime(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    if a.ndim <= 1:
+        raise errors.runtime(f"renorm: input needs at least 2 dimensions, got {a.ndim} dimensions")
+    d = F.wrap_dim(dim, a.ndim)
+    if not a.dtype.is_floating_point:
+        raise errors.runtime("linalg.vector_norm: Expected a floating point or complex tensor as "
+                             f"input. Got {a.dtype.scalar_name}")
+    return apply(OPS["renorm"], a, p=float(p), dim=d, maxnorm=float(maxnorm))
+
 
 def _spacing(name: str, y: Tensor, x: Tensor, dim: int) -> Tensor:
     """ATen's dx of trapezoid with sample points x: x viewed along dim, then its differences."""
@@ -219,6 +262,8 @@ declare("aminmax", aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim
         "Tensor? out=None)")
 declare("cummax", cummax, "cummax(Tensor self, int dim)")
 declare("cummin", cummin, "cummin(Tensor self, int dim)")
+declare("renorm", renorm, "renorm(Tensor self, Scalar p, int dim, Scalar maxnorm, *, "
+        "Tensor? out=None)")
 declare("sum_to_size", sum_to_size, "sum_to_size(Tensor self, int[] size)", variants="method")
 
 

@@ -441,6 +441,27 @@ def matrix_transpose(a: Tensor) -> Tensor:
     return transpose(a, -2, -1)
 
 
+def adjoint(a: Tensor, name: str = "adjoint()") -> Tensor:
+    """torch.adjoint / Tensor.adjoint() and Tensor.mH: the last two dims swapped (real)."""
+    if a.ndim < 2:
+        raise errors.runtime(f"tensor.{name} is only supported on matrices or batches of "
+                             f"matrices. Got {a.ndim}-D tensor.")
+    return transpose(a, -2, -1)
+
+
+def hermitian(a: Tensor) -> Tensor:
+    """Tensor.H: a matrix's transpose (real); a 0-D tensor itself, with torch's warning."""
+    if a.ndim == 0:
+        STATE.warn("UserWarning", "Tensor.H is deprecated on 0-D tensors. Consider using "
+                   "x.conj().", once=True)
+        return a
+    if a.ndim != 2:
+        more = " For batches of matrices, consider using tensor.mH" if a.ndim > 2 else ""
+        raise errors.runtime(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                             f"{a.ndim}-D tensor.{more}")
+    return transpose(a, 0, 1)
+
+
 def flip(a: Tensor, dims) -> Tensor:
     dims = normalize_dims(dims, a.ndim)
     for d in dims:
@@ -635,6 +656,29 @@ def tensor_split(a: Tensor, indices_or_sections, dim: int = 0) -> tuple:
     return tuple(F.slice_dim(a, d, start, end, 1) for start, end in zip(bounds, bounds[1:]))
 
 
+def _directional_split(name: str, least: int, dim_of):
+    """torch.hsplit / vsplit / dsplit: tensor_split along one dimension, whole sections only."""
+    def split_along(a: Tensor, indices_or_sections) -> tuple:
+        if a.ndim < least:
+            raise errors.runtime(f"torch.{name} requires a tensor with at least {least} dimension, "
+                                 f"but got a tensor with {a.ndim} dimensions!")
+        d = dim_of(a)
+        if isinstance(indices_or_sections, int):
+            sections = indices_or_sections
+            if sections == 0 or a.shape[d] % sections:
+                raise errors.runtime(f"torch.{name} attempted to split along dimension {d}, but "
+                                     f"the size of the dimension {a.shape[d]} is not divisible by "
+                                     f"the split_size {sections}!")
+        return tensor_split(a, indices_or_sections, d)
+    split_along.__name__ = name
+    return split_along
+
+
+hsplit = _directional_split("hsplit", 1, lambda a: 0 if a.ndim == 1 else 1)
+vsplit = _directional_split("vsplit", 2, lambda a: 0)
+dsplit = _directional_split("dsplit", 3, lambda a: 2)
+
+
 def unsafe_split(a: Tensor, split_size: int, dim: int = 0) -> tuple:
     """split whose outputs autograd does not track as views (UnsafeSplitBackward0)."""
     return split(a, split_size, dim, "unsafe_split.Tensor")
@@ -718,6 +762,10 @@ declare("tensor_split", tensor_split, "tensor_split(Tensor self, int[] indices, 
 declare("unsafe_chunk", unsafe_chunk, "unsafe_chunk(Tensor self, int chunks, int dim=0)")
 declare("split_with_sizes", split_with_sizes,
         "split_with_sizes(Tensor self, int[] split_sizes, int dim=0)")
+for _along in (hsplit, vsplit, dsplit):
+    declare(_along.__name__, _along, f"{_along.__name__}(Tensor self, int sections)",
+            f"{_along.__name__}(Tensor self, int[] indices)")
+declare("adjoint", adjoint, "adjoint(Tensor self)")
 declare("unsafe_split", unsafe_split, "unsafe_split(Tensor self, int split_size, int dim=0)")
 declare("narrow", narrow, "narrow(Tensor self, int dim, Tensor start, int length)",
         "narrow(Tensor self, int dim, int start, int length)")

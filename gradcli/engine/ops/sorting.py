@@ -33,7 +33,8 @@ def _select_jvp(t, a, indices, dim, keepdim=True, sizes=(), out=None):
 
 for _key, _label in (("sort", "SortBackward0"), ("sort.stable", "SortBackward1"),
                      ("topk", "TopkBackward0"), ("kthvalue", "KthvalueBackward0"),
-                     ("median.dim", "MedianBackward1"), ("mode", "ModeBackward0")):
+                     ("median.dim", "MedianBackward1"), ("nanmedian.dim", "NanmedianBackward1"),
+                     ("mode", "ModeBackward0")):
     defop(_key, _label, _select_forward, promote="none", n_outputs=2, out_dtype=_INT64,
           save=(1,), vjp=(_select_backward, None), jvp=_select_jvp)
 
@@ -48,6 +49,21 @@ def _median_all(a):
 
 
 defop("median", "MedianBackward0", _median_all, promote="none", save=(0, RESULT),
+      vjp=lambda g, a, out: F.evenly_distribute_backward(g, a, out),
+      jvp=(lambda t, a, out: F.evenly_read_jvp(t, a, out),),
+      refuses=("median_cpu", (dtypes.BOOL,)))
+
+
+def _nanmedian_all(a):
+    """median_impl with ignore_nan: the lower median of the non-NaN values (NaN if none)."""
+    flat = np.sort(a.reshape(-1))
+    if flat.size == 0:
+        return np.array(np.nan, dtype=a.dtype)
+    counted = flat.size - (int(np.isnan(flat).sum()) if flat.dtype.kind == "f" else 0)
+    return flat[max(counted - 1, 0) // 2].copy()
+
+
+defop("nanmedian", "NanmedianBackward0", _nanmedian_all, promote="none", save=(0, RESULT),
       vjp=lambda g, a, out: F.evenly_distribute_backward(g, a, out),
       jvp=(lambda t, a, out: F.evenly_read_jvp(t, a, out),),
       refuses=("median_cpu", (dtypes.BOOL,)))
@@ -176,6 +192,17 @@ def _median_row(values: list) -> int:
     return order[nth]
 
 
+def _nanmedian_row(values: list) -> int:
+    """median_with_indices_impl with ignore_nan: nth_element over the non-NaN values, NaNs
+    ordered last."""
+    counted = sum(1 for v in values if not _isnan(v))
+    order = list(range(len(values)))
+    nth = max(counted - 1, 0) // 2
+    stl.nth_element(order, nth, lambda i, j: values[i] < values[j] or (
+        values[i] == values[j] and i < j) or (_isnan(values[j]) and not _isnan(values[i])))
+    return order[nth]
+
+
 def _mode_row(values: list) -> int:
     """The CPU mode kernel: std::sort of (value, index) by value, the first longest run's last."""
     pairs = [(v, j) for j, v in enumerate(values)]
@@ -273,6 +300,13 @@ def median(a: Tensor, dim=None, keepdim: bool = False):
         return apply(OPS["median"], a)
     d = _reduce_dim("median", a, dim)
     return _selected("median", "median.dim", a, d, keepdim, _median_row)
+
+
+def nanmedian(a: Tensor, dim=None, keepdim: bool = False):
+    if dim is None:
+        return apply(OPS["nanmedian"], a)
+    d = _reduce_dim("median", a, dim)
+    return _selected("nanmedian", "nanmedian.dim", a, d, keepdim, _nanmedian_row)
 
 
 def mode(a: Tensor, dim: int = -1, keepdim: bool = False):
@@ -496,7 +530,7 @@ def histc(a: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
     return Tensor(np.bincount(position, minlength=bins).astype(a.data.dtype), a.dtype)
 
 
-__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "mode", "unique",
+__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "unique",
            "unique_consecutive", "sort_indices", "nonzero", "argwhere", "count_nonzero",
            "searchsorted", "bucketize", "bincount", "histc"]
 
@@ -514,6 +548,8 @@ declare("topk", topk, "topk(Tensor self, int k, int dim=-1, bool largest=True, b
         "*, Tensor[]? out=None)")
 declare("kthvalue", kthvalue,
         "kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor[]? out=None)")
+declare("nanmedian", nanmedian, "nanmedian(Tensor self)",
+        "nanmedian(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None)")
 declare("median", median, "median(Tensor self)",
         "median(Tensor self, int dim, bool keepdim=False, *, Tensor[]? out=None)")
 declare("mode", mode, "mode(Tensor self, int dim=-1, bool keepdim=False, *, Tensor[]? out=None)")

@@ -28,6 +28,8 @@ TENSOR_ATTRS = {
     "requires_grad": (lambda t: t.requires_grad, grad_api.set_requires_grad),
     "T": (S.reversed_dims, None),
     "mT": (S.matrix_transpose, None),
+    "mH": (lambda t: S.adjoint(t, "mH"), None),
+    "H": (S.hermitian, None),
     "grad_fn": (lambda t: t.grad_fn, None),
     "is_leaf": (lambda t: t.is_leaf, None),
     "retains_grad": (lambda t: t.retains_grad, None),
