@@ -125,6 +125,8 @@ def group_norm(x: Tensor, num_groups, weight=None, bias=None, eps=1e-5) -> Tenso
         "float eps=1e-05, bool cudnn_enabled=True)", x, num_groups, weight, bias, eps)
     num_groups, eps = bound["num_groups"], bound["eps"]
     channels = x.shape[1]
+    if num_groups <= 0:
+        raise errors.runtime(f"Expected num groups to be greater than 0, got {num_groups}")
     if channels % num_groups:
         raise errors.runtime(
             "Expected number of channels in input to be divisible by num_groups, but got input "
