@@ -389,9 +389,9 @@ INDEX = {
     "gradcli.engine.ops.nn_functional": {
         "function": (
             "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "
-            "cosine_similarity dropout dropout1d dropout2d dropout3d embedding embedding_renorm "
-            "feature_dropout gaussian_nll_loss hardshrink hardsigmoid hardswish hardtanh "
-            "hinge_embedding_loss huber_loss instance_norm kl_div layer_norm logsigmoid "
+            "cosine_similarity dropout dropout1d dropout2d dropout3d dropout_arguments embedding "
+            "embedding_renorm feature_dropout gaussian_nll_loss hardshrink hardsigmoid hardswish "
+            "hardtanh hinge_embedding_loss huber_loss instance_norm kl_div layer_norm logsigmoid "
             "margin_ranking_loss mish normalize one_hot pad pairwise_distance poisson_nll_loss "
             "relu6 selu softmin softshrink softsign tanhshrink threshold triplet_margin_loss "
         ),

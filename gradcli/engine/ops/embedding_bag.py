@@ -12,7 +12,7 @@ from gradcli.engine import matmul_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.fma import fused
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented
+from gradcli.engine.ops.registry import OPS, apply, defop, no_derivative, not_implemented
 from gradcli.engine.ops.sorting import sort_indices
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -101,16 +101,11 @@ defop("_embedding_bag.per_sample_weights", "EmbeddingBagBackward0",
                "_embedding_bag_per_sample_weights_backward", g, weight, **_plan_only(plan))))
 defop("_embedding_bag_backward", "EmbeddingBagBackwardBackward0", _weight_backward,
       promote="none", saves_params=True,
-      vjp=(lambda *_, **__: _no_derivative("_embedding_bag_backward"),) * 2)
+      vjp=(no_derivative("_embedding_bag_backward"),) * 2)
 defop("_embedding_bag_per_sample_weights_backward", "NotImplemented",
       lambda g, weight, **plan: _sample_weights_backward(g, weight, **plan),
       name="torch::autograd::NotImplemented", promote="none", saves_params=True,
       vjp=(not_implemented("aten::_embedding_bag_per_sample_weights_backward"),) * 2)
-
-
-def _no_derivative(name: str):
-    raise errors.TorchError("NotImplementedError",
-                            f"the derivative for '{name}' is not implemented.")
 
 
 def _parsed(function: str, name: str, position: int, value, kinds: tuple, kind: str) -> None:

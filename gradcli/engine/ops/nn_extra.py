@@ -9,10 +9,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import declarations, errors, schemas
+from gradcli.engine import declarations, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
-from gradcli.engine.ops.nn_functional import _bernoulli_noise
+from gradcli.engine.ops.nn_functional import _bernoulli_noise, dropout_arguments
 from gradcli.engine.forward_ad import LINEAR
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.tensor import Tensor
@@ -22,10 +22,7 @@ _ALPHA = 1.7580993408473766
 
 def _alpha_dropout(x: Tensor, p, training, inplace: bool, feature: bool) -> Tensor:
     name = ("feature_alpha_dropout" if feature else "alpha_dropout") + ("_" if inplace else "")
-    bound = schemas.bind_cpp(f"{name}(Tensor input, float p, bool train)", x, p, training)
-    p, training = bound["p"], bound["train"]
-    if p < 0.0 or p > 1.0:
-        raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
+    p, training = dropout_arguments(name, x, p, training)
     if p == 0 or not training or x.numel() == 0:
         return x
     if p == 1:

@@ -378,16 +378,23 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     return constant_pad_nd(x, pad, 0.0 if value is None else value)
 
 
+def dropout_arguments(name: str, x: Tensor, p, training) -> tuple:
+    """p and train as the C++ dropout function `name` binds them, p checked as torch's Python
+    checks it."""
+    bound = schemas.bind_cpp(f"{name}(Tensor input, float p, bool train)", x, p, training)
+    p, training = bound["p"], bound["train"]
+    if p < 0.0 or p > 1.0:
+        raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
+    return p, training
+
+
 def dropout(x: Tensor, p=0.5, training: bool = True, inplace: bool = False,
             noise_shape: tuple | None = None) -> Tensor:
     """torch's CPU dropout: a bernoulli(1 - p) mask drawn from the generator, scaled by
     1 / (1 - p), multiplied in; `noise_shape` (feature dropout) draws one per channel. The
     arguments bind first to the C++ function torch's Python code calls."""
     name = ("feature_dropout" if noise_shape else "dropout") + ("_" if inplace else "")
-    bound = schemas.bind_cpp(f"{name}(Tensor input, float p, bool train)", x, p, training)
-    p, training = bound["p"], bound["train"]
-    if p < 0.0 or p > 1.0:
-        raise errors.value_error(f"dropout probability has to be between 0 and 1, but got {p}")
+    p, training = dropout_arguments(name, x, p, training)
     if p == 0 or not training or x.numel() == 0:
         return x
     if p == 1:

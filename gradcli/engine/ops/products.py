@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, grad_api, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
 
@@ -111,18 +111,13 @@ def _cdist_backward(g, x1, x2, cdist, p):
 
 
 defop("_cdist_backward", "CdistBackwardBackward0", _cdist_backward,
-      vjp=tuple(lambda *_, **__: _not_implemented("_cdist_backward") for _ in range(4)))
+      vjp=(no_derivative("_cdist_backward"),) * 4)
 defop("_cdist_forward", "CdistBackward0", _cdist, save=(0, 1, RESULT),
       vjp=(lambda g, x1, x2, p, out: F.apply_op("_cdist_backward", F.contiguous(g), x1, x2, out,
                                                 p=p),
            lambda g, x1, x2, p, out: F.apply_op(
                "_cdist_backward", F.contiguous(F.matrix_transpose(g)), x2, x1,
                F.contiguous(F.matrix_transpose(out)), p=p)))
-
-
-def _not_implemented(name: str):
-    raise errors.TorchError("NotImplementedError",
-                            f"the derivative for '{name}' is not implemented.")
 
 
 __all__ = ["addmv", "addr", "baddbmm", "addbmm", "vdot", "kron", "tensordot", "inner",

@@ -13,7 +13,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, stl_algorithms as stl
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, not_implemented
+from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative, not_implemented
 from gradcli.engine.tensor import Tensor
 
 _INT64 = (lambda dtype, params: (dtype, dtypes.int64))
@@ -69,17 +69,10 @@ defop("nanmedian", "NanmedianBackward0", _nanmedian_all, promote="none", save=(0
       refuses=("median_cpu", (dtypes.BOOL,)))
 
 
-def _not_differentiable(name: str):
-    def vjp(g, a, **params):
-        raise errors.TorchError("NotImplementedError",
-                                f"the derivative for '{name}' is not implemented.")
-    return vjp
-
-
 for _key, _label in (("_unique2", "Unique2Backward0"), ("unique_dim", "UniqueDimBackward0"),
                      ("unique_consecutive", "UniqueConsecutiveBackward0")):
     defop(_key, _label, lambda a, values: values, promote="none",
-          vjp=_not_differentiable(_key.split(".")[0]))
+          vjp=no_derivative(_key.split(".")[0]))
 
 
 # ---- rows along one dim, by the algorithms torch's kernels use ----------------------------------
