@@ -18,7 +18,6 @@ from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSO
 from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
 from gradcli.language.namespaces.checkpoint import CHECKPOINT
-from gradcli.language.namespaces.distributions import DISTRIBUTIONS
 from gradcli.language.namespaces.dtype_info import DTYPE_INFO
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
@@ -222,6 +221,21 @@ def _data() -> dict:
     return DATA.table | SAMPLERS
 
 
+def _distributions() -> Namespace:
+    # loaded when a program first uses torch.distributions
+    from gradcli.language.namespaces.distributions import DISTRIBUTIONS
+    return DISTRIBUTIONS
+
+
+def _distributions_part(part: str) -> Namespace:
+    return Namespace(f"torch.distributions.{part}",
+                     LazyTable({}, lambda: _distributions().table[part].table))
+
+
+DISTRIBUTION_PARTS = {part: _distributions_part(part)
+                      for part in ("kl", "constraints", "transforms")}
+DISTRIBUTIONS = Namespace("torch.distributions",
+                          LazyTable(DISTRIBUTION_PARTS, lambda: _distributions().table))
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
 TESTING = Namespace("torch.testing", LazyTable({}, lambda: _testing().table))
 UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT})
@@ -345,9 +359,7 @@ MODULES = {
     "torch.utils.checkpoint": CHECKPOINT,
     "torch.testing": TESTING,
     "torch.distributions": DISTRIBUTIONS,
-    "torch.distributions.kl": DISTRIBUTIONS.table["kl"],
-    "torch.distributions.constraints": DISTRIBUTIONS.table["constraints"],
-    "torch.distributions.transforms": DISTRIBUTIONS.table["transforms"],
+    **{f"torch.distributions.{part}": module for part, module in DISTRIBUTION_PARTS.items()},
     "torch.nn": NN,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,

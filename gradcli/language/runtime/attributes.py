@@ -287,6 +287,8 @@ def get(value, name: str):
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
+        if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
+            return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
             return exceptions.chained(value, name)
         if value is classes.OBJECT and name in _OBJECT_METHODS:  # object.__setattr__(self, ...)
