@@ -338,8 +338,17 @@ class Module(TableObject):
         _renumber(self.children, list(self.children.values()))
 
 
+def _hooks_by_id(kind: str):
+    """module._forward_pre_hooks and the like: torch's OrderedDict of the hooks by handle id."""
+    return lambda m: OrderedDict((h.id, h.fn) for h in (m.hooks[kind] if m.hooks else ()))
+
+
 _TABLES = {"_modules": lambda m: m.children, "_parameters": lambda m: m.params,
-           "_buffers": lambda m: m.buffers}
+           "_buffers": lambda m: m.buffers,
+           "_forward_pre_hooks": _hooks_by_id("forward_pre"),
+           "_forward_hooks": _hooks_by_id("forward"),
+           "_backward_pre_hooks": _hooks_by_id("backward_pre"),
+           "_backward_hooks": _hooks_by_id("backward")}
 
 
 def options_repr(module: Module, printer, leading: str, *defaults: tuple) -> str:
