@@ -165,10 +165,18 @@ def _weight_norms():
     return weight_norms
 
 
+def _prune() -> dict:
+    # loaded when a program first uses it (here, not in nn_utils: it needs nn.Module)
+    from gradcli.language.namespaces.prune import PRUNE
+    return PRUNE.table
+
+
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
+PRUNE = Namespace("torch.nn.utils.prune", LazyTable({}, _prune))
 PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations",
                              LazyTable({}, lambda: _weight_norms().PARAMETRIZATIONS))
-NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS} | table(
+NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
+                       "prune": PRUNE} | table(
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
         ctx, module, name, dim), "module, name='weight', dim=0", context=True),
     entry("remove_weight_norm", lambda ctx, module, name: _weight_norms().remove_weight_norm(
@@ -322,6 +330,7 @@ MODULES = {
     "torch.nn": NN,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,
+    "torch.nn.utils.prune": PRUNE,
     **MATH_MODULES,
 }
 protocols.MODULES = MODULES  # what the runtime's `import` binds
