@@ -21,6 +21,7 @@ from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 
 PATH = "torch.nn.utils.prune"
+_BASE = "BasePruningMethod"
 
 
 def get(value, name: str):
@@ -315,19 +316,23 @@ class Kind:
             name, lambda ctx, *a, **k: _construct(ctx, self, a, k), "*args, **kwargs",
             context=True))
         names = tuple(p.split("=")[0] for p in (apply_spec or "").split(", ") if p)
+        owner = name if apply_spec is not None else _BASE
         self.apply = entry("apply", apply if apply_spec is None else _keyword_apply(names),
                            ", ".join(filter(None, ("cls, module, name", (
                                "*args, importance_scores=None, **kwargs" if apply_spec is None
                                else apply_spec)))),
-                           context=True, qualname=f"{name}.apply")
+                           context=True, qualname=f"{owner}.apply")
         self.members = {"apply_mask": entry("apply_mask", apply_mask, "self, module",
-                                            context=True),
+                                            context=True, qualname=f"{_BASE}.apply_mask"),
                         "prune": entry("prune", prune, "self, t, default_mask=None, "
-                                       "importance_scores=None", context=True),
-                        "remove": entry("remove", remove_from, "self, module", context=True)}
+                                       "importance_scores=None", context=True,
+                                       qualname=f"{_BASE}.prune"),
+                        "remove": entry("remove", remove_from, "self, module", context=True,
+                                        qualname=f"{_BASE}.remove")}
         if compute_mask is not None:
             self.members["compute_mask"] = entry("compute_mask", compute_mask,
-                                                 "self, t, default_mask", context=True)
+                                                 "self, t, default_mask", context=True,
+                                                 qualname=f"{name}.compute_mask")
         if parent is not None:
             self.members = parent.members | self.members
         protocols.CLASS_METHODS[self.host] = {"apply": BoundMethod(self.type, self.apply),
@@ -479,8 +484,9 @@ def add_pruning_method(ctx, container, method) -> None:
 BASE = Kind("BasePruningMethod", None, None)
 CONTAINER = Kind("PruningContainer", None, _container_mask, _container_init, "self, *args",
                  parent=BASE)
-CONTAINER.members["add_pruning_method"] = entry("add_pruning_method", add_pruning_method,
-                                                "self, method", context=True)
+CONTAINER.members["add_pruning_method"] = entry(
+    "add_pruning_method", add_pruning_method, "self, method", context=True,
+    qualname="PruningContainer.add_pruning_method")
 CONTAINER.host.is_sequence = True
 IDENTITY = Kind("Identity", "unstructured", lambda ctx, method, t, default_mask: default_mask,
                 apply_spec="", parent=BASE)
