@@ -51,11 +51,11 @@ def _contiguous():
 
 def validate_amount_init(ctx, amount) -> None:
     if not isinstance(amount, numbers.Real):
-        raise errors.type_error(f"Invalid type for amount: {ctx.printer.str(amount)}. "
+        raise errors.type_error(f"Invalid type for amount: {ctx.printer.format(amount, '')}. "
                                 "Must be int or float.")
     if (amount < 0 if isinstance(amount, numbers.Integral) else not 0.0 <= float(amount) <= 1.0):
-        raise errors.value_error(f"amount={ctx.printer.str(amount)} should either be a float in "
-                                 "the range [0, 1] or a non-negative integer")
+        raise errors.value_error(f"amount={ctx.printer.format(amount, '')} should either be a "
+                                 "float in the range [0, 1] or a non-negative integer")
 
 
 def _nparams_toprune(amount, tensor_size: int) -> int:
