@@ -1,19 +1,17 @@
-"""torch.nn.utils.prune's pruning methods as torch's Python code makes them: BasePruningMethod
-(apply, apply_mask, prune, remove and the forward pre-hook call), PruningContainer (masks
-combined over the unpruned part) and the built-in methods' compute_mask, each tensor step a
-call a program could make; a program's subclasses override any of it."""
+"""torch.nn.utils.prune's pruning classes as torch's Python code makes them: BasePruningMethod
+(apply, apply_mask, prune, remove and the forward pre-hook call), PruningContainer and the
+built-in methods (their masks in pruning_masks.py), each step a call a program could make, so
+a program's subclasses override any of it."""
 
 from __future__ import annotations
 
-import numbers
-
 from gradcli.engine import errors, grad_api
-from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces import module_hooks
+from gradcli.language.namespaces import module_hooks, pruning_masks as masks
 from gradcli.language.namespaces.builtins import type_of
 from gradcli.language.namespaces.distribution_base import Calls
 from gradcli.language.namespaces.module_members import register_buffer, register_parameter
 from gradcli.language.namespaces.modules import Members, Module
+from gradcli.language.namespaces.pruning_masks import call, get, has, size_text
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableObject
@@ -22,160 +20,6 @@ from gradcli.language.runtime.signatures import entry
 
 PATH = "torch.nn.utils.prune"
 _BASE = "BasePruningMethod"
-
-
-def get(value, name: str):
-    return protocols.get_attribute(value, name)
-
-
-def has(value, name: str) -> bool:
-    try:
-        get(value, name)
-    except errors.TorchError as error:
-        if error.kind != "AttributeError":
-            raise
-        return False
-    return True
-
-
-def call(ctx, value, name: str, *args, **kwargs):
-    """value.name(*args, **kwargs), a program's override first."""
-    return ctx.call(get(value, name), list(args), kwargs)
-
-
-def _contiguous():
-    return protocols.MODULES["torch"].lookup("contiguous_format")
-
-
-# ---- amounts (torch's _validate_* and _compute_nparams_toprune) ----
-
-def validate_amount_init(ctx, amount) -> None:
-    if not isinstance(amount, numbers.Real):
-        raise errors.type_error(f"Invalid type for amount: {ctx.printer.format(amount, '')}. "
-                                "Must be int or float.")
-    if (amount < 0 if isinstance(amount, numbers.Integral) else not 0.0 <= float(amount) <= 1.0):
-        raise errors.value_error(f"amount={ctx.printer.format(amount, '')} should either be a "
-                                 "float in the range [0, 1] or a non-negative integer")
-
-
-def _nparams_toprune(amount, tensor_size: int) -> int:
-    count = amount if isinstance(amount, numbers.Integral) else round(amount * tensor_size)
-    if isinstance(count, numbers.Integral) and count > tensor_size:
-        raise errors.value_error(f"amount={count} should be smaller than the number of "
-                                 f"parameters to prune={tensor_size}")
-    return count
-
-
-def _structured_checks(t: Tensor, dim) -> None:
-    if t.ndim <= 1:
-        raise errors.value_error("Structured pruning can only be applied to multidimensional "
-                                 f"tensors. Found tensor of shape {_size(t)} with {t.ndim} dims")
-    if dim >= t.ndim:
-        raise errors.index_error(f"Invalid index {dim} for tensor of size {_size(t)}")
-
-
-def _size(t: Tensor) -> str:
-    return f"torch.Size([{', '.join(str(n) for n in t.shape)}])"
-
-
-# ---- compute_mask of the built-in methods ----
-
-def _zero_at(calls: Calls, mask, indices):
-    """mask.view(-1)[indices] = 0."""
-    protocols.set_item(calls.method(mask, "view", -1), indices, 0)
-
-
-def _unstructured(ctx, method, t, default_mask, scores):
-    calls = Calls(ctx)
-    count = _nparams_toprune(get(method, "amount"), t.numel())
-    mask = calls.method(default_mask, "clone", memory_format=_contiguous())
-    if count != 0:
-        _zero_at(calls, mask, get(scores(calls, t, count), "indices"))
-    return mask
-
-
-def _random_unstructured(ctx, method, t, default_mask):
-    return _unstructured(ctx, method, t, default_mask, lambda calls, t, count: calls.torch(
-        "topk", calls.method(calls.torch("rand_like", t), "view", -1), k=count))
-
-
-def _l1_unstructured(ctx, method, t, default_mask):
-    return _unstructured(ctx, method, t, default_mask, lambda calls, t, count: calls.torch(
-        "topk", calls.method(calls.torch("abs", t), "view", -1), k=count, largest=False))
-
-
-def _structured(ctx, method, t, default_mask, keep):
-    """A mask of ones on the channels `keep(calls, dim, size, count)` selects along `dim`, times
-    the default mask (the default mask itself when nothing is pruned)."""
-    calls, dim = Calls(ctx), get(method, "dim")
-    _structured_checks(t, dim)
-    size = t.shape[dim]
-    count = _nparams_toprune(get(method, "amount"), size)
-    channels = keep(calls, dim, size, count)
-    if count == 0:
-        return default_mask
-    mask = calls.torch("zeros_like", t)
-    index = [slice(None)] * t.ndim
-    index[dim] = channels
-    protocols.set_item(mask, tuple(index), 1)
-    return protocols.augmented("*", mask, calls.method(default_mask, "to", dtype=mask.dtype))
-
-
-def _random_channels(calls: Calls, dim, size, count):
-    if count == 0:
-        return None
-    prob = calls.torch("rand", size)
-    threshold = get(calls.torch("kthvalue", prob, k=count), "values")
-    return protocols.compare(">", prob, threshold)
-
-
-def _ln_structured(ctx, method, t, default_mask):
-    def keep(calls, dim, size, count):
-        dims = list(range(t.ndim))
-        dims.remove(dims[dim] if dim < 0 else dim)
-        norm = calls.torch("norm", t, p=get(method, "n"), dim=dims)
-        return get(calls.torch("topk", norm, k=size - count, largest=True), "indices")
-    return _structured(ctx, method, t, default_mask, keep)
-
-
-def _custom_from_mask(ctx, method, t, default_mask):
-    own = get(method, "mask")
-    if default_mask.shape != own.shape:
-        raise errors.TorchError("AssertionError", f"default_mask shape {_size(default_mask)} "
-                                f"must match self.mask shape {_size(own)}")
-    return protocols.binary("*", default_mask, Calls(ctx).method(own, "to",
-                                                                  dtype=default_mask.dtype))
-
-
-def _container_mask(ctx, container, t, default_mask):
-    """PruningContainer.compute_mask: the newest method acts on the part of `t` the mask keeps
-    (entries, channels along its dim, or all of it), and its mask is written there."""
-    calls = Calls(ctx)
-    method = get(container, "_pruning_methods")[-1]
-    new_mask = calls.method(default_mask, "to", dtype=t.dtype)
-    kind = get(method, "PRUNING_TYPE")
-    if kind == "unstructured":
-        index = protocols.compare("==", default_mask, 1)
-    elif kind == "structured":
-        if not has(method, "dim"):
-            raise errors.TorchError("AttributeError", 'Pruning methods of PRUNING_TYPE '
-                                    '"structured" need to have the attribute `dim` defined.')
-        dim = get(method, "dim")
-        dim = dim + t.ndim if dim < 0 else dim
-        if dim < 0:
-            raise errors.index_error(f"Index is out of bounds for tensor with dimensions {t.ndim}")
-        kept = calls.method(default_mask, "sum", dim=[d for d in range(t.ndim) if d != dim])
-        index = [slice(None)] * t.ndim
-        index[dim] = protocols.compare("!=", kept, 0)
-        index = tuple(index)
-    elif kind == "global":
-        index = (slice(None),) * t.ndim
-    else:
-        raise errors.value_error(f"Unrecognized PRUNING_TYPE {ctx.printer.str(kind)}")
-    partial = call(ctx, method, "compute_mask", protocols.get_item(t, index),
-                   default_mask=protocols.get_item(default_mask, index))
-    protocols.set_item(new_mask, index, calls.method(partial, "to", dtype=new_mask.dtype))
-    return new_mask
 
 
 # ---- BasePruningMethod's own methods ----
@@ -202,7 +46,7 @@ def _recompute(ctx, method, module, inputs) -> None:
 def prune(ctx, method, t, default_mask=None, importance_scores=None):
     if importance_scores is not None and importance_scores.shape != t.shape:
         raise errors.TorchError("AssertionError", "importance_scores should have the same shape "
-                                f"as tensor t, got {_size(importance_scores)} vs {_size(t)}")
+                                f"as tensor t, got {size_text(importance_scores)} vs {size_text(t)}")
     scores = t if importance_scores is None else importance_scores
     if default_mask is None:
         default_mask = Calls(ctx).torch("ones_like", t)
@@ -263,7 +107,7 @@ def apply(ctx, cls, module, name, *args, importance_scores=None, **kwargs):
     if importance_scores is not None and importance_scores.shape != orig.shape:
         raise errors.TorchError("AssertionError", "importance_scores should have the same shape "
                                 f"as parameter {name} of {ctx.printer.str(module)}, got "
-                                f"{_size(importance_scores)} vs {_size(orig)}")
+                                f"{size_text(importance_scores)} vs {size_text(orig)}")
     scores = orig if importance_scores is None else importance_scores
     calls, fresh = Calls(ctx), not is_container(method)
     if fresh:
@@ -274,7 +118,7 @@ def apply(ctx, cls, module, name, *args, importance_scores=None, **kwargs):
         default_mask = calls.torch("ones_like", orig)
     else:
         default_mask = calls.method(calls.method(get(module, name + "_mask"), "detach"), "clone",
-                                    memory_format=_contiguous())
+                                    memory_format=masks.contiguous_format())
     try:
         mask = call(ctx, method, "compute_mask", scores, default_mask=default_mask)
         register_buffer(module, name + "_mask", mask)
@@ -455,7 +299,7 @@ def is_container(value) -> bool:
 
 
 def _amount_init(ctx, method, amount, **more) -> None:
-    validate_amount_init(ctx, amount)
+    masks.validate_amount_init(ctx, amount)
     method.set_attribute("amount", amount)
     for name, value in more.items():
         method.set_attribute(name, value)
@@ -482,7 +326,7 @@ def add_pruning_method(ctx, container, method) -> None:
 
 
 BASE = Kind("BasePruningMethod", None, None)
-CONTAINER = Kind("PruningContainer", None, _container_mask, _container_init, "self, *args",
+CONTAINER = Kind("PruningContainer", None, masks.container_mask, _container_init, "self, *args",
                  parent=BASE)
 CONTAINER.members["add_pruning_method"] = entry(
     "add_pruning_method", add_pruning_method, "self, method", context=True,
@@ -490,20 +334,20 @@ CONTAINER.members["add_pruning_method"] = entry(
 CONTAINER.host.is_sequence = True
 IDENTITY = Kind("Identity", "unstructured", lambda ctx, method, t, default_mask: default_mask,
                 apply_spec="", parent=BASE)
-RANDOM_UNSTRUCTURED = Kind("RandomUnstructured", "unstructured", _random_unstructured,
+RANDOM_UNSTRUCTURED = Kind("RandomUnstructured", "unstructured", masks.random_unstructured,
                            _amount_init, "self, amount", "amount", BASE)
-L1_UNSTRUCTURED = Kind("L1Unstructured", "unstructured", _l1_unstructured, _amount_init,
+L1_UNSTRUCTURED = Kind("L1Unstructured", "unstructured", masks.l1_unstructured, _amount_init,
                        "self, amount", "amount, importance_scores=None", BASE)
 RANDOM_STRUCTURED = Kind(
     "RandomStructured", "structured",
-    lambda ctx, m, t, default_mask: _structured(ctx, m, t, default_mask, _random_channels),
+    masks.random_structured,
     lambda ctx, m, amount, dim=-1: _amount_init(ctx, m, amount, dim=dim),
     "self, amount, dim=-1", "amount, dim=-1", BASE)
 LN_STRUCTURED = Kind(
-    "LnStructured", "structured", _ln_structured,
+    "LnStructured", "structured", masks.ln_structured,
     lambda ctx, m, amount, n, dim=-1: _amount_init(ctx, m, amount, n=n, dim=dim),
     "self, amount, n, dim=-1", "amount, n, dim, importance_scores=None", BASE)
-CUSTOM_FROM_MASK = Kind("CustomFromMask", "global", _custom_from_mask,
+CUSTOM_FROM_MASK = Kind("CustomFromMask", "global", masks.custom_from_mask,
                         lambda ctx, m, mask: m.set_attribute("mask", mask), "self, mask",
                         "mask", BASE)
 KINDS = (BASE, CONTAINER, IDENTITY, RANDOM_UNSTRUCTURED, L1_UNSTRUCTURED, RANDOM_STRUCTURED,
