@@ -5,13 +5,14 @@ tensors at once (global_unstructured), make pruning permanent (remove) and ask i
 from __future__ import annotations
 
 from gradcli.engine import errors
+from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import pruning_methods as P
 from gradcli.language.namespaces.distribution_base import Calls
 from gradcli.language.namespaces.nn_utils import parameters_to_vector
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, iterate
+from gradcli.language.runtime.values import Namespace, iterate, type_name
 
 
 def _applying(function: str, kind: P.Kind, spec: str):
@@ -31,10 +32,16 @@ def _pairs(parameters) -> list:
     """(module, name) for each entry, unpacked as Python's `for (module, name) in ...`."""
     out = []
     for item in iterate(parameters):
-        pair = tuple(iterate(item))
+        try:
+            pair = tuple(iterate(item))
+        except errors.TorchError:
+            if isinstance(item, Tensor):
+                raise
+            raise errors.type_error(f"cannot unpack non-iterable {type_name(item)} object") \
+                from None
         if len(pair) != 2:
-            raise errors.value_error(f"too many values to unpack (expected 2, got {len(pair)})"
-                                     if len(pair) > 2 else
+            raise errors.value_error("too many values to unpack (expected 2)" if len(pair) > 2
+                                     else
                                      f"not enough values to unpack (expected 2, got {len(pair)})")
         out.append(pair)
     return out
@@ -44,7 +51,8 @@ def global_unstructured(ctx, parameters, pruning_method, importance_scores=None,
     """One unstructured mask over all the tensors' entries together, applied to each as a
     CustomFromMask."""
     try:
-        iterate(parameters)
+        if not isinstance(parameters, Tensor):
+            iterate(parameters)
     except errors.TorchError:
         raise errors.type_error("global_unstructured(): parameters is not an Iterable") from None
     importance_scores = {} if importance_scores is None else importance_scores
@@ -70,7 +78,7 @@ def global_unstructured(ctx, parameters, pruning_method, importance_scores=None,
     pointer = 0
     for module, name in _pairs(parameters):
         param = P.get(module, name)
-        count = param.numel()
+        count = calls.method(param, "numel")
         piece = protocols.get_item(final_mask, slice(pointer, pointer + count))
         custom_from_mask(ctx, module, name, calls.method(piece, "view_as", param))
         pointer += count
@@ -92,17 +100,20 @@ def remove(ctx, module, name):
     """Make the pruning of `name` permanent and drop its hook."""
     P.get(module, "_forward_pre_hooks")
     for hook in P.pruning_hooks(module):
-        if P.get(hook.fn, "_tensor_name") == name:
+        if P.same(P.get(hook.fn, "_tensor_name"), name):
             P.call(ctx, hook.fn, "remove", module)
             module.hooks["forward_pre"].remove(hook)
             return module
-    raise errors.value_error(f"Parameter '{name}' of module {ctx.printer.str(module)} has to be "
+    raise errors.value_error(f"Parameter '{ctx.printer.format(name, '')}' of module {ctx.printer.str(module)} has to be "
                              "pruned before pruning can be removed")
 
 
-def is_pruned(module) -> bool:
-    P.get(module, "_forward_pre_hooks")
-    return any(P.pruning_hooks(each) for _, each in module.named_modules())
+def is_pruned(ctx, module) -> bool:
+    for _, each in iterate(P.call(ctx, module, "named_modules")):
+        P.get(each, "_forward_pre_hooks")
+        if P.pruning_hooks(each):
+            return True
+    return False
 
 
 PRUNE = Namespace(P.PATH, {kind.name: kind.type for kind in P.KINDS} | table(
@@ -115,5 +126,5 @@ PRUNE = Namespace(P.PATH, {kind.name: kind.type for kind in P.KINDS} | table(
           "parameters, pruning_method, importance_scores=None, **kwargs", context=True),
     entry("custom_from_mask", custom_from_mask, "module, name, mask", context=True),
     entry("remove", remove, "module, name", context=True),
-    entry("is_pruned", is_pruned, "module"),
+    entry("is_pruned", is_pruned, "module", context=True),
 ))

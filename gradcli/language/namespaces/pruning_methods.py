@@ -11,7 +11,7 @@ from gradcli.language.namespaces.builtins import type_of
 from gradcli.language.namespaces.distribution_base import Calls
 from gradcli.language.namespaces.module_members import register_buffer, register_parameter
 from gradcli.language.namespaces.modules import Members, Module
-from gradcli.language.namespaces.pruning_masks import call, get, has, size_text
+from gradcli.language.namespaces.pruning_masks import call, get, has, same, size_text
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableObject
@@ -34,8 +34,9 @@ def _tensor_name(ctx, method, module, doing: str = "") -> str:
 
 def apply_mask(ctx, method, module):
     name = _tensor_name(ctx, method, module)
-    mask, orig = get(module, name + "_mask"), get(module, name + "_orig")
-    return protocols.binary("*", Calls(ctx).method(mask, "to", dtype=orig.dtype), orig)
+    mask = get(module, protocols.binary("+", name, "_mask"))
+    orig = get(module, protocols.binary("+", name, "_orig"))
+    return protocols.binary("*", Calls(ctx).method(mask, "to", dtype=get(orig, "dtype")), orig)
 
 
 def _recompute(ctx, method, module, inputs) -> None:
@@ -44,7 +45,7 @@ def _recompute(ctx, method, module, inputs) -> None:
 
 
 def prune(ctx, method, t, default_mask=None, importance_scores=None):
-    if importance_scores is not None and importance_scores.shape != t.shape:
+    if importance_scores is not None and get(importance_scores, "shape") != get(t, "shape"):
         raise errors.TorchError("AssertionError", "importance_scores should have the same shape "
                                 f"as tensor t, got {size_text(importance_scores)} vs {size_text(t)}")
     scores = t if importance_scores is None else importance_scores
@@ -60,9 +61,9 @@ def remove_from(ctx, method, module) -> None:
     weight = call(ctx, method, "apply_mask", module)
     if has(module, name):
         module.delete_attribute(name)
-    orig = _pop(module.params, name + "_orig")
+    orig = _pop(module.params, protocols.binary("+", name, "_orig"))
     grad_api.assign_data(orig, weight)
-    _pop(module.buffers, name + "_mask")
+    _pop(module.buffers, protocols.binary("+", name, "_mask"))
     module.set_attribute(name, orig)
 
 
@@ -81,10 +82,10 @@ def pruning_hooks(module) -> list:
 def _composite(ctx, cls, module, name, args, kwargs):
     """The method to apply: a new one, or the module's pruning of `name` extended by it."""
     get(module, "_forward_pre_hooks")
-    found = [hook for hook in pruning_hooks(module) if get(hook.fn, "_tensor_name") == name]
+    found = [hook for hook in pruning_hooks(module) if same(get(hook.fn, "_tensor_name"), name)]
     if len(found) > 1:
         raise errors.TorchError("AssertionError", "Avoid adding multiple pruning hooks to the "
-                                f"same tensor {name} of module {ctx.printer.str(module)}. Use a "
+                                f"same tensor {ctx.printer.format(name, '')} of module {ctx.printer.str(module)}. Use a "
                                 "PruningContainer.")
     for hook in found:
         module.hooks["forward_pre"].remove(hook)
@@ -104,9 +105,9 @@ def apply(ctx, cls, module, name, *args, importance_scores=None, **kwargs):
     buffer), recomputed before each forward by the method as a forward pre-hook."""
     method = _composite(ctx, cls, module, name, args, kwargs)
     orig = get(module, name)
-    if importance_scores is not None and importance_scores.shape != orig.shape:
+    if importance_scores is not None and get(importance_scores, "shape") != get(orig, "shape"):
         raise errors.TorchError("AssertionError", "importance_scores should have the same shape "
-                                f"as parameter {name} of {ctx.printer.str(module)}, got "
+                                f"as parameter {ctx.printer.format(name, '')} of {ctx.printer.str(module)}, got "
                                 f"{size_text(importance_scores)} vs {size_text(orig)}")
     scores = orig if importance_scores is None else importance_scores
     calls, fresh = Calls(ctx), not is_container(method)
@@ -158,7 +159,7 @@ class Kind:
                           qualname=f"{name}.__init__")
         self.type = PyType(f"{PATH}.{name}", (self.host,), entry(
             name, lambda ctx, *a, **k: _construct(ctx, self, a, k), "*args, **kwargs",
-            context=True))
+            context=True), metaclass="ABCMeta")
         names = tuple(p.split("=")[0] for p in (apply_spec or "").split(", ") if p)
         owner = name if apply_spec is not None else _BASE
         self.apply = entry("apply", apply if apply_spec is None else _keyword_apply(names),
@@ -217,6 +218,8 @@ def _no_arguments(ctx, method, *args, **kwargs) -> None:
 
 
 def _construct(ctx, kind: Kind, args, kwargs):
+    if (args or kwargs) and kind.init.fn is _no_arguments:
+        _no_arguments(ctx, kind.host(), *args, **kwargs)
     if kind.compute_mask is None:
         raise errors.type_error(f"Can't instantiate abstract class {kind.name} with abstract "
                                 "method compute_mask")
@@ -317,12 +320,15 @@ def add_pruning_method(ctx, container, method) -> None:
     if not is_method(method) and method is not None:
         raise errors.type_error(f"{ctx.printer.repr(type_of(method))} is not a "
                                 "BasePruningMethod subclass")
-    if method is not None and get(container, "_tensor_name") != get(method, "_tensor_name"):
+    if method is not None and not same(get(container, "_tensor_name"),
+                                       get(method, "_tensor_name")):
         raise errors.value_error(
             "Can only add pruning methods acting on the parameter named "
-            f"'{get(container, '_tensor_name')}' to PruningContainer "
-            f"{ctx.printer.str(container)}. Found '{get(method, '_tensor_name')}'")
-    container.set_attribute("_pruning_methods", get(container, "_pruning_methods") + (method,))
+            f"'{ctx.printer.format(get(container, '_tensor_name'), '')}' to PruningContainer "
+            f"{ctx.printer.str(container)}. Found "
+            f"'{ctx.printer.format(get(method, '_tensor_name'), '')}'")
+    container.set_attribute("_pruning_methods", protocols.binary(
+        "+", get(container, "_pruning_methods"), (method,)))
 
 
 BASE = Kind("BasePruningMethod", None, None)
