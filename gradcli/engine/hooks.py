@@ -6,6 +6,7 @@ even when the tensor is gone; a leaf's live beside the leaf, for its AccumulateG
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from typing import Callable
 
@@ -13,22 +14,25 @@ from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
 
 _LEAF_HOOKS: "weakref.WeakKeyDictionary[Tensor, list]" = weakref.WeakKeyDictionary()
+_IDS = itertools.count()  # torch.utils.hooks.RemovableHandle.next_id, shared by every handle
 
 
 class Hook:
     """A registered function and the name torch's errors call it by."""
 
-    __slots__ = ("fn", "name")
+    __slots__ = ("fn", "name", "id")
 
     def __init__(self, fn: Callable, name: str):
-        self.fn, self.name = fn, name
+        self.fn, self.name, self.id = fn, name, None
 
 
 class RemovableHandle:
-    """What register_hook returns: `remove()` unregisters the hook (a second call does nothing)."""
+    """What register_hook returns: `remove()` unregisters the hook (a second call does nothing);
+    `id` numbers it among all handles, as torch keys a module's hook dictionaries."""
 
     def __init__(self, hooks: list, hook: Hook):
         self._hooks, self._hook = hooks, hook
+        self.id = hook.id = next(_IDS)
 
     def remove(self) -> None:
         if any(h is self._hook for h in self._hooks):

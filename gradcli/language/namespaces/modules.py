@@ -16,7 +16,7 @@ from gradcli.language.namespaces import module_hooks
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import entry, parse_signature, table
 from gradcli.language.runtime.values import Generator, iterate, qualified_type_name, type_name
 from gradcli.language.runtime.pytypes import PyType
@@ -30,6 +30,8 @@ def torch_typename(value) -> str:
         return "torch." + value.dtype.legacy_name
     if isinstance(value, PyType):
         return value.name
+    if isinstance(value, UserFunction):  # a function names itself by module and qualname
+        return f"__main__.{value.qualname}"
     return qualified_type_name(value)
 
 
@@ -207,7 +209,11 @@ class Module(TableObject):
         elif name in self.params:
             self._check_none(value, name, "parameter", "torch.nn.Parameter")
             self.params[name] = None
-        elif name in self.buffers and (value is None or isinstance(value, Tensor)):
+        elif name in self.buffers and not isinstance(value, Module):
+            if value is not None and not isinstance(value, Tensor):
+                raise errors.type_error(f"cannot assign '{torch_typename(value)}' as buffer "
+                                        f"'{name}' (torch.nn.Buffer, torch.Tensor or None "
+                                        "expected)")
             self.buffers[name] = value
         elif isinstance(value, Module):
             self._register(self.children, name, value)
@@ -338,8 +344,17 @@ class Module(TableObject):
         _renumber(self.children, list(self.children.values()))
 
 
+def _hooks_by_id(kind: str):
+    """module._forward_pre_hooks and the like: torch's OrderedDict of the hooks by handle id."""
+    return lambda m: OrderedDict((h.id, h.fn) for h in (m.hooks[kind] if m.hooks else ()))
+
+
 _TABLES = {"_modules": lambda m: m.children, "_parameters": lambda m: m.params,
-           "_buffers": lambda m: m.buffers}
+           "_buffers": lambda m: m.buffers,
+           "_forward_pre_hooks": _hooks_by_id("forward_pre"),
+           "_forward_hooks": _hooks_by_id("forward"),
+           "_backward_pre_hooks": _hooks_by_id("backward_pre"),
+           "_backward_hooks": _hooks_by_id("backward")}
 
 
 def options_repr(module: Module, printer, leading: str, *defaults: tuple) -> str:

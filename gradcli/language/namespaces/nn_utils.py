@@ -72,7 +72,13 @@ def clip_grad_value_(parameters, clip_value, foreach=None) -> None:
 
 
 def parameters_to_vector(parameters) -> Tensor:
-    return S.cat([F.view(p, (-1,)) for p in iterate(parameters)])
+    """The tensors flattened into one (torch asks each for its device first)."""
+    pieces = []
+    for p in iterate(parameters):
+        if not isinstance(p, Tensor):
+            raise errors.no_attribute(p, "device")
+        pieces.append(F.view(p, (-1,)))
+    return S.cat(pieces)
 
 
 def vector_to_parameters(vec, parameters) -> None:

@@ -123,6 +123,8 @@ COLLECTIONS = Namespace("collections", {
     "Counter": PyType("collections.Counter", (collections.Counter,),
                       entry("Counter", _counter, "iterable=None, /, **kwds", frames=0)),
 })
+for _name in ("deque", "OrderedDict", "Counter"):  # type(state_dict) is collections.OrderedDict
+    protocols.register_type(COLLECTIONS.table[_name])
 
 
 class _Wrapper(TableObject):

@@ -175,14 +175,21 @@ def _utils_more():
     return nn_utils_more
 
 
+def _prune() -> dict:
+    # loaded when a program first uses it (here, not in nn_utils: it needs nn.Module)
+    from gradcli.language.namespaces.prune import PRUNE
+    return PRUNE.table
+
+
 STATELESS = Namespace("torch.nn.utils.stateless",
                       LazyTable({}, lambda: _utils_more().STATELESS.table))
 FUSION = Namespace("torch.nn.utils.fusion", LazyTable({}, lambda: _utils_more().FUSION.table))
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
+PRUNE = Namespace("torch.nn.utils.prune", LazyTable({}, _prune))
 PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations", LazyTable({}, lambda: (
     _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS)))
 NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
-                       "stateless": STATELESS, "fusion": FUSION} | table(
+                       "stateless": STATELESS, "fusion": FUSION, "prune": PRUNE} | table(
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
         ctx, module, name, dim), "module, name='weight', dim=0", context=True),
     entry("remove_weight_norm", lambda ctx, module, name: _weight_norms().remove_weight_norm(
@@ -365,6 +372,7 @@ MODULES = {
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,
     "torch.nn.utils.stateless": STATELESS,
     "torch.nn.utils.fusion": FUSION,
+    "torch.nn.utils.prune": PRUNE,
     **MATH_MODULES,
 }
 protocols.MODULES = MODULES  # what the runtime's `import` binds

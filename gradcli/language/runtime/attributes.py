@@ -228,7 +228,7 @@ _KIND_TABLES = (
     (AccumulateGrad, ACCUMULATE_GRAD_ATTRS, NODE_METHODS), (Node, NODE_ATTRS, NODE_METHODS),
     (DType, DTYPE_ATTRS, {}), (Size, {}, SIZE_METHODS | TUPLE_METHODS),
     (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS, {}),
-    (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {}, HANDLE_METHODS),
+    (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
     (RNG_KIND, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
     (collections.OrderedDict, {}, ORDERED_DICT_METHODS),

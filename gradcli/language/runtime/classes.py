@@ -414,6 +414,8 @@ BASE_INITS: dict = {}
 BASE_NEWS: dict = {}
 # Class attributes a builtin base gives its subclasses (autograd.Function's apply), by base.
 BASE_CLASS_ATTRIBUTES: dict = {}
+# Builtin bases whose __init__ (in BASE_INITS) runs for a subclass that defines none.
+BASE_INIT_INHERITED: set = set()
 
 
 def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) -> UserClass:
@@ -445,7 +447,8 @@ def instantiate(cls: UserClass, args: list, kwargs: dict):
     else:
         instance = make(cls, args) if make is not None else Instance(cls)
     init = cls.find("__init__")
-    if init is _MISSING and isinstance(instance, ContainerInstance):
+    if init is _MISSING and (isinstance(instance, ContainerInstance)
+                             or cls.base in BASE_INIT_INHERITED):
         cls.runtime.call(BASE_INITS[cls.base], [instance, *args], kwargs)
         return instance
     if init is _MISSING:

@@ -399,6 +399,11 @@ def _object_repr(value) -> str:
         return f"<function {value.qualname} at {_address(value)}>"  # Python in torch
     if isinstance(value, Builtin):
         return f"<built-in function {value.name}>"
+    if isinstance(value, BoundMethod) and value.builtin.style == "python" and \
+            "." in value.builtin.qualname:  # a method of a class torch writes in Python
+        receiver = value.receiver
+        shown = _object_repr(receiver) if isinstance(receiver, PyType) else Printer().repr(receiver)
+        return f"<bound method {value.builtin.qualname} of {shown}>"
     if isinstance(value, BoundMethod):
         return (f"<built-in method {value.builtin.name} of {type_name(value.receiver)} object at "
                 f"{_address(value.receiver)}>")
