@@ -112,14 +112,15 @@ INDEX = {
             "torch:broadcast_tensors torch:broadcast_to torch:cartesian_prod torch:clamp_max "
             "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
             "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
-            "torch:hstack torch:index_fill torch:is_complex torch:is_floating_point "
-            "torch:is_inference torch:is_tensor torch:linspace torch:logspace torch:masked_select "
-            "torch:meshgrid torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like "
-            "torch:randint torch:randint_like torch:randn torch:randn_like torch:randperm "
-            "torch:range torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
-            "torch:scatter torch:select torch:swapaxes torch:swapdims torch:take torch:tile "
-            "torch:tril torch:tril_indices torch:triu torch:triu_indices torch:unflatten "
-            "torch:unravel_index torch:vstack torch:zeros "
+            "torch:get_default_device torch:hstack torch:index_fill torch:is_complex "
+            "torch:is_floating_point torch:is_inference torch:is_tensor torch:linspace "
+            "torch:logspace torch:masked_select torch:meshgrid torch:nan_to_num torch:normal "
+            "torch:ones torch:rand torch:rand_like torch:randint torch:randint_like torch:randn "
+            "torch:randn_like torch:randperm torch:range torch:repeat_interleave torch:roll "
+            "torch:rot90 torch:row_stack torch:scatter torch:select torch:set_default_device "
+            "torch:swapaxes torch:swapdims torch:take torch:tile torch:tril torch:tril_indices "
+            "torch:triu torch:triu_indices torch:unflatten torch:unravel_index torch:vstack "
+            "torch:zeros "
         ),
     },
     "gradcli.engine.ops.attention": {
