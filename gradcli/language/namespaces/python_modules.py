@@ -7,7 +7,6 @@ from __future__ import annotations
 import collections
 import functools
 import itertools
-import os
 import time
 
 from gradcli.engine import errors
@@ -45,15 +44,6 @@ TIME = Namespace("time", table(
     *(entry(f"{name}_ns", vars(time)[f"{name}_ns"], "", frames=0)
       for name in ("time", "perf_counter", "monotonic", "process_time")),
 ))
-
-# os.path's string functions and the file tests scripts guard a save or load with.
-OS_PATH = Namespace("os.path", table(
-    entry("join", os.path.join, "a, /, *p", frames=0),
-    *(entry(name, vars(os.path)[name], "p, /", frames=0)
-      for name in ("basename", "dirname", "splitext", "exists", "isfile", "isdir", "abspath")),
-))
-OS = Namespace("os", {**table(entry("getcwd", os.getcwd, "", frames=0)),
-                      "path": OS_PATH, "sep": os.sep, "linesep": os.linesep, "name": os.name})
 
 def _unsupported_pickle(name: str):
     def refuse(*args, **kwargs):
@@ -427,5 +417,4 @@ def _operator_table() -> dict:
 OPERATOR = LazyTable({}, _operator_table)
 MODULES = {"copy": COPY, "dataclasses": DATACLASSES, "time": TIME, "typing": TYPING, "collections": COLLECTIONS,
            "functools": FUNCTOOLS, "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR),
-           "warnings": WARNINGS, "io": IO, "os": OS, "os.path": OS_PATH,
-           "pickle": PICKLE}
+           "warnings": WARNINGS, "io": IO, "pickle": PICKLE}
