@@ -13,6 +13,9 @@ from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
 
 _FIELDS = ("year", "month", "day", "hour", "minute", "second", "microsecond")
+_GETTERS = {"year": lambda v: v.year, "month": lambda v: v.month, "day": lambda v: v.day,
+            "hour": lambda v: v.hour, "minute": lambda v: v.minute, "second": lambda v: v.second,
+            "microsecond": lambda v: v.microsecond}
 
 
 class DateTime(TableObject):
@@ -28,8 +31,8 @@ class DateTime(TableObject):
         return DATETIME_TYPE
 
     def attribute(self, name: str):
-        if name in _FIELDS:
-            return getattr(self.value, name)
+        if name in _GETTERS:
+            return _GETTERS[name](self.value)
         method = _METHODS.get(name)
         if method is None:
             raise errors.TorchError("AttributeError", f"'datetime.datetime' object has no "
