@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from gradcli.engine import errors
-from gradcli.engine.declarations import declare
+from gradcli.engine.declarations import call, declare
 
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
                  "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
@@ -81,3 +81,17 @@ def cuda(t, device_spec=None, non_blocking: bool = False, memory_format=None):
 
 declare("cuda", cuda, "cuda(Tensor self, Device? device=None, bool non_blocking=False, *, "
         "MemoryFormat? memory_format=None)", variants="method")
+
+
+def set_default_device(spec) -> None:
+    """torch.set_default_device: the CPU (or None, back to it) is the only device tensors live on."""
+    if spec is not None and call("torch", "device", spec).type != "cpu":
+        raise errors.TorchError("NotImplementedError", "gradcli does not support default devices "
+                                "other than the CPU")
+    _DEFAULT[0] = CPU if spec is None else call("torch", "device", spec)
+
+
+_DEFAULT = [CPU]  # the device torch.get_default_device() reports
+
+declare("set_default_device", set_default_device, python="device", variants="torch")
+declare("get_default_device", lambda: _DEFAULT[0], python="", variants="torch")

@@ -243,7 +243,7 @@ def compile_delete(compiler, tree):
             continue  # `del ()` and `del []` delete nothing
         else:
             actions.append(compile_delete(compiler, part) if part.data in _CONTAINERS
-                           else _cannot_delete_attribute(compiler, part))
+                           else _delete_attribute(compiler, part))
 
     def run(frame):
         for action in actions:
@@ -283,23 +283,13 @@ def _delete_item(compiler, owner, key, span):
     return delete
 
 
-def _cannot_delete_attribute(compiler, part):
+def _delete_attribute(compiler, part):
     owner, name, span = compiler.expression(part.children[0]), part.children[1].value, \
         span_of(part)
 
     def delete(frame):
         value = owner(frame)
-        if isinstance(value, classes.UserClass):
-            if name not in value.namespace:
-                raise GradRuntimeError("AttributeError", f"type object '{value.name}' has no "
-                                       f"attribute '{name}'", span)
-            del value.namespace[name]
-            return
-        if isinstance(value, TableObject):
-            compiler.guard(lambda: value.delete_attribute(name), span)
-            return
-        raise GradRuntimeError("AttributeError", f"'{type_name(value)}' object attribute "
-                               f"'{name}' is read-only", span)
+        compiler.guard(lambda: attributes.delete(value, name), span)
     return delete
 
 

@@ -213,6 +213,10 @@ def _setattr(obj, name, value) -> None:
     attributes.set(obj, _attribute_name(name), value)
 
 
+def _delattr(obj, name) -> None:
+    attributes.delete(obj, _attribute_name(name))
+
+
 def _hasattr(obj, name) -> bool:
     try:
         return _getattr(obj, name, _NO_DEFAULT_FOR_HAS) is not _NO_DEFAULT_FOR_HAS
@@ -608,6 +612,7 @@ PY_BUILTINS = table(
     entry("quit", _exit, "code=None"),
     entry("setattr", _setattr, "obj, name, value, /", style="expected"),
     entry("hasattr", _hasattr, "obj, name, /", style="expected"),
+    entry("delattr", _delattr, "obj, name, /", style="expected"),
     entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
 ) | {"set": SET_TYPE, "frozenset": FROZENSET_TYPE} | {t.construct.name: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, COMPLEX_TYPE, STR_TYPE, LIST_TYPE,

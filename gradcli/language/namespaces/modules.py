@@ -229,8 +229,17 @@ class Module(TableObject):
             if name in place:
                 del place[name]
                 self.non_persistent -= {name}
+                self._read_replacements()
                 return
         raise self.missing(name)
+
+    def _read_replacements(self) -> None:
+        """After a parameter or buffer is deleted, the forward reads a plain tensor attribute
+        set in its place (a dual tensor, forward_ad_usage's way), as torch's `self.weight` does."""
+        if not isinstance(self.params, Members):
+            self.params = Members(self, self.params)
+        if not isinstance(self.buffers, Members):
+            self.buffers = Members(self, self.buffers)
 
     def _register(self, into: dict, name: str, value) -> None:
         for place in (self.attrs, self.params, self.buffers, self.children):

@@ -879,8 +879,20 @@ PYPLOT = Namespace("matplotlib.pyplot", table(
     entry("ioff", _nothing, ""),
 ) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE})
 
+
+def _ticker(name: str):
+    """A matplotlib.ticker locator or formatter: made and kept, since axes are never drawn."""
+    made = PyType(f"matplotlib.ticker.{name}", ())
+    return entry(name, lambda *args, **kwargs: Artist(made), "*args, **kwargs")
+
+
+TICKER = Namespace("matplotlib.ticker", table(*(_ticker(name) for name in (
+    "MultipleLocator", "MaxNLocator", "AutoMinorLocator", "FixedLocator", "NullLocator",
+    "LinearLocator", "FuncFormatter", "FormatStrFormatter", "StrMethodFormatter",
+    "PercentFormatter", "NullFormatter", "ScalarFormatter"))))
+
 MATPLOTLIB = Namespace("matplotlib", table(
     entry("use", _nothing, "backend, *, force=True"),
-) | {"pyplot": PYPLOT})
+) | {"pyplot": PYPLOT, "ticker": TICKER})
 
-MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT}
+MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER}

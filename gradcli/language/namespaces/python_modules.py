@@ -45,6 +45,18 @@ TIME = Namespace("time", table(
       for name in ("time", "perf_counter", "monotonic", "process_time")),
 ))
 
+def _unsupported_pickle(name: str):
+    def refuse(*args, **kwargs):
+        raise errors.TorchError("NotImplementedError", f"gradcli does not support pickle.{name} "
+                                "yet")
+    return entry(name, refuse, "*args, **kwargs", frames=0)
+
+
+# pickle imports (a tutorial's `from pickle import dump` for a CUDA memory snapshot); its
+# functions are refused, since the language's values are not Python's.
+PICKLE = Namespace("pickle", table(*(_unsupported_pickle(name) for name in (
+    "dump", "dumps", "load", "loads"))) | {"HIGHEST_PROTOCOL": 5, "DEFAULT_PROTOCOL": 4})
+
 # typing's names, for annotations: subscripted (`List[int]`) and printed as Python's.
 TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
@@ -407,4 +419,4 @@ def _operator_table() -> dict:
 OPERATOR = LazyTable({}, _operator_table)
 MODULES = {"copy": COPY, "dataclasses": DATACLASSES, "time": TIME, "typing": TYPING, "collections": COLLECTIONS,
            "functools": FUNCTOOLS, "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR),
-           "warnings": WARNINGS, "io": IO}
+           "warnings": WARNINGS, "io": IO, "pickle": PICKLE}

@@ -36,6 +36,8 @@ from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.rng import RANDOM as TORCH_RANDOM, RANDOM_FUNCTIONS
 from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
+from gradcli.language.namespaces.python_datetime import MODULES as DATETIME_MODULES
+from gradcli.language.namespaces.functorch import MODULES as FUNCTORCH_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.objects import LazyTable
@@ -356,6 +358,8 @@ MODULES = {
     "math": MATH,
     "random": RANDOM,
     **PYTHON_MODULES,
+    **DATETIME_MODULES,
+    **FUNCTORCH_MODULES,
     **NUMPY_MODULES,
     **PYPLOT_MODULES,
     "torch.optim": OPTIM,

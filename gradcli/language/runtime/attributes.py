@@ -349,6 +349,21 @@ def set(value, name: str, item) -> None:
                             f"'{type_name(value)}' object has no attribute '{name}'")
 
 
+def delete(value, name: str) -> None:
+    """del value.name (and delattr): a user class's own name, or what a table object allows."""
+    if isinstance(value, classes.UserClass):
+        if name not in value.namespace:
+            raise errors.TorchError("AttributeError", f"type object '{value.name}' has no "
+                                    f"attribute '{name}'")
+        del value.namespace[name]
+        return
+    if isinstance(value, TableObject):
+        value.delete_attribute(name)
+        return
+    raise errors.TorchError("AttributeError", f"'{type_name(value)}' object attribute "
+                            f"'{name}' is read-only")
+
+
 def _set_name(function, text):
     function.name = text
 

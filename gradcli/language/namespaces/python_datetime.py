@@ -1,0 +1,107 @@
+"""Python's datetime.datetime as scripts use it: now() stamped into a run's file names, printed
+and formatted (strftime, isoformat) by Python's own datetime."""
+
+from __future__ import annotations
+
+import datetime
+
+from gradcli.engine import errors
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.protocols import CLASS_METHODS
+from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.values import Namespace
+
+_FIELDS = ("year", "month", "day", "hour", "minute", "second", "microsecond")
+_GETTERS = {"year": lambda v: v.year, "month": lambda v: v.month, "day": lambda v: v.day,
+            "hour": lambda v: v.hour, "minute": lambda v: v.minute, "second": lambda v: v.second,
+            "microsecond": lambda v: v.microsecond}
+
+
+class DateTime(TableObject):
+    """A datetime.datetime (naive, local time): Python's own value inside."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: datetime.datetime):
+        self.value = value
+
+    @property
+    def language_type(self) -> PyType:
+        return DATETIME_TYPE
+
+    def attribute(self, name: str):
+        if name in _GETTERS:
+            return _GETTERS[name](self.value)
+        method = _METHODS.get(name)
+        if method is None:
+            raise errors.TorchError("AttributeError", f"'datetime.datetime' object has no "
+                                    f"attribute '{name}'")
+        return entry(name, lambda *args, **kwargs: method[0](self.value, *args, **kwargs),
+                     method[1], qualname=f"datetime.{name}", frames=0)
+
+    def set_attribute(self, name: str, value) -> None:
+        if name in _FIELDS:
+            owner = "date" if name in _FIELDS[:3] else "datetime"  # where Python defines it
+            raise errors.TorchError("AttributeError", f"attribute '{name}' of 'datetime.{owner}'"
+                                    " objects is not writable")
+        if name in _METHODS:
+            raise errors.TorchError("AttributeError", f"'datetime.datetime' object attribute "
+                                    f"'{name}' is read-only")
+        raise errors.TorchError("AttributeError", f"'datetime.datetime' object has no attribute "
+                                f"'{name}'")
+
+    def repr(self, printer) -> str:
+        return repr(self.value)
+
+    def str(self, printer) -> str:
+        return str(self.value)
+
+
+def _strftime(value: datetime.datetime, format) -> str:
+    if not isinstance(format, str):
+        raise errors.type_error(f"strftime() argument 1 must be str, not {type(format).__name__}")
+    return value.strftime(format)
+
+
+def _isoformat(value: datetime.datetime, sep="T", timespec="auto") -> str:
+    if not isinstance(sep, str) or len(sep) != 1:
+        raise errors.type_error("isoformat() argument 1 must be a unicode character, not "
+                                f"{type(sep).__name__}")
+    if not isinstance(timespec, str):
+        raise errors.type_error(f"isoformat() argument 2 must be str, not "
+                                f"{type(timespec).__name__}")
+    return value.isoformat(sep, timespec)
+
+
+_METHODS = {"strftime": (_strftime, "format, /"), "isoformat": (_isoformat, "sep='T', "
+            "timespec='auto'"), "timestamp": (datetime.datetime.timestamp, "")}
+
+
+def _construct(year, month, day, hour=0, minute=0, second=0, microsecond=0) -> DateTime:
+    for name, number in zip(_FIELDS, (year, month, day, hour, minute, second, microsecond)):
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise errors.type_error(f"'{type(number).__name__}' object cannot be interpreted as "
+                                    "an integer")
+    try:
+        return DateTime(datetime.datetime(year, month, day, hour, minute, second, microsecond))
+    except (ValueError, OverflowError) as error:
+        raise errors.TorchError(type(error).__name__, str(error)) from None
+
+
+def _now(tz) -> DateTime:
+    if tz is not None:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support time zones yet")
+    return DateTime(datetime.datetime.now())
+
+
+DATETIME_TYPE = PyType("datetime.datetime", (DateTime,), entry(
+    "datetime", _construct, "year, month, day, hour=0, minute=0, second=0, microsecond=0",
+    frames=0))
+CLASS_METHODS[DateTime] = table(
+    entry("now", lambda tz=None: _now(tz), "tz=None", frames=0),
+    entry("today", lambda: DateTime(datetime.datetime.today()), "", frames=0),
+)
+
+DATETIME = Namespace("datetime", {"datetime": DATETIME_TYPE})
+MODULES = {"datetime": DATETIME}
