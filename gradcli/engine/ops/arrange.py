@@ -264,11 +264,11 @@ def repeat_interleave(a: Tensor, repeats=None, dim=None, output_size=None) -> Te
         if (a.data < 0).any():
             raise errors.runtime("repeats can not be negative")
         return Tensor(np.repeat(np.arange(a.data.size, dtype=a.dtype.np), a.data), a.dtype)
+    if isinstance(repeats, Tensor) and repeats.ndim > 1:  # checked before the dim, as torch does
+        raise errors.runtime("repeats must be 0-dim or 1-dim tensor")
     source = a if dim is not None else F.reshape(a, (-1,))
     d = F.wrap_dim(dim if dim is not None else 0, source.ndim)
     if isinstance(repeats, Tensor):
-        if repeats.ndim > 1:
-            raise errors.runtime("repeats must be 0-dim or 1-dim tensor")
         counts = repeats.data.reshape(-1)
         if counts.size == 1 and source.shape[d] != 1:
             counts = np.repeat(counts, source.shape[d])

@@ -407,11 +407,11 @@ def grid_sample(x: Tensor, grid: Tensor, mode="bilinear", padding_mode="zeros",
                 align_corners=None) -> Tensor:
     if mode not in _MODES:
         raise errors.value_error("nn.functional.grid_sample(): expected mode to be 'bilinear', "
-                                 f"'nearest' or 'bicubic', but got: '{mode}'")
+                                 f"'nearest' or 'bicubic', but got: '{errors.formatted(mode)}'")
     if padding_mode not in _PADDINGS:
         raise errors.value_error("nn.functional.grid_sample(): expected padding_mode to be "
                                  "'zeros', 'border', or 'reflection', but got: "
-                                 f"'{padding_mode}'")
+                                 f"'{errors.formatted(padding_mode)}'")
     if align_corners is None:
         STATE.warn("UserWarning", _ALIGN_WARNING)
         align_corners = False

@@ -209,8 +209,13 @@ def col2im(x: Tensor, output_size, kernel_size, dilation, padding, stride) -> Te
 
 
 def _pair(value):
-    """torch's _pair: an iterable as a tuple, anything else twice."""
-    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+    """torch's _pair: an iterable (a tensor's rows, a string's characters too) as a tuple,
+    anything else twice."""
+    if isinstance(value, Tensor):
+        if value.ndim == 0:
+            raise errors.type_error("iteration over a 0-d tensor")
+        return tuple(F.unbind(value, 0))
+    return tuple(value) if isinstance(value, (tuple, list, str)) else (value, value)
 
 
 _IM2COL = ("im2col(Tensor input, int[2] kernel_size, int[2] dilation, int[2] padding, "
@@ -237,10 +242,10 @@ declare("pixel_shuffle", pixel_shuffle, "pixel_shuffle(Tensor input, int upscale
 declare("pixel_unshuffle", pixel_unshuffle,
         "pixel_unshuffle(Tensor input, int downscale_factor)", variants="torch functional")
 declare("unfold", unfold_blocks, python="input, kernel_size, dilation=1, padding=0, stride=1"
-        "; input: Tensor@im2col",
+        "; input: object",  # im2col checks it, after the sizes are made pairs
         variants="functional")
 declare("fold", fold_blocks, python="input, output_size, kernel_size, dilation=1, padding=0, stride=1"
-        "; input: Tensor@col2im",
+        "; input: object",  # col2im checks it, after the sizes are made pairs
         variants="functional")
 
 
