@@ -148,6 +148,12 @@ class Tensor:
     def __repr__(self) -> str:  # for debugging; the language prints through engine.printing
         return f"Tensor({self.data!r}, dtype={self.dtype!r})"
 
+    def __str__(self) -> str:
+        """What f"{tensor}" gives in torch's own messages (errors.formatted), so that no
+        message built from a tensor shows the debugging repr."""
+        from gradcli.engine.errors import formatted
+        return formatted(self)
+
 
 def wrap(value, dtype: dtypes.DType) -> Tensor:
     """A new leaf tensor holding `value` (array-like) as `dtype`."""
