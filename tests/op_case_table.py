@@ -339,6 +339,20 @@ CASES = {
                   case("torch.linalg.qr(a)[0] + torch.linalg.qr(a)[1].sum()", ("a", (3, 2), "any"))],
     "linalg_pinv": [case("torch.linalg.pinv(a)", ("a", M, "any")),
                     case("torch.pinverse(a)", ("a", (3, 2), "any"))],
+    "linalg_lu_factor_ex": [case("torch.linalg.lu_factor(a + 3 * torch.eye(3)).LU", ("a", (3, 3), "any")),
+                            case("torch.linalg.lu_factor_ex(a)[0]", ("a", (2, 3, 2), "any"))],
+    "linalg_lu": [case("torch.linalg.lu(a).L", ("a", (3, 3), "any")),
+                  case("torch.linalg.lu(a).U", ("a", (2, 4), "any")),
+                  case("torch.linalg.lu(a)[1] + torch.linalg.lu(a)[2].sum()", ("a", (4, 2), "any"))],
+    "lu_unpack": [case("torch.lu_unpack(a, torch.tensor([2, 2, 3], dtype=torch.int32)).L",
+                       ("a", (3, 3), "any")),
+                  case("torch.lu_unpack(a, torch.tensor([2, 2], dtype=torch.int32))[2]",
+                       ("a", (2, 3), "any"))],
+    "linalg_lu_solve": [case("torch.linalg.lu_solve(a + 3 * torch.eye(3), torch.tensor([1, 3, 3], "
+                             "dtype=torch.int32), b)", ("a", (3, 3), "any"), ("b", (3, 2), "any")),
+                        case("torch.linalg.lu_solve(a + 3 * torch.eye(2), torch.tensor([2, 2], "
+                             "dtype=torch.int32), b, left=False, adjoint=True)",
+                             ("a", (2, 2), "any"), ("b", (3, 2), "any"))],
     # ---- losses ----
     "mse_loss": binary("F.mse_loss(a, b)", pairs=(((3,), (3,)), ((2, 3), (2, 3))))
     + [case("F.mse_loss(a, b, reduction='sum')", ("a", M, "any"), ("b", M, "any")),

@@ -14,7 +14,7 @@ from gradcli.engine import functions
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.grid_sample", "ops.group_norm",
-    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional", "ops.nn_extra",
+    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.lu", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.rms_norm", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.statistics", "ops.weight_norm", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
@@ -79,6 +79,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import linalg  # noqa: F401
         case "gradcli.engine.ops.losses":
             from gradcli.engine.ops import losses  # noqa: F401
+        case "gradcli.engine.ops.lu":
+            from gradcli.engine.ops import lu  # noqa: F401
         case "gradcli.engine.ops.nn_functional":
             from gradcli.engine.ops import nn_functional  # noqa: F401
         case "gradcli.engine.ops.packing":

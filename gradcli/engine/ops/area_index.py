@@ -386,6 +386,18 @@ INDEX = {
             "nll_loss_forward smooth_l1_loss smooth_l1_loss_backward "
         ),
     },
+    "gradcli.engine.ops.lu": {
+        "function": (
+            "deprecated_lu_solve linalg_lu lu lu_factor lu_factor_ex lu_solve lu_unpack "
+        ),
+        "row": (
+            "linalg_lu linalg_lu_factor_ex linalg_lu_solve lu_unpack "
+        ),
+        "declaration": (
+            "linalg:lu linalg:lu_factor linalg:lu_factor_ex linalg:lu_solve method:lu "
+            "method:lu_solve method:lu_unpack torch:lu torch:lu_solve torch:lu_unpack "
+        ),
+    },
     "gradcli.engine.ops.nn_functional": {
         "function": (
             "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "
