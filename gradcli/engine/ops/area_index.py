@@ -548,9 +548,9 @@ INDEX = {
     },
     "gradcli.engine.ops.selection": {
         "function": (
-            "alias gather index index_add index_copy index_put index_put_key index_select "
-            "scatter_add scatter_checks scatter_into scatter_key scatter_positions select "
-            "slice_dim take_along_dim "
+            "alias as_strided gather index index_add index_copy index_put index_put_key "
+            "index_select scatter_add scatter_checks scatter_into scatter_key scatter_positions "
+            "select slice_dim take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "
@@ -558,9 +558,10 @@ INDEX = {
             "select_backward slice.Tensor slice_backward "
         ),
         "declaration": (
-            "method:gather method:index_add method:index_copy method:index_select "
-            "method:scatter_add method:take_along_dim torch:gather torch:index_add "
-            "torch:index_copy torch:index_select torch:scatter_add torch:take_along_dim "
+            "method:as_strided method:gather method:index_add method:index_copy "
+            "method:index_select method:scatter_add method:take_along_dim torch:as_strided "
+            "torch:gather torch:index_add torch:index_copy torch:index_select torch:scatter_add "
+            "torch:take_along_dim "
         ),
     },
     "gradcli.engine.ops.special": {
