@@ -628,17 +628,17 @@ INDEX = {
     },
     "gradcli.engine.distributions": {
         "function": (
-            "bernoulli bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial random_ "
-            "sample_dirichlet standard_gamma standard_gamma_draws "
+            "bernoulli bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial poisson "
+            "random_ sample_dirichlet standard_gamma standard_gamma_draws "
         ),
         "row": (
-            "bernoulli "
+            "bernoulli poisson "
         ),
         "declaration": (
             "method:bernoulli method:bernoulli_ method:cauchy_ method:exponential_ "
             "method:geometric_ method:log_normal_ method:multinomial method:normal_ "
             "method:random_ method:uniform_ torch:_sample_dirichlet torch:_standard_gamma "
-            "torch:bernoulli torch:multinomial "
+            "torch:bernoulli torch:multinomial torch:poisson "
         ),
     },
     "gradcli.engine.einsum": {

@@ -1,6 +1,6 @@
-"""torch.distributions' Categorical, OneHotCategorical, Multinomial, Bernoulli and Geometric:
-one of probs and logits given, the other
-made on first use, as torch's lazy properties make them."""
+"""torch.distributions' Categorical, OneHotCategorical, Multinomial, Bernoulli, Geometric (one
+of probs and logits given, the other made on first use, as torch's lazy properties make them)
+and Poisson."""
 
 from __future__ import annotations
 
@@ -432,3 +432,47 @@ class Multinomial(_OverCategorical):
     def variance(self):
         probs = self.probs
         return op("*", op("*", self.attrs["total_count"], probs), op("-", 1, probs))
+
+
+class Poisson(Distribution):
+    """Counts at a nonnegative rate; torch.poisson draws them."""
+
+    __slots__ = ()
+    NAME, EXPANDED = "Poisson", ("rate",)
+
+    def __init__(self, runtime, rate, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        (self.attrs["rate"],) = base.broadcast_all(self.calls, rate)
+        shape = self.attrs["rate"].shape if isinstance(rate, Tensor) else ()
+        self.setup(runtime, shape, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"rate": base.NONNEGATIVE}
+
+    def support(self):
+        return base.NONNEGATIVE_INTEGER
+
+    def sample(self, sample_shape=()):
+        c, shape = self.calls, self.extended_shape(sample_shape)
+        with grad_mode(False):
+            return c.torch("poisson", c.method(self.attrs["rate"], "expand", shape))
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c = self.calls
+        rate, value = base.broadcast_all(c, self.attrs["rate"], value)
+        return op("-", op("-", c.method(value, "xlogy", rate), rate),
+                  c.method(op("+", value, 1), "lgamma"))
+
+    @property
+    def mean(self):
+        return self.attrs["rate"]
+
+    @property
+    def mode(self):
+        return self.calls.method(self.attrs["rate"], "floor")
+
+    @property
+    def variance(self):
+        return self.attrs["rate"]
