@@ -613,6 +613,8 @@ CASES = {
     "bernoulli": [case("torch.bernoulli(a.sigmoid())", ("a", M, "any"),
                        setup=("torch.manual_seed(0)",))],
     "poisson": [case("torch.poisson(a.exp() * 3)", ("a", M, "any"), setup=("torch.manual_seed(0)",))],
+    "binomial": [case("torch.binomial(a.exp() * 0 + 20, a.sigmoid())", ("a", M, "any"),
+                      setup=("torch.manual_seed(0)",), grad=False)],
     "glu": unary("F.glu(a)", shapes=((2, 4),)),
     "affine_grid_generator": [
         case("F.affine_grid(a, (2, 1, 3, 4), align_corners=False)", ("a", (2, 2, 3), "any")),

@@ -618,6 +618,17 @@ INDEX = {
             "torch:_weight_norm torch:_weight_norm_interface torch:norm_except_dim "
         ),
     },
+    "gradcli.engine.binomial": {
+        "function": (
+            "binomial "
+        ),
+        "row": (
+            "binomial "
+        ),
+        "declaration": (
+            "torch:binomial "
+        ),
+    },
     "gradcli.engine.conversions": {
         "function": (
             "CONVERTERS check_memory_format converter to to_dtype to_numpy type_ "
