@@ -21,6 +21,11 @@ _TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.020790672
          0.00925546218271273, 0.00833056343336287)
 
 
+def _log(x: float) -> float:
+    """C's log: -inf at 0 and nan below it, where math.log raises."""
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
 def _stirling_tail(k: float) -> float:
     if k <= 9:
         return _TAIL[int(k)]
@@ -33,7 +38,7 @@ def _inversion(count, prob, uniform, t) -> float:
     logprob = float(np.log1p(t(-prob)))
     geom_sum, num_geom = 0.0, t(0)
     while True:
-        geom_sum += math.ceil(math.log(uniform()) / logprob)
+        geom_sum += float(np.ceil(_log(uniform()) / logprob))
         if geom_sum > count:
             return num_geom
         num_geom = t(num_geom + t(1))
@@ -55,17 +60,17 @@ def _btrs(count, prob, uniform, t):
         u = uniform() - 0.5
         v = uniform()
         us = 0.5 - abs(u)
-        k = t(math.floor((2 * a / us + b) * u + c))
+        k = t(np.floor((2 * a / us + b) * u + c))
         if k < 0 or k > count:
             continue
         if us >= 0.07 and v <= v_r:
             return k
-        v = math.log(v * alpha / (a / (us * us) + b))
+        v = _log(v * alpha / (a / (us * us) + b))
         kd = float(k)
         left = float(t(t(count - k) + one))
-        upperbound = ((m + 0.5) * math.log((m + 1) / (r * (count_d - m + 1)))
-                      + (count_d + 1) * math.log((count_d - m + 1) / left)
-                      + (kd + 0.5) * math.log(r * left / float(t(k + one)))
+        upperbound = ((m + 0.5) * _log((m + 1) / (r * (count_d - m + 1)))
+                      + (count_d + 1) * _log((count_d - m + 1) / left)
+                      + (kd + 0.5) * _log(r * left / float(t(k + one)))
                       + _stirling_tail(m) + _stirling_tail(count_d - m)
                       - _stirling_tail(kd) - _stirling_tail(float(t(count - k))))
         if v <= upperbound:
@@ -100,8 +105,9 @@ def _draws(count: Tensor, prob: Tensor, generator) -> np.ndarray:
 
     counts = np.broadcast_to(count.data, shape).ravel()
     probs = np.broadcast_to(prob.data, shape).ravel()
-    return np.array([_sample(n, p, uniform, t) for n, p in zip(counts, probs)],
-                    count.dtype.np).reshape(shape)
+    with np.errstate(all="ignore"):  # C's overflows and NaNs pass silently
+        return np.array([_sample(n, p, uniform, t) for n, p in zip(counts, probs)],
+                        count.dtype.np).reshape(shape)
 
 
 defop("binomial", "NotImplemented", lambda count, prob, drawn: drawn, promote="none",

@@ -194,7 +194,7 @@ def standard_gamma(alpha: Tensor, generator=None) -> Tensor:
 
 def _poisson_draw(source, lam: float) -> float:
     """sample_poisson: Hoermann's transformed rejection from rate 10, else multiplying double
-    uniforms until the product falls to exp(-rate); a non-finite k is int64's minimum."""
+    uniforms until the product falls to exp(-rate); a k beyond int64 is int64's minimum."""
     def uniform() -> float:
         return float(_uniform_f64(source._words(2), 0.0, 1.0)[0])
 
@@ -219,12 +219,13 @@ def _poisson_draw(source, lam: float) -> float:
         v = uniform()
         us = 0.5 - abs(u)
         real = (2 * a / us + b) * u + lam + 0.43
-        k = math.floor(real) if math.isfinite(real) else -2 ** 63
+        k = math.floor(real) if abs(real) < 2.0 ** 63 else -2 ** 63  # x86's int64 cast
         if us >= 0.07 and v <= vr:
             return float(k)
         if k < 0 or (us < 0.013 and v > us):
             continue
-        if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
+        log_v = math.log(v) if v > 0 else -math.inf
+        if (log_v + math.log(invalpha) - math.log(a / (us * us) + b)
                 <= -lam + k * loglam - float(special_math.lgamma(np.array(k + 1.0)))):
             return float(k)
 

@@ -8,6 +8,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, defop
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
 
 
@@ -426,6 +427,8 @@ def as_strided(a: Tensor, size, stride, storage_offset=None) -> Tensor:
     geometry = (size, stride, offset - own_offset)
     if 0 in size:
         return _op("as_strided", a, index=np.zeros(size, np.int64), sizes=a.shape)
+    if not (STATE.grad_enabled and a.requires_grad):  # the index serves the backward only
+        return _op("as_strided", a, index=None, sizes=a.shape, geometry=geometry)
     places = np.empty_like(owner.data, dtype=np.int64)
     places[...] = -1
     mine = places if a._base is None else a._view_fn(places)
