@@ -388,14 +388,15 @@ INDEX = {
     },
     "gradcli.engine.ops.lu": {
         "function": (
-            "deprecated_lu_solve linalg_lu lu lu_factor lu_factor_ex lu_solve lu_unpack "
+            "call deprecated_lu_solve linalg_lu lu lu_factor lu_factor_ex lu_solve lu_unpack "
+            "lu_with_info "
         ),
         "row": (
             "linalg_lu linalg_lu_factor_ex linalg_lu_solve lu_unpack "
         ),
         "declaration": (
             "linalg:lu linalg:lu_factor linalg:lu_factor_ex linalg:lu_solve method:lu "
-            "method:lu_solve method:lu_unpack torch:lu torch:lu_solve torch:lu_unpack "
+            "method:lu_solve torch:_lu_with_info torch:lu torch:lu_solve torch:lu_unpack "
         ),
     },
     "gradcli.engine.ops.nn_functional": {

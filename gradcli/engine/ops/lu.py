@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes, errors
-from gradcli.engine.declarations import declare
+from gradcli.engine.declarations import call, declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.decompositions import _check_square
 from gradcli.engine.ops.registry import RESULT, OPS, apply, broadcast_shape, defop
@@ -224,7 +224,7 @@ defop("linalg_lu_solve", "LinalgLuSolveBackward0", _lu_solve, promote="none",
 # ---- functions ---------------------------------------------------------------------------------
 
 __all__ = ["lu_factor", "lu_factor_ex", "linalg_lu", "lu_unpack", "lu_solve", "lu",
-           "deprecated_lu_solve"]
+           "deprecated_lu_solve", "lu_with_info"]
 
 
 def _check_input(name: str, a: Tensor) -> None:
@@ -325,8 +325,8 @@ _LU_SOLVE_DEPRECATED = (
     "pivots, B)")
 
 
-def lu(a: Tensor, pivot: bool = True, get_infos: bool = False, out=None) -> tuple:
-    """The deprecated torch.lu: linalg.lu_factor_ex, with its warning."""
+def lu_with_info(a: Tensor, pivot: bool = True, check_errors: bool = True) -> tuple:
+    """torch._lu_with_info: linalg.lu_factor_ex, after torch.lu's deprecation warning."""
     STATE.warn("UserWarning",
         "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex "
         "and will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, "
@@ -334,7 +334,12 @@ def lu(a: Tensor, pivot: bool = True, get_infos: bool = False, out=None) -> tupl
         "compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\n"
         "should be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
         "compute_pivots)", once=True)
-    result = lu_factor_ex(a, pivot=pivot, name="_lu_with_info")
+    return lu_factor_ex(a, pivot=pivot, name="_lu_with_info")
+
+
+def lu(a: Tensor, pivot=True, get_infos=False, out=None) -> tuple:
+    """The deprecated torch.lu: torch._lu_with_info, which binds pivot and warns."""
+    result = call("torch", "_lu_with_info", a, pivot=pivot, check_errors=not get_infos)
     return result if get_infos else (result[0], result[1])
 
 
@@ -347,10 +352,13 @@ declare("lu_factor_ex", lu_factor_ex, "lu_factor_ex(Tensor A, *, bool pivot=True
 declare("lu", linalg_lu, "lu(Tensor A, *, bool pivot=True, Tensor[]? out=None)",
         variants="linalg")
 declare("lu_unpack", lu_unpack, "lu_unpack(Tensor LU_data, Tensor LU_pivots, "
-        "bool unpack_data=True, bool unpack_pivots=True, *, Tensor[]? out=None)")
+        "bool unpack_data=True, bool unpack_pivots=True, *, Tensor[]? out=None)", variants="torch")
+declare("_lu_with_info", lu_with_info, "_lu_with_info(Tensor self, bool pivot=True, "
+        "bool check_errors=True)", variants="torch")
 declare("lu_solve", lu_solve, "lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, "
         "bool adjoint=False, Tensor? out=None)", variants="linalg")
-declare("lu", lu, python="A, pivot=True, get_infos=False, out=None", variants="torch")
+declare("lu", lu, python="A, pivot=True, get_infos=False, out=None", variants="torch",
+        title="_lu_no_infos")
 declare("lu", lambda a, pivot=True, get_infos=False: tuple(lu(a, pivot, get_infos)),
         python="self, pivot=True, get_infos=False", variants="method")
 declare("lu_solve", deprecated_lu_solve, "lu_solve(Tensor self, Tensor LU_data, "
