@@ -339,6 +339,20 @@ CASES = {
                   case("torch.linalg.qr(a)[0] + torch.linalg.qr(a)[1].sum()", ("a", (3, 2), "any"))],
     "linalg_pinv": [case("torch.linalg.pinv(a)", ("a", M, "any")),
                     case("torch.pinverse(a)", ("a", (3, 2), "any"))],
+    "linalg_lu_factor_ex": [case("torch.linalg.lu_factor(a + 3 * torch.eye(3)).LU", ("a", (3, 3), "any")),
+                            case("torch.linalg.lu_factor_ex(a)[0]", ("a", (2, 3, 2), "any"))],
+    "linalg_lu": [case("torch.linalg.lu(a).L", ("a", (3, 3), "any")),
+                  case("torch.linalg.lu(a).U", ("a", (2, 4), "any")),
+                  case("torch.linalg.lu(a)[1] + torch.linalg.lu(a)[2].sum()", ("a", (4, 2), "any"))],
+    "lu_unpack": [case("torch.lu_unpack(a, torch.tensor([2, 2, 3], dtype=torch.int32)).L",
+                       ("a", (3, 3), "any")),
+                  case("torch.lu_unpack(a, torch.tensor([2, 2], dtype=torch.int32))[2]",
+                       ("a", (2, 3), "any"))],
+    "linalg_lu_solve": [case("torch.linalg.lu_solve(a + 3 * torch.eye(3), torch.tensor([1, 3, 3], "
+                             "dtype=torch.int32), b)", ("a", (3, 3), "any"), ("b", (3, 2), "any")),
+                        case("torch.linalg.lu_solve(a + 3 * torch.eye(2), torch.tensor([2, 2], "
+                             "dtype=torch.int32), b, left=False, adjoint=True)",
+                             ("a", (2, 2), "any"), ("b", (3, 2), "any"))],
     # ---- losses ----
     "mse_loss": binary("F.mse_loss(a, b)", pairs=(((3,), (3,)), ((2, 3), (2, 3))))
     + [case("F.mse_loss(a, b, reduction='sum')", ("a", M, "any"), ("b", M, "any")),
@@ -447,7 +461,9 @@ CASES = {
     "fill_.Scalar": unary("(a * 1).fill_(2.5)", shapes=(M,)),
     "fill_.Tensor": [case("(a * 1).fill_(b)", ("a", M, "any"), ("b", S0, "any"))],
     "copy_": [case("(a * 1).copy_(b)", ("a", M, "any"), ("b", V, "any"))],
-    "as_strided": [case("w", ("a", M, "any"), setup=("c = a * 1", "w = c[0]", "c.mul_(2)"))],
+    "as_strided": [case("w", ("a", M, "any"), setup=("c = a * 1", "w = c[0]", "c.mul_(2)")),
+                   case("torch.as_strided(a, (2, 2), (1, 2))", ("a", (6,), "any")),
+                   case("a.t().as_strided((2, 3), (1, 1), 1)", ("a", (2, 3), "any"))],
     "as_strided_scatter": [case("c", ("a", M, "any"),
                                 setup=("c = a * 1", "w = c[0]", "w.mul_(2)"))],
     "as_strided_backward": [case(grad_of("w"), ("a", M, "any"), ("v", V, "any"),
@@ -596,6 +612,9 @@ CASES = {
     # ---- random draws, gating, group norm, pad modes, interpolation ----
     "bernoulli": [case("torch.bernoulli(a.sigmoid())", ("a", M, "any"),
                        setup=("torch.manual_seed(0)",))],
+    "poisson": [case("torch.poisson(a.exp() * 3)", ("a", M, "any"), setup=("torch.manual_seed(0)",))],
+    "binomial": [case("torch.binomial(a.exp() * 0 + 20, a.sigmoid())", ("a", M, "any"),
+                      setup=("torch.manual_seed(0)",), grad=False)],
     "glu": unary("F.glu(a)", shapes=((2, 4),)),
     "affine_grid_generator": [
         case("F.affine_grid(a, (2, 1, 3, 4), align_corners=False)", ("a", (2, 2, 3), "any")),

@@ -1,4 +1,4 @@
-"""Random draws from distributions (bernoulli, multinomial, exponential_, cauchy_, geometric_,
+"""Random draws from distributions (bernoulli, poisson, multinomial, exponential_, cauchy_, geometric_,
 log_normal_, random_) with the
 generator calls and arithmetic of torch's CPU kernels."""
 
@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, special_math
 from gradcli.engine.creation import _leaf, draw_source, fill_random
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -192,6 +192,58 @@ def standard_gamma(alpha: Tensor, generator=None) -> Tensor:
     return _leaf(standard_gamma_draws(alpha, generator), alpha.dtype, False)
 
 
+def _poisson_draw(source, lam: float) -> float:
+    """sample_poisson: Hoermann's transformed rejection from rate 10, else multiplying double
+    uniforms until the product falls to exp(-rate); a k beyond int64 is int64's minimum."""
+    def uniform() -> float:
+        return float(_uniform_f64(source._words(2), 0.0, 1.0)[0])
+
+    if not lam >= 0:
+        raise errors.runtime("invalid Poisson rate, expected rate to be non-negative")
+    if lam == 0:
+        return 0.0
+    if lam < 10:
+        enlam, x, prod = math.exp(-lam), 0, 1.0
+        while True:
+            prod *= uniform()
+            if prod <= enlam:
+                return float(x)
+            x += 1
+    slam, loglam = math.sqrt(lam), math.log(lam)
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2)
+    while True:
+        u = uniform() - 0.5
+        v = uniform()
+        us = 0.5 - abs(u)
+        real = (2 * a / us + b) * u + lam + 0.43
+        k = math.floor(real) if abs(real) < 2.0 ** 63 else -2 ** 63  # x86's int64 cast
+        if us >= 0.07 and v <= vr:
+            return float(k)
+        if k < 0 or (us < 0.013 and v > us):
+            continue
+        log_v = math.log(v) if v > 0 else -math.inf
+        if (log_v + math.log(invalpha) - math.log(a / (us * us) + b)
+                <= -lam + k * loglam - float(special_math.lgamma(np.array(k + 1.0)))):
+            return float(k)
+
+
+def poisson(rates: Tensor, generator=None) -> Tensor:
+    """torch.poisson: one sample_poisson per element in order, from the rate as a double."""
+    if not rates.dtype.is_floating_point:
+        raise errors.not_implemented_for("poisson_cpu", rates.dtype)
+    source = draw_source(generator)
+    drawn = np.array([_poisson_draw(source, lam) for lam in
+                      np.asarray(rates.data, np.float64).ravel().tolist()]).reshape(rates.shape)
+    return apply(OPS["poisson"], rates, drawn=drawn)
+
+
+defop("poisson", "PoissonBackward0", lambda rates, drawn: drawn.astype(rates.dtype),
+      promote="none", vjp=(lambda g, rates, drawn: F.zeros_like(g),))
+
+
 def sample_dirichlet(alpha: Tensor, generator=None) -> Tensor:
     """torch._sample_dirichlet: double Gamma draws normalised along the last dim, then kept
     within (0, 1) in alpha's dtype."""
@@ -275,6 +327,7 @@ declare("bernoulli", bernoulli, f"bernoulli(Tensor self, {_DRAWN}, Tensor? out=N
         method=(f"bernoulli(Tensor self, {_DRAWN})", f"bernoulli(Tensor self, float p, {_DRAWN})"))
 declare("bernoulli_", bernoulli_, f"bernoulli_(Tensor self, Tensor p, {_DRAWN})",
         f"bernoulli_(Tensor self, float p=0.5, {_DRAWN})", variants="method")
+declare("poisson", poisson, "poisson(Tensor self, Generator? generator=None)", variants="torch")
 declare("multinomial", multinomial, "multinomial(Tensor self, int num_samples, "
         f"bool replacement=False, {_DRAWN}, Tensor? out=None)")
 declare("_standard_gamma", standard_gamma,

@@ -14,9 +14,9 @@ from gradcli.engine import functions
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.grid_sample", "ops.group_norm",
-    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.nn_functional", "ops.nn_extra",
+    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.losses", "ops.lu", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
-    "ops.reductions_more", "ops.rms_norm", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.statistics", "ops.weight_norm", "conversions", "creation", "devices", "distributions", "einsum",
+    "ops.reductions_more", "ops.rms_norm", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.statistics", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
@@ -79,6 +79,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import linalg  # noqa: F401
         case "gradcli.engine.ops.losses":
             from gradcli.engine.ops import losses  # noqa: F401
+        case "gradcli.engine.ops.lu":
+            from gradcli.engine.ops import lu  # noqa: F401
         case "gradcli.engine.ops.nn_functional":
             from gradcli.engine.ops import nn_functional  # noqa: F401
         case "gradcli.engine.ops.packing":
@@ -117,6 +119,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import special  # noqa: F401
         case "gradcli.engine.ops.special_more":
             from gradcli.engine.ops import special_more  # noqa: F401
+        case "gradcli.engine.binomial":
+            from gradcli.engine import binomial  # noqa: F401
         case "gradcli.engine.conversions":
             from gradcli.engine import conversions  # noqa: F401
         case "gradcli.engine.creation":

@@ -387,6 +387,19 @@ INDEX = {
             "nll_loss_forward smooth_l1_loss smooth_l1_loss_backward "
         ),
     },
+    "gradcli.engine.ops.lu": {
+        "function": (
+            "call deprecated_lu_solve linalg_lu lu lu_factor lu_factor_ex lu_solve lu_unpack "
+            "lu_with_info "
+        ),
+        "row": (
+            "linalg_lu linalg_lu_factor_ex linalg_lu_solve lu_unpack "
+        ),
+        "declaration": (
+            "linalg:lu linalg:lu_factor linalg:lu_factor_ex linalg:lu_solve method:lu "
+            "method:lu_solve torch:_lu_with_info torch:lu torch:lu_solve torch:lu_unpack "
+        ),
+    },
     "gradcli.engine.ops.nn_functional": {
         "function": (
             "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "
@@ -537,9 +550,9 @@ INDEX = {
     },
     "gradcli.engine.ops.selection": {
         "function": (
-            "alias gather index index_add index_copy index_put index_put_key index_select "
-            "scatter_add scatter_checks scatter_into scatter_key scatter_positions select "
-            "slice_dim take_along_dim "
+            "alias as_strided gather index index_add index_copy index_put index_put_key "
+            "index_select scatter_add scatter_checks scatter_into scatter_key scatter_positions "
+            "select slice_dim take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "
@@ -547,9 +560,10 @@ INDEX = {
             "select_backward slice.Tensor slice_backward "
         ),
         "declaration": (
-            "method:gather method:index_add method:index_copy method:index_select "
-            "method:scatter_add method:take_along_dim torch:gather torch:index_add "
-            "torch:index_copy torch:index_select torch:scatter_add torch:take_along_dim "
+            "method:as_strided method:gather method:index_add method:index_copy "
+            "method:index_select method:scatter_add method:take_along_dim torch:as_strided "
+            "torch:gather torch:index_add torch:index_copy torch:index_select torch:scatter_add "
+            "torch:take_along_dim "
         ),
     },
     "gradcli.engine.ops.special": {
@@ -606,6 +620,17 @@ INDEX = {
             "torch:_weight_norm torch:_weight_norm_interface torch:norm_except_dim "
         ),
     },
+    "gradcli.engine.binomial": {
+        "function": (
+            "binomial "
+        ),
+        "row": (
+            "binomial "
+        ),
+        "declaration": (
+            "torch:binomial "
+        ),
+    },
     "gradcli.engine.conversions": {
         "function": (
             "CONVERTERS check_memory_format converter to to_dtype to_numpy type_ "
@@ -616,17 +641,17 @@ INDEX = {
     },
     "gradcli.engine.distributions": {
         "function": (
-            "bernoulli bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial random_ "
-            "sample_dirichlet standard_gamma standard_gamma_draws "
+            "bernoulli bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial poisson "
+            "random_ sample_dirichlet standard_gamma standard_gamma_draws "
         ),
         "row": (
-            "bernoulli "
+            "bernoulli poisson "
         ),
         "declaration": (
             "method:bernoulli method:bernoulli_ method:cauchy_ method:exponential_ "
             "method:geometric_ method:log_normal_ method:multinomial method:normal_ "
             "method:random_ method:uniform_ torch:_sample_dirichlet torch:_standard_gamma "
-            "torch:bernoulli torch:multinomial "
+            "torch:bernoulli torch:multinomial torch:poisson "
         ),
     },
     "gradcli.engine.einsum": {

@@ -232,6 +232,9 @@ def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
         if first.dtype is not b.dtype:
             raise errors.runtime(f"{name} and mat2 must have the same dtype, but got "
                                  f"{first.dtype.scalar_name} and {b.dtype.scalar_name}")
+    for name, matrix in (("mat1", a), ("mat2", b)):
+        if matrix.ndim != 2:
+            raise errors.runtime(f"{name} must be a matrix, got {matrix.ndim}-D tensor")
     _check_mm(a, b)
     check_expandable(bias, (a.shape[0], b.shape[1]))
     return apply(OPS["addmm"], bias, a, b, mat1_strides=element_strides(a),

@@ -8,6 +8,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, defop
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
 
 
@@ -87,9 +88,28 @@ def _as_strided_scatter(g, src, index):
 
 
 def _as_strided_backward(g, index, sizes):
+    """Each element's gradient added at its input place (index -1: outside the input, dropped)."""
     out = np.zeros(int(np.prod(sizes)), dtype=g.dtype)
-    np.add.at(out, index.reshape(-1), g.reshape(-1))
+    keep = index.reshape(-1) >= 0
+    np.add.at(out, index.reshape(-1)[keep], g.reshape(-1)[keep])
     return out.reshape(sizes)
+
+
+def _as_strided(a, index, sizes, geometry=None):
+    """Given `geometry` (sizes, element strides, offset from a's first element), a strided view of
+    the memory under `a`; else the elements at the flat `index` of `a`, 0 where it is -1 (a copy,
+    for gradients and regrown nodes)."""
+    if geometry is None:
+        return np.where(index >= 0, a.reshape(-1)[index], 0).astype(a.dtype)
+    size, stride, offset = geometry
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    flat = root.ravel(order="K")
+    start = offset + (a.__array_interface__["data"][0]
+                      - flat.__array_interface__["data"][0]) // a.itemsize
+    return np.lib.stride_tricks.as_strided(flat[start:], size, tuple(n * a.itemsize for n in stride),
+                                           writeable=a.flags.writeable)
 
 
 defop("select.int", "SelectBackward0", lambda a, dim, index, sizes: a[_along(a.ndim, dim, index)],
@@ -158,9 +178,18 @@ defop("gather", "GatherBackward0",
 defop("scatter_add", "ScatterAddBackward0", _scatter_add, promote="none", saves_params=True,
       vjp=(lambda g, a, src, dim, index: g,
            lambda g, a, src, dim, index: F.gather(g, dim, F.tensor_from(index))), jvp=LINEAR)
-defop("as_strided", "AsStridedBackward0", lambda a, index, sizes: a.reshape(-1)[index],
-      promote="none", vjp=lambda g, a, index, sizes: F.apply_op(
-          "as_strided_backward", g, index=index, sizes=sizes))
+def _as_strided_vjp(g, a, index, sizes, geometry=None):
+    """as_strided_backward; for torch.as_strided read back through an as_strided of its result,
+    as torch's ends in one over the storage it scattered into."""
+    grad = F.apply_op("as_strided_backward", g, index=index, sizes=sizes)
+    if geometry is None:
+        return grad
+    return F.apply_op("as_strided", grad, index=np.arange(grad.data.size).reshape(sizes),
+                      sizes=sizes)
+
+
+defop("as_strided", "AsStridedBackward0", _as_strided, promote="none", view=True,
+      vjp=_as_strided_vjp)
 defop("as_strided_backward", "AsStridedBackwardBackward0", _as_strided_backward,
       promote="none", vjp=lambda g, a, index, sizes: F.apply_op(
           "as_strided", g, index=index, sizes=g.shape))
@@ -372,6 +401,42 @@ def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
     return _op("gather", a, dim=d, index=positions, sizes=a.shape)
 
 
+def as_strided(a: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """torch.as_strided: a view of `a`'s storage with the given sizes, strides and offset."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise errors.runtime("mismatch in length of strides and shape")
+    if any(n < 0 for n in stride):
+        raise errors.runtime("as_strided: Negative strides are not supported at the moment, got "
+                             f"strides: {list(stride)}")
+    own_offset = F.storage_offset(a)
+    offset = own_offset if storage_offset is None else storage_offset
+    if offset < 0:
+        raise errors.runtime(f"Tensor: invalid storage offset {offset}")
+    if any(n < 0 for n in size):
+        raise errors.runtime(f"Storage size calculation overflowed with sizes={list(size)} and "
+                             f"strides={list(stride)}")
+    owner = a if a._base is None else a._base
+    needed = 0 if 0 in size else offset + 1 + sum((n - 1) * st for n, st in zip(size, stride))
+    if needed > owner.data.size:
+        item = a.data.itemsize
+        raise errors.runtime(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, "
+            f"and itemsize {item} requiring a storage size of {needed * item} are out of bounds "
+            f"for storage of size {owner.data.size * item}")
+    geometry = (size, stride, offset - own_offset)
+    if 0 in size:
+        return _op("as_strided", a, index=np.zeros(size, np.int64), sizes=a.shape)
+    if not (STATE.grad_enabled and a.requires_grad):  # the index serves the backward only
+        return _op("as_strided", a, index=None, sizes=a.shape, geometry=geometry)
+    places = np.empty_like(owner.data, dtype=np.int64)
+    places[...] = -1
+    mine = places if a._base is None else a._view_fn(places)
+    mine[...] = np.arange(a.data.size).reshape(a.shape)
+    index = np.array(_as_strided(mine, None, None, geometry))
+    return _op("as_strided", a, index=index, sizes=a.shape, geometry=geometry)
+
+
 def take_along_dim(a: Tensor, indices: Tensor, dim=None) -> Tensor:
     """ATen's take_along_dim: both broadcast to each other but along `dim`, then a gather (or
     a gather from the flattened input without a dim)."""
@@ -394,6 +459,8 @@ def take_along_dim(a: Tensor, indices: Tensor, dim=None) -> Tensor:
     return gather(a, d, indices)
 
 
+declare("as_strided", as_strided, "as_strided(Tensor self, int[] size, int[] stride, "
+        "int? storage_offset=None)")
 declare("take_along_dim", take_along_dim,
         "take_along_dim(Tensor self, Tensor indices, int? dim=None, *, Tensor? out=None)")
 declare("index_select", index_select,

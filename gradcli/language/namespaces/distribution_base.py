@@ -96,10 +96,14 @@ def interval(low, high) -> Constraint:
         lower_bound=low, upper_bound=high)
 
 
-def integer_interval(low: int, high: int) -> Constraint:
-    return Constraint(lambda p: f"IntegerInterval(lower_bound={low}, upper_bound={high})",
-                      lambda v: (v % 1 == 0) & (low <= v) & (v <= high), is_discrete=True,
-                      lower_bound=low, upper_bound=high)
+def integer_interval(low, high) -> Constraint:
+    """Integers in [low, high]; a bound may be a tensor (Binomial's total_count)."""
+    def shown(printer, bound):
+        return _bound(printer, bound) if isinstance(bound, Tensor) else bound
+    return Constraint(lambda p: f"IntegerInterval(lower_bound={shown(p, low)}, "
+                      f"upper_bound={shown(p, high)})",
+                      lambda v: (v % 1 == 0) & (_array(low) <= v) & (v <= _array(high)),
+                      is_discrete=True, kind="IntegerInterval", lower_bound=low, upper_bound=high)
 
 
 def integer_greater_than_eq(low: int) -> Constraint:

@@ -1,6 +1,6 @@
-"""torch.distributions' Categorical, OneHotCategorical, Multinomial, Bernoulli and Geometric:
-one of probs and logits given, the other
-made on first use, as torch's lazy properties make them."""
+"""torch.distributions' Categorical, OneHotCategorical, Multinomial, Bernoulli, Geometric (one
+of probs and logits given, the other made on first use, as torch's lazy properties make them),
+Poisson and Binomial."""
 
 from __future__ import annotations
 
@@ -432,3 +432,131 @@ class Multinomial(_OverCategorical):
     def variance(self):
         probs = self.probs
         return op("*", op("*", self.attrs["total_count"], probs), op("-", 1, probs))
+
+
+class Poisson(Distribution):
+    """Counts at a nonnegative rate; torch.poisson draws them."""
+
+    __slots__ = ()
+    NAME, EXPANDED = "Poisson", ("rate",)
+
+    def __init__(self, runtime, rate, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        (self.attrs["rate"],) = base.broadcast_all(self.calls, rate)
+        shape = self.attrs["rate"].shape if isinstance(rate, Tensor) else ()
+        self.setup(runtime, shape, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"rate": base.NONNEGATIVE}
+
+    def support(self):
+        return base.NONNEGATIVE_INTEGER
+
+    def sample(self, sample_shape=()):
+        c, shape = self.calls, self.extended_shape(sample_shape)
+        with grad_mode(False):
+            return c.torch("poisson", c.method(self.attrs["rate"], "expand", shape))
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c = self.calls
+        rate, value = base.broadcast_all(c, self.attrs["rate"], value)
+        return op("-", op("-", c.method(value, "xlogy", rate), rate),
+                  c.method(op("+", value, 1), "lgamma"))
+
+    @property
+    def mean(self):
+        return self.attrs["rate"]
+
+    @property
+    def mode(self):
+        return self.calls.method(self.attrs["rate"], "floor")
+
+    @property
+    def variance(self):
+        return self.attrs["rate"]
+
+
+class Binomial(_Binary):
+    """total_count Bernoulli trials counted; torch.binomial draws them."""
+
+    __slots__ = ()
+    NAME, has_enumerate_support = "Binomial", True
+
+    def __init__(self, runtime, total_count=1, probs=None, logits=None, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        self._given(probs, logits)
+        self.given = "probs" if probs is not None else "logits"
+        total, param = base.broadcast_all(self.calls, total_count,
+                                          probs if probs is not None else logits)
+        self.attrs["total_count"] = self.calls.method(total, "type_as", param)
+        self.attrs[self.given] = param
+        self.setup(runtime, param.shape, validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"total_count": base.NONNEGATIVE_INTEGER, "probs": base.UNIT_INTERVAL,
+                "logits": base.REAL}
+
+    def support(self):
+        return base.integer_interval(0, self.attrs["total_count"])
+
+    def expand_into(self, new, batch_shape) -> None:
+        new.attrs["total_count"] = self.calls.method(self.attrs["total_count"], "expand",
+                                                     batch_shape)
+        super().expand_into(new, batch_shape)
+
+    def sample(self, sample_shape=()):
+        c, shape = self.calls, self.extended_shape(sample_shape)
+        with grad_mode(False):
+            return c.torch("binomial", c.method(self.attrs["total_count"], "expand", shape),
+                           c.method(self.probs, "expand", shape))
+
+    def log_prob(self, value):
+        if self.validate:
+            self.validate_sample(value)
+        c, n, logits = self.calls, self.attrs["total_count"], self.logits
+        log_factorial_n = c.torch("lgamma", op("+", n, 1))
+        log_factorial_k = c.torch("lgamma", op("+", value, 1))
+        log_factorial_nmk = c.torch("lgamma", op("+", op("-", n, value), 1))
+        clamped = op("/", op("-", op("+", c.method(logits, "clamp", min=0), logits),
+                             c.method(logits, "clamp", max=0)), 2)
+        normalize = op("-", op("+", op("*", n, clamped), op("*", n, c.torch(
+            "log1p", c.torch("exp", protocols.unary("-", c.torch("abs", logits)))))),
+            log_factorial_n)
+        return op("-", op("-", op("-", op("*", value, logits), log_factorial_k),
+                          log_factorial_nmk), normalize)
+
+    def _homogeneous(self, what: str) -> int:
+        """The one total count of every batch element, else torch's NotImplementedError."""
+        c, n = self.calls, self.attrs["total_count"]
+        total = int(c.method(n, "max").data)
+        if not bool(protocols.compare("==", c.method(n, "min"), total).data):
+            raise errors.TorchError("NotImplementedError",
+                                    f"Inhomogeneous total count not supported by `{what}`.")
+        return total
+
+    def support_size(self) -> int:
+        return self._homogeneous("enumerate_support") + 1
+
+    def support_dtype(self) -> dict:
+        return {"dtype": base.attr(self._param(), "dtype")}
+
+    def entropy(self):
+        self._homogeneous("entropy")
+        log_prob = self.log_prob(self.enumerate_support(False))
+        product = op("*", self.calls.torch("exp", log_prob), log_prob)
+        return protocols.unary("-", self.calls.method(product, "sum", 0))
+
+    @property
+    def mean(self):
+        return op("*", self.attrs["total_count"], self.probs)
+
+    @property
+    def mode(self):
+        c, n = self.calls, self.attrs["total_count"]
+        return c.method(c.method(op("*", op("+", n, 1), self.probs), "floor"), "clamp", max=n)
+
+    @property
+    def variance(self):
+        return op("*", op("*", self.attrs["total_count"], self.probs), op("-", 1, self.probs))

@@ -13,7 +13,7 @@ from gradcli.language.namespaces.distribution_continuous import (
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
 from gradcli.language.namespaces.distribution_discrete import (
-    Bernoulli, Categorical, Geometric, Multinomial, OneHotCategorical)
+    Bernoulli, Binomial, Categorical, Geometric, Multinomial, OneHotCategorical, Poisson)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
 from gradcli.language.namespaces.distribution_lowrank import LowRankMultivariateNormal
 from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
@@ -114,6 +114,10 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "StudentT": _family(StudentT, "studentT", "df, loc=0.0, scale=1.0, validate_args=None"),
     "Geometric": _family(Geometric, "geometric", "probs=None, logits=None, validate_args=None",
                          _DISCRETE),
+    "Poisson": _family(Poisson, "poisson", "rate, validate_args=None"),
+    "Binomial": _family(Binomial, "binomial", "total_count=1, probs=None, logits=None, "
+                        "validate_args=None", _DISCRETE | {"total_count": lambda d: d.attrs[
+                            "total_count"]}),
     "Independent": _family(Independent, "independent", "base_distribution, "
                            "reinterpreted_batch_ndims, validate_args=None"),
     "TransformedDistribution": _family(TransformedDistribution, "transformed_distribution",
