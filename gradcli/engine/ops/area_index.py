@@ -534,6 +534,11 @@ INDEX = {
             "functional:rms_norm torch:rms_norm "
         ),
     },
+    "gradcli.engine.ops.sampled_activations": {
+        "declaration": (
+            "functional:gumbel_softmax "
+        ),
+    },
     "gradcli.engine.ops.selection": {
         "function": (
             "alias gather index index_add index_copy index_put index_put_key index_select "
