@@ -443,6 +443,15 @@ INDEX = {
             "replication_pad2d_backward replication_pad3d replication_pad3d_backward "
         ),
     },
+    "gradcli.engine.ops.pool_indices": {
+        "row": (
+            "adaptive_max_pool2d adaptive_max_pool2d_backward max_unpool2d "
+        ),
+        "declaration": (
+            "functional:adaptive_max_pool1d functional:adaptive_max_pool2d "
+            "functional:max_unpool1d functional:max_unpool2d torch:adaptive_max_pool1d "
+        ),
+    },
     "gradcli.engine.ops.patches": {
         "function": (
             "col2im fold_blocks im2col pixel_shuffle pixel_unshuffle unfold_blocks "

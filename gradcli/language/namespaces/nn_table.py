@@ -19,6 +19,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
 from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import multihead as MH
+from gradcli.language.namespaces import nn_layers_more as layers
 from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces import recurrent_packed as RP
@@ -612,6 +613,13 @@ KINDS = [
                _functional("adaptive_avg_pool1d"), extra_repr=_options_repr("output_size")),
     ModuleKind("AdaptiveAvgPool2d", "pooling", "output_size",
                _functional("adaptive_avg_pool2d"), extra_repr=_options_repr("output_size")),
+    *(ModuleKind(f"AdaptiveMaxPool{n}d", "pooling", "output_size, return_indices=False",
+                 _functional(f"adaptive_max_pool{n}d"), extra_repr=_options_repr("output_size"))
+      for n in (1, 2)),
+    *(ModuleKind(f"MaxUnpool{n}d", "pooling", "kernel_size, stride=None, padding=0",
+                 layers.unpool_forward(n), "input, indices, output_size=None",
+                 extra_repr=_options_repr("kernel_size", "stride", "padding"),
+                 build=layers.build_unpool(n)) for n in (1, 2)),
     ModuleKind("BatchNorm1d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
                "track_running_stats=True, device=None, dtype=None",
                _batch_norm_forward((2, 3), "2D or 3D"), inputs=_DIM_FIRST,
