@@ -361,13 +361,10 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     if mode != "constant":
         if value is not None and value != 0:
             raise errors.runtime(f"Padding mode \"{mode}\" doesn't take in value argument")
-        if mode in ("reflect", "replicate"):
-            from gradcli.engine.ops.padding import pad as nonconstant_pad
-            return nonconstant_pad(x, pad, mode)
-        if mode != "circular":
+        if mode not in ("reflect", "replicate", "circular"):
             raise errors.TorchError("NotImplementedError", f"Unrecognised padding mode {mode}")
-        raise errors.TorchError("NotImplementedError",
-                                f"padding mode {mode} is not supported by gradcli yet")
+        from gradcli.engine.ops.padding import pad as nonconstant_pad
+        return nonconstant_pad(x, pad, mode)
     for dim in range(len(pad) // 2):
         size = x.shape[x.ndim - 1 - dim]
         if size + pad[2 * dim] + pad[2 * dim + 1] < 0:

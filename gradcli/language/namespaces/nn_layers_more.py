@@ -1,8 +1,11 @@
-"""Builders, forwards and reprs of the unpooling module classes (MaxUnpool1d/2d); their rows are
-in nn_table.KINDS."""
+"""Builders, forwards and reprs of the unpooling and circular padding module classes
+(MaxUnpool1d/2d, CircularPad1d/2d/3d); their rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
+from gradcli.engine import errors
+from gradcli.engine.ops import nn_functional as NF
+from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
 from gradcli.language.runtime.calls import invoke
 
@@ -30,4 +33,23 @@ def unpool_forward(n: int):
         a = module.attrs
         return invoke(ctx, function, [x, indices, a["kernel_size"], a["stride"], a["padding"],
                                       output_size], {})
+    return forward
+
+
+def build_circular_pad(dims: int):
+    """CircularPadNd.__init__: the padding as torch's _pair/_quadruple/_ntuple(6) keeps it."""
+    def build(module, padding) -> None:
+        module.attrs["padding"] = _sizes(padding, 2 * dims)
+    return build
+
+
+def circular_pad_forward(dims: int):
+    """CircularPadNd.forward: its _check_input_dim, then F.pad(input, padding, 'circular')."""
+    def forward(ctx, module, x):
+        if not isinstance(x, Tensor):
+            raise errors.no_attribute(x, "dim")
+        if x.ndim not in (dims + 1, dims + 2):
+            raise errors.value_error(f"expected {dims + 1}D or {dims + 2}D input (got {x.ndim}D "
+                                     "input)")
+        return NF.pad(x, module.attrs["padding"], "circular")
     return forward

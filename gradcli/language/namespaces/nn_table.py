@@ -672,6 +672,9 @@ KINDS = [
     *(_padding(f"{kind}Pad{dims}d", mode, dims) for dims in (1, 2, 3)
       for kind, mode in (("Zero", "constant"), ("Constant", "constant"), ("Reflection", "reflect"),
                          ("Replication", "replicate"))),
+    *(ModuleKind(f"CircularPad{dims}d", "padding", "padding", layers.circular_pad_forward(dims),
+                 build=layers.build_circular_pad(dims), extra_repr=more.padding_repr)
+      for dims in (1, 2, 3)),
     ModuleKind("PReLU", "activation", "num_parameters=1, init=0.25, device=None, dtype=None",
                more.prelu_forward, inputs="input: Tensor@prelu", build=more.build_prelu,
                extra_repr=lambda m, printer: f"num_parameters={m.attrs['num_parameters']}"),
