@@ -145,6 +145,10 @@ CASES = {
     "sigmoid_backward": [backward_case("a.sigmoid()", V, V)],
     "leaky_relu": unary("F.leaky_relu(a)") + unary("F.leaky_relu(a, 0.2)"),
     "leaky_relu_backward": [backward_case("F.leaky_relu(a, 0.3)", M, M)],
+    "rrelu_with_noise": unary("F.rrelu(a)") + unary("torch.rrelu(a, 0.1, 0.1, True)"),
+    "rrelu_with_noise_": unary("F.rrelu(a * 1, 0.2, 0.4, inplace=True)")
+    + unary("F.rrelu_(a * 1)"),
+    "rrelu_with_noise_backward": [backward_case("F.rrelu(a, 0.2, 0.3)", M, M)],
     "elu": unary("F.elu(a)") + unary("F.elu(a, alpha=0.7)"),
     "elu_": unary("F.elu(a * 1, inplace=True)") + unary("F.elu_(a * 1, 0.7)")
     + unary("F.selu(a * 1, inplace=True)"),

@@ -544,8 +544,12 @@ INDEX = {
         ),
     },
     "gradcli.engine.ops.sampled_activations": {
+        "row": (
+            "rrelu_with_noise rrelu_with_noise_ rrelu_with_noise_backward "
+        ),
         "declaration": (
-            "functional:gumbel_softmax "
+            "functional:gumbel_softmax functional:rrelu functional:rrelu_ torch:rrelu "
+            "torch:rrelu_ "
         ),
     },
     "gradcli.engine.ops.selection": {

@@ -1,5 +1,5 @@
-"""Builders, forwards and reprs of the unpooling and circular padding module classes
-(MaxUnpool1d/2d, CircularPad1d/2d/3d); their rows are in nn_table.KINDS."""
+"""Builders, forwards and reprs of the unpooling, circular padding and randomized activation
+module classes (MaxUnpool1d/2d, CircularPad1d/2d/3d, RReLU); their rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
@@ -53,3 +53,16 @@ def circular_pad_forward(dims: int):
                                      "input)")
         return NF.pad(x, module.attrs["padding"], "circular")
     return forward
+
+
+def rrelu_forward(ctx, module, x):
+    """RReLU.forward: F.rrelu(input, self.lower, self.upper, self.training, self.inplace)."""
+    a = module.attrs
+    return invoke(ctx, NN_FUNCTIONAL.table["rrelu"],
+                  [x, a["lower"], a["upper"], a["training"], a["inplace"]], {})
+
+
+def rrelu_repr(module, printer) -> str:
+    a = module.attrs
+    shown = f"lower={printer.str(a['lower'])}, upper={printer.str(a['upper'])}"
+    return shown + (", inplace=True" if a["inplace"] else "")

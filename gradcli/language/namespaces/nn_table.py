@@ -678,6 +678,8 @@ KINDS = [
     ModuleKind("PReLU", "activation", "num_parameters=1, init=0.25, device=None, dtype=None",
                more.prelu_forward, inputs="input: Tensor@prelu", build=more.build_prelu,
                extra_repr=lambda m, printer: f"num_parameters={m.attrs['num_parameters']}"),
+    ModuleKind("RReLU", "activation", "lower=0.125, upper=0.3333333333333333, inplace=False",
+               layers.rrelu_forward, extra_repr=layers.rrelu_repr),
     _activation("ReLU6", "relu6"),
     _activation("ELU", "elu", "alpha=1.0, inplace=False", _with_inplace("alpha")),
     _activation("CELU", "celu", "alpha=1.0, inplace=False", _with_inplace("alpha")),
