@@ -518,6 +518,14 @@ CASES = {
     "hardswish_backward": [backward_case("F.hardswish(a * 2)", M, M)],
     "hardsigmoid": unary("F.hardsigmoid(a * 2)"),
     "hardsigmoid_backward": [backward_case("F.hardsigmoid(a * 2)", M, M, grad=False)],
+    "multi_margin_loss": [case("F.multi_margin_loss(a, torch.tensor([1, 0, 3]))",
+                               ("a", (3, 4), "any")),
+                          case("F.multi_margin_loss(a, torch.tensor([2, 1]), p=2, margin=0.5, "
+                               "weight=torch.tensor([0.5, 1., 2.], dtype=a.dtype), "
+                               "reduction='none')",
+                               ("a", (2, 3), "any"))],
+    "multi_margin_loss_backward": [backward_case("F.multi_margin_loss(a, torch.tensor([1, 0]))",
+                                                 (2, 3), (), grad=False)],
     "threshold": unary("F.threshold(a, 0.1, 20.)"),
     "threshold_": unary("F.threshold(a * 1, 0.1, 20., inplace=True)")
     + unary("F.threshold_(a * 1, 0.2, -1.)"),

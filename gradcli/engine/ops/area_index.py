@@ -386,6 +386,14 @@ INDEX = {
             "nll_loss_forward smooth_l1_loss smooth_l1_loss_backward "
         ),
     },
+    "gradcli.engine.ops.multi_margin": {
+        "row": (
+            "multi_margin_loss multi_margin_loss_backward "
+        ),
+        "declaration": (
+            "functional:multi_margin_loss "
+        ),
+    },
     "gradcli.engine.ops.nn_functional": {
         "function": (
             "SELU_ALPHA SELU_SCALE batch_norm celu constant_pad_nd cosine_embedding_loss "

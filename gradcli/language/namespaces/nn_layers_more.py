@@ -1,5 +1,6 @@
-"""Builders, forwards and reprs of the unpooling, circular padding and randomized activation
-module classes (MaxUnpool1d/2d, CircularPad1d/2d/3d, RReLU); their rows are in nn_table.KINDS."""
+"""Builders, forwards and reprs of the unpooling, circular padding, randomized activation and
+multi margin loss module classes (MaxUnpool1d/2d, CircularPad1d/2d/3d, RReLU, MultiMarginLoss);
+their rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
@@ -66,3 +67,25 @@ def rrelu_repr(module, printer) -> str:
     a = module.attrs
     shown = f"lower={printer.str(a['lower'])}, upper={printer.str(a['upper'])}"
     return shown + (", inplace=True" if a["inplace"] else "")
+
+
+def build_multi_margin(module, p, margin, weight, size_average, reduce, reduction) -> None:
+    """MultiMarginLoss.__init__: its checks of p and of the weight's dimensions first."""
+    if p not in (1, 2):
+        raise errors.value_error("only p == 1 and p == 2 supported")
+    if weight is not None and (not isinstance(weight, Tensor) or weight.ndim != 1):
+        if not isinstance(weight, Tensor):
+            raise errors.no_attribute(weight, "dim")
+        raise errors.value_error("MultiMarginLoss: expected weight to be None or 1D tensor, got "
+                                 f"{weight.ndim}D instead")
+    module.store_options(dict(p=p, margin=margin, size_average=size_average, reduce=reduce,
+                              reduction=reduction))
+    module.buffers["weight"] = weight  # _WeightedLoss's register_buffer
+
+
+def multi_margin_forward(ctx, module, x, target):
+    """MultiMarginLoss.forward: F.multi_margin_loss with the stored options."""
+    a = module.attrs
+    return invoke(ctx, NN_FUNCTIONAL.table["multi_margin_loss"], [x, target],
+                  dict(p=a["p"], margin=a["margin"], weight=module.buffers["weight"],
+                       reduction=a["reduction"]))

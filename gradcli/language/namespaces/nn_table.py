@@ -714,6 +714,9 @@ KINDS = [
     _loss("L1Loss", "l1_loss"),
     _loss("SmoothL1Loss", "smooth_l1_loss", _LOSS + ", beta=1.0"),
     _loss("BCELoss", "binary_cross_entropy", "weight=None, " + _LOSS),
+    ModuleKind("MultiMarginLoss", "loss", "p=1, margin=1.0, weight=None, size_average=None, "
+               "reduce=None, reduction='mean'", layers.multi_margin_forward, "input, target",
+               build=layers.build_multi_margin),
     _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", "weight=None, " + _LOSS),
     _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
           "weight=None, " + _LOSS + ", pos_weight=None"),
