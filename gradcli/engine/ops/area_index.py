@@ -373,6 +373,14 @@ INDEX = {
             "torch:trace "
         ),
     },
+    "gradcli.engine.ops.local_response_norm": {
+        "row": (
+            "avg_pool3d avg_pool3d_backward "
+        ),
+        "declaration": (
+            "functional:local_response_norm "
+        ),
+    },
     "gradcli.engine.ops.losses": {
         "function": (
             "EPSILON REDUCTIONS apply_loss_reduction bce_backward binary_cross_entropy "

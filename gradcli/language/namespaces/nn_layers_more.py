@@ -1,6 +1,6 @@
-"""Builders, forwards and reprs of the unpooling, circular padding, randomized activation and
-multi margin loss module classes (MaxUnpool1d/2d, CircularPad1d/2d/3d, RReLU, MultiMarginLoss);
-their rows are in nn_table.KINDS."""
+"""Builders, forwards and reprs of the unpooling, circular padding, randomized activation, local
+response norm and multi margin loss module classes (MaxUnpool1d/2d, CircularPad1d/2d/3d, RReLU,
+LocalResponseNorm, MultiMarginLoss); their rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
@@ -89,3 +89,9 @@ def multi_margin_forward(ctx, module, x, target):
     return invoke(ctx, NN_FUNCTIONAL.table["multi_margin_loss"], [x, target],
                   dict(p=a["p"], margin=a["margin"], weight=module.buffers["weight"],
                        reduction=a["reduction"]))
+
+
+def local_response_norm_repr(module, printer) -> str:
+    a = module.attrs
+    return (f"{printer.str(a['size'])}, alpha={printer.str(a['alpha'])}, "
+            f"beta={printer.str(a['beta'])}, k={printer.str(a['k'])}")

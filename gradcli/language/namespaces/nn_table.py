@@ -637,6 +637,8 @@ KINDS = [
                "elementwise_affine=True, bias=True, device=None, dtype=None",
                _layer_norm_forward, inputs="input: Tensor@layer_norm",
                extra_repr=_layer_norm_repr, build=_build_layer_norm),
+    ModuleKind("LocalResponseNorm", "normalization", "size, alpha=0.0001, beta=0.75, k=1.0",
+               _functional("local_response_norm"), extra_repr=layers.local_response_norm_repr),
     ModuleKind("RMSNorm", "normalization", "normalized_shape, eps=None, "
                "elementwise_affine=True, device=None, dtype=None", more.rms_norm_forward,
                extra_repr=more.rms_norm_repr, build=more.build_rms_norm),
