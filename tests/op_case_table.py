@@ -145,6 +145,10 @@ CASES = {
     "sigmoid_backward": [backward_case("a.sigmoid()", V, V)],
     "leaky_relu": unary("F.leaky_relu(a)") + unary("F.leaky_relu(a, 0.2)"),
     "leaky_relu_backward": [backward_case("F.leaky_relu(a, 0.3)", M, M)],
+    "rrelu_with_noise": unary("F.rrelu(a)") + unary("torch.rrelu(a, 0.1, 0.1, True)"),
+    "rrelu_with_noise_": unary("F.rrelu(a * 1, 0.2, 0.4, inplace=True)")
+    + unary("F.rrelu_(a * 1)"),
+    "rrelu_with_noise_backward": [backward_case("F.rrelu(a, 0.2, 0.3)", M, M)],
     "elu": unary("F.elu(a)") + unary("F.elu(a, alpha=0.7)"),
     "elu_": unary("F.elu(a * 1, inplace=True)") + unary("F.elu_(a * 1, 0.7)")
     + unary("F.selu(a * 1, inplace=True)"),
@@ -504,6 +508,17 @@ CASES = {
                    case("F.avg_pool2d(a, 3, 2, 1, count_include_pad=False)",
                         ("a", (1, 2, 3, 3), "any"))],
     "avg_pool2d_backward": [backward_case("F.avg_pool2d(a, 2)", (1, 1, 4, 4), (1, 1, 2, 2))],
+    "avg_pool3d": [case("F.local_response_norm(a, 2)", ("a", (1, 3, 2, 2), "any")),
+                   case("F.local_response_norm(a, 3, k=2.)", ("a", (2, 4, 1, 2, 1), "any"))],
+    "avg_pool3d_backward": [backward_case("F.local_response_norm(a, 2)", (1, 3, 2, 2),
+                                          (1, 3, 2, 2))],
+    "adaptive_max_pool2d": [case("F.adaptive_max_pool2d(a, (2, 3))", ("a", (1, 2, 5, 4), "any")),
+                            case("F.adaptive_max_pool1d(a, 3)", ("a", (2, 7), "any"))],
+    "adaptive_max_pool2d_backward": [backward_case("F.adaptive_max_pool2d(a, 2)", (1, 2, 4, 5),
+                                                   (1, 2, 2, 2))],
+    "max_unpool2d": [case("F.max_unpool2d(a, torch.tensor([[[[0, 3], [9, 14]]]]), 2)",
+                          ("a", (1, 1, 2, 2), "any")),
+                     case("F.max_unpool1d(a, torch.tensor([[1, 2, 5]]), 2)", ("a", (1, 3), "any"))],
     "_adaptive_avg_pool2d": [case("F.adaptive_avg_pool2d(a, (2, 3))", ("a", (1, 1, 3, 4), "any"))],
     "_adaptive_avg_pool2d_backward": [backward_case("F.adaptive_avg_pool2d(a, 2)", (1, 1, 3, 3),
                                                     (1, 1, 2, 2))],
@@ -523,6 +538,14 @@ CASES = {
     "hardswish_backward": [backward_case("F.hardswish(a * 2)", M, M)],
     "hardsigmoid": unary("F.hardsigmoid(a * 2)"),
     "hardsigmoid_backward": [backward_case("F.hardsigmoid(a * 2)", M, M, grad=False)],
+    "multi_margin_loss": [case("F.multi_margin_loss(a, torch.tensor([1, 0, 3]))",
+                               ("a", (3, 4), "any")),
+                          case("F.multi_margin_loss(a, torch.tensor([2, 1]), p=2, margin=0.5, "
+                               "weight=torch.tensor([0.5, 1., 2.], dtype=a.dtype), "
+                               "reduction='none')",
+                               ("a", (2, 3), "any"))],
+    "multi_margin_loss_backward": [backward_case("F.multi_margin_loss(a, torch.tensor([1, 0]))",
+                                                 (2, 3), (), grad=False)],
     "threshold": unary("F.threshold(a, 0.1, 20.)"),
     "threshold_": unary("F.threshold(a * 1, 0.1, 20., inplace=True)")
     + unary("F.threshold_(a * 1, 0.2, -1.)"),

@@ -374,6 +374,14 @@ INDEX = {
             "torch:trace "
         ),
     },
+    "gradcli.engine.ops.local_response_norm": {
+        "row": (
+            "avg_pool3d avg_pool3d_backward "
+        ),
+        "declaration": (
+            "functional:local_response_norm "
+        ),
+    },
     "gradcli.engine.ops.losses": {
         "function": (
             "EPSILON REDUCTIONS apply_loss_reduction bce_backward binary_cross_entropy "
@@ -398,6 +406,14 @@ INDEX = {
         "declaration": (
             "linalg:lu linalg:lu_factor linalg:lu_factor_ex linalg:lu_solve method:lu "
             "method:lu_solve torch:_lu_with_info torch:lu torch:lu_solve torch:lu_unpack "
+        ),
+    },
+    "gradcli.engine.ops.multi_margin": {
+        "row": (
+            "multi_margin_loss multi_margin_loss_backward "
+        ),
+        "declaration": (
+            "functional:multi_margin_loss "
         ),
     },
     "gradcli.engine.ops.nn_functional": {
@@ -455,6 +471,15 @@ INDEX = {
             "reflection_pad2d_backward reflection_pad3d reflection_pad3d_backward "
             "replication_pad1d replication_pad1d_backward replication_pad2d "
             "replication_pad2d_backward replication_pad3d replication_pad3d_backward "
+        ),
+    },
+    "gradcli.engine.ops.pool_indices": {
+        "row": (
+            "adaptive_max_pool2d adaptive_max_pool2d_backward max_unpool2d "
+        ),
+        "declaration": (
+            "functional:adaptive_max_pool1d functional:adaptive_max_pool2d "
+            "functional:max_unpool1d functional:max_unpool2d torch:adaptive_max_pool1d "
         ),
     },
     "gradcli.engine.ops.patches": {
@@ -546,6 +571,15 @@ INDEX = {
     "gradcli.engine.ops.rms_norm": {
         "declaration": (
             "functional:rms_norm torch:rms_norm "
+        ),
+    },
+    "gradcli.engine.ops.sampled_activations": {
+        "row": (
+            "rrelu_with_noise rrelu_with_noise_ rrelu_with_noise_backward "
+        ),
+        "declaration": (
+            "functional:gumbel_softmax functional:rrelu functional:rrelu_ torch:rrelu "
+            "torch:rrelu_ "
         ),
     },
     "gradcli.engine.ops.selection": {

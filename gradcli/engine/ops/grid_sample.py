@@ -92,6 +92,8 @@ def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
 
 def _given(size) -> str:
     """`size` as torch's f-string shows it: a tuple, a list or a torch.Size."""
+    if isinstance(size, Tensor):
+        return errors.formatted(size)
     if isinstance(size, tuple) and type(size) is not tuple:
         return f"torch.Size({_sizes(size)})"
     return repr(size)
@@ -106,10 +108,13 @@ def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
     if not theta.dtype.is_floating_point:
         raise errors.value_error(f"Expected theta to have floating point type, but got "
                                  f"{theta.dtype}")
-    if not isinstance(size, (list, tuple)):
+    if isinstance(size, Tensor) and size.ndim == 0:
+        raise errors.type_error("len() of a 0-d tensor")
+    if not isinstance(size, (list, tuple, Tensor)):
         raise errors.type_error(f"object of type '{errors.type_name(size)}' has no len()")
-    if len(size) in (4, 5):
-        dims = len(size) - 2
+    length = size.shape[0] if isinstance(size, Tensor) else len(size)
+    if length in (4, 5):
+        dims = length - 2
         if theta.ndim != 3 or theta.shape[-2] != dims or theta.shape[-1] != dims + 1:
             raise errors.value_error(
                 f"Expected a batch of {dims}D affine matrices of shape Nx{dims}x{dims + 1} for "
@@ -118,6 +123,15 @@ def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
         raise errors.TorchError("NotImplementedError", (
             "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
             f"respectively. Got size {_given(size)}."))
+    if isinstance(size, Tensor):  # its checks read the elements, then the C++ parser refuses it
+        if size.ndim > 1:
+            raise errors.runtime("Boolean value of Tensor with more than one value is ambiguous")
+        values = size.data.tolist()
+        if not (align_corners and min(values[2:]) == 1) and min(values) <= 0:
+            raise errors.value_error(f"Expected non-zero, positive output size. Got "
+                                     f"{_given(size)}")
+        raise errors.type_error("affine_grid_generator(): argument 'size' (position 2) must be "
+                                "tuple of ints, not Tensor")
     if align_corners and min(size[2:]) == 1:
         STATE.warn("UserWarning", "Since version 1.3.0, affine_grid behavior has changed for "
                    "unit-size grids when align_corners=True. This is not an intended use case "

@@ -69,7 +69,7 @@ def leaf_note(t: Tensor) -> tuple:
 
 
 def _check_overlap(t: Tensor) -> None:
-    if any(stride == 0 and size > 1 for stride, size in zip(t.data.strides, t.data.shape)):
+    if t.data.size and any(stride == 0 and size > 1 for stride, size in zip(t.data.strides, t.data.shape)):
         raise errors.runtime(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")

@@ -101,7 +101,16 @@ def _lp_pool(dims: int):
     pool = f"avg_pool{dims}d"
 
     def run(x: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
-        if isinstance(norm_type, (int, float)) and abs(norm_type) == math.inf:
+        if dims == 2:  # `kw, kh = _pair(kernel_size)` comes first
+            pair = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * 2
+            if len(pair) != 2:
+                raise errors.value_error(f"{'not enough' if len(pair) < 2 else 'too many'} "
+                                         f"values to unpack (expected 2"
+                                         f"{', got ' + str(len(pair)) if len(pair) < 2 else ''})")
+        infinite = isinstance(norm_type, (int, float)) and abs(norm_type) == math.inf
+        if not isinstance(x, Tensor):
+            raise errors.no_attribute(x, "abs" if infinite else "pow")
+        if infinite:
             magnitude = F.abs(x) if norm_type > 0 else F.neg(F.abs(x))
             max_pool = F.max_pool1d if dims == 1 else F.max_pool2d
             extreme = max_pool(magnitude, kernel_size, stride, 0, 1, ceil_mode)
@@ -126,8 +135,8 @@ def _lp_pool(dims: int):
 
 lp_pool1d, lp_pool2d = _lp_pool(1), _lp_pool(2)
 for _dims, _fn in ((1, lp_pool1d), (2, lp_pool2d)):
-    declare(f"lp_pool{_dims}d", _fn, python="input, norm_type, kernel_size, stride=None, "
-            "ceil_mode=False; input: .pow", variants="functional")
+    declare(f"lp_pool{_dims}d", _fn, python="input: object, norm_type, kernel_size, "
+            "stride=None, ceil_mode=False", variants="functional")
 del _dims, _fn
 declare("multilabel_soft_margin_loss", multilabel_soft_margin_loss, python="input: object, "
         "target: object, weight=None, size_average=None, reduce=None, reduction='mean'",

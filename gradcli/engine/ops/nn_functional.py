@@ -361,13 +361,10 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     if mode != "constant":
         if value is not None and value != 0:
             raise errors.runtime(f"Padding mode \"{mode}\" doesn't take in value argument")
-        if mode in ("reflect", "replicate"):
-            from gradcli.engine.ops.padding import pad as nonconstant_pad
-            return nonconstant_pad(x, pad, mode)
-        if mode != "circular":
+        if mode not in ("reflect", "replicate", "circular"):
             raise errors.TorchError("NotImplementedError", f"Unrecognised padding mode {mode}")
-        raise errors.TorchError("NotImplementedError",
-                                f"padding mode {mode} is not supported by gradcli yet")
+        from gradcli.engine.ops.padding import pad as nonconstant_pad
+        return nonconstant_pad(x, pad, mode)
     for dim in range(len(pad) // 2):
         size = x.shape[x.ndim - 1 - dim]
         if size + pad[2 * dim] + pad[2 * dim + 1] < 0:
@@ -649,15 +646,15 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
         "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
         "float eps=1e-05, bool cudnn_enable=True)", x, normalized_shape, weight, bias, eps)
     shape, eps = bound["normalized_shape"], bound["eps"]
-    if x.shape[x.ndim - len(shape):] != shape or len(shape) > x.ndim:
-        raise errors.runtime(
-            f"Given normalized_shape={_sizes(shape)}, expected input with shape "
-            f"[*, {', '.join(map(str, shape))}], but got input of size{_sizes(x.shape)}")
-    for name, t in (("weight", weight), ("bias", bias)):
+    for name, t in (("weight", weight), ("bias", bias)):  # ATen checks these first
         if t is not None and t.shape != shape:
             raise errors.runtime(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
                 f"shape {_sizes(t.shape)} and normalized_shape = {_sizes(shape)}")
+    if x.shape[x.ndim - len(shape):] != shape or len(shape) > x.ndim:
+        raise errors.runtime(
+            f"Given normalized_shape={_sizes(shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, shape))}], but got input of size{_sizes(x.shape)}")
     errors.check_norm_dtypes("LayerNormKernelImpl", x, (weight, bias))
     out, _, _ = apply(OPS["native_layer_norm"], x, weight, bias, normalized_ndim=len(shape),
                       eps=eps)

@@ -1,5 +1,6 @@
 """F.pad's reflect and replicate modes: a gather of the padded dims' source indices forward, a
-scatter-add of the gradient backward (ReflectionPad1DBackward0, ReplicationPad2DBackward0, ...)."""
+scatter-add of the gradient backward (ReflectionPad1DBackward0, ReplicationPad2DBackward0, ...);
+its circular mode: copies into slices of a new tensor, as ATen's _pad_circular makes them."""
 
 from __future__ import annotations
 
@@ -53,12 +54,45 @@ def _positions(mode: str, size: int, left: int, right: int) -> np.ndarray:
     return np.where(j >= size, 2 * (size - 1) - j, j)
 
 
+def _circular(x: Tensor, pad: tuple) -> Tensor:
+    """ATen's _pad_circular: the input copied into the middle of a new tensor, then each padded
+    dim's ends copied from its other side (the corners more than once), each copy a CopySlices."""
+    dims, lead = len(pad) // 2, x.ndim - len(pad) // 2
+    shape = list(x.shape)
+    for i in range(dims):
+        left, right = pad[2 * (dims - i - 1)], pad[2 * (dims - i - 1) + 1]
+        size = x.shape[lead + i]
+        shape[lead + i] = size + left + right
+        if left > size or right > size:
+            raise errors.runtime("Padding value causes wrapping around more than once.")
+        if shape[lead + i] < 0:
+            raise errors.runtime("Negative padding value is resulting in an empty dimension")
+    out = F.empty(*shape, dtype=x.dtype)
+    out_slice, in_slice = out, x
+    for i in range(dims):
+        dim, left, right = x.ndim - i - 1, pad[2 * i], pad[2 * i + 1]
+        out_slice = F.slice_dim(out_slice, dim, max(left, 0), shape[dim] - max(right, 0), 1)
+        in_slice = F.slice_dim(in_slice, dim, max(-left, 0), x.shape[dim] - max(-right, 0), 1)
+    F.copy_(out_slice, in_slice)
+    for i in range(dims):
+        dim, left, right = x.ndim - i - 1, pad[2 * i], pad[2 * i + 1]
+        if left > 0:
+            F.copy_(F.narrow(out, dim, 0, left),
+                    F.narrow(out, dim, shape[dim] - left - max(right, 0), left))
+        if right > 0:
+            F.copy_(F.narrow(out, dim, shape[dim] - right, right),
+                    F.narrow(out, dim, max(left, 0), right))
+    return out
+
+
 def pad(x: Tensor, pad: tuple, mode: str) -> Tensor:
-    """F.pad(x, pad, mode='reflect' or 'replicate') with torch's checks and texts."""
+    """F.pad(x, pad, mode='reflect', 'replicate' or 'circular') with torch's checks and texts."""
     dims = len(pad) // 2
     if not 1 <= dims <= 3 or x.ndim not in (dims + 1, dims + 2):
         raise errors.TorchError("NotImplementedError", f"Padding size {len(pad)} is not "
                                 f"supported for {x.ndim}D input tensor.\n{_SUPPORTED}")
+    if mode == "circular":
+        return _circular(x, pad)
     if any(size == 0 for size in x.shape[x.ndim - dims:]) or (
             x.ndim == dims + 2 and x.shape[1] == 0):
         shape = "[" + ", ".join(str(s) for s in x.shape) + "]"

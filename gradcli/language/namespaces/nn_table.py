@@ -19,6 +19,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
 from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import multihead as MH
+from gradcli.language.namespaces import nn_layers_more as layers
 from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces import recurrent_packed as RP
@@ -612,6 +613,13 @@ KINDS = [
                _functional("adaptive_avg_pool1d"), extra_repr=_options_repr("output_size")),
     ModuleKind("AdaptiveAvgPool2d", "pooling", "output_size",
                _functional("adaptive_avg_pool2d"), extra_repr=_options_repr("output_size")),
+    *(ModuleKind(f"AdaptiveMaxPool{n}d", "pooling", "output_size, return_indices=False",
+                 _functional(f"adaptive_max_pool{n}d"), extra_repr=_options_repr("output_size"))
+      for n in (1, 2)),
+    *(ModuleKind(f"MaxUnpool{n}d", "pooling", "kernel_size, stride=None, padding=0",
+                 layers.unpool_forward(n), "input, indices, output_size=None",
+                 extra_repr=_options_repr("kernel_size", "stride", "padding"),
+                 build=layers.build_unpool(n)) for n in (1, 2)),
     ModuleKind("BatchNorm1d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
                "track_running_stats=True, device=None, dtype=None",
                _batch_norm_forward((2, 3), "2D or 3D"), inputs=_DIM_FIRST,
@@ -629,6 +637,8 @@ KINDS = [
                "elementwise_affine=True, bias=True, device=None, dtype=None",
                _layer_norm_forward, inputs="input: Tensor@layer_norm",
                extra_repr=_layer_norm_repr, build=_build_layer_norm),
+    ModuleKind("LocalResponseNorm", "normalization", "size, alpha=0.0001, beta=0.75, k=1.0",
+               _functional("local_response_norm"), extra_repr=layers.local_response_norm_repr),
     ModuleKind("RMSNorm", "normalization", "normalized_shape, eps=None, "
                "elementwise_affine=True, device=None, dtype=None", more.rms_norm_forward,
                extra_repr=more.rms_norm_repr, build=more.build_rms_norm),
@@ -664,9 +674,14 @@ KINDS = [
     *(_padding(f"{kind}Pad{dims}d", mode, dims) for dims in (1, 2, 3)
       for kind, mode in (("Zero", "constant"), ("Constant", "constant"), ("Reflection", "reflect"),
                          ("Replication", "replicate"))),
+    *(ModuleKind(f"CircularPad{dims}d", "padding", "padding", layers.circular_pad_forward(dims),
+                 build=layers.build_circular_pad(dims), extra_repr=more.padding_repr)
+      for dims in (1, 2, 3)),
     ModuleKind("PReLU", "activation", "num_parameters=1, init=0.25, device=None, dtype=None",
                more.prelu_forward, inputs="input: Tensor@prelu", build=more.build_prelu,
                extra_repr=lambda m, printer: f"num_parameters={m.attrs['num_parameters']}"),
+    ModuleKind("RReLU", "activation", "lower=0.125, upper=0.3333333333333333, inplace=False",
+               layers.rrelu_forward, extra_repr=layers.rrelu_repr),
     _activation("ReLU6", "relu6"),
     _activation("ELU", "elu", "alpha=1.0, inplace=False", _with_inplace("alpha")),
     _activation("CELU", "celu", "alpha=1.0, inplace=False", _with_inplace("alpha")),
@@ -701,6 +716,9 @@ KINDS = [
     _loss("L1Loss", "l1_loss"),
     _loss("SmoothL1Loss", "smooth_l1_loss", _LOSS + ", beta=1.0"),
     _loss("BCELoss", "binary_cross_entropy", "weight=None, " + _LOSS),
+    ModuleKind("MultiMarginLoss", "loss", "p=1, margin=1.0, weight=None, size_average=None, "
+               "reduce=None, reduction='mean'", layers.multi_margin_forward, "input, target",
+               build=layers.build_multi_margin),
     _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", "weight=None, " + _LOSS),
     _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
           "weight=None, " + _LOSS + ", pos_weight=None"),

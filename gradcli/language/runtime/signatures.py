@@ -27,7 +27,8 @@ class Param:
     positional_only: bool = False
     # `name: Tensor` in a spec: anything else is torch's TypeError for the argument (`Tensor?`
     # also takes None; `Tensor@inplace` names the function `X_` when `inplace` is true,
-    # `Tensor@name` the C++ function torch's Python code calls);
+    # `Tensor@name` the C++ function torch's Python code calls, `Tensor@name:param` also naming
+    # its parameter);
     # `name: .size`: torch's Python code calls that method first (an AttributeError otherwise);
     # `name: ScalarType?`: a dtype or None, Python's float, int and bool read as dtypes;
     # `name: truth`: it tests the argument's truth (`if inplace:`); `name: probability`: it
@@ -251,16 +252,16 @@ class Builtin:
         for _, index, param in checked:
             # a type's complaint comes from the C++ function torch's code calls: this name, its
             # in-place form (`Tensor@inplace`) or another (`Tensor@nll_loss_nd`)
-            title = self.name
+            title, value = self.name, given[param.name]
             if "@" in param.expects:
                 kind, _, called = param.expects.partition("@")
-                param = replace(param, expects=kind)
+                called, _, renamed = called.partition(":")  # the callee's parameter name
+                param = replace(param, expects=kind, name=renamed or param.name)
                 title = (self.name + ("_" if _is_true(given.get("inplace")) else "")
                          if called == "inplace" else called)
             # torch's Python code hands its arguments on by position, so a keyword has one too
             positional = index < positional_count or self.style == "python"
-            _check_expected(title, param, given[param.name],
-                            index + (not method) if positional else None)
+            _check_expected(title, param, value, index + (not method) if positional else None)
 
     def _missing_error(self, given: dict, slots: list[Param], count: int):
         missing = [p for p in self.params if p.default is _REQUIRED and p.name not in given

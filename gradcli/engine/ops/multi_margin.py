@@ -1,0 +1,137 @@
+"""F.multi_margin_loss (MultiMarginLossBackward0) in the arithmetic of ATen's CPU kernel: each
+sample's hinge terms summed in the input's dtype over the classes, the samples summed in double."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import dtypes, errors, schemas
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F
+from gradcli.engine.ops.registry import OPS, apply, defop, no_derivative, not_implemented
+from gradcli.engine.tensor import Tensor
+
+
+def _rows(x):
+    """The input as (samples, classes)."""
+    return x.reshape(1 if x.ndim <= 1 else x.shape[0], 1 if x.ndim == 0 else x.shape[-1])
+
+
+def _per_sample(x, target, weight, p, margin):
+    """multi_margin_inner_sum_cpu for every sample: the hinge of each other class, squared for
+    p == 2, weighted by the target's weight, summed in order, divided by the class count."""
+    rows, kind = _rows(x), x.dtype.type
+    picked = np.take_along_axis(rows, target.reshape(-1, 1), 1)[:, 0]
+    scale = None if weight is None else weight.reshape(-1)[target.reshape(-1)]
+    total = np.zeros(rows.shape[0], x.dtype)
+    for d in range(rows.shape[1]):
+        z = (kind(margin) - picked) + rows[:, d]
+        h = z if p == 1 else z * z
+        if scale is not None:
+            h = h * scale
+        total = total + np.where((z > 0) & (target.reshape(-1) != d), h, kind(0))
+    return total / kind(rows.shape[1])
+
+
+def _multi_margin(x, target, weight, p, margin, reduction):
+    sums = _per_sample(x, target, weight, p, margin)
+    if reduction == "none" and target.ndim > 0:
+        return sums
+    total = 0.0
+    for value in sums.astype(np.float64):
+        total += value
+    if reduction == "mean":
+        total = total / sums.size if sums.size else np.nan
+    return np.asarray(total, x.dtype)
+
+
+def _multi_margin_backward(g, x, target, weight, p, margin, reduction):
+    """multi_margin_loss_backward_cpu_kernel: g (1/dim, or 1/(samples * dim) for a mean) for
+    each positive hinge, 2 * g * z for p == 2, weighted; the target class gets minus their sum."""
+    rows, kind = _rows(x), x.dtype.type
+    frames, dim = rows.shape
+    step = kind(1.0 / (frames * dim)) if reduction == "mean" else kind(1.0 / dim)
+    flat_target = target.reshape(-1)
+    picked = np.take_along_axis(rows, flat_target.reshape(-1, 1), 1)
+    z = (kind(margin) - picked) + rows
+    h = np.full(z.shape, step) if p == 1 else (kind(2) * step) * z
+    if weight is not None:
+        h = h * weight.reshape(-1)[flat_target][:, None]
+    others = np.arange(dim)[None, :] != flat_target[:, None]
+    grad = np.where((z > 0) & others, h, kind(0))
+    target_grad = np.zeros(frames, x.dtype)
+    for d in range(dim):
+        target_grad = target_grad - grad[:, d]
+    grad[np.arange(frames), flat_target] = target_grad
+    if reduction != "none" or g.ndim == 0:
+        grad = grad * g.reshape(-1)[0]
+    else:
+        grad = grad * g.reshape(-1, 1)
+    return grad.reshape(x.shape)
+
+
+defop("multi_margin_loss", "MultiMarginLossBackward0", _multi_margin, promote="none",
+      save=(0, 1, 2),
+      vjp=(lambda g, x, target, weight, **params: F.apply_op(
+          "multi_margin_loss_backward", g, x, target, weight, **params), None,
+           no_derivative("weight")))
+defop("multi_margin_loss_backward", "NotImplemented", _multi_margin_backward,
+      name="torch::autograd::NotImplemented", promote="none",
+      vjp=(not_implemented("aten::multi_margin_loss_backward"),) * 2)
+
+
+def _sizes(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _check(x: Tensor, target: Tensor, weight) -> None:
+    """multi_margin_loss_shape_check, then the kernel's dtype checks, in ATen's order."""
+    if not ((x.ndim == 2 and x.shape[1] != 0) or (x.ndim == 1 and x.shape[0] != 0)
+            or x.ndim == 0):
+        raise errors.runtime("Expected non-empty vector or matrix with optional 0-dim batch "
+                             f"size, but got: {_sizes(x.shape)}")
+    frames = 1 if x.ndim <= 1 else x.shape[0]
+    dim = 1 if x.ndim == 0 else x.shape[-1]
+    if target.ndim > 1 or target.numel() != frames:
+        raise errors.runtime("multi_margin_loss: target tensor should be 1-D with size equal to "
+                             "the number of input samples (batch size). Expected target size "
+                             f"[{frames}], but got {_sizes(target.shape)}. Input has shape "
+                             f"{_sizes(x.shape)}.")
+    if weight is not None and (weight.ndim > 1 or weight.numel() != dim):
+        raise errors.runtime(f"inconsistent weight size, expected {dim} but got "
+                             f"{_sizes(weight.shape)}")
+    if not x.dtype.is_floating_point:
+        raise errors.not_implemented_for("multi_margin_loss_cpu_kernel", x.dtype)
+    if target.dtype is not dtypes.int64:
+        raise errors.runtime(f"expected scalar type Long but found {target.dtype.scalar_name}")
+    if weight is not None and weight.dtype is not x.dtype:
+        raise errors.runtime(f"expected scalar type {x.dtype.scalar_name} but found "
+                             f"{weight.dtype.scalar_name}")
+    classes = target.data.reshape(-1)
+    if classes.size and (classes.min() < 0 or classes.max() >= dim):
+        raise errors.runtime("target out of range")
+
+
+def multi_margin_loss(x: Tensor, target: Tensor, p=1, margin=1.0, weight=None,
+                      size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """torch's Python checks (reduction, p, the weight's dimensions), then the C++ function's
+    parser and checks."""
+    reduction = F.reduction_of(reduction, size_average, reduce)
+    if F.truth(F.python_compare("!=", p, 1)) and F.truth(F.python_compare("!=", p, 2)):
+        raise errors.value_error("only p == 1 and p == 2 supported")
+    if weight is not None:
+        if not isinstance(weight, Tensor):
+            raise errors.no_attribute(weight, "dim")
+        if weight.ndim != 1:
+            raise errors.value_error("weight must be one-dimensional")
+    bound = schemas.bind_cpp("multi_margin_loss(Tensor input, Tensor target, Scalar p, "
+                             "Scalar margin, Tensor? weight, int reduction)", x, target, p,
+                             margin, weight, 0)
+    x, target = bound["input"], bound["target"]
+    _check(x, target, weight)
+    return apply(OPS["multi_margin_loss"], x, target, weight, p=int(bound["p"]),
+                 margin=float(bound["margin"]), reduction=reduction)
+
+
+declare("multi_margin_loss", multi_margin_loss, python="input, target, p=1, margin=1.0, "
+        "weight=None, size_average=None, reduce=None, reduction='mean'", variants="functional")
