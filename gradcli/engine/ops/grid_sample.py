@@ -92,7 +92,7 @@ def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
 
 def _given(size) -> str:
     """`size` as torch's f-string shows it: a tuple, a list or a torch.Size."""
-    if isinstance(size, Tensor):
+    if isinstance(size, (Tensor, str)):
         return errors.formatted(size)
     if isinstance(size, tuple) and type(size) is not tuple:
         return f"torch.Size({_sizes(size)})"
@@ -110,7 +110,7 @@ def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
                                  f"{theta.dtype}")
     if isinstance(size, Tensor) and size.ndim == 0:
         raise errors.type_error("len() of a 0-d tensor")
-    if not isinstance(size, (list, tuple, Tensor)):
+    if not isinstance(size, (list, tuple, Tensor, str)):
         raise errors.type_error(f"object of type '{errors.type_name(size)}' has no len()")
     length = size.shape[0] if isinstance(size, Tensor) else len(size)
     if length in (4, 5):
@@ -123,6 +123,8 @@ def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
         raise errors.TorchError("NotImplementedError", (
             "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
             f"respectively. Got size {_given(size)}."))
+    if isinstance(size, str):  # torch's min(size) <= 0 compares characters with 0
+        raise errors.type_error("'<=' not supported between instances of 'str' and 'int'")
     if isinstance(size, Tensor):  # its checks read the elements, then the C++ parser refuses it
         if size.ndim > 1:
             raise errors.runtime("Boolean value of Tensor with more than one value is ambiguous")
@@ -419,10 +421,10 @@ _PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 
 def grid_sample(x: Tensor, grid: Tensor, mode="bilinear", padding_mode="zeros",
                 align_corners=None) -> Tensor:
-    if mode not in _MODES:
+    if not (isinstance(mode, str) and mode in _MODES):
         raise errors.value_error("nn.functional.grid_sample(): expected mode to be 'bilinear', "
                                  f"'nearest' or 'bicubic', but got: '{errors.formatted(mode)}'")
-    if padding_mode not in _PADDINGS:
+    if not (isinstance(padding_mode, str) and padding_mode in _PADDINGS):
         raise errors.value_error("nn.functional.grid_sample(): expected padding_mode to be "
                                  "'zeros', 'border', or 'reflection', but got: "
                                  f"'{errors.formatted(padding_mode)}'")

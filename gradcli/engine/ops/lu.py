@@ -339,8 +339,9 @@ def lu_with_info(a: Tensor, pivot: bool = True, check_errors: bool = True) -> tu
 
 def lu(a: Tensor, pivot=True, get_infos=False, out=None) -> tuple:
     """The deprecated torch.lu: torch._lu_with_info, which binds pivot and warns."""
-    result = call("torch", "_lu_with_info", a, pivot=pivot, check_errors=not get_infos)
-    return result if get_infos else (result[0], result[1])
+    infos = F.truth(get_infos)  # torch's `not get_infos` comes before the call's checks
+    result = call("torch", "_lu_with_info", a, pivot=pivot, check_errors=not infos)
+    return result if infos else (result[0], result[1])
 
 
 # ---- declarations ------------------------------------------------------------------------------

@@ -225,10 +225,11 @@ def max_unpool1d(x: Tensor, indices: Tensor, kernel_size, stride=None, padding=0
 
 declare("adaptive_max_pool1d", adaptive_max_pool1d_indices,
         "adaptive_max_pool1d(Tensor input, int[1] output_size)", variants="torch")
-for _n, _fn in ((1, adaptive_max_pool1d), (2, adaptive_max_pool2d)):
-    declare(f"adaptive_max_pool{_n}d", _fn, python="input, output_size, return_indices=False; "
+for _n, _fn, _input in ((1, adaptive_max_pool1d, "input"),
+                        (2, adaptive_max_pool2d, "input: .size")):  # 2d reads input.size() first
+    declare(f"adaptive_max_pool{_n}d", _fn, python=f"{_input}, output_size, return_indices=False; "
             "return_indices: truth", variants="functional", title=f"_adaptive_max_pool{_n}d")
 for _n, _fn in ((1, max_unpool1d), (2, max_unpool2d)):
     declare(f"max_unpool{_n}d", _fn, python="input: .size, indices, kernel_size, stride=None, "
             "padding=0, output_size=None", variants="functional")
-del _n, _fn
+del _n, _fn, _input
