@@ -39,22 +39,6 @@ def value_error(message: str) -> TorchError:
     return TorchError("ValueError", message)
 
 
-def formatted(value) -> str:
-    """f"{value}" in torch's Python code: a 0-dim tensor formats as its one value, another
-    tensor as its repr (default print options), anything else as str() gives it."""
-    from gradcli.engine.tensor import Tensor
-    if not isinstance(value, Tensor):
-        return str(value)
-    if value.ndim == 0:
-        return str(value.data.item())
-    from gradcli.engine import printing
-    from gradcli.engine.state import STATE
-    return printing.tensor_repr(
-        value.data, value.dtype, printing.PrintOptions(), default_dtype=STATE.default_dtype,
-        requires_grad=value.requires_grad and value.grad_fn is None,
-        grad_fn_label=value.grad_fn.class_name if value.grad_fn is not None else None)
-
-
 def no_attribute(value, name: str) -> TorchError:
     """Python's AttributeError for torch's Python code reading `value.name`."""
     return TorchError("AttributeError",

@@ -149,10 +149,16 @@ class Tensor:
         return f"Tensor({self.data!r}, dtype={self.dtype!r})"
 
     def __str__(self) -> str:
-        """What f"{tensor}" gives in torch's own messages (errors.formatted), so that no
-        message built from a tensor shows the debugging repr."""
-        from gradcli.engine.errors import formatted
-        return formatted(self)
+        """What f"{tensor}" gives in torch's own Python messages, so that no message built
+        from a tensor shows the debugging repr: a 0-dim tensor's one value, else its repr with
+        the default print options."""
+        if self.ndim == 0:
+            return str(self.data.item())
+        from gradcli.engine import printing
+        return printing.tensor_repr(
+            self.data, self.dtype, printing.PrintOptions(), default_dtype=STATE.default_dtype,
+            requires_grad=self.requires_grad and self.grad_fn is None,
+            grad_fn_label=self.grad_fn.class_name if self.grad_fn is not None else None)
 
 
 def wrap(value, dtype: dtypes.DType) -> Tensor:

@@ -93,7 +93,7 @@ def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
 def _given(size) -> str:
     """`size` as torch's f-string shows it: a tuple, a list or a torch.Size."""
     if isinstance(size, (Tensor, str)):
-        return errors.formatted(size)
+        return str(size)
     if isinstance(size, tuple) and type(size) is not tuple:
         return f"torch.Size({_sizes(size)})"
     return repr(size)
@@ -423,11 +423,11 @@ def grid_sample(x: Tensor, grid: Tensor, mode="bilinear", padding_mode="zeros",
                 align_corners=None) -> Tensor:
     if not (isinstance(mode, str) and mode in _MODES):
         raise errors.value_error("nn.functional.grid_sample(): expected mode to be 'bilinear', "
-                                 f"'nearest' or 'bicubic', but got: '{errors.formatted(mode)}'")
+                                 f"'nearest' or 'bicubic', but got: '{mode}'")
     if not (isinstance(padding_mode, str) and padding_mode in _PADDINGS):
         raise errors.value_error("nn.functional.grid_sample(): expected padding_mode to be "
                                  "'zeros', 'border', or 'reflection', but got: "
-                                 f"'{errors.formatted(padding_mode)}'")
+                                 f"'{padding_mode}'")
     if align_corners is None:
         STATE.warn("UserWarning", _ALIGN_WARNING)
         align_corners = False

@@ -332,7 +332,7 @@ def legacy_reduction(reduction, size_average=None, reduce=None):
 def checked_reduction(reduction) -> str:
     """torch's _Reduction.get_enum: one of REDUCTIONS, or its ValueError."""
     if reduction not in REDUCTIONS:
-        raise errors.value_error(f"{errors.formatted(reduction)} is not a valid value for "
+        raise errors.value_error(f"{reduction} is not a valid value for "
                                  "reduction")
     return reduction
 

@@ -278,7 +278,7 @@ def _broadcast_shapes(ctx, *shapes):
     for shape in shapes:
         if not isinstance(shape, (tuple, list, str)):
             raise errors.runtime("Input shapes should be of type ints, a tuple of ints, or a list "
-                                 f"of ints, got {errors.formatted(shape) if isinstance(shape, Tensor) else ctx.printer.str(shape)}")
+                                 f"of ints, got {shape if isinstance(shape, Tensor) else ctx.printer.str(shape)}")
     common = [1] * max((len(shape) for shape in shapes), default=0)
     for number, shape in enumerate(shapes):
         for idx in range(-1, -1 - len(shape), -1):
