@@ -136,8 +136,8 @@ def _fma_exact(a: float, b: float, c: float) -> float:
         return a * b + c  # an exact zero takes IEEE's sign rules
     try:
         return math.copysign(float(exact), exact)
-    except OverflowError:
-        return math.copysign(math.inf, exact)
+    except OverflowError:  # beyond the largest double: rounds to an infinity of its sign
+        return math.inf if exact > 0 else -math.inf
 
 
 def fused(a, b, c) -> np.ndarray:
