@@ -163,6 +163,15 @@ class Distribution(TableInstance):
     def language_type(self) -> PyType:
         return self.TYPE
 
+    def setup_broadcast(self, runtime, validate_args, **parameters) -> None:
+        """The common __init__: the parameters broadcast together into attrs (torch's
+        broadcast_all), a batch shape of () when none of them is a tensor, then setup."""
+        self.calls, self.attrs = Calls(runtime), {}
+        values = broadcast_all(self.calls, *parameters.values())
+        self.attrs.update(zip(parameters, values))
+        scalars = not any(isinstance(v, Tensor) for v in parameters.values())
+        self.setup(runtime, () if scalars else values[0].shape, validate_args)
+
     def setup(self, runtime, batch_shape, validate_args, event_shape=()) -> None:
         """Distribution.__init__: the shapes, then each parameter checked against its
         constraint (lazily made ones are skipped until they exist)."""

@@ -19,10 +19,7 @@ class _LocScale(Distribution):
     __slots__ = ()
 
     def __init__(self, runtime, loc, scale, validate_args=None):
-        self.calls, self.attrs = Calls(runtime), {}
-        self.attrs["loc"], self.attrs["scale"] = base.broadcast_all(self.calls, loc, scale)
-        scalars = not isinstance(loc, Tensor) and not isinstance(scale, Tensor)
-        self.setup(runtime, () if scalars else self.attrs["loc"].shape, validate_args)
+        self.setup_broadcast(runtime, validate_args, loc=loc, scale=scale)
 
     def arg_constraints(self) -> dict:
         return {"loc": base.REAL, "scale": base.POSITIVE}
@@ -97,10 +94,7 @@ class Uniform(Distribution):
     NAME, has_rsample, EXPANDED = "Uniform", True, ("low", "high")
 
     def __init__(self, runtime, low, high, validate_args=None):
-        self.calls, self.attrs = Calls(runtime), {}
-        self.attrs["low"], self.attrs["high"] = base.broadcast_all(self.calls, low, high)
-        scalars = not isinstance(low, Tensor) and not isinstance(high, Tensor)
-        self.setup(runtime, () if scalars else self.attrs["low"].shape, validate_args)
+        self.setup_broadcast(runtime, validate_args, low=low, high=high)
 
     def arg_constraints(self) -> dict:
         return {"low": base.less_than(self.attrs["high"]),
@@ -164,10 +158,7 @@ class Exponential(Distribution):
     NAME, has_rsample, EXPANDED = "Exponential", True, ("rate",)
 
     def __init__(self, runtime, rate, validate_args=None):
-        self.calls, self.attrs = Calls(runtime), {}
-        (self.attrs["rate"],) = base.broadcast_all(self.calls, rate)
-        shape = self.attrs["rate"].shape if isinstance(rate, Tensor) else ()
-        self.setup(runtime, shape, validate_args)
+        self.setup_broadcast(runtime, validate_args, rate=rate)
 
     def arg_constraints(self) -> dict:
         return {"rate": base.POSITIVE}

@@ -441,10 +441,7 @@ class Poisson(Distribution):
     NAME, EXPANDED = "Poisson", ("rate",)
 
     def __init__(self, runtime, rate, validate_args=None):
-        self.calls, self.attrs = Calls(runtime), {}
-        (self.attrs["rate"],) = base.broadcast_all(self.calls, rate)
-        shape = self.attrs["rate"].shape if isinstance(rate, Tensor) else ()
-        self.setup(runtime, shape, validate_args)
+        self.setup_broadcast(runtime, validate_args, rate=rate)
 
     def arg_constraints(self) -> dict:
         return {"rate": base.NONNEGATIVE}
