@@ -1,7 +1,9 @@
-"""Writes gradcli/language/syntax/lark_standalone.py: lark's standalone LALR parser for
-grammar/gradcli.lark (lark's runtime with the analysed grammar as data), which gradcli imports
-instead of lark itself, so that start-up neither imports lark's grammar compiler nor loads a
-cache. Run it after changing the grammar: python grammar/generate_parser.py
+"""Writes gradcli/language/syntax/lark_standalone.py and lark_tables.py: lark's standalone LALR
+parser for grammar/gradcli.lark (lark's runtime, and the analysed grammar as data), which gradcli
+imports instead of lark itself, so that start-up does not import lark's grammar compiler. The
+tables are a module of their own, read only when the parser cache is cold: building their
+literals cost more than the rest of the runtime. Run it after changing the grammar:
+python grammar/generate_parser.py
 (tests/language/test_standalone_parser.py checks that the committed file is current: the module
 ends with the SHA-256 of the grammar it was made from, since lark numbers the parser states
 differently from one run to the next)."""
@@ -17,8 +19,11 @@ from lark.tools.standalone import gen_standalone
 from lark import Lark
 
 GRAMMAR = Path(__file__).resolve().parent / "gradcli.lark"
-TARGET = Path(__file__).resolve().parents[1] / "gradcli" / "language" / "syntax" / \
-    "lark_standalone.py"
+SYNTAX = Path(__file__).resolve().parents[1] / "gradcli" / "language" / "syntax"
+RUNTIME = SYNTAX / "lark_standalone.py"
+TABLES = SYNTAX / "lark_tables.py"
+TABLES_BEGIN = "import pickle, zlib, base64\n"  # the standalone text's data part starts here
+TABLES_END = "Shift = 0\n"
 # the options gradcli's parser needs (lexer callbacks and the indenter are given at run time)
 OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True,
                maybe_placeholders=True, start=["start", "test"])
@@ -28,18 +33,25 @@ def grammar_digest() -> str:
     return hashlib.sha256(GRAMMAR.read_bytes()).hexdigest()
 
 
-def generated_text() -> str:
-    """The standalone module's text for the current grammar, with the grammar's digest."""
+def generated_texts() -> tuple[str, str]:
+    """The runtime module's text, ending with the grammar's digest, and the tables module's."""
     lark = Lark(GRAMMAR.read_text(encoding="utf-8"), **OPTIONS)
     out = io.StringIO()
     gen_standalone(lark, out=out)
-    return out.getvalue() + f'GRAMMAR_SHA256 = "{grammar_digest()}"\n'
-
+    runtime, rest = out.getvalue().split(TABLES_BEGIN)
+    tables, tail = rest.split(TABLES_END)
+    tail = TABLES_END + tail.replace(
+        "  return Lark._load_from_dict(DATA, MEMO, **kwargs)",
+        "  from gradcli.language.syntax.lark_tables import DATA, MEMO\n"
+        "  return Lark._load_from_dict(DATA, MEMO, **kwargs)")
+    return (runtime + "import pickle\n" + tail + f'GRAMMAR_SHA256 = "{grammar_digest()}"\n',
+            '"The analysed grammar, as lark\'s standalone generator wrote it."\n' + tables)
 
 
 def main() -> None:
-    TARGET.write_text(generated_text(), encoding="utf-8")
-    sys.stdout.write(f"wrote {TARGET}\n")
+    for target, text in zip((RUNTIME, TABLES), generated_texts()):
+        target.write_text(text, encoding="utf-8")
+        sys.stdout.write(f"wrote {target}\n")
 
 
 if __name__ == "__main__":

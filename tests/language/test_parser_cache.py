@@ -38,6 +38,16 @@ def test_a_saved_parser_loads_and_parses_as_a_fresh_one(tmp_path):
         assert _parse(loaded, program) == _parse(fresh, program), program
 
 
+def test_the_per_state_lexers_are_read_when_their_state_is_first_met(tmp_path):
+    path = str(tmp_path / "parser.pickle")
+    parser_cache.save(_fresh(), path)
+    loaded = parser_cache.load(path, ALLOWED)
+    lexers = loaded.parser.lexer.lexer.lexers
+    assert isinstance(lexers, parser_cache.StateLexers) and len(lexers) == 0
+    _parse(loaded, PROGRAMS[0])
+    assert 0 < len(lexers.loaded) < len(lexers.blobs)
+
+
 def test_a_damaged_file_is_ignored(tmp_path):
     path = tmp_path / "parser.pickle"
     parser_cache.save(_fresh(), str(path))
@@ -61,7 +71,7 @@ def test_the_first_process_writes_the_cache_and_the_next_reads_it(tmp_path):
     command = [sys.executable, "-m", "gradcli", "eval", "x = torch.tensor(2.); x * 3"]
     first = subprocess.run(command, capture_output=True, text=True, env=environment)
     assert first.stdout == "tensor(6.)\n", first.stderr
-    stored = list((tmp_path / "gradcli").glob("parser-*.pickle"))
+    stored = list((tmp_path / "gradcli").glob("parser*.pickle"))
     assert len(stored) == 1
     written = stored[0].stat().st_mtime_ns
     second = subprocess.run(command, capture_output=True, text=True, env=environment)
