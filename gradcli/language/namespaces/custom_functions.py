@@ -52,7 +52,7 @@ class FunctionCtx(TableObject):
             if self.packed is not None:
                 return saved_hooks.unpack_values(self.packed, self.saved)
             for tensor, version in zip(self.saved, self.versions):
-                if tensor is not None and tensor._version != version:
+                if version is not None and tensor._version != version:
                     raise errors.runtime(modified_message(tensor, version, None))
             return self.saved
         if name == "needs_input_grad":
@@ -72,16 +72,15 @@ class FunctionCtx(TableObject):
         return f"<torch.autograd.function.{self.class_name} object at 0x{id(self):x}>"
 
 
-def _tensors(values, what: str) -> tuple:
+def _check_saved(values) -> None:
     for index, value in enumerate(values):
         if value is not None and not isinstance(value, Tensor):
-            raise errors.type_error(f"{what} can only save variables, but argument {index} is "
-                                    f"of type {type(value).__name__}")
-    return tuple(values)
+            raise errors.type_error("save_for_backward can only save variables, but argument "
+                                    f"{index} is of type {type(value).__name__}")
 
 
 def _save_for_backward(ctx: FunctionCtx, *tensors) -> None:
-    ctx.saved = _tensors(tensors, "save_for_backward")
+    ctx.saved = tensors  # checked once forward returns, and only when a graph is built
 
 
 def _mark_dirty(ctx: FunctionCtx, *tensors) -> None:
@@ -142,6 +141,7 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     needs_graph = STATE.grad_enabled and any(ctx.needs_input_grad)
     results = tuple(_fresh_output(o, args, ctx) for o in outputs)
     if needs_graph:
+        _check_saved(ctx.saved)
         backward = _static(cls, "backward")
         tensors = [o for o in results if isinstance(o, Tensor)]
 
@@ -164,7 +164,7 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
             if out.dtype.is_floating_point and not any(out is n for n in ctx.non_differentiable):
                 out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
         ctx.packed = saved_hooks.pack_values(ctx.saved)
-    ctx.versions = tuple(t._version if t is not None else None for t in ctx.saved)
+    ctx.versions = tuple(t._version if isinstance(t, Tensor) else None for t in ctx.saved)
     return results[0] if single else results
 
 
