@@ -119,6 +119,12 @@ def _static(cls: classes.UserClass, name: str):
         else found
 
 
+_NEEDS_SETUP_CONTEXT = (
+    "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
+    "...), it must override the setup_context staticmethod. For more details, please see "
+    "https://pytorch.org/docs/main/notes/extending.func.html")
+
+
 def _apply(cls: classes.UserClass, *args, **kwargs):
     """Fn.apply(*args): forward without a graph, then one FunctionNode over the outputs."""
     runtime = cls.runtime
@@ -126,6 +132,14 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     if forward is None:
         raise errors.TorchError("NotImplementedError", "You must implement the forward function "
                                 "for custom autograd.Function.")
+    if setup is None and STATE.func_transforms:
+        raise errors.runtime(_NEEDS_SETUP_CONTEXT)
+    if "vmap" in STATE.func_transforms and _static(cls, "vmap") is None and \
+            cls.find("generate_vmap_rule") in (classes.MISSING, False):
+        raise errors.runtime(f"You tried to vmap over {cls.name}, but it does not have vmap "
+                             "support. Please override and implement the vmap staticmethod or "
+                             "set generate_vmap_rule=True. For more details, please see "
+                             "https://pytorch.org/docs/main/notes/extending.func.html")
     if setup is not None and isinstance(forward, UserFunction):
         args, kwargs = _bind_default_args(forward, args, kwargs)
     ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
@@ -135,6 +149,10 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
             runtime.call(setup, [ctx, tuple(args), output], {})
         else:
             output = runtime.call(forward, [ctx, *args], kwargs)
+    if STATE.dual_level is not None and _static(cls, "jvp") is None and any(
+            isinstance(a, Tensor) and a._fw_grad is not None for a in args):
+        raise errors.TorchError("NotImplementedError", "You must implement the jvp function for "
+                                "custom autograd.Function to use it with forward mode AD.")
     _mark_dirty_outputs(ctx)
     single = not isinstance(output, tuple)
     outputs = (output,) if single else output
