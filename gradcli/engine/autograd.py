@@ -261,12 +261,15 @@ def modified_message(tensor: Tensor, version: int, saving_node) -> str:
     node, output_nr = (saving_node, 0) if saving_node is not None else (tensor.grad_fn,
                                                                         tensor.output_nr)
     where = f", which is output {output_nr} of {short_name(node.name())}," if node else ""
+    hint = ("the backtrace further above shows the operation that failed to compute its "
+            "gradient. The variable in question was changed in there or anywhere later. Good "
+            "luck!") if STATE.anomaly[0] else (
+        "enable anomaly detection to find the operation that failed to compute its gradient, "
+        "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [torch.{tensor.dtype.legacy_name} [{shape}]]{where} is at version "
-        f"{tensor._version}; expected version {version} instead. Hint: enable anomaly detection to "
-        "find the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        f"{tensor._version}; expected version {version} instead. Hint: {hint}")
 
 
 def short_name(label: str) -> str:

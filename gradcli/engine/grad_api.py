@@ -261,6 +261,9 @@ def assign_data(tensor: Tensor, value) -> None:
     if not isinstance(value, Tensor):
         raise errors.type_error(
             f"Variable data has to be a tensor, but got {errors.type_name(value)}")
+    if tensor.requires_grad and not value.dtype.is_floating_point:
+        raise errors.runtime("data set to a tensor that requires gradients must be floating "
+                             "point or complex dtype")
     tensor.data, tensor.dtype = value.data, value.dtype
 
 

@@ -9,7 +9,9 @@ import struct
 
 import numpy as np
 
+from gradcli.engine import errors
 from gradcli.engine.fma import fma32, fma64
+from gradcli.engine.state import STATE
 
 DEFAULT_SEED = 67280421310721  # torch.Generator()'s seed (c10 default_rng_seed_val)
 _N, _M = 624, 397
@@ -153,6 +155,8 @@ class Generator:
     def _words(self, count: int) -> np.ndarray:
         """The next `count` tempered 32-bit outputs of the engine. torch's engine is the
         reference mt19937, as NumPy's MT19937 is: it runs from the same 624 words and position."""
+        if STATE.random_refused is not None:
+            raise errors.runtime(STATE.random_refused)
         if count <= 0:
             return np.empty(0, _U32)
         engine = np.random.MT19937()

@@ -7,13 +7,25 @@ import sys
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import creation, errors
+from gradcli.engine.state import STATE
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
 
 ARRAY_TYPES = (np.ndarray, np.generic)
 NUMPY_VALUES = (*ARRAY_TYPES, np.dtype)  # printed by NumPy itself
+_ARRAY_WRAP_WARNING = ("__array_wrap__ must accept context and return_scalar arguments "
+                       "(positionally) in the future. (Deprecated NumPy 2.0)")
+
+
+def wrapped(result):
+    """torch's Tensor.__array_wrap__ on a NumPy result computed from a tensor: the array as a
+    tensor sharing it (bool arrays as uint8), with the warning NumPy 2 gives about it."""
+    STATE.warn("DeprecationWarning", _ARRAY_WRAP_WARNING)
+    array = np.asarray(result)
+    return creation.from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
 
 ARRAY_ATTRS = {
     "shape": lambda a: a.shape,

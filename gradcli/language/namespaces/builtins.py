@@ -544,7 +544,7 @@ def _divmod(a, b):
 
 def _callable(value) -> bool:
     return isinstance(value, (Builtin, UserFunction, BoundMethod, PyType, classes.UserClass,
-                              classes.UserMethod)) or (
+                              classes.UserMethod, Node, AccumulateGrad)) or (
         isinstance(value, TableObject) and value.forward() is not None)
 
 

@@ -52,7 +52,7 @@ class FunctionCtx(TableObject):
             if self.packed is not None:
                 return saved_hooks.unpack_values(self.packed, self.saved)
             for tensor, version in zip(self.saved, self.versions):
-                if tensor is not None and tensor._version != version:
+                if version is not None and tensor._version != version:
                     raise errors.runtime(modified_message(tensor, version, None))
             return self.saved
         if name == "needs_input_grad":
@@ -72,16 +72,15 @@ class FunctionCtx(TableObject):
         return f"<torch.autograd.function.{self.class_name} object at 0x{id(self):x}>"
 
 
-def _tensors(values, what: str) -> tuple:
+def _check_saved(values) -> None:
     for index, value in enumerate(values):
         if value is not None and not isinstance(value, Tensor):
-            raise errors.type_error(f"{what} can only save variables, but argument {index} is "
-                                    f"of type {type(value).__name__}")
-    return tuple(values)
+            raise errors.type_error("save_for_backward can only save variables, but argument "
+                                    f"{index} is of type {type(value).__name__}")
 
 
 def _save_for_backward(ctx: FunctionCtx, *tensors) -> None:
-    ctx.saved = _tensors(tensors, "save_for_backward")
+    ctx.saved = tensors  # checked once forward returns, and only when a graph is built
 
 
 def _mark_dirty(ctx: FunctionCtx, *tensors) -> None:
@@ -120,6 +119,12 @@ def _static(cls: classes.UserClass, name: str):
         else found
 
 
+_NEEDS_SETUP_CONTEXT = (
+    "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
+    "...), it must override the setup_context staticmethod. For more details, please see "
+    "https://pytorch.org/docs/main/notes/extending.func.html")
+
+
 def _apply(cls: classes.UserClass, *args, **kwargs):
     """Fn.apply(*args): forward without a graph, then one FunctionNode over the outputs."""
     runtime = cls.runtime
@@ -127,6 +132,14 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     if forward is None:
         raise errors.TorchError("NotImplementedError", "You must implement the forward function "
                                 "for custom autograd.Function.")
+    if setup is None and STATE.func_transforms:
+        raise errors.runtime(_NEEDS_SETUP_CONTEXT)
+    if "vmap" in STATE.func_transforms and _static(cls, "vmap") is None and \
+            cls.find("generate_vmap_rule") in (classes.MISSING, False):
+        raise errors.runtime(f"You tried to vmap over {cls.name}, but it does not have vmap "
+                             "support. Please override and implement the vmap staticmethod or "
+                             "set generate_vmap_rule=True. For more details, please see "
+                             "https://pytorch.org/docs/main/notes/extending.func.html")
     if setup is not None and isinstance(forward, UserFunction):
         args, kwargs = _bind_default_args(forward, args, kwargs)
     ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
@@ -136,12 +149,17 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
             runtime.call(setup, [ctx, tuple(args), output], {})
         else:
             output = runtime.call(forward, [ctx, *args], kwargs)
+    if STATE.dual_level is not None and _static(cls, "jvp") is None and any(
+            isinstance(a, Tensor) and a._fw_grad is not None for a in args):
+        raise errors.TorchError("NotImplementedError", "You must implement the jvp function for "
+                                "custom autograd.Function to use it with forward mode AD.")
     _mark_dirty_outputs(ctx)
     single = not isinstance(output, tuple)
     outputs = (output,) if single else output
     needs_graph = STATE.grad_enabled and any(ctx.needs_input_grad)
     results = tuple(_fresh_output(o, args, ctx) for o in outputs)
     if needs_graph:
+        _check_saved(ctx.saved)
         backward = _static(cls, "backward")
         tensors = [o for o in results if isinstance(o, Tensor)]
 
@@ -164,7 +182,7 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
             if out.dtype.is_floating_point and not any(out is n for n in ctx.non_differentiable):
                 out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
         ctx.packed = saved_hooks.pack_values(ctx.saved)
-    ctx.versions = tuple(t._version if t is not None else None for t in ctx.saved)
+    ctx.versions = tuple(t._version if isinstance(t, Tensor) else None for t in ctx.saved)
     return results[0] if single else results
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import conversions, creation, errors
+from gradcli.engine import conversions, errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.arrays import wrapped
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.objects import LazyTable
@@ -57,16 +58,9 @@ def _numpy(name: str, function):
         except (ValueError, TypeError, IndexError, np.linalg.LinAlgError) as error:
             raise errors.TorchError(type(error).__name__, str(error)) from None
         if ufunc and given_tensor and isinstance(result, (np.ndarray, np.generic)):
-            STATE.warn("DeprecationWarning", _ARRAY_WRAP_WARNING)
-            return _wrapped(result)
+            return wrapped(result)
         return result
     return entry(name, run, "*args, **kwargs", qualname=name, frames=0)
-
-
-def _wrapped(result) -> Tensor:
-    """torch's Tensor.__array_wrap__: the array as a tensor sharing it (bool arrays as uint8)."""
-    array = np.asarray(result)
-    return creation.from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
 
 _COPYING = frozenset(("dot", "inner"))
@@ -75,8 +69,6 @@ _ARRAY_COPY_WARNING = (
     "__array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the "
     "migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
     "#adapting-to-changes-in-the-copy-keyword")
-_ARRAY_WRAP_WARNING = ("__array_wrap__ must accept context and return_scalar arguments "
-                       "(positionally) in the future. (Deprecated NumPy 2.0)")
 
 
 # NumPy's reductions hand anything but an ndarray to its own method of the same name, with
@@ -177,8 +169,7 @@ def _method_first(name: str, function):
             if error.kind != "TypeError":
                 raise
         result = plain(conversions.to_numpy(bound[0]), *bound[1:], **options)
-        STATE.warn("DeprecationWarning", _ARRAY_WRAP_WARNING)
-        return _wrapped(result)
+        return wrapped(result)
     return entry(name, run, spec, context=True, qualname=name, frames=0)
 
 

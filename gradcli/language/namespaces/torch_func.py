@@ -7,7 +7,7 @@ by calling the function once per entry of the batch and stacking the results.
 
 from __future__ import annotations
 
-from gradcli.engine import errors, forward_ad, grad_api
+from gradcli.engine import creation, errors, forward_ad, grad_api
 from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
@@ -16,6 +16,17 @@ from gradcli.language.namespaces import pytree
 from gradcli.language.namespaces.func_modules import functional_call, stack_module_state
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
+
+
+def _transformed(ctx, func, args: list, kwargs: dict, kinds: tuple = ("grad",)):
+    """func(*args, **kwargs) with transforms of these kinds ("grad", "vmap", "jvp") active, as
+    custom Functions check them."""
+    outer = STATE.func_transforms
+    STATE.func_transforms = outer + kinds
+    try:
+        return ctx.call(func, args, kwargs)
+    finally:
+        STATE.func_transforms = outer
 
 
 def _wrapper(name: str, run) -> object:
@@ -179,7 +190,7 @@ def _call_traced(ctx, func, args: tuple, kwargs: dict, nums: tuple, has_aux: boo
     call_args = list(args)
     for n in nums:
         call_args[n] = _differentiable(args[n])
-    output = ctx.call(func, call_args, kwargs)
+    output = _transformed(ctx, func, call_args, kwargs)
     aux = None
     if has_aux:
         if not (isinstance(output, tuple) and len(output) == 2):
@@ -228,7 +239,7 @@ def vjp(ctx, func, *primals, has_aux=False):
     keep = any(t.requires_grad for t in _leaves(primals))
     with grad_mode(True):
         inputs = tuple(_differentiable(p) for p in primals)
-        output = ctx.call(func, list(inputs), {})
+        output = _transformed(ctx, func, list(inputs), {})
         aux = None
         if has_aux:
             output, aux = output
@@ -255,7 +266,7 @@ def vjp(ctx, func, *primals, has_aux=False):
 
 
 def _pushforward(ctx, func, args: tuple, kwargs: dict, nums: tuple, tangents: list,
-                 has_aux: bool):
+                 has_aux: bool, kinds: tuple = ("jvp",)):
     """(the output, its tangents' leaves, the aux output) of `func` with the leaves of the
     arguments at `nums` made dual with `tangents`."""
     leaves, spec = pytree.flatten(tuple(args[n] for n in nums))
@@ -265,7 +276,7 @@ def _pushforward(ctx, func, args: tuple, kwargs: dict, nums: tuple, tangents: li
         call_args = list(args)
         for n, dual in zip(nums, duals):
             call_args[n] = dual
-        output = ctx.call(func, call_args, kwargs)
+        output = _transformed(ctx, func, call_args, kwargs, kinds)
         aux = None
         if has_aux:
             output, aux = output
@@ -364,11 +375,13 @@ def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple, kwargs: dict)
             basis = F.zeros_for(x)
             basis.data.reshape(-1)[k] = 1
             tangents = [basis if j == i else z for j, z in enumerate(zeros)]
-            output, tangent, aux = _pushforward(ctx, func, args, kwargs, nums, tangents, has_aux)
+            output, tangent, aux = _pushforward(ctx, func, args, kwargs, nums, tangents, has_aux,
+                                                ("vmap", "jvp"))
             per_element.append(tangent)
         columns.append(per_element)
     if output is None:
-        output, _, aux = _pushforward(ctx, func, args, kwargs, nums, zeros, has_aux)
+        output, _, aux = _pushforward(ctx, func, args, kwargs, nums, zeros, has_aux,
+                                      ("vmap", "jvp"))
     outs, out_spec = pytree.flatten(output)
     per_leaf = []
     for o, out in enumerate(outs):
@@ -448,14 +461,33 @@ def _batched_inputs(ctx, name: str, in_dims, args: tuple) -> tuple:
     return sizes[0], leaves, dims, spec
 
 
-def _vmap(ctx, func, in_dims, out_dims, args: tuple, kwargs: dict):
+_RANDOM_IN_VMAP = (
+    "vmap: called random operation while in randomness error mode. Please either use the 'same' "
+    "or 'different' randomness flags on vmap or perform the randomness operation out of vmap")
+
+
+def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: dict):
     name = getattr(func, "name", "<function>")
     size, leaves, dims, spec = _batched_inputs(ctx, name, in_dims, args)
     results = []
+    generator = creation.DEFAULT_GENERATOR.generator
+    start = generator.get_state()
+    refused = STATE.random_refused
     for b in range(size):
         sliced = pytree.unflatten([F.select(a, d, b) if d is not None else a
                                    for a, d in zip(leaves, dims)], spec)
-        results.append(pytree.flatten(ctx.call(func, list(sliced), kwargs)))
+        if randomness == "same" and b > 0:  # every sample draws what the first one drew
+            generator.set_state(start)
+        STATE.random_refused = _RANDOM_IN_VMAP if randomness == "error" else refused
+        try:
+            results.append(pytree.flatten(_transformed(ctx, func, list(sliced), kwargs,
+                                                       ("vmap",))))
+        finally:
+            STATE.random_refused = refused
+        if b == 0:
+            after_first = generator.get_state()
+    if randomness == "same" and size > 1:
+        generator.set_state(after_first)
     outs, out_spec = results[0]
     if out_spec.kind is None and isinstance(outs[0], Tensor):
         flat_dims = ([out_dims] if isinstance(out_dims, (int, type(None))) else list(out_dims)
@@ -479,8 +511,11 @@ def _stack_out(values: list, out_dim, name: str):
 
 
 def vmap(ctx, func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
-    return _wrapper("wrapped", lambda *args, **kwargs: _vmap(ctx, func, in_dims, out_dims, args,
-                                                             kwargs))
+    if randomness not in ("error", "different", "same"):
+        raise errors.runtime("Only allowed values for randomness are 'error', 'different', or "
+                             f"'same'. Got {randomness}")
+    return _wrapper("wrapped", lambda *args, **kwargs: _vmap(ctx, func, in_dims, out_dims,
+                                                             randomness, args, kwargs))
 
 
 FUNC = Namespace("torch.func", table(

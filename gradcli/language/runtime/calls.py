@@ -8,6 +8,8 @@ from dataclasses import replace
 import numpy as np
 
 from gradcli.engine import errors, indexing
+from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes, exceptions, protocols
 from gradcli.language.runtime.coercions import index, truth
@@ -70,6 +72,8 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
     if isinstance(function, ContextManager) and len(args) == 1 and not kwargs \
             and function.label.startswith("torch.autograd.grad_mode."):
         return _decorating(runtime, function, args[0])
+    if isinstance(function, (Node, AccumulateGrad)):
+        return call_node(function, tuple(args), kwargs)
     raise errors.type_error(f"'{type_name(function)}' object is not callable")
 
 

@@ -7,10 +7,12 @@ import functools
 import operator
 from collections import deque
 
-from gradcli.engine import dtypes, errors, memory
+import numpy as np
+
+from gradcli.engine import conversions, dtypes, errors, memory
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.arrays import ARRAY_TYPES
+from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
@@ -83,6 +85,8 @@ def binary(op: str, a, b):
             return F.matmul(a, b)
         if _tensor_operand(a) and _tensor_operand(b) and op != "@":
             return _TENSOR_BINARY[op](a, b)
+        if isinstance(a, Tensor) and type(b) is np.ndarray:
+            return _by_array(op, a, b)
     elif isinstance(a, _SAFE_PY_TYPES) and isinstance(b, _SAFE_PY_TYPES):
         if type(a) in classes.VALUE_KINDS or type(b) in classes.VALUE_KINDS:  # class P(tuple)
             result = _user_operator(_BINARY_DUNDERS[op], a, b)
@@ -99,6 +103,16 @@ def binary(op: str, a, b):
         return result
     raise errors.type_error(
         f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
+
+
+def _by_array(op: str, tensor: Tensor, array: np.ndarray) -> Tensor:
+    """tensor <op> ndarray: torch declines, so the array's reflected operator runs on the
+    tensor's own array (refused while it requires grad) and torch's __array_wrap__ makes the
+    result a tensor."""
+    try:
+        return wrapped(_PY_BINARY[op](conversions.to_numpy(tensor), array))
+    except (TypeError, ValueError, ZeroDivisionError) as error:
+        raise errors.TorchError(type(error).__name__, str(error)) from None
 
 
 def _size_operator(op: str, a, b):

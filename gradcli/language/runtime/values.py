@@ -472,6 +472,8 @@ def type_name(value) -> str:
     from gradcli.language.runtime.frames import ContextManager
     if isinstance(value, ContextManager):
         return value.label.rsplit(".", 1)[-1]
+    if isinstance(value, ARRAY_TYPES):  # NumPy's classes are named with their module
+        return f"numpy.{type(value).__name__}"
     return type(value).__name__
 
 
