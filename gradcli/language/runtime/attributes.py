@@ -287,8 +287,10 @@ def get(value, name: str):
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
-        if name == "__class__":  # as type(value)
-            return protocols.type_of(value)
+        if name == "__class__" and isinstance(value, (Tensor, TableObject)):
+            found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
+            if found.name.startswith("torch."):
+                return found
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
