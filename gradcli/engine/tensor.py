@@ -172,3 +172,21 @@ def require_tensors(values, argument: int = 0, allow_none: bool = False) -> None
         if not isinstance(value, Tensor) and not (allow_none and value is None):
             raise errors.type_error(f"expected Tensor as element {position} in argument "
                                     f"{argument}, but got {errors.type_name(value)}")
+
+
+_SWAPPED = tuple(slot for slot in Tensor.__slots__ if slot != "__weakref__")
+
+
+def swap_contents(t1: Tensor, t2: Tensor) -> None:
+    """torch.utils.swap_tensors: each takes everything the other was."""
+    for slot in _SWAPPED:
+        first, second = getattr(t1, slot, _UNSET), getattr(t2, slot, _UNSET)
+        for tensor, value in ((t1, second), (t2, first)):
+            if value is _UNSET:
+                if hasattr(tensor, slot):
+                    delattr(tensor, slot)
+            else:
+                setattr(tensor, slot, value)
+
+
+_UNSET = object()  # a slot a tensor never set
