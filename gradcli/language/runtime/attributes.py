@@ -301,6 +301,8 @@ def get(value, name: str):
             return classes.BASE_NEWS[value]
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
+        if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
+            return value.name.rpartition(".")[0] or "builtins"
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
