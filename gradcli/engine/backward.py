@@ -181,26 +181,24 @@ class _Run:
         observer = STATE.backward_observer
         if observer is not None:  # narration (explain): what the node reads, before it runs
             observer.running(node, node_grads)
-        edge_grads = node.apply(node_grads, wanted)
+        computed = node.apply(node_grads, wanted)
+        # torch's validate_outputs: each gradient summed to its input's shape and cast to its
+        # dtype, before the node's post-hooks see them
+        edge_grads = [_fitted(node, index, grad, meta) if grad is not None and edge[0]
+                      is not None else grad for index, (edge, grad, meta) in
+                      enumerate(zip(node.next_edges, computed, node.edge_meta))]
         if hooked:
             edge_grads = node_hooks.run_posthooks(node, edge_grads, node_grads)
         sent = [] if observer is not None else None
         if STATE.anomaly == (True, True):
             _check_nan(node, edge_grads)
-        for index, ((next_node, nr), grad, meta) in enumerate(
-                zip(node.next_edges, edge_grads, node.edge_meta)):
+        for (next_node, nr), grad, before in zip(node.next_edges, edge_grads, computed):
             if grad is None or next_node is None:
                 if sent is not None:
                     sent.append(None)
                 continue
-            shape, dtype_name = meta
-            computed = grad
-            if grad.data.shape != shape:
-                grad = F.fit_grad(grad, shape, node, index)
-            if grad.dtype.name != dtype_name:
-                grad = F.cast(grad, dtypes.BY_NAME[dtype_name])
             if sent is not None:
-                sent.append((next_node, computed, grad))
+                sent.append((next_node, before, grad))
             self.add_to_buffer(next_node, nr, grad)
         if observer is not None:
             observer.ran(node, sent)
@@ -221,6 +219,16 @@ class _Run:
                 if tensor is not None and node_grads[nr] is not None:
                     _retain(tensor, node_grads[nr], self.F)
         return node_grads
+
+
+def _fitted(node, index: int, grad: Tensor, meta: tuple) -> Tensor:
+    """A node's gradient for its input `index`, in that input's shape and dtype."""
+    shape, dtype_name = meta
+    if grad.data.shape != shape:
+        grad = F.fit_grad(grad, shape, node, index)
+    if grad.dtype.name != dtype_name:
+        grad = F.cast(grad, dtypes.BY_NAME[dtype_name])
+    return grad
 
 
 def _check_nan(node, grads: list) -> None:

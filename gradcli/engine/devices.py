@@ -93,5 +93,16 @@ def set_default_device(spec) -> None:
 
 _DEFAULT = [CPU]  # the device torch.get_default_device() reports
 
+
+def enter_default(spec: Device) -> Device:
+    """`with torch.device(...)`: the default device inside the block; returns the one before."""
+    previous = _DEFAULT[0]
+    set_default_device(spec)
+    return previous
+
+
+def restore_default(previous: Device) -> None:
+    _DEFAULT[0] = previous
+
 declare("set_default_device", set_default_device, python="device", variants="torch")
 declare("get_default_device", lambda: _DEFAULT[0], python="", variants="torch")

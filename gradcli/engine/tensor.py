@@ -172,3 +172,31 @@ def require_tensors(values, argument: int = 0, allow_none: bool = False) -> None
         if not isinstance(value, Tensor) and not (allow_none and value is None):
             raise errors.type_error(f"expected Tensor as element {position} in argument "
                                     f"{argument}, but got {errors.type_name(value)}")
+
+
+
+# the member descriptors of Tensor's slots, which swap_contents exchanges
+_SLOTS = tuple(vars(Tensor)[slot] for slot in Tensor.__slots__ if slot != "__weakref__")
+_UNSET = object()  # a slot a tensor never set
+
+
+def swap_contents(t1: Tensor, t2: Tensor) -> None:
+    """torch.utils.swap_tensors: each takes everything the other was."""
+    for slot in _SLOTS:
+        first, second = _read(slot, t1), _read(slot, t2)
+        _write(slot, t1, second)
+        _write(slot, t2, first)
+
+
+def _read(slot, tensor: Tensor):
+    try:
+        return slot.__get__(tensor)
+    except AttributeError:
+        return _UNSET
+
+
+def _write(slot, tensor: Tensor, value) -> None:
+    if value is not _UNSET:
+        slot.__set__(tensor, value)
+    elif _read(slot, tensor) is not _UNSET:
+        slot.__delete__(tensor)

@@ -62,6 +62,10 @@ CASES = [
     'try:\n    a\nexcept E, F as g:\n    b\n', 'try:\n    a\nexcept E as g.h:\n    b\n',
     '@dec\nx = 1\n', '@\ndef f():\n    pass\n', '@dec def f():\n    pass\n',
     '@dec\n\ndef f(:\n    pass\n',
+    'x = 1\nfrom __future__ import division\n', 'from __future__ import braces\n',
+    'from __future__ import print_function, nope\n', '"a"\n"b"\nfrom __future__ import division\n',
+    'def f():\n    from __future__ import division\n',
+    'import torch\nfrom __future__ import annotations\n',
 ]
 
 # (input, whether more lines could complete it), as the REPL asks before running a line.
@@ -97,7 +101,7 @@ def test_syntax_error_matches_python(source):
     assert expected is not None and actual is not None
     assert (actual.kind, actual.message, actual.line, actual.column) == (
         type(expected).__name__, expected.msg, expected.lineno, expected.offset)
-    if expected.end_lineno == expected.lineno and expected.end_offset > expected.offset:
+    if expected.end_lineno == expected.lineno and (expected.end_offset or 0) > expected.offset:
         assert actual.end_column == expected.end_offset
 
 

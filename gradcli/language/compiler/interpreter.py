@@ -13,7 +13,7 @@ from gradcli.language.compiler.expressions import ExpressionCompiler
 from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
 from gradcli.language.compiler.functions import compile_function, docstring
 from gradcli.language.compiler.scopes import function_scope
-from gradcli.language.runtime.imports import bind_import
+from gradcli.language.runtime.imports import FUTURE_FEATURES, bind_import
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
 
 Statement = Callable[[Frame], object]
@@ -49,13 +49,36 @@ class Compiler(ExpressionCompiler):
     def __init__(self, runtime, echo=None):
         super().__init__(runtime, echo)
         self.loops = 0  # enclosing loops in the current function body
+        self.preamble = 0  # 1 after a docstring, 2 after other code: no __future__ import then
 
     def statements(self, trees: list) -> Statement:
         return _sequence([(t.meta.line, self.statement(t)) for t in trees if isinstance(t, Tree)],
                          self.runtime)
 
     def statement(self, tree: Tree) -> Statement:
+        if tree.data != "simple_stmt":
+            self.check_future(tree)
         return _STATEMENTS.get(tree.data, Compiler.statements_of)(self, tree)
+
+    def check_future(self, tree: Tree) -> None:
+        """Python's compile-time rules for `from __future__ import ...`: only after at most a
+        docstring, and only of the features it knows."""
+        if tree.data == "import_from" and [t.value for t in tree.children[0].children] == [
+                "__future__"]:
+            if self.preamble == 2:
+                raise syntax_error("from __future__ imports must occur at the beginning of the "
+                                   "file", tree)
+            names = tree.children[1]
+            for name in names.children if isinstance(names, Tree) else ["*"]:
+                feature = name.children[0].value if isinstance(name, Tree) else "*"
+                if feature not in FUTURE_FEATURES:
+                    raise syntax_error("not a chance" if feature == "braces" else
+                                       f"future feature {feature} is not defined", tree)
+        elif self.preamble == 0 and tree.data == "expr_stmt" and isinstance(
+                tree.children[0], Tree) and tree.children[0].data == "string":
+            self.preamble = 1
+        else:
+            self.preamble = 2
 
     def statements_of(self, tree: Tree) -> Statement:
         return self.statements(tree.children)

@@ -628,5 +628,6 @@ def register_type(cls: PyType) -> None:
 
 
 protocols.absolute, protocols.register_type = _abs, register_type
+protocols.type_of = type_of
 protocols.BUILTINS = PY_BUILTINS
 protocols.is_callable = _callable

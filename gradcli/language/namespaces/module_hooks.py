@@ -1,7 +1,8 @@
 """nn.Module hooks: forward pre-hooks, forward hooks and full backward (pre-)hooks, run around a
 module's forward as torch's `Module._call_impl` runs them (torch/nn/modules/module.py), the
 backward ones through identity nodes named `BackwardHookFunctionBackward` on the module's tensor
-inputs and outputs (torch/utils/hooks.py's BackwardHook)."""
+inputs and outputs (torch/utils/hooks.py's BackwardHook); the deprecated non-full backward hooks
+(`register_backward_hook`) on the grad_fn of the output."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ from gradcli.engine.functions import F
 from gradcli.engine.hooks import Hook, RemovableHandle
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.autograd_graph import hook_name
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import type_name
 
-KINDS = ("forward_pre", "forward", "backward_pre", "backward")
+KINDS = ("forward_pre", "forward", "backward_pre", "backward", "legacy_backward")
+_BOTH_BACKWARDS = ("Cannot use both regular backward hooks and full backward hooks on a single "
+                   "Module. Please use only one of them.")
 _NO_INPUT_GRAD = (
     "Full backward hook is firing when gradients are computed with respect to module outputs "
     "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
@@ -33,9 +38,16 @@ class ModuleHook(Hook):
 
 def register(module, kind: str, fn, prepend: bool, with_kwargs: bool = False,
              always_call: bool = False) -> RemovableHandle:
-    """Add a hook of `kind` to the module's table (created on first use)."""
+    """Add a hook of `kind` to the module's table (created on first use). A module's backward
+    hooks are all full or all not, from the first one on (torch's `_is_full_backward_hook`)."""
     if module.hooks is None:
         module.hooks = {each: [] for each in KINDS}
+        module.hooks["full"] = None
+    if kind in ("backward", "legacy_backward"):
+        full = kind == "backward"
+        if module.hooks["full"] is (not full):
+            raise errors.runtime(_BOTH_BACKWARDS)
+        module.hooks["full"] = full
     hooks = module.hooks[kind]
     hook = ModuleHook(fn, with_kwargs, always_call)
     hooks.insert(0, hook) if prepend else hooks.append(hook)
@@ -43,7 +55,7 @@ def register(module, kind: str, fn, prepend: bool, with_kwargs: bool = False,
 
 
 def has_hooks(module) -> bool:
-    return module.hooks is not None and any(module.hooks.values())
+    return module.hooks is not None and any(module.hooks[kind] for kind in KINDS)
 
 
 def _call(ctx, module, *args, **kwargs):
@@ -82,6 +94,8 @@ def _call(ctx, module, *args, **kwargs):
                            "should be a Tensor or a tuple of Tensors but received "
                            f"<class '{type_name(result)}'>")
             result = backward.setup_output_hook(result)
+        if hooks["legacy_backward"]:
+            _legacy_backward(ctx, module, args, result)
         return result
     except Exception:  # as torch: the always_call hooks run, then the error goes on
         for hook in list(hooks["forward"]):
@@ -97,6 +111,62 @@ def _call(ctx, module, *args, **kwargs):
                 if found is not None:
                     result = found
         raise
+
+
+def _legacy_backward(ctx, module, args: tuple, result) -> None:
+    """The non-full backward hooks: registered on the grad_fn of the output's first tensor,
+    called as hook(module, grad_inputs, grad_outputs) of that node; torch warns when the node's
+    inputs are not the module's."""
+    var = result
+    while not isinstance(var, Tensor):
+        if isinstance(var, dict):
+            var = next((v for v in var.values() if isinstance(v, Tensor)), None)
+            if var is None:
+                raise errors.TorchError("StopIteration", "")
+        else:
+            var = protocols.get_item(var, 0)
+    node = var.grad_fn
+    if node is None:
+        return
+    for hook in list(module.hooks["legacy_backward"]):
+        node_hooks.register_posthook(
+            node, lambda grad_inputs, grad_outputs, fn=hook.fn: ctx.call(
+                fn, [module, grad_inputs, grad_outputs], {}), hook_name(hook.fn))
+    problem = _legacy_problem(args, result, node)
+    if problem:
+        STATE.warn("FutureWarning", problem)
+
+
+def _legacy_problem(inputs: tuple, result, node) -> str | None:
+    """torch's `_maybe_warn_non_full_backward_hook`: what the hook will miss, if anything."""
+    results = (result,) if isinstance(result, Tensor) else result
+    if not (isinstance(results, tuple) and all(isinstance(r, Tensor) for r in results)):
+        return ("Using non-full backward hooks on a Module that does not return a single Tensor "
+                "or a tuple of Tensors is deprecated and will be removed in future versions. "
+                "This hook will be missing some of the grad_output. Please use "
+                "register_full_backward_hook to get the documented behavior.")
+    if not all(isinstance(i, Tensor) for i in inputs):
+        return ("Using non-full backward hooks on a Module that does not take as input a single "
+                "Tensor or a tuple of Tensors is deprecated and will be removed in future "
+                "versions. This hook will be missing some of the grad_input. Please use "
+                "register_full_backward_hook to get the documented behavior.")
+    out_nodes = {id(r.grad_fn) for r in results if r.grad_fn is not None}
+    if not out_nodes or (len(out_nodes) == 1 and id(node) not in out_nodes):
+        return ("Using a non-full backward hook when outputs are nested in python data structure "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output.")
+    if len(out_nodes) > 1:
+        return ("Using a non-full backward hook when outputs are generated by different autograd "
+                "Nodes is deprecated and will be removed in future versions. This hook will be "
+                "missing some grad_output. Please use register_full_backward_hook to get the "
+                "documented behavior.")
+    if {id(i.grad_fn) for i in inputs if i.grad_fn is not None} != {
+            id(each) for each, _ in node.next_functions}:
+        return ("Using a non-full backward hook when the forward contains multiple autograd Nodes "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_input. Please use register_full_backward_hook to get the documented "
+                "behavior.")
+    return None
 
 
 CALL = entry("_call_impl", _call, "self, *args, **kwargs", context=True)

@@ -353,9 +353,10 @@ class Module(TableObject):
         _renumber(self.children, list(self.children.values()))
 
 
-def _hooks_by_id(kind: str):
+def _hooks_by_id(*kinds: str):
     """module._forward_pre_hooks and the like: torch's OrderedDict of the hooks by handle id."""
-    return lambda m: OrderedDict((h.id, h.fn) for h in (m.hooks[kind] if m.hooks else ()))
+    return lambda m: OrderedDict((h.id, h.fn) for kind in kinds
+                                 for h in (m.hooks[kind] if m.hooks else ()))
 
 
 _TABLES = {"_modules": lambda m: m.children, "_parameters": lambda m: m.params,
@@ -363,7 +364,7 @@ _TABLES = {"_modules": lambda m: m.children, "_parameters": lambda m: m.params,
            "_forward_pre_hooks": _hooks_by_id("forward_pre"),
            "_forward_hooks": _hooks_by_id("forward"),
            "_backward_pre_hooks": _hooks_by_id("backward_pre"),
-           "_backward_hooks": _hooks_by_id("backward")}
+           "_backward_hooks": _hooks_by_id("backward", "legacy_backward")}
 
 
 def options_repr(module: Module, printer, leading: str, *defaults: tuple) -> str:
@@ -597,6 +598,8 @@ MODULE_METHODS = table(
         m, "backward_pre", hook, prepend), "self, hook, prepend=False"),
     entry("register_full_backward_hook", lambda m, hook, prepend: module_hooks.register(
         m, "backward", hook, prepend), "self, hook, prepend=False"),
+    entry("register_backward_hook", lambda m, hook: module_hooks.register(
+        m, "legacy_backward", hook, False), "self, hook"),
 )
 def _renumber(children: dict, kept: list) -> None:
     """Name the children `kept` 0, 1, ... in order, in place (torch renumbers them so)."""

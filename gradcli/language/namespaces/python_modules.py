@@ -4,6 +4,7 @@ are called through the interpreter, never as host callables it could reach into.
 
 from __future__ import annotations
 
+import __future__
 import collections
 import functools
 import itertools
@@ -44,12 +45,27 @@ TIME = Namespace("time", table(
     *(entry(f"{name}_ns", vars(time)[f"{name}_ns"], "", frames=0)
       for name in ("time", "perf_counter", "monotonic", "process_time")),
 ))
+# timeit's clock (the module's timing of statements would run source text, which is refused)
+TIMEIT = Namespace("timeit", table(
+    entry("default_timer", time.perf_counter, "", frames=0),
+    *(entry(name, lambda *args, name=name, **kwargs: _refuse("timeit", name),
+            "*args, **kwargs", frames=0) for name in ("timeit", "repeat")),
+))
+
+# `from __future__ import annotations` and the like: Python's feature records, which change
+# nothing here (gradcli never evaluates annotations, and prints and divides as Python 3 does)
+FUTURE = Namespace("__future__", {name: vars(__future__)[name]
+                                  for name in __future__.all_feature_names})
+
+
+def _refuse(module: str, name: str):
+    raise errors.TorchError("NotImplementedError", f"gradcli does not support {module}.{name} "
+                            "yet")
+
 
 def _unsupported_pickle(name: str):
-    def refuse(*args, **kwargs):
-        raise errors.TorchError("NotImplementedError", f"gradcli does not support pickle.{name} "
-                                "yet")
-    return entry(name, refuse, "*args, **kwargs", frames=0)
+    return entry(name, lambda *args, **kwargs: _refuse("pickle", name), "*args, **kwargs",
+                 frames=0)
 
 
 # pickle imports (a tutorial's `from pickle import dump` for a CUDA memory snapshot); its
@@ -419,4 +435,5 @@ def _operator_table() -> dict:
 OPERATOR = LazyTable({}, _operator_table)
 MODULES = {"copy": COPY, "dataclasses": DATACLASSES, "time": TIME, "typing": TYPING, "collections": COLLECTIONS,
            "functools": FUNCTOOLS, "itertools": ITERTOOLS, "operator": Namespace("operator", OPERATOR),
-           "warnings": WARNINGS, "io": IO, "pickle": PICKLE}
+           "warnings": WARNINGS, "io": IO, "pickle": PICKLE, "timeit": TIMEIT,
+           "__future__": FUTURE}

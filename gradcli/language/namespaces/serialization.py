@@ -19,6 +19,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.python_io import BytesIO
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime.exceptions import register_exception
+from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Size, qualified_type_name, type_name
@@ -80,6 +81,15 @@ def _copy(value, memo: dict, opaque):
     return made
 
 
+def _pickled_name(value) -> str:
+    """The global pickle names first for a value's class: the program's classes are __main__'s,
+    and a nested one is reached through `getattr` (pickle's protocol 2, which torch.save uses)."""
+    cls = value.user_class() if isinstance(value, TableObject) else None
+    if cls is None:
+        return qualified_type_name(value)
+    return "getattr" if "." in cls.qualname else f"{cls.module}.{cls.qualname}"
+
+
 def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     if pickle_module is not None:
@@ -87,7 +97,7 @@ def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
     if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
                                 "file-like object with a 'write' attribute")
-    record = _copy(obj, {}, lambda value: _Opaque(qualified_type_name(value)))
+    record = _copy(obj, {}, lambda value: _Opaque(_pickled_name(value)))
     if isinstance(f, BytesIO):
         f.write_record(record)
     else:

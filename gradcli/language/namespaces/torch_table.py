@@ -17,6 +17,7 @@ from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSO
                                                   table, type_of)
 from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
+from gradcli.language.namespaces.tensor_swap import SWAP_TENSORS
 from gradcli.language.namespaces.checkpoint import CHECKPOINT
 from gradcli.language.namespaces.dtype_info import DTYPE_INFO
 from gradcli.language.namespaces.declared_tables import layered
@@ -247,7 +248,8 @@ DISTRIBUTIONS = Namespace("torch.distributions",
                           LazyTable(DISTRIBUTION_PARTS, lambda: _distributions().table))
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
 TESTING = Namespace("torch.testing", LazyTable({}, lambda: _testing().table))
-UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT})
+UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT,
+                                  "swap_tensors": SWAP_TENSORS})
 def _swa_utils() -> dict:
     from gradcli.language.namespaces.swa_utils import SWA_UTILS
     return SWA_UTILS.table

@@ -287,6 +287,10 @@ def get(value, name: str):
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
+        if name == "__class__" and isinstance(value, (Tensor, TableObject)):
+            found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
+            if found.name.startswith("torch."):
+                return found
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
@@ -297,6 +301,8 @@ def get(value, name: str):
             return classes.BASE_NEWS[value]
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
+        if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
+            return value.name.rpartition(".")[0] or "builtins"
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)

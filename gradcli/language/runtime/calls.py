@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from gradcli.engine import errors, indexing
+from gradcli.engine import devices, errors, indexing
 from gradcli.engine.autograd import AccumulateGrad, Node
+from gradcli.engine.devices import Device
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes, exceptions, protocols
@@ -248,6 +249,10 @@ classes.CONTAINER_DUNDERS.update(table(
 def context_manager(value) -> ContextManager:
     if isinstance(value, ContextManager):
         return value
+    if isinstance(value, Device):  # torch.device: the default device inside the block
+        before: list = []
+        return ContextManager(lambda: before.append(devices.enter_default(value)) or value,
+                              lambda: devices.restore_default(before.pop()), label="device")
     enter, leave = (classes.special_method(value, n) for n in ("__enter__", "__exit__"))
     if enter is not None and leave is not None:
         def exit_with_error(error) -> bool:

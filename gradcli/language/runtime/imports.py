@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import __future__
+
 from gradcli.engine import errors
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime import protocols
+
+FUTURE_FEATURES = frozenset(__future__.all_feature_names)  # what `from __future__` may name
 
 
 def _module(path: list[str]):
