@@ -66,20 +66,50 @@ def run_gradcli(source: str) -> dict:
 
 
 def run_torch(source: str) -> dict:
-    """Run a snippet as Python with real torch, in a forked child so that torch's once-per-process
-    warnings, seed and default dtype start fresh for every snippet."""
-    import torch  # noqa: F401  (imported in the parent so that each child starts at once)
+    """Run a snippet as Python with real torch, in a child forked from a fresh process that has
+    imported torch (tests/torch_oracle.py), so that torch's once-per-process warnings, seed and
+    default dtype start fresh for every snippet, whatever the test process ran before."""
+    global _ORACLE
+    if _ORACLE is None or _ORACLE.poll() is not None:
+        _ORACLE = _start_oracle()
+    requests, answers = _ORACLE.channels
+    requests.write(json.dumps(source) + "\n")
+    requests.flush()
+    return json.loads(answers.readline())
+
+
+_ORACLE = None
+
+
+def _start_oracle():
+    """The oracle process, with the ends of its request and answer pipes."""
+    import subprocess
+    request_read, request_write = os.pipe()
+    answer_read, answer_write = os.pipe()
+    oracle = subprocess.Popen([sys.executable, str(TESTS_DIR / "torch_oracle.py"),
+                               str(request_read), str(answer_write)],
+                              pass_fds=(request_read, answer_write))
+    os.close(request_read)
+    os.close(answer_write)
+    oracle.channels = (os.fdopen(request_write, "w", encoding="utf-8"),
+                       os.fdopen(answer_read, encoding="utf-8"))
+    return oracle
+
+
+def prepare_torch() -> None:
+    """What every snippet's child should find done already: torch imported, forward AD's
+    decompositions loaded (they warn that torch.jit.script is deprecated), drawing off screen."""
+    import torch  # noqa: F401  (imported in the oracle so that each child starts at once)
     import torch.autograd.forward_ad
 
-    # forward AD scripts its decompositions on first use, warning that torch.jit.script is
-    # deprecated: loaded here once, so that snippets see only their own warnings
-    import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.autograd.forward_ad._maybe_load_decompositions()
-
     os.environ.setdefault("MPLBACKEND", "Agg")  # a snippet's matplotlib draws off screen
 
+
+def run_in_child(source: str) -> dict:
+    """The record of `source` run in a forked child of this process."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: run, report, and leave without running the parent's cleanup
