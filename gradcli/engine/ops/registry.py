@@ -17,6 +17,7 @@ from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 from gradcli.engine.functions import LateTable, export
 
 _FLOATING = dtypes.FLOATING
+_BFLOAT16 = dtypes.bfloat16
 NOT_FLOATING = (dtypes.BOOL, dtypes.INTEGRAL)  # what a floating-only kernel refuses
 _SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
 
@@ -134,7 +135,7 @@ def apply(op: OpDef, *args, **params):
     for such a call, with fewer steps."""
     first = args[0] if args else None
     if op.plain and type(first) is Tensor and first.dtype.category == _FLOATING and \
-            not STATE.forward_ad:
+            first.dtype is not _BFLOAT16 and not STATE.forward_ad:
         dtype, requires_grad = first.dtype, first._requires_grad
         history = first._history
         if len(args) == 1:
@@ -172,6 +173,8 @@ def _apply(op: OpDef, args: tuple, params: dict):
         raise errors.not_implemented_for(op.refuses[0], dtype)
     if op.promote == "none":
         arrays = [a.data if type(a) is Tensor else a for a in args]
+    elif dtype is _BFLOAT16:
+        arrays, params = _bfloat16_operands(op, args, params)
     else:
         arrays = [(a.data if a.dtype is dtype else a.data.astype(dtype.np))
                   if type(a) is Tensor else a for a in args]
@@ -201,6 +204,38 @@ def _apply(op: OpDef, args: tuple, params: dict):
             out = outputs[nr]
             out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
     return outputs[0] if op.n_outputs == 1 else outputs
+
+
+# The ops whose Python numbers torch wraps into tensors cast to the operands' dtype (their kernels
+# see a bfloat16 number, and so a bfloat16 alpha or exponent); the ops taking a Scalar argument
+# read the number in float32, and mul and div read a one-element operand as it was, in float32.
+_WRAPS_SCALARS = frozenset(("add", "sub", "rsub", "fmod", "remainder", "floor_divide", "eq", "ne",
+                            "lt", "le", "gt", "ge", "pow"))
+_READS_ORIGINAL = frozenset(("mul", "div"))
+
+
+def _bfloat16(values) -> np.ndarray:
+    return dtypes.round_bfloat16(np.asarray(values).astype(np.float32))
+
+
+def _bfloat16_operands(op: OpDef, args: tuple, params: dict) -> tuple:
+    """The arrays a forward computing in bfloat16 gets (float32 arrays of bfloat16 values, as
+    torch casts its operands), and its params with a wrapped `alpha` rounded likewise."""
+    name = op.key.split(".")[0]
+    wraps, original = name in _WRAPS_SCALARS, name in _READS_ORIGINAL
+    arrays = []
+    for a in args:
+        if type(a) is Tensor:
+            if a.dtype is _BFLOAT16:
+                a = a.data
+            else:
+                a = a.data.astype(np.float32) if original and a.data.ndim == 0 else _bfloat16(a.data)
+        elif wraps and type(a) in (int, float):
+            a = float(_bfloat16(a))
+        arrays.append(a)
+    if wraps and type(params.get("alpha")) in (int, float):
+        params = dict(params, alpha=float(_bfloat16(params["alpha"])))
+    return arrays, params
 
 
 def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool) -> None:
