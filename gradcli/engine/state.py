@@ -63,6 +63,7 @@ class EngineState:
         self.dual_level = None  # the open dual level: a WeakSet of the tensors with tangents
         self.anomaly = (False, True)  # detect_anomaly: (enabled, check_nan)
         self.inference = False  # inside torch.inference_mode
+        self.autocast = (False, dtypes.bfloat16)  # CPU autocast: (enabled, its dtype)
         self.flags: dict[str, object] = {}  # settings a program changed (torch.backends...)
         # Python's warning filters, first match wins: (action, matches(category, message))
         self.warning_filters: list = []

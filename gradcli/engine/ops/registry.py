@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, forward_ad
+from gradcli.engine import autocast, dtypes, errors, forward_ad
 from gradcli.engine.forward_ad import AS_VJP, LINEAR
 from gradcli.engine.declarations import declare
 from gradcli.engine.autograd import RESULT, Node, no_grad_history
@@ -133,6 +133,8 @@ def apply(op: OpDef, *args, **params):
     The fast path serves the common case, every tensor operand of one floating dtype (so no
     promotion and no cast) and no forward-mode AD level open; it does what the general path does
     for such a call, with fewer steps."""
+    if STATE.autocast[0] and op.key in autocast.ROWS:
+        args = autocast.cast_row(args)
     first = args[0] if args else None
     if op.plain and type(first) is Tensor and first.dtype.category == _FLOATING and \
             first.dtype is not _BFLOAT16 and not STATE.forward_ad:
