@@ -36,13 +36,12 @@ def is_autocast_enabled(device_type=NOT_GIVEN) -> bool:
     return _device_type(device_type) == "cpu" and STATE.autocast[0]
 
 
-def _deprecated_cpu_query(name: str, replacement: str, line: int, value):
+def _deprecated_cpu_query(name: str, replacement: str, value):
     """torch.is_autocast_cpu_enabled() and get_autocast_cpu_dtype(): the value, with the
     DeprecationWarning torch's C++ raises."""
     def query():
         STATE.warn("DeprecationWarning", f"torch.{name}() is deprecated. Please use "
-                   f"torch.{replacement} instead. (Triggered internally at "
-                   f"/__w/pytorch/pytorch/torch/csrc/autograd/init.cpp:{line}.)")
+                   f"torch.{replacement} instead.")
         return value()
     return entry(name, query, "", style="noargs", qualname=f"torch.{name}")
 
@@ -92,9 +91,9 @@ AUTOCAST = {
     "is_autocast_enabled": entry("is_autocast_enabled", is_autocast_enabled,
                                  "device_type: str=NOT_GIVEN", style="parser"),
     "is_autocast_cpu_enabled": _deprecated_cpu_query(
-        "is_autocast_cpu_enabled", "is_autocast_enabled('cpu')", 883, lambda: STATE.autocast[0]),
+        "is_autocast_cpu_enabled", "is_autocast_enabled('cpu')", lambda: STATE.autocast[0]),
     "get_autocast_cpu_dtype": _deprecated_cpu_query(
-        "get_autocast_cpu_dtype", "get_autocast_dtype('cpu')", 1016, lambda: STATE.autocast[1]),
+        "get_autocast_cpu_dtype", "get_autocast_dtype('cpu')", lambda: STATE.autocast[1]),
 }
 AMP = Namespace("torch.amp", {"autocast": AUTOCAST_TYPE})
 CPU_AMP = Namespace("torch.cpu.amp", {"autocast": PyType(
