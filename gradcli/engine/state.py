@@ -64,6 +64,9 @@ class EngineState:
         self.anomaly = (False, True)  # detect_anomaly: (enabled, check_nan)
         self.inference = False  # inside torch.inference_mode
         self.autocast = (False, dtypes.bfloat16)  # CPU autocast: (enabled, its dtype)
+        # A forward is computing a bfloat16 result (on float32 arrays): the few kernels whose
+        # bfloat16 code rounds along the way read it
+        self.bfloat16_kernel = False
         self.flags: dict[str, object] = {}  # settings a program changed (torch.backends...)
         # Python's warning filters, first match wins: (action, matches(category, message))
         self.warning_filters: list = []

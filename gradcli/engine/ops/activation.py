@@ -124,6 +124,8 @@ def _softmax(a, dim):
 def _log_softmax(a, dim):
     if a.ndim == 0:
         return np.zeros_like(a)
+    if STATE.bfloat16_kernel and dim % a.ndim == a.ndim - 1:
+        return kernels_order.log_softmax_bfloat16_last_dim(a)
     if _in_kernel_order(a):
         return kernels_order.log_softmax(a, dim)
     shifted = a - np.max(a, axis=dim, keepdims=True)

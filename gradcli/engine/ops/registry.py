@@ -180,7 +180,10 @@ def _apply(op: OpDef, args: tuple, params: dict):
     else:
         arrays = [(a.data if a.dtype is dtype else a.data.astype(dtype.np))
                   if type(a) is Tensor else a for a in args]
-    raw = op.forward(*arrays, **params)
+    if dtype is _BFLOAT16:
+        raw = _bfloat16_forward(op, arrays, params)
+    else:
+        raw = op.forward(*arrays, **params)
     if op.pointwise:
         raw = torch_layout(raw, [a.data for a in args if type(a) is Tensor])
     out_dtype = op.out_dtype(dtype, params) if op.out_dtype is not None else dtype
@@ -238,6 +241,15 @@ def _bfloat16_operands(op: OpDef, args: tuple, params: dict) -> tuple:
     if wraps and type(params.get("alpha")) in (int, float):
         params = dict(params, alpha=float(_bfloat16(params["alpha"])))
     return arrays, params
+
+
+def _bfloat16_forward(op: OpDef, arrays: list, params: dict):
+    """The forward run with STATE.bfloat16_kernel set."""
+    outer, STATE.bfloat16_kernel = STATE.bfloat16_kernel, True
+    try:
+        return op.forward(*arrays, **params)
+    finally:
+        STATE.bfloat16_kernel = outer
 
 
 def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool) -> None:
