@@ -97,7 +97,7 @@ def converter(dtype: dtypes.DType):
 
 CONVERTERS = {
     "float": converter(dtypes.float32), "double": converter(dtypes.float64),
-    "half": converter(dtypes.float16), "long": converter(dtypes.int64),
+    "half": converter(dtypes.float16), "bfloat16": converter(dtypes.bfloat16), "long": converter(dtypes.int64),
     "int": converter(dtypes.int32), "short": converter(dtypes.int16),
     "char": converter(dtypes.int8), "byte": converter(dtypes.uint8),
     "bool": converter(dtypes.bool_),

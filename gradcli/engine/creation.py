@@ -651,7 +651,7 @@ def fill_random(t: Tensor, kind: str, low: float, high: float, generator=None) -
                                  f"{t.dtype.scalar_name}>::max(), but found to={high:g} and "
                                  f"from={low:g} which result in to-from to exceed the limit")
         drawn = draw_source(generator).uniform(t.shape, t.dtype.np, low, high)
-    t.data[...] = drawn
+    t.data[...] = dtypes.stored(drawn, t.dtype)
     t.bump_version()
     return t
 

@@ -25,7 +25,7 @@ def _check_inplace(t: Tensor) -> None:
 
 
 def _write(t: Tensor, values: np.ndarray) -> Tensor:
-    t.data[...] = values.astype(t.dtype.np, copy=False)
+    t.data[...] = dtypes.stored(values, t.dtype)
     t.bump_version()
     return t
 

@@ -32,13 +32,16 @@ class DType:
 
     @property
     def itemsize(self) -> int:
-        return self.np.itemsize
+        return 2 if self.name == "bfloat16" else self.np.itemsize
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 
 
 float16 = DType("float16", np.dtype(np.float16), FLOATING, "HalfTensor", "c10::Half")
+# bfloat16 has no NumPy type: its values are stored as float32, each one a bfloat16 value
+# (`round_bfloat16`, applied when a tensor is made), so kernels compute in float32 as torch's do
+bfloat16 = DType("bfloat16", np.dtype(np.float32), FLOATING, "BFloat16Tensor", "c10::BFloat16")
 float32 = DType("float32", np.dtype(np.float32), FLOATING, "FloatTensor", "float")
 float64 = DType("float64", np.dtype(np.float64), FLOATING, "DoubleTensor", "double")
 uint8 = DType("uint8", np.dtype(np.uint8), INTEGRAL, "ByteTensor", "unsigned char")
@@ -48,7 +51,7 @@ int32 = DType("int32", np.dtype(np.int32), INTEGRAL, "IntTensor", "int")
 int64 = DType("int64", np.dtype(np.int64), INTEGRAL, "LongTensor", "long int")
 bool_ = DType("bool", np.dtype(np.bool_), BOOL, "BoolTensor", "bool")
 
-ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
+ALL = (float16, bfloat16, float32, float64, uint8, int8, int16, int32, int64, bool_)
 
 # Every name torch accepts for a dtype, as `torch.<name>`.
 BY_NAME = {d.name: d for d in ALL} | {
@@ -60,7 +63,7 @@ BY_NAME = {d.name: d for d in ALL} | {
     "long": int64,
 }
 
-_BY_NUMPY = {d.np: d for d in ALL}
+_BY_NUMPY = {d.np: d for d in ALL if d is not bfloat16}
 NUMPY_TYPES = frozenset(_BY_NUMPY)  # the NumPy dtypes that have a torch dtype here
 
 # The Python classes torch's parser takes for a dtype (torch.tensor(data, dtype=float))
@@ -130,10 +133,32 @@ def check_fill(value, dtype: DType) -> None:
 
 
 def promote(a: DType, b: DType) -> DType:
-    """torch.promote_types: the higher category wins; within one, the wider type."""
+    """torch.promote_types: the higher category wins; within one, the wider type (bfloat16
+    with float16 is float32, with a wider float that float)."""
     if a.category != b.category:
         return a if a.category > b.category else b
+    if a is bfloat16 or b is bfloat16:
+        other = b if a is bfloat16 else a
+        return bfloat16 if other is bfloat16 else float32 if other is float16 else other
     return from_numpy(np.promote_types(a.np, b.np))
+
+
+def stored(values, dtype: DType) -> np.ndarray:
+    """`values` (array-like) as `dtype` stores them: cast, and for bfloat16 rounded."""
+    values = np.asarray(values).astype(dtype.np, copy=False)
+    return round_bfloat16(values) if dtype is bfloat16 else values
+
+
+def round_bfloat16(values: np.ndarray) -> np.ndarray:
+    """float32 values rounded to bfloat16's (c10's round_to_nearest_even on the upper 16 bits,
+    NaN made its quiet NaN), still as float32; `values` itself when each is one already, so
+    that views keep sharing their storage."""
+    bits = values.view(np.uint32)
+    if not (bits & 0xFFFF).any():
+        return values
+    rounded = (bits + (0x7FFF + ((bits >> 16) & 1))) & np.uint32(0xFFFF0000)
+    rounded = np.where(np.isnan(values), np.uint32(0x7FC00000), rounded)
+    return rounded.astype(np.uint32, copy=False).view(np.float32).reshape(values.shape)
 
 
 def scalar_dtype(value: object, default_float: DType) -> DType:

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import sleef
+from gradcli.engine import dtypes, sleef
 from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
 from gradcli.engine.fma import fma64, fused
@@ -203,6 +203,17 @@ def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
         return (rows - top - sleef.log(total)[:, None]).reshape(a.shape)
     top, _, total = _dim_exps(x, _whole_vectors(x.shape[2], a.dtype))
     return (x - top - sleef.log(total)).reshape(a.shape)
+
+
+def log_softmax_bfloat16_last_dim(a: np.ndarray) -> np.ndarray:
+    """torch's bfloat16 log_softmax over the last dimension (float32 values of bfloat16 ones):
+    as the float32 kernel, but the sum of the exps and its log are kept as bfloat16."""
+    x = _as_3d(a, a.ndim - 1)
+    if x.size == 0:
+        return np.empty(a.shape, a.dtype)
+    rows, top, _, total = _row_exps(x)
+    log_total = dtypes.round_bfloat16(sleef.log(dtypes.round_bfloat16(total)))
+    return (rows - top - log_total[:, None]).reshape(a.shape)
 
 
 def _dot_rows(g: np.ndarray, o: np.ndarray) -> np.ndarray:

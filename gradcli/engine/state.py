@@ -65,6 +65,10 @@ class EngineState:
         self.inference = False  # inside torch.inference_mode
         self.random_refused = None  # what a random draw raises (vmap's randomness="error")
         self.func_transforms = ()  # the kinds of torch.func transforms running ("grad", "vmap")
+        self.autocast = (False, dtypes.bfloat16)  # CPU autocast: (enabled, its dtype)
+        # A forward is computing a bfloat16 result (on float32 arrays): the few kernels whose
+        # bfloat16 code rounds along the way read it
+        self.bfloat16_kernel = False
         self.flags: dict[str, object] = {}  # settings a program changed (torch.backends...)
         # Python's warning filters, first match wins: (action, matches(category, message))
         self.warning_filters: list = []

@@ -47,6 +47,8 @@ class Tensor:
             dtype = dtypes.from_numpy(data.dtype)
         elif data.dtype is not dtype.np and data.dtype != dtype.np:
             data = data.astype(dtype.np)
+        if dtype is dtypes.bfloat16:
+            data = dtypes.round_bfloat16(data)
         self.data = data
         self.dtype = dtype
         self._requires_grad = requires_grad or grad_fn is not None

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, fma, kernels_order, pointwise_order, schemas, sleef
+from gradcli.engine import autocast, dtypes, errors, fma, kernels_order, pointwise_order, schemas, sleef
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
@@ -124,6 +124,8 @@ def _softmax(a, dim):
 def _log_softmax(a, dim):
     if a.ndim == 0:
         return np.zeros_like(a)
+    if STATE.bfloat16_kernel and dim % a.ndim == a.ndim - 1:
+        return kernels_order.log_softmax_bfloat16_last_dim(a)
     if _in_kernel_order(a):
         return kernels_order.log_softmax(a, dim)
     shifted = a - np.max(a, axis=dim, keepdims=True)
@@ -255,6 +257,7 @@ def leaky_relu(a: Tensor, negative_slope=0.01) -> Tensor:
 
 def prelu(a: Tensor, weight: Tensor) -> Tensor:
     """torch.prelu: a weight of C values scales the negatives of channel (dim 1) c."""
+    a, weight = autocast.cast_lower(a, weight)
     if a.dtype is not weight.dtype:
         raise errors.runtime(f"prelu: Type promoting not supported. Got {a.dtype.scalar_name} and "
                              f"{weight.dtype.scalar_name}")

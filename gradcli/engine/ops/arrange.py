@@ -948,7 +948,7 @@ declare("stride", stride, "stride(Tensor self, int? dim=None)", variants="method
 declare("storage_offset", storage_offset, python="self", variants="method")
 declare("resize_", resize_, "resize_(Tensor self, int[] size, *, MemoryFormat? memory_format=None)",
         variants="method")
-declare("element_size", lambda t: t.data.itemsize, python="self", variants="method")
+declare("element_size", lambda t: t.dtype.itemsize, python="self", variants="method")
 declare("nelement", lambda t: t.numel(), python="self", variants="method")
 declare("is_floating_point", lambda t: t.dtype.is_floating_point, python="input")
 declare("is_complex", lambda t: False, python="input")

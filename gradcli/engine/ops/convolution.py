@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, schemas
+from gradcli.engine import autocast, dtypes, errors, schemas
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -374,16 +374,19 @@ def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, sp
 
 def conv1d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
+    x, weight, bias = autocast.cast_lower(x, weight, bias)
     return _conv_nd(x, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 def conv2d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
+    x, weight, bias = autocast.cast_lower(x, weight, bias)
     return _conv_nd(x, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
 def conv3d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0, dilation=1,
            groups: int = 1) -> Tensor:
+    x, weight, bias = autocast.cast_lower(x, weight, bias)
     return _conv_nd(x, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
@@ -529,18 +532,21 @@ def _conv_transpose_nd(x: Tensor, w: Tensor, b, stride, padding, output_padding,
 
 def conv_transpose1d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    x, weight, bias = autocast.cast_lower(x, weight, bias)
     return _conv_transpose_nd(x, weight, bias, stride, padding, output_padding, groups,
                               dilation, 1)
 
 
 def conv_transpose2d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    x, weight, bias = autocast.cast_lower(x, weight, bias)
     return _conv_transpose_nd(x, weight, bias, stride, padding, output_padding, groups,
                               dilation, 2)
 
 
 def conv_transpose3d(x: Tensor, weight: Tensor, bias=None, stride=1, padding=0,
                      output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    x, weight, bias = autocast.cast_lower(x, weight, bias)
     return _conv_transpose_nd(x, weight, bias, stride, padding, output_padding, groups,
                               dilation, 3)
 

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, matrix_exp_order
+from gradcli.engine import autocast, dtypes, errors, matrix_exp_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
@@ -413,6 +413,7 @@ def logdet(a: Tensor) -> Tensor:
 
 
 def inverse(a: Tensor) -> Tensor:
+    a, = autocast.cast_to_float32(a)
     _check_square("linalg.inv", a)
     _check_floating("linalg.inv", a, _LOW_PRECISION)
     _check_invertible("linalg.inv", a)

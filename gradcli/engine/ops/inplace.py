@@ -104,7 +104,8 @@ def apply_inplace(t: Tensor, compute, *, cast: bool = True) -> Tensor:
         # torch saves self.clone() taken with autograd on, so double backward reaches self's
         # history through it
         original = F.clone(t) if t._requires_grad else Tensor(t.data.copy(), t.dtype)
-    np.copyto(t.data, result.data, casting="unsafe")
+    np.copyto(t.data, result.data if t.dtype is not dtypes.bfloat16 else
+              dtypes.stored(result.data, t.dtype), casting="unsafe")
     t.bump_version()
     if STATE.forward_ad and (result._fw_grad is not None or t._fw_grad is not None):
         _take_tangent(t, result)

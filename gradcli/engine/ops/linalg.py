@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, matmul_order
+from gradcli.engine import autocast, dtypes, errors, matmul_order
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, OPS, apply, defop
@@ -222,12 +222,14 @@ def _check_mm(a: Tensor, b: Tensor) -> None:
 
 
 def mm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
+    a, b = autocast.cast_lower(a, b)
     errors.check_out_dtype("mm", out_dtype)
     _check_mm(a, b)
     return apply(OPS["mm"], a, b, self_strides=element_strides(a), mat2_strides=element_strides(b))
 
 
 def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
+    bias, a, b = autocast.cast_lower(bias, a, b)
     for name, first in (("self", bias), ("mat1", a)):
         if first.dtype is not b.dtype:
             raise errors.runtime(f"{name} and mat2 must have the same dtype, but got "
@@ -254,6 +256,7 @@ def check_expandable(bias: Tensor, shape: tuple) -> None:
 
 
 def bmm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
+    a, b = autocast.cast_lower(a, b)
     errors.check_out_dtype("bmm", out_dtype)
     check_batches(a, b)
     if a.dtype is not b.dtype:
@@ -291,6 +294,7 @@ def unsafe_view(t: Tensor, shape) -> Tensor:
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """torch.matmul, decomposed into dot, mv, mm or bmm exactly as ATen's _matmul_impl does."""
+    a, b = autocast.cast_lower(a, b)
     if a.ndim == 0 or b.ndim == 0:
         raise errors.runtime(f"both arguments to matmul need to be at least 1D, but they are "
                              f"{a.ndim}D and {b.ndim}D")
@@ -359,6 +363,7 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """torch.nn.functional.linear: addmm for 2-D input with a bias, flattened addmm for other
     contiguous inputs with a 1-D bias, else matmul then an in-place add of the bias."""
+    x, weight, bias = autocast.cast_lower(x, weight, bias)
     if x.ndim == 0 or weight.ndim == 0:
         raise errors.runtime(f"both arguments to linear need to be at least 1D, but they are "
                              f"{x.ndim}D and {weight.ndim}D")

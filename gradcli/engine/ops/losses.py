@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, kernels_order
+from gradcli.engine import autocast, dtypes, errors, kernels_order
 from gradcli.engine.cascade_sum import full_sum
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
@@ -401,6 +401,7 @@ def mse_loss(a: Tensor, target: Tensor, size_average=None, reduce=None,
 
 def l1_loss(a: Tensor, target: Tensor, size_average=None, reduce=None,
             reduction: str = "mean", weight=None) -> Tensor:
+    a, target, weight = autocast.cast_to_float32(a, target, weight)
     shape = a.shape
     a, target, reduction = expanded_pair(a, target, reduction, size_average, reduce)
     if weight is not None:
@@ -465,6 +466,7 @@ def binary_cross_entropy_with_logits(a: Tensor, target: Tensor, weight=None, siz
                                      reduce=None, reduction: str = "mean",
                                      pos_weight=None) -> Tensor:
     reduction = reduction_of(reduction, size_average, reduce)
+    a, target, weight, pos_weight = autocast.cast_to_float32(a, target, weight, pos_weight)
     if target.shape != a.shape:
         raise errors.value_error(f"Target size ({_size_text(target.shape)}) must be the same as "
                                  f"input size ({_size_text(a.shape)})")
@@ -574,6 +576,7 @@ def nll_loss(a: Tensor, target: Tensor, weight=None, size_average=None, ignore_i
 def cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=None,
                   ignore_index: int = -100, reduce=None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
+    a, target, weight = autocast.cast_to_float32(a, target, weight)
     reduction = reduction_of(reduction, size_average, reduce)
     class_dim = 0 if a.ndim == 1 else 1
     if a.shape == target.shape and target.dtype.is_floating_point:

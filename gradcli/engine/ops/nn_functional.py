@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import (declarations, dtypes, errors, layout, normalization_order,
+from gradcli.engine import (autocast, declarations, dtypes, errors, layout, normalization_order,
                             pointwise_order, schemas, variance_order)
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
@@ -958,6 +958,7 @@ def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction:
             F.checked_reduction(reduction)
     schemas.bind_cpp("kl_div(Tensor self, Tensor target, int reduction=1, *, "
                      "bool log_target=False)", a, target, log_target=log_target)
+    a, target = autocast.cast_to_float32(a, target)
     if not (a.dtype.is_floating_point and target.dtype.is_floating_point):
         raise errors.runtime("kl_div: Integral inputs not supported.")
     if log_target:
@@ -975,6 +976,7 @@ def margin_ranking_loss(a: Tensor, b: Tensor, target: Tensor, margin: float = 0,
     """F.margin_ranking_loss, Python in torch: the reduction read, the dimensions compared,
     then the arguments handed to the C++ margin_ranking_loss."""
     reduction = F.reduction_of(reduction, size_average, reduce)
+    a, b, target = autocast.cast_to_float32(a, b, target)
     if _dim_of(a) != _dim_of(b) or a.ndim != _dim_of(target):
         sizes = [", ".join(map(str, _size_of(t))) for t in (a, b, target)]
         raise errors.runtime(
@@ -993,6 +995,7 @@ def hinge_embedding_loss(a: Tensor, target: Tensor, margin: float = 1.0, size_av
     """F.hinge_embedding_loss, Python in torch: the reduction read, then the arguments handed to
     the C++ hinge_embedding_loss, whose `margin - self` fills a tensor like self first."""
     reduction = F.reduction_of(reduction, size_average, reduce)
+    a, target = autocast.cast_to_float32(a, target)
     bound = schemas.bind_cpp("hinge_embedding_loss(Tensor self, Tensor target, "
                              "float margin=1.0, int reduction=1)", a, target, margin)
     margin = bound["margin"]
@@ -1006,6 +1009,7 @@ def hinge_embedding_loss(a: Tensor, target: Tensor, margin: float = 1.0, size_av
 def cosine_embedding_loss(a: Tensor, b: Tensor, target: Tensor, margin: float = 0,
                           size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     reduction = F.reduction_of(reduction, size_average, reduce)
+    a, b, target = autocast.cast_to_float32(a, b, target)
     dim = target.ndim
     prod_sum = F.sum(F.mul(a, b), dim)
     mag1 = F.add_scalar(F.sum(F.mul(a, a), dim), 1e-12)
@@ -1024,6 +1028,7 @@ def poisson_nll_loss(a: Tensor, target: Tensor, log_input: bool = True, full: bo
                      size_average=None, eps: float = 1e-8, reduce=None,
                      reduction: str = "mean") -> Tensor:
     reduction = F.reduction_of(reduction, size_average, reduce)
+    a, target = autocast.cast_to_float32(a, target)
     bound = schemas.bind_cpp("poisson_nll_loss(Tensor input, Tensor target, bool log_input, "
                              "bool full, float eps, int reduction)", a, target, log_input, full,
                              eps, F.REDUCTIONS.index(reduction))
@@ -1090,6 +1095,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
                         eps=1e-6, swap: bool = False, size_average=None, reduce=None,
                         reduction: str = "mean") -> Tensor:
     reduction = F.reduction_of(reduction, size_average, reduce)
+    anchor, positive, negative = autocast.cast_to_float32(anchor, positive, negative)
     dims = (anchor.ndim, positive.ndim, negative.ndim)
     if len(set(dims)) != 1:
         raise errors.runtime(

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, grad_api, schemas
+from gradcli.engine import autocast, dtypes, errors, grad_api, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative
@@ -153,6 +153,7 @@ def addr(bias: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor
 
 
 def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, out_dtype=None, *, beta=1, alpha=1) -> Tensor:
+    bias, b1, b2 = autocast.cast_lower(bias, b1, b2)
     errors.check_out_dtype("baddbmm", out_dtype)
     # torch's meta function reads batch1.size(0), batch1.size(1), batch2.size(2) first
     F.check_expandable(bias, tuple(F.size_at(t, d) for t, d in ((b1, 0), (b1, 1), (b2, 2))))
@@ -166,6 +167,7 @@ def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, out_dtype=None, *, beta=1, alp
 def addbmm(bias: Tensor, b1: Tensor, b2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """ATen's addbmm_out: the bias expanded to (b1.size(1), b2.size(2)), then addbmm_impl_'s
     checks."""
+    bias, b1, b2 = autocast.cast_lower(bias, b1, b2)
     F.check_expandable(bias, (F.size_at(b1, 1), F.size_at(b2, 2)))
     for name, batch in (("batch1", b1), ("batch2", b2)):
         if batch.ndim != 3:

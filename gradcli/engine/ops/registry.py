@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, forward_ad
+from gradcli.engine import autocast, dtypes, errors, forward_ad
 from gradcli.engine.forward_ad import AS_VJP, LINEAR
 from gradcli.engine.declarations import declare
 from gradcli.engine.autograd import RESULT, Node, no_grad_history
@@ -17,6 +17,7 @@ from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 from gradcli.engine.functions import LateTable, export
 
 _FLOATING = dtypes.FLOATING
+_BFLOAT16 = dtypes.bfloat16
 NOT_FLOATING = (dtypes.BOOL, dtypes.INTEGRAL)  # what a floating-only kernel refuses
 _SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
 
@@ -132,9 +133,11 @@ def apply(op: OpDef, *args, **params):
     The fast path serves the common case, every tensor operand of one floating dtype (so no
     promotion and no cast) and no forward-mode AD level open; it does what the general path does
     for such a call, with fewer steps."""
+    if STATE.autocast[0] and op.key in autocast.ROWS:
+        args = autocast.cast_row(args)
     first = args[0] if args else None
     if op.plain and type(first) is Tensor and first.dtype.category == _FLOATING and \
-            not STATE.forward_ad:
+            first.dtype is not _BFLOAT16 and not STATE.forward_ad:
         dtype, requires_grad = first.dtype, first._requires_grad
         history = first._history
         if len(args) == 1:
@@ -172,10 +175,15 @@ def _apply(op: OpDef, args: tuple, params: dict):
         raise errors.not_implemented_for(op.refuses[0], dtype)
     if op.promote == "none":
         arrays = [a.data if type(a) is Tensor else a for a in args]
+    elif dtype is _BFLOAT16:
+        arrays, params = _bfloat16_operands(op, args, params)
     else:
         arrays = [(a.data if a.dtype is dtype else a.data.astype(dtype.np))
                   if type(a) is Tensor else a for a in args]
-    raw = op.forward(*arrays, **params)
+    if dtype is _BFLOAT16:
+        raw = _bfloat16_forward(op, arrays, params)
+    else:
+        raw = op.forward(*arrays, **params)
     if op.pointwise:
         raw = torch_layout(raw, [a.data for a in args if type(a) is Tensor])
     out_dtype = op.out_dtype(dtype, params) if op.out_dtype is not None else dtype
@@ -201,6 +209,47 @@ def _apply(op: OpDef, args: tuple, params: dict):
             out = outputs[nr]
             out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
     return outputs[0] if op.n_outputs == 1 else outputs
+
+
+# The ops whose Python numbers torch wraps into tensors cast to the operands' dtype (their kernels
+# see a bfloat16 number, and so a bfloat16 alpha or exponent); the ops taking a Scalar argument
+# read the number in float32, and mul and div read a one-element operand as it was, in float32.
+_WRAPS_SCALARS = frozenset(("add", "sub", "rsub", "fmod", "remainder", "floor_divide", "eq", "ne",
+                            "lt", "le", "gt", "ge", "pow"))
+_READS_ORIGINAL = frozenset(("mul", "div"))
+
+
+def _bfloat16(values) -> np.ndarray:
+    return dtypes.round_bfloat16(np.asarray(values).astype(np.float32))
+
+
+def _bfloat16_operands(op: OpDef, args: tuple, params: dict) -> tuple:
+    """The arrays a forward computing in bfloat16 gets (float32 arrays of bfloat16 values, as
+    torch casts its operands), and its params with a wrapped `alpha` rounded likewise."""
+    name = op.key.split(".")[0]
+    wraps, original = name in _WRAPS_SCALARS, name in _READS_ORIGINAL
+    arrays = []
+    for a in args:
+        if type(a) is Tensor:
+            if a.dtype is _BFLOAT16:
+                a = a.data
+            else:
+                a = a.data.astype(np.float32) if original and a.data.ndim == 0 else _bfloat16(a.data)
+        elif wraps and type(a) in (int, float):
+            a = float(_bfloat16(a))
+        arrays.append(a)
+    if wraps and type(params.get("alpha")) in (int, float):
+        params = dict(params, alpha=float(_bfloat16(params["alpha"])))
+    return arrays, params
+
+
+def _bfloat16_forward(op: OpDef, arrays: list, params: dict):
+    """The forward run with STATE.bfloat16_kernel set."""
+    outer, STATE.bfloat16_kernel = STATE.bfloat16_kernel, True
+    try:
+        return op.forward(*arrays, **params)
+    finally:
+        STATE.bfloat16_kernel = outer
 
 
 def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool) -> None:

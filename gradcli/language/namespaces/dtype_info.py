@@ -56,6 +56,11 @@ def finfo(type=NOT_GIVEN) -> FloatInfo:
     if not isinstance(dtype, DType) or not dtype.is_floating_point:
         raise errors.type_error("torch.finfo() requires a floating point input type. Use "
                                 "torch.iinfo to handle 'torch.finfo'")
+    if dtype.name == "bfloat16":  # NumPy has no bfloat16: c10's numeric limits of it
+        return FloatInfo({"resolution": 0.01, "min": -3.3895313892515355e+38,
+                          "max": 3.3895313892515355e+38, "eps": 0.0078125,
+                          "smallest_normal": 1.1754943508222875e-38,
+                          "tiny": 1.1754943508222875e-38, "bits": 16, "dtype": dtype.name})
     info = np.finfo(dtype.np)
     tiny = float(info.smallest_normal)
     return FloatInfo({"resolution": 10.0 ** -info.precision, "min": float(info.min),

@@ -8,7 +8,7 @@ from typing import Callable
 
 from gradcli.engine import conversions, devices, dtypes, errors, optimizers
 from gradcli.engine import memory_format as memory_formats
-from gradcli.engine.dtypes import DType, float16, float32, float64
+from gradcli.engine.dtypes import DType, bfloat16, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
@@ -417,7 +417,7 @@ def _cast(module: Module, dtype: DType) -> Module:
     for _, param in module.named_parameters():
         for t in (param, param.grad):
             if t is not None and t.dtype.is_floating_point and t.dtype is not dtype:
-                t.data, t.dtype = t.data.astype(dtype.np), dtype
+                t.data, t.dtype = dtypes.stored(t.data, dtype), dtype
     for _, each in module.named_modules():
         for name, buffer in each.buffers.items():
             if buffer is not None and buffer.dtype.is_floating_point:
@@ -579,6 +579,7 @@ MODULE_METHODS = table(
     entry("double", lambda m: _cast(m, float64), "self"),
     entry("float", lambda m: _cast(m, float32), "self"),
     entry("half", lambda m: _cast(m, float16), "self"),
+    entry("bfloat16", lambda m: _cast(m, bfloat16), "self"),
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False"),
     entry("named_buffers", lambda m, prefix, recurse: _generator(_named_buffers(m, prefix,

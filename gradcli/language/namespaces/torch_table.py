@@ -28,6 +28,7 @@ from gradcli.language.namespaces.autograd_graph import GRAPH
 from gradcli.language.namespaces.gradcheck import GRADCHECK, GRADCHECK_MODULE, GRADGRADCHECK
 from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
+from gradcli.language.namespaces.autocast_modes import AMP, AUTOCAST, CPU, CPU_AMP
 from gradcli.language.namespaces.math_table import (LINALG, MATH_MODULES, NN_FUNCTIONAL,
                                                     SPECIAL, TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
@@ -334,7 +335,8 @@ TORCH_TABLE = layered(table(
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
-    "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"]}, MODES, LEGACY_TYPES)
+    "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"],
+    "amp": AMP, "cpu": CPU}, MODES, AUTOCAST, LEGACY_TYPES)
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
@@ -353,6 +355,9 @@ MODULES = {
     "torch.autograd.gradcheck": GRADCHECK_MODULE,
     "torch.func": FUNC,
     "torch.cuda": CUDA,
+    "torch.amp": AMP,
+    "torch.cpu": CPU,
+    "torch.cpu.amp": CPU_AMP,
     "torch.backends": BACKENDS,
     **{module.name: module for module in BACKENDS.table.values()},
     "torch.accelerator": ACCELERATOR,
