@@ -352,7 +352,8 @@ INDEX = {
             "upsample_nearest2d upsample_nearest2d_backward "
         ),
         "declaration": (
-            "functional:interpolate "
+            "functional:interpolate functional:upsample functional:upsample_bilinear "
+            "functional:upsample_nearest "
         ),
     },
     "gradcli.engine.ops.linalg": {

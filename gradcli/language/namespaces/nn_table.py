@@ -629,10 +629,14 @@ KINDS = [
                "track_running_stats=True, device=None, dtype=None",
                _batch_norm_forward((4,), "4D"), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
                build=_build_batch_norm),
+    ModuleKind("BatchNorm3d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
+               "track_running_stats=True, device=None, dtype=None",
+               _batch_norm_forward((5,), "5D"), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
+               build=_build_batch_norm),
     *(ModuleKind(f"InstanceNorm{dims - 1}d", "instancenorm", "num_features, eps=1e-05, "
                  "momentum=0.1, affine=False, track_running_stats=False, device=None, dtype=None",
                  _instance_norm_forward(dims), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
-                 build=_build_batch_norm) for dims in (2, 3)),
+                 build=_build_batch_norm) for dims in (2, 3, 4)),
     ModuleKind("LayerNorm", "normalization", "normalized_shape, eps=1e-05, "
                "elementwise_affine=True, bias=True, device=None, dtype=None",
                _layer_norm_forward, inputs="input: Tensor@layer_norm",
@@ -763,6 +767,11 @@ KINDS = [
                "align_corners=None, recompute_scale_factor=None", more.upsample_forward,
                inputs=_DIM_FIRST,
                extra_repr=more.upsample_repr, build=more.build_upsample),
+    *(ModuleKind(f"Upsampling{name}2d", "upsampling", "size=None, scale_factor=None",
+                 more.upsample_forward, inputs=_DIM_FIRST, extra_repr=more.upsample_repr,
+                 build=more.fixed_upsample(mode, align_corners))
+      for name, mode, align_corners in (("Nearest", "nearest", None),
+                                        ("Bilinear", "bilinear", True))),
 ]
 
 
