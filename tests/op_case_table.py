@@ -546,6 +546,14 @@ CASES = {
                                ("a", (2, 3), "any"))],
     "multi_margin_loss_backward": [backward_case("F.multi_margin_loss(a, torch.tensor([1, 0]))",
                                                  (2, 3), (), grad=False)],
+    "soft_margin_loss": [case("F.soft_margin_loss(a, torch.tensor([[1., -1., 1.], [-1., 1., 1.]], "
+                              "dtype=a.dtype))", ("a", M, "any")),
+                         case("F.soft_margin_loss(a, torch.tensor([2., -1., 0.5], dtype=a.dtype), "
+                              "reduction='none')", ("a", M, "any"))],
+    "soft_margin_loss_backward": [
+        backward_case("F.soft_margin_loss(a, torch.tensor([1., -1., 1.], dtype=a.dtype))", M, S0),
+        backward_case("F.soft_margin_loss(a, torch.tensor([-1., 1., 1.], dtype=a.dtype), "
+                      "reduction='none')", M, M)],
     "threshold": unary("F.threshold(a, 0.1, 20.)"),
     "threshold_": unary("F.threshold(a * 1, 0.1, 20., inplace=True)")
     + unary("F.threshold_(a * 1, 0.2, -1.)"),

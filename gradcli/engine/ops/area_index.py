@@ -337,14 +337,15 @@ INDEX = {
     "gradcli.engine.ops.inplace": {
         "function": (
             "IMMUTABLE_SETITEM apply_inplace assign_into check_inplace check_mutable copy_ "
-            "declare_inplace declare_written_back fill_ index_put_ leaf_note short_name zero_ "
+            "declare_inplace declare_written_back fill_ fill_diagonal_ index_put_ leaf_note "
+            "short_name zero_ "
         ),
         "row": (
             "copy_ fill_.Scalar fill_.Tensor zero_ "
         ),
         "declaration": (
-            "method:copy_ method:fill_ method:index_put method:index_put_ method:zero_ "
-            "torch:index_put "
+            "method:copy_ method:fill_ method:fill_diagonal_ method:index_put method:index_put_ "
+            "method:zero_ torch:index_put "
         ),
     },
     "gradcli.engine.ops.interpolate": {
@@ -413,10 +414,11 @@ INDEX = {
     },
     "gradcli.engine.ops.multi_margin": {
         "row": (
-            "multi_margin_loss multi_margin_loss_backward "
+            "multi_margin_loss multi_margin_loss_backward soft_margin_loss "
+            "soft_margin_loss_backward "
         ),
         "declaration": (
-            "functional:multi_margin_loss "
+            "functional:multi_margin_loss functional:soft_margin_loss "
         ),
     },
     "gradcli.engine.ops.nn_functional": {

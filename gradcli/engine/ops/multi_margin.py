@@ -1,5 +1,7 @@
 """F.multi_margin_loss (MultiMarginLossBackward0) in the arithmetic of ATen's CPU kernel: each
-sample's hinge terms summed in the input's dtype over the classes, the samples summed in double."""
+sample's hinge terms summed in the input's dtype over the classes, the samples summed in double.
+F.soft_margin_loss (SoftMarginLossBackward0) in ATen's in-place arithmetic: log1p(exp(-x * y)) in
+the input's dtype, its backward and double backward as derivatives.yaml writes them."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import numpy as np
 from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
+from gradcli.engine.ops.losses import _reduce
+from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import OPS, apply, defop, no_derivative, not_implemented
 from gradcli.engine.tensor import Tensor
 
@@ -135,3 +139,76 @@ def multi_margin_loss(x: Tensor, target: Tensor, p=1, margin=1.0, weight=None,
 
 declare("multi_margin_loss", multi_margin_loss, python="input, target, p=1, margin=1.0, "
         "weight=None, size_average=None, reduce=None, reduction='mean'", variants="functional")
+
+
+# ---- soft_margin_loss ---------------------------------------------------------------------------
+
+_exp, _log1p = rounded_from_double(np.exp), rounded_from_double(np.log1p)
+
+
+def _soft_margin(x, target, reduction):
+    """neg_out(output, input).mul_(target).exp_().log1p_(), then the reduction."""
+    z = np.multiply(np.negative(x), target).astype(x.dtype)
+    return _reduce(_log1p(_exp(z)), reduction)
+
+
+def _soft_margin_backward(g, x, target, reduction):
+    """mul_out(grad_input, target, z).mul_(-norm), then div_(z + 1).mul_(grad_output)."""
+    kind = x.dtype.type
+    norm = kind(1.0 / x.size) if reduction == "mean" else kind(1.0)
+    z = _exp(np.multiply(np.negative(target), x).astype(x.dtype))
+    grad = np.multiply(target, z).astype(x.dtype) * -norm
+    return ((grad / (z + kind(1))) * g).astype(x.dtype)
+
+
+def _backward(g, x, target, reduction):
+    return F.apply_op("soft_margin_loss_backward", g, x, target, reduction=reduction)
+
+
+def _double_backward(grad, x, target, reduction):
+    """soft_margin_loss_double_backward: grad * y^2 z / (1 + z)^2, over the count for a mean."""
+    z = F.exp(F.mul(x, F.neg(target)))
+    plus = F.add_scalar(z, 1)
+    gi = F.div(F.div(F.mul(F.mul(F.mul(grad, target), target), z), plus), plus)
+    return F.div_scalar(gi, x.numel()) if reduction == "mean" else gi
+
+
+def _double_backward_grad_output(grad, g, x, target, reduction):
+    if reduction == "none":
+        return _backward(grad, x, target, reduction)
+    return F.sum(F.mul(_backward(F.ones_like(g), x, target, reduction), grad))
+
+
+defop("soft_margin_loss", "SoftMarginLossBackward0", _soft_margin, promote="none", save=(0, 1),
+      vjp=(lambda g, x, target, reduction: _backward(g, x, target, reduction), None))
+defop("soft_margin_loss_backward", "SoftMarginLossBackwardBackward0", _soft_margin_backward,
+      promote="none", save=(0, 1, 2),
+      vjp=(lambda gg, g, x, target, reduction: _double_backward_grad_output(
+          gg, g, x, target, reduction),
+           lambda gg, g, x, target, reduction: _double_backward(
+               F.mul(gg, g), x, target, reduction), None))
+
+
+def soft_margin_loss(x, target, size_average=None, reduce=None, reduction: str = "mean"):
+    """torch's Python (the reduction), the C++ parser, then the in-place kernel's checks."""
+    reduction = F.reduction_of(reduction, size_average, reduce)
+    bound = schemas.bind_cpp("soft_margin_loss(Tensor input, Tensor target, int reduction)",
+                             x, target, 0)
+    x, target = bound["input"], bound["target"]
+    F.check_constant("soft_margin_loss", "target", target)
+    if x.dtype is dtypes.bool_:
+        F.neg(x)  # its error for bool
+    if target.shape != x.shape:
+        wanted = F.broadcast_shape(x.shape, target.shape)
+        if wanted != x.shape:
+            raise errors.runtime(f"output with shape {F.size_list(x.shape)} doesn't match the "
+                                 f"broadcast shape {F.size_list(wanted)}")
+        target = F.expand(target, x.shape)
+    if not x.dtype.is_floating_point:
+        raise errors.runtime("result type Float can't be cast to the desired output type "
+                             f"{x.dtype.scalar_name}")
+    return apply(OPS["soft_margin_loss"], x, target, reduction=reduction)
+
+
+declare("soft_margin_loss", soft_margin_loss, python="input, target, size_average=None, "
+        "reduce=None, reduction='mean'", variants="functional")
