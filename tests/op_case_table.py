@@ -546,6 +546,14 @@ CASES = {
                                ("a", (2, 3), "any"))],
     "multi_margin_loss_backward": [backward_case("F.multi_margin_loss(a, torch.tensor([1, 0]))",
                                                  (2, 3), (), grad=False)],
+    "multilabel_margin_loss_forward": [
+        case("F.multilabel_margin_loss(a, torch.tensor([[2, 0, -1], [1, -1, 0]]))",
+             ("a", M, "any")),
+        case("F.multilabel_margin_loss(a, torch.tensor([[0, 2, 1], [2, -1, 1]]), "
+             "reduction='none')", ("a", M, "any"))],
+    "multilabel_margin_loss_backward": [backward_case(
+        "F.multilabel_margin_loss(a, torch.tensor([[2, 0, -1], [1, -1, 0]]))", M, S0,
+        grad=False)],
     "soft_margin_loss": [case("F.soft_margin_loss(a, torch.tensor([[1., -1., 1.], [-1., 1., 1.]], "
                               "dtype=a.dtype))", ("a", M, "any")),
                          case("F.soft_margin_loss(a, torch.tensor([2., -1., 0.5], dtype=a.dtype), "

@@ -414,11 +414,12 @@ INDEX = {
     },
     "gradcli.engine.ops.multi_margin": {
         "row": (
-            "multi_margin_loss multi_margin_loss_backward soft_margin_loss "
-            "soft_margin_loss_backward "
+            "multi_margin_loss multi_margin_loss_backward multilabel_margin_loss_backward "
+            "multilabel_margin_loss_forward soft_margin_loss soft_margin_loss_backward "
         ),
         "declaration": (
-            "functional:multi_margin_loss functional:soft_margin_loss "
+            "functional:multi_margin_loss functional:multilabel_margin_loss "
+            "functional:soft_margin_loss "
         ),
     },
     "gradcli.engine.ops.nn_functional": {

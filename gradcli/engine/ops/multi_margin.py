@@ -1,7 +1,8 @@
 """F.multi_margin_loss (MultiMarginLossBackward0) in the arithmetic of ATen's CPU kernel: each
 sample's hinge terms summed in the input's dtype over the classes, the samples summed in double.
 F.soft_margin_loss (SoftMarginLossBackward0) in ATen's in-place arithmetic: log1p(exp(-x * y)) in
-the input's dtype, its backward and double backward as derivatives.yaml writes them."""
+the input's dtype, its backward and double backward as derivatives.yaml writes them.
+F.multilabel_margin_loss (MultilabelMarginLossBackward0) as its CPU kernel adds its hinges."""
 
 from __future__ import annotations
 
@@ -212,3 +213,98 @@ def soft_margin_loss(x, target, size_average=None, reduce=None, reduction: str =
 
 declare("soft_margin_loss", soft_margin_loss, python="input, target, size_average=None, "
         "reduce=None, reduction='mean'", variants="functional")
+
+
+# ---- multilabel_margin_loss ----------------------------------------------------------------------
+
+def _hinges(x, target):
+    """Per sample, its positive hinges (target class, other class, z) in the kernel's order: each
+    listed target (up to the first -1) against each class not listed."""
+    dim = 1 if x.ndim == 0 else x.shape[-1]
+    rows, kind = x.reshape(-1, dim), x.dtype.type
+    for row, targets in zip(rows, target.reshape(-1, dim)):
+        listed = []
+        for t in targets:
+            if t < 0:
+                break
+            listed.append(int(t))
+        others = [d for d in range(dim) if d not in listed]
+        yield [(t, d, z) for t in listed for d in others
+               if (z := (kind(1) - row[t]) + row[d]) > 0]
+
+
+def _multilabel_margin(x, target, reduction):
+    """multilabel_margin_loss_forward_out_frame: each sample's hinges summed in double and
+    rounded, the samples summed in double (a scalar for a reduction or a 1-D target)."""
+    dim, kind = 1 if x.ndim == 0 else x.shape[-1], x.dtype.type
+    sums = [kind(sum((float(z) for _, _, z in hinges), 0.0)) for hinges in _hinges(x, target)]
+    if not sums:  # torch leaves an empty input's scalar loss unwritten: 0 here
+        return np.zeros((0,) if reduction == "none" and target.ndim > 1 else (), x.dtype)
+    if reduction == "none" and target.ndim > 1:
+        return np.array([s / kind(dim) for s in sums], x.dtype).reshape(-1)
+    total = 0.0
+    for s in sums:
+        total += float(s)
+    total /= dim
+    if reduction == "mean":
+        total /= len(sums)
+    return np.asarray(total, x.dtype)
+
+
+def _multilabel_margin_backward(g, x, target, reduction):
+    """multilabel_margin_loss_backward_out_frame: -step at the target, +step at the other class
+    for each positive hinge (added in order), then times grad_output."""
+    dim, kind = 1 if x.ndim == 0 else x.shape[-1], x.dtype.type
+    frames = x.size // dim
+    step = kind(1.0 / (frames * dim) if reduction == "mean" else 1.0 / dim)
+    grad = np.zeros((frames, dim), x.dtype)
+    for row, hinges in zip(grad, _hinges(x, target)):
+        for t, d, _ in hinges:
+            row[t] -= step
+            row[d] += step
+    if reduction != "none" or g.ndim == 0:
+        grad = grad * g.reshape(-1)[0]
+    else:
+        grad = grad * g.reshape(-1, 1)
+    return grad.reshape(x.shape)
+
+
+defop("multilabel_margin_loss_forward", "MultilabelMarginLossBackward0", _multilabel_margin,
+      promote="none", save=(0,),
+      vjp=lambda g, x, target, reduction: F.apply_op(
+          "multilabel_margin_loss_backward", g, x, target=target, reduction=reduction))
+defop("multilabel_margin_loss_backward", "NotImplemented", _multilabel_margin_backward,
+      name="torch::autograd::NotImplemented", promote="none",
+      vjp=(not_implemented("aten::multilabel_margin_loss_backward"),) * 2)
+
+
+def multilabel_margin_loss(x, target, size_average=None, reduce=None, reduction: str = "mean"):
+    """torch's Python (the reduction), the C++ parser, then ATen's checks in its order: shapes,
+    the target's range, the input's dtype, the target's."""
+    reduction = F.reduction_of(reduction, size_average, reduce)
+    bound = schemas.bind_cpp("multilabel_margin_loss(Tensor input, Tensor target, "
+                             "int reduction)", x, target, 0)
+    x, target = bound["input"], bound["target"]
+    if not ((x.ndim == 2 and x.shape[1] != 0) or (x.ndim == 1 and x.shape[0] != 0)
+            or x.ndim == 0):
+        raise errors.runtime("Expected non-empty vector or matrix with optional 0-dim batch "
+                             f"size, but got: {_sizes(x.shape)}")
+    dim = 1 if x.ndim == 0 else x.shape[-1]
+    fits = (target.ndim <= 1 and target.numel() == dim) if x.ndim <= 1 else target.shape == x.shape
+    if not fits:
+        raise errors.runtime(f"inconsistent target size: {_sizes(target.shape)} for input of "
+                             f"size: {_sizes(x.shape)}")
+    if x.numel():
+        if target.data.min() < -1 or target.data.max() >= dim:
+            raise errors.runtime("argument #2 'target' is out of range")
+        if x.dtype not in (dtypes.float32, dtypes.float64):
+            raise errors.not_implemented_for("multilabel_margin_loss_forward_out_frame", x.dtype)
+        if target.dtype is not dtypes.int64:
+            raise errors.runtime("expected scalar type Long but found "
+                                 f"{target.dtype.scalar_name}")
+    return apply(OPS["multilabel_margin_loss_forward"], x, target=target.data,
+                 reduction=reduction)
+
+
+declare("multilabel_margin_loss", multilabel_margin_loss, python="input, target, "
+        "size_average=None, reduce=None, reduction='mean'", variants="functional")

@@ -725,6 +725,7 @@ KINDS = [
                build=layers.build_multi_margin),
     _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", "weight=None, " + _LOSS),
     _loss("SoftMarginLoss", "soft_margin_loss"),
+    _loss("MultiLabelMarginLoss", "multilabel_margin_loss"),
     _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
           "weight=None, " + _LOSS + ", pos_weight=None"),
     _loss("CrossEntropyLoss", "cross_entropy", _WEIGHTED + ", label_smoothing=0.0"),
