@@ -666,6 +666,8 @@ CASES = {
         case("F.grid_sample(a, b, 'nearest', 'reflection', align_corners=False)",
              ("a", (1, 1, 3, 2), "any"), ("b", (1, 2, 2, 2), "signed_unit"))],
     "channel_shuffle": unary("F.channel_shuffle(a, 2)", shapes=((1, 4, 2), (2, 6, 1, 2))),
+    "native_channel_shuffle": [case("F.native_channel_shuffle(a, 2)", ("a", (1, 4, 2), "any"),
+                                    grad=False)],
     "grid_sampler_2d_backward": [backward_case(
         "F.grid_sample(a, a.new_tensor([[[[0.3, -0.6]]]]), align_corners=False)", (1, 1, 2, 2),
         (1, 1, 1, 1))],

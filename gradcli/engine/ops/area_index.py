@@ -458,12 +458,12 @@ INDEX = {
     },
     "gradcli.engine.ops.nn_extra": {
         "row": (
-            "channel_shuffle "
+            "channel_shuffle native_channel_shuffle "
         ),
         "declaration": (
             "functional:alpha_dropout functional:channel_shuffle functional:feature_alpha_dropout "
             "functional:lp_pool1d functional:lp_pool2d functional:multilabel_soft_margin_loss "
-            "torch:channel_shuffle "
+            "functional:native_channel_shuffle torch:channel_shuffle torch:native_channel_shuffle "
         ),
     },
     "gradcli.engine.ops.packing": {
