@@ -303,18 +303,18 @@ INDEX = {
         ),
         "declaration": (
             "functional:glu method:adjoint method:chunk method:clone method:contiguous "
-            "method:dsplit method:expand method:expand_as method:flatten method:flip "
-            "method:hsplit method:is_contiguous method:narrow method:numel method:permute "
-            "method:ravel method:repeat method:reshape method:reshape_as method:split_with_sizes "
-            "method:squeeze method:squeeze_ method:swapaxes_ method:swapdims_ method:t method:t_ "
-            "method:tensor_split method:transpose method:transpose_ method:unbind method:unfold "
-            "method:unsafe_chunk method:unsafe_split method:unsqueeze method:unsqueeze_ "
-            "method:view method:view_as method:vsplit torch:adjoint torch:cat torch:chunk "
-            "torch:clone torch:concat torch:concatenate torch:dsplit torch:flatten torch:flip "
-            "torch:hsplit torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
-            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
-            "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
-            "torch:vsplit "
+            "method:dim_order method:dsplit method:expand method:expand_as method:flatten "
+            "method:flip method:hsplit method:is_contiguous method:narrow method:numel "
+            "method:permute method:ravel method:repeat method:reshape method:reshape_as "
+            "method:split_with_sizes method:squeeze method:squeeze_ method:swapaxes_ "
+            "method:swapdims_ method:t method:t_ method:tensor_split method:transpose "
+            "method:transpose_ method:unbind method:unfold method:unsafe_chunk "
+            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
+            "method:vsplit torch:adjoint torch:cat torch:chunk torch:clone torch:concat "
+            "torch:concatenate torch:dsplit torch:flatten torch:flip torch:hsplit torch:narrow "
+            "torch:numel torch:permute torch:ravel torch:reshape torch:split_with_sizes "
+            "torch:squeeze torch:stack torch:t torch:tensor_split torch:transpose torch:unbind "
+            "torch:unsafe_chunk torch:unsafe_split torch:unsqueeze torch:vsplit "
         ),
     },
     "gradcli.engine.ops.grid_sample": {
