@@ -47,6 +47,7 @@ TENSOR_ATTRS = {
     "ndim": (lambda t: t.ndim, None),
     "output_nr": (lambda t: t.output_nr, None),
     "_version": (_version, None),
+    "grad_dtype": (grad_api.grad_dtype, grad_api.set_grad_dtype),
     "_base": (lambda t: t._base, None),
     "nbytes": (lambda t: t.numel() * t.data.itemsize, None),
     "itemsize": (lambda t: t.data.itemsize, None),
