@@ -78,6 +78,7 @@ CASES = {
     "i1": unary("torch.special.i1(a)"),
     "i1e": unary("torch.special.i1e(a)"),
     "entr": unary("torch.special.entr(a)", "pos"),
+    "ndtri": unary("torch.special.ndtri(a)", "unit"),
     "special_xlog1py": binary("torch.special.xlog1py(a, b)", db="pos"),
     "special_xlog1py.self_scalar": unary("torch.special.xlog1py(2, a)", "pos"),
     "special_xlog1py.other_scalar": unary("torch.special.xlog1py(a, 0.5)"),
