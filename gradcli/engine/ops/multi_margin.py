@@ -211,8 +211,8 @@ def soft_margin_loss(x, target, size_average=None, reduce=None, reduction: str =
     return apply(OPS["soft_margin_loss"], x, target, reduction=reduction)
 
 
-declare("soft_margin_loss", soft_margin_loss, python="input, target, size_average=None, "
-        "reduce=None, reduction='mean'", variants="functional")
+declare("soft_margin_loss", soft_margin_loss, python="input: object, target: object, "
+        "size_average=None, reduce=None, reduction='mean'", variants="functional")
 
 
 # ---- multilabel_margin_loss ----------------------------------------------------------------------
@@ -306,5 +306,5 @@ def multilabel_margin_loss(x, target, size_average=None, reduce=None, reduction:
                  reduction=reduction)
 
 
-declare("multilabel_margin_loss", multilabel_margin_loss, python="input, target, "
-        "size_average=None, reduce=None, reduction='mean'", variants="functional")
+declare("multilabel_margin_loss", multilabel_margin_loss, python="input: object, "
+        "target: object, size_average=None, reduce=None, reduction='mean'", variants="functional")

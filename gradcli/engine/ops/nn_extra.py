@@ -106,7 +106,8 @@ def _lp_pool(dims: int):
 
     def run(x: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
         if dims == 2:  # `kw, kh = _pair(kernel_size)` comes first
-            pair = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * 2
+            pair = (tuple(kernel_size) if isinstance(kernel_size, (tuple, list, str))
+                    else (kernel_size,) * 2)  # _pair: an iterable (a string too) as a tuple
             if len(pair) != 2:
                 raise errors.value_error(f"{'not enough' if len(pair) < 2 else 'too many'} "
                                          f"values to unpack (expected 2"
