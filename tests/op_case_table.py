@@ -78,6 +78,7 @@ CASES = {
     "i1": unary("torch.special.i1(a)"),
     "i1e": unary("torch.special.i1e(a)"),
     "entr": unary("torch.special.entr(a)", "pos"),
+    "ndtri": unary("torch.special.ndtri(a)", "unit"),
     "special_xlog1py": binary("torch.special.xlog1py(a, b)", db="pos"),
     "special_xlog1py.self_scalar": unary("torch.special.xlog1py(2, a)", "pos"),
     "special_xlog1py.other_scalar": unary("torch.special.xlog1py(a, 0.5)"),
@@ -546,6 +547,22 @@ CASES = {
                                ("a", (2, 3), "any"))],
     "multi_margin_loss_backward": [backward_case("F.multi_margin_loss(a, torch.tensor([1, 0]))",
                                                  (2, 3), (), grad=False)],
+    "multilabel_margin_loss_forward": [
+        case("F.multilabel_margin_loss(a, torch.tensor([[2, 0, -1], [1, -1, 0]]))",
+             ("a", M, "any")),
+        case("F.multilabel_margin_loss(a, torch.tensor([[0, 2, 1], [2, -1, 1]]), "
+             "reduction='none')", ("a", M, "any"))],
+    "multilabel_margin_loss_backward": [backward_case(
+        "F.multilabel_margin_loss(a, torch.tensor([[2, 0, -1], [1, -1, 0]]))", M, S0,
+        grad=False)],
+    "soft_margin_loss": [case("F.soft_margin_loss(a, torch.tensor([[1., -1., 1.], [-1., 1., 1.]], "
+                              "dtype=a.dtype))", ("a", M, "any")),
+                         case("F.soft_margin_loss(a, torch.tensor([2., -1., 0.5], dtype=a.dtype), "
+                              "reduction='none')", ("a", M, "any"))],
+    "soft_margin_loss_backward": [
+        backward_case("F.soft_margin_loss(a, torch.tensor([1., -1., 1.], dtype=a.dtype))", M, S0),
+        backward_case("F.soft_margin_loss(a, torch.tensor([-1., 1., 1.], dtype=a.dtype), "
+                      "reduction='none')", M, M)],
     "threshold": unary("F.threshold(a, 0.1, 20.)"),
     "threshold_": unary("F.threshold(a * 1, 0.1, 20., inplace=True)")
     + unary("F.threshold_(a * 1, 0.2, -1.)"),
@@ -650,6 +667,8 @@ CASES = {
         case("F.grid_sample(a, b, 'nearest', 'reflection', align_corners=False)",
              ("a", (1, 1, 3, 2), "any"), ("b", (1, 2, 2, 2), "signed_unit"))],
     "channel_shuffle": unary("F.channel_shuffle(a, 2)", shapes=((1, 4, 2), (2, 6, 1, 2))),
+    "native_channel_shuffle": [case("F.native_channel_shuffle(a, 2)", ("a", (1, 4, 2), "any"),
+                                    grad=False)],
     "grid_sampler_2d_backward": [backward_case(
         "F.grid_sample(a, a.new_tensor([[[[0.3, -0.6]]]]), align_corners=False)", (1, 1, 2, 2),
         (1, 1, 1, 1))],

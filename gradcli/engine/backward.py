@@ -4,6 +4,7 @@ reduced and cast once per edge, captured for autograd.grad or accumulated into .
 from __future__ import annotations
 
 import heapq
+import weakref
 
 import numpy as np
 
@@ -239,9 +240,17 @@ def _check_nan(node, grads: list) -> None:
                                  "output.")
 
 
+# A leaf's grad_dtype other than its own dtype (None: any), set by Tensor.grad_dtype.
+GRAD_DTYPES: "weakref.WeakKeyDictionary[Tensor, object]" = weakref.WeakKeyDictionary()
+
+
 def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:
     """AccumulateGrad: a first gradient is copied into `.grad` (CopyBackwards when building a
-    graph), later ones are added, in place unless building a graph."""
+    graph), later ones are added, in place unless building a graph; cast to the leaf's
+    grad_dtype first."""
+    wanted = GRAD_DTYPES.get(tensor, grad.dtype) if GRAD_DTYPES else grad.dtype
+    if wanted is not None and wanted is not grad.dtype:
+        grad = F.cast(grad, wanted)
     if tensor.grad is None:
         if create_graph:
             empty = Tensor(np.empty_like(grad.data), grad.dtype)

@@ -7,7 +7,8 @@ import weakref
 import numpy as np
 
 from gradcli.engine import errors
-from gradcli.engine.backward import check_roots, run_backward
+from gradcli.engine.backward import GRAD_DTYPES, check_roots, run_backward
+from gradcli.engine.dtypes import DType
 from gradcli.engine.indexing import ZERO_DIM_INDEX
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DETACH_HINT, LEAF_ONLY, Tensor
@@ -203,10 +204,11 @@ def assign_grad(tensor: Tensor, value) -> None:
         if not isinstance(value, Tensor):
             raise errors.type_error("assigned grad expected to be a Tensor or None but got grad "
                                     f"of type {errors.type_name(value)}")
-        if value.dtype is not tensor.dtype:
+        allowed = GRAD_DTYPES.get(tensor, tensor.dtype)
+        if allowed is not None and value.dtype is not allowed:
             raise errors.runtime(
                 f"attempting to assign a gradient with dtype '{value.dtype.cpp_name}' to a "
-                f"tensor with grad_dtype '{tensor.dtype.scalar_name}'. The "
+                f"tensor with grad_dtype '{allowed.scalar_name}'. The "
                 "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
                 "can set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
                 "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
@@ -217,6 +219,30 @@ def assign_grad(tensor: Tensor, value) -> None:
                 f"size '{_sizes(tensor.shape)}'. Please ensure that the gradient and the tensor "
                 "are the same size")
     tensor.grad = value
+
+
+def grad_dtype(tensor: Tensor):
+    """Tensor.grad_dtype: the dtype AccumulateGrad casts to, the leaf's own unless set."""
+    if tensor.grad_fn is not None:
+        raise errors.runtime("grad_dtype can only be accessed on leaf tensors.")
+    return GRAD_DTYPES.get(tensor, tensor.dtype)
+
+
+def set_grad_dtype(tensor: Tensor, value) -> None:
+    """tensor.grad_dtype = value (a dtype or None), torch's checks in its order."""
+    if tensor.grad_fn is not None:
+        read_grad(tensor)  # torch reads .grad first, with its warning
+        raise errors.runtime("grad_dtype can only be set on leaf tensors.")
+    if value is not None and not isinstance(value, DType):
+        raise errors.runtime(f"grad_dtype must be a torch.dtype or None, but got "
+                             f"{errors.type_name(value)}")
+    if value is not None and tensor.grad is not None and tensor.grad.dtype is not value:
+        raise errors.runtime(
+            f"Cannot set grad_dtype to '{value.scalar_name}' because there is already a gradient "
+            f"with dtype '{tensor.grad.dtype.cpp_name}'. Please clear the gradient (.grad = "
+            "None) before changing grad_dtype, or ensure the new grad_dtype matches the existing "
+            "gradient's dtype.")
+    GRAD_DTYPES[tensor] = value
 
 
 def _sizes(shape: tuple) -> str:

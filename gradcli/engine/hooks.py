@@ -63,16 +63,20 @@ def run_hooks(hooks: list, grad: Tensor) -> Tensor:
     """Each hook in turn on the gradient; a returned tensor replaces it (torch's checks)."""
     for hook in list(hooks):
         result = hook.fn(grad)
-        if result is None:
-            continue
-        if not isinstance(result, Tensor):
-            raise errors.type_error(
-                f"expected Variable, but hook returned '{errors.type_name(result)}'")
-        if result.shape != grad.shape:
-            raise errors.runtime(f"hook '{hook.name}' has changed the size of value")
-        if result.dtype is not grad.dtype:
-            raise errors.runtime(
-                f"hook '{hook.name}' has changed the type of value (was "
-                f"torch.{grad.dtype.legacy_name} got torch.{result.dtype.legacy_name})")
-        grad = result
+        if result is not None:
+            grad = check_result(result, grad, hook)
     return grad
+
+
+def check_result(result, original: Tensor, hook: Hook) -> Tensor:
+    """torch's check_single_result: a hook's returned value against the one it was given."""
+    if not isinstance(result, Tensor):
+        raise errors.type_error(
+            f"expected Variable, but hook returned '{errors.type_name(result)}'")
+    if result.shape != original.shape:
+        raise errors.runtime(f"hook '{hook.name}' has changed the size of value")
+    if result.dtype is not original.dtype:
+        raise errors.runtime(
+            f"hook '{hook.name}' has changed the type of value (was "
+            f"torch.{original.dtype.legacy_name} got torch.{result.dtype.legacy_name})")
+    return result

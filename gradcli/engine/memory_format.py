@@ -127,3 +127,55 @@ def _strides_like(shape: tuple, strides: tuple, order: tuple) -> bool:
             return False
         smallest = strides[d] * (shape[d] if shape[d] > 1 else 1)
     return True
+
+
+def dim_order(shape: tuple, strides: tuple, ambiguity_check) -> tuple:
+    """Tensor.dim_order: the dims from outermost to innermost in memory, as torch's Python
+    sorts them (compute_elementwise_output_logical_to_physical_perm), with its ambiguity
+    checks."""
+    if not isinstance(ambiguity_check, bool) and not (
+            isinstance(ambiguity_check, list)
+            and all(isinstance(f, MemoryFormat) for f in ambiguity_check)):
+        raise errors.type_error("The ambiguity_check argument must be a bool or a list of "
+                                "memory formats.")
+    formats = ambiguity_check if isinstance(ambiguity_check, list) else []
+    check = ambiguity_check if isinstance(ambiguity_check, bool) else True
+    several = any(a == b for a, b in zip(strides, strides[1:])) or 1 in shape
+    if check and several and sum(is_contiguous(shape, strides, f) for f in formats) != 1:
+        raise errors.runtime("The tensor does not have unique dim order, or cannot map to exact "
+                             "one of the given memory formats.")
+    ndim = len(shape)
+    if ndim <= 1:
+        return tuple(range(ndim))
+    contiguous = is_contiguous(shape, strides, CONTIGUOUS)
+    channels_last = is_contiguous(shape, strides, CHANNELS_LAST)
+    if contiguous and not channels_last:
+        return tuple(range(ndim))
+    if channels_last and not contiguous:
+        return (0, *range(2, ndim), 1)
+    perm = list(reversed(range(ndim)))
+    for i in range(1, ndim):  # an insertion sort that tolerates ambiguous comparisons
+        dim1 = i
+        for dim0 in reversed(range(i)):
+            comparison = _should_swap(shape, strides, perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    if ambiguity_check and any(_should_swap(shape, strides, perm[i], perm[i + 1]) != -1
+                               for i in range(ndim - 1)):
+        raise errors.runtime("The tensor does not have unique dim order.")
+    return tuple(reversed(perm))
+
+
+def _should_swap(shape: tuple, strides: tuple, a: int, b: int) -> int:
+    def ge(x, y):
+        return True if y == 0 else False if x == 0 else x >= y or x % y == 0
+    if strides[a] == 0 or strides[b] == 0:
+        return 0
+    if strides[a] == strides[b]:
+        return 0 if ge(shape[b], shape[a]) else 1
+    if ge(strides[b], strides[a]):
+        return -1
+    return 1 if ge(strides[a], strides[b]) else 0

@@ -13,7 +13,7 @@ from typing import Callable
 
 from gradcli.engine import errors
 from gradcli.engine.autograd import gradient_edge
-from gradcli.engine.hooks import Hook, RemovableHandle, register_hook
+from gradcli.engine.hooks import Hook, RemovableHandle, check_result, register_hook
 from gradcli.engine.tensor import Tensor
 
 _PRE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -94,11 +94,13 @@ def has_hooks(node) -> bool:
 def after_accumulate(tensor: Tensor) -> None:
     if not REGISTERED:
         return
+    value, modified = tensor, False
     for hook in list(_POST_ACCUMULATE.get(tensor, ())):
-        result = hook.fn(tensor)
-        if result is not None:
-            raise errors.type_error(
-                f"expected Variable, but hook returned '{errors.type_name(result)}'")
+        result = hook.fn(value)
+        if result is not None and result is not value:  # torch's _call_hooks
+            value, modified = check_result(result, value, hook), True
+    if modified:
+        raise errors.runtime("Tensor post accumulate grad hooks should return None.")
 
 
 class running:

@@ -290,3 +290,69 @@ def logcumsumexp(a: np.ndarray, axis: int) -> np.ndarray:
             running = np.where((low != high) | np.isfinite(low), combined, value)
             out[i] = running
     return np.moveaxis(out, 0, axis).astype(a.dtype)
+
+
+# Cephes' ndtri coefficients, as torch's calc_ndtri holds them.
+_NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+             1.39312609387279679503E1, -1.23916583867381258016E0)
+_NDTRI_Q0 = (1.0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+             -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1,
+             1.59056225126211695515E1, -1.18331621121330003142E0)
+_NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1,
+             4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0,
+             -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4)
+_NDTRI_Q1 = (1.0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+             1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1,
+             -3.80806407691578277194E-2, -9.33259480895457427372E-4)
+_NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0,
+             1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2,
+             3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9)
+_NDTRI_Q2 = (1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+             2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+             2.89247864745380683936E-6, 6.79019408009981274425E-9)
+
+
+def _polevl(x: np.ndarray, coefficients: tuple) -> np.ndarray:
+    """Cephes' polevl in x's dtype: Horner's rule from the highest coefficient, each step one
+    fused multiply-add (as GCC contracts it in torch's FMA-enabled kernels)."""
+    result = np.zeros_like(x)
+    for c in coefficients:
+        result = fused(result, x, np.full_like(x, c))
+    return result
+
+
+_C_LOG = np.frompyfunc(math.log, 1, 1)
+
+
+def _c_log(x: np.ndarray) -> np.ndarray:
+    """C's log in double (math.log is glibc's; NumPy's own can differ in the last bit); NaN for
+    values below 0 and -inf at 0, as C's."""
+    wide = x.astype(np.float64)
+    safe = np.where(wide > 0, wide, 1.0)
+    out = np.asarray(_C_LOG(safe), np.float64).reshape(x.shape)
+    return np.where(wide > 0, out, np.where(wide == 0, -np.inf, np.nan))
+
+
+def ndtri(a: np.ndarray) -> np.ndarray:
+    """The inverse of the standard normal CDF, Cephes' algorithm in the input's dtype (torch's
+    calc_ndtri): a rational approximation near 0.5, others in sqrt(-2 log y) in the tails."""
+    t = a.dtype.type
+    one, edge = t(1), t(0.13533528323661269189)
+    flipped = a > one - edge
+    y = np.where(flipped, one - a, a)
+    with np.errstate(all="ignore"):
+        centre = y - t(0.5)
+        c2 = centre * centre
+        ratio = c2 * _polevl(c2, _NDTRI_P0) / _polevl(c2, _NDTRI_Q0)
+        middle = fused(centre, ratio, centre) * t(2.50662827463100050242E0)
+        # ::log and ::sqrt are C's double functions: these two lines run in double
+        x = np.sqrt(-2.0 * _c_log(y)).astype(a.dtype)
+        wide = x.astype(np.float64)
+        x0 = (wide - _c_log(x) / wide).astype(a.dtype)
+        z = one / x
+        x1 = np.where(x < t(8.0), z * _polevl(z, _NDTRI_P1) / _polevl(z, _NDTRI_Q1),
+                      z * _polevl(z, _NDTRI_P2) / _polevl(z, _NDTRI_Q2))
+        tail = np.where(flipped, x0 - x1, -(x0 - x1))
+    out = np.where(y > edge, middle, tail)
+    out = np.where(a == 0, t(-np.inf), np.where(a == one, t(np.inf), out))
+    return np.where((a < 0) | (a > one), t(np.nan), out).astype(a.dtype)

@@ -200,13 +200,14 @@ INDEX = {
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
             "check_bool_subtraction check_not_bool check_operand cholesky cholesky_inverse clamp "
             "cond cos cosh det diag_embed diagflat div div_scalar efficient_zeros eigh eigvalsh "
-            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac inverse lerp "
-            "linalg_cholesky linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet "
+            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac inv_ex inverse "
+            "lerp linalg_cholesky linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet "
             "lstsq masked_fill masked_filled matrix_exp matrix_norm matrix_power matrix_rank "
             "maximum maybe_multiply minimum mul mul_scalar neg negate pinv pow qr reciprocal "
             "remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor "
-            "sgn sigmoid sigmoid_values sign sin sinh slogdet solve_triangular sqrt square sub "
-            "sub_scalar svd svdvals tan tanh trunc where wrapped_int xlogy "
+            "sgn sigmoid sigmoid_values sign sin sinh slogdet solve_ex solve_triangular sqrt "
+            "square sub sub_scalar svd svdvals tan tanh tensorinv tensorsolve trunc where "
+            "wrapped_int xlogy "
         ),
         "row": (
             "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
@@ -223,19 +224,20 @@ INDEX = {
         ),
         "declaration": (
             "linalg:cholesky linalg:cond linalg:det linalg:eigh linalg:eigvalsh linalg:inv "
-            "linalg:lstsq linalg:matrix_exp linalg:matrix_norm linalg:matrix_power "
+            "linalg:inv_ex linalg:lstsq linalg:matrix_exp linalg:matrix_norm linalg:matrix_power "
             "linalg:matrix_rank linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve "
-            "linalg:solve_triangular linalg:svd linalg:svdvals method:abs method:absolute "
-            "method:acos method:add method:addcdiv method:addcmul method:arccos method:arcsin "
-            "method:arctan method:arctan2 method:asin method:atan method:atan2 method:ceil "
-            "method:cholesky method:cholesky_inverse method:clamp method:clip method:cos "
-            "method:cosh method:deg2rad method:det method:diag_embed method:diagflat method:div "
-            "method:divide method:erf method:exp method:exp2 method:expm1 method:fix method:floor "
-            "method:floor_divide method:frac method:hypot method:inverse method:lerp method:log "
-            "method:log10 method:log1p method:log2 method:logaddexp method:logdet method:logit "
-            "method:masked_fill method:matrix_exp method:matrix_power method:maximum "
-            "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
-            "method:pow method:reciprocal method:remainder method:round method:rsqrt method:sgn "
+            "linalg:solve_ex linalg:solve_triangular linalg:svd linalg:svdvals linalg:tensorinv "
+            "linalg:tensorsolve method:abs method:absolute method:acos method:add method:addcdiv "
+            "method:addcmul method:arccos method:arcsin method:arctan method:arctan2 method:asin "
+            "method:atan method:atan2 method:ceil method:cholesky method:cholesky_inverse "
+            "method:clamp method:clip method:cos method:cosh method:deg2rad method:det "
+            "method:diag_embed method:diagflat method:div method:divide method:erf method:exp "
+            "method:exp2 method:expm1 method:fix method:floor method:floor_divide method:frac "
+            "method:hypot method:inverse method:lerp method:log method:log10 method:log1p "
+            "method:log2 method:logaddexp method:logdet method:logit method:masked_fill "
+            "method:matrix_exp method:matrix_power method:maximum method:minimum method:mul "
+            "method:multiply method:neg method:negative method:pinverse method:pow "
+            "method:reciprocal method:remainder method:round method:rsqrt method:sgn "
             "method:sigmoid method:sign method:sin method:sinc method:sinh method:slogdet "
             "method:sqrt method:square method:sub method:subtract method:svd method:tan "
             "method:tanh method:true_divide method:trunc method:where method:xlogy torch:abs "
@@ -301,18 +303,18 @@ INDEX = {
         ),
         "declaration": (
             "functional:glu method:adjoint method:chunk method:clone method:contiguous "
-            "method:dsplit method:expand method:expand_as method:flatten method:flip "
-            "method:hsplit method:is_contiguous method:narrow method:numel method:permute "
-            "method:ravel method:repeat method:reshape method:reshape_as method:split_with_sizes "
-            "method:squeeze method:squeeze_ method:swapaxes_ method:swapdims_ method:t method:t_ "
-            "method:tensor_split method:transpose method:transpose_ method:unbind method:unfold "
-            "method:unsafe_chunk method:unsafe_split method:unsqueeze method:unsqueeze_ "
-            "method:view method:view_as method:vsplit torch:adjoint torch:cat torch:chunk "
-            "torch:clone torch:concat torch:concatenate torch:dsplit torch:flatten torch:flip "
-            "torch:hsplit torch:narrow torch:numel torch:permute torch:ravel torch:reshape "
-            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
-            "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
-            "torch:vsplit "
+            "method:dim_order method:dsplit method:expand method:expand_as method:flatten "
+            "method:flip method:hsplit method:is_contiguous method:narrow method:numel "
+            "method:permute method:ravel method:repeat method:reshape method:reshape_as "
+            "method:split_with_sizes method:squeeze method:squeeze_ method:swapaxes_ "
+            "method:swapdims_ method:t method:t_ method:tensor_split method:transpose "
+            "method:transpose_ method:unbind method:unfold method:unsafe_chunk "
+            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
+            "method:vsplit torch:adjoint torch:cat torch:chunk torch:clone torch:concat "
+            "torch:concatenate torch:dsplit torch:flatten torch:flip torch:hsplit torch:narrow "
+            "torch:numel torch:permute torch:ravel torch:reshape torch:split_with_sizes "
+            "torch:squeeze torch:stack torch:t torch:tensor_split torch:transpose torch:unbind "
+            "torch:unsafe_chunk torch:unsafe_split torch:unsqueeze torch:vsplit "
         ),
     },
     "gradcli.engine.ops.grid_sample": {
@@ -335,14 +337,15 @@ INDEX = {
     "gradcli.engine.ops.inplace": {
         "function": (
             "IMMUTABLE_SETITEM apply_inplace assign_into check_inplace check_mutable copy_ "
-            "declare_inplace declare_written_back fill_ index_put_ leaf_note short_name zero_ "
+            "declare_inplace declare_written_back fill_ fill_diagonal_ index_put_ leaf_note "
+            "short_name zero_ "
         ),
         "row": (
             "copy_ fill_.Scalar fill_.Tensor zero_ "
         ),
         "declaration": (
-            "method:copy_ method:fill_ method:index_put method:index_put_ method:zero_ "
-            "torch:index_put "
+            "method:copy_ method:fill_ method:fill_diagonal_ method:index_put method:index_put_ "
+            "method:zero_ torch:index_put "
         ),
     },
     "gradcli.engine.ops.interpolate": {
@@ -352,7 +355,8 @@ INDEX = {
             "upsample_nearest2d upsample_nearest2d_backward "
         ),
         "declaration": (
-            "functional:interpolate "
+            "functional:interpolate functional:upsample functional:upsample_bilinear "
+            "functional:upsample_nearest "
         ),
     },
     "gradcli.engine.ops.linalg": {
@@ -410,10 +414,12 @@ INDEX = {
     },
     "gradcli.engine.ops.multi_margin": {
         "row": (
-            "multi_margin_loss multi_margin_loss_backward "
+            "multi_margin_loss multi_margin_loss_backward multilabel_margin_loss_backward "
+            "multilabel_margin_loss_forward soft_margin_loss soft_margin_loss_backward "
         ),
         "declaration": (
-            "functional:multi_margin_loss "
+            "functional:multi_margin_loss functional:multilabel_margin_loss "
+            "functional:soft_margin_loss "
         ),
     },
     "gradcli.engine.ops.nn_functional": {
@@ -452,12 +458,12 @@ INDEX = {
     },
     "gradcli.engine.ops.nn_extra": {
         "row": (
-            "channel_shuffle "
+            "channel_shuffle native_channel_shuffle "
         ),
         "declaration": (
             "functional:alpha_dropout functional:channel_shuffle functional:feature_alpha_dropout "
             "functional:lp_pool1d functional:lp_pool2d functional:multilabel_soft_margin_loss "
-            "torch:channel_shuffle "
+            "functional:native_channel_shuffle torch:channel_shuffle torch:native_channel_shuffle "
         ),
     },
     "gradcli.engine.ops.packing": {
@@ -615,20 +621,20 @@ INDEX = {
     },
     "gradcli.engine.ops.special_more": {
         "function": (
-            "declare_alias entr erfc i0 i0e i1 i1e logcumsumexp ndtr xlog1py "
+            "declare_alias entr erfc i0 i0e i1 i1e logcumsumexp ndtr ndtri xlog1py "
         ),
         "row": (
-            "entr erfc i0 i0e i1 i1e logcumsumexp special_xlog1py special_xlog1py.other_scalar "
-            "special_xlog1py.self_scalar "
+            "entr erfc i0 i0e i1 i1e logcumsumexp ndtri special_xlog1py "
+            "special_xlog1py.other_scalar special_xlog1py.self_scalar "
         ),
         "declaration": (
             "method:erfc method:i0 method:logcumsumexp special:bessel_j0 special:bessel_j1 "
             "special:digamma special:entr special:erf special:erfc special:erfinv special:exp2 "
             "special:expit special:expm1 special:gammaln special:i0 special:i0e special:i1 "
             "special:i1e special:log1p special:log_softmax special:logit special:logsumexp "
-            "special:multigammaln special:ndtr special:polygamma special:psi special:round "
-            "special:sinc special:softmax special:xlog1py special:xlogy torch:erfc torch:i0 "
-            "torch:logcumsumexp "
+            "special:multigammaln special:ndtr special:ndtri special:polygamma special:psi "
+            "special:round special:sinc special:softmax special:xlog1py special:xlogy torch:erfc "
+            "torch:i0 torch:logcumsumexp "
         ),
     },
     "gradcli.engine.ops.statistics": {

@@ -27,7 +27,32 @@ def _diag_embed(t: Tensor) -> Tensor:
 
 def _solve_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
-        return np.linalg.solve(a, b).astype(a.dtype)
+        try:
+            return np.linalg.solve(a, b).astype(a.dtype)
+        except np.linalg.LinAlgError:  # a singular matrix: linalg.inv_ex's unchecked values
+            batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+            a = np.broadcast_to(a, batch + a.shape[-2:]).reshape((-1,) + a.shape[-2:])
+            b = np.broadcast_to(b, batch + b.shape[-2:]).reshape((-1,) + b.shape[-2:])
+            return np.stack([_substitute(m, r) for m, r in zip(a, b)]).reshape(
+                batch + b.shape[-2:]).astype(a.dtype)
+
+
+def _substitute(matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """getrf then getrs, zero pivots and all: partial pivoting, forward substitution with the
+    unit lower factor, column-wise back substitution with the upper one (infs and nans where
+    a pivot is zero, as LAPACK leaves them)."""
+    u, x, n = matrix.copy(), rhs.copy(), len(matrix)
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(u[k:, k])))
+        u[[k, p]], x[[k, p]] = u[[p, k]], x[[p, k]]
+        if u[k, k] != 0:
+            u[k + 1:, k] /= u[k, k]
+        u[k + 1:, k + 1:] -= np.outer(u[k + 1:, k], u[k, k + 1:])
+        x[k + 1:] -= np.outer(u[k + 1:, k], x[k])
+    for k in range(n - 1, -1, -1):
+        x[k] /= u[k, k]
+        x[:k] -= np.outer(u[:k, k], x[k])
+    return x
 
 
 def _det_backward(g, a, out):
@@ -66,12 +91,18 @@ defop("linalg_det", "LinalgDetBackward0", lambda a: _det_values(a),
       promote="none", save=(0, RESULT), vjp=_det_backward)
 defop("linalg_slogdet", "LinalgSlogdetBackward0", lambda a: _slogdet(a), promote="none", n_outputs=2,
       differentiable_outputs=None, save=(0, RESULT), vjp=_slogdet_backward)
+def _column_major(x: np.ndarray) -> np.ndarray:
+    """x laid out as LAPACK leaves its results: each matrix column by column."""
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
+
+
 defop("linalg_inv_ex", "LinalgInvExBackward0",
-      lambda a: _solve_values(a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)),
+      lambda a: _column_major(_solve_values(
+          a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape))),
       promote="none", save=(RESULT,), vjp=lambda g, a, out: _inverse_backward(g, a, out))
 defop("linalg_solve_ex", "LinalgSolveExBackward0",
       lambda a, b, vector: (_solve_values(a, b[..., None])[..., 0] if vector
-                            else _solve_values(a, b)),
+                            else _column_major(_solve_values(a, b))),
       save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b))
 
 
@@ -370,8 +401,8 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
         element = _zero_pivot(matrix)
         if element:
             if solver:
-                raise errors.TorchError("_LinAlgError", f"torch.linalg.solve: The solver failed "
-                                        "because the input matrix is singular.")
+                raise errors.TorchError("_LinAlgError", f"{name}: The solver failed because "
+                                        "the input matrix is singular.")
             where = f"(Batch element {i}): " if batched else ""
             raise errors.TorchError(
                 "_LinAlgError", f"{name}: {where}The diagonal element {element} is zero, the "
@@ -380,10 +411,11 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 # ---- functions ----------------------------------------------------------------------------------
 
-__all__ = ["det", "slogdet", "logdet", "inverse", "linalg_solve", "matrix_power", "linalg_norm",
-           "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd", "linalg_svd", "svdvals",
-           "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank",
-           "cholesky_inverse"]
+__all__ = ["det", "slogdet", "logdet", "inverse", "inv_ex", "solve_ex", "linalg_solve",
+           "matrix_power", "linalg_norm", "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd",
+           "linalg_svd", "svdvals", "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular",
+           "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank", "cholesky_inverse",
+           "tensorinv", "tensorsolve"]
 
 
 def matrix_exp(a: Tensor) -> Tensor:
@@ -424,7 +456,61 @@ def _is_vector_rhs(a: Tensor, b: Tensor) -> bool:
     return b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
 
 
-def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
+def _infos(a: Tensor) -> Tensor:
+    """LAPACK's info of each matrix's LU: its first zero pivot (1-based), else 0."""
+    flat, _ = _batches(a.data)
+    return Tensor(np.array([_zero_pivot(m) for m in flat], np.int32).reshape(a.shape[:-2]),
+                  dtypes.int32)
+
+
+def inv_ex(a: Tensor, *, check_errors: bool = False) -> tuple:
+    _check_square("linalg.inv", a)
+    _check_floating("linalg.inv", a, _LOW_PRECISION)
+    if check_errors:
+        _check_invertible("linalg.inv_ex", a)
+    return F.ReturnTypes("linalg_inv_ex", apply(OPS["linalg_inv_ex"], a), _infos(a),
+                         fields=("inverse", "info"))
+
+
+def solve_ex(a: Tensor, b: Tensor, *, left: bool = True, check_errors: bool = False) -> tuple:
+    result = linalg_solve(a, b, left=left, checked="torch.linalg.solve_ex" if check_errors
+                          else None)
+    return F.ReturnTypes("linalg_solve_ex", result, _infos(a), fields=("result", "info"))
+
+
+def tensorinv(a: Tensor, ind: int = 2) -> Tensor:
+    """ATen's linalg_tensorinv: A reshaped to a square matrix, inverted, reshaped back."""
+    if ind <= 0:
+        raise errors.runtime(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    end, start = a.shape[ind:], a.shape[:ind]
+    size = math.prod(end)
+    if size != math.prod(start):
+        raise errors.runtime(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                             f"prod(self.shape[:ind]), but got {size} != {math.prod(start)}")
+    square = F.reshape(a, (size, size))
+    inverse, _ = inv_ex(square)
+    _check_invertible("inv", square)
+    return F.reshape(inverse, end + start)
+
+
+def tensorsolve(a: Tensor, b: Tensor, dims=None) -> Tensor:
+    """ATen's linalg_tensorsolve: A's `dims` moved last, reshaped square, solved against B
+    flattened."""
+    if dims is not None:
+        count = len(dims)
+        a = F.movedim(a, list(dims), list(range(a.ndim - count, a.ndim)))
+    shape = a.shape[b.ndim:]
+    size = math.prod(shape)
+    if size != b.numel():
+        raise errors.runtime(f"Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
+                             f" == prod(self.shape[:other.ndim]), but got {size} != {b.numel()}")
+    return F.reshape(linalg_solve(F.reshape(a, (size, size)), F.flatten(b)), shape)
+
+
+def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True,
+                 checked: str | None = "torch.linalg.solve") -> Tensor:
+    """linalg.solve; `checked` names the function whose error a singular A raises (solve_ex
+    without check_errors raises none)."""
     _check_square("linalg.solve", a)
     _check_floating("linalg.solve", a, "lu_cpu")
     if a.dtype is not b.dtype:
@@ -432,14 +518,15 @@ def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
                              f"A of type {a.dtype.scalar_name} and B of type {b.dtype.scalar_name} "
                              "instead")
     if not left:
-        return _mT(linalg_solve(_mT(a), _mT(b)))
+        return _mT(linalg_solve(_mT(a), _mT(b), checked=checked))
     vector = _is_vector_rhs(a, b)
     rows = b.shape[-1] if vector else b.shape[-2]
     if rows != a.shape[-1]:
         cols = 1 if vector else b.shape[-1]
         raise errors.runtime(f"linalg.solve: Incompatible shapes of A and B for the equation "
                              f"AX = B ({a.shape[-2]}x{a.shape[-1]} and {rows}x{cols})")
-    _check_invertible("linalg.solve", a, solver=True)
+    if checked:
+        _check_invertible(checked, a, solver=True)
     if vector and b.ndim > 1 and b.shape[:-1] != a.shape[:-2]:
         b = F.expand(b, a.shape[:-1])
     return apply(OPS["linalg_solve_ex"], a, b, vector=vector)
@@ -935,6 +1022,14 @@ declare("inverse", inverse, "inverse(Tensor self, *, Tensor? out=None)")
 declare("inv", inverse, "inv(Tensor A, *, Tensor? out=None)", variants="linalg")
 declare("solve", linalg_solve, "solve(Tensor A, Tensor B, *, bool left=True, Tensor? out=None)",
         variants="linalg")
+declare("inv_ex", inv_ex, "inv_ex(Tensor A, *, bool check_errors=False, Tensor[]? out=None)",
+        variants="linalg")
+declare("solve_ex", solve_ex, "solve_ex(Tensor A, Tensor B, *, bool left=True, "
+        "bool check_errors=False, Tensor[]? out=None)", variants="linalg")
+declare("tensorinv", tensorinv, "tensorinv(Tensor A, int ind=2, *, Tensor? out=None)",
+        variants="linalg")
+declare("tensorsolve", tensorsolve, "tensorsolve(Tensor A, Tensor B, int[]? dims=None, *, "
+        "Tensor? out=None)", variants="linalg")
 declare("solve_triangular", solve_triangular,
         "solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, "
         "bool unitriangular=False, Tensor? out=None)", variants="linalg")

@@ -240,6 +240,24 @@ def fill_(t: Tensor, value) -> Tensor:
     return apply_inplace(t, lambda self: F.apply_op("fill_.Scalar", self, value=value), cast=False)
 
 
+def fill_diagonal_(t: Tensor, fill_value, wrap: bool = False) -> Tensor:
+    """ATen's fill_diagonal_: fill_ through a strided view of the main diagonal and, given
+    `wrap`, of its continuation below a tall matrix."""
+    if t.ndim < 2:
+        raise errors.runtime("dimensions must larger than 1")
+    height, width = t.shape[:2]
+    if t.ndim > 2 and any(n != height for n in t.shape[1:]):
+        raise errors.runtime("all dimensions of input must be of equal length")
+    offset, strides = F.storage_offset(t), F.strides(t)
+    size = min(height, width)
+    fill_(F.as_strided(t, (size,), (sum(strides),), offset), fill_value)
+    if wrap and t.ndim == 2 and height > width + 1:
+        wrapped = (t.numel() + width) // (width + 1) - size
+        fill_(F.as_strided(t, (wrapped,), (sum(strides),), offset + strides[0] * (width + 1)),
+              fill_value)
+    return t
+
+
 def copy_(t: Tensor, src: Tensor) -> Tensor:
     if src.shape != t.shape:
         F.broadcast_shape(t.shape, src.shape)
@@ -289,6 +307,8 @@ def assign_into(t: Tensor, key, value) -> None:
 declare("zero_", zero_, "zero_(Tensor self)", variants="method")
 declare("fill_", fill_, "fill_(Tensor self, Tensor value)", "fill_(Tensor self, Scalar value)",
         variants="method")
+declare("fill_diagonal_", fill_diagonal_,
+        "fill_diagonal_(Tensor self, Scalar fill_value, bool wrap=False)", variants="method")
 declare("copy_", lambda t, src, non_blocking=False: copy_(t, src),
         "copy_(Tensor self, Tensor other, bool non_blocking=False)", variants="method",
         hidden=("copy_(Tensor self, Tensor other, bool async=False)",), numbers_as_tensors=True)

@@ -12,6 +12,7 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 _LINEAR = {1: "linear", 2: "bilinear"}
@@ -182,3 +183,36 @@ declare("interpolate", interpolate, "interpolate(Tensor input, int[]? size=None,
         "bool? recompute_scale_factor=None, bool antialias=False)", variants="functional",
         python="input, size=None, scale_factor=None, mode='nearest', align_corners=None, "
         "recompute_scale_factor=None, antialias=False; input: .dim")
+
+
+
+def _deprecated(name: str, x, size, scale_factor, mode: str, align_corners):
+    """torch's deprecated upsampling functions: a warning, then F.interpolate."""
+    STATE.warn("UserWarning", f"`nn.functional.{name}` is deprecated. Use "
+               "`nn.functional.interpolate` instead.")
+    if not isinstance(x, Tensor):  # interpolate's input.dim()
+        raise errors.no_attribute(x, "dim")
+    return interpolate(x, size, scale_factor, mode, align_corners)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return _deprecated("upsample", input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return _deprecated("upsample_nearest", input, size, scale_factor, "nearest", None)
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return _deprecated("upsample_bilinear", input, size, scale_factor, "bilinear", True)
+
+
+declare("upsample", upsample, "upsample(Tensor input, int[]? size=None, "
+        "float[]? scale_factor=None, str mode='nearest', bool? align_corners=None)",
+        variants="functional",
+        python="input: object, size=None, scale_factor=None, mode='nearest', "
+        "align_corners=None")
+for _name, _impl in (("upsample_nearest", upsample_nearest),
+                     ("upsample_bilinear", upsample_bilinear)):
+    declare(_name, _impl, f"{_name}(Tensor input, int[]? size=None, float[]? scale_factor=None)",
+            variants="functional", python="input: object, size=None, scale_factor=None")

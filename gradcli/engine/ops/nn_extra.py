@@ -1,7 +1,7 @@
 """F.alpha_dropout and F.feature_alpha_dropout (ATen's _dropout_impl: a bernoulli mask turned
 into an affine map that keeps SELU's mean and variance), channel_shuffle
-(ChannelShuffleBackward0), and torch's Python composites F.multilabel_soft_margin_loss and
-F.lp_pool1d/2d."""
+(ChannelShuffleBackward0) and its native kernel (no derivative), and torch's Python composites
+F.multilabel_soft_margin_loss and F.lp_pool1d/2d."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
 from gradcli.engine.ops.nn_functional import _bernoulli_noise, dropout_arguments
 from gradcli.engine.forward_ad import LINEAR
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented
 from gradcli.engine.tensor import Tensor
 
 _ALPHA = 1.7580993408473766
@@ -59,9 +59,13 @@ def _channel_shuffle(x: np.ndarray, groups: int) -> np.ndarray:
 defop("channel_shuffle", "ChannelShuffleBackward0", _channel_shuffle, promote="none",
       vjp=lambda g, x, groups: apply(OPS["channel_shuffle"], g, groups=g.shape[1] // groups),
       jvp=LINEAR)
+defop("native_channel_shuffle", "NotImplemented", _channel_shuffle,
+      name="torch::autograd::NotImplemented", promote="none",
+      vjp=not_implemented("aten::native_channel_shuffle"))
 
 
-def channel_shuffle(x: Tensor, groups: int) -> Tensor:
+def channel_shuffle(x: Tensor, groups: int, op: str = "channel_shuffle") -> Tensor:
+    """F.channel_shuffle, or its native kernel (`op`), which has no derivative."""
     if x.ndim <= 2:
         raise errors.runtime("channel_shuffle expects input with > 2 dims, but got input with "
                              f"sizes [{', '.join(map(str, x.shape))}]")
@@ -71,7 +75,7 @@ def channel_shuffle(x: Tensor, groups: int) -> Tensor:
     if x.shape[1] % groups:
         raise errors.runtime(f"Number of channels must be divisible by groups. Got {x.shape[1]} "
                              f"channels and {groups} groups.")
-    return apply(OPS["channel_shuffle"], x, groups=groups)
+    return apply(OPS[op], x, groups=groups)
 
 
 def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_average=None,
@@ -102,7 +106,8 @@ def _lp_pool(dims: int):
 
     def run(x: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
         if dims == 2:  # `kw, kh = _pair(kernel_size)` comes first
-            pair = kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * 2
+            pair = (tuple(kernel_size) if isinstance(kernel_size, (tuple, list, str))
+                    else (kernel_size,) * 2)  # _pair: an iterable (a string too) as a tuple
             if len(pair) != 2:
                 raise errors.value_error(f"{'not enough' if len(pair) < 2 else 'too many'} "
                                          f"values to unpack (expected 2"
@@ -141,7 +146,10 @@ del _dims, _fn
 declare("multilabel_soft_margin_loss", multilabel_soft_margin_loss, python="input: object, "
         "target: object, weight=None, size_average=None, reduce=None, reduction='mean'",
         variants="functional")
-declare("channel_shuffle", channel_shuffle, "channel_shuffle(Tensor input, int groups)",
+declare("channel_shuffle", lambda input, groups: channel_shuffle(input, groups),
+        "channel_shuffle(Tensor input, int groups)", variants="torch functional")
+declare("native_channel_shuffle", lambda input, groups: channel_shuffle(
+    input, groups, "native_channel_shuffle"), "native_channel_shuffle(Tensor input, int groups)",
         variants="torch functional")
 for _name, _fn in (("alpha_dropout", alpha_dropout),
                    ("feature_alpha_dropout", feature_alpha_dropout)):

@@ -750,6 +750,9 @@ declare("repeat", repeat, "repeat(Tensor self, int[] repeats)", variants="method
 declare("clone", clone, "clone(Tensor self, *, MemoryFormat? memory_format=None)")
 declare("contiguous", contiguous, "contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format)",
         variants="method")
+declare("dim_order", lambda self, ambiguity_check=False: memory_formats.dim_order(
+    self.shape, F.strides(self), ambiguity_check), python="self, *, ambiguity_check=False",
+        variants="method")
 declare("is_contiguous", is_contiguous, "is_contiguous(Tensor self, *, MemoryFormat memory_format=contiguous_format)", variants="method")
 declare("cat", cat, "cat(Tensor[] tensors, int dim=0, *, Tensor? out=None)",
         variants="torch", aliases=("concat", "concatenate"))

@@ -1,5 +1,5 @@
-"""erfc, the modified Bessel functions, entr, xlog1py, ndtr and logcumsumexp (op rows, vjps,
-declarations), and torch.special's names for functions declared elsewhere."""
+"""erfc, the modified Bessel functions, ndtri, entr, xlog1py, ndtr and logcumsumexp (op rows,
+vjps, declarations), and torch.special's names for functions declared elsewhere."""
 
 from __future__ import annotations
 
@@ -44,6 +44,11 @@ i1e = define("i1e(Tensor self, *, Tensor? out=None)", "SpecialI1EBackward0", bes
              variants="special", promote="float", save=(0, RESULT), jvp=AS_VJP,
              vjp=lambda g, a, out: F.mul(g, _tiny_safe(a, lambda s: F.sub(
                  F.i0e(s), F.mul(out, F.add(F.sgn(s), F.reciprocal(s)))))))
+ndtri = define("ndtri(Tensor self, *, Tensor? out=None)", "SpecialNdtriBackward0",
+               special_math.ndtri, variants="special", promote="float", save=(RESULT,),
+               jvp=AS_VJP, vjp=lambda g, a, out: F.mul(
+                   F.mul_scalar(g, math.sqrt(2 * math.pi)),
+                   F.exp(F.div_scalar(F.pow(out, 2), 2))))
 entr = define("entr(Tensor self, *, Tensor? out=None)", "SpecialEntrBackward0",
               special_math.entr, variants="special", promote="float", save=(0,), jvp=AS_VJP,
               vjp=lambda g, a: F.mul(g, F.neg(F.add_scalar(F.log(a), 1))),

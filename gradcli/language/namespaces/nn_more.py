@@ -83,6 +83,12 @@ def build_upsample(module, size, scale_factor, mode, align_corners,
                         recompute_scale_factor=recompute_scale_factor)
 
 
+def fixed_upsample(mode: str, align_corners):
+    """UpsamplingNearest2d, UpsamplingBilinear2d: an Upsample of one mode."""
+    return lambda module, size, scale_factor: build_upsample(module, size, scale_factor, mode,
+                                                             align_corners, None)
+
+
 def upsample_forward(ctx, module, x):
     a = module.attrs
     return I.interpolate(x, a["size"], a["scale_factor"], a["mode"], a["align_corners"],

@@ -629,10 +629,14 @@ KINDS = [
                "track_running_stats=True, device=None, dtype=None",
                _batch_norm_forward((4,), "4D"), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
                build=_build_batch_norm),
+    ModuleKind("BatchNorm3d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
+               "track_running_stats=True, device=None, dtype=None",
+               _batch_norm_forward((5,), "5D"), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
+               build=_build_batch_norm),
     *(ModuleKind(f"InstanceNorm{dims - 1}d", "instancenorm", "num_features, eps=1e-05, "
                  "momentum=0.1, affine=False, track_running_stats=False, device=None, dtype=None",
                  _instance_norm_forward(dims), inputs=_DIM_FIRST, extra_repr=_batch_norm_repr,
-                 build=_build_batch_norm) for dims in (2, 3)),
+                 build=_build_batch_norm) for dims in (2, 3, 4)),
     ModuleKind("LayerNorm", "normalization", "normalized_shape, eps=1e-05, "
                "elementwise_affine=True, bias=True, device=None, dtype=None",
                _layer_norm_forward, inputs="input: Tensor@layer_norm",
@@ -720,6 +724,8 @@ KINDS = [
                "reduce=None, reduction='mean'", layers.multi_margin_forward, "input, target",
                build=layers.build_multi_margin),
     _loss("MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss", "weight=None, " + _LOSS),
+    _loss("SoftMarginLoss", "soft_margin_loss"),
+    _loss("MultiLabelMarginLoss", "multilabel_margin_loss"),
     _loss("BCEWithLogitsLoss", "binary_cross_entropy_with_logits",
           "weight=None, " + _LOSS + ", pos_weight=None"),
     _loss("CrossEntropyLoss", "cross_entropy", _WEIGHTED + ", label_smoothing=0.0"),
@@ -763,6 +769,11 @@ KINDS = [
                "align_corners=None, recompute_scale_factor=None", more.upsample_forward,
                inputs=_DIM_FIRST,
                extra_repr=more.upsample_repr, build=more.build_upsample),
+    *(ModuleKind(f"Upsampling{name}2d", "upsampling", "size=None, scale_factor=None",
+                 more.upsample_forward, inputs=_DIM_FIRST, extra_repr=more.upsample_repr,
+                 build=more.fixed_upsample(mode, align_corners))
+      for name, mode, align_corners in (("Nearest", "nearest", None),
+                                        ("Bilinear", "bilinear", True))),
 ]
 
 

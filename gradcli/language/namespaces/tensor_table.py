@@ -21,6 +21,12 @@ from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.runtime.values import Size, type_name
 
 
+def _version(t: Tensor) -> int:
+    if t.inference:
+        raise errors.runtime("Inference tensors do not track version counter.")
+    return t._version
+
+
 # name -> (getter, setter or None)
 TENSOR_ATTRS = {
     "grad": (grad_api.read_grad, grad_api.assign_grad),
@@ -40,7 +46,8 @@ TENSOR_ATTRS = {
     "is_cpu": (lambda t: True, None),
     "ndim": (lambda t: t.ndim, None),
     "output_nr": (lambda t: t.output_nr, None),
-    "_version": (lambda t: t._version, None),
+    "_version": (_version, None),
+    "grad_dtype": (grad_api.grad_dtype, grad_api.set_grad_dtype),
     "_base": (lambda t: t._base, None),
     "nbytes": (lambda t: t.numel() * t.data.itemsize, None),
     "itemsize": (lambda t: t.data.itemsize, None),
