@@ -152,8 +152,8 @@ INDEX = {
         "function": (
             "all allclose any bitwise_and bitwise_left_shift bitwise_not bitwise_or "
             "bitwise_right_shift bitwise_shift bitwise_xor compare eq equal ge gt isclose "
-            "isfinite isinf isnan le logical_and logical_binary logical_not logical_or "
-            "logical_xor lt ne python_compare truth "
+            "isfinite isinf isnan isneginf isposinf le logical_and logical_binary logical_not "
+            "logical_or logical_xor lt ne python_compare truth "
         ),
         "row": (
             "all any bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift "
@@ -164,15 +164,16 @@ INDEX = {
             "method:all method:allclose method:any method:bitwise_and method:bitwise_left_shift "
             "method:bitwise_not method:bitwise_or method:bitwise_right_shift method:bitwise_xor "
             "method:eq method:equal method:ge method:greater method:greater_equal method:gt "
-            "method:isclose method:isfinite method:isinf method:isnan method:le method:less "
-            "method:less_equal method:logical_and method:logical_not method:logical_or "
-            "method:logical_xor method:lt method:ne method:not_equal torch:all torch:allclose "
-            "torch:any torch:bitwise_and torch:bitwise_left_shift torch:bitwise_not "
-            "torch:bitwise_or torch:bitwise_right_shift torch:bitwise_xor torch:eq torch:equal "
-            "torch:ge torch:greater torch:greater_equal torch:gt torch:isclose torch:isfinite "
-            "torch:isinf torch:isnan torch:le torch:less torch:less_equal torch:logical_and "
-            "torch:logical_not torch:logical_or torch:logical_xor torch:lt torch:ne "
-            "torch:not_equal "
+            "method:is_nonzero method:isclose method:isfinite method:isinf method:isnan "
+            "method:isneginf method:isposinf method:le method:less method:less_equal "
+            "method:logical_and method:logical_not method:logical_or method:logical_xor method:lt "
+            "method:ne method:not_equal torch:all torch:allclose torch:any torch:bitwise_and "
+            "torch:bitwise_left_shift torch:bitwise_not torch:bitwise_or "
+            "torch:bitwise_right_shift torch:bitwise_xor torch:eq torch:equal torch:ge "
+            "torch:greater torch:greater_equal torch:gt torch:is_nonzero torch:isclose "
+            "torch:isfinite torch:isinf torch:isnan torch:isneginf torch:isposinf torch:le "
+            "torch:less torch:less_equal torch:logical_and torch:logical_not torch:logical_or "
+            "torch:logical_xor torch:lt torch:ne torch:not_equal "
         ),
     },
     "gradcli.engine.ops.convolution": {
@@ -203,10 +204,10 @@ INDEX = {
             "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac inverse lerp "
             "linalg_cholesky linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet "
             "lstsq masked_fill masked_filled matrix_exp matrix_norm matrix_power matrix_rank "
-            "maximum maybe_multiply minimum mul mul_scalar neg negate pinv pow qr reciprocal "
-            "remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor "
-            "sgn sigmoid sigmoid_values sign sin sinh slogdet solve_triangular sqrt square sub "
-            "sub_scalar svd svdvals tan tanh trunc where wrapped_int xlogy "
+            "maximum maybe_multiply minimum mul mul_scalar neg negate pinv positive pow qr "
+            "reciprocal remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub "
+            "scalar_tensor sgn sigmoid sigmoid_values sign sin sinh slogdet solve_triangular sqrt "
+            "square sub sub_scalar svd svdvals tan tanh trunc where wrapped_int xlogy "
         ),
         "row": (
             "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
@@ -235,23 +236,23 @@ INDEX = {
             "method:log10 method:log1p method:log2 method:logaddexp method:logdet method:logit "
             "method:masked_fill method:matrix_exp method:matrix_power method:maximum "
             "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
-            "method:pow method:reciprocal method:remainder method:round method:rsqrt method:sgn "
-            "method:sigmoid method:sign method:sin method:sinc method:sinh method:slogdet "
-            "method:sqrt method:square method:sub method:subtract method:svd method:tan "
-            "method:tanh method:true_divide method:trunc method:where method:xlogy torch:abs "
-            "torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul torch:arccos "
-            "torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan torch:atan2 torch:ceil "
-            "torch:cholesky torch:cholesky_inverse torch:clamp torch:clip torch:cos torch:cosh "
-            "torch:deg2rad torch:det torch:diag_embed torch:diagflat torch:div torch:divide "
-            "torch:erf torch:exp torch:exp2 torch:expm1 torch:fix torch:floor torch:floor_divide "
-            "torch:frac torch:hypot torch:inverse torch:lerp torch:log torch:log10 torch:log1p "
-            "torch:log2 torch:logaddexp torch:logdet torch:logit torch:masked_fill "
-            "torch:matrix_exp torch:matrix_power torch:maximum torch:minimum torch:mul "
-            "torch:multiply torch:neg torch:negative torch:pinverse torch:pow torch:reciprocal "
-            "torch:remainder torch:round torch:rsqrt torch:rsub torch:sgn torch:sigmoid "
-            "torch:sign torch:sin torch:sinc torch:sinh torch:slogdet torch:sqrt torch:square "
-            "torch:sub torch:subtract torch:svd torch:tan torch:tanh torch:true_divide "
-            "torch:trunc torch:where torch:xlogy "
+            "method:positive method:pow method:reciprocal method:remainder method:round "
+            "method:rsqrt method:sgn method:sigmoid method:sign method:sin method:sinc "
+            "method:sinh method:slogdet method:sqrt method:square method:sub method:subtract "
+            "method:svd method:tan method:tanh method:true_divide method:trunc method:where "
+            "method:xlogy torch:abs torch:absolute torch:acos torch:add torch:addcdiv "
+            "torch:addcmul torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin "
+            "torch:atan torch:atan2 torch:ceil torch:cholesky torch:cholesky_inverse torch:clamp "
+            "torch:clip torch:cos torch:cosh torch:deg2rad torch:det torch:diag_embed "
+            "torch:diagflat torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 "
+            "torch:fix torch:floor torch:floor_divide torch:frac torch:hypot torch:inverse "
+            "torch:lerp torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logdet "
+            "torch:logit torch:masked_fill torch:matrix_exp torch:matrix_power torch:maximum "
+            "torch:minimum torch:mul torch:multiply torch:neg torch:negative torch:pinverse "
+            "torch:positive torch:pow torch:reciprocal torch:remainder torch:round torch:rsqrt "
+            "torch:rsub torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc torch:sinh "
+            "torch:slogdet torch:sqrt torch:square torch:sub torch:subtract torch:svd torch:tan "
+            "torch:tanh torch:true_divide torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.dual": {
@@ -667,10 +668,11 @@ INDEX = {
     },
     "gradcli.engine.conversions": {
         "function": (
-            "CONVERTERS check_memory_format converter to to_dtype to_numpy type_ "
+            "CONVERTERS can_cast check_memory_format converter result_type to to_dtype to_numpy "
+            "type_ "
         ),
         "declaration": (
-            "method:to "
+            "method:to torch:can_cast torch:promote_types torch:result_type "
         ),
     },
     "gradcli.engine.distributions": {

@@ -78,7 +78,7 @@ for _name, _reduce in (("any", np.any), ("all", np.all)):
 __all__ = ["compare", "python_compare", "truth", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
            "logical_or", "logical_xor", "logical_not", "bitwise_not", "bitwise_shift", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite",
-           "any", "all", "allclose", "isclose", "equal"]
+           "isposinf", "isneginf", "any", "all", "allclose", "isclose", "equal"]
 
 _MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
@@ -204,6 +204,14 @@ def isfinite(a: Tensor) -> Tensor:
     return apply(OPS["isfinite"], a)
 
 
+def isposinf(a: Tensor) -> Tensor:
+    return F.logical_and(isinf(a), F.gt(a, 0))
+
+
+def isneginf(a: Tensor) -> Tensor:
+    return F.logical_and(isinf(a), F.lt(a, 0))
+
+
 def any(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return _truth_reduction("any", a, dim, keepdim)
 
@@ -286,6 +294,9 @@ declare("bitwise_not", bitwise_not, "bitwise_not(Tensor self, *, Tensor? out=Non
 declare("isnan", isnan, "isnan(Tensor self, *, Tensor? out=None)", method=("isnan(Tensor self)",))
 declare("isinf", isinf, "isinf(Tensor self, *, Tensor? out=None)", method=("isinf(Tensor self)",))
 declare("isfinite", isfinite, "isfinite(Tensor self)", method=("isfinite(Tensor self)",))
+declare("isposinf", isposinf, "isposinf(Tensor self, *, Tensor? out=None)")
+declare("isneginf", isneginf, "isneginf(Tensor self, *, Tensor? out=None)")
+declare("is_nonzero", truth, "is_nonzero(Tensor self)")
 declare("any", any, "any(Tensor self, *, Tensor? out=None)",
         "any(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None)",
         "any(Tensor self, int dim, bool keepdim=False, *, Tensor? out=None)",

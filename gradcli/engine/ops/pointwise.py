@@ -826,6 +826,13 @@ def neg(a: Tensor) -> Tensor:
     return negate(a)
 
 
+def positive(a: Tensor) -> Tensor:
+    """torch.positive and unary +: the tensor itself, refused for bool."""
+    if a.dtype is dtypes.bool_:
+        raise errors.runtime("The `+` operator, on a bool tensor is not supported.")
+    return a
+
+
 def round(a: Tensor, decimals: int = 0) -> Tensor:
     if decimals == 0:
         return apply(OPS["round"], a)
@@ -982,6 +989,7 @@ declare("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight, *, Tensor? o
         "lerp(Tensor self, Tensor end, Scalar weight, *, Tensor? out=None)",
         method=("lerp(Tensor self, Tensor end, Tensor weight)",
         "lerp(Tensor self, Tensor end, Scalar weight)"))
+declare("positive", positive, "positive(Tensor self)")
 declare("round", round, "round(Tensor self, *, Tensor? out=None)",
         "round(Tensor self, *, int decimals, Tensor? out=None)", method=("round(Tensor self)",
         "round(Tensor self, *, int decimals)"))
