@@ -316,6 +316,14 @@ INDEX = {
             "torch:vsplit "
         ),
     },
+    "gradcli.engine.ops.gradient": {
+        "function": (
+            "gradient "
+        ),
+        "declaration": (
+            "torch:gradient "
+        ),
+    },
     "gradcli.engine.ops.grid_sample": {
         "row": (
             "affine_grid_generator grid_sampler_2d grid_sampler_2d_backward "
