@@ -591,6 +591,18 @@ INDEX = {
             "torch:rrelu_ "
         ),
     },
+    "gradcli.engine.ops.scatters": {
+        "function": (
+            "diagonal_scatter select_scatter slice_scatter "
+        ),
+        "row": (
+            "diagonal_scatter select_scatter slice_scatter "
+        ),
+        "declaration": (
+            "method:diagonal_scatter method:select_scatter method:slice_scatter "
+            "torch:diagonal_scatter torch:select_scatter torch:slice_scatter "
+        ),
+    },
     "gradcli.engine.ops.selection": {
         "function": (
             "alias as_strided gather index index_add index_copy index_put index_put_key "
