@@ -152,8 +152,8 @@ INDEX = {
         "function": (
             "all allclose any bitwise_and bitwise_left_shift bitwise_not bitwise_or "
             "bitwise_right_shift bitwise_shift bitwise_xor compare eq equal ge gt isclose "
-            "isfinite isinf isnan isneginf isposinf le logical_and logical_binary logical_not "
-            "logical_or logical_xor lt ne python_compare truth "
+            "isfinite isin isinf isnan isneginf isposinf le logical_and logical_binary "
+            "logical_not logical_or logical_xor lt ne python_compare truth "
         ),
         "row": (
             "all any bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift "
@@ -171,9 +171,9 @@ INDEX = {
             "torch:bitwise_left_shift torch:bitwise_not torch:bitwise_or "
             "torch:bitwise_right_shift torch:bitwise_xor torch:eq torch:equal torch:ge "
             "torch:greater torch:greater_equal torch:gt torch:is_nonzero torch:isclose "
-            "torch:isfinite torch:isinf torch:isnan torch:isneginf torch:isposinf torch:le "
-            "torch:less torch:less_equal torch:logical_and torch:logical_not torch:logical_or "
-            "torch:logical_xor torch:lt torch:ne torch:not_equal "
+            "torch:isfinite torch:isin torch:isinf torch:isnan torch:isneginf torch:isposinf "
+            "torch:le torch:less torch:less_equal torch:logical_and torch:logical_not "
+            "torch:logical_or torch:logical_xor torch:lt torch:ne torch:not_equal "
         ),
     },
     "gradcli.engine.ops.convolution": {
@@ -266,8 +266,8 @@ INDEX = {
     "gradcli.engine.ops.embedding_bag": {
         "function": (
             "MODES argsort argwhere bincount bucketize builtins_sorted count_nonzero "
-            "embedding_bag fused histc kthvalue median mode msort nanmedian nonzero searchsorted "
-            "sort sort_indices topk unique unique_consecutive "
+            "embedding_bag fused histc kthvalue median mode msort nanmedian nonzero "
+            "nonzero_static searchsorted sort sort_indices topk unique unique_consecutive "
         ),
         "row": (
             "_embedding_bag _embedding_bag.per_sample_weights _embedding_bag_backward "
@@ -278,11 +278,12 @@ INDEX = {
         "declaration": (
             "functional:embedding_bag method:argsort method:argwhere method:bincount "
             "method:count_nonzero method:histc method:kthvalue method:median method:mode "
-            "method:msort method:nanmedian method:nonzero method:sort method:topk method:unique "
-            "method:unique_consecutive torch:argsort torch:argwhere torch:bincount "
-            "torch:bucketize torch:count_nonzero torch:histc torch:kthvalue torch:median "
-            "torch:mode torch:msort torch:nanmedian torch:nonzero torch:searchsorted torch:sort "
-            "torch:topk torch:unique torch:unique_consecutive "
+            "method:msort method:nanmedian method:nonzero method:nonzero_static method:sort "
+            "method:topk method:unique method:unique_consecutive torch:argsort torch:argwhere "
+            "torch:bincount torch:bucketize torch:count_nonzero torch:histc torch:kthvalue "
+            "torch:median torch:mode torch:msort torch:nanmedian torch:nonzero "
+            "torch:nonzero_static torch:searchsorted torch:sort torch:topk torch:unique "
+            "torch:unique_consecutive "
         ),
     },
     "gradcli.engine.ops.gating": {
