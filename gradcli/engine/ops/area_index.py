@@ -342,6 +342,14 @@ INDEX = {
             "functional:group_norm "
         ),
     },
+    "gradcli.engine.ops.histograms": {
+        "function": (
+            "histogram histogramdd "
+        ),
+        "declaration": (
+            "method:histogram torch:histogram torch:histogramdd "
+        ),
+    },
     "gradcli.engine.ops.inplace": {
         "function": (
             "IMMUTABLE_SETITEM apply_inplace assign_into check_inplace check_mutable copy_ "
