@@ -205,9 +205,10 @@ INDEX = {
             "linalg_cholesky linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet "
             "lstsq masked_fill masked_filled matrix_exp matrix_norm matrix_power matrix_rank "
             "maximum maybe_multiply minimum mul mul_scalar neg negate pinv positive pow qr "
-            "reciprocal remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub "
-            "scalar_tensor sgn sigmoid sigmoid_values sign sin sinh slogdet solve_triangular sqrt "
-            "square sub sub_scalar svd svdvals tan tanh trunc where wrapped_int xlogy "
+            "qr_some reciprocal remainder round rounded_from_double rsqrt rsub scalar_div "
+            "scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh slogdet "
+            "solve_triangular sqrt square sub sub_scalar svd svdvals tan tanh trunc where "
+            "wrapped_int xlogy "
         ),
         "row": (
             "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
@@ -236,7 +237,7 @@ INDEX = {
             "method:log10 method:log1p method:log2 method:logaddexp method:logdet method:logit "
             "method:masked_fill method:matrix_exp method:matrix_power method:maximum "
             "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
-            "method:positive method:pow method:reciprocal method:remainder method:round "
+            "method:positive method:pow method:qr method:reciprocal method:remainder method:round "
             "method:rsqrt method:sgn method:sigmoid method:sign method:sin method:sinc "
             "method:sinh method:slogdet method:sqrt method:square method:sub method:subtract "
             "method:svd method:tan method:tanh method:true_divide method:trunc method:where "
@@ -249,10 +250,10 @@ INDEX = {
             "torch:lerp torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logdet "
             "torch:logit torch:masked_fill torch:matrix_exp torch:matrix_power torch:maximum "
             "torch:minimum torch:mul torch:multiply torch:neg torch:negative torch:pinverse "
-            "torch:positive torch:pow torch:reciprocal torch:remainder torch:round torch:rsqrt "
-            "torch:rsub torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc torch:sinh "
-            "torch:slogdet torch:sqrt torch:square torch:sub torch:subtract torch:svd torch:tan "
-            "torch:tanh torch:true_divide torch:trunc torch:where torch:xlogy "
+            "torch:positive torch:pow torch:qr torch:reciprocal torch:remainder torch:round "
+            "torch:rsqrt torch:rsub torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc "
+            "torch:sinh torch:slogdet torch:sqrt torch:square torch:sub torch:subtract torch:svd "
+            "torch:tan torch:tanh torch:true_divide torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.dual": {
