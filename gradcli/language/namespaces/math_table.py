@@ -107,6 +107,9 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
           "data, *, dtype: ScalarType?=None, device=None"),
+    entry("asarray", lambda obj, dtype, device, copy, requires_grad:
+          devices.place(device) or creation.asarray(obj, dtype, copy, requires_grad),
+          "obj, *, dtype: ScalarType?=None, device=None, copy=None, requires_grad=None"),
     entry("from_numpy", creation.from_numpy, "ndarray", style="exact",
           qualname="torch._VariableFunctionsClass.from_numpy"),
     entry("ones_like", _like(creation.ones_like), _LIKE),
