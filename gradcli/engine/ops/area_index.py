@@ -82,8 +82,8 @@ INDEX = {
     "gradcli.engine.ops.arrange": {
         "function": (
             "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR MESHGRID_WARNING RANGE_WARNING "
-            "RandomSource SCATTER_REDUCE_WARNING TO_SCALAR_WARNING arange as_tensor atleast "
-            "atleast_1d atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to "
+            "RandomSource SCATTER_REDUCE_WARNING TO_SCALAR_WARNING arange as_tensor asarray "
+            "atleast atleast_1d atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to "
             "cartesian_prod clamp_max clamp_min column_stack combinations diff draw_source dstack "
             "empty eye fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype "
             "hstack index_fill index_fill_ infer_dtype linspace logspace masked_fill_ "
