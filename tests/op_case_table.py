@@ -333,6 +333,13 @@ CASES = {
              ("a", (3, 3), "any"), ("b", (3, 2), "any")),
         case("torch.linalg.solve_triangular(a + 3 * torch.eye(3), b, upper=False, left=False)",
              ("a", (3, 3), "any"), ("b", (2, 3), "any"))],
+    "triangular_solve": [
+        case("torch.triangular_solve(b, a + 3 * torch.eye(3))[0]", ("a", (3, 3), "any"),
+             ("b", (3, 2), "any")),
+        case("torch.triangular_solve(b, a + 3 * torch.eye(3), upper=False, transpose=True)[0]",
+             ("a", (3, 3), "any"), ("b", (3, 2), "any")),
+        case("sum(torch.triangular_solve(b, a + 3 * torch.eye(3), unitriangular=True)).sum()",
+             ("a", (3, 3), "any"), ("b", (3, 3), "any"))],
     "linalg_cholesky_ex": [case("torch.linalg.cholesky(a @ a.mT + torch.eye(3))",
                                 ("a", (3, 3), "any")),
                            case("torch.linalg.cholesky(a @ a.mT + torch.eye(2), upper=True)",

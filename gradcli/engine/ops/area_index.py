@@ -674,6 +674,17 @@ INDEX = {
             "torch:cov torch:nanquantile torch:quantile torch:std_mean torch:var_mean "
         ),
     },
+    "gradcli.engine.ops.triangular_solve": {
+        "function": (
+            "triangular_solve "
+        ),
+        "row": (
+            "triangular_solve "
+        ),
+        "declaration": (
+            "method:triangular_solve torch:triangular_solve "
+        ),
+    },
     "gradcli.engine.ops.weight_norm": {
         "function": (
             "norm_except_dim "
