@@ -130,7 +130,7 @@ def histogram(a: Tensor, bins=100, range=None, weight=None, density: bool = Fals
     return F.ReturnTypes("histogram", hist, edges[0], fields=("hist", "bin_edges"))
 
 
-def histogramdd(a: Tensor, bins=10, range=None, weight=None, density: bool = False):
+def histogramdd(a: Tensor, bins, range=None, weight=None, density: bool = False):
     if a.ndim < 2:
         raise errors.runtime(f"{_DD}input tensor should have at least 2 dimensions")
     _check_dtype(a)
@@ -153,7 +153,8 @@ declare("histogram", histogram,
         "Tensor[]? out=None)",
         "histogram(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, "
         "bool density=False, Tensor[]? out=None)")
-declare("histogramdd", histogramdd,
-        python="input, bins=10, *, range=None, weight=None, density=False", variants="torch")
+declare("histogramdd", histogramdd, *(
+    f"histogramdd(Tensor input, {bins} bins, float[]? range=None, Tensor? weight=None, "
+    "bool density=False)" for bins in ("int", "int[]", "Tensor[]")), variants="torch")
 
 export(__name__, globals())
