@@ -113,4 +113,20 @@ def to_numpy(t: Tensor, force: bool = False):
     return t.data
 
 
+def can_cast(from_: dtypes.DType, to: dtypes.DType) -> bool:
+    """torch.can_cast: casting never goes down a category (float to integral, or to bool)."""
+    return from_.category <= to.category
+
+
+def result_type(*operands) -> dtypes.DType:
+    return dtypes.result_type(list(operands), STATE.default_dtype)
+
+
+declare("can_cast", can_cast, "can_cast(ScalarType from_, ScalarType to)", variants="torch")
+declare("promote_types", dtypes.promote, "promote_types(ScalarType type1, ScalarType type2)",
+        variants="torch")
+declare("result_type", result_type, "result_type(Tensor tensor, Tensor other)",
+        "result_type(Scalar scalar, Tensor tensor)", "result_type(Tensor tensor, Scalar other)",
+        "result_type(Scalar scalar1, Scalar scalar2)", variants="torch")
+
 export(__name__, globals())

@@ -241,6 +241,33 @@ def as_tensor(data, dtype: dtypes.DType | None = None) -> Tensor:
     return tensor(data, dtype)
 
 
+def asarray(obj, dtype: dtypes.DType | None = None, copy=None, requires_grad=None) -> Tensor:
+    """torch.asarray: a tensor shares its memory unless copied (copy=True, or another dtype);
+    requires_grad defaults to the tensor's own, and a non-leaf that gives it up is detached."""
+    if not isinstance(obj, Tensor):
+        return tensor(obj, dtype, bool(requires_grad))
+    if requires_grad is None:
+        if obj.requires_grad:
+            STATE.warn("UserWarning", _ASARRAY_REQUIRES_GRAD, once=True)
+        requires_grad = obj.requires_grad
+    retyped = dtype is not None and dtype is not obj.dtype
+    result = obj
+    if copy or (copy is None and retyped):
+        result = F.to_dtype(obj, dtype) if retyped else F.clone(obj)
+    elif retyped:
+        raise errors.value_error(f"can't alias tensor with dtype '{obj.dtype.scalar_name}' into "
+                                 f"dtype '{dtype.scalar_name}'.")
+    if result.grad_fn is not None and not requires_grad:
+        return F.detach(result)
+    result.requires_grad = bool(requires_grad)
+    return result
+
+
+_ASARRAY_REQUIRES_GRAD = (
+    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. "
+    "Pass requires_grad=False explicitly to get the old behavior and silence this warning.")
+
+
 def size_args(size: tuple, name: str = "") -> tuple[int, ...]:
     """Accept both ones(2, 3) and ones((2, 3)), as torch does."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):

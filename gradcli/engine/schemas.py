@@ -22,7 +22,7 @@ _MISSING = object()
 # schema type -> the name torch's messages give it
 _DISPLAY = {"Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "float",
             "bool": "bool", "str": "str", "int[]": "tuple of ints", "float[]": "tuple of floats",
-            "ScalarType": "torch.dtype", "Tensor[]": "tuple of Tensors",
+            "ScalarType": "torch.dtype", "Tensor[]": "tuple of Tensors", "Scalar[]": "tuple of Scalars",
             "Generator": "torch.Generator", "Device": "torch.device", "Layout": "torch.layout",
             "MemoryFormat": "torch.memory_format"}
 
@@ -180,6 +180,9 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
     if kind == "float[]":
         ok = isinstance(value, (tuple, list)) and all(_is_number(v) for v in value)
         return ok or _is_number(value), value
+    if kind == "Scalar[]":
+        ok = isinstance(value, (tuple, list)) and all(_is_number(v) for v in value)
+        return ok, tuple(dtypes.python_number(v) for v in value) if ok else value
     if kind == "ScalarType":
         value = dtypes.dtype_argument(value)
         return isinstance(value, DType), value

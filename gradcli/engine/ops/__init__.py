@@ -13,10 +13,10 @@ from gradcli.engine import functions
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
-    "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.grid_sample", "ops.group_norm",
+    "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient", "ops.grid_sample", "ops.group_norm", "ops.histograms",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.multi_margin", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.pool_indices", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
-    "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.statistics", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
+    "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.scatters", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
@@ -69,8 +69,12 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import embedding_bag  # noqa: F401
         case "gradcli.engine.ops.gating":
             from gradcli.engine.ops import gating  # noqa: F401
+        case "gradcli.engine.ops.gradient":
+            from gradcli.engine.ops import gradient  # noqa: F401
         case "gradcli.engine.ops.group_norm":
             from gradcli.engine.ops import group_norm  # noqa: F401
+        case "gradcli.engine.ops.histograms":
+            from gradcli.engine.ops import histograms  # noqa: F401
         case "gradcli.engine.ops.inplace":
             from gradcli.engine.ops import inplace  # noqa: F401
         case "gradcli.engine.ops.interpolate":
@@ -99,6 +103,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import reductions  # noqa: F401
         case "gradcli.engine.ops.reductions_more":
             from gradcli.engine.ops import reductions_more  # noqa: F401
+        case "gradcli.engine.ops.scatters":
+            from gradcli.engine.ops import scatters  # noqa: F401
         case "gradcli.engine.ops.selection":
             from gradcli.engine.ops import selection  # noqa: F401
         case "gradcli.engine.ops.shapes":
@@ -127,6 +133,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import special  # noqa: F401
         case "gradcli.engine.ops.special_more":
             from gradcli.engine.ops import special_more  # noqa: F401
+        case "gradcli.engine.ops.triangular_solve":
+            from gradcli.engine.ops import triangular_solve  # noqa: F401
         case "gradcli.engine.binomial":
             from gradcli.engine import binomial  # noqa: F401
         case "gradcli.engine.conversions":

@@ -82,8 +82,8 @@ INDEX = {
     "gradcli.engine.ops.arrange": {
         "function": (
             "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR MESHGRID_WARNING RANGE_WARNING "
-            "RandomSource SCATTER_REDUCE_WARNING TO_SCALAR_WARNING arange as_tensor atleast "
-            "atleast_1d atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to "
+            "RandomSource SCATTER_REDUCE_WARNING TO_SCALAR_WARNING arange as_tensor asarray "
+            "atleast atleast_1d atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to "
             "cartesian_prod clamp_max clamp_min column_stack combinations diff draw_source dstack "
             "empty eye fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype "
             "hstack index_fill index_fill_ infer_dtype linspace logspace masked_fill_ "
@@ -152,8 +152,8 @@ INDEX = {
         "function": (
             "all allclose any bitwise_and bitwise_left_shift bitwise_not bitwise_or "
             "bitwise_right_shift bitwise_shift bitwise_xor compare eq equal ge gt isclose "
-            "isfinite isinf isnan le logical_and logical_binary logical_not logical_or "
-            "logical_xor lt ne python_compare truth "
+            "isfinite isin isinf isnan isneginf isposinf le logical_and logical_binary "
+            "logical_not logical_or logical_xor lt ne python_compare truth "
         ),
         "row": (
             "all any bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift "
@@ -164,15 +164,16 @@ INDEX = {
             "method:all method:allclose method:any method:bitwise_and method:bitwise_left_shift "
             "method:bitwise_not method:bitwise_or method:bitwise_right_shift method:bitwise_xor "
             "method:eq method:equal method:ge method:greater method:greater_equal method:gt "
-            "method:isclose method:isfinite method:isinf method:isnan method:le method:less "
-            "method:less_equal method:logical_and method:logical_not method:logical_or "
-            "method:logical_xor method:lt method:ne method:not_equal torch:all torch:allclose "
-            "torch:any torch:bitwise_and torch:bitwise_left_shift torch:bitwise_not "
-            "torch:bitwise_or torch:bitwise_right_shift torch:bitwise_xor torch:eq torch:equal "
-            "torch:ge torch:greater torch:greater_equal torch:gt torch:isclose torch:isfinite "
-            "torch:isinf torch:isnan torch:le torch:less torch:less_equal torch:logical_and "
-            "torch:logical_not torch:logical_or torch:logical_xor torch:lt torch:ne "
-            "torch:not_equal "
+            "method:is_nonzero method:isclose method:isfinite method:isinf method:isnan "
+            "method:isneginf method:isposinf method:le method:less method:less_equal "
+            "method:logical_and method:logical_not method:logical_or method:logical_xor method:lt "
+            "method:ne method:not_equal torch:all torch:allclose torch:any torch:bitwise_and "
+            "torch:bitwise_left_shift torch:bitwise_not torch:bitwise_or "
+            "torch:bitwise_right_shift torch:bitwise_xor torch:eq torch:equal torch:ge "
+            "torch:greater torch:greater_equal torch:gt torch:is_nonzero torch:isclose "
+            "torch:isfinite torch:isin torch:isinf torch:isnan torch:isneginf torch:isposinf "
+            "torch:le torch:less torch:less_equal torch:logical_and torch:logical_not "
+            "torch:logical_or torch:logical_xor torch:lt torch:ne torch:not_equal "
         ),
     },
     "gradcli.engine.ops.convolution": {
@@ -203,11 +204,11 @@ INDEX = {
             "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac inv_ex inverse "
             "lerp linalg_cholesky linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet "
             "lstsq masked_fill masked_filled matrix_exp matrix_norm matrix_power matrix_rank "
-            "maximum maybe_multiply minimum mul mul_scalar neg negate pinv pow qr reciprocal "
-            "remainder round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor "
-            "sgn sigmoid sigmoid_values sign sin sinh slogdet solve_ex solve_triangular sqrt "
-            "square sub sub_scalar svd svdvals tan tanh tensorinv tensorsolve trunc where "
-            "wrapped_int xlogy "
+            "maximum maybe_multiply minimum mul mul_scalar neg negate pinv positive pow qr "
+            "qr_some reciprocal remainder round rounded_from_double rsqrt rsub scalar_div "
+            "scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh slogdet solve_ex "
+            "solve_triangular sqrt square sub sub_scalar svd svdvals tan tanh tensorinv "
+            "tensorsolve trunc where wrapped_int xlogy "
         ),
         "row": (
             "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
@@ -236,24 +237,24 @@ INDEX = {
             "method:hypot method:inverse method:lerp method:log method:log10 method:log1p "
             "method:log2 method:logaddexp method:logdet method:logit method:masked_fill "
             "method:matrix_exp method:matrix_power method:maximum method:minimum method:mul "
-            "method:multiply method:neg method:negative method:pinverse method:pow "
-            "method:reciprocal method:remainder method:round method:rsqrt method:sgn "
-            "method:sigmoid method:sign method:sin method:sinc method:sinh method:slogdet "
-            "method:sqrt method:square method:sub method:subtract method:svd method:tan "
-            "method:tanh method:true_divide method:trunc method:where method:xlogy torch:abs "
-            "torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul torch:arccos "
-            "torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan torch:atan2 torch:ceil "
-            "torch:cholesky torch:cholesky_inverse torch:clamp torch:clip torch:cos torch:cosh "
-            "torch:deg2rad torch:det torch:diag_embed torch:diagflat torch:div torch:divide "
-            "torch:erf torch:exp torch:exp2 torch:expm1 torch:fix torch:floor torch:floor_divide "
-            "torch:frac torch:hypot torch:inverse torch:lerp torch:log torch:log10 torch:log1p "
-            "torch:log2 torch:logaddexp torch:logdet torch:logit torch:masked_fill "
-            "torch:matrix_exp torch:matrix_power torch:maximum torch:minimum torch:mul "
-            "torch:multiply torch:neg torch:negative torch:pinverse torch:pow torch:reciprocal "
-            "torch:remainder torch:round torch:rsqrt torch:rsub torch:sgn torch:sigmoid "
-            "torch:sign torch:sin torch:sinc torch:sinh torch:slogdet torch:sqrt torch:square "
-            "torch:sub torch:subtract torch:svd torch:tan torch:tanh torch:true_divide "
-            "torch:trunc torch:where torch:xlogy "
+            "method:multiply method:neg method:negative method:pinverse method:positive "
+            "method:pow method:qr method:reciprocal method:remainder method:round method:rsqrt "
+            "method:sgn method:sigmoid method:sign method:sin method:sinc method:sinh "
+            "method:slogdet method:sqrt method:square method:sub method:subtract method:svd "
+            "method:tan method:tanh method:true_divide method:trunc method:where method:xlogy "
+            "torch:abs torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul "
+            "torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan "
+            "torch:atan2 torch:ceil torch:cholesky torch:cholesky_inverse torch:clamp torch:clip "
+            "torch:cos torch:cosh torch:deg2rad torch:det torch:diag_embed torch:diagflat "
+            "torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 torch:fix "
+            "torch:floor torch:floor_divide torch:frac torch:hypot torch:inverse torch:lerp "
+            "torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logdet "
+            "torch:logit torch:masked_fill torch:matrix_exp torch:matrix_power torch:maximum "
+            "torch:minimum torch:mul torch:multiply torch:neg torch:negative torch:pinverse "
+            "torch:positive torch:pow torch:qr torch:reciprocal torch:remainder torch:round "
+            "torch:rsqrt torch:rsub torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc "
+            "torch:sinh torch:slogdet torch:sqrt torch:square torch:sub torch:subtract torch:svd "
+            "torch:tan torch:tanh torch:true_divide torch:trunc torch:where torch:xlogy "
         ),
     },
     "gradcli.engine.ops.dual": {
@@ -267,8 +268,8 @@ INDEX = {
     "gradcli.engine.ops.embedding_bag": {
         "function": (
             "MODES argsort argwhere bincount bucketize builtins_sorted count_nonzero "
-            "embedding_bag fused histc kthvalue median mode msort nanmedian nonzero searchsorted "
-            "sort sort_indices topk unique unique_consecutive "
+            "embedding_bag fused histc kthvalue median mode msort nanmedian nonzero "
+            "nonzero_static searchsorted sort sort_indices topk unique unique_consecutive "
         ),
         "row": (
             "_embedding_bag _embedding_bag.per_sample_weights _embedding_bag_backward "
@@ -279,11 +280,12 @@ INDEX = {
         "declaration": (
             "functional:embedding_bag method:argsort method:argwhere method:bincount "
             "method:count_nonzero method:histc method:kthvalue method:median method:mode "
-            "method:msort method:nanmedian method:nonzero method:sort method:topk method:unique "
-            "method:unique_consecutive torch:argsort torch:argwhere torch:bincount "
-            "torch:bucketize torch:count_nonzero torch:histc torch:kthvalue torch:median "
-            "torch:mode torch:msort torch:nanmedian torch:nonzero torch:searchsorted torch:sort "
-            "torch:topk torch:unique torch:unique_consecutive "
+            "method:msort method:nanmedian method:nonzero method:nonzero_static method:sort "
+            "method:topk method:unique method:unique_consecutive torch:argsort torch:argwhere "
+            "torch:bincount torch:bucketize torch:count_nonzero torch:histc torch:kthvalue "
+            "torch:median torch:mode torch:msort torch:nanmedian torch:nonzero "
+            "torch:nonzero_static torch:searchsorted torch:sort torch:topk torch:unique "
+            "torch:unique_consecutive "
         ),
     },
     "gradcli.engine.ops.gating": {
@@ -317,6 +319,14 @@ INDEX = {
             "torch:unsafe_chunk torch:unsafe_split torch:unsqueeze torch:vsplit "
         ),
     },
+    "gradcli.engine.ops.gradient": {
+        "function": (
+            "gradient "
+        ),
+        "declaration": (
+            "torch:gradient "
+        ),
+    },
     "gradcli.engine.ops.grid_sample": {
         "row": (
             "affine_grid_generator grid_sampler_2d grid_sampler_2d_backward "
@@ -332,6 +342,14 @@ INDEX = {
         ),
         "declaration": (
             "functional:group_norm "
+        ),
+    },
+    "gradcli.engine.ops.histograms": {
+        "function": (
+            "histogram histogramdd "
+        ),
+        "declaration": (
+            "method:histogram torch:histogram torch:histogramdd "
         ),
     },
     "gradcli.engine.ops.inplace": {
@@ -588,6 +606,18 @@ INDEX = {
             "torch:rrelu_ "
         ),
     },
+    "gradcli.engine.ops.scatters": {
+        "function": (
+            "diagonal_scatter select_scatter slice_scatter "
+        ),
+        "row": (
+            "diagonal_scatter select_scatter slice_scatter "
+        ),
+        "declaration": (
+            "method:diagonal_scatter method:select_scatter method:slice_scatter "
+            "torch:diagonal_scatter torch:select_scatter torch:slice_scatter "
+        ),
+    },
     "gradcli.engine.ops.selection": {
         "function": (
             "alias as_strided gather index index_add index_copy index_put index_put_key "
@@ -649,6 +679,17 @@ INDEX = {
             "torch:cov torch:nanquantile torch:quantile torch:std_mean torch:var_mean "
         ),
     },
+    "gradcli.engine.ops.triangular_solve": {
+        "function": (
+            "triangular_solve "
+        ),
+        "row": (
+            "triangular_solve "
+        ),
+        "declaration": (
+            "method:triangular_solve torch:triangular_solve "
+        ),
+    },
     "gradcli.engine.ops.weight_norm": {
         "function": (
             "norm_except_dim "
@@ -673,10 +714,11 @@ INDEX = {
     },
     "gradcli.engine.conversions": {
         "function": (
-            "CONVERTERS check_memory_format converter to to_dtype to_numpy type_ "
+            "CONVERTERS can_cast check_memory_format converter result_type to to_dtype to_numpy "
+            "type_ "
         ),
         "declaration": (
-            "method:to "
+            "method:to torch:can_cast torch:promote_types torch:result_type "
         ),
     },
     "gradcli.engine.distributions": {

@@ -556,7 +556,7 @@ defop("masked_scatter", "MaskedScatterBackward0",
 
 def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     if mask.dtype is not dtypes.bool_:
-        raise errors.runtime(f"masked_select: expected BoolTensor for mask")
+        raise errors.runtime("masked_select: expected BoolTensor for mask")
     F.broadcast_shape(a.shape, mask.shape)
     return apply(OPS["masked_select"], a, mask)
 

@@ -10,6 +10,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop, pointwise_op
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 
@@ -78,7 +79,7 @@ for _name, _reduce in (("any", np.any), ("all", np.all)):
 __all__ = ["compare", "python_compare", "truth", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
            "logical_or", "logical_xor", "logical_not", "bitwise_not", "bitwise_shift", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite",
-           "any", "all", "allclose", "isclose", "equal"]
+           "isposinf", "isneginf", "isin", "any", "all", "allclose", "isclose", "equal"]
 
 _MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
@@ -204,6 +205,25 @@ def isfinite(a: Tensor) -> Tensor:
     return apply(OPS["isfinite"], a)
 
 
+def isposinf(a: Tensor) -> Tensor:
+    return F.logical_and(isinf(a), F.gt(a, 0))
+
+
+def isneginf(a: Tensor) -> Tensor:
+    return F.logical_and(isinf(a), F.lt(a, 0))
+
+
+def isin(elements, test_elements, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Whether each element is among test_elements, compared in their promoted dtype."""
+    for operand in (elements, test_elements):
+        if isinstance(operand, Tensor) and operand.dtype is dtypes.bool_:
+            raise errors.runtime("Unsupported input type encountered for isin(): Bool")
+    common = dtypes.result_type([elements, test_elements], STATE.default_dtype).np
+    values, tests = (np.asarray(x.data if isinstance(x, Tensor) else x).astype(common)
+                     for x in (elements, test_elements))
+    return Tensor(np.asarray(np.isin(values, tests, invert=invert)), dtypes.bool_)
+
+
 def any(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return _truth_reduction("any", a, dim, keepdim)
 
@@ -286,6 +306,14 @@ declare("bitwise_not", bitwise_not, "bitwise_not(Tensor self, *, Tensor? out=Non
 declare("isnan", isnan, "isnan(Tensor self, *, Tensor? out=None)", method=("isnan(Tensor self)",))
 declare("isinf", isinf, "isinf(Tensor self, *, Tensor? out=None)", method=("isinf(Tensor self)",))
 declare("isfinite", isfinite, "isfinite(Tensor self)", method=("isfinite(Tensor self)",))
+declare("isposinf", isposinf, "isposinf(Tensor self, *, Tensor? out=None)")
+declare("isneginf", isneginf, "isneginf(Tensor self, *, Tensor? out=None)")
+declare("isin", isin, "isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, "
+        "bool invert=False, Tensor? out=None)", "isin(Scalar element, Tensor test_elements, *, "
+        "bool assume_unique=False, bool invert=False, Tensor? out=None)", "isin(Tensor elements, "
+        "Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor? out=None)",
+        variants="torch")
+declare("is_nonzero", truth, "is_nonzero(Tensor self)")
 declare("any", any, "any(Tensor self, *, Tensor? out=None)",
         "any(Tensor self, int[1]? dim=None, bool keepdim=False, *, Tensor? out=None)",
         "any(Tensor self, int dim, bool keepdim=False, *, Tensor? out=None)",

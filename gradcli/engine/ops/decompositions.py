@@ -412,10 +412,10 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 # ---- functions ----------------------------------------------------------------------------------
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "inv_ex", "solve_ex", "linalg_solve",
-           "matrix_power", "linalg_norm", "matrix_norm", "cholesky", "linalg_cholesky", "qr", "svd",
-           "linalg_svd", "svdvals", "eigh", "eigvalsh", "pinv", "diag_embed", "solve_triangular",
-           "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank", "cholesky_inverse",
-           "tensorinv", "tensorsolve"]
+           "matrix_power", "linalg_norm", "matrix_norm", "cholesky", "linalg_cholesky", "qr",
+           "qr_some", "svd", "linalg_svd", "svdvals", "eigh", "eigvalsh", "pinv", "diag_embed",
+           "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank",
+           "cholesky_inverse", "tensorinv", "tensorsolve"]
 
 
 def matrix_exp(a: Tensor) -> Tensor:
@@ -694,6 +694,21 @@ def qr(a: Tensor, mode: str = "reduced") -> tuple:
     _check_floating("linalg.qr", a, "geqrf_cpu")
     q, r = apply(OPS["linalg_qr"], a, mode=mode)
     return F.ReturnTypes("linalg_qr", q, r, fields=("Q", "R"))
+
+
+def qr_some(a: Tensor, some: bool = True) -> tuple:
+    """The deprecated torch.qr: linalg.qr in mode 'reduced' or 'complete'."""
+    from gradcli.engine.state import STATE
+    STATE.warn("UserWarning", _QR_DEPRECATED, once=True)
+    q, r = qr(a, "reduced" if some else "complete")
+    return F.ReturnTypes("qr", q, r, fields=("Q", "R"))
+
+
+_QR_DEPRECATED = (
+    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+    "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+    "Q, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if "
+    "some else 'complete')")
 
 
 def _check_svd_input(a: Tensor) -> None:
@@ -1050,6 +1065,7 @@ declare("cholesky", linalg_cholesky, "cholesky(Tensor self, *, bool upper=False,
         "Tensor? out=None)", variants="linalg")
 declare("cholesky", cholesky, "cholesky(Tensor self, bool upper=False, *, Tensor? out=None)")
 declare("qr", qr, "qr(Tensor A, str mode=\"reduced\", *, Tensor[]? out=None)", variants="linalg")
+declare("qr", qr_some, "qr(Tensor self, bool some=True, *, Tensor[]? out=None)")
 declare("svd", linalg_svd, "svd(Tensor A, bool full_matrices=True, *, str? driver=None, "
         "Tensor[]? out=None)", variants="linalg")
 declare("svdvals", svdvals, "svdvals(Tensor A, *, str? driver=None, Tensor? out=None)",

@@ -99,8 +99,16 @@ pointwise_op("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for
                   lambda g, a, b, rounding_mode: _zeros_of(g, b)))
 pointwise_op("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
              vjp=(not_implemented("aten::floor_divide"),) * 2)
-defop("remainder.Scalar", "RemainderBackward0", np.remainder, vjp=lambda g, a, b: g)
-pointwise_op("remainder.Tensor", "RemainderBackward1", np.remainder, save=(0, 1),
+def _remainder(a, b):
+    """torch's float remainder: fmod, moved by `b` when the signs differ (a zero keeps fmod's sign)."""
+    if a.dtype.kind != "f":
+        return np.remainder(a, b)
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
+defop("remainder.Scalar", "RemainderBackward0", _remainder, vjp=lambda g, a, b: g)
+pointwise_op("remainder.Tensor", "RemainderBackward1", _remainder, save=(0, 1),
              save_for=((), (0, 1)),
              vjp=(lambda g, a, b: g,
                   lambda g, a, b: F.mul(F.neg(g), F.div(a, b, rounding_mode="floor"))))
@@ -821,6 +829,13 @@ def neg(a: Tensor) -> Tensor:
     return negate(a)
 
 
+def positive(a: Tensor) -> Tensor:
+    """torch.positive and unary +: the tensor itself, refused for bool."""
+    if a.dtype is dtypes.bool_:
+        raise errors.runtime("The `+` operator, on a bool tensor is not supported.")
+    return a
+
+
 def round(a: Tensor, decimals: int = 0) -> Tensor:
     if decimals == 0:
         return apply(OPS["round"], a)
@@ -977,6 +992,7 @@ declare("lerp", lerp, "lerp(Tensor self, Tensor end, Tensor weight, *, Tensor? o
         "lerp(Tensor self, Tensor end, Scalar weight, *, Tensor? out=None)",
         method=("lerp(Tensor self, Tensor end, Tensor weight)",
         "lerp(Tensor self, Tensor end, Scalar weight)"))
+declare("positive", positive, "positive(Tensor self)")
 declare("round", round, "round(Tensor self, *, Tensor? out=None)",
         "round(Tensor self, *, int decimals, Tensor? out=None)", method=("round(Tensor self)",
         "round(Tensor self, *, int decimals)"))

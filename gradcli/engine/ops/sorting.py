@@ -407,6 +407,15 @@ def argwhere(a: Tensor) -> Tensor:
     return nonzero(a)
 
 
+def nonzero_static(a: Tensor, size: int, fill_value: int = -1) -> Tensor:
+    """nonzero's first `size` rows, padded with rows of `fill_value`."""
+    if size < 0:
+        raise errors.runtime("nonzero_static: 'size' must be an non-negative integer")
+    found = np.argwhere(a.data)[:size].astype(np.int64)
+    padding = np.full((size - len(found), a.ndim), fill_value, dtype=np.int64)
+    return Tensor(np.concatenate([found, padding]), dtypes.int64)
+
+
 def count_nonzero(a: Tensor, dim=None) -> Tensor:
     dims = None if dim is None else F.reduction_dims(dim, a.ndim)
     axis = None if not dims or a.ndim == 0 else dims
@@ -524,7 +533,7 @@ def histc(a: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
 
 
 __all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "unique",
-           "unique_consecutive", "sort_indices", "nonzero", "argwhere", "count_nonzero",
+           "unique_consecutive", "sort_indices", "nonzero", "argwhere", "nonzero_static", "count_nonzero",
            "searchsorted", "bucketize", "bincount", "histc"]
 
 
@@ -554,6 +563,8 @@ declare("unique", unique, python="input, sorted=True, return_inverse=False, retu
 declare("unique_consecutive", unique_consecutive,
         python="input, return_inverse=False, return_counts=False, dim=None; return_counts: truth, "
         "return_inverse: truth, input: Tensor", title="_consecutive_return_output")
+declare("nonzero_static", nonzero_static,
+        "nonzero_static(Tensor self, *, int size, int fill_value=-1, Tensor? out=None)")
 declare("nonzero", nonzero, "nonzero(Tensor self, *, bool as_tuple=False, Tensor? out=None)",
         method=("nonzero(Tensor self)", "nonzero(Tensor self, *, bool as_tuple)"))
 declare("argwhere", argwhere, "argwhere(Tensor self)")

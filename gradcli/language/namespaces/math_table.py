@@ -97,6 +97,32 @@ def _set_default_dtype(dtype) -> None:
     creation.set_default_dtype(dtype)
 
 
+_TENSOR_TYPE_DEPRECATED = (
+    "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+    "torch.set_default_dtype() and torch.set_default_device() as alternatives.")
+
+
+def _set_default_tensor_type(t) -> None:
+    """The deprecated torch.set_default_tensor_type: a legacy type (or its dotted name) sets
+    the default dtype, floating types only."""
+    if isinstance(t, str):
+        module, _, name = t.partition(".")
+        if module != "torch":
+            raise errors.TorchError("ModuleNotFoundError", f"No module named '{module}'")
+        found = {legacy.name: legacy for legacy in LEGACY_DTYPES}.get(t)
+        if found is None and name not in dtypes.BY_NAME:
+            raise errors.TorchError("AttributeError", f"module 'torch' has no attribute '{name}'")
+        t = found
+    STATE.warn("UserWarning", _TENSOR_TYPE_DEPRECATED, once=True)
+    dtype = LEGACY_DTYPES.get(t) if isinstance(t, PyType) else None
+    if dtype is None:
+        raise errors.type_error(
+            "invalid type object: only floating-point types are supported as the default type")
+    if not dtype.is_floating_point:
+        raise errors.type_error("only floating-point types are supported as the default type")
+    creation.set_default_dtype(dtype)
+
+
 _LIKE = ("input: Tensor, *, dtype: ScalarType?=None, layout=None, device=None, "
          "requires_grad=False, memory_format=None")
 
@@ -107,6 +133,9 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
     entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
           "data, *, dtype: ScalarType?=None, device=None"),
+    entry("asarray", lambda obj, dtype, device, copy, requires_grad:
+          devices.place(device) or creation.asarray(obj, dtype, copy, requires_grad),
+          "obj, *, dtype: ScalarType?=None, device=None, copy=None, requires_grad=None"),
     entry("from_numpy", creation.from_numpy, "ndarray", style="exact",
           qualname="torch._VariableFunctionsClass.from_numpy"),
     entry("ones_like", _like(creation.ones_like), _LIKE),
@@ -117,6 +146,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
           "input: Tensor, fill_value: Number, *, dtype: ScalarType?=None, "
           "layout=None, device=None, requires_grad=False, memory_format=None"),
     entry("set_default_dtype", _set_default_dtype, "d"),
+    entry("set_default_tensor_type", _set_default_tensor_type, "t, /"),
     entry("get_default_dtype", creation.get_default_dtype, "", style="noargs",
           qualname="torch.get_default_dtype"),
 )))

@@ -7,11 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradcli.engine import devices, dtypes, errors, grad_api, memory_format
+from gradcli.engine import dtypes, errors, grad_api, memory_format
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
-from gradcli.engine.ops import selection as selection
-from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
                                                   table, type_of)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import collections
 import random
 
-import numpy as np
-
 from gradcli.engine import errors, saved
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.custom import FunctionNode
@@ -74,7 +72,7 @@ RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
     "values", "indices", "sign", "logabsdet", "Q", "R", "U", "S", "V", "Vh", "eigenvalues",
     "eigenvectors", "primal", "tangent", "min", "max", "solution", "residuals", "rank",
     "singular_values", "mantissa", "exponent", "LU", "pivots", "info", "P", "L", "inverse",
-    "result")}
+    "result", "hist", "bin_edges", "cloned_coefficient")}
 EXCEPTION_ATTRS = {"args": lambda e: e.args}
 STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args else None}
 SLICE_ATTRS = {"start": lambda s: s.start, "stop": lambda s: s.stop, "step": lambda s: s.step}

@@ -249,7 +249,7 @@ def unary(op: str, a):
         if op == "-":
             return F.neg(a)
         if op == "+":
-            return a
+            return F.positive(a)
         if a.dtype.is_floating_point:
             raise errors.type_error(
                 "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
