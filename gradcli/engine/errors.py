@@ -31,6 +31,12 @@ def type_error(message: str) -> TorchError:
     return TorchError("TypeError", message)
 
 
+def unsupported_operands(op: str, left: str, right: str) -> TorchError:
+    """Python's TypeError for `left op right`, operands of the types named, where neither
+    operand takes the other."""
+    return type_error(f"unsupported operand type(s) for {op}: '{left}' and '{right}'")
+
+
 def index_error(message: str) -> TorchError:
     return TorchError("IndexError", message)
 

@@ -762,6 +762,28 @@ def _check_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode,
     return out
 
 
+# ATen's rules for a pool's int lists: (argument, what it must be, whether it may be empty)
+_POOL2D_LISTS = (("kernel_size", "must either be a single int, or a tuple of two ints", False),
+                 ("stride", "must either be omitted, a single int, or a tuple of two ints", True),
+                 ("padding", "must either be a single int, or a tuple of two ints", False),
+                 ("dilation", "must be either a single int, or a tuple of two ints", False))
+_MAX_POOL1D_LISTS = (("kernel_size", "must be an int, list of ints or tuple of ints", False),
+                     ("stride", "must be None, an int, list of ints, or tuple of ints", True),
+                     ("padding", "must be an int, list of ints, or tuple of ints", False),
+                     ("dilation", "must be an int, list of ints or tuple of ints", False))
+
+
+def _check_pool_lists(name: str, lists: tuple) -> None:
+    """The 2-d pools' (and max_pool1d's) checks of how many ints each list argument holds,
+    `lists` in the order of _POOL2D_LISTS (dilation omitted where the pool has none)."""
+    rules, most = (_POOL2D_LISTS, 2) if name != "max_pool1d" else (_MAX_POOL1D_LISTS, 1)
+    for (argument, rule, may_be_empty), value in zip(rules, lists):
+        size = 0 if value is None else len(value) if isinstance(value, (tuple, list)) else 1
+        if not (1 <= size <= most or (may_be_empty and size == 0)):
+            raise errors.runtime(f"{name}: {argument} {rule}" if most == 2 else
+                                 f"{name}() {argument} {rule} of size 1 but got size {size}")
+
+
 def _pool_args(kernel_size, stride, padding, n: int = 2) -> tuple:
     kernel = _pairs(kernel_size, n)
     stride = kernel if stride is None or stride == () or stride == [] else _pairs(stride, n)
@@ -788,9 +810,18 @@ def _max_pool_parsed(n: int, x, kernel_size, stride, padding, dilation, ceil_mod
                      f"int[{n}] padding=0, int[{n}] dilation=1, bool ceil_mode=False)",
                      x, kernel_size, [] if stride is None else stride, padding, dilation,
                      ceil_mode)
-    if n == 1 and x.ndim not in (2, 3):
-        raise errors.runtime("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
-                             f"dim batch size for input, but got:{F.size_list(x.shape)}")
+    lists = (kernel_size, stride, padding, dilation)
+    if n == 2:
+        _check_pool_lists("max_pool2d", lists)
+    if n == 1 and return_indices:
+        _check_1d(x, "max_pool1d", kernel_size=kernel_size, stride=stride or kernel_size,
+                  padding=padding, dilation=dilation)
+    elif n == 1:
+        if x.ndim not in (2, 3):
+            raise errors.runtime("max_pool1d: Expected 2D or 3D (batch mode) tensor with "
+                                 f"optional 0 dim batch size for input, but got:"
+                                 f"{F.size_list(x.shape)}")
+        _check_pool_lists("max_pool1d", lists)
     if n == 2 and x.ndim not in (3, 4):
         raise errors.runtime("non-empty 3D or 4D (batch mode) tensor expected for input")
 
@@ -838,6 +869,7 @@ def _pool_shape_check(x: Tensor, kernel, stride, padding, dilation=(1, 1)):
 
 def avg_pool2d(x: Tensor, kernel_size, stride=(), padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override=None) -> Tensor:
+    _check_pool_lists("avg_pool2d", (kernel_size, stride, padding))
     kernel, stride, padding = _pool_args(kernel_size, stride, padding)
     if divisor_override is not None and divisor_override == 0:
         raise errors.runtime("divisor must be not zero")

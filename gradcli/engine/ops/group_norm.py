@@ -99,8 +99,7 @@ def _verify_batch_size(shape: tuple, num_groups) -> None:
         batch = F.floor_divide(shape[0] * shape[1], num_groups)
         size_prods = F.mul(batch, math.prod(shape[2:]))
     elif not isinstance(num_groups, (int, float)):
-        raise errors.type_error("unsupported operand type(s) for //: 'int' and "
-                                f"'{errors.type_name(num_groups)}'")
+        raise errors.unsupported_operands("//", "int", errors.type_name(num_groups))
     elif num_groups == 0:
         raise errors.TorchError("ZeroDivisionError", "integer division or modulo by zero"
                                 if isinstance(num_groups, int) else "float floor division by zero")

@@ -83,9 +83,15 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     """-(target * logsigmoid(x) + (1 - target) * logsigmoid(-x)), weighted, averaged over the
     classes (the last dim), then reduced; an unknown reduction fails after the computation."""
     reduction = F.legacy_reduction(reduction, size_average, reduce)
-    loss = F.neg(F.add(F.mul(target, declarations.call("functional", "logsigmoid", x)),
-                       F.mul(declarations.call("torch", "rsub", target, 1),
-                             F.logsigmoid(F.neg(x)))))
+    if isinstance(target, str):  # torch's Python: target * logsigmoid(x) repeats the string
+        raise errors.type_error("only integer tensors of a single element can be converted to an "
+                                "index")
+    if not isinstance(target, (Tensor, bool, int, float)):
+        raise errors.unsupported_operands("*", errors.type_name(target), "Tensor")
+    loss = F.neg(F.add(_times(target, declarations.call("functional", "logsigmoid", x)),
+                       _times(declarations.call("torch", "rsub", target, 1)
+                              if isinstance(target, Tensor) else 1 - target,
+                              F.logsigmoid(F.neg(x)))))
     if weight is not None:
         loss = F.mul(loss, weight)
     class_dim = x.ndim - 1
@@ -97,6 +103,11 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     if reduction == "sum":
         return F.sum(loss)
     raise errors.value_error(f"{reduction} is not valid")
+
+
+def _times(weight, t: Tensor) -> Tensor:
+    """weight * t, for a tensor or a Python number weight."""
+    return F.mul(weight, t) if isinstance(weight, Tensor) else F.mul_scalar(t, weight)
 
 
 def _lp_pool(dims: int):

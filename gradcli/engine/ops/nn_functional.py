@@ -1075,15 +1075,13 @@ def gaussian_nll_loss(a, target, var, full: bool = False, eps: float = 1e-6,
             raise errors.value_error("var is of incorrect size")  # else heteroscedastic
     if reduction not in ("none", "mean", "sum"):
         if not isinstance(reduction, str):
-            raise errors.type_error("unsupported operand type(s) for +: "
-                                    f"'{errors.type_name(reduction)}' and 'str'")
+            raise errors.unsupported_operands("+", errors.type_name(reduction), "str")
         raise errors.value_error(reduction + " is not valid")
     var = F.clone(var)
     with grad_mode(False):
         declarations.call("method", "clamp_", var, min=eps)
     if not isinstance(target, (Tensor, bool, int, float)):
-        raise errors.type_error("unsupported operand type(s) for -: 'Tensor' and "
-                                f"'{errors.type_name(target)}'")
+        raise errors.unsupported_operands("-", "Tensor", errors.type_name(target))
     diff = F.sub(a, target)
     loss = F.mul_scalar(F.add(F.log(var), F.div(F.mul(diff, diff), var)), 0.5)
     if F.truth(full):
