@@ -397,9 +397,6 @@ INDEX = {
         ),
     },
     "gradcli.engine.ops.local_response_norm": {
-        "row": (
-            "avg_pool3d avg_pool3d_backward "
-        ),
         "declaration": (
             "functional:local_response_norm "
         ),
@@ -504,6 +501,17 @@ INDEX = {
         "declaration": (
             "functional:adaptive_max_pool1d functional:adaptive_max_pool2d "
             "functional:max_unpool1d functional:max_unpool2d torch:adaptive_max_pool1d "
+        ),
+    },
+    "gradcli.engine.ops.pool3d": {
+        "row": (
+            "_adaptive_avg_pool3d _adaptive_avg_pool3d_backward adaptive_max_pool3d "
+            "adaptive_max_pool3d_backward avg_pool3d avg_pool3d_backward max_pool3d_with_indices "
+            "max_pool3d_with_indices_backward "
+        ),
+        "declaration": (
+            "functional:adaptive_avg_pool3d functional:adaptive_max_pool3d functional:avg_pool3d "
+            "functional:max_pool3d "
         ),
     },
     "gradcli.engine.ops.patches": {
