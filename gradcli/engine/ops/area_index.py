@@ -511,7 +511,7 @@ INDEX = {
         ),
         "declaration": (
             "functional:adaptive_avg_pool3d functional:adaptive_max_pool3d functional:avg_pool3d "
-            "functional:max_pool3d "
+            "functional:max_pool3d torch:max_pool3d "
         ),
     },
     "gradcli.engine.ops.patches": {

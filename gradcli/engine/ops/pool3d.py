@@ -382,6 +382,12 @@ def max_pool3d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     return (values, indices) if return_indices else values
 
 
+def max_pool3d_values(x: Tensor, kernel_size, stride=(), padding=0, dilation=1,
+                      ceil_mode: bool = False) -> Tensor:
+    """torch.max_pool3d: the values of max_pool3d_with_indices."""
+    return max_pool3d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
 def _empty_dimension(x: Tensor):
     return next((d for d in range(1, x.ndim) if x.shape[d] == 0), None)
 
@@ -442,6 +448,9 @@ declare("avg_pool3d", avg_pool3d, "avg_pool3d(Tensor input, int[3] kernel_size, 
 declare("max_pool3d", max_pool3d, python="input, kernel_size, stride=None, padding=0, dilation=1, "
         "ceil_mode=False, return_indices=False; return_indices: truth", variants="functional",
         title="_max_pool3d")
+declare("max_pool3d", max_pool3d_values, "max_pool3d(Tensor input, int[3] kernel_size, "
+        "int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False)",
+        variants="torch")
 declare("adaptive_avg_pool3d", adaptive_avg_pool3d, python="input, output_size; input: .size",
         variants="functional")
 declare("adaptive_max_pool3d", adaptive_max_pool3d, python="input: .size, output_size, "
