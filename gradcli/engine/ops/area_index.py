@@ -477,8 +477,9 @@ INDEX = {
         ),
         "declaration": (
             "functional:alpha_dropout functional:channel_shuffle functional:feature_alpha_dropout "
-            "functional:lp_pool1d functional:lp_pool2d functional:multilabel_soft_margin_loss "
-            "functional:native_channel_shuffle torch:channel_shuffle torch:native_channel_shuffle "
+            "functional:lp_pool1d functional:lp_pool2d functional:lp_pool3d "
+            "functional:multilabel_soft_margin_loss functional:native_channel_shuffle "
+            "torch:channel_shuffle torch:native_channel_shuffle "
         ),
     },
     "gradcli.engine.ops.packing": {
@@ -504,6 +505,10 @@ INDEX = {
         ),
     },
     "gradcli.engine.ops.pool3d": {
+        "function": (
+            "adaptive_avg_pool3d adaptive_max_pool3d avg_pool3d max_pool3d max_pool3d_values "
+            "max_pool3d_with_indices "
+        ),
         "row": (
             "_adaptive_avg_pool3d _adaptive_avg_pool3d_backward adaptive_max_pool3d "
             "adaptive_max_pool3d_backward avg_pool3d avg_pool3d_backward max_pool3d_with_indices "

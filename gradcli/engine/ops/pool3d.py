@@ -14,7 +14,7 @@ import numpy as np
 
 from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
-from gradcli.engine.functions import F
+from gradcli.engine.functions import F, export
 from gradcli.engine.ops.convolution import (_check_pool, _check_pool_lists, _list_with_default,
                                             _pairs, _pool_args, _pool_out, _sizes)
 from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
@@ -456,3 +456,6 @@ declare("adaptive_avg_pool3d", adaptive_avg_pool3d, python="input, output_size; 
 declare("adaptive_max_pool3d", adaptive_max_pool3d, python="input: .size, output_size, "
         "return_indices=False; return_indices: truth", variants="functional",
         title="_adaptive_max_pool3d")
+
+
+export(__name__, globals())

@@ -656,7 +656,7 @@ KINDS = [
     *(ModuleKind(f"LPPool{dims}d", "pooling", "norm_type, kernel_size, stride=None, "
                  "ceil_mode=False", _lp_pool_forward(f"lp_pool{dims}d"),
                  extra_repr=_options_repr("norm_type", "kernel_size", "stride", "ceil_mode"))
-      for dims in (1, 2)),
+      for dims in (1, 2, 3)),
     ModuleKind("ChannelShuffle", "channelshuffle", "groups", _functional("channel_shuffle"),
                extra_repr=_options_repr("groups")),
     *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _alpha_dropout_forward(function),
