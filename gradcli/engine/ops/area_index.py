@@ -497,11 +497,12 @@ INDEX = {
     },
     "gradcli.engine.ops.pool_indices": {
         "row": (
-            "adaptive_max_pool2d adaptive_max_pool2d_backward max_unpool2d "
+            "adaptive_max_pool2d adaptive_max_pool2d_backward max_unpool2d max_unpool3d "
         ),
         "declaration": (
             "functional:adaptive_max_pool1d functional:adaptive_max_pool2d "
-            "functional:max_unpool1d functional:max_unpool2d torch:adaptive_max_pool1d "
+            "functional:max_unpool1d functional:max_unpool2d functional:max_unpool3d "
+            "torch:adaptive_max_pool1d "
         ),
     },
     "gradcli.engine.ops.pool3d": {

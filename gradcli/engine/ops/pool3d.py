@@ -17,6 +17,7 @@ from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.convolution import (_check_pool, _check_pool_lists, _list_with_default,
                                             _pairs, _pool_args, _pool_out, _sizes)
+from gradcli.engine.ops.pool_indices import _gather_from_planes
 from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
@@ -173,14 +174,6 @@ def _scatter_to_planes(g, indices, x_shape):
     return out.reshape(x_shape)
 
 
-def _gather_from_planes(gg: Tensor, indices: np.ndarray) -> Tensor:
-    """gg (N, C, D, H, W) or (C, D, H, W) read at the indices (max_pool_double_backward)."""
-    lead = indices.shape[:-3]
-    index = Tensor(np.ascontiguousarray(indices).reshape(*lead, -1), dtypes.int64)
-    flat = F.reshape(gg, (*lead, -1))
-    return F.view(F.gather(flat, flat.ndim - 1, index), indices.shape)
-
-
 @_unbatched
 def _max_pool3d_backward(g, x, **params):
     return _scatter_to_planes(g, _max_pool3d(x, **params)[1], x.shape)
@@ -191,7 +184,7 @@ defop("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", _max_pool3d, p
       vjp=lambda g, x, **p: F.apply_op("max_pool3d_with_indices_backward", g[0], x, **p))
 defop("max_pool3d_with_indices_backward", "MaxPool3DWithIndicesBackwardBackward0",
       _max_pool3d_backward, promote="none", save=(1,),
-      vjp=(lambda gg, g, x, **p: _gather_from_planes(gg, _max_pool3d(x.data, **p)[1]),
+      vjp=(lambda gg, g, x, **p: _gather_from_planes(gg, _max_pool3d(x.data, **p)[1], 3),
            lambda gg, g, x, **p: F.zeros_for(x)))
 
 
@@ -288,7 +281,7 @@ defop("adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", _adaptive_max_pool3d,
 defop("adaptive_max_pool3d_backward", "AdaptiveMaxPool3DBackwardBackward0",
       _adaptive_max_pool3d_backward, promote="none", save=(1,),
       vjp=(lambda gg, g, x, output_size: _gather_from_planes(
-          gg, _adaptive_max_pool3d(x.data, output_size)[1]),
+          gg, _adaptive_max_pool3d(x.data, output_size)[1], 3),
            lambda gg, g, x, output_size: F.zeros_for(x)))
 
 

@@ -625,7 +625,7 @@ KINDS = [
     *(ModuleKind(f"MaxUnpool{n}d", "pooling", "kernel_size, stride=None, padding=0",
                  layers.unpool_forward(n), "input, indices, output_size=None",
                  extra_repr=_options_repr("kernel_size", "stride", "padding"),
-                 build=layers.build_unpool(n)) for n in (1, 2)),
+                 build=layers.build_unpool(n)) for n in (1, 2, 3)),
     ModuleKind("BatchNorm1d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
                "track_running_stats=True, device=None, dtype=None",
                _batch_norm_forward((2, 3), "2D or 3D"), inputs=_DIM_FIRST,
