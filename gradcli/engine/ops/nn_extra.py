@@ -83,7 +83,8 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     """-(target * logsigmoid(x) + (1 - target) * logsigmoid(-x)), weighted, averaged over the
     classes (the last dim), then reduced; an unknown reduction fails after the computation."""
     reduction = F.legacy_reduction(reduction, size_average, reduce)
-    if isinstance(target, str):  # torch's Python: target * logsigmoid(x) repeats the string
+    if isinstance(target, (str, list, tuple)):  # torch's Python: target * logsigmoid(x)
+        # repeats the sequence, asking the float tensor for an index
         raise errors.type_error("only integer tensors of a single element can be converted to an "
                                 "index")
     if not isinstance(target, (Tensor, bool, int, float)):
