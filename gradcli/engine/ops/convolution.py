@@ -705,16 +705,20 @@ def _adaptive_plan(x_shape, output_size):
 
 
 def _adaptive_avg_pool2d(x, output_size):
+    """Each window's sum divided by its height, then by its width, as ATen's kernel does."""
     result = np.zeros((*x.shape[:2], *output_size), x.dtype)
-    for oh, ow, hs, he, ws, we, divisor in _adaptive_plan(x.shape, output_size):
-        result[:, :, oh, ow] = _window_sum(x, hs, he, ws, we) / x.dtype.type(divisor)
+    size = x.dtype.type
+    for oh, ow, hs, he, ws, we, _ in _adaptive_plan(x.shape, output_size):
+        result[:, :, oh, ow] = _window_sum(x, hs, he, ws, we) / size(he - hs) / size(we - ws)
     return result
 
 
 def _adaptive_avg_pool2d_backward(g, x, output_size, input_shape):
     result = np.zeros(input_shape, g.dtype)
-    for oh, ow, hs, he, ws, we, divisor in _adaptive_plan(input_shape, output_size):
-        result[:, :, hs:he, ws:we] += (g[:, :, oh, ow] / g.dtype.type(divisor))[:, :, None, None]
+    size = g.dtype.type
+    for oh, ow, hs, he, ws, we, _ in _adaptive_plan(input_shape, output_size):
+        share = g[:, :, oh, ow] / size(he - hs) / size(we - ws)
+        result[:, :, hs:he, ws:we] += share[:, :, None, None]
     return result
 
 
