@@ -15,7 +15,7 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient", "ops.grid_sample", "ops.group_norm", "ops.histograms",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.multi_margin", "ops.nn_functional", "ops.nn_extra",
-    "ops.packing", "ops.padding", "ops.pool_indices", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
+    "ops.packing", "ops.padding", "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.scatters", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
@@ -117,6 +117,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import sampled_activations  # noqa: F401
         case "gradcli.engine.ops.pool_indices":
             from gradcli.engine.ops import pool_indices  # noqa: F401
+        case "gradcli.engine.ops.pool3d":
+            from gradcli.engine.ops import pool3d  # noqa: F401
         case "gradcli.engine.ops.multi_margin":
             from gradcli.engine.ops import multi_margin  # noqa: F401
         case "gradcli.engine.ops.local_response_norm":

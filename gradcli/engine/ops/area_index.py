@@ -397,9 +397,6 @@ INDEX = {
         ),
     },
     "gradcli.engine.ops.local_response_norm": {
-        "row": (
-            "avg_pool3d avg_pool3d_backward "
-        ),
         "declaration": (
             "functional:local_response_norm "
         ),
@@ -480,8 +477,9 @@ INDEX = {
         ),
         "declaration": (
             "functional:alpha_dropout functional:channel_shuffle functional:feature_alpha_dropout "
-            "functional:lp_pool1d functional:lp_pool2d functional:multilabel_soft_margin_loss "
-            "functional:native_channel_shuffle torch:channel_shuffle torch:native_channel_shuffle "
+            "functional:lp_pool1d functional:lp_pool2d functional:lp_pool3d "
+            "functional:multilabel_soft_margin_loss functional:native_channel_shuffle "
+            "torch:channel_shuffle torch:native_channel_shuffle "
         ),
     },
     "gradcli.engine.ops.packing": {
@@ -499,11 +497,27 @@ INDEX = {
     },
     "gradcli.engine.ops.pool_indices": {
         "row": (
-            "adaptive_max_pool2d adaptive_max_pool2d_backward max_unpool2d "
+            "adaptive_max_pool2d adaptive_max_pool2d_backward max_unpool2d max_unpool3d "
         ),
         "declaration": (
             "functional:adaptive_max_pool1d functional:adaptive_max_pool2d "
-            "functional:max_unpool1d functional:max_unpool2d torch:adaptive_max_pool1d "
+            "functional:max_unpool1d functional:max_unpool2d functional:max_unpool3d "
+            "torch:adaptive_max_pool1d "
+        ),
+    },
+    "gradcli.engine.ops.pool3d": {
+        "function": (
+            "adaptive_avg_pool3d adaptive_max_pool3d avg_pool3d max_pool3d max_pool3d_values "
+            "max_pool3d_with_indices "
+        ),
+        "row": (
+            "_adaptive_avg_pool3d _adaptive_avg_pool3d_backward adaptive_max_pool3d "
+            "adaptive_max_pool3d_backward avg_pool3d avg_pool3d_backward max_pool3d_with_indices "
+            "max_pool3d_with_indices_backward "
+        ),
+        "declaration": (
+            "functional:adaptive_avg_pool3d functional:adaptive_max_pool3d functional:avg_pool3d "
+            "functional:max_pool3d torch:max_pool3d "
         ),
     },
     "gradcli.engine.ops.patches": {

@@ -705,16 +705,20 @@ def _adaptive_plan(x_shape, output_size):
 
 
 def _adaptive_avg_pool2d(x, output_size):
+    """Each window's sum divided by its height, then by its width, as ATen's kernel does."""
     result = np.zeros((*x.shape[:2], *output_size), x.dtype)
-    for oh, ow, hs, he, ws, we, divisor in _adaptive_plan(x.shape, output_size):
-        result[:, :, oh, ow] = _window_sum(x, hs, he, ws, we) / x.dtype.type(divisor)
+    size = x.dtype.type
+    for oh, ow, hs, he, ws, we, _ in _adaptive_plan(x.shape, output_size):
+        result[:, :, oh, ow] = _window_sum(x, hs, he, ws, we) / size(he - hs) / size(we - ws)
     return result
 
 
 def _adaptive_avg_pool2d_backward(g, x, output_size, input_shape):
     result = np.zeros(input_shape, g.dtype)
-    for oh, ow, hs, he, ws, we, divisor in _adaptive_plan(input_shape, output_size):
-        result[:, :, hs:he, ws:we] += (g[:, :, oh, ow] / g.dtype.type(divisor))[:, :, None, None]
+    size = g.dtype.type
+    for oh, ow, hs, he, ws, we, _ in _adaptive_plan(input_shape, output_size):
+        share = g[:, :, oh, ow] / size(he - hs) / size(we - ws)
+        result[:, :, hs:he, ws:we] += share[:, :, None, None]
     return result
 
 
@@ -740,8 +744,10 @@ def _as_4d(x: Tensor, name: str):
 def _check_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode,
                 shape_check=None) -> tuple:
     """torch's pooling_output_shape for each spatial size (its stride and padding checks), then
-    `shape_check` where given and the output size check of its pool2d_shape_check."""
-    for i in range(2):
+    `shape_check` where given and the output size check of its pool2d_shape_check (3-d pools'
+    shape checks make their own)."""
+    n = len(kernel)
+    for i in range(n):
         if stride[i] == 0:
             raise errors.runtime("stride should not be zero")
         if padding[i] < 0:
@@ -750,8 +756,8 @@ def _check_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode,
             raise errors.runtime(
                 f"pad should be at most half of effective kernel size, but got pad={padding[i]}, "
                 f"kernel_size={kernel[i]} and dilation={dilation[i]}")
-    out = tuple(_pool_out(x.shape[-2 + i], kernel[i], stride[i], padding[i], dilation[i],
-                          ceil_mode) for i in range(2))
+    out = tuple(_pool_out(x.shape[-n + i], kernel[i], stride[i], padding[i], dilation[i],
+                          ceil_mode) for i in range(n))
     if shape_check is not None:
         shape_check()
     if any(o < 1 for o in out):
@@ -763,10 +769,12 @@ def _check_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode,
 
 
 # ATen's rules for a pool's int lists: (argument, what it must be, whether it may be empty)
-_POOL2D_LISTS = (("kernel_size", "must either be a single int, or a tuple of two ints", False),
-                 ("stride", "must either be omitted, a single int, or a tuple of two ints", True),
-                 ("padding", "must either be a single int, or a tuple of two ints", False),
-                 ("dilation", "must be either a single int, or a tuple of two ints", False))
+_POOL_LISTS = (("kernel_size", "must either be a single int, or a tuple of {} ints", False),
+               ("stride", "must either be omitted, a single int, or a tuple of {} ints", True),
+               ("padding", "must either be a single int, or a tuple of {} ints", False),
+               ("dilation", "must be either a single int, or a tuple of {} ints", False))
+_AVG_POOL3D_LISTS = tuple((argument, rule.replace("either ", ""), empty)
+                          for argument, rule, empty in _POOL_LISTS)
 _MAX_POOL1D_LISTS = (("kernel_size", "must be an int, list of ints or tuple of ints", False),
                      ("stride", "must be None, an int, list of ints, or tuple of ints", True),
                      ("padding", "must be an int, list of ints, or tuple of ints", False),
@@ -774,14 +782,17 @@ _MAX_POOL1D_LISTS = (("kernel_size", "must be an int, list of ints or tuple of i
 
 
 def _check_pool_lists(name: str, lists: tuple) -> None:
-    """The 2-d pools' (and max_pool1d's) checks of how many ints each list argument holds,
-    `lists` in the order of _POOL2D_LISTS (dilation omitted where the pool has none)."""
-    rules, most = (_POOL2D_LISTS, 2) if name != "max_pool1d" else (_MAX_POOL1D_LISTS, 1)
+    """The 2-d and 3-d pools' (and max_pool1d's) checks of how many ints each list argument
+    holds, `lists` in the order of _POOL_LISTS (dilation omitted where the pool has none)."""
+    most = int(name[-2])
+    rules = {"max_pool1d": _MAX_POOL1D_LISTS, "avg_pool3d": _AVG_POOL3D_LISTS}.get(name,
+                                                                                   _POOL_LISTS)
     for (argument, rule, may_be_empty), value in zip(rules, lists):
         size = 0 if value is None else len(value) if isinstance(value, (tuple, list)) else 1
-        if not (1 <= size <= most or (may_be_empty and size == 0)):
-            raise errors.runtime(f"{name}: {argument} {rule}" if most == 2 else
-                                 f"{name}() {argument} {rule} of size 1 but got size {size}")
+        if not (size in (1, most) or (may_be_empty and size == 0)):
+            raise errors.runtime(f"{name}() {argument} {rule} of size 1 but got size {size}"
+                                 if most == 1 else
+                                 f"{name}: {argument} {rule.format(('two', 'three')[most - 2])}")
 
 
 def _pool_args(kernel_size, stride, padding, n: int = 2) -> tuple:

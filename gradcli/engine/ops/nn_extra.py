@@ -1,7 +1,7 @@
 """F.alpha_dropout and F.feature_alpha_dropout (ATen's _dropout_impl: a bernoulli mask turned
 into an affine map that keeps SELU's mean and variance), channel_shuffle
 (ChannelShuffleBackward0) and its native kernel (no derivative), and torch's Python composites
-F.multilabel_soft_margin_loss and F.lp_pool1d/2d."""
+F.multilabel_soft_margin_loss and F.lp_pool1d/2d/3d."""
 
 from __future__ import annotations
 
@@ -83,7 +83,8 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     """-(target * logsigmoid(x) + (1 - target) * logsigmoid(-x)), weighted, averaged over the
     classes (the last dim), then reduced; an unknown reduction fails after the computation."""
     reduction = F.legacy_reduction(reduction, size_average, reduce)
-    if isinstance(target, str):  # torch's Python: target * logsigmoid(x) repeats the string
+    if isinstance(target, (str, list, tuple)):  # torch's Python: target * logsigmoid(x)
+        # repeats the sequence, asking the float tensor for an index
         raise errors.type_error("only integer tensors of a single element can be converted to an "
                                 "index")
     if not isinstance(target, (Tensor, bool, int, float)):
@@ -111,24 +112,25 @@ def _times(weight, t: Tensor) -> Tensor:
 
 
 def _lp_pool(dims: int):
-    """F.lp_pool1d/2d: max pooling of |x| for an infinite norm, else the average pool of
+    """F.lp_pool1d/2d/3d: max pooling of |x| for an infinite norm, else the average pool of
     x ** p, times the window size, to the power 1 / p (the sign kept through a relu)."""
     pool = f"avg_pool{dims}d"
 
     def run(x: Tensor, norm_type, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
-        if dims == 2:  # `kw, kh = _pair(kernel_size)` comes first
-            pair = (tuple(kernel_size) if isinstance(kernel_size, (tuple, list, str))
-                    else (kernel_size,) * 2)  # _pair: an iterable (a string too) as a tuple
-            if len(pair) != 2:
-                raise errors.value_error(f"{'not enough' if len(pair) < 2 else 'too many'} "
-                                         f"values to unpack (expected 2"
-                                         f"{', got ' + str(len(pair)) if len(pair) < 2 else ''})")
+        if dims > 1:  # `kw, kh = _pair(kernel_size)` (or _triple) comes first
+            sizes = (tuple(kernel_size) if isinstance(kernel_size, (tuple, list, str))
+                     else (kernel_size,) * dims)  # an iterable (a string too) as a tuple
+            if len(sizes) != dims:
+                few = len(sizes) < dims
+                raise errors.value_error(f"{'not enough' if few else 'too many'} values to "
+                                         f"unpack (expected {dims}"
+                                         f"{', got ' + str(len(sizes)) if few else ''})")
         infinite = isinstance(norm_type, (int, float)) and abs(norm_type) == math.inf
         if not isinstance(x, Tensor):
             raise errors.no_attribute(x, "abs" if infinite else "pow")
         if infinite:
             magnitude = F.abs(x) if norm_type > 0 else F.neg(F.abs(x))
-            max_pool = F.max_pool1d if dims == 1 else F.max_pool2d
+            max_pool = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[dims - 1]
             extreme = max_pool(magnitude, kernel_size, stride, 0, 1, ceil_mode)
             return extreme if norm_type > 0 else F.neg(extreme)
         powered = declarations.call("method", "pow", x, norm_type)
@@ -138,19 +140,15 @@ def _lp_pool(dims: int):
         else:
             out = declarations.call("functional", pool, powered, kernel_size, padding=0,
                                     ceil_mode=ceil_mode)
-        if dims == 1:
-            window = kernel_size
-        else:
-            kw, kh = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
-            window = kw * kh
+        window = kernel_size if dims == 1 else math.prod(sizes)
         signed = F.mul(declarations.call("torch", "sign", out), F.relu(F.abs(out)))
         return declarations.call("method", "pow", declarations.call("method", "mul", signed,
                                                                      window), 1.0 / norm_type)
     return run
 
 
-lp_pool1d, lp_pool2d = _lp_pool(1), _lp_pool(2)
-for _dims, _fn in ((1, lp_pool1d), (2, lp_pool2d)):
+lp_pool1d, lp_pool2d, lp_pool3d = _lp_pool(1), _lp_pool(2), _lp_pool(3)
+for _dims, _fn in ((1, lp_pool1d), (2, lp_pool2d), (3, lp_pool3d)):
     declare(f"lp_pool{_dims}d", _fn, python="input: object, norm_type, kernel_size, "
             "stride=None, ceil_mode=False", variants="functional")
 del _dims, _fn

@@ -1,5 +1,6 @@
 """Pooling that carries indices into each input plane: adaptive max pooling (1d/2d, with
-AdaptiveMaxPool2DBackward0) and max unpooling (1d/2d, MaxUnpool2DBackward0)."""
+AdaptiveMaxPool2DBackward0) and max unpooling (1d/2d/3d, MaxUnpool2DBackward0 and
+MaxUnpool3DBackward0)."""
 
 from __future__ import annotations
 
@@ -43,9 +44,10 @@ def _adaptive_max_pool2d(x, output_size):
     return values, indices
 
 
-def _gather_from_planes(gg: Tensor, indices: np.ndarray) -> Tensor:
-    """torch's max_pool_double_backward: gg (N, C, H, W) or (C, H, W) read at the indices."""
-    lead = indices.shape[:-2]
+def _gather_from_planes(gg: Tensor, indices: np.ndarray, spatial: int = 2) -> Tensor:
+    """torch's max_pool_double_backward: gg (N, C, *S) or (C, *S), S `spatial` sizes, read at
+    the indices."""
+    lead = indices.shape[:-spatial]
     index = Tensor(np.ascontiguousarray(indices).reshape(*lead, -1), dtypes.int64)
     flat = F.reshape(gg, (*lead, -1))
     return F.view(F.gather(flat, flat.ndim - 1, index), indices.shape)
@@ -119,12 +121,13 @@ def adaptive_max_pool1d(x: Tensor, output_size, return_indices: bool = False):
     return (values, indices) if return_indices else values
 
 
-@_planes
-def _max_unpool2d(x, indices, output_size):
-    """Each input value written at its index in a zero plane of output_size (the last write
-    wins); the last invalid index in memory order is ATen's error."""
+def _max_unpool(x, indices, output_size):
+    """Each input value written at its index in a zero volume of output_size (the last write
+    wins), batched or not; the last invalid index in memory order is ATen's error."""
+    if x.ndim == len(output_size) + 1:
+        return _max_unpool(x[None], indices[None], output_size)[0]
     n, c = x.shape[:2]
-    area = output_size[0] * output_size[1]
+    area = int(np.prod(output_size))
     out = np.zeros((n * c, area), x.dtype)
     if area == 0:
         return out.reshape(n, c, *output_size)
@@ -132,14 +135,16 @@ def _max_unpool2d(x, indices, output_size):
     invalid = np.flatnonzero((flat < 0) | (flat >= area))
     if invalid.size:
         raise errors.runtime(f"Found an invalid max index: {flat.reshape(-1)[invalid[-1]]} "
-                             f"(output volumes are of size {output_size[0]}x{output_size[1]})")
+                             f"(output volumes are of size {'x'.join(map(str, output_size))})")
     out[np.arange(n * c)[:, None], flat] = x.reshape(n * c, -1)
     return out.reshape(n, c, *output_size)
 
 
-defop("max_unpool2d", "MaxUnpool2DBackward0", _max_unpool2d, promote="none", save=(1,),
-      refuses=("max_unpool2d", (dtypes.BOOL, dtypes.INTEGRAL)), jvp=LINEAR,
-      vjp=(lambda g, x, indices, output_size: _gather_from_planes(g, indices.data), None))
+for _n in (2, 3):
+    defop(f"max_unpool{_n}d", f"MaxUnpool{_n}DBackward0", _max_unpool, promote="none", save=(1,),
+          refuses=(f"max_unpool{_n}d", (dtypes.BOOL, dtypes.INTEGRAL)), jvp=LINEAR,
+          vjp=(lambda g, x, indices, output_size: _gather_from_planes(
+              g, indices.data, len(output_size)), None))
 
 
 def max_unpool2d_sized(x: Tensor, indices: Tensor, output_size) -> Tensor:
@@ -153,16 +158,40 @@ def max_unpool2d_sized(x: Tensor, indices: Tensor, output_size) -> Tensor:
     if x.ndim not in (3, 4):
         raise errors.runtime("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a "
                              f"tensor with {x.ndim} dimensions.")
+    _check_unpool_input(x, indices, "max_unpooling2d_forward_out_cpu()")
+    return apply(OPS["max_unpool2d"], x, indices, output_size=tuple(output_size))
+
+
+def _check_unpool_input(x: Tensor, indices: Tensor, name: str) -> None:
+    """ATen's unpooling checks of the indices' shape and the input's empty dimensions."""
     if x.shape != indices.shape:
         raise errors.runtime("Expected shape of indices to be same as that of the input tensor ("
                              f"{_sizes(x.shape)}) but got indices tensor with shape: "
                              f"{_sizes(indices.shape)}")
     empty = next((d for d in range(1, x.ndim) if x.shape[d] == 0), None)
     if empty is not None:
-        raise errors.runtime("max_unpooling2d_forward_out_cpu(): Expected input to have non-zero "
-                             f"size for non-batch dimensions, but got {_sizes(x.shape)} with "
-                             f"dimension {empty} being empty.")
-    return apply(OPS["max_unpool2d"], x, indices, output_size=tuple(output_size))
+        raise errors.runtime(f"{name}: Expected input to have non-zero size for non-batch "
+                             f"dimensions, but got {_sizes(x.shape)} with dimension {empty} "
+                             "being empty.")
+
+
+def max_unpool3d_sized(x: Tensor, indices: Tensor, output_size, stride, padding) -> Tensor:
+    """torch._C._nn.max_unpool3d: ATen's max_unpooling3d_shape_check in order, then the row."""
+    if indices.dtype is not dtypes.int64:
+        raise errors.runtime("elements in indices should be type int64")
+    if x.ndim not in (4, 5):
+        raise errors.runtime("Input to max_unpooling3d should be a 4d or 5d Tensor, but got a "
+                             f"tensor with {x.ndim} dimensions.")
+    for argument, values, got in (("output_size", output_size, ""), ("stride", stride, ":"),
+                                  ("padding", padding, ":")):
+        if len(values) != 3:
+            raise errors.runtime("There should be exactly three elements (depth, height, width) "
+                                 f"in {argument}, but got{got} {len(values)} elements.")
+    _check_unpool_input(x, indices, "max_unpooling3d_forward_out_cpu()")
+    if min(stride) <= 0:
+        raise errors.runtime(f"strides should be greater than zero, but got stride: "
+                             f"{_sizes(stride)}")
+    return apply(OPS["max_unpool3d"], x, indices, output_size=tuple(output_size))
 
 
 def _shown(sizes, given) -> str:
@@ -216,6 +245,13 @@ def max_unpool2d(x: Tensor, indices: Tensor, kernel_size, stride=None, padding=0
     return max_unpool2d_sized(x, indices, sizes)
 
 
+def max_unpool3d(x: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    kernel, stride, padding = _unpool_arguments(3, kernel_size, stride, padding)
+    sizes = _unpool_output_size(x, kernel, stride, padding, output_size)
+    return max_unpool3d_sized(x, indices, sizes, stride, padding)
+
+
 def max_unpool1d(x: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
                  output_size=None) -> Tensor:
     kernel, stride, padding = _unpool_arguments(1, kernel_size, stride, padding)
@@ -229,7 +265,7 @@ for _n, _fn, _input in ((1, adaptive_max_pool1d, "input"),
                         (2, adaptive_max_pool2d, "input: .size")):  # 2d reads input.size() first
     declare(f"adaptive_max_pool{_n}d", _fn, python=f"{_input}, output_size, return_indices=False; "
             "return_indices: truth", variants="functional", title=f"_adaptive_max_pool{_n}d")
-for _n, _fn in ((1, max_unpool1d), (2, max_unpool2d)):
+for _n, _fn in ((1, max_unpool1d), (2, max_unpool2d), (3, max_unpool3d)):
     declare(f"max_unpool{_n}d", _fn, python="input: .size, indices, kernel_size, stride=None, "
             "padding=0, output_size=None", variants="functional")
 del _n, _fn, _input

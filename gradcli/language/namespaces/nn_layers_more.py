@@ -1,5 +1,5 @@
 """Builders, forwards and reprs of the unpooling, circular padding, randomized activation, local
-response norm and multi margin loss module classes (MaxUnpool1d/2d, CircularPad1d/2d/3d, RReLU,
+response norm and multi margin loss module classes (MaxUnpool1d/2d/3d, CircularPad1d/2d/3d, RReLU,
 LocalResponseNorm, MultiMarginLoss); their rows are in nn_table.KINDS."""
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, parameters
 from gradcli.engine.ops import convolution as CV
 from gradcli.engine.ops import nn_functional as NF
+from gradcli.engine.ops import pool3d as P3
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -222,10 +223,12 @@ def _pool_builder(*names):
         module, kernel_size, stride, padding, *rest, names=names)
 
 
-def _avg_forward(ctx, module: Module, x):
-    a = module.attrs
-    return CV.avg_pool2d(x, a["kernel_size"], a["stride"], a["padding"], a["ceil_mode"],
-                         a["count_include_pad"], a["divisor_override"])
+def _avg_forward(function):
+    def forward(ctx, module: Module, x):
+        a = module.attrs
+        return function(x, a["kernel_size"], a["stride"], a["padding"], a["ceil_mode"],
+                        a["count_include_pad"], a["divisor_override"])
+    return forward
 
 
 def _avg1d_forward(ctx, module: Module, x):
@@ -594,32 +597,35 @@ KINDS = [
                extra_repr=_options_repr("kernel_size", "stride", "padding", "dilation",
                                         "ceil_mode"),
                build=_pool_builder("dilation", "return_indices", "ceil_mode")),
-    ModuleKind("MaxPool2d", "pooling", "kernel_size, stride=None, padding=0, dilation=1, "
-               "return_indices=False, ceil_mode=False", _max_pool_forward(CV.max_pool2d),
-               inputs="input: Tensor@max_pool2d",
-               extra_repr=_options_repr("kernel_size", "stride", "padding", "dilation",
-                                        "ceil_mode"),
-               build=_pool_builder("dilation", "return_indices", "ceil_mode")),
+    *(ModuleKind(f"MaxPool{n}d", "pooling", "kernel_size, stride=None, padding=0, dilation=1, "
+                 "return_indices=False, ceil_mode=False", _max_pool_forward(function),
+                 inputs=f"input: Tensor@max_pool{n}d",
+                 extra_repr=_options_repr("kernel_size", "stride", "padding", "dilation",
+                                          "ceil_mode"),
+                 build=_pool_builder("dilation", "return_indices", "ceil_mode"))
+      for n, function in ((2, CV.max_pool2d), (3, P3.max_pool3d))),
     ModuleKind("AvgPool1d", "pooling", "kernel_size, stride=None, padding=0, ceil_mode=False, "
                "count_include_pad=True", _avg1d_forward, inputs="input: Tensor@avg_pool1d",
                extra_repr=_options_repr("kernel_size", "stride", "padding"),
                build=_build_avg1d),
-    ModuleKind("AvgPool2d", "pooling", "kernel_size, stride=None, padding=0, ceil_mode=False, "
-               "count_include_pad=True, divisor_override=None", _avg_forward,
-               inputs="input: Tensor@avg_pool2d",
-               extra_repr=_options_repr("kernel_size", "stride", "padding"),
-               build=_pool_builder("ceil_mode", "count_include_pad", "divisor_override")),
+    *(ModuleKind(f"AvgPool{n}d", "pooling", "kernel_size, stride=None, padding=0, "
+                 "ceil_mode=False, count_include_pad=True, divisor_override=None",
+                 _avg_forward(function), inputs=f"input: Tensor@avg_pool{n}d",
+                 extra_repr=_options_repr("kernel_size", "stride", "padding"),
+                 build=_pool_builder("ceil_mode", "count_include_pad", "divisor_override"))
+      for n, function in ((2, CV.avg_pool2d), (3, P3.avg_pool3d))),
     ModuleKind("AdaptiveAvgPool1d", "pooling", "output_size",
                _functional("adaptive_avg_pool1d"), extra_repr=_options_repr("output_size")),
-    ModuleKind("AdaptiveAvgPool2d", "pooling", "output_size",
-               _functional("adaptive_avg_pool2d"), extra_repr=_options_repr("output_size")),
+    *(ModuleKind(f"AdaptiveAvgPool{n}d", "pooling", "output_size",
+                 _functional(f"adaptive_avg_pool{n}d"), extra_repr=_options_repr("output_size"))
+      for n in (2, 3)),
     *(ModuleKind(f"AdaptiveMaxPool{n}d", "pooling", "output_size, return_indices=False",
                  _functional(f"adaptive_max_pool{n}d"), extra_repr=_options_repr("output_size"))
-      for n in (1, 2)),
+      for n in (1, 2, 3)),
     *(ModuleKind(f"MaxUnpool{n}d", "pooling", "kernel_size, stride=None, padding=0",
                  layers.unpool_forward(n), "input, indices, output_size=None",
                  extra_repr=_options_repr("kernel_size", "stride", "padding"),
-                 build=layers.build_unpool(n)) for n in (1, 2)),
+                 build=layers.build_unpool(n)) for n in (1, 2, 3)),
     ModuleKind("BatchNorm1d", "batchnorm", "num_features, eps=1e-05, momentum=0.1, affine=True, "
                "track_running_stats=True, device=None, dtype=None",
                _batch_norm_forward((2, 3), "2D or 3D"), inputs=_DIM_FIRST,
@@ -650,7 +656,7 @@ KINDS = [
     *(ModuleKind(f"LPPool{dims}d", "pooling", "norm_type, kernel_size, stride=None, "
                  "ceil_mode=False", _lp_pool_forward(f"lp_pool{dims}d"),
                  extra_repr=_options_repr("norm_type", "kernel_size", "stride", "ceil_mode"))
-      for dims in (1, 2)),
+      for dims in (1, 2, 3)),
     ModuleKind("ChannelShuffle", "channelshuffle", "groups", _functional("channel_shuffle"),
                extra_repr=_options_repr("groups")),
     *(ModuleKind(name, "dropout", "p=0.5, inplace=False", _alpha_dropout_forward(function),
