@@ -178,6 +178,14 @@ def last_dim_sums(values: np.ndarray) -> np.ndarray | None:
     return total.reshape(values.shape[:-1])
 
 
+def strided_row_sums(rows: np.ndarray) -> np.ndarray:
+    """torch's sums of rows (batch, n) whose elements are not adjacent in memory (its scalar
+    row_sum: four interleaved cascades), one per row."""
+    if rows.shape[1] == 0:
+        return np.zeros(rows.shape[0], rows.dtype)
+    return _interleaved(np.ascontiguousarray(rows.T))
+
+
 def outer_dim_sums(values: np.ndarray, dim: int) -> np.ndarray | None:
     """torch's sums over one non-last dimension of a C-contiguous float array, or None for other
     arrays.

@@ -151,6 +151,27 @@ def test_sums_and_means_over_any_one_dimension_match_torch_bit_for_bit(dtype):
     assert not mismatches
 
 
+@pytest.mark.parametrize("count", [300, pytest.param(3000, marks=pytest.mark.slow)])
+def test_sums_and_means_over_several_dimensions_match_torch_bit_for_bit(count):
+    """Global average pooling's x.mean((2, 3)), statistics over (0, 2, 3), and any other set of
+    dimensions of a C-ordered tensor, in torch's order of additions."""
+    rng = np.random.default_rng(37)
+    mismatches = []
+    for trial in range(count):
+        ndim = int(rng.integers(2, 5))
+        shape = tuple(int(rng.choice([1, 2, 3, 5, 8, 16, 17, 33, 64])) for _ in range(ndim))
+        dims = tuple(int(d) - (ndim if rng.random() < 0.3 else 0)
+                     for d in rng.choice(ndim, int(rng.integers(2, ndim + 1)), replace=False))
+        keepdim = bool(rng.integers(0, 2))
+        values = (rng.standard_normal(shape) * 3).astype(np.float32 if trial % 3 else np.float64)
+        for reduction in ("sum", "mean"):
+            ours = getattr(F, reduction)(_tensor(values), dims, keepdim).data
+            theirs = getattr(torch.from_numpy(values), reduction)(dims, keepdim).numpy()
+            if ours.tobytes() != theirs.tobytes() or ours.shape != theirs.shape:
+                mismatches.append((shape, dims, keepdim, reduction))
+    assert not mismatches, mismatches[:5]
+
+
 def _moment_case(rng):
     """A random float32/float64 array (sometimes transposed) and var/std options for it."""
     dtype = np.float32 if rng.random() < 0.7 else np.float64

@@ -8,7 +8,8 @@ import math
 import numpy as np
 
 from gradcli.engine import declarations, dtypes, errors
-from gradcli.engine.cascade_sum import full_sum, last_dim_sums, outer_dim_sums
+from gradcli.engine.cascade_sum import (GRAIN, THREADS, full_sum, last_dim_sums,
+                                        outer_dim_sums, strided_row_sums)
 from gradcli.engine.norm_order import two_norm
 from gradcli.engine.product_order import dim_product, whole_product
 from gradcli.engine.variance_order import variance
@@ -72,16 +73,15 @@ def sum_values(a, sizes, dtype, dim, keepdim: bool):
 
 def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
     """A float sum in torch's order of additions (its last bits): over the whole tensor, or
-    over one dimension of a C-ordered one; else None."""
+    over some dimensions of a C-ordered one; else None."""
     if out.np != a.dtype:
         return None
     if dim and len(dim) != a.ndim:
-        if len(dim) != 1:
-            return None
-        rows = _one_dim_sums(a, dim[0])
+        dim = [d % a.ndim for d in dim]
+        rows = _one_dim_sums(a, dim[0]) if len(dim) == 1 else _dims_sums(a, dim)
         if rows is None:
             return None
-        return np.expand_dims(rows, dim[0]) if keepdim else rows
+        return np.expand_dims(rows, tuple(dim)) if keepdim else rows
     total = full_sum(a)
     if total is None:
         return None
@@ -104,6 +104,41 @@ def _one_dim_sums(a, d: int):
     return None if rows is None else rows.reshape(a.shape[:d] + a.shape[d + 1:])
 
 
+def _dims_sums(a, dims):
+    """Sums over several dimensions of a C-ordered array, as torch's TensorIterator runs them:
+    size-1 dimensions dropped, neighbours of one kind (reduced or kept) merged, and the reduced
+    ones innermost. One reduced run is a one-dimension sum. With more (serially: below GRAIN
+    elements or on one thread; else None), each row along the innermost reduced run is summed
+    (with vector loads where that run is contiguous) and added into its output in turn, the
+    next reduced run the fastest."""
+    if not a.flags.c_contiguous:
+        return None
+    out_shape = tuple(size for i, size in enumerate(a.shape) if i not in dims)
+    runs: list = []  # [size, reduced] of the merged dimensions, outermost first
+    for i, size in enumerate(a.shape):
+        if size != 1:
+            if runs and runs[-1][1] == (i in dims):
+                runs[-1][0] *= size
+            else:
+                runs.append([size, i in dims])
+    reduced = [i for i, (_, is_reduced) in enumerate(runs) if is_reduced]
+    merged = a.reshape([size for size, _ in runs])
+    if len(reduced) == 1:
+        rows = _one_dim_sums(merged, reduced[0]) if len(runs) > 1 else full_sum(merged)
+        return None if rows is None else rows.reshape(out_shape)
+    if not reduced:
+        return merged.copy().reshape(out_shape)
+    if a.size >= GRAIN and THREADS > 1:
+        return None
+    kept = [i for i in range(len(runs)) if i not in reduced]
+    width = runs[reduced[-1]][0]
+    rows = np.ascontiguousarray(merged.transpose(kept + reduced)).reshape(-1, width)
+    sums = last_dim_sums(rows) if reduced[-1] == len(runs) - 1 else strided_row_sums(rows)
+    steps = sums.reshape(int(np.prod(out_shape, dtype=np.int64)), -1)
+    total = steps[:, 0]
+    for j in range(1, steps.shape[1]):
+        total = total + steps[:, j]
+    return total.reshape(out_shape)
 def _memory_order_sums(a, d: int):
     """Sums over dimension `d` of a dense array laid out in another order (a transpose): torch's
     TensorIterator walks memory, so these are the sums of the C-ordered view of that memory."""
