@@ -8,8 +8,8 @@ import math
 import numpy as np
 
 from gradcli.engine import declarations, dtypes, errors
-from gradcli.engine.cascade_sum import (GRAIN, THREADS, full_sum, last_dim_sums,
-                                        outer_dim_sums, strided_row_sums)
+from gradcli.engine.cascade_sum import (full_sum, last_dim_sums, outer_dim_sums,
+                                        strided_row_sums)
 from gradcli.engine.norm_order import two_norm
 from gradcli.engine.product_order import dim_product, whole_product
 from gradcli.engine.variance_order import variance
@@ -107,10 +107,10 @@ def _one_dim_sums(a, d: int):
 def _dims_sums(a, dims):
     """Sums over several dimensions of a C-ordered array, as torch's TensorIterator runs them:
     size-1 dimensions dropped, neighbours of one kind (reduced or kept) merged, and the reduced
-    ones innermost. One reduced run is a one-dimension sum. With more (serially: below GRAIN
-    elements or on one thread; else None), each row along the innermost reduced run is summed
-    (with vector loads where that run is contiguous) and added into its output in turn, the
-    next reduced run the fastest."""
+    ones innermost. One reduced run is a one-dimension sum. With more, each row along the
+    innermost reduced run is summed (with vector loads where that run is contiguous) and added
+    into its output in turn, the next reduced run the fastest; split across threads, torch
+    gives each thread whole outputs, which changes no output's additions."""
     if not a.flags.c_contiguous:
         return None
     out_shape = tuple(size for i, size in enumerate(a.shape) if i not in dims)
@@ -128,8 +128,6 @@ def _dims_sums(a, dims):
         return None if rows is None else rows.reshape(out_shape)
     if not reduced:
         return merged.copy().reshape(out_shape)
-    if a.size >= GRAIN and THREADS > 1:
-        return None
     kept = [i for i in range(len(runs)) if i not in reduced]
     width = runs[reduced[-1]][0]
     rows = np.ascontiguousarray(merged.transpose(kept + reduced)).reshape(-1, width)
