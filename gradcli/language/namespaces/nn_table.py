@@ -28,8 +28,9 @@ from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
 from gradcli.language.namespaces.module_members import MEMBER_METHODS
-from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, MODULE_METHODS, Module,
-                                                 SEQUENTIAL_METHODS,
+from gradcli.language.namespaces.module_reset import RESET_METHODS
+from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
+                                                 Module, SEQUENTIAL_METHODS,
                                                 ModuleKind, check_module, construct,
                                                 options_repr, register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
@@ -826,6 +827,7 @@ CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMetho
         qualname="Embedding.from_pretrained"))}
 CLASS_METHODS[TR.TransformerHost] = {"generate_square_subsequent_mask": TR.SQUARE_MASK}
 MODULE_METHODS.update(MEMBER_METHODS)
+KIND_METHODS.update(RESET_METHODS)
 
 
 def _unbound(owner: str, methods: dict) -> dict:
