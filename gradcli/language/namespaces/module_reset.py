@@ -40,6 +40,10 @@ def reset_parameters(module) -> None:
     if module.options is None:
         return
     values, keywords = module.options
+    names = module.kind.option_names
+    values = tuple(None if i < len(names) and names[i] == "_weight" else v  # drawn, not given
+                   for i, v in enumerate(values))
+    keywords = {name: v for name, v in keywords.items() if name != "_weight"}
     fresh = construct(module.kind, *values, **keywords)
     with grad_mode(False):
         for name, param in module.params.items():

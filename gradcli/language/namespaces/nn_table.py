@@ -789,8 +789,10 @@ def _from_pretrained(cls, embeddings, freeze, padding_idx, max_norm, norm_type, 
                                 "Embeddings parameter is expected to be 2-dimensional")
     kind = next(kind for kind in KINDS if kind.name == "Embedding")
     module = kind.host(kind)
-    _build_embedding(module, *embeddings.shape, padding_idx, max_norm, norm_type,
-                     scale_grad_by_freq, sparse, embeddings, freeze, None, None)
+    options = (*embeddings.shape, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
+               embeddings, freeze, None, None)
+    module.options = (options, {})
+    _build_embedding(module, *options)
     return module
 
 
