@@ -29,6 +29,15 @@ def _uniform_(t: Tensor, bound: float) -> None:
     t.bump_version()
 
 
+def write(t: Tensor, values) -> None:
+    """t.copy_(values) (a 0-d tensor's data may be a NumPy scalar: it is replaced)."""
+    if isinstance(t.data, np.ndarray):
+        np.copyto(t.data, values, casting="unsafe")
+    else:
+        t.data = np.array(values, t.dtype.np)
+    t.bump_version()
+
+
 def fill_(t: Tensor, value: float) -> Tensor:
     """t.fill_(value) as reset_parameters and reset_running_stats run it (a new version)."""
     t.data[...] = value

@@ -150,15 +150,14 @@ def collate(batch: list):
     if isinstance(first, float):
         return creation.tensor(batch, dtypes.float64)
     if isinstance(first, str):
-        return batch
+        return batch  # as given: a list, or a tuple out of a sequence's columns
     if isinstance(first, dict):
         return {key: collate([d[key] for d in batch]) for key in first}
     if isinstance(first, (tuple, list)):
         size = len(first)
         if any(len(element) != size for element in batch):
             raise errors.runtime("each element in list of batch should be of equal size")
-        columns = [collate(list(samples)) for samples in zip(*batch)]
-        return columns
+        return [collate(samples) for samples in zip(*batch)]  # strings stay zip's tuples
     raise errors.type_error("default_collate: batch must contain tensors, numpy arrays, numbers, "
                             f"dicts or lists; found <class '{type_name(first)}'>")
 

@@ -87,6 +87,7 @@ def construct(kind: ModuleKind, *values, **keywords):
     module = kind.host(kind)
     values = tuple(dtypes.dtype_argument(v) if name == "dtype" else v  # dtype=float: float64
                    for name, v in zip(kind.option_names, values)) + values[len(kind.option_names):]
+    module.options = (values, keywords)
     if kind.build is not None:
         kind.build(module, *values, **keywords)
     else:
@@ -135,7 +136,7 @@ class Module(TableObject):
     """An nn.Module: instance attributes, parameters and child modules, in insertion order."""
 
     __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks", "parametrized",
-                 "non_persistent")
+                 "non_persistent", "options")
     METHODS: dict = {}  # a container class's own methods
 
     def __init__(self, kind: ModuleKind):
@@ -146,6 +147,7 @@ class Module(TableObject):
         self.children: dict[str, Module | None] = {}
         self.parametrized: Parametrized | None = None
         self.non_persistent: frozenset = frozenset()  # buffers left out of the state_dict
+        self.options: tuple | None = None  # the constructor's arguments (module_reset)
 
     @property
     def language_type(self) -> PyType:
@@ -188,7 +190,8 @@ class Module(TableObject):
             return self.forward_method()
         if name in _TABLES:
             return _TABLES[name](self)
-        method = MODULE_METHODS.get(name) or self.METHODS.get(name)
+        method = MODULE_METHODS.get(name) or self.METHODS.get(name) \
+            or KIND_METHODS.get(self.kind.name, {}).get(name)
         if method is None and self.kind.sequence:
             method = SEQUENTIAL_METHODS.get(name)
         if method is None:
@@ -551,6 +554,8 @@ def _named_buffers(module: Module, prefix: str = "", recurse: bool = True) -> li
     return [(f"{p}.{k}" if p else k, b) for p, m in modules for k, b in m.buffers.items()
             if b is not None]
 
+
+KIND_METHODS: dict = {}  # methods only some torch classes define, by class name (module_reset)
 
 MODULE_METHODS = table(
     entry("parameters", lambda m, recurse: _generator(

@@ -29,8 +29,9 @@ from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
 from gradcli.language.namespaces.module_members import MEMBER_METHODS
-from gradcli.language.namespaces.modules import (LEGACY_OPTIONS, MODULE_METHODS, Module,
-                                                 SEQUENTIAL_METHODS,
+from gradcli.language.namespaces.module_reset import RESET_METHODS
+from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
+                                                 Module, SEQUENTIAL_METHODS,
                                                 ModuleKind, check_module, construct,
                                                 options_repr, register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
@@ -794,8 +795,10 @@ def _from_pretrained(cls, embeddings, freeze, padding_idx, max_norm, norm_type, 
                                 "Embeddings parameter is expected to be 2-dimensional")
     kind = next(kind for kind in KINDS if kind.name == "Embedding")
     module = kind.host(kind)
-    _build_embedding(module, *embeddings.shape, padding_idx, max_norm, norm_type,
-                     scale_grad_by_freq, sparse, embeddings, freeze, None, None)
+    options = (*embeddings.shape, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
+               embeddings, freeze, None, None)
+    module.options = (options, {})
+    _build_embedding(module, *options)
     return module
 
 
@@ -832,6 +835,7 @@ CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMetho
         qualname="Embedding.from_pretrained"))}
 CLASS_METHODS[TR.TransformerHost] = {"generate_square_subsequent_mask": TR.SQUARE_MASK}
 MODULE_METHODS.update(MEMBER_METHODS)
+KIND_METHODS.update(RESET_METHODS)
 
 
 def _unbound(owner: str, methods: dict) -> dict:

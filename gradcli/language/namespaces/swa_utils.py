@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, parameters
 from gradcli.engine.fma import lerp
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
@@ -20,15 +20,6 @@ from gradcli.language.runtime.values import Namespace, iterate
 PATH = "torch.optim.swa_utils"
 
 
-def _write(t: Tensor, values) -> None:
-    """t.copy_(values) (a 0-d tensor's data may be a NumPy scalar: it is replaced)."""
-    if isinstance(t.data, np.ndarray):
-        np.copyto(t.data, values, casting="unsafe")
-    else:
-        t.data = np.array(values, t.dtype.np)
-    t.bump_version()
-
-
 def _swa(averaged: np.ndarray, current: np.ndarray, count: int) -> np.ndarray:
     """get_swa_avg_fn: averaged + (current - averaged) / (num_averaged + 1)."""
     return averaged + (current - averaged) / averaged.dtype.type(count + 1)
@@ -39,9 +30,9 @@ def _ema_multi(decay):
     def update(ema_params, current_params, _):
         for ema, current in zip(ema_params, current_params):
             if ema.dtype.is_floating_point:
-                _write(ema, lerp(ema.data, current.data, 1 - decay))
+                parameters.write(ema, lerp(ema.data, current.data, 1 - decay))
             else:
-                _write(ema, ema.data * decay + current.data * (1 - decay))
+                parameters.write(ema, ema.data * decay + current.data * (1 - decay))
     return entry("ema_update", update, "ema_param_list, current_param_list, _",
                  qualname="get_ema_multi_avg_fn.<locals>.ema_update")
 
@@ -86,15 +77,15 @@ def update_parameters(ctx, averaged: Module, model) -> None:
     count = int(averaged.buffers["n_averaged"].data)
     if count == 0:
         for p_avg, p_model in pairs:
-            _write(p_avg, p_model.data)
+            parameters.write(p_avg, p_model.data)
     else:
         with grad_mode(False):
             _average(ctx, a, pairs, count, averaged.buffers["n_averaged"])
     if not a["use_buffers"]:
         for b_swa, b_model in zip(_named_buffers(inner), _named_buffers(model)):
-            _write(b_swa[1], b_model[1].data)
+            parameters.write(b_swa[1], b_model[1].data)
     counter = averaged.buffers["n_averaged"]
-    _write(counter, counter.data + 1)
+    parameters.write(counter, counter.data + 1)
 
 
 def _average(ctx, a: dict, pairs: list, count: int, n_averaged: Tensor) -> None:
@@ -108,11 +99,11 @@ def _average(ctx, a: dict, pairs: list, count: int, n_averaged: Tensor) -> None:
             ctx.call(a["multi_avg_fn"], [ema_params, model_params, n_averaged], {})
     elif a["avg_fn"] is None:
         for p_avg, p_model in pairs:
-            _write(p_avg, _swa(p_avg.data, p_model.data.astype(p_avg.data.dtype), count))
+            parameters.write(p_avg, _swa(p_avg.data, p_model.data.astype(p_avg.data.dtype), count))
     else:
         for p_avg, p_model in pairs:
             result = ctx.call(a["avg_fn"], [p_avg, p_model, n_averaged], {})
-            _write(p_avg, result.data)
+            parameters.write(p_avg, result.data)
 
 
 class AveragedModelHost(Module):
@@ -138,9 +129,9 @@ def update_bn(ctx, loader, model, device=None) -> None:
     for norm in norms:
         b = norm.buffers
         if b.get("running_mean") is not None:
-            _write(b["running_mean"], 0)
-            _write(b["running_var"], 1)
-            _write(b["num_batches_tracked"], 0)
+            parameters.write(b["running_mean"], 0)
+            parameters.write(b["running_var"], 1)
+            parameters.write(b["num_batches_tracked"], 0)
         norm.attrs["momentum"] = None
     was_training = model.attrs["training"]
     for _, each in model.named_modules():
