@@ -651,20 +651,21 @@ INDEX = {
     },
     "gradcli.engine.ops.special_more": {
         "function": (
-            "declare_alias entr erfc i0 i0e i1 i1e logcumsumexp ndtr ndtri xlog1py "
+            "declare_alias entr erfc i0 i0e i1 i1e igamma igammac logcumsumexp ndtr ndtri xlog1py "
         ),
         "row": (
-            "entr erfc i0 i0e i1 i1e logcumsumexp ndtri special_xlog1py "
+            "entr erfc i0 i0e i1 i1e igamma igammac logcumsumexp ndtri special_xlog1py "
             "special_xlog1py.other_scalar special_xlog1py.self_scalar "
         ),
         "declaration": (
-            "method:erfc method:i0 method:logcumsumexp special:bessel_j0 special:bessel_j1 "
-            "special:digamma special:entr special:erf special:erfc special:erfinv special:exp2 "
-            "special:expit special:expm1 special:gammaln special:i0 special:i0e special:i1 "
+            "method:erfc method:i0 method:igamma method:igammac method:logcumsumexp "
+            "special:bessel_j0 special:bessel_j1 special:digamma special:entr special:erf "
+            "special:erfc special:erfinv special:exp2 special:expit special:expm1 "
+            "special:gammainc special:gammaincc special:gammaln special:i0 special:i0e special:i1 "
             "special:i1e special:log1p special:log_softmax special:logit special:logsumexp "
             "special:multigammaln special:ndtr special:ndtri special:polygamma special:psi "
             "special:round special:sinc special:softmax special:xlog1py special:xlogy torch:erfc "
-            "torch:i0 torch:logcumsumexp "
+            "torch:i0 torch:igamma torch:igammac torch:logcumsumexp "
         ),
     },
     "gradcli.engine.ops.statistics": {
@@ -755,26 +756,26 @@ INDEX = {
             "method:erfinv_ method:exp2_ method:exp_ method:expm1_ method:fix_ "
             "method:float_power_ method:floor_ method:floor_divide_ method:fmod_ method:frac_ "
             "method:gcd_ method:ge_ method:greater_ method:greater_equal_ method:gt_ "
-            "method:heaviside_ method:hypot_ method:i0_ method:index_add_ method:index_copy_ "
-            "method:lcm_ method:le_ method:lerp_ method:less_ method:less_equal_ method:lgamma_ "
-            "method:log10_ method:log1p_ method:log2_ method:log_ method:logical_and_ "
-            "method:logical_not_ method:logical_or_ method:logical_xor_ method:logit_ method:lt_ "
-            "method:mul_ method:multiply_ method:mvlgamma_ method:nan_to_num_ method:ne_ "
-            "method:neg_ method:negative_ method:not_equal_ method:polygamma_ method:pow_ "
-            "method:rad2deg_ method:reciprocal_ method:relu_ method:remainder_ method:renorm_ "
-            "method:round_ method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ "
-            "method:sign_ method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ "
-            "method:sub_ method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
-            "method:true_divide_ method:trunc_ method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ "
-            "torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ torch:arctan_ "
-            "torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ torch:ceil_ "
-            "torch:clamp_ torch:clamp_max_ torch:clamp_min_ torch:clip_ torch:cos_ torch:cosh_ "
-            "torch:deg2rad_ torch:erf_ torch:erfc_ torch:exp2_ torch:exp_ torch:expm1_ torch:fix_ "
-            "torch:floor_ torch:frac_ torch:i0_ torch:log10_ torch:log1p_ torch:log2_ torch:log_ "
-            "torch:logit_ torch:nan_to_num_ torch:neg_ torch:negative_ torch:rad2deg_ "
-            "torch:reciprocal_ torch:relu_ torch:round_ torch:rsqrt_ torch:sigmoid_ torch:sin_ "
-            "torch:sinc_ torch:sinh_ torch:sqrt_ torch:square_ torch:tan_ torch:tanh_ "
-            "torch:trunc_ torch:xlogy_ "
+            "method:heaviside_ method:hypot_ method:i0_ method:igamma_ method:igammac_ "
+            "method:index_add_ method:index_copy_ method:lcm_ method:le_ method:lerp_ "
+            "method:less_ method:less_equal_ method:lgamma_ method:log10_ method:log1p_ "
+            "method:log2_ method:log_ method:logical_and_ method:logical_not_ method:logical_or_ "
+            "method:logical_xor_ method:logit_ method:lt_ method:mul_ method:multiply_ "
+            "method:mvlgamma_ method:nan_to_num_ method:ne_ method:neg_ method:negative_ "
+            "method:not_equal_ method:polygamma_ method:pow_ method:rad2deg_ method:reciprocal_ "
+            "method:relu_ method:remainder_ method:renorm_ method:round_ method:rsqrt_ "
+            "method:scatter_add_ method:sgn_ method:sigmoid_ method:sign_ method:sin_ "
+            "method:sinc_ method:sinh_ method:sqrt_ method:square_ method:sub_ method:subtract_ "
+            "method:tan_ method:tanh_ method:tril_ method:triu_ method:true_divide_ method:trunc_ "
+            "method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ torch:arccos_ torch:arccosh_ "
+            "torch:arcsin_ torch:arcsinh_ torch:arctan_ torch:arctanh_ torch:asin_ torch:asinh_ "
+            "torch:atan_ torch:atanh_ torch:ceil_ torch:clamp_ torch:clamp_max_ torch:clamp_min_ "
+            "torch:clip_ torch:cos_ torch:cosh_ torch:deg2rad_ torch:erf_ torch:erfc_ torch:exp2_ "
+            "torch:exp_ torch:expm1_ torch:fix_ torch:floor_ torch:frac_ torch:i0_ torch:log10_ "
+            "torch:log1p_ torch:log2_ torch:log_ torch:logit_ torch:nan_to_num_ torch:neg_ "
+            "torch:negative_ torch:rad2deg_ torch:reciprocal_ torch:relu_ torch:round_ "
+            "torch:rsqrt_ torch:sigmoid_ torch:sin_ torch:sinc_ torch:sinh_ torch:sqrt_ "
+            "torch:square_ torch:tan_ torch:tanh_ torch:trunc_ torch:xlogy_ "
         ),
     },
 }
