@@ -11,6 +11,7 @@ import numpy as np
 
 from gradcli.engine.fma import fused
 from gradcli.engine.kernels_order import scalar_exp
+from gradcli.engine.libm_float import expm1f, log1pf
 from gradcli.engine.libm_lgamma import lgamma_positive as lgamma
 
 _LANCZOS_NUM = (
@@ -223,7 +224,15 @@ def _libm(function, fallback):
 
 
 _log = _libm(math.log, np.log)
-_log1p, _expm1 = _libm(math.log1p, np.log1p), _libm(math.expm1, np.expm1)
+
+
+def _by_dtype(double, single):
+    """`single` (a port of glibc's float function) for float32 arrays, `double` otherwise."""
+    return lambda x: single(x) if x.dtype == np.float32 else double(x)
+
+
+_log1p = _by_dtype(_libm(math.log1p, np.log1p), log1pf)
+_expm1 = _by_dtype(_libm(math.expm1, np.expm1), expm1f)
 _erfc = _libm(math.erfc, math.erfc)  # math.erfc never raises
 
 

@@ -13,9 +13,9 @@ from gradcli.engine.tensor import Tensor
 
 torch = pytest.importorskip("torch")
 
-# float's share: glibc's erfcf, log1pf and expm1f are approximated by the double functions
+# float's share: glibc's erfcf, logf and powf are approximated by the double functions
 # rounded, which differ from them in the last bit now and then
-FLOAT_AGREEMENT = {np.float64: 1.0, np.float32: 0.96}
+FLOAT_AGREEMENT = {np.float64: 1.0, np.float32: 0.97}
 
 
 def _arguments(dtype) -> tuple:
