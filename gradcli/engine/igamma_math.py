@@ -11,7 +11,7 @@ import numpy as np
 
 from gradcli.engine.fma import fused
 from gradcli.engine.kernels_order import scalar_exp
-from gradcli.engine.libm_float import expm1f, log1pf
+from gradcli.engine.libm_float import erfcf, expm1f, log1pf
 from gradcli.engine.libm_lgamma import lgamma_positive as lgamma
 
 _LANCZOS_NUM = (
@@ -233,7 +233,7 @@ def _by_dtype(double, single):
 
 _log1p = _by_dtype(_libm(math.log1p, np.log1p), log1pf)
 _expm1 = _by_dtype(_libm(math.expm1, np.expm1), expm1f)
-_erfc = _libm(math.erfc, math.erfc)  # math.erfc never raises
+_erfc = _by_dtype(_libm(math.erfc, math.erfc), erfcf)  # math.erfc never raises
 
 
 def _safe_pow(x: float, y: float) -> float:

@@ -13,9 +13,9 @@ from gradcli.engine.tensor import Tensor
 
 torch = pytest.importorskip("torch")
 
-# float's share: glibc's erfcf, logf and powf are approximated by the double functions
-# rounded, which differ from them in the last bit now and then
-FLOAT_AGREEMENT = {np.float64: 1.0, np.float32: 0.97}
+# float's share (measured 99.95%): glibc's logf and powf are the double functions rounded here,
+# which differ from them in the last bit now and then
+FLOAT_AGREEMENT = {np.float64: 1.0, np.float32: 0.999}
 
 
 def _arguments(dtype) -> tuple:
@@ -37,7 +37,6 @@ def test_incomplete_gamma_matches_torch_bit_for_bit(name, dtype):
     kind = dtypes.from_numpy(np.dtype(dtype))
     ours = getattr(F, name)(Tensor(a.copy(), kind), Tensor(x.copy(), kind)).data
     theirs = getattr(torch, name)(torch.from_numpy(a), torch.from_numpy(x)).numpy()
-    same = (ours.tobytes() == theirs.tobytes()) or None
-    agreement = 1.0 if same else float(np.mean((ours == theirs) | (np.isnan(ours)
-                                                                  & np.isnan(theirs))))
+    agreement = float(np.mean((ours == theirs) | (np.isnan(ours) & np.isnan(theirs))))
     assert agreement >= FLOAT_AGREEMENT[dtype]
+
