@@ -81,6 +81,8 @@ CASES = {
     "i1e": unary("torch.special.i1e(a)"),
     "entr": unary("torch.special.entr(a)", "pos"),
     "ndtri": unary("torch.special.ndtri(a)", "unit"),
+    "special_erfcx": unary("torch.special.erfcx(a)") + unary("torch.special.erfcx(a * 30)", "pos"),
+    "special_log_ndtr": unary("torch.special.log_ndtr(a)") + unary("torch.special.log_ndtr(a * 6)"),
     "igamma": [case("torch.igamma(c, b)", ("b", V, "pos"), setup=(_SHAPES_C,)),
                case("torch.special.gammainc(a, b)", ("a", V, "pos"), ("b", V, "pos"),
                     grad=False)],

@@ -651,21 +651,23 @@ INDEX = {
     },
     "gradcli.engine.ops.special_more": {
         "function": (
-            "declare_alias entr erfc i0 i0e i1 i1e igamma igammac logcumsumexp ndtr ndtri xlog1py "
+            "declare_alias entr erfc erfcx i0 i0e i1 i1e igamma igammac log_ndtr logcumsumexp "
+            "ndtr ndtri xlog1py "
         ),
         "row": (
-            "entr erfc i0 i0e i1 i1e igamma igammac logcumsumexp ndtri special_xlog1py "
-            "special_xlog1py.other_scalar special_xlog1py.self_scalar "
+            "entr erfc i0 i0e i1 i1e igamma igammac logcumsumexp ndtri special_erfcx "
+            "special_log_ndtr special_xlog1py special_xlog1py.other_scalar "
+            "special_xlog1py.self_scalar "
         ),
         "declaration": (
             "method:erfc method:i0 method:igamma method:igammac method:logcumsumexp "
             "special:bessel_j0 special:bessel_j1 special:digamma special:entr special:erf "
-            "special:erfc special:erfinv special:exp2 special:expit special:expm1 "
+            "special:erfc special:erfcx special:erfinv special:exp2 special:expit special:expm1 "
             "special:gammainc special:gammaincc special:gammaln special:i0 special:i0e special:i1 "
-            "special:i1e special:log1p special:log_softmax special:logit special:logsumexp "
-            "special:multigammaln special:ndtr special:ndtri special:polygamma special:psi "
-            "special:round special:sinc special:softmax special:xlog1py special:xlogy torch:erfc "
-            "torch:i0 torch:igamma torch:igammac torch:logcumsumexp "
+            "special:i1e special:log1p special:log_ndtr special:log_softmax special:logit "
+            "special:logsumexp special:multigammaln special:ndtr special:ndtri special:polygamma "
+            "special:psi special:round special:sinc special:softmax special:xlog1py special:xlogy "
+            "torch:erfc torch:i0 torch:igamma torch:igammac torch:logcumsumexp "
         ),
     },
     "gradcli.engine.ops.statistics": {
