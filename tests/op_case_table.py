@@ -5,6 +5,8 @@ from __future__ import annotations
 from op_cases import backward_case, binary, case, grad_of, unary
 
 M, V, S0 = (2, 3), (3,), ()
+# a shape parameter that does not require grad (igamma has no derivative in it)
+_SHAPES_C = "c = torch.tensor([[0.5, 1.5, 3.0], [2.0, 0.7, 1.2]], dtype=torch.float64)"
 
 CASES = {
     # ---- arithmetic ----
@@ -79,6 +81,14 @@ CASES = {
     "i1e": unary("torch.special.i1e(a)"),
     "entr": unary("torch.special.entr(a)", "pos"),
     "ndtri": unary("torch.special.ndtri(a)", "unit"),
+    "special_erfcx": unary("torch.special.erfcx(a)") + unary("torch.special.erfcx(a * 30)", "pos"),
+    "special_log_ndtr": unary("torch.special.log_ndtr(a)") + unary("torch.special.log_ndtr(a * 6)"),
+    "igamma": [case("torch.igamma(c, b)", ("b", V, "pos"), setup=(_SHAPES_C,)),
+               case("torch.special.gammainc(a, b)", ("a", V, "pos"), ("b", V, "pos"),
+                    grad=False)],
+    "igammac": [case("c.igammac(b * 2)", ("b", M, "pos"), setup=(_SHAPES_C,)),
+                case("torch.special.gammaincc(a, b)", ("a", M, "pos"), ("b", M, "pos"),
+                     grad=False)],
     "special_xlog1py": binary("torch.special.xlog1py(a, b)", db="pos"),
     "special_xlog1py.self_scalar": unary("torch.special.xlog1py(2, a)", "pos"),
     "special_xlog1py.other_scalar": unary("torch.special.xlog1py(a, 0.5)"),

@@ -198,7 +198,7 @@ _INPLACE_METHODS = (
     "addmm addmv baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal less less_equal "
     "greater greater_equal logical_not logical_and logical_or logical_xor float_power bitwise_and "
     "bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift renorm gcd "
-    "lcm").split()
+    "lcm igamma igammac").split()
 _CLAMPS = frozenset(("clamp", "clip", "clamp_min", "clamp_max"))
 _BITWISE_BINARY = frozenset(
     "bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift".split())

@@ -1,5 +1,6 @@
-"""erfc, the modified Bessel functions, ndtri, entr, xlog1py, ndtr and logcumsumexp (op rows,
-vjps, declarations), and torch.special's names for functions declared elsewhere."""
+"""erfc, the modified Bessel functions, ndtri, entr, xlog1py, ndtr, logcumsumexp, the
+regularized incomplete gamma functions, erfcx and log_ndtr (op rows, vjps, declarations), and
+torch.special's names for functions declared elsewhere."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import math
 
 import numpy as np
 
-from gradcli.engine import bessel_math, special_math
+from gradcli.engine import bessel_math, dtypes, erfcx_math, errors, igamma_math, special_math
 from gradcli.engine.declarations import declare, declare_alias
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply,
-                                         broadcast_shape, define, defop, pointwise_op)
+                                         broadcast_shape, define, defop, no_derivative,
+                                         pointwise_op)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -119,6 +121,58 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     return apply(OPS["logcumsumexp"], input, dim=F.dims_of(dim, input.ndim)[0])
 
 
+def _in_float(kernel):
+    """A float/double kernel that float16 reaches through float (bfloat16 is float already)."""
+    def forward(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+        if a.dtype == np.float16:
+            return kernel(a.astype(np.float32), x.astype(np.float32)).astype(np.float16)
+        return kernel(a, x)
+    return forward
+
+
+def _gamma_density(g: Tensor, a: Tensor, x: Tensor) -> Tensor:
+    """grad * exp((self - 1) * log(other) - other - lgamma(self)): d igamma / d other."""
+    exponent = F.sub(F.sub(F.mul(F.add_scalar(a, -1), F.log(x)), x), F.lgamma(a))
+    return F.mul(g, F.exp(exponent))
+
+
+igamma = define("igamma(Tensor self, Tensor other, *, Tensor? out=None)", "IgammaBackward0",
+                _in_float(igamma_math.igamma), save=(0, 1),
+                refuses=("igamma_cpu", NOT_FLOATING),
+                vjp=(no_derivative("igamma: input"), _gamma_density),
+                rule=(None, "grad * exp((self - 1) * log(other) - other - lgamma(self))"))
+igammac = define("igammac(Tensor self, Tensor other, *, Tensor? out=None)", "IgammacBackward0",
+                 _in_float(igamma_math.igammac), save=(0, 1),
+                 refuses=("igammac_cpu", NOT_FLOATING),
+                 vjp=(no_derivative("igammac: input"),
+                      lambda g, a, x: _gamma_density(F.neg(g), a, x)),
+                 rule=(None, "-grad * exp((self - 1) * log(other) - other - lgamma(self))"))
+
+
+pointwise_op("special_erfcx", "SpecialErfcxBackward0", erfcx_math.erfcx, promote="float",
+             save=(0, RESULT), jvp=AS_VJP, vjp=lambda g, a, out: F.mul(F.add_scalar(
+                 F.mul(F.mul_scalar(a, 2.0), out), -2.0 / math.sqrt(math.pi)), g),
+             rule=("(2.0 * self * result - 2.0 / sqrt(M_PI)) * grad",))
+pointwise_op("special_log_ndtr", "SpecialLogNdtrBackward0", erfcx_math.log_ndtr,
+             promote="float", save=(0, RESULT), jvp=AS_VJP, vjp=lambda g, a, out: F.mul(
+                 F.div_scalar(g, math.sqrt(2 * math.pi)),
+                 F.exp(F.neg(F.add(out, F.div_scalar(F.pow(a, 2), 2))))),
+             rule=("grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()",))
+
+
+def _float_or_double(key: str, kernel: str):
+    """A unary op whose CPU kernel has code for float and double only (not Half, BFloat16)."""
+    def function(input: Tensor) -> Tensor:
+        if input.dtype in (dtypes.float16, dtypes.bfloat16):
+            raise errors.not_implemented_for(kernel, input.dtype)
+        return apply(OPS[key], input)
+    return function
+
+
+erfcx = _float_or_double("special_erfcx", "erfcx_cpu")
+log_ndtr = _float_or_double("special_log_ndtr", "log_ndtr_cpu")
+
+
 def _without_derivative(forward):
     """A torch.special function with no derivative at all: its result never has a grad_fn."""
     def function(input: Tensor) -> Tensor:
@@ -140,6 +194,8 @@ declare("bessel_j0", _without_derivative(bessel_math.bessel_j0),
 declare("bessel_j1", _without_derivative(bessel_math.bessel_j1),
         "bessel_j1(Tensor self, *, Tensor? out=None)", variants="special")
 declare("ndtr", ndtr, "ndtr(Tensor self, *, Tensor? out=None)", variants="special")
+declare("erfcx", erfcx, "erfcx(Tensor self, *, Tensor? out=None)", variants="special")
+declare("log_ndtr", log_ndtr, "log_ndtr(Tensor self, *, Tensor? out=None)", variants="special")
 declare("logcumsumexp", logcumsumexp, "logcumsumexp(Tensor self, int dim, *, Tensor? out=None)")
 declare("round", _special_round, "round(Tensor self, *, int decimals=0, Tensor? out=None)",
         variants="special")
@@ -152,7 +208,8 @@ for _name, _source in (("expit", "sigmoid"), ("logit", "logit"), ("erf", "erf"),
                        ("expm1", "expm1"), ("log1p", "log1p"), ("gammaln", "lgamma"),
                        ("digamma", "digamma"), ("psi", "digamma"), ("polygamma", "polygamma"),
                        ("multigammaln", "mvlgamma"), ("i0", "i0"), ("xlogy", "xlogy"),
-                       ("sinc", "sinc"), ("logsumexp", "logsumexp")):
+                       ("sinc", "sinc"), ("logsumexp", "logsumexp"), ("gammainc", "igamma"),
+                       ("gammaincc", "igammac")):
     declare_alias("special", _name, _source)
 
 export(__name__, globals())

@@ -1,0 +1,179 @@
+"""glibc's log1pf, expm1f and erfcf (fdlibm's s_log1pf.c, s_expm1f.c and s_erff.c, which glibc
+2.36 ships) vectorised in NumPy, in float arithmetic: what std::log1p, std::expm1 and std::erfc
+return for floats inside ATen's scalar kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine.kernels_order import glibc_expf
+
+_F = np.float32
+_LN2_HI, _LN2_LO = _F(6.9313812256e-01), _F(9.0580006145e-06)
+_LP = tuple(_F(c) for c in (6.6666668653e-01, 4.0000000596e-01, 2.8571429849e-01,
+                            2.2222198546e-01, 1.8183572590e-01, 1.5313838422e-01,
+                            1.4798198640e-01))
+
+
+def _float_of(bits: np.ndarray) -> np.ndarray:
+    return bits.astype(np.int32).view(np.float32)
+
+
+def log1pf(x: np.ndarray) -> np.ndarray:
+    """log(1 + x) for a float32 array, as glibc's log1pf rounds it."""
+    x = np.asarray(x, np.float32)
+    hx = x.view(np.int32).astype(np.int64)
+    ax = hx & 0x7fffffff
+    one = _F(1)
+    with np.errstate(all="ignore"):
+        below = hx < 0x3ed413d7
+        plain = below & ((hx > 0) | (hx <= np.int64(np.int32(np.uint32(0xbe95f61f)))))
+        u = np.where(hx < 0x5a000000, one + x, x)
+        hu = u.view(np.int32).astype(np.int64)
+        k = (hu >> 23) - 127
+        c = np.where(k > 0, one - (u - x), x - (u - one)) / u
+        c = np.where(hx < 0x5a000000, c, _F(0))
+        hu &= 0x007fffff
+        low = hu < 0x3504f7
+        k = np.where(low, k, k + 1)
+        u = np.where(low, _float_of(hu | 0x3f800000), _float_of(hu | 0x3f000000))
+        hu = np.where(low, hu, (0x00800000 - hu) >> 2)
+        f = np.where(plain, x, u - one)
+        k = np.where(plain, 0, k)
+        hu = np.where(plain, 1, hu)
+        kf = k.astype(np.float32)
+        hfsq = _F(0.5) * f * f
+        r_small = hfsq * (one - _F(0.66666666666666666) * f)
+        tiny_f = np.where(k == 0, f - r_small,
+                          kf * _LN2_HI - ((r_small - (kf * _LN2_LO + c)) - f))
+        exact = np.where(k == 0, _F(0), kf * _LN2_HI + (c + kf * _LN2_LO))
+        s = f / (_F(2) + f)
+        z = s * s
+        poly = np.full_like(z, _LP[-1])
+        for coefficient in reversed(_LP[:-1]):
+            poly = coefficient + z * poly
+        r = z * poly
+        general = np.where(k == 0, f - (hfsq - s * (hfsq + r)),
+                           kf * _LN2_HI - ((hfsq - (s * (hfsq + r) + (kf * _LN2_LO + c))) - f))
+        out = np.where(hu == 0, np.where(f == 0, exact, tiny_f), general)
+        small = below & (ax < 0x31000000)
+        out = np.where(small, np.where(ax < 0x24800000, x, x - x * x * _F(0.5)), out)
+        out = np.where(below & (ax >= 0x3f800000), np.where(x == -1, _F(-np.inf), _F(np.nan)), out)
+        return np.where(hx >= 0x7f800000, x + x, out)
+
+
+_LN2_HALF_BITS, _LN2_THREEHALF_BITS = 0x3eb17218, 0x3F851592
+_INVLN2 = _F(1.4426950216e+00)
+_Q = tuple(_F(c) for c in (-3.3333335072e-02, 1.5873016091e-03, -7.9365076090e-05,
+                           4.0082177293e-06, -2.0109921195e-07))
+
+
+def _add_exponent(y: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """y * 2^k by adding k to y's exponent field (SET_FLOAT_WORD(y, i + (k << 23)))."""
+    return _float_of(y.view(np.int32).astype(np.int64) + (k << 23))
+
+
+def expm1f(x: np.ndarray) -> np.ndarray:
+    """exp(x) - 1 for a float32 array, as glibc's expm1f (fdlibm's s_expm1f.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    bits = x.view(np.int32).astype(np.int64)
+    negative = bits < 0
+    hx = bits & 0x7fffffff
+    one, half = _F(1), _F(0.5)
+    with np.errstate(all="ignore"):
+        near = (hx > _LN2_HALF_BITS) & (hx < _LN2_THREEHALF_BITS)
+        k_far = (_INVLN2 * x + np.where(negative, -half, half)).astype(np.int64)
+        t = k_far.astype(np.float32)
+        hi = np.where(near, np.where(negative, x + _LN2_HI, x - _LN2_HI), x - t * _LN2_HI)
+        lo = np.where(near, np.where(negative, -_LN2_LO, _LN2_LO), t * _LN2_LO)
+        k = np.where(near, np.where(negative, -1, 1), k_far)
+        reduced = hx > _LN2_HALF_BITS
+        r = np.where(reduced, hi - lo, x)
+        c = np.where(reduced, (hi - r) - lo, _F(0))
+        k = np.where(reduced, k, 0)
+        hfx = half * r
+        hxs = r * hfx
+        poly = np.full_like(hxs, _Q[-1])
+        for coefficient in reversed(_Q[:-1]):
+            poly = coefficient + hxs * poly
+        r1 = one + hxs * poly
+        t = _F(3) - r1 * hfx
+        e = hxs * ((r1 - t) / (_F(6) - r * t))
+        plain = r - (r * e - hxs)
+        e = (r * (e - c) - c) - hxs
+        minus_one = half * (r - e) - half
+        plus_one = np.where(r < _F(-0.25), -_F(2) * (e - (r + half)), one + _F(2) * (r - e))
+        wide = _add_exponent(one - (e - r), k) - one
+        shift = np.clip(k, 0, 31)
+        below_23 = _add_exponent(_float_of(0x3f800000 - (0x1000000 >> shift)) - (e - r), k)
+        above_23 = _add_exponent((r - (e + _float_of((0x7f - np.clip(k, 0, 127)) << 23))) + one,
+                                 k)
+        out = np.select([k == 0, k == -1, k == 1, (k <= -2) | (k > 56), k < 23],
+                        [plain, minus_one, plus_one, wide, below_23], above_23)
+        out = np.where(hx < 0x33000000, x, out)
+        large = hx >= 0x4195b844
+        out = np.where(large & negative, _F(-1), out)
+        out = np.where(large & ~negative & (x > _F(8.8721679688e+01)), _F(np.inf), out)
+        return np.where(hx >= 0x7f800000, np.where(hx > 0x7f800000, x + x,
+                                                   np.where(negative, _F(-1), x)), out)
+
+
+_ERX = _F(8.4506291151e-01)
+_PP = tuple(_F(c) for c in (1.2837916613e-01, -3.2504209876e-01, -2.8481749818e-02,
+                            -5.7702702470e-03, -2.3763017452e-05))
+_QQ = tuple(_F(c) for c in (1.0, 3.9791721106e-01, 6.5022252500e-02, 5.0813062117e-03,
+                            1.3249473704e-04, -3.9602282413e-06))
+_PA = tuple(_F(c) for c in (-2.3621185683e-03, 4.1485610604e-01, -3.7220788002e-01,
+                            3.1834661961e-01, -1.1089469492e-01, 3.5478305072e-02,
+                            -2.1663755178e-03))
+_QA = tuple(_F(c) for c in (1.0, 1.0642088205e-01, 5.4039794207e-01, 7.1828655899e-02,
+                            1.2617121637e-01, 1.3637083583e-02, 1.1984500103e-02))
+_RA = tuple(_F(c) for c in (-9.8649440333e-03, -6.9385856390e-01, -1.0558626175e+01,
+                            -6.2375331879e+01, -1.6239666748e+02, -1.8460508728e+02,
+                            -8.1287437439e+01, -9.8143291473e+00))
+_SA = tuple(_F(c) for c in (1.0, 1.9651271820e+01, 1.3765776062e+02, 4.3456588745e+02,
+                            6.4538726807e+02, 4.2900814819e+02, 1.0863500214e+02,
+                            6.5702495575e+00, -6.0424413532e-02))
+_RB = tuple(_F(c) for c in (-9.8649431020e-03, -7.9928326607e-01, -1.7757955551e+01,
+                            -1.6063638306e+02, -6.3756646729e+02, -1.0250950928e+03,
+                            -4.8351919556e+02))
+_SB = tuple(_F(c) for c in (1.0, 3.0338060379e+01, 3.2579251099e+02, 1.5367296143e+03,
+                            3.1998581543e+03, 2.5530502930e+03, 4.7452853394e+02,
+                            -2.2440952301e+01))
+
+
+def _nested(y: np.ndarray, coefficients: tuple) -> np.ndarray:
+    """c0 + y*(c1 + y*(c2 + ...)) in float, innermost first."""
+    total = np.full_like(y, coefficients[-1])
+    for c in reversed(coefficients[:-1]):
+        total = c + y * total
+    return total
+
+
+def erfcf(x: np.ndarray) -> np.ndarray:
+    """1 - erf(x) for a float32 array, as glibc's erfcf (fdlibm's s_erff.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    hx = x.view(np.int32).astype(np.int64)
+    ix = hx & 0x7fffffff
+    one, half, two = _F(1), _F(0.5), _F(2)
+    with np.errstate(all="ignore"):
+        z = x * x
+        y = (_nested(z, _PP)) / _nested(z, _QQ)
+        central = np.where(hx < 0x3e800000, one - (x + x * y), half - (x * y + (x - half)))
+        central = np.where(ix < 0x23800000, one - x, central)
+        s = np.abs(x) - one
+        ratio = _nested(s, _PA) / _nested(s, _QA)
+        shoulder = np.where(hx >= 0, (one - _ERX) - ratio, one + (_ERX + ratio))
+        v = np.abs(x)
+        s = one / (v * v)
+        near = ix < 0x4036DB6D
+        r_over_s = np.where(near, _nested(s, _RA) / _nested(s, _SA),
+                            _nested(s, _RB) / _nested(s, _SB))
+        z = _float_of(v.view(np.int32).astype(np.int64) & 0xffffe000)
+        r = glibc_expf(-z * z - _F(0.5625)) * glibc_expf((z - v) * (z + v) + r_over_s)
+        tail = np.where(hx > 0, r / v, two - r / v)
+        tail = np.where(~near & (hx < 0) & (ix >= 0x40c00000), two, tail)
+        far = np.where(hx > 0, _F(0), two)
+        out = np.select([ix < 0x3f580000, ix < 0x3fa00000, ix < 0x41e00000],
+                        [central, shoulder, tail], far)
+        return np.where(ix >= 0x7f800000, np.where(hx < 0, two, _F(0)) + one / x, out)
