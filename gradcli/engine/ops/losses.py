@@ -579,7 +579,12 @@ def cross_entropy(a: Tensor, target: Tensor, weight=None, size_average=None,
     a, target, weight = autocast.cast_to_float32(a, target, weight)
     reduction = reduction_of(reduction, size_average, reduce)
     class_dim = 0 if a.ndim == 1 else 1
-    if a.shape == target.shape and target.dtype.is_floating_point:
+    if a.shape == target.shape:  # class probabilities, as torch assumes for equal shapes
+        if not target.dtype.is_floating_point:
+            raise errors.runtime("Expected floating point type for target with class "
+                                 f"probabilities, got {target.dtype.scalar_name}")
+        if ignore_index >= 0:
+            raise errors.runtime("ignore_index is not supported for floating point target")
         return _cross_entropy_probabilities(a, target, weight, reduction, label_smoothing)
     if label_smoothing > 1.0:
         raise errors.runtime(

@@ -149,6 +149,7 @@ for _n in (2, 3):
 
 def max_unpool2d_sized(x: Tensor, indices: Tensor, output_size) -> Tensor:
     """torch._C._nn.max_unpool2d: ATen's checks in order, then the row."""
+    _check_indices_type(indices, "max_unpool2d")
     if indices.dtype is not dtypes.int64:
         raise errors.runtime("elements in indices should be type int64 but got: "
                              f"{indices.dtype.scalar_name}")
@@ -160,6 +161,13 @@ def max_unpool2d_sized(x: Tensor, indices: Tensor, output_size) -> Tensor:
                              f"tensor with {x.ndim} dimensions.")
     _check_unpool_input(x, indices, "max_unpooling2d_forward_out_cpu()")
     return apply(OPS["max_unpool2d"], x, indices, output_size=tuple(output_size))
+
+
+def _check_indices_type(indices, name: str) -> None:
+    """The argument parser's check of the indices' type."""
+    if not isinstance(indices, Tensor):
+        raise errors.type_error(f"{name}(): argument 'indices' (position 2) must be Tensor, not "
+                                f"{errors.type_name(indices)}")
 
 
 def _check_unpool_input(x: Tensor, indices: Tensor, name: str) -> None:
@@ -177,6 +185,7 @@ def _check_unpool_input(x: Tensor, indices: Tensor, name: str) -> None:
 
 def max_unpool3d_sized(x: Tensor, indices: Tensor, output_size, stride, padding) -> Tensor:
     """torch._C._nn.max_unpool3d: ATen's max_unpooling3d_shape_check in order, then the row."""
+    _check_indices_type(indices, "max_unpool3d")
     if indices.dtype is not dtypes.int64:
         raise errors.runtime("elements in indices should be type int64")
     if x.ndim not in (4, 5):
@@ -256,6 +265,8 @@ def max_unpool1d(x: Tensor, indices: Tensor, kernel_size, stride=None, padding=0
                  output_size=None) -> Tensor:
     kernel, stride, padding = _unpool_arguments(1, kernel_size, stride, padding)
     sizes = _unpool_output_size(x, kernel, stride, padding, output_size) + [1]
+    if not isinstance(indices, Tensor):  # torch's Python: indices.unsqueeze(-1)
+        raise errors.no_attribute(indices, "unsqueeze")
     return F.squeeze(max_unpool2d_sized(F.unsqueeze(x, -1), F.unsqueeze(indices, -1), sizes), -1)
 
 

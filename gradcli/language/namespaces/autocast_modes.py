@@ -3,12 +3,12 @@ queries of its state; what it casts is the engine's (gradcli/engine/autocast.py)
 
 from __future__ import annotations
 
-from gradcli.engine import devices, dtypes, errors
+from gradcli.engine import devices, dtypes, errors, schemas
 from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import NOT_GIVEN, entry
+from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Namespace, type_name
 
 _CPU_DTYPES = (dtypes.bfloat16, dtypes.float16)
@@ -30,10 +30,13 @@ def get_autocast_dtype(device_type: str) -> DType:
     return STATE.autocast[1] if kind == "cpu" else dtypes.float16
 
 
-def is_autocast_enabled(device_type=NOT_GIVEN) -> bool:
-    if device_type is NOT_GIVEN:
-        return False  # torch asks about CUDA
-    return _device_type(device_type) == "cpu" and STATE.autocast[0]
+def is_autocast_enabled(*args, **kwargs) -> bool:
+    """torch.is_autocast_enabled(device_type) or, with no argument, about CUDA (False)."""
+    bound = schemas.bind_cpp(("is_autocast_enabled(str device_type)", "is_autocast_enabled()"),
+                             *args, **kwargs)
+    if "device_type" not in bound:
+        return False
+    return _device_type(bound["device_type"]) == "cpu" and STATE.autocast[0]
 
 
 def _deprecated_cpu_query(name: str, replacement: str, value):
@@ -88,8 +91,7 @@ AUTOCAST = {
     "autocast": AUTOCAST_TYPE,
     "get_autocast_dtype": entry("get_autocast_dtype", get_autocast_dtype, "device_type: str",
                                 style="parser"),
-    "is_autocast_enabled": entry("is_autocast_enabled", is_autocast_enabled,
-                                 "device_type: str=NOT_GIVEN", style="parser"),
+    "is_autocast_enabled": entry("is_autocast_enabled", is_autocast_enabled, "*args, **kwargs"),
     "is_autocast_cpu_enabled": _deprecated_cpu_query(
         "is_autocast_cpu_enabled", "is_autocast_enabled('cpu')", lambda: STATE.autocast[0]),
     "get_autocast_cpu_dtype": _deprecated_cpu_query(
