@@ -212,10 +212,16 @@ def _load_state_dict(scaler: GradScaler, state_dict) -> None:
         parameters.write(scaler.tracker, state_dict["_growth_tracker"])
 
 
-def _setter(name: str):
-    def set_value(scaler: GradScaler, new_value) -> None:
-        setattr(scaler, name, new_value)
-    return set_value
+def _set_growth_factor(scaler: GradScaler, new_factor) -> None:
+    scaler.growth_factor = new_factor
+
+
+def _set_backoff_factor(scaler: GradScaler, new_factor) -> None:
+    scaler.backoff_factor = new_factor
+
+
+def _set_growth_interval(scaler: GradScaler, new_interval) -> None:
+    scaler.growth_interval = new_interval
 
 
 GradScaler.METHODS = table(
@@ -225,11 +231,11 @@ GradScaler.METHODS = table(
     entry("update", _update, "self, new_scale=None"),
     entry("get_scale", _get_scale, "self"),
     entry("get_growth_factor", lambda s: s.growth_factor, "self"),
-    entry("set_growth_factor", _setter("growth_factor"), "self, new_factor"),
+    entry("set_growth_factor", _set_growth_factor, "self, new_factor"),
     entry("get_backoff_factor", lambda s: s.backoff_factor, "self"),
-    entry("set_backoff_factor", _setter("backoff_factor"), "self, new_factor"),
+    entry("set_backoff_factor", _set_backoff_factor, "self, new_factor"),
     entry("get_growth_interval", lambda s: s.growth_interval, "self"),
-    entry("set_growth_interval", _setter("growth_interval"), "self, new_interval"),
+    entry("set_growth_interval", _set_growth_interval, "self, new_interval"),
     entry("is_enabled", lambda s: s.enabled, "self"),
     entry("state_dict", _state_dict, "self"),
     entry("load_state_dict", _load_state_dict, "self, state_dict"),
