@@ -96,7 +96,7 @@ def _unscale(scaler: GradScaler, optimizer) -> None:
     if state["stage"] == _STEPPED:
         raise errors.runtime("unscale_() is being called after step().")
     inv_scale = np.float32(1.0 / np.float64(scaler.scale.data))
-    found = False
+    found = None  # no grads: no inf checks recorded
     for group in optimizer.param_groups:
         for param in group["params"]:
             if not isinstance(param, Tensor):
@@ -107,10 +107,10 @@ def _unscale(scaler: GradScaler, optimizer) -> None:
             if grad.dtype is dtypes.float16:
                 raise errors.value_error("Attempting to unscale FP16 gradients.")
             values = np.asarray(grad.data)
-            found = found or not bool(np.isfinite(values).all())
+            found = bool(found) or not bool(np.isfinite(values).all())
             if inv_scale != 1:
                 parameters.write(grad, values * values.dtype.type(inv_scale))
-    state["found_inf"] = Tensor(np.array(float(found), np.float32))
+    state["found_inf"] = None if found is None else Tensor(np.array(float(found), np.float32))
     state["stage"] = _UNSCALED
 
 
@@ -126,6 +126,8 @@ def _step(ctx, scaler: GradScaler, optimizer, *args, **kwargs):
         raise errors.runtime("step() has already been called since the last update().")
     if state["stage"] == _READY:
         _unscale(scaler, optimizer)
+    if state["found_inf"] is None:
+        raise _assertion("No inf checks were recorded for this optimizer.")
     result = None
     if not float(state["found_inf"].data):
         result = ctx.call(run, list(args), kwargs)
