@@ -13,7 +13,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, type_name
+from gradcli.language.runtime.values import Namespace, iterate, type_name
 
 _READY, _UNSCALED, _STEPPED = 0, 1, 2
 _FIX = ("This may indicate your script did not use scaler.scale(loss or outputs) earlier in "
@@ -81,8 +81,18 @@ def _scale(scaler: GradScaler, outputs):
             return mul(value, scaler.scale)
         if isinstance(value, (list, tuple)):
             return type(value)(apply(v) for v in value)
-        raise errors.value_error("outputs must be a Tensor or an iterable of Tensors")
+        return map(apply, _iterable(value))
     return apply(outputs)
+
+
+def _iterable(value):
+    """iter(value) for scale()'s map, or its ValueError when value is not iterable."""
+    try:
+        return iterate(value)
+    except errors.TorchError as error:
+        if error.kind == "TypeError" and error.message.endswith("object is not iterable"):
+            raise errors.value_error("outputs must be a Tensor or an iterable of Tensors")
+        raise
 
 
 def _unscale(scaler: GradScaler, optimizer) -> None:
