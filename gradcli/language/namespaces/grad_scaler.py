@@ -10,6 +10,7 @@ from gradcli.engine import dtypes, errors, parameters
 from gradcli.engine.ops.pointwise import mul
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
@@ -256,16 +257,16 @@ GradScaler.METHODS = table(
 
 def _amp_type(path: str, device: str | None) -> PyType:
     """A GradScaler class: torch.amp's takes the device; the deprecated ones fix it and warn."""
-    def construct(*args):
+    def construct(_, *args):
         if device is None:
             return GradScaler(kind, *args)
         short = path.rsplit(".", 2)[0]
         STATE.warn("FutureWarning", f"`{short}.GradScaler(args...)` is deprecated. Please use "
                    f"`torch.amp.GradScaler('{device}', args...)` instead.")
         return GradScaler(kind, device, *args)
-    spec = ("device='cuda', " if device is None else "") + _SPEC
-    kind = PyType(path, (GradScaler,), entry("GradScaler", construct, spec,
-                                             qualname="GradScaler.__init__"))
+    spec = "self, " + ("device='cuda', " if device is None else "") + _SPEC
+    kind = PyType(path, (GradScaler,), BoundMethod(None, entry(
+        "__init__", construct, spec, qualname="GradScaler.__init__")))
     return kind
 
 
