@@ -6,6 +6,7 @@ from __future__ import annotations
 from gradcli.engine import devices, dtypes, errors, schemas
 from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
+from gradcli.language.namespaces.grad_scaler import AMP_GRAD_SCALER, CPU_GRAD_SCALER
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
@@ -97,9 +98,9 @@ AUTOCAST = {
     "get_autocast_cpu_dtype": _deprecated_cpu_query(
         "get_autocast_cpu_dtype", "get_autocast_dtype('cpu')", lambda: STATE.autocast[1]),
 }
-AMP = Namespace("torch.amp", {"autocast": AUTOCAST_TYPE})
+AMP = Namespace("torch.amp", {"autocast": AUTOCAST_TYPE, "GradScaler": AMP_GRAD_SCALER})
 CPU_AMP = Namespace("torch.cpu.amp", {"autocast": PyType(
     "torch.cpu.amp.autocast_mode.autocast", (), entry(
         "autocast", _cpu_amp_autocast, "enabled=True, dtype=None, cache_enabled=True",
-        qualname="autocast.__init__"))})
+        qualname="autocast.__init__")), "GradScaler": CPU_GRAD_SCALER})
 CPU = Namespace("torch.cpu", {"amp": CPU_AMP})

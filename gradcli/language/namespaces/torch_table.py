@@ -27,6 +27,7 @@ from gradcli.language.namespaces.gradcheck import GRADCHECK, GRADCHECK_MODULE, G
 from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.autocast_modes import AMP, AUTOCAST, CPU, CPU_AMP
+from gradcli.language.namespaces.grad_scaler import AMP_GRAD_SCALER, CUDA_AMP
 from gradcli.language.namespaces.math_table import (LINALG, MATH_MODULES, NN_FUNCTIONAL,
                                                     SPECIAL, TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
@@ -145,7 +146,7 @@ AUTOGRAD = Namespace("torch.autograd", table(
 CUDA = Namespace("torch.cuda", table(
     entry("is_available", lambda: False, ""),
     entry("device_count", lambda: 0, ""),
-))
+) | {"amp": CUDA_AMP})
 
 
 def _nn_classes() -> dict:
@@ -334,7 +335,7 @@ TORCH_TABLE = layered(table(
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
     "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"],
-    "amp": AMP, "cpu": CPU}, MODES, AUTOCAST, LEGACY_TYPES)
+    "amp": AMP, "cpu": CPU, "GradScaler": AMP_GRAD_SCALER}, MODES, AUTOCAST, LEGACY_TYPES)
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
@@ -356,6 +357,7 @@ MODULES = {
     "torch.amp": AMP,
     "torch.cpu": CPU,
     "torch.cpu.amp": CPU_AMP,
+    "torch.cuda.amp": CUDA_AMP,
     "torch.backends": BACKENDS,
     **{module.name: module for module in BACKENDS.table.values()},
     "torch.accelerator": ACCELERATOR,
