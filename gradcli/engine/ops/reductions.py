@@ -77,7 +77,7 @@ def _torch_order_sum(a, out: dtypes.DType, dim, keepdim: bool):
     if out.np != a.dtype:
         return None
     if dim and len(dim) != a.ndim:
-        dim = [d % a.ndim for d in dim]
+        dim = [d % a.ndim for d in dim] if a.ndim else dim  # a 0-d tensor takes dim 0 or -1
         rows = _one_dim_sums(a, dim[0]) if len(dim) == 1 else _dims_sums(a, dim)
         if rows is None:
             return None
