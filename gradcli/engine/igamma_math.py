@@ -13,6 +13,7 @@ from gradcli.engine.fma import fused
 from gradcli.engine.kernels_order import scalar_exp
 from gradcli.engine.libm_float import erfcf, expm1f, log1pf
 from gradcli.engine.libm_lgamma import lgamma_positive as lgamma
+from gradcli.engine.special_math import _POW
 
 _LANCZOS_NUM = (
     0.006061842346248906525783753964555936883222, 0.5098416655656676188125178644804694509993,
@@ -236,17 +237,6 @@ _expm1 = _by_dtype(_libm(math.expm1, np.expm1), expm1f)
 _erfc = _by_dtype(_libm(math.erfc, math.erfc), erfcf)  # math.erfc never raises
 
 
-def _safe_pow(x: float, y: float) -> float:
-    try:
-        return math.pow(x, y)
-    except (ValueError, OverflowError):
-        with np.errstate(all="ignore"):
-            return float(np.power(x, y))
-
-
-_pow = np.frompyfunc(_safe_pow, 2, 1)
-
-
 def _unfused(a, b, c):
     """a * b + c rounded twice: where GCC does not contract (see _regularized)."""
     return a * b + c
@@ -290,7 +280,7 @@ def _fac(a: np.ndarray, x: np.ndarray, mul_add) -> np.ndarray:
     res = np.sqrt(fac / t(2.718281828459045)) / _lanczos_sum_expg_scaled(a, mul_add)
     small = (a < 200) & (x < 200)
     res[small] *= scalar_exp(a[small] - x[small]) * np.asarray(
-        _pow(x[small] / fac[small], a[small]), np.float64).astype(a.dtype)
+        _POW(x[small] / fac[small], a[small]), np.float64).astype(a.dtype)
     big = ~small
     ab, xb, fb = a[big], x[big], fac[big]
     numfac = ((xb - ab) - g + t(0.5)) / fb

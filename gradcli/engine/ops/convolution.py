@@ -561,15 +561,21 @@ def _pool_out(size, k, s, p, d, ceil_mode):
     return out
 
 
-def _batched(kernel):
-    """A 4-D kernel that also takes 3-D (unbatched) arrays, as torch's pooling kernels do."""
-    def run(x, *args, **params):
-        if x.ndim == 3:
-            out = kernel(x[None], *(a[None] if isinstance(a, np.ndarray) else a for a in args),
-                         **params)
-            return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
-        return kernel(x, *args, **params)
-    return run
+def _unbatched_too(ndim: int):
+    """A decorator: a kernel over batched `ndim`-D arrays (and its array arguments) that also
+    takes them without the batch dimension, as torch's pooling kernels do."""
+    def wrap(kernel):
+        def run(x, *args, **params):
+            if x.ndim == ndim - 1:
+                out = kernel(x[None], *(a[None] if isinstance(a, np.ndarray) else a
+                                        for a in args), **params)
+                return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
+            return kernel(x, *args, **params)
+        return run
+    return wrap
+
+
+_batched = _unbatched_too(4)
 
 
 def _max_pool2d(x, kernel, stride, padding, dilation, ceil_mode):

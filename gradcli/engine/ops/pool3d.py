@@ -16,21 +16,14 @@ from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.convolution import (_check_pool, _check_pool_lists, _list_with_default,
-                                            _pairs, _pool_args, _pool_out, _sizes)
+                                            _pairs, _pool_args, _pool_out, _sizes,
+                                            _unbatched_too)
 from gradcli.engine.ops.pool_indices import _gather_from_planes
 from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
 
-def _unbatched(kernel):
-    """A kernel over (N, C, D, H, W) arrays that also takes (C, D, H, W) ones."""
-    def run(x, *args, **params):
-        if x.ndim == 4:
-            out = kernel(x[None], *(a[None] if isinstance(a, np.ndarray) else a for a in args),
-                         **params)
-            return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
-        return kernel(x, *args, **params)
-    return run
+_unbatched = _unbatched_too(5)  # (N, C, D, H, W) kernels that also take (C, D, H, W)
 
 
 def _offsets(kernel):

@@ -10,24 +10,13 @@ from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
 from gradcli.engine.forward_ad import LINEAR
-from gradcli.engine.ops.convolution import (_adaptive_plan, _check_1d, _list_with_default,
-                                            _pairs, _sizes)
+from gradcli.engine.ops.convolution import (_adaptive_plan, _batched, _check_1d,
+                                            _list_with_default, _pairs, _sizes)
 from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
 
-def _planes(kernel):
-    """A kernel over (N, C, H, W) arrays that also takes (C, H, W) ones, as ATen's do."""
-    def run(x, *args, **params):
-        if x.ndim == 3:
-            out = kernel(x[None], *(a[None] if isinstance(a, np.ndarray) else a for a in args),
-                         **params)
-            return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
-        return kernel(x, *args, **params)
-    return run
-
-
-@_planes
+@_batched
 def _adaptive_max_pool2d(x, output_size):
     """(N, C, H, W) -> the maximum of each adaptive window and its index in the H*W plane: the
     first maximum, or the last NaN (ATen's `val > maxval || isnan(val)`)."""
@@ -53,7 +42,7 @@ def _gather_from_planes(gg: Tensor, indices: np.ndarray, spatial: int = 2) -> Te
     return F.view(F.gather(flat, flat.ndim - 1, index), indices.shape)
 
 
-@_planes
+@_batched
 def _adaptive_max_backward(g, x, output_size):
     """Each output's gradient added at its index in its input plane."""
     indices = _adaptive_max_pool2d(x, output_size)[1]
