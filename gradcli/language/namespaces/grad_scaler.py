@@ -10,6 +10,7 @@ from gradcli.engine import dtypes, errors, parameters
 from gradcli.engine.ops.pointwise import mul
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.optim import Optimizer
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
@@ -108,7 +109,7 @@ def _unscale(scaler: GradScaler, optimizer) -> None:
         raise errors.runtime("unscale_() is being called after step().")
     inv_scale = np.float32(1.0 / np.float64(scaler.scale.data))
     found = None  # no grads: no inf checks recorded
-    for group in optimizer.param_groups:
+    for group in _optimizer(optimizer, "param_groups").param_groups:
         for param in group["params"]:
             if not isinstance(param, Tensor):
                 raise _assertion(f"expected param to be torch.Tensor, got {type_name(param)}")
@@ -125,10 +126,16 @@ def _unscale(scaler: GradScaler, optimizer) -> None:
     state["stage"] = _UNSCALED
 
 
+def _optimizer(value, name: str) -> Optimizer:
+    """`value`, an optimizer, where torch's Python reads its attribute `name`."""
+    if not isinstance(value, Optimizer):
+        raise errors.no_attribute(value, name)
+    return value
+
+
 def _step(ctx, scaler: GradScaler, optimizer, *args, **kwargs):
-    run = optimizer.attribute("step")
     if not scaler.enabled:
-        return ctx.call(run, list(args), kwargs)
+        return ctx.call(_optimizer(optimizer, "step").attribute("step"), list(args), kwargs)
     if "closure" in kwargs:
         raise errors.runtime("Closure use is not currently supported if GradScaler is enabled.")
     scaler.checked("step")
@@ -141,7 +148,7 @@ def _step(ctx, scaler: GradScaler, optimizer, *args, **kwargs):
         raise _assertion("No inf checks were recorded for this optimizer.")
     result = None
     if not float(state["found_inf"].data):
-        result = ctx.call(run, list(args), kwargs)
+        result = ctx.call(optimizer.attribute("step"), list(args), kwargs)
     state["stage"] = _STEPPED
     return result
 
