@@ -114,6 +114,8 @@ def _dims_sums(a, dims):
     if not a.flags.c_contiguous:
         return None
     out_shape = tuple(size for i, size in enumerate(a.shape) if i not in dims)
+    if a.size == 0:
+        return np.zeros(out_shape, a.dtype)
     runs: list = []  # [size, reduced] of the merged dimensions, outermost first
     for i, size in enumerate(a.shape):
         if size != 1:
