@@ -269,17 +269,21 @@ class MissingVariableError(LarkError):
 
 
 import sys, re
-import logging
 from dataclasses import dataclass
 from typing import Generic, AnyStr
 
-logger: logging.Logger = logging.getLogger("lark")
-logger.addHandler(logging.StreamHandler())
+class _QuietLogger:
+    def _ignore(self, *args, **kwargs):
+        pass
+
+    debug = info = warning = error = exception = _ignore
+
+
+logger = _QuietLogger()
 ##
 
 ##
 
-logger.setLevel(logging.CRITICAL)
 
 
 NO_VALUE = object()
