@@ -17,6 +17,8 @@ LOADER: Callable[[str, object], bool] | None = None
 
 
 def _load(kind: str, key) -> bool:
+    if LOADER is None:
+        import gradcli.engine.ops  # noqa: F401  (installs LOADER)
     return LOADER is not None and LOADER(kind, key)
 
 

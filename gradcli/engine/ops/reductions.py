@@ -17,6 +17,7 @@ from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop, not_differentiable
+from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -578,30 +579,6 @@ def logsumexp_jvp(a, t, dim, keepdim):
 
 __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "norm",
            "vector_norm", "var", "std", "logsumexp", "cumsum", "cumprod", "ReturnTypes"]
-
-
-class ReturnTypes(tuple):
-    """A torch.return_types structseq, e.g. torch.return_types.max(values=..., indices=...)."""
-
-    def __new__(cls, name: str, *items, fields: tuple = ("values", "indices")):
-        result = super().__new__(cls, items)
-        result.name, result.fields = name, fields
-        return result
-
-    def field(self, name: str):
-        """The item called `name` (sign, Q, U...), or AttributeError as a structseq gives."""
-        if name not in self.fields:
-            raise AttributeError(f"'torch.return_types.{self.name}' object has no attribute "
-                                 f"'{name}'")
-        return self[self.fields.index(name)]
-
-    @property
-    def values(self) -> Tensor:
-        return self[0]
-
-    @property
-    def indices(self) -> Tensor:
-        return self[1]
 
 
 def dims_of(dim, ndim: int) -> tuple:

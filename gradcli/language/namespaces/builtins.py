@@ -10,7 +10,7 @@ from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
 from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.state import STATE
-from gradcli.engine.ops.reductions import ReturnTypes
+from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.namespaces.public_names import Unsupported

@@ -10,7 +10,6 @@ from gradcli.engine import dtypes, errors, parameters
 from gradcli.engine.ops.pointwise import mul
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.optim import Optimizer
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
@@ -126,8 +125,9 @@ def _unscale(scaler: GradScaler, optimizer) -> None:
     state["stage"] = _UNSCALED
 
 
-def _optimizer(value, name: str) -> Optimizer:
+def _optimizer(value, name: str):
     """`value`, an optimizer, where torch's Python reads its attribute `name`."""
+    from gradcli.language.namespaces.optim import Optimizer  # the optimizers load on first use
     if not isinstance(value, Optimizer):
         raise errors.no_attribute(value, name)
     return value

@@ -10,7 +10,7 @@ from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.rnn_utils import RNN_UTILS
+from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, iterate, type_name
 
@@ -93,7 +93,14 @@ def vector_to_parameters(vec, parameters) -> None:
         pointer += count
 
 
-NN_UTILS = Namespace("torch.nn.utils", {"rnn": RNN_UTILS, **table(
+def _rnn_utils() -> dict:
+    # loaded when a program first uses torch.nn.utils.rnn
+    from gradcli.language.namespaces.rnn_utils import RNN_UTILS
+    return RNN_UTILS.table
+
+
+NN_UTILS = Namespace("torch.nn.utils", {"rnn": Namespace("torch.nn.utils.rnn", LazyTable(
+    {}, _rnn_utils)), **table(
     entry("clip_grad_norm_", clip_grad_norm_, "parameters, max_norm, norm_type=2.0, "
           "error_if_nonfinite=False, foreach=None"),
     entry("clip_grad_value_", clip_grad_value_, "parameters, clip_value, foreach=None"),

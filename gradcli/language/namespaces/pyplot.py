@@ -22,7 +22,6 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.numpy_table import array_of
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
@@ -306,6 +305,7 @@ class Figures:
 def _array(value) -> np.ndarray:
     """np.asarray of a plotted value as matplotlib makes it: tensors through torch's
     `__array__` (refused while they require grad), lists element by element."""
+    from gradcli.language.namespaces.numpy_table import array_of  # loaded by the first plot
     if isinstance(value, range):
         value = list(value)
     try:

@@ -11,7 +11,7 @@ from gradcli.engine.custom import FunctionNode
 from gradcli.engine.devices import Device
 from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
-from gradcli.engine.ops.reductions import ReturnTypes
+from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import NODE_HOOK_METHODS, raw_saved_attribute
 from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_KIND,

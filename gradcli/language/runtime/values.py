@@ -12,7 +12,7 @@ from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.custom import FunctionNode
 from gradcli.engine.devices import Device
 from gradcli.engine.hooks import RemovableHandle
-from gradcli.engine.ops.reductions import ReturnTypes
+from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
