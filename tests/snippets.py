@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import linecache
 import os
 import re
 import sys
@@ -148,15 +149,28 @@ def close_figures() -> None:
 def _run_torch_here(source: str) -> dict:
     close_figures()
     out, error = io.StringIO(), None
+    text = PRELUDE + source
+    # the snippet's lines, for what reads a function's source (torch.jit.script)
+    linecache.cache[SNIPPET] = (len(text), None, text.splitlines(True), SNIPPET)
     with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            exec(compile(PRELUDE + source, "<snippet>", "exec", dont_inherit=True),
-                 {"__name__": "__main__"})
+            exec(compile(text, SNIPPET, "exec", dont_inherit=True), {"__name__": "__main__"})
         except Exception as exc:  # the snippet's own error is the value under comparison
             error = [type(exc).__name__, str(exc)]
-    warned = [[w.category.__name__, TRIGGERED.sub("", str(w.message))] for w in caught]
+    warned = [[w.category.__name__, TRIGGERED.sub("", str(w.message))] for w in caught
+              if _shown_by_default(w)]
     return _record(out.getvalue(), error, warned)
+
+
+SNIPPET = "<snippet>"
+
+
+def _shown_by_default(caught: warnings.WarningMessage) -> bool:
+    """Python's default filters show a (pending) DeprecationWarning only where __main__
+    triggers it: one that torch's own Python attributes to itself is not printed."""
+    return not issubclass(caught.category, (DeprecationWarning, PendingDeprecationWarning)) \
+        or caught.filename == SNIPPET
 
 
 def golden_path(group: str) -> Path:

@@ -19,10 +19,14 @@ _ARRAY_WRAP_WARNING = ("__array_wrap__ must accept context and return_scalar arg
                        "(positionally) in the future. (Deprecated NumPy 2.0)")
 
 
-def wrapped(result):
+def wrapped(result, warned: bool = True):
     """torch's Tensor.__array_wrap__ on a NumPy result computed from a tensor: the array as a
-    tensor sharing it (bool arrays as uint8), with the warning NumPy 2 gives about it."""
-    STATE.warn("DeprecationWarning", _ARRAY_WRAP_WARNING)
+    tensor sharing it (bool arrays as uint8), with the warning NumPy 2 gives about it. Where
+    NumPy's own Python code wraps the result (np.argmax's fallback), the warning is its
+    module's, and Python's default filters show a DeprecationWarning only from __main__: not
+    `warned`."""
+    if warned:
+        STATE.warn("DeprecationWarning", _ARRAY_WRAP_WARNING)
     array = np.asarray(result)
     return creation.from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 

@@ -169,7 +169,7 @@ def _method_first(name: str, function):
             if error.kind != "TypeError":
                 raise
         result = plain(conversions.to_numpy(bound[0]), *bound[1:], **options)
-        return wrapped(result)
+        return wrapped(result, warned=False)  # fromnumeric's _wrapit wraps it
     return entry(name, run, spec, context=True, qualname=name, frames=0)
 
 

@@ -261,6 +261,15 @@ OPTIM = Namespace("torch.optim", LazyTable({"lr_scheduler": LR_SCHEDULER,
                                             "swa_utils": SWA_UTILS}, _optimizers))
 
 
+def _jit() -> dict:
+    # loaded when a program first uses torch.jit
+    from gradcli.language.namespaces.jit import JIT
+    return JIT
+
+
+JIT = Namespace("torch.jit", LazyTable({}, _jit))
+
+
 def _compile(ctx, *args, **kwargs):
     # loaded when a program first compiles something
     from gradcli.language.namespaces.compiled import compile_
@@ -335,7 +344,7 @@ TORCH_TABLE = layered(table(
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
     "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"],
-    "amp": AMP, "cpu": CPU, "GradScaler": AMP_GRAD_SCALER}, MODES, AUTOCAST, LEGACY_TYPES)
+    "amp": AMP, "cpu": CPU, "GradScaler": AMP_GRAD_SCALER, "jit": JIT}, MODES, AUTOCAST, LEGACY_TYPES)
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
@@ -353,6 +362,7 @@ MODULES = {
     "torch.autograd.graph": GRAPH,
     "torch.autograd.gradcheck": GRADCHECK_MODULE,
     "torch.func": FUNC,
+    "torch.jit": JIT,
     "torch.cuda": CUDA,
     "torch.amp": AMP,
     "torch.cpu": CPU,
