@@ -46,7 +46,7 @@ class EngineState:
             return
         if action == "error":
             raise errors.TorchError(category, message)
-        if once:
+        if once and not self.warn_always:  # torch.set_warn_always(True): every time
             if message in self.warned:
                 return
             self.warned.add(message)
@@ -73,6 +73,7 @@ class EngineState:
         # Python's warning filters, first match wins: (action, matches(category, message))
         self.warning_filters: list = []
         self.warned: set[str] = set()
+        self.warn_always = False  # torch.set_warn_always: once-warnings every time
 
 
 def _write_warning(category: str, message: str) -> None:

@@ -17,7 +17,7 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.multi_margin", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.scatters", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
-    "indexing"))
+    "indexing", "ops.aten_aliases"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
 
@@ -53,6 +53,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import activation  # noqa: F401
         case "gradcli.engine.ops.arrange":
             from gradcli.engine.ops import arrange  # noqa: F401
+        case "gradcli.engine.ops.aten_aliases":
+            from gradcli.engine.ops import aten_aliases  # noqa: F401
         case "gradcli.engine.ops.attention":
             from gradcli.engine.ops import attention  # noqa: F401
         case "gradcli.engine.ops.bilinear":

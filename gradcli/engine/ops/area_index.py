@@ -337,6 +337,9 @@ INDEX = {
         ),
     },
     "gradcli.engine.ops.group_norm": {
+        "function": (
+            "group_norm "
+        ),
         "row": (
             "native_group_norm "
         ),
@@ -472,6 +475,10 @@ INDEX = {
         ),
     },
     "gradcli.engine.ops.nn_extra": {
+        "function": (
+            "alpha_dropout channel_shuffle feature_alpha_dropout lp_pool1d lp_pool2d lp_pool3d "
+            "multilabel_soft_margin_loss "
+        ),
         "row": (
             "channel_shuffle native_channel_shuffle "
         ),
@@ -756,6 +763,17 @@ INDEX = {
     "gradcli.engine.einsum": {
         "function": (
             "ELLIPSIS einsum sumproduct_pair "
+        ),
+    },
+    "gradcli.engine.ops.aten_aliases": {
+        "declaration": (
+            "torch:alpha_dropout torch:alpha_dropout_ torch:bartlett_window torch:batch_norm "
+            "torch:blackman_window torch:celu torch:celu_ torch:dropout torch:dropout_ "
+            "torch:embedding torch:feature_alpha_dropout torch:feature_alpha_dropout_ "
+            "torch:feature_dropout torch:feature_dropout_ torch:get_device torch:group_norm "
+            "torch:hamming_window torch:hann_window torch:instance_norm torch:is_same_size "
+            "torch:is_signed torch:layer_norm torch:max_pool1d torch:max_pool2d "
+            "torch:scalar_tensor torch:selu torch:selu_ torch:threshold torch:threshold_ "
         ),
     },
     "written back": {

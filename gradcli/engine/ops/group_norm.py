@@ -9,7 +9,7 @@ import numpy as np
 
 from gradcli.engine import errors, schemas
 from gradcli.engine.declarations import declare
-from gradcli.engine.functions import F
+from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
@@ -144,3 +144,6 @@ def group_norm(x: Tensor, num_groups, weight=None, bias=None, eps=1e-5) -> Tenso
 declare("group_norm", group_norm, python="input, num_groups, weight: object=None, "
         "bias: object=None, eps=1e-05; "
         "input: .dim", variants="functional")
+
+
+export(__name__, globals())

@@ -11,7 +11,7 @@ import numpy as np
 
 from gradcli.engine import declarations, errors
 from gradcli.engine.declarations import declare
-from gradcli.engine.functions import F
+from gradcli.engine.functions import F, export
 from gradcli.engine.ops.nn_functional import _bernoulli_noise, dropout_arguments
 from gradcli.engine.forward_ad import LINEAR
 from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented
@@ -165,3 +165,6 @@ for _name, _fn in (("alpha_dropout", alpha_dropout),
     declare(_name, _fn, python="input, p=0.5, training=False, inplace=False; p: probability",
             variants="functional")
 del _name, _fn
+
+
+export(__name__, globals())

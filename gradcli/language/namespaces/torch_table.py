@@ -40,11 +40,11 @@ from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
 from gradcli.language.namespaces.python_datetime import MODULES as DATETIME_MODULES
 from gradcli.language.namespaces.functorch import MODULES as FUNCTORCH_MODULES
 from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
-from gradcli.language.runtime import protocols
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import NOT_GIVEN
-from gradcli.language.runtime.frames import ContextManager
+from gradcli.language.runtime.frames import ContextManager, UserFunction
 from gradcli.language.runtime.values import Namespace, Size, type_name
 
 
@@ -309,6 +309,23 @@ def _broadcast_shapes(ctx, *shapes):
     return Size(common)
 
 
+def _typename(obj) -> str:
+    """torch.typename: a tensor's type(), else the module and qualified name of a class or
+    function, or of the object's class (builtins' without their module)."""
+    if isinstance(obj, Tensor):
+        return f"torch.{obj.dtype.legacy_name}"
+    if isinstance(obj, UserFunction):
+        return f"__main__.{obj.qualname}"
+    cls = obj if isinstance(obj, (PyType, classes.UserClass)) else protocols.type_of(obj)
+    if isinstance(cls, classes.UserClass):
+        return f"{cls.module}.{cls.qualname}"
+    return cls.name
+
+
+def _set_warn_always(b) -> None:
+    STATE.warn_always = bool(b)
+
+
 # torch.functional: the Python module that defines these torch functions (torch.functional.einsum
 # is torch.einsum)
 _FUNCTIONAL_NAMES = (
@@ -338,8 +355,14 @@ TORCH_TABLE = layered(table(
           "mode=None, options=None, name=None, disable=False, recompile_limit=None, "
           "isolate_recompiles=False, shapes_spec=None", context=True),
     entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
+    entry("typename", _typename, "obj"),
+    entry("set_warn_always", _set_warn_always, "b"),
+    entry("is_warn_always_enabled", lambda: STATE.warn_always, "", style="noargs"),
+    entry("detach", F.detach, "input"),
+    entry("detach_", grad_api.detach_, "input"),
 ), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
-    "memory_format": type_of(memory_format.CONTIGUOUS),
+    "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
+    "newaxis": None,
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
