@@ -230,6 +230,8 @@ def _testing() -> Namespace:
 def _data() -> dict:
     from gradcli.language.namespaces.data import DATA
     from gradcli.language.namespaces.samplers import SAMPLERS
+    from gradcli.language.namespaces import data_subclasses
+    data_subclasses.register()
     return DATA.table | SAMPLERS
 
 
