@@ -8,6 +8,7 @@ from gradcli.engine import creation, errors
 from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import Module, ModuleKind, UserModule, fill
 from gradcli.language.runtime import classes
+from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import type_name
@@ -54,6 +55,15 @@ def _class_init(kind: ModuleKind):
     return entry("__init__", init, "self, " + kind.options, qualname=f"{kind.name}.__init__")
 
 
+def _class_attribute(kind: ModuleKind, cls, name: str):
+    """MyLinear.forward and the like: the torch class's, a classmethod (Embedding's
+    from_pretrained) bound to the program's class."""
+    found = CLASS_METHODS.get(kind.host, {}).get(name, classes.MISSING)
+    if isinstance(found, BoundMethod) and found.receiver is kind.type:
+        return BoundMethod(cls, found.builtin)
+    return found
+
+
 def register(kinds: list) -> None:
     """Let programs derive their own classes from each of torch.nn's module classes."""
     for kind in kinds:
@@ -65,6 +75,5 @@ def register(kinds: list) -> None:
             if kind.host is Module else _class_init(kind)
         classes.BASE_INIT_INHERITED.add(kind.type)
         classes.BASE_CLASS_ATTRIBUTES[kind.type] = \
-            lambda cls, name, host=kind.type.hosts[0]: CLASS_METHODS.get(host, {}).get(
-                name, classes.MISSING)
+            lambda cls, name, kind=kind: _class_attribute(kind, cls, name)
         classes.BUILTIN_ANCESTORS[kind.host] = kind.type

@@ -695,6 +695,8 @@ class UserModule(classes.UserInstance, Module):
         """super().name past the user's classes: the torch class's (its forward, not hooked)."""
         if name == "forward":
             return BoundMethod(self, self.kind.forward_entry)
+        if name in _CONTAINER_DUNDERS and self.is_sequence:
+            return BoundMethod(self, _CONTAINER_DUNDERS[name])
         return super().attribute(name)
 
     def set_attribute(self, name: str, value) -> None:
@@ -734,11 +736,50 @@ class UserModule(classes.UserInstance, Module):
             return super().repr(printer)
         return self.cls.runtime.call(classes.bind(method, self, self.cls), [], {})
 
+    def _own(self, name: str, args: list):
+        """The program's special method `name` called, else MISSING (for a container's item
+        access, length and iteration, which the runtime reaches through item/length/members)."""
+        method = self.cls.find(name)
+        if method is classes.MISSING:
+            return method
+        return self.cls.runtime.call(classes.bind(method, self, self.cls), args, {})
+
     def item(self, key):
-        """A slice of a Sequential or ModuleList subclass is made by the subclass, from the
-        sliced entries, as torch's `self.__class__(...)`."""
-        if not isinstance(key, slice) or self.kind.name not in ("Sequential", "ModuleList"):
+        found = self._own("__getitem__", [key])
+        return self.base_item(key) if found is classes.MISSING else found
+
+    def length(self) -> int:
+        found = self._own("__len__", [])
+        if found is classes.MISSING:
+            return super().length()
+        if not isinstance(found, int):
+            raise errors.type_error(f"'{type_name(found)}' object cannot be interpreted as an "
+                                    "integer")
+        return found
+
+    def members(self):
+        found = self._own("__iter__", [])
+        return super().members() if found is classes.MISSING else iterate(found)
+
+    def base_item(self, key):
+        """The container's own item access, where a slice is made by the program's class, as
+        torch's `self.__class__(...)`: from the sliced entries, or filled by appending."""
+        if not isinstance(key, slice) or self.kind.name not in _SLICE_ARGUMENTS:
             return super().item(key)
         pairs = list(self.numbered().items())[key]
-        entries = OrderedDict(pairs) if self.kind.name == "Sequential" else [v for _, v in pairs]
-        return classes.instantiate(self.cls, [entries], {})
+        arguments = _SLICE_ARGUMENTS[self.kind.name](pairs)
+        made = classes.instantiate(self.cls, arguments, {})
+        if not arguments:
+            for _, value in pairs:
+                made.numbered()[str(len(made.numbered()))] = value
+        return made
+
+
+_SLICE_ARGUMENTS = {"Sequential": lambda pairs: [OrderedDict(pairs)],
+                    "ModuleList": lambda pairs: [[value for _, value in pairs]],
+                    "ParameterList": lambda pairs: []}
+# super().__getitem__, __len__ and __iter__ in a container's subclass: the container's own
+_CONTAINER_DUNDERS = table(entry("__getitem__", lambda m, key: m.base_item(key), "self, idx"),
+                           entry("__len__", lambda m: super(UserModule, m).length(), "self"),
+                           entry("__iter__", lambda m: iter(list(super(UserModule, m).members())),
+                                 "self"))
