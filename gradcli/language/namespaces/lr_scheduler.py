@@ -62,12 +62,16 @@ def _check_optimizer(optimizer) -> None:
         raise errors.type_error(f"{type_name(optimizer)} is not an Optimizer")
 
 
-def _construct(ctx, kind: SchedulerKind, optimizer, *values):
+def options_of(kind: SchedulerKind, optimizer, values: tuple) -> tuple:
+    """The attributes a scheduler class's __init__ sets from its arguments, and last_epoch."""
     options = dict(zip(kind.option_names, values))
     _check_optimizer(optimizer)
     last_epoch = options.pop("last_epoch")
-    attrs = kind.prepare(optimizer, options, last_epoch) if kind.prepare else options
-    return Scheduler(ctx, kind, optimizer, attrs, last_epoch)
+    return (kind.prepare(optimizer, options, last_epoch) if kind.prepare else options), last_epoch
+
+
+def _construct(ctx, kind: SchedulerKind, optimizer, *values):
+    return Scheduler(ctx, kind, optimizer, *options_of(kind, optimizer, values))
 
 
 def _lrs(optimizer) -> list:
@@ -82,7 +86,14 @@ class Scheduler(TableInstance):
 
     def __init__(self, ctx, kind: SchedulerKind, optimizer, attrs: dict,
                  last_epoch: int):
-        self.kind, self.optimizer, self.attrs = kind, optimizer, dict(attrs)
+        self.kind, self.attrs = kind, {}
+        self.start(ctx, optimizer, attrs, last_epoch)
+
+    def start(self, ctx, optimizer, attrs: dict, last_epoch: int) -> None:
+        """LRScheduler.__init__, after the class's own attributes: the base lrs, then a first
+        step."""
+        self.optimizer = optimizer
+        self.attrs.update(attrs)
         if last_epoch == -1:
             for group in optimizer.param_groups:
                 group.setdefault("initial_lr", group["lr"])
@@ -113,9 +124,12 @@ class Scheduler(TableInstance):
         self.attrs["_step_count"] = 0
         self.attrs["_is_initial"] = True
         try:
-            self.step(ctx, None)
+            self.first_step(ctx)
         finally:
             self.attrs["_is_initial"] = False
+
+    def first_step(self, ctx) -> None:
+        self.step(ctx, None)
 
     def step(self, ctx, epoch) -> None:
         if self.kind.step is not None:
@@ -136,16 +150,24 @@ class Scheduler(TableInstance):
         try:
             if epoch is None:
                 attrs["last_epoch"] += 1
-                values = self.kind.get_lr(self, ctx)
+                values = self.next_lrs(ctx)
             else:
                 attrs["last_epoch"] = epoch
-                form = self.kind.closed_form
-                values = form(self) if form else self.kind.get_lr(self, ctx)
+                values = self.closed_form_lrs(ctx)
         finally:
             attrs["_get_lr_called_within_step"] = False
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         attrs["_last_lr"] = _lrs(self.optimizer)
+
+    def next_lrs(self, ctx) -> list:
+        """get_lr(), as step calls it."""
+        return self.kind.get_lr(self, ctx)
+
+    def closed_form_lrs(self, ctx) -> list:
+        """_get_closed_form_lr() where the class has one, else get_lr()."""
+        form = self.kind.closed_form
+        return form(self) if form else self.next_lrs(ctx)
 
     def state_dict(self) -> dict:
         state = dict(self.attrs)

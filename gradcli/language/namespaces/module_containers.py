@@ -7,7 +7,8 @@ from collections import OrderedDict
 
 from gradcli.engine import errors, parameters
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.modules import Module, check_module, torch_typename
+from gradcli.language.namespaces.module_members import add_module
+from gradcli.language.namespaces.modules import Module, torch_typename
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.values import dict_from, iterate, type_name
@@ -90,9 +91,7 @@ class ModuleDictHost(_Keyed):
         return self.children
 
     def store(self, key: str, value) -> None:
-        if value is not None:
-            check_module(value)
-        self.set_attribute(key, value)
+        add_module(self, key, value)
 
 
 class ParameterDictHost(_Keyed):

@@ -58,6 +58,22 @@ def register_parameter(module: Module, name, param) -> None:
     module.params[name] = param
 
 
+def add_module(module: Module, name, child) -> None:
+    """Module.add_module (and register_module, and ModuleDict's item assignment), with torch's
+    checks in torch's order."""
+    if child is not None and not isinstance(child, Module):
+        raise errors.type_error(f"{torch_typename(child)} is not a Module subclass")
+    if not isinstance(name, str):
+        raise errors.type_error(f"module name should be a string. Got {torch_typename(name)}")
+    problem = (f"attribute '{name}' already exists"
+               if name not in module.children and _has_attribute(module, name) else
+               f'module name can\'t contain ".", got: {name}' if "." in name else
+               'module name can\'t be empty string ""' if name == "" else None)
+    if problem is not None:
+        raise errors.TorchError("KeyError", repr(problem), (problem,))
+    module.children[name] = child
+
+
 def get_submodule(module: Module, target) -> Module:
     """Module.get_submodule: the module at a dotted path of attribute names."""
     if target == "":
@@ -94,6 +110,8 @@ def _get_member(module: Module, target, what: str):
 MEMBER_METHODS = table(
     entry("register_buffer", register_buffer, "self, name, tensor, persistent=True"),
     entry("register_parameter", register_parameter, "self, name, param"),
+    entry("add_module", add_module, "self, name, module"),
+    entry("register_module", add_module, "self, name, module"),
     entry("get_submodule", get_submodule, "self, target"),
     entry("get_parameter", lambda m, target: _get_member(m, target, "parameter"),
           "self, target"),

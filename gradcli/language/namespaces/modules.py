@@ -84,7 +84,12 @@ def _reading_members(function: Callable, position: int = 1) -> Callable:
 
 
 def construct(kind: ModuleKind, *values, **keywords):
-    module = kind.host(kind)
+    return fill(kind.host(kind), *values, **keywords)
+
+
+def fill(module: "Module", *values, **keywords):
+    """What the module class's __init__ does with its bound arguments."""
+    kind = module.kind
     values = tuple(dtypes.dtype_argument(v) if name == "dtype" else v  # dtype=float: float64
                    for name, v in zip(kind.option_names, values)) + values[len(kind.option_names):]
     module.options = (values, keywords)
@@ -259,7 +264,7 @@ class Module(TableObject):
 
     def repr(self, printer) -> str:
         """torch's Module.__repr__: the extra_repr, then each child indented under `(name): `."""
-        extra = self.kind.extra_repr(self, printer)
+        extra = self.extra_repr(printer)
         extra_lines = extra.split("\n") if extra else []
         child_lines = [f"({key}): " + text.replace("\n", "\n  ")
                        for key, text in self._child_reprs(printer)]
@@ -270,6 +275,9 @@ class Module(TableObject):
         else:
             body = ""
         return f"{self.class_name}({body})"
+
+    def extra_repr(self, printer) -> str:
+        return self.kind.extra_repr(self, printer)
 
     def _child_reprs(self, printer) -> list:
         """(label, repr) per child; a grouped kind (ModuleList) shows a run of equal reprs once."""
@@ -585,15 +593,13 @@ MODULE_METHODS = table(
     entry("float", lambda m: _cast(m, float32), "self"),
     entry("half", lambda m: _cast(m, float16), "self"),
     entry("bfloat16", lambda m: _cast(m, bfloat16), "self"),
+    entry("extra_repr", lambda ctx, m: m.kind.extra_repr(m, ctx.printer), "self", context=True),
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False"),
     entry("named_buffers", lambda m, prefix, recurse: _generator(_named_buffers(m, prefix,
           recurse), "named_buffers"), "self, prefix='', recurse=True"),
     entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],
           "buffers"), "self, recurse=True"),
-    entry("add_module", lambda m, name, child: m.set_attribute(name, child), "self, name, module"),
-    entry("register_module", lambda m, name, child: m.set_attribute(name, child),
-          "self, name, module"),
     entry("register_forward_pre_hook", lambda m, hook, prepend, with_kwargs: module_hooks.register(
         m, "forward_pre", hook, prepend, with_kwargs), "self, hook, *, prepend=False, "
         "with_kwargs=False"),
@@ -651,16 +657,18 @@ SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"),
                            entry("pop", _pop, "self, key"))
 
 
-# ---- nn.Module subclasses written in the program ------------------------------------------------
+# ---- Classes written in the program, derived from nn.Module or another torch.nn class ---------
 
 class UserModule(classes.UserInstance, Module):
-    """An instance of a user class derived from nn.Module: the module's own attributes,
-    parameters and children, then the user's class chain, then nn.Module's methods."""
+    """An instance of a user class derived from nn.Module or another torch.nn class (`kind`):
+    the module's own attributes, parameters and children, then the user's class chain, then
+    the torch class's methods. A torch class with its own host class has a subclass of both
+    (module_subclasses.instance_class), so that its methods and isinstance see that class."""
 
     __slots__ = ("cls", "initialized")
 
-    def __init__(self, cls):
-        super().__init__(_user_kind(cls))
+    def __init__(self, cls, kind: ModuleKind):
+        super().__init__(kind)
         self.cls, self.initialized = cls, False
 
     @property
@@ -681,14 +689,19 @@ class UserModule(classes.UserInstance, Module):
         defined = self.cls.find(name)
         if defined is not classes.MISSING:
             return classes.bind(defined, self, self.cls)
-        return Module.attribute(self, name)
+        return super().attribute(name)
 
     def base_attribute(self, name: str):
-        return Module.attribute(self, name)
+        """super().name past the user's classes: the torch class's (its forward, not hooked)."""
+        if name == "forward":
+            return BoundMethod(self, self.kind.forward_entry)
+        if name in _CONTAINER_DUNDERS and self.is_sequence:
+            return BoundMethod(self, _CONTAINER_DUNDERS[name])
+        return super().attribute(name)
 
     def set_attribute(self, name: str, value) -> None:
         if self.property_of(name) is not None:  # the parametrized class's property comes first
-            Module.set_attribute(self, name, value)
+            super().set_attribute(name, value)
             return
         if classes.set_property(self.cls, self, name, value):
             return
@@ -697,56 +710,76 @@ class UserModule(classes.UserInstance, Module):
             what = "module" if isinstance(value, Module) else "parameters"
             raise errors.TorchError("AttributeError",
                                     f"cannot assign {what} before Module.__init__() call")
-        Module.set_attribute(self, name, value)
+        super().set_attribute(name, value)
 
     def delete_attribute(self, name: str) -> None:
         if any(name in place for place in (self.params, self.buffers, self.children)):
-            Module.delete_attribute(self, name)
+            super().delete_attribute(name)
         else:
             classes.Instance.delete_attribute(self, name)
 
     def forward_method(self):
         defined = self.cls.find("forward")
         if "forward" in self.attrs or defined is classes.MISSING:
-            return Module.forward_method(self)
+            return super().forward_method()
         return classes.bind(defined, self, self.cls)
+
+    def extra_repr(self, printer) -> str:
+        method = self.cls.find("extra_repr")
+        if method is classes.MISSING:
+            return super().extra_repr(printer)
+        return self.cls.runtime.call(classes.bind(method, self, self.cls), [], {})
 
     def repr(self, printer) -> str:
         method = self.cls.find("__repr__")
         if method is classes.MISSING:
-            return Module.repr(self, printer)
+            return super().repr(printer)
         return self.cls.runtime.call(classes.bind(method, self, self.cls), [], {})
 
-
-def _user_kind(cls) -> ModuleKind:
-    """The ModuleKind of a user module class: the user's forward and extra_repr."""
-    def extra_repr(module: Module, printer) -> str:
-        method = cls.find("extra_repr")
+    def _own(self, name: str, args: list):
+        """The program's special method `name` called, else MISSING (for a container's item
+        access, length and iteration, which the runtime reaches through item/length/members)."""
+        method = self.cls.find(name)
         if method is classes.MISSING:
-            return ""
-        return cls.runtime.call(classes.bind(method, module, cls), [], {})
+            return method
+        return self.cls.runtime.call(classes.bind(method, self, self.cls), args, {})
 
-    def no_forward(ctx, module, *inputs):
-        raise errors.TorchError("NotImplementedError", f'Module [{module.class_name}] is missing '
-                                'the required "forward" function')
+    def item(self, key):
+        found = self._own("__getitem__", [key])
+        return self.base_item(key) if found is classes.MISSING else found
 
-    return ModuleKind(cls.name, "user", "", no_forward, "*input", extra_repr=extra_repr,
-                      host=UserModule)
+    def length(self) -> int:
+        found = self._own("__len__", [])
+        if found is classes.MISSING:
+            return super().length()
+        if not isinstance(found, int):
+            raise errors.type_error(f"'{type_name(found)}' object cannot be interpreted as an "
+                                    "integer")
+        return found
+
+    def members(self):
+        found = self._own("__iter__", [])
+        return super().members() if found is classes.MISSING else iterate(found)
+
+    def base_item(self, key):
+        """The container's own item access, where a slice is made by the program's class, as
+        torch's `self.__class__(...)`: from the sliced entries, or filled by appending."""
+        if not isinstance(key, slice) or self.kind.name not in _SLICE_ARGUMENTS:
+            return super().item(key)
+        pairs = list(self.numbered().items())[key]
+        arguments = _SLICE_ARGUMENTS[self.kind.name](pairs)
+        made = classes.instantiate(self.cls, arguments, {})
+        if not arguments:
+            for _, value in pairs:
+                made.numbered()[str(len(made.numbered()))] = value
+        return made
 
 
-def _module_init(module, *args, **kwargs) -> None:
-    """nn.Module.__init__ (reached through super().__init__())."""
-    if args or kwargs:
-        raise errors.type_error("Module.__init__() takes 1 positional argument but "
-                                f"{len(args) + 1} were given" if args else
-                                f"Module.__init__() got an unexpected keyword argument "
-                                f"'{next(iter(kwargs))}'")
-    if isinstance(module, UserModule):
-        module.initialized = True
-
-
-def register_user_modules(module_type: PyType) -> None:
-    """Let programs derive their own classes from nn.Module (`module_type`)."""
-    classes.BASE_INSTANCES[module_type] = lambda cls, args: UserModule(cls)
-    classes.BASE_INITS[module_type] = entry("__init__", _module_init, "self, *args, **kwargs",
-                                            qualname="Module.__init__")
+_SLICE_ARGUMENTS = {"Sequential": lambda pairs: [OrderedDict(pairs)],
+                    "ModuleList": lambda pairs: [[value for _, value in pairs]],
+                    "ParameterList": lambda pairs: []}
+# super().__getitem__, __len__ and __iter__ in a container's subclass: the container's own
+_CONTAINER_DUNDERS = table(entry("__getitem__", lambda m, key: m.base_item(key), "self, idx"),
+                           entry("__len__", lambda m: super(UserModule, m).length(), "self"),
+                           entry("__iter__", lambda m: iter(list(super(UserModule, m).members())),
+                                 "self"))

@@ -33,7 +33,9 @@ from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
                                                  Module, SEQUENTIAL_METHODS,
                                                 ModuleKind, check_module, construct,
-                                                options_repr, register_user_modules)
+                                                options_repr)
+from gradcli.language.namespaces import module_subclasses
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
@@ -793,6 +795,11 @@ def _from_pretrained(cls, embeddings, freeze, padding_idx, max_norm, norm_type, 
     if embeddings.ndim != 2:
         raise errors.TorchError("AssertionError",
                                 "Embeddings parameter is expected to be 2-dimensional")
+    if isinstance(cls, classes.UserClass):  # a subclass's: `cls(num_embeddings=rows, ...)`
+        return classes.instantiate(cls, [], dict(
+            num_embeddings=embeddings.shape[0], embedding_dim=embeddings.shape[1],
+            _weight=embeddings, _freeze=freeze, padding_idx=padding_idx, max_norm=max_norm,
+            norm_type=norm_type, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse))
     kind = next(kind for kind in KINDS if kind.name == "Embedding")
     module = kind.host(kind)
     options = (*embeddings.shape, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
@@ -849,6 +856,7 @@ for _kind in KINDS:  # torch.nn.Module.register_forward_hook, nn.Linear.forward:
     CLASS_METHODS[_host] = (
         _MODULE_CLASS_METHODS | _unbound(_kind.name, _host.METHODS)
         | _unbound(_kind.name, SEQUENTIAL_METHODS if _kind.sequence else {})
-        | {"forward": _kind.forward_entry} | CLASS_METHODS.get(_host, {}))
-register_user_modules(NN_CLASSES["Module"])
+        | KIND_METHODS.get(_kind.name, {}) | {"forward": _kind.forward_entry}
+        | CLASS_METHODS.get(_host, {}))
+module_subclasses.register(KINDS)
 register_parameter_type(PARAMETER_TYPE)

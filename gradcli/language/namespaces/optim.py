@@ -435,13 +435,14 @@ BASE = OptimizerKind("Optimizer", "optimizer", "defaults", "", lambda options: N
 
 
 class UserOptimizer(classes.UserInstance, Optimizer):
-    """An instance of a program's class derived from torch.optim.Optimizer: its own attributes
-    and torch's (param_groups, state, defaults), then the program's methods, then torch's."""
+    """An instance of a program's class derived from torch.optim.Optimizer or one of torch's
+    optimizers (`kind`): its own attributes and torch's (param_groups, state, defaults), then
+    the program's methods, then torch's."""
 
     __slots__ = ("cls",)
 
-    def __init__(self, cls):
-        super().__init__(BASE)
+    def __init__(self, cls, kind: OptimizerKind = BASE):
+        super().__init__(kind)
         self.cls = cls
 
     def attribute(self, name: str):
@@ -468,6 +469,28 @@ classes.BASE_INSTANCES[BASE.type] = lambda cls, args: UserOptimizer(cls)
 classes.BASE_INITS[BASE.type] = entry(
     "__init__", lambda optimizer, params, defaults: optimizer.setup(_defaults_of(defaults), params),
     "self, params, defaults", qualname="Optimizer.__init__")
+
+
+def _class_init(kind: OptimizerKind):
+    """An optimizer class's __init__ for a program's subclass: what its constructor makes
+    (options checked, param groups filled in) becomes the instance's."""
+    def init(optimizer, params, *values, **keywords) -> None:
+        if not isinstance(optimizer, UserOptimizer) or optimizer.kind is not kind:
+            raise errors.type_error("super(type, obj): obj must be an instance or subtype of "
+                                    "type")
+        made = (kind.construct or _construct)(kind, params, *values, **keywords)
+        optimizer.defaults, optimizer.param_groups = made.defaults, made.param_groups
+        optimizer.state = made.state
+    return entry("__init__", init, "self, params, " + kind.options,
+                 qualname=f"{kind.name}.__init__")
+
+
+def register_user_optimizers(kinds) -> None:
+    """Let programs derive their own classes from torch's optimizers."""
+    for kind in kinds:
+        classes.BASE_INSTANCES[kind.type] = lambda cls, args, kind=kind: UserOptimizer(cls, kind)
+        classes.BASE_INITS[kind.type] = _class_init(kind)
+        classes.BASE_INIT_INHERITED.add(kind.type)
 
 def _construct_lbfgs(kind: OptimizerKind, params, lr=1, max_iter=20, max_eval=None,
                      tolerance_grad=1e-07, tolerance_change=1e-09, history_size=100,
@@ -503,3 +526,5 @@ LBFGS = OptimizerKind(
 # What torch.optim holds.
 OPTIMIZERS = {kind.name: kind.type for kind in (BASE, SGD, ADAM, ADAMW, RMSPROP, ADAGRAD,
                                                  ADADELTA, ADAMAX, NADAM, RADAM, LBFGS)}
+register_user_optimizers((SGD, ADAM, ADAMW, RMSPROP, ADAGRAD, ADADELTA, ADAMAX, NADAM, RADAM,
+                          LBFGS))

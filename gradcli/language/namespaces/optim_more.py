@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import errors, optimizers
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.optim import (OptimizerKind, _per_param, _step_count,
-                                               _zeros)
+                                               _zeros, register_user_optimizers)
 
 
 def _check_lr(options: dict) -> None:
@@ -54,3 +54,4 @@ ASGD = OptimizerKind(
     _check_asgd, _per_param(_asgd_state, optimizers.asgd))
 
 MORE_OPTIMIZERS = {kind.name: kind.type for kind in (RPROP, ASGD)}
+register_user_optimizers((RPROP, ASGD))

@@ -1,12 +1,14 @@
 """torch.utils.data samplers: Sequential, Random, SubsetRandom, WeightedRandom and Batch, each
-drawing from torch's generator as torch's do."""
+drawing from torch's generator as torch's do, and their base Sampler, for subclassing."""
 
 from __future__ import annotations
 
 from gradcli.engine import creation, distributions, dtypes, errors
 from gradcli.engine.random import Generator
 from gradcli.language.namespaces.data import _DataObject, _random_int64, _type, checked_generator
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import length as len_of
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.values import Generator as LazyValues, iterate
 
 
@@ -158,3 +160,9 @@ SAMPLERS = {kind.__name__: _type(kind.__name__, _SAMPLER, kind, init, signature)
      "self, weights, num_samples, replacement=True, generator=None"),
     (BatchSampler, lambda _, *args: BatchSampler(*args), "self, sampler, batch_size, drop_last"),
 )}
+
+# Sampler: the base of the samplers above and of a program's own (object's __init__, as torch's)
+SAMPLER = PyType("torch.utils.data.sampler.Sampler", (_Sampler,))
+SAMPLERS["Sampler"] = SAMPLER
+classes.BASE_CLASS_ATTRIBUTES[SAMPLER] = lambda cls, name: classes.MISSING
+classes.BUILTIN_ANCESTORS[_Sampler] = SAMPLER

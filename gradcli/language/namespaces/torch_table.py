@@ -216,7 +216,9 @@ def _schedulers() -> dict:
     from gradcli.language.namespaces.lr_scheduler import LR_SCHEDULER
     from gradcli.language.namespaces.one_cycle import ONE_CYCLE
     from gradcli.language.namespaces.lr_scheduler_more import MORE_SCHEDULERS
-    return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type} | MORE_SCHEDULERS
+    from gradcli.language.namespaces.scheduler_subclasses import SCHEDULER_BASES
+    return LR_SCHEDULER.table | {ONE_CYCLE.name: ONE_CYCLE.type} | MORE_SCHEDULERS \
+        | SCHEDULER_BASES
 
 
 def _testing() -> Namespace:
@@ -228,6 +230,8 @@ def _testing() -> Namespace:
 def _data() -> dict:
     from gradcli.language.namespaces.data import DATA
     from gradcli.language.namespaces.samplers import SAMPLERS
+    from gradcli.language.namespaces import data_subclasses
+    data_subclasses.register()
     return DATA.table | SAMPLERS
 
 

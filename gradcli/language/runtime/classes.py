@@ -107,7 +107,8 @@ def _full_mro(cls: UserClass) -> tuple:
     """Cls.__mro__: the user classes, then the builtin base and its ancestors, then object."""
     tail = []
     if isinstance(cls.base, PyType):
-        tail = [BUILTIN_ANCESTORS.get(host, cls.base) for host in cls.base.hosts[0].__mro__[:-1]] \
+        tail = [BUILTIN_ANCESTORS[host] for host in cls.base.hosts[0].__mro__[:-1]
+                if host in BUILTIN_ANCESTORS] \
             if cls.base.hosts and cls.base.hosts[0] in BUILTIN_ANCESTORS else [cls.base]
     return (*cls.mro, *tail, OBJECT)
 
