@@ -117,6 +117,8 @@ def backward(tensors, gradient=None, retain_graph=None, create_graph: bool = Fal
     roots = _as_tuple(tensors)
     grads = _root_grads(roots, _given_grads(gradient, len(roots)))
     _checked_by_engine(roots, grads, chosen)
+    for t in chosen or ():  # torch's engine retains each input's grad, then runs its node
+        retain_grad(t)
     if create_graph and chosen is None:
         STATE.warn("UserWarning", CREATE_GRAPH_CYCLE, once=True)
     retain = create_graph if retain_graph is None else retain_graph
