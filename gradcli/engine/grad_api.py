@@ -139,7 +139,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     for t in ins:
         if not t.requires_grad:
             raise errors.runtime("One of the differentiated Tensors does not require grad")
-    retain = create_graph if retain_graph is None else retain_graph
+    retain = STATE.graph_kept or (create_graph if retain_graph is None else retain_graph)
     result = run_backward(outs, grads, retain_graph=retain, create_graph=create_graph,
                           inputs=ins, accumulate=False)
     allow_unused = materialize_grads if allow_unused is None else allow_unused

@@ -481,18 +481,19 @@ def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: di
     results = []
     generator = creation.DEFAULT_GENERATOR.generator
     start = generator.get_state()
-    refused = STATE.random_refused
+    refused, kept = STATE.random_refused, STATE.graph_kept
     for b in range(size):
         sliced = pytree.unflatten([F.select(a, d, b) if d is not None else a
                                    for a, d in zip(leaves, dims)], spec)
         if randomness == "same" and b > 0:  # every sample draws what the first one drew
             generator.set_state(start)
         STATE.random_refused = _RANDOM_IN_VMAP if randomness == "error" else refused
+        STATE.graph_kept = kept or b < size - 1
         try:
             results.append(pytree.flatten(_transformed(ctx, func, list(sliced), kwargs,
                                                        ("vmap",))))
         finally:
-            STATE.random_refused = refused
+            STATE.random_refused, STATE.graph_kept = refused, kept
         if b == 0:
             after_first = generator.get_state()
     if randomness == "same" and size > 1:
