@@ -71,6 +71,14 @@ class FunctionCtx(TableObject):
                                     "'torch._C._FunctionBase' objects is not writable")
         self.attrs[name] = value
 
+    def delete_attribute(self, name: str) -> None:
+        if name == "saved_tensors":
+            raise errors.TorchError("AttributeError", "attribute 'saved_tensors' of "
+                                    "'torch._C._FunctionBase' objects is not writable")
+        if name not in self.attrs:
+            raise self.missing(name)
+        del self.attrs[name]
+
     def repr(self, printer) -> str:
         return f"<torch.autograd.function.{self.class_name} object at 0x{id(self):x}>"
 
