@@ -55,7 +55,8 @@ def run_gradcli(source: str) -> dict:
 
     out, warned = io.StringIO(), []
     previous = STATE.warning_sink
-    STATE.warning_sink = lambda category, message: warned.append([category, message])
+    STATE.warning_sink = lambda category, message: warned.append(
+        [category, TRIGGERED.sub("", message)])  # as torch's are read
     try:
         outcome = Session(write=out.write).run(PRELUDE + source)
     finally:

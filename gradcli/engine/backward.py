@@ -29,7 +29,9 @@ def check_roots(roots: list[Tensor]) -> None:
 def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create_graph: bool,
                  inputs: list[Tensor] | None = None, accumulate: bool = True) -> list:
     """Backpropagate `grads` from `roots`. With `accumulate`, add into leaves' (or `inputs`') .grad;
-    otherwise return the gradients of `inputs` (None where unreachable), as autograd.grad does."""
+    otherwise return the gradients of `inputs` (None where unreachable), as autograd.grad does.
+    backward() with `inputs` runs the inputs' own nodes (their hooks fire), and a non-leaf input's
+    .grad is filled by retain_grad (the caller's), as in torch."""
 
     check_roots(roots)
     root_edges = [(gradient_edge(root), grad) for root, grad in zip(roots, grads)]
@@ -38,7 +40,10 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
         targets.setdefault(_edge_key(gradient_edge(tensor)), []).append(i)
     order, dependencies = _discover([edge[0] for edge, _ in root_edges], inputs is not None)
     wanted = _needed_nodes(order, targets) if inputs is not None else None
-    run = _Run(targets, [None] * len(inputs or ()), inputs, accumulate, create_graph, F)
+    forced = set()
+    if accumulate and targets:
+        forced, targets = {key[0] for key in targets}, {}
+    run = _Run(targets, [None] * len(inputs or ()), accumulate, forced, create_graph, F)
     for (node, nr), grad in root_edges:
         run.add_to_buffer(node, nr, grad)
     ready: list[tuple] = []
@@ -125,11 +130,11 @@ def _needed_nodes(order: list, targets: dict) -> set:
 class _Run:
     """The state of one backward pass: gradient buffers per node and what to capture."""
 
-    def __init__(self, targets: dict, captured: list, inputs, accumulate: bool,
+    def __init__(self, targets: dict, captured: list, accumulate: bool, forced: set,
                  create_graph: bool, F):
         self.buffers: dict = {}
-        self.targets, self.captured, self.inputs = targets, captured, inputs
-        self.accumulate, self.create_graph, self.F = accumulate, create_graph, F
+        self.targets, self.captured, self.accumulate = targets, captured, accumulate
+        self.forced, self.create_graph, self.F = forced, create_graph, F
 
     def add_to_buffer(self, node, nr: int, grad: Tensor) -> None:
         slots = self.buffers.get(node)
@@ -144,21 +149,19 @@ class _Run:
         one that runs gets them after (so a capture there sees the gradient unhooked)."""
         targets, F = self.targets, self.F
         leaf = type(node) is AccumulateGrad
-        runs = not leaf and (wanted is None or any(n in wanted for n, _ in node.next_edges))
+        runs = not leaf and (wanted is None or id(node) in self.forced or
+                             any(n in wanted for n, _ in node.next_edges))
         if not runs:
             node_grads = self.pre_hooks(node, node_grads)
         if targets:
             for nr, grad in enumerate(node_grads):
                 indices = targets.get((id(node), nr))
                 if grad is not None and indices is not None:
-                    if self.accumulate:
-                        _accumulate(self.inputs[indices[0]], grad, self.create_graph, F)
-                    else:
-                        for index in indices:
-                            self.captured[index] = grad
+                    for index in indices:
+                        self.captured[index] = grad
         hooked = node_hooks.has_hooks(node)
         if leaf:
-            if self.accumulate and not targets:
+            if self.accumulate:
                 if hooked:
                     node_grads = node_hooks.run_prehooks(node, node_grads)
                 observer = STATE.backward_observer

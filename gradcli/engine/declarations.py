@@ -198,6 +198,16 @@ def write_out(name: str, result: Tensor, out: Tensor, inputs: tuple) -> Tensor:
             isinstance(t, Tensor) and t.requires_grad for t in inputs)):
         raise errors.runtime(f"{name}(): functions with out=... arguments don't support automatic "
                              "differentiation, but one of the arguments requires grad.")
+    if out.data.size != 0 and out.shape != result.shape:
+        STATE.warn("UserWarning", _RESIZED.format(list(out.shape), list(result.shape)))
     out.data = result.data.astype(out.dtype.np, copy=True)
     out.bump_version()
     return out
+
+
+_RESIZED = ("An output with one or more elements was resized since it had shape {}, which does "
+            "not match the required output shape {}. This behavior is deprecated, and in a future "
+            "PyTorch release outputs will not be resized unless they have zero elements. You can "
+            "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+            "t.resize_(0). (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")

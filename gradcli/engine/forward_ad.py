@@ -100,7 +100,7 @@ def unpack_dual(tensor: Tensor, level=None) -> tuple:
     if not isinstance(tensor, Tensor):
         raise errors.type_error("_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
                                 f"{errors.type_name(tensor)}")
-    tangent = tensor._fw_grad if STATE.dual_level is not None else None
+    tangent = tensor._fw_grad if STATE.dual_level is not None and STATE.forward_ad else None
     if tangent is None:
         return F.ReturnTypes("UnpackedDualTensor", tensor, None, fields=("primal", "tangent"))
     with suspended():

@@ -117,6 +117,8 @@ def backward(tensors, gradient=None, retain_graph=None, create_graph: bool = Fal
     roots = _as_tuple(tensors)
     grads = _root_grads(roots, _given_grads(gradient, len(roots)))
     _checked_by_engine(roots, grads, chosen)
+    for t in chosen or ():  # torch's engine retains each input's grad, then runs its node
+        retain_grad(t)
     if create_graph and chosen is None:
         STATE.warn("UserWarning", CREATE_GRAPH_CYCLE, once=True)
     retain = create_graph if retain_graph is None else retain_graph
@@ -137,7 +139,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     for t in ins:
         if not t.requires_grad:
             raise errors.runtime("One of the differentiated Tensors does not require grad")
-    retain = create_graph if retain_graph is None else retain_graph
+    retain = STATE.graph_kept or (create_graph if retain_graph is None else retain_graph)
     result = run_backward(outs, grads, retain_graph=retain, create_graph=create_graph,
                           inputs=ins, accumulate=False)
     allow_unused = materialize_grads if allow_unused is None else allow_unused

@@ -65,6 +65,9 @@ class EngineState:
         self.inference = False  # inside torch.inference_mode
         self.random_refused = None  # what a random draw raises (vmap's randomness="error")
         self.func_transforms = ()  # the kinds of torch.func transforms running ("grad", "vmap")
+        # vmap runs its samples one by one: all but the last keep the graph autograd.grad walks,
+        # which torch's one batched backward walks once
+        self.graph_kept = False
         self.autocast = (False, dtypes.bfloat16)  # CPU autocast: (enabled, its dtype)
         # A forward is computing a bfloat16 result (on float32 arrays): the few kernels whose
         # bfloat16 code rounds along the way read it

@@ -6,7 +6,7 @@ FunctionNode (engine/custom.py) whose backward calls the user's backward with th
 
 from __future__ import annotations
 
-from gradcli.engine import errors, grad_api, saved_hooks
+from gradcli.engine import errors, forward_ad, grad_api, saved_hooks
 from gradcli.engine.autograd import modified_message
 from gradcli.engine.custom import FunctionNode
 from gradcli.engine.functions import F
@@ -30,7 +30,7 @@ class FunctionCtx(TableObject):
     """The `ctx` of a custom Function: its methods, and any attribute the program sets."""
 
     __slots__ = ("attrs", "saved", "freed", "needs_input_grad", "dirty", "non_differentiable",
-                 "materialize", "packed", "versions")
+                 "materialize", "packed", "versions", "for_forward", "in_jvp")
 
     def __init__(self, needs_input_grad: tuple):
         self.attrs: dict = {}
@@ -38,6 +38,7 @@ class FunctionCtx(TableObject):
         self.dirty, self.non_differentiable, self.materialize = (), (), True
         self.packed = None  # the saved tensors as saved_tensors_hooks packed them
         self.versions = ()  # the saved tensors' versions once forward returned
+        self.for_forward, self.in_jvp = (), False  # save_for_forward's, read by jvp only
 
     @property
     def language_type(self) -> PyType:
@@ -47,6 +48,8 @@ class FunctionCtx(TableObject):
         if name in self.attrs:
             return self.attrs[name]
         if name == "saved_tensors":
+            if self.in_jvp:
+                return self.for_forward
             if self.freed:
                 raise errors.runtime(_FREED)
             if self.packed is not None:
@@ -68,6 +71,14 @@ class FunctionCtx(TableObject):
                                     "'torch._C._FunctionBase' objects is not writable")
         self.attrs[name] = value
 
+    def delete_attribute(self, name: str) -> None:
+        if name == "saved_tensors":
+            raise errors.TorchError("AttributeError", "attribute 'saved_tensors' of "
+                                    "'torch._C._FunctionBase' objects is not writable")
+        if name not in self.attrs:
+            raise self.missing(name)
+        del self.attrs[name]
+
     def repr(self, printer) -> str:
         return f"<torch.autograd.function.{self.class_name} object at 0x{id(self):x}>"
 
@@ -81,6 +92,13 @@ def _check_saved(values) -> None:
 
 def _save_for_backward(ctx: FunctionCtx, *tensors) -> None:
     ctx.saved = tensors  # checked once forward returns, and only when a graph is built
+
+
+def _save_for_forward(ctx: FunctionCtx, *tensors) -> None:
+    if not all(t is None or isinstance(t, Tensor) for t in tensors):
+        raise errors.TorchError("AssertionError", "save_for_forward expects all arguments to be "
+                                "tensors; you should save non-tensors as attributes on ctx.")
+    ctx.for_forward = tensors
 
 
 def _mark_dirty(ctx: FunctionCtx, *tensors) -> None:
@@ -97,6 +115,7 @@ def _set_materialize_grads(ctx: FunctionCtx, value) -> None:
 
 CTX_METHODS = table(
     entry("save_for_backward", _save_for_backward, "self, *tensors"),
+    entry("save_for_forward", _save_for_forward, "self, *tensors"),
     entry("mark_dirty", _mark_dirty, "self, *args"),
     entry("mark_non_differentiable", _mark_non_differentiable, "self, *args"),
     entry("set_materialize_grads", _set_materialize_grads, "self, value"),
@@ -143,7 +162,7 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     if setup is not None and isinstance(forward, UserFunction):
         args, kwargs = _bind_default_args(forward, args, kwargs)
     ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
-    with grad_mode(False):
+    with grad_mode(False), forward_ad.suspended():  # torch's forward sees no tangents
         if setup is not None:
             output = runtime.call(forward, list(args), kwargs)
             runtime.call(setup, [ctx, tuple(args), output], {})
@@ -160,17 +179,20 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     results = tuple(_fresh_output(o, args, ctx) for o in outputs)
     if needs_graph:
         _check_saved(ctx.saved)
-        backward = _static(cls, "backward")
+        backward, vjp = _static(cls, "backward"), _static(cls, "vjp")
         tensors = [o for o in results if isinstance(o, Tensor)]
 
         def run_backward(grads):
-            if backward is None:
+            if backward is not None and vjp is not None:
+                raise errors.runtime("Implementing both 'backward' and 'vjp' for a custom Function "
+                                     "is not allowed. You should only implement one of them.")
+            if backward is None and vjp is None:
                 raise errors.TorchError("NotImplementedError", "You must implement either the "
                                         "backward or vjp method for your custom autograd.Function "
                                         "to use it with backward mode AD.")
             if ctx.freed:
                 raise errors.runtime(_FREED)
-            return runtime.call(backward, [ctx, *grads], {})
+            return runtime.call(backward or vjp, [ctx, *grads], {})
 
         def release():
             ctx.freed = True
@@ -183,7 +205,26 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
                 out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
         ctx.packed = saved_hooks.pack_values(ctx.saved)
     ctx.versions = tuple(t._version if isinstance(t, Tensor) else None for t in ctx.saved)
+    if STATE.dual_level is not None and any(isinstance(a, Tensor) and a._fw_grad is not None
+                                            for a in args):
+        _forward_tangents(cls, ctx, args, results)
     return results[0] if single else results
+
+
+def _forward_tangents(cls: classes.UserClass, ctx: FunctionCtx, args: tuple,
+                      results: tuple) -> None:
+    """The user's jvp on the inputs' tangents (None where an input has none), reading
+    save_for_forward's tensors as ctx.saved_tensors; each output takes the tangent returned."""
+    tangents = [a._fw_grad if isinstance(a, Tensor) else None for a in args]
+    ctx.in_jvp = True
+    try:
+        with forward_ad.suspended():
+            returned = cls.runtime.call(_static(cls, "jvp"), [ctx, *tangents], {})
+    finally:
+        ctx.in_jvp, ctx.for_forward = False, ()
+    for result, tangent in zip(results, returned if isinstance(returned, tuple) else (returned,)):
+        if isinstance(result, Tensor) and isinstance(tangent, Tensor):
+            forward_ad.hold(result, tangent)
 
 
 def _bind_default_args(function: UserFunction, args: tuple, kwargs: dict) -> tuple:

@@ -108,8 +108,11 @@ def _jacobian(apply, inputs, create_graph=False, strict=False, vectorize=False,
                 "supported together. Please either set `strict=False` or `vectorize=False`.")
         rows = tuple(_jacobian_rows(i, out, inputs, create_graph, strict)
                      for i, out in enumerate(outputs))
-        return tuple_postprocess(grad_postprocess(rows, create_graph),
-                                  (is_outputs_tuple, is_inputs_tuple))
+        result = tuple_postprocess(grad_postprocess(rows, create_graph),
+                                   (is_outputs_tuple, is_inputs_tuple))
+    if strategy == "forward-mode" and is_inputs_tuple:  # torch's forward-mode path makes lists
+        return [list(row) for row in result] if is_outputs_tuple else list(result)
+    return result
 
 
 def _check_forward_mode(create_graph: bool, strict: bool, vectorize: bool) -> None:

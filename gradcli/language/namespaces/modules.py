@@ -6,7 +6,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable
 
-from gradcli.engine import conversions, devices, dtypes, errors, optimizers
+from gradcli.engine import conversions, devices, dtypes, errors, optimizers, parameters
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.dtypes import DType, bfloat16, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
@@ -542,8 +542,7 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
                             f"torch.Size({list(source.shape)}) from checkpoint, the shape in "
                             f"current model is torch.Size({list(target.shape)}).")
         else:
-            target.data[...] = source.data.astype(target.data.dtype)
-            target.bump_version()
+            parameters.write(target, source.data)
     if strict:
         if unexpected:
             problems.insert(0, "Unexpected key(s) in state_dict: "

@@ -275,8 +275,7 @@ def _batch_norm_forward(dims: tuple, expected: str):
         factor = 0.0 if a["momentum"] is None else a["momentum"]
         if a["training"] and a["track_running_stats"] and b["num_batches_tracked"] is not None:
             tracked = b["num_batches_tracked"]
-            tracked.data = tracked.data + 1
-            tracked.bump_version()
+            parameters.write(tracked, tracked.data + 1)  # add_(1): its 0-d array stays
             factor = 1.0 / float(tracked.data) if a["momentum"] is None else a["momentum"]
         training = a["training"] or (b["running_mean"] is None and b["running_var"] is None)
         keep = not a["training"] or a["track_running_stats"]

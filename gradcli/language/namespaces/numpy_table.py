@@ -196,7 +196,7 @@ _ELEMENTWISE = ("sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh exp exp
 _REDUCTIONS = ("sum mean std var max min argmax argmin prod cumsum cumprod median amax amin "
                "all any count_nonzero average")
 _SHAPES = ("reshape transpose concatenate stack vstack hstack squeeze expand_dims ravel "
-           "flip tile repeat split unique sort argsort")
+           "flip tile repeat split unique sort argsort take take_along_axis")
 _LINEAR = "dot matmul outer inner allclose isclose array_equal trace"
 _RANDOM = ("seed rand randn randint random normal uniform choice shuffle permutation "
            "standard_normal")

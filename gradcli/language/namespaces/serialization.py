@@ -3,7 +3,8 @@ in the same run, as tutorials do, to a path or an io.BytesIO; nothing is written
 the disk.
 
 What is saved is a snapshot (later changes to the objects do not reach it) and every load gives
-new objects, with the sharing inside one save kept, as torch's pickling does. Tensors come back
+new objects, with the sharing inside one save kept, as torch's pickling does (views come back
+over a copy of their base's storage, as torch saves whole storages). Tensors come back
 as leaves (a Parameter as a Parameter), keeping requires_grad. Objects other than tensors,
 numbers, strings and containers of them are refused when loaded with weights_only (torch's
 default since 2.6) in torch's words; gradcli does not load them otherwise."""
@@ -65,7 +66,13 @@ def _copy(value, memo: dict, opaque):
     if found is not None:
         return found[1]
     if isinstance(value, Tensor):
-        made = Tensor(value.data.copy(), value.dtype)
+        base = value._base
+        if base is not None and not value.requires_grad:  # torch saves whole storages: a view
+            base = _copy(base, memo, opaque)              # loads sharing its base's copy
+            made = Tensor(value._view_fn(base.data), value.dtype)
+            made.make_view_of(base, value._view_fn)
+        else:
+            made = Tensor(value.data.copy(), value.dtype)
         made = parameters.parameter(made, value.requires_grad) if value.is_parameter else made
         made.requires_grad = value.requires_grad
     elif isinstance(value, (dict, OrderedDict)):

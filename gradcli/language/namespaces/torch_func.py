@@ -79,6 +79,13 @@ def _finish(t, keep):
     return _keeping_tangent(t, F.detach(t))
 
 
+def _finish_outputs(value, keep, prepared, originals):
+    """_finish on each tensor of a pytree, where one of the transform's own inputs comes back as
+    the tensor that was passed in (torch unwraps it to the original object)."""
+    given = {id(p): o for p, o in zip(_leaves(prepared), _leaves(originals))}
+    return _tree_map(lambda t: given[id(t)] if id(t) in given else _finish(t, keep), value)
+
+
 def _reaches_outside(t: Tensor, inner: frozenset) -> bool:
     """Whether `t`'s graph reaches a leaf that requires grad other than those in `inner`."""
     seen, todo = set(), [t.grad_fn]
@@ -219,8 +226,10 @@ def _grad_and_value(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
     flat = iter([_finish(g, keep) for g in flat])
     grads = tuple(_tree_map(lambda _: next(flat), call_args[n]) for n in nums)
     result = grads if isinstance(argnums, tuple) else grads[0]
-    value = _finish(output, keep)
-    return result, ((value, _finish(aux, keep)) if has_aux else value)
+    prepared, originals = [call_args[n] for n in nums], [args[n] for n in nums]
+    value = _finish_outputs(output, keep, prepared, originals)
+    return result, ((value, _finish_outputs(aux, keep, prepared, originals)) if has_aux
+                    else value)
 
 
 def grad_and_value(ctx, func, argnums=0, has_aux=False):
@@ -259,10 +268,10 @@ def vjp(ctx, func, *primals, has_aux=False):
             grads = _grads(outputs, flat_inputs, given, keep)
         return pytree.unflatten([_finish(g, keep) for g in grads], in_spec)
 
-    result = (_finish(output, keep), entry(
+    result = (_finish_outputs(output, keep, inputs, primals), entry(
         "wrapper", vjp_fn, "cotangents, retain_graph=True, create_graph=None",
         qualname="_vjp_with_argnums.<locals>.wrapper"))
-    return result + (_finish(aux, keep),) if has_aux else result
+    return result + (_finish_outputs(aux, keep, inputs, primals),) if has_aux else result
 
 
 def _pushforward(ctx, func, args: tuple, kwargs: dict, nums: tuple, tangents: list,
@@ -472,18 +481,19 @@ def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: di
     results = []
     generator = creation.DEFAULT_GENERATOR.generator
     start = generator.get_state()
-    refused = STATE.random_refused
+    refused, kept = STATE.random_refused, STATE.graph_kept
     for b in range(size):
         sliced = pytree.unflatten([F.select(a, d, b) if d is not None else a
                                    for a, d in zip(leaves, dims)], spec)
         if randomness == "same" and b > 0:  # every sample draws what the first one drew
             generator.set_state(start)
         STATE.random_refused = _RANDOM_IN_VMAP if randomness == "error" else refused
+        STATE.graph_kept = kept or b < size - 1
         try:
             results.append(pytree.flatten(_transformed(ctx, func, list(sliced), kwargs,
                                                        ("vmap",))))
         finally:
-            STATE.random_refused = refused
+            STATE.random_refused, STATE.graph_kept = refused, kept
         if b == 0:
             after_first = generator.get_state()
     if randomness == "same" and size > 1:
