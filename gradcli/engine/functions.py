@@ -17,10 +17,7 @@ LOADER: Callable[[str, object], bool] | None = None
 
 
 def _load(kind: str, key) -> bool:
-    if LOADER is None:
-        from gradcli.engine.ops import load_area_of  # importing the package sets LOADER
-        return load_area_of(kind, key)
-    return LOADER(kind, key)
+    return LOADER is not None and LOADER(kind, key)
 
 
 class _Functions(SimpleNamespace):

@@ -1,7 +1,7 @@
 """The areas of torch functions and their op rows, each loaded on first use of one of its names.
 
 Importing an area registers its rows in OPS, its functions in F and its public names in
-DECLARATIONS. A name missing from one of those asks `load_area_of` here, which imports the area that
+DECLARATIONS. A name missing from one of those asks `_load` here, which imports the area that
 area_index.py (generated from the areas, checked by tests/engine/test_area_index.py) gives for
 it; a name the index does not know loads every area, so a stale index is slower, never wrong.
 """
@@ -159,7 +159,7 @@ def _table(kind: str) -> dict:
     return {"function": vars(functions.F), "row": OPS, "declaration": DECLARATIONS}[kind]
 
 
-def load_area_of(kind: str, key) -> bool:
+def _load(kind: str, key) -> bool:
     """Load the area holding `key` (a function name, row key or (variant, name)); whether the
     table now has it."""
     from gradcli.engine.ops.area_index import area_of
@@ -184,4 +184,4 @@ def _write_back(name: str) -> None:
     inplace.declare_written_back((name,))
 
 
-functions.LOADER = load_area_of
+functions.LOADER = _load
