@@ -473,9 +473,10 @@ def _append(module: Module, child) -> Module:
 
 
 def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: bool = False):
-    """Module.state_dict: each module's parameters, then its buffers, then its children's."""
+    """Module.state_dict: each module's parameters, then its buffers, then its children's (a
+    module reached twice, as a shared layer, under each of its names)."""
     out = OrderedDict() if destination is None else destination
-    for name, each in module.named_modules(prefix.rstrip(".")):
+    for name, each in module.named_modules(prefix.rstrip("."), remove_duplicate=False):
         lead = f"{name}." if name else ""
         for key, tensor in list(each.params.items()) + list(each.buffers.items()):
             if tensor is not None and key not in each.non_persistent:
@@ -684,6 +685,8 @@ class UserModule(classes.UserInstance, Module):
         return Module.attribute(self, name)
 
     def base_attribute(self, name: str):
+        if name == "__call__":  # super().__call__(x): nn.Module's, hooks and forward
+            return Module.forward(self)
         return Module.attribute(self, name)
 
     def set_attribute(self, name: str, value) -> None:
@@ -704,6 +707,14 @@ class UserModule(classes.UserInstance, Module):
             Module.delete_attribute(self, name)
         else:
             classes.Instance.delete_attribute(self, name)
+
+    def forward(self):
+        """What calling the module runs: the class's own __call__ when it defines one (in
+        place of nn.Module's, hooks and all), else the module's forward."""
+        defined = self.cls.find("__call__")
+        if defined is not classes.MISSING:
+            return classes.bind(defined, self, self.cls)
+        return Module.forward(self)
 
     def forward_method(self):
         defined = self.cls.find("forward")
