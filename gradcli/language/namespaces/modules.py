@@ -85,6 +85,12 @@ def _reading_members(function: Callable, position: int = 1) -> Callable:
 
 def construct(kind: ModuleKind, *values, **keywords):
     module = kind.host(kind)
+    fill(kind, module, values, keywords)
+    return module
+
+
+def fill(kind: ModuleKind, module, values: tuple, keywords: dict) -> None:
+    """What the kind's __init__ does with its bound constructor arguments."""
     values = tuple(dtypes.dtype_argument(v) if name == "dtype" else v  # dtype=float: float64
                    for name, v in zip(kind.option_names, values)) + values[len(kind.option_names):]
     module.options = (values, keywords)
@@ -92,7 +98,6 @@ def construct(kind: ModuleKind, *values, **keywords):
         kind.build(module, *values, **keywords)
     else:
         module.store_options(dict(zip(kind.option_names, values)))
-    return module
 
 
 @dataclass(eq=False)
@@ -559,6 +564,7 @@ def _named_buffers(module: Module, prefix: str = "", recurse: bool = True) -> li
 KIND_METHODS: dict = {}  # methods only some torch classes define, by class name (module_reset)
 
 MODULE_METHODS = table(
+    entry("extra_repr", lambda ctx, m: m.kind.extra_repr(m, ctx.printer), "self", context=True),
     entry("parameters", lambda m, recurse: _generator(
         [p for _, p in m.named_parameters(recurse=recurse)], "parameters"), "self, recurse=True"),
     entry("named_parameters", lambda m, prefix, recurse, remove_duplicate: _generator(
@@ -658,11 +664,11 @@ class UserModule(classes.UserInstance, Module):
     """An instance of a user class derived from nn.Module: the module's own attributes,
     parameters and children, then the user's class chain, then nn.Module's methods."""
 
-    __slots__ = ("cls", "initialized")
+    __slots__ = ("cls", "initialized", "base")
 
-    def __init__(self, cls):
-        super().__init__(_user_kind(cls))
-        self.cls, self.initialized = cls, False
+    def __init__(self, cls, base: ModuleKind | None = None):
+        super().__init__(_user_kind(cls) if base is None else _derived_kind(cls, base))
+        self.cls, self.initialized, self.base = cls, False, base
 
     @property
     def language_type(self):
@@ -687,6 +693,12 @@ class UserModule(classes.UserInstance, Module):
     def base_attribute(self, name: str):
         if name == "__call__":  # super().__call__(x): nn.Module's, hooks and forward
             return Module.forward(self)
+        if name == "forward" and "forward" not in self.attrs:  # the base class's forward
+            return BoundMethod(self, self.kind.forward_entry)
+        if name == "extra_repr":  # torch's module's, or nn.Module's empty one
+            return BoundMethod(self, entry(
+                "extra_repr", lambda ctx, m: "" if m.base is None else m.base.extra_repr(
+                    m, ctx.printer), "self", context=True))
         return Module.attribute(self, name)
 
     def set_attribute(self, name: str, value) -> None:
@@ -729,13 +741,27 @@ class UserModule(classes.UserInstance, Module):
         return self.cls.runtime.call(classes.bind(method, self, self.cls), [], {})
 
 
-def _user_kind(cls) -> ModuleKind:
-    """The ModuleKind of a user module class: the user's forward and extra_repr."""
+def _user_extra_repr(cls, inherited):
+    """A user module class's extra_repr: its own, else what its base prints."""
     def extra_repr(module: Module, printer) -> str:
         method = cls.find("extra_repr")
         if method is classes.MISSING:
-            return ""
+            return inherited(module, printer)
         return cls.runtime.call(classes.bind(method, module, cls), [], {})
+    return extra_repr
+
+
+def _derived_kind(cls, base: ModuleKind) -> ModuleKind:
+    """The ModuleKind of a user class derived from one of torch's modules (d2l's
+    MaskedSoftmaxCELoss(nn.CrossEntropyLoss)): the base's options, forward and methods."""
+    return ModuleKind(base.name, base.package, base.options, base.forward, base.inputs,
+                      extra_repr=_user_extra_repr(cls, base.extra_repr), build=base.build,
+                      host=UserModule, grouped=base.grouped, path=base.path)
+
+
+def _user_kind(cls) -> ModuleKind:
+    """The ModuleKind of a user module class: the user's forward and extra_repr."""
+    extra_repr = _user_extra_repr(cls, lambda module, printer: "")
 
     def no_forward(ctx, module, *inputs):
         raise errors.TorchError("NotImplementedError", f'Module [{module.class_name}] is missing '
@@ -754,6 +780,27 @@ def _module_init(module, *args, **kwargs) -> None:
                                 f"'{next(iter(kwargs))}'")
     if isinstance(module, UserModule):
         module.initialized = True
+
+
+def register_module_bases(kinds) -> None:
+    """Let programs derive their own classes from torch's modules, but for the containers, the
+    lazy modules and those whose values are of a class with methods of its own."""
+    for kind in kinds:
+        mro = kind.host.__mro__
+        if kind.sequence or kind.name.startswith("Lazy") or any(
+                not name.startswith("_") for host in mro[:mro.index(Module)] for name in vars(host)):
+            continue
+        classes.BASE_INSTANCES[kind.type] = lambda cls, args, kind=kind: UserModule(cls, kind)
+        classes.BASE_INITS[kind.type] = entry(
+            "__init__", lambda module, *values, kind=kind, **keywords: _base_init(
+                kind, module, values, keywords), "self, " + kind.options,
+            qualname=f"{kind.name}.__init__")
+        classes.BASE_INIT_INHERITED.add(kind.type)
+
+
+def _base_init(kind: ModuleKind, module, values: tuple, keywords: dict) -> None:
+    fill(kind, module, values, keywords)
+    module.initialized = True
 
 
 def register_user_modules(module_type: PyType) -> None:

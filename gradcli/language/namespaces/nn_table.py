@@ -33,7 +33,8 @@ from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
                                                  Module, SEQUENTIAL_METHODS,
                                                 ModuleKind, check_module, construct,
-                                                options_repr, register_user_modules)
+                                                options_repr, register_module_bases,
+                                                register_user_modules)
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
@@ -851,4 +852,5 @@ for _kind in KINDS:  # torch.nn.Module.register_forward_hook, nn.Linear.forward:
         | _unbound(_kind.name, SEQUENTIAL_METHODS if _kind.sequence else {})
         | {"forward": _kind.forward_entry} | CLASS_METHODS.get(_host, {}))
 register_user_modules(NN_CLASSES["Module"])
+register_module_bases(KINDS)
 register_parameter_type(PARAMETER_TYPE)
