@@ -19,3 +19,21 @@ def test_a_relative_script_is_named_by_its_absolute_path(run_gradcli, tmp_path, 
                                 timeout=120)
         assert python.stderr.split(" UserWarning: ")[0] == result.stderr.split(
             " UserWarning: ")[0]
+
+
+def test_a_warning_after_a_call_names_the_callers_line(run_gradcli, tmp_path):
+    """Once a function returns, its caller's line is the one running again (d2l's
+    `float(loss(net(X), y).mean())`, where loss is a function of the program)."""
+    script = tmp_path / "after_call.py"
+    script.write_text("import torch\nx = torch.ones(1, requires_grad=True)\n"
+                      "def loss(t):\n    return t * 2\n"
+                      "print(float(loss(x)))\n")
+    result = run_gradcli(["run", str(script)])
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith(f"{script}:5: UserWarning: Converting a tensor")
+    assert "  print(float(loss(x)))\n" in result.stderr
+    if importlib.util.find_spec("torch") is not None:
+        python = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                                timeout=120)
+        assert python.stderr.split(" UserWarning: ")[0] == result.stderr.split(
+            " UserWarning: ")[0]

@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import (autocast, declarations, dtypes, errors, layout, normalization_order,
-                            pointwise_order, schemas, variance_order)
+from gradcli.engine import (autocast, declarations, dtypes, errors, layout, memory_format,
+                            normalization_order, pointwise_order, schemas, variance_order)
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -685,6 +685,14 @@ def _normalizing_stats(x, mean_in, var_in, training, eps, forward):
 
 
 def _batch_norm(x, w, b, mean_in, var_in, training, eps):
+    out, mean, invstd = _batch_norm_values(x, w, b, mean_in, var_in, training, eps)
+    fmt = memory_format.suggest(x.shape, memory_format.element_strides(x))
+    if fmt is not memory_format.CONTIGUOUS or not out.flags.c_contiguous:
+        out = memory_format.laid_out(out, fmt)  # torch's empty_like(input, suggested format)
+    return out, mean, invstd
+
+
+def _batch_norm_values(x, w, b, mean_in, var_in, training, eps):
     if _exact_batch_norm(x, w, b, mean_in, var_in):
         mean, invstd = _normalizing_stats(x, mean_in, var_in, training, eps, forward=True)
         out = normalization_order.batch_norm_transform(_channels(x), w, b, mean, invstd)

@@ -35,10 +35,14 @@ def compile_function(compiler, fname: str, params, body):
     compiler.loops = 0
     try:
         if isinstance(body, list):
-            block = compiler.statements(body)
+            block, runtime = compiler.statements(body), compiler.runtime
 
             def run_body(frame):
-                signal = block(frame)
+                line = runtime.line  # the caller's line is the one running again after the call
+                try:
+                    signal = block(frame)
+                finally:
+                    runtime.line = line
                 return signal.value if signal is not None else None
         else:
             run_body = compiler.expression(body)

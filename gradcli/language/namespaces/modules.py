@@ -481,9 +481,10 @@ def _append(module: Module, child) -> Module:
 
 
 def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: bool = False):
-    """Module.state_dict: each module's parameters, then its buffers, then its children's."""
+    """Module.state_dict: each module's parameters, then its buffers, then its children's (a
+    module reached twice, as a shared layer, under each of its names)."""
     out = OrderedDict() if destination is None else destination
-    for name, each in module.named_modules(prefix.rstrip(".")):
+    for name, each in module.named_modules(prefix.rstrip("."), remove_duplicate=False):
         lead = f"{name}." if name else ""
         for key, tensor in list(each.params.items()) + list(each.buffers.items()):
             if tensor is not None and key not in each.non_persistent:
@@ -691,7 +692,10 @@ class UserModule(classes.UserInstance, Module):
         return super().attribute(name)
 
     def base_attribute(self, name: str):
-        """super().name past the user's classes: the torch class's (its forward, not hooked)."""
+        """super().name past the user's classes: the torch class's (its forward, not hooked;
+        __call__, nn.Module's: hooks and forward)."""
+        if name == "__call__":
+            return Module.forward(self)
         if name == "forward":
             return BoundMethod(self, self.kind.forward_entry)
         if name in _CONTAINER_DUNDERS and self.is_sequence:
@@ -716,6 +720,14 @@ class UserModule(classes.UserInstance, Module):
             super().delete_attribute(name)
         else:
             classes.Instance.delete_attribute(self, name)
+
+    def forward(self):
+        """What calling the module runs: the class's own __call__ when it defines one (in
+        place of nn.Module's, hooks and all), else the module's forward."""
+        defined = self.cls.find("__call__")
+        if defined is not classes.MISSING:
+            return classes.bind(defined, self, self.cls)
+        return Module.forward(self)
 
     def forward_method(self):
         defined = self.cls.find("forward")

@@ -15,6 +15,7 @@ from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.public_names import worded_as_torch
 from gradcli.language.namespaces.math_table import TENSOR_MATH
+from gradcli.language.namespaces.storages import storage_of
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin
@@ -89,6 +90,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     no_arguments("ndimension", lambda t: t.ndim),
     no_arguments("data_ptr", lambda t: t.data.ctypes.data),
     no_arguments("tolist", grad_api.tolist),
+    entry("storage", storage_of, "self", qualname="Tensor.storage"),
     entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
     # shapes and indexing

@@ -246,8 +246,30 @@ def _distributions_part(part: str) -> Namespace:
                      LazyTable({}, lambda: _distributions().table[part].table))
 
 
+def _family_module(module: str, family: str) -> Namespace:
+    """torch.distributions.<module>, the file one family is defined in (`from
+    torch.distributions import multinomial`), with that family."""
+    return Namespace(f"torch.distributions.{module}",
+                     LazyTable({}, lambda: {family: _distributions().table[family]}))
+
+
+_FAMILY_MODULES = {  # torch's module of each family gradcli has
+    "bernoulli": "Bernoulli", "beta": "Beta", "binomial": "Binomial",
+    "categorical": "Categorical", "cauchy": "Cauchy", "chi2": "Chi2",
+    "continuous_bernoulli": "ContinuousBernoulli", "dirichlet": "Dirichlet",
+    "distribution": "Distribution", "exponential": "Exponential", "gamma": "Gamma",
+    "geometric": "Geometric", "gumbel": "Gumbel", "half_cauchy": "HalfCauchy",
+    "half_normal": "HalfNormal", "independent": "Independent", "laplace": "Laplace",
+    "log_normal": "LogNormal", "lowrank_multivariate_normal": "LowRankMultivariateNormal",
+    "mixture_same_family": "MixtureSameFamily", "multinomial": "Multinomial",
+    "multivariate_normal": "MultivariateNormal", "normal": "Normal",
+    "one_hot_categorical": "OneHotCategorical", "pareto": "Pareto", "poisson": "Poisson",
+    "relaxed_bernoulli": "RelaxedBernoulli", "relaxed_categorical": "RelaxedOneHotCategorical",
+    "studentT": "StudentT", "transformed_distribution": "TransformedDistribution",
+    "uniform": "Uniform", "weibull": "Weibull"}
 DISTRIBUTION_PARTS = {part: _distributions_part(part)
-                      for part in ("kl", "constraints", "transforms")}
+                      for part in ("kl", "constraints", "transforms")} | {
+    module: _family_module(module, family) for module, family in _FAMILY_MODULES.items()}
 DISTRIBUTIONS = Namespace("torch.distributions",
                           LazyTable(DISTRIBUTION_PARTS, lambda: _distributions().table))
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))

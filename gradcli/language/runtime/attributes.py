@@ -19,7 +19,7 @@ from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRA
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes, exceptions, operators, protocols
+from gradcli.language.runtime import classes, exceptions, operators, protocols, tensor_dicts
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
@@ -311,6 +311,10 @@ def get(value, name: str):
         return _class_attribute(value, name)
     if isinstance(value, TableObject):
         return value.attribute(name)
+    if isinstance(value, Tensor):
+        own = tensor_dicts.lookup(value, name)
+        if own is not tensor_dicts.MISSING:
+            return own
     tables = tables_of(value)
     if tables is not None:
         return _from(value, name, *tables)
@@ -346,10 +350,13 @@ def set(value, name: str, item) -> None:
         if getter_setter is not None and getter_setter[1] is not None:
             getter_setter[1](value, item)
             return
-        if getter_setter is not None or name in protocols.TENSOR_METHODS:
+        if getter_setter is not None:
             raise errors.TorchError("AttributeError",
                                     f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
                                     "writable")
+        if not (name.startswith("__") and name.endswith("__")):  # into the tensor's __dict__
+            tensor_dicts.store(value, name, item)
+            return
     raise errors.TorchError("AttributeError",
                             f"'{type_name(value)}' object has no attribute '{name}'")
 
@@ -365,6 +372,18 @@ def delete(value, name: str) -> None:
     if isinstance(value, TableObject):
         value.delete_attribute(name)
         return
+    if isinstance(value, Tensor):
+        getter_setter = protocols.TENSOR_ATTRS.get(name)
+        if getter_setter is None:
+            if not tensor_dicts.remove(value, name):
+                _missing(value, name)
+            return
+        if getter_setter[1] is None:
+            raise errors.TorchError("AttributeError", f"attribute '{name}' of "
+                                    "'torch._C.TensorBase' objects is not writable")
+        if name == "grad":  # torch's deleter sets it to None
+            getter_setter[1](value, None)
+            return
     raise errors.TorchError("AttributeError", f"'{type_name(value)}' object attribute "
                             f"'{name}' is read-only")
 
@@ -451,6 +470,9 @@ def _from_super(proxy: classes.Super, name: str):
         owner = classes.class_of(proxy.instance)
         base_init = classes.BASE_INITS.get(owner.base) if owner is not None else None
         return BoundMethod(proxy.instance, base_init or _OBJECT_INIT)
+    if isinstance(proxy.instance, classes.Instance) and name in _OBJECT_METHODS and \
+            type(proxy.instance).base_attribute is TableObject.base_attribute:
+        return BoundMethod(proxy.instance, _OBJECT_METHODS[name])  # object.__setattr__
     if isinstance(proxy.instance, TableObject):
         return proxy.instance.base_attribute(name)
     raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")

@@ -12,9 +12,10 @@ FUTURE_FEATURES = frozenset(__future__.all_feature_names)  # what `from __future
 
 
 def _module(path: list[str]):
-    dotted = ".".join(path)
-    module = protocols.MODULES.get(dotted)
-    if module is None:
+    module = protocols.MODULES.get(".".join(path))
+    if module is None:  # Python names the first package along the path it cannot find
+        dotted = next(d for d in (".".join(path[:end]) for end in range(1, len(path) + 1))
+                      if d not in protocols.MODULES)
         parent, _, last = dotted.rpartition(".")
         raise unsupported(parent, last) or errors.TorchError(
             "ModuleNotFoundError", f"No module named '{dotted}'")
