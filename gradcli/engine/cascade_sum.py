@@ -128,13 +128,17 @@ def parallel_chunk(n: int) -> int:
     return max(-(-n // tasks), 1)
 
 
+# Complex numbers add part by part, a vector holding half as many of them: the same order
+_SUMMED = (np.float32, np.float64, np.complex64, np.complex128)
+
+
 def full_sum(values: np.ndarray) -> np.ndarray | None:
     """torch's sum of all of a float32/float64 array whose elements are dense in memory, or
     None when torch would take another path (then the caller sums as it can).
 
     Past GRAIN elements torch gives each thread an equal run and adds the runs' sums in order.
     """
-    if values.dtype not in (np.float32, np.float64) or not (
+    if values.dtype not in _SUMMED or not (
             values.flags.c_contiguous or values.flags.f_contiguous):
         return None
     flat = np.ravel(values, order="K")

@@ -19,7 +19,16 @@ from gradcli.engine.functions import LateTable, export
 _FLOATING = dtypes.FLOATING
 _BFLOAT16 = dtypes.bfloat16
 NOT_FLOATING = (dtypes.BOOL, dtypes.INTEGRAL)  # what a floating-only kernel refuses
-_SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
+_SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING,
+                    complex: dtypes.COMPLEX}
+
+
+# Rows that only move, pick or copy elements, which take complex tensors as any others
+_MOVES_ELEMENTS = frozenset((
+    "view", "_reshape_alias", "expand", "unsqueeze", "squeeze", "squeeze.dim", "squeeze.dims", "t",
+    "transpose.int", "permute", "clone", "cat", "stack", "select.int", "slice.Tensor",
+    "index.Tensor", "index_select", "flip", "roll", "as_strided", "unbind.int", "split.Tensor",
+    "split_with_sizes", "diagonal", "unfold", "repeat", "alias"))
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,9 @@ class OpDef:
     # torch's CPU kernel and the dtype categories it has no code for: its "not implemented for"
     # error, raised before the forward runs.
     refuses: tuple = ()
+    # Whether the forward and vjps take complex dtypes; a row without it refuses them as
+    # gradcli's gap (rows torch refuses them for say so in `refuses`)
+    complex: bool = False
     # False: an unused output's gradient reaches the vjps as None (torch's undefined gradient),
     # not as zeros, for a multi-output op whose formula skips it (aminmax)
     materialize: bool = True
@@ -122,7 +134,7 @@ def compute_dtype(op: OpDef, args: tuple) -> dtypes.DType:
     else:
         operands = [a for a in args if type(a) is Tensor or type(a) in _SCALAR_CATEGORY]
         result = dtypes.result_type(operands, STATE.default_dtype)
-    if op.promote == "float" and result.category != dtypes.FLOATING:
+    if op.promote == "float" and result.category < dtypes.FLOATING:
         return STATE.default_dtype
     return result
 
@@ -151,6 +163,8 @@ def apply(op: OpDef, *args, **params):
                     arrays.append(a.data)
                     requires_grad = requires_grad or a._requires_grad
                     history = history or a._history
+                elif type(a) is complex:
+                    return _apply(op, args, params)
                 else:
                     arrays.append(a)
             raw = op.forward(*arrays, **params)
@@ -173,6 +187,9 @@ def _apply(op: OpDef, args: tuple, params: dict):
     dtype = compute_dtype(op, args)
     if op.refuses and dtype.category in op.refuses[1]:
         raise errors.not_implemented_for(op.refuses[0], dtype)
+    if dtype.category == dtypes.COMPLEX and not op.complex and op.key not in _MOVES_ELEMENTS:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support complex tensors "
+                                f"in {op.key.split('.')[0]} yet")
     if op.promote == "none":
         arrays = [a.data if type(a) is Tensor else a for a in args]
     elif dtype is _BFLOAT16:
