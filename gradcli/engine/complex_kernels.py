@@ -1,9 +1,10 @@
-"""torch's CPU complex multiply and divide, in their roundings (c10/util/complex.h as compiled).
+"""torch's CPU complex multiply, divide and abs, in their roundings (c10/util/complex.h as compiled).
 
 Both kernels run as cpu_kernel_vec with 256-bit vectors over each innermost run (one per
 thread's chunk past GRAIN elements). Multiply: the vector code's (ac - bd) + (ad + bc)i with
 each product rounded; the scalar tail's products contracted into fused multiply-adds, for
-complex64 two elements at a time, its odd last element as the vector code rounds. Divide:
+complex64 two elements at a time with its odd last element as the vector code rounds (or,
+where an operand stays put, four after one peeled, the rest unfused). Divide:
 c10's Smith division everywhere (the vector code calls it per element), its three
 multiply-adds fused; complex64's odd last element of a run fuses only the denominator's.
 (Measured against torch 2.13.)
@@ -11,47 +12,46 @@ multiply-adds fused; complex64's odd last element of a run fuses only the denomi
 
 from __future__ import annotations
 
+import decimal
+
 import numpy as np
 
 from gradcli.engine.cascade_sum import parallel_chunk
 from gradcli.engine.fma import fma32, fma64
-from gradcli.engine.pointwise_order import vector_positions
 
 _VECTOR_BYTES = 32
 
 
-def _runs(shape: tuple, operands: list) -> int:
-    """The length of the innermost run TensorIterator loops over: the trailing dimensions of
-    the result that every operand (broadcast to it) lays out as one coalesced stretch."""
+def _run(shape: tuple, operands: list) -> tuple[int, bool]:
+    """The length of the innermost run TensorIterator loops over (the trailing dimensions of
+    the result that every operand, broadcast to it, lays out as one coalesced stretch), and
+    whether an operand stays put along it (a broadcast number or row)."""
     if not shape:
-        return 1
+        return 1, True
     strides = [np.broadcast_to(x, shape).strides for x in operands]
-    run, k = shape[-1], len(shape) - 1
+    inner = max((k for k in range(len(shape)) if shape[k] != 1), default=len(shape) - 1)
+    run, k = shape[inner], inner
     while k > 0:
         if not all(s[k - 1] == s[k] * shape[k] or shape[k - 1] == 1 for s in strides):
             break
         run *= shape[k - 1]
         k -= 1
-    return max(run, 1)
+    return max(run, 1), any(s[inner] == 0 for s in strides) and shape[inner] > 1
 
 
-def _placement(shape: tuple, operands: list, itemsize: int) -> tuple[np.ndarray, np.ndarray]:
-    """(vector, odd last) masks over the flat result: where the vector code computes, and the
-    odd last element of each run's scalar tail."""
+def _placement(shape: tuple, operands: list, itemsize: int) -> tuple:
+    """(vector, tail place, tail length, steady) over the flat result: where the vector code
+    computes; elsewhere an element's place in its run's scalar tail and that tail's length;
+    whether an operand stays put along the runs."""
     size = int(np.prod(shape, dtype=np.int64))
-    run = _runs(shape, operands) if size else 1
-    if run == size:  # one run, cut into chunks per thread past GRAIN
-        vector = vector_positions(size, itemsize, _VECTOR_BYTES)
-        chunk = parallel_chunk(size)
-    else:
-        vector = np.tile(vector_positions(run, itemsize, _VECTOR_BYTES), size // run)
-        chunk = run
-    place = np.arange(size) % chunk
-    length = np.minimum(np.arange(size) - place + chunk, size) - (np.arange(size) - place)
+    run, steady = _run(shape, operands) if size else (1, False)
+    chunk = parallel_chunk(size) if run == size else run  # one run: a chunk per thread
+    flat = np.arange(size)
+    place = flat % chunk
+    length = np.minimum(flat - place + chunk, size) - (flat - place)
     block = 2 * _VECTOR_BYTES // itemsize
-    tail = length - length // block * block
-    odd_last = ~vector & (place == length - 1) & (tail % 2 == 1)
-    return vector, odd_last
+    vectors = length // block * block
+    return place < vectors, place - vectors, length - vectors, steady
 
 
 def _parts(a, b, shape):
@@ -67,8 +67,13 @@ def multiply(a: np.ndarray, b, dtype: np.dtype) -> np.ndarray:
     ar, ai, br, bi = _parts(a, b, shape)
     out = np.empty(int(np.prod(shape, dtype=np.int64)), dtype)
     out.real, out.imag = ar * br - ai * bi, ar * bi + ai * br
-    vector, odd_last = _placement(shape, [a, b], dtype.itemsize)
-    fused = ~vector & ~odd_last if dtype == np.complex64 else ~vector
+    vector, place, tail, steady = _placement(shape, [a, b], dtype.itemsize)
+    if dtype == np.complex128:
+        fused = ~vector
+    elif steady:  # GCC's loop for a steady operand: one peeled, then four at once
+        fused = ~vector & (tail >= 5) & (place >= 1) & (place <= 4)
+    else:  # two at a time, an odd last one alone
+        fused = ~vector & ~((place == tail - 1) & (tail % 2 == 1))
     if fused.any():
         fma = fma32 if dtype == np.complex64 else fma64
         r, i, c, d = ar[fused], ai[fused], br[fused], bi[fused]
@@ -82,8 +87,10 @@ def divide(a: np.ndarray, b, dtype: np.dtype) -> np.ndarray:
     a, b = np.asarray(a, dtype), np.asarray(b, dtype)
     shape = np.broadcast_shapes(a.shape, b.shape)
     ar, ai, br, bi = _parts(a, b, shape)
-    if dtype == np.complex64:
-        _, partly = _placement(shape, [a, b], dtype.itemsize)
+    if dtype == np.complex64:  # two at a time, an odd last one alone
+        vector, place, tail, _ = _placement(shape, [a, b], dtype.itemsize)
+        length = np.where(vector, 0, tail)
+        partly = ~vector & (place == length - 1) & (length % 2 == 1)
         fma = fma32
     else:
         partly, fma = np.zeros(ar.shape, bool), fma64
@@ -104,3 +111,31 @@ def divide(a: np.ndarray, b, dtype: np.dtype) -> np.ndarray:
     out = np.empty(ar.shape, dtype)
     out.real, out.imag = real, imag
     return out.reshape(shape)
+
+
+_EXTENDED = np.finfo(np.longdouble).nmant >= 63  # x87's 80-bit long double
+
+
+def absolute(a: np.ndarray) -> np.ndarray:
+    """|a| of a complex array, correctly rounded as torch's hypot (SLEEF's u05 and glibc's)
+    gives it; NumPy's complex abs can be an ulp off (|-5+12j| is 12.999999 in complex64)."""
+    if a.dtype == np.complex64:  # float64's hypot, rounded once more, is float32's correct one
+        return np.hypot(a.real.astype(np.float64), a.imag.astype(np.float64)).astype(np.float32)
+    re, im = a.real, a.imag
+    out = np.hypot(re, im)  # the non-finite cases, and the others' first guess
+    finite = np.isfinite(re) & np.isfinite(im)
+    doubtful = finite
+    if _EXTENDED and finite.any():
+        wide = np.sqrt(np.square(re.astype(np.longdouble)) + np.square(im.astype(np.longdouble)))
+        out = np.where(finite, wide.astype(np.float64), out)
+        side = np.nextafter(out, np.where(wide > out, np.inf, -np.inf))
+        middle = (out.astype(np.longdouble) + side.astype(np.longdouble)) / 2
+        doubtful = finite & (np.abs(wide - middle) <= np.abs(wide) * np.longdouble(2.0 ** -58))
+    if doubtful.any():  # near a rounding boundary: the exact square root decides
+        out = np.array(out, copy=True)
+        with decimal.localcontext() as context:
+            context.prec = 80
+            for index in zip(*np.nonzero(doubtful)):
+                x, y = decimal.Decimal(float(re[index])), decimal.Decimal(float(im[index]))
+                out[index] = float((x * x + y * y).sqrt())
+    return out

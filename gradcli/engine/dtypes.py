@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -165,9 +164,10 @@ def overflows(values, dtype: DType) -> bool:
 
 def check_fill(value, dtype: DType) -> None:
     """torch's error for a fill value that `dtype` cannot hold."""
+    lost = isinstance(value, complex) and not dtype.is_complex and value.imag != 0
     if isinstance(value, complex) and not dtype.is_complex:
-        value = value.real if value.imag == 0 else math.inf
-    if overflows(value, dtype) or value == math.inf and dtype.category != INTEGRAL:
+        value = value.real
+    if lost or overflows(value, dtype):
         name = _FILL_NAMES.get(dtype.name, dtype.cpp_name)
         raise errors.runtime(f"value cannot be converted to type {name} without overflow")
 

@@ -501,21 +501,23 @@ _FLOATING = {
     "reciprocal": ("ReciprocalBackward0", np.reciprocal, RESULT,
                    lambda g, a, out: F.mul(F.neg(g), F.mul(out, out)),
         '-grad * result**2'),
-    "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT, lambda g, a, out: F.mul(g, out),
-        'grad * result'),
+    "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT,
+            lambda g, a, out: F.mul(g, F.conj(out)),
+        'grad * result.conj()'),
     "exp2": ("Exp2Backward0", rounded_from_double(np.exp2), RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
     "expm1": ("Expm1Backward0", rounded_from_double(np.expm1), RESULT,
               lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
         'grad * (result + 1)'),
-    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, a),
-        'grad / self'),
+    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, F.conj(a)),
+        'grad / self.conj()'),
     "log2": ("Log2Backward0", rounded_from_double(np.log2), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
     "log10": ("Log10Backward0", rounded_from_double(np.log10), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
     "log1p": ("Log1PBackward0", rounded_from_double(np.log1p), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
         'grad / (self + 1)'),
-    "sqrt": ("SqrtBackward0", np.sqrt, RESULT, lambda g, a, out: F.div(g, F.mul_scalar(out, 2)),
-        'grad / (2 * result)'),
+    "sqrt": ("SqrtBackward0", np.sqrt, RESULT,
+             lambda g, a, out: F.div(g, F.mul_scalar(F.conj(out), 2)),
+        'grad / (2 * result.conj())'),
     "rsqrt": ("RsqrtBackward0", _rsqrt, RESULT,
               lambda g, a, out: F.mul(F.mul_scalar(g, -0.5), F.pow(out, 3))),
     "sin": ("SinBackward0", rounded_from_double(np.sin), 0, lambda g, a, out: F.mul(g, F.cos(a)),
@@ -544,24 +546,20 @@ _FLOATING = {
                                     g)),
 }
 
+_TAKE_COMPLEX = ("exp", "log", "sqrt")  # their NumPy forwards are glibc's cexp, clog, csqrt
 for _key, (_label, _forward, _saves, _rule, *_text) in _FLOATING.items():
     if _saves == RESULT:
         defop(_key, _label, _forward, promote="float", save=(RESULT,), vjp=_rule, jvp=AS_VJP,
-              rule=tuple(_text))
+              rule=tuple(_text), complex=_key in _TAKE_COMPLEX)
     else:
         defop(_key, _label, _forward, promote="float", save=(0,), jvp=AS_VJP,
-              vjp=lambda g, a, rule=_rule: rule(g, a, None), rule=tuple(_text))
+              vjp=lambda g, a, rule=_rule: rule(g, a, None), rule=tuple(_text),
+              complex=_key in _TAKE_COMPLEX)
 
 defop("neg", "NegBackward0", np.negative, promote="none", jvp=AS_VJP, complex=True, vjp=lambda g, a: F.neg(g),
       rule=('-grad',))
 def _abs(a):
-    """|a|; a complex number's as hypot of its parts, correctly rounded as torch's (NumPy's
-    complex64 abs can be an ulp off: |-5+12j| is 12.999999)."""
-    if a.dtype == np.complex64:
-        return np.hypot(a.real.astype(np.float64), a.imag.astype(np.float64)).astype(np.float32)
-    if a.dtype == np.complex128:
-        return np.hypot(a.real, a.imag)
-    return np.abs(a)
+    return complex_kernels.absolute(a) if a.dtype.kind == "c" else np.abs(a)
 
 
 defop("abs", "AbsBackward0", _abs, promote="none", save=(0,), jvp=AS_VJP, complex=True,
@@ -574,15 +572,29 @@ def _sign(a):
     number's z / |z| (0 for 0)."""
     if a.dtype == np.bool_:
         return a.copy()
-    if a.dtype.kind == "c":  # each part divided by |a|, as torch's kernels divide
-        size = _abs(a)
-        size = np.where(size == 0, np.inf, size)
-        out = np.empty_like(a)
-        out.real, out.imag = a.real / size, a.imag / size
-        return out
+    if a.dtype.kind == "c":
+        return pointwise_order.split(a, _complex_sign, _complex_sign_scalar)
     if a.dtype.kind != "f":
         return np.sign(a)
     return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
+
+
+def _complex_sign(a, reciprocal: bool = False):
+    """z / |z| (0 for 0) as torch's vector code computes it: each part divided by |z|; or,
+    `reciprocal`, as its scalar code does, each part times 1 / |z|."""
+    size = _abs(a)
+    zero = size == 0
+    size = np.where(zero, 1, size)
+    if reciprocal:
+        size = np.ones((), size.dtype) / size
+    out = np.empty_like(a)
+    out.real = np.where(zero, 0, a.real * size if reciprocal else a.real / size)
+    out.imag = np.where(zero, 0, a.imag * size if reciprocal else a.imag / size)
+    return out
+
+
+def _complex_sign_scalar(a):
+    return _complex_sign(a, reciprocal=True)
 
 
 def _sgn_vjp(g, a):

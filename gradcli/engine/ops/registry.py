@@ -28,7 +28,41 @@ _MOVES_ELEMENTS = frozenset((
     "view", "_reshape_alias", "expand", "unsqueeze", "squeeze", "squeeze.dim", "squeeze.dims", "t",
     "transpose.int", "permute", "clone", "cat", "stack", "select.int", "slice.Tensor",
     "index.Tensor", "index_select", "flip", "roll", "as_strided", "unbind.int", "split.Tensor",
-    "split_with_sizes", "diagonal", "unfold", "repeat", "alias"))
+    "split_with_sizes", "diagonal", "unfold", "repeat", "alias", "slice_backward",
+    "select_backward", "diagonal_backward", "as_strided_backward", "unfold_backward",
+    "select_scatter", "slice_scatter", "diagonal_scatter", "as_strided_scatter", "index_put",
+    "_index_put_impl_", "index_copy", "index_fill.int_Scalar", "index_fill.int_Tensor",
+    "masked_fill.Scalar", "masked_fill.Tensor", "masked_scatter", "fill_.Scalar", "fill_.Tensor",
+    "copy_"))
+
+
+# torch's own refusals of complex inputs, by row: a kernel's name ("not implemented for") or
+# the (kind, message) torch raises
+_NOT_SUPPORTED = ("NotImplementedError", "clamp is not supported for complex types")
+_COMPLEX_REFUSALS = {
+    "relu": _NOT_SUPPORTED, "clamp": _NOT_SUPPORTED, "clamp.Tensor": _NOT_SUPPORTED,
+    **{name: ("NotImplementedError", f"{name} is not supported for complex inputs")
+       for name in ("floor", "ceil", "trunc")},
+    "sign": ("NotImplementedError", "Unlike NumPy, torch.sign is not intended to support complex "
+             "numbers. Please use torch.sgn instead."),
+    "maximum": ("RuntimeError", "maximum not implemented for complex tensors."),
+    "minimum": ("RuntimeError", "minimum not implemented for complex tensors."),
+    "round": "round_vml_cpu", "remainder.Scalar": "remainder_cpu",
+    "remainder.Tensor": "remainder_cpu", "floor_divide": "div_floor_cpu", "atan2": "atan2_cpu",
+    "frac": "frac_cpu",
+}
+
+
+def _refusal_of_complex(op, dtype) -> errors.TorchError:
+    """The error for a complex `dtype` reaching a row without complex support: torch's own
+    where torch refuses too, else gradcli's gap."""
+    refusal = _COMPLEX_REFUSALS.get(op.key)
+    if isinstance(refusal, str):
+        return errors.not_implemented_for(refusal, dtype)
+    if refusal is not None:
+        return errors.TorchError(*refusal)
+    return errors.TorchError("NotImplementedError", "gradcli does not support complex tensors "
+                             f"in {op.key.split('.')[0]} yet")
 
 
 @dataclass(frozen=True)
@@ -188,8 +222,7 @@ def _apply(op: OpDef, args: tuple, params: dict):
     if op.refuses and dtype.category in op.refuses[1]:
         raise errors.not_implemented_for(op.refuses[0], dtype)
     if dtype.category == dtypes.COMPLEX and not op.complex and op.key not in _MOVES_ELEMENTS:
-        raise errors.TorchError("NotImplementedError", "gradcli does not support complex tensors "
-                                f"in {op.key.split('.')[0]} yet")
+        raise _refusal_of_complex(op, dtype)
     if op.promote == "none":
         arrays = [a.data if type(a) is Tensor else a for a in args]
     elif dtype is _BFLOAT16:
