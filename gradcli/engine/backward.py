@@ -231,6 +231,8 @@ def _fitted(node, index: int, grad: Tensor, meta: tuple) -> Tensor:
     if grad.data.shape != shape:
         grad = F.fit_grad(grad, shape, node, index)
     if grad.dtype.name != dtype_name:
+        if grad.dtype.is_complex and not dtype_name.startswith("complex"):
+            grad = F.real(grad)  # torch's handle_r_to_c: a real input's gradient is real
         grad = F.cast(grad, dtypes.BY_NAME[dtype_name])
     return grad
 

@@ -128,24 +128,38 @@ def parallel_chunk(n: int) -> int:
     return max(-(-n // tasks), 1)
 
 
+# Complex numbers add part by part, a vector holding half as many of them: the same order
+_SUMMED = (np.float32, np.float64, np.complex64, np.complex128)
+
+
 def full_sum(values: np.ndarray) -> np.ndarray | None:
-    """torch's sum of all of a float32/float64 array whose elements are dense in memory, or
+    """torch's sum of all of a float or complex array whose elements are dense in memory (or a
+    1-D run with a stride), or
     None when torch would take another path (then the caller sums as it can).
 
     Past GRAIN elements torch gives each thread an equal run and adds the runs' sums in order.
     """
-    if values.dtype not in (np.float32, np.float64) or not (
-            values.flags.c_contiguous or values.flags.f_contiguous):
+    if values.dtype not in _SUMMED:
+        return None
+    strided = values.ndim == 1 and not values.flags.c_contiguous  # (a complex tensor's .real)
+    if not (strided or values.flags.c_contiguous or values.flags.f_contiguous):
         return None
     flat = np.ravel(values, order="K")
     n = len(flat)
     if n == 0:
         return np.zeros((), values.dtype)
     chunk = parallel_chunk(n)
-    total = row_sum(flat[:chunk])
+    run_sum = _strided_row_sum if strided else row_sum
+    total = run_sum(flat[:chunk])
     for first in range(chunk, n, chunk):
-        total = total + row_sum(flat[first:first + chunk])
+        total = total + run_sum(flat[first:first + chunk])
     return np.asarray(total, dtype=values.dtype)
+
+
+def _strided_row_sum(values: np.ndarray) -> np.ndarray:
+    """torch's sum of a run whose elements are not adjacent in memory: its scalar code, the
+    same interleaved cascade over single values."""
+    return _interleaved(values.reshape(-1, 1))[0]
 
 
 def last_dim_sums(values: np.ndarray) -> np.ndarray | None:

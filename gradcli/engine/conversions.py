@@ -18,7 +18,7 @@ def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
     floating dtype (ToCopyBackward0); a plain copy otherwise (torch drops grad for integers)."""
     if t.dtype is dtype:
         return t
-    if not dtype.is_floating_point:
+    if not dtype.differentiable:
         out = Tensor(t.data.astype(dtype.np), dtype)
         out._made_at = STATE.origin
         if t._requires_grad:

@@ -24,7 +24,7 @@ COPY_WARNING = (
 
 def _leaf(array: np.ndarray, dtype: dtypes.DType, requires_grad: bool) -> Tensor:
     """A new leaf over `array`, which the caller has just made (it is not copied again)."""
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and not dtype.differentiable:
         raise errors.runtime(FACTORY_GRAD_ERROR)
     out = Tensor(np.asarray(array, dtype=dtype.np), dtype, requires_grad=requires_grad)
     out._made_at = origin = STATE.origin
@@ -51,7 +51,7 @@ def infer_dtype(data) -> dtypes.DType:
             dtype = item.dtype
         elif isinstance(item, np.generic) and item.dtype in dtypes.NUMPY_TYPES:
             dtype = dtypes.from_numpy(item.dtype)
-        elif isinstance(item, (bool, int, float)):
+        elif isinstance(item, (bool, int, float, complex)):
             dtype = dtypes.scalar_dtype(item, STATE.default_dtype)
         elif isinstance(item, str):
             raise errors.type_error("new(): invalid data type 'str'")
@@ -90,6 +90,9 @@ def _check_nesting(data, sizes: list[int], dtype: dtypes.DType, dim: int = 0) ->
                                     else f"'{kind}' object cannot be interpreted as an integer")
         if isinstance(data, Tensor) and data.numel() != 1:
             raise errors.value_error("only one element tensors can be converted to Python scalars")
+        if isinstance(data, complex) and dtype.category in (dtypes.INTEGRAL, dtypes.FLOATING):
+            raise errors.type_error("must be real number, not complex" if dtype.is_floating_point
+                                    else "'complex' object cannot be interpreted as an integer")
         return
     if isinstance(data, Tensor) and data.ndim:
         data = [Tensor(row, data.dtype) for row in data.data]
@@ -148,7 +151,8 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
         return _leaf(np.zeros(sizes, dtype.np), dtype, requires_grad)
     _check_nesting(data, sizes, dtype)
     values = _values(data, len(sizes), dtype.category == dtypes.INTEGRAL)
-    array = np.array(values, dtype=np.float64 if dtype.is_floating_point else None)
+    array = np.array(values, dtype=np.float64 if dtype.is_floating_point else
+                     np.complex128 if dtype.is_complex else None)
     return _leaf(_stored(array, dtype), dtype, requires_grad)
 
 
@@ -321,6 +325,8 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
         dtype = dtypes.scalar_dtype(fill_value, STATE.default_dtype)
     shape = storage(size_args((size,), "full"), dtype)
     dtypes.check_fill(fill_value, dtype)
+    if isinstance(fill_value, complex) and not dtype.is_complex:
+        fill_value = fill_value.real
     return _leaf(np.full(shape, fill_value).astype(dtype.np), dtype, requires_grad)
 
 
@@ -616,8 +622,13 @@ def _check_floating(kernel: str, dtype: dtypes.DType) -> None:
 
 def randn(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
     dtype = dtype or STATE.default_dtype
+    shape = storage(size_args(size, "randn"), dtype)
+    if dtype.is_complex:  # torch draws both parts as normal_(0, 1/sqrt(2)) of view_as_real
+        parts = draw_source(generator).normal(shape + (2,), dtypes.real_of(dtype).np,
+                                              0.0, 1 / math.sqrt(2))
+        return _leaf(parts.view(dtype.np)[..., 0], dtype, requires_grad)
     _check_floating("normal_kernel_cpu", dtype)
-    values = draw_source(generator).normal(storage(size_args(size, "randn"), dtype), dtype.np)
+    values = draw_source(generator).normal(shape, dtype.np)
     return _leaf(values, dtype, requires_grad)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from gradcli.engine import errors
 
-BOOL, INTEGRAL, FLOATING = 0, 1, 2
+BOOL, INTEGRAL, FLOATING, COMPLEX = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,15 @@ class DType:
         return self.category == FLOATING
 
     @property
+    def is_complex(self) -> bool:
+        return self.category == COMPLEX
+
+    @property
+    def differentiable(self) -> bool:
+        """Whether a tensor of this dtype may require grad (floating point or complex)."""
+        return self.category >= FLOATING
+
+    @property
     def itemsize(self) -> int:
         return 2 if self.name == "bfloat16" else self.np.itemsize
 
@@ -50,8 +59,13 @@ int16 = DType("int16", np.dtype(np.int16), INTEGRAL, "ShortTensor", "short int")
 int32 = DType("int32", np.dtype(np.int32), INTEGRAL, "IntTensor", "int")
 int64 = DType("int64", np.dtype(np.int64), INTEGRAL, "LongTensor", "long int")
 bool_ = DType("bool", np.dtype(np.bool_), BOOL, "BoolTensor", "bool")
+complex64 = DType("complex64", np.dtype(np.complex64), COMPLEX, "ComplexFloatTensor",
+                  "c10::complex<float>")
+complex128 = DType("complex128", np.dtype(np.complex128), COMPLEX, "ComplexDoubleTensor",
+                   "c10::complex<double>")
 
-ALL = (float16, bfloat16, float32, float64, uint8, int8, int16, int32, int64, bool_)
+ALL = (float16, bfloat16, float32, float64, uint8, int8, int16, int32, int64, bool_, complex64,
+       complex128)
 
 # Every name torch accepts for a dtype, as `torch.<name>`.
 BY_NAME = {d.name: d for d in ALL} | {
@@ -61,13 +75,39 @@ BY_NAME = {d.name: d for d in ALL} | {
     "short": int16,
     "int": int32,
     "long": int64,
+    "cfloat": complex64,
+    "cdouble": complex128,
 }
+
+# A complex dtype's real counterpart (the dtype of its parts), and back (c10's toComplexType)
+_REAL_OF = {complex64: float32, complex128: float64}
+_COMPLEX_OF = {float32: complex64, float64: complex128}
+
+
+def real_of(dtype: DType) -> DType:
+    """The dtype of a complex dtype's real and imaginary parts; any other dtype unchanged."""
+    return _REAL_OF.get(dtype, dtype)
+
+
+def complex_of(dtype: DType) -> DType:
+    """The complex dtype whose parts are `dtype` (float32 and float64 only here: torch's
+    complex32 for float16 is not offered)."""
+    found = _COMPLEX_OF.get(dtype)
+    if found is None:
+        raise errors.TorchError("NotImplementedError",
+                                f"gradcli does not support complex tensors of {dtype!r} parts yet")
+    return found
+
+
+def default_complex(default_float: DType) -> DType:
+    """torch's default complex dtype: complex128 when the default dtype is float64."""
+    return complex128 if default_float is float64 else complex64
 
 _BY_NUMPY = {d.np: d for d in ALL if d is not bfloat16}
 NUMPY_TYPES = frozenset(_BY_NUMPY)  # the NumPy dtypes that have a torch dtype here
 
 # The Python classes torch's parser takes for a dtype (torch.tensor(data, dtype=float))
-_BY_PYTHON_CLASS = {float: float64, int: int64, bool: bool_}
+_BY_PYTHON_CLASS = {float: float64, int: int64, bool: bool_, complex: complex128}
 _class_host = lambda value: None  # the Python class a class value stands for (read_classes_with)
 
 
@@ -83,9 +123,6 @@ def dtype_argument(value):
     if isinstance(value, DType):
         return value
     host = _class_host(value)
-    if host is complex:  # torch's complex128, which gradcli does not have
-        raise errors.TorchError("NotImplementedError",
-                                "gradcli does not support torch.complex128 yet")
     return _BY_PYTHON_CLASS.get(host, value)
 
 
@@ -127,14 +164,25 @@ def overflows(values, dtype: DType) -> bool:
 
 def check_fill(value, dtype: DType) -> None:
     """torch's error for a fill value that `dtype` cannot hold."""
-    if overflows(value, dtype):
-        raise errors.runtime(f"value cannot be converted to type {_FILL_NAMES[dtype.name]} "
-                             "without overflow")
+    lost = isinstance(value, complex) and not dtype.is_complex and value.imag != 0
+    if isinstance(value, complex) and not dtype.is_complex:
+        value = value.real
+    if lost or overflows(value, dtype):
+        name = _FILL_NAMES.get(dtype.name, dtype.cpp_name)
+        raise errors.runtime(f"value cannot be converted to type {name} without overflow")
 
 
 def promote(a: DType, b: DType) -> DType:
     """torch.promote_types: the higher category wins; within one, the wider type (bfloat16
-    with float16 is float32, with a wider float that float)."""
+    with float16 is float32, with a wider float that float); a complex type with a float is
+    the complex type whose parts are the two parts' promotion."""
+    if a.category == COMPLEX or b.category == COMPLEX:
+        if a.category == b.category:
+            return a if a.np.itemsize >= b.np.itemsize else b
+        low, high = (a, b) if a.category < b.category else (b, a)
+        if low.category != FLOATING:
+            return high
+        return complex_of(promote(real_of(high), low))
     if a.category != b.category:
         return a if a.category > b.category else b
     if a is bfloat16 or b is bfloat16:
@@ -167,6 +215,8 @@ def scalar_dtype(value: object, default_float: DType) -> DType:
         return bool_
     if isinstance(value, int):
         return int64
+    if isinstance(value, complex):
+        return default_complex(default_float)
     return default_float
 
 
@@ -185,6 +235,12 @@ def result_type(operands: list, default_float: DType) -> DType:
         ranks[rank] = dt if ranks[rank] is None else promote(ranks[rank], dt)
     result = None
     for dt in ranks:
-        if dt is not None and (result is None or dt.category > result.category):
+        if dt is None:
+            continue
+        if result is None:
+            result = dt
+        elif dt.category == COMPLEX and result.category == FLOATING:
+            result = complex_of(result)  # c10's combine_categories keeps the float's width
+        elif dt.category > result.category:
             result = dt
     return result

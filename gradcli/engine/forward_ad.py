@@ -142,6 +142,9 @@ def propagate(op, args: tuple, outputs: tuple, params: dict) -> None:
     if all(t is None for t in tangents):
         return
     out = outputs[0]
+    if out.dtype.is_complex or any(type(a) is Tensor and a.dtype.is_complex for a in args):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support forward-mode "
+                                "AD through complex tensors yet")
     if not out.dtype.is_floating_point:
         return
     rule = op.jvp

@@ -259,7 +259,7 @@ def set_requires_grad(tensor: Tensor, flag) -> None:
 
 
 def requires_grad_(tensor: Tensor, requires_grad: bool = True) -> Tensor:
-    if requires_grad and not tensor.dtype.is_floating_point:
+    if requires_grad and not tensor.dtype.differentiable:
         raise errors.runtime("only Tensors of floating point dtype can require gradients")
     tensor.requires_grad = requires_grad
     return tensor
@@ -289,7 +289,7 @@ def assign_data(tensor: Tensor, value) -> None:
     if not isinstance(value, Tensor):
         raise errors.type_error(
             f"Variable data has to be a tensor, but got {errors.type_name(value)}")
-    if tensor.requires_grad and not value.dtype.is_floating_point:
+    if tensor.requires_grad and not value.dtype.differentiable:
         raise errors.runtime("data set to a tensor that requires gradients must be floating "
                              "point or complex dtype")
     tensor.data, tensor.dtype = value.data, value.dtype

@@ -15,7 +15,7 @@ from gradcli.engine.functions import F
 def parameter(data: Tensor, requires_grad: bool = True) -> Tensor:
     """A leaf sharing `data`'s values and version counter, marked as a Parameter."""
     out = F.detach(data)
-    if requires_grad and not out.dtype.is_floating_point:
+    if requires_grad and not out.dtype.differentiable:
         raise errors.runtime("Only Tensors of floating point and complex dtype can require "
                              "gradients")
     out.requires_grad = requires_grad

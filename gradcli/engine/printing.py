@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from gradcli.engine.dtypes import DType, bool_, int64
+from gradcli.engine.dtypes import DType, bool_, default_complex, int64, real_of
 
 _UNCHANGED = object()
 
@@ -134,7 +134,32 @@ class Formatter:
         return text.rjust(self.max_width)
 
 
-def _vector_body(values: np.ndarray, formatter: Formatter, indent: int, summarized: bool,
+@dataclass(frozen=True)
+class ComplexFormatter:
+    """A complex tensor's elements: real and imaginary parts each by its own Formatter (torch
+    scans `t.real` and `t.imag` separately), joined with the imaginary part's sign and a `j`."""
+
+    real: Formatter
+    imag: Formatter
+
+    @classmethod
+    def from_values(cls, values: np.ndarray, dtype: DType, opts: PrintOptions) -> ComplexFormatter:
+        part = real_of(dtype)
+        return cls(Formatter.from_values(values.real, part, opts),
+                   Formatter.from_values(values.imag, part, opts))
+
+    @property
+    def max_width(self) -> int:
+        """The width torch counts per element when wrapping: both parts and the `j`."""
+        return self.real.max_width + self.imag.max_width + 1
+
+    def format(self, value) -> str:
+        real = self.real.format(value.real)
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        return real + imag if imag[0] in "+-" else real + "+" + imag
+
+
+def _vector_body(values: np.ndarray, formatter: Formatter | ComplexFormatter, indent: int, summarized: bool,
                  opts: PrintOptions) -> str:
     """One dimension of elements, wrapped to the linewidth."""
     per_line = max(1, math.floor((opts.linewidth - indent) / (formatter.max_width + 2)))
@@ -150,7 +175,7 @@ def _vector_body(values: np.ndarray, formatter: Formatter, indent: int, summariz
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def tensor_body(values: np.ndarray, formatter: Formatter, indent: int, summarized: bool,
+def tensor_body(values: np.ndarray, formatter: Formatter | ComplexFormatter, indent: int, summarized: bool,
                 opts: PrintOptions) -> str:
     """The bracketed values, recursing over dimensions (torch's _tensor_str_with_formatter)."""
     if values.ndim == 0:
@@ -199,11 +224,12 @@ def tensor_repr(data: np.ndarray, dtype: DType, opts: PrintOptions, *, default_d
     else:
         if not opts.edgeitems:
             suffixes.append(f"size={tuple(data.shape)}")
-        if dtype not in (default_dtype, int64, bool_):
+        if dtype not in (default_dtype, default_complex(default_dtype), int64, bool_):
             suffixes.append(f"dtype={dtype!r}")
         summarized = data.size > opts.threshold
         scanned = summarize(data, opts) if summarized else data
-        formatter = Formatter.from_values(scanned, dtype, opts)
+        kind = ComplexFormatter if dtype.is_complex else Formatter
+        formatter = kind.from_values(scanned, dtype, opts)
         body = tensor_body(data, formatter, indent, summarized, opts)
     if grad_fn_label is not None:
         suffixes.append(f"grad_fn=<{grad_fn_label}>")

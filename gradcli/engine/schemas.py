@@ -127,7 +127,7 @@ def _as_int(value):
 
 
 def _is_number(value) -> bool:
-    return isinstance(value, (bool, int, float, np.number, np.bool_))
+    return isinstance(value, (bool, int, float, complex, np.number, np.bool_))
 
 
 def _is_number_tensor(value) -> bool:
@@ -178,8 +178,9 @@ def _convert(param: Param, value, numbers_as_tensors: bool):
         converted = _int_list(value, param.sized)
         return converted is not None, converted
     if kind == "float[]":
-        ok = isinstance(value, (tuple, list)) and all(_is_number(v) for v in value)
-        return ok or _is_number(value), value
+        real = lambda v: _is_number(v) and not isinstance(v, (complex, np.complexfloating))
+        ok = isinstance(value, (tuple, list)) and all(real(v) for v in value)
+        return ok or real(value), value
     if kind == "Scalar[]":
         ok = isinstance(value, (tuple, list)) and all(_is_number(v) for v in value)
         return ok, tuple(dtypes.python_number(v) for v in value) if ok else value

@@ -104,7 +104,7 @@ class Tensor:
             if flag:
                 return
             raise errors.runtime(LEAF_ONLY + DETACH_HINT)
-        if flag and not self.dtype.is_floating_point:
+        if flag and not self.dtype.differentiable:
             raise errors.runtime(
                 "only Tensors of floating point and complex dtype can require gradients")
         if flag and self.inference and not STATE.inference:

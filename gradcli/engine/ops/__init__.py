@@ -12,7 +12,7 @@ from gradcli.engine import functions
 
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
-    "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison",
+    "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison", "ops.complex_numbers",
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient", "ops.grid_sample", "ops.group_norm", "ops.histograms",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.multi_margin", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
@@ -61,6 +61,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import bilinear  # noqa: F401
         case "gradcli.engine.ops.comparison":
             from gradcli.engine.ops import comparison  # noqa: F401
+        case "gradcli.engine.ops.complex_numbers":
+            from gradcli.engine.ops import complex_numbers  # noqa: F401
         case "gradcli.engine.ops.convolution":
             from gradcli.engine.ops import convolution  # noqa: F401
         case "gradcli.engine.ops.decompositions":

@@ -176,6 +176,20 @@ INDEX = {
             "torch:logical_or torch:logical_xor torch:lt torch:ne torch:not_equal "
         ),
     },
+    "gradcli.engine.ops.complex_numbers": {
+        "function": (
+            "complex_ conj conj_physical imag is_conj real resolve_conj view_as_complex "
+            "view_as_real "
+        ),
+        "row": (
+            "complex conj conj_physical view_as_complex view_as_real "
+        ),
+        "declaration": (
+            "method:conj method:conj_physical method:is_conj method:resolve_conj torch:complex "
+            "torch:conj torch:conj_physical torch:imag torch:is_conj torch:real "
+            "torch:resolve_conj torch:view_as_complex torch:view_as_real "
+        ),
+    },
     "gradcli.engine.ops.convolution": {
         "function": (
             "adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d conv1d conv2d conv3d "

@@ -951,7 +951,7 @@ declare("resize_", resize_, "resize_(Tensor self, int[] size, *, MemoryFormat? m
 declare("element_size", lambda t: t.dtype.itemsize, python="self", variants="method")
 declare("nelement", lambda t: t.numel(), python="self", variants="method")
 declare("is_floating_point", lambda t: t.dtype.is_floating_point, python="input")
-declare("is_complex", lambda t: False, python="input")
+declare("is_complex", lambda t: t.dtype.is_complex, python="input")
 declare("is_tensor", lambda obj: isinstance(obj, Tensor), python="obj", variants="torch")
 declare("is_inference", lambda t: t.inference, "is_inference(Tensor self)")
 

@@ -20,8 +20,9 @@ def _bool_result(dtype, params):
 
 _COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
                 "gt": np.greater, "ge": np.greater_equal}
-for _name, _ufunc in _COMPARISONS.items():
-    pointwise_op(f"{_name}.Tensor", "", _ufunc, out_dtype=_bool_result)
+for _name, _ufunc in _COMPARISONS.items():  # complex numbers are equal or not, never ordered
+    pointwise_op(f"{_name}.Tensor", "", _ufunc, out_dtype=_bool_result, complex=_name in ("eq", "ne"),
+                 refuses=() if _name in ("eq", "ne") else (f"{_name}_cpu", (dtypes.COMPLEX,)))
 
 for _name, _ufunc in (("logical_and", np.logical_and), ("logical_or", np.logical_or),
                       ("logical_xor", np.logical_xor)):
@@ -97,12 +98,15 @@ _PYTHON = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator
            "==": operator.eq, "!=": operator.ne}
 
 
+_OPERANDS = (Tensor, bool, int, float, complex)  # what meets a tensor in a comparison
+
+
 def python_compare(op: str, a, b):
     """Python's `a op b` (op as written: ">") on plain values and tensors: torch's bool tensor
     when a tensor meets a number or a tensor, else Python's result or its TypeError."""
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         a, b = dtypes.python_number(a), dtypes.python_number(b)
-        if isinstance(a, (Tensor, bool, int, float)) and isinstance(b, (Tensor, bool, int, float)):
+        if isinstance(a, _OPERANDS) and isinstance(b, _OPERANDS):
             return compare(_SYMBOLS[op], a, b)
         if op in ("==", "!="):
             return op == "!="

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, fma, kernels_order, pointwise_order, sleef
+from gradcli.engine import complex_kernels, dtypes, errors, fma, kernels_order, pointwise_order, sleef
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -60,39 +60,56 @@ def _zeros_of(g, tensor_or_scalar):
     return Tensor(np.zeros(g.shape, dtype=dtype.np), dtype)
 
 
-pointwise_op("add.Tensor", "AddBackward0", _add, jvp=AS_VJP,
+def _multiply(a, b):
+    """a * b; complex operands (cast to one complex dtype by `apply`) in the roundings of
+    torch's complex kernel."""
+    if a.dtype.kind == "c":
+        return complex_kernels.multiply(a, b, a.dtype)
+    return np.multiply(a, b)
+
+
+def _divide(a, b):
+    if a.dtype.kind == "c":
+        return complex_kernels.divide(a, b, a.dtype)
+    return np.true_divide(a, b)
+
+
+pointwise_op("add.Tensor", "AddBackward0", _add, jvp=AS_VJP, complex=True,
              vjp=(lambda g, a, b, alpha=1: g, lambda g, a, b, alpha=1: F.maybe_multiply(g, alpha)),
       rule=('grad', 'alpha * grad'))
-defop("add.Scalar", "AddBackward1", _add, jvp=AS_VJP, vjp=lambda g, a, b, alpha=1: g,
+defop("add.Scalar", "AddBackward1", _add, jvp=AS_VJP, complex=True, vjp=lambda g, a, b, alpha=1: g,
       rule=('grad',))
-pointwise_op("sub.Tensor", "SubBackward0", _sub, jvp=AS_VJP,
+pointwise_op("sub.Tensor", "SubBackward0", _sub, jvp=AS_VJP, complex=True,
              vjp=(lambda g, a, b, alpha=1: g,
                   lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha)),
       rule=('grad', '-alpha * grad'))
 defop("sub.Scalar", "SubBackward1", lambda a, b, alpha=1: _add(a, b, -alpha), jvp=AS_VJP,
+      complex=True,
       vjp=lambda g, a, b, alpha=1: g,
       rule=('grad',))
-pointwise_op("rsub.Tensor", "RsubBackward0", _rsub, jvp=AS_VJP,
+pointwise_op("rsub.Tensor", "RsubBackward0", _rsub, jvp=AS_VJP, complex=True,
              vjp=(lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha),
                   lambda g, a, b, alpha=1: g),
       rule=('-alpha * grad', 'grad'))
-defop("rsub.Scalar", "RsubBackward1", _rsub, jvp=AS_VJP,
+defop("rsub.Scalar", "RsubBackward1", _rsub, jvp=AS_VJP, complex=True,
       vjp=lambda g, a, b, alpha=1: F.maybe_multiply(F.neg(g), alpha),
       rule=('-alpha * grad',))
-pointwise_op("mul.Tensor", "MulBackward0", np.multiply, save=(0, 1), save_for=((1,), (0,)), jvp=AS_VJP,
-             vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)),
-      rule=('grad * other', 'grad * self'))
-defop("mul.Scalar", "MulBackward1", np.multiply, jvp=AS_VJP, vjp=lambda g, a, s: F.mul_scalar(g, s),
+pointwise_op("mul.Tensor", "MulBackward0", _multiply, save=(0, 1), save_for=((1,), (0,)), jvp=AS_VJP,
+             complex=True,
+             vjp=(lambda g, a, b: F.mul(g, F.conj(b)), lambda g, a, b: F.mul(g, F.conj(a))),
+      rule=('grad * other.conj()', 'grad * self.conj()'))
+defop("mul.Scalar", "MulBackward1", _multiply, jvp=AS_VJP, complex=True,
+      vjp=lambda g, a, s: F.mul_scalar(g, s.conjugate() if type(s) is complex else s),
       rule=('grad * other',))
-pointwise_op("div.Tensor", "DivBackward0", np.true_divide, promote="float", save=(0, 1),
-             save_for=((1,), (0, 1)),
-             vjp=(lambda g, a, b: F.div(g, b),
-                  lambda g, a, b: F.mul(F.neg(g), F.div(F.div(a, b), b))),
+pointwise_op("div.Tensor", "DivBackward0", _divide, promote="float", save=(0, 1),
+             save_for=((1,), (0, 1)), complex=True,
+             vjp=(lambda g, a, b: F.div(g, F.conj(b)),
+                  lambda g, a, b: F.mul(F.neg(g), F.conj(F.div(F.div(a, b), b)))),
              jvp=(lambda t, a, b, out: F.div(t, b),
                   lambda t, a, b, out: F.div(F.neg(F.mul(t, out)), b)),
-      rule=('grad / other', '-grad * self / other**2'))
-defop("div.Scalar", "DivBackward1", np.true_divide, promote="float", jvp=AS_VJP,
-      vjp=lambda g, a, s: F.div_scalar(g, s),
+      rule=('grad / other.conj()', '-grad * (self / other / other).conj()'))
+defop("div.Scalar", "DivBackward1", _divide, promote="float", jvp=AS_VJP, complex=True,
+      vjp=lambda g, a, s: F.div_scalar(g, s.conjugate() if type(s) is complex else s),
       rule=('grad / other',))
 pointwise_op("div.Tensor_mode", "DivBackward2", _div_mode, save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda g, a, b, rounding_mode: _zeros_of(g, a),
@@ -484,21 +501,23 @@ _FLOATING = {
     "reciprocal": ("ReciprocalBackward0", np.reciprocal, RESULT,
                    lambda g, a, out: F.mul(F.neg(g), F.mul(out, out)),
         '-grad * result**2'),
-    "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT, lambda g, a, out: F.mul(g, out),
-        'grad * result'),
+    "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT,
+            lambda g, a, out: F.mul(g, F.conj(out)),
+        'grad * result.conj()'),
     "exp2": ("Exp2Backward0", rounded_from_double(np.exp2), RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
     "expm1": ("Expm1Backward0", rounded_from_double(np.expm1), RESULT,
               lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
         'grad * (result + 1)'),
-    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, a),
-        'grad / self'),
+    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, F.conj(a)),
+        'grad / self.conj()'),
     "log2": ("Log2Backward0", rounded_from_double(np.log2), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
     "log10": ("Log10Backward0", rounded_from_double(np.log10), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
     "log1p": ("Log1PBackward0", rounded_from_double(np.log1p), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
         'grad / (self + 1)'),
-    "sqrt": ("SqrtBackward0", np.sqrt, RESULT, lambda g, a, out: F.div(g, F.mul_scalar(out, 2)),
-        'grad / (2 * result)'),
+    "sqrt": ("SqrtBackward0", np.sqrt, RESULT,
+             lambda g, a, out: F.div(g, F.mul_scalar(F.conj(out), 2)),
+        'grad / (2 * result.conj())'),
     "rsqrt": ("RsqrtBackward0", _rsqrt, RESULT,
               lambda g, a, out: F.mul(F.mul_scalar(g, -0.5), F.pow(out, 3))),
     "sin": ("SinBackward0", rounded_from_double(np.sin), 0, lambda g, a, out: F.mul(g, F.cos(a)),
@@ -527,32 +546,75 @@ _FLOATING = {
                                     g)),
 }
 
+_TAKE_COMPLEX = ("exp", "log", "sqrt")  # their NumPy forwards are glibc's cexp, clog, csqrt
 for _key, (_label, _forward, _saves, _rule, *_text) in _FLOATING.items():
     if _saves == RESULT:
         defop(_key, _label, _forward, promote="float", save=(RESULT,), vjp=_rule, jvp=AS_VJP,
-              rule=tuple(_text))
+              rule=tuple(_text), complex=_key in _TAKE_COMPLEX)
     else:
         defop(_key, _label, _forward, promote="float", save=(0,), jvp=AS_VJP,
-              vjp=lambda g, a, rule=_rule: rule(g, a, None), rule=tuple(_text))
+              vjp=lambda g, a, rule=_rule: rule(g, a, None), rule=tuple(_text),
+              complex=_key in _TAKE_COMPLEX)
 
-defop("neg", "NegBackward0", np.negative, promote="none", jvp=AS_VJP, vjp=lambda g, a: F.neg(g),
+defop("neg", "NegBackward0", np.negative, promote="none", jvp=AS_VJP, complex=True, vjp=lambda g, a: F.neg(g),
       rule=('-grad',))
-defop("abs", "AbsBackward0", np.abs, promote="none", save=(0,), jvp=AS_VJP,
+def _abs(a):
+    return complex_kernels.absolute(a) if a.dtype.kind == "c" else np.abs(a)
+
+
+defop("abs", "AbsBackward0", _abs, promote="none", save=(0,), jvp=AS_VJP, complex=True,
+      out_dtype=lambda dtype, params: dtypes.real_of(dtype),
       vjp=lambda g, a: F.mul(g, F.sgn(a)),
       rule=('grad * sign(self)',),
       refuses=("abs_cpu", (dtypes.BOOL,)))
 def _sign(a):
-    """torch's (0 < a) - (a < 0): NaN and -0.0 give +0.0 (NumPy keeps NaN)."""
+    """torch's (0 < a) - (a < 0): NaN and -0.0 give +0.0 (NumPy keeps NaN); a complex
+    number's z / |z| (0 for 0)."""
     if a.dtype == np.bool_:
         return a.copy()
+    if a.dtype.kind == "c":
+        return pointwise_order.split(a, _complex_sign, _complex_sign_scalar)
     if a.dtype.kind != "f":
         return np.sign(a)
     return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
 
 
+def _complex_sign(a, reciprocal: bool = False):
+    """z / |z| (0 for 0) as torch's vector code computes it: each part divided by |z|; or,
+    `reciprocal`, as its scalar code does, each part times 1 / |z|."""
+    size = _abs(a)
+    zero = size == 0
+    size = np.where(zero, 1, size)
+    if reciprocal:
+        size = np.ones((), size.dtype) / size
+    out = np.empty_like(a)
+    out.real = np.where(zero, 0, a.real * size if reciprocal else a.real / size)
+    out.imag = np.where(zero, 0, a.imag * size if reciprocal else a.imag / size)
+    return out
+
+
+def _complex_sign_scalar(a):
+    return _complex_sign(a, reciprocal=True)
+
+
+def _sgn_vjp(g, a):
+    if a.dtype.is_complex:
+        raise errors.TorchError("NotImplementedError",
+                                "gradcli does not support the derivative of sgn for complex "
+                                "tensors yet")
+    return efficient_zeros(g)
+
+
+def _cast(a: np.ndarray, dtype) -> np.ndarray:
+    """`a` as `dtype` stores it; a complex array cast to a real dtype keeps its real parts."""
+    if a.dtype.kind == "c" and not dtype.is_complex:
+        a = a.real
+    return a.astype(dtype.np)
+
+
 defop("sign", "SignBackward0", _sign, promote="none", vjp=_zeros, jvp=AS_VJP)
-defop("sgn", "SgnBackward0", _sign, promote="none", save=(0, RESULT),
-      vjp=lambda g, a, out: efficient_zeros(g), jvp=AS_VJP)
+defop("sgn", "SgnBackward0", _sign, promote="none", save=(0, RESULT), complex=True,
+      vjp=lambda g, a, out: _sgn_vjp(g, a), jvp=AS_VJP)
 defop("frac", "FracBackward0", lambda a: a - np.trunc(a), promote="none", vjp=lambda g, a: g,
       refuses=("frac_cpu", NOT_FLOATING))
 for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
@@ -564,8 +626,8 @@ for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
 defop("round.decimals", "RoundBackward1", lambda a, decimals: np.round(a, decimals),
       promote="none", vjp=_zeros, jvp=AS_VJP, refuses=("round_cpu", NOT_FLOATING))
 defop("_to_copy", "ToCopyBackward0",
-      lambda a, dtype, memory_format=None: a.astype(dtype.np) if memory_format is None
-      else memory_formats.laid_out(a.astype(dtype.np, copy=False), memory_format),
+      lambda a, dtype, memory_format=None: _cast(a, dtype) if memory_format is None
+      else memory_formats.laid_out(_cast(a, dtype), memory_format), complex=True,
       promote="none", out_dtype=lambda dtype, params: params["dtype"],
       vjp=lambda g, a, dtype, memory_format=None: g, jvp=LINEAR,
       rule=("grad (cast back to self's dtype)",))
@@ -582,7 +644,7 @@ __all__ = [
     "lerp", "masked_fill", "masked_filled", "check_bool_subtraction",
 ]
 
-Scalar = (bool, int, float)
+Scalar = (bool, int, float, complex)
 _ADD, _SUB, _MUL, _DIV = (OPS[key] for key in ("add.Tensor", "sub.Tensor", "mul.Tensor",
                                                "div.Tensor"))
 

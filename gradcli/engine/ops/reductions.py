@@ -157,7 +157,7 @@ def _memory_order_sums(a, d: int):
 def _sum_dtype(dtype, params):
     if params.get("dtype") is not None:
         return params["dtype"]
-    return dtype if dtype.is_floating_point else dtypes.int64
+    return dtype if dtype.differentiable else dtypes.int64
 
 
 def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
@@ -173,14 +173,14 @@ def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
     return np.asarray(total).astype(out.np)
 
 
-defop("sum", "SumBackward0", _sum, promote="none", out_dtype=_sum_dtype,
+defop("sum", "SumBackward0", _sum, promote="none", out_dtype=_sum_dtype, complex=True,
       vjp=lambda g, a, sizes, dtype=None: F.expand(g, sizes), jvp=LINEAR,
       rule=("grad expanded to self's shape",))
 defop("sum.dim_IntList", "SumBackward1", _sum, promote="none", out_dtype=_sum_dtype,
       vjp=lambda g, a, sizes, dtype=None, dim=(), keepdim=False:
           sum_backward(g, sizes, dim, keepdim), jvp=LINEAR,
       rule=("grad expanded to self's shape over dim",))
-defop("mean", "MeanBackward0", _mean, promote="none",
+defop("mean", "MeanBackward0", _mean, promote="none", complex=True,
       out_dtype=lambda dtype, params: params.get("dtype") or dtype,
       vjp=lambda g, a, sizes, dtype=None: F.div_scalar(F.expand(g, sizes),
                                                         F.reduced_numel(sizes, None)), jvp=LINEAR,
@@ -492,7 +492,7 @@ def _scan(a, dim, dtype, accumulate):
 def _scan_dtype(dtype, params):
     if params.get("dtype") is not None:
         return params["dtype"]
-    return dtype if dtype.is_floating_point else dtypes.int64
+    return dtype if dtype.differentiable else dtypes.int64
 
 
 def reversed_cumsum(t: Tensor, dim: int) -> Tensor:
@@ -599,7 +599,7 @@ def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
 
 def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     out = dtype or a.dtype
-    if not out.is_floating_point:
+    if not out.differentiable:
         raise errors.runtime(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {out.scalar_name}")

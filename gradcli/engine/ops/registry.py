@@ -19,7 +19,50 @@ from gradcli.engine.functions import LateTable, export
 _FLOATING = dtypes.FLOATING
 _BFLOAT16 = dtypes.bfloat16
 NOT_FLOATING = (dtypes.BOOL, dtypes.INTEGRAL)  # what a floating-only kernel refuses
-_SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING}
+_SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING,
+                    complex: dtypes.COMPLEX}
+
+
+# Rows that only move, pick or copy elements, which take complex tensors as any others
+_MOVES_ELEMENTS = frozenset((
+    "view", "_reshape_alias", "expand", "unsqueeze", "squeeze", "squeeze.dim", "squeeze.dims", "t",
+    "transpose.int", "permute", "clone", "cat", "stack", "select.int", "slice.Tensor",
+    "index.Tensor", "index_select", "flip", "roll", "as_strided", "unbind.int", "split.Tensor",
+    "split_with_sizes", "diagonal", "unfold", "repeat", "alias", "slice_backward",
+    "select_backward", "diagonal_backward", "as_strided_backward", "unfold_backward",
+    "select_scatter", "slice_scatter", "diagonal_scatter", "as_strided_scatter", "index_put",
+    "_index_put_impl_", "index_copy", "index_fill.int_Scalar", "index_fill.int_Tensor",
+    "masked_fill.Scalar", "masked_fill.Tensor", "masked_scatter", "fill_.Scalar", "fill_.Tensor",
+    "copy_"))
+
+
+# torch's own refusals of complex inputs, by row: a kernel's name ("not implemented for") or
+# the (kind, message) torch raises
+_NOT_SUPPORTED = ("NotImplementedError", "clamp is not supported for complex types")
+_COMPLEX_REFUSALS = {
+    "relu": _NOT_SUPPORTED, "clamp": _NOT_SUPPORTED, "clamp.Tensor": _NOT_SUPPORTED,
+    **{name: ("NotImplementedError", f"{name} is not supported for complex inputs")
+       for name in ("floor", "ceil", "trunc")},
+    "sign": ("NotImplementedError", "Unlike NumPy, torch.sign is not intended to support complex "
+             "numbers. Please use torch.sgn instead."),
+    "maximum": ("RuntimeError", "maximum not implemented for complex tensors."),
+    "minimum": ("RuntimeError", "minimum not implemented for complex tensors."),
+    "round": "round_vml_cpu", "remainder.Scalar": "remainder_cpu",
+    "remainder.Tensor": "remainder_cpu", "floor_divide": "div_floor_cpu", "atan2": "atan2_cpu",
+    "frac": "frac_cpu",
+}
+
+
+def _refusal_of_complex(op, dtype) -> errors.TorchError:
+    """The error for a complex `dtype` reaching a row without complex support: torch's own
+    where torch refuses too, else gradcli's gap."""
+    refusal = _COMPLEX_REFUSALS.get(op.key)
+    if isinstance(refusal, str):
+        return errors.not_implemented_for(refusal, dtype)
+    if refusal is not None:
+        return errors.TorchError(*refusal)
+    return errors.TorchError("NotImplementedError", "gradcli does not support complex tensors "
+                             f"in {op.key.split('.')[0]} yet")
 
 
 @dataclass(frozen=True)
@@ -64,6 +107,9 @@ class OpDef:
     # torch's CPU kernel and the dtype categories it has no code for: its "not implemented for"
     # error, raised before the forward runs.
     refuses: tuple = ()
+    # Whether the forward and vjps take complex dtypes; a row without it refuses them as
+    # gradcli's gap (rows torch refuses them for say so in `refuses`)
+    complex: bool = False
     # False: an unused output's gradient reaches the vjps as None (torch's undefined gradient),
     # not as zeros, for a multi-output op whose formula skips it (aminmax)
     materialize: bool = True
@@ -122,7 +168,7 @@ def compute_dtype(op: OpDef, args: tuple) -> dtypes.DType:
     else:
         operands = [a for a in args if type(a) is Tensor or type(a) in _SCALAR_CATEGORY]
         result = dtypes.result_type(operands, STATE.default_dtype)
-    if op.promote == "float" and result.category != dtypes.FLOATING:
+    if op.promote == "float" and result.category < dtypes.FLOATING:
         return STATE.default_dtype
     return result
 
@@ -151,6 +197,8 @@ def apply(op: OpDef, *args, **params):
                     arrays.append(a.data)
                     requires_grad = requires_grad or a._requires_grad
                     history = history or a._history
+                elif type(a) is complex:
+                    return _apply(op, args, params)
                 else:
                     arrays.append(a)
             raw = op.forward(*arrays, **params)
@@ -173,6 +221,8 @@ def _apply(op: OpDef, args: tuple, params: dict):
     dtype = compute_dtype(op, args)
     if op.refuses and dtype.category in op.refuses[1]:
         raise errors.not_implemented_for(op.refuses[0], dtype)
+    if dtype.category == dtypes.COMPLEX and not op.complex and op.key not in _MOVES_ELEMENTS:
+        raise _refusal_of_complex(op, dtype)
     if op.promote == "none":
         arrays = [a.data if type(a) is Tensor else a for a in args]
     elif dtype is _BFLOAT16:

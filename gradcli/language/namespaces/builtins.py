@@ -65,7 +65,7 @@ def _complex(real=0, imag=None):
             raise errors.type_error(f"complex() {name} argument must be a string or a number, "
                                     f"not '{type_name(part)}'")
         parts.append(part)
-    return complex(parts[0]) if parts[1] is None else parts[0] + parts[1] * 1j
+    return complex(parts[0]) if parts[1] is None else complex(parts[0], parts[1])
 
 
 def _int(x, base):

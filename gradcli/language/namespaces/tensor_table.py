@@ -34,6 +34,8 @@ TENSOR_ATTRS = {
     "data": (grad_api.read_data, grad_api.assign_data),
     "requires_grad": (lambda t: t.requires_grad, grad_api.set_requires_grad),
     "T": (S.reversed_dims, None),
+    "real": (lambda t: F.real(t), None),
+    "imag": (lambda t: F.imag(t), None),
     "mT": (S.matrix_transpose, None),
     "mH": (lambda t: S.adjoint(t, "mH"), None),
     "H": (S.hermitian, None),

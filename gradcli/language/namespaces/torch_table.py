@@ -118,7 +118,7 @@ def _variable(data, requires_grad, volatile):
     if not isinstance(data, Tensor):
         raise errors.type_error(
             f"Variable data has to be a tensor, but got {type_name(data)}")
-    if requires_grad and not data.dtype.is_floating_point:
+    if requires_grad and not data.dtype.differentiable:
         raise errors.runtime("Only Tensors of floating point and complex dtype can require "
                              "gradients")
     result = F.detach(data)

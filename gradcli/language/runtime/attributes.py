@@ -65,6 +65,7 @@ ACCUMULATE_GRAD_ATTRS = _NodeAttrs({**NODE_ATTRS, "variable": lambda n: n.variab
 NODE_METHODS = table(entry("name", lambda n: n.name(), "self")) | NODE_HOOK_METHODS
 DTYPE_ATTRS = {
     "is_floating_point": lambda d: d.is_floating_point,
+    "is_complex": lambda d: d.is_complex,
     "itemsize": lambda d: d.itemsize,
     "is_signed": lambda d: d.name not in ("uint8", "bool"),
 }

@@ -68,7 +68,7 @@ _SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, deque, list, tuple, typ
                   *ARRAY_TYPES)
 
 
-_TENSOR_OPERANDS = frozenset((Tensor, bool, int, float))
+_TENSOR_OPERANDS = frozenset((Tensor, bool, int, float, complex))
 
 
 def binary(op: str, a, b):
@@ -241,7 +241,7 @@ def array_inplace(op: str, array, operand):
 
 
 def _tensor_operand(value) -> bool:
-    return isinstance(value, (Tensor, bool, int, float))
+    return isinstance(value, (Tensor, bool, int, float, complex))
 
 
 def unary(op: str, a):
