@@ -12,7 +12,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import Module, ModuleKind
 from gradcli.language.namespaces.python_copy import deepcopy
 from gradcli.language.namespaces.python_io import BytesIO
-from gradcli.language.runtime import attributes, protocols
+from gradcli.language.runtime import attributes, classes, protocols
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
@@ -209,10 +209,23 @@ def script(ctx, obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None
         return obj
     if isinstance(obj, Module):
         return _wrapped(obj, SCRIPT_KIND, SCRIPT_KIND)
-    if not protocols.is_callable(obj):
-        raise errors.runtime(f"Type '{qualified_type_name(obj)}' cannot be compiled since it "
-                             "inherits from nn.Module, pass an instance instead")
+    if isinstance(obj, (PyType, classes.UserClass)):
+        if _is_module_class(obj):
+            raise errors.runtime(f"Type '{ctx.printer.repr(obj)}' cannot be compiled since it "
+                                 "inherits from nn.Module, pass an instance instead")
+        if isinstance(obj, classes.UserClass):
+            return obj  # a TorchScript class: the class itself, its instances as before
+    if not protocols.is_callable(obj) or isinstance(obj, PyType):
+        raise errors.type_error(f"{ctx.printer.repr(protocols.type_of(obj))} is a built-in class")
     return ScriptFunction(obj, _function_name(obj))
+
+
+def _is_module_class(cls) -> bool:
+    from gradcli.language.namespaces.nn_table import NN_CLASSES  # loaded by the first check
+    module = NN_CLASSES["Module"]
+    if isinstance(cls, classes.UserClass):
+        return cls.is_subclass_of(module)
+    return bool(cls.hosts) and issubclass(cls.hosts[0], module.hosts)
 
 
 def _inputs(example_inputs) -> list:
