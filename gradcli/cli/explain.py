@@ -84,6 +84,8 @@ class Narrator:
         if type(result) is Tensor:
             saved.append({"name": "result", "value": self.show(result)})
         rules = getattr(op, "rule", ()) or ()
+        if not any(g is not None and g.dtype.is_complex for g in grads):
+            rules = [r and r.replace(".conj()", "") for r in rules]  # real: conj is itself
         slots = getattr(node, "edge_slots", range(len(node.next_edges)))
         self.steps.append({
             "node": node.name(), "origin": origin_json(getattr(node, "origin", None)),
