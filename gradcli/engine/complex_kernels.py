@@ -12,8 +12,6 @@ multiply-adds fused; complex64's odd last element of a run fuses only the denomi
 
 from __future__ import annotations
 
-import decimal
-
 import numpy as np
 
 from gradcli.engine.cascade_sum import parallel_chunk
@@ -133,6 +131,7 @@ def absolute(a: np.ndarray) -> np.ndarray:
         doubtful = finite & (np.abs(wide - middle) <= np.abs(wide) * np.longdouble(2.0 ** -58))
     if doubtful.any():  # near a rounding boundary: the exact square root decides
         out = np.array(out, copy=True)
+        import decimal  # rare: only results within a hair of a rounding boundary
         with decimal.localcontext() as context:
             context.prec = 80
             for index in zip(*np.nonzero(doubtful)):
