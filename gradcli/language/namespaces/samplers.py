@@ -6,7 +6,9 @@ from __future__ import annotations
 from gradcli.engine import creation, distributions, dtypes, errors
 from gradcli.engine.random import Generator
 from gradcli.language.namespaces.data import _DataObject, _random_int64, _type, checked_generator
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import length as len_of
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.values import Generator as LazyValues, iterate
 
 
@@ -21,7 +23,11 @@ def _boolean(name: str, value, kind=errors.value_error) -> None:
         raise kind(f"{name} should be a boolean value, but got {name}={value}")
 
 
-class _Sampler(_DataObject):
+class SamplerHost:
+    """What isinstance(x, Sampler) recognises among the builtin samplers."""
+
+
+class _Sampler(_DataObject, SamplerHost):
     is_sequence = True
 
     def item(self, key):
@@ -146,7 +152,12 @@ class BatchSampler(_Sampler):
 
 
 _SAMPLER = "sampler"
-SAMPLERS = {kind.__name__: _type(kind.__name__, _SAMPLER, kind, init, signature) for kind, init,
+# Sampler, a base class only: no __init__ of its own, so a subclass takes what object takes
+SAMPLER = PyType("torch.utils.data.sampler.Sampler", (SamplerHost,))
+classes.BASE_CLASS_ATTRIBUTES[SAMPLER] = lambda cls, name: classes.MISSING
+classes.BUILTIN_ANCESTORS[SamplerHost] = SAMPLER
+classes.GENERIC_BASES.add(SAMPLER)
+SAMPLERS = {"Sampler": SAMPLER} | {kind.__name__: _type(kind.__name__, _SAMPLER, kind, init, signature) for kind, init,
             signature in (
     (SequentialSampler, lambda _, data_source: SequentialSampler(data_source),
      "self, data_source"),
