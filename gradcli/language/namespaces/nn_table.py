@@ -25,6 +25,7 @@ from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces import recurrent_packed as RP
 from gradcli.language.namespaces import transformer as TR
+from gradcli.language.namespaces.buffers import BUFFER_TYPE
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
@@ -827,7 +828,7 @@ PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundM
                 qualname="Parameter.__new__")))
 
 # What torch.nn holds besides torch.nn.functional.
-NN_CLASSES = {"Parameter": PARAMETER_TYPE} | {kind.name: kind.type for kind in KINDS}
+NN_CLASSES = {"Parameter": PARAMETER_TYPE, "Buffer": BUFFER_TYPE} | {kind.name: kind.type for kind in KINDS}
 CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMethod(
     NN_CLASSES["Embedding"], entry(
         "from_pretrained", _from_pretrained, "cls, embeddings, freeze=True, padding_idx=None, "

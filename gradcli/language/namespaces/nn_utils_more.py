@@ -1,15 +1,19 @@
-"""torch.nn.utils.stateless (the deprecated functional_call) and torch.nn.utils.fusion
-(a Conv or Linear folded with the BatchNorm after it, for evaluation)."""
+"""torch.nn.utils.stateless (the deprecated functional_call), torch.nn.utils.fusion
+(a Conv or Linear folded with the BatchNorm after it, for evaluation) and skip_init."""
 
 from __future__ import annotations
 
-from gradcli.engine import errors, parameters
+from gradcli.engine import creation, errors, parameters
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.func_modules import functional_call
+from gradcli.language.namespaces.modules import Module
 from gradcli.language.namespaces.python_copy import deepcopy
+from gradcli.language.runtime import classes
+from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, Printer
 
 _DEPRECATED = ("`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 and "
                "will be removed in a future version of PyTorch. Please use "
@@ -68,3 +72,36 @@ FUSION = Namespace("torch.nn.utils.fusion", table(
     entry("fuse_conv_bn_eval", fuse_conv_bn_eval, "conv, bn, transpose=False"),
     entry("fuse_conv_bn_weights", fuse_conv_bn_weights, "conv_w, conv_b, bn_rm, bn_rv, bn_eps, "
           "bn_w, bn_b, transpose=False")))
+
+
+def _parameter_names(module_cls) -> tuple:
+    """What inspect.signature(module_cls) names: its __init__'s parameters."""
+    init = module_cls.find("__init__") if isinstance(module_cls, classes.UserClass) \
+        else classes.MISSING
+    if isinstance(init, UserFunction):
+        return (*init.params, *init.kwonly)
+    base = module_cls.base if isinstance(module_cls, classes.UserClass) else module_cls
+    construct = base.construct if isinstance(base, PyType) else None
+    builtin = getattr(construct, "builtin", None)
+    return tuple(p.name for p in builtin.params) if builtin is not None else ()
+
+
+def skip_init(ctx, module_cls, *args, **kwargs):
+    """The module built as torch builds it on the meta device: no draw from the generator (its
+    values, uninitialized memory in torch, are what construction gives here)."""
+    if isinstance(module_cls, classes.UserClass):
+        is_module = isinstance(module_cls.base, PyType) and issubclass(
+            module_cls.base.hosts[0], Module)
+    elif isinstance(module_cls, PyType):
+        is_module = issubclass(module_cls.hosts[0], Module)
+    else:
+        raise errors.type_error("issubclass() arg 1 must be a class")
+    if not is_module:
+        raise errors.runtime(f"Expected a Module; got {Printer().str(module_cls)}")
+    if "device" not in _parameter_names(module_cls):
+        raise errors.runtime("Module must support a 'device' arg to skip initialization")
+    generator = creation.DEFAULT_GENERATOR.generator
+    state = generator.get_state()
+    module = ctx.call(module_cls, list(args), kwargs)
+    generator.set_state(state)
+    return module

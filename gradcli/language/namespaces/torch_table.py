@@ -193,6 +193,8 @@ PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations", LazyTable({}, la
     _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS)))
 NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
                        "stateless": STATELESS, "fusion": FUSION, "prune": PRUNE} | table(
+    entry("skip_init", lambda ctx, module_cls, *args, **kwargs: _utils_more().skip_init(
+        ctx, module_cls, *args, **kwargs), "module_cls, *args, **kwargs", context=True),
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
         ctx, module, name, dim), "module, name='weight', dim=0", context=True),
     entry("remove_weight_norm", lambda ctx, module, name: _weight_norms().remove_weight_norm(
