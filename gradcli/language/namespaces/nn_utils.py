@@ -8,7 +8,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops import reductions as R
 from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops import shapes as S
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
@@ -99,9 +99,17 @@ def _rnn_utils() -> dict:
     return RNN_UTILS.table
 
 
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    STATE.warn("FutureWarning", "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+               "`torch.nn.utils.clip_grad_norm_`.")
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
 NN_UTILS = Namespace("torch.nn.utils", {"rnn": Namespace("torch.nn.utils.rnn", LazyTable(
     {}, _rnn_utils)), **table(
     entry("clip_grad_norm_", clip_grad_norm_, "parameters, max_norm, norm_type=2.0, "
+          "error_if_nonfinite=False, foreach=None"),
+    entry("clip_grad_norm", clip_grad_norm, "parameters, max_norm, norm_type=2.0, "
           "error_if_nonfinite=False, foreach=None"),
     entry("clip_grad_value_", clip_grad_value_, "parameters, clip_value, foreach=None"),
     entry("get_total_norm", get_total_norm, "tensors, norm_type=2.0, error_if_nonfinite=False, "
