@@ -191,9 +191,10 @@ INDEX = {
             "functional:adaptive_avg_pool1d functional:adaptive_avg_pool2d functional:avg_pool1d "
             "functional:avg_pool2d functional:conv1d functional:conv2d functional:conv3d "
             "functional:conv_transpose1d functional:conv_transpose2d functional:conv_transpose3d "
-            "functional:max_pool1d functional:max_pool2d torch:adaptive_avg_pool1d "
-            "torch:avg_pool1d torch:conv1d torch:conv2d torch:conv3d torch:conv_transpose1d "
-            "torch:conv_transpose2d torch:conv_transpose3d "
+            "functional:max_pool1d functional:max_pool1d_with_indices functional:max_pool2d "
+            "functional:max_pool2d_with_indices torch:adaptive_avg_pool1d torch:avg_pool1d "
+            "torch:conv1d torch:conv2d torch:conv3d torch:conv_transpose1d torch:conv_transpose2d "
+            "torch:conv_transpose3d "
         ),
     },
     "gradcli.engine.ops.decompositions": {
@@ -500,7 +501,8 @@ INDEX = {
             "adaptive_max_pool2d adaptive_max_pool2d_backward max_unpool2d max_unpool3d "
         ),
         "declaration": (
-            "functional:adaptive_max_pool1d functional:adaptive_max_pool2d "
+            "functional:adaptive_max_pool1d functional:adaptive_max_pool1d_with_indices "
+            "functional:adaptive_max_pool2d functional:adaptive_max_pool2d_with_indices "
             "functional:max_unpool1d functional:max_unpool2d functional:max_unpool3d "
             "torch:adaptive_max_pool1d "
         ),
@@ -516,8 +518,9 @@ INDEX = {
             "max_pool3d_with_indices_backward "
         ),
         "declaration": (
-            "functional:adaptive_avg_pool3d functional:adaptive_max_pool3d functional:avg_pool3d "
-            "functional:max_pool3d torch:max_pool3d "
+            "functional:adaptive_avg_pool3d functional:adaptive_max_pool3d "
+            "functional:adaptive_max_pool3d_with_indices functional:avg_pool3d "
+            "functional:max_pool3d functional:max_pool3d_with_indices torch:max_pool3d "
         ),
     },
     "gradcli.engine.ops.patches": {

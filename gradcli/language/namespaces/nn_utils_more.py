@@ -68,10 +68,46 @@ def fuse_conv_bn_eval(conv, bn, transpose=False):
     return fused
 
 
+def fuse_linear_bn_weights(linear_w, linear_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b):
+    """The linear weight's rows times bn_w / sqrt(var + eps), the bias shifted by the running
+    mean, as Parameters (of the linear's dtypes)."""
+    weight_dtype = linear_w.dtype
+    bias_dtype = linear_b.dtype if linear_b is not None else weight_dtype
+    linear_b = _fill_missing(linear_b, bn_rm, 0)
+    scale = F.mul(bn_w, F.rsqrt(F.add_scalar(bn_rv, bn_eps)))
+    weight = F.mul(linear_w, F.to_dtype(F.unsqueeze(scale, -1), weight_dtype))
+    bias = F.to_dtype(F.add(F.mul(F.sub(linear_b, bn_rm), scale), bn_b), bias_dtype)
+    return (parameters.parameter(weight, linear_w.requires_grad),
+            parameters.parameter(bias, linear_b.requires_grad))
+
+
+def fuse_linear_bn_eval(linear, bn):
+    if linear.attrs["training"] or bn.attrs["training"]:
+        raise errors.TorchError("AssertionError", "Fusion only for eval!")
+    fused = deepcopy(linear)
+    out_features, num_features = linear.attribute("out_features"), bn.attribute("num_features")
+    if out_features != num_features and num_features != 1:
+        raise errors.TorchError("AssertionError", (
+            "To fuse, linear.out_features == bn.num_features or bn.num_features == 1, got "
+            f"linear.out_features={out_features} and bn.num_features={num_features}"))
+    if bn.buffers.get("running_mean") is None or bn.buffers.get("running_var") is None:
+        raise errors.TorchError("AssertionError",
+                                "bn.running_mean and bn.running_var must not be None")
+    weight, bias = fuse_linear_bn_weights(
+        fused.params["weight"], fused.params.get("bias"), bn.buffers["running_mean"],
+        bn.buffers["running_var"], bn.attrs["eps"], bn.params.get("weight"), bn.params.get("bias"))
+    fused.set_attribute("weight", weight)
+    fused.set_attribute("bias", bias)
+    return fused
+
+
 FUSION = Namespace("torch.nn.utils.fusion", table(
     entry("fuse_conv_bn_eval", fuse_conv_bn_eval, "conv, bn, transpose=False"),
     entry("fuse_conv_bn_weights", fuse_conv_bn_weights, "conv_w, conv_b, bn_rm, bn_rv, bn_eps, "
-          "bn_w, bn_b, transpose=False")))
+          "bn_w, bn_b, transpose=False"),
+    entry("fuse_linear_bn_eval", fuse_linear_bn_eval, "linear, bn"),
+    entry("fuse_linear_bn_weights", fuse_linear_bn_weights, "linear_w, linear_b, bn_rm, bn_rv, "
+          "bn_eps, bn_w, bn_b")))
 
 
 def _parameter_names(module_cls) -> tuple:
