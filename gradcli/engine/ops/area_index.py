@@ -86,13 +86,14 @@ INDEX = {
             "atleast atleast_1d atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to "
             "cartesian_prod clamp_max clamp_min column_stack combinations diff draw_source dstack "
             "empty eye fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype "
-            "hstack index_fill index_fill_ infer_dtype linspace logspace masked_fill_ "
-            "masked_select meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros "
-            "normal ones ones_like rand rand_like randint randn randn_like randperm range_ "
-            "repeat_interleave require_tensors resize_ roll rot90 scatter_ scatter_op "
-            "scatter_reduce scatter_reduce_ select_index set_default_dtype size_args storage "
-            "storage_offset stride strides swapaxes take tensor tile tril tril_indices triu "
-            "triu_indices unflatten unflatten_method unravel_index vander vstack zeros zeros_like "
+            "hstack index_fill index_fill_ infer_dtype linalg_vander linspace logspace "
+            "masked_fill_ masked_select meshgrid nan_to_num new_empty new_full new_ones "
+            "new_tensor new_zeros normal ones ones_like rand rand_like randint randn randn_like "
+            "randperm range_ repeat_interleave require_tensors resize_ roll rot90 scatter_ "
+            "scatter_op scatter_reduce scatter_reduce_ select_index set_default_dtype size_args "
+            "storage storage_offset stride strides swapaxes take tensor tile tril tril_indices "
+            "triu triu_indices unflatten unflatten_method unravel_index vander vstack zeros "
+            "zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -100,19 +101,19 @@ INDEX = {
             "scatter.reduce scatter.value scatter_reduce.two take tril triu "
         ),
         "declaration": (
-            "method:broadcast_to method:clamp_max method:clamp_min method:cuda method:diff "
-            "method:element_size method:fliplr method:flipud method:fmod method:index_fill "
-            "method:index_fill_ method:is_complex method:is_floating_point method:is_inference "
-            "method:masked_fill_ method:masked_select method:nan_to_num method:nelement "
-            "method:new_empty method:new_full method:new_ones method:new_tensor method:new_zeros "
-            "method:repeat_interleave method:resize_ method:roll method:rot90 method:scatter "
-            "method:scatter_ method:scatter_reduce method:scatter_reduce_ method:select "
-            "method:storage_offset method:stride method:swapaxes method:swapdims method:take "
-            "method:tile method:tril method:triu method:unflatten torch:arange torch:atleast_1d "
-            "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
-            "torch:broadcast_to torch:cartesian_prod torch:clamp_max torch:clamp_min "
-            "torch:column_stack torch:combinations torch:device torch:diff torch:dstack "
-            "torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
+            "linalg:vander method:broadcast_to method:clamp_max method:clamp_min method:cuda "
+            "method:diff method:element_size method:fliplr method:flipud method:fmod "
+            "method:index_fill method:index_fill_ method:is_complex method:is_floating_point "
+            "method:is_inference method:masked_fill_ method:masked_select method:nan_to_num "
+            "method:nelement method:new_empty method:new_full method:new_ones method:new_tensor "
+            "method:new_zeros method:repeat_interleave method:resize_ method:roll method:rot90 "
+            "method:scatter method:scatter_ method:scatter_reduce method:scatter_reduce_ "
+            "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
+            "method:take method:tile method:tril method:triu method:unflatten torch:arange "
+            "torch:atleast_1d torch:atleast_2d torch:atleast_3d torch:block_diag "
+            "torch:broadcast_tensors torch:broadcast_to torch:cartesian_prod torch:clamp_max "
+            "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
+            "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
             "torch:get_default_device torch:hstack torch:index_fill torch:is_complex "
             "torch:is_floating_point torch:is_inference torch:is_tensor torch:linspace "
             "torch:logspace torch:masked_select torch:meshgrid torch:nan_to_num torch:normal "
@@ -381,20 +382,20 @@ INDEX = {
     "gradcli.engine.ops.linalg": {
         "function": (
             "addmm bmm bmm_values check_batches check_dot check_expandable coefficients diag "
-            "diagonal dot element_strides linear matmul mm mm_mat1_backward mm_mat2_backward "
-            "movedim mv outer trace unsafe_view "
+            "diagonal dot element_strides linalg_diagonal linear matmul mm mm_mat1_backward "
+            "mm_mat2_backward movedim mv outer trace unsafe_view "
         ),
         "row": (
             "addmm bmm diag_embed diagonal diagonal_backward diagonal_copy dot "
             "index_fill.int_Tensor mm mv trace "
         ),
         "declaration": (
-            "method:bmm method:diag method:diagonal method:dot method:eig method:ger method:lstsq "
-            "method:matmul method:mm method:moveaxis method:movedim method:mv method:outer "
-            "method:solve method:symeig method:trace torch:bmm torch:diag torch:diagonal "
-            "torch:dot torch:eig torch:ger torch:lstsq torch:matmul torch:matrix_rank torch:mm "
-            "torch:moveaxis torch:movedim torch:mv torch:outer torch:solve torch:symeig "
-            "torch:trace "
+            "linalg:diagonal method:bmm method:diag method:diagonal method:dot method:eig "
+            "method:ger method:lstsq method:matmul method:mm method:moveaxis method:movedim "
+            "method:mv method:outer method:solve method:symeig method:trace torch:bmm torch:diag "
+            "torch:diagonal torch:dot torch:eig torch:ger torch:lstsq torch:matmul "
+            "torch:matrix_rank torch:mm torch:moveaxis torch:movedim torch:mv torch:outer "
+            "torch:solve torch:symeig torch:trace "
         ),
     },
     "gradcli.engine.ops.local_response_norm": {
@@ -558,17 +559,17 @@ INDEX = {
     "gradcli.engine.ops.products": {
         "function": (
             "addbmm addmm_scaled addmv addr baddbmm cdist chain_matmul contract cross dist inner "
-            "kron linalg_cross multi_dot scaled_sum tensordot vdot "
+            "kron linalg_cross linalg_vecdot multi_dot scaled_sum tensordot vdot "
         ),
         "row": (
             "_cdist_backward _cdist_forward addbmm addmv addr baddbmm dist linalg_cross vdot "
         ),
         "declaration": (
-            "linalg:cross linalg:multi_dot method:addbmm method:addmm method:addmv method:addr "
-            "method:baddbmm method:cross method:dist method:inner method:kron method:vdot "
-            "torch:addbmm torch:addmm torch:addmv torch:addr torch:baddbmm torch:cdist "
-            "torch:chain_matmul torch:cross torch:dist torch:inner torch:kron torch:tensordot "
-            "torch:vdot "
+            "linalg:cross linalg:multi_dot linalg:vecdot method:addbmm method:addmm method:addmv "
+            "method:addr method:baddbmm method:cross method:dist method:inner method:kron "
+            "method:vdot torch:addbmm torch:addmm torch:addmv torch:addr torch:baddbmm "
+            "torch:cdist torch:chain_matmul torch:cross torch:dist torch:inner torch:kron "
+            "torch:tensordot torch:vdot "
         ),
     },
     "gradcli.engine.ops.reductions": {

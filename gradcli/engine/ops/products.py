@@ -186,6 +186,20 @@ def vdot(a: Tensor, b: Tensor) -> Tensor:
     return apply(OPS["vdot"], a, b)
 
 
+def linalg_vecdot(x: Tensor, y: Tensor, dim: int = -1) -> Tensor:
+    """ATen's linalg_vecdot: vdot for two vectors (dim unread), else (x * y).sum(dim)."""
+    if not x.dtype.is_floating_point:
+        raise errors.runtime("linalg.vecdot: Expected a floating point or complex tensor as "
+                             f"input. Got {x.dtype.scalar_name}")
+    if x.dtype != y.dtype:
+        raise errors.runtime("linalg.vecdot: Expected x and y to have the same dtype, but found "
+                             f"x of type {x.dtype.scalar_name} and y of type "
+                             f"{y.dtype.scalar_name} instead")
+    if x.ndim == 1 and y.ndim == 1:
+        return vdot(x, y)
+    return F.sum(F.mul(x, y), dim)
+
+
 def kron(a: Tensor, b: Tensor) -> Tensor:
     """ATen's KronImpl: interleaved _unsafe_views of both, a broadcast product, one more view."""
     ndim = max(a.ndim, b.ndim)
@@ -465,6 +479,8 @@ _scaled_product("addr", addr, "vec1", "vec2")
 _scaled_product("baddbmm", baddbmm, "batch1", "batch2", out_dtype=True)
 _scaled_product("addbmm", addbmm, "batch1", "batch2")
 declare("vdot", vdot, "vdot(Tensor self, Tensor other, *, Tensor? out=None)")
+declare("vecdot", linalg_vecdot, "vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor? out=None)",
+        variants="linalg")
 declare("kron", kron, "kron(Tensor self, Tensor other, *, Tensor? out=None)")
 declare("inner", inner, "inner(Tensor self, Tensor other, *, Tensor? out=None)")
 declare("tensordot", tensordot, variants="torch", python="a: object, b: object, dims=2, out=None")
