@@ -18,6 +18,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
+from gradcli.language.namespaces import distance_losses
 from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import multihead as MH
 from gradcli.language.namespaces import nn_layers_more as layers
@@ -750,6 +751,10 @@ KINDS = [
           "input1, input2, target"),
     _loss("TripletMarginLoss", "triplet_margin_loss", "margin=1.0, p=2.0, eps=1e-06, swap=False, "
           + _LOSS, "anchor, positive, negative"),
+    ModuleKind("TripletMarginWithDistanceLoss", "loss", "*, distance_function=None, margin=1.0, "
+               "swap=False, reduction='mean'", distance_losses.forward,
+               "anchor, positive, negative", build=distance_losses.build(
+                   lambda: _make("PairwiseDistance", 2.0, 1e-06, False))),
     ModuleKind("PixelShuffle", "pixelshuffle", "upscale_factor", _functional("pixel_shuffle"),
                extra_repr=_options_repr("upscale_factor")),
     ModuleKind("PixelUnshuffle", "pixelshuffle", "downscale_factor",
