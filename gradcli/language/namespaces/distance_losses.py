@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from gradcli.engine import declarations, errors
 from gradcli.language.runtime import attributes, operators
-from gradcli.language.runtime.calls import invoke
 from gradcli.language.runtime.coercions import truth
 
 
@@ -55,9 +54,6 @@ def build(pairwise_distance):
 
 
 def forward(ctx, module, anchor, positive, negative):
-    from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
-    return invoke(ctx, NN_FUNCTIONAL.table["triplet_margin_with_distance_loss"],
-                  [anchor, positive, negative],
-                  {"distance_function": module.attribute("distance_function"),
-                   "margin": module.attrs["margin"], "swap": module.attrs["swap"],
-                   "reduction": module.attrs["reduction"]})
+    return triplet_margin_with_distance_loss(
+        ctx, anchor, positive, negative, module.attribute("distance_function"),
+        module.attrs["margin"], module.attrs["swap"], module.attrs["reduction"])
