@@ -559,17 +559,18 @@ INDEX = {
     "gradcli.engine.ops.products": {
         "function": (
             "addbmm addmm_scaled addmv addr baddbmm cdist chain_matmul contract cross dist inner "
-            "kron linalg_cross linalg_vecdot multi_dot scaled_sum tensordot vdot "
+            "kron linalg_cross linalg_vecdot multi_dot pdist scaled_sum tensordot vdot "
         ),
         "row": (
-            "_cdist_backward _cdist_forward addbmm addmv addr baddbmm dist linalg_cross vdot "
+            "_cdist_backward _cdist_forward _pdist_backward _pdist_forward addbmm addmv addr "
+            "baddbmm dist linalg_cross vdot "
         ),
         "declaration": (
-            "linalg:cross linalg:multi_dot linalg:vecdot method:addbmm method:addmm method:addmv "
-            "method:addr method:baddbmm method:cross method:dist method:inner method:kron "
-            "method:vdot torch:addbmm torch:addmm torch:addmv torch:addr torch:baddbmm "
-            "torch:cdist torch:chain_matmul torch:cross torch:dist torch:inner torch:kron "
-            "torch:tensordot torch:vdot "
+            "functional:pdist linalg:cross linalg:multi_dot linalg:vecdot method:addbmm "
+            "method:addmm method:addmv method:addr method:baddbmm method:cross method:dist "
+            "method:inner method:kron method:vdot torch:addbmm torch:addmm torch:addmv torch:addr "
+            "torch:baddbmm torch:cdist torch:chain_matmul torch:cross torch:dist torch:inner "
+            "torch:kron torch:pdist torch:tensordot torch:vdot "
         ),
     },
     "gradcli.engine.ops.reductions": {
