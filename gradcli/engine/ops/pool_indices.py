@@ -232,6 +232,9 @@ def _unpool_output_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
 
 
 def _unpool_arguments(n: int, kernel_size, stride, padding) -> tuple:
+    for value in (kernel_size, stride, padding):  # torch's _pair makes a tuple of a tensor
+        if isinstance(value, Tensor) and value.ndim == 0:
+            raise errors.type_error("iteration over a 0-d tensor")
     kernel = _pairs(kernel_size, n)
     return kernel, kernel if stride is None else _pairs(stride, n), _pairs(padding, n)
 
