@@ -318,6 +318,11 @@ CASES = {
                             ("b", (2, 4, 3), "any"))],
     "_cdist_backward": [case(grad_of("torch.cdist(a, b)"), ("a", M, "any"), ("b", (4, 3), "any"),
                              ("v", (2, 4), "any"), grad=False)],
+    "_pdist_forward": [case("torch.pdist(a)", ("a", (4, 3), "any")),
+                       case("torch.nn.functional.pdist(a, p=1)", ("a", (4, 3), "any")),
+                       case("torch.pdist(a, 3)", ("a", (3, 5), "any"))],
+    "_pdist_backward": [case(grad_of("torch.pdist(a)"), ("a", (4, 3), "any"), ("v", (6,), "any"),
+                             grad=False)],
     # ---- square matrices and decompositions (kept well conditioned: a + 3 I, a a^T + I) ----
     "linalg_det": [case("torch.det(a + 3 * torch.eye(3))", ("a", (3, 3), "any")),
                    case("torch.linalg.det(a)", ("a", (2, 2, 2), "any"))],

@@ -103,10 +103,11 @@ def fold(values: np.ndarray) -> np.ndarray:
     return total
 
 
-def reduce_all_sum(rows: np.ndarray) -> np.ndarray:
-    """vec::reduce_all(x + y) over each row of a (batch, n) array."""
+def reduce_all_sum(rows: np.ndarray, vector_bytes: int = 0) -> np.ndarray:
+    """vec::reduce_all(x + y) over each row of a (batch, n) array, with vectors of this CPU's
+    width (or of `vector_bytes`, for a kernel built for narrower vectors only)."""
     batch, n = rows.shape
-    width = lanes(rows.dtype)
+    width = vector_bytes // rows.dtype.itemsize if vector_bytes else lanes(rows.dtype)
     if n < width:
         return fold(rows.T)
     full = n // width

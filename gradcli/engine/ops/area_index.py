@@ -86,13 +86,14 @@ INDEX = {
             "atleast atleast_1d atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to "
             "cartesian_prod clamp_max clamp_min column_stack combinations diff draw_source dstack "
             "empty eye fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype "
-            "hstack index_fill index_fill_ infer_dtype linspace logspace masked_fill_ "
-            "masked_select meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros "
-            "normal ones ones_like rand rand_like randint randn randn_like randperm range_ "
-            "repeat_interleave require_tensors resize_ roll rot90 scatter_ scatter_op "
-            "scatter_reduce scatter_reduce_ select_index set_default_dtype size_args storage "
-            "storage_offset stride strides swapaxes take tensor tile tril tril_indices triu "
-            "triu_indices unflatten unflatten_method unravel_index vander vstack zeros zeros_like "
+            "hstack index_fill index_fill_ infer_dtype linalg_vander linspace logspace "
+            "masked_fill_ masked_select meshgrid nan_to_num new_empty new_full new_ones "
+            "new_tensor new_zeros normal ones ones_like rand rand_like randint randn randn_like "
+            "randperm range_ repeat_interleave require_tensors resize_ roll rot90 scatter_ "
+            "scatter_op scatter_reduce scatter_reduce_ select_index set_default_dtype size_args "
+            "storage storage_offset stride strides swapaxes take tensor tile tril tril_indices "
+            "triu triu_indices unflatten unflatten_method unravel_index vander vstack zeros "
+            "zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -100,19 +101,19 @@ INDEX = {
             "scatter.reduce scatter.value scatter_reduce.two take tril triu "
         ),
         "declaration": (
-            "method:broadcast_to method:clamp_max method:clamp_min method:cuda method:diff "
-            "method:element_size method:fliplr method:flipud method:fmod method:index_fill "
-            "method:index_fill_ method:is_complex method:is_floating_point method:is_inference "
-            "method:masked_fill_ method:masked_select method:nan_to_num method:nelement "
-            "method:new_empty method:new_full method:new_ones method:new_tensor method:new_zeros "
-            "method:repeat_interleave method:resize_ method:roll method:rot90 method:scatter "
-            "method:scatter_ method:scatter_reduce method:scatter_reduce_ method:select "
-            "method:storage_offset method:stride method:swapaxes method:swapdims method:take "
-            "method:tile method:tril method:triu method:unflatten torch:arange torch:atleast_1d "
-            "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
-            "torch:broadcast_to torch:cartesian_prod torch:clamp_max torch:clamp_min "
-            "torch:column_stack torch:combinations torch:device torch:diff torch:dstack "
-            "torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
+            "linalg:vander method:broadcast_to method:clamp_max method:clamp_min method:cuda "
+            "method:diff method:element_size method:fliplr method:flipud method:fmod "
+            "method:index_fill method:index_fill_ method:is_complex method:is_floating_point "
+            "method:is_inference method:masked_fill_ method:masked_select method:nan_to_num "
+            "method:nelement method:new_empty method:new_full method:new_ones method:new_tensor "
+            "method:new_zeros method:repeat_interleave method:resize_ method:roll method:rot90 "
+            "method:scatter method:scatter_ method:scatter_reduce method:scatter_reduce_ "
+            "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
+            "method:take method:tile method:tril method:triu method:unflatten torch:arange "
+            "torch:atleast_1d torch:atleast_2d torch:atleast_3d torch:block_diag "
+            "torch:broadcast_tensors torch:broadcast_to torch:cartesian_prod torch:clamp_max "
+            "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
+            "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
             "torch:get_default_device torch:hstack torch:index_fill torch:is_complex "
             "torch:is_floating_point torch:is_inference torch:is_tensor torch:linspace "
             "torch:logspace torch:masked_select torch:meshgrid torch:nan_to_num torch:normal "
@@ -205,24 +206,25 @@ INDEX = {
             "functional:adaptive_avg_pool1d functional:adaptive_avg_pool2d functional:avg_pool1d "
             "functional:avg_pool2d functional:conv1d functional:conv2d functional:conv3d "
             "functional:conv_transpose1d functional:conv_transpose2d functional:conv_transpose3d "
-            "functional:max_pool1d functional:max_pool2d torch:adaptive_avg_pool1d "
-            "torch:avg_pool1d torch:conv1d torch:conv2d torch:conv3d torch:conv_transpose1d "
-            "torch:conv_transpose2d torch:conv_transpose3d "
+            "functional:max_pool1d functional:max_pool1d_with_indices functional:max_pool2d "
+            "functional:max_pool2d_with_indices torch:adaptive_avg_pool1d torch:avg_pool1d "
+            "torch:conv1d torch:conv2d torch:conv3d torch:conv_transpose1d torch:conv_transpose2d "
+            "torch:conv_transpose3d "
         ),
     },
     "gradcli.engine.ops.decompositions": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_not_bool check_operand cholesky cholesky_inverse clamp "
-            "cond cos cosh det diag_embed diagflat div div_scalar efficient_zeros eigh eigvalsh "
-            "erf erf_values exp exp2 expm1 filled_like floor floor_divide frac inv_ex inverse "
-            "lerp linalg_cholesky linalg_norm linalg_solve linalg_svd log log10 log1p log2 logdet "
-            "lstsq masked_fill masked_filled matrix_exp matrix_norm matrix_power matrix_rank "
-            "maximum maybe_multiply minimum mul mul_scalar neg negate pinv positive pow qr "
-            "qr_some reciprocal remainder round rounded_from_double rsqrt rsub scalar_div "
-            "scalar_sub scalar_tensor sgn sigmoid sigmoid_values sign sin sinh slogdet solve_ex "
-            "solve_triangular sqrt square sub sub_scalar svd svdvals tan tanh tensorinv "
-            "tensorsolve trunc where wrapped_int xlogy "
+            "check_bool_subtraction check_not_bool check_operand cholesky cholesky_ex "
+            "cholesky_inverse clamp cond cos cosh det diag_embed diagflat div div_scalar "
+            "efficient_zeros eigh eigvalsh erf erf_values exp exp2 expm1 filled_like floor "
+            "floor_divide frac inv_ex inverse lerp linalg_cholesky linalg_norm linalg_solve "
+            "linalg_svd log log10 log1p log2 logdet lstsq masked_fill masked_filled matrix_exp "
+            "matrix_norm matrix_power matrix_rank maximum maybe_multiply minimum mul mul_scalar "
+            "neg negate pinv positive pow qr qr_some reciprocal remainder round "
+            "rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
+            "sigmoid_values sign sin sinh slogdet solve_ex solve_triangular sqrt square sub "
+            "sub_scalar svd svdvals tan tanh tensorinv tensorsolve trunc where wrapped_int xlogy "
         ),
         "row": (
             "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
@@ -238,31 +240,31 @@ INDEX = {
             "xlogy.Scalar_Other xlogy.Scalar_Self xlogy.Tensor "
         ),
         "declaration": (
-            "linalg:cholesky linalg:cond linalg:det linalg:eigh linalg:eigvalsh linalg:inv "
-            "linalg:inv_ex linalg:lstsq linalg:matrix_exp linalg:matrix_norm linalg:matrix_power "
-            "linalg:matrix_rank linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve "
-            "linalg:solve_ex linalg:solve_triangular linalg:svd linalg:svdvals linalg:tensorinv "
-            "linalg:tensorsolve method:abs method:absolute method:acos method:add method:addcdiv "
-            "method:addcmul method:arccos method:arcsin method:arctan method:arctan2 method:asin "
-            "method:atan method:atan2 method:ceil method:cholesky method:cholesky_inverse "
-            "method:clamp method:clip method:cos method:cosh method:deg2rad method:det "
-            "method:diag_embed method:diagflat method:div method:divide method:erf method:exp "
-            "method:exp2 method:expm1 method:fix method:floor method:floor_divide method:frac "
-            "method:hypot method:inverse method:lerp method:log method:log10 method:log1p "
-            "method:log2 method:logaddexp method:logdet method:logit method:masked_fill "
-            "method:matrix_exp method:matrix_power method:maximum method:minimum method:mul "
-            "method:multiply method:neg method:negative method:pinverse method:positive "
-            "method:pow method:qr method:reciprocal method:remainder method:round method:rsqrt "
-            "method:sgn method:sigmoid method:sign method:sin method:sinc method:sinh "
-            "method:slogdet method:sqrt method:square method:sub method:subtract method:svd "
-            "method:tan method:tanh method:true_divide method:trunc method:where method:xlogy "
-            "torch:abs torch:absolute torch:acos torch:add torch:addcdiv torch:addcmul "
-            "torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin torch:atan "
-            "torch:atan2 torch:ceil torch:cholesky torch:cholesky_inverse torch:clamp torch:clip "
-            "torch:cos torch:cosh torch:deg2rad torch:det torch:diag_embed torch:diagflat "
-            "torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 torch:fix "
-            "torch:floor torch:floor_divide torch:frac torch:hypot torch:inverse torch:lerp "
-            "torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logdet "
+            "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eigh "
+            "linalg:eigvalsh linalg:inv linalg:inv_ex linalg:lstsq linalg:matrix_exp "
+            "linalg:matrix_norm linalg:matrix_power linalg:matrix_rank linalg:norm linalg:pinv "
+            "linalg:qr linalg:slogdet linalg:solve linalg:solve_ex linalg:solve_triangular "
+            "linalg:svd linalg:svdvals linalg:tensorinv linalg:tensorsolve method:abs "
+            "method:absolute method:acos method:add method:addcdiv method:addcmul method:arccos "
+            "method:arcsin method:arctan method:arctan2 method:asin method:atan method:atan2 "
+            "method:ceil method:cholesky method:cholesky_inverse method:clamp method:clip "
+            "method:cos method:cosh method:deg2rad method:det method:diag_embed method:diagflat "
+            "method:div method:divide method:erf method:exp method:exp2 method:expm1 method:fix "
+            "method:floor method:floor_divide method:frac method:hypot method:inverse method:lerp "
+            "method:log method:log10 method:log1p method:log2 method:logaddexp method:logdet "
+            "method:logit method:masked_fill method:matrix_exp method:matrix_power method:maximum "
+            "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
+            "method:positive method:pow method:qr method:reciprocal method:remainder method:round "
+            "method:rsqrt method:sgn method:sigmoid method:sign method:sin method:sinc "
+            "method:sinh method:slogdet method:sqrt method:square method:sub method:subtract "
+            "method:svd method:tan method:tanh method:true_divide method:trunc method:where "
+            "method:xlogy torch:abs torch:absolute torch:acos torch:add torch:addcdiv "
+            "torch:addcmul torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin "
+            "torch:atan torch:atan2 torch:ceil torch:cholesky torch:cholesky_inverse torch:clamp "
+            "torch:clip torch:cos torch:cosh torch:deg2rad torch:det torch:diag_embed "
+            "torch:diagflat torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 "
+            "torch:fix torch:floor torch:floor_divide torch:frac torch:hypot torch:inverse "
+            "torch:lerp torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logdet "
             "torch:logit torch:masked_fill torch:matrix_exp torch:matrix_power torch:maximum "
             "torch:minimum torch:mul torch:multiply torch:neg torch:negative torch:pinverse "
             "torch:positive torch:pow torch:qr torch:reciprocal torch:remainder torch:round "
@@ -397,20 +399,20 @@ INDEX = {
     "gradcli.engine.ops.linalg": {
         "function": (
             "addmm bmm bmm_values check_batches check_dot check_expandable coefficients diag "
-            "diagonal dot element_strides linear matmul mm mm_mat1_backward mm_mat2_backward "
-            "movedim mv outer trace unsafe_view "
+            "diagonal dot element_strides linalg_diagonal linear matmul mm mm_mat1_backward "
+            "mm_mat2_backward movedim mv outer trace unsafe_view "
         ),
         "row": (
             "addmm bmm diag_embed diagonal diagonal_backward diagonal_copy dot "
             "index_fill.int_Tensor mm mv trace "
         ),
         "declaration": (
-            "method:bmm method:diag method:diagonal method:dot method:eig method:ger method:lstsq "
-            "method:matmul method:mm method:moveaxis method:movedim method:mv method:outer "
-            "method:solve method:symeig method:trace torch:bmm torch:diag torch:diagonal "
-            "torch:dot torch:eig torch:ger torch:lstsq torch:matmul torch:matrix_rank torch:mm "
-            "torch:moveaxis torch:movedim torch:mv torch:outer torch:solve torch:symeig "
-            "torch:trace "
+            "linalg:diagonal method:bmm method:diag method:diagonal method:dot method:eig "
+            "method:ger method:lstsq method:matmul method:mm method:moveaxis method:movedim "
+            "method:mv method:outer method:solve method:symeig method:trace torch:bmm torch:diag "
+            "torch:diagonal torch:dot torch:eig torch:ger torch:lstsq torch:matmul "
+            "torch:matrix_rank torch:mm torch:moveaxis torch:movedim torch:mv torch:outer "
+            "torch:solve torch:symeig torch:trace "
         ),
     },
     "gradcli.engine.ops.local_response_norm": {
@@ -521,7 +523,8 @@ INDEX = {
             "adaptive_max_pool2d adaptive_max_pool2d_backward max_unpool2d max_unpool3d "
         ),
         "declaration": (
-            "functional:adaptive_max_pool1d functional:adaptive_max_pool2d "
+            "functional:adaptive_max_pool1d functional:adaptive_max_pool1d_with_indices "
+            "functional:adaptive_max_pool2d functional:adaptive_max_pool2d_with_indices "
             "functional:max_unpool1d functional:max_unpool2d functional:max_unpool3d "
             "torch:adaptive_max_pool1d "
         ),
@@ -537,8 +540,9 @@ INDEX = {
             "max_pool3d_with_indices_backward "
         ),
         "declaration": (
-            "functional:adaptive_avg_pool3d functional:adaptive_max_pool3d functional:avg_pool3d "
-            "functional:max_pool3d torch:max_pool3d "
+            "functional:adaptive_avg_pool3d functional:adaptive_max_pool3d "
+            "functional:adaptive_max_pool3d_with_indices functional:avg_pool3d "
+            "functional:max_pool3d functional:max_pool3d_with_indices torch:max_pool3d "
         ),
     },
     "gradcli.engine.ops.patches": {
@@ -576,17 +580,18 @@ INDEX = {
     "gradcli.engine.ops.products": {
         "function": (
             "addbmm addmm_scaled addmv addr baddbmm cdist chain_matmul contract cross dist inner "
-            "kron linalg_cross multi_dot scaled_sum tensordot vdot "
+            "kron linalg_cross linalg_vecdot multi_dot pdist scaled_sum tensordot vdot "
         ),
         "row": (
-            "_cdist_backward _cdist_forward addbmm addmv addr baddbmm dist linalg_cross vdot "
+            "_cdist_backward _cdist_forward _pdist_backward _pdist_forward addbmm addmv addr "
+            "baddbmm dist linalg_cross vdot "
         ),
         "declaration": (
-            "linalg:cross linalg:multi_dot method:addbmm method:addmm method:addmv method:addr "
-            "method:baddbmm method:cross method:dist method:inner method:kron method:vdot "
-            "torch:addbmm torch:addmm torch:addmv torch:addr torch:baddbmm torch:cdist "
-            "torch:chain_matmul torch:cross torch:dist torch:inner torch:kron torch:tensordot "
-            "torch:vdot "
+            "functional:pdist linalg:cross linalg:multi_dot linalg:vecdot method:addbmm "
+            "method:addmm method:addmv method:addr method:baddbmm method:cross method:dist "
+            "method:inner method:kron method:vdot torch:addbmm torch:addmm torch:addmv torch:addr "
+            "torch:baddbmm torch:cdist torch:chain_matmul torch:cross torch:dist torch:inner "
+            "torch:kron torch:pdist torch:tensordot torch:vdot "
         ),
     },
     "gradcli.engine.ops.reductions": {

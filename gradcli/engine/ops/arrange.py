@@ -704,6 +704,22 @@ def vander(x: Tensor, N=None, increasing: bool = False) -> Tensor:
     return result if increasing else F.flip(result, (1,))
 
 
+def linalg_vander(x: Tensor, N=None) -> Tensor:
+    """ATen's linalg_vander: a column of ones, then the cumulative products of x repeated
+    N - 1 times (integers come out as int64, as cumprod makes them)."""
+    if x.dtype not in (dtypes.float32, dtypes.float64) and x.dtype.category != dtypes.INTEGRAL:
+        raise errors.runtime("linalg.vander supports floating point, complex, and integer "
+                             f"tensors, but got {x.dtype.scalar_name}")
+    x = F.unsqueeze(x, -1) if x.ndim == 0 else x
+    shape = list(x.shape)
+    n = shape[-1] if N is None else N
+    if n <= 1:
+        raise errors.runtime("N must be greater than 1.")
+    result = F.cumprod(F.expand(F.unsqueeze(x, -1), (*shape, n - 1)), -1)
+    ones = Tensor(np.ones((*shape, 1), result.dtype.np), result.dtype)
+    return F.cat([ones, result], -1)
+
+
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 _COMBINE = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
             "amin": np.minimum}
@@ -843,6 +859,7 @@ declare("scatter_", scatter_,
         "scatter_(Tensor self, int dim, Tensor index, Scalar value)",
         "scatter_(Tensor self, int dim, Tensor index, Scalar value, *, str reduce)",
         variants="method")
+declare("vander", linalg_vander, "vander(Tensor x, *, int? N=None)", variants="linalg")
 declare("vander", vander, "vander(Tensor x, int? N=None, bool increasing=False)",
         variants="torch")
 declare("scatter_reduce", scatter_reduce, "scatter_reduce(Tensor self, int dim, Tensor index, "

@@ -990,6 +990,10 @@ for _n, _fn in ((1, max_pool1d), (2, max_pool2d)):
     declare(f"max_pool{_n}d", _fn, python="input, kernel_size, stride=None, padding=0, dilation=1, "
             "ceil_mode=False, return_indices=False; return_indices: truth",
             variants="functional", title=f"_max_pool{_n}d")
+    # F.max_poolNd_with_indices: the return_indices=True form, whatever return_indices says
+    declare(f"max_pool{_n}d_with_indices", lambda *args, _fn=_fn: _fn(*args[:6], True),
+            python="input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, "
+            "return_indices=False", variants="functional")
 declare("avg_pool2d", avg_pool2d, "avg_pool2d(Tensor input, int[2] kernel_size, "
         "int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
         "int? divisor_override=None)", variants="functional")

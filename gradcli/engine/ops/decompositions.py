@@ -223,8 +223,27 @@ defop("linalg_solve_triangular", "LinalgSolveTriangularBackward0", _solve_triang
 
 
 def _cholesky_values(a, upper):
-    lower = np.linalg.cholesky(a).astype(a.dtype)
+    try:
+        lower = np.linalg.cholesky(a).astype(a.dtype)
+    except np.linalg.LinAlgError:  # linalg.cholesky_ex of a matrix not positive-definite
+        flat, _ = _batches(a)
+        lower = np.stack([_potf2(m) for m in flat]).reshape(a.shape)
     return np.swapaxes(lower, -1, -2).copy() if upper else lower
+
+
+def _potf2(matrix: np.ndarray) -> np.ndarray:
+    """LAPACK's unblocked potf2 (lower, left-looking) in the matrix's dtype: on a leading minor
+    that is not positive-definite it stores that pivot unrooted and stops, the columns after
+    it left as the input's lower triangle."""
+    a = np.tril(matrix).copy()
+    for j in range(a.shape[0]):
+        pivot = a[j, j] - np.dot(a[j, :j], a[j, :j])
+        if not pivot > 0:
+            a[j, j] = pivot
+            break
+        a[j, j] = np.sqrt(pivot)
+        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j]) / a[j, j]
+    return a
 
 
 def _cholesky_backward(g, a, upper, out):
@@ -641,6 +660,21 @@ def linalg_norm(a: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=N
 
 def linalg_cholesky(a: Tensor, *, upper: bool = False) -> Tensor:
     return _cholesky("linalg.cholesky", "linalg_cholesky_ex", a, upper)
+
+
+def cholesky_ex(a: Tensor, *, upper: bool = False, check_errors: bool = False) -> tuple:
+    """linalg.cholesky_ex: the factor and each matrix's LAPACK info (the order of its first
+    leading minor that is not positive-definite, else 0)."""
+    if check_errors:
+        factor = _cholesky("linalg.cholesky_ex", "linalg_cholesky_ex", a, upper)
+    else:
+        _check_square("linalg.cholesky", a)
+        _check_floating("linalg.cholesky", a, "cholesky_cpu")
+        factor = apply(OPS["linalg_cholesky_ex"], a, upper=upper)
+    flat, _ = _batches(a.data)
+    infos = np.array([_not_positive_definite(m) for m in flat], np.int32).reshape(a.shape[:-2])
+    return F.ReturnTypes("linalg_cholesky_ex", factor, Tensor(infos, dtypes.int32),
+                         fields=("L", "info"))
 
 
 def cholesky(a: Tensor, upper: bool = False) -> Tensor:
@@ -1064,6 +1098,8 @@ declare("matrix_norm", matrix_norm,
 declare("cholesky", linalg_cholesky, "cholesky(Tensor self, *, bool upper=False, "
         "Tensor? out=None)", variants="linalg")
 declare("cholesky", cholesky, "cholesky(Tensor self, bool upper=False, *, Tensor? out=None)")
+declare("cholesky_ex", cholesky_ex, "cholesky_ex(Tensor self, *, bool upper=False, "
+        "bool check_errors=False, Tensor[]? out=None)", variants="linalg")
 declare("qr", qr, "qr(Tensor A, str mode=\"reduced\", *, Tensor[]? out=None)", variants="linalg")
 declare("qr", qr_some, "qr(Tensor self, bool some=True, *, Tensor[]? out=None)")
 declare("svd", linalg_svd, "svd(Tensor A, bool full_matrices=True, *, str? driver=None, "

@@ -377,6 +377,10 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return output if bias is None else F.add(output, bias)
 
 
+def linalg_diagonal(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    return diagonal(a, offset, dim1, dim2)
+
+
 def trace(a: Tensor) -> Tensor:
     if a.ndim != 2:
         raise errors.runtime(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
@@ -439,6 +443,8 @@ declare("diag", diag, "diag(Tensor self, int diagonal=0, *, Tensor? out=None)",
         method=("diag(Tensor self, int diagonal=0)",))
 declare("diagonal", diagonal, "diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)",
         method=("diagonal(Tensor self, int offset=0, int dim1=0, int dim2=1)",))
+declare("diagonal", linalg_diagonal,
+        "diagonal(Tensor A, *, int offset=0, int dim1=-2, int dim2=-1)", variants="linalg")
 declare("movedim", movedim, "movedim(Tensor self, int source, int destination)",
         "movedim(Tensor self, int[] source, int[] destination)",
         method=("movedim(Tensor self, int source, int destination)",

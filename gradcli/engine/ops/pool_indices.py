@@ -232,6 +232,9 @@ def _unpool_output_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
 
 
 def _unpool_arguments(n: int, kernel_size, stride, padding) -> tuple:
+    for value in (kernel_size, stride, padding):  # torch's _pair makes a tuple of a tensor
+        if isinstance(value, Tensor) and value.ndim == 0:
+            raise errors.type_error("iteration over a 0-d tensor")
     kernel = _pairs(kernel_size, n)
     return kernel, kernel if stride is None else _pairs(stride, n), _pairs(padding, n)
 
@@ -265,6 +268,8 @@ for _n, _fn, _input in ((1, adaptive_max_pool1d, "input"),
                         (2, adaptive_max_pool2d, "input: .size")):  # 2d reads input.size() first
     declare(f"adaptive_max_pool{_n}d", _fn, python=f"{_input}, output_size, return_indices=False; "
             "return_indices: truth", variants="functional", title=f"_adaptive_max_pool{_n}d")
+    declare(f"adaptive_max_pool{_n}d_with_indices", lambda x, size, _, _fn=_fn: _fn(x, size, True),
+            python=f"{_input}, output_size, return_indices=False", variants="functional")
 for _n, _fn in ((1, max_unpool1d), (2, max_unpool2d), (3, max_unpool3d)):
     declare(f"max_unpool{_n}d", _fn, python="input: .size, indices, kernel_size, stride=None, "
             "padding=0, output_size=None", variants="functional")

@@ -10,6 +10,7 @@ import numpy as np
 from gradcli.engine import autocast, dtypes, errors, grad_api, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine import kernels_order
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
@@ -184,6 +185,20 @@ def addbmm(bias: Tensor, b1: Tensor, b2: Tensor, *, beta=1, alpha=1) -> Tensor:
 def vdot(a: Tensor, b: Tensor) -> Tensor:
     F.check_dot(a, b)
     return apply(OPS["vdot"], a, b)
+
+
+def linalg_vecdot(x: Tensor, y: Tensor, dim: int = -1) -> Tensor:
+    """ATen's linalg_vecdot: vdot for two vectors (dim unread), else (x * y).sum(dim)."""
+    if not x.dtype.is_floating_point:
+        raise errors.runtime("linalg.vecdot: Expected a floating point or complex tensor as "
+                             f"input. Got {x.dtype.scalar_name}")
+    if x.dtype != y.dtype:
+        raise errors.runtime("linalg.vecdot: Expected x and y to have the same dtype, but found "
+                             f"x of type {x.dtype.scalar_name} and y of type "
+                             f"{y.dtype.scalar_name} instead")
+    if x.ndim == 1 and y.ndim == 1:
+        return vdot(x, y)
+    return F.sum(F.mul(x, y), dim)
 
 
 def kron(a: Tensor, b: Tensor) -> Tensor:
@@ -418,6 +433,82 @@ _CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_
                 "donot_use_mm_for_euclid_dist": 2}
 
 
+def _pdist_pairs(n: int) -> tuple:
+    """The rows (i, j), i < j, of each pdist entry, in torch's order."""
+    return np.triu_indices(n, 1)
+
+
+def _pdist(a, p):
+    """ATen's pdist kernel: for each pair, vec::map2_reduce_all over the columns of the
+    pair's |difference| (squared for p=2, raised to p past 0, 1, 2 and inf), then finished.
+    The kernel has no AVX512 build: its vectors are 32 bytes on every x86 CPU."""
+    def reduce_all_sum(rows):
+        return kernels_order.reduce_all_sum(rows, 32)
+    i, j = _pdist_pairs(a.shape[0])
+    diff = np.abs(a[i] - a[j])
+    if len(diff) == 0 or a.shape[1] == 0:
+        return np.zeros(len(diff), a.dtype)
+    if math.isinf(p):
+        return diff.max(-1)
+    if p == 0:
+        return reduce_all_sum((diff != 0).astype(a.dtype))
+    if p == 1:
+        return reduce_all_sum(diff)
+    if p == 2:
+        return np.sqrt(reduce_all_sum(diff * diff))
+    with np.errstate(all="ignore"):
+        return np.power(reduce_all_sum(np.power(diff, a.dtype.type(p))), a.dtype.type(1 / p))
+
+
+def _pdist_backward(g, a, dist, p):
+    """ATen's _pdist_backward: each pair's term (from the difference, its cotangent and its
+    distance), added to its first row's gradient and taken from its second's; a row's gradient
+    runs through the pairs it is second in, then those it is first in, in order."""
+    n, m = a.shape
+    grad = np.zeros_like(a)
+    if n <= 1 or m == 0 or p == 0:
+        return grad
+    i, j = _pdist_pairs(n)
+    diff, g, dist = a[i] - a[j], g[:, None], dist[:, None]
+    with np.errstate(all="ignore"):
+        if p == 1:
+            term = g * np.sign(diff)
+        elif math.isinf(p):
+            term = g * np.sign(diff) * (np.abs(diff) == dist)
+        elif p == 2:
+            term = np.where(dist == 0, 0, diff * g / dist)
+        elif p < 2:
+            term = np.where(dist == 0, 0, np.sign(diff) * np.abs(diff) ** (p - 1) * g
+                            / dist ** (p - 1))
+        else:
+            term = np.where(dist == 0, 0, diff * np.abs(diff) ** (p - 2) * g / dist ** (p - 1))
+    term = term.astype(a.dtype)
+    pair = np.zeros((n, n), np.intp)
+    pair[i, j] = np.arange(len(i))
+    for row in range(n):
+        for k in range(row):
+            grad[row] -= term[pair[k, row]]
+        for k in range(row + 1, n):
+            grad[row] += term[pair[row, k]]
+    return grad
+
+
+defop("_pdist_backward", "PdistBackwardBackward0", _pdist_backward,
+      vjp=(no_derivative("_pdist_backward"),) * 3)
+defop("_pdist_forward", "PdistBackward0", _pdist, save=(0, RESULT),
+      vjp=lambda g, a, p, out: F.apply_op("_pdist_backward", F.contiguous(g), a, out, p=p))
+
+
+def pdist(a: Tensor, p: float = 2.0) -> Tensor:
+    if a.ndim != 2:
+        raise errors.runtime(f"pdist only supports 2D tensors, got: {a.ndim}D")
+    if not a.dtype.is_floating_point:
+        raise errors.runtime("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise errors.runtime("pdist only supports non-negative p values")
+    return apply(OPS["_pdist_forward"], F.contiguous(a), p=float(p))
+
+
 def cdist(x1, x2, p: float = 2.0,
           compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """torch.cdist, Python in torch: compute_mode read, then the C++ cdist's parser and checks."""
@@ -465,6 +556,8 @@ _scaled_product("addr", addr, "vec1", "vec2")
 _scaled_product("baddbmm", baddbmm, "batch1", "batch2", out_dtype=True)
 _scaled_product("addbmm", addbmm, "batch1", "batch2")
 declare("vdot", vdot, "vdot(Tensor self, Tensor other, *, Tensor? out=None)")
+declare("vecdot", linalg_vecdot, "vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor? out=None)",
+        variants="linalg")
 declare("kron", kron, "kron(Tensor self, Tensor other, *, Tensor? out=None)")
 declare("inner", inner, "inner(Tensor self, Tensor other, *, Tensor? out=None)")
 declare("tensordot", tensordot, variants="torch", python="a: object, b: object, dims=2, out=None")
@@ -475,6 +568,7 @@ declare("cross", cross, "cross(Tensor self, Tensor other, int? dim=None, *, Tens
 declare("cross", linalg_cross, "cross(Tensor self, Tensor other, *, int dim=-1, "
         "Tensor? out=None)", variants="linalg")
 declare("dist", dist, "dist(Tensor self, Tensor other, Scalar p=2)")
+declare("pdist", pdist, "pdist(Tensor input, float p=2)", variants="torch functional")
 declare("cdist", cdist, variants="torch",
         python="x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'")
 

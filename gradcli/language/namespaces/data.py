@@ -136,6 +136,66 @@ class ConcatDataset(_DataObject, DatasetHost):
         return (self.item(i) for i in range(self.length()))
 
 
+class ChainDataset(_DataObject, IterableDatasetHost):
+    """IterableDatasets one after another, walked as they are iterated."""
+
+    is_sequence = True
+    __slots__ = ("datasets",)
+    PROPERTIES = {"datasets": lambda d: d.datasets}
+
+    def __init__(self, datasets):
+        self.datasets, self.attrs = datasets, {}
+
+    def _each(self):
+        for dataset in iterate(self.datasets):
+            if not is_iterable_dataset(dataset):
+                raise errors.TorchError("AssertionError",
+                                        "ChainDataset only supports IterableDataset")
+            yield dataset
+
+    def item(self, key):
+        raise errors.type_error("'ChainDataset' object is not subscriptable")
+
+    def length(self) -> int:
+        return sum(len_of(dataset) for dataset in self._each())
+
+    def members(self):
+        return LazyValues((item for dataset in self._each() for item in iterate(dataset)),
+                          "ChainDataset.__iter__")
+
+
+class StackDataset(_DataObject, DatasetHost):
+    """Datasets side by side: an item is the tuple (or dict) of their items."""
+
+    is_sequence = True
+    __slots__ = ("datasets", "_length")
+    PROPERTIES = {"datasets": lambda d: d.datasets}
+
+    def __init__(self, *args, **kwargs):
+        if args and kwargs:
+            raise errors.value_error(
+                "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                "input/output, but both types are given.")
+        if not args and not kwargs:
+            raise errors.value_error("At least one dataset should be passed")
+        parts = args or list(kwargs.values())
+        self._length = len_of(parts[0])
+        if any(self._length != len_of(dataset) for dataset in parts):
+            raise errors.value_error("Size mismatch between datasets")
+        self.datasets, self.attrs = args or kwargs, {}
+
+    def item(self, key):
+        if isinstance(self.datasets, dict):
+            return {name: protocols.get_item(d, key) for name, d in self.datasets.items()}
+        return tuple(protocols.get_item(d, key) for d in self.datasets)
+
+    def length(self) -> int:
+        return self._length
+
+    def members(self):
+        return (self.item(i) for i in range(self.length()))
+
+
 def collate(batch: list):
     """torch's default_collate for tensors, numbers, strings, sequences and dicts."""
     first = batch[0]
@@ -163,10 +223,12 @@ def collate(batch: list):
 
 
 def convert(sample):
-    """torch's default_convert, what a loader without batches hands out: numpy arrays as
-    tensors and tuples as lists, inside lists and dicts too."""
+    """torch's default_convert, what a loader without batches hands out: numpy arrays and
+    scalars as tensors and tuples as lists, inside lists and dicts too."""
     if isinstance(sample, np.ndarray):
         return creation.from_numpy(sample)
+    if isinstance(sample, (np.bool_, np.number)):
+        return creation.from_numpy(np.asarray(sample))
     if isinstance(sample, dict):
         return {key: convert(value) for key, value in sample.items()}
     if isinstance(sample, (tuple, list)):
@@ -275,6 +337,8 @@ class DataLoader(_DataObject):
 
 
 def is_iterable_dataset(dataset) -> bool:
+    if isinstance(dataset, IterableDatasetHost):
+        return True
     owner = classes.class_of(dataset)
     return owner is not None and owner.is_subclass_of(ITERABLE_DATASET)
 
@@ -326,6 +390,7 @@ for _base in (DATASET, ITERABLE_DATASET):
     classes.BASE_INITS[_base] = entry("__init__", lambda self: None, "self",
                                       qualname="Dataset.__init__")
 classes.BUILTIN_ANCESTORS.update({DatasetHost: DATASET, IterableDatasetHost: ITERABLE_DATASET})
+classes.GENERIC_BASES.update((DATASET, ITERABLE_DATASET))
 
 
 def _type(name: str, module: str, host, init, signature: str, context=False) -> PyType:
@@ -341,6 +406,11 @@ SUBSET = _type("Subset", "dataset", Subset, lambda _, dataset, indices: Subset(d
                "self, dataset, indices")
 CONCAT_DATASET = _type("ConcatDataset", "dataset", ConcatDataset,
                        lambda _, datasets: ConcatDataset(datasets), "self, datasets")
+CHAIN_DATASET = _type("ChainDataset", "dataset", ChainDataset,
+                      lambda _, datasets: ChainDataset(datasets), "self, datasets")
+STACK_DATASET = _type("StackDataset", "dataset", StackDataset,
+                      lambda _, *args, **kwargs: StackDataset(*args, **kwargs),
+                      "self, *args, **kwargs")
 DATALOADER = _type(
     "DataLoader", "dataloader", DataLoader,
     lambda ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
@@ -354,10 +424,11 @@ DATALOADER = _type(
 
 DATA = Namespace(_MODULE, {
     "Dataset": DATASET, "IterableDataset": ITERABLE_DATASET, "TensorDataset": TENSOR_DATASET, "Subset": SUBSET,
-    "ConcatDataset": CONCAT_DATASET,
+    "ConcatDataset": CONCAT_DATASET, "ChainDataset": CHAIN_DATASET, "StackDataset": STACK_DATASET,
     "DataLoader": DATALOADER,
     "random_split": entry("random_split", lambda dataset, lengths, generator: random_split(
         dataset, lengths, generator), "dataset, lengths, generator=None"),
     "default_collate": entry("default_collate", collate, "batch"),
+    "default_convert": entry("default_convert", convert, "data"),
     "get_worker_info": entry("get_worker_info", lambda: None, ""),  # loading is single-process
 })

@@ -197,6 +197,7 @@ def _functional_entries() -> dict:
     from gradcli.engine.ops import inplace as inplace_ops
     from gradcli.engine.ops import linalg as L
     from gradcli.engine.ops import losses as losses
+    from gradcli.language.namespaces.distance_losses import triplet_margin_with_distance_loss
     def optionally_inplace(fn):
         """F.fn(input, ..., inplace): written into `input` when inplace is true, as torch does."""
         return lambda t, *options: inplace_ops.apply_inplace(
@@ -206,6 +207,9 @@ def _functional_entries() -> dict:
         return lambda t, *options: inplace_ops.apply_inplace(t, lambda own: fn(own, *options))
 
     return worded_as_torch("torch.nn.functional", table(
+        entry("triplet_margin_with_distance_loss", triplet_margin_with_distance_loss,
+              "anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, "
+              "reduction='mean'", context=True),
         entry("relu", optionally_inplace(A.relu), "input, inplace=False" + _INPLACE),
         entry("relu_", inplace(A.relu), "input: Tensor"),
         entry("prelu", A.prelu, "input: Tensor, weight: Tensor"),

@@ -12,7 +12,7 @@ from gradcli.engine.dtypes import DType, bfloat16, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces import module_hooks
+from gradcli.language.namespaces import buffers, module_hooks
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
@@ -217,6 +217,10 @@ class Module(TableObject):
         elif name in self.params:
             self._check_none(value, name, "parameter", "torch.nn.Parameter")
             self.params[name] = None
+        elif isinstance(value, Tensor) and value in buffers.PERSISTENT:  # an nn.Buffer
+            self.buffers[name] = value
+            self.non_persistent = (self.non_persistent - {name}) if buffers.PERSISTENT[value] \
+                else (self.non_persistent | {name})
         elif name in self.buffers and not isinstance(value, Module):
             if value is not None and not isinstance(value, Tensor):
                 raise errors.type_error(f"cannot assign '{torch_typename(value)}' as buffer "

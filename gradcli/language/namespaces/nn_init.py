@@ -241,3 +241,19 @@ NN_INIT = Namespace("torch.nn.init", table(
     entry("trunc_normal_", trunc_normal_, "tensor, mean=0.0, std=1.0, a=-2.0, b=2.0" + _GENERATOR),
     entry("sparse_", sparse_, "tensor, sparsity, std=0.01" + _GENERATOR),
 ))
+
+
+def _deprecated(new_name: str):
+    """torch's _make_deprecate: the old name without `_` warns, then calls the new one."""
+    old_name = new_name[:-1]
+
+    def deprecated_init(ctx, *args, **kwargs):
+        STATE.warn("FutureWarning", f"`nn.init.{old_name}` is now deprecated in favor of "
+                   f"`nn.init.{new_name}`.")
+        return ctx.call(NN_INIT.table[new_name], list(args), kwargs)
+    return entry(old_name, deprecated_init, "*args, **kwargs", context=True)
+
+
+NN_INIT.table.update(table(*(_deprecated(name) for name in (
+    "uniform_", "normal_", "constant_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_",
+    "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "sparse_"))))

@@ -18,6 +18,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
+from gradcli.language.namespaces import distance_losses
 from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import multihead as MH
 from gradcli.language.namespaces import nn_layers_more as layers
@@ -25,6 +26,7 @@ from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces import recurrent_packed as RP
 from gradcli.language.namespaces import transformer as TR
+from gradcli.language.namespaces.buffers import BUFFER_TYPE
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
@@ -750,6 +752,10 @@ KINDS = [
           "input1, input2, target"),
     _loss("TripletMarginLoss", "triplet_margin_loss", "margin=1.0, p=2.0, eps=1e-06, swap=False, "
           + _LOSS, "anchor, positive, negative"),
+    ModuleKind("TripletMarginWithDistanceLoss", "loss", "*, distance_function=None, margin=1.0, "
+               "swap=False, reduction='mean'", distance_losses.forward,
+               "anchor, positive, negative", build=distance_losses.build(
+                   lambda: _make("PairwiseDistance", 2.0, 1e-06, False))),
     ModuleKind("PixelShuffle", "pixelshuffle", "upscale_factor", _functional("pixel_shuffle"),
                extra_repr=_options_repr("upscale_factor")),
     ModuleKind("PixelUnshuffle", "pixelshuffle", "downscale_factor",
@@ -833,7 +839,7 @@ PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundM
                 qualname="Parameter.__new__")))
 
 # What torch.nn holds besides torch.nn.functional.
-NN_CLASSES = {"Parameter": PARAMETER_TYPE} | {kind.name: kind.type for kind in KINDS}
+NN_CLASSES = {"Parameter": PARAMETER_TYPE, "Buffer": BUFFER_TYPE} | {kind.name: kind.type for kind in KINDS}
 CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMethod(
     NN_CLASSES["Embedding"], entry(
         "from_pretrained", _from_pretrained, "cls, embeddings, freeze=True, padding_idx=None, "

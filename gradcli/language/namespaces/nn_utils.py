@@ -8,10 +8,8 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops import reductions as R
 from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops import shapes as S
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import classes
-from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, iterate, type_name
@@ -101,25 +99,17 @@ def _rnn_utils() -> dict:
     return RNN_UTILS.table
 
 
-def skip_init(ctx, module_cls, *args, **kwargs):
-    """The module made without drawing its initial values: torch makes it on the meta device and
-    leaves its memory uninitialised, so the default generator is left as it was."""
-    if isinstance(module_cls, classes.UserClass):
-        init = module_cls.find("__init__")
-        if isinstance(init, UserFunction) and "device" not in init.params + init.kwonly:
-            raise errors.runtime("Module must support a 'device' arg to skip initialization")
-    generator = creation.DEFAULT_GENERATOR.generator
-    state = generator.get_state()
-    try:
-        return ctx.call(module_cls, list(args), kwargs)
-    finally:
-        generator.set_state(state)
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    STATE.warn("FutureWarning", "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+               "`torch.nn.utils.clip_grad_norm_`.")
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
 NN_UTILS = Namespace("torch.nn.utils", {"rnn": Namespace("torch.nn.utils.rnn", LazyTable(
     {}, _rnn_utils)), **table(
-    entry("skip_init", skip_init, "module_cls, *args, **kwargs", context=True),
     entry("clip_grad_norm_", clip_grad_norm_, "parameters, max_norm, norm_type=2.0, "
+          "error_if_nonfinite=False, foreach=None"),
+    entry("clip_grad_norm", clip_grad_norm, "parameters, max_norm, norm_type=2.0, "
           "error_if_nonfinite=False, foreach=None"),
     entry("clip_grad_value_", clip_grad_value_, "parameters, clip_value, foreach=None"),
     entry("get_total_norm", get_total_norm, "tensors, norm_type=2.0, error_if_nonfinite=False, "

@@ -1,15 +1,19 @@
-"""torch.nn.utils.stateless (the deprecated functional_call) and torch.nn.utils.fusion
-(a Conv or Linear folded with the BatchNorm after it, for evaluation)."""
+"""torch.nn.utils.stateless (the deprecated functional_call), torch.nn.utils.fusion
+(a Conv or Linear folded with the BatchNorm after it, for evaluation) and skip_init."""
 
 from __future__ import annotations
 
-from gradcli.engine import errors, parameters
+from gradcli.engine import creation, errors, parameters
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.func_modules import functional_call
+from gradcli.language.namespaces.modules import Module
 from gradcli.language.namespaces.python_copy import deepcopy
+from gradcli.language.runtime import classes
+from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, Printer
 
 _DEPRECATED = ("`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 and "
                "will be removed in a future version of PyTorch. Please use "
@@ -64,7 +68,76 @@ def fuse_conv_bn_eval(conv, bn, transpose=False):
     return fused
 
 
+def fuse_linear_bn_weights(linear_w, linear_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b):
+    """The linear weight's rows times bn_w / sqrt(var + eps), the bias shifted by the running
+    mean, as Parameters (of the linear's dtypes)."""
+    weight_dtype = linear_w.dtype
+    bias_dtype = linear_b.dtype if linear_b is not None else weight_dtype
+    linear_b = _fill_missing(linear_b, bn_rm, 0)
+    scale = F.mul(bn_w, F.rsqrt(F.add_scalar(bn_rv, bn_eps)))
+    weight = F.mul(linear_w, F.to_dtype(F.unsqueeze(scale, -1), weight_dtype))
+    bias = F.to_dtype(F.add(F.mul(F.sub(linear_b, bn_rm), scale), bn_b), bias_dtype)
+    return (parameters.parameter(weight, linear_w.requires_grad),
+            parameters.parameter(bias, linear_b.requires_grad))
+
+
+def fuse_linear_bn_eval(linear, bn):
+    if linear.attrs["training"] or bn.attrs["training"]:
+        raise errors.TorchError("AssertionError", "Fusion only for eval!")
+    fused = deepcopy(linear)
+    out_features, num_features = linear.attribute("out_features"), bn.attribute("num_features")
+    if out_features != num_features and num_features != 1:
+        raise errors.TorchError("AssertionError", (
+            "To fuse, linear.out_features == bn.num_features or bn.num_features == 1, got "
+            f"linear.out_features={out_features} and bn.num_features={num_features}"))
+    if bn.buffers.get("running_mean") is None or bn.buffers.get("running_var") is None:
+        raise errors.TorchError("AssertionError",
+                                "bn.running_mean and bn.running_var must not be None")
+    weight, bias = fuse_linear_bn_weights(
+        fused.params["weight"], fused.params.get("bias"), bn.buffers["running_mean"],
+        bn.buffers["running_var"], bn.attrs["eps"], bn.params.get("weight"), bn.params.get("bias"))
+    fused.set_attribute("weight", weight)
+    fused.set_attribute("bias", bias)
+    return fused
+
+
 FUSION = Namespace("torch.nn.utils.fusion", table(
     entry("fuse_conv_bn_eval", fuse_conv_bn_eval, "conv, bn, transpose=False"),
     entry("fuse_conv_bn_weights", fuse_conv_bn_weights, "conv_w, conv_b, bn_rm, bn_rv, bn_eps, "
-          "bn_w, bn_b, transpose=False")))
+          "bn_w, bn_b, transpose=False"),
+    entry("fuse_linear_bn_eval", fuse_linear_bn_eval, "linear, bn"),
+    entry("fuse_linear_bn_weights", fuse_linear_bn_weights, "linear_w, linear_b, bn_rm, bn_rv, "
+          "bn_eps, bn_w, bn_b")))
+
+
+def _parameter_names(module_cls) -> tuple:
+    """What inspect.signature(module_cls) names: its __init__'s parameters."""
+    init = module_cls.find("__init__") if isinstance(module_cls, classes.UserClass) \
+        else classes.MISSING
+    if isinstance(init, UserFunction):
+        return (*init.params, *init.kwonly)
+    base = module_cls.base if isinstance(module_cls, classes.UserClass) else module_cls
+    construct = base.construct if isinstance(base, PyType) else None
+    builtin = getattr(construct, "builtin", None)
+    return tuple(p.name for p in builtin.params) if builtin is not None else ()
+
+
+def skip_init(ctx, module_cls, *args, **kwargs):
+    """The module built as torch builds it on the meta device: no draw from the generator (its
+    values, uninitialized memory in torch, are what construction gives here)."""
+    if isinstance(module_cls, classes.UserClass):
+        is_module = isinstance(module_cls.base, PyType) and issubclass(
+            module_cls.base.hosts[0], Module)
+    elif isinstance(module_cls, PyType):
+        is_module = issubclass(module_cls.hosts[0], Module)
+    else:
+        raise errors.type_error("issubclass() arg 1 must be a class")
+    if not is_module:
+        raise errors.runtime(f"Expected a Module; got {Printer().str(module_cls)}")
+    if "device" not in _parameter_names(module_cls):
+        raise errors.runtime("Module must support a 'device' arg to skip initialization")
+    generator = creation.DEFAULT_GENERATOR.generator
+    state = generator.get_state()
+    module = ctx.call(module_cls, list(args), kwargs)
+    generator.set_state(state)
+    return module

@@ -23,7 +23,11 @@ def _boolean(name: str, value, kind=errors.value_error) -> None:
         raise kind(f"{name} should be a boolean value, but got {name}={value}")
 
 
-class _Sampler(_DataObject):
+class SamplerHost:
+    """What isinstance(x, Sampler) recognises among the builtin samplers."""
+
+
+class _Sampler(_DataObject, SamplerHost):
     is_sequence = True
 
     def item(self, key):
@@ -148,7 +152,12 @@ class BatchSampler(_Sampler):
 
 
 _SAMPLER = "sampler"
-SAMPLERS = {kind.__name__: _type(kind.__name__, _SAMPLER, kind, init, signature) for kind, init,
+# Sampler, a base class only: no __init__ of its own, so a subclass takes what object takes
+SAMPLER = PyType("torch.utils.data.sampler.Sampler", (SamplerHost,))
+classes.BASE_CLASS_ATTRIBUTES[SAMPLER] = lambda cls, name: classes.MISSING
+classes.BUILTIN_ANCESTORS[SamplerHost] = SAMPLER
+classes.GENERIC_BASES.add(SAMPLER)
+SAMPLERS = {"Sampler": SAMPLER} | {kind.__name__: _type(kind.__name__, _SAMPLER, kind, init, signature) for kind, init,
             signature in (
     (SequentialSampler, lambda _, data_source: SequentialSampler(data_source),
      "self, data_source"),
@@ -160,9 +169,3 @@ SAMPLERS = {kind.__name__: _type(kind.__name__, _SAMPLER, kind, init, signature)
      "self, weights, num_samples, replacement=True, generator=None"),
     (BatchSampler, lambda _, *args: BatchSampler(*args), "self, sampler, batch_size, drop_last"),
 )}
-
-# Sampler: the base of the samplers above and of a program's own (object's __init__, as torch's)
-SAMPLER = PyType("torch.utils.data.sampler.Sampler", (_Sampler,))
-SAMPLERS["Sampler"] = SAMPLER
-classes.BASE_CLASS_ATTRIBUTES[SAMPLER] = lambda cls, name: classes.MISSING
-classes.BUILTIN_ANCESTORS[_Sampler] = SAMPLER

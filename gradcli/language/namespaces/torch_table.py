@@ -184,6 +184,11 @@ def _prune() -> dict:
     return PRUNE.table
 
 
+def _fusion(name: str, spec: str):
+    """torch.nn.utils.X for torch.nn.utils.fusion.X, loaded on first use."""
+    return entry(name, lambda *args: _utils_more().FUSION.table[name].fn(*args), spec)
+
+
 STATELESS = Namespace("torch.nn.utils.stateless",
                       LazyTable({}, lambda: _utils_more().STATELESS.table))
 FUSION = Namespace("torch.nn.utils.fusion", LazyTable({}, lambda: _utils_more().FUSION.table))
@@ -193,6 +198,13 @@ PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations", LazyTable({}, la
     _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS)))
 NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
                        "stateless": STATELESS, "fusion": FUSION, "prune": PRUNE} | table(
+    _fusion("fuse_conv_bn_eval", "conv, bn, transpose=False"),
+    _fusion("fuse_conv_bn_weights", "conv_w, conv_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b, "
+            "transpose=False"),
+    _fusion("fuse_linear_bn_eval", "linear, bn"),
+    _fusion("fuse_linear_bn_weights", "linear_w, linear_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b"),
+    entry("skip_init", lambda ctx, module_cls, *args, **kwargs: _utils_more().skip_init(
+        ctx, module_cls, *args, **kwargs), "module_cls, *args, **kwargs", context=True),
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
         ctx, module, name, dim), "module, name='weight', dim=0", context=True),
     entry("remove_weight_norm", lambda ctx, module, name: _weight_norms().remove_weight_norm(

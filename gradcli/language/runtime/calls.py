@@ -187,6 +187,8 @@ def get_item(value, key):
         return value.subscript(key)
     if isinstance(value, PyType) and value.name in _GENERIC_BUILTINS:
         return TypeForm(value.name).subscript(key)  # list[int]
+    if isinstance(value, PyType) and value in classes.GENERIC_BASES:
+        return TypeForm(value.name, origin=value).subscript(key)  # Dataset[int]
     if isinstance(value, classes.UserClass):
         raise errors.type_error(f"type '{value.name}' is not subscriptable")
     raise errors.type_error(f"'{type_name(value)}' object is not subscriptable")

@@ -15,7 +15,7 @@ from gradcli.engine import errors
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.pytypes import OBJECT, PyType
+from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm
 
 MISSING = _MISSING = object()
 
@@ -417,10 +417,14 @@ BASE_NEWS: dict = {}
 BASE_CLASS_ATTRIBUTES: dict = {}
 # Builtin bases whose __init__ (in BASE_INITS) runs for a subclass that defines none.
 BASE_INIT_INHERITED: set = set()
+# Builtin bases that are generic in torch (typing.Generic): `Dataset[int]` is a base too.
+GENERIC_BASES: set = set()
 
 
 def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) -> UserClass:
     """The value of a `class` statement, after Python's checks on its bases."""
+    bases = [base.origin if isinstance(base, TypeForm) and base.origin is not None else base
+             for base in bases]
     for base in bases:
         if not isinstance(base, (UserClass, PyType)):
             raise errors.type_error(f"{base.class_name}() takes no arguments" if isinstance(

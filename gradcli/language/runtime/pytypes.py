@@ -27,6 +27,7 @@ class TypeForm:
 
     name: str  # "typing.List", or "list" for a builtin class
     args: tuple | None = None  # the subscript, once subscripted
+    origin: PyType | None = None  # a subscripted generic class (Sampler[int]): what a base is
 
     def subscript(self, key) -> "TypeForm":
         args = key if isinstance(key, tuple) else (key,)
@@ -34,7 +35,7 @@ class TypeForm:
             return TypeForm("typing.Optional", (args[0],))
         if self.name == "typing.Union":
             return _union(args)
-        return TypeForm(self.name, args)
+        return TypeForm(self.name, args, self.origin)
 
     def text(self, name_of) -> str:
         """Its repr; `name_of(value)` names a class inside the brackets."""
