@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from gradcli.engine import creation, devices, errors
+from gradcli.engine import creation, devices, errors, grad_api
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
@@ -89,6 +89,10 @@ declare("max_pool2d", lambda input, kernel_size, stride, padding, dilation, ceil
         "int[2] dilation=1, bool ceil_mode=False)", variants="torch")
 
 
+declare("detach", lambda input: F.detach(input), "detach(Tensor self)", variants="torch")
+declare("detach_", lambda input: grad_api.detach_(input), "detach_(Tensor self)", variants="torch")
+
+
 # ---- queries and a factory ----------------------------------------------------------------------
 
 declare("is_signed", lambda input: input.dtype.name not in ("uint8", "bool"), "is_signed(Tensor self)",
@@ -110,7 +114,7 @@ declare("scalar_tensor", _scalar_tensor, "scalar_tensor(Scalar s, *, ScalarType?
 # ---- window functions (aten's TensorFactories.cpp) ----------------------------------------------
 
 _WINDOW_OPTIONS = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-                   "bool? pin_memory=None, bool requires_grad=False")
+                   "bool? pin_memory=False, bool requires_grad=False")
 
 
 def _window(name: str, window_length: int, periodic: bool, dtype, device, requires_grad,

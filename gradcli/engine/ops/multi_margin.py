@@ -138,8 +138,9 @@ def multi_margin_loss(x: Tensor, target: Tensor, p=1, margin=1.0, weight=None,
                  margin=float(bound["margin"]), reduction=reduction)
 
 
-declare("multi_margin_loss", multi_margin_loss, python="input, target, p=1, margin=1.0, "
-        "weight=None, size_average=None, reduce=None, reduction='mean'", variants="functional")
+declare("multi_margin_loss", multi_margin_loss, python="input: object, target: object, p=1, "
+        "margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean'",
+        variants="functional")
 
 
 # ---- soft_margin_loss ---------------------------------------------------------------------------

@@ -361,7 +361,9 @@ def _typename(obj) -> str:
 
 
 def _set_warn_always(b) -> None:
-    STATE.warn_always = bool(b)
+    if not isinstance(b, bool):
+        raise errors.runtime(f"setWarnOnlyOnce expects a bool, but got {type_name(b)}")
+    STATE.warn_always = b
 
 
 # torch.functional: the Python module that defines these torch functions (torch.functional.einsum
@@ -395,9 +397,7 @@ TORCH_TABLE = layered(table(
     entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
     entry("typename", _typename, "obj"),
     entry("set_warn_always", _set_warn_always, "b"),
-    entry("is_warn_always_enabled", lambda: STATE.warn_always, "", style="noargs"),
-    entry("detach", F.detach, "input"),
-    entry("detach_", grad_api.detach_, "input"),
+    entry("is_warn_always_enabled", lambda: STATE.warn_always, ""),
 ), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "newaxis": None,
