@@ -684,6 +684,20 @@ INDEX = {
             "torch:digamma torch:lgamma torch:mvlgamma torch:polygamma "
         ),
     },
+    "gradcli.engine.ops.spectral": {
+        "function": (
+            "fft fft2 fft_c2c fft_c2r fft_r2c fftfreq fftn fftshift hfft ifft ifft2 ifftn "
+            "ifftshift ihfft irfft irfft2 irfftn rfft rfft2 rfftfreq rfftn "
+        ),
+        "row": (
+            "_fft_c2c _fft_c2r _fft_r2c "
+        ),
+        "declaration": (
+            "fft:fft fft:fft2 fft:fftfreq fft:fftn fft:fftshift fft:hfft fft:ifft fft:ifft2 "
+            "fft:ifftn fft:ifftshift fft:ihfft fft:irfft fft:irfft2 fft:irfftn fft:rfft fft:rfft2 "
+            "fft:rfftfreq fft:rfftn "
+        ),
+    },
     "gradcli.engine.ops.special_more": {
         "function": (
             "declare_alias entr erfc erfcx i0 i0e i1 i1e igamma igammac log_ndtr logcumsumexp "
