@@ -686,16 +686,16 @@ INDEX = {
     },
     "gradcli.engine.ops.spectral": {
         "function": (
-            "fft fft2 fft_c2c fft_c2r fft_r2c fftfreq fftn fftshift hfft ifft ifft2 ifftn "
-            "ifftshift ihfft irfft irfft2 irfftn rfft rfft2 rfftfreq rfftn "
+            "fft fft2 fft_c2c fft_c2r fft_r2c fftfreq fftn fftshift hfft hfft2 hfftn ifft ifft2 "
+            "ifftn ifftshift ihfft ihfft2 ihfftn irfft irfft2 irfftn rfft rfft2 rfftfreq rfftn "
         ),
         "row": (
             "_fft_c2c _fft_c2r _fft_r2c "
         ),
         "declaration": (
-            "fft:fft fft:fft2 fft:fftfreq fft:fftn fft:fftshift fft:hfft fft:ifft fft:ifft2 "
-            "fft:ifftn fft:ifftshift fft:ihfft fft:irfft fft:irfft2 fft:irfftn fft:rfft fft:rfft2 "
-            "fft:rfftfreq fft:rfftn "
+            "fft:fft fft:fft2 fft:fftfreq fft:fftn fft:fftshift fft:hfft fft:hfft2 fft:hfftn "
+            "fft:ifft fft:ifft2 fft:ifftn fft:ifftshift fft:ihfft fft:ihfft2 fft:ihfftn fft:irfft "
+            "fft:irfft2 fft:irfftn fft:rfft fft:rfft2 fft:rfftfreq fft:rfftn "
         ),
     },
     "gradcli.engine.ops.special_more": {

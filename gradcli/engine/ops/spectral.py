@@ -262,15 +262,49 @@ def _rfftn(a, s, dim, norm):
     return fft_r2c(_resized(a, dims, sizes), dims, _normalization(norm, True), True)
 
 
-def _irfftn(a, s, dim, norm):
-    a = _promoted(a, True)
+def _c2r_shape_and_dims(name: str, a: Tensor, s, dim) -> tuple[list, list, int]:
+    """canonicalize_fft_c2r_shape_and_dim_args: the dims, the input sizes they are resized
+    to (the last one onesided) and the length of the last dimension of the result."""
     dims, sizes = _shape_and_dims(a, s, dim)
     if not dims:
-        raise errors.runtime("irfftn must transform at least one axis")
+        raise errors.runtime(f"{name} must transform at least one axis")
     given = s is not None and (s if not isinstance(s, int) else (s,))[-1] != -1
     last = _checked(sizes[-1] if given else 2 * (a.shape[dims[-1]] - 1))
     sizes[-1] = last // 2 + 1
+    return dims, sizes, last
+
+
+def _irfftn(a, s, dim, norm):
+    dims, sizes, last = _c2r_shape_and_dims("irfftn", a, s, dim)
+    a = _promoted(a, True)
     return fft_c2r(_resized(a, dims, sizes), dims, _normalization(norm, False), last)
+
+
+def _hfftn(a, s, dim, norm):
+    """The c2c transform over all but the last of `dim`, then the c2r one of its conjugate."""
+    dims, sizes, last = _c2r_shape_and_dims("hfftn", a, s, dim)
+    a = _resized(_promoted(a, True), dims, sizes)
+    normalization = _normalization(norm, True)
+    if len(dims) > 1:
+        a = fft_c2c(a, dims[:-1], normalization, True)
+    return fft_c2r(F.conj(a), dims[-1:], normalization, last)
+
+
+def _ihfftn(a, s, dim, norm):
+    """The onesided r2c transform over the last of `dim`, conjugated, then the inverse c2c one
+    over the others."""
+    dims, sizes = _shape_and_dims(a, s, dim)
+    if not dims:
+        raise errors.runtime("ihfftn must transform at least one axis")
+    a = _resized(_promoted(a), dims, sizes)
+    if a.dtype.is_complex:
+        raise errors.runtime(f"Only supports floating-point dtypes, but found: "
+                             f"{a.dtype.scalar_name}")
+    normalization = _normalization(norm, False)
+    out = fft_r2c(a, dims[-1:], normalization, True)
+    if len(dims) == 1:
+        return F.conj(out)
+    return fft_c2c(F.conj_physical(out), dims[:-1], normalization, False)
 
 
 def fftn(input, s=None, dim=None, norm=None):
@@ -303,6 +337,22 @@ def irfftn(input, s=None, dim=None, norm=None):
 
 def irfft2(input, s=None, dim=(-2, -1), norm=None):
     return _irfftn(input, s, dim, norm)
+
+
+def hfftn(input, s=None, dim=None, norm=None):
+    return _hfftn(input, s, dim, norm)
+
+
+def hfft2(input, s=None, dim=(-2, -1), norm=None):
+    return _hfftn(input, s, dim, norm)
+
+
+def ihfftn(input, s=None, dim=None, norm=None):
+    return _ihfftn(input, s, dim, norm)
+
+
+def ihfft2(input, s=None, dim=(-2, -1), norm=None):
+    return _ihfftn(input, s, dim, norm)
 
 
 # ---- frequencies and shifts ------------------------------------------------------------------
@@ -355,7 +405,8 @@ _FREQ = ("(int n, float d=1.0, *, Tensor? out=None, ScalarType? dtype=None, Layo
          "Device? device=None, bool? pin_memory=False, bool requires_grad=False)")
 for _function, _schema in ((fft, _ONE), (ifft, _ONE), (rfft, _ONE), (irfft, _ONE), (hfft, _ONE),
                            (ihfft, _ONE), (fft2, _TWO), (ifft2, _TWO), (rfft2, _TWO),
-                           (irfft2, _TWO), (fftn, _N), (ifftn, _N), (rfftn, _N), (irfftn, _N),
+                           (irfft2, _TWO), (hfft2, _TWO), (ihfft2, _TWO), (fftn, _N),
+                           (ifftn, _N), (rfftn, _N), (irfftn, _N), (hfftn, _N), (ihfftn, _N),
                            (fftfreq, _FREQ), (rfftfreq, _FREQ)):
     declare(_function.__name__, _function, _function.__name__ + _schema, variants="fft")
 declare("fftshift", fftshift, "fftshift(Tensor self, int[1]? dim=None)", variants="fft")
