@@ -766,8 +766,8 @@ INDEX = {
     },
     "gradcli.engine.conversions": {
         "function": (
-            "CONVERTERS can_cast check_memory_format converter result_type to to_dtype to_numpy "
-            "type_ "
+            "CONVERTERS can_cast cast_values check_memory_format converter result_type to "
+            "to_dtype to_numpy type_ "
         ),
         "declaration": (
             "method:to torch:can_cast torch:promote_types torch:result_type "

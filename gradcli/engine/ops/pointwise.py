@@ -625,10 +625,7 @@ def _sgn_vjp(g, a):
 
 
 def _cast(a: np.ndarray, dtype) -> np.ndarray:
-    """`a` as `dtype` stores it; a complex array cast to a real dtype keeps its real parts."""
-    if a.dtype.kind == "c" and not dtype.is_complex:
-        a = a.real
-    return a.astype(dtype.np)
+    return F.cast_values(a, dtype.np)
 
 
 defop("sign", "SignBackward0", _sign, promote="none", vjp=_zeros, jvp=AS_VJP)
