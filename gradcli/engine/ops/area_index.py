@@ -178,16 +178,16 @@ INDEX = {
     },
     "gradcli.engine.ops.complex_numbers": {
         "function": (
-            "complex_ conj conj_physical imag is_conj real resolve_conj view_as_complex "
-            "view_as_real "
+            "angle complex_ conj conj_physical imag is_conj polar real resolve_conj "
+            "view_as_complex view_as_real "
         ),
         "row": (
-            "complex conj conj_physical view_as_complex view_as_real "
+            "angle complex conj conj_physical polar view_as_complex view_as_real "
         ),
         "declaration": (
-            "method:conj method:conj_physical method:is_conj method:resolve_conj torch:complex "
-            "torch:conj torch:conj_physical torch:imag torch:is_conj torch:real "
-            "torch:resolve_conj torch:view_as_complex torch:view_as_real "
+            "method:angle method:conj method:conj_physical method:is_conj method:resolve_conj "
+            "torch:angle torch:complex torch:conj torch:conj_physical torch:imag torch:is_conj "
+            "torch:polar torch:real torch:resolve_conj torch:view_as_complex torch:view_as_real "
         ),
     },
     "gradcli.engine.ops.convolution": {

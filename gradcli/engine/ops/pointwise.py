@@ -616,12 +616,14 @@ def _complex_sign_scalar(a):
     return _complex_sign(a, reciprocal=True)
 
 
-def _sgn_vjp(g, a):
-    if a.dtype.is_complex:
-        raise errors.TorchError("NotImplementedError",
-                                "gradcli does not support the derivative of sgn for complex "
-                                "tensors yet")
-    return efficient_zeros(g)
+def _sgn_vjp(g, a, out):
+    """torch's sgn_backward: for complex values (g - sgn^2 conj(g)) / (2 |a|), 0 where a is 0;
+    zeros otherwise."""
+    if not a.dtype.is_complex:
+        return efficient_zeros(g)
+    size = F.abs(a)
+    grad = F.div(F.sub(g, F.mul(F.mul(out, out), F.conj(g))), F.mul_scalar(size, 2.0))
+    return F.masked_fill(grad, F.compare("eq", size, 0.0), 0.0)
 
 
 def _cast(a: np.ndarray, dtype) -> np.ndarray:
@@ -630,7 +632,7 @@ def _cast(a: np.ndarray, dtype) -> np.ndarray:
 
 defop("sign", "SignBackward0", _sign, promote="none", vjp=_zeros, jvp=AS_VJP)
 defop("sgn", "SgnBackward0", _sign, promote="none", save=(0, RESULT), complex=True,
-      vjp=lambda g, a, out: _sgn_vjp(g, a), jvp=AS_VJP)
+      vjp=_sgn_vjp, jvp=AS_VJP)
 defop("frac", "FracBackward0", lambda a: a - np.trunc(a), promote="none", vjp=lambda g, a: g,
       refuses=("frac_cpu", NOT_FLOATING))
 for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
