@@ -484,10 +484,11 @@ def _logsumexp_backward(g, a, dim, keepdim, out):
 
 
 def _scan(a, dim, dtype, accumulate):
-    out = dtype or (dtypes.from_numpy(a.dtype) if a.dtype.kind == "f" else dtypes.int64)
+    out = dtype or (dtypes.from_numpy(a.dtype) if a.dtype.kind in "fc" else dtypes.int64)
     if a.ndim == 0:
         return a.astype(out.np)
-    wide = np.float64 if out.np.kind == "f" else out.np
+    # torch accumulates float and complex values in double precision
+    wide = {"f": np.float64, "c": np.complex128}.get(out.np.kind, out.np)
     return accumulate(a.astype(wide), axis=dim).astype(out.np)
 
 
@@ -546,7 +547,7 @@ defop("logsumexp", "LogsumexpBackward0", _logsumexp, promote="float", save=(0, R
       vjp=lambda g, a, dim, keepdim, out: _logsumexp_backward(g, a, dim, keepdim, out),
       jvp=(lambda t, a, dim, keepdim, out: logsumexp_jvp(a, t, dim, keepdim),))
 defop("cumsum", "CumsumBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumsum),
-      promote="none", out_dtype=_scan_dtype,
+      promote="none", out_dtype=_scan_dtype, complex=True,
       vjp=lambda g, a, dim, dtype=None: _cumsum_backward(g, dim), jvp=LINEAR)
 defop("cumprod", "CumprodBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumprod),
       promote="none", out_dtype=_scan_dtype, save=(0, RESULT),
