@@ -169,7 +169,7 @@ def last_dim_sums(values: np.ndarray) -> np.ndarray | None:
     Every row runs the same additions, so the rows ride side by side as extra lanes. Split
     across threads, torch gives each thread whole rows, which changes no row's additions.
     """
-    if values.dtype not in (np.float32, np.float64) or not values.flags.c_contiguous \
+    if values.dtype not in _SUMMED or not values.flags.c_contiguous \
             or values.ndim < 2:
         return None
     n = values.shape[-1]
@@ -211,7 +211,7 @@ def outer_dim_sums(values: np.ndarray, dim: int) -> np.ndarray | None:
     all columns ride side by side. Split across threads, torch gives each thread whole outer
     rows, or runs of columns rounded to 128 bytes, which keeps every column's group.
     """
-    if values.dtype not in (np.float32, np.float64) or not values.flags.c_contiguous \
+    if values.dtype not in _SUMMED or not values.flags.c_contiguous \
             or values.ndim < 2:
         return None
     size = values.shape[dim]

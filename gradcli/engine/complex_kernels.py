@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine import pointwise_order
 from gradcli.engine.cascade_sum import parallel_chunk
 from gradcli.engine.fma import fma32, fma64
 
@@ -137,4 +138,86 @@ def absolute(a: np.ndarray) -> np.ndarray:
             for index in zip(*np.nonzero(doubtful)):
                 x, y = decimal.Decimal(float(re[index])), decimal.Decimal(float(im[index]))
                 out[index] = float((x * x + y * y).sqrt())
+    return out
+
+
+def reciprocal(a: np.ndarray) -> np.ndarray:
+    """1 / a of a complex array: c10's Smith division of one by each element, as torch's
+    reciprocal kernel computes it in both its vector and scalar code."""
+    return divide(np.ones((), a.dtype), a, a.dtype)
+
+
+def _square(a, fused: bool):
+    fma = fma32 if a.dtype == np.complex64 else fma64
+    r, i = a.real, a.imag
+    out = np.empty_like(a)
+    out.real, out.imag = (fma(r, r, -(i * i)), fma(r, i, i * r)) if fused else (
+        r * r - i * i, r * i + i * r)
+    return out
+
+
+def _times(x, a, fused: bool):
+    fma = fma32 if a.dtype == np.complex64 else fma64
+    out = np.empty_like(a)
+    if fused:
+        out.real = fma(x.real, a.real, -(x.imag * a.imag))
+        out.imag = fma(x.real, a.imag, x.imag * a.real)
+    else:
+        out.real = x.real * a.real - x.imag * a.imag
+        out.imag = x.real * a.imag + x.imag * a.real
+    return out
+
+
+def _one_over(a):
+    """c10's Smith division of one by `a`, its multiply-adds fused."""
+    fma = fma32 if a.dtype == np.complex64 else fma64
+    c, d = a.real, a.imag
+    one, zero = np.ones_like(c), np.zeros_like(c)
+    with np.errstate(all="ignore"):
+        real_first = np.abs(c) >= np.abs(d)
+        big, small = np.where(real_first, c, d), np.where(real_first, d, c)
+        rat = small / big
+        scl = one / fma(small, rat, big)
+        real = np.where(real_first, fma(zero, rat, one), fma(one, rat, zero)) * scl
+        imag = np.where(real_first, fma(-one, rat, zero), fma(zero, rat, -one)) * scl
+    out = np.empty_like(a)
+    out.real, out.imag = real, imag
+    return out
+
+
+# torch's pow kernel with a scalar exponent of 2, 3 or -2: the vector code's products each
+# rounded, the scalar tails' contracted into fused multiply-adds
+_SMALL_POWERS = {
+    2: lambda a, fused: _square(a, fused),
+    3: lambda a, fused: _times(_square(a, fused), a, fused),
+    -2: lambda a, fused: _one_over(_square(a, fused)),
+}
+
+
+def power(a: np.ndarray, exponent) -> np.ndarray:
+    """a ** exponent of a complex array and a Python number, as torch's CPU pow kernel: its
+    fast paths (sqrt, 1 / sqrt, reciprocal, products), else glibc's cpow."""
+    if exponent == 0.5:
+        return np.sqrt(a)
+    if exponent == -0.5:
+        return divide(np.ones((), a.dtype), np.sqrt(a), a.dtype)
+    if exponent == -1:
+        return reciprocal(a)
+    if exponent in _SMALL_POWERS:
+        rule = _SMALL_POWERS[exponent]
+        return pointwise_order.split(a, lambda v: rule(v, False), lambda v: rule(v, True))
+    return cpow(a, np.asarray(exponent, a.dtype))
+
+
+def cpow(base, exponent) -> np.ndarray:
+    """glibc's cpow elementwise, cexp(exponent * clog(base)), which NumPy's power calls except
+    for whole real exponents (it multiplies those out) and a zero base (NaN); there the same
+    formula."""
+    base, exponent = np.broadcast_arrays(np.asarray(base), np.asarray(exponent))
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.power(base, exponent))
+        whole = ((exponent.imag == 0) & (exponent.real == np.round(exponent.real))) | (base == 0)
+        if whole.any():
+            out = np.array(out, copy=True)
+            out[whole] = np.exp(exponent[whole] * np.log(base[whole]))
     return out

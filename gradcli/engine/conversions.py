@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from gradcli.engine import devices, dtypes, errors, memory_format, schemas
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -13,13 +15,24 @@ from gradcli.engine.functions import export
 _BY_LEGACY_NAME = {f"torch.{d.legacy_name}": d for d in dtypes.ALL}
 
 
+def cast_values(a: np.ndarray, np_dtype) -> np.ndarray:
+    """An array as another dtype stores it: complex values cast to a real dtype keep their
+    real parts, with torch's warning (once, as TORCH_WARN_ONCE gives it)."""
+    if a.dtype.kind == "c" and np.dtype(np_dtype).kind != "c":
+        STATE.warn("UserWarning", "Casting complex values to real discards the imaginary part "
+                   "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                   "Copy.cpp:307.)", once=True)
+        a = a.real
+    return a.astype(np_dtype)
+
+
 def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
     """`t` as `dtype`: itself when it already is; a copy that keeps history when the target is a
     floating dtype (ToCopyBackward0); a plain copy otherwise (torch drops grad for integers)."""
     if t.dtype is dtype:
         return t
     if not dtype.differentiable:
-        out = Tensor(t.data.astype(dtype.np), dtype)
+        out = Tensor(cast_values(t.data, dtype.np), dtype)
         out._made_at = STATE.origin
         if t._requires_grad:
             out._history = ((f"converted here to torch.{dtype.name}, which cannot require grad",

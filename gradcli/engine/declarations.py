@@ -18,10 +18,11 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 # Where a function is reachable: torch.X, Tensor.X, torch.nn.functional.X, torch.linalg.X,
-# torch.special.X.
-VARIANTS = ("torch", "method", "functional", "linalg", "special")
-# the variants whose C++ functions torch names with a prefix (linalg_det(), special_expit())
-_PREFIXED = frozenset(("linalg", "special"))
+# torch.special.X, torch.fft.X.
+VARIANTS = ("torch", "method", "functional", "linalg", "special", "fft")
+# the variants whose C++ functions torch names with a prefix (linalg_det(), special_expit(),
+# fft_fft())
+_PREFIXED = frozenset(("linalg", "special", "fft"))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient", "ops.grid_sample", "ops.group_norm", "ops.histograms",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.multi_margin", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
-    "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.scatters", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.special_more", "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
+    "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.scatters", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.spectral", "ops.special_more", "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
     "indexing", "ops.aten_aliases"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
@@ -57,6 +57,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import aten_aliases  # noqa: F401
         case "gradcli.engine.ops.attention":
             from gradcli.engine.ops import attention  # noqa: F401
+        case "gradcli.engine.ops.spectral":
+            from gradcli.engine.ops import spectral  # noqa: F401
         case "gradcli.engine.ops.bilinear":
             from gradcli.engine.ops import bilinear  # noqa: F401
         case "gradcli.engine.ops.comparison":

@@ -179,16 +179,16 @@ INDEX = {
     },
     "gradcli.engine.ops.complex_numbers": {
         "function": (
-            "complex_ conj conj_physical imag is_conj real resolve_conj view_as_complex "
-            "view_as_real "
+            "angle complex_ conj conj_physical imag is_conj polar real resolve_conj "
+            "view_as_complex view_as_real "
         ),
         "row": (
-            "complex conj conj_physical view_as_complex view_as_real "
+            "angle complex conj conj_physical polar view_as_complex view_as_real "
         ),
         "declaration": (
-            "method:conj method:conj_physical method:is_conj method:resolve_conj torch:complex "
-            "torch:conj torch:conj_physical torch:imag torch:is_conj torch:real "
-            "torch:resolve_conj torch:view_as_complex torch:view_as_real "
+            "method:angle method:conj method:conj_physical method:is_conj method:resolve_conj "
+            "torch:angle torch:complex torch:conj torch:conj_physical torch:imag torch:is_conj "
+            "torch:polar torch:real torch:resolve_conj torch:view_as_complex torch:view_as_real "
         ),
     },
     "gradcli.engine.ops.convolution": {
@@ -689,6 +689,20 @@ INDEX = {
             "torch:digamma torch:lgamma torch:mvlgamma torch:polygamma "
         ),
     },
+    "gradcli.engine.ops.spectral": {
+        "function": (
+            "fft fft2 fft_c2c fft_c2r fft_r2c fftfreq fftn fftshift hfft hfft2 hfftn ifft ifft2 "
+            "ifftn ifftshift ihfft ihfft2 ihfftn irfft irfft2 irfftn rfft rfft2 rfftfreq rfftn "
+        ),
+        "row": (
+            "_fft_c2c _fft_c2r _fft_r2c "
+        ),
+        "declaration": (
+            "fft:fft fft:fft2 fft:fftfreq fft:fftn fft:fftshift fft:hfft fft:hfft2 fft:hfftn "
+            "fft:ifft fft:ifft2 fft:ifftn fft:ifftshift fft:ihfft fft:ihfft2 fft:ihfftn fft:irfft "
+            "fft:irfft2 fft:irfftn fft:rfft fft:rfft2 fft:rfftfreq fft:rfftn "
+        ),
+    },
     "gradcli.engine.ops.special_more": {
         "function": (
             "declare_alias entr erfc erfcx i0 i0e i1 i1e igamma igammac log_ndtr logcumsumexp "
@@ -757,8 +771,8 @@ INDEX = {
     },
     "gradcli.engine.conversions": {
         "function": (
-            "CONVERTERS can_cast check_memory_format converter result_type to to_dtype to_numpy "
-            "type_ "
+            "CONVERTERS can_cast cast_values check_memory_format converter result_type to "
+            "to_dtype to_numpy type_ "
         ),
         "declaration": (
             "method:to torch:can_cast torch:promote_types torch:result_type "

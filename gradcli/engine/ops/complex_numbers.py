@@ -1,6 +1,7 @@
 """Complex tensors' own functions: their parts (real, imag, view_as_real, view_as_complex),
-building them (complex), and conj; rows and declarations. Forward-mode AD through complex
-tensors is not offered (forward_ad.propagate refuses it), so these rows have no jvp."""
+building them (complex, polar), angle and conj; rows and declarations. Forward-mode AD
+through complex tensors is not offered (forward_ad.propagate refuses it), so these rows have
+no jvp."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.autograd import RESULT
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
@@ -43,6 +45,43 @@ defop("conj", "ConjBackward0", np.conj, promote="none", complex=True,
       vjp=lambda g, a: F.conj(g), rule=("grad.conj()",))
 defop("conj_physical", "ConjPhysicalBackward0", np.conj, promote="none", complex=True,
       vjp=lambda g, a: F.conj_physical(g), rule=("grad.conj_physical()",))
+
+
+def _polar(r, theta):
+    """r cos(theta) + i r sin(theta); float32's cosine and sine rounded from double's (as
+    torch's are, but for about one element in forty)."""
+    wide = theta.astype(np.float64)
+    out = np.empty(r.shape, np.result_type(r.dtype, np.complex64))
+    out.real = r * np.cos(wide).astype(r.dtype)
+    out.imag = r * np.sin(wide).astype(r.dtype)
+    return out
+
+
+def _angle(a):
+    """A complex number's argument (atan2 of its parts, computed in double: torch's SLEEF
+    atan2 is an ulp away from this now and then); a real one's 0, pi or NaN."""
+    if a.dtype.kind == "c":
+        wide = a.astype(np.complex128)
+        return np.arctan2(wide.imag, wide.real).astype(a.real.dtype)
+    return np.where(np.isnan(a), a, np.where(a < 0, np.pi, 0)).astype(a.dtype)
+
+
+def _angle_backward(g, a):
+    if not a.dtype.is_complex:
+        return F.zeros_like(a)
+    grad = F.mul_scalar(F.div(F.mul(g, a), F.pow(F.abs(a), 2)), 1j)
+    return F.where(F.compare("eq", a, 0.0), F.scalar_tensor(0.0, grad.dtype), grad)
+
+
+defop("polar", "PolarBackward0", _polar, promote="none", save=(RESULT,),
+      out_dtype=lambda dtype, params: dtypes.complex_of(dtype),
+      vjp=(lambda g, r, theta, out: F.real(F.mul(F.conj(g), F.sgn(out))),
+           lambda g, r, theta, out: F.real(F.mul(F.conj(g), F.mul_scalar(out, 1j)))),
+      rule=("at::real(grad.conj() * at::sgn(result))",
+            "at::real(grad.conj() * (result * 1j))"))
+defop("angle", "AngleBackward0", _angle, promote="float", save=(0,), complex=True,
+      out_dtype=lambda dtype, params: dtypes.real_of(dtype), vjp=_angle_backward,
+      rule=("where(self == 0, 0, grad * self / self.abs().pow(2) * 1j) (zeros for a real self)",))
 
 
 # The tensors conj() made with torch's conjugate bit set (their values here are conjugated
@@ -85,17 +124,32 @@ def imag(a: Tensor) -> Tensor:
     return F.select(apply(OPS["view_as_real"], a), -1, 1)
 
 
-def complex_(real: Tensor, imag: Tensor) -> Tensor:
-    """torch.complex(real, imag): both float32, float64 (or float16, not offered) and alike."""
-    for t in (real, imag):
+def _parts_checked(a: Tensor, b: Tensor) -> tuple:
+    """torch.complex's and torch.polar's checks: both float32, float64 (or float16, not
+    offered) and alike; then both broadcast to one shape."""
+    for t in (a, b):
         if t.dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
             raise errors.runtime("Expected both inputs to be Half, Float or Double tensors but "
-                                 f"got {real.dtype.scalar_name} and {imag.dtype.scalar_name}")
-    if real.dtype is not imag.dtype:
-        raise errors.runtime(f"Expected object of scalar type {real.dtype.scalar_name} but got "
-                             f"scalar type {imag.dtype.scalar_name} for second argument")
-    shape = F.broadcast_shape(real.shape, imag.shape)
-    return apply(OPS["complex"], F.expand(real, shape), F.expand(imag, shape))
+                                 f"got {a.dtype.scalar_name} and {b.dtype.scalar_name}")
+    if a.dtype is not b.dtype:
+        raise errors.runtime(f"Expected object of scalar type {a.dtype.scalar_name} but got "
+                             f"scalar type {b.dtype.scalar_name} for second argument")
+    shape = F.broadcast_shape(a.shape, b.shape)
+    return F.expand(a, shape), F.expand(b, shape)
+
+
+def complex_(real: Tensor, imag: Tensor) -> Tensor:
+    """torch.complex(real, imag)."""
+    return apply(OPS["complex"], *_parts_checked(real, imag))
+
+
+def polar(abs: Tensor, angle: Tensor) -> Tensor:
+    """torch.polar(abs, angle): abs * (cos(angle) + i sin(angle))."""
+    return apply(OPS["polar"], *_parts_checked(abs, angle))
+
+
+def angle(a: Tensor) -> Tensor:
+    return apply(OPS["angle"], a)
 
 
 def conj(a):
@@ -132,6 +186,9 @@ declare("real", real, "real(Tensor self)", variants="torch")
 declare("imag", imag, "imag(Tensor self)", variants="torch")
 declare("complex", complex_, "complex(Tensor real, Tensor imag, *, Tensor? out=None)",
         variants="torch")
+declare("polar", polar, "polar(Tensor abs, Tensor angle, *, Tensor? out=None)",
+        variants="torch")
+declare("angle", angle, "angle(Tensor self, *, Tensor? out=None)")
 declare("conj", conj, "conj(Tensor self)")
 declare("conj_physical", conj_physical, "conj_physical(Tensor self, *, Tensor? out=None)")
 declare("resolve_conj", resolve_conj, "resolve_conj(Tensor self)")

@@ -28,7 +28,7 @@ defop("fill_.Scalar", "FillBackward2",
 defop("fill_.Tensor", "FillBackward3", lambda a, value: np.full_like(a, value), promote="none",
       vjp=(_zeros, lambda g, a, value: F.sum(g)))
 defop("copy_", "CopyBackwards",
-      lambda a, src: np.broadcast_to(src, a.shape).astype(a.dtype), promote="none",
+      lambda a, src: F.cast_values(np.broadcast_to(src, a.shape), a.dtype), promote="none",
       vjp=(_zeros, lambda g, a, src: g), name="torch::autograd::CopyBackwards")
 
 

@@ -141,12 +141,14 @@ def _addcmul(a, t1, t2, value=1):
 
 def _pow_tensor_scalar(a, e):
     """torch's CPU pow with a scalar exponent, including its exact fast paths."""
-    if a.dtype.kind != "f":
-        return np.power(a, e)
     if e == 0:
         return np.ones_like(a)
     if e == 1:
         return a.copy()
+    if a.dtype.kind == "c":
+        return complex_kernels.power(a, e)
+    if a.dtype.kind != "f":
+        return np.power(a, e)
     one = a.dtype.type(1)
     if STATE.bfloat16_kernel and e in (3, -2):  # torch multiplies these in bfloat16
         square = dtypes.round_bfloat16(a * a)
@@ -159,12 +161,16 @@ def _pow_tensor_scalar(a, e):
 
 
 def _pow_scalar_tensor(base, e):
+    if e.dtype.kind == "c":
+        return complex_kernels.cpow(np.asarray(base, e.dtype), e)
     if e.dtype.kind != "f":
         return np.power(e.dtype.type(base), e)
     return np.power(np.float64(base), e.astype(np.float64)).astype(e.dtype)
 
 
 def _pow_tensor_tensor(a, b):
+    if a.dtype.kind == "c":
+        return complex_kernels.cpow(a, b)
     if a.dtype.kind != "f":
         return np.power(a, b)
     return np.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
@@ -173,39 +179,47 @@ def _pow_tensor_tensor(a, b):
 def _pow_backward(g, a, e):
     if e == 0:
         return _zeros_of(a, a)
-    exponent = float(e)
-    return F.mul(g, F.mul_scalar(F.pow(a, exponent - 1), exponent))
+    exponent = complex(e) if isinstance(e, complex) else float(e)
+    return F.mul(g, F.conj(F.mul_scalar(F.pow(a, exponent - 1), exponent)))
 
 
 def _pow_backward_self(g, a, b):
-    grad = F.mul(g, F.mul(b, F.pow(a, F.sub_scalar(b, 1))))
-    return F.where(F.compare("eq", b, 0.0), F.scalar_tensor(0.0, g.dtype), grad)
+    grad = F.mul(g, F.conj(F.mul(b, F.pow(a, F.sub_scalar(b, 1)))))
+    return F.where(F.compare("eq", b, 0.0), F.scalar_tensor(0.0, grad.dtype), grad)
 
 
 def _pow_backward_exponent(g, a, b, out):
-    cond = F.logical_and(F.compare("eq", a, 0), F.compare("ge", b, 0))
+    real_b = F.real(b) if b.dtype.is_complex else b
+    cond = F.logical_and(F.compare("eq", a, 0), F.compare("ge", real_b, 0))
     base = F.to_dtype(a, dtypes.promote(a.dtype, b.dtype))
-    return F.mul(g, F.where(cond, F.scalar_tensor(0.0, g.dtype), F.mul(out, F.log(base))))
+    grad = F.conj(F.mul(out, F.log(base)))
+    return F.mul(g, F.where(cond, F.scalar_tensor(0.0, grad.dtype), grad))
 
 
 def _pow_backward_scalar_base(g, base, e, out):
     with np.errstate(all="ignore"):
-        log_base = float(np.log(np.float64(base)))
-    grad = F.mul_scalar(out, log_base)
+        log_base = complex(np.log(np.complex128(base))) if isinstance(base, complex) or (
+            e.dtype.is_complex) else float(np.log(np.float64(base)))
+    if isinstance(log_base, complex) and log_base.imag == 0 and not isinstance(base, complex):
+        log_base = log_base.real
+    grad = F.conj(F.mul_scalar(out, log_base))
     if base == 0:
-        grad = F.where(F.compare("ge", e, 0), F.scalar_tensor(0.0, g.dtype), grad)
+        grad = F.where(F.compare("ge", F.real(e) if e.dtype.is_complex else e, 0),
+                       F.scalar_tensor(0.0, grad.dtype), grad)
     return F.mul(g, grad)
 
 
-defop("pow.Tensor_Scalar", "PowBackward0", _pow_tensor_scalar, save=(0,), jvp=AS_VJP,
+defop("pow.Tensor_Scalar", "PowBackward0", _pow_tensor_scalar, save=(0,), jvp=AS_VJP, complex=True,
       vjp=lambda g, a, e: _pow_backward(g, a, e),
       rule=('grad * exponent * self**(exponent - 1)',))
 pointwise_op("pow.Tensor_Tensor", "PowBackward1", _pow_tensor_tensor, save=(0, 1, RESULT),
+             complex=True,
              save_for=((0, 1), (0, 1, RESULT)), jvp=AS_VJP,
              vjp=(lambda g, a, b, out=None: _pow_backward_self(g, a, b),
                   lambda g, a, b, out=None: _pow_backward_exponent(g, a, b, out)),
       rule=('grad * exponent * self**(exponent - 1)', 'grad * result * log(self)'))
 defop("pow.Scalar", "PowBackward2", _pow_scalar_tensor, save=(1, RESULT), jvp=AS_VJP,
+      complex=True,
       vjp=(None, lambda g, base, e, out: _pow_backward_scalar_base(g, base, e, out)),
       rule=(None, 'grad * result * log(self)'))
 
@@ -279,7 +293,7 @@ def _masked_fill_value_grad(g, mask):
     return F.sum(F.where(mask, g, 0))
 
 
-pointwise_op("where.self", "WhereBackward0", _where, save=(0,),
+pointwise_op("where.self", "WhereBackward0", _where, save=(0,), complex=True,
              vjp=(None, lambda g, c, a, b: F.where(c, g, 0), lambda g, c, a, b: F.where(c, 0, g)),
              jvp=lambda t, c, a, b, out: F.where(c, t[1], t[2]))
 defop("clamp", "ClampBackward1", _clamp, save=(0,),
@@ -470,6 +484,10 @@ def sigmoid_values(a):
                                  lambda v: one / (one + kernels_order.scalar_exp(-v)))
 
 
+def _reciprocal(a):
+    return complex_kernels.reciprocal(a) if a.dtype.kind == "c" else np.reciprocal(a)
+
+
 def _rsqrt(a):
     return a.dtype.type(1) / np.sqrt(a)
 
@@ -498,9 +516,9 @@ def rounded_from_double(ufunc):
 
 # key: (label, forward, saves, vjp(g, a, out)[, rule text]); all compute in floating point.
 _FLOATING = {
-    "reciprocal": ("ReciprocalBackward0", np.reciprocal, RESULT,
-                   lambda g, a, out: F.mul(F.neg(g), F.mul(out, out)),
-        '-grad * result**2'),
+    "reciprocal": ("ReciprocalBackward0", _reciprocal, RESULT,
+                   lambda g, a, out: F.mul(F.neg(g), F.conj(F.mul(out, out))),
+        '-grad * (result * result).conj()'),
     "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT,
             lambda g, a, out: F.mul(g, F.conj(out)),
         'grad * result.conj()'),
@@ -546,7 +564,8 @@ _FLOATING = {
                                     g)),
 }
 
-_TAKE_COMPLEX = ("exp", "log", "sqrt")  # their NumPy forwards are glibc's cexp, clog, csqrt
+# their NumPy forwards are glibc's cexp, clog, csqrt; reciprocal's is c10's division
+_TAKE_COMPLEX = ("exp", "log", "sqrt", "reciprocal")
 for _key, (_label, _forward, _saves, _rule, *_text) in _FLOATING.items():
     if _saves == RESULT:
         defop(_key, _label, _forward, promote="float", save=(RESULT,), vjp=_rule, jvp=AS_VJP,
@@ -597,24 +616,23 @@ def _complex_sign_scalar(a):
     return _complex_sign(a, reciprocal=True)
 
 
-def _sgn_vjp(g, a):
-    if a.dtype.is_complex:
-        raise errors.TorchError("NotImplementedError",
-                                "gradcli does not support the derivative of sgn for complex "
-                                "tensors yet")
-    return efficient_zeros(g)
+def _sgn_vjp(g, a, out):
+    """torch's sgn_backward: for complex values (g - sgn^2 conj(g)) / (2 |a|), 0 where a is 0;
+    zeros otherwise."""
+    if not a.dtype.is_complex:
+        return efficient_zeros(g)
+    size = F.abs(a)
+    grad = F.div(F.sub(g, F.mul(F.mul(out, out), F.conj(g))), F.mul_scalar(size, 2.0))
+    return F.masked_fill(grad, F.compare("eq", size, 0.0), 0.0)
 
 
 def _cast(a: np.ndarray, dtype) -> np.ndarray:
-    """`a` as `dtype` stores it; a complex array cast to a real dtype keeps its real parts."""
-    if a.dtype.kind == "c" and not dtype.is_complex:
-        a = a.real
-    return a.astype(dtype.np)
+    return F.cast_values(a, dtype.np)
 
 
 defop("sign", "SignBackward0", _sign, promote="none", vjp=_zeros, jvp=AS_VJP)
 defop("sgn", "SgnBackward0", _sign, promote="none", save=(0, RESULT), complex=True,
-      vjp=lambda g, a, out: _sgn_vjp(g, a), jvp=AS_VJP)
+      vjp=_sgn_vjp, jvp=AS_VJP)
 defop("frac", "FracBackward0", lambda a: a - np.trunc(a), promote="none", vjp=lambda g, a: g,
       refuses=("frac_cpu", NOT_FLOATING))
 for _key, _label, _forward in (("floor", "FloorBackward0", np.floor),
@@ -822,7 +840,7 @@ def pow(a, b):
         return apply(OPS["pow.Scalar"], a, b)
     check_operand("pow", b, 2, "exponent")
     if not isinstance(b, Tensor):
-        if (a.dtype.category != dtypes.FLOATING and isinstance(b, int) and not isinstance(b, bool)
+        if (a.dtype.category < dtypes.FLOATING and isinstance(b, int) and not isinstance(b, bool)
                 and b < 0):
             raise errors.runtime("Integers to negative integer powers are not allowed.")
         return apply(OPS["pow.Tensor_Scalar"], a, b)

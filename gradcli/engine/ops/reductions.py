@@ -60,6 +60,8 @@ def _accumulator(a: np.ndarray, out: dtypes.DType):
 
 def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
     out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
+    if a.dtype.kind == "c" and not out.is_complex:
+        a = F.cast_values(a, out.np)
     exact = _torch_order_sum(a, out, dim, keepdim)
     if exact is not None:
         return exact
@@ -176,7 +178,7 @@ def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
 defop("sum", "SumBackward0", _sum, promote="none", out_dtype=_sum_dtype, complex=True,
       vjp=lambda g, a, sizes, dtype=None: F.expand(g, sizes), jvp=LINEAR,
       rule=("grad expanded to self's shape",))
-defop("sum.dim_IntList", "SumBackward1", _sum, promote="none", out_dtype=_sum_dtype,
+defop("sum.dim_IntList", "SumBackward1", _sum, promote="none", out_dtype=_sum_dtype, complex=True,
       vjp=lambda g, a, sizes, dtype=None, dim=(), keepdim=False:
           sum_backward(g, sizes, dim, keepdim), jvp=LINEAR,
       rule=("grad expanded to self's shape over dim",))
@@ -185,7 +187,7 @@ defop("mean", "MeanBackward0", _mean, promote="none", complex=True,
       vjp=lambda g, a, sizes, dtype=None: F.div_scalar(F.expand(g, sizes),
                                                         F.reduced_numel(sizes, None)), jvp=LINEAR,
       rule=("grad expanded to self's shape / self.numel()",))
-defop("mean.dim", "MeanBackward1", _mean, promote="none",
+defop("mean.dim", "MeanBackward1", _mean, promote="none", complex=True,
       out_dtype=lambda dtype, params: params.get("dtype") or dtype,
       vjp=lambda g, a, sizes, dtype=None, dim=(), keepdim=False: F.div_scalar(
           sum_backward(g, sizes, dim, keepdim), F.reduced_numel(sizes, dim)), jvp=LINEAR,
@@ -482,10 +484,11 @@ def _logsumexp_backward(g, a, dim, keepdim, out):
 
 
 def _scan(a, dim, dtype, accumulate):
-    out = dtype or (dtypes.from_numpy(a.dtype) if a.dtype.kind == "f" else dtypes.int64)
+    out = dtype or (dtypes.from_numpy(a.dtype) if a.dtype.kind in "fc" else dtypes.int64)
     if a.ndim == 0:
         return a.astype(out.np)
-    wide = np.float64 if out.np.kind == "f" else out.np
+    # torch accumulates float and complex values in double precision
+    wide = {"f": np.float64, "c": np.complex128}.get(out.np.kind, out.np)
     return accumulate(a.astype(wide), axis=dim).astype(out.np)
 
 
@@ -544,7 +547,7 @@ defop("logsumexp", "LogsumexpBackward0", _logsumexp, promote="float", save=(0, R
       vjp=lambda g, a, dim, keepdim, out: _logsumexp_backward(g, a, dim, keepdim, out),
       jvp=(lambda t, a, dim, keepdim, out: logsumexp_jvp(a, t, dim, keepdim),))
 defop("cumsum", "CumsumBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumsum),
-      promote="none", out_dtype=_scan_dtype,
+      promote="none", out_dtype=_scan_dtype, complex=True,
       vjp=lambda g, a, dim, dtype=None: _cumsum_backward(g, dim), jvp=LINEAR)
 defop("cumprod", "CumprodBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumprod),
       promote="none", out_dtype=_scan_dtype, save=(0, RESULT),

@@ -46,7 +46,8 @@ def _tensor_arguments(spec: str) -> str:
 
 
 _NAMESPACES = {"torch": "torch", "method": "torch.Tensor", "functional": "torch.nn.functional",
-               "linalg": "torch.linalg", "special": "torch.special"}
+               "linalg": "torch.linalg", "special": "torch.special",
+               "fft": "torch.fft"}
 
 
 def declared_entries(variant: str) -> DeclaredEntries:
@@ -257,6 +258,7 @@ def _linalg_entries() -> dict:
 LINALG = Namespace("torch.linalg", layered(declared_entries("linalg"), LazyTable(
     {"LinAlgError": LINALG_ERROR}, _linalg_entries)))
 SPECIAL = Namespace("torch.special", declared_entries("special"))
+FFT = Namespace("torch.fft", declared_entries("fft"))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.nn.utils": NN_UTILS, "torch.nn.utils.rnn": NN_UTILS.table["rnn"],
-                "torch.linalg": LINALG, "torch.special": SPECIAL}
+                "torch.linalg": LINALG, "torch.special": SPECIAL, "torch.fft": FFT}

@@ -12,14 +12,14 @@ from gradcli.language.namespaces.torch_wording import C_CODED, NO_ARGUMENTS
 RECORD = os.path.join(os.path.dirname(__file__), "public_names.json")
 WORDING = os.path.join(os.path.dirname(__file__), "torch_wording.py")
 NAMESPACES = ("torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch.linalg",
-              "torch.special",
+              "torch.special", "torch.fft",
               "torch.autograd", "torch.func", "torch.nn.init", "torch.nn.utils",
               "torch.nn.utils.rnn", "torch.optim", "torch.optim.lr_scheduler", "torch.utils.data",
               "torch.testing")
 
 # the namespaces whose C++ functions are recorded (tests/golden/record_public_names.py)
 PARSED_NAMESPACES = ("torch", "torch.Tensor", "torch.nn.functional", "torch.linalg",
-                     "torch.special")
+                     "torch.special", "torch.fft")
 
 
 @cache

@@ -28,7 +28,7 @@ from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.autocast_modes import AMP, AUTOCAST, CPU, CPU_AMP
 from gradcli.language.namespaces.grad_scaler import AMP_GRAD_SCALER, CUDA_AMP
-from gradcli.language.namespaces.math_table import (LINALG, MATH_MODULES, NN_FUNCTIONAL,
+from gradcli.language.namespaces.math_table import (FFT, LINALG, MATH_MODULES, NN_FUNCTIONAL,
                                                     SPECIAL, TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
@@ -401,7 +401,7 @@ TORCH_TABLE = layered(table(
 ), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "newaxis": None,
-    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL,
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
     "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"],

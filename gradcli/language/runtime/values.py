@@ -391,7 +391,7 @@ def _object_repr(value) -> str:
         return f"<function {declaration.python_title or value.name} at {_address(value)}>"
     if declaration is not None and value.variant in ("torch", "functional"):  # C++ in torch
         return f"<built-in method {value.name} of type object at {_address(declaration)}>"
-    if declaration is not None and value.variant in ("linalg", "special"):  # linalg_det
+    if declaration is not None and value.variant in ("linalg", "special", "fft"):  # linalg_det
         return f"<built-in function {value.variant}_{value.name}>"
     if isinstance(value, Builtin) and value.qualname == f"TensorBase.{value.name}":
         return f"<method '{value.name}' of 'torch._C.TensorBase' objects>"  # torch.Tensor.sum

@@ -1,0 +1,415 @@
+"""torch.fft: the three transform rows (complex to complex, real to complex, complex to real) as
+ATen's _fft_c2c, _fft_r2c and _fft_c2r, the torch.fft functions built on them as
+aten/src/ATen/native/SpectralOps.cpp builds them, and fftfreq, rfftfreq, fftshift, ifftshift.
+
+torch's CPU build computes transforms with MKL's DFTI; NumPy's pocketfft sums in another order,
+so values agree with torch's to within a few ulps, seldom bit for bit (about one element in five
+for random inputs). Both precisions are computed in double and rounded once: NumPy's float32
+transform comes no closer to MKL's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gradcli.engine import devices, dtypes, errors
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.shapes import normalize_dims
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+# ATen's fft_norm_mode: none, by_root_n, by_n
+_NONE, _BY_ROOT_N, _BY_N = 0, 1, 2
+
+
+def _scaled(out: np.ndarray, sizes, normalization: int) -> np.ndarray:
+    n = math.prod(sizes)
+    if normalization == _BY_N:
+        return out * (1.0 / n)
+    return out * (1.0 / math.sqrt(n)) if normalization == _BY_ROOT_N else out
+
+
+def _c2c(a, dim, normalization, forward):
+    wide = a.astype(np.complex128)
+    out = np.fft.fftn(wide, axes=dim) if forward else np.fft.ifftn(wide, axes=dim, norm="forward")
+    return _scaled(out, [a.shape[d] for d in dim], normalization).astype(a.dtype)
+
+
+def _r2c(a, dim, normalization, onesided):
+    out = np.fft.rfftn(a.astype(np.float64), axes=dim)
+    out = _scaled(out, [a.shape[d] for d in dim], normalization)
+    out = out.astype(np.result_type(a.dtype, np.complex64))
+    return out if onesided else _conjugate_symmetric(out, dim, a.shape[dim[-1]])
+
+
+def _conjugate_symmetric(half: np.ndarray, dim, n: int) -> np.ndarray:
+    """The full transform of real values from its onesided half, the rest filled in as
+    torch's _fft_fill_with_conjugate_symmetry_ does: X[k] = conj(X[-k mod n]) over `dim`."""
+    last, h = dim[-1], half.shape[dim[-1]]
+    mirrored = np.conj(np.roll(np.flip(half, dim[:-1]), 1, dim[:-1])) if dim[:-1] else (
+        np.conj(half))
+    rest = np.flip(np.take(mirrored, np.arange(1, n - h + 1), axis=last), last)
+    return np.concatenate((half, rest), axis=last)
+
+
+def _c2r(a, dim, normalization, last_dim_size):
+    sizes = [a.shape[d] for d in dim[:-1]] + [last_dim_size]
+    out = np.fft.irfftn(a.astype(np.complex128), s=sizes, axes=dim, norm="forward")
+    return _scaled(out, sizes, normalization).astype(a.real.dtype)
+
+
+def _r2c_backward(g, a, dim, normalization, onesided):
+    """The adjoint of a real-to-complex transform: a onesided gradient padded to the full
+    length with zeros, transformed back unnormalised in the other direction, its real part."""
+    if onesided:
+        full, half = a.shape[dim[-1]], g.shape[dim[-1]]
+        if full > half:
+            pad = [0] * (2 * g.ndim)
+            pad[2 * (g.ndim - 1 - dim[-1]) + 1] = full - half
+            g = F.constant_pad_nd(g, tuple(pad), 0.0)
+    return F.real(fft_c2c(g, dim, normalization, False))
+
+
+def _c2r_backward(g, a, dim, normalization, last_dim_size):
+    """The adjoint of a complex-to-real transform: the onesided transform of the gradient, its
+    entries that stand for two (all but the first and, for an even length, the last) doubled."""
+    out = fft_r2c(g, dim, normalization, True)
+    doubled = g.shape[dim[-1]] - out.shape[dim[-1]]
+    if doubled <= 0:
+        return out
+    weight = np.ones(out.shape[dim[-1]], out.dtype.np)
+    weight[1:1 + doubled] = 2
+    shape = [1] * out.ndim
+    shape[dim[-1]] = len(weight)
+    return F.mul(out, Tensor(weight.reshape(shape), out.dtype))
+
+
+defop("_fft_c2c", "FftC2CBackward0", _c2c, promote="none", complex=True,
+      vjp=lambda g, a, dim, normalization, forward: fft_c2c(g, dim, normalization, not forward),
+      rule=("_fft_c2c_symint(grad, dim, normalization, !forward)",))
+defop("_fft_r2c", "FftR2CBackward0", _r2c, promote="none", save=(0,),
+      out_dtype=lambda dtype, params: dtypes.complex_of(dtype), vjp=_r2c_backward,
+      rule=("fft_r2c_backward(grad, dim, normalization, onesided, self.sym_size(dim.back()))",))
+defop("_fft_c2r", "FftC2RBackward0", _c2r, promote="none", complex=True,
+      out_dtype=lambda dtype, params: dtypes.real_of(dtype), vjp=_c2r_backward,
+      rule=("fft_c2r_backward(grad, dim, normalization)",))
+
+
+def fft_c2c(a: Tensor, dim, normalization: int, forward: bool) -> Tensor:
+    return apply(OPS["_fft_c2c"], a, dim=tuple(dim), normalization=normalization,
+                 forward=forward)
+
+
+def fft_r2c(a: Tensor, dim, normalization: int, onesided: bool) -> Tensor:
+    return apply(OPS["_fft_r2c"], a, dim=tuple(dim), normalization=normalization,
+                 onesided=onesided)
+
+
+def fft_c2r(a: Tensor, dim, normalization: int, last_dim_size: int) -> Tensor:
+    return apply(OPS["_fft_c2r"], a, dim=tuple(dim), normalization=normalization,
+                 last_dim_size=last_dim_size)
+
+
+# ---- the arguments, as SpectralOps.cpp checks them ---------------------------------------------
+
+def _normalization(norm, forward: bool) -> int:
+    if norm is None or norm == "backward":
+        return _NONE if forward else _BY_N
+    if norm == "forward":
+        return _BY_N if forward else _NONE
+    if norm == "ortho":
+        return _BY_ROOT_N
+    raise errors.runtime(f'Invalid normalization mode: "{norm}"')
+
+
+def _promoted(a: Tensor, complex_: bool = False) -> Tensor:
+    """promote_tensor_fft: integers and bool to the default float dtype, then (when asked) to
+    its complex dtype."""
+    if not a.dtype.is_floating_point and not a.dtype.is_complex:
+        a = F.to_dtype(a, STATE.default_dtype)
+    if complex_ and not a.dtype.is_complex:
+        a = F.to_dtype(a, dtypes.complex_of(a.dtype))
+    return a
+
+
+def _wrapped(dim: int, a: Tensor) -> int:
+    if a.ndim == 0:
+        raise errors.index_error(f"Dimension specified as {dim} but tensor has no dimensions")
+    return normalize_dims(dim, a.ndim)[0]
+
+
+def _checked(n: int) -> int:
+    if n < 1:
+        raise errors.runtime(f"Invalid number of data points ({n}) specified")
+    return n
+
+
+def _resized(a: Tensor, dims, sizes) -> Tensor:
+    """resize_fft_input: each of `dims` cut (slice) or zero-padded (constant_pad_nd) to size."""
+    pad, must_pad = [0] * (2 * a.ndim), False
+    for d, n in zip(dims, sizes):
+        if a.shape[d] > n:
+            a = F.slice_dim(a, d, 0, n, 1)
+        elif a.shape[d] < n:
+            pad[2 * (a.ndim - 1 - d) + 1], must_pad = n - a.shape[d], True
+    return F.constant_pad_nd(a, tuple(pad), 0.0) if must_pad else a
+
+
+def _real_only(name: str, a: Tensor, wording: str = "a real input tensor") -> None:
+    if a.dtype.is_complex:
+        raise errors.runtime(f"{name} expects {wording}, but got {a.dtype.scalar_name}")
+
+
+def _shape_and_dims(a: Tensor, s, dim) -> tuple[list, list]:
+    """canonicalize_fft_shape_and_dim_args: the dims transformed and their signal sizes."""
+    dims = None
+    if dim is not None:
+        dim = (dim,) if isinstance(dim, int) else tuple(dim)
+        dims = [_wrapped(d, a) for d in dim] if a.ndim == 0 else list(normalize_dims(dim, a.ndim))
+        if len(set(dims)) != len(dims):
+            raise errors.runtime("FFT dims must be unique")
+    if s is not None:
+        s = (s,) if isinstance(s, int) else tuple(s)
+        if dims is not None and len(dims) != len(s):
+            raise errors.runtime("When given, dim and shape arguments must have the same length")
+        if len(s) > a.ndim:
+            raise errors.runtime(f"Got shape with {len(s)} values but input tensor only has "
+                                 f"{a.ndim} dimensions.")
+        if dims is None:
+            dims = list(range(a.ndim - len(s), a.ndim))
+        sizes = [a.shape[d] if n == -1 else n for d, n in zip(dims, s)]
+    else:
+        dims = list(range(a.ndim)) if dims is None else dims
+        sizes = [a.shape[d] for d in dims]
+    for n in sizes:
+        _checked(n)
+    return dims, sizes
+
+
+# ---- one dimension ---------------------------------------------------------------------------
+
+def _c2c_1d(a, n, dim, norm, forward):
+    dim = _wrapped(dim, a)
+    n = _checked(a.shape[dim] if n is None else n)
+    return fft_c2c(_resized(a, [dim], [n]), [dim], _normalization(norm, forward), forward)
+
+
+def _r2c_1d(name, a, n, dim, norm, forward, onesided):
+    _real_only(name, a)
+    a = _promoted(a)
+    dim = _wrapped(dim, a)
+    n = _checked(a.shape[dim] if n is None else n)
+    out = fft_r2c(_resized(a, [dim], [n]), [dim], _normalization(norm, forward), onesided)
+    return out if forward else F.conj(out)
+
+
+def _c2r_1d(a, n, dim, norm, forward):
+    a = _promoted(a, True)
+    dim = _wrapped(dim, a)
+    n = _checked(2 * (a.shape[dim] - 1) if n is None else n)
+    a = _resized(a, [dim], [n // 2 + 1]) if n is not None else a
+    if forward:
+        a = F.conj(a)
+    return fft_c2r(a, [dim], _normalization(norm, forward), n)
+
+
+def fft(input, n=None, dim=-1, norm=None):
+    if input.dtype.is_complex:
+        return _c2c_1d(input, n, dim, norm, True)
+    return _r2c_1d("fft", input, n, dim, norm, True, False)
+
+
+def ifft(input, n=None, dim=-1, norm=None):
+    if input.dtype.is_complex:
+        return _c2c_1d(input, n, dim, norm, False)
+    return _r2c_1d("ifft", input, n, dim, norm, False, False)
+
+
+def rfft(input, n=None, dim=-1, norm=None):
+    return _r2c_1d("rfft", input, n, dim, norm, True, True)
+
+
+def irfft(input, n=None, dim=-1, norm=None):
+    return _c2r_1d(input, n, dim, norm, False)
+
+
+def hfft(input, n=None, dim=-1, norm=None):
+    return _c2r_1d(input, n, dim, norm, True)
+
+
+def ihfft(input, n=None, dim=-1, norm=None):
+    return _r2c_1d("ihfft", input, n, dim, norm, False, True)
+
+
+# ---- several dimensions ----------------------------------------------------------------------
+
+def _c2c_nd(a, s, dim, norm, forward):
+    a = _promoted(a, True)
+    dims, sizes = _shape_and_dims(a, s, dim)
+    return fft_c2c(_resized(a, dims, sizes), dims, _normalization(norm, forward), forward)
+
+
+def _rfftn(a, s, dim, norm):
+    _real_only("rfftn", a, "a real-valued input tensor")
+    a = _promoted(a)
+    dims, sizes = _shape_and_dims(a, s, dim)
+    if not dims:
+        raise errors.runtime("rfftn must transform at least one axis")
+    return fft_r2c(_resized(a, dims, sizes), dims, _normalization(norm, True), True)
+
+
+def _c2r_shape_and_dims(name: str, a: Tensor, s, dim) -> tuple[list, list, int]:
+    """canonicalize_fft_c2r_shape_and_dim_args: the dims, the input sizes they are resized
+    to (the last one onesided) and the length of the last dimension of the result."""
+    dims, sizes = _shape_and_dims(a, s, dim)
+    if not dims:
+        raise errors.runtime(f"{name} must transform at least one axis")
+    given = s is not None and (s if not isinstance(s, int) else (s,))[-1] != -1
+    last = _checked(sizes[-1] if given else 2 * (a.shape[dims[-1]] - 1))
+    sizes[-1] = last // 2 + 1
+    return dims, sizes, last
+
+
+def _irfftn(a, s, dim, norm):
+    dims, sizes, last = _c2r_shape_and_dims("irfftn", a, s, dim)
+    a = _promoted(a, True)
+    return fft_c2r(_resized(a, dims, sizes), dims, _normalization(norm, False), last)
+
+
+def _hfftn(a, s, dim, norm):
+    """The c2c transform over all but the last of `dim`, then the c2r one of its conjugate."""
+    dims, sizes, last = _c2r_shape_and_dims("hfftn", a, s, dim)
+    a = _resized(_promoted(a, True), dims, sizes)
+    normalization = _normalization(norm, True)
+    if len(dims) > 1:
+        a = fft_c2c(a, dims[:-1], normalization, True)
+    return fft_c2r(F.conj(a), dims[-1:], normalization, last)
+
+
+def _ihfftn(a, s, dim, norm):
+    """The onesided r2c transform over the last of `dim`, conjugated, then the inverse c2c one
+    over the others."""
+    dims, sizes = _shape_and_dims(a, s, dim)
+    if not dims:
+        raise errors.runtime("ihfftn must transform at least one axis")
+    a = _resized(_promoted(a), dims, sizes)
+    if a.dtype.is_complex:
+        raise errors.runtime(f"Only supports floating-point dtypes, but found: "
+                             f"{a.dtype.scalar_name}")
+    normalization = _normalization(norm, False)
+    out = fft_r2c(a, dims[-1:], normalization, True)
+    if len(dims) == 1:
+        return F.conj(out)
+    return fft_c2c(F.conj_physical(out), dims[:-1], normalization, False)
+
+
+def fftn(input, s=None, dim=None, norm=None):
+    return _c2c_nd(input, s, dim, norm, True)
+
+
+def ifftn(input, s=None, dim=None, norm=None):
+    return _c2c_nd(input, s, dim, norm, False)
+
+
+def fft2(input, s=None, dim=(-2, -1), norm=None):
+    return _c2c_nd(input, s, dim, norm, True)
+
+
+def ifft2(input, s=None, dim=(-2, -1), norm=None):
+    return _c2c_nd(input, s, dim, norm, False)
+
+
+def rfftn(input, s=None, dim=None, norm=None):
+    return _rfftn(input, s, dim, norm)
+
+
+def rfft2(input, s=None, dim=(-2, -1), norm=None):
+    return _rfftn(input, s, dim, norm)
+
+
+def irfftn(input, s=None, dim=None, norm=None):
+    return _irfftn(input, s, dim, norm)
+
+
+def irfft2(input, s=None, dim=(-2, -1), norm=None):
+    return _irfftn(input, s, dim, norm)
+
+
+def hfftn(input, s=None, dim=None, norm=None):
+    return _hfftn(input, s, dim, norm)
+
+
+def hfft2(input, s=None, dim=(-2, -1), norm=None):
+    return _hfftn(input, s, dim, norm)
+
+
+def ihfftn(input, s=None, dim=None, norm=None):
+    return _ihfftn(input, s, dim, norm)
+
+
+def ihfft2(input, s=None, dim=(-2, -1), norm=None):
+    return _ihfftn(input, s, dim, norm)
+
+
+# ---- frequencies and shifts ------------------------------------------------------------------
+
+def _frequencies(values: np.ndarray, n: int, d: float, dtype, device, requires_grad) -> Tensor:
+    """arange's values times 1 / (n d), the factor in double and the product in `dtype`."""
+    devices.place(device)
+    dtype = dtype or STATE.default_dtype
+    factor = 1.0 / (n * d) if n * d else math.copysign(math.inf, d)  # C++'s double division
+    data = values.astype(dtype.np) * dtype.np.type(factor)
+    out = Tensor(data.astype(dtype.np), dtype)
+    out.requires_grad = requires_grad
+    return out
+
+
+def fftfreq(n, d=1.0, dtype=None, layout=None, device=None, pin_memory=False,
+            requires_grad=False):
+    if n < 0:
+        raise errors.runtime(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    values = np.concatenate((np.arange((n + 1) // 2), np.arange(-(n // 2), 0)))
+    return _frequencies(values, n, d, dtype, device, requires_grad)
+
+
+def rfftfreq(n, d=1.0, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False):
+    if n < 0:
+        raise errors.runtime(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    return _frequencies(np.arange(n // 2 + 1), n, d, dtype, device, requires_grad)
+
+
+def _shifted(a: Tensor, dim, inverse: bool) -> Tensor:
+    dims = list(range(a.ndim)) if dim is None else list(
+        normalize_dims((dim,) if isinstance(dim, int) else tuple(dim), a.ndim))
+    shifts = [(a.shape[d] + inverse) // 2 for d in dims]
+    return F.roll(a, tuple(shifts), tuple(dims))
+
+
+def fftshift(input, dim=None):
+    return _shifted(input, dim, False)
+
+
+def ifftshift(input, dim=None):
+    return _shifted(input, dim, True)
+
+
+_ONE = "(Tensor self, int? n=None, int dim=-1, str? norm=None, *, Tensor? out=None)"
+_TWO = "(Tensor self, int[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor? out=None)"
+_N = "(Tensor self, int[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor? out=None)"
+_FREQ = ("(int n, float d=1.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, "
+         "Device? device=None, bool? pin_memory=False, bool requires_grad=False)")
+for _function, _schema in ((fft, _ONE), (ifft, _ONE), (rfft, _ONE), (irfft, _ONE), (hfft, _ONE),
+                           (ihfft, _ONE), (fft2, _TWO), (ifft2, _TWO), (rfft2, _TWO),
+                           (irfft2, _TWO), (hfft2, _TWO), (ihfft2, _TWO), (fftn, _N),
+                           (ifftn, _N), (rfftn, _N), (irfftn, _N), (hfftn, _N), (ihfftn, _N),
+                           (fftfreq, _FREQ), (rfftfreq, _FREQ)):
+    declare(_function.__name__, _function, _function.__name__ + _schema, variants="fft")
+declare("fftshift", fftshift, "fftshift(Tensor self, int[1]? dim=None)", variants="fft")
+declare("ifftshift", ifftshift, "ifftshift(Tensor self, int[1]? dim=None)", variants="fft")
+
+export(__name__, globals())
