@@ -37,3 +37,25 @@ def test_a_warning_after_a_call_names_the_callers_line(run_gradcli, tmp_path):
                                 timeout=120)
         assert python.stderr.split(" UserWarning: ")[0] == result.stderr.split(
             " UserWarning: ")[0]
+
+
+def test_a_warning_around_a_generator_names_the_running_line(run_gradcli, tmp_path):
+    """After a generator yields, the consumer's line runs again; once resumed, the generator's
+    own line (Python's frames, which gradcli keeps as one running line)."""
+    script = tmp_path / "generators.py"
+    script.write_text("import torch\nx = torch.ones(1, requires_grad=True)\n"
+                      "def gen():\n    total = (x * (yield 1)).grad\n    yield total\n"
+                      "g = gen()\n"
+                      "print((x * next(g)).grad)\n"
+                      "print(g.send(2))\n"
+                      "print(next(gen()), (x * 3).grad)\n")
+    result = run_gradcli(["run", str(script)])
+    assert result.returncode == 0, result.stderr
+    lines = [text.split(" UserWarning: ")[0] for text in result.stderr.splitlines()
+             if " UserWarning: " in text]
+    assert lines == [f"{script}:{line}:" for line in (7, 4, 9)]
+    if importlib.util.find_spec("torch") is not None:
+        python = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                                timeout=120)
+        assert [text.split(" UserWarning: ")[0] for text in python.stderr.splitlines()
+                if " UserWarning: " in text] == lines

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from gradcli.language.syntax.lark_standalone import Tree
+from gradcli.language.syntax.parser import GradSyntaxError
 
 from gradcli.language.runtime import calls, classes
 from gradcli.language.runtime import exceptions
@@ -13,7 +14,7 @@ from gradcli.language.compiler.expressions import ExpressionCompiler
 from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
 from gradcli.language.compiler.functions import compile_function, docstring
 from gradcli.language.compiler.scopes import function_scope
-from gradcli.language.runtime.imports import FUTURE_FEATURES, bind_import
+from gradcli.language.runtime.imports import FUTURE_FEATURES, bind_import, bind_star
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
 
 Statement = Callable[[Frame], object]
@@ -63,12 +64,12 @@ class Compiler(ExpressionCompiler):
     def check_future(self, tree: Tree) -> None:
         """Python's compile-time rules for `from __future__ import ...`: only after at most a
         docstring, and only of the features it knows."""
-        if tree.data == "import_from" and [t.value for t in tree.children[0].children] == [
+        if tree.data in ("import_from", "import_star") and [t.value for t in tree.children[0].children] == [
                 "__future__"]:
             if self.preamble == 2:
                 raise syntax_error("from __future__ imports must occur at the beginning of the "
                                    "file", tree)
-            names = tree.children[1]
+            names = tree.children[1] if tree.data == "import_from" else None
             for name in names.children if isinstance(names, Tree) else ["*"]:
                 feature = name.children[0].value if isinstance(name, Tree) else "*"
                 if feature not in FUTURE_FEATURES:
@@ -244,6 +245,18 @@ class Compiler(ExpressionCompiler):
 
         def run(frame):
             self.guard(lambda: bind_import(frame, path, None, items), span)
+        return run
+
+    def import_star(self, tree: Tree) -> Statement:
+        if self.scope.kind != "module":  # Python's caret is under the `*`, the last column
+            meta = tree.meta
+            raise GradSyntaxError("import * only allowed at module level", meta.end_line,
+                                  meta.end_column - 1, meta.end_column)
+        path = [t.value for t in tree.children[0].children]
+        span = span_of(tree)
+
+        def run(frame):
+            self.guard(lambda: bind_star(frame, path), span)
         return run
 
     # ---- compound statements -------------------------------------------------------------------
@@ -503,7 +516,7 @@ _STATEMENTS = {
     "continue_stmt": _C.continue_stmt, "return_stmt": _C.return_stmt, "del_stmt": _C.del_stmt,
     "global_stmt": _C.global_stmt, "nonlocal_stmt": _C.nonlocal_stmt,
     "assert_stmt": _C.assert_stmt, "import_name": _C.import_name,
-    "import_from": _C.import_from, "if_stmt": _C.if_stmt, "while_stmt": _C.while_stmt,
+    "import_from": _C.import_from, "import_star": _C.import_star, "if_stmt": _C.if_stmt, "while_stmt": _C.while_stmt,
     "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef,
     "classdef": _C.classdef, "suite": _C.suite, "yield_stmt": _C.yield_stmt,
     "raise_stmt": _C.raise_stmt, "try_stmt": _C.try_stmt, "decorated": _C.decorated,

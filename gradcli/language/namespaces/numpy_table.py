@@ -17,7 +17,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import wrapped
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import GradRuntimeError
-from gradcli.language.runtime.objects import LazyTable
+from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Namespace
@@ -209,6 +209,40 @@ def _dtype_class(name: str) -> PyType:
     return PyType(f"numpy.{name}", (host,), _numpy(name, host))
 
 
+class IndexTrick(TableObject):
+    """np.r_ and np.c_: NumPy's concatenating objects, reached only by subscription."""
+
+    __slots__ = ("concatenate", "type")
+    is_sequence = True
+
+    def __init__(self, name: str):
+        host = vars(np)[name]
+        self.concatenate = _numpy(name, host.__getitem__).fn
+        self.type = PyType(f"{type(host).__module__}.{type(host).__name__}", (type(host),))
+
+    @property
+    def language_type(self):
+        return self.type
+
+    def item(self, key):
+        return self.concatenate(key)
+
+    def length(self) -> int:
+        return 0  # as NumPy's __len__
+
+    def members(self):
+        return iter(())
+
+    def attribute(self, name: str):
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        return f"<{self.type.name} object at 0x{id(self):x}>"
+
+
 NUMPY_RANDOM = Namespace("numpy.random", LazyTable({}, lambda: _functions(_RANDOM, np.random) | {
     "default_rng": _numpy("default_rng", np.random.default_rng)}))  # imported on first use
 LINALG_ERROR = PyType("numpy.linalg.LinAlgError", (np.linalg.LinAlgError,))
@@ -221,5 +255,6 @@ NUMPY = Namespace("numpy", (
     | {name: _dtype_class(name) for name in _DTYPES}
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
        "ndarray": PyType("numpy.ndarray", (np.ndarray,)), "random": NUMPY_RANDOM,
-       "linalg": NUMPY_LINALG, "__version__": np.__version__}))
+       "linalg": NUMPY_LINALG, "__version__": np.__version__,
+       "r_": IndexTrick("r_"), "c_": IndexTrick("c_")}))
 NUMPY_MODULES = {"numpy": NUMPY, "numpy.random": NUMPY_RANDOM, "numpy.linalg": NUMPY_LINALG}

@@ -362,6 +362,11 @@ def set(value, name: str, item) -> None:
                             f"'{type_name(value)}' object has no attribute '{name}'")
 
 
+# torch's setters refuse a delete in their own words
+_TENSOR_DELETE_ERRORS = {"data": "Deleting tensor data is not allowed. Delete tensor instead!",
+                         "requires_grad": "requires_grad must be a bool"}
+
+
 def delete(value, name: str) -> None:
     """del value.name (and delattr): a user class's own name, or what a table object allows."""
     if isinstance(value, classes.UserClass):
@@ -385,6 +390,8 @@ def delete(value, name: str) -> None:
         if name == "grad":  # torch's deleter sets it to None
             getter_setter[1](value, None)
             return
+        if name in _TENSOR_DELETE_ERRORS:
+            raise errors.runtime(_TENSOR_DELETE_ERRORS[name])
     raise errors.TorchError("AttributeError", f"'{type_name(value)}' object attribute "
                             f"'{name}' is read-only")
 

@@ -113,7 +113,7 @@ def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):
     else:
         names = dict(zip(function.params, args))
     if function.generator:
-        return GeneratorObject(function, names)
+        return GeneratorObject(function, names, runtime)
     runtime.depth += 1
     try:
         return function.body(Frame(function.closure, names))

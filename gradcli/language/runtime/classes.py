@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from gradcli.engine import errors
 from gradcli.language.runtime import protocols
-from gradcli.language.runtime.frames import BoundMethod, UserFunction
+from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm
 
@@ -201,6 +201,9 @@ class Instance(UserInstance, TableObject):
         self.attrs: dict = {}
 
     def attribute(self, name: str):
+        hook = self.cls.find("__getattribute__")
+        if hook is not _MISSING:
+            return self.hooked_attribute(hook, name)
         if name in self.attrs:
             return self.attrs[name]
         found = self.cls.find(name)
@@ -213,6 +216,18 @@ class Instance(UserInstance, TableObject):
         if getattr_hook is not _MISSING:
             return self.cls.runtime.call(getattr_hook, [self, name], {})
         raise self.missing(name)
+
+    def hooked_attribute(self, hook, name: str):
+        """The class's own __getattribute__, then its __getattr__ when that raises
+        AttributeError, as Python reads an attribute."""
+        runtime = self.cls.runtime
+        try:
+            return runtime.call(bind(hook, self, self.cls), [name], {})
+        except (errors.TorchError, GradRuntimeError) as error:
+            getattr_hook = self.cls.find("__getattr__")
+            if getattr_hook is _MISSING or not protocols.is_attribute_error(error):
+                raise
+        return runtime.call(getattr_hook, [self, name], {})
 
     def host_attribute(self, name: str):
         """An attribute of the builtin base past the user's classes (list.append...)."""

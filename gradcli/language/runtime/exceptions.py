@@ -8,7 +8,7 @@ that `except LookupError` catches an IndexError by Python's hierarchy and `e.arg
 from __future__ import annotations
 
 from gradcli.engine import errors
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.frames import GradRuntimeError, Span
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.pytypes import PyType
@@ -192,6 +192,16 @@ def matches(error: GradRuntimeError, handled) -> bool:
     if isinstance(value, UserException):
         return value.cls.is_subclass_of(handled)
     return isinstance(handled, PyType) and isinstance(value, handled.hosts)
+
+
+def is_attribute_error(error) -> bool:
+    """Whether `error` (a TorchError or GradRuntimeError) is an AttributeError or a subclass's."""
+    if isinstance(error, GradRuntimeError):
+        return matches(error, EXCEPTION_TYPES["AttributeError"])
+    return error.kind == "AttributeError"
+
+
+protocols.is_attribute_error = is_attribute_error
 
 
 def check_cause(cause) -> None:

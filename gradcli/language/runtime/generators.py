@@ -19,8 +19,8 @@ _THREAD_STACK = 64 * 1024 * 1024
 class GeneratorObject:
     """What calling a generator function returns: Python's generator protocol."""
 
-    def __init__(self, function, names: dict):
-        self.function, self.names = function, names
+    def __init__(self, function, names: dict, runtime):
+        self.function, self.names, self.runtime = function, names, runtime
         self.qualname = function.qualname
         self.state = "created"  # created, suspended, running, closed
         import queue  # the first generator brings in what its thread needs
@@ -35,14 +35,14 @@ class GeneratorObject:
             raise StopIteration
         if self.state == "running":
             raise errors.value_error("generator already executing")
+        if self.state == "created" and value is not None:
+            raise errors.type_error("can't send non-None value to a just-started generator")
+        line = self.runtime.line  # the caller's, before the body can run
         if self.state == "created":
-            if value is not None:
-                raise errors.type_error("can't send non-None value to a just-started generator")
             self._start()
         else:
             self._to_body.put(value)
-        self.state = "running"
-        kind, result = self._to_caller.get()
+        kind, result = self._resumed(line)
         if kind == "yield":
             self.state = "suspended"
             return result
@@ -63,15 +63,24 @@ class GeneratorObject:
         if self.state != "suspended":
             self.state = "closed"
             return
+        line = self.runtime.line
         self._to_body.put(_CLOSING)
-        self.state = "running"
-        kind, result = self._to_caller.get()
+        kind, result = self._resumed(line)
         self.state = "closed"
         if kind == "yield":
             raise errors.runtime("generator ignored GeneratorExit")
         if kind == "error" and not (isinstance(result, (GradRuntimeError, errors.TorchError))
                                     and result.kind == "GeneratorExit"):
             raise result
+
+    def _resumed(self, line: int) -> tuple:
+        """Wait while the body runs; what it hands back. The caller's `line` is the one running
+        again then (a warning after next(gen) names it, as Python's)."""
+        self.state = "running"
+        try:
+            return self._to_caller.get()
+        finally:
+            self.runtime.line = line
 
     def _start(self) -> None:
         import threading
@@ -97,8 +106,10 @@ class GeneratorObject:
 
     def suspend(self, value):
         """`yield value` inside the body: hand `value` out, wait to be resumed."""
+        line = self.runtime.line  # the body's own line again once resumed
         self._to_caller.put(("yield", value))
         sent = self._to_body.get()
+        self.runtime.line = line
         if sent is _CLOSING:
             raise GradRuntimeError("GeneratorExit", "", None)
         return sent

@@ -6,6 +6,7 @@ import __future__
 
 from gradcli.engine import errors
 from gradcli.language.namespaces.public_names import unsupported
+from gradcli.language.namespaces.star_names import recorded
 from gradcli.language.runtime import protocols
 
 FUTURE_FEATURES = frozenset(__future__.all_feature_names)  # what `from __future__` may name
@@ -42,3 +43,19 @@ def bind_import(frame, path: list[str], alias: str | None, names) -> None:
             raise unsupported(".".join(path), name) or errors.TorchError(
                 "ImportError", f"cannot import name '{name}' from '{'.'.join(path)}'")
         frame.vars[as_name or name] = value
+
+
+def bind_star(frame, path: list[str]) -> None:
+    """`from <path> import *`: bind the names Python binds that gradcli has."""
+    module, dotted = _module(path), ".".join(path)
+    record = recorded()
+    references = record["references"].get(dotted, {})
+    for name in record["names"].get(dotted, ()):
+        if name in module.table:
+            frame.vars[name] = module.table[name]
+        elif (reference := references.get(name)) is not None:
+            owner, _, attr = reference.partition(":")
+            if owner == "module":
+                frame.vars[name] = protocols.MODULES[attr]
+            else:
+                frame.vars[name] = protocols.MODULES[owner].table[attr]

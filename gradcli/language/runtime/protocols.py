@@ -21,6 +21,7 @@ set_item: Callable = None  # runtime.calls: set_item(value, key, item)
 get_attribute: Callable = None  # runtime.attributes: get(value, name)
 register_type: Callable = None  # namespaces.builtins: what type() gives for a new host class
 type_of: Callable = None  # namespaces.builtins: type(value), which is also value.__class__
+is_attribute_error: Callable = None  # runtime.exceptions: whether an error is an AttributeError
 
 # A builtin class's attributes (`str.upper`, `dict.fromkeys`, a namedtuple's `_make`), by host
 # class: runtime.attributes fills it for Python's containers, modules for their classes.

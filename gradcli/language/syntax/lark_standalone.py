@@ -3569,4 +3569,4 @@ Reduce = 1
 def Lark_StandAlone(**kwargs):
   from gradcli.language.syntax.lark_tables import DATA, MEMO
   return Lark._load_from_dict(DATA, MEMO, **kwargs)
-GRAMMAR_SHA256 = "2d11d886f238759abb98e447536f44769c0693e1636d54681bd882ccfa9ed6a1"
+GRAMMAR_SHA256 = "67197dd0540688a6c96b64a309f964239fd4ce091a60244878f2fa3eede9a687"
