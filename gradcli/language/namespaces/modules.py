@@ -12,7 +12,7 @@ from gradcli.engine.dtypes import DType, bfloat16, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces import module_hooks
+from gradcli.language.namespaces import future, module_hooks
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
@@ -422,21 +422,45 @@ def _apply(ctx, module: Module, fn) -> Module:
     return module
 
 
-def _cast(module: Module, dtype: DType) -> Module:
-    """Module._apply of a floating conversion: parameters (and their grads) take `dtype` in
-    place (`param.data = ...`), floating buffers are replaced by converted copies."""
-    for _, param in module.named_parameters():
+def _cast(module: Module, dtype: DType | None, overwrite: bool = False) -> Module:
+    """Module._apply of a floating conversion (dtype None: a move to the CPU): parameters (and
+    their grads) take `dtype` in place (`param.data = ...`), or are replaced by new Parameters
+    under torch.__future__'s overwrite; floating buffers are replaced by converted copies."""
+    if overwrite:
+        _new_parameters(module, dtype)
+    elif dtype is None:
+        return module
+    for _, param in () if overwrite else module.named_parameters():
         for t in (param, param.grad):
             if t is not None and t.dtype.is_floating_point and t.dtype is not dtype:
                 t.data, t.dtype = dtypes.stored(t.data, dtype), dtype
     for _, each in module.named_modules():
         for name, buffer in each.buffers.items():
-            if buffer is not None and buffer.dtype.is_floating_point:
+            if buffer is not None and buffer.dtype.is_floating_point and dtype is not None:
                 each.buffers[name] = F.to_dtype(buffer, dtype)
     return module
 
 
-def _to(module: Module, *args, dtype=None, device=None, non_blocking=False,
+def _converted(t: Tensor, dtype: DType | None) -> Tensor:
+    """What Module.to's conversion gives for `t`, outside autograd: itself unless floating."""
+    if dtype is None or not t.dtype.is_floating_point or t.dtype is dtype:
+        return t
+    return F.to_dtype(F.detach(t), dtype)
+
+
+def _new_parameters(module: Module, dtype: DType | None) -> None:
+    """Each module's parameters replaced by new Parameters over their converted values, each
+    given its old grad converted, as Module._apply does when it may not set `.data`."""
+    for _, each in module.named_modules():
+        for name, param in each.params.items():
+            if param is not None:
+                made = parameters.parameter(_converted(param, dtype), param.requires_grad)
+                if param.grad is not None:
+                    made.grad = _converted(param.grad, dtype)
+                each.params[name] = made
+
+
+def _to(ctx, module: Module, *args, dtype=None, device=None, non_blocking=False,
         memory_format=None) -> Module:
     """Module.to(dtype), .to(device), .to(device, dtype), .to(tensor)."""
     dtype = dtypes.dtype_argument(dtype)
@@ -455,7 +479,7 @@ def _to(module: Module, *args, dtype=None, device=None, non_blocking=False,
     if memory_format is not None:
         conversions.check_memory_format(memory_format)
         _restride(module, memory_format)
-    return module if dtype is None else _cast(module, dtype)
+    return _cast(module, dtype, future.overwrites(ctx))
 
 
 def _restride(module: Module, fmt) -> None:
@@ -586,13 +610,13 @@ MODULE_METHODS = table(
     entry("requires_grad_", _requires_grad_, "self, requires_grad=True"),
     entry("apply", _apply, "self, fn", context=True),
     entry("to", _to, "self, *args, dtype=None, device=None, non_blocking=False, "
-          "memory_format=None"),
-    entry("cpu", lambda m: m, "self"),
-    entry("cuda", lambda m, device: _to(m, device="cuda"), "self, device=None"),
-    entry("double", lambda m: _cast(m, float64), "self"),
-    entry("float", lambda m: _cast(m, float32), "self"),
-    entry("half", lambda m: _cast(m, float16), "self"),
-    entry("bfloat16", lambda m: _cast(m, bfloat16), "self"),
+          "memory_format=None", context=True),
+    entry("cpu", lambda ctx, m: _cast(m, None, future.overwrites(ctx)), "self", context=True),
+    entry("cuda", lambda ctx, m, device: _to(ctx, m, device="cuda"), "self, device=None",
+          context=True),
+    *(entry(name, lambda ctx, m, dtype=dtype: _cast(m, dtype, future.overwrites(ctx)), "self",
+            context=True) for name, dtype in (("double", float64), ("float", float32),
+                                              ("half", float16), ("bfloat16", bfloat16))),
     entry("extra_repr", lambda ctx, m: m.kind.extra_repr(m, ctx.printer), "self", context=True),
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False"),

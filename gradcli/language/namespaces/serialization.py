@@ -7,7 +7,9 @@ new objects, with the sharing inside one save kept, as torch's pickling does (vi
 over a copy of their base's storage, as torch saves whole storages). Tensors come back
 as leaves (a Parameter as a Parameter), keeping requires_grad. Objects other than tensors,
 numbers, strings and containers of them are refused when loaded with weights_only (torch's
-default since 2.6) in torch's words; gradcli does not load them otherwise."""
+default since 2.6) in torch's words; with weights_only=False a module or an instance of the
+program's class comes back as a deep copy of what was saved (a whole model saved for inference),
+and gradcli loads nothing else."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from gradcli.engine import errors, parameters
 from gradcli.engine.dtypes import DType
 from gradcli.engine.devices import Device
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.python_copy import deepcopy, snapshot_kinds
 from gradcli.language.namespaces.python_io import BytesIO
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime.exceptions import register_exception
@@ -52,10 +55,25 @@ register_exception(PyType("_pickle.UnpicklingError", (UnpicklingError,)))
 
 
 class _Opaque:
-    """A saved object gradcli cannot snapshot (a module, an optimizer, a program's instance)."""
+    """A saved object other than tensors, numbers, strings and containers: the name pickle gives
+    its class and, for a module or a program's instance, a deep copy of it (else None)."""
 
-    def __init__(self, name: str):
-        self.name = name
+    def __init__(self, name: str, snapshot=None):
+        self.name, self.snapshot = name, snapshot
+
+
+def _opaque(memo: dict):
+    """What save keeps of an object `_copy` does not copy; `memo` is shared by the save's deep
+    copies, so that objects shared between them stay shared."""
+    def make(value) -> _Opaque:
+        snapshot = None
+        if isinstance(value, snapshot_kinds()):
+            try:
+                snapshot = deepcopy(value, memo)
+            except errors.TorchError:  # a tensor deepcopy refuses: the load refuses it
+                snapshot = None
+        return _Opaque(_pickled_name(value), snapshot)
+    return make
 
 
 def _copy(value, memo: dict, opaque):
@@ -104,7 +122,7 @@ def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
     if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
                                 "file-like object with a 'write' attribute")
-    record = _copy(obj, {}, lambda value: _Opaque(_pickled_name(value)))
+    record = _copy(obj, {}, _opaque({}))
     if isinstance(f, BytesIO):
         f.write_record(record)
     else:
@@ -124,7 +142,11 @@ def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mm
         raise errors.TorchError("FileNotFoundError",
                                 f"[Errno 2] No such file or directory: {f!r}")
 
+    copies: dict = {}  # one memo for the load's deep copies
+
     def refuse(value: _Opaque):
+        if weights_only is False and value.snapshot is not None:
+            return deepcopy(value.snapshot, copies)
         if weights_only is False:
             raise errors.TorchError("NotImplementedError", "gradcli's torch.load gives back "
                                     "tensors, numbers, strings and containers of them, not a "
