@@ -64,7 +64,7 @@ class _Opaque:
 
 def _opaque(memo: dict):
     """What save keeps of an object `_copy` does not copy; `memo` is shared by the save's deep
-    copies, so that objects shared between them stay shared."""
+    copies (and `_copy`'s tensors), so that objects shared between them stay shared."""
     def make(value) -> _Opaque:
         snapshot = None
         if isinstance(value, snapshot_kinds()):
@@ -76,30 +76,35 @@ def _opaque(memo: dict):
     return make
 
 
-def _copy(value, memo: dict, opaque):
-    """A deep copy of tensors, numbers, strings and containers; `opaque(value)` for the rest."""
+def _copy(value, memo: dict, opaque, shared: dict):
+    """A deep copy of tensors, numbers, strings and containers; `opaque(value)` for the rest.
+    `shared` is the memo of the deep copies `opaque` makes: a tensor met both inside a module and
+    outside it is copied once."""
     if isinstance(value, _ATOMS):
         return value
     found = memo.get(id(value))
     if found is not None:
         return found[1]
-    if isinstance(value, Tensor):
+    if isinstance(value, Tensor) and id(value) in shared:
+        made = shared[id(value)]
+    elif isinstance(value, Tensor):
         base = value._base
         if base is not None and not value.requires_grad:  # torch saves whole storages: a view
-            base = _copy(base, memo, opaque)              # loads sharing its base's copy
+            base = _copy(base, memo, opaque, shared)      # loads sharing its base's copy
             made = Tensor(value._view_fn(base.data), value.dtype)
             made.make_view_of(base, value._view_fn)
         else:
             made = Tensor(value.data.copy(), value.dtype)
         made = parameters.parameter(made, value.requires_grad) if value.is_parameter else made
         made.requires_grad = value.requires_grad
+        shared[id(value)] = made
     elif isinstance(value, (dict, OrderedDict)):
-        made = type(value)((_copy(k, memo, opaque), _copy(v, memo, opaque))
+        made = type(value)((_copy(k, memo, opaque, shared), _copy(v, memo, opaque, shared))
                            for k, v in value.items())
     elif isinstance(value, Size):
         made = value
     elif isinstance(value, (list, tuple)):
-        made = type(value)(_copy(each, memo, opaque) for each in value)
+        made = type(value)(_copy(each, memo, opaque, shared) for each in value)
     else:
         made = opaque(value)
     memo[id(value)] = (value, made)  # the original is kept alive so that its id stays unique
@@ -122,7 +127,8 @@ def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
     if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
                                 "file-like object with a 'write' attribute")
-    record = _copy(obj, {}, _opaque({}))
+    shared: dict = {}
+    record = _copy(obj, {}, _opaque(shared), shared)
     if isinstance(f, BytesIO):
         f.write_record(record)
     else:
@@ -142,7 +148,7 @@ def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mm
         raise errors.TorchError("FileNotFoundError",
                                 f"[Errno 2] No such file or directory: {f!r}")
 
-    copies: dict = {}  # one memo for the load's deep copies
+    copies: dict = {}  # one memo for the load's deep copies and tensors
 
     def refuse(value: _Opaque):
         if weights_only is False and value.snapshot is not None:
@@ -152,7 +158,8 @@ def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mm
                                     "tensors, numbers, strings and containers of them, not a "
                                     f"{value.name} (save its state_dict() instead)")
         raise errors.TorchError("UnpicklingError", _WEIGHTS_ONLY.format(name=value.name))
-    return _copy(f.read_record() if isinstance(f, BytesIO) else ctx.saved[f], {}, refuse)
+    return _copy(f.read_record() if isinstance(f, BytesIO) else ctx.saved[f], {}, refuse,
+                 copies)
 
 
 SERIALIZATION = table(
