@@ -547,7 +547,8 @@ INCOMPATIBLE_KEYS_TYPE = PyType("torch.nn.modules.module._IncompatibleKeys", (In
 
 
 def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bool = False):
-    """Module.load_state_dict: values copied into the parameters and buffers, without grad."""
+    """Module.load_state_dict: values copied into the parameters and buffers, without grad (with
+    assign, the checkpoint's tensors put in their places)."""
     if not isinstance(state_dict, dict):
         raise errors.type_error(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
     own = _state_dict(module, keep_vars=True)
@@ -566,6 +567,8 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
             problems.append(f"size mismatch for {key}: copying a param with shape "
                             f"torch.Size({list(source.shape)}) from checkpoint, the shape in "
                             f"current model is torch.Size({list(target.shape)}).")
+        elif assign:
+            _assign(module, key, target, source)
         else:
             parameters.write(target, source.data)
     if strict:
@@ -579,6 +582,21 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
         raise errors.runtime(f"Error(s) in loading state_dict for {module.class_name}:\n\t"
                              + "\n\t".join(problems))
     return IncompatibleKeys(missing, unexpected)
+
+
+def _assign(module: Module, key: str, target: Tensor, source: Tensor) -> None:
+    """load_state_dict(assign=True): the checkpoint's tensor becomes the member, a parameter as
+    a Parameter over it (keeping the old one's requires_grad) unless it is one already."""
+    path, _, name = key.rpartition(".")
+    owner = dict(module.named_modules(remove_duplicate=False))[path]
+    if name in owner.params:
+        if source.is_parameter:
+            source.requires_grad = target.requires_grad
+        else:
+            source = parameters.parameter(source, target.requires_grad)
+        owner.params[name] = source
+    else:
+        owner.buffers[name] = source
 
 
 def _named_buffers(module: Module, prefix: str = "", recurse: bool = True) -> list:
