@@ -546,7 +546,7 @@ class IncompatibleKeys(TableObject):
 INCOMPATIBLE_KEYS_TYPE = PyType("torch.nn.modules.module._IncompatibleKeys", (IncompatibleKeys,))
 
 
-def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bool = False):
+def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assign: bool = False):
     """Module.load_state_dict: values copied into the parameters and buffers, without grad (with
     assign, the checkpoint's tensors put in their places)."""
     if not isinstance(state_dict, dict):
@@ -571,6 +571,7 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
             _assign(module, key, target, source)
         else:
             parameters.write(target, source.data)
+    missing, unexpected = _post_hooks(ctx, module, missing, unexpected)
     if strict:
         if unexpected:
             problems.insert(0, "Unexpected key(s) in state_dict: "
@@ -582,6 +583,50 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
         raise errors.runtime(f"Error(s) in loading state_dict for {module.class_name}:\n\t"
                              + "\n\t".join(problems))
     return IncompatibleKeys(missing, unexpected)
+
+
+_POST_HOOK_RETURNED = (
+    "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return new "
+    "values, if incompatible_keys need to be modified, it should be done inplace.")
+
+
+def _post_hooks(ctx, module: Module, missing: list, unexpected: list) -> tuple:
+    """load_state_dict's post hooks, as torch's recursive load runs them: each module's after
+    its children's, given the keys missing and unexpected so far (the lists themselves, which a
+    hook may change in place); the lists at the end."""
+    order = list(module.named_modules(remove_duplicate=False))  # torch's load order
+    if not any(each.hooks and each.hooks["load_state_dict_post"] for _, each in order):
+        return missing, unexpected
+    index = {}
+    for i, (path, _) in enumerate(order):
+        index.setdefault(path, i)
+
+    def owner(key: str) -> int:  # the module whose load reports the key
+        path = key.rpartition(".")[0]
+        while path and path not in index:
+            path = path.rpartition(".")[0]
+        return index[path]
+
+    def end(path: str) -> int:  # the last module of the subtree at `path`
+        return max(i for i, (each, _) in enumerate(order)
+                   if not path or each == path or each.startswith(path + "."))
+
+    pending = sorted(((owner(k), 0, k) for k in missing), key=lambda item: item[0]) + sorted(
+        ((owner(k), 1, k) for k in unexpected), key=lambda item: item[0])
+    pending.sort(key=lambda item: item[0])  # stable: each module's missing, then unexpected
+    live = IncompatibleKeys([], [])
+    lists = (live.missing_keys, live.unexpected_keys)
+    for i, (path, each) in sorted(enumerate(order), key=lambda item: (
+            end(item[1][0]), -item[1][0].count(".") - bool(item[1][0]))):
+        while pending and pending[0][0] <= end(path):
+            _, which, key = pending.pop(0)
+            lists[which].append(key)
+        for hook in list(each.hooks["load_state_dict_post"] if each.hooks else ()):
+            if ctx.call(hook.fn, [each, live], {}) is not None:
+                raise errors.TorchError("AssertionError", _POST_HOOK_RETURNED)
+    for _, which, key in pending:
+        lists[which].append(key)
+    return lists
 
 
 def _assign(module: Module, key: str, target: Tensor, source: Tensor) -> None:
@@ -637,7 +682,10 @@ MODULE_METHODS = table(
                                               ("half", float16), ("bfloat16", bfloat16))),
     entry("extra_repr", lambda ctx, m: m.kind.extra_repr(m, ctx.printer), "self", context=True),
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
-    entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False"),
+    entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False",
+          context=True),
+    entry("register_load_state_dict_post_hook", lambda m, hook: module_hooks.register(
+        m, "load_state_dict_post", hook, False), "self, hook"),
     entry("named_buffers", lambda m, prefix, recurse: _generator(_named_buffers(m, prefix,
           recurse), "named_buffers"), "self, prefix='', recurse=True"),
     entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],
