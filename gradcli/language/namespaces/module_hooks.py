@@ -18,6 +18,7 @@ from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import type_name
 
 KINDS = ("forward_pre", "forward", "backward_pre", "backward", "legacy_backward")
+OTHER_KINDS = ("load_state_dict_post",)  # hooks that do not run around forward
 _BOTH_BACKWARDS = ("Cannot use both regular backward hooks and full backward hooks on a single "
                    "Module. Please use only one of them.")
 _NO_INPUT_GRAD = (
@@ -41,7 +42,7 @@ def register(module, kind: str, fn, prepend: bool, with_kwargs: bool = False,
     """Add a hook of `kind` to the module's table (created on first use). A module's backward
     hooks are all full or all not, from the first one on (torch's `_is_full_backward_hook`)."""
     if module.hooks is None:
-        module.hooks = {each: [] for each in KINDS}
+        module.hooks = {each: [] for each in KINDS + OTHER_KINDS}
         module.hooks["full"] = None
     if kind in ("backward", "legacy_backward"):
         full = kind == "backward"

@@ -12,7 +12,7 @@ from gradcli.engine.dtypes import DType, bfloat16, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces import buffers, module_hooks
+from gradcli.language.namespaces import buffers, future, module_hooks
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
@@ -426,21 +426,45 @@ def _apply(ctx, module: Module, fn) -> Module:
     return module
 
 
-def _cast(module: Module, dtype: DType) -> Module:
-    """Module._apply of a floating conversion: parameters (and their grads) take `dtype` in
-    place (`param.data = ...`), floating buffers are replaced by converted copies."""
-    for _, param in module.named_parameters():
+def _cast(module: Module, dtype: DType | None, overwrite: bool = False) -> Module:
+    """Module._apply of a floating conversion (dtype None: a move to the CPU): parameters (and
+    their grads) take `dtype` in place (`param.data = ...`), or are replaced by new Parameters
+    under torch.__future__'s overwrite; floating buffers are replaced by converted copies."""
+    if overwrite:
+        _new_parameters(module, dtype)
+    elif dtype is None:
+        return module
+    for _, param in () if overwrite else module.named_parameters():
         for t in (param, param.grad):
             if t is not None and t.dtype.is_floating_point and t.dtype is not dtype:
                 t.data, t.dtype = dtypes.stored(t.data, dtype), dtype
     for _, each in module.named_modules():
         for name, buffer in each.buffers.items():
-            if buffer is not None and buffer.dtype.is_floating_point:
+            if buffer is not None and buffer.dtype.is_floating_point and dtype is not None:
                 each.buffers[name] = F.to_dtype(buffer, dtype)
     return module
 
 
-def _to(module: Module, *args, dtype=None, device=None, non_blocking=False,
+def _converted(t: Tensor, dtype: DType | None) -> Tensor:
+    """What Module.to's conversion gives for `t`, outside autograd: itself unless floating."""
+    if dtype is None or not t.dtype.is_floating_point or t.dtype is dtype:
+        return t
+    return F.to_dtype(F.detach(t), dtype)
+
+
+def _new_parameters(module: Module, dtype: DType | None) -> None:
+    """Each module's parameters replaced by new Parameters over their converted values, each
+    given its old grad converted, as Module._apply does when it may not set `.data`."""
+    for _, each in module.named_modules():
+        for name, param in each.params.items():
+            if param is not None:
+                made = parameters.parameter(_converted(param, dtype), param.requires_grad)
+                if param.grad is not None:
+                    made.grad = _converted(param.grad, dtype)
+                each.params[name] = made
+
+
+def _to(ctx, module: Module, *args, dtype=None, device=None, non_blocking=False,
         memory_format=None) -> Module:
     """Module.to(dtype), .to(device), .to(device, dtype), .to(tensor)."""
     dtype = dtypes.dtype_argument(dtype)
@@ -459,7 +483,7 @@ def _to(module: Module, *args, dtype=None, device=None, non_blocking=False,
     if memory_format is not None:
         conversions.check_memory_format(memory_format)
         _restride(module, memory_format)
-    return module if dtype is None else _cast(module, dtype)
+    return _cast(module, dtype, future.overwrites(ctx))
 
 
 def _restride(module: Module, fmt) -> None:
@@ -526,8 +550,9 @@ class IncompatibleKeys(TableObject):
 INCOMPATIBLE_KEYS_TYPE = PyType("torch.nn.modules.module._IncompatibleKeys", (IncompatibleKeys,))
 
 
-def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bool = False):
-    """Module.load_state_dict: values copied into the parameters and buffers, without grad."""
+def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assign: bool = False):
+    """Module.load_state_dict: values copied into the parameters and buffers, without grad (with
+    assign, the checkpoint's tensors put in their places)."""
     if not isinstance(state_dict, dict):
         raise errors.type_error(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
     own = _state_dict(module, keep_vars=True)
@@ -546,8 +571,11 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
             problems.append(f"size mismatch for {key}: copying a param with shape "
                             f"torch.Size({list(source.shape)}) from checkpoint, the shape in "
                             f"current model is torch.Size({list(target.shape)}).")
+        elif assign:
+            _assign(module, key, target, source)
         else:
             parameters.write(target, source.data)
+    missing, unexpected = _post_hooks(ctx, module, missing, unexpected)
     if strict:
         if unexpected:
             problems.insert(0, "Unexpected key(s) in state_dict: "
@@ -559,6 +587,65 @@ def _load_state_dict(module: Module, state_dict, strict: bool = True, assign: bo
         raise errors.runtime(f"Error(s) in loading state_dict for {module.class_name}:\n\t"
                              + "\n\t".join(problems))
     return IncompatibleKeys(missing, unexpected)
+
+
+_POST_HOOK_RETURNED = (
+    "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return new "
+    "values, if incompatible_keys need to be modified, it should be done inplace.")
+
+
+def _post_hooks(ctx, module: Module, missing: list, unexpected: list) -> tuple:
+    """load_state_dict's post hooks, as torch's recursive load runs them: each module's after
+    its children's, given the keys missing and unexpected so far (the lists themselves, which a
+    hook may change in place); the lists at the end."""
+    order = list(module.named_modules(remove_duplicate=False))  # torch's load order
+    if not any(each.hooks and each.hooks["load_state_dict_post"] for _, each in order):
+        return missing, unexpected
+    index = {}
+    for i, (path, _) in enumerate(order):
+        index.setdefault(path, i)
+
+    def owner(key: str) -> int:  # the module whose load reports the key
+        path = key.rpartition(".")[0]
+        while path and path not in index:
+            path = path.rpartition(".")[0]
+        return index[path]
+
+    def end(path: str) -> int:  # the last module of the subtree at `path`
+        return max(i for i, (each, _) in enumerate(order)
+                   if not path or each == path or each.startswith(path + "."))
+
+    pending = sorted(((owner(k), 0, k) for k in missing), key=lambda item: item[0]) + sorted(
+        ((owner(k), 1, k) for k in unexpected), key=lambda item: item[0])
+    pending.sort(key=lambda item: item[0])  # stable: each module's missing, then unexpected
+    live = IncompatibleKeys([], [])
+    lists = (live.missing_keys, live.unexpected_keys)
+    for i, (path, each) in sorted(enumerate(order), key=lambda item: (
+            end(item[1][0]), -item[1][0].count(".") - bool(item[1][0]))):
+        while pending and pending[0][0] <= end(path):
+            _, which, key = pending.pop(0)
+            lists[which].append(key)
+        for hook in list(each.hooks["load_state_dict_post"] if each.hooks else ()):
+            if ctx.call(hook.fn, [each, live], {}) is not None:
+                raise errors.TorchError("AssertionError", _POST_HOOK_RETURNED)
+    for _, which, key in pending:
+        lists[which].append(key)
+    return lists
+
+
+def _assign(module: Module, key: str, target: Tensor, source: Tensor) -> None:
+    """load_state_dict(assign=True): the checkpoint's tensor becomes the member, a parameter as
+    a Parameter over it (keeping the old one's requires_grad) unless it is one already."""
+    path, _, name = key.rpartition(".")
+    owner = dict(module.named_modules(remove_duplicate=False))[path]
+    if name in owner.params:
+        if source.is_parameter:
+            source.requires_grad = target.requires_grad
+        else:
+            source = parameters.parameter(source, target.requires_grad)
+        owner.params[name] = source
+    else:
+        owner.buffers[name] = source
 
 
 def _named_buffers(module: Module, prefix: str = "", recurse: bool = True) -> list:
@@ -590,16 +677,19 @@ MODULE_METHODS = table(
     entry("requires_grad_", _requires_grad_, "self, requires_grad=True"),
     entry("apply", _apply, "self, fn", context=True),
     entry("to", _to, "self, *args, dtype=None, device=None, non_blocking=False, "
-          "memory_format=None"),
-    entry("cpu", lambda m: m, "self"),
-    entry("cuda", lambda m, device: _to(m, device="cuda"), "self, device=None"),
-    entry("double", lambda m: _cast(m, float64), "self"),
-    entry("float", lambda m: _cast(m, float32), "self"),
-    entry("half", lambda m: _cast(m, float16), "self"),
-    entry("bfloat16", lambda m: _cast(m, bfloat16), "self"),
+          "memory_format=None", context=True),
+    entry("cpu", lambda ctx, m: _cast(m, None, future.overwrites(ctx)), "self", context=True),
+    entry("cuda", lambda ctx, m, device: _to(ctx, m, device="cuda"), "self, device=None",
+          context=True),
+    *(entry(name, lambda ctx, m, dtype=dtype: _cast(m, dtype, future.overwrites(ctx)), "self",
+            context=True) for name, dtype in (("double", float64), ("float", float32),
+                                              ("half", float16), ("bfloat16", bfloat16))),
     entry("extra_repr", lambda ctx, m: m.kind.extra_repr(m, ctx.printer), "self", context=True),
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
-    entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False"),
+    entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False",
+          context=True),
+    entry("register_load_state_dict_post_hook", lambda m, hook: module_hooks.register(
+        m, "load_state_dict_post", hook, False), "self, hook"),
     entry("named_buffers", lambda m, prefix, recurse: _generator(_named_buffers(m, prefix,
           recurse), "named_buffers"), "self, prefix='', recurse=True"),
     entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],

@@ -26,6 +26,11 @@ def _module_type():
     return Module
 
 
+def snapshot_kinds() -> tuple:
+    """The objects deepcopy copies attribute by attribute: modules and the program's instances."""
+    return (_module_type(), UserInstance)
+
+
 def _tensor_copy(t: Tensor, memo: dict) -> Tensor:
     """Tensor.__deepcopy__: a leaf's values, requires_grad and grad (Parameter.__deepcopy__:
     values and requires_grad only)."""
@@ -85,7 +90,7 @@ def _deep(value, memo: dict):
         items = tuple(_deep(item, memo) for item in value)
         same = all(a is b for a, b in zip(items, value))
         return value if same else kind(items)
-    if isinstance(value, (_module_type(), UserInstance)):
+    if isinstance(value, snapshot_kinds()):
         return _object_copy(value, memo, lambda item: _deep(item, memo))
     return value
 

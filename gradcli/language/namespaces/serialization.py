@@ -7,7 +7,9 @@ new objects, with the sharing inside one save kept, as torch's pickling does (vi
 over a copy of their base's storage, as torch saves whole storages). Tensors come back
 as leaves (a Parameter as a Parameter), keeping requires_grad. Objects other than tensors,
 numbers, strings and containers of them are refused when loaded with weights_only (torch's
-default since 2.6) in torch's words; gradcli does not load them otherwise."""
+default since 2.6) in torch's words; with weights_only=False a module or an instance of the
+program's class comes back as a deep copy of what was saved (a whole model saved for inference),
+and gradcli loads nothing else."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from gradcli.engine import errors, parameters
 from gradcli.engine.dtypes import DType
 from gradcli.engine.devices import Device
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.python_copy import deepcopy, snapshot_kinds
 from gradcli.language.namespaces.python_io import BytesIO
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime.exceptions import register_exception
@@ -52,36 +55,56 @@ register_exception(PyType("_pickle.UnpicklingError", (UnpicklingError,)))
 
 
 class _Opaque:
-    """A saved object gradcli cannot snapshot (a module, an optimizer, a program's instance)."""
+    """A saved object other than tensors, numbers, strings and containers: the name pickle gives
+    its class and, for a module or a program's instance, a deep copy of it (else None)."""
 
-    def __init__(self, name: str):
-        self.name = name
+    def __init__(self, name: str, snapshot=None):
+        self.name, self.snapshot = name, snapshot
 
 
-def _copy(value, memo: dict, opaque):
-    """A deep copy of tensors, numbers, strings and containers; `opaque(value)` for the rest."""
+def _opaque(memo: dict):
+    """What save keeps of an object `_copy` does not copy; `memo` is shared by the save's deep
+    copies (and `_copy`'s tensors), so that objects shared between them stay shared."""
+    def make(value) -> _Opaque:
+        snapshot = None
+        if isinstance(value, snapshot_kinds()):
+            try:
+                snapshot = deepcopy(value, memo)
+            except errors.TorchError:  # a tensor deepcopy refuses: the load refuses it
+                snapshot = None
+        return _Opaque(_pickled_name(value), snapshot)
+    return make
+
+
+def _copy(value, memo: dict, opaque, shared: dict):
+    """A deep copy of tensors, numbers, strings and containers; `opaque(value)` for the rest.
+    `shared` is the memo of the deep copies `opaque` makes: a tensor met both inside a module and
+    outside it is copied once."""
     if isinstance(value, _ATOMS):
         return value
     found = memo.get(id(value))
     if found is not None:
         return found[1]
-    if isinstance(value, Tensor):
+    if isinstance(value, Tensor) and id(value) in shared:
+        made = shared[id(value)]
+    elif isinstance(value, Tensor):
         base = value._base
         if base is not None and not value.requires_grad:  # torch saves whole storages: a view
-            base = _copy(base, memo, opaque)              # loads sharing its base's copy
+            base = _copy(base, memo, opaque, shared)      # loads sharing its base's copy
             made = Tensor(value._view_fn(base.data), value.dtype)
             made.make_view_of(base, value._view_fn)
         else:
             made = Tensor(value.data.copy(), value.dtype)
         made = parameters.parameter(made, value.requires_grad) if value.is_parameter else made
         made.requires_grad = value.requires_grad
+        shared[id(value)] = made
     elif isinstance(value, (dict, OrderedDict)):
-        made = type(value)((_copy(k, memo, opaque), _copy(v, memo, opaque))
+        made = type(value)((_copy(k, memo, opaque, shared), _copy(v, memo, opaque, shared))
                            for k, v in value.items())
     elif isinstance(value, Size):
         made = value
     elif isinstance(value, (list, tuple)):
-        made = type(value)(_copy(each, memo, opaque) for each in value)
+        made = type(value)(_copy(each, memo, opaque, shared) for each in value)
     else:
         made = opaque(value)
     memo[id(value)] = (value, made)  # the original is kept alive so that its id stays unique
@@ -104,7 +127,8 @@ def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
     if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
                                 "file-like object with a 'write' attribute")
-    record = _copy(obj, {}, lambda value: _Opaque(_pickled_name(value)))
+    shared: dict = {}
+    record = _copy(obj, {}, _opaque(shared), shared)
     if isinstance(f, BytesIO):
         f.write_record(record)
     else:
@@ -124,13 +148,18 @@ def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mm
         raise errors.TorchError("FileNotFoundError",
                                 f"[Errno 2] No such file or directory: {f!r}")
 
+    copies: dict = {}  # one memo for the load's deep copies and tensors
+
     def refuse(value: _Opaque):
+        if weights_only is False and value.snapshot is not None:
+            return deepcopy(value.snapshot, copies)
         if weights_only is False:
             raise errors.TorchError("NotImplementedError", "gradcli's torch.load gives back "
                                     "tensors, numbers, strings and containers of them, not a "
                                     f"{value.name} (save its state_dict() instead)")
         raise errors.TorchError("UnpicklingError", _WEIGHTS_ONLY.format(name=value.name))
-    return _copy(f.read_record() if isinstance(f, BytesIO) else ctx.saved[f], {}, refuse)
+    return _copy(f.read_record() if isinstance(f, BytesIO) else ctx.saved[f], {}, refuse,
+                 copies)
 
 
 SERIALIZATION = table(

@@ -13,6 +13,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
                                                   table, type_of)
+from gradcli.language.namespaces.future import FUTURE
 from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
 from gradcli.language.namespaces.serialization import SERIALIZATION
 from gradcli.language.namespaces.tensor_swap import SWAP_TENSORS
@@ -405,7 +406,8 @@ TORCH_TABLE = layered(table(
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
     "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"],
-    "amp": AMP, "cpu": CPU, "GradScaler": AMP_GRAD_SCALER, "jit": JIT}, MODES, AUTOCAST, LEGACY_TYPES)
+    "amp": AMP, "cpu": CPU, "GradScaler": AMP_GRAD_SCALER, "jit": JIT, "__future__": FUTURE},
+    MODES, AUTOCAST, LEGACY_TYPES)
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
@@ -444,6 +446,7 @@ MODULES = {
     "torch.optim.lr_scheduler": LR_SCHEDULER,
     "torch.optim.swa_utils": SWA_UTILS,
     "torch.utils": UTILS,
+    "torch.__future__": FUTURE,
     "torch.utils.data": DATA,
     "torch.utils.checkpoint": CHECKPOINT,
     "torch.testing": TESTING,

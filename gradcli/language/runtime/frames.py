@@ -232,6 +232,7 @@ class Runtime:
     source: str = ""
     figures: object = None  # the session's matplotlib.pyplot state (namespaces/pyplot.Figures)
     saved: dict = field(default_factory=dict)  # torch.save's files, kept in memory for the run
+    future: dict = field(default_factory=dict)  # torch.__future__'s switches, by name
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""
