@@ -719,6 +719,8 @@ KINDS = [
     _activation("PairwiseDistance", "pairwise_distance", "p=2.0, eps=1e-06, keepdim=False",
                 lambda m, printer: "", "x1, x2", "distance"),
     _loss("KLDivLoss", "kl_div", _LOSS + ", log_target=False"),
+    _loss("CTCLoss", "ctc_loss", "blank=0, reduction='mean', zero_infinity=False",
+          "log_probs, targets, input_lengths, target_lengths"),
     _loss("HuberLoss", "huber_loss", "reduction='mean', delta=1.0"),
     _loss("MSELoss", "mse_loss"),
     _loss("L1Loss", "l1_loss"),
