@@ -43,12 +43,14 @@ def _log_sum(terms: list, top: np.ndarray) -> np.ndarray:
     return _log(total) + top
 
 
-def _primes(targets: np.ndarray, offset: int, length: int, blank: int) -> np.ndarray:
-    """l': the target with a blank before, between and after its labels."""
+def _primes(targets: np.ndarray, offset: int, length: int, blank: int,
+            labels: int) -> np.ndarray:
+    """l': the target with a blank before, between and after its labels (a label out of range,
+    which torch's kernel reads past the row for, kept in range)."""
     primes = np.full(2 * length + 1, blank, np.int64)
     primes[1::2] = targets[offset:offset + length] if targets.ndim == 1 else \
         targets[offset, :length]
-    return primes
+    return np.clip(primes, 0, labels - 1)
 
 
 def _shifted(row: np.ndarray, by: int) -> np.ndarray:
@@ -80,7 +82,7 @@ def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank):
             nll[b] = -(log_probs.dtype.type(0) if length == 0 else neginf)
             continue
         lp, la = log_probs[:, b], log_alpha[b]
-        primes = _primes(targets, offset, length, blank)
+        primes = _primes(targets, offset, length, blank, log_probs.shape[2])
         width = 2 * length + 1
         la[0, 0] = lp[0, blank]
         if length > 0:
@@ -138,7 +140,7 @@ def _ctc_backward(grad_out, log_probs, targets, nll, log_alpha, input_lengths, t
         if (zero_infinity and nll[b] == np.inf) or steps == 0:
             continue
         lp = log_probs[:steps, b]
-        primes = _primes(targets, offset, length, blank)
+        primes = _primes(targets, offset, length, blank, log_probs.shape[2])
         width = 2 * length + 1
         lb = _log_betas(lp, primes, steps, width, dtype)
         alpha_beta = log_alpha[b, :steps, :width] + lb
@@ -231,6 +233,8 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, 
     if not lp.dtype.is_floating_point or lp.dtype.itemsize < 4:
         raise errors.not_implemented_for("ctc_loss_cpu", lp.dtype)
     targets = F.to_dtype(targets, dtypes.int64)
+    if lp.numel() == 0:
+        raise errors.runtime("log_probs tensor must not be empty")
     _checked_arguments(lp, targets, input_lengths, target_lengths, blank)
     res, _ = apply(OPS["_ctc_loss"], lp, targets, input_lengths=input_lengths,
                    target_lengths=target_lengths, blank=blank, zero_infinity=zero_infinity)

@@ -55,12 +55,26 @@ def has_uninitialized_params(module) -> bool:
     return any(t in UNINITIALIZED for t in _tensors(module) if t is not None)
 
 
+def _shape(x, member: str = "shape") -> tuple:
+    """input.shape (or input.dim()) as torch's Python code reads it."""
+    if not isinstance(x, Tensor):
+        raise errors.no_attribute(x, member)
+    return x.shape
+
+
+def _dimension(shape: tuple, dim: int) -> int:
+    if not -len(shape) <= dim < len(shape):
+        raise errors.TorchError("IndexError", "tuple index out of range")
+    return shape[dim]
+
+
 def _size_from_last(module, x) -> int:
-    return x.shape[-1]
+    return _dimension(_shape(x), -1)
 
 
 def _size_from_channels(spatial: int):
     def infer(module, x) -> int:
+        _shape(x, "dim")
         if x.ndim not in (spatial + 1, spatial + 2):
             raise errors.runtime(
                 f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to "
@@ -71,9 +85,7 @@ def _size_from_channels(spatial: int):
 
 
 def _size_from_dim_1(module, x) -> int:
-    if x.ndim < 2:
-        raise errors.TorchError("IndexError", "tuple index out of range")
-    return x.shape[1]
+    return _dimension(_shape(x), 1)
 
 
 def _initialize(module, base: ModuleKind, infer, *inputs) -> None:
@@ -83,7 +95,12 @@ def _initialize(module, base: ModuleKind, infer, *inputs) -> None:
         return
     values, keywords = module.options
     keywords = {k: v for k, v in keywords.items() if k != "bias" or "bias" in base.option_names}
-    fresh = construct(base, infer(module, inputs[0]), *values, **keywords)
+    size = infer(module, inputs[0])
+    values = [size, *values]
+    # materialize keeps the dtype the tensors have now (module.double() before the first call)
+    values[base.option_names.index("dtype")] = next(
+        t.dtype for t in _tensors(module) if t is not None and t in UNINITIALIZED)
+    fresh = construct(base, *values, **keywords)
     for mine, theirs in ((module.params, fresh.params), (module.buffers, fresh.buffers)):
         for name, t in mine.items():
             if t is not None and t in UNINITIALIZED:
@@ -91,6 +108,10 @@ def _initialize(module, base: ModuleKind, infer, *inputs) -> None:
                 del UNINITIALIZED[t]
     module.attrs.update((k, v) for k, v in fresh.attrs.items() if k != "training")
     module.options = fresh.options
+
+
+# the class each one's initialize_parameters is defined on (None: the lazy class itself)
+_DEFINED_ON = {"last": None, "channels": "_LazyConvXdMixin", "dim1": "_LazyNormBase"}
 
 
 def lazy_kind(name: str, base: ModuleKind, infer_name: str, spatial: int = 0) -> ModuleKind:
@@ -130,13 +151,14 @@ def lazy_kind(name: str, base: ModuleKind, infer_name: str, spatial: int = 0) ->
         module.kind, module.__class__ = base, base.host
         return base.forward(ctx, module, *inputs)
 
-    kind = ModuleKind(name, base.package, options, forward, base.inputs,
+    # the first call's hook reads the input before the forward's own first checks
+    kind = ModuleKind(name, base.package, options, forward, base.inputs.split(";")[0],
                       extra_repr=base.extra_repr, build=build,
                       host=type(name, (base.host,), {"__slots__": ()}))
     KIND_METHODS[name] = table(
         entry("has_uninitialized_params", has_uninitialized_params, "self",
               qualname="LazyModuleMixin.has_uninitialized_params"),
-        entry("initialize_parameters", lambda module, *args, **kwargs: _initialize(
-            module, base, infer, *args), "self, *args, **kwargs",
-            qualname="LazyModuleMixin.initialize_parameters"))
+        entry("initialize_parameters", lambda module, x, *args, **kwargs: _initialize(
+            module, base, infer, x), "self, input, *args, **kwargs",
+            qualname=f"{_DEFINED_ON[infer_name] or name}.initialize_parameters"))
     return kind

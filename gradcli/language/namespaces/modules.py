@@ -20,7 +20,7 @@ from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import entry, parse_signature, table
 from gradcli.language.runtime.values import Generator, iterate, qualified_type_name, type_name
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.uninitialized import kind_of
+from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
 
 LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when constructed
 
@@ -434,6 +434,8 @@ def _cast(module: Module, dtype: DType) -> Module:
         for name, buffer in each.buffers.items():
             if buffer is not None and buffer.dtype.is_floating_point:
                 each.buffers[name] = F.to_dtype(buffer, dtype)
+                if kind_of(buffer) and buffer.dtype is not dtype:  # an UninitializedBuffer's
+                    UNINITIALIZED[each.buffers[name]] = kind_of(buffer)  # copy stays one
     return module
 
 
