@@ -110,7 +110,7 @@ declare("scalar_tensor", _scalar_tensor, "scalar_tensor(Scalar s, *, ScalarType?
 # ---- window functions (aten's TensorFactories.cpp) ----------------------------------------------
 
 _WINDOW_OPTIONS = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-                   "bool? pin_memory=None, bool requires_grad=False")
+                   "bool? pin_memory=False, bool requires_grad=False")
 
 
 def _window(name: str, window_length: int, periodic: bool, dtype, device, requires_grad,

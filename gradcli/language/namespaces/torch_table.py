@@ -383,9 +383,9 @@ TORCH_TABLE = layered(table(
     entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
     entry("typename", _typename, "obj"),
     entry("set_warn_always", _set_warn_always, "b"),
-    entry("is_warn_always_enabled", lambda: STATE.warn_always, "", style="noargs"),
-    entry("detach", F.detach, "input"),
-    entry("detach_", grad_api.detach_, "input"),
+    entry("is_warn_always_enabled", lambda: STATE.warn_always, ""),
+    entry("detach", F.detach, "input: Tensor", style="parser"),
+    entry("detach_", grad_api.detach_, "input: Tensor", style="parser"),
 ), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "newaxis": None,
