@@ -456,6 +456,18 @@ CASES = {
              ("a", (2, 3, 2), "any"), setup=("t = torch.tensor([[0, 2], [1, 1]])",))],
     "nll_loss2d_backward": [case(grad_of("F.cross_entropy(a, t)"), ("a", (2, 3, 2), "any"),
                                  ("v", S0, "any"), setup=("t = torch.tensor([[2, 0], [1, 2]])",))],
+    "_ctc_loss": [
+        case("F.ctc_loss(a.log_softmax(2), t, (4, 3), (2, 1))", ("a", (4, 2, 3), "any"),
+             setup=("t = torch.tensor([[1, 2], [1, 0]])",)),
+        case("F.ctc_loss(a.log_softmax(2), t, torch.tensor([4, 4]), torch.tensor([2, 2]), "
+             "blank=2, reduction='sum')", ("a", (4, 2, 3), "any"),
+             setup=("t = torch.tensor([0, 0, 1, 0])",)),
+        case("F.ctc_loss(a.log_softmax(1), t, (3,), (1,), reduction='none', zero_infinity=True)",
+             ("a", (3, 3), "any"), setup=("t = torch.tensor([2])",))],
+    "_ctc_loss_backward": [case(grad_of("F.ctc_loss(a.log_softmax(2), t, (4, 3), (2, 1), "
+                                        "reduction='sum')"),
+                                ("a", (4, 2, 3), "any"), ("v", S0, "any"),
+                                setup=("t = torch.tensor([[1, 2], [1, 0]])",), grad=False)],
     # ---- shapes, views and indexing ----
     "view": unary("a.view(-1)", shapes=(M,)) + unary("a.view(3, 1)", shapes=(V,)),
     "_unsafe_view": unary("a.t().reshape(6)", shapes=(M,)),

@@ -105,6 +105,8 @@ def _parse_default(text: str):
         return tuple(int(v) for v in text[1:-1].split(",") if v)
     if text.startswith(("'", '"')):
         return text[1:-1]
+    if text.startswith("at::"):  # torch's Python parser reads a C++ constant as 0
+        return 0
     if text.isidentifier():  # a named constant: a memory format, else passed as written
         return memory_format.BY_NAME.get(text, text)
     return float(text) if any(c in text for c in ".e") else int(text)

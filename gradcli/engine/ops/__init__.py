@@ -13,7 +13,7 @@ from gradcli.engine import functions
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison", "ops.complex_numbers",
-    "ops.convolution", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient", "ops.grid_sample", "ops.group_norm", "ops.histograms",
+    "ops.convolution", "ops.ctc_loss", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient", "ops.grid_sample", "ops.group_norm", "ops.histograms",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.multi_margin", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.scatters", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.spectral", "ops.special_more", "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
@@ -67,6 +67,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import complex_numbers  # noqa: F401
         case "gradcli.engine.ops.convolution":
             from gradcli.engine.ops import convolution  # noqa: F401
+        case "gradcli.engine.ops.ctc_loss":
+            from gradcli.engine.ops import ctc_loss  # noqa: F401
         case "gradcli.engine.ops.decompositions":
             from gradcli.engine.ops import decompositions  # noqa: F401
         case "gradcli.engine.ops.dual":

@@ -212,6 +212,17 @@ INDEX = {
             "torch:conv_transpose3d "
         ),
     },
+    "gradcli.engine.ops.ctc_loss": {
+        "function": (
+            "ctc_loss functional_ctc_loss glibc_expf "
+        ),
+        "row": (
+            "_ctc_loss _ctc_loss_backward "
+        ),
+        "declaration": (
+            "functional:ctc_loss torch:ctc_loss "
+        ),
+    },
     "gradcli.engine.ops.decompositions": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "

@@ -207,7 +207,13 @@ def _unpool_output_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
                         output_size) -> list:
     """torch's _unpool_output_size: the default size, or the given one within a stride of it."""
     n = len(kernel)
-    default = [(x.shape[-n + d] - 1) * stride[d] + kernel[d] - 2 * padding[d] for d in range(n)]
+    try:  # torch's Python arithmetic, on whatever the arguments hold
+        default = [(x.shape[-n + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
+                   for d in range(n)]
+    except IndexError:
+        raise errors.TorchError("IndexError", "tuple index out of range") from None
+    except TypeError as error:
+        raise errors.type_error(str(error)) from None
     if output_size is None:
         result = default
     else:
@@ -231,12 +237,17 @@ def _unpool_output_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
     return list(result)
 
 
+def _ntuple(value, n: int) -> tuple:
+    """torch's _ntuple: an iterable (a string too) as its tuple, else `value` n times."""
+    return tuple(value) if isinstance(value, (str, tuple, list)) else _pairs(value, n)
+
+
 def _unpool_arguments(n: int, kernel_size, stride, padding) -> tuple:
     for value in (kernel_size, stride, padding):  # torch's _pair makes a tuple of a tensor
         if isinstance(value, Tensor) and value.ndim == 0:
             raise errors.type_error("iteration over a 0-d tensor")
-    kernel = _pairs(kernel_size, n)
-    return kernel, kernel if stride is None else _pairs(stride, n), _pairs(padding, n)
+    kernel = _ntuple(kernel_size, n)
+    return kernel, kernel if stride is None else _ntuple(stride, n), _ntuple(padding, n)
 
 
 def max_unpool2d(x: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,

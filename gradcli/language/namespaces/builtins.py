@@ -27,6 +27,7 @@ from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generat
                                             Size, dict_from, iterate, qualified_type_name,
                                             type_name)
 from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.uninitialized import kind_of
 
 __all__ = ["Builtin", "entry", "table", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE", "LEGACY_TYPES",
            "LEGACY_DTYPES"]
@@ -390,9 +391,10 @@ _NODE_TYPES: dict[str, PyType] = {}
 _PARAMETER_TYPE: dict = {}
 
 
-def register_parameter_type(cls: PyType) -> None:
-    """What `type(p)` gives for an nn.Parameter `p`."""
-    _PARAMETER_TYPE["type"] = cls
+def register_parameter_type(cls: PyType, name: str = "type") -> None:
+    """What `type(p)` gives for an nn.Parameter `p` (name "type"), or for a lazy module's
+    uninitialized tensor (name "UninitializedParameter" or "UninitializedBuffer")."""
+    _PARAMETER_TYPE[name] = cls
 
 
 def type_of(value) -> PyType:
@@ -401,6 +403,8 @@ def type_of(value) -> PyType:
         return value.language_type
     if isinstance(value, classes.UserClass):
         return TYPE_TYPE
+    if type(value) is Tensor and kind_of(value) is not None:
+        return _PARAMETER_TYPE[kind_of(value)]
     if type(value) is Tensor and value.is_parameter:
         return _PARAMETER_TYPE["type"]
     found = _TYPE_OF.get(type(value))

@@ -20,6 +20,7 @@ from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import entry, parse_signature, table
 from gradcli.language.runtime.values import Generator, iterate, qualified_type_name, type_name
 from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
 
 LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when constructed
 
@@ -442,6 +443,8 @@ def _cast(module: Module, dtype: DType | None, overwrite: bool = False) -> Modul
         for name, buffer in each.buffers.items():
             if buffer is not None and buffer.dtype.is_floating_point and dtype is not None:
                 each.buffers[name] = F.to_dtype(buffer, dtype)
+                if kind_of(buffer) and buffer.dtype is not dtype:  # an UninitializedBuffer's
+                    UNINITIALIZED[each.buffers[name]] = kind_of(buffer)  # copy stays one
     return module
 
 
@@ -516,7 +519,8 @@ def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: b
         lead = f"{name}." if name else ""
         for key, tensor in list(each.params.items()) + list(each.buffers.items()):
             if tensor is not None and key not in each.non_persistent:
-                out[lead + key] = tensor if keep_vars else F.detach(tensor)
+                # a lazy module keeps its uninitialized tensors themselves
+                out[lead + key] = tensor if keep_vars or kind_of(tensor) else F.detach(tensor)
     return out
 
 

@@ -1,12 +1,11 @@
 """Builders, forwards and reprs of more torch.nn module classes (GroupNorm, RMSNorm, Upsample,
-the padding layers, PReLU, Softmax2d, ConvTransposeNd's output size, Bilinear, EmbeddingBag,
-LazyLinear); their rows are in nn_table.KINDS."""
+the padding layers, PReLU, Softmax2d, ConvTransposeNd's output size, Bilinear, EmbeddingBag);
+their rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from gradcli.engine import errors, parameters
 from gradcli.engine.ops import activation as A
@@ -15,7 +14,6 @@ from gradcli.engine.ops import group_norm as GN
 from gradcli.engine.ops import nn_functional as NF
 from gradcli.engine.ops import interpolate as I
 from gradcli.engine.ops import rms_norm as RN
-from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
 from gradcli.language.runtime.calls import invoke
@@ -238,30 +236,3 @@ def embedding_bag_repr(module, printer) -> str:
     if a["padding_idx"] is not None:
         text += f", padding_idx={printer.repr(a['padding_idx'])}"
     return text
-
-
-def build_lazy_linear(module, out_features, bias, device, dtype) -> None:
-    """LazyLinear.__init__: in_features 0 and empty weight and bias until the first input."""
-    module.attrs.update(in_features=0, out_features=out_features)
-    dtype = dtype or STATE.default_dtype
-    module.params.update(weight=parameters.parameter(Tensor(np.empty(0, dtype.np), dtype)),
-                         bias=parameters.parameter(Tensor(np.empty(0, dtype.np), dtype))
-                         if bias else None)
-
-
-def lazy_linear_forward(linear_kind):
-    """The first call infers in_features from the input's last dimension, draws the weight and
-    bias as nn.Linear's reset_parameters does and turns the module into a Linear."""
-    def forward(ctx, module, x):
-        if module.kind is not linear_kind:
-            in_features = x.shape[-1]
-            weight, bias = module.params["weight"], module.params["bias"]
-            drawn = parameters.linear(in_features, module.attrs["out_features"], bias is not None,
-                                      weight.dtype)
-            for kept, new in zip((weight, bias), drawn):
-                if kept is not None:
-                    kept.data = new.data
-            module.attrs["in_features"] = in_features
-            module.kind, module.__class__ = linear_kind, linear_kind.host
-        return linear_kind.forward(ctx, module, x)
-    return forward

@@ -21,6 +21,7 @@ from gradcli.language.runtime.calls import invoke
 from gradcli.language.namespaces import distance_losses
 from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import multihead as MH
+from gradcli.language.namespaces import lazy_modules as lazy
 from gradcli.language.namespaces import nn_layers_more as layers
 from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
@@ -461,10 +462,6 @@ def _padding(name: str, mode: str, dims: int) -> ModuleKind:
 _LINEAR_OPTIONS = "in_features, out_features, bias=True, device=None, dtype=None"
 _LINEAR = ModuleKind("Linear", "linear", _LINEAR_OPTIONS, _linear_forward, extra_repr=_linear_repr,
                      build=_build_linear)
-_LAZY_LINEAR = ModuleKind(
-    "LazyLinear", "linear", "out_features, bias=True, device=None, dtype=None",
-    more.lazy_linear_forward(_LINEAR), extra_repr=_linear_repr, build=more.build_lazy_linear,
-    host=type("LazyLinear", (_LINEAR.host,), {"__slots__": ()}))
 # MultiheadAttention's out_proj: a Linear subclass torch.nn does not export
 _QUANTIZABLE_LINEAR = ModuleKind(
     "NonDynamicallyQuantizableLinear", "linear", _LINEAR_OPTIONS, _linear_forward,
@@ -533,7 +530,6 @@ KINDS = [
     ModuleKind("Module", "module", "", lambda ctx, m, *inputs: _no_forward(m), "*input",
                host=Module),
     _LINEAR,
-    _LAZY_LINEAR,
     ModuleKind("Identity", "linear", "*args, **kwargs", lambda ctx, m, x: x, build=_ignore),
     ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_MATH),
                inputs="input; input: .flatten",
@@ -725,6 +721,8 @@ KINDS = [
     _activation("PairwiseDistance", "pairwise_distance", "p=2.0, eps=1e-06, keepdim=False",
                 lambda m, printer: "", "x1, x2", "distance"),
     _loss("KLDivLoss", "kl_div", _LOSS + ", log_target=False"),
+    _loss("CTCLoss", "ctc_loss", "blank=0, reduction='mean', zero_infinity=False",
+          "log_probs, targets, input_lengths, target_lengths"),
     _loss("HuberLoss", "huber_loss", "reduction='mean', delta=1.0"),
     _loss("MSELoss", "mse_loss"),
     _loss("L1Loss", "l1_loss"),
@@ -838,8 +836,19 @@ PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundM
     None, entry("__new__", _parameter, "cls, data=None, requires_grad=True",
                 qualname="Parameter.__new__")))
 
+_LAZY_INFER = {"Linear": ("last", 0), **{f"Conv{t}{n}d": ("channels", n) for n in (1, 2, 3)
+                                         for t in ("", "Transpose")},
+               **{f"{norm}{n}d": ("dim1", n) for n in (1, 2, 3)
+                  for norm in ("BatchNorm", "InstanceNorm")}}
+KINDS += [lazy.lazy_kind("Lazy" + kind.name, kind, *_LAZY_INFER[kind.name]) for kind in KINDS
+          if kind.name in _LAZY_INFER]
+_UNINITIALIZED_TYPES = lazy.uninitialized_types(ParameterHost)
+for _name, _type in _UNINITIALIZED_TYPES.items():
+    register_parameter_type(_type, _name)
+
 # What torch.nn holds besides torch.nn.functional.
-NN_CLASSES = {"Parameter": PARAMETER_TYPE, "Buffer": BUFFER_TYPE} | {kind.name: kind.type for kind in KINDS}
+NN_CLASSES = {"Parameter": PARAMETER_TYPE, "Buffer": BUFFER_TYPE} | _UNINITIALIZED_TYPES | {
+    kind.name: kind.type for kind in KINDS}
 CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMethod(
     NN_CLASSES["Embedding"], entry(
         "from_pretrained", _from_pretrained, "cls, embeddings, freeze=True, padding_idx=None, "

@@ -13,6 +13,7 @@ from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.classes import UserInstance
 from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
 from gradcli.language.runtime.values import Namespace, Size
 
 _NOT_LEAF = (
@@ -38,6 +39,8 @@ def _tensor_copy(t: Tensor, memo: dict) -> Tensor:
         raise errors.runtime(_NOT_LEAF)
     copied = Tensor(t.data.copy(), t.dtype, requires_grad=t.requires_grad)
     copied.is_parameter = t.is_parameter
+    if kind_of(t):  # UninitializedParameter.__deepcopy__: another uninitialized one
+        UNINITIALIZED[copied] = kind_of(t)
     memo[id(t)] = copied
     if t.grad is not None and not t.is_parameter:
         copied.grad = _deep(t.grad, memo)

@@ -20,6 +20,7 @@ from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin
 from gradcli.language.runtime.values import Size, type_name
+from gradcli.language.runtime.uninitialized import check_shape
 
 
 def _version(t: Tensor) -> int:
@@ -42,7 +43,7 @@ TENSOR_ATTRS = {
     "grad_fn": (lambda t: t.grad_fn, None),
     "is_leaf": (lambda t: t.is_leaf, None),
     "retains_grad": (lambda t: t.retains_grad, None),
-    "shape": (lambda t: Size(t.shape), None),
+    "shape": (lambda t: check_shape(t) or Size(t.shape), None),
     "dtype": (lambda t: t.dtype, None),
     "device": (lambda t: devices.CPU, None),
     "is_cuda": (lambda t: False, None),

@@ -20,6 +20,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.uninitialized import kind_of
 
 # Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
 HOST_PRINTED = (*NUMPY_VALUES, Device)
@@ -205,6 +206,9 @@ class Printer:
         self._printing: set[int] = set()  # ids of the containers being printed
 
     def tensor(self, t: Tensor) -> str:
+        uninitialized = kind_of(t)
+        if uninitialized is not None:
+            return f"<{uninitialized}>"
         label = t.grad_fn.class_name if t.grad_fn is not None else None
         text = printing.tensor_repr(t.data, t.dtype, self.options,
                                     default_dtype=STATE.default_dtype,
@@ -453,6 +457,8 @@ def _late_class_names() -> dict[type, str]:
 
 def type_name(value) -> str:
     """The class name Python would report for `value` in error messages."""
+    if type(value) is Tensor and kind_of(value) is not None:
+        return kind_of(value)
     if type(value) is Tensor and value.is_parameter:
         return "Parameter"
     if isinstance(value, TableObject):
@@ -485,6 +491,8 @@ dtypes.read_classes_with(lambda value: value.hosts[0] if isinstance(value, PyTyp
 
 def qualified_type_name(value) -> str:
     """The name `type(value)` prints: torch's classes with their module (`torch.Tensor`)."""
+    if type(value) is Tensor and kind_of(value) is not None:
+        return "torch.nn.parameter." + kind_of(value)
     if type(value) is Tensor and value.is_parameter:
         return "torch.nn.parameter.Parameter"
     if isinstance(value, TableObject):
