@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 
 
 def serve(requests, answers) -> None:
@@ -20,6 +21,7 @@ def serve(requests, answers) -> None:
     forked child."""
     from snippets import prepare_torch, run_in_child
     prepare_torch()
+    os.chdir(tempfile.mkdtemp(prefix="gradcli-torch-"))  # what a snippet saves lands there
     for line in requests:
         answers.write(json.dumps(run_in_child(json.loads(line))) + "\n")
         answers.flush()

@@ -368,6 +368,8 @@ def cartesian_prod(*tensors) -> Tensor:
 def unravel_index(indices: Tensor, shape) -> tuple:
     """torch.unravel_index (Python in torch): each flat index's coordinates in `shape`, one
     tensor per dimension."""
+    if isinstance(indices, dtypes.DType):  # torch calls indices.is_complex(): a dtype's is a bool
+        raise errors.type_error("'bool' object is not callable")
     if not isinstance(indices, Tensor):  # torch's first use of it
         raise errors.TorchError("AttributeError", f"'{errors.type_name(indices)}' object has no "
                                 "attribute 'is_complex'")

@@ -191,7 +191,7 @@ def _pow_backward_self(g, a, b):
 def _pow_backward_exponent(g, a, b, out):
     real_b = F.real(b) if b.dtype.is_complex else b
     cond = F.logical_and(F.compare("eq", a, 0), F.compare("ge", real_b, 0))
-    base = F.to_dtype(a, dtypes.promote(a.dtype, b.dtype))
+    base = F.to_dtype(a, dtypes.result_type([a, b], STATE.default_dtype))  # at::result_type
     grad = F.conj(F.mul(out, F.log(base)))
     return F.mul(g, F.where(cond, F.scalar_tensor(0.0, grad.dtype), grad))
 

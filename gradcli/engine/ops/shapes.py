@@ -355,7 +355,7 @@ def squeeze(a: Tensor, dim=None, op=_op) -> Tensor:
         return op("squeeze", a, sizes=a.shape)
     if isinstance(dim, int):
         return op("squeeze.dim", a, dim=wrap_dim(dim, a.ndim), sizes=a.shape)
-    return op("squeeze.dims", a, dims=normalize_dims(dim, a.ndim), sizes=a.shape)
+    return op("squeeze.dims", a, dims=reduction_dims(dim, a.ndim), sizes=a.shape)
 
 
 def unsqueeze(a: Tensor, dim: int, op=_op) -> Tensor:
