@@ -101,9 +101,12 @@ def view_as_real(a: Tensor) -> Tensor:
 
 
 def view_as_complex(a: Tensor) -> Tensor:
+    if a.dtype is dtypes.float16:  # torch's complex32
+        raise errors.TorchError("NotImplementedError", "gradcli does not support "
+                                "torch.complex32 yet")
     if a.dtype not in (dtypes.float32, dtypes.float64):
-        raise errors.runtime("view_as_complex is only supported for float and double tensors, "
-                             f"but got a tensor of scalar type: {a.dtype.scalar_name}")
+        raise errors.runtime("view_as_complex is only supported for half, float and double "
+                             f"tensors, but got a tensor of scalar type: {a.dtype.scalar_name}")
     if not a.ndim or a.shape[-1] != 2:
         raise errors.runtime("Tensor must have a last dimension of size 2")
     if a.data.strides[-1] != a.data.itemsize:

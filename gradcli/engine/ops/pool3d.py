@@ -443,7 +443,7 @@ declare("adaptive_max_pool3d", adaptive_max_pool3d, python="input: .size, output
         "return_indices=False; return_indices: truth", variants="functional",
         title="_adaptive_max_pool3d")
 declare("max_pool3d_with_indices", lambda *args: max_pool3d(*args[:6], True),
-        python="input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, "
+        python="input: .is_cuda, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, "
         "return_indices=False", variants="functional")
 declare("adaptive_max_pool3d_with_indices", lambda x, size, _: adaptive_max_pool3d(x, size, True),
         python="input: .size, output_size, return_indices=False", variants="functional")

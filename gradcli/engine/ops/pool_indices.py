@@ -280,7 +280,8 @@ for _n, _fn, _input in ((1, adaptive_max_pool1d, "input"),
     declare(f"adaptive_max_pool{_n}d", _fn, python=f"{_input}, output_size, return_indices=False; "
             "return_indices: truth", variants="functional", title=f"_adaptive_max_pool{_n}d")
     declare(f"adaptive_max_pool{_n}d_with_indices", lambda x, size, _, _fn=_fn: _fn(x, size, True),
-            python=f"{_input}, output_size, return_indices=False", variants="functional")
+            python=f"{'input: object' if _n == 1 else _input}, output_size, return_indices=False",
+            variants="functional")  # 1d: the C++ adaptive_max_pool1d's parser checks input
 for _n, _fn in ((1, max_unpool1d), (2, max_unpool2d), (3, max_unpool3d)):
     declare(f"max_unpool{_n}d", _fn, python="input: .size, indices, kernel_size, stride=None, "
             "padding=0, output_size=None", variants="functional")
