@@ -702,8 +702,8 @@ INDEX = {
     },
     "gradcli.engine.ops.spectral": {
         "function": (
-            "fft fft2 fft_c2c fft_c2r fft_r2c fftfreq fftn fftshift hfft hfft2 hfftn ifft ifft2 "
-            "ifftn ifftshift ihfft ihfft2 ihfftn irfft irfft2 irfftn rfft rfft2 rfftfreq rfftn "
+            "fft fft_c2c fft_c2r fft_r2c fftfreq fftshift hfft ifft ifftshift ihfft irfft rfft "
+            "rfftfreq "
         ),
         "row": (
             "_fft_c2c _fft_c2r _fft_r2c "

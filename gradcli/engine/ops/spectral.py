@@ -307,54 +307,6 @@ def _ihfftn(a, s, dim, norm):
     return fft_c2c(F.conj_physical(out), dims[:-1], normalization, False)
 
 
-def fftn(input, s=None, dim=None, norm=None):
-    return _c2c_nd(input, s, dim, norm, True)
-
-
-def ifftn(input, s=None, dim=None, norm=None):
-    return _c2c_nd(input, s, dim, norm, False)
-
-
-def fft2(input, s=None, dim=(-2, -1), norm=None):
-    return _c2c_nd(input, s, dim, norm, True)
-
-
-def ifft2(input, s=None, dim=(-2, -1), norm=None):
-    return _c2c_nd(input, s, dim, norm, False)
-
-
-def rfftn(input, s=None, dim=None, norm=None):
-    return _rfftn(input, s, dim, norm)
-
-
-def rfft2(input, s=None, dim=(-2, -1), norm=None):
-    return _rfftn(input, s, dim, norm)
-
-
-def irfftn(input, s=None, dim=None, norm=None):
-    return _irfftn(input, s, dim, norm)
-
-
-def irfft2(input, s=None, dim=(-2, -1), norm=None):
-    return _irfftn(input, s, dim, norm)
-
-
-def hfftn(input, s=None, dim=None, norm=None):
-    return _hfftn(input, s, dim, norm)
-
-
-def hfft2(input, s=None, dim=(-2, -1), norm=None):
-    return _hfftn(input, s, dim, norm)
-
-
-def ihfftn(input, s=None, dim=None, norm=None):
-    return _ihfftn(input, s, dim, norm)
-
-
-def ihfft2(input, s=None, dim=(-2, -1), norm=None):
-    return _ihfftn(input, s, dim, norm)
-
-
 # ---- frequencies and shifts ------------------------------------------------------------------
 
 def _frequencies(values: np.ndarray, n: int, d: float, dtype, device, requires_grad) -> Tensor:
@@ -404,11 +356,16 @@ _N = "(Tensor self, int[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor?
 _FREQ = ("(int n, float d=1.0, *, Tensor? out=None, ScalarType? dtype=None, Layout? layout=None, "
          "Device? device=None, bool? pin_memory=False, bool requires_grad=False)")
 for _function, _schema in ((fft, _ONE), (ifft, _ONE), (rfft, _ONE), (irfft, _ONE), (hfft, _ONE),
-                           (ihfft, _ONE), (fft2, _TWO), (ifft2, _TWO), (rfft2, _TWO),
-                           (irfft2, _TWO), (hfft2, _TWO), (ihfft2, _TWO), (fftn, _N),
-                           (ifftn, _N), (rfftn, _N), (irfftn, _N), (hfftn, _N), (ihfftn, _N),
-                           (fftfreq, _FREQ), (rfftfreq, _FREQ)):
+                           (ihfft, _ONE), (fftfreq, _FREQ), (rfftfreq, _FREQ)):
     declare(_function.__name__, _function, _function.__name__ + _schema, variants="fft")
+# the 2-d and n-d forms: one transform each, the schemas giving their different default dims
+for _name, _function in (
+        ("fft", lambda input, s, dim, norm: _c2c_nd(input, s, dim, norm, True)),
+        ("ifft", lambda input, s, dim, norm: _c2c_nd(input, s, dim, norm, False)),
+        ("rfft", _rfftn), ("irfft", _irfftn), ("hfft", _hfftn), ("ihfft", _ihfftn)):
+    declare(_name + "2", _function, _name + "2" + _TWO, variants="fft")
+    declare(_name + "n", _function, _name + "n" + _N, variants="fft")
+del _name, _function, _schema
 declare("fftshift", fftshift, "fftshift(Tensor self, int[1]? dim=None)", variants="fft")
 declare("ifftshift", ifftshift, "ifftshift(Tensor self, int[1]? dim=None)", variants="fft")
 

@@ -28,12 +28,19 @@ class BufferHost(metaclass=_BufferMeta):
     """The class isinstance sees for nn.Buffer: a tensor nn.Buffer made."""
 
 
-def _buffer(cls, data, persistent):
+def wrapped_data(data) -> Tensor:
+    """What nn.Parameter(data) and nn.Buffer(data) wrap: an empty tensor for None; anything
+    else but a tensor fails where torch's Python detaches it."""
     if data is None:
-        data = Tensor(np.zeros(0, STATE.default_dtype.np), STATE.default_dtype)
+        return Tensor(np.zeros(0, STATE.default_dtype.np), STATE.default_dtype)
     if not isinstance(data, Tensor):
         raise errors.TorchError("AttributeError",
                                 f"'{type_name(data)}' object has no attribute 'detach'")
+    return data
+
+
+def _buffer(cls, data, persistent):
+    data = wrapped_data(data)
     tensor = grad_api.requires_grad_(F.detach(data), data.requires_grad)
     PERSISTENT[tensor] = persistent
     return tensor

@@ -8,8 +8,6 @@ import math
 from collections import OrderedDict
 from typing import Callable
 
-import numpy as np
-
 from gradcli.engine import dtypes, errors, parameters
 from gradcli.engine.ops import convolution as CV
 from gradcli.engine.ops import nn_functional as NF
@@ -27,7 +25,7 @@ from gradcli.language.namespaces import nn_more as more
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces import recurrent_packed as RP
 from gradcli.language.namespaces import transformer as TR
-from gradcli.language.namespaces.buffers import BUFFER_TYPE
+from gradcli.language.namespaces.buffers import BUFFER_TYPE, wrapped_data
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
@@ -42,7 +40,7 @@ from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
-from gradcli.language.runtime.values import iterate, type_name
+from gradcli.language.runtime.values import iterate
 from gradcli.language.runtime.pytypes import PyType
 
 
@@ -824,12 +822,7 @@ class ParameterHost(Tensor, metaclass=_ParameterMeta):
 
 
 def _parameter(cls, data, requires_grad):
-    if data is None:
-        data = Tensor(np.zeros(0, STATE.default_dtype.np), STATE.default_dtype)
-    if not isinstance(data, Tensor):
-        raise errors.TorchError("AttributeError",
-                                f"'{type_name(data)}' object has no attribute 'detach'")
-    return parameters.parameter(data, requires_grad)
+    return parameters.parameter(wrapped_data(data), requires_grad)
 
 
 PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundMethod(
