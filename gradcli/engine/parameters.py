@@ -46,7 +46,8 @@ def fill_(t: Tensor, value: float) -> Tensor:
 
 
 def _empty(shape: tuple, dtype) -> Tensor:
-    return parameter(Tensor(np.zeros(shape, dtype.np), dtype))
+    """A Parameter's memory, its sizes checked as torch.empty checks them."""
+    return parameter(Tensor(np.zeros(F.size_args(shape), dtype.np), dtype))
 
 
 def kaiming_layer(weight_shape: tuple, bias: bool, fan_in: int, dtype=None, bias_size=None):
@@ -85,7 +86,7 @@ def filled(shape: tuple, value: float, dtype=None) -> Tensor:
 
 def buffer(shape: tuple, value: float, dtype) -> Tensor:
     """A buffer filled with `value` in place (BatchNorm's reset_running_stats)."""
-    return fill_(Tensor(np.empty(shape, dtype.np), dtype), value)
+    return fill_(Tensor(np.empty(F.size_args(shape), dtype.np), dtype), value)
 
 
 def normal(shape: tuple, dtype=None) -> Tensor:
