@@ -17,7 +17,7 @@ from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import qualified_type_name
+from gradcli.language.runtime.values import qualified_type_name, type_name
 
 # nn.Module's methods that return the module itself: on a wrapper they return the wrapper
 _RETURNING_SELF = frozenset(("train", "eval", "to", "cpu", "cuda", "double", "float", "half",
@@ -229,12 +229,19 @@ def _is_module_class(cls) -> bool:
 
 
 def _inputs(example_inputs) -> list:
+    """The example inputs as torch's tracer takes them: a tensor alone, else the items of an
+    iterable (a string's characters too), each a tensor or a container of them."""
     if isinstance(example_inputs, Tensor):
         return [example_inputs]
-    if isinstance(example_inputs, (tuple, list)):
-        return list(example_inputs)
-    raise errors.runtime("Type 'Tuple[int]' cannot be traced. Only Tensors and (possibly "
-                         "nested) Lists, Dicts, and Tuples of Tensors can be traced")
+    if not isinstance(example_inputs, (tuple, list, str)):
+        raise errors.type_error(f"'{type_name(example_inputs)}' object is not iterable")
+    items = list(example_inputs)
+    if not all(isinstance(item, (Tensor, tuple, list, dict)) for item in items):
+        kinds = ", ".join("Tensor" if isinstance(item, Tensor) else type_name(item)
+                          for item in items)
+        raise errors.runtime(f"Type 'Tuple[{kinds}]' cannot be traced. Only Tensors and "
+                             "(possibly nested) Lists, Dicts, and Tuples of Tensors can be traced")
+    return items
 
 
 def trace(ctx, func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None,
@@ -244,8 +251,10 @@ def trace(ctx, func, example_inputs=None, optimize=None, check_trace=True, check
     wrapper."""
     if isinstance(func, (ScriptModuleHost, ScriptFunction)):
         return func
-    if example_inputs is None and example_kwarg_inputs is None:
-        raise errors.runtime("example_kwarg_inputs or example_inputs must be provided.")
+    if example_inputs is None and not isinstance(example_kwarg_inputs, dict):
+        if isinstance(func, Module):
+            raise errors.runtime("example_kwarg_inputs should be a dict")
+        raise errors.type_error("'NoneType' object is not iterable")
     args = [] if example_inputs is None else _inputs(example_inputs)
     kwargs = dict(example_kwarg_inputs or {})
     ctx.call(func, args, kwargs)
