@@ -1,4 +1,5 @@
-"""Start-up: `gradcli eval` of a one-line gradient against `python -c 'import numpy'`.
+"""Start-up: `gradcli eval` of a one-line gradient, `grad` and `check` against
+`python -c 'import numpy'`.
 
 Run: python benchmarks/startup.py [--runs N]. Uses the gradcli and python of the active venv.
 The commands run with bytecode caching on (as an installed package has its .pyc files), even
@@ -21,15 +22,16 @@ PROGRAM = "x = torch.tensor(2., requires_grad=True); y = x**2 + 1; y.backward();
 ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def median_seconds(command: list[str], runs: int) -> float:
-    """Median wall time of `runs` runs of `command`, after one warm-up run."""
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=ENVIRONMENT)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=ENVIRONMENT)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def median_seconds(commands: list[list[str]], runs: int) -> list[float]:
+    """Median wall time of each command, after one warm-up run of each; the commands run in
+    turn, so that load from elsewhere on a shared machine falls on all of them alike."""
+    times = [[] for _ in commands]
+    for _ in range(runs + 1):
+        for command, taken in zip(commands, times):
+            start = time.perf_counter()
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=ENVIRONMENT)
+            taken.append(time.perf_counter() - start)
+    return [statistics.median(taken[1:]) for taken in times]
 
 
 def main() -> None:
@@ -41,11 +43,14 @@ def main() -> None:
         ("python -c pass", [sys.executable, "-c", "pass"]),
         ("python -c 'import numpy'", [sys.executable, "-c", "import numpy"]),
         ("gradcli eval (issue example)", [gradcli, "eval", PROGRAM]),
+        ("gradcli grad 'x**2' x=3", [gradcli, "grad", "x**2", "x=3"]),
+        ("gradcli check 'sin(x)*x' x=0.5", [gradcli, "check", "sin(x)*x", "x=0.5"]),
     ]
-    results = {name: median_seconds(cmd, args.runs) for name, cmd in rows}
+    results = dict(zip((name for name, _ in rows),
+                       median_seconds([command for _, command in rows], args.runs)))
     try:
-        results["python -c 'import torch'"] = median_seconds(
-            [sys.executable, "-c", "import torch"], max(3, args.runs // 3))
+        results["python -c 'import torch'"], = median_seconds(
+            [[sys.executable, "-c", "import torch"]], max(3, args.runs // 3))
     except subprocess.CalledProcessError:
         pass
     numpy_time = results["python -c 'import numpy'"]

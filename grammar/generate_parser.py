@@ -24,15 +24,18 @@ RUNTIME = SYNTAX / "lark_standalone.py"
 TABLES = SYNTAX / "lark_tables.py"
 TABLES_BEGIN = "import pickle, zlib, base64\n"  # the standalone text's data part starts here
 TABLES_END = "Shift = 0\n"
-# lark's logger, which it sets to CRITICAL, becomes a silent stand-in: importing logging cost
-# more than a tenth of the runtime's import
-QUIET_LOGGER = (
+# edits to lark's standalone runtime, for start-up: lark's logger, which it sets to CRITICAL,
+# becomes a silent stand-in (importing logging cost more than a tenth of the runtime's import)
+RUNTIME_EDITS = (
     ("import logging\n", ""),
     ('logger: logging.Logger = logging.getLogger("lark")\n'
      "logger.addHandler(logging.StreamHandler())\n",
      "class _QuietLogger:\n    def _ignore(self, *args, **kwargs):\n        pass\n\n"
      "    debug = info = warning = error = exception = _ignore\n\n\nlogger = _QuietLogger()\n"),
     ("logger.setLevel(logging.CRITICAL)\n", ""),
+    # and its one dataclass is a record, so that `dataclasses` (and its compiling) is not loaded
+    ("from dataclasses import dataclass\n",
+     "from gradcli.engine.records import record as dataclass\n"),
 )
 # the options gradcli's parser needs (lexer callbacks and the indenter are given at run time)
 OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True,
@@ -49,7 +52,7 @@ def generated_texts() -> tuple[str, str]:
     out = io.StringIO()
     gen_standalone(lark, out=out)
     runtime, rest = out.getvalue().split(TABLES_BEGIN)
-    for old, new in QUIET_LOGGER:
+    for old, new in RUNTIME_EDITS:
         assert old in runtime, old
         runtime = runtime.replace(old, new)
     tables, tail = rest.split(TABLES_END)

@@ -7,7 +7,7 @@ import keyword
 import math
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 from typing import Callable
 
 from gradcli.engine import creation, dtypes, grad_api
@@ -32,7 +32,7 @@ class UsageError(Exception):
     """A malformed command line (exit 2), reported as `gradcli COMMAND: message`."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     """A piece of text the user gave, and the name it goes by in error reports."""
 
@@ -166,7 +166,7 @@ def parse_range(text: str) -> tuple[str, float, float]:
     return name, lo, hi
 
 
-@dataclass
+@record
 class Problem:
     """EXPR compiled over its bindings: the leaves by name and the names that require grad."""
 

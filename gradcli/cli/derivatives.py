@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 from typing import Callable
 
 import numpy as np
@@ -43,7 +43,7 @@ def _leaves(problem: Problem, values: dict | None = None) -> list[Tensor]:
 
 # ---- grad, jacobian, hessian --------------------------------------------------------------------
 
-@dataclass
+@record
 class GradAnswer:
     """EXPR's value and each input's .grad after out.backward(gradient)."""
 
@@ -68,7 +68,7 @@ def grad(problem: Problem, gradient: Source | None = None) -> GradAnswer:
     return GradAnswer(problem, out, {name: problem.values[name].grad for name in problem.inputs})
 
 
-@dataclass
+@record
 class ExplainAnswer(GradAnswer):
     """grad's answer with the narrated backward pass that computed it."""
 
@@ -85,7 +85,7 @@ def explain(problem: Problem, gradient: Source | None = None) -> ExplainAnswer:
                          narrated=narrator.finish() or {"origin": None, "steps": []})
 
 
-@dataclass
+@record
 class MatrixAnswer:
     """torch.autograd.functional.jacobian or hessian: blocks keyed by (output, input) names."""
 
@@ -129,7 +129,7 @@ def hessian(problem: Problem) -> MatrixAnswer:
 GRADCHECK_EPS, GRADCHECK_ATOL, GRADCHECK_RTOL = 1e-6, 1e-5, 1e-3
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Tolerances:
     """Finite-difference step and allclose tolerances; `relative` steps are eps * max(1, |x|)."""
 
@@ -160,7 +160,7 @@ class Tolerances:
 LOW_PRECISION_TOLERANCE = 2.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Comparison:
     """One input element at one point: autograd's value against a numeric or expected one."""
 
@@ -196,7 +196,7 @@ class Comparison:
         return self.excess <= 1
 
 
-@dataclass
+@record
 class CheckAnswer:
     """Every comparison at every point, and the points themselves (name -> values). `dtype` is
     the least precise floating dtype EXPR computed in (float64 unless a float32 or float16 tensor

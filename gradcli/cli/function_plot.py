@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 import sys
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 
 import numpy as np
 
@@ -24,7 +24,7 @@ MISMATCH = ("X", "mismatch", "#000000")
 TOLERANCES = Tolerances(1e-6, 1e-5, 1e-3)  # check's defaults
 
 
-@dataclass
+@record
 class PlotAnswer:
     name: str
     xs: np.ndarray

@@ -7,7 +7,7 @@ and any listing of names are built from DECLARATIONS, never kept by hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from gradcli.engine.records import record, replace
 from typing import Callable
 
 import numpy as np
@@ -25,7 +25,7 @@ VARIANTS = ("torch", "method", "functional", "linalg", "special", "fft")
 _PREFIXED = frozenset(("linalg", "special", "fft"))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Declaration:
     """A public function. With `schemas`, arguments bind as torch's C++ argument parser binds
     them (its TypeErrors); with `python`, the function is Python code in torch and binds with

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gradcli.engine.records import record
 
 import numpy as np
 
@@ -11,9 +11,10 @@ from gradcli.engine import errors
 BOOL, INTEGRAL, FLOATING, COMPLEX = 0, 1, 2, 3
 
 
-@dataclass(frozen=True)
+@record(frozen=True, eq=False)
 class DType:
-    """One torch dtype: its name, numpy storage type and promotion category."""
+    """One torch dtype: its name, numpy storage type and promotion category (each made once, so
+    compared by identity)."""
 
     name: str
     np: np.dtype

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from gradcli.engine.records import record, replace
 
 import numpy as np
 
@@ -19,7 +19,7 @@ _PROFILES = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PrintOptions:
     """torch's print options (torch._tensor_str.PRINT_OPTS), as a value."""
 
@@ -82,7 +82,7 @@ def _distinct(flat: np.ndarray) -> np.ndarray:
     return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if ordered.size else ordered
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Formatter:
     """How every element of one tensor is written: int mode, sci mode and a common width."""
 
@@ -134,7 +134,7 @@ class Formatter:
         return text.rjust(self.max_width)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ComplexFormatter:
     """A complex tensor's elements: real and imaginary parts each by its own Formatter (torch
     scans `t.real` and `t.imag` separately), joined with the imaginary part's sign and a `j`."""

@@ -9,7 +9,7 @@ if only one could take that many arguments, else torch's "invalid combination" l
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from gradcli.engine.records import record
 
 import numpy as np
 
@@ -30,7 +30,7 @@ _DISPLAY = {"Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "floa
 _KNOWN_TYPES = frozenset(_DISPLAY) | {f"int[{n}]" for n in range(1, 7)} | {"Tensor?[]"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Param:
     type: str  # a key of _DISPLAY
     name: str
@@ -51,7 +51,7 @@ class Param:
         return text if self.default is _MISSING else f"{text} = {self.default_text}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Schema:
     name: str
     params: tuple[Param, ...]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
+from gradcli.engine.records import record
 from typing import Callable
 
 from gradcli.engine import creation
@@ -29,7 +29,7 @@ from gradcli.language.runtime.values import Printer
 HOST_FRAMES_PER_CALL = 40
 
 
-@dataclass
+@record
 class Outcome:
     """How a run ended: `error` is None, a GradSyntaxError or a GradRuntimeError."""
 

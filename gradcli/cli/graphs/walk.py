@@ -10,7 +10,7 @@ item saying how many there were; past `max_nodes` items the rest is one `cut` it
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 from typing import Callable
 
 from gradcli.engine.autograd import AccumulateGrad, Node
@@ -22,7 +22,7 @@ MAX_PERIOD = 12  # the longest block of nodes looked for
 SMALL_VALUES = 6  # values (of .grad) are shown when a tensor has at most this many elements
 
 
-@dataclass
+@record
 class Item:
     """One node of the drawing. kind: output, retained, op, leaf, saved, collapsed or cut."""
 
@@ -31,7 +31,7 @@ class Item:
     lines: list[str]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Edge:
     """From `source` to `target`; kind: flow (a gradient edge), saved or retained."""
 
@@ -40,7 +40,7 @@ class Edge:
     kind: str = "flow"
 
 
-@dataclass
+@record
 class Graph:
     items: list[Item] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)

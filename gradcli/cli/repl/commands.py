@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 import sys
 import time
-from dataclasses import dataclass
+from gradcli.engine.records import record
 from pathlib import Path
 from typing import Callable
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Command:
     """One %command: what it does with the REPL and its argument, and its line of help."""
 

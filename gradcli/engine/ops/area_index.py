@@ -42,8 +42,8 @@ INDEX = {
         "function": (
             "AS_VJP Callable DEFAULT LINEAR LateTable MULTI_OUTPUT NOT_FLOATING NO_GRAD_MODE Node "
             "OPS OpDef RESULT STATE Tensor annotations apply broadcast_shape compute_dtype "
-            "dataclass declare define defop export field no_derivative no_grad_history "
-            "not_differentiable not_implemented pointwise_op torch_layout "
+            "declare define defop export field no_derivative no_grad_history not_differentiable "
+            "not_implemented pointwise_op record torch_layout "
         ),
     },
     "gradcli.engine.views": {

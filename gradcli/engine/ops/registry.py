@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 from typing import Callable
 
 import numpy as np
@@ -65,7 +65,7 @@ def _refusal_of_complex(op, dtype) -> errors.TorchError:
                              f"in {op.key.split('.')[0]} yet")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OpDef:
     """One op overload: its forward on arrays, one vjp per differentiable input, and its grad_fn label.
 

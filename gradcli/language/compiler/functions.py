@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 
 from gradcli.language.syntax.lark_standalone import Tree
 
@@ -11,7 +11,7 @@ from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.compiler.scopes import function_scope
 
 
-@dataclass
+@record
 class Signature:
     """A function's parameters as compiled: positional names, default closures, *args, **kw."""
 

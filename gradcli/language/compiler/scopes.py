@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 
 from gradcli.language.syntax.lark_standalone import Token, Tree
 
@@ -15,7 +15,7 @@ _MISSING = object()
 _OWN_SCOPE = {"funcdef", "classdef", "lambdef", "listcomp", "genexp", "dictcomp", "setcomp"}
 
 
-@dataclass
+@record
 class Scope:
     """A function, lambda or comprehension body (`kind`), or the top level ("module")."""
 

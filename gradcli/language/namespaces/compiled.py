@@ -4,7 +4,7 @@ the arguments, its OptimizedModule wrapper around a module, and the one
 
 from __future__ import annotations
 
-from dataclasses import replace
+from gradcli.engine.records import replace
 
 from gradcli.engine import errors
 from gradcli.engine.state import STATE

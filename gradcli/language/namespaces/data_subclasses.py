@@ -4,7 +4,7 @@ DataLoader, len() and iteration then reach (super().__getitem__ reaches the data
 
 from __future__ import annotations
 
-from dataclasses import replace
+from gradcli.engine.records import replace
 
 from gradcli.engine import errors
 from gradcli.language.namespaces.data import CONCAT_DATASET, SUBSET, TENSOR_DATASET

@@ -3,7 +3,7 @@ functorch does, and make_functional(_with_buffers) over torch.func.functional_ca
 
 from __future__ import annotations
 
-from dataclasses import replace
+from gradcli.engine.records import replace
 
 from gradcli.engine import errors
 from gradcli.engine.grad_api import requires_grad_

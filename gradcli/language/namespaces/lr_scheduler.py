@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass
+from gradcli.engine.records import record
 from typing import Callable
 
 from gradcli.engine import errors
@@ -33,7 +33,7 @@ _STEP_ORDER = (
     "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class SchedulerKind:
     """One scheduler class: its options (set as attributes before the first step, as torch's
     __init__ does), their checks, and its chainable and closed-form lr rules."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from gradcli.engine.records import record
 from typing import Callable
 
 from gradcli.engine import conversions, devices, dtypes, errors, optimizers, parameters
@@ -36,7 +36,7 @@ def torch_typename(value) -> str:
     return qualified_type_name(value)
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class ModuleKind:
     """One nn.Module class: constructor options, forward, and the extra_repr torch prints.
 
@@ -101,7 +101,7 @@ def fill(module: "Module", *values, **keywords):
     return module
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Parametrized:
     """The class torch.nn.utils.parametrize swaps in for a parametrized module's
     (`Parametrized<Name>`, derived from `base`), with a property per parametrized tensor:

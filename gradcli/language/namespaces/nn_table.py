@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from gradcli.engine.records import replace
 
 import math
 from collections import OrderedDict

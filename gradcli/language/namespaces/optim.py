@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from gradcli.engine.records import record
 from typing import Callable
 
 import numpy as np
@@ -24,7 +24,7 @@ from gradcli.language.runtime.pytypes import PyType
 _ONLY_SINGLE_TENSOR = ("foreach", "fused", "differentiable", "capturable")
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class OptimizerKind:
     """One optimizer class: its constructor, the checks on its options, and its step."""
 

@@ -53,7 +53,7 @@ def worded_as_torch(namespace: str, entries: dict) -> dict:
     """`entries` of a torch namespace with torch's wording of argument errors: the parser's for
     C++ functions, Python's (a method named `Tensor.X`, as Python's messages name it) for the
     rest. Entries that chose another wording (a C builtin's) keep it."""
-    from dataclasses import replace
+    from gradcli.engine.records import replace
     worded = {}
     for name, value in entries.items():
         if getattr(value, "style", None) == "python" and not hasattr(value, "declaration"):

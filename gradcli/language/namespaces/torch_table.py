@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from gradcli.engine.records import record
 
 import numpy as np
 
@@ -376,7 +376,7 @@ _FUNCTIONAL_NAMES = (
     "unique_consecutive", "unravel_index")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _FunctionalModule(Namespace):
     def lookup(self, attr: str):
         return TORCH.lookup(attr) if attr in _FUNCTIONAL_NAMES else super().lookup(attr)

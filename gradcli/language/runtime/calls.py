@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import replace
+from gradcli.engine.records import replace
 
 import numpy as np
 

@@ -9,7 +9,7 @@ attribute is reachable: names resolve only through these dictionaries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 
 from gradcli.engine import errors
 from gradcli.language.runtime import protocols
@@ -20,24 +20,24 @@ from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm
 MISSING = _MISSING = object()
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class StaticMethod:
     function: object
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class ClassMethod:
     function: object
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Property:
     getter: object
     setter: object = None
     deleter: object = None
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class NativeMethod:
     """A method a library adds to a user class (functools.total_ordering's): a builtin that
     binds to the instance as a function does."""
@@ -45,7 +45,7 @@ class NativeMethod:
     function: object
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class UserMethod:
     """A user function bound to its first argument (an instance, or a class for classmethod)."""
 
@@ -53,7 +53,7 @@ class UserMethod:
     function: object
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class UserClass:
     """A class made by a `class` statement; `base` is the builtin class it derives from, if any
     (nn.Module, an exception class...)."""
@@ -398,7 +398,7 @@ def _kind(value) -> str:
     return value.class_name if isinstance(value, TableObject) else type(value).__name__
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Super:
     """super(): attribute lookup along the instance's MRO after the given class (none for
     super(cls) alone, whose __init__ is object's)."""
@@ -487,7 +487,7 @@ def class_of(value) -> UserClass | None:
     return value.user_class() if isinstance(value, TableObject) else None
 
 
-@dataclass
+@record
 class StaticSpecial:
     """A special method defined as a staticmethod: Python calls it without the instance."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 from typing import Callable
 
 from gradcli.engine import errors
@@ -12,7 +12,7 @@ from gradcli.language.runtime.wording import counted, missing_arguments
 RECURSION_LIMIT = 1000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Span:
     """Where a piece of source starts and ends (1-based lines and columns, end exclusive)."""
 
@@ -115,7 +115,7 @@ class Return:
         self.value = value
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class UserFunction:
     """A `def` or `lambda`: parameters, defaults evaluated at definition, a body, its scope.
 
@@ -193,7 +193,7 @@ class UserFunction:
         return bound
 
 
-@dataclass
+@record
 class BoundMethod:
     """A table method bound to its receiver (`x.backward`)."""
 
@@ -201,7 +201,7 @@ class BoundMethod:
     builtin: object
 
 
-@dataclass
+@record
 class ContextManager:
     """What `with` accepts: torch.no_grad() and friends."""
 
@@ -213,7 +213,7 @@ class ContextManager:
     shown: str | None = None  # its repr, where not `<label object at 0x...>`
 
 
-@dataclass
+@record
 class Runtime:
     """What builtins that need the interpreter get: output, printing and a way to call functions.
 

@@ -3,10 +3,10 @@ constructor; `object`, the root of every class."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gradcli.engine.records import record
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class PyType:
     """A class as the language sees it (`int`, `torch.Tensor`): `isinstance` tests `hosts`,
     calling it runs `construct` (a table entry) when it has one."""
@@ -20,7 +20,7 @@ class PyType:
 OBJECT = PyType("object", (object,))  # the root class: every value is an instance of it
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class TypeForm:
     """A typing construct (`typing.List`, `Optional[int]`) or a subscripted builtin class
     (`list[int]`): something annotations name, printed as Python prints it."""

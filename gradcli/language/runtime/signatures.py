@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from dataclasses import dataclass, replace
+from gradcli.engine.records import record, replace
 from typing import Callable
 
 from gradcli.engine import dtypes, errors
@@ -17,7 +17,7 @@ _REQUIRED = object()
 _INLINE = 1 << 20  # the check order of a check written on its parameter
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Param:
     name: str
     default: object = _REQUIRED
@@ -145,14 +145,21 @@ def _default(text: str):
     False, (), a number or a string."""
     if text in _NAMED_DEFAULTS:
         return _NAMED_DEFAULTS[text]
-    return ast.literal_eval(text)
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)  # (Python's float also reads 'inf' and 'nan': no default is either)
+    except ValueError:
+        return ast.literal_eval(text)
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Builtin:
     """A callable reachable from the language: `fn` gets the bound arguments in order.
 
@@ -331,7 +338,7 @@ def table(*entries: Builtin) -> dict[str, Builtin]:
     return {e.name: e for e in entries}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DeclaredBuiltin(Builtin):
     """A declared torch function: arguments bind as torch's argument parser binds them."""
 

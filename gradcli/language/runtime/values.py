@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, OrderedDict, defaultdict, deque
-from dataclasses import dataclass
+from gradcli.engine.records import record
 
 from gradcli.engine import dtypes, errors, indexing, printing
 from gradcli.engine.memory_format import MemoryFormat
@@ -30,7 +30,7 @@ class Size(tuple):
     """torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Namespace:
     """A module-like table (torch, torch.nn.functional, ...): attribute names resolve only here."""
 
@@ -44,7 +44,7 @@ class Namespace:
             "AttributeError", f"module '{self.name}' has no attribute '{attr}'")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FlagNamespace(Namespace):
     """A module whose listed attributes a program may set (torch.backends.cudnn.deterministic):
     their values live in the engine state, so each run starts from torch's defaults."""
@@ -64,7 +64,7 @@ class FlagNamespace(Namespace):
         return True
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Generator:
     """A generator expression's lazy values, printed as Python prints a generator."""
 

@@ -269,7 +269,7 @@ class MissingVariableError(LarkError):
 
 
 import sys, re
-from dataclasses import dataclass
+from gradcli.engine.records import record as dataclass
 from typing import Generic, AnyStr
 
 class _QuietLogger:

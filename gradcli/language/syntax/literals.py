@@ -4,7 +4,7 @@ fields (compiler/strings.py compiles the fields)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from gradcli.engine.records import record
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0",
             "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
@@ -32,7 +32,7 @@ def _unescape(body: str, text: bool = True) -> str:
     return _ESCAPE.sub(replace, body)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Field:
     """One `{expression!conversion:spec}` of an f-string; the spec may hold fields of its own."""
 

@@ -7,7 +7,7 @@ compiler nor lark itself, and loads the built parser from parser_cache."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from gradcli.engine.records import record
 
 from gradcli.language.syntax import parser_cache
 from gradcli.language.syntax.lark_standalone import (GRAMMAR_SHA256, DedentError, Indenter, Lark,
@@ -26,7 +26,7 @@ class GradIndenter(Indenter):
     tab_len = 8
 
 
-@dataclass
+@record
 class GradSyntaxError(Exception):
     """A syntax error at 1-based `line` and `column`, spanning to `end_column` on that line."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from gradcli.engine.records import field, record
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
@@ -14,7 +14,7 @@ _NAME_CHAR = re.compile(r"\w", re.UNICODE)
 MAX_NESTING = 200  # Python's tokenizer limit on open brackets
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """A tokenizer-level error: message, kind, 1-based position and end column."""
 
@@ -30,7 +30,7 @@ class Problem:
         return self.found_at or (self.line, self.column)
 
 
-@dataclass
+@record
 class Scan:
     """What one pass over `source` found, in source order."""
 
