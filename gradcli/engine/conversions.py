@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import devices, dtypes, errors, memory_format, schemas
+from gradcli.engine import devices, dtypes, errors, memory_format, schemas, vmap_batched
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.declarations import declare
@@ -120,6 +120,7 @@ CONVERTERS = {
 def to_numpy(t: Tensor, force: bool = False):
     """Tensor.numpy(): the tensor's own array (shared memory), refused while it requires grad
     and grad mode is on."""
+    vmap_batched.refuse(t, vmap_batched.STORAGE)
     if t.requires_grad and STATE.grad_enabled and not force:
         raise errors.runtime("Can't call numpy() on Tensor that requires grad. Use "
                              "tensor.detach().numpy() instead.")

@@ -17,7 +17,7 @@ class FunctionNode(Node):
     A Node to everything that walks graphs; it keeps no op row and no saved values of its own
     (the Function's ctx holds them)."""
 
-    __slots__ = ("label", "backward", "on_release", "materialize", "context")
+    __slots__ = ("label", "backward", "on_release", "materialize", "context", "variable_inputs")
     custom = True  # a program's Function (torch prints its class as torch.autograd.function.X)
 
     def __init__(self, label: str, inputs: tuple, outputs: tuple, backward, on_release=None,
@@ -37,6 +37,7 @@ class FunctionNode(Node):
                 edges.append((None, 0))
                 meta.append(None)
         self.next_edges, self.edge_meta = tuple(edges), tuple(meta)
+        self.variable_inputs = tuple(isinstance(value, Tensor) for value in inputs)
         self._output_meta = tuple((o.data.shape, o.dtype.name) for o in outputs)
 
     def name(self) -> str:
@@ -50,23 +51,25 @@ class FunctionNode(Node):
         results = self.backward(grads)
         if not isinstance(results, tuple):
             results = (results,)
-        if len(results) != len(self.next_edges):
-            if len(results) < len(self.next_edges) or any(
-                    r is not None for r in results[len(self.next_edges):]):
-                raise errors.runtime(f"function {self.label} returned an incorrect number of "
-                                     f"gradients (expected {len(self.next_edges)}, got "
-                                     f"{len(results)})")
-            results = results[:len(self.next_edges)]
+        expected = len(self.next_edges)
+        if len(results) > expected and all(r is None for r in results[expected:]):
+            results = results[:expected]
+        if len(results) != expected:
+            raise errors.runtime(f"function {self.label} returned an incorrect number of "
+                                 f"gradients (expected {expected}, got {len(results)})")
+        for position, (grad, variable) in enumerate(zip(results, self.variable_inputs), 1):
+            if grad is not None and not variable:
+                raise errors.runtime(f"function {self.label} returned a gradient different than "
+                                     f"None at position {position}, but the corresponding "
+                                     "forward input was not a Variable")
+            if grad is not None and not isinstance(grad, Tensor):
+                raise errors.runtime(f"expected Variable or None (got {errors.type_name(grad)})")
         out = []
         for index, ((node, _), grad, meta) in enumerate(zip(self.next_edges, results,
                                                              self.edge_meta)):
             if node is None or grad is None or (wanted is not None and node not in wanted):
                 out.append(None)
                 continue
-            if not isinstance(grad, Tensor):
-                raise errors.type_error(f"function {self.label} returned a gradient different "
-                                        "than None at position 1, but the corresponding forward "
-                                        "input was not a Variable")
             if not _expandable(meta[0], grad.shape):
                 raise errors.runtime(
                     f"Function {self.label} returned an invalid gradient at index {index} - got "

@@ -6,7 +6,7 @@ import weakref
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import errors, vmap_batched
 from gradcli.engine.backward import GRAD_DTYPES, check_roots, run_backward
 from gradcli.engine.dtypes import DType
 from gradcli.engine.indexing import ZERO_DIM_INDEX
@@ -296,6 +296,7 @@ def assign_data(tensor: Tensor, value) -> None:
 
 
 def item(tensor: Tensor):
+    vmap_batched.check_item(tensor)
     if tensor.numel() != 1:
         raise errors.runtime(
             f"a Tensor with {tensor.numel()} elements cannot be converted to Scalar")
@@ -303,4 +304,5 @@ def item(tensor: Tensor):
 
 
 def tolist(tensor: Tensor):
+    vmap_batched.refuse(tensor, vmap_batched.STORAGE)
     return tensor.data.tolist()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, vmap_batched
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
@@ -123,6 +123,7 @@ def apply_basic(t: Tensor, key, *, reading: bool = True) -> tuple[Tensor, list]:
             result = F.unsqueeze(result, dim)
             dim += 1
         elif isinstance(item, bool) or type(item) is Tensor and item.ndim == 0:
+            _check_batched_mask(item)
             result = F.unsqueeze(result, dim)
             advanced.append((dim, advanced_array(item).reshape(1)))
             dim += 1
@@ -132,10 +133,16 @@ def apply_basic(t: Tensor, key, *, reading: bool = True) -> tuple[Tensor, list]:
             result = _slice(result, dim, item, always=False)
             dim += 1
         else:
+            _check_batched_mask(item)
             array = advanced_array(item)
             advanced.append((dim, array))
             dim += array.ndim if array.dtype == bool else 1
     return result, advanced
+
+
+def _check_batched_mask(item) -> None:
+    if type(item) is Tensor and item.dtype is dtypes.bool_:
+        vmap_batched.refuse(item, vmap_batched.MASK_INDEX)
 
 
 def numpy_key(t: Tensor, advanced: list) -> tuple:

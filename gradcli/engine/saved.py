@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gradcli.engine import errors, saved_hooks
+from gradcli.engine import dtypes, errors, saved_hooks
 from gradcli.engine.autograd import RESULT
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, wrap
 
 # Argument names of the op rows whose inputs torch does not call (self, other).
 _ARG_NAMES = {
@@ -59,6 +59,10 @@ def saved_value(node, attr: str):
     slot = _slot(node, attr, PREFIX)
     if slot != RESULT:
         value = node.saved_args[slot] if slot < len(node.saved_args) else None
+        if type(value) in (bool, int, float, complex) and node.op.key.endswith(".Tensor"):
+            if node.freed:  # a wrapped number, saved as a tensor
+                raise errors.runtime(errors.BACKWARD_TWICE)
+            return wrap(value, dtypes.scalar_dtype(value, dtypes.float64))
         if not isinstance(value, Tensor) and not (node.freed and slot in _tensors_saved(node)):
             return value
     if node.freed:

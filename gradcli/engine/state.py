@@ -64,6 +64,7 @@ class EngineState:
         self.anomaly = (False, True)  # detect_anomaly: (enabled, check_nan)
         self.inference = False  # inside torch.inference_mode
         self.random_refused = None  # what a random draw raises (vmap's randomness="error")
+        self.vmap_batched = None  # while a vmap runs: a WeakSet of the tensors it batches
         self.func_transforms = ()  # the kinds of torch.func transforms running ("grad", "vmap")
         # vmap runs its samples one by one: all but the last keep the graph autograd.grad walks,
         # which torch's one batched backward walks once

@@ -296,7 +296,8 @@ INDEX = {
         "function": (
             "MODES argsort argwhere bincount bucketize builtins_sorted count_nonzero "
             "embedding_bag fused histc kthvalue median mode msort nanmedian nonzero "
-            "nonzero_static searchsorted sort sort_indices topk unique unique_consecutive "
+            "nonzero_static positions searchsorted sort sort_indices topk unique "
+            "unique_consecutive "
         ),
         "row": (
             "_embedding_bag _embedding_bag.per_sample_weights _embedding_bag_backward "

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, memory_format, pointwise_order, schemas
+from gradcli.engine import dtypes, errors, memory_format, pointwise_order, schemas, vmap_batched
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, RESULT, apply, defop,
@@ -559,6 +559,7 @@ defop("masked_scatter", "MaskedScatterBackward0",
 def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     if mask.dtype is not dtypes.bool_:
         raise errors.runtime("masked_select: expected BoolTensor for mask")
+    vmap_batched.refuse(mask, vmap_batched.MASKED_SELECT)
     F.broadcast_shape(a.shape, mask.shape)
     return apply(OPS["masked_select"], a, mask)
 

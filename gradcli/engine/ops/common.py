@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, vmap_batched
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply
 from gradcli.engine.state import STATE, grad_mode
@@ -73,6 +73,8 @@ def detach(a: Tensor) -> Tensor:
     out = Tensor(a.data, a.dtype)
     out._version_counter, out.inference = a._version_counter, a.inference
     out._history = (("detached from the graph here", STATE.origin),)
+    if STATE.vmap_batched is not None:
+        vmap_batched.spread((a,), (out,))
     return out
 
 

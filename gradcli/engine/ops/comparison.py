@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, vmap_batched
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop, pointwise_op
@@ -120,6 +120,7 @@ def python_compare(op: str, a, b):
 def truth(value) -> bool:
     """Python's truth of a plain value or a tensor (torch's error unless it has one element)."""
     if isinstance(value, Tensor):
+        vmap_batched.check_truth(value)
         count = value.numel()
         if count != 1:
             raise errors.runtime("Boolean value of Tensor with "

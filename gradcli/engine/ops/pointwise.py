@@ -8,6 +8,7 @@ import numpy as np
 
 from gradcli.engine import complex_kernels, dtypes, errors, fma, kernels_order, pointwise_order, sleef
 from gradcli.engine import memory_format as memory_formats
+from gradcli.engine import vmap_batched
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, NOT_FLOATING, OPS, RESULT, apply,
@@ -1002,8 +1003,9 @@ def masked_filled(t: Tensor, mask: Tensor, value) -> Tensor:
 def _where_or_nonzero(condition: Tensor, input=None, other=None):
     """torch.where(condition, input, other), or where(condition): nonzero(as_tuple=True)."""
     if input is None:
-        from gradcli.engine.ops.sorting import nonzero
-        return nonzero(condition, as_tuple=True)
+        from gradcli.engine.ops.sorting import positions
+        vmap_batched.refuse(condition, vmap_batched.dynamic_shape("where"))
+        return positions(condition, as_tuple=True)
     return where(condition, input, other)
 
 

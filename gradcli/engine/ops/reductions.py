@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import declarations, dtypes, errors
+from gradcli.engine import declarations, dtypes, errors, vmap_batched
 from gradcli.engine.cascade_sum import (full_sum, last_dim_sums, outer_dim_sums,
                                         strided_row_sums)
 from gradcli.engine.norm_order import two_norm
@@ -710,6 +710,8 @@ def _noted_arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
     out._made_at = STATE.origin
     if a._requires_grad and STATE.grad_enabled:
         out._history = not_differentiable(f"arg{name}")
+    if STATE.vmap_batched is not None:
+        vmap_batched.spread((a,), (out,))
     return out
 
 

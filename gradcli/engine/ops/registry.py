@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, forward_ad
+from gradcli.engine import autocast, dtypes, errors, forward_ad, vmap_batched
 from gradcli.engine.forward_ad import AS_VJP, LINEAR
 from gradcli.engine.declarations import declare
 from gradcli.engine.autograd import RESULT, Node, no_grad_history
@@ -183,7 +183,7 @@ def apply(op: OpDef, *args, **params):
         args = autocast.cast_row(args)
     first = args[0] if args else None
     if op.plain and type(first) is Tensor and first.dtype.category == _FLOATING and \
-            first.dtype is not _BFLOAT16 and not STATE.forward_ad:
+            first.dtype is not _BFLOAT16 and not STATE.forward_ad and STATE.vmap_batched is None:
         dtype, requires_grad = first.dtype, first._requires_grad
         history = first._history
         if len(args) == 1:
@@ -249,6 +249,8 @@ def _apply(op: OpDef, args: tuple, params: dict):
         _link_views(op, args[0], outputs, params, grad_enabled, needs_grad)
     if STATE.forward_ad:
         forward_ad.propagate(op, args, outputs, params)
+    if STATE.vmap_batched is not None:
+        vmap_batched.spread(args, outputs)
     if not needs_grad:
         _note_no_history(op, args, outputs, grad_enabled)
     else:

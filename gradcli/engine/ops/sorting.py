@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, stl_algorithms as stl
+from gradcli.engine import dtypes, errors, stl_algorithms as stl, vmap_batched
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative, not_implemented
@@ -397,6 +397,12 @@ builtins_sorted = sorted
 # ---- positions and counts -------------------------------------------------------------------------
 
 def nonzero(a: Tensor, as_tuple: bool = False):
+    vmap_batched.refuse(a, vmap_batched.dynamic_shape("nonzero"))
+    return positions(a, as_tuple)
+
+
+def positions(a: Tensor, as_tuple: bool = False):
+    """The indices of a's nonzero elements (as nonzero)."""
     if as_tuple:
         array = a.data.reshape(1) if a.ndim == 0 else a.data
         return tuple(Tensor(p.astype(np.int64), dtypes.int64) for p in np.nonzero(array))
@@ -404,7 +410,7 @@ def nonzero(a: Tensor, as_tuple: bool = False):
 
 
 def argwhere(a: Tensor) -> Tensor:
-    return nonzero(a)
+    return positions(a)  # vmap runs torch's argwhere sample by sample
 
 
 def nonzero_static(a: Tensor, size: int, fill_value: int = -1) -> Tensor:

@@ -7,7 +7,7 @@ by calling the function once per entry of the batch and stacking the results.
 
 from __future__ import annotations
 
-from gradcli.engine import creation, errors, forward_ad, grad_api
+from gradcli.engine import creation, errors, forward_ad, grad_api, vmap_batched
 from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
@@ -475,27 +475,44 @@ _RANDOM_IN_VMAP = (
     "or 'different' randomness flags on vmap or perform the randomness operation out of vmap")
 
 
+def _sample(ctx, func, leaves: list, dims: list, spec, kwargs: dict, at: tuple,
+            randomness: str, start):
+    """func on sample b of `at` (b, size), its inputs' slices marked batched: the flattened
+    result."""
+    b, size = at
+    sliced = []
+    for a, d in zip(leaves, dims):
+        if d is not None:
+            a = F.select(a, d, b)
+            vmap_batched.mark(a)
+        sliced.append(a)
+    if randomness == "same" and b > 0:  # every sample draws what the first one drew
+        creation.DEFAULT_GENERATOR.generator.set_state(start)
+    refused, kept = STATE.random_refused, STATE.graph_kept
+    STATE.random_refused = _RANDOM_IN_VMAP if randomness == "error" else refused
+    STATE.graph_kept = kept or b < size - 1
+    try:
+        return pytree.flatten(_transformed(ctx, func, list(pytree.unflatten(sliced, spec)),
+                                           kwargs, ("vmap",)))
+    finally:
+        STATE.random_refused, STATE.graph_kept = refused, kept
+
+
 def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: dict):
     name = getattr(func, "name", "<function>")
     size, leaves, dims, spec = _batched_inputs(ctx, name, in_dims, args)
     results = []
     generator = creation.DEFAULT_GENERATOR.generator
     start = generator.get_state()
-    refused, kept = STATE.random_refused, STATE.graph_kept
-    for b in range(size):
-        sliced = pytree.unflatten([F.select(a, d, b) if d is not None else a
-                                   for a, d in zip(leaves, dims)], spec)
-        if randomness == "same" and b > 0:  # every sample draws what the first one drew
-            generator.set_state(start)
-        STATE.random_refused = _RANDOM_IN_VMAP if randomness == "error" else refused
-        STATE.graph_kept = kept or b < size - 1
-        try:
-            results.append(pytree.flatten(_transformed(ctx, func, list(sliced), kwargs,
-                                                       ("vmap",))))
-        finally:
-            STATE.random_refused, STATE.graph_kept = refused, kept
-        if b == 0:
-            after_first = generator.get_state()
+    outer = vmap_batched.begin()
+    try:
+        for b in range(size):
+            results.append(_sample(ctx, func, leaves, dims, spec, kwargs, (b, size), randomness,
+                                   start))
+            if b == 0:
+                after_first = generator.get_state()
+    finally:
+        vmap_batched.end(outer)
     if randomness == "same" and size > 1:
         generator.set_state(after_first)
     outs, out_spec = results[0]

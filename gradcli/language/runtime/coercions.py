@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from gradcli.engine import errors
+from gradcli.engine import errors, vmap_batched
 from gradcli.engine.creation import TO_SCALAR_WARNING
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
@@ -72,6 +72,7 @@ def index(value) -> int:
 
 def tensor_scalar(t: Tensor):
     """The Python number in a one-element tensor (float(t), int(t), '%f' % t)."""
+    vmap_batched.check_item(t)
     if t.numel() != 1:
         raise errors.value_error("only one element tensors can be converted to Python scalars")
     return t.data.reshape(()).item()
