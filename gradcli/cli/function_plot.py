@@ -145,7 +145,8 @@ def terminal_size(width: int | None, height: int | None) -> tuple[int, int]:
 def svg_text(answer: PlotAnswer) -> str:
     """The plot through the matplotlib figure writer (figures.py)."""
     from gradcli.cli.figures import svg
-    from gradcli.language.namespaces.pyplot import Figures, Series
+    from gradcli.language.namespaces.figure_registry import Figures
+    from gradcli.language.namespaces.pyplot import Series
     figure = Figures().new()
     axes = figure.gca()
     names = {"f": f"f({answer.name})", "f'": "f' (autograd)", "f''": "f'' (autograd)",

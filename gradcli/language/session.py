@@ -19,7 +19,7 @@ from gradcli.language.namespaces import python_random
 # Python's builtin names).
 from gradcli.language.namespaces import tensor_table  # noqa: F401
 from gradcli.language.namespaces import value_subclasses  # noqa: F401  (class S(str) and __new__)
-from gradcli.language.namespaces.pyplot import Figures
+from gradcli.language.namespaces.figure_registry import Figures
 from gradcli.language.namespaces.torch_table import TORCH
 from gradcli.language.runtime.values import Printer
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from contextlib import contextmanager
-from typing import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
+
+if TYPE_CHECKING:
+    from gradcli.language.namespaces.figure_registry import Figures
 
 DPI = 100.0
 FIGSIZE = (6.4, 4.8)
@@ -262,42 +265,6 @@ class Figure(TableInstance):
 
     def gca(self) -> Axes:
         return self.current or self.subplot(1, 1, 1, reuse=True)
-
-
-class Figures:
-    """One session's pyplot: every figure made (in order), the open ones by number (the current
-    one last), and `listener(figure, name)`, which the command line may set to hear of show()
-    (name None) and savefig(name)."""
-
-    def __init__(self):
-        self.made: list[Figure] = []
-        self.open: dict[int, Figure] = {}
-        self.listener: Callable[[Figure, str | None], None] | None = None
-
-    def current(self) -> Figure:
-        if not self.open:
-            return self.new()
-        return next(reversed(self.open.values()))
-
-    def activate(self, figure: Figure) -> Figure:
-        self.open.pop(figure.number, None)
-        self.open[figure.number] = figure
-        return figure
-
-    def new(self, number: int | None = None, size=FIGSIZE, dpi: float = DPI) -> Figure:
-        if number is None:
-            number = max(self.open, default=0) + 1
-        figure = Figure(self, number, len(self.made) + 1, size, dpi)
-        self.made.append(figure)
-        return self.activate(figure)
-
-    def close(self, figure: Figure) -> None:
-        if self.open.get(figure.number) is figure:
-            del self.open[figure.number]
-
-    def tell(self, figure: Figure, name: str | None) -> None:
-        if self.listener is not None:
-            self.listener(figure, name)
 
 
 # ---- the program's values as matplotlib reads them ----------------------------------------------

@@ -33,16 +33,11 @@ from gradcli.language.namespaces.math_table import (FFT, LINALG, MATH_MODULES, N
                                                     SPECIAL, TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
-from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
 from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.rng import RANDOM as TORCH_RANDOM, RANDOM_FUNCTIONS
-from gradcli.language.namespaces.python_modules import MODULES as PYTHON_MODULES
-from gradcli.language.namespaces.python_datetime import MODULES as DATETIME_MODULES
-from gradcli.language.namespaces.functorch import MODULES as FUNCTORCH_MODULES
-from gradcli.language.namespaces.pyplot import MODULES as PYPLOT_MODULES
 from gradcli.language.runtime import classes, protocols
-from gradcli.language.runtime.objects import LazyTable
+from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import NOT_GIVEN
 from gradcli.language.runtime.frames import ContextManager, UserFunction
@@ -413,8 +408,42 @@ TORCH_TABLE = layered(table(
 TORCH = Namespace("torch", TORCH_TABLE)
 
 
+def _python_modules() -> dict:
+    from gradcli.language.namespaces.python_modules import MODULES
+    return MODULES
+
+
+def _datetime_modules() -> dict:
+    from gradcli.language.namespaces.python_datetime import MODULES
+    return MODULES
+
+
+def _functorch_modules() -> dict:
+    from gradcli.language.namespaces.functorch import MODULES
+    return MODULES
+
+
+def _numpy_modules() -> dict:
+    from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
+    return NUMPY_MODULES
+
+
+def _pyplot_modules() -> dict:
+    from gradcli.language.namespaces.pyplot import MODULES
+    return MODULES
+
+
+# modules loaded on their first import (tests/language/test_module_groups.py checks the names)
+MODULE_GROUPS = (
+    (("__future__", "collections", "copy", "dataclasses", "functools", "gc", "io", "itertools",
+      "operator", "pickle", "time", "timeit", "typing", "warnings"), _python_modules),
+    (("datetime",), _datetime_modules),
+    (("functorch",), _functorch_modules),
+    (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
+    (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker"), _pyplot_modules),
+)
 # Importable module paths and what `import` binds for each.
-MODULES = {
+MODULES = GroupedTable({
     "torch": TORCH,
     "torch.autograd": AUTOGRAD,
     "torch.functional": FUNCTIONAL_MODULE,
@@ -437,11 +466,6 @@ MODULES = {
     "torch.random": TORCH_RANDOM,
     "math": MATH,
     "random": RANDOM,
-    **PYTHON_MODULES,
-    **DATETIME_MODULES,
-    **FUNCTORCH_MODULES,
-    **NUMPY_MODULES,
-    **PYPLOT_MODULES,
     "torch.optim": OPTIM,
     "torch.optim.lr_scheduler": LR_SCHEDULER,
     "torch.optim.swa_utils": SWA_UTILS,
@@ -459,5 +483,5 @@ MODULES = {
     "torch.nn.utils.fusion": FUSION,
     "torch.nn.utils.prune": PRUNE,
     **MATH_MODULES,
-}
+}, MODULE_GROUPS)
 protocols.MODULES = MODULES  # what the runtime's `import` binds

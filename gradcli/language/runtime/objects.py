@@ -119,3 +119,31 @@ class LazyTable(Mapping):
 
     def __len__(self) -> int:
         return len(self._all())
+
+
+class GroupedTable(Mapping):
+    """A table whose names are all known at once but whose entries come in groups, each group
+    loaded (imported) the first time one of its names is looked up: `groups` pairs the names of
+    a group with the function returning its entries."""
+
+    def __init__(self, eager: dict, groups: tuple[tuple[tuple[str, ...], Callable[[], dict]], ...]):
+        self._entries = dict(eager)
+        self._pending = {name: load for names, load in groups for name in names}
+
+    def __getitem__(self, name: str):
+        load = self._pending.get(name)
+        if load is not None:
+            loaded = load()
+            for each in [n for n, group in self._pending.items() if group is load]:
+                del self._pending[each]
+            self._entries.update(loaded)
+        return self._entries[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._entries or name in self._pending
+
+    def __iter__(self):
+        return iter([*self._entries, *self._pending])
+
+    def __len__(self) -> int:
+        return len(self._entries) + len(self._pending)
