@@ -71,7 +71,7 @@ def write_text(answer) -> None:
     """grad: the value, then `NAME.grad = ...` as print() shows them; jacobian/hessian: the
     tensor, or `jacobian[x] = ...`/`hessian[x][y] = ...` per input (pair); check: the table."""
     if isinstance(answer, CheckAnswer):
-        from gradcli.cli.render import print_check
+        from gradcli.cli.check_report import print_check
         print_check(answer)
         return
     printer = answer.problem.scope.printer
