@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import Callable
@@ -62,6 +61,7 @@ def _header(command: str, status: str, expression: str) -> dict:
 
 
 def _write_json(document: dict) -> None:
+    import json  # only --json reports need it
     sys.stdout.write(json.dumps(document, allow_nan=False) + "\n")
 
 
