@@ -5,6 +5,7 @@ give them a shape that depends on their values (nonzero, boolean masks)."""
 from __future__ import annotations
 
 import weakref
+from contextlib import contextmanager
 
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
@@ -43,6 +44,19 @@ def begin() -> weakref.WeakSet | None:
 
 def end(outer) -> None:
     STATE.vmap_batched = outer
+
+
+@contextmanager
+def suspended(when: bool = True):
+    """No tensor counts as batched inside (when `when`): a custom Function with its own vmap rule
+    runs forward on whole tensors in torch, not on batched ones."""
+    outer = STATE.vmap_batched
+    if when:
+        STATE.vmap_batched = None
+    try:
+        yield
+    finally:
+        STATE.vmap_batched = outer
 
 
 def mark(t) -> None:

@@ -6,7 +6,7 @@ FunctionNode (engine/custom.py) whose backward calls the user's backward with th
 
 from __future__ import annotations
 
-from gradcli.engine import errors, forward_ad, grad_api, saved_hooks
+from gradcli.engine import errors, forward_ad, grad_api, saved_hooks, vmap_batched
 from gradcli.engine.autograd import modified_message
 from gradcli.engine.custom import FunctionNode
 from gradcli.engine.functions import F
@@ -162,7 +162,9 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     if setup is not None and isinstance(forward, UserFunction):
         args, kwargs = _bind_default_args(forward, args, kwargs)
     ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
-    with grad_mode(False), forward_ad.suspended():  # torch's forward sees no tangents
+    own_vmap_rule = "vmap" in STATE.func_transforms and _static(cls, "vmap") is not None
+    # torch's forward sees no tangents, and with the Function's own vmap rule whole tensors
+    with grad_mode(False), forward_ad.suspended(), vmap_batched.suspended(own_vmap_rule):
         if setup is not None:
             output = runtime.call(forward, list(args), kwargs)
             runtime.call(setup, [ctx, tuple(args), output], {})
@@ -177,6 +179,8 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     outputs = (output,) if single else output
     needs_graph = STATE.grad_enabled and any(ctx.needs_input_grad)
     results = tuple(_fresh_output(o, args, ctx) for o in outputs)
+    if own_vmap_rule and STATE.vmap_batched is not None:
+        vmap_batched.spread(args, results)
     if needs_graph:
         _check_saved(ctx.saved)
         backward, vjp = _static(cls, "backward"), _static(cls, "vjp")

@@ -7,11 +7,13 @@ import re
 
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
-from gradcli.language.runtime.exceptions import EXCEPTION_TYPES
+from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, register_exception
 from gradcli.language.runtime.frames import ContextManager
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import NOT_GIVEN, entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
+register_exception(PyType("re.error", (re.error,)))  # a bad message pattern
 _ACTIONS = ("default", "error", "ignore", "always", "all", "module", "once")
 
 
@@ -26,7 +28,10 @@ def _warning_class(category) -> type | None:
 
 
 def _matcher(category, message: str):
-    pattern = re.compile(message, re.I) if message else None
+    try:
+        pattern = re.compile(message, re.I) if message else None
+    except re.error as error:  # as Python's warnings module compiles it
+        raise errors.TorchError("error", str(error)) from None
     covered = _warning_class(category)
 
     def matches(name: str, text: str) -> bool:
