@@ -25,25 +25,65 @@ VARIANTS = ("torch", "method", "functional", "linalg", "special", "fft")
 _PREFIXED = frozenset(("linalg", "special", "fft"))
 
 
+class Overloads:
+    """A declaration's overloads: (schemas, method_schemas, hidden, targets, method_targets),
+    made by `make` on first use (parsing torch's schema texts), as most declared functions are
+    never called in a run. Equal when their overloads are."""
+
+    __slots__ = ("_make", "_made")
+
+    def __init__(self, make: Callable[[], tuple]):
+        self._make, self._made = make, None
+
+    def get(self) -> tuple:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Overloads) and (self is other or self.get() == other.get())
+
+    def __hash__(self) -> int:
+        return hash(self.get())
+
+
 @record(frozen=True)
 class Declaration:
-    """A public function. With `schemas`, arguments bind as torch's C++ argument parser binds
-    them (its TypeErrors); with `python`, the function is Python code in torch and binds with
-    Python's rules (the signature text, e.g. 'input, p="fro", dim=None')."""
+    """A public function. With `overloads` (torch's schemas), arguments bind as torch's C++
+    argument parser binds them (its TypeErrors); with `python`, the function is Python code in
+    torch and binds with Python's rules (the signature text, e.g. 'input, p="fro", dim=None')."""
 
     name: str
     impl: Callable
     variants: frozenset
-    schemas: tuple = ()
-    method_schemas: tuple = ()
+    overloads: Overloads
     python: str | None = None
-    # per overload, the impl parameter each schema argument goes to (by name, else by position)
-    targets: tuple = ()
-    method_targets: tuple = ()
-    hidden: tuple = ()  # torch's deprecated overloads: they bind, messages never show them
     numbers_as_tensors: bool = False  # Tensor arguments also take Python numbers (add, mul...)
     python_title: str = ""  # the Python function's own name where it differs (_max_pool2d)
     number_self: bool = True  # False for in-place variants: what is written into is a tensor
+
+    @property
+    def schemas(self) -> tuple:
+        return self.overloads.get()[0]
+
+    @property
+    def method_schemas(self) -> tuple:
+        return self.overloads.get()[1]
+
+    @property
+    def hidden(self) -> tuple:
+        """torch's deprecated overloads: they bind, messages never show them."""
+        return self.overloads.get()[2]
+
+    @property
+    def targets(self) -> tuple:
+        """Per overload, the impl parameter each schema argument goes to (by name, else by
+        position)."""
+        return self.overloads.get()[3]
+
+    @property
+    def method_targets(self) -> tuple:
+        return self.overloads.get()[4]
 
     def bind(self, args: tuple, kwargs: dict, variant: str) -> tuple[tuple, dict]:
         """(positional, keywords) to call `impl` with, or torch's TypeError. A method's
@@ -113,17 +153,18 @@ def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torc
             hidden: tuple = (), numbers_as_tensors: bool = False, title: str = "") -> Callable:
     """Declare `impl` as the public function `name` (and its aliases); returns `impl`. The
     method's overloads default to the function's without `out=`."""
-    parsed = tuple(schemas.parse_schema(text) for text in schema_texts)
-    parsed_method = (tuple(schemas.parse_schema(text) for text in method)
-                     or tuple(schemas.without_out(s) for s in parsed))
-    declaration = Declaration(name, impl, frozenset(variants.split()), parsed, parsed_method,
-                              python, _targets(impl, parsed), _targets(impl, parsed_method),
-                              tuple(schemas.parse_schema(text) for text in hidden),
+    def parse() -> tuple:
+        parsed = tuple(schemas.parse_schema(text) for text in schema_texts)
+        parsed_method = (tuple(schemas.parse_schema(text) for text in method)
+                         or tuple(schemas.without_out(s) for s in parsed))
+        return (parsed, parsed_method, tuple(schemas.parse_schema(text) for text in hidden),
+                _targets(impl, parsed), _targets(impl, parsed_method))
+
+    declaration = Declaration(name, impl, frozenset(variants.split()), Overloads(parse), python,
                               numbers_as_tensors, python_title=title)
     for alias in (name, *aliases):
         # torch's deprecated overloads belong to the name, not to its aliases
-        aliased = declaration if alias == name else replace(_renamed(declaration, alias),
-                                                            hidden=())
+        aliased = declaration if alias == name else _renamed(declaration, alias, hidden=False)
         for variant in declaration.variants:
             DECLARATIONS[variant, alias] = aliased
     return impl
@@ -132,7 +173,7 @@ def declare(name: str, impl: Callable, *schema_texts: str, variants: str = "torc
 def declare_alias(variant: str, name: str, source: str) -> None:
     """`variant`.NAME as another name of the declared torch.SOURCE (torch.special.expit is
     torch.sigmoid): the same function and overloads, under the new name."""
-    declaration = replace(_renamed(DECLARATIONS["torch", source], name), hidden=(),
+    declaration = replace(_renamed(DECLARATIONS["torch", source], name, hidden=False),
                           variants=frozenset((variant,)))
     DECLARATIONS[variant, name] = declaration
 
@@ -160,11 +201,17 @@ def _targets(impl: Callable, overloads: tuple) -> tuple:
 _VARARGS = 0x04  # CO_VARARGS
 
 
-def _renamed(declaration: Declaration, alias: str) -> Declaration:
-    def rename(schema_list):
-        return tuple(schemas.Schema(alias, s.params) for s in schema_list)
-    return replace(declaration, name=alias, schemas=rename(declaration.schemas),
-                   method_schemas=rename(declaration.method_schemas))
+def _renamed(declaration: Declaration, alias: str, hidden: bool = True) -> Declaration:
+    """`declaration` under another name (its deprecated overloads dropped unless `hidden`)."""
+    def make() -> tuple:
+        current, method, deprecated, targets, method_targets = declaration.overloads.get()
+        return (_named(current, alias), _named(method, alias), deprecated if hidden else (),
+                targets, method_targets)
+    return replace(declaration, name=alias, overloads=Overloads(make))
+
+
+def _named(overloads: tuple, name: str) -> tuple:
+    return tuple(schemas.Schema(name, s.params) for s in overloads)
 
 
 def declare_inplace(name: str, write_back: Callable, function: bool = False) -> None:
@@ -176,12 +223,16 @@ def declare_inplace(name: str, write_back: Callable, function: bool = False) -> 
                       number_self=False)
     DECLARATIONS["method", name + "_"] = inplace
     if function:
-        overloads = _renamed(DECLARATIONS["torch", name], name + "_").schemas
-        tensor_self = tuple(schemas.without_out(s) for s in overloads
-                            if s.params[0].type == "Tensor")
-        DECLARATIONS["torch", name + "_"] = replace(
-            inplace, schemas=tensor_self, targets=tuple(
-                t for s, t in zip(overloads, inplace.targets) if s.params[0].type == "Tensor"))
+        function_overloads = DECLARATIONS["torch", name].overloads
+
+        def tensor_self() -> tuple:
+            """The function's overloads whose self is a tensor, without out=."""
+            overloads = _named(function_overloads.get()[0], name + "_")
+            _, method, deprecated, targets, method_targets = inplace.overloads.get()
+            kept = [s.params[0].type == "Tensor" for s in overloads]
+            return (tuple(schemas.without_out(s) for s, k in zip(overloads, kept) if k), method,
+                    deprecated, tuple(t for t, k in zip(targets, kept) if k), method_targets)
+        DECLARATIONS["torch", name + "_"] = replace(inplace, overloads=Overloads(tensor_self))
 
 
 def declared(variant: str) -> dict[str, Declaration]:

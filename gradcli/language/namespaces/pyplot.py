@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import warnings
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,9 +25,6 @@ from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
-
-if TYPE_CHECKING:
-    from gradcli.language.namespaces.figure_registry import Figures
 
 DPI = 100.0
 FIGSIZE = (6.4, 4.8)
@@ -231,7 +227,8 @@ class Figure(TableInstance):
 
     PROPERTIES = {"number": lambda figure: figure.number, "axes": lambda figure: list(figure.axes)}
 
-    def __init__(self, figures: "Figures", number: int, serial: int, size, dpi: float):
+    def __init__(self, figures, number: int, serial: int, size, dpi: float):
+        """`figures`: the session's Figures (figure_registry.py), which made this one."""
         self.figures, self.number, self.serial = figures, number, serial
         self.size, self.dpi = size, dpi
         self.axes: list[Axes] = []

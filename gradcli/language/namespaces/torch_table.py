@@ -13,29 +13,17 @@ from gradcli.engine.tensor import Tensor
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
                                                   table, type_of)
-from gradcli.language.namespaces.future import FUTURE
-from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
-from gradcli.language.namespaces.serialization import SERIALIZATION
-from gradcli.language.namespaces.tensor_swap import SWAP_TENSORS
-from gradcli.language.namespaces.checkpoint import CHECKPOINT
-from gradcli.language.namespaces.dtype_info import DTYPE_INFO
 from gradcli.language.namespaces.declared_tables import layered
-from gradcli.language.namespaces.custom_functions import FUNCTION_MODULE, FUNCTION_TYPE
-from gradcli.language.namespaces.functional_autograd import FUNCTIONAL
-from gradcli.language.namespaces.forward_ad import FORWARD_AD
 from gradcli.language.namespaces.autograd_graph import GRAPH
-from gradcli.language.namespaces.gradcheck import GRADCHECK, GRADCHECK_MODULE, GRADGRADCHECK
-from gradcli.language.namespaces.torch_func import FUNC
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
-from gradcli.language.namespaces.autocast_modes import AMP, AUTOCAST, CPU, CPU_AMP
-from gradcli.language.namespaces.grad_scaler import AMP_GRAD_SCALER, CUDA_AMP
 from gradcli.language.namespaces.math_table import (FFT, LINALG, MATH_MODULES, NN_FUNCTIONAL,
                                                     SPECIAL, TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
-from gradcli.language.namespaces.python_math import MATH
 from gradcli.language.namespaces.python_random import RANDOM
-from gradcli.language.namespaces.rng import RANDOM as TORCH_RANDOM, RANDOM_FUNCTIONS
+from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_GROUPS,
+                                                         MODULE_GROUPS, TORCH_GROUPS,
+                                                         UTILS_GROUPS)
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
@@ -122,7 +110,7 @@ def _variable(data, requires_grad, volatile):
     return result
 
 
-AUTOGRAD = Namespace("torch.autograd", table(
+AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
     entry("grad", lambda outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
           allow_unused, is_grads_batched, materialize_grads: grad_api.grad(
               outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
@@ -135,14 +123,13 @@ AUTOGRAD = Namespace("torch.autograd", table(
           "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
           "inputs=None"),
     entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
-) | {"functional": FUNCTIONAL, "Function": FUNCTION_TYPE, "function": FUNCTION_MODULE,
-     "forward_ad": FORWARD_AD, "graph": GRAPH, "gradcheck": GRADCHECK,
-     "gradgradcheck": GRADGRADCHECK, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY)
+) | {"graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
+    AUTOGRAD_GROUPS))
 
-CUDA = Namespace("torch.cuda", table(
+CUDA = Namespace("torch.cuda", GroupedTable(table(
     entry("is_available", lambda: False, ""),
     entry("device_count", lambda: 0, ""),
-) | {"amp": CUDA_AMP})
+), CUDA_GROUPS))
 
 
 def _nn_classes() -> dict:
@@ -282,8 +269,7 @@ DISTRIBUTIONS = Namespace("torch.distributions",
                           LazyTable(DISTRIBUTION_PARTS, lambda: _distributions().table))
 DATA = Namespace("torch.utils.data", LazyTable({}, _data))
 TESTING = Namespace("torch.testing", LazyTable({}, lambda: _testing().table))
-UTILS = Namespace("torch.utils", {"data": DATA, "checkpoint": CHECKPOINT,
-                                  "swap_tensors": SWAP_TENSORS})
+UTILS = Namespace("torch.utils", GroupedTable({"data": DATA}, UTILS_GROUPS))
 def _swa_utils() -> dict:
     from gradcli.language.namespaces.swa_utils import SWA_UTILS
     return SWA_UTILS.table
@@ -394,85 +380,34 @@ TORCH_TABLE = layered(table(
     entry("typename", _typename, "obj"),
     entry("set_warn_always", _set_warn_always, "b"),
     entry("is_warn_always_enabled", lambda: STATE.warn_always, ""),
-), GRAD_MODES, PROCESS_SETTINGS, SERIALIZATION, DTYPE_INFO, TORCH_MATH, RANDOM_FUNCTIONS, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
+), GRAD_MODES, GroupedTable({}, TORCH_GROUPS), TORCH_MATH, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "newaxis": None,
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
-    "cuda": CUDA, "backends": BACKENDS, "accelerator": ACCELERATOR, "optim": OPTIM,
-    "utils": UTILS, "testing": TESTING, "distributions": DISTRIBUTIONS, "func": FUNC, "functional": FUNCTIONAL_MODULE, "vmap": FUNC.table["vmap"],
-    "amp": AMP, "cpu": CPU, "GradScaler": AMP_GRAD_SCALER, "jit": JIT, "__future__": FUTURE},
-    MODES, AUTOCAST, LEGACY_TYPES)
+    "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "testing": TESTING,
+    "distributions": DISTRIBUTIONS, "functional": FUNCTIONAL_MODULE, "jit": JIT},
+    MODES, LEGACY_TYPES)
 
 
 TORCH = Namespace("torch", TORCH_TABLE)
 
 
-def _python_modules() -> dict:
-    from gradcli.language.namespaces.python_modules import MODULES
-    return MODULES
-
-
-def _datetime_modules() -> dict:
-    from gradcli.language.namespaces.python_datetime import MODULES
-    return MODULES
-
-
-def _functorch_modules() -> dict:
-    from gradcli.language.namespaces.functorch import MODULES
-    return MODULES
-
-
-def _numpy_modules() -> dict:
-    from gradcli.language.namespaces.numpy_table import NUMPY_MODULES
-    return NUMPY_MODULES
-
-
-def _pyplot_modules() -> dict:
-    from gradcli.language.namespaces.pyplot import MODULES
-    return MODULES
-
-
-# modules loaded on their first import (tests/language/test_module_groups.py checks the names)
-MODULE_GROUPS = (
-    (("__future__", "collections", "copy", "dataclasses", "functools", "gc", "io", "itertools",
-      "operator", "pickle", "time", "timeit", "typing", "warnings"), _python_modules),
-    (("datetime",), _datetime_modules),
-    (("functorch",), _functorch_modules),
-    (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
-    (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker"), _pyplot_modules),
-)
 # Importable module paths and what `import` binds for each.
 MODULES = GroupedTable({
     "torch": TORCH,
     "torch.autograd": AUTOGRAD,
     "torch.functional": FUNCTIONAL_MODULE,
-    "torch.autograd.function": FUNCTION_MODULE,
     "torch.autograd.grad_mode": GRAD_MODE_MODULE,
-    "torch.autograd.functional": FUNCTIONAL,
-    "torch.autograd.forward_ad": FORWARD_AD,
     "torch.autograd.graph": GRAPH,
-    "torch.autograd.gradcheck": GRADCHECK_MODULE,
-    "torch.func": FUNC,
     "torch.jit": JIT,
     "torch.cuda": CUDA,
-    "torch.amp": AMP,
-    "torch.cpu": CPU,
-    "torch.cpu.amp": CPU_AMP,
-    "torch.cuda.amp": CUDA_AMP,
-    "torch.backends": BACKENDS,
-    **{module.name: module for module in BACKENDS.table.values()},
-    "torch.accelerator": ACCELERATOR,
-    "torch.random": TORCH_RANDOM,
-    "math": MATH,
     "random": RANDOM,
     "torch.optim": OPTIM,
     "torch.optim.lr_scheduler": LR_SCHEDULER,
     "torch.optim.swa_utils": SWA_UTILS,
     "torch.utils": UTILS,
-    "torch.__future__": FUTURE,
     "torch.utils.data": DATA,
-    "torch.utils.checkpoint": CHECKPOINT,
     "torch.testing": TESTING,
     "torch.distributions": DISTRIBUTIONS,
     **{f"torch.distributions.{part}": module for part, module in DISTRIBUTION_PARTS.items()},

@@ -124,7 +124,7 @@ class LazyTable(Mapping):
 class GroupedTable(Mapping):
     """A table whose names are all known at once but whose entries come in groups, each group
     loaded (imported) the first time one of its names is looked up: `groups` pairs the names of
-    a group with the function returning its entries."""
+    a group with the function returning its entries (and maybe other tables' too)."""
 
     def __init__(self, eager: dict, groups: tuple[tuple[tuple[str, ...], Callable[[], dict]], ...]):
         self._entries = dict(eager)
@@ -136,7 +136,7 @@ class GroupedTable(Mapping):
             loaded = load()
             for each in [n for n, group in self._pending.items() if group is load]:
                 del self._pending[each]
-            self._entries.update(loaded)
+                self._entries[each] = loaded[each]
         return self._entries[name]
 
     def __contains__(self, name) -> bool:

@@ -174,7 +174,7 @@ class Builtin:
 
     name: str
     fn: Callable
-    params: tuple[Param, ...]
+    signature: str | tuple[Param, ...]  # the spec text (parsed on first use) or its Params
     needs_context: bool = False
     qualname: str = ""
     style: str = "python"
@@ -184,6 +184,11 @@ class Builtin:
     @property
     def title(self) -> str:
         return self.qualname or self.name
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        signature = self.signature
+        return parse_signature(signature) if type(signature) is str else signature
 
     def _plain_binding(self):
         """(defaults, required count) when the parameters are plain ones only (no *args,
@@ -330,8 +335,7 @@ class Builtin:
 def entry(name: str, fn: Callable, spec: str = "", *, context: bool = False,
           qualname: str = "", style: str = "python", frames: int = 1,
           while_doing: str = "calling a Python object") -> Builtin:
-    return Builtin(name, fn, parse_signature(spec), context, qualname, style, frames,
-                   while_doing)
+    return Builtin(name, fn, spec, context, qualname, style, frames, while_doing)
 
 
 def table(*entries: Builtin) -> dict[str, Builtin]:
