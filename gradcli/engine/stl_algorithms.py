@@ -7,7 +7,7 @@ lists. `less(x, y)` is the comparator; every function rearranges `items` in plac
 
 from __future__ import annotations
 
-_THRESHOLD = 16  # libstdc++'s _S_threshold
+THRESHOLD = 16  # libstdc++'s _S_threshold: std::sort's insertion sort below it
 
 
 def _lg(n: int) -> int:
@@ -34,7 +34,7 @@ def partial_sort(items: list, middle: int, less) -> None:
 
 
 def _introsort_loop(items, first, last, depth, less):
-    while last - first > _THRESHOLD:
+    while last - first > THRESHOLD:
         if depth == 0:
             _heap_select(items, first, last, last, less)
             _sort_heap(items, first, last, less)
@@ -97,9 +97,9 @@ def _unguarded_partition(items, first, last, pivot, less):
 
 
 def _final_insertion_sort(items, first, last, less):
-    if last - first > _THRESHOLD:
-        _insertion_sort(items, first, first + _THRESHOLD, less)
-        for i in range(first + _THRESHOLD, last):
+    if last - first > THRESHOLD:
+        _insertion_sort(items, first, first + THRESHOLD, less)
+        for i in range(first + THRESHOLD, last):
             _unguarded_linear_insert(items, i, less)
     else:
         _insertion_sort(items, first, last, less)

@@ -59,3 +59,23 @@ def test_a_warning_around_a_generator_names_the_running_line(run_gradcli, tmp_pa
                                 timeout=120)
         assert [text.split(" UserWarning: ")[0] for text in python.stderr.splitlines()
                 if " UserWarning: " in text] == lines
+
+
+def test_a_warning_in_a_lambda_names_the_lambdas_line(run_gradcli, tmp_path):
+    """A lambda's body runs on its own line, wherever it is called from; the caller's line
+    runs again after it."""
+    script = tmp_path / "lambdas.py"
+    script.write_text("import torch\nx = torch.ones(1, requires_grad=True)\n"
+                      "f = lambda t: (t * 2).grad\n"
+                      "fs = [\n    lambda: (x * 3).grad,\n]\n"
+                      "print(f(x), fs[0](), (x * f(x) if False else x * 4).grad)\n")
+    result = run_gradcli(["run", str(script)])
+    assert result.returncode == 0, result.stderr
+    lines = [text.split(" UserWarning: ")[0] for text in result.stderr.splitlines()
+             if " UserWarning: " in text]
+    assert lines == [f"{script}:{line}:" for line in (3, 5, 7)]
+    if importlib.util.find_spec("torch") is not None:
+        python = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                                timeout=120)
+        assert [text.split(" UserWarning: ")[0] for text in python.stderr.splitlines()
+                if " UserWarning: " in text] == lines

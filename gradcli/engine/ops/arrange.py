@@ -530,17 +530,24 @@ def nan_to_num(a: Tensor, nan=None, posinf=None, neginf=None) -> Tensor:
 # ---- masked_select, take, index_fill, scatter ------------------------------------------------------
 
 def _masked_scatter(a, mask, source):
-    out = a.copy()
-    mask = np.broadcast_to(mask, out.shape)
+    shape = np.broadcast_shapes(a.shape, mask.shape)
+    out = np.broadcast_to(a, shape).copy()
+    mask = np.broadcast_to(mask, shape)
     out[mask] = source.reshape(-1)[:int(mask.sum())]
     return out
 
 
+def _masked_scatter_backward(g, mask, sizes, grad_sizes):
+    """The source's gradient: g's values where mask holds, in order, then zeros, in its shape."""
+    picked = np.broadcast_to(g, np.broadcast_shapes(g.shape, mask.shape))[
+        np.broadcast_to(mask, np.broadcast_shapes(g.shape, mask.shape))]
+    out = np.zeros(int(np.prod(sizes)), g.dtype)
+    out[:picked.size] = picked
+    return out.reshape(sizes)
+
+
 def _masked_scatter_source_grad(g, mask, sizes):
-    picked = F.masked_select(g, mask)
-    count = int(np.prod(sizes))
-    padding = F.zeros_of((count - picked.numel(),), g.dtype)
-    return F.view(F.cat([picked, padding]), sizes)
+    return F.apply_op("masked_scatter_backward", g, mask, sizes=sizes, grad_sizes=g.shape)
 
 
 defop("masked_select", "MaskedSelectBackward0",
@@ -549,6 +556,10 @@ defop("masked_select", "MaskedSelectBackward0",
       promote="none", save=(0, 1), vjp=(lambda g, a, mask: F.sum_to(F.apply_op(
           "masked_scatter", F.zeros_of(np.broadcast_shapes(a.shape, mask.shape), g.dtype), mask,
           g, sizes=g.shape), a.shape), None), jvp=LINEAR)
+defop("masked_scatter_backward", "MaskedScatterBackwardBackward0", _masked_scatter_backward,
+      promote="none", save=(1,), vjp=(lambda gg, g, mask, sizes, grad_sizes: F.apply_op(
+          "masked_scatter", F.zeros_of(grad_sizes, gg.dtype), mask, gg, sizes=gg.shape), None),
+      jvp=LINEAR)
 defop("masked_scatter", "MaskedScatterBackward0",
       lambda a, mask, source, sizes: _masked_scatter(a, mask, source), promote="none",
       save=(1,), vjp=(lambda g, a, mask, source, sizes: F.masked_fill(g, mask, 0), None,
@@ -562,6 +573,39 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     vmap_batched.refuse(mask, vmap_batched.MASKED_SELECT)
     F.broadcast_shape(a.shape, mask.shape)
     return apply(OPS["masked_select"], a, mask)
+
+
+def masked_scatter(a: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """source's values, in order, where mask (broadcast with self) holds: torch's checks of
+    masked_scatter_ after the broadcast."""
+    F.broadcast_shape(mask.shape, a.shape)
+    return _masked_scattered(a, mask, source)
+
+
+def _masked_scattered(a: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    if a.dtype is not source.dtype:
+        raise errors.runtime(f"masked_scatter: expected self and source to have same dtypes but "
+                             f"got{a.dtype.scalar_name} and {source.dtype.scalar_name}")
+    if mask.dtype is not dtypes.bool_:
+        raise errors.runtime(f"masked_scatter_ only supports boolean masks, but got mask with "
+                             f"dtype {mask.dtype.scalar_name}")
+    if int(np.count_nonzero(np.broadcast_to(mask.data, np.broadcast_shapes(
+            a.shape, mask.shape)))) > source.numel():
+        raise errors.runtime("Number of elements of source < number of ones in mask")
+    return apply(OPS["masked_scatter"], a, mask, source, sizes=source.shape)
+
+
+def _masked_scatter_in_place(t: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """masked_scatter_: the mask expands to self's shape (torch's expand errors otherwise, a
+    mask of more dimensions named by its C++ type)."""
+    if mask.ndim > t.ndim:
+        raise errors.runtime(
+            f"expand(CPU{mask.dtype.scalar_name}Type{{{F.size_list(mask.shape)}}}, "
+            f"size={F.size_list(t.shape)}): the number of sizes provided ({t.ndim}) must be "
+            f"greater or equal to the number of dimensions in the tensor ({mask.ndim})")
+    if mask.shape != t.shape:
+        F.expand(mask, t.shape)
+    return _masked_scattered(t, mask, source)
 
 
 def _put(a, source, index, accumulate):
@@ -825,13 +869,14 @@ def _in_place(function):
 
 
 masked_fill_ = _in_place(lambda t, mask, value: F.masked_filled(t, mask, value))
+masked_scatter_ = _in_place(_masked_scatter_in_place)
 index_fill_ = _in_place(index_fill)
 scatter_ = _in_place(_scatter_entry)
 scatter_reduce_ = _in_place(scatter_reduce)
 
-__all__ += ["clamp_min", "clamp_max", "fmod", "nan_to_num", "masked_select", "take",
+__all__ += ["clamp_min", "clamp_max", "fmod", "nan_to_num", "masked_select", "masked_scatter", "take",
             "index_fill", "scatter_op", "masked_fill_",
-            "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING", "scatter_reduce",
+            "masked_scatter_", "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING", "scatter_reduce",
             "scatter_reduce_", "vander"]
 
 for _which, _function in (("min", clamp_min), ("max", clamp_max)):
@@ -844,6 +889,10 @@ declare("nan_to_num", nan_to_num, "nan_to_num(Tensor self, float? nan=None, floa
         "float? neginf=None, *, Tensor? out=None)")
 declare("masked_select", masked_select,
         "masked_select(Tensor self, Tensor mask, *, Tensor? out=None)")
+declare("masked_scatter", masked_scatter,
+        "masked_scatter(Tensor self, Tensor mask, Tensor source)")
+declare("masked_scatter_", masked_scatter_,
+        "masked_scatter_(Tensor self, Tensor mask, Tensor source)", variants="method")
 declare("take", take, "take(Tensor self, Tensor index, *, Tensor? out=None)")
 declare("index_fill", index_fill, "index_fill(Tensor self, int dim, Tensor index, Tensor value)",
         "index_fill(Tensor self, int dim, Tensor index, Scalar value)")

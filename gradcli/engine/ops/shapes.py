@@ -72,8 +72,16 @@ def _split(a, sections, dim):
     return tuple(np.split(a, np.cumsum(sections)[:-1], axis=dim))
 
 
+def _cat(*arrays, dim, sizes):
+    """np.concatenate of the inputs cat does not skip (size None: a legacy empty 1-d tensor)."""
+    kept = [a for a, size in zip(arrays, sizes) if size is not None]
+    return np.concatenate(kept, axis=dim) if kept else np.concatenate(arrays)
+
+
 def _cat_backward(g, *args, dim, sizes, input_index):
-    start = sum(sizes[:input_index])
+    if sizes[input_index] is None:
+        return F.zeros_of((0,), g.dtype)
+    start = sum(size for size in sizes[:input_index] if size is not None)
     return F.narrow(g, dim, start, sizes[input_index])
 
 
@@ -151,8 +159,7 @@ defop("repeat", "RepeatBackward0", lambda a, repeats, sizes: np.tile(a, repeats)
       vjp=lambda g, a, repeats, sizes: _repeat_backward(g, sizes, repeats), jvp=LINEAR)
 defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), promote="none",
       vjp=lambda g, a, dims: F.flip(g, dims), jvp=LINEAR)
-defop("cat", "CatBackward0", lambda *arrays, dim, sizes: np.concatenate(arrays, axis=dim),
-      variadic=True, vjp=_cat_backward, jvp=LINEAR)
+defop("cat", "CatBackward0", _cat, variadic=True, vjp=_cat_backward, jvp=LINEAR)
 defop("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim), variadic=True,
       vjp=lambda g, *args, dim, input_index: F.select(g, dim, input_index), jvp=LINEAR)
 
@@ -544,6 +551,12 @@ def contiguous(a: Tensor, memory_format=memory_formats.CONTIGUOUS) -> Tensor:
 
 # ---- joining and splitting ----------------------------------------------------------------------
 
+def _cat_skips(t: Tensor) -> bool:
+    """torch's legacy rule: an empty 1-d tensor (torch.tensor([])) joins anything, and is left
+    out of the shape checks and the result (it still takes part in type promotion)."""
+    return t.ndim == 1 and t.shape[0] == 0
+
+
 def cat(tensors, dim: int = 0) -> Tensor:
     tensors = list(tensors)
     if not tensors:
@@ -552,9 +565,12 @@ def cat(tensors, dim: int = 0) -> Tensor:
         if t_.ndim == 0:
             raise errors.runtime(f"zero-dimensional tensor (at position {i}) cannot be "
                                  "concatenated")
-    first = tensors[0]
+    kept = [(i, t_) for i, t_ in enumerate(tensors) if not _cat_skips(t_)]
+    if not kept:
+        return _op("cat", *tensors, dim=0, sizes=(None,) * len(tensors))
+    first = kept[0][1]
     d = wrap_dim(dim, first.ndim)
-    for i, t_ in enumerate(tensors[1:], 1):
+    for i, t_ in kept[1:]:
         if t_.ndim != first.ndim:
             raise errors.runtime(f"Tensors must have same number of dimensions: got {first.ndim} "
                                  f"and {t_.ndim}")
@@ -564,7 +580,8 @@ def cat(tensors, dim: int = 0) -> Tensor:
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
                     f"{first.shape[k]} but got size {t_.shape[k]} for tensor number {i} in the "
                     "list.")
-    return _op("cat", *tensors, dim=d, sizes=tuple(t_.shape[d] for t_ in tensors))
+    return _op("cat", *tensors, dim=d,
+               sizes=tuple(None if _cat_skips(t_) else t_.shape[d] for t_ in tensors))
 
 
 def stack(tensors, dim: int = 0) -> Tensor:

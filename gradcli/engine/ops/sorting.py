@@ -1,7 +1,7 @@
 """Sorting and selection by value (sort, topk, kthvalue, median, mode), unique values and
 counting (unique, searchsorted, bucketize, bincount, nonzero, histc): functions and rows.
 
-Where torch's CPU kernel uses an unstable C++ algorithm (topk, kthvalue, median, mode), the
+Where torch's CPU kernel uses an unstable C++ algorithm (sort, topk, kthvalue, median, mode), the
 same algorithm runs here, so that ties give torch's indices.
 """
 
@@ -118,6 +118,43 @@ def sort_indices(array: np.ndarray, dim: int, descending: bool) -> np.ndarray:
     return np.ascontiguousarray(np.moveaxis(order, -1, dim)).astype(np.int64)
 
 
+def _std_sort_row(values: list, descending: bool) -> list:
+    """The positions of one row in the order libstdc++'s std::sort leaves (value, index) pairs
+    under torch's comparator (KeyValueCompAsc / KeyValueCompDesc)."""
+    pairs = [(v, j) for j, v in enumerate(values)]
+    compare = _greater if descending else _less
+    stl.sort(pairs, lambda x, y: compare(x[0], y[0]))
+    return [j for _, j in pairs]
+
+
+def _sort_order(a: Tensor, dim: int, descending: bool, stable: bool) -> np.ndarray:
+    """torch's CPU sort kernel: its indices left as they are along a dimension of stride 0,
+    a stable order when asked or for fbgemm's radix sort (a long 1-d integer tensor in
+    ascending order), libstdc++'s std::sort otherwise, which differs from a stable order only
+    in rows longer than its insertion-sort threshold that hold ties."""
+    array = a.data
+    if array.ndim == 0:
+        return sort_indices(array, dim, descending)
+    size = array.shape[dim]
+    if F.strides(a)[dim] == 0:
+        shape = [1] * array.ndim
+        shape[dim] = size
+        return np.broadcast_to(np.arange(size).reshape(shape), array.shape).copy()
+    order = sort_indices(array, dim, descending)
+    radix = array.ndim == 1 and not descending and array.dtype.kind in "iu" and \
+        size >= _GRAIN_SIZE
+    if stable or radix or size <= stl.THRESHOLD or _distinct(array, dim):
+        return order
+    rows, orders = _rows(array, dim), _rows(order, dim).copy()
+    for i, row in enumerate(rows):
+        if not _distinct(row, 0):
+            orders[i] = _std_sort_row(row.tolist(), descending)
+    return np.ascontiguousarray(_unrows(orders, order, dim, size))
+
+
+_GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE, below which torch does not radix sort
+
+
 def _topk_row(values: list, k: int, largest: bool, sorted_: bool) -> list:
     """topk_impl_loop: partial_sort when k is small, else nth_element and a sort of the rest."""
     queue = [(v, j) for j, v in enumerate(values)]
@@ -225,7 +262,7 @@ def _return(name: str, values, indices):
 
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable=None):
     d = F.wrap_dim(dim, a.ndim)
-    indices = Tensor(sort_indices(a.data, d, bool(descending)), dtypes.int64)
+    indices = Tensor(_sort_order(a, d, bool(descending), bool(stable)), dtypes.int64)
     key = "sort" if stable is None else "sort.stable"
     values, indices = apply(OPS[key], a, indices, dim=d, sizes=a.shape)
     return _return("sort", values, indices)
@@ -233,7 +270,7 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable=None):
 
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
-    return Tensor(sort_indices(a.data, d, bool(descending)), dtypes.int64)
+    return Tensor(_sort_order(a, d, bool(descending), bool(stable)), dtypes.int64)
 
 
 def msort(a: Tensor) -> Tensor:

@@ -45,7 +45,7 @@ def compile_function(compiler, fname: str, params, body):
                     runtime.line = line
                 return signal.value if signal is not None else None
         else:
-            run_body = compiler.expression(body)
+            run_body = _on_line(compiler.expression(body), compiler.runtime, _line(body))
     finally:
         compiler.scope, compiler.loops = outer, loops
     defaults, doc = signature.defaults, docstring(body) if isinstance(body, list) else None
@@ -56,6 +56,28 @@ def compile_function(compiler, fname: str, params, body):
                             signature.star, signature.star_star, tuple(signature.kwonly),
                             generator, signature.posonly, doc=doc)
     return make
+
+
+def _line(tree) -> int | None:
+    """The first line of a lambda's body, a tree or a token."""
+    meta = getattr(tree, "meta", None)
+    return getattr(meta, "line", None) if meta is not None else getattr(tree, "line", None)
+
+
+def _on_line(evaluate, runtime, line):
+    """A lambda's body run on its own line (where a warning it raises is reported), the
+    caller's line restored after."""
+    if line is None:
+        return evaluate
+
+    def run_body(frame):
+        caller = runtime.line
+        runtime.line = line
+        try:
+            return evaluate(frame)
+        finally:
+            runtime.line = caller
+    return run_body
 
 
 def docstring(body: list):

@@ -16,7 +16,8 @@ from gradcli.language.runtime.values import Namespace
 
 
 def _fans(t: Tensor) -> tuple[int, int]:
-    if t.ndim < 2:
+    """torch's _calculate_fan_in_and_fan_out."""
+    if _dims(t, "dim") < 2:
         raise errors.value_error("Fan in and fan out can not be computed for tensor with fewer "
                                  "than 2 dimensions")
     receptive = math.prod(t.shape[2:])
@@ -52,8 +53,13 @@ def _fill(t: Tensor, value) -> Tensor:
 
 
 def _fan(t: Tensor, mode: str) -> int:
+    """torch's _calculate_correct_fan: the mode is read case-insensitively."""
+    if not isinstance(mode, str):
+        raise errors.no_attribute(mode, "lower")
+    mode = mode.lower()
     if mode not in ("fan_in", "fan_out"):
-        raise errors.value_error(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+        raise errors.value_error(f"Mode {mode} not supported, please use one of "
+                                 "['fan_in', 'fan_out']")
     fan_in, fan_out = _fans(t)
     return fan_in if mode == "fan_in" else fan_out
 
@@ -68,17 +74,23 @@ def xavier(t: Tensor, gain: float, kind: str, generator) -> Tensor:
 
 
 def _kaiming(t: Tensor, a, mode: str, nonlinearity: str, kind: str, generator) -> Tensor:
-    std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(t, mode))
+    """A zero-element tensor is left as it is, with torch's warning; the fan is checked before
+    the gain, as torch reads them."""
+    if isinstance(t, Tensor) and 0 in t.shape:
+        STATE.warn("UserWarning", "Initializing zero-element tensors is a no-op")
+        return t
+    fan = _fan(t, mode)
+    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     if kind == "uniform":
         bound = math.sqrt(3.0) * std
         return _draw(t, "uniform", -bound, bound, generator)
     return _draw(t, "normal", 0.0, std, generator)
 
 
-def _dims(t) -> int:
-    """tensor.ndimension() as torch's Python code asks it."""
+def _dims(t, method: str = "ndimension") -> int:
+    """tensor.ndimension() (or .dim()) as torch's Python code asks it."""
     if not isinstance(t, Tensor):
-        raise errors.no_attribute(t, "ndimension")
+        raise errors.no_attribute(t, method)
     return t.ndim
 
 
@@ -235,6 +247,8 @@ NN_INIT = Namespace("torch.nn.init", table(
         t, a, mode, nonlinearity, "normal", generator),
         "tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'" + _GENERATOR),
     entry("calculate_gain", calculate_gain, "nonlinearity, param=None"),
+    entry("_calculate_fan_in_and_fan_out", _fans, "tensor"),
+    entry("_calculate_correct_fan", _fan, "tensor, mode"),
     entry("eye_", eye_, "tensor"),
     entry("dirac_", dirac_, "tensor, groups=1"),
     entry("orthogonal_", orthogonal_, "tensor, gain=1" + _GENERATOR),
