@@ -150,8 +150,18 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
                   if transposed else
                   _conv_weight_grad(g, x, w.shape, stride, padding, dilation, groups))
     if mask[2]:
-        grad_b = g.sum(axis=(0, *range(2, g.ndim)))
+        grad_b = _bias_grad(g, groups)
     return grad_x, grad_w, grad_b
+
+
+def _bias_grad(g, groups: int):
+    """The bias gradient: oneDNN (float32, one group) adds each channel's gradients one by one,
+    batch by batch and position by position; ATen's other kernels take torch's sum."""
+    dims = (0, *range(2, g.ndim))
+    if g.dtype != np.float32 or groups != 1 or g.size == 0:
+        return F.sum_values(g, g.shape, None, dims, False)
+    rows = np.moveaxis(g, 1, 0).reshape(g.shape[1], -1)
+    return np.add.accumulate(rows, axis=1, dtype=np.float32)[:, -1]
 
 
 # ---- rows ---------------------------------------------------------------------------------------

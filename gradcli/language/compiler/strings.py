@@ -45,12 +45,17 @@ def _field_closure(compiler, part, token, span):
     """A closure formatting one f-string field as Python does (conversion, then spec)."""
     if isinstance(part, str):
         return part
+    column = token.column + part.offset
+    try:  # Python 3.11 parses a field as if parenthesised: `{a, b}` is a tuple
+        tree = parse_expression(f"({part.expression})")
+    except GradSyntaxError as error:  # placed, as Python 3.11 does, within "(expression)"
+        raise GradSyntaxError(f"f-string: {error.message}", token.line, error.column,
+                              error.end_column) from None
     try:
-        value = compiler.expression(parse_expression(part.expression.strip()))
-    except GradSyntaxError as error:
-        raise GradSyntaxError(f"f-string: {error.message}", token.line,
-                              token.column + part.offset,
-                              token.column + part.offset + len(part.expression)) from None
+        value = compiler.expression(tree)
+    except GradSyntaxError as error:  # the compiler's errors ('yield' outside function)
+        raise GradSyntaxError(error.message, token.line, column,
+                              column + len(part.expression), error.kind) from None
     spec = _joined([_field_closure(compiler, p, token, span) for p in part.spec])
     printer, conversion, debug = compiler.runtime.printer, part.conversion, part.debug
 

@@ -64,11 +64,17 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None) -> None:
+    """Each gradient clamped to [-clip_value, clip_value]; with no gradient at all, torch's
+    grouping of the gradients by device fails."""
     clip_value = float(clip_value)
+    grads = [_grad(p) for p in _tensors(parameters) if _grad(p) is not None]
+    if not grads:
+        raise errors.runtime("Expected !nested_tensorlist[0].empty() to be true, but got false.  "
+                             "(Could this error message be improved?  If so, please report an "
+                             "enhancement request to PyTorch.)")
     with grad_mode(False):
-        for p in _tensors(parameters):
-            if _grad(p) is not None:
-                apply_inplace(p.grad, lambda g: F.clamp(g, -clip_value, clip_value))
+        for grad in grads:
+            apply_inplace(grad, lambda g: F.clamp(g, -clip_value, clip_value))
 
 
 def parameters_to_vector(parameters) -> Tensor:

@@ -192,12 +192,17 @@ _CREATION = ("array asarray zeros ones empty full arange linspace logspace eye i
 _ELEMENTWISE = ("sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh exp exp2 expm1 log log2 "
                 "log10 log1p sqrt square abs absolute sign floor ceil round around trunc clip "
                 "maximum minimum power add subtract multiply divide negative reciprocal "
-                "isnan isinf isfinite where heaviside")
+                "isnan isinf isfinite where heaviside logical_and logical_or logical_not "
+                "logical_xor equal not_equal greater greater_equal less less_equal floor_divide "
+                "remainder mod fmod hypot rint arcsinh arccosh arctanh nan_to_num")
 _REDUCTIONS = ("sum mean std var max min argmax argmin prod cumsum cumprod median amax amin "
-               "all any count_nonzero average")
+               "all any count_nonzero average bincount percentile quantile histogram diff "
+               "nanmax nanmin nanmean nansum ptp corrcoef cov")
 _SHAPES = ("reshape transpose concatenate stack vstack hstack squeeze expand_dims ravel "
-           "flip tile repeat split unique sort argsort take take_along_axis")
-_LINEAR = "dot matmul outer inner allclose isclose array_equal trace"
+           "flip tile repeat split unique sort argsort take take_along_axis nonzero argwhere "
+           "flatnonzero append roll column_stack tril triu swapaxes moveaxis broadcast_to "
+           "atleast_1d diagonal searchsorted isin interp")
+_LINEAR = "dot matmul outer inner allclose isclose array_equal trace tensordot cross"
 _RANDOM = ("seed rand randn randint random normal uniform choice shuffle permutation "
            "standard_normal")
 _LINALG = "norm inv det solve eig eigh svd pinv matrix_rank"

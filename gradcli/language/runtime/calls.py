@@ -7,13 +7,13 @@ from gradcli.engine.records import replace
 
 import numpy as np
 
-from gradcli.engine import devices, errors, indexing
+from gradcli.engine import conversions, devices, errors, indexing
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.devices import Device
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes, exceptions, protocols
-from gradcli.language.runtime.coercions import index, truth
+from gradcli.language.runtime.coercions import index, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
@@ -142,14 +142,31 @@ def _python_index(key):
     return key
 
 
+def _numpy_side(value):
+    """What NumPy sees of an index or a value: a tensor as its array (torch's `__array__`,
+    refused while it requires grad), inside tuples and lists too."""
+    if isinstance(value, Tensor):
+        return conversions.to_numpy(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(map(_numpy_side, value))
+    return value
+
+
+def _numpy_key(key):
+    """An index as NumPy reads it: a one-element integral tensor as an int (its `__index__`)."""
+    if isinstance(key, tuple):
+        return tuple(map(_numpy_key, key))
+    return _numpy_side(_python_index(key))
+
+
 def get_item(value, key):
     """value[key] for tensors (torch's indexing) and Python's containers."""
     if isinstance(value, Tensor):
         return indexing.get_item(value, key)
     if isinstance(value, TableObject) and value.is_sequence:
         return value.item(key)
-    if isinstance(value, np.ndarray) and not isinstance(key, Tensor):
-        return value[key]
+    if isinstance(value, np.ndarray):
+        return value[_numpy_key(key)]
     if isinstance(value, classes.ContainerInstance):  # the user's __getitem__ and __missing__
         method = classes.special_method(value, "__getitem__")
         if method is not None:
@@ -211,8 +228,11 @@ def set_item(value, key, item) -> None:
         classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])
     elif isinstance(value, (dict, list)):
         _set_container_item(value, key, item)
-    elif isinstance(value, np.ndarray) and not isinstance(item, Tensor):
-        value[key] = item
+    elif isinstance(value, np.ndarray):
+        key = _numpy_key(key)
+        if isinstance(item, Tensor) and np.ndim(value[key]) == 0:  # one element: float(t)
+            item = tensor_float(item) if value.dtype.kind == "f" else tensor_scalar(item)
+        value[key] = _numpy_side(item)
     elif classes.special_method(value, "__setitem__") is not None:
         classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])
     elif isinstance(value, TableObject):

@@ -98,9 +98,12 @@ def _fstring_parts(body: str, raw: bool, offset: int):
             yield part if raw else _unescape(part)
 
 
+_OPENER = {")": "(", "]": "[", "}": "{"}
+
+
 def _field(body: str, start: int, raw: bool, offset: int) -> tuple[int, Field]:
     """Parse `expr[!c][:spec]}` from `start`: the index of the closing brace, and the field."""
-    depth, i, quote = 0, start, None
+    opened, i, quote = [], start, None
     while i < len(body):
         ch = body[i]
         if quote:
@@ -108,10 +111,15 @@ def _field(body: str, start: int, raw: bool, offset: int) -> tuple[int, Field]:
         elif ch in "'\"":
             quote = ch
         elif ch in "([{":
-            depth += 1
-        elif ch in ")]}" and depth:
-            depth -= 1
-        elif depth == 0 and (ch in "}:" or (ch == "!" and body[i + 1:i + 2] != "=")):
+            opened.append(ch)
+        elif ch in ")]" or (ch == "}" and opened):
+            if not opened:
+                raise ValueError(f"f-string: unmatched '{ch}'")
+            opener = opened.pop()
+            if opener != _OPENER[ch]:
+                raise ValueError(f"f-string: closing parenthesis '{ch}' does not match "
+                                 f"opening parenthesis '{opener}'")
+        elif not opened and (ch in "}:" or (ch == "!" and body[i + 1:i + 2] != "=")):
             break
         i += 1
     else:
