@@ -56,8 +56,10 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
             heapq.heappush(ready, (-n.sequence_nr, _Task(n)))
     raw = not create_graph and not targets and wanted is None and not node_hooks.REGISTERED
     with grad_mode(create_graph), node_hooks.running(dependencies, wanted):
-        while ready:
-            node = heapq.heappop(ready)[1].node
+        node = None  # the next node, when it alone became ready while the queue was empty
+        while node is not None or ready:
+            if node is None:
+                node = heapq.heappop(ready)[1].node
             node_grads = run.buffers.pop(node, None)
             if node_grads is not None and (wanted is None or node in wanted):
                 if not (raw and type(node) is Node and
@@ -66,13 +68,21 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 if not retain_graph and type(node) is not AccumulateGrad:
                     node.freed_at = STATE.origin  # the backward() call, for a second one's note
                     node.release()
+            following = None  # skips the queue where it would hold this node alone (a chain)
             for next_node, _ in node.next_edges:
                 if next_node is None:
                     continue
                 count = dependencies[next_node] - 1
                 dependencies[next_node] = count
                 if count == 0:
+                    if not ready and following is None:
+                        following = next_node
+                        continue
+                    if following is not None:  # queued first, as it became ready first
+                        heapq.heappush(ready, (-following.sequence_nr, _Task(following)))
+                        following = None
                     heapq.heappush(ready, (-next_node.sequence_nr, _Task(next_node)))
+            node = following
     if STATE.backward_observer is not None:
         STATE.backward_observer.finished()
     return run.captured
