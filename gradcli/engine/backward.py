@@ -31,15 +31,19 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
     """Backpropagate `grads` from `roots`. With `accumulate`, add into leaves' (or `inputs`') .grad;
     otherwise return the gradients of `inputs` (None where unreachable), as autograd.grad does.
     backward() with `inputs` runs the inputs' own nodes (their hooks fire), and a non-leaf input's
-    .grad is filled by retain_grad (the caller's), as in torch."""
+    .grad is filled by retain_grad (the caller's), as in torch. The callers have checked the
+    roots (check_roots)."""
 
-    check_roots(roots)
     root_edges = [(gradient_edge(root), grad) for root, grad in zip(roots, grads)]
     targets: dict[tuple, list[int]] = {}  # an input given twice is captured twice
     for i, tensor in enumerate(inputs or ()):
         targets.setdefault(_edge_key(gradient_edge(tensor)), []).append(i)
-    order, dependencies = _discover([edge[0] for edge, _ in root_edges], inputs is not None)
-    wanted = _needed_nodes(order, targets) if inputs is not None else None
+    starts = [edge[0] for edge, _ in root_edges]
+    if inputs is None:
+        dependencies, wanted = _counts(starts), None
+    else:
+        order, dependencies = _discover(starts)
+        wanted = _needed_nodes(order, targets)
     forced = set()
     if accumulate and targets:
         forced, targets = {key[0] for key in targets}, {}
@@ -52,8 +56,10 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
             heapq.heappush(ready, (-n.sequence_nr, _Task(n)))
     raw = not create_graph and not targets and wanted is None and not node_hooks.REGISTERED
     with grad_mode(create_graph), node_hooks.running(dependencies, wanted):
-        while ready:
-            node = heapq.heappop(ready)[1].node
+        node = None  # the next node, when it alone became ready while the queue was empty
+        while node is not None or ready:
+            if node is None:
+                node = heapq.heappop(ready)[1].node
             node_grads = run.buffers.pop(node, None)
             if node_grads is not None and (wanted is None or node in wanted):
                 if not (raw and type(node) is Node and
@@ -62,13 +68,21 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 if not retain_graph and type(node) is not AccumulateGrad:
                     node.freed_at = STATE.origin  # the backward() call, for a second one's note
                     node.release()
+            following = None  # skips the queue where it would hold this node alone (a chain)
             for next_node, _ in node.next_edges:
                 if next_node is None:
                     continue
                 count = dependencies[next_node] - 1
                 dependencies[next_node] = count
                 if count == 0:
+                    if not ready and following is None:
+                        following = next_node
+                        continue
+                    if following is not None:  # queued first, as it became ready first
+                        heapq.heappush(ready, (-following.sequence_nr, _Task(following)))
+                        following = None
                     heapq.heappush(ready, (-next_node.sequence_nr, _Task(next_node)))
+            node = following
     if STATE.backward_observer is not None:
         STATE.backward_observer.finished()
     return run.captured
@@ -92,8 +106,24 @@ def _edge_key(edge: tuple) -> tuple:
     return (id(edge[0]), edge[1])
 
 
-def _discover(starts: list, with_order: bool) -> tuple[list, dict]:
-    """Each node's in-degree below `starts` and, if asked, a post-order (inputs before users)."""
+def _counts(starts: list) -> dict:
+    """Each node's in-degree below `starts` (the nodes themselves included, at 0 if no edge
+    reaches them)."""
+    dependencies = dict.fromkeys(starts, 0)
+    stack = list(dependencies)
+    while stack:
+        for child, _ in stack.pop().next_edges:
+            if child is not None:
+                if child in dependencies:
+                    dependencies[child] += 1
+                else:
+                    dependencies[child] = 1
+                    stack.append(child)
+    return dependencies
+
+
+def _discover(starts: list) -> tuple[list, dict]:
+    """Each node's in-degree below `starts` and a post-order (inputs before users)."""
     dependencies: dict = {}
     order: list = []
     seen = set()
@@ -107,8 +137,7 @@ def _discover(starts: list, with_order: bool) -> tuple[list, dict]:
             continue
         seen.add(node)
         dependencies.setdefault(node, 0)
-        if with_order:
-            stack.append((node, True))
+        stack.append((node, True))
         for child, _ in node.next_edges:
             if child is not None:
                 dependencies[child] = dependencies.get(child, 0) + 1

@@ -7,7 +7,7 @@ and any listing of names are built from DECLARATIONS, never kept by hand.
 
 from __future__ import annotations
 
-from gradcli.engine.records import record, replace
+from gradcli.engine.records import field, record, replace
 from typing import Callable
 
 import numpy as np
@@ -23,6 +23,8 @@ VARIANTS = ("torch", "method", "functional", "linalg", "special", "fft")
 # the variants whose C++ functions torch names with a prefix (linalg_det(), special_expit(),
 # fft_fft())
 _PREFIXED = frozenset(("linalg", "special", "fft"))
+# Values a cached binding may share between calls
+_ATOMS = frozenset((type(None), bool, int, float, str))
 
 
 class Overloads:
@@ -61,6 +63,10 @@ class Declaration:
     numbers_as_tensors: bool = False  # Tensor arguments also take Python numbers (add, mul...)
     python_title: str = ""  # the Python function's own name where it differs (_max_pool2d)
     number_self: bool = True  # False for in-place variants: what is written into is a tensor
+    # A method called with no arguments (`t.sum()`) binds the same way for every receiver of one
+    # type: receiver type -> (the positional arguments after it, the keywords). Kept only where
+    # no deprecated overload (and its warning) is involved and the values are immutable.
+    _bare: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def schemas(self) -> tuple:
@@ -88,6 +94,17 @@ class Declaration:
     def bind(self, args: tuple, kwargs: dict, variant: str) -> tuple[tuple, dict]:
         """(positional, keywords) to call `impl` with, or torch's TypeError. A method's
         receiver comes first in `args`; `out=` is passed on by name for __call__."""
+        bare = variant == "method" and len(args) == 1 and not kwargs and not self.hidden
+        if bare:
+            known = self._bare.get(type(args[0]))
+            if known is not None:
+                return (args[0], *known[0]), dict(known[1])
+        positional, keywords = self._bind(args, kwargs, variant)
+        if bare and all(type(v) in _ATOMS for v in (*positional[1:], *keywords.values())):
+            self._bare[type(args[0])] = (positional[1:], dict(keywords))
+        return positional, keywords
+
+    def _bind(self, args: tuple, kwargs: dict, variant: str) -> tuple[tuple, dict]:
         is_function = variant != "method"
         chosen = self.schemas if is_function else self.method_schemas
         receiver, args = ((), args) if is_function else (args[:1], args[1:])

@@ -87,17 +87,23 @@ def _write_warning(category: str, message: str) -> None:
 STATE = EngineState()
 
 
-@contextmanager
-def grad_mode(enabled: bool):
-    """Run a block with grad mode set to `enabled` (torch.no_grad / enable_grad / set_grad_enabled)."""
-    previous, off_at = STATE.grad_enabled, STATE.grad_off_at
-    STATE.grad_enabled = enabled
-    if not enabled:
-        STATE.grad_off_at = STATE.origin  # the `with torch.no_grad():` line, for notes
-    try:
-        yield
-    finally:
-        STATE.grad_enabled, STATE.grad_off_at = previous, off_at
+class grad_mode:
+    """Run a block with grad mode set to `enabled` (torch.no_grad / enable_grad / set_grad_enabled).
+    A class rather than a generator: backward enters one per call."""
+
+    __slots__ = ("enabled", "previous")
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def __enter__(self) -> None:
+        self.previous = STATE.grad_enabled, STATE.grad_off_at
+        STATE.grad_enabled = self.enabled
+        if not self.enabled:
+            STATE.grad_off_at = STATE.origin  # the `with torch.no_grad():` line, for notes
+
+    def __exit__(self, *exc) -> None:
+        STATE.grad_enabled, STATE.grad_off_at = self.previous
 
 
 @contextmanager

@@ -18,6 +18,10 @@ def _expand(a: np.ndarray, size: tuple) -> np.ndarray:
     lead = len(size) - a.ndim
     strides = [0] * lead + [0 if n == 1 and m != 1 else st
                             for n, m, st in zip(a.shape, size[lead:], a.strides)]
+    if a.flags.c_contiguous and a.size:
+        # the same view made straight over a's buffer (read-only when a is), skipping
+        # as_strided's detour through __array_interface__, which costs most of a small expand
+        return np.ndarray(size, a.dtype, buffer=a, strides=strides)
     return np.lib.stride_tricks.as_strided(a, shape=size, strides=strides,
                                            writeable=a.flags.writeable)
 

@@ -42,21 +42,40 @@ class DeclaredEntries(Mapping):
 
 
 class _Layered(Mapping):
+    """The layers never change once stacked, so an entry found is kept for the next lookup (a
+    loop calling `t.sum()` looks it up on every step)."""
+
     def __init__(self, layers: tuple):
         self._layers = layers
+        self._found: dict = {}
 
     def __contains__(self, name) -> bool:
-        if any(name in layer for layer in self._layers):
+        if name in self._found or any(name in layer for layer in self._layers):
             return True
         return self._after_loading_all(name)
 
     def __getitem__(self, name: str):
+        found = self._found.get(name)
+        if found is not None:
+            return found
         for layer in reversed(self._layers):
             if name in layer:
-                return layer[name]
+                found = layer[name]
+                if found is not None:
+                    self._found[name] = found
+                return found
         if self._after_loading_all(name):
             return self[name]
         raise KeyError(name)
+
+    def get(self, name, default=None):
+        found = self._found.get(name)
+        if found is not None:
+            return found
+        try:
+            return self[name]
+        except KeyError:
+            return default
 
     def _after_loading_all(self, name: str) -> bool:
         """A name declared since area_index.py was generated is found all the same."""

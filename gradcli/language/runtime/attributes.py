@@ -271,6 +271,8 @@ def tables_of(value) -> tuple[dict, dict] | None:
 def get(value, name: str):
     """value.name, resolved only through the tables above, and for the user's own classes and
     their instances through what the program defined (its dunder methods included)."""
+    if type(value) is Tensor and name[:2] != "__":  # the common case first: no other kind is one
+        return _tensor_attribute(value, name)
     if isinstance(value, classes.Instance) or (
             isinstance(value, TableObject) and value.user_class() is not None):
         return value.attribute(name)
@@ -313,13 +315,19 @@ def get(value, name: str):
     if isinstance(value, TableObject):
         return value.attribute(name)
     if isinstance(value, Tensor):
-        own = tensor_dicts.lookup(value, name)
-        if own is not tensor_dicts.MISSING:
-            return own
+        return _tensor_attribute(value, name)
     tables = tables_of(value)
     if tables is not None:
         return _from(value, name, *tables)
     return _missing(value, name)
+
+
+def _tensor_attribute(value: Tensor, name: str):
+    """tensor.name: what the program stored on it, else torch's attributes and methods."""
+    own = tensor_dicts.lookup(value, name)
+    if own is not tensor_dicts.MISSING:
+        return own
+    return _from(value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS)
 
 
 def set(value, name: str, item) -> None:
