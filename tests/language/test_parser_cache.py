@@ -48,6 +48,19 @@ def test_the_per_state_lexers_are_read_when_their_state_is_first_met(tmp_path):
     assert 0 < len(lexers.loaded) < len(lexers.blobs)
 
 
+def test_the_parse_table_rows_are_read_when_their_state_is_first_met(tmp_path):
+    path = str(tmp_path / "parser.pickle")
+    fresh = _fresh()
+    parser_cache.save(fresh, path)
+    loaded = parser_cache.load(path, ALLOWED)
+    rows = loaded.parser.parser.parser.parse_table.states
+    assert isinstance(rows, parser_cache.StateRows) and len(rows) == 0
+    _parse(loaded, PROGRAMS[0])
+    assert 0 < len(rows) < len(rows.blobs)
+    original = fresh.parser.parser.parser.parse_table.states
+    assert all(rows[state] == original[state] for state in original)
+
+
 def test_a_damaged_file_is_ignored(tmp_path):
     path = tmp_path / "parser.pickle"
     parser_cache.save(_fresh(), str(path))

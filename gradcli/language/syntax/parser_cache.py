@@ -7,7 +7,8 @@ it is pickled into the user's cache directory, in a file named after the grammar
 interpreter's version and _sre's magic number. Each regex is stored as the opcodes that
 re._compiler hands _sre.compile, and loading accepts only lark's runtime classes: a damaged or
 foreign file is ignored (and rebuilt), never run. The per-state lexers, two thirds of the file,
-are each kept as pickled bytes and read on first use: a short program meets few of the states.
+and the parse table's per-state rows are each kept as pickled bytes and read on first use: a
+short program meets few of the states.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ except ImportError:
 from gradcli.language.syntax import lark_standalone
 
 _RUNTIME = lark_standalone.__name__
-LAYOUT = 2  # how the file is laid out: a new layout is a new file name
+LAYOUT = 3  # how the file is laid out: a new layout is a new file name
 
 
 def file_for(folder: str | None, grammar_digest: str) -> str | None:
@@ -62,10 +63,13 @@ def save(lark, path: str | None) -> None:
     lexer = lark.parser.lexer
     lexer = getattr(lexer, "lexer", lexer)  # behind the indenter's PostLexConnector
     lexers = lexer.lexers
+    table = lark.parser.parser.parser.parse_table
+    states = table.states
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         lexer.root_lexer.scanner  # noqa: B018 - builds and keeps the scanner
         lexer.lexers = StateLexers.of(lexers, lexer.root_lexer.terminals_by_name)
+        table.states = StateRows.of(states)
         with open(temporary, "wb") as handle:
             _Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL).dump(lark)
         os.replace(temporary, path)
@@ -75,64 +79,95 @@ def save(lark, path: str | None) -> None:
         except OSError:
             pass
     finally:
-        lexer.lexers = lexers
+        lexer.lexers, table.states = lexers, states
 
 
 class StateLexers(dict):
     """The contextual lexer's lexer for each parser state, unpickled when the state is first
     met (states with the same terminals share one lexer, and one pickled copy)."""
 
-    def __init__(self, kinds: dict, blobs: list, terminals: dict) -> None:
+    def __init__(self, kinds: dict, blobs: list, shared: dict) -> None:
         super().__init__()
         self.kinds = kinds  # parser state -> index into blobs
         self.blobs = blobs
-        self.terminals = terminals
+        self.shared = shared
         self.loaded: dict = {}
 
     @classmethod
     def of(cls, lexers: dict, terminals: dict) -> StateLexers:
         """The lazy form of a built state -> lexer table, every scanner built; `terminals`
         (by name) are stored once, outside the lexers' bytes."""
+        shared = {("shared", "terminal", name): t for name, t in terminals.items()}
         index_of: dict = {}
         blobs: list = []
         for lexer in lexers.values():
             if id(lexer) not in index_of:
                 lexer.scanner  # noqa: B018 - builds and keeps the scanner
                 index_of[id(lexer)] = len(blobs)
-                handle = io.BytesIO()
-                _Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL, shared=terminals).dump(lexer)
-                blobs.append(handle.getvalue())
+                blobs.append(_dumps(lexer, shared))
         return cls({state: index_of[id(lexer)] for state, lexer in lexers.items()}, blobs,
-                   terminals)
+                   shared)
 
     def __missing__(self, state):
         index = self.kinds[state]
         lexer = self.loaded.get(index)
         if lexer is None:
-            lexer = _Unpickler(io.BytesIO(self.blobs[index]), {}, self.terminals).load()
-            self.loaded[index] = lexer
+            lexer = self.loaded[index] = _loads(self.blobs[index], self.shared)
         self[state] = lexer
         return lexer
 
     def __reduce__(self):
-        return StateLexers, (self.kinds, self.blobs, self.terminals)
+        return StateLexers, (self.kinds, self.blobs, self.shared)
+
+
+class StateRows(dict):
+    """The LALR parse table's row (token -> action) of each parser state, unpickled when the
+    state is first met: a short program meets few of them. The rules the rows reduce by are
+    stored once, outside the rows' bytes."""
+
+    def __init__(self, blobs: dict, shared: dict) -> None:
+        super().__init__()
+        self.blobs, self.shared = blobs, shared
+
+    @classmethod
+    def of(cls, states: dict) -> StateRows:
+        rules = {id(arg): arg for row in states.values() for _, arg in row.values()
+                 if isinstance(arg, lark_standalone.Rule)}
+        shared = {("shared", "rule", i): rule for i, rule in enumerate(rules.values())}
+        return cls({state: _dumps(row, shared) for state, row in states.items()}, shared)
+
+    def __missing__(self, state):
+        row = self[state] = _loads(self.blobs[state], self.shared)
+        return row
+
+    def __reduce__(self):
+        return StateRows, (self.blobs, self.shared)
+
+
+def _dumps(obj, shared: dict) -> bytes:
+    handle = io.BytesIO()
+    _Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL, shared=shared).dump(obj)
+    return handle.getvalue()
+
+
+def _loads(blob: bytes, shared: dict):
+    return _Unpickler(io.BytesIO(blob), {}, shared).load()
 
 
 class _Pickler(pickle.Pickler):
-    """Modules by name, compiled regexes as their opcodes, `shared` terminals by name."""
+    """Modules by name, compiled regexes as their opcodes, and `shared` objects (stored once,
+    elsewhere) by their keys."""
 
     def __init__(self, handle, protocol: int, shared: dict | None = None) -> None:
         super().__init__(handle, protocol=protocol)
-        self.shared = shared or {}
+        self.keys = {id(obj): key for key, obj in (shared or {}).items()}
 
     def persistent_id(self, obj):
         if obj is re:
             return ("module",)
         if isinstance(obj, re.Pattern):
             return ("regex", obj.pattern, *_opcodes(obj.pattern, obj.flags))
-        if isinstance(obj, lark_standalone.TerminalDef) and self.shared.get(obj.name) is obj:
-            return ("terminal", obj.name)
-        return None
+        return self.keys.get(id(obj))
 
 
 class _Unpickler(pickle.Unpickler):
@@ -149,8 +184,8 @@ class _Unpickler(pickle.Unpickler):
             return found
         if (module, name) == ("functools", "partial"):
             return partial
-        if (module, name) == (__name__, "StateLexers"):
-            return StateLexers
+        if module == __name__ and name in ("StateLexers", "StateRows"):
+            return StateLexers if name == "StateLexers" else StateRows
         if (module, name) in self.allowed:
             return self.allowed[module, name]
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a parser")
@@ -158,8 +193,8 @@ class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid):
         if pid == ("module",):
             return re
-        if pid[0] == "terminal":
-            return self.shared[pid[1]]
+        if pid[0] == "shared":
+            return self.shared[pid]
         if pid[0] == "regex":
             pattern, flags, code, groups, groupindex, indexgroup = pid[1:]
             return _sre.compile(pattern, flags, array("I", code).tolist(), groups, groupindex,
