@@ -124,6 +124,9 @@ def nanmean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
 
 def _scan(name: str, keep):
     def scan(a: Tensor, dim: int):
+        if a.ndim == 0 and dim not in (0, -1):
+            raise errors.index_error(f"{name}(): Expected reduction dim -1 or 0 for scalar but "
+                                     f"got {dim}")
         d = F.wrap_dim(dim, a.ndim)
         indices = (np.zeros((), np.int64) if a.ndim == 0 else _scan_indices(a.data, d, keep))
         values, indices = apply(OPS[name], a, Tensor(indices, dtypes.int64), dim=d)

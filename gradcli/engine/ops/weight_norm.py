@@ -124,7 +124,7 @@ def norm_except_dim(v: Tensor, pow: int = 2, dim: int = 0) -> Tensor:
         return apply(OPS["norm.Scalar"], v, ord=float(pow), dim=None, keepdim=False)
     if dim == 0 or dim == v.ndim - 1:
         shape = [1] * v.ndim
-        shape[dim] = v.shape[dim]
+        shape[dim] = F.size_at(v, dim)  # (a 0-dim v has no dimension 0: torch's error)
         rows = (v.shape[0], -1) if dim == 0 else (-1, v.shape[-1])
         norms = apply(OPS["norm.ScalarOpt_dim"], F.view(F.contiguous(v), rows), ord=float(pow),
                       dim=(1 if dim == 0 else 0,), keepdim=False)
