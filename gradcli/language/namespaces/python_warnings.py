@@ -89,37 +89,37 @@ def _warn(message, category, stacklevel, source, skip_file_prefixes) -> None:
 
 
 class WarningMessage(TableObject):
-    """One warning that catch_warnings(record=True) caught: the warning, its class and place."""
+    """One warning that catch_warnings(record=True) caught: the warning, its class and place
+    (in `fields`, by Python's attribute names)."""
 
-    __slots__ = ("message", "category", "filename", "lineno")
+    __slots__ = ("fields",)
 
     def __init__(self, message, category, filename: str, lineno: int):
-        self.message, self.category = message, category
-        self.filename, self.lineno = filename, lineno
+        self.fields = {"message": message, "category": category, "filename": filename,
+                       "lineno": lineno, "file": None, "line": None, "source": None}
 
     @property
     def language_type(self) -> PyType:
         return WARNING_MESSAGE_TYPE
 
     def attribute(self, name: str):
-        if name in self.__slots__:
-            return getattr(self, name)
-        if name in ("file", "line", "source"):
-            return None
-        raise self.missing(name)
+        if name not in self.fields:
+            raise self.missing(name)
+        return self.fields[name]
 
     def set_attribute(self, name: str, value) -> None:
-        if name not in self.__slots__:
-            raise self.missing(name)
-        setattr(self, name, value)
+        self.fields[name] = value
 
     def repr(self, printer) -> str:
         return f"<warnings.WarningMessage object at 0x{id(self):x}>"
 
     def str(self, printer) -> str:
-        return (f"{{message : {printer.repr(self.message)}, category : "
-                f"{self.category.name!r}, filename : {self.filename!r}, lineno : "
-                f"{self.lineno}, line : None}}")
+        fields = self.fields
+        category = fields["category"]
+        name = category.name if isinstance(category, PyType) else None
+        return (f"{{message : {printer.repr(fields['message'])}, category : {name!r}, "
+                f"filename : {printer.repr(fields['filename'])}, lineno : "
+                f"{printer.str(fields['lineno'])}, line : {printer.repr(fields['line'])}}}")
 
 
 WARNING_MESSAGE_TYPE = PyType("warnings.WarningMessage", (WarningMessage,))
