@@ -748,7 +748,20 @@ CASES = {
                                      ("a", (7,), "any"), ("b", M, "any"), ("v", M, "any"))],
     "take": unary("torch.take(a, torch.tensor([0, 2, 2]))", shapes=(V, M)),
     "put": [case(grad_of("torch.take(a, torch.tensor([0, 2, 2]))"), ("a", M, "any"),
-                 ("v", V, "any"))],
+                 ("v", V, "any")),
+            case("a.put(torch.tensor([0, 5, 2]), b)", ("a", M, "any"), ("b", V, "any")),
+            case("torch.put(a, torch.tensor([[1, -1]]), b, accumulate=True)", ("a", M, "any"),
+                 ("b", (2, 1), "any")),
+            case("c", ("a", M, "any"), ("b", V, "any"),
+                 setup=("c = a * 1", "c.put_(torch.tensor([4, 1, -3]), b)"))],
+    "index_reduce": [
+        case(f"a.index_reduce(0, torch.tensor([0, 2, 0, 1]), b, '{reduce}', "
+             f"include_self={include})", ("a", (3, 3), "any"), ("b", (4, 3), "any"))
+        for reduce in ("prod", "mean", "amax", "amin") for include in (True, False)]
+    + [case("torch.index_reduce(a, 1, torch.tensor([1, 1]), b, 'prod')", ("a", M, "any"),
+            ("b", (2, 2), "any")),
+       case("c", ("a", M, "any"), ("b", (2, 2), "any"),
+            setup=("c = a * 1", "c.index_reduce_(1, torch.tensor([2, 0]), b, 'amax')"))],
     "index_fill.int_Scalar": unary("torch.index_fill(a, 1, torch.tensor([0, 2]), -1.)",
                                    shapes=(M,)),
     "scatter.value": unary("torch.scatter(a, 1, torch.tensor([[0], [2]]), 7.)", shapes=(M,)),

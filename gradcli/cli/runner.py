@@ -95,16 +95,19 @@ def _exit_status(error) -> int:
 
 def _warning_writer(runtime, source: str, filename: str):
     """Warnings as Python shows them: `file:line: Category: message`, then the line's source
-    when the program is a real file; once per line and text (Python's default filter)."""
+    when the program is a real file; once per line and text unless a filter says otherwise."""
     from gradcli.cli.render import warning_notes
+    from gradcli.engine.state import STATE
     lines = source.splitlines() if not filename.startswith("<") else []
     shown: set = set()
 
     def write(category: str, message: str) -> None:
         line = runtime.line
-        if (category, message, line) in shown:
+        key = STATE.once_key(category, message, line)
+        if key in shown:
             return
-        shown.add((category, message, line))
+        if key is not None:
+            shown.add(key)
         text = f"{filename}:{line}: {category}: {message}\n"
         if 0 < line <= len(lines) and lines[line - 1].strip():
             text += f"  {lines[line - 1].strip()}\n"

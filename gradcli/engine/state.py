@@ -32,6 +32,7 @@ class EngineState:
         self.backward_observer = None
         self.grad_off_at = None  # the origin of the call that last turned grad mode off
         self.warning_notes = ()  # the notes of the warning being reported, for its sink
+        self.warning_action = "default"  # the filter action of the warning being reported
         self.reset()
 
     def warn(self, category: str, message: str, *, once: bool = False,
@@ -39,7 +40,8 @@ class EngineState:
         """Report a torch warning (e.g. "UserWarning") through `warning_sink`, which the
         language layer may replace to add the source position. `once` warnings (torch's
         TORCH_WARN_ONCE) are reported only the first time after a reset. `notes` ((text,
-        origin) pairs, as on errors) are in `warning_notes` while the sink runs."""
+        origin) pairs, as on errors) are in `warning_notes`, and the filter's action in
+        `warning_action` (which says how often a sink shows it), while the sink runs."""
         action = next((action for action, matches in self.warning_filters
                        if matches(category, message)), "default")
         if action == "ignore":
@@ -51,10 +53,21 @@ class EngineState:
                 return
             self.warned.add(message)
         self.warning_notes = tuple(note for note in notes if note[1] is not None)
+        self.warning_action = action
         try:
             self.warning_sink(category, message)
         finally:
             self.warning_notes = ()
+
+    def once_key(self, category: str, message: str, line: int):
+        """What a sink shows the warning being reported once for, as Python's registries do:
+        None when its filter's action shows it every time, its text for "once" and "module"
+        (a program is one module), and its text and line by default."""
+        if self.warning_action in ("always", "all"):
+            return None
+        if self.warning_action in ("once", "module"):
+            return category, message
+        return category, message, line
 
     def reset(self) -> None:
         self.grad_enabled = True

@@ -79,3 +79,26 @@ def test_a_warning_in_a_lambda_names_the_lambdas_line(run_gradcli, tmp_path):
                                 timeout=120)
         assert [text.split(" UserWarning: ")[0] for text in python.stderr.splitlines()
                 if " UserWarning: " in text] == lines
+
+
+def test_a_filter_says_how_often_a_warning_is_shown(run_gradcli, tmp_path):
+    """"always" shows a warning each time, "once" once for its text whatever the line, the
+    default once per line, as Python's registries do; recorded ones are not shown."""
+    script = tmp_path / "often.py"
+    script.write_text("import warnings\nwarnings.simplefilter('always')\n"
+                      "for i in range(2):\n    warnings.warn('loop')\n"
+                      "warnings.simplefilter('once')\n"
+                      "for i in range(2):\n    warnings.warn('again')\n"
+                      "warnings.warn('again')\n"
+                      "with warnings.catch_warnings(record=True) as caught:\n"
+                      "    warnings.warn('kept')\n"
+                      "print(len(caught), caught[0].lineno, caught[0].filename == __file__)\n")
+    result = run_gradcli(["run", str(script)])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "1 10 True\n"
+    assert [line.split(" UserWarning")[0] for line in result.stderr.splitlines()
+            if "UserWarning" in line] == [f"{script}:{n}:" for n in (4, 4, 7)]
+    if importlib.util.find_spec("torch") is not None:
+        python = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                                timeout=120)
+        assert (python.stdout, python.stderr) == (result.stdout, result.stderr)

@@ -67,6 +67,10 @@ CASES = [
     'from __future__ import print_function, nope\n', '"a"\n"b"\nfrom __future__ import division\n',
     'def f():\n    from __future__ import division\n',
     'import torch\nfrom __future__ import annotations\n',
+    'a = [1]\nprint((*a))\n', 'print(f"{*a}")\n', 'x = (  *a  )\n', '(\n*a\n)\n', '[(*a)]\n',
+    '(*a if b else c)\n', '(*a or b)\n', 'f((*a.b[1]))\n', 'print(f"{ *a + 1 }")\n', '(*a) = 1\n',
+    'x = *a\n', '*a\n', 'x = 1; *a\n', '[*a for x in y]\n', 'f(*a for x in y)\n',
+    '(*a if b else c for x in y)\n',
 ]
 
 # (input, whether more lines could complete it), as the REPL asks before running a line.

@@ -14,6 +14,7 @@ from gradcli.engine import functions
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison", "ops.complex_numbers",
     "ops.convolution", "ops.ctc_loss", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient", "ops.grid_sample", "ops.group_norm", "ops.histograms",
+    "ops.index_reduce",
     "ops.inplace", "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.multi_margin", "ops.nn_functional", "ops.nn_extra",
     "ops.packing", "ops.padding", "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
     "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.scatters", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.spectral", "ops.special_more", "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
@@ -77,6 +78,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import embedding_bag  # noqa: F401
         case "gradcli.engine.ops.gating":
             from gradcli.engine.ops import gating  # noqa: F401
+        case "gradcli.engine.ops.index_reduce":
+            from gradcli.engine.ops import index_reduce  # noqa: F401
         case "gradcli.engine.ops.gradient":
             from gradcli.engine.ops import gradient  # noqa: F401
         case "gradcli.engine.ops.group_norm":

@@ -88,12 +88,13 @@ INDEX = {
             "empty eye fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype "
             "hstack index_fill index_fill_ infer_dtype linalg_vander linspace logspace "
             "masked_fill_ masked_scatter masked_scatter_ masked_select meshgrid nan_to_num "
-            "new_empty new_full new_ones new_tensor new_zeros normal ones ones_like rand "
+            "new_empty new_full new_ones new_tensor new_zeros normal ones ones_like put put_ rand "
             "rand_like randint randn randn_like randperm range_ repeat_interleave require_tensors "
-            "resize_ roll rot90 scatter_ scatter_op scatter_reduce scatter_reduce_ select_index "
-            "set_default_dtype size_args storage storage_offset stride strides swapaxes take "
-            "tensor tile tril tril_indices triu triu_indices unflatten unflatten_method "
-            "unravel_index vander vstack zeros zeros_like "
+            "resize_ roll rot90 scatter_ scatter_op scatter_reduce scatter_reduce_ "
+            "scatter_reduce_backward scatter_reduce_kernel select_index set_default_dtype "
+            "size_args storage storage_offset stride strides swapaxes take tensor tile tril "
+            "tril_indices triu triu_indices unflatten unflatten_method unravel_index vander "
+            "vstack zeros zeros_like "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -107,25 +108,25 @@ INDEX = {
             "method:index_fill method:index_fill_ method:is_complex method:is_floating_point "
             "method:is_inference method:masked_fill_ method:masked_scatter method:masked_scatter_ "
             "method:masked_select method:nan_to_num method:nelement method:new_empty "
-            "method:new_full method:new_ones method:new_tensor method:new_zeros "
-            "method:repeat_interleave method:resize_ method:roll method:rot90 method:scatter "
-            "method:scatter_ method:scatter_reduce method:scatter_reduce_ method:select "
-            "method:storage_offset method:stride method:swapaxes method:swapdims method:take "
-            "method:tile method:tril method:triu method:unflatten torch:arange torch:atleast_1d "
-            "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
-            "torch:broadcast_to torch:cartesian_prod torch:clamp_max torch:clamp_min "
-            "torch:column_stack torch:combinations torch:device torch:diff torch:dstack "
-            "torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
+            "method:new_full method:new_ones method:new_tensor method:new_zeros method:put "
+            "method:put_ method:repeat_interleave method:resize_ method:roll method:rot90 "
+            "method:scatter method:scatter_ method:scatter_reduce method:scatter_reduce_ "
+            "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
+            "method:take method:tile method:tril method:triu method:unflatten torch:arange "
+            "torch:atleast_1d torch:atleast_2d torch:atleast_3d torch:block_diag "
+            "torch:broadcast_tensors torch:broadcast_to torch:cartesian_prod torch:clamp_max "
+            "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
+            "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
             "torch:get_default_device torch:hstack torch:index_fill torch:is_complex "
             "torch:is_floating_point torch:is_inference torch:is_tensor torch:linspace "
             "torch:logspace torch:masked_scatter torch:masked_select torch:meshgrid "
-            "torch:nan_to_num torch:normal torch:ones torch:rand torch:rand_like torch:randint "
-            "torch:randint_like torch:randn torch:randn_like torch:randperm torch:range "
-            "torch:repeat_interleave torch:roll torch:rot90 torch:row_stack torch:scatter "
-            "torch:scatter_reduce torch:select torch:set_default_device torch:swapaxes "
-            "torch:swapdims torch:take torch:tile torch:tril torch:tril_indices torch:triu "
-            "torch:triu_indices torch:unflatten torch:unravel_index torch:vander torch:vstack "
-            "torch:zeros "
+            "torch:nan_to_num torch:normal torch:ones torch:put torch:rand torch:rand_like "
+            "torch:randint torch:randint_like torch:randn torch:randn_like torch:randperm "
+            "torch:range torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
+            "torch:scatter torch:scatter_reduce torch:select torch:set_default_device "
+            "torch:swapaxes torch:swapdims torch:take torch:tile torch:tril torch:tril_indices "
+            "torch:triu torch:triu_indices torch:unflatten torch:unravel_index torch:vander "
+            "torch:vstack torch:zeros "
         ),
     },
     "gradcli.engine.ops.attention": {
@@ -384,6 +385,17 @@ INDEX = {
         ),
         "declaration": (
             "method:histogram torch:histogram torch:histogramdd "
+        ),
+    },
+    "gradcli.engine.ops.index_reduce": {
+        "function": (
+            "BETA_WARNING index_reduce index_reduce_ "
+        ),
+        "row": (
+            "index_reduce "
+        ),
+        "declaration": (
+            "method:index_reduce method:index_reduce_ torch:index_reduce "
         ),
     },
     "gradcli.engine.ops.inplace": {

@@ -608,7 +608,7 @@ def _masked_scatter_in_place(t: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     return _masked_scattered(t, mask, source)
 
 
-def _put(a, source, index, accumulate):
+def _put(a, source, index, accumulate, source_shape=None):
     out = a.copy().reshape(-1)
     if accumulate:
         np.add.at(out, index.reshape(-1), source.reshape(-1))
@@ -620,11 +620,13 @@ def _put(a, source, index, accumulate):
 defop("take", "TakeBackward0", lambda a, index, sizes: a.reshape(-1)[index], promote="none",
       saves_params=True, vjp=lambda g, a, index, sizes: F.apply_op(
           "put", F.zeros_of(sizes, g.dtype), g, index=index, accumulate=True), jvp=LINEAR)
+# source_shape: the shape of a source with as many elements as the index but another shape
 defop("put", "PutBackward0", _put, promote="none", saves_params=True,
-      vjp=(lambda g, a, source, index, accumulate: g if accumulate else F.apply_op(
-          "put", g, F.zeros_of(index.shape, g.dtype), index=index, accumulate=False),
-           lambda g, a, source, index, accumulate: F.reshape(
-               F.apply_op("take", g, index=index, sizes=g.shape), index.shape)), jvp=LINEAR)
+      vjp=(lambda g, a, source, index, accumulate, source_shape=None: g if accumulate else
+           F.apply_op("put", g, F.zeros_of(index.shape, g.dtype), index=index, accumulate=False),
+           lambda g, a, source, index, accumulate, source_shape=None: F.reshape(
+               F.apply_op("take", g, index=index, sizes=g.shape),
+               index.shape if source_shape is None else source_shape)), jvp=LINEAR)
 
 
 def take(a: Tensor, index: Tensor) -> Tensor:
@@ -638,6 +640,31 @@ def take(a: Tensor, index: Tensor) -> Tensor:
         raise errors.index_error(f"out of range: tried to access index {bad.flat[0]} on a "
                                  f"tensor of {count} elements.")
     return apply(OPS["take"], a, index=positions % max(count, 1), sizes=a.shape)
+
+
+def put(a: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """ATen's put_ checks in its order (index dtype, source dtype, counts, then bounds in the
+    kernel), then `source` written (or added) at the flat positions `index`."""
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime(f"put_(): Expected a long tensor for index, but got "
+                             f"{index.dtype.scalar_name}")
+    if a.dtype is not source.dtype:
+        raise errors.runtime(f"put_(): self and source expected to have the same dtype, but got "
+                             f"self.dtype = {a.dtype.scalar_name} and source.dtype = "
+                             f"{source.dtype.scalar_name}")
+    if source.numel() != index.numel():
+        raise errors.index_error(f"put_(): Expected source and index to have the same number of "
+                                 f"elements, but got source.numel() = {source.numel()}, "
+                                 f"index.numel() = {index.numel()}")
+    positions = index.data.astype(np.int64)
+    count = a.numel()
+    bad = positions[(positions >= count) | (positions < -count)]
+    if bad.size:
+        raise errors.index_error(f"out of range: tried to access index {bad.flat[0]} on a "
+                                 f"tensor of {count} elements.")
+    shape = {} if source.shape == index.shape else {"source_shape": source.shape}
+    return apply(OPS["put"], a, source, index=positions % max(count, 1), accumulate=accumulate,
+                 **shape)
 
 
 def _index_fill_scalar(a, dim, index, value):
@@ -786,7 +813,7 @@ def _identity(dtype: np.dtype, reduce: str):
     return info.min if reduce == "amax" else info.max
 
 
-def _scatter_reduce_two(a, src, index, dim, reduce, include_self):
+def scatter_reduce_kernel(a, src, index, dim, reduce, include_self):
     """ATen's scatter_reduce.two on the CPU: src combined in order into self (or into the
     reduction's identity where self is left out); a mean divides by how many it combined."""
     out = a.copy()
@@ -801,12 +828,15 @@ def _scatter_reduce_two(a, src, index, dim, reduce, include_self):
     return out.astype(a.dtype)
 
 
-def _scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out):
-    """torch's scatter_reduce_backward: (grad for self, grad for src)."""
+def scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out,
+                            row="scatter_reduce.two", clear=None):
+    """torch's scatter_reduce_backward (and index_reduce_backward, whose index is expanded to
+    src's shape, whose `row` is index_reduce and which `clear`s self's grad where the index
+    points by its own op): (grad for self, grad for src)."""
     positions = Tensor(index, dtypes.int64)
 
     def again(start, values):
-        return apply(OPS["scatter_reduce.two"], start, values, index=index, dim=dim,
+        return apply(OPS[row], start, values, index=index, dim=dim,
                      reduce=reduce, include_self=include_self)
     if reduce == "sum":
         grad_self, grad_src = g, F.gather(g, dim, positions)
@@ -837,16 +867,17 @@ def _scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out):
         grad_self = F.mul(self_is_result, distributed)
         grad_src = F.mul(src_is_result, F.gather(distributed, dim, positions))
     if not include_self:
-        grad_self = F.apply_op("scatter.value", grad_self, index=index, dim=dim, value=0)
+        grad_self = F.apply_op("scatter.value", grad_self, index=index, dim=dim, value=0) \
+            if clear is None else clear(grad_self)
     return grad_self, grad_src
 
 
-defop("scatter_reduce.two", "ScatterReduceBackward0", _scatter_reduce_two, promote="none",
+defop("scatter_reduce.two", "ScatterReduceBackward0", scatter_reduce_kernel, promote="none",
       saves_params=True, save=(0, 1, RESULT),
       vjp=(lambda g, a, src, index, dim, reduce, include_self, out:
-           _scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out)[0],
+           scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out)[0],
            lambda g, a, src, index, dim, reduce, include_self, out:
-           _scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out)[1]))
+           scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out)[1]))
 
 
 def scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
@@ -873,11 +904,13 @@ masked_scatter_ = _in_place(_masked_scatter_in_place)
 index_fill_ = _in_place(index_fill)
 scatter_ = _in_place(_scatter_entry)
 scatter_reduce_ = _in_place(scatter_reduce)
+put_ = _in_place(put)
 
 __all__ += ["clamp_min", "clamp_max", "fmod", "nan_to_num", "masked_select", "masked_scatter", "take",
             "index_fill", "scatter_op", "masked_fill_",
             "masked_scatter_", "index_fill_", "scatter_", "SCATTER_REDUCE_WARNING", "scatter_reduce",
-            "scatter_reduce_", "vander"]
+            "scatter_reduce_", "vander", "put", "put_", "scatter_reduce_kernel",
+            "scatter_reduce_backward"]
 
 for _which, _function in (("min", clamp_min), ("max", clamp_max)):
     declare(f"clamp_{_which}", _function,
@@ -894,6 +927,9 @@ declare("masked_scatter", masked_scatter,
 declare("masked_scatter_", masked_scatter_,
         "masked_scatter_(Tensor self, Tensor mask, Tensor source)", variants="method")
 declare("take", take, "take(Tensor self, Tensor index, *, Tensor? out=None)")
+declare("put", put, "put(Tensor self, Tensor index, Tensor source, bool accumulate=False)")
+declare("put_", put_, "put_(Tensor self, Tensor index, Tensor source, bool accumulate=False)",
+        variants="method")
 declare("index_fill", index_fill, "index_fill(Tensor self, int dim, Tensor index, Tensor value)",
         "index_fill(Tensor self, int dim, Tensor index, Scalar value)")
 _INDEX_FILL_METHOD = ("index_fill_(Tensor self, int dim, Tensor index, Tensor value)",

@@ -19,7 +19,7 @@ from gradcli.language.runtime import attributes, classes, operators, protocols
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
 from gradcli.language.runtime.signatures import Builtin, entry, table
@@ -560,7 +560,7 @@ SET_TYPE = PyType("set", (set,), entry("set", lambda it: set(iterate(it)), "iter
                                        style="expected", frames=0))
 FROZENSET_TYPE = PyType("frozenset", (frozenset,), entry(
     "frozenset", lambda it: frozenset(iterate(it)), "iterable=(), /", style="expected", frames=0))
-ITERATORS = (GeneratorObject, Generator, zip, enumerate, *HOST_ITERATORS)
+ITERATORS = (GeneratorObject, Generator, TableIterator, zip, enumerate, *HOST_ITERATORS)
 
 
 PY_BUILTINS = table(

@@ -15,6 +15,16 @@ def _python_modules() -> dict:
     return MODULES
 
 
+def _pprint() -> dict:
+    from gradcli.language.namespaces.python_pprint import PPRINT
+    return {"pprint": PPRINT}
+
+
+def _csv() -> dict:
+    from gradcli.language.namespaces.python_csv import CSV
+    return {"csv": CSV}
+
+
 def _datetime_modules() -> dict:
     from gradcli.language.namespaces.python_datetime import MODULES
     return MODULES
@@ -114,6 +124,8 @@ _BACKEND_MODULES = tuple(f"torch.backends.{name}" for name in (
 MODULE_GROUPS = (
     (("__future__", "collections", "copy", "dataclasses", "functools", "gc", "io", "itertools",
       "operator", "pickle", "time", "timeit", "typing", "warnings"), _python_modules),
+    (("pprint",), _pprint),
+    (("csv",), _csv),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),

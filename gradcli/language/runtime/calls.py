@@ -271,6 +271,9 @@ classes.CONTAINER_DUNDERS.update(table(
 def context_manager(value) -> ContextManager:
     if isinstance(value, ContextManager):
         return value
+    manager = value.context() if isinstance(value, TableObject) else None
+    if manager is not None:
+        return manager
     if isinstance(value, Device):  # torch.device: the default device inside the block
         before: list = []
         return ContextManager(lambda: before.append(devices.enter_default(value)) or value,

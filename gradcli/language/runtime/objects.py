@@ -59,6 +59,10 @@ class TableObject(ABC):
         """What calling the value runs: a BoundMethod, or None when it is not callable."""
         return None
 
+    def context(self):
+        """What `with value:` does: a ContextManager, or None when the value is not one."""
+        return None
+
     def user_class(self):
         """The user class (a `class` statement's) this value is an instance of, if any."""
         return None
@@ -70,6 +74,23 @@ class TableObject(ABC):
     def missing(self, name: str) -> errors.TorchError:
         return errors.TorchError("AttributeError",
                                  f"'{self.class_name}' object has no attribute '{name}'")
+
+
+class TableIterator(TableObject):
+    """A table object that is its own iterator (an io.StringIO, csv's readers): `for` walks it
+    and next() steps it; `step` gives the next value or raises StopIteration."""
+
+    __slots__ = ()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.step()
+
+    @abstractmethod
+    def step(self):
+        """The next value (StopIteration after the last)."""
 
 
 class TableInstance(TableObject):

@@ -18,7 +18,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.uninitialized import kind_of
 
@@ -95,7 +95,7 @@ HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0
                    itertools.compress, itertools.pairwise, type(itertools.tee([])[0]),
                    itertools.combinations_with_replacement, type(iter(int, 1)))
 _ITERABLES = (list, tuple, str, bytes, range, deque, dict, set, frozenset, Generator,
-              GeneratorObject,
+              GeneratorObject, TableIterator,
               enumerate, zip, *HOST_ITERATORS, *ARRAY_TYPES)
 
 

@@ -58,6 +58,7 @@ def describe(error: UnexpectedInput, source: str) -> Problem:
     if token.type == "$END" and found.open_brackets:
         return _never_closed(found.open_brackets[-1])
     return (_header_problem(stack, token, error.expected, line, column)
+            or _starred_alone(stack, token, source)
             or _unparenthesized_types(stack, token, source)
             or _ternary_without_else(stack, error.expected, line, column)
             or _adjacent_expressions(stack, token, source, found, line, column)
@@ -147,6 +148,50 @@ def _unparenthesized_types(stack, token, source: str) -> Problem | None:
     colon = source.split("\n")[line - 1].find(":", column)
     return _problem("multiple exception types must be parenthesized", line, column,
                     colon + 1 if colon >= 0 else None)
+
+
+_BRACKETS = {"LPAR", "LSQB", "LBRACE"}
+
+
+def _starred_alone(stack, token, source: str) -> Problem | None:
+    """A starred expression that is neither in a call, a list, a set nor a tuple: `(*a)` (a
+    group; lark stops before the `)`, or, past `*a`, at an operator the group goes on with), a
+    statement's whole value (`x = *a`), or a comprehension's element (`[*a for a in b]`)."""
+    if len(stack) >= 2 and isinstance(stack[-1], Tree) and stack[-1].data == "star_expr":
+        meta = stack[-1].meta
+        if token.type == "RPAR" and _type(stack[-2]) == "LPAR":
+            return _problem("cannot use starred expression here", meta.line, meta.column,
+                            meta.end_column)
+        if token.type in ("_NEWLINE", "SEMICOLON") and (
+                _type(stack[-2]) in ("EQUAL", "SEMICOLON")
+                or _statement_start(stack) == stack[-1:]):
+            return _problem("can't use starred expression here", meta.line, meta.column,
+                            meta.end_column)
+    if len(stack) == 1 and isinstance(stack[0], Tree) and stack[0].data == "star_expr" \
+            and token.type in ("_NEWLINE", "SEMICOLON"):
+        meta = stack[0].meta
+        return _problem("can't use starred expression here", meta.line, meta.column,
+                        meta.end_column)
+    star = next((i for i in range(len(stack) - 1, 0, -1) if _type(stack[i]) == "STAR"), None)
+    if star is None or _type(stack[star - 1]) not in _BRACKETS or token.type == "RPAR" \
+            or any(_type(item) in _BRACKETS for item in stack[star:]):
+        return None
+    line, column = _start_of(stack[star])
+    if token.type == "FOR" and token.line == line:  # `[*a for a in b]`
+        end = len(source.split("\n")[line - 1][:token.column - 1].rstrip()) + 1
+        return _problem("iterable unpacking cannot be used in comprehension", line, column, end)
+    if _type(stack[star - 1]) != "LPAR":
+        return None
+    text = source.split("\n")[line - 1]
+    end = _expression_end(source, line, column)
+    starred = text[column - 1:end - 1]
+    if not text[end - 1:].lstrip().startswith(")") or (token.type == "IF" and " else " not in
+                                                       starred):
+        return None
+    if " for " in starred:  # `(*a if b else c for a in d)`
+        end = column + len(starred[:starred.index(" for ")].rstrip())
+        return _problem("iterable unpacking cannot be used in comprehension", line, column, end)
+    return _problem("cannot use starred expression here", line, column, end)
 
 
 def _ternary_without_else(stack, expected, line, column) -> Problem | None:

@@ -1,0 +1,82 @@
+"""Python's `pprint` module: Python's own pretty printer, over a copy of the value in which
+everything but Python's plain containers and scalars stands as its language repr (a tensor
+prints as torch prints it)."""
+
+from __future__ import annotations
+
+import pprint
+
+from gradcli.engine import errors
+from gradcli.language.namespaces.python_io import StringIO, host_errors
+from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.values import Namespace
+
+_SCALARS = (str, int, float, bool, complex, bytes, type(None))
+_CONTAINERS = (dict, list, tuple, set, frozenset)
+
+
+class _Shown:
+    """A value the pretty printer shows by the repr the language gives it."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _plain(value, printer, copies: dict):
+    """`value` with Python's own containers copied (cycles kept) and any other value shown."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind not in _CONTAINERS:
+        return _Shown(printer.repr(value))
+    if id(value) in copies:
+        return copies[id(value)]
+    if kind is list:
+        copy = copies[id(value)] = []
+        copy.extend(_plain(item, printer, copies) for item in value)
+    elif kind is dict:
+        copy = copies[id(value)] = {}
+        for key, item in value.items():
+            copy[_plain(key, printer, copies)] = _plain(item, printer, copies)
+    else:  # tuples and sets hold no cycle of their own
+        copy = copies[id(value)] = kind(_plain(item, printer, copies) for item in value)
+    return copy
+
+
+def _format(ctx, value, indent, width, depth, compact, sort_dicts, underscore_numbers) -> str:
+    with host_errors():
+        printer = pprint.PrettyPrinter(indent=indent, width=width, depth=depth, compact=compact,
+                                       sort_dicts=sort_dicts,
+                                       underscore_numbers=underscore_numbers)
+        return printer.pformat(_plain(value, ctx.printer, {}))
+
+
+def _pprint(ctx, value, stream, indent, width, depth, compact, sort_dicts, underscore_numbers):
+    text = _format(ctx, value, indent, width, depth, compact, sort_dicts,
+                   underscore_numbers) + "\n"
+    if stream is None:
+        ctx.write(text)
+    elif isinstance(stream, StringIO):
+        with host_errors():
+            stream.host.write(text)
+    else:
+        raise errors.TorchError("NotImplementedError", "gradcli's pprint writes to standard "
+                                "output or an io.StringIO only")
+
+
+_OPTIONS = "indent=1, width=80, depth=None, *, compact=False, sort_dicts=True, " \
+           "underscore_numbers=False"
+PPRINT = Namespace("pprint", table(
+    entry("pprint", _pprint, f"object, stream=None, {_OPTIONS}", context=True),
+    entry("pformat", _format, f"object, {_OPTIONS}", context=True),
+    entry("pp", _pprint, f"object, stream=None, {_OPTIONS.replace('=True', '=False')}",
+          context=True),
+    entry("saferepr", lambda ctx, value: pprint.saferepr(_plain(value, ctx.printer, {})),
+          "object", context=True),
+))
+
