@@ -58,9 +58,10 @@ def check_inplace(t: Tensor, requires_grad: bool) -> None:
             "replace the inplace operation by an out-of-place one.")
     if t._creation_meta == NO_GRAD_MODE:
         raise errors.runtime(_NO_GRAD_VIEW)
-    if base._grad_fn is None and base._requires_grad:
+    if t._requires_grad and base._grad_fn is None:  # torch: self requires grad, its base is a leaf
         raise errors.runtime("a view of a leaf Variable that requires grad is being used in an "
-                             "in-place operation.").noted(leaf_note(base))
+                             "in-place operation.").noted(leaf_note(base if base._requires_grad
+                                                                    else t))
 
 
 def leaf_note(t: Tensor) -> tuple:
