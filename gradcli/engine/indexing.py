@@ -37,8 +37,29 @@ def _index_tensor(array: np.ndarray) -> Tensor:
     return Tensor(array.astype(np.int64), dtypes.int64)
 
 
+_SEQUENCES = (list, tuple, str, range, np.ndarray)
+_NON_TUPLE = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+              "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
+              "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
+              "in an error or a different result")
+
+
+def sequence_key(key):
+    """torch's (NumPy's old) rule for a list index: a short one holding a tensor, a sequence, a
+    slice, None or Ellipsis is read as a tuple of indices, with a warning; any other is one
+    index tensor."""
+    if not isinstance(key, (list, str)) or len(key) >= 32:
+        return key
+    for item in key:
+        if isinstance(item, (Tensor, slice) + _SEQUENCES) or item is None or item is Ellipsis:
+            STATE.warn("UserWarning", _NON_TUPLE)
+            return tuple(key)
+    return key
+
+
 def _check_item(item) -> None:
-    if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor, list)):
+    if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor, list, tuple,
+                                                             str)):
         return
     name = errors.type_name(item)
     raise errors.index_error(_INVALID.format(f"numpy.{type(item).__name__}" if isinstance(
@@ -49,8 +70,10 @@ def advanced_array(item) -> np.ndarray:
     """The numpy index for a bool, list or tensor index, with torch's dtype check."""
     if isinstance(item, bool):
         return np.array(item)
-    if isinstance(item, list):
-        item = F.tensor(item)
+    if isinstance(item, (list, tuple, str)):  # data becomes a bool or an int64 tensor
+        item = F.tensor(list(item) if isinstance(item, tuple) else item)
+        if item.dtype is not dtypes.bool_:
+            item = Tensor(item.data.astype(np.int64), dtypes.int64)
     if item.dtype.category == 2:
         raise errors.index_error("tensors used as indices must be long, int, byte or bool tensors")
     if item.dtype.name == "uint8":
@@ -90,9 +113,9 @@ def _slice(result: Tensor, dim: int, item: slice, always: bool) -> Tensor:
 def _count_dims(items: tuple) -> int:
     count = 0
     for item in items:
-        if type(item) is Tensor and item.dtype.category == 0:
+        if type(item) is Tensor and item.dtype in (dtypes.bool_, dtypes.uint8):  # masks
             count += item.ndim
-        elif item is not None and item is not Ellipsis:
+        elif item is not None and item is not Ellipsis and not isinstance(item, bool):
             count += 1
     return count
 
@@ -185,7 +208,7 @@ def _check_mask(t: Tensor, dim: int, mask: np.ndarray) -> None:
 
 def get_item(t: Tensor, key) -> Tensor:
     """t[key]: ints select, slices slice, None unsqueezes; tensors and lists index."""
-    result, advanced = apply_basic(t, key)
+    result, advanced = apply_basic(t, sequence_key(key))
     if advanced:
         return F.index(result, numpy_key(result, advanced))
     return F.alias(t) if result is t else result
@@ -211,7 +234,7 @@ def check_byte_mask_fill(key, value) -> None:
 
 def set_item(t: Tensor, key, value) -> None:
     """t[key] = value, in place, with torch's checks for leaves that require grad."""
-    F.assign_into(t, key, value)
+    F.assign_into(t, sequence_key(key), value)
 
 
 export(__name__, globals())
