@@ -324,7 +324,7 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value, STATE.default_dtype)
     shape = storage(size_args((size,), "full"), dtype)
-    dtypes.check_fill(fill_value, dtype)
+    dtypes.check_fill(fill_value, dtype, reduced=False)
     if isinstance(fill_value, complex) and not dtype.is_complex:
         fill_value = fill_value.real
     return _leaf(np.full(shape, fill_value).astype(dtype.np), dtype, requires_grad)
