@@ -178,12 +178,13 @@ def _float_overflows(value, dtype: DType) -> bool:
     return limit is not None and any(math.inf != abs(part) > limit for part in parts)
 
 
-def check_fill(value, dtype: DType, *, reduced: bool = True) -> None:
-    """torch's error for a fill value that `dtype` cannot hold. `reduced` False reads the value
-    for float16 and bfloat16 as a double first (torch.full, t[i] = x), so it rounds to inf."""
+def check_fill(value, dtype: DType, *, numel: int | None = None) -> None:
+    """torch's error for a fill value that `dtype` cannot hold. A fill of `numel` 1 (scalar_fill,
+    as t[i] = x takes too) reads the value for float16 and bfloat16 as a double, so it rounds
+    to inf."""
     if dtype is bool_:  # anything is True or False
         return
-    if not reduced and dtype in (float16, bfloat16):
+    if numel == 1 and dtype in (float16, bfloat16):
         dtype = float64
     lost = isinstance(value, complex) and not dtype.is_complex and value.imag != 0
     if isinstance(value, complex) and not dtype.is_complex:

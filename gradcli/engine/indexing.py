@@ -284,7 +284,7 @@ def _assigned_value(t: Tensor, value):
     elif not isinstance(value, (bool, float, complex)):
         raise errors.type_error(f"can't assign a {errors.type_name(value)} to a "
                                 f"torch.{t.dtype.legacy_name}")
-    dtypes.check_fill(value, t.dtype, reduced=False)
+    dtypes.check_fill(value, t.dtype, numel=1)
     return value.real if isinstance(value, complex) and not t.dtype.is_complex else value
 
 

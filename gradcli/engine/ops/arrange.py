@@ -988,7 +988,7 @@ def new_full(t: Tensor, size, fill_value, dtype=None, device=None, requires_grad
              layout=None, pin_memory=False) -> Tensor:
     dtype = dtype or t.dtype
     shape = F.storage(F.size_args(tuple(size)), dtype)
-    dtypes.check_fill(fill_value, dtype, reduced=False)
+    dtypes.check_fill(fill_value, dtype, numel=math.prod(shape))
     return Tensor(np.full(shape, np.asarray(fill_value).astype(dtype.np)), dtype,
                   requires_grad=bool(requires_grad))
 

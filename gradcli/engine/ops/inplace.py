@@ -236,7 +236,7 @@ def fill_(t: Tensor, value) -> Tensor:
             raise errors.runtime(f"fill_ only supports 0-dimension value tensor but got tensor "
                                  f"with {value.ndim} dimensions.")
         return apply_inplace(t, lambda self: F.apply_op("fill_.Tensor", self, value), cast=False)
-    dtypes.check_fill(value, t.dtype)
+    dtypes.check_fill(value, t.dtype, numel=t.numel())
     return apply_inplace(t, lambda self: F.apply_op("fill_.Scalar", self, value=value), cast=False)
 
 

@@ -409,6 +409,8 @@ def type_of(value) -> PyType:
         return _PARAMETER_TYPE[kind_of(value)]
     if type(value) is Tensor and value.is_parameter:
         return _PARAMETER_TYPE["type"]
+    if isinstance(value, PyType) and "." in value.metaclass:  # torch.tensortype ...
+        return _NODE_TYPES.setdefault(value.metaclass, _class(value.metaclass, ()))
     found = _TYPE_OF.get(type(value))
     if found is not None:
         return found
