@@ -118,8 +118,9 @@ class Node:
 
     @property
     def class_name(self) -> str:
-        """What Python calls torch's node class (`<MulBackward0 object at ...>`)."""
-        return self.op.label
+        """What Python calls torch's node class (`<MulBackward0 object at ...>`; the last part of
+        a C++ name: torch::autograd::NotImplemented is NotImplemented)."""
+        return self.op.label.rpartition("::")[2]
 
     @property
     def next_functions(self) -> tuple:

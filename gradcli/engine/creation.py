@@ -324,7 +324,7 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     if dtype is None:
         dtype = dtypes.scalar_dtype(fill_value, STATE.default_dtype)
     shape = storage(size_args((size,), "full"), dtype)
-    dtypes.check_fill(fill_value, dtype)
+    dtypes.check_fill(fill_value, dtype, numel=math.prod(shape))
     if isinstance(fill_value, complex) and not dtype.is_complex:
         fill_value = fill_value.real
     return _leaf(np.full(shape, fill_value).astype(dtype.np), dtype, requires_grad)
@@ -356,7 +356,7 @@ def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False,
               memory_format=None) -> Tensor:
     """A tensor of `t`'s shape filled with `fill_value`, laid out as torch's *_like lay out."""
     dtype = dtype or t.dtype
-    dtypes.check_fill(fill_value, dtype)
+    dtypes.check_fill(fill_value, dtype, numel=t.numel())
     filled = np.full(t.shape, fill_value).astype(dtype.np)
     return _leaf(memory_formats.laid_out_like(filled, t.data, F.strides(t), memory_format),
                  dtype, requires_grad)

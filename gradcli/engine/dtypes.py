@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from gradcli.engine.records import record
+import math
 
 import numpy as np
+
+from gradcli.engine.records import record
 
 from gradcli.engine import errors
 
@@ -163,12 +165,31 @@ def overflows(values, dtype: DType) -> bool:
     return bool(np.any(~(values >= float(info.min))) or np.any(values > float(info.max)))
 
 
-def check_fill(value, dtype: DType) -> None:
-    """torch's error for a fill value that `dtype` cannot hold."""
+# The largest finite value of each floating type a fill checks against (float64 takes any)
+_FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38,
+              "float32": float(np.finfo(np.float32).max), "complex64": float(np.finfo(np.float32).max)}
+
+
+def _float_overflows(value, dtype: DType) -> bool:
+    """c10's check for a floating type: a finite part beyond its largest value (inf and NaN
+    are taken)."""
+    limit = _FLOAT_MAX.get(dtype.name)
+    parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
+    return limit is not None and any(math.inf != abs(part) > limit for part in parts)
+
+
+def check_fill(value, dtype: DType, *, numel: int | None = None) -> None:
+    """torch's error for a fill value that `dtype` cannot hold. A fill of `numel` 1 (scalar_fill,
+    as t[i] = x takes too) reads the value for float16 and bfloat16 as a double, so it rounds
+    to inf."""
+    if dtype is bool_:  # anything is True or False
+        return
+    if numel == 1 and dtype in (float16, bfloat16):
+        dtype = float64
     lost = isinstance(value, complex) and not dtype.is_complex and value.imag != 0
     if isinstance(value, complex) and not dtype.is_complex:
         value = value.real
-    if lost or overflows(value, dtype):
+    if lost or overflows(value, dtype) or _float_overflows(value, dtype):
         name = _FILL_NAMES.get(dtype.name, dtype.cpp_name)
         raise errors.runtime(f"value cannot be converted to type {name} without overflow")
 

@@ -37,20 +37,48 @@ def _index_tensor(array: np.ndarray) -> Tensor:
     return Tensor(array.astype(np.int64), dtypes.int64)
 
 
+_SEQUENCES = (list, tuple, str, range, np.ndarray)
+_NON_TUPLE = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+              "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
+              "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
+              "in an error or a different result")
+
+
+def sequence_key(key):
+    """torch's (NumPy's old) rule for a list index: a short one holding a tensor, a sequence, a
+    slice, None or Ellipsis is read as a tuple of indices, with a warning; any other is one
+    index tensor."""
+    if not isinstance(key, (list, str)) or len(key) >= 32:
+        return key
+    for item in key:
+        if isinstance(item, (Tensor, slice) + _SEQUENCES) or item is None or item is Ellipsis:
+            STATE.warn("UserWarning", _NON_TUPLE)
+            return tuple(key)
+    return key
+
+
 def _check_item(item) -> None:
-    if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor, list)):
+    if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor, list, tuple,
+                                                             str)):
         return
     name = errors.type_name(item)
     raise errors.index_error(_INVALID.format(f"numpy.{type(item).__name__}" if isinstance(
         item, np.generic) else name))
 
 
+def _sequence_tensor(item) -> Tensor:
+    """A list (tuple, str) index as torch's indexing makes it a tensor: bool data stays a mask,
+    any other becomes int64."""
+    item = F.tensor(list(item) if isinstance(item, tuple) else item)
+    return item if item.dtype is dtypes.bool_ else Tensor(item.data.astype(np.int64), dtypes.int64)
+
+
 def advanced_array(item) -> np.ndarray:
     """The numpy index for a bool, list or tensor index, with torch's dtype check."""
     if isinstance(item, bool):
         return np.array(item)
-    if isinstance(item, list):
-        item = F.tensor(item)
+    if isinstance(item, (list, tuple, str)):
+        item = _sequence_tensor(item)
     if item.dtype.category == 2:
         raise errors.index_error("tensors used as indices must be long, int, byte or bool tensors")
     if item.dtype.name == "uint8":
@@ -90,9 +118,9 @@ def _slice(result: Tensor, dim: int, item: slice, always: bool) -> Tensor:
 def _count_dims(items: tuple) -> int:
     count = 0
     for item in items:
-        if type(item) is Tensor and item.dtype.category == 0:
+        if type(item) is Tensor and item.dtype in (dtypes.bool_, dtypes.uint8):  # masks
             count += item.ndim
-        elif item is not None and item is not Ellipsis:
+        elif item is not None and item is not Ellipsis and not isinstance(item, bool):
             count += 1
     return count
 
@@ -125,7 +153,7 @@ def apply_basic(t: Tensor, key, *, reading: bool = True) -> tuple[Tensor, list]:
         elif isinstance(item, bool) or type(item) is Tensor and item.ndim == 0:
             _check_batched_mask(item)
             result = F.unsqueeze(result, dim)
-            advanced.append((dim, advanced_array(item).reshape(1)))
+            advanced.append((dim, item, True))
             dim += 1
         elif isinstance(item, int):
             result = _select(result, dim, item, position)
@@ -134,10 +162,23 @@ def apply_basic(t: Tensor, key, *, reading: bool = True) -> tuple[Tensor, list]:
             dim += 1
         else:
             _check_batched_mask(item)
-            array = advanced_array(item)
-            advanced.append((dim, array))
-            dim += array.ndim if array.dtype == bool else 1
-    return result, advanced
+            if not isinstance(item, Tensor):  # made a tensor in turn; checked with the rest
+                item = _sequence_tensor(item)
+            advanced.append((dim, item, False))
+            dim += item.ndim if item.dtype in (dtypes.bool_, dtypes.uint8) else 1
+    return result, [(d, _one_dim_index(item) if one else advanced_array(item))
+                    for d, item, one in advanced]
+
+
+def _one_dim_index(item) -> np.ndarray:
+    """The index for the dim a bool or a 0-dim tensor adds: a bool (a Python one, or a 0-dim
+    bool or uint8 tensor) is a long index, [0] when True and empty when False, as torch's
+    boolToIndexingTensor makes it."""
+    if isinstance(item, Tensor) and item.dtype in (dtypes.bool_, dtypes.uint8):
+        item = bool(item.data)
+    if isinstance(item, bool):
+        return np.zeros(int(item), dtype=np.int64)
+    return advanced_array(item).reshape(1)
 
 
 def _check_batched_mask(item) -> None:
@@ -147,6 +188,28 @@ def _check_batched_mask(item) -> None:
 
 def numpy_key(t: Tensor, advanced: list) -> tuple:
     """The numpy key for the advanced indices, checked with torch's errors."""
+    key, out_of_bounds = checked_key(t, advanced)
+    if out_of_bounds is not None:
+        raise errors.index_error(out_of_bounds)
+    return key
+
+
+def indexed_shape(shape: tuple, key: tuple) -> tuple:
+    """The shape of x[key] for x of `shape` (NumPy's and torch's rule: the broadcast index shape
+    in place of adjacent indexed dims, else in front), bounds aside."""
+    dims = [d for d, k in enumerate(key) if isinstance(k, np.ndarray)]
+    gathered = np.broadcast_shapes(*(key[d].shape for d in dims))
+    rest = [shape[d] for d in range(len(shape)) if d not in dims]
+    at = dims[0] if dims == list(range(dims[0], dims[0] + len(dims))) else 0
+    return tuple(rest[:at]) + gathered + tuple(rest[at:])
+
+
+def checked_key(t: Tensor, advanced: list) -> tuple:
+    """numpy_key's key, and the out-of-bounds message torch's kernel would give (or None),
+    which index_put gives only after its checks of the value."""
+    last = advanced[-1][0] + (advanced[-1][1].ndim if advanced[-1][1].dtype == bool else 1)
+    if last > t.ndim:  # past the dims when several Ellipsis each skipped the unspecified ones
+        raise errors.index_error(f"too many indices for tensor of dimension {t.ndim} (got {last})")
     for dim, array in advanced:  # torch turns masks into positions before checking bounds
         if array.dtype == bool:
             _check_mask(t, dim, array)
@@ -170,9 +233,9 @@ def numpy_key(t: Tensor, advanced: list) -> tuple:
         shapes = ", ".join(F.size_list(a.shape) for a in arrays)
         raise errors.index_error(f"shape mismatch: indexing tensors could not be broadcast "
                                  f"together with shapes {shapes}") from None
-    if out_of_bounds is not None and 0 not in gathered:  # torch checks each element it reads
-        raise errors.index_error(out_of_bounds)
-    return tuple(key)
+    if 0 in gathered:  # torch checks each element it reads
+        out_of_bounds = None
+    return tuple(key), out_of_bounds
 
 
 def _check_mask(t: Tensor, dim: int, mask: np.ndarray) -> None:
@@ -185,7 +248,7 @@ def _check_mask(t: Tensor, dim: int, mask: np.ndarray) -> None:
 
 def get_item(t: Tensor, key) -> Tensor:
     """t[key]: ints select, slices slice, None unsqueezes; tensors and lists index."""
-    result, advanced = apply_basic(t, key)
+    result, advanced = apply_basic(t, sequence_key(key))
     if advanced:
         return F.index(result, numpy_key(result, advanced))
     return F.alias(t) if result is t else result
@@ -209,9 +272,26 @@ def check_byte_mask_fill(key, value) -> None:
                              "unsigned char")
 
 
+def _assigned_value(t: Tensor, value):
+    """The value of `t[key] = value` as torch reads it before the key: a tensor, or a Python
+    number that t's dtype can hold (read as a double for float16 and bfloat16)."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if not -2**63 <= value < 2**63:
+            raise errors.value_error("Overflow when unpacking long long")
+        value = int(value)
+    elif not isinstance(value, (bool, float, complex)):
+        raise errors.type_error(f"can't assign a {errors.type_name(value)} to a "
+                                f"torch.{t.dtype.legacy_name}")
+    dtypes.check_fill(value, t.dtype, numel=1)
+    return value.real if isinstance(value, complex) and not t.dtype.is_complex else value
+
+
 def set_item(t: Tensor, key, value) -> None:
     """t[key] = value, in place, with torch's checks for leaves that require grad."""
-    F.assign_into(t, key, value)
+    value = _assigned_value(t, value)  # before the key, as torch reads them
+    F.assign_into(t, sequence_key(key), value)
 
 
 export(__name__, globals())

@@ -25,6 +25,36 @@ def torch_layout(result: np.ndarray, operands: list) -> np.ndarray:
     return laid_out
 
 
+def index_layout(result: np.ndarray, source: np.ndarray, key: tuple) -> np.ndarray:
+    """`result` (source[key], key a slice(None) or an integer array per dimension) laid out as
+    torch's index kernel lays it out: its TensorIterator reads the source restrided, the indexed
+    dimensions moved to the front when they are not adjacent, with stride 0 in place of them,
+    and the index arrays broadcast over the rest."""
+    if result.ndim < 2 or result.size == 0:
+        return result
+    dims = [d for d, k in enumerate(key) if isinstance(k, np.ndarray)]
+    arrays = np.broadcast_arrays(*(key[d] for d in dims))
+    strides = list(source.strides) + [0] * (source.ndim - len(key))
+    shape = list(source.shape)
+    if dims != list(range(dims[0], dims[0] + len(dims))):  # transposeToFront
+        rest = [d for d in range(source.ndim) if d not in dims]
+        strides, shape, dims = ([strides[d] for d in dims + rest], [shape[d] for d in dims + rest],
+                                list(range(len(dims))))
+    before, after = dims[0], len(shape) - dims[-1] - 1
+    src = np.lib.stride_tricks.as_strided(
+        source, shape[:before] + list(result.shape[before:result.ndim - after]) + shape[
+            len(shape) - after:],
+        strides[:before] + [0] * arrays[0].ndim + strides[len(strides) - after:])
+    indexers = [a.reshape((1,) * before + a.shape + (1,) * after) for a in arrays]
+    slow_to_fast = _iteration_order(result.shape, [src, *indexers])[::-1]
+    base = np.empty([result.shape[d] for d in slow_to_fast], dtype=result.dtype)
+    laid_out = base.transpose(np.argsort(slow_to_fast))
+    if laid_out.strides == result.strides:
+        return result
+    laid_out[...] = result
+    return laid_out
+
+
 def dense_order(array: np.ndarray) -> list | None:
     """`array`'s dimensions, slowest in memory first, when its elements fill their memory
     densely (a permuted layout, which torch's empty_like keeps), else None."""

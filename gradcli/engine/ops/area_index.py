@@ -132,8 +132,8 @@ INDEX = {
     "gradcli.engine.ops.attention": {
         "function": (
             "FLASH_LABEL NativeNode ZERO_DIM_INDEX advanced_array apply_basic "
-            "check_byte_mask_fill get_item numpy_key safe_softmax scaled_dot_product_attention "
-            "set_item unbind_rows "
+            "check_byte_mask_fill checked_key get_item indexed_shape numpy_key safe_softmax "
+            "scaled_dot_product_attention sequence_key set_item unbind_rows "
         ),
         "row": (
             "_safe_softmax "
@@ -687,9 +687,9 @@ INDEX = {
     },
     "gradcli.engine.ops.selection": {
         "function": (
-            "alias as_strided gather index index_add index_copy index_put index_put_key "
-            "index_select scatter_add scatter_checks scatter_into scatter_key scatter_positions "
-            "select slice_dim take_along_dim "
+            "alias as_strided check_index_put_value gather index index_add index_copy index_put "
+            "index_put_key index_select scatter_add scatter_checks scatter_into scatter_key "
+            "scatter_positions select slice_dim take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "

@@ -312,12 +312,14 @@ def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
     sizes = tuple(sizes)
     if not sizes:
         raise errors.runtime("unflatten: sizes must be non-empty")
-    known = [s for s in sizes if s != -1]
-    inferred = F.infer_shape(sizes, a.shape[d]) if -1 in sizes else sizes
-    if -1 not in sizes and int(np.prod(known)) != a.shape[d]:
+    try:
+        inferred = F.infer_shape(sizes, a.shape[d])
+    except errors.TorchError as error:  # torch words infer_size's "is invalid" for unflatten
+        if "is invalid for input of size" not in error.message:
+            raise
         raise errors.runtime(
             f"unflatten: Provided sizes {F.size_list(sizes)} don't multiply up to the size of dim "
-            f"{dim} ({a.shape[d]}) in the input tensor")
+            f"{d} ({a.shape[d]}) in the input tensor") from None
     return F.view(a, a.shape[:d] + tuple(inferred) + a.shape[d + 1:])
 
 
@@ -1024,7 +1026,7 @@ def new_full(t: Tensor, size, fill_value, dtype=None, device=None, requires_grad
              layout=None, pin_memory=False) -> Tensor:
     dtype = dtype or t.dtype
     shape = F.storage(F.size_args(tuple(size)), dtype)
-    dtypes.check_fill(fill_value, dtype)
+    dtypes.check_fill(fill_value, dtype, numel=math.prod(shape))
     return Tensor(np.full(shape, np.asarray(fill_value).astype(dtype.np)), dtype,
                   requires_grad=bool(requires_grad))
 

@@ -147,10 +147,9 @@ def logical_binary(name: str, a, b) -> Tensor:
     if name.startswith("bitwise"):
         if isinstance(b, Tensor):  # TensorIterator: the shapes first, then the kernel's dtype
             F.broadcast_shape(a.shape, b.shape)
-        for operand in (a, b):
-            dtype = operand.dtype if isinstance(operand, Tensor) else None
-            if dtype is not None and dtype.is_floating_point or isinstance(operand, float):
-                raise errors.not_implemented_for(f"{name}_cpu", dtype or dtypes.float32)
+        dtype = dtypes.result_type([a, b], dtypes.float32)  # the kernel's, the common dtype
+        if dtype.category >= dtypes.FLOATING:
+            raise errors.not_implemented_for(f"{name}_cpu", dtype)
     return F.binary(name, a, b)
 
 

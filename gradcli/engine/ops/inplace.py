@@ -237,7 +237,7 @@ def fill_(t: Tensor, value) -> Tensor:
             raise errors.runtime(f"fill_ only supports 0-dimension value tensor but got tensor "
                                  f"with {value.ndim} dimensions.")
         return apply_inplace(t, lambda self: F.apply_op("fill_.Tensor", self, value), cast=False)
-    dtypes.check_fill(value, t.dtype)
+    dtypes.check_fill(value, t.dtype, numel=t.numel())
     return apply_inplace(t, lambda self: F.apply_op("fill_.Scalar", self, value=value), cast=False)
 
 
@@ -288,20 +288,19 @@ def assign_into(t: Tensor, key, value) -> None:
     F.check_byte_mask_fill(key, value)
     target, advanced = F.apply_basic(t, None if key is True else key, reading=False)
     if not isinstance(value, Tensor):
-        value = Tensor(np.asarray(value, dtype=t.dtype.np), t.dtype)
+        value = Tensor(np.asarray(value).astype(t.dtype.np), t.dtype)  # -1 wraps in uint8
     if not advanced:
         _copy_to(target, value)
         return
-    indices = F.numpy_key(target, advanced)
+    indices, out_of_bounds = F.checked_key(target, advanced)
     single_mask = len(advanced) == 1 and advanced[0][1].dtype == bool
-    if value.dtype is not target.dtype and not (single_mask and value.numel() == 1):
-        raise errors.runtime(
-            "Index put requires the source and destination dtypes match, got "
-            f"{target.dtype.scalar_name} for the destination and {value.dtype.scalar_name} "
-            "for the source.")
     lead = _leading_ones(value.shape)
     if lead:
         value = F.view(value, value.shape[lead:])
+    if not (single_mask and value.numel() == 1):  # else masked_fill_ takes the one value
+        F.check_index_put_value(value, F.indexed_shape(target.shape, indices), target.dtype)
+    if out_of_bounds is not None:
+        raise errors.index_error(out_of_bounds)
     apply_inplace(target, lambda self: F.index_put(self, indices, value))
 
 

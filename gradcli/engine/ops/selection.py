@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, layout
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, defop
@@ -129,7 +129,8 @@ defop("slice_backward", "SliceBackwardBackward0",
           g, sizes, _along(len(sizes), dim, slice(start, end, step))),
       promote="none", vjp=lambda g, a, sizes, dim, start, end, step: F.slice_dim(
           g, dim, start, end, step), jvp=LINEAR)
-defop("index.Tensor", "IndexBackward0", lambda a, indices, sizes: a[indices], promote="none",
+defop("index.Tensor", "IndexBackward0",
+      lambda a, indices, sizes: layout.index_layout(a[indices], a, indices), promote="none",
       saves_params=True,
       vjp=lambda g, a, indices, sizes: F.apply_op(
           "_index_put_impl_", F.zeros_of(sizes, g.dtype), g, indices=indices, accumulate=True),
@@ -220,16 +221,26 @@ def index(a: Tensor, key: tuple) -> Tensor:
     return _op("index.Tensor", a, indices=key, sizes=a.shape)
 
 
-def index_put(a: Tensor, key: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
-    """a with a[key] = values (or += with `accumulate`), out of place; in-place setitem computes
-    through it. `key` is a numpy key of integer or bool arrays."""
-    result_shape = np.empty(a.shape, dtype=bool)[key].shape
+def check_index_put_value(values: Tensor, result_shape: tuple, dtype=None) -> None:
+    """index_put's checks of the value: its shape against the indexing result's, then (when
+    given) the destination's dtype."""
     try:
         np.broadcast_to(np.empty(values.shape, dtype=bool), result_shape)
     except ValueError:
         raise errors.runtime(f"shape mismatch: value tensor of shape {F.size_list(values.shape)} "
                              f"cannot be broadcast to indexing result of shape "
                              f"{F.size_list(result_shape)}") from None
+    if dtype is not None and values.dtype is not dtype:
+        raise errors.runtime(
+            "Index put requires the source and destination dtypes match, got "
+            f"{dtype.scalar_name} for the destination and {values.dtype.scalar_name} for the "
+            "source.")
+
+
+def index_put(a: Tensor, key: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
+    """a with a[key] = values (or += with `accumulate`), out of place; in-place setitem computes
+    through it. `key` is a numpy key of integer or bool arrays."""
+    check_index_put_value(values, np.empty(a.shape, dtype=bool)[key].shape)
     if not key:  # torch's kernel reads the missing first index
         raise errors.runtime("sym_strides() called on an undefined Tensor")
     return _op("index_put", a, values, indices=key, accumulate=bool(accumulate))

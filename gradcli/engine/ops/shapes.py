@@ -27,7 +27,8 @@ def _expand(a: np.ndarray, size: tuple) -> np.ndarray:
 
 
 def _view(a, shape, sizes):
-    """Reshape without copying, or torch's error when the strides do not allow it."""
+    """Reshape without copying, or torch's error when the strides do not allow it; size-1
+    dimensions get the strides torch's computeStride gives them."""
     out = a.view()
     try:
         out.shape = shape
@@ -36,7 +37,43 @@ def _view(a, shape, sizes):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         ) from None
+    if out.size and a.ndim:
+        out = _with_strides(out, _view_strides(a.shape, memory_formats.element_strides(a),
+                                               out.shape))
     return out
+
+
+def _view_strides(old_shape: tuple, old_strides: tuple, shape: tuple) -> tuple:
+    """torch's computeStride for a view of a non-empty tensor that NumPy could reshape."""
+    strides = [0] * len(shape)
+    view_d = len(shape) - 1
+    base, tensor_numel, view_numel = old_strides[-1], 1, 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[d]
+        if d == 0 or (old_shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * base):
+            while view_d >= 0 and (view_numel < tensor_numel or shape[view_d] == 1):
+                strides[view_d] = view_numel * base
+                view_numel *= shape[view_d]
+                view_d -= 1
+            if d > 0:
+                base, tensor_numel, view_numel = old_strides[d - 1], 1, 1
+    return tuple(strides)
+
+
+def _with_strides(array: np.ndarray, strides: tuple) -> np.ndarray:
+    """`array` itself, or a view of its memory with these element strides (they differ only in
+    size-1 dimensions, which NumPy strides as it likes)."""
+    if memory_formats.element_strides(array) == strides:
+        return array
+    return np.lib.stride_tricks.as_strided(array, array.shape,
+                                           [s * array.itemsize for s in strides])
+
+
+def _unsqueeze(a: np.ndarray, dim: int) -> np.ndarray:
+    """The new size-1 dimension strided as torch's unsqueeze strides it."""
+    strides = list(memory_formats.element_strides(a))
+    strides.insert(dim, 1 if dim >= a.ndim else a.shape[dim] * strides[dim])
+    return _with_strides(np.expand_dims(a, dim), tuple(strides))
 
 
 def _unsqueeze_to(g, sizes, dims):
@@ -99,7 +136,7 @@ defop("_unsafe_view", "UnsafeViewBackward0", lambda a, shape, sizes: a.reshape(s
 defop("expand", "ExpandBackward0", lambda a, size, sizes: _expand(a, size),
       promote="none", view=True, vjp=lambda g, a, size, sizes: F.sum_to(g, sizes), jvp=LINEAR,
       rule=("grad summed to self's shape",))
-defop("unsqueeze", "UnsqueezeBackward0", lambda a, dim: np.expand_dims(a, dim), promote="none",
+defop("unsqueeze", "UnsqueezeBackward0", _unsqueeze, promote="none",
       view=True, vjp=lambda g, a, dim: F.squeeze(g, dim), jvp=LINEAR,
       rule=('grad.squeeze(dim)',))
 defop("squeeze", "SqueezeBackward0", lambda a, sizes: np.squeeze(a), promote="none", view=True,

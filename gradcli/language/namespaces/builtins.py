@@ -149,6 +149,8 @@ def _extreme(ctx, name: str, args: tuple, options: dict):
 
 
 def _isinstance(obj, classinfo) -> bool:
+    if isinstance(classinfo, PyType) and classinfo in LEGACY_DTYPES:  # torch.FloatTensor ...
+        return isinstance(obj, Tensor) and obj.dtype is LEGACY_DTYPES[classinfo]
     if isinstance(classinfo, (PyType, classes.UserClass)):
         owner = classes.class_of(obj)
         if owner is not None and owner.is_subclass_of(classinfo):
@@ -407,6 +409,8 @@ def type_of(value) -> PyType:
         return _PARAMETER_TYPE[kind_of(value)]
     if type(value) is Tensor and value.is_parameter:
         return _PARAMETER_TYPE["type"]
+    if isinstance(value, PyType) and "." in value.metaclass:  # torch.tensortype ...
+        return _NODE_TYPES.setdefault(value.metaclass, _class(value.metaclass, ()))
     found = _TYPE_OF.get(type(value))
     if found is not None:
         return found

@@ -226,9 +226,9 @@ def inplace_binary(op: str, a, b):
         raise
 
 
-_ARRAY_INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul,
-                  "/": operator.itruediv, "**": operator.ipow}
-# What `t op= x` computes in place on a tensor or a NumPy array (other operators rebind).
+_ARRAY_INPLACE = {op: function for op, function in _PY_INPLACE.items() if op != "@"}
+# What `t op= x` computes in place on a tensor or a NumPy array (`@=` rebinds: torch has no
+# __imatmul__).
 INPLACE_OPS = frozenset(_ARRAY_INPLACE)
 
 
