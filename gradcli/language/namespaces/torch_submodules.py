@@ -124,7 +124,7 @@ MODULE_GROUPS = (
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker"), _pyplot_modules),
     (("math",), _math),
-    (("string", "unicodedata"), _text_modules),
+    (("re", "string", "unicodedata"), _text_modules),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),
