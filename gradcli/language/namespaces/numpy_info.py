@@ -13,10 +13,17 @@ from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 
-_FLOAT_FACTS = ("bits", "eps", "epsneg", "max", "min", "tiny", "smallest_normal",
-                "smallest_subnormal", "resolution", "precision", "maxexp", "minexp", "machep",
-                "negep", "nexp", "nmant", "iexp")
-_INT_FACTS = ("bits", "min", "max", "kind")
+# the attributes a program may read, each by its constant name
+_FLOAT_FACTS = {
+    "bits": lambda i: i.bits, "eps": lambda i: i.eps, "epsneg": lambda i: i.epsneg,
+    "max": lambda i: i.max, "min": lambda i: i.min, "tiny": lambda i: i.tiny,
+    "smallest_normal": lambda i: i.smallest_normal,
+    "smallest_subnormal": lambda i: i.smallest_subnormal, "resolution": lambda i: i.resolution,
+    "precision": lambda i: i.precision, "maxexp": lambda i: i.maxexp,
+    "minexp": lambda i: i.minexp, "machep": lambda i: i.machep, "negep": lambda i: i.negep,
+    "nexp": lambda i: i.nexp, "nmant": lambda i: i.nmant, "iexp": lambda i: i.iexp}
+_INT_FACTS = {"bits": lambda i: i.bits, "min": lambda i: i.min, "max": lambda i: i.max,
+              "kind": lambda i: i.kind}
 
 
 class MachineInfo(TableObject):
@@ -27,7 +34,7 @@ class MachineInfo(TableObject):
     def __init__(self, host):
         self.host = host
 
-    FACTS: tuple = ()
+    FACTS: dict = {}
 
     @property
     def language_type(self) -> PyType:
@@ -35,7 +42,7 @@ class MachineInfo(TableObject):
 
     def attribute(self, name: str):
         if name in self.FACTS:
-            return getattr(self.host, name)
+            return self.FACTS[name](self.host)
         raise self.missing(name)
 
     def set_attribute(self, name: str, value) -> None:
