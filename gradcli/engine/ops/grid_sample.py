@@ -86,6 +86,10 @@ defop("affine_grid_generator", "AffineGridGeneratorBackward0", _affine_grid, pro
 
 
 def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
+    if theta.ndim == 3 and len(size) >= 4 and theta.shape[0] != size[0]:  # its bmm's check
+        raise errors.runtime(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{size[0]}, {theta.shape[2]}] but got: [{theta.shape[0]}, {theta.shape[2]}].")
     return apply(OPS["affine_grid_generator"], theta, size=tuple(size),
                  align_corners=bool(align_corners))
 

@@ -12,7 +12,7 @@ from gradcli.engine.dtypes import DType, bfloat16, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces import buffers, future, module_hooks
+from gradcli.language.namespaces import buffers, future, module_hooks, state_dict_metadata
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
@@ -521,6 +521,8 @@ def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: b
             if tensor is not None and key not in each.non_persistent:
                 # a lazy module keeps its uninitialized tensors themselves
                 out[lead + key] = tensor if keep_vars or kind_of(tensor) else F.detach(tensor)
+    if destination is None:
+        state_dict_metadata.mark(out)
     return out
 
 
@@ -560,6 +562,8 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
     if not isinstance(state_dict, dict):
         raise errors.type_error(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
     own = _state_dict(module, keep_vars=True)
+    if not state_dict_metadata.carries(state_dict):
+        own = {k: v for k, v in own.items() if k in state_dict or not _norm_count(module, k)}
     missing = [k for k in own if k not in state_dict]
     unexpected = [k for k in state_dict if k not in own]
     problems = []
@@ -591,6 +595,14 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
         raise errors.runtime(f"Error(s) in loading state_dict for {module.class_name}:\n\t"
                              + "\n\t".join(problems))
     return IncompatibleKeys(missing, unexpected)
+
+
+def _norm_count(module: Module, key: str) -> bool:
+    """Whether `key` is a norm layer's num_batches_tracked, which a state dict without metadata
+    need not have (torch's _NormBase loads the layer's own count for it)."""
+    path, _, name = key.rpartition(".")
+    owner = dict(module.named_modules(remove_duplicate=False)).get(path)
+    return name == "num_batches_tracked" and owner is not None and "running_mean" in owner.buffers
 
 
 _POST_HOOK_RETURNED = (

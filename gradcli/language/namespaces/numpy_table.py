@@ -15,6 +15,7 @@ from gradcli.engine import conversions, errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import wrapped
+from gradcli.language.namespaces.numpy_info import FINFO, IINFO
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.objects import LazyTable, TableObject
@@ -261,5 +262,5 @@ NUMPY = Namespace("numpy", (
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
        "ndarray": PyType("numpy.ndarray", (np.ndarray,)), "random": NUMPY_RANDOM,
        "linalg": NUMPY_LINALG, "__version__": np.__version__,
-       "r_": IndexTrick("r_"), "c_": IndexTrick("c_")}))
+       "r_": IndexTrick("r_"), "c_": IndexTrick("c_"), "finfo": FINFO, "iinfo": IINFO}))
 NUMPY_MODULES = {"numpy": NUMPY, "numpy.random": NUMPY_RANDOM, "numpy.linalg": NUMPY_LINALG}

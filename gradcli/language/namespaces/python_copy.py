@@ -11,6 +11,7 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces import state_dict_metadata
 from gradcli.language.runtime.classes import UserInstance
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
@@ -83,6 +84,7 @@ def _deep(value, memo: dict):
             copied.update(_deep(item, memo) for item in value)
         else:
             copied.update((_deep(key, memo), _deep(item, memo)) for key, item in value.items())
+            state_dict_metadata.carry(value, copied)
         return copied
     if kind is defaultdict:
         copied = defaultdict(value.default_factory)
@@ -108,7 +110,10 @@ def shallow_copy(x):
     copied, as torch's reduction of a tensor rebuilds it."""
     kind = type(x)
     if kind in (list, dict, OrderedDict, set, defaultdict):
-        return x.copy()
+        copied = x.copy()  # an OrderedDict's copy by the copy module keeps its attributes
+        if kind is OrderedDict:
+            state_dict_metadata.carry(x, copied)
+        return copied
     if isinstance(x, Tensor):
         copied = Tensor(x.data.copy(), x.dtype, requires_grad=x.requires_grad and x.is_leaf)
         copied.is_parameter = x.is_parameter

@@ -16,7 +16,8 @@ from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import NOT_GIVEN, entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
-register_exception(PyType("re.error", (re.error,)))  # a bad message pattern
+RE_ERROR = PyType("re.error", (re.error,))  # a bad message pattern (and the re module's)
+register_exception(RE_ERROR)
 _ACTIONS = ("default", "error", "ignore", "always", "all", "module", "once")
 
 

@@ -20,6 +20,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.devices import Device
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.python_copy import deepcopy, snapshot_kinds
+from gradcli.language.namespaces import state_dict_metadata
 from gradcli.language.namespaces.python_io import BytesIO
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime.exceptions import register_exception
@@ -101,6 +102,7 @@ def _copy(value, memo: dict, opaque, shared: dict):
     elif isinstance(value, (dict, OrderedDict)):
         made = type(value)((_copy(k, memo, opaque, shared), _copy(v, memo, opaque, shared))
                            for k, v in value.items())
+        state_dict_metadata.carry(value, made)
     elif isinstance(value, Size):
         made = value
     elif isinstance(value, (list, tuple)):

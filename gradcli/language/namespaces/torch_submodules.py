@@ -45,6 +45,11 @@ def _pyplot_modules() -> dict:
     return MODULES
 
 
+def _text_modules() -> dict:
+    from gradcli.language.namespaces.python_text import MODULES
+    return MODULES
+
+
 def _math() -> dict:
     from gradcli.language.namespaces.python_math import MATH
     return {"math": MATH}
@@ -131,6 +136,7 @@ MODULE_GROUPS = (
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker"), _pyplot_modules),
     (("math",), _math),
+    (("re", "string", "unicodedata"), _text_modules),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),

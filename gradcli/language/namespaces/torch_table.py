@@ -267,7 +267,18 @@ DISTRIBUTION_PARTS = {part: _distributions_part(part)
     module: _family_module(module, family) for module, family in _FAMILY_MODULES.items()}
 DISTRIBUTIONS = Namespace("torch.distributions",
                           LazyTable(DISTRIBUTION_PARTS, lambda: _distributions().table))
-DATA = Namespace("torch.utils.data", LazyTable({}, _data))
+# torch.utils.data's submodules that define its names (`from torch.utils.data.dataset import
+# random_split`), each with the names of its __all__
+_DATA_SUBMODULES = {
+    "dataset": ("Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
+                "ChainDataset", "Subset", "random_split"),
+    "dataloader": ("DataLoader", "get_worker_info", "default_collate", "default_convert"),
+    "sampler": ("BatchSampler", "RandomSampler", "Sampler", "SequentialSampler",
+                "SubsetRandomSampler", "WeightedRandomSampler")}
+DATA_PARTS = {part: Namespace(f"torch.utils.data.{part}", LazyTable(
+    {}, lambda names=names: {name: DATA.lookup(name) for name in names}))
+    for part, names in _DATA_SUBMODULES.items()}
+DATA = Namespace("torch.utils.data", LazyTable(DATA_PARTS, _data))
 TESTING = Namespace("torch.testing", LazyTable({}, lambda: _testing().table))
 UTILS = Namespace("torch.utils", GroupedTable({"data": DATA}, UTILS_GROUPS))
 def _swa_utils() -> dict:
@@ -408,6 +419,7 @@ MODULES = GroupedTable({
     "torch.optim.swa_utils": SWA_UTILS,
     "torch.utils": UTILS,
     "torch.utils.data": DATA,
+    **{f"torch.utils.data.{part}": module for part, module in DATA_PARTS.items()},
     "torch.testing": TESTING,
     "torch.distributions": DISTRIBUTIONS,
     **{f"torch.distributions.{part}": module for part, module in DISTRIBUTION_PARTS.items()},
