@@ -10,10 +10,8 @@ import math
 from gradcli.engine import errors, parameters
 from gradcli.engine.ops import activation as A
 from gradcli.engine.ops import embedding_bag as EB
-from gradcli.engine.ops import group_norm as GN
 from gradcli.engine.ops import nn_functional as NF
 from gradcli.engine.ops import interpolate as I
-from gradcli.engine.ops import rms_norm as RN
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
 from gradcli.language.runtime.calls import invoke
@@ -33,8 +31,8 @@ def build_group_norm(module, num_groups, num_channels, eps, affine, device, dtyp
 
 def group_norm_forward(ctx, module, x):
     a = module.attrs
-    return GN.group_norm(x, a["num_groups"], module.params["weight"], module.params["bias"],
-                         a["eps"])
+    return invoke(ctx, NN_FUNCTIONAL.table["group_norm"], [x, a["num_groups"],
+                  module.params["weight"], module.params["bias"], a["eps"]], {})
 
 
 def group_norm_repr(module, printer) -> str:
@@ -52,7 +50,8 @@ def build_rms_norm(module, normalized_shape, eps, elementwise_affine, device, dt
 
 def rms_norm_forward(ctx, module, x):
     a = module.attrs
-    return RN.rms_norm(x, a["normalized_shape"], module.params["weight"], a["eps"])
+    return invoke(ctx, NN_FUNCTIONAL.table["rms_norm"], [x, list(a["normalized_shape"]),
+                  module.params["weight"], a["eps"]], {})
 
 
 def rms_norm_repr(module, printer) -> str:
