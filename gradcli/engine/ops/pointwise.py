@@ -19,6 +19,13 @@ from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import efficient_zeros
 
 
+def _conj(t):
+    """F.conj, without loading the complex area for a real operand (its own conjugate)."""
+    if isinstance(t, (int, float)) or isinstance(t, Tensor) and not t.dtype.is_complex:
+        return t
+    return F.conj(t)
+
+
 def _times(alpha, b):
     """alpha * b, an int alpha wrapped into an integer array's dtype as torch's kernels cast it
     (-1 times a uint8 tensor is 255 times it, modulo 256)."""
@@ -97,15 +104,15 @@ defop("rsub.Scalar", "RsubBackward1", _rsub, jvp=AS_VJP, complex=True,
       rule=('-alpha * grad',))
 pointwise_op("mul.Tensor", "MulBackward0", _multiply, save=(0, 1), save_for=((1,), (0,)), jvp=AS_VJP,
              complex=True,
-             vjp=(lambda g, a, b: F.mul(g, F.conj(b)), lambda g, a, b: F.mul(g, F.conj(a))),
+             vjp=(lambda g, a, b: F.mul(g, _conj(b)), lambda g, a, b: F.mul(g, _conj(a))),
       rule=('grad * other.conj()', 'grad * self.conj()'))
 defop("mul.Scalar", "MulBackward1", _multiply, jvp=AS_VJP, complex=True,
       vjp=lambda g, a, s: F.mul_scalar(g, s.conjugate() if type(s) is complex else s),
       rule=('grad * other',))
 pointwise_op("div.Tensor", "DivBackward0", _divide, promote="float", save=(0, 1),
              save_for=((1,), (0, 1)), complex=True,
-             vjp=(lambda g, a, b: F.div(g, F.conj(b)),
-                  lambda g, a, b: F.mul(F.neg(g), F.conj(F.div(F.div(a, b), b)))),
+             vjp=(lambda g, a, b: F.div(g, _conj(b)),
+                  lambda g, a, b: F.mul(F.neg(g), _conj(F.div(F.div(a, b), b)))),
              jvp=(lambda t, a, b, out: F.div(t, b),
                   lambda t, a, b, out: F.div(F.neg(F.mul(t, out)), b)),
       rule=('grad / other.conj()', '-grad * (self / other / other).conj()'))
@@ -181,11 +188,11 @@ def _pow_backward(g, a, e):
     if e == 0:
         return _zeros_of(a, a)
     exponent = complex(e) if isinstance(e, complex) else float(e)
-    return F.mul(g, F.conj(F.mul_scalar(F.pow(a, exponent - 1), exponent)))
+    return F.mul(g, _conj(F.mul_scalar(F.pow(a, exponent - 1), exponent)))
 
 
 def _pow_backward_self(g, a, b):
-    grad = F.mul(g, F.conj(F.mul(b, F.pow(a, F.sub_scalar(b, 1)))))
+    grad = F.mul(g, _conj(F.mul(b, F.pow(a, F.sub_scalar(b, 1)))))
     return F.where(F.compare("eq", b, 0.0), F.scalar_tensor(0.0, grad.dtype), grad)
 
 
@@ -193,7 +200,7 @@ def _pow_backward_exponent(g, a, b, out):
     real_b = F.real(b) if b.dtype.is_complex else b
     cond = F.logical_and(F.compare("eq", a, 0), F.compare("ge", real_b, 0))
     base = F.to_dtype(a, dtypes.result_type([a, b], STATE.default_dtype))  # at::result_type
-    grad = F.conj(F.mul(out, F.log(base)))
+    grad = _conj(F.mul(out, F.log(base)))
     return F.mul(g, F.where(cond, F.scalar_tensor(0.0, grad.dtype), grad))
 
 
@@ -203,7 +210,7 @@ def _pow_backward_scalar_base(g, base, e, out):
             e.dtype.is_complex) else float(np.log(np.float64(base)))
     if isinstance(log_base, complex) and log_base.imag == 0 and not isinstance(base, complex):
         log_base = log_base.real
-    grad = F.conj(F.mul_scalar(out, log_base))
+    grad = _conj(F.mul_scalar(out, log_base))
     if base == 0:
         grad = F.where(F.compare("ge", F.real(e) if e.dtype.is_complex else e, 0),
                        F.scalar_tensor(0.0, grad.dtype), grad)
@@ -518,24 +525,24 @@ def rounded_from_double(ufunc):
 # key: (label, forward, saves, vjp(g, a, out)[, rule text]); all compute in floating point.
 _FLOATING = {
     "reciprocal": ("ReciprocalBackward0", _reciprocal, RESULT,
-                   lambda g, a, out: F.mul(F.neg(g), F.conj(F.mul(out, out))),
+                   lambda g, a, out: F.mul(F.neg(g), _conj(F.mul(out, out))),
         '-grad * (result * result).conj()'),
     "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT,
-            lambda g, a, out: F.mul(g, F.conj(out)),
+            lambda g, a, out: F.mul(g, _conj(out)),
         'grad * result.conj()'),
     "exp2": ("Exp2Backward0", rounded_from_double(np.exp2), RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
     "expm1": ("Expm1Backward0", rounded_from_double(np.expm1), RESULT,
               lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
         'grad * (result + 1)'),
-    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, F.conj(a)),
+    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, _conj(a)),
         'grad / self.conj()'),
     "log2": ("Log2Backward0", rounded_from_double(np.log2), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
     "log10": ("Log10Backward0", rounded_from_double(np.log10), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
     "log1p": ("Log1PBackward0", rounded_from_double(np.log1p), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
         'grad / (self + 1)'),
     "sqrt": ("SqrtBackward0", np.sqrt, RESULT,
-             lambda g, a, out: F.div(g, F.mul_scalar(F.conj(out), 2)),
+             lambda g, a, out: F.div(g, F.mul_scalar(_conj(out), 2)),
         'grad / (2 * result.conj())'),
     "rsqrt": ("RsqrtBackward0", _rsqrt, RESULT,
               lambda g, a, out: F.mul(F.mul_scalar(g, -0.5), F.pow(out, 3))),
@@ -623,7 +630,7 @@ def _sgn_vjp(g, a, out):
     if not a.dtype.is_complex:
         return efficient_zeros(g)
     size = F.abs(a)
-    grad = F.div(F.sub(g, F.mul(F.mul(out, out), F.conj(g))), F.mul_scalar(size, 2.0))
+    grad = F.div(F.sub(g, F.mul(F.mul(out, out), _conj(g))), F.mul_scalar(size, 2.0))
     return F.masked_fill(grad, F.compare("eq", size, 0.0), 0.0)
 
 
