@@ -635,13 +635,18 @@ def take(a: Tensor, index: Tensor) -> Tensor:
     if index.dtype is not dtypes.int64:
         raise errors.runtime(f"take(): Expected a long tensor for index, but got "
                              f"{index.dtype.scalar_name}")
+    return apply(OPS["take"], a, index=_flat_positions(index, a.numel()), sizes=a.shape)
+
+
+def _flat_positions(index: Tensor, count: int) -> np.ndarray:
+    """take's and put_'s flat positions into `count` elements (negative ones from the end), or
+    their out-of-range error naming the first bad index."""
     positions = index.data.astype(np.int64)
-    count = a.numel()
     bad = positions[(positions >= count) | (positions < -count)]
     if bad.size:
         raise errors.index_error(f"out of range: tried to access index {bad.flat[0]} on a "
                                  f"tensor of {count} elements.")
-    return apply(OPS["take"], a, index=positions % max(count, 1), sizes=a.shape)
+    return positions % max(count, 1)
 
 
 def put(a: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
@@ -658,15 +663,9 @@ def put(a: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> T
         raise errors.index_error(f"put_(): Expected source and index to have the same number of "
                                  f"elements, but got source.numel() = {source.numel()}, "
                                  f"index.numel() = {index.numel()}")
-    positions = index.data.astype(np.int64)
-    count = a.numel()
-    bad = positions[(positions >= count) | (positions < -count)]
-    if bad.size:
-        raise errors.index_error(f"out of range: tried to access index {bad.flat[0]} on a "
-                                 f"tensor of {count} elements.")
+    positions = _flat_positions(index, a.numel())
     shape = {} if source.shape == index.shape else {"source_shape": source.shape}
-    return apply(OPS["put"], a, source, index=positions % max(count, 1), accumulate=accumulate,
-                 **shape)
+    return apply(OPS["put"], a, source, index=positions, accumulate=accumulate, **shape)
 
 
 def _index_fill_scalar(a, dim, index, value):

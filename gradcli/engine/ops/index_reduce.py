@@ -41,13 +41,7 @@ def _checks(a: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str) -> 
         raise errors.runtime(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                              f"amin but got {reduce}.")
     d = F.wrap_dim(dim, a.ndim)
-    if index.ndim > 1:
-        raise errors.index_error(
-            f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.ndim} with "
-            f"type: {index.dtype.scalar_name} and size: {list(index.shape)}")
-    if index.dtype.name not in ("int64", "int32"):
-        raise errors.runtime(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
-                             f"{index.dtype.scalar_name}")
+    F.check_index_vector("index_reduce_", index)
     if a.dtype is not source.dtype:
         raise errors.runtime(f"index_reduce_(): self ({a.dtype.scalar_name}) and source "
                              f"({source.dtype.scalar_name}) must have the same scalar type")

@@ -255,15 +255,20 @@ def index_put_key(indices) -> tuple:
     return tuple(F.advanced_array(i) for i in indices)
 
 
-def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Tensor:
-    d = F.wrap_dim(dim, a.ndim)
+def check_index_vector(name: str, index: Tensor) -> None:
+    """index_add_'s and index_reduce_'s checks of their index: a vector of int32 or int64."""
     if index.ndim > 1:
         raise errors.index_error(
-            f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+            f"{name}(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
             f"{index.dtype.scalar_name} and size: {list(index.shape)}")
     if index.dtype.name not in ("int64", "int32"):
-        raise errors.runtime(f"index_add_(): Expected dtype int32/int64 for index but got: "
+        raise errors.runtime(f"{name}(): Expected dtype int32/int64 for index but got: "
                              f"{index.dtype.scalar_name}")
+
+
+def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Tensor:
+    d = F.wrap_dim(dim, a.ndim)
+    check_index_vector("index_add_", index)
     positions = index.data.reshape(-1).astype(np.int64)
     source_size = source.shape[d] if source.ndim else 1
     if positions.size != source_size:
