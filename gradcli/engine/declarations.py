@@ -106,9 +106,11 @@ class Declaration:
 
     def _bind(self, args: tuple, kwargs: dict, variant: str) -> tuple[tuple, dict]:
         is_function = variant != "method"
-        chosen = self.schemas if is_function else self.method_schemas
+        function_schemas, method_schemas, deprecated, targets, method_targets = \
+            self.overloads.get()
+        chosen = function_schemas if is_function else method_schemas
         receiver, args = ((), args) if is_function else (args[:1], args[1:])
-        hidden = self.hidden if is_function else tuple(map(schemas.without_out, self.hidden))
+        hidden = deprecated if is_function else tuple(map(schemas.without_out, deprecated))
         written = (*receiver, *args)[:1]
         numbers = self.numbers_as_tensors and (self.number_self or bool(written) and isinstance(
             written[0], Tensor))
@@ -126,7 +128,7 @@ class Declaration:
             _warn_deprecated(self.name, hidden[index - len(chosen)], chosen, is_function)
             index = 0
             bound = {p.name: bound[p.name] for p in chosen[0].params if p.name in bound}
-        names = (self.targets if is_function else self.method_targets)[index]
+        names = (targets if is_function else method_targets)[index]
         values = [*receiver, *bound.values()]
         if names is None:
             keyword_only = {p.name for p in chosen[index].params if p.keyword_only}

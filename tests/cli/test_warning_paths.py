@@ -6,6 +6,20 @@ import subprocess
 import sys
 
 
+def _warning_places(stderr: str) -> list[str]:
+    """The `file:line:` of each UserWarning in `stderr`, in order."""
+    return [text.split(" UserWarning: ")[0] for text in stderr.splitlines()
+            if " UserWarning: " in text]
+
+
+def _same_places_in_python(script, places: list[str]) -> None:
+    """Python with torch, when installed, names the same places."""
+    if importlib.util.find_spec("torch") is not None:
+        python = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                                timeout=120)
+        assert _warning_places(python.stderr) == places
+
+
 def test_a_relative_script_is_named_by_its_absolute_path(run_gradcli, tmp_path, monkeypatch):
     script = tmp_path / "rel.py"
     script.write_text("import torch\nx = torch.tensor(1., requires_grad=True)\n"
@@ -51,14 +65,9 @@ def test_a_warning_around_a_generator_names_the_running_line(run_gradcli, tmp_pa
                       "print(next(gen()), (x * 3).grad)\n")
     result = run_gradcli(["run", str(script)])
     assert result.returncode == 0, result.stderr
-    lines = [text.split(" UserWarning: ")[0] for text in result.stderr.splitlines()
-             if " UserWarning: " in text]
+    lines = _warning_places(result.stderr)
     assert lines == [f"{script}:{line}:" for line in (7, 4, 9)]
-    if importlib.util.find_spec("torch") is not None:
-        python = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                                timeout=120)
-        assert [text.split(" UserWarning: ")[0] for text in python.stderr.splitlines()
-                if " UserWarning: " in text] == lines
+    _same_places_in_python(script, lines)
 
 
 def test_a_warning_in_a_lambda_names_the_lambdas_line(run_gradcli, tmp_path):
@@ -71,14 +80,9 @@ def test_a_warning_in_a_lambda_names_the_lambdas_line(run_gradcli, tmp_path):
                       "print(f(x), fs[0](), (x * f(x) if False else x * 4).grad)\n")
     result = run_gradcli(["run", str(script)])
     assert result.returncode == 0, result.stderr
-    lines = [text.split(" UserWarning: ")[0] for text in result.stderr.splitlines()
-             if " UserWarning: " in text]
+    lines = _warning_places(result.stderr)
     assert lines == [f"{script}:{line}:" for line in (3, 5, 7)]
-    if importlib.util.find_spec("torch") is not None:
-        python = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                                timeout=120)
-        assert [text.split(" UserWarning: ")[0] for text in python.stderr.splitlines()
-                if " UserWarning: " in text] == lines
+    _same_places_in_python(script, lines)
 
 
 def test_a_filter_says_how_often_a_warning_is_shown(run_gradcli, tmp_path):
