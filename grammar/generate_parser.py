@@ -37,6 +37,9 @@ RUNTIME_EDITS = (
     ("from dataclasses import dataclass\n",
      "from gradcli.engine.records import record as dataclass\n"),
 )
+# parts of it left out, each from its first line to the line that follows it: lark's
+# Transformer, Visitor and Interpreter classes and v_args, which gradcli's parser never uses
+RUNTIME_CUTS = (("from inspect import getmembers, getmro\n", "TOKEN_DEFAULT_PRIORITY = 0\n"),)
 # the options gradcli's parser needs (lexer callbacks and the indenter are given at run time)
 OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True,
                maybe_placeholders=True, start=["start", "test"])
@@ -55,6 +58,10 @@ def generated_texts() -> tuple[str, str]:
     for old, new in RUNTIME_EDITS:
         assert old in runtime, old
         runtime = runtime.replace(old, new)
+    for first, following in RUNTIME_CUTS:
+        head, found, after = runtime.partition(first)
+        assert found and following in after, first
+        runtime = head + following + after.split(following, 1)[1]
     tables, tail = rest.split(TABLES_END)
     tail = TABLES_END + tail.replace(
         "  return Lark._load_from_dict(DATA, MEMO, **kwargs)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from gradcli.cli.limits import set_memory_limit
+from gradcli.cli.numpy_docs import leave_out_docstrings
 from gradcli.cli.runner import (EXIT_TROUBLE, interrupted, read_program, run_source,
                                 without_command)
 
@@ -36,6 +37,7 @@ def _fast_path(argv: list[str]) -> int | None:
 
 def main() -> None:
     """Run the command line; anything unexpected becomes a one-line internal-error message."""
+    leave_out_docstrings()
     try:
         code = _fast_path(sys.argv[1:])
         if code is not None:
