@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from gradcli.engine.blockwise import blockwise
+
 
 def _round_to_odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
     """Turn round-to-nearest `s` of the exact `s + err` into its round-to-odd."""
@@ -40,23 +42,8 @@ def fma32(a, b, c) -> np.ndarray:
     The product is exact in float64 (24 + 24 bits); the float64 sum then rounds to the right
     float32 unless it landed on a float32 midpoint (or in float32's subnormal range), where
     the sign of the sum's own rounding error decides (round to odd), for those elements only.
-    Large operands go through in cache-sized blocks.
     """
-    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
-    shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
-    size = math.prod(shape)
-    if size <= _BLOCK or any(x.ndim and x.shape != shape for x in (a, b, c)):
-        return _fma32_block(a, b, c)
-    out = np.empty(shape, np.float32)
-    flat_out = out.reshape(-1)
-    flat = [x if x.ndim == 0 else x.reshape(-1) for x in (a, b, c)]
-    for first in range(0, size, _BLOCK):
-        part = slice(first, first + _BLOCK)
-        flat_out[part] = _fma32_block(*(x if x.ndim == 0 else x[part] for x in flat))
-    return out
-
-
-_BLOCK = 1 << 16
+    return blockwise(_fma32_block, a, b, c, dtype=np.float32)
 
 
 def _doubtful32(s: np.ndarray) -> np.ndarray:

@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, memory_format, pointwise_order, schemas, vmap_batched
+from gradcli.engine import (dtypes, errors, float_fmod, memory_format, pointwise_order, schemas,
+                            vmap_batched)
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, RESULT, apply, defop,
@@ -497,8 +498,8 @@ def _clamp_bound(which: str):
 
 clamp_min, clamp_max = _clamp_bound("min"), _clamp_bound("max")
 
-defop("fmod.Scalar", "FmodBackward0", np.fmod, vjp=lambda g, a, b: g)
-pointwise_op("fmod.Tensor", "FmodBackward1", np.fmod, save=(0, 1), save_for=((), (0, 1)),
+defop("fmod.Scalar", "FmodBackward0", float_fmod.fmod, vjp=lambda g, a, b: g)
+pointwise_op("fmod.Tensor", "FmodBackward1", float_fmod.fmod, save=(0, 1), save_for=((), (0, 1)),
              vjp=(lambda g, a, b: g,
                   lambda g, a, b: F.mul(F.neg(g), F.div(a, b, rounding_mode="trunc"))))
 

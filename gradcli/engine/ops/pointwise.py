@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import complex_kernels, dtypes, errors, fma, kernels_order, pointwise_order, sleef
+from gradcli.engine import (complex_kernels, dtypes, errors, float_fmod, fma, kernels_order,
+                            pointwise_order, sleef)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine import vmap_batched
 from gradcli.engine.declarations import declare
@@ -128,8 +129,15 @@ def _remainder(a, b):
     """torch's float remainder: fmod, moved by `b` when the signs differ (a zero keeps fmod's sign)."""
     if a.dtype.kind != "f":
         return np.remainder(a, b)
-    mod = np.fmod(a, b)
-    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+    mod = np.asarray(float_fmod.fmod(a, b))
+    b = np.asarray(b)
+    if b.ndim == 0:  # a zero mod is never moved, -0.0 included
+        moved = mod > 0 if b < 0 else mod < 0
+    else:
+        moved = (mod != 0) & ((b < 0) != (mod < 0))
+    if moved.any():
+        mod = np.where(moved, mod + b, mod)
+    return mod
 
 
 defop("remainder.Scalar", "RemainderBackward0", _remainder, vjp=lambda g, a, b: g)
