@@ -167,6 +167,9 @@ def test_class_introspection_gives_language_classes_only():
     assert outcome.error is None, outcome.error
     for value in session.globals.vars["found"]:
         assert isinstance(value, (classes.UserClass, PyType, UserFunction)), value
-    for name in ("__dict__", "__subclasses__", "__init__", "__globals__", "__code__"):
+    for name in ("__dict__", "__subclasses__", "__globals__", "__code__"):
         bad = session.run(f"E.__mro__[1].{name}")
         assert bad.error is not None and bad.error.kind == "AttributeError", name
+    # a base's __init__ (ValueError.__init__(self, ...)) is the language's own table entry
+    assert session.run("base_init = E.__mro__[1].__init__").error is None
+    assert session.globals.vars["base_init"] in classes.BASE_INITS.values()

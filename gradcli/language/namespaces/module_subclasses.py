@@ -25,14 +25,16 @@ def instance_class(kind: ModuleKind) -> type:
 def _module_init(module, *args, **kwargs) -> None:
     """nn.Module.__init__ (which names the instance's class in its errors)."""
     name = f"{type_name(module)}.__init__()"
+    if not isinstance(module, UserModule):  # nn.Module.__init__(5)
+        raise errors.TorchError("AttributeError", f"'{type_name(module)}' object has no "
+                                "attribute 'call_super_init'")
     if kwargs:
         raise errors.type_error(f"{name} got an unexpected keyword argument "
                                 f"'{next(iter(kwargs))}'")
     if args:
         raise errors.type_error(f"{name} takes 1 positional argument but {len(args) + 1} were "
                                 "given")
-    if isinstance(module, UserModule):
-        module.initialized = True
+    module.initialized = True
 
 
 def _class_init(kind: ModuleKind):

@@ -301,6 +301,8 @@ def get(value, name: str):
             return _OBJECT_METHODS[name]
         if name == "__new__" and value in classes.BASE_NEWS:  # tuple.__new__(cls, items)
             return classes.BASE_NEWS[value]
+        if name == "__init__" and value in classes.BASE_INITS:  # nn.Module.__init__(self)
+            return classes.BASE_INITS[value]
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
