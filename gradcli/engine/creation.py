@@ -500,26 +500,54 @@ def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) ->
 
 def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
     """torch's CPU linspace kernel: the first half counts up from start, the second down from
-    end, each value one fused multiply-add in the dtype."""
+    end, each value start + step * i (end - step * j) in the dtype's own arithmetic."""
     from gradcli.engine.fma import fma32, fma64
     if steps <= 1:
         return np.full(steps, start).astype(dtype.np)
     half = steps // 2
-    index = np.arange(steps, dtype=np.float64)
     if not dtype.is_floating_point:
+        index = np.arange(steps, dtype=np.float64)
         first, last = float(int(start)), float(int(end))
         step = (last - first) / (steps - 1)
         up, down = fma64(index, step, first), fma64(-step, steps - 1 - index, last)
         return np.where(index < half, up, down).astype(dtype.np)
+    if dtype.itemsize == 2:
+        return _linspace_16(start, end, steps, dtype)
     kind = dtype.np.type
     fma = fma32 if dtype.np.itemsize == 4 else fma64
     first, last = kind(start), kind(end)
     step = (last - first) / kind(steps - 1)
-    index = index.astype(dtype.np)
     values = np.empty(steps, dtype.np)
-    values[:half] = fma(step, index[:half], first)
-    values[half:] = fma(-step, kind(steps - 1) - index[half:], last)
+    values[:half] = fma(step, _counts(0, half, kind), first)
+    values[half:] = fma(-step, _counts(steps - 1 - half, -1, kind), last)
     return values
+
+
+def _counts(first: int, stop: int, kind) -> np.ndarray:
+    """first, first +- 1, ... before stop, each whole number rounded to `kind` (NumPy counts
+    exactly in the float kind itself while every count is below 2 ** (mantissa + 1))."""
+    exact = max(abs(first), abs(stop)) <= 2 ** (np.finfo(kind).nmant + 1)
+    direction = 1 if stop >= first else -1
+    return np.arange(first, stop, direction, dtype=kind if exact else np.int64).astype(
+        kind, copy=False)
+
+
+def _linspace_16(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
+    """linspace in c10's Half or BFloat16 arithmetic: every operation computed in float and
+    rounded back to the 16-bit type, the counts and steps - 1 made 16-bit first."""
+    def rounded(values):
+        values = np.asarray(values, np.float32)
+        if dtype.name == "bfloat16":
+            return dtypes.round_bfloat16(values)
+        return values.astype(np.float16).astype(np.float32)
+
+    half = steps // 2
+    with np.errstate(all="ignore"):
+        first, last = rounded(np.float32(start)), rounded(np.float32(end))
+        step = rounded(rounded(last - first) / rounded(np.float32(steps - 1)))
+        up = rounded(first + rounded(step * rounded(_counts(0, half, np.float32))))
+        down = rounded(last - rounded(step * rounded(_counts(steps - 1 - half, -1, np.float32))))
+    return np.concatenate([up, down]).astype(dtype.np)
 
 
 def logspace(start, end, steps: int, base: float = 10.0, dtype=None,
