@@ -435,6 +435,8 @@ def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -
     """torch's CPU arange kernel: start + step * i in double (a fused multiply-add), except that
     its vectorised loop makes runs of one AVX2 register, each counting from the run's first
     value rounded to the dtype, over a multiple of two registers of each thread's chunk."""
+    if dtype.itemsize == 2:
+        return _arange_16(start, step, count, dtype)
     exact = _exactly_representable(start, step, count, dtype.np)
     if exact is not None:
         return exact
@@ -450,6 +452,34 @@ def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -
     chunk_size = np.minimum(chunk_start + chunk, count) - chunk_start
     vector_end = chunk_start + (chunk_size // (2 * lanes)) * 2 * lanes
     return np.where(index < vector_end, vector, muladd(index, step, start)).astype(dtype.np)
+
+
+def _arange_16(start: float, step: float, count: int, dtype: dtypes.DType) -> np.ndarray:
+    """arange for Half and BFloat16: each vector's first value start + step * i in float, made
+    16-bit, and the others that value plus k * step in float (Vectorized<T>::arange), each made
+    16-bit; the scalar tails start + step * i in float."""
+    from gradcli.engine.fma import fma32
+    lanes = 32 // dtype.itemsize
+    index = np.arange(count, dtype=np.int64)
+    chunk = cascade_sum.parallel_chunk(count)
+    chunk_start = index // chunk * chunk
+    run_start = chunk_start + (index - chunk_start) // lanes * lanes
+    first, stride = np.float32(start), np.float32(step)
+    with np.errstate(all="ignore"):
+        base = _to_16(fma32(stride, run_start.astype(np.float32), first), dtype)
+        vector = fma32((index - run_start).astype(np.float32), stride, base)
+        scalar = fma32(stride, index.astype(np.float32), first)
+    chunk_size = np.minimum(chunk_start + chunk, count) - chunk_start
+    vector_end = chunk_start + chunk_size // (2 * lanes) * 2 * lanes
+    return _to_16(np.where(index < vector_end, vector, scalar), dtype).astype(dtype.np)
+
+
+def _to_16(values, dtype: dtypes.DType) -> np.ndarray:
+    """float32 values rounded to Half's or BFloat16's, as float32."""
+    values = np.asarray(values, np.float32)
+    if dtype.name == "bfloat16":
+        return dtypes.round_bfloat16(values)
+    return values.astype(np.float16).astype(np.float32)
 
 
 def _exactly_representable(start: float, step: float, count: int, kind: np.dtype):
@@ -536,10 +566,7 @@ def _linspace_16(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
     """linspace in c10's Half or BFloat16 arithmetic: every operation computed in float and
     rounded back to the 16-bit type, the counts and steps - 1 made 16-bit first."""
     def rounded(values):
-        values = np.asarray(values, np.float32)
-        if dtype.name == "bfloat16":
-            return dtypes.round_bfloat16(values)
-        return values.astype(np.float16).astype(np.float32)
+        return _to_16(values, dtype)
 
     half = steps // 2
     with np.errstate(all="ignore"):
