@@ -137,11 +137,14 @@ class Node:
         torch; the saved result is `result` as written."""
         recorded = {id(t): v for t, v, is_output in self.saved_versions if not is_output}
         args = list(self.saved_args)
+        besides_inputs = [entry for entry in self.saved_versions
+                          if not entry[2] and all(entry[0] is not a for a in args)]
         if original is not None and args and args[0] is tensor:
             args[0] = original
         self.saved_args = tuple(args)
         versions = [(a, 0 if a is original else recorded[id(a)], False)
                     for a in args if type(a) is Tensor]
+        versions += besides_inputs
         if self.saved_result is not None:
             self.saved_result = _shadow(result)
             versions.append((self.saved_result, result._version_counter.value, True))
@@ -209,6 +212,16 @@ class Node:
                 saved_hooks.PACKED.pop(self, None)
 
 
+def save_also(result: Tensor, *tensors: Tensor) -> Tensor:
+    """Record with `result`'s node the versions of tensors torch saves besides its inputs (an
+    index the forward read as positions), so that backward fails as torch's does if one is
+    changed in place meanwhile; returns `result`."""
+    node = result._grad_fn if isinstance(result, Tensor) else None
+    if type(node) is Node and not saved_hooks.STACK:
+        node.saved_versions += tuple((t, t._version_counter.value, False) for t in tensors)
+    return result
+
+
 def _shadow(tensor: Tensor) -> Tensor:
     """A handle on `tensor`'s values, version counter and tangent that does not keep its grad_fn
     alive (torch's SavedVariable keeps an output's forward grad)."""
@@ -269,8 +282,16 @@ def modified_message(tensor: Tensor, version: int, saving_node) -> str:
         "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{tensor.dtype.legacy_name} [{shape}]]{where} is at version "
+        f"operation: [{_type_string(tensor.dtype)} [{shape}]]{where} is at version "
         f"{tensor._version}; expected version {version} instead. Hint: {hint}")
+
+
+def _type_string(dtype: dtypes.DType) -> str:
+    """The type as torch's Tensor::toString gives it: the legacy Python type's name where torch
+    keeps one (torch.FloatTensor), else the backend's (CPUBoolType, CPUComplexFloatType)."""
+    if dtype.category in (dtypes.FLOATING, dtypes.INTEGRAL) and dtype is not dtypes.bfloat16:
+        return f"torch.{dtype.legacy_name}"
+    return f"CPU{dtype.scalar_name}Type"
 
 
 def short_name(label: str) -> str:

@@ -129,6 +129,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
          allow_unused=None, materialize_grads: bool = False, is_grads_batched: bool = False) -> tuple:
     """torch.autograd.grad: the gradients of `outputs` w.r.t. `inputs`, returned, not accumulated.
     With `is_grads_batched`, each grad_output's first dim is a batch of grad_outputs."""
+    if materialize_grads and allow_unused is False:  # checked before the arguments are read
+        raise errors.value_error("Expected allow_unused to be True or not passed when "
+                                 "materialize_grads=True, but got: allow_unused=False.")
     outs, ins = _as_tuple(outputs), _chosen_inputs(inputs, "grad")
     given = _given_grads(grad_outputs, len(outs))
     if is_grads_batched:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, vmap_batched
+from gradcli.engine import autograd, dtypes, errors, vmap_batched
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
@@ -249,8 +249,10 @@ def _check_mask(t: Tensor, dim: int, mask: np.ndarray) -> None:
 def get_item(t: Tensor, key) -> Tensor:
     """t[key]: ints select, slices slice, None unsqueezes; tensors and lists index."""
     result, advanced = apply_basic(t, sequence_key(key))
-    if advanced:
-        return F.index(result, numpy_key(result, advanced))
+    if advanced:  # torch saves the index tensors with the result's node
+        indices = [k for k in (key if type(key) is tuple else (key,))
+                   if type(k) is Tensor and (k.ndim or k.dtype is dtypes.bool_)]
+        return autograd.save_also(F.index(result, numpy_key(result, advanced)), *indices)
     return F.alias(t) if result is t else result
 
 

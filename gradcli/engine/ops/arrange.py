@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import (dtypes, errors, float_fmod, memory_format, pointwise_order, schemas,
-                            vmap_batched)
+from gradcli.engine import (autograd, dtypes, errors, float_fmod, memory_format, pointwise_order,
+                            schemas, vmap_batched)
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, RESULT, apply, defop,
@@ -636,7 +636,8 @@ def take(a: Tensor, index: Tensor) -> Tensor:
     if index.dtype is not dtypes.int64:
         raise errors.runtime(f"take(): Expected a long tensor for index, but got "
                              f"{index.dtype.scalar_name}")
-    return apply(OPS["take"], a, index=_flat_positions(index, a.numel()), sizes=a.shape)
+    result = apply(OPS["take"], a, index=_flat_positions(index, a.numel()), sizes=a.shape)
+    return autograd.save_also(result, index)
 
 
 def _flat_positions(index: Tensor, count: int) -> np.ndarray:
@@ -745,13 +746,15 @@ def scatter_op(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=
     if reduce is not None and reduce not in ("add", "multiply"):
         raise errors.runtime("reduce argument must be either add or multiply.")
     positions = F.scatter_positions(a, d, index)
-    if reduce is not None:
-        if tensor_src is not None:
-            return apply(OPS["scatter.reduce"], a, src, index=positions, dim=d, reduce=reduce)
-        return apply(OPS["scatter.reduce"], a, index=positions, src=value, dim=d, reduce=reduce)
-    if isinstance(src, Tensor):
-        return F.scatter(a, d, Tensor(positions, dtypes.int64), src)
-    return apply(OPS["scatter.value"], a, index=positions, dim=d, value=value)
+    if reduce is None and isinstance(src, Tensor):
+        result = F.scatter(a, d, Tensor(positions, dtypes.int64), src)
+    elif reduce is None:
+        result = apply(OPS["scatter.value"], a, index=positions, dim=d, value=value)
+    elif tensor_src is not None:
+        result = apply(OPS["scatter.reduce"], a, src, index=positions, dim=d, reduce=reduce)
+    else:
+        result = apply(OPS["scatter.reduce"], a, index=positions, src=value, dim=d, reduce=reduce)
+    return autograd.save_also(result, index)
 
 
 def _scatter_entry(a, dim, index, src, reduce=None):

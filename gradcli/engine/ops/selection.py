@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, layout
+from gradcli.engine import autograd, dtypes, errors, layout
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, defop
@@ -282,7 +282,8 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Te
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
     scatter_checks(a, d, index, src)
-    return _op("scatter_add", a, src, dim=d, index=scatter_positions(a, d, index))
+    result = _op("scatter_add", a, src, dim=d, index=scatter_positions(a, d, index))
+    return autograd.save_also(result, index)
 
 
 def index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
@@ -395,7 +396,8 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
         raise errors.runtime(f"INDICES element is out of DATA bounds, id={bad[0]} axis_dim={size}")
     if bad.size:
         raise errors.index_error("index out of range in self")
-    return _op("index_select", a, dim=d, index=positions, sizes=a.shape)
+    result = _op("index_select", a, dim=d, index=positions, sizes=a.shape)
+    return autograd.save_also(result, index)
 
 
 def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
@@ -404,7 +406,8 @@ def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
         raise errors.runtime("gather(): Expected dtype int32/int64 for index")
     positions = index.data.astype(np.int64)
     if index.data.size == 0:  # torch checks the shapes only of a non-empty index
-        return _op("gather", a, dim=d, index=positions, sizes=a.shape)
+        result = _op("gather", a, dim=d, index=positions, sizes=a.shape)
+        return autograd.save_also(result, index)
     if max(index.ndim, 1) != max(a.ndim, 1):
         raise errors.runtime("Index tensor must have the same number of dimensions as input "
                              "tensor")
@@ -414,7 +417,8 @@ def gather(a: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
                 f"Size does not match at dimension {k} expected index {F.size_list(index.shape)} to "
                 f"be no larger than self {F.size_list(a.shape)} apart from dimension {d}")
     _check_positions(positions, a.shape[d] if a.ndim else 1, d)
-    return _op("gather", a, dim=d, index=positions, sizes=a.shape)
+    result = _op("gather", a, dim=d, index=positions, sizes=a.shape)
+    return autograd.save_also(result, index)
 
 
 def as_strided(a: Tensor, size, stride, storage_offset=None) -> Tensor:

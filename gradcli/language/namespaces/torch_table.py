@@ -97,6 +97,12 @@ def _set_printoptions(ctx, precision, threshold, edgeitems, linewidth, profile, 
 
 def _variable(data, requires_grad, volatile):
     """torch.autograd.Variable(t): a new leaf over t's values (t itself is left alone)."""
+    if volatile:
+        STATE.warn("UserWarning", "volatile was removed and now has no effect. Use `with "
+                   "torch.no_grad():` instead.")
+        if requires_grad:
+            raise errors.value_error("Variable can't be volatile and require_grad at the same "
+                                     "time!")
     if data is None:
         return Tensor(np.empty((0,), dtype=STATE.default_dtype.np), STATE.default_dtype)
     if not isinstance(data, Tensor):
