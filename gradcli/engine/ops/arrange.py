@@ -667,7 +667,8 @@ def put(a: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> T
                                  f"index.numel() = {index.numel()}")
     positions = _flat_positions(index, a.numel())
     shape = {} if source.shape == index.shape else {"source_shape": source.shape}
-    return apply(OPS["put"], a, source, index=positions, accumulate=accumulate, **shape)
+    return autograd.save_also(apply(OPS["put"], a, source, index=positions, accumulate=accumulate,
+                                    **shape), index)
 
 
 def _index_fill_scalar(a, dim, index, value):
@@ -704,9 +705,11 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value) -> Tensor:
         raise errors.index_error(f"index {bad[0]} is out of bounds for dimension {d} with size "
                                  f"{size}")
     if isinstance(value, Tensor):
-        return F.apply_op("index_fill.int_Tensor", a, Tensor(positions % size, dtypes.int64),
-                          F.to_dtype(value, a.dtype), dim=d)
-    return apply(OPS["index_fill.int_Scalar"], a, dim=d, index=positions % size, value=value)
+        result = F.apply_op("index_fill.int_Tensor", a, Tensor(positions % size, dtypes.int64),
+                            F.to_dtype(value, a.dtype), dim=d)
+    else:
+        result = apply(OPS["index_fill.int_Scalar"], a, dim=d, index=positions % size, value=value)
+    return autograd.save_also(result, index)
 
 
 def _scatter_value(a, index, dim, value):
@@ -893,8 +896,8 @@ def scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str,
         raise errors.runtime("reduce argument must be either sum, prod, mean, amax or amin, got "
                              f"{reduce}")
     positions = F.scatter_positions(a, d, index)
-    return apply(OPS["scatter_reduce.two"], a, src, index=positions, dim=d, reduce=reduce,
-                 include_self=include_self)
+    return autograd.save_also(apply(OPS["scatter_reduce.two"], a, src, index=positions, dim=d,
+                                    reduce=reduce, include_self=include_self), index)
 
 
 def _in_place(function):

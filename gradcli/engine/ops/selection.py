@@ -276,7 +276,8 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Te
                              f"to source.size(dim): ({source_size}), for dim: {d}")
     _check_positions(positions, a.shape[d] if a.ndim else 1, d)
     params = {"alpha": alpha} if alpha != 1 else {}
-    return _op("index_add", a, source, dim=d, index=positions, sizes=source.shape, **params)
+    return autograd.save_also(_op("index_add", a, source, dim=d, index=positions,
+                                  sizes=source.shape, **params), index)
 
 
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -325,7 +326,7 @@ def index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     if bad.size:
         raise errors.index_error(f"index_copy_(): index {bad[0]} is out of bounds for dimension "
                                  f"{d} with size {size}")
-    return _op("index_copy", a, source, dim=d, index=positions)
+    return autograd.save_also(_op("index_copy", a, source, dim=d, index=positions), index)
 
 
 def _nonempty(shape: tuple, d: int) -> int:
