@@ -95,7 +95,7 @@ def _print(ctx, *values, sep=None, end=None, file=None, flush=False):
 def _abs(x):
     if isinstance(x, Tensor):
         return F.abs(x)
-    if isinstance(x, (int, float, complex)):
+    if isinstance(x, (int, float, complex, *ARRAY_TYPES)):
         return abs(x)
     method = classes.special_method(x, "__abs__")
     if method is not None:
@@ -112,9 +112,12 @@ def _range(*args):
 
 
 def _round(number, ndigits):
-    if not isinstance(number, (int, float)):
+    if isinstance(number, (int, float, np.generic)):
+        return round(number) if ndigits is None else round(number, index(ndigits))
+    method = classes.special_method(number, "__round__")
+    if method is None:
         raise errors.type_error(f"type {type_name(number)} doesn't define __round__ method")
-    return round(number) if ndigits is None else round(number, index(ndigits))
+    return classes.call_bound(method, [] if ndigits is None else [ndigits])
 
 
 def _sum(iterable, start):
