@@ -35,6 +35,11 @@ def _argparse() -> dict:
     return {"argparse": ARGPARSE}
 
 
+def _json() -> dict:
+    from gradcli.language.namespaces.python_json import JSON
+    return {"json": JSON}
+
+
 def _datetime_modules() -> dict:
     from gradcli.language.namespaces.python_datetime import MODULES
     return MODULES
@@ -143,6 +148,7 @@ MODULE_GROUPS = (
     (("csv",), _csv),
     (("sys", "os", "os.path"), _sys_modules),
     (("argparse",), _argparse),
+    (("json",), _json),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
