@@ -28,6 +28,7 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
         out = sys.stdout
         session = Session(write=out.write)
     session.runtime.filename = filename
+    STATE.flags["sys.argv"] = [filename]  # sys.argv: the script's name, no arguments
     figures = FigureOutput(plots)
     figures.attach(session.figures)
     path = filename

@@ -101,9 +101,14 @@ ESCAPES = {
     "array_base": "import numpy as np\nnp.zeros(1).base",
     "array_tofile": "import numpy as np\nnp.zeros(1).tofile('x')",
     "functools_partial_of_builtin": "import functools\nfunctools.partial(getattr, len)('__self__')",
-    "module_import": "import os",
+    "module_import": "import subprocess",
+    "sys_modules": "import sys\nsys.modules",
+    "sys_stdout_buffer": "import sys\nsys.stdout.buffer",
+    "argparse_parser_internals": "import argparse\nargparse.ArgumentParser()._actions",
+    "argparse_action_internals": "import argparse\n"
+                                 "argparse.ArgumentParser().add_argument('-x').container",
     "open_builtin": "open('x')",
-    "name_reassigned": "__name__ = 'os'\nimport os",
+    "name_reassigned": "__name__ = 'subprocess'\nimport subprocess",
     "pyplot_figure_dict": "import matplotlib.pyplot as plt\nplt.figure().__dict__",
     "pyplot_figures_store": "import matplotlib.pyplot as plt\nplt.gcf().figures",
     "pyplot_axes_series": "import matplotlib.pyplot as plt\nplt.gca().series",
@@ -149,6 +154,24 @@ def test_programs_cannot_reach_python_internals(name):
     assert outcome.error is not None, name
     assert outcome.error.kind in ("AttributeError", "NameError", "ModuleNotFoundError",
                                   "TypeError"), (name, outcome.error.kind, outcome.error.message)
+
+
+# What would reach the machine through Python's modules: refused as gradcli's gap.
+REFUSED = {
+    "os_system": "import os\nos.system('ls')",
+    "os_environ": "import os\nos.environ.get('HOME')",
+    "os_path_exists": "import os.path\nos.path.exists('/')",
+    "os_makedirs": "import os\nos.makedirs('x', exist_ok=True)",
+    "argparse_fromfile": "import argparse\n"
+                         "argparse.ArgumentParser(fromfile_prefix_chars='@').parse_args(['@x'])",
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_programs_cannot_reach_the_machine(name):
+    from gradcli.language.session import Session
+    outcome = Session(write=lambda text: None).run(REFUSED[name])
+    assert outcome.error is not None and outcome.error.kind == "NotImplementedError", name
 
 
 def test_class_introspection_gives_language_classes_only():

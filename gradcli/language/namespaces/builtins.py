@@ -19,7 +19,7 @@ from gradcli.language.runtime import attributes, classes, operators, protocols
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime.objects import TableIterator, TableObject
+from gradcli.language.runtime.objects import TableInstance, TableIterator, TableObject
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
 from gradcli.language.runtime.signatures import Builtin, entry, table
@@ -81,15 +81,20 @@ def _print(ctx, *values, sep=None, end=None, file=None, flush=False):
     for name, text in (("sep", sep), ("end", end)):
         if text is not None and not isinstance(text, str):
             raise errors.type_error(f"{name} must be None or a string, not {type_name(text)}")
-    if file is not None:
-        raise errors.TorchError("AttributeError",
-                                f"'{type_name(file)}' object has no attribute 'write'")
     # Python's print converts each value with str(), then calls the file's write method.
     if any(not isinstance(v, str) for v in values):
         ctx.check_native_call(1, "getting the str of an object")
     ctx.check_native_call(2)
-    ctx.write((" " if sep is None else sep).join(ctx.printer.str(v) for v in values)
-              + ("\n" if end is None else end))
+    if file is None:
+        ctx.write((" " if sep is None else sep).join(ctx.printer.str(v) for v in values)
+                  + ("\n" if end is None else end))
+        return
+    write = attributes.get(file, "write")  # a stream, an io.StringIO, a program's object
+    for i, value in enumerate(values):
+        if i:
+            ctx.call(write, [" " if sep is None else sep], {})
+        ctx.call(write, [ctx.printer.str(value)], {})
+    ctx.call(write, ["\n" if end is None else end], {})
 
 
 def _abs(x):
@@ -528,7 +533,7 @@ def _ord(c):
 
 def _vars(obj):
     """vars(obj): a plain instance's own attributes (the dict itself, as Python's __dict__)."""
-    if isinstance(obj, classes.Instance):
+    if isinstance(obj, classes.Instance) or (isinstance(obj, TableInstance) and obj.own_dict):
         return obj.attrs
     raise errors.type_error("vars() argument must have __dict__ attribute")
 

@@ -25,6 +25,21 @@ def _csv() -> dict:
     return {"csv": CSV}
 
 
+def _sys_modules() -> dict:
+    from gradcli.language.namespaces.python_sys import MODULES
+    return MODULES
+
+
+def _argparse() -> dict:
+    from gradcli.language.namespaces.python_argparse import ARGPARSE
+    return {"argparse": ARGPARSE}
+
+
+def _json() -> dict:
+    from gradcli.language.namespaces.python_json import JSON
+    return {"json": JSON}
+
+
 def _datetime_modules() -> dict:
     from gradcli.language.namespaces.python_datetime import MODULES
     return MODULES
@@ -131,6 +146,9 @@ MODULE_GROUPS = (
       "operator", "pickle", "time", "timeit", "typing", "warnings"), _python_modules),
     (("pprint",), _pprint),
     (("csv",), _csv),
+    (("sys", "os", "os.path"), _sys_modules),
+    (("argparse",), _argparse),
+    (("json",), _json),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),

@@ -76,6 +76,8 @@ RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
     "result", "hist", "bin_edges", "cloned_coefficient")}
 EXCEPTION_ATTRS = {"args": lambda e: e.args}
 STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args else None}
+SYSTEM_EXIT_ATTRS = EXCEPTION_ATTRS | {"code": lambda e: (e.args[0] if len(e.args) == 1 else
+                                                          e.args or None)}
 SLICE_ATTRS = {"start": lambda s: s.start, "stop": lambda s: s.stop, "step": lambda s: s.step}
 SLICE_METHODS = table(entry("indices", lambda s, length: s.indices(length), "self, length, /",
                             style="exact"))
@@ -228,6 +230,7 @@ _KIND_TABLES = (
     (AccumulateGrad, ACCUMULATE_GRAD_ATTRS, NODE_METHODS), (Node, NODE_ATTRS, NODE_METHODS),
     (DType, DTYPE_ATTRS, {}), (Size, {}, SIZE_METHODS | TUPLE_METHODS),
     (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS, {}),
+    (SystemExit, SYSTEM_EXIT_ATTRS, {}),
     (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
     (RNG_KIND, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),

@@ -100,6 +100,7 @@ class TableInstance(TableObject):
     __slots__ = ()
     PROPERTIES: dict = {}
     METHODS: dict = {}
+    own_dict = False  # whether `attrs` is what vars() gives, as a plain instance's __dict__
 
     def attribute(self, name: str):
         if name in self.attrs:
