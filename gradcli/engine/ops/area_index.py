@@ -183,16 +183,17 @@ INDEX = {
     },
     "gradcli.engine.ops.complex_numbers": {
         "function": (
-            "angle complex_ conj conj_physical imag is_conj polar real resolve_conj "
-            "view_as_complex view_as_real "
+            "angle complex_ conj conj_physical imag is_conj is_neg polar real resolve_conj "
+            "resolve_neg view_as_complex view_as_real "
         ),
         "row": (
             "angle complex conj conj_physical polar view_as_complex view_as_real "
         ),
         "declaration": (
-            "method:angle method:conj method:conj_physical method:is_conj method:resolve_conj "
-            "torch:angle torch:complex torch:conj torch:conj_physical torch:imag torch:is_conj "
-            "torch:polar torch:real torch:resolve_conj torch:view_as_complex torch:view_as_real "
+            "method:angle method:conj method:conj_physical method:is_conj method:is_neg "
+            "method:resolve_conj method:resolve_neg torch:angle torch:complex torch:conj "
+            "torch:conj_physical torch:imag torch:is_conj torch:is_neg torch:polar torch:real "
+            "torch:resolve_conj torch:resolve_neg torch:view_as_complex torch:view_as_real "
         ),
     },
     "gradcli.engine.ops.convolution": {
@@ -587,7 +588,7 @@ INDEX = {
     "gradcli.engine.ops.pointwise_more": {
         "function": (
             "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin frexp "
-            "heaviside ldexp ldexp_ logaddexp2 nextafter rad2deg signbit "
+            "heaviside ldexp ldexp_ logaddexp2 nextafter rad2deg signbit warn_resized "
         ),
         "row": (
             "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin frexp.Tensor gcd "

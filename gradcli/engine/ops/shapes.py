@@ -489,25 +489,31 @@ def matrix_transpose(a: Tensor) -> Tensor:
     return transpose(a, -2, -1)
 
 
+def _conj_if_complex(a: Tensor) -> Tensor:
+    return F.conj(a) if a.dtype.is_complex else a
+
+
 def adjoint(a: Tensor, name: str = "adjoint()") -> Tensor:
-    """torch.adjoint / Tensor.adjoint() and Tensor.mH: the last two dims swapped (real)."""
+    """torch.adjoint / Tensor.adjoint() and Tensor.mH: the last two dims swapped, conjugated
+    when complex."""
     if a.ndim < 2:
         raise errors.runtime(f"tensor.{name} is only supported on matrices or batches of "
                              f"matrices. Got {a.ndim}-D tensor.")
-    return transpose(a, -2, -1)
+    return _conj_if_complex(transpose(a, -2, -1))
 
 
 def hermitian(a: Tensor) -> Tensor:
-    """Tensor.H: a matrix's transpose (real); a 0-D tensor itself, with torch's warning."""
+    """Tensor.H: a matrix's transpose, conjugated when complex; a 0-D tensor itself (its
+    conjugate when complex), with torch's warning."""
     if a.ndim == 0:
         STATE.warn("UserWarning", "Tensor.H is deprecated on 0-D tensors. Consider using "
                    "x.conj().", once=True)
-        return a
+        return _conj_if_complex(a)
     if a.ndim != 2:
         more = " For batches of matrices, consider using tensor.mH" if a.ndim > 2 else ""
         raise errors.runtime(f"tensor.H is only supported on matrices (2-D tensors). Got "
                              f"{a.ndim}-D tensor.{more}")
-    return transpose(a, 0, 1)
+    return _conj_if_complex(transpose(a, 0, 1))
 
 
 def flip(a: Tensor, dims) -> Tensor:
