@@ -302,6 +302,8 @@ CASES = {
     "diagonal_copy": [case("torch.diag(a)", ("a", (3, 3), "any")),
                       case("torch.diag(a, -1)", ("a", M, "any"))],
     "diagonal_backward": [backward_case("torch.diagonal(a)", (3, 3), V)],
+    "narrow_copy": [case("torch.narrow_copy(a, 1, 1, 2)", ("a", (2, 4), "any")),
+                    case("a.narrow_copy(0, -2, 1)", ("a", M, "any"))],
     "unfold": [case("a.unfold(1, 2, 1)", ("a", (2, 4), "any")),
                case("a.unfold(0, 2, 3)", ("a", (7,), "any"))],
     "unfold_backward": [backward_case("a.unfold(1, 3, 1)", (2, 4), (2, 2, 3))],

@@ -269,11 +269,16 @@ def write_out(name: str, result: Tensor, out: Tensor, inputs: tuple) -> Tensor:
             isinstance(t, Tensor) and t.requires_grad for t in inputs)):
         raise errors.runtime(f"{name}(): functions with out=... arguments don't support automatic "
                              "differentiation, but one of the arguments requires grad.")
-    if out.data.size != 0 and out.shape != result.shape:
-        STATE.warn("UserWarning", _RESIZED.format(list(out.shape), list(result.shape)))
+    warn_resized(out, result.shape)
     out.data = result.data.astype(out.dtype.np, copy=True)
     out.bump_version()
     return out
+
+
+def warn_resized(out: Tensor, shape: tuple) -> None:
+    """torch's warning for an output with elements resized to another shape."""
+    if out.data.size != 0 and out.shape != shape:
+        STATE.warn("UserWarning", _RESIZED.format(list(out.shape), list(shape)))
 
 
 _RESIZED = ("An output with one or more elements was resized since it had shape {}, which does "

@@ -72,6 +72,14 @@ def place(spec) -> None:
         raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
 
 
+def link(spec) -> None:
+    """Check the `device=` torch.asarray copies Python data or an array to: a CPU-only torch has
+    no other device's allocator linked in."""
+    if spec is not None and device(spec).type != "cpu":
+        raise errors.runtime(f"PyTorch is not linked with support for {device(spec).type} "
+                             "devices")
+
+
 def cuda(t, device_spec=None, non_blocking: bool = False, memory_format=None):
     """Tensor.cuda(): a CPU-only torch's refusals (a device that is not CUDA's is invalid)."""
     if device_spec is not None and device(device_spec).type != "cuda":

@@ -183,16 +183,17 @@ INDEX = {
     },
     "gradcli.engine.ops.complex_numbers": {
         "function": (
-            "angle complex_ conj conj_physical imag is_conj polar real resolve_conj "
-            "view_as_complex view_as_real "
+            "angle complex_ conj conj_physical imag is_conj is_neg polar real resolve_conj "
+            "resolve_neg view_as_complex view_as_real "
         ),
         "row": (
             "angle complex conj conj_physical polar view_as_complex view_as_real "
         ),
         "declaration": (
-            "method:angle method:conj method:conj_physical method:is_conj method:resolve_conj "
-            "torch:angle torch:complex torch:conj torch:conj_physical torch:imag torch:is_conj "
-            "torch:polar torch:real torch:resolve_conj torch:view_as_complex torch:view_as_real "
+            "method:angle method:conj method:conj_physical method:is_conj method:is_neg "
+            "method:resolve_conj method:resolve_neg torch:angle torch:complex torch:conj "
+            "torch:conj_physical torch:imag torch:is_conj torch:is_neg torch:polar torch:real "
+            "torch:resolve_conj torch:resolve_neg torch:view_as_complex torch:view_as_real "
         ),
     },
     "gradcli.engine.ops.convolution": {
@@ -323,32 +324,33 @@ INDEX = {
     "gradcli.engine.ops.gating": {
         "function": (
             "DECLARATIONS adjoint cat chunk clone contiguous dsplit expand expand_as flatten flip "
-            "hermitian hsplit infer_shape is_contiguous matrix_transpose narrow normalize_dims "
-            "permute reduction_dims repeat reshape reshape_as reversed_dims size_at size_list "
-            "sizes_arg split split_with_sizes squeeze squeeze_ stack t t_ tensor_split transpose "
-            "transpose_ unbind unfold unsafe_chunk unsafe_split unsqueeze unsqueeze_ view view_as "
-            "view_as_dtype vsplit wrap_dim "
+            "hermitian hsplit infer_shape is_contiguous matrix_transpose narrow narrow_copy "
+            "normalize_dims permute reduction_dims repeat reshape reshape_as reversed_dims "
+            "size_at size_list sizes_arg split split_with_sizes squeeze squeeze_ stack t t_ "
+            "tensor_split transpose transpose_ unbind unfold unsafe_chunk unsafe_split unsqueeze "
+            "unsqueeze_ view view_as view_as_dtype vsplit wrap_dim "
         ),
         "row": (
-            "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu permute "
-            "repeat split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims squeeze_ "
-            "squeeze_.dim squeeze_.dims stack t t_ transpose.int transpose_.int unbind.int unfold "
-            "unfold_backward unsafe_split.Tensor unsqueeze unsqueeze_ view "
+            "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu narrow_copy "
+            "permute repeat split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims "
+            "squeeze_ squeeze_.dim squeeze_.dims stack t t_ transpose.int transpose_.int "
+            "unbind.int unfold unfold_backward unsafe_split.Tensor unsqueeze unsqueeze_ view "
         ),
         "declaration": (
             "functional:glu method:adjoint method:chunk method:clone method:contiguous "
             "method:dim_order method:dsplit method:expand method:expand_as method:flatten "
-            "method:flip method:hsplit method:is_contiguous method:narrow method:numel "
-            "method:permute method:ravel method:repeat method:reshape method:reshape_as "
-            "method:split_with_sizes method:squeeze method:squeeze_ method:swapaxes_ "
-            "method:swapdims_ method:t method:t_ method:tensor_split method:transpose "
-            "method:transpose_ method:unbind method:unfold method:unsafe_chunk "
+            "method:flip method:hsplit method:is_contiguous method:narrow method:narrow_copy "
+            "method:numel method:permute method:ravel method:repeat method:reshape "
+            "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
+            "method:swapaxes_ method:swapdims_ method:t method:t_ method:tensor_split "
+            "method:transpose method:transpose_ method:unbind method:unfold method:unsafe_chunk "
             "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
             "method:vsplit torch:adjoint torch:cat torch:chunk torch:clone torch:concat "
             "torch:concatenate torch:dsplit torch:flatten torch:flip torch:hsplit torch:narrow "
-            "torch:numel torch:permute torch:ravel torch:reshape torch:split_with_sizes "
-            "torch:squeeze torch:stack torch:t torch:tensor_split torch:transpose torch:unbind "
-            "torch:unsafe_chunk torch:unsafe_split torch:unsqueeze torch:vsplit "
+            "torch:narrow_copy torch:numel torch:permute torch:ravel torch:reshape "
+            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
+            "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
+            "torch:vsplit "
         ),
     },
     "gradcli.engine.ops.gradient": {
@@ -587,7 +589,7 @@ INDEX = {
     "gradcli.engine.ops.pointwise_more": {
         "function": (
             "SQRT_PI_OVER_2 acosh asinh atanh copysign erfinv float_power fmax fmin frexp "
-            "heaviside ldexp ldexp_ logaddexp2 nextafter rad2deg signbit "
+            "heaviside ldexp ldexp_ logaddexp2 nextafter rad2deg signbit warn_resized "
         ),
         "row": (
             "acosh asinh atanh copysign.Scalar copysign.Tensor erfinv fmax fmin frexp.Tensor gcd "

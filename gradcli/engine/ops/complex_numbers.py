@@ -87,6 +87,8 @@ defop("angle", "AngleBackward0", _angle, promote="float", save=(0,), complex=Tru
 # The tensors conj() made with torch's conjugate bit set (their values here are conjugated
 # already); views of them do not inherit it here, as torch's do
 _CONJUGATED = weakref.WeakSet()
+# The imaginary parts of conjugated tensors, which torch gives with its negative bit set
+_NEGATED = weakref.WeakSet()
 
 
 def view_as_real(a: Tensor) -> Tensor:
@@ -124,7 +126,10 @@ def real(a: Tensor) -> Tensor:
 def imag(a: Tensor) -> Tensor:
     if not a.dtype.is_complex:
         raise errors.runtime("imag is not implemented for tensors with non-complex dtypes.")
-    return F.select(apply(OPS["view_as_real"], a), -1, 1)
+    out = F.select(apply(OPS["view_as_real"], a), -1, 1)
+    if a in _CONJUGATED:
+        _NEGATED.add(out)
+    return out
 
 
 def _parts_checked(a: Tensor, b: Tensor) -> tuple:
@@ -183,6 +188,16 @@ def is_conj(a: Tensor) -> bool:
     return a in _CONJUGATED
 
 
+def resolve_neg(a: Tensor) -> Tensor:
+    """A negated view's values in a tensor of their own (torch clones them), else the tensor
+    itself."""
+    return F.clone(a) if a in _NEGATED else a
+
+
+def is_neg(a: Tensor) -> bool:
+    return a in _NEGATED
+
+
 declare("view_as_real", view_as_real, "view_as_real(Tensor self)", variants="torch")
 declare("view_as_complex", view_as_complex, "view_as_complex(Tensor self)", variants="torch")
 declare("real", real, "real(Tensor self)", variants="torch")
@@ -196,5 +211,7 @@ declare("conj", conj, "conj(Tensor self)")
 declare("conj_physical", conj_physical, "conj_physical(Tensor self, *, Tensor? out=None)")
 declare("resolve_conj", resolve_conj, "resolve_conj(Tensor self)")
 declare("is_conj", is_conj, "is_conj(Tensor self)")
+declare("resolve_neg", resolve_neg, "resolve_neg(Tensor self)")
+declare("is_neg", is_neg, "is_neg(Tensor self)")
 
 export(__name__, globals())

@@ -339,7 +339,11 @@ _LOW_PRECISION = "low precision"
 
 def _check_floating(name: str, a: Tensor, half: str | None = None) -> None:
     """torch's refusal of a non-floating input and, given `half`, of float16: the LAPACK kernel
-    it reaches (its "not implemented for" error) or _LOW_PRECISION (the function's own check)."""
+    it reaches (its "not implemented for" error) or _LOW_PRECISION (the function's own check).
+    Complex input, which torch takes, is gradcli's gap."""
+    if a.dtype.is_complex:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support complex "
+                                f"tensors in {name} yet")
     if not a.dtype.is_floating_point:
         raise errors.runtime(f"{name}: Expected a floating point or complex tensor as input. "
                              f"Got {a.dtype.scalar_name}")

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dtypes, errors
-from gradcli.engine.declarations import declare
+from gradcli.engine.declarations import declare, warn_resized
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, broadcast_shape,
                                          define, defop, not_implemented)
@@ -217,16 +217,25 @@ def frexp(a: Tensor):
     return F.ReturnTypes("frexp", mantissa, exponent, fields=("mantissa", "exponent"))
 
 
-def ldexp(a: Tensor, b: Tensor) -> Tensor:
+def _ldexp(a: Tensor, b: Tensor) -> Tensor:
     broadcast_shape(a.shape, b.shape)
     return apply(OPS["ldexp.Tensor"], a, b)
+
+
+def ldexp(a: Tensor, b: Tensor) -> Tensor:
+    """torch.ldexp; torch computes it into an output made like `self`, resized (with its
+    warning) when the other operand broadcasts it to another shape."""
+    out = _ldexp(a, b)
+    if out.dtype is a.dtype:
+        warn_resized(a, out.shape)
+    return out
 
 
 def ldexp_(t: Tensor, b: Tensor) -> Tensor:
     if not t.dtype.is_floating_point:
         raise errors.runtime(f"ldexp can't be cast to the desired output type "
                              f"{t.dtype.scalar_name}")
-    return F.apply_inplace(t, lambda self: ldexp(self, b))
+    return F.apply_inplace(t, lambda self: _ldexp(self, b))
 
 
 def signbit(a: Tensor) -> Tensor:

@@ -260,28 +260,45 @@ def tensordot(a, b, dims=2, out=None) -> Tensor:
 
 
 def contract(a: Tensor, b: Tensor, dims_a, dims_b) -> Tensor:
-    """ATen's tensordot: permute the contracted dims together, reshape to matrices, mm, reshape."""
+    """ATen's tensordot: a contracted dim of size 1 on one side summed away on the other, the
+    contracted dims permuted together, reshaped to matrices, mm, reshaped."""
     if len(dims_a) != len(dims_b):
         raise errors.runtime("both dimension lists should have same length")
     if a.dtype is not b.dtype:
         raise errors.runtime("both inputs should have same dtype")
-    dims_a = [F.wrap_dim(d, a.ndim) for d in dims_a]
-    dims_b = [F.wrap_dim(d, b.ndim) for d in dims_b]
-    contracted = 1
+    left, right, contracted = a, b, 1
     for da, db in zip(dims_a, dims_b):
-        if a.shape[da] != b.shape[db]:
+        size_a, size_b = a.shape[F.wrap_dim(da, a.ndim)], b.shape[F.wrap_dim(db, b.ndim)]
+        if size_b == 1:
+            left = F.sum(left, da, keepdim=True)
+        elif size_a == 1:
+            right = F.sum(right, db, keepdim=True)
+        elif size_a != size_b:
             raise errors.runtime(
-                f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
-                f"{da} and second has size {b.shape[db]} in dim {db}")
-        contracted *= a.shape[da]
+                f"contracted dimensions need to match, but first has size {size_a} in dim "
+                f"{da} and second has size {size_b} in dim {db}")
+        else:
+            contracted *= size_a
+    dims_a, dims_b = _dim_set(dims_a, a.ndim), _dim_set(dims_b, b.ndim)
     keep_a = [d for d in range(a.ndim) if d not in dims_a]
     keep_b = [d for d in range(b.ndim) if d not in dims_b]
-    rows = math.prod(a.shape[d] for d in keep_a)
-    cols = math.prod(b.shape[d] for d in keep_b)
-    left = F.reshape(F.permute(a, tuple(keep_a + dims_a)), (rows, contracted))
-    right = F.reshape(F.permute(b, tuple(dims_b + keep_b)), (contracted, cols))
-    shape = tuple(a.shape[d] for d in keep_a) + tuple(b.shape[d] for d in keep_b)
+    shape = tuple(left.shape[d] for d in keep_a) + tuple(right.shape[d] for d in keep_b)
+    left = F.reshape(F.permute(left, tuple(keep_a + dims_a)), (math.prod(shape[:len(keep_a)]),
+                                                                contracted))
+    right = F.reshape(F.permute(right, tuple(dims_b + keep_b)),
+                      (contracted, math.prod(shape[len(keep_a):])))
     return F.reshape(F.mm(left, right), shape)
+
+
+def _dim_set(dims, ndim: int) -> list:
+    """ATen's dim_list_to_bitset: the dims wrapped, each at most once."""
+    wrapped = []
+    for d in dims:
+        d = F.wrap_dim(d, ndim)
+        if d in wrapped:
+            raise errors.runtime(f"dim {d} appears multiple times in the list of dims")
+        wrapped.append(d)
+    return wrapped
 
 
 def inner(a: Tensor, b: Tensor) -> Tensor:

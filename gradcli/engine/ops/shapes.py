@@ -131,6 +131,13 @@ defop("view", "ViewBackward0", _view, promote="none", view=True,
       rule=("grad.reshape(self's shape)",))
 defop("_reshape_alias", "ReshapeAliasBackward0", _view, promote="none", view=True,
       vjp=lambda g, a, shape, sizes: F.reshape(g, sizes), jvp=LINEAR)
+defop("narrow_copy", "NarrowCopyBackward0",
+      lambda a, dim, start, length, sizes: a[(slice(None),) * dim
+                                             + (slice(start, start + length),)].copy(),
+      promote="none", jvp=LINEAR,
+      vjp=lambda g, a, dim, start, length, sizes: F.apply_op(
+          "slice_backward", g, sizes=sizes, dim=dim, start=start, end=start + length, step=1),
+      rule=("slice_backward(grad, self's shape, dim, start, start + length, 1)",))
 defop("_unsafe_view", "UnsafeViewBackward0", lambda a, shape, sizes: a.reshape(shape),
       promote="none", vjp=lambda g, a, shape, sizes: F.reshape(g, sizes), jvp=LINEAR)
 defop("expand", "ExpandBackward0", lambda a, size, sizes: _expand(a, size),
@@ -489,25 +496,31 @@ def matrix_transpose(a: Tensor) -> Tensor:
     return transpose(a, -2, -1)
 
 
+def _conj_if_complex(a: Tensor) -> Tensor:
+    return F.conj(a) if a.dtype.is_complex else a
+
+
 def adjoint(a: Tensor, name: str = "adjoint()") -> Tensor:
-    """torch.adjoint / Tensor.adjoint() and Tensor.mH: the last two dims swapped (real)."""
+    """torch.adjoint / Tensor.adjoint() and Tensor.mH: the last two dims swapped, conjugated
+    when complex."""
     if a.ndim < 2:
         raise errors.runtime(f"tensor.{name} is only supported on matrices or batches of "
                              f"matrices. Got {a.ndim}-D tensor.")
-    return transpose(a, -2, -1)
+    return _conj_if_complex(transpose(a, -2, -1))
 
 
 def hermitian(a: Tensor) -> Tensor:
-    """Tensor.H: a matrix's transpose (real); a 0-D tensor itself, with torch's warning."""
+    """Tensor.H: a matrix's transpose, conjugated when complex; a 0-D tensor itself (its
+    conjugate when complex), with torch's warning."""
     if a.ndim == 0:
         STATE.warn("UserWarning", "Tensor.H is deprecated on 0-D tensors. Consider using "
                    "x.conj().", once=True)
-        return a
+        return _conj_if_complex(a)
     if a.ndim != 2:
         more = " For batches of matrices, consider using tensor.mH" if a.ndim > 2 else ""
         raise errors.runtime(f"tensor.H is only supported on matrices (2-D tensors). Got "
                              f"{a.ndim}-D tensor.{more}")
-    return transpose(a, 0, 1)
+    return _conj_if_complex(transpose(a, 0, 1))
 
 
 def flip(a: Tensor, dims) -> Tensor:
@@ -770,6 +783,27 @@ def narrow(a: Tensor, dim: int, start, length: int) -> Tensor:
     return F.slice_dim(a, d, start, start + length, 1)
 
 
+def narrow_copy(a: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """torch.narrow_copy: narrow's values in a tensor of their own, with ATen's checks (a dim
+    past the last in its assertion's words, a negative length as too long)."""
+    if a.ndim == 0:
+        raise errors.runtime("narrow() cannot be applied to a 0-dim tensor.")
+    if dim >= a.ndim:
+        raise errors.runtime("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                             "but got false.  (Could this error message be improved?  If so, "
+                             "please report an enhancement request to PyTorch.)")
+    dim = wrap_dim(dim, a.ndim)
+    size = a.shape[dim]
+    if not -size <= start <= size:
+        raise errors.index_error(f"start out of range (expected to be in range of [{-size}, "
+                                 f"{size}], but got {start})")
+    start = start + size if start < 0 else start
+    if length < 0 or start + length > size:
+        raise errors.runtime(f"start ({start}) + length ({length}) exceeds dimension size "
+                             f"({size}).")
+    return _op("narrow_copy", a, dim=dim, start=start, length=length, sizes=a.shape)
+
+
 def reshape_as(a: Tensor, other: Tensor) -> Tensor:
     return reshape(a, other.shape)
 
@@ -830,6 +864,8 @@ declare("adjoint", adjoint, "adjoint(Tensor self)")
 declare("unsafe_split", unsafe_split, "unsafe_split(Tensor self, int split_size, int dim=0)")
 declare("narrow", narrow, "narrow(Tensor self, int dim, Tensor start, int length)",
         "narrow(Tensor self, int dim, int start, int length)")
+declare("narrow_copy", narrow_copy, "narrow_copy(Tensor self, int dim, int start, int length, "
+        "*, Tensor? out=None)")
 def unfold(a: Tensor, dimension: int, size: int, step: int) -> Tensor:
     d = wrap_dim(dimension, a.ndim)
     largest = a.shape[d] if a.ndim else 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from gradcli.engine import conversions, creation, devices, dtypes, einsum, errors
 from gradcli.engine.dtypes import DType
 from gradcli.engine.ops import pointwise as P
@@ -65,8 +67,8 @@ def declared_entries(variant: str) -> DeclaredEntries:
 
 
 def _like(fn):
-    return lambda t, *, dtype, layout, device, requires_grad, memory_format: fn(
-        t, dtype=dtype, requires_grad=requires_grad, memory_format=memory_format)
+    return lambda t, *, dtype, layout, device, requires_grad, memory_format: devices.place(
+        device) or fn(t, dtype=dtype, requires_grad=requires_grad, memory_format=memory_format)
 
 
 def _tensor_type(t: Tensor, dtype=None, non_blocking: bool = False):
@@ -132,10 +134,12 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
           devices.place(device) or creation.tensor(data, dtype, requires_grad),
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
-    entry("as_tensor", lambda data, dtype, device: creation.as_tensor(data, dtype),
+    entry("as_tensor", lambda data, dtype, device:
+          devices.place(device) or creation.as_tensor(data, dtype),
           "data, *, dtype: ScalarType?=None, device=None"),
     entry("asarray", lambda obj, dtype, device, copy, requires_grad:
-          devices.place(device) or creation.asarray(obj, dtype, copy, requires_grad),
+          (devices.link if isinstance(obj, (Tensor, np.ndarray)) else devices.place)(device)
+          or creation.asarray(obj, dtype, copy, requires_grad),
           "obj, *, dtype: ScalarType?=None, device=None, copy=None, requires_grad=None"),
     entry("from_numpy", creation.from_numpy, "ndarray", style="exact",
           qualname="torch._VariableFunctionsClass.from_numpy"),
