@@ -1,5 +1,7 @@
 """The cost of torch's last bits: a 1e7 float32 sum in torch's order against NumPy's own sum,
-and the fused multiply-add behind linspace/randn against a plain one.
+the fused multiply-add behind linspace/randn against a plain one, and float32 sin/cos/exp
+computed in double and rounded once (far closer to torch's kernels) against NumPy's float32
+ones (W2's floor uses those).
 
 Run: python benchmarks/exactness.py
 """
@@ -12,6 +14,7 @@ import numpy as np
 
 from gradcli.engine.cascade_sum import full_sum
 from gradcli.engine.fma import fma32
+from gradcli.engine.ops.pointwise import rounded_from_double
 
 
 def best_ms(function, repeat: int = 5) -> float:
@@ -31,6 +34,8 @@ def main() -> None:
         ("sum of 1e7 float32", lambda: np.sum(values), lambda: full_sum(values)),
         ("a*b+c over 1e7 float32", lambda: values * other + values,
          lambda: fma32(values, other, values)),
+        *((f"{ufunc.__name__} of 1e7 float32", lambda u=ufunc: u(values),
+           lambda u=ufunc: rounded_from_double(u)(values)) for ufunc in (np.sin, np.cos, np.exp)),
     ]
     print(f"{'':26s} {'NumPy ms':>9s} {'torch-exact ms':>15s} {'ratio':>6s}")
     for name, plain, exact in rows:
