@@ -37,6 +37,11 @@ BACKENDS = Namespace("torch.backends", {
     "openmp": Namespace("torch.backends.openmp", table(entry("is_available", lambda: True, ""))),
 })
 
+# torch.version, as torch 2.13.0's CPU wheel has it
+VERSION = Namespace("torch.version", {
+    "__version__": "2.13.0+cpu", "cuda": None, "debug": False, "hip": None, "rocm": None,
+    "xpu": None, "git_version": "cf30153c4c131c8164ee7798e5022d810682e2cb"})
+
 ACCELERATOR = Namespace("torch.accelerator", table(
     entry("is_available", _false, ""),
     entry("current_accelerator", lambda check_available: None, "check_available=False"),

@@ -86,9 +86,11 @@ def _random() -> dict:
 
 
 def _backends() -> dict:
-    from gradcli.language.namespaces.backends import ACCELERATOR, BACKENDS, PROCESS_SETTINGS
+    from gradcli.language.namespaces.backends import (ACCELERATOR, BACKENDS, PROCESS_SETTINGS,
+                                                      VERSION)
     return {**PROCESS_SETTINGS, "backends": BACKENDS, "accelerator": ACCELERATOR,
-            "torch.backends": BACKENDS, "torch.accelerator": ACCELERATOR,
+            "version": VERSION, "torch.backends": BACKENDS, "torch.accelerator": ACCELERATOR,
+            "torch.version": VERSION,
             **{module.name: module for module in BACKENDS.table.values()}}
 
 
@@ -159,7 +161,7 @@ MODULE_GROUPS = (
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),
     (("torch.amp", "torch.cpu", "torch.cpu.amp", "torch.cuda.amp"), _autocast),
-    (("torch.backends", "torch.accelerator", *_BACKEND_MODULES), _backends),
+    (("torch.backends", "torch.accelerator", "torch.version", *_BACKEND_MODULES), _backends),
     (("torch.random",), _random),
     (("torch.__future__",), _future),
     (("torch.utils.checkpoint",), _checkpoint),
@@ -173,7 +175,7 @@ TORCH_GROUPS = (
     (("are_deterministic_algorithms_enabled", "get_float32_matmul_precision",
       "get_num_interop_threads", "get_num_threads", "is_deterministic_algorithms_warn_only_enabled",
       "set_float32_matmul_precision", "set_num_threads", "use_deterministic_algorithms",
-      "backends", "accelerator"), _backends),
+      "backends", "accelerator", "version"), _backends),
     (("autocast", "get_autocast_cpu_dtype", "get_autocast_dtype", "is_autocast_cpu_enabled",
       "is_autocast_enabled", "amp", "cpu", "GradScaler"), _autocast),
     (("func", "vmap"), _func),
