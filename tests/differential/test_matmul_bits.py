@@ -168,3 +168,37 @@ def test_float64_products_match_torch_bit_for_bit_where_the_order_is_known():
 def test_large_products_stay_on_blas():
     a = np.ones((256, 256), np.float32)
     assert matmul_order.mm(a, a) is None
+
+
+def _aligned(values: np.ndarray):
+    """A torch tensor of `values` in torch's own (64-byte aligned) storage, as a script's are."""
+    return torch.empty(values.shape, dtype=torch.float32).copy_(torch.from_numpy(values))
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the aligned dot kernel is Zen 5's")
+@pytest.mark.parametrize("k", [8, 9, 10, 16, 20, 27, 50, 64, 100, 128, 784])
+def test_linear_with_few_output_columns_is_claimed_and_exact(k):
+    """F.linear / x @ W.t() with 2..11 outputs (final layers) on 2..64 rows: every row peels
+    the terms before its 16-byte boundary, so rows of odd k differ; bias or not."""
+    rng = np.random.default_rng(k)
+    for m in (2, 3, 4, 5, 7, 8, 16, 33, 64):
+        for n in range(2, 12):
+            x = rng.standard_normal((m, k)).astype(np.float32)
+            w = rng.standard_normal((n, k)).astype(np.float32)
+            bias = rng.standard_normal(n).astype(np.float32) if (m + n) % 2 else None
+            theirs = torch.nn.functional.linear(_aligned(x), _aligned(w),
+                                                None if bias is None else _aligned(bias))
+            ours = matmul_order.mm(x, w.T, bias)
+            assert ours is not None, (m, k, n)
+            assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the aligned dot kernel is Zen 5's")
+def test_linear_of_rows_padded_past_k_follows_their_stride():
+    rng = np.random.default_rng(9)
+    for m, k, n, lda in [(5, 10, 4, 13), (6, 9, 3, 11), (7, 20, 5, 22), (8, 16, 7, 17)]:
+        padded = rng.standard_normal((m, lda)).astype(np.float32)
+        w = rng.standard_normal((n, k)).astype(np.float32)
+        theirs = torch.nn.functional.linear(_aligned(padded)[:, :k], _aligned(w))
+        ours = matmul_order.mm(padded[:, :k], w.T)
+        assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
