@@ -205,7 +205,10 @@ def _shown(sizes, given) -> str:
 
 def _unpool_output_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
                         output_size) -> list:
-    """torch's _unpool_output_size: the default size, or the given one within a stride of it."""
+    """torch's _unpool_output_size: the default size, or the given one within a stride of it
+    (its first step reads input.size(), after the kernel, stride and padding were made tuples)."""
+    if not isinstance(x, Tensor):
+        raise errors.no_attribute(x, "size")
     n = len(kernel)
     try:  # torch's Python arithmetic, on whatever the arguments hold
         default = [(x.shape[-n + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
@@ -283,6 +286,6 @@ for _n, _fn, _input in ((1, adaptive_max_pool1d, "input"),
             python=f"{'input: object' if _n == 1 else _input}, output_size, return_indices=False",
             variants="functional")  # 1d: the C++ adaptive_max_pool1d's parser checks input
 for _n, _fn in ((1, max_unpool1d), (2, max_unpool2d), (3, max_unpool3d)):
-    declare(f"max_unpool{_n}d", _fn, python="input: .size, indices, kernel_size, stride=None, "
+    declare(f"max_unpool{_n}d", _fn, python="input: object, indices, kernel_size, stride=None, "
             "padding=0, output_size=None", variants="functional")
 del _n, _fn, _input
