@@ -265,8 +265,15 @@ def legacy_constructor(dtype: DType | None = None):
         target = dtype or STATE.default_dtype
         if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, np.ndarray)):
             return creation.tensor(args[0], dtype=target)
-        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            return creation.empty(*(args or (0,)), dtype=target)
+        if not args or isinstance(args[0], int) and not isinstance(args[0], bool):
+            for position, size in enumerate(args[1:], 2):  # a later True reads as 1
+                if not isinstance(size, int):
+                    raise errors.type_error(
+                        f"new(): argument 'size' failed to unpack the object at pos {position} "
+                        f"with error \"type must be tuple of ints,but got {type_name(size)}\"")
+            return creation.empty(*(int(a) for a in args or (0,)), dtype=target)
+        if len(args) == 1 and not isinstance(args[0], str):
+            raise errors.type_error(f"new(): data must be a sequence (got {type_name(args[0])})")
         raise errors.type_error(f"new(): invalid data type '{type_name(args[0])}'")
     return construct
 
