@@ -24,8 +24,8 @@ from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRu
                                              UserFunction)
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
-                                            Size, dict_from, iterate, qualified_type_name,
-                                            type_name)
+                                            Printer, Size, dict_from, iterate,
+                                            qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import kind_of
 
@@ -430,6 +430,11 @@ def type_of(value) -> PyType:
                 else "torch.return_types.") + value.name
     hosts = (Node, AccumulateGrad) if isinstance(value, (Node, AccumulateGrad)) else (type(value),)
     return _NODE_TYPES.setdefault(name, _class(name, hosts))
+
+
+def class_text(value) -> str:
+    """repr(type(value)), as torch's messages quote it: <class 'torch.nn.modules.linear.Linear'>."""
+    return Printer().repr(type_of(value))
 
 
 def _sorted(ctx, iterable, key=None, reverse=False):
