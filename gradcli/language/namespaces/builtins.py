@@ -25,7 +25,7 @@ from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRu
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Printer, Size, dict_from, iterate,
-                                            qualified_type_name, type_name)
+                                            python_method, qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import kind_of
 
@@ -394,6 +394,7 @@ _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
 _TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
+_METHOD = _class("method", (BoundMethod,))
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
 _NODE_TYPES: dict[str, PyType] = {}
 
@@ -422,6 +423,8 @@ def type_of(value) -> PyType:
     if isinstance(value, PyType) and "." in value.metaclass:  # torch.tensortype ...
         return _NODE_TYPES.setdefault(value.metaclass, _class(value.metaclass, ()))
     found = _TYPE_OF.get(type(value))
+    if found is _BUILTIN_FUNCTION and python_method(value):
+        return _METHOD
     if found is not None:
         return found
     name = qualified_type_name(value)
