@@ -273,14 +273,24 @@ _ASARRAY_REQUIRES_GRAD = (
 
 
 def size_args(size: tuple, name: str = "") -> tuple[int, ...]:
-    """Accept both ones(2, 3) and ones((2, 3)), as torch does."""
+    """Accept both ones(2, 3) and ones((2, 3)), as torch does; a wrong item is named as torch's
+    parser names it: its type alone, the first item of a sequence, or where it failed."""
+    listed = len(size) != 1
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
+        size, listed = tuple(size[0]), True
     for position, s in enumerate(size, 1):
         if not isinstance(s, int) or isinstance(s, bool):
+            kind = errors.type_name(s)
+            if not listed:
+                raise errors.type_error(f"{name or 'empty'}(): argument 'size' (position 1) must "
+                                        f"be tuple of ints, not {kind}")
+            if position == 1:
+                raise errors.type_error(f"{name or 'empty'}(): argument 'size' (position 1) must "
+                                        f"be tuple of ints, but found element of type {kind} at "
+                                        "pos 0")
             raise errors.type_error(
-                f"{name or 'empty'}(): argument 'size' (position 1) must be tuple of ints, not "
-                f"{errors.type_name(s)}")
+                f"{name or 'empty'}(): argument 'size' failed to unpack the object at pos "
+                f"{position} with error \"type must be tuple of ints,but got {kind}\"")
         if not -2**63 <= s < 2**63:
             raise errors.type_error(
                 f"{name or 'empty'}(): argument 'size' failed to unpack the object at pos "

@@ -108,6 +108,8 @@ def python_compare(op: str, a, b):
         a, b = dtypes.python_number(a), dtypes.python_number(b)
         if isinstance(a, _OPERANDS) and isinstance(b, _OPERANDS):
             return compare(_SYMBOLS[op], a, b)
+        if op == "==" and (type(a) is np.ndarray or type(b) is np.ndarray):
+            return _equal_to_array(a, b)
         if op in ("==", "!="):
             return op == "!="
     try:
@@ -115,6 +117,16 @@ def python_compare(op: str, a, b):
     except TypeError:
         raise errors.type_error(f"'{op}' not supported between instances of "
                                 f"'{errors.type_name(a)}' and '{errors.type_name(b)}'") from None
+
+
+def _equal_to_array(a, b):
+    """tensor == ndarray, either way round: Tensor.__eq__ (the reflected one too) reads a
+    numeric array as a tensor; any other array is not equal. (Tensor.__ne__ declines an array,
+    so `!=` falls back on identity.)"""
+    tensor, array = (a, b) if isinstance(a, Tensor) else (b, a)
+    if array.dtype.kind not in "biufc" or not isinstance(tensor, Tensor):
+        return False
+    return compare("eq", tensor, F.tensor(array))
 
 
 def truth(value) -> bool:

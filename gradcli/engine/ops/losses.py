@@ -480,10 +480,23 @@ def binary_cross_entropy_with_logits(a: Tensor, target: Tensor, weight=None, siz
     # torch's formula: log_sigmoid(input), then (1 - target).mul_(input), in the target's dtype
     if not a.dtype.is_floating_point:
         raise errors.not_implemented_for("log_sigmoid_cpu", a.dtype)
+    if pos_weight is not None:  # log_sigmoid(input).mul_((pos_weight - 1).mul(target).add_(1))
+        _check_written(a.shape, F.broadcast_shape(pos_weight.shape, target.shape))
     F.check_bool_subtraction(target, target)
     errors.check_cast(dtypes.result_type([target, a], STATE.default_dtype), target.dtype)
+    if weight is not None:  # loss.mul_(weight)
+        _check_written(a.shape, F.broadcast_shape(a.shape, weight.shape))
     return apply(OPS["binary_cross_entropy_with_logits"], a, target, weight, pos_weight,
                  reduction=reduction, dtype=target.dtype)
+
+
+def _check_written(shape: tuple, operand: tuple) -> None:
+    """An in-place op of torch's formula, writing into a tensor of `shape`: the operand's shape
+    must broadcast to it."""
+    wanted = F.broadcast_shape(shape, operand)
+    if wanted != tuple(shape):
+        raise errors.runtime(f"output with shape {F.size_list(shape)} doesn't match the "
+                             f"broadcast shape {F.size_list(wanted)}")
 
 
 def check_constant(function: str, argument: str, value) -> None:

@@ -342,6 +342,10 @@ def infer_shape(shape, numel: int) -> tuple:
                                  f"{size_list(shape)}")
         else:
             known *= s
+    if inferred is not None and known == numel == 0:
+        raise errors.runtime(f"cannot reshape tensor of 0 elements into shape {size_list(shape)} "
+                             "because the unspecified dimension size -1 can be any value and is "
+                             "ambiguous")
     if inferred is not None and known != 0 and numel % known == 0:
         return shape[:inferred] + (numel // known,) + shape[inferred + 1:]
     if inferred is None and known == numel:

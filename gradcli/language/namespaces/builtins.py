@@ -24,8 +24,8 @@ from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRu
                                              UserFunction)
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
-                                            Size, dict_from, iterate, qualified_type_name,
-                                            type_name)
+                                            Printer, Size, dict_from, iterate,
+                                            python_method, qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import kind_of
 
@@ -270,8 +270,15 @@ def legacy_constructor(dtype: DType | None = None):
         target = dtype or STATE.default_dtype
         if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, np.ndarray)):
             return creation.tensor(args[0], dtype=target)
-        if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-            return creation.empty(*(args or (0,)), dtype=target)
+        if not args or isinstance(args[0], int) and not isinstance(args[0], bool):
+            for position, size in enumerate(args[1:], 2):  # a later True reads as 1
+                if not isinstance(size, int):
+                    raise errors.type_error(
+                        f"new(): argument 'size' failed to unpack the object at pos {position} "
+                        f"with error \"type must be tuple of ints,but got {type_name(size)}\"")
+            return creation.empty(*(int(a) for a in args or (0,)), dtype=target)
+        if len(args) == 1 and not isinstance(args[0], str):
+            raise errors.type_error(f"new(): data must be a sequence (got {type_name(args[0])})")
         raise errors.type_error(f"new(): invalid data type '{type_name(args[0])}'")
     return construct
 
@@ -392,6 +399,7 @@ _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
 _TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
+_METHOD = _class("method", (BoundMethod,))
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
 _NODE_TYPES: dict[str, PyType] = {}
 
@@ -420,6 +428,8 @@ def type_of(value) -> PyType:
     if isinstance(value, PyType) and "." in value.metaclass:  # torch.tensortype ...
         return _NODE_TYPES.setdefault(value.metaclass, _class(value.metaclass, ()))
     found = _TYPE_OF.get(type(value))
+    if found is _BUILTIN_FUNCTION and python_method(value):
+        return _METHOD
     if found is not None:
         return found
     name = qualified_type_name(value)
@@ -428,6 +438,11 @@ def type_of(value) -> PyType:
                 else "torch.return_types.") + value.name
     hosts = (Node, AccumulateGrad) if isinstance(value, (Node, AccumulateGrad)) else (type(value),)
     return _NODE_TYPES.setdefault(name, _class(name, hosts))
+
+
+def class_text(value) -> str:
+    """repr(type(value)), as torch's messages quote it: <class 'torch.nn.modules.linear.Linear'>."""
+    return Printer().repr(type_of(value))
 
 
 def _sorted(ctx, iterable, key=None, reverse=False):

@@ -16,6 +16,7 @@ from gradcli.engine.random import Generator
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
@@ -212,7 +213,7 @@ def collate(batch: list):
     if isinstance(first, str):
         return batch  # as given: a list, or a tuple out of a sequence's columns
     if isinstance(first, dict):
-        return {key: collate([d[key] for d in batch]) for key in first}
+        return {key: collate([get_item(d, key) for d in batch]) for key in first}
     if isinstance(first, (tuple, list)):
         size = len(first)
         if any(len(element) != size for element in batch):

@@ -6,11 +6,7 @@ from gradcli.engine import errors, grad_api
 from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes as shapes
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.builtins import type_of
-
-
-def class_text(value) -> str:
-    return f"<class '{type_of(value).name}'>"
+from gradcli.language.namespaces.builtins import class_text
 
 
 def as_tuple(value, arg_name: str, fn_name: str) -> tuple[bool, tuple]:

@@ -7,6 +7,7 @@ import math
 from bisect import bisect_right
 
 from gradcli.engine import errors
+from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.namespaces.lr_scheduler import (Plateau, Scheduler, SchedulerKind,
                                                       _check_optimizer, _lrs, _MODULE)
 from gradcli.language.runtime.frames import BoundMethod
@@ -66,7 +67,7 @@ def _prepare_warm_restarts(optimizer, options: dict, _last_epoch=-1) -> dict:
         raise errors.value_error(f"Expected integer T_mult >= 1, but got {t_mult}")
     if not isinstance(eta_min, (float, int)):
         raise errors.value_error(f"Expected float or int eta_min, but got {eta_min} of type "
-                                 f"{type(eta_min)}")
+                                 f"{class_text(eta_min)}")
     # T_cur starts at last_epoch, which the first step reads
     return {"T_0": t_0, "T_i": t_0, "T_mult": t_mult, "eta_min": eta_min, "T_cur": None}
 

@@ -13,6 +13,7 @@ from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import buffers, future, module_hooks, state_dict_metadata
+from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
@@ -560,7 +561,7 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
     """Module.load_state_dict: values copied into the parameters and buffers, without grad (with
     assign, the checkpoint's tensors put in their places)."""
     if not isinstance(state_dict, dict):
-        raise errors.type_error(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        raise errors.type_error(f"Expected state_dict to be dict-like, got {class_text(state_dict)}.")
     own = _state_dict(module, keep_vars=True)
     if not state_dict_metadata.carries(state_dict):
         own = {k: v for k, v in own.items() if k in state_dict or not _norm_count(module, k)}

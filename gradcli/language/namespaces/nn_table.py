@@ -858,6 +858,7 @@ def _unbound(owner: str, methods: dict) -> dict:
 
 
 _MODULE_CLASS_METHODS = _unbound("Module", MODULE_METHODS)
+MODULE_METHODS.update(_MODULE_CLASS_METHODS)  # bound ones too: `<bound method Module.eval of ...>`
 for _kind in KINDS:  # torch.nn.Module.register_forward_hook, nn.Linear.forward: unbound methods
     _host = _kind.type.hosts[0]
     CLASS_METHODS[_host] = (

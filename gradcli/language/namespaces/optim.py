@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from gradcli.engine.records import record
+from gradcli.engine.records import record, replace
 from typing import Callable
 
 import numpy as np
@@ -93,6 +93,14 @@ class Optimizer(TableInstance):
     @property
     def language_type(self) -> PyType:
         return self.kind.type
+
+    def attribute(self, name: str):
+        if name == "step" and name not in self.attrs:
+            kind = self.kind.name
+            step = _STEPS.get(kind) or _STEPS.setdefault(
+                kind, replace(OPTIMIZER_METHODS["step"], qualname=f"{kind}.step"))
+            return BoundMethod(self, step)
+        return super().attribute(name)
 
     def add_param_group(self, group) -> None:
         """torch's Optimizer.add_param_group: check the tensors, then fill in the defaults."""
@@ -413,7 +421,10 @@ OPTIMIZER_METHODS = table(
           "self, param_group"),
 )
 
-Optimizer.METHODS = OPTIMIZER_METHODS
+# Named as torch's Python methods are: Optimizer.zero_grad, and each class's own step (SGD.step).
+Optimizer.METHODS = {name: replace(method, qualname=f"Optimizer.{name}")
+                     for name, method in OPTIMIZER_METHODS.items()}
+_STEPS: dict = {}  # by class name
 
 
 # ---- torch.optim.Optimizer itself, and the optimizers programs derive from it ------------------

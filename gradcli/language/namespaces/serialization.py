@@ -160,8 +160,22 @@ def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mm
                                     "tensors, numbers, strings and containers of them, not a "
                                     f"{value.name} (save its state_dict() instead)")
         raise errors.TorchError("UnpicklingError", _WEIGHTS_ONLY.format(name=value.name))
-    return _copy(f.read_record() if isinstance(f, BytesIO) else ctx.saved[f], {}, refuse,
-                 copies)
+    memo: dict = {}
+    loaded = _copy(f.read_record() if isinstance(f, BytesIO) else ctx.saved[f], memo, refuse,
+                   copies)
+    if _to_cuda(map_location) and any(isinstance(v, Tensor) for v, _ in memo.values()):
+        raise errors.runtime(
+            "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+            "False. If you are running on a CPU-only machine, please use torch.load with "
+            "map_location=torch.device('cpu') to map your storages to the CPU.")
+    return loaded
+
+
+def _to_cuda(map_location) -> bool:
+    """Whether map_location puts the storages on a CUDA device (a CPU-only torch refuses)."""
+    targets = map_location.values() if isinstance(map_location, dict) else (map_location,)
+    return any(isinstance(t, Device) and t.type == "cuda" or
+               isinstance(t, str) and t.split(":")[0] == "cuda" for t in targets)
 
 
 SERIALIZATION = table(

@@ -13,6 +13,7 @@ from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import pytree
+from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.namespaces.func_modules import functional_call, stack_module_state
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
@@ -37,7 +38,7 @@ def _argnums(argnums, count: int) -> tuple:
     nums = argnums if isinstance(argnums, tuple) else (argnums,)
     for n in nums:
         if not isinstance(n, int):
-            raise errors.runtime(f"argnums must be int or Tuple[int, ...], got: {type(n)}")
+            raise errors.runtime(f"argnums must be int or Tuple[int, ...], got: {class_text(n)}")
         if not -count <= n < count:
             raise errors.runtime(f"Got argnum={n}, but only {count} positional inputs")
     wrapped = tuple(n % count for n in nums)
@@ -215,7 +216,7 @@ def _grad_and_value(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
                                               "grad_and_value")
         if not isinstance(output, Tensor):
             raise errors.runtime("grad_and_value(f)(*args): Expected f(*args) to return a "
-                                 f"Tensor, got {type(output)}")
+                                 f"Tensor, got {class_text(output)}")
         if output.ndim != 0:
             raise errors.runtime("grad_and_value(f)(*args): Expected f(*args) to return a scalar "
                                  f"Tensor, got tensor with {output.ndim} dims. Maybe you wanted "

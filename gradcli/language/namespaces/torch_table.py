@@ -132,9 +132,27 @@ AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
 ) | {"graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
     AUTOGRAD_GROUPS))
 
+
+
+def _no_cuda(*args):
+    raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
+
+
+# A CPU-only torch: queries of the (never initialised) allocator answer 0, the rest refuse.
 CUDA = Namespace("torch.cuda", GroupedTable(table(
     entry("is_available", lambda: False, ""),
     entry("device_count", lambda: 0, ""),
+    entry("is_initialized", lambda: False, ""),
+    entry("get_arch_list", lambda: [], ""),
+    entry("is_bf16_supported", lambda including_emulation: False, "including_emulation=True"),
+    *(entry(name, lambda device: 0, "device=None") for name in (
+        "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved")),
+    *(entry(name, lambda *args: None, spec) for name, spec in (
+        ("empty_cache", ""), ("seed", ""), ("manual_seed", "seed"), ("manual_seed_all", "seed"))),
+    *(entry(name, _no_cuda, spec) for name, spec in (
+        ("current_device", ""), ("initial_seed", ""), ("init", ""), ("get_device_name", "device=None"),
+        ("get_device_properties", "device=None"), ("get_device_capability", "device=None"),
+        ("synchronize", "device=None"), ("mem_get_info", "device=None"))),
 ), CUDA_GROUPS))
 
 

@@ -13,7 +13,7 @@ from gradcli.engine import conversions, dtypes, errors, memory
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
-from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime import classes, coercions, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.values import Size, iterate, type_name
@@ -101,8 +101,37 @@ def binary(op: str, a, b):
     result = _user_operator(_BINARY_DUNDERS[op], a, b)
     if result is not classes.MISSING:
         return result
+    if isinstance(a, _SEQUENCES + (np.ndarray,)) or isinstance(b, _SEQUENCES):
+        result = _sequence_and_tensor(op, a, b)
+        if result is not classes.MISSING:
+            return result
     raise errors.type_error(
         f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
+
+
+def _sequence_and_tensor(op: str, a, b):
+    """A sequence and a tensor, which torch's operators decline: Python falls back on the
+    sequence's repetition (by the tensor's __index__) or concatenation, or MISSING."""
+    if op == "*" and isinstance(a, Tensor) != isinstance(b, Tensor):
+        sequence, count = (b, a) if isinstance(a, Tensor) else (a, b)
+        if isinstance(sequence, _SEQUENCES):
+            return _multiply(sequence, coercions.index(count))
+    if op == "+" and isinstance(b, Tensor):
+        _refuse_concatenation(a)
+    return classes.MISSING
+
+
+def _refuse_concatenation(sequence) -> None:
+    """`sequence + tensor`: torch's __radd__ declines, so Python falls back on the left
+    operand's sequence concatenation, which refuses a tensor in its own words."""
+    if type(sequence) is np.ndarray:
+        raise errors.type_error(
+            "Concatenation operation is not implemented for NumPy arrays, use np.concatenate() "
+            "instead. Please do not rely on this error; it may not be given on all Python "
+            "implementations.")
+    if type(sequence) in (list, tuple, str):
+        name = type_name(sequence)
+        raise errors.type_error(f'can only concatenate {name} (not "Tensor") to {name}')
 
 
 def _by_array(op: str, tensor: Tensor, array: np.ndarray) -> Tensor:
@@ -211,6 +240,9 @@ def inplace_binary(op: str, a, b):
             result = classes.call_bound(method, [b])
             if result is not NotImplemented:
                 return result
+    elif isinstance(a, list) and op == "+" and not isinstance(b, _SAFE_PY_TYPES):
+        a.extend(iterate(b))  # list.__iadd__ takes any iterable: a tensor's rows too
+        return a
     elif isinstance(a, (list, set, dict, deque)) and isinstance(b, _SAFE_PY_TYPES):
         try:
             return _PY_INPLACE[op](a, b)
@@ -235,6 +267,8 @@ INPLACE_OPS = frozenset(_ARRAY_INPLACE)
 def array_inplace(op: str, array, operand):
     """`array <op>= operand` on a NumPy array: written into the array, as NumPy does."""
     if isinstance(operand, Tensor):
+        if op == "+":
+            _refuse_concatenation(array)
         raise errors.type_error(f"unsupported operand type(s) for {op}=: 'numpy.ndarray' and "
                                 "'Tensor'")
     return _ARRAY_INPLACE[op](array, operand)

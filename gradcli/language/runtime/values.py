@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter, OrderedDict, defaultdict, deque
 from gradcli.engine.records import record
 
@@ -403,8 +404,7 @@ def _object_repr(value) -> str:
         return f"<function {value.qualname} at {_address(value)}>"  # Python in torch
     if isinstance(value, Builtin):
         return f"<built-in function {value.name}>"
-    if isinstance(value, BoundMethod) and value.builtin.style == "python" and \
-            "." in value.builtin.qualname:  # a method of a class torch writes in Python
+    if python_method(value):
         receiver = value.receiver
         shown = _object_repr(receiver) if isinstance(receiver, PyType) else Printer().repr(receiver)
         return f"<bound method {value.builtin.qualname} of {shown}>"
@@ -418,6 +418,20 @@ def _object_repr(value) -> str:
     if isinstance(value, ContextManager):
         return value.shown or f"<{value.label} object at {_address(value)}>"
     return f"<{qualified_type_name(value)} object at {_address(value)}>"
+
+
+def python_method(value) -> bool:
+    """Whether `value` is bound to an object of a class torch writes in Python (Module.eval):
+    Python's bound `method`, not a builtin."""
+    from gradcli.language.runtime.frames import BoundMethod
+    return isinstance(value, BoundMethod) and getattr(value.builtin, "style", "") == "python" \
+        and "." in getattr(value.builtin, "qualname", "") and type(value.receiver) not in _C_TYPES
+
+
+# Python's classes written in C, whose methods are builtins whatever their tables say (and
+# random.Random, most of whose are).
+_C_TYPES = frozenset((list, dict, set, frozenset, tuple, str, bytes, int, float, complex,
+                      deque, OrderedDict, random.Random))
 
 
 def _class_name(value) -> str:
@@ -473,6 +487,8 @@ def type_name(value) -> str:
     name = _late_class_names().get(type(value))
     if name == "builtin_function_or_method" and getattr(value, "style", "") == "new":
         return "type"  # a torch class offered as its constructor (torch.no_grad)
+    if name == "builtin_function_or_method" and python_method(value):
+        return "method"
     if name is not None:
         return name
     from gradcli.language.runtime.frames import ContextManager
