@@ -35,6 +35,11 @@ def _argparse() -> dict:
     return {"argparse": ARGPARSE}
 
 
+def _logging() -> dict:
+    from gradcli.language.namespaces.python_logging import LOGGING
+    return {"logging": LOGGING}
+
+
 def _json() -> dict:
     from gradcli.language.namespaces.python_json import JSON
     return {"json": JSON}
@@ -149,6 +154,7 @@ MODULE_GROUPS = (
     (("sys", "os", "os.path"), _sys_modules),
     (("argparse",), _argparse),
     (("json",), _json),
+    (("logging",), _logging),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
