@@ -40,6 +40,11 @@ def _logging() -> dict:
     return {"logging": LOGGING}
 
 
+def _contextlib() -> dict:
+    from gradcli.language.namespaces.python_contextlib import CONTEXTLIB
+    return {"contextlib": CONTEXTLIB}
+
+
 def _json() -> dict:
     from gradcli.language.namespaces.python_json import JSON
     return {"json": JSON}
@@ -155,6 +160,7 @@ MODULE_GROUPS = (
     (("argparse",), _argparse),
     (("json",), _json),
     (("logging",), _logging),
+    (("contextlib",), _contextlib),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
