@@ -45,6 +45,11 @@ def _contextlib() -> dict:
     return {"contextlib": CONTEXTLIB}
 
 
+def _abc() -> dict:
+    from gradcli.language.namespaces.python_abc import ABC_MODULE
+    return {"abc": ABC_MODULE}
+
+
 def _json() -> dict:
     from gradcli.language.namespaces.python_json import JSON
     return {"json": JSON}
@@ -161,6 +166,7 @@ MODULE_GROUPS = (
     (("json",), _json),
     (("logging",), _logging),
     (("contextlib",), _contextlib),
+    (("abc",), _abc),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),

@@ -449,12 +449,42 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
             raise errors.TorchError("NotImplementedError", f"a class derived from {base.name} is "
                                     "not supported by gradcli yet")
     user_bases = tuple(b for b in bases if b is not OBJECT)
-    return UserClass(name, qualname, user_bases, namespace, runtime)
+    cls = UserClass(name, qualname, user_bases, namespace, runtime)
+    if cls.find("__abstractmethods__") is not _MISSING:  # a subclass of abc.ABC
+        namespace["__abstractmethods__"] = frozenset(_abstract_names(cls))
+    return cls
+
+
+def is_abstract(value) -> bool:
+    """Whether a class attribute is abstract (abc.abstractmethod marks functions)."""
+    if isinstance(value, UserFunction):
+        return bool(value.attrs.get("__isabstractmethod__", False))
+    if isinstance(value, (StaticMethod, ClassMethod)):
+        return is_abstract(value.function)
+    if isinstance(value, Property):
+        return any(is_abstract(f) for f in (value.getter, value.setter, value.deleter))
+    return False
+
+
+def _abstract_names(cls: UserClass) -> set:
+    """ABCMeta's __abstractmethods__: the class's own abstract attributes and those of its
+    bases it leaves abstract."""
+    names = {name for name, value in cls.namespace.items() if is_abstract(value)}
+    for base in cls.bases:
+        inherited = base.find("__abstractmethods__") if isinstance(base, UserClass) else ()
+        names.update(n for n in (() if inherited is _MISSING else inherited)
+                     if is_abstract(cls.find(n)))
+    return names
 
 
 def instantiate(cls: UserClass, args: list, kwargs: dict):
     """Cls(*args): a new instance (from the class's __new__, else its builtin base's), then its
     __init__ (Python's errors when there is none)."""
+    abstract = cls.find("__abstractmethods__")
+    if abstract is not _MISSING and abstract:
+        raise errors.type_error(f"Can't instantiate abstract class {cls.name} with abstract "
+                                f"method{'s' if len(abstract) > 1 else ''} "
+                                f"{', '.join(sorted(abstract))}")
     new = cls.find("__new__")
     if new is _MISSING:
         new = BASE_NEWS.get(cls.base, _MISSING)
