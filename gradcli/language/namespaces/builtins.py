@@ -43,9 +43,25 @@ def _scalar(value, name: str, kinds: str):
         f"{name}() argument must be {kinds}, not '{type_name(value)}'")
 
 
+def _converted(x, names: tuple, kind: type):
+    """What a user class's __int__ / __index__ (or __float__) gives, else None."""
+    for name in names:
+        method = classes.special_method(x, name)
+        if method is not None:
+            result = classes.call_bound(method, [])
+            if not isinstance(result, kind):
+                raise errors.type_error(f"{name} returned non-{kind.__name__} (type "
+                                        f"{type_name(result)})")
+            return result
+    return None
+
+
 def _float(x):
     if isinstance(x, Tensor):
         return tensor_float(x)
+    converted = _converted(x, ("__float__", "__index__"), float)
+    if converted is not None:
+        return converted
     return float(_scalar(x, "float", "a string or a real number"))
 
 
@@ -74,6 +90,9 @@ def _int(x, base):
         if not isinstance(x, str):
             raise errors.type_error("int() can't convert non-string with explicit base")
         return int(x, base)
+    converted = _converted(x, ("__int__", "__index__"), int)
+    if converted is not None:
+        return converted
     return int(_scalar(x, "int", "a string, a bytes-like object or a real number"))
 
 

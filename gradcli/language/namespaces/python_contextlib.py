@@ -24,7 +24,7 @@ class _Manager(TableObject):
 
     @property
     def language_type(self):
-        return PyType(f"contextlib.{self.type_name}", ())
+        return _TYPES[self.type_name]
 
     def attribute(self, name: str):
         raise self.missing(name)
@@ -107,8 +107,14 @@ def _suppress(*classes) -> Suppress:
                                                                                     classes)))
 
 
+_TYPES = {
+    "_GeneratorContextManager": PyType("contextlib._GeneratorContextManager",
+                                       (GeneratorManager,)),
+    "nullcontext": PyType("contextlib.nullcontext", (NullContext,), entry(
+        "nullcontext", _nullcontext, "enter_result=None", frames=0)),
+    "suppress": PyType("contextlib.suppress", (Suppress,), entry(
+        "suppress", _suppress, "*exceptions", frames=0)),
+}
 CONTEXTLIB = Namespace("contextlib", table(
     entry("contextmanager", _contextmanager, "func", context=True, frames=0),
-    entry("nullcontext", _nullcontext, "enter_result=None", frames=0),
-    entry("suppress", _suppress, "*exceptions", frames=0),
-))
+) | {name: _TYPES[name] for name in ("nullcontext", "suppress")})

@@ -53,14 +53,19 @@ def _refuse(value):
                             f"'{type_name(value)}' object yet")
 
 
+def _plain_class(cls) -> bool:
+    """A class that type made (no builtin base, no library metaclass such as enum's)."""
+    return cls.base is None and not any(owner in classes.METACLASSES for owner in cls.mro)
+
+
 def dir_of(value) -> list:
     """dir(value), as CPython 3.11 lists it."""
-    if isinstance(value, classes.Instance) and value.cls.base is None:
+    if isinstance(value, classes.Instance) and _plain_class(value.cls):
         custom = classes.special_method(value, "__dir__")
         if custom is not None:
             return sorted(iterate(classes.call_bound(custom, [])))
         return sorted(_class_names(value.cls) | set(value.attrs))
-    if isinstance(value, classes.UserClass) and value.base is None:
+    if isinstance(value, classes.UserClass) and _plain_class(value):
         return sorted(_class_names(value))
     if isinstance(value, UserFunction):
         return sorted(_FUNCTION_NAMES | set(value.attrs))

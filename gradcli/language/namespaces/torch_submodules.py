@@ -50,6 +50,11 @@ def _abc() -> dict:
     return {"abc": ABC_MODULE}
 
 
+def _enum() -> dict:
+    from gradcli.language.namespaces.python_enum import ENUM_MODULE
+    return {"enum": ENUM_MODULE}
+
+
 def _json() -> dict:
     from gradcli.language.namespaces.python_json import JSON
     return {"json": JSON}
@@ -167,6 +172,7 @@ MODULE_GROUPS = (
     (("logging",), _logging),
     (("contextlib",), _contextlib),
     (("abc",), _abc),
+    (("enum",), _enum),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),

@@ -436,6 +436,32 @@ BASE_INIT_INHERITED: set = set()
 GENERIC_BASES: set = set()
 
 
+# What a library class (enum.Enum) does as its classes' metaclass, by the library class:
+# "made" (a function of a new subclass, run once it is made), "repr" (a function giving a class's
+# repr) and the metaclass's special methods (__call__, __getitem__, __iter__, __len__,
+# __contains__), builtins taking the class.
+METACLASSES: dict = {}
+
+
+def metaclass_method(cls: UserClass, name: str):
+    """The special method `name` of `cls`'s metaclass, bound to `cls`, else None (a library's
+    own class, which belongs to no run, keeps type's)."""
+    if cls.runtime is None:
+        return None
+    for owner in cls.mro:
+        found = METACLASSES.get(owner, {}).get(name)
+        if found is not None:
+            return BoundMethod(cls, found)
+    return None
+
+
+def class_repr(cls: UserClass) -> str:
+    """repr(cls): its metaclass's, else type's."""
+    shown = next((METACLASSES[owner].get("repr") for owner in cls.mro if owner in METACLASSES),
+                 None)
+    return f"<class '{cls.module}.{cls.qualname}'>" if shown is None else shown(cls)
+
+
 def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) -> UserClass:
     """The value of a `class` statement, after Python's checks on its bases."""
     bases = [base.origin if isinstance(base, TypeForm) and base.origin is not None else base
@@ -452,6 +478,10 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
     cls = UserClass(name, qualname, user_bases, namespace, runtime)
     if cls.find("__abstractmethods__") is not _MISSING:  # a subclass of abc.ABC
         namespace["__abstractmethods__"] = frozenset(_abstract_names(cls))
+    made = next((METACLASSES[owner]["made"] for owner in cls.mro[1:] if owner in METACLASSES),
+                None)
+    if made is not None:
+        made(cls)
     return cls
 
 
@@ -480,6 +510,9 @@ def _abstract_names(cls: UserClass) -> set:
 def instantiate(cls: UserClass, args: list, kwargs: dict):
     """Cls(*args): a new instance (from the class's __new__, else its builtin base's), then its
     __init__ (Python's errors when there is none)."""
+    construct = metaclass_method(cls, "__call__")
+    if construct is not None:
+        return cls.runtime.call(construct, args, kwargs)
     abstract = cls.find("__abstractmethods__")
     if abstract is not _MISSING and abstract:
         raise errors.type_error(f"Can't instantiate abstract class {cls.name} with abstract "
@@ -526,7 +559,10 @@ class StaticSpecial:
 
 
 def special_method(value, name: str):
-    """The user-defined special method `name` of a user class instance, bound, else None."""
+    """The user-defined special method `name` of a user class instance, bound, else None (for
+    a user class, its metaclass's)."""
+    if isinstance(value, UserClass):
+        return metaclass_method(value, name)
     cls = class_of(value)
     if cls is None:
         return None
