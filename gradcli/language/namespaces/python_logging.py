@@ -14,7 +14,7 @@ from gradcli.language.runtime import attributes, protocols
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, type_name
 
 LEVELS = {"CRITICAL": 50, "FATAL": 50, "ERROR": 40, "WARNING": 30, "WARN": 30, "INFO": 20,
           "DEBUG": 10, "NOTSET": 0}
@@ -50,8 +50,12 @@ class Formatter(TableObject):
         if style != "%":
             raise errors.TorchError("NotImplementedError", "gradcli's logging formats records "
                                     "in the '%' style only")
+        for text in (fmt, datefmt):
+            if text is not None and not isinstance(text, str):
+                raise errors.type_error("expected string or bytes-like object, got "
+                                        f"'{type_name(text)}'")
         try:
-            self.host = logging.Formatter(fmt, datefmt, "%", validate)
+            self.host = logging.Formatter(fmt, datefmt, "%", protocols.truth(validate))
         except (ValueError, TypeError) as error:
             raise errors.TorchError(type(error).__name__, str(error)) from None
 
@@ -108,7 +112,10 @@ class StreamHandler(TableObject):
 
     def emit(self, ctx, record: logging.LogRecord) -> None:
         host = self.formatter.host if isinstance(self.formatter, Formatter) else _PLAIN
-        text = host.format(record)
+        try:
+            text = host.format(record)
+        except (ValueError, TypeError, KeyError) as error:
+            raise errors.TorchError(type(error).__name__, str(error)) from None
         ctx.call(attributes.get(self._stream(), "write"), [text + "\n"], {})
 
     def repr(self, printer) -> str:
@@ -129,7 +136,7 @@ class Logger(TableObject):
 
     @property
     def language_type(self):
-        return LOGGER_TYPE
+        return ROOT_LOGGER_TYPE if self.name == "root" else LOGGER_TYPE
 
     def parent(self) -> "Logger | None":
         if self.name == "root":
@@ -312,6 +319,7 @@ def _refused(name: str):
 
 
 LOGGER_TYPE = PyType("logging.Logger", (Logger,))
+ROOT_LOGGER_TYPE = PyType("logging.RootLogger", (Logger,))
 FORMATTER_TYPE = PyType("logging.Formatter", (Formatter,), entry(
     "Formatter", Formatter, "fmt=None, datefmt=None, style='%', validate=True", frames=0))
 HANDLER_TYPE = PyType("logging.StreamHandler", (StreamHandler,), entry(
