@@ -18,8 +18,6 @@ RECORD = os.path.join(os.path.dirname(__file__), "dir_names.json")
 # what a script's top level holds before its first statement
 _SCRIPT_NAMES = ("__annotations__", "__builtins__", "__cached__", "__doc__", "__file__",
                  "__loader__", "__name__", "__package__", "__spec__")
-# what a class statement adds to object's names
-_CLASS_NAMES = frozenset(("__dict__", "__doc__", "__module__", "__weakref__"))
 _OBJECT_NAMES = frozenset(dir(object))
 _FUNCTION_NAMES = frozenset(dir(lambda: None))
 _PLAIN_TYPES = (int, float, complex, bool, str, bytes, list, tuple, dict, set, frozenset,
@@ -42,9 +40,14 @@ def scope_names(frame, top_level: bool) -> list:
 
 
 def _class_names(cls) -> set:
-    names = set(_OBJECT_NAMES | _CLASS_NAMES)
+    names = set(_OBJECT_NAMES | {"__doc__", "__module__"})
+    if any("__slots__" not in owner.namespace for owner in cls.mro):
+        names.update(("__dict__", "__weakref__"))
     for owner in cls.mro:
         names.update(n for n in owner.namespace if n not in ("__qualname__", "__classcell__"))
+        slots = owner.namespace.get("__slots__", ())
+        names.update([slots] if isinstance(slots, str) else (
+            s for s in iterate(slots) if isinstance(s, str)))
     return names
 
 

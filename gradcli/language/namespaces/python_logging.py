@@ -14,7 +14,7 @@ from gradcli.language.runtime import attributes, protocols
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, type_name
+from gradcli.language.runtime.values import Namespace, iterate, type_name
 
 LEVELS = {"CRITICAL": 50, "FATAL": 50, "ERROR": 40, "WARNING": 30, "WARN": 30, "INFO": 20,
           "DEBUG": 10, "NOTSET": 0}
@@ -29,6 +29,13 @@ def level_name(level) -> str:
 def _read_only(value, name: str):
     raise errors.TorchError("NotImplementedError", f"gradcli's logging does not let a program "
                             f"set {value.class_name}.{name}")
+
+
+def _handler(value) -> "StreamHandler":
+    if not isinstance(value, StreamHandler):
+        raise errors.TorchError("NotImplementedError", "gradcli's logging emits through "
+                                "logging.StreamHandler only")
+    return value
 
 
 def _check_level(level) -> int:
@@ -189,7 +196,7 @@ class Logger(TableObject):
         record.funcName = "<module>" if ctx.depth == 1 else None
         found, logger = False, self
         while logger is not None:
-            for handler in list(logger.handlers):
+            for handler in map(_handler, list(logger.handlers)):
                 found = True
                 if level >= handler.level:
                     handler.emit(ctx, record)
@@ -294,7 +301,8 @@ def _basic_config(**kwargs) -> None:
     kwargs.pop("encoding", None), kwargs.pop("errors", None)
     if kwargs:
         raise errors.value_error(f"Unrecognised argument(s): {', '.join(kwargs)}")
-    for handler in list(handlers) if handlers is not None else [StreamHandler(stream)]:
+    for handler in map(_handler, list(iterate(handlers)) if handlers is not None
+                       else [StreamHandler(stream)]):
         if handler.formatter is None:
             handler.formatter = formatter
         root.handlers.append(handler)
