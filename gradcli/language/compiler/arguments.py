@@ -9,7 +9,7 @@ from gradcli.language.runtime import classes
 
 from gradcli.engine.errors import TorchError
 from gradcli.engine.state import STATE
-from gradcli.language.runtime import calls
+from gradcli.language.runtime import calls, protocols
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.shape_notes import call_operands, shape_noted
@@ -24,6 +24,8 @@ def compile_call(compiler, tree: Tree):
     callee_tree, arguments = tree.children
     if arguments is None and _is_bare_super(compiler, callee_tree):
         return _zero_argument_super(compiler, span_of(tree))
+    if arguments is None and _is_scope_call(callee_tree):
+        return _scope_call(compiler, callee_tree, span_of(tree))
     callee, span = compiler.expression(callee_tree), span_of(tree)
     if arguments is not None and arguments.data == "genexp":
         return _positional_call(compiler, callee, [compiler.expression(arguments)], span)
@@ -131,4 +133,24 @@ def _zero_argument_super(compiler, span):
         if first is None or first not in frame.vars:
             raise_at(errors.runtime("super(): no arguments"), span)
         return classes.Super(frame.parent.vars["__class__"], frame.vars[first])
+    return evaluate
+
+
+def _is_scope_call(callee_tree) -> bool:
+    """`dir()`, `globals()` or `locals()`: calls that read the scope they are written in."""
+    return (isinstance(callee_tree, Tree) and callee_tree.data == "var"
+            and callee_tree.children[0].value in ("dir", "globals", "locals"))
+
+
+def _scope_call(compiler, callee_tree, span):
+    """The call of a scope builtin with the running frame, unless the name is rebound."""
+    name, callee = callee_tree.children[0].value, compiler.expression(callee_tree)
+    top_level = compiler.scope.kind == "module"
+    plain = _positional_call(compiler, callee, [], span)
+
+    def evaluate(frame):
+        builtin, scope = protocols.SCOPE_CALLS[name]
+        if callee(frame) is not builtin:
+            return plain(frame)
+        return scope(frame, top_level)
     return evaluate

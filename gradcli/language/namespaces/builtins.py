@@ -43,9 +43,25 @@ def _scalar(value, name: str, kinds: str):
         f"{name}() argument must be {kinds}, not '{type_name(value)}'")
 
 
+def _converted(x, names: tuple, kind: type):
+    """What a user class's __int__ / __index__ (or __float__) gives, else None."""
+    for name in names:
+        method = classes.special_method(x, name)
+        if method is not None:
+            result = classes.call_bound(method, [])
+            if not isinstance(result, kind):
+                raise errors.type_error(f"{name} returned non-{kind.__name__} (type "
+                                        f"{type_name(result)})")
+            return result
+    return None
+
+
 def _float(x):
     if isinstance(x, Tensor):
         return tensor_float(x)
+    converted = _converted(x, ("__float__", "__index__"), float)
+    if converted is not None:
+        return converted
     return float(_scalar(x, "float", "a string or a real number"))
 
 
@@ -74,6 +90,9 @@ def _int(x, base):
         if not isinstance(x, str):
             raise errors.type_error("int() can't convert non-string with explicit base")
         return int(x, base)
+    converted = _converted(x, ("__int__", "__index__"), int)
+    if converted is not None:
+        return converted
     return int(_scalar(x, "int", "a string, a bytes-like object or a real number"))
 
 
@@ -579,6 +598,35 @@ def _callable(value) -> bool:
         isinstance(value, TableObject) and value.forward() is not None)
 
 
+def _dir(*args):
+    """dir(object); dir() alone is compiled to read the scope it is written in."""
+    if len(args) > 1:
+        raise errors.type_error(f"dir expected at most 1 argument, got {len(args)}")
+    if not args:
+        raise errors.TorchError("NotImplementedError", "gradcli lists the names of a scope "
+                                "only for dir() called by its name")
+    from gradcli.language.namespaces.python_dir import dir_of
+    return dir_of(args[0])
+
+
+def _scope_reader(name: str):
+    def refuse(*args):
+        if args:
+            raise errors.type_error(f"{name}() takes no arguments ({len(args)} given)")
+        raise errors.TorchError("NotImplementedError", f"gradcli reads {name}() only when it "
+                                "is called by its name")
+    return entry(name, refuse, "*args", frames=0)
+
+
+def _scope_names(frame, top_level: bool) -> list:
+    from gradcli.language.namespaces.python_dir import scope_names
+    return scope_names(frame, top_level)
+
+
+def _help(*args, **kwargs):
+    raise errors.TorchError("NotImplementedError", "gradcli does not support help() yet")
+
+
 def _exit(code=None):
     raise errors.TorchError("SystemExit", "" if code is None else str(code), (code,))
 
@@ -645,6 +693,10 @@ PY_BUILTINS = table(
     entry("hasattr", _hasattr, "obj, name, /", style="expected"),
     entry("delattr", _delattr, "obj, name, /", style="expected"),
     entry("issubclass", _issubclass, "cls, classinfo, /", style="expected", frames=0),
+    entry("dir", _dir, "*args", style="expected"),
+    _scope_reader("globals"),
+    _scope_reader("locals"),
+    entry("help", _help, "*args, **kwds", frames=0),
 ) | {"set": SET_TYPE, "frozenset": FROZENSET_TYPE} | {t.construct.name: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, COMPLEX_TYPE, STR_TYPE, LIST_TYPE,
                                    TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE,
@@ -662,3 +714,9 @@ protocols.absolute, protocols.register_type = _abs, register_type
 protocols.type_of = type_of
 protocols.BUILTINS = PY_BUILTINS
 protocols.is_callable = _callable
+protocols.SCOPE_CALLS.update({
+    "dir": (PY_BUILTINS["dir"], _scope_names),
+    "globals": (PY_BUILTINS["globals"], lambda frame, top_level: frame.root.vars),
+    "locals": (PY_BUILTINS["locals"], lambda frame, top_level: frame.vars if top_level
+               else dict(frame.vars)),
+})

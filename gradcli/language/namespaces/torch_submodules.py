@@ -35,6 +35,26 @@ def _argparse() -> dict:
     return {"argparse": ARGPARSE}
 
 
+def _logging() -> dict:
+    from gradcli.language.namespaces.python_logging import LOGGING
+    return {"logging": LOGGING}
+
+
+def _contextlib() -> dict:
+    from gradcli.language.namespaces.python_contextlib import CONTEXTLIB
+    return {"contextlib": CONTEXTLIB}
+
+
+def _abc() -> dict:
+    from gradcli.language.namespaces.python_abc import ABC_MODULE
+    return {"abc": ABC_MODULE}
+
+
+def _enum() -> dict:
+    from gradcli.language.namespaces.python_enum import ENUM_MODULE
+    return {"enum": ENUM_MODULE}
+
+
 def _json() -> dict:
     from gradcli.language.namespaces.python_json import JSON
     return {"json": JSON}
@@ -151,6 +171,10 @@ MODULE_GROUPS = (
     (("sys", "os", "os.path"), _sys_modules),
     (("argparse",), _argparse),
     (("json",), _json),
+    (("logging",), _logging),
+    (("contextlib",), _contextlib),
+    (("abc",), _abc),
+    (("enum",), _enum),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),

@@ -139,7 +139,16 @@ def callable_name(function) -> str:
 def _python_index(key):
     if isinstance(key, Tensor) and key.numel() == 1 and not key.dtype.is_floating_point:
         return index(key)
-    return key
+    return _user_index(key)
+
+
+def _user_index(key):
+    """A user class instance with __index__ (an IntEnum member) as the int it stands for."""
+    if isinstance(key, tuple):
+        return tuple(map(_user_index, key))
+    method = classes.special_method(key, "__index__") if isinstance(
+        key, classes.UserInstance) else None
+    return key if method is None else classes.call_bound(method, [])
 
 
 def _numpy_side(value):
@@ -162,7 +171,7 @@ def _numpy_key(key):
 def get_item(value, key):
     """value[key] for tensors (torch's indexing) and Python's containers."""
     if isinstance(value, Tensor):
-        return indexing.get_item(value, key)
+        return indexing.get_item(value, _user_index(key))
     if isinstance(value, TableObject) and value.is_sequence:
         return value.item(key)
     if isinstance(value, np.ndarray):
@@ -222,7 +231,7 @@ def _key_text(key) -> str:
 def set_item(value, key, item) -> None:
     """value[key] = item."""
     if isinstance(value, Tensor):
-        indexing.set_item(value, key, item)
+        indexing.set_item(value, _user_index(key), item)
     elif isinstance(value, classes.ContainerInstance) and \
             classes.special_method(value, "__setitem__") is not None:
         classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])

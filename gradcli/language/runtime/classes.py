@@ -436,6 +436,32 @@ BASE_INIT_INHERITED: set = set()
 GENERIC_BASES: set = set()
 
 
+# What a library class (enum.Enum) does as its classes' metaclass, by the library class:
+# "made" (a function of a new subclass, run once it is made), "repr" (a function giving a class's
+# repr) and the metaclass's special methods (__call__, __getitem__, __iter__, __len__,
+# __contains__), builtins taking the class.
+METACLASSES: dict = {}
+
+
+def metaclass_method(cls: UserClass, name: str):
+    """The special method `name` of `cls`'s metaclass, bound to `cls`, else None (a library's
+    own class, which belongs to no run, keeps type's)."""
+    if cls.runtime is None:
+        return None
+    for owner in cls.mro:
+        found = METACLASSES.get(owner, {}).get(name)
+        if found is not None:
+            return BoundMethod(cls, found)
+    return None
+
+
+def class_repr(cls: UserClass) -> str:
+    """repr(cls): its metaclass's, else type's."""
+    shown = next((METACLASSES[owner].get("repr") for owner in cls.mro if owner in METACLASSES),
+                 None)
+    return f"<class '{cls.module}.{cls.qualname}'>" if shown is None else shown(cls)
+
+
 def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) -> UserClass:
     """The value of a `class` statement, after Python's checks on its bases."""
     bases = [base.origin if isinstance(base, TypeForm) and base.origin is not None else base
@@ -449,12 +475,49 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
             raise errors.TorchError("NotImplementedError", f"a class derived from {base.name} is "
                                     "not supported by gradcli yet")
     user_bases = tuple(b for b in bases if b is not OBJECT)
-    return UserClass(name, qualname, user_bases, namespace, runtime)
+    cls = UserClass(name, qualname, user_bases, namespace, runtime)
+    if cls.find("__abstractmethods__") is not _MISSING:  # a subclass of abc.ABC
+        namespace["__abstractmethods__"] = frozenset(_abstract_names(cls))
+    made = next((METACLASSES[owner]["made"] for owner in cls.mro[1:] if owner in METACLASSES),
+                None)
+    if made is not None:
+        made(cls)
+    return cls
+
+
+def is_abstract(value) -> bool:
+    """Whether a class attribute is abstract (abc.abstractmethod marks functions)."""
+    if isinstance(value, UserFunction):
+        return bool(value.attrs.get("__isabstractmethod__", False))
+    if isinstance(value, (StaticMethod, ClassMethod)):
+        return is_abstract(value.function)
+    if isinstance(value, Property):
+        return any(is_abstract(f) for f in (value.getter, value.setter, value.deleter))
+    return False
+
+
+def _abstract_names(cls: UserClass) -> set:
+    """ABCMeta's __abstractmethods__: the class's own abstract attributes and those of its
+    bases it leaves abstract."""
+    names = {name for name, value in cls.namespace.items() if is_abstract(value)}
+    for base in cls.bases:
+        inherited = base.find("__abstractmethods__") if isinstance(base, UserClass) else ()
+        names.update(n for n in (() if inherited is _MISSING else inherited)
+                     if is_abstract(cls.find(n)))
+    return names
 
 
 def instantiate(cls: UserClass, args: list, kwargs: dict):
     """Cls(*args): a new instance (from the class's __new__, else its builtin base's), then its
     __init__ (Python's errors when there is none)."""
+    construct = metaclass_method(cls, "__call__")
+    if construct is not None:
+        return cls.runtime.call(construct, args, kwargs)
+    abstract = cls.find("__abstractmethods__")
+    if abstract is not _MISSING and abstract:
+        raise errors.type_error(f"Can't instantiate abstract class {cls.name} with abstract "
+                                f"method{'s' if len(abstract) > 1 else ''} "
+                                f"{', '.join(sorted(abstract))}")
     new = cls.find("__new__")
     if new is _MISSING:
         new = BASE_NEWS.get(cls.base, _MISSING)
@@ -496,7 +559,10 @@ class StaticSpecial:
 
 
 def special_method(value, name: str):
-    """The user-defined special method `name` of a user class instance, bound, else None."""
+    """The user-defined special method `name` of a user class instance, bound, else None (for
+    a user class, its metaclass's)."""
+    if isinstance(value, UserClass):
+        return metaclass_method(value, name)
     cls = class_of(value)
     if cls is None:
         return None

@@ -67,6 +67,12 @@ def index(value) -> int:
         return int(value.data.reshape(()).item())
     if isinstance(value, int):
         return value
+    method = classes.special_method(value, "__index__")  # a user class's (an IntEnum member)
+    if method is not None:
+        result = classes.call_bound(method, [])
+        if isinstance(result, int):
+            return result
+        raise errors.type_error(f"__index__ returned non-int (type {type_name(result)})")
     raise errors.type_error(f"'{type_name(value)}' object cannot be interpreted as an integer")
 
 

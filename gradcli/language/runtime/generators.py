@@ -12,6 +12,16 @@ from gradcli.engine import errors
 from gradcli.language.runtime.frames import Frame, GradRuntimeError
 
 _CLOSING = object()  # what close() sends a suspended body
+
+
+class _Thrown:
+    """What throw() sends a suspended body: the error to raise where it is suspended."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
 SLOT = ".generator"  # where a generator body finds its own object (no program name has a dot)
 _THREAD_STACK = 64 * 1024 * 1024
 
@@ -42,6 +52,21 @@ class GeneratorObject:
             self._start()
         else:
             self._to_body.put(value)
+        return self._outcome(line)
+
+    def throw(self, error: BaseException):
+        """Python's generator.throw(): `error` raised where the body is suspended; its next
+        yielded value, StopIteration when it returns, or the error it lets out."""
+        if self.state == "running":
+            raise errors.value_error("generator already executing")
+        if self.state != "suspended":
+            self.state = "closed"
+            raise error
+        line = self.runtime.line
+        self._to_body.put(_Thrown(error))
+        return self._outcome(line)
+
+    def _outcome(self, line: int):
         kind, result = self._resumed(line)
         if kind == "yield":
             self.state = "suspended"
@@ -112,6 +137,8 @@ class GeneratorObject:
         self.runtime.line = line
         if sent is _CLOSING:
             raise GradRuntimeError("GeneratorExit", "", None)
+        if isinstance(sent, _Thrown):
+            raise sent.error
         return sent
 
 

@@ -382,7 +382,7 @@ def _object_repr(value) -> str:
     if isinstance(value, TypeForm):
         return value.text(_class_name)
     if isinstance(value, classes.UserClass):
-        return f"<class '{value.module}.{value.qualname}'>"
+        return classes.class_repr(value)
     if isinstance(value, classes.UserMethod):
         owner = value.receiver.qualname if isinstance(value.receiver, classes.UserClass) else (
             type_name(value.receiver))
