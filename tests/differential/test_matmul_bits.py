@@ -202,3 +202,26 @@ def test_linear_of_rows_padded_past_k_follows_their_stride():
         theirs = torch.nn.functional.linear(_aligned(padded)[:, :k], _aligned(w))
         ours = matmul_order.mm(padded[:, :k], w.T)
         assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
+
+
+def _aligned64(values: np.ndarray):
+    return torch.empty(values.shape, dtype=torch.float64).copy_(torch.from_numpy(values))
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="dgemm's dot kernel is Zen 5's")
+@pytest.mark.parametrize("k", [2, 3, 8, 9, 16, 31, 64, 100, 255, 784])
+def test_float64_linear_is_claimed_and_exact(k):
+    """float64 F.linear / x @ W.t() on 2..64 rows and 2..16 outputs (tiles of 4 x 12 fused up
+    to 256 terms, the rest two or eight lanes after each row's 16-byte peel); bias or not."""
+    rng = np.random.default_rng(k)
+    for m in (2, 3, 4, 5, 7, 8, 16, 33, 64):
+        for n in list(range(2, 17)) + [24, 36]:
+            claim = not (m >= 4 and n >= 12 and (k > 256 or m % 4 and n % 12))
+            x, w = rng.standard_normal((m, k)), rng.standard_normal((n, k))
+            bias = rng.standard_normal(n) if (m + n) % 2 else None
+            theirs = torch.nn.functional.linear(_aligned64(x), _aligned64(w),
+                                                None if bias is None else _aligned64(bias))
+            ours = matmul_order.mm(x, w.T, bias)
+            assert (ours is not None) == claim, (m, k, n)
+            if claim:
+                assert ours.tobytes() == theirs.numpy().tobytes(), (m, k, n)
