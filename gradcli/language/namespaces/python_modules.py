@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import __future__
 import collections
-import functools
 import itertools
 import time
 
@@ -19,7 +18,7 @@ from gradcli.language.namespaces.python_dataclasses import DATACLASSES
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import LazyTable, TableObject
-from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, dict_from,
                                             iterate, type_name)
 from gradcli.language.runtime import protocols
