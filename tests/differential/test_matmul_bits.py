@@ -202,3 +202,55 @@ def test_linear_of_rows_padded_past_k_follows_their_stride():
         theirs = torch.nn.functional.linear(_aligned(padded)[:, :k], _aligned(w))
         ours = matmul_order.mm(padded[:, :k], w.T)
         assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the matrix-vector rows were measured on Zen 5")
+@pytest.mark.parametrize("k", [2, 5, 8, 11, 12, 13, 16, 20, 27, 33, 64, 100, 784])
+def test_linear_of_one_sample_is_claimed_and_exact(k):
+    """F.linear of one row (a single-sample prediction) to any number of outputs: MKL's
+    matrix-vector kernel over the rows of W, whose last n % 4 rows peel four terms; bias or not,
+    W's rows padded or not."""
+    rng = np.random.default_rng(k)
+    for n in (1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 16, 33, 100):
+        for pad in (0, 0, 1, 3, 4):
+            x = rng.standard_normal((1, k)).astype(np.float32)
+            w = rng.standard_normal((n, k + pad)).astype(np.float32)
+            bias = rng.standard_normal(n).astype(np.float32) if (n + pad) % 2 else None
+            theirs = torch.nn.functional.linear(_aligned(x), _aligned(w)[:, :k],
+                                                None if bias is None else _aligned(bias))
+            ours = matmul_order.mm(x, w[:, :k].T, bias)
+            assert ours is not None, (k, n, pad)
+            assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (k, n, pad)
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the matrix-vector rows were measured on Zen 5")
+@pytest.mark.parametrize("k", [2, 3, 7, 9, 12, 13, 17, 20, 31, 64, 100, 300])
+def test_linear_to_one_output_on_any_batch_is_claimed_and_exact(k):
+    """nn.Linear(k, 1) (a regression head) and mv on batches that are not whole fours: the last
+    m % 4 rows take eight lanes (the second of them four) after a peel of four terms."""
+    rng = np.random.default_rng(100 + k)
+    for m in (1, 2, 3, 5, 6, 7, 10, 13, 30, 50, 101):
+        for pad in (0, 0, 2, 4):
+            x = rng.standard_normal((m, k + pad)).astype(np.float32)
+            w = rng.standard_normal((1, k)).astype(np.float32)
+            bias = rng.standard_normal(1).astype(np.float32) if (m + pad) % 2 else None
+            theirs = torch.nn.functional.linear(_aligned(x)[:, :k], _aligned(w),
+                                                None if bias is None else _aligned(bias))
+            ours = matmul_order.mm(x[:, :k], w.T, bias)
+            assert ours is not None, (m, k, pad)
+            assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, pad)
+            theirs = _aligned(x)[:, :k].mv(_aligned(w[0]))
+            assert np.array_equal(matmul_order.mv(x[:, :k], w[0]).view(np.uint32),
+                                  theirs.numpy().view(np.uint32)), (m, k, pad)
+
+
+@pytest.mark.parametrize("m,k,n", [(1, 20, 7), (1, 64, 10), (1, 13, 1), (5, 10, 1), (10, 13, 1),
+                                   (30, 8, 1), (7, 33, 1), (50, 20, 1)])
+def test_gradients_of_one_sample_and_one_output_linear_match_torch(m, k, n):
+    """The products of nn.Linear's backward for these shapes (grad @ W, grad.t() @ x)."""
+    rng = np.random.default_rng(m * 1000 + k * 10 + n)
+    x, tx = _pair(rng, m, k, False)
+    w, tw = _pair(rng, n, k, False)
+    g, tg = _pair(rng, m, n, False)
+    assert _bits_equal(F.mm(g, w), tg.mm(tw))
+    assert _bits_equal(F.mm(F.t(g), x), tg.t().mm(tx))
