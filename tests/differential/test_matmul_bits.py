@@ -254,3 +254,25 @@ def test_gradients_of_one_sample_and_one_output_linear_match_torch(m, k, n):
     g, tg = _pair(rng, m, n, False)
     assert _bits_equal(F.mm(g, w), tg.mm(tw))
     assert _bits_equal(F.mm(F.t(g), x), tg.t().mm(tx))
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the peeled columns were measured on Zen 5")
+@pytest.mark.parametrize("k", [8, 9, 12, 16, 20, 31, 64, 100, 300])
+def test_products_with_b_row_major_and_few_columns_are_claimed_and_exact(k):
+    """grad @ W and grad.t() @ x of nn.Linear backward (B row-major) with 5..11 columns, or 2 or 3
+    rows by any count: row i's entries before its 16-byte boundary sum their eights apart."""
+    rng = np.random.default_rng(200 + k)
+    for m in (2, 3, 4, 5, 7, 10, 16, 33):
+        for n in (2, 5, 6, 7, 9, 10, 11, 13, 33, 45):
+            if m >= 4 and n >= 12:
+                continue
+            for a_t in (False, True):
+                a, ta = _pair(rng, m, k, a_t)
+                b = rng.standard_normal((k, n)).astype(np.float32)
+                bias = rng.standard_normal(n).astype(np.float32) if (m + n) % 2 else None
+                theirs = (torch.mm(ta, _aligned(b)) if bias is None
+                          else torch.addmm(_aligned(bias), ta, _aligned(b)))
+                ours = matmul_order.mm(a.data, b, bias)
+                assert ours is not None, (m, k, n, a_t)
+                assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (
+                    m, k, n, a_t)
