@@ -16,7 +16,6 @@ KNOWN_DIVERGENCES = {
     "tutorials/pytorch_two_layer_relu_function": _GEMM,
     "tutorials/pytorch_two_layer_net_module": _GEMM,
     "tutorials/pytorch_two_layer_net_optim": _GEMM,
-    "tutorials/pytorch_nn_tutorial": _GEMM,
 }
 
 # Snippet cases (group/name) and examples that differ on one kind of machine only (tests/golden_machine.py
@@ -31,6 +30,7 @@ MACHINE_DIVERGENCES = {
     "GenuineIntel-avx512": {
         "training_loops/two_layer_nets_500_sgd_steps": _INTEL_NARROW_LINEAR,
         "tutorials/karpathy_backprop_ninja_cross_entropy": _INTEL_GEMM,
+        "tutorials/pytorch_nn_tutorial": _INTEL_GEMM,
     },
 }
 

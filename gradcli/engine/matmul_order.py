@@ -39,12 +39,29 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
   chain added in turn to addmm's bias, which starts the sum.
 * sequential: acc = fl(acc + fl(a[i,k] * b[k,j])) for k = 0..K-1, no fused multiply-add.  The
   smaller products (M < 4 or N < 12) of the shapes listed in `_sequential` take it (on Zen 5
-  also 2 or 3 rows by any multiple of four columns, with B row-major, up to k = 1000 checked);
-  addmm's bias starts the accumulator (row-major A and B, N > 1) or is added at the end (others).
-* four lanes (a matrix-vector product over contiguous rows: row-major A, one column): the first
-  ((K - 1) % 4) + 1 terms sequentially into lane 0, then lane l += term k for k = P + l (mod 4),
-  no FMA, then (lane0 + lane2) + (lane1 + lane3); rows in whole blocks of four only (the last
-  M % 4 rows take another kernel, not reproduced).
+  the B row-major ones are peeled columns, below); addmm's bias starts the accumulator
+  (row-major A and B, N > 1) or is added at the end (others).
+* peeled columns (`peeled_columns`, on Zen 5): B row-major (NN, TN: grad @ W, grad.t() @ x),
+  two or more columns, outside the blocked shapes: every entry sequential from addmm's bias,
+  except that row i of the result (i * n floats into its aligned storage) sums the entries
+  before its first 16-byte boundary ((-i * n) % 4 of them, when four or more columns follow)
+  apart: in each whole eight terms the second four are summed from +0 and their sum added.
+  Measured with and without bias on one and two threads: m 2..1000, k 8..3000 (shorter sums
+  have no whole eight), n 2..1001, leading dimensions padded by up to four, about 20,000
+  products, every draw exact.
+* matrix-vector rows (`gemv_rows`): a one-column result of a row-major A (mv, F.linear to one
+  output, x @ w) and a one-row x @ W.t() (F.linear of one sample, summed over the rows of W)
+  are one MKL kernel: each entry a dot of a row (lda floats apart) with the vector, without
+  FMA.  Rows in whole blocks of four: the first P = ((lda - 1) % 4) + 1 terms sequentially into
+  lane 0, then four lanes over the next multiple of 4 terms (lane l += term P + l mod 4), then
+  (lane0 + lane2) + (lane1 + lane3), then the rest sequentially (none when lda = K).  The last
+  M % 4 rows (on Zen 5): 4 terms into lane 0, then the next multiple of 8 terms in eight lanes
+  (the second of them: in four), halved as in aligned dots, then the rest sequentially (all
+  sequentially below 12 terms).  addmm's bias is added at the end.  The storage offset of A and
+  of the vector is taken to be a multiple of four floats (it moves both peels).  Measured on
+  Zen 5 with and without bias, one and two threads: 1..1001 rows (or columns) by 2..1000 terms,
+  lda up to K + 8, about 12,000 products, every draw exact; elsewhere whole fours with lda = K
+  only.  A 1 x 1 result with B row-major takes another kernel (`_sequential`).
 * aligned dots (`aligned_dots`, on Zen 5): x @ W.t() (row-major A, column-major B) with two or
   more rows and columns, except the blocked shapes above: each entry a dot of row i of A and a
   row of W, without FMA.  Row i starts i * lda floats past torch's 64-byte aligned storage (a
@@ -56,14 +73,15 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
   sequentially (all terms sequentially when no whole set of lanes follows the peel); addmm's
   bias is added at the end.  Measured with and without bias on one and two threads (identical):
   m 2..64, k 2..784, n 2..11 (and n up to 64 for 2 or 3 rows), lda > k, every draw exact (about
-  5,000 products); one-row results (MKL's matrix-vector kernel) are not reproduced.
+  5,000 products); one-row results are matrix-vector rows.
 * dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms.
 * bmm with M*K*N < 400 (every vendor, float32 and float64): torch's own naive loop,
   sequential, no FMA.
 
 Measured on a grid of 16,456 products (m up to 64, k up to 500, n up to 64, four layouts, with
-and without bias), on one thread: 79% claimed on the Zen 5 EPYC (46% before the blocked rule
-was known to hold there), 82% of a similar grid on the AVX2 one, every claim exact; the blocks
+and without bias), on one thread: all claimed on the Zen 5 EPYC (91% before the matrix-vector
+rows and peeled columns, 46% before the blocked rule was known to hold there; 99% on two
+threads), 82% of a similar grid on the AVX2 one, every claim exact; the blocks
 checked up to k = 4,096 and products up to 1000 x 4 x 1000.  On two threads MKL gives the rows past the first
 multiple of four at or above M/2 to a second call, which sums them with the small-M kernels:
 `_second_thread_rows` follows that (gradcli models as many threads as torch would take; on the
@@ -305,20 +323,21 @@ def _terms_first(x: np.ndarray, axis: int, batch: int) -> np.ndarray:
     return moved.reshape((moved.shape[0],) + (1,) * (batch - (x.ndim - 2)) + moved.shape[1:])
 
 
-def four_lanes(a: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """MKL's matrix-vector kernel over contiguous rows of `a` (see the module docstring)."""
-    k = a.shape[1]
-    first = (k - 1) % 4 + 1
-    lanes = [np.zeros(a.shape[0], np.float32) for _ in range(4)]
-    term = np.empty(a.shape[0], np.float32)
-    for i in range(first):
-        np.multiply(a[:, i], v[i], out=term)
-        np.add(lanes[0], term, out=lanes[0])
-    for i in range(first, k):
-        lane = lanes[(i - first) % 4]
-        np.multiply(a[:, i], v[i], out=term)
-        np.add(lane, term, out=lane)
-    return (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+def gemv_rows(a: np.ndarray, v: np.ndarray, lda: int) -> np.ndarray | None:
+    """MKL's matrix-vector kernel over contiguous rows of `a` (lda floats apart) and a vector
+    `v` (see the module docstring's "matrix-vector rows"), or None where unmeasured."""
+    m, k = a.shape
+    quads = m - m % 4
+    if not _AMD_ZEN5 and (quads < m or lda != k):
+        return None
+    terms = a.T * v[:, None]
+    out = np.empty(m, np.float32)
+    if quads:
+        out[:quads] = _aligned_lanes(terms[:, :quads], 4, (lda - 1) % 4 + 1)
+    for extra, row in enumerate(range(quads, m)):
+        lanes = 4 if extra == 1 else 8
+        out[row] = _aligned_lanes(terms[:, row], lanes, 4, 8)
+    return out
 
 
 def _halve(acc: np.ndarray) -> np.ndarray:
@@ -328,14 +347,16 @@ def _halve(acc: np.ndarray) -> np.ndarray:
     return acc[0]
 
 
-def _aligned_lanes(terms: np.ndarray, lanes: int, peel: int, fold=_halve) -> np.ndarray:
-    """MKL's dot kernel for x @ W.t() on Zen 5 over rounded products `terms` (k first): the
-    first `peel` terms sequentially into lane 0, then `lanes` lanes over the next whole multiple
-    of `lanes` terms (lane l += term peel + l mod lanes), folded (`_halve` unless told),
-    then the rest sequentially; no lanes at all when fewer than `lanes` terms follow the peel."""
+def _aligned_lanes(terms: np.ndarray, lanes: int, peel: int, step: int = 0,
+                   fold=_halve) -> np.ndarray:
+    """MKL's dot kernels on Zen 5 over rounded products `terms` (k first): the first `peel`
+    terms sequentially into lane 0, then `lanes` lanes over the next whole multiple of `step`
+    (default `lanes`) terms (lane l += term peel + l mod lanes), folded (`_halve` unless told),
+    then the rest sequentially; no lanes at all when fewer than `step` terms follow the peel."""
     k = terms.shape[0]
     peel = min(peel, k)
-    main = (k - peel) // lanes * lanes
+    step = step or lanes
+    main = (k - peel) // step * step
     if not main:
         peel = k
     steps = np.zeros((1 + main // lanes, lanes) + terms.shape[1:], terms.dtype)
@@ -369,9 +390,10 @@ def aligned_dots(a: np.ndarray, b: np.ndarray, lda: int) -> np.ndarray:
 
 
 def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=None,
-       b_strides=None) -> np.ndarray | None:
+       b_strides=None, whole: bool = True) -> np.ndarray | None:
     """torch.mm / torch.addmm(bias, a, b) of float32 or float64 matrices bit for bit, or None if
-    unknown."""
+    unknown; `whole` False: the rows a second thread sums, which MKL never hands to its
+    matrix-vector kernel."""
     if a.dtype != b.dtype or a.dtype not in (np.float32, np.float64):
         return None
     m, k = a.shape
@@ -406,7 +428,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         split = _second_thread_rows(m, k, n)
         if split is None:
             return blocked_fma_chain(a, b, bias32)
-        rest = mm(a[split:], b, bias, a_strides, b_strides)
+        rest = mm(a[split:], b, bias, a_strides, b_strides, whole=False)
         if rest is None:
             return None
         return np.concatenate([blocked_fma_chain(a[:split], b, bias32), rest])
@@ -414,17 +436,60 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         lda = a_strides[0] if a_strides[1] == 1 and a_strides[0] >= k else k
         out = aligned_dots(a, b, lda)
         return out if bias32 is None else out + bias32
+    if _AMD_ZEN5 and b_row and n >= 2:
+        return peeled_columns(a, b, bias32)
     if _sequential(m, k, n, a_row, b_row):
         if bias32 is not None and _bias_first(m, n, a_row, b_row):
             return sequential(a, b, bias32)
         out = sequential(a, b)
         return out if bias32 is None else out + bias32
-    # A one-column B is the same vector whichever way it is laid out when its elements are
-    # adjacent (measured: F.linear, x @ w.t(), mv). (The last m % 4 rows' kernel is unknown.)
-    if n == 1 and a_row and (b_row or b_strides[0] == 1) and m % 4 == 0:
-        out = four_lanes(a, b[:, 0])[:, None]
-        return out if bias32 is None else out + bias32
+    out = _matrix_vector(a, b, a_strides, b_strides, a_row, b_row) if whole else None
+    if out is None:
+        return None
+    return out if bias32 is None else out + bias32
+
+
+def _matrix_vector(a, b, a_strides, b_strides, a_row: bool, b_row: bool) -> np.ndarray | None:
+    """One-column results of a row-major A (mv, F.linear to one output) and one-row x @ W.t()
+    (F.linear of one sample), MKL's matrix-vector kernel over the rows of A or of W (`gemv_rows`).
+    A one-column B is the same vector whichever way it is laid out when its elements are
+    adjacent (measured: F.linear, x @ w.t(), mv)."""
+    m, k = a.shape
+    if b.shape[1] == 1 and a_row and (b_row or b_strides[0] == 1):
+        lda = a_strides[0] if a_strides[1] == 1 and a_strides[0] >= k else k
+        out = gemv_rows(a, b[:, 0], lda)
+        return None if out is None else out[:, None]
+    if m == 1 and a_row and not b_row:
+        out = gemv_rows(b.T, a[0], b_strides[1])
+        return None if out is None else out[None, :]
     return None
+
+
+def _split_eights(a: np.ndarray, b: np.ndarray, init: np.ndarray | None) -> np.ndarray:
+    """`sequential`, except that the second four terms of every whole eight are summed apart
+    (from +0) and their sum added."""
+    whole = a.shape[1] // 8 * 8
+    acc = None if init is None else init.copy()
+    for start in range(0, whole, 8):
+        acc = sequential(a[:, start:start + 4], b[start:start + 4], acc)
+        acc = acc + sequential(a[:, start + 4:start + 8], b[start + 4:start + 8])
+    return sequential(a[:, whole:], b[whole:], acc)
+
+
+def peeled_columns(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
+    """B row-major on Zen 5, outside the blocked shapes (see the module docstring): sequential
+    sums from the bias, except the first (-i * n) % 4 entries of row i when four or more follow
+    them (`_split_eights`)."""
+    m, n = a.shape[0], b.shape[1]
+    init = None if bias is None else np.broadcast_to(bias, (m, n))
+    out = sequential(a, b, init)
+    rows = np.arange(m)
+    for peel in range(1, min(4, n - 3)):
+        mine = rows[(-rows * n) % 4 == peel]
+        if len(mine):
+            out[mine, :peel] = _split_eights(a[mine], b[:, :peel],
+                                             None if init is None else init[mine, :peel])
+    return out
 
 
 def _double_tiles(a: np.ndarray, b: np.ndarray, bias) -> np.ndarray:
@@ -458,9 +523,9 @@ def _double_lanes(a: np.ndarray, b: np.ndarray, peels: np.ndarray) -> np.ndarray
         mine = np.flatnonzero(peels == peel)
         terms = a[mine].T[:, :, None] * b[:, None, :]
         if quads:
-            out[mine, :quads] = _aligned_lanes(terms[:, :, :quads], 2, peel, _double_fold)
+            out[mine, :quads] = _aligned_lanes(terms[:, :, :quads], 2, peel, fold=_double_fold)
         if quads < n:
-            out[mine, quads:] = _aligned_lanes(terms[:, :, quads:], 8, peel, _double_fold)
+            out[mine, quads:] = _aligned_lanes(terms[:, :, quads:], 8, peel, fold=_double_fold)
     return out
 
 

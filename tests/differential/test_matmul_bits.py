@@ -225,3 +225,77 @@ def test_float64_linear_is_claimed_and_exact(k):
             assert (ours is not None) == claim, (m, k, n)
             if claim:
                 assert ours.tobytes() == theirs.numpy().tobytes(), (m, k, n)
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the matrix-vector rows were measured on Zen 5")
+@pytest.mark.parametrize("k", [2, 5, 8, 11, 12, 13, 16, 20, 27, 33, 64, 100, 784])
+def test_linear_of_one_sample_is_claimed_and_exact(k):
+    """F.linear of one row (a single-sample prediction) to any number of outputs: MKL's
+    matrix-vector kernel over the rows of W, whose last n % 4 rows peel four terms; bias or not,
+    W's rows padded or not."""
+    rng = np.random.default_rng(k)
+    for n in (1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 16, 33, 100):
+        for pad in (0, 0, 1, 3, 4):
+            x = rng.standard_normal((1, k)).astype(np.float32)
+            w = rng.standard_normal((n, k + pad)).astype(np.float32)
+            bias = rng.standard_normal(n).astype(np.float32) if (n + pad) % 2 else None
+            theirs = torch.nn.functional.linear(_aligned(x), _aligned(w)[:, :k],
+                                                None if bias is None else _aligned(bias))
+            ours = matmul_order.mm(x, w[:, :k].T, bias)
+            assert ours is not None, (k, n, pad)
+            assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (k, n, pad)
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the matrix-vector rows were measured on Zen 5")
+@pytest.mark.parametrize("k", [2, 3, 7, 9, 12, 13, 17, 20, 31, 64, 100, 300])
+def test_linear_to_one_output_on_any_batch_is_claimed_and_exact(k):
+    """nn.Linear(k, 1) (a regression head) and mv on batches that are not whole fours: the last
+    m % 4 rows take eight lanes (the second of them four) after a peel of four terms."""
+    rng = np.random.default_rng(100 + k)
+    for m in (1, 2, 3, 5, 6, 7, 10, 13, 30, 50, 101):
+        for pad in (0, 0, 2, 4):
+            x = rng.standard_normal((m, k + pad)).astype(np.float32)
+            w = rng.standard_normal((1, k)).astype(np.float32)
+            bias = rng.standard_normal(1).astype(np.float32) if (m + pad) % 2 else None
+            theirs = torch.nn.functional.linear(_aligned(x)[:, :k], _aligned(w),
+                                                None if bias is None else _aligned(bias))
+            ours = matmul_order.mm(x[:, :k], w.T, bias)
+            assert ours is not None, (m, k, pad)
+            assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, pad)
+            theirs = _aligned(x)[:, :k].mv(_aligned(w[0]))
+            assert np.array_equal(matmul_order.mv(x[:, :k], w[0]).view(np.uint32),
+                                  theirs.numpy().view(np.uint32)), (m, k, pad)
+
+
+@pytest.mark.parametrize("m,k,n", [(1, 20, 7), (1, 64, 10), (1, 13, 1), (5, 10, 1), (10, 13, 1),
+                                   (30, 8, 1), (7, 33, 1), (50, 20, 1)])
+def test_gradients_of_one_sample_and_one_output_linear_match_torch(m, k, n):
+    """The products of nn.Linear's backward for these shapes (grad @ W, grad.t() @ x)."""
+    rng = np.random.default_rng(m * 1000 + k * 10 + n)
+    x, tx = _pair(rng, m, k, False)
+    w, tw = _pair(rng, n, k, False)
+    g, tg = _pair(rng, m, n, False)
+    assert _bits_equal(F.mm(g, w), tg.mm(tw))
+    assert _bits_equal(F.mm(F.t(g), x), tg.t().mm(tx))
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the peeled columns were measured on Zen 5")
+@pytest.mark.parametrize("k", [8, 9, 12, 16, 20, 31, 64, 100, 300])
+def test_products_with_b_row_major_and_few_columns_are_claimed_and_exact(k):
+    """grad @ W and grad.t() @ x of nn.Linear backward (B row-major) with 5..11 columns, or 2 or 3
+    rows by any count: row i's entries before its 16-byte boundary sum their eights apart."""
+    rng = np.random.default_rng(200 + k)
+    for m in (2, 3, 4, 5, 7, 10, 16, 33):
+        for n in (2, 5, 6, 7, 9, 10, 11, 13, 33, 45):
+            if m >= 4 and n >= 12:
+                continue
+            for a_t in (False, True):
+                a, ta = _pair(rng, m, k, a_t)
+                b = rng.standard_normal((k, n)).astype(np.float32)
+                bias = rng.standard_normal(n).astype(np.float32) if (m + n) % 2 else None
+                theirs = (torch.mm(ta, _aligned(b)) if bias is None
+                          else torch.addmm(_aligned(bias), ta, _aligned(b)))
+                ours = matmul_order.mm(a.data, b, bias)
+                assert ours is not None, (m, k, n, a_t)
+                assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (
+                    m, k, n, a_t)
