@@ -36,6 +36,11 @@ RUNTIME_EDITS = (
     # and its one dataclass is a record, so that `dataclasses` (and its compiling) is not loaded
     ("from dataclasses import dataclass\n",
      "from gradcli.engine.records import record as dataclass\n"),
+    # and `copy`, which only copying a parser state or a lexer configuration needs, loads then
+    ("\nfrom copy import deepcopy\n",
+     "\ndef deepcopy(value, memo=None):\n    import copy\n    return copy.deepcopy(value, memo)\n"),
+    ("\nfrom copy import copy\n",
+     "\ndef copy(value):\n    import copy as copying\n    return copying.copy(value)\n"),
 )
 # parts of it left out, each from its first line to the line that follows it: lark's
 # Transformer, Visitor and Interpreter classes and v_args, which gradcli's parser never uses

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import os
-import signal
 import sys
 from contextlib import contextmanager
 
@@ -49,7 +48,8 @@ def time_limit(seconds: float | None):
         os.write(2, timed_out_message(seconds).encode())
         os._exit(EXIT_TIMED_OUT)
 
-    import threading  # only runs with a time limit start a thread
+    import signal  # only runs with a time limit set an alarm and start a thread
+    import threading
 
     previous = signal.signal(signal.SIGALRM, expire)
     backstop = threading.Timer(seconds + GRACE_SECONDS, end_process)

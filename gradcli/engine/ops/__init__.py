@@ -12,13 +12,18 @@ from gradcli.engine import functions
 
 # In load order: an area's names belong to the first area whose import defines them.
 AREAS = tuple(f"gradcli.engine.{name}" for name in (
-    "ops.registry", "views", "ops.common", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear", "ops.comparison", "ops.complex_numbers",
-    "ops.convolution", "ops.ctc_loss", "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient", "ops.grid_sample", "ops.group_norm", "ops.histograms",
-    "ops.index_reduce",
-    "ops.inplace", "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.multi_margin", "ops.nn_functional", "ops.nn_extra",
-    "ops.packing", "ops.padding", "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise", "ops.pointwise_more", "ops.products", "ops.reductions",
-    "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations", "ops.scatters", "ops.selection", "ops.shapes", "ops.sorting", "ops.special", "ops.spectral", "ops.special_more", "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions", "creation", "devices", "distributions", "einsum",
-    "indexing", "ops.aten_aliases"))
+    "ops.registry", "views", "ops.common", "ops.pointwise", "ops.shapes", "ops.sorting",
+    "creation", "indexing", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear",
+    "ops.comparison", "ops.complex_numbers", "ops.convolution", "ops.ctc_loss",
+    "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient",
+    "ops.grid_sample", "ops.group_norm", "ops.histograms", "ops.index_reduce", "ops.inplace",
+    "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu",
+    "ops.multi_margin", "ops.nn_functional", "ops.nn_extra", "ops.packing", "ops.padding",
+    "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise_more", "ops.products",
+    "ops.reductions", "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations",
+    "ops.scatters", "ops.selection", "ops.special", "ops.spectral", "ops.special_more",
+    "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions",
+    "devices", "distributions", "einsum", "ops.aten_aliases"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
 

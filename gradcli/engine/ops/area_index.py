@@ -58,6 +58,125 @@ INDEX = {
             "zeros_of "
         ),
     },
+    "gradcli.engine.ops.pointwise": {
+        "function": (
+            "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
+            "check_bool_subtraction check_not_bool check_operand clamp cos cosh div div_scalar "
+            "efficient_zeros erf erf_values exp exp2 expm1 filled_like floor floor_divide frac "
+            "lerp log log10 log1p log2 masked_fill masked_filled maximum maybe_multiply minimum "
+            "mul mul_scalar neg negate positive pow reciprocal remainder round "
+            "rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
+            "sigmoid_values sign sin sinh sqrt square sub sub_scalar tan tanh trunc where "
+            "wrapped_int xlogy "
+        ),
+        "row": (
+            "_to_copy abs acos add.Scalar add.Tensor addcdiv addcmul asin atan atan2 ceil clamp "
+            "clamp.Tensor cos cosh deg2rad div.Scalar div.Tensor div.Tensor_mode erf exp exp2 "
+            "expm1 floor floor_divide frac hypot lerp.Scalar lerp.Tensor log log10 log1p log2 "
+            "logaddexp logit masked_fill.Scalar masked_fill.Tensor maximum minimum mul.Scalar "
+            "mul.Tensor neg pow.Scalar pow.Tensor_Scalar pow.Tensor_Tensor reciprocal "
+            "remainder.Scalar remainder.Tensor round round.decimals rsqrt rsub.Scalar rsub.Tensor "
+            "sgn sigmoid sign sin sinc sinh sqrt sub.Scalar sub.Tensor tan tanh trunc where.self "
+            "xlogy.Scalar_Other xlogy.Scalar_Self xlogy.Tensor "
+        ),
+        "declaration": (
+            "method:abs method:absolute method:acos method:add method:addcdiv method:addcmul "
+            "method:arccos method:arcsin method:arctan method:arctan2 method:asin method:atan "
+            "method:atan2 method:ceil method:clamp method:clip method:cos method:cosh "
+            "method:deg2rad method:div method:divide method:erf method:exp method:exp2 "
+            "method:expm1 method:fix method:floor method:floor_divide method:frac method:hypot "
+            "method:lerp method:log method:log10 method:log1p method:log2 method:logaddexp "
+            "method:logit method:masked_fill method:maximum method:minimum method:mul "
+            "method:multiply method:neg method:negative method:positive method:pow "
+            "method:reciprocal method:remainder method:round method:rsqrt method:sgn "
+            "method:sigmoid method:sign method:sin method:sinc method:sinh method:sqrt "
+            "method:square method:sub method:subtract method:tan method:tanh method:true_divide "
+            "method:trunc method:where method:xlogy torch:abs torch:absolute torch:acos torch:add "
+            "torch:addcdiv torch:addcmul torch:arccos torch:arcsin torch:arctan torch:arctan2 "
+            "torch:asin torch:atan torch:atan2 torch:ceil torch:clamp torch:clip torch:cos "
+            "torch:cosh torch:deg2rad torch:div torch:divide torch:erf torch:exp torch:exp2 "
+            "torch:expm1 torch:fix torch:floor torch:floor_divide torch:frac torch:hypot "
+            "torch:lerp torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logit "
+            "torch:masked_fill torch:maximum torch:minimum torch:mul torch:multiply torch:neg "
+            "torch:negative torch:positive torch:pow torch:reciprocal torch:remainder torch:round "
+            "torch:rsqrt torch:rsub torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc "
+            "torch:sinh torch:sqrt torch:square torch:sub torch:subtract torch:tan torch:tanh "
+            "torch:true_divide torch:trunc torch:where torch:xlogy "
+        ),
+    },
+    "gradcli.engine.ops.shapes": {
+        "function": (
+            "DECLARATIONS adjoint cat chunk clone contiguous dsplit expand expand_as flatten flip "
+            "hermitian hsplit infer_shape is_contiguous matrix_transpose narrow narrow_copy "
+            "normalize_dims permute reduction_dims repeat reshape reshape_as reversed_dims "
+            "size_at size_list sizes_arg split split_with_sizes squeeze squeeze_ stack t t_ "
+            "tensor_split transpose transpose_ unbind unfold unsafe_chunk unsafe_split unsqueeze "
+            "unsqueeze_ view view_as view_as_dtype vsplit wrap_dim "
+        ),
+        "row": (
+            "_reshape_alias _unsafe_view alias block_diag cat clone expand flip narrow_copy "
+            "permute repeat split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims "
+            "squeeze_ squeeze_.dim squeeze_.dims stack t t_ transpose.int transpose_.int "
+            "unbind.int unfold unfold_backward unsafe_split.Tensor unsqueeze unsqueeze_ view "
+        ),
+        "declaration": (
+            "method:adjoint method:chunk method:clone method:contiguous method:dim_order "
+            "method:dsplit method:expand method:expand_as method:flatten method:flip "
+            "method:hsplit method:is_contiguous method:narrow method:narrow_copy method:numel "
+            "method:permute method:ravel method:repeat method:reshape method:reshape_as "
+            "method:split_with_sizes method:squeeze method:squeeze_ method:swapaxes_ "
+            "method:swapdims_ method:t method:t_ method:tensor_split method:transpose "
+            "method:transpose_ method:unbind method:unfold method:unsafe_chunk "
+            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
+            "method:vsplit torch:adjoint torch:cat torch:chunk torch:clone torch:concat "
+            "torch:concatenate torch:dsplit torch:flatten torch:flip torch:hsplit torch:narrow "
+            "torch:narrow_copy torch:numel torch:permute torch:ravel torch:reshape "
+            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
+            "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
+            "torch:vsplit "
+        ),
+    },
+    "gradcli.engine.ops.sorting": {
+        "function": (
+            "argsort argwhere bincount bucketize builtins_sorted count_nonzero histc kthvalue "
+            "median mode msort nanmedian nonzero nonzero_static positions searchsorted sort "
+            "sort_indices topk unique unique_consecutive "
+        ),
+        "row": (
+            "_unique2 bincount kthvalue median median.dim mode nanmedian nanmedian.dim sort "
+            "sort.stable topk unique_consecutive unique_dim "
+        ),
+        "declaration": (
+            "method:argsort method:argwhere method:bincount method:count_nonzero method:histc "
+            "method:kthvalue method:median method:mode method:msort method:nanmedian "
+            "method:nonzero method:nonzero_static method:sort method:topk method:unique "
+            "method:unique_consecutive torch:argsort torch:argwhere torch:bincount "
+            "torch:bucketize torch:count_nonzero torch:histc torch:kthvalue torch:median "
+            "torch:mode torch:msort torch:nanmedian torch:nonzero torch:nonzero_static "
+            "torch:searchsorted torch:sort torch:topk torch:unique torch:unique_consecutive "
+        ),
+    },
+    "gradcli.engine.creation": {
+        "function": (
+            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RANGE_WARNING RandomSource "
+            "TO_SCALAR_WARNING arange as_tensor asarray draw_source empty eye fill_random "
+            "from_numpy full full_like get_default_dtype infer_dtype linspace logspace normal "
+            "ones ones_like rand rand_like randint randn randn_like randperm range_ "
+            "set_default_dtype size_args storage tensor zeros zeros_like "
+        ),
+        "declaration": (
+            "method:cuda torch:arange torch:device torch:empty torch:eye torch:full "
+            "torch:get_default_device torch:linspace torch:logspace torch:normal torch:ones "
+            "torch:rand torch:rand_like torch:randint torch:randint_like torch:randn "
+            "torch:randn_like torch:randperm torch:range torch:set_default_device torch:zeros "
+        ),
+    },
+    "gradcli.engine.indexing": {
+        "function": (
+            "ZERO_DIM_INDEX advanced_array apply_basic check_byte_mask_fill checked_key get_item "
+            "indexed_shape numpy_key sequence_key set_item unbind_rows "
+        ),
+    },
     "gradcli.engine.ops.activation": {
         "function": (
             "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_ elu_backward elu_double_backward "
@@ -81,20 +200,15 @@ INDEX = {
     },
     "gradcli.engine.ops.arrange": {
         "function": (
-            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR MESHGRID_WARNING RANGE_WARNING "
-            "RandomSource SCATTER_REDUCE_WARNING TO_SCALAR_WARNING arange as_tensor asarray "
-            "atleast atleast_1d atleast_2d atleast_3d block_diag broadcast_tensors broadcast_to "
-            "cartesian_prod clamp_max clamp_min column_stack combinations diff draw_source dstack "
-            "empty eye fill_random fliplr flipud fmod from_numpy full full_like get_default_dtype "
-            "hstack index_fill index_fill_ infer_dtype linalg_vander linspace logspace "
-            "masked_fill_ masked_scatter masked_scatter_ masked_select meshgrid nan_to_num "
-            "new_empty new_full new_ones new_tensor new_zeros normal ones ones_like put put_ rand "
-            "rand_like randint randn randn_like randperm range_ repeat_interleave require_tensors "
-            "resize_ roll rot90 scatter_ scatter_op scatter_reduce scatter_reduce_ "
-            "scatter_reduce_backward scatter_reduce_kernel select_index set_default_dtype "
-            "size_args storage storage_offset stride strides swapaxes take tensor tile tril "
-            "tril_indices triu triu_indices unflatten unflatten_method unravel_index vander "
-            "vstack zeros zeros_like "
+            "MESHGRID_WARNING SCATTER_REDUCE_WARNING atleast atleast_1d atleast_2d atleast_3d "
+            "block_diag broadcast_tensors broadcast_to cartesian_prod clamp_max clamp_min "
+            "column_stack combinations diff dstack fliplr flipud fmod hstack index_fill "
+            "index_fill_ linalg_vander masked_fill_ masked_scatter masked_scatter_ masked_select "
+            "meshgrid nan_to_num new_empty new_full new_ones new_tensor new_zeros put put_ "
+            "repeat_interleave require_tensors resize_ roll rot90 scatter_ scatter_op "
+            "scatter_reduce scatter_reduce_ scatter_reduce_backward scatter_reduce_kernel "
+            "select_index storage_offset stride strides swapaxes take tile tril tril_indices triu "
+            "triu_indices unflatten unflatten_method unravel_index vander vstack "
         ),
         "row": (
             "clamp_max clamp_max.Tensor clamp_min clamp_min.Tensor fmod.Scalar fmod.Tensor "
@@ -103,37 +217,31 @@ INDEX = {
             "triu "
         ),
         "declaration": (
-            "linalg:vander method:broadcast_to method:clamp_max method:clamp_min method:cuda "
-            "method:diff method:element_size method:fliplr method:flipud method:fmod "
-            "method:index_fill method:index_fill_ method:is_complex method:is_floating_point "
-            "method:is_inference method:masked_fill_ method:masked_scatter method:masked_scatter_ "
+            "linalg:vander method:broadcast_to method:clamp_max method:clamp_min method:diff "
+            "method:element_size method:fliplr method:flipud method:fmod method:index_fill "
+            "method:index_fill_ method:is_complex method:is_floating_point method:is_inference "
+            "method:masked_fill_ method:masked_scatter method:masked_scatter_ "
             "method:masked_select method:nan_to_num method:nelement method:new_empty "
             "method:new_full method:new_ones method:new_tensor method:new_zeros method:put "
             "method:put_ method:repeat_interleave method:resize_ method:roll method:rot90 "
             "method:scatter method:scatter_ method:scatter_reduce method:scatter_reduce_ "
             "method:select method:storage_offset method:stride method:swapaxes method:swapdims "
-            "method:take method:tile method:tril method:triu method:unflatten torch:arange "
-            "torch:atleast_1d torch:atleast_2d torch:atleast_3d torch:block_diag "
-            "torch:broadcast_tensors torch:broadcast_to torch:cartesian_prod torch:clamp_max "
-            "torch:clamp_min torch:column_stack torch:combinations torch:device torch:diff "
-            "torch:dstack torch:empty torch:eye torch:fliplr torch:flipud torch:fmod torch:full "
-            "torch:get_default_device torch:hstack torch:index_fill torch:is_complex "
-            "torch:is_floating_point torch:is_inference torch:is_tensor torch:linspace "
-            "torch:logspace torch:masked_scatter torch:masked_select torch:meshgrid "
-            "torch:nan_to_num torch:normal torch:ones torch:put torch:rand torch:rand_like "
-            "torch:randint torch:randint_like torch:randn torch:randn_like torch:randperm "
-            "torch:range torch:repeat_interleave torch:roll torch:rot90 torch:row_stack "
-            "torch:scatter torch:scatter_reduce torch:select torch:set_default_device "
-            "torch:swapaxes torch:swapdims torch:take torch:tile torch:tril torch:tril_indices "
-            "torch:triu torch:triu_indices torch:unflatten torch:unravel_index torch:vander "
-            "torch:vstack torch:zeros "
+            "method:take method:tile method:tril method:triu method:unflatten torch:atleast_1d "
+            "torch:atleast_2d torch:atleast_3d torch:block_diag torch:broadcast_tensors "
+            "torch:broadcast_to torch:cartesian_prod torch:clamp_max torch:clamp_min "
+            "torch:column_stack torch:combinations torch:diff torch:dstack torch:fliplr "
+            "torch:flipud torch:fmod torch:hstack torch:index_fill torch:is_complex "
+            "torch:is_floating_point torch:is_inference torch:is_tensor torch:masked_scatter "
+            "torch:masked_select torch:meshgrid torch:nan_to_num torch:put "
+            "torch:repeat_interleave torch:roll torch:rot90 torch:row_stack torch:scatter "
+            "torch:scatter_reduce torch:select torch:swapaxes torch:swapdims torch:take "
+            "torch:tile torch:tril torch:tril_indices torch:triu torch:triu_indices "
+            "torch:unflatten torch:unravel_index torch:vander torch:vstack "
         ),
     },
     "gradcli.engine.ops.attention": {
         "function": (
-            "FLASH_LABEL NativeNode ZERO_DIM_INDEX advanced_array apply_basic "
-            "check_byte_mask_fill checked_key get_item indexed_shape numpy_key safe_softmax "
-            "scaled_dot_product_attention sequence_key set_item unbind_rows "
+            "FLASH_LABEL NativeNode safe_softmax scaled_dot_product_attention "
         ),
         "row": (
             "_safe_softmax "
@@ -230,63 +338,27 @@ INDEX = {
     },
     "gradcli.engine.ops.decompositions": {
         "function": (
-            "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_not_bool check_operand cholesky cholesky_ex "
-            "cholesky_inverse clamp cond cos cosh det diag_embed diagflat div div_scalar "
-            "efficient_zeros eigh eigvalsh erf erf_values exp exp2 expm1 filled_like floor "
-            "floor_divide frac inv_ex inverse lerp linalg_cholesky linalg_norm linalg_solve "
-            "linalg_svd log log10 log1p log2 logdet lstsq masked_fill masked_filled matrix_exp "
-            "matrix_norm matrix_power matrix_rank maximum maybe_multiply minimum mul mul_scalar "
-            "neg negate pinv positive pow qr qr_some reciprocal remainder round "
-            "rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
-            "sigmoid_values sign sin sinh slogdet solve_ex solve_triangular sqrt square sub "
-            "sub_scalar svd svdvals tan tanh tensorinv tensorsolve trunc where wrapped_int xlogy "
+            "cholesky cholesky_ex cholesky_inverse cond det diag_embed diagflat eigh eigvalsh "
+            "inv_ex inverse linalg_cholesky linalg_norm linalg_solve linalg_svd logdet lstsq "
+            "matrix_exp matrix_norm matrix_power matrix_rank pinv qr qr_some slogdet solve_ex "
+            "solve_triangular svd svdvals tensorinv tensorsolve "
         ),
         "row": (
-            "_linalg_eigh _linalg_svd _to_copy abs acos add.Scalar add.Tensor addcdiv addcmul "
-            "asin atan atan2 ceil cholesky cholesky_inverse clamp clamp.Tensor cos cosh deg2rad "
-            "diag_embed.dims div.Scalar div.Tensor div.Tensor_mode erf exp exp2 expm1 floor "
-            "floor_divide frac hypot lerp.Scalar lerp.Tensor linalg_cholesky_ex linalg_det "
-            "linalg_inv_ex linalg_lstsq linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet "
-            "linalg_solve_ex linalg_solve_triangular log log10 log1p log2 logaddexp logit "
-            "masked_fill.Scalar masked_fill.Tensor maximum minimum mul.Scalar mul.Tensor neg "
-            "pow.Scalar pow.Tensor_Scalar pow.Tensor_Tensor reciprocal remainder.Scalar "
-            "remainder.Tensor round round.decimals rsqrt rsub.Scalar rsub.Tensor sgn sigmoid sign "
-            "sin sinc sinh sqrt sub.Scalar sub.Tensor tan tanh trunc where.self "
-            "xlogy.Scalar_Other xlogy.Scalar_Self xlogy.Tensor "
+            "_linalg_eigh _linalg_svd cholesky cholesky_inverse diag_embed.dims "
+            "linalg_cholesky_ex linalg_det linalg_inv_ex linalg_lstsq linalg_matrix_exp "
+            "linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex linalg_solve_triangular "
         ),
         "declaration": (
             "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eigh "
             "linalg:eigvalsh linalg:inv linalg:inv_ex linalg:lstsq linalg:matrix_exp "
             "linalg:matrix_norm linalg:matrix_power linalg:matrix_rank linalg:norm linalg:pinv "
             "linalg:qr linalg:slogdet linalg:solve linalg:solve_ex linalg:solve_triangular "
-            "linalg:svd linalg:svdvals linalg:tensorinv linalg:tensorsolve method:abs "
-            "method:absolute method:acos method:add method:addcdiv method:addcmul method:arccos "
-            "method:arcsin method:arctan method:arctan2 method:asin method:atan method:atan2 "
-            "method:ceil method:cholesky method:cholesky_inverse method:clamp method:clip "
-            "method:cos method:cosh method:deg2rad method:det method:diag_embed method:diagflat "
-            "method:div method:divide method:erf method:exp method:exp2 method:expm1 method:fix "
-            "method:floor method:floor_divide method:frac method:hypot method:inverse method:lerp "
-            "method:log method:log10 method:log1p method:log2 method:logaddexp method:logdet "
-            "method:logit method:masked_fill method:matrix_exp method:matrix_power method:maximum "
-            "method:minimum method:mul method:multiply method:neg method:negative method:pinverse "
-            "method:positive method:pow method:qr method:reciprocal method:remainder method:round "
-            "method:rsqrt method:sgn method:sigmoid method:sign method:sin method:sinc "
-            "method:sinh method:slogdet method:sqrt method:square method:sub method:subtract "
-            "method:svd method:tan method:tanh method:true_divide method:trunc method:where "
-            "method:xlogy torch:abs torch:absolute torch:acos torch:add torch:addcdiv "
-            "torch:addcmul torch:arccos torch:arcsin torch:arctan torch:arctan2 torch:asin "
-            "torch:atan torch:atan2 torch:ceil torch:cholesky torch:cholesky_inverse torch:clamp "
-            "torch:clip torch:cos torch:cosh torch:deg2rad torch:det torch:diag_embed "
-            "torch:diagflat torch:div torch:divide torch:erf torch:exp torch:exp2 torch:expm1 "
-            "torch:fix torch:floor torch:floor_divide torch:frac torch:hypot torch:inverse "
-            "torch:lerp torch:log torch:log10 torch:log1p torch:log2 torch:logaddexp torch:logdet "
-            "torch:logit torch:masked_fill torch:matrix_exp torch:matrix_power torch:maximum "
-            "torch:minimum torch:mul torch:multiply torch:neg torch:negative torch:pinverse "
-            "torch:positive torch:pow torch:qr torch:reciprocal torch:remainder torch:round "
-            "torch:rsqrt torch:rsub torch:sgn torch:sigmoid torch:sign torch:sin torch:sinc "
-            "torch:sinh torch:slogdet torch:sqrt torch:square torch:sub torch:subtract torch:svd "
-            "torch:tan torch:tanh torch:true_divide torch:trunc torch:where torch:xlogy "
+            "linalg:svd linalg:svdvals linalg:tensorinv linalg:tensorsolve method:cholesky "
+            "method:cholesky_inverse method:det method:diag_embed method:diagflat method:inverse "
+            "method:logdet method:matrix_exp method:matrix_power method:pinverse method:qr "
+            "method:slogdet method:svd torch:cholesky torch:cholesky_inverse torch:det "
+            "torch:diag_embed torch:diagflat torch:inverse torch:logdet torch:matrix_exp "
+            "torch:matrix_power torch:pinverse torch:qr torch:slogdet torch:svd "
         ),
     },
     "gradcli.engine.ops.dual": {
@@ -299,58 +371,22 @@ INDEX = {
     },
     "gradcli.engine.ops.embedding_bag": {
         "function": (
-            "MODES argsort argwhere bincount bucketize builtins_sorted count_nonzero "
-            "embedding_bag fused histc kthvalue median mode msort nanmedian nonzero "
-            "nonzero_static positions searchsorted sort sort_indices topk unique "
-            "unique_consecutive "
+            "MODES embedding_bag fused "
         ),
         "row": (
             "_embedding_bag _embedding_bag.per_sample_weights _embedding_bag_backward "
-            "_embedding_bag_per_sample_weights_backward _unique2 bincount kthvalue median "
-            "median.dim mode nanmedian nanmedian.dim sort sort.stable topk unique_consecutive "
-            "unique_dim "
+            "_embedding_bag_per_sample_weights_backward "
         ),
         "declaration": (
-            "functional:embedding_bag method:argsort method:argwhere method:bincount "
-            "method:count_nonzero method:histc method:kthvalue method:median method:mode "
-            "method:msort method:nanmedian method:nonzero method:nonzero_static method:sort "
-            "method:topk method:unique method:unique_consecutive torch:argsort torch:argwhere "
-            "torch:bincount torch:bucketize torch:count_nonzero torch:histc torch:kthvalue "
-            "torch:median torch:mode torch:msort torch:nanmedian torch:nonzero "
-            "torch:nonzero_static torch:searchsorted torch:sort torch:topk torch:unique "
-            "torch:unique_consecutive "
+            "functional:embedding_bag "
         ),
     },
     "gradcli.engine.ops.gating": {
-        "function": (
-            "DECLARATIONS adjoint cat chunk clone contiguous dsplit expand expand_as flatten flip "
-            "hermitian hsplit infer_shape is_contiguous matrix_transpose narrow narrow_copy "
-            "normalize_dims permute reduction_dims repeat reshape reshape_as reversed_dims "
-            "size_at size_list sizes_arg split split_with_sizes squeeze squeeze_ stack t t_ "
-            "tensor_split transpose transpose_ unbind unfold unsafe_chunk unsafe_split unsqueeze "
-            "unsqueeze_ view view_as view_as_dtype vsplit wrap_dim "
-        ),
         "row": (
-            "_reshape_alias _unsafe_view alias block_diag cat clone expand flip glu narrow_copy "
-            "permute repeat split.Tensor split_with_sizes squeeze squeeze.dim squeeze.dims "
-            "squeeze_ squeeze_.dim squeeze_.dims stack t t_ transpose.int transpose_.int "
-            "unbind.int unfold unfold_backward unsafe_split.Tensor unsqueeze unsqueeze_ view "
+            "glu "
         ),
         "declaration": (
-            "functional:glu method:adjoint method:chunk method:clone method:contiguous "
-            "method:dim_order method:dsplit method:expand method:expand_as method:flatten "
-            "method:flip method:hsplit method:is_contiguous method:narrow method:narrow_copy "
-            "method:numel method:permute method:ravel method:repeat method:reshape "
-            "method:reshape_as method:split_with_sizes method:squeeze method:squeeze_ "
-            "method:swapaxes_ method:swapdims_ method:t method:t_ method:tensor_split "
-            "method:transpose method:transpose_ method:unbind method:unfold method:unsafe_chunk "
-            "method:unsafe_split method:unsqueeze method:unsqueeze_ method:view method:view_as "
-            "method:vsplit torch:adjoint torch:cat torch:chunk torch:clone torch:concat "
-            "torch:concatenate torch:dsplit torch:flatten torch:flip torch:hsplit torch:narrow "
-            "torch:narrow_copy torch:numel torch:permute torch:ravel torch:reshape "
-            "torch:split_with_sizes torch:squeeze torch:stack torch:t torch:tensor_split "
-            "torch:transpose torch:unbind torch:unsafe_chunk torch:unsafe_split torch:unsqueeze "
-            "torch:vsplit "
+            "functional:glu "
         ),
     },
     "gradcli.engine.ops.gradient": {

@@ -26,7 +26,9 @@ __version__ = "1.3.1"
 #
 #
 
-from copy import deepcopy
+def deepcopy(value, memo=None):
+    import copy
+    return copy.deepcopy(value, memo)
 from abc import ABC, abstractmethod
 from types import ModuleType
 from typing import (
@@ -739,7 +741,9 @@ class Rule(Serialize):
 
 
 from contextlib import suppress
-from copy import copy
+def copy(value):
+    import copy as copying
+    return copying.copy(value)
 
 try:  ##
 

@@ -18,7 +18,6 @@ import os
 import pickle
 import re
 import sys
-from array import array
 from functools import partial
 
 import _sre
@@ -197,14 +196,15 @@ class _Unpickler(pickle.Unpickler):
             return self.shared[pid]
         if pid[0] == "regex":
             pattern, flags, code, groups, groupindex, indexgroup = pid[1:]
-            return _sre.compile(pattern, flags, array("I", code).tolist(), groups, groupindex,
-                                indexgroup)
+            return _sre.compile(pattern, flags, memoryview(code).cast("I").tolist(), groups,
+                                groupindex, indexgroup)
         raise pickle.UnpicklingError("unknown reference")
 
 
 def _opcodes(pattern: str, flags: int) -> tuple:
     """What re._compiler.compile hands _sre.compile after the pattern itself (the code as
     bytes of unsigned ints, which load far faster than a list)."""
+    from array import array  # only when the cache is written
     parsed = _parser.parse(pattern, flags)
     code = _compiler._code(parsed, flags)
     indexgroup = [None] * parsed.state.groups
