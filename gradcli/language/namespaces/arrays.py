@@ -14,7 +14,6 @@ from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
 
 ARRAY_TYPES = (np.ndarray, np.generic)
-NUMPY_VALUES = (*ARRAY_TYPES, np.dtype)  # printed by NumPy itself
 _ARRAY_WRAP_WARNING = ("__array_wrap__ must accept context and return_scalar arguments "
                        "(positionally) in the future. (Deprecated NumPy 2.0)")
 
@@ -104,23 +103,44 @@ ARRAY_METHODS = _host_methods(np.ndarray, """astype ravel clip std var cumsum cu
     entry("argmin", lambda a, axis: a.argmin(axis), "self, axis=None", style="expected"),
 )
 
-# np.random.default_rng()'s generator. numpy.random (a sixth of NumPy's import time) loads only
-# when a program uses it: the methods table is built then, and no value can be a Generator before.
+# np.random.default_rng()'s Generator and np.random.RandomState. numpy.random (a sixth of NumPy's
+# import time) loads only when a program uses it: the methods tables are built then, and no
+# value can be one of these before.
+_SAMPLERS = """normal standard_normal uniform choice permutation shuffle exponential binomial
+    poisson beta gamma multivariate_normal lognormal laplace logistic geometric multinomial
+    dirichlet triangular chisquare standard_exponential"""
+
+
 def _rng_methods() -> dict:
-    return _host_methods(np.random.Generator, """random normal integers standard_normal uniform
-    choice permutation shuffle exponential binomial poisson beta gamma multivariate_normal
-    permuted bytes""".replace("bytes", ""))
+    return _host_methods(np.random.Generator, f"random integers permuted {_SAMPLERS}")
+
+
+def _random_state_methods() -> dict:
+    return _host_methods(np.random.RandomState, f"""seed rand randn randint random random_sample
+        {_SAMPLERS}""")
 
 
 RNG_METHODS = LazyTable({}, _rng_methods)
+RANDOM_STATE_METHODS = LazyTable({}, _random_state_methods)
 
 
-class _GeneratorKind(type):
+class _NumpyRandomKind(type):
     def __instancecheck__(cls, value) -> bool:
         loaded = sys.modules.get("numpy.random")
-        return loaded is not None and isinstance(value, loaded.Generator)
+        return loaded is not None and isinstance(value, vars(loaded)[cls.HOST])
 
 
-class RNG_KIND(metaclass=_GeneratorKind):
+class RNG_KIND(metaclass=_NumpyRandomKind):
     """isinstance(value, RNG_KIND): value is a numpy.random.Generator, without importing
     numpy.random."""
+
+    HOST = "Generator"
+
+
+class RANDOM_STATE_KIND(metaclass=_NumpyRandomKind):
+    """isinstance(value, RANDOM_STATE_KIND): value is a numpy.random.RandomState."""
+
+    HOST = "RandomState"
+
+
+NUMPY_VALUES = (*ARRAY_TYPES, np.dtype, RNG_KIND, RANDOM_STATE_KIND)  # printed by NumPy itself

@@ -204,8 +204,10 @@ _SHAPES = ("reshape transpose concatenate stack vstack hstack squeeze expand_dim
            "flatnonzero append roll column_stack tril triu swapaxes moveaxis broadcast_to "
            "atleast_1d diagonal searchsorted isin interp")
 _LINEAR = "dot matmul outer inner allclose isclose array_equal trace tensordot cross"
-_RANDOM = ("seed rand randn randint random normal uniform choice shuffle permutation "
-           "standard_normal")
+_RANDOM = ("seed rand randn randint random random_sample normal uniform choice shuffle "
+           "permutation standard_normal exponential binomial poisson beta gamma "
+           "multivariate_normal lognormal laplace logistic geometric multinomial dirichlet "
+           "triangular chisquare standard_exponential")
 _LINALG = "norm inv det solve eig eigh svd pinv matrix_rank"
 _DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_")
 
@@ -250,7 +252,10 @@ class IndexTrick(TableObject):
 
 
 NUMPY_RANDOM = Namespace("numpy.random", LazyTable({}, lambda: _functions(_RANDOM, np.random) | {
-    "default_rng": _numpy("default_rng", np.random.default_rng)}))  # imported on first use
+    "default_rng": _numpy("default_rng", np.random.default_rng),
+    "Generator": PyType("numpy.random._generator.Generator", (np.random.Generator,)),
+    "RandomState": PyType("numpy.random.mtrand.RandomState", (np.random.RandomState,),
+                          _numpy("RandomState", np.random.RandomState))}))  # on first use
 LINALG_ERROR = PyType("numpy.linalg.LinAlgError", (np.linalg.LinAlgError,))
 register_exception(LINALG_ERROR)
 NUMPY_LINALG = Namespace("numpy.linalg", _functions(_LINALG, np.linalg) | {

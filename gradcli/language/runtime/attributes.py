@@ -14,7 +14,8 @@ from gradcli.engine.hooks import RemovableHandle
 from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import NODE_HOOK_METHODS, raw_saved_attribute
-from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES, RNG_KIND,
+from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRAY_TYPES,
+                                               RANDOM_STATE_KIND, RANDOM_STATE_METHODS, RNG_KIND,
                                                RNG_METHODS)
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
@@ -233,7 +234,8 @@ _KIND_TABLES = (
     (SystemExit, SYSTEM_EXIT_ATTRS, {}),
     (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
-    (RNG_KIND, {}, RNG_METHODS), (random.Random, {}, RANDOM_METHODS),
+    (RNG_KIND, {}, RNG_METHODS), (RANDOM_STATE_KIND, {}, RANDOM_STATE_METHODS),
+    (random.Random, {}, RANDOM_METHODS),
     (collections.OrderedDict, {}, ORDERED_DICT_METHODS),
     (collections.Counter, {}, COUNTER_METHODS),
     (DefaultDict, {"default_factory": lambda d: d.language_factory}, DICT_METHODS),
