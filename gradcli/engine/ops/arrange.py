@@ -633,9 +633,7 @@ defop("put", "PutBackward0", _put, promote="none", saves_params=True,
 
 
 def take(a: Tensor, index: Tensor) -> Tensor:
-    if index.dtype is not dtypes.int64:
-        raise errors.runtime(f"take(): Expected a long tensor for index, but got "
-                             f"{index.dtype.scalar_name}")
+    F.check_long_index("take", index)
     result = apply(OPS["take"], a, index=_flat_positions(index, a.numel()), sizes=a.shape)
     return autograd.save_also(result, index)
 
@@ -654,9 +652,7 @@ def _flat_positions(index: Tensor, count: int) -> np.ndarray:
 def put(a: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """ATen's put_ checks in its order (index dtype, source dtype, counts, then bounds in the
     kernel), then `source` written (or added) at the flat positions `index`."""
-    if index.dtype is not dtypes.int64:
-        raise errors.runtime(f"put_(): Expected a long tensor for index, but got "
-                             f"{index.dtype.scalar_name}")
+    F.check_long_index("put_", index)
     if a.dtype is not source.dtype:
         raise errors.runtime(f"put_(): self and source expected to have the same dtype, but got "
                              f"self.dtype = {a.dtype.scalar_name} and source.dtype = "

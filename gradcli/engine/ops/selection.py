@@ -255,6 +255,13 @@ def index_put_key(indices) -> tuple:
     return tuple(F.advanced_array(i) for i in indices)
 
 
+def check_long_index(name: str, index: Tensor) -> None:
+    """take's, put_'s and index_copy_'s check of their index's dtype."""
+    if index.dtype is not dtypes.int64:
+        raise errors.runtime(f"{name}(): Expected a long tensor for index, but got "
+                             f"{index.dtype.scalar_name}")
+
+
 def check_index_vector(name: str, index: Tensor) -> None:
     """index_add_'s and index_reduce_'s checks of their index: a vector of int32 or int64."""
     if index.ndim > 1:
@@ -303,9 +310,7 @@ def index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
             f"index_copy_(): When source and destination are not scalars, their dimensionality "
             f"must match. Source dimensionality ({source.ndim}), destination dimensionality "
             f"({a.ndim})")
-    if index.dtype is not dtypes.int64:
-        raise errors.runtime(f"index_copy_(): Expected a long tensor for index, but got "
-                             f"{index.dtype.scalar_name}")
+    check_long_index("index_copy_", index)
     if a.dtype is not source.dtype:
         raise errors.runtime(f"index_copy_(): self and source expected to have the same dtype, "
                              f"but got (self) {a.dtype.scalar_name} and (source) "
