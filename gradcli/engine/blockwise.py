@@ -26,3 +26,14 @@ def blockwise(kernel: Callable[..., np.ndarray], *operands, dtype) -> np.ndarray
         part = slice(first, first + BLOCK)
         flat_out[part] = kernel(*(x if x.ndim == 0 else x[part] for x in flat))
     return out
+
+
+def over_positions(count: int, kernel: Callable[[np.ndarray], np.ndarray], *,
+                   dtype) -> np.ndarray:
+    """`kernel(positions)` for the flat positions 0..count-1 (int64), block by block: a
+    factory's temporaries stay near a block's size, not the result's."""
+    out = np.empty(count, dtype)
+    for first in range(0, count, BLOCK):
+        positions = np.arange(first, min(first + BLOCK, count), dtype=np.int64)
+        out[first:first + positions.size] = kernel(positions)
+    return out

@@ -10,6 +10,7 @@ import numpy as np
 
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine import cascade_sum, devices, dtypes, errors, memory
+from gradcli.engine.blockwise import over_positions
 from gradcli.engine.declarations import declare
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -452,16 +453,14 @@ def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -
         return exact
     from gradcli.engine.fma import fma64
     muladd = _plain_muladd if _exact_products(step, count) else fma64
-    lanes = 32 // dtype.np.itemsize
-    index = np.arange(count, dtype=np.float64)
-    chunk = cascade_sum.parallel_chunk(count)
-    chunk_start = (index // chunk) * chunk
-    run_start = chunk_start + ((index - chunk_start) // lanes) * lanes
-    base = muladd(run_start, step, start).astype(dtype.np).astype(np.float64)
-    vector = muladd(index - run_start, step, base)
-    chunk_size = np.minimum(chunk_start + chunk, count) - chunk_start
-    vector_end = chunk_start + (chunk_size // (2 * lanes)) * 2 * lanes
-    return np.where(index < vector_end, vector, muladd(index, step, start)).astype(dtype.np)
+
+    def values_at(index):
+        run_start, in_vector = _vector_runs(index, count, 32 // dtype.np.itemsize)
+        index, run_start = index.astype(np.float64), run_start.astype(np.float64)
+        base = muladd(run_start, step, start).astype(dtype.np).astype(np.float64)
+        vector = muladd(index - run_start, step, base)
+        return np.where(in_vector, vector, muladd(index, step, start))
+    return over_positions(count, values_at, dtype=dtype.np)
 
 
 def _arange_16(start: float, step: float, count: int, dtype: dtypes.DType) -> np.ndarray:
@@ -469,19 +468,28 @@ def _arange_16(start: float, step: float, count: int, dtype: dtypes.DType) -> np
     16-bit, and the others that value plus k * step in float (Vectorized<T>::arange), each made
     16-bit; the scalar tails start + step * i in float."""
     from gradcli.engine.fma import fma32
-    lanes = 32 // dtype.itemsize
-    index = np.arange(count, dtype=np.int64)
+    first, stride = np.float32(start), np.float32(step)
+
+    def values_at(index):
+        run_start, in_vector = _vector_runs(index, count, 32 // dtype.itemsize)
+        with np.errstate(all="ignore"):
+            base = _to_16(fma32(stride, run_start.astype(np.float32), first), dtype)
+            vector = fma32((index - run_start).astype(np.float32), stride, base)
+            scalar = fma32(stride, index.astype(np.float32), first)
+        return _to_16(np.where(in_vector, vector, scalar), dtype)
+    return over_positions(count, values_at, dtype=dtype.np)
+
+
+def _vector_runs(index: np.ndarray, count: int, lanes: int) -> tuple[np.ndarray, np.ndarray]:
+    """torch's vectorised arange loop at flat positions `index` of `count`: the first position
+    of the register-wide run each is in (runs count from there), and whether the vector code
+    computes it (a multiple of two registers of each thread's chunk) rather than the scalar
+    tail."""
     chunk = cascade_sum.parallel_chunk(count)
     chunk_start = index // chunk * chunk
     run_start = chunk_start + (index - chunk_start) // lanes * lanes
-    first, stride = np.float32(start), np.float32(step)
-    with np.errstate(all="ignore"):
-        base = _to_16(fma32(stride, run_start.astype(np.float32), first), dtype)
-        vector = fma32((index - run_start).astype(np.float32), stride, base)
-        scalar = fma32(stride, index.astype(np.float32), first)
     chunk_size = np.minimum(chunk_start + chunk, count) - chunk_start
-    vector_end = chunk_start + chunk_size // (2 * lanes) * 2 * lanes
-    return _to_16(np.where(index < vector_end, vector, scalar), dtype).astype(dtype.np)
+    return run_start, index < chunk_start + chunk_size // (2 * lanes) * 2 * lanes
 
 
 def _to_16(values, dtype: dtypes.DType) -> np.ndarray:
