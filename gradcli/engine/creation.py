@@ -548,36 +548,36 @@ def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) ->
 
 def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
     """torch's CPU linspace kernel: the first half counts up from start, the second down from
-    end, each value start + step * i (end - step * j) in the dtype's own arithmetic."""
+    end, each value start + step * i (end - step * j) in the dtype's own arithmetic (a fused
+    multiply-add; double for integer dtypes), computed block by block."""
     from gradcli.engine.fma import fma32, fma64
     if steps <= 1:
         return np.full(steps, start).astype(dtype.np)
-    half = steps // 2
-    if not dtype.is_floating_point:
-        index = np.arange(steps, dtype=np.float64)
-        first, last = float(int(start)), float(int(end))
-        step = (last - first) / (steps - 1)
-        up, down = fma64(index, step, first), fma64(-step, steps - 1 - index, last)
-        return np.where(index < half, up, down).astype(dtype.np)
-    if dtype.itemsize == 2:
+    if dtype.is_floating_point and dtype.itemsize == 2:
         return _linspace_16(start, end, steps, dtype)
-    kind = dtype.np.type
-    fma = fma32 if dtype.np.itemsize == 4 else fma64
-    first, last = kind(start), kind(end)
-    step = (last - first) / kind(steps - 1)
-    values = np.empty(steps, dtype.np)
-    values[:half] = fma(step, _counts(0, half, kind), first)
-    values[half:] = fma(-step, _counts(steps - 1 - half, -1, kind), last)
-    return values
+    if dtype.is_floating_point:
+        kind, fma = dtype.np.type, fma32 if dtype.np.itemsize == 4 else fma64
+        first, last = kind(start), kind(end)
+        step = (last - first) / kind(steps - 1)
+    else:
+        kind, fma = np.float64, fma64
+        for value in (start, end):  # Scalar.to<T>(): checked, then wrapped into the type
+            dtypes.check_fill(value, dtype)
+        first, last = (float(np.array(int(value)).astype(dtype.np)) for value in (start, end))
+        step = (last - first) / (steps - 1)
+
+    def values_at(index):
+        up, counts = _linspace_counts(index, steps)
+        return fma(np.where(up, step, -step).astype(kind), counts.astype(kind),
+                   np.where(up, first, last).astype(kind))
+    return over_positions(steps, values_at, dtype=dtype.np)
 
 
-def _counts(first: int, stop: int, kind) -> np.ndarray:
-    """first, first +- 1, ... before stop, each whole number rounded to `kind` (NumPy counts
-    exactly in the float kind itself while every count is below 2 ** (mantissa + 1))."""
-    exact = max(abs(first), abs(stop)) <= 2 ** (np.finfo(kind).nmant + 1)
-    direction = 1 if stop >= first else -1
-    return np.arange(first, stop, direction, dtype=kind if exact else np.int64).astype(
-        kind, copy=False)
+def _linspace_counts(index: np.ndarray, steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each position is in linspace's first half, and its count: from the start there,
+    from the end in the second half."""
+    up = index < steps // 2
+    return up, np.where(up, index, steps - 1 - index)
 
 
 def _linspace_16(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
@@ -586,13 +586,16 @@ def _linspace_16(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
     def rounded(values):
         return _to_16(values, dtype)
 
-    half = steps // 2
     with np.errstate(all="ignore"):
         first, last = rounded(np.float32(start)), rounded(np.float32(end))
         step = rounded(rounded(last - first) / rounded(np.float32(steps - 1)))
-        up = rounded(first + rounded(step * rounded(_counts(0, half, np.float32))))
-        down = rounded(last - rounded(step * rounded(_counts(steps - 1 - half, -1, np.float32))))
-    return np.concatenate([up, down]).astype(dtype.np)
+
+    def values_at(index):
+        up, counts = _linspace_counts(index, steps)
+        with np.errstate(all="ignore"):
+            moved = rounded(step * rounded(counts.astype(np.float32)))
+            return rounded(np.where(up, first + moved, last - moved))
+    return over_positions(steps, values_at, dtype=dtype.np)
 
 
 def logspace(start, end, steps: int, base: float = 10.0, dtype=None,
