@@ -568,8 +568,10 @@ def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
 
     def values_at(index):
         up, counts = _linspace_counts(index, steps)
-        return fma(np.where(up, step, -step).astype(kind), counts.astype(kind),
-                   np.where(up, first, last).astype(kind))
+        counts = counts.astype(kind)
+        if up.all() or not up.any():  # every block but the one at the middle: scalar operands
+            return fma(step, counts, first) if up[0] else fma(-step, counts, last)
+        return np.where(up, fma(step, counts, first), fma(-step, counts, last))
     return over_positions(steps, values_at, dtype=dtype.np)
 
 
