@@ -9,8 +9,7 @@ import os
 import numpy as np
 
 from gradcli.engine import memory_format as memory_formats
-from gradcli.engine import cascade_sum, devices, dtypes, errors, memory
-from gradcli.engine.blockwise import over_positions
+from gradcli.engine import blockwise, cascade_sum, devices, dtypes, errors, memory
 from gradcli.engine.declarations import declare
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -460,7 +459,7 @@ def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -
         base = muladd(run_start, step, start).astype(dtype.np).astype(np.float64)
         vector = muladd(index - run_start, step, base)
         return np.where(in_vector, vector, muladd(index, step, start))
-    return over_positions(count, values_at, dtype=dtype.np)
+    return blockwise.over_positions(count, values_at, dtype=dtype.np)
 
 
 def _arange_16(start: float, step: float, count: int, dtype: dtypes.DType) -> np.ndarray:
@@ -477,7 +476,7 @@ def _arange_16(start: float, step: float, count: int, dtype: dtypes.DType) -> np
             vector = fma32((index - run_start).astype(np.float32), stride, base)
             scalar = fma32(stride, index.astype(np.float32), first)
         return _to_16(np.where(in_vector, vector, scalar), dtype)
-    return over_positions(count, values_at, dtype=dtype.np)
+    return blockwise.over_positions(count, values_at, dtype=dtype.np)
 
 
 def _vector_runs(index: np.ndarray, count: int, lanes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -572,7 +571,7 @@ def _linspace_values(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
         if up.all() or not up.any():  # every block but the one at the middle: scalar operands
             return fma(step, counts, first) if up[0] else fma(-step, counts, last)
         return np.where(up, fma(step, counts, first), fma(-step, counts, last))
-    return over_positions(steps, values_at, dtype=dtype.np)
+    return blockwise.over_positions(steps, values_at, dtype=dtype.np)
 
 
 def _linspace_counts(index: np.ndarray, steps: int) -> tuple[np.ndarray, np.ndarray]:
@@ -597,7 +596,7 @@ def _linspace_16(start, end, steps: int, dtype: dtypes.DType) -> np.ndarray:
         with np.errstate(all="ignore"):
             moved = rounded(step * rounded(counts.astype(np.float32)))
             return rounded(np.where(up, first + moved, last - moved))
-    return over_positions(steps, values_at, dtype=dtype.np)
+    return blockwise.over_positions(steps, values_at, dtype=dtype.np)
 
 
 def logspace(start, end, steps: int, base: float = 10.0, dtype=None,
