@@ -13,6 +13,7 @@ _sequence = itertools.count()
 RESULT = "result"  # in an op's `save`: the vjps read the op's output
 # Op key -> its vjps on raw arrays with their note recipes (ops/raw_vjps.py): backward's fast path.
 RAW_VJPS: dict[str, tuple] = {}
+RAW_EXPAND = "expand"  # a raw rule's `reads` when its array is the gradient expanded (a view)
 _NO_EDGE = (None, 0)  # an edge to an input that needs no gradient
 _NO_PARAMS: dict = {}  # shared by the many nodes without params (never written to)
 

@@ -35,35 +35,37 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
     roots (check_roots)."""
 
     root_edges = [(gradient_edge(root), grad) for root, grad in zip(roots, grads)]
-    targets: dict[tuple, list[int]] = {}  # an input given twice is captured twice
-    for i, tensor in enumerate(inputs or ()):
-        targets.setdefault(_edge_key(gradient_edge(tensor)), []).append(i)
     starts = [edge[0] for edge, _ in root_edges]
+    targets: dict[tuple, list[int]] = {}  # an input given twice is captured twice
+    forced = set()
     if inputs is None:
         dependencies, wanted = _counts(starts), None
     else:
+        for i, tensor in enumerate(inputs):
+            targets.setdefault(_edge_key(gradient_edge(tensor)), []).append(i)
         order, dependencies = _discover(starts)
         wanted = _needed_nodes(order, targets)
-    forced = set()
-    if accumulate and targets:
-        forced, targets = {key[0] for key in targets}, {}
+        if accumulate and targets:
+            forced, targets = {key[0] for key in targets}, {}
     run = _Run(targets, [None] * len(inputs or ()), accumulate, forced, create_graph, F)
     for (node, nr), grad in root_edges:
         run.add_to_buffer(node, nr, grad)
     ready: list[tuple] = []
-    for n in {id(e[0]): e[0] for e, _ in root_edges}.values():
-        if dependencies.get(n, 0) == 0:
-            heapq.heappush(ready, (-n.sequence_nr, _Task(n)))
+    first = starts[0] if len(starts) == 1 else None  # a lone root needs no queue
+    if first is None:
+        for n in {id(n): n for n in starts}.values():
+            if dependencies.get(n, 0) == 0:
+                heapq.heappush(ready, (-n.sequence_nr, _Task(n)))
     raw = not create_graph and not targets and wanted is None and not node_hooks.REGISTERED
     with grad_mode(create_graph), node_hooks.running(dependencies, wanted):
-        node = None  # the next node, when it alone became ready while the queue was empty
+        node = first  # the next node, when it alone became ready while the queue was empty
         while node is not None or ready:
             if node is None:
                 node = heapq.heappop(ready)[1].node
             node_grads = run.buffers.pop(node, None)
             if node_grads is not None and (wanted is None or node in wanted):
-                if not (raw and type(node) is Node and
-                        run_raw(node, node_grads, run.add_to_buffer)):
+                if not raw or not (run_raw(node, node_grads, run.add_to_buffer)
+                                   if type(node) is Node else _plain_accumulate(node, node_grads)):
                     run.execute(node, node_grads, wanted)
                 if not retain_graph and type(node) is not AccumulateGrad:
                     node.freed_at = STATE.origin  # the backward() call, for a second one's note
@@ -266,6 +268,16 @@ def _fitted(node, index: int, grad: Tensor, meta: tuple) -> Tensor:
     return grad
 
 
+def _plain_accumulate(node, node_grads: list) -> bool:
+    """A leaf's AccumulateGrad step when nothing watches it (no tensor hooks on the leaf, no
+    narration): what `_Run.execute` does for it then; False, having done nothing, otherwise."""
+    if type(node) is not AccumulateGrad or STATE.backward_observer is not None or \
+            leaf_hooks(node.variable):
+        return False
+    _accumulate(node.variable, node_grads[0], False, F)
+    return True
+
+
 def _check_nan(node, grads: list) -> None:
     """Anomaly mode's check of a node's outputs, as torch's engine words it."""
     for i, grad in enumerate(grads):
@@ -282,7 +294,7 @@ def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:
     """AccumulateGrad: a first gradient is copied into `.grad` (CopyBackwards when building a
     graph), later ones are added, in place unless building a graph; cast to the leaf's
     grad_dtype first."""
-    wanted = GRAD_DTYPES.get(tensor, grad.dtype) if GRAD_DTYPES else grad.dtype
+    wanted = GRAD_DTYPES.get(tensor, grad.dtype) if GRAD_DTYPES.data else grad.dtype
     if wanted is not None and wanted is not grad.dtype:
         grad = F.cast(grad, wanted)
     if tensor.grad is None:

@@ -41,6 +41,8 @@ def _cascade(rows: np.ndarray, level_power: int) -> np.ndarray:
     step, width = 1 << level_power, rows.shape[1]
     size = len(rows)
     full = size // step
+    if full == 0:  # no block fills up: the levels all stay zero (adding them makes -0.0 0.0)
+        return _fold(rows) + np.zeros(width, rows.dtype)
     level = _block_sums(rows[:full * step].reshape(full, step, width))
     partials = []
     for _ in range(1, _LEVELS - 1):  # levels 1 and 2 flush upward every `step` entries

@@ -8,7 +8,7 @@ import numpy as np
 
 from gradcli.engine import errors, vmap_batched
 from gradcli.engine.backward import GRAD_DTYPES, check_roots, run_backward
-from gradcli.engine.dtypes import DType
+from gradcli.engine.dtypes import FLOATING, DType
 from gradcli.engine.indexing import ZERO_DIM_INDEX
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DETACH_HINT, LEAF_ONLY, Tensor
@@ -89,19 +89,26 @@ def _root_grads(outputs: list, grad_outputs: list) -> list[Tensor]:
         elif grad is not None:
             raise errors.type_error("gradients can be either Tensors or None, but got "
                                     f"{errors.type_name(grad)}")
-        elif out.requires_grad:
-            if out.numel() != 1:
+        elif out._requires_grad:
+            if out.data.size != 1:
                 raise errors.runtime("grad can be implicitly created only for scalar outputs")
-            if not out.dtype.is_floating_point:
+            if out.dtype.category != FLOATING:
                 raise errors.runtime("grad can be implicitly created only for real scalar outputs "
                                      f"but got {out.dtype}")
-            grad = Tensor(np.ones(out.shape, dtype=out.dtype.np), out.dtype)
+            grad = _ones_like(out)
         else:
-            grad = Tensor(np.ones(out.shape, dtype=out.dtype.np), out.dtype)
+            grad = _ones_like(out)
         if grad.dtype is not out.dtype:
             grad = F.cast(grad, out.dtype)
         grads.append(grad)
     return grads
+
+
+def _ones_like(out: Tensor) -> Tensor:
+    """The implicit starting gradient (a scalar's, in the common case: np.array is the quicker)."""
+    np_dtype = out.dtype.np
+    data = np.array(1, np_dtype) if not out.data.ndim else np.ones(out.data.shape, np_dtype)
+    return Tensor(data, out.dtype)
 
 
 def _given_grads(grad_outputs, count: int) -> list:

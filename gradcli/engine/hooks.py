@@ -56,7 +56,7 @@ def register_hook(tensor: Tensor, fn: Callable, name: str) -> RemovableHandle:
 
 
 def leaf_hooks(tensor: Tensor) -> list | None:
-    return _LEAF_HOOKS.get(tensor)
+    return _LEAF_HOOKS.get(tensor) if _LEAF_HOOKS.data else None
 
 
 def run_hooks(hooks: list, grad: Tensor) -> Tensor:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import dtypes, saved_hooks
-from gradcli.engine.autograd import RAW_VJPS, no_grad_history
+from gradcli.engine.autograd import RAW_EXPAND, RAW_VJPS, no_grad_history
 from gradcli.engine.functions import F
+from gradcli.engine.ops import registry
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -45,6 +46,8 @@ def run_raw(node, node_grads: list, add_to_buffer) -> bool:
         raw = rule(g_data, *arrays, **params)
         if raw is g_data:
             grad = g
+        elif reads is RAW_EXPAND:
+            grad = _expanded(g, raw)
         else:
             grad = Tensor(raw if type(raw) is np.ndarray else np.asarray(raw), dtype)
             grad._history = _note(g, saved, reads)
@@ -52,6 +55,15 @@ def run_raw(node, node_grads: list, add_to_buffer) -> bool:
             grad = F.fit_grad(grad, meta[0], node, index)
         add_to_buffer(next_node, nr, grad)
     return True
+
+
+def _expanded(g: Tensor, raw: np.ndarray) -> Tensor:
+    """expand's result as `apply` makes it without grad mode: a view of `g`, with its note."""
+    grad = Tensor(raw, g.dtype)
+    registry._link_views(registry.OPS["expand"], g, (grad,), {"size": raw.shape, "sizes": g.shape},
+                         False, False)
+    grad._history = _note(g, (), ())
+    return grad
 
 
 def _note(g: Tensor, saved: tuple, reads: tuple | None):

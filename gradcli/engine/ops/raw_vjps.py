@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine.layout import torch_layout
-from gradcli.engine.autograd import RAW_VJPS
+from gradcli.engine.autograd import RAW_EXPAND, RAW_VJPS
 from gradcli.engine.ops.registry import OPS
 
 
@@ -37,9 +37,15 @@ def _pow_backward(g, a, e):
         np.asarray(power(a, exponent - 1)), exponent)))
 
 
+def _sum_backward(g, a, sizes, dtype=None):
+    """The gradient expanded to the input's shape (expand's forward: a broadcast view)."""
+    return OPS["expand"].forward(g, tuple(sizes), g.shape)
+
+
 # Each rule: (vjp on arrays, reads). `reads` says which saved inputs the tensor vjp's outermost
 # op takes beside the gradient (their requires_grad and history decide the no_grad note its result
-# carries); None for pow, whose vjp nests the input inside an op of its own.
+# carries); None for pow, whose vjp nests the input inside an op of its own; RAW_EXPAND for sum,
+# whose vjp's result is a view of the gradient.
 _G = ()
 RAW_VJPS.update({
     "add.Tensor": ((lambda g, a, b, alpha=1: g, _G),
@@ -53,4 +59,5 @@ RAW_VJPS.update({
     "mul.Scalar": ((lambda g, a, s: np.multiply(g, s), _G),),
     "pow.Tensor_Scalar": ((_pow_backward, None),),
     "neg": ((lambda g, a: np.negative(g), _G),),
+    "sum": ((_sum_backward, RAW_EXPAND),),
 })
