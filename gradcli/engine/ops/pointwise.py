@@ -9,7 +9,7 @@ import numpy as np
 from gradcli.engine import (complex_kernels, dtypes, errors, float_fmod, fma, kernels_order,
                             pointwise_order, sleef)
 from gradcli.engine import memory_format as memory_formats
-from gradcli.engine import vmap_batched
+from gradcli.engine import vmap_batched, vml
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, NOT_FLOATING, OPS, RESULT, apply,
@@ -554,9 +554,9 @@ _FLOATING = {
         'grad / (2 * result.conj())'),
     "rsqrt": ("RsqrtBackward0", _rsqrt, RESULT,
               lambda g, a, out: F.mul(F.mul_scalar(g, -0.5), F.pow(out, 3))),
-    "sin": ("SinBackward0", rounded_from_double(np.sin), 0, lambda g, a, out: F.mul(g, F.cos(a)),
+    "sin": ("SinBackward0", vml.unary("sin", rounded_from_double(np.sin)), 0, lambda g, a, out: F.mul(g, F.cos(a)),
         'grad * cos(self)'),
-    "cos": ("CosBackward0", rounded_from_double(np.cos), 0, lambda g, a, out: F.mul(g, F.neg(F.sin(a))),
+    "cos": ("CosBackward0", vml.unary("cos", rounded_from_double(np.cos)), 0, lambda g, a, out: F.mul(g, F.neg(F.sin(a))),
         'grad * -sin(self)'),
     "tan": ("TanBackward0", rounded_from_double(np.tan), RESULT,
             lambda g, a, out: F.mul(g, F.add_scalar(F.pow(out, 2), 1)),

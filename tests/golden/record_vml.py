@@ -1,0 +1,47 @@
+"""Inputs for the float32 ops torch computes with MKL's VML kernels, torch's results for them, and
+the recorder of vml.json (made on an AMD processor, where gradcli/engine/vml.py reproduces MKL).
+
+Run `OMP_NUM_THREADS=1 python tests/golden/record_vml.py` (torch 2.13.0 installed) to rewrite it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+GOLDEN = Path(__file__).with_name("vml.json")
+SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, 1.0, -1.0, 0.5, 2.0)
+# Each op: the ranges its inputs are drawn from (uniformly, both signs where the range says so),
+# within the kernel's fast path (past it, the slow path is not reproduced: see vml.py).
+RANGES = {
+    "sin": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
+    "cos": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
+}
+
+
+def inputs(name: str, count: int, seed: int) -> np.ndarray:
+    """`count` float32 inputs per range of `name`, then the special values."""
+    rng = np.random.default_rng(seed)
+    drawn = [rng.uniform(low, high, count) for low, high in RANGES[name]]
+    return np.concatenate(drawn + [np.array(SPECIALS)]).astype(np.float32)
+
+
+def torch_results(name: str, values: np.ndarray) -> np.ndarray:
+    import torch
+
+    torch.set_num_threads(1)
+    return getattr(torch, name)(torch.from_numpy(values.copy())).numpy()
+
+
+def main() -> int:
+    records = {name: torch_results(name, inputs(name, 400, 0)).tobytes().hex() for name in RANGES}
+    GOLDEN.write_text(json.dumps(records, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {len(records)} ops to {GOLDEN}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
