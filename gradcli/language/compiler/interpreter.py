@@ -13,6 +13,7 @@ from gradcli.language.compiler import targets
 from gradcli.language.compiler.expressions import ExpressionCompiler
 from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
 from gradcli.language.compiler.functions import compile_function, docstring
+from gradcli.language.compiler.patterns import compile_match
 from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.runtime.imports import FUTURE_FEATURES, bind_import, bind_star
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
@@ -495,6 +496,9 @@ class Compiler(ExpressionCompiler):
             store(frame, value)
         return run
 
+    def match_stmt(self, tree: Tree) -> Statement:
+        return compile_match(self, tree)
+
     def lambdef(self, tree: Tree):
         params, body = tree.children
         return compile_function(self, "<lambda>", params, body)
@@ -520,4 +524,5 @@ _STATEMENTS = {
     "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef,
     "classdef": _C.classdef, "suite": _C.suite, "yield_stmt": _C.yield_stmt,
     "raise_stmt": _C.raise_stmt, "try_stmt": _C.try_stmt, "decorated": _C.decorated,
+    "match_stmt": _C.match_stmt,
 }
