@@ -88,7 +88,7 @@ class _Patterns:
             return lambda frame, value, bound: value is constant
         if kind in _LITERALS:
             return self.literal(tree)
-        return getattr(self, kind)(tree)
+        return _RULES[kind](self, tree)
 
     def literal(self, tree):
         if tree.data == "string" and any(t.value.lstrip("rRbBuU")[:1] in "fF" for t in
@@ -315,3 +315,8 @@ def _attribute_matches(frame, value, name, test, bound) -> bool:
             raise
         return False
     return test(frame, item, bound)
+
+
+_RULES = {"name_pattern": _Patterns.name_pattern, "as_pattern": _Patterns.as_pattern,
+          "or_pattern": _Patterns.or_pattern, "sequence_pattern": _Patterns.sequence_pattern,
+          "mapping_pattern": _Patterns.mapping_pattern, "class_pattern": _Patterns.class_pattern}
