@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from gradcli.engine import errors
+from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
@@ -46,7 +47,10 @@ def fill_(t: Tensor, value: float) -> Tensor:
 
 
 def _empty(shape: tuple, dtype) -> Tensor:
-    """A Parameter's memory, its sizes checked as torch.empty checks them."""
+    """A Parameter's memory, its sizes and dtype checked as torch.empty checks them."""
+    if not isinstance(dtype, DType):
+        raise errors.type_error(f"empty(): argument 'dtype' must be torch.dtype, not "
+                                f"{errors.type_name(dtype)}")
     return parameter(Tensor(np.zeros(F.size_args(shape), dtype.np), dtype))
 
 

@@ -57,6 +57,7 @@ def _explicit(lark: Lark) -> dict:
     the indenter's tokens as markers."""
     explicit = {"_NEWLINE": st.just("\n"), "_INDENT": st.just(INDENT),
                 "_DEDENT": st.just(DEDENT), "NAME": _NAMES.map(lambda n: n + " "),
+                "MATCH": st.just("match "),  # a soft keyword: its pattern looks ahead
                 "NUMBER": st.sampled_from(["0", "1", "2", "3.5", "1e3", "0x1f", "1j", "10"])
                 .map(lambda n: n + " "),
                 "STRING": st.sampled_from(["'a'", '"x"', "b'b'", "f'{x}'", "'''q'''", "r'\\d'"])

@@ -13,6 +13,7 @@ from gradcli.language.compiler import targets
 from gradcli.language.compiler.expressions import ExpressionCompiler
 from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
 from gradcli.language.compiler.functions import compile_function, docstring
+from gradcli.language.compiler.patterns import compile_match
 from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.runtime.imports import FUTURE_FEATURES, bind_import, bind_star
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
@@ -462,13 +463,13 @@ class Compiler(ExpressionCompiler):
         """`class Name(bases): body`: the body runs once in the class's own namespace."""
         name, arguments, body = tree.children
         cname = self.check_name(name)
-        bases = [self.expression(arg) for arg in (arguments.children if arguments else [])
-                 if arg is not None]
-        if arguments is not None and any(getattr(a, "data", "") != "argvalue" and
-                                         a.data in ("kwarg", "star_arg", "star_star_arg")
-                                         for a in arguments.children if a is not None):
-            raise syntax_error("class keywords and unpacked bases are not supported by gradcli",
+        given = [arg for arg in (arguments.children if arguments else []) if arg is not None]
+        if any(getattr(a, "data", "") in ("star_arg", "star_star_arg") for a in given):
+            raise syntax_error("unpacked class bases and keywords are not supported by gradcli",
                                tree)
+        bases = [self.expression(a) for a in given if getattr(a, "data", "") != "kwarg"]
+        keywords = [(a.children[0].value, self.expression(a.children[1])) for a in given
+                    if getattr(a, "data", "") == "kwarg"]
         outer, loops = self.scope, self.loops
         qualname = outer.child_qualname(cname)
         self.scope = function_scope(outer, qualname, [], body.children, kind="class")
@@ -484,16 +485,20 @@ class Compiler(ExpressionCompiler):
         def run(frame):
             applied = [(evaluate(frame), where) for evaluate, where in decorating]
             base_values = [evaluate(frame) for evaluate in bases]
+            keyword_values = {name: evaluate(frame) for name, evaluate in keywords}
             namespace = {"__module__": "__main__", "__qualname__": qualname, "__doc__": doc}
             block(Frame(frame, namespace))
             cls = self.guard(lambda: classes.make_class(cname, qualname, base_values, namespace,
-                                                        runtime), span)
+                                                        runtime, keyword_values), span)
             namespace["__class__"] = cls  # what a method's zero-argument super() finds
             value = cls
             for decorator, where in reversed(applied):
                 value = self.guard(lambda: runtime.call(decorator, [value], {}), where)
             store(frame, value)
         return run
+
+    def match_stmt(self, tree: Tree) -> Statement:
+        return compile_match(self, tree)
 
     def lambdef(self, tree: Tree):
         params, body = tree.children
@@ -520,4 +525,5 @@ _STATEMENTS = {
     "for_stmt": _C.for_stmt, "with_stmt": _C.with_stmt, "funcdef": _C.funcdef,
     "classdef": _C.classdef, "suite": _C.suite, "yield_stmt": _C.yield_stmt,
     "raise_stmt": _C.raise_stmt, "try_stmt": _C.try_stmt, "decorated": _C.decorated,
+    "match_stmt": _C.match_stmt,
 }

@@ -155,6 +155,26 @@ def target_names(tree) -> list[str]:
     return []
 
 
+def pattern_names(tree) -> list[str]:
+    """The names a pattern captures, in order."""
+    if isinstance(tree, Token) or tree is None:
+        return []
+    if tree.data == "name_pattern":
+        parts = tree.children[0].children
+        return [parts[0].value] if len(parts) == 1 and parts[0].value != "_" else []
+    if tree.data in ("star_pattern", "double_star_pattern"):
+        return [tree.children[0].value] if tree.children[0].value != "_" else []
+    if tree.data == "as_pattern":
+        return pattern_names(tree.children[0]) + [tree.children[1].value]
+    if tree.data == "or_pattern":
+        return pattern_names(tree.children[0])
+    if tree.data in ("mapping_item", "keyword_pattern"):
+        return pattern_names(tree.children[1])
+    if tree.data == "class_pattern":
+        return pattern_names(tree.children[1])
+    return [n for child in tree.children for n in pattern_names(child)]
+
+
 def _collect(tree, scope: Scope) -> None:
     """Add the names bound by the statement or expression `tree` to `scope`."""
     if not isinstance(tree, Tree):
@@ -186,6 +206,8 @@ def _collect(tree, scope: Scope) -> None:
             if isinstance(item, Tree):
                 name, alias = item.children
                 scope.locals.add((alias or name).value)
+    elif kind == "case_block":
+        scope.locals.update(pattern_names(tree.children[0]))
     elif kind in ("global_stmt", "nonlocal_stmt"):
         _declare(tree, scope)
     elif kind in ("yield_expr", "yield_from"):

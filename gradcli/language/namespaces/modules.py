@@ -68,10 +68,31 @@ class ModuleKind:
         self.path = self.path or f"torch.nn.modules.{self.package}"
         self.type = PyType(f"{self.path}.{self.name}", (self.host,),
                            BoundMethod(self, entry("__init__", construct, "self, " + self.options,
-                                                   qualname=f"{self.name}.__init__")))
+                                                   qualname=f"{_init_owner(self.name)}.__init__")))
         self.forward_entry = entry("forward", self.forward, ", ".join(("self", self.inputs)[
                                    :2 if self.inputs else 1]), context=True,
                                    qualname=f"{self.name}.forward")
+
+
+# The base class whose __init__ a module class runs as its own (its argument errors name it):
+# torch's RNN, LSTM and GRU pass their arguments on to RNNBase's.
+_INIT_OWNERS = {name: owner for owner, names in {
+    "_AdaptiveAvgPoolNd": "AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d",
+    "_AdaptiveMaxPoolNd": "AdaptiveMaxPool1d AdaptiveMaxPool2d AdaptiveMaxPool3d",
+    "_BatchNorm": "BatchNorm1d BatchNorm2d BatchNorm3d",
+    "_DropoutNd": "AlphaDropout Dropout Dropout1d Dropout2d Dropout3d FeatureAlphaDropout",
+    "_InstanceNorm": "InstanceNorm1d InstanceNorm2d InstanceNorm3d",
+    "_LPPoolNd": "LPPool1d LPPool2d LPPool3d",
+    "_LazyNormBase": "LazyBatchNorm1d LazyBatchNorm2d LazyBatchNorm3d LazyInstanceNorm1d "
+                     "LazyInstanceNorm2d LazyInstanceNorm3d",
+    "_Loss": "L1Loss MSELoss MultiLabelMarginLoss SoftMarginLoss",
+    "_MaxPoolNd": "MaxPool1d MaxPool2d MaxPool3d",
+    "_WeightedLoss": "BCELoss MultiLabelSoftMarginLoss",
+    "RNNBase": "RNN LSTM GRU"}.items() for name in names.split()}
+
+
+def _init_owner(name: str) -> str:
+    return _INIT_OWNERS.get(name, name)
 
 
 def _reading_members(function: Callable, position: int = 1) -> Callable:

@@ -4,7 +4,7 @@ abstract methods when it is made, and refuses to be instantiated while any remai
 
 from __future__ import annotations
 
-from gradcli.language.runtime.classes import UserClass
+from gradcli.language.runtime.classes import ABC_META, UserClass
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
@@ -24,4 +24,4 @@ def _abstractmethod(function):
 
 ABC_MODULE = Namespace("abc", table(
     entry("abstractmethod", _abstractmethod, "funcobj", frames=0),
-) | {"ABC": ABC})
+) | {"ABC": ABC, "ABCMeta": ABC_META})

@@ -227,7 +227,7 @@ def _add_frozen(cls, fields) -> None:
     _method(cls, "__delattr__", refuse, "self, name")
 
 
-def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only):
+def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only, match_args=True):
     if not isinstance(cls, classes.UserClass):
         raise errors.type_error("dataclass() should be called on a class")
     if order and not eq:
@@ -250,6 +250,8 @@ def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only):
         _add_comparisons(cls, listed, order)
     if frozen:
         _add_frozen(cls, listed)
+    if match_args and "__match_args__" not in own:  # what a class pattern's positions name
+        own["__match_args__"] = tuple(f.name for f in listed if f.init and not f.kw_only)
     if unsafe_hash or (eq and frozen and not explicit_hash):
         _method(cls, "__hash__", lambda self: hash(_values(self, listed)), "self")
     elif eq and not explicit_hash:
@@ -261,7 +263,7 @@ def dataclass(cls=None, *, init=True, repr=True, eq=True, order=False, unsafe_ha
               frozen=False, match_args=True, kw_only=False, slots=False):
     """@dataclass or @dataclass(...)."""
     def wrap(target):
-        return _process(target, init, repr, eq, order, unsafe_hash, frozen, kw_only)
+        return _process(target, init, repr, eq, order, unsafe_hash, frozen, kw_only, match_args)
     if cls is None:
         return entry("wrap", wrap, "cls", qualname="dataclass.<locals>.wrap")
     return wrap(cls)

@@ -13,7 +13,7 @@ from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, iterate
 
 _DESCRIPTORS = (UserFunction, StaticMethod, ClassMethod, Property, NativeMethod, UserClass,
                 Builtin)
@@ -107,6 +107,32 @@ def _call(ctx, cls, *args, **kwargs):
     raise errors.value_error(f"{ctx.printer.repr(value)} is not a valid {cls.qualname}")
 
 
+def _functional(runtime, cls, name, names=None, *, module=None, qualname=None, type=None,
+                start=1, boundary=None):
+    """Enum('Color', 'RED GREEN'), Enum('Color', ['RED', ('GREEN', 5)], start=1): a new enum
+    class, made as a class statement would make it."""
+    if not isinstance(name, str) or names is None:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support looking up "
+                                "a member of Enum itself")
+    if isinstance(names, str):
+        names = names.replace(",", " ").split()
+    items = list(names.items()) if isinstance(names, dict) else list(iterate(names))
+    namespace = {"__module__": module or "__main__", "__qualname__": qualname or name,
+                 "__doc__": None}
+    for index, item in enumerate(items):
+        if isinstance(item, str):
+            namespace[item] = start + index
+        else:
+            member, value = item
+            namespace[member] = value
+    return classes.make_class(name, namespace["__qualname__"], [cls], namespace, runtime)
+
+
+_FUNCTIONAL = entry("__call__", _functional, "cls, value, names=None, *, module=None, "
+                    "qualname=None, type=None, start=1, boundary=None", context=True,
+                    qualname="EnumType.__call__")
+
+
 def _value(member):
     return member.attrs["_value_"]
 
@@ -181,6 +207,6 @@ classes.METACLASSES[ENUM] = table(
     entry("__contains__", _contains, "cls, member, /"),
     entry("__iter__", _iterate, "cls, /"),
     entry("__len__", lambda cls: len(cls.find("_member_names_") or ()), "cls, /"),
-) | {"made": _made, "repr": lambda cls: f"<enum '{cls.name}'>"}
+) | {"made": _made, "repr": lambda cls: f"<enum '{cls.name}'>", "functional": _FUNCTIONAL}
 
 ENUM_MODULE = Namespace("enum", table() | {"Enum": ENUM, "IntEnum": INT_ENUM, "auto": AUTO_TYPE})

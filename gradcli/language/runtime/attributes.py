@@ -493,6 +493,8 @@ def _from_super(proxy: classes.Super, name: str):
         owner = classes.class_of(proxy.instance)
         base_init = classes.BASE_INITS.get(owner.base) if owner is not None else None
         return BoundMethod(proxy.instance, base_init or _OBJECT_INIT)
+    if name == "__init_subclass__" and isinstance(proxy.instance, classes.UserClass):
+        return BoundMethod(proxy.instance, _OBJECT_INIT_SUBCLASS)
     if isinstance(proxy.instance, classes.Instance) and name in _OBJECT_METHODS and \
             type(proxy.instance).base_attribute is TableObject.base_attribute:
         return BoundMethod(proxy.instance, _OBJECT_METHODS[name])  # object.__setattr__
@@ -526,6 +528,8 @@ _OBJECT_METHODS = table(
 )
 _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__init__",
                      style="exact")
+_OBJECT_INIT_SUBCLASS = entry("__init_subclass__", classes.object_init_subclass,
+                              "cls, **keywords", qualname="object.__init_subclass__")
 
 
 def _property_decorator(prop: classes.Property, name: str):

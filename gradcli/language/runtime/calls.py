@@ -60,6 +60,11 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
     if isinstance(function, classes.UserMethod):
         return call(runtime, function.function, [function.receiver, *args], kwargs)
     if isinstance(function, classes.UserClass):
+        functional = next((classes.METACLASSES[owner].get("functional") for owner in
+                           function.mro if owner in classes.METACLASSES), None) \
+            if function.runtime is None else None
+        if functional is not None:  # Enum('Color', 'RED GREEN'), IntEnum(...)
+            return invoke(runtime, functional, [function, *args], kwargs)
         return classes.instantiate(function, args, kwargs)
     if isinstance(function, PyType) and function.construct is not None:
         return call(runtime, function.construct, args, kwargs)

@@ -462,8 +462,27 @@ def class_repr(cls: UserClass) -> str:
     return f"<class '{cls.module}.{cls.qualname}'>" if shown is None else shown(cls)
 
 
-def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) -> UserClass:
-    """The value of a `class` statement, after Python's checks on its bases."""
+ABC_META = PyType("abc.ABCMeta", ())  # the one metaclass besides type a class may name
+
+
+def object_init_subclass(cls, **keywords) -> None:
+    """object.__init_subclass__: a class keyword nothing took is an error."""
+    if keywords:
+        raise errors.type_error(f"{cls.name}.__init_subclass__() takes no keyword arguments")
+
+
+def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime,
+               keywords: dict | None = None) -> UserClass:
+    """The value of a `class` statement, after Python's checks on its bases; its keywords
+    (`metaclass=ABCMeta`, others) go to the metaclass and to the bases' __init_subclass__."""
+    keywords = dict(keywords or {})
+    metaclass = keywords.pop("metaclass", None)
+    if metaclass is ABC_META:
+        namespace.setdefault("__abstractmethods__", frozenset())
+    elif metaclass is not None and not (isinstance(metaclass, PyType) and
+                                        metaclass.name == "type"):
+        raise errors.TorchError("NotImplementedError", "a class with a metaclass other than "
+                                "type or ABCMeta is not supported by gradcli yet")
     bases = [base.origin if isinstance(base, TypeForm) and base.origin is not None else base
              for base in bases]
     for base in bases:
@@ -482,6 +501,14 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime) 
                 None)
     if made is not None:
         made(cls)
+    hook = next((owner.namespace["__init_subclass__"] for owner in cls.mro[1:]
+                 if isinstance(owner, UserClass) and "__init_subclass__" in owner.namespace),
+                None)
+    if hook is None:
+        object_init_subclass(cls, **keywords)
+    else:  # an implicit classmethod
+        function = hook.function if isinstance(hook, ClassMethod) else hook
+        runtime.call(function, [cls], keywords)
     return cls
 
 

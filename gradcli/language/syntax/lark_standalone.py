@@ -3141,4 +3141,4 @@ Reduce = 1
 def Lark_StandAlone(**kwargs):
   from gradcli.language.syntax.lark_tables import DATA, MEMO
   return Lark._load_from_dict(DATA, MEMO, **kwargs)
-GRAMMAR_SHA256 = "67197dd0540688a6c96b64a309f964239fd4ce091a60244878f2fa3eede9a687"
+GRAMMAR_SHA256 = "a178a80ffcca3ce4085086584a007dfe8c329b37234bda26b6a4d74786206dc7"
