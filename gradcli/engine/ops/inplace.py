@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gradcli.engine import dtypes, errors, forward_ad
-from gradcli.engine.autograd import short_name
+from gradcli.engine.autograd import move_retained, short_name
 from gradcli.engine.declarations import DECLARATIONS, declare, declare_inplace
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import defop
@@ -131,9 +131,13 @@ def _rebase_history(t: Tensor, node, output_nr: int) -> None:
     """Make `node` the history of `t`, through a CopySlices on the base when `t` is a view."""
     base = t._base
     if base is None:
+        old = t._grad_fn, t.output_nr
         t._grad_fn, t.output_nr, t._requires_grad = node, output_nr, True
+        move_retained(t, *old)
         return
+    old = base._grad_fn, base.output_nr
     base._grad_fn, base.output_nr, base._requires_grad = CopySlices(base, t, node), 0, True
+    move_retained(base, *old)
     regenerate_grad_fn(t)
 
 
