@@ -12,7 +12,7 @@ from gradcli.engine.declarations import DECLARATIONS, declare, declare_inplace
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import defop
 from gradcli.engine.state import STATE
-from gradcli.engine.tensor import MULTI_OUTPUT, NO_GRAD_MODE, Tensor
+from gradcli.engine.tensor import IN_CUSTOM_FUNCTION, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 from gradcli.engine.views import CopySlices, regenerate_grad_fn
 from gradcli.engine.zero_tensors import IMMUTABLE_SETITEM, check_mutable
 
@@ -56,6 +56,14 @@ def check_inplace(t: Tensor, requires_grad: bool) -> None:
             "modified inplace. This view is the output of a function that returns multiple views. "
             "Such functions do not allow the output views to be modified inplace. You should "
             "replace the inplace operation by an out-of-place one.")
+    if t._creation_meta == IN_CUSTOM_FUNCTION:
+        raise errors.runtime(
+            f"Output {t.output_nr} of {short_name(t._grad_fn.name())} is a view and is being "
+            "modified inplace. This view was created inside a custom Function (or because an "
+            "input was returned as-is) and the autograd logic to handle view+inplace would "
+            "override the custom backward associated with the custom Function, leading to "
+            "incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
+            "output of the custom Function.")
     if t._creation_meta == NO_GRAD_MODE:
         raise errors.runtime(_NO_GRAD_VIEW)
     if t._requires_grad and base._grad_fn is None:  # torch: self requires grad, its base is a leaf
