@@ -257,6 +257,21 @@ class AccumulateGrad:
         return "torch::autograd::AccumulateGrad"
 
 
+def retain_on(tensor: Tensor, node, output_nr: int) -> None:
+    """Fill `tensor.grad` with the gradient that reaches `node`'s output `output_nr`."""
+    if node.retained is None:
+        node.retained = {}
+    node.retained[output_nr] = weakref.ref(tensor)
+
+
+def move_retained(tensor: Tensor, old_node, old_nr: int) -> None:
+    """When an in-place op (or a view's regeneration) gives `tensor` a new grad_fn, torch moves
+    its retain_grad hook there, so `.grad` stays the gradient of the latest value."""
+    if tensor.retains_grad and old_node is not None and old_node.retained:
+        old_node.retained.pop(old_nr, None)
+        retain_on(tensor, tensor._grad_fn, tensor.output_nr)
+
+
 def gradient_edge(tensor: Tensor) -> tuple:
     """The (node, output_nr) a gradient for `tensor` flows into."""
     node = tensor.grad_fn if tensor._base is not None else tensor._grad_fn

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from gradcli.engine import errors
 from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr
-from gradcli.engine.state import STATE
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.functions import F
+from gradcli.engine.state import STATE, grad_mode
+from gradcli.engine.tensor import IN_CUSTOM_FUNCTION, Tensor
 
 
 class FunctionNode(Node):
@@ -97,3 +98,21 @@ class NativeNode(FunctionNode):
 
     __slots__ = ()
     custom = False
+
+
+def returned_input(value: Tensor, differentiable: bool) -> Tensor:
+    """An input a custom Function returns as-is: torch hands back a view of it made without grad
+    mode (`_view_as_self_with_no_grad`), or, for an output that takes no gradient from an input
+    that requires grad, a detached alias."""
+    if differentiable or not value.requires_grad:
+        with grad_mode(False):
+            return F.alias(value)
+    return F.detach(value)
+
+
+def attach_output(out: Tensor, node: Node, output_nr: int) -> None:
+    """Make `node` the history of a custom Function's output; an output that is a view may not
+    be modified in place afterwards (torch's CreationMeta::IN_CUSTOM_FUNCTION)."""
+    out._grad_fn, out.output_nr, out._requires_grad = node, output_nr, True
+    if out._base is not None:
+        out._creation_meta = IN_CUSTOM_FUNCTION

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from gradcli.engine import errors, vmap_batched
+from gradcli.engine.autograd import retain_on
 from gradcli.engine.backward import GRAD_DTYPES, check_roots, run_backward
 from gradcli.engine.dtypes import FLOATING, DType
 from gradcli.engine.indexing import ZERO_DIM_INDEX
@@ -195,9 +194,7 @@ def retain_grad(tensor: Tensor) -> None:
         raise errors.runtime("can't retain_grad on Tensor that has requires_grad=False")
     node = tensor.grad_fn
     if node is not None and not tensor.retains_grad:
-        if node.retained is None:
-            node.retained = {}
-        node.retained[tensor.output_nr] = weakref.ref(tensor)
+        retain_on(tensor, node, tensor.output_nr)
         tensor.retains_grad = True
 
 

@@ -10,6 +10,7 @@ from gradcli.engine.state import STATE
 
 # How a view was made, which decides whether it may be modified in place (torch's CreationMeta).
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT = "default", "no_grad_mode", "multi_output"
+IN_CUSTOM_FUNCTION = "in_custom_function"
 LEAF_ONLY = "you can only change requires_grad flags of leaf variables."
 DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn't require "
                "differentiation use var_no_grad = var.detach().")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr
+from gradcli.engine.autograd import Node, gradient_edge, move_retained, next_sequence_nr
 from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
@@ -30,7 +30,9 @@ def regenerate_grad_fn(view: Tensor) -> None:
         return
     with grad_mode(True):
         node = apply(OPS["as_strided"], base, index=view_index(view), sizes=base.data.shape)._grad_fn
+    old = view._grad_fn, view.output_nr
     view._grad_fn, view.output_nr, view._requires_grad = node, 0, True
+    move_retained(view, *old)
 
 
 class CopySlices(Node):

@@ -48,8 +48,8 @@ INDEX = {
     },
     "gradcli.engine.views": {
         "function": (
-            "COPY_SLICES CopySlices F grad_mode gradient_edge next_sequence_nr regenerate_grad_fn "
-            "view_index "
+            "COPY_SLICES CopySlices F grad_mode gradient_edge move_retained next_sequence_nr "
+            "regenerate_grad_fn view_index "
         ),
     },
     "gradcli.engine.ops.common": {
@@ -438,9 +438,9 @@ INDEX = {
     },
     "gradcli.engine.ops.inplace": {
         "function": (
-            "IMMUTABLE_SETITEM apply_inplace assign_into check_inplace check_mutable copy_ "
-            "declare_inplace declare_written_back fill_ fill_diagonal_ index_put_ leaf_note "
-            "short_name zero_ "
+            "IMMUTABLE_SETITEM IN_CUSTOM_FUNCTION apply_inplace assign_into check_inplace "
+            "check_mutable copy_ declare_inplace declare_written_back fill_ fill_diagonal_ "
+            "index_put_ leaf_note short_name zero_ "
         ),
         "row": (
             "copy_ fill_.Scalar fill_.Tensor zero_ "

@@ -7,12 +7,12 @@ import functools
 import numpy as np
 
 from gradcli.engine import dtypes, errors, forward_ad
-from gradcli.engine.autograd import short_name
+from gradcli.engine.autograd import move_retained, short_name
 from gradcli.engine.declarations import DECLARATIONS, declare, declare_inplace
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import defop
 from gradcli.engine.state import STATE
-from gradcli.engine.tensor import MULTI_OUTPUT, NO_GRAD_MODE, Tensor
+from gradcli.engine.tensor import IN_CUSTOM_FUNCTION, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
 from gradcli.engine.views import CopySlices, regenerate_grad_fn
 from gradcli.engine.zero_tensors import IMMUTABLE_SETITEM, check_mutable
 
@@ -56,6 +56,14 @@ def check_inplace(t: Tensor, requires_grad: bool) -> None:
             "modified inplace. This view is the output of a function that returns multiple views. "
             "Such functions do not allow the output views to be modified inplace. You should "
             "replace the inplace operation by an out-of-place one.")
+    if t._creation_meta == IN_CUSTOM_FUNCTION:
+        raise errors.runtime(
+            f"Output {t.output_nr} of {short_name(t._grad_fn.name())} is a view and is being "
+            "modified inplace. This view was created inside a custom Function (or because an "
+            "input was returned as-is) and the autograd logic to handle view+inplace would "
+            "override the custom backward associated with the custom Function, leading to "
+            "incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
+            "output of the custom Function.")
     if t._creation_meta == NO_GRAD_MODE:
         raise errors.runtime(_NO_GRAD_VIEW)
     if t._requires_grad and base._grad_fn is None:  # torch: self requires grad, its base is a leaf
@@ -131,9 +139,13 @@ def _rebase_history(t: Tensor, node, output_nr: int) -> None:
     """Make `node` the history of `t`, through a CopySlices on the base when `t` is a view."""
     base = t._base
     if base is None:
+        old = t._grad_fn, t.output_nr
         t._grad_fn, t.output_nr, t._requires_grad = node, output_nr, True
+        move_retained(t, *old)
         return
+    old = base._grad_fn, base.output_nr
     base._grad_fn, base.output_nr, base._requires_grad = CopySlices(base, t, node), 0, True
+    move_retained(base, *old)
     regenerate_grad_fn(t)
 
 

@@ -47,7 +47,7 @@ def _labelled(result):
     if not computed:
         return result
     labelled, _ = identity_nodes(tuple(values[i] for i in computed), None,
-                                 "CompiledFunctionBackward")
+                                 "CompiledFunctionBackward", views=False)
     out = list(values)
     for i, value in zip(computed, labelled):
         out[i] = value

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from gradcli.engine import errors, forward_ad, grad_api, saved_hooks, vmap_batched
 from gradcli.engine.autograd import modified_message
-from gradcli.engine.custom import FunctionNode
+from gradcli.engine.custom import FunctionNode, attach_output, returned_input
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
@@ -178,7 +178,7 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
     single = not isinstance(output, tuple)
     outputs = (output,) if single else output
     needs_graph = STATE.grad_enabled and any(ctx.needs_input_grad)
-    results = tuple(_fresh_output(o, args, ctx) for o in outputs)
+    results = tuple(_fresh_output(o, args, ctx, needs_graph) for o in outputs)
     if own_vmap_rule and STATE.vmap_batched is not None:
         vmap_batched.spread(args, results)
     if needs_graph:
@@ -205,8 +205,8 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
                             release, ctx.materialize)
         node.context = ctx
         for nr, out in enumerate(tensors):
-            if out.dtype.is_floating_point and not any(out is n for n in ctx.non_differentiable):
-                out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
+            if _differentiable(out, ctx):
+                attach_output(out, node, nr)
         ctx.packed = saved_hooks.pack_values(ctx.saved)
     ctx.versions = tuple(t._version if isinstance(t, Tensor) else None for t in ctx.saved)
     if STATE.dual_level is not None and any(isinstance(a, Tensor) and a._fw_grad is not None
@@ -262,12 +262,16 @@ def _bind_default_args(function: UserFunction, args: tuple, kwargs: dict) -> tup
     return tuple(bound) + tuple(args[len(params):]), keywords | rest
 
 
-def _fresh_output(value, args: tuple, ctx: FunctionCtx):
+def _differentiable(out: Tensor, ctx: FunctionCtx) -> bool:
+    return out.dtype.is_floating_point and not any(out is n for n in ctx.non_differentiable)
+
+
+def _fresh_output(value, args: tuple, ctx: FunctionCtx, needs_graph: bool):
     """An output that is one of the inputs (and not marked dirty) is returned as a new tensor
     over the same values, as torch's custom Functions do."""
     if isinstance(value, Tensor) and any(value is a for a in args) and not any(
             value is d for d in ctx.dirty):
-        return F.detach(value)
+        return returned_input(value, needs_graph and _differentiable(value, ctx))
     return value
 
 

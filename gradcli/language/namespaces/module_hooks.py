@@ -7,7 +7,7 @@ inputs and outputs (torch/utils/hooks.py's BackwardHook); the deprecated non-ful
 from __future__ import annotations
 
 from gradcli.engine import errors, node_hooks
-from gradcli.engine.custom import FunctionNode
+from gradcli.engine.custom import FunctionNode, attach_output, returned_input
 from gradcli.engine.functions import F
 from gradcli.engine.hooks import Hook, RemovableHandle
 from gradcli.engine.state import STATE
@@ -247,20 +247,23 @@ def _pack(indices: list, values: tuple, size: int) -> tuple:
     return tuple(packed)
 
 
-def identity_nodes(values: tuple, hook, label: str = "BackwardHookFunctionBackward") -> tuple:
+def identity_nodes(values: tuple, hook, label: str = "BackwardHookFunctionBackward",
+                   views: bool = True) -> tuple:
     """BackwardHookFunction.apply over the tensors among `values` when one requires grad (and
     grad mode is on): new tensors over the same data, one node named `label` passing the
     gradients through, `hook` (if any) registered on it. Returns the values with the tensors
-    replaced, and their indices."""
+    replaced, and their indices. With `views`, the outputs are views of the inputs, which may not
+    be modified in place, as BackwardHookFunction's are."""
     indices = [i for i, value in enumerate(values) if isinstance(value, Tensor)]
     tensors = tuple(values[i] for i in indices)
     if not (STATE.grad_enabled and any(t.requires_grad for t in tensors)):
         return values, None
-    outputs = tuple(F.detach(t) for t in tensors)
+    outputs = tuple(returned_input(t, t.requires_grad) if views else F.detach(t)
+                    for t in tensors)
     node = FunctionNode(label, tensors, outputs, lambda grads: tuple(grads))
     for nr, (source, out) in enumerate(zip(tensors, outputs)):
         if source.requires_grad:
-            out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
+            attach_output(out, node, nr)
     if hook is not None:
         node_hooks.register_posthook(node, hook, "hook")
     replaced = list(values)
