@@ -15,7 +15,7 @@ from gradcli.engine.tensor import Tensor
 EPSILON = 1e-12
 
 
-def _reduce(loss, reduction):
+def reduce_loss(loss, reduction):
     """A loss's reduction in torch's order of additions (its sum, or the sum over the count)."""
     if reduction == "none":
         return loss
@@ -35,7 +35,7 @@ def _mean_scale(a, reduction):
 
 def _mse(a, b, reduction):
     diff = a - b
-    return _reduce(diff * diff, reduction)
+    return reduce_loss(diff * diff, reduction)
 
 
 def _mse_backward(g, a, b, reduction, dtype):
@@ -72,7 +72,7 @@ defop("mse_loss_backward", "MseLossBackwardBackward0", _mse_backward, save=(0, 1
 
 def _smooth_l1(a, b, reduction, beta):
     z = np.abs(a - b)
-    return _reduce(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(a.dtype),
+    return reduce_loss(np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(a.dtype),
                    reduction)
 
 
@@ -115,7 +115,7 @@ def _bce(a, t, weight, reduction):
     loss = ((t - one) * np.maximum(np.log1p(-a), floor) - t * np.maximum(np.log(a), floor))
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction)
+    return reduce_loss(loss, reduction)
 
 
 def _bce_backward(g, a, t, weight, reduction):
@@ -190,7 +190,7 @@ def _bce_logits(a, t, weight, pos_weight, reduction, dtype):
     loss = (loss - log_sigmoid).astype(dtype.np)
     if weight is not None:
         loss = (loss * weight).astype(dtype.np)
-    return _reduce(loss, reduction)
+    return reduce_loss(loss, reduction)
 
 
 def _bce_logits_grad(g, a, t, weight, pos_weight, reduction):

@@ -11,7 +11,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
-from gradcli.engine.ops.losses import _reduce
+from gradcli.engine.ops import losses
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import OPS, apply, defop, no_derivative, not_implemented
 from gradcli.engine.tensor import Tensor
@@ -151,7 +151,7 @@ _exp, _log1p = rounded_from_double(np.exp), rounded_from_double(np.log1p)
 def _soft_margin(x, target, reduction):
     """neg_out(output, input).mul_(target).exp_().log1p_(), then the reduction."""
     z = np.multiply(np.negative(x), target).astype(x.dtype)
-    return _reduce(_log1p(_exp(z)), reduction)
+    return losses.reduce_loss(_log1p(_exp(z)), reduction)
 
 
 def _soft_margin_backward(g, x, target, reduction):

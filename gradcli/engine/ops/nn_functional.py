@@ -12,6 +12,7 @@ from gradcli.engine import (autocast, declarations, dtypes, errors, layout, memo
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops import losses
 from gradcli.engine.ops.registry import (LINEAR, NOT_FLOATING, OPS, RESULT, apply, defop,
                                          not_implemented)
 from gradcli.engine.state import STATE, grad_mode
@@ -888,11 +889,7 @@ def _update_running(x, running_mean, running_var, mean, invstd, momentum, eps):
 def _huber(a, b, reduction, delta):
     z = np.abs(a - b)
     loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(a.dtype)
-    if reduction == "mean":
-        return np.mean(loss, dtype=a.dtype)
-    if reduction == "sum":
-        return np.sum(loss, dtype=a.dtype)
-    return loss
+    return losses.reduce_loss(loss, reduction)
 
 
 def _huber_backward(g, a, b, reduction, delta):
