@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, kernels_order
+from gradcli.engine import autocast, dtypes, errors, kernels_order, libm
 from gradcli.engine.cascade_sum import full_sum
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
@@ -112,7 +112,9 @@ defop("smooth_l1_loss_backward", "SmoothL1LossBackwardBackward0", _smooth_l1_bac
 def _bce(a, t, weight, reduction):
     one = a.dtype.type(1)
     floor = a.dtype.type(-100)
-    loss = ((t - one) * np.maximum(np.log1p(-a), floor) - t * np.maximum(np.log(a), floor))
+    # torch's scalar kernel: std::log1p and std::log, the C library's
+    loss = ((t - one) * np.maximum(libm.call("log1pf", -a), floor)
+            - t * np.maximum(libm.call("logf", a), floor))
     if weight is not None:
         loss = loss * weight
     return reduce_loss(loss, reduction)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (complex_kernels, dtypes, errors, float_fmod, fma, kernels_order,
-                            pointwise_order, sleef)
+                            libm, pointwise_order, sleef)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine import vmap_batched, vml
 from gradcli.engine.declarations import declare
@@ -442,9 +442,13 @@ define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, 
 
 
 def _xlogy(x, y):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        product = np.where(x == 0, 0, x * np.log(y))
-    return np.where(np.isnan(y), y, product).astype(np.result_type(x, y), copy=False)
+    """torch's scalar kernel: x * std::log(y) (the C library's log), 0 where x is 0, NaN where
+    y is NaN."""
+    dtype = np.result_type(x, y)
+    logs = libm.call("logf", np.asarray(y, dtype))
+    with np.errstate(invalid="ignore"):
+        product = np.where(x == 0, 0, x * logs)
+    return np.where(np.isnan(y), y, product).astype(dtype, copy=False)
 
 
 def _xlogy_self(g, x, y):
