@@ -10,7 +10,6 @@ NumPy function serves.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import math
 from typing import Callable
@@ -23,6 +22,7 @@ _NUMPY = {"logf": np.log, "log1pf": np.log1p}
 
 @functools.cache
 def _library():
+    import ctypes  # (only where a kernel needs the library: start-up stays without it)
     try:
         return ctypes.CDLL("libm.so.6")
     except OSError:
@@ -34,6 +34,7 @@ def _float_function(name: str) -> Callable | None:
     library = _library()
     if library is None:
         return None
+    import ctypes
     function = library[name]
     function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
     return function
