@@ -4,12 +4,15 @@ pushed through each op by the jvp rules declared next to its vjps in the op rows
 from __future__ import annotations
 
 import weakref
+
+import numpy as np
 from contextlib import contextmanager
 
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
+from gradcli.engine.zero_tensors import efficient_zeros
 
 # In an op row's `jvp`: the tangent is the op itself applied to the inputs' tangents (views,
 # sums, clones: ops linear in their inputs) ...
@@ -160,19 +163,44 @@ def propagate(op, args: tuple, outputs: tuple, params: dict) -> None:
                       for a, t in zip(args, tangents)]
             total = rule(filled, *args, out=out if op.n_outputs == 1 else outputs, **params)
         else:
-            total = None
-            extra = {"out": out} if (rule != AS_VJP or op.saves_result) else {}
-            for i, t in enumerate(tangents):
-                if t is None:
-                    continue
-                fn = op.vjp[i] if rule == AS_VJP else rule[i]
-                if op.variadic:
-                    extra["input_index"] = i
-                part = fn(t, *args, **params, **extra)
-                total = part if total is None else F.add(total, part)
+            total = _sum_of_terms(op, rule, args, tangents, out, params)
         if total.dtype is not out.dtype:
             total = F.cast(total, out.dtype)
         if total.shape != out.shape:
             total = F.expand(total, out.shape)
     hold(out, total)
 
+
+
+def _sum_of_terms(op, rule, args: tuple, tangents: list, out, params: dict):
+    """The per-input terms, summed in input order.  Where grad mode records and an input requires
+    grad, torch also computes the terms of the floating inputs without a tangent, on an efficient
+    zero tangent: they leave the values as they are but can make the tangent differentiable (the
+    tangent of a Linear with dual parameters has grad_fn=<AddBackward0>)."""
+    zero_terms = STATE.grad_enabled and any(type(a) is Tensor and a.requires_grad for a in args)
+    extra = {"out": out} if (rule != AS_VJP or op.saves_result) else {}
+    total = graph = None
+    rules = op.vjp if rule == AS_VJP else rule
+    for i, (a, t) in enumerate(zip(args, tangents)):
+        fn = rules[i] if i < len(rules) else None
+        if t is None:
+            if not (zero_terms and fn is not None and _floating(a)):
+                continue
+            t = efficient_zeros(a) if type(a) is Tensor else efficient_zeros(out, ())
+        if op.variadic:
+            extra["input_index"] = i
+        part = fn(t, *args, **params, **extra)
+        if tangents[i] is not None:
+            total = part if total is None else F.add(total, part)
+        graph = part if graph is None else F.add(graph, part)
+    if graph is total or not graph.requires_grad:
+        return total
+    graph.data = np.array(np.broadcast_to(total.data, graph.shape), graph.dtype.np)
+    return graph
+
+
+def _floating(value) -> bool:
+    """A floating tensor, or a Python number torch wraps into one (`x * 2`)."""
+    if type(value) is Tensor:
+        return value.dtype.is_floating_point
+    return type(value) is float or type(value) is int

@@ -14,9 +14,9 @@ IMMUTABLE_SETITEM = ("ZeroTensors are immutable. Please materialize the tensor u
                      "if you want a mutable zero tensor.")
 
 
-def efficient_zeros(like: Tensor) -> Tensor:
-    """Zeros of `like`'s shape and dtype that cannot be written to."""
-    data = np.zeros(like.shape, like.dtype.np)
+def efficient_zeros(like: Tensor, shape: tuple | None = None) -> Tensor:
+    """Zeros of `like`'s shape (or `shape`) and dtype that cannot be written to."""
+    data = np.zeros(like.shape if shape is None else shape, like.dtype.np)
     data.flags.writeable = False
     return Tensor(data, like.dtype)
 
