@@ -177,3 +177,61 @@ def erfcf(x: np.ndarray) -> np.ndarray:
         out = np.select([ix < 0x3f580000, ix < 0x3fa00000, ix < 0x41e00000],
                         [central, shoulder, tail], far)
         return np.where(ix >= 0x7f800000, np.where(hx < 0, two, _F(0)) + one / x, out)
+
+
+def _abs_bits(x: np.ndarray) -> np.ndarray:
+    return x.view(np.int32) & np.int32(0x7FFFFFFF)
+
+
+def sinhf(x: np.ndarray) -> np.ndarray:
+    """sinh for a float32 array, as glibc's sinhf (e_sinhf.c) rounds it: from expm1f below 22,
+    from expf above."""
+    x = np.asarray(x, np.float32)
+    ix, a, one = _abs_bits(x), np.abs(x), _F(1)
+    h = np.where(np.signbit(x), _F(-0.5), _F(0.5))
+    with np.errstate(all="ignore"):
+        t = expm1f(a)
+        near = h * (_F(2) * t - t * t / (t + one))
+        mid = h * (t + t / (t + one))
+        big = h * glibc_expf(a)
+        w = glibc_expf(_F(0.5) * a)
+        huge = (h * w) * w
+        r = np.where(ix < 0x3F800000, near, mid)
+        r = np.where(ix < 0x31800000, x, r)
+        r = np.where(ix >= 0x41B00000, big, r)
+        r = np.where(ix >= 0x42B17180, huge, r)
+        r = np.where(ix > 0x42B2D4FC, x * _F(1e37), r)
+    return np.where(ix >= 0x7F800000, x + x, r)
+
+
+def coshf(x: np.ndarray) -> np.ndarray:
+    """cosh for a float32 array, as glibc's coshf (e_coshf.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    ix, a, one, half = _abs_bits(x), np.abs(x), _F(1), _F(0.5)
+    with np.errstate(all="ignore"):
+        t = expm1f(a)
+        w = one + t
+        near = one + (t * t) / (w + w)
+        e = glibc_expf(a)
+        mid = half * e + half / e
+        w = glibc_expf(half * a)
+        huge = (half * w) * w
+        r = np.where(ix < 0x3EB17218, np.where(ix < 0x24000000, one, near), mid)
+        r = np.where(ix >= 0x41B00000, half * e, r)
+        r = np.where(ix >= 0x42B17180, huge, r)
+        r = np.where(ix > 0x42B2D4FC, _F(np.inf), r)
+    return np.where(ix >= 0x7F800000, x * x, r)
+
+
+def atanhf(x: np.ndarray) -> np.ndarray:
+    """atanh for a float32 array, as glibc's atanhf (e_atanhf.c) rounds it, from log1pf."""
+    x = np.asarray(x, np.float32)
+    a, one = np.abs(x), _F(1)
+    with np.errstate(all="ignore"):
+        t = a + a
+        small = _F(0.5) * log1pf(t + t * a / (one - a))
+        large = _F(0.5) * log1pf((a + a) / (one - a))
+        r = np.copysign(np.where(a < _F(0.5), small, large), x)
+        r = np.where(a < _F(2.0 ** -28), x, r)
+        r = np.where(a == one, x / _F(0), r)
+    return np.where((a > one) | np.isnan(x), _F(np.nan), r)
