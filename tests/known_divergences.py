@@ -10,7 +10,6 @@ _GEMM = ("large float32 matrix products: MKL's blocked FMA sgemm sums in an orde
 # bit for bit; strict, so a fix shows up as an unexpected pass.
 KNOWN_DIVERGENCES = {
     "tutorials/pytorch_polynomial_optim": _VML,
-    "tutorials/pytorch_dynamic_net": _VML,
     "tutorials/pytorch_two_layer_relu_function": _GEMM,
     "tutorials/pytorch_two_layer_net_module": _GEMM,
     "tutorials/pytorch_two_layer_net_optim": _GEMM,

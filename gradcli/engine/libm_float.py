@@ -1,11 +1,16 @@
 """glibc's log1pf, expm1f and erfcf (fdlibm's s_log1pf.c, s_expm1f.c and s_erff.c, which glibc
-2.36 ships) vectorised in NumPy, in float arithmetic: what std::log1p, std::expm1 and std::erfc
-return for floats inside ATen's scalar kernels."""
+2.36 ships) vectorised in NumPy, in float arithmetic, and its table-driven logf: what std::log1p,
+std::expm1, std::erfc and std::log return for floats inside ATen's scalar kernels. `scalar`
+picks the float or the double function by the array's dtype."""
 
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 
+from gradcli.engine.fma import fma64
 from gradcli.engine.kernels_order import glibc_expf
 
 _F = np.float32
@@ -177,3 +182,141 @@ def erfcf(x: np.ndarray) -> np.ndarray:
         out = np.select([ix < 0x3f580000, ix < 0x3fa00000, ix < 0x41e00000],
                         [central, shoulder, tail], far)
         return np.where(ix >= 0x7f800000, np.where(hx < 0, two, _F(0)) + one / x, out)
+
+
+def _abs_bits(x: np.ndarray) -> np.ndarray:
+    return x.view(np.int32) & np.int32(0x7FFFFFFF)
+
+
+def sinhf(x: np.ndarray) -> np.ndarray:
+    """sinh for a float32 array, as glibc's sinhf (e_sinhf.c) rounds it: from expm1f below 22,
+    from expf above."""
+    x = np.asarray(x, np.float32)
+    ix, a, one = _abs_bits(x), np.abs(x), _F(1)
+    h = np.where(np.signbit(x), _F(-0.5), _F(0.5))
+    with np.errstate(all="ignore"):
+        t = expm1f(a)
+        near = h * (_F(2) * t - t * t / (t + one))
+        mid = h * (t + t / (t + one))
+        big = h * glibc_expf(a)
+        w = glibc_expf(_F(0.5) * a)
+        huge = (h * w) * w
+        r = np.where(ix < 0x3F800000, near, mid)
+        r = np.where(ix < 0x31800000, x, r)
+        r = np.where(ix >= 0x41B00000, big, r)
+        r = np.where(ix >= 0x42B17180, huge, r)
+        r = np.where(ix > 0x42B2D4FC, x * _F(1e37), r)
+    return np.where(ix >= 0x7F800000, x + x, r)
+
+
+def coshf(x: np.ndarray) -> np.ndarray:
+    """cosh for a float32 array, as glibc's coshf (e_coshf.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    ix, a, one, half = _abs_bits(x), np.abs(x), _F(1), _F(0.5)
+    with np.errstate(all="ignore"):
+        t = expm1f(a)
+        w = one + t
+        near = one + (t * t) / (w + w)
+        e = glibc_expf(a)
+        mid = half * e + half / e
+        w = glibc_expf(half * a)
+        huge = (half * w) * w
+        r = np.where(ix < 0x3EB17218, np.where(ix < 0x24000000, one, near), mid)
+        r = np.where(ix >= 0x41B00000, half * e, r)
+        r = np.where(ix >= 0x42B17180, huge, r)
+        r = np.where(ix > 0x42B2D4FC, _F(np.inf), r)
+    return np.where(ix >= 0x7F800000, x * x, r)
+
+
+def atanhf(x: np.ndarray) -> np.ndarray:
+    """atanh for a float32 array, as glibc's atanhf (e_atanhf.c) rounds it, from log1pf."""
+    x = np.asarray(x, np.float32)
+    a, one = np.abs(x), _F(1)
+    with np.errstate(all="ignore"):
+        t = a + a
+        small = _F(0.5) * log1pf(t + t * a / (one - a))
+        large = _F(0.5) * log1pf((a + a) / (one - a))
+        r = np.copysign(np.where(a < _F(0.5), small, large), x)
+        r = np.where(a < _F(2.0 ** -28), x, r)
+        r = np.where(a == one, x / _F(0), r)
+    return np.where((a > one) | np.isnan(x), _F(np.nan), r)
+
+
+_LOGF_TABLE = np.array([[float.fromhex(a), float.fromhex(b)] for a, b in (
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"),
+    ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"),
+    ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"),
+    ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"),
+    ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"),
+    ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"),
+    ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"),
+    ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"),
+    ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"))])
+_LOGF_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_LOGF_POLY = tuple(float.fromhex(h) for h in (
+    "-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2"))
+
+
+def logf(x: np.ndarray) -> np.ndarray:
+    """log for a float32 array, as glibc's logf (e_logf.c, the FMA build x86-64 machines run)
+    rounds it: a 16-entry table of 1/c and log(c), and a cubic in double for log1p(z/c - 1)."""
+    x = np.asarray(x, np.float32)
+    ix = x.view(np.uint32).astype(np.int64)
+    with np.errstate(all="ignore"):
+        subnormal = (ix > 0) & (ix < 0x00800000)
+        ix = np.where(subnormal, (x * _F(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23),
+                      ix)
+        tmp = (ix - 0x3F330000) & 0xFFFFFFFF
+        i = (tmp >> 19) % 16
+        k = (tmp.astype(np.uint32).view(np.int32) >> 23).astype(np.float64)
+        z = _float_of(ix - (tmp & 0xFF800000)).astype(np.float64)
+        invc, logc = _LOGF_TABLE[i, 0], _LOGF_TABLE[i, 1]
+        r = fma64(z, invc, np.full_like(z, -1.0))
+        y0 = fma64(k, np.full_like(z, _LOGF_LN2), logc)
+        r2 = r * r
+        a0, a1, a2 = _LOGF_POLY
+        y = fma64(np.full_like(r, a1), r, np.full_like(r, a2))
+        y = fma64(np.full_like(r, a0), r2, y)
+        y = fma64(y, r2, y0 + r)
+        out = y.astype(np.float32)
+        out = np.where(x == 1, _F(0), out)
+        out = np.where(x == 0, _F(-np.inf), out)
+        out = np.where((x < 0) | np.isnan(x), _F(np.nan), out)
+        return np.where(x == np.inf, x, out)
+
+
+def scalar(name: str, values: np.ndarray) -> np.ndarray:
+    """std::<name> ("log", "log1p") of each value in the array's dtype: glibc's float function
+    for float32, its double one (Python's math calls glibc's) for float64, NumPy's otherwise.
+    Domain errors give NaN or infinities, as the C functions do."""
+    values = np.asarray(values)
+    if values.dtype == np.float32:
+        return _FLOAT_FUNCTIONS[name](values)
+    if values.dtype == np.float64:
+        function = functools.partial(_c_double, _DOUBLE_FUNCTIONS[name])
+        flat = [function(v) for v in values.reshape(-1).tolist()]
+        return np.array(flat, np.float64).reshape(values.shape)
+    with np.errstate(all="ignore"):
+        return _NUMPY_FUNCTIONS[name](values)
+
+
+_FLOAT_FUNCTIONS = {"log": logf, "log1p": log1pf}
+_DOUBLE_FUNCTIONS = {"log": math.log, "log1p": math.log1p}
+_NUMPY_FUNCTIONS = {"log": np.log, "log1p": np.log1p}
+
+
+def _c_double(function, value: float) -> float:
+    """math's function with the C function's results where math raises instead."""
+    try:
+        return function(value)
+    except ValueError:  # log(0), log(-1), log1p(-1), log1p(-2): C gives -inf or NaN
+        return -math.inf if value == (0.0 if function is math.log else -1.0) else math.nan
+    except OverflowError:
+        return math.inf

@@ -14,14 +14,47 @@ from gradcli.engine.cascade_sum import parallel_chunk
 from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
 
 
-def vector_positions(n: int, itemsize: int, vector_bytes: int = WIDE_VECTOR_BYTES) -> np.ndarray:
-    """True for the flat positions of an n-element run that the vector code computes."""
+def vector_positions(n: int, itemsize: int, vector_bytes: int = WIDE_VECTOR_BYTES,
+                     row: int = 0) -> np.ndarray:
+    """True for the flat positions of an n-element run that the vector code computes: each
+    thread's chunk is cut into rows of `row` elements (the inner loop; the whole run if 0), a
+    thread starting mid-row."""
     block = 2 * vector_bytes // itemsize
     chunk = parallel_chunk(n)
     flat = np.arange(n)
     start = flat // chunk * chunk
-    length = np.minimum(start + chunk, n) - start
-    return (flat - start) < length // block * block
+    end = np.minimum(start + chunk, n)
+    if row and row < n:
+        row_start = flat // row * row
+        start = np.maximum(start, row_start)
+        end = np.minimum(end, row_start + row)
+    return (flat - start) < (end - start) // block * block
+
+
+def inner_row(shape: tuple, operand_shapes: list) -> int:
+    """The inner loop TensorIterator runs a broadcast elementwise op in (dense operands, C
+    order): the trailing dimensions it coalesces, or 0 where an operand is neither dense nor
+    constant along them (the scalar code then takes every element)."""
+    ndim = len(shape)
+    strides = []
+    for op_shape in operand_shapes:
+        op_shape = (1,) * (ndim - len(op_shape)) + tuple(op_shape)
+        own = np.cumprod((1,) + op_shape[:0:-1])[::-1]
+        strides.append([int(st) if size == out else 0
+                        for size, out, st in zip(op_shape, shape, own)])
+    dims = [d for d in range(ndim) if shape[d] != 1]
+    if not dims:
+        return 1
+    inner = dims[-1]
+    run = shape[inner]
+    for d in reversed(dims[:-1]):
+        if any(st[d] != st[inner] * run for st in strides):
+            break
+        run *= shape[d]
+    constant = [st[inner] == 0 for st in strides]
+    if any(st[inner] not in (0, 1) for st in strides) or sum(constant) > 1:
+        return 0
+    return run
 
 
 def split(a: np.ndarray, vector, scalar, vector_bytes: int = WIDE_VECTOR_BYTES) -> np.ndarray:
@@ -43,3 +76,19 @@ def at_least(a, low):
 def at_most(a, high):
     """min(a, high) as torch's clamp kernels take it: a where a equals high."""
     return np.where(a == high, a, np.minimum(a, high))
+
+
+def split_binary(a: np.ndarray, b: np.ndarray, vector, scalar) -> np.ndarray:
+    """`vector(a, b)` where a broadcast binary kernel's vector code runs, `scalar(a, b)` on the
+    rest (its tails, or every element where the operands' layout defeats the vector code), on
+    the operands' C-order broadcast."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    row = inner_row(shape, [np.shape(a), np.shape(b)])
+    a, b = (np.broadcast_to(v, shape).reshape(-1) for v in (a, b))
+    n = a.size
+    inside = (vector_positions(n, a.dtype.itemsize, row=row) if row
+              else np.zeros(n, bool))
+    out = vector(a, b) if inside.any() else scalar(a, b)
+    if inside.any() and not inside.all():
+        out[~inside] = scalar(a[~inside], b[~inside])
+    return out.reshape(shape)

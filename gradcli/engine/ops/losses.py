@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, kernels_order, libm
+from gradcli.engine import autocast, dtypes, errors, kernels_order, libm_float
 from gradcli.engine.cascade_sum import full_sum
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
@@ -113,8 +113,8 @@ def _bce(a, t, weight, reduction):
     one = a.dtype.type(1)
     floor = a.dtype.type(-100)
     # torch's scalar kernel: std::log1p and std::log, the C library's
-    loss = ((t - one) * np.maximum(libm.call("log1pf", -a), floor)
-            - t * np.maximum(libm.call("logf", a), floor))
+    loss = ((t - one) * np.maximum(libm_float.scalar("log1p", -a), floor)
+            - t * np.maximum(libm_float.scalar("log", a), floor))
     if weight is not None:
         loss = loss * weight
     return reduce_loss(loss, reduction)

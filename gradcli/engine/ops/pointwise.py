@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (complex_kernels, dtypes, errors, float_fmod, fma, kernels_order,
-                            libm, pointwise_order, sleef)
+                            libm_float, pointwise_order, sleef, sleef_df)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine import vmap_batched, vml
 from gradcli.engine.declarations import declare
@@ -173,7 +173,24 @@ def _pow_tensor_scalar(a, e):
             -0.5: lambda: one / np.sqrt(a), -1: lambda: one / a, -2: lambda: one / (a * a)}
     if e in fast:
         return fast[e]()
-    return np.power(a.astype(np.float64), float(e)).astype(a.dtype)
+    scalar = lambda v: np.power(v.astype(np.float64), float(e)).astype(v.dtype)  # noqa: E731
+    if a.dtype != np.float32:
+        return scalar(a)
+    # the vector code is SLEEF's powf with the exponent as a float, the scalar code
+    # std::pow(float, double)
+    return pointwise_order.split(a, lambda v: sleef_df.powf(v, np.float32(e)), scalar)
+
+
+def _powf_of_floats(a, b):
+    """std::pow(float, float): glibc's powf, which rounds the double result once."""
+    return np.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+
+
+def _pow_floats(a, b):
+    """pow's float kernel on two operands: SLEEF's powf in the vector code."""
+    if a.dtype != np.float32:
+        return _powf_of_floats(a, b)
+    return pointwise_order.split_binary(a, b, sleef_df.powf, _powf_of_floats)
 
 
 def _pow_scalar_tensor(base, e):
@@ -181,7 +198,9 @@ def _pow_scalar_tensor(base, e):
         return complex_kernels.cpow(np.asarray(base, e.dtype), e)
     if e.dtype.kind != "f":
         return np.power(e.dtype.type(base), e)
-    return np.power(np.float64(base), e.astype(np.float64)).astype(e.dtype)
+    if base == 1:
+        return np.ones_like(e)
+    return _pow_floats(np.asarray(base, e.dtype), e)
 
 
 def _pow_tensor_tensor(a, b):
@@ -189,7 +208,7 @@ def _pow_tensor_tensor(a, b):
         return complex_kernels.cpow(a, b)
     if a.dtype.kind != "f":
         return np.power(a, b)
-    return np.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+    return _pow_floats(a, b)
 
 
 def _pow_backward(g, a, e):
@@ -445,7 +464,7 @@ def _xlogy(x, y):
     """torch's scalar kernel: x * std::log(y) (the C library's log), 0 where x is 0, NaN where
     y is NaN."""
     dtype = np.result_type(x, y)
-    logs = libm.call("logf", np.asarray(y, dtype))
+    logs = libm_float.scalar("log", np.asarray(y, dtype))
     with np.errstate(invalid="ignore"):
         product = np.where(x == 0, 0, x * logs)
     return np.where(np.isnan(y), y, product).astype(dtype, copy=False)
@@ -534,6 +553,19 @@ def rounded_from_double(ufunc):
     return forward
 
 
+def _sleef_float(vector, rounded, scalar=None):
+    """A float32 forward whose vector code is SLEEF's `vector`: in cpu_kernel_vec's body, with
+    `scalar` (glibc's float function) on the tails, or, with scalar "all", everywhere (vml's
+    vec::map runs partial vectors through the vector code too). Other dtypes take `rounded`."""
+    def forward(a):
+        if a.dtype != np.float32:
+            return rounded(a)
+        if scalar == "all":
+            return vector(a)
+        return pointwise_order.split(a, vector, scalar)
+    return forward
+
+
 # key: (label, forward, saves, vjp(g, a, out)[, rule text]); all compute in floating point.
 _FLOATING = {
     "reciprocal": ("ReciprocalBackward0", _reciprocal, RESULT,
@@ -542,16 +574,17 @@ _FLOATING = {
     "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT,
             lambda g, a, out: F.mul(g, _conj(out)),
         'grad * result.conj()'),
-    "exp2": ("Exp2Backward0", rounded_from_double(np.exp2), RESULT,
+    "exp2": ("Exp2Backward0", _sleef_float(sleef_df.exp2f, rounded_from_double(np.exp2),
+                                          kernels_order.glibc_exp2f), RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
-    "expm1": ("Expm1Backward0", rounded_from_double(np.expm1), RESULT,
+    "expm1": ("Expm1Backward0", _sleef_float(sleef_df.expm1f, rounded_from_double(np.expm1), "all"), RESULT,
               lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
         'grad * (result + 1)'),
     "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, _conj(a)),
         'grad / self.conj()'),
     "log2": ("Log2Backward0", rounded_from_double(np.log2), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
     "log10": ("Log10Backward0", rounded_from_double(np.log10), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
-    "log1p": ("Log1PBackward0", rounded_from_double(np.log1p), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
+    "log1p": ("Log1PBackward0", _sleef_float(sleef_df.log1pf, rounded_from_double(np.log1p), "all"), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
         'grad / (self + 1)'),
     "sqrt": ("SqrtBackward0", np.sqrt, RESULT,
              lambda g, a, out: F.div(g, F.mul_scalar(_conj(out), 2)),
@@ -570,9 +603,9 @@ _FLOATING = {
     "atan": ("AtanBackward0", rounded_from_double(np.arctan), 0,
              lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1)),
         'grad / (1 + self**2)'),
-    "sinh": ("SinhBackward0", rounded_from_double(np.sinh), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
+    "sinh": ("SinhBackward0", _sleef_float(sleef_df.sinhf, rounded_from_double(np.sinh), libm_float.sinhf), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
         'grad * cosh(self)'),
-    "cosh": ("CoshBackward0", rounded_from_double(np.cosh), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
+    "cosh": ("CoshBackward0", _sleef_float(sleef_df.coshf, rounded_from_double(np.cosh), libm_float.coshf), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
         'grad * sinh(self)'),
     "tanh": ("TanhBackward0", rounded_from_double(np.tanh), RESULT, lambda g, a, out: F.tanh_backward(g, out),
         'grad * (1 - result**2)'),

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, libm_float, pointwise_order, sleef_df
 from gradcli.engine.declarations import declare, warn_resized
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, broadcast_shape,
@@ -53,6 +53,13 @@ def _giles_tail(w):
     return p
 
 
+def _atanh(a):
+    """float32 atanh: SLEEF's in cpu_kernel_vec's vector body, glibc's on the tails."""
+    if a.dtype != np.float32:
+        return F.rounded_from_double(np.arctanh)(a)
+    return pointwise_order.split(a, sleef_df.atanhf, libm_float.atanhf)
+
+
 def _erfinv(a):
     return _erfinv_double(a).astype(a.dtype)
 
@@ -63,7 +70,8 @@ asinh = define("asinh(Tensor self, *, Tensor? out=None)", "AsinhBackward0", _fro
 acosh = define("acosh(Tensor self, *, Tensor? out=None)", "AcoshBackward0", _from_double(np.arccosh),
        promote="float", save=(0,),
        vjp=lambda g, a: F.mul(g, F.rsqrt(F.sub_scalar(F.mul(a, a), 1))), jvp=AS_VJP)
-atanh = define("atanh(Tensor self, *, Tensor? out=None)", "AtanhBackward0", _from_double(np.arctanh),
+atanh = define("atanh(Tensor self, *, Tensor? out=None)", "AtanhBackward0",
+       lambda a: _atanh(a),
        promote="float", save=(0,),
        vjp=lambda g, a: F.div(g, F.scalar_sub(1, F.pow(a, 2))), jvp=AS_VJP)
 erfinv = define("erfinv(Tensor self, *, Tensor? out=None)", "ErfinvBackward0", _erfinv, promote="float",

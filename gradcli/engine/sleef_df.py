@@ -1,0 +1,348 @@
+"""SLEEF's float32 functions built on double-float arithmetic (sleefsimdsp.c, its AVX512 build
+with FMA), step by step in NumPy: powf, exp2f, expm1f, log1pf, sinhf, coshf and atanhf, as
+torch's Vectorized<float> calls them (Sleef_powf16_u10 ...).
+
+A double-float is a pair (hi, lo) of float32 arrays whose sum carries about 48 bits; each
+helper below is the df.h function of the same name, its fused multiply-adds correctly rounded
+(gradcli.engine.fma), so results carry torch's last bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine.fma import fma32
+
+f32 = np.float32
+_ONE = f32(1)
+_R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2U, _L2L = f32(0.693145751953125), f32(1.428606765330187045e-06)
+_LN2 = (f32(0.69314718246459960938), f32(-1.904654323148236017e-09))
+_INF = f32(np.inf)
+
+
+# ---- double-float arithmetic (df.h) ---------------------------------------------------------------
+
+def _add2_ff(x, y):
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _add2_df_f(x, y):
+    s = x[0] + y
+    v = s - x[0]
+    return s, ((x[0] - (s - v)) + (y - v)) + x[1]
+
+
+def _add2_df_df(x, y):
+    s = x[0] + y[0]
+    v = s - x[0]
+    return s, ((x[0] - (s - v)) + (y[0] - v)) + (x[1] + y[1])
+
+
+def _add_df_df(x, y):
+    s = x[0] + y[0]
+    return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
+
+
+def _add_f_df(x, y):
+    s = x + y[0]
+    return s, ((x - s) + y[0]) + y[1]
+
+
+def _add_df_f(x, y):
+    s = x[0] + y
+    return s, ((x[0] - s) + y) + x[1]
+
+
+def _sub_df_df(x, y):
+    s = x[0] - y[0]
+    return s, (((x[0] - s) - y[0]) + x[1]) - y[1]
+
+
+def _normalize(x):
+    s = x[0] + x[1]
+    return s, (x[0] - s) + x[1]
+
+
+def _scale(x, s):
+    return x[0] * s, x[1] * s
+
+
+def _mul_ff(x, y):
+    s = x * y
+    return s, fma32(x, y, -s)
+
+
+def _mul_df_f(x, y):
+    s = x[0] * y
+    return s, fma32(x[1], y, fma32(x[0], y, -s))
+
+
+def _mul_df_df(x, y):
+    s = x[0] * y[0]
+    return s, fma32(x[0], y[1], fma32(x[1], y[0], fma32(x[0], y[0], -s)))
+
+
+def _squ(x):
+    s = x[0] * x[0]
+    return s, fma32(x[0] + x[0], x[1], fma32(x[0], x[0], -s))
+
+
+def _rec(d):
+    s = _ONE / d[0]
+    return s, s * fma32(-d[1], s, fma32(-d[0], s, _ONE))
+
+
+def _div(n, d):
+    t = _ONE / d[0]
+    s = n[0] * t
+    u = fma32(t, n[0], -s)
+    v = fma32(-d[1], t, fma32(-d[0], t, _ONE))
+    return s, fma32(s, v, fma32(n[1], t, u))
+
+
+def _poly(x, coefficients):
+    u = np.full(np.shape(x), f32(coefficients[0]), f32)
+    for c in coefficients[1:]:
+        u = fma32(u, x, f32(c))
+    return u
+
+
+# ---- exponent helpers (AVX512 getexp/getmant, SLEEF's ldexp variants) -----------------------------
+
+def _getexp(d):
+    """_mm512_getexp_ps: floor(log2|d|) as a float (subnormals included; -inf at 0)."""
+    with np.errstate(all="ignore"):
+        e = (np.frexp(d)[1] - 1).astype(f32)
+    e = np.where(d == 0, -_INF, e)
+    return np.where(np.isinf(d), _INF, e)
+
+
+def _getmant(d):
+    """_mm512_getmant_ps(d, [0.75, 1.5), sign of NaN): |d|'s mantissa scaled into [0.75, 1.5)."""
+    mant = np.abs(np.frexp(d)[0]) * f32(2)
+    return np.where(mant >= f32(1.5), mant * f32(0.5), mant).astype(f32)
+
+
+def _pow2i(q):
+    return ((q.astype(np.int32) + np.int32(0x7F)) << np.int32(23)).view(f32)
+
+
+def _ldexp(x, q):
+    """vldexp_vf_vf_vi2: x * 2**q in steps that neither overflow nor underflow early."""
+    q = q.astype(np.int32)
+    m = q >> 31
+    m = (((m + q) >> 6) - m) << 4
+    q = q - (m << 2)
+    m = m + 0x7F
+    m = np.where(m > 0, m, 0)
+    m = np.where(m > 0xFF, 0xFF, m)
+    u = (m.astype(np.int32) << 23).view(f32)
+    x = x * u * u * u * u
+    return x * ((q + 0x7F) << 23).astype(np.int32).view(f32)
+
+
+def _ldexp2(d, e):
+    e = e.astype(np.int32)
+    return d * _pow2i(e >> 1) * _pow2i(e - (e >> 1))
+
+
+def _rint_int(u):
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isfinite(u), np.rint(u), 0).astype(np.int32)
+
+
+# ---- kernels of pow ------------------------------------------------------------------------------
+
+def _logkf(d):
+    """logkf: log(d) as a double-float."""
+    with np.errstate(all="ignore"):
+        e = _getexp(d * f32(1.0 / 0.75))
+    e = np.where(np.isposinf(e), f32(128), e)
+    m = _getmant(d)
+    x = _div(_add2_ff(f32(-1), m), _add2_ff(_ONE, m))
+    x2 = _squ(x)
+    t = _poly(x2[0], (0.240320354700088500976562, 0.285112679004669189453125,
+                      0.400007992982864379882812))
+    c = (f32(0.66666662693023681640625), f32(3.69183861259614332084311e-09))
+    s = _mul_df_f(_LN2, e)
+    s = _add_df_df(s, _scale(x, f32(2)))
+    return _add_df_df(s, _mul_df_df(_mul_df_df(x2, x), _add2_df_df(_mul_df_f(x2, t), c)))
+
+
+def _expkf(d):
+    """expkf: exp of a double-float, rounded to float."""
+    u = (d[0] + d[1]) * _R_LN2
+    q = _rint_int(u)
+    qf = q.astype(f32)
+    s = _add2_df_f(d, qf * -_L2U)
+    s = _add2_df_f(s, qf * -_L2L)
+    s = _normalize(s)
+    u = _poly(s[0], (0.00136324646882712841033936, 0.00836596917361021041870117,
+                     0.0416710823774337768554688, 0.166665524244308471679688,
+                     0.499999850988388061523438))
+    t = _add_df_df(s, _mul_df_f(_squ(s), u))
+    t = _add_f_df(_ONE, t)
+    u = _ldexp(t[0] + t[1], q)
+    return np.where(d[0] < f32(-104), f32(0), u)
+
+
+def powf(x, y) -> np.ndarray:
+    """Sleef_powf16_u10 (xpowf) on float32 values."""
+    x, y = np.broadcast_arrays(np.asarray(x, f32), np.asarray(y, f32))
+    with np.errstate(all="ignore"):
+        yisint = (np.trunc(y) == y) | (np.abs(y) > f32(1 << 24))
+        small = np.abs(y) < f32(1 << 24)
+        yint = np.where(small & np.isfinite(y), np.trunc(y), 0).astype(np.int32)
+        yisodd = ((yint & 1) == 1) & yisint & small
+        result = _expkf(_mul_df_f(_logkf(np.abs(x)), y))
+        result = np.where(np.isnan(result), _INF, result)
+        sign = np.where(x > 0, _ONE, np.where(yisint, np.where(yisodd, f32(-1), _ONE),
+                                               f32(np.nan)))
+        result = result * sign
+        efx = np.where(np.signbit(y), _ONE - np.abs(x), np.abs(x) - _ONE)  # vmulsign
+        result = np.where(np.isinf(y), np.where(efx < 0, f32(0),
+                                                np.where(efx == 0, _ONE, _INF)), result)
+        at_edge = np.isinf(x) | (x == 0)
+        edge = np.where(np.signbit(y) ^ (x == 0), f32(0), _INF)
+        edge = np.copysign(edge, np.where(yisodd, x, _ONE))
+        result = np.where(at_edge, edge, result)
+        result = np.where(np.isnan(x) | np.isnan(y), f32(np.nan), result)
+        result = np.where((y == 0) | (x == 1), _ONE, result)
+    return result.astype(f32)
+
+
+# ---- exp2, and the kernels of expm1, sinh and cosh --------------------------------------------------
+
+def exp2f(d) -> np.ndarray:
+    """Sleef_exp2f16_u10 (xexp2f) on float32 values."""
+    d = np.asarray(d, f32)
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = _rint_int(u)
+        s = d - u
+        u = _poly(s, (0.1535920892e-3, 0.1339262701e-2, 0.9618384764e-2, 0.5550347269e-1,
+                      0.2402264476e+0, 0.6931471825e+0))
+        u = _ldexp2(fma32(u, s, _ONE), q)
+    u = np.where(d >= f32(128), _INF, u)
+    u = np.where(d < f32(-150), f32(0), u)
+    return np.where(np.isnan(d), d, u).astype(f32)
+
+
+def _expk2f(d):
+    """expk2f: exp of a double-float, as a double-float."""
+    with np.errstate(all="ignore"):
+        u = (d[0] + d[1]) * _R_LN2
+        q = _rint_int(u)
+        qf = q.astype(f32)
+        s = _add2_df_f(d, qf * -_L2U)
+        s = _add2_df_f(s, qf * -_L2L)
+        u = _poly(s[0], (0.1980960224e-3, 0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1))
+        t = _add2_df_f(_mul_df_f(s, u), f32(0.166666659414234244790680580464))
+        t = _add2_df_f(_mul_df_df(s, t), f32(0.5))
+        t = _add2_df_df(s, _mul_df_df(_squ(s), t))
+        t = _add_f_df(_ONE, t)
+        hi, lo = _ldexp2(t[0], q), _ldexp2(t[1], q)
+    low = d[0] < f32(-104)
+    return np.where(low, f32(0), hi), np.where(low, f32(0), lo)
+
+
+def expm1f(a) -> np.ndarray:
+    """Sleef_expm1f16_u10 (xexpm1f) on float32 values."""
+    a = np.asarray(a, f32)
+    with np.errstate(all="ignore"):
+        d = _add2_df_f(_expk2f((a, np.zeros_like(a))), f32(-1))
+        x = d[0] + d[1]
+    x = np.where(a > f32(88.72283172607421875), _INF, x)
+    x = np.where(a < f32(-16.635532333438687426013570), f32(-1), x)
+    x = np.where((a == 0) & np.signbit(a), f32(-0.0), x)
+    return np.where(np.isnan(a), a, x).astype(f32)
+
+
+def _hyperbolic(x, combine):
+    x = np.asarray(x, f32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        d = _expk2f((y, np.zeros_like(y)))
+        d = combine(d, _rec(d))
+        y = (d[0] + d[1]) * f32(0.5)
+    y = np.where((np.abs(x) > f32(89)) | np.isnan(y), _INF, y)
+    return x, y
+
+
+def sinhf(x) -> np.ndarray:
+    """Sleef_sinhf16_u10 (xsinhf) on float32 values."""
+    x, y = _hyperbolic(x, _sub_df_df)
+    return np.where(np.isnan(x), x, np.copysign(y, x)).astype(f32)
+
+
+def coshf(x) -> np.ndarray:
+    """Sleef_coshf16_u10 (xcoshf) on float32 values."""
+    x, y = _hyperbolic(x, _add_df_df)
+    return np.where(np.isnan(x), x, y).astype(f32)
+
+
+# ---- log1p and atanh ---------------------------------------------------------------------------
+
+_LOG1PF_BOUND = f32(float.fromhex("0x1.2ced32p+126"))
+
+
+def log1pf(d) -> np.ndarray:
+    """Sleef_log1pf16_u10 (xlog1pf) on float32 values."""
+    from gradcli.engine.sleef import logf
+
+    d = np.asarray(d, f32)
+    with np.errstate(all="ignore"):
+        dp1 = d + _ONE
+        e = _getexp(dp1 * f32(1.0 / 0.75))
+        e = np.where(np.isposinf(e), f32(128), e)
+        t = _pow2i(-_rint_int(e))  # vldexp3(1, -e)
+        m = fma32(d, t, t - _ONE)
+        s = _mul_df_f(_LN2, e)
+        x = _div((m, np.zeros_like(m)), _add_ff(f32(2), m))
+        x2 = x[0] * x[0]
+        t = _poly(x2, (0.3027294874, 0.3996108174, 0.6666694880))
+        s = _add_df_df(s, _scale(x, f32(2)))
+        s = _add_df_f(s, x2 * x[0] * t)
+        r = s[0] + s[1]
+        big = d > _LOG1PF_BOUND
+        if big.any():
+            r = np.where(big, logf(d), r)
+    r = np.where(d < f32(-1), f32(np.nan), r)
+    r = np.where(d == f32(-1), -_INF, r)
+    r = np.where((d == 0) & np.signbit(d), f32(-0.0), r)
+    return np.where(np.isnan(d), d, r).astype(f32)
+
+
+def _add_ff(x, y):
+    s = x + y
+    return s, (x - s) + y
+
+
+def _logk2f(d):
+    """logk2f: log of a double-float, as a double-float."""
+    with np.errstate(all="ignore"):
+        e = _rint_int(_getexp(d[0] * f32(1.0 / 0.75)))
+        m = _scale(d, _pow2i(-e))
+        x = _div(_add2_df_f(m, f32(-1)), _add2_df_f(m, _ONE))
+        x2 = _squ(x)
+        t = _poly(x2[0], (0.2392828464508056640625, 0.28518211841583251953125,
+                          0.400005877017974853515625, 0.666666686534881591796875))
+        s = _mul_df_f(_LN2, e.astype(f32))
+        s = _add_df_df(s, _scale(x, f32(2)))
+        return _add_df_df(s, _mul_df_f(_mul_df_df(x2, x), t))
+
+
+def atanhf(x) -> np.ndarray:
+    """Sleef_atanhf16_u10 (xatanhf) on float32 values."""
+    x = np.asarray(x, f32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        d = _logk2f(_div(_add2_ff(_ONE, y), _add2_ff(_ONE, -y)))
+        y = np.where(y > _ONE, f32(np.nan),
+                     np.where(y == _ONE, _INF, (d[0] + d[1]) * f32(0.5)))
+        y = np.where(np.isinf(x) | np.isnan(y), f32(np.nan), y)
+        y = np.copysign(y, x)
+    return np.where(np.isnan(x), x, y).astype(f32)
