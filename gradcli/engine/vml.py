@@ -71,9 +71,40 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> np.ndarray:
     return out
 
 
+# ---- tan: the argument reduced by multiples of pi/2 in double, a rational function ---------------
+_TWO_OVER_PI = _f32(0x3F22F983)
+_HALF_PI_HIGH = float.fromhex("0x1.921fb54440000p+0")
+_HALF_PI_LOW = float.fromhex("0x1.68c234c4c6629p-39")
+_TAN_NUM = float.fromhex("0x1.8867706ed6612p-4")
+_TAN_DEN = (float.fromhex("0x1.3e66ea6aa37f2p-7"), float.fromhex("-0x1.b76f5e7f08c11p-2"))
+
+
+def _tan(x: np.ndarray) -> np.ndarray:
+    """sTan: r = |x| less n*pi/2 (n the nearest integer to |x|*2/pi), then
+    p = r - c*r*r*r and q = (a*r*r + b)*r*r + 1 give tan r = p/q (n even) or -cot r = -q/p (odd)."""
+    a = np.abs(x)
+    t = a * _TWO_OVER_PI
+    t += _SHIFTER
+    turns = (t - _SHIFTER).astype(np.float64)
+    r = a.astype(np.float64)
+    r -= turns * _HALF_PI_HIGH
+    r -= turns * _HALF_PI_LOW
+    r2 = r * r
+    p = r - (r * _TAN_NUM) * r2
+    q = r2 * _TAN_DEN[0]
+    q += _TAN_DEN[1]
+    q *= r2
+    q += 1.0
+    odd = t.view(np.uint32) << np.uint32(31)
+    out = np.where(odd == 0, p / q, q / p).astype(np.float32)
+    out.view(np.uint32)[...] ^= odd ^ (x.view(np.uint32) & _SIGN)
+    return out
+
+
 _KERNELS: dict[str, tuple[Callable, np.float32]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _SIN_LIMIT),
     "cos": (lambda x: _sin_or_cos(x, True), _SIN_LIMIT),
+    "tan": (_tan, _SIN_LIMIT),
 }
 
 

@@ -558,7 +558,7 @@ _FLOATING = {
         'grad * cos(self)'),
     "cos": ("CosBackward0", vml.unary("cos", rounded_from_double(np.cos)), 0, lambda g, a, out: F.mul(g, F.neg(F.sin(a))),
         'grad * -sin(self)'),
-    "tan": ("TanBackward0", rounded_from_double(np.tan), RESULT,
+    "tan": ("TanBackward0", vml.unary("tan", rounded_from_double(np.tan)), RESULT,
             lambda g, a, out: F.mul(g, F.add_scalar(F.pow(out, 2), 1)),
         'grad * (1 + result**2)'),
     "asin": ("AsinBackward0", rounded_from_double(np.arcsin), 0, lambda g, a, out: F.mul(g, _asin_root(a))),
