@@ -101,10 +101,59 @@ def _tan(x: np.ndarray) -> np.ndarray:
     return out
 
 
-_KERNELS: dict[str, tuple[Callable, np.float32]] = {
+# ---- atan: atan(c) plus a polynomial in the quotient t = (|x| - c)/(1 + c|x|) ---------------------
+# |x|'s interval (by its bits) picks c and atan(c) as a high and a low float; past 2.6875,
+# t = -1/|x| and atan(c) = pi/2.
+_ATAN_FROM = np.array([0, 0x3EC00000, 0x3F3851EC, 0x3FE00000, 0x402C0001], np.uint32)
+_ATAN_HIGH = np.array([0, 0x3EED6338, 0x3F490FD8, 0x3F8DB710, 0x3FC90FD8], np.uint32).view(np.float32)
+_ATAN_LOW = np.array([0, 0x31AC3768, 0x34288858, 0xB4DA2880, 0x34A88858], np.uint32).view(np.float32)
+_ATAN_POLY = tuple(_f32(b) for b in (0x3DAE1329, 0x3E4CAA3B, 0xBEAAAA6C, 0x3E0F4E4E))
+_ATAN_LIMITS = (_f32(0x01000000), _f32(0x7CFFFFFF))  # 2**-125 and below 2**123: the fast path
+_HIGH_HALF = np.uint64(0xFFFFFFFFE0000000)  # a double's sign, exponent and first 23 fraction bits
+_RECIPROCAL_ONE = float.fromhex("0x1.ffep-1")  # the processor's 12-bit reciprocal estimate of 1
+
+
+def _atan(x: np.ndarray) -> np.ndarray:
+    """sAtan: t = (|x| - c)/(1 + c|x|) as the sum of a float t1 (the quotient's high bits)
+    and a float t2, then atan(c) + t1 + (low(c) + t2 + t1*t1*t1*p(t1*t1)), x's sign."""
+    a = np.abs(x)
+    part = np.searchsorted(_ATAN_FROM, a.view(np.uint32), side="right") - 1
+    one = np.float32(1)
+    num = np.choose(part, (a, a - np.float32(0.5), a - one, a - np.float32(2), -one))
+    den = np.choose(part, (np.ones_like(a), a * np.float32(0.5) + one, a + one, (a + a) + one, a))
+    # the reciprocal estimate (rcpps) refined twice in double: its own error shows only in an
+    # exact quotient (a power-of-two denominator), where the estimate is 0x1.ffep-1 / den
+    d = den.astype(np.float64)
+    exact = (den.view(np.uint32) & np.uint32(0x7FFFFF)) == 0
+    r = np.where(exact, _RECIPROCAL_ONE / d, 1.0 / d).astype(np.float32).astype(np.float64)
+    e = 1.0 - d * r
+    y = e * r + r
+    y *= e * e + 1.0
+    q = y * num.astype(np.float64)
+    q_high = (q.view(np.uint64) & _HIGH_HALF).view(np.float64)
+    t = q_high.astype(np.float32)
+    low = _ATAN_LOW[part] + (q - q_high).astype(np.float32)
+    z = t * t
+    w = z * z
+    p = w * _ATAN_POLY[0]
+    p += _ATAN_POLY[1]
+    p *= z
+    p += _ATAN_POLY[2] - w * _ATAN_POLY[3]
+    p *= z
+    p *= t
+    p += low
+    p += t
+    p += _ATAN_HIGH[part]
+    p.view(np.uint32)[...] |= x.view(np.uint32) & _SIGN
+    return p
+
+
+# each kernel, and the largest |x| its fast path takes (or the smallest and the largest)
+_KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _SIN_LIMIT),
     "cos": (lambda x: _sin_or_cos(x, True), _SIN_LIMIT),
     "tan": (_tan, _SIN_LIMIT),
+    "atan": (_atan, _ATAN_LIMITS),
 }
 
 
@@ -113,6 +162,7 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
     run, else `rounded` (the value rounded from double), which also serves the lanes the
     kernel's fast path does not take."""
     kernel, limit = _KERNELS[name]
+    lowest, highest = limit if isinstance(limit, tuple) else (np.float32(0), limit)
     if not ACTIVE:
         return rounded
 
@@ -120,7 +170,8 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         if a.ndim == 0:  # (NumPy's ufuncs give 0-d arrays back as scalars)
             return emulated(a.reshape(1)).reshape(())
         out = kernel(a)
-        slow = ~(np.abs(a) <= limit)  # (NaN included)
+        size = np.abs(a)
+        slow = ~((size <= highest) & (size >= lowest))  # (NaN included)
         if slow.any():
             out[slow] = rounded(a[slow])
         return out

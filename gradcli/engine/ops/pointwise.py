@@ -563,7 +563,7 @@ _FLOATING = {
         'grad * (1 + result**2)'),
     "asin": ("AsinBackward0", rounded_from_double(np.arcsin), 0, lambda g, a, out: F.mul(g, _asin_root(a))),
     "acos": ("AcosBackward0", rounded_from_double(np.arccos), 0, lambda g, a, out: F.mul(g, F.neg(_asin_root(a)))),
-    "atan": ("AtanBackward0", rounded_from_double(np.arctan), 0,
+    "atan": ("AtanBackward0", vml.unary("atan", rounded_from_double(np.arctan)), 0,
              lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1)),
         'grad / (1 + self**2)'),
     "sinh": ("SinhBackward0", rounded_from_double(np.sinh), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
