@@ -177,6 +177,8 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         return out
 
     def forward(a):
+        if type(a) is np.float32 and not STATE.bfloat16_kernel:  # (a NumPy scalar)
+            return emulated(np.asarray(a))[()]
         if type(a) is np.ndarray and a.dtype == np.float32 and not STATE.bfloat16_kernel:
             return blockwise(emulated, a, dtype=np.float32) if a.size else rounded(a)
         return rounded(a)
