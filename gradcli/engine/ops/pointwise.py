@@ -561,7 +561,7 @@ _FLOATING = {
     "tan": ("TanBackward0", vml.unary("tan", rounded_from_double(np.tan)), RESULT,
             lambda g, a, out: F.mul(g, F.add_scalar(F.pow(out, 2), 1)),
         'grad * (1 + result**2)'),
-    "asin": ("AsinBackward0", rounded_from_double(np.arcsin), 0, lambda g, a, out: F.mul(g, _asin_root(a))),
+    "asin": ("AsinBackward0", vml.unary("asin", rounded_from_double(np.arcsin)), 0, lambda g, a, out: F.mul(g, _asin_root(a))),
     "acos": ("AcosBackward0", rounded_from_double(np.arccos), 0, lambda g, a, out: F.mul(g, F.neg(_asin_root(a)))),
     "atan": ("AtanBackward0", vml.unary("atan", rounded_from_double(np.arctan)), 0,
              lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1)),
