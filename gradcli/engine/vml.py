@@ -71,9 +71,144 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> np.ndarray:
     return out
 
 
-_KERNELS: dict[str, tuple[Callable, np.float32]] = {
+# ---- tan: the argument reduced by multiples of pi/2 in double, a rational function ---------------
+_TWO_OVER_PI = _f32(0x3F22F983)
+_HALF_PI_HIGH = float.fromhex("0x1.921fb54440000p+0")
+_HALF_PI_LOW = float.fromhex("0x1.68c234c4c6629p-39")
+_TAN_NUM = float.fromhex("0x1.8867706ed6612p-4")
+_TAN_DEN = (float.fromhex("0x1.3e66ea6aa37f2p-7"), float.fromhex("-0x1.b76f5e7f08c11p-2"))
+
+
+def _tan(x: np.ndarray) -> np.ndarray:
+    """sTan: r = |x| less n*pi/2 (n the nearest integer to |x|*2/pi), then
+    p = r - c*r*r*r and q = (a*r*r + b)*r*r + 1 give tan r = p/q (n even) or -cot r = -q/p (odd)."""
+    a = np.abs(x)
+    t = a * _TWO_OVER_PI
+    t += _SHIFTER
+    turns = (t - _SHIFTER).astype(np.float64)
+    r = a.astype(np.float64)
+    r -= turns * _HALF_PI_HIGH
+    r -= turns * _HALF_PI_LOW
+    r2 = r * r
+    p = r - (r * _TAN_NUM) * r2
+    q = r2 * _TAN_DEN[0]
+    q += _TAN_DEN[1]
+    q *= r2
+    q += 1.0
+    odd = t.view(np.uint32) << np.uint32(31)
+    out = np.where(odd == 0, p / q, q / p).astype(np.float32)
+    out.view(np.uint32)[...] ^= odd ^ (x.view(np.uint32) & _SIGN)
+    return out
+
+
+# ---- atan: atan(c) plus a polynomial in the quotient t = (|x| - c)/(1 + c|x|) ---------------------
+# |x|'s interval (by its bits) picks c and atan(c) as a high and a low float; past 2.6875,
+# t = -1/|x| and atan(c) = pi/2.
+_ATAN_FROM = np.array([0, 0x3EC00000, 0x3F3851EC, 0x3FE00000, 0x402C0001], np.uint32)
+_ATAN_HIGH = np.array([0, 0x3EED6338, 0x3F490FD8, 0x3F8DB710, 0x3FC90FD8], np.uint32).view(np.float32)
+_ATAN_LOW = np.array([0, 0x31AC3768, 0x34288858, 0xB4DA2880, 0x34A88858], np.uint32).view(np.float32)
+_ATAN_POLY = tuple(_f32(b) for b in (0x3DAE1329, 0x3E4CAA3B, 0xBEAAAA6C, 0x3E0F4E4E))
+_ATAN_LIMITS = (_f32(0x01000000), _f32(0x7CFFFFFF))  # 2**-125 and below 2**123: the fast path
+_HIGH_HALF = np.uint64(0xFFFFFFFFE0000000)  # a double's sign, exponent and first 23 fraction bits
+_RECIPROCAL_ONE = float.fromhex("0x1.ffep-1")  # the processor's 12-bit reciprocal estimate of 1
+
+
+def _atan(x: np.ndarray) -> np.ndarray:
+    """sAtan: t = (|x| - c)/(1 + c|x|) as the sum of a float t1 (the quotient's high bits)
+    and a float t2, then atan(c) + t1 + (low(c) + t2 + t1*t1*t1*p(t1*t1)), x's sign."""
+    a = np.abs(x)
+    part = np.searchsorted(_ATAN_FROM, a.view(np.uint32), side="right") - 1
+    one = np.float32(1)
+    num = np.choose(part, (a, a - np.float32(0.5), a - one, a - np.float32(2), -one))
+    den = np.choose(part, (np.ones_like(a), a * np.float32(0.5) + one, a + one, (a + a) + one, a))
+    # the reciprocal estimate (rcpps) refined twice in double: its own error shows only in an
+    # exact quotient (a power-of-two denominator), where the estimate is 0x1.ffep-1 / den
+    d = den.astype(np.float64)
+    exact = (den.view(np.uint32) & np.uint32(0x7FFFFF)) == 0
+    r = np.where(exact, _RECIPROCAL_ONE / d, 1.0 / d).astype(np.float32).astype(np.float64)
+    e = 1.0 - d * r
+    y = e * r + r
+    y *= e * e + 1.0
+    q = y * num.astype(np.float64)
+    q_high = (q.view(np.uint64) & _HIGH_HALF).view(np.float64)
+    t = q_high.astype(np.float32)
+    low = _ATAN_LOW[part] + (q - q_high).astype(np.float32)
+    z = t * t
+    w = z * z
+    p = w * _ATAN_POLY[0]
+    p += _ATAN_POLY[1]
+    p *= z
+    p += _ATAN_POLY[2] - w * _ATAN_POLY[3]
+    p *= z
+    p *= t
+    p += low
+    p += t
+    p += _ATAN_HIGH[part]
+    p.view(np.uint32)[...] |= x.view(np.uint32) & _SIGN
+    return p
+
+
+# ---- asin: below 1/2 an odd polynomial; above, pi/2 - 2*asin(sqrt((1 - |x|)/2)) ---------------------
+_ASIN_POLY = tuple(_f32(b) for b in (0x3D2EDC07, 0x3CC32A6B, 0x3D3A9AB4, 0x3D997C12, 0x3E2AAAFF))
+_ASIN_ROOT = tuple(_f32(b) for b in (0x3E800001, 0x3DC00004))  # the square root's correction
+_HALF_PI_FLOAT = (_f32(0x3FC90FDB), _f32(0xB33BBD2E))  # pi/2 as a high and a low float
+_TINY = _f32(0x2F800000)  # 2**-32: below it, the root's estimate is 0
+_KEEP_12 = np.uint32(0xFFFFF000)
+_KEEP_11 = np.uint32(0xFFFFE000)
+
+
+def _bits_kept(v: np.ndarray, mask: np.uint32) -> np.ndarray:
+    return (v.view(np.uint32) & mask).view(np.float32)
+
+
+def _asin(x: np.ndarray) -> np.ndarray:
+    """sAsin: with y = (1 - |x|)/2 and z = min(x*x, y), asin |x| = h + m*p(z) + l, where below
+    |x| = 1/2 h = m = |x| and l = 0; above, s = sqrt(2y) in two floats from the processor's
+    estimate of 1/sqrt(y), h = pi/2 - s, m = the root's correction less s, l = h's rounding error
+    plus the correction and pi/2's low part. x's sign.
+
+    The estimate (rsqrtps) is the processor's own 12-bit table, not published: it is modelled
+    as 1/sqrt(y) rounded to 12 bits, which gives about 1 in 10**4 results a last bit off for
+    1/2 <= |x| <= 1 (below 1/2 the root is not used: every bit is MKL's)."""
+    a = np.abs(x)
+    half = np.float32(0.5)
+    y = half - a * half
+    z = np.minimum(x * x, y)
+    estimate = (1.0 / np.sqrt(np.maximum(y, _TINY).astype(np.float64))).astype(np.float32)
+    estimate.view(np.uint32)[...] += np.uint32(0x800)
+    r = np.where(y >= _TINY, _bits_kept(estimate, _KEEP_12), np.float32(0))
+    t = y + y
+    t_high = _bits_kept(t, _KEEP_11)
+    s = t_high * r
+    s_low = (t - t_high) * r
+    s_high = _bits_kept(s, _KEEP_11)
+    e = s_high * r
+    e += np.float32(-2.0)
+    e += r * s_low
+    e += (s - s_high) * r
+    root = (_ASIN_ROOT[0] - e * _ASIN_ROOT[1]) * ((s + s_low) * e) - s_low
+    p = z * z * (z * _ASIN_POLY[0] + _ASIN_POLY[1]) + (z * _ASIN_POLY[2] + _ASIN_POLY[3])
+    p *= z
+    p += _ASIN_POLY[4]
+    p *= z
+    pi2 = _HALF_PI_FLOAT[0]
+    h = pi2 - s
+    low = ((pi2 - h) - s) + (root + _HALF_PI_FLOAT[1])
+    small = a < half
+    out = np.where(small, a, root - s) * p
+    out += np.where(small, np.float32(0), low)
+    out += np.where(small, a, h)
+    out.view(np.uint32)[...] ^= x.view(np.uint32) & _SIGN
+    return out
+
+
+# each kernel, and the largest |x| its fast path takes (or the smallest and the largest)
+_KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _SIN_LIMIT),
     "cos": (lambda x: _sin_or_cos(x, True), _SIN_LIMIT),
+    "tan": (_tan, _SIN_LIMIT),
+    "atan": (_atan, _ATAN_LIMITS),
+    "asin": (_asin, np.float32(1)),
 }
 
 
@@ -82,6 +217,7 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
     run, else `rounded` (the value rounded from double), which also serves the lanes the
     kernel's fast path does not take."""
     kernel, limit = _KERNELS[name]
+    lowest, highest = limit if isinstance(limit, tuple) else (np.float32(0), limit)
     if not ACTIVE:
         return rounded
 
@@ -89,12 +225,15 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         if a.ndim == 0:  # (NumPy's ufuncs give 0-d arrays back as scalars)
             return emulated(a.reshape(1)).reshape(())
         out = kernel(a)
-        slow = ~(np.abs(a) <= limit)  # (NaN included)
+        size = np.abs(a)
+        slow = ~((size <= highest) & (size >= lowest))  # (NaN included)
         if slow.any():
             out[slow] = rounded(a[slow])
         return out
 
     def forward(a):
+        if type(a) is np.float32 and not STATE.bfloat16_kernel:  # (a NumPy scalar)
+            return emulated(np.asarray(a))[()]
         if type(a) is np.ndarray and a.dtype == np.float32 and not STATE.bfloat16_kernel:
             return blockwise(emulated, a, dtype=np.float32) if a.size else rounded(a)
         return rounded(a)

@@ -19,6 +19,10 @@ SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, 1.0, -1.0,
 RANGES = {
     "sin": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
     "cos": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
+    "tan": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
+    "atan": ((-3.0, 3.0), (-1e6, 1e6), (-0.4, 0.4), (-1e-30, 1e-30)),
+    # (past |x| = 1/2, asin takes the processor's root estimate, modelled: see vml._asin)
+    "asin": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
 }
 
 
