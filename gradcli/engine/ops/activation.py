@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, fma, kernels_order, pointwise_order, schemas, sleef
+from gradcli.engine import (autocast, dtypes, errors, fma, kernels_order, libm_float,
+                            pointwise_order, schemas, sleef, sleef_df)
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
@@ -71,16 +72,41 @@ def _silu_backward(g, a):
     return g * s * fma.fused(a, one - s, one)
 
 
-def _elu(a, alpha, scale, input_scale):
-    return np.where(a <= 0, np.expm1(a * input_scale) * (alpha * scale), a * scale)
+def _float32_kernel(a) -> bool:
+    """Whether torch's float32 kernel (SLEEF in whole vectors, glibc in the tails) is the one
+    to repeat: a float32 array that is not bfloat16's storage."""
+    return a.dtype == np.float32 and not STATE.bfloat16_kernel
+
+
+def _elu_coefficients(a, alpha, scale, input_scale):
+    """negcoef, poscoef and negiptcoef in the kernel's dtype (negcoef a product in it)."""
+    kind = a.dtype.type
+    return kind(alpha) * kind(scale), kind(scale), kind(input_scale)
+
+
+def elu_values(a, alpha, scale, input_scale):
+    """torch's elu kernel: SLEEF's expm1 in whole vectors and glibc's in the tails for float32."""
+    negcoef, poscoef, negiptcoef = _elu_coefficients(a, alpha, scale, input_scale)
+    if not _float32_kernel(a):
+        return np.where(a <= 0, np.expm1(a * negiptcoef) * negcoef, a * poscoef)
+
+    def kernel(expm1):
+        return lambda v: np.where(v > 0, v * poscoef, expm1(v * negiptcoef) * negcoef)
+    return pointwise_order.split(a, kernel(sleef_df.expm1f), kernel(libm_float.expm1f))
 
 
 def _elu_backward(g, a, alpha, scale, input_scale, is_result=False):
     """elu_backward from the input, or (`is_result`, the in-place ops' rule) from the result."""
+    negcoef, poscoef, negiptcoef = _elu_coefficients(a, alpha, scale, input_scale)
     if is_result:
-        return np.where(a <= 0, g * input_scale * (a + alpha * scale), g * scale)
-    return np.where(a <= 0, g * input_scale * (alpha * scale) * np.exp(a * input_scale),
-                    g * scale)
+        return np.where(a <= 0, g * negiptcoef * (a + negcoef), g * poscoef)
+    if not _float32_kernel(a):
+        return np.where(a <= 0, g * negiptcoef * negcoef * np.exp(a * negiptcoef), g * poscoef)
+
+    def kernel(exp):
+        return lambda dy, x: np.where(x > 0, dy * poscoef,
+                                      dy * negiptcoef * negcoef * exp(x * negiptcoef))
+    return pointwise_order.split_binary(g, a, kernel(sleef.expf), kernel(kernels_order.glibc_expf))
 
 
 def _leaky_relu_backward_of_result(g, out, negative_slope):
@@ -94,15 +120,52 @@ def _leaky_relu_backward_of_result(g, out, negative_slope):
     return F.leaky_relu_backward(g, out, negative_slope)
 
 
+def log_sigmoid_values(a):
+    """torch's log_sigmoid kernel: min(a, 0) - log1p(exp(-|a|)), every element in vector code
+    (SLEEF's exp and log1p for float32, partial vectors included)."""
+    if not _float32_kernel(a):
+        return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+    return np.minimum(a, np.float32(0)) - sleef_df.log1pf(sleef.expf(-np.abs(a)))
+
+
+def log_sigmoid_backward_values(g, a):
+    """log_sigmoid_backward(grad, self, buffer), buffer = exp(-|self|) from the forward:
+    (max_deriv - sign * buffer / (1 + buffer)) * grad, max_deriv and sign 1, 1 where self < 0
+    and 0, -1 elsewhere."""
+    one = a.dtype.type(1)
+    exp = sleef.expf if _float32_kernel(a) else np.exp
+
+    def kernel(dy, x):
+        buffer = exp(-np.abs(x))  # (the forward's buffer, made by the same vector code)
+        negative = x < 0
+        sign = np.where(negative, one, -one)
+        return (np.where(negative, one, a.dtype.type(0)) - sign * (buffer / (one + buffer))) * dy
+    return kernel(g, a)
+
+
 def _softplus(a, beta, threshold):
-    scaled = a * beta
-    return np.where(scaled > threshold, a, np.log1p(np.exp(scaled)) / beta)
+    beta, threshold = a.dtype.type(beta), a.dtype.type(threshold)
+    if not _float32_kernel(a):
+        scaled = a * beta
+        return np.where(scaled > threshold, a, np.log1p(np.exp(scaled)) / beta)
+
+    def kernel(exp, log1p):
+        return lambda v: np.where(v * beta > threshold, v, log1p(exp(v * beta)) / beta)
+    return pointwise_order.split(a, kernel(sleef.expf, sleef_df.log1pf),
+                                 kernel(kernels_order.glibc_expf, libm_float.log1pf))
 
 
 def _softplus_backward(g, a, beta, threshold):
-    scaled = a * beta
-    z = np.exp(scaled)
-    return np.where(scaled > threshold, g, g * z / (z + 1))
+    beta, threshold = a.dtype.type(beta), a.dtype.type(threshold)
+
+    def kernel(exp):
+        def backward(dy, x):
+            z = exp(x * beta)
+            return np.where(x * beta > threshold, dy, dy * z / (z + 1))
+        return backward
+    if not _float32_kernel(a):
+        return kernel(np.exp)(g, a)
+    return pointwise_order.split_binary(g, a, kernel(sleef.expf), kernel(kernels_order.glibc_expf))
 
 
 def _in_kernel_order(a) -> bool:
@@ -167,10 +230,10 @@ pointwise_op("leaky_relu_backward", "LeakyReluBackwardBackward0",
 defop("_prelu_kernel", "PreluKernelBackward0", lambda a, w: np.where(a > 0, a, w * a),
       save=(0, 1), vjp=(lambda g, a, w: F.where(F.gt(a, 0), g, F.mul(w, g)),
                         lambda g, a, w: F.where(F.gt(a, 0), F.zeros_like(g), F.mul(a, g))))
-defop("elu", "EluBackward0", _elu, promote="none", save=(0,),
+defop("elu", "EluBackward0", elu_values, promote="none", save=(0,),
       vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]),
       refuses=("elu_cpu", NOT_FLOATING), jvp=AS_VJP)
-defop("elu_", "EluBackward1", _elu, promote="none", save=(RESULT,),  # in place: from the result
+defop("elu_", "EluBackward1", elu_values, promote="none", save=(RESULT,),  # in place: from the result
       vjp=lambda g, a, out, **k: F.elu_backward(g, out, k["alpha"], k["scale"],
                                                 k["input_scale"], True),
       refuses=("elu_cpu", NOT_FLOATING))

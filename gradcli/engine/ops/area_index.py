@@ -180,10 +180,11 @@ INDEX = {
     "gradcli.engine.ops.activation": {
         "function": (
             "GELU_BETA GELU_KAPPA GELU_PDF SQRT1_2 elu elu_ elu_backward elu_double_backward "
-            "functional_elu functional_leaky_relu gelu gelu_backward gelu_double_backward "
-            "infinitely_differentiable_silu_backward leaky_relu leaky_relu_ leaky_relu_backward "
-            "log_softmax log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward "
-            "softmax softmax_backward_data softmax_double_backward softplus softplus_backward "
+            "elu_values functional_elu functional_leaky_relu gelu gelu_backward "
+            "gelu_double_backward infinitely_differentiable_silu_backward leaky_relu leaky_relu_ "
+            "leaky_relu_backward log_sigmoid_backward_values log_sigmoid_values log_softmax "
+            "log_softmax_backward_data prelu relu sigmoid_backward silu silu_backward softmax "
+            "softmax_backward_data softmax_double_backward softplus softplus_backward "
             "softplus_double_backward tanh_backward threshold_backward "
         ),
         "row": (

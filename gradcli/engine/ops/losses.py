@@ -178,14 +178,9 @@ defop("binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0", _b
                gg, g, a, t, w, reduction)))
 
 
-def _log_sigmoid(a):
-    biggest = np.maximum(0, -a)
-    return -(biggest + np.log(np.exp(-biggest) + np.exp(-a - biggest)))
-
-
 def _bce_logits(a, t, weight, pos_weight, reduction, dtype):
     """torch's formula, whose in-place steps keep the target's dtype: (1 - t) * x - log_sigmoid."""
-    log_sigmoid = _log_sigmoid(a)
+    log_sigmoid = F.log_sigmoid_values(a)
     if pos_weight is not None:
         log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
     loss = ((1 - t) * a).astype(dtype.np)

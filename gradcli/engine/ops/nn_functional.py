@@ -60,14 +60,11 @@ defop("hardtanh_backward", "HardtanhBackwardBackward0", _hardtanh_backward, prom
                       _zeros_of_input))
 
 
-def _elu_values(a, alpha, scale, input_scale):
-    return np.where(a <= 0, np.expm1(a * input_scale) * (alpha * scale), a * scale)
-
-
-defop("celu", "CeluBackward0", _elu_values, promote="none", save=(0,),
+defop("celu", "CeluBackward0", lambda a, **k: F.elu_values(a, **k), promote="none", save=(0,),
       vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]),
       refuses=("elu_cpu", NOT_FLOATING))
-defop("celu_", "CeluBackward1", _elu_values, promote="none", save=(RESULT,),  # from the result
+defop("celu_", "CeluBackward1", lambda a, **k: F.elu_values(a, **k), promote="none",
+      save=(RESULT,),  # from the result
       vjp=lambda g, a, out, **k: F.elu_backward(g, out, k["alpha"], k["scale"],
                                                 k["input_scale"], True),
       refuses=("elu_cpu", NOT_FLOATING))
@@ -107,24 +104,12 @@ for _kind, _label in (("soft", "Softshrink"), ("hard", "Hardshrink")):
               f"{kind}shrink_backward", gg, x, lambd=lambd), _zeros_of_input))
 
 
-def _log_sigmoid(a):
-    biggest = np.maximum(0, -a)
-    return -(biggest + np.log(np.exp(-biggest) + np.exp(-a - biggest)))
-
-
-def _log_sigmoid_backward(g, a):
-    z = np.exp(-np.abs(a))
-    negative = a < 0
-    sign = np.where(negative, a.dtype.type(1), a.dtype.type(-1))
-    buffer = z / (1 + z)
-    return g * np.where(negative, 1 - sign * buffer, -sign * buffer) * 1
-
-
-defop("log_sigmoid", "LogSigmoidBackward0", _log_sigmoid, promote="none", save=(0,),
-      vjp=lambda g, a: F.apply_op("log_sigmoid_backward", g, a),
+defop("log_sigmoid", "LogSigmoidBackward0", lambda a: F.log_sigmoid_values(a), promote="none",
+      save=(0,), vjp=lambda g, a: F.apply_op("log_sigmoid_backward", g, a),
       refuses=("log_sigmoid_cpu", NOT_FLOATING))
 defop("log_sigmoid_backward", "LogSigmoidBackwardBackward0",
-      lambda g, a: g * (1 / (1 + np.exp(a))), promote="none", save=(1,), save_for=((1,), (0, 1)),
+      lambda g, a: F.log_sigmoid_backward_values(g, a), promote="none", save=(1,),
+      save_for=((1,), (0, 1)),
       vjp=(lambda gg, g, a: F.apply_op("log_sigmoid_backward", gg, a),
            lambda gg, g, a: _log_sigmoid_double_backward(F.mul(gg, g), a)))
 
