@@ -41,14 +41,21 @@ def test_activation_and_its_gradient_match_torch_bit_for_bit(name, dtype):
             if ours_out.tobytes() != theirs_in.grad.numpy().tobytes():
                 mismatches.append((size, "backward"))
             continue
-        ours_in = _tensor(x, requires_grad=True)
-        ours = getattr(F, name)(ours_in)
-        backward(ours, _tensor(g))
-        if ours.data.tobytes() != theirs.detach().numpy().tobytes():
-            mismatches.append((size, "forward"))
-        if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
-            mismatches.append((size, "backward"))
+        mismatches += _differences(size, x, g, theirs_in, theirs, getattr(F, name))
     assert not mismatches
+
+
+def _differences(size, x, g, theirs_in, theirs, ours_function) -> list:
+    """Where gradcli's forward and backward of `ours_function` differ from torch's run."""
+    ours_in = _tensor(x, requires_grad=True)
+    ours = ours_function(ours_in)
+    backward(ours, _tensor(g))
+    differences = []
+    if ours.data.tobytes() != theirs.detach().numpy().tobytes():
+        differences.append((size, "forward"))
+    if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
+        differences.append((size, "backward"))
+    return differences
 
 
 SLEEF_ACTIVATIONS = {
@@ -71,11 +78,5 @@ def test_float32_activation_with_sleef_kernels_matches_torch_bit_for_bit(name):
         theirs_in = torch.from_numpy(x).requires_grad_()
         theirs = call(torch.nn.functional, theirs_in)
         theirs.backward(torch.from_numpy(g))
-        ours_in = _tensor(x, requires_grad=True)
-        ours = call(F, ours_in)
-        backward(ours, _tensor(g))
-        if ours.data.tobytes() != theirs.detach().numpy().tobytes():
-            mismatches.append((size, "forward"))
-        if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
-            mismatches.append((size, "backward"))
+        mismatches += _differences(size, x, g, theirs_in, theirs, lambda t: call(F, t))
     assert not mismatches
