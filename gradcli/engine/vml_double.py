@@ -10,9 +10,16 @@ arguments, results out of range, infinities, NaN) keep NumPy's value.
 from __future__ import annotations
 
 import decimal
+import json
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
+_TABLES = json.loads(Path(__file__).with_name("vml_tables.json").read_text(encoding="utf-8"))
+_U64 = np.uint64
+_HIGH_HALF = _U64(0xFFFFFFFF00000000)
+_SIGN = _U64(1 << 63)
 
 
 def _d(text: str) -> float:
@@ -22,6 +29,17 @@ def _d(text: str) -> float:
 def _high_words(x: np.ndarray) -> np.ndarray:
     """The upper 32 bits of |x| (the kernels' fast-path tests compare these, as integers)."""
     return (x.view(np.uint64) >> np.uint64(32)).astype(np.uint32) & np.uint32(0x7FFFFFFF)
+
+
+def _table(name: str) -> np.ndarray:
+    """The rows of one of MKL's tables (vml_tables.json), one double per column."""
+    return np.array([np.frombuffer(bytes.fromhex(row), "<f8") for row in _TABLES[name]])
+
+
+def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x as its upper 32 bits and the rest (their products are exact)."""
+    high = (x.view(_U64) & _HIGH_HALF).view(np.float64)
+    return high, x - high
 
 
 def _two_part_powers(count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -73,7 +91,44 @@ def _exp(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p, _high_words(x) <= _EXP_LIMIT
 
 
+# ---- tanh: a polynomial per interval of |x| (by its exponent and top mantissa bits) -------------
+_TANH_TABLE = _table("tanh")  # per interval: c0, c1, c2, ..., c11 and the shift of |x|
+
+
+def _tanh(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdTanh: z = |x| + shift; c0 + c1 + c2*z + z*z*(c3 + z*(c4 + ... + z*c11)), the leading
+    terms added in extra precision (c2*z in split halves); x's sign put back. Intervals start
+    at |x| = 0.117 (below it the first) and go by 1/16 of each binade up to 20 (past it the
+    last, where tanh is 1); tiny |x| and infinities or NaN take the slow path."""
+    words = _high_words(x) & np.uint32(0x7FFE0000)
+    fast = (words >= np.uint32(0x1FF00000)) & (words <= np.uint32(0x7FE00000))
+    row = (np.maximum(words, np.uint32(0x3FBE0000)) - np.uint32(0x3FBE0000)) >> np.uint32(17)
+    row[words > np.uint32(0x40340000)] = len(_TANH_TABLE) - 1
+    c = _TANH_TABLE[row].T
+    z = np.abs(x) + c[12]
+    p = c[11] * z
+    for k in range(10, 2, -1):
+        p += c[k]
+        p *= z
+    p *= z
+    p += c[0]
+    c2_high, c2_low = _split(c[2])
+    z_high, z_low = _split(z)
+    low = c2_low * z_high + (c2_high * z_low + c2_low * z_low)
+    low += p
+    high = c2_high * z_high
+    total = c[1] + high
+    rest = high - total
+    out = high - (total + rest)
+    out += rest + c[1]
+    out += low
+    out += total
+    out.view(_U64)[...] |= x.view(_U64) & _SIGN
+    return out, fast
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
+    "tanh": _tanh,
 }

@@ -23,6 +23,7 @@ RANGES = {
 # the same for float64 (vml_double.py), keyed "name:float64" in vml.json
 RANGES64 = {
     "exp": ((-1.0, 1.0), (-30.0, 30.0), (-708.0, 708.0), (-1e-6, 1e-6)),
+    "tanh": ((-1.0, 1.0), (-0.2, 0.2), (-25.0, 25.0), (-1e-6, 1e-6)),
 }
 CASES = [(name, np.float32) for name in RANGES] + [(name, np.float64) for name in RANGES64]
 

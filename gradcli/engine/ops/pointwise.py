@@ -570,7 +570,7 @@ _FLOATING = {
         'grad * cosh(self)'),
     "cosh": ("CoshBackward0", rounded_from_double(np.cosh), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
         'grad * sinh(self)'),
-    "tanh": ("TanhBackward0", rounded_from_double(np.tanh), RESULT, lambda g, a, out: F.tanh_backward(g, out),
+    "tanh": ("TanhBackward0", vml.unary("tanh", rounded_from_double(np.tanh)), RESULT, lambda g, a, out: F.tanh_backward(g, out),
         'grad * (1 - result**2)'),
     "sigmoid": ("SigmoidBackward0", sigmoid_values, RESULT,
                 lambda g, a, out: F.sigmoid_backward(g, out),
