@@ -54,7 +54,7 @@ def _two_part_powers(count: int) -> tuple[np.ndarray, np.ndarray]:
 
 # ---- exp: x = (n + j/64) * ln2 + r, 2**(j/64) from a table, a degree-5 polynomial in r -----------
 _EXP_SCALE = _d("0x1.71547652b82fep+6")  # 64 / ln2
-_EXP_SHIFTER = _d("0x1.8p52")  # adding it rounds to an integer, kept in the low bits
+_SHIFTER = _d("0x1.8p52")  # adding it rounds to an integer, kept in the low bits
 _EXP_LN2_HIGH = _d("0x1.62e42fefa0000p-7")  # ln2 / 64 in two parts
 _EXP_LN2_LOW = _d("0x1.cf79abc9e3b3ap-46")
 _EXP_POLY = tuple(_d(h) for h in (
@@ -69,8 +69,8 @@ def _exp(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     2**(t/64) = 2**(t>>6) * 2**(j/64) (j = t's low 6 bits, from the table as high + low);
     the result is (p(r)*high + low) + high with 2**(t>>6) added into the exponent bits."""
     t = x * _EXP_SCALE
-    t += _EXP_SHIFTER
-    n = t - _EXP_SHIFTER
+    t += _SHIFTER
+    n = t - _SHIFTER
     r = x - n * _EXP_LN2_HIGH
     r -= n * _EXP_LN2_LOW
     p = r * _EXP_POLY[0]
@@ -127,8 +127,68 @@ def _tanh(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, fast
 
 
+# ---- sin and cos: x less n*pi/128 (in three parts), sin and cos of n*pi/128 from a table -------
+_TRIG_SCALE = _d("0x1.45f306dc9c883p+6")  # 128 / pi
+_TRIG_PI = tuple(_d(h) for h in (  # pi / 128 in three parts
+    "0x1.921fb54400000p-7", "0x1.0b4611a600000p-41", "0x1.3198a2e037073p-76"))
+_TRIG_SIN_POLY = (_d("0x1.1110fabb3551cp-7"), _d("-0x1.5555555554448p-3"))
+_TRIG_COS_POLY = (_d("0x1.6c16ab163b2d7p-10"), _d("0x1.5555555554ccfp-5"), -0.5)
+_TRIG_LIMIT = _d("0x1.000000e4db24cp+16")  # |x| past about 65536: the slow path
+_SIN_TABLE = _table("sin")  # per n mod 512: four doubles (for sin, of n*pi/128)
+_COS_TABLE = _table("cos")
+
+
+def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
+    """vdSin / vdCos: n = (|x| for sin, x for cos) * 128/pi rounded; r + c = that less n*pi/128
+    (c the rounding error of the reduction); f(x) = t0*r + (t1*r + t2) + small terms (odd
+    and even polynomials in r times t0 + t1 and t2, c times t0 + t1 - t2*r, and t3), with the
+    table's t0..t3 for n mod 512; sin gets x's sign back."""
+    a = x if cosine else np.abs(x)
+    shifted = a * _TRIG_SCALE
+    shifted += _SHIFTER
+    row = (shifted.view(_U64) & _U64(511)).astype(np.intp)
+    t0, t1, t2, t3 = (_COS_TABLE if cosine else _SIN_TABLE)[row].T
+    n = shifted - _SHIFTER
+    reduced = a - n * _TRIG_PI[0]
+    middle = n * _TRIG_PI[1]
+    r = reduced - middle
+    c = reduced - r
+    c -= middle
+    c -= n * _TRIG_PI[2]
+    product = r * t1
+    partial = product + t2
+    error = (t2 - partial) + product
+    both = t1 + t0
+    product = t0 * r
+    head = product + partial
+    error += (partial - head) + product
+    r2 = r * r
+    odd = r2 * _TRIG_SIN_POLY[0]
+    odd += _TRIG_SIN_POLY[1]
+    odd *= r2
+    odd *= r
+    odd *= both
+    odd += error
+    even = _TRIG_COS_POLY[1] - r2 * _TRIG_COS_POLY[0]
+    even *= r2
+    even += _TRIG_COS_POLY[2]
+    even *= r2
+    even *= t2
+    even += odd
+    out = both - t2 * r
+    out *= c
+    out += t3
+    out += even
+    out += head
+    if not cosine:
+        out.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    return out, np.abs(x) <= _TRIG_LIMIT
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
     "tanh": _tanh,
+    "sin": lambda x: _sin_or_cos(x, False),
+    "cos": lambda x: _sin_or_cos(x, True),
 }
