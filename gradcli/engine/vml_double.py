@@ -104,7 +104,7 @@ def _tanh(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     fast = (words >= np.uint32(0x1FF00000)) & (words <= np.uint32(0x7FE00000))
     row = (np.maximum(words, np.uint32(0x3FBE0000)) - np.uint32(0x3FBE0000)) >> np.uint32(17)
     row[words > np.uint32(0x40340000)] = len(_TANH_TABLE) - 1
-    c = _TANH_TABLE[row].T
+    c = np.moveaxis(_TANH_TABLE[row], -1, 0)
     z = np.abs(x) + c[12]
     p = c[11] * z
     for k in range(10, 2, -1):
@@ -147,7 +147,7 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
     shifted = a * _TRIG_SCALE
     shifted += _SHIFTER
     row = (shifted.view(_U64) & _U64(511)).astype(np.intp)
-    t0, t1, t2, t3 = (_COS_TABLE if cosine else _SIN_TABLE)[row].T
+    t0, t1, t2, t3 = np.moveaxis((_COS_TABLE if cosine else _SIN_TABLE)[row], -1, 0)
     n = shifted - _SHIFTER
     reduced = a - n * _TRIG_PI[0]
     middle = n * _TRIG_PI[1]
