@@ -17,6 +17,7 @@ from typing import Callable
 
 import numpy as np
 
+from gradcli.engine import vml_double
 from gradcli.engine.blockwise import blockwise
 from gradcli.engine.cpu_capability import VENDOR
 from gradcli.engine.state import STATE
@@ -213,17 +214,20 @@ _KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]]
 
 
 def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
-    """The forward of torch's `name` op: MKL's kernel for float32 arrays where it is known to
-    run, else `rounded` (the value rounded from double), which also serves the lanes the
-    kernel's fast path does not take."""
-    kernel, limit = _KERNELS[name]
-    lowest, highest = limit if isinstance(limit, tuple) else (np.float32(0), limit)
+    """The forward of torch's `name` op: MKL's kernel for float32 (and, where vml_double has
+    one, float64) arrays where it is known to run, else `rounded` (the value rounded from
+    double, or NumPy's double), which also serves the lanes the kernel's fast path does not
+    take."""
+    single = _KERNELS.get(name)
+    double = vml_double.KERNELS.get(name)
     if not ACTIVE:
         return rounded
 
     def emulated(a: np.ndarray) -> np.ndarray:
         if a.ndim == 0:  # (NumPy's ufuncs give 0-d arrays back as scalars)
             return emulated(a.reshape(1)).reshape(())
+        kernel, limit = single
+        lowest, highest = limit if isinstance(limit, tuple) else (np.float32(0), limit)
         out = kernel(a)
         size = np.abs(a)
         slow = ~((size <= highest) & (size >= lowest))  # (NaN included)
@@ -231,10 +235,23 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
             out[slow] = rounded(a[slow])
         return out
 
+    def emulated_double(a: np.ndarray) -> np.ndarray:
+        if a.ndim == 0:
+            return emulated_double(a.reshape(1)).reshape(())
+        out, fast = double(a)
+        if not fast.all():
+            slow = ~fast
+            out[slow] = rounded(a[slow])
+        return out
+
     def forward(a):
-        if type(a) is np.float32 and not STATE.bfloat16_kernel:  # (a NumPy scalar)
+        if type(a) is np.float32 and single and not STATE.bfloat16_kernel:  # (a NumPy scalar)
             return emulated(np.asarray(a))[()]
-        if type(a) is np.ndarray and a.dtype == np.float32 and not STATE.bfloat16_kernel:
-            return blockwise(emulated, a, dtype=np.float32) if a.size else rounded(a)
+        if type(a) is not np.ndarray or not a.size:
+            return rounded(a)
+        if a.dtype == np.float32 and single and not STATE.bfloat16_kernel:
+            return blockwise(emulated, a, dtype=np.float32)
+        if a.dtype == np.float64 and double:
+            return blockwise(emulated_double, a, dtype=np.float64)
         return rounded(a)
     return forward

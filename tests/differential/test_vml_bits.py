@@ -1,5 +1,5 @@
-"""gradcli's float32 ops that torch computes with MKL's VML kernels, against torch itself on
-fresh random inputs, bit for bit (skipped without torch, and off AMD processors)."""
+"""gradcli's float32 and float64 ops that torch computes with MKL's VML kernels, against torch
+itself on fresh random inputs, bit for bit (skipped without torch, and off AMD processors)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import gradcli.engine.ops  # noqa: F401  (loads every area into F)
 from gradcli.engine import dtypes, vml
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
-from golden.record_vml import RANGES, inputs, torch_results
+from golden.record_vml import CASES, inputs, torch_results
 
 pytest.importorskip("torch")
 pytestmark = pytest.mark.skipif(not vml.ACTIVE, reason="MKL's VML kernels are reproduced for "
@@ -18,10 +18,11 @@ pytestmark = pytest.mark.skipif(not vml.ACTIVE, reason="MKL's VML kernels are re
 
 
 @pytest.mark.parametrize("seed", [11, 12])
-@pytest.mark.parametrize("name", sorted(RANGES))
-def test_float32_op_matches_torch_bit_for_bit(name, seed):
-    values = inputs(name, 20_000, seed)
-    ours = getattr(F, name)(Tensor(values, dtypes.float32)).data
+@pytest.mark.parametrize(("name", "dtype"), CASES)
+def test_op_matches_torch_bit_for_bit(name, dtype, seed):
+    values = inputs(name, 20_000, seed, dtype)
+    ours = getattr(F, name)(Tensor(values, {np.float32: dtypes.float32,
+                                            np.float64: dtypes.float64}[dtype])).data
     theirs = torch_results(name, values)
-    differ = ours.view(np.int32) != theirs.view(np.int32)
+    differ = ours.view(f"u{ours.itemsize}") != theirs.view(f"u{theirs.itemsize}")
     assert not differ.any(), (values[differ][:5], ours[differ][:5], theirs[differ][:5])

@@ -1,4 +1,4 @@
-"""gradcli's float32 sin, cos, ... against torch's recorded results (tests/golden/vml.json):
+"""gradcli's float32 and float64 sin, cos, exp, ... against torch's recorded results (tests/golden/vml.json):
 the same bits, where gradcli reproduces MKL's kernels (AMD processors)."""
 
 from __future__ import annotations
@@ -12,26 +12,31 @@ import gradcli.engine.ops  # noqa: F401  (loads every area into F)
 from gradcli.engine import dtypes, vml
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
-from golden.record_vml import GOLDEN, RANGES, inputs
+from golden.record_vml import CASES, GOLDEN, inputs, key
 
 pytestmark = pytest.mark.skipif(not vml.ACTIVE, reason="MKL's VML kernels are reproduced for "
                                 "AMD processors only")
 RECORDS = json.loads(GOLDEN.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("name", sorted(RANGES))
-def test_float32_op_gives_torchs_recorded_bits(name):
-    values = inputs(name, 400, 0)
-    ours = getattr(F, name)(Tensor(values, dtypes.float32)).data
-    theirs = np.frombuffer(bytes.fromhex(RECORDS[name]), np.float32)
-    assert ours.tobytes() == theirs.tobytes(), values[ours.view(np.int32) != theirs.view(np.int32)]
+DTYPES = {np.float32: dtypes.float32, np.float64: dtypes.float64}
 
 
-@pytest.mark.parametrize("name", sorted(RANGES))
-def test_zero_dim_and_strided_inputs_give_the_same_bits(name):
-    values = inputs(name, 50, 1)
-    whole = getattr(F, name)(Tensor(values, dtypes.float32)).data
-    strided = getattr(F, name)(Tensor(values[::2], dtypes.float32)).data
-    single = getattr(F, name)(Tensor(values[3].reshape(()), dtypes.float32)).data
+@pytest.mark.parametrize(("name", "dtype"), CASES)
+def test_op_gives_torchs_recorded_bits(name, dtype):
+    values = inputs(name, 400, 0, dtype)
+    ours = getattr(F, name)(Tensor(values, DTYPES[dtype])).data
+    theirs = np.frombuffer(bytes.fromhex(RECORDS[key(name, dtype)]), dtype)
+    assert ours.tobytes() == theirs.tobytes(), values[ours.view(f"u{ours.itemsize}") != theirs.view(f"u{theirs.itemsize}")]
+
+
+@pytest.mark.parametrize(("name", "dtype"), CASES)
+def test_zero_dim_strided_and_transposed_inputs_give_the_same_bits(name, dtype):
+    values = inputs(name, 50, 1, dtype)
+    whole = getattr(F, name)(Tensor(values, DTYPES[dtype])).data
+    strided = getattr(F, name)(Tensor(values[::2], DTYPES[dtype])).data
+    single = getattr(F, name)(Tensor(values[3].reshape(()), DTYPES[dtype])).data
+    rows = getattr(F, name)(Tensor(values[:50].reshape(5, 10).T, DTYPES[dtype])).data
+    assert rows.tobytes() == whole[:50].reshape(5, 10).T.tobytes()
     assert strided.tobytes() == whole[::2].tobytes()
     assert single.shape == () and single.tobytes() == whole[3].tobytes()

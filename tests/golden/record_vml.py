@@ -1,4 +1,4 @@
-"""Inputs for the float32 ops torch computes with MKL's VML kernels, torch's results for them, and
+"""Inputs for the float32 and float64 ops torch computes with MKL's VML kernels, torch's results for them, and
 the recorder of vml.json (made on an AMD processor, where gradcli/engine/vml.py reproduces MKL).
 
 Run `OMP_NUM_THREADS=1 python tests/golden/record_vml.py` (torch 2.13.0 installed) to rewrite it.
@@ -24,13 +24,27 @@ RANGES = {
     # (past |x| = 1/2, asin takes the processor's root estimate, modelled: see vml._asin)
     "asin": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
 }
+# the same for float64 (vml_double.py), keyed "name:float64" in vml.json
+RANGES64 = {
+    "exp": ((-1.0, 1.0), (-30.0, 30.0), (-708.0, 708.0), (-1e-6, 1e-6)),
+    "tanh": ((-1.0, 1.0), (-0.2, 0.2), (-25.0, 25.0), (-1e-6, 1e-6)),
+    "sin": ((-20.0, 20.0), (-65536.0, 65536.0), (-1e-3, 1e-3)),
+    "cos": ((-20.0, 20.0), (-65536.0, 65536.0), (-1e-3, 1e-3)),
+}
+CASES = [(name, np.float32) for name in RANGES] + [(name, np.float64) for name in RANGES64]
 
 
-def inputs(name: str, count: int, seed: int) -> np.ndarray:
-    """`count` float32 inputs per range of `name`, then the special values."""
+def key(name: str, dtype) -> str:
+    """The op's entry in vml.json."""
+    return name if dtype == np.float32 else f"{name}:float64"
+
+
+def inputs(name: str, count: int, seed: int, dtype=np.float32) -> np.ndarray:
+    """`count` inputs of `dtype` per range of `name`, then the special values."""
     rng = np.random.default_rng(seed)
-    drawn = [rng.uniform(low, high, count) for low, high in RANGES[name]]
-    return np.concatenate(drawn + [np.array(SPECIALS)]).astype(np.float32)
+    ranges = RANGES if dtype == np.float32 else RANGES64
+    drawn = [rng.uniform(low, high, count) for low, high in ranges[name]]
+    return np.concatenate(drawn + [np.array(SPECIALS)]).astype(dtype)
 
 
 def torch_results(name: str, values: np.ndarray) -> np.ndarray:
@@ -41,7 +55,8 @@ def torch_results(name: str, values: np.ndarray) -> np.ndarray:
 
 
 def main() -> int:
-    records = {name: torch_results(name, inputs(name, 400, 0)).tobytes().hex() for name in RANGES}
+    records = {key(name, dtype): torch_results(name, inputs(name, 400, 0, dtype)).tobytes().hex()
+               for name, dtype in CASES}
     GOLDEN.write_text(json.dumps(records, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {len(records)} ops to {GOLDEN}")
     return 0

@@ -1,0 +1,194 @@
+"""MKL's VML kernels for float64 (`vd<Op>`), which torch's CPU build calls for its double unary
+ops (ATen's vml.h), step by step as MKL runs them on AMD processors (the SSE4.2 `EX` kernels, in
+their high-accuracy mode): see vml.py. Their results are within an ulp of the true value but not
+correctly rounded, so NumPy's (libm's) double results differ from torch's in the last bit for a
+few inputs in a hundred. Each kernel repeats its fast path's double operations in order, with
+the kernel's own constants, and says which lanes that path takes; the other lanes (huge
+arguments, results out of range, infinities, NaN) keep NumPy's value.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+_TABLES = json.loads(Path(__file__).with_name("vml_tables.json").read_text(encoding="utf-8"))
+_U64 = np.uint64
+_HIGH_HALF = _U64(0xFFFFFFFF00000000)
+_SIGN = _U64(1 << 63)
+
+
+def _d(text: str) -> float:
+    return float.fromhex(text)
+
+
+def _high_words(x: np.ndarray) -> np.ndarray:
+    """The upper 32 bits of |x| (the kernels' fast-path tests compare these, as integers)."""
+    return (x.view(np.uint64) >> np.uint64(32)).astype(np.uint32) & np.uint32(0x7FFFFFFF)
+
+
+def _table(name: str) -> np.ndarray:
+    """The rows of one of MKL's tables (vml_tables.json), one double per column."""
+    return np.array([np.frombuffer(bytes.fromhex(row), "<f8") for row in _TABLES[name]])
+
+
+def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x as its upper 32 bits and the rest (their products are exact)."""
+    high = (x.view(_U64) & _HIGH_HALF).view(np.float64)
+    return high, x - high
+
+
+def _two_part_powers(count: int) -> tuple[np.ndarray, np.ndarray]:
+    """2**(j/count) for j < count as a double and the double nearest the rest (MKL's tables)."""
+    with decimal.localcontext() as context:
+        context.prec = 50
+        exact = [decimal.Decimal(2) ** (decimal.Decimal(j) / count) for j in range(count)]
+        high = [float(v) for v in exact]
+        low = [float(v - decimal.Decimal(h)) for v, h in zip(exact, high)]
+    return np.array(high), np.array(low)
+
+
+# ---- exp: x = (n + j/64) * ln2 + r, 2**(j/64) from a table, a degree-5 polynomial in r -----------
+_EXP_SCALE = _d("0x1.71547652b82fep+6")  # 64 / ln2
+_SHIFTER = _d("0x1.8p52")  # adding it rounds to an integer, kept in the low bits
+_EXP_LN2_HIGH = _d("0x1.62e42fefa0000p-7")  # ln2 / 64 in two parts
+_EXP_LN2_LOW = _d("0x1.cf79abc9e3b3ap-46")
+_EXP_POLY = tuple(_d(h) for h in (
+    "0x1.111112d9f549bp-7", "0x1.555573f218b93p-5", "0x1.555555555653ep-3",
+    "0x1.fffffffffdb3bp-2"))
+_EXP_TABLE = _two_part_powers(64)
+_EXP_LIMIT = np.uint32(0x4086232A)  # |x| past about 708.4: the kernel's slow path
+
+
+def _exp(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdExp: t = x*64/ln2 rounded to an integer; r = x - t*ln2/64 (in two steps);
+    2**(t/64) = 2**(t>>6) * 2**(j/64) (j = t's low 6 bits, from the table as high + low);
+    the result is (p(r)*high + low) + high with 2**(t>>6) added into the exponent bits."""
+    t = x * _EXP_SCALE
+    t += _SHIFTER
+    n = t - _SHIFTER
+    r = x - n * _EXP_LN2_HIGH
+    r -= n * _EXP_LN2_LOW
+    p = r * _EXP_POLY[0]
+    p += _EXP_POLY[1]
+    p *= r
+    p += _EXP_POLY[2]
+    p *= r
+    p += _EXP_POLY[3]
+    p *= r * r
+    p += r
+    bits = t.view(np.uint64)
+    j = (bits & np.uint64(63)).astype(np.intp)
+    high, low = _EXP_TABLE[0][j], _EXP_TABLE[1][j]
+    p *= high
+    p += low
+    p += high
+    p.view(np.uint64)[...] += (bits << np.uint64(46)) & np.uint64(0xFFF0000000000000)
+    return p, _high_words(x) <= _EXP_LIMIT
+
+
+# ---- tanh: a polynomial per interval of |x| (by its exponent and top mantissa bits) -------------
+_TANH_TABLE = _table("tanh")  # per interval: c0, c1, c2, ..., c11 and the shift of |x|
+
+
+def _tanh(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdTanh: z = |x| + shift; c0 + c1 + c2*z + z*z*(c3 + z*(c4 + ... + z*c11)), the leading
+    terms added in extra precision (c2*z in split halves); x's sign put back. Intervals start
+    at |x| = 0.117 (below it the first) and go by 1/16 of each binade up to 20 (past it the
+    last, where tanh is 1); tiny |x| and infinities or NaN take the slow path."""
+    words = _high_words(x) & np.uint32(0x7FFE0000)
+    fast = (words >= np.uint32(0x1FF00000)) & (words <= np.uint32(0x7FE00000))
+    row = (np.maximum(words, np.uint32(0x3FBE0000)) - np.uint32(0x3FBE0000)) >> np.uint32(17)
+    row[words > np.uint32(0x40340000)] = len(_TANH_TABLE) - 1
+    c = np.moveaxis(_TANH_TABLE[row], -1, 0)
+    z = np.abs(x) + c[12]
+    p = c[11] * z
+    for k in range(10, 2, -1):
+        p += c[k]
+        p *= z
+    p *= z
+    p += c[0]
+    c2_high, c2_low = _split(c[2])
+    z_high, z_low = _split(z)
+    low = c2_low * z_high + (c2_high * z_low + c2_low * z_low)
+    low += p
+    high = c2_high * z_high
+    total = c[1] + high
+    rest = high - total
+    out = high - (total + rest)
+    out += rest + c[1]
+    out += low
+    out += total
+    out.view(_U64)[...] |= x.view(_U64) & _SIGN
+    return out, fast
+
+
+# ---- sin and cos: x less n*pi/128 (in three parts), sin and cos of n*pi/128 from a table -------
+_TRIG_SCALE = _d("0x1.45f306dc9c883p+6")  # 128 / pi
+_TRIG_PI = tuple(_d(h) for h in (  # pi / 128 in three parts
+    "0x1.921fb54400000p-7", "0x1.0b4611a600000p-41", "0x1.3198a2e037073p-76"))
+_TRIG_SIN_POLY = (_d("0x1.1110fabb3551cp-7"), _d("-0x1.5555555554448p-3"))
+_TRIG_COS_POLY = (_d("0x1.6c16ab163b2d7p-10"), _d("0x1.5555555554ccfp-5"), -0.5)
+_TRIG_LIMIT = _d("0x1.000000e4db24cp+16")  # |x| past about 65536: the slow path
+_SIN_TABLE = _table("sin")  # per n mod 512: four doubles (for sin, of n*pi/128)
+_COS_TABLE = _table("cos")
+
+
+def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
+    """vdSin / vdCos: n = (|x| for sin, x for cos) * 128/pi rounded; r + c = that less n*pi/128
+    (c the rounding error of the reduction); f(x) = t0*r + (t1*r + t2) + small terms (odd
+    and even polynomials in r times t0 + t1 and t2, c times t0 + t1 - t2*r, and t3), with the
+    table's t0..t3 for n mod 512; sin gets x's sign back."""
+    a = x if cosine else np.abs(x)
+    shifted = a * _TRIG_SCALE
+    shifted += _SHIFTER
+    row = (shifted.view(_U64) & _U64(511)).astype(np.intp)
+    t0, t1, t2, t3 = np.moveaxis((_COS_TABLE if cosine else _SIN_TABLE)[row], -1, 0)
+    n = shifted - _SHIFTER
+    reduced = a - n * _TRIG_PI[0]
+    middle = n * _TRIG_PI[1]
+    r = reduced - middle
+    c = reduced - r
+    c -= middle
+    c -= n * _TRIG_PI[2]
+    product = r * t1
+    partial = product + t2
+    error = (t2 - partial) + product
+    both = t1 + t0
+    product = t0 * r
+    head = product + partial
+    error += (partial - head) + product
+    r2 = r * r
+    odd = r2 * _TRIG_SIN_POLY[0]
+    odd += _TRIG_SIN_POLY[1]
+    odd *= r2
+    odd *= r
+    odd *= both
+    odd += error
+    even = _TRIG_COS_POLY[1] - r2 * _TRIG_COS_POLY[0]
+    even *= r2
+    even += _TRIG_COS_POLY[2]
+    even *= r2
+    even *= t2
+    even += odd
+    out = both - t2 * r
+    out *= c
+    out += t3
+    out += even
+    out += head
+    if not cosine:
+        out.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    return out, np.abs(x) <= _TRIG_LIMIT
+
+
+# name: the kernel, giving its results and the lanes its fast path takes
+KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
+    "exp": _exp,
+    "tanh": _tanh,
+    "sin": lambda x: _sin_or_cos(x, False),
+    "cos": lambda x: _sin_or_cos(x, True),
+}
