@@ -9,14 +9,11 @@ arguments, results out of range, infinities, NaN) keep NumPy's value.
 
 from __future__ import annotations
 
-import decimal
-import json
-from pathlib import Path
+import functools
 from typing import Callable
 
 import numpy as np
 
-_TABLES = json.loads(Path(__file__).with_name("vml_tables.json").read_text(encoding="utf-8"))
 _U64 = np.uint64
 _HIGH_HALF = _U64(0xFFFFFFFF00000000)
 _SIGN = _U64(1 << 63)
@@ -31,9 +28,15 @@ def _high_words(x: np.ndarray) -> np.ndarray:
     return (x.view(np.uint64) >> np.uint64(32)).astype(np.uint32) & np.uint32(0x7FFFFFFF)
 
 
+@functools.cache
 def _table(name: str) -> np.ndarray:
-    """The rows of one of MKL's tables (vml_tables.json), one double per column."""
-    return np.array([np.frombuffer(bytes.fromhex(row), "<f8") for row in _TABLES[name]])
+    """The rows of one of MKL's tables (vml_tables.py, read on first use), one double per
+    column; "exp" is made here: 2**(j/64) as a double and the rest."""
+    if name == "exp":
+        return np.array(_two_part_powers(64))
+    from gradcli.engine.vml_tables import TABLES
+    rows = TABLES[name]
+    return np.frombuffer(bytes.fromhex("".join(rows)), "<f8").reshape(len(rows), -1).copy()
 
 
 def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -44,6 +47,7 @@ def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _two_part_powers(count: int) -> tuple[np.ndarray, np.ndarray]:
     """2**(j/count) for j < count as a double and the double nearest the rest (MKL's tables)."""
+    import decimal
     with decimal.localcontext() as context:
         context.prec = 50
         exact = [decimal.Decimal(2) ** (decimal.Decimal(j) / count) for j in range(count)]
@@ -60,7 +64,6 @@ _EXP_LN2_LOW = _d("0x1.cf79abc9e3b3ap-46")
 _EXP_POLY = tuple(_d(h) for h in (
     "0x1.111112d9f549bp-7", "0x1.555573f218b93p-5", "0x1.555555555653ep-3",
     "0x1.fffffffffdb3bp-2"))
-_EXP_TABLE = _two_part_powers(64)
 _EXP_LIMIT = np.uint32(0x4086232A)  # |x| past about 708.4: the kernel's slow path
 
 
@@ -83,7 +86,7 @@ def _exp(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p += r
     bits = t.view(np.uint64)
     j = (bits & np.uint64(63)).astype(np.intp)
-    high, low = _EXP_TABLE[0][j], _EXP_TABLE[1][j]
+    high, low = _table("exp")[0][j], _table("exp")[1][j]
     p *= high
     p += low
     p += high
@@ -92,7 +95,7 @@ def _exp(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ---- tanh: a polynomial per interval of |x| (by its exponent and top mantissa bits) -------------
-_TANH_TABLE = _table("tanh")  # per interval: c0, c1, c2, ..., c11 and the shift of |x|
+# "tanh": per interval, c0, c1, c2, ..., c11 and the shift of |x|
 
 
 def _tanh(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -103,8 +106,9 @@ def _tanh(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     words = _high_words(x) & np.uint32(0x7FFE0000)
     fast = (words >= np.uint32(0x1FF00000)) & (words <= np.uint32(0x7FE00000))
     row = (np.maximum(words, np.uint32(0x3FBE0000)) - np.uint32(0x3FBE0000)) >> np.uint32(17)
-    row[words > np.uint32(0x40340000)] = len(_TANH_TABLE) - 1
-    c = np.moveaxis(_TANH_TABLE[row], -1, 0)
+    table = _table("tanh")
+    row[words > np.uint32(0x40340000)] = len(table) - 1
+    c = np.moveaxis(table[row], -1, 0)
     z = np.abs(x) + c[12]
     p = c[11] * z
     for k in range(10, 2, -1):
@@ -134,8 +138,7 @@ _TRIG_PI = tuple(_d(h) for h in (  # pi / 128 in three parts
 _TRIG_SIN_POLY = (_d("0x1.1110fabb3551cp-7"), _d("-0x1.5555555554448p-3"))
 _TRIG_COS_POLY = (_d("0x1.6c16ab163b2d7p-10"), _d("0x1.5555555554ccfp-5"), -0.5)
 _TRIG_LIMIT = _d("0x1.000000e4db24cp+16")  # |x| past about 65536: the slow path
-_SIN_TABLE = _table("sin")  # per n mod 512: four doubles (for sin, of n*pi/128)
-_COS_TABLE = _table("cos")
+# "sin" and "cos": per n mod 512, four doubles (for sin, of n*pi/128)
 
 
 def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -147,7 +150,7 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
     shifted = a * _TRIG_SCALE
     shifted += _SHIFTER
     row = (shifted.view(_U64) & _U64(511)).astype(np.intp)
-    t0, t1, t2, t3 = np.moveaxis((_COS_TABLE if cosine else _SIN_TABLE)[row], -1, 0)
+    t0, t1, t2, t3 = np.moveaxis(_table("cos" if cosine else "sin")[row], -1, 0)
     n = shifted - _SHIFTER
     reduced = a - n * _TRIG_PI[0]
     middle = n * _TRIG_PI[1]

@@ -13,7 +13,6 @@ from gradcli.language.compiler import targets
 from gradcli.language.compiler.expressions import ExpressionCompiler
 from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
 from gradcli.language.compiler.functions import compile_function, docstring
-from gradcli.language.compiler.patterns import compile_match
 from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.runtime.imports import FUTURE_FEATURES, bind_import, bind_star
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
@@ -498,6 +497,7 @@ class Compiler(ExpressionCompiler):
         return run
 
     def match_stmt(self, tree: Tree) -> Statement:
+        from gradcli.language.compiler.patterns import compile_match  # (rare: loaded on use)
         return compile_match(self, tree)
 
     def lambdef(self, tree: Tree):
