@@ -80,8 +80,12 @@ def _mv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.matmul(a, v) if exact is None else exact
 
 
-defop("dot", "DotBackward0", _dot, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)),
+def _conj(t: Tensor) -> Tensor:
+    return F.conj(t) if t.dtype.is_complex else t
+
+
+defop("dot", "DotBackward0", _dot, save=(0, 1), save_for=((1,), (0,)), complex=True,
+      vjp=(lambda g, a, b: F.mul(g, _conj(b)), lambda g, a, b: F.mul(g, _conj(a))),
       jvp=(lambda t, a, b, out: F.dot(t, b), lambda t, a, b, out: F.dot(a, t)),
       rule=('grad * tensor', 'grad * self'))
 defop("mv", "MvBackward0", _mv, save=(0, 1), save_for=((1,), (0,)),
