@@ -803,6 +803,11 @@ INDEX = {
             "torch:cov torch:nanquantile torch:quantile torch:std_mean torch:var_mean "
         ),
     },
+    "gradcli.engine.ops.strided_factories": {
+        "declaration": (
+            "method:new_empty_strided torch:empty_permuted torch:empty_strided "
+        ),
+    },
     "gradcli.engine.ops.triangular_solve": {
         "function": (
             "triangular_solve "
