@@ -9,7 +9,7 @@ import numpy as np
 
 from gradcli.engine import (autocast, declarations, dtypes, errors, layout, memory_format,
                             normalization_order, pointwise_order, schemas, variance_order)
-from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
+from gradcli.engine import cpu_capability
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -99,7 +99,8 @@ def _shrink(kind):
         out = np.where(x > lam, x - lam, np.where(x < -lam, x + lam, x * x.dtype.type(0)))
         # torch's vector kernel gives +0 inside the band; its scalar tail gives x * 0, -0 for
         # a negative x: the tail is what is left of the memory-ordered run after whole vectors
-        out[_in_whole_vectors(x, lanes or WIDE_VECTOR_BYTES // x.itemsize) & (out == 0)] = 0
+        lanes = lanes or cpu_capability.WIDE_VECTOR_BYTES // x.itemsize
+        out[_in_whole_vectors(x, lanes) & (out == 0)] = 0
         return out
 
     def backward(g, x, lambd):
@@ -256,8 +257,8 @@ def softshrink(x: Tensor, lambd=0.5) -> Tensor:
     if not 0 <= lambd <= highest:  # numbers as C++ streams them
         raise errors.runtime(f"lambda must be in range [0, {highest:g}] for input dtype "
                              f"{x.dtype.scalar_name}, but found {lambd:g}")
-    return apply(OPS["softshrink"], x, lambd=lambd,
-                 lanes=WIDE_VECTOR_BYTES // x.dtype.itemsize)  # its kernel's vector width
+    lanes = cpu_capability.WIDE_VECTOR_BYTES // x.dtype.itemsize  # its kernel's vector width
+    return apply(OPS["softshrink"], x, lambd=lambd, lanes=lanes)
 
 
 def hardshrink(x: Tensor, lambd=0.5) -> Tensor:
