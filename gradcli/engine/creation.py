@@ -701,9 +701,8 @@ def randn(*size, dtype=None, requires_grad: bool = False, generator=None) -> Ten
     dtype = dtype or STATE.default_dtype
     shape = storage(size_args(size, "randn"), dtype)
     if dtype.is_complex:  # torch draws both parts as normal_(0, 1/sqrt(2)) of view_as_real
-        parts = draw_source(generator).normal(shape + (2,), dtypes.real_of(dtype).np,
-                                              0.0, 1 / math.sqrt(2))
-        return _leaf(parts.view(dtype.np)[..., 0], dtype, requires_grad)
+        return _leaf(_complex_draw(draw_source(generator).normal, shape, dtype, 0.0,
+                                   1 / math.sqrt(2)), dtype, requires_grad)
     _check_floating("normal_kernel_cpu", dtype)
     values = draw_source(generator).normal(shape, dtype.np)
     return _leaf(values, dtype, requires_grad)
@@ -711,9 +710,19 @@ def randn(*size, dtype=None, requires_grad: bool = False, generator=None) -> Ten
 
 def rand(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
     dtype = dtype or STATE.default_dtype
+    shape = storage(size_args(size, "rand"), dtype)
+    if dtype.is_complex:  # torch draws uniform_ over view_as_real: both parts in [0, 1)
+        return _leaf(_complex_draw(draw_source(generator).uniform, shape, dtype, 0.0, 1.0),
+                     dtype, requires_grad)
     _check_floating("check_uniform_bounds", dtype)
-    values = draw_source(generator).uniform(storage(size_args(size, "rand"), dtype), dtype.np)
+    values = draw_source(generator).uniform(shape, dtype.np)
     return _leaf(values, dtype, requires_grad)
+
+
+def _complex_draw(draw, shape, dtype, low: float, high: float):
+    """A complex array drawn as torch draws into view_as_real: real and imaginary parts side by
+    side, each part drawn by `draw` with (low, high) as (from, to) or (mean, std)."""
+    return draw(tuple(shape) + (2,), dtypes.real_of(dtype).np, low, high).view(dtype.np)[..., 0]
 
 
 def _check_std(std) -> None:
@@ -754,10 +763,15 @@ def fill_random(t: Tensor, kind: str, low: float, high: float, generator=None) -
                              "operation.").noted(F.leaf_note(t))
     if kind == "normal":
         _check_std(high)
-        _check_floating("normal_kernel_cpu", t.dtype)
-        drawn = draw_source(generator).normal(t.shape, t.dtype.np, float(low), float(high))
+        if t.dtype.is_complex:  # each part normal_(mean, std / sqrt(2)) over view_as_real
+            drawn = _complex_draw(draw_source(generator).normal, t.shape, t.dtype, float(low),
+                                  float(high) / math.sqrt(2))
+        else:
+            _check_floating("normal_kernel_cpu", t.dtype)
+            drawn = draw_source(generator).normal(t.shape, t.dtype.np, float(low), float(high))
     else:
-        _check_floating("check_uniform_bounds", t.dtype)
+        if not t.dtype.is_complex:  # a complex tensor draws both parts over view_as_real
+            _check_floating("check_uniform_bounds", t.dtype)
         if low > high:
             raise errors.runtime(f"uniform_ expects to return a [from, to) range, but found "
                                  f"from={low:g} > to={high:g}")
@@ -765,7 +779,9 @@ def fill_random(t: Tensor, kind: str, low: float, high: float, generator=None) -
             raise errors.runtime(f"uniform_ expects to-from <= std::numeric_limits<"
                                  f"{t.dtype.scalar_name}>::max(), but found to={high:g} and "
                                  f"from={low:g} which result in to-from to exceed the limit")
-        drawn = draw_source(generator).uniform(t.shape, t.dtype.np, low, high)
+        drawn = (_complex_draw(draw_source(generator).uniform, t.shape, t.dtype, low, high)
+                 if t.dtype.is_complex else
+                 draw_source(generator).uniform(t.shape, t.dtype.np, low, high))
     t.data[...] = dtypes.stored(drawn, t.dtype)
     t.bump_version()
     return t
@@ -785,6 +801,9 @@ def _drawn_like(t: Tensor, memory_format, draw) -> Tensor:
 def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None,
                memory_format=None) -> Tensor:
     dtype = dtype or t.dtype
+    if dtype.is_complex:
+        return _drawn_like(t, memory_format, lambda shape, _: randn(
+            shape, dtype=dtype, requires_grad=requires_grad, generator=generator))
     _check_floating("normal_kernel_cpu", dtype)
     return _drawn_like(t, memory_format, lambda shape, contiguous: _leaf(
         draw_source(generator).normal(shape, dtype.np, contiguous=contiguous), dtype,

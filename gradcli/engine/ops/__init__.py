@@ -22,8 +22,8 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise_more", "ops.products",
     "ops.reductions", "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations",
     "ops.scatters", "ops.selection", "ops.special", "ops.spectral", "ops.special_more",
-    "ops.statistics", "ops.triangular_solve", "ops.weight_norm", "binomial", "conversions",
-    "devices", "distributions", "einsum", "ops.aten_aliases"))
+    "ops.statistics", "ops.strided_factories", "ops.triangular_solve", "ops.weight_norm",
+    "binomial", "conversions", "devices", "distributions", "einsum", "ops.aten_aliases"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
 WRITTEN_BACK = "written back"
 
@@ -121,6 +121,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import reductions_more  # noqa: F401
         case "gradcli.engine.ops.scatters":
             from gradcli.engine.ops import scatters  # noqa: F401
+        case "gradcli.engine.ops.strided_factories":
+            from gradcli.engine.ops import strided_factories  # noqa: F401
         case "gradcli.engine.ops.selection":
             from gradcli.engine.ops import selection  # noqa: F401
         case "gradcli.engine.ops.shapes":

@@ -266,7 +266,7 @@ INDEX = {
         "function": (
             "all allclose any bitwise_and bitwise_left_shift bitwise_not bitwise_or "
             "bitwise_right_shift bitwise_shift bitwise_xor compare eq equal ge gt isclose "
-            "isfinite isin isinf isnan isneginf isposinf le logical_and logical_binary "
+            "isfinite isin isinf isnan isneginf isposinf isreal le logical_and logical_binary "
             "logical_not logical_or logical_xor lt ne python_compare truth "
         ),
         "row": (
@@ -279,15 +279,16 @@ INDEX = {
             "method:bitwise_not method:bitwise_or method:bitwise_right_shift method:bitwise_xor "
             "method:eq method:equal method:ge method:greater method:greater_equal method:gt "
             "method:is_nonzero method:isclose method:isfinite method:isinf method:isnan "
-            "method:isneginf method:isposinf method:le method:less method:less_equal "
-            "method:logical_and method:logical_not method:logical_or method:logical_xor method:lt "
-            "method:ne method:not_equal torch:all torch:allclose torch:any torch:bitwise_and "
-            "torch:bitwise_left_shift torch:bitwise_not torch:bitwise_or "
-            "torch:bitwise_right_shift torch:bitwise_xor torch:eq torch:equal torch:ge "
-            "torch:greater torch:greater_equal torch:gt torch:is_nonzero torch:isclose "
+            "method:isneginf method:isposinf method:isreal method:le method:less "
+            "method:less_equal method:logical_and method:logical_not method:logical_or "
+            "method:logical_xor method:lt method:ne method:not_equal torch:all torch:allclose "
+            "torch:any torch:bitwise_and torch:bitwise_left_shift torch:bitwise_not "
+            "torch:bitwise_or torch:bitwise_right_shift torch:bitwise_xor torch:eq torch:equal "
+            "torch:ge torch:greater torch:greater_equal torch:gt torch:is_nonzero torch:isclose "
             "torch:isfinite torch:isin torch:isinf torch:isnan torch:isneginf torch:isposinf "
-            "torch:le torch:less torch:less_equal torch:logical_and torch:logical_not "
-            "torch:logical_or torch:logical_xor torch:lt torch:ne torch:not_equal "
+            "torch:isreal torch:le torch:less torch:less_equal torch:logical_and "
+            "torch:logical_not torch:logical_or torch:logical_xor torch:lt torch:ne "
+            "torch:not_equal "
         ),
     },
     "gradcli.engine.ops.complex_numbers": {
@@ -801,6 +802,11 @@ INDEX = {
         "declaration": (
             "method:corrcoef method:cov method:nanquantile method:quantile torch:corrcoef "
             "torch:cov torch:nanquantile torch:quantile torch:std_mean torch:var_mean "
+        ),
+    },
+    "gradcli.engine.ops.strided_factories": {
+        "declaration": (
+            "method:new_empty_strided torch:empty_permuted torch:empty_strided "
         ),
     },
     "gradcli.engine.ops.triangular_solve": {

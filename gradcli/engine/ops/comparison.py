@@ -80,7 +80,7 @@ for _name, _reduce in (("any", np.any), ("all", np.all)):
 __all__ = ["compare", "python_compare", "truth", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",
            "logical_or", "logical_xor", "logical_not", "bitwise_not", "bitwise_shift", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite",
-           "isposinf", "isneginf", "isin", "any", "all", "allclose", "isclose", "equal"]
+           "isposinf", "isneginf", "isreal", "isin", "any", "all", "allclose", "isclose", "equal"]
 
 _MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
@@ -229,6 +229,12 @@ def isneginf(a: Tensor) -> Tensor:
     return F.logical_and(isinf(a), F.lt(a, 0))
 
 
+def isreal(a: Tensor) -> Tensor:
+    """True where the imaginary part is zero (everywhere for a real tensor)."""
+    values = np.imag(a.data) == 0 if a.dtype.is_complex else np.ones(a.shape, bool)
+    return Tensor(np.asarray(values), dtypes.bool_)
+
+
 def isin(elements, test_elements, assume_unique: bool = False, invert: bool = False) -> Tensor:
     """Whether each element is among test_elements, compared in their promoted dtype."""
     for operand in (elements, test_elements):
@@ -324,6 +330,7 @@ declare("isinf", isinf, "isinf(Tensor self, *, Tensor? out=None)", method=("isin
 declare("isfinite", isfinite, "isfinite(Tensor self)", method=("isfinite(Tensor self)",))
 declare("isposinf", isposinf, "isposinf(Tensor self, *, Tensor? out=None)")
 declare("isneginf", isneginf, "isneginf(Tensor self, *, Tensor? out=None)")
+declare("isreal", isreal, "isreal(Tensor self)")
 declare("isin", isin, "isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, "
         "bool invert=False, Tensor? out=None)", "isin(Scalar element, Tensor test_elements, *, "
         "bool assume_unique=False, bool invert=False, Tensor? out=None)", "isin(Tensor elements, "

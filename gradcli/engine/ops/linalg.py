@@ -17,14 +17,21 @@ def _column_major(sizes: tuple, strides: tuple) -> bool:
     return strides[0] == 1 and strides[1] == sizes[0]
 
 
+def _conj(t: Tensor) -> Tensor:
+    """The conjugate of a complex tensor; a real one is its own."""
+    return F.conj(t) if t.dtype.is_complex else t
+
+
 def mm_mat1_backward(g, mat2, strides):
     """Gradient of mm's first input (torch's mm_mat1_backward, layout-aware)."""
+    mat2 = _conj(mat2)
     if _column_major((g.shape[0], mat2.shape[0]), strides):
         return F.t(F.mm(mat2, F.t(g)))
     return F.mm(g, F.t(mat2))
 
 
 def mm_mat2_backward(g, mat1, strides):
+    mat1 = _conj(mat1)
     if _column_major((mat1.shape[1], g.shape[1]), strides):
         return F.t(F.mm(F.t(g), mat1))
     return F.mm(F.t(mat1), g)
@@ -80,12 +87,12 @@ def _mv(a: np.ndarray, v: np.ndarray) -> np.ndarray:
     return np.matmul(a, v) if exact is None else exact
 
 
-defop("dot", "DotBackward0", _dot, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)),
+defop("dot", "DotBackward0", _dot, save=(0, 1), save_for=((1,), (0,)), complex=True,
+      vjp=(lambda g, a, b: F.mul(g, _conj(b)), lambda g, a, b: F.mul(g, _conj(a))),
       jvp=(lambda t, a, b, out: F.dot(t, b), lambda t, a, b, out: F.dot(a, t)),
       rule=('grad * tensor', 'grad * self'))
-defop("mv", "MvBackward0", _mv, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, v: F.outer(g, v), lambda g, a, v: F.mv(F.t(a), g)),
+defop("mv", "MvBackward0", _mv, save=(0, 1), save_for=((1,), (0,)), complex=True,
+      vjp=(lambda g, a, v: F.outer(g, _conj(v)), lambda g, a, v: F.mv(F.t(_conj(a)), g)),
       jvp=(lambda t, a, v, out: F.mv(t, v), lambda t, a, v, out: F.mv(a, t)),
       rule=('outer(grad, vec)', 'self.t() @ grad'))
 
@@ -122,7 +129,7 @@ bmm_values = _bmm  # matrix_exp's products
 
 
 defop("mm", "MmBackward0", _mm, save=(0, 1),
-      save_for=((1,), (0,)),
+      save_for=((1,), (0,)), complex=True,
       vjp=(lambda g, a, b, self_strides, mat2_strides: mm_mat1_backward(g, b, self_strides),
            lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)),
       jvp=(lambda t, a, b, out, **_: F.mm(t, b), lambda t, a, b, out, **_: F.mm(a, t)),
@@ -142,9 +149,9 @@ defop("addmm", "AddmmBackward0", _addmm, save=(1, 2), save_for=((), (2,), (1,)),
       jvp=(lambda t, bias, a, b, out, beta=1, **_: F.maybe_multiply(t, beta),
            lambda t, bias, a, b, out, alpha=1, **_: F.maybe_multiply(F.mm(t, b), alpha),
            lambda t, bias, a, b, out, alpha=1, **_: F.maybe_multiply(F.mm(a, t), alpha)))
-defop("bmm", "BmmBackward0", _bmm, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, b: F.bmm(g, F.transpose(b, 1, 2)),
-           lambda g, a, b: F.bmm(F.transpose(a, 1, 2), g)),
+defop("bmm", "BmmBackward0", _bmm, save=(0, 1), save_for=((1,), (0,)), complex=True,
+      vjp=(lambda g, a, b: F.bmm(g, F.transpose(_conj(b), 1, 2)),
+           lambda g, a, b: F.bmm(F.transpose(_conj(a), 1, 2), g)),
       jvp=(lambda t, a, b, out: F.bmm(t, b), lambda t, a, b, out: F.bmm(a, t)))
 defop("trace", "TraceBackward0", lambda a, sizes: np.trace(a), promote="none",
       out_dtype=lambda dtype, params: dtype if dtype.is_floating_point else dtypes.int64,

@@ -9,6 +9,7 @@ import numpy as np
 
 from gradcli.engine import (autocast, declarations, dtypes, errors, layout, memory_format,
                             normalization_order, pointwise_order, schemas, variance_order)
+from gradcli.engine import cpu_capability
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -80,12 +81,25 @@ def _mish_backward(g, a):
     return F.mul(g, F.add(tanh_softplus, F.mul(F.mul(a, sigmoid), inner)))
 
 
+def _in_whole_vectors(x: np.ndarray, lanes: int) -> np.ndarray:
+    """Where an elementwise kernel over `x` takes whole vectors of `lanes` values (in memory
+    order), not its scalar tail."""
+    positions = np.empty_like(x, dtype=np.int64)
+    positions.ravel(order="K")[...] = np.arange(x.size)
+    return positions < x.size // lanes * lanes
+
+
 def _shrink(kind):
-    def forward(x, lambd):
+    def forward(x, lambd, lanes=None):
         lam = x.dtype.type(lambd)
         if kind == "hard":
             return np.where((x >= -lam) & (x <= lam), x.dtype.type(0), x)
-        return np.where(x > lam, x - lam, np.where(x < -lam, x + lam, x.dtype.type(0)))
+        out = np.where(x > lam, x - lam, np.where(x < -lam, x + lam, x * x.dtype.type(0)))
+        # torch's vector kernel gives +0 inside the band; its scalar tail gives x * 0, -0 for
+        # a negative x: the tail is what is left of the memory-ordered run after whole vectors
+        lanes = lanes or cpu_capability.WIDE_VECTOR_BYTES // x.itemsize
+        out[_in_whole_vectors(x, lanes) & (out == 0)] = 0
+        return out
 
     def backward(g, x, lambd):
         lam = x.dtype.type(lambd)
@@ -97,8 +111,8 @@ for _kind, _label in (("soft", "Softshrink"), ("hard", "Hardshrink")):
     _forward, _backward = _shrink(_kind)
     defop(f"{_kind}shrink", f"{_label}Backward0", _forward, promote="none", save=(0,),
           refuses=("softshrink_check" if _kind == "soft" else "hardshrink_cpu", NOT_FLOATING),
-          vjp=lambda g, x, lambd, kind=_kind: F.apply_op(f"{kind}shrink_backward", g, x,
-                                                         lambd=lambd))
+          vjp=lambda g, x, lambd, lanes=None, kind=_kind: F.apply_op(
+              f"{kind}shrink_backward", g, x, lambd=lambd))
     defop(f"{_kind}shrink_backward", f"{_label}BackwardBackward0", _backward, promote="none",
           save=(1,), vjp=(lambda gg, g, x, lambd, kind=_kind: F.apply_op(
               f"{kind}shrink_backward", gg, x, lambd=lambd), _zeros_of_input))
@@ -229,7 +243,8 @@ def softshrink(x: Tensor, lambd=0.5) -> Tensor:
     if not 0 <= lambd <= highest:  # numbers as C++ streams them
         raise errors.runtime(f"lambda must be in range [0, {highest:g}] for input dtype "
                              f"{x.dtype.scalar_name}, but found {lambd:g}")
-    return apply(OPS["softshrink"], x, lambd=lambd)
+    lanes = cpu_capability.WIDE_VECTOR_BYTES // x.dtype.itemsize  # its kernel's vector width
+    return apply(OPS["softshrink"], x, lambd=lambd, lanes=lanes)
 
 
 def hardshrink(x: Tensor, lambd=0.5) -> Tensor:

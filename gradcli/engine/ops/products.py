@@ -65,8 +65,13 @@ defop("addbmm", "AddbmmBackward0",
                F.bmm(_addbmm_expanded(g, b1, b2), F.transpose(b2, 1, 2)), alpha),
            lambda g, bias, b1, b2, beta=1, alpha=1: _times(
                F.bmm(F.transpose(b1, 1, 2), _addbmm_expanded(g, b1, b2)), alpha)))
-defop("vdot", "VdotBackward0", np.dot, save=(0, 1), save_for=((1,), (0,)),
-      vjp=(lambda g, a, b: F.mul(g, b), lambda g, a, b: F.mul(g, a)))
+def _conj(t: Tensor) -> Tensor:
+    return F.conj(t) if t.dtype.is_complex else t
+
+
+defop("vdot", "VdotBackward0", lambda a, b: np.vdot(a, b) if np.iscomplexobj(a) else np.dot(a, b),
+      save=(0, 1), save_for=((1,), (0,)), complex=True,
+      vjp=(lambda g, a, b: F.mul(_conj(g), b), lambda g, a, b: F.mul(g, a)))
 defop("linalg_cross", "LinalgCrossBackward0", lambda a, b, dim: np.cross(a, b, axis=dim),
       save=(0, 1), save_for=((1,), (0,)),
       vjp=(lambda g, a, b, dim: linalg_cross(b, g, dim=dim),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from gradcli.engine import dtypes, errors
@@ -627,6 +629,16 @@ def _help(*args, **kwargs):
     raise errors.TorchError("NotImplementedError", "gradcli does not support help() yet")
 
 
+def _input(ctx, prompt=""):
+    """input(prompt): the prompt written out, then a line of standard input without its end."""
+    if prompt != "":
+        ctx.write(ctx.printer.str(prompt))
+    line = sys.stdin.readline() if sys.stdin is not None else ""
+    if not line:
+        raise errors.TorchError("EOFError", "EOF when reading a line")
+    return line[:-1] if line.endswith("\n") else line
+
+
 def _exit(code=None):
     raise errors.TorchError("SystemExit", "" if code is None else str(code), (code,))
 
@@ -687,6 +699,7 @@ PY_BUILTINS = table(
     entry("callable", _callable, "obj, /", style="exact", frames=0),
     entry("ascii", lambda ctx, obj: ascii(ctx.printer.repr(obj))[1:-1], "obj, /",
           context=True, style="exact"),
+    entry("input", _input, "prompt='', /", context=True, style="expected"),
     entry("exit", _exit, "code=None"),
     entry("quit", _exit, "code=None"),
     entry("setattr", _setattr, "obj, name, value, /", style="expected"),

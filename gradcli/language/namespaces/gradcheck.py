@@ -210,6 +210,9 @@ def _helper(check: _Check, check_undefined_grad: bool, check_backward_ad: bool) 
     _check_inputs(check.inputs)
     func_out = check.call()
     outputs = _differentiable(func_out)
+    if any(t.dtype.is_complex for t in (*_diff_inputs(check.inputs), *outputs)):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support gradcheck of "
+                                "complex inputs or outputs yet")
     if not check_backward_ad:
         return True
     if outputs:

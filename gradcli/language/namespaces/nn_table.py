@@ -810,6 +810,30 @@ def _from_pretrained(cls, embeddings, freeze, padding_idx, max_norm, norm_type, 
     return module
 
 
+def _bag_from_pretrained(cls, embeddings, freeze, max_norm, norm_type, scale_grad_by_freq, mode,
+                         sparse, include_last_offset, padding_idx) -> Module:
+    """nn.EmbeddingBag.from_pretrained: an EmbeddingBag whose weight is `embeddings`, its
+    requires_grad then set to `not freeze`."""
+    if not isinstance(embeddings, Tensor):
+        raise errors.no_attribute(embeddings, "dim")
+    if embeddings.ndim != 2:
+        raise errors.TorchError("AssertionError",
+                                "Embeddings parameter is expected to be 2-dimensional")
+    options = dict(num_embeddings=embeddings.shape[0], embedding_dim=embeddings.shape[1],
+                   _weight=embeddings, max_norm=max_norm, norm_type=norm_type,
+                   scale_grad_by_freq=scale_grad_by_freq, mode=mode, sparse=sparse,
+                   include_last_offset=include_last_offset, padding_idx=padding_idx)
+    if isinstance(cls, classes.UserClass):
+        module = classes.instantiate(cls, [], options)
+    else:
+        kind = next(kind for kind in KINDS if kind.name == "EmbeddingBag")
+        module = kind.host(kind)
+        module.options = ((), options)
+        more.build_embedding_bag(module, **options, device=None, dtype=None)
+    module.params["weight"].requires_grad = not freeze
+    return module
+
+
 class _ParameterMeta(type):
     def __instancecheck__(cls, value) -> bool:
         return isinstance(value, Tensor) and value.is_parameter
@@ -847,6 +871,12 @@ CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMetho
         "from_pretrained", _from_pretrained, "cls, embeddings, freeze=True, padding_idx=None, "
         "max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False",
         qualname="Embedding.from_pretrained"))}
+CLASS_METHODS[NN_CLASSES["EmbeddingBag"].hosts[0]] = {"from_pretrained": BoundMethod(
+    NN_CLASSES["EmbeddingBag"], entry(
+        "from_pretrained", _bag_from_pretrained, "cls, embeddings, freeze=True, max_norm=None, "
+        "norm_type=2.0, scale_grad_by_freq=False, mode='mean', sparse=False, "
+        "include_last_offset=False, padding_idx=None",
+        qualname="EmbeddingBag.from_pretrained"))}
 CLASS_METHODS[TR.TransformerHost] = {"generate_square_subsequent_mask": TR.SQUARE_MASK}
 MODULE_METHODS.update(MEMBER_METHODS)
 KIND_METHODS.update(RESET_METHODS)

@@ -84,6 +84,9 @@ SLICE_METHODS = table(entry("indices", lambda s, length: s.indices(length), "sel
                             style="exact"))
 COMPLEX_ATTRS = {"real": lambda z: z.real, "imag": lambda z: z.imag}
 COMPLEX_METHODS = table(entry("conjugate", lambda z: z.conjugate(), "self, /", style="exact"))
+NUMBER_ATTRS = {"real": lambda x: x.real, "imag": lambda x: x.imag}
+INT_ATTRS = NUMBER_ATTRS | {"numerator": lambda n: n.numerator,
+                            "denominator": lambda n: n.denominator}
 HANDLE_METHODS = table(entry("remove", lambda h: h.remove(), "self"))
 DEVICE_ATTRS = {"type": lambda d: d.type, "index": lambda d: d.index}
 SIZE_METHODS = table(entry("numel", lambda s: _product(s), "self"))
@@ -168,6 +171,8 @@ STR_METHODS = _host_methods(str, _STR_NAMES) | table(
 BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
     "encode", "hex").replace("format_map", "").replace("isdecimal", "").replace(
     "isidentifier", "").replace("isnumeric", "").replace("isprintable", ""))
+INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate")
+FLOAT_METHODS = _host_methods(float, "is_integer as_integer_ratio hex conjugate")
 SET_METHODS = _host_methods(set, _SET_READING + """ add clear discard pop remove update
     difference_update intersection_update symmetric_difference_update""")
 FROZENSET_METHODS = _host_methods(frozenset, _SET_READING)
@@ -242,6 +247,7 @@ _KIND_TABLES = (
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
     (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
     (tuple, {}, TUPLE_METHODS), (complex, COMPLEX_ATTRS, COMPLEX_METHODS),
+    (int, INT_ATTRS, INT_METHODS), (float, NUMBER_ATTRS, FLOAT_METHODS),
     (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
     (collections.deque, {"maxlen": lambda d: d.maxlen}, DEQUE_METHODS),
 )
@@ -252,7 +258,8 @@ CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS
                   dict: DICT_METHODS | table(entry(
                       "fromkeys", lambda keys, value=None: dict.fromkeys(_plain(keys), value),
                       "iterable, value=None, /", style="at_most", qualname="fromkeys")),
-                  set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS})
+                  set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS,
+                  int: INT_METHODS, float: FLOAT_METHODS})
 
 
 def _class_attribute(cls: PyType, name: str):
