@@ -320,3 +320,36 @@ def _c_double(function, value: float) -> float:
         return -math.inf if value == (0.0 if function is math.log else -1.0) else math.nan
     except OverflowError:
         return math.inf
+
+
+_LN2_FLOAT = _F(6.9314718246e-01)
+
+
+def asinhf(x: np.ndarray) -> np.ndarray:
+    """asinh for a float32 array, as glibc's asinhf (fdlibm's s_asinhf.c) rounds it, from logf,
+    log1pf and the correctly rounded sqrtf."""
+    x = np.asarray(x, np.float32)
+    ix, a, one = _abs_bits(x), np.abs(x), _F(1)
+    with np.errstate(all="ignore"):
+        t = a * a
+        small = log1pf(a + t / (one + np.sqrt(one + t)))
+        middle = logf(_F(2) * a + one / (np.sqrt(t + one) + a))
+        huge = logf(a) + _LN2_FLOAT
+        w = np.where(ix > 0x47000000, huge, np.where(ix > 0x40000000, middle, small))
+        w = np.where(ix < 0x38000000, a, w)
+    return np.where(ix >= 0x7F800000, x + x, np.copysign(w, x))
+
+
+def acoshf(x: np.ndarray) -> np.ndarray:
+    """acosh for a float32 array, as glibc's acoshf (fdlibm's e_acoshf.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    hx, one = x.view(np.int32), _F(1)
+    with np.errstate(all="ignore"):
+        t = x - one
+        near = log1pf(t + np.sqrt(_F(2) * t + t * t))
+        middle = logf(_F(2) * x - one / (x + np.sqrt(x * x - one)))
+        huge = logf(x) + _LN2_FLOAT
+        r = np.where(hx >= 0x4D800000, huge, np.where(hx > 0x40000000, middle, near))
+        r = np.where(hx == 0x3F800000, _F(0), r)
+        r = np.where(hx < 0x3F800000, _F(np.nan), r)
+    return np.where(hx >= 0x7F800000, x + x, r)

@@ -18,11 +18,6 @@ from gradcli.engine.tensor import Tensor
 SQRT_PI_OVER_2 = 0.5 * math.sqrt(math.pi)
 
 
-def _from_double(ufunc):
-    """pointwise's float32-through-double forward (reached through F: areas import no area)."""
-    return lambda a: F.rounded_from_double(ufunc)(a)
-
-
 def _erfinv_double(x: np.ndarray) -> np.ndarray:
     """The inverse error function in double: Giles' approximation, then Newton steps on erf."""
     x = x.astype(np.float64)
@@ -60,14 +55,22 @@ def _atanh(a):
     return pointwise_order.split(a, sleef_df.atanhf, libm_float.atanhf)
 
 
+def _glibc_or_double(function, ufunc):
+    """A float32 op whose kernel calls glibc's float function on every element (the value
+    rounded from double for other dtypes)."""
+    return lambda a: function(a) if a.dtype == np.float32 else F.rounded_from_double(ufunc)(a)
+
+
 def _erfinv(a):
     return _erfinv_double(a).astype(a.dtype)
 
 
-asinh = define("asinh(Tensor self, *, Tensor? out=None)", "AsinhBackward0", _from_double(np.arcsinh),
+asinh = define("asinh(Tensor self, *, Tensor? out=None)", "AsinhBackward0",
+       _glibc_or_double(libm_float.asinhf, np.arcsinh),
        promote="float", save=(0,),
        vjp=lambda g, a: F.mul(g, F.rsqrt(F.add_scalar(F.pow(a, 2), 1))), jvp=AS_VJP)
-acosh = define("acosh(Tensor self, *, Tensor? out=None)", "AcoshBackward0", _from_double(np.arccosh),
+acosh = define("acosh(Tensor self, *, Tensor? out=None)", "AcoshBackward0",
+       _glibc_or_double(libm_float.acoshf, np.arccosh),
        promote="float", save=(0,),
        vjp=lambda g, a: F.mul(g, F.rsqrt(F.sub_scalar(F.mul(a, a), 1))), jvp=AS_VJP)
 atanh = define("atanh(Tensor self, *, Tensor? out=None)", "AtanhBackward0",
