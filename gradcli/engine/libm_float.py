@@ -1,6 +1,6 @@
-"""glibc's log1pf, expm1f and erfcf (fdlibm's s_log1pf.c, s_expm1f.c and s_erff.c, which glibc
-2.36 ships) vectorised in NumPy, in float arithmetic: what std::log1p, std::expm1 and std::erfc
-return for floats inside ATen's scalar kernels."""
+"""glibc's log1pf, expm1f, erff, erfcf and tanhf (fdlibm's s_log1pf.c, s_expm1f.c, s_erff.c and
+s_tanhf.c, which glibc 2.36 ships) vectorised in NumPy, in float arithmetic: what std::log1p,
+std::expm1, std::erf, std::erfc and std::tanh return for floats inside ATen's scalar kernels."""
 
 from __future__ import annotations
 
@@ -177,3 +177,50 @@ def erfcf(x: np.ndarray) -> np.ndarray:
         out = np.select([ix < 0x3f580000, ix < 0x3fa00000, ix < 0x41e00000],
                         [central, shoulder, tail], far)
         return np.where(ix >= 0x7f800000, np.where(hx < 0, two, _F(0)) + one / x, out)
+
+
+_EFX = _F(1.2837916613e-01)
+
+
+def erff(x: np.ndarray) -> np.ndarray:
+    """erf(x) for a float32 array, as glibc's erff (fdlibm's s_erff.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    hx = x.view(np.int32).astype(np.int64)
+    ix = hx & 0x7fffffff
+    one = _F(1)
+    with np.errstate(all="ignore"):
+        z = x * x
+        central = x + x * (_nested(z, _PP) / _nested(z, _QQ))
+        central = np.where(ix < 0x31800000, x + _EFX * x, central)
+        central = np.where(ix < 0x04000000, _F(0.0625) * (_F(16) * x + (_F(16) * _EFX) * x),
+                           central)
+        s = np.abs(x) - one
+        ratio = _nested(s, _PA) / _nested(s, _QA)
+        shoulder = np.where(hx >= 0, _ERX + ratio, -_ERX - ratio)
+        v = np.abs(x)
+        s = one / (v * v)
+        r_over_s = np.where(ix < 0x4036DB6D, _nested(s, _RA) / _nested(s, _SA),
+                            _nested(s, _RB) / _nested(s, _SB))
+        z = _float_of(v.view(np.int32).astype(np.int64) & 0xfffff000)
+        r = glibc_expf(-z * z - _F(0.5625)) * glibc_expf((z - v) * (z + v) + r_over_s)
+        tail = np.where(hx >= 0, one - r / v, r / v - one)
+        far = np.where(hx >= 0, one, -one)
+        out = np.select([ix < 0x3f580000, ix < 0x3fa00000, ix < 0x40c00000],
+                        [central, shoulder, tail], far)
+        return np.where(ix >= 0x7f800000, np.where(hx < 0, -one, one) + one / x, out)
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """tanh(x) for a float32 array, as glibc's tanhf (fdlibm's s_tanhf.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    hx = x.view(np.int32).astype(np.int64)
+    ix = hx & 0x7fffffff
+    one, two = _F(1), _F(2)
+    with np.errstate(all="ignore"):
+        t = expm1f(two * np.abs(x))
+        large = one - two / (t + two)
+        t = expm1f(-two * np.abs(x))
+        z = np.select([ix == 0, ix < 0x24000000, ix >= 0x3f800000, ix < 0x41b00000],
+                      [x, x * (one + x), large, -t / (t + two)], one)
+        z = np.where((ix < 0x24000000) | (hx >= 0), z, -z)
+        return np.where(ix >= 0x7f800000, one / x + np.where(hx >= 0, one, -one), z)

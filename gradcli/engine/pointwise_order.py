@@ -34,6 +34,18 @@ def split(a: np.ndarray, vector, scalar, vector_bytes: int = WIDE_VECTOR_BYTES) 
     return out.reshape(a.shape)
 
 
+def split2(a: np.ndarray, b: np.ndarray, vector, scalar,
+           vector_bytes: int = WIDE_VECTOR_BYTES) -> np.ndarray:
+    """`split` of a binary kernel: `vector(a, b)` and `scalar(a, b)` over broadcast a and b."""
+    a, b = np.broadcast_arrays(a, b)
+    flat_a, flat_b = a.reshape(-1), b.reshape(-1)
+    inside = vector_positions(flat_a.size, a.dtype.itemsize, vector_bytes)
+    out = vector(flat_a, flat_b)
+    if not inside.all():
+        out[~inside] = scalar(flat_a[~inside], flat_b[~inside])
+    return out.reshape(a.shape)
+
+
 def at_least(a, low):
     """max(a, low) as torch's clamp kernels take it (low > a ? low : a): a's -0.0 stays where
     low is 0.0 (NumPy's maximum gives 0.0 there)."""

@@ -1,5 +1,5 @@
-"""SLEEF's float32 exp and log (Sleef_expf16_u10, Sleef_logf16_u10) and float64 exp and log
-(Sleef_expd4_u10, Sleef_logd4_u10), step by step in NumPy.
+"""SLEEF's float32 exp, log and tanh (Sleef_expf16_u10, Sleef_logf16_u10, Sleef_tanhf16_u10)
+and float64 exp and log (Sleef_expd4_u10, Sleef_logd4_u10), step by step in NumPy.
 
 torch's vectorised float kernels (Vectorized<float>::exp/log, used by softmax, log_softmax and
 logsumexp) call these on AVX512 machines. They are within an ulp but not correctly rounded, so
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine import sleef_df as df
 from gradcli.engine.fma import fma32, fma64
 
 f32 = np.float32
@@ -47,6 +48,44 @@ def expf(d: np.ndarray) -> np.ndarray:
     u = np.where(d < f32(-104), f32(0), u)
     u = np.where(d > f32(100), f32(np.inf), u)
     return np.where(np.isnan(d), d, u).astype(f32)
+
+
+_EXPK2_POLY = [f32(c) for c in (0.1980960224e-3, 0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1)]
+
+
+def _ldexp2(d: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """d * 2**e in two steps (vldexp2_vf_vf_vi2), so 2**e may pass float's range."""
+    half = e >> 1
+    return d * _pow2(half) * _pow2(e - half)
+
+
+def _expk2f(d: np.ndarray):
+    """exp of a non-negative float d as a float-float (expk2f, its input's low part zero)."""
+    q = np.rint(d * _R_LN2)
+    q = np.where(np.isfinite(q), q, f32(0)).astype(np.int32)
+    s = df.add2_ff(d, q.astype(f32) * -_L2U)
+    s = df.add2_df(s, q.astype(f32) * -_L2L)
+    u = np.full(d.shape, _EXPK2_POLY[0], f32)
+    for c in _EXPK2_POLY[1:]:
+        u = fma32(u, s[0], c)
+    t = df.add2_df(df.mul_df(s, u), f32(0.166666659414234244790680580464))
+    t = df.add2_df(df.mul_dd(s, t), f32(0.5))
+    t = df.add2_dd(s, df.mul_dd(df.squ(s), t))
+    t = df.add_fd(f32(1), t)
+    return _ldexp2(t[0], q), _ldexp2(t[1], q)
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """Sleef_tanhf16_u10 (xtanhf): (e - 1/e) / (e + 1/e) in float-float, e = exp(|x|)."""
+    x = np.asarray(x, f32)
+    with np.errstate(all="ignore"):
+        d = _expk2f(np.abs(x))
+        e = df.rec(d)
+        q = df.div(df.add_dd(d, df.neg(e)), df.add_dd(d, e))
+        y = q[0] + q[1]
+        y = np.where((np.abs(x) > f32(8.664339742)) | np.isnan(y), f32(1), y)
+        y = (y.view(np.uint32) ^ (x.view(np.uint32) & np.uint32(0x80000000))).view(f32)
+    return np.where(np.isnan(x), x, y)
 
 
 def _getexp_getmant(d: np.ndarray):
