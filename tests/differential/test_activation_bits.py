@@ -49,3 +49,39 @@ def test_activation_and_its_gradient_match_torch_bit_for_bit(name, dtype):
         if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
             mismatches.append((size, "backward"))
     assert not mismatches
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_float32_gelu_and_its_gradient_match_torch_bit_for_bit(approximate):
+    """oneDNN's kernels for a contiguous input of several elements (approximate='none'), ATen's
+    vector code and scalar tails otherwise, 0-d tensors included."""
+    rng = np.random.default_rng(11)
+    mismatches = []
+    for size in (None, *SIZES, 300_000):
+        shape = () if size is None else (size,)
+        x = np.asarray(rng.standard_normal(shape) * 3, np.float32)
+        g = np.asarray(rng.standard_normal(shape), np.float32)
+        theirs_in = torch.from_numpy(x.copy()).requires_grad_()
+        theirs = torch.nn.functional.gelu(theirs_in, approximate=approximate)
+        theirs.backward(torch.from_numpy(g.copy()))
+        ours_in = _tensor(x, requires_grad=True)
+        ours = F.gelu(ours_in, approximate)
+        backward(ours, _tensor(g))
+        if ours.data.tobytes() != theirs.detach().numpy().tobytes():
+            mismatches.append((size, "forward"))
+        if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
+            mismatches.append((size, "backward"))
+    assert not mismatches
+
+
+def test_float32_gelu_of_special_values_matches_torch():
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 5.54, -5.54, 13.0, -13.0,
+                  -3.624956, 88.0, -88.0], np.float32)
+    for approximate in ("none", "tanh"):
+        theirs = torch.nn.functional.gelu(torch.from_numpy(x), approximate=approximate).numpy()
+        ours = F.gelu(_tensor(x), approximate).data
+        assert np.array_equal(ours, theirs, equal_nan=True), approximate
+        grad = torch.ops.aten.gelu_backward(torch.ones(x.size), torch.from_numpy(x),
+                                            approximate=approximate).numpy()
+        ours_grad = F.gelu_backward(_tensor(np.ones_like(x)), _tensor(x), approximate).data
+        assert np.array_equal(ours_grad, grad, equal_nan=True), approximate
