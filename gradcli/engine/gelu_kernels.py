@@ -73,8 +73,8 @@ def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     if _uses_onednn(x, approximate):
         return onednn_gelu.gelu_erf(x)
     with np.errstate(all="ignore"):
-        return pointwise_order.split(
-            x, lambda v: _forward(v, approximate, _vector_erf, sleef.tanhf),
+        return pointwise_order.split_strided(
+            (x,), lambda v: _forward(v, approximate, _vector_erf, sleef.tanhf),
             lambda v: _forward(v, approximate, libm_float.erff, libm_float.tanhf))
 
 
@@ -83,8 +83,8 @@ def gelu_backward(g: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
     if _uses_onednn(x, approximate):
         return onednn_gelu.gelu_erf_backward(g, x)
     with np.errstate(all="ignore"):
-        return pointwise_order.split2(
-            g, x, lambda dy, v: _backward(dy, v, approximate, _vector_erf, sleef.expf,
+        return pointwise_order.split_strided(
+            (g, x), lambda dy, v: _backward(dy, v, approximate, _vector_erf, sleef.expf,
                                           sleef.tanhf, True),
             lambda dy, v: _backward(dy, v, approximate, libm_float.erff,
                                     kernels_order.scalar_exp, libm_float.tanhf, False))

@@ -85,3 +85,22 @@ def test_float32_gelu_of_special_values_matches_torch():
                                             approximate=approximate).numpy()
         ours_grad = F.gelu_backward(_tensor(np.ones_like(x)), _tensor(x), approximate).data
         assert np.array_equal(ours_grad, grad, equal_nan=True), approximate
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_float32_gelu_of_strided_inputs_matches_torch(approximate):
+    """Non-contiguous inputs run ATen's kernel in TensorIterator's order: memory order when
+    dense, the scalar code alone when the innermost stride is not one."""
+    rng = np.random.default_rng(12)
+    base = torch.from_numpy(np.asarray(rng.standard_normal((70, 66)) * 3, np.float32))
+    grad = torch.from_numpy(np.asarray(rng.standard_normal((70, 70)), np.float32))
+    for x, g in ((base.t(), grad[:66]), (base.t(), grad[:, :66].t()),
+                 (base[:, ::2], grad[:, :33]), (base[:, :33], grad[:, :66:2]),
+                 (base[:, :1].expand(70, 40), grad[:, :40])):
+        theirs = torch.nn.functional.gelu(x, approximate=approximate).numpy()
+        ours = F.gelu(Tensor(x.numpy(), dtypes.float32), approximate).data  # x's own strides
+        assert np.array_equal(ours, theirs)
+        theirs_grad = torch.ops.aten.gelu_backward(g, x, approximate=approximate).numpy()
+        ours_grad = F.gelu_backward(Tensor(g.numpy(), dtypes.float32),
+                                    Tensor(x.numpy(), dtypes.float32), approximate).data
+        assert np.array_equal(ours_grad, theirs_grad)

@@ -39,3 +39,15 @@ def test_float32_atan2_of_special_values_matches_torch():
     y, x = (a.ravel() for a in np.meshgrid(special, special))
     theirs = torch.atan2(torch.from_numpy(y), torch.from_numpy(x)).numpy()
     assert np.array_equal(F.atan2(_tensor(y), _tensor(x)).data, theirs, equal_nan=True)
+
+
+def test_float32_atan2_of_broadcast_and_strided_operands_matches_torch():
+    rng = np.random.default_rng(13)
+    column, row = _float32(rng, (70, 1)), _float32(rng, (1, 45))
+    wide = _float32(rng, (45, 70))
+    for y, x in ((column, row), (wide.T, wide[:, :70].T.copy()), (wide[:, ::2], np.float32(0.3)),
+                 (np.float32(-2.0), wide)):
+        y, x = np.asarray(y), np.asarray(x)
+        theirs = torch.atan2(torch.from_numpy(y), torch.from_numpy(x)).numpy()
+        assert np.array_equal(F.atan2(Tensor(y, dtypes.float32), Tensor(x, dtypes.float32)).data,
+                              theirs)

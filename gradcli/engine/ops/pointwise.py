@@ -346,7 +346,7 @@ defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none",
 def _atan2(a, b):
     """float32: SLEEF's atan2 in the vector code, glibc's atan2f in the scalar tails."""
     if a.dtype == np.float32 and b.dtype == np.float32:
-        return pointwise_order.split2(a, b, sleef.atan2f, libm_float.atan2f)
+        return pointwise_order.split_strided((a, b), sleef.atan2f, libm_float.atan2f)
     return np.arctan2(a, b)
 
 
