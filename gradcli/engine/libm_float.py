@@ -1,7 +1,7 @@
-"""glibc's log1pf, expm1f and erfcf (fdlibm's s_log1pf.c, s_expm1f.c and s_erff.c, which glibc
-2.36 ships) vectorised in NumPy, in float arithmetic, and its table-driven logf: what std::log1p,
-std::expm1, std::erfc and std::log return for floats inside ATen's scalar kernels. `scalar`
-picks the float or the double function by the array's dtype."""
+"""glibc's float functions, vectorised in NumPy in float arithmetic: log1pf, expm1f, erff,
+erfcf, tanhf, atanf, atan2f, sinhf, coshf, atanhf, asinhf and acoshf (fdlibm's routines, which
+glibc 2.36 ships) and its table-driven logf: what these std:: functions return for floats inside
+ATen's scalar kernels. `scalar` picks the float or the double function by the array's dtype."""
 
 from __future__ import annotations
 
@@ -353,3 +353,117 @@ def acoshf(x: np.ndarray) -> np.ndarray:
         r = np.where(hx == 0x3F800000, _F(0), r)
         r = np.where(hx < 0x3F800000, _F(np.nan), r)
     return np.where(hx >= 0x7F800000, x + x, r)
+
+
+_EFX = _F(1.2837916613e-01)
+
+
+def erff(x: np.ndarray) -> np.ndarray:
+    """erf(x) for a float32 array, as glibc's erff (fdlibm's s_erff.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    hx = x.view(np.int32).astype(np.int64)
+    ix = hx & 0x7fffffff
+    one = _F(1)
+    with np.errstate(all="ignore"):
+        z = x * x
+        central = x + x * (_nested(z, _PP) / _nested(z, _QQ))
+        central = np.where(ix < 0x31800000, x + _EFX * x, central)
+        central = np.where(ix < 0x04000000, _F(0.0625) * (_F(16) * x + (_F(16) * _EFX) * x),
+                           central)
+        s = np.abs(x) - one
+        ratio = _nested(s, _PA) / _nested(s, _QA)
+        shoulder = np.where(hx >= 0, _ERX + ratio, -_ERX - ratio)
+        v = np.abs(x)
+        s = one / (v * v)
+        r_over_s = np.where(ix < 0x4036DB6D, _nested(s, _RA) / _nested(s, _SA),
+                            _nested(s, _RB) / _nested(s, _SB))
+        z = _float_of(v.view(np.int32).astype(np.int64) & 0xfffff000)
+        r = glibc_expf(-z * z - _F(0.5625)) * glibc_expf((z - v) * (z + v) + r_over_s)
+        tail = np.where(hx >= 0, one - r / v, r / v - one)
+        far = np.where(hx >= 0, one, -one)
+        out = np.select([ix < 0x3f580000, ix < 0x3fa00000, ix < 0x40c00000],
+                        [central, shoulder, tail], far)
+        return np.where(ix >= 0x7f800000, np.where(hx < 0, -one, one) + one / x, out)
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """tanh(x) for a float32 array, as glibc's tanhf (fdlibm's s_tanhf.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    hx = x.view(np.int32).astype(np.int64)
+    ix = hx & 0x7fffffff
+    one, two = _F(1), _F(2)
+    with np.errstate(all="ignore"):
+        t = expm1f(two * np.abs(x))
+        large = one - two / (t + two)
+        t = expm1f(-two * np.abs(x))
+        z = np.select([ix == 0, ix < 0x24000000, ix >= 0x3f800000, ix < 0x41b00000],
+                      [x, x * (one + x), large, -t / (t + two)], one)
+        z = np.where((ix < 0x24000000) | (hx >= 0), z, -z)
+        return np.where(ix >= 0x7f800000, one / x + np.where(hx >= 0, one, -one), z)
+
+
+_ATANHI = tuple(_F(c) for c in (4.6364760399e-01, 7.8539812565e-01, 9.8279368877e-01,
+                                1.5707962513e+00))
+_ATANLO = tuple(_F(c) for c in (5.0121582440e-09, 3.7748947079e-08, 3.4473217170e-08,
+                                7.5497894159e-08))
+_AT_ODD = tuple(_F(c) for c in (3.3333334327e-01, 1.4285714924e-01, 9.0908870101e-02,
+                                6.6610731184e-02, 4.9768779427e-02, 1.6285819933e-02))
+_AT_EVEN = tuple(_F(c) for c in (-2.0000000298e-01, -1.1111110449e-01, -7.6918758452e-02,
+                                 -5.8335702866e-02, -3.6531571299e-02))
+
+
+def atanf(x: np.ndarray) -> np.ndarray:
+    """atan(x) for a float32 array, as glibc's atanf (fdlibm's s_atanf.c) rounds it."""
+    x = np.asarray(x, np.float32)
+    hx = x.view(np.int32).astype(np.int64)
+    ix = hx & 0x7fffffff
+    one, two, three_halves = _F(1), _F(2), _F(1.5)
+    with np.errstate(all="ignore"):
+        a = np.abs(x)
+        ident = np.select([ix < 0x3ee00000, ix < 0x3f300000, ix < 0x3f980000, ix < 0x401c0000],
+                          [-1, 0, 1, 2], 3)
+        reduced = np.select([ident < 0, ident == 0, ident == 1, ident == 2],
+                            [x, (two * a - one) / (two + a), (a - one) / (a + one),
+                             (a - three_halves) / (one + three_halves * a)], -one / a)
+        z = reduced * reduced
+        w = z * z
+        s1 = z * _nested(w, _AT_ODD)
+        s2 = w * _nested(w, _AT_EVEN)
+        index = np.maximum(ident, 0)
+        hi, lo = np.asarray(_ATANHI)[index], np.asarray(_ATANLO)[index]
+        z = hi - ((reduced * (s1 + s2) - lo) - reduced)
+        out = np.where(ident < 0, reduced - reduced * (s1 + s2), np.where(hx < 0, -z, z))
+        out = np.where((ident < 0) & (ix < 0x31000000), x, out)
+        big = np.where(hx > 0, _ATANHI[3] + _ATANLO[3], -_ATANHI[3] - _ATANLO[3])
+        return np.where(ix > 0x7f800000, x + x, np.where(ix >= 0x4c000000, big, out))
+
+
+_PI, _PI_2, _PI_4, _PI_LO = (_F(3.1415927410e+00), _F(1.5707963705e+00), _F(7.8539818525e-01),
+                             _F(-8.7422776573e-08))
+
+
+def atan2f(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """atan2(y, x) for float32 arrays, as glibc's atan2f (fdlibm's e_atan2f.c) rounds it."""
+    y, x = np.broadcast_arrays(np.asarray(y, np.float32), np.asarray(x, np.float32))
+    hx, hy = (v.view(np.int32).astype(np.int64) for v in (x, y))
+    ix, iy = hx & 0x7fffffff, hy & 0x7fffffff
+    negative_y, negative_x = hy < 0, hx < 0
+    with np.errstate(all="ignore"):
+        k = (iy - ix) >> 23
+        z = atanf(np.abs(y / x))
+        z = np.where(negative_x & (k < -60), _F(0), z)
+        z = np.where(k > 60, _PI_2 + _F(0.5) * _PI_LO, z)
+        general = np.where(negative_x, np.where(negative_y, (z - _PI_LO) - _PI, _PI - (z - _PI_LO)),
+                           np.where(negative_y, -z, z))
+        pi_signed = np.where(negative_y, -_PI, _PI)
+        half_pi_signed = np.where(negative_y, -_PI_2, _PI_2)
+        both_inf = np.where(negative_x, _F(3) * _PI_4, _PI_4)
+        inf_x = np.where(negative_x, _PI, _F(0))
+        out = np.select(
+            [(ix > 0x7f800000) | (iy > 0x7f800000), hx == 0x3f800000,
+             iy == 0, ix == 0, (ix == 0x7f800000) & (iy == 0x7f800000), ix == 0x7f800000,
+             iy == 0x7f800000],
+            [x + y, atanf(y), np.where(negative_x, pi_signed, y), half_pi_signed,
+             np.where(negative_y, -both_inf, both_inf), np.where(negative_y, -inf_x, inf_x),
+             half_pi_signed], general)
+    return out.astype(np.float32)

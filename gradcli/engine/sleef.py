@@ -1,5 +1,6 @@
-"""SLEEF's float32 exp and log (Sleef_expf16_u10, Sleef_logf16_u10) and float64 exp and log
-(Sleef_expd4_u10, Sleef_logd4_u10), step by step in NumPy.
+"""SLEEF's float32 exp, log, tanh and atan2 (Sleef_expf16_u10, Sleef_logf16_u10,
+Sleef_tanhf16_u10, Sleef_atan2f16_u10) and float64 exp and log (Sleef_expd4_u10,
+Sleef_logd4_u10), step by step in NumPy.
 
 torch's vectorised float kernels (Vectorized<float>::exp/log, used by softmax, log_softmax and
 logsumexp) call these on AVX512 machines. They are within an ulp but not correctly rounded, so
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine import sleef_df as df
 from gradcli.engine.fma import fma32, fma64
 
 f32 = np.float32
@@ -47,6 +49,44 @@ def expf(d: np.ndarray) -> np.ndarray:
     u = np.where(d < f32(-104), f32(0), u)
     u = np.where(d > f32(100), f32(np.inf), u)
     return np.where(np.isnan(d), d, u).astype(f32)
+
+
+_EXPK2_POLY = [f32(c) for c in (0.1980960224e-3, 0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1)]
+
+
+def _ldexp2(d: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """d * 2**e in two steps (vldexp2_vf_vf_vi2), so 2**e may pass float's range."""
+    half = e >> 1
+    return d * _pow2(half) * _pow2(e - half)
+
+
+def _expk2f(d: np.ndarray):
+    """exp of a non-negative float d as a float-float (expk2f, its input's low part zero)."""
+    q = np.rint(d * _R_LN2)
+    q = np.where(np.isfinite(q), q, f32(0)).astype(np.int32)
+    s = df.add2_ff(d, q.astype(f32) * -_L2U)
+    s = df.add2_df(s, q.astype(f32) * -_L2L)
+    u = np.full(d.shape, _EXPK2_POLY[0], f32)
+    for c in _EXPK2_POLY[1:]:
+        u = fma32(u, s[0], c)
+    t = df.add2_df(df.mul_df(s, u), f32(0.166666659414234244790680580464))
+    t = df.add2_df(df.mul_dd(s, t), f32(0.5))
+    t = df.add2_dd(s, df.mul_dd(df.squ(s), t))
+    t = df.add_fd(f32(1), t)
+    return _ldexp2(t[0], q), _ldexp2(t[1], q)
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """Sleef_tanhf16_u10 (xtanhf): (e - 1/e) / (e + 1/e) in float-float, e = exp(|x|)."""
+    x = np.asarray(x, f32)
+    with np.errstate(all="ignore"):
+        d = _expk2f(np.abs(x))
+        e = df.rec(d)
+        q = df.div(df.add_dd(d, df.neg(e)), df.add_dd(d, e))
+        y = q[0] + q[1]
+        y = np.where((np.abs(x) > f32(8.664339742)) | np.isnan(y), f32(1), y)
+        y = (y.view(np.uint32) ^ (x.view(np.uint32) & np.uint32(0x80000000))).view(f32)
+    return np.where(np.isnan(x), x, y)
 
 
 def _getexp_getmant(d: np.ndarray):
@@ -207,3 +247,55 @@ def log(values: np.ndarray) -> np.ndarray:
     if values.dtype == np.float32:
         return logf(values)
     return logd(values)
+
+
+_ATAN2_POLY = [f32(c) for c in (-0.00176397908944636583328247, 0.0107900900766253471374512,
+                                -0.0309564601629972457885742, 0.0577365085482597351074219,
+                                -0.0838950723409652709960938, 0.109463557600975036621094,
+                                -0.142626821994781494140625, 0.199983194470405578613281)]
+_PI_2_DF = (f32(1.5707963705062866211), f32(-4.3711388286737928865e-08))
+_SIGN = np.uint32(0x80000000)
+
+
+def _mulsign(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x with y's sign bit xor-ed in (vmulsign_vf_vf_vf)."""
+    return (x.view(np.uint32) ^ (y.view(np.uint32) & _SIGN)).view(f32)
+
+
+def _atan2k(y: np.ndarray, x: np.ndarray):
+    """atan2kf_u1 for y >= 0 and float x, as a float-float."""
+    q = np.where(x < 0, -2, 0)
+    x = np.abs(x)
+    q = np.where(x < y, q + 1, q)
+    swap = x < y
+    s = df.div((np.where(swap, -x, y), np.zeros_like(x)), (np.where(swap, y, x), np.zeros_like(x)))
+    t = df.normalize(df.squ(s))
+    u = np.full(x.shape, _ATAN2_POLY[0], f32)
+    for c in _ATAN2_POLY[1:]:
+        u = fma32(u, t[0], c)
+    t = df.mul_dd(t, df.add_ff(f32(-0.333332866430282592773438), u * t[0]))
+    t = df.mul_dd(s, df.add_fd(f32(1), t))
+    return df.add_dd(df.mul_df(_PI_2_DF, q.astype(f32)), t)
+
+
+def _isinf2(d: np.ndarray, m) -> np.ndarray:
+    """visinf2_vf_vf_vf: d's sign bit or-ed into m where d is infinite, else 0."""
+    bits = (d.view(np.uint32) & _SIGN) | np.asarray(m, f32).view(np.uint32)
+    return np.where(np.isinf(d), bits, np.uint32(0)).view(f32)
+
+
+def atan2f(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Sleef_atan2f16_u10 (xatan2f_u1) on float32 values."""
+    y, x = np.broadcast_arrays(np.asarray(y, f32), np.asarray(x, f32))
+    with np.errstate(all="ignore"):
+        tiny = np.abs(x) < f32(2.9387372783541830947e-39)
+        x = np.where(tiny, x * f32(1 << 24), x)
+        y = np.where(tiny, y * f32(1 << 24), y)
+        d = _atan2k(np.abs(y), x)
+        r = _mulsign(d[0] + d[1], x)
+        half_pi, quarter_pi = f32(np.pi / 2), f32(np.pi / 4)
+        r = np.where(np.isinf(x) | (x == 0), half_pi - _isinf2(x, _mulsign(half_pi, x)), r)
+        r = np.where(np.isinf(y), half_pi - _isinf2(x, _mulsign(quarter_pi, x)), r)
+        r = np.where(y == 0, np.where(np.signbit(x), f32(np.pi), f32(0)), r)
+        r = _mulsign(r, y)
+    return np.where(np.isnan(x) | np.isnan(y), f32(np.nan), r)

@@ -1,9 +1,9 @@
-"""SLEEF's float32 functions built on double-float arithmetic (sleefsimdsp.c, its AVX512 build
-with FMA), step by step in NumPy: powf, exp2f, expm1f, log1pf, sinhf, coshf and atanhf, as
-torch's Vectorized<float> calls them (Sleef_powf16_u10 ...).
+"""SLEEF's float32 functions built on float-float arithmetic (sleefsimdsp.c and df.h, their
+AVX512 build with FMA), step by step in NumPy: the df.h helpers, then powf, exp2f, expm1f,
+log1pf, sinhf, coshf and atanhf as torch's Vectorized<float> calls them (Sleef_powf16_u10 ...).
 
-A double-float is a pair (hi, lo) of float32 arrays whose sum carries about 48 bits; each
-helper below is the df.h function of the same name, its fused multiply-adds correctly rounded
+A float-float is a pair (hi, lo) of float32 arrays whose sum carries about 48 bits; each helper
+is the df.h function of the same name, its fused multiply-adds correctly rounded
 (gradcli.engine.fma), so results carry torch's last bits.
 """
 
@@ -21,89 +21,122 @@ _LN2 = (f32(0.69314718246459960938), f32(-1.904654323148236017e-09))
 _INF = f32(np.inf)
 
 
-# ---- double-float arithmetic (df.h) ---------------------------------------------------------------
+def _fmapn(x, y, z):
+    """x * y - z, rounded once (vfmsub)."""
+    return fma32(x, y, -z)
 
-def _add2_ff(x, y):
+
+def _fmanp(x, y, z):
+    """-x * y + z, rounded once (vfnmadd)."""
+    return fma32(-x, y, z)
+
+
+def add_ff(x, y):
+    """dfadd_vf2_vf_vf (|x| >= |y|)."""
+    s = x + y
+    return s, (x - s) + y
+
+
+def add2_ff(x, y):
+    """dfadd2_vf2_vf_vf."""
     s = x + y
     v = s - x
     return s, (x - (s - v)) + (y - v)
 
 
-def _add2_df_f(x, y):
+def add_fd(x, y):
+    """dfadd_vf2_vf_vf2 (|x| >= |y|)."""
+    s = x + y[0]
+    return s, ((x - s) + y[0]) + y[1]
+
+
+def add_df(x, y):
+    """dfadd_vf2_vf2_vf (|x| >= |y|)."""
+    s = x[0] + y
+    return s, ((x[0] - s) + y) + x[1]
+
+
+def add2_df(x, y):
+    """dfadd2_vf2_vf2_vf."""
     s = x[0] + y
     v = s - x[0]
     return s, ((x[0] - (s - v)) + (y - v)) + x[1]
 
 
-def _add2_df_df(x, y):
+def add_dd(x, y):
+    """dfadd_vf2_vf2_vf2 (|x| >= |y|)."""
+    s = x[0] + y[0]
+    return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
+
+
+def add2_dd(x, y):
+    """dfadd2_vf2_vf2_vf2."""
     s = x[0] + y[0]
     v = s - x[0]
     return s, ((x[0] - (s - v)) + (y[0] - v)) + (x[1] + y[1])
 
 
-def _add_df_df(x, y):
-    s = x[0] + y[0]
-    return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
+def neg(x):
+    return -x[0], -x[1]
 
 
-def _add_f_df(x, y):
-    s = x + y[0]
-    return s, ((x - s) + y[0]) + y[1]
-
-
-def _add_df_f(x, y):
-    s = x[0] + y
-    return s, ((x[0] - s) + y) + x[1]
-
-
-def _sub_df_df(x, y):
-    s = x[0] - y[0]
-    return s, (((x[0] - s) - y[0]) + x[1]) - y[1]
-
-
-def _normalize(x):
+def normalize(x):
     s = x[0] + x[1]
     return s, (x[0] - s) + x[1]
 
 
-def _scale(x, s):
-    return x[0] * s, x[1] * s
-
-
-def _mul_ff(x, y):
+def mul_ff(x, y):
+    """dfmul_vf2_vf_vf."""
     s = x * y
-    return s, fma32(x, y, -s)
+    return s, _fmapn(x, y, s)
 
 
-def _mul_df_f(x, y):
+def mul_df(x, y):
+    """dfmul_vf2_vf2_vf."""
     s = x[0] * y
-    return s, fma32(x[1], y, fma32(x[0], y, -s))
+    return s, fma32(x[1], y, _fmapn(x[0], y, s))
 
 
-def _mul_df_df(x, y):
+def mul_dd(x, y):
+    """dfmul_vf2_vf2_vf2."""
     s = x[0] * y[0]
-    return s, fma32(x[0], y[1], fma32(x[1], y[0], fma32(x[0], y[0], -s)))
+    return s, fma32(x[0], y[1], fma32(x[1], y[0], _fmapn(x[0], y[0], s)))
 
 
-def _squ(x):
+def squ(x):
+    """dfsqu_vf2_vf2."""
     s = x[0] * x[0]
-    return s, fma32(x[0] + x[0], x[1], fma32(x[0], x[0], -s))
+    return s, fma32(x[0] + x[0], x[1], _fmapn(x[0], x[0], s))
 
 
-def _rec(d):
-    s = _ONE / d[0]
-    return s, s * fma32(-d[1], s, fma32(-d[0], s, _ONE))
+def rec(x):
+    """dfrec_vf2_vf2."""
+    s = _ONE / x[0]
+    return s, s * _fmanp(x[1], s, _fmanp(x[0], s, _ONE))
 
 
-def _div(n, d):
+def div(n, d):
+    """dfdiv_vf2_vf2_vf2."""
     t = _ONE / d[0]
     s = n[0] * t
-    u = fma32(t, n[0], -s)
-    v = fma32(-d[1], t, fma32(-d[0], t, _ONE))
+    u = _fmapn(t, n[0], s)
+    v = _fmanp(d[1], t, _fmanp(d[0], t, _ONE))
     return s, fma32(s, v, fma32(n[1], t, u))
 
 
+def sub_dd(x, y):
+    """dfsub_vf2_vf2_vf2."""
+    s = x[0] - y[0]
+    return s, (((x[0] - s) - y[0]) + x[1]) - y[1]
+
+
+def scale(x, s):
+    """dfscale_vf2_vf2_vf."""
+    return x[0] * s, x[1] * s
+
+
 def _poly(x, coefficients):
+    """A polynomial in x by Horner's rule with fused steps, highest coefficient first."""
     u = np.full(np.shape(x), f32(coefficients[0]), f32)
     for c in coefficients[1:]:
         u = fma32(u, x, f32(c))
@@ -162,14 +195,14 @@ def _logkf(d):
         e = _getexp(d * f32(1.0 / 0.75))
     e = np.where(np.isposinf(e), f32(128), e)
     m = _getmant(d)
-    x = _div(_add2_ff(f32(-1), m), _add2_ff(_ONE, m))
-    x2 = _squ(x)
+    x = div(add2_ff(f32(-1), m), add2_ff(_ONE, m))
+    x2 = squ(x)
     t = _poly(x2[0], (0.240320354700088500976562, 0.285112679004669189453125,
                       0.400007992982864379882812))
     c = (f32(0.66666662693023681640625), f32(3.69183861259614332084311e-09))
-    s = _mul_df_f(_LN2, e)
-    s = _add_df_df(s, _scale(x, f32(2)))
-    return _add_df_df(s, _mul_df_df(_mul_df_df(x2, x), _add2_df_df(_mul_df_f(x2, t), c)))
+    s = mul_df(_LN2, e)
+    s = add_dd(s, scale(x, f32(2)))
+    return add_dd(s, mul_dd(mul_dd(x2, x), add2_dd(mul_df(x2, t), c)))
 
 
 def _expkf(d):
@@ -177,14 +210,14 @@ def _expkf(d):
     u = (d[0] + d[1]) * _R_LN2
     q = _rint_int(u)
     qf = q.astype(f32)
-    s = _add2_df_f(d, qf * -_L2U)
-    s = _add2_df_f(s, qf * -_L2L)
-    s = _normalize(s)
+    s = add2_df(d, qf * -_L2U)
+    s = add2_df(s, qf * -_L2L)
+    s = normalize(s)
     u = _poly(s[0], (0.00136324646882712841033936, 0.00836596917361021041870117,
                      0.0416710823774337768554688, 0.166665524244308471679688,
                      0.499999850988388061523438))
-    t = _add_df_df(s, _mul_df_f(_squ(s), u))
-    t = _add_f_df(_ONE, t)
+    t = add_dd(s, mul_df(squ(s), u))
+    t = add_fd(_ONE, t)
     u = _ldexp(t[0] + t[1], q)
     return np.where(d[0] < f32(-104), f32(0), u)
 
@@ -197,7 +230,7 @@ def powf(x, y) -> np.ndarray:
         small = np.abs(y) < f32(1 << 24)
         yint = np.where(small & np.isfinite(y), np.trunc(y), 0).astype(np.int32)
         yisodd = ((yint & 1) == 1) & yisint & small
-        result = _expkf(_mul_df_f(_logkf(np.abs(x)), y))
+        result = _expkf(mul_df(_logkf(np.abs(x)), y))
         result = np.where(np.isnan(result), _INF, result)
         sign = np.where(x > 0, _ONE, np.where(yisint, np.where(yisodd, f32(-1), _ONE),
                                                f32(np.nan)))
@@ -237,13 +270,13 @@ def _expk2f(d):
         u = (d[0] + d[1]) * _R_LN2
         q = _rint_int(u)
         qf = q.astype(f32)
-        s = _add2_df_f(d, qf * -_L2U)
-        s = _add2_df_f(s, qf * -_L2L)
+        s = add2_df(d, qf * -_L2U)
+        s = add2_df(s, qf * -_L2L)
         u = _poly(s[0], (0.1980960224e-3, 0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1))
-        t = _add2_df_f(_mul_df_f(s, u), f32(0.166666659414234244790680580464))
-        t = _add2_df_f(_mul_df_df(s, t), f32(0.5))
-        t = _add2_df_df(s, _mul_df_df(_squ(s), t))
-        t = _add_f_df(_ONE, t)
+        t = add2_df(mul_df(s, u), f32(0.166666659414234244790680580464))
+        t = add2_df(mul_dd(s, t), f32(0.5))
+        t = add2_dd(s, mul_dd(squ(s), t))
+        t = add_fd(_ONE, t)
         hi, lo = _ldexp2(t[0], q), _ldexp2(t[1], q)
     low = d[0] < f32(-104)
     return np.where(low, f32(0), hi), np.where(low, f32(0), lo)
@@ -253,7 +286,7 @@ def expm1f(a) -> np.ndarray:
     """Sleef_expm1f16_u10 (xexpm1f) on float32 values."""
     a = np.asarray(a, f32)
     with np.errstate(all="ignore"):
-        d = _add2_df_f(_expk2f((a, np.zeros_like(a))), f32(-1))
+        d = add2_df(_expk2f((a, np.zeros_like(a))), f32(-1))
         x = d[0] + d[1]
     x = np.where(a > f32(88.72283172607421875), _INF, x)
     x = np.where(a < f32(-16.635532333438687426013570), f32(-1), x)
@@ -266,7 +299,7 @@ def _hyperbolic(x, combine):
     with np.errstate(all="ignore"):
         y = np.abs(x)
         d = _expk2f((y, np.zeros_like(y)))
-        d = combine(d, _rec(d))
+        d = combine(d, rec(d))
         y = (d[0] + d[1]) * f32(0.5)
     y = np.where((np.abs(x) > f32(89)) | np.isnan(y), _INF, y)
     return x, y
@@ -274,13 +307,13 @@ def _hyperbolic(x, combine):
 
 def sinhf(x) -> np.ndarray:
     """Sleef_sinhf16_u10 (xsinhf) on float32 values."""
-    x, y = _hyperbolic(x, _sub_df_df)
+    x, y = _hyperbolic(x, sub_dd)
     return np.where(np.isnan(x), x, np.copysign(y, x)).astype(f32)
 
 
 def coshf(x) -> np.ndarray:
     """Sleef_coshf16_u10 (xcoshf) on float32 values."""
-    x, y = _hyperbolic(x, _add_df_df)
+    x, y = _hyperbolic(x, add_dd)
     return np.where(np.isnan(x), x, y).astype(f32)
 
 
@@ -300,12 +333,12 @@ def log1pf(d) -> np.ndarray:
         e = np.where(np.isposinf(e), f32(128), e)
         t = _pow2i(-_rint_int(e))  # vldexp3(1, -e)
         m = fma32(d, t, t - _ONE)
-        s = _mul_df_f(_LN2, e)
-        x = _div((m, np.zeros_like(m)), _add_ff(f32(2), m))
+        s = mul_df(_LN2, e)
+        x = div((m, np.zeros_like(m)), add_ff(f32(2), m))
         x2 = x[0] * x[0]
         t = _poly(x2, (0.3027294874, 0.3996108174, 0.6666694880))
-        s = _add_df_df(s, _scale(x, f32(2)))
-        s = _add_df_f(s, x2 * x[0] * t)
+        s = add_dd(s, scale(x, f32(2)))
+        s = add_df(s, x2 * x[0] * t)
         r = s[0] + s[1]
         big = d > _LOG1PF_BOUND
         if big.any():
@@ -316,23 +349,18 @@ def log1pf(d) -> np.ndarray:
     return np.where(np.isnan(d), d, r).astype(f32)
 
 
-def _add_ff(x, y):
-    s = x + y
-    return s, (x - s) + y
-
-
 def _logk2f(d):
     """logk2f: log of a double-float, as a double-float."""
     with np.errstate(all="ignore"):
         e = _rint_int(_getexp(d[0] * f32(1.0 / 0.75)))
-        m = _scale(d, _pow2i(-e))
-        x = _div(_add2_df_f(m, f32(-1)), _add2_df_f(m, _ONE))
-        x2 = _squ(x)
+        m = scale(d, _pow2i(-e))
+        x = div(add2_df(m, f32(-1)), add2_df(m, _ONE))
+        x2 = squ(x)
         t = _poly(x2[0], (0.2392828464508056640625, 0.28518211841583251953125,
                           0.400005877017974853515625, 0.666666686534881591796875))
-        s = _mul_df_f(_LN2, e.astype(f32))
-        s = _add_df_df(s, _scale(x, f32(2)))
-        return _add_df_df(s, _mul_df_f(_mul_df_df(x2, x), t))
+        s = mul_df(_LN2, e.astype(f32))
+        s = add_dd(s, scale(x, f32(2)))
+        return add_dd(s, mul_df(mul_dd(x2, x), t))
 
 
 def atanhf(x) -> np.ndarray:
@@ -340,7 +368,7 @@ def atanhf(x) -> np.ndarray:
     x = np.asarray(x, f32)
     with np.errstate(all="ignore"):
         y = np.abs(x)
-        d = _logk2f(_div(_add2_ff(_ONE, y), _add2_ff(_ONE, -y)))
+        d = _logk2f(div(add2_ff(_ONE, y), add2_ff(_ONE, -y)))
         y = np.where(y > _ONE, f32(np.nan),
                      np.where(y == _ONE, _INF, (d[0] + d[1]) * f32(0.5)))
         y = np.where(np.isinf(x) | np.isnan(y), f32(np.nan), y)

@@ -80,3 +80,58 @@ def test_float32_activation_with_sleef_kernels_matches_torch_bit_for_bit(name):
         theirs.backward(torch.from_numpy(g))
         mismatches += _differences(size, x, g, theirs_in, theirs, lambda t: call(F, t))
     assert not mismatches
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_float32_gelu_and_its_gradient_match_torch_bit_for_bit(approximate):
+    """oneDNN's kernels for a contiguous input of several elements (approximate='none'), ATen's
+    vector code and scalar tails otherwise, 0-d tensors included."""
+    rng = np.random.default_rng(11)
+    mismatches = []
+    for size in (None, *SIZES, 300_000):
+        shape = () if size is None else (size,)
+        x = np.asarray(rng.standard_normal(shape) * 3, np.float32)
+        g = np.asarray(rng.standard_normal(shape), np.float32)
+        theirs_in = torch.from_numpy(x.copy()).requires_grad_()
+        theirs = torch.nn.functional.gelu(theirs_in, approximate=approximate)
+        theirs.backward(torch.from_numpy(g.copy()))
+        ours_in = _tensor(x, requires_grad=True)
+        ours = F.gelu(ours_in, approximate)
+        backward(ours, _tensor(g))
+        if ours.data.tobytes() != theirs.detach().numpy().tobytes():
+            mismatches.append((size, "forward"))
+        if ours_in.grad.data.tobytes() != theirs_in.grad.numpy().tobytes():
+            mismatches.append((size, "backward"))
+    assert not mismatches
+
+
+def test_float32_gelu_of_special_values_matches_torch():
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 5.54, -5.54, 13.0, -13.0,
+                  -3.624956, 88.0, -88.0], np.float32)
+    for approximate in ("none", "tanh"):
+        theirs = torch.nn.functional.gelu(torch.from_numpy(x), approximate=approximate).numpy()
+        ours = F.gelu(_tensor(x), approximate).data
+        assert np.array_equal(ours, theirs, equal_nan=True), approximate
+        grad = torch.ops.aten.gelu_backward(torch.ones(x.size), torch.from_numpy(x),
+                                            approximate=approximate).numpy()
+        ours_grad = F.gelu_backward(_tensor(np.ones_like(x)), _tensor(x), approximate).data
+        assert np.array_equal(ours_grad, grad, equal_nan=True), approximate
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_float32_gelu_of_strided_inputs_matches_torch(approximate):
+    """Non-contiguous inputs run ATen's kernel in TensorIterator's order: memory order when
+    dense, the scalar code alone when the innermost stride is not one."""
+    rng = np.random.default_rng(12)
+    base = torch.from_numpy(np.asarray(rng.standard_normal((70, 66)) * 3, np.float32))
+    grad = torch.from_numpy(np.asarray(rng.standard_normal((70, 70)), np.float32))
+    for x, g in ((base.t(), grad[:66]), (base.t(), grad[:, :66].t()),
+                 (base[:, ::2], grad[:, :33]), (base[:, :33], grad[:, :66:2]),
+                 (base[:, :1].expand(70, 40), grad[:, :40])):
+        theirs = torch.nn.functional.gelu(x, approximate=approximate).numpy()
+        ours = F.gelu(Tensor(x.numpy(), dtypes.float32), approximate).data  # x's own strides
+        assert np.array_equal(ours, theirs)
+        theirs_grad = torch.ops.aten.gelu_backward(g, x, approximate=approximate).numpy()
+        ours_grad = F.gelu_backward(Tensor(g.numpy(), dtypes.float32),
+                                    Tensor(x.numpy(), dtypes.float32), approximate).data
+        assert np.array_equal(ours_grad, theirs_grad)

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import (autocast, dtypes, errors, fma, kernels_order, libm_float,
-                            pointwise_order, schemas, sleef, sleef_df)
+from gradcli.engine import (autocast, dtypes, errors, fma, gelu_kernels, kernels_order,
+                            libm_float, pointwise_order, schemas, sleef, sleef_df)
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
@@ -24,6 +24,8 @@ def _zeros_like_first(g, *_, **__):
 
 
 def _gelu(a, approximate):
+    if a.dtype == np.float32:
+        return gelu_kernels.gelu(a, approximate)
     if approximate == "tanh":
         inner = F.GELU_BETA * (a + F.GELU_KAPPA * (a * a * a))
         return 0.5 * a * (1 + np.tanh(inner))
@@ -31,6 +33,8 @@ def _gelu(a, approximate):
 
 
 def _gelu_backward(g, a, approximate):
+    if g.dtype == np.float32 and a.dtype == np.float32:
+        return gelu_kernels.gelu_backward(g, a, approximate)
     if approximate == "tanh":
         square = a * a
         inner = F.GELU_BETA * (a + F.GELU_KAPPA * (square * a))

@@ -362,7 +362,14 @@ defop("masked_fill.Tensor", "MaskedFillBackward1", _masked_fill, promote="none",
            lambda g, a, mask, value: _masked_fill_value_grad(g, mask)),
       jvp=(lambda t, a, mask, value, out: F.masked_fill(t, mask, 0), None,
            lambda t, a, mask, value, out: F.where(mask, t, F.zeros_like(a))))
-pointwise_op("atan2", "Atan2Backward0", np.arctan2, promote="float", save=(0, 1),
+def _atan2(a, b):
+    """float32: SLEEF's atan2 in the vector code, glibc's atan2f in the scalar tails."""
+    if a.dtype == np.float32 and b.dtype == np.float32:
+        return pointwise_order.split_strided((a, b), sleef.atan2f, libm_float.atan2f)
+    return np.arctan2(a, b)
+
+
+pointwise_op("atan2", "Atan2Backward0", _atan2, promote="float", save=(0, 1),
              vjp=(lambda g, a, b: F.mul(F.mul(g, b), _atan2_recip(a, b)),
                   lambda g, a, b: F.mul(F.mul(g, F.neg(a)), _atan2_recip(a, b))),
              jvp=lambda t, a, b, out: F.div(F.add(F.mul(F.neg(a), t[1]), F.mul(b, t[0])),
