@@ -205,6 +205,8 @@ CASES = {
     # torch's fused kernel runs where backward builds no graph
     "silu_backward": [case("torch.autograd.grad(F.silu(a), a, v)[0]", ("a", M, "any"),
                            ("v", M, "any"), grad=False)],
+    "mish_backward": [case("torch.autograd.grad(F.mish(a), a, v)[0]", ("a", M, "any"),
+                           ("v", M, "any"), grad=False)],
     "softplus": unary("F.softplus(a)") + unary("F.softplus(a, beta=2.0, threshold=20.0)"),
     "softplus_backward": [backward_case("F.softplus(a, beta=0.5)", M, M)],
     "_softmax": unary("a.softmax(-1)", shapes=(V, M)) + unary("torch.softmax(a, 0)", shapes=(M,))

@@ -62,7 +62,7 @@ SLEEF_ACTIVATIONS = {
     "elu": lambda f, x: f.elu(x), "elu_alpha": lambda f, x: f.elu(x, 0.3),
     "selu": lambda f, x: f.selu(x), "celu": lambda f, x: f.celu(x, 0.7),
     "softplus": lambda f, x: f.softplus(x), "softplus_beta": lambda f, x: f.softplus(x, 2.0, 5.0),
-    "logsigmoid": lambda f, x: f.logsigmoid(x),
+    "logsigmoid": lambda f, x: f.logsigmoid(x), "mish": lambda f, x: f.mish(x),
 }
 
 

@@ -536,7 +536,7 @@ INDEX = {
             "celu celu_ constant_pad_nd embedding embedding_dense_backward hardshrink "
             "hardshrink_backward hardsigmoid hardsigmoid_backward hardswish hardswish_backward "
             "hardtanh hardtanh_backward huber_loss huber_loss_backward log_sigmoid "
-            "log_sigmoid_backward mish native_batch_norm native_batch_norm_backward "
+            "log_sigmoid_backward mish mish_backward native_batch_norm native_batch_norm_backward "
             "native_layer_norm native_layer_norm_backward softshrink softshrink_backward "
             "threshold threshold_ "
         ),
