@@ -32,9 +32,10 @@ KNOWN_GAPS = {
     **{f"_prelu_kernel-{i}": ("prelu's backward is composed of engine ops: values match, "
                               "torch's PreluKernelBackwardBackward0 label does not yet")
        for i in (0, 1)},
-    "silu_backward-0": ("torch runs this kernel only where backward builds no graph: its grad_fn "
-                        "shows only through torch.ops.aten.silu_backward, which gradcli lacks "
-                        "(values: tests/differential/test_activation_bits.py)"),
+    **{f"{kernel}_backward-0": (
+        "torch runs this kernel only where backward builds no graph: its grad_fn shows only "
+        f"through torch.ops.aten.{kernel}_backward, which gradcli lacks (values: "
+        "tests/differential/test_activation_bits.py)") for kernel in ("silu", "mish")},
     "_index_put_impl_-0": _VIEW_WRITE_GAP,
     "as_strided_backward-0": _VIEW_WRITE_GAP,
     "as_strided_scatter-0": _VIEW_WRITE_GAP,
