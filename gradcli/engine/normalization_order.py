@@ -163,10 +163,11 @@ def _vec_reduce_all(acc: np.ndarray) -> np.ndarray:
     return np.add.accumulate(acc, axis=1)[:, -1]
 
 
-def _map_reduce_all(p: np.ndarray, q: np.ndarray | None = None) -> np.ndarray:
+def map_reduce_all(p: np.ndarray, q: np.ndarray | None = None, fused_tail: bool = True
+                   ) -> np.ndarray:
     """vec::reduce_all(+) over each row of p, or map2_reduce_all(x * y, +) of p and q (map3's
-    with p a product already): whole vectors added in order, the tail's products fused into
-    the first lanes, then the lanes combined."""
+    with p a product already): whole vectors added in order, the tail's products added to the
+    first lanes (fused where GCC contracts them), then the lanes combined."""
     size = p.shape[1]
     width = lanes(p.dtype)
     items = p if q is None else p * q
@@ -178,8 +179,10 @@ def _map_reduce_all(p: np.ndarray, q: np.ndarray | None = None) -> np.ndarray:
     rem = size - full * width
     if rem:
         tail = slice(full * width, None)
-        acc[:, :rem] = (acc[:, :rem] + p[:, tail] if q is None
-                        else fma(p[:, tail], q[:, tail], acc[:, :rem]))
+        if q is None or not fused_tail:
+            acc[:, :rem] = acc[:, :rem] + items[:, tail]
+        else:
+            acc[:, :rem] = fma(p[:, tail], q[:, tail], acc[:, :rem])
     return _vec_reduce_all(acc)
 
 
@@ -202,13 +205,13 @@ def _layer_norm_input_grad(dy, rows, weight, mean, rstd):
     t = rows.dtype.type
     scale = t(1) / t(rows.shape[1])
     if weight is None:
-        ds = _map_reduce_all(dy, rows)
-        db = _map_reduce_all(dy)
+        ds = map_reduce_all(dy, rows)
+        db = map_reduce_all(dy)
         scaled = rstd[:, None] * dy
     else:
         gamma = np.broadcast_to(weight, rows.shape)
-        ds = _map_reduce_all(dy * rows, gamma)
-        db = _map_reduce_all(dy, gamma)
+        ds = map_reduce_all(dy * rows, gamma)
+        db = map_reduce_all(dy, gamma)
         scaled = rstd[:, None] * dy * weight
     b = fma(db, mean, -ds) * rstd * rstd * rstd * scale
     c = fma(-b, mean, -(db * rstd * scale))
@@ -295,7 +298,7 @@ def batch_norm_backward(dy, x, weight, mean, invstd, training: bool, index: int)
     w = np.ones(channels, x.dtype) if weight is None else weight
     flat = (batch * channels, size)
     if size > 1:
-        total = _sum_from_zero(_map_reduce_all(dy.reshape(flat)).reshape(batch, channels),
+        total = _sum_from_zero(map_reduce_all(dy.reshape(flat)).reshape(batch, channels),
                                np.float64)
     else:  # the channels-last kernel stores its sums back as floats
         total = _sum_from_zero(_thread_sums(dy[:, :, 0]), np.float64).astype(x.dtype)
@@ -303,7 +306,7 @@ def batch_norm_backward(dy, x, weight, mean, invstd, training: bool, index: int)
         return total.astype(x.dtype)
     centered = x - mean[None, :, None]
     if size > 1:
-        dotp = _sum_from_zero(_map_reduce_all(centered.reshape(flat), dy.reshape(flat))
+        dotp = _sum_from_zero(map_reduce_all(centered.reshape(flat), dy.reshape(flat))
                               .reshape(batch, channels), np.float64)
     else:
         dotp = _sum_from_zero(_thread_fma_sums(centered[:, :, 0], dy[:, :, 0]),

@@ -7,9 +7,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors, schemas
+from gradcli.engine import errors, group_norm_order, normalization_order, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.state import STATE
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
@@ -22,8 +23,17 @@ def _channel(shape: tuple, ndim: int) -> tuple:
     return (1, shape[0]) + (1,) * (ndim - 2)
 
 
+def _exact(x, *params) -> bool:
+    """Whether group_norm_order reproduces torch's kernel: a C-ordered float input with
+    parameters of its dtype."""
+    return normalization_order.supported(x, *params) and x.flags.c_contiguous
+
+
 def _group_norm(x, w, b, groups, eps):
-    """Moments in double, then torch's y = x * scale + shift with scale = rstd * weight."""
+    """torch's kernel where group_norm_order has it; otherwise moments in double, then
+    y = x * scale + shift with scale = rstd * weight."""
+    if _exact(x, w, b):
+        return group_norm_order.group_norm(x, w, b, groups, eps)
     n, c = x.shape[:2]
     wide = x.reshape(n, groups, -1).astype(np.float64)
     mean = wide.mean(axis=2)
@@ -56,10 +66,16 @@ def _per_channel(t: Tensor, x: Tensor, groups: int) -> Tensor:
 
 
 def _grad(index: int):
-    """torch's GroupNorm backward: per-channel sums ds = sum(g * x), db = sum(g), then
-    dgamma = sum_n (ds - db * mean) * rstd and dx = rstd * gamma * g + b * x + c."""
+    """torch's GroupNorm backward: its kernel (group_norm_order) unless the graph is being
+    built, when torch too takes its differentiable composite: per-channel sums ds = sum(g * x),
+    db = sum(g), then dgamma = sum_n (ds - db * mean) * rstd and dx = rstd * gamma * g + b * x
+    + c."""
     def rule(g, x, w, b, groups, eps):
         g = g[0]
+        weight = None if w is None else w.data
+        if not STATE.grad_enabled and _exact(x.data, weight, g.data):
+            return Tensor(group_norm_order.group_norm_backward(
+                np.ascontiguousarray(g.data), x.data, weight, groups, eps, index), x.dtype)
         n, c = x.shape[:2]
         spatial = tuple(range(2, x.ndim))
         if index == 3:

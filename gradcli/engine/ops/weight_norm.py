@@ -33,7 +33,7 @@ def _interface(v, g, dim):
     rows = _rows(v, dim)
     gains = g.reshape(-1)[:rows.shape[1 if dim else 0]]
     if dim == 0:
-        norm = np.sqrt(order._map_reduce_all(rows * rows))
+        norm = np.sqrt(order.map_reduce_all(rows * rows))
         w = rows * (gains / norm)[:, None]
     else:
         norm = np.sqrt(_column_sums(rows, rows))
@@ -48,7 +48,7 @@ def _interface_backward(gw, v, g, norm, dim, index):
     rows, grads = _rows(v, dim), _rows(gw, dim)
     count = rows.shape[1 if dim else 0]
     norms, gains = norm.reshape(-1)[:count], g.reshape(-1)[:count]
-    sums = (order._map_reduce_all(grads * rows) if dim == 0 else _column_sums(grads, rows))
+    sums = (order.map_reduce_all(grads * rows) if dim == 0 else _column_sums(grads, rows))
     grad_g = sums / norms
     if index == 1:
         grads_g = np.zeros(g.size, grad_g.dtype)
