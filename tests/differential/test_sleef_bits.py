@@ -1,6 +1,6 @@
 """float32 elementwise functions whose vector code is SLEEF's (pow, exp2, expm1, log1p, sinh,
-cosh, atanh) or that call glibc on every element (asinh, acosh), compared bit for bit with
-torch itself on many sizes and layouts, where the vector body and the scalar tail round
+cosh, atanh) or that call glibc on every element (asinh, acosh), and float64 expm1 and log1p
+(SLEEF's double functions on every element), compared bit for bit with torch itself on many sizes and layouts, where the vector body and the scalar tail round
 differently (skipped without torch)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gradcli.engine.ops  # noqa: F401  (loads every area into F)
-from gradcli.engine import dtypes
+from gradcli.engine import dtypes, sleef_dd
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 
@@ -44,6 +44,29 @@ def test_unary_matches_torch_bit_for_bit(name):
     if _differs(getattr(F, name)(_tensor(x)), getattr(torch, name)(torch.from_numpy(x))):
         mismatches.append((3, 37))
     assert not mismatches
+
+
+@pytest.mark.parametrize("name", ["expm1", "log1p"])
+def test_float64_unary_matches_torch_bit_for_bit(name):
+    rng = np.random.default_rng(9)
+    mismatches = []
+    for size in (*SIZES, (3, 37)):
+        x = rng.uniform(*UNARY[name], size)
+        if _differs(getattr(F, name)(_tensor(x)), getattr(torch, name)(torch.from_numpy(x))):
+            mismatches.append(size)
+    assert not mismatches
+
+
+@pytest.mark.parametrize("name", ["expm1d", "log1pd"])
+def test_sleef_double_functions_over_their_range(name):
+    rng = np.random.default_rng(10)
+    magnitudes = np.exp(rng.uniform(-60, 6.6, 100_000))
+    x = np.concatenate([magnitudes, -magnitudes, rng.uniform(-1, 1, 100_000),
+                        [0.0, -0.0, -1.0, -2.0, np.inf, -np.inf, np.nan, 1e308, 710.0, -40.0]])
+    if name == "log1pd":
+        x = np.concatenate([x, np.exp(rng.uniform(6, 709, 20_000))])
+    theirs = getattr(torch, name[:-1])(torch.from_numpy(x)).numpy()
+    assert getattr(sleef_dd, name)(x).tobytes() == theirs.tobytes()
 
 
 @pytest.mark.parametrize("exponent", [4, 5, 2.7, -1.5, 0.3, 7, -3])

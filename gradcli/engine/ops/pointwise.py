@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (complex_kernels, dtypes, errors, float_fmod, fma, kernels_order,
-                            libm_float, pointwise_order, sleef, sleef_df)
+                            libm_float, pointwise_order, sleef, sleef_dd, sleef_df)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine import vmap_batched, vml
 from gradcli.engine.declarations import declare
@@ -553,11 +553,14 @@ def rounded_from_double(ufunc):
     return forward
 
 
-def _sleef_float(vector, rounded, scalar=None):
+def _sleef_float(vector, rounded, scalar=None, vector64=None):
     """A float32 forward whose vector code is SLEEF's `vector`: in cpu_kernel_vec's body, with
     `scalar` (glibc's float function) on the tails, or, with scalar "all", everywhere (vml's
-    vec::map runs partial vectors through the vector code too). Other dtypes take `rounded`."""
+    vec::map runs partial vectors through the vector code too). float64 takes SLEEF's
+    `vector64` on every element where given; other dtypes take `rounded`."""
     def forward(a):
+        if a.dtype == np.float64 and vector64 is not None:
+            return vector64(a)
         if a.dtype != np.float32:
             return rounded(a)
         if scalar == "all":
@@ -577,14 +580,16 @@ _FLOATING = {
     "exp2": ("Exp2Backward0", _sleef_float(sleef_df.exp2f, rounded_from_double(np.exp2),
                                           kernels_order.glibc_exp2f), RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
-    "expm1": ("Expm1Backward0", _sleef_float(sleef_df.expm1f, rounded_from_double(np.expm1), "all"), RESULT,
+    "expm1": ("Expm1Backward0", _sleef_float(sleef_df.expm1f, rounded_from_double(np.expm1), "all",
+                                             sleef_dd.expm1d), RESULT,
               lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
         'grad * (result + 1)'),
     "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, _conj(a)),
         'grad / self.conj()'),
     "log2": ("Log2Backward0", rounded_from_double(np.log2), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
     "log10": ("Log10Backward0", rounded_from_double(np.log10), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
-    "log1p": ("Log1PBackward0", _sleef_float(sleef_df.log1pf, rounded_from_double(np.log1p), "all"), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
+    "log1p": ("Log1PBackward0", _sleef_float(sleef_df.log1pf, rounded_from_double(np.log1p), "all",
+                                             sleef_dd.log1pd), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
         'grad / (self + 1)'),
     "sqrt": ("SqrtBackward0", np.sqrt, RESULT,
              lambda g, a, out: F.div(g, F.mul_scalar(_conj(out), 2)),
