@@ -293,7 +293,7 @@ def logf(x: np.ndarray) -> np.ndarray:
 
 
 def scalar(name: str, values: np.ndarray) -> np.ndarray:
-    """std::<name> ("log", "log1p") of each value in the array's dtype: glibc's float function
+    """std::<name> ("log", "log1p", "expm1") of each value in the array's dtype: glibc's float function
     for float32, its double one (Python's math calls glibc's) for float64, NumPy's otherwise.
     Domain errors give NaN or infinities, as the C functions do."""
     values = np.asarray(values)
@@ -307,9 +307,9 @@ def scalar(name: str, values: np.ndarray) -> np.ndarray:
         return _NUMPY_FUNCTIONS[name](values)
 
 
-_FLOAT_FUNCTIONS = {"log": logf, "log1p": log1pf}
-_DOUBLE_FUNCTIONS = {"log": math.log, "log1p": math.log1p}
-_NUMPY_FUNCTIONS = {"log": np.log, "log1p": np.log1p}
+_FLOAT_FUNCTIONS = {"log": logf, "log1p": log1pf, "expm1": expm1f}
+_DOUBLE_FUNCTIONS = {"log": math.log, "log1p": math.log1p, "expm1": math.expm1}
+_NUMPY_FUNCTIONS = {"log": np.log, "log1p": np.log1p, "expm1": np.expm1}
 
 
 def _c_double(function, value: float) -> float:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (autocast, dtypes, errors, fma, kernels_order, libm_float,
-                            pointwise_order, schemas, sleef, sleef_df)
+                            pointwise_order, schemas, sleef, sleef_dd, sleef_df)
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
@@ -78,6 +78,28 @@ def _float32_kernel(a) -> bool:
     return a.dtype == np.float32 and not STATE.bfloat16_kernel
 
 
+def _sleef_kernel(a) -> bool:
+    """Whether torch's SLEEF kernel is the one to repeat: float32 (not bfloat16's storage) or
+    float64."""
+    return _float32_kernel(a) or a.dtype == np.float64
+
+
+def _vector_expm1(v):
+    return sleef_df.expm1f(v) if v.dtype == np.float32 else sleef_dd.expm1d(v)
+
+
+def _vector_log1p(v):
+    return sleef_df.log1pf(v) if v.dtype == np.float32 else sleef_dd.log1pd(v)
+
+
+def _scalar_expm1(v):
+    return libm_float.scalar("expm1", v)
+
+
+def _scalar_log1p(v):
+    return libm_float.scalar("log1p", v)
+
+
 def _elu_coefficients(a, alpha, scale, input_scale):
     """negcoef, poscoef and negiptcoef in the kernel's dtype (negcoef a product in it)."""
     kind = a.dtype.type
@@ -85,14 +107,14 @@ def _elu_coefficients(a, alpha, scale, input_scale):
 
 
 def elu_values(a, alpha, scale, input_scale):
-    """torch's elu kernel: SLEEF's expm1 in whole vectors and glibc's in the tails for float32."""
+    """torch's elu kernel: SLEEF's expm1 in whole vectors and glibc's in the tails."""
     negcoef, poscoef, negiptcoef = _elu_coefficients(a, alpha, scale, input_scale)
-    if not _float32_kernel(a):
+    if not _sleef_kernel(a):
         return np.where(a <= 0, np.expm1(a * negiptcoef) * negcoef, a * poscoef)
 
     def kernel(expm1):
         return lambda v: np.where(v > 0, v * poscoef, expm1(v * negiptcoef) * negcoef)
-    return pointwise_order.split(a, kernel(sleef_df.expm1f), kernel(libm_float.expm1f))
+    return pointwise_order.split(a, kernel(_vector_expm1), kernel(_scalar_expm1))
 
 
 def _elu_backward(g, a, alpha, scale, input_scale, is_result=False):
@@ -100,13 +122,13 @@ def _elu_backward(g, a, alpha, scale, input_scale, is_result=False):
     negcoef, poscoef, negiptcoef = _elu_coefficients(a, alpha, scale, input_scale)
     if is_result:
         return np.where(a <= 0, g * negiptcoef * (a + negcoef), g * poscoef)
-    if not _float32_kernel(a):
+    if not _sleef_kernel(a):
         return np.where(a <= 0, g * negiptcoef * negcoef * np.exp(a * negiptcoef), g * poscoef)
 
     def kernel(exp):
         return lambda dy, x: np.where(x > 0, dy * poscoef,
                                       dy * negiptcoef * negcoef * exp(x * negiptcoef))
-    return pointwise_order.split_binary(g, a, kernel(sleef.expf), kernel(kernels_order.glibc_expf))
+    return pointwise_order.split_binary(g, a, kernel(sleef.exp), kernel(kernels_order.scalar_exp))
 
 
 def _leaky_relu_backward_of_result(g, out, negative_slope):
