@@ -167,14 +167,14 @@ def log_sigmoid_backward_values(g, a):
 
 def _softplus(a, beta, threshold):
     beta, threshold = a.dtype.type(beta), a.dtype.type(threshold)
-    if not _float32_kernel(a):
+    if not _sleef_kernel(a):
         scaled = a * beta
         return np.where(scaled > threshold, a, np.log1p(np.exp(scaled)) / beta)
 
     def kernel(exp, log1p):
         return lambda v: np.where(v * beta > threshold, v, log1p(exp(v * beta)) / beta)
-    return pointwise_order.split(a, kernel(sleef.expf, sleef_df.log1pf),
-                                 kernel(kernels_order.glibc_expf, libm_float.log1pf))
+    return pointwise_order.split(a, kernel(sleef.exp, _vector_log1p),
+                                 kernel(kernels_order.scalar_exp, _scalar_log1p))
 
 
 def _softplus_backward(g, a, beta, threshold):
@@ -185,9 +185,9 @@ def _softplus_backward(g, a, beta, threshold):
             z = exp(x * beta)
             return np.where(x * beta > threshold, dy, dy * z / (z + 1))
         return backward
-    if not _float32_kernel(a):
+    if not _sleef_kernel(a):
         return kernel(np.exp)(g, a)
-    return pointwise_order.split_binary(g, a, kernel(sleef.expf), kernel(kernels_order.glibc_expf))
+    return pointwise_order.split_binary(g, a, kernel(sleef.exp), kernel(kernels_order.scalar_exp))
 
 
 def _in_kernel_order(a) -> bool:
