@@ -66,15 +66,16 @@ SLEEF_ACTIVATIONS = {
 }
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name", sorted(SLEEF_ACTIVATIONS))
-def test_float32_activation_with_sleef_kernels_matches_torch_bit_for_bit(name):
+def test_activation_with_sleef_kernels_matches_torch_bit_for_bit(name, dtype):
     """SLEEF's expm1, exp and log1p in the vector code, glibc's in the scalar tails."""
     rng = np.random.default_rng(5)
     call = SLEEF_ACTIVATIONS[name]
     mismatches = []
     for size in SIZES:
-        x = (rng.standard_normal(size) * 4).astype(np.float32)
-        g = rng.standard_normal(size).astype(np.float32)
+        x = (rng.standard_normal(size) * 4).astype(dtype)
+        g = rng.standard_normal(size).astype(dtype)
         theirs_in = torch.from_numpy(x).requires_grad_()
         theirs = call(torch.nn.functional, theirs_in)
         theirs.backward(torch.from_numpy(g))

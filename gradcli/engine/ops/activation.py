@@ -144,10 +144,10 @@ def _leaky_relu_backward_of_result(g, out, negative_slope):
 
 def log_sigmoid_values(a):
     """torch's log_sigmoid kernel: min(a, 0) - log1p(exp(-|a|)), every element in vector code
-    (SLEEF's exp and log1p for float32, partial vectors included)."""
-    if not _float32_kernel(a):
+    (SLEEF's exp and log1p for float32 and float64, partial vectors included)."""
+    if not _sleef_kernel(a):
         return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
-    return np.minimum(a, np.float32(0)) - sleef_df.log1pf(sleef.expf(-np.abs(a)))
+    return np.minimum(a, a.dtype.type(0)) - _vector_log1p(sleef.exp(-np.abs(a)))
 
 
 def log_sigmoid_backward_values(g, a):
@@ -155,7 +155,7 @@ def log_sigmoid_backward_values(g, a):
     (max_deriv - sign * buffer / (1 + buffer)) * grad, max_deriv and sign 1, 1 where self < 0
     and 0, -1 elsewhere."""
     one = a.dtype.type(1)
-    exp = sleef.expf if _float32_kernel(a) else np.exp
+    exp = sleef.exp if _sleef_kernel(a) else np.exp
 
     def kernel(dy, x):
         buffer = exp(-np.abs(x))  # (the forward's buffer, made by the same vector code)
