@@ -1,6 +1,6 @@
 """SLEEF's float64 functions built on double-double arithmetic (sleefsimddp.c, its AVX512 build
-with FMA), step by step in NumPy: expm1 and log1p, as torch's Vectorized<double> calls them
-(Sleef_expm1d8_u10, Sleef_log1pd8_u10).
+with FMA), step by step in NumPy: expm1, log1p, exp2, sinh and cosh, as torch's
+Vectorized<double> calls them (Sleef_expm1d8_u10, Sleef_log1pd8_u10 ...).
 
 A double-double is a pair (hi, lo) of float64 arrays; each helper below is the dd.h function of
 the same name, its fused multiply-adds correctly rounded (gradcli.engine.fma), so results carry
@@ -161,3 +161,62 @@ def log1pd(d: np.ndarray) -> np.ndarray:
     r = np.where((d < -1) | np.isnan(d), np.nan, r)
     r = np.where(d == -1, -np.inf, r)
     return np.where((d == 0) & np.signbit(d), -0.0, r)
+
+
+_EXP2_POLY = (+0.4434359082926529454e-9, +0.7073164598085707425e-8, +0.1017819260921760451e-6,
+              +0.1321543872511327615e-5, +0.1525273353517584730e-4, +0.1540353045101147808e-3,
+              +0.1333355814670499073e-2, +0.9618129107597600536e-2, +0.5550410866482046596e-1,
+              +0.2402265069591012214e+0)
+
+
+def exp2d(d: np.ndarray) -> np.ndarray:
+    """Sleef_exp2d8_u10 (xexp2) on float64 values."""
+    d = np.asarray(d, np.float64)
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = np.clip(np.where(np.isfinite(u), u, 0.0), -4000, 4000).astype(np.int64)
+        s = d - u
+        s2 = s * s
+        s4 = s2 * s2
+        u = _poly10(s, s2, s4, s4 * s4, _EXP2_POLY)
+        u = fma64(u, s, +0.6931471805599452862e+0)
+        u = _ldexp2(fma64(u, s, 1.0), q)
+    u = np.where(d >= 1024, np.inf, u)
+    u = np.where(d < -2000, 0.0, u)
+    return np.where(np.isnan(d), d, u)
+
+
+def _rec_dd(d):
+    """ddrec_vd2_vd2: 1 / d as a double-double."""
+    s = 1.0 / d[0]
+    return s, s * fma64(-d[1], s, fma64(-d[0], s, 1.0))
+
+
+def _sinh_cosh(x, sign):
+    y = np.abs(x)
+    with np.errstate(all="ignore"):
+        d = _expk2((y, np.zeros_like(y)))
+        e = _rec_dd(d)
+        if sign < 0:  # ddsub_vd2_vd2_vd2(d, e)
+            s = d[0] - e[0]
+            d = s, (((d[0] - s) - e[0]) + d[1]) - e[1]
+        else:
+            d = _add_dd_dd(d, e)
+        y = (d[0] + d[1]) * 0.5
+    return np.where((np.abs(x) > 710) | np.isnan(y), np.inf, y)
+
+
+_ALL_ONES_NAN = np.uint64(0xFFFFFFFFFFFFFFFF).view(np.float64)  # SLEEF's NaN: a mask or-ed in
+
+
+def sinhd(x: np.ndarray) -> np.ndarray:
+    """Sleef_sinhd8_u10 (xsinh) on float64 values."""
+    x = np.asarray(x, np.float64)
+    y = np.copysign(_sinh_cosh(x, -1), x)
+    return np.where(np.isnan(x), _ALL_ONES_NAN, y)
+
+
+def coshd(x: np.ndarray) -> np.ndarray:
+    """Sleef_coshd8_u10 (xcosh) on float64 values."""
+    x = np.asarray(x, np.float64)
+    return np.where(np.isnan(x), _ALL_ONES_NAN, _sinh_cosh(x, 1))

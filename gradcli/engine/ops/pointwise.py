@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -553,14 +554,17 @@ def rounded_from_double(ufunc):
     return forward
 
 
-def _sleef_float(vector, rounded, scalar=None, vector64=None):
+def _sleef_float(vector, rounded, scalar=None, vector64=None, scalar64=None):
     """A float32 forward whose vector code is SLEEF's `vector`: in cpu_kernel_vec's body, with
     `scalar` (glibc's float function) on the tails, or, with scalar "all", everywhere (vml's
-    vec::map runs partial vectors through the vector code too). float64 takes SLEEF's
-    `vector64` on every element where given; other dtypes take `rounded`."""
+    vec::map runs partial vectors through the vector code too). float64 likewise takes SLEEF's
+    `vector64` where given, with glibc's double function `scalar64` (its name for
+    libm_float.scalar) on the tails; other dtypes take `rounded`."""
     def forward(a):
         if a.dtype == np.float64 and vector64 is not None:
-            return vector64(a)
+            if scalar == "all":
+                return vector64(a)
+            return pointwise_order.split(a, vector64, functools.partial(libm_float.scalar, scalar64))
         if a.dtype != np.float32:
             return rounded(a)
         if scalar == "all":
@@ -578,7 +582,7 @@ _FLOATING = {
             lambda g, a, out: F.mul(g, _conj(out)),
         'grad * result.conj()'),
     "exp2": ("Exp2Backward0", _sleef_float(sleef_df.exp2f, rounded_from_double(np.exp2),
-                                          kernels_order.glibc_exp2f), RESULT,
+                                          kernels_order.glibc_exp2f, sleef_dd.exp2d, "exp2"), RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
     "expm1": ("Expm1Backward0", _sleef_float(sleef_df.expm1f, rounded_from_double(np.expm1), "all",
                                              sleef_dd.expm1d), RESULT,
@@ -608,9 +612,11 @@ _FLOATING = {
     "atan": ("AtanBackward0", vml.unary("atan", rounded_from_double(np.arctan)), 0,
              lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1)),
         'grad / (1 + self**2)'),
-    "sinh": ("SinhBackward0", _sleef_float(sleef_df.sinhf, rounded_from_double(np.sinh), libm_float.sinhf), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
+    "sinh": ("SinhBackward0", _sleef_float(sleef_df.sinhf, rounded_from_double(np.sinh), libm_float.sinhf,
+                                          sleef_dd.sinhd, "sinh"), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
         'grad * cosh(self)'),
-    "cosh": ("CoshBackward0", _sleef_float(sleef_df.coshf, rounded_from_double(np.cosh), libm_float.coshf), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
+    "cosh": ("CoshBackward0", _sleef_float(sleef_df.coshf, rounded_from_double(np.cosh), libm_float.coshf,
+                                          sleef_dd.coshd, "cosh"), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
         'grad * sinh(self)'),
     "tanh": ("TanhBackward0", vml.unary("tanh", rounded_from_double(np.tanh)), RESULT, lambda g, a, out: F.tanh_backward(g, out),
         'grad * (1 - result**2)'),
