@@ -314,6 +314,21 @@ _NUMPY_FUNCTIONS = {"log": np.log, "log1p": np.log1p, "expm1": np.expm1, "exp2":
                     "sinh": np.sinh, "cosh": np.cosh}
 
 
+def pow_double(x, y) -> np.ndarray:
+    """std::pow on float64 operands (broadcast together): glibc's pow, which Python's math.pow
+    calls (NumPy's own differs in the last bit for some inputs); where math raises, NumPy's
+    infinity or NaN, which are C's."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    with np.errstate(all="ignore"):
+        out = np.array(np.power(x, y), np.float64).reshape(-1)
+    for i, (base, exponent) in enumerate(zip(x.reshape(-1).tolist(), y.reshape(-1).tolist())):
+        try:
+            out[i] = math.pow(base, exponent)
+        except (ValueError, OverflowError):
+            pass
+    return out.reshape(x.shape)
+
+
 def _c_double(function, value: float) -> float:
     """math's function with the C function's results where math raises instead."""
     try:

@@ -1,5 +1,5 @@
 """SLEEF's float64 functions built on double-double arithmetic (sleefsimddp.c, its AVX512 build
-with FMA), step by step in NumPy: expm1, log1p, exp2, sinh and cosh, as torch's
+with FMA), step by step in NumPy: expm1, log1p, exp2, sinh, cosh and pow, as torch's
 Vectorized<double> calls them (Sleef_expm1d8_u10, Sleef_log1pd8_u10 ...).
 
 A double-double is a pair (hi, lo) of float64 arrays; each helper below is the dd.h function of
@@ -19,6 +19,7 @@ _L2U = .69314718055966295651160180568695068359375
 _L2L = .28235290563031577122588448175013436025525412068e-12
 _LN2 = (0.693147180559945286226764, 2.319046813846299558417771e-17)
 _LOG1P_BOUND = float.fromhex("0x1.c7b1f3cac7433p+1019")
+_LOG_DBL_MAX = float.fromhex("0x1.62e42fefa39efp+9")
 
 
 # ---- double-double arithmetic (dd.h) --------------------------------------------------------------
@@ -220,3 +221,81 @@ def coshd(x: np.ndarray) -> np.ndarray:
     """Sleef_coshd8_u10 (xcosh) on float64 values."""
     x = np.asarray(x, np.float64)
     return np.where(np.isnan(x), _ALL_ONES_NAN, _sinh_cosh(x, 1))
+
+
+_LOGK_POLY = (0.116255524079935043668677, 0.103239680901072952701192, 0.117754809412463995466069,
+              0.13332981086846273921509, 0.153846227114512262845736, 0.181818180850050775676507,
+              0.222222222230083560345903, 0.285714285714249172087875, 0.400000000000000077715612)
+_LOGK_C = (0.666666666666666629659233, 3.80554962542412056336616e-17)
+
+
+def _add2(x, y):
+    """ddadd2_vd2_vd_vd: two doubles, any magnitudes."""
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _logk(d):
+    """logk, its AVX512 branch: log of positive d as a double-double; the exponent is getexp of
+    d * (1 / 0.75) and the mantissa getmant of d into [0.75, 1.5), each taken on its own."""
+    scaled = d * (1.0 / 0.75)
+    e = np.where(np.isinf(scaled), 1024.0, (np.frexp(scaled)[1] - 1).astype(np.float64))
+    m = np.frexp(d)[0] * 2  # [1, 2)
+    m = np.where(m >= 1.5, m / 2, m)
+    x = _div_dd(_add2(-1.0, m), _add2(1.0, m))
+    x2 = _squ_dd(x)
+    x4 = x2[0] * x2[0]
+    x8 = x4 * x4
+    c = _LOGK_POLY
+    t = fma64(x8 * x8, c[0], fma64(x8, _poly4(x2[0], x4, *c[1:5]), _poly4(x2[0], x4, *c[5:9])))
+    s = _mul_dd_d(_LN2, e)
+    s = _add_dd_dd(s, (x[0] * 2, x[1] * 2))
+    x = _mul_dd_dd(x2, x)
+    s = _add_dd_dd(s, _mul_dd_dd(x, _LOGK_C))
+    x = _mul_dd_dd(x2, x)
+    return _add_dd_dd(s, _mul_dd_d(x, t))
+
+
+_EXPK_POLY = (2.51069683420950419527139e-08, 2.76286166770270649116855e-07,
+              2.75572496725023574143864e-06, 2.48014973989819794114153e-05,
+              0.000198412698809069797676111, 0.0013888888939977128960529,
+              0.00833333333332371417601081, 0.0416666666665409524128449,
+              0.166666666666666740681535, 0.500000000000000999200722)
+
+
+def _expk(d):
+    """expk: e to the double-double d, as a double."""
+    dq = np.rint((d[0] + d[1]) * _R_LN2)
+    dq = np.where(np.isfinite(dq), dq, 0.0)
+    q = np.clip(dq, -4000, 4000).astype(np.int64)
+    s = _add2_dd_d(d, dq * -_L2U)
+    s = _add2_dd_d(s, dq * -_L2L)
+    hi = s[0] + s[1]  # ddnormalize
+    s = hi, (s[0] - hi) + s[1]
+    s2 = s[0] * s[0]
+    s4 = s2 * s2
+    u = _poly10(s[0], s2, s4, s4 * s4, _EXPK_POLY)
+    t = _add_d_dd(1.0, s)
+    t = _add_dd_dd(t, _mul_dd_d(_squ_dd(s), u))
+    return np.where(d[0] < -1000, 0.0, _ldexp2(t[0] + t[1], q))
+
+
+def powd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Sleef_powd8_u10 (xpow) on float64 values (broadcast together)."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    with np.errstate(all="ignore"):
+        yisint = np.rint(y) == y
+        yisodd = (np.rint(y * 0.5) != y * 0.5) & yisint
+        d = _mul_dd_d(_logk(np.abs(x)), y)
+        result = np.where(d[0] > _LOG_DBL_MAX, np.inf, _expk(d))
+        result = result * np.where(x > 0, 1.0, np.where(yisint, np.where(yisodd, -1.0, 1.0),
+                                                         np.nan))
+        efx = np.copysign(np.abs(x) - 1, y) * np.where(np.signbit(np.abs(x) - 1), -1.0, 1.0)
+        at_inf = np.where(efx < 0, 0.0, np.where(efx == 0, 1.0, np.inf))
+        result = np.where(np.isinf(y), at_inf, result)
+        edge = np.where(np.signbit(y) ^ (x == 0), 0.0, np.inf)
+        edge = edge * np.where(np.signbit(np.where(yisodd, x, 1.0)), -1.0, 1.0)
+        result = np.where(np.isinf(x) | (x == 0), edge, result)
+    result = np.where(np.isnan(x) | np.isnan(y), _ALL_ONES_NAN, result)
+    return np.where((y == 0) | (x == 1), 1.0, result)

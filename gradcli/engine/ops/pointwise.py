@@ -175,6 +175,9 @@ def _pow_tensor_scalar(a, e):
     if e in fast:
         return fast[e]()
     scalar = lambda v: np.power(v.astype(np.float64), float(e)).astype(v.dtype)  # noqa: E731
+    if a.dtype == np.float64:  # SLEEF's pow in the vector code, glibc's in the scalar code
+        return pointwise_order.split(a, lambda v: sleef_dd.powd(v, float(e)),
+                                     lambda v: libm_float.pow_double(v, float(e)))
     if a.dtype != np.float32:
         return scalar(a)
     # the vector code is SLEEF's powf with the exponent as a float, the scalar code
@@ -188,7 +191,10 @@ def _powf_of_floats(a, b):
 
 
 def _pow_floats(a, b):
-    """pow's float kernel on two operands: SLEEF's powf in the vector code."""
+    """pow's float and double kernel on two operands: SLEEF's pow in the vector code, glibc's
+    in the scalar code."""
+    if a.dtype == np.float64:
+        return pointwise_order.split_binary(a, b, sleef_dd.powd, libm_float.pow_double)
     if a.dtype != np.float32:
         return _powf_of_floats(a, b)
     return pointwise_order.split_binary(a, b, sleef_df.powf, _powf_of_floats)
