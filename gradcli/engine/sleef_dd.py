@@ -1,5 +1,5 @@
 """SLEEF's float64 functions built on double-double arithmetic (sleefsimddp.c, its AVX512 build
-with FMA), step by step in NumPy: expm1, log1p, exp2, sinh, cosh and pow, as torch's
+with FMA), step by step in NumPy: expm1, log1p, exp2, sinh, cosh, atanh and pow, as torch's
 Vectorized<double> calls them (Sleef_expm1d8_u10, Sleef_log1pd8_u10 ...).
 
 A double-double is a pair (hi, lo) of float64 arrays; each helper below is the dd.h function of
@@ -299,3 +299,35 @@ def powd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         result = np.where(np.isinf(x) | (x == 0), edge, result)
     result = np.where(np.isnan(x) | np.isnan(y), _ALL_ONES_NAN, result)
     return np.where((y == 0) | (x == 1), 1.0, result)
+
+
+_LOGK2_POLY = (0.13860436390467167910856, 0.131699838841615374240845, 0.153914168346271945653214,
+               0.181816523941564611721589, 0.22222224632662035403996, 0.285714285511134091777308,
+               0.400000000000914013309483)
+
+
+def _logk2(d):
+    """logk2: log of a positive double-double, as a double-double."""
+    e = np.rint(np.frexp(d[0] * (1.0 / 0.75))[1] - 1).astype(np.int64)  # vilogbk
+    m = _ldexp2(d[0], -e), _ldexp2(d[1], -e)
+    x = _div_dd(_add2_dd_d(m, -1.0), _add2_dd_d(m, 1.0))
+    x2 = _squ_dd(x)
+    x4 = x2[0] * x2[0]
+    t = _poly7(x2[0], x4, x4 * x4, _LOGK2_POLY)
+    t = fma64(t, x2[0], 0.666666666666664853302393)
+    s = _mul_dd_d(_LN2, e.astype(np.float64))
+    s = _add_dd_dd(s, (x[0] * 2, x[1] * 2))
+    return _add_dd_dd(s, _mul_dd_d(_mul_dd_dd(x2, x), t))
+
+
+def atanhd(x: np.ndarray) -> np.ndarray:
+    """Sleef_atanhd8_u10 (xatanh) on float64 values."""
+    x = np.asarray(x, np.float64)
+    y = np.abs(x)
+    with np.errstate(all="ignore"):
+        inside = y < 1
+        q = np.where(inside, y, 0.5)  # (other lanes are replaced below)
+        d = _logk2(_div_dd(_add2(1.0, q), _add2(1.0, -q)))
+        y = np.where(y == 1, np.inf, (d[0] + d[1]) * 0.5)
+    y = np.copysign(y, x)
+    return np.where((np.abs(x) > 1) | np.isnan(x), _ALL_ONES_NAN, y)

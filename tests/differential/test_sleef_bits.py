@@ -1,7 +1,8 @@
 """float32 elementwise functions whose vector code is SLEEF's (pow, exp2, expm1, log1p, sinh,
 cosh, atanh) or that call glibc on every element (asinh, acosh), and float64 expm1, log1p,
-exp2, sinh and cosh (SLEEF's double functions), compared bit for bit with torch itself on many sizes and layouts, where the vector body and the scalar tail round
-differently (skipped without torch)."""
+exp2, sinh, cosh, atanh and pow (SLEEF's double functions), compared bit for bit with torch
+itself on many sizes and layouts, where the vector body and the scalar tail round differently
+(skipped without torch)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def test_unary_matches_torch_bit_for_bit(name):
     assert not mismatches
 
 
-@pytest.mark.parametrize("name", ["expm1", "log1p", "exp2", "sinh", "cosh"])
+@pytest.mark.parametrize("name", ["expm1", "log1p", "exp2", "sinh", "cosh", "atanh"])
 def test_float64_unary_matches_torch_bit_for_bit(name):
     rng = np.random.default_rng(9)
     mismatches = []
@@ -70,7 +71,7 @@ def test_sleef_double_pow_over_its_range():
     assert sleef_dd.powd(x, y).tobytes() == theirs.tobytes()
 
 
-@pytest.mark.parametrize("name", ["expm1d", "log1pd", "exp2d", "sinhd", "coshd"])
+@pytest.mark.parametrize("name", ["expm1d", "log1pd", "exp2d", "sinhd", "coshd", "atanhd"])
 def test_sleef_double_functions_over_their_range(name):
     rng = np.random.default_rng(10)
     magnitudes = np.exp(rng.uniform(-60, 6.6, 100_000))
