@@ -293,7 +293,7 @@ def logf(x: np.ndarray) -> np.ndarray:
 
 
 def scalar(name: str, values: np.ndarray) -> np.ndarray:
-    """std::<name> ("log", "log1p") of each value in the array's dtype: glibc's float function
+    """std::<name> ("log", "log1p", "expm1", "exp2", "sinh", "cosh", "atanh") of each value in the array's dtype: glibc's float function
     for float32, its double one (Python's math calls glibc's) for float64, NumPy's otherwise.
     Domain errors give NaN or infinities, as the C functions do."""
     values = np.asarray(values)
@@ -307,9 +307,27 @@ def scalar(name: str, values: np.ndarray) -> np.ndarray:
         return _NUMPY_FUNCTIONS[name](values)
 
 
-_FLOAT_FUNCTIONS = {"log": logf, "log1p": log1pf}
-_DOUBLE_FUNCTIONS = {"log": math.log, "log1p": math.log1p}
-_NUMPY_FUNCTIONS = {"log": np.log, "log1p": np.log1p}
+_FLOAT_FUNCTIONS = {"log": logf, "log1p": log1pf, "expm1": expm1f, "sinh": sinhf, "cosh": coshf,
+                    "atanh": atanhf}
+_DOUBLE_FUNCTIONS = {"log": math.log, "log1p": math.log1p, "expm1": math.expm1, "exp2": math.exp2,
+                     "sinh": math.sinh, "cosh": math.cosh, "atanh": math.atanh}
+_NUMPY_FUNCTIONS = {"log": np.log, "log1p": np.log1p, "expm1": np.expm1, "exp2": np.exp2,
+                    "sinh": np.sinh, "cosh": np.cosh, "atanh": np.arctanh}
+
+
+def pow_double(x, y) -> np.ndarray:
+    """std::pow on float64 operands (broadcast together): glibc's pow, which Python's math.pow
+    calls (NumPy's own differs in the last bit for some inputs); where math raises, NumPy's
+    infinity or NaN, which are C's."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    with np.errstate(all="ignore"):
+        out = np.array(np.power(x, y), np.float64).reshape(-1)
+    for i, (base, exponent) in enumerate(zip(x.reshape(-1).tolist(), y.reshape(-1).tolist())):
+        try:
+            out[i] = math.pow(base, exponent)
+        except (ValueError, OverflowError):
+            pass
+    return out.reshape(x.shape)
 
 
 def _c_double(function, value: float) -> float:
@@ -317,9 +335,11 @@ def _c_double(function, value: float) -> float:
     try:
         return function(value)
     except ValueError:  # log(0), log(-1), log1p(-1), log1p(-2): C gives -inf or NaN
+        if function is math.atanh:  # atanh(1) is inf; beyond 1 (x - x) / (x - x), a negative NaN
+            return math.copysign(math.inf, value) if abs(value) == 1 else -math.nan
         return -math.inf if value == (0.0 if function is math.log else -1.0) else math.nan
-    except OverflowError:
-        return math.inf
+    except OverflowError:  # exp2(1100), sinh(-1100): C gives an infinity, odd sinh's signed
+        return math.copysign(math.inf, value) if function is math.sinh else math.inf
 
 
 _LN2_FLOAT = _F(6.9314718246e-01)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (autocast, dtypes, errors, fma, gelu_kernels, kernels_order,
-                            libm_float, pointwise_order, schemas, sleef, sleef_df)
+                            libm_float, pointwise_order, schemas, sleef, sleef_dd, sleef_df)
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, defop,
@@ -82,6 +82,28 @@ def _float32_kernel(a) -> bool:
     return a.dtype == np.float32 and not STATE.bfloat16_kernel
 
 
+def _sleef_kernel(a) -> bool:
+    """Whether torch's SLEEF kernel is the one to repeat: float32 (not bfloat16's storage) or
+    float64."""
+    return _float32_kernel(a) or a.dtype == np.float64
+
+
+def _vector_expm1(v):
+    return sleef_df.expm1f(v) if v.dtype == np.float32 else sleef_dd.expm1d(v)
+
+
+def _vector_log1p(v):
+    return sleef_df.log1pf(v) if v.dtype == np.float32 else sleef_dd.log1pd(v)
+
+
+def _scalar_expm1(v):
+    return libm_float.scalar("expm1", v)
+
+
+def _scalar_log1p(v):
+    return libm_float.scalar("log1p", v)
+
+
 def _elu_coefficients(a, alpha, scale, input_scale):
     """negcoef, poscoef and negiptcoef in the kernel's dtype (negcoef a product in it)."""
     kind = a.dtype.type
@@ -89,14 +111,14 @@ def _elu_coefficients(a, alpha, scale, input_scale):
 
 
 def elu_values(a, alpha, scale, input_scale):
-    """torch's elu kernel: SLEEF's expm1 in whole vectors and glibc's in the tails for float32."""
+    """torch's elu kernel: SLEEF's expm1 in whole vectors and glibc's in the tails."""
     negcoef, poscoef, negiptcoef = _elu_coefficients(a, alpha, scale, input_scale)
-    if not _float32_kernel(a):
+    if not _sleef_kernel(a):
         return np.where(a <= 0, np.expm1(a * negiptcoef) * negcoef, a * poscoef)
 
     def kernel(expm1):
         return lambda v: np.where(v > 0, v * poscoef, expm1(v * negiptcoef) * negcoef)
-    return pointwise_order.split(a, kernel(sleef_df.expm1f), kernel(libm_float.expm1f))
+    return pointwise_order.split(a, kernel(_vector_expm1), kernel(_scalar_expm1))
 
 
 def _elu_backward(g, a, alpha, scale, input_scale, is_result=False):
@@ -104,13 +126,13 @@ def _elu_backward(g, a, alpha, scale, input_scale, is_result=False):
     negcoef, poscoef, negiptcoef = _elu_coefficients(a, alpha, scale, input_scale)
     if is_result:
         return np.where(a <= 0, g * negiptcoef * (a + negcoef), g * poscoef)
-    if not _float32_kernel(a):
+    if not _sleef_kernel(a):
         return np.where(a <= 0, g * negiptcoef * negcoef * np.exp(a * negiptcoef), g * poscoef)
 
     def kernel(exp):
         return lambda dy, x: np.where(x > 0, dy * poscoef,
                                       dy * negiptcoef * negcoef * exp(x * negiptcoef))
-    return pointwise_order.split_binary(g, a, kernel(sleef.expf), kernel(kernels_order.glibc_expf))
+    return pointwise_order.split_binary(g, a, kernel(sleef.exp), kernel(kernels_order.scalar_exp))
 
 
 def _leaky_relu_backward_of_result(g, out, negative_slope):
@@ -126,10 +148,10 @@ def _leaky_relu_backward_of_result(g, out, negative_slope):
 
 def log_sigmoid_values(a):
     """torch's log_sigmoid kernel: min(a, 0) - log1p(exp(-|a|)), every element in vector code
-    (SLEEF's exp and log1p for float32, partial vectors included)."""
-    if not _float32_kernel(a):
+    (SLEEF's exp and log1p for float32 and float64, partial vectors included)."""
+    if not _sleef_kernel(a):
         return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
-    return np.minimum(a, np.float32(0)) - sleef_df.log1pf(sleef.expf(-np.abs(a)))
+    return np.minimum(a, a.dtype.type(0)) - _vector_log1p(sleef.exp(-np.abs(a)))
 
 
 def log_sigmoid_backward_values(g, a):
@@ -137,7 +159,7 @@ def log_sigmoid_backward_values(g, a):
     (max_deriv - sign * buffer / (1 + buffer)) * grad, max_deriv and sign 1, 1 where self < 0
     and 0, -1 elsewhere."""
     one = a.dtype.type(1)
-    exp = sleef.expf if _float32_kernel(a) else np.exp
+    exp = sleef.exp if _sleef_kernel(a) else np.exp
 
     def kernel(dy, x):
         buffer = exp(-np.abs(x))  # (the forward's buffer, made by the same vector code)
@@ -149,14 +171,14 @@ def log_sigmoid_backward_values(g, a):
 
 def _softplus(a, beta, threshold):
     beta, threshold = a.dtype.type(beta), a.dtype.type(threshold)
-    if not _float32_kernel(a):
+    if not _sleef_kernel(a):
         scaled = a * beta
         return np.where(scaled > threshold, a, np.log1p(np.exp(scaled)) / beta)
 
     def kernel(exp, log1p):
         return lambda v: np.where(v * beta > threshold, v, log1p(exp(v * beta)) / beta)
-    return pointwise_order.split(a, kernel(sleef.expf, sleef_df.log1pf),
-                                 kernel(kernels_order.glibc_expf, libm_float.log1pf))
+    return pointwise_order.split(a, kernel(sleef.exp, _vector_log1p),
+                                 kernel(kernels_order.scalar_exp, _scalar_log1p))
 
 
 def _softplus_backward(g, a, beta, threshold):
@@ -167,9 +189,9 @@ def _softplus_backward(g, a, beta, threshold):
             z = exp(x * beta)
             return np.where(x * beta > threshold, dy, dy * z / (z + 1))
         return backward
-    if not _float32_kernel(a):
+    if not _sleef_kernel(a):
         return kernel(np.exp)(g, a)
-    return pointwise_order.split_binary(g, a, kernel(sleef.expf), kernel(kernels_order.glibc_expf))
+    return pointwise_order.split_binary(g, a, kernel(sleef.exp), kernel(kernels_order.scalar_exp))
 
 
 def _in_kernel_order(a) -> bool:

@@ -62,13 +62,20 @@ defop("hardtanh_backward", "HardtanhBackwardBackward0", _hardtanh_backward, prom
                       _zeros_of_input))
 
 
+def _celu_backward_input_scale(alpha) -> float:
+    """1.0 / alpha.toFloat(): celu's derivative formula takes alpha through float32 (the
+    forward's 1 / alpha is in double)."""
+    return 1.0 / float(np.float32(alpha))
+
+
 defop("celu", "CeluBackward0", lambda a, **k: F.elu_values(a, **k), promote="none", save=(0,),
-      vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"], k["input_scale"]),
+      vjp=lambda g, a, **k: F.elu_backward(g, a, k["alpha"], k["scale"],
+                                           _celu_backward_input_scale(k["alpha"])),
       refuses=("elu_cpu", NOT_FLOATING))
 defop("celu_", "CeluBackward1", lambda a, **k: F.elu_values(a, **k), promote="none",
       save=(RESULT,),  # from the result
       vjp=lambda g, a, out, **k: F.elu_backward(g, out, k["alpha"], k["scale"],
-                                                k["input_scale"], True),
+                                                _celu_backward_input_scale(k["alpha"]), True),
       refuses=("elu_cpu", NOT_FLOATING))
 def _mish(a):
     """x * tanh(softplus(x)); float32 as torch's kernel: SLEEF's exp, log1p and tanh in whole

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from gradcli.engine import (complex_kernels, dtypes, errors, float_fmod, fma, kernels_order,
-                            libm_float, pointwise_order, sleef, sleef_df)
+                            libm_float, pointwise_order, sleef, sleef_dd, sleef_df)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine import vmap_batched, vml
 from gradcli.engine.declarations import declare
@@ -174,6 +175,9 @@ def _pow_tensor_scalar(a, e):
     if e in fast:
         return fast[e]()
     scalar = lambda v: np.power(v.astype(np.float64), float(e)).astype(v.dtype)  # noqa: E731
+    if a.dtype == np.float64:  # SLEEF's pow in the vector code, glibc's in the scalar code
+        return pointwise_order.split(a, lambda v: sleef_dd.powd(v, float(e)),
+                                     lambda v: libm_float.pow_double(v, float(e)))
     if a.dtype != np.float32:
         return scalar(a)
     # the vector code is SLEEF's powf with the exponent as a float, the scalar code
@@ -187,7 +191,10 @@ def _powf_of_floats(a, b):
 
 
 def _pow_floats(a, b):
-    """pow's float kernel on two operands: SLEEF's powf in the vector code."""
+    """pow's float and double kernel on two operands: SLEEF's pow in the vector code, glibc's
+    in the scalar code."""
+    if a.dtype == np.float64:
+        return pointwise_order.split_binary(a, b, sleef_dd.powd, libm_float.pow_double)
     if a.dtype != np.float32:
         return _powf_of_floats(a, b)
     return pointwise_order.split_binary(a, b, sleef_df.powf, _powf_of_floats)
@@ -560,11 +567,17 @@ def rounded_from_double(ufunc):
     return forward
 
 
-def _sleef_float(vector, rounded, scalar=None):
+def _sleef_float(vector, rounded, scalar=None, vector64=None, scalar64=None):
     """A float32 forward whose vector code is SLEEF's `vector`: in cpu_kernel_vec's body, with
     `scalar` (glibc's float function) on the tails, or, with scalar "all", everywhere (vml's
-    vec::map runs partial vectors through the vector code too). Other dtypes take `rounded`."""
+    vec::map runs partial vectors through the vector code too). float64 likewise takes SLEEF's
+    `vector64` where given, with glibc's double function `scalar64` (its name for
+    libm_float.scalar) on the tails; other dtypes take `rounded`."""
     def forward(a):
+        if a.dtype == np.float64 and vector64 is not None:
+            if scalar == "all":
+                return vector64(a)
+            return pointwise_order.split(a, vector64, functools.partial(libm_float.scalar, scalar64))
         if a.dtype != np.float32:
             return rounded(a)
         if scalar == "all":
@@ -582,16 +595,18 @@ _FLOATING = {
             lambda g, a, out: F.mul(g, _conj(out)),
         'grad * result.conj()'),
     "exp2": ("Exp2Backward0", _sleef_float(sleef_df.exp2f, rounded_from_double(np.exp2),
-                                          kernels_order.glibc_exp2f), RESULT,
+                                          kernels_order.glibc_exp2f, sleef_dd.exp2d, "exp2"), RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
-    "expm1": ("Expm1Backward0", _sleef_float(sleef_df.expm1f, rounded_from_double(np.expm1), "all"), RESULT,
+    "expm1": ("Expm1Backward0", _sleef_float(sleef_df.expm1f, rounded_from_double(np.expm1), "all",
+                                             sleef_dd.expm1d), RESULT,
               lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
         'grad * (result + 1)'),
     "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, _conj(a)),
         'grad / self.conj()'),
     "log2": ("Log2Backward0", rounded_from_double(np.log2), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
     "log10": ("Log10Backward0", rounded_from_double(np.log10), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
-    "log1p": ("Log1PBackward0", _sleef_float(sleef_df.log1pf, rounded_from_double(np.log1p), "all"), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
+    "log1p": ("Log1PBackward0", _sleef_float(sleef_df.log1pf, rounded_from_double(np.log1p), "all",
+                                             sleef_dd.log1pd), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
         'grad / (self + 1)'),
     "sqrt": ("SqrtBackward0", np.sqrt, RESULT,
              lambda g, a, out: F.div(g, F.mul_scalar(_conj(out), 2)),
@@ -610,9 +625,11 @@ _FLOATING = {
     "atan": ("AtanBackward0", vml.unary("atan", rounded_from_double(np.arctan)), 0,
              lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1)),
         'grad / (1 + self**2)'),
-    "sinh": ("SinhBackward0", _sleef_float(sleef_df.sinhf, rounded_from_double(np.sinh), libm_float.sinhf), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
+    "sinh": ("SinhBackward0", _sleef_float(sleef_df.sinhf, rounded_from_double(np.sinh), libm_float.sinhf,
+                                          sleef_dd.sinhd, "sinh"), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
         'grad * cosh(self)'),
-    "cosh": ("CoshBackward0", _sleef_float(sleef_df.coshf, rounded_from_double(np.cosh), libm_float.coshf), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
+    "cosh": ("CoshBackward0", _sleef_float(sleef_df.coshf, rounded_from_double(np.cosh), libm_float.coshf,
+                                          sleef_dd.coshd, "cosh"), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
         'grad * sinh(self)'),
     "tanh": ("TanhBackward0", vml.unary("tanh", rounded_from_double(np.tanh)), RESULT, lambda g, a, out: F.tanh_backward(g, out),
         'grad * (1 - result**2)'),

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, libm_float, pointwise_order, sleef_df
+from gradcli.engine import dtypes, errors, libm_float, pointwise_order, sleef_dd, sleef_df
 from gradcli.engine.declarations import declare, warn_resized
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, broadcast_shape,
@@ -49,7 +49,10 @@ def _giles_tail(w):
 
 
 def _atanh(a):
-    """float32 atanh: SLEEF's in cpu_kernel_vec's vector body, glibc's on the tails."""
+    """float32 and float64 atanh: SLEEF's in cpu_kernel_vec's vector body, glibc's on the
+    tails."""
+    if a.dtype == np.float64:
+        return pointwise_order.split(a, sleef_dd.atanhd, lambda v: libm_float.scalar("atanh", v))
     if a.dtype != np.float32:
         return F.rounded_from_double(np.arctanh)(a)
     return pointwise_order.split(a, sleef_df.atanhf, libm_float.atanhf)
