@@ -2,14 +2,13 @@
 by name under examples/, with the reason."""
 
 _VML = ("float32 unary ops that torch runs through MKL's VML kernels not reproduced yet "
-        "(gradcli/engine/vml.py; RMSprop's sqrt here): a value in twenty or so differs in the last "
+        "(gradcli/engine/vml.py): a value in twenty or so differs in the last "
         "bit, and training on them drifts into the printed digits")
 _GEMM = ("large float32 matrix products: MKL's blocked FMA sgemm sums in an order gradcli does "
          "not reproduce (gradcli/engine/matmul_order.py), and training drifts into the printed digits")
 # Public tutorials kept as written whose output torch computes with kernels gradcli cannot match
 # bit for bit; strict, so a fix shows up as an unexpected pass.
 KNOWN_DIVERGENCES = {
-    "tutorials/pytorch_polynomial_optim": _VML,
     "tutorials/pytorch_dynamic_net": _VML,
     "tutorials/pytorch_two_layer_relu_function": _GEMM,
     "tutorials/pytorch_two_layer_net_module": _GEMM,

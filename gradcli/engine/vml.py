@@ -19,6 +19,7 @@ import numpy as np
 
 from gradcli.engine.blockwise import blockwise
 from gradcli.engine.cpu_capability import VENDOR
+from gradcli.engine.rsqrt_estimate import rsqrtps
 from gradcli.engine.state import STATE
 
 ACTIVE = VENDOR == "AuthenticAMD"
@@ -71,27 +72,68 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> np.ndarray:
     return out
 
 
-_KERNELS: dict[str, tuple[Callable, np.float32]] = {
-    "sin": (lambda x: _sin_or_cos(x, False), _SIN_LIMIT),
-    "cos": (lambda x: _sin_or_cos(x, True), _SIN_LIMIT),
+# ---- sqrt: the processor's estimate of 1/sqrt(x), refined in float -------------------------------
+_HALF = np.float32(0.5)
+_SQRT_LOW, _SQRT_HIGH = np.uint32(0x00800000), np.uint32(0x7F7FF000)  # its fast path's bits
+_QUIET_NAN = _f32(0x7FC00000)
+
+
+def _sqrt(x: np.ndarray) -> np.ndarray:
+    """sSqrt: y the estimate of 1/sqrt(x) (rsqrtps), then h = x*y, e = 1/2 - h*(y/2),
+    s = h + h*e, and s + (x - s*s) * (y/2 + (y/2)*e), each step rounded to float."""
+    y = rsqrtps(x)
+    h = x * y
+    y *= _HALF
+    e = _HALF - h * y
+    s = h * e
+    s += h
+    y += y * e
+    r = x - s * s
+    r *= y
+    r += s
+    return r
+
+
+def _sqrt_fast(x: np.ndarray) -> np.ndarray:
+    bits = x.view(np.uint32)
+    return (bits >= _SQRT_LOW) & (bits <= _SQRT_HIGH)
+
+
+def _sqrt_rare(x: np.ndarray, rounded: Callable) -> np.ndarray:
+    """The slow path: the correctly rounded root, but a positive NaN for x < 0."""
+    out = rounded(x)
+    out[x < 0] = _QUIET_NAN
+    return out
+
+
+def _within(limit: np.float32) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: np.abs(x) <= limit  # (NaN fails)
+
+
+# name: (kernel, the lanes its fast path takes, the other lanes' values from `rounded` or None)
+_KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
+    "sin": (lambda x: _sin_or_cos(x, False), _within(_SIN_LIMIT), None),
+    "cos": (lambda x: _sin_or_cos(x, True), _within(_SIN_LIMIT), None),
+    "sqrt": (_sqrt, _sqrt_fast, _sqrt_rare),
 }
 
 
 def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
     """The forward of torch's `name` op: MKL's kernel for float32 arrays where it is known to
     run, else `rounded` (the value rounded from double), which also serves the lanes the
-    kernel's fast path does not take."""
-    kernel, limit = _KERNELS[name]
+    kernel's fast path does not take (through the kernel's own rare-lane rule if it has one)."""
+    kernel, fast, rare = _KERNELS[name]
     if not ACTIVE:
         return rounded
 
     def emulated(a: np.ndarray) -> np.ndarray:
         if a.ndim == 0:  # (NumPy's ufuncs give 0-d arrays back as scalars)
             return emulated(a.reshape(1)).reshape(())
-        out = kernel(a)
-        slow = ~(np.abs(a) <= limit)  # (NaN included)
+        with np.errstate(all="ignore"):  # (the slow lanes' garbage is replaced below)
+            out = kernel(a)
+        slow = ~fast(a)
         if slow.any():
-            out[slow] = rounded(a[slow])
+            out[slow] = rounded(a[slow]) if rare is None else rare(a[slow], rounded)
         return out
 
     def forward(a):
