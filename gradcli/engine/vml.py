@@ -13,6 +13,7 @@ ops run torch's own vectorised code, not VML.)
 
 from __future__ import annotations
 
+from decimal import Decimal, localcontext
 from typing import Callable
 
 import numpy as np
@@ -106,6 +107,48 @@ def _sqrt_rare(x: np.ndarray, rounded: Callable) -> np.ndarray:
     return out
 
 
+# ---- exp: x = (128k + j) ln2/128 + r, then 2**k * 2**(j/128) * (1 + r + r*r/2) --------------------
+_EXP_TO_STEPS = _f32(0x4338AA3B)  # 128 / ln 2
+_EXP_STEP_HIGH = _f32(0x3BB18000)  # ln2/128 = high - low
+_EXP_STEP_LOW = _f32(0x35DE8083)
+_EXP_LIMIT = _f32(0x42AEAC4F)  # 87.33655: past it (under- or overflow near), the slow path
+
+
+def _exp_table() -> tuple[np.ndarray, np.ndarray]:
+    """2**(j/128) for j < 128 as a float and the float nearest what it leaves out."""
+    with localcontext() as context:
+        context.prec = 40
+        exact = [Decimal(2) ** (Decimal(j) / 128) for j in range(128)]
+        high = np.array([float(v) for v in exact]).astype(np.float32)
+        low = np.array([float(v - Decimal(float(h))) for v, h in zip(exact, high)])
+    return high, low.astype(np.float32)
+
+
+_EXP_HIGH, _EXP_LOW = _exp_table()
+
+
+def _exp(x: np.ndarray) -> np.ndarray:
+    """sExp: n = x*128/ln2 rounded to an integer (k = n // 128, j = n % 128), r = x - n*ln2/128
+    in two parts, then ((r + r*r/2) * 2**(j/128) + its low part + 2**(j/128)) * 2**k, in float."""
+    t = x * _EXP_TO_STEPS
+    t += _SHIFTER
+    n = t - _SHIFTER
+    r = x - n * _EXP_STEP_HIGH
+    r += n * _EXP_STEP_LOW
+    bits = t.view(np.uint32)
+    j = bits & np.uint32(0x7F)
+    high = _EXP_HIGH[j]
+    q = r * r
+    q *= _HALF
+    q += r
+    q *= high
+    q += _EXP_LOW[j]
+    q += high
+    scale = ((bits << np.uint32(16)) + np.uint32(0x3F800000)) & np.uint32(0x7F800000)
+    q *= scale.view(np.float32)
+    return q
+
+
 def _within(limit: np.float32) -> Callable[[np.ndarray], np.ndarray]:
     return lambda x: np.abs(x) <= limit  # (NaN fails)
 
@@ -115,6 +158,7 @@ _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _within(_SIN_LIMIT), None),
     "cos": (lambda x: _sin_or_cos(x, True), _within(_SIN_LIMIT), None),
     "sqrt": (_sqrt, _sqrt_fast, _sqrt_rare),
+    "exp": (_exp, _within(_EXP_LIMIT), None),
 }
 
 
@@ -137,6 +181,8 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         return out
 
     def forward(a):
+        if type(a) is np.float32:  # (a 0-d result NumPy gave back as a scalar)
+            a = np.asarray(a)
         if type(a) is np.ndarray and a.dtype == np.float32 and not STATE.bfloat16_kernel:
             return blockwise(emulated, a, dtype=np.float32) if a.size else rounded(a)
         return rounded(a)

@@ -539,7 +539,7 @@ _FLOATING = {
     "reciprocal": ("ReciprocalBackward0", _reciprocal, RESULT,
                    lambda g, a, out: F.mul(F.neg(g), _conj(F.mul(out, out))),
         '-grad * (result * result).conj()'),
-    "exp": ("ExpBackward0", rounded_from_double(np.exp), RESULT,
+    "exp": ("ExpBackward0", vml.unary("exp", rounded_from_double(np.exp)), RESULT,
             lambda g, a, out: F.mul(g, _conj(out)),
         'grad * result.conj()'),
     "exp2": ("Exp2Backward0", rounded_from_double(np.exp2), RESULT,
