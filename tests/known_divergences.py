@@ -23,7 +23,13 @@ _INTEL_NARROW_LINEAR = ("x @ W.t() with two or three output columns and several 
                         "printed digits")
 _INTEL_GEMM = ("products past the shapes measured on Intel (gradcli/engine/matmul_order.py): "
                "MKL's blocked, threaded sgemm there sums in an order gradcli does not reproduce")
+_AMD_TANH_LOG = ("float32 tanh and log run MKL's VML kernels not reproduced yet (gradcli/engine/vml.py): "
+                 "the hidden layer already differs in last bits, and the printed maxdiff of C's two "
+                 "gradients (a few 1e-9) follows them")
 MACHINE_DIVERGENCES = {
+    "AuthenticAMD-avx512": {
+        "scratch_tutorials/backprop_ninja": _AMD_TANH_LOG,
+    },
     "GenuineIntel-avx512": {
         "training_loops/two_layer_nets_500_sgd_steps": _INTEL_NARROW_LINEAR,
         "tutorials/karpathy_backprop_ninja_cross_entropy": _INTEL_GEMM,
