@@ -195,16 +195,16 @@ def case_tests(group: str, needs: tuple[str, ...] = ()) -> tuple:
     names = [pytest.param(name, marks=[pytest.mark.xfail(reason=diverging[f"{group}/{name}"],
                                                          strict=True)]
                           if f"{group}/{name}" in diverging else []) for name in cases]
+    # (on this machine torch itself prints what the golden records: the live run diverges too)
+    live_names = [pytest.param(name, marks=[pytest.mark.skip(
+        reason=LIVE_UNSTABLE[f"{group}/{name}"])]) if f"{group}/{name}" in LIVE_UNSTABLE
+        else param for name, param in zip(cases, names)]
 
     @pytest.mark.parametrize("name", names)
     def matches_golden(name):
         expected = load_golden(group).get(name)
         assert expected is not None, f"no golden record; run tests/golden/record_cases.py {group}"
         assert run_gradcli(cases[name]) == expected, cases[name]
-
-    live_names = [pytest.param(name, marks=[pytest.mark.skip(
-        reason=LIVE_UNSTABLE[f"{group}/{name}"])]) if f"{group}/{name}" in LIVE_UNSTABLE
-        else name for name in cases]
 
     @pytest.mark.parametrize("name", live_names)
     def matches_live_torch(name):

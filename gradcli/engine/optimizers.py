@@ -1,18 +1,21 @@
 """torch.optim's single-tensor SGD and Adam steps, with torch's operation order and roundings.
 
 Each update mirrors one CPU kernel: `add(alpha=)`, `lerp` and `addcmul` round once (vfmadd),
-`addcdiv` divides then adds, and Python scalars are cast to the tensor's dtype first. SGD matches
-torch bit for bit; Adam's sqrt is correctly rounded where torch's (MKL's) may be one ulp off.
+`addcdiv` divides then adds, `sqrt` is Tensor.sqrt's kernel (MKL's on AMD processors: see vml.py),
+and Python scalars are cast to the tensor's dtype first.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import grad_api
+from gradcli.engine import grad_api, vml
 from gradcli.engine.fma import add_scaled as _add, addcmul as _addcmul, fused, lerp as _lerp
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
+
+
+_sqrt = vml.unary("sqrt", np.sqrt)  # Tensor.sqrt's forward
 
 
 def zero_grad(params, set_to_none: bool = True) -> None:
@@ -87,7 +90,7 @@ def adam(params, grads, states: list[dict], *, lr, beta1, beta2, eps, weight_dec
         if amsgrad:
             second = state["max_exp_avg_sq"]
             _write(second, np.maximum(second.data, exp_avg_sq.data))
-        denom = np.sqrt(second.data) / _scalar(bias_correction2_sqrt, p) + _scalar(eps, p)
+        denom = _sqrt(second.data) / _scalar(bias_correction2_sqrt, p) + _scalar(eps, p)
         _write(param, p + (_scalar(-step_size, p) * exp_avg.data) / denom)
 
 
@@ -123,9 +126,9 @@ def rmsprop(param: Tensor, grad: np.ndarray, state: dict, *, lr, alpha, eps, wei
     if centered:
         grad_avg = state["grad_avg"]
         _write(grad_avg, _lerp(grad_avg.data, grad, 1 - alpha))
-        avg = np.sqrt(_addcmul(square_avg.data, grad_avg.data, grad_avg.data, -1))
+        avg = _sqrt(_addcmul(square_avg.data, grad_avg.data, grad_avg.data, -1))
     else:
-        avg = np.sqrt(square_avg.data)
+        avg = _sqrt(square_avg.data)
     avg = avg + _scalar(eps, avg)
     if momentum > 0:
         buffer = state["momentum_buffer"]
@@ -143,7 +146,7 @@ def adagrad(param: Tensor, grad: np.ndarray, state: dict, *, lr, lr_decay, weigh
     clr = lr / (1 + (step - 1) * lr_decay)
     total = state["sum"]
     _write(total, _addcmul(total.data, grad, grad))
-    std = np.sqrt(total.data)
+    std = _sqrt(total.data)
     _write(param, _addcdiv(param.data, grad, std + _scalar(eps, std), -clr))
 
 
@@ -155,8 +158,8 @@ def adadelta(param: Tensor, grad: np.ndarray, state: dict, *, lr, rho, eps, weig
     square_avg, acc_delta = state["square_avg"], state["acc_delta"]
     _write(square_avg, _addcmul(square_avg.data * _scalar(rho, grad), grad, grad, 1 - rho),
            chained=2)
-    std = np.sqrt(square_avg.data + _scalar(eps, grad))
-    delta = np.sqrt(acc_delta.data + _scalar(eps, grad)) / std * grad
+    std = _sqrt(square_avg.data + _scalar(eps, grad))
+    delta = _sqrt(acc_delta.data + _scalar(eps, grad)) / std * grad
     _write(acc_delta, _addcmul(acc_delta.data * _scalar(rho, grad), delta, delta, 1 - rho),
            chained=2)
     _write(param, _add(param.data, delta, -lr))
@@ -191,7 +194,7 @@ def nadam(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weigh
     _write(exp_avg, _lerp(exp_avg.data, grad, 1 - beta1))
     _write(exp_avg_sq, _addcmul(exp_avg_sq.data * _scalar(beta2, grad), grad, grad, 1 - beta2),
            chained=2)
-    denom = np.sqrt(exp_avg_sq.data / _scalar(bias_correction2, grad))
+    denom = _sqrt(exp_avg_sq.data / _scalar(bias_correction2, grad))
     product = float(mu_product.data)
     product_next = product * mu_next
     denom = denom + _scalar(eps, denom)
@@ -217,7 +220,7 @@ def radam(param: Tensor, grad: np.ndarray, state: dict, *, lr, betas, eps, weigh
     update = corrected * _scalar(lr, grad)
     if rho_t > 5.0:
         rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-        root = np.sqrt(exp_avg_sq.data)
+        root = _sqrt(exp_avg_sq.data)
         root = root + _scalar(eps, root)
         adaptive = (np.ones_like(root) / root) * _scalar(bias_correction2 ** 0.5, root)
         update = update * adaptive * _scalar(rect, root)

@@ -13,6 +13,7 @@ ops run torch's own vectorised code, not VML.)
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from gradcli.engine import vml_double
 from gradcli.engine.blockwise import blockwise
 from gradcli.engine.cpu_capability import VENDOR
+from gradcli.engine.rsqrt_estimate import rsqrtps
 from gradcli.engine.state import STATE
 
 ACTIVE = VENDOR == "AuthenticAMD"
@@ -203,13 +205,100 @@ def _asin(x: np.ndarray) -> np.ndarray:
     return out
 
 
-# each kernel, and the largest |x| its fast path takes (or the smallest and the largest)
-_KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]] = {
-    "sin": (lambda x: _sin_or_cos(x, False), _SIN_LIMIT),
-    "cos": (lambda x: _sin_or_cos(x, True), _SIN_LIMIT),
-    "tan": (_tan, _SIN_LIMIT),
-    "atan": (_atan, _ATAN_LIMITS),
-    "asin": (_asin, np.float32(1)),
+# ---- sqrt: the processor's estimate of 1/sqrt(x), refined in float -------------------------------
+_HALF = np.float32(0.5)
+_SQRT_LOW, _SQRT_HIGH = np.uint32(0x00800000), np.uint32(0x7F7FF000)  # its fast path's bits
+_QUIET_NAN = _f32(0x7FC00000)
+
+
+def _sqrt(x: np.ndarray) -> np.ndarray:
+    """sSqrt: y the estimate of 1/sqrt(x) (rsqrtps), then h = x*y, e = 1/2 - h*(y/2),
+    s = h + h*e, and s + (x - s*s) * (y/2 + (y/2)*e), each step rounded to float."""
+    y = rsqrtps(x)
+    h = x * y
+    y *= _HALF
+    e = _HALF - h * y
+    s = h * e
+    s += h
+    y += y * e
+    r = x - s * s
+    r *= y
+    r += s
+    return r
+
+
+def _sqrt_fast(x: np.ndarray) -> np.ndarray:
+    bits = x.view(np.uint32)
+    return (bits >= _SQRT_LOW) & (bits <= _SQRT_HIGH)
+
+
+def _sqrt_rare(x: np.ndarray, rounded: Callable) -> np.ndarray:
+    """The slow path: the correctly rounded root, but a positive NaN for x < 0."""
+    out = rounded(x)
+    out[x < 0] = _QUIET_NAN
+    return out
+
+
+# ---- exp: x = (128k + j) ln2/128 + r, then 2**k * 2**(j/128) * (1 + r + r*r/2) --------------------
+_EXP_TO_STEPS = _f32(0x4338AA3B)  # 128 / ln 2
+_EXP_STEP_HIGH = _f32(0x3BB18000)  # ln2/128 = high - low
+_EXP_STEP_LOW = _f32(0x35DE8083)
+_EXP_LIMIT = _f32(0x42AEAC4F)  # 87.33655: past it (under- or overflow near), the slow path
+
+
+@functools.cache
+def _exp_table() -> tuple[np.ndarray, np.ndarray]:
+    """2**(j/128) for j < 128 as a float and the float nearest what it leaves out."""
+    from decimal import Decimal, localcontext  # (made on first use, off start-up)
+
+    with localcontext() as context:
+        context.prec = 40
+        exact = [Decimal(2) ** (Decimal(j) / 128) for j in range(128)]
+        high = np.array([float(v) for v in exact]).astype(np.float32)
+        low = np.array([float(v - Decimal(float(h))) for v, h in zip(exact, high)])
+    return high, low.astype(np.float32)
+
+
+def _exp(x: np.ndarray) -> np.ndarray:
+    """sExp: n = x*128/ln2 rounded to an integer (k = n // 128, j = n % 128), r = x - n*ln2/128
+    in two parts, then ((r + r*r/2) * 2**(j/128) + its low part + 2**(j/128)) * 2**k, in float."""
+    t = x * _EXP_TO_STEPS
+    t += _SHIFTER
+    n = t - _SHIFTER
+    r = x - n * _EXP_STEP_HIGH
+    r += n * _EXP_STEP_LOW
+    bits = t.view(np.uint32)
+    j = bits & np.uint32(0x7F)
+    table_high, table_low = _exp_table()
+    high = table_high[j]
+    q = r * r
+    q *= _HALF
+    q += r
+    q *= high
+    q += table_low[j]
+    q += high
+    scale = ((bits << np.uint32(16)) + np.uint32(0x3F800000)) & np.uint32(0x7F800000)
+    q *= scale.view(np.float32)
+    return q
+
+
+def _within(limit: np.float32) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: np.abs(x) <= limit  # (NaN fails)
+
+
+def _between(low: np.float32, high: np.float32) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: (np.abs(x) >= low) & (np.abs(x) <= high)  # (NaN fails)
+
+
+# name: (kernel, the lanes its fast path takes, the other lanes' values from `rounded` or None)
+_KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
+    "sin": (lambda x: _sin_or_cos(x, False), _within(_SIN_LIMIT), None),
+    "cos": (lambda x: _sin_or_cos(x, True), _within(_SIN_LIMIT), None),
+    "tan": (_tan, _within(_SIN_LIMIT), None),
+    "atan": (_atan, _between(*_ATAN_LIMITS), None),
+    "asin": (_asin, _within(np.float32(1)), None),
+    "sqrt": (_sqrt, _sqrt_fast, _sqrt_rare),
+    "exp": (_exp, _within(_EXP_LIMIT), None),
 }
 
 
@@ -226,13 +315,12 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
     def emulated(a: np.ndarray) -> np.ndarray:
         if a.ndim == 0:  # (NumPy's ufuncs give 0-d arrays back as scalars)
             return emulated(a.reshape(1)).reshape(())
-        kernel, limit = single
-        lowest, highest = limit if isinstance(limit, tuple) else (np.float32(0), limit)
-        out = kernel(a)
-        size = np.abs(a)
-        slow = ~((size <= highest) & (size >= lowest))  # (NaN included)
+        kernel, fast, rare = single
+        with np.errstate(all="ignore"):  # (the slow lanes' garbage is replaced below)
+            out = kernel(a)
+        slow = ~fast(a)
         if slow.any():
-            out[slow] = rounded(a[slow])
+            out[slow] = rounded(a[slow]) if rare is None else rare(a[slow], rounded)
         return out
 
     def emulated_double(a: np.ndarray) -> np.ndarray:
@@ -245,8 +333,8 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         return out
 
     def forward(a):
-        if type(a) is np.float32 and single and not STATE.bfloat16_kernel:  # (a NumPy scalar)
-            return emulated(np.asarray(a))[()]
+        if type(a) is np.float32:  # (a 0-d result NumPy gave back as a scalar)
+            a = np.asarray(a)
         if type(a) is not np.ndarray or not a.size:
             return rounded(a)
         if a.dtype == np.float32 and single and not STATE.bfloat16_kernel:

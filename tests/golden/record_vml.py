@@ -23,6 +23,8 @@ RANGES = {
     "atan": ((-3.0, 3.0), (-1e6, 1e6), (-0.4, 0.4), (-1e-30, 1e-30)),
     # (past |x| = 1/2, asin takes the processor's root estimate, modelled: see vml._asin)
     "asin": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
+    "exp": ((-2.0, 2.0), (-87.3, 87.3), (-1e-3, 1e-3)),
+    "sqrt": ((0.0, 4.0), (0.0, 1e6), (0.0, 3.4e38), (0.0, 1e-36)),
 }
 # the same for float64 (vml_double.py), keyed "name:float64" in vml.json
 RANGES64 = {

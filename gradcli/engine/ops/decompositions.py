@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, matrix_exp_order
+from gradcli.engine import autocast, dtypes, errors, matrix_exp_order, vml
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
@@ -318,7 +318,7 @@ def _matrix_exp_backward(g, a):
     return F.narrow(F.narrow(matrix_exp(meta), -2, 0, n), -1, n, n)
 
 
-_exp = rounded_from_double(np.exp)
+_exp = vml.unary("exp", rounded_from_double(np.exp))  # a 1x1 matrix's: Tensor.exp
 defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", _matrix_exp_values, promote="none",
       save=(0,), vjp=_matrix_exp_backward)
 

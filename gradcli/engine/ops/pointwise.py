@@ -156,6 +156,10 @@ def _addcmul(a, t1, t2, value=1):
 
 # ---- powers -------------------------------------------------------------------------------------
 
+# NumPy's float sqrt is correctly rounded (the kernel's slow path); its complex one is csqrt
+_SQRT = vml.unary("sqrt", np.sqrt)
+
+
 def _pow_tensor_scalar(a, e):
     """torch's CPU pow with a scalar exponent, including its exact fast paths."""
     if e == 0:
@@ -170,7 +174,7 @@ def _pow_tensor_scalar(a, e):
     if STATE.bfloat16_kernel and e in (3, -2):  # torch multiplies these in bfloat16
         square = dtypes.round_bfloat16(a * a)
         return square * a if e == 3 else one / square
-    fast = {2: lambda: a * a, 3: lambda: a * a * a, 0.5: lambda: np.sqrt(a),
+    fast = {2: lambda: a * a, 3: lambda: a * a * a, 0.5: lambda: _SQRT(a),
             -0.5: lambda: one / np.sqrt(a), -1: lambda: one / a, -2: lambda: one / (a * a)}
     if e in fast:
         return fast[e]()
@@ -608,7 +612,7 @@ _FLOATING = {
     "log1p": ("Log1PBackward0", _sleef_float(sleef_df.log1pf, rounded_from_double(np.log1p), "all",
                                              sleef_dd.log1pd), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
         'grad / (self + 1)'),
-    "sqrt": ("SqrtBackward0", np.sqrt, RESULT,
+    "sqrt": ("SqrtBackward0", _SQRT, RESULT,
              lambda g, a, out: F.div(g, F.mul_scalar(_conj(out), 2)),
         'grad / (2 * result.conj())'),
     "rsqrt": ("RsqrtBackward0", _rsqrt, RESULT,
