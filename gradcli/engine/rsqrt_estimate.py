@@ -8,9 +8,7 @@ parity of its exponent; the exponent's half then scales it exactly.
 
 from __future__ import annotations
 
-import base64
 import functools
-import zlib
 
 import numpy as np
 
@@ -27,6 +25,9 @@ _DROPS = (
 
 @functools.cache
 def _table() -> np.ndarray:
+    import base64  # (on first use: start-up stays without them)
+    import zlib
+
     drops = np.frombuffer(zlib.decompress(base64.b85decode("".join(_DROPS))), np.uint8)
     units = 0x7EFFF - np.concatenate(([0], np.cumsum(drops, dtype=np.uint32)))
     return (units << 11).astype(np.uint32)
