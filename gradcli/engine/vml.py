@@ -162,15 +162,13 @@ def _bits_kept(v: np.ndarray, mask: np.uint32) -> np.ndarray:
     return (v.view(np.uint32) & mask).view(np.float32)
 
 
-def _asin(x: np.ndarray) -> np.ndarray:
-    """sAsin: with y = (1 - |x|)/2 and z = min(x*x, y), asin |x| = h + m*p(z) + l, where below
-    |x| = 1/2 h = m = |x| and l = 0; above, s = sqrt(2y) in two floats from the processor's
-    estimate of 1/sqrt(y), h = pi/2 - s, m = the root's correction less s, l = h's rounding error
-    plus the correction and pi/2's low part. x's sign.
+def _asin_parts(x: np.ndarray):
+    """What sAsin and sAcos share: z = min(x*x, y) with y = (1 - |x|)/2, the polynomial
+    z*p(z), s = sqrt(2y) as a float and the root's correction (s + correction is sqrt(2y)).
 
-    The estimate (rsqrtps) is the processor's own 12-bit table, not published: it is modelled
-    as 1/sqrt(y) rounded to 12 bits, which gives about 1 in 10**4 results a last bit off for
-    1/2 <= |x| <= 1 (below 1/2 the root is not used: every bit is MKL's)."""
+    s comes from the processor's estimate of 1/sqrt(y) (rsqrtps), its own 12-bit table, not
+    published: it is modelled as 1/sqrt(y) rounded to 12 bits, which gives about 1 in 10**4
+    results a last bit off where the root is used (1/2 <= |x| <= 1)."""
     a = np.abs(x)
     half = np.float32(0.5)
     y = half - a * half
@@ -192,14 +190,48 @@ def _asin(x: np.ndarray) -> np.ndarray:
     p *= z
     p += _ASIN_POLY[4]
     p *= z
+    return a, y, z, p, s, root
+
+
+def _asin(x: np.ndarray) -> np.ndarray:
+    """sAsin: asin |x| = h + m*p(z) + l, where below |x| = 1/2 h = m = |x| and l = 0; above,
+    h = pi/2 - s, m = the root's correction less s, l = h's rounding error plus the correction
+    and pi/2's low part (see _asin_parts). x's sign."""
+    a, _, _, p, s, root = _asin_parts(x)
     pi2 = _HALF_PI_FLOAT[0]
     h = pi2 - s
     low = ((pi2 - h) - s) + (root + _HALF_PI_FLOAT[1])
-    small = a < half
+    small = a < np.float32(0.5)
     out = np.where(small, a, root - s) * p
     out += np.where(small, np.float32(0), low)
     out += np.where(small, a, h)
     out.view(np.uint32)[...] ^= x.view(np.uint32) & _SIGN
+    return out
+
+
+# ---- acos: asin's pieces; below 1/2, pi/2 - asin x; above, 2*asin(sqrt((1 - |x|)/2)) or pi less it --
+_PI_FLOAT = (_f32(0x40490FDB), _f32(0xB3BBBD2E))  # pi as a high and a low float
+
+
+def _acos(x: np.ndarray) -> np.ndarray:
+    """sAcos: with m = -|x| and c = pi/2 (low part l) below |x| = 1/2, m = s and c = 0 (x >= 0)
+    or pi (x < 0, low part l) above, and r the root's correction above (else 0),
+    acos x = c + ((m - r)*p(z) + (l - r) + m), the bracket taking x's sign."""
+    a, y, z, p, s, root = _asin_parts(x)
+    big = ~(z < y)
+    negative = big & ~(z < x)
+    zero = np.float32(0)
+    constant = np.where(big, np.where(negative, _PI_FLOAT[0], zero), _HALF_PI_FLOAT[0])
+    low = np.where(big, np.where(negative, _PI_FLOAT[1], zero), _HALF_PI_FLOAT[1])
+    sign = x.view(np.uint32) & _SIGN
+    low.view(np.uint32)[...] ^= sign
+    m = np.where(big, s, -a)
+    root = np.where(big, root, zero)
+    out = (m - root) * p
+    out += low - root
+    out += m
+    out.view(np.uint32)[...] ^= sign
+    out += constant
     return out
 
 
@@ -210,6 +242,7 @@ _KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]]
     "tan": (_tan, _SIN_LIMIT),
     "atan": (_atan, _ATAN_LIMITS),
     "asin": (_asin, np.float32(1)),
+    "acos": (_acos, np.float32(1)),
 }
 
 

@@ -21,8 +21,9 @@ RANGES = {
     "cos": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
     "tan": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
     "atan": ((-3.0, 3.0), (-1e6, 1e6), (-0.4, 0.4), (-1e-30, 1e-30)),
-    # (past |x| = 1/2, asin takes the processor's root estimate, modelled: see vml._asin)
+    # (past |x| = 1/2, asin and acos take the processor's root estimate, modelled: see vml._asin_parts)
     "asin": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
+    "acos": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
 }
 # the same for float64 (vml_double.py), keyed "name:float64" in vml.json
 RANGES64 = {
