@@ -13,6 +13,8 @@ ops run torch's own vectorised code, not VML.)
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -27,6 +29,14 @@ ACTIVE = VENDOR == "AuthenticAMD"
 
 def _f32(bits: int) -> np.float32:
     return np.uint32(bits).view(np.float32)
+
+
+_TABLES = json.loads(Path(__file__).with_name("vml_float_tables.json").read_text(encoding="utf-8"))
+
+
+def _table(name: str, width: int) -> np.ndarray:
+    """One of MKL's tables (vml_float_tables.json): a row of `width` 32-bit words per entry."""
+    return np.frombuffer(bytes.fromhex("".join(_TABLES[name])), "<u4").reshape(-1, width)
 
 
 _SIGN = np.uint32(0x80000000)
@@ -235,6 +245,50 @@ def _acos(x: np.ndarray) -> np.ndarray:
     return out
 
 
+# ---- erf: erf(c) from a table plus erf'(c)*(|x| - c)*(1 + a polynomial), c = |x| to 1/256 -------
+# An entry: erf(c) as a float scaled by 2**-120 in its low 26 bits, its rounding error in the top
+# 6 (ulps of 1 + those bits times erf(c)), and 64*erf'(c) as a float.
+_ERF_TABLE = _table("erf", 2)
+_ERF_TOP = _f32(0x407B8000)  # 3.9296875: |x| past it is taken as it (erf is 1 there)
+_ERF_SHIFTER = _f32(0x47000000)  # 2**15: adding it rounds to a multiple of 1/256
+_ERF_FROM = _f32(0x3C600000)  # 0.013671875: below it c = 0 (the first entries hold erf(0))
+_ERF_TINY = _f32(0x27800000)  # 2**-48: below it the square term is 0
+_ERF_POLY = tuple(_f32(b) for b in (0x3E0375D4, 0x3EC093B2, 0x3F4093A6, 0xBF906EBC))
+_ERF_SCALE = _f32(0x7B800000)  # 2**120
+_LOW_26 = np.uint32(0x03FFFFFF)
+_ONE_BITS = np.uint32(0x3F800000)
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """sErf: with m = min(|x|, 3.9296875), c = m to 1/256 (0 below 0.0137), d = m - c and D =
+    erf'(c)*64*d, erf |x| = erf(c) + (D*p + D + low(c))/64, p = (a*c*d + b)*c*d + (e - f*d*d);
+    x's sign. Every lane takes this path (NaN too, from the min with |x| of the table's erf(c))."""
+    a = np.abs(x)
+    m = np.where(a < _ERF_TOP, a, _ERF_TOP)
+    shifted = m + _ERF_SHIFTER
+    k = shifted.view(np.uint32) - _ERF_SHIFTER.view(np.uint32)
+    c = np.where(_ERF_FROM <= m, shifted - _ERF_SHIFTER, np.float32(0))
+    d = m - c
+    square = np.where(_ERF_TINY < m, d, np.float32(0))
+    square *= square
+    cd = c * d
+    p = cd * _ERF_POLY[2]
+    p += _ERF_POLY[3]
+    p *= cd
+    p += _ERF_POLY[0] - square * _ERF_POLY[1]
+    step = _ERF_TABLE[k, 1].view(np.float32) * d
+    high = (_ERF_TABLE[k, 0] & _LOW_26).view(np.float32)
+    high = np.where(high < a, high, a) * _ERF_SCALE
+    low = ((_ERF_TABLE[k, 0] >> np.uint32(26)) | _ONE_BITS).view(np.float32) * high - high
+    p *= step
+    p += low
+    p += step
+    p *= np.float32(0.015625)
+    p += high
+    p.view(np.uint32)[...] ^= x.view(np.uint32) & _SIGN
+    return p
+
+
 # each kernel, and the largest |x| its fast path takes (or the smallest and the largest)
 _KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _SIN_LIMIT),
@@ -243,6 +297,7 @@ _KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]]
     "atan": (_atan, _ATAN_LIMITS),
     "asin": (_asin, np.float32(1)),
     "acos": (_acos, np.float32(1)),
+    "erf": (_erf, (np.float32(0), np.float32(np.inf))),
 }
 
 

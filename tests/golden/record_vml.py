@@ -24,6 +24,7 @@ RANGES = {
     # (past |x| = 1/2, asin and acos take the processor's root estimate, modelled: see vml._asin_parts)
     "asin": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
     "acos": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
+    "erf": ((-4.0, 4.0), (-0.02, 0.02), (-1e-30, 1e-30), (-1e-40, 1e-40), (-1e30, 1e30)),
 }
 # the same for float64 (vml_double.py), keyed "name:float64" in vml.json
 RANGES64 = {

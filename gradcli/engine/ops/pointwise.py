@@ -626,7 +626,7 @@ _FLOATING = {
     "sigmoid": ("SigmoidBackward0", sigmoid_values, RESULT,
                 lambda g, a, out: F.sigmoid_backward(g, out),
         'grad * result * (1 - result)'),
-    "erf": ("ErfBackward0", erf_values, 0,
+    "erf": ("ErfBackward0", vml.unary("erf", erf_values), 0,
             lambda g, a, out: F.mul(F.mul_scalar(F.exp(F.neg(F.pow(a, 2))), TWO_OVER_SQRT_PI),
                                     g)),
 }
