@@ -289,8 +289,70 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return p
 
 
-# each kernel, and the largest |x| its fast path takes (or the smallest and the largest)
-_KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]] = {
+# ---- erfc: erfc(c) from a table less erfc'(c)*(|x| - c)*(1 + a polynomial), c = |x| to 1/64 -----
+# An entry: erfc(c)*2**64 as a float, then a word holding the slope |erfc'(c)|*2**64 (its exponent
+# is erfc(c)'s plus the word's bits 23-25, its fraction the low 23) and, in the top 6 bits,
+# erfc(c)'s rounding error in units of 2**-29 of the slope.
+_ERFC_TABLE = _table("erfc", 2)
+_ERFC_TOP = _f32(0x4120C000)  # 10.046875: |x| past it is taken as it (the entry there is 0)
+_ERFC_SHIFTER = _f32(0x48000000)  # 2**17: adding it rounds to a multiple of 1/64
+_ERFC_W = tuple(_f32(b) for b in (0x3E08A294, 0x3D362FD7, 0xBEAAAAA7, 0x3F2AAAA8))
+_ERFC_V = tuple(_f32(b) for b in (0x3F004465, 0x3ECD2E81, 0xBEAAAA8B))
+_ERFC_LIMIT = _f32(0x4120DDFB)  # x from 10.054194 (erfc below half the least float): slow path
+_EXPONENT = np.uint32(0x7F800000)
+_KEEP_17 = np.uint32(0xFFFF8000)
+_SIXTY_FOURTH = np.float32(0.015625)
+_TWO_64 = np.uint32(0x5F800000)  # 2**64, and 2**-64 below
+_TWO_MINUS_64 = np.uint32(0x1F800000)
+
+
+def _erfc(x: np.ndarray) -> np.ndarray:
+    """sErfc: with m = min(|x|, 10.046875), c = m to 1/64, d = m - c (m at least 2**-32) and D
+    the slope, in units of 2**-64 erfc |x| = erfc(c) - D*d - D*((c*d)**2*w(c*d) - c*d)*d
+    - D*(d**3*v(c*d) - low(c)), D*d summed as its high and low parts; for x < 0, 2 less it."""
+    a = np.abs(x)
+    m = np.where(a < _ERFC_TOP, a, _ERFC_TOP)
+    shifted = m + _ERFC_SHIFTER
+    k = shifted.view(np.uint32) - _ERFC_SHIFTER.view(np.uint32)
+    c = shifted - _ERFC_SHIFTER
+    d = np.maximum(m, _TINY) - c
+    cd = c * d
+    high = _ERFC_TABLE[k, 0]
+    word = _ERFC_TABLE[k, 1]
+    slope = ((high & _EXPONENT) + (word & _LOW_26)).view(np.float32)
+    low = ((word >> np.uint32(26)) | _SIXTY_FOURTH.view(np.uint32)).view(np.float32)
+    low -= _SIXTY_FOURTH
+    v = _ERFC_V[0] - cd * _ERFC_V[1]
+    v *= cd
+    v += _ERFC_V[2]
+    v *= d
+    v *= d
+    v *= d
+    v -= low
+    w = _ERFC_W[0] - cd * _ERFC_W[1]
+    w *= cd
+    w += _ERFC_W[2]
+    w *= cd
+    w += _ERFC_W[3]
+    tail = cd * cd * w - cd
+    tail *= d
+    tail += v
+    tail *= slope
+    slope_high = _bits_kept(slope, _KEEP_17)
+    step = d * slope_high
+    value = high.view(np.float32) - step
+    tail += (slope - slope_high) * d
+    tail += step - (high.view(np.float32) - value)
+    value -= tail
+    sign = x.view(np.uint32) & _SIGN
+    value += (sign | _TWO_64).view(np.float32) - _TWO_64.view(np.float32)
+    value *= (sign | _TWO_MINUS_64).view(np.float32)
+    return value
+
+
+# each kernel, and the largest |x| its fast path takes (or the smallest and the largest, or a
+# function giving the lanes it takes)
+_KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32] | Callable]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _SIN_LIMIT),
     "cos": (lambda x: _sin_or_cos(x, True), _SIN_LIMIT),
     "tan": (_tan, _SIN_LIMIT),
@@ -298,6 +360,7 @@ _KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32]]]
     "asin": (_asin, np.float32(1)),
     "acos": (_acos, np.float32(1)),
     "erf": (_erf, (np.float32(0), np.float32(np.inf))),
+    "erfc": (_erfc, lambda x: x < _ERFC_LIMIT),
 }
 
 
@@ -315,10 +378,13 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         if a.ndim == 0:  # (NumPy's ufuncs give 0-d arrays back as scalars)
             return emulated(a.reshape(1)).reshape(())
         kernel, limit = single
-        lowest, highest = limit if isinstance(limit, tuple) else (np.float32(0), limit)
         out = kernel(a)
-        size = np.abs(a)
-        slow = ~((size <= highest) & (size >= lowest))  # (NaN included)
+        if callable(limit):
+            slow = ~limit(a)
+        else:
+            lowest, highest = limit if isinstance(limit, tuple) else (np.float32(0), limit)
+            size = np.abs(a)
+            slow = ~((size <= highest) & (size >= lowest))  # (NaN included)
         if slow.any():
             out[slow] = rounded(a[slow])
         return out
