@@ -350,6 +350,52 @@ def _erfc(x: np.ndarray) -> np.ndarray:
     return value
 
 
+# ---- erfinv: x times a polynomial in w = 1 - |x|'s fraction, one per 1/8 of each binade of w ------
+# An entry: 8 floats c0..c7, g(t) = c6 + c7*t + t*(c1 + ... + c5*t**4) + c0 near the row's
+# middle, t the offset from it of w's fraction (plus w's rounding error, scaled alike).
+_ERFINV_TABLE = _table("erfinv", 8).view(np.float32)
+_ERFINV_LIMITS = (_f32(0x33800001), _f32(0x3F7FFFFF))  # past 2**-24, below 1: the fast path
+_ERFINV_ROW = np.uint32(0x3F7)  # w's bits from the 20th for 1 - 2**-24, the first row's
+_ERFINV_CENTRE = _f32(0xBF880000)  # -1.0625
+_LOW_20 = np.uint32(0x000FFFFF)
+_HALF_EXPONENT = np.uint32(0x3F800000)
+_TWICE_ONE = np.uint32(0x7F000000)  # less w's exponent bits: 2 ** -(w's exponent)
+
+
+def _erfinv(x: np.ndarray) -> np.ndarray:
+    """sErfInv: w = 1 - |x| as a float and its rounding error e; w's exponent and first 3
+    fraction bits pick a row, t = w's remaining fraction - 1/16 + e/2**(w's exponent); then
+    erfinv x = x*g(t) (see the table), g's high part summed apart, and x*g as x's high and
+    low parts times g's."""
+    a = np.abs(x)
+    one = np.float32(1)
+    w = one - a
+    error = (one - w) - a
+    bits = w.view(np.uint32)
+    inside = (a >= _ERFINV_LIMITS[0]) & (a <= _ERFINV_LIMITS[1])
+    row = _ERFINV_TABLE[np.where(inside, _ERFINV_ROW - (bits >> np.uint32(20)), 0)]
+    scale = (_TWICE_ONE - (bits & _HALF_EXPONENT)).view(np.float32)
+    fraction = ((bits & _LOW_20) | _ONE_BITS).view(np.float32)
+    fraction += _ERFINV_CENTRE
+    t = fraction + error * scale
+    p = row[..., 5] * t
+    for i in (4, 3, 2, 1):
+        p += row[..., i]
+        p *= t
+    p += row[..., 0]
+    fraction_high = _bits_kept(fraction, _KEEP_12)
+    p += row[..., 7] * (t - fraction_high)
+    slope = fraction_high * row[..., 7]
+    g_high = _bits_kept(slope + p + row[..., 6], _KEEP_12)
+    g = (row[..., 6] - g_high) + slope
+    g += p
+    x_high = _bits_kept(x, _KEEP_12)
+    out = g * x
+    out += g_high * (x - x_high)
+    out += x_high * g_high
+    return out
+
+
 # each kernel, and the largest |x| its fast path takes (or the smallest and the largest, or a
 # function giving the lanes it takes)
 _KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32] | Callable]] = {
@@ -361,6 +407,7 @@ _KERNELS: dict[str, tuple[Callable, np.float32 | tuple[np.float32, np.float32] |
     "acos": (_acos, np.float32(1)),
     "erf": (_erf, (np.float32(0), np.float32(np.inf))),
     "erfc": (_erfc, lambda x: x < _ERFC_LIMIT),
+    "erfinv": (_erfinv, _ERFINV_LIMITS),
 }
 
 
