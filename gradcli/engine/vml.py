@@ -31,6 +31,16 @@ def _f32(bits: int) -> np.float32:
     return np.uint32(bits).view(np.float32)
 
 
+
+
+@functools.cache
+def _table(name: str, width: int) -> np.ndarray:
+    """One of MKL's tables (vml_float_tables.py, read on first use): a row of `width` 32-bit
+    words per entry."""
+    from gradcli.engine.vml_float_tables import TABLES
+    return np.frombuffer(bytes.fromhex("".join(TABLES[name])), "<u4").reshape(-1, width)
+
+
 _SIGN = np.uint32(0x80000000)
 
 # ---- sin and cos: the argument reduced by multiples of pi in double, an odd polynomial ------------
@@ -164,15 +174,13 @@ def _bits_kept(v: np.ndarray, mask: np.uint32) -> np.ndarray:
     return (v.view(np.uint32) & mask).view(np.float32)
 
 
-def _asin(x: np.ndarray) -> np.ndarray:
-    """sAsin: with y = (1 - |x|)/2 and z = min(x*x, y), asin |x| = h + m*p(z) + l, where below
-    |x| = 1/2 h = m = |x| and l = 0; above, s = sqrt(2y) in two floats from the processor's
-    estimate of 1/sqrt(y), h = pi/2 - s, m = the root's correction less s, l = h's rounding error
-    plus the correction and pi/2's low part. x's sign.
+def _asin_parts(x: np.ndarray):
+    """What sAsin and sAcos share: z = min(x*x, y) with y = (1 - |x|)/2, the polynomial
+    z*p(z), s = sqrt(2y) as a float and the root's correction (s + correction is sqrt(2y)).
 
-    The estimate (rsqrtps) is the processor's own 12-bit table, not published: it is modelled
-    as 1/sqrt(y) rounded to 12 bits, which gives about 1 in 10**4 results a last bit off for
-    1/2 <= |x| <= 1 (below 1/2 the root is not used: every bit is MKL's)."""
+    s comes from the processor's estimate of 1/sqrt(y) (rsqrtps), its own 12-bit table, not
+    published: it is modelled as 1/sqrt(y) rounded to 12 bits, which gives about 1 in 10**4
+    results a last bit off where the root is used (1/2 <= |x| <= 1)."""
     a = np.abs(x)
     half = np.float32(0.5)
     y = half - a * half
@@ -194,10 +202,18 @@ def _asin(x: np.ndarray) -> np.ndarray:
     p *= z
     p += _ASIN_POLY[4]
     p *= z
+    return a, y, z, p, s, root
+
+
+def _asin(x: np.ndarray) -> np.ndarray:
+    """sAsin: asin |x| = h + m*p(z) + l, where below |x| = 1/2 h = m = |x| and l = 0; above,
+    h = pi/2 - s, m = the root's correction less s, l = h's rounding error plus the correction
+    and pi/2's low part (see _asin_parts). x's sign."""
+    a, _, _, p, s, root = _asin_parts(x)
     pi2 = _HALF_PI_FLOAT[0]
     h = pi2 - s
     low = ((pi2 - h) - s) + (root + _HALF_PI_FLOAT[1])
-    small = a < half
+    small = a < np.float32(0.5)
     out = np.where(small, a, root - s) * p
     out += np.where(small, np.float32(0), low)
     out += np.where(small, a, h)
@@ -290,6 +306,180 @@ def _between(low: np.float32, high: np.float32) -> Callable[[np.ndarray], np.nda
     return lambda x: (np.abs(x) >= low) & (np.abs(x) <= high)  # (NaN fails)
 
 
+# ---- acos: asin's pieces; below 1/2, pi/2 - asin x; above, 2*asin(sqrt((1 - |x|)/2)) or pi less it --
+_PI_FLOAT = (_f32(0x40490FDB), _f32(0xB3BBBD2E))  # pi as a high and a low float
+
+
+def _acos(x: np.ndarray) -> np.ndarray:
+    """sAcos: with m = -|x| and c = pi/2 (low part l) below |x| = 1/2, m = s and c = 0 (x >= 0)
+    or pi (x < 0, low part l) above, and r the root's correction above (else 0),
+    acos x = c + ((m - r)*p(z) + (l - r) + m), the bracket taking x's sign."""
+    a, y, z, p, s, root = _asin_parts(x)
+    big = ~(z < y)
+    negative = big & ~(z < x)
+    zero = np.float32(0)
+    constant = np.where(big, np.where(negative, _PI_FLOAT[0], zero), _HALF_PI_FLOAT[0])
+    low = np.where(big, np.where(negative, _PI_FLOAT[1], zero), _HALF_PI_FLOAT[1])
+    sign = x.view(np.uint32) & _SIGN
+    low.view(np.uint32)[...] ^= sign
+    m = np.where(big, s, -a)
+    root = np.where(big, root, zero)
+    out = (m - root) * p
+    out += low - root
+    out += m
+    out.view(np.uint32)[...] ^= sign
+    out += constant
+    return out
+
+
+# ---- erf: erf(c) from a table plus erf'(c)*(|x| - c)*(1 + a polynomial), c = |x| to 1/256 -------
+# An entry: erf(c) as a float scaled by 2**-120 in its low 26 bits, its rounding error in the top
+# 6 (ulps of 1 + those bits times erf(c)), and 64*erf'(c) as a float.
+_ERF_TOP = _f32(0x407B8000)  # 3.9296875: |x| past it is taken as it (erf is 1 there)
+_ERF_SHIFTER = _f32(0x47000000)  # 2**15: adding it rounds to a multiple of 1/256
+_ERF_FROM = _f32(0x3C600000)  # 0.013671875: below it c = 0 (the first entries hold erf(0))
+_ERF_TINY = _f32(0x27800000)  # 2**-48: below it the square term is 0
+_ERF_POLY = tuple(_f32(b) for b in (0x3E0375D4, 0x3EC093B2, 0x3F4093A6, 0xBF906EBC))
+_ERF_SCALE = _f32(0x7B800000)  # 2**120
+_LOW_26 = np.uint32(0x03FFFFFF)
+_ONE_BITS = np.uint32(0x3F800000)
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """sErf: with m = min(|x|, 3.9296875), c = m to 1/256 (0 below 0.0137), d = m - c and D =
+    erf'(c)*64*d, erf |x| = erf(c) + (D*p + D + low(c))/64, p = (a*c*d + b)*c*d + (e - f*d*d);
+    x's sign. Every lane takes this path (NaN too, from the min with |x| of the table's erf(c))."""
+    a = np.abs(x)
+    m = np.where(a < _ERF_TOP, a, _ERF_TOP)
+    shifted = m + _ERF_SHIFTER
+    k = shifted.view(np.uint32) - _ERF_SHIFTER.view(np.uint32)
+    c = np.where(_ERF_FROM <= m, shifted - _ERF_SHIFTER, np.float32(0))
+    d = m - c
+    square = np.where(_ERF_TINY < m, d, np.float32(0))
+    square *= square
+    cd = c * d
+    p = cd * _ERF_POLY[2]
+    p += _ERF_POLY[3]
+    p *= cd
+    p += _ERF_POLY[0] - square * _ERF_POLY[1]
+    step = _table("erf", 2)[k, 1].view(np.float32) * d
+    high = (_table("erf", 2)[k, 0] & _LOW_26).view(np.float32)
+    high = np.where(high < a, high, a) * _ERF_SCALE
+    low = ((_table("erf", 2)[k, 0] >> np.uint32(26)) | _ONE_BITS).view(np.float32) * high - high
+    p *= step
+    p += low
+    p += step
+    p *= np.float32(0.015625)
+    p += high
+    p.view(np.uint32)[...] ^= x.view(np.uint32) & _SIGN
+    return p
+
+
+# ---- erfc: erfc(c) from a table less erfc'(c)*(|x| - c)*(1 + a polynomial), c = |x| to 1/64 -----
+# An entry: erfc(c)*2**64 as a float, then a word holding the slope |erfc'(c)|*2**64 (its exponent
+# is erfc(c)'s plus the word's bits 23-25, its fraction the low 23) and, in the top 6 bits,
+# erfc(c)'s rounding error in units of 2**-29 of the slope.
+_ERFC_TOP = _f32(0x4120C000)  # 10.046875: |x| past it is taken as it (the entry there is 0)
+_ERFC_SHIFTER = _f32(0x48000000)  # 2**17: adding it rounds to a multiple of 1/64
+_ERFC_W = tuple(_f32(b) for b in (0x3E08A294, 0x3D362FD7, 0xBEAAAAA7, 0x3F2AAAA8))
+_ERFC_V = tuple(_f32(b) for b in (0x3F004465, 0x3ECD2E81, 0xBEAAAA8B))
+_ERFC_LIMIT = _f32(0x4120DDFB)  # x from 10.054194 (erfc below half the least float): slow path
+_EXPONENT = np.uint32(0x7F800000)
+_KEEP_17 = np.uint32(0xFFFF8000)
+_SIXTY_FOURTH = np.float32(0.015625)
+_TWO_64 = np.uint32(0x5F800000)  # 2**64, and 2**-64 below
+_TWO_MINUS_64 = np.uint32(0x1F800000)
+
+
+def _erfc(x: np.ndarray) -> np.ndarray:
+    """sErfc: with m = min(|x|, 10.046875), c = m to 1/64, d = m - c (m at least 2**-32) and D
+    the slope, in units of 2**-64 erfc |x| = erfc(c) - D*d - D*((c*d)**2*w(c*d) - c*d)*d
+    - D*(d**3*v(c*d) - low(c)), D*d summed as its high and low parts; for x < 0, 2 less it."""
+    a = np.abs(x)
+    m = np.where(a < _ERFC_TOP, a, _ERFC_TOP)
+    shifted = m + _ERFC_SHIFTER
+    k = shifted.view(np.uint32) - _ERFC_SHIFTER.view(np.uint32)
+    c = shifted - _ERFC_SHIFTER
+    d = np.maximum(m, _TINY) - c
+    cd = c * d
+    high = _table("erfc", 2)[k, 0]
+    word = _table("erfc", 2)[k, 1]
+    slope = ((high & _EXPONENT) + (word & _LOW_26)).view(np.float32)
+    low = ((word >> np.uint32(26)) | _SIXTY_FOURTH.view(np.uint32)).view(np.float32)
+    low -= _SIXTY_FOURTH
+    v = _ERFC_V[0] - cd * _ERFC_V[1]
+    v *= cd
+    v += _ERFC_V[2]
+    v *= d
+    v *= d
+    v *= d
+    v -= low
+    w = _ERFC_W[0] - cd * _ERFC_W[1]
+    w *= cd
+    w += _ERFC_W[2]
+    w *= cd
+    w += _ERFC_W[3]
+    tail = cd * cd * w - cd
+    tail *= d
+    tail += v
+    tail *= slope
+    slope_high = _bits_kept(slope, _KEEP_17)
+    step = d * slope_high
+    value = high.view(np.float32) - step
+    tail += (slope - slope_high) * d
+    tail += step - (high.view(np.float32) - value)
+    value -= tail
+    sign = x.view(np.uint32) & _SIGN
+    value += (sign | _TWO_64).view(np.float32) - _TWO_64.view(np.float32)
+    value *= (sign | _TWO_MINUS_64).view(np.float32)
+    return value
+
+
+# ---- erfinv: x times a polynomial in w = 1 - |x|'s fraction, one per 1/8 of each binade of w ------
+# An entry: 8 floats c0..c7, g(t) = c6 + c7*t + t*(c1 + ... + c5*t**4) + c0 near the row's
+# middle, t the offset from it of w's fraction (plus w's rounding error, scaled alike).
+_ERFINV_LIMITS = (_f32(0x33800001), _f32(0x3F7FFFFF))  # past 2**-24, below 1: the fast path
+_ERFINV_ROW = np.uint32(0x3F7)  # w's bits from the 20th for 1 - 2**-24, the first row's
+_ERFINV_CENTRE = _f32(0xBF880000)  # -1.0625
+_LOW_20 = np.uint32(0x000FFFFF)
+_HALF_EXPONENT = np.uint32(0x3F800000)
+_TWICE_ONE = np.uint32(0x7F000000)  # less w's exponent bits: 2 ** -(w's exponent)
+
+
+def _erfinv(x: np.ndarray) -> np.ndarray:
+    """sErfInv: w = 1 - |x| as a float and its rounding error e; w's exponent and first 3
+    fraction bits pick a row, t = w's remaining fraction - 1/16 + e/2**(w's exponent); then
+    erfinv x = x*g(t) (see the table), g's high part summed apart, and x*g as x's high and
+    low parts times g's."""
+    a = np.abs(x)
+    one = np.float32(1)
+    w = one - a
+    error = (one - w) - a
+    bits = w.view(np.uint32)
+    inside = (a >= _ERFINV_LIMITS[0]) & (a <= _ERFINV_LIMITS[1])
+    row = _table("erfinv", 8).view(np.float32)[np.where(inside, _ERFINV_ROW - (bits >> np.uint32(20)), 0)]
+    scale = (_TWICE_ONE - (bits & _HALF_EXPONENT)).view(np.float32)
+    fraction = ((bits & _LOW_20) | _ONE_BITS).view(np.float32)
+    fraction += _ERFINV_CENTRE
+    t = fraction + error * scale
+    p = row[..., 5] * t
+    for i in (4, 3, 2, 1):
+        p += row[..., i]
+        p *= t
+    p += row[..., 0]
+    fraction_high = _bits_kept(fraction, _KEEP_12)
+    p += row[..., 7] * (t - fraction_high)
+    slope = fraction_high * row[..., 7]
+    g_high = _bits_kept(slope + p + row[..., 6], _KEEP_12)
+    g = (row[..., 6] - g_high) + slope
+    g += p
+    x_high = _bits_kept(x, _KEEP_12)
+    out = g * x
+    out += g_high * (x - x_high)
+    out += x_high * g_high
+    return out
+
+
 # name: (kernel, the lanes its fast path takes, the other lanes' values from `rounded` or None)
 _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _within(_SIN_LIMIT), None),
@@ -297,6 +487,10 @@ _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "tan": (_tan, _within(_SIN_LIMIT), None),
     "atan": (_atan, _between(*_ATAN_LIMITS), None),
     "asin": (_asin, _within(np.float32(1)), None),
+    "acos": (_acos, _within(np.float32(1)), None),
+    "erf": (_erf, _between(np.float32(0), np.float32(np.inf)), None),
+    "erfc": (_erfc, lambda x: x < _ERFC_LIMIT, None),
+    "erfinv": (_erfinv, _between(*_ERFINV_LIMITS), None),
     "sqrt": (_sqrt, _sqrt_fast, _sqrt_rare),
     "exp": (_exp, _within(_EXP_LIMIT), None),
 }

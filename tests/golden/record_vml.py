@@ -21,10 +21,14 @@ RANGES = {
     "cos": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
     "tan": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
     "atan": ((-3.0, 3.0), (-1e6, 1e6), (-0.4, 0.4), (-1e-30, 1e-30)),
-    # (past |x| = 1/2, asin takes the processor's root estimate, modelled: see vml._asin)
+    # (past |x| = 1/2, asin and acos take the processor's root estimate, modelled: see vml._asin_parts)
     "asin": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
     "exp": ((-2.0, 2.0), (-87.3, 87.3), (-1e-3, 1e-3)),
     "sqrt": ((0.0, 4.0), (0.0, 1e6), (0.0, 3.4e38), (0.0, 1e-36)),
+    "acos": ((-0.5, 0.5), (-1e-3, 1e-3), (-1e-30, 1e-30)),
+    "erf": ((-4.0, 4.0), (-0.02, 0.02), (-1e-30, 1e-30), (-1e-40, 1e-40), (-1e30, 1e30)),
+    "erfc": ((-4.0, 4.0), (-0.02, 0.02), (-1e-30, 1e-30), (9.0, 10.05), (-12.0, -9.0)),
+    "erfinv": ((-1.0, 1.0), (0.999, 1.0), (-1e-3, 1e-3), (-1e-7, 1e-7), (-1e-30, 1e-30)),
 }
 # the same for float64 (vml_double.py), keyed "name:float64" in vml.json
 RANGES64 = {

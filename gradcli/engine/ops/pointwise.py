@@ -571,6 +571,20 @@ def rounded_from_double(ufunc):
     return forward
 
 
+def _nan_kept(forward):
+    """`forward`, float and double NaN inputs coming back as they are (as MKL's kernels give
+    them; NumPy's arccos flips their sign)."""
+    def kept(a):
+        out = forward(a)
+        if a.dtype not in (np.float32, np.float64):
+            return out
+        if type(out) is np.ndarray:
+            np.copyto(out, a, where=np.isnan(a))
+            return out
+        return a if np.isnan(a) else out
+    return kept
+
+
 def _sleef_float(vector, rounded, scalar=None, vector64=None, scalar64=None):
     """A float32 forward whose vector code is SLEEF's `vector`: in cpu_kernel_vec's body, with
     `scalar` (glibc's float function) on the tails, or, with scalar "all", everywhere (vml's
@@ -625,7 +639,7 @@ _FLOATING = {
             lambda g, a, out: F.mul(g, F.add_scalar(F.pow(out, 2), 1)),
         'grad * (1 + result**2)'),
     "asin": ("AsinBackward0", vml.unary("asin", rounded_from_double(np.arcsin)), 0, lambda g, a, out: F.mul(g, _asin_root(a))),
-    "acos": ("AcosBackward0", rounded_from_double(np.arccos), 0, lambda g, a, out: F.mul(g, F.neg(_asin_root(a)))),
+    "acos": ("AcosBackward0", vml.unary("acos", _nan_kept(rounded_from_double(np.arccos))), 0, lambda g, a, out: F.mul(g, F.neg(_asin_root(a)))),
     "atan": ("AtanBackward0", vml.unary("atan", rounded_from_double(np.arctan)), 0,
              lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1)),
         'grad / (1 + self**2)'),
@@ -640,7 +654,7 @@ _FLOATING = {
     "sigmoid": ("SigmoidBackward0", sigmoid_values, RESULT,
                 lambda g, a, out: F.sigmoid_backward(g, out),
         'grad * result * (1 - result)'),
-    "erf": ("ErfBackward0", erf_values, 0,
+    "erf": ("ErfBackward0", vml.unary("erf", erf_values), 0,
             lambda g, a, out: F.mul(F.mul_scalar(F.exp(F.neg(F.pow(a, 2))), TWO_OVER_SQRT_PI),
                                     g)),
 }

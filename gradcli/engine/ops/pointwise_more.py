@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, libm_float, pointwise_order, sleef_dd, sleef_df
+from gradcli.engine import dtypes, errors, libm_float, pointwise_order, sleef_dd, sleef_df, vml
 from gradcli.engine.declarations import declare, warn_resized
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply, broadcast_shape,
@@ -16,6 +16,9 @@ from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, appl
 from gradcli.engine.tensor import Tensor
 
 SQRT_PI_OVER_2 = 0.5 * math.sqrt(math.pi)
+
+
+_MKL_NAN = np.uint32(0xFFC00000).view(np.float32)
 
 
 def _erfinv_double(x: np.ndarray) -> np.ndarray:
@@ -29,7 +32,7 @@ def _erfinv_double(x: np.ndarray) -> np.ndarray:
             error = np.asarray(erf(guess), dtype=np.float64) - x
             guess = guess - error / (2.0 / math.sqrt(math.pi) * np.exp(-guess * guess))
     guess = np.where(np.abs(x) == 1, np.copysign(np.inf, x), guess)
-    return np.where(np.abs(x) > 1, np.nan, guess)
+    return np.where(np.isnan(x), x, np.where(np.abs(x) > 1, np.nan, guess))
 
 
 def _giles_central(w):
@@ -65,7 +68,10 @@ def _glibc_or_double(function, ufunc):
 
 
 def _erfinv(a):
-    return _erfinv_double(a).astype(a.dtype)
+    out = _erfinv_double(a).astype(a.dtype)
+    if a.dtype == np.float32:  # (MKL's: its default NaN, negative, past |x| = 1)
+        out[np.abs(a) > 1] = _MKL_NAN
+    return out
 
 
 asinh = define("asinh(Tensor self, *, Tensor? out=None)", "AsinhBackward0",
@@ -80,8 +86,8 @@ atanh = define("atanh(Tensor self, *, Tensor? out=None)", "AtanhBackward0",
        lambda a: _atanh(a),
        promote="float", save=(0,),
        vjp=lambda g, a: F.div(g, F.scalar_sub(1, F.pow(a, 2))), jvp=AS_VJP)
-erfinv = define("erfinv(Tensor self, *, Tensor? out=None)", "ErfinvBackward0", _erfinv, promote="float",
-       save=(0,),
+erfinv = define("erfinv(Tensor self, *, Tensor? out=None)", "ErfinvBackward0", vml.unary("erfinv", _erfinv),
+       promote="float", save=(0,),
        vjp=lambda g, a: F.mul(F.mul_scalar(F.exp(F.pow(F.erfinv(a), 2)), SQRT_PI_OVER_2), g),
        jvp=AS_VJP)
 rad2deg = define("rad2deg(Tensor self, *, Tensor? out=None)", "Rad2DegBackward0",

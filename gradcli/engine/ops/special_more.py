@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import bessel_math, dtypes, erfcx_math, errors, igamma_math, special_math
+from gradcli.engine import (bessel_math, dtypes, erfcx_math, errors, igamma_math, special_math,
+                            vml)
 from gradcli.engine.declarations import declare, declare_alias
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, apply,
@@ -17,8 +18,8 @@ from gradcli.engine.ops.registry import (AS_VJP, NOT_FLOATING, OPS, RESULT, appl
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
-erfc = define("erfc(Tensor self, *, Tensor? out=None)", "ErfcBackward0", special_math.erfc,
-              promote="float", save=(0,), jvp=AS_VJP,
+erfc = define("erfc(Tensor self, *, Tensor? out=None)", "ErfcBackward0",
+              vml.unary("erfc", special_math.erfc), promote="float", save=(0,), jvp=AS_VJP,
               vjp=lambda g, a: F.mul(F.mul_scalar(F.exp(F.neg(F.pow(a, 2))),
                                                   -2.0 / math.sqrt(math.pi)), g),
               rule=("-2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad",))
