@@ -178,15 +178,13 @@ def _asin_parts(x: np.ndarray):
     """What sAsin and sAcos share: z = min(x*x, y) with y = (1 - |x|)/2, the polynomial
     z*p(z), s = sqrt(2y) as a float and the root's correction (s + correction is sqrt(2y)).
 
-    s comes from the processor's estimate of 1/sqrt(y) (rsqrtps), its own 12-bit table, not
-    published: it is modelled as 1/sqrt(y) rounded to 12 bits, which gives about 1 in 10**4
-    results a last bit off where the root is used (1/2 <= |x| <= 1)."""
+    s comes from the processor's estimate of 1/sqrt(y) (rsqrtps, the measured table of
+    rsqrt_estimate.py), cut to its first 12 bits."""
     a = np.abs(x)
     half = np.float32(0.5)
     y = half - a * half
     z = np.minimum(x * x, y)
-    estimate = (1.0 / np.sqrt(np.maximum(y, _TINY).astype(np.float64))).astype(np.float32)
-    estimate.view(np.uint32)[...] += np.uint32(0x800)
+    estimate = rsqrtps(np.maximum(y, _TINY))
     r = np.where(y >= _TINY, _bits_kept(estimate, _KEEP_12), np.float32(0))
     t = y + y
     t_high = _bits_kept(t, _KEEP_11)
