@@ -185,10 +185,54 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
     return out, np.abs(x) <= _TRIG_LIMIT
 
 
+# ---- log: x = 2**e * m, ln(m) = ln(m*r) - ln(r) with r the processor's estimate of 1/m ------------
+_LN_TABLE = _table("ln")  # per r = 512..1024: -ln(r/1024) - 1023*ln2 in two parts
+_LN_RCP_STEPS = np.array(_TABLES["ln_rcp_steps"], dtype=np.uint32)
+_LN2_HIGH = _d("0x1.62e42fefa0000p-1")  # ln2 in two parts
+_LN2_LOW = _d("0x1.cf79abc9e0000p-40")
+_LN_POLY = tuple(_d(h) for h in (
+    "0x1.9999cacdb4d0ap-3", "-0x1.0000148058ee1p-2", "0x1.55555555543c5p-2",
+    "-0x1.ffffffffff81fp-2"))
+_MANTISSA = _U64(0x000FFFFFFFFFFFFF)
+_LN_SCALED_ONE = _U64(0x3F50000000000000)  # 2**-10
+_LN_HIGH_BITS = _U64(0x3F5FFFFFFC000000)  # the top 26 bits of m's mantissa
+
+
+def _ln(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdLn: m = x's mantissa times 2**-10; r = rcpps(float(m)) rounded to an integer (512..1024,
+    from the measured steps of the estimate); u = m*r - 1 (m in two halves); ln x =
+    (e*ln2 + table(r)) + u + u*u*p(u), e x's biased exponent, the table and ln2 in two parts.
+    Negative x (-inf too) give the positive quiet NaN, as the slow path does; zero, subnormal
+    x, +inf and NaN take the slow path."""
+    bits = x.view(_U64)
+    m = ((bits & _MANTISSA) | _LN_SCALED_ONE).view(np.float64)
+    estimate = m.astype(np.float32).view(np.uint32) - np.uint32(0x3A800000)
+    r = 1024.0 - np.searchsorted(_LN_RCP_STEPS, estimate, side="right")
+    m_high = (m.view(_U64) & _LN_HIGH_BITS).view(np.float64)
+    u = m_high * r - 1.0
+    u += (m - m_high) * r
+    row = r.astype(np.intp) - 512
+    exponent = (bits >> _U64(52)).astype(np.float64)
+    high = exponent * _LN2_HIGH + _LN_TABLE[row, 0]
+    total = u + high
+    out = (high - total) + u
+    u2 = u * u
+    p = u * _LN_POLY[0] + _LN_POLY[1]
+    p = p * u2 + (u * _LN_POLY[2] + _LN_POLY[3])
+    p *= u2
+    out += exponent * _LN2_LOW + _LN_TABLE[row, 1]
+    out += p
+    out += total
+    negative = x < 0
+    out[negative] = np.nan
+    return out, negative | ((x >= np.finfo(np.float64).tiny) & (x <= np.finfo(np.float64).max))
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
     "tanh": _tanh,
     "sin": lambda x: _sin_or_cos(x, False),
     "cos": lambda x: _sin_or_cos(x, True),
+    "log": _ln,
 }

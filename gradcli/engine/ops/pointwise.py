@@ -580,7 +580,7 @@ _FLOATING = {
     "expm1": ("Expm1Backward0", _sleef_float(sleef_df.expm1f, rounded_from_double(np.expm1), "all"), RESULT,
               lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
         'grad * (result + 1)'),
-    "log": ("LogBackward0", rounded_from_double(np.log), 0, lambda g, a, out: F.div(g, _conj(a)),
+    "log": ("LogBackward0", vml.unary("log", rounded_from_double(np.log)), 0, lambda g, a, out: F.div(g, _conj(a)),
         'grad / self.conj()'),
     "log2": ("Log2Backward0", rounded_from_double(np.log2), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
     "log10": ("Log10Backward0", rounded_from_double(np.log10), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
