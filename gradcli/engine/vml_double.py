@@ -185,48 +185,81 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
     return out, np.abs(x) <= _TRIG_LIMIT
 
 
-# ---- log: x = 2**e * m, ln(m) = ln(m*r) - ln(r) with r the processor's estimate of 1/m ------------
-_LN_TABLE = _table("ln")  # per r = 512..1024: -ln(r/1024) - 1023*ln2 in two parts
-_LN_RCP_STEPS = np.array(_TABLES["ln_rcp_steps"], dtype=np.uint32)
-_LN2_HIGH = _d("0x1.62e42fefa0000p-1")  # ln2 in two parts
-_LN2_LOW = _d("0x1.cf79abc9e0000p-40")
-_LN_POLY = tuple(_d(h) for h in (
-    "0x1.9999cacdb4d0ap-3", "-0x1.0000148058ee1p-2", "0x1.55555555543c5p-2",
-    "-0x1.ffffffffff81fp-2"))
+# ---- log, log10, log2: x = 2**e * m, log(m) = log(m*r) - log(r), r from the rcpps estimate of 1/m ---
+_RCPPS = np.array(_TABLES["rcpps"], dtype=np.int64)  # rcpps(1 + k/4096), float32 bits
 _MANTISSA = _U64(0x000FFFFFFFFFFFFF)
-_LN_SCALED_ONE = _U64(0x3F50000000000000)  # 2**-10
-_LN_HIGH_BITS = _U64(0x3F5FFFFFFC000000)  # the top 26 bits of m's mantissa
 
 
-def _ln(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """vdLn: m = x's mantissa times 2**-10; r = rcpps(float(m)) rounded to an integer (512..1024,
-    from the measured steps of the estimate); u = m*r - 1 (m in two halves); ln x =
-    (e*ln2 + table(r)) + u + u*u*p(u), e x's biased exponent, the table and ln2 in two parts.
-    Negative x (-inf too) give the positive quiet NaN, as the slow path does; zero, subnormal
-    x, +inf and NaN take the slow path."""
-    bits = x.view(_U64)
-    m = ((bits & _MANTISSA) | _LN_SCALED_ONE).view(np.float64)
-    estimate = m.astype(np.float32).view(np.uint32) - np.uint32(0x3A800000)
-    r = 1024.0 - np.searchsorted(_LN_RCP_STEPS, estimate, side="right")
-    m_high = (m.view(_U64) & _LN_HIGH_BITS).view(np.float64)
-    u = m_high * r - 1.0
-    u += (m - m_high) * r
-    row = r.astype(np.intp) - 512
-    exponent = (bits >> _U64(52)).astype(np.float64)
-    high = exponent * _LN2_HIGH + _LN_TABLE[row, 0]
-    total = u + high
-    out = (high - total) + u
-    u2 = u * u
-    p = u * _LN_POLY[0] + _LN_POLY[1]
-    p = p * u2 + (u * _LN_POLY[2] + _LN_POLY[3])
-    p *= u2
-    out += exponent * _LN2_LOW + _LN_TABLE[row, 1]
-    out += p
-    out += total
-    negative = x < 0
-    out[negative] = np.nan
-    return out, negative | ((x >= np.finfo(np.float64).tiny) & (x <= np.finfo(np.float64).max))
+def _rcpps(f: np.ndarray) -> np.ndarray:
+    """The processor's rcpps estimate of 1/f (float32 f, normal), as a double: it depends on the
+    top 12 bits of the mantissa only, and the exponent just negates."""
+    bits = f.view(np.uint32).astype(np.int64)
+    estimate = _RCPPS[(bits >> 11) & 0xFFF] + 0x3F800000 - (bits & 0x7F800000)
+    return estimate.astype(np.uint32).view(np.float32).astype(np.float64)
 
+
+class _Logarithm:
+    """One of MKL's logarithms (the constants for its base)."""
+
+    def __init__(self, name, scale, factor, shift, base, log2, poly, linear=None):
+        self.table = _table(name)  # per row: log(r) less 1023*log(2), negated, in two parts
+        self.scale = _U64(scale)  # the exponent bits m gets
+        self.high_bits = _U64(scale | 0xFFFFFFC000000)  # m's exponent and top 26 mantissa bits
+        self.factor, self.shift, self.base = factor, _U64(shift), _U64(base)
+        self.log2 = log2  # log(2) in two parts; None for log2 (e added as it is)
+        self.poly, self.linear = poly, linear
+
+    def __call__(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """m = x's mantissa with the exponent `scale`; r = rint(rcpps(float(m)) * factor);
+        u = m*r - factor (m in two halves); log x = (e*log(2) + table(r)) + u + p(u), e x's
+        biased exponent, the table and log(2) in two parts. Negative x (-inf too) give the
+        positive quiet NaN, as the slow path does; zero, subnormal x, +inf and NaN take it."""
+        bits = x.view(_U64)
+        m = ((bits & _MANTISSA) | self.scale).view(np.float64)
+        r = np.rint(_rcpps(m.astype(np.float32)) * self.factor)
+        m_high = (m.view(_U64) & self.high_bits).view(np.float64)
+        u = m_high * r - self.factor
+        u += (m - m_high) * r
+        row = (((r.view(_U64) >> self.shift) - self.base) >> _U64(4)).astype(np.intp)
+        exponent = (bits >> _U64(52)).astype(np.float64)
+        if self.log2 is None:
+            high, low = self.table[row, 0] + exponent, self.table[row, 1]
+        else:
+            high = exponent * self.log2[0] + self.table[row, 0]
+            low = exponent * self.log2[1] + self.table[row, 1]
+        total = u + high
+        out = (high - total) + u
+        u2 = u * u
+        p = u * self.poly[0] + self.poly[1]
+        p = p * u2 + (u * self.poly[2] + self.poly[3])
+        p *= u2
+        if self.linear is not None:
+            p += u * self.linear[0] + self.linear[1]
+            p *= u
+        out += low
+        out += p
+        out += total
+        negative = x < 0
+        out[negative] = np.nan
+        return out, negative | ((x >= np.finfo(np.float64).tiny) & (x <= np.finfo(np.float64).max))
+
+
+def _hex(*texts: str) -> tuple[float, ...]:
+    return tuple(_d(h) for h in texts)
+
+
+_LN = _Logarithm(
+    "ln", 0x3F50000000000000, 1.0, 39, 0x810000, _hex("0x1.62e42fefa0000p-1", "0x1.cf79abc9e0000p-40"),
+    _hex("0x1.9999cacdb4d0ap-3", "-0x1.0000148058ee1p-2", "0x1.55555555543c5p-2", "-0x1.ffffffffff81fp-2"))
+_LOG10 = _Logarithm(
+    "log10", 0x3F50000000000000, _d("0x1.bcp-2"), 40, 0x406BC0,
+    _hex("0x1.34413509f0000p-2", "0x1.e7fbcc47c0000p-40"),
+    _hex("-0x1.5c91a15f7eb9fp+3", "0x1.6aba863a166dbp+2", "-0x1.8930964d2fa9bp+1", "0x1.c6a02dc954978p+0"),
+    _hex("-0x1.27af2dc77b115p+0", "0x1.a7a6cbf2e410cp-10"))
+_LOG2 = _Logarithm(
+    "log2", 0x3F60000000000000, _d("0x1.71p0"), 39, 0x80EE20, None,
+    _hex("-0x1.b743ca0b38eebp-6", "0x1.7be52039fb7cep-5", "-0x1.563d0fce18810p-4", "0x1.48dead300e7bfp-3"),
+    _hex("-0x1.6386b9b9b5d42p-2", "0x1.d4c6d2bc5aea6p-11"))
 
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
@@ -234,5 +267,7 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "tanh": _tanh,
     "sin": lambda x: _sin_or_cos(x, False),
     "cos": lambda x: _sin_or_cos(x, True),
-    "log": _ln,
+    "log": _LN,
+    "log10": _LOG10,
+    "log2": _LOG2,
 }
