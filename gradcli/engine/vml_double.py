@@ -191,10 +191,12 @@ _MANTISSA = _U64(0x000FFFFFFFFFFFFF)
 
 
 def _rcpps(f: np.ndarray) -> np.ndarray:
-    """The processor's rcpps estimate of 1/f (float32 f, normal), as a double: it depends on the
-    top 12 bits of the mantissa only, and the exponent just negates."""
+    """The processor's rcpps estimate of 1/f (float32 f, normal or infinite), as a double: it
+    depends on the top 12 bits of the mantissa only, the exponent just negates, and estimates
+    below the normal range (f past 2**125) are 0."""
     bits = f.view(np.uint32).astype(np.int64)
     estimate = _RCPPS[(bits >> 11) & 0xFFF] + 0x3F800000 - (bits & 0x7F800000)
+    estimate[estimate < 0x00800000] = 0
     return estimate.astype(np.uint32).view(np.float32).astype(np.float64)
 
 
@@ -261,6 +263,74 @@ _LOG2 = _Logarithm(
     _hex("-0x1.b743ca0b38eebp-6", "0x1.7be52039fb7cep-5", "-0x1.563d0fce18810p-4", "0x1.48dead300e7bfp-3"),
     _hex("-0x1.6386b9b9b5d42p-2", "0x1.d4c6d2bc5aea6p-11"))
 
+# ---- atan: atan(|x|) = atan(t) + atan((|x| - t) / (1 + t*|x|)), t from five intervals of |x| ------
+_ATAN_TABLE = _table("atan")  # per interval: t (1 past 2.4375: -1/|x|), a mask, atan(t) in two parts
+_ATAN_BOUNDS = (0x3FDC0000, 0x3FE60000, 0x3FF30000, 0x40038000)  # 0.4375, 0.6875, 1.1875, 2.4375
+_ATAN_HIGH = _U64(0xFFFFFFFFF8000000)
+_ATAN_POLY = (  # even and odd powers of s**2
+    _hex("0x1.be4fbe6733718p-7", "0x1.6ad5558fe19c9p-5", "0x1.e12f1edf7c393p-5",
+         "0x1.3b132b731e73ap-4", "0x1.c71c719f99f96p-4", "0x1.9999999998f43p-3"),
+    _hex("-0x1.04cd71f92185ep-5", "-0x1.a9e755ca13d23p-5", "-0x1.1108d326c68edp-4",
+         "-0x1.745d119677a4fp-4", "-0x1.2492492441a21p-3", "-0x1.5555555555552p-2"))
+
+
+def _atan_high(x: np.ndarray) -> np.ndarray:
+    return (x.view(_U64) & _ATAN_HIGH).view(np.float64)
+
+
+def _atan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdAtan: by |x|'s upper word, t and atan(t) from the table; the quotient
+    (|x| masked - t) / (1 + t*|x|) (past 2.4375, -1/|x|) in split halves, 1/den from rcpps
+    refined by a degree-6 series; s = the quotient, atan(t) + s + s**3*p(s**2), x's sign put
+    back. |x| below about 2**-1020 or past 2**993, infinities and NaN take the slow path."""
+    a = np.abs(x)
+    words = (a.view(_U64) >> _U64(32)).astype(np.int64)
+    row = 4 - sum((words > bound).astype(np.intp) for bound in _ATAN_BOUNDS)
+    t, mask, atan_high, atan_low = np.moveaxis(_ATAN_TABLE[row], -1, 0)
+    mask = mask.view(_U64)
+    a_high = _atan_high(a)
+    a_low = a - a_high
+    first = (a_high.view(_U64) & mask).view(np.float64) - t
+    second = (a_low.view(_U64) & mask).view(np.float64)
+    numerator = first - second
+    extra = second - (numerator - first)
+    n_high = _atan_high(numerator)
+    n_low = (numerator - n_high) + extra
+    one = (mask & _U64(0x3FF0000000000000)).view(np.float64) + t * a_high
+    product = t * a_low
+    denominator = product + one
+    error = (one - denominator) + product
+    d_high = _atan_high(denominator)
+    d_low = (denominator - d_high) + error
+    r = _rcpps(d_high.astype(np.float32))
+    e = d_low * r + (d_high * r - 1.0)
+    series = e * e - e
+    for sign in (1.0, -1.0, 1.0, -1.0):
+        series = series * e + sign * e
+    series *= r
+    low = n_low * r + (series * n_high + n_low * series)
+    high = n_high * r
+    s = high + low
+    s2 = s * s
+    s4 = s2 * s2
+    even = s4 * _ATAN_POLY[0][0] + _ATAN_POLY[0][1]
+    odd = s4 * _ATAN_POLY[1][0] + _ATAN_POLY[1][1]
+    for k in range(2, 5):
+        even = even * s4 + _ATAN_POLY[0][k]
+        odd = odd * s4 + _ATAN_POLY[1][k]
+    even *= s4
+    odd *= s4
+    even += _ATAN_POLY[0][5]
+    odd += _ATAN_POLY[1][5]
+    out = even * s2 + odd
+    out *= s2
+    out *= s
+    out += low + atan_low
+    out += high
+    out += atan_high
+    out.view(_U64)[...] |= x.view(_U64) & _SIGN
+    return out, (words >= 0x00300000) & (words < 0x7E000000)
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
@@ -270,4 +340,5 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "log": _LN,
     "log10": _LOG10,
     "log2": _LOG2,
+    "atan": _atan,
 }
