@@ -192,11 +192,12 @@ _MANTISSA = _U64(0x000FFFFFFFFFFFFF)
 
 def _rcpps(f: np.ndarray) -> np.ndarray:
     """The processor's rcpps estimate of 1/f (float32 f, normal or infinite), as a double: it
-    depends on the top 12 bits of the mantissa only, the exponent just negates, and estimates
-    below the normal range (f past 2**125) are 0."""
+    depends on the top 12 bits of the mantissa only, the exponent just negates, the sign stays,
+    and estimates below the normal range (|f| past 2**125) are 0."""
     bits = f.view(np.uint32).astype(np.int64)
     estimate = _RCPPS[(bits >> 11) & 0xFFF] + 0x3F800000 - (bits & 0x7F800000)
     estimate[estimate < 0x00800000] = 0
+    estimate |= bits & 0x80000000
     return estimate.astype(np.uint32).view(np.float32).astype(np.float64)
 
 
@@ -331,6 +332,56 @@ def _atan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out.view(_U64)[...] |= x.view(_U64) & _SIGN
     return out, (words >= 0x00300000) & (words < 0x7E000000)
 
+# ---- tan: x less n*pi/128 (in three parts), then a formula per n mod 256 from the table ----------
+_TAN_TABLE = _table("tan")  # per n mod 256: thirteen doubles (the quotient's and polynomial's terms)
+
+
+def _tan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdTan: n = |x| * 128/pi rounded; r + r_low = |x| less n*pi/128; with t0..t12 of row
+    n mod 256, tan = t2/(t0 - r) (its reciprocal from rcpps, refined twice) + t3 + t5*r +
+    t4 + (t5 + t6)*r_low + r*p(r) (p from t6..t12), summed in extra precision; x's sign put
+    back. |x| past about 65536, infinities and NaN take the slow path."""
+    a = np.abs(x)
+    shifted = a * _TRIG_SCALE + _SHIFTER
+    n = shifted - _SHIFTER
+    partial = n * -_TRIG_PI[0] + a
+    middle = n * _TRIG_PI[1]
+    r_high = partial - middle
+    rest = n * -_TRIG_PI[2] + ((partial - r_high) - middle)
+    r = r_high + rest
+    r_low = (r_high - r) + rest
+    t = np.moveaxis(_TAN_TABLE[(shifted.view(_U64) & _U64(255)).astype(np.intp)], -1, 0)
+    denominator = t[0] - r
+    d_high = _atan_high(denominator)
+    d_low = ((t[0] - denominator) - r) - r_low
+    d_low = ((denominator - d_high) + t[1]) + d_low
+    estimate = _atan_high(_rcpps(d_high.astype(np.float32)))
+    e = 1.0 - d_high * estimate
+    inverse = (e * e + 1.0) * (e * estimate + estimate)
+    q = d_low * inverse
+    correction = (q * q + (e - q)) * inverse
+    quotient = estimate * t[2]
+    correction *= t[2]
+    r2 = r * r
+    odd = (t[9] * r + t[8]) * r2 + (t[7] * r + t[6])
+    poly = r2 * r2 * (t[12] * r2 + (t[11] * r + t[10]))
+    poly += odd
+    poly *= r
+    linear = t[5] * r
+    head = t[3] + linear
+    tail = (t[3] - head) + linear
+    tail += correction
+    total = head + quotient
+    low = (quotient - total) + head
+    low += tail
+    small = (t[6] + t[5]) * r_low
+    small += low
+    small += t[4]
+    poly += small
+    poly += total
+    poly.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    return poly, a <= _TRIG_LIMIT
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
@@ -341,4 +392,5 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "log10": _LOG10,
     "log2": _LOG2,
     "atan": _atan,
+    "tan": _tan,
 }
