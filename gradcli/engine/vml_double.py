@@ -188,10 +188,218 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
     return out, np.abs(x) <= _TRIG_LIMIT
 
 
+# ---- log, log10, log2: x = 2**e * m, log(m) = log(m*r) - log(r), r from the rcpps estimate of 1/m ---
+_MANTISSA = _U64(0x000FFFFFFFFFFFFF)
+
+
+@functools.cache
+def _rcpps_table() -> np.ndarray:
+    """rcpps(1 + k/4096) as float32 bits (vml_tables.py, read on first use)."""
+    from gradcli.engine.vml_tables import RCPPS
+    return np.array(RCPPS, dtype=np.int64)
+
+
+def _rcpps(f: np.ndarray) -> np.ndarray:
+    """The processor's rcpps estimate of 1/f (float32 f, normal or infinite), as a double: it
+    depends on the top 12 bits of the mantissa only, the exponent just negates, the sign stays,
+    and estimates below the normal range (|f| past 2**125) are 0."""
+    bits = f.view(np.uint32).astype(np.int64)
+    estimate = _rcpps_table()[(bits >> 11) & 0xFFF] + 0x3F800000 - (bits & 0x7F800000)
+    estimate[estimate < 0x00800000] = 0
+    estimate |= bits & 0x80000000
+    return estimate.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+class _Logarithm:
+    """One of MKL's logarithms (the constants for its base)."""
+
+    def __init__(self, name, scale, factor, shift, base, log2, poly, linear=None):
+        self.name = name  # its table, per row: log(r) less 1023*log(2), negated, in two parts
+        self.scale = _U64(scale)  # the exponent bits m gets
+        self.high_bits = _U64(scale | 0xFFFFFFC000000)  # m's exponent and top 26 mantissa bits
+        self.factor, self.shift, self.base = factor, _U64(shift), _U64(base)
+        self.log2 = log2  # log(2) in two parts; None for log2 (e added as it is)
+        self.poly, self.linear = poly, linear
+
+    def __call__(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """m = x's mantissa with the exponent `scale`; r = rint(rcpps(float(m)) * factor);
+        u = m*r - factor (m in two halves); log x = (e*log(2) + table(r)) + u + p(u), e x's
+        biased exponent, the table and log(2) in two parts. Negative x (-inf too) give the
+        positive quiet NaN, as the slow path does; zero, subnormal x, +inf and NaN take it."""
+        bits = x.view(_U64)
+        m = ((bits & _MANTISSA) | self.scale).view(np.float64)
+        r = np.rint(_rcpps(m.astype(np.float32)) * self.factor)
+        m_high = (m.view(_U64) & self.high_bits).view(np.float64)
+        u = m_high * r - self.factor
+        u += (m - m_high) * r
+        row = (((r.view(_U64) >> self.shift) - self.base) >> _U64(4)).astype(np.intp)
+        exponent = (bits >> _U64(52)).astype(np.float64)
+        if self.log2 is None:
+            high, low = _table(self.name)[row, 0] + exponent, _table(self.name)[row, 1]
+        else:
+            high = exponent * self.log2[0] + _table(self.name)[row, 0]
+            low = exponent * self.log2[1] + _table(self.name)[row, 1]
+        total = u + high
+        out = (high - total) + u
+        u2 = u * u
+        p = u * self.poly[0] + self.poly[1]
+        p = p * u2 + (u * self.poly[2] + self.poly[3])
+        p *= u2
+        if self.linear is not None:
+            p += u * self.linear[0] + self.linear[1]
+            p *= u
+        out += low
+        out += p
+        out += total
+        negative = x < 0
+        out[negative] = np.nan
+        return out, negative | ((x >= np.finfo(np.float64).tiny) & (x <= np.finfo(np.float64).max))
+
+
+def _hex(*texts: str) -> tuple[float, ...]:
+    return tuple(_d(h) for h in texts)
+
+
+_LN = _Logarithm(
+    "ln", 0x3F50000000000000, 1.0, 39, 0x810000, _hex("0x1.62e42fefa0000p-1", "0x1.cf79abc9e0000p-40"),
+    _hex("0x1.9999cacdb4d0ap-3", "-0x1.0000148058ee1p-2", "0x1.55555555543c5p-2", "-0x1.ffffffffff81fp-2"))
+_LOG10 = _Logarithm(
+    "log10", 0x3F50000000000000, _d("0x1.bcp-2"), 40, 0x406BC0,
+    _hex("0x1.34413509f0000p-2", "0x1.e7fbcc47c0000p-40"),
+    _hex("-0x1.5c91a15f7eb9fp+3", "0x1.6aba863a166dbp+2", "-0x1.8930964d2fa9bp+1", "0x1.c6a02dc954978p+0"),
+    _hex("-0x1.27af2dc77b115p+0", "0x1.a7a6cbf2e410cp-10"))
+_LOG2 = _Logarithm(
+    "log2", 0x3F60000000000000, _d("0x1.71p0"), 39, 0x80EE20, None,
+    _hex("-0x1.b743ca0b38eebp-6", "0x1.7be52039fb7cep-5", "-0x1.563d0fce18810p-4", "0x1.48dead300e7bfp-3"),
+    _hex("-0x1.6386b9b9b5d42p-2", "0x1.d4c6d2bc5aea6p-11"))
+
+# ---- atan: atan(|x|) = atan(t) + atan((|x| - t) / (1 + t*|x|)), t from five intervals of |x| ------
+# "atan": per interval: t (1 past 2.4375: -1/|x|), a mask, atan(t) in two parts
+_ATAN_BOUNDS = (0x3FDC0000, 0x3FE60000, 0x3FF30000, 0x40038000)  # 0.4375, 0.6875, 1.1875, 2.4375
+_ATAN_HIGH = _U64(0xFFFFFFFFF8000000)
+_ATAN_POLY = (  # even and odd powers of s**2
+    _hex("0x1.be4fbe6733718p-7", "0x1.6ad5558fe19c9p-5", "0x1.e12f1edf7c393p-5",
+         "0x1.3b132b731e73ap-4", "0x1.c71c719f99f96p-4", "0x1.9999999998f43p-3"),
+    _hex("-0x1.04cd71f92185ep-5", "-0x1.a9e755ca13d23p-5", "-0x1.1108d326c68edp-4",
+         "-0x1.745d119677a4fp-4", "-0x1.2492492441a21p-3", "-0x1.5555555555552p-2"))
+
+
+def _atan_high(x: np.ndarray) -> np.ndarray:
+    return (x.view(_U64) & _ATAN_HIGH).view(np.float64)
+
+
+def _atan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdAtan: by |x|'s upper word, t and atan(t) from the table; the quotient
+    (|x| masked - t) / (1 + t*|x|) (past 2.4375, -1/|x|) in split halves, 1/den from rcpps
+    refined by a degree-6 series; s = the quotient, atan(t) + s + s**3*p(s**2), x's sign put
+    back. |x| below about 2**-1020 or past 2**993, infinities and NaN take the slow path."""
+    a = np.abs(x)
+    words = (a.view(_U64) >> _U64(32)).astype(np.int64)
+    row = 4 - sum((words > bound).astype(np.intp) for bound in _ATAN_BOUNDS)
+    t, mask, atan_high, atan_low = np.moveaxis(_table("atan")[row], -1, 0)
+    mask = mask.view(_U64)
+    a_high = _atan_high(a)
+    a_low = a - a_high
+    first = (a_high.view(_U64) & mask).view(np.float64) - t
+    second = (a_low.view(_U64) & mask).view(np.float64)
+    numerator = first - second
+    extra = second - (numerator - first)
+    n_high = _atan_high(numerator)
+    n_low = (numerator - n_high) + extra
+    one = (mask & _U64(0x3FF0000000000000)).view(np.float64) + t * a_high
+    product = t * a_low
+    denominator = product + one
+    error = (one - denominator) + product
+    d_high = _atan_high(denominator)
+    d_low = (denominator - d_high) + error
+    r = _rcpps(d_high.astype(np.float32))
+    e = d_low * r + (d_high * r - 1.0)
+    series = e * e - e
+    for sign in (1.0, -1.0, 1.0, -1.0):
+        series = series * e + sign * e
+    series *= r
+    low = n_low * r + (series * n_high + n_low * series)
+    high = n_high * r
+    s = high + low
+    s2 = s * s
+    s4 = s2 * s2
+    even = s4 * _ATAN_POLY[0][0] + _ATAN_POLY[0][1]
+    odd = s4 * _ATAN_POLY[1][0] + _ATAN_POLY[1][1]
+    for k in range(2, 5):
+        even = even * s4 + _ATAN_POLY[0][k]
+        odd = odd * s4 + _ATAN_POLY[1][k]
+    even *= s4
+    odd *= s4
+    even += _ATAN_POLY[0][5]
+    odd += _ATAN_POLY[1][5]
+    out = even * s2 + odd
+    out *= s2
+    out *= s
+    out += low + atan_low
+    out += high
+    out += atan_high
+    out.view(_U64)[...] |= x.view(_U64) & _SIGN
+    return out, (words >= 0x00300000) & (words < 0x7E000000)
+
+# ---- tan: x less n*pi/128 (in three parts), then a formula per n mod 256 from the table ----------
+# "tan": per n mod 256: thirteen doubles (the quotient's and polynomial's terms)
+
+
+def _tan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdTan: n = |x| * 128/pi rounded; r + r_low = |x| less n*pi/128; with t0..t12 of row
+    n mod 256, tan = t2/(t0 - r) (its reciprocal from rcpps, refined twice) + t3 + t5*r +
+    t4 + (t5 + t6)*r_low + r*p(r) (p from t6..t12), summed in extra precision; x's sign put
+    back. |x| past about 65536, infinities and NaN take the slow path."""
+    a = np.abs(x)
+    shifted = a * _TRIG_SCALE + _SHIFTER
+    n = shifted - _SHIFTER
+    partial = n * -_TRIG_PI[0] + a
+    middle = n * _TRIG_PI[1]
+    r_high = partial - middle
+    rest = n * -_TRIG_PI[2] + ((partial - r_high) - middle)
+    r = r_high + rest
+    r_low = (r_high - r) + rest
+    t = np.moveaxis(_table("tan")[(shifted.view(_U64) & _U64(255)).astype(np.intp)], -1, 0)
+    denominator = t[0] - r
+    d_high = _atan_high(denominator)
+    d_low = ((t[0] - denominator) - r) - r_low
+    d_low = ((denominator - d_high) + t[1]) + d_low
+    estimate = _atan_high(_rcpps(d_high.astype(np.float32)))
+    e = 1.0 - d_high * estimate
+    inverse = (e * e + 1.0) * (e * estimate + estimate)
+    q = d_low * inverse
+    correction = (q * q + (e - q)) * inverse
+    quotient = estimate * t[2]
+    correction *= t[2]
+    r2 = r * r
+    odd = (t[9] * r + t[8]) * r2 + (t[7] * r + t[6])
+    poly = r2 * r2 * (t[12] * r2 + (t[11] * r + t[10]))
+    poly += odd
+    poly *= r
+    linear = t[5] * r
+    head = t[3] + linear
+    tail = (t[3] - head) + linear
+    tail += correction
+    total = head + quotient
+    low = (quotient - total) + head
+    low += tail
+    small = (t[6] + t[5]) * r_low
+    small += low
+    small += t[4]
+    poly += small
+    poly += total
+    poly.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    return poly, a <= _TRIG_LIMIT
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
     "tanh": _tanh,
     "sin": lambda x: _sin_or_cos(x, False),
     "cos": lambda x: _sin_or_cos(x, True),
+    "log": _LN,
+    "log10": _LOG10,
+    "log2": _LOG2,
+    "atan": _atan,
+    "tan": _tan,
 }
