@@ -18,10 +18,8 @@ from typing import Callable
 
 import numpy as np
 
-from gradcli.engine import vml_double
 from gradcli.engine.blockwise import blockwise
 from gradcli.engine.cpu_capability import VENDOR
-from gradcli.engine.rsqrt_estimate import rsqrtps
 from gradcli.engine.state import STATE
 
 ACTIVE = VENDOR == "AuthenticAMD"
@@ -42,6 +40,13 @@ def _table(name: str, width: int) -> np.ndarray:
 
 
 _SIGN = np.uint32(0x80000000)
+
+
+def _rsqrtps(x: np.ndarray) -> np.ndarray:
+    """The processor's 1/sqrt estimate (rsqrt_estimate.py, loaded with the first kernel that
+    needs it, so start-up stays without it)."""
+    from gradcli.engine.rsqrt_estimate import rsqrtps
+    return rsqrtps(x)
 
 # ---- sin and cos: the argument reduced by multiples of pi in double, an odd polynomial ------------
 _INV_PI = _f32(0x3EA2F983)
@@ -184,7 +189,7 @@ def _asin_parts(x: np.ndarray):
     half = np.float32(0.5)
     y = half - a * half
     z = np.minimum(x * x, y)
-    estimate = rsqrtps(np.maximum(y, _TINY))
+    estimate = _rsqrtps(np.maximum(y, _TINY))
     r = np.where(y >= _TINY, _bits_kept(estimate, _KEEP_12), np.float32(0))
     t = y + y
     t_high = _bits_kept(t, _KEEP_11)
@@ -228,7 +233,7 @@ _QUIET_NAN = _f32(0x7FC00000)
 def _sqrt(x: np.ndarray) -> np.ndarray:
     """sSqrt: y the estimate of 1/sqrt(x) (rsqrtps), then h = x*y, e = 1/2 - h*(y/2),
     s = h + h*e, and s + (x - s*s) * (y/2 + (y/2)*e), each step rounded to float."""
-    y = rsqrtps(x)
+    y = _rsqrtps(x)
     h = x * y
     y *= _HALF
     e = _HALF - h * y
@@ -494,13 +499,19 @@ _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
 }
 
 
+@functools.cache
+def _double_kernel(name: str):
+    """vml_double's kernel for `name` or None (the module loads with the first float64 op)."""
+    from gradcli.engine import vml_double
+    return vml_double.KERNELS.get(name)
+
+
 def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
     """The forward of torch's `name` op: MKL's kernel for float32 (and, where vml_double has
     one, float64) arrays where it is known to run, else `rounded` (the value rounded from
     double, or NumPy's double), which also serves the lanes the kernel's fast path does not
     take."""
     single = _KERNELS.get(name)
-    double = vml_double.KERNELS.get(name)
     if not ACTIVE:
         return rounded
 
@@ -518,7 +529,7 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
     def emulated_double(a: np.ndarray) -> np.ndarray:
         if a.ndim == 0:
             return emulated_double(a.reshape(1)).reshape(())
-        out, fast = double(a)
+        out, fast = _double_kernel(name)(a)
         if not fast.all():
             slow = ~fast
             out[slow] = rounded(a[slow])
@@ -531,7 +542,7 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
             return rounded(a)
         if a.dtype == np.float32 and single and not STATE.bfloat16_kernel:
             return blockwise(emulated, a, dtype=np.float32)
-        if a.dtype == np.float64 and double:
+        if a.dtype == np.float64 and _double_kernel(name):
             return blockwise(emulated_double, a, dtype=np.float64)
         return rounded(a)
     return forward
