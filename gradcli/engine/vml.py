@@ -499,6 +499,17 @@ _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
 }
 
 
+def _in_layout(kernel: Callable[[np.ndarray], np.ndarray], a: np.ndarray) -> np.ndarray:
+    """`kernel` over `a` block by block, its result laid out as `a` (as the ufunc it stands for
+    lays it out): a column-major input gives a column-major result, whose order the
+    reductions after it follow."""
+    if a.flags.c_contiguous:
+        return blockwise(kernel, a, dtype=a.dtype)
+    out = np.empty_like(a)  # (a's axis order, dense)
+    out.ravel(order="K")[...] = blockwise(kernel, a.ravel(order="K"), dtype=a.dtype)
+    return out
+
+
 @functools.cache
 def _double_kernel(name: str):
     """vml_double's kernel for `name` or None (the module loads with the first float64 op)."""
@@ -541,8 +552,8 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         if type(a) is not np.ndarray or not a.size:
             return rounded(a)
         if a.dtype == np.float32 and single and not STATE.bfloat16_kernel:
-            return blockwise(emulated, a, dtype=np.float32)
+            return _in_layout(emulated, a)
         if a.dtype == np.float64 and _double_kernel(name):
-            return blockwise(emulated_double, a, dtype=np.float64)
+            return _in_layout(emulated_double, a)
         return rounded(a)
     return forward
