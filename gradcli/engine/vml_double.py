@@ -34,6 +34,8 @@ def _table(name: str) -> np.ndarray:
     column; "exp" is made here: 2**(j/64) as a double and the rest."""
     if name == "exp":
         return np.array(_two_part_powers(64))
+    if name == "cos":  # MKL's cos table is sin's, 128 rows on (cos t = sin(t + pi/2))
+        return np.roll(_table("sin"), -128, axis=0)
     from gradcli.engine.vml_tables import TABLES
     rows = TABLES[name]
     return np.frombuffer(bytes.fromhex("".join(rows)), "<f8").reshape(len(rows), -1).copy()
