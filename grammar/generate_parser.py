@@ -42,6 +42,9 @@ RUNTIME_EDITS = (
     ("\nfrom copy import copy\n",
      "\ndef copy(value):\n    import copy as copying\n    return copying.copy(value)\n"),
 )
+# and its annotations stay unevaluated strings: evaluating its typing subscripts at each `def`
+# cost a quarter of the runtime's import
+RUNTIME_HEAD = "from __future__ import annotations\n"
 # parts of it left out, each from its first line to the line that follows it: lark's
 # Transformer, Visitor and Interpreter classes and v_args, which gradcli's parser never uses
 RUNTIME_CUTS = (("from inspect import getmembers, getmro\n", "TOKEN_DEFAULT_PRIORITY = 0\n"),)
@@ -72,7 +75,7 @@ def generated_texts() -> tuple[str, str]:
         "  return Lark._load_from_dict(DATA, MEMO, **kwargs)",
         "  from gradcli.language.syntax.lark_tables import DATA, MEMO\n"
         "  return Lark._load_from_dict(DATA, MEMO, **kwargs)")
-    return (runtime + "import pickle\n" + tail + f'GRAMMAR_SHA256 = "{grammar_digest()}"\n',
+    return (RUNTIME_HEAD + runtime + "import pickle\n" + tail + f'GRAMMAR_SHA256 = "{grammar_digest()}"\n',
             '"The analysed grammar, as lark\'s standalone generator wrote it."\n' + tables)
 
 
