@@ -14,8 +14,7 @@ from gradcli.cli.bindings import (ExpressionError, Problem, Source, UsageError, 
 from gradcli.engine import creation, dtypes, grad_api
 from gradcli.engine.functions import F
 from gradcli.engine.errors import TorchError
-from gradcli.engine.random import DEFAULT_SEED
-from gradcli.engine.state import grad_mode
+from gradcli.engine.state import DEFAULT_SEED, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import functional_autograd
 from gradcli.language.runtime.frames import GradRuntimeError

@@ -7,7 +7,6 @@ this process, so that its error is raised here exactly as one job would raise it
 from __future__ import annotations
 
 import os
-import signal
 from typing import Callable, Iterator
 
 # Below this many points per worker, starting the pool costs more than it saves (a fork and a
@@ -63,6 +62,7 @@ def mapped(task: Callable[[int], object], count: int, jobs: int) -> Iterator:
 
 def _ignore_interrupts() -> None:
     """Ctrl-C is the parent's to handle: workers are terminated, not interrupted."""
+    import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

@@ -20,7 +20,7 @@ def _cpu_info() -> tuple[str, int, set[str]]:
     if unreadable)."""
     vendor, family = "", 0
     try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
             for line in info:
                 if line.startswith("vendor_id"):
                     vendor = line.partition(":")[2].strip()

@@ -11,9 +11,8 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.fma import fma32, fma64
-from gradcli.engine.state import STATE
+from gradcli.engine.state import DEFAULT_SEED, STATE
 
-DEFAULT_SEED = 67280421310721  # torch.Generator()'s seed (c10 default_rng_seed_val)
 _N, _M = 624, 397
 _U32 = np.uint32
 _RANDPERM_SMALL = 0xFFFFFFFF // 20  # below this n torch shuffles with 32-bit draws

@@ -18,6 +18,8 @@ np.seterr(all="ignore")
 # million-node graph would take most of the time. Consider a full collection 100 times less often.
 gc.set_threshold(700, 10, 1000)
 
+DEFAULT_SEED = 67280421310721  # a new torch.Generator()'s seed (c10's default_rng_seed_val)
+
 
 class EngineState:
     """Mutable settings that every op consults; `reset()` restores torch's start-up values."""

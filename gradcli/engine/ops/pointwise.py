@@ -7,10 +7,12 @@ import math
 
 import numpy as np
 
-from gradcli.engine import (complex_kernels, dtypes, errors, float_fmod, fma, kernels_order,
-                            libm_float, pointwise_order, sleef, sleef_dd, sleef_df)
+from gradcli.engine import dtypes, errors, float_fmod, fma, pointwise_order, vmap_batched
 from gradcli.engine import memory_format as memory_formats
-from gradcli.engine import vmap_batched, vml
+from gradcli.engine.lazy_modules import (complex_kernels, kernels_order, libm_float, sleef,
+                                         sleef_dd, sleef_df)
+from gradcli.engine.lazy_modules import at_first_call as _at_first_call
+from gradcli.engine.lazy_modules import vml_unary as _vml_unary
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, NOT_FLOATING, OPS, RESULT, apply,
@@ -157,7 +159,7 @@ def _addcmul(a, t1, t2, value=1):
 # ---- powers -------------------------------------------------------------------------------------
 
 # NumPy's float sqrt is correctly rounded (the kernel's slow path); its complex one is csqrt
-_SQRT = vml.unary("sqrt", np.sqrt)
+_SQRT = _vml_unary("sqrt", np.sqrt)
 
 
 def _pow_tensor_scalar(a, e):
@@ -609,52 +611,53 @@ _FLOATING = {
     "reciprocal": ("ReciprocalBackward0", _reciprocal, RESULT,
                    lambda g, a, out: F.mul(F.neg(g), _conj(F.mul(out, out))),
         '-grad * (result * result).conj()'),
-    "exp": ("ExpBackward0", vml.unary("exp", rounded_from_double(np.exp)), RESULT,
+    "exp": ("ExpBackward0", _vml_unary("exp", rounded_from_double(np.exp)), RESULT,
             lambda g, a, out: F.mul(g, _conj(out)),
         'grad * result.conj()'),
-    "exp2": ("Exp2Backward0", _sleef_float(sleef_df.exp2f, rounded_from_double(np.exp2),
-                                          kernels_order.glibc_exp2f, sleef_dd.exp2d, "exp2"), RESULT,
+    "exp2": ("Exp2Backward0", _at_first_call(lambda: _sleef_float(
+        sleef_df.exp2f, rounded_from_double(np.exp2), kernels_order.glibc_exp2f, sleef_dd.exp2d, "exp2")),
+        RESULT,
              lambda g, a, out: F.mul_scalar(F.mul(g, out), LN2)),
-    "expm1": ("Expm1Backward0", _sleef_float(sleef_df.expm1f, rounded_from_double(np.expm1), "all",
-                                             sleef_dd.expm1d), RESULT,
+    "expm1": ("Expm1Backward0", _at_first_call(lambda: _sleef_float(
+        sleef_df.expm1f, rounded_from_double(np.expm1), "all", sleef_dd.expm1d)), RESULT,
               lambda g, a, out: F.mul(g, F.add_scalar(out, 1)),
         'grad * (result + 1)'),
-    "log": ("LogBackward0", vml.unary("log", rounded_from_double(np.log)), 0, lambda g, a, out: F.div(g, _conj(a)),
+    "log": ("LogBackward0", _vml_unary("log", rounded_from_double(np.log)), 0, lambda g, a, out: F.div(g, _conj(a)),
         'grad / self.conj()'),
-    "log2": ("Log2Backward0", vml.unary("log2", rounded_from_double(np.log2)), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
-    "log10": ("Log10Backward0", vml.unary("log10", rounded_from_double(np.log10)), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
-    "log1p": ("Log1PBackward0", _sleef_float(sleef_df.log1pf, rounded_from_double(np.log1p), "all",
-                                             sleef_dd.log1pd), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
+    "log2": ("Log2Backward0", _vml_unary("log2", rounded_from_double(np.log2)), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN2))),
+    "log10": ("Log10Backward0", _vml_unary("log10", rounded_from_double(np.log10)), 0, lambda g, a, out: F.div(g, F.mul_scalar(a, LN10))),
+    "log1p": ("Log1PBackward0", _at_first_call(lambda: _sleef_float(
+        sleef_df.log1pf, rounded_from_double(np.log1p), "all", sleef_dd.log1pd)), 0, lambda g, a, out: F.div(g, F.add_scalar(a, 1)),
         'grad / (self + 1)'),
     "sqrt": ("SqrtBackward0", _SQRT, RESULT,
              lambda g, a, out: F.div(g, F.mul_scalar(_conj(out), 2)),
         'grad / (2 * result.conj())'),
     "rsqrt": ("RsqrtBackward0", _rsqrt, RESULT,
               lambda g, a, out: F.mul(F.mul_scalar(g, -0.5), F.pow(out, 3))),
-    "sin": ("SinBackward0", vml.unary("sin", rounded_from_double(np.sin)), 0, lambda g, a, out: F.mul(g, F.cos(a)),
+    "sin": ("SinBackward0", _vml_unary("sin", rounded_from_double(np.sin)), 0, lambda g, a, out: F.mul(g, F.cos(a)),
         'grad * cos(self)'),
-    "cos": ("CosBackward0", vml.unary("cos", rounded_from_double(np.cos)), 0, lambda g, a, out: F.mul(g, F.neg(F.sin(a))),
+    "cos": ("CosBackward0", _vml_unary("cos", rounded_from_double(np.cos)), 0, lambda g, a, out: F.mul(g, F.neg(F.sin(a))),
         'grad * -sin(self)'),
-    "tan": ("TanBackward0", vml.unary("tan", rounded_from_double(np.tan)), RESULT,
+    "tan": ("TanBackward0", _vml_unary("tan", rounded_from_double(np.tan)), RESULT,
             lambda g, a, out: F.mul(g, F.add_scalar(F.pow(out, 2), 1)),
         'grad * (1 + result**2)'),
-    "asin": ("AsinBackward0", vml.unary("asin", rounded_from_double(np.arcsin)), 0, lambda g, a, out: F.mul(g, _asin_root(a))),
-    "acos": ("AcosBackward0", vml.unary("acos", _nan_kept(rounded_from_double(np.arccos))), 0, lambda g, a, out: F.mul(g, F.neg(_asin_root(a)))),
-    "atan": ("AtanBackward0", vml.unary("atan", rounded_from_double(np.arctan)), 0,
+    "asin": ("AsinBackward0", _vml_unary("asin", rounded_from_double(np.arcsin)), 0, lambda g, a, out: F.mul(g, _asin_root(a))),
+    "acos": ("AcosBackward0", _vml_unary("acos", _nan_kept(rounded_from_double(np.arccos))), 0, lambda g, a, out: F.mul(g, F.neg(_asin_root(a)))),
+    "atan": ("AtanBackward0", _vml_unary("atan", rounded_from_double(np.arctan)), 0,
              lambda g, a, out: F.div(g, F.add_scalar(F.mul(a, a), 1)),
         'grad / (1 + self**2)'),
-    "sinh": ("SinhBackward0", _sleef_float(sleef_df.sinhf, rounded_from_double(np.sinh), libm_float.sinhf,
-                                          sleef_dd.sinhd, "sinh"), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
+    "sinh": ("SinhBackward0", _at_first_call(lambda: _sleef_float(
+        sleef_df.sinhf, rounded_from_double(np.sinh), libm_float.sinhf, sleef_dd.sinhd, "sinh")), 0, lambda g, a, out: F.mul(g, F.cosh(a)),
         'grad * cosh(self)'),
-    "cosh": ("CoshBackward0", _sleef_float(sleef_df.coshf, rounded_from_double(np.cosh), libm_float.coshf,
-                                          sleef_dd.coshd, "cosh"), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
+    "cosh": ("CoshBackward0", _at_first_call(lambda: _sleef_float(
+        sleef_df.coshf, rounded_from_double(np.cosh), libm_float.coshf, sleef_dd.coshd, "cosh")), 0, lambda g, a, out: F.mul(g, F.sinh(a)),
         'grad * sinh(self)'),
-    "tanh": ("TanhBackward0", vml.unary("tanh", rounded_from_double(np.tanh)), RESULT, lambda g, a, out: F.tanh_backward(g, out),
+    "tanh": ("TanhBackward0", _vml_unary("tanh", rounded_from_double(np.tanh)), RESULT, lambda g, a, out: F.tanh_backward(g, out),
         'grad * (1 - result**2)'),
     "sigmoid": ("SigmoidBackward0", sigmoid_values, RESULT,
                 lambda g, a, out: F.sigmoid_backward(g, out),
         'grad * result * (1 - result)'),
-    "erf": ("ErfBackward0", vml.unary("erf", erf_values), 0,
+    "erf": ("ErfBackward0", _vml_unary("erf", erf_values), 0,
             lambda g, a, out: F.mul(F.mul_scalar(F.exp(F.neg(F.pow(a, 2))), TWO_OVER_SQRT_PI),
                                     g)),
 }

@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import declarations, dtypes, errors, vmap_batched, vml
+from gradcli.engine import declarations, dtypes, errors, vmap_batched
+from gradcli.engine.lazy_modules import vml_unary as _vml_unary
 from gradcli.engine.cascade_sum import (full_sum, last_dim_sums, outer_dim_sums,
                                         strided_row_sums)
 from gradcli.engine.norm_order import two_norm
@@ -474,7 +475,7 @@ def _logsumexp(a, dim, keepdim):
     return _log(total) + squeezed
 
 
-_exp, _log = vml.unary("exp", rounded_from_double(np.exp)), rounded_from_double(np.log)  # at::exp_, at::log_
+_exp, _log = _vml_unary("exp", rounded_from_double(np.exp)), rounded_from_double(np.log)  # at::exp_, at::log_
 
 
 def _logsumexp_backward(g, a, dim, keepdim, out):
