@@ -7,8 +7,8 @@ it is pickled into the user's cache directory, in a file named after the grammar
 interpreter's version and _sre's magic number. Each regex is stored as the opcodes that
 re._compiler hands _sre.compile, and loading accepts only lark's runtime classes: a damaged or
 foreign file is ignored (and rebuilt), never run. The per-state lexers, two thirds of the file,
-and the parse table's per-state rows are each kept as pickled bytes and read on first use: a
-short program meets few of the states.
+the parse table's per-state rows, the rules and the tree builder's per-rule callbacks are each kept as
+pickled bytes and read on first use: a short program meets few of the states and rules.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ except ImportError:
 from gradcli.language.syntax import lark_standalone
 
 _RUNTIME = lark_standalone.__name__
-LAYOUT = 3  # how the file is laid out: a new layout is a new file name
+LAYOUT = 5  # how the file is laid out: a new layout is a new file name
 
 
 def file_for(folder: str | None, grammar_digest: str) -> str | None:
@@ -64,11 +64,20 @@ def save(lark, path: str | None) -> None:
     lexers = lexer.lexers
     table = lark.parser.parser.parser.parse_table
     states = table.states
+    holders = (lark, lark.parser.parser_conf, lark.parser.parser.parser)  # of the rule callbacks
+    callbacks = lark.parser.parser.parser.callbacks
+    builder = lark._parse_tree_builder
+    for_building = lark.rules, builder.rule_builders, lark.parser.parser_conf.rules
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         lexer.root_lexer.scanner  # noqa: B018 - builds and keeps the scanner
         lexer.lexers = StateLexers.of(lexers, lexer.root_lexer.terminals_by_name)
-        table.states = StateRows.of(states)
+        rules = _shared_rules(states)
+        stored_rules = SharedRules.of(rules)
+        table.states = StateRows.of(states, rules, stored_rules)
+        _hand_callbacks(holders, RuleCallbacks.of(callbacks, rules, stored_rules))
+        # the lists of all rules, which only building the parser reads, are not kept
+        lark.rules, builder.rule_builders, lark.parser.parser_conf.rules = [], [], []
         with open(temporary, "wb") as handle:
             _Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL).dump(lark)
         os.replace(temporary, path)
@@ -79,6 +88,22 @@ def save(lark, path: str | None) -> None:
             pass
     finally:
         lexer.lexers, table.states = lexers, states
+        _hand_callbacks(holders, callbacks)
+        lark.rules, builder.rule_builders, lark.parser.parser_conf.rules = for_building
+
+
+def _hand_callbacks(holders: tuple, callbacks: dict) -> None:
+    """Give the Lark object, its ParserConf and its _Parser `callbacks`, the one dict they share."""
+    lark, conf, parser = holders
+    lark._callbacks = conf.callbacks = parser.callbacks = callbacks
+
+
+def _shared_rules(states: dict) -> dict:
+    """The rules the parse table reduces by, keyed for storing each once, outside the rows' and
+    the callbacks' bytes."""
+    rules = {id(arg): arg for row in states.values() for _, arg in row.values()
+             if isinstance(arg, lark_standalone.Rule)}
+    return {("shared", "rule", i): rule for i, rule in enumerate(rules.values())}
 
 
 class StateLexers(dict):
@@ -119,21 +144,37 @@ class StateLexers(dict):
         return StateLexers, (self.kinds, self.blobs, self.shared)
 
 
+class SharedRules(dict):
+    """The grammar's rules by key, each unpickled when a parse table row or a callback first
+    names it (so that rows and callbacks share one copy of it)."""
+
+    def __init__(self, blobs: dict) -> None:
+        super().__init__()
+        self.blobs = blobs
+
+    @classmethod
+    def of(cls, rules: dict) -> SharedRules:
+        return cls({key: _dumps(rule, {}) for key, rule in rules.items()})
+
+    def __missing__(self, key):
+        rule = self[key] = _loads(self.blobs[key], {})
+        return rule
+
+    def __reduce__(self):
+        return SharedRules, (self.blobs,)
+
+
 class StateRows(dict):
     """The LALR parse table's row (token -> action) of each parser state, unpickled when the
-    state is first met: a short program meets few of them. The rules the rows reduce by are
-    stored once, outside the rows' bytes."""
+    state is first met: a short program meets few of them."""
 
-    def __init__(self, blobs: dict, shared: dict) -> None:
+    def __init__(self, blobs: dict, shared: SharedRules) -> None:
         super().__init__()
         self.blobs, self.shared = blobs, shared
 
     @classmethod
-    def of(cls, states: dict) -> StateRows:
-        rules = {id(arg): arg for row in states.values() for _, arg in row.values()
-                 if isinstance(arg, lark_standalone.Rule)}
-        shared = {("shared", "rule", i): rule for i, rule in enumerate(rules.values())}
-        return cls({state: _dumps(row, shared) for state, row in states.items()}, shared)
+    def of(cls, states: dict, rules: dict, stored_rules: SharedRules) -> StateRows:
+        return cls({state: _dumps(row, rules) for state, row in states.items()}, stored_rules)
 
     def __missing__(self, state):
         row = self[state] = _loads(self.blobs[state], self.shared)
@@ -141,6 +182,37 @@ class StateRows(dict):
 
     def __reduce__(self):
         return StateRows, (self.blobs, self.shared)
+
+
+class RuleCallbacks(dict):
+    """The parse tree builder's callback for each rule, unpickled when the parser first reduces
+    by the rule; kept by the rule's origin and expansion (what makes two rules equal)."""
+
+    def __init__(self, blobs: dict, shared: SharedRules) -> None:
+        super().__init__()
+        self.blobs, self.shared = blobs, shared
+
+    @classmethod
+    def of(cls, callbacks: dict, rules: dict, stored_rules: SharedRules) -> RuleCallbacks:
+        return cls({_rule_key(rule): _dumps(callback, rules)
+                    for rule, callback in callbacks.items()}, stored_rules)
+
+    def __missing__(self, rule):
+        callback = self[rule] = _loads(self.blobs[_rule_key(rule)], self.shared)
+        return callback
+
+    def __contains__(self, key) -> bool:
+        return isinstance(key, lark_standalone.Rule) and _rule_key(key) in self.blobs
+
+    def __bool__(self) -> bool:
+        return bool(self.blobs)
+
+    def __reduce__(self):
+        return RuleCallbacks, (self.blobs, self.shared)
+
+
+def _rule_key(rule) -> tuple:
+    return rule.origin.name, tuple(symbol.name for symbol in rule.expansion)
 
 
 def _dumps(obj, shared: dict) -> bytes:
@@ -175,7 +247,7 @@ class _Unpickler(pickle.Unpickler):
     def __init__(self, handle, allowed: dict, shared: dict | None = None) -> None:
         super().__init__(handle)
         self.allowed = allowed
-        self.shared = shared or {}
+        self.shared = {} if shared is None else shared
 
     def find_class(self, module: str, name: str):
         found = vars(lark_standalone).get(name) if module == _RUNTIME else None
@@ -183,8 +255,8 @@ class _Unpickler(pickle.Unpickler):
             return found
         if (module, name) == ("functools", "partial"):
             return partial
-        if module == __name__ and name in ("StateLexers", "StateRows"):
-            return StateLexers if name == "StateLexers" else StateRows
+        if module == __name__ and name in _LAZY_TABLES:
+            return _LAZY_TABLES[name]
         if (module, name) in self.allowed:
             return self.allowed[module, name]
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a parser")
@@ -212,3 +284,7 @@ def _opcodes(pattern: str, flags: int) -> tuple:
         indexgroup[index] = name
     return (flags | parsed.state.flags, array("I", code).tobytes(), parsed.state.groups - 1,
             dict(parsed.state.groupdict), tuple(indexgroup))
+
+
+_LAZY_TABLES = {"StateLexers": StateLexers, "StateRows": StateRows, "RuleCallbacks": RuleCallbacks,
+                "SharedRules": SharedRules}
