@@ -474,7 +474,8 @@ def _logsumexp(a, dim, keepdim):
     return _log(total) + squeezed
 
 
-_exp, _log = vml.unary("exp", rounded_from_double(np.exp)), rounded_from_double(np.log)  # at::exp_, at::log_
+_exp = vml.unary("exp", rounded_from_double(np.exp))  # at::exp_
+_log = vml.unary("log", rounded_from_double(np.log))  # at::log_
 
 
 def _logsumexp_backward(g, a, dim, keepdim, out):
