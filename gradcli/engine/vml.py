@@ -42,6 +42,13 @@ def _table(name: str, width: int) -> np.ndarray:
 _SIGN = np.uint32(0x80000000)
 
 
+def _rcpps(x: np.ndarray) -> np.ndarray:
+    """The processor's 1/x estimate (vml_double's measured table, loaded with the first kernel
+    that needs it)."""
+    from gradcli.engine.vml_double import rcpps
+    return rcpps(x)
+
+
 def _rsqrtps(x: np.ndarray) -> np.ndarray:
     """The processor's 1/sqrt estimate (rsqrt_estimate.py, loaded with the first kernel that
     needs it, so start-up stays without it)."""
@@ -251,8 +258,9 @@ def _sqrt_fast(x: np.ndarray) -> np.ndarray:
     return (bits >= _SQRT_LOW) & (bits <= _SQRT_HIGH)
 
 
-def _sqrt_rare(x: np.ndarray, rounded: Callable) -> np.ndarray:
-    """The slow path: the correctly rounded root, but a positive NaN for x < 0."""
+def _nan_below_zero(x: np.ndarray, rounded: Callable) -> np.ndarray:
+    """The slow path of sqrt and the logarithms: the value rounded from double, but a positive
+    NaN for x < 0 (-inf too)."""
     out = rounded(x)
     out[x < 0] = _QUIET_NAN
     return out
@@ -483,6 +491,147 @@ def _erfinv(x: np.ndarray) -> np.ndarray:
     return out
 
 
+# ---- log: x = 2**e * m with m from 2/3 to 4/3, log x = e*ln2 + f + f*f*p(f), f = m - 1 -----------
+_TWO_THIRDS = np.uint32(0x3F2AAAAB)
+_LN_POLY = tuple(_f32(b) for b in (
+    0x3E0402C8, 0x3E0F335D, 0xBDF9889E, 0x3E0F6B8C, 0xBE2ACEE6, 0x3E4CE814, 0xBE7FFF78, 0x3EAAAA83,
+    0xBF000000))
+_LN2_FLOAT = (_f32(0x3F317200), _f32(0x35BFBE8E))  # ln 2 as a high and a low float
+_LOW_23 = np.uint32(0x007FFFFF)
+_NORMAL = (_f32(0x00800000), _f32(0x7F7FFFFF))  # the logarithms' fast path: positive, normal
+
+
+def _ln(x: np.ndarray) -> np.ndarray:
+    """sLn: t = x's bits less 2/3's, e = t >> 23 (signed), m = t's fraction bits plus 2/3's
+    bits, f = m - 1; p = b - a*f, then p*f + c for each further coefficient c, and
+    log x = e*ln2_high + (e*ln2_low + (p*f*f + f)), in float."""
+    t = x.view(np.uint32) - _TWO_THIRDS
+    f = ((t & _LOW_23) + _TWO_THIRDS).view(np.float32) - np.float32(1)
+    p = _LN_POLY[1] - f * _LN_POLY[0]
+    for c in _LN_POLY[2:]:
+        p *= f
+        p += c
+    p *= f
+    p *= f
+    p += f
+    e = (t.view(np.int32) >> 23).astype(np.float32)
+    p += e * _LN2_FLOAT[1]
+    p += e * _LN2_FLOAT[0]
+    return p
+
+
+# ---- log10, log2: x = 2**e * m, log(m) = log(m*r) - log(r), r from the rcpps estimate of 1/m ------
+class _Logarithm:
+    """MKL's float32 log10 or log2 (the constants for its base)."""
+
+    def __init__(self, name, scale, factor, first, log2, poly, subnormal):
+        self.name = name  # its table: per row, log(factor/r) less (127 + k)*log(2) as a high
+        # and a low float, m = 2**k times x's mantissa; "_subnormal" added, the slow path's
+        self.scale = np.uint32(scale)  # the exponent bits m gets
+        self.high_bits = np.uint32(scale | 0x7FFF00)  # m's exponent and top 15 mantissa bits
+        self.factor, self.first = _f32(factor), np.uint32(first)
+        self.log2 = log2 and tuple(_f32(b) for b in log2)  # None for log2 (e added as it is)
+        self.poly = tuple(_f32(b) for b in poly)
+        # the subnormal path's: x's scaling, the exponent it adds, the constant r*m would be,
+        # its own log(2) and polynomial
+        scaling, self.offset, shift, subnormal_log2, subnormal_poly = subnormal
+        self.scaling, self.shift = _f32(scaling), _f32(shift)
+        self.subnormal_log2 = subnormal_log2 and tuple(_f32(b) for b in subnormal_log2)
+        self.subnormal_poly = tuple(_f32(b) for b in subnormal_poly)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        """m = x's mantissa with the exponent `scale`; r = rint(rcpps(m) * factor) (r's bits
+        pick the table's row); u = m*r - factor (m in two parts); with e x's biased exponent,
+        h = e*log(2) + table(r) and l the same of the low parts, s = h + u and d = (h - s) + u,
+        log10 x = (d + (u*p(u) + l)) + s and log2 x = ((d + l) + u*p(u)) + s, in float."""
+        bits = x.view(np.uint32)
+        m = ((bits & _LOW_23) | self.scale).view(np.float32)
+        r = _rcpps(m) * self.factor
+        r += _SHIFTER
+        r -= _SHIFTER
+        m_high = _bits_kept(m, self.high_bits)
+        u = m_high * r - self.factor
+        u += (m - m_high) * r
+        row = _table(self.name, 2).view(np.float32)[(r.view(np.uint32) >> np.uint32(16)) - self.first]
+        e = (bits >> np.uint32(23)).astype(np.float32)
+        if self.log2 is None:
+            high, low = row[..., 0] + e, row[..., 1]
+        else:
+            high = e * self.log2[0] + row[..., 0]
+            low = e * self.log2[1] + row[..., 1]
+        p = u * self.poly[0] + self.poly[1]
+        p *= u
+        p += self.poly[2]
+        p *= u
+        total = high + u
+        rest = (high - total) + u
+        if self.log2 is None:
+            rest += low
+            rest += p
+        else:
+            p += low
+            rest += p
+        rest += total
+        return rest
+
+    def rare(self, x: np.ndarray, rounded: Callable) -> np.ndarray:
+        """The slow path: `_nan_below_zero`, but subnormal x take the kernel's own way."""
+        out = _nan_below_zero(x, rounded)
+        small = (x > 0) & (x < _NORMAL[0])
+        if small.any():
+            out[small] = self._subnormal(x[small])
+        return out
+
+    def _subnormal(self, x: np.ndarray) -> np.ndarray:
+        """x*2**k (a normal float) = 2**e * m, m from 1 to 2: the row j nearest 64*(m - 1) gives
+        an estimate c/(1 + j/64) and log(1 + j/64) in two parts; u = estimate*m - c (m and the
+        estimate in two parts), then log x = e*log(2) + log(1 + j/64) + u + u*q(u), in float in
+        the kernel's order."""
+        bits = (x * self.scaling).view(np.uint32)
+        e = ((bits >> np.uint32(23)).astype(np.int32) - self.offset).astype(np.float32)
+        m = ((bits & _LOW_23) | _ONE_BITS).view(np.float32)
+        row = _table(self.name + "_subnormal", 3).view(np.float32)[
+            (m + np.float32(131073)).view(np.uint32) & np.uint32(0x7F)]
+        if self.subnormal_log2 is None:
+            high, low = e + row[..., 1], row[..., 2]
+        else:
+            high = e * self.subnormal_log2[0] + row[..., 1]
+            low = e * self.subnormal_log2[1] + row[..., 2]
+        m_high = (m + np.float32(8192)) - np.float32(8192)
+        estimate = row[..., 0]
+        estimate_high = _bits_kept(estimate, _KEEP_11)
+        u_high = estimate_high * m_high + self.shift
+        u_low = (estimate - estimate_high) * m_high + (m - m_high) * estimate
+        v = u_high + u_low
+        q = self.subnormal_poly[0] * v
+        for c in self.subnormal_poly[1:-1]:
+            q += c
+            q *= v
+        q += self.subnormal_poly[-1]
+        high += u_high
+        out = q * u_low + low
+        out += u_low
+        out += q * u_high
+        out += high
+        return out
+
+
+_LOG10 = _Logarithm("log10", 0x3B000000, 0x3EDE0000, 0x42DE, (0x3E9A2100, 0xB64AF600),
+                    (0x3FE35103, 0xBF93D7E4, 0x3AD3D366),
+                    (0x53800000, 167, 0xC2DE5C00, (0x3E9A0000, 0x39826A14),
+                     (0xA22B5DAE, 0x25AA5BFD, 0xA92C998B, 0x2CB3E701, 0xB04353B9, 0x33E23666,
+                      0xB7935D5A, 0xBF7F0000)))
+_LOG2 = _Logarithm("log2", 0x3C000000, 0x3FB80000, 0x42B8, None,
+                   (0x3E25C86A, 0xBEB2BB8C, 0x3B6CD7E0),
+                   (0x4D000000, 154, 0xC3B8AA40, None,
+                    (0x9C1D865E, 0x2081CD9D, 0xA4DA74DC, 0x293D1988, 0xADAA8223, 0x3223FE93,
+                     0xB6B1720F, 0xBF7F0000)))
+
+
+def _normal_positive(x: np.ndarray) -> np.ndarray:
+    return (x >= _NORMAL[0]) & (x <= _NORMAL[1])  # (NaN fails)
+
+
 # name: (kernel, the lanes its fast path takes, the other lanes' values from `rounded` or None)
 _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _within(_SIN_LIMIT), None),
@@ -494,8 +643,11 @@ _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "erf": (_erf, _between(np.float32(0), np.float32(np.inf)), None),
     "erfc": (_erfc, lambda x: x < _ERFC_LIMIT, None),
     "erfinv": (_erfinv, _between(*_ERFINV_LIMITS), None),
-    "sqrt": (_sqrt, _sqrt_fast, _sqrt_rare),
+    "sqrt": (_sqrt, _sqrt_fast, _nan_below_zero),
     "exp": (_exp, _within(_EXP_LIMIT), None),
+    "log": (_ln, _normal_positive, _nan_below_zero),
+    "log10": (_LOG10, _normal_positive, _LOG10.rare),
+    "log2": (_LOG2, _normal_positive, _LOG2.rare),
 }
 
 

@@ -201,15 +201,19 @@ def _rcpps_table() -> np.ndarray:
     return np.array(RCPPS, dtype=np.int64)
 
 
-def _rcpps(f: np.ndarray) -> np.ndarray:
-    """The processor's rcpps estimate of 1/f (float32 f, normal or infinite), as a double: it
-    depends on the top 12 bits of the mantissa only, the exponent just negates, the sign stays,
-    and estimates below the normal range (|f| past 2**125) are 0."""
+def rcpps(f: np.ndarray) -> np.ndarray:
+    """The processor's rcpps estimate of 1/f (float32 f, normal or infinite): it depends on the
+    top 12 bits of the mantissa only, the exponent just negates, the sign stays, and estimates
+    below the normal range (|f| past 2**125) are 0. (vml.py's float32 logarithms use it too.)"""
     bits = f.view(np.uint32).astype(np.int64)
     estimate = _rcpps_table()[(bits >> 11) & 0xFFF] + 0x3F800000 - (bits & 0x7F800000)
     estimate[estimate < 0x00800000] = 0
     estimate |= bits & 0x80000000
-    return estimate.astype(np.uint32).view(np.float32).astype(np.float64)
+    return estimate.astype(np.uint32).view(np.float32)
+
+
+def _rcpps(f: np.ndarray) -> np.ndarray:
+    return rcpps(f).astype(np.float64)
 
 
 class _Logarithm:

@@ -15,7 +15,8 @@ import numpy as np
 GOLDEN = Path(__file__).with_name("vml.json")
 SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, 1.0, -1.0, 0.5, 2.0)
 # Each op: the ranges its inputs are drawn from (uniformly, both signs where the range says so),
-# within the kernel's fast path (past it, the slow path is not reproduced: see vml.py).
+# within the kernel's fast path (past it, the slow path is not reproduced: see vml.py), but for
+# the logarithms, whose slow path (0, subnormal and negative x) is.
 RANGES = {
     "sin": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
     "cos": ((-20.0, 20.0), (-1e4, 1e4), (-1e-3, 1e-3)),
@@ -28,6 +29,9 @@ RANGES = {
     "erf": ((-4.0, 4.0), (-0.02, 0.02), (-1e-30, 1e-30), (-1e-40, 1e-40), (-1e30, 1e30)),
     "erfc": ((-4.0, 4.0), (-0.02, 0.02), (-1e-30, 1e-30), (9.0, 10.05), (-12.0, -9.0)),
     "erfinv": ((-1.0, 1.0), (0.999, 1.0), (-1e-3, 1e-3), (-1e-7, 1e-7), (-1e-30, 1e-30)),
+    "log": ((0.0, 3.0), (0.99999, 1.00001), (0.0, 1e6), (0.0, 3.4e38), (0.0, 1e-38), (-3.0, 3.0)),
+    "log10": ((0.0, 3.0), (0.99999, 1.00001), (0.0, 1e6), (0.0, 3.4e38), (0.0, 1e-38), (-3.0, 3.0)),
+    "log2": ((0.0, 3.0), (0.99999, 1.00001), (0.0, 1e6), (0.0, 3.4e38), (0.0, 1e-38), (-3.0, 3.0)),
 }
 # the same for float64 (vml_double.py), keyed "name:float64" in vml.json
 RANGES64 = {

@@ -475,7 +475,8 @@ def _logsumexp(a, dim, keepdim):
     return _log(total) + squeezed
 
 
-_exp, _log = _vml_unary("exp", rounded_from_double(np.exp)), rounded_from_double(np.log)  # at::exp_, at::log_
+_exp = _vml_unary("exp", rounded_from_double(np.exp))  # at::exp_
+_log = _vml_unary("log", rounded_from_double(np.log))  # at::log_
 
 
 def _logsumexp_backward(g, a, dim, keepdim, out):
