@@ -198,7 +198,7 @@ _MANTISSA = _U64(0x000FFFFFFFFFFFFF)
 def _rcpps_table() -> np.ndarray:
     """rcpps(1 + k/4096) as float32 bits (vml_tables.py, read on first use)."""
     from gradcli.engine.vml_tables import RCPPS
-    return np.array(RCPPS, dtype=np.int64)
+    return np.frombuffer(bytes.fromhex("".join(RCPPS)), "<u4").astype(np.int64)
 
 
 def rcpps(f: np.ndarray) -> np.ndarray:
