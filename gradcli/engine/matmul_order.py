@@ -109,6 +109,8 @@ peeling) returns None.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradcli.engine.cascade_sum import THREADS
@@ -289,8 +291,11 @@ def _bias_first(m: int, n: int, a_row: bool, b_row: bool) -> bool:
 def sequential(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
     """sum over k of a[..., :, k] * b[..., k, :], one rounding per product and per addition, in
     k order, from +0 (or from `init`); leading dimensions are batches."""
-    shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]))
-    if np.prod(shape) <= _FEW_SUMS:
+    if a.ndim == b.ndim == 2:  # (the common case, without broadcast_shapes' Python)
+        shape = (a.shape[0], b.shape[1])
+    else:
+        shape = np.broadcast_shapes(a.shape[:-1] + (1,), b.shape[:-2] + (1, b.shape[-1]))
+    if math.prod(shape) <= _FEW_SUMS:
         return _sequential_at_once(a, b, init, shape)
     acc = np.zeros(shape, a.dtype)
     if init is not None:
@@ -306,19 +311,35 @@ _FEW_SUMS = 64  # up to this many sums, all terms at once beat a Python loop ove
 
 
 def _sequential_at_once(a: np.ndarray, b: np.ndarray, init, shape: tuple) -> np.ndarray:
-    """`sequential` for few sums (a matrix-vector product's): every term at once, then
-    np.add.accumulate along k, which adds in order, rounding each partial sum."""
+    """`sequential` for few sums (a matrix-vector product's): every term at once, then added
+    in k order, rounding each partial sum."""
     batch = len(shape) - 2
     terms = np.empty((a.shape[-1] + 1,) + shape, a.dtype)
     terms[0] = 0 if init is None else init
     np.multiply(_terms_first(a, -1, batch)[..., None], _terms_first(b, -2, batch)[..., None, :],
                 out=terms[1:])
-    np.add.accumulate(terms, axis=0, out=terms)
-    return terms[-1].copy()
+    return _in_order(terms)
+
+
+def _in_order(rows: np.ndarray) -> np.ndarray:
+    """rows[0] + rows[1] + ..., added in order, each partial sum rounded (np.add.accumulate's
+    last row, in a new array). Few rows are added row by row: accumulate runs its inner loop
+    along the rows' axis, once per element of a row."""
+    if len(rows) > _FEW_ROWS:
+        return np.add.accumulate(rows, axis=0)[-1]
+    out = rows[0].copy()
+    for row in rows[1:]:
+        out += row
+    return out
+
+
+_FEW_ROWS = 32
 
 
 def _terms_first(x: np.ndarray, axis: int, batch: int) -> np.ndarray:
     """x with the summed axis moved first and singleton axes for the batch dims it lacks."""
+    if x.ndim == 2 and not batch:  # (a matrix: without moveaxis' Python)
+        return x.T if axis == -1 else x
     moved = np.moveaxis(x, axis, 0)
     return moved.reshape((moved.shape[0],) + (1,) * (batch - (x.ndim - 2)) + moved.shape[1:])
 
@@ -360,9 +381,9 @@ def _aligned_lanes(terms: np.ndarray, lanes: int, peel: int, step: int = 0,
     if not main:
         peel = k
     steps = np.zeros((1 + main // lanes, lanes) + terms.shape[1:], terms.dtype)
-    steps[0, 0] = np.add.accumulate(np.concatenate([steps[0, :1], terms[:peel]]))[-1]
+    steps[0, 0] = _in_order(np.concatenate([steps[0, :1], terms[:peel]]))
     steps[1:] = terms[peel:peel + main].reshape((main // lanes, lanes) + terms.shape[1:])
-    out = fold(np.add.accumulate(steps, axis=0)[-1])
+    out = fold(_in_order(steps))
     for term in terms[peel + main:]:
         out = out + term
     return out
