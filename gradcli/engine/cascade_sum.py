@@ -21,11 +21,21 @@ _LEVELS = 4  # cascade levels (multi_row_sum's num_levels)
 VECTOR_BYTES = 64 if os.environ.get("GRADCLI_CPU_CAPABILITY", "").lower() == "avx512" else 32
 
 
-def _fold(values: np.ndarray) -> np.ndarray:
-    """Left-to-right sum over axis 0 (0 + v0 + v1 ...), one rounding per add."""
-    if len(values) == 0:
-        return np.zeros(values.shape[1:], values.dtype)
-    return np.add.accumulate(values, axis=0)[-1]
+def in_order(rows: np.ndarray) -> np.ndarray:
+    """rows[0] + rows[1] + ... over axis 0, added in order, each partial sum rounded (0 for no
+    rows), in a new array. A few rows are added row by row: np.add.accumulate runs its inner
+    loop along axis 0, once per element of a row."""
+    if len(rows) == 0:
+        return np.zeros(rows.shape[1:], rows.dtype)
+    if len(rows) > _FEW_ROWS:
+        return np.add.accumulate(rows, axis=0)[-1]
+    out = rows[0].copy()
+    for row in rows[1:]:
+        out += row
+    return out
+
+
+_FEW_ROWS = 32
 
 
 def _block_sums(blocks: np.ndarray) -> np.ndarray:
@@ -42,15 +52,15 @@ def _cascade(rows: np.ndarray, level_power: int) -> np.ndarray:
     size = len(rows)
     full = size // step
     if full == 0:  # no block fills up: the levels all stay zero (adding them makes -0.0 0.0)
-        return _fold(rows) + np.zeros(width, rows.dtype)
+        return in_order(rows) + np.zeros(width, rows.dtype)
     level = _block_sums(rows[:full * step].reshape(full, step, width))
     partials = []
     for _ in range(1, _LEVELS - 1):  # levels 1 and 2 flush upward every `step` entries
         groups = len(level) // step
-        partials.append(_fold(level[groups * step:]))
+        partials.append(in_order(level[groups * step:]))
         level = _block_sums(level[:groups * step].reshape(groups, step, width))
-    top = _fold(level)  # the last level accumulates everything that reaches it
-    acc = _fold(rows[full * step:])  # rows after the last full block go to level 0
+    top = in_order(level)  # the last level accumulates everything that reaches it
+    acc = in_order(rows[full * step:])  # rows after the last full block go to level 0
     for partial in (*partials, top):
         acc = acc + partial
     return acc
@@ -103,7 +113,7 @@ def row_sum(values: np.ndarray) -> np.ndarray:
         return np.asarray(_short_row(values), dtype=values.dtype)
     vectors = n // lanes
     first = _interleaved(values[:vectors * lanes].reshape(vectors, lanes))
-    total = _fold(values[vectors * lanes:].reshape(-1, 1)).reshape(())
+    total = in_order(values[vectors * lanes:].reshape(-1, 1)).reshape(())
     for lane in first:
         total = total + lane
     return np.asarray(total, dtype=values.dtype)
@@ -188,7 +198,7 @@ def last_dim_sums(values: np.ndarray) -> np.ndarray | None:
     first = _interleaved(grouped.transpose(1, 0, 2).reshape(vectors, batch * lanes))
     first = first.reshape(batch, lanes)
     tail = rows[:, vectors * lanes:]
-    total = _fold(tail.T.copy()) if tail.shape[1] else np.zeros(batch, values.dtype)
+    total = in_order(tail.T.copy()) if tail.shape[1] else np.zeros(batch, values.dtype)
     for lane in range(lanes):
         total = total + first[:, lane]
     return total.reshape(values.shape[:-1])

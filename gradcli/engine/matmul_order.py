@@ -113,7 +113,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine.cascade_sum import THREADS
+from gradcli.engine.cascade_sum import THREADS, in_order
 from gradcli.engine.cpu_capability import CAPABILITY, FAMILY, VENDOR
 from gradcli.engine.fma import fma32, fused
 
@@ -318,22 +318,7 @@ def _sequential_at_once(a: np.ndarray, b: np.ndarray, init, shape: tuple) -> np.
     terms[0] = 0 if init is None else init
     np.multiply(_terms_first(a, -1, batch)[..., None], _terms_first(b, -2, batch)[..., None, :],
                 out=terms[1:])
-    return _in_order(terms)
-
-
-def _in_order(rows: np.ndarray) -> np.ndarray:
-    """rows[0] + rows[1] + ..., added in order, each partial sum rounded (np.add.accumulate's
-    last row, in a new array). Few rows are added row by row: accumulate runs its inner loop
-    along the rows' axis, once per element of a row."""
-    if len(rows) > _FEW_ROWS:
-        return np.add.accumulate(rows, axis=0)[-1]
-    out = rows[0].copy()
-    for row in rows[1:]:
-        out += row
-    return out
-
-
-_FEW_ROWS = 32
+    return in_order(terms)
 
 
 def _terms_first(x: np.ndarray, axis: int, batch: int) -> np.ndarray:
@@ -381,9 +366,9 @@ def _aligned_lanes(terms: np.ndarray, lanes: int, peel: int, step: int = 0,
     if not main:
         peel = k
     steps = np.zeros((1 + main // lanes, lanes) + terms.shape[1:], terms.dtype)
-    steps[0, 0] = _in_order(np.concatenate([steps[0, :1], terms[:peel]]))
+    steps[0, 0] = in_order(np.concatenate([steps[0, :1], terms[:peel]]))
     steps[1:] = terms[peel:peel + main].reshape((main // lanes, lanes) + terms.shape[1:])
-    out = fold(_in_order(steps))
+    out = fold(in_order(steps))
     for term in terms[peel + main:]:
         out = out + term
     return out
