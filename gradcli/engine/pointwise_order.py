@@ -58,7 +58,10 @@ def inner_row(shape: tuple, operand_shapes: list) -> int:
 
 
 def split(a: np.ndarray, vector, scalar, vector_bytes: int = WIDE_VECTOR_BYTES) -> np.ndarray:
-    """`vector(a)` where the vector code runs, `scalar(a)` on the tails (a flat C-order run)."""
+    """`vector(a)` where the vector code runs, `scalar(a)` on the tails (a flat C-order run);
+    any other layout of `a` as TensorIterator walks it (`split_strided`)."""
+    if not a.flags.c_contiguous:
+        return split_strided((a,), vector, scalar, vector_bytes)
     flat = a.reshape(-1)
     inside = vector_positions(flat.size, a.dtype.itemsize, vector_bytes)
     out = vector(flat)

@@ -632,6 +632,34 @@ def _normal_positive(x: np.ndarray) -> np.ndarray:
     return (x >= _NORMAL[0]) & (x <= _NORMAL[1])  # (NaN fails)
 
 
+# ---- tanh: a degree-7 polynomial in |x| (in double), one per quarter binade of |x| ---------------
+# "tanh": per interval, the polynomial's 8 coefficients (doubles, constant term first); from
+# |x| = 0.109375 on by |x|'s exponent and first 2 fraction bits, the first row below, the last
+# (tanh = 1) from |x| = 10.
+_TANH_FROM = np.uint32(0x3DE00000)
+_TANH_LAST = 26
+_TANH_LIMIT = np.uint32(0x7F000000)  # past it (|x| from 2**127 * 1.25, inf, NaN): the slow path
+_QUARTER_BINADE = np.uint32(0x7FE00000)
+
+
+def _tanh(x: np.ndarray) -> np.ndarray:
+    """sTanh: p(|x|) by Horner's rule in double with the coefficients of |x|'s interval,
+    rounded to float, x's sign put in."""
+    bits = x.view(np.uint32)
+    interval = bits & _QUARTER_BINADE
+    row = (np.maximum(interval, _TANH_FROM) - _TANH_FROM) >> np.uint32(21)
+    c = np.moveaxis(_table("tanh", 16).view(np.float64)[np.minimum(row, _TANH_LAST)], -1, 0)
+    a = np.abs(x).astype(np.float64)
+    p = c[7] * a
+    for k in range(6, 0, -1):
+        p += c[k]
+        p *= a
+    p += c[0]
+    out = p.astype(np.float32)
+    out.view(np.uint32)[...] |= bits & _SIGN
+    return out
+
+
 # name: (kernel, the lanes its fast path takes, the other lanes' values from `rounded` or None)
 _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "sin": (lambda x: _sin_or_cos(x, False), _within(_SIN_LIMIT), None),
@@ -648,6 +676,7 @@ _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "log": (_ln, _normal_positive, _nan_below_zero),
     "log10": (_LOG10, _normal_positive, _LOG10.rare),
     "log2": (_LOG2, _normal_positive, _LOG2.rare),
+    "tanh": (_tanh, lambda x: (x.view(np.uint32) & _QUARTER_BINADE) <= _TANH_LIMIT, None),
 }
 
 

@@ -162,8 +162,10 @@ def _simple_cell(mode: str, igates: Tensor, hidden: Tensor, p: tuple) -> Tensor:
 def _gru_cell(igates: Tensor, hidden: Tensor, p: tuple) -> Tensor:
     ig = F.unsafe_chunk(igates, 3, 1)
     hg = F.unsafe_chunk(_linear(hidden, p[1], p[3]), 3, 1)
-    reset = F.sigmoid(F.add(hg[0], ig[0]))
-    update = F.sigmoid(F.add(hg[1], ig[1]))
+    # the gates' sums and sigmoids in place in hg's chunks, as ATen's: the sigmoid then walks
+    # the chunk's rows, whose length decides which elements its vector code takes
+    reset, update = (F.apply_inplace(F.apply_inplace(hg[k], lambda t, k=k: F.add(t, ig[k])),
+                                     F.sigmoid) for k in (0, 1))
     new = F.tanh(F.add(ig[2], F.mul(hg[2], reset)))
     return F.add(F.mul(F.sub(hidden, new), update), new)
 
