@@ -12,6 +12,8 @@ from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, StudentT, Uniform)
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
+from gradcli.language.namespaces.distribution_gamma_kin import (
+    FisherSnedecor, InverseGamma, Kumaraswamy)
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Binomial, Categorical, Geometric, Multinomial, OneHotCategorical, Poisson)
 from gradcli.language.namespaces.distribution_kl import kl_divergence
@@ -148,6 +150,14 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                                  "validate_args=None", {
                                      "mixture_distribution": lambda d: d.mixture,
                                      "component_distribution": lambda d: d.component}),
+    "InverseGamma": _family(InverseGamma, "inverse_gamma", "concentration, rate, validate_args=None",
+                            {"concentration": lambda d: d.concentration, "rate": lambda d: d.rate}),
+    "FisherSnedecor": _family(FisherSnedecor, "fishersnedecor", "df1, df2, validate_args=None",
+                              {"df1": lambda d: d.attrs["df1"], "df2": lambda d: d.attrs["df2"]}),
+    "Kumaraswamy": _family(Kumaraswamy, "kumaraswamy", "concentration1, concentration0, "
+                           "validate_args=None", {
+                               "concentration1": lambda d: d.attrs["concentration1"],
+                               "concentration0": lambda d: d.attrs["concentration0"]}),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
     "transforms": TRANSFORMS,
