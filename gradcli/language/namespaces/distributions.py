@@ -12,10 +12,11 @@ from gradcli.language.namespaces.distribution_continuous import (
     Cauchy, Chi2, Exponential, Gamma, Laplace, LogNormal, Normal, StudentT, Uniform)
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
-from gradcli.language.namespaces.distribution_gamma_kin import (
-    FisherSnedecor, InverseGamma, Kumaraswamy)
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Binomial, Categorical, Geometric, Multinomial, OneHotCategorical, Poisson)
+from gradcli.language.namespaces.distribution_gamma_kin import (
+    FisherSnedecor, InverseGamma, Kumaraswamy)
+from gradcli.language.namespaces.distribution_generalized_pareto import GeneralizedPareto
 from gradcli.language.namespaces.distribution_kl import kl_divergence
 from gradcli.language.namespaces.distribution_lowrank import LowRankMultivariateNormal
 from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
@@ -158,6 +159,8 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                            "validate_args=None", {
                                "concentration1": lambda d: d.attrs["concentration1"],
                                "concentration0": lambda d: d.attrs["concentration0"]}),
+    "GeneralizedPareto": _family(GeneralizedPareto, "generalized_pareto",
+                                 "loc, scale, concentration, validate_args=None"),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
     "transforms": TRANSFORMS,
