@@ -24,7 +24,7 @@ from gradcli.language.namespaces.distribution_multivariate import Independent, M
 from gradcli.language.namespaces.distribution_relaxed import (
     ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_transformed import (
-    Gumbel, HalfCauchy, HalfNormal, Pareto, TransformedDistribution, Weibull)
+    Gumbel, HalfCauchy, HalfNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull)
 from gradcli.language.namespaces.distribution_transforms import TRANSFORMS
 from gradcli.language.runtime.attributes import CLASS_METHODS
 from gradcli.language.runtime.frames import BoundMethod
@@ -159,6 +159,8 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                            "validate_args=None", {
                                "concentration1": lambda d: d.attrs["concentration1"],
                                "concentration0": lambda d: d.attrs["concentration0"]}),
+    "LogisticNormal": _family(LogisticNormal, "logistic_normal", "loc, scale, validate_args=None",
+                              {"loc": lambda d: d.loc, "scale": lambda d: d.scale}),
     "GeneralizedPareto": _family(GeneralizedPareto, "generalized_pareto",
                                  "loc, scale, concentration, validate_args=None"),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
