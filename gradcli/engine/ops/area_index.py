@@ -715,14 +715,15 @@ INDEX = {
     },
     "gradcli.engine.ops.scatters": {
         "function": (
-            "diagonal_scatter select_scatter slice_scatter "
+            "as_strided_scatter diagonal_scatter select_scatter slice_scatter "
         ),
         "row": (
             "diagonal_scatter select_scatter slice_scatter "
         ),
         "declaration": (
-            "method:diagonal_scatter method:select_scatter method:slice_scatter "
-            "torch:diagonal_scatter torch:select_scatter torch:slice_scatter "
+            "method:as_strided_scatter method:diagonal_scatter method:select_scatter "
+            "method:slice_scatter torch:as_strided_scatter torch:diagonal_scatter "
+            "torch:select_scatter torch:slice_scatter "
         ),
     },
     "gradcli.engine.ops.selection": {
