@@ -195,7 +195,7 @@ TORCH_GROUPS = (
     (("save", "load"), _serialization),
     (("finfo", "iinfo"), _dtype_info),
     (("Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "random",
-      "seed", "set_rng_state"), _random),
+      "seed", "set_rng_state", "thread_safe_generator"), _random),
     (("are_deterministic_algorithms_enabled", "get_float32_matmul_precision",
       "get_num_interop_threads", "get_num_threads", "is_deterministic_algorithms_warn_only_enabled",
       "set_float32_matmul_precision", "set_num_threads", "use_deterministic_algorithms",
