@@ -131,6 +131,11 @@ def _func() -> dict:
     return {"func": FUNC, "vmap": FUNC.table["vmap"], "torch.func": FUNC}
 
 
+def _masked() -> dict:
+    from gradcli.language.namespaces.torch_masked import MASKED, MASKED_OPS
+    return {"masked": MASKED, "torch.masked": MASKED, "torch.masked._ops": MASKED_OPS}
+
+
 def _future() -> dict:
     from gradcli.language.namespaces.future import FUTURE
     return {"__future__": FUTURE, "torch.__future__": FUTURE}
@@ -184,6 +189,7 @@ MODULE_GROUPS = (
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),
+    (("torch.masked", "torch.masked._ops"), _masked),
     (("torch.amp", "torch.cpu", "torch.cpu.amp", "torch.cuda.amp"), _autocast),
     (("torch.backends", "torch.accelerator", "torch.version", *_BACKEND_MODULES), _backends),
     (("torch.random",), _random),
@@ -203,6 +209,7 @@ TORCH_GROUPS = (
     (("autocast", "get_autocast_cpu_dtype", "get_autocast_dtype", "is_autocast_cpu_enabled",
       "is_autocast_enabled", "amp", "cpu", "GradScaler"), _autocast),
     (("func", "vmap"), _func),
+    (("masked",), _masked),
     (("__future__",), _future),
 )
 # torch.autograd.X
