@@ -596,6 +596,16 @@ INDEX = {
             "torch:adaptive_max_pool1d "
         ),
     },
+    "gradcli.engine.ops.fractional_pool": {
+        "row": (
+            "fractional_max_pool2d fractional_max_pool2d_backward fractional_max_pool3d "
+            "fractional_max_pool3d_backward "
+        ),
+        "declaration": (
+            "functional:fractional_max_pool2d functional:fractional_max_pool2d_with_indices "
+            "functional:fractional_max_pool3d functional:fractional_max_pool3d_with_indices "
+        ),
+    },
     "gradcli.engine.ops.pool3d": {
         "function": (
             "adaptive_avg_pool3d adaptive_max_pool3d avg_pool3d max_pool3d max_pool3d_values "
