@@ -26,6 +26,7 @@ from gradcli.language.namespaces.distribution_relaxed import (
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfCauchy, HalfNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull)
 from gradcli.language.namespaces.distribution_transforms import TRANSFORMS
+from gradcli.language.namespaces.distribution_von_mises import VonMises
 from gradcli.language.runtime.attributes import CLASS_METHODS
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.pytypes import PyType
@@ -161,6 +162,9 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                                "concentration0": lambda d: d.attrs["concentration0"]}),
     "LogisticNormal": _family(LogisticNormal, "logistic_normal", "loc, scale, validate_args=None",
                               {"loc": lambda d: d.loc, "scale": lambda d: d.scale}),
+    "VonMises": _family(VonMises, "von_mises", "loc, concentration, validate_args=None",
+                        {"loc": lambda d: d.attrs["loc"],
+                         "concentration": lambda d: d.attrs["concentration"]}),
     "GeneralizedPareto": _family(GeneralizedPareto, "generalized_pareto",
                                  "loc, scale, concentration, validate_args=None"),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),

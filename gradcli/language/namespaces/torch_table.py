@@ -289,7 +289,7 @@ _FAMILY_MODULES = {  # torch's module of each family gradcli has
     "one_hot_categorical": "OneHotCategorical", "pareto": "Pareto", "poisson": "Poisson",
     "relaxed_bernoulli": "RelaxedBernoulli", "relaxed_categorical": "RelaxedOneHotCategorical",
     "studentT": "StudentT", "transformed_distribution": "TransformedDistribution",
-    "uniform": "Uniform", "weibull": "Weibull"}
+    "uniform": "Uniform", "von_mises": "VonMises", "weibull": "Weibull"}
 DISTRIBUTION_PARTS = {part: _distributions_part(part)
                       for part in ("kl", "constraints", "transforms")} | {
     module: _family_module(module, family) for module, family in _FAMILY_MODULES.items()}
