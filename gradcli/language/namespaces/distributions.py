@@ -18,6 +18,7 @@ from gradcli.language.namespaces.distribution_gamma_kin import (
     FisherSnedecor, InverseGamma, Kumaraswamy)
 from gradcli.language.namespaces.distribution_generalized_pareto import GeneralizedPareto
 from gradcli.language.namespaces.distribution_kl import kl_divergence
+from gradcli.language.namespaces.distribution_lkj import LKJCholesky
 from gradcli.language.namespaces.distribution_lowrank import LowRankMultivariateNormal
 from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
@@ -162,6 +163,10 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                                "concentration0": lambda d: d.attrs["concentration0"]}),
     "LogisticNormal": _family(LogisticNormal, "logistic_normal", "loc, scale, validate_args=None",
                               {"loc": lambda d: d.loc, "scale": lambda d: d.scale}),
+    "LKJCholesky": _family(LKJCholesky, "lkj_cholesky", "dim, concentration=1.0, "
+                           "validate_args=None", {"dim": lambda d: d.attrs["dim"],
+                                                  "concentration": lambda d: d.attrs[
+                                                      "concentration"]}),
     "VonMises": _family(VonMises, "von_mises", "loc, concentration, validate_args=None",
                         {"loc": lambda d: d.attrs["loc"],
                          "concentration": lambda d: d.attrs["concentration"]}),

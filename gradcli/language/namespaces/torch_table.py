@@ -279,7 +279,7 @@ _FAMILY_MODULES = {  # torch's module of each family gradcli has
     "distribution": "Distribution", "exponential": "Exponential",
     "fishersnedecor": "FisherSnedecor", "gamma": "Gamma",
     "generalized_pareto": "GeneralizedPareto", "inverse_gamma": "InverseGamma",
-    "kumaraswamy": "Kumaraswamy",
+    "kumaraswamy": "Kumaraswamy", "lkj_cholesky": "LKJCholesky",
     "geometric": "Geometric", "gumbel": "Gumbel", "half_cauchy": "HalfCauchy",
     "half_normal": "HalfNormal", "independent": "Independent", "laplace": "Laplace",
     "log_normal": "LogNormal",
