@@ -196,6 +196,12 @@ def _implicit_softmax(fn, name):
     return run
 
 
+def _overrides(value) -> bool:
+    """Whether `value` brings its own __torch_function__ (an instance of a user class that
+    defines one); tensors and Python values do not."""
+    return classes.special_method(value, "__torch_function__") is not None
+
+
 def _functional_entries() -> dict:
     # loaded when a program first uses torch.nn.functional, with the areas it needs
     from gradcli.engine.ops import activation as A
@@ -212,6 +218,11 @@ def _functional_entries() -> dict:
         return lambda t, *options: inplace_ops.apply_inplace(t, lambda own: fn(own, *options))
 
     return worded_as_torch("torch.nn.functional", table(
+        entry("has_torch_function", lambda args: any(_overrides(a) for a in (
+            args if isinstance(args, (list, tuple)) else [args])), "relevant_args, /"),
+        entry("has_torch_function_unary", _overrides, "obj, /"),
+        entry("has_torch_function_variadic", lambda *args: any(map(_overrides, args)),
+              "*args"),
         entry("triplet_margin_with_distance_loss", triplet_margin_with_distance_loss,
               "anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, "
               "reduction='mean'", context=True),
