@@ -10,9 +10,18 @@ import math
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.distribution_base import Calls
+from gradcli.language.runtime.exceptions import register_exception
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.values import type_name
 
 _ELLIPSIS = "\u2026"  # functorch's stand-in for "..."
+
+
+class DimensionBindError(Exception):
+    """functorch.dim.DimensionBindError: sizes that do not bind to a pattern's axes."""
+
+
+register_exception(PyType("functorch.dim.DimensionBindError", (DimensionBindError,)))
 
 
 class _Parsed:
