@@ -4,7 +4,7 @@ torch.autograd's functional and graph APIs, torch.func, torch.utils.data), each 
 seeded with torch.manual_seed(0), and the fixes they led to (InverseGamma, FisherSnedecor,
 Kumaraswamy, GeneralizedPareto, LogisticNormal, VonMises, LKJCholesky, transforms' ==,
 torch.masked, fractional max pooling, as_strided_scatter, rearrange, the __torch_function__
-helpers): tests/cases/api_docs_round4.cases."""
+helpers, namedtuples in default_collate): tests/cases/api_docs_round4.cases."""
 
 from snippets import case_tests
 
