@@ -616,6 +616,21 @@ CASES = {
                             case("F.adaptive_max_pool1d(a, 3)", ("a", (2, 7), "any"))],
     "adaptive_max_pool2d_backward": [backward_case("F.adaptive_max_pool2d(a, 2)", (1, 2, 4, 5),
                                                    (1, 2, 2, 2))],
+    "fractional_max_pool2d": [
+        case("F.fractional_max_pool2d(a, 2, output_size=(3, 2), _random_samples=torch.tensor("
+             "[[[0.3, 0.7], [0.9, 0.1]]], dtype=a.dtype))", ("a", (1, 2, 5, 4), "any")),
+        case("F.fractional_max_pool2d(a, (2, 3), output_ratio=(0.5, 0.5), "
+             "_random_samples=torch.tensor([[[0.5, 0.2]]], dtype=a.dtype))",
+             ("a", (1, 6, 7), "any"))],
+    "fractional_max_pool2d_backward": [backward_case(
+        "F.fractional_max_pool2d(a, 2, output_size=2, _random_samples=torch.tensor([[[0.4, "
+        "0.6]]], dtype=a.dtype))", (1, 1, 4, 5), (1, 1, 2, 2))],
+    "fractional_max_pool3d": [
+        case("F.fractional_max_pool3d(a, 2, output_size=(2, 3, 2), _random_samples=torch.tensor("
+             "[[[0.3, 0.7, 0.5]]], dtype=a.dtype))", ("a", (1, 1, 4, 5, 4), "any"))],
+    "fractional_max_pool3d_backward": [backward_case(
+        "F.fractional_max_pool3d(a, 2, output_size=2, _random_samples=torch.tensor([[[0.4, "
+        "0.6, 0.2]]], dtype=a.dtype))", (1, 1, 4, 5, 4), (1, 1, 2, 2, 2))],
     "max_unpool2d": [case("F.max_unpool2d(a, torch.tensor([[[[0, 3], [9, 14]]]]), 2)",
                           ("a", (1, 1, 2, 2), "any")),
                      case("F.max_unpool1d(a, torch.tensor([[1, 2, 5]]), 2)", ("a", (1, 3), "any"))],

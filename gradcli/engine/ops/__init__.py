@@ -19,8 +19,8 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.grid_sample", "ops.group_norm", "ops.histograms", "ops.index_reduce", "ops.inplace",
     "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu",
     "ops.multi_margin", "ops.nn_functional", "ops.nn_extra", "ops.packing", "ops.padding",
-    "ops.pool_indices", "ops.pool3d", "ops.patches", "ops.pointwise_more", "ops.products",
-    "ops.reductions", "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations",
+    "ops.pool_indices", "ops.fractional_pool", "ops.pool3d", "ops.patches", "ops.pointwise_more",
+    "ops.products", "ops.reductions", "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations",
     "ops.scatters", "ops.selection", "ops.special", "ops.spectral", "ops.special_more",
     "ops.statistics", "ops.strided_factories", "ops.triangular_solve", "ops.weight_norm",
     "binomial", "conversions", "devices", "distributions", "einsum", "ops.aten_aliases"))
@@ -135,6 +135,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import sampled_activations  # noqa: F401
         case "gradcli.engine.ops.pool_indices":
             from gradcli.engine.ops import pool_indices  # noqa: F401
+        case "gradcli.engine.ops.fractional_pool":
+            from gradcli.engine.ops import fractional_pool  # noqa: F401
         case "gradcli.engine.ops.pool3d":
             from gradcli.engine.ops import pool3d  # noqa: F401
         case "gradcli.engine.ops.multi_margin":

@@ -596,6 +596,16 @@ INDEX = {
             "torch:adaptive_max_pool1d "
         ),
     },
+    "gradcli.engine.ops.fractional_pool": {
+        "row": (
+            "fractional_max_pool2d fractional_max_pool2d_backward fractional_max_pool3d "
+            "fractional_max_pool3d_backward "
+        ),
+        "declaration": (
+            "functional:fractional_max_pool2d functional:fractional_max_pool2d_with_indices "
+            "functional:fractional_max_pool3d functional:fractional_max_pool3d_with_indices "
+        ),
+    },
     "gradcli.engine.ops.pool3d": {
         "function": (
             "adaptive_avg_pool3d adaptive_max_pool3d avg_pool3d max_pool3d max_pool3d_values "
@@ -715,14 +725,15 @@ INDEX = {
     },
     "gradcli.engine.ops.scatters": {
         "function": (
-            "diagonal_scatter select_scatter slice_scatter "
+            "as_strided_scatter diagonal_scatter select_scatter slice_scatter "
         ),
         "row": (
             "diagonal_scatter select_scatter slice_scatter "
         ),
         "declaration": (
-            "method:diagonal_scatter method:select_scatter method:slice_scatter "
-            "torch:diagonal_scatter torch:select_scatter torch:slice_scatter "
+            "method:as_strided_scatter method:diagonal_scatter method:select_scatter "
+            "method:slice_scatter torch:as_strided_scatter torch:diagonal_scatter "
+            "torch:select_scatter torch:slice_scatter "
         ),
     },
     "gradcli.engine.ops.selection": {

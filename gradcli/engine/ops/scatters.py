@@ -1,5 +1,6 @@
-"""The out-of-place scatters into a view of a copy: slice_scatter, select_scatter and
-diagonal_scatter (src written where self's slice, selection or diagonal lies)."""
+"""The out-of-place scatters into a view of a copy: slice_scatter, select_scatter,
+diagonal_scatter and as_strided_scatter (src written where self's slice, selection, diagonal or
+strided view lies)."""
 
 from __future__ import annotations
 
@@ -106,7 +107,21 @@ def diagonal_scatter(a: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
                  src_sizes=tuple(src.shape))
 
 
-__all__ = ["slice_scatter", "select_scatter", "diagonal_scatter"]
+def as_strided_scatter(a: Tensor, src: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """torch.as_strided_scatter: a contiguous copy of `a` with src written over the places
+    as_strided(size, stride, storage_offset) of that copy views (as_strided's checks first)."""
+    a = F.contiguous(a)
+    _check_src(F.as_strided(F.detach(a), size, stride, storage_offset), src)
+    offset = 0 if storage_offset is None else storage_offset
+    places = np.full(tuple(size), offset, dtype=np.int64)
+    for axis, step in enumerate(stride):
+        shape = [1] * len(size)
+        shape[axis] = size[axis]
+        places = places + (np.arange(size[axis]) * step).reshape(shape)
+    return apply(OPS["as_strided_scatter"], a, src, index=places, torch_self_grad=True)
+
+
+__all__ = ["slice_scatter", "select_scatter", "diagonal_scatter", "as_strided_scatter"]
 
 declare("slice_scatter", slice_scatter,
         "slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, "
@@ -116,5 +131,9 @@ declare("select_scatter", select_scatter,
 declare("diagonal_scatter", diagonal_scatter,
         "diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1, *, "
         "Tensor? out=None)")
+
+declare("as_strided_scatter", as_strided_scatter,
+        "as_strided_scatter(Tensor self, Tensor src, int[] size, int[] stride, "
+        "int? storage_offset=None, *, Tensor? out=None)")
 
 export(__name__, globals())

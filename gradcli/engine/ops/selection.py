@@ -81,10 +81,20 @@ def scatter_key(index, dim):
     return tuple(grid)
 
 
-def _as_strided_scatter(g, src, index):
+def _as_strided_scatter(g, src, index, torch_self_grad=False):
     out = g.copy().reshape(-1)
     out[index.reshape(-1)] = src.reshape(-1)
     return out.reshape(g.shape)
+
+
+def _scatter_self_grad(g, index, torch_self_grad=False):
+    """The gradient of as_strided_scatter's self: g off the scattered places (a view's base
+    grad); torch.as_strided_scatter's own backward instead keeps g only on them, zeros elsewhere
+    (ATen's as_strided_scatter_backward)."""
+    if torch_self_grad:
+        return F.apply_op("as_strided_scatter", F.zeros_of(g.shape, g.dtype),
+                          F.apply_op("as_strided", g, index=index, sizes=g.shape), index=index)
+    return F.apply_op("as_strided_scatter", g, F.zeros_of(index.shape, g.dtype), index=index)
 
 
 def _as_strided_backward(g, index, sizes):
@@ -195,9 +205,10 @@ defop("as_strided_backward", "AsStridedBackwardBackward0", _as_strided_backward,
       promote="none", vjp=lambda g, a, index, sizes: F.apply_op(
           "as_strided", g, index=index, sizes=g.shape))
 defop("as_strided_scatter", "AsStridedScatterBackward0", _as_strided_scatter, promote="none",
-      vjp=(lambda g, a, src, index: F.apply_op(
-          "as_strided_scatter", g, F.zeros_of(index.shape, g.dtype), index=index),
-           lambda g, a, src, index: F.apply_op("as_strided", g, index=index, sizes=g.shape)))
+      vjp=(lambda g, a, src, index, torch_self_grad=False: _scatter_self_grad(
+          g, index, torch_self_grad),
+           lambda g, a, src, index, torch_self_grad=False: F.apply_op(
+               "as_strided", g, index=index, sizes=g.shape)))
 
 
 def _op(key: str, *args, **params):

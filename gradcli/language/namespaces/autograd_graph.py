@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import node_hooks, saved, saved_hooks
+from gradcli.engine import errors, node_hooks, saved, saved_hooks
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, type_name
 
 
 def hook_name(fn) -> str:
@@ -129,6 +129,19 @@ def register_post_accumulate_grad_hook(ctx, tensor: Tensor, hook):
     return node_hooks.register_post_accumulate(tensor, calling(ctx, hook), hook_name(hook))
 
 
+def region_activation_memory_budget(budget):
+    """A compiled region's activation memory budget: its checks, then torch's refusal in eager
+    mode (gradcli runs compiled functions eagerly)."""
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise errors.type_error("torch.autograd.graph.region_activation_memory_budget: expects a "
+                                f"float, got {type_name(budget)}")
+    if not 0.0 <= budget <= 1.0:
+        raise errors.value_error("torch.autograd.graph.region_activation_memory_budget: must be "
+                                 f"in [0, 1], got {budget}")
+    raise errors.runtime("torch.autograd.graph.region_activation_memory_budget can only be used "
+                         "inside a torch.compile region; it has no effect in eager mode.")
+
+
 def _class(name: str, construct) -> PyType:
     return PyType(f"torch.autograd.graph.{name}", (), construct)
 
@@ -144,4 +157,5 @@ GRAPH = Namespace("torch.autograd.graph", {
 } | table(
     entry("register_multi_grad_hook", register_multi_grad_hook, "tensors, fn, *, mode='all'",
           context=True),
+    entry("region_activation_memory_budget", region_activation_memory_budget, "budget"),
 ))

@@ -22,8 +22,8 @@ from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.coercions import length as len_of
-from gradcli.language.runtime.values import (Generator as LazyValues, Namespace, Printer, iterate,
-                                            type_name)
+from gradcli.language.runtime.values import (Generator as LazyValues, NamedTuple, Namespace,
+                                            Printer, iterate, type_name)
 
 _MODULE = "torch.utils.data"
 _INT64_SCALAR = Tensor(np.zeros((), np.int64), dtypes.int64)  # what DataLoader draws its seed into
@@ -198,7 +198,8 @@ class StackDataset(_DataObject, DatasetHost):
 
 
 def collate(batch: list):
-    """torch's default_collate for tensors, numbers, strings, sequences and dicts."""
+    """torch's default_collate for tensors, numbers, strings, sequences, namedtuples and
+    dicts."""
     first = batch[0]
     if isinstance(first, Tensor):
         return S.stack(batch, 0)
@@ -214,6 +215,8 @@ def collate(batch: list):
         return batch  # as given: a list, or a tuple out of a sequence's columns
     if isinstance(first, dict):
         return {key: collate([get_item(d, key) for d in batch]) for key in first}
+    if isinstance(first, NamedTuple):  # its own class again, field by field
+        return type(first)(collate(list(samples)) for samples in zip(*batch))
     if isinstance(first, (tuple, list)):
         size = len(first)
         if any(len(element) != size for element in batch):
@@ -225,13 +228,16 @@ def collate(batch: list):
 
 def convert(sample):
     """torch's default_convert, what a loader without batches hands out: numpy arrays and
-    scalars as tensors and tuples as lists, inside lists and dicts too."""
+    scalars as tensors and tuples as lists (a namedtuple keeps its class), inside lists and
+    dicts too."""
     if isinstance(sample, np.ndarray):
         return creation.from_numpy(sample)
     if isinstance(sample, (np.bool_, np.number)):
         return creation.from_numpy(np.asarray(sample))
     if isinstance(sample, dict):
         return {key: convert(value) for key, value in sample.items()}
+    if isinstance(sample, NamedTuple):
+        return type(sample)(convert(value) for value in sample)
     if isinstance(sample, (tuple, list)):
         return [convert(value) for value in sample]
     return sample

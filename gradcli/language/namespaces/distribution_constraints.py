@@ -6,6 +6,7 @@ from __future__ import annotations
 from gradcli.engine import dtypes
 from gradcli.engine.tensor import Tensor, wrap
 from gradcli.language.namespaces import distribution_base as base
+from gradcli.language.namespaces.distribution_lkj import CORR_CHOLESKY
 from gradcli.language.namespaces.distribution_multivariate import LOWER_CHOLESKY, POSITIVE_DEFINITE
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.objects import TableInstance
@@ -59,7 +60,8 @@ CONSTRAINTS = Namespace(MODULE, {name: ConstraintValue(c) for name, c in {
     "positive": base.POSITIVE, "nonnegative": base.NONNEGATIVE,
     "unit_interval": base.UNIT_INTERVAL, "nonnegative_integer": base.NONNEGATIVE_INTEGER,
     "simplex": base.SIMPLEX,
-    "positive_definite": POSITIVE_DEFINITE, "lower_cholesky": LOWER_CHOLESKY}.items()} | {
+    "positive_definite": POSITIVE_DEFINITE, "lower_cholesky": LOWER_CHOLESKY,
+    "corr_cholesky": CORR_CHOLESKY}.items()} | {
     "greater_than": _maker("greater_than", base.greater_than, "lower_bound"),
     "greater_than_eq": _maker("greater_than_eq", base.greater_than_eq, "lower_bound"),
     "less_than": _maker("less_than", base.less_than, "upper_bound"),

@@ -29,13 +29,13 @@ def _has_cholesky(matrix) -> bool:
     return True
 
 
-def _lower_cholesky(v):
+def lower_cholesky(v):
     lower = np.all(np.tril(v) == v, axis=(-2, -1))
     return lower & np.all(np.diagonal(v, axis1=-2, axis2=-1) > 0, axis=-1)
 
 
 POSITIVE_DEFINITE = Constraint(lambda p: "PositiveDefinite()", _positive_definite, event_dim=2)
-LOWER_CHOLESKY = Constraint(lambda p: "LowerCholesky()", _lower_cholesky, event_dim=2)
+LOWER_CHOLESKY = Constraint(lambda p: "LowerCholesky()", lower_cholesky, event_dim=2)
 _MATRICES = ("covariance_matrix", "precision_matrix", "scale_tril")
 
 

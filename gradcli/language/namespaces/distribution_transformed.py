@@ -1,6 +1,6 @@
 """torch.distributions' TransformedDistribution and the families torch builds on it (Gumbel,
-HalfNormal, HalfCauchy, Weibull, Pareto): a base distribution pushed through transforms, the
-same calls as torch's Python code."""
+HalfNormal, HalfCauchy, Weibull, Pareto, LogisticNormal): a base distribution pushed through
+transforms, the same calls as torch's Python code."""
 
 from __future__ import annotations
 
@@ -379,3 +379,35 @@ class Pareto(TransformedDistribution):
         c, alpha = self.calls, self.attrs["alpha"]
         return op("+", c.method(op("/", self.attrs["scale"], alpha), "log"),
                   op("+", 1, c.method(alpha, "reciprocal")))
+
+
+class LogisticNormal(TransformedDistribution):
+    """A Normal (of batch shape (1,) at least) pushed onto the simplex by stick breaking:
+    loc and scale are the base's, so torch's repr shows neither."""
+
+    __slots__ = ()
+    NAME, has_rsample = "LogisticNormal", True
+
+    def __init__(self, runtime, loc, scale, validate_args=None):
+        self.calls, self.attrs = Calls(runtime), {}
+        base_dist = Normal(runtime, loc, scale, validate_args=validate_args)
+        if not base_dist.batch_shape:
+            base_dist = base_dist.expand([1])
+        self.build(base_dist, tf.StickBreakingTransform(runtime), validate_args)
+
+    def arg_constraints(self) -> dict:
+        return {"loc": base.REAL, "scale": base.POSITIVE}
+
+    def arg_value(self, name: str):
+        return base.attr(self.base.base, name)
+
+    def support(self):
+        return base.SIMPLEX
+
+    @property
+    def loc(self):
+        return base.attr(self.base.base, "loc")
+
+    @property
+    def scale(self):
+        return base.attr(self.base.base, "scale")

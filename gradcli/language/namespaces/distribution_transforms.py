@@ -1,5 +1,5 @@
 """torch.distributions.transforms: the bijections TransformedDistribution pushes samples
-through (Exp, Affine, Sigmoid, Tanh, Softmax, Power, Abs, their composition and inverses), the
+through (Exp, Affine, Sigmoid, Tanh, Softmax, StickBreaking, Power, Abs, their composition and inverses), the
 same calls as torch's Python code."""
 
 from __future__ import annotations
@@ -92,6 +92,12 @@ class Transform(TableInstance):
     def equals(self, other) -> bool:
         """Transform.__eq__: identity, unless the class compares its kind or parameters."""
         return self is other
+
+    def __eq__(self, other) -> bool:  # a script's == and != (unhashable, as torch's)
+        return self.equals(other)
+
+    def __ne__(self, other) -> bool:
+        return not self.equals(other)
 
     def _same_values(self, a, b) -> bool:
         if not isinstance(a, Tensor) and not isinstance(b, Tensor):
@@ -232,20 +238,26 @@ class AffineTransform(_Broadcasting):
         return c.method(result, "expand", shape)
 
 
+def _finfo(calls: Calls, value, name):
+    return protocols.get_attribute(calls.torch("finfo", base.attr(value, "dtype")), name)
+
+
+def _clipped_sigmoid(calls: Calls, x):
+    """sigmoid(x) kept inside [tiny, 1 - eps] of x's dtype."""
+    return calls.torch("clamp", calls.torch("sigmoid", x), min=_finfo(calls, x, "tiny"),
+                       max=1.0 - _finfo(calls, x, "eps"))
+
+
 class SigmoidTransform(_Stateless):
     __slots__ = ()
     NAME, CODOMAIN = "SigmoidTransform", base.UNIT_INTERVAL
 
-    def _finfo(self, value, name):
-        return protocols.get_attribute(self.calls.torch("finfo", base.attr(value, "dtype")), name)
-
     def apply(self, x):
-        return self.calls.torch("clamp", self.calls.torch("sigmoid", x),
-                                min=self._finfo(x, "tiny"), max=1.0 - self._finfo(x, "eps"))
+        return _clipped_sigmoid(self.calls, x)
 
     def invert(self, y):
         c = self.calls
-        y = c.method(y, "clamp", min=self._finfo(y, "tiny"), max=1.0 - self._finfo(y, "eps"))
+        y = c.method(y, "clamp", min=_finfo(c, y, "tiny"), max=1.0 - _finfo(c, y, "eps"))
         return op("-", c.method(y, "log"), c.method(_neg(y), "log1p"))
 
     def ladj(self, x, y):
@@ -287,6 +299,52 @@ class SoftmaxTransform(_Stateless):
         return shape
 
     inverse_shape = forward_shape
+
+
+class StickBreakingTransform(_Stateless):
+    """Unconstrained vectors onto the simplex of one more dimension, by iterated sigmoids."""
+
+    __slots__ = ()
+    NAME, DOMAIN, CODOMAIN, SIGN = ("StickBreakingTransform", base.REAL_VECTOR, base.SIMPLEX,
+                                    None)
+
+    def _log_offset(self, x, n):
+        """log(n + 1 - x.new_ones(x.shape[-1]).cumsum(-1)) over x's last dimension."""
+        c = self.calls
+        ones = c.method(x, "new_ones", _shape_of(x)[-1])
+        return c.method(op("-", n + 1, c.method(ones, "cumsum", -1)), "log")
+
+    def apply(self, x):
+        c = self.calls
+        z = _clipped_sigmoid(c, op("-", x, self._log_offset(x, _shape_of(x)[-1])))
+        z_cumprod = c.method(op("-", 1, z), "cumprod", -1)
+        return op("*", c.functional("pad", z, [0, 1], value=1),
+                  c.functional("pad", z_cumprod, [1, 0], value=1))
+
+    def invert(self, y):
+        c = self.calls
+        y_crop = protocols.get_item(y, (Ellipsis, slice(None, -1)))
+        offset = self._log_offset(y_crop, _shape_of(y)[-1] - 1)
+        sf = c.torch("clamp", op("-", 1, c.method(y_crop, "cumsum", -1)),
+                     min=_finfo(c, y, "tiny"))
+        return op("+", op("-", c.method(y_crop, "log"), c.method(sf, "log")), offset)
+
+    def ladj(self, x, y):
+        c = self.calls
+        x = op("-", x, self._log_offset(x, _shape_of(x)[-1]))
+        y_crop = protocols.get_item(y, (Ellipsis, slice(None, -1)))
+        return c.method(op("+", op("+", _neg(x), c.functional("logsigmoid", x)),
+                               c.method(y_crop, "log")), "sum", -1)
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise errors.value_error("Too few dimensions on input")
+        return (*shape[:-1], shape[-1] + 1)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 1:
+            raise errors.value_error("Too few dimensions on input")
+        return (*shape[:-1], shape[-1] - 1)
 
 
 class PowerTransform(_Broadcasting):
@@ -425,10 +483,18 @@ def same_parts(a: list, b: list) -> bool:
     return len(a) == len(b) and all(x.equals(y) for x, y in zip(a, b))
 
 
+def _shape_result(given, shape):
+    """What a shape method returns: the given shape itself where the transform keeps it (a
+    tuple or list stays one), else a torch.Size."""
+    return given if shape is given else Size(shape)
+
+
 _METHODS = table(
     entry("log_abs_det_jacobian", lambda t, x, y: t.ladj(x, y), "self, x, y"),
-    entry("forward_shape", lambda t, shape: Size(t.forward_shape(shape)), "self, shape"),
-    entry("inverse_shape", lambda t, shape: Size(t.inverse_shape(shape)), "self, shape"),
+    entry("forward_shape", lambda t, shape: _shape_result(shape, t.forward_shape(shape)),
+          "self, shape"),
+    entry("inverse_shape", lambda t, shape: _shape_result(shape, t.inverse_shape(shape)),
+          "self, shape"),
 )
 _PROPERTIES = {"inv": lambda t: t.inv(), "sign": lambda t: t.sign(),
                "domain": lambda t: ConstraintValue(t.domain()),
@@ -454,6 +520,7 @@ TRANSFORMS = Namespace(MODULE, {
     "TanhTransform": _kind(TanhTransform, "cache_size=0"),
     "SoftmaxTransform": _kind(SoftmaxTransform, "cache_size=0"),
     "PowerTransform": _kind(PowerTransform, "exponent, cache_size=0"),
+    "StickBreakingTransform": _kind(StickBreakingTransform, "cache_size=0"),
     "AbsTransform": _kind(AbsTransform, "cache_size=0"),
     "ComposeTransform": _kind(ComposeTransform, "parts, cache_size=0"),
 })

@@ -14,15 +14,20 @@ from gradcli.language.namespaces.distribution_continuous_bernoulli import Contin
 from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
 from gradcli.language.namespaces.distribution_discrete import (
     Bernoulli, Binomial, Categorical, Geometric, Multinomial, OneHotCategorical, Poisson)
+from gradcli.language.namespaces.distribution_gamma_kin import (
+    FisherSnedecor, InverseGamma, Kumaraswamy)
+from gradcli.language.namespaces.distribution_generalized_pareto import GeneralizedPareto
 from gradcli.language.namespaces.distribution_kl import kl_divergence
+from gradcli.language.namespaces.distribution_lkj import LKJCholesky
 from gradcli.language.namespaces.distribution_lowrank import LowRankMultivariateNormal
 from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
 from gradcli.language.namespaces.distribution_relaxed import (
     ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_transformed import (
-    Gumbel, HalfCauchy, HalfNormal, Pareto, TransformedDistribution, Weibull)
+    Gumbel, HalfCauchy, HalfNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull)
 from gradcli.language.namespaces.distribution_transforms import TRANSFORMS
+from gradcli.language.namespaces.distribution_von_mises import VonMises
 from gradcli.language.runtime.attributes import CLASS_METHODS
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.pytypes import PyType
@@ -148,6 +153,25 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                                  "validate_args=None", {
                                      "mixture_distribution": lambda d: d.mixture,
                                      "component_distribution": lambda d: d.component}),
+    "InverseGamma": _family(InverseGamma, "inverse_gamma", "concentration, rate, validate_args=None",
+                            {"concentration": lambda d: d.concentration, "rate": lambda d: d.rate}),
+    "FisherSnedecor": _family(FisherSnedecor, "fishersnedecor", "df1, df2, validate_args=None",
+                              {"df1": lambda d: d.attrs["df1"], "df2": lambda d: d.attrs["df2"]}),
+    "Kumaraswamy": _family(Kumaraswamy, "kumaraswamy", "concentration1, concentration0, "
+                           "validate_args=None", {
+                               "concentration1": lambda d: d.attrs["concentration1"],
+                               "concentration0": lambda d: d.attrs["concentration0"]}),
+    "LogisticNormal": _family(LogisticNormal, "logistic_normal", "loc, scale, validate_args=None",
+                              {"loc": lambda d: d.loc, "scale": lambda d: d.scale}),
+    "LKJCholesky": _family(LKJCholesky, "lkj_cholesky", "dim, concentration=1.0, "
+                           "validate_args=None", {"dim": lambda d: d.attrs["dim"],
+                                                  "concentration": lambda d: d.attrs[
+                                                      "concentration"]}),
+    "VonMises": _family(VonMises, "von_mises", "loc, concentration, validate_args=None",
+                        {"loc": lambda d: d.attrs["loc"],
+                         "concentration": lambda d: d.attrs["concentration"]}),
+    "GeneralizedPareto": _family(GeneralizedPareto, "generalized_pareto",
+                                 "loc, scale, concentration, validate_args=None"),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
     "transforms": TRANSFORMS,

@@ -196,6 +196,36 @@ def _implicit_softmax(fn, name):
     return run
 
 
+def _overrides(value) -> bool:
+    """Whether `value` brings its own __torch_function__ (an instance of a user class that
+    defines one); tensors and Python values do not."""
+    return classes.special_method(value, "__torch_function__") is not None
+
+
+def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
+    """torch.overrides.handle_torch_function: each overriding argument's __torch_function__ in
+    turn until one does not return NotImplemented, else torch's TypeError."""
+    from gradcli.language.namespaces.modules import torch_typename
+    overloaded = [a for a in relevant_args if _overrides(a)]
+    kinds = []
+    for value in overloaded:
+        if classes.class_of(value) not in kinds:
+            kinds.append(classes.class_of(value))
+    for kind in kinds:
+        if not isinstance(kind.find("__torch_function__"), classes.ClassMethod):
+            STATE.warn("DeprecationWarning", "Defining your `__torch_function__ as a plain method "
+                       "is deprecated and will be an error in future, please define it as a "
+                       "classmethod.")
+    for value in overloaded:
+        result = classes.call_bound(classes.special_method(value, "__torch_function__"),
+                                    [public_api, tuple(kinds), args, kwargs])
+        if result is not NotImplemented:
+            return result
+    raise errors.type_error(f"no implementation found for '{torch_typename(public_api)}' on types "
+                            "that implement __torch_function__: "
+                            f"{runtime.printer.str([classes.class_of(a) for a in overloaded])}")
+
+
 def _functional_entries() -> dict:
     # loaded when a program first uses torch.nn.functional, with the areas it needs
     from gradcli.engine.ops import activation as A
@@ -212,6 +242,13 @@ def _functional_entries() -> dict:
         return lambda t, *options: inplace_ops.apply_inplace(t, lambda own: fn(own, *options))
 
     return worded_as_torch("torch.nn.functional", table(
+        entry("has_torch_function", lambda args: any(_overrides(a) for a in (
+            args if isinstance(args, (list, tuple)) else [args])), "relevant_args, /"),
+        entry("has_torch_function_unary", _overrides, "obj, /"),
+        entry("handle_torch_function", _handle_torch_function,
+              "public_api, relevant_args, *args, **kwargs", context=True),
+        entry("has_torch_function_variadic", lambda *args: any(map(_overrides, args)),
+              "*args"),
         entry("triplet_margin_with_distance_loss", triplet_margin_with_distance_loss,
               "anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, "
               "reduction='mean'", context=True),

@@ -1,6 +1,7 @@
-"""Builders, forwards and reprs of the unpooling, circular padding, randomized activation, local
-response norm and multi margin loss module classes (MaxUnpool1d/2d/3d, CircularPad1d/2d/3d, RReLU,
-LocalResponseNorm, MultiMarginLoss); their rows are in nn_table.KINDS."""
+"""Builders, forwards and reprs of the unpooling, fractional pooling, circular padding, randomized
+activation, local response norm and multi margin loss module classes (MaxUnpool1d/2d/3d,
+FractionalMaxPool2d/3d, CircularPad1d/2d/3d, RReLU, LocalResponseNorm, MultiMarginLoss); their
+rows are in nn_table.KINDS."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from gradcli.engine import errors
 from gradcli.engine.ops import nn_functional as NF
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
+from gradcli.language.namespaces.module_members import register_buffer
 from gradcli.language.runtime.calls import invoke
 
 
@@ -34,6 +36,39 @@ def unpool_forward(n: int):
         a = module.attrs
         return invoke(ctx, function, [x, indices, a["kernel_size"], a["stride"], a["padding"],
                                       output_size], {})
+    return forward
+
+
+def build_fractional_pool(n: int):
+    """FractionalMaxPoolNd.__init__: the sizes as _pair/_triple keeps them, the samples as a
+    buffer, then torch's checks of the output size and ratio."""
+    def build(module, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+              _random_samples=None) -> None:
+        module.attrs.update(kernel_size=_sizes(kernel_size, n), return_indices=return_indices)
+        register_buffer(module, "_random_samples", _random_samples)
+        module.attrs.update(
+            output_size=None if output_size is None else _sizes(output_size, n),
+            output_ratio=None if output_ratio is None else _sizes(output_ratio, n))
+        if output_size is None and output_ratio is None:
+            raise errors.value_error(f"FractionalMaxPool{n}d requires specifying either an "
+                                     "output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise errors.value_error("only one of output_size and output_ratio may be specified")
+        ratio = module.attrs["output_ratio"]
+        if ratio is not None and not all(0 < r < 1 for r in ratio):
+            raise errors.value_error(f"output_ratio must be between 0 and 1 (got {output_ratio!r})")
+    return build
+
+
+def fractional_pool_forward(n: int):
+    """FractionalMaxPoolNd.forward: F.fractional_max_poolNd with the stored options."""
+    function = NN_FUNCTIONAL.table[f"fractional_max_pool{n}d"]
+
+    def forward(ctx, module, x):
+        a = module.attrs
+        return invoke(ctx, function, [x, a["kernel_size"], a["output_size"], a["output_ratio"],
+                                      a["return_indices"]],
+                      {"_random_samples": module.buffers["_random_samples"]})
     return forward
 
 

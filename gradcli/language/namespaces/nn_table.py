@@ -620,6 +620,10 @@ KINDS = [
     *(ModuleKind(f"AdaptiveMaxPool{n}d", "pooling", "output_size, return_indices=False",
                  _functional(f"adaptive_max_pool{n}d"), extra_repr=_options_repr("output_size"))
       for n in (1, 2, 3)),
+    *(ModuleKind(f"FractionalMaxPool{n}d", "pooling", "kernel_size, output_size=None, "
+                 "output_ratio=None, return_indices=False, _random_samples=None",
+                 layers.fractional_pool_forward(n), build=layers.build_fractional_pool(n))
+      for n in (2, 3)),
     *(ModuleKind(f"MaxUnpool{n}d", "pooling", "kernel_size, stride=None, padding=0",
                  layers.unpool_forward(n), "input, indices, output_size=None",
                  extra_repr=_options_repr("kernel_size", "stride", "padding"),

@@ -140,11 +140,14 @@ _SEEDING = table(
     entry("get_rng_state", lambda: _get_state(_default()), ""),
     entry("set_rng_state", _set_rng_state, "new_state"),
 )
-RANDOM = Namespace("torch.random", _SEEDING | table(entry(
+# a DataLoader thread worker's generator: None here, as in torch's main process (loading is
+# single-process)
+_THREAD_SAFE = table(entry("thread_safe_generator", lambda: None, ""))
+RANDOM = Namespace("torch.random", _SEEDING | _THREAD_SAFE | table(entry(
     "fork_rng", _fork_rng, "devices=None, enabled=True, _caller='fork_rng', "
     "_devices_kw='devices', device_type='cuda'")))
 
 # the generator and seeding names of torch (its functions that draw are declared in the engine)
-RANDOM_FUNCTIONS = _SEEDING | {"Generator": TorchGenerator.TYPE, "random": RANDOM,
+RANDOM_FUNCTIONS = _SEEDING | _THREAD_SAFE | {"Generator": TorchGenerator.TYPE, "random": RANDOM,
                                "default_generator": _default()}
 

@@ -12,6 +12,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.func_rearrange import rearrange
 from gradcli.language.namespaces import pytree
 from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.namespaces.func_modules import functional_call, stack_module_state
@@ -561,4 +562,5 @@ FUNC = Namespace("torch.func", table(
     entry("hessian", hessian, "func, argnums=0", context=True),
     entry("vmap", vmap, "func, in_dims=0, out_dims=0, randomness='error', *, chunk_size=None",
           context=True),
+    entry("rearrange", rearrange, "tensor, pattern, **axes_lengths", context=True),
 ))

@@ -131,6 +131,11 @@ def _func() -> dict:
     return {"func": FUNC, "vmap": FUNC.table["vmap"], "torch.func": FUNC}
 
 
+def _masked() -> dict:
+    from gradcli.language.namespaces.torch_masked import MASKED, MASKED_OPS
+    return {"masked": MASKED, "torch.masked": MASKED, "torch.masked._ops": MASKED_OPS}
+
+
 def _future() -> dict:
     from gradcli.language.namespaces.future import FUTURE
     return {"__future__": FUTURE, "torch.__future__": FUTURE}
@@ -184,6 +189,7 @@ MODULE_GROUPS = (
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),
+    (("torch.masked", "torch.masked._ops"), _masked),
     (("torch.amp", "torch.cpu", "torch.cpu.amp", "torch.cuda.amp"), _autocast),
     (("torch.backends", "torch.accelerator", "torch.version", *_BACKEND_MODULES), _backends),
     (("torch.random",), _random),
@@ -195,7 +201,7 @@ TORCH_GROUPS = (
     (("save", "load"), _serialization),
     (("finfo", "iinfo"), _dtype_info),
     (("Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "random",
-      "seed", "set_rng_state"), _random),
+      "seed", "set_rng_state", "thread_safe_generator"), _random),
     (("are_deterministic_algorithms_enabled", "get_float32_matmul_precision",
       "get_num_interop_threads", "get_num_threads", "is_deterministic_algorithms_warn_only_enabled",
       "set_float32_matmul_precision", "set_num_threads", "use_deterministic_algorithms",
@@ -203,6 +209,7 @@ TORCH_GROUPS = (
     (("autocast", "get_autocast_cpu_dtype", "get_autocast_dtype", "is_autocast_cpu_enabled",
       "is_autocast_enabled", "amp", "cpu", "GradScaler"), _autocast),
     (("func", "vmap"), _func),
+    (("masked",), _masked),
     (("__future__",), _future),
 )
 # torch.autograd.X

@@ -276,16 +276,20 @@ _FAMILY_MODULES = {  # torch's module of each family gradcli has
     "bernoulli": "Bernoulli", "beta": "Beta", "binomial": "Binomial",
     "categorical": "Categorical", "cauchy": "Cauchy", "chi2": "Chi2",
     "continuous_bernoulli": "ContinuousBernoulli", "dirichlet": "Dirichlet",
-    "distribution": "Distribution", "exponential": "Exponential", "gamma": "Gamma",
+    "distribution": "Distribution", "exponential": "Exponential",
+    "fishersnedecor": "FisherSnedecor", "gamma": "Gamma",
+    "generalized_pareto": "GeneralizedPareto", "inverse_gamma": "InverseGamma",
+    "kumaraswamy": "Kumaraswamy", "lkj_cholesky": "LKJCholesky",
     "geometric": "Geometric", "gumbel": "Gumbel", "half_cauchy": "HalfCauchy",
     "half_normal": "HalfNormal", "independent": "Independent", "laplace": "Laplace",
-    "log_normal": "LogNormal", "lowrank_multivariate_normal": "LowRankMultivariateNormal",
+    "log_normal": "LogNormal",
+    "logistic_normal": "LogisticNormal", "lowrank_multivariate_normal": "LowRankMultivariateNormal",
     "mixture_same_family": "MixtureSameFamily", "multinomial": "Multinomial",
     "multivariate_normal": "MultivariateNormal", "normal": "Normal",
     "one_hot_categorical": "OneHotCategorical", "pareto": "Pareto", "poisson": "Poisson",
     "relaxed_bernoulli": "RelaxedBernoulli", "relaxed_categorical": "RelaxedOneHotCategorical",
     "studentT": "StudentT", "transformed_distribution": "TransformedDistribution",
-    "uniform": "Uniform", "weibull": "Weibull"}
+    "uniform": "Uniform", "von_mises": "VonMises", "weibull": "Weibull"}
 DISTRIBUTION_PARTS = {part: _distributions_part(part)
                       for part in ("kl", "constraints", "transforms")} | {
     module: _family_module(module, family) for module, family in _FAMILY_MODULES.items()}
