@@ -15,7 +15,7 @@ from gradcli.language.syntax.parser import GradIndenter
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = {("gradcli.language.syntax.parser", "GradIndenter"): GradIndenter}
-PROGRAMS = sorted((ROOT / "examples").rglob("*.py"))[:12]
+PROGRAMS = sorted((ROOT / "examples").rglob("*.py"))
 
 
 def _fresh():
@@ -59,6 +59,22 @@ def test_the_parse_table_rows_are_read_when_their_state_is_first_met(tmp_path):
     assert 0 < len(rows) < len(rows.blobs)
     original = fresh.parser.parser.parser.parse_table.states
     assert all(rows[state] == original[state] for state in original)
+
+
+def test_the_rules_and_their_tree_callbacks_are_read_when_first_reduced_by(tmp_path):
+    path = str(tmp_path / "parser.pickle")
+    fresh = _fresh()
+    parser_cache.save(fresh, path)
+    loaded = parser_cache.load(path, ALLOWED)
+    callbacks = loaded.parser.parser.parser.callbacks
+    rules = callbacks.shared
+    assert isinstance(callbacks, parser_cache.RuleCallbacks) and len(callbacks) == len(rules) == 0
+    assert loaded.parser.parser.parser.parse_table.states.shared is rules  # one copy of each rule
+    _parse(loaded, PROGRAMS[0])
+    assert 0 < len(callbacks) < len(callbacks.blobs) and 0 < len(rules) < len(rules.blobs)
+    assert fresh.rules and fresh.parser.parser_conf.rules  # (saving left the built parser whole)
+    assert all(rule in callbacks for rule in fresh.parser.parser.parser.callbacks)
+    assert "NAME" not in callbacks and loaded.rules == []
 
 
 def test_a_damaged_file_is_ignored(tmp_path):
