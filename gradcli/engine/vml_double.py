@@ -41,6 +41,18 @@ def _table(name: str) -> np.ndarray:
     return np.frombuffer(bytes.fromhex("".join(rows)), "<f8").reshape(len(rows), -1).copy()
 
 
+@functools.cache
+def _columns(name: str) -> np.ndarray:
+    """A table's columns, each a contiguous run (gathering from a column of a row-major table
+    reads one double per row's worth of memory)."""
+    return np.ascontiguousarray(_table(name).T)
+
+
+def _gathered(name: str, row: np.ndarray) -> list[np.ndarray]:
+    """Each column of table `name` at `row`: np.moveaxis(table[row], -1, 0), but contiguous."""
+    return [column.take(row) for column in _columns(name)]
+
+
 def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """x as its upper 32 bits and the rest (their products are exact)."""
     high = (x.view(_U64) & _HIGH_HALF).view(np.float64)
@@ -108,9 +120,8 @@ def _tanh(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     words = _high_words(x) & np.uint32(0x7FFE0000)
     fast = (words >= np.uint32(0x1FF00000)) & (words <= np.uint32(0x7FE00000))
     row = (np.maximum(words, np.uint32(0x3FBE0000)) - np.uint32(0x3FBE0000)) >> np.uint32(17)
-    table = _table("tanh")
-    row[words > np.uint32(0x40340000)] = len(table) - 1
-    c = np.moveaxis(table[row], -1, 0)
+    row[words > np.uint32(0x40340000)] = len(_table("tanh")) - 1
+    c = _gathered("tanh", row)
     z = np.abs(x) + c[12]
     p = c[11] * z
     for k in range(10, 2, -1):
@@ -152,7 +163,7 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
     shifted = a * _TRIG_SCALE
     shifted += _SHIFTER
     row = (shifted.view(_U64) & _U64(511)).astype(np.intp)
-    t0, t1, t2, t3 = np.moveaxis(_table("cos" if cosine else "sin")[row], -1, 0)
+    t0, t1, t2, t3 = _gathered("cos" if cosine else "sin", row)
     n = shifted - _SHIFTER
     reduced = a - n * _TRIG_PI[0]
     middle = n * _TRIG_PI[1]
@@ -302,7 +313,7 @@ def _atan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a = np.abs(x)
     words = (a.view(_U64) >> _U64(32)).astype(np.int64)
     row = 4 - sum((words > bound).astype(np.intp) for bound in _ATAN_BOUNDS)
-    t, mask, atan_high, atan_low = np.moveaxis(_table("atan")[row], -1, 0)
+    t, mask, atan_high, atan_low = _gathered("atan", row)
     mask = mask.view(_U64)
     a_high = _atan_high(a)
     a_low = a - a_high
@@ -365,7 +376,7 @@ def _tan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rest = n * -_TRIG_PI[2] + ((partial - r_high) - middle)
     r = r_high + rest
     r_low = (r_high - r) + rest
-    t = np.moveaxis(_table("tan")[(shifted.view(_U64) & _U64(255)).astype(np.intp)], -1, 0)
+    t = _gathered("tan", (shifted.view(_U64) & _U64(255)).astype(np.intp))
     denominator = t[0] - r
     d_high = _atan_high(denominator)
     d_low = ((t[0] - denominator) - r) - r_low
