@@ -397,6 +397,40 @@ def _tan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     poly.view(_U64)[...] ^= x.view(_U64) & _SIGN
     return poly, a <= _TRIG_LIMIT
 
+
+# ---- sqrt: x*y*(1 + p(e)), y the rsqrtps estimate of 1/sqrt(x), e = 1 - x*y*y ----------------------
+_SQRT_POLY = _hex("0x1.1800032338cbbp-2", "0x1.40000b13001d9p-2", "0x1.80000000000f6p-2",
+                  "0x1.ffffffffffe71p-2")  # about 35/128, 5/16, 3/8, 1/2: (1 - e)**-1/2 less 1
+_EVEN = _U64(1 << 52)  # set in ~x when x's biased exponent is even
+_EXPONENT = _U64(0x7FF0000000000000)
+
+
+def _sqrt(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdSqrt: f = x scaled by a power of 4 into [1, 4) as a float (x's top 23 mantissa bits);
+    y = rsqrtps(f) scaled back; e = (1 - y*y*x_high) - y*y*x_low (x_high its top 26 mantissa
+    bits); sqrt = x_high*y + (x_low*y + p(e)*y*x). Negative x (-inf too) give the positive quiet
+    NaN, as the slow path does; zero, subnormal x, x from 2**1022 on, +inf and NaN take it."""
+    from gradcli.engine.rsqrt_estimate import rsqrtps
+    bits = x.view(_U64)
+    even = ~bits & _EVEN
+    f = ((bits & _U64(0x001FFFFFE0000000)) | (even + _U64(0x07F0000000000000))) >> _U64(29)
+    scale = ((even - (bits & _EXPONENT) + _U64(0xBFD0000000000000)) >> _U64(1)).view(np.float64)
+    y = scale * rsqrtps(f.astype(np.uint32).view(np.float32)).astype(np.float64)
+    x_high = (bits & _U64(0xFFFFFFFFF8000000)).view(np.float64)
+    x_low = x - x_high
+    y2 = y * y
+    e = (1.0 - y2 * x_high) - y2 * x_low
+    p = e * _SQRT_POLY[0] + _SQRT_POLY[1]
+    for c in _SQRT_POLY[2:]:
+        p = p * e + c
+    p *= e
+    out = x_high * y + (x_low * y + p * y * x)
+    negative = x < 0
+    out[negative] = np.nan
+    words = (bits >> _U64(32)).astype(np.int64)
+    return out, negative | ((words >= 0x00100000) & (words < 0x7FD00000))
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
@@ -408,4 +442,5 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "log2": _LOG2,
     "atan": _atan,
     "tan": _tan,
+    "sqrt": _sqrt,
 }
