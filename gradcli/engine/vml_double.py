@@ -431,6 +431,55 @@ def _sqrt(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, negative | ((words >= 0x00100000) & (words < 0x7FD00000))
 
 
+# ---- erf: erf(g) + erf'(g)*d*(1 + q(d, g*d)) with g = |x| rounded to a multiple of 1/128, d = |x| - g --
+# "erf": per g*128 (up to 767): erf(g)*2**-1016 (its top bits a correction), 2**32*erf'(g)
+_ERF_LIMIT = _d("0x1.7f8p+2")  # 5.99: |x| is clamped there (erf is 1)
+_ERF_SHIFTER = _d("0x1p45")  # adding it rounds to a multiple of 1/128
+_ERF_U = _hex("0x1.341f806247cecp-3", "-0x1.9ad4ac8de7654p-5", "-0x1.812746b036ad0p-2",
+              "0x1.812746b036e4cp-1", "-0x1.20dd750429b6dp+0", "0x1.06eba8214db69p-3")
+_ERF_D2 = _hex("0x1.565bcd0e6a53fp-8", "-0x1.b82ce31288b51p-6")
+_ERF_MIXED = _hex("0x1.4a21da72d2522p-3", "-0x1.81277cd9c0edfp-3", "0x1.ce2f21a042be2p-4")
+_ERF_LOW = _hex("0x1.00c4f4df93fe6p-2", "-0x1.ce2f500d00e98p-2", "0x1.20dd75042830ep-1",
+                "-0x1.812746b0379e7p-2")
+
+
+def _erf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdErf: c = min(|x|, 5.99), g = c rounded to a multiple of 1/128 (0 below 3.5/128), d = c - g,
+    u = g*d; from the row of g, e = erf(g) (as min(e, |x|)) and h = erf'(g)*d; the result is
+    ((q*h + e*k) + h)*2**-32 + e with q a polynomial in u and d*d and k the row's correction,
+    x's sign put back. Every lane takes this path (NaN comes through e)."""
+    a = np.abs(x)
+    c = np.minimum(a, _ERF_LIMIT)
+    c[np.isnan(a)] = _ERF_LIMIT
+    shifted = c + _ERF_SHIFTER
+    g = shifted - _ERF_SHIFTER
+    g[c < _d("0x1.cp-6")] = 0.0
+    rows = _table("erf")[(shifted.view(_U64) & _U64(1023)).astype(np.intp)]
+    packed = rows[..., 0].view(_U64)
+    d = c - g
+    u = g * d
+    e = np.minimum((packed & _U64(0x007FFFFFFFFFFFFF)).view(np.float64), a) * _d("0x1p1016")
+    correction = ((packed >> _U64(32)) | _U64(0x3FF0000000000000)).view(np.float64) * e - e
+    d2 = np.where(c > _d("0x1p-256"), d, 0.0)
+    d2 *= d2
+    mixed = (u * _ERF_MIXED[0] + _ERF_MIXED[1]) * u + _ERF_MIXED[2]
+    q = (d2 * _ERF_D2[0] + _ERF_D2[1]) * d2 + mixed
+    low = ((u * _ERF_LOW[0] + _ERF_LOW[1]) * u + _ERF_LOW[2]) * u + _ERF_LOW[3]
+    q = q * d2 + low
+    v = _ERF_U[0] + u * _ERF_U[1]
+    for k in (2, 3, 4):
+        v = v * u + _ERF_U[k]
+    v *= u
+    h = rows[..., 1] * d
+    q = q * d2 + (v + _ERF_U[5])
+    out = q * h + correction
+    out += h
+    out *= _d("0x1p-32")
+    out += e
+    out.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    return out, np.ones(x.shape, bool)
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
@@ -443,4 +492,5 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "atan": _atan,
     "tan": _tan,
     "sqrt": _sqrt,
+    "erf": _erf,
 }
