@@ -480,6 +480,67 @@ def _erf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, np.ones(x.shape, bool)
 
 
+# ---- erfc: erfc(g) less erfc'(g)-led terms in d, g = |x| rounded to a multiple of 1/128, d = |x| - g ----
+# "erfc": per g*128 (up to 3487): erfc(g)*2**128, and a packed row: the slope's mantissa (with
+# the first column's exponent) and a small correction in its top bits
+_ERFC_LIMIT = _d("0x1.b3ep+4")  # 27.24: |x| is clamped there
+_ERFC_ZERO = _d("0x1.b39dc41e48bfdp+4")  # x from about 27.226 on: erfc is 0
+_ERFC_U = (  # three polynomials in u = g*d, interleaved in the kernel
+    _hex("0x1.aec468d02a083p-16", "-0x1.282607c399dbfp-13", "0x1.71de30b781626p-11",
+         "-0x1.a019f74e36970p-9", "0x1.a01a01a0f4f8cp-7", "-0x1.6c16c16cc1d1dp-5",
+         "0x1.111111111108fp-3", "-0x1.55555555554d9p-2", "0x1.5555555555555p-1"),
+    _hex("0x1.4d516d3db4588p-9", "-0x1.44103d0fa9378p-7", "0x1.1110ffd4fa97fp-5",
+         "-0x1.861848a3ac063p-4", "0x1.c71c71cb27ab6p-3", "-0x1.9999999d359a6p-2",
+         "0x1.ffffffffff778p-2"),
+    _hex("0x1.30107685fc1efp-5", "-0x1.561b8921c8bc7p-4", "0x1.24921081babf0p-3",
+         "-0x1.55550d7299c73p-3"))
+_ERFC_D2 = _hex("0x1.5766603986421p-5", "-0x1.898a47706cfa8p-6", "0x1.999999b2e0d33p-4",
+                "-0x1.5555555555019p-2")
+
+
+def _horner(t: np.ndarray, poly: tuple[float, ...]) -> np.ndarray:
+    p = t * poly[0] + poly[1]
+    for c in poly[2:]:
+        p = p * t + c
+    return p
+
+
+def _erfc(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdErfc: c = |x| clamped to [2**-128, 27.24], g = c rounded to a multiple of 1/128,
+    d = c - g, u = g*d; with e = erfc(g)*2**128 and the slope s of the row, h = e - d*s_high
+    (its rounding error kept), t = s*(p(u)*d + d**3*q(u, d*d) - k) + s_low*d + error;
+    erfc = (h - t)*2**-128, or 2 - that for negative x. x from about 27.226 on (erfc below
+    half the least subnormal) give 0, as the slow path does; NaN takes it."""
+    c = np.minimum(np.abs(x), _ERFC_LIMIT)
+    shifted = c + _ERF_SHIFTER
+    c = np.maximum(c, _d("0x1p-128"))
+    d = c - (shifted - _ERF_SHIFTER)
+    u = (shifted - _ERF_SHIFTER) * d
+    rows = _table("erfc")[(shifted.view(_U64) & _U64(4095)).astype(np.intp)].view(_U64)
+    first = _horner(u, _ERFC_U[0]) * (u * u) - u
+    d2 = d * d
+    q = (u * _ERFC_D2[0] + _ERFC_D2[1]) * d2 + (_horner(u, _ERFC_U[2]) * u + _ERFC_D2[2])
+    q = q * d2 + _ERFC_D2[3]
+    q += _horner(u, _ERFC_U[1]) * u
+    q *= d2 * d
+    slope = ((rows[..., 0] & _EXPONENT) + (rows[..., 1] & _U64(0x007FFFFFFFFFFFFF))).view(np.float64)
+    q -= ((rows[..., 1] >> _U64(55)) | _U64(0x3F60000000000000)).view(np.float64) - _d("0x1p-9")
+    t = first * d + q
+    t *= slope
+    slope_high = (slope.view(_U64) & _U64(0xFFFFF80000000000)).view(np.float64)
+    e = rows[..., 0].view(np.float64)
+    product = d * slope_high
+    h = e - product
+    t += (slope - slope_high) * d
+    t += product - (e - h)
+    sign = x.view(_U64) & _SIGN
+    out = h - t
+    out += (sign | _U64(0x47F0000000000000)).view(np.float64) - _d("0x1p128")
+    out *= (sign | _U64(0x37F0000000000000)).view(np.float64)
+    out[x >= _ERFC_ZERO] = 0.0
+    return out, ~np.isnan(x)
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
@@ -493,4 +554,5 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "tan": _tan,
     "sqrt": _sqrt,
     "erf": _erf,
+    "erfc": _erfc,
 }
