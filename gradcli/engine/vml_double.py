@@ -541,6 +541,75 @@ def _erfc(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, ~np.isnan(x)
 
 
+# ---- erfinv: x * (r0 + s + z*p(z)), a row of coefficients per quarter binade of w = 1 - |x| --------
+# "erfinv": per row (w's exponent and top two mantissa bits, from w near 1 down to 2**-53):
+# r0, the polynomial's r1..r14, then s = r15 + r16*z in extra precision
+_ERFINV_HIGH = _U64(0xFFFFFFFFF8000000)
+
+
+def _erfinv(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdErfInv: w = 1 - |x| (and its rounding error e); z = w's mantissa less 1.125 (its top
+    two bits go to the row) + e scaled as w; s = r15 + r16*z as a high part (top 26 mantissa
+    bits) and the rest; erfinv = x_high*s_high + (x_low*s_high + x*(r0 + s_low + z*p(z))).
+    |x| up to 2**-53 and NaN take the slow path's formulas; |x| from 1 on takes the slow path."""
+    bits = x.view(_U64)
+    a = np.abs(x)
+    words = (bits >> _U64(32)).astype(np.int64) & 0x7FFFFFFF
+    fast = (words > 0x3CA00000) & (words <= 0x3FEFFFFF)
+    w = 1.0 - a
+    error = (1.0 - w) - a
+    w_bits = w.view(_U64)
+    scale = (_U64(0x7FE0000000000000) - (w_bits & _U64(0x3FF0000000000000))).view(np.float64)
+    z0 = ((w_bits & _U64(0x0003FFFFFFFFFFFF)) | _U64(0x3FF0000000000000)).view(np.float64) - 1.125
+    z = z0 + scale * error
+    row = np.where(fast, 0xFFB - (w_bits >> _U64(50)).astype(np.int64), 0)
+    r = np.moveaxis(_table("erfinv")[row], -1, 0)
+    p = r[14]
+    for k in range(13, 0, -1):
+        p = p * z + r[k]
+    p *= z
+    z0_high = (z0.view(_U64) & _ERFINV_HIGH).view(np.float64)
+    product = z0_high * r[16]
+    s_high = ((r[15] + product).view(_U64) & _ERFINV_HIGH).view(np.float64)
+    p += r[0]
+    p += ((r[15] - s_high) + product) + (z - z0_high) * r[16]
+    x_high = (bits & _ERFINV_HIGH).view(np.float64)
+    p *= x
+    p += (x - x_high) * s_high
+    p += x_high * s_high
+    tiny = words <= 0x3CA00000
+    p[tiny] = _erfinv_tiny(x[tiny])
+    nan = np.isnan(x)
+    p[nan] = x[nan] + x[nan]  # (quiet, as the slow path makes them)
+    return p, fast | tiny | nan
+
+
+_SPLIT = (_d("0x1.8000000010000p+36"), _d("-0x1.8p+36"))  # t*a + t*b: t's top 17 bits
+_HALF_ROOT_PI = (_d("0x1.c5cp-1"), _d("-0x1.db92c4255618fp-19"))  # sqrt(pi)/2 in two parts
+_SUBNORMAL = _d("0x1p-766")  # (scaled by 2**256: 2**-1022)
+
+
+def _erfinv_tiny(x: np.ndarray) -> np.ndarray:
+    """The slow path's erfinv for |x| up to 2**-53:
+    x*sqrt(pi)/2 from t = x*2**256 split in two; a result below the normal range is rounded
+    to its subnormal bits by adding 2**-766 (scaled) in extra precision."""
+    t = x * _d("0x1p256")
+    high = t * _SPLIT[1] + t * _SPLIT[0]
+    low = (t - high) * _HALF_ROOT_PI[0]
+    high *= _HALF_ROOT_PI[0]
+    rest = t * _HALF_ROOT_PI[1] + low
+    total = high + rest
+    out = total * _d("0x1p-256")
+    small = np.abs(total) < _SUBNORMAL
+    if small.any():
+        shift = np.copysign(_SUBNORMAL, x[small])
+        rounded = total[small] + shift
+        rounded = rounded * _SPLIT[1] + rounded * _SPLIT[0]
+        last = rest[small] + (high[small] - (rounded - shift)) + rounded
+        out[small] = (last.view(_U64) & _U64(0x800FFFFFFFFFFFFF)).view(np.float64)
+    return out
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
@@ -555,4 +624,5 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "sqrt": _sqrt,
     "erf": _erf,
     "erfc": _erfc,
+    "erfinv": _erfinv,
 }
