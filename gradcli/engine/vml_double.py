@@ -610,6 +610,87 @@ def _erfinv_tiny(x: np.ndarray) -> np.ndarray:
     return out
 
 
+# ---- asin and acos: a polynomial in s = min(x*x, (1 - |x|)/2), sqrt(1 - |x|) from rsqrtps ----------
+_ASIN_ROOT = _hex("-0x1.18000993b24c3p-6", "0x1.400006f70d42dp-5", "-0x1.7fffffffffe97p-4",
+                  "0x1.fffffffffff9dp-3")  # the correction of sqrt(2v) from e = 2v*y*y - 2
+_ASIN_POLY = (  # the kernel's three parts of the polynomial in s, then its last terms
+    _hex("0x1.07520c70eb909p-5", "-0x1.0fb17f7dbb0edp-6"),
+    _hex("0x1.43f44bfbc3baep-6", "0x1.a583395d45ed5p-8"),
+    _hex("0x1.8f8dc2afccad6p-7", "0x1.c6dbbcb88bd57p-7"),
+    _hex("0x1.1c6dcf538ad2ep-6", "0x1.6e89cebdefaddp-6"),
+    _hex("0x1.f1c72e13ad8bep-6", "0x1.6db6db3b445f8p-5"),
+    _hex("0x1.333333337e0dep-4", "0x1.555555555529cp-3"))
+_HALF_PI = _hex("0x1.921fb54442d18p+0", "0x1.1a62633145c07p-54")
+_PI = _hex("0x1.921fb54442d18p+1", "0x1.1a62633145c07p-53")
+_NEGATIVE_NAN = _U64(0xFFF8000000000000).view(np.float64)
+
+
+def _asin_parts(x: np.ndarray, upper) -> tuple[np.ndarray, ...]:
+    """What vdAsin and vdAcos share: with v = 1/2 - |x|/2, s = min(x*x, v) (v if either is
+    NaN); on lanes `upper(a, v, s)` picks, sqrt(2v) = h + l - c, h the product of 2v's high
+    part (top 26 mantissa bits) and y = rsqrtps(float(v)) cut to 12 bits, l the low part's,
+    c a correction (all 0 on the other lanes); p(s), s times the polynomial."""
+    from gradcli.engine.rsqrt_estimate import rsqrtps
+    a = np.abs(x)
+    v = 0.5 - a * 0.5
+    s = np.minimum(x * x, v)
+    s[np.isnan(s)] = v[np.isnan(s)]
+    lanes = upper(a, v, s)
+    y = rsqrtps(v.astype(np.float32)).astype(np.float64).view(_U64) & _U64(0xFFFFFF0000000000)
+    y = np.where(v >= _d("0x1p-255"), y.view(np.float64), 0.0)
+    double = np.where(lanes, v + v, 0.0)
+    high = (double.view(_U64) & _U64(0xFFFFFFFFFC000000)).view(np.float64)
+    low = (double - high) * y
+    high *= y
+    e = y * high - 2.0
+    e += y * low
+    c = _horner(e, _ASIN_ROOT) * ((high + low) * e) - low
+    s2 = s * s
+    q = (s * _ASIN_POLY[0][0] + _ASIN_POLY[0][1]) * s2 + (s * _ASIN_POLY[1][0] + _ASIN_POLY[1][1])
+    r = (s * _ASIN_POLY[2][0] + _ASIN_POLY[2][1]) * s2 + (s * _ASIN_POLY[3][0] + _ASIN_POLY[3][1])
+    q = s2 * s2 * q + r
+    q = q * s2 + (s * _ASIN_POLY[4][0] + _ASIN_POLY[4][1])
+    q = q * s + _ASIN_POLY[5][0]
+    q = q * s + _ASIN_POLY[5][1]
+    return a, s, lanes, high, c, q * s
+
+
+def _asin(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdAsin: |x| + |x|*p(x*x) below 1/2; from 1/2 on, pi/2 - 2*asin(sqrt(v)) as
+    (pi/2 - h) + ((l - c - h)*p(v) + (its rounding error + low(pi/2) - c)); x's sign put
+    back. |x| past 1 gives the negative quiet NaN, as the slow path does, and NaN the quiet
+    NaN of its sign (its payload lost in the float estimate)."""
+    a, _, upper, high, c, q = _asin_parts(x, lambda a, v, s: a >= 0.5)
+    top = _HALF_PI[0] - high
+    rest = ((_HALF_PI[0] - top) - high) + (c + _HALF_PI[1])
+    out = np.where(upper, c - high, a) * q
+    out += np.where(upper, rest, 0.0)
+    out += np.where(upper, top, a)
+    out.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    out[a > 1.0] = _NEGATIVE_NAN
+    nan = np.isnan(x)
+    out[nan] = ((x[nan].view(_U64) & _SIGN) | _U64(0x7FF8000000000000)).view(np.float64)
+    return out, np.ones(x.shape, bool)
+
+
+def _acos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdAcos: pi/2 - (x + x*p(x*x)) where x*x < v; elsewhere 2*asin(sqrt(v)) (and pi less
+    it for negative x), as b +- ((h - c)*p(v) + (low - c) + h) with b and low 0 or pi in
+    two parts. NaN comes back quiet, as the slow path gives it; |x| past 1 takes the slow path."""
+    a, s, upper, high, c, q = _asin_parts(x, lambda a, v, s: ~(s < v))
+    negative = upper & ~(s < x)
+    head = np.where(upper, high, -a)
+    low = np.where(upper, np.where(negative, _PI[1], 0.0), _HALF_PI[1])
+    low = (low.view(_U64) | (x.view(_U64) & _SIGN)).view(np.float64)
+    out = (head - c) * q + (low - c)
+    out += head
+    out.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    out += np.where(upper, np.where(negative, _PI[0], 0.0), _HALF_PI[0])
+    nan = np.isnan(x)
+    out[nan] = x[nan] + x[nan]  # (quiet, as the slow path makes them)
+    return out, nan | (a <= 1.0)
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
@@ -625,4 +706,6 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "erf": _erf,
     "erfc": _erfc,
     "erfinv": _erfinv,
+    "asin": _asin,
+    "acos": _acos,
 }
