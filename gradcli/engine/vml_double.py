@@ -563,7 +563,7 @@ def _erfinv(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     z0 = ((w_bits & _U64(0x0003FFFFFFFFFFFF)) | _U64(0x3FF0000000000000)).view(np.float64) - 1.125
     z = z0 + scale * error
     row = np.where(fast, 0xFFB - (w_bits >> _U64(50)).astype(np.int64), 0)
-    r = np.moveaxis(_table("erfinv")[row], -1, 0)
+    r = np.take(_table("erfinv").T, row, axis=1)  # (each column contiguous)
     p = r[14]
     for k in range(13, 0, -1):
         p = p * z + r[k]
@@ -590,9 +590,9 @@ _SUBNORMAL = _d("0x1p-766")  # (scaled by 2**256: 2**-1022)
 
 
 def _erfinv_tiny(x: np.ndarray) -> np.ndarray:
-    """The slow path's erfinv for |x| up to 2**-53:
-    x*sqrt(pi)/2 from t = x*2**256 split in two; a result below the normal range is rounded
-    to its subnormal bits by adding 2**-766 (scaled) in extra precision."""
+    """The slow path's erfinv for |x| up to 2**-53: x*sqrt(pi)/2 from t = x*2**256 split in
+    two; a result below the normal range is rounded to its subnormal bits by adding 2**-766
+    (scaled) in extra precision."""
     t = x * _d("0x1p256")
     high = t * _SPLIT[1] + t * _SPLIT[0]
     low = (t - high) * _HALF_ROOT_PI[0]
