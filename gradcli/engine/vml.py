@@ -736,7 +736,7 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         return out
 
     def forward(a):
-        if type(a) is np.float32:  # (a 0-d result NumPy gave back as a scalar)
+        if type(a) in (np.float32, np.float64):  # (a 0-d result NumPy gave back as a scalar)
             a = np.asarray(a)
         if type(a) is not np.ndarray or not a.size:
             return rounded(a)

@@ -408,6 +408,300 @@ def _tan(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     poly.view(_U64)[...] ^= x.view(_U64) & _SIGN
     return poly, a <= _TRIG_LIMIT
 
+
+# ---- sqrt: x*y*(1 + p(e)), y the rsqrtps estimate of 1/sqrt(x), e = 1 - x*y*y ----------------------
+_SQRT_POLY = _hex("0x1.1800032338cbbp-2", "0x1.40000b13001d9p-2", "0x1.80000000000f6p-2",
+                  "0x1.ffffffffffe71p-2")  # about 35/128, 5/16, 3/8, 1/2: (1 - e)**-1/2 less 1
+_EVEN = _U64(1 << 52)  # set in ~x when x's biased exponent is even
+_EXPONENT = _U64(0x7FF0000000000000)
+
+
+def _sqrt(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdSqrt: f = x scaled by a power of 4 into [1, 4) as a float (x's top 23 mantissa bits);
+    y = rsqrtps(f) scaled back; e = (1 - y*y*x_high) - y*y*x_low (x_high its top 26 mantissa
+    bits); sqrt = x_high*y + (x_low*y + p(e)*y*x). Negative x (-inf too) give the positive quiet
+    NaN, as the slow path does; zero, subnormal x, x from 2**1022 on, +inf and NaN take it."""
+    from gradcli.engine.rsqrt_estimate import rsqrtps
+    bits = x.view(_U64)
+    even = ~bits & _EVEN
+    f = ((bits & _U64(0x001FFFFFE0000000)) | (even + _U64(0x07F0000000000000))) >> _U64(29)
+    scale = ((even - (bits & _EXPONENT) + _U64(0xBFD0000000000000)) >> _U64(1)).view(np.float64)
+    y = scale * rsqrtps(f.astype(np.uint32).view(np.float32)).astype(np.float64)
+    x_high = (bits & _U64(0xFFFFFFFFF8000000)).view(np.float64)
+    x_low = x - x_high
+    y2 = y * y
+    e = (1.0 - y2 * x_high) - y2 * x_low
+    p = e * _SQRT_POLY[0] + _SQRT_POLY[1]
+    for c in _SQRT_POLY[2:]:
+        p = p * e + c
+    p *= e
+    out = x_high * y + (x_low * y + p * y * x)
+    negative = x < 0
+    out[negative] = np.nan
+    words = (bits >> _U64(32)).astype(np.int64)
+    return out, negative | ((words >= 0x00100000) & (words < 0x7FD00000))
+
+
+# ---- erf: erf(g) + erf'(g)*d*(1 + q(d, g*d)) with g = |x| rounded to a multiple of 1/128, d = |x| - g --
+# "erf": per g*128 (up to 767): erf(g)*2**-1016 (its top bits a correction), 2**32*erf'(g)
+_ERF_LIMIT = _d("0x1.7f8p+2")  # 5.99: |x| is clamped there (erf is 1)
+_ERF_SHIFTER = _d("0x1p45")  # adding it rounds to a multiple of 1/128
+_ERF_U = _hex("0x1.341f806247cecp-3", "-0x1.9ad4ac8de7654p-5", "-0x1.812746b036ad0p-2",
+              "0x1.812746b036e4cp-1", "-0x1.20dd750429b6dp+0", "0x1.06eba8214db69p-3")
+_ERF_D2 = _hex("0x1.565bcd0e6a53fp-8", "-0x1.b82ce31288b51p-6")
+_ERF_MIXED = _hex("0x1.4a21da72d2522p-3", "-0x1.81277cd9c0edfp-3", "0x1.ce2f21a042be2p-4")
+_ERF_LOW = _hex("0x1.00c4f4df93fe6p-2", "-0x1.ce2f500d00e98p-2", "0x1.20dd75042830ep-1",
+                "-0x1.812746b0379e7p-2")
+
+
+def _erf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdErf: c = min(|x|, 5.99), g = c rounded to a multiple of 1/128 (0 below 3.5/128), d = c - g,
+    u = g*d; from the row of g, e = erf(g) (as min(e, |x|)) and h = erf'(g)*d; the result is
+    ((q*h + e*k) + h)*2**-32 + e with q a polynomial in u and d*d and k the row's correction,
+    x's sign put back. Every lane takes this path (NaN comes through e)."""
+    a = np.abs(x)
+    c = np.minimum(a, _ERF_LIMIT)
+    c[np.isnan(a)] = _ERF_LIMIT
+    shifted = c + _ERF_SHIFTER
+    g = shifted - _ERF_SHIFTER
+    g[c < _d("0x1.cp-6")] = 0.0
+    rows = _table("erf")[(shifted.view(_U64) & _U64(1023)).astype(np.intp)]
+    packed = rows[..., 0].view(_U64)
+    d = c - g
+    u = g * d
+    e = np.minimum((packed & _U64(0x007FFFFFFFFFFFFF)).view(np.float64), a) * _d("0x1p1016")
+    correction = ((packed >> _U64(32)) | _U64(0x3FF0000000000000)).view(np.float64) * e - e
+    d2 = np.where(c > _d("0x1p-256"), d, 0.0)
+    d2 *= d2
+    mixed = (u * _ERF_MIXED[0] + _ERF_MIXED[1]) * u + _ERF_MIXED[2]
+    q = (d2 * _ERF_D2[0] + _ERF_D2[1]) * d2 + mixed
+    low = ((u * _ERF_LOW[0] + _ERF_LOW[1]) * u + _ERF_LOW[2]) * u + _ERF_LOW[3]
+    q = q * d2 + low
+    v = _ERF_U[0] + u * _ERF_U[1]
+    for k in (2, 3, 4):
+        v = v * u + _ERF_U[k]
+    v *= u
+    h = rows[..., 1] * d
+    q = q * d2 + (v + _ERF_U[5])
+    out = q * h + correction
+    out += h
+    out *= _d("0x1p-32")
+    out += e
+    out.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    return out, np.ones(x.shape, bool)
+
+
+# ---- erfc: erfc(g) less erfc'(g)-led terms in d, g = |x| rounded to a multiple of 1/128, d = |x| - g ----
+# "erfc": per g*128 (up to 3487): erfc(g)*2**128, and a packed row: the slope's mantissa (with
+# the first column's exponent) and a small correction in its top bits
+_ERFC_LIMIT = _d("0x1.b3ep+4")  # 27.24: |x| is clamped there
+_ERFC_ZERO = _d("0x1.b39dc41e48bfdp+4")  # x from about 27.226 on: erfc is 0
+_ERFC_U = (  # three polynomials in u = g*d, interleaved in the kernel
+    _hex("0x1.aec468d02a083p-16", "-0x1.282607c399dbfp-13", "0x1.71de30b781626p-11",
+         "-0x1.a019f74e36970p-9", "0x1.a01a01a0f4f8cp-7", "-0x1.6c16c16cc1d1dp-5",
+         "0x1.111111111108fp-3", "-0x1.55555555554d9p-2", "0x1.5555555555555p-1"),
+    _hex("0x1.4d516d3db4588p-9", "-0x1.44103d0fa9378p-7", "0x1.1110ffd4fa97fp-5",
+         "-0x1.861848a3ac063p-4", "0x1.c71c71cb27ab6p-3", "-0x1.9999999d359a6p-2",
+         "0x1.ffffffffff778p-2"),
+    _hex("0x1.30107685fc1efp-5", "-0x1.561b8921c8bc7p-4", "0x1.24921081babf0p-3",
+         "-0x1.55550d7299c73p-3"))
+_ERFC_D2 = _hex("0x1.5766603986421p-5", "-0x1.898a47706cfa8p-6", "0x1.999999b2e0d33p-4",
+                "-0x1.5555555555019p-2")
+
+
+def _horner(t: np.ndarray, poly: tuple[float, ...]) -> np.ndarray:
+    p = t * poly[0] + poly[1]
+    for c in poly[2:]:
+        p = p * t + c
+    return p
+
+
+def _erfc(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdErfc: c = |x| clamped to [2**-128, 27.24], g = c rounded to a multiple of 1/128,
+    d = c - g, u = g*d; with e = erfc(g)*2**128 and the slope s of the row, h = e - d*s_high
+    (its rounding error kept), t = s*(p(u)*d + d**3*q(u, d*d) - k) + s_low*d + error;
+    erfc = (h - t)*2**-128, or 2 - that for negative x. x from about 27.226 on (erfc below
+    half the least subnormal) give 0, as the slow path does; NaN takes it."""
+    c = np.minimum(np.abs(x), _ERFC_LIMIT)
+    shifted = c + _ERF_SHIFTER
+    c = np.maximum(c, _d("0x1p-128"))
+    d = c - (shifted - _ERF_SHIFTER)
+    u = (shifted - _ERF_SHIFTER) * d
+    rows = _table("erfc")[(shifted.view(_U64) & _U64(4095)).astype(np.intp)].view(_U64)
+    first = _horner(u, _ERFC_U[0]) * (u * u) - u
+    d2 = d * d
+    q = (u * _ERFC_D2[0] + _ERFC_D2[1]) * d2 + (_horner(u, _ERFC_U[2]) * u + _ERFC_D2[2])
+    q = q * d2 + _ERFC_D2[3]
+    q += _horner(u, _ERFC_U[1]) * u
+    q *= d2 * d
+    slope = ((rows[..., 0] & _EXPONENT) + (rows[..., 1] & _U64(0x007FFFFFFFFFFFFF))).view(np.float64)
+    q -= ((rows[..., 1] >> _U64(55)) | _U64(0x3F60000000000000)).view(np.float64) - _d("0x1p-9")
+    t = first * d + q
+    t *= slope
+    slope_high = (slope.view(_U64) & _U64(0xFFFFF80000000000)).view(np.float64)
+    e = rows[..., 0].view(np.float64)
+    product = d * slope_high
+    h = e - product
+    t += (slope - slope_high) * d
+    t += product - (e - h)
+    sign = x.view(_U64) & _SIGN
+    out = h - t
+    out += (sign | _U64(0x47F0000000000000)).view(np.float64) - _d("0x1p128")
+    out *= (sign | _U64(0x37F0000000000000)).view(np.float64)
+    out[x >= _ERFC_ZERO] = 0.0
+    return out, ~np.isnan(x)
+
+
+# ---- erfinv: x * (r0 + s + z*p(z)), a row of coefficients per quarter binade of w = 1 - |x| --------
+# "erfinv": per row (w's exponent and top two mantissa bits, from w near 1 down to 2**-53):
+# r0, the polynomial's r1..r14, then s = r15 + r16*z in extra precision
+_ERFINV_HIGH = _U64(0xFFFFFFFFF8000000)
+
+
+def _erfinv(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdErfInv: w = 1 - |x| (and its rounding error e); z = w's mantissa less 1.125 (its top
+    two bits go to the row) + e scaled as w; s = r15 + r16*z as a high part (top 26 mantissa
+    bits) and the rest; erfinv = x_high*s_high + (x_low*s_high + x*(r0 + s_low + z*p(z))).
+    |x| up to 2**-53 and NaN take the slow path's formulas; |x| from 1 on takes the slow path."""
+    bits = x.view(_U64)
+    a = np.abs(x)
+    words = (bits >> _U64(32)).astype(np.int64) & 0x7FFFFFFF
+    fast = (words > 0x3CA00000) & (words <= 0x3FEFFFFF)
+    w = 1.0 - a
+    error = (1.0 - w) - a
+    w_bits = w.view(_U64)
+    scale = (_U64(0x7FE0000000000000) - (w_bits & _U64(0x3FF0000000000000))).view(np.float64)
+    z0 = ((w_bits & _U64(0x0003FFFFFFFFFFFF)) | _U64(0x3FF0000000000000)).view(np.float64) - 1.125
+    z = z0 + scale * error
+    row = np.where(fast, 0xFFB - (w_bits >> _U64(50)).astype(np.int64), 0)
+    r = np.take(_table("erfinv").T, row, axis=1)  # (each column contiguous)
+    p = r[14]
+    for k in range(13, 0, -1):
+        p = p * z + r[k]
+    p *= z
+    z0_high = (z0.view(_U64) & _ERFINV_HIGH).view(np.float64)
+    product = z0_high * r[16]
+    s_high = ((r[15] + product).view(_U64) & _ERFINV_HIGH).view(np.float64)
+    p += r[0]
+    p += ((r[15] - s_high) + product) + (z - z0_high) * r[16]
+    x_high = (bits & _ERFINV_HIGH).view(np.float64)
+    p *= x
+    p += (x - x_high) * s_high
+    p += x_high * s_high
+    tiny = words <= 0x3CA00000
+    p[tiny] = _erfinv_tiny(x[tiny])
+    nan = np.isnan(x)
+    p[nan] = x[nan] + x[nan]  # (quiet, as the slow path makes them)
+    return p, fast | tiny | nan
+
+
+_SPLIT = (_d("0x1.8000000010000p+36"), _d("-0x1.8p+36"))  # t*a + t*b: t's top 17 bits
+_HALF_ROOT_PI = (_d("0x1.c5cp-1"), _d("-0x1.db92c4255618fp-19"))  # sqrt(pi)/2 in two parts
+_SUBNORMAL = _d("0x1p-766")  # (scaled by 2**256: 2**-1022)
+
+
+def _erfinv_tiny(x: np.ndarray) -> np.ndarray:
+    """The slow path's erfinv for |x| up to 2**-53: x*sqrt(pi)/2 from t = x*2**256 split in
+    two; a result below the normal range is rounded to its subnormal bits by adding 2**-766
+    (scaled) in extra precision."""
+    t = x * _d("0x1p256")
+    high = t * _SPLIT[1] + t * _SPLIT[0]
+    low = (t - high) * _HALF_ROOT_PI[0]
+    high *= _HALF_ROOT_PI[0]
+    rest = t * _HALF_ROOT_PI[1] + low
+    total = high + rest
+    out = total * _d("0x1p-256")
+    small = np.abs(total) < _SUBNORMAL
+    if small.any():
+        shift = np.copysign(_SUBNORMAL, x[small])
+        rounded = total[small] + shift
+        rounded = rounded * _SPLIT[1] + rounded * _SPLIT[0]
+        last = rest[small] + (high[small] - (rounded - shift)) + rounded
+        out[small] = (last.view(_U64) & _U64(0x800FFFFFFFFFFFFF)).view(np.float64)
+    return out
+
+
+# ---- asin and acos: a polynomial in s = min(x*x, (1 - |x|)/2), sqrt(1 - |x|) from rsqrtps ----------
+_ASIN_ROOT = _hex("-0x1.18000993b24c3p-6", "0x1.400006f70d42dp-5", "-0x1.7fffffffffe97p-4",
+                  "0x1.fffffffffff9dp-3")  # the correction of sqrt(2v) from e = 2v*y*y - 2
+_ASIN_POLY = (  # the kernel's three parts of the polynomial in s, then its last terms
+    _hex("0x1.07520c70eb909p-5", "-0x1.0fb17f7dbb0edp-6"),
+    _hex("0x1.43f44bfbc3baep-6", "0x1.a583395d45ed5p-8"),
+    _hex("0x1.8f8dc2afccad6p-7", "0x1.c6dbbcb88bd57p-7"),
+    _hex("0x1.1c6dcf538ad2ep-6", "0x1.6e89cebdefaddp-6"),
+    _hex("0x1.f1c72e13ad8bep-6", "0x1.6db6db3b445f8p-5"),
+    _hex("0x1.333333337e0dep-4", "0x1.555555555529cp-3"))
+_HALF_PI = _hex("0x1.921fb54442d18p+0", "0x1.1a62633145c07p-54")
+_PI = _hex("0x1.921fb54442d18p+1", "0x1.1a62633145c07p-53")
+_NEGATIVE_NAN = _U64(0xFFF8000000000000).view(np.float64)
+
+
+def _asin_parts(x: np.ndarray, upper) -> tuple[np.ndarray, ...]:
+    """What vdAsin and vdAcos share: with v = 1/2 - |x|/2, s = min(x*x, v) (v if either is
+    NaN); on lanes `upper(a, v, s)` picks, sqrt(2v) = h + l - c, h the product of 2v's high
+    part (top 26 mantissa bits) and y = rsqrtps(float(v)) cut to 12 bits, l the low part's,
+    c a correction (all 0 on the other lanes); p(s), s times the polynomial."""
+    from gradcli.engine.rsqrt_estimate import rsqrtps
+    a = np.abs(x)
+    v = 0.5 - a * 0.5
+    s = np.minimum(x * x, v)
+    s[np.isnan(s)] = v[np.isnan(s)]
+    lanes = upper(a, v, s)
+    y = rsqrtps(v.astype(np.float32)).astype(np.float64).view(_U64) & _U64(0xFFFFFF0000000000)
+    y = np.where(v >= _d("0x1p-255"), y.view(np.float64), 0.0)
+    double = np.where(lanes, v + v, 0.0)
+    high = (double.view(_U64) & _U64(0xFFFFFFFFFC000000)).view(np.float64)
+    low = (double - high) * y
+    high *= y
+    e = y * high - 2.0
+    e += y * low
+    c = _horner(e, _ASIN_ROOT) * ((high + low) * e) - low
+    s2 = s * s
+    q = (s * _ASIN_POLY[0][0] + _ASIN_POLY[0][1]) * s2 + (s * _ASIN_POLY[1][0] + _ASIN_POLY[1][1])
+    r = (s * _ASIN_POLY[2][0] + _ASIN_POLY[2][1]) * s2 + (s * _ASIN_POLY[3][0] + _ASIN_POLY[3][1])
+    q = s2 * s2 * q + r
+    q = q * s2 + (s * _ASIN_POLY[4][0] + _ASIN_POLY[4][1])
+    q = q * s + _ASIN_POLY[5][0]
+    q = q * s + _ASIN_POLY[5][1]
+    return a, s, lanes, high, c, q * s
+
+
+def _asin(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdAsin: |x| + |x|*p(x*x) below 1/2; from 1/2 on, pi/2 - 2*asin(sqrt(v)) as
+    (pi/2 - h) + ((l - c - h)*p(v) + (its rounding error + low(pi/2) - c)); x's sign put
+    back. |x| past 1 gives the negative quiet NaN, as the slow path does, and NaN the quiet
+    NaN of its sign (its payload lost in the float estimate)."""
+    a, _, upper, high, c, q = _asin_parts(x, lambda a, v, s: a >= 0.5)
+    top = _HALF_PI[0] - high
+    rest = ((_HALF_PI[0] - top) - high) + (c + _HALF_PI[1])
+    out = np.where(upper, c - high, a) * q
+    out += np.where(upper, rest, 0.0)
+    out += np.where(upper, top, a)
+    out.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    out[a > 1.0] = _NEGATIVE_NAN
+    nan = np.isnan(x)
+    out[nan] = ((x[nan].view(_U64) & _SIGN) | _U64(0x7FF8000000000000)).view(np.float64)
+    return out, np.ones(x.shape, bool)
+
+
+def _acos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """vdAcos: pi/2 - (x + x*p(x*x)) where x*x < v; elsewhere 2*asin(sqrt(v)) (and pi less
+    it for negative x), as b +- ((h - c)*p(v) + (low - c) + h) with b and low 0 or pi in
+    two parts. NaN comes back quiet, as the slow path gives it; |x| past 1 takes the slow path."""
+    a, s, upper, high, c, q = _asin_parts(x, lambda a, v, s: ~(s < v))
+    negative = upper & ~(s < x)
+    head = np.where(upper, high, -a)
+    low = np.where(upper, np.where(negative, _PI[1], 0.0), _HALF_PI[1])
+    low = (low.view(_U64) | (x.view(_U64) & _SIGN)).view(np.float64)
+    out = (head - c) * q + (low - c)
+    out += head
+    out.view(_U64)[...] ^= x.view(_U64) & _SIGN
+    out += np.where(upper, np.where(negative, _PI[0], 0.0), _HALF_PI[0])
+    nan = np.isnan(x)
+    out[nan] = x[nan] + x[nan]  # (quiet, as the slow path makes them)
+    return out, nan | (a <= 1.0)
+
+
 # name: the kernel, giving its results and the lanes its fast path takes
 KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "exp": _exp,
@@ -419,4 +713,10 @@ KERNELS: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "log2": _LOG2,
     "atan": _atan,
     "tan": _tan,
+    "sqrt": _sqrt,
+    "erf": _erf,
+    "erfc": _erfc,
+    "erfinv": _erfinv,
+    "asin": _asin,
+    "acos": _acos,
 }
