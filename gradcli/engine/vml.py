@@ -36,7 +36,7 @@ def _table(name: str, width: int) -> np.ndarray:
     """One of MKL's tables (vml_float_tables.py, read on first use): a row of `width` 32-bit
     words per entry."""
     from gradcli.engine.vml_float_tables import TABLES
-    return np.frombuffer(bytes.fromhex("".join(TABLES[name])), "<u4").reshape(-1, width)
+    return np.frombuffer(bytes.fromhex(TABLES[name]), "<u4").reshape(-1, width)
 
 
 _SIGN = np.uint32(0x80000000)

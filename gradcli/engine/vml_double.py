@@ -30,15 +30,18 @@ def _high_words(x: np.ndarray) -> np.ndarray:
 
 @functools.cache
 def _table(name: str) -> np.ndarray:
-    """The rows of one of MKL's tables (vml_tables.py, read on first use), one double per
-    column; "exp" is made here: 2**(j/64) as a double and the rest."""
+    """The rows of one of MKL's tables (vml_tables.py or vml_erf_tables.py, read on first use),
+    one double per column; "exp" is made here: 2**(j/64) as a double and the rest."""
     if name == "exp":
         return np.array(_two_part_powers(64))
     if name == "cos":  # MKL's cos table is sin's, 128 rows on (cos t = sin(t + pi/2))
         return np.roll(_table("sin"), -128, axis=0)
-    from gradcli.engine.vml_tables import TABLES
-    rows = TABLES[name]
-    return np.frombuffer(bytes.fromhex("".join(rows)), "<f8").reshape(len(rows), -1).copy()
+    if name.startswith("erf"):
+        from gradcli.engine.vml_erf_tables import TABLES
+    else:
+        from gradcli.engine.vml_tables import TABLES
+    width, text = TABLES[name]
+    return np.frombuffer(bytes.fromhex(text), "<f8").reshape(-1, width).copy()
 
 
 @functools.cache
@@ -209,7 +212,7 @@ _MANTISSA = _U64(0x000FFFFFFFFFFFFF)
 def _rcpps_table() -> np.ndarray:
     """rcpps(1 + k/4096) as float32 bits (vml_tables.py, read on first use)."""
     from gradcli.engine.vml_tables import RCPPS
-    return np.frombuffer(bytes.fromhex("".join(RCPPS)), "<u4").astype(np.int64)
+    return np.frombuffer(bytes.fromhex(RCPPS), "<u4").astype(np.int64)
 
 
 def rcpps(f: np.ndarray) -> np.ndarray:
