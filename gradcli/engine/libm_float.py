@@ -293,9 +293,10 @@ def logf(x: np.ndarray) -> np.ndarray:
 
 
 def scalar(name: str, values: np.ndarray) -> np.ndarray:
-    """std::<name> ("log", "log1p", "expm1", "exp2", "sinh", "cosh", "atanh") of each value in the array's dtype: glibc's float function
-    for float32, its double one (Python's math calls glibc's) for float64, NumPy's otherwise.
-    Domain errors give NaN or infinities, as the C functions do."""
+    """std::<name> ("log", "log1p", "expm1", "exp2", "sinh", "cosh", "atanh", "asinh", "acosh") of
+    each value in the array's dtype: glibc's float function for float32, its double one (Python's
+    math calls glibc's) for float64, NumPy's otherwise. Domain errors give NaN or infinities, as
+    the C functions do."""
     values = np.asarray(values)
     if values.dtype == np.float32:
         return _FLOAT_FUNCTIONS[name](values)
@@ -306,13 +307,6 @@ def scalar(name: str, values: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         return _NUMPY_FUNCTIONS[name](values)
 
-
-_FLOAT_FUNCTIONS = {"log": logf, "log1p": log1pf, "expm1": expm1f, "sinh": sinhf, "cosh": coshf,
-                    "atanh": atanhf}
-_DOUBLE_FUNCTIONS = {"log": math.log, "log1p": math.log1p, "expm1": math.expm1, "exp2": math.exp2,
-                     "sinh": math.sinh, "cosh": math.cosh, "atanh": math.atanh}
-_NUMPY_FUNCTIONS = {"log": np.log, "log1p": np.log1p, "expm1": np.expm1, "exp2": np.exp2,
-                    "sinh": np.sinh, "cosh": np.cosh, "atanh": np.arctanh}
 
 
 def pow_double(x, y) -> np.ndarray:
@@ -337,6 +331,8 @@ def _c_double(function, value: float) -> float:
     except ValueError:  # log(0), log(-1), log1p(-1), log1p(-2): C gives -inf or NaN
         if function is math.atanh:  # atanh(1) is inf; beyond 1 (x - x) / (x - x), a negative NaN
             return math.copysign(math.inf, value) if abs(value) == 1 else -math.nan
+        if function is math.acosh:  # below 1, (x - x) / (x - x) too
+            return -math.nan
         return -math.inf if value == (0.0 if function is math.log else -1.0) else math.nan
     except OverflowError:  # exp2(1100), sinh(-1100): C gives an infinity, odd sinh's signed
         return math.copysign(math.inf, value) if function is math.sinh else math.inf
@@ -487,3 +483,14 @@ def atan2f(y: np.ndarray, x: np.ndarray) -> np.ndarray:
              np.where(negative_y, -both_inf, both_inf), np.where(negative_y, -inf_x, inf_x),
              half_pi_signed], general)
     return out.astype(np.float32)
+
+
+# scalar's functions by name
+_FLOAT_FUNCTIONS = {"log": logf, "log1p": log1pf, "expm1": expm1f, "sinh": sinhf, "cosh": coshf,
+                    "atanh": atanhf, "asinh": asinhf, "acosh": acoshf}
+_DOUBLE_FUNCTIONS = {"log": math.log, "log1p": math.log1p, "expm1": math.expm1, "exp2": math.exp2,
+                     "sinh": math.sinh, "cosh": math.cosh, "atanh": math.atanh,
+                     "asinh": math.asinh, "acosh": math.acosh}
+_NUMPY_FUNCTIONS = {"log": np.log, "log1p": np.log1p, "expm1": np.expm1, "exp2": np.exp2,
+                    "sinh": np.sinh, "cosh": np.cosh, "atanh": np.arctanh, "asinh": np.arcsinh,
+                    "acosh": np.arccosh}

@@ -61,10 +61,13 @@ def _atanh(a):
     return pointwise_order.split(a, sleef_df.atanhf, libm_float.atanhf)
 
 
-def _glibc_or_double(function, ufunc):
-    """A float32 op whose kernel calls glibc's float function on every element (the value
-    rounded from double for other dtypes)."""
-    return lambda a: function(a) if a.dtype == np.float32 else F.rounded_from_double(ufunc)(a)
+def _glibc(name: str, ufunc):
+    """An op whose kernel calls the C library's function on every element: glibc's float one for
+    float32, its double one for float64 (libm_float.scalar), the value rounded from double for
+    other dtypes."""
+    rounded = F.rounded_from_double(ufunc)
+    return lambda a: libm_float.scalar(name, a) if a.dtype in (np.float32, np.float64) \
+        else rounded(a)
 
 
 def _erfinv(a):
@@ -75,11 +78,11 @@ def _erfinv(a):
 
 
 asinh = define("asinh(Tensor self, *, Tensor? out=None)", "AsinhBackward0",
-       _glibc_or_double(libm_float.asinhf, np.arcsinh),
+       _glibc("asinh", np.arcsinh),
        promote="float", save=(0,),
        vjp=lambda g, a: F.mul(g, F.rsqrt(F.add_scalar(F.pow(a, 2), 1))), jvp=AS_VJP)
 acosh = define("acosh(Tensor self, *, Tensor? out=None)", "AcoshBackward0",
-       _glibc_or_double(libm_float.acoshf, np.arccosh),
+       _glibc("acosh", np.arccosh),
        promote="float", save=(0,),
        vjp=lambda g, a: F.mul(g, F.rsqrt(F.sub_scalar(F.mul(a, a), 1))), jvp=AS_VJP)
 atanh = define("atanh(Tensor self, *, Tensor? out=None)", "AtanhBackward0",
