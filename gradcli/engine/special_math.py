@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from gradcli.engine import libm_float
 from gradcli.engine.fma import fused
 from gradcli.engine.kernels_order import scalar_exp
 
@@ -126,8 +127,10 @@ _DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.575757575
 
 
 def _log(x: np.ndarray) -> np.ndarray:
-    """log in x's dtype (glibc's logf is within rounding of the double log)."""
-    return np.log(x.astype(np.float64)).astype(x.dtype) if x.dtype == np.float32 else np.log(x)
+    """std::log in x's dtype: glibc's logf or log."""
+    if x.dtype in (np.float32, np.float64):
+        return libm_float.scalar("log", x)
+    return np.log(x.astype(np.float64)).astype(x.dtype)
 
 
 def _digamma_positive(x: np.ndarray) -> np.ndarray:
@@ -149,6 +152,9 @@ def _digamma_positive(x: np.ndarray) -> np.ndarray:
     return np.where(x == 10, result + t(_PSI_10), out)
 
 
+_TAN = np.frompyfunc(math.tan, 1, 1)
+
+
 def digamma(a: np.ndarray) -> np.ndarray:
     """calc_digamma elementwise: ±inf at ±0, NaN at negative integers, reflection below 0."""
     x = np.asarray(a)
@@ -159,7 +165,7 @@ def digamma(a: np.ndarray) -> np.ndarray:
         reflected = np.where(negative, t(1) - x, x)
         out = _digamma_positive(reflected)
         r = (x - np.trunc(x)).astype(np.float64)
-        cot = (np.pi / np.tan(np.pi * r)).astype(x.dtype)
+        cot = (np.pi / np.asarray(_TAN(np.pi * r), np.float64)).astype(x.dtype)  # glibc tan
         out = np.where(negative, out - cot, out)
         out = np.where(negative & integer, t(np.nan), out)
         return np.where(x == 0, np.copysign(t(np.inf), -x), out).astype(x.dtype, copy=False)
