@@ -418,6 +418,76 @@ def _powf_special(x, y, out):
 
 
 _SHIFT_32 = float.fromhex("0x1.8p+52") / 32
+_SINF_HPI_INV = float.fromhex("0x1.45F306DC9C883p+23")  # 2 / pi, times 2**24
+_SINF_HPI = float.fromhex("0x1.921FB54442D18p0")
+_SINF_C = tuple(float.fromhex(h) for h in (
+    "0x1p0", "-0x1.ffffffd0c621cp-2", "0x1.55553e1068f19p-5", "-0x1.6c087e89a359dp-10",
+    "0x1.99343027bf8c3p-16"))
+_SINF_S = tuple(float.fromhex(h) for h in (
+    "-0x1.555545995a603p-3", "0x1.1107605230bc4p-7", "-0x1.994eb3774cf24p-13"))
+_INV_PIO4 = np.array([
+    0xa2, 0xa2f9, 0xa2f983, 0xa2f9836e, 0xf9836e4e, 0x836e4e44, 0x6e4e4415, 0x4e441529,
+    0x441529fc, 0x1529fc27, 0x29fc2757, 0xfc2757d1, 0x2757d1f5, 0x57d1f534, 0xd1f534dd,
+    0xf534ddc0, 0x34ddc0db, 0xddc0db62, 0xc0db6295, 0xdb629599, 0x6295993c, 0x95993c43,
+    0x993c4390, 0x3c439041], np.uint64)
+
+
+def sinf(y) -> np.ndarray:
+    """std::sin(float): glibc's sinf (s_sinf.c, its FMA build) on a float32 array: the argument
+    reduced by pi/2 in double (a 192-bit 4/pi past 120), then a sine or cosine polynomial in
+    double, rounded once to float."""
+    y = np.asarray(y, _F)
+    x = y.astype(np.float64)
+    top = (y.view(np.uint32) >> 20) & 0x7FF
+    with np.errstate(all="ignore"):
+        r = x * _SINF_HPI_INV
+        n = (np.where(np.abs(r) < 2.0 ** 31, r, 0).astype(np.int64).astype(np.int32)
+             + 0x800000) >> 24
+        reduced = fma64(-n.astype(np.float64), np.full_like(x, _SINF_HPI), x)
+        large, n_large = _reduce_large(y)
+        sign = (y.view(np.uint32) >> 31).astype(np.int32)
+        big = top >= 0x42F  # |y| >= 120: the quadrant takes y's sign too
+        reduced = np.where(big, large, reduced)
+        n = np.where(big, n_large, n)
+        quadrant = np.where(big, n + sign, n)
+        reduced = np.where(top < 0x3F4, x, reduced)  # |y| < pi/4: no reduction
+        n = np.where(top < 0x3F4, 0, n)
+        quadrant = np.where(top < 0x3F4, 0, quadrant)
+        quadrant_sign = np.where((quadrant & 3) % 3 == 0, 1.0, -1.0)
+        negate = (quadrant & 2) == 2  # the second table: -cos
+        x1, x2 = reduced * quadrant_sign, reduced * reduced
+        out = np.where((n & 1) == 0, _sin_poly(x1, x2),
+                       np.where(negate, -1.0, 1.0) * _cos_poly(x2)).astype(_F)
+        out = np.where(top < 0x398, y, out)  # |y| < 2**-12
+        return np.where(np.isfinite(y), out, _F(np.nan))
+
+
+def _sin_poly(x, x2):
+    s1, s2, s3 = (np.full_like(x, c) for c in _SINF_S)
+    x3 = x * x2
+    return fma64(x3 * x2, fma64(x2, s3, s2), fma64(x3, s1, x))
+
+
+def _cos_poly(x2):
+    c0, c1, c2, c3, c4 = (np.full_like(x2, c) for c in _SINF_C)
+    x4 = x2 * x2
+    return fma64(x4 * x2, fma64(x2, c4, c3), fma64(x4, c2, fma64(x2, c1, c0)))
+
+
+def _reduce_large(y):
+    """reduce_large: |y| (>= 120) modulo pi/2 from 4/pi's bits, and the quadrant."""
+    xi = y.view(np.uint32).astype(np.uint64)
+    start = ((xi >> np.uint64(26)) & np.uint64(15)).astype(np.intp)
+    shift = (xi >> np.uint64(23)) & np.uint64(7)
+    xi = ((xi & np.uint64(0xFFFFFF)) | np.uint64(0x800000)) << shift
+    res0 = (xi * _INV_PIO4[start]) & np.uint64(0xFFFFFFFF)
+    res1 = xi * _INV_PIO4[start + 4]
+    res2 = xi * _INV_PIO4[start + 8]
+    res0 = ((res2 >> np.uint64(32)) | (res0 << np.uint64(32))) + res1
+    n = (res0 + np.uint64(1 << 61)) >> np.uint64(62)
+    res0 = res0 - (n << np.uint64(62))
+    return res0.view(np.int64).astype(np.float64) * float.fromhex("0x1.921FB54442D18p-62"), \
+        n.astype(np.int32)
 _LN2_FLOAT = _F(6.9314718246e-01)
 
 

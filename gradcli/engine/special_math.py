@@ -172,22 +172,35 @@ def digamma(a: np.ndarray) -> np.ndarray:
 
 
 def trigamma(a: np.ndarray) -> np.ndarray:
-    """torch's trigamma (polygamma with n = 1)."""
+    """torch's calc_trigamma (polygamma with n = 1) in the input's dtype: std::sin (glibc's
+    sinf or sin), and the series' multiply-adds fused as the compiler fuses them."""
     x = np.asarray(a).copy()
     t = x.dtype.type
     with np.errstate(all="ignore"):
         small = x < t(0.5)
         pi = t(math.pi)
-        sin_pi_x = np.sin((pi * x).astype(np.float64)).astype(x.dtype)
-        result = np.where(small, -(pi * pi) / (sin_pi_x * sin_pi_x), t(0))
+        sin_pi_x = _sin(pi * x)
+        result = np.where(small, t(0) - (pi * pi) / (sin_pi_x * sin_pi_x), t(0))
         x = np.where(small, t(1) - x, x)
         for _ in range(6):
             result = result + t(1) / (x * x)
             x = x + t(1)
         ixx = t(1) / (x * x)
-        series = t(1) + t(1) / (t(2) * x) + ixx * (t(1 / 6) - ixx * (t(1 / 30) - ixx * t(1 / 42)))
-        result = result + series / x
+        series = fused(-ixx, fused(-ixx, t(1) / t(42), t(1) / t(30)), t(1) / t(6))
+        result = result + fused(ixx, series, t(1) + t(1) / (t(2) * x)) / x
         return np.where(small, -result, result)
+
+
+_SIN = np.frompyfunc(math.sin, 1, 1)
+
+
+def _sin(x: np.ndarray) -> np.ndarray:
+    """std::sin in x's dtype: glibc's sinf or sin."""
+    if x.dtype == np.float32:
+        return libm_float.sinf(x)
+    if x.dtype == np.float64:
+        return np.asarray(_SIN(x), np.float64)
+    return np.sin(x.astype(np.float64)).astype(x.dtype)
 
 
 _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
