@@ -30,7 +30,7 @@ def lanes(dtype) -> int:
 
 
 @functools.cache
-def _exp2_table() -> np.ndarray:
+def exp2_table() -> np.ndarray:
     """glibc's __exp2f_data.tab: 2**(i/32) as double bits, less i << 47 (made on first use)."""
     from decimal import Decimal, getcontext
     getcontext().prec = 60
@@ -55,7 +55,7 @@ def glibc_expf(x: np.ndarray) -> np.ndarray:
         ki = np.where(np.isfinite(kd), kd, 0).view(np.uint64)
         kd = kd - _SHIFT
         r = z - kd
-        t = _exp2_table()[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
+        t = exp2_table()[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
         s = t.view(np.float64)
         c0, c1, c2 = _EXPF_POLY
         zz = fma64(np.full_like(r, c0), r, np.full_like(r, c1))
@@ -79,7 +79,7 @@ def glibc_exp2f(x: np.ndarray) -> np.ndarray:
         kd = xd + _SHIFT / 32
         ki = np.where(np.isfinite(kd), kd, 0).view(np.uint64)
         r = xd - (kd - _SHIFT / 32)
-        t = _exp2_table()[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
+        t = exp2_table()[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
         c0, c1, c2 = _EXP2F_POLY
         z = fma64(np.full_like(r, c0), r, np.full_like(r, c1))
         y = fma64(np.full_like(r, c2), r, np.ones_like(r))

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from gradcli.engine.fma import fma64
-from gradcli.engine.kernels_order import glibc_expf
+from gradcli.engine.kernels_order import exp2_table, glibc_expf
 
 _F = np.float32
 _LN2_HI, _LN2_LO = _F(6.9313812256e-01), _F(9.0580006145e-06)
@@ -338,6 +338,152 @@ def _c_double(function, value: float) -> float:
         return math.copysign(math.inf, value) if function is math.sinh else math.inf
 
 
+_POWF_LOG2 = np.array([[float.fromhex(a), float.fromhex(b)] for a, b in (
+    ("0x1.661ec79f8f3bep+0", "-0x1.efec65b963019p-2"),
+    ("0x1.571ed4aaf883dp+0", "-0x1.b0b6832d4fca4p-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.7418b0a1fb77bp-2"),
+    ("0x1.3c995b0b80385p+0", "-0x1.39de91a6dcf7bp-2"),
+    ("0x1.30d190c8864a5p+0", "-0x1.01d9bf3f2b631p-2"),
+    ("0x1.25e227b0b8eap+0", "-0x1.97c1d1b3b7afp-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.2f9e393af3c9fp-3"),
+    ("0x1.12358f08ae5bap+0", "-0x1.960cbbf788d5cp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.a6f9db6475fcep-5"),
+    ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.338ca9f24f53dp-4"),
+    ("0x1.ca4b31f026aap-1", "0x1.476a9543891bap-3"),
+    ("0x1.b2036576afce6p-1", "0x1.e840b4ac4e4d2p-3"),
+    ("0x1.9c2d163a1aa2dp-1", "0x1.40645f0c6651cp-2"),
+    ("0x1.886e6037841edp-1", "0x1.88e9c2c1b9ff8p-2"),
+    ("0x1.767dcf5534862p-1", "0x1.ce0a44eb17bccp-2"))])
+_POWF_POLY = tuple(float.fromhex(h) for h in (
+    "0x1.27616c9496e0bp-2", "-0x1.71969a075c67ap-2", "0x1.ec70a6ca7baddp-2",
+    "-0x1.7154748bef6c8p-1", "0x1.71547652ab82bp0"))
+_EXP2F_POLY = tuple(float.fromhex(h) for h in (
+    "0x1.c6af84b912394p-5", "0x1.ebfce50fac4f3p-3", "0x1.62e42ff0c52d6p-1"))
+
+
+def powf(x, y) -> np.ndarray:
+    """std::pow(float, float): glibc's powf (e_powf.c, its FMA build) on float32 operands
+    (broadcast together): log2 of |x| from a 16-entry table and a quintic in double, times y,
+    then 2**that from exp2f's 32-entry table and a cubic, rounded once to float."""
+    x, y = np.broadcast_arrays(np.asarray(x, _F), np.asarray(y, _F))
+    ix = x.view(np.uint32).astype(np.int64) & 0x7FFFFFFF
+    with np.errstate(all="ignore"):
+        subnormal = (ix > 0) & (ix < 0x00800000)
+        ix = np.where(subnormal, (np.abs(x) * _F(2.0 ** 23)).view(np.uint32).astype(np.int64)
+                      - (23 << 23), ix)
+        tmp = (ix - 0x3F330000) & 0xFFFFFFFF
+        top = tmp & 0xFF800000
+        k = (top.astype(np.uint32).view(np.int32) >> 23).astype(np.float64)
+        invc, logc = (_POWF_LOG2[(tmp >> 19) % 16, c] for c in (0, 1))
+        z = _float_of(ix - top).astype(np.float64)
+        r = fma64(z, invc, np.full_like(z, -1.0))
+        a0, a1, a2, a3, a4 = (np.full_like(r, a) for a in _POWF_POLY)
+        r2 = r * r
+        p = fma64(a2, r, a3)
+        q = fma64(p, r2, fma64(a4, r, logc + k))
+        ylogx = y.astype(np.float64) * fma64(fma64(a0, r, a1), r2 * r2, q)
+        kd = ylogx + _SHIFT_32
+        ki = np.where(np.isfinite(kd), kd, 0).view(np.uint64)
+        r = ylogx - (kd - _SHIFT_32)
+        s = (exp2_table()[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47)))
+        c0, c1, c2 = (np.full_like(r, c) for c in _EXP2F_POLY)
+        y2 = fma64(fma64(c0, r, c1), r * r, fma64(c2, r, np.ones_like(r)))
+        out = (y2 * s.view(np.float64)).astype(_F)
+        out = np.where(ylogx > float.fromhex("0x1.fffffffd1d571p+6"), _F(np.inf), out)
+        out = np.where(ylogx <= -150.0, _F(0), out)
+        return _powf_special(x, y, out)
+
+
+def _powf_special(x, y, out):
+    """powf's sign and its special operands: a negative x (odd integer y flips the sign, another
+    y gives NaN), zeros, infinities and NaNs, as e_powf.c returns them."""
+    ay = np.abs(y)
+    integer = (np.floor(ay) == ay) & np.isfinite(ay)
+    odd = integer & (ay < _F(2.0 ** 24)) & (np.fmod(ay, _F(2)) == 1)
+    negative = np.signbit(x)
+    out = np.where(negative & odd, -out, out)
+    out = np.where(negative & ~integer & (x != 0), _F(np.nan), out)
+    ax = np.abs(x)
+    edge = np.where(np.signbit(y), _F(1) / (ax * ax), ax * ax)  # x zero or infinite
+    out = np.where((ax == 0) | np.isinf(ax), np.where(negative & odd, -edge, edge), out)
+    out = np.where(np.isnan(x) | np.isnan(y), x + y, out)
+    y_inf = np.where(ax == 1, _F(1), np.where((ax < 1) == (y > 0), _F(0), y * y))
+    out = np.where(np.isinf(y) & ~np.isnan(x), y_inf, out)
+    return np.where((y == 0) | (x == 1), _F(1), out)
+
+
+_SHIFT_32 = float.fromhex("0x1.8p+52") / 32
+_SINF_HPI_INV = float.fromhex("0x1.45F306DC9C883p+23")  # 2 / pi, times 2**24
+_SINF_HPI = float.fromhex("0x1.921FB54442D18p0")
+_SINF_C = tuple(float.fromhex(h) for h in (
+    "0x1p0", "-0x1.ffffffd0c621cp-2", "0x1.55553e1068f19p-5", "-0x1.6c087e89a359dp-10",
+    "0x1.99343027bf8c3p-16"))
+_SINF_S = tuple(float.fromhex(h) for h in (
+    "-0x1.555545995a603p-3", "0x1.1107605230bc4p-7", "-0x1.994eb3774cf24p-13"))
+_INV_PIO4 = np.array([
+    0xa2, 0xa2f9, 0xa2f983, 0xa2f9836e, 0xf9836e4e, 0x836e4e44, 0x6e4e4415, 0x4e441529,
+    0x441529fc, 0x1529fc27, 0x29fc2757, 0xfc2757d1, 0x2757d1f5, 0x57d1f534, 0xd1f534dd,
+    0xf534ddc0, 0x34ddc0db, 0xddc0db62, 0xc0db6295, 0xdb629599, 0x6295993c, 0x95993c43,
+    0x993c4390, 0x3c439041], np.uint64)
+
+
+def sinf(y) -> np.ndarray:
+    """std::sin(float): glibc's sinf (s_sinf.c, its FMA build) on a float32 array: the argument
+    reduced by pi/2 in double (a 192-bit 4/pi past 120), then a sine or cosine polynomial in
+    double, rounded once to float."""
+    y = np.asarray(y, _F)
+    x = y.astype(np.float64)
+    top = (y.view(np.uint32) >> 20) & 0x7FF
+    with np.errstate(all="ignore"):
+        r = x * _SINF_HPI_INV
+        n = (np.where(np.abs(r) < 2.0 ** 31, r, 0).astype(np.int64).astype(np.int32)
+             + 0x800000) >> 24
+        reduced = fma64(-n.astype(np.float64), np.full_like(x, _SINF_HPI), x)
+        large, n_large = _reduce_large(y)
+        sign = (y.view(np.uint32) >> 31).astype(np.int32)
+        big = top >= 0x42F  # |y| >= 120: the quadrant takes y's sign too
+        reduced = np.where(big, large, reduced)
+        n = np.where(big, n_large, n)
+        quadrant = np.where(big, n + sign, n)
+        reduced = np.where(top < 0x3F4, x, reduced)  # |y| < pi/4: no reduction
+        n = np.where(top < 0x3F4, 0, n)
+        quadrant = np.where(top < 0x3F4, 0, quadrant)
+        quadrant_sign = np.where((quadrant & 3) % 3 == 0, 1.0, -1.0)
+        negate = (quadrant & 2) == 2  # the second table: -cos
+        x1, x2 = reduced * quadrant_sign, reduced * reduced
+        out = np.where((n & 1) == 0, _sin_poly(x1, x2),
+                       np.where(negate, -1.0, 1.0) * _cos_poly(x2)).astype(_F)
+        out = np.where(top < 0x398, y, out)  # |y| < 2**-12
+        return np.where(np.isfinite(y), out, _F(np.nan))
+
+
+def _sin_poly(x, x2):
+    s1, s2, s3 = (np.full_like(x, c) for c in _SINF_S)
+    x3 = x * x2
+    return fma64(x3 * x2, fma64(x2, s3, s2), fma64(x3, s1, x))
+
+
+def _cos_poly(x2):
+    c0, c1, c2, c3, c4 = (np.full_like(x2, c) for c in _SINF_C)
+    x4 = x2 * x2
+    return fma64(x4 * x2, fma64(x2, c4, c3), fma64(x4, c2, fma64(x2, c1, c0)))
+
+
+def _reduce_large(y):
+    """reduce_large: |y| (>= 120) modulo pi/2 from 4/pi's bits, and the quadrant."""
+    xi = y.view(np.uint32).astype(np.uint64)
+    start = ((xi >> np.uint64(26)) & np.uint64(15)).astype(np.intp)
+    shift = (xi >> np.uint64(23)) & np.uint64(7)
+    xi = ((xi & np.uint64(0xFFFFFF)) | np.uint64(0x800000)) << shift
+    res0 = (xi * _INV_PIO4[start]) & np.uint64(0xFFFFFFFF)
+    res1 = xi * _INV_PIO4[start + 4]
+    res2 = xi * _INV_PIO4[start + 8]
+    res0 = ((res2 >> np.uint64(32)) | (res0 << np.uint64(32))) + res1
+    n = (res0 + np.uint64(1 << 61)) >> np.uint64(62)
+    res0 = res0 - (n << np.uint64(62))
+    return res0.view(np.int64).astype(np.float64) * float.fromhex("0x1.921FB54442D18p-62"), \
+        n.astype(np.int32)
 _LN2_FLOAT = _F(6.9314718246e-01)
 
 

@@ -1,6 +1,12 @@
-"""torch's 2-norm (linalg.vector_norm, ord 2) of float32/float64 values on the CPU, bit for bit
+"""torch's vector norms (linalg.vector_norm) of float32/float64 values on the CPU, bit for bit
 (norm_kernel_tensor_iterator_impl in ATen's cpu/ReduceOpsKernel.cpp, the AVX2 build).
 
+Any ord but 0, 2 and the infinities goes through binary_kernel_reduce: each output adds
+std::pow(|x|, ord) (|x| for ord 1) in its own dtype one element after another, in the reduced
+elements' memory order, then takes std::pow(sum, 1 / ord); past GRAIN elements of one output
+each thread sums an equal run from zero and the runs' sums are added in order.
+
+The 2-norm:
 Along a dimension of unit stride (and over a whole dense tensor, in memory order) each output
 keeps a vector of 8 float or 4 double lanes, adds whole vectors of squares into it, adds the
 lanes left to right, then the squares that did not fill a vector one by one. Along any other
@@ -13,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradcli.engine import libm_float
+from gradcli.engine.cascade_sum import GRAIN, THREADS, parallel_chunk
 from gradcli.engine.fma import fma32, fma64
 
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
@@ -68,4 +76,47 @@ def _vector_rows(rows: np.ndarray, lanes: int) -> np.ndarray:
     fma = fma32 if rows.dtype == np.float32 else fma64
     for k in range(squared_in_fours, n):
         total = fma(rows[:, k], rows[:, k], total)
+    return total
+
+
+def power_norm(values: np.ndarray, order: float, axis: tuple[int, ...] | None, keepdim: bool
+               ) -> np.ndarray | None:
+    """The ord-norm (ord not 0, 2 or infinite) over `axis` (None: all) in torch's arithmetic,
+    or None for a dtype other than float32 and float64."""
+    if values.dtype not in _LANES:
+        return None
+    dims = range(values.ndim) if axis is None else [d % values.ndim for d in axis]
+    reduced = sorted(dims, key=lambda d: -abs(values.strides[d]))  # outermost first
+    kept = [d for d in range(values.ndim) if d not in reduced]
+    rows = np.transpose(values, kept + reduced).reshape(
+        [values.shape[d] for d in kept] + [-1])
+    magnitudes = np.abs(rows)
+    if order != 1:
+        magnitudes = _pow(magnitudes, order)
+    total = _serial_sum(magnitudes)
+    if order != 1:
+        total = _pow(total, 1 / values.dtype.type(order))
+    if keepdim:
+        total = np.expand_dims(total, tuple(sorted(reduced)))
+    return total
+
+
+def _pow(x: np.ndarray, exponent) -> np.ndarray:
+    """std::pow in x's dtype, the exponent rounded to it first."""
+    if x.dtype == np.float32:
+        return libm_float.powf(x, np.float32(exponent))
+    return libm_float.pow_double(x, float(exponent))
+
+
+def _serial_sum(terms: np.ndarray) -> np.ndarray:
+    """Sums over the last axis one term after another (threads' runs past GRAIN terms)."""
+    n = terms.shape[-1]
+    if n == 0:
+        return np.zeros(terms.shape[:-1], terms.dtype)
+    if n <= GRAIN or THREADS == 1 or terms.size != n:
+        return np.cumsum(terms, axis=-1)[..., -1]
+    chunk = parallel_chunk(n)
+    total = np.zeros(terms.shape[:-1], terms.dtype)
+    for start in range(0, n, chunk):
+        total = total + np.cumsum(terms[..., start:start + chunk], axis=-1)[..., -1]
     return total

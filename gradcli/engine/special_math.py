@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from gradcli.engine import libm_float
 from gradcli.engine.fma import fused
 from gradcli.engine.kernels_order import scalar_exp
 
@@ -126,8 +127,10 @@ _DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.575757575
 
 
 def _log(x: np.ndarray) -> np.ndarray:
-    """log in x's dtype (glibc's logf is within rounding of the double log)."""
-    return np.log(x.astype(np.float64)).astype(x.dtype) if x.dtype == np.float32 else np.log(x)
+    """std::log in x's dtype: glibc's logf or log."""
+    if x.dtype in (np.float32, np.float64):
+        return libm_float.scalar("log", x)
+    return np.log(x.astype(np.float64)).astype(x.dtype)
 
 
 def _digamma_positive(x: np.ndarray) -> np.ndarray:
@@ -149,6 +152,9 @@ def _digamma_positive(x: np.ndarray) -> np.ndarray:
     return np.where(x == 10, result + t(_PSI_10), out)
 
 
+_TAN = np.frompyfunc(math.tan, 1, 1)
+
+
 def digamma(a: np.ndarray) -> np.ndarray:
     """calc_digamma elementwise: ±inf at ±0, NaN at negative integers, reflection below 0."""
     x = np.asarray(a)
@@ -159,29 +165,42 @@ def digamma(a: np.ndarray) -> np.ndarray:
         reflected = np.where(negative, t(1) - x, x)
         out = _digamma_positive(reflected)
         r = (x - np.trunc(x)).astype(np.float64)
-        cot = (np.pi / np.tan(np.pi * r)).astype(x.dtype)
+        cot = (np.pi / np.asarray(_TAN(np.pi * r), np.float64)).astype(x.dtype)  # glibc tan
         out = np.where(negative, out - cot, out)
         out = np.where(negative & integer, t(np.nan), out)
         return np.where(x == 0, np.copysign(t(np.inf), -x), out).astype(x.dtype, copy=False)
 
 
 def trigamma(a: np.ndarray) -> np.ndarray:
-    """torch's trigamma (polygamma with n = 1)."""
+    """torch's calc_trigamma (polygamma with n = 1) in the input's dtype: std::sin (glibc's
+    sinf or sin), and the series' multiply-adds fused as the compiler fuses them."""
     x = np.asarray(a).copy()
     t = x.dtype.type
     with np.errstate(all="ignore"):
         small = x < t(0.5)
         pi = t(math.pi)
-        sin_pi_x = np.sin((pi * x).astype(np.float64)).astype(x.dtype)
-        result = np.where(small, -(pi * pi) / (sin_pi_x * sin_pi_x), t(0))
+        sin_pi_x = _sin(pi * x)
+        result = np.where(small, t(0) - (pi * pi) / (sin_pi_x * sin_pi_x), t(0))
         x = np.where(small, t(1) - x, x)
         for _ in range(6):
             result = result + t(1) / (x * x)
             x = x + t(1)
         ixx = t(1) / (x * x)
-        series = t(1) + t(1) / (t(2) * x) + ixx * (t(1 / 6) - ixx * (t(1 / 30) - ixx * t(1 / 42)))
-        result = result + series / x
+        series = fused(-ixx, fused(-ixx, t(1) / t(42), t(1) / t(30)), t(1) / t(6))
+        result = result + fused(ixx, series, t(1) + t(1) / (t(2) * x)) / x
         return np.where(small, -result, result)
+
+
+_SIN = np.frompyfunc(math.sin, 1, 1)
+
+
+def _sin(x: np.ndarray) -> np.ndarray:
+    """std::sin in x's dtype: glibc's sinf or sin."""
+    if x.dtype == np.float32:
+        return libm_float.sinf(x)
+    if x.dtype == np.float64:
+        return np.asarray(_SIN(x), np.float64)
+    return np.sin(x.astype(np.float64)).astype(x.dtype)
 
 
 _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,

@@ -660,8 +660,8 @@ INDEX = {
             "kron linalg_cross linalg_vecdot multi_dot pdist scaled_sum tensordot vdot "
         ),
         "row": (
-            "_cdist_backward _cdist_forward _pdist_backward _pdist_forward addbmm addmv addr "
-            "baddbmm dist linalg_cross vdot "
+            "_cdist_backward _cdist_forward _euclidean_dist _pdist_backward _pdist_forward addbmm "
+            "addmv addr baddbmm dist linalg_cross vdot "
         ),
         "declaration": (
             "functional:pdist linalg:cross linalg:multi_dot linalg:vecdot method:addbmm "
@@ -676,7 +676,7 @@ INDEX = {
             "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty correction_of cumprod "
             "cumsum dim_product dims_of evenly_distribute_backward evenly_read_jvp "
             "gather_with_keepdimed_indices last_dim_sums logsumexp logsumexp_jvp max mean min "
-            "norm norm_backward outer_dim_sums prod reduced_numel restore_reduced_dims "
+            "norm norm_backward outer_dim_sums power_norm prod reduced_numel restore_reduced_dims "
             "reversed_cumsum scatter std std_backward strided_row_sums sum sum_backward "
             "sum_values two_norm unsqueeze_multiple value_selecting_backward values_at_indices "
             "var var_backward variance vector_norm vector_norm_values whole_product "

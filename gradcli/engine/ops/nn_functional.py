@@ -349,7 +349,9 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p=2.0, eps=1e-6, keepdim: bool = F
     ndim = max(x1.ndim, x2.ndim)
     dim = ndim - 1 if ndim > 0 else 0
     diff = F.add_scalar(F.sub(x1, x2), eps)
-    return F.norm(diff, p, dim, keepdim)
+    if not diff.dtype.is_floating_point:  # the norm's own error
+        return F.norm(diff, p, dim, keepdim)
+    return apply(OPS["norm.ScalarOpt_dim"], diff, ord=float(p), dim=(dim,), keepdim=keepdim)
 
 
 # ---- one_hot, pad, dropout, embedding -----------------------------------------------------------

@@ -191,19 +191,14 @@ def _pow_tensor_scalar(a, e):
     return pointwise_order.split(a, lambda v: sleef_df.powf(v, np.float32(e)), scalar)
 
 
-def _powf_of_floats(a, b):
-    """std::pow(float, float): glibc's powf, which rounds the double result once."""
-    return np.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
-
-
 def _pow_floats(a, b):
     """pow's float and double kernel on two operands: SLEEF's pow in the vector code, glibc's
     in the scalar code."""
     if a.dtype == np.float64:
         return pointwise_order.split_binary(a, b, sleef_dd.powd, libm_float.pow_double)
-    if a.dtype != np.float32:
-        return _powf_of_floats(a, b)
-    return pointwise_order.split_binary(a, b, sleef_df.powf, _powf_of_floats)
+    if a.dtype != np.float32:  # float16 and bfloat16 compute in float
+        return libm_float.powf(a, b).astype(a.dtype)
+    return pointwise_order.split_binary(a, b, sleef_df.powf, libm_float.powf)
 
 
 def _pow_scalar_tensor(base, e):

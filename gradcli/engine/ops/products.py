@@ -10,7 +10,7 @@ import numpy as np
 from gradcli.engine import autocast, dtypes, errors, grad_api, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine import kernels_order
+from gradcli.engine import distance_kernels
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
@@ -90,35 +90,28 @@ defop("dist", "DistBackward0", _dist, save=(0, 1, RESULT),
       vjp=(_dist_grad, lambda g, a, b, p, out: F.neg(_dist_grad(g, a, b, p, out))))
 
 
-def _cdist(x1, x2, p):
-    diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
-    return F.vector_norm_values(diff, p, (-1,), False)
+def _euclidean_dist(x1, x2):
+    """ATen's _euclidean_dist: [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2].mT, clamped at 0, its root."""
+    a, b = Tensor(x1), Tensor(x2)
+    a_norm, b_norm = F.sum(F.pow(a, 2), -1, True), F.sum(F.pow(b, 2), -1, True)
+    a_ = F.cat([F.mul_scalar(a, -2), a_norm, F.ones_like(a_norm)], -1)
+    b_ = F.cat([b, F.ones_like(b_norm), b_norm], -1)
+    return F.sqrt(F.clamp_min(F.matmul(a_, F.matrix_transpose(b_)), 0)).data
 
 
-def _cdist_backward(g, x1, x2, cdist, p):
-    """d cdist / d x1 for one cotangent: sum over x2's rows of the norm's derivative."""
-    diff = x1[..., :, None, :] - x2[..., None, :, :]
-    dist = cdist[..., None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if p == 0:
-            grad = np.zeros_like(diff)
-        elif p == 1:
-            grad = np.sign(diff)
-        elif p == 2:
-            grad = np.where(dist == 0, 0, diff / dist)
-        elif math.isinf(p):
-            grad = np.sign(diff) * (np.abs(diff) == dist)
-        elif p < 2:
-            grad = np.where(dist == 0, 0, np.sign(diff) * np.abs(diff) ** (p - 1)
-                            / dist ** (p - 1))
-        else:
-            grad = np.where(dist == 0, 0, diff * np.abs(diff) ** (p - 2) / dist ** (p - 1))
-    return (g[..., None] * grad).sum(-2).astype(x1.dtype)
+def _euclidean_ratio(g, out):
+    return F.masked_fill(F.div(g, out), F.compare("eq", out, 0), 0)
 
 
-defop("_cdist_backward", "CdistBackwardBackward0", _cdist_backward,
+defop("_euclidean_dist", "EuclideanDistBackward0", _euclidean_dist, save=(0, 1, RESULT),
+      vjp=(lambda g, x1, x2, out: F.sub(F.mul(x1, F.sum(_euclidean_ratio(g, out), -1, True)),
+                                        F.matmul(_euclidean_ratio(g, out), x2)),
+           lambda g, x1, x2, out: F.sub(
+               F.mul(x2, F.unsqueeze(F.sum(_euclidean_ratio(g, out), -2), -1)),
+               F.matmul(F.matrix_transpose(_euclidean_ratio(g, out)), x1))))
+defop("_cdist_backward", "CdistBackwardBackward0", distance_kernels.cdist_backward,
       vjp=(no_derivative("_cdist_backward"),) * 4)
-defop("_cdist_forward", "CdistBackward0", _cdist, save=(0, 1, RESULT),
+defop("_cdist_forward", "CdistBackward0", distance_kernels.cdist, save=(0, 1, RESULT),
       vjp=(lambda g, x1, x2, p, out: F.apply_op("_cdist_backward", F.contiguous(g), x1, x2, out,
                                                 p=p),
            lambda g, x1, x2, p, out: F.apply_op(
@@ -455,69 +448,9 @@ _CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_
                 "donot_use_mm_for_euclid_dist": 2}
 
 
-def _pdist_pairs(n: int) -> tuple:
-    """The rows (i, j), i < j, of each pdist entry, in torch's order."""
-    return np.triu_indices(n, 1)
-
-
-def _pdist(a, p):
-    """ATen's pdist kernel: for each pair, vec::map2_reduce_all over the columns of the
-    pair's |difference| (squared for p=2, raised to p past 0, 1, 2 and inf), then finished.
-    The kernel has no AVX512 build: its vectors are 32 bytes on every x86 CPU."""
-    def reduce_all_sum(rows):
-        return kernels_order.reduce_all_sum(rows, 32)
-    i, j = _pdist_pairs(a.shape[0])
-    diff = np.abs(a[i] - a[j])
-    if len(diff) == 0 or a.shape[1] == 0:
-        return np.zeros(len(diff), a.dtype)
-    if math.isinf(p):
-        return diff.max(-1)
-    if p == 0:
-        return reduce_all_sum((diff != 0).astype(a.dtype))
-    if p == 1:
-        return reduce_all_sum(diff)
-    if p == 2:
-        return np.sqrt(reduce_all_sum(diff * diff))
-    with np.errstate(all="ignore"):
-        return np.power(reduce_all_sum(np.power(diff, a.dtype.type(p))), a.dtype.type(1 / p))
-
-
-def _pdist_backward(g, a, dist, p):
-    """ATen's _pdist_backward: each pair's term (from the difference, its cotangent and its
-    distance), added to its first row's gradient and taken from its second's; a row's gradient
-    runs through the pairs it is second in, then those it is first in, in order."""
-    n, m = a.shape
-    grad = np.zeros_like(a)
-    if n <= 1 or m == 0 or p == 0:
-        return grad
-    i, j = _pdist_pairs(n)
-    diff, g, dist = a[i] - a[j], g[:, None], dist[:, None]
-    with np.errstate(all="ignore"):
-        if p == 1:
-            term = g * np.sign(diff)
-        elif math.isinf(p):
-            term = g * np.sign(diff) * (np.abs(diff) == dist)
-        elif p == 2:
-            term = np.where(dist == 0, 0, diff * g / dist)
-        elif p < 2:
-            term = np.where(dist == 0, 0, np.sign(diff) * np.abs(diff) ** (p - 1) * g
-                            / dist ** (p - 1))
-        else:
-            term = np.where(dist == 0, 0, diff * np.abs(diff) ** (p - 2) * g / dist ** (p - 1))
-    term = term.astype(a.dtype)
-    pair = np.zeros((n, n), np.intp)
-    pair[i, j] = np.arange(len(i))
-    for row in range(n):
-        for k in range(row):
-            grad[row] -= term[pair[k, row]]
-        for k in range(row + 1, n):
-            grad[row] += term[pair[row, k]]
-    return grad
-
-
-defop("_pdist_backward", "PdistBackwardBackward0", _pdist_backward,
+defop("_pdist_backward", "PdistBackwardBackward0", distance_kernels.pdist_backward,
       vjp=(no_derivative("_pdist_backward"),) * 3)
-defop("_pdist_forward", "PdistBackward0", _pdist, save=(0, RESULT),
+defop("_pdist_forward", "PdistBackward0", distance_kernels.pdist, save=(0, RESULT),
       vjp=lambda g, a, p, out: F.apply_op("_pdist_backward", F.contiguous(g), a, out, p=p))
 
 
@@ -552,9 +485,24 @@ def cdist(x1, x2, p: float = 2.0,
     if p < 0:
         raise errors.runtime("cdist only supports non-negative p values")
     batch = F.broadcast_shape(x1.shape[:-2], x2.shape[:-2])
+    r1, r2, mode = x1.shape[-2], x2.shape[-2], _CDIST_MODES[compute_mode] or 0
+    if p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))) \
+            and x1.numel() and x2.numel():
+        return _euclidean_cdist(x1, x2, batch)
     x1 = F.expand(x1, batch + x1.shape[-2:]) if x1.shape[:-2] != batch else x1
     x2 = F.expand(x2, batch + x2.shape[-2:]) if x2.shape[:-2] != batch else x2
     return apply(OPS["_cdist_forward"], x1, x2, p=float(p))
+
+
+def _euclidean_cdist(x1: Tensor, x2: Tensor, batch: tuple) -> Tensor:
+    """cdist_impl's matrix-product path for p=2: over the inputs themselves when the batch
+    holds one matrix, else over each expanded to the batch and flattened to three dims."""
+    count = math.prod(batch)
+    if count != 1:
+        x1, x2 = (F.view(F.contiguous(F.expand(t, batch + t.shape[-2:])),
+                         (count,) + t.shape[-2:]) for t in (x1, x2))
+    dist = apply(OPS["_euclidean_dist"], x1, x2)
+    return F.view(dist, batch + (x1.shape[-2], x2.shape[-2]))
 
 
 def _scaled_product(name: str, impl, first: str, second: str, out_dtype: bool = False) -> None:

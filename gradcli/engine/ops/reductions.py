@@ -11,7 +11,7 @@ from gradcli.engine import declarations, dtypes, errors, vmap_batched
 from gradcli.engine.lazy_modules import vml_unary as _vml_unary
 from gradcli.engine.cascade_sum import (full_sum, last_dim_sums, outer_dim_sums,
                                         strided_row_sums)
-from gradcli.engine.norm_order import two_norm
+from gradcli.engine.norm_order import power_norm, two_norm
 from gradcli.engine.product_order import dim_product, whole_product
 from gradcli.engine.variance_order import variance
 from gradcli.engine.declarations import declare
@@ -365,6 +365,9 @@ def _vector_norm(a, ord, dim, keepdim):
         return pick(x, axis=axis, keepdims=keepdim)
     if ord == 0:
         return np.sum(x != 0, axis=axis, keepdims=keepdim).astype(a.dtype)
+    exact = power_norm(a, ord, axis, keepdim)
+    if exact is not None:
+        return exact
     if ord == 1:
         return np.sum(x, axis=axis, keepdims=keepdim)
     return np.power(np.sum(np.power(x, ord), axis=axis, keepdims=keepdim), 1.0 / ord)

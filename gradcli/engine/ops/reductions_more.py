@@ -164,15 +164,16 @@ def _renorm_factor(a, p, dim, maxnorm):
 
 
 def _renorm_backward(g, a, p, dim, maxnorm):
-    """torch's renorm_backward."""
+    """torch's renorm_backward: the norm and the weighted sum in the CPU accumulate type (double
+    for float and double, float for the half types), then maxnorm / n * (g - nb / n)."""
     others = tuple(d for d in range(a.ndim) if d != dim)
-    norm = F.vector_norm(a, p, others, True)
-    weighted = F.sum(F.mul(a, g), others, True)
+    acc = dtypes.float64 if a.dtype in (dtypes.float32, dtypes.float64) else dtypes.float32
+    norm = F.vector_norm(a, p, others, True, acc)
+    weighted = F.sum(F.mul(a, g), others, True, acc)
     spread = F.norm_backward(weighted, a, p, others, True, norm)
     inverse = F.reciprocal(F.add(norm, 1e-7))
-    factor = F.mul_scalar(inverse, maxnorm)
-    return F.where(F.compare("gt", norm, maxnorm),
-                   F.sub(F.mul(factor, g), F.mul(F.mul(factor, inverse), spread)), g)
+    scaled = F.mul(F.mul_scalar(inverse, maxnorm), F.sub(g, F.mul(inverse, spread)))
+    return F.where(F.compare("gt", norm, maxnorm), F.to_dtype(scaled, g.dtype), g)
 
 
 defop("renorm", "RenormBackward0", lambda a, p, dim, maxnorm: (

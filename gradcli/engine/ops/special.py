@@ -7,15 +7,26 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, special_math
+from gradcli.engine import dtypes, errors, sleef_dd, sleef_df, special_math
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, OPS, apply, broadcast_shape, define, defop,
                                          no_derivative)
 from gradcli.engine.tensor import Tensor
 
-lgamma = define("lgamma(Tensor self, *, Tensor? out=None)", "LgammaBackward0",
-                special_math.lgamma, promote="float", save=(0,), jvp=AS_VJP,
+
+def _lgamma(a: np.ndarray) -> np.ndarray:
+    """torch's lgamma kernel: SLEEF's lgamma on every element (vec::map, partial last vector),
+    float16 through float."""
+    if a.dtype == np.float64:
+        return sleef_dd.lgammad(a)
+    if a.dtype in (np.float32, np.float16):
+        return sleef_df.lgammaf(a).astype(a.dtype)
+    return special_math.lgamma(a)
+
+
+lgamma = define("lgamma(Tensor self, *, Tensor? out=None)", "LgammaBackward0", _lgamma,
+                promote="float", save=(0,), jvp=AS_VJP,
                 vjp=lambda g, a: F.mul(g, F.digamma(a)), rule=("grad * digamma(self)",))
 digamma = define("digamma(Tensor self, *, Tensor? out=None)", "DigammaBackward0",
                  special_math.digamma, promote="float", save=(0,), jvp=AS_VJP,
@@ -45,7 +56,7 @@ def _mvlgamma_offsets(p: int, dtype) -> np.ndarray:
 
 
 def _mvlgamma(a: np.ndarray, p: int) -> np.ndarray:
-    terms = special_math.lgamma(a[..., None] + _mvlgamma_offsets(p, a.dtype))
+    terms = _lgamma(a[..., None] + _mvlgamma_offsets(p, a.dtype))
     total = terms[..., 0].copy()
     for i in range(1, p):
         total += terms[..., i]
