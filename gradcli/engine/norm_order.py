@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import libm_float
+from gradcli.engine.lazy_modules import libm_float
 from gradcli.engine.cascade_sum import GRAIN, THREADS, parallel_chunk
 from gradcli.engine.fma import fma32, fma64
 
