@@ -13,6 +13,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import register_post_accumulate_grad_hook
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.declared_tables import layered
+from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import worded_as_torch
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.namespaces.storages import storage_of
@@ -96,6 +97,8 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     entry("storage", storage_of, "self", qualname="Tensor.storage"),
     entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
+    entry("new", lambda t, *args, **kwargs: legacy_new(args, kwargs, t.dtype, True),
+          "self, *args, **kwargs", style="parser"),
     # shapes and indexing
     entry("split", S.split, "self, split_size, dim=0"),
 )), TENSOR_MATH)
