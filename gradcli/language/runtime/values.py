@@ -170,6 +170,10 @@ class NamedTuple(tuple):
     language_attrs: dict = {}  # a torch namedtuple's own attributes and methods (PackedSequence)
     language_methods: dict = {}
 
+    def remade(self, items):
+        """An instance of the same class holding `items` (_replace)."""
+        return type(self)(items)
+
 
 class DefaultDict(defaultdict):
     """collections.defaultdict as the language makes it: its factory is a value of the program,
@@ -254,7 +258,7 @@ class Printer:
         if isinstance(value, DefaultDict):
             return (f"defaultdict({self.repr(value.language_factory)}, "
                     f"{self._container(dict(value))})")
-        if isinstance(value, NamedTuple):
+        if isinstance(value, NamedTuple) and not isinstance(value, TableObject):
             fields = ", ".join(f"{f}={self.repr(v)}" for f, v in zip(value.language_fields,
                                                                    value))
             return f"{type(value).__name__}({fields})"
