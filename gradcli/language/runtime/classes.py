@@ -212,6 +212,8 @@ class Instance(UserInstance, TableObject):
         found = self.host_attribute(name)
         if found is not _MISSING:
             return found
+        if name == "__dict__":  # the instance's own attributes, the dict itself (as vars())
+            return self.attrs
         getattr_hook = self.cls.find("__getattr__")
         if getattr_hook is not _MISSING:
             return self.cls.runtime.call(getattr_hook, [self, name], {})
