@@ -554,8 +554,7 @@ def _ord(c):
 
 def _vars(obj):
     """vars(obj): a plain instance's own attributes (the dict itself, as Python's __dict__)."""
-    if isinstance(obj, (classes.Instance, classes.ContainerInstance)) or (
-            isinstance(obj, TableInstance) and obj.own_dict):
+    if isinstance(obj, classes.Instance) or (isinstance(obj, TableInstance) and obj.own_dict):
         return obj.attrs
     raise errors.type_error("vars() argument must have __dict__ attribute")
 

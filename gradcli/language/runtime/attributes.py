@@ -288,9 +288,6 @@ def get(value, name: str):
     if isinstance(value, classes.Instance) or (
             isinstance(value, TableObject) and value.user_class() is not None):
         return value.attribute(name)
-    if name == "__class__" and not isinstance(value, (Tensor, TableObject, Namespace,
-                                                      classes.Super)):
-        return protocols.type_of(value)  # (1.5).__class__ is type(1.5)
     if isinstance(value, classes.UserClass):
         return value.attribute(name)
     if isinstance(value, classes.Super):

@@ -212,7 +212,7 @@ class Instance(UserInstance, TableObject):
         found = self.host_attribute(name)
         if found is not _MISSING:
             return found
-        if name == "__dict__":  # the instance's own attributes, the dict itself (as vars())
+        if name == "__dict__" and isinstance(self, Instance):  # its own attributes, as vars()
             return self.attrs
         getattr_hook = self.cls.find("__getattr__")
         if getattr_hook is not _MISSING:
