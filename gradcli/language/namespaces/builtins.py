@@ -10,6 +10,7 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
+from gradcli.engine.layouts import Layout
 from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
@@ -402,7 +403,8 @@ _TYPE_OF = {t.hosts[0]: t for t in (
     TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE)}
 _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
-    (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"))})
+    (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"),
+    (Layout, "torch.layout"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
 _TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
 _METHOD = _class("method", (BoundMethod,))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gradcli.engine import conversions, creation, devices, errors, grad_api, hooks
+from gradcli.engine import conversions, creation, devices, errors, grad_api, hooks, layouts
 from gradcli.engine.functions import F
 from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.ops import selection as selection
@@ -56,6 +56,7 @@ TENSOR_ATTRS = {
     "_base": (lambda t: t._base, None),
     "nbytes": (lambda t: t.numel() * t.data.itemsize, None),
     "itemsize": (lambda t: t.data.itemsize, None),
+    "layout": (lambda t: layouts.STRIDED, None),
 }
 
 

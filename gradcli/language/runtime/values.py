@@ -8,6 +8,7 @@ from collections import Counter, OrderedDict, defaultdict, deque
 from gradcli.engine.records import record
 
 from gradcli.engine import dtypes, errors, indexing, printing
+from gradcli.engine.layouts import Layout
 from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.custom import FunctionNode
@@ -273,7 +274,7 @@ class Printer:
             return value.repr(self)
         if isinstance(value, (tuple, list, dict)):
             return self._container(value)
-        if isinstance(value, (dtypes.DType, MemoryFormat)):
+        if isinstance(value, (dtypes.DType, MemoryFormat, Layout)):
             return repr(value)
         if isinstance(value, BaseException):
             return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
@@ -456,7 +457,7 @@ def _address(value) -> str:
 _CLASS_NAMES: dict[type, str] = {
     Tensor: "Tensor", Size: "torch.Size", type(None): "NoneType", Namespace: "module",
     PyType: "type", Generator: "generator", GeneratorObject: "generator",
-    dtypes.DType: "torch.dtype", MemoryFormat: "torch.memory_format",
+    dtypes.DType: "torch.dtype", MemoryFormat: "torch.memory_format", Layout: "torch.layout",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
 }
 
