@@ -512,7 +512,7 @@ def _iter(ctx, value, sentinel=_NO_DEFAULT_NEXT):
         if not _callable(value):
             raise errors.type_error("iter(v, w): v must be callable")
         return iter(lambda: _until(ctx, value, sentinel), _SENTINEL_REACHED)
-    if isinstance(value, ITERATORS):
+    if isinstance(value, ITERATORS) and not isinstance(value, DICT_VIEWS):  # views iterate anew
         return value
     method = classes.special_method(value, "__iter__")
     if method is not None:
