@@ -1,12 +1,12 @@
 """Autograd and small-training questions as Stack Overflow answers, PyTorch forum threads and
-issue reports ask them, a sixth round: what a backward saves (exp's result, pow's input) and
-in-place changes after it; retain_grad before an in-place write; iterating a tensor (unbind)
-and changing the rows in place; columns of a parameter changed in place; graphs reused across
-loop steps (a bigram model, RNN and LSTM hidden states); inference tensors in autograd; loss
-target dtypes and shapes; saved tensors after backward; custom Functions returning inputs,
-views and non-tensor arguments; full and non-full module backward hooks with in-place
-activations; torch.func and autograd.functional jacobians; gradient clipping, accumulation and
-learning rates changed mid-training."""
+issue reports post them, a seventh round of whole scripts (classes, `if __name__ ==
+"__main__"`, f-strings, a loss printed every epoch): leaves moved into the graph, in-place
+errors, second backwards, .data against .detach(), hooks, create_graph and MAML inner loops,
+custom Functions with wrong gradient counts, torch.where's NaN gradients, dtype, shape and
+target errors, DataLoader loops and collate functions, REINFORCE, VAE, GAN, LSTM and siamese
+training, early stopping and the ImageNet example's meters, legacy constructors and
+Tensor.new, NamedTuple records, heapq beam searches, seeding helpers and NumPy 2's removed
+names."""
 
 from snippets import case_tests
 
