@@ -117,8 +117,8 @@ class TimeDelta(TableObject):
         return TIMEDELTA_TYPE
 
     def attribute(self, name: str):
-        if name in ("days", "seconds", "microseconds"):
-            return getattr(self.value, name)  # (one of the three names above)
+        if name in _DELTA_GETTERS:
+            return _DELTA_GETTERS[name](self.value)
         if name == "total_seconds":
             return entry(name, self.value.total_seconds, "", qualname="timedelta.total_seconds",
                          frames=0)
@@ -134,6 +134,8 @@ class TimeDelta(TableObject):
         return str(self.value)
 
 
+_DELTA_GETTERS = {"days": lambda v: v.days, "seconds": lambda v: v.seconds,
+                  "microseconds": lambda v: v.microseconds}
 _DELTA_UNITS = ("days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks")
 
 

@@ -301,10 +301,10 @@ def get(value, name: str):
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
-        if name == "__class__" and isinstance(value, (Tensor, TableObject)):
+        if name == "__class__" and isinstance(value, (Tensor, TableObject, Node, AccumulateGrad)):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
-            if found.name.startswith("torch."):
-                return found
+            if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
+                return found  # (an autograd node's class: grad_fn.__class__.__name__)
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
