@@ -150,12 +150,13 @@ class Declaration:
 
 
 def _warn_deprecated(name: str, used, current: tuple, is_function: bool) -> None:
-    """torch's warning for a call that bound to a deprecated overload (once per process)."""
+    """torch's warning for a call that bound to a deprecated overload (once per process, for
+    all of them: the parser warns from one place)."""
     show = schemas.display_signature
     advice = "".join(f"\n\t{name}{show(s, is_function)}" for s in current)
     STATE.warn("UserWarning", f"This overload of {name} is deprecated:\n\t{name}"
                f"{show(used, is_function)}\nConsider using one of the following signatures "
-               f"instead:{advice}", once=True)
+               f"instead:{advice}", once="deprecated overload")
 
 
 def _number_tensor(value) -> Tensor:

@@ -366,11 +366,16 @@ def without_out(schema: Schema) -> Schema:
 
 
 def _invalid_combination(schemas, args, kwargs, title: str, is_function: bool) -> str:
-    """torch's format_invalid_args: the arguments given, then the overloads it expected."""
+    return invalid_combination([display_signature(s, is_function) for s in schemas], args,
+                               kwargs, title)
+
+
+def invalid_combination(options: list, args, kwargs, title: str) -> str:
+    """torch's format_invalid_args: the arguments given, then the overloads (as its messages
+    show them, `(Tensor input, *, int dim = 0)`) it expected."""
     kwargs = {key: kwargs[key] for key in unordered_map_order(kwargs)}
     got = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
     got_text = ", ".join(got) + (", " if kwargs and not args else "")
-    options = [display_signature(s, is_function) for s in schemas]
     start = f"{title}() received an invalid combination of arguments - "
     if len(options) == 1:
         option = options[0]

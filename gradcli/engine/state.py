@@ -37,11 +37,12 @@ class EngineState:
         self.warning_action = "default"  # the filter action of the warning being reported
         self.reset()
 
-    def warn(self, category: str, message: str, *, once: bool = False,
+    def warn(self, category: str, message: str, *, once: bool | str = False,
              notes: tuple = ()) -> None:
         """Report a torch warning (e.g. "UserWarning") through `warning_sink`, which the
         language layer may replace to add the source position. `once` warnings (torch's
-        TORCH_WARN_ONCE) are reported only the first time after a reset. `notes` ((text,
+        TORCH_WARN_ONCE) are reported only the first time after a reset: each text once, or
+        once in all when `once` names the one place torch warns from. `notes` ((text,
         origin) pairs, as on errors) are in `warning_notes`, and the filter's action in
         `warning_action` (which says how often a sink shows it), while the sink runs."""
         action = next((action for action, matches in self.warning_filters
@@ -51,9 +52,10 @@ class EngineState:
         if action == "error":
             raise errors.TorchError(category, message)
         if once and not self.warn_always:  # torch.set_warn_always(True): every time
-            if message in self.warned:
+            key = once if isinstance(once, str) else message
+            if key in self.warned:
                 return
-            self.warned.add(message)
+            self.warned.add(key)
         self.warning_notes = tuple(note for note in notes if note[1] is not None)
         self.warning_action = action
         try:

@@ -10,11 +10,12 @@ from gradcli.engine import dtypes, errors
 from gradcli.engine.functions import F
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.dtypes import DType
+from gradcli.engine.layouts import Layout
 from gradcli.engine.memory_format import MemoryFormat
-from gradcli.engine.state import STATE
 from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
+from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import Unsupported
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
 from gradcli.language.runtime import attributes, classes, operators, protocols
@@ -284,24 +285,8 @@ def _type(*args):
 
 
 def legacy_constructor(dtype: DType | None = None):
-    """torch.Tensor / torch.FloatTensor ...: from data, or of given sizes (uninitialised memory in
-    torch; zeros here)."""
-    def construct(*args):
-        from gradcli.engine import creation
-        target = dtype or STATE.default_dtype
-        if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor, np.ndarray)):
-            return creation.tensor(args[0], dtype=target)
-        if not args or isinstance(args[0], int) and not isinstance(args[0], bool):
-            for position, size in enumerate(args[1:], 2):  # a later True reads as 1
-                if not isinstance(size, int):
-                    raise errors.type_error(
-                        f"new(): argument 'size' failed to unpack the object at pos {position} "
-                        f"with error \"type must be tuple of ints,but got {type_name(size)}\"")
-            return creation.empty(*(int(a) for a in args or (0,)), dtype=target)
-        if len(args) == 1 and not isinstance(args[0], str):
-            raise errors.type_error(f"new(): data must be a sequence (got {type_name(args[0])})")
-        raise errors.type_error(f"new(): invalid data type '{type_name(args[0])}'")
-    return construct
+    """torch.Tensor / torch.FloatTensor ...: only a typed one checks a tensor's dtype."""
+    return lambda *args, **kwargs: legacy_new(args, kwargs, dtype, dtype is not None)
 
 
 def _str(ctx, obj, codec: tuple) -> str:
@@ -388,11 +373,12 @@ BYTES_TYPE = _class("bytes", (bytes,), entry("bytes", _bytes, "source=None, enco
                                              "errors_=None", style="at_most", frames=0))
 RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
 TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))
-TENSOR_TYPE = PyType("torch.Tensor", (Tensor,), entry("Tensor", legacy_constructor(), "*data"),
+TENSOR_TYPE = PyType("torch.Tensor", (Tensor,),
+                     entry("Tensor", legacy_constructor(), "*data, **kwargs"),
                      "torch._C._TensorMeta")
 # torch.FloatTensor ...: the legacy tensor types, and the dtype each stands for
 LEGACY_TYPES = {dtype.legacy_name: PyType(f"torch.{dtype.legacy_name}", (), entry(
-    dtype.legacy_name, legacy_constructor(dtype), "*data"), "torch.tensortype")
+    dtype.legacy_name, legacy_constructor(dtype), "*data, **kwargs"), "torch.tensortype")
     for dtype in dtypes.ALL}
 LEGACY_DTYPES = {LEGACY_TYPES[dtype.legacy_name]: dtype for dtype in dtypes.ALL}
 def _size(sizes) -> Size:
@@ -417,7 +403,8 @@ _TYPE_OF = {t.hosts[0]: t for t in (
     TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE)}
 _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
-    (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"))})
+    (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"),
+    (Layout, "torch.layout"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
 _TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
 _METHOD = _class("method", (BoundMethod,))
@@ -525,7 +512,7 @@ def _iter(ctx, value, sentinel=_NO_DEFAULT_NEXT):
         if not _callable(value):
             raise errors.type_error("iter(v, w): v must be callable")
         return iter(lambda: _until(ctx, value, sentinel), _SENTINEL_REACHED)
-    if isinstance(value, ITERATORS):
+    if isinstance(value, ITERATORS) and not isinstance(value, DICT_VIEWS):  # views iterate anew
         return value
     method = classes.special_method(value, "__iter__")
     if method is not None:

@@ -9,9 +9,12 @@ np.ctypeslib, np.lib), is in the table.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gradcli.engine import conversions, errors
+from gradcli.engine.records import record
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import wrapped
@@ -19,6 +22,7 @@ from gradcli.language.namespaces.numpy_info import FINFO, IINFO
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.objects import LazyTable, TableObject
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Namespace
@@ -209,12 +213,22 @@ _RANDOM = ("seed rand randn randint random random_sample normal uniform choice s
            "multivariate_normal lognormal laplace logistic geometric multinomial dirichlet "
            "triangular chisquare standard_exponential")
 _LINALG = "norm inv det solve eig eigh svd pinv matrix_rank"
-_DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_")
+_DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
+           "bool", "int_", "double", "single", "half", "uint16", "uint32", "uint64", "complex64",
+           "complex128")
+
+
+@functools.cache
+def _scalar_class(host: type) -> PyType:
+    """NumPy's scalar type `host`, one class for all its names (np.bool is np.bool_), which
+    type() of its scalars gives."""
+    cls = PyType(f"numpy.{host.__name__}", (host,), _numpy(host.__name__, host))
+    protocols.register_type(cls)
+    return cls
 
 
 def _dtype_class(name: str) -> PyType:
-    host = vars(np)[name]
-    return PyType(f"numpy.{name}", (host,), _numpy(name, host))
+    return _scalar_class(vars(np)[name])
 
 
 class IndexTrick(TableObject):
@@ -260,7 +274,23 @@ LINALG_ERROR = PyType("numpy.linalg.LinAlgError", (np.linalg.LinAlgError,))
 register_exception(LINALG_ERROR)
 NUMPY_LINALG = Namespace("numpy.linalg", _functions(_LINALG, np.linalg) | {
     "LinAlgError": LINALG_ERROR})
-NUMPY = Namespace("numpy", (
+@record(frozen=True)
+class NumpyNamespace(Namespace):
+    """numpy: a name NumPy 2 removed (np.float, np.Inf) fails with NumPy's own message."""
+
+    def lookup(self, attr: str):
+        if attr not in self.table:
+            former = getattr(np, "__former_attrs__", {})  # NumPy's own tables of such names
+            expired = getattr(np, "__expired_attributes__", {})
+            if attr in former:
+                raise errors.TorchError("AttributeError", former[attr])
+            if attr in expired:
+                raise errors.TorchError("AttributeError", f"`np.{attr}` was removed in the "
+                                        f"NumPy 2.0 release. {expired[attr]}")
+        return super().lookup(attr)
+
+
+NUMPY = NumpyNamespace("numpy", (
     _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
     | _functions(_SHAPES, np) | _functions(_LINEAR, np)
     | {name: _dtype_class(name) for name in _DTYPES}

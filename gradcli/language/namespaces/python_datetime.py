@@ -1,5 +1,6 @@
 """Python's datetime.datetime as scripts use it: now() stamped into a run's file names, printed
-and formatted (strftime, isoformat) by Python's own datetime."""
+and formatted (strftime, isoformat) by Python's own datetime; and datetime.timedelta, which
+training scripts print elapsed seconds with (`str(timedelta(seconds=int(t)))`)."""
 
 from __future__ import annotations
 
@@ -103,5 +104,56 @@ CLASS_METHODS[DateTime] = table(
     entry("today", lambda: DateTime(datetime.datetime.today()), "", frames=0),
 )
 
-DATETIME = Namespace("datetime", {"datetime": DATETIME_TYPE})
+class TimeDelta(TableObject):
+    """A datetime.timedelta: Python's own value inside."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: datetime.timedelta):
+        self.value = value
+
+    @property
+    def language_type(self) -> PyType:
+        return TIMEDELTA_TYPE
+
+    def attribute(self, name: str):
+        if name in _DELTA_GETTERS:
+            return _DELTA_GETTERS[name](self.value)
+        if name == "total_seconds":
+            return entry(name, self.value.total_seconds, "", qualname="timedelta.total_seconds",
+                         frames=0)
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        return repr(self.value)
+
+    def str(self, printer) -> str:
+        return str(self.value)
+
+
+_DELTA_GETTERS = {"days": lambda v: v.days, "seconds": lambda v: v.seconds,
+                  "microseconds": lambda v: v.microseconds}
+_DELTA_UNITS = ("days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks")
+
+
+def _timedelta(*args, **kwargs) -> TimeDelta:
+    units = dict(zip(_DELTA_UNITS, args)) | kwargs
+    for unit, number in units.items():
+        if isinstance(number, bool) or not isinstance(number, (int, float)):
+            raise errors.type_error(f"unsupported type for timedelta {unit} component: "
+                                    f"{type(number).__name__}")
+    try:
+        return TimeDelta(datetime.timedelta(**units))
+    except OverflowError as error:
+        raise errors.TorchError("OverflowError", str(error)) from None
+
+
+TIMEDELTA_TYPE = PyType("datetime.timedelta", (TimeDelta,), entry(
+    "timedelta", _timedelta, "days=0, seconds=0, microseconds=0, milliseconds=0, minutes=0, "
+    "hours=0, weeks=0", frames=0))
+
+DATETIME = Namespace("datetime", {"datetime": DATETIME_TYPE, "timedelta": TIMEDELTA_TYPE})
 MODULES = {"datetime": DATETIME}

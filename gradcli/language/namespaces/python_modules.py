@@ -15,6 +15,7 @@ from gradcli.language.namespaces.python_io import IO
 from gradcli.language.namespaces.python_warnings import WARNINGS
 from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
+from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE, namedtuple
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import LazyTable, TableObject
@@ -81,7 +82,8 @@ TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
     "Tuple", "Type", "Union", "Generator", "Mapping", "Literal", "FrozenSet", "DefaultDict",
     "OrderedDict", "Counter", "Deque", "ClassVar", "Final", "Hashable", "Sized",
-    "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")})
+    "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")}
+    | {"NamedTuple": TYPED_NAMEDTUPLE})
 
 
 def _ordered_dict(*args, **kwargs):
@@ -108,40 +110,8 @@ def _counter(iterable=None, **kwargs):
     return counter
 
 
-def _namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
-    """collections.namedtuple: a new tuple class whose instances name their fields."""
-    names = field_names.replace(",", " ").split() if isinstance(field_names, str) else [
-        str(f) for f in iterate(field_names)]
-    for name in [typename, *names]:
-        if not isinstance(name, str) or not name.isidentifier():
-            raise errors.value_error("Type names and field names must be valid identifiers: "
-                                     f"{name!r}")
-        if name.startswith("_") and name is not typename:
-            raise errors.value_error(f"Field names cannot start with an underscore: {name!r}")
-    if len(set(names)) != len(names):
-        duplicate = next(n for n in names if names.count(n) > 1)
-        raise errors.value_error(f"Encountered duplicate field name: {duplicate!r}")
-    defaults = tuple(iterate(defaults)) if defaults is not None else ()
-    if len(defaults) > len(names):
-        raise errors.type_error("Got more default values than field names")
-    host = type(typename, (NamedTuple,), {"__slots__": (), "language_fields": tuple(names)})
-    signature = UserFunction("__new__", f"{typename}.__new__", ("_cls", *names),
-                             dict(zip(names[len(names) - len(defaults):], defaults)),
-                             None, None)
-
-    def construct(*args, **kwargs):
-        bound = signature.bind([host, *args], kwargs)
-        return host(bound[n] for n in names)
-    cls = PyType(f"__main__.{typename}", (host,), entry(typename, construct, "*args, **kwargs",
-                                                         frames=0))
-    protocols.register_type(cls)
-    CLASS_METHODS[host] = {"_fields": tuple(names), "_make": entry(
-        "_make", lambda iterable: host(iterate(iterable)), "iterable", frames=0)}
-    return cls
-
-
 COLLECTIONS = Namespace("collections", {
-    "namedtuple": entry("namedtuple", _namedtuple, "typename, field_names, *, rename=False, "
+    "namedtuple": entry("namedtuple", namedtuple, "typename, field_names, *, rename=False, "
                         "defaults=None, module=None", frames=0),
     "deque": PyType("collections.deque", (collections.deque,), entry(
         "deque", lambda iterable=(), maxlen=None: collections.deque(iterate(iterable), maxlen),

@@ -12,7 +12,7 @@ from gradcli.engine.state import STATE
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import FlagNamespace, Namespace, type_name
+from gradcli.language.runtime.values import FlagNamespace, NamedTuple, Namespace, type_name
 
 ARGV = "sys.argv"  # STATE.flags key: the program's command line, set by whoever runs it
 
@@ -80,10 +80,14 @@ STREAM_TYPE = PyType("_io.TextIOWrapper", ())
 STDOUT, STDERR = Stream("stdout"), Stream("stderr")
 
 
+def _refusal(module: str, name: str) -> errors.TorchError:
+    return errors.TorchError("NotImplementedError", f"gradcli does not support {module}.{name}"
+                             ": a program reaches no files, directories or environment")
+
+
 def _refused(module: str, name: str):
     def refuse(*args, **kwargs):
-        raise errors.TorchError("NotImplementedError", f"gradcli does not support {module}.{name}"
-                                ": a program reaches no files, directories or environment")
+        raise _refusal(module, name)
     return entry(name, refuse, "*args, **kwargs", frames=0)
 
 
@@ -116,19 +120,73 @@ PATH = Namespace("posixpath", table(
         "getmtime", "islink")),
 ) | {"sep": "/"})
 
+ENVIRON = "os.environ"  # STATE.flags key: the variables the program set
+
+
+class Environ(TableObject):
+    """os.environ: a program may set variables (`os.environ["PYTHONHASHSEED"] = "0"` in a
+    seeding helper) and read back what it set; the machine's own environment stays unread."""
+
+    __slots__ = ()
+    is_sequence = True  # item(key) reads, set_item writes
+
+    @property
+    def language_type(self) -> PyType:
+        return ENVIRON_TYPE
+
+    @staticmethod
+    def _set() -> dict:
+        return STATE.flags.setdefault(ENVIRON, {})
+
+    def item(self, key):
+        if key not in self._set():
+            raise errors.TorchError("NotImplementedError", f"gradcli does not support reading "
+                                    f"os.environ[{key!r}]: a program reaches no environment "
+                                    "but the variables it set")
+        return self._set()[key]
+
+    def set_item(self, key, value) -> None:
+        for part in (key, value):
+            if not isinstance(part, str):
+                raise errors.type_error(f"str expected, not {type_name(part)}")
+        self._set()[key] = value
+
+    def length(self) -> int:
+        raise _refusal("os.environ", "__len__")
+
+    def members(self) -> list:
+        raise _refusal("os.environ", "__iter__")
+
+    def attribute(self, name: str):
+        if name in ("get", "setdefault", "items", "keys", "pop"):
+            return _refused("os.environ", name)
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        raise _refusal("os.environ", "__repr__")
+
+
+ENVIRON_TYPE = PyType("os._Environ", ())
+
 OS = Namespace("os", table(
     *(_refused("os", name) for name in (
         "makedirs", "mkdir", "listdir", "remove", "rmdir", "rename", "getcwd", "chdir", "walk",
         "scandir", "getenv", "system", "cpu_count", "getpid", "unlink")),
 ) | {"path": PATH, "sep": "/", "linesep": "\n", "name": "posix",
-     "environ": Namespace("os.environ", table(*(_refused("os.environ", name) for name in (
-         "get", "setdefault", "items", "keys")))),
-     })
+     "environ": Environ()})
+
+# sys.version_info, a structseq printed by its dotted name
+_VERSION_INFO = type("sys.version_info", (NamedTuple,), {
+    "__slots__": (), "language_fields": ("major", "minor", "micro", "releaselevel", "serial")})
 
 SYS = SysNamespace("sys", table(
     entry("exit", exit_program, "status=None, /", frames=0),
     entry("getrecursionlimit", lambda ctx: ctx.recursion_limit, "", context=True, frames=0),
 ) | {"stdout": STDOUT, "stderr": STDERR, "maxsize": sys.maxsize, "platform": sys.platform,
-     "byteorder": sys.byteorder}, defaults={"argv": None})
+     "byteorder": sys.byteorder, "version": sys.version,
+     "version_info": _VERSION_INFO(sys.version_info)}, defaults={"argv": None})
 
 MODULES = {"sys": SYS, "os": OS, "os.path": PATH}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gradcli.engine import conversions, creation, devices, errors, grad_api, hooks
+from gradcli.engine import conversions, creation, devices, errors, grad_api, hooks, layouts
 from gradcli.engine.functions import F
 from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.ops import selection as selection
@@ -13,6 +13,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import register_post_accumulate_grad_hook
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.declared_tables import layered
+from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import worded_as_torch
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.namespaces.storages import storage_of
@@ -55,6 +56,7 @@ TENSOR_ATTRS = {
     "_base": (lambda t: t._base, None),
     "nbytes": (lambda t: t.numel() * t.data.itemsize, None),
     "itemsize": (lambda t: t.data.itemsize, None),
+    "layout": (lambda t: layouts.STRIDED, None),
 }
 
 
@@ -96,6 +98,8 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     entry("storage", storage_of, "self", qualname="Tensor.storage"),
     entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
+    entry("new", lambda t, *args, **kwargs: legacy_new(args, kwargs, t.dtype, True),
+          "self, *args, **kwargs", style="parser"),
     # shapes and indexing
     entry("split", S.split, "self, split_size, dim=0"),
 )), TENSOR_MATH)

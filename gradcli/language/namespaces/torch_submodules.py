@@ -85,6 +85,11 @@ def _text_modules() -> dict:
     return MODULES
 
 
+def _heapq_modules() -> dict:
+    from gradcli.language.namespaces.python_heapq import MODULES
+    return MODULES
+
+
 def _math() -> dict:
     from gradcli.language.namespaces.python_math import MATH
     return {"math": MATH}
@@ -185,6 +190,7 @@ MODULE_GROUPS = (
     (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker"), _pyplot_modules),
     (("math",), _math),
+    (("heapq", "bisect"), _heapq_modules),
     (("re", "string", "unicodedata"), _text_modules),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),

@@ -7,7 +7,7 @@ from gradcli.engine.records import record
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, grad_api, memory_format
+from gradcli.engine import dtypes, errors, grad_api, layouts, memory_format
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.state import STATE, grad_mode
@@ -419,8 +419,9 @@ TORCH_TABLE = layered(table(
     entry("typename", _typename, "obj"),
     entry("set_warn_always", _set_warn_always, "b"),
     entry("is_warn_always_enabled", lambda: STATE.warn_always, ""),
-), GRAD_MODES, GroupedTable({}, TORCH_GROUPS), TORCH_MATH, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, {
+), GRAD_MODES, GroupedTable({}, TORCH_GROUPS), TORCH_MATH, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, layouts.BY_NAME, {
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
+    "layout": type_of(layouts.STRIDED),
     "newaxis": None,
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,

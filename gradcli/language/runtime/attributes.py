@@ -301,10 +301,10 @@ def get(value, name: str):
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
-        if name == "__class__" and isinstance(value, (Tensor, TableObject)):
+        if name == "__class__" and isinstance(value, (Tensor, TableObject, Node, AccumulateGrad)):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
-            if found.name.startswith("torch."):
-                return found
+            if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
+                return found  # (an autograd node's class: grad_fn.__class__.__name__)
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
@@ -322,8 +322,8 @@ def get(value, name: str):
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
-    if isinstance(value, NamedTuple):
-        return _named_field(value, name)
+    if isinstance(value, NamedTuple) and not isinstance(value, TableObject):
+        return named_field(value, name)
     if isinstance(value, PyType) and value.hosts and value.hosts[0] in CLASS_METHODS:
         return _class_attribute(value, name)
     if isinstance(value, TableObject):
@@ -465,7 +465,10 @@ def _function_attribute(value, name: str):
     return _missing(value, name)
 
 
-def _named_field(value: NamedTuple, name: str):
+NAMED_ATTRIBUTES = ("_fields", "_asdict", "_replace")
+
+
+def named_field(value: NamedTuple, name: str):
     """A namedtuple's field, or its _asdict/_replace/_fields."""
     fields = value.language_fields
     if name in fields:
@@ -479,7 +482,7 @@ def _named_field(value: NamedTuple, name: str):
             unknown = [k for k in changes if k not in fields]
             if unknown:
                 raise errors.value_error(f"Got unexpected field names: {unknown!r}")
-            return type(value)(changes.get(f, v) for f, v in zip(fields, value))
+            return value.remade(changes.get(f, v) for f, v in zip(fields, value))
         return entry("_replace", replace, "**kwargs")
     methods = {**TUPLE_METHODS, **value.language_methods} if value.language_methods else \
         TUPLE_METHODS

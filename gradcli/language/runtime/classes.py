@@ -212,6 +212,8 @@ class Instance(UserInstance, TableObject):
         found = self.host_attribute(name)
         if found is not _MISSING:
             return found
+        if name == "__dict__" and isinstance(self, Instance):  # its own attributes, as vars()
+            return self.attrs
         getattr_hook = self.cls.find("__getattr__")
         if getattr_hook is not _MISSING:
             return self.cls.runtime.call(getattr_hook, [self, name], {})
@@ -432,6 +434,10 @@ BASE_NEWS: dict = {}
 BASE_CLASS_ATTRIBUTES: dict = {}
 # Builtin bases whose __init__ (in BASE_INITS) runs for a subclass that defines none.
 BASE_INIT_INHERITED: set = set()
+# Library values a class statement may name as a base that stand for a class the statement
+# makes (typing.NamedTuple), by value: a function of the class's name and body namespace giving
+# the base to derive from instead.
+BASE_REWRITES: dict = {}
 # Builtin bases that are generic in torch (typing.Generic): `Dataset[int]` is a base too.
 GENERIC_BASES: set = set()
 
@@ -476,6 +482,8 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime,
     """The value of a `class` statement, after Python's checks on its bases; its keywords
     (`metaclass=ABCMeta`, others) go to the metaclass and to the bases' __init_subclass__."""
     keywords = dict(keywords or {})
+    bases = [next((rewrite(name, namespace) for key, rewrite in BASE_REWRITES.items()
+                   if key is base), base) for base in bases]
     metaclass = keywords.pop("metaclass", None)
     if metaclass is ABC_META:
         namespace.setdefault("__abstractmethods__", frozenset())

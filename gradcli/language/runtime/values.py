@@ -8,6 +8,7 @@ from collections import Counter, OrderedDict, defaultdict, deque
 from gradcli.engine.records import record
 
 from gradcli.engine import dtypes, errors, indexing, printing
+from gradcli.engine.layouts import Layout
 from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.custom import FunctionNode
@@ -170,6 +171,10 @@ class NamedTuple(tuple):
     language_attrs: dict = {}  # a torch namedtuple's own attributes and methods (PackedSequence)
     language_methods: dict = {}
 
+    def remade(self, items):
+        """An instance of the same class holding `items` (_replace)."""
+        return type(self)(items)
+
 
 class DefaultDict(defaultdict):
     """collections.defaultdict as the language makes it: its factory is a value of the program,
@@ -254,7 +259,7 @@ class Printer:
         if isinstance(value, DefaultDict):
             return (f"defaultdict({self.repr(value.language_factory)}, "
                     f"{self._container(dict(value))})")
-        if isinstance(value, NamedTuple):
+        if isinstance(value, NamedTuple) and not isinstance(value, TableObject):
             fields = ", ".join(f"{f}={self.repr(v)}" for f, v in zip(value.language_fields,
                                                                    value))
             return f"{type(value).__name__}({fields})"
@@ -269,7 +274,7 @@ class Printer:
             return value.repr(self)
         if isinstance(value, (tuple, list, dict)):
             return self._container(value)
-        if isinstance(value, (dtypes.DType, MemoryFormat)):
+        if isinstance(value, (dtypes.DType, MemoryFormat, Layout)):
             return repr(value)
         if isinstance(value, BaseException):
             return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
@@ -452,7 +457,7 @@ def _address(value) -> str:
 _CLASS_NAMES: dict[type, str] = {
     Tensor: "Tensor", Size: "torch.Size", type(None): "NoneType", Namespace: "module",
     PyType: "type", Generator: "generator", GeneratorObject: "generator",
-    dtypes.DType: "torch.dtype", MemoryFormat: "torch.memory_format",
+    dtypes.DType: "torch.dtype", MemoryFormat: "torch.memory_format", Layout: "torch.layout",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
 }
 
