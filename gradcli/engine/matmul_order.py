@@ -120,9 +120,17 @@ and of the vector are taken to be even (measured exact; an odd one, a slice from
 moves the peels, which gradcli, not seeing storage offsets, does not follow).  Found by
 comparing candidate lane counts, steps, peels and folds row by row against torch, which left
 one; measured with and without bias on one and two threads (identical): m 1..200, k 2..1000, lda
-up to k + 8, over 15,000 products, every draw exact.  Not reproduced: float64 dot (ddot's order
-is neither these lanes nor a fused chain of up to 32 lanes), one-column results of a
+up to k + 8, over 15,000 products, every draw exact.  Not reproduced: one-column results of a
 column-major A.
+
+float64 dot (ddot on Zen 5, `_double_dot`: torch.dot, real vdot, 1-D @ 1-D, inner): eight lanes
+over the whole eights of terms (lane l += term 8j + l, without FMA), then the remaining terms
+two at a time into lanes 0 and 1 (an odd last one into lane 0), then (((l0 + l2) + l4) + l6) +
+(((l1 + l3) + l5) + l7); found with one huge term and its negation among powers of two (which
+terms they swallow shows the tree).  Measured on one and two threads, every k from 2 to 1000,
+three draws each, exact; vectors starting an odd number of elements into their storage sum
+otherwise (not reproduced: embedding_bag's rows pass their offsets, gradcli does not see a
+slice's).
 
 Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
 peeling) returns None.
@@ -602,11 +610,15 @@ def mv(a: np.ndarray, v: np.ndarray, a_strides=None) -> np.ndarray | None:
     return None if out is None else out[:, 0]
 
 
-def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
-    """torch.dot (MKL sdot).  AMD: sequential for two or three terms; for 4, 8 or 16 terms four
-    lanes (lane l sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3).
-    Intel, up to 8 terms: the same lanes, then (l0 + l1) + (l2 + l3)."""
+def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.ndarray | None:
+    """torch.dot (MKL sdot/ddot), `offsets`: where x and y start in their storage, in elements.
+    float32 on AMD: sequential for two or three terms; for 4, 8 or 16 terms four lanes (lane l
+    sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3).  Intel, up to
+    8 terms: the same lanes, then (l0 + l1) + (l2 + l3).  float64 on Zen 5: `_double_dot`."""
     k = x.shape[0]
+    if x.dtype == y.dtype == np.float64:
+        exact = _AMD_ZEN5 and k >= 2 and not (offsets[0] % 2 or offsets[1] % 2)
+        return _double_dot(x * y) if exact else None
     if x.dtype != np.float32 or y.dtype != np.float32 or k not in (
             (2, 3, 4, 8, 16) if _AMD else range(2, 9)):
         return None
@@ -618,6 +630,20 @@ def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     if _AMD:
         return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
     return np.float32((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
+
+
+def _double_dot(terms: np.ndarray) -> np.float64:
+    """MKL's ddot on Zen 5 over the rounded products `terms` (see the module docstring): eight
+    lanes over whole eights, the rest two at a time into lanes 0 and 1 (an odd last one into
+    lane 0), then (((l0 + l2) + l4) + l6) + (((l1 + l3) + l5) + l7)."""
+    main = len(terms) // 8 * 8
+    rest = np.zeros(-(-(len(terms) - main) // 2) * 2)
+    rest[:len(terms) - main] = terms[main:]
+    tail = np.zeros((len(rest) // 2, 8))
+    tail[:, :2] = rest.reshape(-1, 2)
+    lanes = in_order(np.concatenate([np.zeros((1, 8)), terms[:main].reshape(-1, 8), tail]))
+    return (((lanes[0] + lanes[2]) + lanes[4]) + lanes[6]) + (
+        ((lanes[1] + lanes[3]) + lanes[5]) + lanes[7])
 
 
 def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:

@@ -356,3 +356,18 @@ def test_bmm_of_one_column_sums_sequentially():
                 kind = dtypes.from_numpy(np.dtype(dtype))
                 ours = F.bmm(Tensor(x, kind), Tensor(b, kind))
                 assert ours.data.tobytes() == theirs.tobytes(), (dtype, m, k)
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="ddot's lanes were measured on Zen 5")
+def test_float64_dot_is_claimed_and_exact():
+    """float64 torch.dot / vdot / 1-D @ 1-D: eight lanes over whole eights, the rest two at a
+    time into lanes 0 and 1, the lanes folded even and odd apart."""
+    rng = np.random.default_rng(13)
+    for k in list(range(2, 40)) + [63, 64, 100, 257, 1000]:
+        x, y = rng.standard_normal(k), rng.standard_normal(k)
+        theirs = torch.dot(_aligned64(x), _aligned64(y)).numpy().tobytes()
+        assert matmul_order.dot(x, y).tobytes() == theirs, k
+        ours_x, ours_y = Tensor(x, dtypes.float64), Tensor(y, dtypes.float64)
+        for ours in (F.dot(ours_x, ours_y), F.vdot(ours_x, ours_y), F.matmul(ours_x, ours_y)):
+            assert ours.data.tobytes() == theirs, k
+    assert matmul_order.dot(x, y, (1, 0)) is None  # an odd start moves the lanes
