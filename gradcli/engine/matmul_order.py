@@ -76,7 +76,10 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
   5,000 products); one-row results are matrix-vector rows.
 * dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms.
 * bmm with M*K*N < 400 (every vendor, float32 and float64): torch's own naive loop,
-  sequential, no FMA.
+  sequential, no FMA.  Larger bmm with one result column (on AMD, float32 and float64): MKL's
+  batched kernel sums them sequentially too, not as matrix-vector rows (measured: 2..150 rows,
+  7..1000 terms, A row- or column-major, one and two threads); larger bmm of several rows and
+  one column elsewhere returns None (mm's matrix-vector rules do not hold there).
 
 Measured on a grid of 16,456 products (m up to 64, k up to 500, n up to 64, four layouts, with
 and without bias), on one thread: all claimed on the Zen 5 EPYC (91% before the matrix-vector
@@ -100,8 +103,34 @@ whole four of a tiled product peel 2 - k % 2 instead), whole fours of columns th
 lanes and the last n % 4 columns in eight, folded ((l0 + l2) + (l4 + l6)) + ((l1 + l3) + (l5 +
 l7)), the rest sequentially, bias at the end.  Measured with and without bias on one and two
 threads (identical): m 2..64, k 2..784, n 2..64, about 6,100 products per grid, every draw
-exact; not reproduced: one-row or one-column results, tiled products with rows and columns
-both left past the tiles, and tiled products of more than 256 terms.
+exact; not reproduced: tiled products with rows and columns both left past the tiles, and
+tiled products of more than 256 terms.
+
+float64 matrix-vector rows (dgemv on Zen 5, `gemv_rows`): the shapes of the float32 rule (a
+one-column result of a row-major A: mv, addmv, x @ w, F.linear to one output; a one-row x @
+W.t(): F.linear of one sample) at half the width, without FMA.  Rows in whole blocks of four:
+the first P = ((lda - 1) % 2) + 1 terms sequentially into lane 0, then two lanes over the next
+even number of terms, l0 + l1, then the rest sequentially.  The last M % 4 rows peel two terms
+and then sum the next multiple of 8 terms: one row left, in eight lanes folded as dgemm's dots
+((l0 + l2) + (l4 + l6)) + ((l1 + l3) + (l5 + l7)); two or three left, the first in four lanes
+((l0 + l2) + (l1 + l3)), the second in two, the third in eight (all sequentially when fewer than
+8 terms follow the peel).  addmm's bias is added at the end; a 1 x 1 result with B row-major
+(one row times a contiguous column) sums sequentially from the bias.  The storage offsets of A
+and of the vector are taken to be even (measured exact; an odd one, a slice from an odd element,
+moves the peels, which gradcli, not seeing storage offsets, does not follow).  Found by
+comparing candidate lane counts, steps, peels and folds row by row against torch, which left
+one; measured with and without bias on one and two threads (identical): m 1..200, k 2..1000, lda
+up to k + 8, over 15,000 products, every draw exact.  Not reproduced: one-column results of a
+column-major A.
+
+float64 dot (ddot on Zen 5, `_double_dot`: torch.dot, real vdot, 1-D @ 1-D, inner): eight lanes
+over the whole eights of terms (lane l += term 8j + l, without FMA), then the remaining terms
+two at a time into lanes 0 and 1 (an odd last one into lane 0), then (((l0 + l2) + l4) + l6) +
+(((l1 + l3) + l5) + l7); found with one huge term and its negation among powers of two (which
+terms they swallow shows the tree).  Measured on one and two threads, every k from 2 to 1000,
+three draws each, exact; vectors starting an odd number of elements into their storage sum
+otherwise (not reproduced: embedding_bag's rows pass their offsets, gradcli does not see a
+slice's).
 
 Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
 peeling) returns None.
@@ -330,20 +359,29 @@ def _terms_first(x: np.ndarray, axis: int, batch: int) -> np.ndarray:
 
 
 def gemv_rows(a: np.ndarray, v: np.ndarray, lda: int) -> np.ndarray | None:
-    """MKL's matrix-vector kernel over contiguous rows of `a` (lda floats apart) and a vector
-    `v` (see the module docstring's "matrix-vector rows"), or None where unmeasured."""
+    """MKL's matrix-vector kernel over contiguous rows of `a` (lda elements apart) and a vector
+    `v` (see the module docstring's "matrix-vector rows"; float64 on Zen 5 only), or None where
+    unmeasured."""
     m, k = a.shape
     quads = m - m % 4
-    if not _AMD_ZEN5 and (quads < m or lda != k):
+    double = a.dtype == np.float64
+    if not _AMD_ZEN5 and (double or quads < m or lda != k):
         return None
+    width = 2 if double else 4  # elements in 16 bytes
     terms = a.T * v[:, None]
-    out = np.empty(m, np.float32)
+    out = np.empty(m, a.dtype)
     if quads:
-        out[:quads] = _aligned_lanes(terms[:, :quads], 4, (lda - 1) % 4 + 1)
-    for extra, row in enumerate(range(quads, m)):
-        lanes = 4 if extra == 1 else 8
-        out[row] = _aligned_lanes(terms[:, row], lanes, 4, 8)
+        out[:quads] = _aligned_lanes(terms[:, :quads], width, (lda - 1) % width + 1)
+    tails = (_DOUBLE_GEMV_TAILS if double else _GEMV_TAILS)[m - quads]
+    for row, lanes in zip(range(quads, m), tails):
+        fold = _double_fold if double and lanes == 8 else _halve
+        out[row] = _aligned_lanes(terms[:, row], lanes, width, 8, fold)
     return out
+
+
+# the lanes of each of the last m % 4 rows in MKL's matrix-vector kernel on Zen 5 (measured)
+_GEMV_TAILS = ((), (8,), (8, 4), (8, 4, 8))
+_DOUBLE_GEMV_TAILS = ((), (8,), (4, 2), (4, 2, 8))
 
 
 def _halve(acc: np.ndarray) -> np.ndarray:
@@ -414,6 +452,12 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         if a_row and not b_row and m >= 2 and n >= 2:
             lda = a_strides[0] if a_strides[1] == 1 and a_strides[0] >= k else k
             return _double_dots(a, b, lda, bias)
+        bias64 = None if bias is None else np.asarray(bias, np.float64)
+        if m == n == 1 and b_row:  # a dot taking the small-product kernel: from the bias
+            return sequential(a, b, bias64)
+        if min(m, n) == 1 and not (m == 1 and b_row):
+            out = _matrix_vector(a, b, a_strides, b_strides, a_row, b_row)
+            return out if out is None or bias64 is None else out + bias64
         if not b_row or n % 12 % 2:
             return None
         return _double_tiles(a, b, bias)
@@ -566,11 +610,15 @@ def mv(a: np.ndarray, v: np.ndarray, a_strides=None) -> np.ndarray | None:
     return None if out is None else out[:, 0]
 
 
-def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
-    """torch.dot (MKL sdot).  AMD: sequential for two or three terms; for 4, 8 or 16 terms four
-    lanes (lane l sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3).
-    Intel, up to 8 terms: the same lanes, then (l0 + l1) + (l2 + l3)."""
+def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.ndarray | None:
+    """torch.dot (MKL sdot/ddot), `offsets`: where x and y start in their storage, in elements.
+    float32 on AMD: sequential for two or three terms; for 4, 8 or 16 terms four lanes (lane l
+    sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3).  Intel, up to
+    8 terms: the same lanes, then (l0 + l1) + (l2 + l3).  float64 on Zen 5: `_double_dot`."""
     k = x.shape[0]
+    if x.dtype == y.dtype == np.float64:
+        exact = _AMD_ZEN5 and k >= 2 and not (offsets[0] % 2 or offsets[1] % 2)
+        return _double_dot(x * y) if exact else None
     if x.dtype != np.float32 or y.dtype != np.float32 or k not in (
             (2, 3, 4, 8, 16) if _AMD else range(2, 9)):
         return None
@@ -584,13 +632,28 @@ def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     return np.float32((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
 
 
+def _double_dot(terms: np.ndarray) -> np.float64:
+    """MKL's ddot on Zen 5 over the rounded products `terms` (see the module docstring): eight
+    lanes over whole eights, the rest two at a time into lanes 0 and 1 (an odd last one into
+    lane 0), then (((l0 + l2) + l4) + l6) + (((l1 + l3) + l5) + l7)."""
+    main = len(terms) // 8 * 8
+    rest = np.zeros(-(-(len(terms) - main) // 2) * 2)
+    rest[:len(terms) - main] = terms[main:]
+    tail = np.zeros((len(rest) // 2, 8))
+    tail[:, :2] = rest.reshape(-1, 2)
+    lanes = in_order(np.concatenate([np.zeros((1, 8)), terms[:main].reshape(-1, 8), tail]))
+    return (((lanes[0] + lanes[2]) + lanes[4]) + lanes[6]) + (
+        ((lanes[1] + lanes[3]) + lanes[5]) + lanes[7])
+
+
 def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """torch.bmm: its naive kernel below 400 multiply-adds per matrix, sequential without FMA
-    (float32 and float64 alike)."""
+    (float32 and float64 alike); on AMD one-column results of any size too (MKL's batched
+    kernel: measured up to 150 rows by 1000 terms, A either way, one and two threads)."""
     if a.dtype != b.dtype or a.dtype not in (np.float32, np.float64):
         return None
     count, m, k = a.shape
     n = b.shape[2]
-    if k < 2 or m * k * n >= 400 or count * m * n * k > _MAX_WORK:
+    if k < 2 or m * k * n >= 400 and not (_AMD and n == 1) or count * m * n * k > _MAX_WORK:
         return None
     return sequential(a, b)

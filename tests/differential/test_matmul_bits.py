@@ -299,3 +299,75 @@ def test_products_with_b_row_major_and_few_columns_are_claimed_and_exact(k):
                 assert ours is not None, (m, k, n, a_t)
                 assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (
                     m, k, n, a_t)
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="dgemv's rows were measured on Zen 5")
+@pytest.mark.parametrize("k", [2, 3, 7, 8, 9, 10, 16, 31, 64, 100, 257, 1000])
+def test_float64_matrix_vector_products_are_claimed_and_exact(k):
+    """float64 F.linear of one sample and to one output, mv and x @ w (dgemv): whole fours of
+    rows in two lanes after their lda peel, the last m % 4 in eight, or four and two (and eight);
+    bias or not, rows padded or not; one row times a contiguous column sums from the bias."""
+    rng = np.random.default_rng(300 + k)
+    for m in (1, 2, 3, 4, 5, 6, 7, 9, 13, 33, 100):
+        for pad in (0, 1, 3):
+            w, x = rng.standard_normal((m, k + pad)), rng.standard_normal((1, k))
+            bias = rng.standard_normal(m) if (m + pad) % 2 else None
+            tw, tx = _aligned64(w)[:, :k], _aligned64(x)
+            tb = None if bias is None else _aligned64(bias)
+            for ours, theirs in (
+                    (matmul_order.mm(x, w[:, :k].T, bias), torch.nn.functional.linear(tx, tw, tb)),
+                    (matmul_order.mm(w[:, :k], x.T, None if bias is None else bias[:1]),
+                     torch.nn.functional.linear(tw, tx, None if tb is None else tb[:1])),
+                    (matmul_order.mm(w[:, :k], x.T.copy(), None if bias is None else bias[:1]),
+                     torch.mm(tw, _aligned64(x.T.copy())) if tb is None
+                     else torch.addmm(tb[:1], tw, _aligned64(x.T.copy()))),
+                    (matmul_order.mv(w[:, :k], x[0]), tw.mv(tx[0]))):
+                assert ours is not None, (m, k, pad)
+                assert ours.tobytes() == theirs.numpy().tobytes(), (m, k, pad)
+
+
+def test_float64_one_sample_through_linear_layers_matches_torch():
+    """gradcli's own F.linear / matmul / mv on float64 single samples and one-output heads."""
+    rng = np.random.default_rng(12)
+    for m, k in ((1, 5), (3, 13), (4, 64), (7, 100), (10, 20), (33, 300)):
+        w, x, bias = rng.standard_normal((m, k)), rng.standard_normal(k), rng.standard_normal(m)
+        ours_w, ours_x = Tensor(w, dtypes.float64), Tensor(x, dtypes.float64)
+        tw, tx, tb = _aligned64(w), _aligned64(x), _aligned64(bias)
+        pairs = ((F.linear(ours_x, ours_w, Tensor(bias, dtypes.float64)),
+                  torch.nn.functional.linear(tx, tw, tb)),
+                 (F.linear(F.unsqueeze(ours_x, 0), ours_w), torch.nn.functional.linear(tx[None], tw)),
+                 (F.mv(ours_w, ours_x), tw.mv(tx)),
+                 (F.matmul(ours_w, F.unsqueeze(ours_x, 1)), tw.matmul(tx[:, None])))
+        for ours, theirs in pairs:
+            assert ours.data.tobytes() == theirs.numpy().tobytes(), (m, k)
+
+
+@pytest.mark.skipif(not AMD, reason="MKL's batched one-column kernel was measured on AMD")
+def test_bmm_of_one_column_sums_sequentially():
+    """torch.bmm to one column (past the naive kernel's sizes) is not the matrix-vector kernel
+    torch.mm takes: every entry sums in order, float32 and float64, A either way."""
+    for dtype in (np.float32, np.float64):
+        for m, k in ((1, 400), (3, 200), (5, 100), (13, 257), (64, 64)):
+            rng = np.random.default_rng(m * 1000 + k)
+            a = rng.standard_normal((3, k, m)).astype(dtype).transpose(0, 2, 1)
+            b = rng.standard_normal((3, k, 1)).astype(dtype)
+            for x in (a, np.ascontiguousarray(a)):
+                theirs = torch.bmm(torch.from_numpy(x), torch.from_numpy(b)).numpy()
+                kind = dtypes.from_numpy(np.dtype(dtype))
+                ours = F.bmm(Tensor(x, kind), Tensor(b, kind))
+                assert ours.data.tobytes() == theirs.tobytes(), (dtype, m, k)
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="ddot's lanes were measured on Zen 5")
+def test_float64_dot_is_claimed_and_exact():
+    """float64 torch.dot / vdot / 1-D @ 1-D: eight lanes over whole eights, the rest two at a
+    time into lanes 0 and 1, the lanes folded even and odd apart."""
+    rng = np.random.default_rng(13)
+    for k in list(range(2, 40)) + [63, 64, 100, 257, 1000]:
+        x, y = rng.standard_normal(k), rng.standard_normal(k)
+        theirs = torch.dot(_aligned64(x), _aligned64(y)).numpy().tobytes()
+        assert matmul_order.dot(x, y).tobytes() == theirs, k
+        ours_x, ours_y = Tensor(x, dtypes.float64), Tensor(y, dtypes.float64)
+        for ours in (F.dot(ours_x, ours_y), F.vdot(ours_x, ours_y), F.matmul(ours_x, ours_y)):
+            assert ours.data.tobytes() == theirs, k
+    assert matmul_order.dot(x, y, (1, 0)) is None  # an odd start moves the lanes

@@ -76,7 +76,8 @@ def _sample_weights_backward(g, weight, *, indices, bags, padding_idx, **_):
     out = np.zeros(len(indices), g.dtype)
     for i, (index, bag) in enumerate(zip(indices.tolist(), bags.tolist())):
         if index != padding_idx:
-            found = matmul_order.dot(g[bag], weight[index])
+            starts = (bag * g.strides[0] // g.itemsize, index * weight.strides[0] // weight.itemsize)
+            found = matmul_order.dot(g[bag], weight[index], starts)
             out[i] = found if found is not None else np.dot(g[bag], weight[index])
     return out
 

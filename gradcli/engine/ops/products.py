@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, grad_api, schemas
+from gradcli.engine import autocast, dtypes, errors, grad_api, matmul_order, schemas
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine import distance_kernels
@@ -69,7 +69,15 @@ def _conj(t: Tensor) -> Tensor:
     return F.conj(t) if t.dtype.is_complex else t
 
 
-defop("vdot", "VdotBackward0", lambda a, b: np.vdot(a, b) if np.iscomplexobj(a) else np.dot(a, b),
+def _vdot(a: np.ndarray, b: np.ndarray):
+    """vdot: conjugating for complex; a real vdot is torch's dot, in its order where known."""
+    if np.iscomplexobj(a):
+        return np.vdot(a, b)
+    exact = matmul_order.dot(a, b)
+    return np.dot(a, b) if exact is None else exact
+
+
+defop("vdot", "VdotBackward0", _vdot,
       save=(0, 1), save_for=((1,), (0,)), complex=True,
       vjp=(lambda g, a, b: F.mul(_conj(g), b), lambda g, a, b: F.mul(g, a)))
 defop("linalg_cross", "LinalgCrossBackward0", lambda a, b, dim: np.cross(a, b, axis=dim),
@@ -259,7 +267,7 @@ def tensordot(a, b, dims=2, out=None) -> Tensor:
 
 def contract(a: Tensor, b: Tensor, dims_a, dims_b) -> Tensor:
     """ATen's tensordot: a contracted dim of size 1 on one side summed away on the other, the
-    contracted dims permuted together, reshaped to matrices, mm, reshaped."""
+    contracted dims permuted together, reshaped to matrices, mm (dot for one entry), reshaped."""
     if len(dims_a) != len(dims_b):
         raise errors.runtime("both dimension lists should have same length")
     if a.dtype is not b.dtype:
@@ -285,6 +293,8 @@ def contract(a: Tensor, b: Tensor, dims_a, dims_b) -> Tensor:
                                                                 contracted))
     right = F.reshape(F.permute(right, tuple(dims_b + keep_b)),
                       (contracted, math.prod(shape[len(keep_a):])))
+    if left.shape[0] == right.shape[1] == 1:  # one entry: ATen takes dot (its summation order)
+        return F.reshape(F.dot(F.reshape(left, (-1,)), F.reshape(right, (-1,))), shape)
     return F.reshape(F.mm(left, right), shape)
 
 
