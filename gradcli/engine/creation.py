@@ -749,7 +749,7 @@ def normal(mean, std, size=None, dtype=None, requires_grad: bool = False,
     tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
     dtype = tensors[0].dtype
     _check_floating("normal_kernel_cpu", dtype)
-    shape = np.broadcast_shapes(*(t.shape for t in tensors))
+    shape = tensors[0].shape if len(tensors) == 1 else F.broadcast_shape(mean.shape, std.shape)
     values = draw_source(generator).normal(shape, dtype.np, 0.0, 1.0)
     scale = std.data if isinstance(std, Tensor) else dtype.np.type(std)
     shift = mean.data if isinstance(mean, Tensor) else dtype.np.type(mean)

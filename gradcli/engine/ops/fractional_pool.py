@@ -137,6 +137,12 @@ def _size(x: Tensor, dim: int) -> int:
     return x.shape[dim]
 
 
+def _read(x, method: str) -> None:
+    """torch's Python code calling input.<method>(): an AttributeError for a non-tensor."""
+    if not isinstance(x, Tensor):
+        raise errors.no_attribute(x, method)
+
+
 def _fractional(n: int):
     """F.fractional_max_pool{n}d(_with_indices): the output size from the ratio, a uniform
     sample per plane and dimension drawn when none is given, then the pooling."""
@@ -156,10 +162,15 @@ def _fractional(n: int):
                                              "single Int or tuple of Ints.")
             ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) \
                 else (output_ratio,) * n
+            _read(x, "size")
             output_size = [int(_size(x, d - n) * ratio[d]) for d in range(n)]
         if _random_samples is None:
+            _read(x, "dim")
             batch = 1 if x.ndim == n + 1 else _size(x, 0)
             _random_samples = rand(batch, _size(x, -n - 1), n, dtype=x.dtype)
+        elif not isinstance(x, Tensor):
+            raise errors.type_error(f"{name}(): argument 'input' (position 1) must be Tensor, "
+                                    f"not {errors.type_name(x)}")
         values, indices = _checked(n, x, kernel_size, output_size, _random_samples)
         return (values, indices) if return_indices else values
     return run
@@ -168,10 +179,11 @@ def _fractional(n: int):
 fractional_max_pool2d = _fractional(2)
 fractional_max_pool3d = _fractional(3)
 
-_SPEC = ("input: .size, kernel_size, output_size=None, output_ratio=None, return_indices=False, "
-         "_random_samples=None")
+_SPEC = ("input: object, kernel_size, output_size=None, output_ratio=None, "
+         "return_indices=False, _random_samples=None")
 for _n, _fn in ((2, fractional_max_pool2d), (3, fractional_max_pool3d)):
-    declare(f"fractional_max_pool{_n}d", _fn, python=_SPEC, variants="functional")
+    declare(f"fractional_max_pool{_n}d", _fn, python=_SPEC, variants="functional",
+            title=f"_fractional_max_pool{_n}d")
     declare(f"fractional_max_pool{_n}d_with_indices",
             lambda x, kernel, size, ratio, _, samples, _fn=_fn: _fn(x, kernel, size, ratio, True,
                                                                     samples),

@@ -690,7 +690,10 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
         "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
         "float eps=1e-05, bool cudnn_enable=True)", x, normalized_shape, weight, bias, eps)
     shape, eps = bound["normalized_shape"], bound["eps"]
-    for name, t in (("weight", weight), ("bias", bias)):  # ATen checks these first
+    given = [t for t in (weight, bias) if t is not None]
+    if given and given[0].dtype is not x.dtype:  # layer_norm_cpu's mixed-dtype check comes first
+        errors.check_norm_dtypes("LayerNormKernelImpl", x, (weight, bias))
+    for name, t in (("weight", weight), ("bias", bias)):  # then the shapes
         if t is not None and t.shape != shape:
             raise errors.runtime(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "

@@ -202,7 +202,7 @@ def _spacing(name: str, y: Tensor, x: Tensor, dim: int) -> Tensor:
         raise errors.runtime(f"{name}: received a bool input for `x` or `y`, but bool is not "
                              "supported")
     if x.ndim == 1:
-        if x.shape[0] != y.shape[dim]:
+        if x.shape[0] != F.size_at(y, dim):
             raise errors.runtime(f"{name}: There must be one `x` value for each sample point")
         sizes = [1] * y.ndim
         sizes[dim] = x.shape[0]
@@ -223,7 +223,10 @@ def _real_spacing(name: str, y: Tensor, dx) -> float:
 
 def trapezoid(y: Tensor, x=None, dx=1, dim: int = -1) -> Tensor:
     """ATen's trapezoid: an empty dimension integrates to zeros, else the sum less half the
-    ends times dx, or the pairwise sums times the spacing of x, halved."""
+    ends times dx, or the pairwise sums times the spacing of x, halved (with x, ATen wraps dim
+    before it reads the size, so its error names the wrapped dim)."""
+    if x is not None:
+        dim = F.wrap_dim(dim, y.ndim)
     size = F.size_at(y, dim)
     dim = F.wrap_dim(dim, y.ndim)
     if size == 0:
@@ -241,6 +244,8 @@ def cumulative_trapezoid(y: Tensor, x=None, dx=1, dim: int = -1) -> Tensor:
     """ATen's cumulative_trapezoid: the cumulative sum of each interval's area."""
     if x is None:
         dx = _real_spacing("cumulative_trapezoid", y, dx)
+        if y.ndim == 0:  # (ATen slices y first)
+            raise errors.TorchError("IndexError", "slice() cannot be applied to a 0-dim tensor.")
     else:
         spacing = _spacing("cumulative_trapezoid", y, x, F.wrap_dim(dim, y.ndim))
     size = F.size_at(y, dim)

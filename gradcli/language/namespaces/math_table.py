@@ -243,8 +243,10 @@ def _functional_entries() -> dict:
 
     return worded_as_torch("torch.nn.functional", table(
         entry("has_torch_function", lambda args: any(_overrides(a) for a in (
-            args if isinstance(args, (list, tuple)) else [args])), "relevant_args, /"),
-        entry("has_torch_function_unary", _overrides, "obj, /"),
+            args if isinstance(args, (list, tuple)) else [args])), "relevant_args, /",
+            qualname="torch._C._has_torch_function", style="exact"),
+        entry("has_torch_function_unary", _overrides, "obj, /",
+              qualname="torch._C._has_torch_function_unary", style="exact"),
         entry("handle_torch_function", _handle_torch_function,
               "public_api, relevant_args, *args, **kwargs", context=True),
         entry("has_torch_function_variadic", lambda *args: any(map(_overrides, args)),
