@@ -380,3 +380,15 @@ def test_keyboard_interrupt_propagates_and_rolls_back():
     with pytest.raises(KeyboardInterrupt):
         session.run("x = 2\nwhile True:\n    x = 3\n    print(x)")
     assert session.globals.vars["x"] == 2
+
+
+class _UnreadableStdin(io.StringIO):
+    def readline(self, *_):
+        raise OSError("reading from stdin while output is captured!")
+
+
+@pytest.mark.parametrize("stdin, kind", [(_UnreadableStdin, "OSError"), (io.StringIO, "EOFError")])
+def test_input_from_an_unreadable_or_empty_stdin_is_a_python_error(monkeypatch, stdin, kind):
+    monkeypatch.setattr("sys.stdin", stdin(""))
+    outcome = Session(write=io.StringIO().write).run("x = input('name? ')\n")
+    assert outcome.error is not None and outcome.error.kind == kind

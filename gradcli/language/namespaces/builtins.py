@@ -620,7 +620,10 @@ def _input(ctx, prompt=""):
     """input(prompt): the prompt written out, then a line of standard input without its end."""
     if prompt != "":
         ctx.write(ctx.printer.str(prompt))
-    line = sys.stdin.readline() if sys.stdin is not None else ""
+    try:
+        line = sys.stdin.readline() if sys.stdin is not None else ""
+    except (OSError, ValueError) as error:  # a closed or unreadable stdin: Python's own error
+        raise errors.TorchError(type(error).__name__, str(error)) from None
     if not line:
         raise errors.TorchError("EOFError", "EOF when reading a line")
     return line[:-1] if line.endswith("\n") else line
