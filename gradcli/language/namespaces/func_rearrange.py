@@ -99,6 +99,8 @@ class _Parsed:
 
 def _parse(pattern: str, axes_lengths: dict) -> tuple:
     """functorch's parse_pattern and validate_rearrange_expressions."""
+    if not isinstance(pattern, str):  # (functorch's Python calls pattern.split)
+        raise errors.no_attribute(pattern, "split")
     sides = pattern.split("->")
     if len(sides) != 2:
         raise errors.value_error("Pattern must contain a single '->' separator")

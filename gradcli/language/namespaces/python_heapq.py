@@ -18,7 +18,8 @@ def _less(a, b) -> bool:
 def _heap(heap, function: str, one_argument: bool = False) -> list:
     if not isinstance(heap, list):
         which = "argument" if one_argument else "argument 1"
-        raise errors.type_error(f"{function}() {which} must be list, not {type_name(heap)}")
+        shown = "None" if heap is None else type_name(heap)  # (as CPython's argument clinic)
+        raise errors.type_error(f"{function}() {which} must be list, not {shown}")
     return heap
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from gradcli.engine import dtypes, errors
+from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.distribution_base import Calls, attr, op
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.signatures import entry, table
@@ -35,6 +36,9 @@ def _input_mask(c: Calls, input, mask):
     """The mask broadcast to input's shape, as bool."""
     if mask is None:
         raise errors.value_error("_input_mask requires explicit mask")
+    for value in (mask, input):  # (torch's Python compares mask.shape with input.shape)
+        if not isinstance(value, Tensor):
+            raise errors.no_attribute(value, "shape")
     if tuple(mask.shape) != tuple(input.shape):
         if mask.ndim > input.ndim:
             raise errors.TorchError("IndexError", "_input_mask expected broadcastable mask (got "
