@@ -120,6 +120,10 @@ def fill(module: "Module", *values, **keywords):
         kind.build(module, *values, **keywords)
     else:
         module.store_options(dict(zip(kind.option_names, values)))
+    if "device" in kind.option_names and any(
+            t is not None for t in (*module.params.values(), *module.buffers.values())):
+        devices.place_new(values[kind.option_names.index("device")]
+                          if kind.option_names.index("device") < len(values) else None)
     return module
 
 
