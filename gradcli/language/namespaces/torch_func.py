@@ -8,6 +8,7 @@ by calling the function once per entry of the batch and stacking the results.
 from __future__ import annotations
 
 from gradcli.engine import creation, errors, forward_ad, grad_api, vmap_batched
+from gradcli.engine.records import replace
 from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes
 from gradcli.engine.state import STATE, grad_mode
@@ -536,7 +537,25 @@ def _stack_out(values: list, out_dim, name: str):
         raise errors.value_error(
             f"vmap({name}, ...): `{name}` must only return Tensors, got type "
             f"{_python_type(values[0])}. Did you mean to set out_dims= to None for output?")
-    return shapes.stack(values, out_dim)
+    return _named_as_batched(shapes.stack(values, out_dim), values)
+
+
+# A reduction of a whole sample is, on the batch, a reduction over the sample's dims
+_BATCHED_LABELS = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1"}
+
+
+def _named_as_batched(stacked: Tensor, values: list) -> Tensor:
+    """torch runs the function once on the whole batch, so the result's grad_fn is the node of
+    its last op: the stack's node takes that name when every sample's result ends in the same
+    op (its backward stays the stack's)."""
+    node = stacked._grad_fn
+    ends = {v._grad_fn.op.label if v._grad_fn is not None else None for v in values}
+    if node is None or len(ends) != 1 or None in ends:
+        return stacked
+    last = values[0]._grad_fn.op
+    label = _BATCHED_LABELS.get(last.label, last.label)
+    node.op = replace(node.op, label=label, name=last.name if label == last.label else "")
+    return stacked
 
 
 def vmap(ctx, func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
