@@ -98,9 +98,9 @@ def _init_owner(name: str) -> str:
 def _reading_members(function: Callable, position: int = 1) -> Callable:
     """A module class's forward or extra_repr (the module at `position`) where reading a
     member the program deleted (`del linear.bias`) is the AttributeError torch's code meets."""
-    def run(*args):
+    def run(*args, **kwargs):
         try:
-            return function(*args)
+            return function(*args, **kwargs)
         except KeyError as missing:
             raise args[position].missing(missing.args[0]) from None
     return run
