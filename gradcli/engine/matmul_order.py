@@ -74,7 +74,8 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
   bias is added at the end.  Measured with and without bias on one and two threads (identical):
   m 2..64, k 2..784, n 2..11 (and n up to 64 for 2 or 3 rows), lda > k, every draw exact (about
   5,000 products); one-row results are matrix-vector rows.
-* dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms.
+* dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms; on Zen 5 every
+  length from 4 to 19 (`_short_float_dot`).
 * bmm with M*K*N < 400 (every vendor, float32 and float64): torch's own naive loop,
   sequential, no FMA.  Larger bmm with one result column (on AMD, float32 and float64): MKL's
   batched kernel sums them sequentially too, not as matrix-vector rows (measured: 2..150 rows,
@@ -619,6 +620,8 @@ def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.n
     if x.dtype == y.dtype == np.float64:
         exact = _AMD_ZEN5 and k >= 2 and not (offsets[0] % 2 or offsets[1] % 2)
         return _double_dot(x * y) if exact else None
+    if _AMD_ZEN5 and 4 <= k < 20 and x.dtype == y.dtype == np.float32 and offsets == (0, 0):
+        return _short_float_dot(x * y)
     if x.dtype != np.float32 or y.dtype != np.float32 or k not in (
             (2, 3, 4, 8, 16) if _AMD else range(2, 9)):
         return None
@@ -630,6 +633,28 @@ def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.n
     if _AMD:
         return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
     return np.float32((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
+
+
+def _short_float_dot(terms: np.ndarray) -> np.float32:
+    """MKL's sdot on Zen 5 for 4 to 19 rounded products `terms` (vectors at the start of their
+    storage): whole fours in four lanes (lane l += term l mod 4), below 16 terms alternately in
+    two such accumulators A and B (A from the first four) with the last k % 4 terms added in turn
+    to lane 0 of A, then A + B; from 16 terms in one accumulator that takes the first four, then
+    the last k % 4 terms into lane 0, then the other fours; then (l0 + l2) + (l1 + l3).  Found
+    by which terms a huge term and its negation swallow; exact on 20 draws of every length."""
+    k = len(terms)
+    whole = k // 4 * 4
+    fours = terms[:whole].reshape(-1, 4)
+    tail = terms[whole:]
+    if k >= 16:
+        lanes = fours[0].copy()
+        lanes[0] = in_order(np.concatenate([lanes[:1], tail]))
+        lanes = in_order(np.concatenate([lanes[None], fours[1:]]))
+    else:
+        a = in_order(fours[0::2])
+        a[0] = in_order(np.concatenate([a[:1], tail]))
+        lanes = a + in_order(fours[1::2]) if len(fours) > 1 else a
+    return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
 
 
 def _double_dot(terms: np.ndarray) -> np.float64:
