@@ -541,7 +541,9 @@ def _stack_out(values: list, out_dim, name: str):
 
 
 # A reduction of a whole sample is, on the batch, a reduction over the sample's dims
-_BATCHED_LABELS = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1"}
+_BATCHED_LABELS = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1",
+                   "ProdBackward0": "ProdBackward1", "MaxBackward1": "MaxBackward0",
+                   "MinBackward1": "MinBackward0"}
 
 
 def _named_as_batched(stacked: Tensor, values: list) -> Tensor:
