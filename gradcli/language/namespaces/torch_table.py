@@ -253,8 +253,17 @@ NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRI
           "module, name='weight', n_power_iterations=1, eps=1e-12, dim=None", context=True),
     entry("remove_spectral_norm", lambda ctx, module, name: _spectral_norms()
           .remove_spectral_norm(ctx, module, name), "module, name='weight'", context=True)))
+def _no_device_type(module, inputs, device_ids=None, output_device=None, dim=0,
+                    module_kwargs=None):
+    raise errors.runtime("device type could not be determined")
+
+
+# torch.nn.parallel where no accelerator is found: DataParallel keeps the module to itself
+NN_PARALLEL = Namespace("torch.nn.parallel", LazyTable({"data_parallel": entry(
+    "data_parallel", _no_device_type, "module, inputs, device_ids=None, output_device=None, "
+    "dim=0, module_kwargs=None")}, lambda: {"DataParallel": _nn_classes()["DataParallel"]}))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
-                                     "utils": NN_UTILS}, _nn_classes))
+                                     "utils": NN_UTILS, "parallel": NN_PARALLEL}, _nn_classes))
 
 
 def _optimizers() -> dict:
@@ -486,6 +495,7 @@ MODULES = GroupedTable({
     "torch.distributions": DISTRIBUTIONS,
     **{f"torch.distributions.{part}": module for part, module in DISTRIBUTION_PARTS.items()},
     "torch.nn": NN,
+    "torch.nn.parallel": NN_PARALLEL,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,
     "torch.nn.utils.stateless": STATELESS,
