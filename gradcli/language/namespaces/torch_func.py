@@ -10,7 +10,7 @@ from __future__ import annotations
 from gradcli.engine import creation, errors, forward_ad, grad_api, vmap_batched
 from gradcli.engine.records import replace
 from gradcli.engine.functions import F
-from gradcli.engine.ops import shapes
+from gradcli.engine.ops import linalg as L, shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.func_rearrange import rearrange
@@ -495,8 +495,9 @@ def _sample(ctx, func, leaves: list, dims: list, spec, kwargs: dict, at: tuple,
     STATE.random_refused = _RANDOM_IN_VMAP if randomness == "error" else refused
     STATE.graph_kept = kept or b < size - 1
     try:
-        return pytree.flatten(_transformed(ctx, func, list(pytree.unflatten(sliced, spec)),
-                                           kwargs, ("vmap",)))
+        outs, out_spec = pytree.flatten(_transformed(
+            ctx, func, list(pytree.unflatten(sliced, spec)), kwargs, ("vmap",)))
+        return outs, out_spec, sliced
     finally:
         STATE.random_refused, STATE.graph_kept = refused, kept
 
@@ -518,7 +519,7 @@ def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: di
         vmap_batched.end(outer)
     if randomness == "same" and size > 1:
         generator.set_state(after_first)
-    outs, out_spec = results[0]
+    outs, out_spec, _ = results[0]
     if out_spec.kind is None and isinstance(outs[0], Tensor):
         flat_dims = ([out_dims] if isinstance(out_dims, (int, type(None))) else list(out_dims)
                      if isinstance(out_dims, tuple) and len(out_dims) == 1 else None)
@@ -526,8 +527,22 @@ def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: di
         flat_dims = pytree.broadcast(out_dims, out_spec)
     if flat_dims is None:
         raise _incompatible(ctx, name, "out_dims", out_dims, out_spec)
-    stacked = [_stack_out([r[0][j] for r in results], d, name) for j, d in enumerate(flat_dims)]
+    stacked = [_passed_through([r[0][j] for r in results], [r[2] for r in results], leaves,
+                               dims, d) or _stack_out([r[0][j] for r in results], d, name)
+               for j, d in enumerate(flat_dims)]
     return pytree.unflatten(stacked, out_spec)
+
+
+def _passed_through(values: list, sliced: list, leaves: list, dims: list, out_dim):
+    """An output that is, in every sample, that sample's slice of one batched input: torch's
+    run on the batch returns that input itself (its batch dim moved to `out_dim`)."""
+    if not isinstance(out_dim, int) or not values or not isinstance(values[0], Tensor):
+        return None
+    for i, d in enumerate(dims):
+        if d is not None and all(v is s[i] for v, s in zip(values, sliced)):
+            leaf = leaves[i]
+            return leaf if out_dim % leaf.ndim == d % leaf.ndim else L.movedim(leaf, d, out_dim)
+    return None
 
 
 def _stack_out(values: list, out_dim, name: str):
