@@ -4,8 +4,8 @@ input sequence first, then runs one cell per step; parameters are drawn as torch
 reset_parameters draws them. Their rows are in nn_table.KINDS.
 
 A float32 nn.LSTM runs in torch through oneDNN, one `MkldnnRnnLayerBackward0` node per layer and
-direction; gradcli computes the same layer from the cell's formulas and shows it under that node
-(its last bits may differ from oneDNN's)."""
+direction; gradcli computes oneDNN's values (`onednn_lstm`) where it reproduces them, else the
+same layer from the cell's formulas (its last bits may then differ), under that node."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, grad_api, parameters
+from gradcli.engine import dtypes, errors, grad_api, onednn_lstm, parameters
 from gradcli.engine.custom import NativeNode
 from gradcli.engine.functions import F
 from gradcli.engine.ops.shapes import transpose_
-from gradcli.engine.state import STATE
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import Module, options_repr
 from gradcli.language.runtime.calls import get_item
@@ -213,17 +213,36 @@ def _layer_parameters(module, layer: int, direction: int) -> tuple:
 
 def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse: bool) -> tuple:
     """One float32 LSTM layer and direction under one `MkldnnRnnLayerBackward0` node, as
-    torch's oneDNN path records it: edges to the input, the four parameters, h0 and c0."""
+    torch's oneDNN path records it: edges to the input, the four parameters, h0 and c0. Its
+    values are oneDNN's (`onednn_lstm`) where that module reproduces the shapes; elsewhere, and
+    for gradients that are themselves differentiated, the cell's formulas."""
     inputs = (sequence, p[0], p[1], p[2], p[3], hidden[0], hidden[1])
-    output, (hy, cy) = _run_direction(mode, sequence, hidden, p, reverse)
-    inner = (output, hy, cy)
-    results = tuple(F.detach(t) for t in inner)
+    exact = _exact_forward(inputs, reverse)
+    if exact is None:
+        output, (hy, cy) = _run_direction(mode, sequence, hidden, p, reverse)
+        inner = (output, hy, cy)
+        results = tuple(F.detach(t) for t in inner)
+    else:
+        inner, results = None, tuple(Tensor(a, dtypes.float32) for a in exact[:3])
     differentiable = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
     if not (STATE.grad_enabled and differentiable):
         return results
 
     def backward(grads):
-        found = iter(grad_api.grad(list(inner), differentiable, list(grads), retain_graph=True,
+        found = None
+        if exact is not None and not STATE.grad_enabled:
+            found = onednn_lstm.backward(exact[3], *(_array(g) for g in grads))
+        if found is not None:
+            d_x, d_w_ih, d_w_hh, d_bias, d_h, d_c = found
+            arrays = (d_x, d_w_ih, d_w_hh, d_bias, d_bias, d_h, d_c)
+            return tuple(Tensor(a, dtypes.float32) if isinstance(t, Tensor) and t.requires_grad
+                         else None for a, t in zip(arrays, inputs))
+        graph = inner
+        if graph is None:
+            with grad_mode(True):
+                output, (hy, cy) = _run_direction(mode, sequence, hidden, p, reverse)
+            graph = (output, hy, cy)
+        found = iter(grad_api.grad(list(graph), differentiable, list(grads), retain_graph=True,
                                    create_graph=STATE.grad_enabled, allow_unused=True))
         return tuple(next(found) if isinstance(t, Tensor) and t.requires_grad else None
                      for t in inputs)
@@ -232,6 +251,26 @@ def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse:
     for nr, out in enumerate(results):
         out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
     return results
+
+
+def _array(t: Tensor) -> np.ndarray:
+    return np.ascontiguousarray(t.data, np.float32)
+
+
+def _exact_forward(inputs: tuple, reverse: bool):
+    """oneDNN's values of the layer (`onednn_lstm.forward`) in grad mode (torch's
+    forward_training; without grad mode torch runs oneDNN's brgemm inference kernel, whose
+    order is not reproduced) when every tensor is float32 (and the layer's biases are there or
+    absent together), else None."""
+    sequence, w_ih, w_hh, b_ih, b_hh, h0, c0 = inputs
+    present = [t for t in inputs if t is not None]
+    if not STATE.grad_enabled or (b_ih is None) != (b_hh is None) or \
+            any(t.dtype is not dtypes.float32 for t in present):
+        return None
+    hidden = w_hh.shape[1]
+    bias = np.zeros(4 * hidden, np.float32) if b_ih is None else _array(b_ih) + _array(b_hh)
+    return onednn_lstm.forward(_array(sequence), _array(h0), _array(c0), _array(w_ih),
+                               _array(w_hh), bias, reverse)
 
 
 def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
