@@ -1,10 +1,11 @@
 """One float32 LSTM layer and direction as oneDNN's reference RNN (`rnn,ref,forward_training` and
 `backward`, alg:vanilla_lstm) computes it under torch's `mkldnn_rnn_layer`, in its order:
 
-forward: the input's gates for every step in one product (oneDNN's merged layer GEMM), then per
-step (backwards for the reverse direction) the hidden state's product added to them (beta = 1),
-the combined bias b_ih + b_hh added, the JIT post-GEMM's logistic and tanh (`onednn_eltwise`),
-c = fma(i, g, f * c_prev) and h = o * tanh(c).
+forward (and, with the products of oneDNN's brgemm, forward_inference): the input's gates for
+every step in one product (oneDNN's merged layer GEMM), then per step (backwards for the reverse
+direction) the hidden state's product added to them (beta = 1), the combined bias b_ih + b_hh
+added, the JIT post-GEMM's logistic and tanh (`onednn_eltwise`), c = fma(i, g, f * c_prev) and
+h = o * tanh(c).
 
 backward (jit_uni_lstm_cell_postgemm_bwd), per step from the last: dh = dy[t] + dh_next,
 dc = dc_next + ((1 - tanh(c)^2 as one fma) * dh) * o, the gates' gradients from the saved
@@ -32,16 +33,21 @@ def _ld(dim: int) -> int:
     return onednn_gemm.good_ld(dim)
 
 
-def forward(x, h0, c0, w_ih, w_hh, bias, reverse: bool):
+def forward(x, h0, c0, w_ih, w_hh, bias, reverse: bool, inference: bool = False):
     """x (T, B, I), h0 and c0 (B, H), torch's weights and the combined bias (4H,), all float32
-    arrays: (output (T, B, H), h_T, c_T, saved for `backward`) or None."""
+    arrays: (output (T, B, H), h_T, c_T, saved for `backward`) or None. `inference`: oneDNN's
+    brgemm kernel (torch without grad mode), whose products are `onednn_gemm.brgemm`."""
     steps, batch, inputs = x.shape
     hidden = w_hh.shape[1]
     gates_ld = _ld(4 * hidden)
-    projected = onednn_gemm.gemm(x.reshape(steps * batch, inputs), w_ih.T, None,
-                                 (gates_ld, inputs, gates_ld))
-    if projected is None or (batch > 1 and onednn_gemm.gemm(
-            h0, w_hh.T, None, (gates_ld, hidden, gates_ld)) is None):
+
+    def product(a, b, c, ld):
+        if inference:
+            return onednn_gemm.brgemm(a, b, c)
+        return onednn_gemm.gemm(a, b, c, (gates_ld, ld, gates_ld))
+
+    projected = product(x.reshape(steps * batch, inputs), w_ih.T, None, inputs)
+    if projected is None or (batch > 1 and product(h0, w_hh.T, None, hidden) is None):
         return None
     projected = projected.reshape(steps, batch, 4 * hidden)
     order = range(steps - 1, -1, -1) if reverse else range(steps)
@@ -50,7 +56,7 @@ def forward(x, h0, c0, w_ih, w_hh, bias, reverse: bool):
     gates = np.empty((steps, batch, 4 * hidden), _F)
     cells = np.empty((steps, batch, hidden), _F)
     for t in order:
-        g = onednn_gemm.gemm(h, w_hh.T, projected[t], (gates_ld, hidden, gates_ld)) + bias
+        g = product(h, w_hh.T, projected[t], hidden) + bias
         i, f = logistic(g[:, :hidden]), logistic(g[:, hidden:2 * hidden])
         cell, o = tanh(g[:, 2 * hidden:3 * hidden]), logistic(g[:, 3 * hidden:])
         c = fma32(i, cell, f * c)

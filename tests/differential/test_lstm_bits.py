@@ -62,3 +62,28 @@ def test_lstm_layer_matches_torch_bit_for_bit(shape):
         for reverse in (False, True):
             mismatches += _case(seed, shape, reverse)
     assert not mismatches
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(700, 200, 1, 100)])
+def test_lstm_inference_matches_torch_without_grad_mode(shape):
+    """Without grad mode torch runs oneDNN's brgemm inference kernel (`inference=True`)."""
+    inputs, hidden, steps, batch = shape
+    mismatches = []
+    for seed in range(2):
+        for reverse in (False, True):
+            torch.manual_seed(seed)
+            lstm = torch.nn.LSTM(inputs, hidden, bidirectional=reverse)
+            d = int(reverse)
+            x = torch.randn(steps, batch, inputs)
+            h0, c0 = (torch.randn(1 + d, batch, hidden) for _ in range(2))
+            with torch.no_grad():
+                out, (hn, cn) = lstm(x, (h0, c0))
+            suffix = "_l0_reverse" if reverse else "_l0"
+            w_ih, w_hh, b_ih, b_hh = (getattr(lstm, k + suffix).detach().numpy()
+                                      for k in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+            ours = onednn_lstm.forward(x.numpy(), h0[d].numpy(), c0[d].numpy(), w_ih, w_hh,
+                                       b_ih + b_hh, reverse, inference=True)
+            theirs = (out[..., d * hidden:(d + 1) * hidden], hn[d], cn[d])
+            mismatches += [(seed, reverse, i) for i, (a, b) in enumerate(zip(ours, theirs))
+                           if not np.array_equal(_bits(a), _bits(b.numpy()))]
+    assert not mismatches

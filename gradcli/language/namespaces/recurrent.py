@@ -258,19 +258,17 @@ def _array(t: Tensor) -> np.ndarray:
 
 
 def _exact_forward(inputs: tuple, reverse: bool):
-    """oneDNN's values of the layer (`onednn_lstm.forward`) in grad mode (torch's
-    forward_training; without grad mode torch runs oneDNN's brgemm inference kernel, whose
-    order is not reproduced) when every tensor is float32 (and the layer's biases are there or
-    absent together), else None."""
+    """oneDNN's values of the layer (`onednn_lstm.forward`: forward_training in grad mode, the
+    brgemm inference kernel without) when every tensor is float32 (and the layer's biases are
+    there or absent together), else None."""
     sequence, w_ih, w_hh, b_ih, b_hh, h0, c0 = inputs
     present = [t for t in inputs if t is not None]
-    if not STATE.grad_enabled or (b_ih is None) != (b_hh is None) or \
-            any(t.dtype is not dtypes.float32 for t in present):
+    if (b_ih is None) != (b_hh is None) or any(t.dtype is not dtypes.float32 for t in present):
         return None
     hidden = w_hh.shape[1]
     bias = np.zeros(4 * hidden, np.float32) if b_ih is None else _array(b_ih) + _array(b_hh)
     return onednn_lstm.forward(_array(sequence), _array(h0), _array(c0), _array(w_ih),
-                               _array(w_hh), bias, reverse)
+                               _array(w_hh), bias, reverse, not STATE.grad_enabled)
 
 
 def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
