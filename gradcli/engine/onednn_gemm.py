@@ -16,7 +16,8 @@ call has m = N, n = M.
 * one output column of an 'NN' product (`gemv_t`): dots, see `_dots`.
 * copy-based kernels (large M and N) are not reproduced: `gemm` returns None.
 * the RNN's brgemm kernels (`brgemm`, forward_inference without grad mode): one chain over all K,
-  added to C (measured up to K = 1500, batches up to 100, one and two threads).
+  added to C, or continuing from it (measured up to K = 1500, batches up to 100, one and two
+  threads).
 
 Measured with one and two threads on LSTM shapes (K, M, N from 1 to 1100), every draw exact.
 """
@@ -133,9 +134,13 @@ def _dots(a: np.ndarray, v: np.ndarray, c: np.ndarray | None) -> np.ndarray:
     return y.reshape(rows, 1)
 
 
-def brgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None) -> np.ndarray:
+def brgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, further: bool = False
+           ) -> np.ndarray:
     """a (M x K) @ b (K x N) [+ c] as the RNN's brgemm kernels (forward_inference) sum it: one
-    fused chain over all K from +0, added to c."""
+    fused chain over all K from +0, added to c; `further`: the chain goes on from c (a batch
+    that continues the previous one in the same accumulators)."""
+    if further:
+        return _chain(a, b, c)
     acc = _chain(a, b, np.zeros((a.shape[0], b.shape[1]), np.float32))
     return acc if c is None else c + acc
 

@@ -41,14 +41,23 @@ def forward(x, h0, c0, w_ih, w_hh, bias, reverse: bool, inference: bool = False)
     hidden = w_hh.shape[1]
     gates_ld = _ld(4 * hidden)
 
+    # the brgemm kernel sums a step's input and hidden products as one batch (one chain) when
+    # they are as long and the input's are not merged over the steps (one row, several steps)
+    further = inference and inputs == hidden and not (batch == 1 and steps > 1)
+
     def product(a, b, c, ld):
         if inference:
-            return onednn_gemm.brgemm(a, b, c)
+            return onednn_gemm.brgemm(a, b, c, further and c is not None)
         return onednn_gemm.gemm(a, b, c, (gates_ld, ld, gates_ld))
 
-    projected = product(x.reshape(steps * batch, inputs), w_ih.T, None, inputs)
-    if projected is None or (batch > 1 and product(h0, w_hh.T, None, hidden) is None):
+    # oneDNN's reference kernel merges the input's products over the steps for fewer than 128
+    # rows; else it runs one product a step (the same sums, another kernel choice)
+    rows = batch if batch >= 128 and not inference else steps * batch
+    parts = [product(x.reshape(steps * batch, inputs)[i:i + rows], w_ih.T, None, inputs)
+             for i in range(0, steps * batch, rows)]
+    if any(p is None for p in parts) or (batch > 1 and product(h0, w_hh.T, None, hidden) is None):
         return None
+    projected = np.concatenate(parts)
     projected = projected.reshape(steps, batch, 4 * hidden)
     order = range(steps - 1, -1, -1) if reverse else range(steps)
     h, c = h0, c0

@@ -14,7 +14,8 @@ torch = pytest.importorskip("torch")
 
 # (input, hidden, steps, batch): tutorial sizes, one-row products, K blocks past 384 terms
 SHAPES = [(10, 20, 5, 3), (1, 8, 4, 2), (10, 20, 1, 1), (7, 3, 6, 1), (28, 64, 3, 16),
-          (3, 1, 2, 2), (50, 33, 2, 5), (400, 30, 2, 2), (20, 200, 2, 3), (129, 17, 3, 1)]
+          (3, 1, 2, 2), (50, 33, 2, 5), (400, 30, 2, 2), (20, 200, 2, 3), (129, 17, 3, 1),
+          (6, 5, 2, 130)]
 
 
 def _bits(a) -> np.ndarray:
@@ -64,7 +65,12 @@ def test_lstm_layer_matches_torch_bit_for_bit(shape):
     assert not mismatches
 
 
-@pytest.mark.parametrize("shape", SHAPES + [(700, 200, 1, 100)])
+# (input, hidden, steps, batch): as long inputs as states sum as one batch; one row merges steps
+INFERENCE_SHAPES = SHAPES + [(700, 200, 1, 100), (24, 24, 12, 16), (20, 20, 3, 2), (10, 10, 1, 1),
+                             (50, 50, 3, 1)]
+
+
+@pytest.mark.parametrize("shape", INFERENCE_SHAPES)
 def test_lstm_inference_matches_torch_without_grad_mode(shape):
     """Without grad mode torch runs oneDNN's brgemm inference kernel (`inference=True`)."""
     inputs, hidden, steps, batch = shape
