@@ -14,7 +14,9 @@ call has m = N, n = M.
   threshold a short and fat product splits K between threads, whose partial sums are added to
   thread 0's in order (`gemv_threading_driver`).
 * one output column of an 'NN' product (`gemv_t`): dots, see `_dots`.
-* copy-based kernels (large M and N) are not reproduced: `gemm` returns None.
+* copy-based kernels (both M and N past about 510): the same chains and additions, K blocks of
+  384 from 768 terms on (`_k_blocks`); measured M 1100, N 1040, K up to 1300, one and two
+  threads, with and without C.
 * the RNN's brgemm kernels (`brgemm`, forward_inference without grad mode): one chain over all K,
   added to C, or continuing from it (measured up to K = 1500, batches up to 100, one and two
   threads).
@@ -39,7 +41,11 @@ def good_ld(dim: int) -> int:
     return ld + 16 if ld % 256 == 0 else ld
 
 
-def _k_blocks(k: int) -> list[tuple[int, int]]:
+def _k_blocks(k: int, copying: bool = False) -> list[tuple[int, int]]:
+    """The K blocks: the nocopy driver halves whatever remains between 384 and 768 terms; the
+    copy-based driver (`get_k_padd`) halves a whole K of that length, else takes 384 at a time."""
+    if copying and k >= 2 * _BK:
+        return [(start, min(start + _BK, k)) for start in range(0, k, _BK)]
     blocks, start = [], 0
     while start < k:
         size = k - start
@@ -146,10 +152,11 @@ def brgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, further: bool = F
 
 
 def gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, lds: tuple,
-         transb: bool = False) -> np.ndarray | None:
-    """a (M x K) @ b (K x N) [+ c, beta = 1] as oneDNN's sgemm sums it, or None where it takes a
-    kernel not reproduced here. `lds` are oneDNN's column-major (lda, ldb, ldc) and `transb`
-    whether its B is transposed (its 'NT' products): they pick the kernel."""
+         transb: bool = False, nocopy: bool = False) -> np.ndarray | None:
+    """a (M x K) @ b (K x N) [+ c, beta = 1] as oneDNN's sgemm sums it, or None where it may
+    split K between threads (four or more). `lds` are oneDNN's column-major (lda, ldb, ldc) and
+    `transb` whether its B is transposed (its 'NT' products): they pick the kernel, unless
+    `nocopy` forces the nocopy one (the RNN's `force_nocopy`)."""
     rows, k = a.shape
     cols = b.shape[1]
     if k == 0 or THREADS >= 4:
@@ -160,9 +167,7 @@ def gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, lds: tuple,
         return _gemv(b.T, a.T, None if c is None else c.T).T
     if cols == 1 and not transb:
         return _dots(a, b, c)
-    if not _nocopy(cols, rows, k, lds, transb):
-        return None
-    for lo, hi in _k_blocks(k):
+    for lo, hi in _k_blocks(k, not (nocopy or _nocopy(cols, rows, k, lds, transb))):
         part = _chain(a[:, lo:hi], b[lo:hi], np.zeros((rows, cols), np.float32))
         c = part if c is None else c + part
     return c

@@ -13,8 +13,9 @@ activations (x - x^2 and 1 - x^2 each one fma), dc_prev = dc * f, dh_prev = dG @
 input's gradient dG @ W_ih over all steps at once, dW_ih over all steps in the order they ran,
 dW_hh over the steps after the first and then the first's added (its h0; the reverse direction
 takes all in one product), and the bias gradient summed step by step from the last, rows in
-order. The products follow `onednn_gemm`; a shape one of them does not
-reproduce returns None and the caller computes the layer its own way.
+order. The products follow `onednn_gemm` (the training kernel forces its nocopy GEMM below 500
+hidden features); where one of them is not reproduced these return None and the caller computes
+the layer its own way.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ def _ld(dim: int) -> int:
     return onednn_gemm.good_ld(dim)
 
 
+def _gemm(a, b, c, lds: tuple, hidden: int, transb: bool = False):
+    """oneDNN's sgemm as the training RNN calls it: `force_nocopy` below 500 hidden features."""
+    return onednn_gemm.gemm(a, b, c, lds, transb, hidden < 500)
+
+
 def forward(x, h0, c0, w_ih, w_hh, bias, reverse: bool, inference: bool = False):
     """x (T, B, I), h0 and c0 (B, H), torch's weights and the combined bias (4H,), all float32
     arrays: (output (T, B, H), h_T, c_T, saved for `backward`) or None. `inference`: oneDNN's
@@ -48,7 +54,7 @@ def forward(x, h0, c0, w_ih, w_hh, bias, reverse: bool, inference: bool = False)
     def product(a, b, c, ld):
         if inference:
             return onednn_gemm.brgemm(a, b, c, further and c is not None)
-        return onednn_gemm.gemm(a, b, c, (gates_ld, ld, gates_ld))
+        return _gemm(a, b, c, (gates_ld, ld, gates_ld), hidden)
 
     # oneDNN's reference kernel merges the input's products over the steps for fewer than 128
     # rows; else it runs one product a step (the same sums, another kernel choice)
@@ -97,30 +103,29 @@ def backward(saved, d_output, d_h, d_c):
                              (fma32(-o, o, o) * dh) * tanh_c], axis=1)
         d_gates[t] = dg
         d_c = dc * f
-        d_h = onednn_gemm.gemm(dg, w_hh, None, (_ld(hidden), _ld(4 * hidden), states_ld))
+        d_h = _gemm(dg, w_hh, None, (_ld(hidden), _ld(4 * hidden), states_ld), hidden)
         if d_h is None:
             return None
         for row in dg:
             d_bias = d_bias + row
     flat = d_gates.reshape(steps * batch, 4 * hidden)
-    d_x = onednn_gemm.gemm(flat, w_ih, None, (_ld(inputs), _ld(4 * hidden), states_ld))
+    d_x = _gemm(flat, w_ih, None, (_ld(inputs), _ld(4 * hidden), states_ld), hidden)
     gates_ld = _ld(4 * hidden)
     in_order = np.concatenate([x[t] for t in order]), np.concatenate([d_gates[t] for t in order])
-    d_w_ih = onednn_gemm.gemm(in_order[0].T, in_order[1], None, (gates_ld, inputs, gates_ld),
-                              transb=True)
+    d_w_ih = _gemm(in_order[0].T, in_order[1], None, (gates_ld, inputs, gates_ld), hidden, True)
     # dW_hh: the reverse direction sums every step in one product (h0 first), the forward one
     # the steps after the first and then adds the first's (h0: oneDNN reads it in place)
     merged = range(0 if reverse else 1, steps)
     d_w_hh = None
     if len(merged):
         prev = np.concatenate([output[order[n - 1]] if n else h0 for n in merged])
-        d_w_hh = onednn_gemm.gemm(prev.T, np.concatenate([d_gates[order[n]] for n in merged]),
-                                  None, (gates_ld, hidden, gates_ld), transb=True)
+        d_w_hh = _gemm(prev.T, np.concatenate([d_gates[order[n]] for n in merged]), None,
+                       (gates_ld, hidden, gates_ld), hidden, True)
         if d_w_hh is None:
             return None
     if not reverse:
-        d_w_hh = onednn_gemm.gemm(h0.T, d_gates[order[0]], d_w_hh,
-                                  (gates_ld, hidden, gates_ld), transb=True)
+        d_w_hh = _gemm(h0.T, d_gates[order[0]], d_w_hh, (gates_ld, hidden, gates_ld), hidden,
+                       True)
     if d_x is None or d_w_ih is None or d_w_hh is None:
         return None
     return (d_x.reshape(x.shape), d_w_ih.T, d_w_hh.T, d_bias, d_h, d_c)
