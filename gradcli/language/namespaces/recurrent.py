@@ -294,10 +294,11 @@ def _differentiable_backward(sequence: Tensor, p: tuple, hidden: tuple, grads, r
         df = F.mul(F.mul(dfp, f), F.rsub(f, 1))
         di = F.mul(F.mul(dip, i), F.rsub(i, 1))
         da = F.cat([di, df, dg, d_o], 1)
-        parts = (F.sum(da, 0), F.matmul(F.transpose(da, 0, 1), get_item(sequence, t)),
-                 F.matmul(F.transpose(da, 0, 1), h))
+        d_b = F.sum(da, 0)
         d_x[t] = F.unsqueeze(F.matmul(da, w_ih), 0)
         grad_h, grad_c = F.matmul(da, w_hh), d_c
+        parts = (d_b, F.matmul(F.transpose(da, 0, 1), get_item(sequence, t)),
+                 F.matmul(F.transpose(da, 0, 1), h))
         totals = parts if totals is None else tuple(
             F.apply_inplace(total, lambda x, part=part: F.add(x, part))
             for total, part in zip(totals, parts))
