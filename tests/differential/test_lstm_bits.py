@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from gradcli.engine import onednn_lstm
+from gradcli.engine.cpu_capability import ONEDNN_AVX512
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.skipif(not ONEDNN_AVX512, reason="oneDNN's AVX-512 kernels only")
 
 # (input, hidden, steps, batch): tutorial sizes, one-row products, K blocks past 384 terms
 SHAPES = [(10, 20, 5, 3), (1, 8, 4, 2), (10, 20, 1, 1), (7, 3, 6, 1), (28, 64, 3, 16),

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dtypes, errors, grad_api, onednn_lstm, parameters
+from gradcli.engine.cpu_capability import ONEDNN_AVX512
 from gradcli.engine.custom import NativeNode
 from gradcli.engine.functions import F
 from gradcli.engine.ops.shapes import transpose_
@@ -312,11 +313,13 @@ def _array(t: Tensor) -> np.ndarray:
 
 def _exact_forward(inputs: tuple, reverse: bool):
     """oneDNN's values of the layer (`onednn_lstm.forward`: forward_training in grad mode, the
-    brgemm inference kernel without) when every tensor is float32 (and the layer's biases are
-    there or absent together), else None."""
+    brgemm inference kernel without) on an AVX-512 CPU (oneDNN's kernels for it were measured,
+    on a Zen 5 EPYC) when every tensor is float32 (and the layer's biases are there or absent
+    together), else None."""
     sequence, w_ih, w_hh, b_ih, b_hh, h0, c0 = inputs
     present = [t for t in inputs if t is not None]
-    if (b_ih is None) != (b_hh is None) or any(t.dtype is not dtypes.float32 for t in present):
+    if not ONEDNN_AVX512 or (b_ih is None) != (b_hh is None) or \
+            any(t.dtype is not dtypes.float32 for t in present):
         return None
     hidden = w_hh.shape[1]
     bias = np.zeros(4 * hidden, np.float32) if b_ih is None else _array(b_ih) + _array(b_hh)
