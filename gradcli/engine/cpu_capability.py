@@ -45,5 +45,8 @@ def _capability() -> str:
 
 
 CAPABILITY = _capability()
+# oneDNN's avx512_core, the ISA its JIT kernels (GEMM, RNN post-GEMM) are generated for here; it
+# reads the CPU itself, whatever ATEN_CPU_CAPABILITY says
+ONEDNN_AVX512 = {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= _FLAGS
 # Vectorized<T> of kernels built for every capability: 64 bytes on AVX512, 32 otherwise
 WIDE_VECTOR_BYTES = 64 if CAPABILITY == "avx512" else 32

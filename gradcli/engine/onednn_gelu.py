@@ -89,7 +89,7 @@ def gelu_erf(x: np.ndarray) -> np.ndarray:
         return (x * (_erf_minimax(x) + _ONE)) * _HALF
 
 
-def _exp(x: np.ndarray) -> np.ndarray:
+def exp(x: np.ndarray) -> np.ndarray:
     """exp_compute_vector_fwd: 2^n * p(r), n from floor(x * log2(e) + 0.5), zero below
     log(FLT_MIN); NaN is taken as log(FLT_MAX) (vminps returns its second operand)."""
     underflow = x < _LN_FLT_MIN
@@ -111,7 +111,7 @@ def gelu_erf_backward(g: np.ndarray, x: np.ndarray) -> np.ndarray:
     g, x = np.broadcast_arrays(np.asarray(g, _F), np.asarray(x, _F))
     with np.errstate(all="ignore"):
         r = x * _SQRT1_2
-        q = _exp(-(r * r))
+        q = exp(-(r * r))
         t = (r * _SQRT1_PI) * q
         w = _ONE / fma32(np.full_like(r, _AS_P), np.abs(r), _ONE)
         poly = np.full_like(w, _AS_POLY[4])

@@ -4,8 +4,8 @@ input sequence first, then runs one cell per step; parameters are drawn as torch
 reset_parameters draws them. Their rows are in nn_table.KINDS.
 
 A float32 nn.LSTM runs in torch through oneDNN, one `MkldnnRnnLayerBackward0` node per layer and
-direction; gradcli computes the same layer from the cell's formulas and shows it under that node
-(its last bits may differ from oneDNN's)."""
+direction; gradcli computes oneDNN's values (`onednn_lstm`) where it reproduces them, else the
+same layer from the cell's formulas (its last bits may then differ), under that node."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, grad_api, parameters
+from gradcli.engine import dtypes, errors, grad_api, onednn_lstm, parameters
+from gradcli.engine.cpu_capability import ONEDNN_AVX512
 from gradcli.engine.custom import NativeNode
 from gradcli.engine.functions import F
 from gradcli.engine.ops.shapes import transpose_
-from gradcli.engine.state import STATE
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import Module, options_repr
 from gradcli.language.runtime.calls import get_item
@@ -213,18 +214,41 @@ def _layer_parameters(module, layer: int, direction: int) -> tuple:
 
 def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse: bool) -> tuple:
     """One float32 LSTM layer and direction under one `MkldnnRnnLayerBackward0` node, as
-    torch's oneDNN path records it: edges to the input, the four parameters, h0 and c0."""
+    torch's oneDNN path records it: edges to the input, the four parameters, h0 and c0. Its
+    values are oneDNN's (`onednn_lstm`) where that module reproduces the shapes, elsewhere the
+    cell's formulas; gradients taken with create_graph follow torch's differentiable backward."""
     inputs = (sequence, p[0], p[1], p[2], p[3], hidden[0], hidden[1])
-    output, (hy, cy) = _run_direction(mode, sequence, hidden, p, reverse)
-    inner = (output, hy, cy)
-    results = tuple(F.detach(t) for t in inner)
+    exact = _exact_forward(inputs, reverse)
+    if exact is None:
+        output, (hy, cy) = _run_direction(mode, sequence, hidden, p, reverse)
+        inner = (output, hy, cy)
+        results = tuple(F.detach(t) for t in inner)
+    else:
+        inner, results = None, tuple(Tensor(a, dtypes.float32) for a in exact[:3])
     differentiable = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
     if not (STATE.grad_enabled and differentiable):
         return results
 
     def backward(grads):
-        found = iter(grad_api.grad(list(inner), differentiable, list(grads), retain_graph=True,
-                                   create_graph=STATE.grad_enabled, allow_unused=True))
+        found = None
+        if exact is not None and not STATE.grad_enabled:
+            found = onednn_lstm.backward(exact[3], *(_array(g) for g in grads))
+        if found is not None:
+            d_x, d_w_ih, d_w_hh, d_bias, d_h, d_c = found
+            arrays = (d_x, d_w_ih, d_w_hh, d_bias, d_bias, d_h, d_c)
+            return tuple(Tensor(a, dtypes.float32) if isinstance(t, Tensor) and t.requires_grad
+                         else None for a, t in zip(arrays, inputs))
+        if STATE.grad_enabled:  # create_graph: torch's differentiable formulas
+            found = _differentiable_backward(sequence, p, hidden, grads, reverse)
+            return tuple(g if isinstance(t, Tensor) and t.requires_grad else None
+                         for g, t in zip(found, inputs))
+        graph = inner
+        if graph is None:  # (a layer whose backward `onednn_lstm` does not reproduce)
+            with grad_mode(True):
+                output, (hy, cy) = _run_direction(mode, sequence, hidden, p, reverse)
+            graph = (output, hy, cy)
+        found = iter(grad_api.grad(list(graph), differentiable, list(grads), retain_graph=True,
+                                   allow_unused=True))
         return tuple(next(found) if isinstance(t, Tensor) and t.requires_grad else None
                      for t in inputs)
 
@@ -232,6 +256,75 @@ def _oneDNN_layer(mode: str, sequence: Tensor, hidden: tuple, p: tuple, reverse:
     for nr, out in enumerate(results):
         out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
     return results
+
+
+def _differentiable_backward(sequence: Tensor, p: tuple, hidden: tuple, grads, reverse: bool):
+    """mkldnn_rnn_layer_differentiable_backward (torch's backward in grad mode): the gates
+    recomputed step by step with ATen's ops, then the gradients step by step from the last; the
+    input's gradient a cat of one row per step. Gradients of input, w_ih, w_hh, b_ih, b_hh, h0
+    and c0 (the two biases' are one tensor)."""
+    w_ih, w_hh = p[0], p[1]
+    b_ih, b_hh = (p[2], p[3]) if p[2] is not None else (
+        zeros((w_ih.shape[0],), w_ih), zeros((w_ih.shape[0],), w_ih))
+    steps = sequence.shape[0]
+    order = [steps - 1 - n if reverse else n for n in range(steps)]
+    gates, states = [None] * steps, [hidden]
+    for t in order:
+        h, c = states[-1]
+        gate = F.apply_inplace(F.linear(get_item(sequence, t), w_ih, b_ih),
+                               lambda g, h=h: F.add(g, F.linear(h, w_hh, b_hh)))
+        chunks = F.unsafe_chunk(gate, 4, 1)
+        i, f, o = (F.apply_inplace(chunks[k], F.sigmoid) for k in (0, 1, 3))
+        g = F.apply_inplace(chunks[2], F.tanh)
+        gates[t] = (i, f, g, o)
+        cy = F.add(F.mul(f, c), F.mul(i, g))
+        states.append((F.mul(o, F.tanh(cy)), cy))
+    grad_h, grad_c = grads[1], grads[2]
+    d_x, totals = [None] * steps, None
+    for n in range(steps - 1, -1, -1):
+        t = order[n]
+        i, f, g, o = gates[t]
+        cy = states[n + 1][1]
+        h, c = states[n]
+        dh = F.add(get_item(grads[0], t), grad_h)
+        d1 = F.add(grad_c, F.mul(F.mul(dh, o), F.rsub(F.mul(F.tanh(cy), F.tanh(cy)), 1)))
+        dgp, dip, d_c, dfp = F.mul(d1, i), F.mul(d1, g), F.mul(d1, f), F.mul(d1, c)
+        dop = F.mul(dh, F.tanh(cy))
+        d_o = F.mul(F.mul(dop, o), F.rsub(o, 1))
+        dg = F.mul(dgp, F.rsub(F.mul(g, g), 1))
+        df = F.mul(F.mul(dfp, f), F.rsub(f, 1))
+        di = F.mul(F.mul(dip, i), F.rsub(i, 1))
+        da = F.cat([di, df, dg, d_o], 1)
+        d_b = F.sum(da, 0)
+        d_x[t] = F.unsqueeze(F.matmul(da, w_ih), 0)
+        grad_h, grad_c = F.matmul(da, w_hh), d_c
+        parts = (d_b, F.matmul(F.transpose(da, 0, 1), get_item(sequence, t)),
+                 F.matmul(F.transpose(da, 0, 1), h))
+        totals = parts if totals is None else tuple(
+            F.apply_inplace(total, lambda x, part=part: F.add(x, part))
+            for total, part in zip(totals, parts))
+    d_b, d_w_ih, d_w_hh = totals
+    return F.cat(d_x, 0), d_w_ih, d_w_hh, d_b, d_b, grad_h, grad_c
+
+
+def _array(t: Tensor) -> np.ndarray:
+    return np.ascontiguousarray(t.data, np.float32)
+
+
+def _exact_forward(inputs: tuple, reverse: bool):
+    """oneDNN's values of the layer (`onednn_lstm.forward`: forward_training in grad mode, the
+    brgemm inference kernel without) on an AVX-512 CPU (oneDNN's kernels for it were measured,
+    on a Zen 5 EPYC) when every tensor is float32 (and the layer's biases are there or absent
+    together), else None."""
+    sequence, w_ih, w_hh, b_ih, b_hh, h0, c0 = inputs
+    present = [t for t in inputs if t is not None]
+    if not ONEDNN_AVX512 or (b_ih is None) != (b_hh is None) or \
+            any(t.dtype is not dtypes.float32 for t in present):
+        return None
+    hidden = w_hh.shape[1]
+    bias = np.zeros(4 * hidden, np.float32) if b_ih is None else _array(b_ih) + _array(b_hh)
+    return onednn_lstm.forward(_array(sequence), _array(h0), _array(c0), _array(w_ih),
+                               _array(w_hh), bias, reverse, not STATE.grad_enabled)
 
 
 def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
