@@ -537,14 +537,14 @@ def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: b
     """Module.state_dict: each module's parameters, then its buffers, then its children's (a
     module reached twice, as a shared layer, under each of its names)."""
     out = OrderedDict() if destination is None else destination
-    for name, each in module.named_modules(prefix.rstrip("."), remove_duplicate=False):
+    visited = list(module.named_modules(prefix.rstrip("."), remove_duplicate=False))
+    state_dict_metadata.record(out, visited, made=destination is None)
+    for name, each in visited:
         lead = f"{name}." if name else ""
         for key, tensor in list(each.params.items()) + list(each.buffers.items()):
             if tensor is not None and key not in each.non_persistent:
                 # a lazy module keeps its uninitialized tensors themselves
                 out[lead + key] = tensor if keep_vars or kind_of(tensor) else F.detach(tensor)
-    if destination is None:
-        state_dict_metadata.mark(out)
     return out
 
 
@@ -584,8 +584,7 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
     if not isinstance(state_dict, dict):
         raise errors.type_error(f"Expected state_dict to be dict-like, got {class_text(state_dict)}.")
     own = _state_dict(module, keep_vars=True)
-    if not state_dict_metadata.carries(state_dict):
-        own = {k: v for k, v in own.items() if k in state_dict or not _norm_count(module, k)}
+    own = {k: v for k, v in own.items() if k in state_dict or not _norm_count(module, k, state_dict)}
     missing = [k for k in own if k not in state_dict]
     unexpected = [k for k in state_dict if k not in own]
     problems = []
@@ -619,12 +618,15 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
     return IncompatibleKeys(missing, unexpected)
 
 
-def _norm_count(module: Module, key: str) -> bool:
-    """Whether `key` is a norm layer's num_batches_tracked, which a state dict without metadata
-    need not have (torch's _NormBase loads the layer's own count for it)."""
+def _norm_count(module: Module, key: str, state_dict) -> bool:
+    """Whether `key` is a norm layer's num_batches_tracked, which a state dict that does not
+    record the layer's version as 2 need not have (torch's _NormBase loads the layer's own count
+    for it)."""
     path, _, name = key.rpartition(".")
+    if name != "num_batches_tracked" or (state_dict_metadata.version_in(state_dict, path) or 0) >= 2:
+        return False
     owner = dict(module.named_modules(remove_duplicate=False)).get(path)
-    return name == "num_batches_tracked" and owner is not None and "running_mean" in owner.buffers
+    return owner is not None and "running_mean" in owner.buffers
 
 
 _POST_HOOK_RETURNED = (

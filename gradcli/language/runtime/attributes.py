@@ -20,7 +20,7 @@ from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRA
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes, exceptions, operators, protocols, tensor_dicts
+from gradcli.language.runtime import classes, exceptions, instance_dicts, operators, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
@@ -280,6 +280,10 @@ def tables_of(value) -> tuple[dict, dict] | None:
     return None
 
 
+# host kinds whose instances have a __dict__ in Python, which a program may add attributes to
+_WITH_DICT = (collections.OrderedDict, collections.Counter)
+
+
 def get(value, name: str):
     """value.name, resolved only through the tables above, and for the user's own classes and
     their instances through what the program defined (its dunder methods included)."""
@@ -330,6 +334,10 @@ def get(value, name: str):
         return value.attribute(name)
     if isinstance(value, Tensor):
         return _tensor_attribute(value, name)
+    if isinstance(value, _WITH_DICT):
+        own = instance_dicts.lookup(value, name)
+        if own is not instance_dicts.MISSING:
+            return own
     tables = tables_of(value)
     if tables is not None:
         return _from(value, name, *tables)
@@ -338,10 +346,11 @@ def get(value, name: str):
 
 def _tensor_attribute(value: Tensor, name: str):
     """tensor.name: what the program stored on it, else torch's attributes and methods."""
-    own = tensor_dicts.lookup(value, name)
-    if own is not tensor_dicts.MISSING:
+    own = instance_dicts.lookup(value, name)
+    if own is not instance_dicts.MISSING:
         return own
     return _from(value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS)
+
 
 
 def set(value, name: str, item) -> None:
@@ -378,8 +387,11 @@ def set(value, name: str, item) -> None:
                                     f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
                                     "writable")
         if not (name.startswith("__") and name.endswith("__")):  # into the tensor's __dict__
-            tensor_dicts.store(value, name, item)
+            instance_dicts.store(value, name, item)
             return
+    if isinstance(value, _WITH_DICT) and not (name.startswith("__") and name.endswith("__")):
+        instance_dicts.store(value, name, item)  # (it may hide a method's name)
+        return
     raise errors.TorchError("AttributeError",
                             f"'{type_name(value)}' object has no attribute '{name}'")
 
@@ -403,7 +415,7 @@ def delete(value, name: str) -> None:
     if isinstance(value, Tensor):
         getter_setter = protocols.TENSOR_ATTRS.get(name)
         if getter_setter is None:
-            if not tensor_dicts.remove(value, name):
+            if not instance_dicts.remove(value, name):
                 _missing(value, name)
             return
         if getter_setter[1] is None:
@@ -414,6 +426,10 @@ def delete(value, name: str) -> None:
             return
         if name in _TENSOR_DELETE_ERRORS:
             raise errors.runtime(_TENSOR_DELETE_ERRORS[name])
+    if isinstance(value, _WITH_DICT) and instance_dicts.remove(value, name):
+        return
+    if isinstance(value, _WITH_DICT) and name not in tables_of(value)[1]:
+        _missing(value, name)
     raise errors.TorchError("AttributeError", f"'{type_name(value)}' object attribute "
                             f"'{name}' is read-only")
 

@@ -459,6 +459,9 @@ _CLASS_NAMES: dict[type, str] = {
     PyType: "type", Generator: "generator", GeneratorObject: "generator",
     dtypes.DType: "torch.dtype", MemoryFormat: "torch.memory_format", Layout: "torch.layout",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
+    # classes written in C are named with their module
+    OrderedDict: "collections.OrderedDict", DefaultDict: "collections.defaultdict",
+    deque: "collections.deque",
 }
 
 
