@@ -578,6 +578,9 @@ def _pow(base, exp, mod=None):
 
 
 def _divmod(a, b):
+    if isinstance(a, Tensor) or isinstance(b, Tensor):  # torch's Tensor has no __divmod__
+        raise errors.type_error(f"unsupported operand type(s) for divmod(): '{type_name(a)}' "
+                                f"and '{type_name(b)}'")
     return operators.binary("//", a, b), operators.binary("%", a, b)
 
 

@@ -470,6 +470,22 @@ def _cast(module: Module, dtype: DType | None, overwrite: bool = False) -> Modul
     return module
 
 
+def _type(module: Module, dst_type) -> Module:
+    """Module.type: Module._apply of Tensor.type(dst_type) to every parameter (its data set in
+    place, its grad too) and buffer, whatever their dtypes."""
+    from gradcli.language.namespaces.math_table import tensor_type
+    for _, each in module.named_modules():
+        for param in each.params.values():
+            for t in (param, None if param is None else param.grad):
+                if t is not None:
+                    made = tensor_type(t, dst_type)
+                    t.data, t.dtype = made.data, made.dtype
+        for name, buffer in each.buffers.items():
+            if buffer is not None:
+                each.buffers[name] = tensor_type(buffer, dst_type)
+    return module
+
+
 def _converted(t: Tensor, dtype: DType | None) -> Tensor:
     """What Module.to's conversion gives for `t`, outside autograd: itself unless floating."""
     if dtype is None or not t.dtype.is_floating_point or t.dtype is dtype:
@@ -721,6 +737,7 @@ MODULE_METHODS = table(
     entry("cpu", lambda ctx, m: _cast(m, None, future.overwrites(ctx)), "self", context=True),
     entry("cuda", lambda ctx, m, device: _to(ctx, m, device="cuda"), "self, device=None",
           context=True),
+    entry("type", _type, "self, dst_type"),
     *(entry(name, lambda ctx, m, dtype=dtype: _cast(m, dtype, future.overwrites(ctx)), "self",
             context=True) for name, dtype in (("double", float64), ("float", float32),
                                               ("half", float16), ("bfloat16", bfloat16))),

@@ -16,7 +16,7 @@ from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
 from gradcli.language.runtime import classes, coercions, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
-from gradcli.language.runtime.values import Size, iterate, type_name
+from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
 
 _TENSOR_BINARY = {
     "+": F.add, "-": F.sub, "*": F.mul, "/": F.div, "**": F.pow,
@@ -189,9 +189,12 @@ def _python_binary(op: str, a, b):
 
 
 def _size_named(message: str, a, b) -> str:
-    """Python's message about a torch.Size operand, which it names by its full class name."""
-    if type(a) is Size or type(b) is Size:
-        return message.replace("'Size'", "'torch.Size'").replace('"Size"', '"torch.Size"')
+    """Python's message about its operands, naming a torch.Size and a defaultdict (which gradcli
+    holds as classes of its own) by their full class names."""
+    for kind, name in ((Size, "Size"), (DefaultDict, "DefaultDict")):
+        if type(a) is kind or type(b) is kind:
+            full = type_name(a if type(a) is kind else b)
+            message = message.replace(f"'{name}'", f"'{full}'").replace(f'"{name}"', f'"{full}"')
     return message
 
 
