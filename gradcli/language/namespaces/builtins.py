@@ -467,7 +467,9 @@ def _reversed(sequence):
         return classes.call_bound(method, [])
     item = classes.special_method(sequence, "__getitem__")
     if item is not None and classes.special_method(sequence, "__len__") is not None:
-        return (classes.call_bound(item, [i]) for i in range(length(sequence) - 1, -1, -1))
+        return reversed([classes.call_bound(item, [i]) for i in range(length(sequence))])
+    if isinstance(sequence, TableObject) and sequence.is_sequence:  # nn.Sequential's items
+        return reversed([sequence.item(i) for i in range(sequence.length())])
     raise errors.type_error(f"'{type_name(sequence)}' object is not reversible")
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import Module, UserModule, torch_typename
+from gradcli.language.runtime.exceptions import is_attribute_error
+from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.signatures import entry, table
 
 
@@ -13,8 +15,8 @@ def _has_attribute(module: Module, name: str) -> bool:
     """hasattr(module, name)."""
     try:
         module.attribute(name)
-    except errors.TorchError as error:
-        if error.kind != "AttributeError":
+    except (errors.TorchError, GradRuntimeError) as error:  # (raised by a class's __getattr__)
+        if not is_attribute_error(error):
             raise
         return False
     return True

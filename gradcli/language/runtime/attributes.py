@@ -280,6 +280,30 @@ def tables_of(value) -> tuple[dict, dict] | None:
     return None
 
 
+def _delete_item(container, key) -> None:
+    try:
+        del container[key]
+    except KeyError:
+        raise errors.TorchError("KeyError", repr(key), (key,)) from None
+    except IndexError:
+        raise errors.index_error("list assignment index out of range") from None
+
+
+# The item protocol's methods of Python's containers, called by name (`d.__setitem__(k, v)`):
+# (the kinds that have it, the method).
+_READABLE = (list, tuple, str, dict)
+_CONTAINER_DUNDERS = {
+    "__getitem__": (_READABLE, entry("__getitem__", lambda c, key: protocols.get_item(c, key),
+                                     "self, key, /")),
+    "__setitem__": ((list, dict), entry("__setitem__", lambda c, key, item: protocols.set_item(
+        c, key, item), "self, key, value, /")),
+    "__delitem__": ((list, dict), entry("__delitem__", _delete_item, "self, key, /")),
+    "__contains__": (_READABLE + (set, frozenset), entry(
+        "__contains__", lambda c, key: key in c, "self, key, /")),
+    "__len__": (_READABLE + (set, frozenset), entry("__len__", len, "self, /")),
+}
+
+
 # host kinds whose instances have a __dict__ in Python, which a program may add attributes to
 _WITH_DICT = (collections.OrderedDict, collections.Counter)
 
@@ -323,6 +347,9 @@ def get(value, name: str):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
             return value.name.rpartition(".")[0] or "builtins"
+        container_dunder = _CONTAINER_DUNDERS.get(name)
+        if container_dunder is not None and isinstance(value, container_dunder[0]):
+            return BoundMethod(value, container_dunder[1])  # acts.__setitem__ in a lambda
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
