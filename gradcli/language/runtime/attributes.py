@@ -5,6 +5,8 @@ from __future__ import annotations
 import collections
 import random
 
+import numpy as np
+
 from gradcli.engine import errors, saved
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.custom import FunctionNode
@@ -21,7 +23,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes, exceptions, instance_dicts, operators, protocols
-from gradcli.language.runtime.coercions import truth
+from gradcli.language.runtime.coercions import length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
@@ -289,19 +291,27 @@ def _delete_item(container, key) -> None:
         raise errors.index_error("list assignment index out of range") from None
 
 
-# The item protocol's methods of Python's containers, called by name (`d.__setitem__(k, v)`):
-# (the kinds that have it, the method).
-_READABLE = (list, tuple, str, dict)
+# The item protocol's methods of Python's containers and tensors, called by name
+# (`d.__setitem__(k, v)`, `hasattr(x, "__len__")`): (the kinds that have it, the method).
+_READABLE = (list, tuple, str, dict, Tensor, np.ndarray)
+_COLLECTIONS = _READABLE + (set, frozenset)
 _CONTAINER_DUNDERS = {
     "__getitem__": (_READABLE, entry("__getitem__", lambda c, key: protocols.get_item(c, key),
                                      "self, key, /")),
-    "__setitem__": ((list, dict), entry("__setitem__", lambda c, key, item: protocols.set_item(
-        c, key, item), "self, key, value, /")),
+    "__setitem__": ((list, dict, Tensor), entry(
+        "__setitem__", lambda c, key, item: protocols.set_item(c, key, item),
+        "self, key, value, /")),
     "__delitem__": ((list, dict), entry("__delitem__", _delete_item, "self, key, /")),
-    "__contains__": (_READABLE + (set, frozenset), entry(
-        "__contains__", lambda c, key: key in c, "self, key, /")),
-    "__len__": (_READABLE + (set, frozenset), entry("__len__", len, "self, /")),
+    "__contains__": (_COLLECTIONS, entry(
+        "__contains__", lambda c, key: protocols.compare("in", key, c), "self, key, /")),
+    "__len__": (_COLLECTIONS, entry("__len__", length, "self, /")),
+    "__iter__": (_COLLECTIONS, entry("__iter__", lambda c: iter(list(iterate(c))), "self, /")),
 }
+# what a table object that is a sequence (nn.Sequential, a dataset) answers by name
+_SEQUENCE_DUNDERS = frozenset(("__getitem__", "__len__"))
+# values whose __class__ is their type as type() gives it
+_PLAIN_KINDS = (bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset,
+                type(None), range, np.ndarray)
 
 
 # host kinds whose instances have a __dict__ in Python, which a program may add attributes to
@@ -347,8 +357,12 @@ def get(value, name: str):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
             return value.name.rpartition(".")[0] or "builtins"
+        if name == "__class__" and isinstance(value, _PLAIN_KINDS):  # x.__class__.__name__
+            return protocols.type_of(value)
         container_dunder = _CONTAINER_DUNDERS.get(name)
-        if container_dunder is not None and isinstance(value, container_dunder[0]):
+        if container_dunder is not None and (isinstance(value, container_dunder[0]) or (
+                name in _SEQUENCE_DUNDERS and isinstance(value, TableObject)
+                and value.is_sequence)):
             return BoundMethod(value, container_dunder[1])  # acts.__setitem__ in a lambda
         return _missing(value, name)
     if isinstance(value, Namespace):
