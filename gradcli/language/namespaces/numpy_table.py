@@ -333,21 +333,23 @@ def _get_printoptions(ctx) -> dict:
         return np.get_printoptions()
 
 
+_PRINTING = table(
+    entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, "
+          "edgeitems=None, linewidth=None, suppress=None, nanstr=None, infstr=None, "
+          "formatter=None, sign=None, floatmode=None, *, legacy=None, override_repr=None",
+          context=True),
+    entry("get_printoptions", _get_printoptions, "", context=True),
+    entry("array2string", _array2string, "a, max_line_width=None, precision=None, "
+          "suppress_small=None, separator=' ', prefix='', *, threshold=None, edgeitems=None, "
+          "sign=None, floatmode=None, suffix='', legacy=None", context=True))
+
 NUMPY = NumpyNamespace("numpy", (
-    _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
+    _PRINTING
+    | _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
     | _functions(_SHAPES, np) | _functions(_LINEAR, np)
     | {name: _dtype_class(name) for name in _DTYPES}
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
        "ndarray": PyType("numpy.ndarray", (np.ndarray,)), "random": NUMPY_RANDOM,
        "linalg": NUMPY_LINALG, "__version__": np.__version__,
-       "r_": IndexTrick("r_"), "c_": IndexTrick("c_"), "finfo": FINFO, "iinfo": IINFO}
-    | table(entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, "
-                  "edgeitems=None, linewidth=None, suppress=None, nanstr=None, infstr=None, "
-                  "formatter=None, sign=None, floatmode=None, *, legacy=None, "
-                  "override_repr=None", context=True),
-            entry("get_printoptions", _get_printoptions, "", context=True),
-            entry("array2string", _array2string, "a, max_line_width=None, precision=None, "
-                  "suppress_small=None, separator=' ', prefix='', *, threshold=None, "
-                  "edgeitems=None, sign=None, floatmode=None, suffix='', legacy=None",
-                  context=True))))
+       "r_": IndexTrick("r_"), "c_": IndexTrick("c_"), "finfo": FINFO, "iinfo": IINFO}))
 NUMPY_MODULES = {"numpy": NUMPY, "numpy.random": NUMPY_RANDOM, "numpy.linalg": NUMPY_LINALG}
