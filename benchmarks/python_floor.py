@@ -1,6 +1,7 @@
 """The least a Python autograd over NumPy can do for W4's and W5's loops, against torch.
 
 Usage: python benchmarks/python_floor.py [--repeat R]
+(it also times benchmarks/interpreted_floor.py: the same loops interpreted from the workload files)
 The engine below keeps only what any such engine needs: a tensor record, a node per op with its
 vector-Jacobian closure, a backward in topological order and gradient accumulation. It has no
 argument checks, no dtype promotion, no version counters, no hooks and no interpreter. Its time
@@ -145,23 +146,31 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    from interpreted_floor import interpreted
+
     with_torch = importlib.util.find_spec("torch") is not None
     numpy_import = import_seconds("numpy", args.repeat)
     torch_import = import_seconds("torch", args.repeat) if with_torch else None
-    print("| workload | Python floor loop s | torch loop s | loops floor / torch "
-          "| whole process floor / torch |\n|---|---|---|---|---|")
-    for name, steps, floor, reference in (("W4 small-op loop", 50_000, floor_w4, torch_w4),
-                                          ("W5 deep chain", 100_000, floor_w5, torch_w5)):
+    print("| workload | floor loop s | interpreted s | torch loop s | floor / torch "
+          "| interpreted / torch | whole process floor / torch | whole interpreted / torch |\n"
+          "|---|---|---|---|---|---|---|---|")
+    for name, script, steps, floor, reference in (
+            ("W4 small-op loop", "w4_small_ops.py", 50_000, floor_w4, torch_w4),
+            ("W5 deep chain", "w5_deep_chain.py", 100_000, floor_w5, torch_w5)):
         floor_time = min(floor(steps) for _ in range(args.repeat))
+        run_time = min(interpreted(script, steps) for _ in range(args.repeat))
         if not with_torch:
-            print(f"| {name} | {floor_time:.3f} | - | - | - |")
+            print(f"| {name} | {floor_time:.3f} | {run_time:.3f} | - | - | - | - | - |")
             continue
         torch_time = min(reference(steps) for _ in range(args.repeat))
-        whole = (floor_time + numpy_import) / (torch_time + torch_import)
-        print(f"| {name} | {floor_time:.3f} | {torch_time:.3f} | {floor_time / torch_time:.2f}x "
-              f"| {whole:.2f}x |")
+        whole = torch_time + torch_import
+        print(f"| {name} | {floor_time:.3f} | {run_time:.3f} | {torch_time:.3f} "
+              f"| {floor_time / torch_time:.2f}x | {run_time / torch_time:.2f}x "
+              f"| {(floor_time + numpy_import) / whole:.2f}x "
+              f"| {(run_time + numpy_import) / whole:.2f}x |")
     print(f"\nimport: numpy {numpy_import:.3f} s"
           + (f", torch {torch_import:.3f} s" if with_torch else ""))
+
 
 if __name__ == "__main__":
     main()

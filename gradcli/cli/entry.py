@@ -6,7 +6,7 @@ import sys
 
 from gradcli.cli.limits import set_memory_limit
 from gradcli.cli.numpy_docs import leave_out_docstrings
-from gradcli.cli.runner import (EXIT_TROUBLE, interrupted, read_program, run_source,
+from gradcli.cli.runner import (EXIT_NO, EXIT_TROUBLE, interrupted, read_program, run_source,
                                 without_command)
 
 
@@ -48,6 +48,17 @@ def main() -> None:
         raise
     except KeyboardInterrupt:
         sys.exit(interrupted())
+    except BrokenPipeError:  # the reader went away (`gradcli run f.py | head`): stop quietly,
+        _discard_stdout()     # with the status Python's own exit has then
+        sys.exit(EXIT_NO)
     except Exception as error:  # a bug in gradcli: say so in one line, never a traceback
         sys.stderr.write(f"gradcli: internal error: {type(error).__name__}: {error}\n")
         sys.exit(EXIT_TROUBLE)
+
+
+def _discard_stdout() -> None:
+    """Point standard output at the null device, so that the flush at exit does not fail too."""
+    import os
+
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())

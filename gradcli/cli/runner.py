@@ -117,15 +117,32 @@ def _warning_writer(runtime, source: str, filename: str):
 
 
 def read_program(file: str) -> tuple[str, str] | None:
-    """The text and display name of FILE ('-' is standard input); None if it cannot be read."""
+    """The text and display name of FILE ('-' is standard input), decoded as Python decodes a
+    script; None, the reason written to stderr, if it cannot be read or decoded."""
+    from gradcli.cli.source_files import SourceDecodeError, decode
+
     if file == "-":
-        return sys.stdin.read(), "<stdin>"
+        data, path = _stdin_bytes(), "<stdin>"
+    else:
+        try:
+            with open(file, "rb") as handle:
+                data = handle.read()
+        except OSError as error:
+            sys.stderr.write(f"gradcli: cannot open '{file}': {error.strerror}\n")
+            return None
+        import os
+        path = os.path.abspath(file)
     try:
-        with open(file, encoding="utf-8") as handle:
-            return handle.read(), file
-    except OSError as error:
-        sys.stderr.write(f"gradcli: cannot open '{file}': {error.strerror}\n")
+        return decode(data, path), "<stdin>" if file == "-" else file
+    except SourceDecodeError as error:
+        sys.stderr.write(f"SyntaxError: {error}\n")
         return None
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input's bytes (its text, encoded back, where it has no byte stream)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
 
 
 def without_command() -> int:
@@ -133,4 +150,5 @@ def without_command() -> int:
     if sys.stdin.isatty():
         from gradcli.cli.repl.session import start_repl
         return start_repl()
-    return run_source(sys.stdin.read(), "<stdin>", echo=False)
+    program = read_program("-")
+    return EXIT_TROUBLE if program is None else run_source(*program, echo=False)

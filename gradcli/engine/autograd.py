@@ -63,12 +63,14 @@ class Node:
         values its vjps read (only those the inputs that require grad need, as torch saves)."""
         self.op, self.params, self.edge_slots = op, params or _NO_PARAMS, edge_slots
         self.sequence_nr = next(_sequence)
-        self.freed, self.retained, self.saved_result, self.hooks = False, None, None, None
-        self.origin, self.freed_at = STATE.origin, None  # where made; where its graph was freed
+        self.freed = False
+        self.retained = self.saved_result = self.hooks = self.freed_at = None
+        self.origin = STATE.origin  # where made (freed_at: where its graph was freed)
         edges, meta = [], []
         save_for = op.save_for  # never set on variadic ops, whose slots outnumber their vjps
         save = op.save if save_for is None else ()
-        for position, i in enumerate(edge_slots):
+        position = 0
+        for i in edge_slots:
             a = args[i]
             if type(a) is Tensor:
                 meta.append((a.data.shape, a.dtype.name))
@@ -82,11 +84,16 @@ class Node:
             else:
                 meta.append(None)
                 edges.append(_NO_EDGE)
+            position += 1
         self.next_edges, self.edge_meta = tuple(edges), tuple(meta)
-        self._output_meta = tuple([(o.data.shape, o.dtype.name) for o in outputs])
+        if len(outputs) == 1:
+            out = outputs[0]
+            self._output_meta = ((out.data.shape, out.dtype.name),)
+        else:
+            self._output_meta = tuple([(o.data.shape, o.dtype.name) for o in outputs])
         self.saves_anything = bool(save) or op.saves_params
         if not save:
-            self.saved_args = tuple([None if type(a) is Tensor else a for a in args])
+            self.saved_args = _unsaved(args)
             self.saved_versions = ()
             return
         saved_args, versions = [], []
@@ -206,11 +213,19 @@ class Node:
     def release(self) -> None:
         if self.saves_anything:
             self.freed = True
-            self.saved_args = tuple([None if type(a) is Tensor else a for a in self.saved_args])
+            self.saved_args = _unsaved(self.saved_args)
             self.saved_result = None
             self.saved_versions = ()
             if saved_hooks.EVER_PACKED:
                 saved_hooks.PACKED.pop(self, None)
+
+
+def _unsaved(args: tuple) -> tuple:
+    """`args` with its tensors left out (None), as a node keeps what it does not save."""
+    for a in args:
+        if type(a) is Tensor:
+            return tuple([None if type(a) is Tensor else a for a in args])
+    return args
 
 
 def save_also(result: Tensor, *tensors: Tensor) -> Tensor:

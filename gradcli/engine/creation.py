@@ -841,7 +841,7 @@ def _sized_factory(fn):
     """torch.ones(2, 3) / ones((2, 3)) / ones(size=(2, 3)) with torch's factory keywords."""
     def make(size, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False, generator=None, out=None, memory_format=None):
-        devices.place(device)
+        devices.place_new(device)
         drawn = {} if generator is None else {"generator": generator}
         if memory_format is not None:
             drawn["memory_format"] = memory_format
@@ -867,7 +867,7 @@ def _placed(fn):
     checked, layout and pin_memory accepted, a generator passed on when one is given."""
     def factory(*arguments, dtype=None, layout=None, device=None, pin_memory=False,
                 requires_grad=False, generator=None, memory_format=None):
-        devices.place(device)
+        devices.place_new(device)
         drawn = {} if generator is None else {"generator": generator}
         if memory_format is not None:
             drawn["memory_format"] = memory_format

@@ -6,6 +6,7 @@ import re
 
 from gradcli.engine import errors
 from gradcli.engine.declarations import call, declare
+from gradcli.engine.state import STATE
 
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
                  "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
@@ -72,6 +73,12 @@ def place(spec) -> None:
         raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
 
 
+def place_new(spec) -> None:
+    """Check where a factory puts a new tensor: `device=`, else the default device (which a
+    CPU-only torch accepts as CUDA's, and then refuses to allocate on)."""
+    place(default() if spec is None else spec)
+
+
 def link(spec) -> None:
     """Check the `device=` torch.asarray copies Python data or an array to: a CPU-only torch has
     no other device's allocator linked in."""
@@ -92,25 +99,36 @@ declare("cuda", cuda, "cuda(Tensor self, Device? device=None, bool non_blocking=
 
 
 def set_default_device(spec) -> None:
-    """torch.set_default_device: the CPU (or None, back to it) is the only device tensors live on."""
-    if spec is not None and call("torch", "device", spec).type != "cpu":
+    """torch.set_default_device: the CPU (or None, back to it), or CUDA's, where a CPU-only torch
+    then refuses each factory call (devices gradcli has no tensors for are not offered)."""
+    if spec is not None and call("torch", "device", spec).type not in ("cpu", "cuda"):
         raise errors.TorchError("NotImplementedError", "gradcli does not support default devices "
                                 "other than the CPU")
-    _DEFAULT[0] = CPU if spec is None else call("torch", "device", spec)
+    STATE.default_device = None if spec is None else call("torch", "device", spec)
 
 
-_DEFAULT = [CPU]  # the device torch.get_default_device() reports
+def get_default_device() -> Device:
+    """torch.get_default_device: a default device without an index is the one a new empty
+    tensor lands on (CUDA's refuses)."""
+    if default().index is None:
+        place_new(None)
+    return default()
+
+
+def default() -> Device:
+    """The device factories put new tensors on."""
+    return STATE.default_device or CPU
 
 
 def enter_default(spec: Device) -> Device:
     """`with torch.device(...)`: the default device inside the block; returns the one before."""
-    previous = _DEFAULT[0]
+    previous = STATE.default_device
     set_default_device(spec)
     return previous
 
 
-def restore_default(previous: Device) -> None:
-    _DEFAULT[0] = previous
+def restore_default(previous: Device | None) -> None:
+    STATE.default_device = previous
 
 declare("set_default_device", set_default_device, python="device", variants="torch")
-declare("get_default_device", lambda: _DEFAULT[0], python="", variants="torch")
+declare("get_default_device", get_default_device, python="", variants="torch")

@@ -74,7 +74,13 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
   bias is added at the end.  Measured with and without bias on one and two threads (identical):
   m 2..64, k 2..784, n 2..11 (and n up to 64 for 2 or 3 rows), lda > k, every draw exact (about
   5,000 products); one-row results are matrix-vector rows.
-* dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms.
+* dot: sequential for 2 or 3 terms, four lanes as above for 4, 8 and 16 terms.  On Zen 5
+  (`_float_dot`, vectors at the start of their storage): four accumulators of four lanes without
+  FMA, whole sixteens of terms into accumulator (term // 4) % 4, the one to three fours left
+  alternately into accumulators 0 and 1, the last k % 4 terms in turn into lane 0 of
+  accumulator 0, then ((a0 + a1) + a2) + a3 and (l0 + l2) + (l1 + l3).  Found by which terms a
+  huge term and its negation swallow; exact on one thread for every k from 4 to 139 and lengths
+  up to a million (eight draws each), on two threads up to 5,000 terms (longer sums split).
 * bmm with M*K*N < 400 (every vendor, float32 and float64): torch's own naive loop,
   sequential, no FMA.  Larger bmm with one result column (on AMD, float32 and float64): MKL's
   batched kernel sums them sequentially too, not as matrix-vector rows (measured: 2..150 rows,
@@ -160,6 +166,7 @@ _K_BLOCK = 192  # the longest sum MKL's kernel on AMD takes in one chain
 _MAX_WORK = 1 << 22  # M * N * K beyond which the emulation's Python loop would be too slow
 _MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is slower
 _MAX_K = 4096
+_FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however many it may use
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
 
 
@@ -613,12 +620,16 @@ def mv(a: np.ndarray, v: np.ndarray, a_strides=None) -> np.ndarray | None:
 def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.ndarray | None:
     """torch.dot (MKL sdot/ddot), `offsets`: where x and y start in their storage, in elements.
     float32 on AMD: sequential for two or three terms; for 4, 8 or 16 terms four lanes (lane l
-    sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3).  Intel, up to
-    8 terms: the same lanes, then (l0 + l1) + (l2 + l3).  float64 on Zen 5: `_double_dot`."""
+    sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3); on Zen 5 any
+    length, `_float_dot`.  Intel, up to 8 terms: the same lanes, then (l0 + l1) + (l2 + l3).
+    float64 on Zen 5: `_double_dot`."""
     k = x.shape[0]
     if x.dtype == y.dtype == np.float64:
         exact = _AMD_ZEN5 and k >= 2 and not (offsets[0] % 2 or offsets[1] % 2)
         return _double_dot(x * y) if exact else None
+    if (_AMD_ZEN5 and k >= 4 and x.dtype == y.dtype == np.float32 and offsets == (0, 0)
+            and (THREADS == 1 or k <= _FLOAT_DOT_ONE_THREAD)):
+        return _float_dot(x * y)
     if x.dtype != np.float32 or y.dtype != np.float32 or k not in (
             (2, 3, 4, 8, 16) if _AMD else range(2, 9)):
         return None
@@ -630,6 +641,22 @@ def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.n
     if _AMD:
         return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
     return np.float32((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
+
+
+def _float_dot(terms: np.ndarray) -> np.float32:
+    """MKL's sdot on Zen 5 over 4 or more rounded products `terms` (see the module docstring):
+    four accumulators of four lanes, whole sixteens of terms into accumulator (term // 4) % 4,
+    the one to three fours left alternately into accumulators 0 and 1, the last k % 4 terms in
+    turn into lane 0 of accumulator 0; then ((a0 + a1) + a2) + a3 and (l0 + l2) + (l1 + l3)."""
+    k = len(terms)
+    fours = terms[:k // 4 * 4].reshape(-1, 4)
+    blocks = len(fours) // 4 * 4
+    rest = fours[blocks:]
+    accs = [in_order(np.concatenate([fours[j:blocks:4], rest[j::2] if j < 2 else rest[:0]]))
+            for j in range(4)]
+    accs[0][0] = in_order(np.concatenate([accs[0][:1], terms[len(fours) * 4:]]))
+    lanes = ((accs[0] + accs[1]) + accs[2]) + accs[3]
+    return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
 
 
 def _double_dot(terms: np.ndarray) -> np.float64:

@@ -77,11 +77,16 @@ def _note(g: Tensor, saved: tuple, reads: tuple | None):
             return g._history
         a = saved[0]
         return no_grad_history(STATE.origin) if a._requires_grad else a._history
-    operands = [g] + [saved[i] for i in reads if type(saved[i]) is Tensor]
-    for t in operands:
-        if t._requires_grad:
+    if g._requires_grad:
+        return no_grad_history(STATE.origin)
+    for i in reads:
+        t = saved[i]
+        if type(t) is Tensor and t._requires_grad:
             return no_grad_history(STATE.origin)
-    for t in operands:
-        if t._history is not None:
+    if g._history is not None:
+        return g._history
+    for i in reads:
+        t = saved[i]
+        if type(t) is Tensor and t._history is not None:
             return t._history
     return None

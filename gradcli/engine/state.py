@@ -76,6 +76,7 @@ class EngineState:
     def reset(self) -> None:
         self.grad_enabled = True
         self.default_dtype = dtypes.float32
+        self.default_device = None  # torch.set_default_device's device (None: the CPU)
         self.forward_ad = False  # a dual level is open and tangents propagate through ops
         self.dual_level = None  # the open dual level: a WeakSet of the tensors with tangents
         self.anomaly = (False, True)  # detect_anomaly: (enabled, check_nan)

@@ -17,13 +17,11 @@ DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn
 
 
 class VersionCounter:
-    """Counts in-place writes; a view shares its base's counter, as in torch."""
+    """Counts in-place writes; a view shares its base's counter, as in torch. The class holds
+    the starting values, so that making one (once per tensor) runs no Python code."""
 
-    __slots__ = ("value", "bumped_at")
-
-    def __init__(self) -> None:
-        self.value = 0
-        self.bumped_at = None
+    value = 0
+    bumped_at = None  # where the last in-place write happened
 
 
 class Tensor:

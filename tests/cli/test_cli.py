@@ -93,6 +93,19 @@ def test_module_entry_point(gradcli_exe):
     assert (result.returncode, result.stdout) == (0, "tensor(2.)\n")
 
 
+def test_a_reader_that_goes_away_stops_the_program_quietly(gradcli_exe):
+    """`gradcli run f.py | head -1`: exit 1 as Python's own does, but no traceback or internal
+    error."""
+    import subprocess
+
+    process = subprocess.Popen([gradcli_exe, "eval", "for i in range(10**6): print(i)"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.readline() == b"0\n"
+    process.stdout.close()
+    assert process.wait(timeout=60) == 1
+    assert process.stderr.read() == b""
+
+
 def test_warnings_name_the_file_and_line_as_python_does(run_gradcli, tmp_path):
     """Once per line, as Python's default filter shows them; compared with Python running the
     same file under torch (when installed), without torch's '(Triggered internally at ...)'."""

@@ -31,6 +31,7 @@ CASES = [
     'print(f"{p!r")\n', 'print(f"{p!")\n', 'print(f"{p!}")\n', 'print(f"{p!r:>5")\n',
     'print(f"{p:")\n', 'print(f"{a b}")\n', 'print(f"{a)(b}")\n', 'print(f"{(a]}")\n',
     'print(f"{a]}")\n', 'print(f"{yield 1}")\n', 'print(f"{1 if 2}")\n',
+    'x = 1\ny = \x01\n', 'x = \u200b1\n', 'x = \ufeff1\n', 'x = 1 +\x0c\x7f\n',
     'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
     'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',
     'for x y in z:\n  pass\n', 'with a b:\n  pass\n', 'with a\n  pass\n', 'while x y:\n  pass\n',

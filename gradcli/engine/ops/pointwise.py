@@ -18,6 +18,7 @@ from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import (AS_VJP, LINEAR, NOT_FLOATING, OPS, RESULT, apply,
                                          broadcast_shape, define, defop, not_implemented,
                                          pointwise_op)
+from gradcli.engine.scalar_operands import unboxed as _unboxed
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import efficient_zeros
@@ -40,14 +41,14 @@ def _times(alpha, b):
 
 def _add(a, b, alpha=1):
     if alpha == 1:
-        return a + b
+        return _unboxed(a, b) + b
     if a.dtype.kind == "f":
         return fma.add_scaled(a, b, alpha)
     return a + _times(alpha, b)
 
 
 def _sub(a, b, alpha=1):
-    return a - b if alpha == 1 else _add(a, b, -alpha)
+    return _unboxed(a, b) - b if alpha == 1 else _add(a, b, -alpha)
 
 
 def _rsub(a, b, alpha=1):
@@ -77,13 +78,13 @@ def _multiply(a, b):
     torch's complex kernel."""
     if a.dtype.kind == "c":
         return complex_kernels.multiply(a, b, a.dtype)
-    return np.multiply(a, b)
+    return _unboxed(a, b) * b  # np.multiply, without the call's argument parsing
 
 
 def _divide(a, b):
     if a.dtype.kind == "c":
         return complex_kernels.divide(a, b, a.dtype)
-    return np.true_divide(a, b)
+    return _unboxed(a, b) / b  # np.true_divide, without the call's argument parsing
 
 
 pointwise_op("add.Tensor", "AddBackward0", _add, jvp=AS_VJP, complex=True,
@@ -162,6 +163,13 @@ def _addcmul(a, t1, t2, value=1):
 _SQRT = _vml_unary("sqrt", np.sqrt)
 
 
+# Exponents torch's pow computes by multiplying (or by sqrt): fn(base, one). A 0-d base comes as
+# its NumPy scalar to the arithmetic ones (the same bits, a tenth of the cost).
+_EXACT_POWERS = {2: lambda a, one: a * a, 3: lambda a, one: a * a * a,
+                 0.5: lambda a, one: _SQRT(a), -0.5: lambda a, one: one / np.sqrt(a),
+                 -1: lambda a, one: one / a, -2: lambda a, one: one / (a * a)}
+
+
 def _pow_tensor_scalar(a, e):
     """torch's CPU pow with a scalar exponent, including its exact fast paths."""
     if e == 0:
@@ -176,10 +184,9 @@ def _pow_tensor_scalar(a, e):
     if STATE.bfloat16_kernel and e in (3, -2):  # torch multiplies these in bfloat16
         square = dtypes.round_bfloat16(a * a)
         return square * a if e == 3 else one / square
-    fast = {2: lambda: a * a, 3: lambda: a * a * a, 0.5: lambda: _SQRT(a),
-            -0.5: lambda: one / np.sqrt(a), -1: lambda: one / a, -2: lambda: one / (a * a)}
-    if e in fast:
-        return fast[e]()
+    fast = _EXACT_POWERS.get(e)
+    if fast is not None:
+        return fast(a[()] if a.ndim == 0 and e != 0.5 and e != -0.5 else a, one)
     scalar = lambda v: np.power(v.astype(np.float64), float(e)).astype(v.dtype)  # noqa: E731
     if a.dtype == np.float64:  # SLEEF's pow in the vector code, glibc's in the scalar code
         return pointwise_order.split(a, lambda v: sleef_dd.powd(v, float(e)),

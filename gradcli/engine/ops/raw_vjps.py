@@ -13,6 +13,7 @@ import numpy as np
 from gradcli.engine.layout import torch_layout
 from gradcli.engine.autograd import RAW_EXPAND, RAW_VJPS
 from gradcli.engine.ops.registry import OPS
+from gradcli.engine.scalar_operands import unboxed
 
 
 def _pointwise(forward, *operands):
@@ -25,7 +26,7 @@ def _pointwise(forward, *operands):
 
 def _times(g, s):
     """maybe_multiply: `g` itself when `s` is 1, else g * s (mul.Scalar, no layout step)."""
-    return g if s == 1 else np.multiply(g, s)
+    return g if s == 1 else unboxed(g, s) * s
 
 
 def _pow_backward(g, a, e):
@@ -33,8 +34,8 @@ def _pow_backward(g, a, e):
         return np.zeros(a.shape, dtype=a.dtype)
     exponent = float(e)
     power = OPS["pow.Tensor_Scalar"].forward  # the pointwise area's pow, which imports this module
-    return _pointwise(np.multiply, g, np.asarray(np.multiply(
-        np.asarray(power(a, exponent - 1)), exponent)))
+    scaled = np.asarray(power(a, exponent - 1))
+    return _pointwise(np.multiply, g, np.asarray(unboxed(scaled, exponent) * exponent))
 
 
 def _sum_backward(g, a, sizes, dtype=None):
@@ -54,9 +55,9 @@ RAW_VJPS.update({
     "sub.Tensor": ((lambda g, a, b, alpha=1: g, _G),
                    (lambda g, a, b, alpha=1: _times(np.negative(g), alpha), _G)),
     "sub.Scalar": ((lambda g, a, b, alpha=1: g, _G),),
-    "mul.Tensor": ((lambda g, a, b: _pointwise(np.multiply, g, b), (1,)),
-                   (lambda g, a, b: _pointwise(np.multiply, g, a), (0,))),
-    "mul.Scalar": ((lambda g, a, s: np.multiply(g, s), _G),),
+    "mul.Tensor": ((lambda g, a, b: _pointwise(np.multiply, unboxed(g, b), b), (1,)),
+                   (lambda g, a, b: _pointwise(np.multiply, unboxed(g, a), a), (0,))),
+    "mul.Scalar": ((lambda g, a, s: unboxed(g, s) * s, _G),),
     "pow.Tensor_Scalar": ((_pow_backward, None),),
     "neg": ((lambda g, a: np.negative(g), _G),),
     "sum": ((_sum_backward, RAW_EXPAND),),

@@ -40,7 +40,7 @@ def _strided(size, stride, dtype: dtypes.DType, requires_grad) -> Tensor:
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_memory=False,
                   requires_grad=False) -> Tensor:
-    devices.place(device)
+    devices.place_new(device)
     return _strided(size, stride, dtype or STATE.default_dtype, requires_grad)
 
 
@@ -54,7 +54,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
                    pin_memory=False, requires_grad=False) -> Tensor:
     """A dense tensor whose dimensions lie in memory in the order `physical_layout` gives,
     outermost first."""
-    devices.place(device)
+    devices.place_new(device)
     size, order = tuple(size), tuple(physical_layout)
     if len(size) != len(order):
         raise errors.runtime(f"Number of dimensions in size does not match the length of the "

@@ -9,7 +9,8 @@ from gradcli.language.runtime import classes
 
 from gradcli.engine.errors import TorchError
 from gradcli.engine.state import STATE
-from gradcli.language.runtime import calls, protocols
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import attributes, calls, protocols
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.shape_notes import call_operands, shape_noted
@@ -26,6 +27,14 @@ def compile_call(compiler, tree: Tree):
         return _zero_argument_super(compiler, span_of(tree))
     if arguments is None and _is_scope_call(callee_tree):
         return _scope_call(compiler, callee_tree, span_of(tree))
+    if callee_tree.data == "getattr" and (arguments is None or arguments.data != "genexp"):
+        receiver = compiler.expression(callee_tree.children[0])
+        parts = _arguments(compiler, tree, arguments.children if arguments is not None else [])
+        if all(kind == "" for kind, _, _ in parts):
+            return _method_call(compiler, callee_tree, receiver, [value for _, _, value in parts],
+                                span_of(tree))
+        return _general_call(compiler, _attribute_of(compiler, callee_tree, receiver), parts,
+                             span_of(tree))
     callee, span = compiler.expression(callee_tree), span_of(tree)
     if arguments is not None and arguments.data == "genexp":
         return _positional_call(compiler, callee, [compiler.expression(arguments)], span)
@@ -75,9 +84,59 @@ def _positional_call(compiler, callee, arguments: list, span):
     return evaluate
 
 
+def _attribute(value, name: str, origin, span):
+    """value.name, its error at the attribute's span (as the getattr expression gives it)."""
+    STATE.origin = origin
+    try:
+        return attributes.get(value, name)
+    except USER_ERRORS as error:
+        raise_at(error, span)
+
+
+def _attribute_of(compiler, getattr_tree: Tree, receiver):
+    """The closure of `receiver.name` (the getattr expression), its receiver compiled already."""
+    name, span = compiler.check_name(getattr_tree.children[1]), span_of(getattr_tree)
+    origin = compiler.origin(span)
+    return lambda frame: _attribute(receiver(frame), name, origin, span)
+
+
+def _method_call(compiler, getattr_tree: Tree, receiver, arguments: list, span):
+    """`receiver.name(a, b)`: a tensor's table method is called with the receiver first, as its
+    BoundMethod would be, without making one; other attributes are got, then called."""
+    name, attr_span = compiler.check_name(getattr_tree.children[1]), span_of(getattr_tree)
+    attr_origin, origin = compiler.origin(attr_span), compiler.origin(span)
+    runtime, invoke, state, tensor_method = compiler.runtime, calls.invoke, STATE, \
+        attributes.tensor_method
+
+    def evaluate(frame):
+        value = receiver(frame)
+        method = tensor_method(value, name) if type(value) is Tensor else None
+        if method is None:
+            function = _attribute(value, name, attr_origin, attr_span)
+            return _called(runtime, function, [a(frame) for a in arguments], {}, origin, span)
+        state.origin = attr_origin
+        args = [value]
+        for argument in arguments:
+            args.append(argument(frame))
+        state.origin = origin
+        try:
+            return invoke(runtime, method, args, {})
+        except USER_ERRORS as error:
+            raise_at(shape_noted(error, args), span)
+    return evaluate
+
+
+def _called(runtime, function, args: list, kwargs: dict, origin, span):
+    """function(*args, **kwargs), its errors at the call's span with the operands' shapes."""
+    STATE.origin = origin
+    try:
+        return calls.call(runtime, function, args, kwargs)
+    except USER_ERRORS as error:
+        raise_at(shape_noted(error, call_operands(function, args)), span)
+
+
 def _general_call(compiler, callee, parts: list, span):
-    runtime, call = compiler.runtime, calls.call
-    origin, state = compiler.origin(span), STATE
+    runtime, origin = compiler.runtime, compiler.origin(span)
 
     def evaluate(frame):
         function, args, kwargs = callee(frame), [], {}
@@ -88,11 +147,7 @@ def _general_call(compiler, callee, parts: list, span):
                 kwargs[name] = value(frame)
             else:
                 _spread(function, kind, value(frame), args, kwargs, span)
-        state.origin = origin
-        try:
-            return call(runtime, function, args, kwargs)
-        except USER_ERRORS as error:
-            raise_at(shape_noted(error, call_operands(function, args)), span)
+        return _called(runtime, function, args, kwargs, origin, span)
     return evaluate
 
 

@@ -132,10 +132,10 @@ _LIKE = ("input: Tensor, *, dtype: ScalarType?=None, layout=None, device=None, "
 TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("einsum", einsum.einsum, "*args"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
-          devices.place(device) or creation.tensor(data, dtype, requires_grad),
+          devices.place_new(device) or creation.tensor(data, dtype, requires_grad),
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
     entry("as_tensor", lambda data, dtype, device:
-          devices.place(device) or creation.as_tensor(data, dtype),
+          devices.place_new(device) or creation.as_tensor(data, dtype),
           "data, *, dtype: ScalarType?=None, device=None"),
     entry("asarray", lambda obj, dtype, device, copy, requires_grad:
           (devices.link if isinstance(obj, (Tensor, np.ndarray)) else devices.place)(device)

@@ -98,9 +98,9 @@ def _init_owner(name: str) -> str:
 def _reading_members(function: Callable, position: int = 1) -> Callable:
     """A module class's forward or extra_repr (the module at `position`) where reading a
     member the program deleted (`del linear.bias`) is the AttributeError torch's code meets."""
-    def run(*args):
+    def run(*args, **kwargs):
         try:
-            return function(*args)
+            return function(*args, **kwargs)
         except KeyError as missing:
             raise args[position].missing(missing.args[0]) from None
     return run
@@ -120,6 +120,10 @@ def fill(module: "Module", *values, **keywords):
         kind.build(module, *values, **keywords)
     else:
         module.store_options(dict(zip(kind.option_names, values)))
+    if "device" in kind.option_names and any(
+            t is not None for t in (*module.params.values(), *module.buffers.values())):
+        devices.place_new(values[kind.option_names.index("device")]
+                          if kind.option_names.index("device") < len(values) else None)
     return module
 
 
@@ -537,14 +541,29 @@ def _to(ctx, module: Module, *args, dtype=None, device=None, non_blocking=False,
             dtype = arg
         else:
             device = arg
-    devices.place(device)
+    if device is not None:
+        devices.device(device)  # parsed first: a bare index needs an accelerator
     if dtype is not None and not dtype.is_floating_point:
         raise errors.type_error("nn.Module.to only accepts floating point or complex dtypes, but "
                                 f"got desired dtype={dtype!r}")
+    if _holds_tensors(module):  # each tensor moves: a module without any goes anywhere
+        devices.place(device)
     if memory_format is not None:
         conversions.check_memory_format(memory_format)
         _restride(module, memory_format)
     return _cast(module, dtype, future.overwrites(ctx))
+
+
+def _holds_tensors(module: Module) -> bool:
+    return any(t is not None for _, each in module.named_modules()
+               for t in (*each.params.values(), *each.buffers.values()))
+
+
+def _cuda(ctx, module: Module, device=None) -> Module:
+    """Module.cuda(device): each tensor's .cuda(device), which a CPU-only torch refuses."""
+    if _holds_tensors(module):
+        devices.cuda(None, device)
+    return module
 
 
 def _restride(module: Module, fmt) -> None:
@@ -768,7 +787,7 @@ MODULE_METHODS = table(
     entry("to", _to, "self, *args, dtype=None, device=None, non_blocking=False, "
           "memory_format=None", context=True),
     entry("cpu", lambda ctx, m: _cast(m, None, future.overwrites(ctx)), "self", context=True),
-    entry("cuda", lambda ctx, m, device: _to(ctx, m, device="cuda"), "self, device=None",
+    entry("cuda", _cuda, "self, device=None",
           context=True),
     entry("type", _type, "self, dst_type"),
     *(entry(name, lambda ctx, m, dtype=dtype: _cast(m, dtype, future.overwrites(ctx)), "self",

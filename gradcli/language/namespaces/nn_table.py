@@ -92,6 +92,15 @@ def _build_module_list(module: Module, modules=None) -> None:
         extend(module, modules)
 
 
+def _build_data_parallel(module: Module, inner, device_ids, output_device, dim) -> None:
+    """DataParallel on a machine without CUDA devices: it keeps the module and no devices."""
+    if isinstance(inner, Module):
+        module.children["module"] = inner
+    else:
+        module.attrs["module"] = inner
+    module.attrs["device_ids"] = []
+
+
 def _sequential_forward(ctx, module: Module, x):
     for child in module.members():
         x = ctx.call(child, [x], {})
@@ -543,6 +552,11 @@ KINDS = [
                sequence=True),
     ModuleKind("ModuleList", "container", "modules=None", lambda ctx, m, *inputs: _no_forward(m),
                "*input", build=_build_module_list, sequence=True, grouped=True),
+    # without devices, forward calls the module itself
+    ModuleKind("DataParallel", "", "module, device_ids=None, output_device=None, dim=0",
+               lambda ctx, m, *inputs, **kwargs: ctx.call(m.attribute("module"), list(inputs), kwargs),
+               "*inputs, **kwargs", build=_build_data_parallel,
+               path="torch.nn.parallel.data_parallel"),
     ModuleKind("RNN", "rnn", "input_size, hidden_size, num_layers=1, nonlinearity='tanh', "
                "bias=True, batch_first=False, dropout=0.0, bidirectional=False, device=None, "
                "dtype=None", RP.forward, "input, hx=None",

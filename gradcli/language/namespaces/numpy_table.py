@@ -1,6 +1,6 @@
 """`import numpy as np`: the part of NumPy that autograd tutorials use, through this table only.
 
-Array creation, elementwise math, reductions, np.random's legacy global generator and np.linalg
+Array creation, elementwise math, reductions, np.random's legacy global generator, np.linalg and np.fft
 basics run on the machine's NumPy itself, so values and printing are NumPy's. A tensor passed
 in becomes its array as torch's `__array__` gives it (refused while it requires grad). Nothing
 that reads or writes files, or reaches NumPy's internals (np.load, np.save, np.fromfile,
@@ -213,6 +213,8 @@ _RANDOM = ("seed rand randn randint random random_sample normal uniform choice s
            "multivariate_normal lognormal laplace logistic geometric multinomial dirichlet "
            "triangular chisquare standard_exponential")
 _LINALG = "norm inv det solve eig eigh svd pinv matrix_rank"
+_FFT = ("fft ifft rfft irfft fft2 ifft2 rfft2 irfft2 fftn ifftn rfftn irfftn hfft ihfft fftfreq "
+        "rfftfreq fftshift ifftshift")
 _DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
            "bool", "int_", "double", "single", "half", "uint16", "uint32", "uint64", "complex64",
            "complex128")
@@ -274,6 +276,7 @@ LINALG_ERROR = PyType("numpy.linalg.LinAlgError", (np.linalg.LinAlgError,))
 register_exception(LINALG_ERROR)
 NUMPY_LINALG = Namespace("numpy.linalg", _functions(_LINALG, np.linalg) | {
     "LinAlgError": LINALG_ERROR})
+NUMPY_FFT = Namespace("numpy.fft", LazyTable({}, lambda: _functions(_FFT, np.fft)))
 @record(frozen=True)
 class NumpyNamespace(Namespace):
     """numpy: a name NumPy 2 removed (np.float, np.Inf) fails with NumPy's own message."""
@@ -350,6 +353,7 @@ NUMPY = NumpyNamespace("numpy", (
     | {name: _dtype_class(name) for name in _DTYPES}
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
        "ndarray": PyType("numpy.ndarray", (np.ndarray,)), "random": NUMPY_RANDOM,
-       "linalg": NUMPY_LINALG, "__version__": np.__version__,
+       "linalg": NUMPY_LINALG, "fft": NUMPY_FFT, "__version__": np.__version__,
        "r_": IndexTrick("r_"), "c_": IndexTrick("c_"), "finfo": FINFO, "iinfo": IINFO}))
-NUMPY_MODULES = {"numpy": NUMPY, "numpy.random": NUMPY_RANDOM, "numpy.linalg": NUMPY_LINALG}
+NUMPY_MODULES = {"numpy": NUMPY, "numpy.random": NUMPY_RANDOM, "numpy.linalg": NUMPY_LINALG,
+                 "numpy.fft": NUMPY_FFT}

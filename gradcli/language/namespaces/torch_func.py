@@ -8,8 +8,9 @@ by calling the function once per entry of the batch and stacking the results.
 from __future__ import annotations
 
 from gradcli.engine import creation, errors, forward_ad, grad_api, vmap_batched
+from gradcli.engine.records import replace
 from gradcli.engine.functions import F
-from gradcli.engine.ops import shapes
+from gradcli.engine.ops import linalg as L, shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.func_rearrange import rearrange
@@ -494,8 +495,9 @@ def _sample(ctx, func, leaves: list, dims: list, spec, kwargs: dict, at: tuple,
     STATE.random_refused = _RANDOM_IN_VMAP if randomness == "error" else refused
     STATE.graph_kept = kept or b < size - 1
     try:
-        return pytree.flatten(_transformed(ctx, func, list(pytree.unflatten(sliced, spec)),
-                                           kwargs, ("vmap",)))
+        outs, out_spec = pytree.flatten(_transformed(
+            ctx, func, list(pytree.unflatten(sliced, spec)), kwargs, ("vmap",)))
+        return outs, out_spec, sliced
     finally:
         STATE.random_refused, STATE.graph_kept = refused, kept
 
@@ -517,7 +519,7 @@ def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: di
         vmap_batched.end(outer)
     if randomness == "same" and size > 1:
         generator.set_state(after_first)
-    outs, out_spec = results[0]
+    outs, out_spec, _ = results[0]
     if out_spec.kind is None and isinstance(outs[0], Tensor):
         flat_dims = ([out_dims] if isinstance(out_dims, (int, type(None))) else list(out_dims)
                      if isinstance(out_dims, tuple) and len(out_dims) == 1 else None)
@@ -525,8 +527,22 @@ def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: di
         flat_dims = pytree.broadcast(out_dims, out_spec)
     if flat_dims is None:
         raise _incompatible(ctx, name, "out_dims", out_dims, out_spec)
-    stacked = [_stack_out([r[0][j] for r in results], d, name) for j, d in enumerate(flat_dims)]
+    stacked = [_passed_through([r[0][j] for r in results], [r[2] for r in results], leaves,
+                               dims, d) or _stack_out([r[0][j] for r in results], d, name)
+               for j, d in enumerate(flat_dims)]
     return pytree.unflatten(stacked, out_spec)
+
+
+def _passed_through(values: list, sliced: list, leaves: list, dims: list, out_dim):
+    """An output that is, in every sample, that sample's slice of one batched input: torch's
+    run on the batch returns that input itself (its batch dim moved to `out_dim`)."""
+    if not isinstance(out_dim, int) or not values or not isinstance(values[0], Tensor):
+        return None
+    for i, d in enumerate(dims):
+        if d is not None and all(v is s[i] for v, s in zip(values, sliced)):
+            leaf = leaves[i]
+            return leaf if out_dim % leaf.ndim == d % leaf.ndim else L.movedim(leaf, d, out_dim)
+    return None
 
 
 def _stack_out(values: list, out_dim, name: str):
@@ -536,7 +552,27 @@ def _stack_out(values: list, out_dim, name: str):
         raise errors.value_error(
             f"vmap({name}, ...): `{name}` must only return Tensors, got type "
             f"{_python_type(values[0])}. Did you mean to set out_dims= to None for output?")
-    return shapes.stack(values, out_dim)
+    return _named_as_batched(shapes.stack(values, out_dim), values)
+
+
+# A reduction of a whole sample is, on the batch, a reduction over the sample's dims
+_BATCHED_LABELS = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1",
+                   "ProdBackward0": "ProdBackward1", "MaxBackward1": "MaxBackward0",
+                   "MinBackward1": "MinBackward0"}
+
+
+def _named_as_batched(stacked: Tensor, values: list) -> Tensor:
+    """torch runs the function once on the whole batch, so the result's grad_fn is the node of
+    its last op: the stack's node takes that name when every sample's result ends in the same
+    op (its backward stays the stack's)."""
+    node = stacked._grad_fn
+    ends = {v._grad_fn.op.label if v._grad_fn is not None else None for v in values}
+    if node is None or len(ends) != 1 or None in ends:
+        return stacked
+    last = values[0]._grad_fn.op
+    label = _BATCHED_LABELS.get(last.label, last.label)
+    node.op = replace(node.op, label=label, name=last.name if label == last.label else "")
+    return stacked
 
 
 def vmap(ctx, func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):

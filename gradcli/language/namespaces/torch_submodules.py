@@ -187,7 +187,7 @@ MODULE_GROUPS = (
     (("enum",), _enum),
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
-    (("numpy", "numpy.linalg", "numpy.random"), _numpy_modules),
+    (("numpy", "numpy.linalg", "numpy.random", "numpy.fft"), _numpy_modules),
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker"), _pyplot_modules),
     (("math",), _math),
     (("heapq", "bisect"), _heapq_modules),

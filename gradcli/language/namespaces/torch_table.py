@@ -138,6 +138,30 @@ def _no_cuda(*args):
     raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
 
 
+def _no_binding(binding: str):
+    """A torch.cuda function whose C binding a CPU-only build lacks: torch's Python reaches for
+    it and fails."""
+    def refuse(*args):
+        raise errors.TorchError("AttributeError", f"module 'torch._C' has no attribute '{binding}'")
+    return refuse
+
+
+def _renamed(old: str, new: str, then):
+    """A deprecated torch.cuda alias: its FutureWarning, then what `new` does."""
+    def run(*args):
+        STATE.warn("FutureWarning", f"`torch.cuda.{old}` has been renamed to `torch.cuda.{new}`")
+        return then(*args)
+    return run
+
+
+def _resets_peak(old: str):
+    def run(*args):
+        STATE.warn("FutureWarning", f"torch.cuda.{old} now calls torch.cuda.reset_peak_memory_stats, "
+                   "which resets /all/ peak memory stats.")
+        return _no_binding("_cuda_resetPeakMemoryStats")()
+    return run
+
+
 # A CPU-only torch: queries of the (never initialised) allocator answer 0, the rest refuse.
 CUDA = Namespace("torch.cuda", GroupedTable(table(
     entry("is_available", lambda: False, ""),
@@ -152,7 +176,16 @@ CUDA = Namespace("torch.cuda", GroupedTable(table(
     *(entry(name, _no_cuda, spec) for name, spec in (
         ("current_device", ""), ("initial_seed", ""), ("init", ""), ("get_device_name", "device=None"),
         ("get_device_properties", "device=None"), ("get_device_capability", "device=None"),
-        ("synchronize", "device=None"), ("mem_get_info", "device=None"))),
+        ("synchronize", "device=None"), ("mem_get_info", "device=None"), ("ipc_collect", ""),
+        ("get_rng_state", "device='cuda'"))),
+    *(entry(name, _no_binding(binding), spec) for name, binding, spec in (
+        ("reset_peak_memory_stats", "_cuda_resetPeakMemoryStats", "device=None"),
+        ("reset_accumulated_memory_stats", "_cuda_resetAccumulatedMemoryStats", "device=None"),
+        ("memory_snapshot", "_cuda_memorySnapshot", "mempool_id=None, include_traces=True"))),
+    *(entry(name, _resets_peak(name), "device=None") for name in (
+        "reset_max_memory_allocated", "reset_max_memory_cached")),
+    *(entry(old, _renamed(old, new, lambda device: 0), "device=None") for old, new in (
+        ("memory_cached", "memory_reserved"), ("max_memory_cached", "max_memory_reserved"))),
 ), CUDA_GROUPS))
 
 
@@ -220,8 +253,17 @@ NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRI
           "module, name='weight', n_power_iterations=1, eps=1e-12, dim=None", context=True),
     entry("remove_spectral_norm", lambda ctx, module, name: _spectral_norms()
           .remove_spectral_norm(ctx, module, name), "module, name='weight'", context=True)))
+def _no_device_type(module, inputs, device_ids=None, output_device=None, dim=0,
+                    module_kwargs=None):
+    raise errors.runtime("device type could not be determined")
+
+
+# torch.nn.parallel where no accelerator is found: DataParallel keeps the module to itself
+NN_PARALLEL = Namespace("torch.nn.parallel", LazyTable({"data_parallel": entry(
+    "data_parallel", _no_device_type, "module, inputs, device_ids=None, output_device=None, "
+    "dim=0, module_kwargs=None")}, lambda: {"DataParallel": _nn_classes()["DataParallel"]}))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
-                                     "utils": NN_UTILS}, _nn_classes))
+                                     "utils": NN_UTILS, "parallel": NN_PARALLEL}, _nn_classes))
 
 
 def _optimizers() -> dict:
@@ -453,6 +495,7 @@ MODULES = GroupedTable({
     "torch.distributions": DISTRIBUTIONS,
     **{f"torch.distributions.{part}": module for part, module in DISTRIBUTION_PARTS.items()},
     "torch.nn": NN,
+    "torch.nn.parallel": NN_PARALLEL,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,
     "torch.nn.utils.stateless": STATELESS,

@@ -385,6 +385,15 @@ def get(value, name: str):
     return _missing(value, name)
 
 
+def tensor_method(value: Tensor, name: str):
+    """The table method `value.name` resolves to; None where it resolves to anything else (an
+    attribute, a dunder, what the program set on the tensor)."""
+    if name[:2] == "__" or name in protocols.TENSOR_ATTRS or \
+            instance_dicts.lookup(value, name) is not instance_dicts.MISSING:
+        return None
+    return protocols.TENSOR_METHODS.get(name)
+
+
 def _tensor_attribute(value: Tensor, name: str):
     """tensor.name: what the program stored on it, else torch's attributes and methods."""
     own = instance_dicts.lookup(value, name)

@@ -69,6 +69,9 @@ def parser() -> Lark:
 
 def parse(source: str) -> Tree:
     """Parse a whole program; raise GradSyntaxError with Python's wording where it has one."""
+    if "\0" in source:  # Python's tokenizer refuses such a line before parsing anything
+        line = source.count("\n", 0, source.index("\0")) + 1
+        raise GradSyntaxError("source code cannot contain null bytes", line, 1, 2)
     text = source if source.endswith("\n") else source + "\n"
     first = indentation_problem(source)
     if first is not None and first.message == "unexpected indent":

@@ -115,7 +115,10 @@ def scan(source: str) -> Scan:
                     column + 1, column + 2, found_at=(line, column)))
             elif "\n" not in source[i:]:
                 result.ends_with_backslash = True
-        elif ch not in " \t\f\r" and not ch.isascii():
+        elif ch not in " \t\f\r" and not ch.isprintable():
+            result.problems.append(Problem(f"invalid non-printable character U+{ord(ch):04X}",
+                                           line, column, column + 1))
+        elif not ch.isascii():
             result.problems.append(Problem(f"invalid character '{ch}' (U+{ord(ch):04X})", line,
                                            column, column + 1))
         i, column = i + 1, column + 1
