@@ -212,17 +212,30 @@ def _pow_scalar_tensor(base, e):
     if e.dtype.kind == "c":
         return complex_kernels.cpow(np.asarray(base, e.dtype), e)
     if e.dtype.kind != "f":
-        return np.power(e.dtype.type(base), e)
+        return _int_power(e.dtype.type(base), e)
     if base == 1:
         return np.ones_like(e)
     return _pow_floats(np.asarray(base, e.dtype), e)
+
+
+def _int_power(a, b):
+    """torch's integer pow (powi): a negative exponent gives 1 for a base of 1, +-1 for -1
+    (by the exponent's parity) and 0 otherwise, where NumPy refuses."""
+    a, b = np.asarray(a), np.asarray(b)
+    negative = b < 0
+    if not np.any(negative):
+        return np.power(a, b)
+    out = np.power(a, np.where(negative, 0, b))
+    odd = (np.abs(b) % 2) == 1
+    reciprocal = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+    return np.where(negative, reciprocal, out).astype(out.dtype)
 
 
 def _pow_tensor_tensor(a, b):
     if a.dtype.kind == "c":
         return complex_kernels.cpow(a, b)
     if a.dtype.kind != "f":
-        return np.power(a, b)
+        return _int_power(a, b)
     return _pow_floats(a, b)
 
 

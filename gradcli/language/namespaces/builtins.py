@@ -467,7 +467,9 @@ def _reversed(sequence):
         return classes.call_bound(method, [])
     item = classes.special_method(sequence, "__getitem__")
     if item is not None and classes.special_method(sequence, "__len__") is not None:
-        return (classes.call_bound(item, [i]) for i in range(length(sequence) - 1, -1, -1))
+        return reversed([classes.call_bound(item, [i]) for i in range(length(sequence))])
+    if isinstance(sequence, TableObject) and sequence.is_sequence:  # nn.Sequential's items
+        return reversed([sequence.item(i) for i in range(sequence.length())])
     raise errors.type_error(f"'{type_name(sequence)}' object is not reversible")
 
 
@@ -578,6 +580,9 @@ def _pow(base, exp, mod=None):
 
 
 def _divmod(a, b):
+    if isinstance(a, Tensor) or isinstance(b, Tensor):  # torch's Tensor has no __divmod__
+        raise errors.type_error(f"unsupported operand type(s) for divmod(): '{type_name(a)}' "
+                                f"and '{type_name(b)}'")
     return operators.binary("//", a, b), operators.binary("%", a, b)
 
 

@@ -205,6 +205,8 @@ def collate(batch: list):
         return S.stack(batch, 0)
     if isinstance(first, np.ndarray):
         return S.stack([creation.from_numpy(a) for a in batch], 0)
+    if isinstance(first, np.generic) and not isinstance(first, (np.str_, np.bytes_)):
+        return creation.from_numpy(np.array(batch))  # NumPy scalars: torch.as_tensor(batch)
     if isinstance(first, bool):
         return creation.tensor(batch, dtypes.bool_)
     if isinstance(first, int):

@@ -71,7 +71,7 @@ def _like(fn):
         device) or fn(t, dtype=dtype, requires_grad=requires_grad, memory_format=memory_format)
 
 
-def _tensor_type(t: Tensor, dtype=None, non_blocking: bool = False):
+def tensor_type(t: Tensor, dtype=None, non_blocking: bool = False):
     """Tensor.type(): a legacy tensor type (torch.FloatTensor, torch.Tensor) stands for its
     dtype; any other class is torch's "invalid type" ValueError, named as C names classes."""
     if dtype is TENSOR_TYPE:
@@ -157,7 +157,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
 )))
 
 TENSOR_MATH = layered(declared_entries("method"), worded_as_torch("torch.Tensor", table(
-    entry("type", _tensor_type, "self, dtype=None, non_blocking: bool=False", style="parser"),
+    entry("type", tensor_type, "self, dtype=None, non_blocking: bool=False", style="parser"),
     entry("type_as", lambda t, other: conversions.to_dtype(t, other.dtype),
           "self, other: Tensor", style="parser"),
     *(entry(name, lambda t, memory_format, convert=convert: convert(t),

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.namespaces.modules import Module, UserModule, torch_typename
+from gradcli.language.runtime.exceptions import is_attribute_error
+from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.signatures import entry, table
 
 
@@ -13,8 +16,8 @@ def _has_attribute(module: Module, name: str) -> bool:
     """hasattr(module, name)."""
     try:
         module.attribute(name)
-    except errors.TorchError as error:
-        if error.kind != "AttributeError":
+    except (errors.TorchError, GradRuntimeError) as error:  # (raised by a class's __getattr__)
+        if not is_attribute_error(error):
             raise
         return False
     return True
@@ -90,6 +93,25 @@ def get_submodule(module: Module, target) -> Module:
     return module
 
 
+def set_submodule(module: Module, target, child, strict: bool = False) -> None:
+    """Module.set_submodule: `child` put at a dotted path, under a module that exists (with
+    strict, in place of a module already there)."""
+    if target == "":
+        raise errors.value_error("Cannot set the submodule without a target name!")
+    if not isinstance(target, str):
+        raise errors.no_attribute(target, "split")
+    path, _, name = target.rpartition(".")
+    if not isinstance(child, Module):
+        raise errors.value_error(f"`module` is not an nn.Module, found {class_text(child)}")
+    parent = get_submodule(module, path) if path else module
+    present = _has_attribute(parent, name)
+    if strict and not present:
+        raise errors.TorchError("AttributeError", f"{parent.class_name} has no attribute `{name}`")
+    if present and not isinstance(parent.attribute(name), Module):
+        raise errors.TorchError("AttributeError", f"`{name}` is not an nn.Module")
+    parent.set_attribute(name, child)
+
+
 def _get_member(module: Module, target, what: str):
     """Module.get_parameter and get_buffer: the last name of a dotted path, on its module."""
     if not isinstance(target, str):
@@ -113,6 +135,8 @@ MEMBER_METHODS = table(
     entry("add_module", add_module, "self, name, module"),
     entry("register_module", add_module, "self, name, module"),
     entry("get_submodule", get_submodule, "self, target"),
+    entry("set_submodule", set_submodule, "self, target, module, strict=False"),
+    entry("_get_name", lambda m: m.class_name, "self"),
     entry("get_parameter", lambda m, target: _get_member(m, target, "parameter"),
           "self, target"),
     entry("get_buffer", lambda m, target: _get_member(m, target, "buffer"), "self, target"),

@@ -14,7 +14,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import buffers, future, module_hooks, state_dict_metadata
 from gradcli.language.namespaces.builtins import class_text
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
@@ -218,6 +218,17 @@ class Module(TableObject):
         for found in (self.attrs, self.params, self.buffers, self.children):
             if name in found:
                 return found[name]
+        return self.class_attribute(name)
+
+    def registered(self, name: str):
+        """nn.Module.__getattr__: a parameter, buffer or child module of that name."""
+        for found in (self.params, self.buffers, self.children):
+            if name in found:
+                return found[name]
+        raise self.missing(name)
+
+    def class_attribute(self, name: str):
+        """What the torch class defines under `name` (its methods and read-only tables)."""
         if name == "forward":
             return self.forward_method()
         if name in _TABLES:
@@ -354,6 +365,15 @@ class Module(TableObject):
 
     # ---- Sequential, ModuleList (and ParameterList, numbering its parameters) ------------------
 
+    def operator(self, op: str, other, reflected: bool, inplace: bool = False):
+        """Sequential's + and * (and += and *=), ModuleList's + and +=."""
+        if self.kind.name == "Sequential" and (op == "*" or op == "+" and not reflected):
+            return _sequential_operator(self, op, other, inplace)
+        if self.kind.name == "ModuleList" and op == "+" and not reflected:
+            made = self if inplace else construct(self.kind)
+            return extend(made, other) if inplace else extend(extend(made, self), other)
+        return NotImplemented
+
     def numbered(self) -> dict:
         """The entries a sequence container numbers 0, 1, ..."""
         return self.children
@@ -474,6 +494,22 @@ def _cast(module: Module, dtype: DType | None, overwrite: bool = False) -> Modul
     return module
 
 
+def _type(module: Module, dst_type) -> Module:
+    """Module.type: Module._apply of Tensor.type(dst_type) to every parameter (its data set in
+    place, its grad too) and buffer, whatever their dtypes."""
+    from gradcli.language.namespaces.math_table import tensor_type
+    for _, each in module.named_modules():
+        for param in each.params.values():
+            for t in (param, None if param is None else param.grad):
+                if t is not None:
+                    made = tensor_type(t, dst_type)
+                    t.data, t.dtype = made.data, made.dtype
+        for name, buffer in each.buffers.items():
+            if buffer is not None:
+                each.buffers[name] = tensor_type(buffer, dst_type)
+    return module
+
+
 def _converted(t: Tensor, dtype: DType | None) -> Tensor:
     """What Module.to's conversion gives for `t`, outside autograd: itself unless floating."""
     if dtype is None or not t.dtype.is_floating_point or t.dtype is dtype:
@@ -556,24 +592,35 @@ def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: b
     """Module.state_dict: each module's parameters, then its buffers, then its children's (a
     module reached twice, as a shared layer, under each of its names)."""
     out = OrderedDict() if destination is None else destination
-    for name, each in module.named_modules(prefix.rstrip("."), remove_duplicate=False):
+    visited = list(module.named_modules(prefix.rstrip("."), remove_duplicate=False))
+    state_dict_metadata.record(out, visited, made=destination is None)
+    for name, each in visited:
         lead = f"{name}." if name else ""
         for key, tensor in list(each.params.items()) + list(each.buffers.items()):
             if tensor is not None and key not in each.non_persistent:
                 # a lazy module keeps its uninitialized tensors themselves
                 out[lead + key] = tensor if keep_vars or kind_of(tensor) else F.detach(tensor)
-    if destination is None:
-        state_dict_metadata.mark(out)
     return out
 
 
 class IncompatibleKeys(TableObject):
-    """load_state_dict's result: missing and unexpected keys, printed as torch prints it."""
+    """load_state_dict's result: missing and unexpected keys, printed as torch prints it; a
+    namedtuple of the two lists (`missing, unexpected = model.load_state_dict(...)`)."""
 
     __slots__ = ("missing_keys", "unexpected_keys")
+    is_sequence = True
 
     def __init__(self, missing: list, unexpected: list):
         self.missing_keys, self.unexpected_keys = missing, unexpected
+
+    def item(self, key):
+        return protocols.get_item((self.missing_keys, self.unexpected_keys), key)
+
+    def length(self) -> int:
+        return 2
+
+    def members(self):
+        return iter((self.missing_keys, self.unexpected_keys))
 
     @property
     def language_type(self) -> PyType:
@@ -603,8 +650,8 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
     if not isinstance(state_dict, dict):
         raise errors.type_error(f"Expected state_dict to be dict-like, got {class_text(state_dict)}.")
     own = _state_dict(module, keep_vars=True)
-    if not state_dict_metadata.carries(state_dict):
-        own = {k: v for k, v in own.items() if k in state_dict or not _norm_count(module, k)}
+    own = {k: v for k, v in own.items()
+           if k in state_dict or not _norm_count(module, k, state_dict)}
     missing = [k for k in own if k not in state_dict]
     unexpected = [k for k in state_dict if k not in own]
     problems = []
@@ -615,7 +662,7 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
         if not isinstance(source, Tensor):
             problems.append(f'While copying the parameter named "{key}", expected torch.Tensor '
                             f"or Tensor-like object from checkpoint but received "
-                            f"{type_name(source)}")
+                            f"{class_text(source)}")
         elif source.shape != target.shape:
             problems.append(f"size mismatch for {key}: copying a param with shape "
                             f"torch.Size({list(source.shape)}) from checkpoint, the shape in "
@@ -638,12 +685,16 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
     return IncompatibleKeys(missing, unexpected)
 
 
-def _norm_count(module: Module, key: str) -> bool:
-    """Whether `key` is a norm layer's num_batches_tracked, which a state dict without metadata
-    need not have (torch's _NormBase loads the layer's own count for it)."""
+def _norm_count(module: Module, key: str, state_dict) -> bool:
+    """Whether `key` is a norm layer's num_batches_tracked, which a state dict that does not
+    record the layer's version as 2 need not have (torch's _NormBase loads the layer's own count
+    for it)."""
     path, _, name = key.rpartition(".")
+    recorded = state_dict_metadata.version_in(state_dict, path)
+    if name != "num_batches_tracked" or (recorded or 0) >= 2:
+        return False
     owner = dict(module.named_modules(remove_duplicate=False)).get(path)
-    return name == "num_batches_tracked" and owner is not None and "running_mean" in owner.buffers
+    return owner is not None and "running_mean" in owner.buffers
 
 
 _POST_HOOK_RETURNED = (
@@ -738,6 +789,7 @@ MODULE_METHODS = table(
     entry("cpu", lambda ctx, m: _cast(m, None, future.overwrites(ctx)), "self", context=True),
     entry("cuda", _cuda, "self, device=None",
           context=True),
+    entry("type", _type, "self, dst_type"),
     *(entry(name, lambda ctx, m, dtype=dtype: _cast(m, dtype, future.overwrites(ctx)), "self",
             context=True) for name, dtype in (("double", float64), ("float", float32),
                                               ("half", float16), ("bfloat16", bfloat16))),
@@ -796,19 +848,54 @@ def _pop(module: Module, key):
     return value
 
 
-def _extend(module: Module, modules) -> Module:
+def extend(module: Module, modules) -> Module:
+    """Sequential.extend and ModuleList.extend (which the constructor and += run)."""
+    if module.kind.name == "ModuleList":  # ModuleList.extend checks for an Iterable first
+        try:
+            modules = list(iterate(modules))
+        except errors.TorchError as error:
+            if error.kind != "TypeError" or "not iterable" not in error.message:
+                raise
+            raise errors.type_error("ModuleList.extend should be called with an iterable, but "
+                                    f"got {type_name(modules)}") from None
     for child in iterate(modules):
         _append(module, child)
     return module
 
 
+def _sequential_operator(module: Module, op: str, other, inplace: bool):
+    """torch's Sequential.__add__/__iadd__ (another Sequential's modules after its own) and
+    __mul__/__rmul__/__imul__ (its modules repeated, shared)."""
+    if op == "+":
+        if not (isinstance(other, Module) and other.kind.name == "Sequential"):
+            raise errors.value_error("add operator supports only objects of Sequential class, "
+                                     f"but {class_text(other)} is given.")
+        made = module if inplace else extend(construct(module.kind), module.members())
+        return extend(made, other.members())
+    if not isinstance(other, int):
+        raise errors.type_error(f"unsupported operand type(s) for *: {class_text(module)} and "
+                                f"{class_text(other)}")
+    if other <= 0:
+        raise errors.value_error(f"Non-positive multiplication factor {other} for "
+                                 f"{class_text(module)}")
+    made = module if inplace else construct(module.kind)
+    original = module.members()
+    for _ in range(other - 1 if inplace else other):
+        extend(made, original)
+    return made
+
+
 SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"),
-                           entry("extend", _extend, "self, modules"),
+                           entry("extend", extend, "self, modules"),
                            entry("insert", _insert, "self, index, module"),
                            entry("pop", _pop, "self, key"))
 
 
 # ---- Classes written in the program, derived from nn.Module or another torch.nn class ---------
+
+_MODULE_GETATTR = entry("__getattr__", lambda m, name: m.registered(name), "self, name",
+                        qualname="Module.__getattr__")
+
 
 class UserModule(classes.UserInstance, Module):
     """An instance of a user class derived from nn.Module or another torch.nn class (`kind`):
@@ -834,6 +921,9 @@ class UserModule(classes.UserInstance, Module):
         found = self.property_of(name)
         if found is not None:
             return found[0](self)
+        hook = self.cls.find("__getattr__")
+        if hook is not classes.MISSING:  # Python's order: what the instance and its classes
+            return self._hooked_attribute(hook, name)  # hold, then the hook for the rest
         for found in (self.attrs, self.params, self.buffers, self.children):
             if name in found:
                 return found[name]
@@ -842,6 +932,22 @@ class UserModule(classes.UserInstance, Module):
             return classes.bind(defined, self, self.cls)
         return super().attribute(name)
 
+    def _hooked_attribute(self, hook, name: str):
+        """An attribute of a class that defines __getattr__ (in place of nn.Module's, which
+        finds parameters, buffers and children): asked when the instance's own attributes and
+        the classes' hold no `name`."""
+        if name in self.attrs:
+            return self.attrs[name]
+        defined = self.cls.find(name)
+        if defined is not classes.MISSING:
+            return classes.bind(defined, self, self.cls)
+        try:
+            return self.class_attribute(name)
+        except errors.TorchError as error:
+            if error.kind != "AttributeError":
+                raise
+        return self.cls.runtime.call(classes.bind(hook, self, self.cls), [name], {})
+
     def base_attribute(self, name: str):
         """super().name past the user's classes: the torch class's (its forward, not hooked;
         __call__, nn.Module's: hooks and forward)."""
@@ -849,6 +955,8 @@ class UserModule(classes.UserInstance, Module):
             return Module.forward(self)
         if name == "forward":
             return BoundMethod(self, self.kind.forward_entry)
+        if name == "__getattr__":
+            return BoundMethod(self, _MODULE_GETATTR)
         if name in _CONTAINER_DUNDERS and self.is_sequence:
             return BoundMethod(self, _CONTAINER_DUNDERS[name])
         return super().attribute(name)

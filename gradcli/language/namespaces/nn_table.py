@@ -33,14 +33,13 @@ from gradcli.language.namespaces.module_members import MEMBER_METHODS
 from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
                                                  Module, SEQUENTIAL_METHODS,
-                                                ModuleKind, check_module, construct,
+                                                ModuleKind, check_module, construct, extend,
                                                 options_repr)
 from gradcli.language.namespaces import module_subclasses
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.signatures import entry
-from gradcli.language.runtime.values import iterate
 from gradcli.language.runtime.pytypes import PyType
 
 
@@ -89,7 +88,8 @@ def _build_sequential(module: Module, *children) -> None:
 
 
 def _build_module_list(module: Module, modules=None) -> None:
-    _build_sequential(module, *(iterate(modules) if modules is not None else ()))
+    if modules is not None:  # torch's `self += modules`
+        extend(module, modules)
 
 
 def _build_data_parallel(module: Module, inner, device_ids, output_device, dim) -> None:
@@ -144,9 +144,16 @@ def _conv_builder(spatial: int, transposed: bool = False):
         if isinstance(padding, str) and not transposed:
             if padding not in ("same", "valid"):
                 raise errors.value_error(f"Invalid padding string {padding!r}, should be one of "
-                                         "['valid', 'same']")
+                                         f"{ {'same', 'valid'} }")  # a set, in Python's order
+            if padding == "same" and any(s != 1 for s in _tuple(stride, spatial)):
+                raise errors.value_error("padding='same' is not supported for strided "
+                                         "convolutions")
         else:
             padding = _tuple(padding, spatial)
+        modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in modes:
+            raise errors.value_error(f"padding_mode must be one of {modes}, but got "
+                                     f"padding_mode='{padding_mode}'")
         kernel = _tuple(kernel_size, spatial)
         module.attrs.update(in_channels=in_channels, out_channels=out_channels,
                             kernel_size=kernel, stride=_tuple(stride, spatial), padding=padding,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gradcli.engine import creation, errors, grad_api
 from gradcli.engine.functions import F
+from gradcli.engine.indexing import get_item
 from gradcli.engine.ops import reductions as R
 from gradcli.engine.ops.inplace import apply_inplace
 from gradcli.engine.ops import shapes as S
@@ -93,9 +94,11 @@ def vector_to_parameters(vec, parameters) -> None:
         raise errors.type_error(f"expected torch.Tensor, but got: {type_name(vec)}")
     pointer = 0
     for p in iterate(parameters):
+        if not isinstance(p, Tensor):
+            raise errors.no_attribute(p, "device")  # torch checks each one's device first
         count = p.numel()
-        piece = vec.data.reshape(-1)[pointer:pointer + count].reshape(p.shape)
-        grad_api.assign_data(p, Tensor(piece, vec.dtype))
+        piece = F.view(get_item(vec, slice(pointer, pointer + count)), tuple(p.shape))
+        grad_api.assign_data(p, F.detach(piece))
         pointer += count
 
 

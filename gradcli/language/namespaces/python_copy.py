@@ -84,7 +84,7 @@ def _deep(value, memo: dict):
             copied.update(_deep(item, memo) for item in value)
         else:
             copied.update((_deep(key, memo), _deep(item, memo)) for key, item in value.items())
-            state_dict_metadata.carry(value, copied)
+            state_dict_metadata.carry(value, copied, lambda item: _deep(item, memo))
         return copied
     if kind is defaultdict:
         copied = defaultdict(value.default_factory)

@@ -8,6 +8,7 @@ import json
 
 from gradcli.engine import errors
 from gradcli.language.namespaces.python_io import host_errors
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
@@ -26,7 +27,8 @@ def _dumps(ctx, obj, *, skipkeys=False, ensure_ascii=True, check_circular=True,
     def fallback(value):
         if default is not None:
             return ctx.call(default, [value], {})
-        raise errors.type_error(f"Object of type {type_name(value)} is not JSON serializable")
+        name = protocols.type_of(value).name.rsplit(".", 1)[-1]  # the class's __name__
+        raise errors.type_error(f"Object of type {name} is not JSON serializable")
     separators = None if separators is None else tuple(separators)
     with host_errors():
         return json.dumps(obj, skipkeys=skipkeys, ensure_ascii=ensure_ascii,

@@ -92,12 +92,14 @@ def _ordered_dict(*args, **kwargs):
     return collections.OrderedDict(dict_from(args[0] if args else (), **kwargs))
 
 
-def _defaultdict(ctx, default_factory=None, *args):
+def _defaultdict(ctx, default_factory=None, *args, **kwargs):
     if default_factory is not None and not protocols.is_callable(default_factory):
         raise errors.type_error("first argument must be callable or None")
+    if len(args) > 1:
+        raise errors.type_error(f"dict expected at most 1 argument, got {len(args)}")
     factory = None if default_factory is None else (
         lambda: ctx.call(default_factory, [], {}))
-    made = DefaultDict(factory, *(dict(a) if isinstance(a, dict) else a for a in args))
+    made = DefaultDict(factory, dict_from(args[0] if args else (), **kwargs))
     made.language_factory = default_factory
     return made
 
@@ -119,7 +121,8 @@ COLLECTIONS = Namespace("collections", {
     "OrderedDict": PyType("collections.OrderedDict", (collections.OrderedDict,),
                           entry("OrderedDict", _ordered_dict, "*args, **kwargs", frames=0)),
     "defaultdict": PyType("collections.defaultdict", (collections.defaultdict,),
-                          entry("defaultdict", _defaultdict, "default_factory=None, *args",
+                          entry("defaultdict", _defaultdict,
+                                "default_factory=None, *args, **kwargs",
                                 context=True, frames=0)),
     "Counter": PyType("collections.Counter", (collections.Counter,),
                       entry("Counter", _counter, "iterable=None, /, **kwds", frames=0)),

@@ -102,7 +102,7 @@ def _copy(value, memo: dict, opaque, shared: dict):
     elif isinstance(value, (dict, OrderedDict)):
         made = type(value)((_copy(k, memo, opaque, shared), _copy(v, memo, opaque, shared))
                            for k, v in value.items())
-        state_dict_metadata.carry(value, made)
+        state_dict_metadata.carry(value, made, lambda item: _copy(item, memo, opaque, shared))
     elif isinstance(value, Size):
         made = value
     elif isinstance(value, (list, tuple)):

@@ -17,6 +17,7 @@ from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import worded_as_torch
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.namespaces.storages import storage_of
+from gradcli.language.namespaces.tensor_apply import TENSOR_APPLY
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin
@@ -102,7 +103,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
           "self, *args, **kwargs", style="parser"),
     # shapes and indexing
     entry("split", S.split, "self, split_size, dim=0"),
-)), TENSOR_MATH)
+) | TENSOR_APPLY), TENSOR_MATH)
 
 protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import collections
 import random
 
+import numpy as np
+
 from gradcli.engine import errors, saved
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.custom import FunctionNode
@@ -20,8 +22,8 @@ from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRA
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes, exceptions, operators, protocols, tensor_dicts
-from gradcli.language.runtime.coercions import truth
+from gradcli.language.runtime import classes, exceptions, instance_dicts, operators, protocols
+from gradcli.language.runtime.coercions import length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
@@ -280,6 +282,42 @@ def tables_of(value) -> tuple[dict, dict] | None:
     return None
 
 
+def _delete_item(container, key) -> None:
+    try:
+        del container[key]
+    except KeyError:
+        raise errors.TorchError("KeyError", repr(key), (key,)) from None
+    except IndexError:
+        raise errors.index_error("list assignment index out of range") from None
+
+
+# The item protocol's methods of Python's containers and tensors, called by name
+# (`d.__setitem__(k, v)`, `hasattr(x, "__len__")`): (the kinds that have it, the method).
+_READABLE = (list, tuple, str, dict, Tensor, np.ndarray)
+_COLLECTIONS = _READABLE + (set, frozenset)
+_CONTAINER_DUNDERS = {
+    "__getitem__": (_READABLE, entry("__getitem__", lambda c, key: protocols.get_item(c, key),
+                                     "self, key, /")),
+    "__setitem__": ((list, dict, Tensor), entry(
+        "__setitem__", lambda c, key, item: protocols.set_item(c, key, item),
+        "self, key, value, /")),
+    "__delitem__": ((list, dict), entry("__delitem__", _delete_item, "self, key, /")),
+    "__contains__": (_COLLECTIONS, entry(
+        "__contains__", lambda c, key: protocols.compare("in", key, c), "self, key, /")),
+    "__len__": (_COLLECTIONS, entry("__len__", length, "self, /")),
+    "__iter__": (_COLLECTIONS, entry("__iter__", lambda c: iter(list(iterate(c))), "self, /")),
+}
+# what a table object that is a sequence (nn.Sequential, a dataset) answers by name
+_SEQUENCE_DUNDERS = frozenset(("__getitem__", "__len__"))
+# values whose __class__ is their type as type() gives it
+_PLAIN_KINDS = (bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset,
+                type(None), range, np.ndarray)
+
+
+# host kinds whose instances have a __dict__ in Python, which a program may add attributes to
+_WITH_DICT = (collections.OrderedDict, collections.Counter)
+
+
 def get(value, name: str):
     """value.name, resolved only through the tables above, and for the user's own classes and
     their instances through what the program defined (its dunder methods included)."""
@@ -319,6 +357,13 @@ def get(value, name: str):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
             return value.name.rpartition(".")[0] or "builtins"
+        if name == "__class__" and isinstance(value, _PLAIN_KINDS):  # x.__class__.__name__
+            return protocols.type_of(value)
+        container_dunder = _CONTAINER_DUNDERS.get(name)
+        if container_dunder is not None and (isinstance(value, container_dunder[0]) or (
+                name in _SEQUENCE_DUNDERS and isinstance(value, TableObject)
+                and value.is_sequence)):
+            return BoundMethod(value, container_dunder[1])  # acts.__setitem__ in a lambda
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
@@ -330,6 +375,10 @@ def get(value, name: str):
         return value.attribute(name)
     if isinstance(value, Tensor):
         return _tensor_attribute(value, name)
+    if isinstance(value, _WITH_DICT):
+        own = instance_dicts.lookup(value, name)
+        if own is not instance_dicts.MISSING:
+            return own
     tables = tables_of(value)
     if tables is not None:
         return _from(value, name, *tables)
@@ -340,17 +389,18 @@ def tensor_method(value: Tensor, name: str):
     """The table method `value.name` resolves to; None where it resolves to anything else (an
     attribute, a dunder, what the program set on the tensor)."""
     if name[:2] == "__" or name in protocols.TENSOR_ATTRS or \
-            tensor_dicts.lookup(value, name) is not tensor_dicts.MISSING:
+            instance_dicts.lookup(value, name) is not instance_dicts.MISSING:
         return None
     return protocols.TENSOR_METHODS.get(name)
 
 
 def _tensor_attribute(value: Tensor, name: str):
     """tensor.name: what the program stored on it, else torch's attributes and methods."""
-    own = tensor_dicts.lookup(value, name)
-    if own is not tensor_dicts.MISSING:
+    own = instance_dicts.lookup(value, name)
+    if own is not instance_dicts.MISSING:
         return own
     return _from(value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS)
+
 
 
 def set(value, name: str, item) -> None:
@@ -387,8 +437,11 @@ def set(value, name: str, item) -> None:
                                     f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
                                     "writable")
         if not (name.startswith("__") and name.endswith("__")):  # into the tensor's __dict__
-            tensor_dicts.store(value, name, item)
+            instance_dicts.store(value, name, item)
             return
+    if isinstance(value, _WITH_DICT) and not (name.startswith("__") and name.endswith("__")):
+        instance_dicts.store(value, name, item)  # (it may hide a method's name)
+        return
     raise errors.TorchError("AttributeError",
                             f"'{type_name(value)}' object has no attribute '{name}'")
 
@@ -412,7 +465,7 @@ def delete(value, name: str) -> None:
     if isinstance(value, Tensor):
         getter_setter = protocols.TENSOR_ATTRS.get(name)
         if getter_setter is None:
-            if not tensor_dicts.remove(value, name):
+            if not instance_dicts.remove(value, name):
                 _missing(value, name)
             return
         if getter_setter[1] is None:
@@ -423,6 +476,10 @@ def delete(value, name: str) -> None:
             return
         if name in _TENSOR_DELETE_ERRORS:
             raise errors.runtime(_TENSOR_DELETE_ERRORS[name])
+    if isinstance(value, _WITH_DICT) and instance_dicts.remove(value, name):
+        return
+    if isinstance(value, _WITH_DICT) and name not in tables_of(value)[1]:
+        _missing(value, name)
     raise errors.TorchError("AttributeError", f"'{type_name(value)}' object attribute "
                             f"'{name}' is read-only")
 

@@ -83,6 +83,24 @@ class UserClass:
                 return cls.namespace[name]
         return _MISSING
 
+    def slot_names(self) -> frozenset | None:
+        """The attribute names an instance may hold when every class along the MRO declares
+        __slots__ (without __dict__), else None: its instances have a __dict__."""
+        if self.base is not None:  # a builtin base's instances (an exception's) have one
+            return None
+        names: set = set()
+        for cls in self.mro:
+            slots = cls.namespace.get("__slots__", _MISSING)
+            if slots is _MISSING:
+                return None
+            if not isinstance(slots, (str, tuple, list)):
+                return None  # (an iterable of another kind: not checked)
+            slots = (slots,) if isinstance(slots, str) else slots
+            if "__dict__" in slots:
+                return None
+            names.update(slots)
+        return frozenset(names)
+
     def is_subclass_of(self, other) -> bool:
         return other in self.mro or other is OBJECT or (other is not None and (
             other is self.base or (isinstance(other, PyType) and isinstance(self.base, PyType)
@@ -245,8 +263,13 @@ class Instance(UserInstance, TableObject):
     def set_own_attribute(self, name: str, value) -> None:
         """object.__setattr__(self, name, value): a property's setter, else the instance's own
         attribute."""
-        if not set_property(self.cls, self, name, value):
-            self.attrs[name] = value
+        if set_property(self.cls, self, name, value):
+            return
+        slots = self.cls.slot_names()
+        if slots is not None and name not in slots:
+            raise errors.TorchError("AttributeError",
+                                    f"'{self.cls.name}' object has no attribute '{name}'")
+        self.attrs[name] = value
 
     def delete_attribute(self, name: str) -> None:
         found = self.cls.find(name)

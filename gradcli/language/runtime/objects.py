@@ -63,6 +63,11 @@ class TableObject(ABC):
         """What `with value:` does: a ContextManager, or None when the value is not one."""
         return None
 
+    def operator(self, op: str, other, reflected: bool, inplace: bool = False):
+        """`self op other` (`other op self` when reflected; `self op= other` when inplace) as
+        the class's own special method gives it, or NotImplemented."""
+        return NotImplemented
+
     def user_class(self):
         """The user class (a `class` statement's) this value is an instance of, if any."""
         return None

@@ -16,7 +16,8 @@ from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
 from gradcli.language.runtime import classes, coercions, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
-from gradcli.language.runtime.values import Size, iterate, type_name
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
 
 _TENSOR_BINARY = {
     "+": F.add, "-": F.sub, "*": F.mul, "/": F.div, "**": F.pow,
@@ -100,6 +101,9 @@ def binary(op: str, a, b):
             raise errors.type_error(_size_named(str(error), a, b)) from None
     result = _user_operator(_BINARY_DUNDERS[op], a, b)
     if result is not classes.MISSING:
+        return result
+    result = _table_operator(op, a, b)
+    if result is not NotImplemented:
         return result
     if isinstance(a, _SEQUENCES + (np.ndarray,)) or isinstance(b, _SEQUENCES):
         result = _sequence_and_tensor(op, a, b)
@@ -189,9 +193,12 @@ def _python_binary(op: str, a, b):
 
 
 def _size_named(message: str, a, b) -> str:
-    """Python's message about a torch.Size operand, which it names by its full class name."""
-    if type(a) is Size or type(b) is Size:
-        return message.replace("'Size'", "'torch.Size'").replace('"Size"', '"torch.Size"')
+    """Python's message about its operands, naming a torch.Size and a defaultdict (which gradcli
+    holds as classes of its own) by their full class names."""
+    for kind, name in ((Size, "Size"), (DefaultDict, "DefaultDict")):
+        if type(a) is kind or type(b) is kind:
+            full = type_name(a if type(a) is kind else b)
+            message = message.replace(f"'{name}'", f"'{full}'").replace(f'"{name}"', f'"{full}"')
     return message
 
 
@@ -209,6 +216,17 @@ _COMPARE_DUNDERS = {
     "<=": ("__le__", "__ge__"), ">": ("__gt__", "__lt__"), ">=": ("__ge__", "__le__"),
 }
 _UNARY_DUNDERS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+
+
+def _table_operator(op: str, a, b):
+    """A table object's own operator (nn.Sequential's +), then the other operand's reflected."""
+    if isinstance(a, TableObject):
+        result = a.operator(op, b, False)
+        if result is not NotImplemented:
+            return result
+    if isinstance(b, TableObject):
+        return b.operator(op, a, True)
+    return NotImplemented
 
 
 def _user_operator(names: tuple, a, b):
@@ -234,10 +252,14 @@ _PY_INPLACE = {
 def inplace_binary(op: str, a, b):
     """`a op= b` for what is not a tensor: the user's __iop__ first, Python's own in-place
     operator for its containers (a list grows in place), else `a op b`."""
-    if classes.class_of(a) is not None:
+    if classes.class_of(a) is not None or isinstance(a, TableObject):
         method = classes.special_method(a, "__i" + _BINARY_DUNDERS[op][0][2:])
         if method is not None:
             result = classes.call_bound(method, [b])
+            if result is not NotImplemented:
+                return result
+        if isinstance(a, TableObject):  # the torch class's own (nn.Sequential's +=)
+            result = a.operator(op, b, False, inplace=True)
             if result is not NotImplemented:
                 return result
     elif isinstance(a, list) and op == "+" and not isinstance(b, _SAFE_PY_TYPES):

@@ -5,6 +5,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
+
+import numpy as np
+
 from gradcli.engine.records import record
 
 from gradcli.engine import dtypes, errors, indexing, printing
@@ -209,7 +212,15 @@ class Printer:
 
     def __init__(self) -> None:
         self.options = printing.PrintOptions()
+        self.numpy_options: dict = {}  # np.set_printoptions's, for this session's arrays
         self._printing: set[int] = set()  # ids of the containers being printed
+
+    def host(self, render, value) -> str:
+        """repr or str of a host-printed value: NumPy's under the session's NumPy options."""
+        if not self.numpy_options or not isinstance(value, NUMPY_VALUES):
+            return render(value)
+        with np.printoptions(**self.numpy_options):
+            return render(value)
 
     def tensor(self, t: Tensor) -> str:
         uninitialized = kind_of(t)
@@ -279,7 +290,7 @@ class Printer:
         if isinstance(value, BaseException):
             return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
         if isinstance(value, HOST_PRINTED):
-            return repr(value)
+            return self.host(repr, value)
         if isinstance(value, TableObject):
             return value.repr(self)
         return _object_repr(value)
@@ -312,7 +323,7 @@ class Printer:
         if isinstance(value, TableObject):
             return value.str(self)
         if isinstance(value, HOST_PRINTED):
-            return str(value)
+            return self.host(str, value)
         return self.repr(value)
 
     def _exception_str(self, value: BaseException) -> str:
@@ -346,7 +357,7 @@ class Printer:
             if isinstance(value, TableObject):  # class Meters(float): its own __str__/__format__
                 return self._user_format(value, spec)
             try:
-                return format(value, spec)
+                return self.host(lambda v: format(v, spec), value)
             except ValueError as error:
                 raise errors.value_error(str(error)) from None
         if isinstance(value, TableObject) and value.user_class() is not None:
@@ -459,6 +470,9 @@ _CLASS_NAMES: dict[type, str] = {
     PyType: "type", Generator: "generator", GeneratorObject: "generator",
     dtypes.DType: "torch.dtype", MemoryFormat: "torch.memory_format", Layout: "torch.layout",
     RemovableHandle: "RemovableHandle", Device: "torch.device",
+    # classes written in C are named with their module
+    OrderedDict: "collections.OrderedDict", DefaultDict: "collections.defaultdict",
+    deque: "collections.deque",
 }
 
 
