@@ -309,9 +309,6 @@ _CONTAINER_DUNDERS = {
 }
 # what a table object that is a sequence (nn.Sequential, a dataset) answers by name
 _SEQUENCE_DUNDERS = frozenset(("__getitem__", "__len__"))
-# values whose __class__ is their type as type() gives it
-_PLAIN_KINDS = (bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset,
-                type(None), range, np.ndarray)
 
 
 # host kinds whose instances have a __dict__ in Python, which a program may add attributes to
@@ -357,8 +354,6 @@ def get(value, name: str):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
             return value.name.rpartition(".")[0] or "builtins"
-        if name == "__class__" and isinstance(value, _PLAIN_KINDS):  # x.__class__.__name__
-            return protocols.type_of(value)
         container_dunder = _CONTAINER_DUNDERS.get(name)
         if container_dunder is not None and (isinstance(value, container_dunder[0]) or (
                 name in _SEQUENCE_DUNDERS and isinstance(value, TableObject)
