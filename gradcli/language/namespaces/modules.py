@@ -18,7 +18,7 @@ from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import entry, parse_signature, table
+from gradcli.language.runtime.signatures import DeclaredBuiltin, entry, parse_signature, table
 from gradcli.language.runtime.values import Generator, iterate, qualified_type_name, type_name
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
@@ -34,6 +34,8 @@ def torch_typename(value) -> str:
         return value.name
     if isinstance(value, UserFunction):  # a function names itself by module and qualname
         return f"__main__.{value.qualname}"
+    if isinstance(value, DeclaredBuiltin) and value.variant == "torch":
+        return f"torch._VariableFunctionsClass.{value.name}"  # torch.relu, a C++ builtin
     return qualified_type_name(value)
 
 
@@ -596,7 +598,7 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
         if not isinstance(source, Tensor):
             problems.append(f'While copying the parameter named "{key}", expected torch.Tensor '
                             f"or Tensor-like object from checkpoint but received "
-                            f"{type_name(source)}")
+                            f"{class_text(source)}")
         elif source.shape != target.shape:
             problems.append(f"size mismatch for {key}: copying a param with shape "
                             f"torch.Size({list(source.shape)}) from checkpoint, the shape in "
