@@ -201,11 +201,23 @@ def _pow_floats(a, b):
     return pointwise_order.split_binary(a, b, sleef_df.powf, libm_float.powf)
 
 
+def _pow_integers(a, b):
+    """torch's powi: a negative exponent gives 1 for a base of 1, +-1 for -1 and 0 otherwise
+    (NumPy refuses negative integer powers)."""
+    negative = np.asarray(b) < 0
+    if not negative.any():
+        return np.power(a, b)
+    out = np.power(a, np.where(negative, 0, b).astype(np.asarray(b).dtype))
+    odd = np.abs(np.asarray(b)) % 2 == 1
+    below = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0))
+    return np.where(negative, below, out).astype(out.dtype)
+
+
 def _pow_scalar_tensor(base, e):
     if e.dtype.kind == "c":
         return complex_kernels.cpow(np.asarray(base, e.dtype), e)
     if e.dtype.kind != "f":
-        return np.power(e.dtype.type(base), e)
+        return _pow_integers(e.dtype.type(base), e)
     if base == 1:
         return np.ones_like(e)
     return _pow_floats(np.asarray(base, e.dtype), e)
@@ -215,7 +227,7 @@ def _pow_tensor_tensor(a, b):
     if a.dtype.kind == "c":
         return complex_kernels.cpow(a, b)
     if a.dtype.kind != "f":
-        return np.power(a, b)
+        return _pow_integers(a, b)
     return _pow_floats(a, b)
 
 

@@ -19,7 +19,8 @@ from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import DeclaredBuiltin, entry, parse_signature, table
-from gradcli.language.runtime.values import Generator, iterate, qualified_type_name, type_name
+from gradcli.language.runtime.values import (Generator, abc_iterable, iterate,
+                                             qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
 
@@ -122,6 +123,8 @@ def fill(module: "Module", *values, **keywords):
         kind.build(module, *values, **keywords)
     else:
         module.store_options(dict(zip(kind.option_names, values)))
+    # the device torch.empty(..., device=device) makes the parameters on
+    devices.place(dict(zip(kind.option_names, values)).get("device"))
     return module
 
 
@@ -780,9 +783,18 @@ def _pop(module: Module, key):
 
 
 def _extend(module: Module, modules) -> Module:
+    if module.kind.name == "ModuleList":
+        check_list_extension(modules)
     for child in iterate(modules):
         _append(module, child)
     return module
+
+
+def check_list_extension(modules) -> None:
+    """ModuleList.extend (and its constructor) take any Iterable, and say so."""
+    if not abc_iterable(modules):
+        raise errors.type_error("ModuleList.extend should be called with an iterable, but got "
+                                f"{type_name(modules)}")
 
 
 SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"),

@@ -33,8 +33,8 @@ from gradcli.language.namespaces.module_members import MEMBER_METHODS
 from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
                                                  Module, SEQUENTIAL_METHODS,
-                                                ModuleKind, check_module, construct,
-                                                options_repr)
+                                                ModuleKind, check_list_extension, check_module,
+                                                construct, options_repr)
 from gradcli.language.namespaces import module_subclasses
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import BoundMethod
@@ -89,6 +89,8 @@ def _build_sequential(module: Module, *children) -> None:
 
 
 def _build_module_list(module: Module, modules=None) -> None:
+    if modules is not None:
+        check_list_extension(modules)
     _build_sequential(module, *(iterate(modules) if modules is not None else ()))
 
 
