@@ -441,7 +441,11 @@ def _train(module: Module, mode) -> Module:
 
 
 def _requires_grad_(module: Module, requires_grad) -> Module:
+    """Each parameter's requires_grad_(requires_grad), whose parser takes only a bool."""
     for _, param in module.named_parameters():
+        if type(requires_grad) is not bool:
+            raise errors.type_error("requires_grad_(): argument 'requires_grad' (position 1) "
+                                    f"must be bool, not {type_name(requires_grad)}")
         param.requires_grad = requires_grad
     return module
 

@@ -51,6 +51,9 @@ def _construct(kind: OptimizerKind, params, *values, **keywords):
         if options.get(name):
             raise errors.TorchError("NotImplementedError", f"gradcli runs torch.optim's "
                                     f"single-tensor step only; {name}=True is not supported")
+    lr = options.get("lr")
+    if isinstance(lr, Tensor) and lr.numel() != 1:  # every optimizer's first check
+        raise errors.value_error("Tensor lr must be 1-element")
     kind.check(options)
     return Optimizer(kind, {name: options[name] for name in kind.defaults.split(", ")}, params)
 
