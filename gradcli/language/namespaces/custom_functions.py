@@ -196,6 +196,8 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
                                         "to use it with backward mode AD.")
             if ctx.freed:
                 raise errors.runtime(_FREED)
+            given = iter(grads)  # a non-tensor output's gradient is None
+            grads = [next(given) if isinstance(o, Tensor) else None for o in results]
             return runtime.call(backward or vjp, [ctx, *grads], {})
 
         def release():
