@@ -545,6 +545,12 @@ def _append(module: Module, child) -> Module:
 def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: bool = False):
     """Module.state_dict: each module's parameters, then its buffers, then its children's (a
     module reached twice, as a shared layer, under each of its names)."""
+    if not isinstance(prefix, str):  # torch's metadata[prefix[:-1]], then prefix + name
+        if not isinstance(prefix, (list, tuple)):
+            raise errors.type_error(f"'{type_name(prefix)}' object is not subscriptable")
+        if isinstance(prefix, list):
+            raise errors.type_error("unhashable type: 'list'")
+        raise errors.type_error('can only concatenate tuple (not "str") to tuple')
     out = OrderedDict() if destination is None else destination
     for name, each in module.named_modules(prefix.rstrip("."), remove_duplicate=False):
         lead = f"{name}." if name else ""

@@ -142,7 +142,7 @@ def callable_name(function) -> str:
 
 
 def _python_index(key):
-    if isinstance(key, Tensor) and key.numel() == 1 and not key.dtype.is_floating_point:
+    if isinstance(key, Tensor):  # Python's sequences call its __index__
         return index(key)
     return _user_index(key)
 
