@@ -138,6 +138,9 @@ def _conv_builder(spatial: int, transposed: bool = False):
             if padding not in ("same", "valid"):
                 raise errors.value_error(f"Invalid padding string {padding!r}, should be one of "
                                          "['valid', 'same']")
+            if padding == "same" and any(s != 1 for s in _tuple(stride, spatial)):
+                raise errors.value_error("padding='same' is not supported for strided "
+                                         "convolutions")
         else:
             padding = _tuple(padding, spatial)
         kernel = _tuple(kernel_size, spatial)
@@ -403,10 +406,9 @@ def _build_dropout(module: Module, p, inplace) -> None:
 
 
 def _unflatten_forward(ctx, module: Module, x):
-    dim = module.attrs["dim"]
-    dim = dim + x.ndim if dim < 0 else dim
-    sizes = tuple(module.attrs["unflattened_size"])
-    return F.view(x, x.shape[:dim] + sizes + x.shape[dim + 1:])
+    """Unflatten.forward: input.unflatten(self.dim, self.unflattened_size)."""
+    return invoke(ctx, TORCH_MATH["unflatten"],
+                  [x, module.attrs["dim"], module.attrs["unflattened_size"]], {})
 
 
 def _inplace_repr(module: Module, printer) -> str:
