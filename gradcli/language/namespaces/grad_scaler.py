@@ -279,5 +279,4 @@ def _amp_type(path: str, device: str | None) -> PyType:
 
 AMP_GRAD_SCALER = _amp_type("torch.amp.grad_scaler.GradScaler", None)
 CPU_GRAD_SCALER = _amp_type("torch.cpu.amp.grad_scaler.GradScaler", "cpu")
-CUDA_AMP = Namespace("torch.cuda.amp", {
-    "GradScaler": _amp_type("torch.cuda.amp.grad_scaler.GradScaler", "cuda")})
+CUDA_GRAD_SCALER = _amp_type("torch.cuda.amp.grad_scaler.GradScaler", "cuda")
