@@ -14,7 +14,7 @@ from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, iterate, type_name
+from gradcli.language.runtime.values import iterate, type_name
 
 _READY, _UNSCALED, _STEPPED = 0, 1, 2
 _FIX = ("This may indicate your script did not use scaler.scale(loss or outputs) earlier in "
