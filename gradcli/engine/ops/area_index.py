@@ -739,10 +739,10 @@ INDEX = {
     },
     "gradcli.engine.ops.selection": {
         "function": (
-            "alias as_strided check_index_put_value check_index_vector check_long_index gather "
-            "index index_add index_copy index_put index_put_key index_select scatter_add "
-            "scatter_checks scatter_into scatter_key scatter_positions select slice_dim "
-            "take_along_dim "
+            "alias as_strided check_index_put_value check_index_source check_index_vector "
+            "check_long_index gather index index_add index_copy index_put index_put_key "
+            "index_select scatter_add scatter_checks scatter_into scatter_key scatter_positions "
+            "select slice_dim take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "
