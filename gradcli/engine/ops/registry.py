@@ -268,13 +268,14 @@ def _apply(op: OpDef, args: tuple, params: dict):
 
 
 def _share_counters(args: tuple, outputs: tuple) -> dict:
-    """An output over an input's memory (a value-selecting op's indices, which its node saves
-    as that input) shares the input's version counter, as the output torch saves does: writing
-    into it is seen at backward. Returns id(input) -> output."""
+    """An output over all of an input's memory (a value-selecting op's indices, which its node
+    saves as that input) shares the input's version counter, as the output torch saves does:
+    writing into it is seen at backward. Returns id(input) -> output."""
     shared = {}
     for out in outputs:
         for a in args:
-            if type(a) is Tensor and np.may_share_memory(out.data, a.data):
+            if type(a) is Tensor and out.data.size == a.data.size and \
+                    np.may_share_memory(out.data, a.data):
                 out._version_counter = a._version_counter
                 shared[id(a)] = out
                 break

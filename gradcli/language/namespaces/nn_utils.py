@@ -94,8 +94,8 @@ def vector_to_parameters(vec, parameters) -> None:
     pointer = 0
     for p in iterate(parameters):
         count = p.numel()
-        piece = vec.data.reshape(-1)[pointer:pointer + count].reshape(p.shape)
-        grad_api.assign_data(p, Tensor(piece, vec.dtype))
+        piece = F.view(Tensor(vec.data[pointer:pointer + count], vec.dtype), p.shape)  # view_as
+        grad_api.assign_data(p, piece)
         pointer += count
 
 
