@@ -843,6 +843,8 @@ class UserModule(classes.UserInstance, Module):
             if name in found:
                 return found[name]
         defined = self.cls.find(name)
+        if isinstance(defined, classes.Property):
+            return classes.read_property(defined, self, self.cls, name, self.missing)
         if defined is not classes.MISSING:
             return classes.bind(defined, self, self.cls)
         return super().attribute(name)
