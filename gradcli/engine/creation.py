@@ -196,7 +196,8 @@ def _plain_array(data) -> np.ndarray | None:
         flat = data
         for _ in range(array.ndim - 1):
             flat = itertools.chain.from_iterable(flat)
-        if not set(map(type, flat)) <= _PYTHON_NUMBERS:
+        kinds = set(map(type, flat))
+        if not kinds <= _PYTHON_NUMBERS or float not in kinds:  # (ints past int64 as floats)
             return None
     return array if array.dtype in _PLAIN_KINDS else None
 

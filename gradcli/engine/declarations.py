@@ -270,6 +270,7 @@ def write_out(name: str, result: Tensor, out: Tensor, inputs: tuple) -> Tensor:
             isinstance(t, Tensor) and t.requires_grad for t in inputs)):
         raise errors.runtime(f"{name}(): functions with out=... arguments don't support automatic "
                              "differentiation, but one of the arguments requires grad.")
+    errors.check_cast(result.dtype, out.dtype)
     warn_resized(out, result.shape)
     out.data = result.data.astype(out.dtype.np, copy=True)
     out.bump_version()

@@ -259,7 +259,10 @@ def _sizes(shape: tuple) -> str:
 
 
 def set_requires_grad(tensor: Tensor, flag) -> None:
-    """tensor.requires_grad = flag: leaves only (requires_grad_ lets a non-leaf keep True)."""
+    """tensor.requires_grad = flag: a bool, on leaves only (requires_grad_ lets a non-leaf keep
+    True)."""
+    if type(flag) is not bool:
+        raise errors.runtime("requires_grad must be a bool")
     if tensor.grad_fn is not None:
         raise errors.runtime(LEAF_ONLY if flag else LEAF_ONLY + DETACH_HINT)
     tensor.requires_grad = bool(flag)

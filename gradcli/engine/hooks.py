@@ -73,10 +73,10 @@ def check_result(result, original: Tensor, hook: Hook) -> Tensor:
     if not isinstance(result, Tensor):
         raise errors.type_error(
             f"expected Variable, but hook returned '{errors.type_name(result)}'")
-    if result.shape != original.shape:
-        raise errors.runtime(f"hook '{hook.name}' has changed the size of value")
     if result.dtype is not original.dtype:
         raise errors.runtime(
             f"hook '{hook.name}' has changed the type of value (was "
             f"torch.{original.dtype.legacy_name} got torch.{result.dtype.legacy_name})")
+    if result.shape != original.shape:
+        raise errors.runtime(f"hook '{hook.name}' has changed the size of value")
     return result

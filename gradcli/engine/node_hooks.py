@@ -55,7 +55,9 @@ def register_post_accumulate(tensor: Tensor, fn: Callable, name: str) -> Removab
     return _add(_POST_ACCUMULATE, tensor, fn, name)
 
 
-def _checked(result, hook: Hook, count: int) -> tuple | None:
+def _checked(result, hook: Hook, originals: tuple) -> tuple | None:
+    """A node hook's returned tuple against the values it was given (torch's _call_hooks)."""
+    count = len(originals)
     if result is None:
         return None
     if not isinstance(result, tuple):
@@ -63,16 +65,18 @@ def _checked(result, hook: Hook, count: int) -> tuple | None:
     if len(result) != count:
         raise errors.runtime(f"hook '{hook.name}' has returned an incorrect number of values "
                              f"(got {len(result)}, but expected {count})")
-    for item in result:  # torch's check_single_result on each value
-        if item is not None and not isinstance(item, Tensor):
-            raise errors.type_error(
-                f"expected Variable, but hook returned '{errors.type_name(item)}'")
+    for item, original in zip(result, originals):  # torch's check_single_result on each value
+        if item is None:
+            continue
+        if original is None:
+            raise errors.runtime("can't replace a None gradient with a non-None value")
+        check_result(item, original, hook)
     return result
 
 
 def run_prehooks(node, grads: list) -> list:
     for hook in list(_PRE.get(node, ())):
-        result = _checked(hook.fn(tuple(grads)), hook, len(grads))
+        result = _checked(hook.fn(tuple(grads)), hook, tuple(grads))
         if result is not None:
             grads = list(result)
     return grads
@@ -81,7 +85,7 @@ def run_prehooks(node, grads: list) -> list:
 def run_posthooks(node, grad_inputs: list, grad_outputs: list) -> list:
     for hook in list(_POST.get(node, ())):
         result = _checked(hook.fn(tuple(grad_inputs), tuple(grad_outputs)), hook,
-                          len(grad_inputs))
+                          tuple(grad_inputs))
         if result is not None:
             grad_inputs = list(result)
     return grad_inputs

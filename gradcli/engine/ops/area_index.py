@@ -673,13 +673,14 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions": {
         "function": (
-            "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty correction_of cumprod "
-            "cumsum dim_product dims_of evenly_distribute_backward evenly_read_jvp "
-            "gather_with_keepdimed_indices last_dim_sums logsumexp logsumexp_jvp max mean min "
-            "norm norm_backward outer_dim_sums power_norm prod reduced_numel restore_reduced_dims "
-            "reversed_cumsum scatter std std_backward strided_row_sums sum sum_backward "
-            "sum_values two_norm unsqueeze_multiple value_selecting_backward values_at_indices "
-            "var var_backward variance vector_norm vector_norm_values whole_product "
+            "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty check_mean_dtype "
+            "correction_of cumprod cumsum dim_product dims_of evenly_distribute_backward "
+            "evenly_read_jvp gather_with_keepdimed_indices last_dim_sums logsumexp logsumexp_jvp "
+            "max mean min norm norm_backward outer_dim_sums power_norm prod reduced_numel "
+            "restore_reduced_dims reversed_cumsum scatter std std_backward strided_row_sums sum "
+            "sum_backward sum_values two_norm unsqueeze_multiple value_selecting_backward "
+            "values_at_indices var var_backward variance vector_norm vector_norm_values "
+            "whole_product "
         ),
         "row": (
             "amax amin cumprod cumsum linalg_vector_norm logsumexp max max.dim mean mean.dim min "
@@ -738,10 +739,10 @@ INDEX = {
     },
     "gradcli.engine.ops.selection": {
         "function": (
-            "alias as_strided check_index_put_value check_index_vector check_long_index gather "
-            "index index_add index_copy index_put index_put_key index_select scatter_add "
-            "scatter_checks scatter_into scatter_key scatter_positions select slice_dim "
-            "take_along_dim "
+            "alias as_strided check_index_put_value check_index_source check_index_vector "
+            "check_long_index gather index index_add index_copy index_put index_put_key "
+            "index_select scatter_add scatter_checks scatter_into scatter_key scatter_positions "
+            "select slice_dim take_along_dim "
         ),
         "row": (
             "_index_put_impl_ as_strided as_strided_backward as_strided_scatter gather "

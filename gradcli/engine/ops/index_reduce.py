@@ -41,24 +41,7 @@ def _checks(a: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str) -> 
         raise errors.runtime(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                              f"amin but got {reduce}.")
     d = F.wrap_dim(dim, a.ndim)
-    F.check_index_vector("index_reduce_", index)
-    if a.dtype is not source.dtype:
-        raise errors.runtime(f"index_reduce_(): self ({a.dtype.scalar_name}) and source "
-                             f"({source.dtype.scalar_name}) must have the same scalar type")
-    if d != 0 and d >= source.ndim:
-        raise errors.runtime(f"index_reduce_(): Indexing dim {d} is out of bounds of the source "
-                             f"tensor with dim {source.ndim}")
-    count = source.shape[d] if source.ndim else 1
-    if index.numel() != count:
-        raise errors.runtime(f"index_reduce_(): Number of indices ({index.numel()}) should be "
-                             f"equal to source.size(dim): ({count}), for dim: {d}")
-    kept, source_kept = list(a.shape), list(source.shape)
-    if a.ndim and source.ndim:
-        del kept[d], source_kept[d]
-    if kept != source_kept:
-        raise errors.runtime(f"source tensor shape must match self tensor shape, excluding the "
-                             f"specified dimension. Got self.shape = {list(a.shape)} "
-                             f"source.shape = {list(source.shape)}")
+    F.check_index_source("index_reduce_", a, d, index, source)
     return d
 
 

@@ -535,6 +535,8 @@ def _nll_loss(a: Tensor, target: Tensor, weight, reduction: str, ignore_index: i
         raise errors.runtime(
             f"weight tensor should be defined either for all {classes} classes or no classes "
             f"but got weight tensor of shape: {list(weight.shape)}")
+    if not a.dtype.is_floating_point:
+        raise errors.not_implemented_for("nll_loss_out_frame", a.dtype)
     _check_weight_dtype(a, weight)
     _check_target_values(target, classes, ignore_index)
     output, _ = apply(OPS["nll_loss_forward"], a, target, weight, reduction=reduction,

@@ -932,9 +932,11 @@ def _update_running(x, running_mean, running_var, mean, invstd, momentum, eps):
 
 # ---- losses -------------------------------------------------------------------------------------
 
-def _huber(a, b, reduction, delta):
+def _huber(a, b, reduction, delta, dtype):
+    """The loss computed in the operands' common dtype, written into a tensor of the input's
+    `dtype` (torch's empty_like(self)), then reduced."""
     z = np.abs(a - b)
-    loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(a.dtype)
+    loss = np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(dtype.np)
     return losses.reduce_loss(loss, reduction)
 
 
@@ -959,9 +961,20 @@ def _huber_grad_output(gg, g, a, b, reduction, delta):
     return F.sum(F.mul(r, gg))
 
 
+def _huber_input_backward(g, a, b, reduction, delta, dtype):
+    """huber_loss_backward into a gradient of `a`'s dtype: its TensorIterator takes no other
+    dtype among the operands (a float input with a double target fails here)."""
+    for operand in (b, g):
+        if operand.dtype is not a.dtype:
+            raise errors.runtime(f"Found dtype {operand.dtype.scalar_name} but expected "
+                                 f"{a.dtype.scalar_name}")
+    return F.apply_op("huber_loss_backward", g, a, b, reduction=reduction, delta=delta)
+
+
 defop("huber_loss", "HuberLossBackward0", _huber, save=(0, 1),
-      vjp=(lambda g, a, b, **k: F.apply_op("huber_loss_backward", g, a, b, **k),
-           lambda g, a, b, **k: F.apply_op("huber_loss_backward", g, b, a, **k)))
+      out_dtype=lambda dtype, params: params["dtype"],
+      vjp=(lambda g, a, b, **k: _huber_input_backward(g, a, b, **k),
+           lambda g, a, b, **k: _huber_input_backward(g, b, a, **k)))
 defop("huber_loss_backward", "HuberLossBackwardBackward0", _huber_backward, save=(0, 1, 2),
       vjp=(_huber_grad_output,
            lambda gg, g, a, b, **k: _huber_double_backward(F.mul(gg, g), a, b, **k),
@@ -987,10 +1000,13 @@ def huber_loss(a: Tensor, target: Tensor, reduction: str = "mean", delta: float 
     errors.check_cast(common, a.dtype)
     if not common.is_floating_point:
         raise errors.not_implemented_for("huber_cpu", common)
+    a, target = autocast.cast_to_float32(a, target)  # the row's cast, which the result follows
     if weight is not None:
-        loss = apply(OPS["huber_loss"], a, target, reduction="none", delta=bound["delta"])
+        loss = apply(OPS["huber_loss"], a, target, reduction="none", delta=bound["delta"],
+                     dtype=a.dtype)
         return F.weighted_loss(loss, weight, shape, reduction, mean_by_weight=False)
-    return apply(OPS["huber_loss"], a, target, reduction=reduction, delta=bound["delta"])
+    return apply(OPS["huber_loss"], a, target, reduction=reduction, delta=bound["delta"],
+                 dtype=a.dtype)
 
 
 def kl_div(a: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean",

@@ -605,12 +605,18 @@ def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     return apply(OPS["sum.dim_IntList"], a, dim=dims, keepdim=keepdim, sizes=a.shape, dtype=dtype)
 
 
-def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+def check_mean_dtype(name: str, a: Tensor, dtype) -> None:
+    """mean's (and nanmean's) output dtype: the given one, else the input's, must be floating
+    point or complex."""
     out = dtype or a.dtype
     if not out.differentiable:
         raise errors.runtime(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {out.scalar_name}")
+            f"{name}(): could not infer output dtype. {'Input' if dtype is None else 'Optional'} "
+            f"dtype must be either a floating point or complex dtype. Got: {out.scalar_name}")
+
+
+def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    check_mean_dtype("mean", a, dtype)
     if dim is None:
         return apply(OPS["mean"], a, sizes=a.shape, dtype=dtype)
     dims = () if _all_dims(dim) else dims_of(dim, a.ndim)

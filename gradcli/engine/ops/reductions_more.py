@@ -8,6 +8,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops.reductions import check_mean_dtype
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
 from gradcli.engine.tensor import Tensor
 
@@ -118,6 +119,7 @@ def nanmean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     if not a.dtype.is_floating_point:
         raise errors.runtime(f"nanmean(): expected input to have floating point or complex dtype "
                              f"but got {a.dtype.scalar_name}")
+    check_mean_dtype("nanmean", a, dtype)
     counted = F.sum(F.logical_not(F.isnan(a)), () if dim is None else dim, keepdim)
     return F.div(nansum(a, dim, keepdim, dtype), counted)
 

@@ -245,6 +245,7 @@ def _apply(op: OpDef, args: tuple, params: dict):
         if not isinstance(out_dtype, tuple):
             out_dtype = (out_dtype,) * len(raw)
         outputs = tuple(Tensor(np.asarray(r), d) for r, d in zip(raw, out_dtype))
+    shared = _share_counters(args, outputs) if op.n_outputs != 1 and not op.view else None
     if op.view:
         _link_views(op, args[0], outputs, params, grad_enabled, needs_grad)
     if STATE.forward_ad:
@@ -256,11 +257,29 @@ def _apply(op: OpDef, args: tuple, params: dict):
     else:
         slots = op.edge_slots if not op.variadic else tuple(range(len(args)))
         node = Node(op, args, outputs, params, slots)
+        if shared:  # what torch saves is the output: its shape in a version error
+            node.saved_versions = tuple((shared.get(id(t), t), version, is_output)
+                                        for t, version, is_output in node.saved_versions)
         wanted = op.differentiable_outputs
         for nr in (range(len(outputs)) if wanted is None else wanted):
             out = outputs[nr]
             out._grad_fn, out.output_nr, out._requires_grad = node, nr, True
     return outputs[0] if op.n_outputs == 1 else outputs
+
+
+def _share_counters(args: tuple, outputs: tuple) -> dict:
+    """An output over all of an input's memory (a value-selecting op's indices, which its node
+    saves as that input) shares the input's version counter, as the output torch saves does:
+    writing into it is seen at backward. Returns id(input) -> output."""
+    shared = {}
+    for out in outputs:
+        for a in args:
+            if type(a) is Tensor and out.data.size == a.data.size and \
+                    np.may_share_memory(out.data, a.data):
+                out._version_counter = a._version_counter
+                shared[id(a)] = out
+                break
+    return shared
 
 
 # The ops whose Python numbers torch wraps into tensors cast to the operands' dtype (their kernels

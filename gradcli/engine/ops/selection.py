@@ -36,7 +36,9 @@ def _index_put(a, values, indices, accumulate):
 
 def _index_add(a, source, dim, index, sizes, alpha=1):
     out = a.copy()
-    np.add.at(out, _along(a.ndim, dim, index), source if alpha == 1 else source * alpha)
+    into = out.reshape(1) if out.ndim == 0 else out  # a 0-dim self (and source) is one element
+    source = source.reshape(1) if out.ndim == 0 else source
+    np.add.at(into, _along(into.ndim, dim, index), source if alpha == 1 else source * alpha)
     return out
 
 
@@ -163,7 +165,8 @@ defop("index_select", "IndexSelectBackward0",
 defop("index_add", "IndexAddBackward0", _index_add, promote="none", saves_params=True,
       vjp=(lambda g, a, source, dim, index, sizes, alpha=1: g,
            lambda g, a, source, dim, index, sizes, alpha=1: F.maybe_multiply(
-               F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes), alpha)), jvp=LINEAR)
+               F.expand(F.index_select(g, dim, F.tensor_from(index)), sizes) if sizes else g,
+               alpha)), jvp=LINEAR)
 def _index_copy(a, source, dim, index):
     out = a.copy()
     target = out.reshape(1) if out.ndim == 0 else out  # a 0-dim tensor as one element
@@ -284,14 +287,32 @@ def check_index_vector(name: str, index: Tensor) -> None:
                              f"{index.dtype.scalar_name}")
 
 
+def check_index_source(name: str, a: Tensor, d: int, index: Tensor, source: Tensor) -> None:
+    """index_add_'s and index_reduce_'s meta checks (index_func_meta_impl), in their order."""
+    check_index_vector(name, index)
+    if a.dtype is not source.dtype:
+        raise errors.runtime(f"{name}(): self ({a.dtype.scalar_name}) and source "
+                             f"({source.dtype.scalar_name}) must have the same scalar type")
+    if d != 0 and d >= source.ndim:
+        raise errors.runtime(f"{name}(): Indexing dim {d} is out of bounds of the source tensor "
+                             f"with dim {source.ndim}")
+    count = source.shape[d] if source.ndim else 1
+    if index.numel() != count:
+        raise errors.runtime(f"{name}(): Number of indices ({index.numel()}) should be equal to "
+                             f"source.size(dim): ({count}), for dim: {d}")
+    kept, source_kept = list(a.shape), list(source.shape)
+    if a.ndim and source.ndim:
+        del kept[d], source_kept[d]
+    if kept != source_kept:
+        raise errors.runtime(f"source tensor shape must match self tensor shape, excluding the "
+                             f"specified dimension. Got self.shape = {list(a.shape)} "
+                             f"source.shape = {list(source.shape)}")
+
+
 def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha=1) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
-    check_index_vector("index_add_", index)
+    check_index_source("index_add_", a, d, index, source)
     positions = index.data.reshape(-1).astype(np.int64)
-    source_size = source.shape[d] if source.ndim else 1
-    if positions.size != source_size:
-        raise errors.runtime(f"index_add_(): Number of indices ({positions.size}) should be equal "
-                             f"to source.size(dim): ({source_size}), for dim: {d}")
     _check_positions(positions, a.shape[d] if a.ndim else 1, d)
     params = {"alpha": alpha} if alpha != 1 else {}
     return autograd.save_also(_op("index_add", a, source, dim=d, index=positions,

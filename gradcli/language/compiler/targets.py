@@ -15,7 +15,7 @@ from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
-from gradcli.language.runtime.values import type_name
+from gradcli.language.runtime.values import abc_iterable, type_name
 from gradcli.language.compiler.spans import USER_ERRORS, raise_at, span_of, syntax_error
 
 _CONTAINERS = ("tuple", "tuple_items", "list")
@@ -147,6 +147,8 @@ def _store_many(stores: list, span, star: int | None = None):
         try:
             values = list(calls.iterate(value))
         except errors.TorchError:
+            if abc_iterable(value) or classes.special_method(value, "__getitem__") is not None:
+                raise  # an error of its iteration (a 0-d tensor's, a user __iter__'s)
             raise GradRuntimeError("TypeError", f"cannot unpack non-iterable {type_name(value)} "
                                    "object", span) from None
         if star is not None:

@@ -1,12 +1,13 @@
-"""torch.autocast (also torch.amp.autocast and the deprecated torch.cpu.amp.autocast) and the
-queries of its state; what it casts is the engine's (gradcli/engine/autocast.py)."""
+"""torch.autocast (also torch.amp.autocast and the deprecated torch.cpu.amp.autocast and
+torch.cuda.amp.autocast) and the queries of its state; what it casts is the engine's (gradcli/engine/autocast.py)."""
 
 from __future__ import annotations
 
 from gradcli.engine import devices, dtypes, errors, schemas
 from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
-from gradcli.language.namespaces.grad_scaler import AMP_GRAD_SCALER, CPU_GRAD_SCALER
+from gradcli.language.namespaces.grad_scaler import (AMP_GRAD_SCALER, CPU_GRAD_SCALER,
+                                                     CUDA_GRAD_SCALER)
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
@@ -85,6 +86,15 @@ def _cpu_amp_autocast(enabled=True, dtype=None, cache_enabled=True) -> ContextMa
                     cache_enabled=cache_enabled)
 
 
+def _cuda_amp_autocast(enabled=True, dtype=None, cache_enabled=True) -> ContextManager:
+    """torch.cuda.amp.autocast: deprecated, then torch.autocast('cuda', ...), which a CPU-only
+    torch disables."""
+    STATE.warn("FutureWarning", "`torch.cuda.amp.autocast(args...)` is deprecated. Please use "
+               "`torch.amp.autocast('cuda', args...)` instead.")
+    return autocast("cuda", dtype=dtypes.float16 if dtype is None else dtype, enabled=enabled,
+                    cache_enabled=cache_enabled)
+
+
 AUTOCAST_TYPE = PyType(_LABEL, (), entry(
     "autocast", autocast, "device_type, dtype=None, enabled=True, cache_enabled=None",
     qualname="autocast.__init__"))
@@ -104,3 +114,7 @@ CPU_AMP = Namespace("torch.cpu.amp", {"autocast": PyType(
         "autocast", _cpu_amp_autocast, "enabled=True, dtype=None, cache_enabled=True",
         qualname="autocast.__init__")), "GradScaler": CPU_GRAD_SCALER})
 CPU = Namespace("torch.cpu", {"amp": CPU_AMP})
+CUDA_AMP = Namespace("torch.cuda.amp", {"autocast": PyType(
+    "torch.cuda.amp.autocast_mode.autocast", (), entry(
+        "autocast", _cuda_amp_autocast, "enabled=True, dtype=None, cache_enabled=True",
+        qualname="autocast.__init__")), "GradScaler": CUDA_GRAD_SCALER})

@@ -174,9 +174,9 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
             isinstance(a, Tensor) and a._fw_grad is not None for a in args):
         raise errors.TorchError("NotImplementedError", "You must implement the jvp function for "
                                 "custom autograd.Function to use it with forward mode AD.")
-    _mark_dirty_outputs(ctx)
     single = not isinstance(output, tuple)
     outputs = (output,) if single else output
+    _mark_dirty_outputs(ctx, outputs)
     needs_graph = STATE.grad_enabled and any(ctx.needs_input_grad)
     results = tuple(_fresh_output(o, args, ctx, needs_graph) for o in outputs)
     if own_vmap_rule and STATE.vmap_batched is not None:
@@ -196,6 +196,8 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
                                         "to use it with backward mode AD.")
             if ctx.freed:
                 raise errors.runtime(_FREED)
+            given = iter(grads)  # a non-tensor output's gradient is None
+            grads = [next(given) if isinstance(o, Tensor) else None for o in results]
             return runtime.call(backward or vjp, [ctx, *grads], {})
 
         def release():
@@ -282,14 +284,19 @@ def _function_attribute(cls: classes.UserClass, name: str):
     return classes.MISSING
 
 
-def _mark_dirty_outputs(ctx: FunctionCtx) -> None:
-    """Tensors the forward marked dirty: torch bumps their version once more, and refuses a leaf
-    that requires grad."""
+def _mark_dirty_outputs(ctx: FunctionCtx, outputs: tuple) -> None:
+    """Tensors the forward marked dirty: torch bumps their version once more, refuses a leaf
+    that requires grad among the outputs, and any dirty tensor that is not an output."""
     for tensor in ctx.dirty:
-        if tensor.requires_grad and tensor.grad_fn is None:
+        returned = any(tensor is o for o in outputs)
+        if returned and tensor.requires_grad and tensor.grad_fn is None:
             raise errors.runtime("a leaf Variable that requires grad has been used in an "
                                  "in-place operation.")
         tensor.bump_version()
+        if not returned:
+            raise errors.runtime("Some elements marked as dirty during the forward method were "
+                                 "not returned as output. The inputs that are modified inplace "
+                                 "must all be outputs of the Function.")
 
 
 _TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"

@@ -70,6 +70,10 @@ class TensorDataset(_DataObject, DatasetHost):
     PROPERTIES = {"tensors": lambda d: d.tensors}
 
     def __init__(self, *tensors):
+        for t in tensors:  # torch reads each one's size(0)
+            if not isinstance(t, Tensor):
+                raise errors.no_attribute(t, "size")
+            S.size_at(t, 0)
         if any(t.shape[0] != tensors[0].shape[0] for t in tensors):
             raise errors.TorchError("AssertionError", "Size mismatch between tensors")
         self.tensors, self.attrs = tuple(tensors), {}
@@ -264,6 +268,9 @@ class DataLoader(_DataObject):
                 raise errors.value_error("batch_sampler option is mutually exclusive with "
                                          "batch_size, shuffle, sampler, and drop_last")
             batch_size = None
+        elif batch_size is None and drop_last:
+            raise errors.value_error("batch_size=None option disables auto-batching and is "
+                                     "mutually exclusive with drop_last")
         self.sampler, self.batch_sampler = sampler, batch_sampler
         self.dataset, self.batch_size, self.shuffle = dataset, batch_size, bool(shuffle)
         self.drop_last, self.attrs, self.generator = bool(drop_last), {}, generator
@@ -420,12 +427,31 @@ CHAIN_DATASET = _type("ChainDataset", "dataset", ChainDataset,
 STACK_DATASET = _type("StackDataset", "dataset", StackDataset,
                       lambda _, *args, **kwargs: StackDataset(*args, **kwargs),
                       "self, *args, **kwargs")
+def _dataloader(ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers,
+                collate_fn, pin_memory, drop_last, timeout, worker_init_fn,
+                multiprocessing_context, generator, *, prefetch_factor,
+                persistent_workers, **__) -> DataLoader:
+    """DataLoader.__init__: its worker options are checked first (the batches are made here,
+    in this process, whatever their number)."""
+    if num_workers < 0:
+        raise errors.value_error("num_workers option should be non-negative; use num_workers=0 "
+                                 "to disable multiprocessing.")
+    if timeout < 0:
+        raise errors.value_error("timeout option should be non-negative")
+    if num_workers == 0 and prefetch_factor is not None:
+        raise errors.value_error(
+            "prefetch_factor option could only be specified in multiprocessing.let num_workers "
+            "> 0 to enable multiprocessing, otherwise set prefetch_factor to None.")
+    if prefetch_factor is not None and prefetch_factor < 0:
+        raise errors.value_error("prefetch_factor option should be non-negative")
+    if persistent_workers and num_workers == 0:
+        raise errors.value_error("persistent_workers option needs num_workers > 0")
+    return DataLoader(ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator,
+                      sampler, batch_sampler)
+
+
 DATALOADER = _type(
-    "DataLoader", "dataloader", DataLoader,
-    lambda ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn,
-    pin_memory, drop_last, timeout, worker_init_fn, multiprocessing_context, generator, **__:
-    DataLoader(ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator, sampler,
-               batch_sampler),
+    "DataLoader", "dataloader", DataLoader, _dataloader,
     "self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, "
     "num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0, "
     "worker_init_fn=None, multiprocessing_context=None, generator=None, *, prefetch_factor=None, "

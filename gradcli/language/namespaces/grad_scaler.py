@@ -14,7 +14,7 @@ from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, iterate, type_name
+from gradcli.language.runtime.values import iterate, type_name
 
 _READY, _UNSCALED, _STEPPED = 0, 1, 2
 _FIX = ("This may indicate your script did not use scaler.scale(loss or outputs) earlier in "
@@ -279,5 +279,4 @@ def _amp_type(path: str, device: str | None) -> PyType:
 
 AMP_GRAD_SCALER = _amp_type("torch.amp.grad_scaler.GradScaler", None)
 CPU_GRAD_SCALER = _amp_type("torch.cpu.amp.grad_scaler.GradScaler", "cpu")
-CUDA_AMP = Namespace("torch.cuda.amp", {
-    "GradScaler": _amp_type("torch.cuda.amp.grad_scaler.GradScaler", "cuda")})
+CUDA_GRAD_SCALER = _amp_type("torch.cuda.amp.grad_scaler.GradScaler", "cuda")

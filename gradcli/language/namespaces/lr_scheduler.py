@@ -495,16 +495,22 @@ class Plateau(TableInstance):
 
 
 _COMMON = table(
-    entry("get_last_lr", lambda s: s.attrs["_last_lr"], "self"),
-    entry("state_dict", lambda s: s.state_dict(), "self"),
-    entry("load_state_dict", lambda s, state: s.attrs.update(state), "self, state_dict"),
+    entry("get_last_lr", lambda s: s.attrs["_last_lr"], "self",
+          qualname="LRScheduler.get_last_lr"),
+    entry("state_dict", lambda s: s.state_dict(), "self", qualname="LRScheduler.state_dict"),
+    entry("load_state_dict", lambda s, state: s.attrs.update(state), "self, state_dict",
+          qualname="LRScheduler.load_state_dict"),
 )
 Scheduler.METHODS = _COMMON | table(
-    entry("step", lambda ctx, s, epoch: s.step(ctx, epoch), "self, epoch=None", context=True),
+    entry("step", lambda ctx, s, epoch: s.step(ctx, epoch), "self, epoch=None", context=True,
+          qualname="LRScheduler.step"),
     entry("get_lr", lambda ctx, s: s.get_lr(ctx), "self", context=True),
 )
 Plateau.METHODS = _COMMON | table(
-    entry("step", lambda s, metrics, epoch: s.step(metrics, epoch), "self, metrics, epoch=None"),
+    entry("step", lambda s, metrics, epoch: s.step(metrics, epoch), "self, metrics, epoch=None",
+          qualname="ReduceLROnPlateau.step"),
+    entry("load_state_dict", lambda s, state: s.attrs.update(state), "self, state_dict",
+          qualname="ReduceLROnPlateau.load_state_dict"),
 )
 
 PLATEAU = PyType(f"{_MODULE}.ReduceLROnPlateau", (Plateau,), BoundMethod(None, entry(

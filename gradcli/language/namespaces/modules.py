@@ -18,8 +18,9 @@ from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import entry, parse_signature, table
-from gradcli.language.runtime.values import Generator, iterate, qualified_type_name, type_name
+from gradcli.language.runtime.signatures import DeclaredBuiltin, entry, parse_signature, table
+from gradcli.language.runtime.values import (Generator, abc_iterable, iterate,
+                                             qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
 
@@ -34,6 +35,8 @@ def torch_typename(value) -> str:
         return value.name
     if isinstance(value, UserFunction):  # a function names itself by module and qualname
         return f"__main__.{value.qualname}"
+    if isinstance(value, DeclaredBuiltin) and value.variant == "torch":
+        return f"torch._VariableFunctionsClass.{value.name}"  # torch.relu, a C++ builtin
     return qualified_type_name(value)
 
 
@@ -460,7 +463,11 @@ def _train(module: Module, mode) -> Module:
 
 
 def _requires_grad_(module: Module, requires_grad) -> Module:
+    """Each parameter's requires_grad_(requires_grad), whose parser takes only a bool."""
     for _, param in module.named_parameters():
+        if type(requires_grad) is not bool:
+            raise errors.type_error("requires_grad_(): argument 'requires_grad' (position 1) "
+                                    f"must be bool, not {type_name(requires_grad)}")
         param.requires_grad = requires_grad
     return module
 
@@ -591,6 +598,12 @@ def _append(module: Module, child) -> Module:
 def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: bool = False):
     """Module.state_dict: each module's parameters, then its buffers, then its children's (a
     module reached twice, as a shared layer, under each of its names)."""
+    if not isinstance(prefix, str):  # torch's metadata[prefix[:-1]], then prefix + name
+        if not isinstance(prefix, (list, tuple)):
+            raise errors.type_error(f"'{type_name(prefix)}' object is not subscriptable")
+        if isinstance(prefix, list):
+            raise errors.type_error("unhashable type: 'list'")
+        raise errors.type_error('can only concatenate tuple (not "str") to tuple')
     out = OrderedDict() if destination is None else destination
     visited = list(module.named_modules(prefix.rstrip("."), remove_duplicate=False))
     state_dict_metadata.record(out, visited, made=destination is None)
@@ -850,14 +863,9 @@ def _pop(module: Module, key):
 
 def extend(module: Module, modules) -> Module:
     """Sequential.extend and ModuleList.extend (which the constructor and += run)."""
-    if module.kind.name == "ModuleList":  # ModuleList.extend checks for an Iterable first
-        try:
-            modules = list(iterate(modules))
-        except errors.TorchError as error:
-            if error.kind != "TypeError" or "not iterable" not in error.message:
-                raise
-            raise errors.type_error("ModuleList.extend should be called with an iterable, but "
-                                    f"got {type_name(modules)}") from None
+    if module.kind.name == "ModuleList" and not abc_iterable(modules):  # an Iterable first
+        raise errors.type_error("ModuleList.extend should be called with an iterable, but got "
+                                f"{type_name(modules)}")
     for child in iterate(modules):
         _append(module, child)
     return module
@@ -928,6 +936,8 @@ class UserModule(classes.UserInstance, Module):
             if name in found:
                 return found[name]
         defined = self.cls.find(name)
+        if isinstance(defined, classes.Property):
+            return classes.read_property(defined, self, self.cls, name, self.missing)
         if defined is not classes.MISSING:
             return classes.bind(defined, self, self.cls)
         return super().attribute(name)

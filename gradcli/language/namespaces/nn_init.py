@@ -35,7 +35,12 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
     if nonlinearity == "relu":
         return math.sqrt(2.0)
     if nonlinearity == "leaky_relu":
-        slope = 0.01 if param is None else param
+        if param is None:
+            slope = 0.01
+        elif (isinstance(param, int) and not isinstance(param, bool)) or isinstance(param, float):
+            slope = param
+        else:
+            raise errors.value_error(f"negative_slope {param} not a valid number")
         return math.sqrt(2.0 / (1 + slope ** 2))
     if nonlinearity == "selu":
         return 3.0 / 4
@@ -43,13 +48,23 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
 
 
 def _draw(t: Tensor, kind: str, low: float, high: float, generator=None) -> Tensor:
+    """tensor.uniform_(a, b) or tensor.normal_(mean, std), without grad."""
+    _method_of(t, f"{kind}_")
     with grad_mode(False):
         return creation.fill_random(t, kind, low, high, generator)
 
 
-def _fill(t: Tensor, value) -> Tensor:
+def _fill(t: Tensor, value, method: str = "fill_") -> Tensor:
+    """tensor.fill_(value) (zeros_ calls zero_), without grad."""
+    _method_of(t, method)
     with grad_mode(False):
-        return F.fill_(t, value)
+        return declarations.call("method", "fill_", t, value)
+
+
+def _method_of(t, method: str) -> None:
+    """The AttributeError of torch's Python calling `tensor.<method>` on what is no tensor."""
+    if not isinstance(t, Tensor):
+        raise errors.no_attribute(t, method)
 
 
 def _fan(t: Tensor, mode: str) -> int:
@@ -234,8 +249,8 @@ NN_INIT = Namespace("torch.nn.init", table(
     entry("normal_", lambda t, mean, std, generator: _draw(t, "normal", mean, std, generator),
           "tensor, mean=0.0, std=1.0" + _GENERATOR),
     entry("constant_", _fill, "tensor, val"),
-    entry("zeros_", lambda t: _fill(t, 0), "tensor"),
-    entry("ones_", lambda t: _fill(t, 1), "tensor"),
+    entry("zeros_", lambda t: _fill(t, 0, "zero_"), "tensor"),
+    entry("ones_", lambda t: _fill(t, 1.0), "tensor"),
     entry("xavier_uniform_", lambda t, gain, generator: xavier(t, gain, "uniform", generator),
           "tensor, gain=1.0" + _GENERATOR),
     entry("xavier_normal_", lambda t, gain, generator: xavier(t, gain, "normal", generator),

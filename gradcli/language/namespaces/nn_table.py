@@ -417,10 +417,9 @@ def _build_dropout(module: Module, p, inplace) -> None:
 
 
 def _unflatten_forward(ctx, module: Module, x):
-    dim = module.attrs["dim"]
-    dim = dim + x.ndim if dim < 0 else dim
-    sizes = tuple(module.attrs["unflattened_size"])
-    return F.view(x, x.shape[:dim] + sizes + x.shape[dim + 1:])
+    """Unflatten.forward: input.unflatten(self.dim, self.unflattened_size)."""
+    return invoke(ctx, TORCH_MATH["unflatten"],
+                  [x, module.attrs["dim"], module.attrs["unflattened_size"]], {})
 
 
 def _inplace_repr(module: Module, printer) -> str:

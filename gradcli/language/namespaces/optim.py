@@ -9,6 +9,7 @@ from typing import Callable
 import numpy as np
 
 from gradcli.engine import conversions, errors, lbfgs, optimizers
+from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import torch_typename
@@ -51,6 +52,9 @@ def _construct(kind: OptimizerKind, params, *values, **keywords):
         if options.get(name):
             raise errors.TorchError("NotImplementedError", f"gradcli runs torch.optim's "
                                     f"single-tensor step only; {name}=True is not supported")
+    lr = options.get("lr")
+    if isinstance(lr, Tensor) and lr.numel() != 1:  # every optimizer's first check
+        raise errors.value_error("Tensor lr must be 1-element")
     kind.check(options)
     return Optimizer(kind, {name: options[name] for name in kind.defaults.split(", ")}, params)
 
@@ -212,12 +216,22 @@ def _cast_state(param: Tensor, name: str, value):
     return conversions.to_dtype(value, param.dtype)
 
 
-def _with_grads(group: dict) -> list:
-    return [p for p in group["params"] if p.grad is not None]
+def _with_grads(group: dict, optimizer: "Optimizer | None" = None) -> list:
+    """The group's params that have a grad; with the optimizer, each one's state is checked
+    against its grad as the step's in-place ops on that state check it."""
+    params = [p for p in group["params"] if p.grad is not None]
+    for param in params if optimizer is not None else ():
+        for kept in optimizer.state.get(param, {}).values():
+            if isinstance(kept, Tensor) and kept.ndim and kept.shape != param.grad.shape:
+                wanted = F.broadcast_shape(kept.shape, param.grad.shape)
+                if wanted != kept.shape:
+                    raise errors.runtime(f"output with shape {F.size_list(kept.shape)} doesn't "
+                                         f"match the broadcast shape {F.size_list(wanted)}")
+    return params
 
 
 def _sgd_step(optimizer: Optimizer, group: dict) -> None:
-    params = _with_grads(group)
+    params = _with_grads(group, optimizer)
     momentum = group["momentum"]
     buffers = [optimizer.state.get(p, {}).get("momentum_buffer") for p in params]
     buffers = optimizers.sgd(
@@ -245,7 +259,7 @@ def _adam_state(param: Tensor, group: dict) -> dict:
 
 
 def _adam_step(optimizer: Optimizer, group: dict) -> None:
-    params = _with_grads(group)
+    params = _with_grads(group, optimizer)
     for param in params:
         if param not in optimizer.state:  # lazy state, as torch's _init_group makes it
             optimizer.state[param] = _adam_state(param, group)
@@ -260,7 +274,7 @@ def _adam_step(optimizer: Optimizer, group: dict) -> None:
 def _per_param(make_state, update):
     """A step that runs `update` on each param with a grad, its state made on first use."""
     def step(optimizer: Optimizer, group: dict) -> None:
-        for param in _with_grads(group):
+        for param in _with_grads(group, optimizer):
             state = optimizer.state.get(param)
             if not state:
                 state = optimizer.state[param] = make_state(param, group)

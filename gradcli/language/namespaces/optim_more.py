@@ -12,8 +12,6 @@ from gradcli.language.namespaces.optim import (OptimizerKind, _per_param, _step_
 
 def _check_lr(options: dict) -> None:
     lr = options["lr"]
-    if isinstance(lr, Tensor) and lr.numel() != 1:
-        raise errors.value_error("Tensor lr must be 1-element")
     if not 0.0 <= lr:
         raise errors.value_error(f"Invalid learning rate: {lr}")
 

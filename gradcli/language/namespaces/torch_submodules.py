@@ -120,14 +120,14 @@ def _backends() -> dict:
 
 
 def _autocast() -> dict:
-    from gradcli.language.namespaces.autocast_modes import AMP, AUTOCAST, CPU, CPU_AMP
-    from gradcli.language.namespaces.grad_scaler import AMP_GRAD_SCALER, CUDA_AMP
+    from gradcli.language.namespaces.autocast_modes import AMP, AUTOCAST, CPU, CPU_AMP, CUDA_AMP
+    from gradcli.language.namespaces.grad_scaler import AMP_GRAD_SCALER
     return {**AUTOCAST, "amp": AMP, "cpu": CPU, "GradScaler": AMP_GRAD_SCALER, "torch.amp": AMP,
             "torch.cpu": CPU, "torch.cpu.amp": CPU_AMP, "torch.cuda.amp": CUDA_AMP}
 
 
 def _cuda_amp() -> dict:
-    from gradcli.language.namespaces.grad_scaler import CUDA_AMP
+    from gradcli.language.namespaces.autocast_modes import CUDA_AMP
     return {"amp": CUDA_AMP}
 
 

@@ -59,6 +59,9 @@ def _grad_mode_decorator(enabled: bool):
 
 
 def _set_grad_enabled(mode) -> ContextManager:
+    if type(mode) is not bool:  # torch._C._set_grad_enabled takes a Python bool only
+        raise errors.type_error("set_grad_enabled(): argument 'enabled' (position 1) must be "
+                                f"bool, not {errors.type_name(mode)}")
     previous = STATE.grad_enabled
     STATE.grad_enabled = bool(mode)
     if not mode:

@@ -31,7 +31,8 @@ from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
-                                            Size, dict_from, iterate, type_name)
+                                            Size, dict_from, iterate, python_method,
+                                            type_name)
 
 class _NodeAttrs(dict):
     """A node's attributes: these, and the `_saved_<name>` values of what it saved."""
@@ -332,7 +333,13 @@ def get(value, name: str):
     if isinstance(value, (UserFunction, classes.UserMethod, Builtin)):
         return _function_attribute(value, name)
     if isinstance(value, BoundMethod) and isinstance(value.builtin, Builtin):
-        return value.receiver if name == "__self__" else _function_attribute(value.builtin, name)
+        if name == "__self__":
+            return value.receiver
+        if python_method(value) and name not in ("__name__", "__qualname__"):
+            # Python's bound method looks the name up on its function, which names itself
+            raise errors.TorchError("AttributeError",
+                                    f"'function' object has no attribute '{name}'")
+        return _function_attribute(value.builtin, name)
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]

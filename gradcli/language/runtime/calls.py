@@ -142,7 +142,7 @@ def callable_name(function) -> str:
 
 
 def _python_index(key):
-    if isinstance(key, Tensor) and key.numel() == 1 and not key.dtype.is_floating_point:
+    if isinstance(key, Tensor):  # Python's sequences call its __index__
         return index(key)
     return _user_index(key)
 
@@ -170,7 +170,9 @@ def _numpy_key(key):
     """An index as NumPy reads it: a one-element integral tensor as an int (its `__index__`)."""
     if isinstance(key, tuple):
         return tuple(map(_numpy_key, key))
-    return _numpy_side(_python_index(key))
+    if isinstance(key, Tensor) and key.numel() == 1 and not key.dtype.is_floating_point:
+        return index(key)
+    return _numpy_side(_user_index(key))
 
 
 def get_item(value, key):

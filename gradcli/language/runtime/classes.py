@@ -192,6 +192,22 @@ def bind(found, instance, cls: UserClass):
     return found
 
 
+def read_property(found: Property, instance, cls: UserClass, name: str, missing=None):
+    """A property read through an instance: an AttributeError from its getter makes Python call
+    the class's __getattr__ (nn.Module's says `missing(name)`), else it propagates."""
+    try:
+        return bind(found, instance, cls)
+    except (errors.TorchError, GradRuntimeError) as error:
+        if not protocols.is_attribute_error(error):
+            raise
+        hook = cls.find("__getattr__")
+        if hook is not _MISSING:
+            return cls.runtime.call(hook, [instance, name], {})
+        if missing is None:
+            raise
+        raise missing(name) from None
+
+
 class UserInstance:
     """What every instance of a user class answers about its class (mixed into table values)."""
 
@@ -225,6 +241,8 @@ class Instance(UserInstance, TableObject):
         if name in self.attrs:
             return self.attrs[name]
         found = self.cls.find(name)
+        if isinstance(found, Property):
+            return read_property(found, self, self.cls, name)
         if found is not _MISSING:
             return bind(found, self, self.cls)
         found = self.host_attribute(name)

@@ -61,7 +61,7 @@ def length(obj):
 def index(value) -> int:
     """An int from an int or a one-element integral tensor (range bounds, list indices)."""
     if isinstance(value, Tensor):  # torch's Tensor.__index__
-        if value.numel() != 1 or value.dtype.is_floating_point:
+        if value.numel() != 1 or value.dtype.is_floating_point or value.dtype.is_complex:
             raise errors.type_error("only integer tensors of a single element can be converted "
                                     "to an index")
         return int(value.data.reshape(()).item())

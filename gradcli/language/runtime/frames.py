@@ -139,18 +139,6 @@ class UserFunction:
     def bind(self, args, kwargs: dict) -> dict:
         """The new frame's names, or TypeError with Python's wording."""
         params, title = self.params, self.qualname
-        if len(args) > len(params) and self.star is None:
-            positional_defaults = sum(1 for p in params if p in self.defaults)
-            required = len(params) - positional_defaults
-            takes = (f"from {required} to {len(params)} positional arguments"
-                     if positional_defaults else counted(len(params), "positional argument"))
-            keyword_only = sum(1 for k in kwargs if k in self.kwonly)
-            if keyword_only:
-                given = (f"{counted(len(args), 'positional argument')} (and "
-                         f"{counted(keyword_only, 'keyword-only argument')}) were")
-            else:
-                given = "1 was" if len(args) == 1 else f"{len(args)} were"
-            raise errors.type_error(f"{title}() takes {takes} but {given} given")
         bound = dict(zip(params, args))
         if self.star is not None:
             bound[self.star] = tuple(args[len(params):])
@@ -173,6 +161,8 @@ class UserFunction:
                 raise errors.type_error(f"{title}() got multiple values for argument '{key}'")
             else:
                 bound[key] = value
+        if len(args) > len(params) and self.star is None:  # after the keywords, as CPython
+            raise errors.type_error(self._too_many(args, kwargs))
         # keyword-only arguments in `bound` would hide a missing positional one from the count
         if self.kwonly or len(bound) < len(params) + (self.star is not None):
             missing = [p for p in params if p not in bound and p not in self.defaults]
@@ -191,6 +181,21 @@ class UserFunction:
         if self.star_star is not None:
             bound[self.star_star] = extra
         return bound
+
+    def _too_many(self, args, kwargs: dict) -> str:
+        """CPython's text for more positional arguments than parameters."""
+        params = self.params
+        positional_defaults = sum(1 for p in params if p in self.defaults)
+        required = len(params) - positional_defaults
+        takes = (f"from {required} to {len(params)} positional arguments"
+                 if positional_defaults else counted(len(params), "positional argument"))
+        keyword_only = sum(1 for k in kwargs if k in self.kwonly)
+        if keyword_only:
+            given = (f"{counted(len(args), 'positional argument')} (and "
+                     f"{counted(keyword_only, 'keyword-only argument')}) were")
+        else:
+            given = "1 was" if len(args) == 1 else f"{len(args)} were"
+        return f"{self.qualname}() takes {takes} but {given} given"
 
 
 @record

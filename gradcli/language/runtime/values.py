@@ -121,6 +121,15 @@ def iterate(value):
     raise errors.type_error(f"'{type_name(value)}' object is not iterable")
 
 
+def abc_iterable(value) -> bool:
+    """isinstance(value, collections.abc.Iterable): what has an __iter__ (a class iterated only
+    through __getitem__ has none)."""
+    from gradcli.language.runtime import classes
+    return isinstance(value, (Tensor, *_ITERABLES)) or (
+        isinstance(value, TableObject) and value.is_sequence) or (
+        classes.special_method(value, "__iter__") is not None)
+
+
 def _user_iterator_defined(value) -> bool:
     """Whether a user class derived from list or dict defines its own __iter__."""
     from gradcli.language.runtime import classes
