@@ -355,4 +355,5 @@ def _legend(entries, box) -> list[str]:
     return parts
 
 
-_SERIES = {"line": _line, "scatter": _scatter, "hist": _bars, "image": _image}
+_SERIES = {"line": _line, "scatter": _scatter, "hist": _bars, "image": _image,
+           "contour": _scatter}

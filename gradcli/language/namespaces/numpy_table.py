@@ -215,7 +215,7 @@ _RANDOM = ("seed rand randn randint random random_sample normal uniform choice s
 _LINALG = "norm inv det solve eig eigh svd pinv matrix_rank"
 _DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
            "bool", "int_", "double", "single", "half", "uint16", "uint32", "uint64", "complex64",
-           "complex128")
+           "complex128", "intp", "uintp", "intc", "longlong")
 
 
 @functools.cache

@@ -13,6 +13,7 @@ colours, labels, line styles and markers are kept for drawing.
 
 from __future__ import annotations
 
+import difflib
 import warnings
 from contextlib import contextmanager
 
@@ -67,6 +68,11 @@ class Series:
         if self.kind == "hist":
             values = self.x if axis == "x" else np.append(self.y, 0.0)
             sticky = [] if axis == "x" else [0.0]
+        elif self.kind == "contour":  # filled up to the grid's edges, with no margin
+            values = self.x if axis == "x" else self.y
+            values = values[np.isfinite(values)]
+            low, high = float(values.min()), float(values.max())
+            return low, high, [low, high]
         else:
             values = self.x if axis == "x" else self.y
             sticky = []
@@ -108,6 +114,7 @@ LEGEND = PyType("matplotlib.legend.Legend", ())
 IMAGE = PyType("matplotlib.image.AxesImage", ())
 BARS = PyType("matplotlib.container.BarContainer", ())
 COLORBAR = PyType("matplotlib.colorbar.Colorbar", ())
+CONTOURS = PyType("matplotlib.contour.QuadContourSet", ())
 
 
 def _text_artist(ctx, x, y, text: str) -> Artist:
@@ -429,8 +436,95 @@ def _scatter(ctx, axes: Axes, x, y, s, c, marker, cmap, **kwargs):
     series = axes.add(Series("scatter", xs, ys, label="" if label is None else _text(ctx, label),
                              color=_color(color, axes.next_color()), linestyle="",
                              marker=marker if isinstance(marker, str) else "o", values=values,
-                             cmap=cmap if isinstance(cmap, str) else ""))
+                             cmap=_cmap_name(cmap)))
     return Artist(PATHS, series=series)
+
+
+def _contour(filled: bool):
+    """contour / contourf of Z, or of X, Y, Z (a grid, or its coordinate vectors): the grid's
+    points kept, each with its value, drawn as the colour map colours it."""
+    def contour(ctx, axes: Axes, *args, **kwargs):
+        if len(args) not in (1, 2, 3, 4):
+            raise errors.type_error(f"Too many positional arguments: {len(args)}")
+        z = _floats(args[2] if len(args) >= 3 else args[0])
+        if z.ndim != 2:
+            raise errors.type_error(f"Input z must be 2D, not {z.ndim}D")
+        if len(args) >= 3:
+            x, y = _floats(args[0]), _floats(args[1])
+            if x.ndim == 1 and y.ndim == 1:
+                x, y = np.meshgrid(x, y)
+            if x.shape != z.shape or y.shape != z.shape:
+                raise errors.type_error(f"Shapes of x {x.shape} and z {z.shape} do not match")
+        else:
+            y, x = np.indices(z.shape, dtype=np.float64)
+        axes.add(Series("contour", x.ravel(), y.ravel(), linestyle="", marker="s" if filled
+                        else ".", values=z.ravel(), cmap=_cmap_name(kwargs.get("cmap"))))
+        return Artist(CONTOURS)
+    return contour
+
+
+class Colormap(Artist):
+    """A matplotlib colour map (plt.cm.RdYlBu, plt.get_cmap('viridis')): known by its name."""
+
+    __slots__ = ("name",)
+
+    PROPERTIES = {"name": lambda cmap: cmap.name, "N": lambda cmap: 256}
+
+    def __init__(self, type_: PyType, name: str):
+        super().__init__(type_)
+        self.name = name
+
+
+# matplotlib's colour maps by name (each also reversed, `_r`), and which kind each one is
+_LISTED = ("magma inferno plasma viridis cividis twilight twilight_shifted turbo berlin managua "
+           "vanimo Accent okabe_ito Dark2 Paired Pastel1 Pastel2 Set1 Set2 Set3 tab10 tab20 "
+           "tab20b tab20c").split()
+_SEGMENTED = ("Blues BrBG BuGn BuPu CMRmap GnBu Greens Greys OrRd Oranges PRGn PiYG PuBu PuBuGn "
+              "PuOr PuRd Purples RdBu RdGy RdPu RdYlBu RdYlGn Reds Spectral Wistia YlGn YlGnBu "
+              "YlOrBr YlOrRd afmhot autumn binary bone brg bwr cool coolwarm copper cubehelix flag "
+              "gist_earth gist_gray gist_heat gist_ncar gist_rainbow gist_stern gist_yarg gnuplot "
+              "gnuplot2 gray hot hsv jet nipy_spectral ocean pink prism rainbow seismic spring "
+              "summer terrain winter grey gist_grey gist_yerg Grays").split()
+_CMAP_NAMES = [name for base in (*_LISTED, *_SEGMENTED) for name in (base, base + "_r")]
+_CMAP_TYPES = {kind: PyType(f"matplotlib.colors.{kind}", (Colormap,))
+               for kind in ("ListedColormap", "LinearSegmentedColormap")}
+
+
+def _colormap(name: str) -> Colormap:
+    base = name[:-2] if name.endswith("_r") else name
+    kind = "ListedColormap" if base in _LISTED else "LinearSegmentedColormap"
+    return Colormap(_CMAP_TYPES[kind], name)
+
+
+def _cmap_name(cmap) -> str:
+    """A cmap= argument (a colour map or its name) as the name the drawing reads."""
+    if isinstance(cmap, Colormap):
+        return cmap.name
+    return cmap if isinstance(cmap, str) else ""
+
+
+def _get_cmap(name=None, lut=None):
+    if name is None:
+        name = "viridis"
+    if isinstance(name, Colormap):
+        return name
+    if name not in _CMAP_NAMES:
+        raise errors.value_error(_not_one_of("name", name, _CMAP_NAMES))
+    return _colormap(name)
+
+
+def _not_one_of(what: str, value, values) -> str:
+    """matplotlib's message for a value not among the accepted strings, with its suggestions."""
+    if not isinstance(value, str):
+        return f"{value!r} is not a valid value for {what}. Supported values are " + \
+            ", ".join(map(repr, sorted(values)))
+    best = difflib.get_close_matches(value, values, cutoff=0.5)
+    hint = "" if not best else f" Did you mean: {best[0]!r}?" if len(best) == 1 else \
+        f" Did you mean one of: {', '.join(map(repr, best))}?"
+    return f"{value!r} is not a valid value for {what}.{hint}"
+
+
+CM = Namespace("matplotlib.cm", {name: _colormap(name) for name in _CMAP_NAMES} | table(entry("get_cmap", _get_cmap, "name=None, lut=None")))
 
 
 def _datasets(value) -> list[np.ndarray]:
@@ -659,6 +753,8 @@ _ON_AXES = (
      "bottom=None, histtype='bar', align='mid', orientation='vertical', rwidth=None, log=False, "
      "color=None, label=None, stacked=False, **kwargs", "hist"),
     ("imshow", _imshow, "X, cmap=None, **kwargs", "imshow"),
+    ("contour", _contour(False), "*args, **kwargs", "contour"),
+    ("contourf", _contour(True), "*args, **kwargs", "contourf"),
     ("set_xlabel", _set_label("x"), "xlabel, *args, **kwargs", "xlabel"),
     ("set_ylabel", _set_label("y"), "ylabel, *args, **kwargs", "ylabel"),
     ("set_title", _set_title, "label, fontdict=None, loc=None, *args, **kwargs", "title"),
@@ -841,7 +937,8 @@ PYPLOT = Namespace("matplotlib.pyplot", table(
     entry("pause", _nothing, "interval"),
     entry("ion", _nothing, ""),
     entry("ioff", _nothing, ""),
-) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE})
+    entry("get_cmap", _get_cmap, "name=None, lut=None"),
+) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE, "cm": CM})
 
 
 def _ticker(name: str):
@@ -857,6 +954,7 @@ TICKER = Namespace("matplotlib.ticker", table(*(_ticker(name) for name in (
 
 MATPLOTLIB = Namespace("matplotlib", table(
     entry("use", _nothing, "backend, *, force=True"),
-) | {"pyplot": PYPLOT, "ticker": TICKER})
+) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM})
 
-MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER}
+MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER,
+           "matplotlib.cm": CM}

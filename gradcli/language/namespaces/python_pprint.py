@@ -5,6 +5,7 @@ prints as torch prints it)."""
 from __future__ import annotations
 
 import pprint
+from collections import Counter, OrderedDict, deque
 
 from gradcli.engine import errors
 from gradcli.language.namespaces.python_io import StringIO, host_errors
@@ -12,7 +13,7 @@ from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
 
 _SCALARS = (str, int, float, bool, complex, bytes, type(None))
-_CONTAINERS = (dict, list, tuple, set, frozenset)
+_CONTAINERS = (dict, list, tuple, set, frozenset, OrderedDict, Counter, deque)
 
 
 class _Shown:
@@ -36,11 +37,11 @@ def _plain(value, printer, copies: dict):
         return _Shown(printer.repr(value))
     if id(value) in copies:
         return copies[id(value)]
-    if kind is list:
-        copy = copies[id(value)] = []
+    if kind in (list, deque):
+        copy = copies[id(value)] = [] if kind is list else deque(maxlen=value.maxlen)
         copy.extend(_plain(item, printer, copies) for item in value)
-    elif kind is dict:
-        copy = copies[id(value)] = {}
+    elif kind in (dict, OrderedDict, Counter):  # pprint lays out each of these its own way
+        copy = copies[id(value)] = kind()
         for key, item in value.items():
             copy[_plain(key, printer, copies)] = _plain(item, printer, copies)
     else:  # tuples and sets hold no cycle of their own
