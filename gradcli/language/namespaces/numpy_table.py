@@ -17,6 +17,7 @@ from gradcli.engine import conversions, errors
 from gradcli.engine.records import record
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.numpy_printing import PRINT_OPTIONS
 from gradcli.language.namespaces.arrays import wrapped
 from gradcli.language.namespaces.numpy_info import FINFO, IINFO
 from gradcli.language.runtime.exceptions import register_exception
@@ -291,7 +292,7 @@ class NumpyNamespace(Namespace):
 
 
 NUMPY = NumpyNamespace("numpy", (
-    _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
+    PRINT_OPTIONS | _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
     | _functions(_SHAPES, np) | _functions(_LINEAR, np)
     | {name: _dtype_class(name) for name in _DTYPES}
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,

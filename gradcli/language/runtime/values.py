@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
+
+import numpy as np
 from gradcli.engine.records import record
 
 from gradcli.engine import dtypes, errors, indexing, printing
@@ -209,6 +211,7 @@ class Printer:
 
     def __init__(self) -> None:
         self.options = printing.PrintOptions()
+        self.numpy_options: dict = {}  # np.set_printoptions's, for NumPy's values
         self._printing: set[int] = set()  # ids of the containers being printed
 
     def tensor(self, t: Tensor) -> str:
@@ -279,7 +282,7 @@ class Printer:
         if isinstance(value, BaseException):
             return f"{type(value).__name__}({', '.join(self.repr(a) for a in value.args)})"
         if isinstance(value, HOST_PRINTED):
-            return repr(value)
+            return self._host(repr, value)
         if isinstance(value, TableObject):
             return value.repr(self)
         return _object_repr(value)
@@ -312,8 +315,15 @@ class Printer:
         if isinstance(value, TableObject):
             return value.str(self)
         if isinstance(value, HOST_PRINTED):
-            return str(value)
+            return self._host(str, value)
         return self.repr(value)
+
+    def _host(self, show, value) -> str:
+        """A value NumPy prints, under the session's NumPy print options."""
+        if not self.numpy_options:
+            return show(value)
+        with np.printoptions(**self.numpy_options):
+            return show(value)
 
     def _exception_str(self, value: BaseException) -> str:
         """str(e): nothing, its one argument (a KeyError's key as a repr), or all of them."""
@@ -346,7 +356,7 @@ class Printer:
             if isinstance(value, TableObject):  # class Meters(float): its own __str__/__format__
                 return self._user_format(value, spec)
             try:
-                return format(value, spec)
+                return self._host(lambda v: format(v, spec), value)
             except ValueError as error:
                 raise errors.value_error(str(error)) from None
         if isinstance(value, TableObject) and value.user_class() is not None:
