@@ -24,7 +24,8 @@ VIRIDIS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231,
 GREYS = ((0, 0, 0), (255, 255, 255))
 _GREY_MAPS = {"gray": GREYS, "grey": GREYS, "Greys_r": GREYS, "binary_r": GREYS,
               "Greys": GREYS[::-1], "binary": GREYS[::-1], "gray_r": GREYS[::-1]}
-_DASHES = {"--": "6,3", ":": "1.5,3", "-.": "6,3,1.5,3"}
+_DASHES = {"--": "6,3", ":": "1.5,3", "-.": "6,3,1.5,3", "dashed": "6,3", "dotted": "1.5,3",
+           "dashdot": "6,3,1.5,3"}
 
 
 class FigureOutput:
@@ -355,4 +356,20 @@ def _legend(entries, box) -> list[str]:
     return parts
 
 
-_SERIES = {"line": _line, "scatter": _scatter, "hist": _bars, "image": _image}
+def _reference(series, frame: _Frame) -> list[str]:
+    """axhline / axvline: the span is in fractions of the axes box, the value in data."""
+    left, top, width, height = frame.box
+    if series.kind == "hline":
+        xs, ys = left + series.x * width, frame.y(series.y)
+    else:
+        xs, ys = frame.x(series.x), top + height - series.y * height
+    if not (np.isfinite(xs).all() and np.isfinite(ys).all()):
+        return []
+    dash = _DASHES.get(series.linestyle)
+    dashes = f" stroke-dasharray='{dash}'" if dash else ""
+    return [f"<polyline points='{_points(xs, ys)}' fill='none' "
+            f"stroke={_attribute(series.color)} stroke-width='1.5'{dashes}/>"]
+
+
+_SERIES = {"line": _line, "scatter": _scatter, "hist": _bars, "image": _image,
+           "contour": _scatter, "hline": _reference, "vline": _reference}

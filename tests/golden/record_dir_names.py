@@ -19,12 +19,14 @@ from gradcli.language.namespaces.python_dir import RECORD  # noqa: E402
 
 STANDARD = ("math", "random", "json", "itertools", "functools", "collections", "copy", "time",
             "string", "re", "logging", "contextlib", "abc", "enum", "typing", "warnings")
+# torch modules listed though gradcli records no public names for them
+LISTED_TORCH = ("torch.distributions",)
 _LIST = "import importlib, json, sys, torch; print(json.dumps(dir(importlib.import_module(" \
         "sys.argv[1]))))"
 
 
 def main() -> None:
-    paths = [p for p in NAMESPACES if p != "torch.Tensor"] + list(STANDARD)
+    paths = [p for p in NAMESPACES if p != "torch.Tensor"] + list(LISTED_TORCH) + list(STANDARD)
     listed = {path: json.loads(subprocess.run([sys.executable, "-c", _LIST, path], check=True,
                                               capture_output=True, text=True).stdout)
               for path in paths}

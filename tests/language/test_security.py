@@ -114,7 +114,7 @@ ESCAPES = {
     "pyplot_axes_series": "import matplotlib.pyplot as plt\nplt.gca().series",
     "pyplot_line_class": "import matplotlib.pyplot as plt\nplt.plot([1])[0].__class__",
     "pyplot_module_os": "import matplotlib.pyplot as plt\nplt.os",
-    "matplotlib_rc": "import matplotlib\nmatplotlib.rcParams",
+    "matplotlib_rc_class": "import matplotlib\nmatplotlib.rcParams.__class__.__init__.__globals__",
     "axes_array_base": "import matplotlib.pyplot as plt\nplt.subplots(1, 2)[1].base",
     "user_getattribute_fishing": ("class A:\n    def __getattribute__(self, name):\n"
                                   "        return object.__getattribute__(len, '__self__')\n"

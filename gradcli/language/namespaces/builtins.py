@@ -23,6 +23,7 @@ from gradcli.language.runtime.coercions import (index, length, tensor_float, ten
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableInstance, TableIterator, TableObject
+from gradcli.language.runtime.protocol_names import has_special
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
 from gradcli.language.runtime.signatures import Builtin, entry, table
@@ -252,9 +253,12 @@ def _delattr(obj, name) -> None:
 
 def _hasattr(obj, name) -> bool:
     try:
-        return _getattr(obj, name, _NO_DEFAULT_FOR_HAS) is not _NO_DEFAULT_FOR_HAS
+        if _getattr(obj, name, _NO_DEFAULT_FOR_HAS) is not _NO_DEFAULT_FOR_HAS:
+            return True
     except Unsupported:  # torch has the name; only gradcli lacks it
         return True
+    special = has_special(obj, name) if name[:2] == "__" == name[-2:] else None
+    return bool(special)
 
 
 _NO_DEFAULT_FOR_HAS = object()

@@ -91,7 +91,8 @@ def _size_from_dim_1(module, x) -> int:
 def _initialize(module, base: ModuleKind, infer, *inputs) -> None:
     """initialize_parameters: infer the size, build the non-lazy module from the same options
     (its draws, in its order) and move its values into the uninitialized tensors."""
-    if not has_uninitialized_params(module):
+    if not has_uninitialized_params(module):  # loaded from a checkpoint: only the size is read
+        _infer_size(module, infer, inputs[0])
         return
     values, keywords = module.options
     keywords = {k: v for k, v in keywords.items() if k != "bias" or "bias" in base.option_names}
@@ -108,6 +109,20 @@ def _initialize(module, base: ModuleKind, infer, *inputs) -> None:
                 del UNINITIALIZED[t]
     module.attrs.update((k, v) for k, v in fresh.attrs.items() if k != "training")
     module.options = fresh.options
+
+
+def _infer_size(module, infer, x) -> None:
+    """initialize_parameters of a module whose tensors a checkpoint gave their shapes:
+    LazyLinear reads the input size it has not yet read, checked against the weight's (the
+    convolutions and norms keep their 0)."""
+    if module.attrs.get("in_features") != 0:
+        return
+    size = infer(module, x)
+    if size != module.params["weight"].shape[-1]:
+        raise errors.TorchError("AssertionError", f"The in_features inferred from input: {size} "
+                                f"is not equal to in_features from self.weight: "
+                                f"{module.params['weight'].shape[-1]}")
+    module.attrs["in_features"] = size
 
 
 # the class each one's initialize_parameters is defined on (None: the lazy class itself)

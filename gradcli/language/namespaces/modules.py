@@ -22,7 +22,7 @@ from gradcli.language.runtime.signatures import DeclaredBuiltin, entry, parse_si
 from gradcli.language.runtime.values import (Generator, abc_iterable, iterate,
                                              qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
+from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of, materialize
 
 LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when constructed
 
@@ -663,6 +663,10 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
     if not isinstance(state_dict, dict):
         raise errors.type_error(f"Expected state_dict to be dict-like, got {class_text(state_dict)}.")
     own = _state_dict(module, keep_vars=True)
+    for key, target in own.items():  # a lazy module's pre-hook: take the checkpoint's shapes
+        source = state_dict.get(key)
+        if isinstance(source, Tensor) and kind_of(target) and not kind_of(source):
+            materialize(target, source.shape)
     own = {k: v for k, v in own.items()
            if k in state_dict or not _norm_count(module, k, state_dict)}
     missing = [k for k in own if k not in state_dict]

@@ -17,6 +17,7 @@ from gradcli.engine import conversions, errors
 from gradcli.engine.records import record
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.numpy_printing import PRINT_OPTIONS
 from gradcli.language.namespaces.arrays import wrapped
 from gradcli.language.namespaces.numpy_info import FINFO, IINFO
 from gradcli.language.runtime.exceptions import register_exception
@@ -24,7 +25,7 @@ from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Namespace
 
 
@@ -217,7 +218,7 @@ _FFT = ("fft ifft rfft irfft fft2 ifft2 rfft2 irfft2 fftn ifftn rfftn irfftn hff
         "rfftfreq fftshift ifftshift")
 _DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
            "bool", "int_", "double", "single", "half", "uint16", "uint32", "uint64", "complex64",
-           "complex128")
+           "complex128", "intp", "uintp", "intc", "longlong")
 
 
 @functools.cache
@@ -293,62 +294,8 @@ class NumpyNamespace(Namespace):
         return super().lookup(attr)
 
 
-def _set_printoptions(ctx, precision=None, threshold=None, edgeitems=None, linewidth=None,
-                      suppress=None, nanstr=None, infstr=None, formatter=None, sign=None,
-                      floatmode=None, *, legacy=None, override_repr=None):
-    """np.set_printoptions: options of the session's printer for its arrays (NumPy checks
-    them), not of the process."""
-    if formatter is not None or override_repr is not None:
-        raise errors.TorchError("NotImplementedError", "gradcli's np.set_printoptions takes no "
-                                "formatter or override_repr")
-    given = dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
-                 linewidth=linewidth, suppress=suppress, nanstr=nanstr, infstr=infstr,
-                 sign=sign, floatmode=floatmode, legacy=legacy)
-    options = {**ctx.printer.numpy_options,
-               **{name: value for name, value in given.items() if value is not None}}
-    try:
-        with np.printoptions(**options):
-            pass
-    except (TypeError, ValueError) as error:
-        raise errors.TorchError(type(error).__name__, str(error)) from None
-    ctx.printer.numpy_options = options
-
-
-def _array2string(ctx, a, max_line_width=None, precision=None, suppress_small=None,
-                  separator=" ", prefix="", *, threshold=None, edgeitems=None, sign=None,
-                  floatmode=None, suffix="", legacy=None):
-    """np.array2string of an array, under the session's NumPy print options."""
-    if isinstance(a, Tensor):
-        a = conversions.to_numpy(a)
-    if not isinstance(a, np.ndarray):
-        raise errors.no_attribute(a, "shape")
-    try:
-        with np.printoptions(**ctx.printer.numpy_options):
-            return np.array2string(a, max_line_width, precision, suppress_small, separator,
-                                   prefix, threshold=threshold, edgeitems=edgeitems, sign=sign,
-                                   floatmode=floatmode, suffix=suffix, legacy=legacy)
-    except (TypeError, ValueError) as error:
-        raise errors.TorchError(type(error).__name__, str(error)) from None
-
-
-def _get_printoptions(ctx) -> dict:
-    with np.printoptions(**ctx.printer.numpy_options):
-        return np.get_printoptions()
-
-
-_PRINTING = table(
-    entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, "
-          "edgeitems=None, linewidth=None, suppress=None, nanstr=None, infstr=None, "
-          "formatter=None, sign=None, floatmode=None, *, legacy=None, override_repr=None",
-          context=True),
-    entry("get_printoptions", _get_printoptions, "", context=True),
-    entry("array2string", _array2string, "a, max_line_width=None, precision=None, "
-          "suppress_small=None, separator=' ', prefix='', *, threshold=None, edgeitems=None, "
-          "sign=None, floatmode=None, suffix='', legacy=None", context=True))
-
 NUMPY = NumpyNamespace("numpy", (
-    _PRINTING
-    | _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
+    PRINT_OPTIONS | _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
     | _functions(_SHAPES, np) | _functions(_LINEAR, np)
     | {name: _dtype_class(name) for name in _DTYPES}
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,

@@ -13,6 +13,7 @@ colours, labels, line styles and markers are kept for drawing.
 
 from __future__ import annotations
 
+import difflib
 import warnings
 from contextlib import contextmanager
 
@@ -21,13 +22,13 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
 DPI = 100.0
-FIGSIZE = (6.4, 4.8)
 # matplotlib's default colour cycle (tab10) and its one-letter colours.
 CYCLE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
          "#7f7f7f", "#bcbd22", "#17becf")
@@ -67,6 +68,16 @@ class Series:
         if self.kind == "hist":
             values = self.x if axis == "x" else np.append(self.y, 0.0)
             sticky = [] if axis == "x" else [0.0]
+        elif self.kind in ("hline", "vline"):  # across the axes: data along one axis only
+            if (axis == "y") != (self.kind == "hline"):
+                return None
+            value = float((self.y if axis == "y" else self.x)[0])
+            return value, value, []
+        elif self.kind == "contour":  # filled up to the grid's edges, with no margin
+            values = self.x if axis == "x" else self.y
+            values = values[np.isfinite(values)]
+            low, high = float(values.min()), float(values.max())
+            return low, high, [low, high]
         else:
             values = self.x if axis == "x" else self.y
             sticky = []
@@ -108,6 +119,7 @@ LEGEND = PyType("matplotlib.legend.Legend", ())
 IMAGE = PyType("matplotlib.image.AxesImage", ())
 BARS = PyType("matplotlib.container.BarContainer", ())
 COLORBAR = PyType("matplotlib.colorbar.Colorbar", ())
+CONTOURS = PyType("matplotlib.contour.QuadContourSet", ())
 
 
 def _text_artist(ctx, x, y, text: str) -> Artist:
@@ -134,6 +146,8 @@ class Axes(TableInstance):
         self.grid = False
         self.axis_on = True
         self.limits: dict[str, tuple[float, float] | None] = {"x": None, "y": None}
+        # limits an axhline/axvline inside them left as they were, until the next plot
+        self.held: dict[str, tuple | None] = {"x": None, "y": None}
         self.scales = {"x": "linear", "y": "linear"}
         self.ticks: dict[str, list[float] | None] = {"x": None, "y": None}  # None: automatic
         self.y_inverted = False
@@ -166,6 +180,7 @@ class Axes(TableInstance):
                 tops[row] - bottoms[row])
 
     def add(self, series: Series, count: int = 1) -> Series:
+        self.held = {"x": None, "y": None}
         if not series.label:
             series.label = f"_child{self.children}"
         self.series.append(series)
@@ -180,6 +195,8 @@ class Axes(TableInstance):
         matplotlib's 5% margins (not past a histogram's or an image's edges)."""
         if self.limits[axis] is not None:
             return self.limits[axis]
+        if self.held[axis] is not None:
+            return self.held[axis]
         extents = [e for e in (s.extent(axis) for s in self.series) if e is not None]
         if not extents:
             return np.float64(0.0), np.float64(1.0)
@@ -429,8 +446,114 @@ def _scatter(ctx, axes: Axes, x, y, s, c, marker, cmap, **kwargs):
     series = axes.add(Series("scatter", xs, ys, label="" if label is None else _text(ctx, label),
                              color=_color(color, axes.next_color()), linestyle="",
                              marker=marker if isinstance(marker, str) else "o", values=values,
-                             cmap=cmap if isinstance(cmap, str) else ""))
+                             cmap=_cmap_name(cmap)))
     return Artist(PATHS, series=series)
+
+
+def _contour(filled: bool):
+    """contour / contourf of Z, or of X, Y, Z (a grid, or its coordinate vectors): the grid's
+    points kept, each with its value, drawn as the colour map colours it."""
+    def contour(ctx, axes: Axes, *args, **kwargs):
+        if len(args) not in (1, 2, 3, 4):
+            raise errors.type_error(f"Too many positional arguments: {len(args)}")
+        z = _floats(args[2] if len(args) >= 3 else args[0])
+        if z.ndim != 2:
+            raise errors.type_error(f"Input z must be 2D, not {z.ndim}D")
+        if len(args) >= 3:
+            x, y = _floats(args[0]), _floats(args[1])
+            if x.ndim == 1 and y.ndim == 1:
+                x, y = np.meshgrid(x, y)
+            if x.shape != z.shape or y.shape != z.shape:
+                raise errors.type_error(f"Shapes of x {x.shape} and z {z.shape} do not match")
+        else:
+            y, x = np.indices(z.shape, dtype=np.float64)
+        axes.add(Series("contour", x.ravel(), y.ravel(), linestyle="", marker="s" if filled
+                        else ".", values=z.ravel(), cmap=_cmap_name(kwargs.get("cmap"))))
+        return Artist(CONTOURS)
+    return contour
+
+
+class Colormap(Artist):
+    """A matplotlib colour map (plt.cm.RdYlBu, plt.get_cmap('viridis')): known by its name."""
+
+    __slots__ = ("name",)
+
+    PROPERTIES = {"name": lambda cmap: cmap.name, "N": lambda cmap: 256}
+
+    def __init__(self, type_: PyType, name: str):
+        super().__init__(type_)
+        self.name = name
+
+
+# matplotlib's colour maps by name (each also reversed, `_r`), and which kind each one is
+_LISTED = ("magma inferno plasma viridis cividis twilight twilight_shifted turbo berlin managua "
+           "vanimo Accent okabe_ito Dark2 Paired Pastel1 Pastel2 Set1 Set2 Set3 tab10 tab20 "
+           "tab20b tab20c").split()
+_SEGMENTED = ("Blues BrBG BuGn BuPu CMRmap GnBu Greens Greys OrRd Oranges PRGn PiYG PuBu PuBuGn "
+              "PuOr PuRd Purples RdBu RdGy RdPu RdYlBu RdYlGn Reds Spectral Wistia YlGn YlGnBu "
+              "YlOrBr YlOrRd afmhot autumn binary bone brg bwr cool coolwarm copper cubehelix flag "
+              "gist_earth gist_gray gist_heat gist_ncar gist_rainbow gist_stern gist_yarg gnuplot "
+              "gnuplot2 gray hot hsv jet nipy_spectral ocean pink prism rainbow seismic spring "
+              "summer terrain winter grey gist_grey gist_yerg Grays").split()
+_CMAP_NAMES = [name for base in (*_LISTED, *_SEGMENTED) for name in (base, base + "_r")]
+_CMAP_TYPES = {kind: PyType(f"matplotlib.colors.{kind}", (Colormap,))
+               for kind in ("ListedColormap", "LinearSegmentedColormap")}
+
+
+def _colormap(name: str) -> Colormap:
+    base = name[:-2] if name.endswith("_r") else name
+    kind = "ListedColormap" if base in _LISTED else "LinearSegmentedColormap"
+    return Colormap(_CMAP_TYPES[kind], name)
+
+
+def _cmap_name(cmap) -> str:
+    """A cmap= argument (a colour map or its name) as the name the drawing reads."""
+    if isinstance(cmap, Colormap):
+        return cmap.name
+    return cmap if isinstance(cmap, str) else ""
+
+
+def _get_cmap(name=None, lut=None):
+    if name is None:
+        name = "viridis"
+    if isinstance(name, Colormap):
+        return name
+    if name not in _CMAP_NAMES:
+        raise errors.value_error(_not_one_of("name", name, _CMAP_NAMES))
+    return _colormap(name)
+
+
+def _not_one_of(what: str, value, values) -> str:
+    """matplotlib's message for a value not among the accepted strings, with its suggestions."""
+    if not isinstance(value, str):
+        return f"{value!r} is not a valid value for {what}. Supported values are " + \
+            ", ".join(map(repr, sorted(values)))
+    best = difflib.get_close_matches(value, values, cutoff=0.5)
+    hint = "" if not best else f" Did you mean: {best[0]!r}?" if len(best) == 1 else \
+        f" Did you mean one of: {', '.join(map(repr, best))}?"
+    return f"{value!r} is not a valid value for {what}.{hint}"
+
+
+CM = Namespace("matplotlib.cm", {name: _colormap(name) for name in _CMAP_NAMES})
+
+
+def _reference_line(kind: str):
+    """axhline / axvline: a line across the axes at one data value (its span in axes
+    fractions), coloured from the cycle as any line is."""
+    def line(ctx, axes: Axes, at=0, low=0, high=1, **kwargs):
+        value, span = np.array([_number(at)] * 2), np.array([_number(low), _number(high)])
+        x, y = (span, value) if kind == "hline" else (value, span)
+        axis = "y" if kind == "hline" else "x"
+        current = axes.view_limits(axis)
+        label = kwargs.get("label")
+        series = axes.add(Series(
+            kind, x, y, label="" if label is None else _text(ctx, label),
+            color=_color(kwargs.get("color", kwargs.get("c")), axes.next_color()),
+            linestyle=kwargs.get("linestyle", kwargs.get("ls", "-"))))
+        if min(current) <= value[0] <= max(current):  # matplotlib rescales only to take it in
+            axes.held[axis] = current
+        return Artist(LINE, text=f"Line2D({series.label})", series=series)
+    return line
 
 
 def _datasets(value) -> list[np.ndarray]:
@@ -519,6 +642,19 @@ def _imshow(ctx, axes: Axes, X, cmap, **kwargs):
     axes.add(Series("image", np.zeros(0), data, cmap=cmap if isinstance(cmap, str) else ""))
     axes.y_inverted = True
     return Artist(IMAGE, text=f"AxesImage(shape={data.shape})")
+
+
+def _get_label(axis: str):
+    def get_label(ctx, axes: Axes):
+        return axes.labels[axis]
+    return get_label
+
+
+def _get_title(ctx, axes: Axes, loc="center"):
+    if loc not in _TITLE_X:
+        raise errors.value_error(f"{loc!r} is not a valid value for loc; supported values are "
+                                 "'left', 'center', 'right'")
+    return axes.titles.get(loc, "")
 
 
 def _set_label(axis: str):
@@ -610,6 +746,7 @@ def _axis(ctx, axes: Axes, arg=None, **kwargs):
     if isinstance(arg, bool):
         axes.axis_on = arg
     elif isinstance(arg, str):
+        arg = arg.lower()  # axis("Off") as axis("off")
         if arg not in _AXIS_WORDS:
             raise errors.value_error(f"Unrecognized string {arg!r} to axis; try 'on' or 'off'")
         axes.axis_on = arg != "off" and (arg == "on" or axes.axis_on)
@@ -659,6 +796,15 @@ _ON_AXES = (
      "bottom=None, histtype='bar', align='mid', orientation='vertical', rwidth=None, log=False, "
      "color=None, label=None, stacked=False, **kwargs", "hist"),
     ("imshow", _imshow, "X, cmap=None, **kwargs", "imshow"),
+    ("contour", _contour(False), "*args, **kwargs", "contour"),
+    ("axhline", _reference_line("hline"), "y=0, xmin=0, xmax=1, **kwargs", "axhline"),
+    ("axvline", _reference_line("vline"), "x=0, ymin=0, ymax=1, **kwargs", "axvline"),
+    ("get_xlabel", _get_label("x"), "", None),
+    ("get_ylabel", _get_label("y"), "", None),
+    ("get_title", _get_title, "loc='center'", None),
+    ("get_xscale", lambda ctx, axes: axes.scales["x"], "", None),
+    ("get_yscale", lambda ctx, axes: axes.scales["y"], "", None),
+    ("contourf", _contour(True), "*args, **kwargs", "contourf"),
     ("set_xlabel", _set_label("x"), "xlabel, *args, **kwargs", "xlabel"),
     ("set_ylabel", _set_label("y"), "ylabel, *args, **kwargs", "ylabel"),
     ("set_title", _set_title, "label, fontdict=None, loc=None, *args, **kwargs", "title"),
@@ -734,7 +880,7 @@ def _figure(ctx, num=None, figsize=None, dpi=None, **kwargs) -> Figure:
         return figures.activate(num)
     if isinstance(num, int) and num in figures.open:
         return figures.activate(figures.open[num])
-    size = FIGSIZE if figsize is None else tuple(_number(v) for v in figsize)
+    size = figure_size() if figsize is None else tuple(_number(v) for v in figsize)
     return figures.new(num if isinstance(num, int) else None, size,
                        DPI if dpi is None else _number(dpi))
 
@@ -819,7 +965,7 @@ def _on_current_figure(name: str, method: str):
         ctx, ctx.figures.current(), *args, **kwargs), "*args, **kwargs", context=True)
 
 
-PYPLOT = Namespace("matplotlib.pyplot", table(
+PYPLOT = RcNamespace("matplotlib.pyplot", table(
     *(_on_current_axes(plt_name, fn, spec) for _, fn, spec, plt_name in _ON_AXES if plt_name),
     _limits("x"), _limits("y"),
     entry("figure", _figure, "num=None, figsize=None, dpi=None, **kwargs", context=True),
@@ -841,7 +987,8 @@ PYPLOT = Namespace("matplotlib.pyplot", table(
     entry("pause", _nothing, "interval"),
     entry("ion", _nothing, ""),
     entry("ioff", _nothing, ""),
-) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE})
+    entry("get_cmap", _get_cmap, "name=None, lut=None"),
+) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE, "cm": CM})
 
 
 def _ticker(name: str):
@@ -855,8 +1002,9 @@ TICKER = Namespace("matplotlib.ticker", table(*(_ticker(name) for name in (
     "LinearLocator", "FuncFormatter", "FormatStrFormatter", "StrMethodFormatter",
     "PercentFormatter", "NullFormatter", "ScalarFormatter"))))
 
-MATPLOTLIB = Namespace("matplotlib", table(
+MATPLOTLIB = RcNamespace("matplotlib", table(
     entry("use", _nothing, "backend, *, force=True"),
-) | {"pyplot": PYPLOT, "ticker": TICKER})
+) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM})
 
-MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER}
+MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER,
+           "matplotlib.cm": CM}

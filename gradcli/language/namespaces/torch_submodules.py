@@ -188,7 +188,7 @@ MODULE_GROUPS = (
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random", "numpy.fft"), _numpy_modules),
-    (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker"), _pyplot_modules),
+    (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm"), _pyplot_modules),
     (("math",), _math),
     (("heapq", "bisect"), _heapq_modules),
     (("re", "string", "unicodedata"), _text_modules),

@@ -122,13 +122,40 @@ class UserClass:
 
 
 def _full_mro(cls: UserClass) -> tuple:
-    """Cls.__mro__: the user classes, then the builtin base and its ancestors, then object."""
-    tail = []
-    if isinstance(cls.base, PyType):
-        tail = [BUILTIN_ANCESTORS[host] for host in cls.base.hosts[0].__mro__[:-1]
-                if host in BUILTIN_ANCESTORS] \
-            if cls.base.hosts and cls.base.hosts[0] in BUILTIN_ANCESTORS else [cls.base]
-    return (*cls.mro, *tail, OBJECT)
+    """Cls.__mro__: Python's C3 order over the user classes and the builtin bases with their
+    ancestors (a mixin after nn.Module comes after it), then object."""
+    sequences = [list(_full_mro(b)[:-1]) if isinstance(b, UserClass) else _builtin_chain(b)
+                 for b in cls.bases]
+    sequences.append([b for b in cls.bases if b is not OBJECT])
+    merged = _merge(sequences)
+    if merged is None:  # (an order Python refuses the class statement already)
+        merged = [*cls.mro[1:], *_builtin_chain(cls.base)]
+    return (cls, *merged, OBJECT)
+
+
+def _builtin_chain(base) -> list:
+    """A builtin class and its ancestors (known to the language) up to, not including, object."""
+    if not isinstance(base, PyType):
+        return []
+    if base.hosts and base.hosts[0] in BUILTIN_ANCESTORS:
+        return [BUILTIN_ANCESTORS[host] for host in base.hosts[0].__mro__[:-1]
+                if host in BUILTIN_ANCESTORS]
+    return [base]
+
+
+def _merge(sequences: list) -> list | None:
+    """C3's merge of `sequences`; None when no consistent order exists."""
+    sequences = [list(s) for s in sequences if s]
+    result = []
+    while sequences:
+        head = next((s[0] for s in sequences
+                     if not any(s[0] in other[1:] for other in sequences)), None)
+        if head is None:
+            return None
+        result.append(head)
+        sequences = [t for t in ([x for x in s if x is not head] if s[0] is head else s
+                                 for s in sequences) if t]
+    return result
 
 
 _CLASS_SPECIALS = {

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import weakref
 
+import numpy as np
+
 from gradcli.engine import errors
 
 KINDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tensor -> its class name
@@ -13,6 +15,13 @@ KINDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tensor -> its 
 def kind_of(t) -> str | None:
     """"UninitializedParameter" or "UninitializedBuffer" for an uninitialized tensor, else None."""
     return KINDS.get(t)
+
+
+def materialize(t, shape: tuple) -> None:
+    """UninitializedTensorMixin.materialize: the tensor given storage of `shape` (its values
+    are whatever is copied in next) and made an ordinary parameter or buffer."""
+    t.data = np.zeros(shape, t.data.dtype)
+    del KINDS[t]
 
 
 def check_shape(t) -> None:
