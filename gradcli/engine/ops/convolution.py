@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, schemas
+from gradcli.engine import autocast, dtypes, errors, onednn_conv, schemas
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -119,11 +119,29 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
                                   groups)
         y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
+    elif _onednn_direct(x, w, stride, padding, dilation, groups):
+        y = onednn_conv.forward(x, w, b, stride, padding, dilation)
+        if y is not None:
+            return _output_layout(y, x, w)
+        y = _conv(x, w, stride, padding, dilation, groups)
     else:
         y = _conv(x, w, stride, padding, dilation, groups)
     if b is not None:  # a transposed convolution reads its bias in the input's dtype
         y = y + b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
     return _output_layout(y, x, w)
+
+
+def _onednn_direct(x, w, stride, padding, dilation, groups) -> bool:
+    """Whether torch runs this convolution through a oneDNN kernel that sums in the order
+    `onednn_conv` follows: float32 throughout, laid out contiguously (the direct kernel) or
+    channels last (the brg kernel, in the shapes it shares that order)."""
+    if x.dtype != np.float32 or w.dtype != np.float32:
+        return False
+    channels_last = any(
+        memory_formats.suggest(a.shape, memory_formats.element_strides(a))
+        is memory_formats.CHANNELS_LAST for a in (x, w) if a.ndim == 4)
+    rule = onednn_conv.brg_forward if channels_last else onednn_conv.direct_forward
+    return rule(x.shape, w.shape, stride, padding, dilation, groups)
 
 
 def _output_layout(y, x, w):
