@@ -14,6 +14,7 @@ import pytest
 import gradcli.engine.ops  # noqa: F401  (loads every area into F)
 from gradcli.engine import onednn_conv
 from gradcli.engine.functions import F
+from gradcli.engine.grad_api import backward
 from gradcli.engine.ops import convolution
 
 from tests.differential.test_norm_bits import _tensor
@@ -48,6 +49,7 @@ def _random(rnd: random.Random):
 
 
 def _case(rng, shape):
+    """[(name, claimed, ours, theirs)] for the output and the input gradient of one draw."""
     n, c, o, kh, kw, s, ph, pw, d, h, w, one_d = shape
     x = rng.standard_normal((n, c, w) if one_d else (n, c, h, w)).astype(np.float32)
     weight = rng.standard_normal((o, c, kw) if one_d else (o, c, kh, kw)).astype(np.float32)
@@ -56,22 +58,29 @@ def _case(rng, shape):
     params = dict(stride=stride, padding=padding, dilation=dilation)
     theirs_f = torch.nn.functional.conv1d if one_d else torch.nn.functional.conv2d
     ours_f = convolution.conv1d if one_d else convolution.conv2d
-    theirs = theirs_f(*(torch.from_numpy(a) for a in (x, weight, bias)), **params)
-    ours = ours_f(*(_tensor(a) for a in (x, weight, bias)), **params)
+    theirs_in = [torch.from_numpy(a).requires_grad_() for a in (x, weight, bias)]
+    theirs = theirs_f(*theirs_in, **params)
+    g = rng.standard_normal(tuple(theirs.shape)).astype(np.float32)
+    theirs.backward(torch.from_numpy(g))
+    ours_in = [_tensor(a, True) for a in (x, weight, bias)]
+    ours = ours_f(*ours_in, **params)
+    backward(ours, _tensor(g))
     claimed = onednn_conv.direct_forward(x.shape, weight.shape, stride, padding, dilation, 1)
-    return claimed, ours.data, theirs.numpy()
+    return [("out", claimed, ours.data, theirs.detach().numpy()),
+            ("input grad", claimed and s == 1, ours_in[0].grad.data, theirs_in[0].grad.numpy())]
 
 
 def _check(shapes, seed: int):
+    """How many results the module claims, and the claimed ones that differ from torch."""
     rng = np.random.default_rng(seed)
     claimed_count, mismatches = 0, []
     for shape in shapes:
-        claimed, ours, theirs = _case(rng, shape)
-        claimed_count += claimed
-        if claimed and ours.tobytes() != theirs.tobytes():
-            mismatches.append(shape)
-        elif not claimed:
-            assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-4), shape
+        for name, claimed, ours, theirs in _case(rng, shape):
+            claimed_count += claimed
+            if claimed and ours.tobytes() != theirs.tobytes():
+                mismatches.append((name, shape))
+            elif not claimed:
+                assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-4), (name, shape)
     return claimed_count, mismatches
 
 
@@ -81,7 +90,7 @@ def test_conv_forward_matches_torch_bit_for_bit_on_tutorial_shapes():
     shapes = [_tutorial(rnd) for _ in range(60)]
     claimed, mismatches = _check(shapes, 7)
     assert not mismatches
-    assert claimed >= 45
+    assert claimed >= 80
 
 
 @pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
@@ -90,7 +99,7 @@ def test_conv_forward_matches_torch_bit_for_bit_on_random_shapes():
     shapes = [_random(rnd) for _ in range(120)]
     claimed, mismatches = _check(shapes, 8)
     assert not mismatches
-    assert claimed >= 60
+    assert claimed >= 120
 
 
 @pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")

@@ -119,7 +119,7 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
                                   groups)
         y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
-    elif _onednn_direct(x, w, stride, padding, dilation, groups):
+    elif _onednn_kernel(x, w, stride, padding, dilation, groups):
         y = onednn_conv.forward(x, w, b, stride, padding, dilation)
         if y is not None:
             return _output_layout(y, x, w)
@@ -131,17 +131,18 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
     return _output_layout(y, x, w)
 
 
-def _onednn_direct(x, w, stride, padding, dilation, groups) -> bool:
-    """Whether torch runs this convolution through a oneDNN kernel that sums in the order
-    `onednn_conv` follows: float32 throughout, laid out contiguously (the direct kernel) or
-    channels last (the brg kernel, in the shapes it shares that order)."""
+def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
+    """Which oneDNN kernel torch runs this convolution through, of those whose order
+    `onednn_conv` follows: "direct" (float32, laid out contiguously), "brg" (channels last, in
+    the shapes it shares the direct kernel's forward order), else None."""
     if x.dtype != np.float32 or w.dtype != np.float32:
-        return False
-    channels_last = any(
-        memory_formats.suggest(a.shape, memory_formats.element_strides(a))
-        is memory_formats.CHANNELS_LAST for a in (x, w) if a.ndim == 4)
-    rule = onednn_conv.brg_forward if channels_last else onednn_conv.direct_forward
-    return rule(x.shape, w.shape, stride, padding, dilation, groups)
+        return None
+    if any(memory_formats.suggest(a.shape, memory_formats.element_strides(a))
+           is memory_formats.CHANNELS_LAST for a in (x, w) if a.ndim == 4):
+        return "brg" if onednn_conv.brg_forward(x.shape, w.shape, stride, padding, dilation,
+                                                groups) else None
+    return "direct" if onednn_conv.direct_forward(x.shape, w.shape, stride, padding, dilation,
+                                                  groups) else None
 
 
 def _output_layout(y, x, w):
@@ -162,7 +163,12 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
         grad_x = _conv(g, w, stride, padding, dilation, groups)[
             (slice(None), slice(None), *(slice(0, size) for size in x.shape[2:]))]
     elif mask[0]:
-        grad_x = _conv_input_grad(g, w, x.shape, stride, padding, dilation, groups)
+        grad_x = None
+        if all(s == 1 for s in stride) and _onednn_kernel(
+                x, w, stride, padding, dilation, groups) == "direct":
+            grad_x = onednn_conv.backward_data(g, w, x.shape, padding, dilation)
+        if grad_x is None:
+            grad_x = _conv_input_grad(g, w, x.shape, stride, padding, dilation, groups)
     if mask[1]:
         grad_w = (_conv_weight_grad(x, g, w.shape, stride, padding, dilation, groups)
                   if transposed else
