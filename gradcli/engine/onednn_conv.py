@@ -14,6 +14,13 @@ Found by experiment against torch 2.13.0's CPU wheel (oneDNN v3.12) and its kern
 * input gradient (stride 1, contiguous): the direct backward-data kernel, the same chains
   with the roles swapped: blocks of 16 output channels, each in (kh, kw, o) order.  Strided
   convolutions take oneDNN's brgconv_strided kernel instead, not reproduced.
+* weight and bias gradients (contiguous, no dilation): the direct backward-weights kernel
+  (avx512 for 1 to 3 and 16 or more input channels, avx2 for 4 to 15): per weight a fused chain
+  over the positions (n, oh, ow) in order, the bias a plain sum in that order.  On more than one
+  thread the positions are split: whole image rows (more than 9 output rows) or whole images,
+  among the threads oneDNN's `balance` gives the reduction (the bias of the latter among those
+  its reducer gives); each thread's chain starts from +0 and the threads' sums are added in
+  turn.  The avx2 kernel's split among threads is not reproduced (one thread only).
 * a channels-last input or weight goes to oneDNN's brg_conv_fwd kernel, which sums in that
   same order for 2 to 15 input channels when the kernel fits inside the unpadded input and the
   padding is below half the kernel (`brg_forward`); one channel (its "relo" layouts), a
@@ -22,19 +29,19 @@ Found by experiment against torch 2.13.0's CPU wheel (oneDNN v3.12) and its kern
 Measured on one and two threads: about 1,000 random contiguous shapes (batch 1..16, 1..48
 channels, kernels 1..7, stride 1..3, dilation 1..2, padding up to half the kernel, conv1d among
 them) and 860 channels-last ones, every claimed output exact; of them about 400 input gradients
-claimed, all exact.
+and, on one and two threads, about 1,000 weight and bias gradients claimed, all exact.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.cpu_capability import _FLAGS
+from gradcli.engine.cpu_capability import AVX512_CORE
 from gradcli.engine.fma import fma_accumulate
 
-AVX512_CORE = {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= _FLAGS
 _BLOCK = 16  # channels per block (one zmm of float32)
 _CHUNK = 1 << 22  # products per step of a chain held at once
+_MIN_OH_REDUCE = 9  # backward weights split image rows among threads past this many rows
 
 
 def _out_size(size: int, k: int, s: int, p: int, d: int) -> int:
@@ -173,3 +180,163 @@ def backward_data(g: np.ndarray, w: np.ndarray, input_shape, padding,
     windows = _windows(gp, kernel, (1, 1), dilation, size)[..., ::-1, ::-1]
     result = _block_chains(windows, w.transpose(1, 0, 2, 3), None)
     return result[:, :, 0] if one_d else result
+
+
+def weights_kernel(x_shape, w_shape, stride, padding, dilation, groups: int) -> str | None:
+    """Which of oneDNN's direct backward-weights kernels torch runs for this contiguous float32
+    convolution: "avx512" (1 to 3 or 16 and more input channels), "avx2" (4 to 15, in blocks
+    of 8), within the shapes checked: no dilation, padding at most half the kernel at the top
+    and bottom and below the kernel at the sides, kernels narrower than 14; else None."""
+    if not direct_forward(x_shape, w_shape, stride, padding, dilation, groups):
+        return None
+    shape, kernel, stride, padding, dilation = _planar(x_shape, w_shape, stride, padding,
+                                                       dilation)
+    if dilation != (1, 1) or kernel[1] >= 14 or kernel[0] > shape[2]:
+        return None
+    for size, k, s, p, limit in zip(shape[2:], kernel, stride, padding,
+                                    (kernel[0] // 2, kernel[1] - 1)):
+        end = (_out_size(size, k, s, p, 1) - 1) * s + k - size - p
+        if p > limit or end > limit:
+            return None
+    return "avx2" if 4 <= shape[1] < _BLOCK else "avx512"
+
+
+def _balance211(n: int, team: int) -> list[tuple[int, int]]:
+    """oneDNN's balance211: the [start, end) of n items each of `team` threads takes."""
+    if team <= 1 or n == 0:
+        return [(0, n)]
+    big = -(-n // team)
+    takers = n - (big - 1) * team
+    bounds = [t * big if t <= takers else takers * big + (t - takers) * (big - 1)
+              for t in range(team + 1)]
+    return list(zip(bounds, bounds[1:]))
+
+
+def _up(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _avx512_split(shape, o: int, kernel, stride, out, threads: int) -> tuple[int, int]:
+    """How oneDNN's avx512 backward-weights kernel splits its threads (its `balance`: least
+    memory traffic, then least compute): the number sharing the reduction (images, or image
+    rows) and the number used in all."""
+    n, c, ih, iw = shape
+    oh, ow = out
+    two_d = oh > _MIN_OH_REDUCE
+    ic_block, nb_ic = (c, 1) if c < _BLOCK else (_BLOCK, _up(c, _BLOCK))
+    nb_oc = _up(o, _BLOCK)
+    ih_reduce, oh_reduce = (ih, oh) if two_d else (1, 1)
+    ih_rest, oh_rest = (1, 1) if two_d else (ih, oh)
+    rows = n * max(1, oh_reduce // _MIN_OH_REDUCE)
+
+    def memory(mb, oc_b, ic_b):
+        return (_up(n * ih_reduce, mb) * _up(nb_ic, ic_b) * ic_block * ih_rest * iw
+                // stride[0] // stride[1]
+                + _up(n * oh_reduce, mb) * _up(nb_oc, oc_b) * _BLOCK * oh_rest * ow
+                + 8 * _up(nb_oc, oc_b) * _up(nb_ic, ic_b) * kernel[0] * kernel[1] * ic_block
+                * _BLOCK)
+
+    def compute(mb, oc_b, ic_b):
+        return _up(n * oh_reduce, mb) * _up(nb_oc, oc_b) * _up(nb_ic, ic_b)
+
+    splits = [(mb, oc_b, min(threads // mb // oc_b, nb_ic))
+              for mb in range(1, min(threads, rows) + 1)
+              for oc_b in range(1, min(threads // mb, nb_oc) + 1)]
+    best, best_memory = (1, 1, 1), memory(1, 1, 1)
+    for split in splits:
+        if memory(*split) <= best_memory:
+            best, best_memory = split, memory(*split)
+    best_compute = compute(*best)
+    for split in splits:
+        cost = compute(*split)
+        if (cost <= best_compute and memory(*split) < 1.1 * best_memory
+                or 4 * cost <= 3 * best_compute):
+            best, best_compute = split, cost
+    mb, oc_b, ic_b = best
+    if threads // 2 < mb < threads:
+        mb = min(rows, threads)
+    return mb, mb * oc_b * ic_b
+
+
+def _reducer_group(threads: int, jobs: int, reduction: int) -> int:
+    """The threads oneDNN's cpu_reducer (reduce_balancer_t) gives each group of jobs, which
+    share the reduction: the split of least work per thread."""
+    least = max(1, jobs // threads)
+    groups = min(jobs // least, threads)
+    per_group = min(threads // groups, reduction)
+    bound = jobs * _BLOCK * reduction
+    for size in range(least, jobs):
+        c_groups = min(jobs // size, threads)
+        c_per_group = min(threads // c_groups, reduction)
+        work = _BLOCK * _up(jobs, c_groups) * (_up(reduction, c_per_group)
+                                               + (c_per_group != 1))
+        if work < bound:
+            per_group, bound = c_per_group, work
+    return per_group
+
+
+def reduction_shares(x_shape, w_shape, stride, padding, dilation, out, threads: int, bias=False):
+    """The [start, end) of positions (n, oh, ow in order) each thread's partial sums of the
+    weight (or bias) gradient take in oneDNN's backward-weights kernel, in the order the sums
+    are added; None where that split is not known (the avx2 kernel on more than one thread)
+    or the kernel is not the direct one.  The bias of a kernel that splits whole images comes
+    from oneDNN's reducer, which splits them its own way."""
+    kind = weights_kernel(x_shape, w_shape, stride, padding, dilation, 1)
+    if kind is None or kind == "avx2" and threads > 1:
+        return None
+    shape, kernel, stride, *_ = _planar(x_shape, w_shape, stride, padding, dilation)
+    out = (1, *out) if len(out) == 1 else tuple(out)
+    n, two_d = shape[0], out[0] > _MIN_OH_REDUCE
+    items, per_item = (n * out[0], out[1]) if two_d else (n, out[0] * out[1])
+    team = 1
+    if threads > 1:
+        team, used = _avx512_split(shape, w_shape[0], kernel, stride, out, threads)
+        if bias and not two_d:
+            team = _reducer_group(used, _up(w_shape[0], _BLOCK), n)
+    return [(first * per_item, last * per_item) for first, last in _balance211(items, team)]
+
+
+def backward_bias(g: np.ndarray, x_shape, w_shape, stride, padding, dilation,
+                  threads: int) -> np.ndarray | None:
+    """The bias gradient as oneDNN's backward-weights kernel sums it: each thread's share of
+    the positions in order, then the threads' sums in turn (None as `_shares`)."""
+    shares = reduction_shares(x_shape, w_shape, stride, padding, dilation, g.shape[2:], threads,
+                     bias=True)
+    if shares is None:
+        return None
+    rows = np.moveaxis(g, 1, -1).reshape(-1, g.shape[1])
+    total = None
+    for first, last in shares:
+        part = (np.add.accumulate(rows[first:last], axis=0, dtype=np.float32)[-1]
+                if last > first else np.zeros(g.shape[1], np.float32))
+        total = part if total is None else total + part
+    return total
+
+
+def backward_weights(x: np.ndarray, g: np.ndarray, w_shape, stride, padding, dilation,
+                     threads: int) -> np.ndarray | None:
+    """The weight gradient of a contiguous float32 convolution that `weights_kernel` takes,
+    summed as oneDNN does: a fused chain per weight over each thread's share of the positions
+    in order, the threads' sums then added in turn; None as `_shares`, or for an input not all
+    finite (the kernel skips the padding's products)."""
+    shares = reduction_shares(x.shape, w_shape, stride, padding, dilation, g.shape[2:], threads)
+    if shares is None or not np.isfinite(x).all():
+        return None
+    one_d = len(w_shape) == 3
+    x, g, stride, padding, _ = _as_2d(x, g, stride, padding, (1,) * len(stride))
+    kernel = tuple(w_shape[2:]) if not one_d else (1, w_shape[2])
+    c, o, out = x.shape[1], g.shape[1], g.shape[2:]
+    xp = np.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2])
+    # position m = (n, oh, ow): the inputs (M, 1, C, KH, KW) and gradients (M, O, 1, 1, 1)
+    inputs = _windows(xp, kernel, stride, (1, 1), out).transpose(0, 2, 3, 1, 4, 5).reshape(
+        -1, 1, c, *kernel)
+    grads = g.transpose(0, 2, 3, 1).reshape(-1, o, 1, 1, 1)
+    step = max(1, _CHUNK // (o * c * kernel[0] * kernel[1]))
+    total = None
+    for first, last in shares:
+        acc = np.zeros((o, c, *kernel), np.float32)
+        for start in range(first, last, step):
+            stop = min(start + step, last)
+            acc = fma_accumulate(inputs[start:stop], grads[start:stop], acc)
+        total = acc if total is None else total + acc
+    return total[:, :, 0] if one_d else total

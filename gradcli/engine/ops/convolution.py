@@ -13,6 +13,7 @@ import numpy as np
 
 from gradcli.engine import autocast, dtypes, errors, onednn_conv, schemas
 from gradcli.engine import memory_format as memory_formats
+from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -169,12 +170,24 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
             grad_x = onednn_conv.backward_data(g, w, x.shape, padding, dilation)
         if grad_x is None:
             grad_x = _conv_input_grad(g, w, x.shape, stride, padding, dilation, groups)
+    direct = not transposed and _onednn_kernel(
+        x, w, stride, padding, dilation, groups) == "direct"
     if mask[1]:
-        grad_w = (_conv_weight_grad(x, g, w.shape, stride, padding, dilation, groups)
-                  if transposed else
-                  _conv_weight_grad(g, x, w.shape, stride, padding, dilation, groups))
+        grad_w = None
+        if direct:
+            grad_w = onednn_conv.backward_weights(x, g, w.shape, stride, padding, dilation,
+                                                  THREADS)
+        if grad_w is None:
+            grad_w = (_conv_weight_grad(x, g, w.shape, stride, padding, dilation, groups)
+                      if transposed else
+                      _conv_weight_grad(g, x, w.shape, stride, padding, dilation, groups))
     if mask[2]:
-        grad_b = _bias_grad(g, groups)
+        grad_b = None
+        if direct:
+            grad_b = onednn_conv.backward_bias(g, x.shape, w.shape, stride, padding, dilation,
+                                               THREADS)
+        if grad_b is None:
+            grad_b = _bias_grad(g, groups)
     return grad_x, grad_w, grad_b
 
 
