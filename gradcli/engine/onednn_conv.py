@@ -20,7 +20,7 @@ Found by experiment against torch 2.13.0's CPU wheel (oneDNN v3.12) and its kern
   thread the positions are split: whole image rows (more than 9 output rows) or whole images,
   among the threads oneDNN's `balance` gives the reduction (the bias of the latter among those
   its reducer gives); each thread's chain starts from +0 and the threads' sums are added in
-  turn.  The avx2 kernel's split among threads is not reproduced (one thread only).
+  turn.  The avx2 kernel splits whole images as its reducers balance them.
 * a channels-last input or weight goes to oneDNN's brg_conv_fwd kernel, which sums in that
   same order for 2 to 15 input channels when the kernel fits inside the unpadded input and the
   padding is below half the kernel (`brg_forward`); one channel (its "relo" layouts), a
@@ -258,50 +258,61 @@ def _avx512_split(shape, o: int, kernel, stride, out, threads: int) -> tuple[int
     return mb, mb * oc_b * ic_b
 
 
-def _reducer_group(threads: int, jobs: int, reduction: int) -> int:
+def _reducer_group(threads: int, jobs: int, reduction: int, job_size: int,
+                   buffer: int) -> int:
     """The threads oneDNN's cpu_reducer (reduce_balancer_t) gives each group of jobs, which
-    share the reduction: the split of least work per thread."""
+    share the reduction: the split of least work per thread whose buffers fit `buffer`."""
     least = max(1, jobs // threads)
+    most = max(1, buffer // (threads * job_size))
     groups = min(jobs // least, threads)
     per_group = min(threads // groups, reduction)
-    bound = jobs * _BLOCK * reduction
+    bound = jobs * job_size * reduction
     for size in range(least, jobs):
         c_groups = min(jobs // size, threads)
         c_per_group = min(threads // c_groups, reduction)
-        work = _BLOCK * _up(jobs, c_groups) * (_up(reduction, c_per_group)
-                                               + (c_per_group != 1))
+        if c_per_group > 1 and _up(jobs, c_groups) > most:
+            continue
+        work = job_size * _up(jobs, c_groups) * (_up(reduction, c_per_group)
+                                                 + (c_per_group != 1))
         if work < bound:
             per_group, bound = c_per_group, work
     return per_group
 
 
-def reduction_shares(x_shape, w_shape, stride, padding, dilation, out, threads: int, bias=False):
+def reduction_shares(x_shape, w_shape, stride, padding, dilation, out, threads: int,
+                     bias=False):
     """The [start, end) of positions (n, oh, ow in order) each thread's partial sums of the
     weight (or bias) gradient take in oneDNN's backward-weights kernel, in the order the sums
-    are added; None where that split is not known (the avx2 kernel on more than one thread)
-    or the kernel is not the direct one.  The bias of a kernel that splits whole images comes
-    from oneDNN's reducer, which splits them its own way."""
+    are added; None where the kernel is not the direct one.  The avx512 kernel splits whole
+    image rows (more than 9 output rows) or whole images among the threads its `balance`
+    gives the reduction, the bias of the latter among those its reducer gives; the avx2
+    kernel splits whole images as its reducers give them."""
     kind = weights_kernel(x_shape, w_shape, stride, padding, dilation, 1)
-    if kind is None or kind == "avx2" and threads > 1:
+    if kind is None:
         return None
     shape, kernel, stride, *_ = _planar(x_shape, w_shape, stride, padding, dilation)
     out = (1, *out) if len(out) == 1 else tuple(out)
-    n, two_d = shape[0], out[0] > _MIN_OH_REDUCE
+    n, c, o = shape[0], shape[1], w_shape[0]
+    two_d = kind == "avx512" and out[0] > _MIN_OH_REDUCE
     items, per_item = (n * out[0], out[1]) if two_d else (n, out[0] * out[1])
     team = 1
-    if threads > 1:
-        team, used = _avx512_split(shape, w_shape[0], kernel, stride, out, threads)
+    if threads > 1 and kind == "avx2":
+        team = (_reducer_group(threads, _up(o, 8), n, 8, 1 << 21) if bias else
+                _reducer_group(threads, _up(c, 8) * _up(o, 8), n, kernel[0] * kernel[1] * 64,
+                               1 << 21))
+    elif threads > 1:
+        team, used = _avx512_split(shape, o, kernel, stride, out, threads)
         if bias and not two_d:
-            team = _reducer_group(used, _up(w_shape[0], _BLOCK), n)
+            team = _reducer_group(used, _up(o, _BLOCK), n, _BLOCK, used * 3 * 5 * 5 * 256)
     return [(first * per_item, last * per_item) for first, last in _balance211(items, team)]
 
 
 def backward_bias(g: np.ndarray, x_shape, w_shape, stride, padding, dilation,
                   threads: int) -> np.ndarray | None:
     """The bias gradient as oneDNN's backward-weights kernel sums it: each thread's share of
-    the positions in order, then the threads' sums in turn (None as `_shares`)."""
-    shares = reduction_shares(x_shape, w_shape, stride, padding, dilation, g.shape[2:], threads,
-                     bias=True)
+    the positions in order, then the threads' sums in turn (None as `reduction_shares`)."""
+    shares = reduction_shares(x_shape, w_shape, stride, padding, dilation, g.shape[2:],
+                              threads, bias=True)
     if shares is None:
         return None
     rows = np.moveaxis(g, 1, -1).reshape(-1, g.shape[1])
@@ -317,8 +328,8 @@ def backward_weights(x: np.ndarray, g: np.ndarray, w_shape, stride, padding, dil
                      threads: int) -> np.ndarray | None:
     """The weight gradient of a contiguous float32 convolution that `weights_kernel` takes,
     summed as oneDNN does: a fused chain per weight over each thread's share of the positions
-    in order, the threads' sums then added in turn; None as `_shares`, or for an input not all
-    finite (the kernel skips the padding's products)."""
+    in order, the threads' sums then added in turn; None as `reduction_shares`, or for an
+    input not all finite (the kernel skips the padding's products)."""
     shares = reduction_shares(x.shape, w_shape, stride, padding, dilation, g.shape[2:], threads)
     if shares is None or not np.isfinite(x).all():
         return None
