@@ -67,6 +67,15 @@ def _onednn(shape, kernel, o: int, groups: int) -> bool:
     return kernel[0] > 3 and kernel[1] > 3 or n > 1 or n * c * h * w > 20480
 
 
+def aten_convolves(x_shape, w_shape, groups: int) -> bool:
+    """Whether ATen keeps this float32 convolution from oneDNN (`use_mkldnn` false, kernels
+    other than 1x1): one sample, no kernel wider than 3 both ways, at most 20480 inputs."""
+    shape, kernel, *_ = _planar(x_shape, w_shape, (1,), (0,), (1,))
+    n, c, h, w = shape
+    return groups == 1 and n == 1 and not (kernel[0] > 3 and kernel[1] > 3) and (
+        c * h * w <= 20480)
+
+
 def direct_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> bool:
     """Whether torch runs this float32 convolution (batch, channels and one or two spatial
     sizes; x and w contiguous) through oneDNN's direct jit:avx512_core kernel, within the

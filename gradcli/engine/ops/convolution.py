@@ -8,10 +8,11 @@ N-d kernel, and transposed convolutions are the input gradient of the plain one,
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, onednn_conv, schemas
+from gradcli.engine import autocast, dtypes, errors, matmul_order, onednn_conv, schemas
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.declarations import declare
@@ -125,6 +126,8 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         if y is not None:
             return _output_layout(y, x, w)
         y = _conv(x, w, stride, padding, dilation, groups)
+    elif (y := _slow_conv(x, w, b, stride, padding, dilation, groups)) is not None:
+        return y
     else:
         y = _conv(x, w, stride, padding, dilation, groups)
     if b is not None:  # a transposed convolution reads its bias in the input's dtype
@@ -144,6 +147,31 @@ def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
                                                 groups) else None
     return "direct" if onednn_conv.direct_forward(x.shape, w.shape, stride, padding, dilation,
                                                   groups) else None
+
+
+def _slow_conv(x, w, b, stride, padding, dilation, groups):
+    """ATen's own float32 kernel (slow_conv2d) where torch keeps a convolution from oneDNN (one
+    sample, a small input, a kernel 3 or narrower one way): im2col, then an MKL product from
+    the bias (`matmul_order.mm`, as addmm(bias, w, columns)); measured exact on one thread and
+    on two with more than 4 terms per output.  None elsewhere (dilated, 1x1, channels last)."""
+    kernel = w.shape[2:]
+    if (x.dtype != np.float32 or w.dtype != np.float32 or groups != 1 or x.shape[0] != 1
+            or any(d != 1 for d in dilation) or all(k == 1 for k in kernel)
+            or not onednn_conv.aten_convolves(x.shape, w.shape, groups)
+            or THREADS > 1 and math.prod(w.shape[1:]) <= 4
+            or any(a.ndim == 4 and memory_formats.suggest(
+                a.shape, memory_formats.element_strides(a)) is memory_formats.CHANNELS_LAST
+                for a in (x, w))):
+        return None
+    out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], 1)
+                for i in range(len(kernel)))
+    cols = _windows(_pad_zero(x, padding), kernel, stride, dilation, out)[0]
+    columns = np.ascontiguousarray(np.moveaxis(cols, tuple(range(1, 1 + len(out))),
+                                               tuple(range(-len(out), 0))))
+    columns = columns.reshape(-1, math.prod(out))
+    bias = None if b is None else np.broadcast_to(b[:, None], (w.shape[0], columns.shape[1]))
+    y = matmul_order.mm(np.ascontiguousarray(w.reshape(w.shape[0], -1)), columns, bias)
+    return None if y is None else y.reshape(1, w.shape[0], *out)
 
 
 def _output_layout(y, x, w):
