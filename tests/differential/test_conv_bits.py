@@ -95,21 +95,13 @@ def _check(shapes, seed: int):
 
 
 @pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
-def test_conv_forward_matches_torch_bit_for_bit_on_tutorial_shapes():
-    rnd = random.Random(7)
-    shapes = [_tutorial(rnd) for _ in range(60)]
-    claimed, mismatches = _check(shapes, 7)
+@pytest.mark.parametrize("draw, count, seed, least", [(_tutorial, 60, 7, 160),
+                                                       (_random, 120, 8, 240)])
+def test_conv_and_its_gradients_match_torch_bit_for_bit_where_claimed(draw, count, seed, least):
+    rnd = random.Random(seed)
+    claimed, mismatches = _check([draw(rnd) for _ in range(count)], seed)
     assert not mismatches
-    assert claimed >= 160
-
-
-@pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
-def test_conv_forward_matches_torch_bit_for_bit_on_random_shapes():
-    rnd = random.Random(8)
-    shapes = [_random(rnd) for _ in range(120)]
-    claimed, mismatches = _check(shapes, 8)
-    assert not mismatches
-    assert claimed >= 240
+    assert claimed >= least
 
 
 @pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
