@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, matmul_order, onednn_conv, schemas
+from gradcli.engine import (autocast, cascade_sum, dtypes, errors, matmul_order, onednn_conv,
+                            schemas)
 from gradcli.engine import memory_format as memory_formats
-from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -166,7 +166,7 @@ def _product(a, b, bias=None):
     """a @ b as MKL's sgemm sums it (`matmul_order.mm`, whose one-row and one-column rules
     are those of torch's matrix-vector calls, not of sgemm); on more threads only past 4 terms
     a sum, the shapes measured there."""
-    if THREADS > 1 and a.shape[1] <= 4 or a.shape[0] < 2 or b.shape[1] < 2:
+    if cascade_sum.THREADS > 1 and a.shape[1] <= 4 or a.shape[0] < 2 or b.shape[1] < 2:
         return None
     return matmul_order.mm(a, b, bias)
 
@@ -202,7 +202,7 @@ def _slow_conv_backward(g, x, w, stride, padding, mask) -> list:
     grads = [None, None, None]
     if mask[2]:
         grads[2] = F.sum_values(g, g.shape, None, (0, *range(2, g.ndim)), False)
-    if THREADS > 1:
+    if cascade_sum.THREADS > 1:
         return grads
     if mask[0]:
         frame = _product(np.ascontiguousarray(w.reshape(o, -1).T), g2d)
@@ -243,10 +243,10 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
             known[0] = onednn_conv.backward_data(g, w, x.shape, padding, dilation)
         if mask[1]:
             known[1] = onednn_conv.backward_weights(x, g, w.shape, stride, padding, dilation,
-                                                    THREADS)
+                                                    cascade_sum.THREADS)
         if mask[2]:
             known[2] = onednn_conv.backward_bias(g, x.shape, w.shape, stride, padding,
-                                                 dilation, THREADS)
+                                                 dilation, cascade_sum.THREADS)
     elif not transposed and _aten_slow(x, w, dilation, groups):
         known = _slow_conv_backward(g, x, w, stride, padding, mask)
     if mask[0] and transposed:  # output padding the strides never read leaves extra rows
