@@ -34,6 +34,8 @@ def _cpu_info() -> tuple[str, int, set[str]]:
 
 
 VENDOR, FAMILY, _FLAGS = _cpu_info()  # FAMILY: 25 is AMD's Zen 3 and 4, 26 Zen 5
+# oneDNN's avx512_core ISA (its AVX-512 convolution kernels)
+AVX512_CORE = {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= _FLAGS
 
 
 def _capability() -> str:

@@ -67,26 +67,28 @@ def _fma32_block(a, b, c) -> np.ndarray:
     return s.astype(np.float32)
 
 
-def fma_accumulate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """acc = fma(a[k], b[k], acc) for k = 0, 1, ... from acc = 0: a chain of vfmadd along
-    axis 0. A float32 chain runs in double, one add a step (its products are exact there), and
-    is rerun exactly from the first step whose double sum may have rounded it wrongly."""
+def fma_accumulate(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+    """acc = fma(a[k], b[k], acc) for k = 0, 1, ... from acc = `start` (else 0): a chain of
+    vfmadd along axis 0. A float32 chain runs in double, one add a step (its products are exact
+    there), and is rerun exactly from the first step whose double sum may have rounded it
+    wrongly."""
     shape = np.broadcast_shapes(a.shape[1:], b.shape[1:])
     if a.dtype != np.float32:
-        acc = np.zeros(shape, np.float64)
+        acc = np.zeros(shape, np.float64) if start is None else start
         for k in range(len(a)):
             acc = fma64(*np.broadcast_arrays(a[k], b[k], acc))
         return acc
+    first_acc = np.zeros(shape, np.float32) if start is None else start
     products = np.multiply(a, b, dtype=np.float64)
     sums = np.empty_like(products)
-    acc = np.zeros(shape, np.float32)
+    acc = first_acc
     for k in range(len(products)):
         np.add(products[k], acc, out=sums[k])
         acc = sums[k].astype(np.float32)
     steps = _doubtful32(sums).reshape(len(sums), -1).any(axis=1)
     if steps.any():
         first = int(np.argmax(steps))
-        acc = sums[first - 1].astype(np.float32) if first else np.zeros(shape, np.float32)
+        acc = sums[first - 1].astype(np.float32) if first else first_acc
         for k in range(first, len(a)):
             acc = fma32(a[k], b[k], acc)
     return acc

@@ -485,10 +485,13 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         split = _second_thread_rows(m, k, n)
         if split is None:
             return blocked_fma_chain(a, b, bias32)
-        rest = mm(a[split:], b, bias, a_strides, b_strides, whole=False)
+        rows = bias is not None and np.ndim(bias) == 2 and len(bias) == m  # the result's shape
+        rest = mm(a[split:], b, bias[split:] if rows else bias, a_strides, b_strides,
+                  whole=False)
         if rest is None:
             return None
-        return np.concatenate([blocked_fma_chain(a[:split], b, bias32), rest])
+        return np.concatenate([blocked_fma_chain(a[:split], b, bias32[:split] if rows else bias32),
+                               rest])
     if _AMD_ZEN5 and a_row and not b_row and m >= 2 and n >= 2:
         lda = a_strides[0] if a_strides[1] == 1 and a_strides[0] >= k else k
         out = aligned_dots(a, b, lda)

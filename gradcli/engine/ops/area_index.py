@@ -308,9 +308,9 @@ INDEX = {
     },
     "gradcli.engine.ops.convolution": {
         "function": (
-            "adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d conv1d conv2d conv3d "
-            "conv_transpose1d conv_transpose2d conv_transpose3d convolution convolution_backward "
-            "max_pool1d max_pool2d max_pool2d_with_indices "
+            "EXACT_BUDGET adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d conv1d "
+            "conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d convolution "
+            "convolution_backward max_pool1d max_pool2d max_pool2d_with_indices "
         ),
         "row": (
             "_adaptive_avg_pool2d _adaptive_avg_pool2d_backward avg_pool2d avg_pool2d_backward "

@@ -8,10 +8,12 @@ N-d kernel, and transposed convolutions are the input gradient of the plain one,
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, schemas
+from gradcli.engine import (autocast, cascade_sum, dtypes, errors, matmul_order, onednn_conv,
+                            schemas)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -119,11 +121,122 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
                                   groups)
         y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
+    elif _onednn_kernel(x, w, stride, padding, dilation, groups):
+        y = onednn_conv.forward(x, w, b, stride, padding, dilation)
+        if y is not None:
+            return _output_layout(y, x, w)
+        y = _conv(x, w, stride, padding, dilation, groups)
+    elif (y := _slow_conv(x, w, b, stride, padding, dilation, groups)) is not None:
+        return y
     else:
         y = _conv(x, w, stride, padding, dilation, groups)
     if b is not None:  # a transposed convolution reads its bias in the input's dtype
         y = y + b.astype(y.dtype, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
     return _output_layout(y, x, w)
+
+
+# The replays of torch's summation orders cost about 8 ns per multiply-add, against a fraction
+# of one for NumPy's products: a convolution of more multiply-adds than this (0.15 s of replay)
+# keeps NumPy's products, whose values may differ from torch's in the last bits.
+EXACT_BUDGET = 16_000_000
+
+
+def _affordable(x, w, stride, padding, dilation) -> bool:
+    """Whether the convolution's multiply-adds fit EXACT_BUDGET."""
+    out = [_out_size(x.shape[2 + i], w.shape[2 + i], stride[i], padding[i], dilation[i])
+           for i in range(w.ndim - 2)]
+    return x.shape[0] * math.prod(w.shape) * math.prod(out) <= EXACT_BUDGET
+
+
+def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
+    """Which oneDNN kernel torch runs this convolution through, of those whose order
+    `onednn_conv` follows: "direct" (float32, laid out contiguously), "brg" (channels last, in
+    the shapes it shares the direct kernel's forward order), else None (also past
+    EXACT_BUDGET)."""
+    if x.dtype != np.float32 or w.dtype != np.float32 or not _affordable(
+            x, w, stride, padding, dilation):
+        return None
+    if any(memory_formats.suggest(a.shape, memory_formats.element_strides(a))
+           is memory_formats.CHANNELS_LAST for a in (x, w) if a.ndim == 4):
+        return "brg" if onednn_conv.brg_forward(x.shape, w.shape, stride, padding, dilation,
+                                                groups) else None
+    return "direct" if onednn_conv.direct_forward(x.shape, w.shape, stride, padding, dilation,
+                                                  groups) else None
+
+
+def _aten_slow(x, w, stride, padding, dilation, groups) -> bool:
+    """Whether torch convolves this itself (slow_conv2d: im2col and MKL products) in the shapes
+    checked: float32, one sample that ATen keeps from oneDNN, no dilation, not 1x1, not
+    channels last, within EXACT_BUDGET."""
+    return (x.dtype == np.float32 and w.dtype == np.float32 and groups == 1
+            and x.shape[0] == 1 and all(d == 1 for d in dilation)
+            and _affordable(x, w, stride, padding, dilation)
+            and not all(k == 1 for k in w.shape[2:])
+            and onednn_conv.aten_convolves(x.shape, w.shape, groups)
+            and not any(a.ndim == 4 and memory_formats.suggest(
+                a.shape, memory_formats.element_strides(a)) is memory_formats.CHANNELS_LAST
+                for a in (x, w)))
+
+
+def _product(a, b, bias=None):
+    """a @ b as MKL's sgemm sums it (`matmul_order.mm`, whose one-row and one-column rules
+    are those of torch's matrix-vector calls, not of sgemm); on more threads only past 4 terms
+    a sum, the shapes measured there."""
+    if cascade_sum.THREADS > 1 and a.shape[1] <= 4 or a.shape[0] < 2 or b.shape[1] < 2:
+        return None
+    return matmul_order.mm(a, b, bias)
+
+
+def _columns(x, kernel, stride, padding):
+    """slow_conv2d's im2col of the one sample of x: (C * prod(kernel), prod(out))."""
+    out = tuple(_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], 1)
+                for i in range(len(kernel)))
+    cols = _windows(_pad_zero(x, padding), kernel, stride, (1,) * len(kernel), out)[0]
+    spatial = tuple(range(1, 1 + len(out)))
+    return np.ascontiguousarray(np.moveaxis(cols, spatial, tuple(
+        range(-len(out), 0)))).reshape(-1, math.prod(out)), out
+
+
+def _slow_conv(x, w, b, stride, padding, dilation, groups):
+    """ATen's own float32 kernel where torch keeps a convolution from oneDNN (`_aten_slow`):
+    im2col, then an MKL product from the pre-filled bias (as addmm(bias, w, columns));
+    measured exact on one thread, and on two past 4 terms per output.  None elsewhere."""
+    if not _aten_slow(x, w, stride, padding, dilation, groups):
+        return None
+    columns, out = _columns(x, w.shape[2:], stride, padding)
+    bias = None if b is None else np.broadcast_to(b[:, None], (w.shape[0], columns.shape[1]))
+    y = _product(np.ascontiguousarray(w.reshape(w.shape[0], -1)), columns, bias)
+    return None if y is None else y.reshape(1, w.shape[0], *out)
+
+
+def _slow_conv_backward(g, x, w, stride, padding, mask) -> list:
+    """slow_conv2d's gradients (None where not known): the input's as col2im of w.T @ g, the
+    kernel taps added in order from zero; the weight's as g @ columns.T from zero (these two
+    measured on one thread only); the bias as torch's sum."""
+    o, kernel = w.shape[0], w.shape[2:]
+    g2d = g.reshape(o, -1)
+    grads = [None, None, None]
+    if mask[2]:
+        grads[2] = F.sum_values(g, g.shape, None, (0, *range(2, g.ndim)), False)
+    if cascade_sum.THREADS > 1:
+        return grads
+    if mask[0]:
+        frame = _product(np.ascontiguousarray(w.reshape(o, -1).T), g2d)
+        if frame is not None:
+            frame = frame.reshape(w.shape[1], *kernel, *g.shape[2:])
+            padded = np.zeros((x.shape[1], *(x.shape[2 + i] + 2 * padding[i]
+                                             for i in range(len(kernel)))), np.float32)
+            for tap in itertools.product(*(range(k) for k in kernel)):
+                key = tuple(slice(tap[i], tap[i] + stride[i] * (g.shape[2 + i] - 1) + 1,
+                                  stride[i]) for i in range(len(kernel)))
+                padded[(slice(None), *key)] += frame[(slice(None), *tap)]
+            grads[0] = padded[(slice(None), *(slice(padding[i], padding[i] + x.shape[2 + i])
+                                             for i in range(len(kernel))))][None]
+    if mask[1]:
+        columns, _ = _columns(x, kernel, stride, padding)
+        weights = _product(g2d, columns.T, np.zeros((o, columns.shape[0]), np.float32))
+        grads[1] = None if weights is None else weights.reshape(w.shape)
+    return grads
 
 
 def _output_layout(y, x, w):
@@ -140,17 +253,31 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
                           groups, mask):
     empty = np.zeros(0, g.dtype)
     grad_x = grad_w = grad_b = empty
+    known = [None] * 3  # the gradients known in torch's order
+    if not transposed and _onednn_kernel(x, w, stride, padding, dilation, groups) == "direct":
+        if mask[0] and all(s == 1 for s in stride):
+            known[0] = onednn_conv.backward_data(g, w, x.shape, padding, dilation)
+        if mask[1]:
+            known[1] = onednn_conv.backward_weights(x, g, w.shape, stride, padding, dilation,
+                                                    cascade_sum.THREADS)
+        if mask[2]:
+            known[2] = onednn_conv.backward_bias(g, x.shape, w.shape, stride, padding,
+                                                 dilation, cascade_sum.THREADS)
+    elif not transposed and _aten_slow(x, w, stride, padding, dilation, groups):
+        known = _slow_conv_backward(g, x, w, stride, padding, mask)
     if mask[0] and transposed:  # output padding the strides never read leaves extra rows
         grad_x = _conv(g, w, stride, padding, dilation, groups)[
             (slice(None), slice(None), *(slice(0, size) for size in x.shape[2:]))]
     elif mask[0]:
-        grad_x = _conv_input_grad(g, w, x.shape, stride, padding, dilation, groups)
+        grad_x = known[0] if known[0] is not None else _conv_input_grad(
+            g, w, x.shape, stride, padding, dilation, groups)
     if mask[1]:
-        grad_w = (_conv_weight_grad(x, g, w.shape, stride, padding, dilation, groups)
+        grad_w = (known[1] if known[1] is not None else
+                  _conv_weight_grad(x, g, w.shape, stride, padding, dilation, groups)
                   if transposed else
                   _conv_weight_grad(g, x, w.shape, stride, padding, dilation, groups))
     if mask[2]:
-        grad_b = _bias_grad(g, groups)
+        grad_b = known[2] if known[2] is not None else _bias_grad(g, groups)
     return grad_x, grad_w, grad_b
 
 

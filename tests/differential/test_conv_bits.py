@@ -1,0 +1,135 @@
+"""float32 conv1d/conv2d carry torch's last bits where gradcli/engine/onednn_conv.py knows the
+order oneDNN's direct kernel sums them (and of one sample that ATen convolves itself through
+MKL): compared bit for bit with torch itself over tutorial and random shapes (skipped without
+torch).  Every result claimed must match; the others (1x1 kernels, padding oneDNN hands to its
+GEMM, strided input gradients) are only required to be close.  The weight and bias gradients follow the
+threads torch runs (gradcli's THREADS), as oneDNN splits their sums among them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import gradcli.engine.ops  # noqa: F401  (loads every area into F)
+from gradcli.engine import onednn_conv
+from gradcli.engine.cascade_sum import THREADS
+from gradcli.engine.functions import F
+from gradcli.engine.grad_api import backward
+from gradcli.engine.ops import convolution
+
+from tests.differential.test_norm_bits import _tensor
+
+torch = pytest.importorskip("torch")
+
+# (in channels, out channels, kernel) of tutorial CNNs
+TUTORIAL = [(1, 6, 5), (6, 16, 5), (3, 6, 5), (1, 32, 3), (32, 64, 3), (3, 16, 3), (16, 32, 3),
+            (1, 8, 3), (20, 8, 3)]
+
+
+def _tutorial(rnd: random.Random):
+    c, o, k = rnd.choice(TUTORIAL)
+    one_d = rnd.random() < 0.15
+    size = rnd.choice([8, 12, 14, 16, 28])
+    pad = rnd.choice([0, 0, k // 2])
+    return (rnd.choice([1, 2, 4, 8, 16]), c, o, 1 if one_d else k, k, rnd.choice([1, 1, 2]),
+            0 if one_d else pad, pad, 1, 1 if one_d else size, size, one_d)
+
+
+def _random(rnd: random.Random):
+    one_d = rnd.random() < 0.2
+    kh, kw = 1 if one_d else rnd.choice([1, 2, 3, 5, 7]), rnd.choice([1, 2, 3, 5, 7])
+    d = rnd.choice([1, 1, 1, 2])
+    ph = 0 if one_d else rnd.randint(0, ((kh - 1) * d + 1) // 2)
+    pw = rnd.randint(0, ((kw - 1) * d + 1) // 2)
+    h = 1 if one_d else rnd.randint(max(1, (kh - 1) * d + 1 - 2 * ph), 20)
+    w = rnd.randint(max(1, (kw - 1) * d + 1 - 2 * pw), 20)
+    return (rnd.choice([1, 2, 3, 5, 8]), rnd.choice([1, 2, 3, 5, 6, 12, 16, 17, 20, 32]),
+            rnd.choice([1, 3, 6, 10, 16, 20, 32]), kh, kw, rnd.choice([1, 1, 2, 3]), ph, pw, d,
+            h, w, one_d)
+
+
+def _case(rng, shape):
+    """[(name, claimed, ours, theirs)] for the output and the gradients of one draw."""
+    n, c, o, kh, kw, s, ph, pw, d, h, w, one_d = shape
+    x = rng.standard_normal((n, c, w) if one_d else (n, c, h, w)).astype(np.float32)
+    weight = rng.standard_normal((o, c, kw) if one_d else (o, c, kh, kw)).astype(np.float32)
+    bias = rng.standard_normal(o).astype(np.float32)
+    stride, padding, dilation = ((s,), (pw,), (d,)) if one_d else ((s, s), (ph, pw), (d, d))
+    params = dict(stride=stride, padding=padding, dilation=dilation)
+    theirs_f = torch.nn.functional.conv1d if one_d else torch.nn.functional.conv2d
+    ours_f = convolution.conv1d if one_d else convolution.conv2d
+    theirs_in = [torch.from_numpy(a).requires_grad_() for a in (x, weight, bias)]
+    theirs = theirs_f(*theirs_in, **params)
+    g = rng.standard_normal(tuple(theirs.shape)).astype(np.float32)
+    theirs.backward(torch.from_numpy(g))
+    ours_in = [_tensor(a, True) for a in (x, weight, bias)]
+    ours = ours_f(*ours_in, **params)
+    backward(ours, _tensor(g))
+    affordable = convolution._affordable(x, weight, stride, padding, dilation)
+    claimed = affordable and onednn_conv.direct_forward(x.shape, weight.shape, stride, padding,
+                                                        dilation, 1)
+    aten = convolution._slow_conv(x, weight, bias, stride,
+                                  padding, dilation, 1) is not None
+    aten_grads = aten and THREADS == 1 and c * kh * kw >= 2
+    out = tuple(theirs.shape[2:])
+    weights_claimed, bias_claimed = (
+        claimed and onednn_conv.reduction_shares(x.shape, weight.shape, stride, padding,
+                                                 dilation, out, THREADS, bias) is not None
+        for bias in (False, True))
+    return [("out", claimed or aten, ours.data, theirs.detach().numpy()),
+            ("input grad", claimed and s == 1 or aten_grads, ours_in[0].grad.data,
+             theirs_in[0].grad.numpy()),
+            ("weight grad", weights_claimed or aten_grads, ours_in[1].grad.data,
+             theirs_in[1].grad.numpy()),
+            ("bias grad", bias_claimed or aten, ours_in[2].grad.data, theirs_in[2].grad.numpy())]
+
+
+def _check(shapes, seed: int):
+    """How many results the module claims, and the claimed ones that differ from torch."""
+    rng = np.random.default_rng(seed)
+    claimed_count, mismatches = 0, []
+    for shape in shapes:
+        for name, claimed, ours, theirs in _case(rng, shape):
+            claimed_count += claimed
+            if claimed and ours.tobytes() != theirs.tobytes():
+                mismatches.append((name, shape))
+            elif not claimed:
+                scale = max(1.0, float(np.abs(theirs).max(initial=0)))  # long float32 sums
+                assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-5 * scale), (name, shape)
+    return claimed_count, mismatches
+
+
+@pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
+@pytest.mark.parametrize("draw, count, seed, least", [(_tutorial, 60, 7, 160),
+                                                       (_random, 120, 8, 240)])
+def test_conv_and_its_gradients_match_torch_bit_for_bit_where_claimed(draw, count, seed, least):
+    rnd = random.Random(seed)
+    claimed, mismatches = _check([draw(rnd) for _ in range(count)], seed)
+    assert not mismatches
+    assert claimed >= least
+
+
+@pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
+def test_channels_last_conv_forward_matches_torch_where_claimed():
+    rnd, rng = random.Random(9), np.random.default_rng(9)
+    claimed, mismatches = 0, []
+    for _ in range(80):
+        n, c, o, kh, kw, s, ph, pw, d, h, w, _one_d = _random(rnd)
+        x = rng.standard_normal((n, c, h, w)).astype(np.float32)
+        weight = rng.standard_normal((o, c, kh, kw)).astype(np.float32)
+        bias = rng.standard_normal(o).astype(np.float32)
+        params = dict(stride=(s, s), padding=(ph, pw), dilation=(d, d))
+        theirs = torch.nn.functional.conv2d(
+            torch.from_numpy(x).to(memory_format=torch.channels_last), torch.from_numpy(weight),
+            torch.from_numpy(bias), **params)
+        ours_x = F.permute(_tensor(np.ascontiguousarray(x.transpose(0, 2, 3, 1))), (0, 3, 1, 2))
+        ours = convolution.conv2d(ours_x, _tensor(weight), _tensor(bias), **params)
+        assert F.stride(ours) == theirs.stride()
+        if onednn_conv.brg_forward(x.shape, weight.shape, *params.values(), 1):
+            claimed += 1
+            if ours.data.tobytes() != theirs.contiguous().numpy().tobytes():
+                mismatches.append((n, c, o, kh, kw, s, ph, pw, d, h, w))
+    assert not mismatches
+    assert claimed >= 15
