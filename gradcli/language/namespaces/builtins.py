@@ -26,7 +26,7 @@ from gradcli.language.runtime.objects import TableInstance, TableIterator, Table
 from gradcli.language.runtime.protocol_names import has_special
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
-from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.signatures import Builtin, TorchFunction, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Printer, Size, dict_from, iterate,
                                             python_method, qualified_type_name, type_name)
@@ -410,7 +410,8 @@ _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"),
     (Layout, "torch.layout"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
-_TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
+_TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION,
+                 TorchFunction: _TYPE_OF[UserFunction]})
 _METHOD = _class("method", (BoundMethod,))
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
 _NODE_TYPES: dict[str, PyType] = {}

@@ -29,7 +29,7 @@ from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.signatures import Builtin, TorchFunction, entry, table
 from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
                                             Size, dict_from, iterate, python_method,
                                             type_name)
@@ -518,6 +518,8 @@ def _function_attribute(value, name: str):
             return value.name
         if name == "__qualname__":
             return value.title
+        if name == "__module__" and isinstance(value, TorchFunction):  # F.relu's
+            return value.module
         return _missing(value, name)
     if name in value.attrs:
         return value.attrs[name]

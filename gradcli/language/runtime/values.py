@@ -400,7 +400,7 @@ class Printer:
 def _object_repr(value) -> str:
     """`<...>` reprs of functions, classes, modules and graph nodes, as Python shows them."""
     from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
-    from gradcli.language.runtime.signatures import Builtin
+    from gradcli.language.runtime.signatures import Builtin, TorchFunction
     from gradcli.language.runtime import classes
     if isinstance(value, PyType):
         return f"<class '{value.name}'>"
@@ -425,8 +425,9 @@ def _object_repr(value) -> str:
         return f"<built-in function {value.variant}_{value.name}>"
     if isinstance(value, Builtin) and value.qualname == f"TensorBase.{value.name}":
         return f"<method '{value.name}' of 'torch._C.TensorBase' objects>"  # torch.Tensor.sum
-    if isinstance(value, Builtin) and value.style == "python" and "." in value.qualname:
-        return f"<function {value.qualname} at {_address(value)}>"  # Python in torch
+    if isinstance(value, Builtin) and value.style == "python" and (
+            "." in value.qualname or isinstance(value, TorchFunction)):
+        return f"<function {value.title} at {_address(value)}>"  # Python in torch
     if isinstance(value, Builtin):
         return f"<built-in function {value.name}>"
     if python_method(value):
@@ -488,8 +489,9 @@ _CLASS_NAMES: dict[type, str] = {
 def _late_class_names() -> dict[type, str]:
     from gradcli.language.runtime import classes
     from gradcli.language.runtime.frames import BoundMethod, UserFunction
-    from gradcli.language.runtime.signatures import Builtin, DeclaredBuiltin
-    return {UserFunction: "function", Builtin: "builtin_function_or_method",
+    from gradcli.language.runtime.signatures import Builtin, DeclaredBuiltin, TorchFunction
+    return {UserFunction: "function", TorchFunction: "function",
+            Builtin: "builtin_function_or_method",
             DeclaredBuiltin: "builtin_function_or_method",
             BoundMethod: "builtin_function_or_method", classes.UserClass: "type",
             classes.UserMethod: "method", classes.Super: "super",
