@@ -85,13 +85,14 @@ def _check_overlap(t: Tensor) -> None:
 
 
 def _check_fits(t: Tensor, result: Tensor, cast: bool) -> None:
-    if cast:
-        errors.check_cast(result.dtype, t.dtype)
+    """TensorIterator's checks of an in-place op's output: its shape, then its dtype."""
     if result.shape != t.shape:
         wanted = F.broadcast_shape(t.shape, result.shape)
         if wanted != t.shape:
             raise errors.runtime(f"output with shape {F.size_list(t.shape)} doesn't match the "
                                  f"broadcast shape {F.size_list(wanted)}")
+    if cast:
+        errors.check_cast(result.dtype, t.dtype)
 
 
 def apply_inplace(t: Tensor, compute, *, cast: bool = True) -> Tensor:

@@ -504,7 +504,7 @@ def _cast(module: Module, dtype: DType | None, overwrite: bool = False) -> Modul
 def _type(module: Module, dst_type) -> Module:
     """Module.type: Module._apply of Tensor.type(dst_type) to every parameter (its data set in
     place, its grad too) and buffer, whatever their dtypes."""
-    from gradcli.language.namespaces.math_table import tensor_type
+    tensor_type = protocols.TENSOR_METHODS["type"].fn  # (math_table imports this module)
     for _, each in module.named_modules():
         for param in each.params.values():
             for t in (param, None if param is None else param.grad):

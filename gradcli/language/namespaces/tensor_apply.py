@@ -62,6 +62,7 @@ def map_(ctx, t: Tensor, other, fn) -> Tensor:
 
 
 TENSOR_APPLY = table(
-    entry("apply_", apply_, "self, callable", context=True),
+    entry("apply_", apply_, "self, callable, /", context=True, style="exact",
+          qualname="TensorBase.apply_"),
     entry("map_", map_, "self, other, callable", context=True),
 )

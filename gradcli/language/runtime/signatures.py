@@ -294,8 +294,8 @@ class Builtin:
         # torch's parser counts keyword-only parameters without a default among the least
         least = sum(1 for p in (self.params if self.style == "parser" else slots)
                     if p.default is _REQUIRED and not (p.var_positional or p.var_keyword))
-        if self.style in ("parser", "noargs") and slots and slots[0].name == "self":
-            count, most, least = count - 1, most - 1, least - 1  # the tensor is not counted
+        if self.style in ("parser", "noargs", "exact") and slots and slots[0].name == "self":
+            count, most, least = count - 1, most - 1, least - 1  # the receiver is not counted
         if self.style == "new":  # a class's __new__: Python counts the class
             count, most, least = count + 1, most + 1, least + 1
         if self.style == "noargs":
