@@ -8,10 +8,9 @@ import weakref
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, memory_format, node_hooks
+from gradcli.engine import dtypes, errors, memory_format, node_hooks, raw_step
 from gradcli.engine.autograd import AccumulateGrad, Node, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
-from gradcli.engine.raw_step import run_raw
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.zero_tensors import check_mutable
@@ -56,7 +55,9 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
         for n in {id(n): n for n in starts}.values():
             if dependencies.get(n, 0) == 0:
                 heapq.heappush(ready, (-n.sequence_nr, _Task(n)))
-    raw = not create_graph and not targets and wanted is None and not node_hooks.REGISTERED
+    raw = not create_graph and not targets and wanted is None and not node_hooks.REGISTERED and \
+        raw_step.applies()
+    run_raw, add_to_buffer = raw_step.run_raw, run.add_to_buffer
     with grad_mode(create_graph), node_hooks.running(dependencies, wanted):
         node = first  # the next node, when it alone became ready while the queue was empty
         while node is not None or ready:
@@ -64,7 +65,7 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 node = heapq.heappop(ready)[1].node
             node_grads = run.buffers.pop(node, None)
             if node_grads is not None and (wanted is None or node in wanted):
-                if not raw or not (run_raw(node, node_grads, run.add_to_buffer)
+                if not raw or not (run_raw(node, node_grads, add_to_buffer)
                                    if type(node) is Node else _plain_accumulate(node, node_grads)):
                     run.execute(node, node_grads, wanted)
                 if not retain_graph and type(node) is not AccumulateGrad:

@@ -19,42 +19,52 @@ from gradcli.engine.tensor import Tensor
 
 def run_raw(node, node_grads: list, add_to_buffer) -> bool:
     """Run `node` on its gradient and buffer what it sends each edge, as the general step would;
-    False, having done nothing, where this path does not apply."""
+    False, having done nothing, where this path does not apply. The caller has checked what holds
+    for the whole pass (`applies`)."""
     rules = RAW_VJPS.get(node.op.key)
     if rules is None or node.hooks or node.retained or (
             saved_hooks.EVER_PACKED and node in saved_hooks.PACKED):
         return False
     g = node_grads[0]
-    if g is None or STATE.backward_observer is not None or STATE.anomaly[0] or STATE.forward_ad:
+    if g is None:
         return False
     dtype = g.dtype
     name = dtype.name
     if dtype.category != dtypes.FLOATING or node._output_meta[0][1] != name:
         return False
-    for meta in node.edge_meta:
+    edge_meta = node.edge_meta
+    for meta in edge_meta:
         if meta is not None and meta[1] != name:
             return False
-    node.check_saved()
+    if node.freed or node.saved_versions:
+        node.check_saved()
     saved = node.saved_args
     arrays = [a.data if type(a) is Tensor else a for a in saved]
-    g_data, params = g.data, node.params
-    for index, (i, (next_node, nr), meta) in enumerate(
-            zip(node.edge_slots, node.next_edges, node.edge_meta)):
-        if next_node is None:
-            continue
-        rule, reads = rules[i]
-        raw = rule(g_data, *arrays, **params)
-        if raw is g_data:
-            grad = g
-        elif reads is RAW_EXPAND:
-            grad = _expanded(g, raw)
-        else:
-            grad = Tensor(raw if type(raw) is np.ndarray else np.asarray(raw), dtype)
-            grad._history = _note(g, saved, reads)
-        if grad.data.shape != meta[0]:
-            grad = F.fit_grad(grad, meta[0], node, index)
-        add_to_buffer(next_node, nr, grad)
+    g_data, params, slots = g.data, node.params, node.edge_slots
+    index = 0
+    for next_node, nr in node.next_edges:
+        if next_node is not None:
+            rule, reads = rules[slots[index]]
+            raw = rule(g_data, *arrays, **params)
+            if raw is g_data:
+                grad = g
+            elif reads is RAW_EXPAND:
+                grad = _expanded(g, raw)
+            else:
+                grad = Tensor(raw if type(raw) is np.ndarray else np.asarray(raw), dtype)
+                grad._history = _note(g, saved, reads)
+            shape = edge_meta[index][0]
+            if grad.data.shape != shape:
+                grad = F.fit_grad(grad, shape, node, index)
+            add_to_buffer(next_node, nr, grad)
+        index += 1
     return True
+
+
+def applies() -> bool:
+    """Whether the fast step may serve this backward pass at all: no narration, no anomaly
+    mode, no forward-mode level (whose tangents the tensor vjps carry)."""
+    return STATE.backward_observer is None and not STATE.anomaly[0] and not STATE.forward_ad
 
 
 def _expanded(g: Tensor, raw: np.ndarray) -> Tensor:

@@ -8,6 +8,8 @@ gradient, inputs and output all of one floating dtype.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from gradcli.engine.layout import torch_layout
@@ -35,7 +37,7 @@ def _pow_backward(g, a, e):
     exponent = float(e)
     power = OPS["pow.Tensor_Scalar"].forward  # the pointwise area's pow, which imports this module
     scaled = np.asarray(power(a, exponent - 1))
-    return _pointwise(np.multiply, g, np.asarray(unboxed(scaled, exponent) * exponent))
+    return _pointwise(operator.mul, g, np.asarray(unboxed(scaled, exponent) * exponent))
 
 
 def _sum_backward(g, a, sizes, dtype=None):
@@ -55,8 +57,8 @@ RAW_VJPS.update({
     "sub.Tensor": ((lambda g, a, b, alpha=1: g, _G),
                    (lambda g, a, b, alpha=1: _times(np.negative(g), alpha), _G)),
     "sub.Scalar": ((lambda g, a, b, alpha=1: g, _G),),
-    "mul.Tensor": ((lambda g, a, b: _pointwise(np.multiply, unboxed(g, b), b), (1,)),
-                   (lambda g, a, b: _pointwise(np.multiply, unboxed(g, a), a), (0,))),
+    "mul.Tensor": ((lambda g, a, b: _pointwise(operator.mul, unboxed(g, b), b), (1,)),
+                   (lambda g, a, b: _pointwise(operator.mul, unboxed(g, a), a), (0,))),
     "mul.Scalar": ((lambda g, a, s: unboxed(g, s) * s, _G),),
     "pow.Tensor_Scalar": ((_pow_backward, None),),
     "neg": ((lambda g, a: np.negative(g), _G),),
