@@ -53,45 +53,109 @@ def _doubtful32(s: np.ndarray) -> np.ndarray:
         (np.abs(s) < _F32_TINY) & (s != 0))
 
 
+_F32_TINY_SHIFTED = np.uint64((int(np.float64(_F32_TINY).view(np.uint64)) << 1) - 1)
+
+
+def _any_doubtful32(s: np.ndarray) -> bool:
+    """Whether `_doubtful32(s)` holds anywhere, for a contiguous `s`, in fewer passes: the sign
+    shifted out of the bits, a zero wraps to the largest number, so one minimum finds any
+    subnormal."""
+    bits = s.view(np.uint64)
+    scratch = np.bitwise_and(bits, _F32_DROPPED_BITS)
+    if (scratch == _F32_MIDPOINT_BITS).any():
+        return True
+    np.left_shift(bits, np.uint64(1), out=scratch)
+    np.subtract(scratch, np.uint64(1), out=scratch)
+    return bool(scratch.min() < _F32_TINY_SHIFTED)
+
+
 def _fma32_block(a, b, c) -> np.ndarray:
-    s = np.asarray(np.multiply(a, b, dtype=np.float64))
-    if s.shape == np.shape(c):
-        np.add(s, c, out=s, dtype=np.float64)
-    else:
-        s = np.asarray(np.add(s, c, dtype=np.float64))
+    return sum32(np.asarray(np.multiply(a, b, dtype=np.float64)), c)
+
+
+def sum32(product: np.ndarray, c) -> np.ndarray:
+    """The float32 nearest the exact `product + c`, for a double `product` that is exact (a
+    product of two floats) and a float `c`: the double sum, redone by round-to-odd where it may
+    have rounded to the wrong float."""
+    s = np.add(product, c, dtype=np.float64)
+    s = np.array(s) if s.ndim == 0 else s
     doubtful = _doubtful32(s)
     if doubtful.any():
-        product = np.broadcast_to(np.multiply(a, b, dtype=np.float64), s.shape)[doubtful]
+        exact = np.broadcast_to(product, s.shape)[doubtful]
         addend = np.broadcast_to(np.asarray(c, np.float64), s.shape)[doubtful]
-        s[doubtful] = _round_to_odd(*_two_sum(product, addend))
+        s[doubtful] = _round_to_odd(*_two_sum(exact, addend))
     return s.astype(np.float32)
+
+
+_CHAIN_BYTES = 1 << 19  # the double products and sums a float32 chain holds at once (in cache)
+_RERUNS = 8  # restarts of a float32 chain before its doubtful elements take every step exactly
 
 
 def fma_accumulate(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """acc = fma(a[k], b[k], acc) for k = 0, 1, ... from acc = `start` (else 0): a chain of
     vfmadd along axis 0. A float32 chain runs in double, one add a step (its products are exact
-    there), and is rerun exactly from the first step whose double sum may have rounded it
-    wrongly."""
+    there), a few thousand steps at a time (`_float_chain`)."""
     shape = np.broadcast_shapes(a.shape[1:], b.shape[1:])
     if a.dtype != np.float32:
         acc = np.zeros(shape, np.float64) if start is None else start
         for k in range(len(a)):
             acc = fma64(*np.broadcast_arrays(a[k], b[k], acc))
         return acc
-    first_acc = np.zeros(shape, np.float32) if start is None else start
-    products = np.multiply(a, b, dtype=np.float64)
-    sums = np.empty_like(products)
-    acc = first_acc
-    for k in range(len(products)):
-        np.add(products[k], acc, out=sums[k])
-        acc = sums[k].astype(np.float32)
-    steps = _doubtful32(sums).reshape(len(sums), -1).any(axis=1)
-    if steps.any():
-        first = int(np.argmax(steps))
-        acc = sums[first - 1].astype(np.float32) if first else first_acc
-        for k in range(first, len(a)):
-            acc = fma32(a[k], b[k], acc)
-    return acc
+    size = math.prod(shape)
+    acc = np.zeros(size, np.float32) if start is None else \
+        np.broadcast_to(np.asarray(start, np.float32), shape).reshape(-1).copy()
+    steps = max(1, _CHAIN_BYTES // (16 * max(1, size)))
+    for first in range(0, len(a), steps):
+        products = np.multiply(a[first:first + steps], b[first:first + steps], dtype=np.float64)
+        _float_chain(products.reshape(len(products), size), acc)
+    return acc.reshape(shape)
+
+
+def _float_chain(products: np.ndarray, acc: np.ndarray) -> None:
+    """Run the chains acc[e] = fma(.., .., acc[e]) over the exact products[k, e], k in order, in
+    place. Each step is a double sum rounded to float; an element whose double sum may have
+    rounded wrongly at some step (`_inexact_doubtful`) is run again from there, that step exact
+    (`sum32`); after
+    `_RERUNS` such restarts the elements left take every step exactly."""
+    count, columns, first, restarts = len(products), None, 0, 0
+    while first < count:
+        run = products[first:] if columns is None else products[first:, columns]
+        start = acc if columns is None else acc[columns]
+        if restarts == _RERUNS:
+            for step in run:
+                start = sum32(step, start)
+            acc[columns] = start
+            return
+        sums = np.empty_like(run)
+        current = start
+        for k in range(len(run)):
+            np.add(run[k], current, out=sums[k])
+            current = sums[k].astype(np.float32)
+        wrong = _inexact_doubtful(run, sums, start) if _any_doubtful32(sums) else None
+        if wrong is not None:
+            again = np.flatnonzero(wrong.any(axis=0))  # positions within this run's columns
+            k = int(np.argmax(wrong[:, again].any(axis=1)))
+            before = sums[k - 1, again].astype(np.float32) if k else start[again]
+        acc[slice(None) if columns is None else columns] = current
+        if wrong is None:
+            return
+        columns = again if columns is None else columns[again]
+        acc[columns] = sum32(run[k, again], before)
+        first, restarts = first + k + 1, restarts + 1
+
+
+def _inexact_doubtful(run: np.ndarray, sums: np.ndarray, start: np.ndarray) -> np.ndarray | None:
+    """Where a chain's double sums may have rounded to the wrong float (`_doubtful32`) and were
+    not exact (an exact sum rounds right, even on a midpoint: a true tie), or None if nowhere."""
+    steps, columns = np.nonzero(_doubtful32(sums))
+    before = np.where(steps > 0, sums[steps - 1, columns].astype(np.float32),
+                      start[columns]).astype(np.float64)
+    inexact = _two_sum(run[steps, columns], before)[1] != 0
+    if not inexact.any():
+        return None
+    doubtful = np.zeros(sums.shape, bool)
+    doubtful[steps[inexact], columns[inexact]] = True
+    return doubtful
 
 
 def fma64(a, b, c) -> np.ndarray:

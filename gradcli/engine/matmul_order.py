@@ -150,7 +150,7 @@ import numpy as np
 
 from gradcli.engine.cascade_sum import THREADS, in_order
 from gradcli.engine.cpu_capability import CAPABILITY, FAMILY, VENDOR
-from gradcli.engine.fma import fma32, fused
+from gradcli.engine.fma import fma32, fma_accumulate
 
 # MKL dispatches on the CPU vendor: the AMD rules (`_sequential`, `four_lanes`, dot) hold there only
 _AMD = VENDOR == "AuthenticAMD"
@@ -246,9 +246,7 @@ def fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> n
     acc = np.zeros((a.shape[0], b.shape[1]), a.dtype)
     if init is not None:
         acc += init
-    for i in range(a.shape[1]):
-        acc = fused(a[:, i:i + 1], b[i:i + 1, :], acc)
-    return acc
+    return fma_accumulate(a.T[:, :, None], b[:, None, :], acc)
 
 
 def _k_blocks(k: int) -> list[int]:

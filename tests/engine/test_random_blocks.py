@@ -10,6 +10,7 @@ import pytest
 
 from gradcli.engine import creation, dtypes
 from gradcli.engine.random import _ROWS_PER_BLOCK, Generator
+from gradcli.engine.state import STATE
 
 BLOCK = 16 * _ROWS_PER_BLOCK
 SIZES = [BLOCK - 1, BLOCK, BLOCK + 5, 2 * BLOCK + 17]
@@ -46,6 +47,7 @@ def test_block_boundaries_draw_torchs_values(kind, size):
 ])
 def test_peak_memory_stays_near_the_result(make, dtype):
     n = 5_000_000  # the blocks' working memory (a few MB) is small beside the result
+    STATE.reset()  # the default dtype as a program starts (a test before may have changed it)
     tracemalloc.start()
     try:
         make(n)
