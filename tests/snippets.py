@@ -57,8 +57,10 @@ def run_gradcli(source: str) -> dict:
     previous = STATE.warning_sink
     STATE.warning_sink = lambda category, message: warned.append(
         [category, TRIGGERED.sub("", message)])  # as torch's are read
+    session = Session(write=out.write)
+    session.runtime.filename, session.runtime.lines_known = SNIPPET, True  # as torch's run is
     try:
-        outcome = Session(write=out.write).run(PRELUDE + source)
+        outcome = session.run(PRELUDE + source)
     finally:
         STATE.warning_sink = previous
     error = None if outcome.error is None else [outcome.error.kind, outcome.error.message]
@@ -159,12 +161,19 @@ def _run_torch_here(source: str) -> dict:
             exec(compile(text, SNIPPET, "exec", dont_inherit=True), {"__name__": "__main__"})
         except Exception as exc:  # the snippet's own error is the value under comparison
             error = [type(exc).__name__, str(exc)]
-    warned = [[w.category.__name__, TRIGGERED.sub("", str(w.message))] for w in caught
-              if _shown_by_default(w)]
+    warned = [[w.category.__name__, _program_frames(TRIGGERED.sub("", str(w.message)))]
+              for w in caught if _shown_by_default(w)]
     return _record(out.getvalue(), error, warned)
 
 
 SNIPPET = "<snippet>"
+FRAME = re.compile(r'  File "(?P<file>[^"]*)", line \d+, in .*\n(?:    .*\n)?')
+
+
+def _program_frames(message: str) -> str:
+    """A warning's forward traceback (anomaly mode's) with the program's frames only: the
+    harness's and torch's own files are this machine's paths, not the program's."""
+    return FRAME.sub(lambda frame: frame[0] if frame["file"] == SNIPPET else "", message)
 
 
 def _shown_by_default(caught: warnings.WarningMessage) -> bool:

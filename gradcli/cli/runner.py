@@ -36,6 +36,7 @@ def run_source(source: str, filename: str, *, echo: bool, plots: str | None = No
         import os                     # warnings name it by that path
         path = os.path.abspath(filename)
         session.globals.vars["__file__"] = path
+        session.runtime.lines_known = True
     STATE.warning_sink = _warning_writer(session.runtime, source, path)
     if explain is not None:
         from gradcli.cli.explain import Narrator, tensor_names

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from gradcli.engine import dtypes, errors, saved_hooks
+from gradcli.engine import anomaly, dtypes, errors, saved_hooks
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -66,6 +66,8 @@ class Node:
         self.freed = False
         self.retained = self.saved_result = self.hooks = self.freed_at = None
         self.origin = STATE.origin  # where made (freed_at: where its graph was freed)
+        if STATE.anomaly[0]:
+            anomaly.record(self)
         edges, meta = [], []
         save_for = op.save_for  # never set on variadic ops, whose slots outnumber their vjps
         save = op.save if save_for is None else ()

@@ -8,7 +8,7 @@ import weakref
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, memory_format, node_hooks, raw_step
+from gradcli.engine import anomaly, dtypes, errors, memory_format, node_hooks, raw_step
 from gradcli.engine.autograd import AccumulateGrad, Node, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
 from gradcli.engine.state import STATE, grad_mode
@@ -65,9 +65,14 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                 node = heapq.heappop(ready)[1].node
             node_grads = run.buffers.pop(node, None)
             if node_grads is not None and (wanted is None or node in wanted):
-                if not raw or not (run_raw(node, node_grads, add_to_buffer)
-                                   if type(node) is Node else _plain_accumulate(node, node_grads)):
-                    run.execute(node, node_grads, wanted)
+                try:
+                    if not raw or not (run_raw(node, node_grads, add_to_buffer) if type(node)
+                                       is Node else _plain_accumulate(node, node_grads)):
+                        run.execute(node, node_grads, wanted)
+                except Exception:
+                    if STATE.anomaly[0]:  # torch's engine warns where the node was made
+                        anomaly.warn_failed(node)
+                    raise
                 if not retain_graph and type(node) is not AccumulateGrad:
                     node.freed_at = STATE.origin  # the backward() call, for a second one's note
                     node.release()

@@ -6,7 +6,7 @@ node) returns one gradient per input of the Function's apply(), as torch's Backw
 
 from __future__ import annotations
 
-from gradcli.engine import errors
+from gradcli.engine import anomaly, errors
 from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
@@ -29,6 +29,8 @@ class FunctionNode(Node):
         self.sequence_nr = next_sequence_nr()
         self.freed, self.retained, self.hooks, self.params = False, None, None, {}
         self.origin, self.freed_at = STATE.origin, None
+        if STATE.anomaly[0]:
+            anomaly.record(self)
         edges, meta = [], []
         for value in inputs:
             if isinstance(value, Tensor) and value.requires_grad:

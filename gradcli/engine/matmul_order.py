@@ -156,7 +156,7 @@ from gradcli.engine.fma import fma32, fma_accumulate
 _AMD = VENDOR == "AuthenticAMD"
 # MKL's larger products are blocked fused chains on the AVX2 EPYC and on Zen 5 (measured); the
 # Zen 4 EPYC's kernel is not known
-_AMD_BLOCKED = _AMD and (CAPABILITY == "avx2" or FAMILY >= 26)
+BLOCKED_KERNEL = _AMD and (CAPABILITY == "avx2" or FAMILY >= 26)
 # float64 products, and float32 ones of 2 or 3 rows by any multiple of four columns, were
 # measured on Zen 5 only
 _AMD_ZEN5 = _AMD and FAMILY >= 26
@@ -479,7 +479,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return fma_chain(a, b, bias32)
         out = fma_chain(a, b)
         return out if bias32 is None else out + bias32
-    if _AMD_BLOCKED and m >= 4 and n >= 12:
+    if BLOCKED_KERNEL and m >= 4 and n >= 12:
         split = _second_thread_rows(m, k, n)
         if split is None:
             return blocked_fma_chain(a, b, bias32)

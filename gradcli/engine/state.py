@@ -32,6 +32,9 @@ class EngineState:
         self.origin = None
         # Called with each step of a backward pass when narration is asked for (explain).
         self.backward_observer = None
+        # The language layer's rendering of the running program's calls, as Python's
+        # traceback.format_stack() would give it (anomaly mode keeps one per node).
+        self.forward_traceback = None
         self.grad_off_at = None  # the origin of the call that last turned grad mode off
         self.warning_notes = ()  # the notes of the warning being reported, for its sink
         self.warning_action = "default"  # the filter action of the warning being reported

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine.autograd import Node, gradient_edge, move_retained, next_sequence_nr
-from gradcli.engine.state import grad_mode
+from gradcli.engine import anomaly
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
@@ -57,6 +58,8 @@ class CopySlices(Node):
         self.sequence_nr = next_sequence_nr()
         self.saved_args, self.saved_result, self.freed, self.retained = (), None, False, None
         self.hooks, self.origin, self.freed_at = None, fn.origin, None
+        if STATE.anomaly[0]:
+            anomaly.record(self)
 
     def name(self) -> str:
         return COPY_SLICES

@@ -63,6 +63,7 @@ class Session:
         self.runtime.call = lambda fn, args, kwargs: calls.call(self.runtime, fn, args, kwargs)
         self.globals = Frame(names={"torch": TORCH, "__name__": "__main__"})
         STATE.reset()
+        STATE.forward_traceback = lambda: self.runtime.traceback(STATE.origin)
         creation.DEFAULT_GENERATOR.reset()
         python_random.reset()
 

@@ -10,6 +10,7 @@ import numpy as np
 from gradcli.engine import conversions, devices, errors, indexing
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.devices import Device
+from gradcli.engine.state import STATE
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes, exceptions, protocols
@@ -120,10 +121,12 @@ def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):
     if function.generator:
         return GeneratorObject(function, names, runtime)
     runtime.depth += 1
+    runtime.calls.append((function.name, STATE.origin))
     try:
         return function.body(Frame(function.closure, names))
     finally:
         runtime.depth -= 1
+        STATE.origin = runtime.calls.pop()[1]  # the call is again what is running
 
 
 def callable_name(function) -> str:

@@ -238,6 +238,9 @@ class Runtime:
     figures: object = None  # the session's matplotlib.pyplot state (namespaces/pyplot.Figures)
     saved: dict = field(default_factory=dict)  # torch.save's files, kept in memory for the run
     future: dict = field(default_factory=dict)  # torch.__future__'s switches, by name
+    # The user functions running, outermost first: (name, origin of the call), for tracebacks
+    calls: list = field(default_factory=list)
+    lines_known: bool = False  # Python would show the program's lines in a traceback (a file)
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""
@@ -251,3 +254,22 @@ class Runtime:
         if self.depth + frames > self.recursion_limit:
             raise errors.TorchError("RecursionError",
                                     f"maximum recursion depth exceeded while {while_doing}")
+
+    def traceback(self, innermost: Origin | None) -> str:
+        """The running calls as Python's traceback.format_stack() renders them, the innermost
+        frame at `innermost` (the operation running now)."""
+        names = ["<module>"] + [name for name, _ in self.calls]
+        origins = [origin for _, origin in self.calls] + [innermost]
+        lines = []
+        for name, origin in zip(names, origins):
+            if origin is None:
+                continue
+            path = origin.filename
+            if not path.startswith("<"):
+                from os.path import abspath  # a script's frames name it by its absolute path
+                path = abspath(path)
+            lines.append(f'  File "{path}", line {origin.line}, in {name}\n')
+            text = origin.line_text.strip()
+            if self.lines_known and text:
+                lines.append(f"    {text}\n")
+        return "".join(lines)
