@@ -173,8 +173,8 @@ INDEX = {
     },
     "gradcli.engine.indexing": {
         "function": (
-            "ZERO_DIM_INDEX advanced_array apply_basic check_byte_mask_fill checked_key get_item "
-            "indexed_shape numpy_key sequence_key set_item unbind_rows "
+            "ZERO_DIM_INDEX advanced_array apply_basic check_byte_mask_fill check_masks "
+            "checked_key get_item indexed_shape numpy_key sequence_key set_item unbind_rows "
         ),
     },
     "gradcli.engine.ops.activation": {

@@ -574,7 +574,7 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     if mask.dtype is not dtypes.bool_:
         raise errors.runtime("masked_select: expected BoolTensor for mask")
     vmap_batched.refuse(mask, vmap_batched.MASKED_SELECT)
-    F.broadcast_shape(a.shape, mask.shape)
+    F.broadcast_shape(mask.shape, a.shape)  # torch expands the mask and self in that order
     return apply(OPS["masked_select"], a, mask)
 
 
