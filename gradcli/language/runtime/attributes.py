@@ -325,11 +325,14 @@ def get(value, name: str):
             isinstance(value, TableObject) and value.user_class() is not None):
         return value.attribute(name)
     if isinstance(value, classes.UserClass):
-        return value.attribute(name)
+        return protocols.type_of(value) if name == "__class__" else value.attribute(name)
     if isinstance(value, classes.Super):
         return _from_super(value, name)
     if isinstance(value, classes.Property) and name in ("setter", "getter", "deleter"):
         return _property_decorator(value, name)
+    if name == "__class__" and isinstance(value, (UserFunction, classes.UserMethod, Builtin,
+                                                  BoundMethod)):
+        return protocols.type_of(value)
     if isinstance(value, (UserFunction, classes.UserMethod, Builtin)):
         return _function_attribute(value, name)
     if isinstance(value, BoundMethod) and isinstance(value.builtin, Builtin):
@@ -347,6 +350,8 @@ def get(value, name: str):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
             if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
                 return found  # (an autograd node's class: grad_fn.__class__.__name__)
+        elif name == "__class__":  # any other value's: its type, as type(value)
+            return protocols.type_of(value)
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
