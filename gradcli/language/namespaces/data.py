@@ -252,12 +252,16 @@ def convert(sample):
 class DataLoader(_DataObject):
     is_sequence = True
     __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "collate_fn", "generator",
-                 "sampler", "batch_sampler", "iterable")
+                 "sampler", "batch_sampler", "iterable", "num_workers", "pin_memory",
+                 "pin_memory_device")
     PROPERTIES = {"dataset": lambda d: d.dataset, "batch_size": lambda d: d.batch_size,
-                  "drop_last": lambda d: d.drop_last, "generator": lambda d: d.generator}
+                  "drop_last": lambda d: d.drop_last, "generator": lambda d: d.generator,
+                  "num_workers": lambda d: d.num_workers, "pin_memory": lambda d: d.pin_memory,
+                  "pin_memory_device": lambda d: d.pin_memory_device}
 
     def __init__(self, ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator,
-                 sampler=None, batch_sampler=None):
+                 sampler=None, batch_sampler=None, workers=(0, False, "")):
+        self.num_workers, self.pin_memory, self.pin_memory_device = workers
         self.iterable = is_iterable_dataset(dataset)
         if self.iterable:
             _check_iterable_options(shuffle, sampler, batch_sampler)
@@ -306,6 +310,13 @@ class DataLoader(_DataObject):
         yield from generator.randperm(size).tolist()
 
     def members(self):
+        if self.pin_memory and self.pin_memory_device:  # as each iterator starts, in torch
+            STATE.warn("UserWarning", "pin_memory_device is deprecated, the current accelerator "
+                       "will be used as the device,ignore "
+                       f"pin_memory_device='{self.pin_memory_device}'.")
+        if self.pin_memory:  # no accelerator here
+            STATE.warn("UserWarning", "'pin_memory' argument is set as true but no accelerator "
+                       "is found, then device pinned memory won't be used.")
         checked_generator(self.generator, "method", "random_", _INT64_SCALAR)
         source = self.generator or creation.DEFAULT_GENERATOR.generator
         _random_int64(source)  # the iterator's base seed, drawn as torch draws it
@@ -430,7 +441,7 @@ STACK_DATASET = _type("StackDataset", "dataset", StackDataset,
 def _dataloader(ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers,
                 collate_fn, pin_memory, drop_last, timeout, worker_init_fn,
                 multiprocessing_context, generator, *, prefetch_factor,
-                persistent_workers, **__) -> DataLoader:
+                persistent_workers, pin_memory_device, **__) -> DataLoader:
     """DataLoader.__init__: its worker options are checked first (the batches are made here,
     in this process, whatever their number)."""
     if num_workers < 0:
@@ -447,7 +458,7 @@ def _dataloader(ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, nu
     if persistent_workers and num_workers == 0:
         raise errors.value_error("persistent_workers option needs num_workers > 0")
     return DataLoader(ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator,
-                      sampler, batch_sampler)
+                      sampler, batch_sampler, (num_workers, pin_memory, pin_memory_device))
 
 
 DATALOADER = _type(
