@@ -53,7 +53,7 @@ def to(t: Tensor, *args, **kwargs) -> Tensor:
     only 'cpu'. A Python number stands for the tensor the parser wraps it in (a float is
     double)."""
     _, bound = schemas.bind(_TO, args, kwargs, False, "to", numbers_as_tensors=True)
-    devices.place(bound.get("device"))
+    devices.place(bound.get("device"), copying=True)
     dtype, tensor = bound.get("dtype"), bound.get("tensor")
     if tensor is not None:
         dtype = tensor.dtype if isinstance(tensor, Tensor) else (

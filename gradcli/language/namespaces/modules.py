@@ -554,7 +554,7 @@ def _to(ctx, module: Module, *args, dtype=None, device=None, non_blocking=False,
         raise errors.type_error("nn.Module.to only accepts floating point or complex dtypes, but "
                                 f"got desired dtype={dtype!r}")
     if _holds_tensors(module):  # each tensor moves: a module without any goes anywhere
-        devices.place(device)
+        devices.place(device, copying=True)
     if memory_format is not None:
         conversions.check_memory_format(memory_format)
         _restride(module, memory_format)
