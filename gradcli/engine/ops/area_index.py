@@ -885,14 +885,14 @@ INDEX = {
     },
     "gradcli.engine.ops.aten_aliases": {
         "declaration": (
-            "torch:alpha_dropout torch:alpha_dropout_ torch:bartlett_window torch:batch_norm "
-            "torch:blackman_window torch:celu torch:celu_ torch:detach torch:detach_ "
-            "torch:dropout torch:dropout_ torch:embedding torch:feature_alpha_dropout "
-            "torch:feature_alpha_dropout_ torch:feature_dropout torch:feature_dropout_ "
-            "torch:get_device torch:group_norm torch:hamming_window torch:hann_window "
-            "torch:instance_norm torch:is_same_size torch:is_signed torch:layer_norm "
-            "torch:max_pool1d torch:max_pool2d torch:scalar_tensor torch:selu torch:selu_ "
-            "torch:threshold torch:threshold_ "
+            "method:get_device method:is_signed torch:alpha_dropout torch:alpha_dropout_ "
+            "torch:bartlett_window torch:batch_norm torch:blackman_window torch:celu torch:celu_ "
+            "torch:detach torch:detach_ torch:dropout torch:dropout_ torch:embedding "
+            "torch:feature_alpha_dropout torch:feature_alpha_dropout_ torch:feature_dropout "
+            "torch:feature_dropout_ torch:get_device torch:group_norm torch:hamming_window "
+            "torch:hann_window torch:instance_norm torch:is_same_size torch:is_signed "
+            "torch:layer_norm torch:max_pool1d torch:max_pool2d torch:scalar_tensor torch:selu "
+            "torch:selu_ torch:threshold torch:threshold_ "
         ),
     },
     "written back": {
