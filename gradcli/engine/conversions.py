@@ -113,7 +113,8 @@ CONVERTERS = {
     "half": converter(dtypes.float16), "bfloat16": converter(dtypes.bfloat16), "long": converter(dtypes.int64),
     "int": converter(dtypes.int32), "short": converter(dtypes.int16),
     "char": converter(dtypes.int8), "byte": converter(dtypes.uint8),
-    "bool": converter(dtypes.bool_),
+    "bool": converter(dtypes.bool_), "cfloat": converter(dtypes.complex64),
+    "cdouble": converter(dtypes.complex128),
 }
 
 
