@@ -832,6 +832,8 @@ MODULE_METHODS = table(
         m, "backward", hook, prepend), "self, hook, prepend=False"),
     entry("register_backward_hook", lambda m, hook: module_hooks.register(
         m, "legacy_backward", hook, False), "self, hook"),
+    # compiled in place: its calls compute what they did (gradcli runs them as written)
+    entry("compile", lambda m, *args, **kwargs: None, "self, *args, **kwargs"),
 )
 def _renumber(children: dict, kept: list) -> None:
     """Name the children `kept` 0, 1, ... in order, in place (torch renumbers them so)."""
