@@ -249,19 +249,27 @@ def convert(sample):
     return sample
 
 
+# torch.utils.data.sampler's classes a DataLoader makes its own samplers of (samplers.py,
+# loaded with torch.utils.data, registers them)
+SAMPLER_CLASSES: dict = {}
+
+
 class DataLoader(_DataObject):
     is_sequence = True
     __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "collate_fn", "generator",
                  "sampler", "batch_sampler", "iterable", "num_workers", "pin_memory",
-                 "pin_memory_device")
+                 "pin_memory_device", "samplers")
     PROPERTIES = {"dataset": lambda d: d.dataset, "batch_size": lambda d: d.batch_size,
                   "drop_last": lambda d: d.drop_last, "generator": lambda d: d.generator,
                   "num_workers": lambda d: d.num_workers, "pin_memory": lambda d: d.pin_memory,
-                  "pin_memory_device": lambda d: d.pin_memory_device}
+                  "pin_memory_device": lambda d: d.pin_memory_device,
+                  "sampler": lambda d: d.default_samplers()[0],
+                  "batch_sampler": lambda d: d.default_samplers()[1]}
 
     def __init__(self, ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator,
                  sampler=None, batch_sampler=None, workers=(0, False, "")):
         self.num_workers, self.pin_memory, self.pin_memory_device = workers
+        self.samplers = None
         self.iterable = is_iterable_dataset(dataset)
         if self.iterable:
             _check_iterable_options(shuffle, sampler, batch_sampler)
@@ -284,6 +292,21 @@ class DataLoader(_DataObject):
                 batch_size, int) or batch_size <= 0):
             raise errors.value_error("batch_size should be a positive integer value, but got "
                                      f"batch_size={batch_size}")
+
+    def default_samplers(self) -> tuple:
+        """(sampler, batch_sampler) as torch's DataLoader holds them: those given, else a
+        Sequential or Random sampler over the dataset and a BatchSampler over it (made once,
+        on first reading: the batches come from the same order either way)."""
+        if self.samplers is None:
+            kinds = SAMPLER_CLASSES
+            sampler, batch_sampler = self.sampler, self.batch_sampler
+            if sampler is None and not self.iterable:
+                sampler = kinds["random"](self.dataset, False, None, self.generator) \
+                    if self.shuffle else kinds["sequential"](self.dataset)
+            if self.batch_size is not None and batch_sampler is None and sampler is not None:
+                batch_sampler = kinds["batch"](sampler, self.batch_size, self.drop_last)
+            self.samplers = (sampler, batch_sampler)
+        return self.samplers
 
     def length(self) -> int:
         if self.batch_sampler is not None and not self.iterable:
