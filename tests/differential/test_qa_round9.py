@@ -9,7 +9,10 @@ Conv, LSTM/GRU, the losses and BatchNorm with a batch of one; training loops pri
 loss.item(); gather, scatter_add and scatter_reduce (its max/min aliases), index_select,
 masked_fill, where, topk, argmax, unique, cumsum, searchsorted; seeded draws; NumPy interop;
 parameter counts, state_dicts, frozen layers, param groups, initialisation, gradient clipping
-and float16 linear layers."""
+and float16 linear layers; global module hooks, masks that do not fit, str.format's attribute
+and item fields, devices this CPU-only torch lacks (mps, xpu), a tensor's special methods called
+by name, nn.RNNBase in init functions, DataLoader's pin_memory warning and samplers, Adafactor,
+Module.compile and torch.autograd.graph.increment_version."""
 
 from snippets import case_tests
 
