@@ -328,5 +328,10 @@ def _type_string(dtype: dtypes.DType) -> str:
 
 
 def short_name(label: str) -> str:
-    """A node's name as torch's messages give it: MulBackward0 -> Mul."""
-    return label.rstrip("0123456789").removesuffix("Backward")
+    """A node's name as torch's messages give it (Node::forward_op_name): "Backward" and a
+    numeric suffix of 0 dropped, another kept (MulBackward0 -> Mul, UnsqueezeBackward1 ->
+    Unsqueeze1); a name not ending in Backward<digits> unchanged."""
+    stem, found, suffix = label.rpartition("Backward")
+    if not found or not (suffix.isdigit() or suffix == ""):
+        return label
+    return stem if suffix in ("", "0") else stem + suffix

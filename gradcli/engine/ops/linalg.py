@@ -111,6 +111,10 @@ def _mm(a, b, self_strides, mat2_strides, bias=None):
     exact = matmul_order.mm(a, b, bias, self_strides, mat2_strides)
     if exact is not None:
         return exact
+    if a.dtype == np.float16:  # ATen's CPU gemm sums in float and adds the bias before rounding
+        wide = _mm(a.astype(np.float32), b.astype(np.float32), self_strides, mat2_strides,
+                   None if bias is None else np.asarray(bias, np.float32))
+        return wide.astype(np.float16)
     return _matmul(a, b) if bias is None else _matmul(a, b) + bias
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from gradcli.engine import errors, node_hooks, saved, saved_hooks
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.public_names import defined_in
 from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
@@ -142,6 +143,21 @@ def region_activation_memory_budget(budget):
                          "inside a torch.compile region; it has no effect in eager mode.")
 
 
+def increment_version(tensor) -> None:
+    """torch.autograd.graph.increment_version: a tensor's (or each tensor's) version counter
+    bumped, as an in-place change autograd did not see (inference tensors have none)."""
+    if isinstance(tensor, Tensor):
+        tensor = (tensor,)
+    elif not isinstance(tensor, (list, tuple)):
+        raise errors.runtime("increment_version expect a Iterable[Tensor] as input")
+    if not all(isinstance(t, Tensor) for t in tensor):
+        raise errors.runtime("increment_version expects each element of the iterable to be a "
+                             "tensor")
+    for t in tensor:
+        if not t.inference:
+            t.bump_version()
+
+
 def _class(name: str, construct) -> PyType:
     return PyType(f"torch.autograd.graph.{name}", (), construct)
 
@@ -154,8 +170,9 @@ GRAPH = Namespace("torch.autograd.graph", {
     "disable_saved_tensors_hooks": _class("disable_saved_tensors_hooks", entry(
         "disable_saved_tensors_hooks", disable_saved_tensors_hooks, "error_message")),
     "Node": PyType("torch.autograd.graph.Node", (Node, AccumulateGrad)),
-} | table(
+} | defined_in("torch.autograd.graph", table(
     entry("register_multi_grad_hook", register_multi_grad_hook, "tensors, fn, *, mode='all'",
           context=True),
     entry("region_activation_memory_budget", region_activation_memory_budget, "budget"),
-))
+    entry("increment_version", increment_version, "tensor"),
+)))

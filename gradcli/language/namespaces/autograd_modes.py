@@ -25,13 +25,16 @@ def _switch(read, write, value, label: str, on_enter=None) -> ContextManager:
 
 
 def _set_inference(mode: bool) -> None:
+    """As c10::InferenceMode(mode): inference mode on turns grad mode off, off turns it on
+    (inside no_grad too)."""
     STATE.inference = mode
-    STATE.grad_enabled = not mode if mode else STATE.grad_enabled
+    STATE.grad_enabled = not mode
 
 
 def inference_mode(ctx, mode=True):
     """torch.inference_mode(mode) as a manager or decorator; `@torch.inference_mode` bare too.
-    Inside, grad mode is off (tensors made there are not marked as inference tensors)."""
+    Inside, grad mode is off, or on for mode=False (tensors made there are not marked as
+    inference tensors)."""
     if not isinstance(mode, (bool, int)):  # the decorated function itself
         return ctx.call(inference_mode(ctx, True), [mode], {})
     mode = bool(mode)

@@ -18,6 +18,7 @@ from gradcli.language.namespaces.public_names import worded_as_torch
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.namespaces.storages import storage_of
 from gradcli.language.namespaces.tensor_apply import TENSOR_APPLY
+from gradcli.language.namespaces import tensor_dunders  # noqa: F401  (x.__add__ and the rest)
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin
@@ -55,8 +56,11 @@ TENSOR_ATTRS = {
     "_version": (_version, None),
     "grad_dtype": (grad_api.grad_dtype, grad_api.set_grad_dtype),
     "_base": (lambda t: t._base, None),
-    "nbytes": (lambda t: t.numel() * t.data.itemsize, None),
-    "itemsize": (lambda t: t.data.itemsize, None),
+    "nbytes": (lambda t: t.numel() * t.dtype.itemsize, None),
+    "itemsize": (lambda t: t.dtype.itemsize, None),
+    **{name: (lambda t: False, None) for name in (  # a dense CPU tensor is none of these
+        "is_sparse", "is_sparse_csr", "is_quantized", "is_meta", "is_mkldnn", "is_nested",
+        "is_mps", "is_xpu", "is_vulkan", "is_ipu", "is_xla", "is_mtia", "is_maia")},
     "layout": (lambda t: layouts.STRIDED, None),
 }
 
@@ -65,6 +69,10 @@ def _register_hook(ctx, t: Tensor, hook) -> hooks.RemovableHandle:
     """The hook runs in the program (errors in it surface there); torch names it in its errors."""
     name = hook.name if isinstance(hook, UserFunction) else "hook"
     return hooks.register_hook(t, lambda grad: ctx.call(hook, [grad], {}), name)
+
+
+def _pin_memory(t: Tensor, device=None):
+    raise errors.runtime("Cannot access accelerator device when none is available.")
 
 
 def no_arguments(name: str, fn) -> Builtin:
@@ -93,6 +101,8 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
           "self, hook", context=True),
     entry("size", _size, "self, dim: int=None"),
     no_arguments("dim", lambda t: t.ndim),
+    no_arguments("is_pinned", lambda t: False),
+    entry("pin_memory", _pin_memory, "self, device=None"),
     no_arguments("ndimension", lambda t: t.ndim),
     no_arguments("data_ptr", lambda t: t.data.ctypes.data),
     no_arguments("tolist", grad_api.tolist),
@@ -113,7 +123,8 @@ class _UnboundMethods(Mapping):
     as they are, C ones as method descriptors that check their first argument."""
 
     def __getitem__(self, name: str):
-        method = TENSOR_METHODS[name]
+        method = TENSOR_METHODS[name] if name in TENSOR_METHODS else \
+            tensor_dunders.TENSOR_DUNDERS[name]
         if isinstance(method, Builtin) and method.qualname.startswith("Tensor."):
             return method
         return _descriptor(name, method)

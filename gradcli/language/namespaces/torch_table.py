@@ -265,8 +265,19 @@ def _no_device_type(module, inputs, device_ids=None, output_device=None, dim=0,
 NN_PARALLEL = Namespace("torch.nn.parallel", LazyTable({"data_parallel": entry(
     "data_parallel", _no_device_type, "module, inputs, device_ids=None, output_device=None, "
     "dim=0, module_kwargs=None")}, lambda: {"DataParallel": _nn_classes()["DataParallel"]}))
+def _module_module() -> dict:
+    from gradcli.language.namespaces.module_hooks import GLOBAL_REGISTRATION
+    from gradcli.language.namespaces.public_names import defined_in
+    return defined_in("torch.nn.modules.module", GLOBAL_REGISTRATION) | {
+        "Module": _nn_classes()["Module"]}
+
+
+# torch.nn.modules: the layer classes, and its module `module` (Module, the global hooks)
+NN_MODULE_MODULE = Namespace("torch.nn.modules.module", LazyTable({}, _module_module))
+NN_MODULES = Namespace("torch.nn.modules", LazyTable({"module": NN_MODULE_MODULE}, _nn_classes))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
-                                     "utils": NN_UTILS, "parallel": NN_PARALLEL}, _nn_classes))
+                                     "utils": NN_UTILS, "parallel": NN_PARALLEL,
+                                     "modules": NN_MODULES}, _nn_classes))
 
 
 def _optimizers() -> dict:
@@ -500,6 +511,8 @@ MODULES = GroupedTable({
     "torch.distributions": DISTRIBUTIONS,
     **{f"torch.distributions.{part}": module for part, module in DISTRIBUTION_PARTS.items()},
     "torch.nn": NN,
+    "torch.nn.modules": NN_MODULES,
+    "torch.nn.modules.module": NN_MODULE_MODULE,
     "torch.nn.parallel": NN_PARALLEL,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,

@@ -325,11 +325,14 @@ def get(value, name: str):
             isinstance(value, TableObject) and value.user_class() is not None):
         return value.attribute(name)
     if isinstance(value, classes.UserClass):
-        return value.attribute(name)
+        return protocols.type_of(value) if name == "__class__" else value.attribute(name)
     if isinstance(value, classes.Super):
         return _from_super(value, name)
     if isinstance(value, classes.Property) and name in ("setter", "getter", "deleter"):
         return _property_decorator(value, name)
+    if name == "__class__" and isinstance(value, (UserFunction, classes.UserMethod, Builtin,
+                                                  BoundMethod)):
+        return protocols.type_of(value)
     if isinstance(value, (UserFunction, classes.UserMethod, Builtin)):
         return _function_attribute(value, name)
     if isinstance(value, BoundMethod) and isinstance(value.builtin, Builtin):
@@ -343,10 +346,13 @@ def get(value, name: str):
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
-        if name == "__class__" and isinstance(value, (Tensor, TableObject, Node, AccumulateGrad)):
+        if name == "__class__" and isinstance(value, (Tensor, TableObject, Node, AccumulateGrad,
+                                                      DType, Size)):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
             if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
                 return found  # (an autograd node's class: grad_fn.__class__.__name__)
+        if name == "__class__" and isinstance(value, PyType):  # a class's: its metaclass
+            return protocols.type_of(value)
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
@@ -361,6 +367,11 @@ def get(value, name: str):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
             return value.name.rpartition(".")[0] or "builtins"
+        if isinstance(value, Tensor) and name in protocols.TENSOR_DUNDERS:
+            return BoundMethod(value, protocols.TENSOR_DUNDERS[name])
+        if isinstance(value, PyType) and len(value.hosts) == 1 and \
+                name in CLASS_METHODS.get(value.hosts[0], {}):  # torch.Tensor.__add__
+            return CLASS_METHODS[value.hosts[0]][name]
         container_dunder = _CONTAINER_DUNDERS.get(name)
         if container_dunder is not None and (isinstance(value, container_dunder[0]) or (
                 name in _SEQUENCE_DUNDERS and isinstance(value, TableObject)

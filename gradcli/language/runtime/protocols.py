@@ -32,6 +32,7 @@ BUILTINS: dict = {}  # namespaces.builtins: Python's builtin names, for names bo
 MODULES: dict = {}  # namespaces.torch_table: dotted path -> what `import` binds
 TENSOR_ATTRS: dict = {}  # namespaces.tensor_table: a Tensor's attributes, (getter, setter)
 TENSOR_METHODS: dict = {}  # namespaces.tensor_table: a Tensor's methods
+TENSOR_DUNDERS: dict = {}  # namespaces.tensor_dunders: its special methods called by name
 # namespaces.builtins: the builtins that read the running scope (dir(), globals(), locals())
 # when called by name without arguments: name -> (the builtin, scope(frame, top_level))
 SCOPE_CALLS: dict = {}
