@@ -21,6 +21,15 @@ def _mT(t: Tensor) -> Tensor:
     return F.transpose(t, -2, -1)
 
 
+def _mH(t: Tensor) -> Tensor:
+    """The conjugate transpose (the transpose of a real tensor)."""
+    return F.conj(_mT(t))
+
+
+def _adjoint(x: np.ndarray) -> np.ndarray:
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
 def _diag_embed(t: Tensor) -> Tensor:
     return diag_embed(t)
 
@@ -71,7 +80,7 @@ def _slogdet_backward(grads, a, out):
 
 
 def _inverse_backward(g, a, out):
-    inverse_h = _mT(out)
+    inverse_h = _mH(out)
     return F.neg(F.matmul(inverse_h, F.matmul(g, inverse_h)))
 
 
@@ -99,7 +108,8 @@ def _column_major(x: np.ndarray) -> np.ndarray:
 defop("linalg_inv_ex", "LinalgInvExBackward0",
       lambda a: _column_major(_solve_values(
           a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape))),
-      promote="none", save=(RESULT,), vjp=lambda g, a, out: _inverse_backward(g, a, out))
+      promote="none", save=(RESULT,), vjp=lambda g, a, out: _inverse_backward(g, a, out),
+      complex=True)
 defop("linalg_solve_ex", "LinalgSolveExBackward0",
       lambda a, b, vector: (_solve_values(a, b[..., None])[..., 0] if vector
                             else _column_major(_solve_values(a, b))),
@@ -209,17 +219,17 @@ def _solve_triangular(a, b, upper, left):
 
 
 def _solve_triangular_backward_b(g, a, b, upper, left, out):
-    return solve_triangular(_mT(a), g, upper=not upper, left=left)
+    return solve_triangular(_mH(a), g, upper=not upper, left=left)
 
 
 def _solve_triangular_backward_a(g, a, b, upper, left, out):
-    grad_b = solve_triangular(_mT(a), g, upper=not upper, left=left)
-    grad_a = F.neg(F.matmul(grad_b, _mT(out)) if left else F.matmul(_mT(out), grad_b))
+    grad_b = solve_triangular(_mH(a), g, upper=not upper, left=left)
+    grad_a = F.neg(F.matmul(grad_b, _mH(out)) if left else F.matmul(_mH(out), grad_b))
     return F.triu(grad_a) if upper else F.tril(grad_a)
 
 
 defop("linalg_solve_triangular", "LinalgSolveTriangularBackward0", _solve_triangular,
-      save=(0, RESULT), vjp=(_solve_triangular_backward_a, _solve_triangular_backward_b))
+      save=(0, RESULT), complex=True, vjp=(_solve_triangular_backward_a, _solve_triangular_backward_b))
 
 
 def _cholesky_values(a, upper):
@@ -228,7 +238,7 @@ def _cholesky_values(a, upper):
     except np.linalg.LinAlgError:  # linalg.cholesky_ex of a matrix not positive-definite
         flat, _ = _batches(a)
         lower = np.stack([_potf2(m) for m in flat]).reshape(a.shape)
-    return np.swapaxes(lower, -1, -2).copy() if upper else lower
+    return _adjoint(lower).copy() if upper else lower
 
 
 def _potf2(matrix: np.ndarray) -> np.ndarray:
@@ -237,28 +247,28 @@ def _potf2(matrix: np.ndarray) -> np.ndarray:
     it left as the input's lower triangle."""
     a = np.tril(matrix).copy()
     for j in range(a.shape[0]):
-        pivot = a[j, j] - np.dot(a[j, :j], a[j, :j])
+        pivot = (a[j, j] - np.dot(a[j, :j], a[j, :j].conj())).real
         if not pivot > 0:
             a[j, j] = pivot
             break
         a[j, j] = np.sqrt(pivot)
-        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j]) / a[j, j]
+        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j].conj()) / a[j, j]
     return a
 
 
 def _cholesky_backward(g, a, upper, out):
     """torch's cholesky_backward (Iain Murray, 2016)."""
-    low, g_low = (_mT(out), _mT(g)) if upper else (out, g)
-    ga = F.tril(F.matmul(_mT(low), g_low))
-    ga = F.mul_scalar(F.add(ga, _mT(F.tril(ga, -1))), 0.5)
-    ga = solve_triangular(_mT(low), ga, upper=True, left=True)
+    low, g_low = (_mH(out), _mH(g)) if upper else (out, g)
+    ga = F.tril(F.matmul(_mH(low), g_low))
+    ga = F.mul_scalar(F.add(ga, _mH(F.tril(ga, -1))), 0.5)
+    ga = solve_triangular(_mH(low), ga, upper=True, left=True)
     return solve_triangular(low, ga, upper=False, left=False)
 
 
 defop("linalg_cholesky_ex", "LinalgCholeskyExBackward0", _cholesky_values, promote="none",
-      save=(RESULT,), vjp=_cholesky_backward)
+      save=(RESULT,), vjp=_cholesky_backward, complex=True)
 defop("cholesky", "CholeskyBackward0", _cholesky_values, promote="none", save=(RESULT,),
-      vjp=_cholesky_backward)
+      vjp=_cholesky_backward, complex=True)
 
 
 def _qr(a, mode):
@@ -337,14 +347,15 @@ def _check_square(name: str, a: Tensor, what: str = "A") -> None:
 _LOW_PRECISION = "low precision"
 
 
-def _check_floating(name: str, a: Tensor, half: str | None = None) -> None:
+def _check_floating(name: str, a: Tensor, half: str | None = None,
+                    complex_ok: bool = False) -> None:
     """torch's refusal of a non-floating input and, given `half`, of float16: the LAPACK kernel
     it reaches (its "not implemented for" error) or _LOW_PRECISION (the function's own check).
-    Complex input, which torch takes, is gradcli's gap."""
-    if a.dtype.is_complex:
+    Complex input, which torch takes, is gradcli's gap unless `complex_ok`."""
+    if a.dtype.is_complex and not complex_ok:
         raise errors.TorchError("NotImplementedError", "gradcli does not support complex "
                                 f"tensors in {name} yet")
-    if not a.dtype.is_floating_point:
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
         raise errors.runtime(f"{name}: Expected a floating point or complex tensor as input. "
                              f"Got {a.dtype.scalar_name}")
     if half is not None and a.dtype is dtypes.float16:
@@ -353,9 +364,11 @@ def _check_floating(name: str, a: Tensor, half: str | None = None) -> None:
         raise errors.not_implemented_for(half, a.dtype)
 
 
-def _check_kernel(kernel: str, a: Tensor) -> None:
-    """A LAPACK kernel reached with no check before it: float32 and float64 only."""
-    if a.dtype not in (dtypes.float32, dtypes.float64):
+def _check_kernel(kernel: str, a: Tensor, complex_ok: bool = False) -> None:
+    """A LAPACK kernel reached with no check before it: float32 and float64 only (and the two
+    complex dtypes where gradcli has the kernel for them)."""
+    if a.dtype not in (dtypes.float32, dtypes.float64) and not (
+            complex_ok and a.dtype in (dtypes.complex64, dtypes.complex128)):
         raise errors.not_implemented_for(kernel, a.dtype)
 
 
@@ -438,7 +451,7 @@ __all__ = ["det", "slogdet", "logdet", "inverse", "inv_ex", "solve_ex", "linalg_
            "matrix_power", "linalg_norm", "matrix_norm", "cholesky", "linalg_cholesky", "qr",
            "qr_some", "svd", "linalg_svd", "svdvals", "eigh", "eigvalsh", "pinv", "diag_embed",
            "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank",
-           "cholesky_inverse", "tensorinv", "tensorsolve"]
+           "cholesky_inverse", "cholesky_solve", "tensorinv", "tensorsolve"]
 
 
 def matrix_exp(a: Tensor) -> Tensor:
@@ -470,7 +483,7 @@ def logdet(a: Tensor) -> Tensor:
 def inverse(a: Tensor) -> Tensor:
     a, = autocast.cast_to_float32(a)
     _check_square("linalg.inv", a)
-    _check_floating("linalg.inv", a, _LOW_PRECISION)
+    _check_floating("linalg.inv", a, _LOW_PRECISION, complex_ok=True)
     _check_invertible("linalg.inv", a)
     return apply(OPS["linalg_inv_ex"], a)
 
@@ -488,7 +501,7 @@ def _infos(a: Tensor) -> Tensor:
 
 def inv_ex(a: Tensor, *, check_errors: bool = False) -> tuple:
     _check_square("linalg.inv", a)
-    _check_floating("linalg.inv", a, _LOW_PRECISION)
+    _check_floating("linalg.inv", a, _LOW_PRECISION, complex_ok=True)
     if check_errors:
         _check_invertible("linalg.inv_ex", a)
     return F.ReturnTypes("linalg_inv_ex", apply(OPS["linalg_inv_ex"], a), _infos(a),
@@ -673,7 +686,7 @@ def cholesky_ex(a: Tensor, *, upper: bool = False, check_errors: bool = False) -
         factor = _cholesky("linalg.cholesky_ex", "linalg_cholesky_ex", a, upper)
     else:
         _check_square("linalg.cholesky", a)
-        _check_floating("linalg.cholesky", a, "cholesky_cpu")
+        _check_floating("linalg.cholesky", a, "cholesky_cpu", complex_ok=True)
         factor = apply(OPS["linalg_cholesky_ex"], a, upper=upper)
     flat, _ = _batches(a.data)
     infos = np.array([_not_positive_definite(m) for m in flat], np.int32).reshape(a.shape[:-2])
@@ -698,8 +711,8 @@ _CHOLESKY_DEPRECATED = (
 def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:
     _check_square(name, a)
     if key == "cholesky":  # the deprecated function reaches the kernel unchecked
-        _check_kernel("cholesky_cpu", a)
-    _check_floating(name, a, "cholesky_cpu")
+        _check_kernel("cholesky_cpu", a, complex_ok=True)
+    _check_floating(name, a, "cholesky_cpu", complex_ok=True)
     flat, batched = _batches(a.data)
     for i, matrix in enumerate(flat):
         order = _not_positive_definite(matrix)
@@ -713,11 +726,11 @@ def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:
 
 
 def _not_positive_definite(matrix: np.ndarray) -> int:
-    lower = np.tril(matrix.astype(np.float64))
+    lower = np.tril(matrix.astype(np.complex128 if np.iscomplexobj(matrix) else np.float64))
     n = matrix.shape[0]
     for k in range(1, n + 1):
         try:
-            np.linalg.cholesky(lower[:k, :k] + np.tril(lower[:k, :k], -1).T)
+            np.linalg.cholesky(lower[:k, :k] + _adjoint(np.tril(lower[:k, :k], -1)))
         except np.linalg.LinAlgError:
             return k
     return 0
@@ -838,25 +851,25 @@ def _cholesky_inverse(a, upper):
     """potri: (L L^H)^-1 from the factor L (U^H U from U when `upper`), reading only that
     triangle of the input."""
     factor = np.triu(a) if upper else np.tril(a)
-    inverse = np.linalg.inv(factor.astype(np.float64))
-    outer = np.swapaxes(inverse, -1, -2)
+    inverse = np.linalg.inv(factor.astype(np.complex128 if np.iscomplexobj(a) else np.float64))
+    outer = _adjoint(inverse)
     product = inverse @ outer if upper else outer @ inverse
     return product.astype(a.dtype)
 
 
 def _cholesky_inverse_backward(g, a, upper, out):
     """torch's cholesky_inverse_backward."""
-    common = F.matmul(out, F.matmul(F.add(g, _mT(g)), out))
+    common = F.matmul(out, F.matmul(F.add(g, _mH(g)), out))
     return F.neg(F.matmul(a, common) if upper else F.matmul(common, a))
 
 
 defop("cholesky_inverse", "CholeskyInverseBackward0", _cholesky_inverse, promote="none",
-      save=(0, RESULT), vjp=_cholesky_inverse_backward)
+      save=(0, RESULT), vjp=_cholesky_inverse_backward, complex=True)
 
 
 def cholesky_inverse(a: Tensor, upper: bool = False) -> Tensor:
     _check_square("cholesky_inverse", a)
-    _check_kernel("cholesky_inverse_out_cpu", a)
+    _check_kernel("cholesky_inverse_out_cpu", a, complex_ok=True)
     flat, batched = _batches(a.data)
     for i, matrix in enumerate(flat):
         zero = next((k + 1 for k in range(matrix.shape[-1]) if matrix[k, k] == 0), 0)
@@ -866,6 +879,51 @@ def cholesky_inverse(a: Tensor, upper: bool = False) -> Tensor:
                                     f"element {zero} is zero, the inversion could not be "
                                     "completed because the input matrix is singular.")
     return apply(OPS["cholesky_inverse"], a, upper=bool(upper))
+
+
+def _cholesky_solve(b, factor, upper):
+    """potrs: A X = B for A = L L^H (U^H U when `upper`), by two triangular solves, the batch
+    dimensions broadcast."""
+    low = _adjoint(np.triu(factor)) if upper else np.tril(factor)
+    return _solve_triangular(_adjoint(low), _solve_triangular(low, b, False, True), True, True)
+
+
+def _cholesky_solve_backward_b(g, b, factor, upper, out):
+    """torch's cholesky_solve_backward, for B."""
+    return cholesky_solve(g, factor, upper)
+
+
+def _cholesky_solve_backward_factor(g, b, factor, upper, out):
+    """torch's cholesky_solve_backward, for the factor."""
+    common = F.matmul(cholesky_solve(g, factor, upper), _mH(out))
+    common = F.add(common, _mH(common))
+    return F.neg(F.matmul(factor, common) if upper else F.matmul(common, factor))
+
+
+defop("cholesky_solve", "CholeskySolveBackward0", _cholesky_solve, promote="none",
+      save=(0, 1, RESULT), complex=True,
+      vjp=(_cholesky_solve_backward_b, _cholesky_solve_backward_factor))
+
+
+def cholesky_solve(b: Tensor, factor: Tensor, upper: bool = False) -> Tensor:
+    """torch.cholesky_solve with ATen's checks in their order."""
+    for what, t in (("b", b), ("u", factor)):
+        if t.ndim < 2:
+            raise errors.runtime(f"{what} should have at least 2 dimensions, but has {t.ndim} "
+                                 "dimensions instead")
+    if b.dtype is not factor.dtype:
+        raise errors.runtime(f"Expected b and A to have the same dtype, but found b of type "
+                             f"{b.dtype.scalar_name} and A of type {factor.dtype.scalar_name} "
+                             "instead.")
+    if factor.shape[-1] != factor.shape[-2]:
+        raise errors.runtime(f"A must be batches of square matrices, but they are "
+                             f"{factor.shape[-2]} by {factor.shape[-1]} matrices")
+    if factor.shape[-1] != b.shape[-2]:
+        n = factor.shape[-1]
+        raise errors.runtime(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} "
+                             f"by {n} but each b matrix is {b.shape[-2]} by {b.shape[-1]}")
+    _check_kernel("cholesky_solve_cpu", b, complex_ok=True)
+    return apply(OPS["cholesky_solve"], b, factor, upper=bool(upper))
 
 
 # ---- cond and matrix_rank ---------------------------------------------------------------------
@@ -941,15 +999,16 @@ _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 def _lstsq(a, b, rcond, driver, vector):
     """(solution, residuals, rank, singular values) as torch returns them for `driver`; the
     solution is the SVD's minimum-norm one, singular values up to rcond * the largest dropped
-    (gels refuses a matrix short of full rank)."""
+    (gels refuses a matrix short of full rank). Rank and singular values keep A's own batch
+    shape, unbroadcast to B's, as LAPACK's per-matrix results are gathered in ATen."""
     b = b[..., None] if vector else b
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     m, n = a.shape[-2:]
-    a = np.broadcast_to(a, batch + a.shape[-2:])
-    b = np.broadcast_to(b, batch + b.shape[-2:])
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     kept = s > rcond * s.max(-1, keepdims=True, initial=0)
     rank = kept.sum(-1)
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
     if driver == "gels" and np.any(rank < min(m, n)):
         raise errors.TorchError("_LinAlgError", "torch.linalg.lstsq: The least squares solution "
                                 "could not be computed because the input matrix does not have "
@@ -1042,7 +1101,7 @@ def diagflat(a: Tensor, offset: int = 0) -> Tensor:
 
 def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True,
                      unitriangular: bool = False) -> Tensor:
-    _check_kernel("triangular_solve_cpu", a)
+    _check_kernel("triangular_solve_cpu", a, complex_ok=True)
     return apply(OPS["linalg_solve_triangular"], a, b, upper=upper, left=left)
 
 
@@ -1067,6 +1126,8 @@ declare("matrix_rank", matrix_rank,
         variants="linalg")
 declare("cholesky_inverse", cholesky_inverse, "cholesky_inverse(Tensor self, bool upper=False, *, "
         "Tensor? out=None)")
+declare("cholesky_solve", cholesky_solve, "cholesky_solve(Tensor self, Tensor input2, "
+        "bool upper=False, *, Tensor? out=None)")
 declare("logdet", logdet, "logdet(Tensor self)")
 declare("slogdet", slogdet, "slogdet(Tensor self)")
 declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),

@@ -372,6 +372,18 @@ class OneHotCategorical(_OverCategorical):
         return op("*", self.probs, op("-", 1, self.probs))
 
 
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """A OneHotCategorical whose rsample passes gradients to the probabilities (the
+    straight-through estimator): the sample plus probs - probs.detach()."""
+    __slots__ = ()
+    NAME, has_rsample = "OneHotCategoricalStraightThrough", True
+
+    def rsample(self, sample_shape=()):
+        samples = self.sample(sample_shape)
+        probs = self.probs
+        return op("+", samples, op("-", probs, self.calls.method(probs, "detach")))
+
+
 def multinomial_support(total_count: int) -> base.Constraint:
     """constraints.multinomial(n): nonnegative counts summing to at most n."""
     return base.Constraint(lambda p: "Multinomial()", lambda v: np.all(v >= 0, axis=-1) & (

@@ -13,7 +13,8 @@ from gradcli.language.namespaces.distribution_continuous import (
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
 from gradcli.language.namespaces.distribution_discrete import (
-    Bernoulli, Binomial, Categorical, Geometric, Multinomial, OneHotCategorical, Poisson)
+    Bernoulli, Binomial, Categorical, Geometric, Multinomial, OneHotCategorical,
+    OneHotCategoricalStraightThrough, Poisson)
 from gradcli.language.namespaces.distribution_gamma_kin import (
     FisherSnedecor, InverseGamma, Kumaraswamy)
 from gradcli.language.namespaces.distribution_generalized_pareto import GeneralizedPareto
@@ -136,6 +137,9 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "Pareto": _family(Pareto, "pareto", "scale, alpha, validate_args=None"),
     "OneHotCategorical": _family(OneHotCategorical, "one_hot_categorical", "probs=None, "
                                  "logits=None, validate_args=None", _DISCRETE),
+    "OneHotCategoricalStraightThrough": _family(
+        OneHotCategoricalStraightThrough, "one_hot_categorical", "probs=None, logits=None, "
+        "validate_args=None", _DISCRETE),
     "Multinomial": _family(Multinomial, "multinomial", "total_count=1, probs=None, logits=None, "
                            "validate_args=None", _DISCRETE | {
                                "total_count": lambda d: d.attrs["total_count"]}),
