@@ -386,6 +386,10 @@ CASES = {
                     case("torch.svd(a)[0] @ torch.svd(a)[2].mT", ("a", (3, 2), "any")),
                     case("torch.linalg.svd(a, full_matrices=False)[0] @ "
                          "torch.linalg.svd(a, full_matrices=False)[2]", ("a", M, "any"))],
+    "linalg_eig": [case("torch.view_as_real(torch.linalg.eigvals(a @ a.mT + torch.eye(3)))",
+                        ("a", (3, 3), "any")),
+                   case("torch.linalg.eig(a + 3 * torch.eye(2))[1].abs()",
+                        ("a", (2, 2), "any"))],
     "_linalg_eigh": [case("torch.linalg.eigvalsh(a @ a.mT)", ("a", (3, 3), "any")),
                      case("torch.linalg.eigh(a @ a.mT)[1] ** 2", ("a", (3, 3), "any"))],
     "linalg_solve_triangular": [

@@ -101,7 +101,8 @@ def type_(t: Tensor, dtype=None, non_blocking: bool = False):
 
 
 def converter(dtype: dtypes.DType):
-    """The method behind .float(), .double(), .half(), .long(), .int(), .short(), .bool()..."""
+    """The method behind .float(), .double(), .half(), .long(), .int(), .short(), .bool(),
+    .cfloat(), .cdouble()..."""
     def convert(t: Tensor) -> Tensor:
         return to_dtype(t, dtype)
     convert.__name__ = dtype.name
@@ -113,7 +114,8 @@ CONVERTERS = {
     "half": converter(dtypes.float16), "bfloat16": converter(dtypes.bfloat16), "long": converter(dtypes.int64),
     "int": converter(dtypes.int32), "short": converter(dtypes.int16),
     "char": converter(dtypes.int8), "byte": converter(dtypes.uint8),
-    "bool": converter(dtypes.bool_),
+    "bool": converter(dtypes.bool_), "cfloat": converter(dtypes.complex64),
+    "cdouble": converter(dtypes.complex128),
 }
 
 

@@ -341,27 +341,28 @@ INDEX = {
     "gradcli.engine.ops.decompositions": {
         "function": (
             "cholesky cholesky_ex cholesky_inverse cholesky_solve cond det diag_embed diagflat "
-            "eigh eigvalsh inv_ex inverse linalg_cholesky linalg_norm linalg_solve linalg_svd "
-            "logdet lstsq matrix_exp matrix_norm matrix_power matrix_rank pinv qr qr_some slogdet "
-            "solve_ex solve_triangular svd svdvals tensorinv tensorsolve "
+            "eig eigh eigvals eigvalsh inv_ex inverse linalg_cholesky linalg_norm linalg_solve "
+            "linalg_svd logdet lstsq matrix_exp matrix_norm matrix_power matrix_rank pinv qr "
+            "qr_some slogdet solve_ex solve_triangular svd svdvals tensorinv tensorsolve "
         ),
         "row": (
             "_linalg_eigh _linalg_svd cholesky cholesky_inverse cholesky_solve diag_embed.dims "
-            "linalg_cholesky_ex linalg_det linalg_inv_ex linalg_lstsq linalg_matrix_exp "
-            "linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex linalg_solve_triangular "
+            "linalg_cholesky_ex linalg_det linalg_eig linalg_inv_ex linalg_lstsq "
+            "linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
+            "linalg_solve_triangular "
         ),
         "declaration": (
-            "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eigh "
-            "linalg:eigvalsh linalg:inv linalg:inv_ex linalg:lstsq linalg:matrix_exp "
-            "linalg:matrix_norm linalg:matrix_power linalg:matrix_rank linalg:norm linalg:pinv "
-            "linalg:qr linalg:slogdet linalg:solve linalg:solve_ex linalg:solve_triangular "
-            "linalg:svd linalg:svdvals linalg:tensorinv linalg:tensorsolve method:cholesky "
-            "method:cholesky_inverse method:cholesky_solve method:det method:diag_embed "
-            "method:diagflat method:inverse method:logdet method:matrix_exp method:matrix_power "
-            "method:pinverse method:qr method:slogdet method:svd torch:cholesky "
-            "torch:cholesky_inverse torch:cholesky_solve torch:det torch:diag_embed "
-            "torch:diagflat torch:inverse torch:logdet torch:matrix_exp torch:matrix_power "
-            "torch:pinverse torch:qr torch:slogdet torch:svd "
+            "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eig linalg:eigh "
+            "linalg:eigvals linalg:eigvalsh linalg:inv linalg:inv_ex linalg:lstsq "
+            "linalg:matrix_exp linalg:matrix_norm linalg:matrix_power linalg:matrix_rank "
+            "linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve linalg:solve_ex "
+            "linalg:solve_triangular linalg:svd linalg:svdvals linalg:tensorinv "
+            "linalg:tensorsolve method:cholesky method:cholesky_inverse method:cholesky_solve "
+            "method:det method:diag_embed method:diagflat method:inverse method:logdet "
+            "method:matrix_exp method:matrix_power method:pinverse method:qr method:slogdet "
+            "method:svd torch:cholesky torch:cholesky_inverse torch:cholesky_solve torch:det "
+            "torch:diag_embed torch:diagflat torch:inverse torch:logdet torch:matrix_exp "
+            "torch:matrix_power torch:pinverse torch:qr torch:slogdet torch:svd "
         ),
     },
     "gradcli.engine.ops.dual": {

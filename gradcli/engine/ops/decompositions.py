@@ -86,14 +86,14 @@ def _inverse_backward(g, a, out):
 
 def _solve_backward_b(g, a, b, out, vector):
     g = F.unsqueeze(g, -1) if vector else g
-    grad_b = linalg_solve(_mT(a), g)
+    grad_b = linalg_solve(_mH(a), g)
     return F.squeeze(grad_b, -1) if vector else grad_b
 
 
 def _solve_backward_a(g, a, b, out, vector):
-    grad_b = linalg_solve(_mT(a), F.unsqueeze(g, -1) if vector else g)
+    grad_b = linalg_solve(_mH(a), F.unsqueeze(g, -1) if vector else g)
     x = F.unsqueeze(out, -1) if vector else out
-    return F.neg(F.matmul(grad_b, _mT(x)))
+    return F.neg(F.matmul(grad_b, _mH(x)))
 
 
 defop("linalg_det", "LinalgDetBackward0", lambda a: _det_values(a),
@@ -113,7 +113,7 @@ defop("linalg_inv_ex", "LinalgInvExBackward0",
 defop("linalg_solve_ex", "LinalgSolveExBackward0",
       lambda a, b, vector: (_solve_values(a, b[..., None])[..., 0] if vector
                             else _column_major(_solve_values(a, b))),
-      save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b))
+      save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b), complex=True)
 
 
 def _diag_embed_values(a, offset, dim1, dim2):
@@ -127,22 +127,51 @@ def _diag_embed_values(a, offset, dim1, dim2):
 
 
 defop("diag_embed.dims", "DiagEmbedBackward0", _diag_embed_values, promote="none",
-      vjp=lambda g, a, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2), jvp=LINEAR)
+      vjp=lambda g, a, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2), jvp=LINEAR,
+      complex=True)
 
 
 # ---- svd and eigh -----------------------------------------------------------------------------
 
 def _svd(a, full_matrices):
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
-    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+    return u.astype(a.dtype), s.astype(s.dtype.type(0).real.dtype), vh.astype(a.dtype)
 
 
 def _skew(t: Tensor) -> Tensor:
-    return F.sub(t, _mT(t))
+    return F.sub(t, _mH(t))
+
+
+def _diagonal(t: Tensor) -> Tensor:
+    return F.diagonal(t, 0, -2, -1)
+
+
+def _imag_diagonal(t: Tensor | None):
+    return 0.0 if t is None else np.imag(np.diagonal(t.data, 0, -2, -1))
+
+
+def _check_phase(name: str, left, right) -> None:
+    """A complex decomposition's loss must not depend on the phase of its vectors: the
+    imaginary parts of the diagonals `left` and `right` must agree (as torch checks them,
+    with rtol = atol = 1e-2)."""
+    if not np.allclose(left, right, rtol=1e-2, atol=1e-2):
+        raise errors.runtime(f"{name}: The {_PHASE_WORDS[name]}")
+
+
+_PHASE_WORDS = {
+    "svd_backward": "singular vectors in the complex case are specified up to multiplication by "
+                    "e^{i phi}. The specified loss function depends on this phase term, making "
+                    "it ill-defined.",
+    "linalg_eig_backward": "eigenvectors in the complex case are specified up to multiplication "
+                           "by e^{i phi}. The specified loss function depends on this quantity, "
+                           "so it is ill-defined.",
+    "linalg_eigh_backward": "eigenvectors in the complex case are specified up to multiplication "
+                            "by e^{i phi}. The specified loss function depends on this quantity, "
+                            "so it is ill-defined."}
 
 
 def _svd_backward(grads, a, full_matrices, out):
-    """torch's svd_backward (real case)."""
+    """torch's svd_backward (complex matrices add the diagonal term i Im(diag(U^H gU)) / S)."""
     g_u, g_s, g_vh = grads
     u, s, vh = out
     k = s.shape[-1]
@@ -155,8 +184,11 @@ def _svd_backward(grads, a, full_matrices, out):
         if m >= n:
             return F.matmul(u, F.mul(F.unsqueeze(g_s, -1), vh))
         return F.matmul(F.mul(u, F.unsqueeze(g_s, -2)), vh)
-    uhgu = _skew(F.matmul(_mT(u), g_u)) if g_u is not None else None
-    vhgv = _skew(F.matmul(vh, _mT(g_vh))) if g_vh is not None else None
+    uhgu = _skew(F.matmul(_mH(u), g_u)) if g_u is not None else None
+    vhgv = _skew(F.matmul(vh, _mH(g_vh))) if g_vh is not None else None
+    complex_ = u.dtype.is_complex
+    if complex_:
+        _check_phase("svd_backward", _imag_diagonal(uhgu), -_imag_diagonal(vhgv))
     s2 = F.mul(s, s)
     e = F.add(F.sub(F.unsqueeze(s2, -2), F.unsqueeze(s2, -1)),
               F.eye(k, dtype=s.dtype))
@@ -168,45 +200,93 @@ def _svd_backward(grads, a, full_matrices, out):
         ga = F.mul(F.unsqueeze(s, -1), F.div(vhgv, e))
     if g_s is not None:
         ga = F.add(ga, _diag_embed(g_s))
+    if complex_ and g_u is not None and g_vh is not None:
+        ga = F.add(ga, _diag_embed(F.div(_diagonal(uhgu), F.mul_scalar(s, 2.0))))
     if m > n and g_u is not None:
         ga = F.matmul(u, ga)
         gu_sinv = F.div(g_u, F.unsqueeze(s, -2))
-        ga = F.sub(F.add(ga, gu_sinv), F.matmul(u, F.matmul(_mT(u), gu_sinv)))
+        ga = F.sub(F.add(ga, gu_sinv), F.matmul(u, F.matmul(_mH(u), gu_sinv)))
         return F.matmul(ga, vh)
     if m < n and g_vh is not None:
         ga = F.matmul(ga, vh)
         sinv_gvh = F.div(g_vh, F.unsqueeze(s, -1))
-        ga = F.sub(F.add(ga, sinv_gvh), F.matmul(F.matmul(sinv_gvh, _mT(vh)), vh))
+        ga = F.sub(F.add(ga, sinv_gvh), F.matmul(F.matmul(sinv_gvh, _mH(vh)), vh))
         return F.matmul(u, ga)
     return F.matmul(u, F.matmul(ga, vh)) if m >= n else F.matmul(F.matmul(u, ga), vh)
 
 
 def _eigh(a, uplo):
     values, vectors = np.linalg.eigh(a, UPLO=uplo)
-    return values.astype(a.dtype), vectors.astype(a.dtype)
+    return values.astype(values.dtype.type(0).real.dtype), vectors.astype(a.dtype)
 
 
 def _eigh_backward(grads, a, uplo, out):
-    """torch's linalg_eig_backward for Hermitian matrices (real case)."""
+    """torch's linalg_eig_backward for Hermitian matrices: the skew-Hermitian part of V^H gV
+    over the eigenvalue gaps, its diagonal gL."""
     g_l, g_v = grads
     values, vectors = out
     if g_v is None:
-        return F.matmul(F.mul(vectors, F.unsqueeze(g_l, -2)), _mT(vectors))
-    vhgv = F.matmul(_mT(vectors), g_v)
-    vhgv = F.mul_scalar(F.sub(vhgv, _mT(vhgv)), 0.5)
+        return F.matmul(F.mul(vectors, F.unsqueeze(g_l, -2)), _mH(vectors))
+    vhgv = F.matmul(_mH(vectors), g_v)
+    if vhgv.dtype.is_complex:
+        _check_phase("linalg_eigh_backward", _imag_diagonal(vhgv), 0.0)
+    vhgv = F.mul_scalar(F.sub(vhgv, _mH(vhgv)), 0.5)
     n = values.shape[-1]
     e = F.add(F.sub(F.unsqueeze(values, -2), F.unsqueeze(values, -1)),
               F.eye(n, dtype=values.dtype))
     ret = F.div(vhgv, e)
+    if vhgv.dtype.is_complex:  # the diagonal, imaginary there, is replaced by gL
+        ret = F.sub(ret, _diag_embed(_diagonal(ret)))
     if g_l is not None:
         ret = F.add(ret, _diag_embed(g_l))
-    return F.matmul(vectors, F.matmul(ret, _mT(vectors)))
+    return F.matmul(vectors, F.matmul(ret, _mH(vectors)))
 
 
 defop("_linalg_svd", "LinalgSvdBackward0", _svd, promote="none", n_outputs=3,
-      differentiable_outputs=None, save=(RESULT,), vjp=_svd_backward)
+      differentiable_outputs=None, save=(RESULT,), vjp=_svd_backward, complex=True,
+      out_dtype=lambda dtype, params: (dtype, dtypes.real_of(dtype), dtype))
 defop("_linalg_eigh", "LinalgEighBackward0", _eigh, promote="none", n_outputs=2,
-      differentiable_outputs=None, save=(RESULT,), vjp=_eigh_backward)
+      differentiable_outputs=None, save=(RESULT,), vjp=_eigh_backward, complex=True,
+      out_dtype=lambda dtype, params: (dtypes.real_of(dtype), dtype))
+
+
+def _complex(dtype):
+    return dtypes.complex_of(dtypes.real_of(dtype))
+
+
+def _eig(a, real_input):
+    """geev: eigenvalues and unit eigenvectors (largest component real), complex whatever the
+    input."""
+    values, vectors = np.linalg.eig(a)
+    kind = np.complex64 if a.dtype in (np.float32, np.complex64) else np.complex128
+    return values.astype(kind), vectors.astype(kind)
+
+
+def _eig_backward(grads, a, real_input, out):
+    """torch's linalg_eig_backward for a general matrix (A = V L V^-1, V's columns of norm 1),
+    its real part for a real input."""
+    g_l, g_v = grads
+    values, vectors = out
+    vh = _mH(vectors)
+    if g_v is None:
+        ga = linalg_solve(vh, F.mul(F.unsqueeze(g_l, -1), vh))
+    else:
+        vhgv = F.matmul(vh, g_v)
+        _check_phase("linalg_eig_backward", _imag_diagonal(vhgv), 0.0)
+        vhgv = F.sub(vhgv, F.matmul(vh, F.mul(vectors, F.unsqueeze(F.real(_diagonal(vhgv)), -2))))
+        conj = F.conj(values)
+        gaps = F.add(F.sub(F.unsqueeze(conj, -2), F.unsqueeze(conj, -1)),
+                     F.eye(values.shape[-1], dtype=values.dtype))
+        ret = F.div(vhgv, gaps)
+        if g_l is not None:
+            ret = F.add(F.sub(ret, _diag_embed(_diagonal(ret))), _diag_embed(g_l))
+        ga = linalg_solve(vh, F.matmul(ret, vh))
+    return F.real(ga) if real_input else ga
+
+
+defop("linalg_eig", "LinalgEigBackward0", _eig, promote="none", n_outputs=2,
+      differentiable_outputs=None, save=(RESULT,), vjp=_eig_backward, complex=True,
+      out_dtype=lambda dtype, params: (_complex(dtype), _complex(dtype)))
 
 
 # ---- cholesky and qr --------------------------------------------------------------------------
@@ -449,7 +529,8 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "inv_ex", "solve_ex", "linalg_solve",
            "matrix_power", "linalg_norm", "matrix_norm", "cholesky", "linalg_cholesky", "qr",
-           "qr_some", "svd", "linalg_svd", "svdvals", "eigh", "eigvalsh", "pinv", "diag_embed",
+           "qr_some", "svd", "linalg_svd", "svdvals", "eig", "eigvals", "eigh", "eigvalsh",
+           "pinv", "diag_embed",
            "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank",
            "cholesky_inverse", "cholesky_solve", "tensorinv", "tensorsolve"]
 
@@ -548,7 +629,7 @@ def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True,
     """linalg.solve; `checked` names the function whose error a singular A raises (solve_ex
     without check_errors raises none)."""
     _check_square("linalg.solve", a)
-    _check_floating("linalg.solve", a, "lu_cpu")
+    _check_floating("linalg.solve", a, "lu_cpu", complex_ok=True)
     if a.dtype is not b.dtype:
         raise errors.runtime(f"linalg.solve: Expected A and B to have the same dtype, but found "
                              f"A of type {a.dtype.scalar_name} and B of type {b.dtype.scalar_name} "
@@ -765,7 +846,7 @@ _QR_DEPRECATED = (
 def _check_svd_input(a: Tensor) -> None:
     if a.ndim < 2:
         raise errors.runtime("linalg.svd: The input tensor A must have at least 2 dimensions.")
-    _check_floating("linalg.svd", a, "linalg_svd_cpu")
+    _check_floating("linalg.svd", a, "linalg_svd_cpu", complex_ok=True)
 
 
 def linalg_svd(a: Tensor, full_matrices: bool = True, *, driver=None) -> tuple:
@@ -790,21 +871,41 @@ def svdvals(a: Tensor, *, driver=None) -> Tensor:
 
 def eigh(a: Tensor, UPLO: str = "L") -> tuple:
     _check_square("linalg.eigh", a)
-    _check_kernel("linalg_eigh_cpu", a)
+    _check_kernel("linalg_eigh_cpu", a, complex_ok=True)
     values, vectors = apply(OPS["_linalg_eigh"], a, uplo=UPLO)
     return F.ReturnTypes("linalg_eigh", values, vectors, fields=("eigenvalues", "eigenvectors"))
 
 
+def eig(a: Tensor) -> tuple:
+    """linalg.eig: complex eigenvalues and eigenvectors of a square matrix, real or complex."""
+    _check_square("linalg.eig", a)
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
+        raise errors.runtime(f"Unknown Complex ScalarType for {a.dtype.scalar_name}")
+    if a.dtype is dtypes.float16:
+        from gradcli.engine.state import STATE
+        STATE.warn("UserWarning", "ComplexHalf support is experimental and many operators don't "
+                   "support it yet.")
+    _check_kernel("linalg_eig_out_cpu", a, complex_ok=True)
+    values, vectors = apply(OPS["linalg_eig"], a, real_input=not a.dtype.is_complex)
+    return F.ReturnTypes("linalg_eig", values, vectors, fields=("eigenvalues", "eigenvectors"))
+
+
+def eigvals(a: Tensor) -> Tensor:
+    """linalg.eigvals: linalg.eig's eigenvalues (its grad_fn theirs)."""
+    return eig(a)[0]
+
+
 def eigvalsh(a: Tensor, UPLO: str = "L") -> Tensor:
     _check_square("linalg.eigh", a)
-    _check_kernel("linalg_eigh_cpu", a)
+    _check_kernel("linalg_eigh_cpu", a, complex_ok=True)
     return apply(OPS["_linalg_eigh"], a, uplo=UPLO)[0]
 
 
 def pinv(a: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
     """linalg.pinv: V diag(1/S) U^H through the SVD, singular values at most
     max(atol, rtol * max(S)) dropped."""
-    if a.ndim < 2 or a.dtype not in (dtypes.float32, dtypes.float64):
+    if a.ndim < 2 or a.dtype not in (dtypes.float32, dtypes.float64, dtypes.complex64,
+                                     dtypes.complex128):
         raise errors.runtime(f"linalg.pinv({a.dtype.scalar_name}{{{list(a.shape)}}}): expected a "
                              "tensor with 2 or more dimensions of float, double, cfloat or cdouble "
                              "types")
@@ -820,29 +921,28 @@ def _pinv(a, atol, rtol):
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     threshold = np.maximum(atol, rtol * s.max(-1, keepdims=True, initial=0))
     inverse = np.where(s > threshold, 1 / np.where(s == 0, 1, s), 0)
-    return np.matmul(np.swapaxes(vh, -1, -2) * inverse[..., None, :],
-                     np.swapaxes(u, -1, -2)).astype(a.dtype)
+    return np.matmul(_adjoint(vh) * inverse[..., None, :], _adjoint(u)).astype(a.dtype)
 
 
 def _pinv_backward(g, a, atol, rtol, out):
     """torch's pinv_backward, arranged to multiply the smallest matrices."""
     m, n = a.shape[-2:]
-    pinv_h, grad_h = _mT(out), _mT(g)
+    pinv_h, grad_h = _mH(out), _mH(g)
     if m <= n:
         k = F.matmul(grad_h, out)
         k_pinv_h = F.matmul(k, pinv_h)
-        return F.add(F.sub(F.add(F.neg(_mT(F.matmul(out, k))), k_pinv_h),
+        return F.add(F.sub(F.add(F.neg(_mH(F.matmul(out, k))), k_pinv_h),
                            F.matmul(F.matmul(a, out), k_pinv_h)),
                      F.matmul(F.matmul(pinv_h, out), F.sub(grad_h, F.matmul(k, a))))
     k = F.matmul(out, grad_h)
     pinv_h_k = F.matmul(pinv_h, k)
-    return F.sub(F.add(F.add(F.neg(_mT(F.matmul(k, out))),
+    return F.sub(F.add(F.add(F.neg(_mH(F.matmul(k, out))),
                              F.matmul(F.matmul(F.sub(grad_h, F.matmul(a, k)), out), pinv_h)),
                        pinv_h_k), F.matmul(F.matmul(pinv_h_k, out), a))
 
 
 defop("linalg_pinv", "LinalgPinvBackward0", _pinv, promote="none", save=(0, RESULT),
-      vjp=_pinv_backward)
+      vjp=_pinv_backward, complex=True)
 
 
 # ---- cholesky_inverse ----------------------------------------------------------------------------
@@ -1175,6 +1275,8 @@ declare("svd", svd, "svd(Tensor self, bool some=True, bool compute_uv=True, *, "
         "Tensor[]? out=None)")
 declare("eigh", eigh, "eigh(Tensor self, str UPLO=\"L\", *, Tensor[]? out=None)",
         variants="linalg")
+declare("eig", eig, "eig(Tensor self, *, Tensor[]? out=None)", variants="linalg")
+declare("eigvals", eigvals, "eigvals(Tensor self, *, Tensor? out=None)", variants="linalg")
 declare("eigvalsh", eigvalsh, "eigvalsh(Tensor self, str UPLO=\"L\", *, Tensor? out=None)",
         variants="linalg")
 declare("pinv", pinv, "pinv(Tensor self, float? rcond=None, bool hermitian=False, *, "
