@@ -287,8 +287,17 @@ def move_retained(tensor: Tensor, old_node, old_nr: int) -> None:
         retain_on(tensor, tensor._grad_fn, tensor.output_nr)
 
 
-def gradient_edge(tensor: Tensor) -> tuple:
-    """The (node, output_nr) a gradient for `tensor` flows into."""
+class GradientEdge(tuple):
+    """(node, output_nr) named as torch.autograd.graph.GradientEdge: a place in the graph that
+    autograd.grad takes in place of a tensor (get_gradient_edge)."""
+
+    __slots__ = ()
+
+
+def gradient_edge(tensor) -> tuple:
+    """The (node, output_nr) a gradient for `tensor` (or a GradientEdge itself) flows into."""
+    if isinstance(tensor, GradientEdge):
+        return tuple(tensor)
     node = tensor.grad_fn if tensor._base is not None else tensor._grad_fn
     if node is not None:
         return (node, tensor.output_nr)

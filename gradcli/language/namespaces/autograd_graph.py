@@ -1,18 +1,20 @@
-"""torch.autograd.graph: saved-tensor hooks, node hooks, multi-gradient hooks, and the Node
-methods and attributes that reach them (register_hook, register_prehook, _raw_saved_*)."""
+"""torch.autograd.graph: saved-tensor hooks, node hooks, multi-gradient hooks, the Node
+methods and attributes that reach them (register_hook, register_prehook, _raw_saved_*), and
+gradient edges (GradientEdge, get_gradient_edge)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from gradcli.engine import errors, node_hooks, saved, saved_hooks
+from gradcli.engine import autograd
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, type_name
+from gradcli.language.runtime.values import Namespace, NamedTuple, type_name
 
 
 def hook_name(fn) -> str:
@@ -142,6 +144,30 @@ def region_activation_memory_budget(budget):
                          "inside a torch.compile region; it has no effect in eager mode.")
 
 
+class GradientEdge(NamedTuple, autograd.GradientEdge):
+    """torch.autograd.graph.GradientEdge: (node, output_nr, ownership_token)."""
+
+    __slots__ = ()
+    language_fields = ("node", "output_nr", "ownership_token")
+
+
+GRADIENT_EDGE_TYPE = PyType("torch.autograd.graph.GradientEdge", (GradientEdge,), entry(
+    "GradientEdge", lambda node, output_nr, ownership_token: GradientEdge(
+        (node, output_nr, ownership_token)), "node, output_nr, ownership_token=None", frames=0))
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The edge a gradient for `tensor` flows into: its grad_fn (its AccumulateGrad if a leaf)
+    and output number."""
+    if not isinstance(tensor, Tensor):
+        raise errors.no_attribute(tensor, "requires_grad")
+    if not tensor.requires_grad:
+        raise errors.runtime("It is not possible to get the gradient edge for a Tensor that does "
+                             "not require gradients")
+    node, output_nr = autograd.gradient_edge(tensor)
+    return GradientEdge((node, output_nr, None))
+
+
 def _class(name: str, construct) -> PyType:
     return PyType(f"torch.autograd.graph.{name}", (), construct)
 
@@ -154,7 +180,9 @@ GRAPH = Namespace("torch.autograd.graph", {
     "disable_saved_tensors_hooks": _class("disable_saved_tensors_hooks", entry(
         "disable_saved_tensors_hooks", disable_saved_tensors_hooks, "error_message")),
     "Node": PyType("torch.autograd.graph.Node", (Node, AccumulateGrad)),
+    "GradientEdge": GRADIENT_EDGE_TYPE,
 } | table(
+    entry("get_gradient_edge", get_gradient_edge, "tensor"),
     entry("register_multi_grad_hook", register_multi_grad_hook, "tensors, fn, *, mode='all'",
           context=True),
     entry("region_activation_memory_budget", region_activation_memory_budget, "budget"),

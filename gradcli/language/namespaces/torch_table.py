@@ -330,6 +330,7 @@ _FAMILY_MODULES = {  # torch's module of each family gradcli has
     "log_normal": "LogNormal",
     "logistic_normal": "LogisticNormal", "lowrank_multivariate_normal": "LowRankMultivariateNormal",
     "mixture_same_family": "MixtureSameFamily", "multinomial": "Multinomial",
+    "negative_binomial": "NegativeBinomial",
     "multivariate_normal": "MultivariateNormal", "normal": "Normal",
     "one_hot_categorical": "OneHotCategorical", "pareto": "Pareto", "poisson": "Poisson",
     "relaxed_bernoulli": "RelaxedBernoulli", "relaxed_categorical": "RelaxedOneHotCategorical",
