@@ -142,7 +142,10 @@ class Node:
     def save_original_self(self, tensor: Tensor, original: Tensor | None, result: Tensor) -> None:
         """After an in-place op on `tensor`: its self slot reads `original`, the value before the
         write (torch's original_self); other reads of it keep their version, so they fail as in
-        torch; the saved result is `result` as written."""
+        torch; the saved result is `result` as written. A node whose values saved-tensor hooks
+        packed keeps those (taken before the write), unchecked."""
+        if saved_hooks.EVER_PACKED and self in saved_hooks.PACKED:
+            return
         recorded = {id(t): v for t, v, is_output in self.saved_versions if not is_output}
         args = list(self.saved_args)
         besides_inputs = [entry for entry in self.saved_versions

@@ -42,8 +42,40 @@ def _copy(tensor: Tensor) -> Tensor:
 
 
 def save_on_cpu(pin_memory=False, device_type="cuda") -> ContextManager:
-    """On a CPU-only machine: each saved tensor is kept as a copy."""
-    return _hooks_manager(_copy, lambda packed: packed, "torch.autograd.graph.save_on_cpu")
+    """On a CPU-only machine: each saved tensor is kept as it is (torch packs tensor.cpu(), the
+    tensor itself there, so a later in-place change shows through, unchecked)."""
+    return _hooks_manager(lambda tensor: tensor, lambda packed: packed,
+                          "torch.autograd.graph.save_on_cpu")
+
+
+_MUTATION_CONTEXTS: list = []  # the open allow_mutation_on_saved_tensors context, if any
+
+
+def allow_mutation_on_saved_tensors() -> ContextManager:
+    """Tensors saved inside may be changed in place: each is kept as a copy when saved (torch
+    copies it when first changed, to the same effect), and a backward through them after the
+    context closes is refused, as torch refuses it."""
+    state = {"open": True}
+
+    def enter():
+        if _MUTATION_CONTEXTS:
+            raise errors.runtime("allow_mutation_on_saved_tensors contexts cannot be nested")
+        _MUTATION_CONTEXTS.append(state)
+        saved_hooks.push(_copy, unpack)
+
+    def unpack(packed: Tensor) -> Tensor:
+        if not state["open"]:
+            raise errors.TorchError("AssertionError", "Trying to backward outside of the "
+                                    "'allow_mutation_on_saved_tensors' contextin which the graph "
+                                    "was originally recorded.")
+        return packed
+
+    def leave():
+        saved_hooks.STACK.pop()
+        _MUTATION_CONTEXTS.pop()
+        state["open"] = False
+
+    return ContextManager(enter, leave, label="contextlib._GeneratorContextManager")
 
 
 def disable_saved_tensors_hooks(error_message) -> ContextManager:
@@ -183,6 +215,7 @@ GRAPH = Namespace("torch.autograd.graph", {
     "GradientEdge": GRADIENT_EDGE_TYPE,
 } | table(
     entry("get_gradient_edge", get_gradient_edge, "tensor"),
+    entry("allow_mutation_on_saved_tensors", allow_mutation_on_saved_tensors, ""),
     entry("register_multi_grad_hook", register_multi_grad_hook, "tensors, fn, *, mode='all'",
           context=True),
     entry("region_activation_memory_budget", region_activation_memory_budget, "budget"),
