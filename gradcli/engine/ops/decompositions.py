@@ -1072,9 +1072,9 @@ def matrix_rank(a: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol
     if a.ndim < 2:
         raise errors.runtime("torch.linalg.matrix_rank: The input tensor input must have at "
                              "least 2 dimensions.")
-    if a.dtype not in (dtypes.float32, dtypes.float64):
+    if a.dtype not in (dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128):
         raise errors.runtime("This function doesn't handle types other than float and double")
-    kind = a.dtype.np
+    kind = dtypes.real_of(a.dtype).np
     absolute = np.asarray(atol.data if isinstance(atol, Tensor) else atol or 0.0, kind)
     if rtol is None:
         positive = atol is not None and np.all(absolute > 0)
