@@ -386,6 +386,11 @@ CASES = {
                     case("torch.svd(a)[0] @ torch.svd(a)[2].mT", ("a", (3, 2), "any")),
                     case("torch.linalg.svd(a, full_matrices=False)[0] @ "
                          "torch.linalg.svd(a, full_matrices=False)[2]", ("a", M, "any"))],
+    "linalg_ldl_factor_ex": [case("torch.linalg.ldl_factor(a @ a.mT + torch.eye(3))[0]",
+                                  ("a", (3, 3), "any"), grad=False)],
+    "linalg_ldl_solve": [case("torch.linalg.ldl_solve(*torch.linalg.ldl_factor("
+                              "a @ a.mT + torch.eye(3)), b)",
+                              ("a", (3, 3), "any"), ("b", (3, 2), "any"), grad=False)],
     "linalg_eig": [case("torch.view_as_real(torch.linalg.eigvals(a @ a.mT + torch.eye(3)))",
                         ("a", (3, 3), "any")),
                    case("torch.linalg.eig(a + 3 * torch.eye(2))[1].abs()",

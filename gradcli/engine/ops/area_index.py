@@ -515,6 +515,17 @@ INDEX = {
             "method:lu_solve torch:_lu_with_info torch:lu torch:lu_solve torch:lu_unpack "
         ),
     },
+    "gradcli.engine.ops.ldl": {
+        "function": (
+            "ldl_factor ldl_factor_ex ldl_solve "
+        ),
+        "row": (
+            "linalg_ldl_factor_ex linalg_ldl_solve "
+        ),
+        "declaration": (
+            "linalg:ldl_factor linalg:ldl_factor_ex linalg:ldl_solve "
+        ),
+    },
     "gradcli.engine.ops.multi_margin": {
         "row": (
             "multi_margin_loss multi_margin_loss_backward multilabel_margin_loss_backward "
