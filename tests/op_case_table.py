@@ -391,6 +391,11 @@ CASES = {
     "linalg_ldl_solve": [case("torch.linalg.ldl_solve(*torch.linalg.ldl_factor("
                               "a @ a.mT + torch.eye(3)), b)",
                               ("a", (3, 3), "any"), ("b", (3, 2), "any"), grad=False)],
+    "geqrf": [case("torch.geqrf(a)[0]", ("a", (3, 2), "any"), grad=False)],
+    "linalg_householder_product": [
+        case("torch.linalg.householder_product(a, b)", ("a", (3, 2), "small"),
+             ("b", (2,), "small")),
+        case("torch.orgqr(a, b)", ("a", (2, 3, 3), "small"), ("b", (2, 2), "small"))],
     "linalg_eig": [case("torch.view_as_real(torch.linalg.eigvals(a @ a.mT + torch.eye(3)))",
                         ("a", (3, 3), "any")),
                    case("torch.linalg.eig(a + 3 * torch.eye(2))[1].abs()",

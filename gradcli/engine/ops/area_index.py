@@ -526,6 +526,17 @@ INDEX = {
             "linalg:ldl_factor linalg:ldl_factor_ex linalg:ldl_solve "
         ),
     },
+    "gradcli.engine.ops.householder": {
+        "function": (
+            "geqrf householder_product "
+        ),
+        "row": (
+            "geqrf linalg_householder_product "
+        ),
+        "declaration": (
+            "linalg:householder_product method:geqrf method:orgqr torch:geqrf torch:orgqr "
+        ),
+    },
     "gradcli.engine.ops.multi_margin": {
         "row": (
             "multi_margin_loss multi_margin_loss_backward multilabel_margin_loss_backward "
