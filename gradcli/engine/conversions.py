@@ -101,7 +101,8 @@ def type_(t: Tensor, dtype=None, non_blocking: bool = False):
 
 
 def converter(dtype: dtypes.DType):
-    """The method behind .float(), .double(), .half(), .long(), .int(), .short(), .bool()..."""
+    """The method behind .float(), .double(), .half(), .long(), .int(), .short(), .bool(),
+    .cfloat(), .cdouble()..."""
     def convert(t: Tensor) -> Tensor:
         return to_dtype(t, dtype)
     convert.__name__ = dtype.name

@@ -340,25 +340,27 @@ INDEX = {
     },
     "gradcli.engine.ops.decompositions": {
         "function": (
-            "cholesky cholesky_ex cholesky_inverse cond det diag_embed diagflat eigh eigvalsh "
-            "inv_ex inverse linalg_cholesky linalg_norm linalg_solve linalg_svd logdet lstsq "
-            "matrix_exp matrix_norm matrix_power matrix_rank pinv qr qr_some slogdet solve_ex "
-            "solve_triangular svd svdvals tensorinv tensorsolve "
+            "cholesky cholesky_ex cholesky_inverse cholesky_solve cond det diag_embed diagflat "
+            "eig eigh eigvals eigvalsh inv_ex inverse linalg_cholesky linalg_norm linalg_solve "
+            "linalg_svd logdet lstsq matrix_exp matrix_norm matrix_power matrix_rank pinv qr "
+            "qr_some slogdet solve_ex solve_triangular svd svdvals tensorinv tensorsolve "
         ),
         "row": (
-            "_linalg_eigh _linalg_svd cholesky cholesky_inverse diag_embed.dims "
-            "linalg_cholesky_ex linalg_det linalg_inv_ex linalg_lstsq linalg_matrix_exp "
-            "linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex linalg_solve_triangular "
+            "_linalg_eigh _linalg_svd cholesky cholesky_inverse cholesky_solve diag_embed.dims "
+            "linalg_cholesky_ex linalg_det linalg_eig linalg_inv_ex linalg_lstsq "
+            "linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
+            "linalg_solve_triangular "
         ),
         "declaration": (
-            "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eigh "
-            "linalg:eigvalsh linalg:inv linalg:inv_ex linalg:lstsq linalg:matrix_exp "
-            "linalg:matrix_norm linalg:matrix_power linalg:matrix_rank linalg:norm linalg:pinv "
-            "linalg:qr linalg:slogdet linalg:solve linalg:solve_ex linalg:solve_triangular "
-            "linalg:svd linalg:svdvals linalg:tensorinv linalg:tensorsolve method:cholesky "
-            "method:cholesky_inverse method:det method:diag_embed method:diagflat method:inverse "
-            "method:logdet method:matrix_exp method:matrix_power method:pinverse method:qr "
-            "method:slogdet method:svd torch:cholesky torch:cholesky_inverse torch:det "
+            "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eig linalg:eigh "
+            "linalg:eigvals linalg:eigvalsh linalg:inv linalg:inv_ex linalg:lstsq "
+            "linalg:matrix_exp linalg:matrix_norm linalg:matrix_power linalg:matrix_rank "
+            "linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve linalg:solve_ex "
+            "linalg:solve_triangular linalg:svd linalg:svdvals linalg:tensorinv "
+            "linalg:tensorsolve method:cholesky method:cholesky_inverse method:cholesky_solve "
+            "method:det method:diag_embed method:diagflat method:inverse method:logdet "
+            "method:matrix_exp method:matrix_power method:pinverse method:qr method:slogdet "
+            "method:svd torch:cholesky torch:cholesky_inverse torch:cholesky_solve torch:det "
             "torch:diag_embed torch:diagflat torch:inverse torch:logdet torch:matrix_exp "
             "torch:matrix_power torch:pinverse torch:qr torch:slogdet torch:svd "
         ),
@@ -511,6 +513,28 @@ INDEX = {
         "declaration": (
             "linalg:lu linalg:lu_factor linalg:lu_factor_ex linalg:lu_solve method:lu "
             "method:lu_solve torch:_lu_with_info torch:lu torch:lu_solve torch:lu_unpack "
+        ),
+    },
+    "gradcli.engine.ops.ldl": {
+        "function": (
+            "ldl_factor ldl_factor_ex ldl_solve "
+        ),
+        "row": (
+            "linalg_ldl_factor_ex linalg_ldl_solve "
+        ),
+        "declaration": (
+            "linalg:ldl_factor linalg:ldl_factor_ex linalg:ldl_solve "
+        ),
+    },
+    "gradcli.engine.ops.householder": {
+        "function": (
+            "geqrf householder_product "
+        ),
+        "row": (
+            "geqrf linalg_householder_product "
+        ),
+        "declaration": (
+            "linalg:householder_product method:geqrf method:orgqr torch:geqrf torch:orgqr "
         ),
     },
     "gradcli.engine.ops.multi_margin": {

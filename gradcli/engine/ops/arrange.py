@@ -28,9 +28,9 @@ def _triangle(a, diagonal, upper):
 
 
 defop("tril", "TrilBackward0", lambda a, diagonal: _triangle(a, diagonal, False),
-      promote="none", vjp=lambda g, a, diagonal: F.tril(g, diagonal), jvp=LINEAR)
+      promote="none", vjp=lambda g, a, diagonal: F.tril(g, diagonal), jvp=LINEAR, complex=True)
 defop("triu", "TriuBackward0", lambda a, diagonal: _triangle(a, diagonal, True),
-      promote="none", vjp=lambda g, a, diagonal: F.triu(g, diagonal), jvp=LINEAR)
+      promote="none", vjp=lambda g, a, diagonal: F.triu(g, diagonal), jvp=LINEAR, complex=True)
 
 
 def _check_matrix(name: str, a: Tensor) -> None:

@@ -1,4 +1,5 @@
-"""torch.inference_mode and anomaly detection (set_detect_anomaly, detect_anomaly)."""
+"""torch.inference_mode, anomaly detection (set_detect_anomaly, detect_anomaly) and
+torch.autograd.enforce_grad_layout_policy."""
 
 from __future__ import annotations
 
@@ -65,6 +66,13 @@ def set_detect_anomaly(mode, check_nan=True) -> ContextManager:
                           label="torch.autograd.anomaly_mode.set_detect_anomaly")
 
 
+def enforce_grad_layout_policy(enable=True) -> ContextManager:
+    """Whether accumulated gradients are made to match their parameters' strides: gradcli's
+    gradients follow no other layout, so either setting leaves them as they are."""
+    return ContextManager(lambda: None, lambda: None,
+                          label="torch.autograd.grad_mode.enforce_grad_layout_policy")
+
+
 MODES = {
     "inference_mode": PyType("torch.autograd.grad_mode.inference_mode", (), entry(
         "inference_mode", inference_mode, "mode=True", context=True, style="new",
@@ -78,4 +86,8 @@ ANOMALY = {
     "detect_anomaly": entry("detect_anomaly", detect_anomaly, "check_nan=True"),
     "set_detect_anomaly": entry("set_detect_anomaly", set_detect_anomaly, "mode, check_nan=True"),
     "inference_mode": MODES["inference_mode"],
+    "enforce_grad_layout_policy": PyType(
+        "torch.autograd.grad_mode.enforce_grad_layout_policy", (), entry(
+            "enforce_grad_layout_policy", enforce_grad_layout_policy, "enable=True",
+            qualname="enforce_grad_layout_policy.__init__")),
 }

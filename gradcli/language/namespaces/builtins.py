@@ -15,6 +15,7 @@ from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
+from gradcli.language.namespaces.autograd_graph import GRADIENT_EDGE_TYPE
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import Unsupported
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
@@ -404,7 +405,7 @@ SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", _size, "sizes=(), /", st
 _TYPE_OF = {t.hosts[0]: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, COMPLEX_TYPE, STR_TYPE, LIST_TYPE, TUPLE_TYPE, DICT_TYPE,
     RANGE_TYPE,
-    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE)}
+    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE, GRADIENT_EDGE_TYPE)}
 _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
     (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"),

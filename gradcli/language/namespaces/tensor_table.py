@@ -16,7 +16,7 @@ from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import worded_as_torch
 from gradcli.language.namespaces.math_table import TENSOR_MATH
-from gradcli.language.namespaces.storages import storage_of
+from gradcli.language.namespaces.storages import storage_of, untyped_storage_of
 from gradcli.language.namespaces.tensor_apply import TENSOR_APPLY
 from gradcli.language.namespaces import tensor_dunders  # noqa: F401  (x.__add__ and the rest)
 from gradcli.language.runtime import protocols
@@ -107,6 +107,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     no_arguments("data_ptr", lambda t: t.data.ctypes.data),
     no_arguments("tolist", grad_api.tolist),
     entry("storage", storage_of, "self", qualname="Tensor.storage"),
+    entry("untyped_storage", untyped_storage_of, "self"),
     entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
     entry("new", lambda t, *args, **kwargs: legacy_new(args, kwargs, t.dtype, True),

@@ -237,8 +237,15 @@ STATELESS = Namespace("torch.nn.utils.stateless",
 FUSION = Namespace("torch.nn.utils.fusion", LazyTable({}, lambda: _utils_more().FUSION.table))
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
 PRUNE = Namespace("torch.nn.utils.prune", LazyTable({}, _prune))
+def _orthogonal():
+    # loaded when a program first uses it (it needs nn.Module)
+    from gradcli.language.namespaces import orthogonal
+    return orthogonal
+
+
 PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations", LazyTable({}, lambda: (
-    _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS)))
+    _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS
+    | _orthogonal().PARAMETRIZATIONS)))
 NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
                        "stateless": STATELESS, "fusion": FUSION, "prune": PRUNE} | table(
     _fusion("fuse_conv_bn_eval", "conv, bn, transpose=False"),
@@ -341,6 +348,7 @@ _FAMILY_MODULES = {  # torch's module of each family gradcli has
     "log_normal": "LogNormal",
     "logistic_normal": "LogisticNormal", "lowrank_multivariate_normal": "LowRankMultivariateNormal",
     "mixture_same_family": "MixtureSameFamily", "multinomial": "Multinomial",
+    "negative_binomial": "NegativeBinomial",
     "multivariate_normal": "MultivariateNormal", "normal": "Normal",
     "one_hot_categorical": "OneHotCategorical", "pareto": "Pareto", "poisson": "Poisson",
     "relaxed_bernoulli": "RelaxedBernoulli", "relaxed_categorical": "RelaxedOneHotCategorical",
