@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from gradcli.language.namespaces.public_names import (  # noqa: E402
     NAMESPACES, PARSED_NAMESPACES, RECORD, WORDING)
+from gradcli.language.runtime.torch_homes import HOMES  # noqa: E402
 
 
 def _foreign(value) -> bool:
@@ -91,9 +92,53 @@ def no_arguments(names: dict[str, list[str]]) -> list[str]:
     return found
 
 
+def _home(value, name: str) -> list | None:
+    """[kind, module, qualname, __name__] of a function torch publishes as `name`, trailing
+    defaults left off (the qualname defaults to `name`, __name__ to the qualname's last part):
+    kind "function" (Python code), "builtin" (a C function of a module: `<built-in function
+    gelu>`) or "method" (a C function of a class: `<built-in method sum of type object at
+    0x...>`); None for anything else."""
+    if inspect.isfunction(value):
+        kind = "function"
+    elif inspect.isbuiltin(value) and repr(value).startswith("<built-in function "):
+        kind = "builtin"
+    elif inspect.isbuiltin(value) and " of type object at 0x" in repr(value):
+        kind = "method"
+    else:
+        return None
+    home = [kind, value.__module__, value.__qualname__, value.__name__]
+    if home[3] == home[2].rpartition(".")[2]:
+        home.pop()
+        if home[2] == name:
+            home.pop()
+    return home
+
+
+def homes(names: dict[str, list[str]]) -> dict[str, dict[str, list]]:
+    """namespace -> name -> where torch defines the function it publishes under that name."""
+    import importlib
+    out = {}
+    for namespace in NAMESPACES:
+        if namespace == "torch.Tensor":
+            continue
+        module = importlib.import_module(namespace)
+        found = {name: _home(getattr(module, name), name) for name in names[namespace]}
+        out[namespace] = {name: home for name, home in found.items() if home is not None}
+    return out
+
+
+def homes_text(found: dict[str, dict[str, list]]) -> str:
+    """The JSON of `found`, one function a line."""
+    spaces = ",\n".join(json.dumps(namespace) + ": {\n" + ",\n".join(
+        f"{json.dumps(name)}: {json.dumps(home)}" for name, home in entries.items()) + "}"
+        for namespace, entries in found.items())
+    return "{\n" + spaces + "\n}\n"
+
+
 if __name__ == "__main__":
     names = public_names()
     Path(RECORD).write_text(json.dumps(names, indent=0) + "\n", encoding="utf-8")
     Path(WORDING).write_text(wording_module(c_coded(names), no_arguments(names)),
                              encoding="utf-8")
+    Path(HOMES).write_text(homes_text(homes(names)), encoding="utf-8")
     print(f"wrote {Path(RECORD).relative_to(ROOT)}")

@@ -26,7 +26,8 @@ from gradcli.language.runtime.objects import TableInstance, TableIterator, Table
 from gradcli.language.runtime.protocol_names import has_special
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
-from gradcli.language.runtime.signatures import Builtin, TorchFunction, entry, table
+from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.torch_homes import is_function
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Printer, Size, dict_from, iterate,
                                             python_method, qualified_type_name, type_name)
@@ -190,6 +191,8 @@ def _isinstance(obj, classinfo) -> bool:
             return True
         if isinstance(obj, ContextManager):  # torch.no_grad() and friends, by their class name
             return isinstance(classinfo, PyType) and obj.label == classinfo.name
+        if classinfo in _FINAL_FUNCTION_TYPES:  # F.relu is a function, F.gelu a builtin
+            return type_of(obj) is classinfo
         return isinstance(classinfo, PyType) and isinstance(obj, classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_isinstance(obj, c) for c in classinfo)
@@ -410,9 +413,9 @@ _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"),
     (Layout, "torch.layout"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
-_TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION,
-                 TorchFunction: _TYPE_OF[UserFunction]})
+_TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
 _METHOD = _class("method", (BoundMethod,))
+_FINAL_FUNCTION_TYPES = (_TYPE_OF[UserFunction], _BUILTIN_FUNCTION)  # no subclasses in Python
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
 _NODE_TYPES: dict[str, PyType] = {}
 
@@ -443,6 +446,8 @@ def type_of(value) -> PyType:
     found = _TYPE_OF.get(type(value))
     if found is _BUILTIN_FUNCTION and python_method(value):
         return _METHOD
+    if found is _BUILTIN_FUNCTION and is_function(value):  # torch's Python code (F.relu)
+        return _TYPE_OF[UserFunction]
     if found is not None:
         return found
     name = qualified_type_name(value)

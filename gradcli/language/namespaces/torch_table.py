@@ -27,7 +27,8 @@ from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import NOT_GIVEN, TorchFunction
+from gradcli.language.runtime.signatures import NOT_GIVEN
+from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.frames import ContextManager, UserFunction
 from gradcli.language.runtime.values import Namespace, Size, type_name
 
@@ -420,8 +421,8 @@ def _typename(obj) -> str:
         return f"torch.{obj.dtype.legacy_name}"
     if isinstance(obj, UserFunction):
         return f"__main__.{obj.qualname}"
-    if isinstance(obj, TorchFunction):  # torch's Python function (F.relu)
-        return f"{obj.module}.{obj.title}"
+    if home(obj) is not None:  # one of torch's functions
+        return home(obj).path
     cls = obj if isinstance(obj, (PyType, classes.UserClass)) else protocols.type_of(obj)
     if isinstance(cls, classes.UserClass):
         return f"{cls.module}.{cls.qualname}"

@@ -29,7 +29,8 @@ from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import Builtin, TorchFunction, entry, table
+from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
                                             Size, dict_from, iterate, python_method,
                                             type_name)
@@ -514,12 +515,13 @@ def _function_attribute(value, name: str):
             return value.function
         return _function_attribute(value.function, name)
     if isinstance(value, Builtin):
+        found = home(value)
         if name == "__name__":
-            return value.name
+            return value.name if found is None else found.name
         if name == "__qualname__":
-            return value.title
-        if name == "__module__" and isinstance(value, TorchFunction):  # F.relu's
-            return value.module
+            return value.title if found is None else found.qualname
+        if name == "__module__" and found is not None:  # torch's functions'
+            return found.module
         return _missing(value, name)
     if name in value.attrs:
         return value.attrs[name]

@@ -343,14 +343,6 @@ def table(*entries: Builtin) -> dict[str, Builtin]:
 
 
 @record(frozen=True)
-class TorchFunction(Builtin):
-    """A function torch writes in Python (F.relu): Python prints, types and names it as a
-    function of `module`."""
-
-    module: str = ""
-
-
-@record(frozen=True)
 class DeclaredBuiltin(Builtin):
     """A declared torch function: arguments bind as torch's argument parser binds them."""
 

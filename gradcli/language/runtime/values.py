@@ -25,6 +25,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.torch_homes import home, is_function
 from gradcli.language.runtime.uninitialized import kind_of
 
 # Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
@@ -400,7 +401,7 @@ class Printer:
 def _object_repr(value) -> str:
     """`<...>` reprs of functions, classes, modules and graph nodes, as Python shows them."""
     from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
-    from gradcli.language.runtime.signatures import Builtin, TorchFunction
+    from gradcli.language.runtime.signatures import Builtin
     from gradcli.language.runtime import classes
     if isinstance(value, PyType):
         return f"<class '{value.name}'>"
@@ -416,6 +417,9 @@ def _object_repr(value) -> str:
         return f"<bound method {owner}.{value.function.name} of {receiver}>"
     if isinstance(value, UserFunction):
         return f"<function {value.qualname} at {_address(value)}>"
+    found = home(value) if isinstance(value, Builtin) else None
+    if found is not None:  # one of torch's functions, as where torch defines it shows it
+        return found.shown(_address(value))
     declaration = getattr(value, "declaration", None)
     if declaration is not None and declaration.python:  # Python code in torch (F.relu)
         return f"<function {declaration.python_title or value.name} at {_address(value)}>"
@@ -425,8 +429,7 @@ def _object_repr(value) -> str:
         return f"<built-in function {value.variant}_{value.name}>"
     if isinstance(value, Builtin) and value.qualname == f"TensorBase.{value.name}":
         return f"<method '{value.name}' of 'torch._C.TensorBase' objects>"  # torch.Tensor.sum
-    if isinstance(value, Builtin) and value.style == "python" and (
-            "." in value.qualname or isinstance(value, TorchFunction)):
+    if isinstance(value, Builtin) and value.style == "python" and "." in value.qualname:
         return f"<function {value.title} at {_address(value)}>"  # Python in torch
     if isinstance(value, Builtin):
         return f"<built-in function {value.name}>"
@@ -489,9 +492,8 @@ _CLASS_NAMES: dict[type, str] = {
 def _late_class_names() -> dict[type, str]:
     from gradcli.language.runtime import classes
     from gradcli.language.runtime.frames import BoundMethod, UserFunction
-    from gradcli.language.runtime.signatures import Builtin, DeclaredBuiltin, TorchFunction
-    return {UserFunction: "function", TorchFunction: "function",
-            Builtin: "builtin_function_or_method",
+    from gradcli.language.runtime.signatures import Builtin, DeclaredBuiltin
+    return {UserFunction: "function", Builtin: "builtin_function_or_method",
             DeclaredBuiltin: "builtin_function_or_method",
             BoundMethod: "builtin_function_or_method", classes.UserClass: "type",
             classes.UserMethod: "method", classes.Super: "super",
@@ -519,6 +521,8 @@ def type_name(value) -> str:
         return "type"  # a torch class offered as its constructor (torch.no_grad)
     if name == "builtin_function_or_method" and python_method(value):
         return "method"
+    if name == "builtin_function_or_method" and is_function(value):
+        return "function"  # torch's Python code (F.relu)
     if name is not None:
         return name
     from gradcli.language.runtime.frames import ContextManager

@@ -1,0 +1,78 @@
+"""Where torch defines the functions it publishes (recorded from torch 2.13.0 by
+tests/golden/record_public_names.py): Python prints, types and names a function by its home,
+`<function norm at 0x...>` of torch.functional, `<built-in function gelu>` of torch._C._nn,
+`<built-in method sum of type object at 0x...>` of torch._VariableFunctionsClass."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+
+from gradcli.engine.records import record
+from gradcli.language.runtime import protocols
+
+HOMES = os.path.join(os.path.dirname(__file__), "torch_homes.json")
+
+
+@record(frozen=True)
+class Home:
+    """kind: "function" (Python code), "builtin" (a module's C function) or "method" (a C
+    function of a class, torch._VariableFunctionsClass's)."""
+
+    kind: str
+    module: str
+    qualname: str
+    name: str
+
+    def shown(self, address: str) -> str:
+        """How Python prints the function."""
+        if self.kind == "function":
+            return f"<function {self.qualname} at {address}>"
+        if self.kind == "builtin":
+            return f"<built-in function {self.name}>"
+        return f"<built-in method {self.name} of type object at {address}>"
+
+    @property
+    def path(self) -> str:
+        """The module and qualified name, as torch.typename gives them."""
+        return f"{self.module}.{self.qualname}"
+
+
+@cache
+def _recorded() -> dict[str, dict[str, list]]:
+    import json  # only when a program prints, types or names one of torch's functions
+    with open(HOMES, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+_FOUND: dict[int, tuple] = {}  # id(value) -> (value, its Home or None)
+
+
+def home(value) -> Home | None:
+    """The home of a function gradcli publishes where torch does (its table entry there), None
+    for anything else."""
+    found = _FOUND.get(id(value))
+    if found is None or found[0] is not value:
+        found = _FOUND[id(value)] = (value, _find(value))
+    return found[1]
+
+
+def _find(value) -> Home | None:
+    name = getattr(value, "name", None)
+    if not isinstance(name, str):
+        return None
+    for namespace, entries in _recorded().items():
+        recorded = entries.get(name)
+        module = protocols.MODULES.get(namespace) if recorded is not None else None
+        if module is not None and name in module.table and module.table[name] is value:
+            kind, where, *rest = recorded
+            qualname = rest[0] if rest else name
+            return Home(kind, where, qualname, rest[1] if len(rest) > 1 else
+                        qualname.rpartition(".")[2])
+    return None
+
+
+def is_function(value) -> bool:
+    """Whether torch's `value` is Python code: of type function, not a builtin."""
+    found = home(value)
+    return found is not None and found.kind == "function"
