@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import random
+import sys
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes, exceptions, instance_dicts, operators, protocols
-from gradcli.language.runtime.coercions import length, truth
+from gradcli.language.runtime.coercions import index, length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
@@ -129,8 +130,9 @@ _STR_NAMES = """capitalize casefold center count encode endswith expandtabs find
     translate upper zfill"""
 _SET_READING = """copy difference intersection isdisjoint issubset issuperset symmetric_difference
     union"""
-def _index(ctx, sequence, item, start=0, stop=None):
+def _index(ctx, sequence, item, start=0, stop=sys.maxsize):
     """list.index / tuple.index, finding with the language's == (torch's for tensors)."""
+    start, stop = _slice_index(start), _slice_index(stop)
     window = (list(sequence) if isinstance(sequence, collections.deque) else sequence)[start:stop]
     found = operators.sequence_index(window, item)
     if found is None:
@@ -138,6 +140,14 @@ def _index(ctx, sequence, item, start=0, stop=None):
                                  if isinstance(sequence, (list, collections.deque))
                                  else "tuple.index(x): x not in tuple")
     return found + (start if start >= 0 else max(len(sequence) + start, 0))
+
+
+def _slice_index(value) -> int:
+    """A bound of list.index's window: what has an __index__ (not None)."""
+    if isinstance(value, int) or isinstance(value, Tensor) or \
+            classes.special_method(value, "__index__") is not None:
+        return index(value)
+    raise errors.type_error("slice indices must be integers or have an __index__ method")
 
 
 def _count(sequence, item) -> int:
@@ -151,21 +161,41 @@ def _remove(ctx, items: list, item) -> None:
     del items[found]
 
 
-_SEARCHES = table(
-    entry("index", _index, "self, value, start=0, stop=None, /", context=True, style="at_most"),
-    entry("count", _count, "self, value, /", style="exact"),
-)
-LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | _SEARCHES | \
-    table(
-    entry("remove", _remove, "self, value, /", context=True, style="exact"),
-    entry("sort", lambda ctx, xs, key, reverse: xs.sort(key=operators.sort_key(ctx, key),
-                                                       reverse=truth(reverse)),
-          "self, *, key=None, reverse=False", context=True),
+def _c_method(cls: type, name: str, fn, spec: str, style: str, context: bool = False) -> Builtin:
+    """A method of a class CPython writes in C, implemented here: its argument errors are
+    worded by its calling convention (`style`, see signatures._WITHOUT_RECEIVER) and name it as
+    CPython does (`list.count() takes exactly one argument (2 given)`)."""
+    return entry(name, fn, spec, context=context, style=style,
+                 qualname=f"{cls.__name__}.{name}")
+
+
+def _searches(cls: type) -> dict:
+    return table(
+        _c_method(cls, "index", _index, f"self, value, start=0, stop={sys.maxsize}, /", "expected",
+                  context=True),
+        _c_method(cls, "count", _count, "self, value, /", "exact"))
+
+
+def _removal(cls: type) -> dict:
+    return table(_c_method(cls, "remove", _remove, "self, value, /", "exact", context=True))
+
+
+def _from_keys(keys, value=None) -> dict:
+    return dict.fromkeys(_plain(keys), value)
+
+
+LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | \
+    _searches(list) | _removal(list) | table(
+    _c_method(list, "sort", lambda ctx, xs, key, reverse: xs.sort(
+        key=operators.sort_key(ctx, key), reverse=truth(reverse)),
+        "self, *, key=None, reverse=False", "keywords", context=True),
 )
 DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get copy clear") | \
     table(
-    entry("update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
-          "self, other=(), /, **kwargs"),
+    _c_method(dict, "update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
+              "self, other=(), /, **kwargs", "expected"),
+    _c_method(dict, "fromkeys", lambda d, keys, value=None: _from_keys(keys, value),
+              "self, iterable, value=None, /", "expected"),
 )
 classes.HOST_METHODS.update({dict: DICT_METHODS, list: LIST_METHODS})
 STR_METHODS = _host_methods(str, _STR_NAMES) | table(
@@ -175,15 +205,15 @@ STR_METHODS = _host_methods(str, _STR_NAMES) | table(
 BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
     "encode", "hex").replace("format_map", "").replace("isdecimal", "").replace(
     "isidentifier", "").replace("isnumeric", "").replace("isprintable", ""))
-INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate")
+INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate to_bytes")
 FLOAT_METHODS = _host_methods(float, "is_integer as_integer_ratio hex conjugate")
 SET_METHODS = _host_methods(set, _SET_READING + """ add clear discard pop remove update
     difference_update intersection_update symmetric_difference_update""")
 FROZENSET_METHODS = _host_methods(frozenset, _SET_READING)
-TUPLE_METHODS = _SEARCHES
+TUPLE_METHODS = _searches(tuple)
 DEQUE_METHODS = _host_methods(collections.deque, """append appendleft pop popleft extend extendleft
-    rotate clear copy reverse insert""") | _SEARCHES | table(
-    entry("remove", _remove, "self, value, /", context=True, style="exact"))
+    rotate clear copy reverse insert""") | _searches(collections.deque) | \
+    _removal(collections.deque)
 ORDERED_DICT_METHODS = DICT_METHODS | _host_methods(
     collections.OrderedDict, "clear copy items keys move_to_end pop popitem setdefault values")
 COUNTER_METHODS = DICT_METHODS | _host_methods(collections.Counter,
@@ -259,9 +289,8 @@ _KIND_TABLES = (
 # (modules' classes register theirs too).
 CLASS_METHODS = protocols.CLASS_METHODS
 CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
-                  dict: DICT_METHODS | table(entry(
-                      "fromkeys", lambda keys, value=None: dict.fromkeys(_plain(keys), value),
-                      "iterable, value=None, /", style="at_most", qualname="fromkeys")),
+                  dict: DICT_METHODS | table(_c_method(
+                      dict, "fromkeys", _from_keys, "iterable, value=None, /", "expected")),
                   set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS,
                   int: INT_METHODS, float: FLOAT_METHODS})
 
@@ -297,18 +326,39 @@ def _delete_item(container, key) -> None:
 # (`d.__setitem__(k, v)`, `hasattr(x, "__len__")`): (the kinds that have it, the method).
 _READABLE = (list, tuple, str, dict, Tensor, np.ndarray)
 _COLLECTIONS = _READABLE + (set, frozenset)
-_CONTAINER_DUNDERS = {
-    "__getitem__": (_READABLE, entry("__getitem__", lambda c, key: protocols.get_item(c, key),
-                                     "self, key, /")),
-    "__setitem__": ((list, dict, Tensor), entry(
-        "__setitem__", lambda c, key, item: protocols.set_item(c, key, item),
-        "self, key, value, /")),
-    "__delitem__": ((list, dict), entry("__delitem__", _delete_item, "self, key, /")),
-    "__contains__": (_COLLECTIONS, entry(
-        "__contains__", lambda c, key: protocols.compare("in", key, c), "self, key, /")),
-    "__len__": (_COLLECTIONS, entry("__len__", length, "self, /")),
-    "__iter__": (_COLLECTIONS, entry("__iter__", lambda c: iter(list(iterate(c))), "self, /")),
+_DUNDER_CODE = {  # name -> (the kinds that have it, the method, its parameters)
+    "__getitem__": (_READABLE, lambda c, key: protocols.get_item(c, key), "self, key, /"),
+    "__setitem__": ((list, dict, Tensor), lambda c, key, item: protocols.set_item(c, key, item),
+                    "self, key, value, /"),
+    "__delitem__": ((list, dict), _delete_item, "self, key, /"),
+    "__contains__": (_COLLECTIONS, lambda c, key: protocols.compare("in", key, c),
+                     "self, key, /"),
+    "__len__": (_COLLECTIONS, length, "self, /"),
+    "__iter__": (_COLLECTIONS, lambda c: iter(list(iterate(c))), "self, /"),
 }
+# the dunders CPython's classes define as methods (METH_O), not as slot wrappers, and those
+# torch writes in Python
+_C_DUNDER_METHODS = {(dict, "__contains__"), (dict, "__getitem__"), (list, "__getitem__"),
+                     (set, "__contains__"), (frozenset, "__contains__")}
+_TENSOR_PYTHON_DUNDERS = {"__len__": "self", "__contains__": "self, element",
+                          "__iter__": "self"}
+
+
+def _dunder(kind: type, name: str) -> Builtin:
+    """`kind`'s item-protocol method `name`, its argument errors worded as in Python: a C
+    method's, a slot wrapper's (`expected 1 argument, got 0`) or torch's Python code's."""
+    fn, spec = _DUNDER_CODE[name][1:]
+    if kind is TableObject:
+        return entry(name, fn, spec)
+    if kind is Tensor and name in _TENSOR_PYTHON_DUNDERS:
+        return entry(name, fn, _TENSOR_PYTHON_DUNDERS[name], qualname=f"Tensor.{name}")
+    if (kind, name) in _C_DUNDER_METHODS:
+        return _c_method(kind, name, fn, spec, "exact")
+    return entry(name, fn, spec, style="wrapper")
+
+
+_CONTAINER_DUNDERS = {(kind, name): _dunder(kind, name) for name, (kinds, _, _) in
+                      _DUNDER_CODE.items() for kind in (*kinds, TableObject)}
 # what a table object that is a sequence (nn.Sequential, a dataset) answers by name
 _SEQUENCE_DUNDERS = frozenset(("__getitem__", "__len__"))
 
@@ -362,11 +412,13 @@ def get(value, name: str):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
             return value.name.rpartition(".")[0] or "builtins"
-        container_dunder = _CONTAINER_DUNDERS.get(name)
-        if container_dunder is not None and (isinstance(value, container_dunder[0]) or (
-                name in _SEQUENCE_DUNDERS and isinstance(value, TableObject)
-                and value.is_sequence)):
-            return BoundMethod(value, container_dunder[1])  # acts.__setitem__ in a lambda
+        kinds = _DUNDER_CODE[name][0] if name in _DUNDER_CODE else ()
+        kind = next((k for k in kinds if isinstance(value, k)), None)
+        if kind is None and name in _SEQUENCE_DUNDERS and isinstance(value, TableObject) \
+                and value.is_sequence:
+            kind = TableObject  # a sequence torch writes in Python (a dataset)
+        if kind is not None:
+            return BoundMethod(value, _CONTAINER_DUNDERS[kind, name])  # acts.__setitem__
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
@@ -605,8 +657,8 @@ def _object_getattribute(obj, name):
 # What `object.__setattr__(self, name, value)` and friends reach: the plain behaviour a user
 # class's own hooks defer to.
 _OBJECT_METHODS = table(
-    entry("__setattr__", _object_setattr, "self, name, value, /", style="expected"),
-    entry("__getattribute__", _object_getattribute, "self, name, /", style="expected"),
+    entry("__setattr__", _object_setattr, "self, name, value, /", style="wrapper"),
+    entry("__getattribute__", _object_getattribute, "self, name, /", style="wrapper"),
 )
 _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__init__",
                      style="exact")

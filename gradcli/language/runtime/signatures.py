@@ -17,6 +17,16 @@ _REQUIRED = object()
 _INLINE = 1 << 20  # the check order of a check written on its parameter
 
 
+# The styles of C functions, whose messages leave a method's receiver out of the count:
+# torch's parser; CPython's METH_NOARGS ("list.copy() takes no arguments (1 given)"), METH_O
+# ("list.count() takes exactly one argument (2 given)"), positional checks ("index expected at
+# most 3 arguments, got 4"), slot wrappers ("expected 0 arguments, got 1", `[].__len__(1)`),
+# PyArg_ParseTuple ("count() takes at most 3 arguments (4 given)") and keyword parsers ("sort()
+# takes no positional arguments").
+_WITHOUT_RECEIVER = frozenset(("parser", "noargs", "exact", "expected", "wrapper", "at_most",
+                               "keywords"))
+
+
 @record(frozen=True)
 class Param:
     name: str
@@ -186,6 +196,13 @@ class Builtin:
         return self.qualname or self.name
 
     @property
+    def clinic_name(self) -> str:
+        """The name CPython's argument parsers give a C function in their messages: a method's
+        own name (`index expected ...`, not list.index's), a class's for its __init__."""
+        owner, _, name = self.title.rpartition(".")
+        return owner if name == "__init__" and owner else name
+
+    @property
     def params(self) -> tuple[Param, ...]:
         signature = self.signature
         return parse_signature(signature) if type(signature) is str else signature
@@ -294,7 +311,7 @@ class Builtin:
         # torch's parser counts keyword-only parameters without a default among the least
         least = sum(1 for p in (self.params if self.style == "parser" else slots)
                     if p.default is _REQUIRED and not (p.var_positional or p.var_keyword))
-        if self.style in ("parser", "noargs", "exact") and slots and slots[0].name == "self":
+        if self.style in _WITHOUT_RECEIVER and slots and slots[0].name == "self":
             count, most, least = count - 1, most - 1, least - 1  # the receiver is not counted
         if self.style == "new":  # a class's __new__: Python counts the class
             count, most, least = count + 1, most + 1, least + 1
@@ -303,17 +320,21 @@ class Builtin:
         if self.style == "exact":
             raise errors.type_error(
                 f"{self.title}() takes exactly one argument ({count} given)")
-        if self.style == "expected":
+        if self.style in ("expected", "wrapper"):
             bound = "at most" if count > most else "at least"
             number = f"{bound} {most if count > most else least}" if least != most else most
-            raise errors.type_error(f"{self.title} expected {number} argument"
+            # a slot wrapper checks one argument unnamed, unpacks more with the name ""
+            name = self.clinic_name + " " if self.style == "expected" else " " * (most >= 2)
+            raise errors.type_error(f"{name}expected {number} argument"
                                     f"{'s' if (most if count > most else least) != 1 else ''}, "
                                     f"got {count}")
-        if self.style == "at_most":
+        if self.style == "keywords" and most == 0:  # Argument Clinic, keyword-only parameters
+            raise errors.type_error(f"{self.clinic_name}() takes no positional arguments")
+        if self.style in ("at_most", "keywords"):
             if count > most:
-                raise errors.type_error(
-                    f"{self.title}() takes at most {most} arguments ({count} given)")
-            raise errors.type_error(f"{self.title}() takes at least "
+                raise errors.type_error(f"{self.clinic_name}() takes at most "
+                                        f"{_plural(most, 'argument')} ({count} given)")
+            raise errors.type_error(f"{self.clinic_name}() takes at least "
                                     f"{_plural(least, 'positional argument')} ({count} given)")
         if least != most:  # "were" whatever the count, in Python's wording and torch's
             raise errors.type_error(f"{self.title}() takes from {least} to {most} positional "
@@ -324,11 +345,13 @@ class Builtin:
     def _keyword_error(self, key: str):
         if self.style == "noargs":
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
+        if self.style == "wrapper":
+            raise errors.type_error(f"wrapper {self.name}() takes no keyword arguments")
         if self.style in ("python", "parser", "new"):
             raise errors.type_error(f"{self.title}() got an unexpected keyword argument '{key}'")
         if all(p.positional_only or p.var_positional for p in self.params):
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
-        title = "sort" if self.title == "sorted" else self.title  # sorted() says sort(), as Python
+        title = "sort" if self.title == "sorted" else self.clinic_name  # sorted() says sort()
         raise errors.type_error(f"'{key}' is an invalid keyword argument for {title}()")
 
 
