@@ -313,15 +313,6 @@ def tables_of(value) -> tuple[dict, dict] | None:
     return None
 
 
-def _delete_item(container, key) -> None:
-    try:
-        del container[key]
-    except KeyError:
-        raise errors.TorchError("KeyError", repr(key), (key,)) from None
-    except IndexError:
-        raise errors.index_error("list assignment index out of range") from None
-
-
 # The item protocol's methods of Python's containers and tensors, called by name
 # (`d.__setitem__(k, v)`, `hasattr(x, "__len__")`): (the kinds that have it, the method).
 _READABLE = (list, tuple, str, dict, Tensor, np.ndarray)
@@ -330,7 +321,9 @@ _DUNDER_CODE = {  # name -> (the kinds that have it, the method, its parameters)
     "__getitem__": (_READABLE, lambda c, key: protocols.get_item(c, key), "self, key, /"),
     "__setitem__": ((list, dict, Tensor), lambda c, key, item: protocols.set_item(c, key, item),
                     "self, key, value, /"),
-    "__delitem__": ((list, dict), _delete_item, "self, key, /"),
+    "__delitem__": ((list, dict, Tensor, np.ndarray, collections.deque),
+                    lambda c, key: protocols.delete_item(c, key),
+                    "self, key, /"),
     "__contains__": (_COLLECTIONS, lambda c, key: protocols.compare("in", key, c),
                      "self, key, /"),
     "__len__": (_COLLECTIONS, length, "self, /"),
