@@ -420,7 +420,7 @@ def _typename(obj) -> str:
     if isinstance(obj, Tensor):
         return f"torch.{obj.dtype.legacy_name}"
     if isinstance(obj, UserFunction):
-        return f"__main__.{obj.qualname}"
+        return f"{obj.attrs.get('__module__', '__main__')}.{obj.qualname}"
     if home(obj) is not None:  # one of torch's functions
         return home(obj).path
     cls = obj if isinstance(obj, (PyType, classes.UserClass)) else protocols.type_of(obj)

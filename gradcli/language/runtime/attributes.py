@@ -31,7 +31,7 @@ from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.torch_homes import home
+from gradcli.language.runtime.torch_homes import home, is_function, program_sets, set_by_program
 from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
                                             Size, dict_from, iterate, python_method,
                                             type_name)
@@ -456,17 +456,15 @@ def set(value, name: str, item) -> None:
     if isinstance(value, classes.UserClass):
         value.namespace[name] = item
         return
-    if isinstance(value, UserFunction):
-        if name in _FUNCTION_WRITABLE:
-            if not isinstance(item, str) and name != "__doc__":
-                raise errors.type_error(f"{name} must be set to a string object")
-            _FUNCTION_WRITABLE[name][1](value, item)
-        elif name.startswith("__") and name.endswith("__") and name != "__wrapped__":
-            raise errors.TorchError("AttributeError",
-                                    f"'function' object attribute '{name}' is read-only")
-        else:
-            value.attrs[name] = item
+    if isinstance(value, UserFunction) or (isinstance(value, Builtin) and is_function(value)):
+        _set_function_attribute(value, name, item)
         return
+    if isinstance(value, Builtin) and name == "__module__" and home(value) is not None:
+        program_sets(value, name, item)  # a C function's module is writable (F.gelu's)
+        return
+    if name in _NAMED[:3] and type_name(value) == "builtin_function_or_method":
+        raise errors.TorchError("AttributeError", f"attribute '{name}' of "
+                                "'builtin_function_or_method' objects is not writable")
     if isinstance(value, TableObject) and (value.user_class() is not None or not (
             name.startswith("__") and name.endswith("__"))):
         value.set_attribute(name, item)
@@ -510,6 +508,9 @@ def delete(value, name: str) -> None:
     if isinstance(value, TableObject):
         value.delete_attribute(name)
         return
+    if isinstance(value, UserFunction) or (isinstance(value, Builtin) and is_function(value)):
+        _delete_function_attribute(value, name)
+        return
     if isinstance(value, Tensor):
         getter_setter = protocols.TENSOR_ATTRS.get(name)
         if getter_setter is None:
@@ -532,6 +533,40 @@ def delete(value, name: str) -> None:
                             f"'{name}' is read-only")
 
 
+# the special attributes a program may set on a function (the rest are read-only here)
+_FUNCTION_SPECIALS = ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__")
+
+
+def _set_function_attribute(function, name: str, item) -> None:
+    """function.name = item, on the program's functions and torch's Python ones (F.relu) alike:
+    its names, docstring and module, or its __dict__."""
+    if name in ("__name__", "__qualname__") and not isinstance(item, str):
+        raise errors.type_error(f"{name} must be set to a string object")
+    if name in ("__closure__", "__globals__", "__builtins__"):
+        raise errors.TorchError("AttributeError", "readonly attribute")
+    if name.startswith("__") and name.endswith("__") and name not in _FUNCTION_SPECIALS:
+        raise errors.TorchError("AttributeError",
+                                f"'function' object attribute '{name}' is read-only")
+    if not isinstance(function, UserFunction):
+        program_sets(function, name, item)
+    elif name in _FUNCTION_WRITABLE:
+        _FUNCTION_WRITABLE[name][1](function, item)
+    else:
+        function.attrs[name] = item
+
+
+def _delete_function_attribute(function, name: str) -> None:
+    """del function.name: what the program put in its __dict__."""
+    own = function.attrs if isinstance(function, UserFunction) else set_by_program(function)
+    if name in own and name not in _NAMED:
+        del own[name]
+    elif name.startswith("__") and name.endswith("__"):
+        raise errors.TorchError("AttributeError",
+                                f"'function' object attribute '{name}' is read-only")
+    else:
+        _missing(function, name)
+
+
 def _set_name(function, text):
     function.name = text
 
@@ -544,6 +579,7 @@ def _set_doc(function, text):
     function.doc = text
 
 
+_NAMED = ("__name__", "__qualname__", "__doc__", "__module__")  # a function's, not its __dict__'s
 # A function's writable special attributes: (getter, setter).
 _FUNCTION_WRITABLE = {"__name__": (lambda f: f.name, _set_name),
                       "__qualname__": (lambda f: f.qualname, _set_qualname),
@@ -561,6 +597,12 @@ def _function_attribute(value, name: str):
         return _function_attribute(value.function, name)
     if isinstance(value, Builtin):
         found = home(value)
+        if found is not None and found.kind == "function":  # torch's Python code
+            own = set_by_program(value)
+            if name in own:
+                return own[name]
+            if name == "__dict__":
+                return {key: item for key, item in own.items() if key not in _NAMED}
         if name == "__name__":
             return value.name if found is None else found.name
         if name == "__qualname__":
@@ -570,6 +612,8 @@ def _function_attribute(value, name: str):
         return _missing(value, name)
     if name in value.attrs:
         return value.attrs[name]
+    if name == "__dict__":
+        return {key: item for key, item in value.attrs.items() if key not in _NAMED}
     if name in _FUNCTION_WRITABLE:
         return _FUNCTION_WRITABLE[name][0](value)
     if name == "__module__":

@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 from functools import cache
 
-from gradcli.engine.records import record
+from gradcli.engine.records import record, replace
+from gradcli.engine.state import STATE
 from gradcli.language.runtime import protocols
 
 HOMES = os.path.join(os.path.dirname(__file__), "torch_homes.json")
@@ -35,6 +36,8 @@ class Home:
     @property
     def path(self) -> str:
         """The module and qualified name, as torch.typename gives them."""
+        if not self.module or self.module == "builtins":
+            return self.qualname
         return f"{self.module}.{self.qualname}"
 
 
@@ -49,12 +52,34 @@ _FOUND: dict[int, tuple] = {}  # id(value) -> (value, its Home or None)
 
 
 def home(value) -> Home | None:
-    """The home of a function gradcli publishes where torch does (its table entry there), None
-    for anything else."""
+    """The home of a function gradcli publishes where torch does (its table entry there), as
+    the program renamed it (`F.relu.__module__ = "x"`); None for anything else."""
     found = _FOUND.get(id(value))
     if found is None or found[0] is not value:
         found = _FOUND[id(value)] = (value, _find(value))
+    own = STATE.flags.get(_key(value)) if found[1] is not None else None
+    if own:
+        return replace(found[1], **{field: own[name] for name, field in _NAMES.items()
+                                    if name in own})
     return found[1]
+
+
+_NAMES = {"__module__": "module", "__qualname__": "qualname", "__name__": "name"}
+
+
+def _key(value) -> str:
+    return f"function attributes {id(value)}"
+
+
+def set_by_program(value) -> dict:
+    """What the program set on torch's Python function `value` in this run (its __dict__ and
+    names): a run starts from torch's functions as torch has them."""
+    return STATE.flags.get(_key(value), {})
+
+
+def program_sets(value, name: str, item) -> None:
+    """The program sets `value.name` (value one of torch's Python functions)."""
+    STATE.flags.setdefault(_key(value), {})[name] = item
 
 
 def _find(value) -> Home | None:
