@@ -114,17 +114,25 @@ def _home(value, name: str) -> list | None:
     return home
 
 
-def homes(names: dict[str, list[str]]) -> dict[str, dict[str, list]]:
-    """namespace -> name -> where torch defines the function it publishes under that name."""
+def homes() -> dict[str, dict[str, list]]:
+    """module -> name -> where torch defines the function it publishes under that name, for
+    the torch modules a program may import in gradcli (torch's own first) and reach by
+    attribute (not torch.autograd.gradcheck, which the function of that name hides)."""
+    import functools
     import importlib
+
+    import torch
+    from gradcli.language.namespaces.torch_table import MODULES
     out = {}
-    for namespace in NAMESPACES:
-        if namespace == "torch.Tensor":
-            continue
+    for namespace in sorted((n for n in MODULES if n.startswith("torch")),
+                            key=lambda n: (n not in NAMESPACES, n)):
         module = importlib.import_module(namespace)
-        found = {name: _home(getattr(module, name), name) for name in names[namespace]}
+        if functools.reduce(getattr, namespace.split(".")[1:], torch) is not module:
+            continue
+        found = {name: _home(getattr(module, name), name) for name in dir(module)
+                 if not name.startswith("_")}
         out[namespace] = {name: home for name, home in found.items() if home is not None}
-    return out
+    return {namespace: found for namespace, found in out.items() if found}
 
 
 def homes_text(found: dict[str, dict[str, list]]) -> str:
@@ -140,5 +148,5 @@ if __name__ == "__main__":
     Path(RECORD).write_text(json.dumps(names, indent=0) + "\n", encoding="utf-8")
     Path(WORDING).write_text(wording_module(c_coded(names), no_arguments(names)),
                              encoding="utf-8")
-    Path(HOMES).write_text(homes_text(homes(names)), encoding="utf-8")
+    Path(HOMES).write_text(homes_text(homes()), encoding="utf-8")
     print(f"wrote {Path(RECORD).relative_to(ROOT)}")

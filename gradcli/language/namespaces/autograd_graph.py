@@ -45,9 +45,10 @@ def save_on_cpu(pin_memory=False, device_type="cuda") -> ContextManager:
 
 
 def disable_saved_tensors_hooks(error_message) -> ContextManager:
+    """A function in torch (a @contextmanager's), not a class as its sibling managers are."""
     return ContextManager(lambda: saved_hooks.DISABLED.append(error_message),
                           lambda: saved_hooks.DISABLED.pop(),
-                          label="torch.autograd.graph.disable_saved_tensors_hooks")
+                          label="contextlib._GeneratorContextManager")
 
 
 class RawSaved(TableObject):
@@ -151,11 +152,10 @@ GRAPH = Namespace("torch.autograd.graph", {
         "saved_tensors_hooks", saved_tensors_hooks, "pack_hook, unpack_hook", context=True)),
     "save_on_cpu": _class("save_on_cpu", entry(
         "save_on_cpu", save_on_cpu, "pin_memory=False, device_type='cuda'")),
-    "disable_saved_tensors_hooks": _class("disable_saved_tensors_hooks", entry(
-        "disable_saved_tensors_hooks", disable_saved_tensors_hooks, "error_message")),
     "Node": PyType("torch.autograd.graph.Node", (Node, AccumulateGrad)),
 } | table(
     entry("register_multi_grad_hook", register_multi_grad_hook, "tensors, fn, *, mode='all'",
           context=True),
     entry("region_activation_memory_budget", region_activation_memory_budget, "budget"),
+    entry("disable_saved_tensors_hooks", disable_saved_tensors_hooks, "error_message"),
 ))

@@ -27,9 +27,8 @@ from gradcli.language.runtime.protocol_names import has_special
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.torch_homes import is_function
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
-                                            Printer, Size, dict_from, iterate,
+                                            Printer, Size, builtin_kind, dict_from, iterate,
                                             python_method, qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import kind_of
@@ -415,7 +414,9 @@ _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
 _TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
 _METHOD = _class("method", (BoundMethod,))
-_FINAL_FUNCTION_TYPES = (_TYPE_OF[UserFunction], _BUILTIN_FUNCTION)  # no subclasses in Python
+_FUNCTION_KINDS = {"function": _TYPE_OF[UserFunction],
+                   "method_descriptor": _class("method_descriptor", ())}
+_FINAL_FUNCTION_TYPES = (*_FUNCTION_KINDS.values(), _BUILTIN_FUNCTION)  # no subclasses in Python
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
 _NODE_TYPES: dict[str, PyType] = {}
 
@@ -446,8 +447,9 @@ def type_of(value) -> PyType:
     found = _TYPE_OF.get(type(value))
     if found is _BUILTIN_FUNCTION and python_method(value):
         return _METHOD
-    if found is _BUILTIN_FUNCTION and is_function(value):  # torch's Python code (F.relu)
-        return _TYPE_OF[UserFunction]
+    if found is _BUILTIN_FUNCTION and isinstance(value, Builtin) and \
+            builtin_kind(value) != "builtin_function_or_method":  # F.relu, list.append
+        return _FUNCTION_KINDS[builtin_kind(value)]
     if found is not None:
         return found
     name = qualified_type_name(value)

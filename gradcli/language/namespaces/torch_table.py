@@ -27,7 +27,7 @@ from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import NOT_GIVEN
+from gradcli.language.runtime.signatures import NOT_GIVEN, Builtin
 from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.frames import ContextManager, UserFunction
 from gradcli.language.runtime.values import Namespace, Size, type_name
@@ -421,8 +421,8 @@ def _typename(obj) -> str:
         return f"torch.{obj.dtype.legacy_name}"
     if isinstance(obj, UserFunction):
         return f"{obj.attrs.get('__module__', '__main__')}.{obj.qualname}"
-    if home(obj) is not None:  # one of torch's functions
-        return home(obj).path
+    if isinstance(obj, Builtin):  # a function: its module where known, its qualified name
+        return obj.title if home(obj) is None else home(obj).path
     cls = obj if isinstance(obj, (PyType, classes.UserClass)) else protocols.type_of(obj)
     if isinstance(cls, classes.UserClass):
         return f"{cls.module}.{cls.qualname}"

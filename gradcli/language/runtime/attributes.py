@@ -31,9 +31,9 @@ from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import Builtin, entry, table
-from gradcli.language.runtime.torch_homes import home, is_function, program_sets, set_by_program
+from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
 from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
-                                            Size, dict_from, iterate, python_method,
+                                            Size, builtin_kind, dict_from, iterate, python_method,
                                             type_name)
 
 class _NodeAttrs(dict):
@@ -456,7 +456,7 @@ def set(value, name: str, item) -> None:
     if isinstance(value, classes.UserClass):
         value.namespace[name] = item
         return
-    if isinstance(value, UserFunction) or (isinstance(value, Builtin) and is_function(value)):
+    if isinstance(value, UserFunction) or (isinstance(value, Builtin) and builtin_kind(value) == "function"):
         _set_function_attribute(value, name, item)
         return
     if isinstance(value, Builtin) and name == "__module__" and home(value) is not None:
@@ -508,7 +508,7 @@ def delete(value, name: str) -> None:
     if isinstance(value, TableObject):
         value.delete_attribute(name)
         return
-    if isinstance(value, UserFunction) or (isinstance(value, Builtin) and is_function(value)):
+    if isinstance(value, UserFunction) or (isinstance(value, Builtin) and builtin_kind(value) == "function"):
         _delete_function_attribute(value, name)
         return
     if isinstance(value, Tensor):

@@ -95,9 +95,3 @@ def _find(value) -> Home | None:
             return Home(kind, where, qualname, rest[1] if len(rest) > 1 else
                         qualname.rpartition(".")[2])
     return None
-
-
-def is_function(value) -> bool:
-    """Whether torch's `value` is Python code: of type function, not a builtin."""
-    found = home(value)
-    return found is not None and found.kind == "function"

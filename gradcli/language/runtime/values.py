@@ -25,7 +25,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
-from gradcli.language.runtime.torch_homes import home, is_function
+from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.uninitialized import kind_of
 
 # Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
@@ -427,8 +427,12 @@ def _object_repr(value) -> str:
         return f"<built-in method {value.name} of type object at {_address(declaration)}>"
     if declaration is not None and value.variant in ("linalg", "special", "fft"):  # linalg_det
         return f"<built-in function {value.variant}_{value.name}>"
-    if isinstance(value, Builtin) and value.qualname == f"TensorBase.{value.name}":
-        return f"<method '{value.name}' of 'torch._C.TensorBase' objects>"  # torch.Tensor.sum
+    kind = builtin_kind(value) if isinstance(value, Builtin) else None
+    if kind == "method_descriptor":  # list.append, torch.Tensor.sum
+        owner = _C_CLASS_NAMES[value.qualname.rpartition(".")[0]]
+        return f"<method '{value.name}' of '{owner}' objects>"
+    if isinstance(value, Builtin) and value.qualname in _C_CLASS_METHODS:  # dict.fromkeys
+        return f"<built-in method {value.name} of type object at {_address(value)}>"
     if isinstance(value, Builtin) and value.style == "python" and "." in value.qualname:
         return f"<function {value.title} at {_address(value)}>"  # Python in torch
     if isinstance(value, Builtin):
@@ -455,6 +459,33 @@ def python_method(value) -> bool:
     from gradcli.language.runtime.frames import BoundMethod
     return isinstance(value, BoundMethod) and getattr(value.builtin, "style", "") == "python" \
         and "." in getattr(value.builtin, "qualname", "") and type(value.receiver) not in _C_TYPES
+
+
+def builtin_kind(value) -> str:
+    """The class of a table entry in Python: "function" for Python code (torch's own, F.relu,
+    or a method of a class torch writes in Python read from the class, nn.Module.train),
+    "method_descriptor" for a method of a class written in C read from the class (list.append,
+    torch.Tensor.sum), else "builtin_function_or_method"."""
+    found = home(value)
+    if found is not None:
+        return "function" if found.kind == "function" else "builtin_function_or_method"
+    owner, _, name = value.qualname.rpartition(".")
+    if owner in _C_CLASS_NAMES and value.qualname not in _C_CLASS_METHODS and (
+            not name.startswith("__") or value.style == "exact"):  # (not its slot wrappers)
+        return "method_descriptor"
+    if owner and value.style == "python" and getattr(value, "declaration", None) is None:
+        return "function"
+    return "builtin_function_or_method"
+
+
+# Python's classes written in C, as their methods' qualified names begin and as Python names
+# them, and the class methods among those methods
+_C_CLASS_NAMES = {**{cls.__name__: cls.__name__ for cls in (
+    list, dict, set, frozenset, tuple, str, bytes, int, float, complex)},
+    "deque": "collections.deque", "OrderedDict": "collections.OrderedDict",
+    "TensorBase": "torch._C.TensorBase"}
+_C_CLASS_METHODS = frozenset(("dict.fromkeys", "int.from_bytes", "float.fromhex",
+                              "bytes.fromhex", "str.maketrans", "bytes.maketrans"))
 
 
 # Python's classes written in C, whose methods are builtins whatever their tables say (and
@@ -521,8 +552,8 @@ def type_name(value) -> str:
         return "type"  # a torch class offered as its constructor (torch.no_grad)
     if name == "builtin_function_or_method" and python_method(value):
         return "method"
-    if name == "builtin_function_or_method" and is_function(value):
-        return "function"  # torch's Python code (F.relu)
+    if name == "builtin_function_or_method" and hasattr(value, "qualname"):  # a table entry
+        return builtin_kind(value)
     if name is not None:
         return name
     from gradcli.language.runtime.frames import ContextManager
