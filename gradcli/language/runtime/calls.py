@@ -262,13 +262,21 @@ def _set_container_item(value, key, item) -> None:
     if isinstance(value, dict):
         value[key] = item
         return
-    key = _python_index(key)
-    if not isinstance(key, (int, slice)):
-        raise errors.type_error(f"list indices must be integers or slices, not {type_name(key)}")
+    key = _list_key(key)
     try:
         value[key] = list(iterate(item)) if isinstance(key, slice) else item
     except IndexError:
         raise errors.index_error("list assignment index out of range") from None
+
+
+def _list_key(key):
+    """A list's index or slice (their __index__ read), else Python's TypeError."""
+    key = _python_index(key)
+    if isinstance(key, slice):
+        return slice(*(_python_index(k) for k in (key.start, key.stop, key.step)))
+    if not isinstance(key, int):
+        raise errors.type_error(f"list indices must be integers or slices, not {type_name(key)}")
+    return key
 
 
 def delete_item(value, key) -> None:
@@ -278,10 +286,8 @@ def delete_item(value, key) -> None:
     method = classes.special_method(value, "__delitem__")
     if method is not None:
         classes.call_bound(method, [key])
-    elif isinstance(value, (dict, list)):
+    elif isinstance(value, (dict, list, deque)):
         _delete_container_item(value, key)
-    elif isinstance(value, deque) and not isinstance(key, slice):
-        _delete_deque_item(value, key)
     elif isinstance(value, Tensor):
         raise errors.type_error("Tensor does not support deleting items")
     elif isinstance(value, np.ndarray):
@@ -306,25 +312,17 @@ def _delete_container_item(value, key) -> None:
         elif not isinstance(value, Counter):  # a Counter ignores a missing key
             raise errors.TorchError("KeyError", _key_text(key), (key,))
         return
-    key = _python_index(key)
-    if isinstance(key, slice):
-        key = slice(*(_python_index(k) for k in (key.start, key.stop, key.step)))
-    elif not isinstance(key, int):
-        raise errors.type_error(f"list indices must be integers or slices, not {type_name(key)}")
+    if isinstance(value, deque):
+        key = _python_index(key)
+        if not isinstance(key, int):
+            raise errors.type_error(f"sequence index must be integer, not '{type_name(key)}'")
+    else:
+        key = _list_key(key)
     try:
         del value[key]
     except IndexError:
-        raise errors.index_error("list assignment index out of range") from None
-
-
-def _delete_deque_item(value, key) -> None:
-    key = _python_index(key)
-    if not isinstance(key, int):
-        raise errors.type_error(f"sequence index must be integer, not '{type_name(key)}'")
-    try:
-        del value[key]
-    except IndexError:
-        raise errors.index_error("deque index out of range") from None
+        where = "deque index" if isinstance(value, deque) else "list assignment index"
+        raise errors.index_error(f"{where} out of range") from None
 
 
 # What super().__getitem__ and friends reach in a user class derived from dict or list: the
