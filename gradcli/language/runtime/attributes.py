@@ -352,8 +352,6 @@ def _dunder(kind: type, name: str) -> Builtin:
 
 _CONTAINER_DUNDERS = {(kind, name): _dunder(kind, name) for name, (kinds, _, _) in
                       _DUNDER_CODE.items() for kind in (*kinds, TableObject)}
-# what a table object that is a sequence (nn.Sequential, a dataset) answers by name
-_SEQUENCE_DUNDERS = frozenset(("__getitem__", "__len__"))
 
 
 # host kinds whose instances have a __dict__ in Python, which a program may add attributes to
@@ -407,9 +405,9 @@ def get(value, name: str):
             return value.name.rpartition(".")[0] or "builtins"
         kinds = _DUNDER_CODE[name][0] if name in _DUNDER_CODE else ()
         kind = next((k for k in kinds if isinstance(value, k)), None)
-        if kind is None and name in _SEQUENCE_DUNDERS and isinstance(value, TableObject) \
-                and value.is_sequence:
-            kind = TableObject  # a sequence torch writes in Python (a dataset)
+        if kind is None and isinstance(value, TableObject) and value.is_sequence and \
+                name in value.item_methods:
+            kind = TableObject  # a sequence torch writes in Python (nn.Sequential, a dataset)
         if kind is not None:
             return BoundMethod(value, _CONTAINER_DUNDERS[kind, name])  # acts.__setitem__
         return _missing(value, name)
