@@ -16,7 +16,7 @@ test_matches_golden, test_matches_live_torch = case_tests("known_gaps")
 def _walk() -> str:
     """A script printing how each function gradcli has of each torch module shows itself."""
     with open(HOMES, encoding="utf-8") as handle:
-        recorded = json.load(handle)
+        recorded = json.load(handle)["functions"]
     lines = []
     for namespace, functions in recorded.items():
         names = [n for n in functions if n in MODULES[namespace].table]

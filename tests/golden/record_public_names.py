@@ -114,33 +114,52 @@ def _home(value, name: str) -> list | None:
     return home
 
 
-def homes() -> dict[str, dict[str, list]]:
-    """module -> name -> where torch defines the function it publishes under that name, for
-    the torch modules a program may import in gradcli (torch's own first) and reach by
-    attribute (not torch.autograd.gradcheck, which the function of that name hides)."""
+def homes() -> dict[str, dict]:
+    """"functions": module -> name -> where torch defines the function it publishes under that
+    name, for the torch modules a program may import in gradcli (torch's own first) and reach
+    by attribute (not torch.autograd.gradcheck, which the function of that name hides);
+    "methods": a class's qualified name -> [the module its methods' code is in (Tensor's in
+    torch._tensor), the names of those methods], for the classes of those modules."""
     import functools
     import importlib
 
     import torch
     from gradcli.language.namespaces.torch_table import MODULES
-    out = {}
+    out, methods = {}, {}
     for namespace in sorted((n for n in MODULES if n.startswith("torch")),
                             key=lambda n: (n not in NAMESPACES, n)):
         module = importlib.import_module(namespace)
         if functools.reduce(getattr, namespace.split(".")[1:], torch) is not module:
             continue
-        found = {name: _home(getattr(module, name), name) for name in dir(module)
-                 if not name.startswith("_")}
+        values = [(name, getattr(module, name)) for name in dir(module) if name[0] != "_"]
+        found = {name: _home(value, name) for name, value in values}
         out[namespace] = {name: home for name, home in found.items() if home is not None}
-    return {namespace: found for namespace, found in out.items() if found}
+        for _, cls in values:
+            if inspect.isclass(cls) and cls.__module__.startswith("torch"):
+                owned = [function for function in map(_function_of, vars(cls).values())
+                         if function is not None and
+                         function.__qualname__.rpartition(".")[0] == cls.__qualname__]
+                if owned and cls.__qualname__ not in methods:
+                    methods[cls.__qualname__] = [owned[0].__module__, " ".join(
+                        sorted(f.__name__ for f in owned))]
+    return {"functions": {namespace: found for namespace, found in out.items() if found},
+            "methods": methods}
 
 
-def homes_text(found: dict[str, dict[str, list]]) -> str:
-    """The JSON of `found`, one function a line."""
-    spaces = ",\n".join(json.dumps(namespace) + ": {\n" + ",\n".join(
-        f"{json.dumps(name)}: {json.dumps(home)}" for name, home in entries.items()) + "}"
-        for namespace, entries in found.items())
-    return "{\n" + spaces + "\n}\n"
+def _function_of(attribute):
+    """The Python function of a class attribute (a method, static or class method), or None."""
+    function = getattr(attribute, "__func__", attribute)
+    return function if inspect.isfunction(function) else None
+
+
+def homes_text(found: dict[str, dict]) -> str:
+    """The JSON of `found`, one function (or class) a line."""
+    def lines(entries: dict) -> str:
+        return "{\n" + ",\n".join(f"{json.dumps(key)}: {json.dumps(value)}"
+                                   for key, value in entries.items()) + "}"
+    spaces = ",\n".join(json.dumps(namespace) + ": " + lines(entries)
+                        for namespace, entries in found["functions"].items())
+    return (f'{{"functions": {{\n{spaces}}},\n"methods": {lines(found["methods"])}\n}}\n')
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ class Home:
 
 
 @cache
-def _recorded() -> dict[str, dict[str, list]]:
+def _recorded() -> dict[str, dict]:
     import json  # only when a program prints, types or names one of torch's functions
     with open(HOMES, encoding="utf-8") as handle:
         return json.load(handle)
@@ -86,7 +86,12 @@ def _find(value) -> Home | None:
     name = getattr(value, "name", None)
     if not isinstance(name, str):
         return None
-    for namespace, entries in _recorded().items():
+    owner = value.qualname.rpartition(".")[0]
+    if owner and value.style == "python" and getattr(value, "declaration", None) is None:
+        module, names = _recorded()["methods"].get(owner, ("", ""))  # Module.train's
+        if name in names.split():
+            return Home("function", module, value.qualname, name)
+    for namespace, entries in _recorded()["functions"].items():
         recorded = entries.get(name)
         module = protocols.MODULES.get(namespace) if recorded is not None else None
         if module is not None and name in module.table and module.table[name] is value:
