@@ -241,7 +241,9 @@ def _getattr(obj, name, default=_NO_DEFAULT):
 def _count(name: str, args: tuple, least: int, most: int) -> tuple:
     if not least <= len(args) <= most:
         bound = f"at least {least}" if len(args) < least else f"at most {most}"
-        raise errors.type_error(f"{name} expected {bound} arguments, got {len(args)}")
+        number = least if len(args) < least else most
+        raise errors.type_error(f"{name} expected {bound} argument{'s' * (number != 1)}, "
+                                f"got {len(args)}")
     return args
 
 
@@ -663,8 +665,8 @@ PY_BUILTINS = table(
     entry("len", length, "obj, /", style="exact", frames=0),
     entry("abs", _abs, "x, /", style="exact"),
     entry("repr", lambda ctx, obj: ctx.printer.repr(obj), "obj, /", context=True, style="exact"),
-    entry("round", _round, "number, ndigits=None", style="at_most"),
-    entry("sum", _sum, "iterable, /, start=0", style="at_most"),
+    entry("round", _round, "number, ndigits=None", style="keywords"),
+    entry("sum", _sum, "iterable, /, start=0", style="keywords"),
     entry("min", lambda ctx, *args, **options: _extreme(ctx, "min", args, options),
           "*args, **options", context=True, style="expected"),
     entry("max", lambda ctx, *args, **options: _extreme(ctx, "max", args, options),
@@ -684,14 +686,14 @@ PY_BUILTINS = table(
     entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
           style="expected"),
     entry("sorted", _sorted, "iterable, /, *, key=None, reverse=False", context=True,
-          style="at_most"),
+          style="expected"),
     entry("reversed", _reversed, "sequence, /", style="expected", frames=0),
     entry("map", _map, "func, *iterables", context=True, style="expected", frames=0),
     entry("filter", _filter, "function, iterable, /", context=True, style="expected", frames=0),
     entry("next", lambda *args: _next(*_count("next", args, 1, 2)), "*args", style="expected"),
     entry("iter", lambda ctx, *args: _iter(ctx, *_count("iter", args, 1, 2)), "*args",
           context=True, style="expected"),
-    entry("pow", _pow, "base, exp, mod=None", style="at_most"),
+    entry("pow", _pow, "base, exp, mod=None", style="keywords"),
     entry("divmod", _divmod, "x, y, /", style="expected"),
     entry("chr", _chr, "i, /", style="exact"),
     entry("ord", _ord, "c, /", style="exact"),

@@ -170,9 +170,11 @@ def _c_method(cls: type, name: str, fn, spec: str, style: str, context: bool = F
 
 
 def _searches(cls: type) -> dict:
+    """index and count, deque's index parsed as PyArg_ParseTuple does (`index() takes at least
+    1 argument`), list's and tuple's by Argument Clinic (`index expected at least 1 argument`)."""
     return table(
-        _c_method(cls, "index", _index, f"self, value, start=0, stop={sys.maxsize}, /", "expected",
-                  context=True),
+        _c_method(cls, "index", _index, f"self, value, start=0, stop={sys.maxsize}, /",
+                  "at_most" if cls is collections.deque else "expected", context=True),
         _c_method(cls, "count", _count, "self, value, /", "exact"))
 
 
@@ -220,7 +222,7 @@ COUNTER_METHODS = DICT_METHODS | _host_methods(collections.Counter,
                                                "copy most_common elements subtract total") | table(
     entry("update", lambda c, other=None, **kwargs: c.update(
         other if other is None or isinstance(other, dict) else list(iterate(other)), **kwargs),
-        "self, iterable=None, /, **kwds"))
+        "self, iterable=None, /, **kwds", qualname="Counter.update"))
 
 
 def _send(generator: GeneratorObject, value):
@@ -283,6 +285,9 @@ _KIND_TABLES = (
     (tuple, {}, TUPLE_METHODS), (complex, COMPLEX_ATTRS, COMPLEX_METHODS),
     (int, INT_ATTRS, INT_METHODS), (float, NUMBER_ATTRS, FLOAT_METHODS),
     (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
+    (range, SLICE_ATTRS, _host_methods(range, "count index")),
+    (type({}.keys()), {}, _host_methods(type({}.keys()), "isdisjoint")),
+    (type({}.items()), {}, _host_methods(type({}.items()), "isdisjoint")),
     (collections.deque, {"maxlen": lambda d: d.maxlen}, DEQUE_METHODS),
 )
 # What a builtin class's attributes are (`str.upper`, `dict.fromkeys`): its methods, unbound

@@ -25,6 +25,12 @@ _INLINE = 1 << 20  # the check order of a check written on its parameter
 # takes no positional arguments").
 _WITHOUT_RECEIVER = frozenset(("parser", "noargs", "exact", "expected", "wrapper", "at_most",
                                "keywords"))
+# Python's classes written in C, as their methods' qualified names begin, and as Python names
+# them: their methods, called unbound without a receiver, need an argument
+C_CLASSES = {**{cls.__name__: cls.__name__ for cls in (
+    list, dict, set, frozenset, tuple, str, bytes, int, float, complex, range)},
+    "deque": "collections.deque", "OrderedDict": "collections.OrderedDict",
+    "TensorBase": "torch._C.TensorBase"}
 
 
 @record(frozen=True)
@@ -246,9 +252,9 @@ class Builtin:
             param = next((p for p in self.params if p.name == key and not (
                 p.var_positional or p.var_keyword or p.positional_only)), None)
             if param is None:
-                if var_keyword is None:
+                if var_keyword is None and self.style != "keywords":
                     self._keyword_error(key)
-                extra[key] = value
+                extra[key] = value  # (Argument Clinic names it after a missing argument)
             elif key in given:
                 raise errors.type_error(f"{self.title}() got multiple values for argument '{key}'")
             else:
@@ -270,6 +276,8 @@ class Builtin:
                 keywords[param.name] = value
             else:
                 positional.append(value)
+        if extra and var_keyword is None:
+            self._keyword_error(next(iter(extra)))
         self._check_types(given, len(args), len(self.params))
         return positional, keywords
 
@@ -296,6 +304,12 @@ class Builtin:
         missing = [p for p in self.params if p.default is _REQUIRED and p.name not in given
                    and not (p.var_positional or p.var_keyword)]
         names = [p.name for p in missing if not p.keyword_only]
+        if names[:1] == ["self"] and self.qualname.rpartition(".")[0] in C_CLASSES:
+            raise errors.type_error(f"unbound method {self.qualname}() needs an argument")
+        if self.style == "keywords" and not missing[0].positional_only:  # Argument Clinic's
+            position = next(i for i, p in enumerate(slots, 1) if p.name == names[0])
+            raise errors.type_error(f"{self.clinic_name}() missing required argument "
+                                    f"'{names[0]}' (pos {position})")
         if self.style == "python":
             raise errors.type_error(missing_arguments(
                 self.title, names or [p.name for p in missing],
@@ -334,8 +348,11 @@ class Builtin:
             if count > most:
                 raise errors.type_error(f"{self.clinic_name}() takes at most "
                                         f"{_plural(most, 'argument')} ({count} given)")
-            raise errors.type_error(f"{self.clinic_name}() takes at least "
-                                    f"{_plural(least, 'positional argument')} ({count} given)")
+            # (a keyword parser misses a positional-only argument)
+            needed = _plural(least, "positional argument" if self.style == "keywords"
+                             else "argument")
+            raise errors.type_error(f"{self.clinic_name}() takes at least {needed} ({count} "
+                                    "given)")
         if least != most:  # "were" whatever the count, in Python's wording and torch's
             raise errors.type_error(f"{self.title}() takes from {least} to {most} positional "
                                     f"arguments but {count} were given")

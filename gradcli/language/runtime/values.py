@@ -25,6 +25,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.signatures import C_CLASSES
 from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.uninitialized import kind_of
 
@@ -429,7 +430,7 @@ def _object_repr(value) -> str:
         return f"<built-in function {value.variant}_{value.name}>"
     kind = builtin_kind(value) if isinstance(value, Builtin) else None
     if kind == "method_descriptor":  # list.append, torch.Tensor.sum
-        owner = _C_CLASS_NAMES[value.qualname.rpartition(".")[0]]
+        owner = C_CLASSES[value.qualname.rpartition(".")[0]]
         return f"<method '{value.name}' of '{owner}' objects>"
     if isinstance(value, Builtin) and value.qualname in _C_CLASS_METHODS:  # dict.fromkeys
         return f"<built-in method {value.name} of type object at {_address(value)}>"
@@ -470,7 +471,7 @@ def builtin_kind(value) -> str:
     if found is not None:
         return "function" if found.kind == "function" else "builtin_function_or_method"
     owner, _, name = value.qualname.rpartition(".")
-    if owner in _C_CLASS_NAMES and value.qualname not in _C_CLASS_METHODS and (
+    if owner in C_CLASSES and value.qualname not in _C_CLASS_METHODS and (
             not name.startswith("__") or value.style == "exact"):  # (not its slot wrappers)
         return "method_descriptor"
     if owner and value.style == "python" and getattr(value, "declaration", None) is None:
@@ -478,12 +479,7 @@ def builtin_kind(value) -> str:
     return "builtin_function_or_method"
 
 
-# Python's classes written in C, as their methods' qualified names begin and as Python names
-# them, and the class methods among those methods
-_C_CLASS_NAMES = {**{cls.__name__: cls.__name__ for cls in (
-    list, dict, set, frozenset, tuple, str, bytes, int, float, complex)},
-    "deque": "collections.deque", "OrderedDict": "collections.OrderedDict",
-    "TensorBase": "torch._C.TensorBase"}
+# the class methods of Python's classes written in C
 _C_CLASS_METHODS = frozenset(("dict.fromkeys", "int.from_bytes", "float.fromhex",
                               "bytes.fromhex", "str.maketrans", "bytes.maketrans"))
 
