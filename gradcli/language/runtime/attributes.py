@@ -600,7 +600,7 @@ def _function_attribute(value, name: str):
         return _function_attribute(value.function, name)
     if isinstance(value, Builtin):
         found = home(value)
-        if found is not None and found.kind == "function":  # torch's Python code
+        if builtin_kind(value) == "function":  # torch's Python code
             own = set_by_program(value)
             if name in own:
                 return own[name]
