@@ -30,7 +30,7 @@ from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.signatures import C_CLASSES, Builtin, entry, table
 from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
 from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
                                             Size, builtin_kind, dict_from, iterate, python_method,
@@ -164,9 +164,24 @@ def _remove(ctx, items: list, item) -> None:
 def _c_method(cls: type, name: str, fn, spec: str, style: str, context: bool = False) -> Builtin:
     """A method of a class CPython writes in C, implemented here: its argument errors are
     worded by its calling convention (`style`, see signatures._WITHOUT_RECEIVER) and name it as
-    CPython does (`list.count() takes exactly one argument (2 given)`)."""
+    CPython does (`list.count() takes exactly one argument (2 given)`). Called from the class
+    (`list.count(x, 1)`), it takes a receiver of that class only."""
+    if spec.startswith("self"):
+        fn = _receiving(cls, name, fn, context)
     return entry(name, fn, spec, context=context, style=style,
                  qualname=f"{cls.__name__}.{name}")
+
+
+def _receiving(cls: type, name: str, fn, context: bool):
+    """`fn`, refusing a receiver of another class as a method descriptor does."""
+    def method(*args, **kwargs):
+        receiver = args[1] if context else args[0]
+        if not isinstance(receiver, cls):
+            raise errors.type_error(
+                f"descriptor '{name}' for '{C_CLASSES[cls.__name__]}' objects doesn't apply to "
+                f"a '{type_name(receiver)}' object")
+        return fn(*args, **kwargs)
+    return method
 
 
 def _searches(cls: type) -> dict:
@@ -180,6 +195,17 @@ def _searches(cls: type) -> dict:
 
 def _removal(cls: type) -> dict:
     return table(_c_method(cls, "remove", _remove, "self, value, /", "exact", context=True))
+
+
+def _instance_from_keys(d: dict, keys, value=None) -> dict:
+    """d.fromkeys(keys): the class method of d's class (an OrderedDict's makes one, a
+    Counter's refuses)."""
+    if isinstance(d, collections.Counter):
+        raise errors.TorchError("NotImplementedError", "Counter.fromkeys() is undefined.  Use "
+                                "Counter(iterable) instead.")
+    if isinstance(d, collections.OrderedDict):
+        return collections.OrderedDict.fromkeys(_plain(keys), value)
+    return _from_keys(keys, value)
 
 
 def _from_keys(keys, value=None) -> dict:
@@ -196,7 +222,7 @@ DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get
     table(
     _c_method(dict, "update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
               "self, other=(), /, **kwargs", "expected"),
-    _c_method(dict, "fromkeys", lambda d, keys, value=None: _from_keys(keys, value),
+    _c_method(dict, "fromkeys", _instance_from_keys,
               "self, iterable, value=None, /", "expected"),
 )
 classes.HOST_METHODS.update({dict: DICT_METHODS, list: LIST_METHODS})
