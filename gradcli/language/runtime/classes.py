@@ -393,7 +393,7 @@ class ContainerInstance(UserInstance, TableObject):
     attribute = Instance.attribute
 
     def host_attribute(self, name: str):
-        method = HOST_METHODS[self.HOST].get(name)
+        method = HOST_METHODS[self.HOST].get(name) or CONTAINER_DUNDERS.get(name)
         if method is None:
             return _MISSING
         from gradcli.language.runtime.frames import BoundMethod
