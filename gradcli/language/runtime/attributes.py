@@ -144,8 +144,7 @@ def _index(ctx, sequence, item, start=0, stop=sys.maxsize):
 
 def _slice_index(value) -> int:
     """A bound of list.index's window: what has an __index__ (not None)."""
-    if isinstance(value, int) or isinstance(value, Tensor) or \
-            classes.special_method(value, "__index__") is not None:
+    if isinstance(value, (int, Tensor)) or classes.special_method(value, "__index__") is not None:
         return index(value)
     raise errors.type_error("slice indices must be integers or have an __index__ method")
 
