@@ -3,11 +3,13 @@ print, type and name themselves (walked over every public function of torch's na
 against live torch), the qualified names in the argument errors of Python's built-in methods,
 item deletion, method lookup along the MRO, and attributes set on torch's Python functions."""
 
+import collections
 import json
 
 import pytest
 
 from gradcli.language.namespaces.torch_table import MODULES
+from gradcli.language.runtime.attributes import tables_of
 from gradcli.language.runtime.torch_homes import HOMES
 from snippets import case_tests, run_gradcli, run_torch
 
@@ -36,3 +38,43 @@ def test_functions_show_themselves_as_torchs():
                  if a != b]
     assert not differing, "\n".join(f"ours:  {a}\ntorch: {b}" for a, b in differing)
     assert ours == torchs
+
+
+# Python's classes written in C (and collections'): one of each, and how a program makes it
+_VALUES = {"list": ([3, 1, 2], "[3, 1, 2]"), "str": ("abc", "'abc'"), "dict": ({1: 2}, "{1: 2}"),
+           "set": ({1, 2}, "{1, 2}"), "frozenset": (frozenset({1}), "frozenset({1})"),
+           "tuple": ((1, 2, 1), "(1, 2, 1)"), "bytes": (b"ab", "b'ab'"), "int": (5, "(5)"),
+           "float": (1.5, "(1.5)"), "deque": (collections.deque([1, 2]), "collections.deque([1, 2])"),
+           "OrderedDict": (collections.OrderedDict(a=1), "collections.OrderedDict(a=1)"),
+           "Counter": (collections.Counter("ab"), "collections.Counter('ab')")}
+_CALLS = ("", "1", "1, 1", "1, 1, 1", "1, 1, 1, 1", "zz=1")
+
+
+def _methods_walk() -> str:
+    """A script calling each public method gradcli has of each of those classes as programs
+    write it, `value.name(1, 1)` (CPython words the errors of a bound method's call, or of a
+    call with *args, otherwise), with zero to four arguments and with an unknown keyword,
+    printing what each call does."""
+    lines = ["import collections", "calls = ["]
+    for kind, (value, made) in _VALUES.items():
+        lines += [f"    ({kind!r}, {name!r}, {arguments!r}, lambda: {made}.{name}({arguments})),"
+                  for name in sorted(dir(value)) if name[0] != "_" and name in tables_of(value)[1]
+                  for arguments in _CALLS]
+    lines += ["]", "for kind, name, arguments, call in calls:",
+              "    try:",
+              "        call()",
+              "        outcome = 'ok'",
+              "    except Exception as e:",
+              "        outcome = f'{type(e).__name__}: {e}'",
+              "    print(kind, name, arguments, outcome)"]
+    return "\n".join(lines) + "\n"
+
+
+def test_builtin_methods_word_their_errors_as_python():
+    pytest.importorskip("torch")
+    source = _methods_walk()
+    ours, pythons = run_gradcli(source), run_torch(source)
+    differing = [(a, b) for a, b in zip(ours["stdout"].splitlines(),
+                                        pythons["stdout"].splitlines()) if a != b]
+    assert not differing, "\n".join(f"ours:   {a}\npython: {b}" for a, b in differing)
+    assert ours == pythons

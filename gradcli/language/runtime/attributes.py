@@ -104,10 +104,14 @@ _TAKING_ITERABLES = frozenset("""extend extendleft join update union intersectio
 
 def _host_methods(cls: type, names: str) -> dict:
     """Python's own methods of a builtin container class, by name (from this fixed list): they
-    take only plain values and raise Python's own errors."""
+    take only plain values and raise Python's own errors, as `value.method(...)` calls them
+    (`str.count() takes no keyword arguments`); a class method is bound to the value's class."""
     def method(name: str):
         host = cls.__dict__[name]
-        if name in _TAKING_ITERABLES:
+        if isinstance(host, _CLASS_METHOD):  # OrderedDict.fromkeys
+            def run(receiver, *args, **kwargs):
+                return host.__get__(receiver, type(receiver))(*args, **kwargs)
+        elif name in _TAKING_ITERABLES:
             def run(receiver, *args, **kwargs):
                 return host(receiver, *(_plain(a) for a in args), **kwargs)
         else:
@@ -115,6 +119,9 @@ def _host_methods(cls: type, names: str) -> dict:
                 return host(receiver, *args, **kwargs)
         return entry(name, run, "self, *args, **kwargs", qualname=f"{cls.__name__}.{name}")
     return table(*(method(n) for n in names.split()))
+
+
+_CLASS_METHOD = type(dict.__dict__["fromkeys"])
 
 
 def _plain(value):
@@ -136,7 +143,8 @@ def _index(ctx, sequence, item, start=0, stop=sys.maxsize):
     window = (list(sequence) if isinstance(sequence, collections.deque) else sequence)[start:stop]
     found = operators.sequence_index(window, item)
     if found is None:
-        raise errors.value_error(f"{ctx.printer.repr(item)} is not in {type_name(sequence)}"
+        raise errors.value_error(f"{ctx.printer.repr(item)} is not in "
+                                 f"{'list' if isinstance(sequence, list) else 'deque'}"
                                  if isinstance(sequence, (list, collections.deque))
                                  else "tuple.index(x): x not in tuple")
     return found + (start if start >= 0 else max(len(sequence) + start, 0))
@@ -196,15 +204,10 @@ def _removal(cls: type) -> dict:
     return table(_c_method(cls, "remove", _remove, "self, value, /", "exact", context=True))
 
 
-def _instance_from_keys(d: dict, keys, value=None) -> dict:
-    """d.fromkeys(keys): the class method of d's class (an OrderedDict's makes one, a
-    Counter's refuses)."""
-    if isinstance(d, collections.Counter):
-        raise errors.TorchError("NotImplementedError", "Counter.fromkeys() is undefined.  Use "
-                                "Counter(iterable) instead.")
-    if isinstance(d, collections.OrderedDict):
-        return collections.OrderedDict.fromkeys(_plain(keys), value)
-    return _from_keys(keys, value)
+def _counter_from_keys(cls, iterable, v=None):
+    """Counter.fromkeys, which Counter refuses."""
+    raise errors.TorchError("NotImplementedError", "Counter.fromkeys() is undefined.  Use "
+                            "Counter(iterable) instead.")
 
 
 def _from_keys(keys, value=None) -> dict:
@@ -221,7 +224,7 @@ DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get
     table(
     _c_method(dict, "update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
               "self, other=(), /, **kwargs", "expected"),
-    _c_method(dict, "fromkeys", _instance_from_keys,
+    _c_method(dict, "fromkeys", lambda d, keys, value=None: _from_keys(keys, value),
               "self, iterable, value=None, /", "expected"),
 )
 classes.HOST_METHODS.update({dict: DICT_METHODS, list: LIST_METHODS})
@@ -242,12 +245,14 @@ DEQUE_METHODS = _host_methods(collections.deque, """append appendleft pop poplef
     rotate clear copy reverse insert""") | _searches(collections.deque) | \
     _removal(collections.deque)
 ORDERED_DICT_METHODS = DICT_METHODS | _host_methods(
-    collections.OrderedDict, "clear copy items keys move_to_end pop popitem setdefault values")
+    collections.OrderedDict, """clear copy items keys move_to_end pop popitem setdefault values
+    fromkeys update""")
 COUNTER_METHODS = DICT_METHODS | _host_methods(collections.Counter,
                                                "copy most_common elements subtract total") | table(
     entry("update", lambda c, other=None, **kwargs: c.update(
         other if other is None or isinstance(other, dict) else list(iterate(other)), **kwargs),
-        "self, iterable=None, /, **kwds", qualname="Counter.update"))
+        "self, iterable=None, /, **kwds", qualname="Counter.update"),
+    entry("fromkeys", _counter_from_keys, "cls, iterable, v=None", qualname="Counter.fromkeys"))
 
 
 def _send(generator: GeneratorObject, value):

@@ -342,22 +342,35 @@ class Builtin:
             raise errors.type_error(f"{name}expected {number} argument"
                                     f"{'s' if (most if count > most else least) != 1 else ''}, "
                                     f"got {count}")
-        if self.style == "keywords" and most == 0:  # Argument Clinic, keyword-only parameters
-            raise errors.type_error(f"{self.clinic_name}() takes no positional arguments")
-        if self.style in ("at_most", "keywords"):
+        if self.style == "keywords":
+            self._keywords_count_error(count, most, least)
+        if self.style == "at_most":
             if count > most:
                 raise errors.type_error(f"{self.clinic_name}() takes at most "
                                         f"{_plural(most, 'argument')} ({count} given)")
-            # (a keyword parser misses a positional-only argument)
-            needed = _plural(least, "positional argument" if self.style == "keywords"
-                             else "argument")
-            raise errors.type_error(f"{self.clinic_name}() takes at least {needed} ({count} "
-                                    "given)")
+            raise errors.type_error(f"{self.clinic_name}() takes at least "
+                                    f"{_plural(least, 'argument')} ({count} given)")
         if least != most:  # "were" whatever the count, in Python's wording and torch's
             raise errors.type_error(f"{self.title}() takes from {least} to {most} positional "
                                     f"arguments but {count} were given")
         raise errors.type_error(f"{self.title}() takes {_plural(most, 'positional argument')} "
                                 f"but {count} {'was' if count == 1 else 'were'} given")
+
+    def _keywords_count_error(self, count: int, most: int, least: int):
+        """Argument Clinic's keyword parser's complaint (its receiver left out of the counts):
+        more arguments than it has parameters, more positional ones than it takes, or fewer
+        than its positional-only ones."""
+        total = sum(1 for p in self.params if not (p.var_positional or p.var_keyword)) - (
+            self.params[0].name == "self")
+        if count > total:
+            raise errors.type_error(f"{self.clinic_name}() takes at most "
+                                    f"{_plural(total, 'argument')} ({count} given)")
+        if most == 0:
+            raise errors.type_error(f"{self.clinic_name}() takes no positional arguments")
+        bound = "exactly" if least == most else "at most" if count > most else "at least"
+        raise errors.type_error(f"{self.clinic_name}() takes {bound} "
+                                f"{_plural(most if count > most else least, 'positional argument')}"
+                                f" ({count} given)")
 
     def _keyword_error(self, key: str):
         if self.style == "noargs":
