@@ -9,6 +9,7 @@ import json
 import pytest
 
 from gradcli.language.namespaces.torch_table import MODULES
+from gradcli.language.namespaces.tensor_table import TENSOR_METHODS
 from gradcli.language.runtime.attributes import tables_of
 from gradcli.language.runtime.torch_homes import HOMES
 from snippets import case_tests, run_gradcli, run_torch
@@ -30,9 +31,22 @@ def _walk() -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_functions_show_themselves_as_torchs():
+def _tensor_walk() -> str:
+    """A script printing how each torch.Tensor method gradcli has shows itself, read from the
+    class (a method descriptor of TensorBase, or a function of torch._tensor)."""
+    import torch
+    names = [n for n in dir(torch.Tensor) if n[0] != "_" and n in TENSOR_METHODS
+             and callable(getattr(torch.Tensor, n))]
+    return (f"for name in {names!r}:\n"
+            "    f = getattr(torch.Tensor, name)\n"
+            "    print(name, f, type(f).__name__, getattr(f, '__module__', '-'), f.__qualname__,"
+            " torch.typename(f))\n")
+
+
+@pytest.mark.parametrize("walk", [_walk, _tensor_walk])
+def test_functions_show_themselves_as_torchs(walk):
     pytest.importorskip("torch")
-    source = _walk()
+    source = walk()
     ours, torchs = run_gradcli(source), run_torch(source)
     differing = [(a, b) for a, b in zip(ours["stdout"].splitlines(), torchs["stdout"].splitlines())
                  if a != b]
