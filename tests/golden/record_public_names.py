@@ -134,14 +134,16 @@ def homes() -> dict[str, dict]:
         values = [(name, getattr(module, name)) for name in dir(module) if name[0] != "_"]
         found = {name: _home(value, name) for name, value in values}
         out[namespace] = {name: home for name, home in found.items() if home is not None}
-        for _, cls in values:
-            if inspect.isclass(cls) and cls.__module__.startswith("torch"):
-                owned = [function for function in map(_function_of, vars(cls).values())
-                         if function is not None and
-                         function.__qualname__.rpartition(".")[0] == cls.__qualname__]
-                if owned and cls.__qualname__ not in methods:
-                    methods[cls.__qualname__] = [owned[0].__module__, " ".join(
-                        sorted(f.__name__ for f in owned))]
+        classes = dict.fromkeys(klass for _, value in values if inspect.isclass(value)
+                                for klass in value.__mro__  # (private bases too: _ConvNd)
+                                if klass.__module__.startswith("torch"))
+        for cls in classes:
+            owned = [function for function in map(_function_of, vars(cls).values())
+                     if function is not None and
+                     function.__qualname__.rpartition(".")[0] == cls.__qualname__]
+            if owned and cls.__qualname__ not in methods:
+                methods[cls.__qualname__] = [owned[0].__module__, " ".join(
+                    sorted(f.__name__ for f in owned))]
     return {"functions": {namespace: found for namespace, found in out.items() if found},
             "methods": methods}
 
