@@ -228,15 +228,32 @@ DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get
               "self, iterable, value=None, /", "expected"),
 )
 classes.HOST_METHODS.update({dict: DICT_METHODS, list: LIST_METHODS})
-STR_METHODS = _host_methods(str, _STR_NAMES) | table(
+def _class_level(cls: type, names: str, from_instance: bool) -> dict:
+    """Python's class and static methods of a builtin class (str.maketrans, int.from_bytes),
+    as the class reaches them, or an instance (which they ignore)."""
+    def method(name: str):
+        function = cls.__dict__[name].__get__(None, cls)
+        if from_instance:
+            return entry(name, lambda receiver, *args, **kwargs: function(*args, **kwargs),
+                         "self, *args, **kwargs", qualname=f"{cls.__name__}.{name}")
+        return entry(name, function, "*args, **kwargs", qualname=f"{cls.__name__}.{name}")
+    return table(*(method(n) for n in names.split()))
+
+
+_CLASS_LEVEL = {str: "maketrans", bytes: "fromhex maketrans", int: "from_bytes",
+                float: "fromhex"}
+STR_METHODS = _host_methods(str, _STR_NAMES) | _class_level(str, _CLASS_LEVEL[str], True) | table(
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
 )
 BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
     "encode", "hex").replace("format_map", "").replace("isdecimal", "").replace(
-    "isidentifier", "").replace("isnumeric", "").replace("isprintable", ""))
-INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate to_bytes")
-FLOAT_METHODS = _host_methods(float, "is_integer as_integer_ratio hex conjugate")
+    "isidentifier", "").replace("isnumeric", "").replace("isprintable", "")) | \
+    _class_level(bytes, _CLASS_LEVEL[bytes], True)
+INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate to_bytes") | \
+    _class_level(int, _CLASS_LEVEL[int], True)
+FLOAT_METHODS = _host_methods(float, "is_integer as_integer_ratio hex conjugate") | \
+    _class_level(float, _CLASS_LEVEL[float], True)
 SET_METHODS = _host_methods(set, _SET_READING + """ add clear discard pop remove update
     difference_update intersection_update symmetric_difference_update""")
 FROZENSET_METHODS = _host_methods(frozenset, _SET_READING)
@@ -328,6 +345,8 @@ CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS
                       dict, "fromkeys", _from_keys, "iterable, value=None, /", "expected")),
                   set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS,
                   int: INT_METHODS, float: FLOAT_METHODS})
+for _cls, _names in _CLASS_LEVEL.items():  # str.maketrans: no receiver
+    CLASS_METHODS[_cls] = CLASS_METHODS[_cls] | _class_level(_cls, _names, False)
 
 
 def _class_attribute(cls: PyType, name: str):

@@ -471,9 +471,10 @@ def builtin_kind(value) -> str:
     if found is not None:
         return "function" if found.kind == "function" else "builtin_function_or_method"
     owner, _, name = value.qualname.rpartition(".")
-    if owner in C_CLASSES and value.qualname not in _C_CLASS_METHODS and (
-            not name.startswith("__") or value.style == "exact"):  # (not its slot wrappers)
-        return "method_descriptor"
+    if value.qualname in _C_CLASS_METHODS:  # bound to the class: dict.fromkeys
+        return "builtin_function_or_method"
+    if owner in C_CLASSES and (not name.startswith("__") or value.style == "exact"):
+        return "method_descriptor"  # (not its slot wrappers)
     if owner and value.style == "python" and getattr(value, "declaration", None) is None:
         return "function"
     return "builtin_function_or_method"
