@@ -579,8 +579,9 @@ def delete(value, name: str) -> None:
             raise errors.runtime(_TENSOR_DELETE_ERRORS[name])
     if isinstance(value, _WITH_DICT) and instance_dicts.remove(value, name):
         return
-    if isinstance(value, _WITH_DICT) and name not in tables_of(value)[1]:
-        _missing(value, name)
+    if isinstance(value, _WITH_DICT) and name not in tables_of(value)[1] or \
+            isinstance(value, (Builtin, BoundMethod)) and name not in _NAMED:
+        _missing(value, name)  # (a builtin function has no __dict__)
     raise errors.TorchError("AttributeError", f"'{type_name(value)}' object attribute "
                             f"'{name}' is read-only")
 
@@ -612,6 +613,8 @@ def _delete_function_attribute(function, name: str) -> None:
     own = function.attrs if isinstance(function, UserFunction) else set_by_program(function)
     if name in own and name not in _NAMED:
         del own[name]
+    elif name in ("__name__", "__qualname__"):  # deleting sets None, which names refuse
+        raise errors.type_error(f"{name} must be set to a string object")
     elif name.startswith("__") and name.endswith("__"):
         raise errors.TorchError("AttributeError",
                                 f"'function' object attribute '{name}' is read-only")
