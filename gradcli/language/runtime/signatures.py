@@ -307,9 +307,10 @@ class Builtin:
         if names[:1] == ["self"] and self.qualname.rpartition(".")[0] in C_CLASSES:
             raise errors.type_error(f"unbound method {self.qualname}() needs an argument")
         if self.style == "keywords" and not missing[0].positional_only:  # Argument Clinic's
-            position = next(i for i, p in enumerate(slots, 1) if p.name == names[0])
+            receiver = self.params[0].name == "self"
+            position = self.params.index(missing[0]) + 1 - receiver
             raise errors.type_error(f"{self.clinic_name}() missing required argument "
-                                    f"'{names[0]}' (pos {position})")
+                                    f"'{missing[0].name}' (pos {position})")
         if self.style == "python":
             raise errors.type_error(missing_arguments(
                 self.title, names or [p.name for p in missing],
@@ -361,7 +362,7 @@ class Builtin:
         more arguments than it has parameters, more positional ones than it takes, or fewer
         than its positional-only ones."""
         total = sum(1 for p in self.params if not (p.var_positional or p.var_keyword)) - (
-            self.params[0].name == "self")
+            bool(self.params) and self.params[0].name == "self")
         if count > total:
             raise errors.type_error(f"{self.clinic_name}() takes at most "
                                     f"{_plural(total, 'argument')} ({count} given)")
