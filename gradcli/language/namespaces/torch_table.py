@@ -8,11 +8,12 @@ from gradcli.engine.records import record
 import numpy as np
 
 from gradcli.engine import dtypes, errors, grad_api, layouts, memory_format
+from gradcli.engine.devices import Device
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
-                                                  table, type_of)
+                                                  register_type, table, type_of)
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.autograd_graph import GRAPH
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
@@ -454,6 +455,10 @@ FUNCTIONAL_MODULE = _FunctionalModule("torch.functional", LazyTable({}, lambda: 
     name: TORCH_TABLE[name] for name in _FUNCTIONAL_NAMES if name in TORCH_TABLE}))
 
 
+# torch.device is a class (isinstance(x, torch.device)), made by the declared constructor
+DEVICE_TYPE = PyType("torch.device", (Device,), TORCH_MATH["device"])
+register_type(DEVICE_TYPE)
+
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
@@ -469,7 +474,7 @@ TORCH_TABLE = layered(table(
     entry("is_warn_always_enabled", lambda: STATE.warn_always, ""),
 ), GRAD_MODES, GroupedTable({}, TORCH_GROUPS), TORCH_MATH, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, layouts.BY_NAME, {
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
-    "layout": type_of(layouts.STRIDED),
+    "layout": type_of(layouts.STRIDED), "device": DEVICE_TYPE,
     "newaxis": None,
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
