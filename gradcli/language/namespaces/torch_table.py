@@ -133,8 +133,11 @@ AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
           inputs: grad_api.backward(tensors, grad_tensors, retain_graph, create_graph, inputs),
           "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
           "inputs=None"),
+) | {"Variable": PyType(  # a class whose instances are the tensors (VariableMeta's check)
+    "torch.autograd.variable.Variable", (Tensor,),
     entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
-) | {"graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
+    metaclass="torch.autograd.variable.VariableMeta"),
+    "graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
     AUTOGRAD_GROUPS))
 
 
