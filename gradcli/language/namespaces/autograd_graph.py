@@ -10,7 +10,6 @@ from gradcli.engine import errors, node_hooks, saved, saved_hooks
 from gradcli.engine import autograd
 from gradcli.engine.autograd import AccumulateGrad, Node
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.public_names import defined_in
 from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
@@ -80,9 +79,10 @@ def allow_mutation_on_saved_tensors() -> ContextManager:
 
 
 def disable_saved_tensors_hooks(error_message) -> ContextManager:
+    """A function in torch (a @contextmanager's), not a class as its sibling managers are."""
     return ContextManager(lambda: saved_hooks.DISABLED.append(error_message),
                           lambda: saved_hooks.DISABLED.pop(),
-                          label="torch.autograd.graph.disable_saved_tensors_hooks")
+                          label="contextlib._GeneratorContextManager")
 
 
 class RawSaved(TableObject):
@@ -225,15 +225,14 @@ GRAPH = Namespace("torch.autograd.graph", {
         "saved_tensors_hooks", saved_tensors_hooks, "pack_hook, unpack_hook", context=True)),
     "save_on_cpu": _class("save_on_cpu", entry(
         "save_on_cpu", save_on_cpu, "pin_memory=False, device_type='cuda'")),
-    "disable_saved_tensors_hooks": _class("disable_saved_tensors_hooks", entry(
-        "disable_saved_tensors_hooks", disable_saved_tensors_hooks, "error_message")),
     "Node": PyType("torch.autograd.graph.Node", (Node, AccumulateGrad)),
     "GradientEdge": GRADIENT_EDGE_TYPE,
-} | defined_in("torch.autograd.graph", table(
+} | table(
     entry("get_gradient_edge", get_gradient_edge, "tensor"),
     entry("allow_mutation_on_saved_tensors", allow_mutation_on_saved_tensors, ""),
     entry("register_multi_grad_hook", register_multi_grad_hook, "tensors, fn, *, mode='all'",
           context=True),
     entry("region_activation_memory_budget", region_activation_memory_budget, "budget"),
     entry("increment_version", increment_version, "tensor"),
-)))
+    entry("disable_saved_tensors_hooks", disable_saved_tensors_hooks, "error_message"),
+))

@@ -12,15 +12,13 @@ _ANOMALY_WARNING = ("Anomaly Detection has been enabled. This mode will increase
                     "should only be enabled for debugging.")
 
 
-def _switch(read, write, value, label: str, on_enter=None) -> ContextManager:
+def _switch(read, write, value, label: str) -> ContextManager:
     """A manager that sets a setting on entry and restores it on exit."""
     saved = []
 
     def enter():
         saved.append(read())
         write(value)
-        if on_enter is not None:
-            on_enter()
 
     return ContextManager(enter, lambda: write(saved.pop()), label=label)
 
@@ -53,9 +51,10 @@ def _write_anomaly(value: tuple) -> None:
 
 
 def detect_anomaly(check_nan=True) -> ContextManager:
+    """torch.autograd.detect_anomaly(): its __init__ warns, entering it switches the mode on."""
+    STATE.warn("UserWarning", _ANOMALY_WARNING)
     return _switch(lambda: STATE.anomaly, _write_anomaly, (True, bool(check_nan)),
-                   "torch.autograd.anomaly_mode.detect_anomaly",
-                   lambda: STATE.warn("UserWarning", _ANOMALY_WARNING))
+                   "torch.autograd.anomaly_mode.detect_anomaly")
 
 
 def set_detect_anomaly(mode, check_nan=True) -> ContextManager:
@@ -82,9 +81,12 @@ MODES = {
         ("is_anomaly_enabled", lambda: STATE.anomaly[0]),
         ("is_anomaly_check_nan_enabled", lambda: STATE.anomaly[1]))},
 }
-ANOMALY = {
-    "detect_anomaly": entry("detect_anomaly", detect_anomaly, "check_nan=True"),
-    "set_detect_anomaly": entry("set_detect_anomaly", set_detect_anomaly, "mode, check_nan=True"),
+ANOMALY = {  # (classes in torch, printed as such)
+    "detect_anomaly": PyType("torch.autograd.anomaly_mode.detect_anomaly", (), entry(
+        "detect_anomaly", detect_anomaly, "check_nan=True", qualname="detect_anomaly.__init__")),
+    "set_detect_anomaly": PyType("torch.autograd.anomaly_mode.set_detect_anomaly", (), entry(
+        "set_detect_anomaly", set_detect_anomaly, "mode, check_nan=True",
+        qualname="set_detect_anomaly.__init__")),
     "inference_mode": MODES["inference_mode"],
     "enforce_grad_layout_policy": PyType(
         "torch.autograd.grad_mode.enforce_grad_layout_policy", (), entry(

@@ -196,6 +196,9 @@ class Module(TableObject):
     def is_sequence(self) -> bool:
         return self.kind.sequence
 
+    # nn.Sequential's and nn.ModuleList's
+    item_methods = frozenset(("__getitem__", "__len__", "__iter__", "__setitem__", "__delitem__"))
+
     def store_options(self, options: dict) -> None:
         """Keep the constructor's options as attributes (legacy loss flags become `reduction`)."""
         legacy = [options.pop(name, None) for name in LEGACY_OPTIONS]

@@ -15,6 +15,7 @@ from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import worded_as_torch
+from gradcli.language.namespaces.torch_wording import C_CODED
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.namespaces.storages import storage_of, untyped_storage_of
 from gradcli.language.namespaces.tensor_apply import TENSOR_APPLY
@@ -128,6 +129,8 @@ class _UnboundMethods(Mapping):
             tensor_dunders.TENSOR_DUNDERS[name]
         if isinstance(method, Builtin) and method.qualname.startswith("Tensor."):
             return method
+        if isinstance(method, Builtin) and name not in C_CODED["torch.Tensor"]:
+            return _python_method(name, method)  # torch writes it in Python (Tensor.unique)
         return _descriptor(name, method)
 
     def __iter__(self):
@@ -135,6 +138,27 @@ class _UnboundMethods(Mapping):
 
     def __len__(self) -> int:
         return len(TENSOR_METHODS)
+
+
+def _python_method(name: str, method: Builtin) -> Builtin:
+    """A Tensor method torch writes in Python, as the class holds it: the function
+    Tensor.name, the same one each time. Given another receiver than a tensor, it fails as the
+    torch function of its name, which its code calls, does."""
+    def call(ctx, *args, **kwargs):
+        if not args:
+            raise errors.type_error(f"Tensor.{name}() missing 1 required positional argument: "
+                                    "'self'")
+        if isinstance(args[0], Tensor):
+            return ctx.call(method, list(args), kwargs)
+        function = protocols.MODULES["torch"].table.get(name) or _descriptor(name, method)
+        return ctx.call(function, list(args), kwargs)
+    if name not in _PYTHON_METHODS:
+        _PYTHON_METHODS[name] = entry(name, call, "*args, **kwargs", context=True,
+                                      qualname=f"Tensor.{name}")
+    return _PYTHON_METHODS[name]
+
+
+_PYTHON_METHODS: dict[str, Builtin] = {}
 
 
 def _descriptor(name: str, method):

@@ -18,6 +18,7 @@ compare: Callable = None  # runtime.operators: compare(op, a, b)
 augmented: Callable = None  # compiler.targets: augmented(op, a, b), the value of `a op= b`
 get_item: Callable = None  # runtime.calls: get_item(value, key)
 set_item: Callable = None  # runtime.calls: set_item(value, key, item)
+delete_item: Callable = None  # runtime.calls: delete_item(value, key)
 get_attribute: Callable = None  # runtime.attributes: get(value, name)
 register_type: Callable = None  # namespaces.builtins: what type() gives for a new host class
 type_of: Callable = None  # namespaces.builtins: type(value), which is also value.__class__
