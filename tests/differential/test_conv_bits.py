@@ -1,9 +1,10 @@
 """float32 conv1d/conv2d carry torch's last bits where gradcli/engine/onednn_conv.py knows the
-order oneDNN's direct kernel sums them (and of one sample that ATen convolves itself through
-MKL): compared bit for bit with torch itself over tutorial and random shapes (skipped without
-torch).  Every result claimed must match; the others (1x1 kernels, padding oneDNN hands to its
-GEMM, strided input gradients) are only required to be close.  The weight and bias gradients follow the
-threads torch runs (gradcli's THREADS), as oneDNN splits their sums among them."""
+order oneDNN's direct kernel sums them (strided input gradients: brgconv_strided's order, in
+gradcli/engine/onednn_strided.py; one sample that ATen convolves itself: MKL's): compared bit for
+bit with torch itself over tutorial and random shapes (skipped without torch).  Every result
+claimed must match; the others (1x1 kernels, padding oneDNN hands to its GEMM) are only required
+to be close.  The weight and bias gradients follow the threads torch runs (gradcli's THREADS),
+as oneDNN splits their sums among them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 import gradcli.engine.ops  # noqa: F401  (loads every area into F)
-from gradcli.engine import onednn_conv
+from gradcli.engine import onednn_conv, onednn_strided
 from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.functions import F
 from gradcli.engine.grad_api import backward
@@ -50,6 +51,15 @@ def _random(rnd: random.Random):
             h, w, one_d)
 
 
+def _strided(rnd: random.Random):
+    """Strided layers of tutorial CNNs and GAN discriminators (brgconv_strided's input grads)."""
+    c, o, k, pad = rnd.choice([(1, 32, 3, 0), (3, 16, 4, 1), (16, 32, 3, 1), (32, 16, 4, 1),
+                               (8, 8, 3, 0), (3, 8, 5, 2), (6, 16, 2, 0)])
+    size, one_d = rnd.choice([8, 14, 15, 16, 28, 32]), rnd.random() < 0.15
+    return (rnd.choice([1, 2, 3, 4, 8]), c, o, 1 if one_d else k, k, rnd.choice([2, 2, 3]),
+            0 if one_d else pad, pad, 1, 1 if one_d else size, size, one_d)
+
+
 def _case(rng, shape):
     """[(name, claimed, ours, theirs)] for the output and the gradients of one draw."""
     n, c, o, kh, kw, s, ph, pw, d, h, w, one_d = shape
@@ -73,14 +83,16 @@ def _case(rng, shape):
     aten = convolution._slow_conv(x, weight, bias, stride,
                                   padding, dilation, 1) is not None
     aten_grads = aten and THREADS == 1 and c * kh * kw >= 2
+    strided = affordable and onednn_strided.claimed(x.shape, weight.shape, stride, padding,
+                                                     dilation, 1, THREADS)
     out = tuple(theirs.shape[2:])
     weights_claimed, bias_claimed = (
         claimed and onednn_conv.reduction_shares(x.shape, weight.shape, stride, padding,
                                                  dilation, out, THREADS, bias) is not None
         for bias in (False, True))
     return [("out", claimed or aten, ours.data, theirs.detach().numpy()),
-            ("input grad", claimed and s == 1 or aten_grads, ours_in[0].grad.data,
-             theirs_in[0].grad.numpy()),
+            ("input grad", claimed and s == 1 or aten_grads or strided,
+             ours_in[0].grad.data, theirs_in[0].grad.numpy()),
             ("weight grad", weights_claimed or aten_grads, ours_in[1].grad.data,
              theirs_in[1].grad.numpy()),
             ("bias grad", bias_claimed or aten, ours_in[2].grad.data, theirs_in[2].grad.numpy())]
@@ -103,7 +115,8 @@ def _check(shapes, seed: int):
 
 @pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
 @pytest.mark.parametrize("draw, count, seed, least", [(_tutorial, 60, 7, 160),
-                                                       (_random, 120, 8, 240)])
+                                                       (_random, 120, 8, 240),
+                                                       (_strided, 40, 10, 130)])
 def test_conv_and_its_gradients_match_torch_bit_for_bit_where_claimed(draw, count, seed, least):
     rnd = random.Random(seed)
     claimed, mismatches = _check([draw(rnd) for _ in range(count)], seed)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (autocast, cascade_sum, dtypes, errors, matmul_order, onednn_conv,
-                            schemas)
+                            onednn_strided, schemas)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -265,6 +265,8 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
                                                  dilation, cascade_sum.THREADS)
     elif not transposed and _aten_slow(x, w, stride, padding, dilation, groups):
         known = _slow_conv_backward(g, x, w, stride, padding, mask)
+    if mask[0] and known[0] is None and not transposed:
+        known[0] = _strided_input_grad(g, x, w, stride, padding, dilation, groups)
     if mask[0] and transposed:  # output padding the strides never read leaves extra rows
         grad_x = _conv(g, w, stride, padding, dilation, groups)[
             (slice(None), slice(None), *(slice(0, size) for size in x.shape[2:]))]
@@ -279,6 +281,19 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
     if mask[2]:
         grad_b = known[2] if known[2] is not None else _bias_grad(g, groups)
     return grad_x, grad_w, grad_b
+
+
+def _strided_input_grad(g, x, w, stride, padding, dilation, groups):
+    """The input gradient of a strided float32 convolution as oneDNN's brgconv_strided kernel
+    sums it, where `onednn_strided` claims it (contiguous, within EXACT_BUDGET); else None."""
+    if (x.dtype != np.float32 or w.dtype != np.float32 or x.ndim == 4 and any(
+            memory_formats.suggest(a.shape, memory_formats.element_strides(a))
+            is memory_formats.CHANNELS_LAST for a in (x, w))
+            or not _affordable(x, w, stride, padding, dilation)
+            or not onednn_strided.claimed(x.shape, w.shape, stride, padding, dilation, groups,
+                                          cascade_sum.THREADS)):
+        return None
+    return onednn_strided.backward_data(g, w, x.shape, stride, padding)
 
 
 def _bias_grad(g, groups: int):
