@@ -58,11 +58,14 @@ def _planar(x_shape, w_shape, stride, padding, dilation):
     return (shape, kernel, *pairs)
 
 
-def _onednn(shape, kernel, o: int, groups: int) -> bool:
-    """Whether ATen hands this float32 convolution to oneDNN (`use_mkldnn`), for the shapes
-    checked here: one group, not a 1x1 kernel (oneDNN's 1x1 kernels), nothing empty."""
+def _onednn(shape, kernel, o: int, groups: int, stride=(1, 1), threads: int = 1) -> bool:
+    """Whether ATen hands this float32 convolution (no dilation) to oneDNN (`use_mkldnn`), for
+    the shapes checked here: one group, nothing empty; a 1x1 kernel only when strided, of 16 or
+    more images or on more threads."""
     n, c, h, w = shape
-    if not AVX512_CORE or groups != 1 or n * c * h * w * o == 0 or kernel == (1, 1):
+    if not AVX512_CORE or groups != 1 or n * c * h * w * o == 0:
+        return False
+    if kernel == (1, 1) and stride == (1, 1) and n < 16 and threads == 1:
         return False
     return kernel[0] > 3 and kernel[1] > 3 or n > 1 or n * c * h * w > 20480
 
@@ -85,8 +88,10 @@ def direct_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> 
         return False
     shape, kernel, stride, padding, dilation = _planar(x_shape, w_shape, stride, padding,
                                                        dilation)
-    if not _onednn(shape, kernel, w_shape[0], groups):
-        return False
+    if not _onednn(shape, kernel, w_shape[0], groups, stride) or kernel == (1, 1) and (
+            stride == (1, 1) or padding != (0, 0)
+            or all(size % s == 0 for size, s in zip(shape[2:], stride))):
+        return False  # 1x1: oneDNN's 1x1 kernel where the stride tiles the input, or its GEMM
     c, w = shape[1], shape[3]
     for size, k, s, p, d in zip(shape[2:], kernel, stride, padding, dilation):
         extent = d * (k - 1) + 1
@@ -107,7 +112,8 @@ def brg_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> boo
         return False
     shape, kernel, stride, padding, dilation = _planar(x_shape, w_shape, stride, padding,
                                                        dilation)
-    if not _onednn(shape, kernel, w_shape[0], groups) or not 2 <= shape[1] < _BLOCK:
+    if (kernel == (1, 1) or not _onednn(shape, kernel, w_shape[0], groups)
+            or not 2 <= shape[1] < _BLOCK):
         return False
     return all(d * (k - 1) + 1 <= size and 2 * p < k
                for size, k, p, d in zip(shape[2:], kernel, padding, dilation))

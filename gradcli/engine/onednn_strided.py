@@ -1,7 +1,6 @@
 """float32 input gradients of strided convolutions in the order oneDNN's brgconv_strided kernel
 sums them, where torch's CPU build runs it (contiguous float32 input and weight, stride above 1
-either way, no dilation, a kernel other than 1x1; see `onednn_conv` for when torch hands a
-convolution to oneDNN).
+either way, no dilation; see `onednn_conv` for when torch hands a convolution to oneDNN).
 
 The kernel (jit_brgemm_conv_bwd_strided) computes each row of the input gradient in blocks of
 input columns of one residue modulo the stride, calling a batch-reduce GEMM per group of kernel
@@ -94,8 +93,8 @@ def claimed(x_shape, w_shape, stride, padding, dilation, groups: int, threads: i
         return False
     shape, kernel, stride, padding, dilation = onednn_conv._planar(
         x_shape, w_shape, stride, padding, dilation)
-    if (not onednn_conv._onednn(shape, kernel, w_shape[0], groups) or stride == (1, 1)
-            or dilation != (1, 1) or shape[3] > _MAX_WIDTH):
+    if (not onednn_conv._onednn(shape, kernel, w_shape[0], groups, stride, threads)
+            or stride == (1, 1) or dilation != (1, 1) or shape[3] > _MAX_WIDTH):
         return False
     if any(k > size or 2 * p > k for size, k, p in zip(shape[2:], kernel, padding)):
         return False

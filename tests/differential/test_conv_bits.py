@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import gradcli.engine.ops  # noqa: F401  (loads every area into F)
-from gradcli.engine import onednn_conv, onednn_strided
+from gradcli.engine import onednn_conv, onednn_pointwise, onednn_strided
 from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.functions import F
 from gradcli.engine.grad_api import backward
@@ -60,6 +60,14 @@ def _strided(rnd: random.Random):
             0 if one_d else pad, pad, 1, 1 if one_d else size, size, one_d)
 
 
+def _pointwise(rnd: random.Random):
+    """1x1 layers (ResNet's projections and bottlenecks, NiN), some strided."""
+    c, o = rnd.choice([(64, 128), (16, 32), (3, 8), (32, 16), (128, 64), (8, 8), (100, 20)])
+    size, one_d = rnd.choice([4, 7, 8, 14, 16, 28]), rnd.random() < 0.15
+    return (rnd.choice([1, 2, 4, 16, 17]), c, o, 1, 1, rnd.choice([1, 1, 2]), 0, 0, 1,
+            1 if one_d else size, size, one_d)
+
+
 def _case(rng, shape):
     """[(name, claimed, ours, theirs)] for the output and the gradients of one draw."""
     n, c, o, kh, kw, s, ph, pw, d, h, w, one_d = shape
@@ -85,13 +93,15 @@ def _case(rng, shape):
     aten_grads = aten and THREADS == 1 and c * kh * kw >= 2
     strided = affordable and onednn_strided.claimed(x.shape, weight.shape, stride, padding,
                                                      dilation, 1, THREADS)
+    pointwise = affordable and onednn_pointwise.forward_claimed(
+        x.shape, weight.shape, stride, padding, dilation, 1, THREADS)
     out = tuple(theirs.shape[2:])
     weights_claimed, bias_claimed = (
         claimed and onednn_conv.reduction_shares(x.shape, weight.shape, stride, padding,
                                                  dilation, out, THREADS, bias) is not None
         for bias in (False, True))
-    return [("out", claimed or aten, ours.data, theirs.detach().numpy()),
-            ("input grad", claimed and s == 1 or aten_grads or strided,
+    return [("out", claimed or pointwise or aten, ours.data, theirs.detach().numpy()),
+            ("input grad", (claimed or pointwise) and s == 1 or aten_grads or strided,
              ours_in[0].grad.data, theirs_in[0].grad.numpy()),
             ("weight grad", weights_claimed or aten_grads, ours_in[1].grad.data,
              theirs_in[1].grad.numpy()),
@@ -116,7 +126,8 @@ def _check(shapes, seed: int):
 @pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
 @pytest.mark.parametrize("draw, count, seed, least", [(_tutorial, 60, 7, 160),
                                                        (_random, 120, 8, 240),
-                                                       (_strided, 40, 10, 130)])
+                                                       (_strided, 40, 10, 130),
+                                                       (_pointwise, 40, 11, 45)])
 def test_conv_and_its_gradients_match_torch_bit_for_bit_where_claimed(draw, count, seed, least):
     rnd = random.Random(seed)
     claimed, mismatches = _check([draw(rnd) for _ in range(count)], seed)

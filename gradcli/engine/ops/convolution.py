@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (autocast, cascade_sum, dtypes, errors, matmul_order, onednn_conv,
-                            onednn_strided, schemas)
+                            onednn_pointwise, onednn_strided, schemas)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -121,7 +121,9 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
                                   groups)
         y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
-    elif _onednn_kernel(x, w, stride, padding, dilation, groups):
+    elif (kind := _onednn_kernel(x, w, stride, padding, dilation, groups)) == "pointwise":
+        return _output_layout(onednn_pointwise.forward(x, w, b, stride), x, w)
+    elif kind:
         y = onednn_conv.forward(x, w, b, stride, padding, dilation)
         if y is not None:
             return _output_layout(y, x, w)
@@ -150,9 +152,9 @@ def _affordable(x, w, stride, padding, dilation) -> bool:
 
 def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
     """Which oneDNN kernel torch runs this convolution through, of those whose order
-    `onednn_conv` follows: "direct" (float32, laid out contiguously), "brg" (channels last, in
-    the shapes it shares the direct kernel's forward order), else None (also past
-    EXACT_BUDGET)."""
+    `onednn_conv` follows: "direct" (float32, laid out contiguously), "pointwise" (its 1x1
+    kernel, `onednn_pointwise`), "brg" (channels last, in the shapes it shares the direct
+    kernel's forward order), else None (also past EXACT_BUDGET)."""
     if x.dtype != np.float32 or w.dtype != np.float32 or not _affordable(
             x, w, stride, padding, dilation):
         return None
@@ -160,6 +162,9 @@ def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
            is memory_formats.CHANNELS_LAST for a in (x, w) if a.ndim == 4):
         return "brg" if onednn_conv.brg_forward(x.shape, w.shape, stride, padding, dilation,
                                                 groups) else None
+    if onednn_pointwise.forward_claimed(x.shape, w.shape, stride, padding, dilation, groups,
+                                        cascade_sum.THREADS):
+        return "pointwise"
     return "direct" if onednn_conv.direct_forward(x.shape, w.shape, stride, padding, dilation,
                                                   groups) else None
 
@@ -254,7 +259,11 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
     empty = np.zeros(0, g.dtype)
     grad_x = grad_w = grad_b = empty
     known = [None] * 3  # the gradients known in torch's order
-    if not transposed and _onednn_kernel(x, w, stride, padding, dilation, groups) == "direct":
+    kind = None if transposed else _onednn_kernel(x, w, stride, padding, dilation, groups)
+    if kind == "pointwise" and mask[0] and all(s == 1 for s in stride):
+        known[0] = onednn_pointwise.forward(g, np.ascontiguousarray(np.swapaxes(w, 0, 1)), None,
+                                            stride)
+    if kind == "direct":
         if mask[0] and all(s == 1 for s in stride):
             known[0] = onednn_conv.backward_data(g, w, x.shape, padding, dilation)
         if mask[1]:
