@@ -95,6 +95,8 @@ def _case(rng, shape):
                                                      dilation, 1, THREADS)
     pointwise = affordable and onednn_pointwise.forward_claimed(
         x.shape, weight.shape, stride, padding, dilation, 1, THREADS)
+    pointwise_weights = affordable and onednn_pointwise.weights_claimed(
+        x.shape, weight.shape, stride, padding, dilation, 1, THREADS)
     out = tuple(theirs.shape[2:])
     weights_claimed, bias_claimed = (
         claimed and onednn_conv.reduction_shares(x.shape, weight.shape, stride, padding,
@@ -103,9 +105,10 @@ def _case(rng, shape):
     return [("out", claimed or pointwise or aten, ours.data, theirs.detach().numpy()),
             ("input grad", (claimed or pointwise) and s == 1 or aten_grads or strided,
              ours_in[0].grad.data, theirs_in[0].grad.numpy()),
-            ("weight grad", weights_claimed or aten_grads, ours_in[1].grad.data,
-             theirs_in[1].grad.numpy()),
-            ("bias grad", bias_claimed or aten, ours_in[2].grad.data, theirs_in[2].grad.numpy())]
+            ("weight grad", weights_claimed or pointwise_weights or aten_grads,
+             ours_in[1].grad.data, theirs_in[1].grad.numpy()),
+            ("bias grad", bias_claimed or pointwise_weights or aten, ours_in[2].grad.data,
+             theirs_in[2].grad.numpy())]
 
 
 def _check(shapes, seed: int):

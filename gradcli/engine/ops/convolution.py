@@ -260,9 +260,8 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
     grad_x = grad_w = grad_b = empty
     known = [None] * 3  # the gradients known in torch's order
     kind = None if transposed else _onednn_kernel(x, w, stride, padding, dilation, groups)
-    if kind == "pointwise" and mask[0] and all(s == 1 for s in stride):
-        known[0] = onednn_pointwise.forward(g, np.ascontiguousarray(np.swapaxes(w, 0, 1)), None,
-                                            stride)
+    if kind == "pointwise":
+        known = _pointwise_backward(g, x, w, stride, padding, dilation, groups, mask)
     if kind == "direct":
         if mask[0] and all(s == 1 for s in stride):
             known[0] = onednn_conv.backward_data(g, w, x.shape, padding, dilation)
@@ -290,6 +289,23 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
     if mask[2]:
         grad_b = known[2] if known[2] is not None else _bias_grad(g, groups)
     return grad_x, grad_w, grad_b
+
+
+def _pointwise_backward(g, x, w, stride, padding, dilation, groups, mask) -> list:
+    """The gradients of a 1x1 convolution oneDNN's jit_1x1 kernel runs (`onednn_pointwise`;
+    None where not known): the input's at stride 1, the weight's and bias's where claimed."""
+    known = [None] * 3
+    if mask[0] and all(s == 1 for s in stride):
+        known[0] = onednn_pointwise.forward(g, np.ascontiguousarray(np.swapaxes(w, 0, 1)), None,
+                                            stride)
+    if (mask[1] or mask[2]) and onednn_pointwise.weights_claimed(
+            x.shape, w.shape, stride, padding, dilation, groups, cascade_sum.THREADS):
+        if mask[1]:
+            known[1] = onednn_pointwise.backward_weights(x, g, w.shape, stride,
+                                                         cascade_sum.THREADS)
+        if mask[2]:
+            known[2] = onednn_pointwise.backward_bias(g, x.shape[1], cascade_sum.THREADS)
+    return known
 
 
 def _strided_input_grad(g, x, w, stride, padding, dilation, groups):
