@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import gradcli.engine.ops  # noqa: F401  (loads every area into F)
-from gradcli.engine import onednn_conv, onednn_pointwise, onednn_strided
+from gradcli.engine import onednn_conv, onednn_depthwise, onednn_pointwise, onednn_strided
 from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.functions import F
 from gradcli.engine.grad_api import backward
@@ -160,3 +160,47 @@ def test_channels_last_conv_forward_matches_torch_where_claimed():
                 mismatches.append((n, c, o, kh, kw, s, ph, pw, d, h, w))
     assert not mismatches
     assert claimed >= 15
+
+
+def _depthwise_case(rng, shape):
+    """[(name, claimed, ours, theirs)] for a depthwise conv2d (groups = channels)."""
+    n, c, kh, kw, s, ph, pw, h, w = shape
+    x = rng.standard_normal((n, c, h, w)).astype(np.float32)
+    weight = rng.standard_normal((c, 1, kh, kw)).astype(np.float32)
+    bias = rng.standard_normal(c).astype(np.float32)
+    params = dict(stride=(s, s), padding=(ph, pw), groups=c)
+    theirs_in = [torch.from_numpy(a).requires_grad_() for a in (x, weight, bias)]
+    theirs = torch.nn.functional.conv2d(*theirs_in, **params)
+    g = rng.standard_normal(tuple(theirs.shape)).astype(np.float32)
+    theirs.backward(torch.from_numpy(g))
+    ours_in = [_tensor(a, True) for a in (x, weight, bias)]
+    ours = convolution.conv2d(*ours_in, **params)
+    backward(ours, _tensor(g))
+    shapes = (x.shape, weight.shape, (s, s), (ph, pw), (1, 1), c)
+    weights = onednn_depthwise.weights_claimed(*shapes)
+    return [("out", onednn_depthwise.forward_claimed(*shapes), ours.data,
+             theirs.detach().numpy()),
+            ("input grad", onednn_depthwise.data_claimed(*shapes), ours_in[0].grad.data,
+             theirs_in[0].grad.numpy()),
+            ("weight grad", weights, ours_in[1].grad.data, theirs_in[1].grad.numpy()),
+            ("bias grad", weights, ours_in[2].grad.data, theirs_in[2].grad.numpy())]
+
+
+@pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
+def test_depthwise_conv_matches_torch_where_claimed():
+    """MobileNet-style depthwise layers (3x3, 5x5, strided, padded) and random ones."""
+    rnd, rng = random.Random(12), np.random.default_rng(12)
+    claimed, mismatches = 0, []
+    for _ in range(60):
+        k = rnd.choice([(3, 3), (3, 3), (5, 5), (7, 7), (3, 5), (2, 2)])
+        shape = (rnd.choice([1, 2, 4, 8]), rnd.choice([3, 8, 16, 17, 32, 64]), *k,
+                 rnd.choice([1, 1, 2]), rnd.randint(0, k[0] // 2), rnd.randint(0, k[1] // 2),
+                 rnd.randint(k[0], 20), rnd.randint(k[1], 20))
+        for name, claim, ours, theirs in _depthwise_case(rng, shape):
+            claimed += claim
+            if claim and ours.tobytes() != theirs.tobytes():
+                mismatches.append((name, shape))
+            elif not claim:
+                assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-4), (name, shape)
+    assert not mismatches
+    assert claimed >= 150

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (autocast, cascade_sum, dtypes, errors, matmul_order, onednn_conv,
-                            onednn_pointwise, onednn_strided, schemas)
+                            onednn_depthwise, onednn_pointwise, onednn_strided, schemas)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -123,6 +123,11 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
         y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
     elif (kind := _onednn_kernel(x, w, stride, padding, dilation, groups)) == "pointwise":
         return _output_layout(onednn_pointwise.forward(x, w, b, stride), x, w)
+    elif kind == "depthwise":
+        if np.isfinite(w).all() and onednn_depthwise.forward_claimed(
+                x.shape, w.shape, stride, padding, dilation, groups):
+            return onednn_depthwise.forward(x, w, b, stride, padding)
+        y = _conv(x, w, stride, padding, dilation, groups)
     elif kind:
         y = onednn_conv.forward(x, w, b, stride, padding, dilation)
         if y is not None:
@@ -153,8 +158,9 @@ def _affordable(x, w, stride, padding, dilation) -> bool:
 def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
     """Which oneDNN kernel torch runs this convolution through, of those whose order
     `onednn_conv` follows: "direct" (float32, laid out contiguously), "pointwise" (its 1x1
-    kernel, `onednn_pointwise`), "brg" (channels last, in the shapes it shares the direct
-    kernel's forward order), else None (also past EXACT_BUDGET)."""
+    kernel, `onednn_pointwise`), "depthwise" (its jit_dw kernels, `onednn_depthwise`), "brg"
+    (channels last, in the shapes it shares the direct kernel's forward order), else None
+    (also past EXACT_BUDGET)."""
     if x.dtype != np.float32 or w.dtype != np.float32 or not _affordable(
             x, w, stride, padding, dilation):
         return None
@@ -162,6 +168,8 @@ def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
            is memory_formats.CHANNELS_LAST for a in (x, w) if a.ndim == 4):
         return "brg" if onednn_conv.brg_forward(x.shape, w.shape, stride, padding, dilation,
                                                 groups) else None
+    if onednn_depthwise.depthwise(x.shape, w.shape, stride, padding, dilation, groups):
+        return "depthwise"
     if onednn_pointwise.forward_claimed(x.shape, w.shape, stride, padding, dilation, groups,
                                         cascade_sum.THREADS):
         return "pointwise"
@@ -262,6 +270,8 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
     kind = None if transposed else _onednn_kernel(x, w, stride, padding, dilation, groups)
     if kind == "pointwise":
         known = _pointwise_backward(g, x, w, stride, padding, dilation, groups, mask)
+    elif kind == "depthwise":
+        known = _depthwise_backward(g, x, w, stride, padding, dilation, groups, mask)
     if kind == "direct":
         if mask[0] and all(s == 1 for s in stride):
             known[0] = onednn_conv.backward_data(g, w, x.shape, padding, dilation)
@@ -305,6 +315,23 @@ def _pointwise_backward(g, x, w, stride, padding, dilation, groups, mask) -> lis
                                                          cascade_sum.THREADS)
         if mask[2]:
             known[2] = onednn_pointwise.backward_bias(g, x.shape[1], cascade_sum.THREADS)
+    return known
+
+
+def _depthwise_backward(g, x, w, stride, padding, dilation, groups, mask) -> list:
+    """The gradients of a depthwise convolution oneDNN's jit_dw kernels run
+    (`onednn_depthwise`; None where not known, or where a NaN or infinity would reach the
+    products the kernels skip)."""
+    known = [None] * 3
+    shapes = (x.shape, w.shape, stride, padding, dilation, groups)
+    if mask[0] and np.isfinite(w).all() and onednn_depthwise.data_claimed(*shapes):
+        known[0] = onednn_depthwise.backward_data(g, w, x.shape, stride, padding)
+    if onednn_depthwise.weights_claimed(*shapes):
+        if mask[1] and np.isfinite(x).all():
+            known[1] = onednn_depthwise.backward_weights(x, g, w.shape, stride, padding,
+                                                         cascade_sum.THREADS)
+        if mask[2]:
+            known[2] = onednn_depthwise.backward_bias(g, cascade_sum.THREADS)
     return known
 
 
