@@ -204,3 +204,59 @@ def test_depthwise_conv_matches_torch_where_claimed():
                 assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-4), (name, shape)
     assert not mismatches
     assert claimed >= 150
+
+
+def _transposed_case(rng, shape):
+    """[(name, claimed, ours, theirs)] for a conv_transpose1d/2d (DCGAN generators' layers)."""
+    n, ci, co, k, s, p, op, h, w, one_d = shape
+    x = rng.standard_normal((n, ci, w) if one_d else (n, ci, h, w)).astype(np.float32)
+    weight = rng.standard_normal((ci, co, k) if one_d else (ci, co, k, k)).astype(np.float32)
+    bias = rng.standard_normal(co).astype(np.float32)
+    theirs_in = [torch.from_numpy(a).requires_grad_() for a in (x, weight, bias)]
+    functional = torch.nn.functional
+    theirs_f = functional.conv_transpose1d if one_d else functional.conv_transpose2d
+    theirs = theirs_f(*theirs_in, s, p, op)
+    g = rng.standard_normal(tuple(theirs.shape)).astype(np.float32)
+    theirs.backward(torch.from_numpy(g))
+    ours_in = [_tensor(a, True) for a in (x, weight, bias)]
+    ours_f = convolution.conv_transpose1d if one_d else convolution.conv_transpose2d
+    ours = ours_f(*ours_in, s, p, op)
+    backward(ours, _tensor(g))
+    stride, padding, dilation = ((s,), (p,), (1,)) if one_d else ((s, s), (p, p), (1, 1))
+    kind = convolution._deconvolution(x, weight, g.shape, stride, padding, dilation, 1)
+    data = bool(kind) and onednn_conv.direct_forward(g.shape, weight.shape, stride, padding,
+                                                     dilation, 1)
+    weights = bool(kind) and onednn_conv.reduction_shares(
+        g.shape, weight.shape, stride, padding, dilation, x.shape[2:], THREADS) is not None
+    return [("out", bool(kind), ours.data, theirs.detach().numpy()),
+            ("input grad", data, ours_in[0].grad.data, theirs_in[0].grad.numpy()),
+            ("weight grad", weights, ours_in[1].grad.data, theirs_in[1].grad.numpy()),
+            ("bias grad", bool(kind) and co >= 16, ours_in[2].grad.data,
+             theirs_in[2].grad.numpy())]
+
+
+@pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
+def test_transposed_conv_matches_torch_where_claimed():
+    """DCGAN generator layers (4x4, stride 1 from 1x1 and stride 2 padding 1) and random ones;
+    the bias gradient is claimed from 16 channels (below, oneDNN may sum it in lanes)."""
+    rnd, rng = random.Random(13), np.random.default_rng(13)
+    claimed, mismatches = 0, []
+    for _ in range(50):
+        if rnd.random() < 0.4:
+            ci, co, k, s, p, size = rnd.choice([(100, 64, 4, 1, 0, 1), (64, 32, 4, 2, 1, 4),
+                                                (32, 16, 4, 2, 1, 8), (16, 3, 4, 2, 1, 8)])
+            shape = (rnd.choice([2, 4, 8]), ci, co, k, s, p, 0, size, size, False)
+        else:
+            one_d, k, s = rnd.random() < 0.15, rnd.choice([2, 3, 4, 5]), rnd.choice([1, 2, 2])
+            shape = (rnd.choice([1, 2, 4, 8]), rnd.choice([3, 16, 32, 64]),
+                     rnd.choice([3, 8, 16, 20, 32]), k, s, rnd.randint(0, k // 2),
+                     rnd.randint(0, s - 1), 1 if one_d else rnd.randint(2, 10),
+                     rnd.randint(2, 10), one_d)
+        for name, claim, ours, theirs in _transposed_case(rng, shape):
+            claimed += claim
+            if claim and ours.tobytes() != theirs.tobytes():
+                mismatches.append((name, shape))
+            elif not claim:
+                assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-4), (name, shape)
+    assert not mismatches
+    assert claimed >= 120

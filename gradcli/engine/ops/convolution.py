@@ -120,7 +120,12 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
     if transposed:
         shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
                                   groups)
-        y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
+        kind = _deconvolution(x, w, shape, stride, padding, dilation, groups)
+        y = (onednn_strided.backward_data(x, w, shape, stride, padding) if kind == "strided"
+             else onednn_conv.backward_data(x, w, shape, padding, dilation) if kind
+             else None)
+        if y is None:
+            y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
     elif (kind := _onednn_kernel(x, w, stride, padding, dilation, groups)) == "pointwise":
         return _output_layout(onednn_pointwise.forward(x, w, b, stride), x, w)
     elif kind == "depthwise":
@@ -285,8 +290,11 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
         known = _slow_conv_backward(g, x, w, stride, padding, mask)
     if mask[0] and known[0] is None and not transposed:
         known[0] = _strided_input_grad(g, x, w, stride, padding, dilation, groups)
+    if transposed and _deconvolution(x, w, g.shape, stride, padding, dilation, groups):
+        known = _deconvolution_backward(g, x, w, stride, padding, dilation, groups, mask)
     if mask[0] and transposed:  # output padding the strides never read leaves extra rows
-        grad_x = _conv(g, w, stride, padding, dilation, groups)[
+        grad_x = (known[0] if known[0] is not None else
+                  _conv(g, w, stride, padding, dilation, groups))[
             (slice(None), slice(None), *(slice(0, size) for size in x.shape[2:]))]
     elif mask[0]:
         grad_x = known[0] if known[0] is not None else _conv_input_grad(
@@ -315,6 +323,41 @@ def _pointwise_backward(g, x, w, stride, padding, dilation, groups, mask) -> lis
                                                          cascade_sum.THREADS)
         if mask[2]:
             known[2] = onednn_pointwise.backward_bias(g, x.shape[1], cascade_sum.THREADS)
+    return known
+
+
+def _deconvolution(x, w, shape, stride, padding, dilation, groups) -> str | None:
+    """Which of the orders followed torch's transposed float32 convolution takes: oneDNN
+    runs it as the input gradient of the convolution from its output `shape` back to x, "direct"
+    (stride 1: the direct backward-data kernel) or "strided" (brgconv_strided), where claimed
+    for that convolution; else None (also past EXACT_BUDGET)."""
+    if (x.dtype != np.float32 or w.dtype != np.float32 or x.ndim != w.ndim or groups != 1
+            or all(k == 1 for k in w.shape[2:]) or x.ndim == 4 and any(
+                memory_formats.suggest(a.shape, memory_formats.element_strides(a))
+                is memory_formats.CHANNELS_LAST for a in (x, w))):
+        return None
+    planar, kernel, *_ = onednn_conv._planar(x.shape, w.shape, stride, padding, dilation)
+    if (not onednn_conv._onednn(planar, kernel, w.shape[1], groups)
+            or x.shape[0] * math.prod(w.shape) * math.prod(x.shape[2:]) > EXACT_BUDGET):
+        return None
+    if all(s == 1 for s in stride):
+        return "direct" if onednn_conv.direct_forward(shape, w.shape, stride, padding,
+                                                      dilation, groups) else None
+    return "strided" if onednn_strided.claimed(shape, w.shape, stride, padding, dilation,
+                                               groups, cascade_sum.THREADS) else None
+
+
+def _deconvolution_backward(g, x, w, stride, padding, dilation, groups, mask) -> list:
+    """The gradients of a transposed convolution `_deconvolution` takes (None where not
+    known): the input's as oneDNN's direct forward kernel convolves g, the weight's as its
+    backward-weights kernel sums g's windows against x; the bias's as `_bias_grad`."""
+    known = [None] * 3
+    if mask[0] and onednn_conv.direct_forward(g.shape, w.shape, stride, padding, dilation,
+                                              groups):
+        known[0] = onednn_conv.forward(g, w, None, stride, padding, dilation)
+    if mask[1]:
+        known[1] = onednn_conv.backward_weights(g, x, w.shape, stride, padding, dilation,
+                                                cascade_sum.THREADS)
     return known
 
 
