@@ -58,25 +58,30 @@ def _planar(x_shape, w_shape, stride, padding, dilation):
     return (shape, kernel, *pairs)
 
 
-def _onednn(shape, kernel, o: int, groups: int, stride=(1, 1), threads: int = 1) -> bool:
-    """Whether ATen hands this float32 convolution (no dilation) to oneDNN (`use_mkldnn`), for
-    the shapes checked here: one group, nothing empty; a 1x1 kernel only when strided, of 16 or
-    more images or on more threads."""
+def _use_mkldnn(shape, kernel, stride, threads: int) -> bool:
+    """ATen's `use_mkldnn` for a float32 convolution of one group without dilation: a 1x1 kernel
+    only when strided, of 16 or more images or on more threads; then a kernel wider than 3 both
+    ways, more than one image or more than 20480 inputs."""
     n, c, h, w = shape
-    if not AVX512_CORE or groups != 1 or n * c * h * w * o == 0:
-        return False
     if kernel == (1, 1) and stride == (1, 1) and n < 16 and threads == 1:
         return False
     return kernel[0] > 3 and kernel[1] > 3 or n > 1 or n * c * h * w > 20480
 
 
-def aten_convolves(x_shape, w_shape, groups: int) -> bool:
-    """Whether ATen keeps this float32 convolution from oneDNN (`use_mkldnn` false, kernels
-    other than 1x1): one sample, no kernel wider than 3 both ways, at most 20480 inputs."""
-    shape, kernel, *_ = _planar(x_shape, w_shape, (1,), (0,), (1,))
+def _onednn(shape, kernel, o: int, groups: int, stride=(1, 1), threads: int = 1) -> bool:
+    """Whether ATen hands this float32 convolution (no dilation) to oneDNN and oneDNN has its
+    AVX-512 kernels, for the shapes checked here: one group, nothing empty."""
     n, c, h, w = shape
-    return groups == 1 and n == 1 and not (kernel[0] > 3 and kernel[1] > 3) and (
-        c * h * w <= 20480)
+    return (AVX512_CORE and groups == 1 and n * c * h * w * o > 0
+            and _use_mkldnn(shape, kernel, stride, threads))
+
+
+def aten_convolves(x_shape, w_shape, stride, groups: int, threads: int) -> bool:
+    """Whether ATen keeps this float32 convolution (one group, no dilation) from oneDNN: one
+    sample of at most 20480 inputs and no kernel wider than 3 both ways, or a 1x1 kernel at
+    stride 1 on one thread of fewer than 16 images."""
+    shape, kernel, stride, *_ = _planar(x_shape, w_shape, stride, (0,), (1,))
+    return groups == 1 and not _use_mkldnn(shape, kernel, stride, threads)
 
 
 def direct_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> bool:

@@ -61,11 +61,12 @@ def _strided(rnd: random.Random):
 
 
 def _pointwise(rnd: random.Random):
-    """1x1 layers (ResNet's projections and bottlenecks, NiN), some strided."""
+    """1x1 layers (ResNet's projections and bottlenecks, NiN), some strided or padded."""
     c, o = rnd.choice([(64, 128), (16, 32), (3, 8), (32, 16), (128, 64), (8, 8), (100, 20)])
     size, one_d = rnd.choice([4, 7, 8, 14, 16, 28]), rnd.random() < 0.15
-    return (rnd.choice([1, 2, 4, 16, 17]), c, o, 1, 1, rnd.choice([1, 1, 2]), 0, 0, 1,
-            1 if one_d else size, size, one_d)
+    pad = rnd.choice([0, 0, 0, 1])
+    return (rnd.choice([1, 2, 4, 16, 17]), c, o, 1, 1, rnd.choice([1, 1, 2]), 0 if one_d else pad,
+            pad, 1, 1 if one_d else size, size, one_d)
 
 
 def _case(rng, shape):
@@ -105,7 +106,7 @@ def _case(rng, shape):
     return [("out", claimed or pointwise or aten, ours.data, theirs.detach().numpy()),
             ("input grad", (claimed or pointwise) and s == 1 or aten_grads or strided,
              ours_in[0].grad.data, theirs_in[0].grad.numpy()),
-            ("weight grad", weights_claimed or pointwise_weights or aten_grads,
+            ("weight grad", weights_claimed or pointwise_weights or aten_grads and n == 1,
              ours_in[1].grad.data, theirs_in[1].grad.numpy()),
             ("bias grad", bias_claimed or pointwise_weights or aten, ours_in[2].grad.data,
              theirs_in[2].grad.numpy())]

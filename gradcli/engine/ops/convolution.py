@@ -184,13 +184,16 @@ def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
 
 def _aten_slow(x, w, stride, padding, dilation, groups) -> bool:
     """Whether torch convolves this itself (slow_conv2d: im2col and MKL products) in the shapes
-    checked: float32, one sample that ATen keeps from oneDNN, no dilation, not 1x1, not
-    channels last, within EXACT_BUDGET."""
+    checked: float32, what ATen keeps from oneDNN (one sample, or 1x1 kernels of fewer than 16
+    images on one thread; these of 4 or more output channels, MKL's order for 2 or 3 rows not
+    followed), no dilation, not channels last, nothing empty, within EXACT_BUDGET."""
     return (x.dtype == np.float32 and w.dtype == np.float32 and groups == 1
-            and x.shape[0] == 1 and all(d == 1 for d in dilation)
+            and x.ndim in (3, 4) and x.size * w.shape[0] > 0
+            and (w.shape[0] >= 4 or any(k != 1 for k in w.shape[2:]))
+            and all(d == 1 for d in dilation)
             and _affordable(x, w, stride, padding, dilation)
-            and not all(k == 1 for k in w.shape[2:])
-            and onednn_conv.aten_convolves(x.shape, w.shape, groups)
+            and onednn_conv.aten_convolves(x.shape, w.shape, stride, groups,
+                                           cascade_sum.THREADS)
             and not any(a.ndim == 4 and memory_formats.suggest(
                 a.shape, memory_formats.element_strides(a)) is memory_formats.CHANNELS_LAST
                 for a in (x, w)))
@@ -221,40 +224,60 @@ def _slow_conv(x, w, b, stride, padding, dilation, groups):
     measured exact on one thread, and on two past 4 terms per output.  None elsewhere."""
     if not _aten_slow(x, w, stride, padding, dilation, groups):
         return None
-    columns, out = _columns(x, w.shape[2:], stride, padding)
-    bias = None if b is None else np.broadcast_to(b[:, None], (w.shape[0], columns.shape[1]))
-    y = _product(np.ascontiguousarray(w.reshape(w.shape[0], -1)), columns, bias)
-    return None if y is None else y.reshape(1, w.shape[0], *out)
+    weights, images = np.ascontiguousarray(w.reshape(w.shape[0], -1)), []
+    for sample in x:  # ATen convolves the images one by one
+        columns, out = _columns(sample[None], w.shape[2:], stride, padding)
+        bias = None if b is None else np.broadcast_to(b[:, None],
+                                                      (w.shape[0], columns.shape[1]))
+        y = _product(weights, columns, bias)
+        if y is None:
+            return None
+        images.append(y.reshape(w.shape[0], *out))
+    return np.stack(images)
 
 
 def _slow_conv_backward(g, x, w, stride, padding, mask) -> list:
-    """slow_conv2d's gradients (None where not known): the input's as col2im of w.T @ g, the
-    kernel taps added in order from zero; the weight's as g @ columns.T from zero (these two
-    measured on one thread only); the bias as torch's sum."""
+    """slow_conv2d's gradients (None where not known): the input's, image by image, as col2im
+    of w.T @ g, the kernel taps added in order from zero (a 1x1 kernel at stride 1 unpadded:
+    w.T @ g itself); the weight's of one image as g @ columns.T from zero (these two measured on
+    one thread only); the bias as torch's sum."""
     o, kernel = w.shape[0], w.shape[2:]
-    g2d = g.reshape(o, -1)
     grads = [None, None, None]
     if mask[2]:
         grads[2] = F.sum_values(g, g.shape, None, (0, *range(2, g.ndim)), False)
     if cascade_sum.THREADS > 1:
         return grads
     if mask[0]:
-        frame = _product(np.ascontiguousarray(w.reshape(o, -1).T), g2d)
-        if frame is not None:
-            frame = frame.reshape(w.shape[1], *kernel, *g.shape[2:])
-            padded = np.zeros((x.shape[1], *(x.shape[2 + i] + 2 * padding[i]
-                                             for i in range(len(kernel)))), np.float32)
-            for tap in itertools.product(*(range(k) for k in kernel)):
-                key = tuple(slice(tap[i], tap[i] + stride[i] * (g.shape[2 + i] - 1) + 1,
-                                  stride[i]) for i in range(len(kernel)))
-                padded[(slice(None), *key)] += frame[(slice(None), *tap)]
-            grads[0] = padded[(slice(None), *(slice(padding[i], padding[i] + x.shape[2 + i])
-                                             for i in range(len(kernel))))][None]
-    if mask[1]:
+        images = [_slow_input_grad(image.reshape(o, -1), w, x.shape[1:], stride, padding)
+                  for image in g]
+        grads[0] = None if any(i is None for i in images) else np.stack(images)
+    if mask[1] and x.shape[0] == 1:
+        g2d = g.reshape(o, -1)
         columns, _ = _columns(x, kernel, stride, padding)
         weights = _product(g2d, columns.T, np.zeros((o, columns.shape[0]), np.float32))
         grads[1] = None if weights is None else weights.reshape(w.shape)
     return grads
+
+
+def _slow_input_grad(g2d, w, image_shape, stride, padding):
+    """One image's input gradient as slow_conv2d computes it from its output gradient g2d
+    (O, positions): w.T @ g2d, then col2im (None where `_product` is not known)."""
+    kernel, out = w.shape[2:], tuple(
+        _out_size(image_shape[1 + i], w.shape[2 + i], stride[i], padding[i], 1)
+        for i in range(w.ndim - 2))
+    frame = _product(np.ascontiguousarray(w.reshape(w.shape[0], -1).T), g2d)
+    if frame is None or all(k == 1 for k in kernel) and not any(padding) and all(
+            s == 1 for s in stride):
+        return None if frame is None else frame.reshape(image_shape)
+    frame = frame.reshape(w.shape[1], *kernel, *out)
+    padded = np.zeros((image_shape[0], *(image_shape[1 + i] + 2 * padding[i]
+                                         for i in range(len(kernel)))), np.float32)
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        key = tuple(slice(tap[i], tap[i] + stride[i] * (out[i] - 1) + 1, stride[i])
+                    for i in range(len(kernel)))
+        padded[(slice(None), *key)] += frame[(slice(None), *tap)]
+    return padded[(slice(None), *(slice(padding[i], padding[i] + image_shape[1 + i])
+                                  for i in range(len(kernel))))]
 
 
 def _output_layout(y, x, w):
