@@ -13,7 +13,7 @@ Found by experiment against torch 2.13.0's CPU wheel (oneDNN v3.12) and its kern
   One and two threads give the same bits (each output is one thread's).
 * input gradient (stride 1, contiguous): the direct backward-data kernel, the same chains
   with the roles swapped: blocks of 16 output channels, each in (kh, kw, o) order.  Strided
-  convolutions take oneDNN's brgconv_strided kernel instead, not reproduced.
+  convolutions take oneDNN's brgconv_strided kernel instead (`onednn_strided`).
 * weight and bias gradients (contiguous, no dilation): the direct backward-weights kernel
   (avx512 for 1 to 3 and 16 or more input channels, avx2 for 4 to 15): per weight a fused chain
   over the positions (n, oh, ow) in order, the bias a plain sum in that order.  On more than one

@@ -95,27 +95,35 @@ def weights_claimed(x_shape, w_shape, stride, padding, dilation, groups: int) ->
     return True
 
 
-def forward(x: np.ndarray, w: np.ndarray, b, stride, padding) -> np.ndarray:
-    """The depthwise convolution of float32 x (N, C, H, W) and w (C, 1, KH, KW) plus bias b as
-    jit_dw sums it: per output a chain from the bias over the taps (kh, kw)."""
-    n, c = x.shape[:2]
+def _tap_chains(grid: np.ndarray, w: np.ndarray, size, window, b=None) -> np.ndarray:
+    """Per position of `size` a fused chain over the kernel's taps (kh, then kw) of
+    window(grid, kh, kw) * w, from the bias b (or +0), in blocks of images that keep the
+    products' memory bounded."""
+    n, c = grid.shape[:2]
     kernel = w.shape[2:]
-    out = tuple(onednn_conv._out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], 1)
-                for i in range(2))
-    xp = np.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2])
     weights = w[:, 0].reshape(c, -1).T.reshape(-1, 1, c, 1, 1)
-    terms = kernel[0] * kernel[1]
-    step = max(1, onednn_conv._CHUNK // max(1, terms * c * out[0] * out[1]))
-    result = np.empty((n, c, *out), np.float32)
+    step = max(1, onednn_conv._CHUNK // max(1, kernel[0] * kernel[1] * c * size[0] * size[1]))
+    result = np.empty((n, c, *size), np.float32)
     for first in range(0, n, step):
-        part = xp[first:first + step]
-        inputs = np.stack([part[:, :, kh:kh + stride[0] * (out[0] - 1) + 1:stride[0],
-                                kw:kw + stride[1] * (out[1] - 1) + 1:stride[1]]
+        part = grid[first:first + step]
+        inputs = np.stack([window(part, kh, kw)
                            for kh in range(kernel[0]) for kw in range(kernel[1])])
         start = None if b is None else np.broadcast_to(
             b.reshape(1, c, 1, 1), inputs.shape[1:]).copy()
         result[first:first + step] = fma_accumulate(inputs, weights, start)
     return result
+
+
+def forward(x: np.ndarray, w: np.ndarray, b, stride, padding) -> np.ndarray:
+    """The depthwise convolution of float32 x (N, C, H, W) and w (C, 1, KH, KW) plus bias b as
+    jit_dw sums it: per output a chain from the bias over the taps (kh, kw)."""
+    kernel = w.shape[2:]
+    out = tuple(onednn_conv._out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], 1)
+                for i in range(2))
+    xp = np.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2])
+    return _tap_chains(xp, w, out, lambda part, kh, kw: part[
+        :, :, kh:kh + stride[0] * (out[0] - 1) + 1:stride[0],
+        kw:kw + stride[1] * (out[1] - 1) + 1:stride[1]], b)
 
 
 def backward_data(g: np.ndarray, w: np.ndarray, input_shape, stride, padding) -> np.ndarray:
@@ -128,17 +136,9 @@ def backward_data(g: np.ndarray, w: np.ndarray, input_shape, stride, padding) ->
                       np.float32)
     spread[:, :, kernel[0]:kernel[0] + stride[0] * out[0]:stride[0],
            kernel[1]:kernel[1] + stride[1] * out[1]:stride[1]] = g
-    weights = w[:, 0].reshape(c, -1).T.reshape(-1, 1, c, 1, 1)
-    terms = kernel[0] * kernel[1]
-    step = max(1, onednn_conv._CHUNK // max(1, terms * c * size[0] * size[1]))
-    result = np.empty((n, c, *size), np.float32)
-    for first in range(0, n, step):
-        part = spread[first:first + step]
-        inputs = np.stack([part[:, :, rows:rows + size[0], cols:cols + size[1]]
-                           for rows in padding[0] + kernel[0] - np.arange(kernel[0])
-                           for cols in padding[1] + kernel[1] - np.arange(kernel[1])])
-        result[first:first + step] = fma_accumulate(inputs, weights)
-    return result
+    rows, cols = (padding[i] + kernel[i] for i in range(2))
+    return _tap_chains(spread, w, size, lambda part, kh, kw: part[
+        :, :, rows - kh:rows - kh + size[0], cols - kw:cols - kw + size[1]])
 
 
 def _image_shares(n: int, c: int, threads: int) -> list[tuple[int, int]]:

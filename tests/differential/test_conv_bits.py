@@ -163,6 +163,17 @@ def test_channels_last_conv_forward_matches_torch_where_claimed():
     assert claimed >= 15
 
 
+def _tally(results, shape, mismatches: list) -> int:
+    """How many of one draw's results are claimed; the claimed ones that differ from torch go to
+    `mismatches`, the others must be close."""
+    for name, claim, ours, theirs in results:
+        if claim and ours.tobytes() != theirs.tobytes():
+            mismatches.append((name, shape))
+        elif not claim:
+            assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-4), (name, shape)
+    return sum(claim for _, claim, _, _ in results)
+
+
 def _depthwise_case(rng, shape):
     """[(name, claimed, ours, theirs)] for a depthwise conv2d (groups = channels)."""
     n, c, kh, kw, s, ph, pw, h, w = shape
@@ -197,12 +208,7 @@ def test_depthwise_conv_matches_torch_where_claimed():
         shape = (rnd.choice([1, 2, 4, 8]), rnd.choice([3, 8, 16, 17, 32, 64]), *k,
                  rnd.choice([1, 1, 2]), rnd.randint(0, k[0] // 2), rnd.randint(0, k[1] // 2),
                  rnd.randint(k[0], 20), rnd.randint(k[1], 20))
-        for name, claim, ours, theirs in _depthwise_case(rng, shape):
-            claimed += claim
-            if claim and ours.tobytes() != theirs.tobytes():
-                mismatches.append((name, shape))
-            elif not claim:
-                assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-4), (name, shape)
+        claimed += _tally(_depthwise_case(rng, shape), shape, mismatches)
     assert not mismatches
     assert claimed >= 150
 
@@ -253,11 +259,6 @@ def test_transposed_conv_matches_torch_where_claimed():
                      rnd.choice([3, 8, 16, 20, 32]), k, s, rnd.randint(0, k // 2),
                      rnd.randint(0, s - 1), 1 if one_d else rnd.randint(2, 10),
                      rnd.randint(2, 10), one_d)
-        for name, claim, ours, theirs in _transposed_case(rng, shape):
-            claimed += claim
-            if claim and ours.tobytes() != theirs.tobytes():
-                mismatches.append((name, shape))
-            elif not claim:
-                assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-4), (name, shape)
+        claimed += _tally(_transposed_case(rng, shape), shape, mismatches)
     assert not mismatches
     assert claimed >= 120
