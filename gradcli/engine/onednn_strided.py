@@ -1,6 +1,7 @@
 """float32 input gradients of strided convolutions in the order oneDNN's brgconv_strided kernel
 sums them, where torch's CPU build runs it (contiguous float32 input and weight, stride above 1
-either way, no dilation; see `onednn_conv` for when torch hands a convolution to oneDNN).
+either way, no dilation; see `onednn_conv` for when torch hands a convolution to oneDNN).  The
+same kernel runs the forward of strided transposed convolutions.
 
 The kernel (jit_brgemm_conv_bwd_strided) computes each row of the input gradient in blocks of
 input columns of one residue modulo the stride, calling a batch-reduce GEMM per group of kernel
@@ -8,14 +9,16 @@ taps; each call's sum is a fused chain from +0 over its taps (kh, then kw, ascen
 tap, the output channels in order, then added to what the earlier calls left.  The groups, for
 one block of columns: the columns' kernel columns (kw of their residue) each on its own call,
 but those every column of the block reads fully in range (its `get_kw_range`) together on one
-call placed where the first of them is; all kernel rows in one block (weights small enough).  An input width the
-stride does not divide goes through a padded copy of the gradient (`exec_trans`): all of a
-residue's kernel columns on one call.  Measured: one block of the whole width, on one thread,
-and on two when the batch splits evenly between them; on two threads an odd batch can make
-oneDNN cut the width into blocks (its `est_eff`), claimed only where no cut changes the calls.
+call placed where the first of them is; all kernel rows in one block (weights small enough).
+An input width the stride does not divide goes through a padded copy of the gradient
+(`exec_trans`): all of a residue's kernel columns on one call.  Measured: one block of the
+whole width, on one thread, and on two when the batch splits evenly between them; on two
+threads an odd batch can make oneDNN cut the width into blocks (its `est_eff`), claimed only
+where no cut changes the calls.
 
-Measured against torch 2.13.0's CPU wheel (oneDNN v3.12) on one and two threads: widths up to 128,
-strides 1 to 3 each way, kernels 1 to 7, padding up to half the kernel, 1 to 128 channels.
+Measured against torch 2.13.0's CPU wheel (oneDNN v3.12) on one and two threads: widths up to
+128 (past about 200 oneDNN cuts the width on one thread too), strides 1 to 3 each way, kernels
+1 to 7, padding up to half the kernel, 1 to 512 channels (1x1 kernels among them).
 """
 
 from __future__ import annotations
@@ -81,7 +84,8 @@ def _kw_groups(size: int, out: int, stride: int, pad: int, kernel: int, block: i
 
 
 def _blocks(size: int, stride: int) -> list[int]:
-    """The column blocks oneDNN's blocking may pick (multiples of the stride dividing the width)."""
+    """The column blocks oneDNN's blocking may pick: multiples of the stride that divide the
+    width."""
     return sorted({-(-size // parts) for parts in range(1, size + 1)
                    if -(-size // parts) % stride == 0 and size % -(-size // parts) == 0})
 

@@ -353,15 +353,16 @@ def _deconvolution(x, w, shape, stride, padding, dilation, groups) -> str | None
     """Which of the orders followed torch's transposed float32 convolution takes: oneDNN
     runs it as the input gradient of the convolution from its output `shape` back to x, "direct"
     (stride 1: the direct backward-data kernel) or "strided" (brgconv_strided), where claimed
-    for that convolution; else None (also past EXACT_BUDGET)."""
+    for that convolution; else None (also where the replay's multiply-adds pass EXACT_BUDGET)."""
     if (x.dtype != np.float32 or w.dtype != np.float32 or x.ndim != w.ndim or groups != 1
             or all(k == 1 for k in w.shape[2:]) or x.ndim == 4 and any(
                 memory_formats.suggest(a.shape, memory_formats.element_strides(a))
                 is memory_formats.CHANNELS_LAST for a in (x, w))):
         return None
     planar, kernel, *_ = onednn_conv._planar(x.shape, w.shape, stride, padding, dilation)
-    if (not onednn_conv._onednn(planar, kernel, w.shape[1], groups)
-            or x.shape[0] * math.prod(w.shape) * math.prod(x.shape[2:]) > EXACT_BUDGET):
+    # the replays take every tap of every output of their stride's residue
+    work = x.shape[0] * math.prod(w.shape) * math.prod(shape[2:]) // math.prod(stride)
+    if not onednn_conv._onednn(planar, kernel, w.shape[1], groups) or work > EXACT_BUDGET:
         return None
     if all(s == 1 for s in stride):
         return "direct" if onednn_conv.direct_forward(shape, w.shape, stride, padding,
