@@ -179,8 +179,18 @@ def _depthwise_case(rng, shape):
     n, c, kh, kw, s, ph, pw, h, w = shape
     x = rng.standard_normal((n, c, h, w)).astype(np.float32)
     weight = rng.standard_normal((c, 1, kh, kw)).astype(np.float32)
-    bias = rng.standard_normal(c).astype(np.float32)
-    params = dict(stride=(s, s), padding=(ph, pw), groups=c)
+    shapes = (x.shape, weight.shape, (s, s), (ph, pw), (1, 1), c)
+    weights = onednn_depthwise.weights_claimed(*shapes)
+    claims = (onednn_depthwise.forward_claimed(*shapes), onednn_depthwise.data_claimed(*shapes),
+              weights, weights)
+    return _named(claims, _run_conv2d(rng, x, weight, stride=(s, s), padding=(ph, pw),
+                                      groups=c))
+
+
+def _run_conv2d(rng, x, weight, **params):
+    """(ours, theirs) for conv2d's output and its input, weight and bias gradients, a bias
+    and an output gradient drawn from rng."""
+    bias = rng.standard_normal(weight.shape[0]).astype(np.float32)
     theirs_in = [torch.from_numpy(a).requires_grad_() for a in (x, weight, bias)]
     theirs = torch.nn.functional.conv2d(*theirs_in, **params)
     g = rng.standard_normal(tuple(theirs.shape)).astype(np.float32)
@@ -188,14 +198,14 @@ def _depthwise_case(rng, shape):
     ours_in = [_tensor(a, True) for a in (x, weight, bias)]
     ours = convolution.conv2d(*ours_in, **params)
     backward(ours, _tensor(g))
-    shapes = (x.shape, weight.shape, (s, s), (ph, pw), (1, 1), c)
-    weights = onednn_depthwise.weights_claimed(*shapes)
-    return [("out", onednn_depthwise.forward_claimed(*shapes), ours.data,
-             theirs.detach().numpy()),
-            ("input grad", onednn_depthwise.data_claimed(*shapes), ours_in[0].grad.data,
-             theirs_in[0].grad.numpy()),
-            ("weight grad", weights, ours_in[1].grad.data, theirs_in[1].grad.numpy()),
-            ("bias grad", weights, ours_in[2].grad.data, theirs_in[2].grad.numpy())]
+    return [(ours.data, theirs.detach().numpy())] + [
+        (mine.grad.data, its.grad.numpy()) for mine, its in zip(ours_in, theirs_in)]
+
+
+def _named(claims, pairs):
+    """[(name, claimed, ours, theirs)] of the output and the three gradients."""
+    return [(name, claim, ours, theirs) for name, claim, (ours, theirs)
+            in zip(("out", "input grad", "weight grad", "bias grad"), claims, pairs)]
 
 
 @pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
@@ -262,3 +272,30 @@ def test_transposed_conv_matches_torch_where_claimed():
         claimed += _tally(_transposed_case(rng, shape), shape, mismatches)
     assert not mismatches
     assert claimed >= 120
+
+
+def _grouped_case(rng, shape):
+    """[(name, claimed, ours, theirs)] for a grouped conv2d (ResNeXt-style groups)."""
+    n, groups, per_in, per_out, k, s, pad, size = shape
+    x = rng.standard_normal((n, groups * per_in, size, size)).astype(np.float32)
+    weight = rng.standard_normal((groups * per_out, per_in, k, k)).astype(np.float32)
+    claimed = convolution._direct_groups(x.shape, weight.shape, (s, s), (pad, pad), (1, 1),
+                                         groups)
+    claims = (claimed, claimed and s == 1, claimed and THREADS == 1, claimed and THREADS == 1)
+    return _named(claims, _run_conv2d(rng, x, weight, stride=(s, s), padding=(pad, pad),
+                                      groups=groups))
+
+
+@pytest.mark.skipif(not onednn_conv.AVX512_CORE, reason="oneDNN's AVX-512 kernels only")
+def test_grouped_conv_matches_torch_where_claimed():
+    """Groups of 16 to 64 channels (the direct kernel group by group) and others."""
+    rnd, rng = random.Random(14), np.random.default_rng(14)
+    claimed, mismatches = 0, []
+    for _ in range(40):
+        k = rnd.choice([2, 3, 5])
+        shape = (rnd.choice([1, 2, 4]), rnd.choice([2, 3, 4]), rnd.choice([8, 16, 32]),
+                 rnd.choice([16, 32, 48]), k, rnd.choice([1, 1, 2]), rnd.randint(0, k // 2),
+                 rnd.randint(k, 12))
+        claimed += _tally(_grouped_case(rng, shape), shape, mismatches)
+    assert not mismatches
+    assert claimed >= 30
