@@ -197,7 +197,7 @@ def _direct_groups(x_shape, w_shape, stride, padding, dilation, groups) -> bool:
     `onednn_conv` follows for one group: measured with 16, 32, 48 or 64 input and output
     channels a group (multiples of its blocks of 16)."""
     per_in, per_out = x_shape[1] // groups, w_shape[0] // groups
-    return (per_in % 16 == 0 and per_out % 16 == 0 and per_in * per_out > 0
+    return (per_in % 16 == 0 and per_out % 16 == 0 and 0 < per_in <= 64 and 0 < per_out <= 64
             and onednn_conv.direct_forward((x_shape[0], per_in, *x_shape[2:]),
                                            (per_out, *w_shape[1:]), stride, padding, dilation,
                                            1))
