@@ -85,19 +85,12 @@ def fma_accumulate(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None
     for k in range(len(products)):
         np.add(products[k], acc, out=sums[k])
         acc = sums[k].astype(np.float32)
-    doubtful = _doubtful32(sums).reshape(len(sums), -1)
-    if doubtful.any():  # rerun exactly the elements some step may have rounded wrongly
-        where = np.flatnonzero(doubtful.any(axis=0))
-        first = int(np.argmax(doubtful[:, where].any(axis=1)))
-        picked = np.unravel_index(where, shape)
-        exact = (sums[first - 1] if first else np.broadcast_to(first_acc, shape))[picked]
-        exact = exact.astype(np.float32)
-        a_picked = np.broadcast_to(a, (len(a), *shape))[(slice(None), *picked)]
-        b_picked = np.broadcast_to(b, (len(b), *shape))[(slice(None), *picked)]
+    steps = _doubtful32(sums).reshape(len(sums), -1).any(axis=1)
+    if steps.any():
+        first = int(np.argmax(steps))
+        acc = sums[first - 1].astype(np.float32) if first else first_acc
         for k in range(first, len(a)):
-            exact = fma32(a_picked[k], b_picked[k], exact)
-        acc = np.array(acc, np.float32)
-        acc[picked] = exact
+            acc = fma32(a[k], b[k], acc)
     return acc
 
 
