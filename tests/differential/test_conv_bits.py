@@ -180,9 +180,10 @@ def _depthwise_case(rng, shape):
     x = rng.standard_normal((n, c, h, w)).astype(np.float32)
     weight = rng.standard_normal((c, 1, kh, kw)).astype(np.float32)
     shapes = (x.shape, weight.shape, (s, s), (ph, pw), (1, 1), c)
-    weights = onednn_depthwise.weights_claimed(*shapes)
-    claims = (onednn_depthwise.forward_claimed(*shapes), onednn_depthwise.data_claimed(*shapes),
-              weights, weights)
+    affordable = convolution._affordable(x, weight, (s, s), (ph, pw), (1, 1))
+    weights = affordable and onednn_depthwise.weights_claimed(*shapes)
+    claims = (affordable and onednn_depthwise.forward_claimed(*shapes),
+              affordable and onednn_depthwise.data_claimed(*shapes), weights, weights)
     return _named(claims, _run_conv2d(rng, x, weight, stride=(s, s), padding=(ph, pw),
                                       groups=c))
 
@@ -279,8 +280,8 @@ def _grouped_case(rng, shape):
     n, groups, per_in, per_out, k, s, pad, size = shape
     x = rng.standard_normal((n, groups * per_in, size, size)).astype(np.float32)
     weight = rng.standard_normal((groups * per_out, per_in, k, k)).astype(np.float32)
-    claimed = convolution._direct_groups(x.shape, weight.shape, (s, s), (pad, pad), (1, 1),
-                                         groups)
+    claimed = convolution._affordable(x, weight, (s, s), (pad, pad), (1, 1)) and (
+        convolution._direct_groups(x.shape, weight.shape, (s, s), (pad, pad), (1, 1), groups))
     claims = (claimed, claimed and s == 1, claimed and THREADS == 1, claimed and THREADS == 1)
     return _named(claims, _run_conv2d(rng, x, weight, stride=(s, s), padding=(pad, pad),
                                       groups=groups))
