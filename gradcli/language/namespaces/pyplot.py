@@ -592,8 +592,10 @@ def _histograms(datasets, weights, bins, bin_range, density: bool):
 
 @contextmanager
 def _numpy_warnings():
-    """NumPy's warnings as the program's (Python shows them at the program's line)."""
-    with warnings.catch_warnings(record=True) as caught:
+    """NumPy's warnings as the program's (Python shows them at the program's line), its
+    floating-point ones as its defaults give them (the engine turns them off)."""
+    with warnings.catch_warnings(record=True) as caught, \
+            np.errstate(divide="warn", over="warn", invalid="warn", under="ignore"):
         warnings.simplefilter("always")
         try:
             yield
