@@ -98,6 +98,12 @@ CASES = [
     (NN + LEAF + "torch.optim.SGD([p, p], lr=0.1)", "UserWarning"),
     ("torch.autograd.gradcheck(lambda x: x * 2, (torch.ones(2, requires_grad=True),))",
      "UserWarning"),
+    ("class Fn(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+     "        ctx.set_materialize_grads(False)\n        return x * 2\n    @staticmethod\n"
+     "    def backward(ctx, g):\n        if g is None:\n            raise RuntimeError('none')\n"
+     "        return g * 2\nx = torch.ones(2, dtype=torch.double, requires_grad=True)\ntry:\n"
+     "    torch.autograd.gradcheck(Fn.apply, (x,))\nexcept Exception as e:\n"
+     "    print(type(e).__name__, e)", "UserWarning"),
     ("torch.distributions.Normal(0., 1.).sample_n(2)", "FutureWarning"),
     ("torch.cuda.amp.GradScaler()", "UserWarning"),
     ("torch.cpu.amp.GradScaler()", "FutureWarning"),
