@@ -104,6 +104,8 @@ CASES = [
      "        return g * 2\nx = torch.ones(2, dtype=torch.double, requires_grad=True)\ntry:\n"
      "    torch.autograd.gradcheck(Fn.apply, (x,))\nexcept Exception as e:\n"
      "    print(type(e).__name__, e)", "UserWarning"),
+    ("from torch.func import rearrange\nprint(rearrange(torch.ones(2, 3), 'a class -> class a'))",
+     "RuntimeWarning"),
     ("torch.distributions.Normal(0., 1.).sample_n(2)", "FutureWarning"),
     ("torch.cuda.amp.GradScaler()", "UserWarning"),
     ("torch.cpu.amp.GradScaler()", "FutureWarning"),
