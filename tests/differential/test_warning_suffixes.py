@@ -150,6 +150,9 @@ CASES = [
     (NN + "m = nn.Linear(2, 2)\nm.register_backward_hook(lambda *a: None)\n"
      "(m(torch.ones(2, requires_grad=True)) * 2).sum().backward()", "FutureWarning"),
     (NP + "print(np.finfo(None))", "DeprecationWarning"),
+    (NP + "print(np.log(np.zeros(1)), np.exp(np.array([1000.0])))", "RuntimeWarning"),
+    (NP + "print(np.mean(np.array([])))", "RuntimeWarning"),
+    (NP + "print(np.log(torch.zeros(1)))", "RuntimeWarning"),
     ("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.legend()", "UserWarning"),
     ("import matplotlib.pyplot as plt\nplt.hist([1.0, 2.0], weights=[0, 0], density=True)",
      "RuntimeWarning"),
