@@ -153,6 +153,8 @@ CASES = [
     (NP + "print(np.log(np.zeros(1)), np.exp(np.array([1000.0])))", "RuntimeWarning"),
     (NP + "print(np.mean(np.array([])))", "RuntimeWarning"),
     (NP + "print(np.log(torch.zeros(1)))", "RuntimeWarning"),
+    (NP + "x = np.float64(1.0)\nprint(x / 0, np.array([1.0]) / np.array([0.0]))", "RuntimeWarning"),
+    (NP + "a = np.array([1.0, 2.0])\na /= 0\nprint(a)", "RuntimeWarning"),
     ("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.legend()", "UserWarning"),
     ("import matplotlib.pyplot as plt\nplt.hist([1.0, 2.0], weights=[0, 0], density=True)",
      "RuntimeWarning"),
