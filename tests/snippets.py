@@ -47,8 +47,9 @@ def _record(stdout: str, error, warned: list) -> dict:
     return {"stdout": ADDRESS.sub("0x?", stdout), "error": error, "warnings": warned}
 
 
-def run_gradcli(source: str) -> dict:
-    """Run a snippet in a fresh gradcli Session."""
+def run_gradcli(source: str, *, triggered: bool = False) -> dict:
+    """Run a snippet in a fresh gradcli Session; its warnings end without torch's " (Triggered
+    internally at ...)" unless `triggered` keeps it."""
     from gradcli.engine.state import STATE
     from gradcli.language.session import Session
     from gradcli.language.syntax.parser import GradSyntaxError
@@ -56,7 +57,7 @@ def run_gradcli(source: str) -> dict:
     out, warned = io.StringIO(), []
     previous = STATE.warning_sink
     STATE.warning_sink = lambda category, message: warned.append(
-        [category, TRIGGERED.sub("", message)])  # as torch's are read
+        [category, message if triggered else TRIGGERED.sub("", message)])
     session = Session(write=out.write)
     session.runtime.filename, session.runtime.lines_known = SNIPPET, True  # as torch's run is
     try:
@@ -69,17 +70,23 @@ def run_gradcli(source: str) -> dict:
     return _record(out.getvalue(), error, warned)
 
 
-def run_torch(source: str) -> dict:
+def run_torch(source: str, *, triggered: bool = False) -> dict:
     """Run a snippet as Python with real torch, in a child forked from a fresh process that has
     imported torch (tests/torch_oracle.py), so that torch's once-per-process warnings, seed and
-    default dtype start fresh for every snippet, whatever the test process ran before."""
+    default dtype start fresh for every snippet, whatever the test process ran before. Its
+    warnings end without the " (Triggered internally at <file>:<line>.)" torch's C++ adds (the
+    golden records' form) unless `triggered` keeps it."""
     global _ORACLE
     if _ORACLE is None or _ORACLE.poll() is not None:
         _ORACLE = _start_oracle()
     requests, answers = _ORACLE.channels
     requests.write(json.dumps(source) + "\n")
     requests.flush()
-    return json.loads(answers.readline())
+    record = json.loads(answers.readline())
+    if not triggered:
+        record["warnings"] = [[category, TRIGGERED.sub("", message)]
+                              for category, message in record["warnings"]]
+    return record
 
 
 _ORACLE = None
@@ -161,7 +168,7 @@ def _run_torch_here(source: str) -> dict:
             exec(compile(text, SNIPPET, "exec", dont_inherit=True), {"__name__": "__main__"})
         except Exception as exc:  # the snippet's own error is the value under comparison
             error = [type(exc).__name__, str(exc)]
-    warned = [[w.category.__name__, _program_frames(TRIGGERED.sub("", str(w.message)))]
+    warned = [[w.category.__name__, _program_frames(str(w.message))]
               for w in caught if _shown_by_default(w)]
     return _record(out.getvalue(), error, warned)
 

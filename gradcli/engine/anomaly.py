@@ -6,10 +6,10 @@ from __future__ import annotations
 import weakref
 
 from gradcli.engine.state import STATE
+from gradcli.engine.triggered import triggered
 
 _STACKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_TRIGGERED = (" (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/"
-              "python_anomaly_mode.cpp:{}.)")
+_SOURCE = "torch/csrc/autograd/python_anomaly_mode.cpp"
 
 
 def record(node) -> None:
@@ -24,10 +24,10 @@ def warn_failed(node) -> None:
     """torch's warning for a node whose backward raised in anomaly mode."""
     stack = _STACKS.get(node)
     if stack is None:
-        message = (f"Error detected in {node.name()}. No forward pass information available. "
-                   "Enable detect anomaly during forward pass for more information."
-                   + _TRIGGERED.format(100))
+        message = triggered(f"Error detected in {node.name()}. No forward pass information "
+                            "available. Enable detect anomaly during forward pass for more "
+                            "information.", _SOURCE, 100)
     else:
-        message = (f"Error detected in {node.name()}. Traceback of forward call that caused the "
-                   f"error:\n{stack}" + _TRIGGERED.format(122))
+        message = triggered(f"Error detected in {node.name()}. Traceback of forward call that "
+                            f"caused the error:\n{stack}", _SOURCE, 122)
     STATE.warn("UserWarning", message)

@@ -216,13 +216,17 @@ class _Run:
         node_grads = self.pre_hooks(node, node_grads)
         if hooked:
             node_grads = node_hooks.run_prehooks(node, node_grads)
-        if (len(node_grads) > 1 or node_grads[0] is None) and getattr(node, "materialize", True):
+        # torch's generated backwards give undefined gradients for undefined ones (gradcheck's
+        # undefined output gradients): only a custom Function's backward sees them
+        undefined = type(node) is Node and all(g is None for g in node_grads)
+        if not undefined and (len(node_grads) > 1 or node_grads[0] is None) and \
+                getattr(node, "materialize", True):
             node_grads = [g if g is not None else F.zeros_of(*node.output_meta[nr])
                           for nr, g in enumerate(node_grads)]
         observer = STATE.backward_observer
         if observer is not None:  # narration (explain): what the node reads, before it runs
             observer.running(node, node_grads)
-        computed = node.apply(node_grads, wanted)
+        computed = [None] * len(node.next_edges) if undefined else node.apply(node_grads, wanted)
         # torch's validate_outputs: each gradient summed to its input's shape and cast to its
         # dtype, before the node's post-hooks see them
         edge_grads = [_fitted(node, index, grad, meta) if grad is not None and edge[0]

@@ -8,6 +8,7 @@ import numpy as np
 from gradcli.engine import devices, dtypes, errors, memory_format, schemas, vmap_batched
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
@@ -19,9 +20,9 @@ def cast_values(a: np.ndarray, np_dtype) -> np.ndarray:
     """An array as another dtype stores it: complex values cast to a real dtype keep their
     real parts, with torch's warning (once, as TORCH_WARN_ONCE gives it)."""
     if a.dtype.kind == "c" and np.dtype(np_dtype).kind != "c":
-        STATE.warn("UserWarning", "Casting complex values to real discards the imaginary part "
-                   "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-                   "Copy.cpp:307.)", once=True)
+        STATE.warn("UserWarning", triggered("Casting complex values to real discards the "
+                                            "imaginary part", "aten/src/ATen/native/Copy.cpp",
+                                            307), once=True)
         a = a.real
     return a.astype(np_dtype)
 

@@ -13,6 +13,7 @@ from gradcli.engine import blockwise, cascade_sum, devices, dtypes, errors, memo
 from gradcli.engine.declarations import declare
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
 
@@ -105,10 +106,9 @@ def _check_nesting(data, sizes: list[int], dtype: dtypes.DType, dim: int = 0) ->
         _check_nesting(item, sizes, dtype, dim + 1)
 
 
-TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
-                     "unexpected behavior.\nConsider using tensor.detach() first. (Triggered "
-                     "internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
-                     "python_variable_methods.cpp:822.)")
+TO_SCALAR_WARNING = triggered("Converting a tensor with requires_grad=True to a scalar may lead "
+                              "to unexpected behavior.\nConsider using tensor.detach() first.",
+                              "torch/csrc/autograd/generated/python_variable_methods.cpp", 822)
 
 
 def _values(data, depth: int, integral: bool):
@@ -166,9 +166,10 @@ def _stored(array: np.ndarray, dtype: dtypes.DType) -> np.ndarray:
     return array.astype(dtype.np)
 
 
-_ARRAY_LIST_WARNING = ("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
-                      "consider converting the list to a single numpy.ndarray with numpy.array() "
-                      "before converting to a tensor.")
+_ARRAY_LIST_WARNING = triggered(
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting "
+    "the list to a single numpy.ndarray with numpy.array() before converting to a tensor.",
+    "torch/csrc/utils/tensor_new.cpp", 252)
 
 
 def _array_rows(data):
@@ -270,9 +271,10 @@ def asarray(obj, dtype: dtypes.DType | None = None, copy=None, requires_grad=Non
     return result
 
 
-_ASARRAY_REQUIRES_GRAD = (
+_ASARRAY_REQUIRES_GRAD = triggered(
     "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. "
-    "Pass requires_grad=False explicitly to get the old behavior and silence this warning.")
+    "Pass requires_grad=False explicitly to get the old behavior and silence this warning.",
+    "torch/csrc/utils/tensor_new.cpp", 1737)
 
 
 def size_args(size: tuple, name: str = "") -> tuple[int, ...]:

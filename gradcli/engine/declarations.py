@@ -16,6 +16,7 @@ from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.functions import LateTable
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 
 # Where a function is reachable: torch.X, Tensor.X, torch.nn.functional.X, torch.linalg.X,
 # torch.special.X, torch.fft.X.
@@ -154,9 +155,10 @@ def _warn_deprecated(name: str, used, current: tuple, is_function: bool) -> None
     all of them: the parser warns from one place)."""
     show = schemas.display_signature
     advice = "".join(f"\n\t{name}{show(s, is_function)}" for s in current)
-    STATE.warn("UserWarning", f"This overload of {name} is deprecated:\n\t{name}"
-               f"{show(used, is_function)}\nConsider using one of the following signatures "
-               f"instead:{advice}", once="deprecated overload")
+    STATE.warn("UserWarning", triggered(
+        f"This overload of {name} is deprecated:\n\t{name}{show(used, is_function)}\nConsider "
+        f"using one of the following signatures instead:{advice}",
+        "torch/csrc/utils/python_arg_parser.cpp", 1841), once="deprecated overload")
 
 
 def _number_tensor(value) -> Tensor:
@@ -287,5 +289,5 @@ _RESIZED = ("An output with one or more elements was resized since it had shape 
             "not match the required output shape {}. This behavior is deprecated, and in a future "
             "PyTorch release outputs will not be resized unless they have zero elements. You can "
             "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-            "t.resize_(0). (Triggered internally at "
-            "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
+            "t.resize_(0).")
+_RESIZED = triggered(_RESIZED, "aten/src/ATen/native/Resize.cpp", 30)

@@ -11,19 +11,22 @@ from gradcli.engine.dtypes import FLOATING, DType
 from gradcli.engine.indexing import ZERO_DIM_INDEX
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DETACH_HINT, LEAF_ONLY, Tensor
+from gradcli.engine.triggered import triggered
 from gradcli.engine.functions import F
 
-NON_LEAF_GRAD = (
+NON_LEAF_GRAD = triggered(
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
     "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information.")
-CREATE_GRAPH_CYCLE = (
+    "github.com/pytorch/pytorch/pull/30531 for more information.",
+    "build/aten/src/ATen/core/TensorBody.h", 493)
+CREATE_GRAPH_CYCLE = triggered(
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
     "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
     "creating the graph to avoid this. If you have to use this function, make sure to reset the "
-    ".grad fields of your parameters to None after use to break the cycle and avoid the leak.")
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak.",
+    "torch/csrc/autograd/engine.cpp", 1307)
 
 _BATCHED_MISMATCH = (
     "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the "

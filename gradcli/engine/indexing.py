@@ -7,6 +7,7 @@ import numpy as np
 from gradcli.engine import autograd, dtypes, errors, vmap_batched
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 from gradcli.engine.functions import F
 from gradcli.engine.functions import export
 
@@ -38,10 +39,15 @@ def _index_tensor(array: np.ndarray) -> Tensor:
 
 
 _SEQUENCES = (list, tuple, str, range, np.ndarray)
+# torch warns from one line for a tensor, sequence or slice item, from another for None or ...
 _NON_TUPLE = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
               "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
               "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
               "in an error or a different result")
+_NON_TUPLE_ITEM = triggered(_NON_TUPLE, "torch/csrc/autograd/python_variable_indexing.cpp", 349)
+_NON_TUPLE_NONE = triggered(_NON_TUPLE, "torch/csrc/autograd/python_variable_indexing.cpp", 359)
+_UINT8_INDEX = triggered("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                         "torch.bool instead.", "aten/src/ATen/native/IndexingUtils.h", 37)
 
 
 def sequence_key(key):
@@ -51,8 +57,11 @@ def sequence_key(key):
     if not isinstance(key, (list, str)) or len(key) >= 32:
         return key
     for item in key:
-        if isinstance(item, (Tensor, slice) + _SEQUENCES) or item is None or item is Ellipsis:
-            STATE.warn("UserWarning", _NON_TUPLE)
+        if isinstance(item, (Tensor, slice) + _SEQUENCES):
+            STATE.warn("UserWarning", _NON_TUPLE_ITEM)
+            return tuple(key)
+        if item is None or item is Ellipsis:
+            STATE.warn("UserWarning", _NON_TUPLE_NONE)
             return tuple(key)
     return key
 
@@ -82,8 +91,7 @@ def advanced_array(item) -> np.ndarray:
     if item.dtype.category == 2:
         raise errors.index_error("tensors used as indices must be long, int, byte or bool tensors")
     if item.dtype.name == "uint8":
-        STATE.warn("UserWarning", "indexing with dtype torch.uint8 is now deprecated, please use "
-                   "a dtype torch.bool instead.")
+        STATE.warn("UserWarning", _UINT8_INDEX)
         return item.data.astype(bool)
     return item.data
 

@@ -18,7 +18,12 @@ import numpy as np
 
 from gradcli.engine.cascade_sum import GRAIN, THREADS, VECTOR_BYTES
 from gradcli.engine.fma import fused
+from gradcli.engine.triggered import triggered
 
+# var's, std's and their _mean's warning (their name first) when nothing is left to average over
+DOF_WARNING = triggered("{}(): degrees of freedom is <= 0. Correction should be strictly less than "
+                        "the reduction factor (input numel divided by output numel).",
+                        "aten/src/ATen/native/ReduceOps.cpp", 1861)
 # Below this many outputs, Python floats (doubles) run Welford's loop faster than NumPy rows.
 _FEW_OUTPUTS = 8
 

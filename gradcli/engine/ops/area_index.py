@@ -110,8 +110,8 @@ INDEX = {
             "hermitian hsplit infer_shape is_contiguous matrix_transpose narrow narrow_copy "
             "normalize_dims permute reduction_dims repeat reshape reshape_as reversed_dims "
             "size_at size_list sizes_arg split split_with_sizes squeeze squeeze_ stack t t_ "
-            "tensor_split transpose transpose_ unbind unfold unsafe_chunk unsafe_split unsqueeze "
-            "unsqueeze_ view view_as view_as_dtype vsplit wrap_dim "
+            "tensor_split transpose transpose_ triggered unbind unfold unsafe_chunk unsafe_split "
+            "unsqueeze unsqueeze_ view view_as view_as_dtype vsplit wrap_dim "
         ),
         "row": (
             "_reshape_alias _unsafe_view alias block_diag cat clone expand flip narrow_copy "
@@ -697,14 +697,14 @@ INDEX = {
     },
     "gradcli.engine.ops.reductions": {
         "function": (
-            "ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty check_mean_dtype "
-            "correction_of cumprod cumsum dim_product dims_of evenly_distribute_backward "
-            "evenly_read_jvp gather_with_keepdimed_indices last_dim_sums logsumexp logsumexp_jvp "
-            "max mean min norm norm_backward outer_dim_sums power_norm prod reduced_numel "
-            "restore_reduced_dims reversed_cumsum scatter std std_backward strided_row_sums sum "
-            "sum_backward sum_values two_norm unsqueeze_multiple value_selecting_backward "
-            "values_at_indices var var_backward variance vector_norm vector_norm_values "
-            "whole_product "
+            "DOF_WARNING ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty "
+            "check_mean_dtype correction_of cumprod cumsum dim_product dims_of "
+            "evenly_distribute_backward evenly_read_jvp gather_with_keepdimed_indices "
+            "last_dim_sums logsumexp logsumexp_jvp max mean min norm norm_backward outer_dim_sums "
+            "power_norm prod reduced_numel restore_reduced_dims reversed_cumsum scatter std "
+            "std_backward strided_row_sums sum sum_backward sum_values two_norm "
+            "unsqueeze_multiple value_selecting_backward values_at_indices var var_backward "
+            "variance vector_norm vector_norm_values whole_product "
         ),
         "row": (
             "amax amin cumprod cumsum linalg_vector_norm logsumexp max max.dim mean mean.dim min "

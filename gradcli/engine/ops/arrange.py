@@ -15,6 +15,7 @@ from gradcli.engine.ops.registry import (AS_VJP, LINEAR, OPS, RESULT, apply, def
                                          not_implemented, pointwise_op)
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
+from gradcli.engine.triggered import triggered
 from gradcli.engine.creation import COPY_WARNING
 
 
@@ -72,8 +73,9 @@ def triu_indices(row: int, col: int, offset: int = 0, dtype=None, layout=None, d
 
 # ---- grids ----------------------------------------------------------------------------------------
 
-MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                    "indexing argument.")
+MESHGRID_WARNING = triggered("torch.meshgrid: in an upcoming release, it will be required to "
+                             "pass the indexing argument.",
+                             "aten/src/ATen/native/TensorShape.cpp", 4215)
 
 
 def _tensor_list(tensors, unpack: bool = False) -> list:
@@ -729,9 +731,10 @@ defop("scatter.reduce", "NotImplemented", _scatter_reduce,
       name="torch::autograd::NotImplemented", promote="none", saves_params=True,
       vjp=(not_implemented("aten::scatter"), None))
 
-SCATTER_REDUCE_WARNING = (
+SCATTER_REDUCE_WARNING = triggered(
     "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
-    "future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
+    "future PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
+    "aten/src/ATen/native/TensorAdvancedIndexing.cpp", 225)
 
 
 def scatter_op(a: Tensor, dim: int, index: Tensor, src=None, value=None, reduce=None) -> Tensor:

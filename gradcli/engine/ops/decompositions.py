@@ -15,6 +15,7 @@ from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 
 
 def _mT(t: Tensor) -> Tensor:
@@ -781,12 +782,13 @@ def cholesky(a: Tensor, upper: bool = False) -> Tensor:
     return _cholesky("cholesky", "cholesky", a, upper)
 
 
-_CHOLESKY_DEPRECATED = (
+_CHOLESKY_DEPRECATED = triggered(
     "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
     "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
     "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
     "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for "
-    "all valid (symmetric positive definite) inputs.")
+    "all valid (symmetric positive definite) inputs.",
+    "aten/src/ATen/native/BatchLinearAlgebra.cpp", 1765)
 
 
 def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:
@@ -836,11 +838,11 @@ def qr_some(a: Tensor, some: bool = True) -> tuple:
     return F.ReturnTypes("qr", q, r, fields=("Q", "R"))
 
 
-_QR_DEPRECATED = (
+_QR_DEPRECATED = triggered(
     "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
     "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
     "Q, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if "
-    "some else 'complete')")
+    "some else 'complete')", "aten/src/ATen/native/BatchLinearAlgebra.cpp", 2505)
 
 
 def _check_svd_input(a: Tensor) -> None:

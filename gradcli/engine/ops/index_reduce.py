@@ -12,12 +12,12 @@ from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 
 __all__ = ["index_reduce", "index_reduce_"]
 _REDUCTIONS = ("prod", "mean", "amax", "amin")
-BETA_WARNING = ("index_reduce() is in beta and the API may change at any time. (Triggered "
-                "internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-                "TensorAdvancedIndexing.cpp:1523.)")
+BETA_WARNING = triggered("index_reduce() is in beta and the API may change at any time.",
+                         "aten/src/ATen/native/TensorAdvancedIndexing.cpp", 1523)
 
 
 def _backward(which: int):

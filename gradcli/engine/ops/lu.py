@@ -11,6 +11,7 @@ from gradcli.engine.ops.decompositions import _check_square
 from gradcli.engine.ops.registry import RESULT, OPS, apply, broadcast_shape, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 
 _INT32 = dtypes.int32
 
@@ -318,22 +319,22 @@ def deprecated_lu_solve(b: Tensor, lu_data: Tensor, lu_pivots: Tensor) -> Tensor
     return lu_solve(lu_data, lu_pivots, b)
 
 
-_LU_SOLVE_DEPRECATED = (
+_LU_SOLVE_DEPRECATED = triggered(
     "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
     "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
     "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, "
-    "pivots, B)")
+    "pivots, B)", "aten/src/ATen/native/BatchLinearAlgebra.cpp", 2230)
 
 
 def lu_with_info(a: Tensor, pivot: bool = True, check_errors: bool = True) -> tuple:
     """torch._lu_with_info: linalg.lu_factor_ex, after torch.lu's deprecation warning."""
-    STATE.warn("UserWarning",
+    STATE.warn("UserWarning", triggered(
         "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex "
         "and will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, "
         "compute_pivots)\nshould be replaced with\nLU, pivots = torch.linalg.lu_factor(A, "
         "compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\n"
         "should be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
-        "compute_pivots)", once=True)
+        "compute_pivots)", "aten/src/ATen/native/BatchLinearAlgebra.cpp", 2073), once=True)
     return lu_factor_ex(a, pivot=pivot, name="_lu_with_info")
 
 

@@ -14,6 +14,7 @@ from gradcli.engine import distance_kernels
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
+from gradcli.engine.triggered import triggered
 
 
 def scaled_sum(product, bias, beta, alpha):
@@ -402,9 +403,10 @@ def _chain_order(tensors: list) -> list:
 def chain_matmul(*matrices, out=None) -> Tensor:
     STATE.warn(
         "UserWarning",
-        "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
-        "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
-        "multiple parameters.", once=True)
+        triggered("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+                  "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+                  "more tensors rather than multiple parameters.",
+                  "aten/src/ATen/native/LinearAlgebra.cpp", 1102), once=True)
     require_tensors(matrices)
     if not matrices:
         raise errors.runtime("chain_matmul(): Expected one or more matrices")
@@ -436,9 +438,10 @@ def cross(a: Tensor, b: Tensor, dim=None) -> Tensor:
     if dim is None:
         STATE.warn(
             "UserWarning",
-            "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass "
-            "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will "
-            "change to agree with that of linalg.cross in a future release.", once=True)
+            triggered("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
+                      "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
+                      "default value of dim will change to agree with that of linalg.cross in a "
+                      "future release.", "aten/src/ATen/native/Cross.cpp", 63), once=True)
         if a.ndim == b.ndim:
             shape = F.broadcast_shape(a.shape, b.shape)
             dim = next((d for d, s in enumerate(shape) if s == 3), -1)

@@ -13,7 +13,7 @@ from gradcli.engine.cascade_sum import (full_sum, last_dim_sums, outer_dim_sums,
                                         strided_row_sums)
 from gradcli.engine.norm_order import power_norm, two_norm
 from gradcli.engine.product_order import dim_product, whole_product
-from gradcli.engine.variance_order import variance
+from gradcli.engine.variance_order import DOF_WARNING, variance
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
@@ -794,9 +794,7 @@ def _moment(key: str, a: Tensor, dim, unbiased, keepdim: bool, correction) -> Te
     correction = correction_of(unbiased, correction)
     outputs = math.prod(n for d, n in enumerate(a.shape) if dims is not None and d not in dims)
     if (a.numel() // outputs if outputs else 0) - correction <= 0:
-        STATE.warn("UserWarning", f"{key.split('.')[0]}(): degrees of freedom is <= 0. Correction "
-                   "should be strictly less than the reduction factor (input numel divided by "
-                   "output numel).")
+        STATE.warn("UserWarning", DOF_WARNING.format(key.split('.')[0]))
     return apply(OPS[key], a, dim=dims, correction=correction, keepdim=keepdim)
 
 

@@ -11,6 +11,7 @@ from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, OPS, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 
 
 def _expand(a: np.ndarray, size: tuple) -> np.ndarray:
@@ -481,14 +482,17 @@ def permute(a: Tensor, dims) -> Tensor:
 def reversed_dims(a: Tensor) -> Tensor:
     """Tensor.T: all dims reversed, with torch's deprecation warnings off two dims."""
     if a.ndim == 0:
-        STATE.warn("UserWarning", "Tensor.T is deprecated on 0-D tensors. This function is the "
-                   "identity in these cases.", once=True)
+        STATE.warn("UserWarning", triggered("Tensor.T is deprecated on 0-D tensors. This "
+                                            "function is the identity in these cases.",
+                                            "aten/src/ATen/native/TensorShape.cpp", 4321),
+                   once=True)
     elif a.ndim != 2:
-        STATE.warn("UserWarning", "The use of `x.T` on tensors of dimension other than 2 to "
-                   "reverse their shape is deprecated and it will throw an error in a future "
-                   "release. Consider `x.mT` to transpose batches of matrices or "
-                   "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
-                   "tensor.", once=True)
+        STATE.warn("UserWarning", triggered(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor.", "aten/src/ATen/native/TensorShape.cpp", 4314),
+            once=True)
     return _op("permute", a, dims=tuple(range(a.ndim - 1, -1, -1)))
 
 
@@ -517,8 +521,10 @@ def hermitian(a: Tensor) -> Tensor:
     """Tensor.H: a matrix's transpose, conjugated when complex; a 0-D tensor itself (its
     conjugate when complex), with torch's warning."""
     if a.ndim == 0:
-        STATE.warn("UserWarning", "Tensor.H is deprecated on 0-D tensors. Consider using "
-                   "x.conj().", once=True)
+        STATE.warn("UserWarning", triggered("Tensor.H is deprecated on 0-D tensors. Consider "
+                                            "using x.conj().",
+                                            "aten/src/ATen/native/TensorShape.cpp", 4335),
+                   once=True)
         return _conj_if_complex(a)
     if a.ndim != 2:
         more = " For batches of matrices, consider using tensor.mH" if a.ndim > 2 else ""

@@ -11,7 +11,8 @@ from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.engine.variance_order import moments
+from gradcli.engine.triggered import triggered
+from gradcli.engine.variance_order import DOF_WARNING, moments
 
 
 # ---- var_mean and std_mean -----------------------------------------------------------------------
@@ -61,9 +62,7 @@ def _moments_of(name: str):
             F.dims_of(dim, a.ndim)
         correction = F.correction_of(unbiased, correction)
         if F.reduced_numel(a.shape, dims) - correction <= 0:
-            STATE.warn("UserWarning", f"{name}(): degrees of freedom is <= 0. Correction should "
-                       "be strictly less than the reduction factor (input numel divided by "
-                       "output numel).")
+            STATE.warn("UserWarning", DOF_WARNING.format(name))
         return apply(OPS[f"{name}.correction"], a, dim=dims, correction=correction,
                      keepdim=keepdim)
     reduce.__name__ = name
@@ -208,8 +207,9 @@ def cov(a: Tensor, *, correction: int = 1, fweights=None, aweights=None) -> Tens
     else:
         factor = F.sub(total, correction)
     if factor.data <= 0:
-        STATE.warn("UserWarning", "cov(): degrees of freedom is <= 0. Correction should be "
-                   "strictly less than the number of observations.")
+        STATE.warn("UserWarning", triggered(
+            "cov(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "number of observations.", "aten/src/ATen/native/Correlation.cpp", 129))
         factor = F.zeros_of((), factor.dtype)
     x = F.sub(x, F.unsqueeze(average, 1))
     product = F.mm(x, F.t(F.mul(x, w) if w is not None else x))

@@ -11,12 +11,14 @@ from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 
-_DEPRECATED = (
+_DEPRECATED = triggered(
     "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be "
     "removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments "
     "reversed and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, "
-    "A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B).")
+    "A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B).",
+    "aten/src/ATen/native/BatchLinearAlgebra.cpp", 2273)
 
 
 def _solve(b, a, upper, transpose, unitriangular):

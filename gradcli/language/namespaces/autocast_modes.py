@@ -6,6 +6,7 @@ from __future__ import annotations
 from gradcli.engine import devices, dtypes, errors, schemas
 from gradcli.engine.dtypes import DType
 from gradcli.engine.state import STATE
+from gradcli.engine.triggered import triggered
 from gradcli.language.namespaces.grad_scaler import (AMP_GRAD_SCALER, CPU_GRAD_SCALER,
                                                      CUDA_GRAD_SCALER)
 from gradcli.language.runtime.frames import ContextManager
@@ -41,12 +42,13 @@ def is_autocast_enabled(*args, **kwargs) -> bool:
     return _device_type(bound["device_type"]) == "cpu" and STATE.autocast[0]
 
 
-def _deprecated_cpu_query(name: str, replacement: str, value):
+def _deprecated_cpu_query(name: str, replacement: str, line: int, value):
     """torch.is_autocast_cpu_enabled() and get_autocast_cpu_dtype(): the value, with the
-    DeprecationWarning torch's C++ raises."""
+    DeprecationWarning torch's C++ raises (from `line` of its autograd/init.cpp)."""
     def query():
-        STATE.warn("DeprecationWarning", f"torch.{name}() is deprecated. Please use "
-                   f"torch.{replacement} instead.")
+        STATE.warn("DeprecationWarning", triggered(
+            f"torch.{name}() is deprecated. Please use torch.{replacement} instead.",
+            "torch/csrc/autograd/init.cpp", line))
         return value()
     return entry(name, query, "", style="noargs", qualname=f"torch.{name}")
 
@@ -104,9 +106,9 @@ AUTOCAST = {
                                 style="parser"),
     "is_autocast_enabled": entry("is_autocast_enabled", is_autocast_enabled, "*args, **kwargs"),
     "is_autocast_cpu_enabled": _deprecated_cpu_query(
-        "is_autocast_cpu_enabled", "is_autocast_enabled('cpu')", lambda: STATE.autocast[0]),
+        "is_autocast_cpu_enabled", "is_autocast_enabled('cpu')", 883, lambda: STATE.autocast[0]),
     "get_autocast_cpu_dtype": _deprecated_cpu_query(
-        "get_autocast_cpu_dtype", "get_autocast_dtype('cpu')", lambda: STATE.autocast[1]),
+        "get_autocast_cpu_dtype", "get_autocast_dtype('cpu')", 1016, lambda: STATE.autocast[1]),
 }
 AMP = Namespace("torch.amp", {"autocast": AUTOCAST_TYPE, "GradScaler": AMP_GRAD_SCALER})
 CPU_AMP = Namespace("torch.cpu.amp", {"autocast": PyType(

@@ -6,6 +6,7 @@ from gradcli.engine import errors
 from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.cpu_capability import CAPABILITY
 from gradcli.engine.state import STATE
+from gradcli.engine.triggered import triggered
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import FlagNamespace, Namespace, type_name
 
@@ -69,8 +70,10 @@ def _set_matmul_precision(precision) -> None:
     if precision in _PRECISIONS:
         STATE.flags["matmul_precision"] = precision
     else:
-        STATE.warn("UserWarning", f"{precision} is not one of 'highest', 'high', or 'medium'; "
-                   "the currentsetFloat32MatmulPrecision call has no effect.")
+        STATE.warn("UserWarning", triggered(
+            f"{precision} is not one of 'highest', 'high', or 'medium'; the "
+            "currentsetFloat32MatmulPrecision call has no effect.", "aten/src/ATen/Context.cpp",
+            458))
 
 
 def _use_deterministic(mode, warn_only) -> None:

@@ -8,10 +8,12 @@ import itertools
 import numpy as np
 
 from gradcli.engine import creation, dtypes, errors, grad_api
+from gradcli.engine.backward import run_backward
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime.exceptions import register_exception
+from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, matches, register_exception
+from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.values import Namespace
@@ -41,6 +43,13 @@ If the test
 - is a Module test (e.g., in common_nn.py), then modify the corresponding
   module_test entry to have `gradcheck_nondet_tol=<tol>`
 """
+
+
+def _is_runtime_error(error) -> bool:
+    """Whether `error` (a TorchError or GradRuntimeError) is what `except RuntimeError` catches."""
+    if isinstance(error, GradRuntimeError):
+        return matches(error, EXCEPTION_TYPES["RuntimeError"])
+    return error.kind == "RuntimeError"
 
 
 def _failure(message: str) -> errors.TorchError:
@@ -178,8 +187,13 @@ class _Check:
         diff_inputs = _diff_inputs(self.inputs)
         if not outputs:
             return
-        zeros = [F.zeros_like(o) for o in outputs]
-        grads = grad_api.grad(list(outputs), diff_inputs, zeros, None, False, True)
+        if undefined:  # torch's UndefinedGrad on each output: backward gets None where it does
+            # not materialize its gradients
+            grads = run_backward(list(outputs), [None] * len(outputs), retain_graph=False,
+                                 create_graph=False, inputs=diff_inputs, accumulate=False)
+        else:
+            zeros = [F.zeros_like(o) for o in outputs]
+            grads = grad_api.grad(list(outputs), diff_inputs, zeros, None, False, True)
         for grad, inp in zip(grads, diff_inputs):
             if grad is None:
                 continue
@@ -224,8 +238,8 @@ def _helper(check: _Check, check_undefined_grad: bool, check_backward_ad: bool) 
         again = _differentiable(check.call())
         try:
             check.zero_grads_give_zero(again, undefined=True)
-        except errors.TorchError as error:
-            if error.kind != "RuntimeError":
+        except (errors.TorchError, GradRuntimeError) as error:  # (the program's backward's)
+            if not _is_runtime_error(error):
                 raise
             STATE.warn("UserWarning", "Backwards compatibility: New undefined gradient support "
                        "checking feature is enabled by default, but it may break existing "

@@ -9,6 +9,7 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.ops import pointwise as P
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 from gradcli.language.namespaces.builtins import (LEGACY_DTYPES, TENSOR_TYPE, entry,
                                                   table)
 from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
@@ -100,9 +101,10 @@ def _set_default_dtype(dtype) -> None:
     creation.set_default_dtype(dtype)
 
 
-_TENSOR_TYPE_DEPRECATED = (
+_TENSOR_TYPE_DEPRECATED = triggered(
     "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
-    "torch.set_default_dtype() and torch.set_default_device() as alternatives.")
+    "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+    "torch/csrc/tensor/python_tensor.cpp", 434)
 
 
 def _set_default_tensor_type(t) -> None:

@@ -3,12 +3,10 @@ policy-gradient examples use it), as read-only attributes that are NumPy's value
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from gradcli.engine import errors
-from gradcli.engine.state import STATE
+from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
@@ -70,13 +68,10 @@ def _info(kind, made):
     def make(dtype):
         host = dtype.hosts[0] if isinstance(dtype, PyType) and dtype.hosts else dtype
         try:
-            with warnings.catch_warnings(record=True) as caught:  # NumPy's, as the program's
-                warnings.simplefilter("always")
+            with numpy_warnings():
                 info = kind(host)
         except (TypeError, ValueError) as error:
             raise errors.TorchError(type(error).__name__, str(error)) from None
-        for warning in caught:
-            STATE.warn(warning.category.__name__, str(warning.message))
         return made(info)
     return make
 

@@ -20,6 +20,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.numpy_printing import PRINT_OPTIONS
 from gradcli.language.namespaces.arrays import wrapped
 from gradcli.language.namespaces.numpy_info import FINFO, IINFO
+from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.objects import LazyTable, TableObject
@@ -60,7 +61,8 @@ def _numpy(name: str, function):
         args = [array_of(a) for a in args]
         kwargs = {k: array_of(v) for k, v in kwargs.items()}
         try:
-            result = function(*args, **kwargs)
+            with numpy_warnings():
+                result = function(*args, **kwargs)
         except (ValueError, TypeError, IndexError, np.linalg.LinAlgError) as error:
             raise errors.TorchError(type(error).__name__, str(error)) from None
         if ufunc and given_tensor and isinstance(result, (np.ndarray, np.generic)):

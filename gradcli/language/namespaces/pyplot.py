@@ -14,14 +14,13 @@ colours, labels, line styles and markers are kept for drawing.
 from __future__ import annotations
 
 import difflib
-import warnings
-from contextlib import contextmanager
 
 import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
@@ -590,18 +589,6 @@ def _histograms(datasets, weights, bins, bin_range, density: bool):
     return tops, bins
 
 
-@contextmanager
-def _numpy_warnings():
-    """NumPy's warnings as the program's (Python shows them at the program's line)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            yield
-        finally:
-            for warning in caught:
-                STATE.warn(warning.category.__name__, str(warning.message))
-
-
 def _hist(ctx, axes: Axes, x, bins, range, density, weights, cumulative, bottom, histtype,
           align, orientation, rwidth, log, color, label, stacked, **kwargs):
     datasets = _datasets(x)
@@ -613,7 +600,7 @@ def _hist(ctx, axes: Axes, x, bins, range, density, weights, cumulative, bottom,
         bins = 10
     elif not isinstance(bins, (int, str)):
         bins = _array(bins)
-    with _numpy_warnings():
+    with numpy_warnings():
         tops, bins = _histograms(datasets, weights, bins, range, density and not stacked)
     tops, bins = np.array(tops, float), np.array(bins, float)
     if stacked:

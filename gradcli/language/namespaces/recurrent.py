@@ -25,6 +25,7 @@ from gradcli.language.namespaces.modules import Module, options_repr
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.values import iterate, type_name
 from gradcli.language.runtime.signatures import entry, table
+from gradcli.engine.triggered import triggered
 
 GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -337,8 +338,9 @@ def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
     one_dnn = run is None and mode == "LSTM" and sequence.dtype is dtypes.float32 and \
         sequence.data.size > 0
     if one_dnn and a["proj_size"]:
-        STATE.warn("UserWarning", "LSTM with projections is not supported with oneDNN. Using "
-                   "default implementation.")
+        STATE.warn("UserWarning", triggered("LSTM with projections is not supported with "
+                                            "oneDNN. Using default implementation.",
+                                            "aten/src/ATen/native/RNN.cpp", 1512))
         one_dnn = False
     run = run or _run_direction
     if one_dnn:

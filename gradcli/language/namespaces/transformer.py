@@ -17,6 +17,7 @@ from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 from gradcli.language.namespaces import multihead as MH
 from gradcli.language.namespaces.modules import Module
 from gradcli.language.namespaces.python_copy import deepcopy
@@ -293,11 +294,11 @@ def encoder_forward(ctx, module: Module, src, mask=None, src_key_padding_mask=No
     return output if norm is None else ctx.call(norm, [output], {})
 
 
-_NESTED_WARNING = (
+_NESTED_WARNING = triggered(
     "The PyTorch API of nested tensors is in prototype stage and will change in the near "
     "future. We recommend specifying layout=torch.jagged when constructing a nested tensor, as "
     "this layout receives active development, has better operator coverage, and works with "
-    "torch.compile.")
+    "torch.compile.", "aten/src/ATen/NestedTensorImpl.cpp", 177)
 
 
 def decoder_forward(ctx, module: Module, tgt, memory, tgt_mask=None, memory_mask=None,

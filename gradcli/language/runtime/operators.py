@@ -13,6 +13,7 @@ from gradcli.engine import conversions, dtypes, errors, memory
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
+from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.runtime import classes, coercions, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
@@ -94,6 +95,8 @@ def binary(op: str, a, b):
             if result is not classes.MISSING:
                 return result
         try:
+            if isinstance(a, ARRAY_TYPES) or isinstance(b, ARRAY_TYPES):
+                return _array_binary(_PY_BINARY[op], a, b)
             return _PY_BINARY[op](a, b)
         except ZeroDivisionError as error:
             raise errors.TorchError("ZeroDivisionError", str(error)) from None
@@ -111,6 +114,18 @@ def binary(op: str, a, b):
             return result
     raise errors.type_error(
         f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
+
+
+def _array_binary(function, a, b):
+    """A NumPy array's or scalar's operator, with the floating-point warnings NumPy's defaults
+    give ('divide by zero encountered in divide'): it runs again under them, for NumPy's own
+    words, only when it met one (the engine keeps them off)."""
+    try:
+        with np.errstate(divide="raise", over="raise", invalid="raise"):
+            return function(a, b)
+    except FloatingPointError:
+        with numpy_warnings():
+            return function(a, b)
 
 
 def _sequence_and_tensor(op: str, a, b):
@@ -293,7 +308,8 @@ def array_inplace(op: str, array, operand):
             _refuse_concatenation(array)
         raise errors.type_error(f"unsupported operand type(s) for {op}=: 'numpy.ndarray' and "
                                 "'Tensor'")
-    return _ARRAY_INPLACE[op](array, operand)
+    with numpy_warnings():  # (run once: it writes into the array)
+        return _ARRAY_INPLACE[op](array, operand)
 
 
 def _tensor_operand(value) -> bool:
