@@ -121,6 +121,9 @@ def to_numpy(t: Tensor, force: bool = False):
     """Tensor.numpy(): the tensor's own array (shared memory), refused while it requires grad
     and grad mode is on."""
     vmap_batched.refuse(t, vmap_batched.STORAGE)
+    if t.sparse is not None:
+        raise errors.type_error("can't convert Sparse layout tensor to numpy. Use "
+                                "Tensor.to_dense() first.")
     if t.requires_grad and STATE.grad_enabled and not force:
         raise errors.runtime("Can't call numpy() on Tensor that requires grad. Use "
                              "tensor.detach().numpy() instead.")

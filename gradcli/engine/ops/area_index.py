@@ -756,6 +756,22 @@ INDEX = {
             "torch:take_along_dim "
         ),
     },
+    "gradcli.engine.ops.sparse_coo": {
+        "function": (
+            "INVARIANTS_WARNING coalesce dense_dim indices is_coalesced mm_sparse sparse_add "
+            "sparse_apply sparse_coo_tensor sparse_dim sparse_mm sparse_mul sparse_sum sparse_t "
+            "to_dense to_sparse values "
+        ),
+        "row": (
+            "_sparse_addmm _sparse_coo_tensor_with_dims_and_tensors _sparse_sum.dim add.sparse "
+            "coalesce mm.sparse mul.sparse sum.sparse t.sparse to_dense to_sparse values "
+        ),
+        "declaration": (
+            "method:_indices method:_nnz method:_values method:coalesce method:dense_dim "
+            "method:indices method:is_coalesced method:sparse_dim method:to_dense "
+            "method:to_sparse method:values sparse:mm sparse:sum "
+        ),
+    },
     "gradcli.engine.ops.special": {
         "function": (
             "digamma lgamma mvlgamma polygamma zeta "

@@ -231,6 +231,8 @@ def _check_mm(a: Tensor, b: Tensor) -> None:
 
 
 def mm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
+    if a.sparse is not None:
+        return F.mm_sparse(a, b)
     a, b = autocast.cast_lower(a, b)
     errors.check_out_dtype("mm", out_dtype)
     _check_mm(a, b)
@@ -313,7 +315,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return mv(a, b)
     if a.ndim == 1 and b.ndim == 2:
         return _squeeze_(mm(F.unsqueeze(a, 0), b), 0)
-    if a.ndim == 2 and b.ndim == 2:
+    if a.ndim == 2 and b.ndim == 2 or a.sparse is not None:
         return mm(a, b)
     if _should_fold(a, b):
         return _folded_matmul(a, b)

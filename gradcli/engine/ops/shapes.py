@@ -424,6 +424,8 @@ def unsqueeze(a: Tensor, dim: int, op=_op) -> Tensor:
 # ---- reordering ---------------------------------------------------------------------------------
 
 def t(a: Tensor, op=_op) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_t(a)
     if a.ndim > 2:
         raise errors.runtime(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
     return op("t", a)

@@ -57,7 +57,8 @@ TENSOR_ATTRS = {
     "_base": (lambda t: t._base, None),
     "nbytes": (lambda t: t.numel() * t.data.itemsize, None),
     "itemsize": (lambda t: t.data.itemsize, None),
-    "layout": (lambda t: layouts.STRIDED, None),
+    "layout": (lambda t: layouts.STRIDED if t.sparse is None else layouts.SPARSE_COO, None),
+    "is_sparse": (lambda t: t.sparse is not None, None),
 }
 
 

@@ -17,7 +17,7 @@ from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.autograd_graph import GRAPH
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import (FFT, LINALG, MATH_MODULES, NN_FUNCTIONAL,
-                                                    SPECIAL, TORCH_MATH)
+                                                    SPARSE, SPECIAL, TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.python_random import RANDOM
@@ -470,7 +470,7 @@ TORCH_TABLE = layered(table(
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "layout": type_of(layouts.STRIDED),
     "newaxis": None,
-    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT,
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "testing": TESTING,
     "distributions": DISTRIBUTIONS, "functional": FUNCTIONAL_MODULE, "jit": JIT},

@@ -1,0 +1,385 @@
+"""Sparse COO tensors' ops: construction, conversion to and from dense, coalescing, the
+sparse-dense product, sums, addition, scaling and transposition, with torch's grad_fns.
+
+A row's forward takes the tensors themselves (their entries are in `Tensor.sparse`), so these
+rows run through `sparse_apply`, which records the node as `registry.apply` does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradcli.engine import creation, dtypes, errors, sparse
+from gradcli.engine.autograd import Node
+from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import defop
+from gradcli.engine.state import STATE
+from gradcli.engine.tensor import Tensor
+
+INVARIANTS_WARNING = (
+    "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) will occur "
+    "when operating on a sparse tensor which violates the invariants, but checks incur "
+    "performance overhead. To silence this warning, explicitly opt in or out. See "
+    "`torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance.  (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)")
+
+
+def sparse_apply(op, *args, **params) -> Tensor:
+    """Run a sparse row's forward on the tensors, recording its node when grad mode asks."""
+    out = op.forward(*args, **params)
+    if STATE.grad_enabled and any(type(args[i]) is Tensor and args[i]._requires_grad
+                                  for i in op.edge_slots):
+        out._grad_fn = Node(op, args, (out,), params, op.edge_slots)
+        out._requires_grad = True
+    return out
+
+
+def _entries(t: Tensor) -> sparse.COO:
+    """The entries of a tensor an op needs sparse."""
+    if t.sparse is None:
+        raise errors.TorchError("NotImplementedError",
+                                "gradcli does not support this operation on dense tensors yet")
+    return t.sparse
+
+
+# ---- construction ------------------------------------------------------------------------------
+
+def _construct(values: Tensor, indices: np.ndarray, shape: tuple, coalesced: bool) -> Tensor:
+    return sparse.make(indices, values.data, shape, values.dtype, coalesced)
+
+
+def _constructor_values_grad(g: Tensor, values: Tensor, indices, shape, coalesced) -> Tensor:
+    """sparse_constructor_values_backward: the gradient's value at each entry's index."""
+    whole = sparse.dense(_entries(g), g.shape, g.dtype)
+    return Tensor(whole[tuple(indices)], g.dtype)
+
+
+_CONSTRUCT = defop("_sparse_coo_tensor_with_dims_and_tensors",
+                   "SparseCooTensorWithDimsAndTensorsBackward0", _construct,
+                   vjp=(_constructor_values_grad,), promote="none")
+
+
+def sparse_coo_tensor(indices, values, size=None, dtype=None, requires_grad: bool = False,
+                      check_invariants=None, is_coalesced=None) -> Tensor:
+    """torch.sparse_coo_tensor: entries at `indices` (sparse_dim x nnz) with `values`."""
+    indices = creation.as_tensor(indices) if not isinstance(indices, Tensor) else indices
+    values = creation.as_tensor(values, dtype) if not isinstance(values, Tensor) else (
+        values if dtype is None or dtype is values.dtype else F.to_dtype(values, dtype))
+    if indices.dtype is not dtypes.int64:
+        raise errors.runtime(f"indices must be an int64 tensor")
+    if indices.ndim != 2:
+        raise errors.runtime(f"indices must be sparse_dim x nnz, but got: {list(indices.shape)}")
+    if check_invariants is None:
+        STATE.warn("UserWarning", INVARIANTS_WARNING, once=True)
+    index = indices.data
+    if size is None:
+        size = tuple(int(m) + 1 if index.shape[1] else 0 for m in (
+            index.max(axis=1) if index.shape[1] else [0] * index.shape[0]))
+        size = size + tuple(values.shape[1:])
+    shape = tuple(int(s) for s in size)
+    out = sparse_apply(_CONSTRUCT, values, indices=index, shape=shape,
+                       coalesced=bool(is_coalesced))
+    if requires_grad:
+        if not values.dtype.differentiable:
+            raise errors.runtime(
+                "only Tensors of floating point and complex dtype can require gradients")
+        out.requires_grad = True
+    return out
+
+
+# ---- to and from dense --------------------------------------------------------------------------
+
+def _to_dense(t: Tensor) -> Tensor:
+    return Tensor(sparse.dense(_entries(t), t.shape, t.dtype), t.dtype)
+
+
+def _mask_grad(g: Tensor, t: Tensor) -> Tensor:
+    """grad.sparse_mask(self): the dense gradient at the sparse input's entries."""
+    return sparse.make(*_masked_fields(g.data, t), t.shape, g.dtype, t.sparse.coalesced)
+
+
+def _masked_fields(array: np.ndarray, t: Tensor) -> tuple:
+    picked = sparse.masked(array, t.sparse)
+    return picked.indices, picked.values
+
+
+_TO_DENSE = defop("to_dense", "ToDenseBackward0", _to_dense, save=(0,), vjp=(_mask_grad,),
+                  promote="none")
+
+
+def to_dense(t: Tensor, dtype=None, masked_grad=None) -> Tensor:
+    """Tensor.to_dense: a sparse tensor's dense values (a dense tensor itself)."""
+    if t.sparse is None:
+        return t
+    out = sparse_apply(_TO_DENSE, t)
+    return out if dtype is None else F.to_dtype(out, dtype)
+
+
+def _to_sparse(t: Tensor) -> Tensor:
+    coo = sparse.from_dense(t.data)
+    return sparse.make(coo.indices, coo.values, t.shape, t.dtype, True)
+
+
+_TO_SPARSE = defop("to_sparse", "ToSparseBackward1", _to_sparse, vjp=(
+    lambda g, t: to_dense(g),), promote="none")
+
+
+def to_sparse(t: Tensor, sparse_dim=None, layout=None, blocksize=None, dense_dim=None) -> Tensor:
+    """Tensor.to_sparse: a dense tensor's nonzero elements as a coalesced sparse tensor."""
+    if t.sparse is not None:
+        return t
+    if sparse_dim is not None or dense_dim is not None or blocksize is not None or (
+            layout is not None and layout.name != "sparse_coo"):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support to_sparse "
+                                "with sparse_dim, dense_dim or another layout yet")
+    return sparse_apply(_TO_SPARSE, t)
+
+
+# ---- reading a sparse tensor ---------------------------------------------------------------------
+
+def _coalesce(t: Tensor) -> Tensor:
+    coo = sparse.coalesced(t.sparse, t.shape)
+    return sparse.make(coo.indices, coo.values, t.shape, t.dtype, True)
+
+
+_COALESCE = defop("coalesce", "CoalesceBackward0", _coalesce, vjp=(lambda g, t: g,),
+                  promote="none")
+
+
+def coalesce(t: Tensor) -> Tensor:
+    """Tensor.coalesce: the entries sorted by index, duplicates summed (itself if coalesced)."""
+    if t.sparse is None:
+        raise errors.runtime("coalesce expected sparse coordinate tensor layout but got Strided")
+    return t if t.sparse.coalesced else sparse_apply(_COALESCE, t)
+
+
+def is_coalesced(t: Tensor) -> bool:
+    if t.sparse is None:
+        raise errors.runtime("is_coalesced expected sparse coordinate tensor layout but got "
+                             "Strided")
+    return t.sparse.coalesced
+
+
+def _uncoalesced_check(t: Tensor, what: str) -> None:
+    if t.sparse is None:
+        raise errors.runtime(f"{what} expected sparse coordinate tensor layout but got Strided")
+    if not t.sparse.coalesced:
+        name = "indices" if what == "indices" else "values"
+        raise errors.runtime(f"Cannot get {name} on an uncoalesced tensor, please call "
+                             ".coalesce() first")
+
+
+def _raw_indices(t: Tensor) -> Tensor:
+    if t.sparse is None:
+        raise errors.runtime("_indices expected sparse coordinate tensor layout but got Strided")
+    return Tensor(t.sparse.indices, dtypes.int64)
+
+
+def _raw_values(t: Tensor) -> Tensor:
+    return Tensor(t.sparse.values, t.dtype)
+
+
+_VALUES = defop("values", "ValuesBackward0", _raw_values, promote="none", vjp=(
+    lambda g, t: sparse.make(t.sparse.indices, g.data, t.shape, g.dtype, t.sparse.coalesced),),
+    save=(0,))
+
+
+def indices(t: Tensor) -> Tensor:
+    _uncoalesced_check(t, "indices")
+    return _raw_indices(t)
+
+
+def values(t: Tensor) -> Tensor:
+    _uncoalesced_check(t, "values")
+    return sparse_apply(_VALUES, t)
+
+
+def _values(t: Tensor) -> Tensor:
+    if t.sparse is None:
+        raise errors.runtime("_values expected sparse coordinate tensor layout but got Strided")
+    return sparse_apply(_VALUES, t)
+
+
+def _nnz(t: Tensor) -> int:
+    if t.sparse is None:
+        raise errors.runtime("_nnz expected sparse coordinate tensor layout but got Strided")
+    return t.sparse.nnz
+
+
+def sparse_dim(t: Tensor) -> int:
+    return t.sparse.indices.shape[0] if t.sparse is not None else 0
+
+
+def dense_dim(t: Tensor) -> int:
+    return t.ndim - t.sparse.indices.shape[0] if t.sparse is not None else t.ndim
+
+
+# ---- arithmetic ---------------------------------------------------------------------------------
+
+def _mm(s: Tensor, d: Tensor) -> Tensor:
+    return Tensor(sparse.mm(s.sparse, s.shape, d.data), d.dtype)
+
+
+def _mm_sparse_grad(g: Tensor, s: Tensor, d: Tensor) -> Tensor:
+    """grad @ mat2.t() at the sparse matrix's entries."""
+    with F.no_grad():
+        full = F.mm(g, F.t(d))
+    return sparse.make(*_masked_fields(full.data, s), s.shape, g.dtype, s.sparse.coalesced)
+
+
+def _mm_dense_grad(g: Tensor, s: Tensor, d: Tensor) -> Tensor:
+    """mat1.t() @ grad, the transposed sparse matrix's entries in its own index order."""
+    coo = s.sparse
+    transposed = sparse.COO(coo.indices[::-1].copy(), coo.values, False)
+    return Tensor(sparse.mm(transposed, s.shape[::-1], g.data), g.dtype)
+
+
+_SPARSE_MM = {label: defop(key, label, _mm, save=(0, 1), promote="none",
+                           vjp=(_mm_sparse_grad, _mm_dense_grad))
+              for key, label in (("_sparse_addmm", "SparseAddmmBackward0"),
+                                 ("mm.sparse", "MmBackward0"))}
+
+
+def sparse_mm(s: Tensor, d: Tensor, label: str = "SparseAddmmBackward0") -> Tensor:
+    """A sparse 2-D matrix times a dense one (a dense result)."""
+    if d.sparse is not None:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support products of "
+                                "two sparse tensors yet")
+    if s.ndim != 2 or d.ndim != 2:
+        raise errors.runtime(f"mm: expected 2D tensors, but got {s.ndim}D and {d.ndim}D")
+    if s.shape[1] != d.shape[0]:
+        raise errors.runtime(f"mat1 and mat2 shapes cannot be multiplied ({s.shape[0]}x"
+                             f"{s.shape[1]} and {d.shape[0]}x{d.shape[1]})")
+    if s.dtype is not d.dtype:
+        raise errors.runtime(f"expected scalar type {s.dtype.cpp_name} but found "
+                             f"{d.dtype.cpp_name}")
+    return sparse_apply(_SPARSE_MM[label], s, d)
+
+
+def mm_sparse(s: Tensor, d: Tensor) -> Tensor:
+    """torch.mm / @ with a sparse first operand (torch's MmBackward0)."""
+    return sparse_mm(s, d, "MmBackward0")
+
+
+def _sum(t: Tensor) -> Tensor:
+    values = sparse.coalesced(t.sparse, t.shape).values
+    return Tensor(np.asarray(np.add.reduce(values.reshape(-1)), t.dtype.np), t.dtype)
+
+
+_SUM = defop("sum.sparse", "SumBackward0", _sum, save=(0,), promote="none", vjp=(
+    lambda g, t: sparse.make(t.sparse.indices, np.broadcast_to(g.data, t.sparse.values.shape)
+                             .copy(), t.shape, g.dtype, t.sparse.coalesced),))
+
+
+def _sum_dims(t: Tensor, dims: tuple) -> Tensor:
+    coo = sparse.coalesced(t.sparse, t.shape)
+    kept = [d for d in range(coo.indices.shape[0]) if d not in dims]
+    shape = tuple(t.shape[d] for d in range(t.ndim) if d not in dims)
+    partial = sparse.COO(coo.indices[kept], coo.values, False)
+    return _built(sparse.coalesced(partial, shape), shape, t.dtype)
+
+
+_SUM_DIMS = defop("_sparse_sum.dim", "SparseSumBackward0", _sum_dims, save=(0,),
+                  promote="none", vjp=(lambda g, t, dims: _sum_dims_grad(g, t, dims),))
+
+
+def _sum_dims_grad(g: Tensor, t: Tensor, dims: tuple) -> Tensor:
+    """Each input entry takes the summed gradient at its kept index."""
+    whole = sparse.dense(sparse.coalesced(g.sparse, g.shape), g.shape, g.dtype)
+    kept = [d for d in range(t.sparse.indices.shape[0]) if d not in dims]
+    picked = whole[tuple(t.sparse.indices[kept])]
+    return sparse.make(t.sparse.indices, picked, t.shape, g.dtype, t.sparse.coalesced)
+
+
+def _built(coo: sparse.COO, shape: tuple, dtype: dtypes.DType) -> Tensor:
+    return sparse.make(coo.indices, coo.values, shape, dtype, coo.coalesced)
+
+
+def sparse_sum(t: Tensor, dim=None, dtype=None) -> Tensor:
+    """torch.sparse.sum: all entries (a dense 0-dim tensor), or over `dim` (sparse)."""
+    _entries(t)
+    if dim is None:
+        return sparse_apply(_SUM, t)
+    dims = tuple(sorted(d % t.ndim for d in ((dim,) if isinstance(dim, int) else dim)))
+    if len(dims) == t.ndim:
+        return sparse_apply(_SUM, t)
+    return sparse_apply(_SUM_DIMS, t, dims=dims)
+
+
+def _add(a: Tensor, b: Tensor) -> Tensor:
+    return _built(sparse.merged(a.sparse, b.sparse), a.shape, a.dtype)
+
+
+_ADD = defop("add.sparse", "AddBackward0", _add, promote="none",
+             vjp=(lambda g, a, b: g, lambda g, a, b: g))
+
+
+def sparse_add(a: Tensor, b: Tensor) -> Tensor:
+    """sparse + sparse: the two entry lists merged, as torch's add walks them; dense + sparse:
+    a dense sum."""
+    if a.sparse is None:
+        return F.add(a, to_dense(b))
+    if not isinstance(b, Tensor) or b.sparse is None:
+        raise errors.runtime("add(sparse, dense) is not supported. Use add(dense, sparse) "
+                             "instead.")
+    if a.shape != b.shape:
+        raise errors.runtime(f"add: expected 'self' and 'other' to have same size, but self has "
+                             f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
+                             "dense-sparse addition does not currently support broadcasting)")
+    return sparse_apply(_ADD, a, b)
+
+
+def _scaled(t: Tensor, factor) -> Tensor:
+    scaled = F.mul(Tensor(t.sparse.values, t.dtype), factor)
+    return sparse.make(t.sparse.indices, scaled.data, t.shape, scaled.dtype, t.sparse.coalesced)
+
+
+_MUL = defop("mul.sparse", "MulBackward0", _scaled, promote="none",
+             vjp=(lambda g, t, factor: _scaled(g, factor),))
+
+
+def sparse_mul(t: Tensor, factor) -> Tensor:
+    """sparse * number: each value scaled, the entries kept."""
+    if isinstance(factor, Tensor):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support multiplying "
+                                "a sparse tensor by a tensor yet")
+    return sparse_apply(_MUL, t, factor)
+
+
+def _t(t: Tensor) -> Tensor:
+    coo = t.sparse
+    return sparse.make(coo.indices[::-1].copy(), coo.values, t.shape[::-1], t.dtype, False)
+
+
+_T = defop("t.sparse", "TBackward0", _t, promote="none", vjp=(lambda g, t: _t(g),))
+
+
+def sparse_t(t: Tensor) -> Tensor:
+    """Tensor.t of a sparse matrix: its two index rows swapped (no longer coalesced)."""
+    if t.ndim > 2:
+        raise errors.runtime(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, but "
+                             f"self is {t.ndim}D")
+    return sparse_apply(_T, t) if t.ndim == 2 else t
+
+
+# ---- declarations: the public names of this area ------------------------------------------------
+
+declare("to_dense", to_dense, "to_dense(Tensor self, ScalarType? dtype=None, *, "
+        "bool? masked_grad=None)", variants="method")
+declare("to_sparse", to_sparse, "to_sparse(Tensor self, *, Layout? layout=None, "
+        "int[2]? blocksize=None, int? dense_dim=None)", variants="method")
+declare("coalesce", coalesce, "coalesce(Tensor self)", variants="method")
+declare("is_coalesced", is_coalesced, "is_coalesced(Tensor self)", variants="method")
+declare("indices", indices, "indices(Tensor self)", variants="method")
+declare("values", values, "values(Tensor self)", variants="method")
+declare("_indices", _raw_indices, "_indices(Tensor self)", variants="method")
+declare("_values", _values, "_values(Tensor self)", variants="method")
+declare("_nnz", _nnz, "_nnz(Tensor self)", variants="method")
+declare("sparse_dim", sparse_dim, "sparse_dim(Tensor self)", variants="method")
+declare("dense_dim", dense_dim, "dense_dim(Tensor self)", variants="method")
+declare("mm", sparse_mm, "mm(Tensor sparse, Tensor dense)", variants="sparse")
+declare("sum", sparse_sum, "sum(Tensor input, int[1]? dim=None, *, ScalarType? dtype=None)",
+        variants="sparse")
+
+export(__name__, globals())
