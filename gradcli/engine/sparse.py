@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, fma
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -87,12 +87,17 @@ def from_dense(array: np.ndarray) -> COO:
 
 
 def mm(coo: COO, shape: tuple, other: np.ndarray) -> np.ndarray:
-    """sparse (2-D) @ dense: per output row, each entry's products added in index order."""
-    coo = coalesced(coo, shape)
+    """sparse (2-D) @ dense as torch's kernel: per output row, each entry's row of the dense
+    matrix added in the entries' order (uncoalesced as they are) by a fused multiply-add (BLAS
+    axpy). Each round takes the next entry of every row at once."""
     rows, cols = coo.indices
     out = np.zeros((shape[0], other.shape[1]), np.result_type(coo.values, other))
-    products = coo.values[:, None] * other[cols]
-    np.add.at(out, rows, products)
+    order = np.argsort(rows, kind="stable")
+    rank = np.empty(len(rows), np.int64)  # each entry's place among its row's entries
+    rank[order] = np.arange(len(rows)) - np.searchsorted(rows[order], rows[order], side="left")
+    for step in range(int(rank.max()) + 1 if len(rank) else 0):
+        at = rank == step
+        out[rows[at]] = fma.fused(coo.values[at][:, None], other[cols[at]], out[rows[at]])
     return out
 
 
@@ -126,6 +131,8 @@ def merged(t: COO, src: COO, alpha=1) -> COO:
     return COO(indices, values, t.coalesced and src.coalesced)
 
 
-def masked(array: np.ndarray, mask: COO) -> COO:
-    """A dense array's elements at the mask's indices (torch's sparse_mask)."""
-    return COO(mask.indices, array[tuple(mask.indices)], mask.coalesced)
+def masked(array: np.ndarray, mask: COO, shape: tuple) -> COO:
+    """A dense array's elements at the mask's indices, coalesced (torch's sparse_mask: sorted
+    and unique, though marked coalesced only when the mask was)."""
+    indices = coalesced(mask, shape).indices
+    return COO(indices, array[tuple(indices)], mask.coalesced)

@@ -79,7 +79,7 @@ def sparse_coo_tensor(indices, values, size=None, dtype=None, requires_grad: boo
         size = size + tuple(values.shape[1:])
     shape = tuple(int(s) for s in size)
     out = sparse_apply(_CONSTRUCT, values, indices=index, shape=shape,
-                       coalesced=bool(is_coalesced))
+                       coalesced=bool(is_coalesced) or index.shape[1] < 2)
     if requires_grad:
         if not values.dtype.differentiable:
             raise errors.runtime(
@@ -100,7 +100,7 @@ def _mask_grad(g: Tensor, t: Tensor) -> Tensor:
 
 
 def _masked_fields(array: np.ndarray, t: Tensor) -> tuple:
-    picked = sparse.masked(array, t.sparse)
+    picked = sparse.masked(array, t.sparse, t.shape)
     return picked.indices, picked.values
 
 
@@ -235,10 +235,16 @@ def _mm_dense_grad(g: Tensor, s: Tensor, d: Tensor) -> Tensor:
     return Tensor(sparse.mm(transposed, s.shape[::-1], g.data), g.dtype)
 
 
+def _mm_full_grad(g: Tensor, s: Tensor, d: Tensor) -> Tensor:
+    """grad @ mat2.t(), dense (MmBackward0's, for a sparse self)."""
+    return F.mm(g, F.t(d))
+
+
 _SPARSE_MM = {label: defop(key, label, _mm, save=(0, 1), promote="none",
-                           vjp=(_mm_sparse_grad, _mm_dense_grad))
-              for key, label in (("_sparse_addmm", "SparseAddmmBackward0"),
-                                 ("mm.sparse", "MmBackward0"))}
+                           vjp=(sparse_grad, _mm_dense_grad))
+              for key, label, sparse_grad in (
+                  ("_sparse_addmm", "SparseAddmmBackward0", _mm_sparse_grad),
+                  ("mm.sparse", "MmBackward0", _mm_full_grad))}
 
 
 def sparse_mm(s: Tensor, d: Tensor, label: str = "SparseAddmmBackward0") -> Tensor:
@@ -268,8 +274,8 @@ def _sum(t: Tensor) -> Tensor:
 
 
 _SUM = defop("sum.sparse", "SumBackward0", _sum, save=(0,), promote="none", vjp=(
-    lambda g, t: sparse.make(t.sparse.indices, np.broadcast_to(g.data, t.sparse.values.shape)
-                             .copy(), t.shape, g.dtype, t.sparse.coalesced),))
+    lambda g, t: sparse.make(*_masked_fields(np.broadcast_to(g.data, t.shape), t), t.shape,
+                             g.dtype, t.sparse.coalesced),))
 
 
 def _sum_dims(t: Tensor, dims: tuple) -> Tensor:
