@@ -31,6 +31,8 @@ def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
     floating dtype (ToCopyBackward0); a plain copy otherwise (torch drops grad for integers)."""
     if t.dtype is dtype:
         return t
+    if t.sparse is not None:
+        return F.sparse_cast(t, dtype)
     if not dtype.differentiable:
         out = Tensor(cast_values(t.data, dtype.np), dtype)
         out._made_at = STATE.origin

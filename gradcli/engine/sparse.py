@@ -40,7 +40,10 @@ class StandIn(np.ndarray):
     __array_ufunc__ = _refused
     __array_function__ = _refused
     __getitem__ = __setitem__ = __array__ = __iter__ = _refused
-    astype = copy = reshape = view = transpose = ravel = flatten = tolist = item = _refused
+    astype = copy = reshape = view = transpose = ravel = flatten = item = _refused
+
+    def tolist(self):
+        raise errors.runtime("Cannot access data pointer of Tensor that doesn't have storage")
 
 
 def make(indices: np.ndarray, values: np.ndarray, shape: tuple, dtype: dtypes.DType,

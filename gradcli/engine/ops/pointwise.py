@@ -873,6 +873,8 @@ def sub(a, b, alpha=1):
     if not isinstance(a, Tensor):
         return apply(OPS["rsub.Scalar"], b, a, **extra)
     check_operand("sub", b)
+    if a.sparse is not None:
+        return F.sparse_sub(a, b if alpha == 1 else F.mul(b, alpha))
     return binary("sub.Tensor", a, b, **extra)
 
 
@@ -912,6 +914,8 @@ def div(a, b, rounding_mode=None):
             return mul(reciprocal(b), a)
         a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
     check_operand("div", b)
+    if a.sparse is not None and rounding_mode is None:
+        return F.sparse_div(a, b)
     if rounding_mode is None:
         return binary("div.Tensor", a, b)
     check_not_bool(f"div_{rounding_mode}_cpu", a, b)
@@ -1020,6 +1024,8 @@ def _unary(key: str):
 
 
 def neg(a: Tensor) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_neg(a)
     if a.dtype is dtypes.bool_:
         raise errors.runtime(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "

@@ -388,6 +388,8 @@ def view_as_dtype(a: Tensor, dtype: dtypes.DType) -> Tensor:
 def reshape(a: Tensor, shape) -> Tensor:
     """As torch: a view of a contiguous tensor (ViewBackward0), an alias with new strides when
     they allow one (ReshapeAliasBackward0), else a contiguous copy (UnsafeViewBackward0)."""
+    if a.sparse is not None:
+        raise errors.runtime("reshape is not implemented for sparse tensors")
     shape = infer_shape(shape, a.numel())
     if a.data.flags.c_contiguous:
         return _op("view", a, shape=shape, sizes=a.shape)
@@ -432,6 +434,8 @@ def t(a: Tensor, op=_op) -> Tensor:
 
 
 def transpose(a: Tensor, dim0: int, dim1: int, op=_op) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_transpose(a, wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim))
     return op("transpose.int", a, dim0=wrap_dim(dim0, a.ndim), dim1=wrap_dim(dim1, a.ndim))
 
 
@@ -477,6 +481,8 @@ def permute(a: Tensor, dims) -> Tensor:
     wrapped = normalize_dims(dims, a.ndim) if dims else ()
     if len(set(wrapped)) != len(wrapped):
         raise errors.runtime("permute(): duplicate dims are not allowed.")
+    if a.sparse is not None:
+        return F.sparse_permute(a, wrapped)
     return _op("permute", a, dims=wrapped)
 
 
@@ -491,7 +497,7 @@ def reversed_dims(a: Tensor) -> Tensor:
                    "release. Consider `x.mT` to transpose batches of matrices or "
                    "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
                    "tensor.", once=True)
-    return _op("permute", a, dims=tuple(range(a.ndim - 1, -1, -1)))
+    return permute(a, tuple(range(a.ndim - 1, -1, -1)))
 
 
 def matrix_transpose(a: Tensor) -> Tensor:
@@ -586,6 +592,8 @@ def repeat(a: Tensor, repeats) -> Tensor:
 def clone(a: Tensor, memory_format=None) -> Tensor:
     """A copy laid out in `memory_format`; preserve_format keeps a dense layout, else takes the
     format the strides suggest."""
+    if a.sparse is not None:
+        return F.sparse_clone(a)
     if memory_format in (None, memory_formats.PRESERVE):
         if layout.dense_order(a.data) is not None:
             return _op("clone", a)

@@ -249,14 +249,17 @@ _SPARSE_MM = {label: defop(key, label, _mm, save=(0, 1), promote="none",
 
 def sparse_mm(s: Tensor, d: Tensor, label: str = "SparseAddmmBackward0") -> Tensor:
     """A sparse 2-D matrix times a dense one (a dense result)."""
-    if d.sparse is not None:
-        raise errors.TorchError("NotImplementedError", "gradcli does not support products of "
-                                "two sparse tensors yet")
     if s.ndim != 2 or d.ndim != 2:
         raise errors.runtime(f"mm: expected 2D tensors, but got {s.ndim}D and {d.ndim}D")
+    if d.sparse is not None:
+        if s.shape[1] != d.shape[0]:
+            raise errors.runtime(f"mat1 and mat2 shapes cannot be multiplied ({s.shape[0]}x"
+                                 f"{s.shape[1]} and {d.shape[0]}x{d.shape[1]})")
+        raise errors.TorchError("NotImplementedError", "gradcli does not support products of "
+                                "two sparse tensors yet")
     if s.shape[1] != d.shape[0]:
-        raise errors.runtime(f"mat1 and mat2 shapes cannot be multiplied ({s.shape[0]}x"
-                             f"{s.shape[1]} and {d.shape[0]}x{d.shape[1]})")
+        raise errors.runtime(f"addmm: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, "
+                             f"got {d.shape[0]}")
     if s.dtype is not d.dtype:
         raise errors.runtime(f"expected scalar type {s.dtype.cpp_name} but found "
                              f"{d.dtype.cpp_name}")
@@ -321,11 +324,18 @@ _ADD = defop("add.sparse", "AddBackward0", _add, promote="none",
              vjp=(lambda g, a, b: g, lambda g, a, b: g))
 
 
-def sparse_add(a: Tensor, b: Tensor) -> Tensor:
-    """sparse + sparse: the two entry lists merged, as torch's add walks them; dense + sparse:
-    a dense sum."""
-    if a.sparse is None:
-        return F.add(a, to_dense(b))
+_SUB = defop("sub.sparse", "SubBackward0", lambda a, b: _built(
+    sparse.merged(a.sparse, b.sparse, -1), a.shape, a.dtype), promote="none",
+    vjp=(lambda g, a, b: g, lambda g, a, b: _negated(g)))
+
+
+def sparse_sub(a: Tensor, b: Tensor) -> Tensor:
+    """sparse - sparse: the entry lists merged, the second's values negated."""
+    _check_sparse_pair(a, b)
+    return sparse_apply(_SUB, a, b)
+
+
+def _check_sparse_pair(a: Tensor, b) -> None:
     if not isinstance(b, Tensor) or b.sparse is None:
         raise errors.runtime("add(sparse, dense) is not supported. Use add(dense, sparse) "
                              "instead.")
@@ -333,16 +343,73 @@ def sparse_add(a: Tensor, b: Tensor) -> Tensor:
         raise errors.runtime(f"add: expected 'self' and 'other' to have same size, but self has "
                              f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
                              "dense-sparse addition does not currently support broadcasting)")
+
+
+def sparse_add(a: Tensor, b: Tensor) -> Tensor:
+    """sparse + sparse: the two entry lists merged, as torch's add walks them; dense + sparse:
+    a dense sum."""
+    if a.sparse is None:
+        return F.add(a, to_dense(b))
+    _check_sparse_pair(a, b)
     return sparse_apply(_ADD, a, b)
 
 
+def _valued(t: Tensor, fn, *args) -> Tensor:
+    """`t`'s entries with fn(values tensor, *args) as values (its dtype the result's)."""
+    out = fn(Tensor(t.sparse.values, t.dtype), *args)
+    return sparse.make(t.sparse.indices, out.data, t.shape, out.dtype, t.sparse.coalesced)
+
+
 def _scaled(t: Tensor, factor) -> Tensor:
-    scaled = F.mul(Tensor(t.sparse.values, t.dtype), factor)
-    return sparse.make(t.sparse.indices, scaled.data, t.shape, scaled.dtype, t.sparse.coalesced)
+    return _valued(t, F.mul, factor)
+
+
+def _divided(t: Tensor, divisor) -> Tensor:
+    return _valued(t, F.div, divisor)
+
+
+def _negated(t: Tensor) -> Tensor:
+    return _valued(t, F.neg)
+
+
+def _cast(t: Tensor, dtype: dtypes.DType) -> Tensor:
+    return _valued(t, F.to_dtype, dtype)
 
 
 _MUL = defop("mul.sparse", "MulBackward0", _scaled, promote="none",
              vjp=(lambda g, t, factor: _scaled(g, factor),))
+_DIV = defop("div.sparse", "DivBackward0", _divided, promote="none",
+             vjp=(lambda g, t, divisor: _divided(g, divisor),))
+_NEG = defop("neg.sparse", "NegBackward0", _negated, promote="none", vjp=(
+    lambda g, t: _negated(g),))
+_CLONE = defop("clone.sparse", "CloneBackward0", lambda t: _valued(t, F.clone),
+               promote="none", vjp=(lambda g, t: g,))
+_TO_COPY = defop("_to_copy.sparse", "ToCopyBackward0", _cast, save=(0,), promote="none",
+                 vjp=(lambda g, t, dtype: _cast(g, t.dtype),))
+
+
+def sparse_div(t: Tensor, divisor) -> Tensor:
+    """sparse / number: each value divided, the entries kept."""
+    if isinstance(divisor, Tensor):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support dividing a "
+                                "sparse tensor by a tensor yet")
+    return sparse_apply(_DIV, t, divisor)
+
+
+def sparse_neg(t: Tensor) -> Tensor:
+    return sparse_apply(_NEG, t)
+
+
+def sparse_clone(t: Tensor) -> Tensor:
+    return sparse_apply(_CLONE, t)
+
+
+def sparse_cast(t: Tensor, dtype: dtypes.DType) -> Tensor:
+    """A sparse tensor's values as another dtype (ToCopyBackward0 to a floating one)."""
+    if not dtype.differentiable:
+        with F.no_grad():
+            return _cast(t, dtype)
+    return sparse_apply(_TO_COPY, t, dtype)
 
 
 def sparse_mul(t: Tensor, factor) -> Tensor:
@@ -353,20 +420,42 @@ def sparse_mul(t: Tensor, factor) -> Tensor:
     return sparse_apply(_MUL, t, factor)
 
 
-def _t(t: Tensor) -> Tensor:
+def _permuted(t: Tensor, dims: tuple) -> Tensor:
     coo = t.sparse
-    return sparse.make(coo.indices[::-1].copy(), coo.values, t.shape[::-1], t.dtype, False)
+    return sparse.make(coo.indices[list(dims)], coo.values, tuple(t.shape[d] for d in dims),
+                       t.dtype, False)
 
 
-_T = defop("t.sparse", "TBackward0", _t, promote="none", vjp=(lambda g, t: _t(g),))
+def _unpermuted(g: Tensor, t: Tensor, dims: tuple) -> Tensor:
+    return _permuted(g, tuple(np.argsort(dims).tolist()))
+
+
+# t, transpose and permute (and .T) reorder the index rows; the entries are no longer coalesced
+_PERMUTES = {label: defop(key, label, _permuted, promote="none", vjp=(_unpermuted,))
+             for key, label in (("t.sparse", "TBackward0"), ("transpose.sparse",
+                                "TransposeBackward0"), ("permute.sparse", "PermuteBackward0"))}
+
+
+def sparse_permute(t: Tensor, dims: tuple, label: str = "PermuteBackward0") -> Tensor:
+    """A sparse tensor's dimensions reordered (its sparse ones only: no dense dimensions)."""
+    if t.sparse.indices.shape[0] != t.ndim:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support reordering "
+                                "the dimensions of a hybrid sparse tensor yet")
+    return sparse_apply(_PERMUTES[label], t, dims=tuple(dims))
 
 
 def sparse_t(t: Tensor) -> Tensor:
-    """Tensor.t of a sparse matrix: its two index rows swapped (no longer coalesced)."""
+    """Tensor.t of a sparse matrix: its two index rows swapped."""
     if t.ndim > 2:
         raise errors.runtime(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, but "
                              f"self is {t.ndim}D")
-    return sparse_apply(_T, t) if t.ndim == 2 else t
+    return sparse_permute(t, (1, 0), "TBackward0") if t.ndim == 2 else t
+
+
+def sparse_transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
+    dims = list(range(t.ndim))
+    dims[dim0], dims[dim1] = dims[dim1], dims[dim0]
+    return sparse_permute(t, tuple(dims), "TransposeBackward0")
 
 
 # ---- declarations: the public names of this area ------------------------------------------------
