@@ -89,12 +89,14 @@ def from_dense(array: np.ndarray) -> COO:
     return COO(indices, array[tuple(indices)], True)
 
 
-def mm(coo: COO, shape: tuple, other: np.ndarray) -> np.ndarray:
+def mm(coo: COO, shape: tuple, other: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """sparse (2-D) @ dense as torch's kernel: per output row, each entry's row of the dense
     matrix added in the entries' order (uncoalesced as they are) by a fused multiply-add (BLAS
-    axpy). Each round takes the next entry of every row at once."""
+    axpy), from `start` (else zeros). Each round takes the next entry of every row at once."""
     rows, cols = coo.indices
     out = np.zeros((shape[0], other.shape[1]), np.result_type(coo.values, other))
+    if start is not None:
+        out[...] = start
     order = np.argsort(rows, kind="stable")
     rank = np.empty(len(rows), np.int64)  # each entry's place among its row's entries
     rank[order] = np.arange(len(rows)) - np.searchsorted(rows[order], rows[order], side="left")

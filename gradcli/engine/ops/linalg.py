@@ -209,6 +209,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
     if a.shape[1] != v.shape[0]:
         raise errors.runtime(f"size mismatch, got input ({a.shape[0]}), mat "
                              f"({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})")
+    if a.sparse is not None:
+        return F.mv_sparse(a, v)
     if a.dtype is not v.dtype:
         raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
                              f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and "
@@ -315,7 +317,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return mv(a, b)
     if a.ndim == 1 and b.ndim == 2:
         return _squeeze_(mm(F.unsqueeze(a, 0), b), 0)
-    if a.ndim == 2 and b.ndim == 2 or a.sparse is not None:
+    if a.ndim == 2 and b.ndim == 2:
         return mm(a, b)
     if _should_fold(a, b):
         return _folded_matmul(a, b)

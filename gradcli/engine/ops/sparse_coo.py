@@ -88,6 +88,28 @@ def sparse_coo_tensor(indices, values, size=None, dtype=None, requires_grad: boo
     return out
 
 
+_LEGACY = ("torch.sparse.SparseTensor({}*, device=) is deprecated.  Please use "
+           "torch.sparse_coo_tensor({}dtype=, device=). (Triggered internally at "
+           "/__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:{}.)")
+
+
+def legacy_sparse(dtype: dtypes.DType, *args) -> Tensor:
+    """torch.sparse.FloatTensor(indices, values[, size]) and kin, deprecated: the values keep
+    their own dtype, and only the empty form (sizes alone) takes the class's."""
+    if args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        STATE.warn("UserWarning", _LEGACY.format("shape, ", "shape, ", 684), once=True)
+        empty = Tensor(np.zeros((0,), dtype.np), dtype)
+        return sparse.make(np.zeros((len(args), 0), np.int64), empty.data, tuple(args), dtype,
+                           True)
+    if len(args) not in (2, 3) or not all(isinstance(a, Tensor) for a in args[:2]):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support this form of "
+                                "the legacy sparse constructor yet")
+    text = ("indices, values, shape, ", "indices, values, shape, ", 653) if len(args) == 3 else (
+        "indices, values, ", "indices, values, ", 641)
+    STATE.warn("UserWarning", _LEGACY.format(*text), once=True)
+    return sparse_coo_tensor(*args, check_invariants=False)
+
+
 # ---- to and from dense --------------------------------------------------------------------------
 
 def _to_dense(t: Tensor) -> Tensor:
@@ -221,34 +243,61 @@ def _mm(s: Tensor, d: Tensor) -> Tensor:
     return Tensor(sparse.mm(s.sparse, s.shape, d.data), d.dtype)
 
 
-def _mm_sparse_grad(g: Tensor, s: Tensor, d: Tensor) -> Tensor:
-    """grad @ mat2.t() at the sparse matrix's entries."""
+def _transposed_mm(s: Tensor, g: np.ndarray) -> np.ndarray:
+    """mat1.t() @ grad, the transposed sparse matrix's entries in their own order."""
+    coo = s.sparse
+    transposed = sparse.COO(coo.indices[::-1].copy(), coo.values, False)
+    return sparse.mm(transposed, s.shape[::-1], g)
+
+
+def _masked_product(g: Tensor, s: Tensor, d: Tensor, alpha=1) -> Tensor:
+    """grad @ mat2.t() at the sparse matrix's entries (times alpha)."""
     with F.no_grad():
         full = F.mm(g, F.t(d))
+        if alpha != 1:
+            full = F.mul(full, alpha)
     return sparse.make(*_masked_fields(full.data, s), s.shape, g.dtype, s.sparse.coalesced)
 
 
-def _mm_dense_grad(g: Tensor, s: Tensor, d: Tensor) -> Tensor:
-    """mat1.t() @ grad, the transposed sparse matrix's entries in its own index order."""
-    coo = s.sparse
-    transposed = sparse.COO(coo.indices[::-1].copy(), coo.values, False)
-    return Tensor(sparse.mm(transposed, s.shape[::-1], g.data), g.dtype)
+def _addmm(bias, s: Tensor, d: Tensor, beta=1, alpha=1) -> Tensor:
+    """beta * bias + alpha * (s @ d): the bias scaled first, then each entry's fused
+    multiply-adds of alpha * value (torch's _sparse_addmm; no bias when beta is 0)."""
+    start = None
+    if bias is not None and beta != 0:
+        with F.no_grad():
+            scaled = F.expand(bias, (s.shape[0], d.shape[1]))
+            start = (scaled if beta == 1 else F.mul(scaled, beta)).data
+    values = s.sparse.values if alpha == 1 else F.mul(Tensor(s.sparse.values, s.dtype),
+                                                      alpha).data
+    entries = sparse.COO(s.sparse.indices, values, s.sparse.coalesced)
+    return Tensor(sparse.mm(entries, s.shape, d.data, start), d.dtype)
 
 
-def _mm_full_grad(g: Tensor, s: Tensor, d: Tensor) -> Tensor:
-    """grad @ mat2.t(), dense (MmBackward0's, for a sparse self)."""
-    return F.mm(g, F.t(d))
+_SPARSE_ADDMM = defop(
+    "_sparse_addmm", "SparseAddmmBackward0", _addmm, save=(1, 2), promote="none", vjp=(
+        lambda g, bias, s, d, beta=1, alpha=1: g if beta == 1 else F.mul(g, beta),
+        lambda g, bias, s, d, beta=1, alpha=1: _masked_product(g, s, d, alpha),
+        lambda g, bias, s, d, beta=1, alpha=1: _scaled_dense(_transposed_mm(s, g.data), g,
+                                                             alpha)))
 
 
-_SPARSE_MM = {label: defop(key, label, _mm, save=(0, 1), promote="none",
-                           vjp=(sparse_grad, _mm_dense_grad))
-              for key, label, sparse_grad in (
-                  ("_sparse_addmm", "SparseAddmmBackward0", _mm_sparse_grad),
-                  ("mm.sparse", "MmBackward0", _mm_full_grad))}
+def _scaled_dense(array: np.ndarray, g: Tensor, alpha) -> Tensor:
+    out = Tensor(array, g.dtype)
+    return out if alpha == 1 else F.mul(out, alpha)
 
 
-def sparse_mm(s: Tensor, d: Tensor, label: str = "SparseAddmmBackward0") -> Tensor:
-    """A sparse 2-D matrix times a dense one (a dense result)."""
+_MM = defop("mm.sparse", "MmBackward0", _mm, save=(0, 1), promote="none", vjp=(
+    lambda g, s, d: F.mm(g, F.t(d)),  # dense, for a sparse self
+    lambda g, s, d: Tensor(_transposed_mm(s, g.data), g.dtype)))
+_MV = defop("mv.sparse", "MvBackward0", lambda s, v: Tensor(
+    sparse.mm(s.sparse, s.shape, v.data[:, None])[:, 0], v.dtype), save=(0, 1),
+    promote="none", vjp=(lambda g, s, v: F.outer(g, v),
+                         lambda g, s, v: Tensor(_transposed_mm(s, g.data[:, None])[:, 0],
+                                                g.dtype)))
+
+
+def _check_product(s: Tensor, d: Tensor) -> None:
+    """torch's checks of a sparse matrix times a dense one."""
     if s.ndim != 2 or d.ndim != 2:
         raise errors.runtime(f"mm: expected 2D tensors, but got {s.ndim}D and {d.ndim}D")
     if d.sparse is not None:
@@ -263,12 +312,30 @@ def sparse_mm(s: Tensor, d: Tensor, label: str = "SparseAddmmBackward0") -> Tens
     if s.dtype is not d.dtype:
         raise errors.runtime(f"expected scalar type {s.dtype.cpp_name} but found "
                              f"{d.dtype.cpp_name}")
-    return sparse_apply(_SPARSE_MM[label], s, d)
+
+
+def sparse_mm(s: Tensor, d: Tensor) -> Tensor:
+    """torch.sparse.mm: a sparse matrix times a dense one (SparseAddmmBackward0)."""
+    _check_product(s, d)
+    return sparse_apply(_SPARSE_ADDMM, None, s, d, beta=0)
+
+
+def sparse_addmm(bias: Tensor, s: Tensor, d: Tensor, beta=1, alpha=1) -> Tensor:
+    """torch.sparse.addmm: beta * bias + alpha * (sparse @ dense)."""
+    _check_product(s, d)
+    return sparse_apply(_SPARSE_ADDMM, bias, s, d, beta=beta, alpha=alpha)
 
 
 def mm_sparse(s: Tensor, d: Tensor) -> Tensor:
     """torch.mm / @ with a sparse first operand (torch's MmBackward0)."""
-    return sparse_mm(s, d, "MmBackward0")
+    _check_product(s, d)
+    return sparse_apply(_MM, s, d)
+
+
+def mv_sparse(s: Tensor, v: Tensor) -> Tensor:
+    """torch.mv / @ of a sparse matrix and a dense vector (MvBackward0)."""
+    _check_product(s, F.unsqueeze(v, 1))
+    return sparse_apply(_MV, s, v)
 
 
 def _sum(t: Tensor) -> Tensor:
@@ -299,6 +366,57 @@ def _sum_dims_grad(g: Tensor, t: Tensor, dims: tuple) -> Tensor:
     kept = [d for d in range(t.sparse.indices.shape[0]) if d not in dims]
     picked = whole[tuple(t.sparse.indices[kept])]
     return sparse.make(t.sparse.indices, picked, t.shape, g.dtype, t.sparse.coalesced)
+
+
+def _expand_refused(*_, **__):
+    raise errors.runtime("expand is unsupported for Sparse tensors")
+
+
+_SUM_DIM_METHOD = defop("sum.dim_IntList.sparse", "SumBackward1", _sum_dims, promote="none",
+                        vjp=(_expand_refused,))
+_SUM_ALL_DIMS = defop("sum.dim_IntList.sparse_all", "SumBackward1", _sum, save=(0,),
+                      promote="none", vjp=(lambda g, t: Tensor(
+                          np.broadcast_to(g.data, t.shape).copy(), g.dtype),))
+
+
+def sum_dims(t: Tensor, dim, keepdim: bool = False) -> Tensor:
+    """Tensor.sum(dim) of a sparse tensor: sparse over the dimensions kept (SumBackward1, whose
+    backward torch cannot run)."""
+    if keepdim:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support keepdim sums "
+                                "of sparse tensors yet")
+    dims = tuple(sorted(d % t.ndim for d in ((dim,) if isinstance(dim, int) else dim)))
+    if len(dims) == t.ndim or not dims:
+        return sparse_apply(_SUM_ALL_DIMS, t)
+    return sparse_apply(_SUM_DIM_METHOD, t, dims=dims)
+
+
+def _selected(t: Tensor, dim: int, index: int) -> Tensor:
+    coo = t.sparse
+    keep = coo.indices[dim] == index
+    indices = np.delete(coo.indices[:, keep], dim, axis=0)
+    nnz = indices.shape[1]
+    return sparse.make(indices, coo.values[keep], t.shape[:dim] + t.shape[dim + 1:], t.dtype,
+                       coo.coalesced or nnz < 2)
+
+
+def _select_backward_refused(*_, **__):
+    raise errors.TorchError("NotImplementedError", "gradcli does not support the backward of "
+                            "select on sparse tensors (torch's SparseCPU backend has no kernel "
+                            "for it)")
+
+
+_SELECT = defop("select.int.sparse", "SelectBackward0", _selected, promote="none",
+                vjp=(_select_backward_refused,))
+
+
+def sparse_select(t: Tensor, dim: int, index: int) -> Tensor:
+    """t.select(dim, index) (t[index] for dim 0) over a sparse dimension: the entries there."""
+    dim = dim % t.ndim
+    if dim >= t.sparse.indices.shape[0]:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support selecting "
+                                "along a dense dimension of a sparse tensor yet")
+    return sparse_apply(_SELECT, t, dim=dim, index=index)
 
 
 def _built(coo: sparse.COO, shape: tuple, dtype: dtypes.DType) -> Tensor:
@@ -474,6 +592,8 @@ declare("_nnz", _nnz, "_nnz(Tensor self)", variants="method")
 declare("sparse_dim", sparse_dim, "sparse_dim(Tensor self)", variants="method")
 declare("dense_dim", dense_dim, "dense_dim(Tensor self)", variants="method")
 declare("mm", sparse_mm, "mm(Tensor sparse, Tensor dense)", variants="sparse")
+declare("addmm", sparse_addmm, "addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, "
+        "Scalar alpha=1)", variants="sparse")
 declare("sum", sparse_sum, "sum(Tensor input, int[1]? dim=None, *, ScalarType? dtype=None)",
         variants="sparse")
 

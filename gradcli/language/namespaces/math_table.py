@@ -309,7 +309,11 @@ LINALG = Namespace("torch.linalg", layered(declared_entries("linalg"), LazyTable
     {"LinAlgError": LINALG_ERROR}, _linalg_entries)))
 SPECIAL = Namespace("torch.special", declared_entries("special"))
 FFT = Namespace("torch.fft", declared_entries("fft"))
-SPARSE = Namespace("torch.sparse", declared_entries("sparse"))
+SPARSE = Namespace("torch.sparse", layered(declared_entries("sparse"), {
+    # torch.sparse.FloatTensor ...: the deprecated constructors of sparse tensors
+    dtype.legacy_name: PyType(f"torch.sparse.{dtype.legacy_name}", (), entry(
+        dtype.legacy_name, lambda *args, dtype=dtype: sparse_coo.legacy_sparse(dtype, *args),
+        "*args"), "torch.tensortype") for dtype in dtypes.ALL}))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.nn.utils": NN_UTILS, "torch.nn.utils.rnn": NN_UTILS.table["rnn"],
                 "torch.linalg": LINALG, "torch.special": SPECIAL, "torch.fft": FFT,
