@@ -92,7 +92,7 @@ declare("to", to, variants="method", python="self, *args, **kwargs")
 def type_(t: Tensor, dtype=None, non_blocking: bool = False):
     """Tensor.type(): the legacy type name, or a conversion when a dtype (or name) is given."""
     if dtype is None:
-        return f"torch.{t.dtype.legacy_name}"
+        return f"torch.{'sparse.' if t.sparse is not None else ''}{t.dtype.legacy_name}"
     if isinstance(dtype, str):
         if dtype not in _BY_LEGACY_NAME:
             raise errors.value_error(f"invalid type: '{dtype}'")

@@ -762,7 +762,7 @@ INDEX = {
             "mv_sparse sparse_add sparse_addmm sparse_apply sparse_cast sparse_clone "
             "sparse_coo_tensor sparse_dim sparse_div sparse_mm sparse_mul sparse_neg "
             "sparse_permute sparse_select sparse_sub sparse_sum sparse_t sparse_transpose "
-            "sum_dims to_dense to_sparse values "
+            "sparse_zeros_like sum_dims to_dense to_sparse values "
         ),
         "row": (
             "_sparse_addmm _sparse_coo_tensor_with_dims_and_tensors _sparse_sum.dim "

@@ -593,7 +593,7 @@ def clone(a: Tensor, memory_format=None) -> Tensor:
     """A copy laid out in `memory_format`; preserve_format keeps a dense layout, else takes the
     format the strides suggest."""
     if a.sparse is not None:
-        return F.sparse_clone(a)
+        return F.sparse_clone(a, memory_format)
     if memory_format in (None, memory_formats.PRESERVE):
         if layout.dense_order(a.data) is not None:
             return _op("clone", a)
@@ -608,6 +608,8 @@ def is_contiguous(a: Tensor, memory_format=memory_formats.CONTIGUOUS) -> bool:
 
 
 def contiguous(a: Tensor, memory_format=memory_formats.CONTIGUOUS) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_clone(a, memory_format)
     if is_contiguous(a, memory_format):
         return a
     if memory_format is memory_formats.CONTIGUOUS:

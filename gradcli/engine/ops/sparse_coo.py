@@ -66,13 +66,22 @@ def sparse_coo_tensor(indices, values, size=None, dtype=None, requires_grad: boo
     indices = creation.as_tensor(indices) if not isinstance(indices, Tensor) else indices
     values = creation.as_tensor(values, dtype) if not isinstance(values, Tensor) else (
         values if dtype is None or dtype is values.dtype else F.to_dtype(values, dtype))
-    if indices.dtype is not dtypes.int64:
-        raise errors.runtime(f"indices must be an int64 tensor")
-    if indices.ndim != 2:
-        raise errors.runtime(f"indices must be sparse_dim x nnz, but got: {list(indices.shape)}")
     if check_invariants is None:
         STATE.warn("UserWarning", INVARIANTS_WARNING, once=True)
-    index = indices.data
+    if requires_grad and not values.dtype.differentiable:
+        raise errors.runtime(
+            "Only Tensors of floating point and complex dtype can require gradients")
+    index = indices.data.astype(np.int64)
+    if size is not None and len(size) != index.shape[0] + values.ndim - 1:
+        raise errors.runtime(
+            f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
+            f"sparse_dim = {index.shape[0]}, dense_dim = {values.ndim - 1}")
+    if indices.ndim != 2:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support indices that "
+                                "are not a 2-D sparse_dim x nnz tensor yet")
+    if index.shape[1] != values.shape[0]:
+        raise errors.runtime(f"indices and values must have same nnz, but got nnz from "
+                             f"indices: {index.shape[1]}, nnz from values: {values.shape[0]}")
     if size is None:
         size = tuple(int(m) + 1 if index.shape[1] else 0 for m in (
             index.max(axis=1) if index.shape[1] else [0] * index.shape[0]))
@@ -81,9 +90,6 @@ def sparse_coo_tensor(indices, values, size=None, dtype=None, requires_grad: boo
     out = sparse_apply(_CONSTRUCT, values, indices=index, shape=shape,
                        coalesced=bool(is_coalesced) or index.shape[1] < 2)
     if requires_grad:
-        if not values.dtype.differentiable:
-            raise errors.runtime(
-                "only Tensors of floating point and complex dtype can require gradients")
         out.requires_grad = True
     return out
 
@@ -298,6 +304,8 @@ _MV = defop("mv.sparse", "MvBackward0", lambda s, v: Tensor(
 
 def _check_product(s: Tensor, d: Tensor) -> None:
     """torch's checks of a sparse matrix times a dense one."""
+    if s.sparse.indices.shape[0] != 2:
+        raise errors.runtime(f"addmm: matrices expected, got {s.sparse.indices.shape[0]}D tensor")
     if s.ndim != 2 or d.ndim != 2:
         raise errors.runtime(f"mm: expected 2D tensors, but got {s.ndim}D and {d.ndim}D")
     if d.sparse is not None:
@@ -518,8 +526,17 @@ def sparse_neg(t: Tensor) -> Tensor:
     return sparse_apply(_NEG, t)
 
 
-def sparse_clone(t: Tensor) -> Tensor:
+def sparse_clone(t: Tensor, memory_format=None) -> Tensor:
+    if memory_format is not None:
+        raise errors.runtime(f"unsupported memory format option {memory_format.label}")
     return sparse_apply(_CLONE, t)
+
+
+def sparse_zeros_like(t: Tensor, dtype: dtypes.DType) -> Tensor:
+    """zeros_like of a sparse tensor: no entries, the same sparse dimensions."""
+    dims = t.sparse.indices.shape[0]
+    return sparse.make(np.zeros((dims, 0), np.int64), np.zeros((0,) + t.shape[dims:], dtype.np),
+                       t.shape, dtype, True)
 
 
 def sparse_cast(t: Tensor, dtype: dtypes.DType) -> Tensor:
@@ -564,9 +581,11 @@ def sparse_permute(t: Tensor, dims: tuple, label: str = "PermuteBackward0") -> T
 
 def sparse_t(t: Tensor) -> Tensor:
     """Tensor.t of a sparse matrix: its two index rows swapped."""
-    if t.ndim > 2:
+    sparse_dims = t.sparse.indices.shape[0]
+    if sparse_dims > 2 or sparse_dims != t.ndim:
         raise errors.runtime(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, but "
-                             f"self is {t.ndim}D")
+                             f"got {sparse_dims} sparse and {t.ndim - sparse_dims} dense "
+                             "dimensions")
     return sparse_permute(t, (1, 0), "TBackward0") if t.ndim == 2 else t
 
 

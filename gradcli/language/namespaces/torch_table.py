@@ -417,7 +417,7 @@ def _typename(obj) -> str:
     """torch.typename: a tensor's type(), else the module and qualified name of a class or
     function, or of the object's class (builtins' without their module)."""
     if isinstance(obj, Tensor):
-        return f"torch.{obj.dtype.legacy_name}"
+        return F.type_(obj)
     if isinstance(obj, UserFunction):
         return f"__main__.{obj.qualname}"
     if isinstance(obj, TorchFunction):  # torch's Python function (F.relu)
