@@ -599,17 +599,14 @@ def sparse_transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
 
 declare("to_dense", to_dense, "to_dense(Tensor self, ScalarType? dtype=None, *, "
         "bool? masked_grad=None)", variants="method")
-declare("to_sparse", to_sparse, "to_sparse(Tensor self, *, Layout? layout=None, "
-        "int[2]? blocksize=None, int? dense_dim=None)", variants="method")
-declare("coalesce", coalesce, "coalesce(Tensor self)", variants="method")
-declare("is_coalesced", is_coalesced, "is_coalesced(Tensor self)", variants="method")
-declare("indices", indices, "indices(Tensor self)", variants="method")
-declare("values", values, "values(Tensor self)", variants="method")
-declare("_indices", _raw_indices, "_indices(Tensor self)", variants="method")
-declare("_values", _values, "_values(Tensor self)", variants="method")
-declare("_nnz", _nnz, "_nnz(Tensor self)", variants="method")
-declare("sparse_dim", sparse_dim, "sparse_dim(Tensor self)", variants="method")
-declare("dense_dim", dense_dim, "dense_dim(Tensor self)", variants="method")
+declare("to_sparse", to_sparse, "to_sparse(Tensor self, int sparse_dim)",
+        "to_sparse(Tensor self, *, Layout? layout=None, int[2]? blocksize=None, "
+        "int? dense_dim=None)", variants="method")
+for _name, _impl in (("coalesce", coalesce), ("is_coalesced", is_coalesced),
+                     ("indices", indices), ("values", values), ("_indices", _raw_indices),
+                     ("_values", _values), ("_nnz", _nnz), ("sparse_dim", sparse_dim),
+                     ("dense_dim", dense_dim)):
+    declare(_name, _impl, f"{_name}(Tensor self)", variants="method")
 declare("mm", sparse_mm, "mm(Tensor sparse, Tensor dense)", variants="sparse")
 declare("addmm", sparse_addmm, "addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, "
         "Scalar alpha=1)", variants="sparse")
