@@ -164,6 +164,34 @@ def to_sparse(t: Tensor, sparse_dim=None, layout=None, blocksize=None, dense_dim
     return sparse_apply(_TO_SPARSE, t)
 
 
+def _masked(t: Tensor, mask: Tensor) -> Tensor:
+    """The elements at each of the mask's entries, as they stand (duplicates too)."""
+    indices = mask.sparse.indices
+    return sparse.make(indices, t.data[tuple(indices)], t.shape, t.dtype, mask.sparse.coalesced)
+
+
+def _mask_backward(g: Tensor, t: Tensor, mask: Tensor) -> Tensor:
+    """grad.sparse_mask(mask), dense: the gradient at each of the mask's entries, added up
+    where the mask repeats an index."""
+    return to_dense(_masked(to_dense(g), mask))
+
+
+_SPARSE_MASK = defop("sparse_mask", "SparseMaskBackward0", _masked, promote="none",
+                     save=(1,), vjp=(_mask_backward,))
+
+
+def sparse_mask(t: Tensor, mask: Tensor) -> Tensor:
+    """Tensor.sparse_mask: a dense tensor's elements at a sparse mask's indices."""
+    _entries(mask)
+    if t.sparse is not None:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support sparse_mask of "
+                                "a sparse tensor yet")
+    if t.shape != mask.shape:
+        raise errors.runtime(f"sparse_mask(): operands have incompatible sizes; self has size "
+                             f"{list(t.shape)} but mask has size {list(mask.shape)}")
+    return sparse_apply(_SPARSE_MASK, t, mask)
+
+
 # ---- reading a sparse tensor ---------------------------------------------------------------------
 
 def _coalesce(t: Tensor) -> Tensor:
@@ -357,10 +385,19 @@ _SUM = defop("sum.sparse", "SumBackward0", _sum, save=(0,), promote="none", vjp=
 
 
 def _sum_dims(t: Tensor, dims: tuple) -> Tensor:
+    """The sum over `dims`: the coalesced values summed over the dense ones, then the entries
+    that share their kept sparse indices summed (a dense result when no sparse one is kept)."""
     coo = sparse.coalesced(t.sparse, t.shape)
-    kept = [d for d in range(coo.indices.shape[0]) if d not in dims]
+    sparse_dims = coo.indices.shape[0]
+    values = coo.values
+    dense_axes = tuple(d - sparse_dims + 1 for d in dims if d >= sparse_dims)
+    if dense_axes:
+        values = np.add.reduce(values, axis=dense_axes)
+    kept = [d for d in range(sparse_dims) if d not in dims]
     shape = tuple(t.shape[d] for d in range(t.ndim) if d not in dims)
-    partial = sparse.COO(coo.indices[kept], coo.values, False)
+    if not kept:
+        return Tensor(np.asarray(np.add.reduce(values, axis=0), t.dtype.np), t.dtype)
+    partial = sparse.COO(coo.indices[kept], values, False)
     return _built(sparse.coalesced(partial, shape), shape, t.dtype)
 
 
@@ -370,6 +407,9 @@ _SUM_DIMS = defop("_sparse_sum.dim", "SparseSumBackward0", _sum_dims, save=(0,),
 
 def _sum_dims_grad(g: Tensor, t: Tensor, dims: tuple) -> Tensor:
     """Each input entry takes the summed gradient at its kept index."""
+    if g.sparse is None or any(d >= t.sparse.indices.shape[0] for d in dims):
+        raise errors.TorchError("NotImplementedError", "gradcli does not support the backward "
+                                "of sums over dense dimensions of sparse tensors yet")
     whole = sparse.dense(sparse.coalesced(g.sparse, g.shape), g.shape, g.dtype)
     kept = [d for d in range(t.sparse.indices.shape[0]) if d not in dims]
     picked = whole[tuple(t.sparse.indices[kept])]
@@ -599,6 +639,7 @@ def sparse_transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
 
 declare("to_dense", to_dense, "to_dense(Tensor self, ScalarType? dtype=None, *, "
         "bool? masked_grad=None)", variants="method")
+declare("sparse_mask", sparse_mask, "sparse_mask(Tensor self, Tensor mask)", variants="method")
 declare("to_sparse", to_sparse, "to_sparse(Tensor self, int sparse_dim)",
         "to_sparse(Tensor self, *, Layout? layout=None, int[2]? blocksize=None, "
         "int? dense_dim=None)", variants="method")
