@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import creation, dtypes, errors, sparse
+from gradcli.engine import creation, dtypes, errors, kernels_order, libm_float, sparse
 from gradcli.engine.autograd import Node
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -368,6 +368,11 @@ def mm_sparse(s: Tensor, d: Tensor) -> Tensor:
     return sparse_apply(_MM, s, d)
 
 
+def spmm(s: Tensor, d: Tensor) -> Tensor:
+    """torch.spmm: torch.mm under its old name (a sparse first operand or a dense one)."""
+    return F.mm(s, d)
+
+
 def mv_sparse(s: Tensor, v: Tensor) -> Tensor:
     """torch.mv / @ of a sparse matrix and a dense vector (MvBackward0)."""
     _check_product(s, F.unsqueeze(v, 1))
@@ -480,6 +485,75 @@ def sparse_sum(t: Tensor, dim=None, dtype=None) -> Tensor:
     if len(dims) == t.ndim:
         return sparse_apply(_SUM, t)
     return sparse_apply(_SUM_DIMS, t, dims=dims)
+
+
+def _pools(t: Tensor, dim: int) -> tuple:
+    """The coalesced entries and, for each, its pool: the entries that share every index but
+    the one along `dim` (torch's softmax groups)."""
+    coo = sparse.coalesced(t.sparse, t.shape)
+    others = np.delete(coo.indices, dim, axis=0)
+    pools = np.unique(sparse.linear_index(others, np.delete(np.array(t.shape), dim)),
+                      return_inverse=True)[1].reshape(-1) if coo.nnz else np.zeros(0, np.int64)
+    return coo, pools
+
+
+def _softmax(t: Tensor, dim: int, log: bool) -> Tensor:
+    """Per pool as torch's kernel: the maximum, std::exp(v - max) summed in entry order, then
+    exp * (1 / sum), or v - (max + std::log(sum))."""
+    coo, pools = _pools(t, dim)
+    count = int(pools.max()) + 1 if len(pools) else 0
+    top = np.full(count, -np.inf, coo.values.dtype)
+    np.maximum.at(top, pools, coo.values)
+    exps = kernels_order.scalar_exp(coo.values - top[pools])
+    sums = np.zeros(count, coo.values.dtype)
+    np.add.at(sums, pools, exps)
+    if log:
+        out = coo.values - top[pools] - libm_float.scalar("log", sums)[pools]
+    else:
+        out = exps * (np.ones((), sums.dtype) / sums)[pools]
+    return sparse.make(coo.indices, out, t.shape, t.dtype, True)
+
+
+def _softmax_grad(g: Tensor, t: Tensor, dim: int, log: bool) -> Tensor:
+    """out * (grad - sum(grad * out)) per pool (grad - exp(out) * sum(grad) for log_softmax),
+    at the output's entries (the output made again from the saved input)."""
+    out = _softmax(t, dim, log)
+    _, pools = _pools(t, dim)
+    result = out.sparse.values
+    grad = sparse.dense(sparse.coalesced(g.sparse, g.shape), g.shape, g.dtype)[
+        tuple(out.sparse.indices)] if g.sparse is not None else g.data[tuple(out.sparse.indices)]
+    sums = np.zeros(int(pools.max()) + 1 if len(pools) else 0, result.dtype)
+    np.add.at(sums, pools, grad if log else grad * result)
+    values = grad - kernels_order.scalar_exp(result) * sums[pools] if log else \
+        result * (grad - sums[pools])
+    return sparse.make(out.sparse.indices, values, t.shape, g.dtype, True)
+
+
+_SOFTMAX = {log: defop(f"_sparse_{'log_' if log else ''}softmax",
+                       f"Sparse{'Log' if log else ''}SoftmaxBackward0", _softmax, save=(0,),
+                       promote="none", vjp=(_softmax_grad,)) for log in (False, True)}
+
+
+def _softmax_call(t: Tensor, dim: int, dtype, log: bool) -> Tensor:
+    _entries(t)
+    dim = dim % t.ndim
+    if dim >= t.sparse.indices.shape[0] or t.sparse.values.ndim != 1:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support the softmax of "
+                                "hybrid sparse tensors yet")
+    if dtype is not None:
+        t = sparse_cast(t, dtype)
+    return sparse_apply(_SOFTMAX[log], t, dim=dim, log=log)
+
+
+def sparse_softmax(t: Tensor, dim: int, dtype=None) -> Tensor:
+    """torch.sparse.softmax: a softmax over each pool of entries along `dim` (unspecified
+    elements take no part, as if -inf)."""
+    return _softmax_call(t, dim, dtype, False)
+
+
+def sparse_log_softmax(t: Tensor, dim: int, dtype=None) -> Tensor:
+    """torch.sparse.log_softmax, as softmax."""
+    return _softmax_call(t, dim, dtype, True)
 
 
 def _add(a: Tensor, b: Tensor) -> Tensor:
@@ -649,6 +723,10 @@ for _name, _impl in (("coalesce", coalesce), ("is_coalesced", is_coalesced),
                      ("dense_dim", dense_dim)):
     declare(_name, _impl, f"{_name}(Tensor self)", variants="method")
 declare("mm", sparse_mm, "mm(Tensor sparse, Tensor dense)", variants="sparse")
+for _name, _impl in (("softmax", sparse_softmax), ("log_softmax", sparse_log_softmax)):
+    declare(_name, _impl, f"{_name}(Tensor input, int dim, *, ScalarType? dtype=None)",
+            variants="sparse")
+declare("spmm", spmm, "spmm(Tensor input, Tensor mat2)", variants="torch")
 declare("addmm", sparse_addmm, "addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, "
         "Scalar alpha=1)", variants="sparse")
 declare("sum", sparse_sum, "sum(Tensor input, int[1]? dim=None, *, ScalarType? dtype=None)",
