@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import grad_api, vml
+from gradcli.engine import errors, grad_api, vml
 from gradcli.engine.fma import add_scaled as _add, addcmul as _addcmul, fused, lerp as _lerp
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
@@ -51,6 +51,10 @@ def sgd(params, grads, buffers: list, *, lr, momentum, dampening, weight_decay, 
     """One SGD step over `params`; returns the momentum buffers (None without momentum)."""
     out = []
     for param, grad_tensor, buffer in zip(params, grads, buffers):
+        if grad_tensor.sparse is not None:
+            _sparse_sgd(param, grad_tensor, lr, momentum, weight_decay, maximize)
+            out.append(buffer)
+            continue
         p = param.data
         grad = -grad_tensor.data if maximize else grad_tensor.data
         if weight_decay != 0:
@@ -65,6 +69,15 @@ def sgd(params, grads, buffers: list, *, lr, momentum, dampening, weight_decay, 
         _write(param, _add(p, grad, -lr))
         out.append(buffer)
     return out
+
+
+def _sparse_sgd(param: Tensor, grad: Tensor, lr, momentum, weight_decay, maximize) -> None:
+    """SGD's plain step with a sparse gradient (param.add_(grad, alpha=-lr))."""
+    if momentum != 0 or weight_decay != 0 or maximize:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support SGD's momentum, "
+                                "weight decay or maximize with sparse gradients yet")
+    F.add_into_dense(param.data, grad, -lr)
+    param.bump_version()
 
 
 def adam(params, grads, states: list[dict], *, lr, beta1, beta2, eps, weight_decay, amsgrad,

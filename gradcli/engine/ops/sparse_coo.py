@@ -116,6 +116,28 @@ def legacy_sparse(dtype: dtypes.DType, *args) -> Tensor:
     return sparse_coo_tensor(*args, check_invariants=False)
 
 
+def embedding_sparse_grad(g: Tensor, indices: Tensor, num_weights: int,
+                          padding_idx: int) -> Tensor:
+    """An embedding's sparse weight gradient (sparse=True): one entry per looked-up index (the
+    padding index's left out), its row of the output's gradient as values, uncoalesced."""
+    index = indices.data.reshape(-1).astype(np.int64)
+    values = g.data.reshape(-1, g.shape[-1])
+    if padding_idx != -1:
+        kept = index != padding_idx
+        index, values = index[kept], values[kept]
+    return sparse.make(index.reshape(1, -1), values, (num_weights, g.shape[-1]), g.dtype,
+                       len(index) < 2)
+
+
+def add_into_dense(dense: np.ndarray, grad: Tensor, alpha) -> None:
+    """dense.add_(sparse, alpha=alpha), as torch's kernel: the values times alpha, then added
+    at their indices one entry after another."""
+    values = grad.sparse.values
+    if alpha != 1:
+        values = values * values.dtype.type(alpha)
+    np.add.at(dense, tuple(grad.sparse.indices), values)
+
+
 # ---- to and from dense --------------------------------------------------------------------------
 
 def _to_dense(t: Tensor) -> Tensor:

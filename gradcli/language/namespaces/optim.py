@@ -261,6 +261,9 @@ def _adam_state(param: Tensor, group: dict) -> dict:
 def _adam_step(optimizer: Optimizer, group: dict) -> None:
     params = _with_grads(group, optimizer)
     for param in params:
+        if param.grad.sparse is not None:
+            raise errors.runtime("Adam does not support sparse gradients, please consider "
+                                 "SparseAdam instead")
         if param not in optimizer.state:  # lazy state, as torch's _init_group makes it
             optimizer.state[param] = _adam_state(param, group)
     states = [optimizer.state[p] for p in params]
