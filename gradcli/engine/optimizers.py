@@ -7,6 +7,8 @@ and Python scalars are cast to the tensor's dtype first.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gradcli.engine import errors, grad_api, vml
@@ -78,6 +80,33 @@ def _sparse_sgd(param: Tensor, grad: Tensor, lr, momentum, weight_decay, maximiz
                                 "weight decay or maximize with sparse gradients yet")
     F.add_into_dense(param.data, grad, -lr)
     param.bump_version()
+
+
+def sparse_adam(param: Tensor, grad_tensor: Tensor, state: dict, *, lr, betas, eps, maximize,
+                **_) -> None:
+    """One SparseAdam step for one param, as torch's sparse_adam: the moments and the param
+    change only at the coalesced gradient's indices."""
+    beta1, beta2 = betas
+    coo = F.coalesce(grad_tensor).sparse
+    if coo.values.size == 0:
+        return
+    at = tuple(coo.indices)
+    grad = -coo.values if maximize else coo.values
+    state["step"] += 1
+    exp_avg, exp_avg_sq, p = state["exp_avg"], state["exp_avg_sq"], param.data
+    old_avg = exp_avg.data[at]
+    avg_update = (grad - old_avg) * _scalar(1 - beta1, p)
+    exp_avg.data[at] += avg_update
+    old_sq = exp_avg_sq.data[at]
+    sq_update = (grad * grad - old_sq) * _scalar(1 - beta2, p)
+    exp_avg_sq.data[at] += sq_update
+    numer = avg_update + old_avg
+    denom = _sqrt(sq_update + old_sq) + _scalar(eps, p)
+    step = state["step"]
+    step_size = lr * math.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
+    p[at] += numer / denom * _scalar(-step_size, p)
+    for written in (exp_avg, exp_avg_sq, param):
+        written.bump_version()
 
 
 def adam(params, grads, states: list[dict], *, lr, beta1, beta2, eps, weight_decay, amsgrad,
