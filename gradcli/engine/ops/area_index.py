@@ -762,8 +762,8 @@ INDEX = {
             "is_coalesced legacy_sparse mm_sparse mv_sparse sparse_add sparse_addmm sparse_apply "
             "sparse_cast sparse_clone sparse_coo_tensor sparse_dim sparse_div sparse_log_softmax "
             "sparse_mask sparse_mm sparse_mul sparse_neg sparse_permute sparse_select "
-            "sparse_softmax sparse_sub sparse_sum sparse_t sparse_transpose sparse_zeros_like "
-            "spmm sum_dims to_dense to_sparse values "
+            "sparse_softmax sparse_sub sparse_sum sparse_t sparse_transpose sparse_zero_ "
+            "sparse_zeros_like spmm sum_dims to_dense to_sparse values "
         ),
         "row": (
             "_sparse_addmm _sparse_coo_tensor_with_dims_and_tensors _sparse_log_softmax "

@@ -668,6 +668,17 @@ def sparse_clone(t: Tensor, memory_format=None) -> Tensor:
     return sparse_apply(_CLONE, t)
 
 
+def sparse_zero_(t: Tensor) -> Tensor:
+    """Tensor.zero_ of a sparse tensor: its entries cleared, in place."""
+    if t._requires_grad and t.grad_fn is None and STATE.grad_enabled:
+        raise errors.runtime("a leaf Variable that requires grad is being used in an in-place "
+                             "operation.")
+    cleared = sparse_zeros_like(t, t.dtype)
+    t.sparse = cleared.sparse
+    t.bump_version()
+    return t
+
+
 def sparse_zeros_like(t: Tensor, dtype: dtypes.DType) -> Tensor:
     """zeros_like of a sparse tensor: no entries, the same sparse dimensions."""
     dims = t.sparse.indices.shape[0]
