@@ -14,7 +14,7 @@ from gradcli.engine.autograd import RESULT, Node, no_grad_history
 from gradcli.engine.layout import torch_layout
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
-from gradcli.engine.functions import LateTable, export
+from gradcli.engine.functions import F, LateTable, export
 
 _FLOATING = dtypes.FLOATING
 _BFLOAT16 = dtypes.bfloat16
@@ -221,8 +221,7 @@ def _apply(op: OpDef, args: tuple, params: dict):
     """apply's general path: promotion, casts, views, several outputs, forward-mode AD."""
     for a in args:
         if type(a) is Tensor and a.sparse is not None:
-            raise errors.TorchError("NotImplementedError", "gradcli does not support "
-                                    f"{op.key.split('.')[0]} on sparse tensors yet")
+            return F.sparse_valuewise(op, args, params)
     dtype = compute_dtype(op, args)
     if op.refuses and dtype.category in op.refuses[1]:
         raise errors.not_implemented_for(op.refuses[0], dtype)

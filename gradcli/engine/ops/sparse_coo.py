@@ -13,6 +13,7 @@ from gradcli.engine import creation, dtypes, errors, kernels_order, libm_float, 
 from gradcli.engine.autograd import Node
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import apply as registry_apply
 from gradcli.engine.ops.registry import defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -136,6 +137,29 @@ def add_into_dense(dense: np.ndarray, grad: Tensor, alpha) -> None:
     if alpha != 1:
         values = values * values.dtype.type(alpha)
     np.add.at(dense, tuple(grad.sparse.indices), values)
+
+
+# Elementwise ops that keep zeros zero, which torch runs on a sparse tensor's coalesced values
+_ZERO_PRESERVING = frozenset((
+    "abs", "sqrt", "sin", "sinh", "tan", "tanh", "asin", "asinh", "atan", "atanh", "ceil",
+    "floor", "round", "trunc", "sign", "sgn", "expm1", "log1p", "relu", "deg2rad", "rad2deg",
+    "erf", "erfinv", "frac", "signbit", "isnan", "isinf", "nan_to_num"))
+
+
+def sparse_valuewise(op, args: tuple, params: dict) -> Tensor:
+    """A dense row reaching a sparse tensor: a zero-preserving elementwise op runs on the
+    coalesced values (without autograd: its gradient is gradcli's gap); any other refuses."""
+    t = args[0]
+    name = op.key.split(".")[0]
+    if name not in _ZERO_PRESERVING or len(args) != 1 or t.sparse is None:
+        raise errors.TorchError("NotImplementedError", f"gradcli does not support {name} on "
+                                "sparse tensors yet")
+    if t._requires_grad and STATE.grad_enabled:
+        raise errors.TorchError("NotImplementedError", f"gradcli does not support the gradient "
+                                f"of {name} on sparse tensors yet")
+    coo = sparse.coalesced(t.sparse, t.shape)
+    out = registry_apply(op, Tensor(coo.values, t.dtype), **params)
+    return sparse.make(coo.indices, out.data, t.shape, out.dtype, True)
 
 
 # ---- to and from dense --------------------------------------------------------------------------
