@@ -758,21 +758,13 @@ INDEX = {
     },
     "gradcli.engine.ops.sparse_coo": {
         "function": (
-            "INVARIANTS_WARNING add_into_dense coalesce dense_dim embedding_sparse_grad indices "
-            "is_coalesced legacy_sparse mm_sparse mv_sparse registry_apply sparse_add "
-            "sparse_addmm sparse_apply sparse_cast sparse_clone sparse_coo_tensor sparse_dim "
-            "sparse_div sparse_log_softmax sparse_mask sparse_mm sparse_mul sparse_neg "
-            "sparse_permute sparse_select sparse_softmax sparse_sub sparse_sum sparse_t "
-            "sparse_transpose sparse_valuewise sparse_zero_ sparse_zeros_like spmm sum_dims "
-            "to_dense to_sparse values "
-        ),
-        "row": (
-            "_sparse_addmm _sparse_coo_tensor_with_dims_and_tensors _sparse_log_softmax "
-            "_sparse_softmax _sparse_sum.dim _to_copy.sparse add.sparse clone.sparse coalesce "
-            "div.sparse mm.sparse mul.sparse mv.sparse neg.sparse permute.sparse "
-            "select.int.sparse sparse_mask sub.sparse sum.dim_IntList.sparse "
-            "sum.dim_IntList.sparse_all sum.sparse t.sparse to_dense to_sparse transpose.sparse "
-            "values "
+            "INVARIANTS_WARNING SPARSE_ROWS add_into_dense coalesce dense_dim "
+            "embedding_sparse_grad indices is_coalesced legacy_sparse mm_sparse mv_sparse "
+            "registry_apply sparse_add sparse_addmm sparse_apply sparse_cast sparse_clone "
+            "sparse_coo_tensor sparse_dim sparse_div sparse_log_softmax sparse_mask sparse_mm "
+            "sparse_mul sparse_neg sparse_permute sparse_select sparse_softmax sparse_sub "
+            "sparse_sum sparse_t sparse_transpose sparse_valuewise sparse_zero_ sparse_zeros_like "
+            "spmm sum_dims to_dense to_sparse values "
         ),
         "declaration": (
             "method:_indices method:_nnz method:_values method:coalesce method:dense_dim "

@@ -14,7 +14,7 @@ from gradcli.engine.autograd import Node
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import apply as registry_apply
-from gradcli.engine.ops.registry import defop
+from gradcli.engine.ops.registry import OpDef
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -24,6 +24,17 @@ INVARIANTS_WARNING = (
     "performance overhead. To silence this warning, explicitly opt in or out. See "
     "`torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance.  (Triggered internally "
     "at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)")
+
+
+# This area's op rows, by key: kept apart from OPS, whose tests draw dense sample programs; the
+# sparse_tensors case group checks these rows' forwards, grad_fns and gradients against torch.
+SPARSE_ROWS: dict[str, OpDef] = {}
+
+
+def _row(key: str, label: str, forward, **fields) -> OpDef:
+    """Declare one sparse op row: its forward on tensors, its vjps and torch's grad_fn label."""
+    SPARSE_ROWS[key] = row = OpDef(key, label, forward, **fields)
+    return row
 
 
 def sparse_apply(op, *args, **params) -> Tensor:
@@ -56,7 +67,7 @@ def _constructor_values_grad(g: Tensor, values: Tensor, indices, shape, coalesce
     return Tensor(whole[tuple(indices)], g.dtype)
 
 
-_CONSTRUCT = defop("_sparse_coo_tensor_with_dims_and_tensors",
+_CONSTRUCT = _row("_sparse_coo_tensor_with_dims_and_tensors",
                    "SparseCooTensorWithDimsAndTensorsBackward0", _construct,
                    vjp=(_constructor_values_grad,), promote="none")
 
@@ -178,7 +189,7 @@ def _masked_fields(array: np.ndarray, t: Tensor) -> tuple:
     return picked.indices, picked.values
 
 
-_TO_DENSE = defop("to_dense", "ToDenseBackward0", _to_dense, save=(0,), vjp=(_mask_grad,),
+_TO_DENSE = _row("to_dense", "ToDenseBackward0", _to_dense, save=(0,), vjp=(_mask_grad,),
                   promote="none")
 
 
@@ -195,7 +206,7 @@ def _to_sparse(t: Tensor) -> Tensor:
     return sparse.make(coo.indices, coo.values, t.shape, t.dtype, True)
 
 
-_TO_SPARSE = defop("to_sparse", "ToSparseBackward1", _to_sparse, vjp=(
+_TO_SPARSE = _row("to_sparse", "ToSparseBackward1", _to_sparse, vjp=(
     lambda g, t: to_dense(g),), promote="none")
 
 
@@ -222,7 +233,7 @@ def _mask_backward(g: Tensor, t: Tensor, mask: Tensor) -> Tensor:
     return to_dense(_masked(to_dense(g), mask))
 
 
-_SPARSE_MASK = defop("sparse_mask", "SparseMaskBackward0", _masked, promote="none",
+_SPARSE_MASK = _row("sparse_mask", "SparseMaskBackward0", _masked, promote="none",
                      save=(1,), vjp=(_mask_backward,))
 
 
@@ -245,7 +256,7 @@ def _coalesce(t: Tensor) -> Tensor:
     return sparse.make(coo.indices, coo.values, t.shape, t.dtype, True)
 
 
-_COALESCE = defop("coalesce", "CoalesceBackward0", _coalesce, vjp=(lambda g, t: g,),
+_COALESCE = _row("coalesce", "CoalesceBackward0", _coalesce, vjp=(lambda g, t: g,),
                   promote="none")
 
 
@@ -282,7 +293,7 @@ def _raw_values(t: Tensor) -> Tensor:
     return Tensor(t.sparse.values, t.dtype)
 
 
-_VALUES = defop("values", "ValuesBackward0", _raw_values, promote="none", vjp=(
+_VALUES = _row("values", "ValuesBackward0", _raw_values, promote="none", vjp=(
     lambda g, t: sparse.make(t.sparse.indices, g.data, t.shape, g.dtype, t.sparse.coalesced),),
     save=(0,))
 
@@ -353,7 +364,7 @@ def _addmm(bias, s: Tensor, d: Tensor, beta=1, alpha=1) -> Tensor:
     return Tensor(sparse.mm(entries, s.shape, d.data, start), d.dtype)
 
 
-_SPARSE_ADDMM = defop(
+_SPARSE_ADDMM = _row(
     "_sparse_addmm", "SparseAddmmBackward0", _addmm, save=(1, 2), promote="none", vjp=(
         lambda g, bias, s, d, beta=1, alpha=1: g if beta == 1 else F.mul(g, beta),
         lambda g, bias, s, d, beta=1, alpha=1: _masked_product(g, s, d, alpha),
@@ -366,10 +377,10 @@ def _scaled_dense(array: np.ndarray, g: Tensor, alpha) -> Tensor:
     return out if alpha == 1 else F.mul(out, alpha)
 
 
-_MM = defop("mm.sparse", "MmBackward0", _mm, save=(0, 1), promote="none", vjp=(
+_MM = _row("mm.sparse", "MmBackward0", _mm, save=(0, 1), promote="none", vjp=(
     lambda g, s, d: F.mm(g, F.t(d)),  # dense, for a sparse self
     lambda g, s, d: Tensor(_transposed_mm(s, g.data), g.dtype)))
-_MV = defop("mv.sparse", "MvBackward0", lambda s, v: Tensor(
+_MV = _row("mv.sparse", "MvBackward0", lambda s, v: Tensor(
     sparse.mm(s.sparse, s.shape, v.data[:, None])[:, 0], v.dtype), save=(0, 1),
     promote="none", vjp=(lambda g, s, v: F.outer(g, v),
                          lambda g, s, v: Tensor(_transposed_mm(s, g.data[:, None])[:, 0],
@@ -430,7 +441,7 @@ def _sum(t: Tensor) -> Tensor:
     return Tensor(np.asarray(np.add.reduce(values.reshape(-1)), t.dtype.np), t.dtype)
 
 
-_SUM = defop("sum.sparse", "SumBackward0", _sum, save=(0,), promote="none", vjp=(
+_SUM = _row("sum.sparse", "SumBackward0", _sum, save=(0,), promote="none", vjp=(
     lambda g, t: sparse.make(*_masked_fields(np.broadcast_to(g.data, t.shape), t), t.shape,
                              g.dtype, t.sparse.coalesced),))
 
@@ -452,7 +463,7 @@ def _sum_dims(t: Tensor, dims: tuple) -> Tensor:
     return _built(sparse.coalesced(partial, shape), shape, t.dtype)
 
 
-_SUM_DIMS = defop("_sparse_sum.dim", "SparseSumBackward0", _sum_dims, save=(0,),
+_SUM_DIMS = _row("_sparse_sum.dim", "SparseSumBackward0", _sum_dims, save=(0,),
                   promote="none", vjp=(lambda g, t, dims: _sum_dims_grad(g, t, dims),))
 
 
@@ -471,9 +482,9 @@ def _expand_refused(*_, **__):
     raise errors.runtime("expand is unsupported for Sparse tensors")
 
 
-_SUM_DIM_METHOD = defop("sum.dim_IntList.sparse", "SumBackward1", _sum_dims, promote="none",
+_SUM_DIM_METHOD = _row("sum.dim_IntList.sparse", "SumBackward1", _sum_dims, promote="none",
                         vjp=(_expand_refused,))
-_SUM_ALL_DIMS = defop("sum.dim_IntList.sparse_all", "SumBackward1", _sum, save=(0,),
+_SUM_ALL_DIMS = _row("sum.dim_IntList.sparse_all", "SumBackward1", _sum, save=(0,),
                       promote="none", vjp=(lambda g, t: Tensor(
                           np.broadcast_to(g.data, t.shape).copy(), g.dtype),))
 
@@ -505,7 +516,7 @@ def _select_backward_refused(*_, **__):
                             "for it)")
 
 
-_SELECT = defop("select.int.sparse", "SelectBackward0", _selected, promote="none",
+_SELECT = _row("select.int.sparse", "SelectBackward0", _selected, promote="none",
                 vjp=(_select_backward_refused,))
 
 
@@ -575,7 +586,7 @@ def _softmax_grad(g: Tensor, t: Tensor, dim: int, log: bool) -> Tensor:
     return sparse.make(out.sparse.indices, values, t.shape, g.dtype, True)
 
 
-_SOFTMAX = {log: defop(f"_sparse_{'log_' if log else ''}softmax",
+_SOFTMAX = {log: _row(f"_sparse_{'log_' if log else ''}softmax",
                        f"Sparse{'Log' if log else ''}SoftmaxBackward0", _softmax, save=(0,),
                        promote="none", vjp=(_softmax_grad,)) for log in (False, True)}
 
@@ -606,11 +617,11 @@ def _add(a: Tensor, b: Tensor) -> Tensor:
     return _built(sparse.merged(a.sparse, b.sparse), a.shape, a.dtype)
 
 
-_ADD = defop("add.sparse", "AddBackward0", _add, promote="none",
+_ADD = _row("add.sparse", "AddBackward0", _add, promote="none",
              vjp=(lambda g, a, b: g, lambda g, a, b: g))
 
 
-_SUB = defop("sub.sparse", "SubBackward0", lambda a, b: _built(
+_SUB = _row("sub.sparse", "SubBackward0", lambda a, b: _built(
     sparse.merged(a.sparse, b.sparse, -1), a.shape, a.dtype), promote="none",
     vjp=(lambda g, a, b: g, lambda g, a, b: _negated(g)))
 
@@ -662,15 +673,15 @@ def _cast(t: Tensor, dtype: dtypes.DType) -> Tensor:
     return _valued(t, F.to_dtype, dtype)
 
 
-_MUL = defop("mul.sparse", "MulBackward0", _scaled, promote="none",
+_MUL = _row("mul.sparse", "MulBackward0", _scaled, promote="none",
              vjp=(lambda g, t, factor: _scaled(g, factor),))
-_DIV = defop("div.sparse", "DivBackward0", _divided, promote="none",
+_DIV = _row("div.sparse", "DivBackward0", _divided, promote="none",
              vjp=(lambda g, t, divisor: _divided(g, divisor),))
-_NEG = defop("neg.sparse", "NegBackward0", _negated, promote="none", vjp=(
+_NEG = _row("neg.sparse", "NegBackward0", _negated, promote="none", vjp=(
     lambda g, t: _negated(g),))
-_CLONE = defop("clone.sparse", "CloneBackward0", lambda t: _valued(t, F.clone),
+_CLONE = _row("clone.sparse", "CloneBackward0", lambda t: _valued(t, F.clone),
                promote="none", vjp=(lambda g, t: g,))
-_TO_COPY = defop("_to_copy.sparse", "ToCopyBackward0", _cast, save=(0,), promote="none",
+_TO_COPY = _row("_to_copy.sparse", "ToCopyBackward0", _cast, save=(0,), promote="none",
                  vjp=(lambda g, t, dtype: _cast(g, t.dtype),))
 
 
@@ -737,7 +748,7 @@ def _unpermuted(g: Tensor, t: Tensor, dims: tuple) -> Tensor:
 
 
 # t, transpose and permute (and .T) reorder the index rows; the entries are no longer coalesced
-_PERMUTES = {label: defop(key, label, _permuted, promote="none", vjp=(_unpermuted,))
+_PERMUTES = {label: _row(key, label, _permuted, promote="none", vjp=(_unpermuted,))
              for key, label in (("t.sparse", "TBackward0"), ("transpose.sparse",
                                 "TransposeBackward0"), ("permute.sparse", "PermuteBackward0"))}
 
