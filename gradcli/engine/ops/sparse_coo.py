@@ -275,18 +275,17 @@ def is_coalesced(t: Tensor) -> bool:
 
 
 def _uncoalesced_check(t: Tensor, what: str) -> None:
+    """torch's refusals of indices() and values() of a dense or an uncoalesced tensor."""
     if t.sparse is None:
-        raise errors.runtime(f"{what} expected sparse coordinate tensor layout but got Strided")
+        layout = "sparse coordinate tensor" if what == "indices" else "sparse tensor"
+        raise errors.runtime(f"{what} expected {layout} layout but got Strided")
     if not t.sparse.coalesced:
-        name = "indices" if what == "indices" else "values"
-        raise errors.runtime(f"Cannot get {name} on an uncoalesced tensor, please call "
+        raise errors.runtime(f"Cannot get {what} on an uncoalesced tensor, please call "
                              ".coalesce() first")
 
 
 def _raw_indices(t: Tensor) -> Tensor:
-    if t.sparse is None:
-        raise errors.runtime("_indices expected sparse coordinate tensor layout but got Strided")
-    return Tensor(t.sparse.indices, dtypes.int64)
+    return Tensor(_entries(t).indices, dtypes.int64)
 
 
 def _raw_values(t: Tensor) -> Tensor:
@@ -309,15 +308,12 @@ def values(t: Tensor) -> Tensor:
 
 
 def _values(t: Tensor) -> Tensor:
-    if t.sparse is None:
-        raise errors.runtime("_values expected sparse coordinate tensor layout but got Strided")
+    _entries(t)
     return sparse_apply(_VALUES, t)
 
 
 def _nnz(t: Tensor) -> int:
-    if t.sparse is None:
-        raise errors.runtime("_nnz expected sparse coordinate tensor layout but got Strided")
-    return t.sparse.nnz
+    return _entries(t).nnz
 
 
 def sparse_dim(t: Tensor) -> int:
@@ -408,13 +404,19 @@ def _check_product(s: Tensor, d: Tensor) -> None:
 
 
 def sparse_mm(s: Tensor, d: Tensor) -> Tensor:
-    """torch.sparse.mm: a sparse matrix times a dense one (SparseAddmmBackward0)."""
+    """torch.sparse.mm: a sparse matrix times a dense one (SparseAddmmBackward0); torch.mm of
+    a dense first operand."""
+    if s.sparse is None:
+        return F.mm(s, d)
     _check_product(s, d)
     return sparse_apply(_SPARSE_ADDMM, None, s, d, beta=0)
 
 
 def sparse_addmm(bias: Tensor, s: Tensor, d: Tensor, beta=1, alpha=1) -> Tensor:
-    """torch.sparse.addmm: beta * bias + alpha * (sparse @ dense)."""
+    """torch.sparse.addmm: beta * bias + alpha * (sparse @ dense); torch.addmm of a dense
+    first operand."""
+    if s.sparse is None:
+        return F.addmm(bias, s, d, beta=beta, alpha=alpha)
     _check_product(s, d)
     return sparse_apply(_SPARSE_ADDMM, bias, s, d, beta=beta, alpha=alpha)
 
@@ -535,7 +537,8 @@ def _built(coo: sparse.COO, shape: tuple, dtype: dtypes.DType) -> Tensor:
 
 def sparse_sum(t: Tensor, dim=None, dtype=None) -> Tensor:
     """torch.sparse.sum: all entries (a dense 0-dim tensor), or over `dim` (sparse)."""
-    _entries(t)
+    if t.sparse is None:
+        raise errors.runtime("coalesce expected sparse coordinate tensor layout but got Strided")
     if dim is None:
         return sparse_apply(_SUM, t)
     dims = tuple(sorted(d % t.ndim for d in ((dim,) if isinstance(dim, int) else dim)))
