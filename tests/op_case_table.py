@@ -367,6 +367,10 @@ CASES = {
                               ("a", (3, 3), "small")),
                          case("(a.triu() + 2 * torch.eye(2)).cholesky_inverse(upper=True)",
                               ("a", (2, 2, 2), "small"))],
+    "cholesky_solve": [case("torch.cholesky_solve(b, a.tril() + 3 * torch.eye(3))",
+                            ("a", (3, 3), "small"), ("b", (3, 2), "any")),
+                       case("b.cholesky_solve(a.triu() + 2 * torch.eye(2), upper=True)",
+                            ("a", (2, 2, 2), "small"), ("b", (2, 1), "any"))],
     "linalg_inv_ex": [case("torch.inverse(a + 3 * torch.eye(3))", ("a", (3, 3), "any")),
                       case("torch.linalg.inv(a + 3 * torch.eye(2))", ("a", (2, 2, 2), "any")),
                       case("torch.matrix_power(a + 3 * torch.eye(2), -2)", ("a", (2, 2), "any"))],
@@ -382,6 +386,20 @@ CASES = {
                     case("torch.svd(a)[0] @ torch.svd(a)[2].mT", ("a", (3, 2), "any")),
                     case("torch.linalg.svd(a, full_matrices=False)[0] @ "
                          "torch.linalg.svd(a, full_matrices=False)[2]", ("a", M, "any"))],
+    "linalg_ldl_factor_ex": [case("torch.linalg.ldl_factor(a @ a.mT + torch.eye(3))[0]",
+                                  ("a", (3, 3), "any"), grad=False)],
+    "linalg_ldl_solve": [case("torch.linalg.ldl_solve(*torch.linalg.ldl_factor("
+                              "a @ a.mT + torch.eye(3)), b)",
+                              ("a", (3, 3), "any"), ("b", (3, 2), "any"), grad=False)],
+    "geqrf": [case("torch.geqrf(a)[0]", ("a", (3, 2), "any"), grad=False)],
+    "linalg_householder_product": [
+        case("torch.linalg.householder_product(a, b)", ("a", (3, 2), "small"),
+             ("b", (2,), "small")),
+        case("torch.orgqr(a, b)", ("a", (2, 3, 3), "small"), ("b", (2, 2), "small"))],
+    "linalg_eig": [case("torch.view_as_real(torch.linalg.eigvals(a @ a.mT + torch.eye(3)))",
+                        ("a", (3, 3), "any")),
+                   case("torch.linalg.eig(a + 3 * torch.eye(2))[1].abs()",
+                        ("a", (2, 2), "any"))],
     "_linalg_eigh": [case("torch.linalg.eigvalsh(a @ a.mT)", ("a", (3, 3), "any")),
                      case("torch.linalg.eigh(a @ a.mT)[1] ** 2", ("a", (3, 3), "any"))],
     "linalg_solve_triangular": [

@@ -144,7 +144,10 @@ class Node:
     def save_original_self(self, tensor: Tensor, original: Tensor | None, result: Tensor) -> None:
         """After an in-place op on `tensor`: its self slot reads `original`, the value before the
         write (torch's original_self); other reads of it keep their version, so they fail as in
-        torch; the saved result is `result` as written."""
+        torch; the saved result is `result` as written. A node whose values saved-tensor hooks
+        packed keeps those (taken before the write), unchecked."""
+        if saved_hooks.EVER_PACKED and self in saved_hooks.PACKED:
+            return
         recorded = {id(t): v for t, v, is_output in self.saved_versions if not is_output}
         args = list(self.saved_args)
         besides_inputs = [entry for entry in self.saved_versions
@@ -289,8 +292,17 @@ def move_retained(tensor: Tensor, old_node, old_nr: int) -> None:
         retain_on(tensor, tensor._grad_fn, tensor.output_nr)
 
 
-def gradient_edge(tensor: Tensor) -> tuple:
-    """The (node, output_nr) a gradient for `tensor` flows into."""
+class GradientEdge(tuple):
+    """(node, output_nr) named as torch.autograd.graph.GradientEdge: a place in the graph that
+    autograd.grad takes in place of a tensor (get_gradient_edge)."""
+
+    __slots__ = ()
+
+
+def gradient_edge(tensor) -> tuple:
+    """The (node, output_nr) a gradient for `tensor` (or a GradientEdge itself) flows into."""
+    if isinstance(tensor, GradientEdge):
+        return tuple(tensor)
     node = tensor.grad_fn if tensor._base is not None else tensor._grad_fn
     if node is not None:
         return (node, tensor.output_nr)
@@ -328,5 +340,10 @@ def _type_string(dtype: dtypes.DType) -> str:
 
 
 def short_name(label: str) -> str:
-    """A node's name as torch's messages give it: MulBackward0 -> Mul."""
-    return label.rstrip("0123456789").removesuffix("Backward")
+    """A node's name as torch's messages give it (Node::forward_op_name): "Backward" and a
+    numeric suffix of 0 dropped, another kept (MulBackward0 -> Mul, UnsqueezeBackward1 ->
+    Unsqueeze1); a name not ending in Backward<digits> unchanged."""
+    stem, found, suffix = label.rpartition("Backward")
+    if not found or not (suffix.isdigit() or suffix == ""):
+        return label
+    return stem if suffix in ("", "0") else stem + suffix

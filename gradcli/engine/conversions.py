@@ -55,7 +55,7 @@ def to(t: Tensor, *args, **kwargs) -> Tensor:
     only 'cpu'. A Python number stands for the tensor the parser wraps it in (a float is
     double)."""
     _, bound = schemas.bind(_TO, args, kwargs, False, "to", numbers_as_tensors=True)
-    devices.place(bound.get("device"))
+    devices.place(bound.get("device"), copying=True)
     dtype, tensor = bound.get("dtype"), bound.get("tensor")
     if tensor is not None:
         dtype = tensor.dtype if isinstance(tensor, Tensor) else (
@@ -103,7 +103,8 @@ def type_(t: Tensor, dtype=None, non_blocking: bool = False):
 
 
 def converter(dtype: dtypes.DType):
-    """The method behind .float(), .double(), .half(), .long(), .int(), .short(), .bool()..."""
+    """The method behind .float(), .double(), .half(), .long(), .int(), .short(), .bool(),
+    .cfloat(), .cdouble()..."""
     def convert(t: Tensor) -> Tensor:
         return to_dtype(t, dtype)
     convert.__name__ = dtype.name
@@ -115,7 +116,8 @@ CONVERTERS = {
     "half": converter(dtypes.float16), "bfloat16": converter(dtypes.bfloat16), "long": converter(dtypes.int64),
     "int": converter(dtypes.int32), "short": converter(dtypes.int16),
     "char": converter(dtypes.int8), "byte": converter(dtypes.uint8),
-    "bool": converter(dtypes.bool_),
+    "bool": converter(dtypes.bool_), "cfloat": converter(dtypes.complex64),
+    "cdouble": converter(dtypes.complex128),
 }
 
 

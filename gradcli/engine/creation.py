@@ -106,7 +106,9 @@ def _check_nesting(data, sizes: list[int], dtype: dtypes.DType, dim: int = 0) ->
 
 
 TO_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
-                     "unexpected behavior.\nConsider using tensor.detach() first.")
+                     "unexpected behavior.\nConsider using tensor.detach() first. (Triggered "
+                     "internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
+                     "python_variable_methods.cpp:822.)")
 
 
 def _values(data, depth: int, integral: bool):

@@ -58,6 +58,10 @@ def device(spec, index: int | None = None) -> Device:
     if name not in _KNOWN:
         raise errors.runtime(f"Expected one of {_DEVICE_TYPES} device type at start of device "
                              f"string: {name}")
+    if name == "mkldnn":
+        STATE.warn("UserWarning", "'mkldnn' is no longer used as device type. So "
+                   "torch.device('mkldnn') will be deprecated and removed in the future. Please "
+                   "use other valid device types instead.", once=True)
     return Device(name, index if number is None else int(number))
 
 
@@ -65,12 +69,31 @@ declare("device", lambda spec, index=-1: device(spec, None if index == -1 else i
         "device(Device device)", "device(str type, int index=-1)", variants="torch")
 
 
-def place(spec) -> None:
-    """Check a `device=` argument or `.to(device)`: only the CPU can hold a tensor."""
+_NOT_COMPILED = {  # what a CPU-only torch's lazy initialisation of the device's module says
+    "cuda": "Torch not compiled with CUDA enabled",
+    "xpu": "Torch not compiled with XPU enabled",
+    "mtia": "Torch not compiled with MTIA enabled. Ensure you have `import "
+            "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and include "
+            "`//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!"}
+_NO_MODULE = ("hpu", "privateuseone")  # torch looks for a torch.<type> module that is not there
+
+
+def place(spec, copying: bool = False) -> None:
+    """Check a `device=` argument or (`copying`) `.to(device)`: only the CPU can hold a tensor;
+    another device fails as a CPU-only torch fails for it."""
     if spec is None:
         return
-    if device(spec).type != "cpu":
-        raise errors.TorchError("AssertionError", "Torch not compiled with CUDA enabled")
+    kind = device(spec).type
+    if kind == "cpu":
+        return
+    if kind in _NOT_COMPILED:
+        raise errors.TorchError("AssertionError", _NOT_COMPILED[kind])
+    if kind in _NO_MODULE:
+        raise errors.TorchError("ModuleNotFoundError", f"No module named 'torch.{kind}'")
+    if copying and kind not in ("meta", "lazy"):  # the copy finds no allocator linked in
+        link(spec)
+    raise errors.TorchError("NotImplementedError",
+                            f"gradcli does not support tensors on the {kind} device")
 
 
 def place_new(spec) -> None:

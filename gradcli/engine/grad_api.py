@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import errors, vmap_batched
-from gradcli.engine.autograd import retain_on
+from gradcli.engine.autograd import GradientEdge, retain_on
 from gradcli.engine.backward import GRAD_DTYPES, check_roots, run_backward
 from gradcli.engine.dtypes import FLOATING, DType
 from gradcli.engine.indexing import ZERO_DIM_INDEX
@@ -40,7 +40,7 @@ def _shape_text(shape: tuple) -> str:
 def _as_tuple(value) -> list:
     """A tensor or an iterable of them as a list: torch's `(t,) if is_tensor_like(t) else
     tuple(t)`, a dict giving its keys as `tuple` does."""
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, GradientEdge)):
         return [value]
     if isinstance(value, (list, tuple, str, dict)):
         return list(value)
@@ -67,7 +67,7 @@ def _checked_by_engine(outputs: list, grads: list, inputs: list | None) -> None:
         raise errors.runtime(f"got {len(outputs)} tensors and {len(grads)} gradients")
     check_roots(outputs)
     for t in inputs or ():
-        if not isinstance(t, Tensor):
+        if not isinstance(t, (Tensor, GradientEdge)):
             raise errors.runtime("all inputs have to be Tensors or GradientEdges, but got "
                                  f"{errors.type_name(t)}")
 
@@ -146,7 +146,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     grads = _root_grads(outs, given)
     _checked_by_engine(outs, grads, ins)
     for t in ins:
-        if not t.requires_grad:
+        if isinstance(t, Tensor) and not t.requires_grad:
             raise errors.runtime("One of the differentiated Tensors does not require grad")
     retain = STATE.graph_kept or (create_graph if retain_graph is None else retain_graph)
     result = run_backward(outs, grads, retain_graph=retain, create_graph=create_graph,
@@ -159,6 +159,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                     f"The differentiated Tensor at index {i} appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
+                if isinstance(ins[i], GradientEdge):
+                    raise errors.runtime("materialize_grads cannot be used when the given input "
+                                         "is a GradientEdge")
                 result[i] = F.zeros_for(ins[i])
     return dict(zip(inputs, result)) if isinstance(inputs, dict) else tuple(result)
 

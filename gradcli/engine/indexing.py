@@ -238,6 +238,18 @@ def checked_key(t: Tensor, advanced: list) -> tuple:
     return tuple(key), out_of_bounds
 
 
+def check_masks(t: Tensor, key: tuple) -> None:
+    """index_put's check of the masks in its key of index arrays (each mask spans as many
+    dims as it has), with torch's message for one that does not fit."""
+    dim = 0
+    for array in key:
+        if isinstance(array, np.ndarray) and array.dtype == bool:
+            _check_mask(t, dim, array)
+            dim += array.ndim
+        else:
+            dim += 1
+
+
 def _check_mask(t: Tensor, dim: int, mask: np.ndarray) -> None:
     for k, size in enumerate(mask.shape):
         if dim + k >= t.ndim or t.shape[dim + k] != size:

@@ -13,7 +13,7 @@ Found by experiment against torch 2.13.0's CPU wheel (oneDNN v3.12) and its kern
   One and two threads give the same bits (each output is one thread's).
 * input gradient (stride 1, contiguous): the direct backward-data kernel, the same chains
   with the roles swapped: blocks of 16 output channels, each in (kh, kw, o) order.  Strided
-  convolutions take oneDNN's brgconv_strided kernel instead, not reproduced.
+  convolutions take oneDNN's brgconv_strided kernel instead (`onednn_strided`).
 * weight and bias gradients (contiguous, no dilation): the direct backward-weights kernel
   (avx512 for 1 to 3 and 16 or more input channels, avx2 for 4 to 15): per weight a fused chain
   over the positions (n, oh, ow) in order, the bias a plain sum in that order.  On more than one
@@ -58,22 +58,30 @@ def _planar(x_shape, w_shape, stride, padding, dilation):
     return (shape, kernel, *pairs)
 
 
-def _onednn(shape, kernel, o: int, groups: int) -> bool:
-    """Whether ATen hands this float32 convolution to oneDNN (`use_mkldnn`), for the shapes
-    checked here: one group, not a 1x1 kernel (oneDNN's 1x1 kernels), nothing empty."""
+def _use_mkldnn(shape, kernel, stride, threads: int) -> bool:
+    """ATen's `use_mkldnn` for a float32 convolution of one group without dilation: a 1x1 kernel
+    only when strided, of 16 or more images or on more threads; then a kernel wider than 3 both
+    ways, more than one image or more than 20480 inputs."""
     n, c, h, w = shape
-    if not AVX512_CORE or groups != 1 or n * c * h * w * o == 0 or kernel == (1, 1):
+    if kernel == (1, 1) and stride == (1, 1) and n < 16 and threads == 1:
         return False
     return kernel[0] > 3 and kernel[1] > 3 or n > 1 or n * c * h * w > 20480
 
 
-def aten_convolves(x_shape, w_shape, groups: int) -> bool:
-    """Whether ATen keeps this float32 convolution from oneDNN (`use_mkldnn` false, kernels
-    other than 1x1): one sample, no kernel wider than 3 both ways, at most 20480 inputs."""
-    shape, kernel, *_ = _planar(x_shape, w_shape, (1,), (0,), (1,))
+def _onednn(shape, kernel, o: int, groups: int, stride=(1, 1), threads: int = 1) -> bool:
+    """Whether ATen hands this float32 convolution (no dilation) to oneDNN and oneDNN has its
+    AVX-512 kernels, for the shapes checked here: one group, nothing empty."""
     n, c, h, w = shape
-    return groups == 1 and n == 1 and not (kernel[0] > 3 and kernel[1] > 3) and (
-        c * h * w <= 20480)
+    return (AVX512_CORE and groups == 1 and n * c * h * w * o > 0
+            and _use_mkldnn(shape, kernel, stride, threads))
+
+
+def aten_convolves(x_shape, w_shape, stride, groups: int, threads: int) -> bool:
+    """Whether ATen keeps this float32 convolution (one group, no dilation) from oneDNN: one
+    sample of at most 20480 inputs and no kernel wider than 3 both ways, or a 1x1 kernel at
+    stride 1 on one thread of fewer than 16 images."""
+    shape, kernel, stride, *_ = _planar(x_shape, w_shape, stride, (0,), (1,))
+    return groups == 1 and not _use_mkldnn(shape, kernel, stride, threads)
 
 
 def direct_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> bool:
@@ -85,8 +93,10 @@ def direct_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> 
         return False
     shape, kernel, stride, padding, dilation = _planar(x_shape, w_shape, stride, padding,
                                                        dilation)
-    if not _onednn(shape, kernel, w_shape[0], groups):
-        return False
+    if not _onednn(shape, kernel, w_shape[0], groups, stride) or kernel == (1, 1) and (
+            stride == (1, 1) or padding != (0, 0)
+            or all(size % s == 0 for size, s in zip(shape[2:], stride))):
+        return False  # 1x1: oneDNN's 1x1 kernel where the stride tiles the input, or its GEMM
     c, w = shape[1], shape[3]
     for size, k, s, p, d in zip(shape[2:], kernel, stride, padding, dilation):
         extent = d * (k - 1) + 1
@@ -107,7 +117,8 @@ def brg_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> boo
         return False
     shape, kernel, stride, padding, dilation = _planar(x_shape, w_shape, stride, padding,
                                                        dilation)
-    if not _onednn(shape, kernel, w_shape[0], groups) or not 2 <= shape[1] < _BLOCK:
+    if (kernel == (1, 1) or not _onednn(shape, kernel, w_shape[0], groups)
+            or not 2 <= shape[1] < _BLOCK):
         return False
     return all(d * (k - 1) + 1 <= size and 2 * p < k
                for size, k, p, d in zip(shape[2:], kernel, padding, dilation))

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from gradcli.engine import errors, grad_api, vml
+from gradcli.engine.declarations import call
 from gradcli.engine.fma import add_scaled as _add, addcmul as _addcmul, fused, lerp as _lerp
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
@@ -307,3 +308,45 @@ def asgd(param: Tensor, grad: np.ndarray, state: dict, *, lr, lambd, alpha, t0, 
     step = float(state["step"].data)
     _write(state["eta"], np.float32(lr / ((1 + lambd * lr * step) ** alpha)))
     _write(mu, np.float32(1 / max(1, step - t0)))
+
+
+def adafactor(param: Tensor, grad: np.ndarray, state: dict, *, lr, beta2_decay, eps, d,
+              weight_decay, maximize, **_) -> None:
+    """Adafactor (torch's single-tensor step): a vector's second moment kept whole, a matrix's
+    factored into row and column means over its last two dims; the update is clipped by its
+    RMS over `d` and scaled by the param's RMS (at least eps2) times min(lr, 1/sqrt(step))."""
+    grad = Tensor(-grad if maximize else grad, param.dtype)
+    eps1, eps2 = eps
+    if eps1 is None:
+        eps1 = float(np.finfo(param.dtype.np).eps)
+    step = _count(state["step"])
+    one_minus_beta2_t = step ** beta2_decay
+    rho_t = min(lr, 1 / (step ** 0.5))
+    plain = Tensor(param.data, param.dtype)
+    rms = float(call("linalg", "vector_norm", plain, 2).data) / (param.numel() ** 0.5)
+    alpha = max(eps2, rms) * rho_t
+    if weight_decay != 0:
+        _write(param, param.data * _scalar(1 - lr * weight_decay, param.data))
+    if grad.ndim > 1:
+        means = []
+        for name, dim in (("row_var", -1), ("col_var", -2)):
+            norm = call("linalg", "vector_norm", grad, 2, dim=dim, keepdim=True)
+            mean = call("torch", "div", call("torch", "square", norm), grad.shape[dim])
+            var = state[name]
+            _write(var, call("torch", "lerp", var, mean, one_minus_beta2_t).data)
+            means.append(var)
+        row_var, col_var = means
+        estimate = call("torch", "matmul", row_var, col_var)
+        floor = call("torch", "clamp", call("method", "mean", row_var, dim=-2, keepdim=True),
+                     min=eps1)
+        estimate = call("torch", "div", estimate, floor)
+    else:
+        variance = state["variance"]
+        _write(variance, call("torch", "lerp", variance, call("torch", "mul", grad, grad),
+                              one_minus_beta2_t).data)
+        estimate = Tensor(variance.data.copy(), variance.dtype)
+    update = call("torch", "rsqrt", call("torch", "clamp", estimate, min=eps1 * eps1))
+    update = call("torch", "mul", update, grad)
+    update_rms = float(call("linalg", "vector_norm", update, 2).data) / (update.numel() ** 0.5)
+    denom = max(1.0, update_rms / d)
+    _write(param, _add(param.data, update.data, -alpha / denom))

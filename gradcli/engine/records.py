@@ -49,16 +49,11 @@ def record(cls=None, /, *, frozen: bool = False, eq: bool = True):
 
 def replace(obj, /, **changes):
     """A copy of the record `obj` with some fields changed, as `dataclasses.replace`."""
-    return recast(obj, obj.__class__, **changes)
-
-
-def recast(obj, cls, /, **changes):
-    """A record of class `cls` (`obj`'s or a subclass) with `obj`'s fields and `changes`."""
     values = obj.__dict__
     for each in obj.__record_fields__:
         if each.init and each.name not in changes:
             changes[each.name] = values[each.name]
-    return cls(**changes)
+    return obj.__class__(**changes)
 
 
 def _build(cls, frozen: bool, eq: bool):

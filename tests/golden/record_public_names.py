@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from gradcli.language.namespaces.public_names import (  # noqa: E402
     NAMESPACES, PARSED_NAMESPACES, RECORD, WORDING)
+from gradcli.language.runtime.torch_homes import HOMES  # noqa: E402
 
 
 def _foreign(value) -> bool:
@@ -91,9 +92,82 @@ def no_arguments(names: dict[str, list[str]]) -> list[str]:
     return found
 
 
+def _home(value, name: str) -> list | None:
+    """[kind, module, qualname, __name__] of a function torch publishes as `name`, trailing
+    defaults left off (the qualname defaults to `name`, __name__ to the qualname's last part):
+    kind "function" (Python code), "builtin" (a C function of a module: `<built-in function
+    gelu>`) or "method" (a C function of a class: `<built-in method sum of type object at
+    0x...>`); None for anything else."""
+    if inspect.isfunction(value):
+        kind = "function"
+    elif inspect.isbuiltin(value) and repr(value).startswith("<built-in function "):
+        kind = "builtin"
+    elif inspect.isbuiltin(value) and " of type object at 0x" in repr(value):
+        kind = "method"
+    else:
+        return None
+    home = [kind, value.__module__, value.__qualname__, value.__name__]
+    if home[3] == home[2].rpartition(".")[2]:
+        home.pop()
+        if home[2] == name:
+            home.pop()
+    return home
+
+
+def homes() -> dict[str, dict]:
+    """"functions": module -> name -> where torch defines the function it publishes under that
+    name, for the torch modules a program may import in gradcli (torch's own first) and reach
+    by attribute (not torch.autograd.gradcheck, which the function of that name hides);
+    "methods": a class's qualified name -> [the module its methods' code is in (Tensor's in
+    torch._tensor), the names of those methods], for the classes of those modules."""
+    import functools
+    import importlib
+
+    import torch
+    from gradcli.language.namespaces.torch_table import MODULES
+    out, methods = {}, {}
+    for namespace in sorted((n for n in MODULES if n.startswith("torch")),
+                            key=lambda n: (n not in NAMESPACES, n)):
+        module = importlib.import_module(namespace)
+        if functools.reduce(getattr, namespace.split(".")[1:], torch) is not module:
+            continue
+        values = [(name, getattr(module, name)) for name in dir(module) if name[0] != "_"]
+        found = {name: _home(value, name) for name, value in values}
+        out[namespace] = {name: home for name, home in found.items() if home is not None}
+        classes = dict.fromkeys(klass for _, value in values if inspect.isclass(value)
+                                for klass in value.__mro__  # (private bases too: _ConvNd)
+                                if klass.__module__.startswith("torch"))
+        for cls in classes:
+            owned = [function for function in map(_function_of, vars(cls).values())
+                     if function is not None and
+                     function.__qualname__.rpartition(".")[0] == cls.__qualname__]
+            if owned and cls.__qualname__ not in methods:
+                methods[cls.__qualname__] = [owned[0].__module__, " ".join(
+                    sorted(f.__name__ for f in owned))]
+    return {"functions": {namespace: found for namespace, found in out.items() if found},
+            "methods": methods}
+
+
+def _function_of(attribute):
+    """The Python function of a class attribute (a method, static or class method), or None."""
+    function = getattr(attribute, "__func__", attribute)
+    return function if inspect.isfunction(function) else None
+
+
+def homes_text(found: dict[str, dict]) -> str:
+    """The JSON of `found`, one function (or class) a line."""
+    def lines(entries: dict) -> str:
+        return "{\n" + ",\n".join(f"{json.dumps(key)}: {json.dumps(value)}"
+                                   for key, value in entries.items()) + "}"
+    spaces = ",\n".join(json.dumps(namespace) + ": " + lines(entries)
+                        for namespace, entries in found["functions"].items())
+    return (f'{{"functions": {{\n{spaces}}},\n"methods": {lines(found["methods"])}\n}}\n')
+
+
 if __name__ == "__main__":
     names = public_names()
     Path(RECORD).write_text(json.dumps(names, indent=0) + "\n", encoding="utf-8")
     Path(WORDING).write_text(wording_module(c_coded(names), no_arguments(names)),
                              encoding="utf-8")
+    Path(HOMES).write_text(homes_text(homes()), encoding="utf-8")
     print(f"wrote {Path(RECORD).relative_to(ROOT)}")

@@ -17,7 +17,7 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.comparison", "ops.complex_numbers", "ops.convolution", "ops.ctc_loss",
     "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient",
     "ops.grid_sample", "ops.group_norm", "ops.histograms", "ops.index_reduce", "ops.inplace",
-    "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu",
+    "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.ldl", "ops.householder",
     "ops.multi_margin", "ops.nn_functional", "ops.nn_extra", "ops.packing", "ops.padding",
     "ops.pool_indices", "ops.fractional_pool", "ops.pool3d", "ops.patches", "ops.pointwise_more",
     "ops.products", "ops.reductions", "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations",
@@ -101,6 +101,10 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import losses  # noqa: F401
         case "gradcli.engine.ops.lu":
             from gradcli.engine.ops import lu  # noqa: F401
+        case "gradcli.engine.ops.ldl":
+            from gradcli.engine.ops import ldl  # noqa: F401
+        case "gradcli.engine.ops.householder":
+            from gradcli.engine.ops import householder  # noqa: F401
         case "gradcli.engine.ops.nn_functional":
             from gradcli.engine.ops import nn_functional  # noqa: F401
         case "gradcli.engine.ops.packing":

@@ -173,8 +173,8 @@ INDEX = {
     },
     "gradcli.engine.indexing": {
         "function": (
-            "ZERO_DIM_INDEX advanced_array apply_basic check_byte_mask_fill checked_key get_item "
-            "indexed_shape numpy_key sequence_key set_item unbind_rows "
+            "ZERO_DIM_INDEX advanced_array apply_basic check_byte_mask_fill check_masks "
+            "checked_key get_item indexed_shape numpy_key sequence_key set_item unbind_rows "
         ),
     },
     "gradcli.engine.ops.activation": {
@@ -340,25 +340,27 @@ INDEX = {
     },
     "gradcli.engine.ops.decompositions": {
         "function": (
-            "cholesky cholesky_ex cholesky_inverse cond det diag_embed diagflat eigh eigvalsh "
-            "inv_ex inverse linalg_cholesky linalg_norm linalg_solve linalg_svd logdet lstsq "
-            "matrix_exp matrix_norm matrix_power matrix_rank pinv qr qr_some slogdet solve_ex "
-            "solve_triangular svd svdvals tensorinv tensorsolve "
+            "cholesky cholesky_ex cholesky_inverse cholesky_solve cond det diag_embed diagflat "
+            "eig eigh eigvals eigvalsh inv_ex inverse linalg_cholesky linalg_norm linalg_solve "
+            "linalg_svd logdet lstsq matrix_exp matrix_norm matrix_power matrix_rank pinv qr "
+            "qr_some slogdet solve_ex solve_triangular svd svdvals tensorinv tensorsolve "
         ),
         "row": (
-            "_linalg_eigh _linalg_svd cholesky cholesky_inverse diag_embed.dims "
-            "linalg_cholesky_ex linalg_det linalg_inv_ex linalg_lstsq linalg_matrix_exp "
-            "linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex linalg_solve_triangular "
+            "_linalg_eigh _linalg_svd cholesky cholesky_inverse cholesky_solve diag_embed.dims "
+            "linalg_cholesky_ex linalg_det linalg_eig linalg_inv_ex linalg_lstsq "
+            "linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
+            "linalg_solve_triangular "
         ),
         "declaration": (
-            "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eigh "
-            "linalg:eigvalsh linalg:inv linalg:inv_ex linalg:lstsq linalg:matrix_exp "
-            "linalg:matrix_norm linalg:matrix_power linalg:matrix_rank linalg:norm linalg:pinv "
-            "linalg:qr linalg:slogdet linalg:solve linalg:solve_ex linalg:solve_triangular "
-            "linalg:svd linalg:svdvals linalg:tensorinv linalg:tensorsolve method:cholesky "
-            "method:cholesky_inverse method:det method:diag_embed method:diagflat method:inverse "
-            "method:logdet method:matrix_exp method:matrix_power method:pinverse method:qr "
-            "method:slogdet method:svd torch:cholesky torch:cholesky_inverse torch:det "
+            "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eig linalg:eigh "
+            "linalg:eigvals linalg:eigvalsh linalg:inv linalg:inv_ex linalg:lstsq "
+            "linalg:matrix_exp linalg:matrix_norm linalg:matrix_power linalg:matrix_rank "
+            "linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve linalg:solve_ex "
+            "linalg:solve_triangular linalg:svd linalg:svdvals linalg:tensorinv "
+            "linalg:tensorsolve method:cholesky method:cholesky_inverse method:cholesky_solve "
+            "method:det method:diag_embed method:diagflat method:inverse method:logdet "
+            "method:matrix_exp method:matrix_power method:pinverse method:qr method:slogdet "
+            "method:svd torch:cholesky torch:cholesky_inverse torch:cholesky_solve torch:det "
             "torch:diag_embed torch:diagflat torch:inverse torch:logdet torch:matrix_exp "
             "torch:matrix_power torch:pinverse torch:qr torch:slogdet torch:svd "
         ),
@@ -511,6 +513,28 @@ INDEX = {
         "declaration": (
             "linalg:lu linalg:lu_factor linalg:lu_factor_ex linalg:lu_solve method:lu "
             "method:lu_solve torch:_lu_with_info torch:lu torch:lu_solve torch:lu_unpack "
+        ),
+    },
+    "gradcli.engine.ops.ldl": {
+        "function": (
+            "ldl_factor ldl_factor_ex ldl_solve "
+        ),
+        "row": (
+            "linalg_ldl_factor_ex linalg_ldl_solve "
+        ),
+        "declaration": (
+            "linalg:ldl_factor linalg:ldl_factor_ex linalg:ldl_solve "
+        ),
+    },
+    "gradcli.engine.ops.householder": {
+        "function": (
+            "geqrf householder_product "
+        ),
+        "row": (
+            "geqrf linalg_householder_product "
+        ),
+        "declaration": (
+            "linalg:householder_product method:geqrf method:orgqr torch:geqrf torch:orgqr "
         ),
     },
     "gradcli.engine.ops.multi_margin": {
@@ -902,50 +926,51 @@ INDEX = {
     },
     "gradcli.engine.ops.aten_aliases": {
         "declaration": (
-            "torch:alpha_dropout torch:alpha_dropout_ torch:bartlett_window torch:batch_norm "
-            "torch:blackman_window torch:celu torch:celu_ torch:detach torch:detach_ "
-            "torch:dropout torch:dropout_ torch:embedding torch:feature_alpha_dropout "
-            "torch:feature_alpha_dropout_ torch:feature_dropout torch:feature_dropout_ "
-            "torch:get_device torch:group_norm torch:hamming_window torch:hann_window "
-            "torch:instance_norm torch:is_same_size torch:is_signed torch:layer_norm "
-            "torch:max_pool1d torch:max_pool2d torch:scalar_tensor torch:selu torch:selu_ "
-            "torch:threshold torch:threshold_ "
+            "method:get_device method:is_signed torch:alpha_dropout torch:alpha_dropout_ "
+            "torch:bartlett_window torch:batch_norm torch:blackman_window torch:celu torch:celu_ "
+            "torch:detach torch:detach_ torch:dropout torch:dropout_ torch:embedding "
+            "torch:feature_alpha_dropout torch:feature_alpha_dropout_ torch:feature_dropout "
+            "torch:feature_dropout_ torch:get_device torch:group_norm torch:hamming_window "
+            "torch:hann_window torch:instance_norm torch:is_same_size torch:is_signed "
+            "torch:layer_norm torch:max_pool1d torch:max_pool2d torch:scalar_tensor torch:selu "
+            "torch:selu_ torch:threshold torch:threshold_ "
         ),
     },
     "written back": {
         "declaration": (
-            "method:abs_ method:absolute_ method:acos_ method:acosh_ method:add_ method:addcdiv_ "
-            "method:addcmul_ method:addmm_ method:addmv_ method:arccos_ method:arccosh_ "
-            "method:arcsin_ method:arcsinh_ method:arctan2_ method:arctan_ method:arctanh_ "
-            "method:asin_ method:asinh_ method:atan2_ method:atan_ method:atanh_ method:baddbmm_ "
-            "method:bitwise_and_ method:bitwise_left_shift_ method:bitwise_not_ "
-            "method:bitwise_or_ method:bitwise_right_shift_ method:bitwise_xor_ method:ceil_ "
-            "method:clamp_ method:clamp_max_ method:clamp_min_ method:clip_ method:copysign_ "
-            "method:cos_ method:cosh_ method:cumprod_ method:cumsum_ method:deg2rad_ "
-            "method:digamma_ method:div_ method:divide_ method:eq_ method:erf_ method:erfc_ "
-            "method:erfinv_ method:exp2_ method:exp_ method:expm1_ method:fix_ "
-            "method:float_power_ method:floor_ method:floor_divide_ method:fmod_ method:frac_ "
-            "method:gcd_ method:ge_ method:greater_ method:greater_equal_ method:gt_ "
+            "method:abs_ method:absolute_ method:acos_ method:acosh_ method:add_ method:addbmm_ "
+            "method:addcdiv_ method:addcmul_ method:addmm_ method:addmv_ method:addr_ "
+            "method:arccos_ method:arccosh_ method:arcsin_ method:arcsinh_ method:arctan2_ "
+            "method:arctan_ method:arctanh_ method:asin_ method:asinh_ method:atan2_ method:atan_ "
+            "method:atanh_ method:baddbmm_ method:bitwise_and_ method:bitwise_left_shift_ "
+            "method:bitwise_not_ method:bitwise_or_ method:bitwise_right_shift_ "
+            "method:bitwise_xor_ method:ceil_ method:clamp_ method:clamp_max_ method:clamp_min_ "
+            "method:clip_ method:copysign_ method:cos_ method:cosh_ method:cumprod_ "
+            "method:cumsum_ method:deg2rad_ method:digamma_ method:div_ method:divide_ method:eq_ "
+            "method:erf_ method:erfc_ method:erfinv_ method:exp2_ method:exp_ method:expm1_ "
+            "method:fix_ method:float_power_ method:floor_ method:floor_divide_ method:fmod_ "
+            "method:frac_ method:gcd_ method:ge_ method:greater_ method:greater_equal_ method:gt_ "
             "method:heaviside_ method:hypot_ method:i0_ method:igamma_ method:igammac_ "
             "method:index_add_ method:index_copy_ method:lcm_ method:le_ method:lerp_ "
             "method:less_ method:less_equal_ method:lgamma_ method:log10_ method:log1p_ "
             "method:log2_ method:log_ method:logical_and_ method:logical_not_ method:logical_or_ "
             "method:logical_xor_ method:logit_ method:lt_ method:mul_ method:multiply_ "
             "method:mvlgamma_ method:nan_to_num_ method:ne_ method:neg_ method:negative_ "
-            "method:not_equal_ method:polygamma_ method:pow_ method:rad2deg_ method:reciprocal_ "
-            "method:relu_ method:remainder_ method:renorm_ method:round_ method:rsqrt_ "
-            "method:scatter_add_ method:sgn_ method:sigmoid_ method:sign_ method:sin_ "
-            "method:sinc_ method:sinh_ method:sqrt_ method:square_ method:sub_ method:subtract_ "
-            "method:tan_ method:tanh_ method:tril_ method:triu_ method:true_divide_ method:trunc_ "
-            "method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ torch:arccos_ torch:arccosh_ "
-            "torch:arcsin_ torch:arcsinh_ torch:arctan_ torch:arctanh_ torch:asin_ torch:asinh_ "
-            "torch:atan_ torch:atanh_ torch:ceil_ torch:clamp_ torch:clamp_max_ torch:clamp_min_ "
-            "torch:clip_ torch:cos_ torch:cosh_ torch:deg2rad_ torch:erf_ torch:erfc_ torch:exp2_ "
-            "torch:exp_ torch:expm1_ torch:fix_ torch:floor_ torch:frac_ torch:i0_ torch:log10_ "
-            "torch:log1p_ torch:log2_ torch:log_ torch:logit_ torch:nan_to_num_ torch:neg_ "
-            "torch:negative_ torch:rad2deg_ torch:reciprocal_ torch:relu_ torch:round_ "
-            "torch:rsqrt_ torch:sigmoid_ torch:sin_ torch:sinc_ torch:sinh_ torch:sqrt_ "
-            "torch:square_ torch:tan_ torch:tanh_ torch:trunc_ torch:xlogy_ "
+            "method:nextafter_ method:not_equal_ method:polygamma_ method:pow_ method:rad2deg_ "
+            "method:reciprocal_ method:relu_ method:remainder_ method:renorm_ method:round_ "
+            "method:rsqrt_ method:scatter_add_ method:sgn_ method:sigmoid_ method:sign_ "
+            "method:sin_ method:sinc_ method:sinh_ method:sqrt_ method:square_ method:sub_ "
+            "method:subtract_ method:tan_ method:tanh_ method:tril_ method:triu_ "
+            "method:true_divide_ method:trunc_ method:xlogy_ torch:abs_ torch:acos_ torch:acosh_ "
+            "torch:arccos_ torch:arccosh_ torch:arcsin_ torch:arcsinh_ torch:arctan_ "
+            "torch:arctanh_ torch:asin_ torch:asinh_ torch:atan_ torch:atanh_ torch:ceil_ "
+            "torch:clamp_ torch:clamp_max_ torch:clamp_min_ torch:clip_ torch:cos_ torch:cosh_ "
+            "torch:deg2rad_ torch:erf_ torch:erfc_ torch:exp2_ torch:exp_ torch:expm1_ torch:fix_ "
+            "torch:floor_ torch:frac_ torch:i0_ torch:log10_ torch:log1p_ torch:log2_ torch:log_ "
+            "torch:logit_ torch:nan_to_num_ torch:neg_ torch:negative_ torch:rad2deg_ "
+            "torch:reciprocal_ torch:relu_ torch:round_ torch:rsqrt_ torch:sigmoid_ torch:sin_ "
+            "torch:sinc_ torch:sinh_ torch:sqrt_ torch:square_ torch:tan_ torch:tanh_ "
+            "torch:trunc_ torch:xlogy_ "
         ),
     },
 }

@@ -28,9 +28,9 @@ def _triangle(a, diagonal, upper):
 
 
 defop("tril", "TrilBackward0", lambda a, diagonal: _triangle(a, diagonal, False),
-      promote="none", vjp=lambda g, a, diagonal: F.tril(g, diagonal), jvp=LINEAR)
+      promote="none", vjp=lambda g, a, diagonal: F.tril(g, diagonal), jvp=LINEAR, complex=True)
 defop("triu", "TriuBackward0", lambda a, diagonal: _triangle(a, diagonal, True),
-      promote="none", vjp=lambda g, a, diagonal: F.triu(g, diagonal), jvp=LINEAR)
+      promote="none", vjp=lambda g, a, diagonal: F.triu(g, diagonal), jvp=LINEAR, complex=True)
 
 
 def _check_matrix(name: str, a: Tensor) -> None:
@@ -574,7 +574,7 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     if mask.dtype is not dtypes.bool_:
         raise errors.runtime("masked_select: expected BoolTensor for mask")
     vmap_batched.refuse(mask, vmap_batched.MASKED_SELECT)
-    F.broadcast_shape(a.shape, mask.shape)
+    F.broadcast_shape(mask.shape, a.shape)  # torch expands the mask and self in that order
     return apply(OPS["masked_select"], a, mask)
 
 
@@ -799,6 +799,7 @@ def linalg_vander(x: Tensor, N=None) -> Tensor:
 
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+_ALIASES = {"max": "amax", "min": "amin"}  # ATen's get_reduction_enum takes these too
 _COMBINE = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
             "amin": np.minimum}
 
@@ -820,6 +821,7 @@ def _identity(dtype: np.dtype, reduce: str):
 def scatter_reduce_kernel(a, src, index, dim, reduce, include_self):
     """ATen's scatter_reduce.two on the CPU: src combined in order into self (or into the
     reduction's identity where self is left out); a mean divides by how many it combined."""
+    reduce = _ALIASES.get(reduce, reduce)
     out = a.copy()
     if not include_self:
         F.scatter_into(out, index, dim, _identity(a.dtype, reduce))
@@ -861,6 +863,9 @@ def scatter_reduce_backward(g, a, src, index, dim, reduce, include_self, out,
         count = F.masked_fill(count, F.compare("eq", count, 0), 1)
         grad_self = F.div(g, count)
         grad_src = F.div(F.gather(g, dim, positions), F.gather(count, dim, positions))
+    elif reduce not in _REDUCTIONS:  # the forward's aliases "max" and "min"
+        raise errors.runtime("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                             f"'amin' but got {reduce}.")
     else:
         value = F.gather(out, dim, positions)
         self_is_result = F.compare("eq", a, out)
@@ -888,7 +893,7 @@ def scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str,
                    include_self: bool = True) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
     F.scatter_checks(a, d, index, src)
-    if reduce not in _REDUCTIONS:
+    if reduce not in _REDUCTIONS and reduce not in _ALIASES:
         raise errors.runtime("reduce argument must be either sum, prod, mean, amax or amin, got "
                              f"{reduce}")
     positions = F.scatter_positions(a, d, index)

@@ -96,10 +96,10 @@ declare("detach_", lambda input: grad_api.detach_(input), "detach_(Tensor self)"
 # ---- queries and a factory ----------------------------------------------------------------------
 
 declare("is_signed", lambda input: input.dtype.name not in ("uint8", "bool"), "is_signed(Tensor self)",
-        variants="torch")
+        variants="torch method")
 declare("is_same_size", lambda input, other: input.shape == other.shape,
         "is_same_size(Tensor self, Tensor other)", variants="torch")
-declare("get_device", lambda input: -1, "get_device(Tensor self)", variants="torch")
+declare("get_device", lambda input: -1, "get_device(Tensor self)", variants="torch method")
 
 
 def _scalar_tensor(s, dtype=None, layout=None, device=None, pin_memory=None) -> Tensor:

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from gradcli.engine import (autocast, cascade_sum, dtypes, errors, matmul_order, onednn_conv,
-                            schemas)
+                            onednn_depthwise, onednn_pointwise, onednn_strided, schemas)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -120,8 +120,27 @@ def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding,
     if transposed:
         shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
                                   groups)
-        y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
-    elif _onednn_kernel(x, w, stride, padding, dilation, groups):
+        kind = _deconvolution(x, w, shape, stride, padding, dilation, groups)
+        y = (onednn_strided.backward_data(x, w, shape, stride, padding) if kind == "strided"
+             else onednn_conv.backward_data(x, w, shape, padding, dilation) if kind
+             else None)
+        if y is None:
+            y = _conv_input_grad(x, w, shape, stride, padding, dilation, groups)
+    elif (kind := _onednn_kernel(x, w, stride, padding, dilation, groups)) == "pointwise":
+        return _output_layout(onednn_pointwise.forward(x, w, b, stride), x, w)
+    elif kind == "depthwise":
+        if np.isfinite(w).all() and onednn_depthwise.forward_claimed(
+                x.shape, w.shape, stride, padding, dilation, groups):
+            return onednn_depthwise.forward(x, w, b, stride, padding)
+        y = _conv(x, w, stride, padding, dilation, groups)
+    elif kind == "grouped":
+        biases = [None] * groups if b is None else np.split(b, groups)
+        y = _grouped((onednn_conv.forward(xg, wg, bg, stride, padding, dilation) for xg, wg, bg
+                      in zip(np.split(x, groups, 1), np.split(w, groups), biases)), 1)
+        if y is not None:
+            return _output_layout(y, x, w)
+        y = _conv(x, w, stride, padding, dilation, groups)
+    elif kind:
         y = onednn_conv.forward(x, w, b, stride, padding, dilation)
         if y is not None:
             return _output_layout(y, x, w)
@@ -150,9 +169,10 @@ def _affordable(x, w, stride, padding, dilation) -> bool:
 
 def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
     """Which oneDNN kernel torch runs this convolution through, of those whose order
-    `onednn_conv` follows: "direct" (float32, laid out contiguously), "brg" (channels last, in
-    the shapes it shares the direct kernel's forward order), else None (also past
-    EXACT_BUDGET)."""
+    `onednn_conv` follows: "direct" (float32, laid out contiguously), "pointwise" (its 1x1
+    kernel, `onednn_pointwise`), "depthwise" (its jit_dw kernels, `onednn_depthwise`),
+    "grouped" (the direct kernel group by group), "brg" (channels last, in the shapes it shares
+    the direct kernel's forward order), else None (also past EXACT_BUDGET)."""
     if x.dtype != np.float32 or w.dtype != np.float32 or not _affordable(
             x, w, stride, padding, dilation):
         return None
@@ -160,19 +180,47 @@ def _onednn_kernel(x, w, stride, padding, dilation, groups) -> str | None:
            is memory_formats.CHANNELS_LAST for a in (x, w) if a.ndim == 4):
         return "brg" if onednn_conv.brg_forward(x.shape, w.shape, stride, padding, dilation,
                                                 groups) else None
+    if onednn_depthwise.depthwise(x.shape, w.shape, stride, padding, dilation, groups):
+        return "depthwise"
+    if groups > 1:
+        return "grouped" if _direct_groups(x.shape, w.shape, stride, padding, dilation,
+                                           groups) else None
+    if onednn_pointwise.forward_claimed(x.shape, w.shape, stride, padding, dilation, groups,
+                                        cascade_sum.THREADS):
+        return "pointwise"
     return "direct" if onednn_conv.direct_forward(x.shape, w.shape, stride, padding, dilation,
                                                   groups) else None
 
 
+def _direct_groups(x_shape, w_shape, stride, padding, dilation, groups) -> bool:
+    """Whether oneDNN's direct kernel runs this grouped convolution group by group in the order
+    `onednn_conv` follows for one group: measured with 16, 32, 48 or 64 input and output
+    channels a group (multiples of its blocks of 16)."""
+    per_in, per_out = x_shape[1] // groups, w_shape[0] // groups
+    return (per_in % 16 == 0 and per_out % 16 == 0 and 0 < per_in <= 64 and 0 < per_out <= 64
+            and onednn_conv.direct_forward((x_shape[0], per_in, *x_shape[2:]),
+                                           (per_out, *w_shape[1:]), stride, padding, dilation,
+                                           1))
+
+
+def _grouped(parts, axis: int):
+    """The groups' results joined, or None where one is not known."""
+    parts = list(parts)
+    return None if any(p is None for p in parts) else np.concatenate(parts, axis)
+
+
 def _aten_slow(x, w, stride, padding, dilation, groups) -> bool:
     """Whether torch convolves this itself (slow_conv2d: im2col and MKL products) in the shapes
-    checked: float32, one sample that ATen keeps from oneDNN, no dilation, not 1x1, not
-    channels last, within EXACT_BUDGET."""
+    checked: float32, what ATen keeps from oneDNN (one sample, or 1x1 kernels of fewer than 16
+    images on one thread; these of 4 or more output channels, MKL's order for 2 or 3 rows not
+    followed), no dilation, not channels last, nothing empty, within EXACT_BUDGET."""
     return (x.dtype == np.float32 and w.dtype == np.float32 and groups == 1
-            and x.shape[0] == 1 and all(d == 1 for d in dilation)
+            and x.ndim in (3, 4) and x.size * w.shape[0] > 0
+            and (w.shape[0] >= 4 or any(k != 1 for k in w.shape[2:]))
+            and all(d == 1 for d in dilation)
             and _affordable(x, w, stride, padding, dilation)
-            and not all(k == 1 for k in w.shape[2:])
-            and onednn_conv.aten_convolves(x.shape, w.shape, groups)
+            and onednn_conv.aten_convolves(x.shape, w.shape, stride, groups,
+                                           cascade_sum.THREADS)
             and not any(a.ndim == 4 and memory_formats.suggest(
                 a.shape, memory_formats.element_strides(a)) is memory_formats.CHANNELS_LAST
                 for a in (x, w)))
@@ -203,40 +251,60 @@ def _slow_conv(x, w, b, stride, padding, dilation, groups):
     measured exact on one thread, and on two past 4 terms per output.  None elsewhere."""
     if not _aten_slow(x, w, stride, padding, dilation, groups):
         return None
-    columns, out = _columns(x, w.shape[2:], stride, padding)
-    bias = None if b is None else np.broadcast_to(b[:, None], (w.shape[0], columns.shape[1]))
-    y = _product(np.ascontiguousarray(w.reshape(w.shape[0], -1)), columns, bias)
-    return None if y is None else y.reshape(1, w.shape[0], *out)
+    weights, images = np.ascontiguousarray(w.reshape(w.shape[0], -1)), []
+    for sample in x:  # ATen convolves the images one by one
+        columns, out = _columns(sample[None], w.shape[2:], stride, padding)
+        bias = None if b is None else np.broadcast_to(b[:, None],
+                                                      (w.shape[0], columns.shape[1]))
+        y = _product(weights, columns, bias)
+        if y is None:
+            return None
+        images.append(y.reshape(w.shape[0], *out))
+    return np.stack(images)
 
 
 def _slow_conv_backward(g, x, w, stride, padding, mask) -> list:
-    """slow_conv2d's gradients (None where not known): the input's as col2im of w.T @ g, the
-    kernel taps added in order from zero; the weight's as g @ columns.T from zero (these two
-    measured on one thread only); the bias as torch's sum."""
+    """slow_conv2d's gradients (None where not known): the input's, image by image, as col2im
+    of w.T @ g, the kernel taps added in order from zero (a 1x1 kernel at stride 1 unpadded:
+    w.T @ g itself); the weight's of one image as g @ columns.T from zero (these two measured on
+    one thread only); the bias as torch's sum."""
     o, kernel = w.shape[0], w.shape[2:]
-    g2d = g.reshape(o, -1)
     grads = [None, None, None]
     if mask[2]:
         grads[2] = F.sum_values(g, g.shape, None, (0, *range(2, g.ndim)), False)
     if cascade_sum.THREADS > 1:
         return grads
     if mask[0]:
-        frame = _product(np.ascontiguousarray(w.reshape(o, -1).T), g2d)
-        if frame is not None:
-            frame = frame.reshape(w.shape[1], *kernel, *g.shape[2:])
-            padded = np.zeros((x.shape[1], *(x.shape[2 + i] + 2 * padding[i]
-                                             for i in range(len(kernel)))), np.float32)
-            for tap in itertools.product(*(range(k) for k in kernel)):
-                key = tuple(slice(tap[i], tap[i] + stride[i] * (g.shape[2 + i] - 1) + 1,
-                                  stride[i]) for i in range(len(kernel)))
-                padded[(slice(None), *key)] += frame[(slice(None), *tap)]
-            grads[0] = padded[(slice(None), *(slice(padding[i], padding[i] + x.shape[2 + i])
-                                             for i in range(len(kernel))))][None]
-    if mask[1]:
+        images = [_slow_input_grad(image.reshape(o, -1), w, x.shape[1:], stride, padding)
+                  for image in g]
+        grads[0] = None if any(i is None for i in images) else np.stack(images)
+    if mask[1] and x.shape[0] == 1:
+        g2d = g.reshape(o, -1)
         columns, _ = _columns(x, kernel, stride, padding)
         weights = _product(g2d, columns.T, np.zeros((o, columns.shape[0]), np.float32))
         grads[1] = None if weights is None else weights.reshape(w.shape)
     return grads
+
+
+def _slow_input_grad(g2d, w, image_shape, stride, padding):
+    """One image's input gradient as slow_conv2d computes it from its output gradient g2d
+    (O, positions): w.T @ g2d, then col2im (None where `_product` is not known)."""
+    kernel, out = w.shape[2:], tuple(
+        _out_size(image_shape[1 + i], w.shape[2 + i], stride[i], padding[i], 1)
+        for i in range(w.ndim - 2))
+    frame = _product(np.ascontiguousarray(w.reshape(w.shape[0], -1).T), g2d)
+    if frame is None or all(k == 1 for k in kernel) and not any(padding) and all(
+            s == 1 for s in stride):
+        return None if frame is None else frame.reshape(image_shape)
+    frame = frame.reshape(w.shape[1], *kernel, *out)
+    padded = np.zeros((image_shape[0], *(image_shape[1 + i] + 2 * padding[i]
+                                         for i in range(len(kernel)))), np.float32)
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        key = tuple(slice(tap[i], tap[i] + stride[i] * (out[i] - 1) + 1, stride[i])
+                    for i in range(len(kernel)))
+        padded[(slice(None), *key)] += frame[(slice(None), *tap)]
+    return padded[(slice(None), *(slice(padding[i], padding[i] + image_shape[1 + i])
+                                  for i in range(len(kernel))))]
 
 
 def _output_layout(y, x, w):
@@ -254,7 +322,14 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
     empty = np.zeros(0, g.dtype)
     grad_x = grad_w = grad_b = empty
     known = [None] * 3  # the gradients known in torch's order
-    if not transposed and _onednn_kernel(x, w, stride, padding, dilation, groups) == "direct":
+    kind = None if transposed else _onednn_kernel(x, w, stride, padding, dilation, groups)
+    if kind == "pointwise":
+        known = _pointwise_backward(g, x, w, stride, padding, dilation, groups, mask)
+    elif kind == "depthwise":
+        known = _depthwise_backward(g, x, w, stride, padding, dilation, groups, mask)
+    elif kind == "grouped":
+        known = _grouped_backward(g, x, w, stride, padding, dilation, groups, mask)
+    if kind == "direct":
         if mask[0] and all(s == 1 for s in stride):
             known[0] = onednn_conv.backward_data(g, w, x.shape, padding, dilation)
         if mask[1]:
@@ -265,8 +340,13 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
                                                  dilation, cascade_sum.THREADS)
     elif not transposed and _aten_slow(x, w, stride, padding, dilation, groups):
         known = _slow_conv_backward(g, x, w, stride, padding, mask)
+    if mask[0] and known[0] is None and not transposed:
+        known[0] = _strided_input_grad(g, x, w, stride, padding, dilation, groups)
+    if transposed and _deconvolution(x, w, g.shape, stride, padding, dilation, groups):
+        known = _deconvolution_backward(g, x, w, stride, padding, dilation, groups, mask)
     if mask[0] and transposed:  # output padding the strides never read leaves extra rows
-        grad_x = _conv(g, w, stride, padding, dilation, groups)[
+        grad_x = (known[0] if known[0] is not None else
+                  _conv(g, w, stride, padding, dilation, groups))[
             (slice(None), slice(None), *(slice(0, size) for size in x.shape[2:]))]
     elif mask[0]:
         grad_x = known[0] if known[0] is not None else _conv_input_grad(
@@ -279,6 +359,109 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
     if mask[2]:
         grad_b = known[2] if known[2] is not None else _bias_grad(g, groups)
     return grad_x, grad_w, grad_b
+
+
+def _pointwise_backward(g, x, w, stride, padding, dilation, groups, mask) -> list:
+    """The gradients of a 1x1 convolution oneDNN's jit_1x1 kernel runs (`onednn_pointwise`;
+    None where not known): the input's at stride 1, the weight's and bias's where claimed."""
+    known = [None] * 3
+    if mask[0] and all(s == 1 for s in stride):
+        known[0] = onednn_pointwise.forward(g, np.ascontiguousarray(np.swapaxes(w, 0, 1)), None,
+                                            stride)
+    if (mask[1] or mask[2]) and onednn_pointwise.weights_claimed(
+            x.shape, w.shape, stride, padding, dilation, groups, cascade_sum.THREADS):
+        if mask[1]:
+            known[1] = onednn_pointwise.backward_weights(x, g, w.shape, stride,
+                                                         cascade_sum.THREADS)
+        if mask[2]:
+            known[2] = onednn_pointwise.backward_bias(g, x.shape[1], cascade_sum.THREADS)
+    return known
+
+
+def _deconvolution(x, w, shape, stride, padding, dilation, groups) -> str | None:
+    """Which of the orders followed torch's transposed float32 convolution takes: oneDNN
+    runs it as the input gradient of the convolution from its output `shape` back to x, "direct"
+    (stride 1: the direct backward-data kernel) or "strided" (brgconv_strided), where claimed
+    for that convolution; else None (also where the replay's multiply-adds pass EXACT_BUDGET)."""
+    if (x.dtype != np.float32 or w.dtype != np.float32 or x.ndim != w.ndim or groups != 1
+            or all(k == 1 for k in w.shape[2:]) or x.ndim == 4 and any(
+                memory_formats.suggest(a.shape, memory_formats.element_strides(a))
+                is memory_formats.CHANNELS_LAST for a in (x, w))):
+        return None
+    planar, kernel, *_ = onednn_conv._planar(x.shape, w.shape, stride, padding, dilation)
+    # the replays take every tap of every output of their stride's residue
+    work = x.shape[0] * math.prod(w.shape) * math.prod(shape[2:]) // math.prod(stride)
+    if not onednn_conv._onednn(planar, kernel, w.shape[1], groups) or work > EXACT_BUDGET:
+        return None
+    if all(s == 1 for s in stride):
+        return "direct" if onednn_conv.direct_forward(shape, w.shape, stride, padding,
+                                                      dilation, groups) else None
+    return "strided" if onednn_strided.claimed(shape, w.shape, stride, padding, dilation,
+                                               groups, cascade_sum.THREADS) else None
+
+
+def _deconvolution_backward(g, x, w, stride, padding, dilation, groups, mask) -> list:
+    """The gradients of a transposed convolution `_deconvolution` takes (None where not
+    known): the input's as oneDNN's direct forward kernel convolves g, the weight's as its
+    backward-weights kernel sums g's windows against x; the bias's as `_bias_grad`."""
+    known = [None] * 3
+    if mask[0] and onednn_conv.direct_forward(g.shape, w.shape, stride, padding, dilation,
+                                              groups):
+        known[0] = onednn_conv.forward(g, w, None, stride, padding, dilation)
+    if mask[1]:
+        known[1] = onednn_conv.backward_weights(g, x, w.shape, stride, padding, dilation,
+                                                cascade_sum.THREADS)
+    return known
+
+
+def _grouped_backward(g, x, w, stride, padding, dilation, groups, mask) -> list:
+    """The gradients of a grouped convolution oneDNN's direct kernels run group by group
+    (None where not known): the input's at stride 1; the weight's and bias's on one thread
+    only (on more, oneDNN splits the work among groups and threads otherwise)."""
+    known = [None] * 3
+    parts = list(zip(np.split(g, groups, 1), np.split(x, groups, 1), np.split(w, groups)))
+    if mask[0] and all(s == 1 for s in stride):
+        known[0] = _grouped((onednn_conv.backward_data(gg, wg, xg.shape, padding, dilation)
+                             for gg, xg, wg in parts), 1)
+    if cascade_sum.THREADS == 1 and mask[1]:
+        known[1] = _grouped((onednn_conv.backward_weights(xg, gg, wg.shape, stride, padding,
+                                                          dilation, 1)
+                             for gg, xg, wg in parts), 0)
+    if cascade_sum.THREADS == 1 and mask[2]:
+        known[2] = _grouped((onednn_conv.backward_bias(gg, xg.shape, wg.shape, stride, padding,
+                                                       dilation, 1)
+                             for gg, xg, wg in parts), 0)
+    return known
+
+
+def _depthwise_backward(g, x, w, stride, padding, dilation, groups, mask) -> list:
+    """The gradients of a depthwise convolution oneDNN's jit_dw kernels run
+    (`onednn_depthwise`; None where not known, or where a NaN or infinity would reach the
+    products the kernels skip)."""
+    known = [None] * 3
+    shapes = (x.shape, w.shape, stride, padding, dilation, groups)
+    if mask[0] and np.isfinite(w).all() and onednn_depthwise.data_claimed(*shapes):
+        known[0] = onednn_depthwise.backward_data(g, w, x.shape, stride, padding)
+    if cascade_sum.THREADS <= 2 and onednn_depthwise.weights_claimed(*shapes):  # measured
+        if mask[1] and np.isfinite(x).all():
+            known[1] = onednn_depthwise.backward_weights(x, g, w.shape, stride, padding,
+                                                         cascade_sum.THREADS)
+        if mask[2]:
+            known[2] = onednn_depthwise.backward_bias(g, cascade_sum.THREADS)
+    return known
+
+
+def _strided_input_grad(g, x, w, stride, padding, dilation, groups):
+    """The input gradient of a strided float32 convolution as oneDNN's brgconv_strided kernel
+    sums it, where `onednn_strided` claims it (contiguous, within EXACT_BUDGET); else None."""
+    if (x.dtype != np.float32 or w.dtype != np.float32 or x.ndim == 4 and any(
+            memory_formats.suggest(a.shape, memory_formats.element_strides(a))
+            is memory_formats.CHANNELS_LAST for a in (x, w))
+            or not _affordable(x, w, stride, padding, dilation)
+            or not onednn_strided.claimed(x.shape, w.shape, stride, padding, dilation, groups,
+                                          cascade_sum.THREADS)):
+        return None
+    return onednn_strided.backward_data(g, w, x.shape, stride, padding)
 
 
 def _bias_grad(g, groups: int):

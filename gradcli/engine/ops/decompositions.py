@@ -21,6 +21,15 @@ def _mT(t: Tensor) -> Tensor:
     return F.transpose(t, -2, -1)
 
 
+def _mH(t: Tensor) -> Tensor:
+    """The conjugate transpose (the transpose of a real tensor)."""
+    return F.conj(_mT(t))
+
+
+def _adjoint(x: np.ndarray) -> np.ndarray:
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
 def _diag_embed(t: Tensor) -> Tensor:
     return diag_embed(t)
 
@@ -71,20 +80,20 @@ def _slogdet_backward(grads, a, out):
 
 
 def _inverse_backward(g, a, out):
-    inverse_h = _mT(out)
+    inverse_h = _mH(out)
     return F.neg(F.matmul(inverse_h, F.matmul(g, inverse_h)))
 
 
 def _solve_backward_b(g, a, b, out, vector):
     g = F.unsqueeze(g, -1) if vector else g
-    grad_b = linalg_solve(_mT(a), g)
+    grad_b = linalg_solve(_mH(a), g)
     return F.squeeze(grad_b, -1) if vector else grad_b
 
 
 def _solve_backward_a(g, a, b, out, vector):
-    grad_b = linalg_solve(_mT(a), F.unsqueeze(g, -1) if vector else g)
+    grad_b = linalg_solve(_mH(a), F.unsqueeze(g, -1) if vector else g)
     x = F.unsqueeze(out, -1) if vector else out
-    return F.neg(F.matmul(grad_b, _mT(x)))
+    return F.neg(F.matmul(grad_b, _mH(x)))
 
 
 defop("linalg_det", "LinalgDetBackward0", lambda a: _det_values(a),
@@ -99,11 +108,12 @@ def _column_major(x: np.ndarray) -> np.ndarray:
 defop("linalg_inv_ex", "LinalgInvExBackward0",
       lambda a: _column_major(_solve_values(
           a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape))),
-      promote="none", save=(RESULT,), vjp=lambda g, a, out: _inverse_backward(g, a, out))
+      promote="none", save=(RESULT,), vjp=lambda g, a, out: _inverse_backward(g, a, out),
+      complex=True)
 defop("linalg_solve_ex", "LinalgSolveExBackward0",
       lambda a, b, vector: (_solve_values(a, b[..., None])[..., 0] if vector
                             else _column_major(_solve_values(a, b))),
-      save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b))
+      save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b), complex=True)
 
 
 def _diag_embed_values(a, offset, dim1, dim2):
@@ -117,22 +127,51 @@ def _diag_embed_values(a, offset, dim1, dim2):
 
 
 defop("diag_embed.dims", "DiagEmbedBackward0", _diag_embed_values, promote="none",
-      vjp=lambda g, a, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2), jvp=LINEAR)
+      vjp=lambda g, a, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2), jvp=LINEAR,
+      complex=True)
 
 
 # ---- svd and eigh -----------------------------------------------------------------------------
 
 def _svd(a, full_matrices):
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
-    return u.astype(a.dtype), s.astype(a.dtype), vh.astype(a.dtype)
+    return u.astype(a.dtype), s.astype(s.dtype.type(0).real.dtype), vh.astype(a.dtype)
 
 
 def _skew(t: Tensor) -> Tensor:
-    return F.sub(t, _mT(t))
+    return F.sub(t, _mH(t))
+
+
+def _diagonal(t: Tensor) -> Tensor:
+    return F.diagonal(t, 0, -2, -1)
+
+
+def _imag_diagonal(t: Tensor | None):
+    return 0.0 if t is None else np.imag(np.diagonal(t.data, 0, -2, -1))
+
+
+def _check_phase(name: str, left, right) -> None:
+    """A complex decomposition's loss must not depend on the phase of its vectors: the
+    imaginary parts of the diagonals `left` and `right` must agree (as torch checks them,
+    with rtol = atol = 1e-2)."""
+    if not np.allclose(left, right, rtol=1e-2, atol=1e-2):
+        raise errors.runtime(f"{name}: The {_PHASE_WORDS[name]}")
+
+
+_PHASE_WORDS = {
+    "svd_backward": "singular vectors in the complex case are specified up to multiplication by "
+                    "e^{i phi}. The specified loss function depends on this phase term, making "
+                    "it ill-defined.",
+    "linalg_eig_backward": "eigenvectors in the complex case are specified up to multiplication "
+                           "by e^{i phi}. The specified loss function depends on this quantity, "
+                           "so it is ill-defined.",
+    "linalg_eigh_backward": "eigenvectors in the complex case are specified up to multiplication "
+                            "by e^{i phi}. The specified loss function depends on this quantity, "
+                            "so it is ill-defined."}
 
 
 def _svd_backward(grads, a, full_matrices, out):
-    """torch's svd_backward (real case)."""
+    """torch's svd_backward (complex matrices add the diagonal term i Im(diag(U^H gU)) / S)."""
     g_u, g_s, g_vh = grads
     u, s, vh = out
     k = s.shape[-1]
@@ -145,8 +184,11 @@ def _svd_backward(grads, a, full_matrices, out):
         if m >= n:
             return F.matmul(u, F.mul(F.unsqueeze(g_s, -1), vh))
         return F.matmul(F.mul(u, F.unsqueeze(g_s, -2)), vh)
-    uhgu = _skew(F.matmul(_mT(u), g_u)) if g_u is not None else None
-    vhgv = _skew(F.matmul(vh, _mT(g_vh))) if g_vh is not None else None
+    uhgu = _skew(F.matmul(_mH(u), g_u)) if g_u is not None else None
+    vhgv = _skew(F.matmul(vh, _mH(g_vh))) if g_vh is not None else None
+    complex_ = u.dtype.is_complex
+    if complex_:
+        _check_phase("svd_backward", _imag_diagonal(uhgu), -_imag_diagonal(vhgv))
     s2 = F.mul(s, s)
     e = F.add(F.sub(F.unsqueeze(s2, -2), F.unsqueeze(s2, -1)),
               F.eye(k, dtype=s.dtype))
@@ -158,45 +200,93 @@ def _svd_backward(grads, a, full_matrices, out):
         ga = F.mul(F.unsqueeze(s, -1), F.div(vhgv, e))
     if g_s is not None:
         ga = F.add(ga, _diag_embed(g_s))
+    if complex_ and g_u is not None and g_vh is not None:
+        ga = F.add(ga, _diag_embed(F.div(_diagonal(uhgu), F.mul_scalar(s, 2.0))))
     if m > n and g_u is not None:
         ga = F.matmul(u, ga)
         gu_sinv = F.div(g_u, F.unsqueeze(s, -2))
-        ga = F.sub(F.add(ga, gu_sinv), F.matmul(u, F.matmul(_mT(u), gu_sinv)))
+        ga = F.sub(F.add(ga, gu_sinv), F.matmul(u, F.matmul(_mH(u), gu_sinv)))
         return F.matmul(ga, vh)
     if m < n and g_vh is not None:
         ga = F.matmul(ga, vh)
         sinv_gvh = F.div(g_vh, F.unsqueeze(s, -1))
-        ga = F.sub(F.add(ga, sinv_gvh), F.matmul(F.matmul(sinv_gvh, _mT(vh)), vh))
+        ga = F.sub(F.add(ga, sinv_gvh), F.matmul(F.matmul(sinv_gvh, _mH(vh)), vh))
         return F.matmul(u, ga)
     return F.matmul(u, F.matmul(ga, vh)) if m >= n else F.matmul(F.matmul(u, ga), vh)
 
 
 def _eigh(a, uplo):
     values, vectors = np.linalg.eigh(a, UPLO=uplo)
-    return values.astype(a.dtype), vectors.astype(a.dtype)
+    return values.astype(values.dtype.type(0).real.dtype), vectors.astype(a.dtype)
 
 
 def _eigh_backward(grads, a, uplo, out):
-    """torch's linalg_eig_backward for Hermitian matrices (real case)."""
+    """torch's linalg_eig_backward for Hermitian matrices: the skew-Hermitian part of V^H gV
+    over the eigenvalue gaps, its diagonal gL."""
     g_l, g_v = grads
     values, vectors = out
     if g_v is None:
-        return F.matmul(F.mul(vectors, F.unsqueeze(g_l, -2)), _mT(vectors))
-    vhgv = F.matmul(_mT(vectors), g_v)
-    vhgv = F.mul_scalar(F.sub(vhgv, _mT(vhgv)), 0.5)
+        return F.matmul(F.mul(vectors, F.unsqueeze(g_l, -2)), _mH(vectors))
+    vhgv = F.matmul(_mH(vectors), g_v)
+    if vhgv.dtype.is_complex:
+        _check_phase("linalg_eigh_backward", _imag_diagonal(vhgv), 0.0)
+    vhgv = F.mul_scalar(F.sub(vhgv, _mH(vhgv)), 0.5)
     n = values.shape[-1]
     e = F.add(F.sub(F.unsqueeze(values, -2), F.unsqueeze(values, -1)),
               F.eye(n, dtype=values.dtype))
     ret = F.div(vhgv, e)
+    if vhgv.dtype.is_complex:  # the diagonal, imaginary there, is replaced by gL
+        ret = F.sub(ret, _diag_embed(_diagonal(ret)))
     if g_l is not None:
         ret = F.add(ret, _diag_embed(g_l))
-    return F.matmul(vectors, F.matmul(ret, _mT(vectors)))
+    return F.matmul(vectors, F.matmul(ret, _mH(vectors)))
 
 
 defop("_linalg_svd", "LinalgSvdBackward0", _svd, promote="none", n_outputs=3,
-      differentiable_outputs=None, save=(RESULT,), vjp=_svd_backward)
+      differentiable_outputs=None, save=(RESULT,), vjp=_svd_backward, complex=True,
+      out_dtype=lambda dtype, params: (dtype, dtypes.real_of(dtype), dtype))
 defop("_linalg_eigh", "LinalgEighBackward0", _eigh, promote="none", n_outputs=2,
-      differentiable_outputs=None, save=(RESULT,), vjp=_eigh_backward)
+      differentiable_outputs=None, save=(RESULT,), vjp=_eigh_backward, complex=True,
+      out_dtype=lambda dtype, params: (dtypes.real_of(dtype), dtype))
+
+
+def _complex(dtype):
+    return dtypes.complex_of(dtypes.real_of(dtype))
+
+
+def _eig(a, real_input):
+    """geev: eigenvalues and unit eigenvectors (largest component real), complex whatever the
+    input."""
+    values, vectors = np.linalg.eig(a)
+    kind = np.complex64 if a.dtype in (np.float32, np.complex64) else np.complex128
+    return values.astype(kind), vectors.astype(kind)
+
+
+def _eig_backward(grads, a, real_input, out):
+    """torch's linalg_eig_backward for a general matrix (A = V L V^-1, V's columns of norm 1),
+    its real part for a real input."""
+    g_l, g_v = grads
+    values, vectors = out
+    vh = _mH(vectors)
+    if g_v is None:
+        ga = linalg_solve(vh, F.mul(F.unsqueeze(g_l, -1), vh))
+    else:
+        vhgv = F.matmul(vh, g_v)
+        _check_phase("linalg_eig_backward", _imag_diagonal(vhgv), 0.0)
+        vhgv = F.sub(vhgv, F.matmul(vh, F.mul(vectors, F.unsqueeze(F.real(_diagonal(vhgv)), -2))))
+        conj = F.conj(values)
+        gaps = F.add(F.sub(F.unsqueeze(conj, -2), F.unsqueeze(conj, -1)),
+                     F.eye(values.shape[-1], dtype=values.dtype))
+        ret = F.div(vhgv, gaps)
+        if g_l is not None:
+            ret = F.add(F.sub(ret, _diag_embed(_diagonal(ret))), _diag_embed(g_l))
+        ga = linalg_solve(vh, F.matmul(ret, vh))
+    return F.real(ga) if real_input else ga
+
+
+defop("linalg_eig", "LinalgEigBackward0", _eig, promote="none", n_outputs=2,
+      differentiable_outputs=None, save=(RESULT,), vjp=_eig_backward, complex=True,
+      out_dtype=lambda dtype, params: (_complex(dtype), _complex(dtype)))
 
 
 # ---- cholesky and qr --------------------------------------------------------------------------
@@ -209,17 +299,17 @@ def _solve_triangular(a, b, upper, left):
 
 
 def _solve_triangular_backward_b(g, a, b, upper, left, out):
-    return solve_triangular(_mT(a), g, upper=not upper, left=left)
+    return solve_triangular(_mH(a), g, upper=not upper, left=left)
 
 
 def _solve_triangular_backward_a(g, a, b, upper, left, out):
-    grad_b = solve_triangular(_mT(a), g, upper=not upper, left=left)
-    grad_a = F.neg(F.matmul(grad_b, _mT(out)) if left else F.matmul(_mT(out), grad_b))
+    grad_b = solve_triangular(_mH(a), g, upper=not upper, left=left)
+    grad_a = F.neg(F.matmul(grad_b, _mH(out)) if left else F.matmul(_mH(out), grad_b))
     return F.triu(grad_a) if upper else F.tril(grad_a)
 
 
 defop("linalg_solve_triangular", "LinalgSolveTriangularBackward0", _solve_triangular,
-      save=(0, RESULT), vjp=(_solve_triangular_backward_a, _solve_triangular_backward_b))
+      save=(0, RESULT), complex=True, vjp=(_solve_triangular_backward_a, _solve_triangular_backward_b))
 
 
 def _cholesky_values(a, upper):
@@ -228,7 +318,7 @@ def _cholesky_values(a, upper):
     except np.linalg.LinAlgError:  # linalg.cholesky_ex of a matrix not positive-definite
         flat, _ = _batches(a)
         lower = np.stack([_potf2(m) for m in flat]).reshape(a.shape)
-    return np.swapaxes(lower, -1, -2).copy() if upper else lower
+    return _adjoint(lower).copy() if upper else lower
 
 
 def _potf2(matrix: np.ndarray) -> np.ndarray:
@@ -237,28 +327,28 @@ def _potf2(matrix: np.ndarray) -> np.ndarray:
     it left as the input's lower triangle."""
     a = np.tril(matrix).copy()
     for j in range(a.shape[0]):
-        pivot = a[j, j] - np.dot(a[j, :j], a[j, :j])
+        pivot = (a[j, j] - np.dot(a[j, :j], a[j, :j].conj())).real
         if not pivot > 0:
             a[j, j] = pivot
             break
         a[j, j] = np.sqrt(pivot)
-        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j]) / a[j, j]
+        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j].conj()) / a[j, j]
     return a
 
 
 def _cholesky_backward(g, a, upper, out):
     """torch's cholesky_backward (Iain Murray, 2016)."""
-    low, g_low = (_mT(out), _mT(g)) if upper else (out, g)
-    ga = F.tril(F.matmul(_mT(low), g_low))
-    ga = F.mul_scalar(F.add(ga, _mT(F.tril(ga, -1))), 0.5)
-    ga = solve_triangular(_mT(low), ga, upper=True, left=True)
+    low, g_low = (_mH(out), _mH(g)) if upper else (out, g)
+    ga = F.tril(F.matmul(_mH(low), g_low))
+    ga = F.mul_scalar(F.add(ga, _mH(F.tril(ga, -1))), 0.5)
+    ga = solve_triangular(_mH(low), ga, upper=True, left=True)
     return solve_triangular(low, ga, upper=False, left=False)
 
 
 defop("linalg_cholesky_ex", "LinalgCholeskyExBackward0", _cholesky_values, promote="none",
-      save=(RESULT,), vjp=_cholesky_backward)
+      save=(RESULT,), vjp=_cholesky_backward, complex=True)
 defop("cholesky", "CholeskyBackward0", _cholesky_values, promote="none", save=(RESULT,),
-      vjp=_cholesky_backward)
+      vjp=_cholesky_backward, complex=True)
 
 
 def _qr(a, mode):
@@ -337,14 +427,15 @@ def _check_square(name: str, a: Tensor, what: str = "A") -> None:
 _LOW_PRECISION = "low precision"
 
 
-def _check_floating(name: str, a: Tensor, half: str | None = None) -> None:
+def _check_floating(name: str, a: Tensor, half: str | None = None,
+                    complex_ok: bool = False) -> None:
     """torch's refusal of a non-floating input and, given `half`, of float16: the LAPACK kernel
     it reaches (its "not implemented for" error) or _LOW_PRECISION (the function's own check).
-    Complex input, which torch takes, is gradcli's gap."""
-    if a.dtype.is_complex:
+    Complex input, which torch takes, is gradcli's gap unless `complex_ok`."""
+    if a.dtype.is_complex and not complex_ok:
         raise errors.TorchError("NotImplementedError", "gradcli does not support complex "
                                 f"tensors in {name} yet")
-    if not a.dtype.is_floating_point:
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
         raise errors.runtime(f"{name}: Expected a floating point or complex tensor as input. "
                              f"Got {a.dtype.scalar_name}")
     if half is not None and a.dtype is dtypes.float16:
@@ -353,9 +444,11 @@ def _check_floating(name: str, a: Tensor, half: str | None = None) -> None:
         raise errors.not_implemented_for(half, a.dtype)
 
 
-def _check_kernel(kernel: str, a: Tensor) -> None:
-    """A LAPACK kernel reached with no check before it: float32 and float64 only."""
-    if a.dtype not in (dtypes.float32, dtypes.float64):
+def _check_kernel(kernel: str, a: Tensor, complex_ok: bool = False) -> None:
+    """A LAPACK kernel reached with no check before it: float32 and float64 only (and the two
+    complex dtypes where gradcli has the kernel for them)."""
+    if a.dtype not in (dtypes.float32, dtypes.float64) and not (
+            complex_ok and a.dtype in (dtypes.complex64, dtypes.complex128)):
         raise errors.not_implemented_for(kernel, a.dtype)
 
 
@@ -436,9 +529,10 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
 
 __all__ = ["det", "slogdet", "logdet", "inverse", "inv_ex", "solve_ex", "linalg_solve",
            "matrix_power", "linalg_norm", "matrix_norm", "cholesky", "linalg_cholesky", "qr",
-           "qr_some", "svd", "linalg_svd", "svdvals", "eigh", "eigvalsh", "pinv", "diag_embed",
+           "qr_some", "svd", "linalg_svd", "svdvals", "eig", "eigvals", "eigh", "eigvalsh",
+           "pinv", "diag_embed",
            "solve_triangular", "matrix_exp", "lstsq", "diagflat", "cond", "matrix_rank",
-           "cholesky_inverse", "tensorinv", "tensorsolve"]
+           "cholesky_inverse", "cholesky_solve", "tensorinv", "tensorsolve"]
 
 
 def matrix_exp(a: Tensor) -> Tensor:
@@ -470,7 +564,7 @@ def logdet(a: Tensor) -> Tensor:
 def inverse(a: Tensor) -> Tensor:
     a, = autocast.cast_to_float32(a)
     _check_square("linalg.inv", a)
-    _check_floating("linalg.inv", a, _LOW_PRECISION)
+    _check_floating("linalg.inv", a, _LOW_PRECISION, complex_ok=True)
     _check_invertible("linalg.inv", a)
     return apply(OPS["linalg_inv_ex"], a)
 
@@ -488,7 +582,7 @@ def _infos(a: Tensor) -> Tensor:
 
 def inv_ex(a: Tensor, *, check_errors: bool = False) -> tuple:
     _check_square("linalg.inv", a)
-    _check_floating("linalg.inv", a, _LOW_PRECISION)
+    _check_floating("linalg.inv", a, _LOW_PRECISION, complex_ok=True)
     if check_errors:
         _check_invertible("linalg.inv_ex", a)
     return F.ReturnTypes("linalg_inv_ex", apply(OPS["linalg_inv_ex"], a), _infos(a),
@@ -535,7 +629,7 @@ def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True,
     """linalg.solve; `checked` names the function whose error a singular A raises (solve_ex
     without check_errors raises none)."""
     _check_square("linalg.solve", a)
-    _check_floating("linalg.solve", a, "lu_cpu")
+    _check_floating("linalg.solve", a, "lu_cpu", complex_ok=True)
     if a.dtype is not b.dtype:
         raise errors.runtime(f"linalg.solve: Expected A and B to have the same dtype, but found "
                              f"A of type {a.dtype.scalar_name} and B of type {b.dtype.scalar_name} "
@@ -673,7 +767,7 @@ def cholesky_ex(a: Tensor, *, upper: bool = False, check_errors: bool = False) -
         factor = _cholesky("linalg.cholesky_ex", "linalg_cholesky_ex", a, upper)
     else:
         _check_square("linalg.cholesky", a)
-        _check_floating("linalg.cholesky", a, "cholesky_cpu")
+        _check_floating("linalg.cholesky", a, "cholesky_cpu", complex_ok=True)
         factor = apply(OPS["linalg_cholesky_ex"], a, upper=upper)
     flat, _ = _batches(a.data)
     infos = np.array([_not_positive_definite(m) for m in flat], np.int32).reshape(a.shape[:-2])
@@ -698,8 +792,8 @@ _CHOLESKY_DEPRECATED = (
 def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:
     _check_square(name, a)
     if key == "cholesky":  # the deprecated function reaches the kernel unchecked
-        _check_kernel("cholesky_cpu", a)
-    _check_floating(name, a, "cholesky_cpu")
+        _check_kernel("cholesky_cpu", a, complex_ok=True)
+    _check_floating(name, a, "cholesky_cpu", complex_ok=True)
     flat, batched = _batches(a.data)
     for i, matrix in enumerate(flat):
         order = _not_positive_definite(matrix)
@@ -713,11 +807,11 @@ def _cholesky(name: str, key: str, a: Tensor, upper: bool) -> Tensor:
 
 
 def _not_positive_definite(matrix: np.ndarray) -> int:
-    lower = np.tril(matrix.astype(np.float64))
+    lower = np.tril(matrix.astype(np.complex128 if np.iscomplexobj(matrix) else np.float64))
     n = matrix.shape[0]
     for k in range(1, n + 1):
         try:
-            np.linalg.cholesky(lower[:k, :k] + np.tril(lower[:k, :k], -1).T)
+            np.linalg.cholesky(lower[:k, :k] + _adjoint(np.tril(lower[:k, :k], -1)))
         except np.linalg.LinAlgError:
             return k
     return 0
@@ -752,7 +846,7 @@ _QR_DEPRECATED = (
 def _check_svd_input(a: Tensor) -> None:
     if a.ndim < 2:
         raise errors.runtime("linalg.svd: The input tensor A must have at least 2 dimensions.")
-    _check_floating("linalg.svd", a, "linalg_svd_cpu")
+    _check_floating("linalg.svd", a, "linalg_svd_cpu", complex_ok=True)
 
 
 def linalg_svd(a: Tensor, full_matrices: bool = True, *, driver=None) -> tuple:
@@ -777,21 +871,41 @@ def svdvals(a: Tensor, *, driver=None) -> Tensor:
 
 def eigh(a: Tensor, UPLO: str = "L") -> tuple:
     _check_square("linalg.eigh", a)
-    _check_kernel("linalg_eigh_cpu", a)
+    _check_kernel("linalg_eigh_cpu", a, complex_ok=True)
     values, vectors = apply(OPS["_linalg_eigh"], a, uplo=UPLO)
     return F.ReturnTypes("linalg_eigh", values, vectors, fields=("eigenvalues", "eigenvectors"))
 
 
+def eig(a: Tensor) -> tuple:
+    """linalg.eig: complex eigenvalues and eigenvectors of a square matrix, real or complex."""
+    _check_square("linalg.eig", a)
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
+        raise errors.runtime(f"Unknown Complex ScalarType for {a.dtype.scalar_name}")
+    if a.dtype is dtypes.float16:
+        from gradcli.engine.state import STATE
+        STATE.warn("UserWarning", "ComplexHalf support is experimental and many operators don't "
+                   "support it yet.")
+    _check_kernel("linalg_eig_out_cpu", a, complex_ok=True)
+    values, vectors = apply(OPS["linalg_eig"], a, real_input=not a.dtype.is_complex)
+    return F.ReturnTypes("linalg_eig", values, vectors, fields=("eigenvalues", "eigenvectors"))
+
+
+def eigvals(a: Tensor) -> Tensor:
+    """linalg.eigvals: linalg.eig's eigenvalues (its grad_fn theirs)."""
+    return eig(a)[0]
+
+
 def eigvalsh(a: Tensor, UPLO: str = "L") -> Tensor:
     _check_square("linalg.eigh", a)
-    _check_kernel("linalg_eigh_cpu", a)
+    _check_kernel("linalg_eigh_cpu", a, complex_ok=True)
     return apply(OPS["_linalg_eigh"], a, uplo=UPLO)[0]
 
 
 def pinv(a: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
     """linalg.pinv: V diag(1/S) U^H through the SVD, singular values at most
     max(atol, rtol * max(S)) dropped."""
-    if a.ndim < 2 or a.dtype not in (dtypes.float32, dtypes.float64):
+    if a.ndim < 2 or a.dtype not in (dtypes.float32, dtypes.float64, dtypes.complex64,
+                                     dtypes.complex128):
         raise errors.runtime(f"linalg.pinv({a.dtype.scalar_name}{{{list(a.shape)}}}): expected a "
                              "tensor with 2 or more dimensions of float, double, cfloat or cdouble "
                              "types")
@@ -807,29 +921,28 @@ def _pinv(a, atol, rtol):
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     threshold = np.maximum(atol, rtol * s.max(-1, keepdims=True, initial=0))
     inverse = np.where(s > threshold, 1 / np.where(s == 0, 1, s), 0)
-    return np.matmul(np.swapaxes(vh, -1, -2) * inverse[..., None, :],
-                     np.swapaxes(u, -1, -2)).astype(a.dtype)
+    return np.matmul(_adjoint(vh) * inverse[..., None, :], _adjoint(u)).astype(a.dtype)
 
 
 def _pinv_backward(g, a, atol, rtol, out):
     """torch's pinv_backward, arranged to multiply the smallest matrices."""
     m, n = a.shape[-2:]
-    pinv_h, grad_h = _mT(out), _mT(g)
+    pinv_h, grad_h = _mH(out), _mH(g)
     if m <= n:
         k = F.matmul(grad_h, out)
         k_pinv_h = F.matmul(k, pinv_h)
-        return F.add(F.sub(F.add(F.neg(_mT(F.matmul(out, k))), k_pinv_h),
+        return F.add(F.sub(F.add(F.neg(_mH(F.matmul(out, k))), k_pinv_h),
                            F.matmul(F.matmul(a, out), k_pinv_h)),
                      F.matmul(F.matmul(pinv_h, out), F.sub(grad_h, F.matmul(k, a))))
     k = F.matmul(out, grad_h)
     pinv_h_k = F.matmul(pinv_h, k)
-    return F.sub(F.add(F.add(F.neg(_mT(F.matmul(k, out))),
+    return F.sub(F.add(F.add(F.neg(_mH(F.matmul(k, out))),
                              F.matmul(F.matmul(F.sub(grad_h, F.matmul(a, k)), out), pinv_h)),
                        pinv_h_k), F.matmul(F.matmul(pinv_h_k, out), a))
 
 
 defop("linalg_pinv", "LinalgPinvBackward0", _pinv, promote="none", save=(0, RESULT),
-      vjp=_pinv_backward)
+      vjp=_pinv_backward, complex=True)
 
 
 # ---- cholesky_inverse ----------------------------------------------------------------------------
@@ -838,25 +951,25 @@ def _cholesky_inverse(a, upper):
     """potri: (L L^H)^-1 from the factor L (U^H U from U when `upper`), reading only that
     triangle of the input."""
     factor = np.triu(a) if upper else np.tril(a)
-    inverse = np.linalg.inv(factor.astype(np.float64))
-    outer = np.swapaxes(inverse, -1, -2)
+    inverse = np.linalg.inv(factor.astype(np.complex128 if np.iscomplexobj(a) else np.float64))
+    outer = _adjoint(inverse)
     product = inverse @ outer if upper else outer @ inverse
     return product.astype(a.dtype)
 
 
 def _cholesky_inverse_backward(g, a, upper, out):
     """torch's cholesky_inverse_backward."""
-    common = F.matmul(out, F.matmul(F.add(g, _mT(g)), out))
+    common = F.matmul(out, F.matmul(F.add(g, _mH(g)), out))
     return F.neg(F.matmul(a, common) if upper else F.matmul(common, a))
 
 
 defop("cholesky_inverse", "CholeskyInverseBackward0", _cholesky_inverse, promote="none",
-      save=(0, RESULT), vjp=_cholesky_inverse_backward)
+      save=(0, RESULT), vjp=_cholesky_inverse_backward, complex=True)
 
 
 def cholesky_inverse(a: Tensor, upper: bool = False) -> Tensor:
     _check_square("cholesky_inverse", a)
-    _check_kernel("cholesky_inverse_out_cpu", a)
+    _check_kernel("cholesky_inverse_out_cpu", a, complex_ok=True)
     flat, batched = _batches(a.data)
     for i, matrix in enumerate(flat):
         zero = next((k + 1 for k in range(matrix.shape[-1]) if matrix[k, k] == 0), 0)
@@ -866,6 +979,51 @@ def cholesky_inverse(a: Tensor, upper: bool = False) -> Tensor:
                                     f"element {zero} is zero, the inversion could not be "
                                     "completed because the input matrix is singular.")
     return apply(OPS["cholesky_inverse"], a, upper=bool(upper))
+
+
+def _cholesky_solve(b, factor, upper):
+    """potrs: A X = B for A = L L^H (U^H U when `upper`), by two triangular solves, the batch
+    dimensions broadcast."""
+    low = _adjoint(np.triu(factor)) if upper else np.tril(factor)
+    return _solve_triangular(_adjoint(low), _solve_triangular(low, b, False, True), True, True)
+
+
+def _cholesky_solve_backward_b(g, b, factor, upper, out):
+    """torch's cholesky_solve_backward, for B."""
+    return cholesky_solve(g, factor, upper)
+
+
+def _cholesky_solve_backward_factor(g, b, factor, upper, out):
+    """torch's cholesky_solve_backward, for the factor."""
+    common = F.matmul(cholesky_solve(g, factor, upper), _mH(out))
+    common = F.add(common, _mH(common))
+    return F.neg(F.matmul(factor, common) if upper else F.matmul(common, factor))
+
+
+defop("cholesky_solve", "CholeskySolveBackward0", _cholesky_solve, promote="none",
+      save=(0, 1, RESULT), complex=True,
+      vjp=(_cholesky_solve_backward_b, _cholesky_solve_backward_factor))
+
+
+def cholesky_solve(b: Tensor, factor: Tensor, upper: bool = False) -> Tensor:
+    """torch.cholesky_solve with ATen's checks in their order."""
+    for what, t in (("b", b), ("u", factor)):
+        if t.ndim < 2:
+            raise errors.runtime(f"{what} should have at least 2 dimensions, but has {t.ndim} "
+                                 "dimensions instead")
+    if b.dtype is not factor.dtype:
+        raise errors.runtime(f"Expected b and A to have the same dtype, but found b of type "
+                             f"{b.dtype.scalar_name} and A of type {factor.dtype.scalar_name} "
+                             "instead.")
+    if factor.shape[-1] != factor.shape[-2]:
+        raise errors.runtime(f"A must be batches of square matrices, but they are "
+                             f"{factor.shape[-2]} by {factor.shape[-1]} matrices")
+    if factor.shape[-1] != b.shape[-2]:
+        n = factor.shape[-1]
+        raise errors.runtime(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} "
+                             f"by {n} but each b matrix is {b.shape[-2]} by {b.shape[-1]}")
+    _check_kernel("cholesky_solve_cpu", b, complex_ok=True)
+    return apply(OPS["cholesky_solve"], b, factor, upper=bool(upper))
 
 
 # ---- cond and matrix_rank ---------------------------------------------------------------------
@@ -914,9 +1072,9 @@ def matrix_rank(a: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol
     if a.ndim < 2:
         raise errors.runtime("torch.linalg.matrix_rank: The input tensor input must have at "
                              "least 2 dimensions.")
-    if a.dtype not in (dtypes.float32, dtypes.float64):
+    if a.dtype not in (dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128):
         raise errors.runtime("This function doesn't handle types other than float and double")
-    kind = a.dtype.np
+    kind = dtypes.real_of(a.dtype).np
     absolute = np.asarray(atol.data if isinstance(atol, Tensor) else atol or 0.0, kind)
     if rtol is None:
         positive = atol is not None and np.all(absolute > 0)
@@ -941,15 +1099,16 @@ _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 def _lstsq(a, b, rcond, driver, vector):
     """(solution, residuals, rank, singular values) as torch returns them for `driver`; the
     solution is the SVD's minimum-norm one, singular values up to rcond * the largest dropped
-    (gels refuses a matrix short of full rank)."""
+    (gels refuses a matrix short of full rank). Rank and singular values keep A's own batch
+    shape, unbroadcast to B's, as LAPACK's per-matrix results are gathered in ATen."""
     b = b[..., None] if vector else b
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     m, n = a.shape[-2:]
-    a = np.broadcast_to(a, batch + a.shape[-2:])
-    b = np.broadcast_to(b, batch + b.shape[-2:])
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     kept = s > rcond * s.max(-1, keepdims=True, initial=0)
     rank = kept.sum(-1)
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
     if driver == "gels" and np.any(rank < min(m, n)):
         raise errors.TorchError("_LinAlgError", "torch.linalg.lstsq: The least squares solution "
                                 "could not be computed because the input matrix does not have "
@@ -1042,7 +1201,7 @@ def diagflat(a: Tensor, offset: int = 0) -> Tensor:
 
 def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True,
                      unitriangular: bool = False) -> Tensor:
-    _check_kernel("triangular_solve_cpu", a)
+    _check_kernel("triangular_solve_cpu", a, complex_ok=True)
     return apply(OPS["linalg_solve_triangular"], a, b, upper=upper, left=left)
 
 
@@ -1067,6 +1226,8 @@ declare("matrix_rank", matrix_rank,
         variants="linalg")
 declare("cholesky_inverse", cholesky_inverse, "cholesky_inverse(Tensor self, bool upper=False, *, "
         "Tensor? out=None)")
+declare("cholesky_solve", cholesky_solve, "cholesky_solve(Tensor self, Tensor input2, "
+        "bool upper=False, *, Tensor? out=None)")
 declare("logdet", logdet, "logdet(Tensor self)")
 declare("slogdet", slogdet, "slogdet(Tensor self)")
 declare("slogdet", lambda a: slogdet(a, "linalg_slogdet"),
@@ -1114,6 +1275,8 @@ declare("svd", svd, "svd(Tensor self, bool some=True, bool compute_uv=True, *, "
         "Tensor[]? out=None)")
 declare("eigh", eigh, "eigh(Tensor self, str UPLO=\"L\", *, Tensor[]? out=None)",
         variants="linalg")
+declare("eig", eig, "eig(Tensor self, *, Tensor[]? out=None)", variants="linalg")
+declare("eigvals", eigvals, "eigvals(Tensor self, *, Tensor? out=None)", variants="linalg")
 declare("eigvalsh", eigvalsh, "eigvalsh(Tensor self, str UPLO=\"L\", *, Tensor? out=None)",
         variants="linalg")
 declare("pinv", pinv, "pinv(Tensor self, float? rcond=None, bool hermitian=False, *, "

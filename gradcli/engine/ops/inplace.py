@@ -209,10 +209,11 @@ _INPLACE_METHODS = (
     "sinh tan tanh exp exp2 expm1 log log10 log1p log2 lgamma digamma polygamma mvlgamma i0 neg negative reciprocal rsqrt sqrt square "
     "sigmoid relu sign sgn erf erfc erfinv lerp hypot logit nan_to_num xlogy heaviside copysign "
     "deg2rad rad2deg sinc masked_fill index_add index_copy index_fill scatter scatter_add addcmul addcdiv "
-    "addmm addmv baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal less less_equal "
+    "addmm addmv addr addbmm baddbmm tril triu cumsum cumprod eq ne lt le gt ge not_equal "
+    "less less_equal "
     "greater greater_equal logical_not logical_and logical_or logical_xor float_power bitwise_and "
     "bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift renorm gcd "
-    "lcm igamma igammac").split()
+    "lcm igamma igammac nextafter").split()
 _CLAMPS = frozenset(("clamp", "clip", "clamp_min", "clamp_max"))
 _BITWISE_BINARY = frozenset(
     "bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift".split())

@@ -111,6 +111,10 @@ def _mm(a, b, self_strides, mat2_strides, bias=None):
     exact = matmul_order.mm(a, b, bias, self_strides, mat2_strides)
     if exact is not None:
         return exact
+    if a.dtype == np.float16:  # ATen's CPU gemm sums in float and adds the bias before rounding
+        wide = _mm(a.astype(np.float32), b.astype(np.float32), self_strides, mat2_strides,
+                   None if bias is None else np.asarray(bias, np.float32))
+        return wide.astype(np.float16)
     return _matmul(a, b) if bias is None else _matmul(a, b) + bias
 
 
@@ -166,11 +170,11 @@ defop("index_fill.int_Tensor", "IndexFillBackward1", _index_fill, promote="none"
 defop("diagonal", "DiagonalBackward0", _diagonal, promote="none", view=True,
       vjp=_diagonal_grad, jvp=LINEAR)
 defop("diagonal_copy", "DiagonalBackward0_copy", lambda a, **k: _diagonal(a, **k).copy(),
-      promote="none", vjp=_diagonal_grad, jvp=LINEAR)
+      promote="none", vjp=_diagonal_grad, jvp=LINEAR, complex=True)
 defop("diagonal_backward", "DiagonalBackwardBackward0", _diagonal_backward, promote="none",
       vjp=lambda g, a, sizes, offset, dim1, dim2: F.diagonal(g, offset, dim1, dim2), jvp=LINEAR)
 defop("diag_embed", "DiagEmbedBackward0", lambda a, offset: np.diag(a, offset), promote="none",
-      vjp=lambda g, a, offset: F.diagonal(g, offset, 0, 1), jvp=LINEAR)
+      vjp=lambda g, a, offset: F.diagonal(g, offset, 0, 1), jvp=LINEAR, complex=True)
 
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "addmm", "linear", "trace", "diag",

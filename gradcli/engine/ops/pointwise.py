@@ -1115,6 +1115,7 @@ def masked_filled(t: Tensor, mask: Tensor, value) -> Tensor:
         raise errors.runtime(
             f"masked_fill_ only supports boolean masks, but got mask with dtype "
             f"{mask.dtype.cpp_name}")
+    broadcast_shape(t.shape, mask.shape)  # in place: self and the mask, as TensorIterator does
     if isinstance(value, Tensor):
         return apply(OPS["masked_fill.Tensor"], t, mask, value)
     dtypes.check_fill(value, t.dtype)

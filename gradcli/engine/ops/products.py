@@ -94,7 +94,8 @@ def _dist_grad(g, a, b, p, out):
     return F.norm_backward(g, F.sub(a, b), p, None, False, out)
 
 
-defop("dist", "DistBackward0", _dist, save=(0, 1, RESULT),
+defop("dist", "DistBackward0", _dist, save=(0, 1, RESULT), complex=True,
+      out_dtype=lambda dtype, params: dtypes.real_of(dtype),
       vjp=(_dist_grad, lambda g, a, b, p, out: F.neg(_dist_grad(g, a, b, p, out))))
 
 
@@ -448,7 +449,7 @@ def dist(a: Tensor, b: Tensor, p=2) -> Tensor:
     """torch.dist: the norm of a - b (the subtraction's checks first)."""
     F.check_bool_subtraction(a, b)
     F.broadcast_shape(a.shape, b.shape)
-    if not a.dtype.is_floating_point:
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
         raise errors.runtime("norm(): input dtype should be either floating point or complex. "
                              f"Got {a.dtype.scalar_name} instead.")
     return apply(OPS["dist"], a, b, p=float(p))

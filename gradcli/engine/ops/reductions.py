@@ -353,6 +353,8 @@ defop("scatter.src", "ScatterBackward0", _scatter, promote="none", save=(1,),
 
 
 def _vector_norm(a, ord, dim, keepdim):
+    if np.iscomplexobj(a):  # the norm of the magnitudes, as ATen's kernels take std::abs
+        return _vector_norm(np.abs(a), ord, dim, keepdim)
     axis = F.axis_of(a, dim)
     x = np.abs(a)
     if ord == 2:
@@ -401,14 +403,16 @@ def _norm_backward(g, a, p, dim, keepdim, norm):
 
 
 def _norm_jvp(t, a, p, dim, keepdim, norm):
-    """torch's norm_jvp for linalg.vector_norm."""
+    """torch's norm_jvp for linalg.vector_norm (a complex input's products with the tangent's
+    conjugate, their real parts)."""
     dims = dim or ()
+    t = F.conj(t)
     if p == 0:
         return F.zeros_like(norm)
     if p == 1:
-        return F.sum(F.mul(F.sgn(a), t), dims, keepdim)
+        return F.sum(F.real(F.mul(F.sgn(a), t)), dims, keepdim)
     if p == 2:
-        total = F.sum(F.mul(a, t), dims, keepdim)
+        total = F.sum(F.real(F.mul(a, t)), dims, keepdim)
         return F.masked_fill(F.div(total, norm), F.compare("eq", norm, 0), 0)
     if math.isinf(p):
         if not keepdim and a.ndim:
@@ -418,15 +422,15 @@ def _norm_jvp(t, a, p, dim, keepdim, norm):
         count = F.count_nonzero(at_max, dims)
         if a.ndim:
             count = F.unsqueeze_multiple(count, dims, a.ndim)
-        return F.sum(F.div(F.mul(F.mul(F.sgn(a), t), at_max), count), dims, keepdim)
+        return F.sum(F.div(F.mul(F.real(F.mul(F.sgn(a), t)), at_max), count), dims, keepdim)
     if p < 1:
         powered = F.masked_fill(F.pow(F.abs(a), p - 1), F.compare("eq", a, 0), 0)
-        return F.mul(F.sum(F.mul(powered, F.mul(F.sgn(a), t)), dims, keepdim),
+        return F.mul(F.sum(F.mul(powered, F.real(F.mul(F.sgn(a), t))), dims, keepdim),
                      F.pow(norm, 1 - p))
     if p < 2:
-        total = F.sum(F.mul(F.pow(F.abs(a), p - 1), F.mul(F.sgn(a), t)), dims, keepdim)
+        total = F.sum(F.mul(F.pow(F.abs(a), p - 1), F.real(F.mul(F.sgn(a), t))), dims, keepdim)
     else:
-        total = F.sum(F.mul(F.pow(F.abs(a), p - 2), F.mul(a, t)), dims, keepdim)
+        total = F.sum(F.mul(F.pow(F.abs(a), p - 2), F.real(F.mul(a, t))), dims, keepdim)
     return F.masked_fill(F.div(total, F.pow(norm, p - 1)), F.compare("eq", norm, 0), 0)
 
 
@@ -538,7 +542,7 @@ vector_norm_values, norm_backward = _vector_norm, _norm_backward  # dist and cdi
 var_backward, std_backward = _var_backward, _std_backward  # var_mean and std_mean share them
 
 defop("linalg_vector_norm", "LinalgVectorNormBackward0", _vector_norm, promote="none",
-      save=(0, RESULT),
+      save=(0, RESULT), complex=True, out_dtype=lambda dtype, params: dtypes.real_of(dtype),
       vjp=lambda g, a, ord, dim, keepdim, out: _norm_backward(g, a, ord, dim, keepdim, out),
       jvp=(lambda t, a, ord, dim, keepdim, out: _norm_jvp(t, a, ord, dim, keepdim, out),))
 defop("var.correction", "VarBackward0", _var, promote="none", save=(0,),
@@ -747,7 +751,7 @@ def _arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
 
 
 def vector_norm(a: Tensor, ord=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-    if not a.dtype.is_floating_point:
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
         raise errors.runtime(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{a.dtype.scalar_name}")

@@ -256,6 +256,7 @@ def check_index_put_value(values: Tensor, result_shape: tuple, dtype=None) -> No
 def index_put(a: Tensor, key: tuple, values: Tensor, accumulate: bool = False) -> Tensor:
     """a with a[key] = values (or += with `accumulate`), out of place; in-place setitem computes
     through it. `key` is a numpy key of integer or bool arrays."""
+    F.check_masks(a, key)
     check_index_put_value(values, np.empty(a.shape, dtype=bool)[key].shape)
     if not key:  # torch's kernel reads the missing first index
         raise errors.runtime("sym_strides() called on an undefined Tensor")

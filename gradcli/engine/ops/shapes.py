@@ -450,8 +450,8 @@ def _restrided(key: str, a: Tensor, **params) -> Tensor:
     a.bump_version()
     if result._fw_grad is not None:
         forward_ad.make_dual_in_place(a, result._fw_grad)
-    if result._grad_fn is not None:
-        a._grad_fn, a.output_nr = result._grad_fn, result.output_nr
+    if result._grad_fn is not None:  # a view keeps the op's node (no AsStrided regenerated)
+        a.grad_fn, a.output_nr = result._grad_fn, result.output_nr
     return a
 
 

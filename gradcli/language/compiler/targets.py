@@ -11,7 +11,6 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime import calls, classes, protocols
-from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -267,21 +266,7 @@ def _delete_name(compiler, name: str, span):
 def _delete_item(compiler, owner, key, span):
     def delete(frame):
         container, index = owner(frame), key(frame)
-
-        def remove():
-            if isinstance(container, (list, dict)):
-                del container[index]
-                return
-            special = classes.special_method(container, "__delitem__")
-            if special is not None:
-                classes.call_bound(special, [index])
-                return
-            if isinstance(container, TableObject):
-                container.delete_item(index)
-                return
-            raise errors.type_error(
-                f"'{type_name(container)}' object doesn't support item deletion")
-        compiler.guard(remove, span)
+        compiler.guard(lambda: protocols.delete_item(container, index), span)
     return delete
 
 

@@ -1,4 +1,5 @@
-"""torch.inference_mode and anomaly detection (set_detect_anomaly, detect_anomaly)."""
+"""torch.inference_mode, anomaly detection (set_detect_anomaly, detect_anomaly) and
+torch.autograd.enforce_grad_layout_policy."""
 
 from __future__ import annotations
 
@@ -11,27 +12,28 @@ _ANOMALY_WARNING = ("Anomaly Detection has been enabled. This mode will increase
                     "should only be enabled for debugging.")
 
 
-def _switch(read, write, value, label: str, on_enter=None) -> ContextManager:
+def _switch(read, write, value, label: str) -> ContextManager:
     """A manager that sets a setting on entry and restores it on exit."""
     saved = []
 
     def enter():
         saved.append(read())
         write(value)
-        if on_enter is not None:
-            on_enter()
 
     return ContextManager(enter, lambda: write(saved.pop()), label=label)
 
 
 def _set_inference(mode: bool) -> None:
+    """As c10::InferenceMode(mode): inference mode on turns grad mode off, off turns it on
+    (inside no_grad too)."""
     STATE.inference = mode
-    STATE.grad_enabled = not mode if mode else STATE.grad_enabled
+    STATE.grad_enabled = not mode
 
 
 def inference_mode(ctx, mode=True):
     """torch.inference_mode(mode) as a manager or decorator; `@torch.inference_mode` bare too.
-    Inside, grad mode is off (tensors made there are not marked as inference tensors)."""
+    Inside, grad mode is off, or on for mode=False (tensors made there are not marked as
+    inference tensors)."""
     if not isinstance(mode, (bool, int)):  # the decorated function itself
         return ctx.call(inference_mode(ctx, True), [mode], {})
     mode = bool(mode)
@@ -49,9 +51,10 @@ def _write_anomaly(value: tuple) -> None:
 
 
 def detect_anomaly(check_nan=True) -> ContextManager:
+    """torch.autograd.detect_anomaly(): its __init__ warns, entering it switches the mode on."""
+    STATE.warn("UserWarning", _ANOMALY_WARNING)
     return _switch(lambda: STATE.anomaly, _write_anomaly, (True, bool(check_nan)),
-                   "torch.autograd.anomaly_mode.detect_anomaly",
-                   lambda: STATE.warn("UserWarning", _ANOMALY_WARNING))
+                   "torch.autograd.anomaly_mode.detect_anomaly")
 
 
 def set_detect_anomaly(mode, check_nan=True) -> ContextManager:
@@ -60,6 +63,13 @@ def set_detect_anomaly(mode, check_nan=True) -> ContextManager:
     STATE.anomaly = (bool(mode), bool(check_nan))
     return ContextManager(lambda: None, lambda: _write_anomaly(previous),
                           label="torch.autograd.anomaly_mode.set_detect_anomaly")
+
+
+def enforce_grad_layout_policy(enable=True) -> ContextManager:
+    """Whether accumulated gradients are made to match their parameters' strides: gradcli's
+    gradients follow no other layout, so either setting leaves them as they are."""
+    return ContextManager(lambda: None, lambda: None,
+                          label="torch.autograd.grad_mode.enforce_grad_layout_policy")
 
 
 MODES = {
@@ -71,8 +81,15 @@ MODES = {
         ("is_anomaly_enabled", lambda: STATE.anomaly[0]),
         ("is_anomaly_check_nan_enabled", lambda: STATE.anomaly[1]))},
 }
-ANOMALY = {
-    "detect_anomaly": entry("detect_anomaly", detect_anomaly, "check_nan=True"),
-    "set_detect_anomaly": entry("set_detect_anomaly", set_detect_anomaly, "mode, check_nan=True"),
+ANOMALY = {  # (classes in torch, printed as such)
+    "detect_anomaly": PyType("torch.autograd.anomaly_mode.detect_anomaly", (), entry(
+        "detect_anomaly", detect_anomaly, "check_nan=True", qualname="detect_anomaly.__init__")),
+    "set_detect_anomaly": PyType("torch.autograd.anomaly_mode.set_detect_anomaly", (), entry(
+        "set_detect_anomaly", set_detect_anomaly, "mode, check_nan=True",
+        qualname="set_detect_anomaly.__init__")),
     "inference_mode": MODES["inference_mode"],
+    "enforce_grad_layout_policy": PyType(
+        "torch.autograd.grad_mode.enforce_grad_layout_policy", (), entry(
+            "enforce_grad_layout_policy", enforce_grad_layout_policy, "enable=True",
+            qualname="enforce_grad_layout_policy.__init__")),
 }

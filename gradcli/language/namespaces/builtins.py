@@ -15,6 +15,7 @@ from gradcli.engine.memory_format import MemoryFormat
 from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
+from gradcli.language.namespaces.autograd_graph import GRADIENT_EDGE_TYPE
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import Unsupported
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
@@ -26,9 +27,9 @@ from gradcli.language.runtime.objects import TableInstance, TableIterator, Table
 from gradcli.language.runtime.protocol_names import has_special
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
-from gradcli.language.runtime.signatures import Builtin, TorchFunction, entry, table
+from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
-                                            Printer, Size, dict_from, iterate,
+                                            Printer, Size, builtin_kind, dict_from, iterate,
                                             python_method, qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import kind_of
@@ -190,6 +191,8 @@ def _isinstance(obj, classinfo) -> bool:
             return True
         if isinstance(obj, ContextManager):  # torch.no_grad() and friends, by their class name
             return isinstance(classinfo, PyType) and obj.label == classinfo.name
+        if classinfo in _FINAL_FUNCTION_TYPES:  # F.relu is a function, F.gelu a builtin
+            return type_of(obj) is classinfo
         return isinstance(classinfo, PyType) and isinstance(obj, classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_isinstance(obj, c) for c in classinfo)
@@ -239,7 +242,9 @@ def _getattr(obj, name, default=_NO_DEFAULT):
 def _count(name: str, args: tuple, least: int, most: int) -> tuple:
     if not least <= len(args) <= most:
         bound = f"at least {least}" if len(args) < least else f"at most {most}"
-        raise errors.type_error(f"{name} expected {bound} arguments, got {len(args)}")
+        number = least if len(args) < least else most
+        raise errors.type_error(f"{name} expected {bound} argument{'s' * (number != 1)}, "
+                                f"got {len(args)}")
     return args
 
 
@@ -404,15 +409,17 @@ SIZE_TYPE = _class("torch.Size", (Size,), entry("Size", _size, "sizes=(), /", st
 _TYPE_OF = {t.hosts[0]: t for t in (
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, COMPLEX_TYPE, STR_TYPE, LIST_TYPE, TUPLE_TYPE, DICT_TYPE,
     RANGE_TYPE,
-    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE)}
+    TYPE_TYPE, TENSOR_TYPE, SIZE_TYPE, BYTES_TYPE, SLICE_TYPE, GRADIENT_EDGE_TYPE)}
 _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
     (type(None), "NoneType"), (UserFunction, "function"), (Namespace, "module"),
     (Generator, "generator"), (DType, "torch.dtype"), (MemoryFormat, "torch.memory_format"),
     (Layout, "torch.layout"))})
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
-_TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION,
-                 TorchFunction: _TYPE_OF[UserFunction]})
+_TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
 _METHOD = _class("method", (BoundMethod,))
+_FUNCTION_KINDS = {"function": _TYPE_OF[UserFunction],
+                   "method_descriptor": _class("method_descriptor", ())}
+_FINAL_FUNCTION_TYPES = (*_FUNCTION_KINDS.values(), _BUILTIN_FUNCTION)  # no subclasses in Python
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
 _NODE_TYPES: dict[str, PyType] = {}
 
@@ -443,6 +450,9 @@ def type_of(value) -> PyType:
     found = _TYPE_OF.get(type(value))
     if found is _BUILTIN_FUNCTION and python_method(value):
         return _METHOD
+    if found is _BUILTIN_FUNCTION and isinstance(value, Builtin) and \
+            builtin_kind(value) != "builtin_function_or_method":  # F.relu, list.append
+        return _FUNCTION_KINDS[builtin_kind(value)]
     if found is not None:
         return found
     name = qualified_type_name(value)
@@ -656,8 +666,8 @@ PY_BUILTINS = table(
     entry("len", length, "obj, /", style="exact", frames=0),
     entry("abs", _abs, "x, /", style="exact"),
     entry("repr", lambda ctx, obj: ctx.printer.repr(obj), "obj, /", context=True, style="exact"),
-    entry("round", _round, "number, ndigits=None", style="at_most"),
-    entry("sum", _sum, "iterable, /, start=0", style="at_most"),
+    entry("round", _round, "number, ndigits=None", style="keywords"),
+    entry("sum", _sum, "iterable, /, start=0", style="keywords"),
     entry("min", lambda ctx, *args, **options: _extreme(ctx, "min", args, options),
           "*args, **options", context=True, style="expected"),
     entry("max", lambda ctx, *args, **options: _extreme(ctx, "max", args, options),
@@ -677,14 +687,14 @@ PY_BUILTINS = table(
     entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
           style="expected"),
     entry("sorted", _sorted, "iterable, /, *, key=None, reverse=False", context=True,
-          style="at_most"),
+          style="expected"),
     entry("reversed", _reversed, "sequence, /", style="expected", frames=0),
     entry("map", _map, "func, *iterables", context=True, style="expected", frames=0),
     entry("filter", _filter, "function, iterable, /", context=True, style="expected", frames=0),
     entry("next", lambda *args: _next(*_count("next", args, 1, 2)), "*args", style="expected"),
     entry("iter", lambda ctx, *args: _iter(ctx, *_count("iter", args, 1, 2)), "*args",
           context=True, style="expected"),
-    entry("pow", _pow, "base, exp, mod=None", style="at_most"),
+    entry("pow", _pow, "base, exp, mod=None", style="keywords"),
     entry("divmod", _divmod, "x, y, /", style="expected"),
     entry("chr", _chr, "i, /", style="exact"),
     entry("ord", _ord, "c, /", style="exact"),

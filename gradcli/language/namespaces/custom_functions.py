@@ -30,7 +30,7 @@ class FunctionCtx(TableObject):
     """The `ctx` of a custom Function: its methods, and any attribute the program sets."""
 
     __slots__ = ("attrs", "saved", "freed", "needs_input_grad", "dirty", "non_differentiable",
-                 "materialize", "packed", "versions", "for_forward", "in_jvp")
+                 "materialize", "packed", "versions", "for_forward", "in_jvp", "kept")
 
     def __init__(self, needs_input_grad: tuple):
         self.attrs: dict = {}
@@ -39,6 +39,7 @@ class FunctionCtx(TableObject):
         self.packed = None  # the saved tensors as saved_tensors_hooks packed them
         self.versions = ()  # the saved tensors' versions once forward returned
         self.for_forward, self.in_jvp = (), False  # save_for_forward's, read by jvp only
+        self.kept = False  # what save_for_backward took is kept once a graph is built
 
     @property
     def language_type(self) -> PyType:
@@ -52,6 +53,8 @@ class FunctionCtx(TableObject):
                 return self.for_forward
             if self.freed:
                 raise errors.runtime(_FREED)
+            if not self.kept:  # inside forward, or no graph: torch's ctx holds none
+                return ()
             if self.packed is not None:
                 return saved_hooks.unpack_values(self.packed, self.saved)
             for tensor, version in zip(self.saved, self.versions):
@@ -206,10 +209,12 @@ def _apply(cls: classes.UserClass, *args, **kwargs):
         node = FunctionNode(f"{cls.name}Backward", args, tuple(tensors), run_backward,
                             release, ctx.materialize)
         node.context = ctx
-        for nr, out in enumerate(tensors):
-            if _differentiable(out, ctx):
+        originals = [o for o in outputs if isinstance(o, Tensor)]  # what forward marked
+        for nr, (out, original) in enumerate(zip(tensors, originals)):
+            if _differentiable(original, ctx):
                 attach_output(out, node, nr)
         ctx.packed = saved_hooks.pack_values(ctx.saved)
+        ctx.kept = True
     ctx.versions = tuple(t._version if isinstance(t, Tensor) else None for t in ctx.saved)
     if STATE.dual_level is not None and any(isinstance(a, Tensor) and a._fw_grad is not None
                                             for a in args):

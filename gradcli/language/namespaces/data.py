@@ -249,15 +249,27 @@ def convert(sample):
     return sample
 
 
+# torch.utils.data.sampler's classes a DataLoader makes its own samplers of (samplers.py,
+# loaded with torch.utils.data, registers them)
+SAMPLER_CLASSES: dict = {}
+
+
 class DataLoader(_DataObject):
     is_sequence = True
     __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "collate_fn", "generator",
-                 "sampler", "batch_sampler", "iterable")
+                 "sampler", "batch_sampler", "iterable", "num_workers", "pin_memory",
+                 "pin_memory_device", "samplers")
     PROPERTIES = {"dataset": lambda d: d.dataset, "batch_size": lambda d: d.batch_size,
-                  "drop_last": lambda d: d.drop_last, "generator": lambda d: d.generator}
+                  "drop_last": lambda d: d.drop_last, "generator": lambda d: d.generator,
+                  "num_workers": lambda d: d.num_workers, "pin_memory": lambda d: d.pin_memory,
+                  "pin_memory_device": lambda d: d.pin_memory_device,
+                  "sampler": lambda d: d.default_samplers()[0],
+                  "batch_sampler": lambda d: d.default_samplers()[1]}
 
     def __init__(self, ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator,
-                 sampler=None, batch_sampler=None):
+                 sampler=None, batch_sampler=None, workers=(0, False, "")):
+        self.num_workers, self.pin_memory, self.pin_memory_device = workers
+        self.samplers = None
         self.iterable = is_iterable_dataset(dataset)
         if self.iterable:
             _check_iterable_options(shuffle, sampler, batch_sampler)
@@ -280,6 +292,21 @@ class DataLoader(_DataObject):
                 batch_size, int) or batch_size <= 0):
             raise errors.value_error("batch_size should be a positive integer value, but got "
                                      f"batch_size={batch_size}")
+
+    def default_samplers(self) -> tuple:
+        """(sampler, batch_sampler) as torch's DataLoader holds them: those given, else a
+        Sequential or Random sampler over the dataset and a BatchSampler over it (made once,
+        on first reading: the batches come from the same order either way)."""
+        if self.samplers is None:
+            kinds = SAMPLER_CLASSES
+            sampler, batch_sampler = self.sampler, self.batch_sampler
+            if sampler is None and not self.iterable:
+                sampler = kinds["random"](self.dataset, False, None, self.generator) \
+                    if self.shuffle else kinds["sequential"](self.dataset)
+            if self.batch_size is not None and batch_sampler is None and sampler is not None:
+                batch_sampler = kinds["batch"](sampler, self.batch_size, self.drop_last)
+            self.samplers = (sampler, batch_sampler)
+        return self.samplers
 
     def length(self) -> int:
         if self.batch_sampler is not None and not self.iterable:
@@ -306,6 +333,13 @@ class DataLoader(_DataObject):
         yield from generator.randperm(size).tolist()
 
     def members(self):
+        if self.pin_memory and self.pin_memory_device:  # as each iterator starts, in torch
+            STATE.warn("UserWarning", "pin_memory_device is deprecated, the current accelerator "
+                       "will be used as the device,ignore "
+                       f"pin_memory_device='{self.pin_memory_device}'.")
+        if self.pin_memory:  # no accelerator here
+            STATE.warn("UserWarning", "'pin_memory' argument is set as true but no accelerator "
+                       "is found, then device pinned memory won't be used.")
         checked_generator(self.generator, "method", "random_", _INT64_SCALAR)
         source = self.generator or creation.DEFAULT_GENERATOR.generator
         _random_int64(source)  # the iterator's base seed, drawn as torch draws it
@@ -430,7 +464,7 @@ STACK_DATASET = _type("StackDataset", "dataset", StackDataset,
 def _dataloader(ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers,
                 collate_fn, pin_memory, drop_last, timeout, worker_init_fn,
                 multiprocessing_context, generator, *, prefetch_factor,
-                persistent_workers, **__) -> DataLoader:
+                persistent_workers, pin_memory_device, **__) -> DataLoader:
     """DataLoader.__init__: its worker options are checked first (the batches are made here,
     in this process, whatever their number)."""
     if num_workers < 0:
@@ -447,7 +481,7 @@ def _dataloader(ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, nu
     if persistent_workers and num_workers == 0:
         raise errors.value_error("persistent_workers option needs num_workers > 0")
     return DataLoader(ctx, dataset, batch_size, shuffle, collate_fn, drop_last, generator,
-                      sampler, batch_sampler)
+                      sampler, batch_sampler, (num_workers, pin_memory, pin_memory_device))
 
 
 DATALOADER = _type(

@@ -96,6 +96,13 @@ def interval(low, high) -> Constraint:
         lower_bound=low, upper_bound=high)
 
 
+def half_open_interval(low, high) -> Constraint:
+    return Constraint(
+        lambda p: f"HalfOpenInterval(lower_bound={_bound(p, low)}, upper_bound={_bound(p, high)})",
+        lambda v: (_array(low) <= v) & (v < _array(high)), kind="HalfOpenInterval",
+        lower_bound=low, upper_bound=high)
+
+
 def integer_interval(low, high) -> Constraint:
     """Integers in [low, high]; a bound may be a tensor (Binomial's total_count)."""
     def shown(printer, bound):

@@ -167,6 +167,23 @@ class _Binary(_Discrete):
     def param_batch(self, batch_shape):
         return batch_shape
 
+    def counted(self, runtime, total_count, probs, logits, validate_args) -> None:
+        """Binomial's and NegativeBinomial's start: total_count broadcast with the one of probs
+        and logits given, as its dtype."""
+        self.calls, self.attrs = Calls(runtime), {}
+        self._given(probs, logits)
+        self.given = "probs" if probs is not None else "logits"
+        total, param = base.broadcast_all(self.calls, total_count,
+                                          probs if probs is not None else logits)
+        self.attrs["total_count"] = self.calls.method(total, "type_as", param)
+        self.attrs[self.given] = param
+        self.setup(runtime, param.shape, validate_args)
+
+    def expand_counted(self, new, batch_shape) -> None:
+        new.attrs["total_count"] = self.calls.method(self.attrs["total_count"], "expand",
+                                                     batch_shape)
+        _Binary.expand_into(self, new, batch_shape)
+
     def logits_to_probs(self, logits):
         return self.calls.torch("sigmoid", logits)
 
@@ -372,6 +389,18 @@ class OneHotCategorical(_OverCategorical):
         return op("*", self.probs, op("-", 1, self.probs))
 
 
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """A OneHotCategorical whose rsample passes gradients to the probabilities (the
+    straight-through estimator): the sample plus probs - probs.detach()."""
+    __slots__ = ()
+    NAME, has_rsample = "OneHotCategoricalStraightThrough", True
+
+    def rsample(self, sample_shape=()):
+        samples = self.sample(sample_shape)
+        probs = self.probs
+        return op("+", samples, op("-", probs, self.calls.method(probs, "detach")))
+
+
 def multinomial_support(total_count: int) -> base.Constraint:
     """constraints.multinomial(n): nonnegative counts summing to at most n."""
     return base.Constraint(lambda p: "Multinomial()", lambda v: np.all(v >= 0, axis=-1) & (
@@ -482,14 +511,7 @@ class Binomial(_Binary):
     NAME, has_enumerate_support = "Binomial", True
 
     def __init__(self, runtime, total_count=1, probs=None, logits=None, validate_args=None):
-        self.calls, self.attrs = Calls(runtime), {}
-        self._given(probs, logits)
-        self.given = "probs" if probs is not None else "logits"
-        total, param = base.broadcast_all(self.calls, total_count,
-                                          probs if probs is not None else logits)
-        self.attrs["total_count"] = self.calls.method(total, "type_as", param)
-        self.attrs[self.given] = param
-        self.setup(runtime, param.shape, validate_args)
+        self.counted(runtime, total_count, probs, logits, validate_args)
 
     def arg_constraints(self) -> dict:
         return {"total_count": base.NONNEGATIVE_INTEGER, "probs": base.UNIT_INTERVAL,
@@ -499,9 +521,7 @@ class Binomial(_Binary):
         return base.integer_interval(0, self.attrs["total_count"])
 
     def expand_into(self, new, batch_shape) -> None:
-        new.attrs["total_count"] = self.calls.method(self.attrs["total_count"], "expand",
-                                                     batch_shape)
-        super().expand_into(new, batch_shape)
+        self.expand_counted(new, batch_shape)
 
     def sample(self, sample_shape=()):
         c, shape = self.calls, self.extended_shape(sample_shape)

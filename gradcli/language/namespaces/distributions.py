@@ -13,7 +13,8 @@ from gradcli.language.namespaces.distribution_continuous import (
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
 from gradcli.language.namespaces.distribution_discrete import (
-    Bernoulli, Binomial, Categorical, Geometric, Multinomial, OneHotCategorical, Poisson)
+    Bernoulli, Binomial, Categorical, Geometric, Multinomial, OneHotCategorical,
+    OneHotCategoricalStraightThrough, Poisson)
 from gradcli.language.namespaces.distribution_gamma_kin import (
     FisherSnedecor, InverseGamma, Kumaraswamy)
 from gradcli.language.namespaces.distribution_generalized_pareto import GeneralizedPareto
@@ -21,6 +22,7 @@ from gradcli.language.namespaces.distribution_kl import kl_divergence
 from gradcli.language.namespaces.distribution_lkj import LKJCholesky
 from gradcli.language.namespaces.distribution_lowrank import LowRankMultivariateNormal
 from gradcli.language.namespaces.distribution_mixture import MixtureSameFamily
+from gradcli.language.namespaces.distribution_negative_binomial import NegativeBinomial
 from gradcli.language.namespaces.distribution_multivariate import Independent, MultivariateNormal
 from gradcli.language.namespaces.distribution_relaxed import (
     ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
@@ -136,6 +138,12 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
     "Pareto": _family(Pareto, "pareto", "scale, alpha, validate_args=None"),
     "OneHotCategorical": _family(OneHotCategorical, "one_hot_categorical", "probs=None, "
                                  "logits=None, validate_args=None", _DISCRETE),
+    "NegativeBinomial": _family(NegativeBinomial, "negative_binomial", "total_count, probs=None, "
+                                "logits=None, validate_args=None", _DISCRETE | {
+                                    "total_count": lambda d: d.attrs["total_count"]}),
+    "OneHotCategoricalStraightThrough": _family(
+        OneHotCategoricalStraightThrough, "one_hot_categorical", "probs=None, logits=None, "
+        "validate_args=None", _DISCRETE),
     "Multinomial": _family(Multinomial, "multinomial", "total_count=1, probs=None, logits=None, "
                            "validate_args=None", _DISCRETE | {
                                "total_count": lambda d: d.attrs["total_count"]}),

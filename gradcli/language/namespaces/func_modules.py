@@ -65,6 +65,8 @@ def functional_call(ctx, module, parameter_and_buffer_dicts, args=None, kwargs=N
     if kwargs is not None and not isinstance(kwargs, dict):
         raise errors.type_error(f"{ctx.printer.repr(module)} argument after ** must be a mapping, "
                                 f"not {type_name(kwargs)}")
+    if tie_weights:
+        given = _untied(module, given)
     if strict:
         _check_keys(module, given)
     slots = [(_slot_of(ctx, module, key), value) for key, value in given.items()]
@@ -81,6 +83,25 @@ def functional_call(ctx, module, parameter_and_buffer_dicts, args=None, kwargs=N
                 del table_[name]
             else:
                 table_[name] = old
+
+
+def _untied(module, given: dict) -> dict:
+    """torch's _untie_named_tensors_map: a value given for one of the names sharing a tensor
+    goes to all of them; different values for such names are refused."""
+    from gradcli.language.namespaces.modules import _named_buffers
+    names_of: dict = {}
+    for name, tensor in module.named_parameters(remove_duplicate=False) + _named_buffers(module):
+        names_of.setdefault(id(tensor), []).append(name)
+    tied = {name: names for names in names_of.values() if len(names) > 1 for name in names}
+    untied = dict(given)
+    for key in [key for key in given if key in tied]:
+        names = tied[key]
+        if len({id(given[name]) for name in names if name in given}) > 1:
+            raise errors.value_error(f"functional_call got multiple values for keys "
+                                     f"{sorted(names)!r}, which are tied. Consider using "
+                                     "tie_weights=False")
+        untied.update({name: given[key] for name in names})
+    return untied
 
 
 def _check_keys(module, given: dict) -> None:

@@ -33,6 +33,7 @@ class _Keyed(Module):
 
     __slots__ = ()
     is_sequence = True  # iteration, len, `in` and [] go through members/length/item
+    item_methods = Module.item_methods | {"__contains__"}
 
     def entries(self) -> dict:
         raise NotImplementedError
@@ -111,6 +112,7 @@ class ParameterListHost(Module):
 
     __slots__ = ()
     is_sequence = True
+    item_methods = Module.item_methods - {"__delitem__"}
 
     def numbered(self) -> dict:
         return self.params

@@ -14,10 +14,13 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import hook_name
 from gradcli.language.runtime import protocols
-from gradcli.language.runtime.signatures import entry
+from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import type_name
 
 KINDS = ("forward_pre", "forward", "backward_pre", "backward", "legacy_backward")
+# torch.nn.modules.module's global hooks (register_module_forward_hook and its kin), run on
+# every module before its own; emptied for each program (`reset`)
+GLOBAL: dict[str, list] = {kind: [] for kind in KINDS[:4]}
 OTHER_KINDS = ("load_state_dict_post",)  # hooks that do not run around forward
 _BOTH_BACKWARDS = ("Cannot use both regular backward hooks and full backward hooks on a single "
                    "Module. Please use only one of them.")
@@ -55,14 +58,46 @@ def register(module, kind: str, fn, prepend: bool, with_kwargs: bool = False,
     return RemovableHandle(hooks, hook)
 
 
+def reset() -> None:
+    for hooks in GLOBAL.values():
+        hooks.clear()
+
+
+def register_global(kind: str, fn, with_kwargs: bool = False,
+                    always_call: bool = False) -> RemovableHandle:
+    """A global module hook of `kind`, as torch.nn.modules.module.register_module_*_hook."""
+    hook = ModuleHook(fn, with_kwargs, always_call)
+    GLOBAL[kind].append(hook)
+    return RemovableHandle(GLOBAL[kind], hook)
+
+
+GLOBAL_REGISTRATION = table(  # torch.nn.modules.module's functions
+    entry("register_module_forward_pre_hook", lambda hook: register_global("forward_pre", hook),
+          "hook"),
+    entry("register_module_forward_hook", lambda hook, with_kwargs, always_call: register_global(
+        "forward", hook, with_kwargs, always_call), "hook, *, with_kwargs=False, "
+        "always_call=False"),
+    entry("register_module_full_backward_pre_hook", lambda hook: register_global(
+        "backward_pre", hook), "hook"),
+    entry("register_module_full_backward_hook", lambda hook: register_global("backward", hook),
+          "hook"))
+
+
 def has_hooks(module) -> bool:
-    return module.hooks is not None and any(module.hooks[kind] for kind in KINDS)
+    return any(GLOBAL.values()) or (module.hooks is not None
+                                    and any(module.hooks[kind] for kind in KINDS))
+
+
+def hooks_of(module, kind: str) -> list:
+    """The hooks of `kind` a call of `module` runs: the global ones, then its own."""
+    own = module.hooks[kind] if module.hooks is not None else []
+    return GLOBAL.get(kind, []) + own
 
 
 def _call(ctx, module, *args, **kwargs):
     """Module.__call__ with hooks: pre-hooks, backward-hook inputs, forward, forward hooks,
     backward-hook outputs; on an error, the always_call forward hooks that did not run yet."""
-    hooks, called = module.hooks, set()
+    hooks, called = {kind: hooks_of(module, kind) for kind in KINDS}, set()
     result = None
     try:
         for hook in list(hooks["forward_pre"]):
@@ -129,7 +164,7 @@ def _legacy_backward(ctx, module, args: tuple, result) -> None:
     node = var.grad_fn
     if node is None:
         return
-    for hook in list(module.hooks["legacy_backward"]):
+    for hook in hooks_of(module, "legacy_backward"):
         node_hooks.register_posthook(
             node, lambda grad_inputs, grad_outputs, fn=hook.fn: ctx.call(
                 fn, [module, grad_inputs, grad_outputs], {}), hook_name(hook.fn))
@@ -185,7 +220,7 @@ class _BackwardHook:
         self.input_index = self.output_index = None
 
     def _user_hooks(self, kind: str) -> list:
-        return list(self.module.hooks[kind])
+        return hooks_of(self.module, kind)
 
     def setup_input_hook(self, args: tuple) -> tuple:
         result, self.input_index = identity_nodes(args, self._input_hook)

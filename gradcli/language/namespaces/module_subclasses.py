@@ -66,6 +66,19 @@ def _class_attribute(kind: ModuleKind, cls, name: str):
     return found
 
 
+# the special methods torch 2.13's nn.Module and nn.Sequential define (vars(nn.Module))
+_MODULE_DUNDERS = frozenset(("__call__", "__delattr__", "__dir__", "__getattr__", "__getstate__",
+                             "__init__", "__repr__", "__setattr__", "__setstate__"))
+_SEQUENTIAL_DUNDERS = frozenset(("__add__", "__delitem__", "__getitem__", "__iadd__", "__imul__",
+                                 "__iter__", "__len__", "__mul__", "__rmul__", "__setitem__"))
+
+
+def _defines(kind: ModuleKind, name: str) -> bool:
+    """Whether the torch class of `kind` (with nn.Module) defines `name`."""
+    return name in CLASS_METHODS.get(kind.host, {}) or name in _MODULE_DUNDERS or (
+        kind.sequence and name in _SEQUENTIAL_DUNDERS)
+
+
 def register(kinds: list) -> None:
     """Let programs derive their own classes from each of torch.nn's module classes."""
     for kind in kinds:
@@ -78,4 +91,5 @@ def register(kinds: list) -> None:
         classes.BASE_INIT_INHERITED.add(kind.type)
         classes.BASE_CLASS_ATTRIBUTES[kind.type] = \
             lambda cls, name, kind=kind: _class_attribute(kind, cls, name)
+        classes.BASE_DEFINES[kind.type] = lambda name, kind=kind: _defines(kind, name)
         classes.BUILTIN_ANCESTORS[kind.host] = kind.type

@@ -196,6 +196,9 @@ class Module(TableObject):
     def is_sequence(self) -> bool:
         return self.kind.sequence
 
+    # nn.Sequential's and nn.ModuleList's
+    item_methods = frozenset(("__getitem__", "__len__", "__iter__", "__setitem__", "__delitem__"))
+
     def store_options(self, options: dict) -> None:
         """Keep the constructor's options as attributes (legacy loss flags become `reduction`)."""
         legacy = [options.pop(name, None) for name in LEGACY_OPTIONS]
@@ -554,7 +557,7 @@ def _to(ctx, module: Module, *args, dtype=None, device=None, non_blocking=False,
         raise errors.type_error("nn.Module.to only accepts floating point or complex dtypes, but "
                                 f"got desired dtype={dtype!r}")
     if _holds_tensors(module):  # each tensor moves: a module without any goes anywhere
-        devices.place(device)
+        devices.place(device, copying=True)
     if memory_format is not None:
         conversions.check_memory_format(memory_format)
         _restride(module, memory_format)
@@ -832,6 +835,8 @@ MODULE_METHODS = table(
         m, "backward", hook, prepend), "self, hook, prepend=False"),
     entry("register_backward_hook", lambda m, hook: module_hooks.register(
         m, "legacy_backward", hook, False), "self, hook"),
+    # compiled in place: its calls compute what they did (gradcli runs them as written)
+    entry("compile", lambda m, *args, **kwargs: None, "self, *args, **kwargs"),
 )
 def _renumber(children: dict, kept: list) -> None:
     """Name the children `kept` 0, 1, ... in order, in place (torch renumbers them so)."""

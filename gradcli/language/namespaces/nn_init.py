@@ -11,7 +11,6 @@ from gradcli.engine import creation, declarations, errors
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.public_names import defined_in
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
 
@@ -244,7 +243,7 @@ def sparse_(t: Tensor, sparsity, std=0.01, generator=None) -> Tensor:
 
 
 _GENERATOR = ", generator=None"
-NN_INIT = Namespace("torch.nn.init", defined_in("torch.nn.init", table(
+NN_INIT = Namespace("torch.nn.init", table(
     entry("uniform_", lambda t, a, b, generator: _draw(t, "uniform", a, b, generator),
           "tensor, a=0.0, b=1.0" + _GENERATOR),
     entry("normal_", lambda t, mean, std, generator: _draw(t, "normal", mean, std, generator),
@@ -270,7 +269,7 @@ NN_INIT = Namespace("torch.nn.init", defined_in("torch.nn.init", table(
     entry("orthogonal_", orthogonal_, "tensor, gain=1" + _GENERATOR),
     entry("trunc_normal_", trunc_normal_, "tensor, mean=0.0, std=1.0, a=-2.0, b=2.0" + _GENERATOR),
     entry("sparse_", sparse_, "tensor, sparsity, std=0.01" + _GENERATOR),
-)))
+))
 
 
 def _deprecated(new_name: str):

@@ -572,13 +572,13 @@ KINDS = [
                build=R.build_layer("GRU"), host=R.host("GRU")),
     ModuleKind("RNNCell", "rnn", "input_size, hidden_size, bias=True, nonlinearity='tanh', "
                "device=None, dtype=None", R.cell_forward, "input, hx=None; input: .dim",
-               extra_repr=R.cell_repr, build=R.build_cell(None)),
+               extra_repr=R.cell_repr, build=R.build_cell(None), host=R.cell_host("RNNCell")),
     ModuleKind("LSTMCell", "rnn", "input_size, hidden_size, bias=True, device=None, dtype=None",
                R.cell_forward, "input, hx=None; input: .dim", extra_repr=R.cell_repr,
-               build=R.build_cell("LSTM")),
+               build=R.build_cell("LSTM"), host=R.cell_host("LSTMCell")),
     ModuleKind("GRUCell", "rnn", "input_size, hidden_size, bias=True, device=None, dtype=None",
                R.cell_forward, "input, hx=None; input: .dim", extra_repr=R.cell_repr,
-               build=R.build_cell("GRU")),
+               build=R.build_cell("GRU"), host=R.cell_host("GRUCell")),
     ModuleKind("ModuleDict", "container", "modules=None", lambda ctx, m, *inputs: _no_forward(m),
                "*input", build=MC.build_module_dict, host=MC.ModuleDictHost),
     ModuleKind("ParameterList", "container", "values=None", MC.not_callable, "*input",
@@ -889,7 +889,8 @@ for _name, _type in _UNINITIALIZED_TYPES.items():
 
 # What torch.nn holds besides torch.nn.functional.
 NN_CLASSES = {"Parameter": PARAMETER_TYPE, "Buffer": BUFFER_TYPE} | _UNINITIALIZED_TYPES | {
-    kind.name: kind.type for kind in KINDS}
+    kind.name: kind.type for kind in KINDS} | {"RNNBase": R.RNN_BASE,
+                                              "RNNCellBase": R.RNN_CELL_BASE}
 CLASS_METHODS[NN_CLASSES["Embedding"].hosts[0]] = {"from_pretrained": BoundMethod(
     NN_CLASSES["Embedding"], entry(
         "from_pretrained", _from_pretrained, "cls, embeddings, freeze=True, padding_idx=None, "

@@ -209,6 +209,7 @@ _SHAPES = ("reshape transpose concatenate stack vstack hstack squeeze expand_dim
            "flatnonzero append roll column_stack tril triu swapaxes moveaxis broadcast_to "
            "atleast_1d diagonal searchsorted isin interp")
 _LINEAR = "dot matmul outer inner allclose isclose array_equal trace tensordot cross"
+_MEMORY = "shares_memory may_share_memory"  # whether arrays (a tensor's .numpy()) overlap
 _RANDOM = ("seed rand randn randint random random_sample normal uniform choice shuffle "
            "permutation standard_normal exponential binomial poisson beta gamma "
            "multivariate_normal lognormal laplace logistic geometric multinomial dirichlet "
@@ -296,7 +297,7 @@ class NumpyNamespace(Namespace):
 
 NUMPY = NumpyNamespace("numpy", (
     PRINT_OPTIONS | _functions(_CREATION, np) | _functions(_ELEMENTWISE, np) | _functions(_REDUCTIONS, np)
-    | _functions(_SHAPES, np) | _functions(_LINEAR, np)
+    | _functions(_SHAPES, np) | _functions(_LINEAR, np) | _functions(_MEMORY, np)
     | {name: _dtype_class(name) for name in _DTYPES}
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
        "ndarray": PyType("numpy.ndarray", (np.ndarray,)), "random": NUMPY_RANDOM,

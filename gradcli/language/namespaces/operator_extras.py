@@ -13,21 +13,6 @@ _INPLACE = (("iadd", "+"), ("isub", "-"), ("imul", "*"), ("itruediv", "/"),
             ("ior", "|"), ("ixor", "^"), ("ilshift", "<<"), ("irshift", ">>"), ("iconcat", "+"))
 
 
-def _delitem(a, b) -> None:
-    method = classes.special_method(a, "__delitem__")
-    if method is not None:
-        classes.call_bound(method, [b])
-        return
-    if not isinstance(a, (list, dict)):
-        raise errors.type_error(f"'{type_name(a)}' object doesn't support item deletion")
-    try:
-        del a[b]
-    except KeyError:
-        raise errors.TorchError("KeyError", repr(b), (b,)) from None
-    except IndexError:
-        raise errors.index_error("list assignment index out of range") from None
-
-
 def _index(a):
     if isinstance(a, int):
         return int(a)
@@ -59,7 +44,8 @@ OPERATOR_EXTRAS = (
     *(entry(name, lambda a, b, op=op: protocols.augmented(op, a, b), "a, b, /", style="expected",
             frames=0) for name, op in _INPLACE),
     entry("setitem", lambda a, b, c: protocols.set_item(a, b, c), "a, b, c, /", style="expected", frames=0),
-    entry("delitem", _delitem, "a, b, /", style="expected", frames=0),
+    entry("delitem", lambda a, b: protocols.delete_item(a, b), "a, b, /", style="expected",
+          frames=0),
     entry("index", _index, "a, /", style="expected", frames=0),
     entry("length_hint", _length_hint, "obj, default=0, /", style="at_most", frames=0),
     entry("methodcaller", _methodcaller, "name, /, *args, **kwargs", frames=0),

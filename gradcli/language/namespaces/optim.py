@@ -493,7 +493,11 @@ def _counted_step(ctx, step, *args, **kwargs):
 
 
 _COUNTED_STEP = entry("step", _counted_step, "self, *args, **kwargs", context=True)
+# what torch's optimizer classes define that a program's class after them in the MRO (a
+# mixin) does not override
+_DEFINED = frozenset((*OPTIMIZER_METHODS, "__init__", "__repr__")).__contains__
 classes.BASE_INSTANCES[BASE.type] = lambda cls, args: UserOptimizer(cls)
+classes.BASE_DEFINES[BASE.type] = _DEFINED
 classes.BASE_INITS[BASE.type] = entry(
     "__init__", lambda optimizer, params, defaults: optimizer.setup(_defaults_of(defaults), params),
     "self, params, defaults", qualname="Optimizer.__init__")
@@ -519,6 +523,7 @@ def register_user_optimizers(kinds) -> None:
         classes.BASE_INSTANCES[kind.type] = lambda cls, args, kind=kind: UserOptimizer(cls, kind)
         classes.BASE_INITS[kind.type] = _class_init(kind)
         classes.BASE_INIT_INHERITED.add(kind.type)
+        classes.BASE_DEFINES[kind.type] = _DEFINED
 
 def _construct_lbfgs(kind: OptimizerKind, params, lr=1, max_iter=20, max_eval=None,
                      tolerance_grad=1e-07, tolerance_change=1e-09, history_size=100,

@@ -7,7 +7,7 @@ import numpy as np
 from gradcli.engine import errors, optimizers
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.optim import (OptimizerKind, _per_param, _step_count,
-                                               _zeros, register_user_optimizers)
+                                               _with_grads, _zeros, register_user_optimizers)
 
 
 def _check_lr(options: dict) -> None:
@@ -53,3 +53,54 @@ ASGD = OptimizerKind(
 
 MORE_OPTIMIZERS = {kind.name: kind.type for kind in (RPROP, ASGD)}
 register_user_optimizers((RPROP, ASGD))
+
+
+def _check_adafactor(options: dict) -> None:
+    options["eps"] = eps = options["eps"] or (None, 0.001)  # the default, a tuple
+    lr = options["lr"]
+    checks = (
+        (isinstance(lr, Tensor) and lr.numel() != 1, "Tensor lr must be 1-element"),
+        (not 0.0 <= lr, f"Learning rate should be >= 0 but is: {lr}"),
+        (not 0.0 >= options["beta2_decay"],
+         f"beta2_decay should be <= 0 but is: {options['beta2_decay']}"),
+        (eps[0] is not None and not 0.0 <= eps[0], f"epsilon1 should be >= 0 but is: {eps[0]}"),
+        (not 0.0 <= eps[1], f"epsilon2 should be >= 0 but is: {eps[1]}"),
+        (not 1.0 <= options["d"], f"Clipping threshold d should be >= 1 but is: {options['d']}"),
+        (not 0.0 <= options["weight_decay"],
+         f"weight_decay should be >= 0 but is: {options['weight_decay']}"))
+    for failed, message in checks:
+        if failed:
+            raise errors.value_error(message)
+
+
+def _adafactor_state(param: Tensor, group: dict) -> dict:
+    """A matrix's row and column factors (its last dim, then the one before, reduced to 1), a
+    vector's whole variance."""
+    if param.dtype.is_complex:
+        raise errors.runtime("Adafactor does not support complex parameters")
+    if param.grad.ndim > 1:
+        rows, cols = list(param.shape), list(param.shape)
+        rows[-1], cols[-2] = 1, 1
+        return {"step": _step_count(),
+                "row_var": Tensor(np.zeros(rows, param.dtype.np), param.dtype),
+                "col_var": Tensor(np.zeros(cols, param.dtype.np), param.dtype)}
+    return {"step": _step_count(), "variance": _zeros(param)}
+
+
+def _adafactor_step(optimizer, group: dict) -> None:
+    """Each param with a grad, its state made on first use (not checked against the grad's
+    shape: a matrix's factors are narrower)."""
+    for param in _with_grads(group):
+        state = optimizer.state.get(param)
+        if not state:
+            state = optimizer.state[param] = _adafactor_state(param, group)
+        optimizers.adafactor(param, param.grad.data, state, **group)
+
+
+ADAFACTOR = OptimizerKind(
+    "Adafactor", "_adafactor", "lr=0.01, beta2_decay=-0.8, eps=None, d=1.0, "
+    "weight_decay=0.0, *, foreach=None, maximize=False",
+    "lr, beta2_decay, eps, d, weight_decay, foreach, maximize", _check_adafactor,
+    _adafactor_step)
+MORE_OPTIMIZERS[ADAFACTOR.name] = ADAFACTOR.type
+register_user_optimizers((ADAFACTOR,))

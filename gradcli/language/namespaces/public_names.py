@@ -49,24 +49,6 @@ def unsupported(namespace: str, name: str) -> Unsupported | None:
     return None
 
 
-def defined_in(module: str, entries: dict) -> dict:
-    """`entries`, those that are plain Python functions of torch's as TorchFunctions of
-    `module`: Python prints them as functions (`<function relu at 0x...>`) and names them by it."""
-    return {name: _torch_function(value, module) if _plain_python(value) else value
-            for name, value in entries.items()}
-
-
-def _torch_function(value, module: str):
-    from gradcli.engine.records import recast
-    from gradcli.language.runtime.signatures import TorchFunction
-    return recast(value, TorchFunction, module=module)
-
-
-def _plain_python(value) -> bool:
-    return getattr(value, "style", None) == "python" and not hasattr(value, "declaration") \
-        and "." not in value.qualname
-
-
 def worded_as_torch(namespace: str, entries: dict) -> dict:
     """`entries` of a torch namespace with torch's wording of argument errors: the parser's for
     C++ functions, Python's (a method named `Tensor.X`, as Python's messages name it) for the
@@ -81,7 +63,5 @@ def worded_as_torch(namespace: str, entries: dict) -> dict:
                 value = replace(value, style="parser")
             elif namespace == "torch.Tensor" and not value.qualname:
                 value = replace(value, qualname=f"Tensor.{name}")
-            elif namespace == "torch.nn.functional" and _plain_python(value):
-                value = _torch_function(value, namespace)
         worded[name] = value
     return worded

@@ -20,6 +20,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops.shapes import transpose_
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.namespaces.modules import Module, options_repr
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.values import iterate, type_name
@@ -473,6 +474,21 @@ class RecurrentHost(Module):
 def host(name: str) -> type:
     """The host class of one recurrent module class (one per class, for isinstance)."""
     return type(name, (RecurrentHost,), {"__slots__": ()})
+
+
+class CellHost(Module):
+    """The recurrent cells' values (nn.RNNCellBase's)."""
+
+    __slots__ = ()
+
+
+def cell_host(name: str) -> type:
+    return type(name, (CellHost,), {"__slots__": ()})
+
+
+# torch's base classes of the layers and the cells, for isinstance and issubclass
+RNN_BASE = PyType("torch.nn.modules.rnn.RNNBase", (RecurrentHost,))
+RNN_CELL_BASE = PyType("torch.nn.modules.rnn.RNNCellBase", (CellHost,))
 
 
 def layer_forward(ctx, module, input, hx=None):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from gradcli.engine import creation, distributions, dtypes, errors
 from gradcli.engine.random import Generator
-from gradcli.language.namespaces.data import _DataObject, _random_int64, _type, checked_generator
+from gradcli.language.namespaces.data import (SAMPLER_CLASSES, _DataObject, _random_int64, _type,
+                                              checked_generator)
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import length as len_of
 from gradcli.language.runtime.pytypes import PyType
@@ -151,6 +152,7 @@ class BatchSampler(_Sampler):
             yield batch
 
 
+SAMPLER_CLASSES.update(sequential=SequentialSampler, random=RandomSampler, batch=BatchSampler)
 _SAMPLER = "sampler"
 # Sampler, a base class only: no __init__ of its own, so a subclass takes what object takes
 SAMPLER = PyType("torch.utils.data.sampler.Sampler", (SamplerHost,))

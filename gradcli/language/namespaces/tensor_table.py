@@ -15,9 +15,11 @@ from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import worded_as_torch
+from gradcli.language.namespaces.torch_wording import C_CODED
 from gradcli.language.namespaces.math_table import TENSOR_MATH
-from gradcli.language.namespaces.storages import storage_of
+from gradcli.language.namespaces.storages import storage_of, untyped_storage_of
 from gradcli.language.namespaces.tensor_apply import TENSOR_APPLY
+from gradcli.language.namespaces import tensor_dunders  # noqa: F401  (x.__add__ and the rest)
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.signatures import Builtin
@@ -55,10 +57,13 @@ TENSOR_ATTRS = {
     "_version": (_version, None),
     "grad_dtype": (grad_api.grad_dtype, grad_api.set_grad_dtype),
     "_base": (lambda t: t._base, None),
-    "nbytes": (lambda t: t.numel() * t.data.itemsize, None),
-    "itemsize": (lambda t: t.data.itemsize, None),
-    "layout": (lambda t: layouts.STRIDED if t.sparse is None else layouts.SPARSE_COO, None),
+    "nbytes": (lambda t: t.numel() * t.dtype.itemsize, None),
+    "itemsize": (lambda t: t.dtype.itemsize, None),
+    **{name: (lambda t: False, None) for name in (  # a CPU tensor is none of these
+        "is_sparse_csr", "is_quantized", "is_meta", "is_mkldnn", "is_nested",
+        "is_mps", "is_xpu", "is_vulkan", "is_ipu", "is_xla", "is_mtia", "is_maia")},
     "is_sparse": (lambda t: t.sparse is not None, None),
+    "layout": (lambda t: layouts.STRIDED if t.sparse is None else layouts.SPARSE_COO, None),
 }
 
 
@@ -66,6 +71,10 @@ def _register_hook(ctx, t: Tensor, hook) -> hooks.RemovableHandle:
     """The hook runs in the program (errors in it surface there); torch names it in its errors."""
     name = hook.name if isinstance(hook, UserFunction) else "hook"
     return hooks.register_hook(t, lambda grad: ctx.call(hook, [grad], {}), name)
+
+
+def _pin_memory(t: Tensor, device=None):
+    raise errors.runtime("Cannot access accelerator device when none is available.")
 
 
 def no_arguments(name: str, fn) -> Builtin:
@@ -94,10 +103,13 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
           "self, hook", context=True),
     entry("size", _size, "self, dim: int=None"),
     no_arguments("dim", lambda t: t.ndim),
+    no_arguments("is_pinned", lambda t: False),
+    entry("pin_memory", _pin_memory, "self, device=None"),
     no_arguments("ndimension", lambda t: t.ndim),
     no_arguments("data_ptr", lambda t: t.data.ctypes.data),
     no_arguments("tolist", grad_api.tolist),
     entry("storage", storage_of, "self", qualname="Tensor.storage"),
+    entry("untyped_storage", untyped_storage_of, "self"),
     entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
     entry("new", lambda t, *args, **kwargs: legacy_new(args, kwargs, t.dtype, True),
@@ -114,9 +126,12 @@ class _UnboundMethods(Mapping):
     as they are, C ones as method descriptors that check their first argument."""
 
     def __getitem__(self, name: str):
-        method = TENSOR_METHODS[name]
+        method = TENSOR_METHODS[name] if name in TENSOR_METHODS else \
+            tensor_dunders.TENSOR_DUNDERS[name]
         if isinstance(method, Builtin) and method.qualname.startswith("Tensor."):
             return method
+        if isinstance(method, Builtin) and name not in C_CODED["torch.Tensor"]:
+            return _python_method(name, method)  # torch writes it in Python (Tensor.unique)
         return _descriptor(name, method)
 
     def __iter__(self):
@@ -124,6 +139,27 @@ class _UnboundMethods(Mapping):
 
     def __len__(self) -> int:
         return len(TENSOR_METHODS)
+
+
+def _python_method(name: str, method: Builtin) -> Builtin:
+    """A Tensor method torch writes in Python, as the class holds it: the function
+    Tensor.name, the same one each time. Given another receiver than a tensor, it fails as the
+    torch function of its name, which its code calls, does."""
+    def call(ctx, *args, **kwargs):
+        if not args:
+            raise errors.type_error(f"Tensor.{name}() missing 1 required positional argument: "
+                                    "'self'")
+        if isinstance(args[0], Tensor):
+            return ctx.call(method, list(args), kwargs)
+        function = protocols.MODULES["torch"].table.get(name) or _descriptor(name, method)
+        return ctx.call(function, list(args), kwargs)
+    if name not in _PYTHON_METHODS:
+        _PYTHON_METHODS[name] = entry(name, call, "*args, **kwargs", context=True,
+                                      qualname=f"Tensor.{name}")
+    return _PYTHON_METHODS[name]
+
+
+_PYTHON_METHODS: dict[str, Builtin] = {}
 
 
 def _descriptor(name: str, method):

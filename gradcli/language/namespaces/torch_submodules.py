@@ -157,6 +157,11 @@ def _autograd() -> dict:
             "torch.autograd.forward_ad": FORWARD_AD, "torch.autograd.gradcheck": GRADCHECK_MODULE}
 
 
+def _storages() -> dict:
+    from gradcli.language.namespaces.storages import STORAGES
+    return STORAGES
+
+
 def _checkpoint() -> dict:
     from gradcli.language.namespaces.checkpoint import CHECKPOINT
     return {"checkpoint": CHECKPOINT, "torch.utils.checkpoint": CHECKPOINT}
@@ -217,6 +222,7 @@ TORCH_GROUPS = (
     (("func", "vmap"), _func),
     (("masked",), _masked),
     (("__future__",), _future),
+    (("TypedStorage", "UntypedStorage", "is_storage"), _storages),
 )
 # torch.autograd.X
 AUTOGRAD_GROUPS = (

@@ -8,11 +8,12 @@ from gradcli.engine.records import record
 import numpy as np
 
 from gradcli.engine import dtypes, errors, grad_api, layouts, memory_format
+from gradcli.engine.devices import Device
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
-                                                  table, type_of)
+                                                  register_type, table, type_of)
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.autograd_graph import GRAPH
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
@@ -27,7 +28,8 @@ from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import NOT_GIVEN, TorchFunction
+from gradcli.language.runtime.signatures import NOT_GIVEN, Builtin
+from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.frames import ContextManager, UserFunction
 from gradcli.language.runtime.values import Namespace, Size, type_name
 
@@ -131,8 +133,11 @@ AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
           inputs: grad_api.backward(tensors, grad_tensors, retain_graph, create_graph, inputs),
           "tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, "
           "inputs=None"),
+) | {"Variable": PyType(  # a class whose instances are the tensors (VariableMeta's check)
+    "torch.autograd.variable.Variable", (Tensor,),
     entry("Variable", _variable, "data=None, requires_grad=False, volatile=False"),
-) | {"graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
+    metaclass="torch.autograd.variable.VariableMeta"),
+    "graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
     AUTOGRAD_GROUPS))
 
 
@@ -237,8 +242,15 @@ STATELESS = Namespace("torch.nn.utils.stateless",
 FUSION = Namespace("torch.nn.utils.fusion", LazyTable({}, lambda: _utils_more().FUSION.table))
 PARAMETRIZE = Namespace("torch.nn.utils.parametrize", LazyTable({}, _parametrize))
 PRUNE = Namespace("torch.nn.utils.prune", LazyTable({}, _prune))
+def _orthogonal():
+    # loaded when a program first uses it (it needs nn.Module)
+    from gradcli.language.namespaces import orthogonal
+    return orthogonal
+
+
 PARAMETRIZATIONS = Namespace("torch.nn.utils.parametrizations", LazyTable({}, lambda: (
-    _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS)))
+    _weight_norms().PARAMETRIZATIONS | _spectral_norms().PARAMETRIZATIONS
+    | _orthogonal().PARAMETRIZATIONS)))
 NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRIZATIONS,
                        "stateless": STATELESS, "fusion": FUSION, "prune": PRUNE} | table(
     _fusion("fuse_conv_bn_eval", "conv, bn, transpose=False"),
@@ -265,8 +277,19 @@ def _no_device_type(module, inputs, device_ids=None, output_device=None, dim=0,
 NN_PARALLEL = Namespace("torch.nn.parallel", LazyTable({"data_parallel": entry(
     "data_parallel", _no_device_type, "module, inputs, device_ids=None, output_device=None, "
     "dim=0, module_kwargs=None")}, lambda: {"DataParallel": _nn_classes()["DataParallel"]}))
+
+
+def _module_module() -> dict:
+    from gradcli.language.namespaces.module_hooks import GLOBAL_REGISTRATION
+    return GLOBAL_REGISTRATION | {"Module": _nn_classes()["Module"]}
+
+
+# torch.nn.modules: the layer classes, and its module `module` (Module, the global hooks)
+NN_MODULE_MODULE = Namespace("torch.nn.modules.module", LazyTable({}, _module_module))
+NN_MODULES = Namespace("torch.nn.modules", LazyTable({"module": NN_MODULE_MODULE}, _nn_classes))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
-                                     "utils": NN_UTILS, "parallel": NN_PARALLEL}, _nn_classes))
+                                     "utils": NN_UTILS, "parallel": NN_PARALLEL,
+                                     "modules": NN_MODULES}, _nn_classes))
 
 
 def _optimizers() -> dict:
@@ -330,6 +353,7 @@ _FAMILY_MODULES = {  # torch's module of each family gradcli has
     "log_normal": "LogNormal",
     "logistic_normal": "LogisticNormal", "lowrank_multivariate_normal": "LowRankMultivariateNormal",
     "mixture_same_family": "MixtureSameFamily", "multinomial": "Multinomial",
+    "negative_binomial": "NegativeBinomial",
     "multivariate_normal": "MultivariateNormal", "normal": "Normal",
     "one_hot_categorical": "OneHotCategorical", "pareto": "Pareto", "poisson": "Poisson",
     "relaxed_bernoulli": "RelaxedBernoulli", "relaxed_categorical": "RelaxedOneHotCategorical",
@@ -419,9 +443,9 @@ def _typename(obj) -> str:
     if isinstance(obj, Tensor):
         return F.type_(obj)
     if isinstance(obj, UserFunction):
-        return f"__main__.{obj.qualname}"
-    if isinstance(obj, TorchFunction):  # torch's Python function (F.relu)
-        return f"{obj.module}.{obj.title}"
+        return f"{obj.attrs.get('__module__', '__main__')}.{obj.qualname}"
+    if isinstance(obj, Builtin):  # a function: its module where known, its qualified name
+        return obj.title if home(obj) is None else home(obj).path
     cls = obj if isinstance(obj, (PyType, classes.UserClass)) else protocols.type_of(obj)
     if isinstance(cls, classes.UserClass):
         return f"{cls.module}.{cls.qualname}"
@@ -453,6 +477,10 @@ FUNCTIONAL_MODULE = _FunctionalModule("torch.functional", LazyTable({}, lambda: 
     name: TORCH_TABLE[name] for name in _FUNCTIONAL_NAMES if name in TORCH_TABLE}))
 
 
+# torch.device is a class (isinstance(x, torch.device)), made by the declared constructor
+DEVICE_TYPE = PyType("torch.device", (Device,), TORCH_MATH["device"])
+register_type(DEVICE_TYPE)
+
 TORCH_TABLE = layered(table(
     entry("set_printoptions", _set_printoptions, "precision=None, threshold=None, edgeitems=None, "
           "linewidth=None, profile=None, sci_mode=None", context=True),
@@ -468,7 +496,7 @@ TORCH_TABLE = layered(table(
     entry("is_warn_always_enabled", lambda: STATE.warn_always, ""),
 ), GRAD_MODES, GroupedTable({}, TORCH_GROUPS), TORCH_MATH, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, layouts.BY_NAME, {
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
-    "layout": type_of(layouts.STRIDED),
+    "layout": type_of(layouts.STRIDED), "device": DEVICE_TYPE,
     "newaxis": None,
     "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
@@ -500,6 +528,8 @@ MODULES = GroupedTable({
     "torch.distributions": DISTRIBUTIONS,
     **{f"torch.distributions.{part}": module for part, module in DISTRIBUTION_PARTS.items()},
     "torch.nn": NN,
+    "torch.nn.modules": NN_MODULES,
+    "torch.nn.modules.module": NN_MODULE_MODULE,
     "torch.nn.parallel": NN_PARALLEL,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,

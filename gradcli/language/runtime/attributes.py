@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import random
+import sys
 
 import numpy as np
 
@@ -23,15 +24,16 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes, exceptions, instance_dicts, operators, protocols
-from gradcli.language.runtime.coercions import length, truth
+from gradcli.language.runtime.coercions import index, length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import Builtin, TorchFunction, entry, table
+from gradcli.language.runtime.signatures import C_CLASSES, Builtin, entry, table
+from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
 from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
-                                            Size, dict_from, iterate, python_method,
+                                            Size, builtin_kind, dict_from, iterate, python_method,
                                             type_name)
 
 class _NodeAttrs(dict):
@@ -102,10 +104,14 @@ _TAKING_ITERABLES = frozenset("""extend extendleft join update union intersectio
 
 def _host_methods(cls: type, names: str) -> dict:
     """Python's own methods of a builtin container class, by name (from this fixed list): they
-    take only plain values and raise Python's own errors."""
+    take only plain values and raise Python's own errors, as `value.method(...)` calls them
+    (`str.count() takes no keyword arguments`); a class method is bound to the value's class."""
     def method(name: str):
         host = cls.__dict__[name]
-        if name in _TAKING_ITERABLES:
+        if isinstance(host, _CLASS_METHOD):  # OrderedDict.fromkeys
+            def run(receiver, *args, **kwargs):
+                return host.__get__(receiver, type(receiver))(*args, **kwargs)
+        elif name in _TAKING_ITERABLES:
             def run(receiver, *args, **kwargs):
                 return host(receiver, *(_plain(a) for a in args), **kwargs)
         else:
@@ -113,6 +119,9 @@ def _host_methods(cls: type, names: str) -> dict:
                 return host(receiver, *args, **kwargs)
         return entry(name, run, "self, *args, **kwargs", qualname=f"{cls.__name__}.{name}")
     return table(*(method(n) for n in names.split()))
+
+
+_CLASS_METHOD = type(dict.__dict__["fromkeys"])
 
 
 def _plain(value):
@@ -128,15 +137,24 @@ _STR_NAMES = """capitalize casefold center count encode endswith expandtabs find
     translate upper zfill"""
 _SET_READING = """copy difference intersection isdisjoint issubset issuperset symmetric_difference
     union"""
-def _index(ctx, sequence, item, start=0, stop=None):
+def _index(ctx, sequence, item, start=0, stop=sys.maxsize):
     """list.index / tuple.index, finding with the language's == (torch's for tensors)."""
+    start, stop = _slice_index(start), _slice_index(stop)
     window = (list(sequence) if isinstance(sequence, collections.deque) else sequence)[start:stop]
     found = operators.sequence_index(window, item)
     if found is None:
-        raise errors.value_error(f"{ctx.printer.repr(item)} is not in {type_name(sequence)}"
+        raise errors.value_error(f"{ctx.printer.repr(item)} is not in "
+                                 f"{'list' if isinstance(sequence, list) else 'deque'}"
                                  if isinstance(sequence, (list, collections.deque))
                                  else "tuple.index(x): x not in tuple")
     return found + (start if start >= 0 else max(len(sequence) + start, 0))
+
+
+def _slice_index(value) -> int:
+    """A bound of list.index's window: what has an __index__ (not None)."""
+    if isinstance(value, (int, Tensor)) or classes.special_method(value, "__index__") is not None:
+        return index(value)
+    raise errors.type_error("slice indices must be integers or have an __index__ method")
 
 
 def _count(sequence, item) -> int:
@@ -150,46 +168,108 @@ def _remove(ctx, items: list, item) -> None:
     del items[found]
 
 
-_SEARCHES = table(
-    entry("index", _index, "self, value, start=0, stop=None, /", context=True, style="at_most"),
-    entry("count", _count, "self, value, /", style="exact"),
-)
-LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | _SEARCHES | \
-    table(
-    entry("remove", _remove, "self, value, /", context=True, style="exact"),
-    entry("sort", lambda ctx, xs, key, reverse: xs.sort(key=operators.sort_key(ctx, key),
-                                                       reverse=truth(reverse)),
-          "self, *, key=None, reverse=False", context=True),
+def _c_method(cls: type, name: str, fn, spec: str, style: str, context: bool = False) -> Builtin:
+    """A method of a class CPython writes in C, implemented here: its argument errors are
+    worded by its calling convention (`style`, see signatures._WITHOUT_RECEIVER) and name it as
+    CPython does (`list.count() takes exactly one argument (2 given)`). Called from the class
+    (`list.count(x, 1)`), it takes a receiver of that class only."""
+    if spec.startswith("self"):
+        fn = _receiving(cls, name, fn, context)
+    return entry(name, fn, spec, context=context, style=style,
+                 qualname=f"{cls.__name__}.{name}")
+
+
+def _receiving(cls: type, name: str, fn, context: bool):
+    """`fn`, refusing a receiver of another class as a method descriptor does."""
+    def method(*args, **kwargs):
+        receiver = args[1] if context else args[0]
+        if not isinstance(receiver, cls):
+            raise errors.type_error(
+                f"descriptor '{name}' for '{C_CLASSES[cls.__name__]}' objects doesn't apply to "
+                f"a '{type_name(receiver)}' object")
+        return fn(*args, **kwargs)
+    return method
+
+
+def _searches(cls: type) -> dict:
+    """index and count, deque's index parsed as PyArg_ParseTuple does (`index() takes at least
+    1 argument`), list's and tuple's by Argument Clinic (`index expected at least 1 argument`)."""
+    return table(
+        _c_method(cls, "index", _index, f"self, value, start=0, stop={sys.maxsize}, /",
+                  "at_most" if cls is collections.deque else "expected", context=True),
+        _c_method(cls, "count", _count, "self, value, /", "exact"))
+
+
+def _removal(cls: type) -> dict:
+    return table(_c_method(cls, "remove", _remove, "self, value, /", "exact", context=True))
+
+
+def _counter_from_keys(cls, iterable, v=None):
+    """Counter.fromkeys, which Counter refuses."""
+    raise errors.TorchError("NotImplementedError", "Counter.fromkeys() is undefined.  Use "
+                            "Counter(iterable) instead.")
+
+
+def _from_keys(keys, value=None) -> dict:
+    return dict.fromkeys(_plain(keys), value)
+
+
+LIST_METHODS = _host_methods(list, "append extend pop insert reverse copy clear") | \
+    _searches(list) | _removal(list) | table(
+    _c_method(list, "sort", lambda ctx, xs, key, reverse: xs.sort(
+        key=operators.sort_key(ctx, key), reverse=truth(reverse)),
+        "self, *, key=None, reverse=False", "keywords", context=True),
 )
 DICT_METHODS = _host_methods(dict, "items keys values pop popitem setdefault get copy clear") | \
     table(
-    entry("update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
-          "self, other=(), /, **kwargs"),
+    _c_method(dict, "update", lambda d, other=(), **kwargs: d.update(dict_from(other, **kwargs)),
+              "self, other=(), /, **kwargs", "expected"),
+    _c_method(dict, "fromkeys", lambda d, keys, value=None: _from_keys(keys, value),
+              "self, iterable, value=None, /", "expected"),
 )
 classes.HOST_METHODS.update({dict: DICT_METHODS, list: LIST_METHODS})
-STR_METHODS = _host_methods(str, _STR_NAMES) | table(
+def _class_level(cls: type, names: str, from_instance: bool) -> dict:
+    """Python's class and static methods of a builtin class (str.maketrans, int.from_bytes),
+    as the class reaches them, or an instance (which they ignore)."""
+    def method(name: str):
+        function = cls.__dict__[name].__get__(None, cls)
+        if from_instance:
+            return entry(name, lambda receiver, *args, **kwargs: function(*args, **kwargs),
+                         "self, *args, **kwargs", qualname=f"{cls.__name__}.{name}")
+        return entry(name, function, "*args, **kwargs", qualname=f"{cls.__name__}.{name}")
+    return table(*(method(n) for n in names.split()))
+
+
+_CLASS_LEVEL = {str: "maketrans", bytes: "fromhex maketrans", int: "from_bytes",
+                float: "fromhex"}
+STR_METHODS = _host_methods(str, _STR_NAMES) | _class_level(str, _CLASS_LEVEL[str], True) | table(
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
 )
 BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
     "encode", "hex").replace("format_map", "").replace("isdecimal", "").replace(
-    "isidentifier", "").replace("isnumeric", "").replace("isprintable", ""))
-INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate")
-FLOAT_METHODS = _host_methods(float, "is_integer as_integer_ratio hex conjugate")
+    "isidentifier", "").replace("isnumeric", "").replace("isprintable", "")) | \
+    _class_level(bytes, _CLASS_LEVEL[bytes], True)
+INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate to_bytes") | \
+    _class_level(int, _CLASS_LEVEL[int], True)
+FLOAT_METHODS = _host_methods(float, "is_integer as_integer_ratio hex conjugate") | \
+    _class_level(float, _CLASS_LEVEL[float], True)
 SET_METHODS = _host_methods(set, _SET_READING + """ add clear discard pop remove update
     difference_update intersection_update symmetric_difference_update""")
 FROZENSET_METHODS = _host_methods(frozenset, _SET_READING)
-TUPLE_METHODS = _SEARCHES
+TUPLE_METHODS = _searches(tuple)
 DEQUE_METHODS = _host_methods(collections.deque, """append appendleft pop popleft extend extendleft
-    rotate clear copy reverse insert""") | _SEARCHES | table(
-    entry("remove", _remove, "self, value, /", context=True, style="exact"))
+    rotate clear copy reverse insert""") | _searches(collections.deque) | \
+    _removal(collections.deque)
 ORDERED_DICT_METHODS = DICT_METHODS | _host_methods(
-    collections.OrderedDict, "clear copy items keys move_to_end pop popitem setdefault values")
+    collections.OrderedDict, """clear copy items keys move_to_end pop popitem setdefault values
+    fromkeys update""")
 COUNTER_METHODS = DICT_METHODS | _host_methods(collections.Counter,
                                                "copy most_common elements subtract total") | table(
     entry("update", lambda c, other=None, **kwargs: c.update(
         other if other is None or isinstance(other, dict) else list(iterate(other)), **kwargs),
-        "self, iterable=None, /, **kwds"))
+        "self, iterable=None, /, **kwds", qualname="Counter.update"),
+    entry("fromkeys", _counter_from_keys, "cls, iterable, v=None", qualname="Counter.fromkeys"))
 
 
 def _send(generator: GeneratorObject, value):
@@ -252,17 +332,21 @@ _KIND_TABLES = (
     (tuple, {}, TUPLE_METHODS), (complex, COMPLEX_ATTRS, COMPLEX_METHODS),
     (int, INT_ATTRS, INT_METHODS), (float, NUMBER_ATTRS, FLOAT_METHODS),
     (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
+    (range, SLICE_ATTRS, _host_methods(range, "count index")),
+    (type({}.keys()), {}, _host_methods(type({}.keys()), "isdisjoint")),
+    (type({}.items()), {}, _host_methods(type({}.items()), "isdisjoint")),
     (collections.deque, {"maxlen": lambda d: d.maxlen}, DEQUE_METHODS),
 )
 # What a builtin class's attributes are (`str.upper`, `dict.fromkeys`): its methods, unbound
 # (modules' classes register theirs too).
 CLASS_METHODS = protocols.CLASS_METHODS
 CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS,
-                  dict: DICT_METHODS | table(entry(
-                      "fromkeys", lambda keys, value=None: dict.fromkeys(_plain(keys), value),
-                      "iterable, value=None, /", style="at_most", qualname="fromkeys")),
+                  dict: DICT_METHODS | table(_c_method(
+                      dict, "fromkeys", _from_keys, "iterable, value=None, /", "expected")),
                   set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS,
                   int: INT_METHODS, float: FLOAT_METHODS})
+for _cls, _names in _CLASS_LEVEL.items():  # str.maketrans: no receiver
+    CLASS_METHODS[_cls] = CLASS_METHODS[_cls] | _class_level(_cls, _names, False)
 
 
 def _class_attribute(cls: PyType, name: str):
@@ -283,33 +367,45 @@ def tables_of(value) -> tuple[dict, dict] | None:
     return None
 
 
-def _delete_item(container, key) -> None:
-    try:
-        del container[key]
-    except KeyError:
-        raise errors.TorchError("KeyError", repr(key), (key,)) from None
-    except IndexError:
-        raise errors.index_error("list assignment index out of range") from None
-
-
 # The item protocol's methods of Python's containers and tensors, called by name
 # (`d.__setitem__(k, v)`, `hasattr(x, "__len__")`): (the kinds that have it, the method).
 _READABLE = (list, tuple, str, dict, Tensor, np.ndarray)
 _COLLECTIONS = _READABLE + (set, frozenset)
-_CONTAINER_DUNDERS = {
-    "__getitem__": (_READABLE, entry("__getitem__", lambda c, key: protocols.get_item(c, key),
-                                     "self, key, /")),
-    "__setitem__": ((list, dict, Tensor), entry(
-        "__setitem__", lambda c, key, item: protocols.set_item(c, key, item),
-        "self, key, value, /")),
-    "__delitem__": ((list, dict), entry("__delitem__", _delete_item, "self, key, /")),
-    "__contains__": (_COLLECTIONS, entry(
-        "__contains__", lambda c, key: protocols.compare("in", key, c), "self, key, /")),
-    "__len__": (_COLLECTIONS, entry("__len__", length, "self, /")),
-    "__iter__": (_COLLECTIONS, entry("__iter__", lambda c: iter(list(iterate(c))), "self, /")),
+_DUNDER_CODE = {  # name -> (the kinds that have it, the method, its parameters)
+    "__getitem__": (_READABLE, lambda c, key: protocols.get_item(c, key), "self, key, /"),
+    "__setitem__": ((list, dict, Tensor), lambda c, key, item: protocols.set_item(c, key, item),
+                    "self, key, value, /"),
+    "__delitem__": ((list, dict, Tensor, np.ndarray, collections.deque),
+                    lambda c, key: protocols.delete_item(c, key),
+                    "self, key, /"),
+    "__contains__": (_COLLECTIONS, lambda c, key: protocols.compare("in", key, c),
+                     "self, key, /"),
+    "__len__": (_COLLECTIONS, length, "self, /"),
+    "__iter__": (_COLLECTIONS, lambda c: iter(list(iterate(c))), "self, /"),
 }
-# what a table object that is a sequence (nn.Sequential, a dataset) answers by name
-_SEQUENCE_DUNDERS = frozenset(("__getitem__", "__len__"))
+# the dunders CPython's classes define as methods (METH_O), not as slot wrappers, and those
+# torch writes in Python
+_C_DUNDER_METHODS = {(dict, "__contains__"), (dict, "__getitem__"), (list, "__getitem__"),
+                     (set, "__contains__"), (frozenset, "__contains__")}
+_TENSOR_PYTHON_DUNDERS = {"__len__": "self", "__contains__": "self, element",
+                          "__iter__": "self"}
+
+
+def _dunder(kind: type, name: str) -> Builtin:
+    """`kind`'s item-protocol method `name`, its argument errors worded as in Python: a C
+    method's, a slot wrapper's (`expected 1 argument, got 0`) or torch's Python code's."""
+    fn, spec = _DUNDER_CODE[name][1:]
+    if kind is TableObject:
+        return entry(name, fn, spec)
+    if kind is Tensor and name in _TENSOR_PYTHON_DUNDERS:
+        return entry(name, fn, _TENSOR_PYTHON_DUNDERS[name], qualname=f"Tensor.{name}")
+    if (kind, name) in _C_DUNDER_METHODS:
+        return _c_method(kind, name, fn, spec, "exact")
+    return entry(name, fn, spec, style="wrapper")
+
+
+_CONTAINER_DUNDERS = {(kind, name): _dunder(kind, name) for name, (kinds, _, _) in
+                      _DUNDER_CODE.items() for kind in (*kinds, TableObject)}
 
 
 # host kinds whose instances have a __dict__ in Python, which a program may add attributes to
@@ -325,11 +421,14 @@ def get(value, name: str):
             isinstance(value, TableObject) and value.user_class() is not None):
         return value.attribute(name)
     if isinstance(value, classes.UserClass):
-        return value.attribute(name)
+        return protocols.type_of(value) if name == "__class__" else value.attribute(name)
     if isinstance(value, classes.Super):
         return _from_super(value, name)
     if isinstance(value, classes.Property) and name in ("setter", "getter", "deleter"):
         return _property_decorator(value, name)
+    if name == "__class__" and isinstance(value, (UserFunction, classes.UserMethod, Builtin,
+                                                  BoundMethod)):
+        return protocols.type_of(value)
     if isinstance(value, (UserFunction, classes.UserMethod, Builtin)):
         return _function_attribute(value, name)
     if isinstance(value, BoundMethod) and isinstance(value.builtin, Builtin):
@@ -343,10 +442,13 @@ def get(value, name: str):
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
             return value.table[name]
-        if name == "__class__" and isinstance(value, (Tensor, TableObject, Node, AccumulateGrad)):
+        if name == "__class__" and isinstance(value, (Tensor, TableObject, Node, AccumulateGrad,
+                                                      DType, Size)):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
             if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
                 return found  # (an autograd node's class: grad_fn.__class__.__name__)
+        if name == "__class__" and isinstance(value, PyType):  # a class's: its metaclass
+            return protocols.type_of(value)
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
@@ -361,11 +463,18 @@ def get(value, name: str):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
             return value.name.rpartition(".")[0] or "builtins"
-        container_dunder = _CONTAINER_DUNDERS.get(name)
-        if container_dunder is not None and (isinstance(value, container_dunder[0]) or (
-                name in _SEQUENCE_DUNDERS and isinstance(value, TableObject)
-                and value.is_sequence)):
-            return BoundMethod(value, container_dunder[1])  # acts.__setitem__ in a lambda
+        if isinstance(value, Tensor) and name in protocols.TENSOR_DUNDERS:
+            return BoundMethod(value, protocols.TENSOR_DUNDERS[name])
+        if isinstance(value, PyType) and len(value.hosts) == 1 and \
+                name in CLASS_METHODS.get(value.hosts[0], {}):  # torch.Tensor.__add__
+            return CLASS_METHODS[value.hosts[0]][name]
+        kinds = _DUNDER_CODE[name][0] if name in _DUNDER_CODE else ()
+        kind = next((k for k in kinds if isinstance(value, k)), None)
+        if kind is None and isinstance(value, TableObject) and value.is_sequence and \
+                name in value.item_methods:
+            kind = TableObject  # a sequence torch writes in Python (nn.Sequential, a dataset)
+        if kind is not None:
+            return BoundMethod(value, _CONTAINER_DUNDERS[kind, name])  # acts.__setitem__
         return _missing(value, name)
     if isinstance(value, Namespace):
         return value.lookup(name)
@@ -410,17 +519,15 @@ def set(value, name: str, item) -> None:
     if isinstance(value, classes.UserClass):
         value.namespace[name] = item
         return
-    if isinstance(value, UserFunction):
-        if name in _FUNCTION_WRITABLE:
-            if not isinstance(item, str) and name != "__doc__":
-                raise errors.type_error(f"{name} must be set to a string object")
-            _FUNCTION_WRITABLE[name][1](value, item)
-        elif name.startswith("__") and name.endswith("__") and name != "__wrapped__":
-            raise errors.TorchError("AttributeError",
-                                    f"'function' object attribute '{name}' is read-only")
-        else:
-            value.attrs[name] = item
+    if isinstance(value, UserFunction) or (isinstance(value, Builtin) and builtin_kind(value) == "function"):
+        _set_function_attribute(value, name, item)
         return
+    if isinstance(value, Builtin) and name == "__module__" and home(value) is not None:
+        program_sets(value, name, item)  # a C function's module is writable (F.gelu's)
+        return
+    if name in _NAMED[:3] and type_name(value) == "builtin_function_or_method":
+        raise errors.TorchError("AttributeError", f"attribute '{name}' of "
+                                "'builtin_function_or_method' objects is not writable")
     if isinstance(value, TableObject) and (value.user_class() is not None or not (
             name.startswith("__") and name.endswith("__"))):
         value.set_attribute(name, item)
@@ -464,6 +571,9 @@ def delete(value, name: str) -> None:
     if isinstance(value, TableObject):
         value.delete_attribute(name)
         return
+    if isinstance(value, UserFunction) or (isinstance(value, Builtin) and builtin_kind(value) == "function"):
+        _delete_function_attribute(value, name)
+        return
     if isinstance(value, Tensor):
         getter_setter = protocols.TENSOR_ATTRS.get(name)
         if getter_setter is None:
@@ -480,10 +590,47 @@ def delete(value, name: str) -> None:
             raise errors.runtime(_TENSOR_DELETE_ERRORS[name])
     if isinstance(value, _WITH_DICT) and instance_dicts.remove(value, name):
         return
-    if isinstance(value, _WITH_DICT) and name not in tables_of(value)[1]:
-        _missing(value, name)
+    if isinstance(value, _WITH_DICT) and name not in tables_of(value)[1] or \
+            isinstance(value, (Builtin, BoundMethod)) and name not in _NAMED:
+        _missing(value, name)  # (a builtin function has no __dict__)
     raise errors.TorchError("AttributeError", f"'{type_name(value)}' object attribute "
                             f"'{name}' is read-only")
+
+
+# the special attributes a program may set on a function (the rest are read-only here)
+_FUNCTION_SPECIALS = ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__")
+
+
+def _set_function_attribute(function, name: str, item) -> None:
+    """function.name = item, on the program's functions and torch's Python ones (F.relu) alike:
+    its names, docstring and module, or its __dict__."""
+    if name in ("__name__", "__qualname__") and not isinstance(item, str):
+        raise errors.type_error(f"{name} must be set to a string object")
+    if name in ("__closure__", "__globals__", "__builtins__"):
+        raise errors.TorchError("AttributeError", "readonly attribute")
+    if name.startswith("__") and name.endswith("__") and name not in _FUNCTION_SPECIALS:
+        raise errors.TorchError("AttributeError",
+                                f"'function' object attribute '{name}' is read-only")
+    if not isinstance(function, UserFunction):
+        program_sets(function, name, item)
+    elif name in _FUNCTION_WRITABLE:
+        _FUNCTION_WRITABLE[name][1](function, item)
+    else:
+        function.attrs[name] = item
+
+
+def _delete_function_attribute(function, name: str) -> None:
+    """del function.name: what the program put in its __dict__."""
+    own = function.attrs if isinstance(function, UserFunction) else set_by_program(function)
+    if name in own and name not in _NAMED:
+        del own[name]
+    elif name in ("__name__", "__qualname__"):  # deleting sets None, which names refuse
+        raise errors.type_error(f"{name} must be set to a string object")
+    elif name.startswith("__") and name.endswith("__"):
+        raise errors.TorchError("AttributeError",
+                                f"'function' object attribute '{name}' is read-only")
+    else:
+        _missing(function, name)
 
 
 def _set_name(function, text):
@@ -498,6 +645,7 @@ def _set_doc(function, text):
     function.doc = text
 
 
+_NAMED = ("__name__", "__qualname__", "__doc__", "__module__")  # a function's, not its __dict__'s
 # A function's writable special attributes: (getter, setter).
 _FUNCTION_WRITABLE = {"__name__": (lambda f: f.name, _set_name),
                       "__qualname__": (lambda f: f.qualname, _set_qualname),
@@ -514,15 +662,24 @@ def _function_attribute(value, name: str):
             return value.function
         return _function_attribute(value.function, name)
     if isinstance(value, Builtin):
+        found = home(value)
+        if builtin_kind(value) == "function":  # torch's Python code
+            own = set_by_program(value)
+            if name in own:
+                return own[name]
+            if name == "__dict__":
+                return {key: item for key, item in own.items() if key not in _NAMED}
         if name == "__name__":
-            return value.name
+            return value.name if found is None else found.name
         if name == "__qualname__":
-            return value.title
-        if name == "__module__" and isinstance(value, TorchFunction):  # F.relu's
-            return value.module
+            return value.title if found is None else found.qualname
+        if name == "__module__" and found is not None:  # torch's functions'
+            return found.module
         return _missing(value, name)
     if name in value.attrs:
         return value.attrs[name]
+    if name == "__dict__":
+        return {key: item for key, item in value.attrs.items() if key not in _NAMED}
     if name in _FUNCTION_WRITABLE:
         return _FUNCTION_WRITABLE[name][0](value)
     if name == "__module__":
@@ -603,8 +760,8 @@ def _object_getattribute(obj, name):
 # What `object.__setattr__(self, name, value)` and friends reach: the plain behaviour a user
 # class's own hooks defer to.
 _OBJECT_METHODS = table(
-    entry("__setattr__", _object_setattr, "self, name, value, /", style="expected"),
-    entry("__getattribute__", _object_getattribute, "self, name, /", style="expected"),
+    entry("__setattr__", _object_setattr, "self, name, value, /", style="wrapper"),
+    entry("__getattribute__", _object_getattribute, "self, name, /", style="wrapper"),
 )
 _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__init__",
                      style="exact")

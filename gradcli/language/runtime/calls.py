@@ -23,7 +23,8 @@ from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 
-__all__ = ["call", "global_name", "iterate", "get_item", "set_item", "context_manager"]
+__all__ = ["call", "global_name", "iterate", "get_item", "set_item", "delete_item",
+           "context_manager"]
 
 def global_name(name: str, span):
     """A name bound nowhere in the program: Python's builtins, else NameError."""
@@ -264,13 +265,67 @@ def _set_container_item(value, key, item) -> None:
     if isinstance(value, dict):
         value[key] = item
         return
-    key = _python_index(key)
-    if not isinstance(key, (int, slice)):
-        raise errors.type_error(f"list indices must be integers or slices, not {type_name(key)}")
+    key = _list_key(key)
     try:
         value[key] = list(iterate(item)) if isinstance(key, slice) else item
     except IndexError:
         raise errors.index_error("list assignment index out of range") from None
+
+
+def _list_key(key):
+    """A list's index or slice (their __index__ read), else Python's TypeError."""
+    key = _python_index(key)
+    if isinstance(key, slice):
+        return slice(*(_python_index(k) for k in (key.start, key.stop, key.step)))
+    if not isinstance(key, int):
+        raise errors.type_error(f"list indices must be integers or slices, not {type_name(key)}")
+    return key
+
+
+def delete_item(value, key) -> None:
+    """del value[key] (also operator.delitem and value.__delitem__(key)), as Python's
+    PyObject_DelItem: a user class's __delitem__ first (one derived from dict or list too), then
+    the containers' own, torch's refusal for a tensor, else Python's TypeError."""
+    method = classes.special_method(value, "__delitem__")
+    if method is not None:
+        classes.call_bound(method, [key])
+    elif isinstance(value, (dict, list, deque)):
+        _delete_container_item(value, key)
+    elif isinstance(value, Tensor):
+        raise errors.type_error("Tensor does not support deleting items")
+    elif isinstance(value, np.ndarray):
+        raise errors.value_error("cannot delete array elements")
+    elif isinstance(value, TableObject) and type(value).delete_item is not \
+            TableObject.delete_item:  # torch's containers (nn.Sequential)
+        value.delete_item(key)
+    else:  # a sequence of Python's (any class written in Python), given an index, says "doesn't"
+        sequence = isinstance(value, _SEQUENCES) and (
+            isinstance(key, (int, Tensor)) or classes.special_method(key, "__index__"))
+        verb = "doesn't" if sequence else "does not"
+        raise errors.type_error(f"'{type_name(value)}' object {verb} support item deletion")
+
+
+_SEQUENCES = (tuple, str, bytes, range, set, frozenset, deque, TableObject)  # with sq methods
+
+
+def _delete_container_item(value, key) -> None:
+    if isinstance(value, dict):
+        if key in value:
+            del value[key]
+        elif not isinstance(value, Counter):  # a Counter ignores a missing key
+            raise errors.TorchError("KeyError", _key_text(key), (key,))
+        return
+    if isinstance(value, deque):
+        key = _python_index(key)
+        if not isinstance(key, int):
+            raise errors.type_error(f"sequence index must be integer, not '{type_name(key)}'")
+    else:
+        key = _list_key(key)
+    try:
+        del value[key]
+    except IndexError:
+        where = "deque index" if isinstance(value, deque) else "list assignment index"
+        raise errors.index_error(f"{where} out of range") from None
 
 
 # What super().__getitem__ and friends reach in a user class derived from dict or list: the
@@ -278,6 +333,7 @@ def _set_container_item(value, key, item) -> None:
 classes.CONTAINER_DUNDERS.update(table(
     entry("__getitem__", lambda obj, key: get_item(obj.HOST(obj), key), "self, key, /"),
     entry("__setitem__", _set_container_item, "self, key, value, /"),
+    entry("__delitem__", _delete_container_item, "self, key, /"),
     entry("__len__", lambda obj: obj.HOST.__len__(obj), "self, /"),
     entry("__contains__", lambda obj, key: obj.HOST.__contains__(obj, key), "self, key, /"),
     entry("__iter__", lambda obj: iter(obj.HOST(obj)), "self, /"),
@@ -310,4 +366,4 @@ def context_manager(value) -> ContextManager:
         f"'{type_name(value)}' object does not support the context manager protocol")
 
 
-protocols.get_item, protocols.set_item = get_item, set_item
+protocols.get_item, protocols.set_item, protocols.delete_item = get_item, set_item, delete_item

@@ -66,20 +66,29 @@ class UserClass:
     module: str = "__main__"
     mro: tuple = field(default=())
     base: object = None
+    behind_base: frozenset = field(default=frozenset())
 
     def __post_init__(self) -> None:
         self.mro = (self, *_linearize(self))
         self.base = next((b for b in self.bases if not isinstance(b, UserClass)),
                          next((b.base for b in self.bases if isinstance(b, UserClass)
                                and b.base is not None), None))
+        if self.base in BASE_DEFINES:  # the classes C3 puts after the builtin base
+            full = _full_mro(self)
+            first = next(i for i, c in enumerate(full) if not isinstance(c, UserClass))
+            self.behind_base = frozenset(full[first:])
 
     def find(self, name: str, after: "UserClass | None" = None):
-        """The first definition of `name` along the MRO (after `after`, for super())."""
+        """The first definition of `name` along the MRO (after `after`, for super()); MISSING
+        when the builtin base comes first with its own (nn.Module's train before a mixin's
+        after it), for the caller to find there."""
         chain = self.mro
         if after is not None:
             chain = chain[chain.index(after) + 1:]
         for cls in chain:
             if name in cls.namespace:
+                if cls in self.behind_base and BASE_DEFINES[self.base](name):
+                    return _MISSING
                 return cls.namespace[name]
         return _MISSING
 
@@ -384,7 +393,7 @@ class ContainerInstance(UserInstance, TableObject):
     attribute = Instance.attribute
 
     def host_attribute(self, name: str):
-        method = HOST_METHODS[self.HOST].get(name)
+        method = HOST_METHODS[self.HOST].get(name) or CONTAINER_DUNDERS.get(name)
         if method is None:
             return _MISSING
         from gradcli.language.runtime.frames import BoundMethod
@@ -500,6 +509,9 @@ BASE_INITS: dict = {}
 BASE_NEWS: dict = {}
 # Class attributes a builtin base gives its subclasses (autograd.Function's apply), by base.
 BASE_CLASS_ATTRIBUTES: dict = {}
+# Whether a builtin base (or a builtin ancestor of it, short of object) defines a name, by
+# base: a program's class after the base in the MRO gives only the names it lacks.
+BASE_DEFINES: dict = {}
 # Builtin bases whose __init__ (in BASE_INITS) runs for a subclass that defines none.
 BASE_INIT_INHERITED: set = set()
 # Library values a class statement may name as a base that stand for a class the statement

@@ -124,11 +124,22 @@ def is_exception_class(value) -> bool:
         value.base.hosts[0] in _BY_HOST
 
 
+def _defined_names(host: type) -> frozenset:
+    """The names Python's exception class `host` and its ancestors define (not object's) that
+    the language gives its exceptions: a program's class after it in the MRO gives the rest."""
+    return frozenset(name for cls in host.__mro__[:-1] for name in vars(cls)
+                     if name in _IMPLEMENTED)
+
+
+_IMPLEMENTED = frozenset(("__init__", "__str__", "__repr__", "args", "value", "code", *CHAINING))
+
+
 classes.BUILTIN_ANCESTORS.update(_BY_HOST)
 for _type in EXCEPTION_TYPES.values():
     classes.BASE_INSTANCES[_type] = UserException
     classes.BASE_INITS[_type] = entry("__init__", _base_exception_init, "self, *args",
                                       qualname=f"{_type.name}.__init__")
+    classes.BASE_DEFINES[_type] = _defined_names(_type.hosts[0]).__contains__
 
 
 _MODULE_EXCEPTIONS: dict[str, PyType] = {}

@@ -6,6 +6,7 @@ import re
 
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.coercions import tensor_float, tensor_scalar
 from gradcli.language.syntax.literals import split_braces
 from gradcli.language.runtime.values import type_name
@@ -13,30 +14,85 @@ from gradcli.language.runtime.values import type_name
 
 def _fields(template: str) -> list:
     """Literal text and (name, conversion, spec) fields of a format string, in order."""
-    def read_field(start: int):
-        end, depth = start, 1
-        while end < len(template) and depth:
-            depth += {"{": 1, "}": -1}.get(template[end], 0)
-            end += 1
-        if depth:
-            raise ValueError("Single '{' encountered in format string" if start == len(template)
-                             else "expected '}' before end of string")
-        return end - 1, _split_field(template[start:end - 1])
     try:
-        return list(split_braces(template, read_field, "Single '}' encountered in format string"))
+        return list(split_braces(template, lambda start: _parse_field(template, start),
+                                 "Single '}' encountered in format string"))
     except ValueError as error:
         raise errors.value_error(str(error)) from None
 
 
-def _split_field(text: str) -> tuple[str, str | None, str]:
-    name, _, spec = text.partition(":")
-    name, bang, conversion = name.partition("!")
-    if bang and conversion not in ("r", "s", "a"):
+def _parse_field(template: str, i: int) -> tuple[int, tuple]:
+    """The field whose `{` is at i - 1, as CPython's parse_field reads it: its name runs to a
+    ':', '!' or '}' outside brackets, a conversion is one character, and the spec runs to the
+    matching '}'. (index of the closing brace, (name, conversion, spec))."""
+    start, end = i, len(template)
+    if i == end:
+        raise ValueError("Single '{' encountered in format string")
+    while i < end:
+        char = template[i]
+        i += 1
+        if char == "{":
+            raise ValueError("unexpected '{' in field name")
+        if char == "[":
+            close = template.find("]", i)
+            i = end if close < 0 else close
+        elif char in "}:!":
+            break
+    else:
+        char = ""
+    name = template[start:i - 1] if char else template[start:]
+    conversion = None
+    if char == "!":
+        if i >= end:
+            raise ValueError("end of string while looking for conversion specifier")
+        conversion, i = template[i], i + 1
+        if i < end:
+            char, i = template[i], i + 1
+            if char == "}":
+                return i - 1, (name, _checked(conversion), "")
+            if char != ":":
+                raise ValueError("expected ':' after conversion specifier")
+    if char and char in ":!":
+        spec_start, depth = i, 1
+        while i < end:
+            depth += {"{": 1, "}": -1}.get(template[i], 0)
+            i += 1
+            if not depth:
+                return i - 1, (name, _checked(conversion), template[spec_start:i - 1])
+        raise ValueError("unmatched '{' in format spec")
+    if char != "}":
+        raise ValueError("expected '}' before end of string")
+    return i - 1, (name, None, "")
+
+
+def _checked(conversion: str | None) -> str | None:
+    if conversion not in (None, "r", "s", "a"):
         raise errors.value_error(f"Unknown conversion specifier {conversion}")
-    if any(c in name for c in ".["):
-        raise errors.value_error("gradcli's str.format takes plain field names (no attribute "
-                                 "or item access)")
-    return name, conversion if bang else None, spec
+    return conversion
+
+
+def _field_path(name: str) -> tuple[str, list]:
+    """Python's split of a field name: the argument's name, then its ('.', attribute) and
+    ('[', index) accessors (an index of digits is an int), with Python's errors."""
+    start = min((i for i in (name.find("."), name.find("[")) if i >= 0), default=len(name))
+    first, rest, path = name[:start], name[start:], []
+    while rest:
+        if rest[0] == ".":
+            end = min((i for i in (rest.find(".", 1), rest.find("[", 1)) if i >= 0),
+                      default=len(rest))
+            key, rest = rest[1:end], rest[end:]
+            path.append((".", key))
+        else:
+            end = rest.find("]")
+            if end < 0:
+                raise errors.value_error("Missing ']' in format string")
+            key, rest = rest[1:end], rest[end + 1:]
+            path.append(("[", int(key) if key.isdigit() else key))
+        if key == "":
+            raise errors.value_error("Empty attribute in format string")
+        if path[-1][0] == "[" and rest and rest[0] not in ".[":
+            raise errors.value_error("Only '.' or '[' may follow ']' in format field specifier")
+    return first, path
 
 
 def str_format(printer, template: str, args: tuple, kwargs: dict) -> str:
@@ -64,7 +120,17 @@ def _nested_spec(printer, spec: str, args, kwargs, state) -> str:
     return "".join(pieces)
 
 
-def _argument(name: str, args: tuple, kwargs: dict, state: dict):
+def _argument(field: str, args: tuple, kwargs: dict, state: dict):
+    """The value a field names: its argument, then each attribute or item it reads."""
+    name, path = _field_path(field)
+    value = _named_argument(name, args, kwargs, state)
+    for kind, key in path:
+        value = protocols.get_attribute(value, key) if kind == "." else \
+            protocols.get_item(value, key)
+    return value
+
+
+def _named_argument(name: str, args: tuple, kwargs: dict, state: dict):
     if name == "":
         if state["mode"] == "manual":
             raise errors.value_error("cannot switch from manual field specification to "

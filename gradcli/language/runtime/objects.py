@@ -16,6 +16,8 @@ class TableObject(ABC):
 
     __slots__ = ()
     is_sequence = False  # when True: item(key), length() and members() as a Python sequence
+    # a sequence's special methods a program may call by name (`seq.__len__()`)
+    item_methods = frozenset(("__getitem__", "__len__"))
 
     @property
     @abstractmethod

@@ -18,6 +18,7 @@ compare: Callable = None  # runtime.operators: compare(op, a, b)
 augmented: Callable = None  # compiler.targets: augmented(op, a, b), the value of `a op= b`
 get_item: Callable = None  # runtime.calls: get_item(value, key)
 set_item: Callable = None  # runtime.calls: set_item(value, key, item)
+delete_item: Callable = None  # runtime.calls: delete_item(value, key)
 get_attribute: Callable = None  # runtime.attributes: get(value, name)
 register_type: Callable = None  # namespaces.builtins: what type() gives for a new host class
 type_of: Callable = None  # namespaces.builtins: type(value), which is also value.__class__
@@ -32,6 +33,7 @@ BUILTINS: dict = {}  # namespaces.builtins: Python's builtin names, for names bo
 MODULES: dict = {}  # namespaces.torch_table: dotted path -> what `import` binds
 TENSOR_ATTRS: dict = {}  # namespaces.tensor_table: a Tensor's attributes, (getter, setter)
 TENSOR_METHODS: dict = {}  # namespaces.tensor_table: a Tensor's methods
+TENSOR_DUNDERS: dict = {}  # namespaces.tensor_dunders: its special methods called by name
 # namespaces.builtins: the builtins that read the running scope (dir(), globals(), locals())
 # when called by name without arguments: name -> (the builtin, scope(frame, top_level))
 SCOPE_CALLS: dict = {}

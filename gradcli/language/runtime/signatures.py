@@ -17,6 +17,22 @@ _REQUIRED = object()
 _INLINE = 1 << 20  # the check order of a check written on its parameter
 
 
+# The styles of C functions, whose messages leave a method's receiver out of the count:
+# torch's parser; CPython's METH_NOARGS ("list.copy() takes no arguments (1 given)"), METH_O
+# ("list.count() takes exactly one argument (2 given)"), positional checks ("index expected at
+# most 3 arguments, got 4"), slot wrappers ("expected 0 arguments, got 1", `[].__len__(1)`),
+# PyArg_ParseTuple ("count() takes at most 3 arguments (4 given)") and keyword parsers ("sort()
+# takes no positional arguments").
+_WITHOUT_RECEIVER = frozenset(("parser", "noargs", "exact", "expected", "wrapper", "at_most",
+                               "keywords"))
+# Python's classes written in C, as their methods' qualified names begin, and as Python names
+# them: their methods, called unbound without a receiver, need an argument
+C_CLASSES = {**{cls.__name__: cls.__name__ for cls in (
+    list, dict, set, frozenset, tuple, str, bytes, int, float, complex, range)},
+    "deque": "collections.deque", "OrderedDict": "collections.OrderedDict",
+    "TensorBase": "torch._C.TensorBase"}
+
+
 @record(frozen=True)
 class Param:
     name: str
@@ -186,6 +202,13 @@ class Builtin:
         return self.qualname or self.name
 
     @property
+    def clinic_name(self) -> str:
+        """The name CPython's argument parsers give a C function in their messages: a method's
+        own name (`index expected ...`, not list.index's), a class's for its __init__."""
+        owner, _, name = self.title.rpartition(".")
+        return owner if name == "__init__" and owner else name
+
+    @property
     def params(self) -> tuple[Param, ...]:
         signature = self.signature
         return parse_signature(signature) if type(signature) is str else signature
@@ -229,9 +252,9 @@ class Builtin:
             param = next((p for p in self.params if p.name == key and not (
                 p.var_positional or p.var_keyword or p.positional_only)), None)
             if param is None:
-                if var_keyword is None:
+                if var_keyword is None and self.style != "keywords":
                     self._keyword_error(key)
-                extra[key] = value
+                extra[key] = value  # (Argument Clinic names it after a missing argument)
             elif key in given:
                 raise errors.type_error(f"{self.title}() got multiple values for argument '{key}'")
             else:
@@ -253,6 +276,8 @@ class Builtin:
                 keywords[param.name] = value
             else:
                 positional.append(value)
+        if extra and var_keyword is None:
+            self._keyword_error(next(iter(extra)))
         self._check_types(given, len(args), len(self.params))
         return positional, keywords
 
@@ -279,6 +304,13 @@ class Builtin:
         missing = [p for p in self.params if p.default is _REQUIRED and p.name not in given
                    and not (p.var_positional or p.var_keyword)]
         names = [p.name for p in missing if not p.keyword_only]
+        if names[:1] == ["self"] and self.qualname.rpartition(".")[0] in C_CLASSES:
+            raise errors.type_error(f"unbound method {self.qualname}() needs an argument")
+        if self.style == "keywords" and not missing[0].positional_only:  # Argument Clinic's
+            receiver = self.params[0].name == "self"
+            position = self.params.index(missing[0]) + 1 - receiver
+            raise errors.type_error(f"{self.clinic_name}() missing required argument "
+                                    f"'{missing[0].name}' (pos {position})")
         if self.style == "python":
             raise errors.type_error(missing_arguments(
                 self.title, names or [p.name for p in missing],
@@ -294,7 +326,7 @@ class Builtin:
         # torch's parser counts keyword-only parameters without a default among the least
         least = sum(1 for p in (self.params if self.style == "parser" else slots)
                     if p.default is _REQUIRED and not (p.var_positional or p.var_keyword))
-        if self.style in ("parser", "noargs", "exact") and slots and slots[0].name == "self":
+        if self.style in _WITHOUT_RECEIVER and slots and slots[0].name == "self":
             count, most, least = count - 1, most - 1, least - 1  # the receiver is not counted
         if self.style == "new":  # a class's __new__: Python counts the class
             count, most, least = count + 1, most + 1, least + 1
@@ -303,32 +335,54 @@ class Builtin:
         if self.style == "exact":
             raise errors.type_error(
                 f"{self.title}() takes exactly one argument ({count} given)")
-        if self.style == "expected":
+        if self.style in ("expected", "wrapper"):
             bound = "at most" if count > most else "at least"
             number = f"{bound} {most if count > most else least}" if least != most else most
-            raise errors.type_error(f"{self.title} expected {number} argument"
+            # a slot wrapper checks one argument unnamed, unpacks more with the name ""
+            name = self.clinic_name + " " if self.style == "expected" else " " * (most >= 2)
+            raise errors.type_error(f"{name}expected {number} argument"
                                     f"{'s' if (most if count > most else least) != 1 else ''}, "
                                     f"got {count}")
+        if self.style == "keywords":
+            self._keywords_count_error(count, most, least)
         if self.style == "at_most":
             if count > most:
-                raise errors.type_error(
-                    f"{self.title}() takes at most {most} arguments ({count} given)")
-            raise errors.type_error(f"{self.title}() takes at least "
-                                    f"{_plural(least, 'positional argument')} ({count} given)")
+                raise errors.type_error(f"{self.clinic_name}() takes at most "
+                                        f"{_plural(most, 'argument')} ({count} given)")
+            raise errors.type_error(f"{self.clinic_name}() takes at least "
+                                    f"{_plural(least, 'argument')} ({count} given)")
         if least != most:  # "were" whatever the count, in Python's wording and torch's
             raise errors.type_error(f"{self.title}() takes from {least} to {most} positional "
                                     f"arguments but {count} were given")
         raise errors.type_error(f"{self.title}() takes {_plural(most, 'positional argument')} "
                                 f"but {count} {'was' if count == 1 else 'were'} given")
 
+    def _keywords_count_error(self, count: int, most: int, least: int):
+        """Argument Clinic's keyword parser's complaint (its receiver left out of the counts):
+        more arguments than it has parameters, more positional ones than it takes, or fewer
+        than its positional-only ones."""
+        total = sum(1 for p in self.params if not (p.var_positional or p.var_keyword)) - (
+            bool(self.params) and self.params[0].name == "self")
+        if count > total:
+            raise errors.type_error(f"{self.clinic_name}() takes at most "
+                                    f"{_plural(total, 'argument')} ({count} given)")
+        if most == 0:
+            raise errors.type_error(f"{self.clinic_name}() takes no positional arguments")
+        bound = "exactly" if least == most else "at most" if count > most else "at least"
+        raise errors.type_error(f"{self.clinic_name}() takes {bound} "
+                                f"{_plural(most if count > most else least, 'positional argument')}"
+                                f" ({count} given)")
+
     def _keyword_error(self, key: str):
         if self.style == "noargs":
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
+        if self.style == "wrapper":
+            raise errors.type_error(f"wrapper {self.name}() takes no keyword arguments")
         if self.style in ("python", "parser", "new"):
             raise errors.type_error(f"{self.title}() got an unexpected keyword argument '{key}'")
         if all(p.positional_only or p.var_positional for p in self.params):
             raise errors.type_error(f"{self.title}() takes no keyword arguments")
-        title = "sort" if self.title == "sorted" else self.title  # sorted() says sort(), as Python
+        title = "sort" if self.title == "sorted" else self.clinic_name  # sorted() says sort()
         raise errors.type_error(f"'{key}' is an invalid keyword argument for {title}()")
 
 
@@ -340,14 +394,6 @@ def entry(name: str, fn: Callable, spec: str = "", *, context: bool = False,
 
 def table(*entries: Builtin) -> dict[str, Builtin]:
     return {e.name: e for e in entries}
-
-
-@record(frozen=True)
-class TorchFunction(Builtin):
-    """A function torch writes in Python (F.relu): Python prints, types and names it as a
-    function of `module`."""
-
-    module: str = ""
 
 
 @record(frozen=True)

@@ -25,6 +25,8 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.signatures import C_CLASSES
+from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.uninitialized import kind_of
 
 # Values whose own repr and str are Python's or torch's (numbers in arrays, torch.device).
@@ -402,7 +404,7 @@ class Printer:
 def _object_repr(value) -> str:
     """`<...>` reprs of functions, classes, modules and graph nodes, as Python shows them."""
     from gradcli.language.runtime.frames import BoundMethod, ContextManager, UserFunction
-    from gradcli.language.runtime.signatures import Builtin, TorchFunction
+    from gradcli.language.runtime.signatures import Builtin
     from gradcli.language.runtime import classes
     if isinstance(value, PyType):
         return f"<class '{value.name}'>"
@@ -418,6 +420,9 @@ def _object_repr(value) -> str:
         return f"<bound method {owner}.{value.function.name} of {receiver}>"
     if isinstance(value, UserFunction):
         return f"<function {value.qualname} at {_address(value)}>"
+    found = home(value) if isinstance(value, Builtin) else None
+    if found is not None:  # one of torch's functions, as where torch defines it shows it
+        return found.shown(_address(value))
     declaration = getattr(value, "declaration", None)
     if declaration is not None and declaration.python:  # Python code in torch (F.relu)
         return f"<function {declaration.python_title or value.name} at {_address(value)}>"
@@ -425,10 +430,13 @@ def _object_repr(value) -> str:
         return f"<built-in method {value.name} of type object at {_address(declaration)}>"
     if declaration is not None and value.variant in ("linalg", "special", "fft"):  # linalg_det
         return f"<built-in function {value.variant}_{value.name}>"
-    if isinstance(value, Builtin) and value.qualname == f"TensorBase.{value.name}":
-        return f"<method '{value.name}' of 'torch._C.TensorBase' objects>"  # torch.Tensor.sum
-    if isinstance(value, Builtin) and value.style == "python" and (
-            "." in value.qualname or isinstance(value, TorchFunction)):
+    kind = builtin_kind(value) if isinstance(value, Builtin) else None
+    if kind == "method_descriptor":  # list.append, torch.Tensor.sum
+        owner = C_CLASSES[value.qualname.rpartition(".")[0]]
+        return f"<method '{value.name}' of '{owner}' objects>"
+    if isinstance(value, Builtin) and value.qualname in _C_CLASS_METHODS:  # dict.fromkeys
+        return f"<built-in method {value.name} of type object at {_address(value)}>"
+    if isinstance(value, Builtin) and value.style == "python" and "." in value.qualname:
         return f"<function {value.title} at {_address(value)}>"  # Python in torch
     if isinstance(value, Builtin):
         return f"<built-in function {value.name}>"
@@ -454,6 +462,29 @@ def python_method(value) -> bool:
     from gradcli.language.runtime.frames import BoundMethod
     return isinstance(value, BoundMethod) and getattr(value.builtin, "style", "") == "python" \
         and "." in getattr(value.builtin, "qualname", "") and type(value.receiver) not in _C_TYPES
+
+
+def builtin_kind(value) -> str:
+    """The class of a table entry in Python: "function" for Python code (torch's own, F.relu,
+    or a method of a class torch writes in Python read from the class, nn.Module.train),
+    "method_descriptor" for a method of a class written in C read from the class (list.append,
+    torch.Tensor.sum), else "builtin_function_or_method"."""
+    found = home(value)
+    if found is not None:
+        return "function" if found.kind == "function" else "builtin_function_or_method"
+    owner, _, name = value.qualname.rpartition(".")
+    if value.qualname in _C_CLASS_METHODS:  # bound to the class: dict.fromkeys
+        return "builtin_function_or_method"
+    if owner in C_CLASSES and (not name.startswith("__") or value.style == "exact"):
+        return "method_descriptor"  # (not its slot wrappers)
+    if owner and value.style == "python" and getattr(value, "declaration", None) is None:
+        return "function"
+    return "builtin_function_or_method"
+
+
+# the class methods of Python's classes written in C
+_C_CLASS_METHODS = frozenset(("dict.fromkeys", "int.from_bytes", "float.fromhex",
+                              "bytes.fromhex", "str.maketrans", "bytes.maketrans"))
 
 
 # Python's classes written in C, whose methods are builtins whatever their tables say (and
@@ -491,9 +522,8 @@ _CLASS_NAMES: dict[type, str] = {
 def _late_class_names() -> dict[type, str]:
     from gradcli.language.runtime import classes
     from gradcli.language.runtime.frames import BoundMethod, UserFunction
-    from gradcli.language.runtime.signatures import Builtin, DeclaredBuiltin, TorchFunction
-    return {UserFunction: "function", TorchFunction: "function",
-            Builtin: "builtin_function_or_method",
+    from gradcli.language.runtime.signatures import Builtin, DeclaredBuiltin
+    return {UserFunction: "function", Builtin: "builtin_function_or_method",
             DeclaredBuiltin: "builtin_function_or_method",
             BoundMethod: "builtin_function_or_method", classes.UserClass: "type",
             classes.UserMethod: "method", classes.Super: "super",
@@ -521,6 +551,8 @@ def type_name(value) -> str:
         return "type"  # a torch class offered as its constructor (torch.no_grad)
     if name == "builtin_function_or_method" and python_method(value):
         return "method"
+    if name == "builtin_function_or_method" and hasattr(value, "qualname"):  # a table entry
+        return builtin_kind(value)
     if name is not None:
         return name
     from gradcli.language.runtime.frames import ContextManager

@@ -1,0 +1,56 @@
+"""A tensor's special methods called by name (`x.__add__(1)`, `x.__repr__()`): each does what
+its operator or builtin does, through the language's protocols."""
+
+from __future__ import annotations
+
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import protocols
+from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.signatures import entry
+
+_BINARY = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
+           "pow": "**", "matmul": "@", "and": "&", "or": "|", "xor": "^", "lshift": "<<",
+           "rshift": ">>"}
+_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_UNARY = {"neg": "-", "pos": "+", "invert": "~"}
+_BUILTIN = ("float", "int", "complex", "bool", "repr", "str", "format")  # __x__ is x(self)
+
+
+def _binary(op: str, reflected: bool):
+    if reflected:
+        return lambda t, other: protocols.binary(op, other, t)
+    return lambda t, other: protocols.binary(op, t, other)
+
+
+def _builtin(name: str):
+    return lambda ctx, t, *args: ctx.call(protocols.BUILTINS[name], [t, *args], {})
+
+
+def _reversed(ctx, t: Tensor):
+    """Tensor.__reversed__: the tensor flipped along its first dim (a 0-d tensor itself)."""
+    if t.ndim == 0:
+        return t
+    return ctx.call(BoundMethod(t, protocols.TENSOR_METHODS["flip"]), [0], {})
+
+
+TENSOR_DUNDERS = {
+    **{f"__{name}__": entry(f"__{name}__", _binary(op, False), "self, other")
+       for name, op in _BINARY.items()},
+    **{f"__r{name}__": entry(f"__r{name}__", _binary(op, True), "self, other")
+       for name, op in _BINARY.items()},
+    **{f"__i{name}__": entry(f"__i{name}__", lambda t, other, op=op: protocols.augmented(
+        op, t, other), "self, other") for name, op in _BINARY.items() if name != "matmul"},
+    **{f"__{name}__": entry(f"__{name}__", lambda t, other, op=op: protocols.compare(
+        op, t, other), "self, other") for name, op in _COMPARE.items()},
+    **{f"__{name}__": entry(f"__{name}__", lambda t, op=op: protocols.unary(op, t), "self")
+       for name, op in _UNARY.items()},
+    **{f"__{name}__": entry(f"__{name}__", _builtin(name), "self, *args", context=True)
+       for name in _BUILTIN},
+    "__index__": entry("__index__", _builtin("int"), "self", context=True),
+    "__abs__": entry("__abs__", lambda t: protocols.absolute(t), "self"),
+    "__hash__": entry("__hash__", id, "self"),  # torch hashes a tensor by identity
+    "__reversed__": entry("__reversed__", _reversed, "self", context=True),
+    "__array__": entry("__array__", lambda ctx, t: ctx.call(BoundMethod(
+        t, protocols.TENSOR_METHODS["numpy"]), [], {}), "self", context=True),
+}
+protocols.TENSOR_DUNDERS = TENSOR_DUNDERS
