@@ -307,7 +307,9 @@ def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:
     wanted = GRAD_DTYPES.get(tensor, grad.dtype) if GRAD_DTYPES.data else grad.dtype
     if wanted is not None and wanted is not grad.dtype:
         grad = F.cast(grad, wanted)
-    if tensor.grad is None:
+    if (grad.sparse is not None or tensor.sparse is not None) and not create_graph:
+        _accumulate_sparse(tensor, grad, F)
+    elif tensor.grad is None:
         if create_graph:
             empty = Tensor(np.empty_like(grad.data), grad.dtype)
             tensor.grad = F.apply_op("copy_", empty, grad)
@@ -320,6 +322,20 @@ def _accumulate(tensor: Tensor, grad: Tensor, create_graph: bool, F) -> None:
     else:
         check_mutable(tensor.grad)
         tensor.grad.data += grad.data
+        tensor.grad.bump_version()
+
+
+def _accumulate_sparse(tensor: Tensor, grad: Tensor, F) -> None:
+    """AccumulateGrad of a sparse gradient or into a sparse leaf: kept as it is first, then
+    added (merged into a sparse .grad, added into a dense one)."""
+    if tensor.grad is None:
+        tensor.grad = grad
+    elif tensor.grad.sparse is not None:  # (a dense one first: dense + sparse is dense)
+        tensor.grad = F.add(tensor.grad, grad) if grad.sparse is not None else F.add(
+            grad, tensor.grad)
+    else:
+        check_mutable(tensor.grad)
+        tensor.grad.data += F.to_dense(grad).data
         tensor.grad.bump_version()
 
 

@@ -32,6 +32,8 @@ def to_dtype(t: Tensor, dtype: dtypes.DType) -> Tensor:
     floating dtype (ToCopyBackward0); a plain copy otherwise (torch drops grad for integers)."""
     if t.dtype is dtype:
         return t
+    if t.sparse is not None:
+        return F.sparse_cast(t, dtype)
     if not dtype.differentiable:
         out = Tensor(cast_values(t.data, dtype.np), dtype)
         out._made_at = STATE.origin
@@ -91,7 +93,7 @@ declare("to", to, variants="method", python="self, *args, **kwargs")
 def type_(t: Tensor, dtype=None, non_blocking: bool = False):
     """Tensor.type(): the legacy type name, or a conversion when a dtype (or name) is given."""
     if dtype is None:
-        return f"torch.{t.dtype.legacy_name}"
+        return f"torch.{'sparse.' if t.sparse is not None else ''}{t.dtype.legacy_name}"
     if isinstance(dtype, str):
         if dtype not in _BY_LEGACY_NAME:
             raise errors.value_error(f"invalid type: '{dtype}'")
@@ -124,6 +126,9 @@ def to_numpy(t: Tensor, force: bool = False):
     """Tensor.numpy(): the tensor's own array (shared memory), refused while it requires grad
     and grad mode is on."""
     vmap_batched.refuse(t, vmap_batched.STORAGE)
+    if t.sparse is not None:
+        raise errors.type_error("can't convert Sparse layout tensor to numpy. Use "
+                                "Tensor.to_dense() first.")
     if t.requires_grad and STATE.grad_enabled and not force:
         raise errors.runtime("Can't call numpy() on Tensor that requires grad. Use "
                              "tensor.detach().numpy() instead.")

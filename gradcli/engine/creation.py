@@ -382,6 +382,8 @@ def ones_like(t: Tensor, dtype=None, requires_grad: bool = False, memory_format=
 
 
 def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False, memory_format=None) -> Tensor:
+    if t.sparse is not None:
+        return F.sparse_zeros_like(t, dtype or t.dtype)
     return full_like(t, 0, dtype, requires_grad, memory_format)
 
 

@@ -297,7 +297,9 @@ def detach_(tensor: Tensor) -> Tensor:
 def read_data(tensor: Tensor) -> Tensor:
     """tensor.data: the same values, cut from the graph, with a version counter of its own (so
     writes through it go unnoticed by autograd, as in torch)."""
-    return Tensor(tensor.data, tensor.dtype)
+    out = Tensor(tensor.data, tensor.dtype)
+    out.sparse = tensor.sparse
+    return out
 
 
 def assign_data(tensor: Tensor, value) -> None:

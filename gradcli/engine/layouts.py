@@ -1,4 +1,4 @@
-"""torch.layout: the layouts a tensor may have (gradcli's tensors are all strided)."""
+"""torch.layout: the layouts a tensor may have (strided, and sparse_coo for engine.sparse)."""
 
 from __future__ import annotations
 
@@ -15,4 +15,5 @@ class Layout:
 
 
 STRIDED = Layout("strided")
-BY_NAME = {"strided": STRIDED}
+SPARSE_COO = Layout("sparse_coo")
+BY_NAME = {"strided": STRIDED, "sparse_coo": SPARSE_COO}

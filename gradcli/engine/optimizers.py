@@ -7,9 +7,11 @@ and Python scalars are cast to the tensor's dtype first.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from gradcli.engine import grad_api, vml
+from gradcli.engine import errors, grad_api, vml
 from gradcli.engine.declarations import call
 from gradcli.engine.fma import add_scaled as _add, addcmul as _addcmul, fused, lerp as _lerp
 from gradcli.engine.tensor import Tensor
@@ -52,6 +54,10 @@ def sgd(params, grads, buffers: list, *, lr, momentum, dampening, weight_decay, 
     """One SGD step over `params`; returns the momentum buffers (None without momentum)."""
     out = []
     for param, grad_tensor, buffer in zip(params, grads, buffers):
+        if grad_tensor.sparse is not None:
+            _sparse_sgd(param, grad_tensor, lr, momentum, weight_decay, maximize)
+            out.append(buffer)
+            continue
         p = param.data
         grad = -grad_tensor.data if maximize else grad_tensor.data
         if weight_decay != 0:
@@ -66,6 +72,42 @@ def sgd(params, grads, buffers: list, *, lr, momentum, dampening, weight_decay, 
         _write(param, _add(p, grad, -lr))
         out.append(buffer)
     return out
+
+
+def _sparse_sgd(param: Tensor, grad: Tensor, lr, momentum, weight_decay, maximize) -> None:
+    """SGD's plain step with a sparse gradient (param.add_(grad, alpha=-lr))."""
+    if momentum != 0 or weight_decay != 0 or maximize:
+        raise errors.TorchError("NotImplementedError", "gradcli does not support SGD's momentum, "
+                                "weight decay or maximize with sparse gradients yet")
+    F.add_into_dense(param.data, grad, -lr)
+    param.bump_version()
+
+
+def sparse_adam(param: Tensor, grad_tensor: Tensor, state: dict, *, lr, betas, eps, maximize,
+                **_) -> None:
+    """One SparseAdam step for one param, as torch's sparse_adam: the moments and the param
+    change only at the coalesced gradient's indices."""
+    beta1, beta2 = betas
+    coo = F.coalesce(grad_tensor).sparse
+    if coo.values.size == 0:
+        return
+    at = tuple(coo.indices)
+    grad = -coo.values if maximize else coo.values
+    state["step"] += 1
+    exp_avg, exp_avg_sq, p = state["exp_avg"], state["exp_avg_sq"], param.data
+    old_avg = exp_avg.data[at]
+    avg_update = (grad - old_avg) * _scalar(1 - beta1, p)
+    exp_avg.data[at] += avg_update
+    old_sq = exp_avg_sq.data[at]
+    sq_update = (grad * grad - old_sq) * _scalar(1 - beta2, p)
+    exp_avg_sq.data[at] += sq_update
+    numer = avg_update + old_avg
+    denom = _sqrt(sq_update + old_sq) + _scalar(eps, p)
+    step = state["step"]
+    step_size = lr * math.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
+    p[at] += numer / denom * _scalar(-step_size, p)
+    for written in (exp_avg, exp_avg_sq, param):
+        written.bump_version()
 
 
 def adam(params, grads, states: list[dict], *, lr, beta1, beta2, eps, weight_decay, amsgrad,

@@ -193,19 +193,56 @@ def tensor_body(values: np.ndarray, formatter: Formatter | ComplexFormatter, ind
     return "[" + ("," + "\n" * (values.ndim - 1) + " " * (indent + 1)).join(slices) + "]"
 
 
-def _add_suffixes(text: str, suffixes: list[str], indent: int, linewidth: int) -> str:
-    """Append `, suffix` parts, starting a new line when one would pass the linewidth."""
+def _add_suffixes(text: str, suffixes: list[str], indent: int, linewidth: int,
+                  force_newline: bool = False) -> str:
+    """Append `, suffix` parts, starting a new line when one would pass the linewidth (and for
+    the first one when `force_newline`)."""
     parts = [text]
     last_line_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line_len + len(suffix) + 2 > linewidth:
+        if force_newline or last_line_len + len(suffix) + 2 > linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_len = indent + len(suffix)
+            force_newline = False
         else:
             parts.append(", " + suffix)
             last_line_len += len(suffix) + 2
     parts.append(")")
     return "".join(parts)
+
+
+def _body(data: np.ndarray, dtype: DType, opts: PrintOptions, indent: int) -> str:
+    """The bracketed values of a tensor with elements (torch's _tensor_str)."""
+    summarized = data.size > opts.threshold
+    scanned = summarize(data, opts) if summarized else data
+    kind = ComplexFormatter if dtype.is_complex else Formatter
+    return tensor_body(data, kind.from_values(scanned, dtype, opts), indent, summarized, opts)
+
+
+def _inner(prefix: str, data: np.ndarray, dtype: DType, opts: PrintOptions, indent: int) -> str:
+    """`indices=tensor(...)` or `values=tensor(...)` of a sparse tensor, its size said when
+    empty."""
+    if data.size == 0:
+        return f"{prefix}tensor([], size={tuple(data.shape)})"
+    return f"{prefix}tensor({_body(data, dtype, opts, indent + len(prefix) + 7)})"
+
+
+def sparse_repr(t, opts: PrintOptions, *, default_dtype: DType) -> str:
+    """repr of a sparse COO tensor `t` as torch writes it: its indices and values, then size,
+    nnz, dtype, layout and its autograd suffix, each suffix from a new line on."""
+    indices, values, dtype = t.sparse.indices, t.sparse.values, t.dtype
+    indent = len("tensor(")
+    text = (_inner("indices=", indices, int64, opts, indent) + ",\n" + " " * indent
+            + _inner("values=", values, dtype, opts, indent))
+    suffixes = [f"size={tuple(t.shape)}", f"nnz={indices.shape[1]}"]
+    if dtype not in (default_dtype, default_complex(default_dtype), int64, bool_):
+        suffixes.append(f"dtype={dtype!r}")
+    suffixes.append("layout=torch.sparse_coo")
+    if t.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{t.grad_fn.class_name}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes("tensor(" + text, suffixes, indent, opts.linewidth, force_newline=True)
 
 
 def tensor_repr(data: np.ndarray, dtype: DType, opts: PrintOptions, *, default_dtype: DType,
@@ -226,11 +263,7 @@ def tensor_repr(data: np.ndarray, dtype: DType, opts: PrintOptions, *, default_d
             suffixes.append(f"size={tuple(data.shape)}")
         if dtype not in (default_dtype, default_complex(default_dtype), int64, bool_):
             suffixes.append(f"dtype={dtype!r}")
-        summarized = data.size > opts.threshold
-        scanned = summarize(data, opts) if summarized else data
-        kind = ComplexFormatter if dtype.is_complex else Formatter
-        formatter = kind.from_values(scanned, dtype, opts)
-        body = tensor_body(data, formatter, indent, summarized, opts)
+        body = _body(data, dtype, opts, indent)
     if grad_fn_label is not None:
         suffixes.append(f"grad_fn=<{grad_fn_label}>")
     elif requires_grad:

@@ -38,6 +38,7 @@ class Tensor:
         "_made_at", "_leaf_at",  # origins: the op that made it (no grad_fn); where it began to
                                  # require grad as a leaf. Set only where known
         "is_parameter", "_fw_grad", "inference", "__weakref__",
+        "sparse",  # a sparse COO tensor's indices and values (engine.sparse), else None
     )
 
     def __init__(self, data: np.ndarray, dtype: dtypes.DType | None = None, *,
@@ -62,6 +63,7 @@ class Tensor:
         self._fw_grad = None  # the tangent of forward-mode AD, while a dual level is open
         self._history = None
         self.inference = STATE.inference  # an inference tensor: made in inference mode
+        self.sparse = None
 
     def make_view_of(self, source: "Tensor", view_fn, creation_meta: str = DEFAULT) -> None:
         """Link this tensor as a view of `source`'s storage (sharing its version counter)."""
@@ -156,6 +158,9 @@ class Tensor:
         if self.ndim == 0:
             return str(self.data.item())
         from gradcli.engine import printing
+        if self.sparse is not None:
+            return printing.sparse_repr(self, printing.PrintOptions(),
+                                        default_dtype=STATE.default_dtype)
         return printing.tensor_repr(
             self.data, self.dtype, printing.PrintOptions(), default_dtype=STATE.default_dtype,
             requires_grad=self.requires_grad and self.grad_fn is None,

@@ -21,7 +21,7 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.multi_margin", "ops.nn_functional", "ops.nn_extra", "ops.packing", "ops.padding",
     "ops.pool_indices", "ops.fractional_pool", "ops.pool3d", "ops.patches", "ops.pointwise_more",
     "ops.products", "ops.reductions", "ops.reductions_more", "ops.rms_norm", "ops.sampled_activations",
-    "ops.scatters", "ops.selection", "ops.special", "ops.spectral", "ops.special_more",
+    "ops.scatters", "ops.selection", "ops.sparse_coo", "ops.special", "ops.spectral", "ops.special_more",
     "ops.statistics", "ops.strided_factories", "ops.triangular_solve", "ops.weight_norm",
     "binomial", "conversions", "devices", "distributions", "einsum", "ops.aten_aliases"))
 # In the index: a declaration made by inplace.declare_written_back from the declared NAME.
@@ -157,6 +157,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import sorting  # noqa: F401
         case "gradcli.engine.ops.special":
             from gradcli.engine.ops import special  # noqa: F401
+        case "gradcli.engine.ops.sparse_coo":
+            from gradcli.engine.ops import sparse_coo  # noqa: F401
         case "gradcli.engine.ops.special_more":
             from gradcli.engine.ops import special_more  # noqa: F401
         case "gradcli.engine.ops.triangular_solve":

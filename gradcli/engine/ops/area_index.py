@@ -40,15 +40,15 @@ def declared_names(variant: str) -> frozenset:
 INDEX = {
     "gradcli.engine.ops.registry": {
         "function": (
-            "AS_VJP Callable DEFAULT LINEAR LateTable MULTI_OUTPUT NOT_FLOATING NO_GRAD_MODE Node "
-            "OPS OpDef RESULT STATE Tensor annotations apply broadcast_shape compute_dtype "
+            "AS_VJP Callable DEFAULT F LINEAR LateTable MULTI_OUTPUT NOT_FLOATING NO_GRAD_MODE "
+            "Node OPS OpDef RESULT STATE Tensor annotations apply broadcast_shape compute_dtype "
             "declare define defop export field no_derivative no_grad_history not_differentiable "
             "not_implemented pointwise_op record torch_layout "
         ),
     },
     "gradcli.engine.views": {
         "function": (
-            "COPY_SLICES CopySlices F grad_mode gradient_edge move_retained next_sequence_nr "
+            "COPY_SLICES CopySlices grad_mode gradient_edge move_retained next_sequence_nr "
             "regenerate_grad_fn view_index "
         ),
     },
@@ -778,6 +778,23 @@ INDEX = {
             "method:index_select method:scatter_add method:take_along_dim torch:as_strided "
             "torch:gather torch:index_add torch:index_copy torch:index_select torch:scatter_add "
             "torch:take_along_dim "
+        ),
+    },
+    "gradcli.engine.ops.sparse_coo": {
+        "function": (
+            "INVARIANTS_WARNING SPARSE_ROWS add_into_dense coalesce dense_dim "
+            "embedding_sparse_grad indices is_coalesced legacy_sparse mm_sparse mv_sparse "
+            "registry_apply sparse_add sparse_addmm sparse_apply sparse_cast sparse_clone "
+            "sparse_coo_tensor sparse_dim sparse_div sparse_log_softmax sparse_mask sparse_mm "
+            "sparse_mul sparse_neg sparse_permute sparse_select sparse_softmax sparse_sub "
+            "sparse_sum sparse_t sparse_transpose sparse_valuewise sparse_zero_ sparse_zeros_like "
+            "spmm sum_dims to_dense to_sparse values "
+        ),
+        "declaration": (
+            "method:_indices method:_nnz method:_values method:coalesce method:dense_dim "
+            "method:indices method:is_coalesced method:sparse_dim method:sparse_mask "
+            "method:to_dense method:to_sparse method:values sparse:addmm sparse:log_softmax "
+            "sparse:mm sparse:softmax sparse:sum torch:spmm "
         ),
     },
     "gradcli.engine.ops.special": {

@@ -242,6 +242,8 @@ def index_put_(t: Tensor, indices, values: Tensor, accumulate: bool = False) -> 
 
 
 def zero_(t: Tensor) -> Tensor:
+    if t.sparse is not None:
+        return F.sparse_zero_(t)
     return apply_inplace(t, lambda self: F.apply_op("zero_", self), cast=False)
 
 

@@ -213,6 +213,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
     if a.shape[1] != v.shape[0]:
         raise errors.runtime(f"size mismatch, got input ({a.shape[0]}), mat "
                              f"({a.shape[0]}x{a.shape[1]}), vec ({v.shape[0]})")
+    if a.sparse is not None:
+        return F.mv_sparse(a, v)
     if a.dtype is not v.dtype:
         raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
                              f"{v.dtype.scalar_name}, {a.dtype.scalar_name}, and "
@@ -235,6 +237,8 @@ def _check_mm(a: Tensor, b: Tensor) -> None:
 
 
 def mm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
+    if a.sparse is not None:
+        return F.mm_sparse(a, b)
     a, b = autocast.cast_lower(a, b)
     errors.check_out_dtype("mm", out_dtype)
     _check_mm(a, b)

@@ -515,12 +515,17 @@ def _embedding_backward(g, indices, num_weights, padding_idx):
     return out
 
 
+def _embedding_grad(g, w, indices, padding_idx, num_weights, sparse=False):
+    if sparse:
+        return F.embedding_sparse_grad(g, indices, num_weights, padding_idx)
+    return F.apply_op("embedding_dense_backward", g, indices, num_weights=num_weights,
+                      padding_idx=padding_idx)
+
+
 defop("embedding", "EmbeddingBackward0",
-      lambda w, indices, padding_idx, num_weights: _embedding(w, indices, padding_idx),
-      promote="none", save=(1,),
-      vjp=(lambda g, w, indices, padding_idx, num_weights: F.apply_op(
-          "embedding_dense_backward", g, indices, num_weights=num_weights,
-          padding_idx=padding_idx), None), jvp=LINEAR)
+      lambda w, indices, padding_idx, num_weights, sparse=False: _embedding(w, indices,
+                                                                            padding_idx),
+      promote="none", save=(1,), vjp=(_embedding_grad, None), jvp=LINEAR)
 defop("embedding_dense_backward", "EmbeddingDenseBackwardBackward0", _embedding_backward,
       promote="none", save=(1,),
       vjp=(lambda gg, g, indices, num_weights, padding_idx: F.view(F.index_select(
@@ -576,7 +581,7 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     if max_norm is not None:
         embedding_renorm(weight, values, max_norm, norm_type)
     return apply(OPS["embedding"], weight, indices, padding_idx=padding_idx,
-                 num_weights=weight.shape[0])
+                 num_weights=weight.shape[0], **({"sparse": True} if sparse else {}))
 
 
 # ---- layer_norm, batch_norm ---------------------------------------------------------------------

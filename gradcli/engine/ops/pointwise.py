@@ -819,10 +819,11 @@ def filled_like(t: Tensor, value) -> Tensor:
 def _plain(a, b) -> bool:
     """Whether `a op b` needs none of the operators' checks: a non-bool tensor and a float (or
     an int, the tensor floating), or two tensors of one shape and one non-bool dtype."""
-    if type(a) is not Tensor or a.dtype is dtypes.bool_:
+    if type(a) is not Tensor or a.dtype is dtypes.bool_ or a.sparse is not None:
         return False
     return type(b) is float or (type(b) is int and a.dtype.category == dtypes.FLOATING) or (
-        type(b) is Tensor and b.dtype is a.dtype and b.data.shape == a.data.shape)
+        type(b) is Tensor and b.dtype is a.dtype and b.data.shape == a.data.shape and
+        b.sparse is None)
 
 
 def _check_alpha(a, b, alpha) -> None:
@@ -844,6 +845,8 @@ def add(a, b, alpha=1):
     if not isinstance(a, Tensor):
         a, b = b, a
     check_operand("add", b)
+    if a.sparse is not None or isinstance(b, Tensor) and b.sparse is not None:
+        return F.sparse_add(a, b if alpha == 1 else F.mul(b, alpha))
     return binary("add.Tensor", a, b, **({"alpha": alpha} if alpha != 1 else {}))
 
 
@@ -870,6 +873,8 @@ def sub(a, b, alpha=1):
     if not isinstance(a, Tensor):
         return apply(OPS["rsub.Scalar"], b, a, **extra)
     check_operand("sub", b)
+    if a.sparse is not None:
+        return F.sparse_sub(a, b if alpha == 1 else F.mul(b, alpha))
     return binary("sub.Tensor", a, b, **extra)
 
 
@@ -889,6 +894,8 @@ def mul(a, b):
     if not isinstance(a, Tensor):
         a, b = b, a
     check_operand("mul", b)
+    if a.sparse is not None:
+        return F.sparse_mul(a, b)
     return binary("mul.Tensor", a, b)
 
 
@@ -907,6 +914,8 @@ def div(a, b, rounding_mode=None):
             return mul(reciprocal(b), a)
         a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
     check_operand("div", b)
+    if a.sparse is not None and rounding_mode is None:
+        return F.sparse_div(a, b)
     if rounding_mode is None:
         return binary("div.Tensor", a, b)
     check_not_bool(f"div_{rounding_mode}_cpu", a, b)
@@ -1015,6 +1024,8 @@ def _unary(key: str):
 
 
 def neg(a: Tensor) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_neg(a)
     if a.dtype is dtypes.bool_:
         raise errors.runtime(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "

@@ -603,6 +603,8 @@ def _all_dims(dim) -> bool:
 
 
 def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    if a.sparse is not None and dtype is None:
+        return F.sparse_sum(a) if dim is None else F.sum_dims(a, dim, keepdim)
     if dim is None:
         return apply(OPS["sum"], a, sizes=a.shape, dtype=dtype)
     dims = () if _all_dims(dim) else dims_of(dim, a.ndim)

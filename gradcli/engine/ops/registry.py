@@ -14,7 +14,7 @@ from gradcli.engine.autograd import RESULT, Node, no_grad_history
 from gradcli.engine.layout import torch_layout
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor
-from gradcli.engine.functions import LateTable, export
+from gradcli.engine.functions import F, LateTable, export
 
 _FLOATING = dtypes.FLOATING
 _BFLOAT16 = dtypes.bfloat16
@@ -183,7 +183,8 @@ def apply(op: OpDef, *args, **params):
         args = autocast.cast_row(args)
     first = args[0] if args else None
     if op.plain and type(first) is Tensor and first.dtype.category == _FLOATING and \
-            first.dtype is not _BFLOAT16 and not STATE.forward_ad and STATE.vmap_batched is None:
+            first.dtype is not _BFLOAT16 and first.sparse is None and not STATE.forward_ad and \
+            STATE.vmap_batched is None:
         dtype, requires_grad = first.dtype, first._requires_grad
         history = first._history
         if len(args) == 1:
@@ -192,7 +193,7 @@ def apply(op: OpDef, *args, **params):
             arrays = [first.data]
             for a in args[1:]:
                 if type(a) is Tensor:
-                    if a.dtype is not dtype:
+                    if a.dtype is not dtype or a.sparse is not None:
                         return _apply(op, args, params)
                     arrays.append(a.data)
                     requires_grad = requires_grad or a._requires_grad
@@ -218,6 +219,9 @@ def apply(op: OpDef, *args, **params):
 
 def _apply(op: OpDef, args: tuple, params: dict):
     """apply's general path: promotion, casts, views, several outputs, forward-mode AD."""
+    for a in args:
+        if type(a) is Tensor and a.sparse is not None:
+            return F.sparse_valuewise(op, args, params)
     dtype = compute_dtype(op, args)
     if op.refuses and dtype.category in op.refuses[1]:
         raise errors.not_implemented_for(op.refuses[0], dtype)

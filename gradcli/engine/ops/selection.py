@@ -223,6 +223,8 @@ def alias(a: Tensor) -> Tensor:
 
 
 def select(a: Tensor, dim: int, index: int) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_select(a, dim, index)
     return _op("select.int", a, dim=dim, index=index, sizes=a.shape)
 
 

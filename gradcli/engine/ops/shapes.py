@@ -389,6 +389,8 @@ def view_as_dtype(a: Tensor, dtype: dtypes.DType) -> Tensor:
 def reshape(a: Tensor, shape) -> Tensor:
     """As torch: a view of a contiguous tensor (ViewBackward0), an alias with new strides when
     they allow one (ReshapeAliasBackward0), else a contiguous copy (UnsafeViewBackward0)."""
+    if a.sparse is not None:
+        raise errors.runtime("reshape is not implemented for sparse tensors")
     shape = infer_shape(shape, a.numel())
     if a.data.flags.c_contiguous:
         return _op("view", a, shape=shape, sizes=a.shape)
@@ -425,12 +427,16 @@ def unsqueeze(a: Tensor, dim: int, op=_op) -> Tensor:
 # ---- reordering ---------------------------------------------------------------------------------
 
 def t(a: Tensor, op=_op) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_t(a)
     if a.ndim > 2:
         raise errors.runtime(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
     return op("t", a)
 
 
 def transpose(a: Tensor, dim0: int, dim1: int, op=_op) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_transpose(a, wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim))
     return op("transpose.int", a, dim0=wrap_dim(dim0, a.ndim), dim1=wrap_dim(dim1, a.ndim))
 
 
@@ -476,6 +482,8 @@ def permute(a: Tensor, dims) -> Tensor:
     wrapped = normalize_dims(dims, a.ndim) if dims else ()
     if len(set(wrapped)) != len(wrapped):
         raise errors.runtime("permute(): duplicate dims are not allowed.")
+    if a.sparse is not None:
+        return F.sparse_permute(a, wrapped)
     return _op("permute", a, dims=wrapped)
 
 
@@ -493,7 +501,7 @@ def reversed_dims(a: Tensor) -> Tensor:
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
             "reverse the dimensions of a tensor.", "aten/src/ATen/native/TensorShape.cpp", 4314),
             once=True)
-    return _op("permute", a, dims=tuple(range(a.ndim - 1, -1, -1)))
+    return permute(a, tuple(range(a.ndim - 1, -1, -1)))
 
 
 def matrix_transpose(a: Tensor) -> Tensor:
@@ -590,6 +598,8 @@ def repeat(a: Tensor, repeats) -> Tensor:
 def clone(a: Tensor, memory_format=None) -> Tensor:
     """A copy laid out in `memory_format`; preserve_format keeps a dense layout, else takes the
     format the strides suggest."""
+    if a.sparse is not None:
+        return F.sparse_clone(a, memory_format)
     if memory_format in (None, memory_formats.PRESERVE):
         if layout.dense_order(a.data) is not None:
             return _op("clone", a)
@@ -604,6 +614,8 @@ def is_contiguous(a: Tensor, memory_format=memory_formats.CONTIGUOUS) -> bool:
 
 
 def contiguous(a: Tensor, memory_format=memory_formats.CONTIGUOUS) -> Tensor:
+    if a.sparse is not None:
+        return F.sparse_clone(a, memory_format)
     if is_contiguous(a, memory_format):
         return a
     if memory_format is memory_formats.CONTIGUOUS:

@@ -261,6 +261,9 @@ def _adam_state(param: Tensor, group: dict) -> dict:
 def _adam_step(optimizer: Optimizer, group: dict) -> None:
     params = _with_grads(group, optimizer)
     for param in params:
+        if param.grad.sparse is not None:
+            raise errors.runtime("Adam does not support sparse gradients, please consider "
+                                 "SparseAdam instead")
         if param not in optimizer.state:  # lazy state, as torch's _init_group makes it
             optimizer.state[param] = _adam_state(param, group)
     states = [optimizer.state[p] for p in params]
@@ -548,6 +551,23 @@ def _lbfgs_step(optimizer: Optimizer, ctx, closure):
                       lambda: ctx.call(closure, [], {}))
 
 
+def _sparse_adam_step(optimizer: Optimizer, group: dict) -> None:
+    """SparseAdam's step: sparse gradients only; its state's step a Python int."""
+    for param in _with_grads(group):
+        if param.grad.sparse is None:
+            raise errors.runtime("SparseAdam does not support dense gradients, please consider "
+                                 "Adam instead")
+        state = optimizer.state.get(param)
+        if not state:
+            state = optimizer.state[param] = {"step": 0, "exp_avg": _zeros(param),
+                                              "exp_avg_sq": _zeros(param)}
+        optimizers.sparse_adam(param, param.grad, state, **group)
+
+
+SPARSE_ADAM = OptimizerKind(
+    "SparseAdam", "sparse_adam", "lr=0.001, betas=None, eps=1e-08, maximize=False",
+    "lr, betas, eps, maximize", _checks("lr", "eps", "betas"), _sparse_adam_step)
+
 LBFGS = OptimizerKind(
     "LBFGS", "lbfgs", "lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-07, "
     "tolerance_change=1e-09, history_size=100, line_search_fn=None", "", lambda options: None,
@@ -555,6 +575,7 @@ LBFGS = OptimizerKind(
 
 # What torch.optim holds.
 OPTIMIZERS = {kind.name: kind.type for kind in (BASE, SGD, ADAM, ADAMW, RMSPROP, ADAGRAD,
-                                                 ADADELTA, ADAMAX, NADAM, RADAM, LBFGS)}
+                                                 ADADELTA, ADAMAX, NADAM, RADAM, SPARSE_ADAM,
+                                                 LBFGS)}
 register_user_optimizers((SGD, ADAM, ADAMW, RMSPROP, ADAGRAD, ADADELTA, ADAMAX, NADAM, RADAM,
-                          LBFGS))
+                          SPARSE_ADAM, LBFGS))

@@ -59,10 +59,11 @@ TENSOR_ATTRS = {
     "_base": (lambda t: t._base, None),
     "nbytes": (lambda t: t.numel() * t.dtype.itemsize, None),
     "itemsize": (lambda t: t.dtype.itemsize, None),
-    **{name: (lambda t: False, None) for name in (  # a dense CPU tensor is none of these
-        "is_sparse", "is_sparse_csr", "is_quantized", "is_meta", "is_mkldnn", "is_nested",
+    **{name: (lambda t: False, None) for name in (  # a CPU tensor is none of these
+        "is_sparse_csr", "is_quantized", "is_meta", "is_mkldnn", "is_nested",
         "is_mps", "is_xpu", "is_vulkan", "is_ipu", "is_xla", "is_mtia", "is_maia")},
-    "layout": (lambda t: layouts.STRIDED, None),
+    "is_sparse": (lambda t: t.sparse is not None, None),
+    "layout": (lambda t: layouts.STRIDED if t.sparse is None else layouts.SPARSE_COO, None),
 }
 
 

@@ -18,7 +18,7 @@ from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.autograd_graph import GRAPH
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import (FFT, LINALG, MATH_MODULES, NN_FUNCTIONAL,
-                                                    SPECIAL, TORCH_MATH)
+                                                    SPARSE, SPECIAL, TORCH_MATH)
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.python_random import RANDOM
@@ -441,7 +441,7 @@ def _typename(obj) -> str:
     """torch.typename: a tensor's type(), else the module and qualified name of a class or
     function, or of the object's class (builtins' without their module)."""
     if isinstance(obj, Tensor):
-        return f"torch.{obj.dtype.legacy_name}"
+        return F.type_(obj)
     if isinstance(obj, UserFunction):
         return f"{obj.attrs.get('__module__', '__main__')}.{obj.qualname}"
     if isinstance(obj, Builtin):  # a function: its module where known, its qualified name
@@ -498,7 +498,7 @@ TORCH_TABLE = layered(table(
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "layout": type_of(layouts.STRIDED), "device": DEVICE_TYPE,
     "newaxis": None,
-    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT,
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "testing": TESTING,
     "distributions": DISTRIBUTIONS, "functional": FUNCTIONAL_MODULE, "jit": JIT},

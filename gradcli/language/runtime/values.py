@@ -238,6 +238,8 @@ class Printer:
         if uninitialized is not None:
             return f"<{uninitialized}>"
         label = t.grad_fn.class_name if t.grad_fn is not None else None
+        if t.sparse is not None:
+            return printing.sparse_repr(t, self.options, default_dtype=STATE.default_dtype)
         text = printing.tensor_repr(t.data, t.dtype, self.options,
                                     default_dtype=STATE.default_dtype,
                                     requires_grad=t.requires_grad and t.grad_fn is None,
