@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from gradcli.engine import anomaly, dtypes, errors, saved_hooks
+from gradcli.engine import dtypes, errors, saved_hooks
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -26,6 +26,13 @@ def no_grad_history(origin) -> tuple:
 
 
 LAST_SEQUENCE_NR = 2 ** 64 - 1
+
+
+def record_forward_stack(node) -> None:
+    """Anomaly mode's record of where `node` was made (engine/anomaly.py, loaded with the
+    mode's first node)."""
+    from gradcli.engine import anomaly
+    anomaly.record(node)
 
 
 def next_sequence_nr() -> int:
@@ -67,7 +74,7 @@ class Node:
         self.retained = self.saved_result = self.hooks = self.freed_at = None
         self.origin = STATE.origin  # where made (freed_at: where its graph was freed)
         if STATE.anomaly[0]:
-            anomaly.record(self)
+            record_forward_stack(self)
         edges, meta = [], []
         save_for = op.save_for  # never set on variadic ops, whose slots outnumber their vjps
         save = op.save if save_for is None else ()

@@ -8,7 +8,7 @@ import weakref
 
 import numpy as np
 
-from gradcli.engine import anomaly, dtypes, errors, memory_format, node_hooks, raw_step
+from gradcli.engine import dtypes, errors, memory_format, node_hooks, raw_step
 from gradcli.engine.autograd import AccumulateGrad, Node, gradient_edge
 from gradcli.engine.hooks import leaf_hooks, run_hooks
 from gradcli.engine.state import STATE, grad_mode
@@ -71,6 +71,7 @@ def run_backward(roots: list[Tensor], grads: list, *, retain_graph: bool, create
                         run.execute(node, node_grads, wanted)
                 except Exception:
                     if STATE.anomaly[0]:  # torch's engine warns where the node was made
+                        from gradcli.engine import anomaly
                         anomaly.warn_failed(node)
                     raise
                 if not retain_graph and type(node) is not AccumulateGrad:

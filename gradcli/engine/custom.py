@@ -6,8 +6,8 @@ node) returns one gradient per input of the Function's apply(), as torch's Backw
 
 from __future__ import annotations
 
-from gradcli.engine import anomaly, errors
-from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr
+from gradcli.engine import errors
+from gradcli.engine.autograd import Node, gradient_edge, next_sequence_nr, record_forward_stack
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import IN_CUSTOM_FUNCTION, Tensor
@@ -30,7 +30,7 @@ class FunctionNode(Node):
         self.freed, self.retained, self.hooks, self.params = False, None, None, {}
         self.origin, self.freed_at = STATE.origin, None
         if STATE.anomaly[0]:
-            anomaly.record(self)
+            record_forward_stack(self)
         edges, meta = [], []
         for value in inputs:
             if isinstance(value, Tensor) and value.requires_grad:

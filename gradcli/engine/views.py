@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.autograd import Node, gradient_edge, move_retained, next_sequence_nr
-from gradcli.engine import anomaly
+from gradcli.engine.autograd import (Node, gradient_edge, move_retained, next_sequence_nr,
+                                     record_forward_stack)
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.functions import F
@@ -59,7 +59,7 @@ class CopySlices(Node):
         self.saved_args, self.saved_result, self.freed, self.retained = (), None, False, None
         self.hooks, self.origin, self.freed_at = None, fn.origin, None
         if STATE.anomaly[0]:
-            anomaly.record(self)
+            record_forward_stack(self)
 
     def name(self) -> str:
         return COPY_SLICES

@@ -13,7 +13,7 @@ from gradcli.language.runtime import calls
 from gradcli.language.compiler.interpreter import Compiler
 from gradcli.language.syntax.parser import GradSyntaxError, parse
 from gradcli.language.runtime.frames import RECURSION_LIMIT, Frame, GradRuntimeError, Runtime, Span
-from gradcli.language.namespaces import module_hooks, python_random
+from gradcli.language.namespaces import python_random
 # Loaded for what it publishes in runtime/protocols.py, Tensor's attributes and methods (as
 # torch_table, below, publishes the importable modules and loads builtins, which publishes
 # Python's builtin names).
@@ -66,7 +66,9 @@ class Session:
         STATE.forward_traceback = lambda: self.runtime.traceback(STATE.origin)
         creation.DEFAULT_GENERATOR.reset()
         python_random.reset()
-        module_hooks.reset()
+        hooks = sys.modules.get("gradcli.language.namespaces.module_hooks")
+        if hooks is not None:  # (never loaded: no program registered a global module hook)
+            hooks.reset()
 
     def _write(self, text: str) -> None:
         self.write(text)

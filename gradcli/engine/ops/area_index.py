@@ -49,7 +49,7 @@ INDEX = {
     "gradcli.engine.views": {
         "function": (
             "COPY_SLICES CopySlices grad_mode gradient_edge move_retained next_sequence_nr "
-            "regenerate_grad_fn view_index "
+            "record_forward_stack regenerate_grad_fn view_index "
         ),
     },
     "gradcli.engine.ops.common": {

@@ -6,8 +6,8 @@ import numpy as np
 
 from gradcli.engine import conversions, creation, devices, dtypes, einsum, errors
 from gradcli.engine.dtypes import DType
+from gradcli.engine.functions import F
 from gradcli.engine.ops import pointwise as P
-from gradcli.engine.ops import sparse_coo
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.triggered import triggered
@@ -139,8 +139,8 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
     entry("sparse_coo_tensor", lambda indices, values, size, dtype, device, pin_memory,
           requires_grad, check_invariants, is_coalesced: devices.place_new(device) or
-          sparse_coo.sparse_coo_tensor(indices, values, size, dtype, requires_grad,
-                                       check_invariants, is_coalesced),
+          F.sparse_coo_tensor(indices, values, size, dtype, requires_grad,
+                              check_invariants, is_coalesced),
           "indices, values, size=None, *, dtype: ScalarType?=None, device=None, "
           "pin_memory=False, requires_grad=False, check_invariants=None, is_coalesced=None"),
     entry("as_tensor", lambda data, dtype, device:
@@ -314,7 +314,7 @@ FFT = Namespace("torch.fft", declared_entries("fft"))
 SPARSE = Namespace("torch.sparse", layered(declared_entries("sparse"), {
     # torch.sparse.FloatTensor ...: the deprecated constructors of sparse tensors
     dtype.legacy_name: PyType(f"torch.sparse.{dtype.legacy_name}", (), entry(
-        dtype.legacy_name, lambda *args, dtype=dtype: sparse_coo.legacy_sparse(dtype, *args),
+        dtype.legacy_name, lambda *args, dtype=dtype: F.legacy_sparse(dtype, *args),
         "*args"), "torch.tensortype") for dtype in dtypes.ALL}))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.nn.utils": NN_UTILS, "torch.nn.utils.rnn": NN_UTILS.table["rnn"],
