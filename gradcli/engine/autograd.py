@@ -334,11 +334,11 @@ def modified_message(tensor: Tensor, version: int, saving_node) -> str:
         "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [{_type_string(tensor.dtype)} [{shape}]]{where} is at version "
+        f"operation: [{type_string(tensor.dtype)} [{shape}]]{where} is at version "
         f"{tensor._version}; expected version {version} instead. Hint: {hint}")
 
 
-def _type_string(dtype: dtypes.DType) -> str:
+def type_string(dtype: dtypes.DType) -> str:
     """The type as torch's Tensor::toString gives it: the legacy Python type's name where torch
     keeps one (torch.FloatTensor), else the backend's (CPUBoolType, CPUComplexFloatType)."""
     if dtype.category in (dtypes.FLOATING, dtypes.INTEGRAL) and dtype is not dtypes.bfloat16:

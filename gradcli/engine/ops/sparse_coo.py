@@ -72,9 +72,23 @@ _CONSTRUCT = _row("_sparse_coo_tensor_with_dims_and_tensors",
                    vjp=(_constructor_values_grad,), promote="none")
 
 
-def sparse_coo_tensor(indices, values, size=None, dtype=None, requires_grad: bool = False,
+def _empty_of_size(size, dtype, requires_grad: bool) -> Tensor:
+    """sparse_coo_tensor(size): no entries, every dimension sparse."""
+    if not isinstance(size, (tuple, list)) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in size):
+        raise errors.type_error("sparse_coo_tensor(): argument 'size' (position 1) must be tuple "
+                                f"of ints, not {errors.type_name(size)}")
+    indices = creation.as_tensor(np.zeros((len(size), 0), np.int64))
+    values = creation.as_tensor(np.zeros((0,), (dtype or STATE.default_dtype).np))
+    return sparse_coo_tensor(indices, values, tuple(size), None, requires_grad)
+
+
+def sparse_coo_tensor(indices, values=None, size=None, dtype=None, requires_grad: bool = False,
                       check_invariants=None, is_coalesced=None) -> Tensor:
-    """torch.sparse_coo_tensor: entries at `indices` (sparse_dim x nnz) with `values`."""
+    """torch.sparse_coo_tensor: entries at `indices` (sparse_dim x nnz) with `values`; given
+    only a size (its one-argument overload), an empty tensor of that size."""
+    if values is None and size is None:
+        return _empty_of_size(indices, dtype, requires_grad)
     indices = creation.as_tensor(indices) if not isinstance(indices, Tensor) else indices
     values = creation.as_tensor(values, dtype) if not isinstance(values, Tensor) else (
         values if dtype is None or dtype is values.dtype else F.to_dtype(values, dtype))
@@ -427,9 +441,10 @@ def mm_sparse(s: Tensor, d: Tensor) -> Tensor:
     return sparse_apply(_MM, s, d)
 
 
-def spmm(s: Tensor, d: Tensor) -> Tensor:
-    """torch.spmm: torch.mm under its old name (a sparse first operand or a dense one)."""
-    return F.mm(s, d)
+def spmm(s: Tensor, d: Tensor, out_dtype=None) -> Tensor:
+    """torch.spmm: torch.mm under its old name (a sparse first operand or a dense one), its
+    arguments parsed as mm's."""
+    return F.mm(s, d, out_dtype)
 
 
 def mv_sparse(s: Tensor, v: Tensor) -> Tensor:
@@ -797,7 +812,8 @@ declare("mm", sparse_mm, "mm(Tensor sparse, Tensor dense)", variants="sparse")
 for _name, _impl in (("softmax", sparse_softmax), ("log_softmax", sparse_log_softmax)):
     declare(_name, _impl, f"{_name}(Tensor input, int dim, *, ScalarType? dtype=None)",
             variants="sparse")
-declare("spmm", spmm, "spmm(Tensor input, Tensor mat2)", variants="torch")
+declare("spmm", spmm, "mm(Tensor self, Tensor mat2, *, Tensor? out=None)",
+        "mm(Tensor self, Tensor mat2, ScalarType out_dtype, *, Tensor? out=None)", variants="torch")
 declare("addmm", sparse_addmm, "addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, "
         "Scalar alpha=1)", variants="sparse")
 declare("sum", sparse_sum, "sum(Tensor input, int[1]? dim=None, *, ScalarType? dtype=None)",

@@ -22,7 +22,7 @@ from gradcli.language.runtime.exceptions import LINALG_ERROR
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import declared_entry
 from gradcli.language.runtime.objects import LazyTable
-from gradcli.language.runtime.values import Namespace, type_name
+from gradcli.language.runtime.values import Namespace, iterate, type_name
 
 
 # Parameters that torch's Python-coded functions hand to its C++ ops as tensors
@@ -141,7 +141,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
           requires_grad, check_invariants, is_coalesced: devices.place_new(device) or
           F.sparse_coo_tensor(indices, values, size, dtype, requires_grad,
                               check_invariants, is_coalesced),
-          "indices, values, size=None, *, dtype: ScalarType?=None, device=None, "
+          "indices, values=None, size=None, *, dtype: ScalarType?=None, device=None, "
           "pin_memory=False, requires_grad=False, check_invariants=None, is_coalesced=None"),
     entry("as_tensor", lambda data, dtype, device:
           devices.place_new(device) or creation.as_tensor(data, dtype),
@@ -213,9 +213,12 @@ def _overrides(value) -> bool:
 
 def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
     """torch.overrides.handle_torch_function: each overriding argument's __torch_function__ in
-    turn until one does not return NotImplemented, else torch's TypeError."""
+    turn until one does not return NotImplemented, else torch's TypeError; with none that
+    overrides, `public_api` itself."""
     from gradcli.language.namespaces.modules import torch_typename
-    overloaded = [a for a in relevant_args if _overrides(a)]
+    overloaded = [a for a in iterate(relevant_args) if _overrides(a)]
+    if not overloaded:
+        return runtime.call(public_api, list(args), kwargs)
     kinds = []
     for value in overloaded:
         if classes.class_of(value) not in kinds:

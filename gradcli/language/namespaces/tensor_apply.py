@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import errors
+from gradcli.engine.autograd import type_string
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.coercions import tensor_scalar
@@ -56,8 +57,8 @@ def map_(ctx, t: Tensor, other, fn) -> Tensor:
                                 f"{type_name(other)}")
     _refuse_grad(t, "map_")
     if other.dtype is not t.dtype:
-        raise errors.type_error(f"map_: expected torch.{t.dtype.legacy_name} for 'other' (got "
-                                f"torch.{other.dtype.legacy_name})")
+        raise errors.type_error(f"map_: expected {type_string(t.dtype)} for 'other' (got "
+                                f"{type_string(other.dtype)})")
     return _run(ctx, t, fn, (S.expand(other, t.shape),))
 
 

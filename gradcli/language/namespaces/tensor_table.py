@@ -9,7 +9,9 @@ from gradcli.engine.functions import F
 from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.ops import selection as selection
 from gradcli.engine.ops import shapes as S
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 from gradcli.language.namespaces.autograd_graph import register_post_accumulate_grad_hook
 from gradcli.language.namespaces.builtins import entry, table
 from gradcli.language.namespaces.declared_tables import layered
@@ -77,6 +79,18 @@ def _pin_memory(t: Tensor, device=None):
     raise errors.runtime("Cannot access accelerator device when none is available.")
 
 
+def _is_pinned(t: Tensor, device=None) -> bool:
+    """Never pinned: there is no accelerator; a device named is deprecated, and any but the
+    CPU is refused as pin_memory refuses it."""
+    if device is not None:
+        STATE.warn("DeprecationWarning", triggered(
+            "The argument 'device' of Tensor.is_pinned() is deprecated. Please do not pass this "
+            "argument.", "aten/src/ATen/native/Memory.cpp", 31))
+        if str(device) != "cpu":
+            _pin_memory(t)
+    return False
+
+
 def no_arguments(name: str, fn) -> Builtin:
     """A Tensor method torch implements in C without parameters (METH_NOARGS), with its
     wording for arguments it is given."""
@@ -103,7 +117,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
           "self, hook", context=True),
     entry("size", _size, "self, dim: int=None"),
     no_arguments("dim", lambda t: t.ndim),
-    no_arguments("is_pinned", lambda t: False),
+    entry("is_pinned", _is_pinned, "self, device=None"),
     entry("pin_memory", _pin_memory, "self, device=None"),
     no_arguments("ndimension", lambda t: t.ndim),
     no_arguments("data_ptr", lambda t: t.data.ctypes.data),
