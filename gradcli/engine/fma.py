@@ -56,12 +56,13 @@ def _doubtful32(s: np.ndarray) -> np.ndarray:
 _F32_TINY_SHIFTED = np.uint64((int(np.float64(_F32_TINY).view(np.uint64)) << 1) - 1)
 
 
-def _any_doubtful32(s: np.ndarray) -> bool:
-    """Whether `_doubtful32(s)` holds anywhere, for a contiguous `s`, in fewer passes: the sign
-    shifted out of the bits, a zero wraps to the largest number, so one minimum finds any
-    subnormal."""
-    bits = s.view(np.uint64)
-    scratch = np.bitwise_and(bits, _F32_DROPPED_BITS)
+def _any_doubtful32(s: np.ndarray, scratch: np.ndarray) -> bool:
+    """Whether `_doubtful32(s)` holds anywhere, for a contiguous `s`, in fewer passes (`scratch`:
+    as many uint64 as `s`, written over): the sign shifted out of the bits, a zero wraps to the
+    largest number, so one minimum finds any subnormal."""
+    bits = s.reshape(-1).view(np.uint64)
+    scratch = scratch.reshape(-1)
+    np.bitwise_and(bits, _F32_DROPPED_BITS, out=scratch)
     if (scratch == _F32_MIDPOINT_BITS).any():
         return True
     np.left_shift(bits, np.uint64(1), out=scratch)
@@ -88,60 +89,103 @@ def sum32(product: np.ndarray, c) -> np.ndarray:
 
 
 _CHAIN_BYTES = 1 << 19  # the double products and sums a float32 chain holds at once (in cache)
+_BLOCK_STEPS = 4  # the fewest steps a block of chains takes at a time, where its elements allow
 _RERUNS = 8  # restarts of a float32 chain before its doubtful elements take every step exactly
 
 
 def fma_accumulate(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """acc = fma(a[k], b[k], acc) for k = 0, 1, ... from acc = `start` (else 0): a chain of
     vfmadd along axis 0. A float32 chain runs in double, one add a step (its products are exact
-    there), a few thousand steps at a time (`_float_chain`)."""
+    there), a block of elements a few thousand steps at a time (`_float_chain`)."""
     shape = np.broadcast_shapes(a.shape[1:], b.shape[1:])
     if a.dtype != np.float32:
         acc = np.zeros(shape, np.float64) if start is None else start
         for k in range(len(a)):
             acc = fma64(*np.broadcast_arrays(a[k], b[k], acc))
         return acc
-    size = math.prod(shape)
-    acc = np.zeros(size, np.float32) if start is None else \
-        np.broadcast_to(np.asarray(start, np.float32), shape).reshape(-1).copy()
-    steps = max(1, _CHAIN_BYTES // (16 * max(1, size)))
-    for first in range(0, len(a), steps):
-        products = np.multiply(a[first:first + steps], b[first:first + steps], dtype=np.float64)
-        _float_chain(products.reshape(len(products), size), acc)
-    return acc.reshape(shape)
+    acc = np.zeros(shape, np.float32) if start is None else \
+        np.broadcast_to(np.asarray(start, np.float32), shape).copy()
+    a, b = (x.reshape((len(x),) + (1,) * (len(shape) + 1 - x.ndim) + x.shape[1:]) for x in (a, b))
+    buffers = None
+    for block in _element_blocks(shape, _CHAIN_BYTES // (16 * min(len(a), _BLOCK_STEPS))):
+        part = acc[block] if block else acc
+        flat = part.reshape(-1)
+        steps = min(len(a), max(1, _CHAIN_BYTES // (16 * max(1, flat.size))))
+        if buffers is None:  # no block is larger than the first
+            buffers = np.empty((3, min(len(a) * flat.size, max(_CHAIN_BYTES // 16, flat.size))))
+        a_block, b_block = (x[(slice(None),) + _broadcast_index(block, x.shape[1:])] for x in (a, b))
+        for first in range(0, len(a), steps):
+            count = min(steps, len(a) - first)
+            # cast first: NumPy buffers a multiply that casts as it goes
+            operands = [x[first:first + count].astype(np.float64) for x in (a_block, b_block)]
+            products = np.multiply(*operands, out=buffers[0, :count * flat.size]
+                                   .reshape(np.broadcast_shapes(*(x.shape for x in operands))))
+            _float_chain(products.reshape(count, flat.size), flat,
+                         buffers[1, :count * flat.size].reshape(count, flat.size), buffers[2])
+        if not np.shares_memory(flat, part):
+            part[...] = flat.reshape(part.shape)
+    return acc
 
 
-def _float_chain(products: np.ndarray, acc: np.ndarray) -> None:
+def _element_blocks(shape: tuple, limit: int):
+    """Index tuples that split an array of `shape` into blocks of at most `limit` elements (one
+    at least): each a run along one axis, with the axes after it whole."""
+    if math.prod(shape) <= limit or not shape:
+        yield ()
+        return
+    inner = 1
+    axis = len(shape) - 1
+    while axis > 0 and inner * shape[axis] <= limit:
+        inner *= shape[axis]
+        axis -= 1
+    run = max(1, limit // inner)
+    for outer in np.ndindex(*shape[:axis]):
+        for first in range(0, shape[axis], run):
+            yield outer + (slice(first, first + run),)
+
+
+def _broadcast_index(block: tuple, shape: tuple) -> tuple:
+    """`block`'s index into an operand of `shape` broadcast against the result: every axis kept
+    (an integer as a slice of one), a length-1 axis whole."""
+    return tuple(slice(None) if size == 1 else slice(i, i + 1) if type(i) is int else i
+                 for i, size in zip(block, shape))
+
+
+def _float_chain(products: np.ndarray, acc: np.ndarray, sums: np.ndarray,
+                 scratch: np.ndarray) -> None:
     """Run the chains acc[e] = fma(.., .., acc[e]) over the exact products[k, e], k in order, in
-    place. Each step is a double sum rounded to float; an element whose double sum may have
-    rounded wrongly at some step (`_inexact_doubtful`) is run again from there, that step exact
-    (`sum32`); after
-    `_RERUNS` such restarts the elements left take every step exactly."""
+    place. Each step is a double sum (into `sums`) rounded to float; an element whose double sum
+    may have rounded wrongly at some step (`_inexact_doubtful`) is run again from there, that
+    step exact (`sum32`); after `_RERUNS` such restarts the elements left take every step
+    exactly. `scratch` holds as many doubles as `sums`."""
     count, columns, first, restarts = len(products), None, 0, 0
-    while first < count:
-        run = products[first:] if columns is None else products[first:, columns]
-        start = acc if columns is None else acc[columns]
+    run, start = products, acc.copy()
+    for k in range(count):
+        np.add(products[k], acc, out=sums[k])
+        np.copyto(acc, sums[k], casting="same_kind")
+    while _any_doubtful32(sums, scratch[:sums.size].view(np.uint64)):
+        wrong = _inexact_doubtful(run, sums, start)
+        if wrong is None:
+            return
+        again = np.flatnonzero(wrong.any(axis=0))  # positions within this run's columns
+        k = int(np.argmax(wrong[:, again].any(axis=1)))
+        before = sums[k - 1, again].astype(np.float32) if k else start[again]
+        columns = again if columns is None else columns[again]
+        acc[columns] = sum32(run[k, again], before)
+        first, restarts = first + k + 1, restarts + 1
+        if first == count:
+            return
+        run, start = products[first:, columns], acc[columns]
         if restarts == _RERUNS:
             for step in run:
                 start = sum32(step, start)
             acc[columns] = start
             return
-        sums = np.empty_like(run)
-        current = start
+        sums, current = np.empty_like(run), start
         for k in range(len(run)):
             np.add(run[k], current, out=sums[k])
             current = sums[k].astype(np.float32)
-        wrong = _inexact_doubtful(run, sums, start) if _any_doubtful32(sums) else None
-        if wrong is not None:
-            again = np.flatnonzero(wrong.any(axis=0))  # positions within this run's columns
-            k = int(np.argmax(wrong[:, again].any(axis=1)))
-            before = sums[k - 1, again].astype(np.float32) if k else start[again]
-        acc[slice(None) if columns is None else columns] = current
-        if wrong is None:
-            return
-        columns = again if columns is None else columns[again]
-        acc[columns] = sum32(run[k, again], before)
-        first, restarts = first + k + 1, restarts + 1
+        acc[columns] = current
 
 
 def _inexact_doubtful(run: np.ndarray, sums: np.ndarray, start: np.ndarray) -> np.ndarray | None:

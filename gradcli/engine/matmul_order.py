@@ -85,7 +85,10 @@ is row- or column-major (after torch's own choice, copied below from addmm_impl_
   sequential, no FMA.  Larger bmm with one result column (on AMD, float32 and float64): MKL's
   batched kernel sums them sequentially too, not as matrix-vector rows (measured: 2..150 rows,
   7..1000 terms, A row- or column-major, one and two threads); larger bmm of several rows and
-  one column elsewhere returns None (mm's matrix-vector rules do not hold there).
+  one column elsewhere returns None (mm's matrix-vector rules do not hold there).  bmm of two
+  or more entries of the blocked shapes (`blocked_batch`): each entry's blocked chains, summed
+  whole on two threads as on one (MKL's batched kernel gives an entry to one thread, so no rows
+  are split off as `_second_thread_rows` splits an mm's; a batch of one is an mm).
 
 Measured on a grid of 16,456 products (m up to 64, k up to 500, n up to 64, four layouts, with
 and without bias), on one thread: all claimed on the Zen 5 EPYC (91% before the matrix-vector
@@ -241,12 +244,14 @@ def _intel_fma_chain(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
 
 
 def fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
-    """sum over k of a[:, k] * b[k, :] as acc = fma(a[:, k], b[k, :], acc) in k order, from +0
-    (or from `init`)."""
-    acc = np.zeros((a.shape[0], b.shape[1]), a.dtype)
+    """sum over k of a[..., :, k] * b[..., k, :] as acc = fma(a[:, k], b[k, :], acc) in k order,
+    from +0 (or from `init`); leading dimensions are batches."""
+    batch = max(a.ndim, b.ndim) - 2
+    acc = np.zeros(a.shape[:-1] + b.shape[-1:], a.dtype)
     if init is not None:
         acc += init
-    return fma_accumulate(a.T[:, :, None], b[:, None, :], acc)
+    return fma_accumulate(_terms_first(a, -1, batch)[..., None],
+                          _terms_first(b, -2, batch)[..., None, :], acc)
 
 
 def _k_blocks(k: int) -> list[int]:
@@ -261,14 +266,26 @@ def _k_blocks(k: int) -> list[int]:
 
 def blocked_fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
     """One fused chain per block of k (`_k_blocks`), the blocks' sums added in order to `init`
-    (addmm's bias) or to the first block's."""
-    acc = None if init is None else np.broadcast_to(init, (a.shape[0], b.shape[1])).copy()
+    (addmm's bias) or to the first block's; leading dimensions are batches."""
+    acc = None if init is None else np.broadcast_to(init, a.shape[:-1] + b.shape[-1:]).copy()
     start = 0
-    for size in _k_blocks(a.shape[1]):
-        part = fma_chain(a[:, start:start + size], b[start:start + size])
+    for size in _k_blocks(a.shape[-1]):
+        part = fma_chain(a[..., start:start + size], b[..., start:start + size, :])
         acc = part if acc is None else acc + part
         start += size
     return acc
+
+
+def blocked_batch(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """bmm's entries all at once where MKL's batched kernel gives each blocked fused chains: two
+    or more entries of `mm`'s blocked shapes, each summed whole (one thread an entry: no rows
+    split off as in `mm`; a batch of one is `mm`'s), else None."""
+    count, m, k = a.shape
+    n = b.shape[2]
+    if not (BLOCKED_KERNEL and a.dtype == b.dtype == np.float32 and count > 1 and m >= 4 and
+            n >= 12 and 2 <= k <= _MAX_K and m * n * k <= _MAX_WORK):
+        return None
+    return blocked_fma_chain(a, b)
 
 
 def sixteen_lanes(a: np.ndarray, b: np.ndarray, first_in_lane: bool = False) -> np.ndarray:

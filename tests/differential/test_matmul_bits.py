@@ -8,6 +8,10 @@ random cases below (1240 of 1500)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -357,6 +361,39 @@ def test_bmm_of_one_column_sums_sequentially():
                 kind = dtypes.from_numpy(np.dtype(dtype))
                 ours = F.bmm(Tensor(x, kind), Tensor(b, kind))
                 assert ours.data.tobytes() == theirs.tobytes(), (dtype, m, k)
+
+
+_BLOCKED_BMM = """
+import numpy as np, torch
+import gradcli.engine.ops
+from gradcli.engine import dtypes
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
+rng = np.random.default_rng(11)
+for count, m, k, n in ((2, 5, 300, 13), (3, 7, 200, 40), (2, 6, 100, 20), (4, 13, 50, 17),
+                       (1, 6, 100, 20), (64, 32, 16, 32), (2, 9, 700, 14)):
+    a = rng.standard_normal((count, m, k)).astype(np.float32)
+    b = rng.standard_normal((count, n, k)).astype(np.float32).transpose(0, 2, 1)
+    for x, y in ((a, b), (a, np.ascontiguousarray(b)),
+                 (np.ascontiguousarray(a.transpose(0, 2, 1)).transpose(0, 2, 1), b)):
+        theirs = torch.bmm(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+        ours = F.bmm(Tensor(x, dtypes.float32), Tensor(y, dtypes.float32)).data
+        assert ours.tobytes() == theirs.tobytes(), (count, m, k, n)
+"""
+
+
+@pytest.mark.skipif(not matmul_order.BLOCKED_KERNEL, reason="MKL's blocked chains on AMD")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_bmm_of_blocked_shapes_sums_each_entry_whole(threads):
+    """torch.bmm of two or more entries of the blocked shapes gives each entry to one thread
+    (no rows split off to the small kernels, as one mm on two threads does), A and B either
+    way; one entry is an mm. Run apart, with torch and gradcli on `threads` threads."""
+    if threads > (os.cpu_count() or 1):
+        pytest.skip("needs as many cores")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    done = subprocess.run([sys.executable, "-c", _BLOCKED_BMM], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 @pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="ddot's lanes were measured on Zen 5")

@@ -120,14 +120,17 @@ def _mm(a, b, self_strides, mat2_strides, bias=None):
 
 def _bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """bmm: torch's naive kernel for small matrices, else one mm per batch entry (where their
-    order is known; not for one column of several rows, which MKL's batched kernel does not hand
-    to the matrix-vector kernel mm takes), else np.matmul."""
+    order is known, all at once where each takes blocked chains; not for one column of several
+    rows, which MKL's batched kernel does not hand to the matrix-vector kernel mm takes), else
+    np.matmul."""
     exact = matmul_order.bmm(a, b)
     one_column = b.shape[2] == 1 < a.shape[1]
     if exact is None and a.shape[1] * a.shape[2] * b.shape[2] >= 400 and not one_column:
-        entries = [matmul_order.mm(x, y) for x, y in zip(a, b)]
-        if entries and all(e is not None for e in entries):
-            exact = np.stack(entries)
+        exact = matmul_order.blocked_batch(a, b)
+        if exact is None:
+            entries = [matmul_order.mm(x, y) for x, y in zip(a, b)]
+            if entries and all(e is not None for e in entries):
+                exact = np.stack(entries)
     return np.matmul(a, b) if exact is None else exact
 
 
