@@ -145,17 +145,20 @@ _SUMMED = (np.float32, np.float64, np.complex64, np.complex128)
 
 
 def full_sum(values: np.ndarray) -> np.ndarray | None:
-    """torch's sum of all of a float or complex array whose elements are dense in memory (or a
-    1-D run with a stride), or
-    None when torch would take another path (then the caller sums as it can).
+    """torch's sum of all of a float or complex array whose elements are dense in memory, in
+    any order of dimensions (a transpose, a batch-first RNN's output), or of a 1-D run with a
+    stride, or None when torch would take another path (then the caller sums as it can).
 
-    Past GRAIN elements torch gives each thread an equal run and adds the runs' sums in order.
+    torch's TensorIterator walks the memory, and past GRAIN elements gives each thread an equal
+    run of it and adds the runs' sums in order.
     """
     if values.dtype not in _SUMMED:
         return None
     strided = values.ndim == 1 and not values.flags.c_contiguous  # (a complex tensor's .real)
     if not (strided or values.flags.c_contiguous or values.flags.f_contiguous):
-        return None
+        values = in_memory_order(values)
+        if values is None:
+            return None
     flat = np.ravel(values, order="K")
     n = len(flat)
     if n == 0:
@@ -166,6 +169,14 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
     for first in range(chunk, n, chunk):
         total = total + run_sum(flat[first:first + chunk])
     return np.asarray(total, dtype=values.dtype)
+
+
+def in_memory_order(values: np.ndarray) -> np.ndarray | None:
+    """`values` with its dimensions put in memory order (the largest stride first), when that
+    makes it C-contiguous (its elements dense in memory), else None."""
+    order = sorted(range(values.ndim), key=lambda i: -values.strides[i])
+    in_memory = values.transpose(order)
+    return in_memory if in_memory.flags.c_contiguous else None
 
 
 def _strided_row_sum(values: np.ndarray) -> np.ndarray:
@@ -212,16 +223,17 @@ def strided_row_sums(rows: np.ndarray) -> np.ndarray:
     return _interleaved(np.ascontiguousarray(rows.T))
 
 
-def outer_dim_sums(values: np.ndarray, dim: int) -> np.ndarray | None:
+def outer_dim_sums(values: np.ndarray, dim: int, vectorized: bool = True) -> np.ndarray | None:
     """torch's sums over one non-last dimension of a C-contiguous float array, or None for other
     arrays.
 
     torch runs across the inner positions (SumKernel's vectorized_outer_sum, or scalar_outer_sum
-    when there are fewer than a vector's width): groups of four vectors of columns (four single
-    columns) take multi_row_sum (one cascade per column along `dim`), the columns left over take
-    row_sum (four interleaved cascades per column); every column's additions are its own, so
-    all columns ride side by side. Split across threads, torch gives each thread whole outer
-    rows, or runs of columns rounded to 128 bytes, which keeps every column's group.
+    when there are fewer than a vector's width, or when not `vectorized`: the columns were not
+    contiguous in the tensor's memory): groups of four vectors of columns (four single columns)
+    take multi_row_sum (one cascade per column along `dim`), the columns left over take row_sum
+    (four interleaved cascades per column); every column's additions are its own, so all
+    columns ride side by side. Split across threads, torch gives each thread whole outer rows,
+    or runs of columns rounded to 128 bytes, which keeps every column's group.
     """
     if values.dtype not in _SUMMED or not values.flags.c_contiguous \
             or values.ndim < 2:
@@ -234,7 +246,7 @@ def outer_dim_sums(values: np.ndarray, dim: int) -> np.ndarray | None:
         return np.zeros(out_shape, values.dtype)
     columns = values.reshape(outer, size, inner).transpose(1, 0, 2)  # (size, outer, inner)
     lanes = VECTOR_BYTES // values.dtype.itemsize
-    group = _ILP * lanes if inner >= lanes else _ILP  # scalar_outer_sum groups single columns
+    group = _ILP * lanes if inner >= lanes and vectorized else _ILP  # scalar: single columns
     split = inner // group * group
     result = np.empty((outer, inner), values.dtype)
     if split:

@@ -166,7 +166,7 @@ _AMD_ZEN5 = _AMD and FAMILY >= 26
 # two threads split the rows on the AVX-512 EPYC (on the AVX2 one two threads measured as one)
 _AMD_AVX512_THREADS = _AMD and CAPABILITY == "avx512" and THREADS > 1
 _K_BLOCK = 192  # the longest sum MKL's kernel on AMD takes in one chain
-_MAX_WORK = 1 << 24  # M * N * K beyond which the emulation would be too slow (about 0.1 s)
+_MAX_WORK = 1 << 25  # M * N * K beyond which the emulation would be too slow (about 0.1 s)
 _MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is slower
 _MAX_K = 4096
 _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however many it may use

@@ -172,6 +172,26 @@ def test_sums_and_means_over_several_dimensions_match_torch_bit_for_bit(count):
     assert not mismatches, mismatches[:5]
 
 
+@pytest.mark.parametrize("count", [200, pytest.param(2000, marks=pytest.mark.slow)])
+def test_sums_of_permuted_tensors_walk_their_memory(count):
+    """A permuted dense tensor (a batch-first RNN's output, x.permute(...)) sums as its memory
+    lies, whole or over several dimensions, as torch's TensorIterator walks it."""
+    rng = np.random.default_rng(41)
+    mismatches = []
+    for trial in range(count):
+        ndim = int(rng.integers(3, 5))
+        shape = tuple(int(rng.choice([2, 3, 5, 16, 17, 33, 64, 100])) for _ in range(ndim))
+        values = (rng.standard_normal(shape) * 3).astype(np.float32 if trial % 3 else np.float64)
+        permuted = values.transpose(rng.permutation(ndim))
+        dims = tuple(int(d) for d in rng.choice(ndim, int(rng.integers(2, ndim)), replace=False))
+        for args in ((), (dims,)):
+            ours = F.sum(Tensor(permuted, dtypes.from_numpy(permuted.dtype)), *args).data
+            theirs = torch.from_numpy(permuted).sum(*args).numpy()
+            if ours.tobytes() != theirs.tobytes():
+                mismatches.append((shape, permuted.strides, args))
+    assert not mismatches, mismatches[:5]
+
+
 def _moment_case(rng):
     """A random float32/float64 array (sometimes transposed) and var/std options for it."""
     dtype = np.float32 if rng.random() < 0.7 else np.float64

@@ -9,7 +9,7 @@ import numpy as np
 
 from gradcli.engine import declarations, dtypes, errors, vmap_batched
 from gradcli.engine.lazy_modules import vml_unary as _vml_unary
-from gradcli.engine.cascade_sum import (full_sum, last_dim_sums, outer_dim_sums,
+from gradcli.engine.cascade_sum import (full_sum, in_memory_order, last_dim_sums, outer_dim_sums,
                                         strided_row_sums)
 from gradcli.engine.norm_order import power_norm, two_norm
 from gradcli.engine.product_order import dim_product, whole_product
@@ -116,7 +116,7 @@ def _dims_sums(a, dims):
     into its output in turn, the next reduced run the fastest; split across threads, torch
     gives each thread whole outputs, which changes no output's additions."""
     if not a.flags.c_contiguous:
-        return None
+        return _memory_order_sums(a, dims)
     out_shape = tuple(size for i, size in enumerate(a.shape) if i not in dims)
     if a.size == 0:
         return np.zeros(out_shape, a.dtype)
@@ -143,18 +143,61 @@ def _dims_sums(a, dims):
     for j in range(1, steps.shape[1]):
         total = total + steps[:, j]
     return total.reshape(out_shape)
-def _memory_order_sums(a, d: int):
-    """Sums over dimension `d` of a dense array laid out in another order (a transpose): torch's
-    TensorIterator walks memory, so these are the sums of the C-ordered view of that memory."""
-    order = sorted(range(a.ndim), key=lambda i: -a.strides[i])
-    in_memory = a.transpose(order)
-    if not in_memory.flags.c_contiguous:
+def _memory_order_sums(a, dims):
+    """Sums over `dims` (one, or a list) of a dense array laid out in another order (a
+    transpose, a batch-first RNN's output), or None where torch's order is not known.
+
+    torch's TensorIterator puts a reduction's kept dimensions outside in the output's order
+    (its logical one), merging neighbours whose strides allow, and the reduced ones inside by
+    stride. SumKernel then sums each output's terms as a row when the reduced run is contiguous,
+    runs across the innermost kept run (`_columns`, vectorised when contiguous) when that one's
+    stride is the smaller, and else sums each output's terms alone. Reduced dimensions that do
+    not merge into one run take the C-ordered view of the memory."""
+    if in_memory_order(a) is None:
         return None
-    rows = _one_dim_sums(in_memory, order.index(d))
+    dims = [dims] if type(dims) is int else list(dims)
+    kept = [i for i in range(a.ndim) if i not in dims and a.shape[i] != 1]
+    reduced = sorted((d for d in dims if a.shape[d] != 1), key=lambda i: -a.strides[i])
+    out_shape = tuple(size for i, size in enumerate(a.shape) if i not in dims)
+    if not kept or not reduced:
+        return None
+    if _merges(a, reduced):
+        count, reduced_stride = math.prod(a.shape[d] for d in reduced), a.strides[reduced[-1]]
+        outer, columns = _columns(a, kept)
+        if reduced_stride == a.itemsize or reduced_stride < a.strides[columns[-1]]:
+            rows = np.ascontiguousarray(a.transpose(kept + reduced)).reshape(-1, count)
+            sums = last_dim_sums(rows) if reduced_stride == a.itemsize else strided_row_sums(rows)
+        else:
+            across = np.ascontiguousarray(a.transpose(outer + reduced + columns))
+            width = math.prod(a.shape[i] for i in columns)
+            sums = outer_dim_sums(across.reshape(-1, count, width), 1,
+                                  vectorized=a.strides[columns[-1]] == a.itemsize)
+        if sums is None:
+            return None
+        return sums.reshape(math.prod(a.shape[i] for i in outer), -1).reshape(
+            [a.shape[i] for i in outer + columns]).transpose(
+            np.argsort(outer + columns)).reshape(out_shape)
+    order = sorted(range(a.ndim), key=lambda i: -a.strides[i])
+    rows = _dims_sums(in_memory_order(a), sorted(order.index(d) for d in dims))
     if rows is None:
         return None
-    kept = [i for i in order if i != d]
-    return rows.transpose(np.argsort(kept))
+    return rows.transpose(np.argsort([i for i in order if i not in dims]))
+
+
+def _merges(a, dims: list) -> bool:
+    """Whether `dims` (outermost first) lie in `a`'s memory as one run, as TensorIterator merges
+    them."""
+    return all(a.strides[outer] == a.shape[inner] * a.strides[inner]
+               for outer, inner in zip(dims, dims[1:]))
+
+
+def _columns(a, kept: list) -> tuple[list, list]:
+    """The kept dimensions split into the outer ones and the innermost run TensorIterator merges
+    (the columns a reduction runs across)."""
+    first = len(kept) - 1
+    while first and _merges(a, kept[first - 1:first + 1]):
+        first -= 1
+    return kept[:first], kept[first:]
 
 
 def _sum_dtype(dtype, params):
