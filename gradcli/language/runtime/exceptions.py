@@ -20,7 +20,12 @@ _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, Overfl
             GeneratorExit, SystemExit, OSError, FileNotFoundError, PermissionError, TimeoutError,
             ConnectionError, EOFError, FloatingPointError, SyntaxError, IndentationError,
             UnicodeError, BufferError, Warning, UserWarning, DeprecationWarning, RuntimeWarning,
-            FutureWarning)
+            FutureWarning, UnicodeDecodeError, UnicodeEncodeError, UnicodeTranslateError,
+            FileExistsError, IsADirectoryError, NotADirectoryError, InterruptedError,
+            BrokenPipeError, ConnectionResetError, ConnectionRefusedError, ConnectionAbortedError,
+            BlockingIOError, ChildProcessError, ProcessLookupError, TabError, SystemError,
+            ReferenceError, StopAsyncIteration, PendingDeprecationWarning, SyntaxWarning,
+            ImportWarning, UnicodeWarning, BytesWarning, ResourceWarning)
 
 
 def _exception_class(cls: type) -> PyType:
@@ -79,7 +84,8 @@ class UserException(classes.Instance):
         return printer.str(self.args[0])
 
 
-CHAINING = ("__cause__", "__context__")  # the exceptions a raised one was chained to
+# the exceptions a raised one was chained to, and whether `raise ... from` hid its context
+CHAINING = ("__cause__", "__context__", "__suppress_context__")
 
 
 def chain(value, cause, context) -> None:
@@ -94,7 +100,9 @@ def chain(value, cause, context) -> None:
 
 
 def chained(value, name: str):
-    """e.__cause__ or e.__context__."""
+    """e.__cause__, e.__context__ or e.__suppress_context__."""
+    if name == "__suppress_context__":
+        return hasattr(value, "language_cause")
     if name == "__cause__":
         return getattr(value, "language_cause", None)
     return getattr(value, "language_context", None)
