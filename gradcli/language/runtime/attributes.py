@@ -447,9 +447,8 @@ def get(value, name: str):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
             if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
                 return found  # (an autograd node's class: grad_fn.__class__.__name__)
-        if name == "__class__" and (isinstance(value, PyType) or not isinstance(
-                value, (Tensor, TableObject, Node, AccumulateGrad, DType, Size, Namespace))):
-            return protocols.type_of(value)  # a class's metaclass, a Python value's type
+        if name == "__class__" and isinstance(value, PyType):  # a class's: its metaclass
+            return protocols.type_of(value)
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
