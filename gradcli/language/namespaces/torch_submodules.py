@@ -81,8 +81,9 @@ def _pyplot_modules() -> dict:
 
 
 def _text_modules() -> dict:
+    from gradcli.language.namespaces.python_re import RE
     from gradcli.language.namespaces.python_text import MODULES
-    return MODULES
+    return MODULES | {"re": RE}
 
 
 def _heapq_modules() -> dict:

@@ -183,7 +183,7 @@ def get_item(value, key):
     """value[key] for tensors (torch's indexing) and Python's containers."""
     if isinstance(value, Tensor):
         return indexing.get_item(value, _user_index(key))
-    if isinstance(value, TableObject) and value.is_sequence:
+    if isinstance(value, TableObject) and (value.is_sequence or value.subscriptable):
         return value.item(key)
     if isinstance(value, np.ndarray):
         return value[_numpy_key(key)]
