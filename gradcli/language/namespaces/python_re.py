@@ -34,7 +34,7 @@ class _Wrapped(TableObject):
     read-only attributes."""
 
     __slots__ = ("host",)
-    ATTRIBUTES: tuple = ()
+    ATTRIBUTES: dict = {}  # name -> its getter on the host object
 
     def __init__(self, host):
         self.host = host
@@ -54,7 +54,7 @@ class _Wrapped(TableObject):
 
     def attribute(self, name: str):
         if name in self.ATTRIBUTES:
-            value = getattr(self.host, name)
+            value = self.ATTRIBUTES[name](self.host)
             return Pattern(value) if isinstance(value, re.Pattern) else value
         found = self.methods().get(name)
         if found is None:
@@ -77,7 +77,9 @@ class Match(_Wrapped):
 
     __slots__ = ()
     subscriptable = True
-    ATTRIBUTES = ("string", "re", "pos", "endpos", "lastindex", "lastgroup")
+    ATTRIBUTES = {"string": lambda m: m.string, "re": lambda m: m.re, "pos": lambda m: m.pos,
+                  "endpos": lambda m: m.endpos, "lastindex": lambda m: m.lastindex,
+                  "lastgroup": lambda m: m.lastgroup}
 
     @property
     def language_type(self) -> PyType:
@@ -98,7 +100,8 @@ class Pattern(_Wrapped):
     """re.Pattern: a compiled pattern's matching methods, as the module's functions."""
 
     __slots__ = ()
-    ATTRIBUTES = ("pattern", "flags", "groups")
+    ATTRIBUTES = {"pattern": lambda p: p.pattern, "flags": lambda p: p.flags,
+                  "groups": lambda p: p.groups}
 
     @property
     def language_type(self) -> PyType:
