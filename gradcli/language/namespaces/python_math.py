@@ -24,9 +24,9 @@ def _function(name: str, spec: str):
 _ONE = ("sqrt", "exp", "expm1", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
         "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "floor", "ceil",
         "trunc", "isnan", "isinf", "isfinite", "erf", "erfc", "gamma", "lgamma", "radians",
-        "degrees", "factorial", "isqrt", "modf", "frexp")
+        "degrees", "factorial", "isqrt", "modf", "frexp", "cbrt", "exp2", "ulp")
 _TWO = ("pow", "atan2", "copysign", "fmod", "remainder", "gcd", "lcm", "comb", "perm", "ldexp",
-        "dist")
+        "dist", "nextafter")
 
 MATH = Namespace("math", table(
     *(_function(name, "x, /") for name in _ONE),

@@ -197,7 +197,7 @@ MODULE_GROUPS = (
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm"), _pyplot_modules),
     (("math",), _math),
     (("heapq", "bisect"), _heapq_modules),
-    (("re", "string", "unicodedata"), _text_modules),
+    (("re", "string", "unicodedata", "textwrap"), _text_modules),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),
