@@ -24,6 +24,7 @@ from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace,
                                             iterate, type_name)
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.protocols import CLASS_METHODS
+from gradcli.language.runtime.classes import CachedProperty
 
 
 def _sleep(seconds) -> None:
@@ -281,6 +282,7 @@ FUNCTOOLS = Namespace("functools", table(
     entry("cache", lambda ctx, fn: CachedFunction(ctx, fn, None), "user_function, /",
           context=True, frames=0),
     entry("wraps", _wraps, "wrapped, assigned=None, updated=None", frames=0),
+    entry("cached_property", CachedProperty, "func", frames=0),
     *ORDERING,
 ))
 

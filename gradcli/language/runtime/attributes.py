@@ -283,7 +283,24 @@ def _close(generator: GeneratorObject) -> None:
     generator.close()
 
 
+def _throw(ctx, generator: GeneratorObject, value, /, *rest):
+    """generator.throw(error): raised where the body waits, as `raise error` there (the old
+    (type, value) form calls the class with the value)."""
+    if rest and rest[0] is not None and exceptions.is_exception_class(value):
+        value = ctx.call(value, [rest[0]], {})
+    if not exceptions.is_exception_class(value) and exceptions.exception_type(value) is None:
+        raise errors.type_error("exceptions must be classes or instances deriving from "
+                                f"BaseException, not {type_name(value)}")
+    error = exceptions.raised(value, ctx.printer, None)
+    try:
+        return generator.throw(error)
+    except StopIteration as stop:
+        raise stop_iteration(stop) from None
+
+
 GENERATOR_METHODS = table(entry("send", _send, "self, value, /"),
+                          entry("throw", _throw, "self, typ, val=None, tb=None, /",
+                                context=True),
                           entry("close", _close, "self"))
 
 

@@ -38,6 +38,14 @@ class Property:
 
 
 @record(eq=False)
+class CachedProperty:
+    """functools.cached_property: computed on an instance's first read, then kept as its own
+    attribute (which later reads find first)."""
+
+    function: object
+
+
+@record(eq=False)
 class NativeMethod:
     """A method a library adds to a user class (functools.total_ordering's): a builtin that
     binds to the instance as a function does."""
@@ -223,6 +231,13 @@ def bind(found, instance, cls: UserClass):
         return cls.runtime.call(found.getter, [instance], {})
     if isinstance(found, UserFunction) and instance is not None:
         return UserMethod(instance, found)
+    if isinstance(found, CachedProperty) and instance is not None:
+        value = cls.runtime.call(found.function, [instance], {})
+        if isinstance(instance, Instance):  # into its __dict__, past any __setattr__
+            instance.attrs[found.function.name] = value
+        else:
+            instance.set_attribute(found.function.name, value)
+        return value
     if isinstance(found, NativeMethod):
         return found.function if instance is None else BoundMethod(instance, found.function)
     return found
