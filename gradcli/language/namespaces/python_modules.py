@@ -24,7 +24,7 @@ from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace,
                                             iterate, type_name)
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.protocols import CLASS_METHODS
-from gradcli.language.runtime.classes import CachedProperty
+from gradcli.language.runtime.classes import OBJECT, CachedProperty
 
 
 def _sleep(seconds) -> None:
@@ -84,7 +84,18 @@ TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     "Tuple", "Type", "Union", "Generator", "Mapping", "Literal", "FrozenSet", "DefaultDict",
     "OrderedDict", "Counter", "Deque", "ClassVar", "Final", "Hashable", "Sized",
     "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")}
-    | {"NamedTuple": TYPED_NAMEDTUPLE})
+    | {"NamedTuple": TYPED_NAMEDTUPLE, "Generic": TypeForm("typing.Generic", origin=OBJECT),
+       "Protocol": TypeForm("typing.Protocol", origin=OBJECT)} | table(
+    entry("TypeVar", lambda name, *constraints, bound=None, covariant=False,
+          contravariant=False: _type_variable(name, covariant, contravariant),
+          "name, *constraints, bound=None, covariant=False, contravariant=False", frames=0)))
+
+
+def _type_variable(name, covariant, contravariant) -> TypeForm:
+    """TypeVar('T'): printed as typing prints it (~T, +T_co, -T_contra)."""
+    if not isinstance(name, str):
+        raise errors.type_error("TypeVar name must be a string")
+    return TypeForm(("+" if covariant else "-" if contravariant else "~") + name)
 
 
 def _ordered_dict(*args, **kwargs):

@@ -586,6 +586,10 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime,
                                         metaclass.name == "type"):
         raise errors.TorchError("NotImplementedError", "a class with a metaclass other than "
                                 "type or ABCMeta is not supported by gradcli yet")
+    generic = [base for base in bases if isinstance(base, TypeForm) and
+               base.name == "typing.Generic" and base.args]
+    if generic:  # class Box(Generic[T]): its type variables, which Box[int] fills
+        namespace.setdefault("__parameters__", generic[0].args)
     bases = [base.origin if isinstance(base, TypeForm) and base.origin is not None else base
              for base in bases]
     for base in bases:
