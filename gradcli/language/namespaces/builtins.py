@@ -421,6 +421,16 @@ _FUNCTION_KINDS = {"function": _TYPE_OF[UserFunction],
                    "method_descriptor": _class("method_descriptor", ())}
 _FINAL_FUNCTION_TYPES = (*_FUNCTION_KINDS.values(), _BUILTIN_FUNCTION)  # no subclasses in Python
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
+# the decorators' classes, which isinstance() and type() name as Python's
+_DECORATOR_TYPES = (
+    PyType("staticmethod", (classes.StaticMethod,), entry(
+        "staticmethod", classes.StaticMethod, "function, /", style="exact", frames=0)),
+    PyType("classmethod", (classes.ClassMethod,), entry(
+        "classmethod", classes.ClassMethod, "function, /", style="exact", frames=0)),
+    PyType("property", (classes.Property,), entry(
+        "property", lambda fget, fset, fdel, doc: classes.Property(fget, fset, fdel),
+        "fget=None, fset=None, fdel=None, doc=None", frames=0)))
+_TYPE_OF.update({t.hosts[0]: t for t in _DECORATOR_TYPES})
 _NODE_TYPES: dict[str, PyType] = {}
 
 
@@ -679,10 +689,6 @@ PY_BUILTINS = table(
     entry("zip", lambda *its, strict: zip(*(iterate(i) for i in its), strict=strict),
           "*iterables, strict=False", style="expected", frames=0),
     entry("isinstance", _isinstance, "obj, classinfo, /", style="expected", frames=0),
-    entry("staticmethod", classes.StaticMethod, "function, /", style="exact", frames=0),
-    entry("classmethod", classes.ClassMethod, "function, /", style="exact", frames=0),
-    entry("property", lambda fget, fset, fdel, doc: classes.Property(fget, fset, fdel),
-          "fget=None, fset=None, fdel=None, doc=None", frames=0),
     entry("super", _super, "*args", style="expected", frames=0),
     entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
           style="expected"),
@@ -725,7 +731,7 @@ PY_BUILTINS = table(
                                    TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE,
                                    SLICE_TYPE)} | \
     EXCEPTION_TYPES | {"object": classes.OBJECT, "NotImplemented": NotImplemented,
-                       "Ellipsis": Ellipsis}
+                       "Ellipsis": Ellipsis} | {t.name: t for t in _DECORATOR_TYPES}
 
 
 def register_type(cls: PyType) -> None:

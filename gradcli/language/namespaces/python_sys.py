@@ -12,7 +12,8 @@ from gradcli.engine.state import STATE
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import FlagNamespace, NamedTuple, Namespace, type_name
+from gradcli.language.runtime.values import (FlagNamespace, NamedTuple, Namespace, iterate,
+                                            type_name)
 
 ARGV = "sys.argv"  # STATE.flags key: the program's command line, set by whoever runs it
 
@@ -107,6 +108,29 @@ def _strings(name: str, function, spec: str):
     return entry(name, call, spec, frames=0)
 
 
+def _relpath(path, start=None):
+    """os.path.relpath between absolute paths (a relative one would read the directory)."""
+    if not all(isinstance(p, str) and posixpath.isabs(p) for p in (path, start)):
+        raise _refusal("os.path", "relpath")
+    return posixpath.relpath(path, start)
+
+
+def _common(name: str, function):
+    """commonprefix / commonpath of a list of strings."""
+    def call(paths):
+        paths = list(iterate(paths))
+        for path in paths:
+            if not isinstance(path, (str, bytes)):
+                raise errors.type_error(f"expected str, bytes or os.PathLike object, not "
+                                        f"{type_name(path)}")
+        try:
+            return function(paths)
+        except (TypeError, ValueError) as error:
+            raise (errors.type_error if isinstance(error, TypeError) else errors.value_error)(
+                str(error)) from None
+    return entry(name, call, "m, /" if name == "commonprefix" else "paths, /", frames=0)
+
+
 PATH = Namespace("posixpath", table(
     _strings("join", posixpath.join, "a, /, *p"),
     _strings("basename", posixpath.basename, "p, /"),
@@ -115,6 +139,11 @@ PATH = Namespace("posixpath", table(
     _strings("splitext", posixpath.splitext, "p, /"),
     _strings("normpath", posixpath.normpath, "path, /"),
     _strings("isabs", posixpath.isabs, "s, /"),
+    _strings("normcase", posixpath.normcase, "s, /"),
+    _strings("splitdrive", posixpath.splitdrive, "p, /"),
+    entry("relpath", _relpath, "path, start=None", frames=0),
+    _common("commonprefix", posixpath.commonprefix),
+    _common("commonpath", posixpath.commonpath),
     *(_refused("os.path", name) for name in (
         "exists", "isfile", "isdir", "getsize", "abspath", "realpath", "expanduser",
         "getmtime", "islink")),
@@ -178,15 +207,20 @@ OS = Namespace("os", table(
 ) | {"path": PATH, "sep": "/", "linesep": "\n", "name": "posix",
      "environ": Environ()})
 
-# sys.version_info, a structseq printed by its dotted name
-_VERSION_INFO = type("sys.version_info", (NamedTuple,), {
-    "__slots__": (), "language_fields": ("major", "minor", "micro", "releaselevel", "serial")})
+
+
+def _structseq(name: str, value):
+    """sys.version_info, float_info, int_info: structseqs printed by their dotted names."""
+    kind = type(name, (NamedTuple,), {"__slots__": (), "language_fields": value.__match_args__})
+    return kind(value)
+
 
 SYS = SysNamespace("sys", table(
     entry("exit", exit_program, "status=None, /", frames=0),
     entry("getrecursionlimit", lambda ctx: ctx.recursion_limit, "", context=True, frames=0),
 ) | {"stdout": STDOUT, "stderr": STDERR, "maxsize": sys.maxsize, "platform": sys.platform,
      "byteorder": sys.byteorder, "version": sys.version,
-     "version_info": _VERSION_INFO(sys.version_info)}, defaults={"argv": None})
+     **{name: _structseq(f"sys.{name}", vars(sys)[name]) for name in (
+         "version_info", "float_info", "int_info")}}, defaults={"argv": None})
 
 MODULES = {"sys": SYS, "os": OS, "os.path": PATH}
