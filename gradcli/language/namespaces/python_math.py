@@ -1,8 +1,10 @@
-"""Python's `math` module as tutorials use it (math.pi, math.sqrt, math.exp, ...): Python's own
-functions, with a one-element tensor taken as its number as Python's float() would take it."""
+"""Python's `math` and `cmath` modules as tutorials use them (math.pi, math.sqrt, cmath.exp,
+...): Python's own functions, with a one-element tensor taken as its number as Python's float()
+would take it."""
 
 from __future__ import annotations
 
+import cmath
 import math
 
 from gradcli.engine.tensor import Tensor
@@ -44,3 +46,24 @@ MATH = Namespace("math", table(
                                                     start=start),
           "iterable, /, *, start=1", style="expected", frames=0),
 ) | {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan})
+
+_COMPLEX_ONE = ("sqrt", "exp", "log10", "phase", "polar", "sin", "cos", "tan", "asin", "acos",
+                "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "isfinite", "isinf",
+                "isnan")
+
+
+def _complex_function(name: str, spec: str):
+    host = vars(cmath)[name]
+    return entry(name, lambda *args: host(*(_real(a) for a in args)), spec, style="expected",
+                 frames=0)
+
+
+CMATH = Namespace("cmath", table(
+    *(_complex_function(name, "z, /") for name in _COMPLEX_ONE),
+    _complex_function("rect", "r, phi, /"),
+    entry("log", lambda x, base: cmath.log(_real(x)) if base is None else cmath.log(
+        _real(x), _real(base)), "x, base=None, /", style="expected", frames=0),
+    entry("isclose", lambda a, b, rel_tol, abs_tol: cmath.isclose(
+        _real(a), _real(b), rel_tol=rel_tol, abs_tol=abs_tol),
+        "a, b, *, rel_tol=1e-09, abs_tol=0.0", style="expected", frames=0),
+) | {name: vars(cmath)[name] for name in ("pi", "e", "tau", "inf", "infj", "nan", "nanj")})

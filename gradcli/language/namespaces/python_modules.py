@@ -37,7 +37,51 @@ def _sleep(seconds) -> None:
     time.sleep(seconds)
 
 
+# time.struct_time, printed by its dotted name with its nine fields
+_STRUCT_TIME = type("time.struct_time", (NamedTuple,), {
+    "__slots__": (), "language_fields": time.struct_time.__match_args__})
+
+
+def _struct_time(host) -> NamedTuple:
+    return _STRUCT_TIME(host)
+
+
+def _host_time(value):
+    """A struct_time (or 9-tuple) argument as Python's time functions take it."""
+    if value is None:
+        return time.localtime()
+    if not isinstance(value, tuple) or len(value) != 9:
+        raise errors.type_error("Tuple or struct_time argument required")
+    return time.struct_time(tuple(value))
+
+
+def _clock_reading(host):
+    """time.gmtime / localtime: the struct_time of `secs` seconds since the epoch."""
+    def read(secs=None):
+        if secs is not None and not isinstance(secs, (int, float)):
+            raise errors.type_error(f"'{type_name(secs)}' object cannot be interpreted as an "
+                                    "integer")
+        return _struct_time(host(secs))
+    return read
+
+
+def _strftime(format, t=None) -> str:
+    if not isinstance(format, str):
+        raise errors.type_error(f"strftime() argument 1 must be str, not {type_name(format)}")
+    try:
+        return time.strftime(format, _host_time(t))
+    except (TypeError, ValueError, OverflowError) as error:
+        raise errors.TorchError(type(error).__name__, str(error)) from None
+
+
 TIME = Namespace("time", table(
+    entry("gmtime", _clock_reading(time.gmtime), "seconds=None, /", frames=0),
+    entry("localtime", _clock_reading(time.localtime), "seconds=None, /", frames=0),
+    entry("strftime", _strftime, "format, time=None, /", frames=0),
+    entry("mktime", lambda t: time.mktime(_host_time(t)), "time_tuple, /", frames=0),
+    entry("asctime", lambda t=None: time.asctime(_host_time(t)), "time_tuple=None, /",
+          frames=0),
+    entry("ctime", lambda secs=None: time.ctime(secs), "seconds=None, /", frames=0),
     entry("time", time.time, "", frames=0),
     entry("perf_counter", time.perf_counter, "", frames=0),
     entry("monotonic", time.monotonic, "", frames=0),

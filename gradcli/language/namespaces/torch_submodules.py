@@ -92,8 +92,8 @@ def _heapq_modules() -> dict:
 
 
 def _math() -> dict:
-    from gradcli.language.namespaces.python_math import MATH
-    return {"math": MATH}
+    from gradcli.language.namespaces.python_math import CMATH, MATH
+    return {"math": MATH, "cmath": CMATH}
 
 
 def _serialization() -> dict:
@@ -195,7 +195,7 @@ MODULE_GROUPS = (
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random", "numpy.fft"), _numpy_modules),
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm"), _pyplot_modules),
-    (("math",), _math),
+    (("math", "cmath"), _math),
     (("heapq", "bisect"), _heapq_modules),
     (("re", "string", "unicodedata", "textwrap"), _text_modules),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
