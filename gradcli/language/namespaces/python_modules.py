@@ -13,6 +13,7 @@ from gradcli.engine import errors
 from gradcli.language.namespaces.python_copy import COPY
 from gradcli.language.namespaces.python_io import IO
 from gradcli.language.namespaces.python_warnings import WARNINGS
+from gradcli.language.namespaces.functools_dispatch import SingleDispatch
 from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
 from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE, namedtuple
@@ -338,6 +339,7 @@ FUNCTOOLS = Namespace("functools", table(
           context=True, frames=0),
     entry("wraps", _wraps, "wrapped, assigned=None, updated=None", frames=0),
     entry("cached_property", CachedProperty, "func", frames=0),
+    entry("singledispatch", SingleDispatch, "func", context=True, frames=0),
     *ORDERING,
 ))
 
