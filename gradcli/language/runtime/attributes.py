@@ -81,6 +81,8 @@ RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
     "singular_values", "mantissa", "exponent", "LU", "pivots", "info", "P", "L", "inverse",
     "result", "hist", "bin_edges", "cloned_coefficient")}
 EXCEPTION_ATTRS = {"args": lambda e: e.args}
+
+EXCEPTION_METHODS = exceptions.EXCEPTION_METHODS
 STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args else None}
 SYSTEM_EXIT_ATTRS = EXCEPTION_ATTRS | {"code": lambda e: (e.args[0] if len(e.args) == 1 else
                                                           e.args or None)}
@@ -335,9 +337,11 @@ def _from(value, name: str, attrs: dict, methods: dict):
 _KIND_TABLES = (
     (AccumulateGrad, ACCUMULATE_GRAD_ATTRS, NODE_METHODS), (Node, NODE_ATTRS, NODE_METHODS),
     (DType, DTYPE_ATTRS, {}), (Size, {}, SIZE_METHODS | TUPLE_METHODS),
-    (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS, {}),
-    (SystemExit, SYSTEM_EXIT_ATTRS, {}),
-    (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
+    (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS,
+                                                EXCEPTION_METHODS),
+    (SystemExit, SYSTEM_EXIT_ATTRS, EXCEPTION_METHODS),
+    (BaseException, EXCEPTION_ATTRS, EXCEPTION_METHODS),
+    (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
     (RNG_KIND, {}, RNG_METHODS), (RANDOM_STATE_KIND, {}, RANDOM_STATE_METHODS),
     (random.Random, {}, RANDOM_METHODS),
@@ -468,6 +472,9 @@ def get(value, name: str):
             return protocols.type_of(value)
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
+        if isinstance(value, BaseException) and name == "__notes__" and \
+                "__notes__" in vars(value):  # what add_note() collected
+            return vars(value)["__notes__"]
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
             return exceptions.chained(value, name)
         if value is classes.OBJECT and name in _OBJECT_METHODS:  # object.__setattr__(self, ...)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gradcli.engine import errors
 from gradcli.language.runtime import classes, protocols
-from gradcli.language.runtime.frames import GradRuntimeError, Span
+from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, Span
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.pytypes import PyType
 
@@ -59,6 +59,9 @@ class UserException(classes.Instance):
             return self.args
         if name in CHAINING:
             return chained(self, name)
+        if name in EXCEPTION_METHODS and name not in self.attrs and \
+                self.cls.find(name) is classes.MISSING:
+            return BoundMethod(self, EXCEPTION_METHODS[name])
         return super().attribute(name)
 
     def set_attribute(self, name: str, value) -> None:
@@ -86,6 +89,29 @@ class UserException(classes.Instance):
 
 # the exceptions a raised one was chained to, and whether `raise ... from` hid its context
 CHAINING = ("__cause__", "__context__", "__suppress_context__")
+
+
+def _add_note(error, note) -> None:
+    """e.add_note(note): kept in the exception's __notes__ list."""
+    if not isinstance(note, str):
+        raise errors.type_error(f"note must be a str, not '{protocols.type_of(note).name}'")
+    if isinstance(error, UserException):
+        error.attrs.setdefault("__notes__", []).append(note)
+    else:
+        error.add_note(note)
+
+
+def _with_traceback(error, tb):
+    """e.with_traceback(None): `error` itself (a program holds no traceback objects)."""
+    if tb is not None:
+        raise errors.type_error("__traceback__ must be a traceback or None")
+    return error
+
+
+# BaseException's methods, for builtin exceptions and the program's own exception classes
+EXCEPTION_METHODS = {"add_note": entry("add_note", _add_note, "self, note, /", style="exact"),
+                     "with_traceback": entry("with_traceback", _with_traceback, "self, tb, /",
+                                             style="exact")}
 
 
 def chain(value, cause, context) -> None:
