@@ -541,6 +541,10 @@ def _tensor_attribute(value: Tensor, name: str):
 def set(value, name: str, item) -> None:
     """value.name = item, for the settable tensor attributes, table objects and user classes."""
     if isinstance(value, classes.UserClass):
+        guard = next((classes.METACLASSES[owner]["setattr"] for owner in value.mro
+                      if "setattr" in classes.METACLASSES.get(owner, {})), None)
+        if guard is not None:  # EnumType's: its members stay
+            guard(value, name)
         value.namespace[name] = item
         return
     if isinstance(value, UserFunction) or (isinstance(value, Builtin) and builtin_kind(value) == "function"):

@@ -362,7 +362,8 @@ class Instance(UserInstance, TableObject):
         value = self.cls.runtime.call(bind(found, self, self.cls), [], {})
         if not isinstance(value, int):
             raise errors.type_error("__hash__ method should return an integer")
-        return hash(value)
+        # as CPython takes it: as is when it fits a machine word (a str's hash), else reduced
+        return int(value) if -2 ** 63 <= value < 2 ** 63 else hash(value)
 
     def __eq__(self, other):
         found = self.cls.find("__eq__")
@@ -539,7 +540,8 @@ GENERIC_BASES: set = set()
 
 # What a library class (enum.Enum) does as its classes' metaclass, by the library class:
 # "made" (a function of a new subclass, run once it is made), "repr" (a function giving a class's
-# repr) and the metaclass's special methods (__call__, __getitem__, __iter__, __len__,
+# repr), "setattr" (a check of `cls.name = value`, raising to refuse it) and the metaclass's
+# special methods (__call__, __getitem__, __iter__, __len__,
 # __contains__), builtins taking the class.
 METACLASSES: dict = {}
 
