@@ -31,7 +31,7 @@ from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Printer, Size, builtin_kind, dict_from, iterate,
                                             python_method, qualified_type_name, type_name)
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.uninitialized import kind_of
 
 __all__ = ["Builtin", "entry", "table", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE", "LEGACY_TYPES",
@@ -196,6 +196,8 @@ def _isinstance(obj, classinfo) -> bool:
         return isinstance(classinfo, PyType) and isinstance(obj, classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_isinstance(obj, c) for c in classinfo)
+    if isinstance(classinfo, TypeForm) and classinfo.name == "types.UnionType":  # int | None
+        return any(obj is None if c is None else _isinstance(obj, c) for c in classinfo.args)
     raise errors.type_error("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
 
@@ -217,6 +219,8 @@ def _issubclass(cls, classinfo) -> bool:
         return issubclass(cls.hosts[0], classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_issubclass(cls, c) for c in classinfo)
+    if isinstance(classinfo, TypeForm) and classinfo.name == "types.UnionType":
+        return any(c is not None and _issubclass(cls, c) for c in classinfo.args)
     raise errors.type_error("issubclass() arg 2 must be a class, a tuple of classes, or a union")
 
 

@@ -1,10 +1,11 @@
-"""Python's `string`, `unicodedata` and `textwrap` modules as text tutorials use them
+"""Python's `string`, `unicodedata`, `textwrap` and `keyword` modules as text tutorials use them
 (string.ascii_letters and Template, unicodedata.normalize and category to strip accents,
 textwrap.fill for reports): Python's own constants and functions, whose TypeErrors and
 ValueErrors are the program's."""
 
 from __future__ import annotations
 
+import keyword
 import re
 import string
 import textwrap
@@ -107,4 +108,12 @@ TEXTWRAP = Namespace("textwrap", table(
     entry("indent", checked(_indent), "text, prefix, predicate=None", frames=0),
 ))
 
-MODULES = {"string": STRING, "unicodedata": UNICODEDATA, "textwrap": TEXTWRAP}
+# which names are Python's keywords (a code generator's or tokenizer's check)
+KEYWORD = Namespace("keyword", table(
+    entry("iskeyword", lambda s: keyword.iskeyword(s) if isinstance(s, str) else False, "s, /",
+          frames=0),
+    entry("issoftkeyword", lambda s: keyword.issoftkeyword(s) if isinstance(s, str) else False,
+          "s, /", frames=0),
+) | {"kwlist": list(keyword.kwlist), "softkwlist": list(keyword.softkwlist)})
+
+MODULES = {"string": STRING, "unicodedata": UNICODEDATA, "textwrap": TEXTWRAP, "keyword": KEYWORD}

@@ -86,6 +86,11 @@ def _text_modules() -> dict:
     return MODULES | {"re": RE}
 
 
+def _statistics() -> dict:
+    from gradcli.language.namespaces.python_statistics import STATISTICS
+    return {"statistics": STATISTICS}
+
+
 def _heapq_modules() -> dict:
     from gradcli.language.namespaces.python_heapq import MODULES
     return MODULES
@@ -197,7 +202,8 @@ MODULE_GROUPS = (
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm"), _pyplot_modules),
     (("math", "cmath"), _math),
     (("heapq", "bisect"), _heapq_modules),
-    (("re", "string", "unicodedata", "textwrap"), _text_modules),
+    (("re", "string", "unicodedata", "textwrap", "keyword"), _text_modules),
+    (("statistics",), _statistics),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),

@@ -241,7 +241,13 @@ _GENERIC_BUILTINS = ("list", "dict", "tuple", "set", "frozenset", "type")
 
 
 def _key_text(key) -> str:
-    return repr(key) if isinstance(key, (int, float, str, bool, type(None))) else type_name(key)
+    """A missing key as KeyError's message shows it: its repr (a tuple of plain keys too)."""
+    return repr(key) if _plain_key(key) else type_name(key)
+
+
+def _plain_key(key) -> bool:
+    return isinstance(key, (int, float, str, bool, bytes, type(None))) or (
+        type(key) is tuple and all(_plain_key(k) for k in key))
 
 
 def set_item(value, key, item) -> None:

@@ -589,6 +589,8 @@ def qualified_type_name(value) -> str:
     if isinstance(value, RemovableHandle):
         return "torch.utils.hooks.RemovableHandle"
     if isinstance(value, TypeForm):
+        if value.name == "types.UnionType" or value.name[0] in "~+-":  # int | None, TypeVar
+            return "types.UnionType" if value.name[0] == "t" else "typing.TypeVar"
         return "typing._GenericAlias" if value.name.startswith("typing.") else \
             "types.GenericAlias"
     if isinstance(value, FunctionNode) and value.custom:
