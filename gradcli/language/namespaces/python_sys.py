@@ -81,20 +81,22 @@ STREAM_TYPE = PyType("_io.TextIOWrapper", ())
 STDOUT, STDERR = Stream("stdout"), Stream("stderr")
 
 
-def _refusal(module: str, name: str) -> errors.TorchError:
+def refusal(module: str, name: str) -> errors.TorchError:
     return errors.TorchError("NotImplementedError", f"gradcli does not support {module}.{name}"
                              ": a program reaches no files, directories or environment")
 
 
 def _refused(module: str, name: str):
     def refuse(*args, **kwargs):
-        raise _refusal(module, name)
+        raise refusal(module, name)
     return entry(name, refuse, "*args, **kwargs", frames=0)
 
 
 def _strings(name: str, function, spec: str):
     """An os.path function on strings only (posixpath's own), with its TypeError otherwise."""
     def call(*args):
+        from gradcli.language.namespaces.python_pathlib import fspath
+        args = tuple(fspath(arg) for arg in args)
         for arg in args:
             if not isinstance(arg, (str, bytes)):
                 raise errors.type_error(
@@ -111,7 +113,7 @@ def _strings(name: str, function, spec: str):
 def _relpath(path, start=None):
     """os.path.relpath between absolute paths (a relative one would read the directory)."""
     if not all(isinstance(p, str) and posixpath.isabs(p) for p in (path, start)):
-        raise _refusal("os.path", "relpath")
+        raise refusal("os.path", "relpath")
     return posixpath.relpath(path, start)
 
 
@@ -181,10 +183,10 @@ class Environ(TableObject):
         self._set()[key] = value
 
     def length(self) -> int:
-        raise _refusal("os.environ", "__len__")
+        raise refusal("os.environ", "__len__")
 
     def members(self) -> list:
-        raise _refusal("os.environ", "__iter__")
+        raise refusal("os.environ", "__iter__")
 
     def attribute(self, name: str):
         if name in ("get", "setdefault", "items", "keys", "pop"):
@@ -195,7 +197,7 @@ class Environ(TableObject):
         raise self.missing(name)
 
     def repr(self, printer) -> str:
-        raise _refusal("os.environ", "__repr__")
+        raise refusal("os.environ", "__repr__")
 
 
 ENVIRON_TYPE = PyType("os._Environ", ())

@@ -86,6 +86,11 @@ def _text_modules() -> dict:
     return MODULES | {"re": RE}
 
 
+def _pathlib() -> dict:
+    from gradcli.language.namespaces.python_pathlib import PATHLIB
+    return {"pathlib": PATHLIB}
+
+
 def _statistics() -> dict:
     from gradcli.language.namespaces.python_statistics import STATISTICS
     return {"statistics": STATISTICS}
@@ -204,6 +209,7 @@ MODULE_GROUPS = (
     (("heapq", "bisect"), _heapq_modules),
     (("re", "string", "unicodedata", "textwrap", "keyword"), _text_modules),
     (("statistics",), _statistics),
+    (("pathlib",), _pathlib),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),
