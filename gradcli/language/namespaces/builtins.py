@@ -183,6 +183,8 @@ def _extreme(ctx, name: str, args: tuple, options: dict):
 def _isinstance(obj, classinfo) -> bool:
     if isinstance(classinfo, PyType) and classinfo in LEGACY_DTYPES:  # torch.FloatTensor ...
         return isinstance(obj, Tensor) and obj.dtype is LEGACY_DTYPES[classinfo]
+    if isinstance(classinfo, PyType) and classinfo in classes.ABSTRACT_CHECKS:
+        return classes.ABSTRACT_CHECKS[classinfo](obj)
     if isinstance(classinfo, (PyType, classes.UserClass)):
         owner = classes.class_of(obj)
         if owner is not None and owner.is_subclass_of(classinfo):

@@ -10,6 +10,7 @@ import itertools
 import time
 
 from gradcli.engine import errors
+from gradcli.language.namespaces.python_collections_abc import COLLECTIONS_ABC
 from gradcli.language.namespaces.python_copy import COPY
 from gradcli.language.namespaces.python_io import IO
 from gradcli.language.namespaces.python_warnings import WARNINGS
@@ -170,6 +171,7 @@ def _counter(iterable=None, **kwargs):
 
 
 COLLECTIONS = Namespace("collections", {
+    "abc": COLLECTIONS_ABC,
     "namedtuple": entry("namedtuple", namedtuple, "typename, field_names, *, rename=False, "
                         "defaults=None, module=None", frames=0),
     "deque": PyType("collections.deque", (collections.deque,), entry(

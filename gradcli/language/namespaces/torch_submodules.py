@@ -86,6 +86,11 @@ def _text_modules() -> dict:
     return MODULES | {"re": RE}
 
 
+def _collections_abc() -> dict:
+    from gradcli.language.namespaces.python_collections_abc import COLLECTIONS_ABC
+    return {"collections.abc": COLLECTIONS_ABC}
+
+
 def _pathlib() -> dict:
     from gradcli.language.namespaces.python_pathlib import PATHLIB
     return {"pathlib": PATHLIB}
@@ -210,6 +215,7 @@ MODULE_GROUPS = (
     (("re", "string", "unicodedata", "textwrap", "keyword"), _text_modules),
     (("statistics",), _statistics),
     (("pathlib",), _pathlib),
+    (("collections.abc",), _collections_abc),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),

@@ -544,6 +544,8 @@ GENERIC_BASES: set = set()
 # special methods (__call__, __getitem__, __iter__, __len__,
 # __contains__), builtins taking the class.
 METACLASSES: dict = {}
+# classes whose isinstance() is a check of their own (collections.abc's): class -> check(value)
+ABSTRACT_CHECKS: dict = {}
 
 
 def metaclass_method(cls: UserClass, name: str):
