@@ -468,8 +468,8 @@ def get(value, name: str):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
             if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
                 return found  # (an autograd node's class: grad_fn.__class__.__name__)
-        if name == "__class__" and isinstance(value, PyType):  # a class's: its metaclass
-            return protocols.type_of(value)
+        if name == "__class__" and isinstance(value, (PyType, BaseException)):
+            return protocols.type_of(value)  # a class's metaclass; e.__class__.__name__
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
         if isinstance(value, BaseException) and name == "__notes__" and \
