@@ -293,10 +293,22 @@ def _super(*args):
     return classes.Super(cls, obj)
 
 
-def _type(*args):
+def _type(runtime, *args, **kwargs):
+    """type(value): its class; type(name, bases, dict): a new class, as a class statement."""
+    if len(args) == 3:
+        return _new_class(runtime, *args, **kwargs)
     if len(args) != 1:
         raise errors.type_error("type() takes 1 or 3 arguments")
     return type_of(args[0])
+
+
+def _new_class(runtime, name, bases, namespace, **keywords):
+    for number, (value, kind) in enumerate(((name, str), (bases, tuple), (namespace, dict)), 1):
+        if not isinstance(value, kind):
+            raise errors.type_error(f"type.__new__() argument {number} must be "
+                                    f"{kind.__name__}, not {type_name(value)}")
+    body = {"__module__": "__main__", "__qualname__": name, "__doc__": None, **namespace}
+    return classes.make_class(name, body["__qualname__"], list(bases), body, runtime, keywords)
 
 
 def legacy_constructor(dtype: DType | None = None):
@@ -387,7 +399,8 @@ SLICE_TYPE = _class("slice", (slice,), entry("slice", _slice, "*args", style="ex
 BYTES_TYPE = _class("bytes", (bytes,), entry("bytes", _bytes, "source=None, encoding=None, "
                                              "errors_=None", style="at_most", frames=0))
 RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
-TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))
+TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args, **kwargs", context=True,
+                                             style="expected", frames=0))
 TENSOR_TYPE = PyType("torch.Tensor", (Tensor,),
                      entry("Tensor", legacy_constructor(), "*data, **kwargs"),
                      "torch._C._TensorMeta")

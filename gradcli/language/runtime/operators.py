@@ -148,12 +148,18 @@ def _array_binary(function, a, b):
 
 
 def _sequence_and_tensor(op: str, a, b):
-    """A sequence and a tensor, which torch's operators decline: Python falls back on the
-    sequence's repetition (by the tensor's __index__) or concatenation, or MISSING."""
+    """A sequence and a tensor (or an object with __index__), which torch's operators decline:
+    Python falls back on the sequence's repetition (by the count's __index__) or concatenation,
+    or MISSING."""
     if op == "*" and isinstance(a, Tensor) != isinstance(b, Tensor):
         sequence, count = (b, a) if isinstance(a, Tensor) else (a, b)
         if isinstance(sequence, _SEQUENCES):
             return _multiply(sequence, coercions.index(count))
+    if op == "*":  # a count that is the program's object with __index__
+        for sequence, count in ((a, b), (b, a)):
+            if isinstance(sequence, (list, tuple, str, bytes)) and \
+                    classes.special_method(count, "__index__") is not None:
+                return _multiply(sequence, coercions.index(count))
     if op == "+" and isinstance(b, Tensor):
         _refuse_concatenation(a)
     return classes.MISSING
