@@ -369,7 +369,7 @@ class Printer:
                 raise errors.type_error(
                     f"unsupported format string passed to {type_name(value)}.__format__")
             return self.str(value)
-        if isinstance(value, (int, float, str, *ARRAY_TYPES)):
+        if isinstance(value, (int, float, complex, str, *ARRAY_TYPES)):
             if isinstance(value, TableObject):  # class Meters(float): its own __str__/__format__
                 return self._user_format(value, spec)
             try:
