@@ -27,12 +27,13 @@ _ONE = ("sqrt", "exp", "expm1", "log2", "log10", "log1p", "sin", "cos", "tan", "
         "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "floor", "ceil",
         "trunc", "isnan", "isinf", "isfinite", "erf", "erfc", "gamma", "lgamma", "radians",
         "degrees", "factorial", "isqrt", "modf", "frexp", "cbrt", "exp2", "ulp")
-_TWO = ("pow", "atan2", "copysign", "fmod", "remainder", "gcd", "lcm", "comb", "perm", "ldexp",
-        "dist", "nextafter")
+_TWO = ("pow", "atan2", "copysign", "fmod", "remainder", "comb", "perm", "ldexp", "dist",
+        "nextafter")
 
 MATH = Namespace("math", table(
     *(_function(name, "x, /") for name in _ONE),
     *(_function(name, "x, y, /") for name in _TWO),
+    *(_function(name, "*integers") for name in ("gcd", "lcm")),
     entry("log", lambda x, base: math.log(real_number(x)) if base is None else math.log(
         real_number(x), real_number(base)), "x, base=None, /", style="expected", frames=0),
     entry("hypot", lambda *coordinates: math.hypot(*(real_number(c) for c in coordinates)),

@@ -222,8 +222,19 @@ def caught_value(error: GradRuntimeError) -> BaseException:
         if error.value_args is not None:
             error.value = cls(*error.value_args)
         else:
-            error.value = cls(error.message) if error.message else cls()
+            error.value = _with_message(cls, error.message)
     return error.value
+
+
+def _with_message(cls: type, message: str) -> BaseException:
+    """An exception of `cls` whose str() is `message` (a class whose constructor takes more,
+    UnicodeDecodeError's five arguments, holds the message as its one argument)."""
+    try:
+        return cls(message) if message else cls()
+    except TypeError:
+        value = cls.__new__(cls)
+        value.args = (message,)
+        return value
 
 
 def matches(error: GradRuntimeError, handled) -> bool:
