@@ -52,7 +52,14 @@ def compile_comprehension(compiler, tree: Tree):
 
     def walk(frame, level, items):
         store, _, tests = loops[level]
-        for item in items:
+        items = iter(items)
+        while True:
+            try:
+                item = next(items)
+            except StopIteration:
+                return
+            except RuntimeError as error:  # the dict or set it walks changed size
+                raise_at(error, span)
             store(frame, item)
             if all(test(frame) for test in tests):
                 if level + 1 == len(loops):

@@ -175,7 +175,10 @@ class ExpressionCompiler:
             x, y = a(frame), b(frame)
             if fast is not None and type(x) in _NUMBERS and type(y) in _NUMBERS and (
                     y or not divides):
-                return fast(x, y)
+                try:
+                    return fast(x, y)
+                except USER_ERRORS as error:  # a big int's quotient too large for a float
+                    raise_at(error, span)
             state.origin = origin
             try:
                 if runtime.depth >= runtime.recursion_limit and (

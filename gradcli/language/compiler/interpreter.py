@@ -11,7 +11,8 @@ from gradcli.language.runtime import calls, classes
 from gradcli.language.runtime import exceptions
 from gradcli.language.compiler import targets
 from gradcli.language.compiler.expressions import ExpressionCompiler
-from gradcli.language.compiler.spans import USER_ERRORS, condition, raise_at, span_of, syntax_error
+from gradcli.language.compiler.spans import (ITERATION_ERRORS, USER_ERRORS, condition, raise_at,
+                                             span_of, syntax_error)
 from gradcli.language.compiler.functions import compile_function, docstring
 from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.runtime.imports import FUTURE_FEATURES, bind_import, bind_star
@@ -327,7 +328,7 @@ class Compiler(ExpressionCompiler):
                     item = next(items)
                 except StopIteration:
                     break
-                except USER_ERRORS as error:
+                except ITERATION_ERRORS as error:
                     raise_at(error, span)
                 store(frame, item)
                 signal = block(frame)

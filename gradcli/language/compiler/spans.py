@@ -16,6 +16,9 @@ from gradcli.language.syntax.parser import GradSyntaxError
 # Python exceptions that numpy or Python raise on bad user input, reported under their own name.
 USER_ERRORS = (TorchError, ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError,
                KeyError, MemoryError)
+# ... and, as a loop advances, Python's "dictionary changed size during iteration" when the body
+# changed the dict or set it walks
+ITERATION_ERRORS = (*USER_ERRORS, RuntimeError)
 
 
 def span_of(node) -> Span | None:

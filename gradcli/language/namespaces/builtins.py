@@ -31,7 +31,7 @@ from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Printer, Size, builtin_kind, dict_from, iterate,
                                             python_method, qualified_type_name, type_name)
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.uninitialized import kind_of
 
 __all__ = ["Builtin", "entry", "table", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE", "LEGACY_TYPES",
@@ -183,6 +183,8 @@ def _extreme(ctx, name: str, args: tuple, options: dict):
 def _isinstance(obj, classinfo) -> bool:
     if isinstance(classinfo, PyType) and classinfo in LEGACY_DTYPES:  # torch.FloatTensor ...
         return isinstance(obj, Tensor) and obj.dtype is LEGACY_DTYPES[classinfo]
+    if isinstance(classinfo, PyType) and classinfo in classes.ABSTRACT_CHECKS:
+        return classes.ABSTRACT_CHECKS[classinfo](obj)
     if isinstance(classinfo, (PyType, classes.UserClass)):
         owner = classes.class_of(obj)
         if owner is not None and owner.is_subclass_of(classinfo):
@@ -196,6 +198,8 @@ def _isinstance(obj, classinfo) -> bool:
         return isinstance(classinfo, PyType) and isinstance(obj, classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_isinstance(obj, c) for c in classinfo)
+    if isinstance(classinfo, TypeForm) and classinfo.name == "types.UnionType":  # int | None
+        return any(obj is None if c is None else _isinstance(obj, c) for c in classinfo.args)
     raise errors.type_error("isinstance() arg 2 must be a type, a tuple of types, or a union")
 
 
@@ -217,6 +221,8 @@ def _issubclass(cls, classinfo) -> bool:
         return issubclass(cls.hosts[0], classinfo.hosts)
     if isinstance(classinfo, tuple) and classinfo:
         return any(_issubclass(cls, c) for c in classinfo)
+    if isinstance(classinfo, TypeForm) and classinfo.name == "types.UnionType":
+        return any(c is not None and _issubclass(cls, c) for c in classinfo.args)
     raise errors.type_error("issubclass() arg 2 must be a class, a tuple of classes, or a union")
 
 
@@ -287,10 +293,22 @@ def _super(*args):
     return classes.Super(cls, obj)
 
 
-def _type(*args):
+def _type(runtime, *args, **kwargs):
+    """type(value): its class; type(name, bases, dict): a new class, as a class statement."""
+    if len(args) == 3:
+        return _new_class(runtime, *args, **kwargs)
     if len(args) != 1:
         raise errors.type_error("type() takes 1 or 3 arguments")
     return type_of(args[0])
+
+
+def _new_class(runtime, name, bases, namespace, **keywords):
+    for number, (value, kind) in enumerate(((name, str), (bases, tuple), (namespace, dict)), 1):
+        if not isinstance(value, kind):
+            raise errors.type_error(f"type.__new__() argument {number} must be "
+                                    f"{kind.__name__}, not {type_name(value)}")
+    body = {"__module__": "__main__", "__qualname__": name, "__doc__": None, **namespace}
+    return classes.make_class(name, body["__qualname__"], list(bases), body, runtime, keywords)
 
 
 def legacy_constructor(dtype: DType | None = None):
@@ -381,7 +399,8 @@ SLICE_TYPE = _class("slice", (slice,), entry("slice", _slice, "*args", style="ex
 BYTES_TYPE = _class("bytes", (bytes,), entry("bytes", _bytes, "source=None, encoding=None, "
                                              "errors_=None", style="at_most", frames=0))
 RANGE_TYPE = _class("range", (range,), entry("range", _range, "*args", style="expected", frames=0))
-TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args", style="expected", frames=0))
+TYPE_TYPE = _class("type", (PyType,), entry("type", _type, "*args, **kwargs", context=True,
+                                             style="expected", frames=0))
 TENSOR_TYPE = PyType("torch.Tensor", (Tensor,),
                      entry("Tensor", legacy_constructor(), "*data, **kwargs"),
                      "torch._C._TensorMeta")
@@ -421,6 +440,16 @@ _FUNCTION_KINDS = {"function": _TYPE_OF[UserFunction],
                    "method_descriptor": _class("method_descriptor", ())}
 _FINAL_FUNCTION_TYPES = (*_FUNCTION_KINDS.values(), _BUILTIN_FUNCTION)  # no subclasses in Python
 _TYPE_OF.update({t.hosts[0]: t for t in EXCEPTION_TYPES.values()})
+# the decorators' classes, which isinstance() and type() name as Python's
+_DECORATOR_TYPES = (
+    PyType("staticmethod", (classes.StaticMethod,), entry(
+        "staticmethod", classes.StaticMethod, "function, /", style="exact", frames=0)),
+    PyType("classmethod", (classes.ClassMethod,), entry(
+        "classmethod", classes.ClassMethod, "function, /", style="exact", frames=0)),
+    PyType("property", (classes.Property,), entry(
+        "property", lambda fget, fset, fdel, doc: classes.Property(fget, fset, fdel),
+        "fget=None, fset=None, fdel=None, doc=None", frames=0)))
+_TYPE_OF.update({t.hosts[0]: t for t in _DECORATOR_TYPES})
 _NODE_TYPES: dict[str, PyType] = {}
 
 
@@ -679,10 +708,6 @@ PY_BUILTINS = table(
     entry("zip", lambda *its, strict: zip(*(iterate(i) for i in its), strict=strict),
           "*iterables, strict=False", style="expected", frames=0),
     entry("isinstance", _isinstance, "obj, classinfo, /", style="expected", frames=0),
-    entry("staticmethod", classes.StaticMethod, "function, /", style="exact", frames=0),
-    entry("classmethod", classes.ClassMethod, "function, /", style="exact", frames=0),
-    entry("property", lambda fget, fset, fdel, doc: classes.Property(fget, fset, fdel),
-          "fget=None, fset=None, fdel=None, doc=None", frames=0),
     entry("super", _super, "*args", style="expected", frames=0),
     entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
           style="expected"),
@@ -725,7 +750,7 @@ PY_BUILTINS = table(
                                    TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE,
                                    SLICE_TYPE)} | \
     EXCEPTION_TYPES | {"object": classes.OBJECT, "NotImplemented": NotImplemented,
-                       "Ellipsis": Ellipsis}
+                       "Ellipsis": Ellipsis} | {t.name: t for t in _DECORATOR_TYPES}
 
 
 def register_type(cls: PyType) -> None:

@@ -11,7 +11,7 @@ from gradcli.language.runtime.classes import (ClassMethod, NativeMethod, Propert
                                               UserClass)
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import OBJECT, PyType
 from gradcli.language.runtime.signatures import Builtin, entry, table
 from gradcli.language.runtime.values import Namespace, iterate
 
@@ -69,13 +69,28 @@ def _made(cls: UserClass) -> None:
         values.append(value)
         alias = next((m for v, m in by_value if v == value), None)
         if alias is None:
-            alias = classes.Instance(cls)
+            alias = _member(cls, value)
             alias.attrs.update({"_value_": value, "_name_": name})
             by_value.append((value, alias))
         members[name] = cls.namespace[name] = alias
+    if _mixin(cls):  # the data type's hash, as its methods come before Enum's
+        cls.namespace.setdefault("__hash__", _native("__hash__", lambda self: hash(_value(self)),
+                                                     "self, /"))
     cls.namespace["_member_map_"] = members
     cls.namespace["_member_names_"] = [m.attrs["_name_"] for _, m in by_value]
     cls.namespace["__members__"] = dict(members)
+
+
+def _mixin(cls: UserClass) -> bool:
+    """Whether the enum mixes in a builtin data type (class Mode(str, Enum))."""
+    return cls.base is not None and cls.base in classes.BASE_NEWS and cls.base is not OBJECT
+
+
+def _member(cls: UserClass, value):
+    """A new member: an instance of the class, of its data type too when it mixes one in."""
+    if _mixin(cls):
+        return cls.runtime.call(classes.BASE_NEWS[cls.base], [cls, value], {})
+    return classes.Instance(cls)
 
 
 def _as_int(value) -> int:
@@ -131,6 +146,12 @@ def _functional(runtime, cls, name, names=None, *, module=None, qualname=None, t
 _FUNCTIONAL = entry("__call__", _functional, "cls, value, names=None, *, module=None, "
                     "qualname=None, type=None, start=1, boundary=None", context=True,
                     qualname="EnumType.__call__")
+
+
+def _set_attribute(cls, name: str) -> None:
+    """EnumType.__setattr__: a member cannot be rebound."""
+    if name in (_members(cls) or {}):
+        raise errors.TorchError("AttributeError", f"cannot reassign member '{name}'")
 
 
 def _value(member):
@@ -207,6 +228,7 @@ classes.METACLASSES[ENUM] = table(
     entry("__contains__", _contains, "cls, member, /"),
     entry("__iter__", _iterate, "cls, /"),
     entry("__len__", lambda cls: len(cls.find("_member_names_") or ()), "cls, /"),
-) | {"made": _made, "repr": lambda cls: f"<enum '{cls.name}'>", "functional": _FUNCTIONAL}
+) | {"made": _made, "repr": lambda cls: f"<enum '{cls.name}'>", "functional": _FUNCTIONAL,
+   "setattr": _set_attribute}
 
 ENUM_MODULE = Namespace("enum", table() | {"Enum": ENUM, "IntEnum": INT_ENUM, "auto": AUTO_TYPE})

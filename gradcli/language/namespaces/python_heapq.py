@@ -4,11 +4,13 @@ algorithms are CPython's, so a heap's layout is Python's."""
 
 from __future__ import annotations
 
+import heapq
+
 from gradcli.engine import errors
 from gradcli.language.runtime.operators import compare, sort_key
 from gradcli.language.runtime.protocols import truth
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, iterate, type_name
+from gradcli.language.runtime.values import Generator, Namespace, iterate, type_name
 
 
 def _less(a, b) -> bool:
@@ -118,6 +120,12 @@ def _insort(right: bool):
     return insort
 
 
+def _merge(ctx, *iterables, key=None, reverse=False) -> Generator:
+    """heapq.merge: Python's lazy merge, ordering with the language's `<` (after `key`)."""
+    return Generator(heapq.merge(*(iterate(each) for each in iterables),
+                                 key=sort_key(ctx, key), reverse=reverse), "merge")
+
+
 _SEARCH = "a, x, lo=0, hi=None, *, key=None"
 HEAPQ = Namespace("heapq", table(
     entry("heappush", heappush, "heap, item, /", style="expected", frames=0),
@@ -129,6 +137,7 @@ HEAPQ = Namespace("heapq", table(
           "n, iterable, key=None", context=True, frames=0),
     entry("nlargest", lambda ctx, n, iterable, key=None: _n_ordered(ctx, n, iterable, key, True),
           "n, iterable, key=None", context=True, frames=0),
+    entry("merge", _merge, "*iterables, key=None, reverse=False", context=True, frames=0),
 ))
 BISECT = Namespace("bisect", table(
     entry("bisect_left", _bisect(False), _SEARCH, context=True, frames=0),

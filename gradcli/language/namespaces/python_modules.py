@@ -10,9 +10,11 @@ import itertools
 import time
 
 from gradcli.engine import errors
+from gradcli.language.namespaces.python_collections_abc import COLLECTIONS_ABC
 from gradcli.language.namespaces.python_copy import COPY
 from gradcli.language.namespaces.python_io import IO
 from gradcli.language.namespaces.python_warnings import WARNINGS
+from gradcli.language.namespaces.functools_dispatch import SingleDispatch
 from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
 from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE, namedtuple
@@ -24,6 +26,7 @@ from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace,
                                             iterate, type_name)
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.protocols import CLASS_METHODS
+from gradcli.language.runtime.classes import OBJECT, CachedProperty
 
 
 def _sleep(seconds) -> None:
@@ -36,7 +39,51 @@ def _sleep(seconds) -> None:
     time.sleep(seconds)
 
 
+# time.struct_time, printed by its dotted name with its nine fields
+_STRUCT_TIME = type("time.struct_time", (NamedTuple,), {
+    "__slots__": (), "language_fields": time.struct_time.__match_args__})
+
+
+def _struct_time(host) -> NamedTuple:
+    return _STRUCT_TIME(host)
+
+
+def _host_time(value):
+    """A struct_time (or 9-tuple) argument as Python's time functions take it."""
+    if value is None:
+        return time.localtime()
+    if not isinstance(value, tuple) or len(value) != 9:
+        raise errors.type_error("Tuple or struct_time argument required")
+    return time.struct_time(tuple(value))
+
+
+def _clock_reading(host):
+    """time.gmtime / localtime: the struct_time of `secs` seconds since the epoch."""
+    def read(secs=None):
+        if secs is not None and not isinstance(secs, (int, float)):
+            raise errors.type_error(f"'{type_name(secs)}' object cannot be interpreted as an "
+                                    "integer")
+        return _struct_time(host(secs))
+    return read
+
+
+def _strftime(format, t=None) -> str:
+    if not isinstance(format, str):
+        raise errors.type_error(f"strftime() argument 1 must be str, not {type_name(format)}")
+    try:
+        return time.strftime(format, _host_time(t))
+    except (TypeError, ValueError, OverflowError) as error:
+        raise errors.TorchError(type(error).__name__, str(error)) from None
+
+
 TIME = Namespace("time", table(
+    entry("gmtime", _clock_reading(time.gmtime), "seconds=None, /", frames=0),
+    entry("localtime", _clock_reading(time.localtime), "seconds=None, /", frames=0),
+    entry("strftime", _strftime, "format, time=None, /", frames=0),
+    entry("mktime", lambda t: time.mktime(_host_time(t)), "time_tuple, /", frames=0),
+    entry("asctime", lambda t=None: time.asctime(_host_time(t)), "time_tuple=None, /",
+          frames=0),
+    entry("ctime", lambda secs=None: time.ctime(secs), "seconds=None, /", frames=0),
     entry("time", time.time, "", frames=0),
     entry("perf_counter", time.perf_counter, "", frames=0),
     entry("monotonic", time.monotonic, "", frames=0),
@@ -83,7 +130,18 @@ TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     "Tuple", "Type", "Union", "Generator", "Mapping", "Literal", "FrozenSet", "DefaultDict",
     "OrderedDict", "Counter", "Deque", "ClassVar", "Final", "Hashable", "Sized",
     "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")}
-    | {"NamedTuple": TYPED_NAMEDTUPLE})
+    | {"NamedTuple": TYPED_NAMEDTUPLE, "Generic": TypeForm("typing.Generic", origin=OBJECT),
+       "Protocol": TypeForm("typing.Protocol", origin=OBJECT)} | table(
+    entry("TypeVar", lambda name, *constraints, bound=None, covariant=False,
+          contravariant=False: _type_variable(name, covariant, contravariant),
+          "name, *constraints, bound=None, covariant=False, contravariant=False", frames=0)))
+
+
+def _type_variable(name, covariant, contravariant) -> TypeForm:
+    """TypeVar('T'): printed as typing prints it (~T, +T_co, -T_contra)."""
+    if not isinstance(name, str):
+        raise errors.type_error("TypeVar name must be a string")
+    return TypeForm(("+" if covariant else "-" if contravariant else "~") + name)
 
 
 def _ordered_dict(*args, **kwargs):
@@ -113,6 +171,7 @@ def _counter(iterable=None, **kwargs):
 
 
 COLLECTIONS = Namespace("collections", {
+    "abc": COLLECTIONS_ABC,
     "namedtuple": entry("namedtuple", namedtuple, "typename, field_names, *, rename=False, "
                         "defaults=None, module=None", frames=0),
     "deque": PyType("collections.deque", (collections.deque,), entry(
@@ -281,6 +340,8 @@ FUNCTOOLS = Namespace("functools", table(
     entry("cache", lambda ctx, fn: CachedFunction(ctx, fn, None), "user_function, /",
           context=True, frames=0),
     entry("wraps", _wraps, "wrapped, assigned=None, updated=None", frames=0),
+    entry("cached_property", CachedProperty, "func", frames=0),
+    entry("singledispatch", SingleDispatch, "func", context=True, frames=0),
     *ORDERING,
 ))
 

@@ -12,7 +12,8 @@ from gradcli.engine.state import STATE
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import FlagNamespace, NamedTuple, Namespace, type_name
+from gradcli.language.runtime.values import (FlagNamespace, NamedTuple, Namespace, iterate,
+                                            type_name)
 
 ARGV = "sys.argv"  # STATE.flags key: the program's command line, set by whoever runs it
 
@@ -80,20 +81,22 @@ STREAM_TYPE = PyType("_io.TextIOWrapper", ())
 STDOUT, STDERR = Stream("stdout"), Stream("stderr")
 
 
-def _refusal(module: str, name: str) -> errors.TorchError:
+def refusal(module: str, name: str) -> errors.TorchError:
     return errors.TorchError("NotImplementedError", f"gradcli does not support {module}.{name}"
                              ": a program reaches no files, directories or environment")
 
 
 def _refused(module: str, name: str):
     def refuse(*args, **kwargs):
-        raise _refusal(module, name)
+        raise refusal(module, name)
     return entry(name, refuse, "*args, **kwargs", frames=0)
 
 
 def _strings(name: str, function, spec: str):
     """An os.path function on strings only (posixpath's own), with its TypeError otherwise."""
     def call(*args):
+        from gradcli.language.namespaces.python_pathlib import fspath
+        args = tuple(fspath(arg) for arg in args)
         for arg in args:
             if not isinstance(arg, (str, bytes)):
                 raise errors.type_error(
@@ -107,6 +110,29 @@ def _strings(name: str, function, spec: str):
     return entry(name, call, spec, frames=0)
 
 
+def _relpath(path, start=None):
+    """os.path.relpath between absolute paths (a relative one would read the directory)."""
+    if not all(isinstance(p, str) and posixpath.isabs(p) for p in (path, start)):
+        raise refusal("os.path", "relpath")
+    return posixpath.relpath(path, start)
+
+
+def _common(name: str, function):
+    """commonprefix / commonpath of a list of strings."""
+    def call(paths):
+        paths = list(iterate(paths))
+        for path in paths:
+            if not isinstance(path, (str, bytes)):
+                raise errors.type_error(f"expected str, bytes or os.PathLike object, not "
+                                        f"{type_name(path)}")
+        try:
+            return function(paths)
+        except (TypeError, ValueError) as error:
+            raise (errors.type_error if isinstance(error, TypeError) else errors.value_error)(
+                str(error)) from None
+    return entry(name, call, "m, /" if name == "commonprefix" else "paths, /", frames=0)
+
+
 PATH = Namespace("posixpath", table(
     _strings("join", posixpath.join, "a, /, *p"),
     _strings("basename", posixpath.basename, "p, /"),
@@ -115,6 +141,11 @@ PATH = Namespace("posixpath", table(
     _strings("splitext", posixpath.splitext, "p, /"),
     _strings("normpath", posixpath.normpath, "path, /"),
     _strings("isabs", posixpath.isabs, "s, /"),
+    _strings("normcase", posixpath.normcase, "s, /"),
+    _strings("splitdrive", posixpath.splitdrive, "p, /"),
+    entry("relpath", _relpath, "path, start=None", frames=0),
+    _common("commonprefix", posixpath.commonprefix),
+    _common("commonpath", posixpath.commonpath),
     *(_refused("os.path", name) for name in (
         "exists", "isfile", "isdir", "getsize", "abspath", "realpath", "expanduser",
         "getmtime", "islink")),
@@ -152,10 +183,10 @@ class Environ(TableObject):
         self._set()[key] = value
 
     def length(self) -> int:
-        raise _refusal("os.environ", "__len__")
+        raise refusal("os.environ", "__len__")
 
     def members(self) -> list:
-        raise _refusal("os.environ", "__iter__")
+        raise refusal("os.environ", "__iter__")
 
     def attribute(self, name: str):
         if name in ("get", "setdefault", "items", "keys", "pop"):
@@ -166,7 +197,7 @@ class Environ(TableObject):
         raise self.missing(name)
 
     def repr(self, printer) -> str:
-        raise _refusal("os.environ", "__repr__")
+        raise refusal("os.environ", "__repr__")
 
 
 ENVIRON_TYPE = PyType("os._Environ", ())
@@ -178,15 +209,20 @@ OS = Namespace("os", table(
 ) | {"path": PATH, "sep": "/", "linesep": "\n", "name": "posix",
      "environ": Environ()})
 
-# sys.version_info, a structseq printed by its dotted name
-_VERSION_INFO = type("sys.version_info", (NamedTuple,), {
-    "__slots__": (), "language_fields": ("major", "minor", "micro", "releaselevel", "serial")})
+
+
+def _structseq(name: str, value):
+    """sys.version_info, float_info, int_info: structseqs printed by their dotted names."""
+    kind = type(name, (NamedTuple,), {"__slots__": (), "language_fields": value.__match_args__})
+    return kind(value)
+
 
 SYS = SysNamespace("sys", table(
     entry("exit", exit_program, "status=None, /", frames=0),
     entry("getrecursionlimit", lambda ctx: ctx.recursion_limit, "", context=True, frames=0),
 ) | {"stdout": STDOUT, "stderr": STDERR, "maxsize": sys.maxsize, "platform": sys.platform,
      "byteorder": sys.byteorder, "version": sys.version,
-     "version_info": _VERSION_INFO(sys.version_info)}, defaults={"argv": None})
+     **{name: _structseq(f"sys.{name}", vars(sys)[name]) for name in (
+         "version_info", "float_info", "int_info")}}, defaults={"argv": None})
 
 MODULES = {"sys": SYS, "os": OS, "os.path": PATH}

@@ -1,25 +1,27 @@
-"""Python's `string`, `unicodedata` and `re` modules as text tutorials use them (string.ascii_letters,
-unicodedata.normalize and category to strip accents, re.sub to normalize sentences): Python's own
-constants and functions, whose TypeErrors and ValueErrors are the program's. re's functions that
-give match or pattern objects are not offered."""
+"""Python's `string`, `unicodedata`, `textwrap` and `keyword` modules as text tutorials use them
+(string.ascii_letters and Template, unicodedata.normalize and category to strip accents,
+textwrap.fill for reports): Python's own constants and functions, whose TypeErrors and
+ValueErrors are the program's."""
 
 from __future__ import annotations
 
+import keyword
 import re
 import string
+import textwrap
 import unicodedata
 
 from gradcli.engine import errors
-from gradcli.language.namespaces.python_warnings import RE_ERROR
-from gradcli.language.runtime import protocols
+from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, type_name
 
 _CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits",
               "octdigits", "punctuation", "printable", "whitespace")
 
 
-def _checked(host):
+def checked(host):
     """Python's function, its argument errors raised as the program's exceptions."""
     def call(*args, **kwargs):
         try:
@@ -37,9 +39,47 @@ def _checked(host):
     return call
 
 
+class Template(TableObject):
+    """string.Template: Python's, its substituted values shown as the language's str()."""
+
+    __slots__ = ("host",)
+
+    def __init__(self, template):
+        if not isinstance(template, str):
+            raise errors.type_error("expected string or bytes-like object, got "
+                                    f"'{type_name(template)}'")
+        self.host = string.Template(template)
+
+    @property
+    def language_type(self) -> PyType:
+        return TEMPLATE_TYPE
+
+    def attribute(self, name: str):
+        if name == "template":
+            return self.host.template
+        if name not in ("substitute", "safe_substitute"):
+            raise self.missing(name)
+        substitute = self.host.substitute if name == "substitute" else self.host.safe_substitute
+
+        def call(ctx, mapping=None, /, **kws):
+            shown = {key: value if isinstance(value, str) else ctx.printer.str(value)
+                     for key, value in {**(mapping or {}), **kws}.items()}
+            return checked(substitute)(shown)
+        return entry(name, call, "mapping=None, /, **kws", context=True,
+                     qualname=f"Template.{name}")
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        return f"<string.Template object at 0x{id(self):x}>"
+
+
+TEMPLATE_TYPE = PyType("string.Template", (Template,), entry(
+    "Template", Template, "template", frames=0))
 STRING = Namespace("string", table(
-    entry("capwords", _checked(string.capwords), "*args, **kwargs", frames=0),
-) | {name: vars(string)[name] for name in _CONSTANTS})
+    entry("capwords", checked(string.capwords), "*args, **kwargs", frames=0),
+) | {name: vars(string)[name] for name in _CONSTANTS} | {"Template": TEMPLATE_TYPE})
 
 _FUNCTIONS = ("normalize", "is_normalized", "lookup", "category", "bidirectional", "combining",
               "east_asian_width", "mirrored", "decomposition", "name", "decimal", "digit",
@@ -47,31 +87,33 @@ _FUNCTIONS = ("normalize", "is_normalized", "lookup", "category", "bidirectional
 
 # arguments go to Python's function as given, so its argument errors are Python's own
 UNICODEDATA = Namespace("unicodedata", table(*(
-    entry(name, _checked(vars(unicodedata)[name]), "*args, **kwargs", frames=0)
+    entry(name, checked(vars(unicodedata)[name]), "*args, **kwargs", frames=0)
     for name in _FUNCTIONS)) | {"unidata_version": unicodedata.unidata_version})
 
 
 
-
-def _replacing(host):
-    """re.sub and re.subn with a replacement string (a function would be handed match objects)."""
-    checked = _checked(host)
-
-    def call(pattern, repl, string, count=0, flags=0):
-        if not isinstance(repl, (str, bytes)) and protocols.is_callable(repl):
-            raise errors.TorchError("NotImplementedError", f"gradcli does not support re."
-                                    f"{host.__name__} with a replacement function yet")
-        return checked(pattern, repl, string, count, flags)
-    return call
+def _indent(text, prefix, predicate=None):
+    """textwrap.indent (a predicate, the program's function, is not taken)."""
+    if predicate is not None:
+        raise errors.TorchError("NotImplementedError",
+                                "gradcli does not support textwrap.indent's predicate yet")
+    return textwrap.indent(text, prefix)
 
 
-RE = Namespace("re", table(
-    entry("sub", _replacing(re.sub), "pattern, repl, string, count=0, flags=0"),
-    entry("subn", _replacing(re.subn), "pattern, repl, string, count=0, flags=0"),
-    entry("split", _checked(re.split), "pattern, string, maxsplit=0, flags=0"),
-    entry("findall", _checked(re.findall), "pattern, string, flags=0"),
-    entry("escape", _checked(re.escape), "pattern"),
-) | {"error": RE_ERROR} | {name: int(vars(re)[name]) for name in (
-    "I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "A", "ASCII", "X", "VERBOSE")})
+# wrapping and indenting plain text: Python's functions, their keyword options as TextWrapper's
+TEXTWRAP = Namespace("textwrap", table(
+    *(entry(name, checked(vars(textwrap)[name]), signature, frames=0) for name, signature in (
+        ("wrap", "text, width=70, **kwargs"), ("fill", "text, width=70, **kwargs"),
+        ("shorten", "text, width, **kwargs"), ("dedent", "text"))),
+    entry("indent", checked(_indent), "text, prefix, predicate=None", frames=0),
+))
 
-MODULES = {"string": STRING, "unicodedata": UNICODEDATA, "re": RE}
+# which names are Python's keywords (a code generator's or tokenizer's check)
+KEYWORD = Namespace("keyword", table(
+    entry("iskeyword", lambda s: keyword.iskeyword(s) if isinstance(s, str) else False, "s, /",
+          frames=0),
+    entry("issoftkeyword", lambda s: keyword.issoftkeyword(s) if isinstance(s, str) else False,
+          "s, /", frames=0),
+) | {"kwlist": list(keyword.kwlist), "softkwlist": list(keyword.softkwlist)})
+
+MODULES = {"string": STRING, "unicodedata": UNICODEDATA, "textwrap": TEXTWRAP, "keyword": KEYWORD}

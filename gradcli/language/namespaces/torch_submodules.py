@@ -81,8 +81,24 @@ def _pyplot_modules() -> dict:
 
 
 def _text_modules() -> dict:
+    from gradcli.language.namespaces.python_re import RE
     from gradcli.language.namespaces.python_text import MODULES
-    return MODULES
+    return MODULES | {"re": RE}
+
+
+def _collections_abc() -> dict:
+    from gradcli.language.namespaces.python_collections_abc import COLLECTIONS_ABC
+    return {"collections.abc": COLLECTIONS_ABC}
+
+
+def _pathlib() -> dict:
+    from gradcli.language.namespaces.python_pathlib import PATHLIB
+    return {"pathlib": PATHLIB}
+
+
+def _statistics() -> dict:
+    from gradcli.language.namespaces.python_statistics import STATISTICS
+    return {"statistics": STATISTICS}
 
 
 def _heapq_modules() -> dict:
@@ -91,8 +107,8 @@ def _heapq_modules() -> dict:
 
 
 def _math() -> dict:
-    from gradcli.language.namespaces.python_math import MATH
-    return {"math": MATH}
+    from gradcli.language.namespaces.python_math import CMATH, MATH
+    return {"math": MATH, "cmath": CMATH}
 
 
 def _serialization() -> dict:
@@ -194,9 +210,12 @@ MODULE_GROUPS = (
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random", "numpy.fft"), _numpy_modules),
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm"), _pyplot_modules),
-    (("math",), _math),
+    (("math", "cmath"), _math),
     (("heapq", "bisect"), _heapq_modules),
-    (("re", "string", "unicodedata"), _text_modules),
+    (("re", "string", "unicodedata", "textwrap", "keyword"), _text_modules),
+    (("statistics",), _statistics),
+    (("pathlib",), _pathlib),
+    (("collections.abc",), _collections_abc),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),

@@ -81,6 +81,8 @@ RETURN_TYPES_ATTRS = {name: (lambda r, name=name: r.field(name)) for name in (
     "singular_values", "mantissa", "exponent", "LU", "pivots", "info", "P", "L", "inverse",
     "result", "hist", "bin_edges", "cloned_coefficient")}
 EXCEPTION_ATTRS = {"args": lambda e: e.args}
+
+EXCEPTION_METHODS = exceptions.EXCEPTION_METHODS
 STOP_ITERATION_ATTRS = EXCEPTION_ATTRS | {"value": lambda e: e.args[0] if e.args else None}
 SYSTEM_EXIT_ATTRS = EXCEPTION_ATTRS | {"code": lambda e: (e.args[0] if len(e.args) == 1 else
                                                           e.args or None)}
@@ -283,7 +285,24 @@ def _close(generator: GeneratorObject) -> None:
     generator.close()
 
 
+def _throw(ctx, generator: GeneratorObject, value, /, *rest):
+    """generator.throw(error): raised where the body waits, as `raise error` there (the old
+    (type, value) form calls the class with the value)."""
+    if rest and rest[0] is not None and exceptions.is_exception_class(value):
+        value = ctx.call(value, [rest[0]], {})
+    if not exceptions.is_exception_class(value) and exceptions.exception_type(value) is None:
+        raise errors.type_error("exceptions must be classes or instances deriving from "
+                                f"BaseException, not {type_name(value)}")
+    error = exceptions.raised(value, ctx.printer, None)
+    try:
+        return generator.throw(error)
+    except StopIteration as stop:
+        raise stop_iteration(stop) from None
+
+
 GENERATOR_METHODS = table(entry("send", _send, "self, value, /"),
+                          entry("throw", _throw, "self, typ, val=None, tb=None, /",
+                                context=True),
                           entry("close", _close, "self"))
 
 
@@ -318,9 +337,11 @@ def _from(value, name: str, attrs: dict, methods: dict):
 _KIND_TABLES = (
     (AccumulateGrad, ACCUMULATE_GRAD_ATTRS, NODE_METHODS), (Node, NODE_ATTRS, NODE_METHODS),
     (DType, DTYPE_ATTRS, {}), (Size, {}, SIZE_METHODS | TUPLE_METHODS),
-    (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS, {}),
-    (SystemExit, SYSTEM_EXIT_ATTRS, {}),
-    (BaseException, EXCEPTION_ATTRS, {}), (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
+    (ReturnTypes, RETURN_TYPES_ATTRS, {}), (StopIteration, STOP_ITERATION_ATTRS,
+                                                EXCEPTION_METHODS),
+    (SystemExit, SYSTEM_EXIT_ATTRS, EXCEPTION_METHODS),
+    (BaseException, EXCEPTION_ATTRS, EXCEPTION_METHODS),
+    (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
     (RNG_KIND, {}, RNG_METHODS), (RANDOM_STATE_KIND, {}, RANDOM_STATE_METHODS),
     (random.Random, {}, RANDOM_METHODS),
@@ -447,10 +468,13 @@ def get(value, name: str):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
             if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
                 return found  # (an autograd node's class: grad_fn.__class__.__name__)
-        if name == "__class__" and isinstance(value, PyType):  # a class's: its metaclass
-            return protocols.type_of(value)
+        if name == "__class__" and isinstance(value, (PyType, BaseException)):
+            return protocols.type_of(value)  # a class's metaclass; e.__class__.__name__
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
+        if isinstance(value, BaseException) and name == "__notes__" and \
+                "__notes__" in vars(value):  # what add_note() collected
+            return vars(value)["__notes__"]
         if isinstance(value, BaseException) and name in exceptions.CHAINING:
             return exceptions.chained(value, name)
         if value is classes.OBJECT and name in _OBJECT_METHODS:  # object.__setattr__(self, ...)
@@ -517,6 +541,10 @@ def _tensor_attribute(value: Tensor, name: str):
 def set(value, name: str, item) -> None:
     """value.name = item, for the settable tensor attributes, table objects and user classes."""
     if isinstance(value, classes.UserClass):
+        guard = next((classes.METACLASSES[owner]["setattr"] for owner in value.mro
+                      if "setattr" in classes.METACLASSES.get(owner, {})), None)
+        if guard is not None:  # EnumType's: its members stay
+            guard(value, name)
         value.namespace[name] = item
         return
     if isinstance(value, UserFunction) or (isinstance(value, Builtin) and builtin_kind(value) == "function"):

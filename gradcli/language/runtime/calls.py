@@ -70,6 +70,8 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
         return classes.instantiate(function, args, kwargs)
     if isinstance(function, PyType) and function.construct is not None:
         return call(runtime, function.construct, args, kwargs)
+    if isinstance(function, TypeForm) and isinstance(function.origin, classes.UserClass):
+        return call(runtime, function.origin, args, kwargs)  # Box[int](4): a Box
     if isinstance(function, PyType):
         raise errors.type_error(f"cannot create '{function.name}' instances")
     if isinstance(function, TableObject) and function.forward() is not None:
@@ -183,7 +185,7 @@ def get_item(value, key):
     """value[key] for tensors (torch's indexing) and Python's containers."""
     if isinstance(value, Tensor):
         return indexing.get_item(value, _user_index(key))
-    if isinstance(value, TableObject) and value.is_sequence:
+    if isinstance(value, TableObject) and (value.is_sequence or value.subscriptable):
         return value.item(key)
     if isinstance(value, np.ndarray):
         return value[_numpy_key(key)]
@@ -226,6 +228,9 @@ def get_item(value, key):
         return TypeForm(value.name).subscript(key)  # list[int]
     if isinstance(value, PyType) and value in classes.GENERIC_BASES:
         return TypeForm(value.name, origin=value).subscript(key)  # Dataset[int]
+    if isinstance(value, classes.UserClass) and value.find("__parameters__") is not classes.MISSING:
+        return TypeForm(f"{value.namespace.get('__module__', '__main__')}.{value.qualname}",
+                        origin=value).subscript(key)  # a Generic[T] class: Box[int]
     if isinstance(value, classes.UserClass):
         raise errors.type_error(f"type '{value.name}' is not subscriptable")
     raise errors.type_error(f"'{type_name(value)}' object is not subscriptable")
@@ -236,7 +241,13 @@ _GENERIC_BUILTINS = ("list", "dict", "tuple", "set", "frozenset", "type")
 
 
 def _key_text(key) -> str:
-    return repr(key) if isinstance(key, (int, float, str, bool, type(None))) else type_name(key)
+    """A missing key as KeyError's message shows it: its repr (a tuple of plain keys too)."""
+    return repr(key) if _plain_key(key) else type_name(key)
+
+
+def _plain_key(key) -> bool:
+    return isinstance(key, (int, float, str, bool, bytes, type(None))) or (
+        type(key) is tuple and all(_plain_key(k) for k in key))
 
 
 def set_item(value, key, item) -> None:

@@ -38,6 +38,14 @@ class Property:
 
 
 @record(eq=False)
+class CachedProperty:
+    """functools.cached_property: computed on an instance's first read, then kept as its own
+    attribute (which later reads find first)."""
+
+    function: object
+
+
+@record(eq=False)
 class NativeMethod:
     """A method a library adds to a user class (functools.total_ordering's): a builtin that
     binds to the instance as a function does."""
@@ -223,6 +231,13 @@ def bind(found, instance, cls: UserClass):
         return cls.runtime.call(found.getter, [instance], {})
     if isinstance(found, UserFunction) and instance is not None:
         return UserMethod(instance, found)
+    if isinstance(found, CachedProperty) and instance is not None:
+        value = cls.runtime.call(found.function, [instance], {})
+        if isinstance(instance, Instance):  # into its __dict__, past any __setattr__
+            instance.attrs[found.function.name] = value
+        else:
+            instance.set_attribute(found.function.name, value)
+        return value
     if isinstance(found, NativeMethod):
         return found.function if instance is None else BoundMethod(instance, found.function)
     return found
@@ -347,7 +362,8 @@ class Instance(UserInstance, TableObject):
         value = self.cls.runtime.call(bind(found, self, self.cls), [], {})
         if not isinstance(value, int):
             raise errors.type_error("__hash__ method should return an integer")
-        return hash(value)
+        # as CPython takes it: as is when it fits a machine word (a str's hash), else reduced
+        return int(value) if -2 ** 63 <= value < 2 ** 63 else hash(value)
 
     def __eq__(self, other):
         found = self.cls.find("__eq__")
@@ -524,9 +540,12 @@ GENERIC_BASES: set = set()
 
 # What a library class (enum.Enum) does as its classes' metaclass, by the library class:
 # "made" (a function of a new subclass, run once it is made), "repr" (a function giving a class's
-# repr) and the metaclass's special methods (__call__, __getitem__, __iter__, __len__,
+# repr), "setattr" (a check of `cls.name = value`, raising to refuse it) and the metaclass's
+# special methods (__call__, __getitem__, __iter__, __len__,
 # __contains__), builtins taking the class.
 METACLASSES: dict = {}
+# classes whose isinstance() is a check of their own (collections.abc's): class -> check(value)
+ABSTRACT_CHECKS: dict = {}
 
 
 def metaclass_method(cls: UserClass, name: str):
@@ -571,6 +590,10 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime,
                                         metaclass.name == "type"):
         raise errors.TorchError("NotImplementedError", "a class with a metaclass other than "
                                 "type or ABCMeta is not supported by gradcli yet")
+    generic = [base for base in bases if isinstance(base, TypeForm) and
+               base.name == "typing.Generic" and base.args]
+    if generic:  # class Box(Generic[T]): its type variables, which Box[int] fills
+        namespace.setdefault("__parameters__", generic[0].args)
     bases = [base.origin if isinstance(base, TypeForm) and base.origin is not None else base
              for base in bases]
     for base in bases:

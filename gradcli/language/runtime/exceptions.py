@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gradcli.engine import errors
 from gradcli.language.runtime import classes, protocols
-from gradcli.language.runtime.frames import GradRuntimeError, Span
+from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, Span
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.pytypes import PyType
 
@@ -20,7 +20,12 @@ _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, Overfl
             GeneratorExit, SystemExit, OSError, FileNotFoundError, PermissionError, TimeoutError,
             ConnectionError, EOFError, FloatingPointError, SyntaxError, IndentationError,
             UnicodeError, BufferError, Warning, UserWarning, DeprecationWarning, RuntimeWarning,
-            FutureWarning)
+            FutureWarning, UnicodeDecodeError, UnicodeEncodeError, UnicodeTranslateError,
+            FileExistsError, IsADirectoryError, NotADirectoryError, InterruptedError,
+            BrokenPipeError, ConnectionResetError, ConnectionRefusedError, ConnectionAbortedError,
+            BlockingIOError, ChildProcessError, ProcessLookupError, TabError, SystemError,
+            ReferenceError, StopAsyncIteration, PendingDeprecationWarning, SyntaxWarning,
+            ImportWarning, UnicodeWarning, BytesWarning, ResourceWarning)
 
 
 def _exception_class(cls: type) -> PyType:
@@ -54,6 +59,9 @@ class UserException(classes.Instance):
             return self.args
         if name in CHAINING:
             return chained(self, name)
+        if name in EXCEPTION_METHODS and name not in self.attrs and \
+                self.cls.find(name) is classes.MISSING:
+            return BoundMethod(self, EXCEPTION_METHODS[name])
         return super().attribute(name)
 
     def set_attribute(self, name: str, value) -> None:
@@ -79,7 +87,31 @@ class UserException(classes.Instance):
         return printer.str(self.args[0])
 
 
-CHAINING = ("__cause__", "__context__")  # the exceptions a raised one was chained to
+# the exceptions a raised one was chained to, and whether `raise ... from` hid its context
+CHAINING = ("__cause__", "__context__", "__suppress_context__")
+
+
+def _add_note(error, note) -> None:
+    """e.add_note(note): kept in the exception's __notes__ list."""
+    if not isinstance(note, str):
+        raise errors.type_error(f"note must be a str, not '{protocols.type_of(note).name}'")
+    if isinstance(error, UserException):
+        error.attrs.setdefault("__notes__", []).append(note)
+    else:
+        error.add_note(note)
+
+
+def _with_traceback(error, tb):
+    """e.with_traceback(None): `error` itself (a program holds no traceback objects)."""
+    if tb is not None:
+        raise errors.type_error("__traceback__ must be a traceback or None")
+    return error
+
+
+# BaseException's methods, for builtin exceptions and the program's own exception classes
+EXCEPTION_METHODS = {"add_note": entry("add_note", _add_note, "self, note, /", style="exact"),
+                     "with_traceback": entry("with_traceback", _with_traceback, "self, tb, /",
+                                             style="exact")}
 
 
 def chain(value, cause, context) -> None:
@@ -94,7 +126,9 @@ def chain(value, cause, context) -> None:
 
 
 def chained(value, name: str):
-    """e.__cause__ or e.__context__."""
+    """e.__cause__, e.__context__ or e.__suppress_context__."""
+    if name == "__suppress_context__":
+        return hasattr(value, "language_cause")
     if name == "__cause__":
         return getattr(value, "language_cause", None)
     return getattr(value, "language_context", None)
@@ -188,8 +222,19 @@ def caught_value(error: GradRuntimeError) -> BaseException:
         if error.value_args is not None:
             error.value = cls(*error.value_args)
         else:
-            error.value = cls(error.message) if error.message else cls()
+            error.value = _with_message(cls, error.message)
     return error.value
+
+
+def _with_message(cls: type, message: str) -> BaseException:
+    """An exception of `cls` whose str() is `message` (a class whose constructor takes more,
+    UnicodeDecodeError's five arguments, holds the message as its one argument)."""
+    try:
+        return cls(message) if message else cls()
+    except TypeError:
+        value = cls.__new__(cls)
+        value.args = (message,)
+        return value
 
 
 def matches(error: GradRuntimeError, handled) -> bool:

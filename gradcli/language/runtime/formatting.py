@@ -213,6 +213,10 @@ def _directive(printer, directive: str, kind: str, value, numbers: list, at: int
     if isinstance(value, Tensor):
         value = tensor_float(value) if kind in "eEfFgG" else tensor_scalar(value)
     if not isinstance(value, (int, float)) and not (kind == "c" and isinstance(value, str)):
-        need = "an integer" if kind in "oxXc" else "a real number"
+        if kind == "c":
+            raise errors.type_error("%c requires int or char")
+        if kind in "eEfFgG":  # as Python's float conversion words it
+            raise errors.type_error(f"must be real number, not {type_name(value)}")
+        need = "an integer" if kind in "oxX" else "a real number"
         raise errors.type_error(f"%{kind} format: {need} is required, not {type_name(value)}")
     return directive % (*numbers, value)

@@ -18,6 +18,7 @@ class TableObject(ABC):
     is_sequence = False  # when True: item(key), length() and members() as a Python sequence
     # a sequence's special methods a program may call by name (`seq.__len__()`)
     item_methods = frozenset(("__getitem__", "__len__"))
+    subscriptable = False  # when True (and no sequence): value[key] as item(key) (re's Match)
 
     @property
     @abstractmethod

@@ -18,6 +18,7 @@ from gradcli.language.runtime import classes, coercions, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
 
 _TENSOR_BINARY = {
@@ -112,8 +113,26 @@ def binary(op: str, a, b):
         result = _sequence_and_tensor(op, a, b)
         if result is not classes.MISSING:
             return result
+    union = type_union(a, b) if op == "|" else None
+    if union is not None:
+        return union
     raise errors.type_error(
         f"unsupported operand type(s) for {op}: '{type_name(a)}' and '{type_name(b)}'")
+
+
+def type_union(a, b):
+    """`a | b` of classes (None for NoneType): Python's types.UnionType, its members flattened
+    and without repeats (one left is itself); None when an operand is no class."""
+    members = []
+    for operand in (a, b):
+        if operand is not None and not isinstance(operand, (PyType, TypeForm, classes.UserClass)):
+            return None
+        parts = operand.args if isinstance(operand, TypeForm) and \
+            operand.name == "types.UnionType" else (operand,)
+        members += [p for p in parts if not any(p is m for m in members)]
+    if all(m is None for m in members):
+        return None
+    return members[0] if len(members) == 1 else TypeForm("types.UnionType", tuple(members))
 
 
 def _array_binary(function, a, b):
@@ -129,12 +148,18 @@ def _array_binary(function, a, b):
 
 
 def _sequence_and_tensor(op: str, a, b):
-    """A sequence and a tensor, which torch's operators decline: Python falls back on the
-    sequence's repetition (by the tensor's __index__) or concatenation, or MISSING."""
+    """A sequence and a tensor (or an object with __index__), which torch's operators decline:
+    Python falls back on the sequence's repetition (by the count's __index__) or concatenation,
+    or MISSING."""
     if op == "*" and isinstance(a, Tensor) != isinstance(b, Tensor):
         sequence, count = (b, a) if isinstance(a, Tensor) else (a, b)
         if isinstance(sequence, _SEQUENCES):
             return _multiply(sequence, coercions.index(count))
+    if op == "*":  # a count that is the program's object with __index__
+        for sequence, count in ((a, b), (b, a)):
+            if isinstance(sequence, (list, tuple, str, bytes)) and \
+                    classes.special_method(count, "__index__") is not None:
+                return _multiply(sequence, coercions.index(count))
     if op == "+" and isinstance(b, Tensor):
         _refuse_concatenation(a)
     return classes.MISSING

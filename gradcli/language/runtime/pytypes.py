@@ -39,6 +39,9 @@ class TypeForm:
 
     def text(self, name_of) -> str:
         """Its repr; `name_of(value)` names a class inside the brackets."""
+        if self.name == "types.UnionType":  # int | None
+            return " | ".join("None" if a is None else _argument_text(a, name_of)
+                              for a in self.args)
         if self.args is None:
             return self.name
         return f"{self.name}[{', '.join(_argument_text(a, name_of) for a in self.args)}]"

@@ -258,7 +258,8 @@ class Printer:
             return self.tensor(value)
         if isinstance(value, bool) or value is None:
             return str(value)
-        if isinstance(value, (int, float, complex, str, bytes, range)) or value is Ellipsis or (
+        if isinstance(value, (int, float, complex, str, bytes, range)) or value is Ellipsis or \
+                value is NotImplemented or (
                 isinstance(value, slice) and all(isinstance(v, (int, type(None))) for v in (
                     value.start, value.stop, value.step))):
             return value.repr(self) if isinstance(value, TableObject) else repr(value)
@@ -342,6 +343,8 @@ class Printer:
     def _exception_str(self, value: BaseException) -> str:
         """str(e): nothing, its one argument (a KeyError's key as a repr), or all of them."""
         args = value.args
+        if isinstance(value, OSError) and value.strerror is not None:  # [Errno 2] No such file
+            return str(value)
         if len(args) != 1:
             return self.repr(args) if args else ""
         return self.repr(args[0]) if isinstance(value, KeyError) else self.str(args[0])
@@ -366,7 +369,7 @@ class Printer:
                 raise errors.type_error(
                     f"unsupported format string passed to {type_name(value)}.__format__")
             return self.str(value)
-        if isinstance(value, (int, float, str, *ARRAY_TYPES)):
+        if isinstance(value, (int, float, complex, str, *ARRAY_TYPES)):
             if isinstance(value, TableObject):  # class Meters(float): its own __str__/__format__
                 return self._user_format(value, spec)
             try:
@@ -413,10 +416,12 @@ def _object_repr(value) -> str:
     if isinstance(value, classes.UserClass):
         return classes.class_repr(value)
     if isinstance(value, classes.UserMethod):
-        owner = value.receiver.qualname if isinstance(value.receiver, classes.UserClass) else (
-            type_name(value.receiver))
         receiver = _object_repr(value.receiver) if isinstance(
             value.receiver, classes.UserClass) else value.receiver.repr(Printer())
+        if isinstance(value.function, UserFunction):  # named by its qualified name, as Python
+            return f"<bound method {value.function.qualname} of {receiver}>"
+        owner = value.receiver.qualname if isinstance(value.receiver, classes.UserClass) else (
+            type_name(value.receiver))
         return f"<bound method {owner}.{value.function.name} of {receiver}>"
     if isinstance(value, UserFunction):
         return f"<function {value.qualname} at {_address(value)}>"
@@ -584,6 +589,8 @@ def qualified_type_name(value) -> str:
     if isinstance(value, RemovableHandle):
         return "torch.utils.hooks.RemovableHandle"
     if isinstance(value, TypeForm):
+        if value.name == "types.UnionType" or value.name[0] in "~+-":  # int | None, TypeVar
+            return "types.UnionType" if value.name[0] == "t" else "typing.TypeVar"
         return "typing._GenericAlias" if value.name.startswith("typing.") else \
             "types.GenericAlias"
     if isinstance(value, FunctionNode) and value.custom:

@@ -4,11 +4,13 @@ fields (compiler/strings.py compiles the fields)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from gradcli.engine.records import record
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0",
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
             "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
-_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.|\n)", re.S)
+_ESCAPE = re.compile(
+    r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|.|\n)", re.S)
 
 
 def number(text: str) -> int | float | complex:
@@ -28,6 +30,14 @@ def _unescape(body: str, text: bool = True) -> str:
         code = match.group(1)
         if code[0] in ("xuU" if text else "x") and len(code) > 1:
             return chr(int(code[1:], 16))
+        if code[0] in "01234567":  # an octal escape, \0 among them
+            return chr(int(code, 8))
+        if text and code[0] == "N" and len(code) > 1:  # \N{GREEK SMALL LETTER ALPHA}
+            try:
+                return unicodedata.lookup(code[2:-1])
+            except KeyError:
+                raise ValueError("(unicode error) 'unicodeescape' codec can't decode bytes: "
+                                 "unknown Unicode character name") from None
         return _ESCAPES.get(code, "\\" + code)
     return _ESCAPE.sub(replace, body)
 
