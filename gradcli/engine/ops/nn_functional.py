@@ -179,7 +179,7 @@ def _hardswish(x):
 
 
 def _hardswish_backward(g, x):
-    return np.where(x < -3, g.dtype.type(0), np.where(x <= 3, g * ((x / 3) + 0.5), g))
+    return np.where(x <= -3, g.dtype.type(0), np.where(x < 3, g * ((x / 3) + 0.5), g))
 
 
 defop("hardswish", "HardswishBackward0", _hardswish, promote="none", save=(0,),
