@@ -203,14 +203,18 @@ def _inexact_doubtful(run: np.ndarray, sums: np.ndarray, start: np.ndarray) -> n
 
 
 def fma64(a, b, c) -> np.ndarray:
-    """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation).
-    Products near the subnormal range, where the splitting loses bits, and factors so large that
+    """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation; an
+    infinite or NaN operand gives IEEE's a * b + c). Products near the subnormal range, where the splitting loses bits, and factors so large that
     the splitting overflows are computed exactly."""
     a = np.asarray(a, np.float64)
-    ph, pl = _two_prod(a, np.float64(b))
-    sh, sl = _two_sum(np.float64(c), ph)
-    t, terr = _two_sum(sl, pl)
-    result = np.asarray(sh + _round_to_odd(t, terr))
+    with np.errstate(invalid="ignore", over="ignore"):
+        ph, pl = _two_prod(a, np.float64(b))
+        sh, sl = _two_sum(np.float64(c), ph)
+        t, terr = _two_sum(sl, pl)
+        result = np.asarray(sh + _round_to_odd(t, terr))
+        infinite = ~(np.isfinite(a) & np.isfinite(b) & np.isfinite(c))
+        if infinite.any():  # IEEE's rules for infinities and NaNs, which one rounding keeps
+            result = np.where(infinite, a * np.float64(b) + np.float64(c), result)
     huge = (np.abs(a) > _SPLIT_MAX) | (np.abs(np.float64(b)) > _SPLIT_MAX)
     exact = ((np.abs(ph) < _SPLIT_SAFE) & (a != 0) & (np.float64(b) != 0)) | (
         huge & np.isfinite(a) & np.isfinite(b) & np.isfinite(c))

@@ -1,7 +1,8 @@
-"""F.interpolate's nearest, linear and bilinear modes: per output position the source indices
-and weights torch's CPU kernels compute (in float), a weighted gather forward and its
-scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...). Nearest is
-exact; linear values can differ from torch's in the last bit."""
+"""F.interpolate's nearest, nearest-exact, linear, bilinear and bicubic modes: per output
+position the source indices and weights torch's CPU kernels compute (in float), a weighted gather
+forward and its scatter-add backward (UpsampleNearest2DBackward0, UpsampleBicubic2DBackward0,
+...); area mode is adaptive average pooling. Nearest is exact; linear and cubic values can differ
+from torch's in the last bits (torch rounds its cubic weights otherwise)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 _LINEAR = {1: "linear", 2: "bilinear"}
+_NEEDS_DIMS = {"linear": 3, "bilinear": 4, "trilinear": 5}  # "Got 4D input, but linear mode needs 3D"
+_CUBIC_A = np.float32(-0.75)
 _ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
 
@@ -30,6 +34,12 @@ def _scale(size_in: int, size_out: int, factor, align_corners: bool) -> np.float
 def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
     """(indices, weights) per tap for one dim: one tap for nearest, two for linear."""
     i = np.arange(size_out)
+    if mode == "nearest-exact":
+        src = np.floor((i.astype(np.float32) + np.float32(0.5))
+                       * _scale(size_in, size_out, factor, False))
+        return [np.minimum(src.astype(np.int64), size_in - 1)], [None]
+    if mode == "bicubic":
+        return _cubic_taps(size_in, size_out, factor, align_corners)
     if mode == "nearest":
         if size_out == size_in:
             return [i], [None]
@@ -47,6 +57,32 @@ def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
     high = low + (low < size_in - 1)
     lam = (src - low.astype(np.float32)).astype(np.float32)
     return [low, high], [np.float32(1) - lam, lam]
+
+
+def _cubic_near(x):
+    """The cubic convolution kernel for |x| <= 1."""
+    a = _CUBIC_A
+    return ((a + 2) * x - (a + 3)) * x * x + np.float32(1)
+
+
+def _cubic_far(x):
+    """The cubic convolution kernel for 1 < |x| < 2."""
+    a = _CUBIC_A
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+
+def _cubic_taps(size_in: int, size_out: int, factor, align_corners: bool):
+    """Four taps: the source positions around each output's (clamped to the input) and the cubic
+    convolution weights (A = -0.75) of its fraction, unclamped below 0 as torch's cubic is."""
+    scale = _scale(size_in, size_out, factor, align_corners)
+    i = np.arange(size_out).astype(np.float32)
+    src = scale * i if align_corners else scale * (i + np.float32(0.5)) - np.float32(0.5)
+    low = np.minimum(np.floor(src).astype(np.int64), size_in - 1)
+    t = np.clip(src - low.astype(np.float32), np.float32(0), np.float32(1)).astype(np.float32)
+    one = np.float32(1)
+    weights = [_cubic_far(t + one), _cubic_near(t), _cubic_near(one - t), _cubic_far(one - t + one)]
+    indices = [np.clip(low - 1 + k, 0, size_in - 1) for k in range(4)]
+    return indices, [w.astype(np.float32) for w in weights]
 
 
 def _along(x: np.ndarray, axis: int, index, weight) -> np.ndarray:
@@ -93,9 +129,12 @@ def _scatter(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
     return g
 
 
-for _dims in (1, 2):
-    for _mode, _label in (("nearest", "Nearest"), (_LINEAR[_dims], _LINEAR[_dims].capitalize())):
-        _key = f"upsample_{_mode}{_dims}d"
+_KERNELS = {1: (("nearest", "Nearest"), ("nearest-exact", "NearestExact"), ("linear", "Linear")),
+            2: (("nearest", "Nearest"), ("nearest-exact", "NearestExact"),
+                ("bilinear", "Bilinear"), ("bicubic", "Bicubic"))}
+for _dims, _kernels in _KERNELS.items():
+    for _mode, _label in _kernels:
+        _key = f"upsample_{_mode.replace('-', '_')}{_dims}d"
         defop(_key, f"Upsample{_label}{_dims}DBackward0",
               lambda x, taps, shape: _resample(x, taps), promote="none",
               vjp=lambda g, x, taps, shape, key=_key: apply(OPS[key + "_backward"], g,
@@ -163,18 +202,25 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
         raise errors.TorchError("NotImplementedError", f"Input Error: Only 3D, 4D and 5D input "
                                 f"Tensors supported (got {x.ndim}D) for the modes: {_ALL_MODES} "
                                 f"(got {mode})")
-    if mode in ("linear", "bilinear") and _LINEAR.get(dims) != mode:
+    if mode == "area":
+        pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[dims - 1]
+        return pool(x, sizes)
+    if mode in _NEEDS_DIMS and _NEEDS_DIMS[mode] != x.ndim:
         raise errors.TorchError("NotImplementedError",
                                 f"Got {x.ndim}D input, but {mode} mode needs "
-                                f"{ {'linear': 3, 'bilinear': 4}[mode]}D input")
-    if dims == 3 or mode not in ("nearest", "linear", "bilinear"):
+                                f"{_NEEDS_DIMS[mode]}D input")
+    key = f"upsample_{mode.replace('-', '_')}{dims}d"
+    if mode == "bicubic" and dims != 2:
+        raise errors.TorchError("NotImplementedError", f"Input Error: Only 3D, 4D and 5D input "
+                                f"Tensors supported (got {x.ndim}D) for the modes: {_ALL_MODES} "
+                                f"(got {mode})")
+    if key not in OPS:
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
     if recompute_scale_factor:
         factors = [None] * dims
     taps = tuple(_taps(mode, n_in, n_out, f, bool(align_corners)) for n_in, n_out, f in
                  zip(x.shape[2:], sizes, factors))
-    key = f"upsample_{'nearest' if mode == 'nearest' else _LINEAR[dims]}{dims}d"
     return apply(OPS[key], x, taps=taps, shape=x.shape)
 
 

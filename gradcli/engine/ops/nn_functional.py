@@ -179,7 +179,7 @@ def _hardswish(x):
 
 
 def _hardswish_backward(g, x):
-    return np.where(x < -3, g.dtype.type(0), np.where(x <= 3, g * ((x / 3) + 0.5), g))
+    return np.where(x <= -3, g.dtype.type(0), np.where(x < 3, g * ((x / 3) + 0.5), g))
 
 
 defop("hardswish", "HardswishBackward0", _hardswish, promote="none", save=(0,),
@@ -1058,7 +1058,7 @@ def margin_ranking_loss(a: Tensor, b: Tensor, target: Tensor, margin: float = 0,
     margin = schemas.bind_cpp("margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, "
                               "float margin=0.0, int reduction=1)", a, b, target,
                               margin)["margin"]
-    output = F.clamp(F.add_scalar(F.mul(F.neg(target), F.sub(a, b)), margin), 0, None)
+    output = F.clamp_min(F.add_scalar(F.mul(F.neg(target), F.sub(a, b)), margin), 0)  # clamp_min_
     return F.apply_loss_reduction(output, reduction)
 
 

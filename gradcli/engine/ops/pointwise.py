@@ -405,7 +405,9 @@ pointwise_op("atan2", "Atan2Backward0", _atan2, promote="float", save=(0, 1),
 
 
 def _atan2_recip(a, b):
-    return F.reciprocal(F.add(F.mul(a, a), F.mul(b, b)))
+    """1 / (a² + b²), 0 where that is infinite (at the origin, or where the squares underflow)."""
+    recip = F.reciprocal(F.add(F.mul(a, a), F.mul(b, b)))
+    return F.masked_fill(recip, F.isinf(recip), 0)
 
 
 # ---- functions declared whole: schema, row, vjps and public names in one place -------------------

@@ -566,7 +566,14 @@ def _cumprod_backward(g, a, dim, out):
     w = F.mul(out, g)
     if not np.any(a.data == 0):
         return F.div(reversed_cumsum(w, dim), a)
-    return Tensor(_cumprod_grad_values(g.data, a.data, dim), g.dtype)
+    direct = Tensor(_cumprod_grad_values(g.data, a.data, dim), g.dtype)
+    if STATE.grad_enabled:  # torch's O(n²) double-backward form is not built here
+        return direct
+    # torch's first-order form: before each slice's first zero, the quotient on masked values
+    before = Tensor(np.cumsum(a.data == 0, axis=dim) == 0, dtypes.bool_)
+    quotient = F.div(reversed_cumsum(F.masked_fill(w, F.logical_not(before), 0), dim),
+                     F.masked_fill(a, F.logical_not(before), 1))
+    return F.where(before, quotient, direct)
 
 
 def _cumprod_grad_values(g, a, dim):

@@ -90,7 +90,8 @@ def _untied(module, given: dict) -> dict:
     goes to all of them; different values for such names are refused."""
     from gradcli.language.namespaces.modules import _named_buffers
     names_of: dict = {}
-    for name, tensor in module.named_parameters(remove_duplicate=False) + _named_buffers(module):
+    for name, tensor in (module.named_parameters(remove_duplicate=False)
+                         + _named_buffers(module, remove_duplicate=False)):
         names_of.setdefault(id(tensor), []).append(name)
     tied = {name: names for names in names_of.values() if len(names) > 1 for name in names}
     untied = dict(given)
@@ -108,7 +109,7 @@ def _check_keys(module, given: dict) -> None:
     """functional_call(strict=True): the keys must be exactly the module's tensors' names."""
     from gradcli.language.namespaces.modules import _named_buffers
     valid = {name for name, _ in module.named_parameters(remove_duplicate=False)}
-    valid |= {name for name, _ in _named_buffers(module)}
+    valid |= {name for name, _ in _named_buffers(module, remove_duplicate=False)}
     messages = []
     unexpected, missing = sorted(set(given) - valid), sorted(valid - set(given))
     if unexpected:

@@ -359,15 +359,7 @@ class Module(TableObject):
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> list:
-        modules = self.named_modules(prefix) if recurse else [(prefix, self)]
-        seen, out = set(), []
-        for module_prefix, module in modules:
-            for name, param in module.params.items():
-                if param is None or (remove_duplicate and id(param) in seen):
-                    continue
-                seen.add(id(param))
-                out.append((f"{module_prefix}.{name}" if module_prefix else name, param))
-        return out
+        return _named_members(self, "params", prefix, recurse, remove_duplicate)
 
     # ---- Sequential, ModuleList (and ParameterList, numbering its parameters) ------------------
 
@@ -776,10 +768,26 @@ def _assign(module: Module, key: str, target: Tensor, source: Tensor) -> None:
         owner.buffers[name] = source
 
 
-def _named_buffers(module: Module, prefix: str = "", recurse: bool = True) -> list:
-    modules = module.named_modules(prefix) if recurse else [(prefix, module)]
-    return [(f"{p}.{k}" if p else k, b) for p, m in modules for k, b in m.buffers.items()
-            if b is not None]
+def _named_members(module: Module, kind: str, prefix: str = "", recurse: bool = True,
+                   remove_duplicate: bool = True) -> list:
+    """torch's Module._named_members: (name, tensor) of each module's params or buffers, depth
+    first; with remove_duplicate, a shared module or tensor is named once."""
+    modules = (module.named_modules(prefix, remove_duplicate=remove_duplicate) if recurse
+               else [(prefix, module)])
+    seen, out = set(), []
+    for module_prefix, owner in modules:
+        for name, value in getattr(owner, kind).items():
+            if value is None or id(value) in seen:
+                continue
+            if remove_duplicate:
+                seen.add(id(value))
+            out.append((f"{module_prefix}.{name}" if module_prefix else name, value))
+    return out
+
+
+def _named_buffers(module: Module, prefix: str = "", recurse: bool = True,
+                   remove_duplicate: bool = True) -> list:
+    return _named_members(module, "buffers", prefix, recurse, remove_duplicate)
 
 
 KIND_METHODS: dict = {}  # methods only some torch classes define, by class name (module_reset)
@@ -819,8 +827,9 @@ MODULE_METHODS = table(
           context=True),
     entry("register_load_state_dict_post_hook", lambda m, hook: module_hooks.register(
         m, "load_state_dict_post", hook, False), "self, hook"),
-    entry("named_buffers", lambda m, prefix, recurse: _generator(_named_buffers(m, prefix,
-          recurse), "named_buffers"), "self, prefix='', recurse=True"),
+    entry("named_buffers", lambda m, prefix, recurse, remove_duplicate: _generator(
+        _named_buffers(m, prefix, recurse, remove_duplicate), "named_buffers"),
+        "self, prefix='', recurse=True, remove_duplicate=True"),
     entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],
           "buffers"), "self, recurse=True"),
     entry("register_forward_pre_hook", lambda m, hook, prepend, with_kwargs: module_hooks.register(

@@ -120,9 +120,7 @@ def build_cell(mode: str | None):
         chosen = mode
         if mode is None:
             nonlinearity, device, dtype = rest
-            if nonlinearity not in ("tanh", "relu"):
-                raise errors.runtime(f"Unknown nonlinearity: {nonlinearity}")
-            chosen = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+            chosen = "RNN_RELU" if nonlinearity == "relu" else "RNN_TANH"  # forward refuses others
             module.attrs["nonlinearity"] = nonlinearity
         else:
             device, dtype = rest
@@ -582,6 +580,8 @@ def cell_forward(ctx, module, input, hx=None):
     elif not batched:
         hx = tuple(F.unsqueeze(get_item(hx, i), 0) for i in range(2)) if mode == "LSTM" else \
             F.unsqueeze(hx, 0)
+    if a.get("nonlinearity", "tanh") not in ("tanh", "relu"):
+        raise errors.runtime(f"Unknown nonlinearity: {a['nonlinearity']}")
     states = _cell_states(mode, hx)
     if input.shape[1] != a["input_size"]:
         raise errors.runtime(f"input has inconsistent input_size: got {input.shape[1]} "
