@@ -204,8 +204,9 @@ def _inexact_doubtful(run: np.ndarray, sums: np.ndarray, start: np.ndarray) -> n
 
 def fma64(a, b, c) -> np.ndarray:
     """Correctly rounded float64 a * b + c (Boldo and Melquiond's round-to-odd emulation; an
-    infinite or NaN operand gives IEEE's a * b + c). Products near the subnormal range, where the splitting loses bits, and factors so large that
-    the splitting overflows are computed exactly."""
+    infinite or NaN operand gives IEEE's a * b + c). Products near the subnormal range, where the
+    splitting loses bits, and factors so large that the splitting overflows are computed
+    exactly."""
     a = np.asarray(a, np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         ph, pl = _two_prod(a, np.float64(b))
