@@ -13,6 +13,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.engine.triggered import triggered
 from gradcli.language.namespaces.builtins import (LEGACY_DTYPES, TENSOR_TYPE, entry,
                                                   table)
+from gradcli.language.namespaces.conv_grads import NN_GRAD
 from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
@@ -299,7 +300,8 @@ def _functional_entries() -> dict:
 
 
 NN_FUNCTIONAL = Namespace("torch.nn.functional", layered(declared_entries("functional"),
-                                                         LazyTable({}, _functional_entries)))
+                                                         LazyTable({"grad": NN_GRAD},
+                                                                   _functional_entries)))
 
 
 def _linalg_entries() -> dict:
@@ -320,6 +322,7 @@ SPARSE = Namespace("torch.sparse", layered(declared_entries("sparse"), {
         dtype.legacy_name, lambda *args, dtype=dtype: F.legacy_sparse(dtype, *args),
         "*args"), "torch.tensortype") for dtype in dtypes.ALL}))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
+                "torch.nn.grad": NN_GRAD,
                 "torch.nn.utils": NN_UTILS, "torch.nn.utils.rnn": NN_UTILS.table["rnn"],
                 "torch.linalg": LINALG, "torch.special": SPECIAL, "torch.fft": FFT,
                 "torch.sparse": SPARSE}

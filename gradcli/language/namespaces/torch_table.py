@@ -288,6 +288,7 @@ def _module_module() -> dict:
 NN_MODULE_MODULE = Namespace("torch.nn.modules.module", LazyTable({}, _module_module))
 NN_MODULES = Namespace("torch.nn.modules", LazyTable({"module": NN_MODULE_MODULE}, _nn_classes))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
+                                     "grad": NN_FUNCTIONAL.table["grad"],
                                      "utils": NN_UTILS, "parallel": NN_PARALLEL,
                                      "modules": NN_MODULES}, _nn_classes))
 
