@@ -28,6 +28,7 @@ from gradcli.language.namespaces.distribution_relaxed import (
     ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfCauchy, HalfNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull)
+from gradcli.language.namespaces.distribution_joined_transforms import JOINED_TRANSFORMS
 from gradcli.language.namespaces.distribution_transforms import TRANSFORMS
 from gradcli.language.namespaces.distribution_von_mises import VonMises
 from gradcli.language.runtime.attributes import CLASS_METHODS
@@ -182,7 +183,7 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                                  "loc, scale, concentration, validate_args=None"),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
-    "transforms": TRANSFORMS,
-} | dict(TRANSFORMS.table))
+    "transforms": Namespace(TRANSFORMS.name, TRANSFORMS.table | JOINED_TRANSFORMS),
+} | dict(TRANSFORMS.table) | JOINED_TRANSFORMS)
 DISTRIBUTIONS.table["kl"] = Namespace(f"{base.MODULE}.kl", {
     "kl_divergence": DISTRIBUTIONS.table["kl_divergence"]})
