@@ -258,6 +258,10 @@ NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRI
             "transpose=False"),
     _fusion("fuse_linear_bn_eval", "linear, bn"),
     _fusion("fuse_linear_bn_weights", "linear_w, linear_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b"),
+    entry("convert_conv2d_weight_memory_format", lambda ctx, module, memory_format: _utils_more()
+          .CONVERT_2D(ctx, module, memory_format), "module, memory_format", context=True),
+    entry("convert_conv3d_weight_memory_format", lambda ctx, module, memory_format: _utils_more()
+          .CONVERT_3D(ctx, module, memory_format), "module, memory_format", context=True),
     entry("skip_init", lambda ctx, module_cls, *args, **kwargs: _utils_more().skip_init(
         ctx, module_cls, *args, **kwargs), "module_cls, *args, **kwargs", context=True),
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
