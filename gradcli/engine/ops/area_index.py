@@ -793,8 +793,8 @@ INDEX = {
         "declaration": (
             "method:_indices method:_nnz method:_values method:coalesce method:dense_dim "
             "method:indices method:is_coalesced method:sparse_dim method:sparse_mask "
-            "method:to_dense method:to_sparse method:values sparse:addmm sparse:log_softmax "
-            "sparse:mm sparse:softmax sparse:sum torch:spmm "
+            "method:to_dense method:to_sparse method:to_sparse_coo method:values sparse:addmm "
+            "sparse:log_softmax sparse:mm sparse:softmax sparse:sum torch:spmm "
         ),
     },
     "gradcli.engine.ops.special": {

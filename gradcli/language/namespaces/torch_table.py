@@ -365,7 +365,7 @@ _FAMILY_MODULES = {  # torch's module of each family gradcli has
     "studentT": "StudentT", "transformed_distribution": "TransformedDistribution",
     "uniform": "Uniform", "von_mises": "VonMises", "weibull": "Weibull"}
 DISTRIBUTION_PARTS = {part: _distributions_part(part)
-                      for part in ("kl", "constraints", "transforms")} | {
+                      for part in ("kl", "constraints", "transforms", "utils")} | {
     module: _family_module(module, family) for module, family in _FAMILY_MODULES.items()}
 DISTRIBUTIONS = Namespace("torch.distributions",
                           LazyTable(DISTRIBUTION_PARTS, lambda: _distributions().table))
