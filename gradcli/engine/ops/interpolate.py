@@ -1,6 +1,6 @@
-"""F.interpolate's nearest, linear and bilinear modes: per output position the source indices
-and weights torch's CPU kernels compute (in float), a weighted gather forward and its
-scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...). Nearest is
+"""F.interpolate's nearest, nearest-exact, linear and bilinear modes: per output position the
+source indices and weights torch's CPU kernels compute (in float), a weighted gather forward and
+its scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...). Nearest is
 exact; linear values can differ from torch's in the last bit."""
 
 from __future__ import annotations
@@ -28,8 +28,12 @@ def _scale(size_in: int, size_out: int, factor, align_corners: bool) -> np.float
 
 
 def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
-    """(indices, weights) per tap for one dim: one tap for nearest, two for linear."""
+    """(indices, weights) per tap for one dim: one tap for the nearest modes, two for linear."""
     i = np.arange(size_out)
+    if mode == "nearest-exact":  # floorf((i + 0.5) * scale): a double product, rounded to float
+        scale = np.float64(_scale(size_in, size_out, factor, False))
+        src = np.floor(((i + 0.5) * scale).astype(np.float32))
+        return [np.minimum(src.astype(np.int64), size_in - 1)], [None]
     if mode == "nearest":
         if size_out == size_in:
             return [i], [None]
@@ -93,8 +97,10 @@ def _scatter(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
     return g
 
 
+_KEYS = {"nearest": "nearest", "nearest-exact": "nearest_exact"}  # the rows' names of a mode
 for _dims in (1, 2):
-    for _mode, _label in (("nearest", "Nearest"), (_LINEAR[_dims], _LINEAR[_dims].capitalize())):
+    for _mode, _label in (("nearest", "Nearest"), ("nearest_exact", "NearestExact"),
+                          (_LINEAR[_dims], _LINEAR[_dims].capitalize())):
         _key = f"upsample_{_mode}{_dims}d"
         defop(_key, f"Upsample{_label}{_dims}DBackward0",
               lambda x, taps, shape: _resample(x, taps), promote="none",
@@ -167,14 +173,14 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
         raise errors.TorchError("NotImplementedError",
                                 f"Got {x.ndim}D input, but {mode} mode needs "
                                 f"{ {'linear': 3, 'bilinear': 4}[mode]}D input")
-    if dims == 3 or mode not in ("nearest", "linear", "bilinear"):
+    if dims == 3 or mode not in ("nearest", "nearest-exact", "linear", "bilinear"):
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
     if recompute_scale_factor:
         factors = [None] * dims
     taps = tuple(_taps(mode, n_in, n_out, f, bool(align_corners)) for n_in, n_out, f in
                  zip(x.shape[2:], sizes, factors))
-    key = f"upsample_{'nearest' if mode == 'nearest' else _LINEAR[dims]}{dims}d"
+    key = f"upsample_{_KEYS.get(mode) or _LINEAR[dims]}{dims}d"
     return apply(OPS[key], x, taps=taps, shape=x.shape)
 
 
