@@ -853,6 +853,8 @@ CASES = {
     "upsample_nearest_exact1d_backward": [backward_case("F.interpolate(a, scale_factor=1.5, mode='nearest-exact')", (1, 2, 4), (1, 2, 6))],
     "upsample_nearest_exact2d": unary("F.interpolate(a, size=(3, 5), mode='nearest-exact')", shapes=((1, 1, 2, 3),)),
     "upsample_nearest_exact2d_backward": [backward_case("F.interpolate(a, size=(3, 5), mode='nearest-exact')", (1, 1, 2, 3), (1, 1, 3, 5))],
+    "upsample_bicubic2d": unary("F.interpolate(a, size=(4, 5), mode='bicubic')", shapes=((1, 1, 3, 3),)),
+    "upsample_bicubic2d_backward": [backward_case("F.interpolate(a, size=(4, 5), mode='bicubic')", (1, 1, 3, 3), (1, 1, 4, 5))],
     "upsample_linear1d": unary("F.interpolate(a, size=5, mode='linear')", shapes=((1, 2, 3),)),
     "upsample_linear1d_backward": [backward_case("F.interpolate(a, size=5, mode='linear')", (1, 2, 3), (1, 2, 5))],
     "upsample_bilinear2d": unary("F.interpolate(a, scale_factor=1.5, mode='bilinear')", shapes=((1, 1, 2, 3),)),

@@ -456,9 +456,10 @@ INDEX = {
     },
     "gradcli.engine.ops.interpolate": {
         "row": (
-            "upsample_bilinear2d upsample_bilinear2d_backward upsample_linear1d "
-            "upsample_linear1d_backward upsample_nearest1d upsample_nearest1d_backward "
-            "upsample_nearest2d upsample_nearest2d_backward upsample_nearest_exact1d "
+            "upsample_bicubic2d upsample_bicubic2d_backward upsample_bilinear2d "
+            "upsample_bilinear2d_backward upsample_linear1d upsample_linear1d_backward "
+            "upsample_nearest1d upsample_nearest1d_backward upsample_nearest2d "
+            "upsample_nearest2d_backward upsample_nearest_exact1d "
             "upsample_nearest_exact1d_backward upsample_nearest_exact2d "
             "upsample_nearest_exact2d_backward "
         ),

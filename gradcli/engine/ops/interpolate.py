@@ -1,7 +1,8 @@
 """F.interpolate's nearest, nearest-exact, linear and bilinear modes: per output position the
 source indices and weights torch's CPU kernels compute (in float), a weighted gather forward and
-its scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...). Nearest is
-exact; linear values can differ from torch's in the last bit."""
+its scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...); area
+mode is adaptive average pooling, as in torch's Python. Nearest is exact; linear values can
+differ from torch's in the last bit."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
+from gradcli.engine.functions import F
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -34,6 +36,8 @@ def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
         scale = np.float64(_scale(size_in, size_out, factor, False))
         src = np.floor(((i + 0.5) * scale).astype(np.float32))
         return [np.minimum(src.astype(np.int64), size_in - 1)], [None]
+    if mode == "bicubic":
+        return _cubic_taps(size_in, size_out, factor, align_corners)
     if mode == "nearest":
         if size_out == size_in:
             return [i], [None]
@@ -51,6 +55,28 @@ def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
     high = low + (low < size_in - 1)
     lam = (src - low.astype(np.float32)).astype(np.float32)
     return [low, high], [np.float32(1) - lam, lam]
+
+
+def _cubic_taps(size_in: int, size_out: int, factor, align_corners: bool):
+    """Four taps around floor(source), clamped to the input, weighted by the cubic convolution
+    (A = -0.75) of the source's fraction, all in float as torch's CPU kernel computes them."""
+    scale, i = _scale(size_in, size_out, factor, align_corners), np.arange(size_out)
+    if align_corners:
+        src = scale * i.astype(np.float32)
+    else:
+        src = scale * (i.astype(np.float32) + np.float32(0.5)) - np.float32(0.5)
+    low = np.minimum(np.floor(src).astype(np.int64), size_in - 1)
+    t = np.clip(src - low.astype(np.float32), np.float32(0), np.float32(1)).astype(np.float32)
+    one = np.float32(1)
+
+    def near(x):  # cubic_convolution1, for |x| <= 1
+        return ((_CUBIC + 2) * x - (_CUBIC + 3)) * x * x + one
+
+    def far(x):  # cubic_convolution2, for 1 < |x| < 2
+        return ((_CUBIC * x - 5 * _CUBIC) * x + 8 * _CUBIC) * x - 4 * _CUBIC
+    weights = [far(t + one), near(t), near(one - t), far(one - t + one)]
+    indices = [np.clip(low - 1 + j, 0, size_in - 1) for j in range(4)]
+    return indices, [w.astype(np.float32) for w in weights]
 
 
 def _along(x: np.ndarray, axis: int, index, weight) -> np.ndarray:
@@ -97,18 +123,21 @@ def _scatter(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
     return g
 
 
-_KEYS = {"nearest": "nearest", "nearest-exact": "nearest_exact"}  # the rows' names of a mode
-for _dims in (1, 2):
-    for _mode, _label in (("nearest", "Nearest"), ("nearest_exact", "NearestExact"),
-                          (_LINEAR[_dims], _LINEAR[_dims].capitalize())):
-        _key = f"upsample_{_mode}{_dims}d"
-        defop(_key, f"Upsample{_label}{_dims}DBackward0",
-              lambda x, taps, shape: _resample(x, taps), promote="none",
-              vjp=lambda g, x, taps, shape, key=_key: apply(OPS[key + "_backward"], g,
-                                                            taps=taps, shape=shape))
-        defop(_key + "_backward", f"Upsample{_label}{_dims}DBackwardBackward0", _scatter,
-              promote="none", vjp=lambda gg, g, taps, shape, key=_key: apply(
-                  OPS[key], gg, taps=taps, shape=gg.shape))
+# the rows' names of a mode (linear modes: by the number of spatial dims)
+_KEYS = {"nearest": "nearest", "nearest-exact": "nearest_exact", "bicubic": "bicubic"}
+_CUBIC = np.float32(-0.75)  # torch's A of the cubic convolution
+_ROWS = [(dims, mode, label) for dims in (1, 2) for mode, label in (
+    ("nearest", "Nearest"), ("nearest_exact", "NearestExact"),
+    (_LINEAR[dims], _LINEAR[dims].capitalize()))] + [(2, "bicubic", "Bicubic")]
+for _dims, _mode, _label in _ROWS:
+    _key = f"upsample_{_mode}{_dims}d"
+    defop(_key, f"Upsample{_label}{_dims}DBackward0",
+          lambda x, taps, shape: _resample(x, taps), promote="none",
+          vjp=lambda g, x, taps, shape, key=_key: apply(OPS[key + "_backward"], g,
+                                                        taps=taps, shape=shape))
+    defop(_key + "_backward", f"Upsample{_label}{_dims}DBackwardBackward0", _scatter,
+          promote="none", vjp=lambda gg, g, taps, shape, key=_key: apply(
+              OPS[key], gg, taps=taps, shape=gg.shape))
 
 
 def _python_types(values) -> str:
@@ -165,7 +194,8 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and x.ndim == 4):
         raise errors.value_error("Anti-alias option is restricted to bilinear, bicubic, and "
                                  "lanczos modes and requires a 4-D tensor as input")
-    if dims not in (1, 2, 3) or mode not in _ALL_MODES.split(" | "):
+    if dims not in (1, 2, 3) or mode not in _ALL_MODES.split(" | ") or (
+            mode == "bicubic" and dims != 2):
         raise errors.TorchError("NotImplementedError", f"Input Error: Only 3D, 4D and 5D input "
                                 f"Tensors supported (got {x.ndim}D) for the modes: {_ALL_MODES} "
                                 f"(got {mode})")
@@ -173,7 +203,11 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
         raise errors.TorchError("NotImplementedError",
                                 f"Got {x.ndim}D input, but {mode} mode needs "
                                 f"{ {'linear': 3, 'bilinear': 4}[mode]}D input")
-    if dims == 3 or mode not in ("nearest", "nearest-exact", "linear", "bilinear"):
+    if mode == "area":  # torch's Python: an adaptive average pool to the output size
+        pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[dims - 1]
+        return pool(x, sizes)
+    if dims == 3 or mode not in ("nearest", "nearest-exact", "linear", "bilinear", "bicubic") or (
+            antialias):
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
     if recompute_scale_factor:
