@@ -1,6 +1,6 @@
-"""F.interpolate's nearest, nearest-exact, linear and bilinear modes: per output position the
-source indices and weights torch's CPU kernels compute (in float), a weighted gather forward and
-its scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...); area
+"""F.interpolate's nearest, nearest-exact, (bi/tri)linear and bicubic modes: per output
+position the source indices and weights torch's CPU kernels compute (in float), a weighted
+gather forward and its scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...); area
 mode is adaptive average pooling, as in torch's Python. Nearest is exact; linear values can
 differ from torch's in the last bit."""
 
@@ -17,7 +17,7 @@ from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
-_LINEAR = {1: "linear", 2: "bilinear"}
+_LINEAR = {1: "linear", 2: "bilinear", 3: "trilinear"}
 _ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
 
@@ -126,7 +126,7 @@ def _scatter(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
 # the rows' names of a mode (linear modes: by the number of spatial dims)
 _KEYS = {"nearest": "nearest", "nearest-exact": "nearest_exact", "bicubic": "bicubic"}
 _CUBIC = np.float32(-0.75)  # torch's A of the cubic convolution
-_ROWS = [(dims, mode, label) for dims in (1, 2) for mode, label in (
+_ROWS = [(dims, mode, label) for dims in (1, 2, 3) for mode, label in (
     ("nearest", "Nearest"), ("nearest_exact", "NearestExact"),
     (_LINEAR[dims], _LINEAR[dims].capitalize()))] + [(2, "bicubic", "Bicubic")]
 for _dims, _mode, _label in _ROWS:
@@ -199,15 +199,14 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
         raise errors.TorchError("NotImplementedError", f"Input Error: Only 3D, 4D and 5D input "
                                 f"Tensors supported (got {x.ndim}D) for the modes: {_ALL_MODES} "
                                 f"(got {mode})")
-    if mode in ("linear", "bilinear") and _LINEAR.get(dims) != mode:
+    if mode in _LINEAR.values() and _LINEAR.get(dims) != mode:
         raise errors.TorchError("NotImplementedError",
                                 f"Got {x.ndim}D input, but {mode} mode needs "
-                                f"{ {'linear': 3, 'bilinear': 4}[mode]}D input")
+                                f"{ {'linear': 3, 'bilinear': 4, 'trilinear': 5}[mode]}D input")
     if mode == "area":  # torch's Python: an adaptive average pool to the output size
         pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[dims - 1]
         return pool(x, sizes)
-    if dims == 3 or mode not in ("nearest", "nearest-exact", "linear", "bilinear", "bicubic") or (
-            antialias):
+    if mode in ("lanczos", "area") or antialias:
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
     if recompute_scale_factor:
