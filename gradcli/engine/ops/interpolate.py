@@ -1,8 +1,8 @@
 """F.interpolate's nearest, nearest-exact, (bi/tri)linear and bicubic modes: per output
 position the source indices and weights torch's CPU kernels compute (in float), a weighted
-gather forward and its scatter-add backward (UpsampleNearest2DBackward0, UpsampleBilinear2DBackward0, ...); area
-mode is adaptive average pooling, as in torch's Python. Nearest is exact; linear values can
-differ from torch's in the last bit."""
+gather forward and its scatter-add backward (UpsampleNearest2DBackward0, ...); area mode is
+adaptive average pooling, as in torch's Python. Nearest is exact; linear values can differ from
+torch's in the last bit."""
 
 from __future__ import annotations
 
