@@ -321,7 +321,19 @@ SPARSE = Namespace("torch.sparse", layered(declared_entries("sparse"), {
     dtype.legacy_name: PyType(f"torch.sparse.{dtype.legacy_name}", (), entry(
         dtype.legacy_name, lambda *args, dtype=dtype: F.legacy_sparse(dtype, *args),
         "*args"), "torch.tensortype") for dtype in dtypes.ALL}))
+def _is_tensor_like(value) -> bool:
+    """torch.overrides.is_tensor_like: a tensor (of any subclass), or what defines its own
+    __torch_function__."""
+    return isinstance(value, Tensor) or _overrides(value)
+
+
+_OVERRIDING = ("handle_torch_function", "has_torch_function", "has_torch_function_unary",
+               "has_torch_function_variadic")  # the names torch.nn.functional imports
+OVERRIDES = Namespace("torch.overrides", LazyTable({}, lambda: {
+    name: NN_FUNCTIONAL.table[name] for name in _OVERRIDING} | table(
+        entry("is_tensor_like", _is_tensor_like, "inp"))))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
+                "torch.overrides": OVERRIDES,
                 "torch.nn.grad": NN_GRAD,
                 "torch.nn.utils": NN_UTILS, "torch.nn.utils.rnn": NN_UTILS.table["rnn"],
                 "torch.linalg": LINALG, "torch.special": SPECIAL, "torch.fft": FFT,

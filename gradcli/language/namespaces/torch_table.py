@@ -503,7 +503,7 @@ TORCH_TABLE = layered(table(
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "layout": type_of(layouts.STRIDED), "device": DEVICE_TYPE,
     "newaxis": None,
-    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE,
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE, "overrides": MATH_MODULES["torch.overrides"],
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "testing": TESTING,
     "distributions": DISTRIBUTIONS, "functional": FUNCTIONAL_MODULE, "jit": JIT},
