@@ -861,6 +861,12 @@ CASES = {
     "upsample_nearest_exact3d_backward": [backward_case("F.interpolate(a, scale_factor=1.5, mode='nearest-exact')", (1, 1, 2, 2, 2), (1, 1, 3, 3, 3))],
     "upsample_trilinear3d": unary("F.interpolate(a, size=(3, 3, 2), mode='trilinear')", shapes=((1, 1, 2, 2, 3),)),
     "upsample_trilinear3d_backward": [backward_case("F.interpolate(a, size=(3, 3, 2), mode='trilinear')", (1, 1, 2, 2, 3), (1, 1, 3, 3, 2))],
+    # the straight-through gradient: 1 in range (a fine grid, so the forward is nearly the
+    # identity), 0 outside it (where the forward is constant)
+    "fake_quantize_per_tensor": unary("torch.fake_quantize_per_tensor_affine(a, 1e-9, 0, -2**31, 2**31 - 1)", shapes=((2, 3),), tolerance=1e-3)
+    + unary("torch.fake_quantize_per_tensor_affine(a, 0.1, -1, -128, -1)", "pos", shapes=((2, 3),)),
+    "fake_quantize_per_tensor_qparams": unary("torch.fake_quantize_per_tensor_affine(a, torch.tensor(0.1), torch.tensor(-1), -128, -1)", "pos", shapes=((2, 3),)),
+    "fake_quantize_per_channel": unary("torch.fake_quantize_per_channel_affine(a, torch.tensor([0.1, 0.2]), torch.tensor([-1, -2], dtype=torch.int32), 0, -128, -1)", "pos", shapes=((2, 3),)),
     "upsample_linear1d": unary("F.interpolate(a, size=5, mode='linear')", shapes=((1, 2, 3),)),
     "upsample_linear1d_backward": [backward_case("F.interpolate(a, size=5, mode='linear')", (1, 2, 3), (1, 2, 5))],
     "upsample_bilinear2d": unary("F.interpolate(a, scale_factor=1.5, mode='bilinear')", shapes=((1, 1, 2, 3),)),

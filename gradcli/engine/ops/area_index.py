@@ -385,6 +385,15 @@ INDEX = {
             "functional:embedding_bag "
         ),
     },
+    "gradcli.engine.ops.fake_quantize": {
+        "row": (
+            "fake_quantize_per_channel fake_quantize_per_tensor fake_quantize_per_tensor_qparams "
+        ),
+        "declaration": (
+            "method:fake_quantize_per_channel_affine method:fake_quantize_per_tensor_affine "
+            "torch:fake_quantize_per_channel_affine torch:fake_quantize_per_tensor_affine "
+        ),
+    },
     "gradcli.engine.ops.gating": {
         "row": (
             "glu "
