@@ -43,7 +43,8 @@ def _masked_grad(g: Tensor, x: Tensor, scale, zero_point, quant_min, quant_max, 
     return F.mul(g, wrap(inside, dtypes.bool_))
 
 
-for _key, _label in (("fake_quantize_per_tensor", "FakeQuantizePerTensorAffineCachemaskBackward0"),
+for _key, _label in (("fake_quantize_per_tensor",
+                      "FakeQuantizePerTensorAffineCachemaskBackward0"),
                      ("fake_quantize_per_tensor_qparams",
                       "FakeQuantizePerTensorAffineCachemaskTensorQparamsBackward0"),
                      ("fake_quantize_per_channel", "FakeQuantizePerChannelAffineCachemaskBackward0")):
