@@ -47,7 +47,8 @@ for _key, _label in (("fake_quantize_per_tensor",
                       "FakeQuantizePerTensorAffineCachemaskBackward0"),
                      ("fake_quantize_per_tensor_qparams",
                       "FakeQuantizePerTensorAffineCachemaskTensorQparamsBackward0"),
-                     ("fake_quantize_per_channel", "FakeQuantizePerChannelAffineCachemaskBackward0")):
+                     ("fake_quantize_per_channel",
+                      "FakeQuantizePerChannelAffineCachemaskBackward0")):
     defop(_key, _label, _forward, promote="none", save=(0,), vjp=_masked_grad)
 
 
