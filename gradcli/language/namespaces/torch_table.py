@@ -377,8 +377,17 @@ _DATA_SUBMODULES = {
     "dataloader": ("DataLoader", "get_worker_info", "default_collate", "default_convert"),
     "sampler": ("BatchSampler", "RandomSampler", "Sampler", "SequentialSampler",
                 "SubsetRandomSampler", "WeightedRandomSampler")}
+_DATA_TYPING = {"sampler": ("Iterable", "Iterator", "Sequence", "Sized")}  # its own imports
+
+
+def _data_part(part: str, names: tuple) -> dict:
+    from gradcli.language.namespaces.python_modules import TYPING
+    return {name: DATA.lookup(name) for name in names} | {
+        name: TYPING.lookup(name) for name in _DATA_TYPING.get(part, ())}
+
+
 DATA_PARTS = {part: Namespace(f"torch.utils.data.{part}", LazyTable(
-    {}, lambda names=names: {name: DATA.lookup(name) for name in names}))
+    {}, lambda part=part, names=names: _data_part(part, names)))
     for part, names in _DATA_SUBMODULES.items()}
 DATA = Namespace("torch.utils.data", LazyTable(DATA_PARTS, _data))
 TESTING = Namespace("torch.testing", LazyTable({}, lambda: _testing().table))
