@@ -133,13 +133,22 @@ def _set_default_tensor_type(t) -> None:
 _LIKE = ("input: Tensor, *, dtype: ScalarType?=None, layout=None, device=None, "
          "requires_grad=False, memory_format=None")
 
+def _sparse_place(device) -> None:
+    """Where sparse_coo_tensor copies its data: a CPU-only torch has no allocator linked in for
+    another device (the meta device aside)."""
+    if device is not None and devices.device(device).type != "meta":
+        devices.link(device)
+    else:
+        devices.place_new(device)
+
+
 TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("einsum", einsum.einsum, "*args"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
           devices.place_new(device) or creation.tensor(data, dtype, requires_grad),
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
     entry("sparse_coo_tensor", lambda indices, values, size, dtype, device, pin_memory,
-          requires_grad, check_invariants, is_coalesced: devices.place_new(device) or
+          requires_grad, check_invariants, is_coalesced: _sparse_place(device) or
           F.sparse_coo_tensor(indices, values, size, dtype, requires_grad,
                               check_invariants, is_coalesced),
           "indices, values=None, size=None, *, dtype: ScalarType?=None, device=None, "
