@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors, grad_api, vml
+from gradcli.engine import dtypes, errors, grad_api, vml
 from gradcli.engine.declarations import call
 from gradcli.engine.fma import add_scaled as _add, addcmul as _addcmul, fused, lerp as _lerp
 from gradcli.engine.tensor import Tensor
@@ -350,3 +350,51 @@ def adafactor(param: Tensor, grad: np.ndarray, state: dict, *, lr, beta2_decay, 
     update_rms = float(call("linalg", "vector_norm", update, 2).data) / (update.numel() ** 0.5)
     denom = max(1.0, update_rms / d)
     _write(param, _add(param.data, update.data, -alpha / denom))
+
+
+def _newton_schulz(update: Tensor, coefficients, steps: int, eps: float) -> Tensor:
+    """Muon's orthogonalization: the update in bfloat16 (wide side last), scaled to norm 1,
+    then `steps` quintic Newton-Schulz iterations X = aX + (bG + cG^2)X with G = XX^T."""
+    if steps >= 100:
+        raise errors.value_error("Number of steps must be less than 100 for computational "
+                                 "efficiency")
+    if len(coefficients) != 3:
+        raise errors.value_error("Coefficients must be a tuple of exactly 3 values")
+    a, b, c = coefficients
+    tall = update.shape[0] > update.shape[1]
+    x = F.to_dtype(update, dtypes.bfloat16)
+    if tall:
+        x = call("method", "t", x)
+    norm = call("linalg", "vector_norm", x, 2)
+    x = call("torch", "div", x, call("torch", "clamp", norm, min=eps))
+    for _ in range(steps):
+        gram = call("torch", "matmul", x, call("method", "t", x))
+        gram_update = call("torch", "addmm", gram, gram, gram, beta=b, alpha=c)
+        x = call("torch", "addmm", x, gram_update, x, beta=a)
+    return call("method", "t", x) if tall else x
+
+
+def _muon_lr(lr: float, adjust_lr_fn, shape: tuple) -> float:
+    rows, cols = shape[:2]
+    if adjust_lr_fn is None or adjust_lr_fn == "original":
+        return lr * math.sqrt(max(1, rows / cols))
+    if adjust_lr_fn == "match_rms_adamw":
+        return lr * (0.2 * math.sqrt(max(rows, cols)))
+    return lr * 1.0
+
+
+def muon(param: Tensor, grad: np.ndarray, state: dict, *, lr, weight_decay, momentum,
+         nesterov, ns_coefficients, eps, ns_steps, adjust_lr_fn, **_) -> None:
+    """Muon (torch's single-tensor step): momentum by lerp (Nesterov's by default), the update
+    orthogonalized by Newton-Schulz in bfloat16, decoupled weight decay, a shape-scaled lr."""
+    grad = Tensor(grad, param.dtype)
+    if grad.ndim != 2:
+        raise errors.value_error("Param gradient must be a 2D matrix")
+    buffer = state["momentum_buffer"]
+    _write(buffer, call("torch", "lerp", buffer, grad, 1 - momentum).data)
+    update = call("torch", "lerp", grad, buffer, momentum) if nesterov else buffer
+    update = _newton_schulz(update, ns_coefficients, ns_steps, eps)
+    adjusted = _muon_lr(float(lr), adjust_lr_fn, param.shape)
+    _write(param, param.data * _scalar(1 - lr * weight_decay, param.data))
+    _write(param, call("torch", "add", Tensor(param.data, param.dtype), update,
+                       alpha=-adjusted).data)

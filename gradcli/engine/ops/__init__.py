@@ -15,7 +15,8 @@ AREAS = tuple(f"gradcli.engine.{name}" for name in (
     "ops.registry", "views", "ops.common", "ops.pointwise", "ops.shapes", "ops.sorting",
     "creation", "indexing", "ops.activation", "ops.arrange", "ops.attention", "ops.bilinear",
     "ops.comparison", "ops.complex_numbers", "ops.convolution", "ops.ctc_loss",
-    "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.gating", "ops.gradient",
+    "ops.decompositions", "ops.dual", "ops.embedding_bag", "ops.fake_quantize", "ops.gating",
+    "ops.gradient",
     "ops.grid_sample", "ops.group_norm", "ops.histograms", "ops.index_reduce", "ops.inplace",
     "ops.interpolate", "ops.linalg", "ops.local_response_norm", "ops.losses", "ops.lu", "ops.ldl", "ops.householder",
     "ops.multi_margin", "ops.nn_functional", "ops.nn_extra", "ops.packing", "ops.padding",
@@ -147,6 +148,8 @@ def _import(area: str) -> None:
             from gradcli.engine.ops import multi_margin  # noqa: F401
         case "gradcli.engine.ops.local_response_norm":
             from gradcli.engine.ops import local_response_norm  # noqa: F401
+        case "gradcli.engine.ops.fake_quantize":
+            from gradcli.engine.ops import fake_quantize  # noqa: F401
         case "gradcli.engine.ops.rms_norm":
             from gradcli.engine.ops import rms_norm  # noqa: F401
         case "gradcli.engine.ops.statistics":

@@ -385,6 +385,15 @@ INDEX = {
             "functional:embedding_bag "
         ),
     },
+    "gradcli.engine.ops.fake_quantize": {
+        "row": (
+            "fake_quantize_per_channel fake_quantize_per_tensor fake_quantize_per_tensor_qparams "
+        ),
+        "declaration": (
+            "method:fake_quantize_per_channel_affine method:fake_quantize_per_tensor_affine "
+            "torch:fake_quantize_per_channel_affine torch:fake_quantize_per_tensor_affine "
+        ),
+    },
     "gradcli.engine.ops.gating": {
         "row": (
             "glu "
@@ -459,9 +468,10 @@ INDEX = {
             "upsample_bicubic2d upsample_bicubic2d_backward upsample_bilinear2d "
             "upsample_bilinear2d_backward upsample_linear1d upsample_linear1d_backward "
             "upsample_nearest1d upsample_nearest1d_backward upsample_nearest2d "
-            "upsample_nearest2d_backward upsample_nearest_exact1d "
-            "upsample_nearest_exact1d_backward upsample_nearest_exact2d "
-            "upsample_nearest_exact2d_backward "
+            "upsample_nearest2d_backward upsample_nearest3d upsample_nearest3d_backward "
+            "upsample_nearest_exact1d upsample_nearest_exact1d_backward upsample_nearest_exact2d "
+            "upsample_nearest_exact2d_backward upsample_nearest_exact3d "
+            "upsample_nearest_exact3d_backward upsample_trilinear3d upsample_trilinear3d_backward "
         ),
         "declaration": (
             "functional:interpolate functional:upsample functional:upsample_bilinear "
@@ -796,8 +806,8 @@ INDEX = {
         "declaration": (
             "method:_indices method:_nnz method:_values method:coalesce method:dense_dim "
             "method:indices method:is_coalesced method:sparse_dim method:sparse_mask "
-            "method:to_dense method:to_sparse method:values sparse:addmm sparse:log_softmax "
-            "sparse:mm sparse:softmax sparse:sum torch:spmm "
+            "method:to_dense method:to_sparse method:to_sparse_coo method:values sparse:addmm "
+            "sparse:log_softmax sparse:mm sparse:softmax sparse:sum torch:spmm "
         ),
     },
     "gradcli.engine.ops.special": {

@@ -1,8 +1,8 @@
-"""F.interpolate's nearest, nearest-exact, linear, bilinear and bicubic modes: per output
-position the source indices and weights torch's CPU kernels compute (in float), a weighted gather
-forward and its scatter-add backward (UpsampleNearest2DBackward0, UpsampleBicubic2DBackward0,
-...); area mode is adaptive average pooling. Nearest is exact; linear and cubic values can differ
-from torch's in the last bits (torch rounds its cubic weights otherwise)."""
+"""F.interpolate's nearest, nearest-exact, (bi/tri)linear and bicubic modes: per output
+position the source indices and weights torch's CPU kernels compute (in float), a weighted
+gather forward and its scatter-add backward (UpsampleNearest2DBackward0, ...); area mode is
+adaptive average pooling, as in torch's Python. Nearest is exact; linear values can differ from
+torch's in the last bit."""
 
 from __future__ import annotations
 
@@ -17,9 +17,7 @@ from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
-_LINEAR = {1: "linear", 2: "bilinear"}
-_NEEDS_DIMS = {"linear": 3, "bilinear": 4, "trilinear": 5}  # "Got 4D input, but linear mode needs 3D"
-_CUBIC_A = np.float32(-0.75)
+_LINEAR = {1: "linear", 2: "bilinear", 3: "trilinear"}
 _ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
 
@@ -32,11 +30,11 @@ def _scale(size_in: int, size_out: int, factor, align_corners: bool) -> np.float
 
 
 def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
-    """(indices, weights) per tap for one dim: one tap for nearest, two for linear."""
+    """(indices, weights) per tap for one dim: one tap for the nearest modes, two for linear."""
     i = np.arange(size_out)
-    if mode == "nearest-exact":
-        src = np.floor((i.astype(np.float32) + np.float32(0.5))
-                       * _scale(size_in, size_out, factor, False))
+    if mode == "nearest-exact":  # floorf((i + 0.5) * scale): a double product, rounded to float
+        scale = np.float64(_scale(size_in, size_out, factor, False))
+        src = np.floor(((i + 0.5) * scale).astype(np.float32))
         return [np.minimum(src.astype(np.int64), size_in - 1)], [None]
     if mode == "bicubic":
         return _cubic_taps(size_in, size_out, factor, align_corners)
@@ -59,29 +57,25 @@ def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
     return [low, high], [np.float32(1) - lam, lam]
 
 
-def _cubic_near(x):
-    """The cubic convolution kernel for |x| <= 1."""
-    a = _CUBIC_A
-    return ((a + 2) * x - (a + 3)) * x * x + np.float32(1)
-
-
-def _cubic_far(x):
-    """The cubic convolution kernel for 1 < |x| < 2."""
-    a = _CUBIC_A
-    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-
-
 def _cubic_taps(size_in: int, size_out: int, factor, align_corners: bool):
-    """Four taps: the source positions around each output's (clamped to the input) and the cubic
-    convolution weights (A = -0.75) of its fraction, unclamped below 0 as torch's cubic is."""
-    scale = _scale(size_in, size_out, factor, align_corners)
-    i = np.arange(size_out).astype(np.float32)
-    src = scale * i if align_corners else scale * (i + np.float32(0.5)) - np.float32(0.5)
+    """Four taps around floor(source), clamped to the input, weighted by the cubic convolution
+    (A = -0.75) of the source's fraction, all in float as torch's CPU kernel computes them."""
+    scale, i = _scale(size_in, size_out, factor, align_corners), np.arange(size_out)
+    if align_corners:
+        src = scale * i.astype(np.float32)
+    else:
+        src = scale * (i.astype(np.float32) + np.float32(0.5)) - np.float32(0.5)
     low = np.minimum(np.floor(src).astype(np.int64), size_in - 1)
     t = np.clip(src - low.astype(np.float32), np.float32(0), np.float32(1)).astype(np.float32)
     one = np.float32(1)
-    weights = [_cubic_far(t + one), _cubic_near(t), _cubic_near(one - t), _cubic_far(one - t + one)]
-    indices = [np.clip(low - 1 + k, 0, size_in - 1) for k in range(4)]
+
+    def near(x):  # cubic_convolution1, for |x| <= 1
+        return ((_CUBIC + 2) * x - (_CUBIC + 3)) * x * x + one
+
+    def far(x):  # cubic_convolution2, for 1 < |x| < 2
+        return ((_CUBIC * x - 5 * _CUBIC) * x + 8 * _CUBIC) * x - 4 * _CUBIC
+    weights = [far(t + one), near(t), near(one - t), far(one - t + one)]
+    indices = [np.clip(low - 1 + j, 0, size_in - 1) for j in range(4)]
     return indices, [w.astype(np.float32) for w in weights]
 
 
@@ -129,19 +123,21 @@ def _scatter(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
     return g
 
 
-_KERNELS = {1: (("nearest", "Nearest"), ("nearest-exact", "NearestExact"), ("linear", "Linear")),
-            2: (("nearest", "Nearest"), ("nearest-exact", "NearestExact"),
-                ("bilinear", "Bilinear"), ("bicubic", "Bicubic"))}
-for _dims, _kernels in _KERNELS.items():
-    for _mode, _label in _kernels:
-        _key = f"upsample_{_mode.replace('-', '_')}{_dims}d"
-        defop(_key, f"Upsample{_label}{_dims}DBackward0",
-              lambda x, taps, shape: _resample(x, taps), promote="none",
-              vjp=lambda g, x, taps, shape, key=_key: apply(OPS[key + "_backward"], g,
-                                                            taps=taps, shape=shape))
-        defop(_key + "_backward", f"Upsample{_label}{_dims}DBackwardBackward0", _scatter,
-              promote="none", vjp=lambda gg, g, taps, shape, key=_key: apply(
-                  OPS[key], gg, taps=taps, shape=gg.shape))
+# the rows' names of a mode (linear modes: by the number of spatial dims)
+_KEYS = {"nearest": "nearest", "nearest-exact": "nearest_exact", "bicubic": "bicubic"}
+_CUBIC = np.float32(-0.75)  # torch's A of the cubic convolution
+_ROWS = [(dims, mode, label) for dims in (1, 2, 3) for mode, label in (
+    ("nearest", "Nearest"), ("nearest_exact", "NearestExact"),
+    (_LINEAR[dims], _LINEAR[dims].capitalize()))] + [(2, "bicubic", "Bicubic")]
+for _dims, _mode, _label in _ROWS:
+    _key = f"upsample_{_mode}{_dims}d"
+    defop(_key, f"Upsample{_label}{_dims}DBackward0",
+          lambda x, taps, shape: _resample(x, taps), promote="none",
+          vjp=lambda g, x, taps, shape, key=_key: apply(OPS[key + "_backward"], g,
+                                                        taps=taps, shape=shape))
+    defop(_key + "_backward", f"Upsample{_label}{_dims}DBackwardBackward0", _scatter,
+          promote="none", vjp=lambda gg, g, taps, shape, key=_key: apply(
+              OPS[key], gg, taps=taps, shape=gg.shape))
 
 
 def _python_types(values) -> str:
@@ -198,29 +194,26 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and x.ndim == 4):
         raise errors.value_error("Anti-alias option is restricted to bilinear, bicubic, and "
                                  "lanczos modes and requires a 4-D tensor as input")
-    if dims not in (1, 2, 3) or mode not in _ALL_MODES.split(" | "):
+    if dims not in (1, 2, 3) or mode not in _ALL_MODES.split(" | ") or (
+            mode == "bicubic" and dims != 2):
         raise errors.TorchError("NotImplementedError", f"Input Error: Only 3D, 4D and 5D input "
                                 f"Tensors supported (got {x.ndim}D) for the modes: {_ALL_MODES} "
                                 f"(got {mode})")
-    if mode == "area":
-        pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[dims - 1]
-        return pool(x, sizes)
-    if mode in _NEEDS_DIMS and _NEEDS_DIMS[mode] != x.ndim:
+    if mode in _LINEAR.values() and _LINEAR.get(dims) != mode:
         raise errors.TorchError("NotImplementedError",
                                 f"Got {x.ndim}D input, but {mode} mode needs "
-                                f"{_NEEDS_DIMS[mode]}D input")
-    key = f"upsample_{mode.replace('-', '_')}{dims}d"
-    if mode == "bicubic" and dims != 2:
-        raise errors.TorchError("NotImplementedError", f"Input Error: Only 3D, 4D and 5D input "
-                                f"Tensors supported (got {x.ndim}D) for the modes: {_ALL_MODES} "
-                                f"(got {mode})")
-    if key not in OPS:
+                                f"{ {'linear': 3, 'bilinear': 4, 'trilinear': 5}[mode]}D input")
+    if mode == "area":  # torch's Python: an adaptive average pool to the output size
+        pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[dims - 1]
+        return pool(x, sizes)
+    if mode in ("lanczos", "area") or antialias:
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
     if recompute_scale_factor:
         factors = [None] * dims
     taps = tuple(_taps(mode, n_in, n_out, f, bool(align_corners)) for n_in, n_out, f in
                  zip(x.shape[2:], sizes, factors))
+    key = f"upsample_{_KEYS.get(mode) or _LINEAR[dims]}{dims}d"
     return apply(OPS[key], x, taps=taps, shape=x.shape)
 
 

@@ -803,6 +803,7 @@ declare("sparse_mask", sparse_mask, "sparse_mask(Tensor self, Tensor mask)", var
 declare("to_sparse", to_sparse, "to_sparse(Tensor self, int sparse_dim)",
         "to_sparse(Tensor self, *, Layout? layout=None, int[2]? blocksize=None, "
         "int? dense_dim=None)", variants="method")
+declare("to_sparse_coo", to_sparse, "to_sparse_coo(Tensor self)", variants="method")
 for _name, _impl in (("coalesce", coalesce), ("is_coalesced", is_coalesced),
                      ("indices", indices), ("values", values), ("_indices", _raw_indices),
                      ("_values", _values), ("_nnz", _nnz), ("sparse_dim", sparse_dim),

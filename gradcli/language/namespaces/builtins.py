@@ -530,6 +530,24 @@ def _filter(ctx, function, iterable):
     return filter(lambda item: truth(ctx.call(function, [item], {})), iterate(iterable))
 
 
+# the builtins that are classes of iterators (`type(map)` is type, `type(map(...))` is map)
+ITERATOR_TYPES = (
+    _class("enumerate", (enumerate,), entry(
+        "enumerate", lambda it, start: enumerate(iterate(it), index(start)), "iterable, start=0",
+        style="at_most", frames=0)),
+    _class("zip", (zip,), entry(
+        "zip", lambda *its, strict: zip(*(iterate(i) for i in its), strict=strict),
+        "*iterables, strict=False", style="expected", frames=0)),
+    _class("reversed", (reversed,), entry("reversed", _reversed, "sequence, /", style="expected",
+                                          frames=0)),
+    _class("map", (map,), entry("map", _map, "func, *iterables", context=True, style="expected",
+                                frames=0)),
+    _class("filter", (filter,), entry("filter", _filter, "function, iterable, /", context=True,
+                                      style="expected", frames=0)),
+)
+_TYPE_OF.update({t.hosts[0]: t for t in ITERATOR_TYPES})
+
+
 _NO_DEFAULT_NEXT = object()
 
 
@@ -703,19 +721,12 @@ PY_BUILTINS = table(
           "*args, **options", context=True, style="expected"),
     entry("any", lambda it: any(truth(v) for v in iterate(it)), "iterable, /", style="exact"),
     entry("all", lambda it: all(truth(v) for v in iterate(it)), "iterable, /", style="exact"),
-    entry("enumerate", lambda it, start: enumerate(iterate(it), index(start)),
-          "iterable, start=0", style="at_most", frames=0),
-    entry("zip", lambda *its, strict: zip(*(iterate(i) for i in its), strict=strict),
-          "*iterables, strict=False", style="expected", frames=0),
     entry("isinstance", _isinstance, "obj, classinfo, /", style="expected", frames=0),
     entry("super", _super, "*args", style="expected", frames=0),
     entry("getattr", lambda *args: _getattr(*_count("getattr", args, 2, 3)), "*args",
           style="expected"),
     entry("sorted", _sorted, "iterable, /, *, key=None, reverse=False", context=True,
           style="expected"),
-    entry("reversed", _reversed, "sequence, /", style="expected", frames=0),
-    entry("map", _map, "func, *iterables", context=True, style="expected", frames=0),
-    entry("filter", _filter, "function, iterable, /", context=True, style="expected", frames=0),
     entry("next", lambda *args: _next(*_count("next", args, 1, 2)), "*args", style="expected"),
     entry("iter", lambda ctx, *args: _iter(ctx, *_count("iter", args, 1, 2)), "*args",
           context=True, style="expected"),
@@ -749,8 +760,9 @@ PY_BUILTINS = table(
     INT_TYPE, BOOL_TYPE, FLOAT_TYPE, COMPLEX_TYPE, STR_TYPE, LIST_TYPE,
                                    TUPLE_TYPE, DICT_TYPE, RANGE_TYPE, TYPE_TYPE, BYTES_TYPE,
                                    SLICE_TYPE)} | \
-    EXCEPTION_TYPES | {"object": classes.OBJECT, "NotImplemented": NotImplemented,
-                       "Ellipsis": Ellipsis} | {t.name: t for t in _DECORATOR_TYPES}
+    EXCEPTION_TYPES | {t.construct.name: t for t in ITERATOR_TYPES} | {
+        "object": classes.OBJECT, "NotImplemented": NotImplemented, "Ellipsis": Ellipsis} | {
+        t.name: t for t in _DECORATOR_TYPES}
 
 
 def register_type(cls: PyType) -> None:

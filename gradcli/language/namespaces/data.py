@@ -107,6 +107,25 @@ class Subset(_DataObject, DatasetHost):
     def members(self):
         return (self.item(i) for i in range(self.length()))
 
+    def items(self, indices) -> list:
+        """Subset.__getitems__: its dataset's items at the mapped indices."""
+        return fetch(self.dataset,
+                     [protocols.get_item(self.indices, i) for i in iterate(indices)])
+
+
+def fetch(dataset, indices: list) -> list:
+    """A batch's items as torch's fetcher takes them: by the dataset's __getitems__ if it has
+    one (a Subset, a class of the program's), else one at a time."""
+    if isinstance(dataset, Subset):
+        return dataset.items(indices)
+    own = classes.special_method(dataset, "__getitems__")
+    if own is not None:
+        return classes.call_bound(own, [indices])
+    return [protocols.get_item(dataset, i) for i in indices]
+
+
+Subset.METHODS = {"__getitems__": entry("__getitems__", Subset.items, "self, indices")}
+
 
 class ConcatDataset(_DataObject, DatasetHost):
     """Datasets one after another: an index finds its dataset by the running sizes."""
@@ -352,7 +371,7 @@ class DataLoader(_DataObject):
             return
         if self.batch_sampler is not None:
             for batch in iterate(self.batch_sampler):
-                yield collate_fn([protocols.get_item(self.dataset, i) for i in batch])
+                yield collate_fn(fetch(self.dataset, batch))
             return
         order = self._order()
         if self.batch_size is None:
@@ -363,10 +382,10 @@ class DataLoader(_DataObject):
         for index in order:
             batch.append(index)
             if len(batch) == self.batch_size:
-                yield collate_fn([protocols.get_item(self.dataset, i) for i in batch])
+                yield collate_fn(fetch(self.dataset, batch))
                 batch = []
         if batch and not self.drop_last:
-            yield collate_fn([protocols.get_item(self.dataset, i) for i in batch])
+            yield collate_fn(fetch(self.dataset, batch))
 
 
     def _streamed(self, collate_fn):

@@ -13,6 +13,8 @@ from gradcli.engine.state import grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import distribution_base as base
 from gradcli.language.namespaces.distribution_base import Calls, Distribution, op
+from gradcli.language.namespaces.distribution_utils import (clamp_probs, logits_to_probs,
+                                                          probs_to_logits)
 from gradcli.language.runtime import protocols
 
 _BOTH = "Either `probs` or `logits` must be specified, but not both."
@@ -59,8 +61,7 @@ class _Discrete(Distribution):
         return values
 
     def _clamped(self, probs):
-        eps = protocols.get_attribute(self.calls.torch("finfo", base.attr(probs, "dtype")), "eps")
-        return self.calls.method(probs, "clamp", min=eps, max=1 - eps)
+        return clamp_probs(self.calls, probs)
 
 
 class Categorical(_Discrete):
@@ -101,10 +102,10 @@ class Categorical(_Discrete):
         return base.integer_interval(0, base.attr(self._param(), "shape")[-1] - 1)
 
     def logits_to_probs(self, logits):
-        return self.calls.functional("softmax", logits, dim=-1)
+        return logits_to_probs(self.calls, logits)
 
     def probs_to_logits(self, probs):
-        return self.calls.torch("log", self._clamped(probs))
+        return probs_to_logits(self.calls, probs)
 
     def sample(self, sample_shape=()):
         c = self.calls
@@ -185,11 +186,10 @@ class _Binary(_Discrete):
         _Binary.expand_into(self, new, batch_shape)
 
     def logits_to_probs(self, logits):
-        return self.calls.torch("sigmoid", logits)
+        return logits_to_probs(self.calls, logits, is_binary=True)
 
     def probs_to_logits(self, probs):
-        c, clamped = self.calls, self._clamped(probs)
-        return op("-", c.torch("log", clamped), c.torch("log1p", protocols.unary("-", clamped)))
+        return probs_to_logits(self.calls, probs, is_binary=True)
 
     def _bce(self):
         return self.calls.functional("binary_cross_entropy_with_logits", self.logits,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from gradcli.engine import errors
+from gradcli.engine import creation, errors
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import distribution_base as base
 from gradcli.language.namespaces.distribution_base import Calls, op
@@ -17,7 +17,7 @@ from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, Size
+from gradcli.language.runtime.values import Namespace, Size, type_name
 
 MODULE = f"{base.MODULE}.transforms"
 
@@ -453,8 +453,11 @@ class ComposeTransform(Transform):
 
     def ladj(self, x, y):
         parts = self.parts
-        if not parts:
-            return self.calls.torch("zeros_like", x)
+        if not parts:  # (identity_transform has no runtime to call torch.zeros_like through)
+            if not isinstance(x, Tensor):
+                raise errors.type_error("zeros_like(): argument 'input' (position 1) must be "
+                                        f"Tensor, not {type_name(x)}")
+            return creation.zeros_like(x)
         xs = [x]
         for part in parts[:-1]:
             xs.append(part.apply(xs[-1]))
@@ -523,4 +526,5 @@ TRANSFORMS = Namespace(MODULE, {
     "StickBreakingTransform": _kind(StickBreakingTransform, "cache_size=0"),
     "AbsTransform": _kind(AbsTransform, "cache_size=0"),
     "ComposeTransform": _kind(ComposeTransform, "parts, cache_size=0"),
+    "identity_transform": ComposeTransform(None, []),
 })

@@ -28,7 +28,9 @@ from gradcli.language.namespaces.distribution_relaxed import (
     ExpRelaxedCategorical, LogitRelaxedBernoulli, RelaxedBernoulli, RelaxedOneHotCategorical)
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfCauchy, HalfNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull)
+from gradcli.language.namespaces.distribution_joined_transforms import JOINED_TRANSFORMS
 from gradcli.language.namespaces.distribution_transforms import TRANSFORMS
+from gradcli.language.namespaces.distribution_utils import UTILS
 from gradcli.language.namespaces.distribution_von_mises import VonMises
 from gradcli.language.runtime.attributes import CLASS_METHODS
 from gradcli.language.runtime.frames import BoundMethod
@@ -182,7 +184,8 @@ DISTRIBUTIONS = Namespace(base.MODULE, {
                                  "loc, scale, concentration, validate_args=None"),
     "kl_divergence": entry("kl_divergence", kl_divergence, "p, q"),
     "constraints": CONSTRAINTS,
-    "transforms": TRANSFORMS,
-} | dict(TRANSFORMS.table))
+    "transforms": Namespace(TRANSFORMS.name, TRANSFORMS.table | JOINED_TRANSFORMS),
+    "utils": UTILS,
+} | dict(TRANSFORMS.table) | JOINED_TRANSFORMS)
 DISTRIBUTIONS.table["kl"] = Namespace(f"{base.MODULE}.kl", {
     "kl_divergence": DISTRIBUTIONS.table["kl_divergence"]})

@@ -13,6 +13,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.engine.triggered import triggered
 from gradcli.language.namespaces.builtins import (LEGACY_DTYPES, TENSOR_TYPE, entry,
                                                   table)
+from gradcli.language.namespaces.conv_grads import NN_GRAD
 from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
@@ -132,13 +133,22 @@ def _set_default_tensor_type(t) -> None:
 _LIKE = ("input: Tensor, *, dtype: ScalarType?=None, layout=None, device=None, "
          "requires_grad=False, memory_format=None")
 
+def _sparse_place(device) -> None:
+    """Where sparse_coo_tensor copies its data: a CPU-only torch has no allocator linked in for
+    another device (the meta device aside)."""
+    if device is not None and devices.device(device).type != "meta":
+        devices.link(device)
+    else:
+        devices.place_new(device)
+
+
 TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("einsum", einsum.einsum, "*args"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
           devices.place_new(device) or creation.tensor(data, dtype, requires_grad),
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
     entry("sparse_coo_tensor", lambda indices, values, size, dtype, device, pin_memory,
-          requires_grad, check_invariants, is_coalesced: devices.place_new(device) or
+          requires_grad, check_invariants, is_coalesced: _sparse_place(device) or
           F.sparse_coo_tensor(indices, values, size, dtype, requires_grad,
                               check_invariants, is_coalesced),
           "indices, values=None, size=None, *, dtype: ScalarType?=None, device=None, "
@@ -299,7 +309,8 @@ def _functional_entries() -> dict:
 
 
 NN_FUNCTIONAL = Namespace("torch.nn.functional", layered(declared_entries("functional"),
-                                                         LazyTable({}, _functional_entries)))
+                                                         LazyTable({"grad": NN_GRAD},
+                                                                   _functional_entries)))
 
 
 def _linalg_entries() -> dict:
@@ -319,7 +330,20 @@ SPARSE = Namespace("torch.sparse", layered(declared_entries("sparse"), {
     dtype.legacy_name: PyType(f"torch.sparse.{dtype.legacy_name}", (), entry(
         dtype.legacy_name, lambda *args, dtype=dtype: F.legacy_sparse(dtype, *args),
         "*args"), "torch.tensortype") for dtype in dtypes.ALL}))
+def _is_tensor_like(value) -> bool:
+    """torch.overrides.is_tensor_like: a tensor (of any subclass), or what defines its own
+    __torch_function__."""
+    return isinstance(value, Tensor) or _overrides(value)
+
+
+_OVERRIDING = ("handle_torch_function", "has_torch_function", "has_torch_function_unary",
+               "has_torch_function_variadic")  # the names torch.nn.functional imports
+OVERRIDES = Namespace("torch.overrides", LazyTable({}, lambda: {
+    name: NN_FUNCTIONAL.table[name] for name in _OVERRIDING} | table(
+        entry("is_tensor_like", _is_tensor_like, "inp"))))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
+                "torch.overrides": OVERRIDES,
+                "torch.nn.grad": NN_GRAD,
                 "torch.nn.utils": NN_UTILS, "torch.nn.utils.rnn": NN_UTILS.table["rnn"],
                 "torch.linalg": LINALG, "torch.special": SPECIAL, "torch.fft": FFT,
                 "torch.sparse": SPARSE}

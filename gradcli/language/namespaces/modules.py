@@ -12,6 +12,7 @@ from gradcli.engine.dtypes import DType, bfloat16, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.state import STATE
 from gradcli.language.namespaces import buffers, future, module_hooks, state_dict_metadata
 from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.runtime import classes, protocols
@@ -475,21 +476,27 @@ def _apply(ctx, module: Module, fn) -> Module:
     return module
 
 
-def _cast(module: Module, dtype: DType | None, overwrite: bool = False) -> Module:
+def _converts(dtype: DType, complex_too: bool) -> bool:
+    """Whether a conversion changes a tensor of `dtype`: floating ones (Module.to: complex too)."""
+    return dtype.is_floating_point or complex_too and dtype.is_complex
+
+
+def _cast(module: Module, dtype: DType | None, overwrite: bool = False,
+          complex_too: bool = False) -> Module:
     """Module._apply of a floating conversion (dtype None: a move to the CPU): parameters (and
     their grads) take `dtype` in place (`param.data = ...`), or are replaced by new Parameters
     under torch.__future__'s overwrite; floating buffers are replaced by converted copies."""
     if overwrite:
-        _new_parameters(module, dtype)
+        _new_parameters(module, dtype, complex_too)
     elif dtype is None:
         return module
     for _, param in () if overwrite else module.named_parameters():
         for t in (param, param.grad):
-            if t is not None and t.dtype.is_floating_point and t.dtype is not dtype:
+            if t is not None and _converts(t.dtype, complex_too) and t.dtype is not dtype:
                 t.data, t.dtype = dtypes.stored(t.data, dtype), dtype
     for _, each in module.named_modules():
         for name, buffer in each.buffers.items():
-            if buffer is not None and buffer.dtype.is_floating_point and dtype is not None:
+            if buffer is not None and _converts(buffer.dtype, complex_too) and dtype is not None:
                 each.buffers[name] = F.to_dtype(buffer, dtype)
                 if kind_of(buffer) and buffer.dtype is not dtype:  # an UninitializedBuffer's
                     UNINITIALIZED[each.buffers[name]] = kind_of(buffer)  # copy stays one
@@ -512,22 +519,23 @@ def _type(module: Module, dst_type) -> Module:
     return module
 
 
-def _converted(t: Tensor, dtype: DType | None) -> Tensor:
+def _converted(t: Tensor, dtype: DType | None, complex_too: bool) -> Tensor:
     """What Module.to's conversion gives for `t`, outside autograd: itself unless floating."""
-    if dtype is None or not t.dtype.is_floating_point or t.dtype is dtype:
+    if dtype is None or not _converts(t.dtype, complex_too) or t.dtype is dtype:
         return t
     return F.to_dtype(F.detach(t), dtype)
 
 
-def _new_parameters(module: Module, dtype: DType | None) -> None:
+def _new_parameters(module: Module, dtype: DType | None, complex_too: bool) -> None:
     """Each module's parameters replaced by new Parameters over their converted values, each
     given its old grad converted, as Module._apply does when it may not set `.data`."""
     for _, each in module.named_modules():
         for name, param in each.params.items():
             if param is not None:
-                made = parameters.parameter(_converted(param, dtype), param.requires_grad)
+                made = parameters.parameter(_converted(param, dtype, complex_too),
+                                            param.requires_grad)
                 if param.grad is not None:
-                    made.grad = _converted(param.grad, dtype)
+                    made.grad = _converted(param.grad, dtype, complex_too)
                 each.params[name] = made
 
 
@@ -545,15 +553,24 @@ def _to(ctx, module: Module, *args, dtype=None, device=None, non_blocking=False,
             device = arg
     if device is not None:
         devices.device(device)  # parsed first: a bare index needs an accelerator
-    if dtype is not None and not dtype.is_floating_point:
+    if dtype is not None and not _converts(dtype, True):
         raise errors.type_error("nn.Module.to only accepts floating point or complex dtypes, but "
                                 f"got desired dtype={dtype!r}")
+    if dtype is not None and dtype.is_complex:
+        STATE.warn("UserWarning", _COMPLEX_MODULES)
     if _holds_tensors(module):  # each tensor moves: a module without any goes anywhere
         devices.place(device, copying=True)
     if memory_format is not None:
         conversions.check_memory_format(memory_format)
         _restride(module, memory_format)
-    return _cast(module, dtype, future.overwrites(ctx))
+    return _cast(module, dtype, future.overwrites(ctx), complex_too=True)
+
+
+_COMPLEX_MODULES = (
+    "Complex modules are a new feature under active development whose design may change, and "
+    "some modules might not work as expected when using complex tensors as parameters or "
+    "buffers. Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+    "bug-report.yml if a complex module does not work as expected.")
 
 
 def _holds_tensors(module: Module) -> bool:

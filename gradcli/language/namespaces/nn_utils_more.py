@@ -13,7 +13,7 @@ from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, Printer
+from gradcli.language.runtime.values import Namespace, Printer, iterate
 
 _DEPRECATED = ("`torch.nn.utils.stateless.functional_call` is deprecated as of PyTorch 2.0 and "
                "will be removed in a future version of PyTorch. Please use "
@@ -141,3 +141,25 @@ def skip_init(ctx, module_cls, *args, **kwargs):
     module = ctx.call(module_cls, list(args), kwargs)
     generator.set_state(state)
     return module
+
+
+def _convert_weight_memory_format(kinds: tuple):
+    """torch.nn.utils.convert_conv{2,3}d_weight_memory_format: each Conv/ConvTranspose weight of
+    the module tree given `memory_format` (its data replaced, as torch's Python does)."""
+    def convert(ctx, module, memory_format):
+        from gradcli.language.namespaces.distribution_base import Calls, attr
+        from gradcli.language.runtime import attributes
+        c = Calls(ctx)
+        if isinstance(module, Module) and module.kind.name in kinds:
+            weight = attr(module, "weight")
+            data = c.method(c.method(weight, "detach"), "clone", memory_format=memory_format)
+            attributes.set(weight, "data", c.method(data, "resize_", c.method(data, "size"),
+                                                    memory_format=memory_format))
+        for child in iterate(c.method(module, "children")):
+            convert(ctx, child, memory_format)
+        return module
+    return convert
+
+
+CONVERT_2D = _convert_weight_memory_format(("Conv2d", "ConvTranspose2d"))
+CONVERT_3D = _convert_weight_memory_format(("Conv3d", "ConvTranspose3d"))

@@ -1,4 +1,5 @@
-"""torch.optim's Rprop and ASGD: their options, checks, lazily made state and step."""
+"""torch.optim's Rprop, ASGD, Adafactor and Muon: their options, checks, lazily made state and
+step."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import numpy as np
 
 from gradcli.engine import errors, optimizers
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.optim import (OptimizerKind, _per_param, _step_count,
-                                               _with_grads, _zeros, register_user_optimizers)
+from gradcli.language.namespaces.functional_checks import size_text
+from gradcli.language.namespaces.optim import (OptimizerKind, _construct as construct_optimizer,
+                                               _per_param, _step_count, _with_grads, _zeros,
+                                               register_user_optimizers)
 
 
 def _check_lr(options: dict) -> None:
@@ -104,3 +107,48 @@ ADAFACTOR = OptimizerKind(
     _adafactor_step)
 MORE_OPTIMIZERS[ADAFACTOR.name] = ADAFACTOR.type
 register_user_optimizers((ADAFACTOR,))
+
+
+_MUON_COEFFICIENTS = (3.4445, -4.7750, 2.0315)
+
+
+def _check_muon(options: dict) -> None:
+    if options["ns_coefficients"] is None:
+        options["ns_coefficients"] = _MUON_COEFFICIENTS
+    checks = (
+        (not 0.0 <= options["lr"], f"Learning rate should be >= 0 but is: {options['lr']}"),
+        (not 0.0 <= options["momentum"],
+         f"momentum should be >= 0 but is: {options['momentum']}"),
+        (not 0.0 <= options["weight_decay"],
+         f"weight decay should be >= 0 but is: {options['weight_decay']}"),
+        (options["adjust_lr_fn"] not in (None, "original", "match_rms_adamw"),
+         f"Adjust learning rate function {options['adjust_lr_fn']} is not supported"))
+    for failed, message in checks:
+        if failed:
+            raise errors.value_error(message)
+
+
+def _muon_state(param: Tensor, group: dict) -> dict:
+    if param.dtype.is_complex:
+        raise errors.runtime("Muon does not support complex parameters")
+    return {"momentum_buffer": _zeros(param)}
+
+
+def _construct_muon(kind: OptimizerKind, params, *values, **keywords):
+    """Muon's constructor: the options' checks, then every param a matrix."""
+    optimizer = construct_optimizer(kind, params, *values, **keywords)
+    for group in optimizer.param_groups:
+        for param in group["params"]:
+            if param.ndim != 2:
+                raise errors.value_error("Muon only supports 2D parameters whereas we found a "
+                                         f"parameter with size: {size_text(param)}")
+    return optimizer
+
+
+MUON = OptimizerKind(
+    "Muon", "_muon", "lr=0.001, weight_decay=0.1, momentum=0.95, nesterov=True, "
+    "ns_coefficients=None, eps=1e-07, ns_steps=5, adjust_lr_fn=None",
+    "lr, weight_decay, momentum, nesterov, ns_coefficients, eps, ns_steps, adjust_lr_fn",
+    _check_muon, _per_param(_muon_state, optimizers.muon), construct=_construct_muon)
+MORE_OPTIMIZERS[MUON.name] = MUON.type
+register_user_optimizers((MUON,))

@@ -157,6 +157,11 @@ def _masked() -> dict:
     return {"masked": MASKED, "torch.masked": MASKED, "torch.masked._ops": MASKED_OPS}
 
 
+def _signal() -> dict:
+    from gradcli.language.namespaces.signal_windows import SIGNAL, WINDOWS
+    return {"signal": SIGNAL, "torch.signal": SIGNAL, "torch.signal.windows": WINDOWS}
+
+
 def _future() -> dict:
     from gradcli.language.namespaces.future import FUTURE
     return {"__future__": FUTURE, "torch.__future__": FUTURE}
@@ -220,6 +225,7 @@ MODULE_GROUPS = (
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),
     (("torch.masked", "torch.masked._ops"), _masked),
+    (("torch.signal", "torch.signal.windows"), _signal),
     (("torch.amp", "torch.cpu", "torch.cpu.amp", "torch.cuda.amp"), _autocast),
     (("torch.backends", "torch.accelerator", "torch.version", *_BACKEND_MODULES), _backends),
     (("torch.random",), _random),
@@ -240,6 +246,7 @@ TORCH_GROUPS = (
       "is_autocast_enabled", "amp", "cpu", "GradScaler"), _autocast),
     (("func", "vmap"), _func),
     (("masked",), _masked),
+    (("signal",), _signal),
     (("__future__",), _future),
     (("TypedStorage", "UntypedStorage", "is_storage"), _storages),
 )

@@ -258,6 +258,10 @@ NN_UTILS.table.update({"parametrize": PARAMETRIZE, "parametrizations": PARAMETRI
             "transpose=False"),
     _fusion("fuse_linear_bn_eval", "linear, bn"),
     _fusion("fuse_linear_bn_weights", "linear_w, linear_b, bn_rm, bn_rv, bn_eps, bn_w, bn_b"),
+    entry("convert_conv2d_weight_memory_format", lambda ctx, module, memory_format: _utils_more()
+          .CONVERT_2D(ctx, module, memory_format), "module, memory_format", context=True),
+    entry("convert_conv3d_weight_memory_format", lambda ctx, module, memory_format: _utils_more()
+          .CONVERT_3D(ctx, module, memory_format), "module, memory_format", context=True),
     entry("skip_init", lambda ctx, module_cls, *args, **kwargs: _utils_more().skip_init(
         ctx, module_cls, *args, **kwargs), "module_cls, *args, **kwargs", context=True),
     entry("weight_norm", lambda ctx, module, name, dim: _weight_norms().old_weight_norm(
@@ -288,6 +292,7 @@ def _module_module() -> dict:
 NN_MODULE_MODULE = Namespace("torch.nn.modules.module", LazyTable({}, _module_module))
 NN_MODULES = Namespace("torch.nn.modules", LazyTable({"module": NN_MODULE_MODULE}, _nn_classes))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
+                                     "grad": NN_FUNCTIONAL.table["grad"],
                                      "utils": NN_UTILS, "parallel": NN_PARALLEL,
                                      "modules": NN_MODULES}, _nn_classes))
 
@@ -360,7 +365,7 @@ _FAMILY_MODULES = {  # torch's module of each family gradcli has
     "studentT": "StudentT", "transformed_distribution": "TransformedDistribution",
     "uniform": "Uniform", "von_mises": "VonMises", "weibull": "Weibull"}
 DISTRIBUTION_PARTS = {part: _distributions_part(part)
-                      for part in ("kl", "constraints", "transforms")} | {
+                      for part in ("kl", "constraints", "transforms", "utils")} | {
     module: _family_module(module, family) for module, family in _FAMILY_MODULES.items()}
 DISTRIBUTIONS = Namespace("torch.distributions",
                           LazyTable(DISTRIBUTION_PARTS, lambda: _distributions().table))
@@ -372,8 +377,17 @@ _DATA_SUBMODULES = {
     "dataloader": ("DataLoader", "get_worker_info", "default_collate", "default_convert"),
     "sampler": ("BatchSampler", "RandomSampler", "Sampler", "SequentialSampler",
                 "SubsetRandomSampler", "WeightedRandomSampler")}
+_DATA_TYPING = {"sampler": ("Iterable", "Iterator", "Sequence", "Sized")}  # its own imports
+
+
+def _data_part(part: str, names: tuple) -> dict:
+    from gradcli.language.namespaces.python_modules import TYPING
+    return {name: DATA.lookup(name) for name in names} | {
+        name: TYPING.lookup(name) for name in _DATA_TYPING.get(part, ())}
+
+
 DATA_PARTS = {part: Namespace(f"torch.utils.data.{part}", LazyTable(
-    {}, lambda names=names: {name: DATA.lookup(name) for name in names}))
+    {}, lambda part=part, names=names: _data_part(part, names)))
     for part, names in _DATA_SUBMODULES.items()}
 DATA = Namespace("torch.utils.data", LazyTable(DATA_PARTS, _data))
 TESTING = Namespace("torch.testing", LazyTable({}, lambda: _testing().table))
@@ -498,7 +512,7 @@ TORCH_TABLE = layered(table(
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "layout": type_of(layouts.STRIDED), "device": DEVICE_TYPE,
     "newaxis": None,
-    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE,
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE, "overrides": MATH_MODULES["torch.overrides"],
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "testing": TESTING,
     "distributions": DISTRIBUTIONS, "functional": FUNCTIONAL_MODULE, "jit": JIT},

@@ -27,7 +27,7 @@ from gradcli.language.runtime import classes, exceptions, instance_dicts, operat
 from gradcli.language.runtime.coercions import index, length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
-from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.objects import TableInstance, TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import C_CLASSES, Builtin, entry, table
@@ -492,6 +492,8 @@ def get(value, name: str):
         if isinstance(value, PyType) and len(value.hosts) == 1 and \
                 name in CLASS_METHODS.get(value.hosts[0], {}):  # torch.Tensor.__add__
             return CLASS_METHODS[value.hosts[0]][name]
+        if isinstance(value, TableInstance) and name in value.METHODS:  # Subset.__getitems__
+            return BoundMethod(value, value.METHODS[name])
         kinds = _DUNDER_CODE[name][0] if name in _DUNDER_CODE else ()
         kind = next((k for k in kinds if isinstance(value, k)), None)
         if kind is None and isinstance(value, TableObject) and value.is_sequence and \
