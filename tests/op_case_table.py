@@ -871,10 +871,4 @@ CASES = {
     "upsample_linear1d_backward": [backward_case("F.interpolate(a, size=5, mode='linear')", (1, 2, 3), (1, 2, 5))],
     "upsample_bilinear2d": unary("F.interpolate(a, scale_factor=1.5, mode='bilinear')", shapes=((1, 1, 2, 3),)),
     "upsample_bilinear2d_backward": [backward_case("F.interpolate(a, scale_factor=1.5, mode='bilinear')", (1, 1, 2, 3), (1, 1, 3, 4))],
-    "upsample_nearest_exact1d": unary("F.interpolate(a, size=5, mode='nearest-exact')", shapes=((1, 2, 3),)),
-    "upsample_nearest_exact1d_backward": [backward_case("F.interpolate(a, size=5, mode='nearest-exact')", (1, 2, 3), (1, 2, 5))],
-    "upsample_nearest_exact2d": unary("F.interpolate(a, size=(3, 5), mode='nearest-exact')", shapes=((1, 1, 2, 3),)),
-    "upsample_nearest_exact2d_backward": [backward_case("F.interpolate(a, size=(3, 5), mode='nearest-exact')", (1, 1, 2, 3), (1, 1, 3, 5))],
-    "upsample_bicubic2d": unary("F.interpolate(a, scale_factor=1.5, mode='bicubic')", shapes=((1, 1, 3, 4),)),
-    "upsample_bicubic2d_backward": [backward_case("F.interpolate(a, scale_factor=1.5, mode='bicubic')", (1, 1, 3, 4), (1, 1, 4, 6))],
 }

@@ -793,7 +793,7 @@ def _named_members(module: Module, kind: str, prefix: str = "", recurse: bool = 
                else [(prefix, module)])
     seen, out = set(), []
     for module_prefix, owner in modules:
-        for name, value in getattr(owner, kind).items():
+        for name, value in (owner.params if kind == "params" else owner.buffers).items():
             if value is None or id(value) in seen:
                 continue
             if remove_duplicate:

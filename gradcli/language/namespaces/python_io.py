@@ -102,6 +102,12 @@ BYTES_IO_TYPE = PyType("_io.BytesIO", (BytesIO,),
                        entry("BytesIO", _bytes_io, "initial_bytes=b''", frames=0))
 
 
+def refusal(module: str, name: str) -> errors.TorchError:
+    """gradcli's refusal of a function that would reach the machine (os, sys, pathlib)."""
+    return errors.TorchError("NotImplementedError", f"gradcli does not support {module}.{name}"
+                             ": a program reaches no files, directories or environment")
+
+
 @contextmanager
 def host_errors(*kinds: type):
     """A host module's ValueError and TypeError (and `kinds`) as the language's errors."""

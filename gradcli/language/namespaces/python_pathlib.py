@@ -7,8 +7,7 @@ from __future__ import annotations
 import pathlib
 
 from gradcli.engine import errors
-from gradcli.language.namespaces.python_io import host_errors
-from gradcli.language.namespaces.python_sys import refusal
+from gradcli.language.namespaces.python_io import host_errors, refusal
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.pytypes import PyType

@@ -9,6 +9,7 @@ import sys
 
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
+from gradcli.language.namespaces.python_io import refusal
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
@@ -79,11 +80,6 @@ class Stream(TableObject):
 
 STREAM_TYPE = PyType("_io.TextIOWrapper", ())
 STDOUT, STDERR = Stream("stdout"), Stream("stderr")
-
-
-def refusal(module: str, name: str) -> errors.TorchError:
-    return errors.TorchError("NotImplementedError", f"gradcli does not support {module}.{name}"
-                             ": a program reaches no files, directories or environment")
 
 
 def _refused(module: str, name: str):
