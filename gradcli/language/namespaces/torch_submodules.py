@@ -85,6 +85,11 @@ def _text_modules() -> dict:
     return MODULES
 
 
+def _inspect() -> dict:
+    from gradcli.language.namespaces.python_inspect import INSPECT
+    return {"inspect": INSPECT}
+
+
 def _heapq_modules() -> dict:
     from gradcli.language.namespaces.python_heapq import MODULES
     return MODULES
@@ -196,6 +201,7 @@ MODULE_GROUPS = (
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm"), _pyplot_modules),
     (("math",), _math),
     (("heapq", "bisect"), _heapq_modules),
+    (("inspect",), _inspect),
     (("re", "string", "unicodedata"), _text_modules),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
