@@ -4,13 +4,14 @@ torch's last bits.
 
 Per batch, head and block of query rows (32, 64 or 256 of them by the query length), with all
 keys in one block (at most 512): scores = q @ k^T by MKL's sgemm (matmul_order.mm), each scaled
-(one rounding) with the row maximum taken alongside, then exp(score - max) by the vectorised
+(one rounding; with a float mask, scale and mask in one fused multiply-add) with the row
+maximum taken alongside, then exp(score - max) by the vectorised
 `exp_u20` over whole vectors (the scalar tail's exp correctly rounded, as torch's build gives
 it), their sum in one vector accumulator combined by vec_reduce_all's butterfly with the tail
 added after, (exps @ v) by sgemm, and the
 product with 1/sum. MKL's kernels peel to 16-byte boundaries, so each gemm is told where its
-query rows and its output (a per-thread scratch buffer) start. Longer key sequences (several blocks rescaled as they go) and masks are not
-reproduced: `attention` returns None for them."""
+query rows and its output (a per-thread scratch buffer) start. Longer key sequences (several
+blocks, rescaled as they go) are not reproduced: `attention` returns None for them."""
 
 from __future__ import annotations
 
@@ -73,18 +74,26 @@ def _exp_sums(scores: np.ndarray, peak: np.ndarray) -> tuple[np.ndarray, np.ndar
     return exps, total
 
 
+def _scaled(scores: np.ndarray, scale: np.float32, mask: np.ndarray | None) -> np.ndarray:
+    """scores * scale, or with a mask _scale_attn_mask_fusion_kernel's scores * scale + mask,
+    one fused multiply-add (the compiler contracts the kernel's multiply and add)."""
+    return scores * scale if mask is None else fma32(scores, scale, mask)
+
+
 def _block(q: np.ndarray, k: np.ndarray, v: np.ndarray, first_row: int, causal: bool,
-           scale: np.float32, offsets: tuple[int, int]) -> np.ndarray | None:
+           scale: np.float32, offsets: tuple[int, int],
+           mask: np.ndarray | None) -> np.ndarray | None:
     """One block of query rows of one head: its output rows, or None where an sgemm's order is
     not known. `offsets`: where the block's first query row and its output buffer start, in
-    floats past a 64-byte boundary (MKL's kernels peel to it)."""
+    floats past a 64-byte boundary (MKL's kernels peel to it); `mask`: the block's rows of the
+    float mask, or None."""
     scores = matmul_order.mm(q, k.T, offsets=(offsets[0], 0), serial=True)
     if scores is None:
         return None
-    scores = scores * scale
     if causal:
         rows = first_row + np.arange(len(q))[:, None]
         scores = np.where(np.arange(k.shape[0])[None, :] > rows, np.float32(-np.inf), scores)
+    scores = _scaled(scores, scale, mask)
     peak = scores.max(axis=1, keepdims=True)
     empty = peak[:, 0] == -np.inf
     exps, total = _exp_sums(scores, np.where(empty[:, None], np.float32(0), peak))
@@ -97,16 +106,19 @@ def _block(q: np.ndarray, k: np.ndarray, v: np.ndarray, first_row: int, causal: 
     return out * reciprocal[:, None]
 
 
-def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool,
-              scale: float) -> np.ndarray | None:
-    """The kernel's output for float32 (batch, heads, length, dim) arrays without a mask and
-    with one block of keys, in C order; None when the kernel's order is not reproduced here.
+def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool, scale: float,
+              mask: np.ndarray | None = None) -> np.ndarray | None:
+    """The kernel's output for float32 (batch, heads, length, dim) arrays with one block of
+    keys, in C order (`mask`: a float32 mask broadcastable to the scores, or None); None when the
+    kernel's order is not reproduced here.
     Blocks are shared among torch's threads as at::parallel_for shares them, each thread with
     its own scratch buffer (scores, row maxima and sums, then the output rows)."""
     if q.dtype != np.float32 or k.shape[2] > _KV_SPLIT or k.shape[1] != q.shape[1] or \
-            0 in q.shape or 0 in k.shape:
+            0 in q.shape or 0 in k.shape or (mask is not None and mask.dtype != np.float32):
         return None
     batch, heads, length, dim = q.shape
+    if mask is not None:
+        mask = np.broadcast_to(mask, (batch, heads, length, k.shape[2]))
     out = np.empty((batch, heads, length, v.shape[3]), np.float32)
     split = min(_q_split(length), length)
     slices = -(-length // split)
@@ -118,7 +130,8 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool,
         b, h, m = item // (heads * slices), item // slices % heads, item % slices * split
         offsets = ((b * strides[0] + h * strides[1] + m * strides[2]) % 16,
                    (item // chunk * per_thread + split * k.shape[2] + 2 * split) % 16)
-        rows = _block(q[b, h, m:m + split], k[b, h], v[b, h], m, causal, factor, offsets)
+        rows = _block(q[b, h, m:m + split], k[b, h], v[b, h], m, causal, factor, offsets,
+                      None if mask is None else mask[b, h, m:m + split])
         if rows is None:
             return None
         out[b, h, m:m + split] = rows
