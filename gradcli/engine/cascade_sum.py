@@ -14,6 +14,8 @@ import os
 
 import numpy as np
 
+from gradcli.engine import layout
+
 _ILP = 4  # interleaved accumulators (row_sum's ilp_factor)
 _LEVELS = 4  # cascade levels (multi_row_sum's num_levels)
 # torch's reduction kernels add 256-bit vectors (8 floats, 4 doubles), also on AVX512 CPUs
@@ -154,7 +156,8 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
     if values.dtype not in _SUMMED:
         return None
     strided = values.ndim == 1 and not values.flags.c_contiguous  # (a complex tensor's .real)
-    if not (strided or values.flags.c_contiguous or values.flags.f_contiguous):
+    if not (strided or values.flags.c_contiguous or values.flags.f_contiguous
+            or layout.dense_order(values) is not None):  # (a permuted layout: memory order)
         return None
     flat = np.ravel(values, order="K")
     n = len(flat)
