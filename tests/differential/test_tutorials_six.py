@@ -1,5 +1,8 @@
-"""Snippets from LLMs-from-scratch (attention, GPT blocks, sampling, its PyTorch appendix), nanoGPT's
-model, and d2l's optimization, modern CNN, attention, recurrent and anchor-box chapters."""
+"""Tutorial code run whole or shrunk: LLMs-from-scratch (attention, GPT blocks, LoRA, sampling, its
+PyTorch appendix), nanoGPT and build-nanogpt, d2l's optimization, modern CNN, attention, recurrent,
+NLP and vision chapters, PyTorch's own tutorials (nn_tutorial, basics, FGSM, DQN without gym, the
+math behind training), the zero-to-mastery ViT replication and Raschka's course; with the kernel
+bits they exposed (flash attention, cat/stack layouts, permuted sums, sliced linear)."""
 
 from snippets import case_tests
 
