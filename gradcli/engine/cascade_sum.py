@@ -14,6 +14,8 @@ import os
 
 import numpy as np
 
+from gradcli.engine import layout
+
 _ILP = 4  # interleaved accumulators (row_sum's ilp_factor)
 _LEVELS = 4  # cascade levels (multi_row_sum's num_levels)
 # torch's reduction kernels add 256-bit vectors (8 floats, 4 doubles), also on AVX512 CPUs
@@ -174,9 +176,8 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
 def in_memory_order(values: np.ndarray) -> np.ndarray | None:
     """`values` with its dimensions put in memory order (the largest stride first), when that
     makes it C-contiguous (its elements dense in memory), else None."""
-    order = sorted(range(values.ndim), key=lambda i: -values.strides[i])
-    in_memory = values.transpose(order)
-    return in_memory if in_memory.flags.c_contiguous else None
+    order = layout.dense_order(values)
+    return None if order is None else values.transpose(order)
 
 
 def _strided_row_sum(values: np.ndarray) -> np.ndarray:

@@ -434,17 +434,18 @@ def _aligned_lanes(terms: np.ndarray, lanes: int, peel: int, step: int = 0,
     return out
 
 
-def aligned_dots(a: np.ndarray, b: np.ndarray, lda: int) -> np.ndarray:
+def aligned_dots(a: np.ndarray, b: np.ndarray, lda: int, offset: int = 0) -> np.ndarray:
     """x @ W.t() of two or more rows on Zen 5 (see the module docstring): each row peels the
-    terms before its first 16-byte boundary (row i starts i * lda floats past an aligned base);
-    whole fours of columns sum in four lanes, the last one to three columns in eight."""
+    terms before its first 16-byte boundary (row i starts offset + i * lda floats past an
+    aligned base); whole fours of columns sum in four lanes, the last one to three columns in
+    eight."""
     m, k = a.shape
     n = b.shape[1]
     quads = n - n % 4
     out = np.empty((m, n), np.float32)
     rows = np.arange(m)
     for peel in range(4):
-        mine = rows[(-rows * lda) % 4 == peel]
+        mine = rows[(-(offset + rows * lda)) % 4 == peel]
         if not len(mine):
             continue
         terms = a[mine].T[:, :, None] * b[:, None, :]
@@ -456,10 +457,13 @@ def aligned_dots(a: np.ndarray, b: np.ndarray, lda: int) -> np.ndarray:
 
 
 def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=None,
-       b_strides=None, whole: bool = True) -> np.ndarray | None:
+       b_strides=None, whole: bool = True, offsets: tuple[int, int] = (0, 0),
+       serial: bool = False) -> np.ndarray | None:
     """torch.mm / torch.addmm(bias, a, b) of float32 or float64 matrices bit for bit, or None if
     unknown; `whole` False: the rows a second thread sums, which MKL never hands to its
-    matrix-vector kernel."""
+    matrix-vector kernel. `offsets`: how many floats past a 64-byte boundary A and the result
+    start (torch's own tensors start on one; a kernel's scratch buffers need not). `serial`: a
+    call from inside torch's own parallel loop, which MKL runs on one thread."""
     if a.dtype != b.dtype or a.dtype not in (np.float32, np.float64):
         return None
     m, k = a.shape
@@ -497,7 +501,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         out = fma_chain(a, b)
         return out if bias32 is None else out + bias32
     if BLOCKED_KERNEL and m >= 4 and n >= 12:
-        split = _second_thread_rows(m, k, n)
+        split = None if serial else _second_thread_rows(m, k, n)
         if split is None:
             return blocked_fma_chain(a, b, bias32)
         rows = bias is not None and np.ndim(bias) == 2 and len(bias) == m  # the result's shape
@@ -509,10 +513,10 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
                                rest])
     if _AMD_ZEN5 and a_row and not b_row and m >= 2 and n >= 2:
         lda = a_strides[0] if a_strides[1] == 1 and a_strides[0] >= k else k
-        out = aligned_dots(a, b, lda)
+        out = aligned_dots(a, b, lda, offsets[0])
         return out if bias32 is None else out + bias32
     if _AMD_ZEN5 and b_row and n >= 2:
-        return peeled_columns(a, b, bias32)
+        return peeled_columns(a, b, bias32, offsets[1])
     if _sequential(m, k, n, a_row, b_row):
         if bias32 is not None and _bias_first(m, n, a_row, b_row):
             return sequential(a, b, bias32)
@@ -551,16 +555,18 @@ def _split_eights(a: np.ndarray, b: np.ndarray, init: np.ndarray | None) -> np.n
     return sequential(a[:, whole:], b[whole:], acc)
 
 
-def peeled_columns(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
+def peeled_columns(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None,
+                   offset: int = 0) -> np.ndarray:
     """B row-major on Zen 5, outside the blocked shapes (see the module docstring): sequential
-    sums from the bias, except the first (-i * n) % 4 entries of row i when four or more follow
-    them (`_split_eights`)."""
+    sums from the bias, except the first (-(offset + i * n)) % 4 entries of row i (the result
+    starting `offset` floats past an aligned base) when four or more follow them
+    (`_split_eights`)."""
     m, n = a.shape[0], b.shape[1]
     init = None if bias is None else np.broadcast_to(bias, (m, n))
     out = sequential(a, b, init)
     rows = np.arange(m)
     for peel in range(1, min(4, n - 3)):
-        mine = rows[(-rows * n) % 4 == peel]
+        mine = rows[(-(offset + rows * n)) % 4 == peel]
         if len(mine):
             out[mine, :peel] = _split_eights(a[mine], b[:, :peel],
                                              None if init is None else init[mine, :peel])

@@ -80,6 +80,26 @@ def copied_as(array: np.ndarray, like: np.ndarray) -> np.ndarray:
     return _in_order(array, order)
 
 
+def joined_format(inputs: list) -> MemoryFormat:
+    """cat_compute_output_memory_format: the format every input suggests, else contiguous. Each
+    input is a (shape, element strides) pair."""
+    found = None
+    for shape, strides in inputs:
+        fmt = suggest(shape, strides)
+        if fmt is CONTIGUOUS or (found is not None and fmt is not found):
+            return CONTIGUOUS
+        found = fmt
+    return found or CONTIGUOUS
+
+
+def in_format(array: np.ndarray, fmt: MemoryFormat) -> np.ndarray:
+    """`array` laid out in `fmt` (itself when it already is)."""
+    if fmt.order is None:
+        return np.ascontiguousarray(array)
+    strides = tuple(s // array.itemsize for s in array.strides)
+    return array if is_contiguous(array.shape, strides, fmt) else _in_order(array, fmt.order)
+
+
 def _in_order(array: np.ndarray, order) -> np.ndarray:
     """A copy of `array` whose dimensions lie in memory in `order`, slowest first."""
     base = np.empty([array.shape[d] for d in order], dtype=array.dtype)

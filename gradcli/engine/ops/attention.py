@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, grad_api, layout
+from gradcli.engine import dtypes, errors, flash_order, grad_api, layout
 from gradcli.engine.autograd import RESULT
 from gradcli.engine.custom import NativeNode
 from gradcli.engine.declarations import declare
@@ -156,6 +156,11 @@ def _flash_values(query, key, value, mask, is_causal, scale) -> np.ndarray:
     """The flash kernel's arithmetic: scores = q k^T * scale (+ mask), the causal -inf, then
     exp(scores - max) and its sum, (exp @ v) times 1/sum; rows with nothing to attend are 0."""
     dtype = query.data.dtype
+    if mask is None or mask.dtype is dtypes.float32:
+        exact = flash_order.attention(query.data, key.data, value.data, is_causal,
+                                      _scale(query, scale), None if mask is None else mask.data)
+        if exact is not None:
+            return _laid_out_like(exact, query.data)
     heads = query.shape[1]
     keys, values = key.data, value.data
     if key.shape[1] != heads:

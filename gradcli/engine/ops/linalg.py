@@ -105,10 +105,16 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.matmul(np.ascontiguousarray(a), np.ascontiguousarray(b))
 
 
+def _peel_offset(a: np.ndarray) -> int:
+    """Where `a` starts past a 16-byte boundary, in elements: a slice of a tensor starts inside
+    its storage (which NumPy, as torch, allocates aligned), and MKL's kernels peel to it."""
+    return a.__array_interface__["data"][0] % 16 // a.itemsize
+
+
 def _mm(a, b, self_strides, mat2_strides, bias=None):
     """mm (addmm with a bias) in torch's summation order where it is known
     (gradcli/engine/matmul_order.py), else through np.matmul."""
-    exact = matmul_order.mm(a, b, bias, self_strides, mat2_strides)
+    exact = matmul_order.mm(a, b, bias, self_strides, mat2_strides, offsets=(_peel_offset(a), 0))
     if exact is not None:
         return exact
     if a.dtype == np.float16:  # ATen's CPU gemm sums in float and adds the bias before rounding

@@ -114,10 +114,37 @@ def _split(a, sections, dim):
     return tuple(np.split(a, np.cumsum(sections)[:-1], axis=dim))
 
 
+def _element_strides(a: np.ndarray) -> tuple:
+    return tuple(s // a.itemsize for s in a.strides)
+
+
 def _cat(*arrays, dim, sizes):
-    """np.concatenate of the inputs cat does not skip (size None: a legacy empty 1-d tensor)."""
+    """np.concatenate of the inputs cat does not skip (size None: a legacy empty 1-d tensor),
+    laid out in the format all inputs suggest (NumPy would follow a permuted input's layout)."""
     kept = [a for a, size in zip(arrays, sizes) if size is not None]
-    return np.concatenate(kept, axis=dim) if kept else np.concatenate(arrays)
+    out = np.concatenate(kept, axis=dim) if kept else np.concatenate(arrays)
+    return memory_formats.in_format(out, memory_formats.joined_format(
+        [(a.shape, _element_strides(a)) for a in arrays]))
+
+
+def _stack(*arrays, dim):
+    """np.stack laid out as torch's stack lays it out: below the last dimension, cat of the
+    inputs along `dim` (in the format they suggest) viewed with `dim` split in two; at the end,
+    a contiguous result when every input is contiguous (the serial stack kernel), else cat of
+    the inputs unsqueezed there (each with stride 1 in the new dimension)."""
+    if dim < arrays[0].ndim and arrays[0].size:
+        joined = memory_formats.in_format(np.concatenate(arrays, axis=dim), memory_formats
+                                          .joined_format([(a.shape, _element_strides(a))
+                                                          for a in arrays]))
+        size, stride = arrays[0].shape[dim], joined.strides[dim]
+        return np.lib.stride_tricks.as_strided(
+            joined, joined.shape[:dim] + (len(arrays), size) + joined.shape[dim + 1:],
+            joined.strides[:dim] + (size * stride, stride) + joined.strides[dim + 1:])
+    out = np.stack(arrays, axis=dim)
+    if all(a.flags.c_contiguous for a in arrays):
+        return np.ascontiguousarray(out)
+    return memory_formats.in_format(out, memory_formats.joined_format(
+        [(a.shape + (1,), _element_strides(a) + (1,)) for a in arrays]))
 
 
 def _cat_backward(g, *args, dim, sizes, input_index):
@@ -209,7 +236,7 @@ defop("repeat", "RepeatBackward0", lambda a, repeats, sizes: np.tile(a, repeats)
 defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), promote="none",
       vjp=lambda g, a, dims: F.flip(g, dims), jvp=LINEAR)
 defop("cat", "CatBackward0", _cat, variadic=True, vjp=_cat_backward, jvp=LINEAR)
-defop("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim), variadic=True,
+defop("stack", "StackBackward0", _stack, variadic=True,
       vjp=lambda g, *args, dim, input_index: F.select(g, dim, input_index), jvp=LINEAR)
 
 

@@ -55,6 +55,9 @@ def _construct(kind: OptimizerKind, params, *values, **keywords):
     lr = options.get("lr")
     if isinstance(lr, Tensor) and lr.numel() != 1:  # every optimizer's first check
         raise errors.value_error("Tensor lr must be 1-element")
+    if isinstance(lr, Tensor):  # torch's steps then compute in the tensor's float32
+        raise errors.TorchError("NotImplementedError", "gradcli's optimizers take a float lr "
+                                "only; a Tensor lr is not supported yet")
     kind.check(options)
     return Optimizer(kind, {name: options[name] for name in kind.defaults.split(", ")}, params)
 

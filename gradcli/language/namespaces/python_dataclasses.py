@@ -139,9 +139,9 @@ def _fields_of(value) -> dict:
     return found
 
 
-def _method(cls, name: str, function, spec: str, context: bool = False):
+def _method(cls, name: str, function, spec: str, context: bool = False, written=None):
     cls.namespace[name] = classes.NativeMethod(entry(
-        name, function, spec, context=context, qualname=f"{cls.qualname}.{name}"))
+        name, function, spec, context=context, qualname=f"{cls.qualname}.{name}"), written)
 
 
 def _add_init(cls, fields: list) -> None:
@@ -176,7 +176,7 @@ def _add_init(cls, fields: list) -> None:
         post = classes.special_method(self, "__post_init__")
         if post is not None:
             classes.call_bound(post, [])
-    _method(cls, "__init__", init, "self, *args, **kwargs", context=True)
+    _method(cls, "__init__", init, "self, *args, **kwargs", context=True, written=signature)
 
 
 _FACTORY = object()  # a default made by the field's default_factory at each call

@@ -463,12 +463,38 @@ def _lstm_hidden_tuple(module, hx) -> tuple:
     return tuple(hx)
 
 
+def _all_weight_names(module) -> list[list[str]]:
+    """RNNBase._all_weights: each layer's and direction's parameter names, in torch's order."""
+    a = module.attrs
+    names = ["weight_ih", "weight_hh"] + (["bias_ih", "bias_hh"] if a["bias"] else []) + (
+        ["weight_hr"] if a["proj_size"] else [])
+    return [[f"{name}_l{layer}{'_reverse' if direction else ''}" for name in names]
+            for layer in range(a["num_layers"])
+            for direction in range(2 if a["bidirectional"] else 1)]
+
+
+# RNNBase's attributes that list its weights: the names, and the tensors now registered there
+_WEIGHT_LISTS = {
+    "_all_weights": _all_weight_names,
+    "_flat_weights_names": lambda m: [n for names in _all_weight_names(m) for n in names],
+    "_flat_weights": lambda m: [m.params.get(n) for names in _all_weight_names(m)
+                                for n in names],
+    "all_weights": lambda m: [[m.params.get(n) for n in names]
+                              for names in _all_weight_names(m)],
+}
+
+
 class RecurrentHost(Module):
-    """The recurrent layers' values: nn.Module's methods and flatten_parameters (which has
-    nothing to do here)."""
+    """The recurrent layers' values: nn.Module's methods, the lists of their weights, and
+    flatten_parameters (which has nothing to do here)."""
 
     __slots__ = ()
     METHODS = table(entry("flatten_parameters", lambda module: None, "self"))
+
+    def class_attribute(self, name: str):
+        if name in _WEIGHT_LISTS:
+            return _WEIGHT_LISTS[name](self)
+        return super().class_attribute(name)
 
 
 def host(name: str) -> type:

@@ -101,6 +101,11 @@ def _statistics() -> dict:
     return {"statistics": STATISTICS}
 
 
+def _inspect() -> dict:
+    from gradcli.language.namespaces.python_inspect import INSPECT
+    return {"inspect": INSPECT}
+
+
 def _heapq_modules() -> dict:
     from gradcli.language.namespaces.python_heapq import MODULES
     return MODULES
@@ -221,6 +226,7 @@ MODULE_GROUPS = (
     (("statistics",), _statistics),
     (("pathlib",), _pathlib),
     (("collections.abc",), _collections_abc),
+    (("inspect",), _inspect),
     (("torch.autograd.function", "torch.autograd.functional", "torch.autograd.forward_ad",
       "torch.autograd.gradcheck"), _autograd),
     (("torch.func",), _func),

@@ -48,9 +48,11 @@ class CachedProperty:
 @record(eq=False)
 class NativeMethod:
     """A method a library adds to a user class (functools.total_ordering's): a builtin that
-    binds to the instance as a function does."""
+    binds to the instance as a function does. `written` is the function Python would have
+    written for it (a dataclass's __init__), whose parameters inspect.signature reports."""
 
     function: object
+    written: object = None
 
 
 @record(eq=False)
