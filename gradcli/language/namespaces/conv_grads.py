@@ -3,7 +3,6 @@ computed as torch computes it, by convolution_backward with a placeholder of the
 
 from __future__ import annotations
 
-from gradcli.language.namespaces.distribution_base import Calls
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace
@@ -17,6 +16,7 @@ def _tuple(value, n: int) -> tuple:
 def _gradient(n: int, of_weight: bool):
     def run(runtime, first, second, grad_output, stride=1, padding=0, dilation=1, groups=1):
         from gradcli.engine.functions import F
+        from gradcli.language.namespaces.distribution_base import Calls
         c = Calls(runtime)
         given, size = (first, second) if of_weight else (second, first)
         placeholder = c.method(c.method(grad_output, "new_empty", 1), "expand", size)

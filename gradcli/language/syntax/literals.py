@@ -4,7 +4,7 @@ fields (compiler/strings.py compiles the fields)."""
 from __future__ import annotations
 
 import re
-import unicodedata
+
 from gradcli.engine.records import record
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"',
@@ -34,6 +34,7 @@ def _unescape(body: str, text: bool = True) -> str:
             return chr(int(code, 8))
         if text and code[0] == "N" and len(code) > 1:  # \N{GREEK SMALL LETTER ALPHA}
             try:
+                import unicodedata  # (for \N{...} only: not at start-up)
                 return unicodedata.lookup(code[2:-1])
             except KeyError:
                 raise ValueError("(unicode error) 'unicodeescape' codec can't decode bytes: "
