@@ -25,6 +25,14 @@ def torch_layout(result: np.ndarray, operands: list) -> np.ndarray:
     return laid_out
 
 
+def c_ordered(result):
+    """`result` in C order, as torch allocates a reduction's or a scan's output (NumPy keeps a
+    permuted input's order there); scalars and C-ordered arrays as they are."""
+    if type(result) is not np.ndarray or result.flags.c_contiguous:
+        return result
+    return result.copy(order="C")
+
+
 def index_layout(result: np.ndarray, source: np.ndarray, key: tuple) -> np.ndarray:
     """`result` (source[key], key a slice(None) or an integer array per dimension) laid out as
     torch's index kernel lays it out: its TensorIterator reads the source restrided, the indexed

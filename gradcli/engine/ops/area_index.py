@@ -138,9 +138,9 @@ INDEX = {
     },
     "gradcli.engine.ops.sorting": {
         "function": (
-            "argsort argwhere bincount bucketize builtins_sorted count_nonzero histc kthvalue "
-            "median mode msort nanmedian nonzero nonzero_static positions searchsorted sort "
-            "sort_indices topk unique unique_consecutive "
+            "argsort argwhere bincount bucketize builtins_sorted c_ordered count_nonzero histc "
+            "kthvalue median mode msort nanmedian nonzero nonzero_static positions searchsorted "
+            "sort sort_indices topk unique unique_consecutive "
         ),
         "row": (
             "_unique2 bincount kthvalue median median.dim mode nanmedian nanmedian.dim sort "

@@ -9,6 +9,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, vmap_batched
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.layout import c_ordered
 from gradcli.engine.ops.registry import OPS, apply, defop, pointwise_op
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -73,8 +74,9 @@ def _truth_dtype(dtype, params):
 
 
 for _name, _reduce in (("any", np.any), ("all", np.all)):
-    defop(_name, "", lambda a, axis, keepdim, f=_reduce: f(a, axis=axis, keepdims=keepdim).astype(
-        np.uint8 if a.dtype == np.uint8 else bool), promote="none", out_dtype=_truth_dtype)
+    defop(_name, "", lambda a, axis, keepdim, f=_reduce: c_ordered(f(
+        a, axis=axis, keepdims=keepdim).astype(np.uint8 if a.dtype == np.uint8 else bool)),
+        promote="none", out_dtype=_truth_dtype)
 
 
 __all__ = ["compare", "python_compare", "truth", "eq", "ne", "lt", "le", "gt", "ge", "logical_binary", "logical_and",

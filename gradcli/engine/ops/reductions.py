@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from gradcli.engine import declarations, dtypes, errors, vmap_batched
+from gradcli.engine.layout import c_ordered
 from gradcli.engine.lazy_modules import vml_unary as _vml_unary
 from gradcli.engine.cascade_sum import (full_sum, in_memory_order, last_dim_sums, outer_dim_sums,
                                         strided_row_sums)
@@ -248,10 +249,10 @@ def _prod(a, dtype=None, dim=None, keepdim=False):
         if exact is not None:
             if keepdim:
                 return exact.reshape((1,) * a.ndim) if axis is None else \
-                    np.expand_dims(exact, axis)
-            return exact
-    return np.asarray(np.prod(a, axis=axis, keepdims=keepdim, dtype=_accumulator(a, out))
-                      ).astype(out.np)
+                    c_ordered(np.expand_dims(exact, axis))
+            return c_ordered(exact)
+    return c_ordered(np.asarray(np.prod(a, axis=axis, keepdims=keepdim,
+                                        dtype=_accumulator(a, out))).astype(out.np))
 
 
 def _prod_backward(g, a, out, dim=None, keepdim=False):
@@ -375,7 +376,8 @@ def _scatter(a, index, src, dim):
 
 for _name, _reduce in (("amax", np.max), ("amin", np.min)):
     defop(_name, _name.capitalize() + "Backward0",
-          lambda a, dim, keepdim, f=_reduce: f(a, axis=axis_of(a, dim), keepdims=keepdim),
+          lambda a, dim, keepdim, f=_reduce: c_ordered(f(a, axis=axis_of(a, dim),
+                                                         keepdims=keepdim)),
           promote="none", save=(0, RESULT),
           vjp=lambda g, a, dim, keepdim, out: _amax_backward(g, a, dim, keepdim, out),
           jvp=(lambda t, a, dim, keepdim, out: _amaxamin_jvp(t, a, dim, keepdim, out),))
@@ -541,7 +543,7 @@ def _scan(a, dim, dtype, accumulate):
         return a.astype(out.np)
     # torch accumulates float and complex values in double precision
     wide = {"f": np.float64, "c": np.complex128}.get(out.np.kind, out.np)
-    return accumulate(a.astype(wide), axis=dim).astype(out.np)
+    return c_ordered(accumulate(a.astype(wide), axis=dim).astype(out.np))
 
 
 def _scan_dtype(dtype, params):

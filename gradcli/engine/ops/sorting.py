@@ -13,6 +13,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors, stl_algorithms as stl, vmap_batched
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.layout import c_ordered
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative, not_implemented
 from gradcli.engine.tensor import Tensor
 
@@ -462,7 +463,8 @@ def nonzero_static(a: Tensor, size: int, fill_value: int = -1) -> Tensor:
 def count_nonzero(a: Tensor, dim=None) -> Tensor:
     dims = None if dim is None else F.reduction_dims(dim, a.ndim)
     axis = None if not dims or a.ndim == 0 else dims
-    return Tensor(np.asarray(np.count_nonzero(a.data, axis=axis), dtype=np.int64), dtypes.int64)
+    return Tensor(c_ordered(np.asarray(np.count_nonzero(a.data, axis=axis), dtype=np.int64)),
+                  dtypes.int64)
 
 
 def _bound(boundaries: np.ndarray, values: np.ndarray, right: bool) -> np.ndarray:
