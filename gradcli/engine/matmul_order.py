@@ -276,16 +276,18 @@ def blocked_fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = No
     return acc
 
 
-def blocked_batch(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+def blocked_batch(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None
+                  ) -> np.ndarray | None:
     """bmm's entries all at once where MKL's batched kernel gives each blocked fused chains: two
     or more entries of `mm`'s blocked shapes, each summed whole (one thread an entry: no rows
-    split off as in `mm`; a batch of one is `mm`'s), else None."""
+    split off as in `mm`; a batch of one is `mm`'s), from baddbmm's `bias` where given; else
+    None."""
     count, m, k = a.shape
     n = b.shape[2]
     if not (BLOCKED_KERNEL and a.dtype == b.dtype == np.float32 and count > 1 and m >= 4 and
             n >= 12 and 2 <= k <= _MAX_K and m * n * k <= _MAX_WORK):
         return None
-    return blocked_fma_chain(a, b)
+    return blocked_fma_chain(a, b, None if bias is None else np.asarray(bias, np.float32))
 
 
 def sixteen_lanes(a: np.ndarray, b: np.ndarray, first_in_lane: bool = False) -> np.ndarray:
@@ -697,14 +699,19 @@ def _double_dot(terms: np.ndarray) -> np.float64:
         ((lanes[1] + lanes[3]) + lanes[5]) + lanes[7])
 
 
-def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+def bmm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray | None:
     """torch.bmm: its naive kernel below 400 multiply-adds per matrix, sequential without FMA
     (float32 and float64 alike); on AMD one-column results of any size too (MKL's batched
-    kernel: measured up to 150 rows by 1000 terms, A either way, one and two threads)."""
+    kernel: measured up to 150 rows by 1000 terms, A either way, one and two threads); baddbmm's
+    `bias` (beta and alpha 1) is added to the naive kernel's sums and starts MKL's."""
     if a.dtype != b.dtype or a.dtype not in (np.float32, np.float64):
         return None
     count, m, k = a.shape
     n = b.shape[2]
     if k < 2 or m * k * n >= 400 and not (_AMD and n == 1) or count * m * n * k > _MAX_WORK:
         return None
-    return sequential(a, b)
+    if bias is None:
+        return sequential(a, b)
+    if m * k * n < 400:  # the naive kernel: bias * beta + alpha * sum
+        return sequential(a, b) + bias
+    return sequential(a, b, bias)  # MKL's one-column kernel starts from C

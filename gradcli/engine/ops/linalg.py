@@ -124,20 +124,25 @@ def _mm(a, b, self_strides, mat2_strides, bias=None):
     return _matmul(a, b) if bias is None else _matmul(a, b) + bias
 
 
-def _bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """bmm: torch's naive kernel for small matrices, else one mm per batch entry (where their
-    order is known, all at once where each takes blocked chains; not for one column of several
+def _bmm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray:
+    """bmm (baddbmm with a bias, beta and alpha 1): torch's naive kernel for small matrices (the
+    bias added to each sum), else one mm per batch entry (where their order is known, all at
+    once where each takes blocked chains, which the bias starts; not for one column of several
     rows, which MKL's batched kernel does not hand to the matrix-vector kernel mm takes), else
     np.matmul."""
-    exact = matmul_order.bmm(a, b)
+    full = None if bias is None else np.broadcast_to(bias, a.shape[:2] + b.shape[2:])
+    exact = matmul_order.bmm(a, b, full)
     one_column = b.shape[2] == 1 < a.shape[1]
     if exact is None and a.shape[1] * a.shape[2] * b.shape[2] >= 400 and not one_column:
-        exact = matmul_order.blocked_batch(a, b)
+        exact = matmul_order.blocked_batch(a, b, full)
         if exact is None:
-            entries = [matmul_order.mm(x, y) for x, y in zip(a, b)]
+            entries = [matmul_order.mm(x, y, None if full is None else full[i])
+                       for i, (x, y) in enumerate(zip(a, b))]
             if entries and all(e is not None for e in entries):
                 exact = np.stack(entries)
-    return np.matmul(a, b) if exact is None else exact
+    if exact is None:
+        exact = np.matmul(a, b) if full is None else np.matmul(a, b) + full
+    return exact
 
 
 bmm_values = _bmm  # matrix_exp's products

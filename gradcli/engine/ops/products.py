@@ -44,8 +44,9 @@ defop("addr", "AddrBackward0",
       vjp=(lambda g, bias, v1, v2, beta=1, alpha=1: _times(g, beta),
            lambda g, bias, v1, v2, beta=1, alpha=1: _times(F.mv(g, v2), alpha),
            lambda g, bias, v1, v2, beta=1, alpha=1: _times(F.mv(F.t(g), v1), alpha)))
-defop("baddbmm", "BaddbmmBackward0",
-      lambda bias, b1, b2, beta=1, alpha=1: scaled_sum(np.matmul(b1, b2), bias, beta, alpha),
+defop("baddbmm", "BaddbmmBackward0", lambda bias, b1, b2, beta=1, alpha=1: F.bmm_values(
+          b1, b2, bias) if beta == 1 and alpha == 1 else scaled_sum(F.bmm_values(b1, b2), bias,
+                                                                      beta, alpha),
       save=(1, 2), save_for=((), (2,), (1,)),
       vjp=(lambda g, bias, b1, b2, beta=1, alpha=1: _times(g, beta),
            lambda g, bias, b1, b2, beta=1, alpha=1: _times(F.bmm(g, F.transpose(b2, 1, 2)),
