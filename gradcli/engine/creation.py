@@ -81,6 +81,9 @@ def _sizes_down_first(data) -> list[int]:
     return sizes
 
 
+_NUMBER_LIKE = (bool, int, float, complex, Tensor, np.generic)
+
+
 def _check_nesting(data, sizes: list[int], dtype: dtypes.DType, dim: int = 0) -> None:
     """torch's recursive_store, checking only: a sequence of the first one's length at every
     level above the numbers (a tensor iterates over its rows), one number at the bottom."""
@@ -91,9 +94,12 @@ def _check_nesting(data, sizes: list[int], dtype: dtypes.DType, dim: int = 0) ->
                                     else f"'{kind}' object cannot be interpreted as an integer")
         if isinstance(data, Tensor) and data.numel() != 1:
             raise errors.value_error("only one element tensors can be converted to Python scalars")
-        if isinstance(data, complex) and dtype.category in (dtypes.INTEGRAL, dtypes.FLOATING):
-            raise errors.type_error("must be real number, not complex" if dtype.is_floating_point
-                                    else "'complex' object cannot be interpreted as an integer")
+        if isinstance(data, complex) and dtype.category in (dtypes.INTEGRAL, dtypes.FLOATING) \
+                or not isinstance(data, _NUMBER_LIKE) or isinstance(data, (np.str_, np.bytes_)):
+            kind = errors.type_name(data)
+            raise errors.type_error(f"must be real number, not {kind}" if dtype.category in (
+                dtypes.FLOATING, dtypes.COMPLEX) else
+                f"'{kind}' object cannot be interpreted as an integer")
         return
     if isinstance(data, Tensor) and data.ndim:
         data = [Tensor(row, data.dtype) for row in data.data]

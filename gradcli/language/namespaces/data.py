@@ -14,7 +14,7 @@ from gradcli.engine.declarations import DECLARATIONS
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.random import Generator
 from gradcli.engine.state import STATE
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.frames import BoundMethod
@@ -206,15 +206,14 @@ def collate(batch: list):
     dicts."""
     first = batch[0]
     if isinstance(first, Tensor):
+        require_tensors(batch)
         return S.stack(batch, 0)
     if isinstance(first, np.ndarray):
-        return S.stack([creation.from_numpy(a) for a in batch], 0)
+        return collate([creation.as_tensor(a) for a in batch])
     if isinstance(first, np.generic) and not isinstance(first, (np.str_, np.bytes_)):
-        return creation.from_numpy(np.array(batch))  # NumPy scalars: torch.as_tensor(batch)
-    if isinstance(first, bool):
-        return creation.tensor(batch, dtypes.bool_)
-    if isinstance(first, int):
-        return creation.tensor(batch, dtypes.int64)
+        return creation.as_tensor(batch)
+    if isinstance(first, int):  # bools too: torch.tensor(batch)
+        return creation.tensor(batch)
     if isinstance(first, float):
         return creation.tensor(batch, dtypes.float64)
     if isinstance(first, str):
