@@ -209,6 +209,8 @@ def collate(batch: list):
         require_tensors(batch)
         return S.stack(batch, 0)
     if isinstance(first, np.ndarray):
+        if first.dtype.kind in "SaUO":  # strings and objects
+            raise errors.type_error(_COLLATE_TYPES.format(first.dtype))
         return collate([creation.as_tensor(a) for a in batch])
     if isinstance(first, np.generic) and not isinstance(first, (np.str_, np.bytes_)):
         return creation.as_tensor(batch)
@@ -227,8 +229,11 @@ def collate(batch: list):
         if any(len(element) != size for element in batch):
             raise errors.runtime("each element in list of batch should be of equal size")
         return [collate(samples) for samples in zip(*batch)]  # strings stay zip's tuples
-    raise errors.type_error("default_collate: batch must contain tensors, numpy arrays, numbers, "
-                            f"dicts or lists; found <class '{type_name(first)}'>")
+    raise errors.type_error(_COLLATE_TYPES.format(f"<class '{type_name(first)}'>"))
+
+
+_COLLATE_TYPES = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or "
+                  "lists; found {}")
 
 
 def convert(sample):
@@ -439,6 +444,16 @@ for _base in (DATASET, ITERABLE_DATASET):
     classes.BASE_INITS[_base] = entry("__init__", lambda self: None, "self",
                                       qualname="Dataset.__init__")
 classes.BUILTIN_ANCESTORS.update({DatasetHost: DATASET, IterableDatasetHost: ITERABLE_DATASET})
+
+
+def _abstract_getitem(self, index):
+    raise errors.TorchError("NotImplementedError", "Subclasses of Dataset should implement "
+                            "__getitem__.")
+
+
+for _base in (DATASET, ITERABLE_DATASET):  # an IterableDataset is a Dataset in torch
+    classes.BASE_SPECIALS[_base] = {"__getitem__": entry(
+        "__getitem__", _abstract_getitem, "self, index", qualname="Dataset.__getitem__")}
 classes.GENERIC_BASES.update((DATASET, ITERABLE_DATASET))
 
 
