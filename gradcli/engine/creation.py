@@ -81,6 +81,9 @@ def _sizes_down_first(data) -> list[int]:
     return sizes
 
 
+_NUMBER_LIKE = (bool, int, float, complex, Tensor, np.generic)
+
+
 def _check_nesting(data, sizes: list[int], dtype: dtypes.DType, dim: int = 0) -> None:
     """torch's recursive_store, checking only: a sequence of the first one's length at every
     level above the numbers (a tensor iterates over its rows), one number at the bottom."""
@@ -91,9 +94,12 @@ def _check_nesting(data, sizes: list[int], dtype: dtypes.DType, dim: int = 0) ->
                                     else f"'{kind}' object cannot be interpreted as an integer")
         if isinstance(data, Tensor) and data.numel() != 1:
             raise errors.value_error("only one element tensors can be converted to Python scalars")
-        if isinstance(data, complex) and dtype.category in (dtypes.INTEGRAL, dtypes.FLOATING):
-            raise errors.type_error("must be real number, not complex" if dtype.is_floating_point
-                                    else "'complex' object cannot be interpreted as an integer")
+        if isinstance(data, complex) and dtype.category in (dtypes.INTEGRAL, dtypes.FLOATING) \
+                or not isinstance(data, _NUMBER_LIKE) or isinstance(data, (np.str_, np.bytes_)):
+            kind = errors.type_name(data)
+            raise errors.type_error(f"must be real number, not {kind}" if dtype.category in (
+                dtypes.FLOATING, dtypes.COMPLEX) else
+                f"'{kind}' object cannot be interpreted as an integer")
         return
     if isinstance(data, Tensor) and data.ndim:
         data = [Tensor(row, data.dtype) for row in data.data]
@@ -404,8 +410,14 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = STATE.default_dtype if floating else dtypes.int64
-    if step == 0:
+    if not (step > 0 or step < 0):  # NaN too
         raise errors.runtime("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise errors.runtime(f"unsupported range: {start:g} -> {end:g}")
+    if dtype.category <= dtypes.INTEGRAL and any(  # the step (int64's ends too) as int64_t
+            not -2.0 ** 63 <= v < 2.0 ** 63 for v in ((start, end, step) if dtype is
+                                                       dtypes.int64 else (step,))):
+        raise errors.runtime("value cannot be converted to type int64_t without overflow")
     if dtype is dtypes.int64 and any(isinstance(v, float) for v in (start, end, step)):
         start, end, step = int(start), int(end), int(step)  # torch counts in int64 too
         if step == 0:
@@ -413,7 +425,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
     if end != start and (end > start) != (step > 0):
         raise errors.runtime("upper bound and lower bound inconsistent with step sign")
     span = (end - start) / step
-    if not math.isfinite(span):
+    if not span <= _INT64_MAX:  # an infinite one too
         raise errors.runtime("invalid size, possible overflow?")
     count = max(math.ceil(span), 0)
     storage((count,), dtype)
@@ -452,6 +464,8 @@ def _arange_values(start: float, step: float, count: int, dtype: dtypes.DType) -
     """torch's CPU arange kernel: start + step * i in double (a fused multiply-add), except that
     its vectorised loop makes runs of one AVX2 register, each counting from the run's first
     value rounded to the dtype, over a multiple of two registers of each thread's chunk."""
+    if not count:  # (an infinite step counts none)
+        return np.zeros(0, dtype.np)
     if dtype.itemsize == 2:
         return _arange_16(start, step, count, dtype)
     exact = _exactly_representable(start, step, count, dtype.np)

@@ -544,18 +544,31 @@ def _nll_loss(a: Tensor, target: Tensor, weight, reduction: str, ignore_index: i
     return output
 
 
+def _check_spatial_weight(weight, classes: int) -> None:
+    if weight is not None and weight.numel() != classes:
+        raise errors.runtime("weight tensor should be defined either for all or no classes")
+
+
 def _nll_loss_spatial(a: Tensor, target: Tensor, weight, reduction: str,
                       ignore_index: int) -> Tensor:
     """nll_loss over (N, C, d1, ...): torch views the input as (N, C, H, W) and runs
     nll_loss2d, viewing an unreduced result back to (N, d1, ...)."""
     n, classes = a.shape[:2]
     out_size = (n, *a.shape[2:])
-    if target.shape[1:] != a.shape[2:]:
+    if a.ndim == 4:  # nll_loss2d's own checks
+        if target.ndim != 3:
+            raise errors.runtime("only batches of spatial targets supported (3D tensors) but got "
+                                 f"targets of dimension: {target.ndim}")
+        _check_target_dtype(target)
+        _check_spatial_weight(weight, classes)
+        if target.shape != out_size:
+            raise errors.runtime(f"size mismatch (got input: {list(a.shape)} , target: "
+                                 f"{list(target.shape)}")
+    elif target.shape[1:] != a.shape[2:]:
         raise errors.runtime(
             f"Expected target size {list(out_size)}, got {list(target.shape)}")
     _check_target_dtype(target)
-    if weight is not None and weight.numel() != classes:
-        raise errors.runtime("weight tensor should be defined either for all or no classes")
+    _check_spatial_weight(weight, classes)
     if not a.dtype.is_floating_point:
         raise errors.not_implemented_for("nll_loss2d_forward_out_frame", a.dtype)
     _check_weight_dtype(a, weight)

@@ -18,7 +18,7 @@ from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.namespaces.autograd_graph import GRADIENT_EDGE_TYPE
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import Unsupported
-from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, stop_iteration
+from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, exception_type, stop_iteration
 from gradcli.language.runtime import attributes, classes, operators, protocols
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
@@ -476,7 +476,7 @@ def type_of(value) -> PyType:
         return _PARAMETER_TYPE["type"]
     if isinstance(value, PyType) and "." in value.metaclass:  # torch.tensortype ...
         return _NODE_TYPES.setdefault(value.metaclass, _class(value.metaclass, ()))
-    found = _TYPE_OF.get(type(value))
+    found = _TYPE_OF.get(type(value)) or exception_type(value)  # a module's: torch._C._LinAlgError
     if found is _BUILTIN_FUNCTION and python_method(value):
         return _METHOD
     if found is _BUILTIN_FUNCTION and isinstance(value, Builtin) and \

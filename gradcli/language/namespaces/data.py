@@ -14,7 +14,7 @@ from gradcli.engine.declarations import DECLARATIONS
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.random import Generator
 from gradcli.engine.state import STATE
-from gradcli.engine.tensor import Tensor
+from gradcli.engine.tensor import Tensor, require_tensors
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.frames import BoundMethod
@@ -225,15 +225,16 @@ def collate(batch: list):
     dicts."""
     first = batch[0]
     if isinstance(first, Tensor):
+        require_tensors(batch)
         return S.stack(batch, 0)
     if isinstance(first, np.ndarray):
-        return S.stack([creation.from_numpy(a) for a in batch], 0)
+        if first.dtype.kind in "SaUO":  # strings and objects
+            raise errors.type_error(_COLLATE_TYPES.format(first.dtype))
+        return collate([creation.as_tensor(a) for a in batch])
     if isinstance(first, np.generic) and not isinstance(first, (np.str_, np.bytes_)):
-        return creation.from_numpy(np.array(batch))  # NumPy scalars: torch.as_tensor(batch)
-    if isinstance(first, bool):
-        return creation.tensor(batch, dtypes.bool_)
-    if isinstance(first, int):
-        return creation.tensor(batch, dtypes.int64)
+        return creation.as_tensor(batch)
+    if isinstance(first, int):  # bools too: torch.tensor(batch)
+        return creation.tensor(batch)
     if isinstance(first, float):
         return creation.tensor(batch, dtypes.float64)
     if isinstance(first, str):
@@ -247,8 +248,11 @@ def collate(batch: list):
         if any(len(element) != size for element in batch):
             raise errors.runtime("each element in list of batch should be of equal size")
         return [collate(samples) for samples in zip(*batch)]  # strings stay zip's tuples
-    raise errors.type_error("default_collate: batch must contain tensors, numpy arrays, numbers, "
-                            f"dicts or lists; found <class '{type_name(first)}'>")
+    raise errors.type_error(_COLLATE_TYPES.format(f"<class '{type_name(first)}'>"))
+
+
+_COLLATE_TYPES = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or "
+                  "lists; found {}")
 
 
 def convert(sample):
@@ -459,6 +463,16 @@ for _base in (DATASET, ITERABLE_DATASET):
     classes.BASE_INITS[_base] = entry("__init__", lambda self: None, "self",
                                       qualname="Dataset.__init__")
 classes.BUILTIN_ANCESTORS.update({DatasetHost: DATASET, IterableDatasetHost: ITERABLE_DATASET})
+
+
+def _abstract_getitem(self, index):
+    raise errors.TorchError("NotImplementedError", "Subclasses of Dataset should implement "
+                            "__getitem__.")
+
+
+for _base in (DATASET, ITERABLE_DATASET):  # an IterableDataset is a Dataset in torch
+    classes.BASE_SPECIALS[_base] = {"__getitem__": entry(
+        "__getitem__", _abstract_getitem, "self, index", qualname="Dataset.__getitem__")}
 classes.GENERIC_BASES.update((DATASET, ITERABLE_DATASET))
 
 

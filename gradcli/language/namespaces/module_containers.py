@@ -104,7 +104,30 @@ class ParameterDictHost(_Keyed):
         return self.params
 
     def store(self, key: str, value) -> None:
-        self._register(self.params, key, _as_parameter(value))
+        self._register(self.params, _parameter_key(key), _as_parameter(value))
+
+    def item(self, key):
+        """torch's: an entry is an attribute, read by its key (a string)."""
+        if _parameter_key(key) not in self.params:
+            raise errors.TorchError("AttributeError",
+                                    f"'ParameterDict' object has no attribute '{key}'")
+        return self.params[key]
+
+    def delete_item(self, key) -> None:
+        _Keyed.item(self, key)  # a KeyError, from torch's own key list
+        del self.params[key]
+
+
+def _parameter_key(key) -> str:
+    if not isinstance(key, str):
+        raise errors.type_error("Index given to ParameterDict cannot be used as a key as it is not "
+                                f"a string (type is '{type_name(key)}'). Open an issue on github "
+                                "if you need non-string keys.")
+    return key
+
+
+def _get_parameter(container: ParameterDictHost, key, default=None):
+    return container.item(key) if key in container.params else default
 
 
 class ParameterListHost(Module):
@@ -164,7 +187,8 @@ def _update_parameters(container: ParameterDictHost, values) -> None:
 
 
 ParameterDictHost.METHODS = KEYED_METHODS | table(
-    entry("update", _update_parameters, "self, parameters"))
+    entry("update", _update_parameters, "self, parameters"),
+    entry("get", _get_parameter, "self, key, default=None"))
 
 
 def not_callable(ctx, module, *inputs):

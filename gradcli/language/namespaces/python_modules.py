@@ -18,6 +18,7 @@ from gradcli.language.namespaces.functools_dispatch import SingleDispatch
 from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
 from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE, namedtuple
+from gradcli.language.namespaces.serialization import PICKLE_ERRORS
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import LazyTable, TableObject
@@ -122,7 +123,8 @@ def _unsupported_pickle(name: str):
 # pickle imports (a tutorial's `from pickle import dump` for a CUDA memory snapshot); its
 # functions are refused, since the language's values are not Python's.
 PICKLE = Namespace("pickle", table(*(_unsupported_pickle(name) for name in (
-    "dump", "dumps", "load", "loads"))) | {"HIGHEST_PROTOCOL": 5, "DEFAULT_PROTOCOL": 4})
+    "dump", "dumps", "load", "loads"))) | {"HIGHEST_PROTOCOL": 5, "DEFAULT_PROTOCOL": 4}
+    | PICKLE_ERRORS)
 
 # typing's names, for annotations: subscripted (`List[int]`) and printed as Python's.
 TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (

@@ -24,10 +24,11 @@ from gradcli.language.namespaces import state_dict_metadata
 from gradcli.language.namespaces.python_io import BytesIO
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime.exceptions import register_exception
+from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Size, qualified_type_name, type_name
+from gradcli.language.runtime.values import Printer, Size, qualified_type_name, type_name
 
 _ATOMS = (int, float, complex, bool, str, bytes, type(None), DType, Device)
 
@@ -52,7 +53,16 @@ class UnpicklingError(Exception):
     """pickle.UnpicklingError, which torch.load raises (the pickle module itself is not used)."""
 
 
-register_exception(PyType("_pickle.UnpicklingError", (UnpicklingError,)))
+class PicklingError(Exception):
+    """pickle.PicklingError, which torch.save raises for what pickle cannot name."""
+
+
+# the classes pickle.UnpicklingError and pickle.PicklingError name
+PICKLE_ERRORS = {cls.__name__: PyType(f"_pickle.{cls.__name__}", (cls,), entry(
+    cls.__name__, cls, "*args", style="expected", frames=0))
+    for cls in (UnpicklingError, PicklingError)}
+for _error in PICKLE_ERRORS.values():
+    register_exception(_error)
 
 
 class _Opaque:
@@ -67,6 +77,7 @@ def _opaque(memo: dict):
     """What save keeps of an object `_copy` does not copy; `memo` is shared by the save's deep
     copies (and `_copy`'s tensors), so that objects shared between them stay shared."""
     def make(value) -> _Opaque:
+        _check_picklable(value)
         snapshot = None
         if isinstance(value, snapshot_kinds()):
             try:
@@ -75,6 +86,22 @@ def _opaque(memo: dict):
                 snapshot = None
         return _Opaque(_pickled_name(value), snapshot)
     return make
+
+
+def _check_picklable(value) -> None:
+    """pickle's refusal of what it saves by reference but cannot find again: a lambda, or a
+    function or class defined inside a function."""
+    if isinstance(value, UserFunction):
+        qualname = value.qualname
+    elif isinstance(value, TableObject) and value.user_class() is not None:
+        qualname = value.user_class().qualname
+    else:
+        return
+    if "<locals>" in qualname.split("."):
+        raise errors.TorchError("AttributeError", f"Can't pickle local object '{qualname}'")
+    if qualname == "<lambda>":
+        raise errors.TorchError("PicklingError", f"Can't pickle {Printer().repr(value)}: "
+                                "attribute lookup <lambda> on __main__ failed")
 
 
 def _copy(value, memo: dict, opaque, shared: dict):

@@ -530,6 +530,9 @@ BASE_CLASS_ATTRIBUTES: dict = {}
 # Whether a builtin base (or a builtin ancestor of it, short of object) defines a name, by
 # base: a program's class after the base in the MRO gives only the names it lacks.
 BASE_DEFINES: dict = {}
+# Special methods a builtin base gives its subclasses' instances (Dataset.__getitem__, which
+# raises), by base: name -> builtin taking the instance.
+BASE_SPECIALS: dict = {}
 # Builtin bases whose __init__ (in BASE_INITS) runs for a subclass that defines none.
 BASE_INIT_INHERITED: set = set()
 # Library values a class statement may name as a base that stand for a class the statement
@@ -708,7 +711,8 @@ def special_method(value, name: str):
         return None
     found = cls.find(name)
     if found is _MISSING:
-        return None
+        inherited = BASE_SPECIALS.get(cls.base, {}).get(name)
+        return None if inherited is None else BoundMethod(value, inherited)
     return StaticSpecial(cls, found.function) if isinstance(found, StaticMethod) else bind(
         found, value, cls)
 
