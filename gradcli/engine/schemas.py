@@ -143,6 +143,19 @@ def _unpacks(index: int, value) -> bool:
     return _is_int(value) or (index > 0 and isinstance(value, (bool, np.bool_)))
 
 
+def int_list_error(title: str, name: str, position: int, values) -> errors.TorchError:
+    """torch's parser on a list for an int[] argument with an element it cannot take: the first
+    element is checked for an int (at any position), the others unpacked as indices."""
+    wrong = next(i for i, v in enumerate(values) if not _unpacks(i, v))
+    if wrong == 0:
+        return errors.type_error(
+            f"{title}(): argument '{name}' (position {position}) must be tuple of ints, but "
+            f"found element of type {_type_name(values[0])} at pos 0")
+    return errors.type_error(
+        f"{title}(): argument '{name}' failed to unpack the object at pos {wrong + 1} with "
+        f"error \"type must be tuple of ints,but got {_type_name(values[wrong])}\"")
+
+
 def _int_list(value, sized: bool = True):
     """An int (when `sized`) or a sequence of ints as a tuple, else None."""
     if _is_int(value) and sized:
@@ -265,14 +278,7 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, title: str, is_function
         if not ok and param.type == "Tensor[]" and isinstance(value, (tuple, list)):
             require_tensors(value, index)  # torch's parser fails at once, whatever the overload
         if not ok and param.type == "int[]" and isinstance(value, (tuple, list)):
-            wrong = next(i for i, v in enumerate(value) if not _unpacks(i, v))
-            if wrong == 0:  # the parser looks at the first element only, at any position
-                raise _Mismatch(errors.type_error(
-                    f"{title}(): argument '{shown}' (position {index + 1}) must be tuple of "
-                    f"ints, but found element of type {_type_name(value[0])} at pos 0"))
-            raise _Mismatch(errors.type_error(
-                f"{title}(): argument '{shown}' failed to unpack the object at pos {wrong + 1} "
-                f"with error \"type must be tuple of ints,but got {_type_name(value[wrong])}\""))
+            raise _Mismatch(int_list_error(title, shown, index + 1, value))
         if not ok:
             where = f" (position {position})" if position is not None else ""
             raise _Mismatch(errors.type_error(

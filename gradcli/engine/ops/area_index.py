@@ -390,7 +390,6 @@ INDEX = {
             "fake_quantize_per_channel fake_quantize_per_tensor fake_quantize_per_tensor_qparams "
         ),
         "declaration": (
-            "method:fake_quantize_per_channel_affine method:fake_quantize_per_tensor_affine "
             "torch:fake_quantize_per_channel_affine torch:fake_quantize_per_tensor_affine "
         ),
     },

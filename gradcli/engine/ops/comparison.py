@@ -240,7 +240,8 @@ def isreal(a: Tensor) -> Tensor:
 def isin(elements, test_elements, assume_unique: bool = False, invert: bool = False) -> Tensor:
     """Whether each element is among test_elements, compared in their promoted dtype."""
     for operand in (elements, test_elements):
-        if isinstance(operand, Tensor) and operand.dtype is dtypes.bool_:
+        if (operand.dtype is dtypes.bool_ if isinstance(operand, Tensor) else
+                type(operand) is bool):  # a bool number is a Bool scalar tensor to the kernel
             raise errors.runtime("Unsupported input type encountered for isin(): Bool")
     common = dtypes.result_type([elements, test_elements], STATE.default_dtype).np
     values, tests = (np.asarray(x.data if isinstance(x, Tensor) else x).astype(common)

@@ -103,7 +103,7 @@ declare("fake_quantize_per_tensor_affine", fake_quantize_per_tensor_affine,
         "fake_quantize_per_tensor_affine(Tensor input, Tensor scale, Tensor zero_point, "
         "int quant_min, int quant_max)",
         "fake_quantize_per_tensor_affine(Tensor input, float scale, int zero_point, "
-        "int quant_min, int quant_max)")
+        "int quant_min, int quant_max)", variants="torch")
 declare("fake_quantize_per_channel_affine", fake_quantize_per_channel_affine,
         "fake_quantize_per_channel_affine(Tensor input, Tensor scale, Tensor zero_point, "
-        "int axis, int quant_min, int quant_max)")
+        "int axis, int quant_min, int quant_max)", variants="torch")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine import creation, dtypes, errors, kernels_order, libm_float, sparse
+from gradcli.engine import creation, dtypes, errors, kernels_order, libm_float, schemas, sparse
 from gradcli.engine.autograd import Node
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
@@ -83,10 +83,21 @@ def _empty_of_size(size, dtype, requires_grad: bool) -> Tensor:
     return sparse_coo_tensor(indices, values, tuple(size), None, requires_grad)
 
 
+_KEYWORDS = ("*, torch.dtype dtype = None, torch.device device = None, bool pin_memory = False, "
+             "bool requires_grad = False, bool check_invariants = None, bool is_coalesced = None")
+_OVERLOADS = [f"(object indices, object values, {_KEYWORDS})",
+              f"(object indices, object values, tuple of ints size, {_KEYWORDS})",
+              "(tuple of ints size, *, torch.dtype dtype = None, torch.device device = None, "
+              "bool requires_grad = False, bool check_invariants = None)"]  # torch's, for errors
+
+
 def sparse_coo_tensor(indices, values=None, size=None, dtype=None, requires_grad: bool = False,
                       check_invariants=None, is_coalesced=None) -> Tensor:
     """torch.sparse_coo_tensor: entries at `indices` (sparse_dim x nnz) with `values`; given
     only a size (its one-argument overload), an empty tensor of that size."""
+    if indices is None:
+        raise errors.type_error(schemas.invalid_combination(_OVERLOADS, (), {},
+                                                            "sparse_coo_tensor"))
     if values is None and size is None:
         return _empty_of_size(indices, dtype, requires_grad)
     indices = creation.as_tensor(indices) if not isinstance(indices, Tensor) else indices
@@ -103,8 +114,8 @@ def sparse_coo_tensor(indices, values=None, size=None, dtype=None, requires_grad
             f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
             f"sparse_dim = {index.shape[0]}, dense_dim = {values.ndim - 1}")
     if indices.ndim != 2:
-        raise errors.TorchError("NotImplementedError", "gradcli does not support indices that "
-                                "are not a 2-D sparse_dim x nnz tensor yet")
+        raise errors.runtime("indices must be sparse_dim x nnz, but got: "
+                             f"[{', '.join(str(n) for n in indices.shape)}]")
     if index.shape[1] != values.shape[0]:
         raise errors.runtime(f"indices and values must have same nnz, but got nnz from "
                              f"indices: {index.shape[1]}, nnz from values: {values.shape[0]}")
@@ -803,7 +814,7 @@ declare("sparse_mask", sparse_mask, "sparse_mask(Tensor self, Tensor mask)", var
 declare("to_sparse", to_sparse, "to_sparse(Tensor self, int sparse_dim)",
         "to_sparse(Tensor self, *, Layout? layout=None, int[2]? blocksize=None, "
         "int? dense_dim=None)", variants="method")
-declare("to_sparse_coo", to_sparse, "to_sparse_coo(Tensor self)", variants="method")
+declare("to_sparse_coo", to_sparse, python="self", variants="method")  # torch's is Python's
 for _name, _impl in (("coalesce", coalesce), ("is_coalesced", is_coalesced),
                      ("indices", indices), ("values", values), ("_indices", _raw_indices),
                      ("_values", _values), ("_nnz", _nnz), ("sparse_dim", sparse_dim),

@@ -151,7 +151,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
           requires_grad, check_invariants, is_coalesced: _sparse_place(device) or
           F.sparse_coo_tensor(indices, values, size, dtype, requires_grad,
                               check_invariants, is_coalesced),
-          "indices, values=None, size=None, *, dtype: ScalarType?=None, device=None, "
+          "indices=None, values=None, size=None, *, dtype: ScalarType?=None, device=None, "
           "pin_memory=False, requires_grad=False, check_invariants=None, is_coalesced=None"),
     entry("as_tensor", lambda data, dtype, device:
           devices.place_new(device) or creation.as_tensor(data, dtype),
@@ -226,9 +226,12 @@ def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
     turn until one does not return NotImplemented, else torch's TypeError; with none that
     overrides, `public_api` itself."""
     from gradcli.language.namespaces.modules import torch_typename
-    overloaded = [a for a in iterate(relevant_args) if _overrides(a)]
-    if not overloaded:
-        return runtime.call(public_api, list(args), kwargs)
+    relevant = list(iterate(relevant_args))
+    overloaded = [a for a in relevant if _overrides(a)]
+    if not overloaded and any(isinstance(a, Tensor) for a in relevant):
+        return runtime.call(public_api, list(args), kwargs)  # Tensor's own __torch_function__
+    if not overloaded and isinstance(public_api, (Tensor, int, float, str, list, tuple, dict)):
+        raise errors.no_attribute(public_api, "__name__")  # torch names the function
     kinds = []
     for value in overloaded:
         if classes.class_of(value) not in kinds:

@@ -7,7 +7,7 @@ import functools
 from gradcli.engine.records import record, replace
 from typing import Callable
 
-from gradcli.engine import dtypes, errors
+from gradcli.engine import dtypes, errors, schemas
 from gradcli.engine.dtypes import DType
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
@@ -137,6 +137,9 @@ def _check_expected(title: str, param: Param, value, position: int | None) -> No
         return
     accepts, shown = _ACCEPTS[param.expects.rstrip("?")]
     if not accepts(value):
+        if param.expects.startswith("int[]") and isinstance(value, (tuple, list)) and \
+                position is not None:
+            raise schemas.int_list_error(title, param.name, position, value)
         where = f" (position {position})" if position is not None else ""
         raise errors.type_error(f"{title}(): argument '{param.name}'{where} must be {shown}, "
                                 f"not {_shown_type(value)}")
