@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 
-from gradcli.engine import declarations, dtypes, errors, vmap_batched
+from gradcli.engine import declarations, dtypes, errors, layout, vmap_batched
 from gradcli.engine.layout import c_ordered
 from gradcli.engine.lazy_modules import vml_unary as _vml_unary
-from gradcli.engine.cascade_sum import (full_sum, in_memory_order, last_dim_sums, outer_dim_sums,
+from gradcli.engine.cascade_sum import (full_sum, last_dim_sums, outer_dim_sums,
                                         strided_row_sums)
 from gradcli.engine.norm_order import power_norm, two_norm
 from gradcli.engine.product_order import dim_product, whole_product
@@ -154,7 +154,8 @@ def _memory_order_sums(a, dims):
     runs across the innermost kept run (`_columns`, vectorised when contiguous) when that one's
     stride is the smaller, and else sums each output's terms alone. Reduced dimensions that do
     not merge into one run take the C-ordered view of the memory."""
-    if in_memory_order(a) is None:
+    order = layout.dense_order(a)
+    if order is None:
         return None
     dims = [dims] if type(dims) is int else list(dims)
     kept = [i for i in range(a.ndim) if i not in dims and a.shape[i] != 1]
@@ -178,8 +179,7 @@ def _memory_order_sums(a, dims):
         return sums.reshape(math.prod(a.shape[i] for i in outer), -1).reshape(
             [a.shape[i] for i in outer + columns]).transpose(
             np.argsort(outer + columns)).reshape(out_shape)
-    order = sorted(range(a.ndim), key=lambda i: -a.strides[i])
-    rows = _dims_sums(in_memory_order(a), sorted(order.index(d) for d in dims))
+    rows = _dims_sums(a.transpose(order), sorted(order.index(d) for d in dims))
     if rows is None:
         return None
     return rows.transpose(np.argsort([i for i in order if i not in dims]))
