@@ -26,8 +26,10 @@ def format_error(error, source: str, filename: str) -> str:
         out.append(f"{filename}:{span[0]}:{span[1]}")
         out.extend(caret_lines(source, *span))
     from gradcli.language.runtime.exceptions import shown_kind
+    from gradcli.language.suggestions import did_you_mean
     kind = shown_kind(error.kind)
-    out.append(f"{kind}: {error.message}" if error.message else kind)
+    message = error.message + did_you_mean(getattr(error, "looked_up", None))
+    out.append(f"{kind}: {message}" if message else kind)
     if error.kind == "ModuleNotFoundError":
         from gradcli.language.namespaces.torch_table import MODULES
         offered = sorted({name.split(".")[0] for name in MODULES})

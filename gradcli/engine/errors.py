@@ -12,6 +12,8 @@ class TorchError(Exception):
         self.message = message
         self.value_args = value_args  # the exception's args when not just the message
         self.notes: tuple = ()  # (text, origin) pairs: where the lines involved are
+        # an AttributeError's ("attribute", object, name), as Python's records what it missed
+        self.looked_up: tuple | None = None
 
     def noted(self, *notes: tuple) -> "TorchError":
         """This error with `notes` ((text, origin) pairs) added; ones without an origin are

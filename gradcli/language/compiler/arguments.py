@@ -10,7 +10,7 @@ from gradcli.language.runtime import classes
 from gradcli.engine.errors import TorchError
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import attributes, calls, protocols
+from gradcli.language.runtime import attributes, calls, exceptions, protocols
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.shape_notes import call_operands, shape_noted
@@ -84,20 +84,23 @@ def _positional_call(compiler, callee, arguments: list, span):
     return evaluate
 
 
-def _attribute(value, name: str, origin, span):
-    """value.name, its error at the attribute's span (as the getattr expression gives it)."""
+def read_attribute(value, name: str, origin, span):
+    """value.name, its error at the attribute's span (remembering, when an AttributeError, what
+    it missed, as Python's attribute lookup does)."""
     STATE.origin = origin
     try:
         return attributes.get(value, name)
     except USER_ERRORS as error:
-        raise_at(error, span)
+        raise_at(exceptions.remember_lookup(error, value, name), span)
+    except GradRuntimeError as failure:  # from the program's own __getattr__ or property
+        raise exceptions.remember_lookup(failure, value, name)
 
 
 def _attribute_of(compiler, getattr_tree: Tree, receiver):
     """The closure of `receiver.name` (the getattr expression), its receiver compiled already."""
     name, span = compiler.check_name(getattr_tree.children[1]), span_of(getattr_tree)
     origin = compiler.origin(span)
-    return lambda frame: _attribute(receiver(frame), name, origin, span)
+    return lambda frame: read_attribute(receiver(frame), name, origin, span)
 
 
 def _method_call(compiler, getattr_tree: Tree, receiver, arguments: list, span):
@@ -112,7 +115,7 @@ def _method_call(compiler, getattr_tree: Tree, receiver, arguments: list, span):
         value = receiver(frame)
         method = tensor_method(value, name) if type(value) is Tensor else None
         if method is None:
-            function = _attribute(value, name, attr_origin, attr_span)
+            function = read_attribute(value, name, attr_origin, attr_span)
             return _called(runtime, function, [a(frame) for a in arguments], {}, origin, span)
         state.origin = attr_origin
         args = [value]

@@ -8,10 +8,9 @@ from gradcli.language.syntax.lark_standalone import Token, Tree
 
 from gradcli.engine.errors import TorchError
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import attributes
 from gradcli.language.runtime import calls, generators
 from gradcli.language.runtime import operators
-from gradcli.language.compiler.arguments import compile_call
+from gradcli.language.compiler.arguments import compile_call, read_attribute
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.formatting import percent_format
 from gradcli.language.runtime.values import iterate, type_name
@@ -279,8 +278,9 @@ class ExpressionCompiler:
 
     def getattr(self, tree: Tree) -> Expression:
         obj, name_token = tree.children
-        name = self.check_name(name_token)
-        return self._then(obj, lambda value: attributes.get(value, name), span_of(tree))
+        name, span = self.check_name(name_token), span_of(tree)
+        a, origin = self.expression(obj), self.origin(span)
+        return lambda frame: read_attribute(a(frame), name, origin, span)
 
     def getitem(self, tree: Tree) -> Expression:
         obj, subscripts = tree.children

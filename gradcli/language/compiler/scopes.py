@@ -15,6 +15,16 @@ _MISSING = object()
 _OWN_SCOPE = {"funcdef", "classdef", "lambdef", "listcomp", "genexp", "dictcomp", "setcomp"}
 
 
+class _Names(dict):
+    """An insertion-ordered set of names: the order of a code object's co_varnames."""
+
+    def add(self, name: str) -> None:
+        self[name] = None
+
+    def update(self, names) -> None:
+        dict.update(self, dict.fromkeys(names))
+
+
 @record
 class Scope:
     """A function, lambda or comprehension body (`kind`), or the top level ("module")."""
@@ -22,7 +32,7 @@ class Scope:
     kind: str
     qualname: str = ""
     parent: "Scope | None" = None
-    locals: set = field(default_factory=set)
+    locals: _Names = field(default_factory=_Names)
     globals: set = field(default_factory=set)
     nonlocals: set = field(default_factory=set)
     declared_at: dict = field(default_factory=dict)  # name -> its global/nonlocal statement
@@ -73,9 +83,10 @@ class Scope:
             def enclosing(frame):
                 value = frame.up(hops).vars.get(name, _MISSING)
                 if value is _MISSING:
-                    raise GradRuntimeError("NameError", f"cannot access free variable '{name}' "
-                                           "where it is not associated with a value in "
-                                           "enclosing scope", span)
+                    error = GradRuntimeError("NameError", f"cannot access free variable "
+                                             f"'{name}' where it is not associated with a "
+                                             "value in enclosing scope", span)
+                    raise self.name_error(error, name, frame)
                 return value
             return enclosing
 
@@ -88,8 +99,23 @@ class Scope:
             try:
                 return frame.lookup(name)
             except KeyError:
-                return global_name(name, span)
+                try:
+                    return global_name(name, span)
+                except GradRuntimeError as error:
+                    raise self.name_error(error, name, frame) from None
         return top_level
+
+    def name_error(self, error: GradRuntimeError, name: str, frame) -> GradRuntimeError:
+        """`error` (a NameError this scope's code raised for `name`, while running in `frame`)
+        with what Python's suggestion reads: this code's local names and the top level's."""
+        error.looked_up = ("name", name, self.varnames(), frame.root)
+        return error
+
+    def varnames(self) -> tuple:
+        """The local names of this scope's code, in the order of its co_varnames."""
+        if self.kind in ("module", "class"):
+            return ()
+        return (".0", *self.locals) if self.kind == "comprehension" else tuple(self.locals)
 
     def storer(self, name: str):
         """A closure `store(frame, value)` binding `name` where it lives."""
@@ -123,10 +149,11 @@ def function_scope(parent: Scope, qualname: str, params: list[str], body: list,
                    kind: str = "function") -> Scope:
     """The scope of a function (or a class body, `kind` "class") whose body is the statement
     trees `body`."""
-    scope = Scope(kind, qualname, parent, set(params), params=tuple(params))
+    scope = Scope(kind, qualname, parent, _Names.fromkeys(params), params=tuple(params))
     for tree in body:
         _collect(tree, scope)
-    scope.locals -= scope.globals | scope.nonlocals
+    for name in scope.globals | scope.nonlocals:
+        scope.locals.pop(name, None)
     for name in sorted(scope.nonlocals):
         if _binding_scope(parent, name) is None:
             meta = scope.declared_at[name].meta

@@ -36,7 +36,7 @@ def raise_at(error: Exception, span: Span | None):
     """Re-raise an engine or Python error as a GradRuntimeError at `span`."""
     if isinstance(error, TorchError):
         failure = GradRuntimeError(error.kind, error.message, span, error.value_args)
-        failure.notes = error.notes
+        failure.notes, failure.looked_up = error.notes, error.looked_up
         raise failure from None
     if isinstance(error, KeyError) and error.args:
         raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None

@@ -253,12 +253,14 @@ def compile_delete(compiler, tree):
 
 
 def _delete_name(compiler, name: str, span):
-    where, hops = compiler.scope.resolve(name)
+    scope = compiler.scope
+    where, hops = scope.resolve(name)
 
     def delete(frame):
         holder = frame.up(hops) if where != "local" else frame
         if name not in holder.vars:
-            raise GradRuntimeError("NameError", f"name '{name}' is not defined", span)
+            error = GradRuntimeError("NameError", f"name '{name}' is not defined", span)
+            raise scope.name_error(error, name, frame)
         del holder.vars[name]
     return delete
 

@@ -19,7 +19,7 @@ from gradcli.language.namespaces.autograd_graph import GRADIENT_EDGE_TYPE
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import Unsupported
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, exception_type, stop_iteration
-from gradcli.language.runtime import attributes, classes, operators, protocols
+from gradcli.language.runtime import attributes, classes, exceptions, operators, protocols
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
@@ -241,7 +241,7 @@ def _getattr(obj, name, default=_NO_DEFAULT):
         return attributes.get(obj, _attribute_name(name))
     except (errors.TorchError, GradRuntimeError) as error:
         if error.kind != "AttributeError" or default is _NO_DEFAULT:
-            raise
+            raise exceptions.remember_lookup(error, obj, name)
         return default
 
 

@@ -13,7 +13,8 @@ from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.state import STATE
-from gradcli.language.namespaces import buffers, future, module_hooks, state_dict_metadata
+from gradcli.language.namespaces import (buffers, future, module_hooks, python_dir,
+                                         state_dict_metadata)
 from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.coercions import index
@@ -226,6 +227,10 @@ class Module(TableObject):
             if name in found:
                 return found[name]
         return self.class_attribute(name)
+
+    def dir_names(self) -> list:
+        return python_dir.module_dir(self.kind.name, self.user_class(), list(self.attrs),
+                                     [*self.params, *self.children, *self.buffers])
 
     def registered(self, name: str):
         """nn.Module.__getattr__: a parameter, buffer or child module of that name."""

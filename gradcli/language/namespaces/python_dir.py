@@ -7,13 +7,17 @@ from __future__ import annotations
 import os
 from functools import cache
 
+import numpy as np
+
 from gradcli.engine import errors
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import UserFunction
+from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType
 from gradcli.language.runtime.values import Namespace, iterate, type_name
 
 RECORD = os.path.join(os.path.dirname(__file__), "dir_names.json")
+MODULE_CLASSES = "torch.nn classes"  # the record's parts of nn.Module.__dir__
 
 # what a script's top level holds before its first statement
 _SCRIPT_NAMES = ("__annotations__", "__builtins__", "__cached__", "__doc__", "__file__",
@@ -80,4 +84,23 @@ def dir_of(value) -> list:
         return dir(object if value is OBJECT else value.hosts[0])
     if isinstance(value, Namespace) and value.name in _recorded():
         return list(_recorded()[value.name])
+    if isinstance(value, TableObject) and (names := value.dir_names()) is not None:
+        return names
+    if isinstance(value, (np.ndarray, np.generic)):  # no instance __dict__: the class's names
+        return dir(type(value))
     _refuse(value)
+
+
+def module_dir(kind: str, user_class, attributes: list, registered: list) -> list:
+    """nn.Module.__dir__ for a module of torch.nn's class `kind` (or of the user's class
+    derived from it): its class's dir(), its __dict__ (torch's own entries, then `attributes`),
+    then its `registered` parameters, children and buffers, sorted, less the names that start
+    with a digit."""
+    recorded = _recorded()[MODULE_CLASSES]
+    names = set(recorded["Module"]) | set(recorded.get(kind, ()))
+    if user_class is not None:
+        names.update(name for owner in user_class.mro if isinstance(owner, classes.UserClass)
+                     for name in owner.namespace if name not in ("__qualname__", "__classcell__"))
+    own = recorded["Module()"]
+    keys = [*sorted(names), *own, *(a for a in attributes if a not in own), *registered]
+    return sorted(key for key in keys if not key[:1].isdigit())

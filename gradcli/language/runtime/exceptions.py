@@ -223,7 +223,33 @@ def caught_value(error: GradRuntimeError) -> BaseException:
             error.value = cls(*error.value_args)
         else:
             error.value = _with_message(cls, error.message)
+        record_lookup(error)
     return error.value
+
+
+def remember_lookup(error, value, name: str):
+    """`error` (raised reading value.name), remembering `value` and `name` when it is an
+    AttributeError that holds no such record yet, as Python's attribute lookup does (for its
+    "Did you mean" and the exception's `name` and `obj`)."""
+    if isinstance(error, (errors.TorchError, GradRuntimeError)) and error.looked_up is None \
+            and is_attribute_error(error):
+        error.looked_up = ("attribute", value, name)
+        if isinstance(error, GradRuntimeError) and error.value is not None:
+            record_lookup(error)
+    return error
+
+
+def record_lookup(error: GradRuntimeError) -> None:
+    """What `error` failed to find, on its exception value as Python keeps it: NameError's
+    `name`, AttributeError's `name` and `obj` (unless the program's exception holds its own)."""
+    value, looked_up = error.value, error.looked_up
+    if looked_up is None:
+        return
+    if isinstance(value, AttributeError) and looked_up[0] == "attribute" and \
+            value.name is None and value.obj is None:
+        value.name, value.obj = looked_up[2], looked_up[1]
+    elif isinstance(value, NameError) and looked_up[0] == "name" and value.name is None:
+        value.name = looked_up[1]
 
 
 def _with_message(cls: type, message: str) -> BaseException:

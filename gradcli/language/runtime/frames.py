@@ -65,6 +65,10 @@ class GradRuntimeError(Exception):
         self.kind, self.message, self.span = kind, message, span
         self.value_args, self.value = value_args, None
         self.notes: tuple = ()  # (text, Origin) pairs naming the other lines involved
+        # What a NameError or an AttributeError failed to find, for Python's "Did you mean"
+        # (language/suggestions.py) and the exception's `name` and `obj`: ("attribute", the
+        # object, the name) or ("name", the name, the local names, the top-level frame)
+        self.looked_up: tuple | None = None
 
 
 class Frame:

@@ -75,6 +75,10 @@ class TableObject(ABC):
         """The user class (a `class` statement's) this value is an instance of, if any."""
         return None
 
+    def dir_names(self) -> list | None:
+        """dir(value) as CPython lists it, where the class knows its listing; else None."""
+        return None
+
     def base_attribute(self, name: str):
         """super().name past the user's classes: the builtin base's attribute."""
         raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")
