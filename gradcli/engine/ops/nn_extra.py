@@ -83,17 +83,13 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     """-(target * logsigmoid(x) + (1 - target) * logsigmoid(-x)), weighted, averaged over the
     classes (the last dim), then reduced; an unknown reduction fails after the computation."""
     reduction = F.legacy_reduction(reduction, size_average, reduce)
-    if isinstance(target, (str, list, tuple)):  # torch's Python: target * logsigmoid(x)
-        # repeats the sequence, asking the float tensor for an index
-        raise errors.type_error("only integer tensors of a single element can be converted to an "
-                                "index")
-    if not isinstance(target, (Tensor, bool, int, float)):
-        raise errors.unsupported_operands("*", errors.type_name(target), "Tensor")
+    _check_factor(target, "left")  # torch's Python: target * logsigmoid(x)
     loss = F.neg(F.add(_times(target, declarations.call("functional", "logsigmoid", x)),
                        _times(declarations.call("torch", "rsub", target, 1)
                               if isinstance(target, Tensor) else 1 - target,
                               F.logsigmoid(F.neg(x)))))
     if weight is not None:
+        _check_factor(weight, "right")  # loss * weight
         loss = F.mul(loss, weight)
     class_dim = x.ndim - 1
     loss = declarations.call("torch", "div", F.sum(loss, class_dim), x.shape[class_dim])
@@ -104,6 +100,17 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     if reduction == "sum":
         return F.sum(loss)
     raise errors.value_error(f"{reduction} is not valid")
+
+
+def _check_factor(value, side: str) -> None:
+    """Python's error for a float tensor times `value` (on the tensor's `side`) when that is no
+    tensor or number: a sequence is repeated, asking the tensor for an index."""
+    if isinstance(value, (str, list, tuple)):
+        raise errors.type_error("only integer tensors of a single element can be converted to an "
+                                "index")
+    if not isinstance(value, (Tensor, bool, int, float)):
+        names = (errors.type_name(value), "Tensor")
+        raise errors.unsupported_operands("*", *(names if side == "left" else names[::-1]))
 
 
 def _times(weight, t: Tensor) -> Tensor:
@@ -153,7 +160,8 @@ for _dims, _fn in ((1, lp_pool1d), (2, lp_pool2d), (3, lp_pool3d)):
             "stride=None, ceil_mode=False", variants="functional")
 del _dims, _fn
 declare("multilabel_soft_margin_loss", multilabel_soft_margin_loss, python="input: object, "
-        "target: object, weight=None, size_average=None, reduce=None, reduction='mean'",
+        "target: object, weight: object = None, size_average=None, reduce=None, "
+        "reduction='mean'",
         variants="functional")
 declare("channel_shuffle", lambda input, groups: channel_shuffle(input, groups),
         "channel_shuffle(Tensor input, int groups)", variants="torch functional")
