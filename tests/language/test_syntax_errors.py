@@ -72,6 +72,13 @@ CASES = [
     '(*a if b else c)\n', '(*a or b)\n', 'f((*a.b[1]))\n', 'print(f"{ *a + 1 }")\n', '(*a) = 1\n',
     'x = *a\n', '*a\n', 'x = 1; *a\n', '[*a for x in y]\n', 'f(*a for x in y)\n',
     '(*a if b else c for x in y)\n',
+    'class A\n  pass\n', 'x = 1\nclass A(B)\n  pass\n', 'x = 1\nif x = 2:\n  pass\n',
+    'if x = 2 and y:\n  pass\n', 'while n = 0 :\n  pass\n', 'if x = y = 2:\n  pass\n',
+    'if x.y = 1 == 2:\n  pass\n', 'def f():\n    a = 1\n    if a[0] = 1:\n        pass\n',
+    'if f(x) = 1:\n  pass\n', 'if 1 = x:\n  pass\n', 'if a + b = c:\n  pass\n',
+    'if count = len(a) > 3:\n  pass\n', 'if x = "a:b":\n  pass\n', 'if x = :\n  pass\n',
+    'elif x = 3:\n  pass\n', 'x = 0777\n', 'x = 1 + 00_7\n',
+    'print(0777)\nprint(1\n',
 ]
 
 # (input, whether more lines could complete it), as the REPL asks before running a line.
@@ -145,3 +152,8 @@ def test_parse_accepts_what_python_accepts():
                    "if True:\n    pass\n  # comment\nx = 1\n", "f(*a, 2)\n"):
         assert python_error(source) is None
         parse(source)
+
+
+def test_zeros_that_are_no_octal_literal_parse():
+    assert parse("x = (00, 0_0, 0e5, 09.5, 07j, 0.5, 10777)\n")
+

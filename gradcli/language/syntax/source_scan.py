@@ -157,7 +157,7 @@ def _number(source: str, i: int, line: int, column: int, result: Scan):
     match = _NUMBER.match(source, i)
     end = match.end()
     text = match.group(0)
-    bad = None
+    bad = None  # (message, first column, end column)
     base = {"0x": "hexadecimal", "0o": "octal", "0b": "binary"}.get(text[:2].lower())
     if base is not None and (len(text) == 2 or text.endswith("_")):
         bad = (f"invalid {base} literal", column + len(text) - 1)
@@ -165,9 +165,14 @@ def _number(source: str, i: int, line: int, column: int, result: Scan):
         bad = ("invalid decimal literal", column + len(text) - 1)
     elif end < len(source) and _NAME_CHAR.match(source[end]) and base is None:
         bad = ("invalid decimal literal", column)
+    elif base is None and text[0] == "0" and text.replace("_", "").isdigit() \
+            and text.strip("0_"):  # `0777`, Python 2's octal: marked up to its first other digit
+        zeros = len(text) - len(text.lstrip("0_"))
+        bad = ("leading zeros in decimal integer literals are not permitted; use an 0o prefix "
+               "for octal integers", column, column + zeros)
     if bad is not None:
-        result.problems.append(Problem(bad[0], line, bad[1], bad[1] + 1,
-                                       found_at=(line, column)))
+        result.problems.append(Problem(bad[0], line, bad[1], bad[2] if len(bad) > 2 else
+                                       bad[1] + 1, found_at=(line, column)))
     return end, line, column + len(text)
 
 

@@ -17,6 +17,8 @@ _BLOCKS = {"IF": "'if' statement", "ELIF": "'elif' statement", "ELSE": "'else' s
 _STATEMENT_TREES = {"simple_stmt", "suite", "if_stmt", "while_stmt", "for_stmt", "with_stmt",
                     "funcdef", "elif_clause", "else_clause", "try_stmt", "except_clause",
                     "finally_clause"}
+# lark's trees of the statements before this one (a program's, a block's) and except clauses
+_STATEMENT_RUNS = ("__start_star", "__suite_plus", "__try_stmt")
 _SEPARATORS = {"LPAR", "LSQB", "LBRACE", "COMMA", "TRAILING_COMMA", "EQUAL", "COLON"}
 # Keywords after which two adjacent expressions are not a missing comma (`for a in b c`).
 _CLAUSE_KEYWORDS = {"FOR", "IN", "IF", "ELSE", "LAMBDA"}
@@ -58,6 +60,7 @@ def describe(error: UnexpectedInput, source: str) -> Problem:
     if token.type == "$END" and found.open_brackets:
         return _never_closed(found.open_brackets[-1])
     return (_header_problem(stack, token, error.expected, line, column)
+            or _assignment_as_condition(stack, token, source, line, column)
             or _starred_alone(stack, token, source)
             or _unparenthesized_types(stack, token, source)
             or _ternary_without_else(stack, error.expected, line, column)
@@ -89,7 +92,7 @@ def _statement_start(stack: list) -> list:
         if isinstance(item, Token) and item.type in ("_NEWLINE", "_INDENT", "_DEDENT"):
             break
         if isinstance(item, Tree) and (item.data in _STATEMENT_TREES
-                                       or item.data.startswith("__try_stmt")):  # except clauses
+                                       or item.data.startswith(_STATEMENT_RUNS)):
             break
         start -= 1
     return stack[start:]
@@ -131,11 +134,47 @@ def _header_problem(stack, token, expected, line, column) -> Problem | None:
         return _problem("expected '('", line, column, column + width)
     if "COLON" not in expected:
         return None
-    if first in ("IF", "ELIF", "WHILE", "WITH", "FOR", "EXCEPT") and token.type == "_NEWLINE":
+    if first in ("IF", "ELIF", "WHILE", "WITH", "FOR", "EXCEPT", "CLASS") and \
+            token.type == "_NEWLINE":
         return _problem("expected ':'", line, column)
     if first in ("DEF", "ELSE", "TRY", "FINALLY"):
         return _problem("expected ':'", line, column, column + width)
     return None
+
+
+# what Python's parser calls the targets of `if a.b = c:` (its _PyPegen_get_expr_name)
+_TARGET_NAMES = {"getattr": "attribute", "getitem": "subscript", "call": "function call",
+                 "number": "literal", "string": "literal", "binary": "expression"}
+# what ends a bitwise_or expression: a comparison, a boolean operator, a clause keyword
+_PAST_BITWISE_OR = re.compile(r"==|!=|<=|>=|<|>|:=|\b(?:and|or|if|else|in|not|is|for)\b")
+
+
+def _assignment_as_condition(stack, token, source: str, line: int, column: int):
+    """`if x = 2:` (and elif, while): Python's hint at '==' or ':='."""
+    statement = _statement_start(stack)
+    if token.type != "EQUAL" or len(statement) != 2 or \
+            _type(statement[0]) not in ("IF", "ELIF", "WHILE"):
+        return None
+    target = statement[1]
+    start_line, start_column = _start_of(target)
+    if start_line != line:
+        return None
+    text = source.split("\n")[line - 1]
+    value = column + len(text[column:]) - len(text[column:].lstrip())  # after the `=`
+    end = _expression_end(source, line, value, ends=_PAST_BITWISE_OR)  # of a bitwise_or
+    after = text[end - 1:].lstrip()
+    if end <= value or after.startswith(":=") or (after.startswith("=") and
+                                                  not after.startswith("==")):
+        return None  # no value after the `=`, or a chain of them
+    if _type(target) == "NAME" or isinstance(target, Tree) and target.data == "var":
+        return _problem("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", line,
+                        start_column, end)
+    name = _TARGET_NAMES.get(target.data) if isinstance(target, Tree) else None
+    if name is None:
+        return None
+    return _problem(f"cannot assign to {name} here. Maybe you meant '==' instead of '='?", line,
+                    start_column, target.meta.end_column if target.meta.end_line == line else
+                    None)
 
 
 def _unparenthesized_types(stack, token, source: str) -> Problem | None:
@@ -256,9 +295,10 @@ def _start_of(item) -> tuple[int, int]:
     return item.meta.line, item.meta.column
 
 
-def _expression_end(source: str, line: int, column: int, within: str = "") -> int:
+def _expression_end(source: str, line: int, column: int, within: str = "",
+                    ends: re.Pattern | None = None) -> int:
     """The column after the expression starting at (line, column), on that line (`within`:
-    separators that do not end it)."""
+    separators that do not end it; `ends`: what else ends it outside brackets)."""
     text = source.split("\n")[line - 1]
     depth, i, quote = 0, column - 1, None
     while i < len(text):
@@ -276,7 +316,8 @@ def _expression_end(source: str, line: int, column: int, within: str = "") -> in
             if depth == 0:
                 break
             depth -= 1
-        elif depth == 0 and ch not in within and (ch in ",:;#" or _is_assign(text, i)):
+        elif depth == 0 and ch not in within and (ch in ",:;#" or _is_assign(text, i) or (
+                ends is not None and ends.match(text, i))):
             break
         i += 1
     return len(text[:i].rstrip()) + 1
