@@ -78,7 +78,11 @@ CASES = [
     'if f(x) = 1:\n  pass\n', 'if 1 = x:\n  pass\n', 'if a + b = c:\n  pass\n',
     'if count = len(a) > 3:\n  pass\n', 'if x = "a:b":\n  pass\n', 'if x = :\n  pass\n',
     'elif x = 3:\n  pass\n', 'x = 0777\n', 'x = 1 + 00_7\n',
-    'print(0777)\nprint(1\n',
+    'print(0777)\nprint(1\n', 'x = 1__0\n', 'x = 0b102\n', 'x = 0o8\n', 'x = 0o78\n',
+    'x = 0b2\n', 'x = 0x1__2\n', 'x = 1.5__2\n', 'x = 0b1_2\n', 'x = 0o1__7\n', 'x = 1e1__0\n',
+    'y = 2 + 10__000 * 3\n', 'x = 0o17a\n', 'x = 0b12a\n', 'x = 12abc\n', 'x = 0_0_7\n',
+    'x = 1e\n', 'x = 1e+\n', 'x = 1jk\n', 'x = 0xg\n', 'x = 0_\n', 'x = 1.real\n', 'x = 09\n',
+    'x = 0x1for\n', 'x = 1else\n', 'x = 0o\n', 'x = .5_\n', 'x = 5e-_1\n',
 ]
 
 # (input, whether more lines could complete it), as the REPL asks before running a line.
@@ -155,5 +159,6 @@ def test_parse_accepts_what_python_accepts():
 
 
 def test_zeros_that_are_no_octal_literal_parse():
-    assert parse("x = (00, 0_0, 0e5, 09.5, 07j, 0.5, 10777)\n")
+    assert parse("x = (00, 0_0, 0e5, 09.5, 07j, 0.5, 10777, 1.e5, .5j, 00.5, 1_000.5_5, 0xF_F,"
+                 " 0o1_7, 0b1_0, 1E-3, 5J, [0x1 for _ in y], 1 if 2else 3)\n")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from gradcli.engine.records import field, record
+from gradcli.language.syntax.number_tokens import NumberError, number_end
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _STRING_START = re.compile(r"([rRbBuUfF]{0,2})('''|\"\"\"|'|\")")
-_NUMBER = re.compile(r"0[xX][0-9a-fA-F_]*|0[oO][0-7_]*|0[bB][01_]*"
-                     r"|(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][+-]?\d+)?[jJ]?")
+_LITERAL_RUN = re.compile(r"[\w.]+")  # what a refused number literal spans, skipped
 _NAME_CHAR = re.compile(r"\w", re.UNICODE)
 MAX_NESTING = 200  # Python's tokenizer limit on open brackets
 
@@ -154,26 +154,13 @@ def _advance(text: str, line: int, column: int) -> tuple[int, int]:
 
 
 def _number(source: str, i: int, line: int, column: int, result: Scan):
-    match = _NUMBER.match(source, i)
-    end = match.end()
-    text = match.group(0)
-    bad = None  # (message, first column, end column)
-    base = {"0x": "hexadecimal", "0o": "octal", "0b": "binary"}.get(text[:2].lower())
-    if base is not None and (len(text) == 2 or text.endswith("_")):
-        bad = (f"invalid {base} literal", column + len(text) - 1)
-    elif text.endswith("_"):
-        bad = ("invalid decimal literal", column + len(text) - 1)
-    elif end < len(source) and _NAME_CHAR.match(source[end]) and base is None:
-        bad = ("invalid decimal literal", column)
-    elif base is None and text[0] == "0" and text.replace("_", "").isdigit() \
-            and text.strip("0_"):  # `0777`, Python 2's octal: marked up to its first other digit
-        zeros = len(text) - len(text.lstrip("0_"))
-        bad = ("leading zeros in decimal integer literals are not permitted; use an 0o prefix "
-               "for octal integers", column, column + zeros)
-    if bad is not None:
-        result.problems.append(Problem(bad[0], line, bad[1], bad[2] if len(bad) > 2 else
-                                       bad[1] + 1, found_at=(line, column)))
-    return end, line, column + len(text)
+    try:
+        end = number_end(source, i)
+    except NumberError as error:
+        result.problems.append(Problem(error.message, line, column + error.start - i,
+                                       column + error.end - i, found_at=(line, column)))
+        end = _LITERAL_RUN.match(source, i).end()
+    return end, line, column + end - i
 
 
 def _close(ch: str, stack: list, line: int, column: int, result: Scan) -> None:
