@@ -9,6 +9,7 @@ from gradcli.language.syntax.lark_standalone import Token, Tree
 
 from gradcli.engine import memory
 from gradcli.engine.errors import TorchError
+from gradcli.language.runtime.calls import key_text
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import Frame, GradRuntimeError, Span
 from gradcli.language.syntax.parser import GradSyntaxError
@@ -38,8 +39,9 @@ def raise_at(error: Exception, span: Span | None):
         failure = GradRuntimeError(error.kind, error.message, span, error.value_args)
         failure.notes, failure.looked_up = error.notes, error.looked_up
         raise failure from None
-    if isinstance(error, KeyError) and error.args:
-        raise GradRuntimeError("KeyError", str(error.args[0]), span, error.args) from None
+    if isinstance(error, KeyError) and error.args:  # Python shows its one argument's repr
+        message = key_text(error.args[0]) if len(error.args) == 1 else str(error)
+        raise GradRuntimeError("KeyError", message, span, error.args) from None
     if isinstance(error, MemoryError):
         raise GradRuntimeError(*memory.python_memory_error(error), span) from None
     if isinstance(error, ValueError) and (message := memory.numpy_dimension_error(error)):

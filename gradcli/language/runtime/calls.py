@@ -198,7 +198,7 @@ def get_item(value, key):
             return classes.call_bound(missing, [key])
     if isinstance(value, dict):
         if key not in value and not isinstance(value, (DefaultDict, Counter)):
-            raise errors.TorchError("KeyError", _key_text(key), (key,))
+            raise errors.TorchError("KeyError", key_text(key), (key,))
         return value[key]
     if isinstance(value, deque) and not isinstance(key, slice):
         try:
@@ -240,7 +240,7 @@ _OUT_OF_RANGE = {list: "list", str: "string", range: "range object", bytes: "", 
 _GENERIC_BUILTINS = ("list", "dict", "tuple", "set", "frozenset", "type")
 
 
-def _key_text(key) -> str:
+def key_text(key) -> str:
     """A missing key as KeyError's message shows it: its repr (a tuple of plain keys too)."""
     return repr(key) if _plain_key(key) else type_name(key)
 
@@ -324,7 +324,7 @@ def _delete_container_item(value, key) -> None:
         if key in value:
             del value[key]
         elif not isinstance(value, Counter):  # a Counter ignores a missing key
-            raise errors.TorchError("KeyError", _key_text(key), (key,))
+            raise errors.TorchError("KeyError", key_text(key), (key,))
         return
     if isinstance(value, deque):
         key = _python_index(key)
