@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import builtins
 
-from gradcli.engine.errors import TorchError
-
 _MAX_CANDIDATES = 750
 _MAX_LENGTH = 40
 _MOVE_COST = 2
@@ -31,8 +29,9 @@ def did_you_mean(looked_up: tuple | None) -> str:
         from gradcli.language.namespaces.python_dir import dir_of
         try:
             candidate_lists = (dir_of(value),)
-        except TorchError:  # a kind whose listing gradcli does not know: no guess
-            return ""
+        except Exception:  # noqa: BLE001 - as Python's excepthook, which drops whatever error
+            return ""      # listing the names raises (a program's __dir__, a kind gradcli
+            #                cannot list) and offers nothing
     for candidates in candidate_lists:
         found = closest(name, candidates)
         if found is not None:

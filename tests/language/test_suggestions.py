@@ -74,6 +74,12 @@ SCRIPTS = {
     "getattr()": "class A:\n    size = 1\ngetattr(A(), 'sise')\n",
     "a numpy array": "import numpy as np\nnp.ones(3).shap\n",
     "None has nothing close": "x = None\nx.item()\n",
+    "a __dir__ that fails": "class A:\n    def __dir__(self):\n        raise ValueError('no')\n"
+                            "A().fo\n",
+    "a __dir__ that cannot be sorted": "class A:\n    def __dir__(self):\n"
+                                       "        return ['foo', 3]\nA().fo\n",
+    "a program's __dir__": "class A:\n    def __dir__(self):\n        return ['fooo']\n"
+                           "A().foo\n",
 }
 
 TORCH_SCRIPTS = {
