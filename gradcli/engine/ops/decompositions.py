@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, matrix_exp_order, vml
+from gradcli.engine import autocast, dtypes, errors, lu_small, matrix_exp_order, vml
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
@@ -45,6 +45,14 @@ def _solve_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             b = np.broadcast_to(b, batch + b.shape[-2:]).reshape((-1,) + b.shape[-2:])
             return np.stack([_substitute(m, r) for m, r in zip(a, b)]).reshape(
                 batch + b.shape[-2:]).astype(a.dtype)
+
+
+def _lu_solve_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """linalg.solve's values: MKL's rounding where it is known (lu_small), else LAPACK's."""
+    x = _solve_values(a, b)
+    if lu_small.measured(a) and np.isfinite(x).all():
+        return lu_small.lu_solve(a, b)
+    return x
 
 
 def _substitute(matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
@@ -107,13 +115,13 @@ def _column_major(x: np.ndarray) -> np.ndarray:
 
 
 defop("linalg_inv_ex", "LinalgInvExBackward0",
-      lambda a: _column_major(_solve_values(
+      lambda a: _column_major(_lu_solve_values(
           a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape))),
       promote="none", save=(RESULT,), vjp=lambda g, a, out: _inverse_backward(g, a, out),
       complex=True)
 defop("linalg_solve_ex", "LinalgSolveExBackward0",
-      lambda a, b, vector: (_solve_values(a, b[..., None])[..., 0] if vector
-                            else _column_major(_solve_values(a, b))),
+      lambda a, b, vector: (_lu_solve_values(a, b[..., None])[..., 0] if vector
+                            else _column_major(_lu_solve_values(a, b))),
       save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b), complex=True)
 
 

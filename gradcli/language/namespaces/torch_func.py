@@ -408,7 +408,8 @@ def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple, kwargs: dict)
 
 
 def jacfwd(ctx, func, argnums=0, has_aux=False, *, randomness="error"):
-    return _wrapper("wrapper_fn", lambda *args, **kwargs: _jacobian_by_columns(
+    return _wrapper("wrapper_fn", lambda *args, **kwargs: (
+        _jacobian_by_columns if STATE.dual_level is None else _jacobian_by_rows)(
         ctx, func, argnums, has_aux, args, kwargs))
 
 
