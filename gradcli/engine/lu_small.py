@@ -1,7 +1,8 @@
 """The last bits of MKL's getrf + getrs (torch's linalg.solve and inv on CPU) for the matrix
-sizes whose rounding was measured (on an AMD EPYC, Zen 5; MKL picks kernels by vendor): 2 x 2 divides by the pivot to form L and multiplies by the
-pivot's reciprocal in back substitution; 8 x 8 the other way round. Other sizes run MKL kernels
-not reproduced here (NumPy's LAPACK result stands)."""
+sizes whose rounding was measured (on an AMD EPYC, Zen 5; MKL picks kernels by vendor): 2 x 2
+divides by the pivot to form L and multiplies by the pivot's reciprocal in back substitution;
+8 x 8 the other way round. Other sizes run MKL kernels not reproduced here (NumPy's LAPACK
+result stands)."""
 
 from __future__ import annotations
 

@@ -401,7 +401,9 @@ def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple, kwargs: dict)
         for x, per_element in zip(inputs, columns):
             cols = [tangent[o] for tangent in per_element]
             stacked = shapes.stack(cols, -1) if cols else F.zeros_of(out.shape + (0,), out.dtype)
-            jac.append(shapes.reshape(stacked, out.shape + x.shape))
+            # torch unflattens the last dim to the input's shape: a squeeze for a 0-d input
+            jac.append(shapes.reshape(stacked, out.shape + x.shape) if x.shape
+                       else F.squeeze(stacked, -1))
         per_leaf.append(jac)
     result = _by_output(per_leaf, argnums, in_spec, out_spec)
     return (result, aux) if has_aux else result
@@ -414,8 +416,8 @@ def jacfwd(ctx, func, argnums=0, has_aux=False, *, randomness="error"):
 
 
 def hessian(ctx, func, argnums=0):
-    inner = jacrev(ctx, func, argnums)
-    return jacrev(ctx, inner, argnums)
+    """jacfwd(jacrev(func)), as torch composes it."""
+    return jacfwd(ctx, jacrev(ctx, func, argnums), argnums)
 
 
 def _incompatible(ctx, name: str, which: str, dims, spec) -> errors.TorchError:
@@ -559,7 +561,7 @@ def _stack_out(values: list, out_dim, name: str):
 # A reduction of a whole sample is, on the batch, a reduction over the sample's dims
 _BATCHED_LABELS = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1",
                    "ProdBackward0": "ProdBackward1", "MaxBackward1": "MaxBackward0",
-                   "MinBackward1": "MinBackward0"}
+                   "MinBackward1": "MinBackward0", "SqueezeBackward1": "SqueezeBackward2"}
 
 
 def _named_as_batched(stacked: Tensor, values: list) -> Tensor:
