@@ -329,6 +329,22 @@ def jvp(ctx, func, primals, tangents, *, strict=False, has_aux=False):
     return (output, tangent_out, aux) if has_aux else (output, tangent_out)
 
 
+_CONST_FOLD_WARNING = (
+    "Attempted to insert a get_attr Node with no underlying reference in the owning GraphModule! "
+    "Call GraphModule.add_submodule to add the necessary submodule, GraphModule.add_parameter to "
+    "add the necessary Parameter, or nn.Module.register_buffer to add the necessary buffer")
+
+
+def linearize(ctx, func, *primals):
+    """(func(*primals), jvp_fn), jvp_fn(*tangents) pushing tangents forward at the primals.
+    torch traces the jvp with make_fx, whose constant folding warns once per primal tensor."""
+    for _ in _leaves(primals):
+        STATE.warn("UserWarning", _CONST_FOLD_WARNING)
+    output = jvp(ctx, func, primals, tuple(_tree_map(F.zeros_for, primals)))[0]
+    return output, entry("jvp_fn", lambda *tangents: jvp(ctx, func, primals, tangents)[1],
+                         "*tangents", qualname="linearize.<locals>.jvp_fn")
+
+
 def _by_output(per_leaf: list, argnums, in_spec, out_spec):
     """A jacobian's pytree from [output leaf][input leaf] blocks: the output's structure, each
     leaf holding the differentiated arguments' structure (one argument unless argnums is a
@@ -599,6 +615,7 @@ FUNC = Namespace("torch.func", table(
     entry("jacfwd", jacfwd, "func, argnums=0, has_aux=False, *, randomness='error'",
           context=True),
     entry("hessian", hessian, "func, argnums=0", context=True),
+    entry("linearize", linearize, "func, *primals", context=True),
     entry("vmap", vmap, "func, in_dims=0, out_dims=0, randomness='error', *, chunk_size=None",
           context=True),
     entry("rearrange", rearrange, "tensor, pattern, **axes_lengths", context=True),
