@@ -23,6 +23,7 @@ AS_VJP = "vjp"
 # are summed, or one joint rule `rule(tangents, *args, out=..., **params)` taking every input's
 # tangent at once (zeros for a floating input without one), for formulas that are not a sum.
 # A row with several outputs gives its first output the tangent; `out` is then all outputs.
+# A linear row with a call-dependent number of outputs (split, unbind) gives each its part.
 
 _NESTED = "Nested forward mode AD is not supported at the moment"
 _NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
@@ -151,6 +152,13 @@ def propagate(op, args: tuple, outputs: tuple, params: dict) -> None:
     if not out.dtype.is_floating_point:
         return
     rule = op.jvp
+    if rule == LINEAR and op.n_outputs is None:  # split, unbind: each output its own part
+        with suspended():
+            parts = F.apply_op(op.key, *[t if t is not None else _zeros_if_floating(a)
+                                         for a, t in zip(args, tangents)], **params)
+        for output, part in zip(outputs, parts):
+            hold(output, part)
+        return
     if rule is None or (op.n_outputs != 1 and (rule == LINEAR or rule == AS_VJP)):
         raise not_supported(op.key.split(".")[0])
     with suspended():

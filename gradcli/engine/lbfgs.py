@@ -82,7 +82,7 @@ def _max(*values):
 
 def _scalar(value) -> float:
     """A tensor alpha or loss as torch reads it: the element as a Python number."""
-    return float(value.data) if isinstance(value, Tensor) else value
+    return float(value.data.reshape(-1)[0]) if isinstance(value, Tensor) else value
 
 
 def _loss(value) -> float:
@@ -91,7 +91,7 @@ def _loss(value) -> float:
         return float(value)
     if value.numel() != 1:
         raise errors.value_error("only one element tensors can be converted to Python scalars")
-    return float(value.data)
+    return float(value.data.reshape(-1)[0])
 
 
 def _add_into(target: Tensor, other: Tensor, alpha=1) -> None:

@@ -9,11 +9,12 @@ import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, matrix_exp_order, vml
+from gradcli.engine import autocast, dtypes, errors, lu_small, matrix_exp_order, vml
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.triggered import triggered
 
@@ -45,6 +46,15 @@ def _solve_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             b = np.broadcast_to(b, batch + b.shape[-2:]).reshape((-1,) + b.shape[-2:])
             return np.stack([_substitute(m, r) for m, r in zip(a, b)]).reshape(
                 batch + b.shape[-2:]).astype(a.dtype)
+
+
+def _lu_solve_values(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.ndarray:
+    """linalg.solve's values: MKL's rounding where it is known (lu_small), else LAPACK's;
+    `adjoint`: `a` is the adjoint of the matrix torch factored (solved with its factors)."""
+    x = _solve_values(a, b)
+    if lu_small.measured(a, adjoint) and np.isfinite(x).all():
+        return lu_small.lu_solve(np.swapaxes(a, -1, -2) if adjoint else a, b, transposed=adjoint)
+    return x
 
 
 def _substitute(matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
@@ -85,14 +95,20 @@ def _inverse_backward(g, a, out):
     return F.neg(F.matmul(inverse_h, F.matmul(g, inverse_h)))
 
 
-def _solve_backward_b(g, a, b, out, vector):
+def _solve_with_factors(a, g, adjoint):
+    """A^{-H} g as solve's backward has it: with the forward's LU factors (the adjoint solve of
+    the forward's), or a new solve of A^H where grad mode records (a graph for higher orders)."""
+    return linalg_solve(_mH(a), g, adjoint=not adjoint and not STATE.grad_enabled)
+
+
+def _solve_backward_b(g, a, b, out, vector, adjoint=False):
     g = F.unsqueeze(g, -1) if vector else g
-    grad_b = linalg_solve(_mH(a), g)
+    grad_b = _solve_with_factors(a, g, adjoint)
     return F.squeeze(grad_b, -1) if vector else grad_b
 
 
-def _solve_backward_a(g, a, b, out, vector):
-    grad_b = linalg_solve(_mH(a), F.unsqueeze(g, -1) if vector else g)
+def _solve_backward_a(g, a, b, out, vector, adjoint=False):
+    grad_b = _solve_with_factors(a, F.unsqueeze(g, -1) if vector else g, adjoint)
     x = F.unsqueeze(out, -1) if vector else out
     return F.neg(F.matmul(grad_b, _mH(x)))
 
@@ -107,13 +123,14 @@ def _column_major(x: np.ndarray) -> np.ndarray:
 
 
 defop("linalg_inv_ex", "LinalgInvExBackward0",
-      lambda a: _column_major(_solve_values(
+      lambda a: _column_major(_lu_solve_values(
           a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape))),
       promote="none", save=(RESULT,), vjp=lambda g, a, out: _inverse_backward(g, a, out),
       complex=True)
 defop("linalg_solve_ex", "LinalgSolveExBackward0",
-      lambda a, b, vector: (_solve_values(a, b[..., None])[..., 0] if vector
-                            else _column_major(_solve_values(a, b))),
+      lambda a, b, vector, adjoint=False: (
+          _lu_solve_values(a, b[..., None], adjoint)[..., 0] if vector
+          else _column_major(_lu_solve_values(a, b, adjoint))),
       save=(0, RESULT), vjp=(_solve_backward_a, _solve_backward_b), complex=True)
 
 
@@ -626,17 +643,18 @@ def tensorsolve(a: Tensor, b: Tensor, dims=None) -> Tensor:
 
 
 def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True,
-                 checked: str | None = "torch.linalg.solve") -> Tensor:
+                 checked: str | None = "torch.linalg.solve", adjoint: bool = False) -> Tensor:
     """linalg.solve; `checked` names the function whose error a singular A raises (solve_ex
-    without check_errors raises none)."""
+    without check_errors raises none); `adjoint`: a backward's solve with the adjoint of the
+    forward's A, which torch solves with the forward's LU factors."""
     _check_square("linalg.solve", a)
     _check_floating("linalg.solve", a, "lu_cpu", complex_ok=True)
     if a.dtype is not b.dtype:
         raise errors.runtime(f"linalg.solve: Expected A and B to have the same dtype, but found "
                              f"A of type {a.dtype.scalar_name} and B of type {b.dtype.scalar_name} "
                              "instead")
-    if not left:
-        return _mT(linalg_solve(_mT(a), _mT(b), checked=checked))
+    if not left:  # torch solves A^T X^T = B^T with A's own LU factors
+        return _mT(linalg_solve(_mT(a), _mT(b), checked=checked, adjoint=not adjoint))
     vector = _is_vector_rhs(a, b)
     rows = b.shape[-1] if vector else b.shape[-2]
     if rows != a.shape[-1]:
@@ -647,6 +665,8 @@ def linalg_solve(a: Tensor, b: Tensor, *, left: bool = True,
         _check_invertible(checked, a, solver=True)
     if vector and b.ndim > 1 and b.shape[:-1] != a.shape[:-2]:
         b = F.expand(b, a.shape[:-1])
+    if adjoint:
+        return apply(OPS["linalg_solve_ex"], a, b, vector=vector, adjoint=True)
     return apply(OPS["linalg_solve_ex"], a, b, vector=vector)
 
 
@@ -777,7 +797,6 @@ def cholesky_ex(a: Tensor, *, upper: bool = False, check_errors: bool = False) -
 
 
 def cholesky(a: Tensor, upper: bool = False) -> Tensor:
-    from gradcli.engine.state import STATE
     STATE.warn("UserWarning", _CHOLESKY_DEPRECATED, once=True)
     return _cholesky("cholesky", "cholesky", a, upper)
 

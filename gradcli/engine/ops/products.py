@@ -32,8 +32,21 @@ def _times(g, s):
     return F.maybe_multiply(g, s)
 
 
-defop("addmv", "AddmvBackward0",
-      lambda bias, mat, vec, beta=1, alpha=1: scaled_sum(np.matmul(mat, vec), bias, beta, alpha),
+def _addmv(bias, mat, vec, beta=1, alpha=1):
+    """beta * bias + alpha * mat @ vec; with alpha 1 in the order of MKL's gemv where it is
+    known (matmul_order), the scaled bias where its kernel puts it (beta 1, or any nonzero beta
+    for two or more rows: a one-row result with another beta sums otherwise)."""
+    if alpha == 1 and (beta == 1 or beta != 0 and len(mat) > 1) and (
+            mat.dtype == vec.dtype == bias.dtype):
+        scaled = bias if beta == 1 else bias * bias.dtype.type(beta)
+        exact = matmul_order.mm(mat, vec[:, None],
+                                np.broadcast_to(scaled, (mat.shape[0],))[:, None])
+        if exact is not None:
+            return exact[:, 0]
+    return scaled_sum(np.matmul(mat, vec), bias, beta, alpha)
+
+
+defop("addmv", "AddmvBackward0", _addmv,
       save=(1, 2), save_for=((), (2,), (1,)),
       vjp=(lambda g, bias, mat, vec, beta=1, alpha=1: _times(g, beta),
            lambda g, bias, mat, vec, beta=1, alpha=1: _times(F.outer(g, vec), alpha),

@@ -212,19 +212,20 @@ defop("permute", "PermuteBackward0", lambda a, dims: np.transpose(a, dims), prom
       view=True, vjp=lambda g, a, dims: F.permute(g, _inverse(dims)), jvp=LINEAR)
 defop("alias", "AliasBackward0", lambda a: a.view(), promote="none", view=True, vjp=lambda g, a: g, jvp=LINEAR)
 defop("split.Tensor", "SplitBackward0", lambda a, sections, dim: _split(a, sections, dim),
-      promote="none", view=True, n_outputs=None, differentiable_outputs=None,
+      promote="none", view=True, n_outputs=None, differentiable_outputs=None, jvp=LINEAR,
       vjp=lambda grads, a, sections, dim: F.cat(grads, dim))
 defop("unsafe_split.Tensor", "UnsafeSplitBackward0",
       lambda a, sections, dim: _split(a, sections, dim), promote="none", n_outputs=None,
-      differentiable_outputs=None, vjp=lambda grads, a, sections, dim: F.cat(grads, dim))
+      differentiable_outputs=None, jvp=LINEAR,
+      vjp=lambda grads, a, sections, dim: F.cat(grads, dim))
 defop("split_with_sizes", "SplitWithSizesBackward0",
       lambda a, sections, dim: _split(a, sections, dim), promote="none", view=True,
-      n_outputs=None, differentiable_outputs=None,
+      n_outputs=None, differentiable_outputs=None, jvp=LINEAR,
       vjp=lambda grads, a, sections, dim: F.cat(grads, dim))
 defop("unbind.int", "UnbindBackward0",
       lambda a, dim: tuple(np.moveaxis(a, dim, 0)[i, ...] for i in range(a.shape[dim])),
       promote="none", view=True, n_outputs=None,
-      differentiable_outputs=None, vjp=lambda grads, a, dim: F.stack(grads, dim))
+      differentiable_outputs=None, jvp=LINEAR, vjp=lambda grads, a, dim: F.stack(grads, dim))
 defop("clone", "CloneBackward0",
       lambda a, contiguous=False, memory_format=None: (
           np.array(a, copy=True, order="C" if contiguous else "K") if memory_format is None

@@ -329,6 +329,22 @@ def jvp(ctx, func, primals, tangents, *, strict=False, has_aux=False):
     return (output, tangent_out, aux) if has_aux else (output, tangent_out)
 
 
+_CONST_FOLD_WARNING = (
+    "Attempted to insert a get_attr Node with no underlying reference in the owning GraphModule! "
+    "Call GraphModule.add_submodule to add the necessary submodule, GraphModule.add_parameter to "
+    "add the necessary Parameter, or nn.Module.register_buffer to add the necessary buffer")
+
+
+def linearize(ctx, func, *primals):
+    """(func(*primals), jvp_fn), jvp_fn(*tangents) pushing tangents forward at the primals.
+    torch traces the jvp with make_fx, whose constant folding warns once per primal tensor."""
+    for _ in _leaves(primals):
+        STATE.warn("UserWarning", _CONST_FOLD_WARNING)
+    output = jvp(ctx, func, primals, tuple(_tree_map(F.zeros_for, primals)))[0]
+    return output, entry("jvp_fn", lambda *tangents: jvp(ctx, func, primals, tangents)[1],
+                         "*tangents", qualname="linearize.<locals>.jvp_fn")
+
+
 def _by_output(per_leaf: list, argnums, in_spec, out_spec):
     """A jacobian's pytree from [output leaf][input leaf] blocks: the output's structure, each
     leaf holding the differentiated arguments' structure (one argument unless argnums is a
@@ -401,20 +417,23 @@ def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple, kwargs: dict)
         for x, per_element in zip(inputs, columns):
             cols = [tangent[o] for tangent in per_element]
             stacked = shapes.stack(cols, -1) if cols else F.zeros_of(out.shape + (0,), out.dtype)
-            jac.append(shapes.reshape(stacked, out.shape + x.shape))
+            # torch unflattens the last dim to the input's shape: a squeeze for a 0-d input
+            jac.append(shapes.reshape(stacked, out.shape + x.shape) if x.shape
+                       else F.squeeze(stacked, -1))
         per_leaf.append(jac)
     result = _by_output(per_leaf, argnums, in_spec, out_spec)
     return (result, aux) if has_aux else result
 
 
 def jacfwd(ctx, func, argnums=0, has_aux=False, *, randomness="error"):
-    return _wrapper("wrapper_fn", lambda *args, **kwargs: _jacobian_by_columns(
+    return _wrapper("wrapper_fn", lambda *args, **kwargs: (
+        _jacobian_by_columns if STATE.dual_level is None else _jacobian_by_rows)(
         ctx, func, argnums, has_aux, args, kwargs))
 
 
 def hessian(ctx, func, argnums=0):
-    inner = jacrev(ctx, func, argnums)
-    return jacrev(ctx, inner, argnums)
+    """jacfwd(jacrev(func)), as torch composes it."""
+    return jacfwd(ctx, jacrev(ctx, func, argnums), argnums)
 
 
 def _incompatible(ctx, name: str, which: str, dims, spec) -> errors.TorchError:
@@ -558,7 +577,7 @@ def _stack_out(values: list, out_dim, name: str):
 # A reduction of a whole sample is, on the batch, a reduction over the sample's dims
 _BATCHED_LABELS = {"SumBackward0": "SumBackward1", "MeanBackward0": "MeanBackward1",
                    "ProdBackward0": "ProdBackward1", "MaxBackward1": "MaxBackward0",
-                   "MinBackward1": "MinBackward0"}
+                   "MinBackward1": "MinBackward0", "SqueezeBackward1": "SqueezeBackward2"}
 
 
 def _named_as_batched(stacked: Tensor, values: list) -> Tensor:
@@ -596,6 +615,7 @@ FUNC = Namespace("torch.func", table(
     entry("jacfwd", jacfwd, "func, argnums=0, has_aux=False, *, randomness='error'",
           context=True),
     entry("hessian", hessian, "func, argnums=0", context=True),
+    entry("linearize", linearize, "func, *primals", context=True),
     entry("vmap", vmap, "func, in_dims=0, out_dims=0, randomness='error', *, chunk_size=None",
           context=True),
     entry("rearrange", rearrange, "tensor, pattern, **axes_lengths", context=True),
