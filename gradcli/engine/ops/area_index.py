@@ -712,11 +712,11 @@ INDEX = {
             "DOF_WARNING ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty "
             "check_mean_dtype correction_of cumprod cumsum dim_product dims_of "
             "evenly_distribute_backward evenly_read_jvp gather_with_keepdimed_indices "
-            "in_memory_order last_dim_sums logsumexp logsumexp_jvp max mean min norm "
-            "norm_backward outer_dim_sums power_norm prod reduced_numel restore_reduced_dims "
-            "reversed_cumsum scatter std std_backward strided_row_sums sum sum_backward "
-            "sum_values two_norm unsqueeze_multiple value_selecting_backward values_at_indices "
-            "var var_backward variance vector_norm vector_norm_values whole_product "
+            "last_dim_sums logsumexp logsumexp_jvp max mean min norm norm_backward outer_dim_sums "
+            "power_norm prod reduced_numel restore_reduced_dims reversed_cumsum scatter std "
+            "std_backward strided_row_sums sum sum_backward sum_values two_norm "
+            "unsqueeze_multiple value_selecting_backward values_at_indices var var_backward "
+            "variance vector_norm vector_norm_values whole_product "
         ),
         "row": (
             "amax amin cumprod cumsum linalg_vector_norm logsumexp max max.dim mean mean.dim min "
