@@ -27,7 +27,7 @@ from gradcli.language.runtime.objects import TableInstance, TableIterator, Table
 from gradcli.language.runtime.protocol_names import has_special
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
-from gradcli.language.runtime.signatures import Builtin, entry, table
+from gradcli.language.runtime.signatures import Builtin, WrappedBuiltin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
                                             Printer, Size, builtin_kind, dict_from, iterate,
                                             python_method, qualified_type_name, type_name)
@@ -436,6 +436,7 @@ _TYPE_OF.update({host: _class(name, (host,)) for host, name in (
 _BUILTIN_FUNCTION = _class("builtin_function_or_method", (Builtin, BoundMethod))
 _TYPE_OF.update({Builtin: _BUILTIN_FUNCTION, BoundMethod: _BUILTIN_FUNCTION})
 _METHOD = _class("method", (BoundMethod,))
+_TYPE_OF[WrappedBuiltin] = _TYPE_OF[UserFunction]
 _FUNCTION_KINDS = {"function": _TYPE_OF[UserFunction],
                    "method_descriptor": _class("method_descriptor", ())}
 _FINAL_FUNCTION_TYPES = (*_FUNCTION_KINDS.values(), _BUILTIN_FUNCTION)  # no subclasses in Python

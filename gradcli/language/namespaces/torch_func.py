@@ -17,7 +17,8 @@ from gradcli.language.namespaces.func_rearrange import rearrange
 from gradcli.language.namespaces import pytree
 from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.namespaces.func_modules import functional_call, stack_module_state
-from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime import attributes
+from gradcli.language.runtime.signatures import WrappedBuiltin, entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
 
@@ -32,8 +33,14 @@ def _transformed(ctx, func, args: list, kwargs: dict, kinds: tuple = ("grad",)):
         STATE.func_transforms = outer
 
 
-def _wrapper(name: str, run) -> object:
-    return entry(name, run, "*args, **kwargs", qualname=name)
+def _wrapper(qualname: str, run, func) -> object:
+    """A transform's function around `func`, named as `func` where it has names to copy (torch's
+    transforms use functools.wraps), else by its own `qualname` (vmap.<locals>.wrapped)."""
+    try:
+        names = attributes.get(func, "__name__"), attributes.get(func, "__qualname__")
+    except errors.TorchError:
+        return entry(qualname.rpartition(".")[2], run, "*args, **kwargs", qualname=qualname)
+    return WrappedBuiltin(names[0], run, "*args, **kwargs", qualname=names[1], wrapped=func)
 
 
 def _argnums(argnums, count: int) -> tuple:
@@ -236,15 +243,15 @@ def _grad_and_value(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
 
 
 def grad_and_value(ctx, func, argnums=0, has_aux=False):
-    return _wrapper("wrapper", lambda *args, **kwargs: _grad_and_value(
-        ctx, func, argnums, has_aux, args, kwargs))
+    return _wrapper("grad_and_value.<locals>.wrapper", lambda *args, **kwargs: _grad_and_value(
+        ctx, func, argnums, has_aux, args, kwargs), func)
 
 
 def grad(ctx, func, argnums=0, has_aux=False):
     def run(*args, **kwargs):
         grads, value = _grad_and_value(ctx, func, argnums, has_aux, args, kwargs)
         return (grads, value[1]) if has_aux else grads
-    return _wrapper("wrapper", run)
+    return _wrapper("grad.<locals>.wrapper", run, func)
 
 
 def vjp(ctx, func, *primals, has_aux=False):
@@ -383,8 +390,8 @@ def _jacobian_by_rows(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
 
 
 def jacrev(ctx, func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
-    return _wrapper("wrapper_fn", lambda *args, **kwargs: _jacobian_by_rows(
-        ctx, func, argnums, has_aux, args, kwargs))
+    return _wrapper("jacrev.<locals>.wrapper_fn", lambda *args, **kwargs: _jacobian_by_rows(
+        ctx, func, argnums, has_aux, args, kwargs), func)
 
 
 def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple, kwargs: dict):
@@ -426,9 +433,9 @@ def _jacobian_by_columns(ctx, func, argnums, has_aux, args: tuple, kwargs: dict)
 
 
 def jacfwd(ctx, func, argnums=0, has_aux=False, *, randomness="error"):
-    return _wrapper("wrapper_fn", lambda *args, **kwargs: (
+    return _wrapper("jacfwd.<locals>.wrapper_fn", lambda *args, **kwargs: (
         _jacobian_by_columns if STATE.dual_level is None else _jacobian_by_rows)(
-        ctx, func, argnums, has_aux, args, kwargs))
+        ctx, func, argnums, has_aux, args, kwargs), func)
 
 
 def hessian(ctx, func, argnums=0):
@@ -598,8 +605,8 @@ def vmap(ctx, func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=Non
     if randomness not in ("error", "different", "same"):
         raise errors.runtime("Only allowed values for randomness are 'error', 'different', or "
                              f"'same'. Got {randomness}")
-    return _wrapper("wrapped", lambda *args, **kwargs: _vmap(ctx, func, in_dims, out_dims,
-                                                             randomness, args, kwargs))
+    return _wrapper("vmap.<locals>.wrapped", lambda *args, **kwargs: _vmap(
+        ctx, func, in_dims, out_dims, randomness, args, kwargs), func)
 
 
 FUNC = Namespace("torch.func", table(

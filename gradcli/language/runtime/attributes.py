@@ -30,7 +30,7 @@ from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableInstance, TableObject
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import C_CLASSES, Builtin, entry, table
+from gradcli.language.runtime.signatures import C_CLASSES, Builtin, WrappedBuiltin, entry, table
 from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
 from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
                                             Size, builtin_kind, dict_from, iterate, python_method,
@@ -706,6 +706,8 @@ def _function_attribute(value, name: str):
                 return own[name]
             if name == "__dict__":
                 return {key: item for key, item in own.items() if key not in _NAMED}
+        if isinstance(value, WrappedBuiltin) and name in ("__wrapped__", "__module__"):
+            return value.wrapped if name == "__wrapped__" else get(value.wrapped, name)
         if name == "__name__":
             return value.name if found is None else found.name
         if name == "__qualname__":

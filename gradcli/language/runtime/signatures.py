@@ -400,6 +400,14 @@ def table(*entries: Builtin) -> dict[str, Builtin]:
 
 
 @record(frozen=True)
+class WrappedBuiltin(Builtin):
+    """A Python function torch returns around a program's function, made with functools.wraps
+    (torch.func's transforms): named, and shown, as the function it wraps."""
+
+    wrapped: object = None
+
+
+@record(frozen=True)
 class DeclaredBuiltin(Builtin):
     """A declared torch function: arguments bind as torch's argument parser binds them."""
 

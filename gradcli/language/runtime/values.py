@@ -25,7 +25,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
-from gradcli.language.runtime.signatures import C_CLASSES
+from gradcli.language.runtime.signatures import C_CLASSES, WrappedBuiltin
 from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.uninitialized import kind_of
 
@@ -425,6 +425,8 @@ def _object_repr(value) -> str:
         return f"<bound method {owner}.{value.function.name} of {receiver}>"
     if isinstance(value, UserFunction):
         return f"<function {value.qualname} at {_address(value)}>"
+    if isinstance(value, WrappedBuiltin):  # functools.wraps: the wrapped function's names
+        return f"<function {value.title} at {_address(value)}>"
     found = home(value) if isinstance(value, Builtin) else None
     if found is not None:  # one of torch's functions, as where torch defines it shows it
         return found.shown(_address(value))
@@ -474,6 +476,8 @@ def builtin_kind(value) -> str:
     or a method of a class torch writes in Python read from the class, nn.Module.train),
     "method_descriptor" for a method of a class written in C read from the class (list.append,
     torch.Tensor.sum), else "builtin_function_or_method"."""
+    if isinstance(value, WrappedBuiltin):
+        return "function"
     found = home(value)
     if found is not None:
         return "function" if found.kind == "function" else "builtin_function_or_method"
