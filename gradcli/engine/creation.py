@@ -839,10 +839,11 @@ def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None
 
 _FLOAT_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
 _FLOAT_RANGE = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38,
-                "float32": float(np.finfo(np.float32).max), "float64": float(np.finfo(np.float64).max)}
-_BEYOND_DIGITS = ("{} is out of bounds [-(2^{}), 2^{}]. Due to precision limitations {} can support "
-                  "discrete uniform distribution only within this range. This warning will become "
-                  "an error in version 1.7 release, please fix the code in advance")
+                "float32": float(np.finfo(np.float32).max),
+                "float64": float(np.finfo(np.float64).max)}
+_BEYOND_DIGITS = ("{} is out of bounds [-(2^{}), 2^{}]. Due to precision limitations {} can "
+                  "support discrete uniform distribution only within this range. This warning "
+                  "will become an error in version 1.7 release, please fix the code in advance")
 
 
 def check_random_range(low: int, high: int, dtype) -> None:

@@ -648,9 +648,9 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
             raise errors.scalar_type_mismatch(x.dtype, t.dtype)
 
 
-_SAME_COPY_WARNING = triggered("Using padding='same' with even kernel lengths and odd dilation may "
-                               "require a zero-padded copy of the input be created",
-                               "aten/src/ATen/native/Convolution.cpp", 1101)
+_SAME_COPY_WARNING = triggered(
+    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+    "copy of the input be created", "aten/src/ATen/native/Convolution.cpp", 1101)
 
 
 def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, spatial: int,

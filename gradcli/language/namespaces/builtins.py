@@ -342,7 +342,8 @@ def _class(name: str, hosts: tuple, construct=None) -> PyType:
     return PyType(name, hosts, construct)
 
 
-INT_TYPE = _class("int", (int,), entry("int", python_int, "x=0, /, base=None", style="at_most", frames=0))
+INT_TYPE = _class("int", (int,), entry("int", python_int, "x=0, /, base=None", style="at_most",
+                                       frames=0))
 BOOL_TYPE = _class("bool", (bool,), entry("bool", truth, "x=False, /", style="expected", frames=0))
 COMPLEX_TYPE = _class("complex", (complex,), entry("complex", _complex, "real=0, imag=None",
                                                    style="at_most", frames=0))

@@ -308,7 +308,8 @@ class LoaderIterator(TableIterator):
 
 
 _LOADER_ITERATORS = tuple(PyType(f"torch.utils.data.dataloader._{kind}DataLoaderIter",
-                                 (LoaderIterator,)) for kind in ("SingleProcess", "MultiProcessing"))
+                                 (LoaderIterator,))
+                          for kind in ("SingleProcess", "MultiProcessing"))
 
 
 class DataLoader(_DataObject):
