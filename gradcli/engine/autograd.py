@@ -334,16 +334,8 @@ def modified_message(tensor: Tensor, version: int, saving_node) -> str:
         "with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [{type_string(tensor.dtype)} [{shape}]]{where} is at version "
+        f"operation: [{tensor.dtype.type_string} [{shape}]]{where} is at version "
         f"{tensor._version}; expected version {version} instead. Hint: {hint}")
-
-
-def type_string(dtype: dtypes.DType) -> str:
-    """The type as torch's Tensor::toString gives it: the legacy Python type's name where torch
-    keeps one (torch.FloatTensor), else the backend's (CPUBoolType, CPUComplexFloatType)."""
-    if dtype.category in (dtypes.FLOATING, dtypes.INTEGRAL) and dtype is not dtypes.bfloat16:
-        return f"torch.{dtype.legacy_name}"
-    return f"CPU{dtype.scalar_name}Type"
 
 
 def short_name(label: str) -> str:

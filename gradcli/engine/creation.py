@@ -837,13 +837,45 @@ def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, generator=None
         shape, dtype=dtype or t.dtype, requires_grad=requires_grad, generator=generator))
 
 
-def randint(*args, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
-    """torch.randint(high, size) or torch.randint(low, high, size), as declared below."""
-    low, high, size = (0, *args) if len(args) == 2 else args
+_FLOAT_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
+_FLOAT_RANGE = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38,
+                "float32": float(np.finfo(np.float32).max),
+                "float64": float(np.finfo(np.float64).max)}
+_BEYOND_DIGITS = ("{} is out of bounds [-(2^{}), 2^{}]. Due to precision limitations {} can "
+                  "support discrete uniform distribution only within this range. This warning "
+                  "will become an error in version 1.7 release, please fix the code in advance")
+
+
+def check_random_range(low: int, high: int, dtype) -> None:
+    """random_(from, to)'s checks (torch's randint draws through it): from < to, then
+    check_from_to_in_range: from and to - 1 within the dtype, and for a floating dtype a warning
+    for either past the integers it holds exactly."""
     if low >= high:
         raise errors.runtime(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    bounds = ((-_FLOAT_RANGE[dtype.name], _FLOAT_RANGE[dtype.name]) if dtype.is_floating_point
+              else (0, 1) if dtype is dtypes.bool_
+              else (int(np.iinfo(dtype.np).min), int(np.iinfo(dtype.np).max))
+              if dtype.category == dtypes.INTEGRAL else None)
+    if bounds is None:
+        return
+    ends = (("from", low, 110), ("to - 1", high - 1, 111))
+    for name, value, _ in ends:
+        if not bounds[0] <= value <= bounds[1]:
+            raise errors.runtime(f"{name} is out of bounds for {dtype.cpp_name}")
+    digits = _FLOAT_DIGITS.get(dtype.name)
+    for name, value, line in ends if digits else ():
+        if not -(1 << digits) <= value <= 1 << digits:
+            STATE.warn("UserWarning", triggered(
+                _BEYOND_DIGITS.format(name, digits, digits, dtype.cpp_name),
+                "aten/src/ATen/native/DistributionTemplates.h", line))
+
+
+def randint(*args, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
+    """torch.randint(high, size) or torch.randint(low, high, size), as declared below."""
+    low, high, size = (0, *args) if len(args) == 2 else args
     dtype = dtype or dtypes.int64
+    check_random_range(low, high, dtype)
     shape = storage(size_args((size,), "randint"), dtype)
     values = draw_source(generator).randint(int(low), int(high), shape, dtype.np)
     return _leaf(values, dtype, requires_grad)

@@ -263,6 +263,11 @@ def declared(variant: str) -> dict[str, Declaration]:
     return {name: d for (v, name), d in DECLARATIONS.items() if v == variant}
 
 
+# the functions whose out= torch.cat's kernel checks (its words name it)
+_CAT_FAMILY = frozenset(("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack",
+                         "column_stack", "row_stack"))
+
+
 def write_out(name: str, result: Tensor, out: Tensor, inputs: tuple) -> Tensor:
     """`out=`: the result written into `out` (resized), as torch's out variants do."""
     if not isinstance(out, Tensor):
@@ -272,6 +277,11 @@ def write_out(name: str, result: Tensor, out: Tensor, inputs: tuple) -> Tensor:
             isinstance(t, Tensor) and t.requires_grad for t in inputs)):
         raise errors.runtime(f"{name}(): functions with out=... arguments don't support automatic "
                              "differentiation, but one of the arguments requires grad.")
+    if name in _CAT_FAMILY and result.dtype.category > out.dtype.category:
+        if name == "stack":  # stack's out is resized before cat writes into its slices
+            warn_resized(out, result.shape)
+        raise errors.type_error("torch.cat(): input types can't be cast to the desired output "
+                                f"type {out.dtype.scalar_name}")
     errors.check_cast(result.dtype, out.dtype)
     warn_resized(out, result.shape)
     out.data = result.data.astype(out.dtype.np, copy=True)

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from gradcli.engine import dtypes, errors, special_math
-from gradcli.engine.creation import _leaf, draw_source, fill_random
+from gradcli.engine.creation import _leaf, check_random_range, draw_source, fill_random
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
@@ -269,9 +269,7 @@ def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
         raise errors.TorchError("NotImplementedError",
                                 "gradcli does not support torch.Tensor.random_() without bounds yet")
     low, high = (0, low) if high is None else (low, high)
-    if low >= high:
-        raise errors.runtime(
-            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    check_random_range(low, high, t.dtype)
     return _write(t, draw_source(generator).randint(int(low), int(high), t.shape, t.dtype.np))
 
 

@@ -30,6 +30,14 @@ class DType:
         return self.legacy_name.removesuffix("Tensor")
 
     @property
+    def type_string(self) -> str:
+        """The type as torch's Tensor::toString gives it: the legacy Python type's name where
+        torch keeps one (torch.FloatTensor), else the backend's (CPUBoolType, CPUBFloat16Type)."""
+        if self.category in (FLOATING, INTEGRAL) and self.name != "bfloat16":
+            return f"torch.{self.legacy_name}"
+        return f"CPU{self.scalar_name}Type"
+
+    @property
     def is_floating_point(self) -> bool:
         return self.category == FLOATING
 

@@ -76,7 +76,7 @@ def check_result(result, original: Tensor, hook: Hook) -> Tensor:
     if result.dtype is not original.dtype:
         raise errors.runtime(
             f"hook '{hook.name}' has changed the type of value (was "
-            f"torch.{original.dtype.legacy_name} got torch.{result.dtype.legacy_name})")
+            f"{original.dtype.type_string} got {result.dtype.type_string})")
     if result.shape != original.shape:
         raise errors.runtime(f"hook '{hook.name}' has changed the size of value")
     return result

@@ -43,7 +43,7 @@ INDEX = {
             "AS_VJP Callable DEFAULT F LINEAR LateTable MULTI_OUTPUT NOT_FLOATING NO_GRAD_MODE "
             "Node OPS OpDef RESULT STATE Tensor annotations apply broadcast_shape compute_dtype "
             "declare define defop export field no_derivative no_grad_history not_differentiable "
-            "not_implemented pointwise_op record torch_layout "
+            "not_implemented pointwise_op record refusal_of_complex torch_layout "
         ),
     },
     "gradcli.engine.views": {
@@ -159,10 +159,10 @@ INDEX = {
     "gradcli.engine.creation": {
         "function": (
             "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RANGE_WARNING RandomSource "
-            "TO_SCALAR_WARNING arange as_tensor asarray draw_source empty eye fill_random "
-            "from_numpy full full_like get_default_dtype infer_dtype linspace logspace normal "
-            "ones ones_like rand rand_like randint randn randn_like randperm range_ "
-            "set_default_dtype size_args storage tensor zeros zeros_like "
+            "TO_SCALAR_WARNING arange as_tensor asarray check_random_range draw_source empty eye "
+            "fill_random from_numpy full full_like get_default_dtype infer_dtype linspace "
+            "logspace normal ones ones_like rand rand_like randint randn randn_like randperm "
+            "range_ set_default_dtype size_args storage tensor zeros zeros_like "
         ),
         "declaration": (
             "method:cuda torch:arange torch:device torch:empty torch:eye torch:full "

@@ -605,7 +605,7 @@ def _masked_scatter_in_place(t: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     mask of more dimensions named by its C++ type)."""
     if mask.ndim > t.ndim:
         raise errors.runtime(
-            f"expand(CPU{mask.dtype.scalar_name}Type{{{F.size_list(mask.shape)}}}, "
+            f"expand({mask.dtype.type_string}{{{F.size_list(mask.shape)}}}, "
             f"size={F.size_list(t.shape)}): the number of sizes provided ({t.ndim}) must be "
             f"greater or equal to the number of dimensions in the tensor ({mask.ndim})")
     if mask.shape != t.shape:

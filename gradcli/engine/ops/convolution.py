@@ -18,6 +18,8 @@ from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.state import STATE
+from gradcli.engine.triggered import triggered
 from gradcli.engine.tensor import Tensor
 
 
@@ -646,6 +648,11 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
             raise errors.scalar_type_mismatch(x.dtype, t.dtype)
 
 
+_SAME_COPY_WARNING = triggered(
+    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+    "copy of the input be created", "aten/src/ATen/native/Convolution.cpp", 1101)
+
+
 def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, spatial: int,
              name: str) -> Tensor:
     if b is not None and b.dtype is not x.dtype and not isinstance(padding, str):
@@ -668,6 +675,7 @@ def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, sp
                 pad_left = total
     padding = _pairs(padding, spatial)
     if pad_left is not None:  # asymmetric 'same': pad the extra element on the right first
+        STATE.warn("UserWarning", _SAME_COPY_WARNING, once=True)
         extra = []
         for t in reversed(pad_left):
             extra += [0, t % 2]
@@ -909,9 +917,10 @@ def _max_pool2d(x, kernel, stride, padding, dilation, ceil_mode):
     positions = np.arange(h * w).reshape(h, w)
     positions = np.pad(positions, [(padding[0], extra[0]), (padding[1], extra[1])],
                        constant_values=-1)
-    cols = _windows(padded, kernel, stride, dilation, out).reshape(n, c, *out, -1)
+    window = kernel[0] * kernel[1]  # (not -1: an empty batch has no size to infer it from)
+    cols = _windows(padded, kernel, stride, dilation, out).reshape(n, c, *out, window)
     index_cols = _windows(positions[None, None], kernel, stride, dilation, out).reshape(
-        1, 1, *out, -1)
+        1, 1, *out, window)
     nan = np.isnan(cols)
     picked = np.where(nan.any(-1), nan.argmax(-1), cols.argmax(-1))
     values = np.take_along_axis(cols, picked[..., None], -1)[..., 0]
@@ -926,7 +935,7 @@ def _max_pool2d_backward(g, x, **params):
     _, indices = _max_pool2d(x, **params)
     n, c = x.shape[:2]
     out = np.zeros((n * c, x.shape[2] * x.shape[3]), g.dtype)
-    rows = np.repeat(np.arange(n * c), indices[0, 0].size)
+    rows = np.repeat(np.arange(n * c), math.prod(indices.shape[2:]))
     np.add.at(out, (rows, indices.reshape(-1)), g.reshape(-1))
     return out.reshape(x.shape)
 
@@ -1154,13 +1163,34 @@ def _max_pool_parsed(n: int, x, kernel_size, stride, padding, dilation, ceil_mod
         _check_1d(x, "max_pool1d", kernel_size=kernel_size, stride=stride or kernel_size,
                   padding=padding, dilation=dilation)
     elif n == 1:
-        if x.ndim not in (2, 3):
+        if x.ndim not in (2, 3) or 0 in x.shape[x.ndim - 2:]:
             raise errors.runtime("max_pool1d: Expected 2D or 3D (batch mode) tensor with "
                                  f"optional 0 dim batch size for input, but got:"
                                  f"{F.size_list(x.shape)}")
         _check_pool_lists("max_pool1d", lists)
+        _check_max_pool1d_values(x, *_pool_args(kernel_size, stride, padding, 1),
+                                 _pairs(dilation, 1), ceil_mode)
     if n == 2 and x.ndim not in (3, 4):
         raise errors.runtime("non-empty 3D or 4D (batch mode) tensor expected for input")
+
+
+def _check_max_pool1d_values(x: Tensor, kernel, stride, padding, dilation, ceil_mode) -> None:
+    """torch's check_max_pool1d after its list sizes: each value, then the output's length."""
+    for name, value, fine in (("kernel_size", kernel[0], kernel[0] > 0),
+                              ("stride", stride[0], stride[0] > 0),
+                              ("padding", padding[0], padding[0] >= 0)):
+        if not fine:
+            rule = "be non-negative" if name == "padding" else "be greater than zero"
+            raise errors.runtime(f"max_pool1d() {name} must {rule}, but got {value}")
+    if padding[0] > kernel[0] // 2:
+        raise errors.runtime("max_pool1d() padding should be at most half of kernel size, but "
+                             f"got padding={padding[0]} and kernel_size={kernel[0]}")
+    if dilation[0] <= 0:
+        raise errors.runtime(f"max_pool1d() dilation must be greater than zero, but got "
+                             f"{dilation[0]}")
+    out = _pool_out(x.shape[-1], kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
+    if out <= 0:
+        raise errors.runtime(f"max_pool1d() Invalid computed output size: {out}")
 
 
 def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1,

@@ -698,12 +698,14 @@ def matrix_power(a: Tensor, n: int) -> Tensor:
 
 
 def _matrix_dims(a: Tensor, dim) -> tuple:
+    """matrix_norm's dims: two of them (checked before they are wrapped), different."""
+    if len(dim) != 2:
+        raise errors.runtime("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                             f"{' '.join(map(str, dim))}")
     dims = tuple(F.wrap_dim(d, a.ndim) for d in dim)
-    if len(dims) != 2:
-        raise errors.runtime(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     if dims[0] == dims[1]:
-        raise errors.runtime(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
-                             f"{dim[1]})")
+        raise errors.runtime(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, "
+                             f"{dims[1]})")
     return dims
 
 
@@ -757,8 +759,14 @@ def _keep(t: Tensor, dim0: int, dim1: int, keepdim: bool) -> Tensor:
 def linalg_norm(a: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) not in (1, 2):
+            raise errors.runtime("linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                                 f"Got {list(dims)}")
     else:
         dims = None
+        if ord is not None and a.ndim not in (1, 2):
+            raise errors.runtime("linalg.norm: If dim is not specified but ord is, the input must "
+                                 f"be 1D or 2D. Got {a.ndim}D.")
     if isinstance(ord, str):
         if dims is None:
             return matrix_norm(a, ord, (-2, -1), keepdim, dtype=dtype)
@@ -768,9 +776,6 @@ def linalg_norm(a: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=N
             return matrix_norm(a, "fro", dims, keepdim, dtype=dtype)
         return F.vector_norm(a, 2, dims, keepdim, dtype)
     if dims is None:
-        if a.ndim not in (1, 2):
-            raise errors.runtime("linalg.norm: If dim is not specified but ord is, the input must "
-                                 f"be 1D or 2D. Got {a.ndim}D.")
         dims = tuple(range(a.ndim))
     if len(dims) == 1:
         return F.vector_norm(a, ord, dims, keepdim, dtype)

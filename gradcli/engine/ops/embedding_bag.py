@@ -139,7 +139,7 @@ def _check_types(weight: Tensor, indices: Tensor, offsets: Tensor) -> None:
         if tensor.dtype not in allowed:
             raise errors.runtime(
                 f"Expected tensor for argument #1 '{name}' to have one of the following scalar "
-                f"types: {names}; but got torch.{tensor.dtype.legacy_name} instead (while "
+                f"types: {names}; but got {tensor.dtype.type_string} instead (while "
                 "checking arguments for embedding_bag)")
 
 

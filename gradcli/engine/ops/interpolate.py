@@ -180,6 +180,18 @@ def _sizes_out(x: Tensor, size, scale_factor, dims: int):
     return [math.floor(float(n) * f) for n, f in zip(spatial, factors)], factors
 
 
+def _check_sizes(sizes_in, sizes_out) -> None:
+    """The upsampling kernels' common check: every input and output size positive."""
+    if min(*sizes_in, *sizes_out) > 0:
+        return
+    names = "DHW"[3 - len(sizes_in):]
+    shown = [", ".join(f"{n}: {s}" for n, s in zip(names, sizes)) for sizes in (sizes_in,
+                                                                               sizes_out)]
+    joined = " and output" if len(names) == 1 else " output"
+    raise errors.runtime("Input and output sizes should be greater than 0, but got input "
+                         f"({shown[0]}){joined} ({shown[1]})")
+
+
 def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners=None, recompute_scale_factor=None, antialias: bool = False):
     """F.interpolate, its checks in torch's order: align_corners, size and scale_factor, the
@@ -209,6 +221,7 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
     if mode in ("lanczos", "area") or antialias:
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
+    _check_sizes(x.shape[2:], sizes)
     if recompute_scale_factor:
         factors = [None] * dims
     taps = tuple(_taps(mode, n_in, n_out, f, bool(align_corners)) for n_in, n_out, f in

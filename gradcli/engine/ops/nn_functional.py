@@ -14,7 +14,7 @@ from gradcli.engine import cpu_capability
 from gradcli.engine.fma import fused
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops import losses
+from gradcli.engine.ops import comparison, losses
 from gradcli.engine.ops.registry import (LINEAR, NOT_FLOATING, OPS, RESULT, apply, defop,
                                          not_implemented)
 from gradcli.engine.state import STATE, grad_mode
@@ -571,7 +571,7 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     if indices.dtype not in (dtypes.int64, dtypes.int32):
         raise errors.runtime(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{indices.dtype.legacy_name} instead (while checking "
+            f"types: Long, Int; but got {indices.dtype.type_string} instead (while checking "
             "arguments for embedding)")
     values = indices.data
     if values.size and not weight.shape[0]:
@@ -864,6 +864,10 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
             raise errors.value_error(
                 "Expected more than 1 value per channel when training, got input size "
                 f"torch.Size([{', '.join(map(str, x.shape))}])")
+    if training and F.truth(comparison.python_compare("<=", eps, 0.0)):
+        raise errors.value_error(f"batch_norm eps must be positive during training, but got {eps}")
+    if not training and F.truth(comparison.python_compare("<", eps, 0.0)):
+        raise errors.value_error(f"batch_norm eps must be non-negative, but got {eps}")
     bound = schemas.bind_cpp(
         "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
         "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)",

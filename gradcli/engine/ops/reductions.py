@@ -785,8 +785,9 @@ def _noted_arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
 
 
 def _arg(name: str, a: Tensor, dim, keepdim: bool) -> Tensor:
-    if a.dtype is dtypes.bool_:
-        raise errors.runtime(f"arg{name}(): does not support bool input")
+    if a.dtype is dtypes.bool_ or a.dtype.is_complex:
+        kind = "bool" if a.dtype is dtypes.bool_ else "complex"
+        raise errors.runtime(f"arg{name}(): does not support {kind} input")
     if dim is None:
         if a.numel() == 0:
             raise errors.index_error(f"arg{name}(): Expected reduction dim to be specified for "

@@ -50,10 +50,21 @@ _COMPLEX_REFUSALS = {
     "round": "round_vml_cpu", "remainder.Scalar": "remainder_cpu",
     "remainder.Tensor": "remainder_cpu", "floor_divide": "div_floor_cpu", "atan2": "atan2_cpu",
     "frac": "frac_cpu",
+    # what orders or compares values: torch has no complex kernel for them
+    "max": "max_all", "min": "min_all", "amax": "max_values_cpu", "amin": "min_values_cpu",
+    "max.dim": ("RuntimeError", "max(): does not support complex input"),
+    "min.dim": ("RuntimeError", "min(): does not support complex input"),
+    "aminmax": "aminmax_cpu", "median": "median_cpu", "nanmedian": "median_cpu",
+    "cummax": "cummax_cpu", "cummin": "cummin_cpu", "_unique2": "unique",
+    "sort": ("RuntimeError", " Sort does not support complex dtypes on CPU"),
+    "sort.stable": ("RuntimeError", " Sort does not support complex dtypes on CPU"),
+    "topk": ("RuntimeError", " topk does not support complex dtypes on CPU"),
+    "kthvalue": "kthvalue_cpu", "median.dim": "median_out", "nanmedian.dim": "median_out",
+    "mode": "mode_cpu",
 }
 
 
-def _refusal_of_complex(op, dtype) -> errors.TorchError:
+def refusal_of_complex(op, dtype) -> errors.TorchError:
     """The error for a complex `dtype` reaching a row without complex support: torch's own
     where torch refuses too, else gradcli's gap."""
     refusal = _COMPLEX_REFUSALS.get(op.key)
@@ -226,7 +237,7 @@ def _apply(op: OpDef, args: tuple, params: dict):
     if op.refuses and dtype.category in op.refuses[1]:
         raise errors.not_implemented_for(op.refuses[0], dtype)
     if dtype.category == dtypes.COMPLEX and not op.complex and op.key not in _MOVES_ELEMENTS:
-        raise _refusal_of_complex(op, dtype)
+        raise refusal_of_complex(op, dtype)
     if op.promote == "none":
         arrays = [a.data if type(a) is Tensor else a for a in args]
     elif dtype is _BFLOAT16:

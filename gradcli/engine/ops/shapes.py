@@ -584,7 +584,7 @@ def expand(a: Tensor, size, implicit: bool = False) -> Tensor:
     lead = len(size) - a.ndim
     if lead < 0:
         raise errors.runtime(
-            f"expand(torch.{a.dtype.legacy_name}{{{size_list(a.shape)}}}, size={size_list(size)})"
+            f"expand({a.dtype.type_string}{{{size_list(a.shape)}}}, size={size_list(size)})"
             f": the number of sizes provided ({len(size)}) must be greater or equal to the number "
             f"of dimensions in the tensor ({a.ndim})")
     target = list(size)

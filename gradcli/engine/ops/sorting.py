@@ -14,7 +14,8 @@ from gradcli.engine import dtypes, errors, stl_algorithms as stl, vmap_batched
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.layout import c_ordered
-from gradcli.engine.ops.registry import OPS, RESULT, apply, defop, no_derivative, not_implemented
+from gradcli.engine.ops.registry import (OPS, RESULT, apply, defop, no_derivative, not_implemented,
+                                         refusal_of_complex)
 from gradcli.engine.tensor import Tensor
 
 _INT64 = (lambda dtype, params: (dtype, dtypes.int64))
@@ -271,6 +272,8 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable=None):
 
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     d = F.wrap_dim(dim, a.ndim)
+    if a.dtype.is_complex:  # torch's argsort is its sort
+        raise refusal_of_complex(OPS["sort"], a.dtype)
     return Tensor(_sort_order(a, d, bool(descending), bool(stable)), dtypes.int64)
 
 
@@ -312,6 +315,8 @@ def _reduce_dim(name: str, a: Tensor, dim: int) -> int:
 
 
 def _selected(name: str, key: str, a: Tensor, d: int, keepdim: bool, pick):
+    if a.dtype.is_complex:  # (before the rows are compared)
+        raise refusal_of_complex(OPS[key], a.dtype)
     positions = _per_row(a.data, d, 1, lambda row: [pick(row)])
     values, indices = apply(OPS[key], a, Tensor(positions, dtypes.int64), dim=d,
                             keepdim=bool(keepdim), sizes=a.shape)

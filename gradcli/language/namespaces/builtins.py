@@ -90,7 +90,8 @@ def _complex(real=0, imag=None):
     return complex(parts[0]) if parts[1] is None else complex(parts[0], parts[1])
 
 
-def _int(x, base):
+def python_int(x, base=None):
+    """int(x) or int(x, base), with Python's errors (a tensor gives its number)."""
     if base is not None:
         if not isinstance(x, str):
             raise errors.type_error("int() can't convert non-string with explicit base")
@@ -341,7 +342,8 @@ def _class(name: str, hosts: tuple, construct=None) -> PyType:
     return PyType(name, hosts, construct)
 
 
-INT_TYPE = _class("int", (int,), entry("int", _int, "x=0, /, base=None", style="at_most", frames=0))
+INT_TYPE = _class("int", (int,), entry("int", python_int, "x=0, /, base=None", style="at_most",
+                                       frames=0))
 BOOL_TYPE = _class("bool", (bool,), entry("bool", truth, "x=False, /", style="expected", frames=0))
 COMPLEX_TYPE = _class("complex", (complex,), entry("complex", _complex, "real=0, imag=None",
                                                    style="at_most", frames=0))

@@ -18,7 +18,7 @@ from gradcli.engine.tensor import Tensor, require_tensors
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.frames import BoundMethod
-from gradcli.language.runtime.objects import TableInstance
+from gradcli.language.runtime.objects import TableInstance, TableIterator
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.coercions import length as len_of
@@ -277,6 +277,41 @@ def convert(sample):
 SAMPLER_CLASSES: dict = {}
 
 
+class LoaderIterator(TableIterator):
+    """iter(loader): torch's _SingleProcessDataLoaderIter (_MultiProcessingDataLoaderIter with
+    workers), the batches one a step, its len() the loader's."""
+
+    __slots__ = ("loader", "batches")
+    sized = True
+
+    def __init__(self, loader: "DataLoader", batches):
+        self.loader, self.batches = loader, batches
+
+    @property
+    def language_type(self) -> PyType:
+        return _LOADER_ITERATORS[self.loader.num_workers > 0]
+
+    def step(self):
+        return next(self.batches)
+
+    def length(self) -> int:
+        return self.loader.length()
+
+    def attribute(self, name: str):
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        return f"<{self.language_type.name} object at 0x{id(self):x}>"
+
+
+_LOADER_ITERATORS = tuple(PyType(f"torch.utils.data.dataloader._{kind}DataLoaderIter",
+                                 (LoaderIterator,))
+                          for kind in ("SingleProcess", "MultiProcessing"))
+
+
 class DataLoader(_DataObject):
     is_sequence = True
     __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "collate_fn", "generator",
@@ -366,7 +401,7 @@ class DataLoader(_DataObject):
         checked_generator(self.generator, "method", "random_", _INT64_SCALAR)
         source = self.generator or creation.DEFAULT_GENERATOR.generator
         _random_int64(source)  # the iterator's base seed, drawn as torch draws it
-        return LazyValues(self._batches(), "DataLoader.__iter__")
+        return LoaderIterator(self, self._batches())
 
     def _batches(self):
         collate_fn = self.collate_fn or collate

@@ -12,6 +12,7 @@ from typing import Callable
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.coercions import tensor_float
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
@@ -402,12 +403,8 @@ KINDS = (
 
 
 def _metric(value) -> float:
-    if isinstance(value, Tensor):
-        if value.numel() != 1:
-            raise errors.runtime("a Tensor with more than one element cannot be converted to "
-                                 "Scalar")
-        return float(value.data.reshape(()))
-    return float(value)
+    """float(metrics), as ReduceLROnPlateau.step reads its metric."""
+    return tensor_float(value) if isinstance(value, Tensor) else float(value)
 
 
 class Plateau(TableInstance):

@@ -11,7 +11,9 @@ from gradcli.language.namespaces.module_members import add_module
 from gradcli.language.namespaces.modules import Module, torch_typename
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.values import dict_from, iterate, type_name
+from gradcli.language.runtime.calls import get_item
+from gradcli.language.runtime.coercions import length
+from gradcli.language.runtime.values import abc_iterable, iterate, type_name
 
 
 def _as_parameter(value):
@@ -21,11 +23,29 @@ def _as_parameter(value):
     return value
 
 
-def _pairs(values) -> list:
-    """update()'s argument: a mapping's items, or (key, value) pairs."""
+def _pairs(values, kind: str, wording: str):
+    """update()'s argument as torch's ModuleDict and ParameterDict read it: a mapping's items,
+    or an iterable of (key, value) pairs, each checked as it comes (`kind` and `wording` name
+    the container in the messages: ParameterDict's wording is "ParametersDict")."""
     if isinstance(values, dict):
         return list(values.items())
-    return list(dict_from(values).items())
+    if isinstance(values, _Keyed):
+        return list(values.entries().items())
+    if not abc_iterable(values):
+        raise errors.type_error(f"{wording}.update should be called with an iterable of key/value "
+                                f"pairs, but got {type_name(values)}")
+    return _checked_pairs(values, kind)
+
+
+def _checked_pairs(values, kind: str):
+    for number, pair in enumerate(iterate(values)):
+        if not abc_iterable(pair):
+            raise errors.type_error(f"{kind} update sequence element #{number} should be "
+                                    f"Iterable; is{type_name(pair)}")
+        if length(pair) != 2:
+            raise errors.value_error(f"{kind} update sequence element #{number} has length "
+                                     f"{length(pair)}; 2 is required")
+        yield get_item(pair, 0), get_item(pair, 1)
 
 
 class _Keyed(Module):
@@ -68,7 +88,7 @@ def _pop(container: _Keyed, key):
 
 
 def _update(container: _Keyed, values) -> None:
-    for key, value in _pairs(values):
+    for key, value in _pairs(values, "ModuleDict", "ModuleDict"):
         container.store(key, value)
 
 
@@ -179,7 +199,7 @@ def build_parameter_dict(module: ParameterDictHost, parameters=None) -> None:
 
 def _update_parameters(container: ParameterDictHost, values) -> None:
     """ParameterDict.update: a plain mapping's entries in sorted key order, as torch adds them."""
-    pairs = _pairs(values)
+    pairs = _pairs(values, "ParameterDict", "ParametersDict")
     if isinstance(values, dict) and not isinstance(values, OrderedDict):
         pairs.sort(key=lambda pair: pair[0])
     for key, value in pairs:

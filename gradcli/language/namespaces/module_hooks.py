@@ -14,6 +14,8 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import hook_name
 from gradcli.language.runtime import protocols
+from gradcli.language.runtime.calls import get_item
+from gradcli.language.runtime.coercions import length
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import type_name
 
@@ -242,12 +244,12 @@ class _BackwardHook:
             out = self.ctx.call(hook.fn, [self.module, packed, self.grad_outputs], {})
             if out is None:
                 continue
-            if len(out) != len(packed):
+            if length(out) != len(packed):  # (a tensor returned is read as its rows)
                 raise errors.runtime("Backward hook returned an invalid number of grad_input, "
-                                     f"got {len(out)}, but expected {len(packed)}")
+                                     f"got {length(out)}, but expected {len(packed)}")
             packed = out
         self.grad_outputs = None
-        return tuple(packed[i] for i in self.input_index)
+        return tuple(get_item(packed, i) for i in self.input_index)
 
     def _output_hook(self, _grad_inputs: tuple, grad_outputs: tuple):
         self.grad_outputs = _pack(self.output_index, grad_outputs, self.n_outputs)
@@ -256,9 +258,9 @@ class _BackwardHook:
             found = self.ctx.call(hook.fn, [self.module, self.grad_outputs], {})
             if found is None:
                 continue
-            if len(found) != expected:
+            if length(found) != expected:
                 raise errors.runtime("Backward pre hook returned an invalid number of "
-                                     f"grad_output, got {len(found)}, but expected {expected}")
+                                     f"grad_output, got {length(found)}, but expected {expected}")
             self.grad_outputs = found
         local = self.grad_outputs
         if self.input_index is None:
@@ -272,7 +274,7 @@ class _BackwardHook:
                                          "gradient should always return None or None for all "
                                          "gradients.")
             self.grad_outputs = None
-        return tuple(local[i] for i in self.output_index)
+        return tuple(get_item(local, i) for i in self.output_index)
 
 
 def _pack(indices: list, values: tuple, size: int) -> tuple:

@@ -34,6 +34,9 @@ def _module_init(module, *args, **kwargs) -> None:
     if args:
         raise errors.type_error(f"{name} takes 1 positional argument but {len(args) + 1} were "
                                 "given")
+    # a second call starts the module's tables anew, as torch's sets them (plain attributes stay)
+    module.params, module.buffers, module.children, module.hooks = {}, {}, {}, None
+    module.non_persistent, module.attrs["training"] = frozenset(), True
     module.initialized = True
 
 

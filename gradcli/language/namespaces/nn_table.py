@@ -29,7 +29,7 @@ from gradcli.language.namespaces.buffers import BUFFER_TYPE, wrapped_data
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
-from gradcli.language.namespaces.module_members import MEMBER_METHODS
+from gradcli.language.namespaces.module_members import MEMBER_METHODS, register_buffer
 from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
                                                  Module, SEQUENTIAL_METHODS,
@@ -48,8 +48,8 @@ def _functional(name: str, source: dict = NN_FUNCTIONAL.table) -> Callable:
     function = source[name]
 
     def forward(ctx, module: Module, *inputs):
-        options = {key: module.attrs[key] for key in module.kind.option_names
-                   if key not in LEGACY_OPTIONS}
+        options = {key: module.buffers[key] if key in _LOSS_BUFFERS else module.attrs[key]
+                   for key in module.kind.option_names if key not in LEGACY_OPTIONS}
         return invoke(ctx, function, list(inputs), options)
     return forward
 
@@ -174,10 +174,30 @@ def _conv_forward(name: str):
     function's own argument checks."""
     def forward(ctx, module: Module, x):
         a, p = module.attrs, module.params
-        arguments = [x, p["weight"], p["bias"], a["stride"], a["padding"], a["dilation"],
+        padding = a["padding"]
+        if a["padding_mode"] != "zeros":  # F.pad first, then the convolution pads nothing
+            x = invoke(ctx, NN_FUNCTIONAL.table["pad"], [x, _reversed_padding_twice(a)],
+                       {"mode": a["padding_mode"]})
+            padding = (0,) * len(a["kernel_size"])
+        arguments = [x, p["weight"], p["bias"], a["stride"], padding, a["dilation"],
                      a["groups"]]
         return invoke(ctx, NN_FUNCTIONAL.table[name], arguments, {})
     return forward
+
+
+def _reversed_padding_twice(a: dict) -> list:
+    """_ConvNd's _reversed_padding_repeated_twice: F.pad's (left, right) pairs from the last
+    dimension back; 'same' splits each dimension's total padding, the odd one to the right."""
+    pairs = []
+    for i in reversed(range(len(a["kernel_size"]))):
+        if a["padding"] == "valid":
+            pairs += [0, 0]
+        elif a["padding"] == "same":
+            total = a["dilation"][i] * (a["kernel_size"][i] - 1)
+            pairs += [total // 2, total - total // 2]
+        else:
+            pairs += [a["padding"][i]] * 2
+    return pairs
 
 
 def _conv_repr(module: Module, printer) -> str:
@@ -443,9 +463,21 @@ _DIM_FIRST = "input; input: .dim"  # the forward's Python code calls input.dim()
 _WEIGHTED = "weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'"
 
 
+_LOSS_BUFFERS = ("weight", "pos_weight")  # what _WeightedLoss and BCEWithLogitsLoss register
+
+
+def _build_loss(module: Module, *values) -> None:
+    """_Loss.__init__ keeps the options; a weighted loss registers its weights as buffers."""
+    options = dict(zip(module.kind.option_names, values))
+    module.store_options({k: v for k, v in options.items() if k not in _LOSS_BUFFERS})
+    for name in _LOSS_BUFFERS:
+        if name in options:
+            register_buffer(module, name, options[name])
+
+
 def _loss(name: str, function: str, options: str = _LOSS,
           inputs: str = "input, target") -> ModuleKind:
-    return ModuleKind(name, "loss", options, _functional(function), inputs)
+    return ModuleKind(name, "loss", options, _functional(function), inputs, build=_build_loss)
 
 
 def _alpha_dropout_forward(name: str) -> Callable:

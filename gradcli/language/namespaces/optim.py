@@ -13,7 +13,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.modules import torch_typename
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import attributes, classes
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry, parse_signature, table
@@ -115,6 +115,10 @@ class Optimizer(TableInstance):
             raise errors.type_error(
                 f"param_group must be a dict, but got <class '{qualified_type_name(group)}'>")
         params = group["params"]
+        if isinstance(params, set):
+            raise errors.type_error("optimizer parameters need to be organized in ordered "
+                                    "collections, but the ordering of tensors in sets will change "
+                                    "between runs. Please use a list instead.")
         params = [params] if isinstance(params, Tensor) else list(iterate(params))
         named = [p for p in params if isinstance(p, tuple)]
         group["params"] = [p[1] if isinstance(p, tuple) else p for p in params]
@@ -166,6 +170,7 @@ class Optimizer(TableInstance):
     def load_state_dict(self, state_dict) -> None:
         """torch's Optimizer.load_state_dict: the saved groups (copied) with this optimizer's
         params, state tensors cast to their param's dtype (the step counts as they are)."""
+        attributes.get(state_dict, "copy")  # its first step, state_dict.copy(), on any value
         saved = [_copy_group(group) for group in state_dict["param_groups"]]
         if len(saved) != len(self.param_groups):
             raise errors.value_error(

@@ -8,6 +8,7 @@ import numpy as np
 from gradcli.engine import creation, devices, dtypes, errors
 from gradcli.engine.random import DEFAULT_SEED, Generator
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.builtins import python_int
 from gradcli.language.runtime.frames import BoundMethod, ContextManager
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
@@ -114,7 +115,7 @@ def _set_rng_state(new_state) -> None:
 
 def _torch_manual_seed(seed) -> TorchGenerator:
     """torch.manual_seed: any number int() accepts; returns the default generator."""
-    return _manual_seed(_default(), int(seed))
+    return _manual_seed(_default(), python_int(seed))
 
 
 def _fork_rng(devices_=None, enabled=True, _caller="fork_rng", _devices_kw="devices",

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from gradcli.engine import errors
-from gradcli.engine.autograd import type_string
 from gradcli.engine.ops import shapes as S
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.coercions import tensor_scalar
@@ -57,8 +56,8 @@ def map_(ctx, t: Tensor, other, fn) -> Tensor:
                                 f"{type_name(other)}")
     _refuse_grad(t, "map_")
     if other.dtype is not t.dtype:
-        raise errors.type_error(f"map_: expected {type_string(t.dtype)} for 'other' (got "
-                                f"{type_string(other.dtype)})")
+        raise errors.type_error(f"map_: expected {t.dtype.type_string} for 'other' (got "
+                                f"{other.dtype.type_string})")
     return _run(ctx, t, fn, (S.expand(other, t.shape),))
 
 

@@ -100,7 +100,7 @@ def no_arguments(name: str, fn) -> Builtin:
 def _size(t: Tensor, dim=None):
     if dim is None:
         return Size(t.shape)
-    return S.size_at(t, dim)
+    return S.size_at(t, int(dim.data) if isinstance(dim, Tensor) else dim)
 
 
 TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
@@ -115,7 +115,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     entry("register_hook", _register_hook, "self, hook", context=True),
     entry("register_post_accumulate_grad_hook", register_post_accumulate_grad_hook,
           "self, hook", context=True),
-    entry("size", _size, "self, dim: int=None"),
+    entry("size", _size, "self, dim: index=None"),
     no_arguments("dim", lambda t: t.ndim),
     entry("is_pinned", _is_pinned, "self, device=None"),
     entry("pin_memory", _pin_memory, "self, device=None"),

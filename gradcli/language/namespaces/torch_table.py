@@ -25,12 +25,12 @@ from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_GROUPS,
                                                          MODULE_GROUPS, TORCH_GROUPS,
                                                          UTILS_GROUPS)
-from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime import protocols
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import NOT_GIVEN, Builtin
-from gradcli.language.runtime.torch_homes import home
-from gradcli.language.runtime.frames import ContextManager, UserFunction
+from gradcli.language.namespaces.modules import torch_typename
+from gradcli.language.runtime.signatures import NOT_GIVEN
+from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace, Size, type_name
 
 
@@ -451,21 +451,6 @@ def _broadcast_shapes(ctx, *shapes):
     return Size(common)
 
 
-def _typename(obj) -> str:
-    """torch.typename: a tensor's type(), else the module and qualified name of a class or
-    function, or of the object's class (builtins' without their module)."""
-    if isinstance(obj, Tensor):
-        return F.type_(obj)
-    if isinstance(obj, UserFunction):
-        return f"{obj.attrs.get('__module__', '__main__')}.{obj.qualname}"
-    if isinstance(obj, Builtin):  # a function: its module where known, its qualified name
-        return obj.title if home(obj) is None else home(obj).path
-    cls = obj if isinstance(obj, (PyType, classes.UserClass)) else protocols.type_of(obj)
-    if isinstance(cls, classes.UserClass):
-        return f"{cls.module}.{cls.qualname}"
-    return cls.name
-
-
 def _set_warn_always(b) -> None:
     if not isinstance(b, bool):
         raise errors.runtime(f"setWarnOnlyOnce expects a bool, but got {type_name(b)}")
@@ -505,7 +490,7 @@ TORCH_TABLE = layered(table(
           "mode=None, options=None, name=None, disable=False, recompile_limit=None, "
           "isolate_recompiles=False, shapes_spec=None", context=True),
     entry("broadcast_shapes", _broadcast_shapes, "*shapes", context=True),
-    entry("typename", _typename, "obj"),
+    entry("typename", torch_typename, "obj"),
     entry("set_warn_always", _set_warn_always, "b"),
     entry("is_warn_always_enabled", lambda: STATE.warn_always, ""),
 ), GRAD_MODES, GroupedTable({}, TORCH_GROUPS), TORCH_MATH, {name: dtype for name, dtype in dtypes.BY_NAME.items()}, memory_format.BY_NAME, layouts.BY_NAME, {

@@ -44,7 +44,7 @@ def length(obj):
                         *ARRAY_TYPES)) or \
             isinstance(obj, DICT_VIEWS):
         return len(obj)
-    if isinstance(obj, TableObject) and obj.is_sequence:
+    if isinstance(obj, TableObject) and (obj.is_sequence or obj.sized):
         return obj.length()
     method = classes.special_method(obj, "__len__")
     if method is not None:

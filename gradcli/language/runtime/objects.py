@@ -16,6 +16,7 @@ class TableObject(ABC):
 
     __slots__ = ()
     is_sequence = False  # when True: item(key), length() and members() as a Python sequence
+    sized = False  # when True (and no sequence): len() gives length()
     # a sequence's special methods a program may call by name (`seq.__len__()`)
     item_methods = frozenset(("__getitem__", "__len__"))
     subscriptable = False  # when True (and no sequence): value[key] as item(key) (re's Match)

@@ -109,6 +109,10 @@ _ACCEPTS = {"object": (lambda v: True, "object"),  # the function's own code che
            "Tensor": (lambda v: isinstance(v, Tensor), "Tensor"),
             "bool": (lambda v: isinstance(v, bool), "bool"),
             "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "int"),
+            # torch's parser also takes a 0-d integer tensor for an int (the callee converts it)
+            "index": (lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (
+                isinstance(v, Tensor) and v.ndim == 0 and v.dtype.category == dtypes.INTEGRAL),
+                "int"),
             "Number": (lambda v: isinstance(v, (int, float)), "Number"),
             "float": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "float"),
             "str": (lambda v: isinstance(v, str), "str"),
