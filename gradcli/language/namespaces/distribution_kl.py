@@ -16,6 +16,7 @@ from gradcli.language.namespaces.distribution_discrete import (
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfNormal, Pareto, TransformedDistribution)
 from gradcli.language.namespaces.distribution_transforms import same_parts
+from gradcli.language.namespaces.distribution_kl_mixed import dispatch
 from gradcli.language.namespaces.distribution_lowrank import (
     LowRankMultivariateNormal, lowrank_logdet, lowrank_mahalanobis)
 from gradcli.language.namespaces.distribution_multivariate import (
@@ -273,8 +274,9 @@ _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uni
 
 def kl_divergence(p, q):
     """torch.distributions.kl_divergence for the pairs of families gradcli has."""
-    if type(p) is type(q) and type(p) in _PAIRS:
-        return _PAIRS[type(p)](p, q)
+    function = dispatch(p, q, _PAIRS)
+    if function is not None:
+        return function(p, q)
     if isinstance(p, TransformedDistribution) and isinstance(q, TransformedDistribution):
         return _transformed(p, q)
     raise errors.TorchError("NotImplementedError", "No KL(p || q) is implemented for p type "
