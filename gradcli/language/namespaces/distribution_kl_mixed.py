@@ -23,10 +23,6 @@ def _neg(x):
     return protocols.unary("-", x)
 
 
-def _set_where(t, mask, fill) -> None:
-    protocols.set_item(t, mask, fill)
-
-
 def _m(p, t, name: str, *args):
     return p.calls.method(t, name, *args)
 
@@ -82,7 +78,7 @@ def _beta_normal(p, q):
 def _beta_uniform(p, q):
     low, high = q.attrs["low"], q.attrs["high"]
     result = op("+", _entropy_term(p), _m(p, op("-", high, low), "log"))
-    _set_where(result, op("|", protocols.compare(">", low, 0.0), protocols.compare("<", high, 1.0)),
+    protocols.set_item(result, op("|", protocols.compare(">", low, 0.0), protocols.compare("<", high, 1.0)),
                math.inf)
     return result
 
@@ -201,7 +197,7 @@ def _pareto_exponential(p, q):
     t2 = _m(p, alpha, "reciprocal")
     t3 = op("/", op("*", alpha, scale_rate_prod), op("-", alpha, 1))
     result = op("-", op("+", op("-", t1, t2), t3), 1)
-    _set_where(result, protocols.compare("<=", alpha, 1), math.inf)
+    protocols.set_item(result, protocols.compare("<=", alpha, 1), math.inf)
     return result
 
 
@@ -214,7 +210,7 @@ def _pareto_gamma(p, q):
     t3 = op("*", op("-", 1, k), common_term)
     t4 = op("/", op("*", op("*", rate, alpha), scale), op("-", alpha, 1))
     result = op("-", op("+", op("+", op("+", t1, t2), t3), t4), 1)
-    _set_where(result, protocols.compare("<=", alpha, 1), math.inf)
+    protocols.set_item(result, protocols.compare("<=", alpha, 1), math.inf)
     return result
 
 
@@ -228,7 +224,7 @@ def _pareto_normal(p, q):
     t3 = op("/", op("*", alpha, _m(p, common_term, "pow", 2)), op("-", alpha, 2))
     t4 = _m(p, op("-", op("*", alpha, common_term), loc), "pow", 2)
     result = op("-", op("+", op("-", t1, t2), op("/", op("+", t3, t4), var_normal)), 1)
-    _set_where(result, protocols.compare("<=", alpha, 2), math.inf)
+    protocols.set_item(result, protocols.compare("<=", alpha, 2), math.inf)
     return result
 
 
@@ -249,7 +245,7 @@ def _uniform_beta(p, q):
     t4 = op("-", op("+", _m(p, c1, "lgamma"), _m(p, c0, "lgamma")),
             _m(p, op("+", c1, c0), "lgamma"))
     result = op("-", op("-", op("+", t3, t4), t1), t2)
-    _set_where(result, op("|", protocols.compare(">", high, 1.0), protocols.compare("<", low, 0.0)),
+    protocols.set_item(result, op("|", protocols.compare(">", high, 1.0), protocols.compare("<", low, 0.0)),
                math.inf)
     return result
 
@@ -258,7 +254,7 @@ def _uniform_exponential(p, q):
     low, high, rate = p.attrs["low"], p.attrs["high"], q.attrs["rate"]
     result = op("-", op("/", op("*", rate, op("+", high, low)), 2),
                 _m(p, op("*", op("-", high, low), rate), "log"))
-    _set_where(result, protocols.compare("<", low, 0.0), math.inf)
+    protocols.set_item(result, protocols.compare("<", low, 0.0), math.inf)
     return result
 
 
@@ -272,7 +268,7 @@ def _uniform_gamma(p, q):
                                            common_term)), common_term)
     t4 = op("/", op("*", rate, op("+", high, low)), 2)
     result = op("+", op("+", op("+", _neg(t1), t2), t3), t4)
-    _set_where(result, protocols.compare("<", low, 0.0), math.inf)
+    protocols.set_item(result, protocols.compare("<", low, 0.0), math.inf)
     return result
 
 
@@ -337,7 +333,7 @@ def _uniform_pareto(p, q):
     t2 = op("/", op("-", op("-", _x_log_x(p, high), _x_log_x(p, low)), support_uniform),
             support_uniform)
     result = op("-", op("*", t2, op("+", alpha, 1)), t1)
-    _set_where(result, protocols.compare("<", low, scale), math.inf)
+    protocols.set_item(result, protocols.compare("<", low, scale), math.inf)
     return result
 
 
