@@ -814,6 +814,15 @@ CASES = {
     "poisson": [case("torch.poisson(a.exp() * 3)", ("a", M, "any"), setup=("torch.manual_seed(0)",))],
     "binomial": [case("torch.binomial(a.exp() * 0 + 20, a.sigmoid())", ("a", M, "any"),
                       setup=("torch.manual_seed(0)",), grad=False)],
+    # a draw's reparameterised gradient is not its pathwise one: only the chain is checked here
+    "_standard_gamma": [case("torch._standard_gamma(a.exp() + 0.5) * 0 + a", ("a", M, "any"),
+                             setup=("torch.manual_seed(0)",))],
+    "_standard_gamma_grad": [case("torch._standard_gamma_grad(a.exp() + 0.5, b.exp())",
+                                  ("a", M, "any"), ("b", M, "any"), grad=False)],
+    "_sample_dirichlet": [case("torch._sample_dirichlet(a.exp())", ("a", M, "any"),
+                               setup=("torch.manual_seed(0)",), grad=False)],
+    "_dirichlet_grad": [case("torch._dirichlet_grad(a.sigmoid(), b.exp() + 0.5, b.exp() + 3)",
+                             ("a", M, "any"), ("b", M, "any"), grad=False)],
     "glu": unary("F.glu(a)", shapes=((2, 4),)),
     "affine_grid_generator": [
         case("F.affine_grid(a, (2, 1, 3, 4), align_corners=False)", ("a", (2, 2, 3), "any")),

@@ -8,13 +8,14 @@ import math
 
 import numpy as np
 
-from gradcli.engine import dtypes, errors, special_math
+from gradcli.engine import dtypes, errors, reparam_grads, special_math
 from gradcli.engine.creation import _leaf, check_random_range, draw_source, fill_random
+from gradcli.engine.custom import FunctionNode, attach_output
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented
 from gradcli.engine.random import _uniform_f32, _uniform_f64
-from gradcli.engine.state import STATE
+from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 
 
@@ -183,13 +184,48 @@ def standard_gamma_draws(alpha: Tensor, generator=None) -> np.ndarray:
 
 
 def standard_gamma(alpha: Tensor, generator=None) -> Tensor:
-    """torch._standard_gamma: Gamma(alpha, 1) draws (their gradient is not in gradcli yet)."""
+    """torch._standard_gamma: Gamma(alpha, 1) draws, differentiable in alpha."""
     if not alpha.dtype.is_floating_point:
         raise errors.not_implemented_for("gamma_cpu", alpha.dtype)
-    if STATE.grad_enabled and alpha.requires_grad:
-        raise errors.TorchError("NotImplementedError", "gradcli does not support the gradient "
-                                "of torch._standard_gamma yet")
-    return _leaf(standard_gamma_draws(alpha, generator), alpha.dtype, False)
+    return apply(OPS["_standard_gamma"], alpha, drawn=standard_gamma_draws(alpha, generator))
+
+
+def _gamma_grad_refused(*_, **__):
+    raise errors.TorchError("NotImplementedError",
+                            "the derivative for '_standard_gamma_grad' is not implemented.")
+
+
+def _same_shape(first: Tensor, *others: Tensor) -> None:
+    for other in others:
+        if other.shape != first.shape:
+            raise errors.runtime(f"The size of tensor a ({first.shape[-1]}) must match the size "
+                                 f"of tensor b ({other.shape[-1]}) at non-singleton dimension 0")
+
+
+def standard_gamma_grad(alpha: Tensor, output: Tensor) -> Tensor:
+    """torch._standard_gamma_grad: d(draw)/d(alpha) of Gamma(alpha, 1) draws."""
+    _same_shape(alpha, output)
+    return apply(OPS["_standard_gamma_grad"], alpha, output)
+
+
+def dirichlet_grad(x: Tensor, alpha: Tensor, total: Tensor) -> Tensor:
+    """torch._dirichlet_grad: the scaled reparameterised gradient of Beta draws."""
+    _same_shape(x, alpha, total)
+    return apply(OPS["_dirichlet_grad"], x, alpha, total)
+
+
+defop("_standard_gamma", "StandardGammaBackward0",
+      lambda alpha, drawn: drawn, promote="none", save=(0,),
+      vjp=(lambda g, alpha, drawn: F.mul(g, standard_gamma_grad(
+          alpha, _leaf(drawn, alpha.dtype, False))),))
+defop("_standard_gamma_grad", "StandardGammaGradBackward0",
+      lambda alpha, x: reparam_grads.standard_gamma_grad(alpha, x.astype(alpha.dtype)),
+      promote="none", vjp=(_gamma_grad_refused, _gamma_grad_refused))
+defop("_dirichlet_grad", "NotImplemented",
+      lambda x, alpha, total: reparam_grads.dirichlet_grad(
+          x, alpha.astype(x.dtype), total.astype(x.dtype)),
+      promote="none", name="torch::autograd::NotImplemented",
+      vjp=(not_implemented("aten::_dirichlet_grad"),) * 3)
 
 
 def _poisson_draw(source, lam: float) -> float:
@@ -244,14 +280,9 @@ defop("poisson", "PoissonBackward0", lambda rates, drawn: drawn.astype(rates.dty
       promote="none", vjp=(lambda g, rates, drawn: F.zeros_like(g),))
 
 
-def sample_dirichlet(alpha: Tensor, generator=None) -> Tensor:
-    """torch._sample_dirichlet: double Gamma draws normalised along the last dim, then kept
-    within (0, 1) in alpha's dtype."""
-    if not alpha.dtype.is_floating_point:
-        raise errors.not_implemented_for("dirichlet", alpha.dtype)
-    if STATE.grad_enabled and alpha.requires_grad:
-        raise errors.TorchError("NotImplementedError", "gradcli does not support the gradient "
-                                "of Dirichlet draws yet")
+def _dirichlet_draws(alpha: Tensor, generator) -> np.ndarray:
+    """_s_dirichlet_cpu: double Gamma draws normalised along the last dim, then kept within
+    (0, 1) in alpha's dtype."""
     source, np_dtype = draw_source(generator), alpha.dtype.np
     tiny = np.finfo(np.float64).tiny
     gamma = np.array([max(tiny, _gamma_draw(source, a, False))
@@ -259,7 +290,38 @@ def sample_dirichlet(alpha: Tensor, generator=None) -> Tensor:
                      np.float64).reshape(alpha.shape)
     ratio = (gamma / gamma.sum(-1, keepdims=True)).astype(np_dtype)
     top = np.nextafter(np_dtype.type(1), np_dtype.type(0))
-    return _leaf(np.minimum(top, np.maximum(np.finfo(np_dtype).tiny, ratio)), alpha.dtype, False)
+    return np.minimum(top, np.maximum(np.finfo(np_dtype).tiny, ratio))
+
+
+defop("_sample_dirichlet", "NotImplemented", lambda alpha, drawn: drawn, promote="none",
+      name="torch::autograd::NotImplemented",
+      vjp=(not_implemented("aten::_sample_dirichlet"),))
+
+
+def sample_dirichlet(alpha: Tensor, generator=None) -> Tensor:
+    """torch._sample_dirichlet: Dirichlet draws (torch has no derivative for them)."""
+    if not alpha.dtype.is_floating_point:
+        raise errors.not_implemented_for("dirichlet", alpha.dtype)
+    return apply(OPS["_sample_dirichlet"], alpha, drawn=_dirichlet_draws(alpha, generator))
+
+
+def dirichlet_rsample(concentration: Tensor) -> Tensor:
+    """torch.distributions.dirichlet._Dirichlet.apply: the draws, and a node (a Python Function's,
+    once differentiable) whose backward is _Dirichlet_backward."""
+    with grad_mode(False):
+        x = sample_dirichlet(concentration)
+    if not (STATE.grad_enabled and concentration.requires_grad):
+        return x
+
+    def backward(grads):
+        with grad_mode(False):
+            total = F.expand(F.sum(concentration, -1, keepdim=True), concentration.shape)
+            grad = dirichlet_grad(x, F.detach(concentration), total)
+            return F.mul(grad, F.sub(grads[0], F.sum(F.mul(x, grads[0]), -1, keepdim=True)))
+
+    node = FunctionNode("_DirichletBackward", (concentration,), (x,), backward)
+    attach_output(x, node, 0)
+    return x
 
 
 def random_(t: Tensor, low=None, high=None, generator=None) -> Tensor:
@@ -332,6 +394,10 @@ declare("_standard_gamma", standard_gamma,
         "_standard_gamma(Tensor self, Generator? generator=None)", variants="torch")
 declare("_sample_dirichlet", sample_dirichlet,
         "_sample_dirichlet(Tensor self, Generator? generator=None)", variants="torch")
+declare("_standard_gamma_grad", standard_gamma_grad,
+        "_standard_gamma_grad(Tensor self, Tensor output)", variants="torch")
+declare("_dirichlet_grad", dirichlet_grad,
+        "_dirichlet_grad(Tensor x, Tensor alpha, Tensor total)", variants="torch")
 declare("random_", random_, f"random_(Tensor self, {_DRAWN})",
         f"random_(Tensor self, int from, int to, {_DRAWN})", f"random_(Tensor self, int to, {_DRAWN})",
         variants="method")

@@ -154,7 +154,10 @@ def at_most(a, high):
 def split_binary(a: np.ndarray, b: np.ndarray, vector, scalar) -> np.ndarray:
     """`vector(a, b)` where a broadcast binary kernel's vector code runs, `scalar(a, b)` on the
     rest (its tails, or every element where the operands' layout defeats the vector code), on
-    the operands' C-order broadcast."""
+    the operands' C-order broadcast; operands strided otherwise (views, expanded gradients) as
+    TensorIterator walks them (`split_strided`)."""
+    if any(isinstance(v, np.ndarray) and v.ndim and not v.flags.c_contiguous for v in (a, b)):
+        return split_strided((a, b), vector, scalar)
     shape = np.broadcast_shapes(np.shape(a), np.shape(b))
     row = inner_row(shape, [np.shape(a), np.shape(b)])
     a, b = (np.broadcast_to(v, shape).reshape(-1) for v in (a, b))

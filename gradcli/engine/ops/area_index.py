@@ -918,17 +918,20 @@ INDEX = {
     },
     "gradcli.engine.distributions": {
         "function": (
-            "bernoulli bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial poisson "
-            "random_ sample_dirichlet standard_gamma standard_gamma_draws "
+            "FunctionNode attach_output bernoulli bernoulli_ cauchy_ dirichlet_grad "
+            "dirichlet_rsample exponential_ geometric_ log_normal_ multinomial poisson random_ "
+            "sample_dirichlet standard_gamma standard_gamma_draws standard_gamma_grad "
         ),
         "row": (
-            "bernoulli poisson "
+            "_dirichlet_grad _sample_dirichlet _standard_gamma _standard_gamma_grad bernoulli "
+            "poisson "
         ),
         "declaration": (
             "method:bernoulli method:bernoulli_ method:cauchy_ method:exponential_ "
             "method:geometric_ method:log_normal_ method:multinomial method:normal_ "
-            "method:random_ method:uniform_ torch:_sample_dirichlet torch:_standard_gamma "
-            "torch:bernoulli torch:multinomial torch:poisson "
+            "method:random_ method:uniform_ torch:_dirichlet_grad torch:_sample_dirichlet "
+            "torch:_standard_gamma torch:_standard_gamma_grad torch:bernoulli torch:multinomial "
+            "torch:poisson "
         ),
     },
     "gradcli.engine.einsum": {

@@ -4,6 +4,7 @@ concentration0]), the same calls as torch's Python code."""
 from __future__ import annotations
 
 from gradcli.engine import errors
+from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import distribution_base as base
 from gradcli.language.namespaces.distribution_base import Calls, Distribution, op
@@ -37,8 +38,8 @@ class Dirichlet(Distribution):
 
     def rsample(self, sample_shape=()):
         shape = self.extended_shape(sample_shape)
-        return self.calls.torch("_sample_dirichlet", self.calls.method(
-            self.attrs["concentration"], "expand", shape))
+        return F.dirichlet_rsample(self.calls.method(self.attrs["concentration"], "expand",
+                                                     shape))
 
     def log_prob(self, value):
         if self.validate:

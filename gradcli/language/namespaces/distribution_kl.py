@@ -12,10 +12,11 @@ from gradcli.language.namespaces.distribution_continuous import (
 from gradcli.language.namespaces.distribution_continuous_bernoulli import ContinuousBernoulli
 from gradcli.language.namespaces.distribution_dirichlet import Beta, Dirichlet
 from gradcli.language.namespaces.distribution_discrete import (
-    Bernoulli, Categorical, Geometric, OneHotCategorical)
+    Bernoulli, Binomial, Categorical, Geometric, OneHotCategorical, Poisson)
 from gradcli.language.namespaces.distribution_transformed import (
     Gumbel, HalfNormal, Pareto, TransformedDistribution)
 from gradcli.language.namespaces.distribution_transforms import same_parts
+from gradcli.language.namespaces.distribution_kl_mixed import dispatch
 from gradcli.language.namespaces.distribution_lowrank import (
     LowRankMultivariateNormal, lowrank_logdet, lowrank_mahalanobis)
 from gradcli.language.namespaces.distribution_multivariate import (
@@ -238,6 +239,23 @@ def _pareto(p, q):
     return result
 
 
+def _poisson(p, q):
+    c, pr, qr = p.calls, p.attrs["rate"], q.attrs["rate"]
+    return op("-", op("*", pr, op("-", c.method(pr, "log"), c.method(qr, "log"))), op("-", pr, qr))
+
+
+def _binomial(p, q):
+    c, pn, qn = p.calls, p.attrs["total_count"], q.attrs["total_count"]
+    if c.method(c.method(protocols.compare("<", pn, qn), "any"), "item"):
+        raise errors.TorchError("NotImplementedError", "KL between Binomials where "
+                                "q.total_count > p.total_count is not implemented")
+    kl = op("*", pn, op("-", op("+", op("*", p.probs, op("-", p.logits, q.logits)),
+                                c.method(protocols.unary("-", p.probs), "log1p")),
+                        c.method(protocols.unary("-", q.probs), "log1p")))
+    _set_where(kl, protocols.compare(">", pn, qn), math.inf)
+    return kl
+
+
 def _independent(p, q):
     if p.ndims != q.ndims:
         raise errors.TorchError("NotImplementedError", "")
@@ -250,13 +268,15 @@ _PAIRS = {Normal: _normal, Categorical: _categorical, Bernoulli: _bernoulli, Uni
           Geometric: _geometric, OneHotCategorical: _one_hot_categorical, Gamma: _gamma,
           Chi2: _gamma, Beta: _beta, Dirichlet: _dirichlet,
           ContinuousBernoulli: _continuous_bernoulli, LowRankMultivariateNormal: _lowrank,
-          HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto}
+          HalfNormal: _half_normal, Gumbel: _gumbel, Pareto: _pareto, Poisson: _poisson,
+          Binomial: _binomial}
 
 
 def kl_divergence(p, q):
     """torch.distributions.kl_divergence for the pairs of families gradcli has."""
-    if type(p) is type(q) and type(p) in _PAIRS:
-        return _PAIRS[type(p)](p, q)
+    function = dispatch(p, q, _PAIRS)
+    if function is not None:
+        return function(p, q)
     if isinstance(p, TransformedDistribution) and isinstance(q, TransformedDistribution):
         return _transformed(p, q)
     raise errors.TorchError("NotImplementedError", "No KL(p || q) is implemented for p type "
