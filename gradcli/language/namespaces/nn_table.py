@@ -171,13 +171,32 @@ def _conv_builder(spatial: int, transposed: bool = False):
 
 def _conv_forward(name: str):
     """torch's Conv forward: F.convNd with the module's weight, bias and options, through the
-    function's own argument checks."""
+    function's own argument checks; a padding mode other than zeros pads the input with F.pad
+    first (_reversed_padding_repeated_twice) and convolves it unpadded."""
     def forward(ctx, module: Module, x):
         a, p = module.attrs, module.params
-        arguments = [x, p["weight"], p["bias"], a["stride"], a["padding"], a["dilation"],
+        padding = a["padding"]
+        if a["padding_mode"] != "zeros":
+            x = invoke(ctx, NN_FUNCTIONAL.table["pad"], [x, _reversed_padding(a)],
+                       {"mode": a["padding_mode"]})
+            padding = (0,) * len(a["kernel_size"])
+        arguments = [x, p["weight"], p["bias"], a["stride"], padding, a["dilation"],
                      a["groups"]]
         return invoke(ctx, NN_FUNCTIONAL.table[name], arguments, {})
     return forward
+
+
+def _reversed_padding(a: dict) -> list:
+    """_ConvNd's _reversed_padding_repeated_twice: F.pad's pairs, last dimension first; for
+    padding='same' the total d * (k - 1) split with the smaller half first, for 'valid' none."""
+    if a["padding"] == "same":
+        totals = [d * (k - 1) for d, k in zip(a["dilation"], a["kernel_size"])]
+        pairs = [(total // 2, total - total // 2) for total in totals]
+    elif a["padding"] == "valid":
+        pairs = [(0, 0)] * len(a["kernel_size"])
+    else:
+        pairs = [(pad, pad) for pad in a["padding"]]
+    return [side for pair in reversed(pairs) for side in pair]
 
 
 def _conv_repr(module: Module, printer) -> str:
