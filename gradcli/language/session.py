@@ -62,6 +62,7 @@ class Session:
         self.runtime = Runtime(write=self._write, printer=self.printer, figures=self.figures)
         self.runtime.call = lambda fn, args, kwargs: calls.call(self.runtime, fn, args, kwargs)
         self.globals = Frame(names={"torch": TORCH, "__name__": "__main__"})
+        self.runtime.globals = self.globals
         STATE.reset()
         STATE.forward_traceback = lambda: self.runtime.traceback(STATE.origin)
         creation.DEFAULT_GENERATOR.reset()

@@ -218,7 +218,6 @@ def _aten_slow(x, w, stride, padding, dilation, groups) -> bool:
     followed), no dilation, not channels last, nothing empty, within EXACT_BUDGET."""
     return (x.dtype == np.float32 and w.dtype == np.float32 and groups == 1
             and x.ndim in (3, 4) and x.size * w.shape[0] > 0
-            and (w.shape[0] >= 4 or any(k != 1 for k in w.shape[2:]))
             and all(d == 1 for d in dilation)
             and _affordable(x, w, stride, padding, dilation)
             and onednn_conv.aten_convolves(x.shape, w.shape, stride, groups,
@@ -229,11 +228,14 @@ def _aten_slow(x, w, stride, padding, dilation, groups) -> bool:
 
 
 def _product(a, b, bias=None):
-    """a @ b as MKL's sgemm sums it (`matmul_order.mm`, whose one-row and one-column rules
-    are those of torch's matrix-vector calls, not of sgemm); on more threads only past 4 terms
-    a sum, the shapes measured there."""
-    if cascade_sum.THREADS > 1 and a.shape[1] <= 4 or a.shape[0] < 2 or b.shape[1] < 2:
+    """a @ b as slow_conv2d's sgemm sums it: as torch.mm(a, b) (`matmul_order.mm`), one output
+    position as torch.mm(b.t(), a.t()).t(), the call torch makes for it (measured on one thread);
+    on more threads only past 4 terms a sum, the shapes measured there."""
+    if cascade_sum.THREADS > 1 and (a.shape[1] <= 4 or b.shape[1] < 2):
         return None
+    if b.shape[1] == 1:
+        out = matmul_order.mm(b.T, a.T, None if bias is None else bias.T)
+        return None if out is None else out.T
     return matmul_order.mm(a, b, bias)
 
 

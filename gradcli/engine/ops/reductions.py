@@ -153,11 +153,17 @@ def _memory_order_sums(a, dims):
     stride. SumKernel then sums each output's terms as a row when the reduced run is contiguous,
     runs across the innermost kept run (`_columns`, vectorised when contiguous) when that one's
     stride is the smaller, and else sums each output's terms alone. Reduced dimensions that do
-    not merge into one run take the C-ordered view of the memory."""
-    order = layout.dense_order(a)
-    if order is None:
+    not merge into one run take the C-ordered view of the memory (known when it is dense).
+    A slice (not dense) runs the same way: TensorIterator reads only the strides."""
+    if any(stride <= 0 for size, stride in zip(a.shape, a.strides) if size != 1):
         return None
     dims = [dims] if type(dims) is int else list(dims)
+    ones = [i for i in range(a.ndim) if a.shape[i] == 1]
+    if ones:  # TensorIterator drops them (NumPy's flags already ignore them in dense arrays)
+        left = [d - len([i for i in ones if i < d]) for d in dims if a.shape[d] != 1]
+        rows = _memory_order_sums(np.squeeze(a, tuple(ones)), left) if left else None
+        return None if rows is None else rows.reshape(
+            [size for i, size in enumerate(a.shape) if i not in dims])
     kept = [i for i in range(a.ndim) if i not in dims and a.shape[i] != 1]
     reduced = sorted((d for d in dims if a.shape[d] != 1), key=lambda i: -a.strides[i])
     out_shape = tuple(size for i, size in enumerate(a.shape) if i not in dims)
@@ -179,6 +185,9 @@ def _memory_order_sums(a, dims):
         return sums.reshape(math.prod(a.shape[i] for i in outer), -1).reshape(
             [a.shape[i] for i in outer + columns]).transpose(
             np.argsort(outer + columns)).reshape(out_shape)
+    order = layout.dense_order(a)
+    if order is None:
+        return None
     rows = _dims_sums(a.transpose(order), sorted(order.index(d) for d in dims))
     if rows is None:
         return None

@@ -171,7 +171,8 @@ def _conv_builder(spatial: int, transposed: bool = False):
 
 def _conv_forward(name: str):
     """torch's Conv forward: F.convNd with the module's weight, bias and options, through the
-    function's own argument checks."""
+    function's own argument checks; a padding mode other than zeros pads the input with F.pad
+    first (_reversed_padding_repeated_twice) and convolves it unpadded."""
     def forward(ctx, module: Module, x):
         a, p = module.attrs, module.params
         padding = a["padding"]

@@ -20,6 +20,7 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces import pyplot_colorbar
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
 from gradcli.language.runtime.objects import TableInstance
@@ -90,11 +91,13 @@ class Artist(TableInstance):
     """What a plotting call returns (a line, a text, a legend...): printed as matplotlib prints
     it; `series` is what it drew, for legend(handles, labels)."""
 
-    __slots__ = ("type", "shown", "text", "series", "attrs")
+    __slots__ = ("type", "shown", "text", "series", "attrs", "axes")
 
     def __init__(self, type_: PyType, shown: str | None = None, text: str | None = None,
-                 series: Series | None = None):
+                 series: Series | None = None, axes: "Axes | None" = None):
+        """`axes`: where a mappable (image, scatter, contours) was drawn, for colorbar()."""
         self.type, self.shown, self.text, self.series = type_, shown, text, series
+        self.axes = axes
         self.attrs: dict = {}
 
     @property
@@ -131,8 +134,13 @@ class Axes(TableInstance):
 
     PROPERTIES = {"figure": lambda axes: axes.figure}
 
-    def __init__(self, figure: "Figure", cell: tuple[int, int, int]):
-        self.figure, self.cell = figure, cell  # cell: (rows, columns, 1-based index)
+    def __init__(self, figure: "Figure", cell: tuple[int, int, int] | None, label: str = "",
+                 box: tuple | None = None):
+        """`cell`: (rows, columns, 1-based index) in the figure's grid; `box`: where it is
+        instead (left, bottom, width, height), once a colorbar took room from it."""
+        self.figure, self.cell, self.label, self.box = figure, cell, label, box
+        self.spec_box: tuple | None = None  # its cell's part, once a colorbar split the cell
+        self.current_image = None  # what pyplot's imshow, scatter or contour last made here
         self.attrs: dict = {}
         self.clear()
 
@@ -157,7 +165,8 @@ class Axes(TableInstance):
         return AXES_TYPE
 
     def repr(self, printer) -> str:
-        fields = [f"title={self.titles}"] if self.titles else []
+        fields = [f"label={self.label!r}"] if self.label else []
+        fields += [f"title={self.titles}"] if self.titles else []
         fields += [f"{axis}label={text!r}" for axis, text in self.labels.items() if text]
         return "<Axes: " + ", ".join(fields) + ">"
 
@@ -170,7 +179,13 @@ class Axes(TableInstance):
 
     def position(self) -> tuple[float, float, float, float]:
         """(left, bottom, width, height) in figure fractions, as matplotlib's default subplot
-        parameters place the cell."""
+        parameters place the cell, or as a colorbar moved it."""
+        return self.box or self.cell_box()
+
+    def cell_box(self) -> tuple[float, float, float, float]:
+        """Where its grid cell (or the part of it a colorbar left) puts it."""
+        if self.spec_box:
+            return self.spec_box
         rows, columns, index = self.cell
         row, column = divmod(index - 1, columns)
         tops, bottoms = _grid_edges(rows, 0.88, -1, 0.88 - 0.11)
@@ -446,7 +461,7 @@ def _scatter(ctx, axes: Axes, x, y, s, c, marker, cmap, **kwargs):
                              color=_color(color, axes.next_color()), linestyle="",
                              marker=marker if isinstance(marker, str) else "o", values=values,
                              cmap=_cmap_name(cmap)))
-    return Artist(PATHS, series=series)
+    return Artist(PATHS, series=series, axes=axes)
 
 
 def _contour(filled: bool):
@@ -468,7 +483,7 @@ def _contour(filled: bool):
             y, x = np.indices(z.shape, dtype=np.float64)
         axes.add(Series("contour", x.ravel(), y.ravel(), linestyle="", marker="s" if filled
                         else ".", values=z.ravel(), cmap=_cmap_name(kwargs.get("cmap"))))
-        return Artist(CONTOURS)
+        return Artist(CONTOURS, axes=axes)
     return contour
 
 
@@ -628,7 +643,7 @@ def _imshow(ctx, axes: Axes, X, cmap, **kwargs):
         raise errors.type_error(f"Invalid shape {data.shape} for image data")
     axes.add(Series("image", np.zeros(0), data, cmap=cmap if isinstance(cmap, str) else ""))
     axes.y_inverted = True
-    return Artist(IMAGE, text=f"AxesImage(shape={data.shape})")
+    return Artist(IMAGE, text=f"AxesImage(shape={data.shape})", axes=axes)
 
 
 def _get_label(axis: str):
@@ -819,10 +834,18 @@ AXES_TYPE = PyType("matplotlib.axes._axes.Axes", (Axes,))
 Axes.METHODS = AXES_METHODS
 
 
+_MAPPABLES = ("imshow", "scatter", "contour", "contourf")  # pyplot makes them the current image
+
+
 def _on_current_axes(name: str, fn, spec: str):
     """pyplot's function `name`: `fn` on the current figure's current axes."""
-    return entry(name, lambda ctx, *args, **kwargs: fn(
-        ctx, ctx.figures.current().gca(), *args, **kwargs), spec, context=True)
+    def on_current(ctx, *args, **kwargs):
+        axes = ctx.figures.current().gca()
+        made = fn(ctx, axes, *args, **kwargs)
+        if name in _MAPPABLES:
+            axes.current_image = made
+        return made
+    return entry(name, on_current, spec, context=True)
 
 
 def _limits(axis: str):
@@ -879,7 +902,6 @@ def _subplots(ctx, nrows=1, ncols=1, *, sharex=False, sharey=False, squeeze=True
     grid = np.empty((nrows, ncols), dtype=object)
     for index in range(nrows * ncols):
         grid.flat[index] = figure.subplot(nrows, ncols, index + 1, reuse=False)
-    figure.current = grid.flat[0]
     if squeeze:
         grid = grid.item() if grid.size == 1 else grid.squeeze()
     return figure, grid
@@ -928,7 +950,62 @@ def _close(ctx, fig=None) -> None:
                                 f"str or None, not a {type_name(fig)}")
 
 
+_NO_MAPPABLE = ("No mappable was found to use for colorbar creation. First define a mappable "
+                "such as an image (with imshow) or a contour set (with contourf).")
+
+
+def _colorbar(ctx, figure: Figure, mappable, cax=None, ax=None, use_gridspec=True,
+              location=None, orientation=None, fraction=0.15, shrink=1.0, pad=None,
+              anchor=None, **kwargs) -> Artist:
+    """Figure.colorbar: unless `cax` is given, a new axes labelled '<colorbar>' taking room
+    from `ax` (the mappable's axes by default), the current axes left as it was."""
+    bar = Artist(COLORBAR)
+    if cax is None:
+        if ax is None:
+            ax = getattr(mappable, "axes", None)
+        if ax is None:
+            raise errors.value_error(
+                "Unable to determine Axes to steal space for Colorbar. Either provide the *cax* "
+                "argument to use as the Axes for the Colorbar, provide the *ax* argument to "
+                "steal space from it, or add *mappable* to an Axes.")
+        location = location or ("bottom" if orientation == "horizontal" else "right")
+        default_anchor, default_pad = pyplot_colorbar.SETTINGS[location]
+        sizes = (location, _number(fraction), _number(shrink),
+                 default_pad if pad is None else _number(pad),
+                 default_anchor if anchor is None else tuple(_number(v) for v in anchor))
+        if use_gridspec and isinstance(ax, Axes) and (ax.cell or ax.spec_box):
+            ax.spec_box, box = pyplot_colorbar.make_axes_gridspec(ax.cell_box(), *sizes)
+            ax.box, spec_box = None, box
+        else:
+            parents = list(ax.flat) if isinstance(ax, np.ndarray) else (
+                [ax] if isinstance(ax, Axes) else list(ax))
+            moved, box = pyplot_colorbar.make_axes([a.position() for a in parents], *sizes)
+            for parent, place in zip(parents, moved):
+                parent.box = place
+            spec_box = None
+        cax = Axes(figure, None, "<colorbar>", None if spec_box else box)
+        cax.spec_box = spec_box
+        figure.axes.append(cax)
+    bar.attrs["ax"] = cax
+    return bar
+
+
+def _pyplot_colorbar(ctx, mappable=None, cax=None, ax=None, **kwargs) -> Artist:
+    """plt.colorbar: of the current image (pyplot's last imshow, scatter or contour) unless
+    given a mappable."""
+    figure = ctx.figures.current()
+    if mappable is None:
+        axes = [figure.current] + figure.axes[::-1] if figure.current else []
+        mappable = next((a.current_image for a in axes if a.current_image is not None), None)
+        if mappable is None:
+            raise errors.runtime(_NO_MAPPABLE)
+    return _colorbar(ctx, figure, mappable, cax, ax, **kwargs)
+
+
 FIGURE_METHODS = table(
+    entry("colorbar", _colorbar, "self, mappable, cax=None, ax=None, use_gridspec=True, "
+          "location=None, orientation=None, fraction=0.15, shrink=1.0, pad=None, anchor=None, "
+          "**kwargs", context=True, qualname="FigureBase.colorbar"),
     entry("add_subplot", _add_subplot, "self, *args, **kwargs", context=True),
     entry("suptitle", _suptitle, "self, t, **kwargs", context=True),
     entry("savefig", _savefig, "self, fname, *args, **kwargs", context=True),
@@ -965,8 +1042,8 @@ PYPLOT = RcNamespace("matplotlib.pyplot", table(
     entry("close", _close, "fig=None", context=True),
     entry("clf", lambda ctx: _clf_figure(ctx.figures.current()), "", context=True),
     entry("gcf", lambda ctx: ctx.figures.current(), "", context=True),
-    entry("colorbar", lambda *args, **kwargs: Artist(COLORBAR), "mappable=None, cax=None, "
-          "ax=None, **kwargs"),
+    entry("colorbar", _pyplot_colorbar, "mappable=None, cax=None, ax=None, **kwargs",
+          context=True),
     entry("gca", lambda ctx: ctx.figures.current().gca(), "", context=True),
     entry("get_fignums", lambda ctx: sorted(ctx.figures.open), "", context=True),
     entry("tight_layout", _nothing, "**kwargs"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from gradcli.engine import errors
+from gradcli.language.namespaces import python_frames
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import TableObject
@@ -189,4 +190,5 @@ INSPECT = Namespace("inspect", table(
     entry("isclass", lambda obj: isinstance(obj, (PyType, classes.UserClass)), "object"),
     entry("isfunction", lambda obj: isinstance(obj, UserFunction), "object"),
     entry("ismethod", lambda obj: isinstance(obj, classes.UserMethod), "object"),
+    *python_frames.ENTRIES,
 ) | {"Parameter": _PARAMETER_TYPE, "Signature": PyType("inspect.Signature", (Signature,))})

@@ -19,6 +19,7 @@ from gradcli.language.namespaces.autograd_graph import GRAPH
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import (FFT, LINALG, MATH_MODULES, NN_FUNCTIONAL,
                                                     SPARSE, SPECIAL, TORCH_MATH)
+from gradcli.language.namespaces import nn_parallel
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.python_random import RANDOM
@@ -280,7 +281,9 @@ def _no_device_type(module, inputs, device_ids=None, output_device=None, dim=0,
 # torch.nn.parallel where no accelerator is found: DataParallel keeps the module to itself
 NN_PARALLEL = Namespace("torch.nn.parallel", LazyTable({"data_parallel": entry(
     "data_parallel", _no_device_type, "module, inputs, device_ids=None, output_device=None, "
-    "dim=0, module_kwargs=None")}, lambda: {"DataParallel": _nn_classes()["DataParallel"]}))
+    "dim=0, module_kwargs=None"), "scatter": entry(
+    "scatter", nn_parallel.scatter, "inputs, target_gpus, dim=0")},
+    lambda: {"DataParallel": _nn_classes()["DataParallel"]}))
 
 
 def _module_module() -> dict:

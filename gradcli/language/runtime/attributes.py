@@ -28,7 +28,7 @@ from gradcli.language.runtime.coercions import index, length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableInstance, TableObject
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import PyType, c_type, instance_module
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import C_CLASSES, Builtin, WrappedBuiltin, entry, table
 from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
@@ -318,8 +318,10 @@ def _missing(value, name: str):
         refusal = unsupported("torch.Tensor", name)
         if refusal is not None:
             raise refusal
+    qualified = protocols.type_of(value).name
+    shown = qualified if c_type(qualified) else type_name(value)  # torch.finfo's tp_name
     raise errors.TorchError("AttributeError",
-                            f"'{type_name(value)}' object has no attribute '{name}'")
+                            f"'{shown}' object has no attribute '{name}'")
 
 
 def _from(value, name: str, attrs: dict, methods: dict):
@@ -475,6 +477,9 @@ def get(value, name: str):
             return protocols.type_of(value)  # a class's metaclass; e.__class__.__name__
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
+        if name == "__module__" and (module := instance_module(protocols.type_of(value).name)) is not None:
+            # scheduler.__module__
+            return module
         if isinstance(value, BaseException) and name == "__notes__" and \
                 "__notes__" in vars(value):  # what add_note() collected
             return vars(value)["__notes__"]

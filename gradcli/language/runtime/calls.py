@@ -125,10 +125,13 @@ def call_user(runtime: Runtime, function: UserFunction, args, kwargs: dict):
         return GeneratorObject(function, names, runtime)
     runtime.depth += 1
     runtime.calls.append((function.name, STATE.origin))
+    frame = Frame(function.closure, names)
+    runtime.frames.append((function, frame))
     try:
-        return function.body(Frame(function.closure, names))
+        return function.body(frame)
     finally:
         runtime.depth -= 1
+        runtime.frames.pop()
         STATE.origin = runtime.calls.pop()[1]  # the call is again what is running
 
 

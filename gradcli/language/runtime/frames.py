@@ -244,6 +244,9 @@ class Runtime:
     future: dict = field(default_factory=dict)  # torch.__future__'s switches, by name
     # The user functions running, outermost first: (name, origin of the call), for tracebacks
     calls: list = field(default_factory=list)
+    # The same calls' (function, Frame), and the program's top-level Frame: inspect's frames
+    frames: list = field(default_factory=list)
+    globals: Frame | None = None
     lines_known: bool = False  # Python would show the program's lines in a traceback (a file)
 
     def check_frame(self) -> None:

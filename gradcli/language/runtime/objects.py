@@ -8,6 +8,7 @@ from typing import Callable
 
 from gradcli.engine import errors
 from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.pytypes import c_type
 
 
 class TableObject(ABC):
@@ -85,8 +86,10 @@ class TableObject(ABC):
         raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")
 
     def missing(self, name: str) -> errors.TorchError:
+        qualified = self.language_type.name
+        shown = qualified if c_type(qualified) else self.class_name
         return errors.TorchError("AttributeError",
-                                 f"'{self.class_name}' object has no attribute '{name}'")
+                                 f"'{shown}' object has no attribute '{name}'")
 
 
 class TableIterator(TableObject):

@@ -20,6 +20,25 @@ class PyType:
 OBJECT = PyType("object", (object,))  # the root class: every value is an instance of it
 
 
+def c_type(name: str) -> bool:
+    """Whether torch's class `name` is a C type (torch.finfo, torch.Size, torch._C.Generator,
+    torch.return_types.max), which Python's messages name by its full tp_name; torch's Python
+    classes (torch.Tensor, torch.nn.modules.linear.Linear) are named by their short name."""
+    return name.startswith(("torch._C.", "torch.return_types.")) or (
+        name.startswith("torch.") and name.count(".") == 1 and name != "torch.Tensor")
+
+
+def instance_module(name: str) -> str | None:
+    """`__module__` of an instance of torch's class `name`: its class's, which the class's
+    __dict__ holds for Python classes and a few C types (torch.dtype, torch._C's); None where
+    it has none (torch.device, torch.Size, torch.finfo...)."""
+    if not name.startswith("torch."):
+        return None
+    if c_type(name) and name != "torch.dtype" and not name.startswith("torch._C."):
+        return None
+    return name.rpartition(".")[0]
+
+
 @record(frozen=True, eq=False)
 class TypeForm:
     """A typing construct (`typing.List`, `Optional[int]`) or a subscripted builtin class
