@@ -216,6 +216,26 @@ def softmax(a: np.ndarray, dim: int) -> np.ndarray:
     return (e / total).reshape(a.shape)
 
 
+def softmax_reduced_last_dim(a: np.ndarray) -> np.ndarray:
+    """torch's float16/bfloat16 softmax over the last dimension (`a` holds the values, float16
+    or float32): in float32, whole float vectors through the vectorised exp and into a vector
+    accumulator whose lanes are then combined, the tail through std::exp added one by one after
+    them, then each exp times 1/sum (the caller rounds to the reduced dtype)."""
+    x = _as_3d(a.astype(np.float32, copy=False), a.ndim - 1)
+    if x.size == 0:
+        return np.empty(a.shape, np.float32)
+    rows = x.reshape(x.shape[0], x.shape[1])
+    shifted = rows - rows.max(axis=1, keepdims=True)
+    width = lanes(np.float32)
+    whole = shifted.shape[1] // width * width
+    e = np.concatenate([sleef.exp(shifted[:, :whole]), scalar_exp(shifted[:, whole:])], axis=1)
+    total = np.zeros(rows.shape[0], np.float32)
+    if whole:
+        total = vec_reduce_all(fold(e[:, :whole].reshape(rows.shape[0], -1, width).transpose(1, 0, 2)))
+    total = fold(np.concatenate([total[None], e[:, whole:].T]))
+    return (e * (np.float32(1) / total)[:, None]).reshape(a.shape)
+
+
 def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
     """torch's log_softmax kernel over `dim` of a float32/float64 array."""
     x = _as_3d(a, dim)
@@ -228,15 +248,42 @@ def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
     return (x - top - sleef.log(total)).reshape(a.shape)
 
 
-def log_softmax_bfloat16_last_dim(a: np.ndarray) -> np.ndarray:
-    """torch's bfloat16 log_softmax over the last dimension (float32 values of bfloat16 ones):
-    as the float32 kernel, but the sum of the exps and its log are kept as bfloat16."""
-    x = _as_3d(a, a.ndim - 1)
+def softmax_reduced(a: np.ndarray, dim: int) -> np.ndarray:
+    """torch's float16/bfloat16 softmax over another dimension (`a` holds the values, float16
+    or float32 ones of bfloat16), in float32 across a vector of the reduced dtype's inner
+    positions at a time: positions past the whole vectors (the scalar path) keep each exp in
+    the reduced dtype before dividing it by the sum."""
+    x = _as_3d(a.astype(np.float32, copy=False), dim)
     if x.size == 0:
-        return np.empty(a.shape, a.dtype)
+        return np.empty(a.shape, np.float32)
+    outer, _, inner = x.shape
+    vector = np.broadcast_to(_vector_positions(outer, inner, lanes(np.float16))[:, None, :],
+                             x.shape)
+    shifted = x - x.max(axis=1, keepdims=True)
+    e = np.where(vector, sleef.exp(shifted), scalar_exp(shifted))
+    total = fold(e.transpose(1, 0, 2))[:, None, :]
+    return (np.where(vector, e, _rounding(a.dtype)(e)) / total).reshape(a.shape)
+
+
+def log_softmax_reduced_last_dim(a: np.ndarray) -> np.ndarray:
+    """torch's float16/bfloat16 log_softmax over the last dimension (`a` holds the values,
+    float16 or float32 ones of bfloat16): as the float32 kernel, but the sum of the exps and its
+    log are kept in the reduced dtype (the caller rounds the result to it)."""
+    x = _as_3d(a.astype(np.float32, copy=False), a.ndim - 1)
+    if x.size == 0:
+        return np.empty(a.shape, np.float32)
+    reduced = _rounding(a.dtype)
     rows, top, _, total = _row_exps(x)
-    log_total = dtypes.round_bfloat16(sleef.log(dtypes.round_bfloat16(total)))
+    log_total = reduced(sleef.log(reduced(total)))
     return (rows - top - log_total[:, None]).reshape(a.shape)
+
+
+def _rounding(dtype):
+    """Rounding of float32 values to the reduced dtype an array of `dtype` holds: float16's
+    own, or bfloat16's (kept as float32 values)."""
+    if dtype == np.float16:
+        return lambda values: values.astype(np.float16).astype(np.float32)
+    return dtypes.round_bfloat16
 
 
 def _dot_rows(g: np.ndarray, o: np.ndarray) -> np.ndarray:

@@ -198,9 +198,18 @@ def _in_kernel_order(a) -> bool:
     return a.ndim > 0 and a.dtype in (np.float32, np.float64)
 
 
+def _reduced(a) -> bool:
+    """Whether torch's float16/bfloat16 kernels (float32 inside) serve."""
+    return a.dtype == np.float16 or STATE.bfloat16_kernel
+
+
 def _softmax(a, dim):
     if a.ndim == 0:
         return np.ones_like(a)
+    if _reduced(a):
+        if dim % a.ndim == a.ndim - 1:
+            return kernels_order.softmax_reduced_last_dim(a).astype(a.dtype)
+        return kernels_order.softmax_reduced(a, dim).astype(a.dtype)
     if _in_kernel_order(a):
         return kernels_order.softmax(a, dim)
     shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
@@ -213,8 +222,10 @@ def _softmax(a, dim):
 def _log_softmax(a, dim):
     if a.ndim == 0:
         return np.zeros_like(a)
-    if STATE.bfloat16_kernel and dim % a.ndim == a.ndim - 1:
-        return kernels_order.log_softmax_bfloat16_last_dim(a)
+    if _reduced(a) and dim % a.ndim == a.ndim - 1:
+        return kernels_order.log_softmax_reduced_last_dim(a).astype(a.dtype)
+    if a.dtype == np.float16:  # over another dim: float32's kernel, rounded once
+        return kernels_order.log_softmax(a.astype(np.float32), dim).astype(a.dtype)
     if _in_kernel_order(a):
         return kernels_order.log_softmax(a, dim)
     shifted = a - np.max(a, axis=dim, keepdims=True)
