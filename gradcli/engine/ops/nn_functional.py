@@ -80,7 +80,7 @@ defop("celu_", "CeluBackward1", lambda a, **k: F.elu_values(a, **k), promote="no
 def _mish(a):
     """x * tanh(softplus(x)); float32 as torch's kernel: SLEEF's exp, log1p and tanh in whole
     vectors, glibc's in the tails."""
-    if a.dtype != np.float32 or STATE.bfloat16_kernel:
+    if a.dtype != np.float32 or STATE.reduced_kernel:
         return a * np.tanh(np.log1p(np.exp(a)))
     return pointwise_order.split(
         a, lambda v: v * sleef.tanhf(sleef_df.log1pf(sleef.expf(v))),
@@ -91,7 +91,7 @@ def _mish_backward_kernel(g, a):
     """torch's mish_backward kernel: dy * (t + x * sigmoid(x) * (1 - t * t)), t =
     tanh(softplus(x)), its two multiply-adds fused (in the tails too)."""
     one = a.dtype.type(1)
-    if a.dtype != np.float32 or STATE.bfloat16_kernel:
+    if a.dtype != np.float32 or STATE.reduced_kernel:
         t = np.tanh(np.log1p(np.exp(a)))
         return g * (t + a * (one / (one + np.exp(-a))) * (one - t * t))
 

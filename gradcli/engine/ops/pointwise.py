@@ -181,8 +181,8 @@ def _pow_tensor_scalar(a, e):
     if a.dtype.kind != "f":
         return np.power(a, e)
     one = a.dtype.type(1)
-    if STATE.bfloat16_kernel and e in (3, -2):  # torch multiplies these in bfloat16
-        square = dtypes.round_bfloat16(a * a)
+    if STATE.reduced_kernel and e in (3, -2):  # torch multiplies these in bfloat16 or float16
+        square = dtypes.rounded_to(STATE.reduced_kernel, a * a)
         return square * a if e == 3 else one / square
     fast = _EXACT_POWERS.get(e)
     if fast is not None:
@@ -438,9 +438,14 @@ def _sinc_grad(g, a):
 
 
 def _logit(a, eps=None):
+    """log(x / (1 - x)); for bfloat16 and float16 each step rounded to the dtype, as torch's
+    kernel computes it in Vectorized<scalar_t>."""
     if eps is not None:
         a = np.clip(a, a.dtype.type(eps), a.dtype.type(1.0 - eps))
-    return np.log(a / (a.dtype.type(1) - a))
+    if not STATE.reduced_kernel:
+        return np.log(a / (a.dtype.type(1) - a))
+    one_less = dtypes.rounded_to(STATE.reduced_kernel, a.dtype.type(1) - a)
+    return np.log(dtypes.rounded_to(STATE.reduced_kernel, a / one_less))
 
 
 def _logit_grad(g, a, eps=None):
@@ -502,6 +507,8 @@ def _xlogy(x, y):
     y is NaN."""
     dtype = np.result_type(x, y)
     logs = libm_float.scalar("log", np.asarray(y, dtype))
+    if STATE.reduced_kernel:  # c10's std::log of a bfloat16 or float16 value returns one
+        logs = dtypes.rounded_to(STATE.reduced_kernel, logs)
     with np.errstate(invalid="ignore"):
         product = np.where(x == 0, 0, x * logs)
     return np.where(np.isnan(y), y, product).astype(dtype, copy=False)
