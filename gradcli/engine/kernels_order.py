@@ -231,7 +231,8 @@ def softmax_reduced_last_dim(a: np.ndarray) -> np.ndarray:
     e = np.concatenate([sleef.exp(shifted[:, :whole]), scalar_exp(shifted[:, whole:])], axis=1)
     total = np.zeros(rows.shape[0], np.float32)
     if whole:
-        total = vec_reduce_all(fold(e[:, :whole].reshape(rows.shape[0], -1, width).transpose(1, 0, 2)))
+        chunks = e[:, :whole].reshape(rows.shape[0], -1, width).transpose(1, 0, 2)
+        total = vec_reduce_all(fold(chunks))
     total = fold(np.concatenate([total[None], e[:, whole:].T]))
     return (e * (np.float32(1) / total)[:, None]).reshape(a.shape)
 

@@ -1173,11 +1173,13 @@ declare("subtract", sub, "subtract(Tensor self, Tensor other, *, Scalar alpha=1,
                 "subtract(Tensor self, Scalar other, Scalar alpha=1)"), numbers_as_tensors=True)
 declare("divide", div, "divide(Tensor self, Tensor other, *, Tensor? out=None)",
         "divide(Tensor self, Tensor other, *, str? rounding_mode, Tensor? out=None)",
-        "divide(Tensor self, Scalar other)", "divide(Tensor self, Scalar other, *, str? rounding_mode)",
+        "divide(Tensor self, Scalar other)",
+        "divide(Tensor self, Scalar other, *, str? rounding_mode)",
         method=("divide(Tensor self, Tensor other)",
                 "divide(Tensor self, Tensor other, *, str? rounding_mode)",
                 "divide(Tensor self, Scalar other)",
-                "divide(Tensor self, Scalar other, *, str? rounding_mode)"), numbers_as_tensors=True)
+                "divide(Tensor self, Scalar other, *, str? rounding_mode)"),
+        numbers_as_tensors=True)
 for _binary, _fn in (("multiply", mul), ("true_divide", div), ("floor_divide", floor_divide)):
     declare(_binary, _fn, f"{_binary}(Tensor self, Tensor other, *, Tensor? out=None)",
             f"{_binary}(Tensor self, Scalar other)", method=(
