@@ -124,16 +124,19 @@ CONVERTERS = {
 
 def to_numpy(t: Tensor, force: bool = False):
     """Tensor.numpy(): the tensor's own array (shared memory), refused (unless forced) while it
-    requires grad and grad mode is on, or while its conjugate or negative bit is set."""
+    requires grad and grad mode is on, or while its conjugate or negative bit is set; NumPy has
+    no bfloat16, forced or not."""
     vmap_batched.refuse(t, vmap_batched.STORAGE)
     if t.sparse is not None:
         raise errors.type_error("can't convert Sparse layout tensor to numpy. Use "
                                 "Tensor.to_dense() first.")
-    if force:
-        return t.data
-    if t.requires_grad and STATE.grad_enabled:
+    if t.requires_grad and STATE.grad_enabled and not force:
         raise errors.runtime("Can't call numpy() on Tensor that requires grad. Use "
                              "tensor.detach().numpy() instead.")
+    if t.dtype is dtypes.bfloat16:
+        raise errors.type_error("Got unsupported ScalarType BFloat16")
+    if force:
+        return t.data
     for bit, name in ((F.is_conj, "conjugate"), (F.is_neg, "negative")):
         if bit(t):
             fix = "resolve_conj" if name == "conjugate" else "resolve_neg"

@@ -239,6 +239,23 @@ def round_bfloat16(values: np.ndarray) -> np.ndarray:
     return rounded.astype(np.uint32, copy=False).view(np.float32).reshape(values.shape)
 
 
+def round_float16(values) -> np.ndarray:
+    """Values rounded to float16's, as float32."""
+    return np.asarray(values).astype(np.float32).astype(np.float16).astype(np.float32)
+
+
+def rounded_to(dtype: DType, values) -> np.ndarray:
+    """Values rounded to those of `dtype`, bfloat16 or float16, as float32."""
+    if dtype is bfloat16:
+        return round_bfloat16(np.asarray(values).astype(np.float32))
+    return round_float16(values)
+
+
+def float_max(dtype: DType) -> float:
+    """The largest finite value of a floating dtype."""
+    return _FLOAT_MAX.get(dtype.name, float(np.finfo(dtype.np).max))
+
+
 def scalar_dtype(value: object, default_float: DType) -> DType:
     """The dtype a Python scalar takes when it has to stand alone (torch.tensor(3.) etc.)."""
     if isinstance(value, bool):

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from gradcli.engine import kernels_order, libm_float, onednn_gelu, pointwise_order, sleef
+from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
 from gradcli.engine.fma import fma32
 
 _F = np.float32
@@ -68,23 +69,33 @@ def _backward(g: np.ndarray, x: np.ndarray, approximate: str, erf, exp, tanh,
     return g * (fma32(x, pdf, cdf) if vector else cdf + x * pdf)
 
 
-def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
-    """torch.nn.functional.gelu of a float32 array."""
-    if _uses_onednn(x, approximate):
+def gelu(x: np.ndarray, approximate: str, half: bool = False) -> np.ndarray:
+    """torch.nn.functional.gelu of a float32 array (of float16 values when `half`: oneDNN
+    takes none, and ATen's vectors hold twice as many)."""
+    if _uses_onednn(x, approximate) and not half:
         return onednn_gelu.gelu_erf(x)
     with np.errstate(all="ignore"):
         return pointwise_order.split_strided(
             (x,), lambda v: _forward(v, approximate, _vector_erf, sleef.tanhf),
-            lambda v: _forward(v, approximate, libm_float.erff, libm_float.tanhf))
+            lambda v: _forward(v, approximate, libm_float.erff, libm_float.tanhf),
+            _vector_bytes(half))
 
 
-def gelu_backward(g: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
-    """aten::gelu_backward of float32 arrays (the gradient g, the input x)."""
-    if _uses_onednn(x, approximate):
+def gelu_backward(g: np.ndarray, x: np.ndarray, approximate: str, half: bool = False) -> np.ndarray:
+    """aten::gelu_backward of float32 arrays (the gradient g, the input x; as gelu for
+    float16 values)."""
+    if _uses_onednn(x, approximate) and not half:
         return onednn_gelu.gelu_erf_backward(g, x)
     with np.errstate(all="ignore"):
         return pointwise_order.split_strided(
             (g, x), lambda dy, v: _backward(dy, v, approximate, _vector_erf, sleef.expf,
                                           sleef.tanhf, True),
             lambda dy, v: _backward(dy, v, approximate, libm_float.erff,
-                                    kernels_order.scalar_exp, libm_float.tanhf, False))
+                                    kernels_order.scalar_exp, libm_float.tanhf, False),
+            _vector_bytes(half))
+
+
+def _vector_bytes(half: bool) -> int:
+    """The bytes of float32 values one ATen vector covers: a float16 vector holds as many
+    values as there are bytes in a float one, each read as a float32."""
+    return 2 * WIDE_VECTOR_BYTES if half else WIDE_VECTOR_BYTES

@@ -216,6 +216,27 @@ def softmax(a: np.ndarray, dim: int) -> np.ndarray:
     return (e / total).reshape(a.shape)
 
 
+def softmax_reduced_last_dim(a: np.ndarray) -> np.ndarray:
+    """torch's float16/bfloat16 softmax over the last dimension (`a` holds float32 values of
+    the reduced dtype): in float32, whole float vectors through the vectorised exp and into a
+    vector accumulator whose lanes are then combined, the tail through std::exp added one by one
+    after them, then each exp times 1/sum (the result is rounded as it becomes a tensor)."""
+    x = _as_3d(a, a.ndim - 1)
+    if x.size == 0:
+        return np.empty(a.shape, np.float32)
+    rows = x.reshape(x.shape[0], x.shape[1])
+    shifted = rows - rows.max(axis=1, keepdims=True)
+    width = lanes(np.float32)
+    whole = shifted.shape[1] // width * width
+    e = np.concatenate([sleef.exp(shifted[:, :whole]), scalar_exp(shifted[:, whole:])], axis=1)
+    total = np.zeros(rows.shape[0], np.float32)
+    if whole:
+        chunks = e[:, :whole].reshape(rows.shape[0], -1, width).transpose(1, 0, 2)
+        total = vec_reduce_all(fold(chunks))
+    total = fold(np.concatenate([total[None], e[:, whole:].T]))
+    return (e * (np.float32(1) / total)[:, None]).reshape(a.shape)
+
+
 def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
     """torch's log_softmax kernel over `dim` of a float32/float64 array."""
     x = _as_3d(a, dim)
@@ -228,14 +249,32 @@ def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
     return (x - top - sleef.log(total)).reshape(a.shape)
 
 
-def log_softmax_bfloat16_last_dim(a: np.ndarray) -> np.ndarray:
-    """torch's bfloat16 log_softmax over the last dimension (float32 values of bfloat16 ones):
-    as the float32 kernel, but the sum of the exps and its log are kept as bfloat16."""
+def softmax_reduced(a: np.ndarray, dim: int, dtype) -> np.ndarray:
+    """torch's float16/bfloat16 softmax over another dimension (`a` holds float32 values of
+    `dtype`, the reduced one), in float32 across a vector of the
+    reduced dtype's inner positions at a time: positions past the whole vectors (the scalar
+    path) keep each exp in the reduced dtype before dividing it by the sum."""
+    x = _as_3d(a, dim)
+    if x.size == 0:
+        return np.empty(a.shape, np.float32)
+    outer, _, inner = x.shape
+    vector = np.broadcast_to(_vector_positions(outer, inner, lanes(np.float16))[:, None, :],
+                             x.shape)
+    shifted = x - x.max(axis=1, keepdims=True)
+    e = np.where(vector, sleef.exp(shifted), scalar_exp(shifted))
+    total = fold(e.transpose(1, 0, 2))[:, None, :]
+    return (np.where(vector, e, dtypes.rounded_to(dtype, e)) / total).reshape(a.shape)
+
+
+def log_softmax_reduced_last_dim(a: np.ndarray, dtype) -> np.ndarray:
+    """torch's float16/bfloat16 log_softmax over the last dimension (`a` holds float32 values
+    of `dtype`, the reduced one): as the float32 kernel, but the sum of the exps and its log are
+    kept in the reduced dtype."""
     x = _as_3d(a, a.ndim - 1)
     if x.size == 0:
-        return np.empty(a.shape, a.dtype)
+        return np.empty(a.shape, np.float32)
     rows, top, _, total = _row_exps(x)
-    log_total = dtypes.round_bfloat16(sleef.log(dtypes.round_bfloat16(total)))
+    log_total = dtypes.rounded_to(dtype, sleef.log(dtypes.rounded_to(dtype, total)))
     return (rows - top - log_total[:, None]).reshape(a.shape)
 
 
@@ -307,14 +346,20 @@ def _ceil_log2(value: int) -> int:
     return 0 if value <= 1 else (value - 1).bit_length()
 
 
-def nll_cascade_sum(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+def nll_cascade_sum(values: np.ndarray, valid: np.ndarray, reduced=None) -> np.ndarray:
     """nll_loss's reduction (LossNLL.cpp): each kept sample's value is added to level 0 of
     eight partial sums; after sample b, when b is a multiple of 2**power, level 0 is flushed
     upward (and level j on to j+1 while b is a multiple of 2**(power*(j+1))); then the levels
     are added in order. `values` (one per sample) are what the kernel adds; ignored samples
-    are skipped without flushing."""
+    are skipped without flushing. The partial sums are of the input's dtype: float32 values of
+    the `reduced` one (bfloat16 or float16), if given, each sum rounded to it."""
     batch = len(values)
     dtype = values.dtype.type
+    if reduced is None:
+        add = np.add
+    else:
+        def add(a, b):
+            return dtypes.rounded_to(reduced, np.add(a, b)).astype(values.dtype)
     power = max(4, _ceil_log2(batch) // 8)
     mask = (1 << power) - 1
     kept = np.flatnonzero(valid)
@@ -330,17 +375,17 @@ def nll_cascade_sum(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
         runs[take, k] = values[kept[starts[take] + k]]
     run_sums = np.zeros(len(starts), values.dtype)
     for k in range(width):
-        run_sums += runs[:, k]
+        run_sums = add(run_sums, runs[:, k])
     levels = [dtype(0)] * 8
     for b, run in zip(flushes.tolist(), run_sums[:-1]):
-        levels[1] = levels[1] + run
+        levels[1] = add(levels[1], run)
         for j in range(1, 7):
             if b & (mask << (j * power)):
                 break
-            levels[j + 1] = levels[j + 1] + levels[j]
+            levels[j + 1] = add(levels[j + 1], levels[j])
             levels[j] = dtype(0)
     levels[0] = run_sums[-1]
     total = dtype(0)
     for level in levels:
-        total = total + level
+        total = add(total, level)
     return np.asarray(total, values.dtype)

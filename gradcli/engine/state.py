@@ -91,9 +91,9 @@ class EngineState:
         # which torch's one batched backward walks once
         self.graph_kept = False
         self.autocast = (False, dtypes.bfloat16)  # CPU autocast: (enabled, its dtype)
-        # A forward is computing a bfloat16 result (on float32 arrays): the few kernels whose
-        # bfloat16 code rounds along the way read it
-        self.bfloat16_kernel = False
+        # A forward is computing a bfloat16 or float16 result (on float32 arrays): that dtype,
+        # which the few kernels whose reduced precision code rounds along the way read; else None
+        self.reduced_kernel = None
         self.flags: dict[str, object] = {}  # settings a program changed (torch.backends...)
         # Python's warning filters, first match wins: (action, matches(category, message))
         self.warning_filters: list = []

@@ -740,7 +740,7 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
             a = np.asarray(a)
         if type(a) is not np.ndarray or not a.size:
             return rounded(a)
-        if a.dtype == np.float32 and single and not STATE.bfloat16_kernel:
+        if a.dtype == np.float32 and single and not STATE.reduced_kernel:
             return _in_layout(emulated, a)
         if a.dtype == np.float64 and _double_kernel(name):
             return _in_layout(emulated_double, a)

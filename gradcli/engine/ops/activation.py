@@ -25,7 +25,7 @@ def _zeros_like_first(g, *_, **__):
 
 def _gelu(a, approximate):
     if a.dtype == np.float32:
-        return gelu_kernels.gelu(a, approximate)
+        return gelu_kernels.gelu(a, approximate, STATE.reduced_kernel is dtypes.float16)
     if approximate == "tanh":
         inner = F.GELU_BETA * (a + F.GELU_KAPPA * (a * a * a))
         return 0.5 * a * (1 + np.tanh(inner))
@@ -34,7 +34,8 @@ def _gelu(a, approximate):
 
 def _gelu_backward(g, a, approximate):
     if g.dtype == np.float32 and a.dtype == np.float32:
-        return gelu_kernels.gelu_backward(g, a, approximate)
+        return gelu_kernels.gelu_backward(g, a, approximate,
+                                          STATE.reduced_kernel is dtypes.float16)
     if approximate == "tanh":
         square = a * a
         inner = F.GELU_BETA * (a + F.GELU_KAPPA * (square * a))
@@ -79,7 +80,7 @@ def _silu_backward(g, a):
 def _float32_kernel(a) -> bool:
     """Whether torch's float32 kernel (SLEEF in whole vectors, glibc in the tails) is the one
     to repeat: a float32 array that is not bfloat16's storage."""
-    return a.dtype == np.float32 and not STATE.bfloat16_kernel
+    return a.dtype == np.float32 and not STATE.reduced_kernel
 
 
 def _sleef_kernel(a) -> bool:
@@ -146,6 +147,15 @@ def _leaky_relu_backward_of_result(g, out, negative_slope):
     return F.leaky_relu_backward(g, out, negative_slope)
 
 
+def _sigmoid_backward(g, out):
+    """g * (1 - out) * out: in float32 for bfloat16 (its kernel of its own), each step rounded
+    for float16 (Vectorized<Half>'s arithmetic)."""
+    if STATE.reduced_kernel is dtypes.float16:
+        half = dtypes.float16
+        return dtypes.rounded_to(half, g * dtypes.rounded_to(half, 1 - out)) * out
+    return g * (1 - out) * out
+
+
 def log_sigmoid_values(a):
     """torch's log_sigmoid kernel: min(a, 0) - log1p(exp(-|a|)), every element in vector code
     (SLEEF's exp and log1p for float32 and float64, partial vectors included)."""
@@ -163,6 +173,8 @@ def log_sigmoid_backward_values(g, a):
 
     def kernel(dy, x):
         buffer = exp(-np.abs(x))  # (the forward's buffer, made by the same vector code)
+        if STATE.reduced_kernel:  # stored in the input's dtype
+            buffer = dtypes.rounded_to(STATE.reduced_kernel, buffer)
         negative = x < 0
         sign = np.where(negative, one, -one)
         return (np.where(negative, one, a.dtype.type(0)) - sign * (buffer / (one + buffer))) * dy
@@ -201,6 +213,10 @@ def _in_kernel_order(a) -> bool:
 def _softmax(a, dim):
     if a.ndim == 0:
         return np.ones_like(a)
+    if STATE.reduced_kernel:
+        if dim % a.ndim == a.ndim - 1:
+            return kernels_order.softmax_reduced_last_dim(a)
+        return kernels_order.softmax_reduced(a, dim, STATE.reduced_kernel)
     if _in_kernel_order(a):
         return kernels_order.softmax(a, dim)
     shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
@@ -213,8 +229,8 @@ def _softmax(a, dim):
 def _log_softmax(a, dim):
     if a.ndim == 0:
         return np.zeros_like(a)
-    if STATE.bfloat16_kernel and dim % a.ndim == a.ndim - 1:
-        return kernels_order.log_softmax_bfloat16_last_dim(a)
+    if STATE.reduced_kernel and dim % a.ndim == a.ndim - 1:
+        return kernels_order.log_softmax_reduced_last_dim(a, STATE.reduced_kernel)
     if _in_kernel_order(a):
         return kernels_order.log_softmax(a, dim)
     shifted = a - np.max(a, axis=dim, keepdims=True)
@@ -236,7 +252,7 @@ pointwise_op("tanh_backward", "TanhBackwardBackward0", _tanh_backward,
              save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, out: F.tanh_backward(gg, out),
                   lambda gg, g, out: F.mul(gg, F.mul(F.mul_scalar(out, -2), g))), jvp=AS_VJP)
-pointwise_op("sigmoid_backward", "SigmoidBackwardBackward0", lambda g, out: g * (1 - out) * out,
+pointwise_op("sigmoid_backward", "SigmoidBackwardBackward0", _sigmoid_backward,
              save=(0, 1), save_for=((1,), (0, 1)),
              vjp=(lambda gg, g, out: F.sigmoid_backward(gg, out),
                   lambda gg, g, out: F.mul(F.mul(gg, g), F.add_scalar(F.mul_scalar(out, -2), 1))),

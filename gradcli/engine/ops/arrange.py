@@ -517,10 +517,11 @@ def fmod(a: Tensor, other) -> Tensor:
 def _nan_to_num(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy()
-    info = np.finfo(a.dtype)
+    largest = dtypes.float_max(STATE.reduced_kernel) if STATE.reduced_kernel else \
+        np.finfo(a.dtype).max  # (of the dtype computed in float32, if reduced)
     return np.nan_to_num(a, nan=0.0 if nan is None else nan,
-                         posinf=info.max if posinf is None else posinf,
-                         neginf=info.min if neginf is None else neginf)
+                         posinf=largest if posinf is None else posinf,
+                         neginf=-largest if neginf is None else neginf)
 
 
 defop("nan_to_num", "NanToNumBackward0", _nan_to_num, promote="none", save=(0,),

@@ -241,18 +241,20 @@ def _total_weight(a, target, weight, w, ignore_index):
     valid = np.asarray(target).reshape(-1) != ignore_index
     if weight is None:
         return np.asarray(valid.sum(), a.dtype)
-    return kernels_order.nll_cascade_sum(w, valid)
+    return kernels_order.nll_cascade_sum(w, valid, STATE.reduced_kernel)
 
 
 def _nll_forward(a, target, weight, reduction, ignore_index):
     values, w, _ = _picked(a, target, weight, ignore_index)
     losses_ = -values * w
+    if STATE.reduced_kernel:  # (the product of two values of the reduced dtype, as one)
+        losses_ = dtypes.rounded_to(STATE.reduced_kernel, losses_)
     total = _total_weight(a, target, weight, w, ignore_index)
     if reduction == "none":
         return losses_.reshape(np.shape(target)), total
     if _in_cascade(a):
         valid = np.asarray(target).reshape(-1) != ignore_index
-        summed = kernels_order.nll_cascade_sum(losses_, valid)
+        summed = kernels_order.nll_cascade_sum(losses_, valid, STATE.reduced_kernel)
     else:
         summed = np.sum(losses_, dtype=a.dtype)
     return (summed / total if reduction == "mean" else summed), total

@@ -80,7 +80,7 @@ defop("celu_", "CeluBackward1", lambda a, **k: F.elu_values(a, **k), promote="no
 def _mish(a):
     """x * tanh(softplus(x)); float32 as torch's kernel: SLEEF's exp, log1p and tanh in whole
     vectors, glibc's in the tails."""
-    if a.dtype != np.float32 or STATE.bfloat16_kernel:
+    if a.dtype != np.float32 or STATE.reduced_kernel:
         return a * np.tanh(np.log1p(np.exp(a)))
     return pointwise_order.split(
         a, lambda v: v * sleef.tanhf(sleef_df.log1pf(sleef.expf(v))),
@@ -91,7 +91,7 @@ def _mish_backward_kernel(g, a):
     """torch's mish_backward kernel: dy * (t + x * sigmoid(x) * (1 - t * t)), t =
     tanh(softplus(x)), its two multiply-adds fused (in the tails too)."""
     one = a.dtype.type(1)
-    if a.dtype != np.float32 or STATE.bfloat16_kernel:
+    if a.dtype != np.float32 or STATE.reduced_kernel:
         t = np.tanh(np.log1p(np.exp(a)))
         return g * (t + a * (one / (one + np.exp(-a))) * (one - t * t))
 
@@ -745,6 +745,8 @@ def _batch_norm(x, w, b, mean_in, var_in, training, eps):
 
 
 def _batch_norm_values(x, w, b, mean_in, var_in, training, eps):
+    if STATE.reduced_kernel:
+        return _reduced_batch_norm(x, w, b, mean_in, var_in, training, eps)
     if _exact_batch_norm(x, w, b, mean_in, var_in):
         mean, invstd = _normalizing_stats(x, mean_in, var_in, training, eps, forward=True)
         out = normalization_order.batch_norm_transform(_channels(x), w, b, mean, invstd)
@@ -767,6 +769,38 @@ def _batch_norm_values(x, w, b, mean_in, var_in, training, eps):
     if training:
         return out.astype(x.dtype), mean.astype(x.dtype), invstd.astype(x.dtype)
     return out.astype(x.dtype), np.zeros(0, x.dtype), np.zeros(0, x.dtype)
+
+
+def _reduced_batch_norm(x, w, b, mean_in, var_in, training, eps):
+    """batch_norm of bfloat16 or float16 values (as float32): the batch's statistics in float,
+    kept (and saved) in the input's dtype, then (x - mean) * invstd, times the weight plus the
+    bias, in float32."""
+    if training:
+        mean, var_sum = _reduced_batch_stats(x)
+        var = (var_sum / np.float32(x.size // x.shape[1])).astype(np.float64)
+        mean = dtypes.rounded_to(STATE.reduced_kernel, mean)
+        invstd = dtypes.rounded_to(STATE.reduced_kernel, 1 / np.sqrt(var + eps))
+    else:
+        mean = np.asarray(mean_in, np.float32)
+        invstd = (1 / np.sqrt(var_in.astype(np.float64) + eps)).astype(np.float32)
+    out = (x - _channel_view(mean, x.ndim)) * _channel_view(invstd, x.ndim)
+    if w is not None:
+        out = out * _channel_view(w, x.ndim)
+    if b is not None:
+        out = out + _channel_view(b, x.ndim)
+    if training:
+        return out, mean, invstd
+    return out, np.zeros(0, x.dtype), np.zeros(0, x.dtype)
+
+
+def _reduced_batch_stats(x):
+    """A bfloat16 or float16 batch's mean and sum of squared deviations per channel, in float
+    (as float32)."""
+    axes = (0, *range(2, x.ndim))
+    wide = x.astype(np.float64)
+    mean = wide.mean(axis=axes)
+    var_sum = ((wide - _channel_view(mean, x.ndim)) ** 2).sum(axis=axes)
+    return mean.astype(np.float32), var_sum.astype(np.float32)
 
 
 def _batch_norm_composite(training, eps, index):
@@ -890,7 +924,7 @@ def batch_norm(x: Tensor, running_mean, running_var, weight=None, bias=None,
                               running_var, training=bool(training), eps=eps)
     if training and running_mean is not None and running_var is not None:
         # updated inside the op, as torch's kernel does: no version bump
-        _update_running(x.data, running_mean.data, running_var.data, mean.data, invstd.data,
+        _update_running(x, running_mean.data, running_var.data, mean.data, invstd.data,
                         momentum, eps)
     return out
 
@@ -924,8 +958,17 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     return F.view(out, size)
 
 
-def _update_running(x, running_mean, running_var, mean, invstd, momentum, eps):
+def _update_running(t, running_mean, running_var, mean, invstd, momentum, eps):
+    x = t.data
     n = x.size // x.shape[1]
+    if t.dtype in (dtypes.bfloat16, dtypes.float16):  # in double from the stored statistics
+        mean, var_sum = _reduced_batch_stats(x)
+        unbiased = (var_sum / np.float32(n - 1)).astype(np.float64)
+        running_mean[...] = dtypes.stored(dtypes.rounded_to(t.dtype, momentum * mean.astype(
+            np.float64) + (1 - momentum) * running_mean.astype(np.float64)), t.dtype)
+        running_var[...] = dtypes.stored(dtypes.rounded_to(t.dtype, momentum * unbiased + (
+            1 - momentum) * running_var.astype(np.float64)), t.dtype)
+        return
     if _exact_batch_norm(x, running_mean, running_var):
         _, var_sum = normalization_order.batch_norm_stats(_channels(x))
         running_mean[...], running_var[...] = normalization_order.running_stats(

@@ -181,8 +181,8 @@ def _pow_tensor_scalar(a, e):
     if a.dtype.kind != "f":
         return np.power(a, e)
     one = a.dtype.type(1)
-    if STATE.bfloat16_kernel and e in (3, -2):  # torch multiplies these in bfloat16
-        square = dtypes.round_bfloat16(a * a)
+    if STATE.reduced_kernel and e in (3, -2):  # torch multiplies these in bfloat16 or float16
+        square = dtypes.rounded_to(STATE.reduced_kernel, a * a)
         return square * a if e == 3 else one / square
     fast = _EXACT_POWERS.get(e)
     if fast is not None:
@@ -438,9 +438,14 @@ def _sinc_grad(g, a):
 
 
 def _logit(a, eps=None):
+    """log(x / (1 - x)); for bfloat16 and float16 each step rounded to the dtype, as torch's
+    kernel computes it in Vectorized<scalar_t>."""
     if eps is not None:
         a = np.clip(a, a.dtype.type(eps), a.dtype.type(1.0 - eps))
-    return np.log(a / (a.dtype.type(1) - a))
+    if not STATE.reduced_kernel:
+        return np.log(a / (a.dtype.type(1) - a))
+    one_less = dtypes.rounded_to(STATE.reduced_kernel, a.dtype.type(1) - a)
+    return np.log(dtypes.rounded_to(STATE.reduced_kernel, a / one_less))
 
 
 def _logit_grad(g, a, eps=None):
@@ -502,6 +507,8 @@ def _xlogy(x, y):
     y is NaN."""
     dtype = np.result_type(x, y)
     logs = libm_float.scalar("log", np.asarray(y, dtype))
+    if STATE.reduced_kernel:  # c10's std::log of a bfloat16 or float16 value returns one
+        logs = dtypes.rounded_to(STATE.reduced_kernel, logs)
     with np.errstate(invalid="ignore"):
         product = np.where(x == 0, 0, x * logs)
     return np.where(np.isnan(y), y, product).astype(dtype, copy=False)
@@ -1154,23 +1161,25 @@ declare("rsub", rsub, "rsub(Tensor self, Tensor other, *, Scalar alpha=1)",
 declare("mul", mul, "mul(Tensor self, Tensor other, *, Tensor? out=None)",
         method=("mul(Tensor self, Tensor other)",), numbers_as_tensors=True)
 declare("div", div, "div(Tensor self, Tensor other, *, Tensor? out=None)",
-        "div(Tensor self, Tensor other, *, str rounding_mode, Tensor? out=None)",
-        "div(Tensor self, Scalar other, *, str rounding_mode)",
+        "div(Tensor self, Tensor other, *, str? rounding_mode, Tensor? out=None)",
+        "div(Tensor self, Scalar other, *, str? rounding_mode)",
         method=("div(Tensor self, Tensor other)",
-        "div(Tensor self, Tensor other, *, str rounding_mode)",
-        "div(Tensor self, Scalar other, *, str rounding_mode)"), numbers_as_tensors=True)
+        "div(Tensor self, Tensor other, *, str? rounding_mode)",
+        "div(Tensor self, Scalar other, *, str? rounding_mode)"), numbers_as_tensors=True)
 # torch's aliases of sub, mul and div list overloads of their own (a Scalar `other` among them)
 declare("subtract", sub, "subtract(Tensor self, Tensor other, *, Scalar alpha=1, Tensor? out=None)",
         "subtract(Tensor self, Scalar other, Scalar alpha=1)",
         method=("subtract(Tensor self, Tensor other, *, Scalar alpha=1)",
                 "subtract(Tensor self, Scalar other, Scalar alpha=1)"), numbers_as_tensors=True)
 declare("divide", div, "divide(Tensor self, Tensor other, *, Tensor? out=None)",
-        "divide(Tensor self, Tensor other, *, str rounding_mode, Tensor? out=None)",
-        "divide(Tensor self, Scalar other)", "divide(Tensor self, Scalar other, *, str rounding_mode)",
+        "divide(Tensor self, Tensor other, *, str? rounding_mode, Tensor? out=None)",
+        "divide(Tensor self, Scalar other)",
+        "divide(Tensor self, Scalar other, *, str? rounding_mode)",
         method=("divide(Tensor self, Tensor other)",
-                "divide(Tensor self, Tensor other, *, str rounding_mode)",
+                "divide(Tensor self, Tensor other, *, str? rounding_mode)",
                 "divide(Tensor self, Scalar other)",
-                "divide(Tensor self, Scalar other, *, str rounding_mode)"), numbers_as_tensors=True)
+                "divide(Tensor self, Scalar other, *, str? rounding_mode)"),
+        numbers_as_tensors=True)
 for _binary, _fn in (("multiply", mul), ("true_divide", div), ("floor_divide", floor_divide)):
     declare(_binary, _fn, f"{_binary}(Tensor self, Tensor other, *, Tensor? out=None)",
             f"{_binary}(Tensor self, Scalar other)", method=(

@@ -253,8 +253,10 @@ defop("mean.dim", "MeanBackward1", _mean, promote="none", complex=True,
 def _prod(a, dtype=None, dim=None, keepdim=False):
     out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
     axis = None if dim is None or a.ndim == 0 else dim
-    if out.np == a.dtype:
-        exact = whole_product(a) if axis is None else dim_product(a, axis)
+    if out.np == a.dtype or (dtype is not None and out.category == dtypes.FLOATING):
+        a = a.astype(out.np, copy=False)  # (torch casts the input to `dtype` first)
+        reduced = STATE.reduced_kernel if dtype is None else None
+        exact = whole_product(a, reduced) if axis is None else dim_product(a, axis, reduced)
         if exact is not None:
             if keepdim:
                 return exact.reshape((1,) * a.ndim) if axis is None else \
@@ -526,14 +528,21 @@ def _logsumexp(a, dim, keepdim):
             return np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdim))
     maxes = np.max(a, axis=axis, keepdims=True)
     maxes = np.where(np.isinf(maxes), 0, maxes)
-    exps = _exp(a - maxes)  # torch: sum((self - maxes).exp_()).log_().add_(maxes)
+    # torch: sum((self - maxes).exp_()).log_().add_(maxes), each step a tensor of self's dtype
+    exps = _as_stored(_exp(_as_stored(a - maxes)))
     total = None
     if a.dtype in (np.float32, np.float64) and axis is not None:
         total = _torch_order_sum(exps, dtypes.from_numpy(a.dtype), list(axis), keepdim)
     if total is None:
         total = np.sum(exps, axis=axis, keepdims=keepdim)
     squeezed = maxes if keepdim else maxes.reshape(np.shape(total))
-    return _log(total) + squeezed
+    return _as_stored(_log(_as_stored(total))) + squeezed
+
+
+def _as_stored(values):
+    """Values as a tensor of the dtype a forward computes holds them: rounded to bfloat16's or
+    float16's (as float32) while the forward computes one of those, else as they are."""
+    return dtypes.rounded_to(STATE.reduced_kernel, values) if STATE.reduced_kernel else values
 
 
 _exp = _vml_unary("exp", rounded_from_double(np.exp))  # at::exp_

@@ -18,6 +18,7 @@ from gradcli.engine.functions import F, LateTable, export
 
 _FLOATING = dtypes.FLOATING
 _BFLOAT16 = dtypes.bfloat16
+_HALF = dtypes.float16
 NOT_FLOATING = (dtypes.BOOL, dtypes.INTEGRAL)  # what a floating-only kernel refuses
 _SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING,
                     complex: dtypes.COMPLEX}
@@ -194,7 +195,8 @@ def apply(op: OpDef, *args, **params):
         args = autocast.cast_row(args)
     first = args[0] if args else None
     if op.plain and type(first) is Tensor and first.dtype.category == _FLOATING and \
-            first.dtype is not _BFLOAT16 and first.sparse is None and not STATE.forward_ad and \
+            first.dtype is not _BFLOAT16 and first.dtype is not _HALF and first.sparse is None and \
+            not STATE.forward_ad and \
             STATE.vmap_batched is None:
         dtype, requires_grad = first.dtype, first._requires_grad
         history = first._history
@@ -238,15 +240,17 @@ def _apply(op: OpDef, args: tuple, params: dict):
         raise errors.not_implemented_for(op.refuses[0], dtype)
     if dtype.category == dtypes.COMPLEX and not op.complex and op.key not in _MOVES_ELEMENTS:
         raise refusal_of_complex(op, dtype)
+    rounded = _REDUCED.get(dtype) if not (dtype is _HALF and op.view) else None
     if op.promote == "none":
-        arrays = [a.data if type(a) is Tensor else a for a in args]
-    elif dtype is _BFLOAT16:
-        arrays, params = _bfloat16_operands(op, args, params)
+        arrays = [(a.data.astype(np.float32) if a.dtype is _HALF and rounded else a.data)
+                  if type(a) is Tensor else a for a in args]
+    elif rounded is not None:
+        arrays, params = _reduced_operands(op, args, params, rounded)
     else:
         arrays = [(a.data if a.dtype is dtype else a.data.astype(dtype.np))
                   if type(a) is Tensor else a for a in args]
-    if dtype is _BFLOAT16:
-        raw = _bfloat16_forward(op, arrays, params)
+    if rounded is not None:
+        raw = _reduced_forward(op, arrays, params, dtype)
     else:
         raw = op.forward(*arrays, **params)
     if op.pointwise:
@@ -309,33 +313,40 @@ def _bfloat16(values) -> np.ndarray:
     return dtypes.round_bfloat16(np.asarray(values).astype(np.float32))
 
 
-def _bfloat16_operands(op: OpDef, args: tuple, params: dict) -> tuple:
-    """The arrays a forward computing in bfloat16 gets (float32 arrays of bfloat16 values, as
-    torch casts its operands), and its params with a wrapped `alpha` rounded likewise."""
+# torch's CPU kernels compute bfloat16 and float16 tensors in float32, rounding the result (a
+# view of a float16 tensor is its own storage's, which bfloat16's float32 one already is)
+_REDUCED = {_BFLOAT16: _bfloat16, _HALF: dtypes.round_float16}
+
+
+def _reduced_operands(op: OpDef, args: tuple, params: dict, rounded) -> tuple:
+    """The arrays a forward computing in bfloat16 or float16 gets (float32 arrays of that
+    dtype's values, `rounded` rounding float32 ones to them, as torch casts its operands), and
+    its params with a wrapped `alpha` rounded likewise."""
     name = op.key.split(".")[0]
     wraps, original = name in _WRAPS_SCALARS, name in _READS_ORIGINAL
     arrays = []
     for a in args:
         if type(a) is Tensor:
-            if a.dtype is _BFLOAT16:
+            if a.dtype is _BFLOAT16 and rounded is _bfloat16:
                 a = a.data
             else:
-                a = a.data.astype(np.float32) if original and a.data.ndim == 0 else _bfloat16(a.data)
+                a = a.data.astype(np.float32) if original and a.data.ndim == 0 else rounded(a.data)
         elif wraps and type(a) in (int, float):
-            a = float(_bfloat16(a))
+            a = float(rounded(a))
         arrays.append(a)
     if wraps and type(params.get("alpha")) in (int, float):
-        params = dict(params, alpha=float(_bfloat16(params["alpha"])))
+        params = dict(params, alpha=float(rounded(params["alpha"])))
     return arrays, params
 
 
-def _bfloat16_forward(op: OpDef, arrays: list, params: dict):
-    """The forward run with STATE.bfloat16_kernel set."""
-    outer, STATE.bfloat16_kernel = STATE.bfloat16_kernel, True
+def _reduced_forward(op: OpDef, arrays: list, params: dict, dtype: dtypes.DType):
+    """The forward run with STATE.reduced_kernel set to `dtype` (the result is rounded as it
+    becomes a tensor of it)."""
+    outer, STATE.reduced_kernel = STATE.reduced_kernel, dtype
     try:
         return op.forward(*arrays, **params)
     finally:
-        STATE.bfloat16_kernel = outer
+        STATE.reduced_kernel = outer
 
 
 def _note_no_history(op: OpDef, args: tuple, outputs: tuple, grad_enabled: bool) -> None:
