@@ -225,7 +225,7 @@ def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
     """torch.overrides.handle_torch_function: each overriding argument's __torch_function__ in
     turn until one does not return NotImplemented, else torch's TypeError; with none that
     overrides, `public_api` itself."""
-    from gradcli.language.namespaces.modules import torch_typename
+    from gradcli.language.namespaces.type_names import torch_typename
     relevant = list(iterate(relevant_args))
     overloaded = [a for a in relevant if _overrides(a)]
     if not overloaded and any(isinstance(a, Tensor) for a in relevant):

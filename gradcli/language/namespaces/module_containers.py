@@ -8,7 +8,8 @@ from collections import OrderedDict
 from gradcli.engine import errors, parameters
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.module_members import add_module
-from gradcli.language.namespaces.modules import Module, torch_typename
+from gradcli.language.namespaces.modules import Module
+from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.calls import get_item

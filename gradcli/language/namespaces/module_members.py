@@ -6,7 +6,8 @@ from __future__ import annotations
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import class_text
-from gradcli.language.namespaces.modules import Module, UserModule, torch_typename
+from gradcli.language.namespaces.modules import Module, UserModule
+from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime.exceptions import is_attribute_error
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.signatures import entry, table

@@ -16,32 +16,17 @@ from gradcli.engine.state import STATE
 from gradcli.language.namespaces import (buffers, future, module_hooks, python_dir,
                                          state_dict_metadata)
 from gradcli.language.namespaces.builtins import class_text
+from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.frames import BoundMethod, UserFunction
-from gradcli.language.runtime.signatures import Builtin, entry, parse_signature, table
-from gradcli.language.runtime.torch_homes import home
+from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.signatures import entry, parse_signature, table
 from gradcli.language.runtime.values import Generator, abc_iterable, iterate, type_name
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of, materialize
 
 LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when constructed
-
-
-def torch_typename(value) -> str:
-    """torch.typename: a tensor's type(), else the module and qualified name of a class or
-    function, or of the object's class (builtins' without their module)."""
-    if isinstance(value, Tensor):
-        return F.type_(value)
-    if isinstance(value, UserFunction):
-        return f"{value.attrs.get('__module__', '__main__')}.{value.qualname}"
-    if isinstance(value, Builtin):  # a function: its module where known, its qualified name
-        return value.title if home(value) is None else home(value).path
-    cls = value if isinstance(value, (PyType, classes.UserClass)) else protocols.type_of(value)
-    if isinstance(cls, classes.UserClass):
-        return f"{cls.module}.{cls.qualname}"
-    return cls.name
 
 
 @record(eq=False)

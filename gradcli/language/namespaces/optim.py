@@ -12,7 +12,7 @@ from gradcli.engine import conversions, errors, lbfgs, optimizers
 from gradcli.engine.functions import F
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
-from gradcli.language.namespaces.modules import torch_typename
+from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime import attributes, classes
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.frames import BoundMethod

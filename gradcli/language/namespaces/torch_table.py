@@ -29,7 +29,7 @@ from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.namespaces.modules import torch_typename
+from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime.signatures import NOT_GIVEN
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace, Size, type_name
