@@ -47,3 +47,24 @@ def test_at_first_call_builds_once():
         return lambda x: x + 1
     call = lazy_modules.at_first_call(build)
     assert (call(1), call(2), len(built)) == (2, 3, 1)
+
+
+# what a one-line gradient program never needs: nn's modules, losses and optimizers, and the
+# kernel replicas (x ** 2 is a multiplication)
+LOADED_ON_DEMAND = ("gradcli.language.namespaces.modules", "gradcli.engine.ops.losses",
+                    "gradcli.engine.optimizers",
+                    *("gradcli.engine." + name for name in KERNEL_MODULES))
+
+START_UP_PROBE = """
+import sys
+from gradcli.language.session import Session
+outcome = Session(write=sys.stdout.write).run(
+    "x = torch.tensor(2., requires_grad=True)\\ny = x ** 2 + 1\\ny.backward()\\nprint(x.grad)")
+print(outcome.error, sorted(name for name in {modules!r} if name in sys.modules))
+"""
+
+
+def test_a_one_line_gradient_loads_no_layers_optimizers_or_kernels():
+    probe = START_UP_PROBE.format(modules=LOADED_ON_DEMAND)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["tensor(4.)", "None []"]
