@@ -515,7 +515,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return None
         return np.concatenate([blocked_fma_chain(a[:split], b, bias32[:split] if rows else bias32),
                                rest])
-    if _AMD_ZEN5 and a_row and not b_row and m >= 2 and n >= 2:
+    if _AMD_ZEN5 and a_row and not b_row and (m >= 2 or not whole) and n >= 2:
         lda = a_strides[0] if a_strides[1] == 1 and a_strides[0] >= k else k
         out = aligned_dots(a, b, lda, offsets[0])
         return out if bias32 is None else out + bias32

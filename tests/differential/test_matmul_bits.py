@@ -396,6 +396,40 @@ def test_bmm_of_blocked_shapes_sums_each_entry_whole(threads):
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+_ONE_ROW_LEFT = """
+import numpy as np, torch
+import gradcli.engine.ops
+from gradcli.engine import dtypes
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
+rng = np.random.default_rng(12)
+for m in (1, 2, 3, 5, 6, 9, 13, 17):
+    for k, n in ((5, 17), (8, 32), (17, 24), (33, 64), (100, 20)):
+        x = rng.standard_normal((m, k)).astype(np.float32)
+        w = rng.standard_normal((n, k)).astype(np.float32)
+        bias = rng.standard_normal(n).astype(np.float32)
+        tx, tw, tb = (torch.from_numpy(v) for v in (x, w, bias))
+        ox, ow, ob = (Tensor(v, dtypes.float32) for v in (x, w, bias))
+        assert F.mm(ox, F.t(ow)).data.tobytes() == (tx @ tw.t()).numpy().tobytes(), (m, k, n)
+        theirs = torch.nn.functional.linear(tx, tw, tb).numpy()
+        assert F.linear(ox, ow, ob).data.tobytes() == theirs.tobytes(), (m, k, n)
+"""
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the dot kernels were measured on Zen 5")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_x_at_w_t_with_one_row_left_to_the_second_thread(threads):
+    """x @ W.t() and F.linear whose rows MKL splits on two threads so that one row is left to
+    the second (5 or 9 rows): that row takes the same dot kernel as two or three rows do (it
+    fell back to NumPy's order). Run apart, with torch and gradcli on `threads` threads."""
+    if threads > (os.cpu_count() or 1):
+        pytest.skip("needs as many cores")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    done = subprocess.run([sys.executable, "-c", _ONE_ROW_LEFT], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="ddot's lanes were measured on Zen 5")
 def test_float64_dot_is_claimed_and_exact():
     """float64 torch.dot / vdot / 1-D @ 1-D: eight lanes over whole eights, the rest two at a
