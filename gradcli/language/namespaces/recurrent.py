@@ -368,6 +368,13 @@ def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
     return sequence, F.stack(finals, 0)
 
 
+def runs_on_onednn(module, sequence: Tensor) -> bool:
+    """Whether torch runs this LSTM's layers over `sequence` through oneDNN (float32, with
+    values, no projections)."""
+    return _mode(module) == "LSTM" and sequence.dtype is dtypes.float32 and \
+        sequence.data.size > 0 and not module.attrs["proj_size"]
+
+
 def _check_oneDNN_states(states: tuple) -> None:
     """oneDNN's refusals of initial states of another dtype than float32."""
     for state in states:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from gradcli.engine import errors
 from gradcli.engine.functions import F
 from gradcli.engine.ops.selection import index_select
-from gradcli.engine.ops.shapes import narrow
+from gradcli.engine.ops.shapes import narrow, view
 from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces.rnn_utils import PackedSequence
 from gradcli.engine.tensor import Tensor
@@ -133,7 +133,14 @@ def packed_forward(module, packed: PackedSequence, hx) -> tuple:
         if not isinstance(hx, Tensor):
             raise errors.no_attribute(hx, "size")
         R.check_hidden(hx, shapes[0])
-    output, hidden = R.stack_layers(module, data, hx, _runner(sizes))
+    if lstm and len(set(sizes)) == 1 and R.runs_on_onednn(module, data):
+        # every step holds the whole batch: torch runs oneDNN's layers on the data viewed as
+        # the (steps, batch, features) sequence, and views their output back
+        steps = view(data, (len(sizes), sizes[0], data.shape[-1]))
+        output, hidden = R.stack_layers(module, steps, hx)
+        output = view(output, (data.shape[0], output.shape[-1]))
+    else:
+        output, hidden = R.stack_layers(module, data, hx, _runner(sizes))
     return (PackedSequence((output, batch_sizes, sorted_indices, unsorted_indices)),
             _permute(hidden, unsorted_indices, lstm))
 
