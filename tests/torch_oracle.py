@@ -21,10 +21,11 @@ def serve(requests, answers) -> None:
     forked child."""
     from snippets import prepare_torch, run_in_child
     prepare_torch()
-    os.chdir(tempfile.mkdtemp(prefix="gradcli-torch-"))  # what a snippet saves lands there
-    for line in requests:
-        answers.write(json.dumps(run_in_child(json.loads(line))) + "\n")
-        answers.flush()
+    with tempfile.TemporaryDirectory(prefix="gradcli-torch-") as scratch:
+        os.chdir(scratch)  # what a snippet saves lands there, removed when the session ends
+        for line in requests:
+            answers.write(json.dumps(run_in_child(json.loads(line))) + "\n")
+            answers.flush()
 
 
 if __name__ == "__main__":
