@@ -477,9 +477,9 @@ def get(value, name: str):
             return protocols.type_of(value)  # a class's metaclass; e.__class__.__name__
         if isinstance(value, Namespace) and name == "__name__":  # a module's dotted name
             return value.name
-        if name == "__module__" and (module := instance_module(protocols.type_of(value).name)) is not None:
-            # scheduler.__module__
-            return module
+        if name == "__module__" and not isinstance(value, PyType) and (
+                module := instance_module(protocols.type_of(value).name)) is not None:
+            return module  # an instance's: its class's (scheduler.__module__)
         if isinstance(value, BaseException) and name == "__notes__" and \
                 "__notes__" in vars(value):  # what add_note() collected
             return vars(value)["__notes__"]
