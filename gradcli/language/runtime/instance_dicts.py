@@ -26,7 +26,9 @@ def store(value, name: str, item) -> None:
     if own is None:
         key = id(value)
         own = {}
-        _DICTS[key] = (weakref.ref(value, lambda _, key=key: _DICTS.pop(key, None)), own)
+        # (the table bound now: at interpreter exit the module's globals may be gone first)
+        _DICTS[key] = (weakref.ref(value, lambda _, key=key, table=_DICTS: table.pop(key, None)),
+                       own)
     own[name] = item
 
 
