@@ -82,7 +82,8 @@ CASES = [
     'x = 0b2\n', 'x = 0x1__2\n', 'x = 1.5__2\n', 'x = 0b1_2\n', 'x = 0o1__7\n', 'x = 1e1__0\n',
     'y = 2 + 10__000 * 3\n', 'x = 0o17a\n', 'x = 0b12a\n', 'x = 12abc\n', 'x = 0_0_7\n',
     'x = 1e\n', 'x = 1e+\n', 'x = 1jk\n', 'x = 0xg\n', 'x = 0_\n', 'x = 1.real\n', 'x = 09\n',
-    'x = 0x1for\n', 'x = 1else\n', 'x = 0o\n', 'x = .5_\n', 'x = 5e-_1\n',
+    'x = 0x1for\n', 'x = 1else\n', 'x = 0o\n', 'x = .5_\n', 'x = 5e-_1\n', 'x = \u0661\n',
+    'x = 2 + \u06619\n',
 ]
 
 # (input, whether more lines could complete it), as the REPL asks before running a line.
@@ -160,5 +161,5 @@ def test_parse_accepts_what_python_accepts():
 
 def test_zeros_that_are_no_octal_literal_parse():
     assert parse("x = (00, 0_0, 0e5, 09.5, 07j, 0.5, 10777, 1.e5, .5j, 00.5, 1_000.5_5, 0xF_F,"
-                 " 0o1_7, 0b1_0, 1E-3, 5J, [0x1 for _ in y], 1 if 2else 3)\n")
+                 " 0o1_7, 0b1_0, 1E-3, 5J, [0x1 for _ in y], 1 if 2else 3, b\u06613)\n")
 

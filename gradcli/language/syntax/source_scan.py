@@ -11,6 +11,7 @@ _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _STRING_START = re.compile(r"([rRbBuUfF]{0,2})('''|\"\"\"|'|\")")
 _LITERAL_RUN = re.compile(r"[\w.]+")  # what a refused number literal spans, skipped
 _NAME_CHAR = re.compile(r"\w", re.UNICODE)
+_DIGITS = frozenset("0123456789")  # the tokenizer's digits: ASCII only
 MAX_NESTING = 200  # Python's tokenizer limit on open brackets
 
 
@@ -89,10 +90,10 @@ def scan(source: str) -> Scan:
             line, column = _advance(text, line, column)
             i = end
             continue
-        if ch.isdigit() or (ch == "." and source[i + 1:i + 2].isdigit()):
+        if ch in _DIGITS or (ch == "." and source[i + 1:i + 2] in _DIGITS):
             i, line, column = _number(source, i, line, column, result)
             continue
-        if _NAME_CHAR.match(ch):
+        if ch.isidentifier():  # a name starts here (a digit of another script cannot start one)
             start = i
             while i < len(source) and _NAME_CHAR.match(source[i]):
                 i += 1
