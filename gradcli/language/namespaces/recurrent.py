@@ -333,8 +333,7 @@ def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
     runs one layer and direction (a packed sequence's); by default the full sequence's."""
     a, mode = module.attrs, _mode(module)
     directions = 2 if a["bidirectional"] else 1
-    one_dnn = run is None and mode == "LSTM" and sequence.dtype is dtypes.float32 and \
-        sequence.data.size > 0
+    one_dnn = run is None and _onednn_kind(module, sequence)
     if one_dnn and a["proj_size"]:
         STATE.warn("UserWarning", triggered("LSTM with projections is not supported with "
                                             "oneDNN. Using default implementation.",
@@ -368,11 +367,16 @@ def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
     return sequence, F.stack(finals, 0)
 
 
-def runs_on_onednn(module, sequence: Tensor) -> bool:
-    """Whether torch runs this LSTM's layers over `sequence` through oneDNN (float32, with
-    values, no projections)."""
+def _onednn_kind(module, sequence: Tensor) -> bool:
+    """Whether torch hands this layer stack to oneDNN, projections aside (which it then refuses
+    with a warning): a float32 LSTM over a sequence with values."""
     return _mode(module) == "LSTM" and sequence.dtype is dtypes.float32 and \
-        sequence.data.size > 0 and not module.attrs["proj_size"]
+        sequence.data.size > 0
+
+
+def runs_on_onednn(module, sequence: Tensor) -> bool:
+    """Whether torch runs this LSTM's layers over `sequence` through oneDNN."""
+    return _onednn_kind(module, sequence) and not module.attrs["proj_size"]
 
 
 def _check_oneDNN_states(states: tuple) -> None:
