@@ -298,18 +298,35 @@ def _partial(ctx, *args, **keywords):
     return Partial(ctx, func, args, keywords)
 
 
+_WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__")
+
+
+def _update_wrapper(wrapper, wrapped, assigned=None, updated=None):
+    """functools.update_wrapper: the wrapped callable's names, module and docstring copied onto
+    the wrapper (those it lacks left out), its __dict__ merged in, and itself kept as
+    __wrapped__."""
+    from gradcli.language.runtime import attributes
+    assigned = _WRAPPER_ASSIGNMENTS if assigned is None else tuple(iterate(assigned))
+    updated = ("__dict__",) if updated is None else tuple(iterate(updated))
+    for name in assigned:
+        try:
+            value = attributes.get(wrapped, name)
+        except errors.TorchError as error:
+            if error.kind != "AttributeError":
+                raise
+            continue
+        attributes.set(wrapper, name, value)
+    if "__dict__" in updated and isinstance(wrapper, UserFunction) and \
+            isinstance(wrapped, UserFunction):
+        wrapper.attrs.update(wrapped.attrs)
+    attributes.set(wrapper, "__wrapped__", wrapped)
+    return wrapper
+
+
 def _wraps(wrapped, assigned=None, updated=None):
-    """functools.wraps(wrapped): a decorator copying its name, qualname and docstring onto the
-    wrapper, and recording it as __wrapped__."""
-    def decorate(wrapper):
-        if isinstance(wrapper, UserFunction):
-            if isinstance(wrapped, UserFunction):
-                wrapper.name, wrapper.qualname, wrapper.doc = (wrapped.name, wrapped.qualname,
-                                                               wrapped.doc)
-                wrapper.attrs.update(wrapped.attrs)
-            wrapper.attrs["__wrapped__"] = wrapped
-        return wrapper
-    return entry("decorator", decorate, "wrapper, /")
+    """functools.wraps(wrapped): a decorator calling update_wrapper with it."""
+    return entry("decorator", lambda wrapper: _update_wrapper(wrapper, wrapped, assigned,
+                                                              updated), "wrapper, /")
 
 
 def _reduce(ctx, function, iterable, *initial):
@@ -342,6 +359,8 @@ FUNCTOOLS = Namespace("functools", table(
     entry("cache", lambda ctx, fn: CachedFunction(ctx, fn, None), "user_function, /",
           context=True, frames=0),
     entry("wraps", _wraps, "wrapped, assigned=None, updated=None", frames=0),
+    entry("update_wrapper", _update_wrapper, "wrapper, wrapped, assigned=None, updated=None",
+          frames=0),
     entry("cached_property", CachedProperty, "func", frames=0),
     entry("singledispatch", SingleDispatch, "func", context=True, frames=0),
     *ORDERING,

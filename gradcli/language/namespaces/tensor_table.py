@@ -135,6 +135,15 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
 protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS
 
 
+# the special methods torch.Tensor has from torch._C.TensorBase (written in C)
+_C_DUNDERS = frozenset("""__abs__ __add__ __and__ __bool__ __complex__ __delitem__ __eq__
+    __float__ __ge__ __getitem__ __gt__ __iadd__ __iand__ __ifloordiv__ __ilshift__ __imod__
+    __imul__ __index__ __int__ __invert__ __ior__ __ipow__ __irshift__ __isub__ __itruediv__
+    __ixor__ __le__ __lshift__ __lt__ __matmul__ __mod__ __mul__ __ne__ __neg__ __or__ __pos__
+    __pow__ __radd__ __rand__ __rmul__ __ror__ __rshift__ __rxor__ __setitem__ __sub__
+    __truediv__ __xor__""".split())
+
+
 class _UnboundMethods(Mapping):
     """torch.Tensor's methods as the class holds them (`torch.Tensor.sum(x)`): Python-coded ones
     as they are, C ones as method descriptors that check their first argument."""
@@ -142,6 +151,8 @@ class _UnboundMethods(Mapping):
     def __getitem__(self, name: str):
         method = TENSOR_METHODS[name] if name in TENSOR_METHODS else \
             tensor_dunders.TENSOR_DUNDERS[name]
+        if name in _C_DUNDERS:
+            return _descriptor(name, method)
         if isinstance(method, Builtin) and method.qualname.startswith("Tensor."):
             return method
         if isinstance(method, Builtin) and name not in C_CODED["torch.Tensor"]:
@@ -177,6 +188,17 @@ _PYTHON_METHODS: dict[str, Builtin] = {}
 
 
 def _descriptor(name: str, method):
+    """A Tensor method torch writes in C, as the class holds it: a method descriptor, the same
+    one each time, that checks its first argument."""
+    if name not in _DESCRIPTORS:
+        _DESCRIPTORS[name] = _checking_receiver(name, method)
+    return _DESCRIPTORS[name]
+
+
+_DESCRIPTORS: dict[str, Builtin] = {}
+
+
+def _checking_receiver(name: str, method):
     def call(ctx, *args, **kwargs):
         if not args:
             raise errors.type_error(f"unbound method TensorBase.{name}() needs an argument")

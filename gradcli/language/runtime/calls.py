@@ -13,7 +13,7 @@ from gradcli.engine.devices import Device
 from gradcli.engine.state import STATE
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import classes, exceptions, protocols
+from gradcli.language.runtime import classes, exceptions, protocols, torch_function
 from gradcli.language.runtime.coercions import index, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
@@ -35,20 +35,27 @@ def global_name(name: str, span):
 
 
 def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict):
-    """Call a table entry with its arguments bound by its signature."""
-    positional, keywords = builtin.bind(args, kwargs)
-    if not builtin.frames:
-        if builtin.needs_context:
-            return builtin.fn(runtime, *positional, **keywords)
-        return builtin.fn(*positional, **keywords)
-    runtime.check_native_call(builtin.frames, builtin.while_doing)
-    runtime.depth += 1  # as in Python, a running builtin function counts as a frame
+    """Call a table entry with its arguments bound by its signature; one of torch's functions
+    whose arguments do not fit hands the call to a tensor-like argument's __torch_function__."""
     try:
-        if builtin.needs_context:
-            return builtin.fn(runtime, *positional, **keywords)
-        return builtin.fn(*positional, **keywords)
-    finally:
-        runtime.depth -= 1
+        positional, keywords = builtin.bind(args, kwargs)
+        if not builtin.frames:
+            if builtin.needs_context:
+                return builtin.fn(runtime, *positional, **keywords)
+            return builtin.fn(*positional, **keywords)
+        runtime.check_native_call(builtin.frames, builtin.while_doing)
+        runtime.depth += 1  # as in Python, a running builtin function counts as a frame
+        try:
+            if builtin.needs_context:
+                return builtin.fn(runtime, *positional, **keywords)
+            return builtin.fn(*positional, **keywords)
+        finally:
+            runtime.depth -= 1
+    except errors.TorchError as error:
+        if error.kind not in ("TypeError", "AttributeError") or \
+                not torch_function.offered(args, kwargs):
+            raise
+        return torch_function.dispatch(runtime, builtin, args, kwargs, error)
 
 
 def call(runtime: Runtime, function, args: list, kwargs: dict):

@@ -52,6 +52,11 @@ class Param:
     expects: str | None = None
     check_order: int = _INLINE  # checks listed after `;` come first, in their order
 
+    @property
+    def required(self) -> bool:
+        """Whether a call must give it (it has no default and takes one value)."""
+        return self.default is _REQUIRED and not (self.var_positional or self.var_keyword)
+
 
 @functools.cache  # a few hundred specs, most of them shared by many builtins
 def parse_signature(spec: str) -> tuple[Param, ...]:

@@ -484,8 +484,9 @@ def builtin_kind(value) -> str:
     owner, _, name = value.qualname.rpartition(".")
     if value.qualname in _C_CLASS_METHODS:  # bound to the class: dict.fromkeys
         return "builtin_function_or_method"
-    if owner in C_CLASSES and (not name.startswith("__") or value.style == "exact"):
-        return "method_descriptor"  # (not its slot wrappers)
+    if owner in C_CLASSES and (not name.startswith("__") or value.style == "exact" or
+                               owner == "TensorBase"):
+        return "method_descriptor"  # (not its slot wrappers; TensorBase's are methods)
     if owner and value.style == "python" and getattr(value, "declaration", None) is None:
         return "function"
     return "builtin_function_or_method"

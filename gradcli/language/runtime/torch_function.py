@@ -1,0 +1,149 @@
+"""The __torch_function__ protocol for tensor-like values: a torch function, a function of
+torch.nn.functional or a Tensor method whose arguments it cannot take as tensors hands the call
+to the `__torch_function__` of the user classes among them, as torch's argument parser (C++
+functions) or handle_torch_function (Python ones) does."""
+
+from __future__ import annotations
+
+from gradcli.engine import errors
+from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime.torch_homes import home
+
+_DISPATCH_FAILED = ("no implementation found for ", "Multiple dispatch failed for ")
+_NOT_IMPLEMENTED_HINT = "For more information, try re-running with TORCH_LOGS=not_implemented"
+
+
+def overrides(value) -> bool:
+    """Whether `value` is a tensor-like value: a user class instance with __torch_function__."""
+    return not isinstance(value, Tensor) and classes.class_of(value) is not None and \
+        classes.special_method(value, "__torch_function__") is not None
+
+
+def _arguments(args, kwargs):
+    """The arguments torch looks at: each one, and the members of a list or tuple."""
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, (list, tuple)):
+            yield from value
+        else:
+            yield value
+
+
+def offered(args, kwargs) -> bool:
+    """Whether an argument (or a member of a list or tuple one) brings a __torch_function__."""
+    return any(overrides(value) for value in _arguments(args, kwargs))
+
+
+def _label(builtin) -> tuple[str, bool, object] | None:
+    """How torch names the function in its messages, whether it is written in Python, and the
+    function its handlers get (a Tensor method as torch.Tensor holds it); None when the
+    callable is none of torch's overridable functions."""
+    if protocols.TENSOR_METHODS.get(builtin.name) is builtin:
+        held = protocols.CLASS_METHODS[Tensor][builtin.name]
+        return f"torch.Tensor.{builtin.name}", held.qualname.startswith("Tensor."), held
+    found = home(builtin)
+    if found is None:
+        return None
+    if found.kind == "function":
+        return found.path, True, builtin
+    module = found.module
+    if module.startswith("torch._C._"):
+        module = "torch." + module[len("torch._C._"):]
+    return f"{module}.{found.qualname.rpartition('.')[2]}", False, builtin
+
+
+def _kind(value):
+    return protocols.type_of(value) if isinstance(value, Tensor) else classes.class_of(value)
+
+
+def _is_subclass(kind, other) -> bool:
+    return isinstance(kind, classes.UserClass) and other in kind.mro
+
+
+def _overloaded(values) -> list:
+    """One argument per class, in order, a subclass's before its base's (torch's
+    _get_overloaded_args)."""
+    chosen, kinds = [], []
+    for value in values:
+        kind = _kind(value)
+        if kind in kinds:
+            continue
+        at = next((i for i, other in enumerate(kinds) if _is_subclass(kind, other)), len(kinds))
+        kinds.insert(at, kind)
+        chosen.insert(at, value)
+    return chosen
+
+
+def _by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
+    """What torch's Python functions hand to handle_torch_function: the values of the
+    parameters without defaults by position, the others by name, defaults included."""
+    params = [param for param in builtin.params if not (param.var_positional or
+                                                        param.var_keyword)]
+    given = {**dict(zip((param.name for param in params), args)), **kwargs}
+    required = [param.name for param in params if param.required and not param.keyword_only]
+    return (tuple(given[name] for name in required if name in given),
+            {param.name: given.get(param.name, param.default) for param in params
+             if param.name not in required})
+
+
+def dispatch(runtime, builtin, args: list, kwargs: dict, failure: errors.TorchError):
+    """Call `builtin` through the __torch_function__ of its tensor-like arguments; `failure`
+    (why the arguments did not fit) again when the callable is not one of torch's, or when a C
+    function failed otherwise than with a TypeError (torch's Python functions check first)."""
+    label = _label(builtin)
+    if label is None or not label[1] and failure.kind != "TypeError" or \
+            failure.message.startswith(_DISPATCH_FAILED):  # handlers declined it already
+        raise failure
+    name, in_python, function = label
+    values = [value for value in _arguments(args, kwargs)
+              if overrides(value) or in_python and isinstance(value, Tensor)]
+    overloaded = _overloaded(values)
+    types = tuple(_kind(value) for value in overloaded)
+    if in_python:
+        call_args, call_kwargs = _by_parameter(builtin, args, kwargs)
+    else:
+        call_args, call_kwargs = tuple(args), (dict(kwargs) if kwargs else None)
+    for value in overloaded:
+        if isinstance(value, Tensor):
+            continue  # Tensor's own handler declines types that are not its subclasses
+        result = classes.call_bound(classes.special_method(value, "__torch_function__"),
+                                    [function, types, call_args, call_kwargs])
+        if result is not NotImplemented:
+            return result
+    if in_python:
+        raise errors.type_error(f"{_DISPATCH_FAILED[0]}'{name}' on types that implement "
+                                f"__torch_function__: {runtime.printer.str(list(types))}")
+    listed = "".join(f"  - tensor subclass {runtime.printer.str(kind)}\n" for kind in types)
+    raise errors.type_error(f"{_DISPATCH_FAILED[1]}'{name}'; all __torch_function__ "
+                            f"handlers returned NotImplemented:\n\n{listed}\n"
+                            f"{_NOT_IMPLEMENTED_HINT}")
+
+
+def _held(name: str):
+    """torch.Tensor.<name>."""
+    return protocols.CLASS_METHODS[Tensor][name]
+
+
+_C_OPERATORS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul",
+                "__rmul__": "mul", "__truediv__": "div", "__mod__": "remainder",
+                "__matmul__": "matmul", "__eq__": "eq", "__ne__": "ne", "__lt__": "lt",
+                "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__rand__": "bitwise_and",
+                "__ror__": "bitwise_or", "__rxor__": "bitwise_xor"}
+_C_DUNDERS = ("__and__", "__or__", "__xor__", "__lshift__", "__rshift__")
+
+
+def operator(dunder: str, tensor: Tensor, other):
+    """Tensor.<dunder>(tensor, other) for a tensor-like `other`: the method torch's operator
+    calls, through other's __torch_function__ (the Tensor's type listed too where the operator
+    is written in Python); NotImplemented when it declines or has none."""
+    if not overrides(other):
+        return NotImplemented
+    if dunder in _C_OPERATORS:
+        method, types = _held(_C_OPERATORS[dunder]), (_kind(other),)
+    else:
+        method = _held("pow" if dunder == "__pow__" else dunder)
+        types = None if dunder in _C_DUNDERS else (_kind(tensor), _kind(other))
+        types = types or (_kind(other),)
+    kwargs = None if len(types) == 1 else {}
+    return classes.call_bound(classes.special_method(other, "__torch_function__"),
+                              [method, types, (tensor, other), kwargs])
