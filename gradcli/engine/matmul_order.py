@@ -94,7 +94,8 @@ Measured on a grid of 16,456 products (m up to 64, k up to 500, n up to 64, four
 and without bias), on one thread: all claimed on the Zen 5 EPYC (91% before the matrix-vector
 rows and peeled columns, 46% before the blocked rule was known to hold there; 99% on two
 threads), 82% of a similar grid on the AVX2 one, every claim exact; the blocks
-checked up to k = 4,096 and products up to 1000 x 4 x 1000.  On two threads MKL gives the rows past the first
+checked up to k = 100,003 (x @ W.t(), x @ W and F.linear, one and two threads) and products
+up to 1000 x 4 x 1000.  On two threads MKL gives the rows past the first
 multiple of four at or above M/2 to a second call, which sums them with the small-M kernels:
 `_second_thread_rows` follows that (gradcli models as many threads as torch would take; on the
 AVX2 EPYC two threads measured the same as one).
@@ -168,7 +169,6 @@ _AMD_AVX512_THREADS = _AMD and CAPABILITY == "avx512" and THREADS > 1
 _K_BLOCK = 192  # the longest sum MKL's kernel on AMD takes in one chain
 _MAX_WORK = 1 << 25  # M * N * K beyond which the emulation would be too slow (about 0.1 s)
 _MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is slower
-_MAX_K = 4096
 _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however many it may use
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
 
@@ -285,7 +285,7 @@ def blocked_batch(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None
     count, m, k = a.shape
     n = b.shape[2]
     if not (BLOCKED_KERNEL and a.dtype == b.dtype == np.float32 and count > 1 and m >= 4 and
-            n >= 12 and 2 <= k <= _MAX_K and m * n * k <= _MAX_WORK):
+            n >= 12 and k >= 2 and m * n * k <= _MAX_WORK):
         return None
     return blocked_fma_chain(a, b, None if bias is None else np.asarray(bias, np.float32))
 
@@ -470,7 +470,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         return None
     m, k = a.shape
     n = b.shape[1]
-    if k < 2 or m * n * k > _MAX_WORK or k > _MAX_K or m == 0 or n == 0:
+    if k < 2 or m * n * k > _MAX_WORK or m == 0 or n == 0:
         return None
     a_strides, b_strides = a_strides or _strides(a), b_strides or _strides(b)
     a_row, b_row = layouts(a_strides, b_strides, m, k, n)

@@ -430,6 +430,46 @@ def test_x_at_w_t_with_one_row_left_to_the_second_thread(threads):
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+_LONG_SUMS = """
+import numpy as np, torch
+import gradcli.engine.ops
+from gradcli.engine import dtypes
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
+rng = np.random.default_rng(14)
+for m, n in ((4, 16), (2, 3), (1, 8), (8, 1), (3, 12), (16, 10), (12, 40)):
+    for k in (4097, 9216, 30001, 100003):
+        if m * n * k > 1 << 25:
+            continue
+        x = rng.standard_normal((m, k)).astype(np.float32)
+        w = rng.standard_normal((n, k)).astype(np.float32)
+        bias = rng.standard_normal(n).astype(np.float32)
+        tx, tw, tb = (torch.from_numpy(v) for v in (x, w, bias))
+        ox, ow, ob = (Tensor(v, dtypes.float32) for v in (x, w, bias))
+        assert F.mm(ox, F.t(ow)).data.tobytes() == (tx @ tw.t()).numpy().tobytes(), (m, k, n)
+        wt = np.ascontiguousarray(w.T)
+        assert F.mm(ox, Tensor(wt, dtypes.float32)).data.tobytes() == \
+            (tx @ torch.from_numpy(wt)).numpy().tobytes(), (m, k, n)
+        theirs = torch.nn.functional.linear(tx, tw, tb).numpy()
+        assert F.linear(ox, ow, ob).data.tobytes() == theirs.tobytes(), (m, k, n)
+"""
+
+
+@pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the kernels were measured on Zen 5")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sums_of_more_than_4096_terms_are_claimed_and_exact(threads):
+    """Products summing thousands of terms (a flattened feature map into a linear layer: 16 x
+    9216 @ 9216 x 10) follow the same kernels as short ones, x @ W.t(), x @ W and F.linear, on
+    one and two threads (they were left to NumPy's order past 4,096 terms). Run apart, with
+    torch and gradcli on `threads` threads."""
+    if threads > (os.cpu_count() or 1):
+        pytest.skip("needs as many cores")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    done = subprocess.run([sys.executable, "-c", _LONG_SUMS], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="ddot's lanes were measured on Zen 5")
 def test_float64_dot_is_claimed_and_exact():
     """float64 torch.dot / vdot / 1-D @ 1-D: eight lanes over whole eights, the rest two at a
