@@ -18,7 +18,7 @@ from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.public_names import worded_as_torch
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, torch_function
 from gradcli.language.runtime.exceptions import LINALG_ERROR
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import declared_entry
@@ -236,11 +236,7 @@ def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
     for value in overloaded:
         if classes.class_of(value) not in kinds:
             kinds.append(classes.class_of(value))
-    for kind in kinds:
-        if not isinstance(kind.find("__torch_function__"), classes.ClassMethod):
-            STATE.warn("DeprecationWarning", "Defining your `__torch_function__ as a plain method "
-                       "is deprecated and will be an error in future, please define it as a "
-                       "classmethod.")
+    torch_function.warn_plain_methods(kinds, in_python=True)
     for value in overloaded:
         result = classes.call_bound(classes.special_method(value, "__torch_function__"),
                                     [public_api, tuple(kinds), args, kwargs])

@@ -6,7 +6,9 @@ functions) or handle_torch_function (Python ones) does."""
 from __future__ import annotations
 
 from gradcli.engine import errors
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.engine.triggered import triggered
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.torch_homes import home
 
@@ -74,6 +76,25 @@ def _overloaded(values) -> list:
     return chosen
 
 
+_PLAIN_METHOD = ("Defining your `__torch_function__` as a plain method is deprecated and will be an "
+                 "error in future, please define it as a classmethod.")
+
+
+def warn_plain_methods(kinds, in_python: bool) -> None:
+    """torch's warning for each class whose __torch_function__ is no classmethod: Python's
+    DeprecationWarning from handle_torch_function, the argument parser's C++ UserWarning (once
+    a process)."""
+    for kind in kinds:
+        if isinstance(kind, classes.UserClass) and \
+                not isinstance(kind.find("__torch_function__"), classes.ClassMethod):
+            if in_python:
+                STATE.warn("DeprecationWarning", _PLAIN_METHOD.replace(  # (torch's own text)
+                    "`__torch_function__`", "`__torch_function__"))
+            else:
+                STATE.warn("UserWarning", triggered(
+                    _PLAIN_METHOD, "torch/csrc/utils/python_arg_parser.cpp", 359), once=True)
+
+
 def _by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
     """What torch's Python functions hand to handle_torch_function: the values of the
     parameters without defaults by position, the others by name, defaults included."""
@@ -99,6 +120,7 @@ def dispatch(runtime, builtin, args: list, kwargs: dict, failure: errors.TorchEr
               if overrides(value) or in_python and isinstance(value, Tensor)]
     overloaded = _overloaded(values)
     types = tuple(_kind(value) for value in overloaded)
+    warn_plain_methods(types, in_python)
     if in_python:
         call_args, call_kwargs = _by_parameter(builtin, args, kwargs)
     else:
