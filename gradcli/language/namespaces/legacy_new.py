@@ -11,7 +11,10 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.ops import selection
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime.sequence_data import as_lists, reading_sequences
 from gradcli.language.runtime.values import Size, type_name
+
+_tensor = reading_sequences(creation.tensor)
 
 
 # the overloads of torch's legacy_tensor_new, as its messages show them
@@ -34,8 +37,12 @@ def legacy_new(args: tuple, kwargs: dict, dtype: DType | None, checked: bool) ->
         return selection.alias(args[0])
     if len(args) == 1 and isinstance(args[0], Size):
         args = tuple(args[0])
+    read = as_lists(args[0]) if len(args) == 1 and not isinstance(
+        args[0], (list, tuple, np.ndarray)) else None
+    if read is not None:  # a range, a deque, a user class's sequence (lists of them: _tensor)
+        args = (read,)
     if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
-        return creation.tensor(args[0], dtype=target)
+        return _tensor(args[0], target)
     if not args or _is_int(args[0]):
         for position, size in enumerate(args[1:], 2):  # a later True reads as 1
             if not isinstance(size, int):

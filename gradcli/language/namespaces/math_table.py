@@ -19,6 +19,7 @@ from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.public_names import worded_as_torch
 from gradcli.language.runtime import classes, torch_function
+from gradcli.language.runtime.sequence_data import reading_sequences
 from gradcli.language.runtime.exceptions import LINALG_ERROR
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import declared_entry
@@ -142,10 +143,13 @@ def _sparse_place(device) -> None:
         devices.place_new(device)
 
 
+_tensor, _as_tensor = (reading_sequences(make) for make in (creation.tensor, creation.as_tensor))
+
+
 TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
     entry("einsum", einsum.einsum, "*args"),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
-          devices.place_new(device) or creation.tensor(data, dtype, requires_grad),
+          devices.place_new(device) or _tensor(data, dtype, requires_grad),
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
     entry("sparse_coo_tensor", lambda indices, values, size, dtype, device, pin_memory,
           requires_grad, check_invariants, is_coalesced: _sparse_place(device) or
@@ -154,7 +158,7 @@ TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
           "indices=None, values=None, size=None, *, dtype: ScalarType?=None, device=None, "
           "pin_memory=False, requires_grad=False, check_invariants=None, is_coalesced=None"),
     entry("as_tensor", lambda data, dtype, device:
-          devices.place_new(device) or creation.as_tensor(data, dtype),
+          devices.place_new(device) or _as_tensor(data, dtype),
           "data, *, dtype: ScalarType?=None, device=None"),
     entry("asarray", lambda obj, dtype, device, copy, requires_grad:
           (devices.link if isinstance(obj, (Tensor, np.ndarray)) else devices.place)(device)
