@@ -719,6 +719,8 @@ def _function_attribute(value, name: str):
             return value.title if found is None else found.qualname
         if name == "__module__" and found is not None:  # torch's functions'
             return found.module
+        if name == "__module__" and protocols.BUILTINS.get(value.name) is value:
+            return "builtins"  # print.__module__
         return _missing(value, name)
     if name in value.attrs:
         return value.attrs[name]
