@@ -196,8 +196,10 @@ class Compiler(ExpressionCompiler):
 
         def run(frame):
             if not test(frame):
-                text = printer.str(message(frame)) if message is not None else ""
-                raise GradRuntimeError("AssertionError", text, span)
+                if message is None:
+                    raise GradRuntimeError("AssertionError", "", span)
+                value = message(frame)  # AssertionError(value): its args hold the value itself
+                raise GradRuntimeError("AssertionError", printer.str(value), span, (value,))
         return run
 
     def raise_stmt(self, tree: Tree) -> Statement:

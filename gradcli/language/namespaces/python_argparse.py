@@ -55,6 +55,16 @@ class ArgsNamespace(TableInstance):
             raise self.missing(name)
         del self.attrs[name]
 
+    def operator(self, op: str, other, reflected: bool, inplace: bool = False):
+        if op == "in" and reflected:  # `name in args`: whether it has that attribute
+            return other in self.attrs
+        return NotImplemented
+
+    def __eq__(self, other):  # Namespace.__eq__: the same attributes (and so unhashable)
+        return self.attrs == other.attrs if isinstance(other, ArgsNamespace) else NotImplemented
+
+    __hash__ = None
+
     def repr(self, printer) -> str:
         named = [f"{k}={printer.repr(v)}" for k, v in self.attrs.items() if k.isidentifier()]
         other = {k: v for k, v in self.attrs.items() if not k.isidentifier()}

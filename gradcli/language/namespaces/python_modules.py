@@ -17,17 +17,18 @@ from gradcli.language.namespaces.python_warnings import WARNINGS
 from gradcli.language.namespaces.functools_dispatch import SingleDispatch
 from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
-from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE, namedtuple
+from gradcli.language.namespaces.python_namedtuple import namedtuple
+from gradcli.language.namespaces.python_typing import TYPING
 from gradcli.language.namespaces.serialization import PICKLE_ERRORS
-from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, dict_from,
                                             iterate, type_name)
-from gradcli.language.runtime import protocols
+from gradcli.language.runtime import attributes, protocols
 from gradcli.language.runtime.protocols import CLASS_METHODS
-from gradcli.language.runtime.classes import OBJECT, CachedProperty
+from gradcli.language.runtime.classes import CachedProperty
 
 
 def _sleep(seconds) -> None:
@@ -125,26 +126,6 @@ def _unsupported_pickle(name: str):
 PICKLE = Namespace("pickle", table(*(_unsupported_pickle(name) for name in (
     "dump", "dumps", "load", "loads"))) | {"HIGHEST_PROTOCOL": 5, "DEFAULT_PROTOCOL": 4}
     | PICKLE_ERRORS)
-
-# typing's names, for annotations: subscripted (`List[int]`) and printed as Python's.
-TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
-    "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
-    "Tuple", "Type", "Union", "Generator", "Mapping", "Literal", "FrozenSet", "DefaultDict",
-    "OrderedDict", "Counter", "Deque", "ClassVar", "Final", "Hashable", "Sized",
-    "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")}
-    | {"NamedTuple": TYPED_NAMEDTUPLE, "Generic": TypeForm("typing.Generic", origin=OBJECT),
-       "Protocol": TypeForm("typing.Protocol", origin=OBJECT)} | table(
-    entry("TypeVar", lambda name, *constraints, bound=None, covariant=False,
-          contravariant=False: _type_variable(name, covariant, contravariant),
-          "name, *constraints, bound=None, covariant=False, contravariant=False", frames=0)))
-
-
-def _type_variable(name, covariant, contravariant) -> TypeForm:
-    """TypeVar('T'): printed as typing prints it (~T, +T_co, -T_contra)."""
-    if not isinstance(name, str):
-        raise errors.type_error("TypeVar name must be a string")
-    return TypeForm(("+" if covariant else "-" if contravariant else "~") + name)
-
 
 def _ordered_dict(*args, **kwargs):
     if len(args) > 1:
@@ -298,18 +279,33 @@ def _partial(ctx, *args, **keywords):
     return Partial(ctx, func, args, keywords)
 
 
-def _wraps(wrapped, assigned=None, updated=None):
-    """functools.wraps(wrapped): a decorator copying its name, qualname and docstring onto the
-    wrapper, and recording it as __wrapped__."""
-    def decorate(wrapper):
-        if isinstance(wrapper, UserFunction):
-            if isinstance(wrapped, UserFunction):
-                wrapper.name, wrapper.qualname, wrapper.doc = (wrapped.name, wrapped.qualname,
-                                                               wrapped.doc)
-                wrapper.attrs.update(wrapped.attrs)
-            wrapper.attrs["__wrapped__"] = wrapped
+def _update_wrapper(wrapper, wrapped, assigned=None, updated=None):
+    """functools.update_wrapper: the wrapped function's name, qualname, module and docstring
+    copied onto the wrapper (a function, or an instance of the program's class), its
+    attributes added, and itself recorded as __wrapped__."""
+    if isinstance(wrapper, UserFunction):
+        if isinstance(wrapped, UserFunction):
+            wrapper.name, wrapper.qualname, wrapper.doc = (wrapped.name, wrapped.qualname,
+                                                           wrapped.doc)
+            wrapper.attrs.update(wrapped.attrs)
+        wrapper.attrs["__wrapped__"] = wrapped
         return wrapper
-    return entry("decorator", decorate, "wrapper, /")
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        try:
+            found = protocols.get_attribute(wrapped, name)
+        except errors.TorchError:
+            continue
+        attributes.set(wrapper, name, found)
+    if isinstance(wrapped, UserFunction):
+        for name, value in wrapped.attrs.items():
+            attributes.set(wrapper, name, value)
+    attributes.set(wrapper, "__wrapped__", wrapped)
+    return wrapper
+
+
+def _wraps(wrapped, assigned=None, updated=None):
+    """functools.wraps(wrapped): update_wrapper as a decorator."""
+    return entry("decorator", lambda wrapper: _update_wrapper(wrapper, wrapped), "wrapper, /")
 
 
 def _reduce(ctx, function, iterable, *initial):
@@ -342,6 +338,8 @@ FUNCTOOLS = Namespace("functools", table(
     entry("cache", lambda ctx, fn: CachedFunction(ctx, fn, None), "user_function, /",
           context=True, frames=0),
     entry("wraps", _wraps, "wrapped, assigned=None, updated=None", frames=0),
+    entry("update_wrapper", _update_wrapper, "wrapper, wrapped, assigned=None, updated=None",
+          frames=0),
     entry("cached_property", CachedProperty, "func", frames=0),
     entry("singledispatch", SingleDispatch, "func", context=True, frames=0),
     *ORDERING,

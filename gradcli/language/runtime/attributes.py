@@ -28,7 +28,7 @@ from gradcli.language.runtime.coercions import index, length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import str_format
 from gradcli.language.runtime.objects import TableInstance, TableObject
-from gradcli.language.runtime.pytypes import PyType, c_type, instance_module
+from gradcli.language.runtime.pytypes import PyType, TypeForm, c_type, instance_module
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import C_CLASSES, Builtin, WrappedBuiltin, entry, table
 from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
@@ -452,6 +452,13 @@ def get(value, name: str):
         return _from_super(value, name)
     if isinstance(value, classes.Property) and name in ("setter", "getter", "deleter"):
         return _property_decorator(value, name)
+    if isinstance(value, classes.Property) and name in _PROPERTY_FIELDS:
+        return _PROPERTY_FIELDS[name](value)
+    if isinstance(value, TypeForm) and name in ("__name__", "__args__"):
+        if name == "__name__":  # TypeVar('T').__name__, List[int].__name__
+            return value.name.lstrip("~+-").rpartition(".")[2]
+        if value.args is not None:
+            return value.args
     if name == "__class__" and isinstance(value, (UserFunction, classes.UserMethod, Builtin,
                                                   BoundMethod)):
         return protocols.type_of(value)
@@ -471,7 +478,8 @@ def get(value, name: str):
         if name == "__class__" and isinstance(value, (Tensor, TableObject, Node, AccumulateGrad,
                                                       DType, Size)):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
-            if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
+            if found.name.startswith("torch.") or found is classes.OBJECT or isinstance(
+                    value, (Node, AccumulateGrad)):
                 return found  # (an autograd node's class: grad_fn.__class__.__name__)
         if name == "__class__" and isinstance(value, (PyType, BaseException)):
             return protocols.type_of(value)  # a class's metaclass; e.__class__.__name__
@@ -811,6 +819,12 @@ _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__i
                      style="exact")
 _OBJECT_INIT_SUBCLASS = entry("__init_subclass__", classes.object_init_subclass,
                               "cls, **keywords", qualname="object.__init_subclass__")
+
+
+# a property's functions, and its docstring (its getter's)
+_PROPERTY_FIELDS = {"fget": lambda p: p.getter, "fset": lambda p: p.setter,
+                    "fdel": lambda p: p.deleter,
+                    "__doc__": lambda p: getattr(p.getter, "doc", None)}
 
 
 def _property_decorator(prop: classes.Property, name: str):

@@ -599,6 +599,8 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime,
                base.name == "typing.Generic" and base.args]
     if generic:  # class Box(Generic[T]): its type variables, which Box[int] fills
         namespace.setdefault("__parameters__", generic[0].args)
+    if any(isinstance(base, TypeForm) and base.name == "typing.Protocol" for base in bases):
+        namespace.setdefault("_is_protocol", True)  # a protocol class (typing checks members)
     bases = [base.origin if isinstance(base, TypeForm) and base.origin is not None else base
              for base in bases]
     for base in bases:

@@ -8,7 +8,7 @@ from typing import Callable
 
 from gradcli.engine import errors
 from gradcli.language.runtime.frames import BoundMethod
-from gradcli.language.runtime.pytypes import c_type
+from gradcli.language.runtime.pytypes import OBJECT, c_type
 
 
 class TableObject(ABC):
@@ -90,6 +90,31 @@ class TableObject(ABC):
         shown = qualified if c_type(qualified) else self.class_name
         return errors.TorchError("AttributeError",
                                  f"'{shown}' object has no attribute '{name}'")
+
+
+class BareObject(TableObject):
+    """object(): a value with no attributes (a sentinel), equal only to itself."""
+
+    __slots__ = ()
+
+    @property
+    def language_type(self):
+        return OBJECT
+
+    def attribute(self, name: str):
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        return f"<object object at 0x{id(self):x}>"
+
+
+def bare_object(*args, **kwargs) -> BareObject:
+    if args or kwargs:
+        raise errors.type_error("object() takes no arguments")
+    return BareObject()
 
 
 class TableIterator(TableObject):

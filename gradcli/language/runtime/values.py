@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -145,7 +146,7 @@ def _user_iterator(value):
     make = classes.special_method(value, "__iter__")
     if make is not None:
         iterator = classes.call_bound(make, [])
-        step = classes.special_method(iterator, "__next__")
+        step = classes.special_method(checked_iterator(iterator), "__next__")
         if step is None:
             return iter(iterate(iterator))
         return _drain(step, "StopIteration", lambda: [])
@@ -153,6 +154,15 @@ def _user_iterator(value):
     if item is not None:
         return _drain(item, "IndexError", _counter())
     return None
+
+
+def checked_iterator(value):
+    """What a user __iter__ returned, when it is an iterator (else Python's TypeError)."""
+    from gradcli.language.runtime import classes
+    if not isinstance(value, (Iterator, TableObject)) and \
+            classes.special_method(value, "__next__") is None:
+        raise errors.type_error(f"iter() returned non-iterator of type '{type_name(value)}'")
+    return value
 
 
 def _counter():
