@@ -93,12 +93,21 @@ def _is_class_var(annotation) -> bool:
     return isinstance(annotation, TypeForm) and annotation.name == "typing.ClassVar"
 
 
+KW_ONLY = PyType("dataclasses.KW_ONLY", ())
+
+
 def _own_fields(cls: classes.UserClass, kw_only: bool) -> list:
     """The fields the class body annotates, with their defaults, as Python's _process_class
     reads them (a default left as the class attribute, a Field replaced by its default)."""
-    found = []
+    found, marked = [], None
     for name, annotation in cls.namespace.get("__annotations__", {}).items():
         if _is_class_var(annotation):
+            continue
+        if annotation is KW_ONLY:  # `_: KW_ONLY`: the fields after it are keyword-only
+            if marked is not None:
+                raise errors.type_error(f"{name!r} is KW_ONLY, but KW_ONLY has already been "
+                                        "specified")
+            marked = kw_only = True
             continue
         value = cls.namespace.get(name, MISSING)
         made = value if isinstance(value, Field) else Field(value, MISSING, True, True, None,
@@ -328,4 +337,4 @@ DATACLASSES = Namespace("dataclasses", table(
     entry("astuple", _astuple, "obj", frames=0),
     entry("replace", _replace, "obj, /, **changes", context=True, frames=0),
     entry("is_dataclass", _is_dataclass, "obj", frames=0),
-) | {"MISSING": MISSING, "FrozenInstanceError": FROZEN_ERROR})
+) | {"MISSING": MISSING, "FrozenInstanceError": FROZEN_ERROR, "KW_ONLY": KW_ONLY})

@@ -227,6 +227,7 @@ class CachedFunction(_Wrapper):
 
     __slots__ = ("ctx", "function", "maxsize", "results", "hits", "misses")
     type_name = "_lru_cache_wrapper"
+    own_dunders = frozenset(("__wrapped__", "__name__", "__qualname__", "__doc__", "__module__"))
 
     def __init__(self, ctx, function, maxsize):
         self.ctx, self.function, self.maxsize = ctx, function, maxsize
@@ -257,6 +258,10 @@ class CachedFunction(_Wrapper):
                 (self.hits, self.misses, self.maxsize, len(self.results))), "")
         if name == "cache_clear":
             return entry("cache_clear", self._clear, "")
+        if name == "__wrapped__":
+            return self.function
+        if name in self.own_dunders:  # what update_wrapper copies from the function
+            return protocols.get_attribute(self.function, name)
         raise self.missing(name)
 
     def _clear(self) -> None:

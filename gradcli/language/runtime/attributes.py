@@ -512,6 +512,8 @@ def get(value, name: str):
         if isinstance(value, PyType) and len(value.hosts) == 1 and \
                 name in CLASS_METHODS.get(value.hosts[0], {}):  # torch.Tensor.__add__
             return CLASS_METHODS[value.hosts[0]][name]
+        if isinstance(value, TableObject) and name in value.own_dunders:  # cached.__name__
+            return value.attribute(name)
         if isinstance(value, TableInstance) and name in value.METHODS:  # Subset.__getitems__
             return BoundMethod(value, value.METHODS[name])
         kinds = _DUNDER_CODE[name][0] if name in _DUNDER_CODE else ()
@@ -798,6 +800,12 @@ def _object_setattr(obj, name, value) -> None:
     obj.set_own_attribute(name, value)
 
 
+def _object_delattr(obj, name) -> None:
+    if not isinstance(obj, classes.Instance):
+        raise errors.type_error(f"can't apply this __delattr__ to {type_name(obj)} object")
+    obj.delete_own_attribute(name)
+
+
 def _object_getattribute(obj, name):
     if not isinstance(obj, classes.Instance):
         return get(obj, name)
@@ -814,6 +822,7 @@ def _object_getattribute(obj, name):
 _OBJECT_METHODS = table(
     entry("__setattr__", _object_setattr, "self, name, value, /", style="wrapper"),
     entry("__getattribute__", _object_getattribute, "self, name, /", style="wrapper"),
+    entry("__delattr__", _object_delattr, "self, name, /", style="wrapper"),
 )
 _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__init__",
                      style="exact")

@@ -28,10 +28,10 @@ _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, Overfl
             ImportWarning, UnicodeWarning, BytesWarning, ResourceWarning)
 
 
-def _exception_class(cls: type) -> PyType:
+def _exception_class(cls: type, qualified: str | None = None) -> PyType:
     name = cls.__name__
-    return PyType(name, (cls,), entry(name, lambda *args: cls(*args), "*args", style="expected",
-                                      frames=0))
+    return PyType(qualified or name, (cls,), entry(name, lambda *args: cls(*args), "*args",
+                                                   style="expected", frames=0))
 
 
 EXCEPTION_TYPES: dict[str, PyType] = {cls.__name__: _exception_class(cls) for cls in _CLASSES}
@@ -184,6 +184,13 @@ def register_exception(cls: PyType) -> None:
     by its own name; not a builtin name."""
     _MODULE_EXCEPTIONS[cls.hosts[0].__name__] = cls
     _BY_HOST[cls.hosts[0]] = cls
+
+
+def module_exception(qualified: str, cls: type) -> PyType:
+    """A module's exception class (statistics.StatisticsError) that programs raise too."""
+    made = _exception_class(cls, qualified)
+    register_exception(made)
+    return made
 
 
 def shown_kind(kind: str) -> str:

@@ -21,6 +21,7 @@ class TableObject(ABC):
     # a sequence's special methods a program may call by name (`seq.__len__()`)
     item_methods = frozenset(("__getitem__", "__len__"))
     subscriptable = False  # when True (and no sequence): value[key] as item(key) (re's Match)
+    own_dunders: frozenset = frozenset()  # dunder names attribute() answers (a wrapper's)
 
     @property
     @abstractmethod
@@ -33,7 +34,7 @@ class TableObject(ABC):
 
     @abstractmethod
     def attribute(self, name: str):
-        """value.name (never a dunder name)."""
+        """value.name (never a dunder name outside own_dunders)."""
 
     @abstractmethod
     def set_attribute(self, name: str, value) -> None:
