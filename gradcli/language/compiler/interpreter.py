@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 from gradcli.language.syntax.lark_standalone import Tree
@@ -406,10 +407,21 @@ class Compiler(ExpressionCompiler):
                 return signal
             finally:
                 if final is not None:
-                    ending = final(frame)
+                    ending = self._finally(final, frame, sys.exc_info()[1])
                     if ending is not None:
                         return ending  # noqa: B012  (as Python: the finally block's exit wins)
         return run
+
+    def _finally(self, final, frame, leaving):
+        """Run a finally block; an error leaving the try statement is the one being handled
+        meanwhile (what a bare raise re-raises, the context of one raised there)."""
+        if not isinstance(leaving, GradRuntimeError):
+            return final(frame)
+        self.runtime.handling.append(leaving)
+        try:
+            return final(frame)
+        finally:
+            self.runtime.handling.pop()
 
     def _handler(self, clause: Tree):
         """(does it catch this error?, run its block) for one `except` clause."""

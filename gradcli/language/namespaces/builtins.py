@@ -192,7 +192,8 @@ def _isinstance(obj, classinfo) -> bool:
         owner = classes.class_of(obj)
         if owner is not None and owner.is_subclass_of(classinfo):
             return True
-        if classinfo is classes.OBJECT:
+        if classinfo is classes.OBJECT or (classinfo is TYPE_TYPE and isinstance(
+                obj, (classes.UserClass, PyType))):  # every class is an instance of type
             return True
         if is_protocol(classinfo):
             return protocol_instance(obj, classinfo)
@@ -629,6 +630,8 @@ def _vars(obj):
     """vars(obj): a plain instance's own attributes (the dict itself, as Python's __dict__)."""
     if isinstance(obj, classes.Instance) or (isinstance(obj, TableInstance) and obj.own_dict):
         return obj.attrs
+    if isinstance(obj, classes.UserClass):  # a class's mappingproxy
+        return obj.attribute("__dict__")
     raise errors.type_error("vars() argument must have __dict__ attribute")
 
 

@@ -246,8 +246,8 @@ def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only, match_ar
         fields.update(base.namespace.get(FIELDS, {}))
     for made in _own_fields(cls, kw_only):
         fields[made.name] = made
-    cls.namespace[FIELDS] = fields
     cls.namespace["__dataclass_params__"] = {"frozen": frozen, "eq": eq, "order": order}
+    cls.namespace[FIELDS] = fields  # (in Python's order of the names it adds)
     listed = list(fields.values())
     own = cls.namespace
     explicit_hash = "__hash__" in own
@@ -259,12 +259,12 @@ def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only, match_ar
         _add_comparisons(cls, listed, order)
     if frozen:
         _add_frozen(cls, listed)
-    if match_args and "__match_args__" not in own:  # what a class pattern's positions name
-        own["__match_args__"] = tuple(f.name for f in listed if f.init and not f.kw_only)
     if unsafe_hash or (eq and frozen and not explicit_hash):
         _method(cls, "__hash__", lambda self: hash(_values(self, listed)), "self")
     elif eq and not explicit_hash:
         own["__hash__"] = None
+    if match_args and "__match_args__" not in own:  # what a class pattern's positions name
+        own["__match_args__"] = tuple(f.name for f in listed if f.init and not f.kw_only)
     return cls
 
 

@@ -345,6 +345,8 @@ _KIND_TABLES = (
     (NameError, EXCEPTION_ATTRS | {"name": lambda e: e.name}, EXCEPTION_METHODS),
     (AttributeError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "obj": lambda e: e.obj},
      EXCEPTION_METHODS),
+    (OSError, EXCEPTION_ATTRS | {"errno": lambda e: e.errno, "strerror": lambda e: e.strerror,
+                                 "filename": lambda e: e.filename}, EXCEPTION_METHODS),
     (BaseException, EXCEPTION_ATTRS, EXCEPTION_METHODS),
     (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
@@ -765,6 +767,8 @@ def named_field(value: NamedTuple, name: str):
                 raise errors.value_error(f"Got unexpected field names: {unknown!r}")
             return value.remade(changes.get(f, v) for f, v in zip(fields, value))
         return entry("_replace", replace, "**kwargs")
+    if name in ("_field_defaults", "_make") and name in CLASS_METHODS.get(type(value), {}):
+        return CLASS_METHODS[type(value)][name]  # its class's, as collections.namedtuple's
     methods = {**TUPLE_METHODS, **value.language_methods} if value.language_methods else \
         TUPLE_METHODS
     return _from(value, name, value.language_attrs, methods)

@@ -61,6 +61,8 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
         return invoke(runtime, function.builtin, [function.receiver, *args], kwargs)
     if isinstance(function, classes.UserMethod):
         return call(runtime, function.function, [function.receiver, *args], kwargs)
+    if isinstance(function, classes.StaticMethod):  # callable itself, as since Python 3.10
+        return call(runtime, function.function, args, kwargs)
     if isinstance(function, classes.UserClass):
         functional = next((classes.METACLASSES[owner].get("functional") for owner in
                            function.mro if owner in classes.METACLASSES), None) \

@@ -184,7 +184,13 @@ _CLASS_SPECIALS = {
     "__bases__": lambda c: c.bases or (c.base or OBJECT,),
     "__base__": lambda c: c.bases[0] if c.bases else (c.base or OBJECT),
     "__doc__": lambda c: c.namespace.get("__doc__"),
+    "__dict__": lambda c: _class_dict(c),
 }
+
+
+def _class_dict(cls: UserClass):
+    from gradcli.language.runtime.class_dicts import ClassDict
+    return ClassDict(cls)
 # The language classes of builtin classes a program may derive from, by host class (the
 # exception classes register here), for __mro__.
 BUILTIN_ANCESTORS: dict = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
@@ -118,6 +118,8 @@ def iterate(value):
         return value
     if isinstance(value, TableObject) and value.is_sequence:
         return value.members()
+    if isinstance(value, TableObject) and isinstance(value, Mapping):  # a class's __dict__
+        return iter(value)
     iterator = _user_iterator(value)
     if iterator is not None:
         return iterator
@@ -129,7 +131,7 @@ def abc_iterable(value) -> bool:
     through __getitem__ has none)."""
     from gradcli.language.runtime import classes
     return isinstance(value, (Tensor, *_ITERABLES)) or (
-        isinstance(value, TableObject) and value.is_sequence) or (
+        isinstance(value, TableObject) and (value.is_sequence or isinstance(value, Mapping))) or (
         classes.special_method(value, "__iter__") is not None)
 
 
@@ -209,7 +211,7 @@ class DefaultDict(defaultdict):
 
 def dict_from(iterable, **kwargs):
     """dict(iterable, **kwargs): a mapping copied, or key-value pairs, with Python's errors."""
-    if isinstance(iterable, dict):  # a mapping is copied, not walked as pairs
+    if isinstance(iterable, (dict, Mapping)):  # a mapping is copied, not walked as pairs
         return {**iterable, **kwargs}
     out = {}
     for number, item in enumerate(iterate(iterable)):
