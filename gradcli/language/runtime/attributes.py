@@ -343,6 +343,8 @@ _KIND_TABLES = (
                                                 EXCEPTION_METHODS),
     (SystemExit, SYSTEM_EXIT_ATTRS, EXCEPTION_METHODS),
     (NameError, EXCEPTION_ATTRS | {"name": lambda e: e.name}, EXCEPTION_METHODS),
+    (ImportError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "path": lambda e: e.path},
+     EXCEPTION_METHODS),
     (AttributeError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "obj": lambda e: e.obj},
      EXCEPTION_METHODS),
     (OSError, EXCEPTION_ATTRS | {"errno": lambda e: e.errno, "strerror": lambda e: e.strerror,

@@ -248,7 +248,8 @@ def remember_lookup(error, value, name: str):
 
 def record_lookup(error: GradRuntimeError) -> None:
     """What `error` failed to find, on its exception value as Python keeps it: NameError's
-    `name`, AttributeError's `name` and `obj` (unless the program's exception holds its own)."""
+    `name`, AttributeError's `name` and `obj`, ImportError's module `name` (unless the
+    program's exception holds its own)."""
     value, looked_up = error.value, error.looked_up
     if looked_up is None:
         return
@@ -256,6 +257,8 @@ def record_lookup(error: GradRuntimeError) -> None:
             value.name is None and value.obj is None:
         value.name, value.obj = looked_up[2], looked_up[1]
     elif isinstance(value, NameError) and looked_up[0] == "name" and value.name is None:
+        value.name = looked_up[1]
+    elif isinstance(value, ImportError) and looked_up[0] == "module" and value.name is None:
         value.name = looked_up[1]
 
 

@@ -88,13 +88,30 @@ class Generator:
 
 # What `for` can walk besides tensors: Python's sequences and the lazy values builtins return.
 DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+
+
+class SequenceIterator:
+    """iter() of a user object that has __getitem__ but no __iter__: Python's `iterator`."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self.items)
+
+
 # Host iterators only the builtins and the tables make (map, filter, iter(), reversed(), dict
 # views, itertools).
 HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0))),
                    type(iter("")), type(iter("é")), type(reversed([])), type(reversed(range(0))),
                    reversed, type(iter({})), type(iter({}.values())), type(iter({}.items())),
                    type(reversed({})), type(reversed({}.values())), type(reversed({}.items())),
-                   type(iter(set())), type(iter(b"")), *DICT_VIEWS,
+                   type(iter(set())), type(iter(b"")), SequenceIterator, *DICT_VIEWS,
                    itertools.count, itertools.cycle, itertools.repeat, itertools.chain,
                    itertools.islice, itertools.product, itertools.permutations,
                    itertools.combinations, itertools.zip_longest, itertools.accumulate,
@@ -154,7 +171,7 @@ def _user_iterator(value):
         return _drain(step, "StopIteration", lambda: [])
     item = classes.special_method(value, "__getitem__")
     if item is not None:
-        return _drain(item, "IndexError", _counter())
+        return SequenceIterator(_drain(item, "IndexError", _counter()))
     return None
 
 
@@ -536,7 +553,7 @@ _CLASS_NAMES: dict[type, str] = {
     RemovableHandle: "RemovableHandle", Device: "torch.device",
     # classes written in C are named with their module
     OrderedDict: "collections.OrderedDict", DefaultDict: "collections.defaultdict",
-    deque: "collections.deque",
+    deque: "collections.deque", SequenceIterator: "iterator",
 }
 
 
