@@ -26,7 +26,7 @@ from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes, exceptions, instance_dicts, operators, protocols
 from gradcli.language.runtime.coercions import index, length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
-from gradcli.language.runtime.formatting import str_format
+from gradcli.language.runtime.formatting import ByItem, str_format
 from gradcli.language.runtime.objects import TableInstance, TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm, c_type, instance_module
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
@@ -132,7 +132,7 @@ def _plain(value):
     return value
 
 
-_STR_NAMES = """capitalize casefold center count encode endswith expandtabs find format_map index
+_STR_NAMES = """capitalize casefold center count encode endswith expandtabs find index
     isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace
     istitle isupper join ljust lower lstrip partition removeprefix removesuffix replace rfind
     rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase title
@@ -247,9 +247,11 @@ _CLASS_LEVEL = {str: "maketrans", bytes: "fromhex maketrans", int: "from_bytes",
 STR_METHODS = _host_methods(str, _STR_NAMES) | _class_level(str, _CLASS_LEVEL[str], True) | table(
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
+    entry("format_map", lambda ctx, s, mapping: str_format(ctx.printer, s, (), ByItem(mapping)),
+          "self, mapping, /", context=True, style="expected"),
 )
 BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
-    "encode", "hex").replace("format_map", "").replace("isdecimal", "").replace(
+    "encode", "hex").replace("isdecimal", "").replace(
     "isidentifier", "").replace("isnumeric", "").replace("isprintable", "")) | \
     _class_level(bytes, _CLASS_LEVEL[bytes], True)
 INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate to_bytes") | \
