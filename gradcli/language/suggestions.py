@@ -18,8 +18,8 @@ _SCRIPT_GLOBALS = ("__name__", "__doc__", "__package__", "__loader__", "__spec__
 def did_you_mean(looked_up: tuple | None) -> str:
     """What Python's traceback adds to the message of an error that failed to find
     `looked_up` (a GradRuntimeError's record of it): ". Did you mean: 'name'?", or ''."""
-    if looked_up is None:
-        return ""
+    if looked_up is None or looked_up[0] not in ("name", "attribute"):
+        return ""  # (a failed import's module: Python suggests nothing)
     if looked_up[0] == "name":
         _, name, varnames, top = looked_up
         globals_ = [*_SCRIPT_GLOBALS, *(n for n in top.vars if n not in _SCRIPT_GLOBALS)]

@@ -144,6 +144,17 @@ ESCAPES = {
                                "class A:\n    x: int = 0\nA.__init__.__globals__"),
     "dataclass_missing_class": "import dataclasses\ndataclasses.MISSING.__class__",
     "name_reassigned_to_builtins": "__name__ = 'builtins'\n__name__.__class__",
+    "format_map_dunders": "'{a.__class__.__init__.__globals__}'.format_map({'a': 1})",
+    "class_dict_slot_internals": "class A:\n    pass\nA.__dict__['__dict__'].__objclass__",
+    "class_dict_class": "class A:\n    pass\ntype(A.__dict__).__init__.__globals__",
+    "exitstack_internals": "import contextlib\ncontextlib.ExitStack().stack",
+    "descriptor_owner_globals": ("class D:\n    def __get__(self, obj, owner):\n"
+                                 "        return owner.__init__.__globals__\n"
+                                 "class A:\n    d = D()\nA().d"),
+    "typeddict_base_subclasses": ("from typing import TypedDict\nclass B(TypedDict):\n"
+                                  "    x: int\nB.__mro__[1].__subclasses__()"),
+    "cached_function_internals": ("import functools\n@functools.lru_cache\ndef f():\n"
+                                  "    pass\nf.__wrapped__.__globals__"),
 }
 
 
@@ -164,6 +175,7 @@ REFUSED = {
     "os_makedirs": "import os\nos.makedirs('x', exist_ok=True)",
     "argparse_fromfile": "import argparse\n"
                          "argparse.ArgumentParser(fromfile_prefix_chars='@').parse_args(['@x'])",
+    "logging_brace_attribute": "import logging\nlogging.Formatter('{name.__class__}', style='{')",
 }
 
 

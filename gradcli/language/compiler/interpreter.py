@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 from gradcli.language.syntax.lark_standalone import Tree
@@ -196,8 +197,10 @@ class Compiler(ExpressionCompiler):
 
         def run(frame):
             if not test(frame):
-                text = printer.str(message(frame)) if message is not None else ""
-                raise GradRuntimeError("AssertionError", text, span)
+                if message is None:
+                    raise GradRuntimeError("AssertionError", "", span)
+                value = message(frame)  # AssertionError(value): its args hold the value itself
+                raise GradRuntimeError("AssertionError", printer.str(value), span, (value,))
         return run
 
     def raise_stmt(self, tree: Tree) -> Statement:
@@ -404,10 +407,21 @@ class Compiler(ExpressionCompiler):
                 return signal
             finally:
                 if final is not None:
-                    ending = final(frame)
+                    ending = self._finally(final, frame, sys.exc_info()[1])
                     if ending is not None:
                         return ending  # noqa: B012  (as Python: the finally block's exit wins)
         return run
+
+    def _finally(self, final, frame, leaving):
+        """Run a finally block; an error leaving the try statement is the one being handled
+        meanwhile (what a bare raise re-raises, the context of one raised there)."""
+        if not isinstance(leaving, GradRuntimeError):
+            return final(frame)
+        self.runtime.handling.append(leaving)
+        try:
+            return final(frame)
+        finally:
+            self.runtime.handling.pop()
 
     def _handler(self, clause: Tree):
         """(does it catch this error?, run its block) for one `except` clause."""

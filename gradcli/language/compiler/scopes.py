@@ -37,6 +37,9 @@ class Scope:
     nonlocals: set = field(default_factory=set)
     declared_at: dict = field(default_factory=dict)  # name -> its global/nonlocal statement
     params: tuple = ()  # a function's parameter names, in order
+    used: set = field(default_factory=set)  # names read so far, as the body is collected
+    stored: set = field(default_factory=set)  # ids of the `var` trees that are targets
+    imported: set = field(default_factory=set)  # names an import binds (global may follow)
     generator: bool = False  # a function whose body yields
 
     def resolve(self, name: str) -> tuple[str, int]:
@@ -209,15 +212,13 @@ def _collect(tree, scope: Scope) -> None:
     kind = tree.data
     if kind in ("assign",):
         for target in tree.children[:-1]:
-            scope.locals.update(target_names(target))
+            _bind(target, scope)
     elif kind == "annassign":
-        scope.locals.update(target_names(tree.children[0]))
+        _bind(tree.children[0], scope)
     elif kind == "walrus":
         scope.locals.add(tree.children[0].value)
-    elif kind == "augassign":
-        scope.locals.update(target_names(tree.children[0]))
-    elif kind in ("for_stmt", "del_stmt"):
-        scope.locals.update(target_names(tree.children[0]))
+    elif kind in ("augassign", "for_stmt", "del_stmt"):
+        _bind(tree.children[0], scope)
     elif kind == "let_stmt":
         scope.locals.add(tree.children[0].value)
     elif kind in ("with_item", "except_clause") and tree.children[1] is not None:
@@ -227,27 +228,55 @@ def _collect(tree, scope: Scope) -> None:
     elif kind == "import_name":
         for item in tree.children:
             dotted, alias = item.children
-            scope.locals.add(alias.value if alias is not None else dotted.children[0].value)
+            name = alias.value if alias is not None else dotted.children[0].value
+            scope.locals.add(name)
+            scope.imported.add(name)
     elif kind == "import_from":
         for item in tree.children[1].children:
             if isinstance(item, Tree):
                 name, alias = item.children
                 scope.locals.add((alias or name).value)
+                scope.imported.add((alias or name).value)
     elif kind == "case_block":
         scope.locals.update(pattern_names(tree.children[0]))
     elif kind in ("global_stmt", "nonlocal_stmt"):
         _declare(tree, scope)
     elif kind in ("yield_expr", "yield_from"):
         scope.generator = True
+    elif kind == "var" and id(tree) not in scope.stored:
+        scope.used.add(tree.children[0].value)
     if kind in _OWN_SCOPE:
         return
     for child in tree.children:
         _collect(child, scope)
 
 
+def _bind(target, scope: Scope) -> None:
+    """An assignment target's names become locals (its `var` trees are not reads of them)."""
+    names = target_names(target)
+    scope.locals.update(names)
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Tree) and node.data == "var":
+            scope.stored.add(id(node))
+        elif isinstance(node, Tree) and node.data in ("tuple", "tuple_items", "list",
+                                                       "list_items", "star_expr"):
+            stack.extend(node.children)
+
+
 def _declare(tree: Tree, scope: Scope) -> None:
-    names = scope.globals if tree.data == "global_stmt" else scope.nonlocals
+    word = "global" if tree.data == "global_stmt" else "nonlocal"
+    names = scope.globals if word == "global" else scope.nonlocals
     for token in tree.children:
         if isinstance(token, Token):
+            name = token.value
+            problem = (f"is parameter and {word}" if name in scope.params else
+                       f"is used prior to {word} declaration" if name in scope.used else
+                       f"is assigned to before {word} declaration" if name in scope.locals
+                       and name not in scope.imported else None)
+            if problem is not None:
+                raise GradSyntaxError(f"name '{name}' {problem}", tree.meta.line,
+                                      tree.meta.column, tree.meta.end_column)
             names.add(token.value)
             scope.declared_at[token.value] = tree

@@ -29,9 +29,11 @@ from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRu
                                              UserFunction)
 from gradcli.language.runtime.signatures import Builtin, WrappedBuiltin, entry, table
 from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generator, Namespace,
-                                            Printer, Size, builtin_kind, dict_from, iterate,
-                                            python_method, qualified_type_name, type_name)
+                                            Printer, Size, builtin_kind, checked_iterator,
+                                            dict_from, iterate, python_method,
+                                            qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.namespaces.typing_protocols import is_protocol, protocol_instance
 from gradcli.language.runtime.uninitialized import kind_of
 
 __all__ = ["Builtin", "entry", "table", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE", "LEGACY_TYPES",
@@ -190,8 +192,11 @@ def _isinstance(obj, classinfo) -> bool:
         owner = classes.class_of(obj)
         if owner is not None and owner.is_subclass_of(classinfo):
             return True
-        if classinfo is classes.OBJECT:
+        if classinfo is classes.OBJECT or (classinfo is TYPE_TYPE and isinstance(
+                obj, (classes.UserClass, PyType))):  # every class is an instance of type
             return True
+        if is_protocol(classinfo):
+            return protocol_instance(obj, classinfo)
         if isinstance(obj, ContextManager):  # torch.no_grad() and friends, by their class name
             return isinstance(classinfo, PyType) and obj.label == classinfo.name
         if classinfo in _FINAL_FUNCTION_TYPES:  # F.relu is a function, F.gelu a builtin
@@ -583,7 +588,7 @@ def _iter(ctx, value, sentinel=_NO_DEFAULT_NEXT):
         return value
     method = classes.special_method(value, "__iter__")
     if method is not None:
-        return classes.call_bound(method, [])
+        return checked_iterator(classes.call_bound(method, []))
     return iter(iterate(value))
 
 
@@ -625,6 +630,8 @@ def _vars(obj):
     """vars(obj): a plain instance's own attributes (the dict itself, as Python's __dict__)."""
     if isinstance(obj, classes.Instance) or (isinstance(obj, TableInstance) and obj.own_dict):
         return obj.attrs
+    if isinstance(obj, classes.UserClass):  # a class's mappingproxy
+        return obj.attribute("__dict__")
     raise errors.type_error("vars() argument must have __dict__ attribute")
 
 

@@ -930,6 +930,8 @@ SEQUENTIAL_METHODS = table(entry("append", _append, "self, module"),
 
 _MODULE_GETATTR = entry("__getattr__", lambda m, name: m.registered(name), "self, name",
                         qualname="Module.__getattr__")
+MODULE_SETATTR = entry("__setattr__", lambda m, name, value: m.set_module_attribute(name, value),
+                        "self, name, value", qualname="Module.__setattr__")
 
 
 class UserModule(classes.UserInstance, Module):
@@ -994,11 +996,21 @@ class UserModule(classes.UserInstance, Module):
             return BoundMethod(self, self.kind.forward_entry)
         if name == "__getattr__":
             return BoundMethod(self, _MODULE_GETATTR)
+        if name == "__setattr__":
+            return BoundMethod(self, MODULE_SETATTR)
         if name in _CONTAINER_DUNDERS and self.is_sequence:
             return BoundMethod(self, _CONTAINER_DUNDERS[name])
         return super().attribute(name)
 
     def set_attribute(self, name: str, value) -> None:
+        hook = self.cls.find("__setattr__")
+        if hook is not classes.MISSING:  # the class's own, in place of nn.Module's
+            self.cls.runtime.call(classes.bind(hook, self, self.cls), [name, value], {})
+            return
+        self.set_module_attribute(name, value)
+
+    def set_module_attribute(self, name: str, value) -> None:
+        """nn.Module.__setattr__ (for a class of the program)."""
         if self.property_of(name) is not None:  # the parametrized class's property comes first
             super().set_attribute(name, value)
             return

@@ -32,7 +32,7 @@ from gradcli.language.namespaces.nn_init import xavier
 from gradcli.language.namespaces.module_members import MEMBER_METHODS, register_buffer
 from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
-                                                 Module, SEQUENTIAL_METHODS,
+                                                 MODULE_SETATTR, Module, SEQUENTIAL_METHODS,
                                                 ModuleKind, check_module, construct, extend,
                                                 options_repr)
 from gradcli.language.namespaces import module_subclasses
@@ -952,7 +952,8 @@ for _kind in KINDS:  # torch.nn.Module.register_forward_hook, nn.Linear.forward:
     CLASS_METHODS[_host] = (
         _MODULE_CLASS_METHODS | _unbound(_kind.name, _host.METHODS)
         | _unbound(_kind.name, SEQUENTIAL_METHODS if _kind.sequence else {})
-        | KIND_METHODS.get(_kind.name, {}) | {"forward": _kind.forward_entry}
+        | KIND_METHODS.get(_kind.name, {}) | {"forward": _kind.forward_entry,
+                                              "__setattr__": MODULE_SETATTR}
         | CLASS_METHODS.get(_host, {}))
 module_subclasses.register(KINDS)
 register_parameter_type(PARAMETER_TYPE)

@@ -9,7 +9,8 @@ import argparse
 import sys
 
 from gradcli.engine import errors
-from gradcli.language.namespaces.python_sys import argv, exit_program
+from gradcli.language.namespaces.python_sys import STDOUT, argv, exit_program
+from gradcli.language.runtime.exceptions import module_exception
 from gradcli.language.runtime.frames import GradRuntimeError
 from gradcli.language.runtime.objects import TableInstance, TableObject
 from gradcli.language.runtime.pytypes import PyType
@@ -55,6 +56,16 @@ class ArgsNamespace(TableInstance):
             raise self.missing(name)
         del self.attrs[name]
 
+    def operator(self, op: str, other, reflected: bool, inplace: bool = False):
+        if op == "in" and reflected:  # `name in args`: whether it has that attribute
+            return other in self.attrs
+        return NotImplemented
+
+    def __eq__(self, other):  # Namespace.__eq__: the same attributes (and so unhashable)
+        return self.attrs == other.attrs if isinstance(other, ArgsNamespace) else NotImplemented
+
+    __hash__ = None
+
     def repr(self, printer) -> str:
         named = [f"{k}={printer.repr(v)}" for k, v in self.attrs.items() if k.isidentifier()]
         other = {k: v for k, v in self.attrs.items() if not k.isidentifier()}
@@ -92,6 +103,30 @@ class Action(TableObject):
         return f"{type(self.host).__name__}({fields})"
 
 
+class SubParsers(Action):
+    """What add_subparsers returns: add_parser makes each sub-command's parser."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx, host):
+        super().__init__(host, None)
+        self.ctx = ctx
+
+    def attribute(self, name: str):
+        if name == "add_parser":
+            return entry("add_parser", self._add_parser, "name, **kwargs",
+                         qualname="_SubParsersAction.add_parser")
+        return super().attribute(name)
+
+    def _add_parser(self, name, **kwargs):
+        if "parents" in kwargs or "formatter_class" in kwargs:
+            raise errors.TorchError("NotImplementedError", "gradcli's add_parser takes no "
+                                    "parents or formatter_class")
+        parser = _host_errors(lambda: self.host.add_parser(name, **kwargs))
+        parser.ctx = self.ctx
+        return Group(self.ctx, parser)
+
+
 def _converter(ctx, function):
     """A `type=` function for Python's parser: the program's, called through the interpreter;
     its TypeError or ValueError becomes Python's `invalid <type> value` error."""
@@ -101,6 +136,8 @@ def _converter(ctx, function):
         except (errors.TorchError, GradRuntimeError) as error:
             if error.kind in ("TypeError", "ValueError"):
                 raise ValueError(error.message) from None
+            if error.kind == "ArgumentTypeError":  # its message is the whole complaint
+                raise argparse.ArgumentTypeError(error.message) from None
             raise
     convert.__name__ = getattr(function, "name", None) or type_name(function)
     return convert
@@ -161,9 +198,15 @@ class Group(TableObject):
                          self.parser)
         return Group(self.ctx, self.host.add_mutually_exclusive_group(**kwargs), self.parser)
 
+    def _subparsers(self, **kwargs):
+        if "action" in kwargs or "parser_class" in kwargs:
+            raise errors.TorchError("NotImplementedError", "gradcli's add_subparsers takes no "
+                                    "action or parser_class")
+        return SubParsers(self.ctx, _host_errors(lambda: self.host.add_subparsers(**kwargs)))
+
     def _write(self, text: str, file) -> None:
         self.parser.ctx = self.ctx
-        if file is not None:
+        if file is not None and file is not STDOUT:
             raise errors.TorchError("NotImplementedError", "gradcli's argparse prints to "
                                     "standard output only")
         self.ctx.write(text)
@@ -176,6 +219,8 @@ class Group(TableObject):
             "add_mutually_exclusive_group": (lambda **k: self._group(name, **k),
                                              "*, required=False"),
         }
+        if self.host is self.parser:
+            methods["add_subparsers"] = (self._subparsers, "**kwargs")
         if self.host is self.parser:
             methods.update({
                 "parse_args": (self._parse, "args=None, namespace=None"),
@@ -262,4 +307,6 @@ ARGPARSE = Namespace("argparse", {
     "SUPPRESS": argparse.SUPPRESS, "REMAINDER": argparse.REMAINDER,
     "OPTIONAL": argparse.OPTIONAL, "ZERO_OR_MORE": argparse.ZERO_OR_MORE,
     "ONE_OR_MORE": argparse.ONE_OR_MORE,
+    "ArgumentTypeError": module_exception("argparse.ArgumentTypeError",
+                                          argparse.ArgumentTypeError),
 })

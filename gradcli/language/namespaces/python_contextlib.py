@@ -1,11 +1,12 @@
-"""Python's `contextlib`: contextmanager over the program's generator functions, nullcontext and
-suppress, as context managers of the `with` statement."""
+"""Python's `contextlib`: contextmanager over the program's generator functions, nullcontext,
+suppress and ExitStack, as context managers of the `with` statement."""
 
 from __future__ import annotations
 
 from gradcli.engine import errors
 from gradcli.language.runtime import exceptions
-from gradcli.language.runtime.frames import ContextManager, GradRuntimeError, UserFunction
+from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
+                                             UserFunction)
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
@@ -53,6 +54,59 @@ class NullContext(_Manager):
 class Suppress(_Manager):
     __slots__ = ()
     type_name = "suppress"
+
+
+class ExitStack(_Manager):
+    """contextlib.ExitStack: managers entered (and callbacks pushed) one by one, left last
+    first when the stack closes."""
+
+    __slots__ = ("ctx", "stack")
+    type_name = "ExitStack"
+
+    def __init__(self, ctx):
+        super().__init__(ContextManager(lambda: self, self._close, "ExitStack",
+                                        exit_with_error=self._close_with_error))
+        self.ctx, self.stack = ctx, []
+
+    def attribute(self, name: str):
+        found = _STACK_METHODS.get(name)
+        if found is None:
+            raise self.missing(name)
+        return BoundMethod(self, found)
+
+    def enter_context(self, value):
+        from gradcli.language.runtime.calls import context_manager
+        manager = context_manager(value)
+        entered = manager.enter()
+        self.stack.append(manager)
+        return entered
+
+    def callback(self, function, *args, **kwargs):
+        self.stack.append(ContextManager(lambda: None, lambda: self.ctx.call(
+            function, list(args), kwargs), "callback"))
+        return function
+
+    def _close(self) -> None:
+        while self.stack:
+            self.stack.pop().exit()
+
+    def _close_with_error(self, error) -> bool:
+        """Leave each manager with the block's error until one swallows it."""
+        while self.stack:
+            manager = self.stack.pop()
+            if manager.exit_with_error is None:
+                manager.exit()
+            elif manager.exit_with_error(error):
+                self._close()
+                return True
+        return False
+
+
+_STACK_METHODS = table(
+    entry("enter_context", ExitStack.enter_context, "self, cm", frames=0),
+    entry("callback", ExitStack.callback, "self, callback, /, *args, **kwds", frames=0),
+    entry("close", ExitStack._close, "self", frames=0),
+)
 
 
 def _generator_manager(ctx, function, args: list, kwargs: dict) -> GeneratorManager:
@@ -114,7 +168,9 @@ _TYPES = {
         "nullcontext", _nullcontext, "enter_result=None", frames=0)),
     "suppress": PyType("contextlib.suppress", (Suppress,), entry(
         "suppress", _suppress, "*exceptions", frames=0)),
+    "ExitStack": PyType("contextlib.ExitStack", (ExitStack,), entry(
+        "ExitStack", ExitStack, "", context=True, frames=0)),
 }
 CONTEXTLIB = Namespace("contextlib", table(
     entry("contextmanager", _contextmanager, "func", context=True, frames=0),
-) | {name: _TYPES[name] for name in ("nullcontext", "suppress")})
+) | {name: _TYPES[name] for name in ("nullcontext", "suppress", "ExitStack")})

@@ -12,6 +12,7 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import state_dict_metadata
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.classes import UserInstance
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
@@ -95,9 +96,18 @@ def _deep(value, memo: dict):
         items = tuple(_deep(item, memo) for item in value)
         same = all(a is b for a, b in zip(items, value))
         return value if same else kind(items)
+    hook = _own_hook(value, "__deepcopy__")
+    if hook is not None:
+        copied = memo[id(value)] = classes.call_bound(hook, [memo])
+        return copied
     if isinstance(value, snapshot_kinds()):
         return _object_copy(value, memo, lambda item: _deep(item, memo))
     return value
+
+
+def _own_hook(value, name: str):
+    """An instance's own __deepcopy__ / __copy__, which the copy module calls instead."""
+    return classes.special_method(value, name) if isinstance(value, UserInstance) else None
 
 
 def deepcopy(x, memo=None, _nil=None):
@@ -118,6 +128,9 @@ def shallow_copy(x):
         copied = Tensor(x.data.copy(), x.dtype, requires_grad=x.requires_grad and x.is_leaf)
         copied.is_parameter = x.is_parameter
         return copied
+    hook = _own_hook(x, "__copy__")
+    if hook is not None:
+        return classes.call_bound(hook, [])
     if isinstance(x, (_module_type(), UserInstance)):
         copied = copy.copy(x)  # the same tables, but its own attribute table, as a copied __dict__
         copied.attrs = dict(x.attrs)

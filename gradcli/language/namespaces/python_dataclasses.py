@@ -93,12 +93,21 @@ def _is_class_var(annotation) -> bool:
     return isinstance(annotation, TypeForm) and annotation.name == "typing.ClassVar"
 
 
+KW_ONLY = PyType("dataclasses.KW_ONLY", ())
+
+
 def _own_fields(cls: classes.UserClass, kw_only: bool) -> list:
     """The fields the class body annotates, with their defaults, as Python's _process_class
     reads them (a default left as the class attribute, a Field replaced by its default)."""
-    found = []
+    found, marked = [], None
     for name, annotation in cls.namespace.get("__annotations__", {}).items():
         if _is_class_var(annotation):
+            continue
+        if annotation is KW_ONLY:  # `_: KW_ONLY`: the fields after it are keyword-only
+            if marked is not None:
+                raise errors.type_error(f"{name!r} is KW_ONLY, but KW_ONLY has already been "
+                                        "specified")
+            marked = kw_only = True
             continue
         value = cls.namespace.get(name, MISSING)
         made = value if isinstance(value, Field) else Field(value, MISSING, True, True, None,
@@ -237,8 +246,8 @@ def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only, match_ar
         fields.update(base.namespace.get(FIELDS, {}))
     for made in _own_fields(cls, kw_only):
         fields[made.name] = made
-    cls.namespace[FIELDS] = fields
     cls.namespace["__dataclass_params__"] = {"frozen": frozen, "eq": eq, "order": order}
+    cls.namespace[FIELDS] = fields  # (in Python's order of the names it adds)
     listed = list(fields.values())
     own = cls.namespace
     explicit_hash = "__hash__" in own
@@ -250,12 +259,12 @@ def _process(cls, init, repr_, eq, order, unsafe_hash, frozen, kw_only, match_ar
         _add_comparisons(cls, listed, order)
     if frozen:
         _add_frozen(cls, listed)
-    if match_args and "__match_args__" not in own:  # what a class pattern's positions name
-        own["__match_args__"] = tuple(f.name for f in listed if f.init and not f.kw_only)
     if unsafe_hash or (eq and frozen and not explicit_hash):
         _method(cls, "__hash__", lambda self: hash(_values(self, listed)), "self")
     elif eq and not explicit_hash:
         own["__hash__"] = None
+    if match_args and "__match_args__" not in own:  # what a class pattern's positions name
+        own["__match_args__"] = tuple(f.name for f in listed if f.init and not f.kw_only)
     return cls
 
 
@@ -328,4 +337,4 @@ DATACLASSES = Namespace("dataclasses", table(
     entry("astuple", _astuple, "obj", frames=0),
     entry("replace", _replace, "obj, /, **changes", context=True, frames=0),
     entry("is_dataclass", _is_dataclass, "obj", frames=0),
-) | {"MISSING": MISSING, "FrozenInstanceError": FROZEN_ERROR})
+) | {"MISSING": MISSING, "FrozenInstanceError": FROZEN_ERROR, "KW_ONLY": KW_ONLY})

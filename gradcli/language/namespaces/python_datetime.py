@@ -76,7 +76,9 @@ def _isoformat(value: datetime.datetime, sep="T", timespec="auto") -> str:
 
 
 _METHODS = {"strftime": (_strftime, "format, /"), "isoformat": (_isoformat, "sep='T', "
-            "timespec='auto'"), "timestamp": (datetime.datetime.timestamp, "")}
+            "timespec='auto'"), "timestamp": (datetime.datetime.timestamp, ""),
+            "weekday": (datetime.datetime.weekday, ""),
+            "isoweekday": (datetime.datetime.isoweekday, "")}
 
 
 def _construct(year, month, day, hour=0, minute=0, second=0, microsecond=0) -> DateTime:

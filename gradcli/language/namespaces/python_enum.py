@@ -231,4 +231,14 @@ classes.METACLASSES[ENUM] = table(
 ) | {"made": _made, "repr": lambda cls: f"<enum '{cls.name}'>", "functional": _FUNCTIONAL,
    "setattr": _set_attribute}
 
-ENUM_MODULE = Namespace("enum", table() | {"Enum": ENUM, "IntEnum": INT_ENUM, "auto": AUTO_TYPE})
+def _unique(cls):
+    """@enum.unique: an enum whose members are all distinct values (no aliases)."""
+    aliases = [f"{name} -> {member.attrs['_name_']}" for name, member in
+               (_members(cls) or {}).items() if member.attrs["_name_"] != name]
+    if aliases:
+        raise errors.value_error(f"duplicate values found in <enum '{cls.name}'>: "
+                                 f"{', '.join(aliases)}")
+    return cls
+
+
+ENUM_MODULE = Namespace("enum", table(entry("unique", _unique, "enumeration", frames=0)) | {"Enum": ENUM, "IntEnum": INT_ENUM, "auto": AUTO_TYPE})

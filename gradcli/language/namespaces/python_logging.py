@@ -1,12 +1,13 @@
 """Python's `logging` as scripts use it: basicConfig, the module's functions, getLogger's
 loggers, StreamHandler and Formatter. Records are formatted by Python's own Formatter (the
-'%' style only, which reads the record's fields by key) and written through the stream's write
-method; each run starts unconfigured, with the root logger at WARNING."""
+'{' style naming fields only, as the '%' and '$' styles read them by key) and written through
+the stream's write method; each run starts unconfigured, with the root logger at WARNING."""
 
 from __future__ import annotations
 
 import logging
 import os
+import string
 
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
@@ -22,7 +23,10 @@ _NAMES = {50: "CRITICAL", 40: "ERROR", 30: "WARNING", 20: "INFO", 10: "DEBUG", 0
 _DEFAULT_FORMAT = "%(levelname)s:%(name)s:%(message)s"
 
 
-def level_name(level) -> str:
+def level_name(level):
+    """logging.getLevelName: a level's name, or a name's level."""
+    if isinstance(level, str) and level in LEVELS:
+        return LEVELS[level]
     return _NAMES.get(level, f"Level {level}")
 
 
@@ -48,21 +52,35 @@ def _check_level(level) -> int:
     raise errors.type_error(f"Level not an integer or a valid string: {level!r}")
 
 
+def _plain_fields(fmt: str) -> None:
+    """A '{'-style format may name the record's fields only: no attribute or item lookups
+    (which would reach into the host record's values)."""
+    try:
+        parts = list(string.Formatter().parse(fmt))
+    except ValueError:
+        return  # Python's Formatter reports the malformed format itself
+    for _, field, _, spec in parts:
+        if field and not field.isidentifier():
+            raise errors.TorchError("NotImplementedError", "gradcli's logging formats name "
+                                    "the record's fields only, without '.' or '[...]'")
+        if spec:
+            _plain_fields(spec)
+
+
 class Formatter(TableObject):
-    """logging.Formatter: Python's own, in the '%' style."""
+    """logging.Formatter: Python's own, in any of its styles ('%', '{', '$')."""
 
     __slots__ = ("host",)
 
     def __init__(self, fmt=None, datefmt=None, style="%", validate=True):
-        if style != "%":
-            raise errors.TorchError("NotImplementedError", "gradcli's logging formats records "
-                                    "in the '%' style only")
         for text in (fmt, datefmt):
             if text is not None and not isinstance(text, str):
                 raise errors.type_error("expected string or bytes-like object, got "
                                         f"'{type_name(text)}'")
+        if style == "{" and fmt is not None:
+            _plain_fields(fmt)
         try:
-            self.host = logging.Formatter(fmt, datefmt, "%", protocols.truth(validate))
+            self.host = logging.Formatter(fmt, datefmt, style, protocols.truth(validate))
         except (ValueError, TypeError) as error:
             raise errors.TorchError(type(error).__name__, str(error)) from None
 
@@ -193,7 +211,7 @@ class Logger(TableObject):
         record = logging.LogRecord(self.name, level, ctx.filename, ctx.line, message, None,
                                    None)
         record.module = os.path.splitext(os.path.basename(ctx.filename))[0]
-        record.funcName = "<module>" if ctx.depth == 1 else None
+        record.funcName = ctx.calls[-1][0] if ctx.calls else "<module>"
         found, logger = False, self
         while logger is not None:
             for handler in map(_handler, list(logger.handlers)):

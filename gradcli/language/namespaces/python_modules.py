@@ -17,17 +17,18 @@ from gradcli.language.namespaces.python_warnings import WARNINGS
 from gradcli.language.namespaces.functools_dispatch import SingleDispatch
 from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
-from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE, namedtuple
+from gradcli.language.namespaces.python_namedtuple import namedtuple
+from gradcli.language.namespaces.python_typing import TYPING
 from gradcli.language.namespaces.serialization import PICKLE_ERRORS
-from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, dict_from,
                                             iterate, type_name)
-from gradcli.language.runtime import protocols
+from gradcli.language.runtime import attributes, protocols
 from gradcli.language.runtime.protocols import CLASS_METHODS
-from gradcli.language.runtime.classes import OBJECT, CachedProperty
+from gradcli.language.runtime.classes import CachedProperty
 
 
 def _sleep(seconds) -> None:
@@ -125,26 +126,6 @@ def _unsupported_pickle(name: str):
 PICKLE = Namespace("pickle", table(*(_unsupported_pickle(name) for name in (
     "dump", "dumps", "load", "loads"))) | {"HIGHEST_PROTOCOL": 5, "DEFAULT_PROTOCOL": 4}
     | PICKLE_ERRORS)
-
-# typing's names, for annotations: subscripted (`List[int]`) and printed as Python's.
-TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
-    "Any", "Callable", "Dict", "Iterable", "Iterator", "List", "Optional", "Sequence", "Set",
-    "Tuple", "Type", "Union", "Generator", "Mapping", "Literal", "FrozenSet", "DefaultDict",
-    "OrderedDict", "Counter", "Deque", "ClassVar", "Final", "Hashable", "Sized",
-    "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")}
-    | {"NamedTuple": TYPED_NAMEDTUPLE, "Generic": TypeForm("typing.Generic", origin=OBJECT),
-       "Protocol": TypeForm("typing.Protocol", origin=OBJECT)} | table(
-    entry("TypeVar", lambda name, *constraints, bound=None, covariant=False,
-          contravariant=False: _type_variable(name, covariant, contravariant),
-          "name, *constraints, bound=None, covariant=False, contravariant=False", frames=0)))
-
-
-def _type_variable(name, covariant, contravariant) -> TypeForm:
-    """TypeVar('T'): printed as typing prints it (~T, +T_co, -T_contra)."""
-    if not isinstance(name, str):
-        raise errors.type_error("TypeVar name must be a string")
-    return TypeForm(("+" if covariant else "-" if contravariant else "~") + name)
-
 
 def _ordered_dict(*args, **kwargs):
     if len(args) > 1:
@@ -246,6 +227,7 @@ class CachedFunction(_Wrapper):
 
     __slots__ = ("ctx", "function", "maxsize", "results", "hits", "misses")
     type_name = "_lru_cache_wrapper"
+    own_dunders = frozenset(("__wrapped__", "__name__", "__qualname__", "__doc__", "__module__"))
 
     def __init__(self, ctx, function, maxsize):
         self.ctx, self.function, self.maxsize = ctx, function, maxsize
@@ -276,6 +258,10 @@ class CachedFunction(_Wrapper):
                 (self.hits, self.misses, self.maxsize, len(self.results))), "")
         if name == "cache_clear":
             return entry("cache_clear", self._clear, "")
+        if name == "__wrapped__":
+            return self.function
+        if name in self.own_dunders:  # what update_wrapper copies from the function
+            return protocols.get_attribute(self.function, name)
         raise self.missing(name)
 
     def _clear(self) -> None:
@@ -303,28 +289,27 @@ _WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__")
 
 def _update_wrapper(wrapper, wrapped, assigned=None, updated=None):
     """functools.update_wrapper: the wrapped callable's names, module and docstring copied onto
-    the wrapper (those it lacks left out), its __dict__ merged in, and itself kept as
-    __wrapped__."""
-    from gradcli.language.runtime import attributes
+    the wrapper (a function, or an instance of the program's class; names the wrapped one lacks
+    left out), its __dict__ added, and itself recorded as __wrapped__."""
     assigned = _WRAPPER_ASSIGNMENTS if assigned is None else tuple(iterate(assigned))
     updated = ("__dict__",) if updated is None else tuple(iterate(updated))
     for name in assigned:
         try:
-            value = attributes.get(wrapped, name)
+            value = protocols.get_attribute(wrapped, name)
         except errors.TorchError as error:
             if error.kind != "AttributeError":
                 raise
             continue
         attributes.set(wrapper, name, value)
-    if "__dict__" in updated and isinstance(wrapper, UserFunction) and \
-            isinstance(wrapped, UserFunction):
-        wrapper.attrs.update(wrapped.attrs)
+    if "__dict__" in updated and isinstance(wrapped, UserFunction):
+        for name, value in wrapped.attrs.items():
+            attributes.set(wrapper, name, value)
     attributes.set(wrapper, "__wrapped__", wrapped)
     return wrapper
 
 
 def _wraps(wrapped, assigned=None, updated=None):
-    """functools.wraps(wrapped): a decorator calling update_wrapper with it."""
+    """functools.wraps(wrapped): update_wrapper as a decorator."""
     return entry("decorator", lambda wrapper: _update_wrapper(wrapper, wrapped, assigned,
                                                               updated), "wrapper, /")
 

@@ -28,7 +28,8 @@ class NamedTupleInstance(ValueInstance, NamedTuple):
     def host_attribute(self, name: str):
         if name in self.language_fields or name in NAMED_ATTRIBUTES:
             return named_field(self, name)
-        return super().host_attribute(name)
+        found = _class_attribute(self.cls.base.hosts[0], self.cls, name)  # _field_defaults
+        return found if found is not classes.MISSING else super().host_attribute(name)
 
     def set_own_attribute(self, name: str, value) -> None:
         if name in self.language_fields:  # a field is a read-only descriptor of the class

@@ -8,13 +8,11 @@ import statistics
 
 from gradcli.language.namespaces.python_io import host_errors
 from gradcli.language.namespaces.python_math import real_number
-from gradcli.language.runtime.exceptions import register_exception
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.exceptions import module_exception
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, iterate
 
-ERROR = PyType("statistics.StatisticsError", (statistics.StatisticsError,))
-register_exception(ERROR)
+ERROR = module_exception("statistics.StatisticsError", statistics.StatisticsError)
 
 # name -> signature: functions of one data iterable, then their keyword options
 _OF_DATA = {"mean": "data", "fmean": "data, weights=None", "median": "data",

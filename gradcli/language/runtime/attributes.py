@@ -26,9 +26,9 @@ from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import classes, exceptions, instance_dicts, operators, protocols
 from gradcli.language.runtime.coercions import index, length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
-from gradcli.language.runtime.formatting import str_format
+from gradcli.language.runtime.formatting import ByItem, str_format
 from gradcli.language.runtime.objects import TableInstance, TableObject
-from gradcli.language.runtime.pytypes import PyType, c_type, instance_module
+from gradcli.language.runtime.pytypes import PyType, TypeForm, c_type, instance_module
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import C_CLASSES, Builtin, WrappedBuiltin, entry, table
 from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
@@ -132,7 +132,7 @@ def _plain(value):
     return value
 
 
-_STR_NAMES = """capitalize casefold center count encode endswith expandtabs find format_map index
+_STR_NAMES = """capitalize casefold center count encode endswith expandtabs find index
     isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace
     istitle isupper join ljust lower lstrip partition removeprefix removesuffix replace rfind
     rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase title
@@ -247,9 +247,11 @@ _CLASS_LEVEL = {str: "maketrans", bytes: "fromhex maketrans", int: "from_bytes",
 STR_METHODS = _host_methods(str, _STR_NAMES) | _class_level(str, _CLASS_LEVEL[str], True) | table(
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
+    entry("format_map", lambda ctx, s, mapping: str_format(ctx.printer, s, (), ByItem(mapping)),
+          "self, mapping, /", context=True, style="expected"),
 )
 BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
-    "encode", "hex").replace("format_map", "").replace("isdecimal", "").replace(
+    "encode", "hex").replace("isdecimal", "").replace(
     "isidentifier", "").replace("isnumeric", "").replace("isprintable", "")) | \
     _class_level(bytes, _CLASS_LEVEL[bytes], True)
 INT_METHODS = _host_methods(int, "bit_length bit_count as_integer_ratio conjugate to_bytes") | \
@@ -343,8 +345,12 @@ _KIND_TABLES = (
                                                 EXCEPTION_METHODS),
     (SystemExit, SYSTEM_EXIT_ATTRS, EXCEPTION_METHODS),
     (NameError, EXCEPTION_ATTRS | {"name": lambda e: e.name}, EXCEPTION_METHODS),
+    (ImportError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "path": lambda e: e.path},
+     EXCEPTION_METHODS),
     (AttributeError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "obj": lambda e: e.obj},
      EXCEPTION_METHODS),
+    (OSError, EXCEPTION_ATTRS | {"errno": lambda e: e.errno, "strerror": lambda e: e.strerror,
+                                 "filename": lambda e: e.filename}, EXCEPTION_METHODS),
     (BaseException, EXCEPTION_ATTRS, EXCEPTION_METHODS),
     (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),
@@ -452,6 +458,13 @@ def get(value, name: str):
         return _from_super(value, name)
     if isinstance(value, classes.Property) and name in ("setter", "getter", "deleter"):
         return _property_decorator(value, name)
+    if isinstance(value, classes.Property) and name in _PROPERTY_FIELDS:
+        return _PROPERTY_FIELDS[name](value)
+    if isinstance(value, TypeForm) and name in ("__name__", "__args__"):
+        if name == "__name__":  # TypeVar('T').__name__, List[int].__name__
+            return value.name.lstrip("~+-").rpartition(".")[2]
+        if value.args is not None:
+            return value.args
     if name == "__class__" and isinstance(value, (UserFunction, classes.UserMethod, Builtin,
                                                   BoundMethod)):
         return protocols.type_of(value)
@@ -471,7 +484,8 @@ def get(value, name: str):
         if name == "__class__" and isinstance(value, (Tensor, TableObject, Node, AccumulateGrad,
                                                       DType, Size)):
             found = protocols.type_of(value)  # torch's classes, as in `self.__class__.__name__`
-            if found.name.startswith("torch.") or isinstance(value, (Node, AccumulateGrad)):
+            if found.name.startswith("torch.") or found is classes.OBJECT or isinstance(
+                    value, (Node, AccumulateGrad)):
                 return found  # (an autograd node's class: grad_fn.__class__.__name__)
         if name == "__class__" and isinstance(value, (PyType, BaseException)):
             return protocols.type_of(value)  # a class's metaclass; e.__class__.__name__
@@ -504,6 +518,8 @@ def get(value, name: str):
         if isinstance(value, PyType) and len(value.hosts) == 1 and \
                 name in CLASS_METHODS.get(value.hosts[0], {}):  # torch.Tensor.__add__
             return CLASS_METHODS[value.hosts[0]][name]
+        if isinstance(value, TableObject) and name in value.own_dunders:  # cached.__name__
+            return value.attribute(name)
         if isinstance(value, TableInstance) and name in value.METHODS:  # Subset.__getitems__
             return BoundMethod(value, value.METHODS[name])
         kinds = _DUNDER_CODE[name][0] if name in _DUNDER_CODE else ()
@@ -757,6 +773,8 @@ def named_field(value: NamedTuple, name: str):
                 raise errors.value_error(f"Got unexpected field names: {unknown!r}")
             return value.remade(changes.get(f, v) for f, v in zip(fields, value))
         return entry("_replace", replace, "**kwargs")
+    if name in ("_field_defaults", "_make") and name in CLASS_METHODS.get(type(value), {}):
+        return CLASS_METHODS[type(value)][name]  # its class's, as collections.namedtuple's
     methods = {**TUPLE_METHODS, **value.language_methods} if value.language_methods else \
         TUPLE_METHODS
     return _from(value, name, value.language_attrs, methods)
@@ -792,6 +810,12 @@ def _object_setattr(obj, name, value) -> None:
     obj.set_own_attribute(name, value)
 
 
+def _object_delattr(obj, name) -> None:
+    if not isinstance(obj, classes.Instance):
+        raise errors.type_error(f"can't apply this __delattr__ to {type_name(obj)} object")
+    obj.delete_own_attribute(name)
+
+
 def _object_getattribute(obj, name):
     if not isinstance(obj, classes.Instance):
         return get(obj, name)
@@ -808,11 +832,18 @@ def _object_getattribute(obj, name):
 _OBJECT_METHODS = table(
     entry("__setattr__", _object_setattr, "self, name, value, /", style="wrapper"),
     entry("__getattribute__", _object_getattribute, "self, name, /", style="wrapper"),
+    entry("__delattr__", _object_delattr, "self, name, /", style="wrapper"),
 )
 _OBJECT_INIT = entry("__init__", lambda self: None, "self", qualname="object.__init__",
                      style="exact")
 _OBJECT_INIT_SUBCLASS = entry("__init_subclass__", classes.object_init_subclass,
                               "cls, **keywords", qualname="object.__init_subclass__")
+
+
+# a property's functions, and its docstring (its getter's)
+_PROPERTY_FIELDS = {"fget": lambda p: p.getter, "fset": lambda p: p.setter,
+                    "fdel": lambda p: p.deleter,
+                    "__doc__": lambda p: getattr(p.getter, "doc", None)}
 
 
 def _property_decorator(prop: classes.Property, name: str):

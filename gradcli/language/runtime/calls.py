@@ -16,7 +16,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes, exceptions, protocols, torch_function
 from gradcli.language.runtime.coercions import index, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.objects import TableObject, bare_object
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
                                       Runtime, UserFunction)
 from gradcli.language.runtime.signatures import Builtin, entry, table
@@ -68,6 +68,8 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
         return invoke(runtime, function.builtin, [function.receiver, *args], kwargs)
     if isinstance(function, classes.UserMethod):
         return call(runtime, function.function, [function.receiver, *args], kwargs)
+    if isinstance(function, classes.StaticMethod):  # callable itself, as since Python 3.10
+        return call(runtime, function.function, args, kwargs)
     if isinstance(function, classes.UserClass):
         functional = next((classes.METACLASSES[owner].get("functional") for owner in
                            function.mro if owner in classes.METACLASSES), None) \
@@ -79,6 +81,8 @@ def call(runtime: Runtime, function, args: list, kwargs: dict):
         return call(runtime, function.construct, args, kwargs)
     if isinstance(function, TypeForm) and isinstance(function.origin, classes.UserClass):
         return call(runtime, function.origin, args, kwargs)  # Box[int](4): a Box
+    if function is classes.OBJECT:
+        return bare_object(*args, **kwargs)
     if isinstance(function, PyType):
         raise errors.type_error(f"cannot create '{function.name}' instances")
     if isinstance(function, TableObject) and function.forward() is not None:

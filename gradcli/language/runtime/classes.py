@@ -184,7 +184,13 @@ _CLASS_SPECIALS = {
     "__bases__": lambda c: c.bases or (c.base or OBJECT,),
     "__base__": lambda c: c.bases[0] if c.bases else (c.base or OBJECT),
     "__doc__": lambda c: c.namespace.get("__doc__"),
+    "__dict__": lambda c: _class_dict(c),
 }
+
+
+def _class_dict(cls: UserClass):
+    from gradcli.language.runtime.class_dicts import ClassDict
+    return ClassDict(cls)
 # The language classes of builtin classes a program may derive from, by host class (the
 # exception classes register here), for __mro__.
 BUILTIN_ANCESTORS: dict = {}
@@ -242,7 +248,29 @@ def bind(found, instance, cls: UserClass):
         return value
     if isinstance(found, NativeMethod):
         return found.function if instance is None else BoundMethod(instance, found.function)
+    if isinstance(found, Instance):  # a descriptor of the program's (a class with __get__)
+        getter = found.cls.find("__get__")
+        if getter is not _MISSING:
+            return found.cls.runtime.call(bind(getter, found, found.cls), [instance, cls], {})
     return found
+
+
+def _descriptor_hook(cls: UserClass, name: str, hook: str):
+    """The bound __set__ / __delete__ of a descriptor the class holds as `name`, or None."""
+    found = cls.find(name)
+    if not isinstance(found, Instance):
+        return None
+    method = found.cls.find(hook)
+    return None if method is _MISSING else bind(method, found, found.cls)
+
+
+def set_names(cls: UserClass) -> None:
+    """type.__new__'s last step: each attribute with a __set_name__ learns its owner and name."""
+    for name, value in list(cls.namespace.items()):
+        if isinstance(value, Instance):
+            hook = value.cls.find("__set_name__")
+            if hook is not _MISSING:
+                cls.runtime.call(bind(hook, value, value.cls), [cls, name], {})
 
 
 def read_property(found: Property, instance, cls: UserClass, name: str, missing=None):
@@ -336,6 +364,10 @@ class Instance(UserInstance, TableObject):
         attribute."""
         if set_property(self.cls, self, name, value):
             return
+        setter = _descriptor_hook(self.cls, name, "__set__")
+        if setter is not None:
+            self.cls.runtime.call(setter, [self, value], {})
+            return
         slots = self.cls.slot_names()
         if slots is not None and name not in slots:
             raise errors.TorchError("AttributeError",
@@ -343,6 +375,19 @@ class Instance(UserInstance, TableObject):
         self.attrs[name] = value
 
     def delete_attribute(self, name: str) -> None:
+        hook = self.cls.find("__delattr__")
+        if hook is not _MISSING:
+            self.cls.runtime.call(bind(hook, self, self.cls), [name], {})
+            return
+        self.delete_own_attribute(name)
+
+    def delete_own_attribute(self, name: str) -> None:
+        """object.__delattr__(self, name): a property's deleter, a descriptor's __delete__,
+        else the instance's own attribute."""
+        deleter = _descriptor_hook(self.cls, name, "__delete__")
+        if deleter is not None:
+            self.cls.runtime.call(deleter, [self], {})
+            return
         found = self.cls.find(name)
         if isinstance(found, Property):
             if found.deleter is None:
@@ -599,6 +644,8 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime,
                base.name == "typing.Generic" and base.args]
     if generic:  # class Box(Generic[T]): its type variables, which Box[int] fills
         namespace.setdefault("__parameters__", generic[0].args)
+    if any(isinstance(base, TypeForm) and base.name == "typing.Protocol" for base in bases):
+        namespace.setdefault("_is_protocol", True)  # a protocol class (typing checks members)
     bases = [base.origin if isinstance(base, TypeForm) and base.origin is not None else base
              for base in bases]
     for base in bases:
@@ -613,6 +660,7 @@ def make_class(name: str, qualname: str, bases: list, namespace: dict, runtime,
     cls = UserClass(name, qualname, user_bases, namespace, runtime)
     if cls.find("__abstractmethods__") is not _MISSING:  # a subclass of abc.ABC
         namespace["__abstractmethods__"] = frozenset(_abstract_names(cls))
+    set_names(cls)
     made = next((METACLASSES[owner]["made"] for owner in cls.mro[1:] if owner in METACLASSES),
                 None)
     if made is not None:

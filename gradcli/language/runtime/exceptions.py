@@ -28,10 +28,10 @@ _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, Overfl
             ImportWarning, UnicodeWarning, BytesWarning, ResourceWarning)
 
 
-def _exception_class(cls: type) -> PyType:
+def _exception_class(cls: type, qualified: str | None = None) -> PyType:
     name = cls.__name__
-    return PyType(name, (cls,), entry(name, lambda *args: cls(*args), "*args", style="expected",
-                                      frames=0))
+    return PyType(qualified or name, (cls,), entry(name, lambda *args: cls(*args), "*args",
+                                                   style="expected", frames=0))
 
 
 EXCEPTION_TYPES: dict[str, PyType] = {cls.__name__: _exception_class(cls) for cls in _CLASSES}
@@ -186,6 +186,13 @@ def register_exception(cls: PyType) -> None:
     _BY_HOST[cls.hosts[0]] = cls
 
 
+def module_exception(qualified: str, cls: type) -> PyType:
+    """A module's exception class (statistics.StatisticsError) that programs raise too."""
+    made = _exception_class(cls, qualified)
+    register_exception(made)
+    return made
+
+
 def shown_kind(kind: str) -> str:
     """An uncaught error's class as Python's traceback names it: a module's exception class by
     its qualified name (torch._C._LinAlgError), a builtin or the program's own class by its name."""
@@ -241,7 +248,8 @@ def remember_lookup(error, value, name: str):
 
 def record_lookup(error: GradRuntimeError) -> None:
     """What `error` failed to find, on its exception value as Python keeps it: NameError's
-    `name`, AttributeError's `name` and `obj` (unless the program's exception holds its own)."""
+    `name`, AttributeError's `name` and `obj`, ImportError's module `name` (unless the
+    program's exception holds its own)."""
     value, looked_up = error.value, error.looked_up
     if looked_up is None:
         return
@@ -249,6 +257,8 @@ def record_lookup(error: GradRuntimeError) -> None:
             value.name is None and value.obj is None:
         value.name, value.obj = looked_up[2], looked_up[1]
     elif isinstance(value, NameError) and looked_up[0] == "name" and value.name is None:
+        value.name = looked_up[1]
+    elif isinstance(value, ImportError) and looked_up[0] == "module" and value.name is None:
         value.name = looked_up[1]
 
 

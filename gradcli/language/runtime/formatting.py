@@ -130,7 +130,25 @@ def _argument(field: str, args: tuple, kwargs: dict, state: dict):
     return value
 
 
+class ByItem:
+    """str.format_map's mapping: each field read by the mapping's own [] (so a dict subclass's
+    __missing__ answers for a missing key)."""
+
+    __slots__ = ("mapping",)
+
+    def __init__(self, mapping):
+        self.mapping = mapping
+
+    def __contains__(self, name) -> bool:
+        return True
+
+    def __getitem__(self, name):
+        return protocols.get_item(self.mapping, name)
+
+
 def _named_argument(name: str, args: tuple, kwargs: dict, state: dict):
+    if isinstance(kwargs, ByItem) and (name == "" or name.isdigit()):
+        raise errors.value_error("Format string contains positional fields")
     if name == "":
         if state["mode"] == "manual":
             raise errors.value_error("cannot switch from manual field specification to "

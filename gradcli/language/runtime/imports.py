@@ -18,9 +18,16 @@ def _module(path: list[str]):
         dotted = next(d for d in (".".join(path[:end]) for end in range(1, len(path) + 1))
                       if d not in protocols.MODULES)
         parent, _, last = dotted.rpartition(".")
-        raise unsupported(parent, last) or errors.TorchError(
-            "ModuleNotFoundError", f"No module named '{dotted}'")
+        raise unsupported(parent, last) or _import_error(
+            "ModuleNotFoundError", f"No module named '{dotted}'", dotted)
     return module
+
+
+def _import_error(kind: str, message: str, module: str) -> errors.TorchError:
+    """An import's failure, naming the module as Python's ImportError.name does."""
+    error = errors.TorchError(kind, message)
+    error.looked_up = ("module", module)
+    return error
 
 
 def bind_import(frame, path: list[str], alias: str | None, names) -> None:
@@ -40,8 +47,9 @@ def bind_import(frame, path: list[str], alias: str | None, names) -> None:
         elif dotted in protocols.MODULES:
             value = protocols.MODULES[dotted]
         else:
-            raise unsupported(".".join(path), name) or errors.TorchError(
-                "ImportError", f"cannot import name '{name}' from '{'.'.join(path)}'")
+            raise unsupported(".".join(path), name) or _import_error(
+                "ImportError", f"cannot import name '{name}' from '{'.'.join(path)}'",
+                ".".join(path))
         frame.vars[as_name or name] = value
 
 

@@ -8,7 +8,7 @@ from typing import Callable
 
 from gradcli.engine import errors
 from gradcli.language.runtime.frames import BoundMethod
-from gradcli.language.runtime.pytypes import c_type
+from gradcli.language.runtime.pytypes import OBJECT, c_type
 
 
 class TableObject(ABC):
@@ -21,6 +21,7 @@ class TableObject(ABC):
     # a sequence's special methods a program may call by name (`seq.__len__()`)
     item_methods = frozenset(("__getitem__", "__len__"))
     subscriptable = False  # when True (and no sequence): value[key] as item(key) (re's Match)
+    own_dunders: frozenset = frozenset()  # dunder names attribute() answers (a wrapper's)
 
     @property
     @abstractmethod
@@ -33,7 +34,7 @@ class TableObject(ABC):
 
     @abstractmethod
     def attribute(self, name: str):
-        """value.name (never a dunder name)."""
+        """value.name (never a dunder name outside own_dunders)."""
 
     @abstractmethod
     def set_attribute(self, name: str, value) -> None:
@@ -90,6 +91,31 @@ class TableObject(ABC):
         shown = qualified if c_type(qualified) else self.class_name
         return errors.TorchError("AttributeError",
                                  f"'{shown}' object has no attribute '{name}'")
+
+
+class BareObject(TableObject):
+    """object(): a value with no attributes (a sentinel), equal only to itself."""
+
+    __slots__ = ()
+
+    @property
+    def language_type(self):
+        return OBJECT
+
+    def attribute(self, name: str):
+        raise self.missing(name)
+
+    def set_attribute(self, name: str, value) -> None:
+        raise self.missing(name)
+
+    def repr(self, printer) -> str:
+        return f"<object object at 0x{id(self):x}>"
+
+
+def bare_object(*args, **kwargs) -> BareObject:
+    if args or kwargs:
+        raise errors.type_error("object() takes no arguments")
+    return BareObject()
 
 
 class TableIterator(TableObject):

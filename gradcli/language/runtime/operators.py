@@ -415,6 +415,10 @@ def _contains(container, item) -> bool:
     method = classes.special_method(container, "__contains__")
     if method is not None:
         return truth(classes.call_bound(method, [item]))
+    if isinstance(container, TableObject):  # its class's own __contains__ (argparse.Namespace)
+        found = container.operator("in", item, True)
+        if found is not NotImplemented:
+            return truth(found)
     try:
         members = iterate(container)
     except errors.TorchError as error:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter, OrderedDict, defaultdict, deque
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
@@ -87,13 +88,30 @@ class Generator:
 
 # What `for` can walk besides tensors: Python's sequences and the lazy values builtins return.
 DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+
+
+class SequenceIterator:
+    """iter() of a user object that has __getitem__ but no __iter__: Python's `iterator`."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self.items)
+
+
 # Host iterators only the builtins and the tables make (map, filter, iter(), reversed(), dict
 # views, itertools).
 HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0))),
                    type(iter("")), type(iter("é")), type(reversed([])), type(reversed(range(0))),
                    reversed, type(iter({})), type(iter({}.values())), type(iter({}.items())),
                    type(reversed({})), type(reversed({}.values())), type(reversed({}.items())),
-                   type(iter(set())), type(iter(b"")), *DICT_VIEWS,
+                   type(iter(set())), type(iter(b"")), SequenceIterator, *DICT_VIEWS,
                    itertools.count, itertools.cycle, itertools.repeat, itertools.chain,
                    itertools.islice, itertools.product, itertools.permutations,
                    itertools.combinations, itertools.zip_longest, itertools.accumulate,
@@ -117,6 +135,8 @@ def iterate(value):
         return value
     if isinstance(value, TableObject) and value.is_sequence:
         return value.members()
+    if isinstance(value, TableObject) and isinstance(value, Mapping):  # a class's __dict__
+        return iter(value)
     iterator = _user_iterator(value)
     if iterator is not None:
         return iterator
@@ -128,7 +148,7 @@ def abc_iterable(value) -> bool:
     through __getitem__ has none)."""
     from gradcli.language.runtime import classes
     return isinstance(value, (Tensor, *_ITERABLES)) or (
-        isinstance(value, TableObject) and value.is_sequence) or (
+        isinstance(value, TableObject) and (value.is_sequence or isinstance(value, Mapping))) or (
         classes.special_method(value, "__iter__") is not None)
 
 
@@ -145,14 +165,23 @@ def _user_iterator(value):
     make = classes.special_method(value, "__iter__")
     if make is not None:
         iterator = classes.call_bound(make, [])
-        step = classes.special_method(iterator, "__next__")
+        step = classes.special_method(checked_iterator(iterator), "__next__")
         if step is None:
             return iter(iterate(iterator))
         return _drain(step, "StopIteration", lambda: [])
     item = classes.special_method(value, "__getitem__")
     if item is not None:
-        return _drain(item, "IndexError", _counter())
+        return SequenceIterator(_drain(item, "IndexError", _counter()))
     return None
+
+
+def checked_iterator(value):
+    """What a user __iter__ returned, when it is an iterator (else Python's TypeError)."""
+    from gradcli.language.runtime import classes
+    if not isinstance(value, (Iterator, TableObject)) and \
+            classes.special_method(value, "__next__") is None:
+        raise errors.type_error(f"iter() returned non-iterator of type '{type_name(value)}'")
+    return value
 
 
 def _counter():
@@ -199,7 +228,7 @@ class DefaultDict(defaultdict):
 
 def dict_from(iterable, **kwargs):
     """dict(iterable, **kwargs): a mapping copied, or key-value pairs, with Python's errors."""
-    if isinstance(iterable, dict):  # a mapping is copied, not walked as pairs
+    if isinstance(iterable, (dict, Mapping)):  # a mapping is copied, not walked as pairs
         return {**iterable, **kwargs}
     out = {}
     for number, item in enumerate(iterate(iterable)):
@@ -525,7 +554,7 @@ _CLASS_NAMES: dict[type, str] = {
     RemovableHandle: "RemovableHandle", Device: "torch.device",
     # classes written in C are named with their module
     OrderedDict: "collections.OrderedDict", DefaultDict: "collections.defaultdict",
-    deque: "collections.deque",
+    deque: "collections.deque", SequenceIterator: "iterator",
 }
 
 
