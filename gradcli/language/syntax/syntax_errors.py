@@ -41,6 +41,19 @@ def describe(error: UnexpectedInput, source: str) -> Problem:
     early = found.first_problem()
     if early is not None and early.order <= (line, column):
         return early
+    parsed = _parser_problem(error, source, found, line, column)
+    if parsed.message == "unexpected indent":
+        return parsed
+    # CPython tokenizes the rest of the source when its parser fails, and an error its tokenizer
+    # raises there is the one reported (a stray character after a backslash it reports later)
+    later = (p for p in found.problems if p.order > (line, column)
+             and not p.message.startswith("unexpected character after line continuation"))
+    return next(later, parsed)
+
+
+def _parser_problem(error: UnexpectedInput, source: str, found, line: int,
+                    column: int) -> Problem:
+    """The error Python's parser would report where lark gave up."""
     if isinstance(error, UnexpectedCharacters):
         word = _UNSUPPORTED.match(source.split("\n")[line - 1], column - 1)
         if word:
