@@ -39,6 +39,10 @@ CASES = [
     # a number before a non-ASCII character ends there; a string's error sits at its prefix
     'x = 1€\n', 'x = 1é\n', 'x = 0x1€\n', 'x = 1j€\n', 'x = [1é]\n', "x = f'abc\n",
     "x = rb'''abc\n\n", "print(f'{a}', b'x\n",
+    # a call's argument other than a name before `=`
+    'f(a.b=1)\n', 'nn.Conv2d(3, kernel-size=3)\n', 'f(True=1)\n', 'f(a=1, b.c=2)\n',
+    'f(\n  a.b=1)\n', 'f(lambda: 1=2)\n', 'f(a)(b.c=1)\n', 'class A(b.c=1): pass\n',
+    'f(a, *b=1)\n', 'f(**a=1)\n',
     'x = 1\ny = \x01\n', 'x = \u200b1\n', 'x = \ufeff1\n', 'x = 1 +\x0c\x7f\n',
     'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
     'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',

@@ -74,6 +74,7 @@ def _parser_problem(error: UnexpectedInput, source: str, found, line: int,
         return _never_closed(found.open_brackets[-1])
     return (_header_problem(stack, token, error.expected, line, column)
             or _assignment_as_condition(stack, token, source, line, column)
+            or _assignment_in_call(stack, token, column)
             or _starred_alone(stack, token, source)
             or _unparenthesized_types(stack, token, source)
             or _ternary_without_else(stack, error.expected, line, column)
@@ -188,6 +189,35 @@ def _assignment_as_condition(stack, token, source: str, line: int, column: int):
     return _problem(f"cannot assign to {name} here. Maybe you meant '==' instead of '='?", line,
                     start_column, target.meta.end_column if target.meta.end_line == line else
                     None)
+
+
+_CONSTANTS = {"const_true": "True", "const_false": "False", "const_none": "None"}
+
+
+def _assignment_in_call(stack, token, column: int) -> Problem | None:
+    """`f(a.b=1)`, `nn.Conv2d(3, kernel-size=3)`: a call's argument other than a name before
+    `=` (CPython's invalid_kwarg), from the argument's start."""
+    if token.type != "EQUAL":
+        return None
+    opener = next((i for i in range(len(stack) - 1, -1, -1) if _type(stack[i]) in _BRACKETS),
+                  None)
+    if not opener or _type(stack[opener]) != "LPAR":
+        return None
+    callee = stack[opener - 1]  # what is called, or the name of a class given its bases
+    if not (isinstance(callee, Tree) and callee.data not in _STATEMENT_TREES
+            and not callee.data.startswith(_STATEMENT_RUNS)
+            or opener > 1 and _type(callee) == "NAME" and _type(stack[opener - 2]) == "CLASS"):
+        return None
+    start = next((i + 1 for i in range(len(stack) - 1, opener, -1)
+                  if _type(stack[i]) in ("COMMA", "TRAILING_COMMA")), opener + 1)
+    argument = stack[start:]
+    if len(argument) != 1 or not isinstance(argument[0], Tree) or argument[0].data == "var":
+        return None  # `*a=`, `**a=` stay invalid syntax; a name is a keyword
+    constant = _CONSTANTS.get(argument[0].data)
+    message = f"cannot assign to {constant}" if constant else \
+        'expression cannot contain assignment, perhaps you meant "=="?'
+    line, start_column = _start_of(argument[0])
+    return _problem(message, line, start_column, column + 1)
 
 
 def _unparenthesized_types(stack, token, source: str) -> Problem | None:
