@@ -43,6 +43,10 @@ CASES = [
     'f(a.b=1)\n', 'nn.Conv2d(3, kernel-size=3)\n', 'f(True=1)\n', 'f(a=1, b.c=2)\n',
     'f(\n  a.b=1)\n', 'f(lambda: 1=2)\n', 'f(a)(b.c=1)\n', 'class A(b.c=1): pass\n',
     'f(a, *b=1)\n', 'f(**a=1)\n',
+    # `=` in a bracket's element, or in a condition written without spaces
+    '(a.b=1)\n', 'x = [a.b=1]\n', 'x[a.b=1]\n', '[a=1]\n', '{a.b=1}\n', '[1, f(x)=2]\n',
+    'x = (a.b=1, 2)\n', 'f(a, [b.c=1])\n', 'if x.y=1:\n  pass\n', 'while x=1:\n  pass\n',
+    '(a+b=1)\n', 'print((a=1))\n', '(a.b=c=1)\n', '{1: a.b=2}\n',
     'x = 1\ny = \x01\n', 'x = \u200b1\n', 'x = \ufeff1\n', 'x = 1 +\x0c\x7f\n',
     'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
     'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',

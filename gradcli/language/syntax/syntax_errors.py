@@ -164,17 +164,22 @@ _PAST_BITWISE_OR = re.compile(r"==|!=|<=|>=|<|>|:=|\b(?:and|or|if|else|in|not|is
 
 
 def _assignment_as_condition(stack, token, source: str, line: int, column: int):
-    """`if x = 2:` (and elif, while): Python's hint at '==' or ':='."""
-    statement = _statement_start(stack)
-    if token.type != "EQUAL" or len(statement) != 2 or \
-            _type(statement[0]) not in ("IF", "ELIF", "WHILE"):
+    """`if x = 2:` (and elif, while), `[a.b = 1]`, `(x = 1)`: Python's hint at '==' or ':='
+    (CPython's invalid_named_expression)."""
+    if token.type != "EQUAL":
         return None
-    target = statement[1]
+    statement = _statement_start(stack)
+    if len(statement) == 2 and _type(statement[0]) in ("IF", "ELIF", "WHILE"):
+        target = statement[1]
+    else:
+        target = _bracketed_element(stack)
+    if target is None:
+        return None
     start_line, start_column = _start_of(target)
     if start_line != line:
         return None
     text = source.split("\n")[line - 1]
-    value = column + len(text[column:]) - len(text[column:].lstrip())  # after the `=`
+    value = column + 1 + len(text[column:]) - len(text[column:].lstrip())  # after the `=`
     end = _expression_end(source, line, value, ends=_PAST_BITWISE_OR)  # of a bitwise_or
     after = text[end - 1:].lstrip()
     if end <= value or after.startswith(":=") or (after.startswith("=") and
@@ -191,6 +196,36 @@ def _assignment_as_condition(stack, token, source: str, line: int, column: int):
                     None)
 
 
+def _bracketed_element(stack):
+    """The one expression just before the token, as a bracket's element (a group's, a list's,
+    a set's, a subscript's; not a call's argument), or None."""
+    opener = _open_bracket(stack)
+    if opener is None or _type(stack[opener]) == "LPAR" and _is_call(stack, opener):
+        return None
+    element = _last_element(stack, opener)
+    return element[0] if len(element) == 1 else None
+
+
+def _last_element(stack, opener: int) -> list:
+    """What the stack holds after the open bracket at `opener` and its last comma."""
+    start = next((i + 1 for i in range(len(stack) - 1, opener, -1)
+                  if _type(stack[i]) in ("COMMA", "TRAILING_COMMA")), opener + 1)
+    return stack[start:]
+
+
+def _open_bracket(stack) -> int | None:
+    """The stack index of the innermost bracket still open."""
+    return next((i for i in range(len(stack) - 1, -1, -1) if _type(stack[i]) in _BRACKETS), None)
+
+
+def _is_call(stack, opener: int) -> bool:
+    """Whether the `(` at stack[opener] opens a call's arguments (or a class's bases)."""
+    callee = stack[opener - 1] if opener else None
+    return isinstance(callee, Tree) and callee.data not in _STATEMENT_TREES \
+        and not callee.data.startswith(_STATEMENT_RUNS) \
+        or opener > 1 and _type(callee) == "NAME" and _type(stack[opener - 2]) == "CLASS"
+
+
 _CONSTANTS = {"const_true": "True", "const_false": "False", "const_none": "None"}
 
 
@@ -199,18 +234,10 @@ def _assignment_in_call(stack, token, column: int) -> Problem | None:
     `=` (CPython's invalid_kwarg), from the argument's start."""
     if token.type != "EQUAL":
         return None
-    opener = next((i for i in range(len(stack) - 1, -1, -1) if _type(stack[i]) in _BRACKETS),
-                  None)
-    if not opener or _type(stack[opener]) != "LPAR":
+    opener = _open_bracket(stack)
+    if not opener or _type(stack[opener]) != "LPAR" or not _is_call(stack, opener):
         return None
-    callee = stack[opener - 1]  # what is called, or the name of a class given its bases
-    if not (isinstance(callee, Tree) and callee.data not in _STATEMENT_TREES
-            and not callee.data.startswith(_STATEMENT_RUNS)
-            or opener > 1 and _type(callee) == "NAME" and _type(stack[opener - 2]) == "CLASS"):
-        return None
-    start = next((i + 1 for i in range(len(stack) - 1, opener, -1)
-                  if _type(stack[i]) in ("COMMA", "TRAILING_COMMA")), opener + 1)
-    argument = stack[start:]
+    argument = _last_element(stack, opener)
     if len(argument) != 1 or not isinstance(argument[0], Tree) or argument[0].data == "var":
         return None  # `*a=`, `**a=` stay invalid syntax; a name is a keyword
     constant = _CONSTANTS.get(argument[0].data)
