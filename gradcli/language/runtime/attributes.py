@@ -345,6 +345,8 @@ _KIND_TABLES = (
     (NameError, EXCEPTION_ATTRS | {"name": lambda e: e.name}, EXCEPTION_METHODS),
     (AttributeError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "obj": lambda e: e.obj},
      EXCEPTION_METHODS),
+    (ImportError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "path": lambda e: e.path,
+                                     "msg": lambda e: e.msg}, EXCEPTION_METHODS),
     (BaseException, EXCEPTION_ATTRS, EXCEPTION_METHODS),
     (RemovableHandle, {"id": lambda h: h.id}, HANDLE_METHODS),
     (Device, DEVICE_ATTRS, {}), (ARRAY_TYPES, ARRAY_ATTRS, ARRAY_METHODS),

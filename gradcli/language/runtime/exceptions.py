@@ -30,8 +30,22 @@ _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, Overfl
 
 def _exception_class(cls: type) -> PyType:
     name = cls.__name__
+    if issubclass(cls, ImportError):  # ImportError(msg, name=..., path=...)
+        return PyType(name, (cls,), entry(name, lambda *args, **kwargs: _import_error(
+            cls, args, kwargs), "*args, **kwargs", frames=0))
     return PyType(name, (cls,), entry(name, lambda *args: cls(*args), "*args", style="expected",
                                       frames=0))
+
+
+def _import_error(cls: type, args: tuple, kwargs: dict) -> ImportError:
+    """ImportError's keywords, checked in CPython's words (which name ImportError for all)."""
+    if len(kwargs) > 2:
+        raise errors.type_error(f"ImportError() takes at most 2 keyword arguments "
+                                f"({len(kwargs)} given)")
+    for key in kwargs:
+        if key not in ("name", "path"):
+            raise errors.type_error(f"'{key}' is an invalid keyword argument for ImportError()")
+    return cls(*args, **kwargs)
 
 
 EXCEPTION_TYPES: dict[str, PyType] = {cls.__name__: _exception_class(cls) for cls in _CLASSES}
@@ -241,7 +255,8 @@ def remember_lookup(error, value, name: str):
 
 def record_lookup(error: GradRuntimeError) -> None:
     """What `error` failed to find, on its exception value as Python keeps it: NameError's
-    `name`, AttributeError's `name` and `obj` (unless the program's exception holds its own)."""
+    `name`, AttributeError's `name` and `obj`, ModuleNotFoundError's `name` (unless the
+    program's exception holds its own)."""
     value, looked_up = error.value, error.looked_up
     if looked_up is None:
         return
@@ -249,6 +264,8 @@ def record_lookup(error: GradRuntimeError) -> None:
             value.name is None and value.obj is None:
         value.name, value.obj = looked_up[2], looked_up[1]
     elif isinstance(value, NameError) and looked_up[0] == "name" and value.name is None:
+        value.name = looked_up[1]
+    elif isinstance(value, ImportError) and looked_up[0] == "module" and value.name is None:
         value.name = looked_up[1]
 
 
