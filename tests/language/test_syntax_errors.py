@@ -47,6 +47,11 @@ CASES = [
     '(a.b=1)\n', 'x = [a.b=1]\n', 'x[a.b=1]\n', '[a=1]\n', '{a.b=1}\n', '[1, f(x)=2]\n',
     'x = (a.b=1, 2)\n', 'f(a, [b.c=1])\n', 'if x.y=1:\n  pass\n', 'while x=1:\n  pass\n',
     '(a+b=1)\n', 'print((a=1))\n', '(a.b=c=1)\n', '{1: a.b=2}\n',
+    # a comma missing between lines of a call: unless its bracket stays open past them
+    'plt.scatter(x=X[:, 0],\n            y=X[:, 1]\n            c=y)\n',
+    'acc = accuracy_fn(y_true=y_train\n                  y_pred=y_pred)\n', 'f(a\n  b)\n',
+    'f(a\n  b\n', 'f(g(a\n b)\n', 'f(g(a b)\n', 'f(a b, (\n', 'f(a b\n, c', 'x = [\n 1\n 2\n]\n',
+    'f(a\n  b)\nx = (\n', 'print(1 2\nx = 3\n',
     'x = 1\ny = \x01\n', 'x = \u200b1\n', 'x = \ufeff1\n', 'x = 1 +\x0c\x7f\n',
     'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
     'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',

@@ -342,9 +342,27 @@ def _adjacent_expressions(stack, token, source, found, line, column) -> Problem 
     if _type(first) == "NAME" and start == len(stack) - 1 and token.type == "STRING":
         return None
     first_line, first_column = _start_of(first)
-    if first_line != line:
-        return None
-    return _problem("invalid syntax. Perhaps you forgot a comma?", first_line, first_column, end)
+    if found.open_brackets:  # CPython's parser reads one token on, past `token`: the end of
+        after = _next_token_line(source, token)  # the source there, or a later line than the
+        if after is None or after > found.open_brackets[-1][1]:  # bracket left open, names it
+            return _never_closed(found.open_brackets[-1])
+    return _problem("invalid syntax. Perhaps you forgot a comma?", first_line, first_column,
+                    end if first_line == line else None)
+
+
+def _next_token_line(source: str, token: Token) -> int | None:
+    """The line of the token after `token` (past spaces, comments, blank lines and backslash
+    continuations), or None at the end of the source."""
+    lines = source.split("\n")
+    number, i = token.end_line, token.end_column - 1
+    while number <= len(lines):
+        text = lines[number - 1]
+        while i < len(text) and text[i] in " \t\f":
+            i += 1
+        if i < len(text) and text[i] not in "#\\":
+            return number
+        number, i = number + 1, 0
+    return None
 
 
 def _legacy_statement(statement: list):
