@@ -52,6 +52,8 @@ CASES = [
     'acc = accuracy_fn(y_true=y_train\n                  y_pred=y_pred)\n', 'f(a\n  b)\n',
     'f(a\n  b\n', 'f(g(a\n b)\n', 'f(g(a b)\n', 'f(a b, (\n', 'f(a b\n, c', 'x = [\n 1\n 2\n]\n',
     'f(a\n  b)\nx = (\n', 'print(1 2\nx = 3\n',
+    'from torch mport nn\nif x:\n    a = 1\n  b = 2\nc = 8e\n',
+    'from torch mport nn\nc = 8e\nif x:\n    a = 1\n  b = 2\n',
     'x = 1\ny = \x01\n', 'x = \u200b1\n', 'x = \ufeff1\n', 'x = 1 +\x0c\x7f\n',
     'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
     'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',

@@ -7,7 +7,7 @@ import re
 from gradcli.language.syntax.lark_standalone import (Token, Tree, UnexpectedCharacters,
                                                      UnexpectedInput, UnexpectedToken)
 
-from gradcli.language.syntax.source_scan import Problem, scan
+from gradcli.language.syntax.source_scan import Problem, indentation_problem, scan
 
 # Keyword tokens that open a compound statement, and how Python names the statement.
 _BLOCKS = {"IF": "'if' statement", "ELIF": "'elif' statement", "ELSE": "'else' statement",
@@ -46,9 +46,13 @@ def describe(error: UnexpectedInput, source: str) -> Problem:
         return parsed
     # CPython tokenizes the rest of the source when its parser fails, and an error its tokenizer
     # raises there is the one reported (a stray character after a backslash it reports later)
-    later = (p for p in found.problems if p.order > (line, column)
-             and not p.message.startswith("unexpected character after line continuation"))
-    return next(later, parsed)
+    later = next((p for p in found.problems if p.order > (line, column)
+                  and not p.message.startswith("unexpected character after line continuation")),
+                 None)
+    dedent = indentation_problem(source) if later is not None else None
+    if later is None or dedent is not None and line < dedent.line <= later.line:
+        return parsed  # (a dedent matching no block stops that tokenizing first, silently)
+    return later
 
 
 def _parser_problem(error: UnexpectedInput, source: str, found, line: int,
