@@ -34,3 +34,29 @@ def test_load_refuses_the_programs_classes_by_their_main_names(tmp_path):
     lines: list = []
     assert Session(write=lines.append).run(PROGRAM_CLASS).error is None
     assert "".join(lines) == expected
+
+
+PATH_PROGRAM = """import torch
+from pathlib import Path
+MODEL_SAVE_PATH = Path("model_0.pth")
+torch.save(obj={"weights": torch.tensor([0.3367])}, f=MODEL_SAVE_PATH)
+print(torch.load(f=MODEL_SAVE_PATH))
+print(torch.load(MODEL_SAVE_PATH.with_name("model_0.pth"), weights_only=True))
+try:
+    torch.load(Path("missing") / "model_1.pth")
+except FileNotFoundError as e:
+    print(e)
+"""
+
+
+def test_save_and_load_take_a_pathlib_path(tmp_path):
+    """A pathlib path names the file its text names (torch takes any os.PathLike); torch's run
+    writes in a directory of its own."""
+    import subprocess
+    import sys
+    from gradcli.language.session import Session
+    expected = subprocess.run([sys.executable, "-c", PATH_PROGRAM], capture_output=True,
+                              text=True, check=True, cwd=tmp_path).stdout
+    lines: list = []
+    assert Session(write=lines.append).run(PATH_PROGRAM).error is None
+    assert "".join(lines) == expected

@@ -31,6 +31,29 @@ CASES = [
     'print(f"{p!r")\n', 'print(f"{p!")\n', 'print(f"{p!}")\n', 'print(f"{p!r:>5")\n',
     'print(f"{p:")\n', 'print(f"{a b}")\n', 'print(f"{a)(b}")\n', 'print(f"{(a]}")\n',
     'print(f"{a]}")\n', 'print(f"{yield 1}")\n', 'print(f"{1 if 2}")\n',
+    # a parser error, then a tokenizer error further on: CPython reports the tokenizer's
+    'x = 1\n!ls -l models/01_pytorch_workflow_model_0.pth\n', 'for x in y:\nprint(1)\nx = 01\n',
+    "if x\n    pass\ny = 'abc\n", 'x = = 1\ny = (1]\n', 'print(1 2)\nz = €\n',
+    "a b\n'''abc\n", 'def f(:\n  x = 0x\n', 'x = [1, 2\ny = 3\nz = 1abc\n',
+    'print x\ny = \\ 2\n', '  x = 1\ny = 1abc\n', 'x = $\ny = 5e\n',
+    # a number before a non-ASCII character ends there; a string's error sits at its prefix
+    'x = 1€\n', 'x = 1é\n', 'x = 0x1€\n', 'x = 1j€\n', 'x = [1é]\n', "x = f'abc\n",
+    "x = rb'''abc\n\n", "print(f'{a}', b'x\n",
+    # a call's argument other than a name before `=`
+    'f(a.b=1)\n', 'nn.Conv2d(3, kernel-size=3)\n', 'f(True=1)\n', 'f(a=1, b.c=2)\n',
+    'f(\n  a.b=1)\n', 'f(lambda: 1=2)\n', 'f(a)(b.c=1)\n', 'class A(b.c=1): pass\n',
+    'f(a, *b=1)\n', 'f(**a=1)\n',
+    # `=` in a bracket's element, or in a condition written without spaces
+    '(a.b=1)\n', 'x = [a.b=1]\n', 'x[a.b=1]\n', '[a=1]\n', '{a.b=1}\n', '[1, f(x)=2]\n',
+    'x = (a.b=1, 2)\n', 'f(a, [b.c=1])\n', 'if x.y=1:\n  pass\n', 'while x=1:\n  pass\n',
+    '(a+b=1)\n', 'print((a=1))\n', '(a.b=c=1)\n', '{1: a.b=2}\n',
+    # a comma missing between lines of a call: unless its bracket stays open past them
+    'plt.scatter(x=X[:, 0],\n            y=X[:, 1]\n            c=y)\n',
+    'acc = accuracy_fn(y_true=y_train\n                  y_pred=y_pred)\n', 'f(a\n  b)\n',
+    'f(a\n  b\n', 'f(g(a\n b)\n', 'f(g(a b)\n', 'f(a b, (\n', 'f(a b\n, c', 'x = [\n 1\n 2\n]\n',
+    'f(a\n  b)\nx = (\n', 'print(1 2\nx = 3\n',
+    'from torch mport nn\nif x:\n    a = 1\n  b = 2\nc = 8e\n',
+    'from torch mport nn\nc = 8e\nif x:\n    a = 1\n  b = 2\n',
     'x = 1\ny = \x01\n', 'x = \u200b1\n', 'x = \ufeff1\n', 'x = 1 +\x0c\x7f\n',
     'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
     'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',

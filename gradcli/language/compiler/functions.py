@@ -22,11 +22,15 @@ class Signature:
     star_star: str | None = None
     kwonly: list = field(default_factory=list)
     posonly: int = 0  # how many leading parameters come before `/`
+    annotations: list = field(default_factory=list)  # (name, closure) in Python's order
 
 
-def compile_function(compiler, fname: str, params, body):
-    """A closure making the UserFunction of a def (`body`: statements) or lambda (a tree)."""
-    signature = compile_parameters(compiler, params)
+def compile_function(compiler, fname: str, params, body, returns=None):
+    """A closure making the UserFunction of a def (`body`: statements, `returns`: its `->`
+    annotation) or lambda (a tree)."""
+    signature = compile_parameters(compiler, params, annotated=isinstance(body, list))
+    if returns is not None:
+        signature.annotations.append(("return", compiler.expression(returns)))
     outer, loops = compiler.scope, compiler.loops
     qualname = outer.child_qualname(fname)
     statements = body if isinstance(body, list) else [body]
@@ -50,11 +54,14 @@ def compile_function(compiler, fname: str, params, body):
         compiler.scope, compiler.loops = outer, loops
     defaults, doc = signature.defaults, docstring(body) if isinstance(body, list) else None
 
-    def make(frame):
+    annotations = signature.annotations
+
+    def make(frame):  # defaults, then annotations, evaluated as the def runs (Python 3.11)
         values = {k: d(frame) for k, d in defaults.items()}
         return UserFunction(fname, qualname, signature.params, values, run_body, frame,
                             signature.star, signature.star_star, tuple(signature.kwonly),
-                            generator, signature.posonly, doc=doc)
+                            generator, signature.posonly, doc=doc,
+                            annotations={k: a(frame) for k, a in annotations})
     return make
 
 
@@ -96,8 +103,9 @@ def docstring(body: list):
     return "".join(pieces) if all(isinstance(p, str) for p in pieces) else None
 
 
-def compile_parameters(compiler, params) -> Signature:
-    """The parameters of a def or lambda; defaults compiled in the enclosing scope."""
+def compile_parameters(compiler, params, annotated: bool = False) -> Signature:
+    """The parameters of a def or lambda; defaults (and a def's annotations, `annotated`)
+    compiled in the enclosing scope."""
     signature, bare_star = Signature(), None
     for param in params.children if params is not None else []:
         if not isinstance(param, Tree):
@@ -132,6 +140,8 @@ def compile_parameters(compiler, params) -> Signature:
             raise GradSyntaxError(f"duplicate argument '{name}' in function definition",
                                   token.line, token.column, token.column + len(name))
         signature.names.append(name)
+        if annotated and param.children[1] is not None:
+            signature.annotations.append((name, compiler.expression(param.children[1])))
         default = param.children[-1] if stars == 0 and len(param.children) > 1 else None
         if stars == 1:
             signature.star = name

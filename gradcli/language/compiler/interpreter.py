@@ -450,9 +450,9 @@ class Compiler(ExpressionCompiler):
 
     def funcdef(self, tree: Tree, decorators: tuple = ()) -> Statement:
         """`def`, after its decorators (evaluated first, applied last to first, as Python)."""
-        name, params, _returns, body = tree.children
+        name, params, returns, body = tree.children
         fname = self.check_name(name)
-        make = compile_function(self, fname, params, body.children)
+        make = compile_function(self, fname, params, body.children, returns)
         store = targets.compile_target(self, Tree("var", [name], tree.meta))
         if not decorators:
             return lambda frame: store(frame, make(frame))

@@ -389,6 +389,9 @@ class DataLoader(_DataObject):
         if generator is None:
             generator = Generator(_random_int64(creation.DEFAULT_GENERATOR.generator))
         yield from generator.randperm(size).tolist()
+        # torch's RandomSampler then draws the permutation it takes its last `num_samples % n`
+        # (none here) from: the loader's generator moves on once more each epoch
+        generator.randperm(size)
 
     def members(self):
         if self.pin_memory and self.pin_memory_device:  # as each iterator starts, in torch

@@ -23,6 +23,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import pyplot_colorbar
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
+from gradcli.language.namespaces.python_logging import library_warning
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
@@ -638,12 +639,28 @@ def _hist(ctx, axes: Axes, x, bins, range, density, weights, cumulative, bottom,
 
 
 def _imshow(ctx, axes: Axes, X, cmap, **kwargs):
-    data = _floats(X)
-    if not (data.ndim == 2 or (data.ndim == 3 and data.shape[-1] in (3, 4))):
-        raise errors.type_error(f"Invalid shape {data.shape} for image data")
+    data = _image_array(ctx, _array(X))
     axes.add(Series("image", np.zeros(0), data, cmap=cmap if isinstance(cmap, str) else ""))
     axes.y_inverted = True
     return Artist(IMAGE, text=f"AxesImage(shape={data.shape})", axes=axes)
+
+
+def _image_array(ctx, image: np.ndarray) -> np.ndarray:
+    """An image as matplotlib's imshow takes it: (M, N, 1) read as (M, N); RGB(A) values
+    outside [0..1] (floats) or [0..255] (integers) clipped, with matplotlib.image's logged
+    warning; as floats."""
+    if image.ndim == 3 and image.shape[-1] == 1:
+        image = image[..., 0]
+    if not (image.ndim == 2 or (image.ndim == 3 and image.shape[-1] in (3, 4))):
+        raise errors.type_error(f"Invalid shape {image.shape} for image data")
+    if image.ndim == 3:
+        high = 255 if image.dtype.kind in "iu" else 1
+        if image.min() < 0 or high < image.max():
+            library_warning(ctx, "matplotlib.image", "Clipping input data to the valid range "
+                            "for imshow with RGB data ([0..1] for floats or [0..255] for "
+                            f"integers). Got range [{str(image.min())}..{str(image.max())}].")
+            image = np.clip(image, 0, high)
+    return np.array(image, dtype=np.float64)
 
 
 def _get_label(axis: str):

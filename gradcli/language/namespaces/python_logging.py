@@ -235,6 +235,12 @@ def _loggers() -> dict:
     return loggers
 
 
+def library_warning(ctx, name: str, message: str) -> None:
+    """A library's `logging.getLogger(name).warning(message)` (matplotlib's loggers): through
+    the program's handlers, or Python's handler of last resort."""
+    _get_logger(name).log(ctx, LEVELS["WARNING"], message, ())
+
+
 def _get_logger(name=None):
     if name is not None and not isinstance(name, str):
         raise errors.type_error("A logger name must be a string")

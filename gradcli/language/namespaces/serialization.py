@@ -22,6 +22,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.python_copy import deepcopy, snapshot_kinds
 from gradcli.language.namespaces import state_dict_metadata
 from gradcli.language.namespaces.python_io import BytesIO
+from gradcli.language.namespaces.python_pathlib import fspath
 from gradcli.language.runtime import attributes
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import UserFunction
@@ -153,6 +154,7 @@ def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     if pickle_module is not None:
         attributes.get(pickle_module, "__name__")  # torch's _check_dill_version reads it first
+    f = fspath(f)  # a pathlib path names the file its text does
     if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
                                 "file-like object with a 'write' attribute")
@@ -168,6 +170,7 @@ def load(ctx, f, map_location=None, pickle_module=None, *, weights_only=None, mm
          **pickle_load_args):
     if pickle_module is not None:
         attributes.get(pickle_module, "__name__")  # torch's _check_dill_version reads it first
+    f = fspath(f)
     if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", f"'{type_name(f)}' object has no attribute "
                                 "'seek'. You can only torch.load from a file that is seekable. "

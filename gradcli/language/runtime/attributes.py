@@ -345,8 +345,8 @@ _KIND_TABLES = (
                                                 EXCEPTION_METHODS),
     (SystemExit, SYSTEM_EXIT_ATTRS, EXCEPTION_METHODS),
     (NameError, EXCEPTION_ATTRS | {"name": lambda e: e.name}, EXCEPTION_METHODS),
-    (ImportError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "path": lambda e: e.path},
-     EXCEPTION_METHODS),
+    (ImportError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "path": lambda e: e.path,
+                                     "msg": lambda e: e.msg}, EXCEPTION_METHODS),
     (AttributeError, EXCEPTION_ATTRS | {"name": lambda e: e.name, "obj": lambda e: e.obj},
      EXCEPTION_METHODS),
     (OSError, EXCEPTION_ATTRS | {"errno": lambda e: e.errno, "strerror": lambda e: e.strerror,
@@ -656,7 +656,8 @@ def delete(value, name: str) -> None:
 
 
 # the special attributes a program may set on a function (the rest are read-only here)
-_FUNCTION_SPECIALS = ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__")
+_FUNCTION_SPECIALS = ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__",
+                      "__annotations__")
 
 
 def _set_function_attribute(function, name: str, item) -> None:
@@ -682,6 +683,8 @@ def _delete_function_attribute(function, name: str) -> None:
     own = function.attrs if isinstance(function, UserFunction) else set_by_program(function)
     if name in own and name not in _NAMED:
         del own[name]
+    elif name == "__annotations__" and isinstance(function, UserFunction):
+        function.annotations = {}  # Python makes a new empty one when next read
     elif name in ("__name__", "__qualname__"):  # deleting sets None, which names refuse
         raise errors.type_error(f"{name} must be set to a string object")
     elif name.startswith("__") and name.endswith("__"):
@@ -703,11 +706,18 @@ def _set_doc(function, text):
     function.doc = text
 
 
+def _set_annotations(function, mapping):
+    if not isinstance(mapping, dict):
+        raise errors.type_error("__annotations__ must be set to a dict object")
+    function.annotations = mapping
+
+
 _NAMED = ("__name__", "__qualname__", "__doc__", "__module__")  # a function's, not its __dict__'s
 # A function's writable special attributes: (getter, setter).
 _FUNCTION_WRITABLE = {"__name__": (lambda f: f.name, _set_name),
                       "__qualname__": (lambda f: f.qualname, _set_qualname),
-                      "__doc__": (lambda f: f.doc, _set_doc)}
+                      "__doc__": (lambda f: f.doc, _set_doc),
+                      "__annotations__": (lambda f: f.annotations, _set_annotations)}
 
 
 def _function_attribute(value, name: str):

@@ -30,8 +30,22 @@ _CLASSES = (BaseException, Exception, ArithmeticError, ZeroDivisionError, Overfl
 
 def _exception_class(cls: type, qualified: str | None = None) -> PyType:
     name = cls.__name__
+    if issubclass(cls, ImportError):  # ImportError(msg, name=..., path=...)
+        return PyType(qualified or name, (cls,), entry(name, lambda *args, **kwargs:
+                      _import_error(cls, args, kwargs), "*args, **kwargs", frames=0))
     return PyType(qualified or name, (cls,), entry(name, lambda *args: cls(*args), "*args",
                                                    style="expected", frames=0))
+
+
+def _import_error(cls: type, args: tuple, kwargs: dict) -> ImportError:
+    """ImportError's keywords, checked in CPython's words (which name ImportError for all)."""
+    if len(kwargs) > 2:
+        raise errors.type_error(f"ImportError() takes at most 2 keyword arguments "
+                                f"({len(kwargs)} given)")
+    for key in kwargs:
+        if key not in ("name", "path"):
+            raise errors.type_error(f"'{key}' is an invalid keyword argument for ImportError()")
+    return cls(*args, **kwargs)
 
 
 EXCEPTION_TYPES: dict[str, PyType] = {cls.__name__: _exception_class(cls) for cls in _CLASSES}

@@ -139,6 +139,7 @@ class UserFunction:
     posonly: int = 0  # the leading parameters that only positional arguments fill
     attrs: dict = field(default_factory=dict)  # attributes the program set (`f.calls = 0`)
     doc: object = None  # the docstring
+    annotations: dict = field(default_factory=dict)  # __annotations__, evaluated by the def
 
     def bind(self, args, kwargs: dict) -> dict:
         """The new frame's names, or TypeError with Python's wording."""

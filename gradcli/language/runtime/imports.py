@@ -10,6 +10,14 @@ from gradcli.language.namespaces.star_names import recorded
 from gradcli.language.runtime import protocols
 
 FUTURE_FEATURES = frozenset(__future__.all_feature_names)  # what `from __future__` may name
+# torch's modules that import a package torch does not install: importing one fails there
+_NEEDS_PACKAGE = {"torch.utils.tensorboard": "tensorboard"}
+
+
+def _missing(dotted: str) -> errors.TorchError:
+    """Python's ModuleNotFoundError for the module `dotted` (its `name` the one not found)."""
+    needed = _NEEDS_PACKAGE.get(dotted, dotted)
+    return _import_error("ModuleNotFoundError", f"No module named '{needed}'", needed)
 
 
 def _module(path: list[str]):
@@ -18,8 +26,7 @@ def _module(path: list[str]):
         dotted = next(d for d in (".".join(path[:end]) for end in range(1, len(path) + 1))
                       if d not in protocols.MODULES)
         parent, _, last = dotted.rpartition(".")
-        raise unsupported(parent, last) or _import_error(
-            "ModuleNotFoundError", f"No module named '{dotted}'", dotted)
+        raise unsupported(parent, last) or _missing(dotted)
     return module
 
 
@@ -46,6 +53,8 @@ def bind_import(frame, path: list[str], alias: str | None, names) -> None:
             value = module.table[name]
         elif dotted in protocols.MODULES:
             value = protocols.MODULES[dotted]
+        elif dotted in _NEEDS_PACKAGE:
+            raise _missing(dotted)
         else:
             raise unsupported(".".join(path), name) or _import_error(
                 "ImportError", f"cannot import name '{name}' from '{'.'.join(path)}'",

@@ -71,11 +71,12 @@ def _decimal_tail(reader: _Reader) -> str:
 
 
 def _verify_end(reader: _Reader, c: str, kind: str) -> None:
-    """A literal followed by a name character is an error, unless a keyword follows it."""
+    """A literal followed by an ASCII name character is an error, unless a keyword follows it
+    (after any other character, the next token starts)."""
     rest = reader.text[reader.cur:]
     if any(rest.startswith(tail) for tail in _KEYWORD_TAILS.get(c, ())):
         return
-    if c != "" and (c.isascii() and (c.isalnum() or c == "_") or ord(c) >= 128):
+    if c != "" and c.isascii() and (c.isalnum() or c == "_"):  # a name's ASCII character
         reader.back()
         raise _error(reader, f"invalid {kind} literal")
 

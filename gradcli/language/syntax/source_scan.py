@@ -78,7 +78,7 @@ def scan(source: str) -> Scan:
             end = _string_end(source, match.end(), match.group(2))
             if end is None:
                 triple = len(match.group(2)) == 3
-                quote_column = column + len(match.group(1))
+                quote_column = column  # where the string's token starts, its prefix first
                 detected = len(lines) - (1 if source.endswith("\n") else 0) if triple else line
                 kind = "triple-quoted string" if triple else "string"
                 result.problems.append(Problem(

@@ -7,7 +7,7 @@ import re
 from gradcli.language.syntax.lark_standalone import (Token, Tree, UnexpectedCharacters,
                                                      UnexpectedInput, UnexpectedToken)
 
-from gradcli.language.syntax.source_scan import Problem, scan
+from gradcli.language.syntax.source_scan import Problem, indentation_problem, scan
 
 # Keyword tokens that open a compound statement, and how Python names the statement.
 _BLOCKS = {"IF": "'if' statement", "ELIF": "'elif' statement", "ELSE": "'else' statement",
@@ -41,6 +41,23 @@ def describe(error: UnexpectedInput, source: str) -> Problem:
     early = found.first_problem()
     if early is not None and early.order <= (line, column):
         return early
+    parsed = _parser_problem(error, source, found, line, column)
+    if parsed.message == "unexpected indent":
+        return parsed
+    # CPython tokenizes the rest of the source when its parser fails, and an error its tokenizer
+    # raises there is the one reported (a stray character after a backslash it reports later)
+    later = next((p for p in found.problems if p.order > (line, column)
+                  and not p.message.startswith("unexpected character after line continuation")),
+                 None)
+    dedent = indentation_problem(source) if later is not None else None
+    if later is None or dedent is not None and line < dedent.line <= later.line:
+        return parsed  # (a dedent matching no block stops that tokenizing first, silently)
+    return later
+
+
+def _parser_problem(error: UnexpectedInput, source: str, found, line: int,
+                    column: int) -> Problem:
+    """The error Python's parser would report where lark gave up."""
     if isinstance(error, UnexpectedCharacters):
         word = _UNSUPPORTED.match(source.split("\n")[line - 1], column - 1)
         if word:
@@ -61,6 +78,7 @@ def describe(error: UnexpectedInput, source: str) -> Problem:
         return _never_closed(found.open_brackets[-1])
     return (_header_problem(stack, token, error.expected, line, column)
             or _assignment_as_condition(stack, token, source, line, column)
+            or _assignment_in_call(stack, token, column)
             or _starred_alone(stack, token, source)
             or _unparenthesized_types(stack, token, source)
             or _ternary_without_else(stack, error.expected, line, column)
@@ -150,17 +168,22 @@ _PAST_BITWISE_OR = re.compile(r"==|!=|<=|>=|<|>|:=|\b(?:and|or|if|else|in|not|is
 
 
 def _assignment_as_condition(stack, token, source: str, line: int, column: int):
-    """`if x = 2:` (and elif, while): Python's hint at '==' or ':='."""
-    statement = _statement_start(stack)
-    if token.type != "EQUAL" or len(statement) != 2 or \
-            _type(statement[0]) not in ("IF", "ELIF", "WHILE"):
+    """`if x = 2:` (and elif, while), `[a.b = 1]`, `(x = 1)`: Python's hint at '==' or ':='
+    (CPython's invalid_named_expression)."""
+    if token.type != "EQUAL":
         return None
-    target = statement[1]
+    statement = _statement_start(stack)
+    if len(statement) == 2 and _type(statement[0]) in ("IF", "ELIF", "WHILE"):
+        target = statement[1]
+    else:
+        target = _bracketed_element(stack)
+    if target is None:
+        return None
     start_line, start_column = _start_of(target)
     if start_line != line:
         return None
     text = source.split("\n")[line - 1]
-    value = column + len(text[column:]) - len(text[column:].lstrip())  # after the `=`
+    value = column + 1 + len(text[column:]) - len(text[column:].lstrip())  # after the `=`
     end = _expression_end(source, line, value, ends=_PAST_BITWISE_OR)  # of a bitwise_or
     after = text[end - 1:].lstrip()
     if end <= value or after.startswith(":=") or (after.startswith("=") and
@@ -175,6 +198,57 @@ def _assignment_as_condition(stack, token, source: str, line: int, column: int):
     return _problem(f"cannot assign to {name} here. Maybe you meant '==' instead of '='?", line,
                     start_column, target.meta.end_column if target.meta.end_line == line else
                     None)
+
+
+def _bracketed_element(stack):
+    """The one expression just before the token, as a bracket's element (a group's, a list's,
+    a set's, a subscript's; not a call's argument), or None."""
+    opener = _open_bracket(stack)
+    if opener is None or _type(stack[opener]) == "LPAR" and _is_call(stack, opener):
+        return None
+    element = _last_element(stack, opener)
+    return element[0] if len(element) == 1 else None
+
+
+def _last_element(stack, opener: int) -> list:
+    """What the stack holds after the open bracket at `opener` and its last comma."""
+    start = next((i + 1 for i in range(len(stack) - 1, opener, -1)
+                  if _type(stack[i]) in ("COMMA", "TRAILING_COMMA")), opener + 1)
+    return stack[start:]
+
+
+def _open_bracket(stack) -> int | None:
+    """The stack index of the innermost bracket still open."""
+    return next((i for i in range(len(stack) - 1, -1, -1) if _type(stack[i]) in _BRACKETS), None)
+
+
+def _is_call(stack, opener: int) -> bool:
+    """Whether the `(` at stack[opener] opens a call's arguments (or a class's bases)."""
+    callee = stack[opener - 1] if opener else None
+    return isinstance(callee, Tree) and callee.data not in _STATEMENT_TREES \
+        and not callee.data.startswith(_STATEMENT_RUNS) \
+        or opener > 1 and _type(callee) == "NAME" and _type(stack[opener - 2]) == "CLASS"
+
+
+_CONSTANTS = {"const_true": "True", "const_false": "False", "const_none": "None"}
+
+
+def _assignment_in_call(stack, token, column: int) -> Problem | None:
+    """`f(a.b=1)`, `nn.Conv2d(3, kernel-size=3)`: a call's argument other than a name before
+    `=` (CPython's invalid_kwarg), from the argument's start."""
+    if token.type != "EQUAL":
+        return None
+    opener = _open_bracket(stack)
+    if not opener or _type(stack[opener]) != "LPAR" or not _is_call(stack, opener):
+        return None
+    argument = _last_element(stack, opener)
+    if len(argument) != 1 or not isinstance(argument[0], Tree) or argument[0].data == "var":
+        return None  # `*a=`, `**a=` stay invalid syntax; a name is a keyword
+    constant = _CONSTANTS.get(argument[0].data)
+    message = f"cannot assign to {constant}" if constant else \
+        'expression cannot contain assignment, perhaps you meant "=="?'
+    line, start_column = _start_of(argument[0])
+    return _problem(message, line, start_column, column + 1)
 
 
 def _unparenthesized_types(stack, token, source: str) -> Problem | None:
@@ -272,9 +346,27 @@ def _adjacent_expressions(stack, token, source, found, line, column) -> Problem 
     if _type(first) == "NAME" and start == len(stack) - 1 and token.type == "STRING":
         return None
     first_line, first_column = _start_of(first)
-    if first_line != line:
-        return None
-    return _problem("invalid syntax. Perhaps you forgot a comma?", first_line, first_column, end)
+    if found.open_brackets:  # CPython's parser reads one token on, past `token`: the end of
+        after = _next_token_line(source, token)  # the source there, or a later line than the
+        if after is None or after > found.open_brackets[-1][1]:  # bracket left open, names it
+            return _never_closed(found.open_brackets[-1])
+    return _problem("invalid syntax. Perhaps you forgot a comma?", first_line, first_column,
+                    end if first_line == line else None)
+
+
+def _next_token_line(source: str, token: Token) -> int | None:
+    """The line of the token after `token` (past spaces, comments, blank lines and backslash
+    continuations), or None at the end of the source."""
+    lines = source.split("\n")
+    number, i = token.end_line, token.end_column - 1
+    while number <= len(lines):
+        text = lines[number - 1]
+        while i < len(text) and text[i] in " \t\f":
+            i += 1
+        if i < len(text) and text[i] not in "#\\":
+            return number
+        number, i = number + 1, 0
+    return None
 
 
 def _legacy_statement(statement: list):
