@@ -19,7 +19,7 @@ from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance, TableIterator
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import GENERIC, GenericHost, PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.coercions import length as len_of
 from gradcli.language.runtime.values import (Generator as LazyValues, NamedTuple, Namespace,
@@ -42,7 +42,7 @@ def _random_int64(generator: Generator) -> int:
     return ((int(words[0]) << 32) | int(words[1])) % 2**63
 
 
-class DatasetHost:
+class DatasetHost(GenericHost):
     """What isinstance(x, Dataset) recognises among the builtin datasets."""
 
 
@@ -497,7 +497,8 @@ for _base in (DATASET, ITERABLE_DATASET):
     classes.BASE_INSTANCES[_base] = lambda cls, args: classes.Instance(cls)
     classes.BASE_INITS[_base] = entry("__init__", lambda self: None, "self",
                                       qualname="Dataset.__init__")
-classes.BUILTIN_ANCESTORS.update({DatasetHost: DATASET, IterableDatasetHost: ITERABLE_DATASET})
+classes.BUILTIN_ANCESTORS.update({DatasetHost: DATASET, IterableDatasetHost: ITERABLE_DATASET,
+                                  GenericHost: GENERIC})
 
 
 def _abstract_getitem(self, index):

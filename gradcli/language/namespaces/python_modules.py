@@ -19,7 +19,7 @@ from gradcli.language.namespaces.functools_ordering import ORDERING
 from gradcli.language.namespaces.python_dataclasses import DATACLASSES
 from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE, namedtuple
 from gradcli.language.namespaces.serialization import PICKLE_ERRORS
-from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.pytypes import GENERIC, PyType, TypeForm
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime.signatures import entry, table
@@ -132,7 +132,7 @@ TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     "Tuple", "Type", "Union", "Generator", "Mapping", "Literal", "FrozenSet", "DefaultDict",
     "OrderedDict", "Counter", "Deque", "ClassVar", "Final", "Hashable", "Sized",
     "Collection", "Container", "MutableMapping", "MutableSequence", "AbstractSet", "NoReturn")}
-    | {"NamedTuple": TYPED_NAMEDTUPLE, "Generic": TypeForm("typing.Generic", origin=OBJECT),
+    | {"NamedTuple": TYPED_NAMEDTUPLE, "Generic": GENERIC,
        "Protocol": TypeForm("typing.Protocol", origin=OBJECT)} | table(
     entry("TypeVar", lambda name, *constraints, bound=None, covariant=False,
           contravariant=False: _type_variable(name, covariant, contravariant),
