@@ -530,6 +530,9 @@ CHAIN_DATASET = _type("ChainDataset", "dataset", ChainDataset,
 STACK_DATASET = _type("StackDataset", "dataset", StackDataset,
                       lambda _, *args, **kwargs: StackDataset(*args, **kwargs),
                       "self, *args, **kwargs")
+# their __mro__ and their subclasses' (through Dataset to typing.Generic)
+classes.BUILTIN_ANCESTORS.update({kind.hosts[0]: kind for kind in (
+    TENSOR_DATASET, SUBSET, CONCAT_DATASET, STACK_DATASET)})
 def _dataloader(ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers,
                 collate_fn, pin_memory, drop_last, timeout, worker_init_fn,
                 multiprocessing_context, generator, *, prefetch_factor,
