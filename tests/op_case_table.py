@@ -880,4 +880,6 @@ CASES = {
     "upsample_linear1d_backward": [backward_case("F.interpolate(a, size=5, mode='linear')", (1, 2, 3), (1, 2, 5))],
     "upsample_bilinear2d": unary("F.interpolate(a, scale_factor=1.5, mode='bilinear')", shapes=((1, 1, 2, 3),)),
     "upsample_bilinear2d_backward": [backward_case("F.interpolate(a, scale_factor=1.5, mode='bilinear')", (1, 1, 2, 3), (1, 1, 3, 4))],
+    "upsample_bilinear2d_aa": unary("F.interpolate(a, size=(4, 2), mode='bilinear', antialias=True)", shapes=((1, 1, 2, 3),)),
+    "upsample_bilinear2d_aa_backward": [backward_case("F.interpolate(a, size=(4, 2), mode='bilinear', antialias=True)", (1, 1, 2, 3), (1, 1, 4, 2))],
 }

@@ -158,9 +158,10 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
         return None
     strided = values.ndim == 1 and not values.flags.c_contiguous  # (a complex tensor's .real)
     if not (strided or values.flags.c_contiguous or values.flags.f_contiguous):
-        values = in_memory_order(values)
-        if values is None:
-            return None
+        dense = in_memory_order(values)
+        if dense is None:
+            return _gapped_sum(values)
+        values = dense
     flat = np.ravel(values, order="K")
     n = len(flat)
     if n == 0:
@@ -170,6 +171,31 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
     total = run_sum(flat[:chunk])
     for first in range(chunk, n, chunk):
         total = total + run_sum(flat[first:first + chunk])
+    return np.asarray(total, dtype=values.dtype)
+
+
+def _gapped_sum(values: np.ndarray) -> np.ndarray | None:
+    """torch's sum of all of an array with gaps in its memory (a slice such as x[:, 1]), or
+    None past one thread's share or with a negative stride: TensorIterator puts the dimensions
+    in memory order and merges neighbours that lie in one run; each row along the innermost
+    run is summed (vector loads when it is contiguous) and added in turn into the output."""
+    shape = [(size, stride) for size, stride in zip(values.shape, values.strides) if size != 1]
+    if values.size > GRAIN or any(stride <= 0 for _, stride in shape):
+        return None
+    shape.sort(key=lambda pair: -pair[1])
+    runs = [list(shape[0])]
+    for size, stride in shape[1:]:
+        if runs[-1][1] == size * stride:
+            runs[-1] = [runs[-1][0] * size, stride]
+        else:
+            runs.append([size, stride])
+    view = np.lib.stride_tricks.as_strided(
+        values, [size for size, _ in runs], [stride for _, stride in runs], writeable=False)
+    rows = view.reshape(-1, runs[-1][0])
+    run_sum = row_sum if runs[-1][1] == values.itemsize else _strided_row_sum
+    total = np.zeros((), values.dtype)
+    for row in rows:
+        total = total + run_sum(np.ascontiguousarray(row))
     return np.asarray(total, dtype=values.dtype)
 
 

@@ -465,10 +465,11 @@ INDEX = {
     "gradcli.engine.ops.interpolate": {
         "row": (
             "upsample_bicubic2d upsample_bicubic2d_backward upsample_bilinear2d "
-            "upsample_bilinear2d_backward upsample_linear1d upsample_linear1d_backward "
-            "upsample_nearest1d upsample_nearest1d_backward upsample_nearest2d "
-            "upsample_nearest2d_backward upsample_nearest3d upsample_nearest3d_backward "
-            "upsample_nearest_exact1d upsample_nearest_exact1d_backward upsample_nearest_exact2d "
+            "upsample_bilinear2d_aa upsample_bilinear2d_aa_backward upsample_bilinear2d_backward "
+            "upsample_linear1d upsample_linear1d_backward upsample_nearest1d "
+            "upsample_nearest1d_backward upsample_nearest2d upsample_nearest2d_backward "
+            "upsample_nearest3d upsample_nearest3d_backward upsample_nearest_exact1d "
+            "upsample_nearest_exact1d_backward upsample_nearest_exact2d "
             "upsample_nearest_exact2d_backward upsample_nearest_exact3d "
             "upsample_nearest_exact3d_backward upsample_trilinear3d upsample_trilinear3d_backward "
         ),

@@ -1,8 +1,9 @@
 """F.interpolate's nearest, nearest-exact, (bi/tri)linear and bicubic modes: per output
 position the source indices and weights torch's CPU kernels compute (in float), a weighted
 gather forward and its scatter-add backward (UpsampleNearest2DBackward0, ...); area mode is
-adaptive average pooling, as in torch's Python. Nearest is exact; linear values can differ from
-torch's in the last bit."""
+adaptive average pooling, as in torch's Python; bilinear with antialias resamples one dim at a
+time (torch's separable kernel). Nearest is exact; linear values can differ from torch's in the
+last bit (antialias's past four taps a dim, when downsampling by more than 1.5)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
+from gradcli.engine.fma import fused
 from gradcli.engine.functions import F
 from gradcli.engine.ops.registry import OPS, apply, defop
 from gradcli.engine.state import STATE
@@ -55,6 +57,37 @@ def _taps(mode: str, size_in: int, size_out: int, factor, align_corners: bool):
     high = low + (low < size_in - 1)
     lam = (src - low.astype(np.float32)).astype(np.float32)
     return [low, high], [np.float32(1) - lam, lam]
+
+
+def _antialias_taps(size_in: int, size_out: int, factor, align_corners: bool, dtype):
+    """Bilinear antialias's taps for one dim (torch's _compute_indices_min_size_weights_aa):
+    a triangle filter as wide as the scale when downsampling, over the source pixels around
+    each output's centre, normalised to sum 1, in the input's float type; a dim whose size
+    stays is not resampled. Taps past an output's own count weigh 0."""
+    if size_in == size_out:
+        return [np.arange(size_out)], [None]
+    real = np.dtype(dtype).type
+    scale = real(_scale(size_in, size_out, factor, align_corners))
+    support = scale if scale >= 1 else real(1)
+    inverse = real(1.0 / float(scale)) if scale >= 1 else real(1)  # a double quotient
+    width = math.ceil(support) * 2 + 1
+    indices = [np.zeros(size_out, np.int64) for _ in range(width)]
+    weights = [np.zeros(size_out, real) for _ in range(width)]
+    for i in range(size_out):
+        center = real(scale * (i + 0.5))
+        low = max(int(float(center - support) + 0.5), 0)
+        count = min(max(min(int(float(center + support) + 0.5), size_in) - low, 0), width)
+        taps = []
+        for j in range(count):
+            x = abs(real((float(real(j + low) - center) + 0.5) * float(inverse)))
+            taps.append(real(1.0 - x) if x < 1 else real(0))
+        total = real(0)
+        for w in taps:
+            total = real(total + w)
+        for j in range(width):
+            indices[j][i] = min(low + j, size_in - 1)
+            weights[j][i] = real(taps[j] / total) if j < count and total != 0 else real(0)
+    return indices, weights
 
 
 def _cubic_taps(size_in: int, size_out: int, factor, align_corners: bool):
@@ -108,6 +141,51 @@ def _resample(x: np.ndarray, taps: tuple) -> np.ndarray:
     return level(x, 0)
 
 
+def _separable(x: np.ndarray, taps: tuple) -> np.ndarray:
+    """torch's antialiased resampling: one dim at a time, the last (horizontal) first, each
+    output the first tap's product, then each next product fused into the sum."""
+    for depth in reversed(range(len(taps))):
+        axis = x.ndim - len(taps) + depth
+        indices, weights = taps[depth]
+        if weights[0] is None:
+            continue
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        out = None
+        for index, weight in zip(indices, weights):
+            term = np.take(x, index, axis=axis)
+            w = weight.reshape(shape).astype(x.dtype)
+            out = term * w if out is None else fused(term, w, out)
+        x = out
+    return x
+
+
+def _spread(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
+    """The gradient of _separable as torch's backward kernel adds it: output by output (rows,
+    then columns), each source's weight product times the output's gradient fused into its
+    sum; a dim whose size stays weighs each source 1."""
+    rows, columns = ([(list(index[:, o]), list(weight[:, o])) for o in range(index.shape[1])]
+                     for index, weight in (_tap_table(t, n) for t, n in zip(taps, g.shape[-2:])))
+    out = np.zeros(g.shape[:-2] + tuple(shape[-2:]), g.dtype)
+    for oh, (ys, wy) in enumerate(rows):
+        for ow, (xs, wx) in enumerate(columns):
+            value = g[..., oh, ow]
+            for y, weight_y in zip(ys, wy):
+                for x, weight_x in zip(xs, wx):
+                    if weight_x and weight_y:
+                        out[..., y, x] = fused(g.dtype.type(weight_x * weight_y), value,
+                                               out[..., y, x])
+    return out
+
+
+def _tap_table(taps, size_out: int):
+    """(indices, weights) as (tap, output) arrays; weight 1 for a dim that is not resampled."""
+    indices, weights = taps
+    if weights[0] is None:
+        return np.arange(size_out)[None], np.ones((1, size_out), np.float64)
+    return np.stack(indices), np.stack(weights)
+
+
 def _scatter(g: np.ndarray, taps: tuple, shape: tuple) -> np.ndarray:
     """The gradient of _resample: each output's gradient times its weights, added back onto
     its source positions, one dim at a time."""
@@ -138,6 +216,13 @@ for _dims, _mode, _label in _ROWS:
     defop(_key + "_backward", f"Upsample{_label}{_dims}DBackwardBackward0", _scatter,
           promote="none", vjp=lambda gg, g, taps, shape, key=_key: apply(
               OPS[key], gg, taps=taps, shape=gg.shape))
+defop("upsample_bilinear2d_aa", "UpsampleBilinear2DAaBackward0",
+      lambda x, taps, shape: _separable(x, taps), promote="none",
+      vjp=lambda g, x, taps, shape: apply(OPS["upsample_bilinear2d_aa_backward"], g, taps=taps,
+                                          shape=shape))
+defop("upsample_bilinear2d_aa_backward", "UpsampleBilinear2DAaBackwardBackward0", _spread,
+      promote="none", vjp=lambda gg, g, taps, shape: apply(OPS["upsample_bilinear2d_aa"], gg,
+                                                           taps=taps, shape=gg.shape))
 
 
 def _python_types(values) -> str:
@@ -218,12 +303,16 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
     if mode == "area":  # torch's Python: an adaptive average pool to the output size
         pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[dims - 1]
         return pool(x, sizes)
-    if mode in ("lanczos", "area") or antialias:
+    if mode == "lanczos" or (antialias and mode != "bilinear"):
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
     _check_sizes(x.shape[2:], sizes)
     if recompute_scale_factor:
         factors = [None] * dims
+    if antialias:
+        taps = tuple(_antialias_taps(n_in, n_out, f, bool(align_corners), x.dtype.np)
+                     for n_in, n_out, f in zip(x.shape[2:], sizes, factors))
+        return apply(OPS["upsample_bilinear2d_aa"], x, taps=taps, shape=x.shape)
     taps = tuple(_taps(mode, n_in, n_out, f, bool(align_corners)) for n_in, n_out, f in
                  zip(x.shape[2:], sizes, factors))
     key = f"upsample_{_KEYS.get(mode) or _LINEAR[dims]}{dims}d"

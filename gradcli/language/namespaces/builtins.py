@@ -344,7 +344,11 @@ def _str(ctx, obj, codec: tuple) -> str:
 
 
 def _class(name: str, hosts: tuple, construct=None) -> PyType:
-    return PyType(name, hosts, construct)
+    """A class; one of Python's builtins also answers for its host in __mro__ (bool's int)."""
+    cls = PyType(name, hosts, construct)
+    if len(hosts) == 1 and hosts[0].__module__ == "builtins":
+        classes.BUILTIN_ANCESTORS.setdefault(hosts[0], cls)
+    return cls
 
 
 INT_TYPE = _class("int", (int,), entry("int", python_int, "x=0, /, base=None", style="at_most",

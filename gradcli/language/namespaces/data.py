@@ -19,7 +19,7 @@ from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance, TableIterator
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import GENERIC, GenericHost, PyType
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.coercions import length as len_of
 from gradcli.language.runtime.values import (Generator as LazyValues, NamedTuple, Namespace,
@@ -42,7 +42,7 @@ def _random_int64(generator: Generator) -> int:
     return ((int(words[0]) << 32) | int(words[1])) % 2**63
 
 
-class DatasetHost:
+class DatasetHost(GenericHost):
     """What isinstance(x, Dataset) recognises among the builtin datasets."""
 
 
@@ -500,7 +500,8 @@ for _base in (DATASET, ITERABLE_DATASET):
     classes.BASE_INSTANCES[_base] = lambda cls, args: classes.Instance(cls)
     classes.BASE_INITS[_base] = entry("__init__", lambda self: None, "self",
                                       qualname="Dataset.__init__")
-classes.BUILTIN_ANCESTORS.update({DatasetHost: DATASET, IterableDatasetHost: ITERABLE_DATASET})
+classes.BUILTIN_ANCESTORS.update({DatasetHost: DATASET, IterableDatasetHost: ITERABLE_DATASET,
+                                  GenericHost: GENERIC})
 
 
 def _abstract_getitem(self, index):
@@ -532,6 +533,9 @@ CHAIN_DATASET = _type("ChainDataset", "dataset", ChainDataset,
 STACK_DATASET = _type("StackDataset", "dataset", StackDataset,
                       lambda _, *args, **kwargs: StackDataset(*args, **kwargs),
                       "self, *args, **kwargs")
+# their __mro__ and their subclasses' (through Dataset to typing.Generic)
+classes.BUILTIN_ANCESTORS.update({kind.hosts[0]: kind for kind in (
+    TENSOR_DATASET, SUBSET, CONCAT_DATASET, STACK_DATASET)})
 def _dataloader(ctx, _, dataset, batch_size, shuffle, sampler, batch_sampler, num_workers,
                 collate_fn, pin_memory, drop_last, timeout, worker_init_fn,
                 multiprocessing_context, generator, *, prefetch_factor,

@@ -10,7 +10,7 @@ from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE
 from gradcli.language.namespaces.typing_protocols import runtime_checkable
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.classes import OBJECT
-from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.pytypes import GENERIC, PyType, TypeForm
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, dict_from
 
@@ -44,7 +44,7 @@ TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     "Annotated", "Self", "Never", "TypeAlias", "Awaitable", "Coroutine", "AsyncIterator",
     "Reversible", "SupportsInt", "SupportsFloat", "SupportsIndex", "ItemsView", "KeysView",
     "ValuesView", "ContextManager", "Pattern", "Match", "Text", "Required", "NotRequired")}
-    | {"NamedTuple": TYPED_NAMEDTUPLE, "Generic": TypeForm("typing.Generic", origin=OBJECT),
+    | {"NamedTuple": TYPED_NAMEDTUPLE, "Generic": GENERIC,
        "Protocol": PROTOCOL, "TypedDict": TYPED_DICT, "TYPE_CHECKING": False} | table(
     entry("TypeVar", lambda name, *constraints, bound=None, covariant=False,
           contravariant=False: _type_variable(name, covariant, contravariant),

@@ -9,7 +9,7 @@ from gradcli.language.namespaces.data import (SAMPLER_CLASSES, _DataObject, _ran
                                               checked_generator)
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.coercions import length as len_of
-from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.pytypes import GenericHost, PyType
 from gradcli.language.runtime.values import Generator as LazyValues, iterate
 
 
@@ -24,7 +24,7 @@ def _boolean(name: str, value, kind=errors.value_error) -> None:
         raise kind(f"{name} should be a boolean value, but got {name}={value}")
 
 
-class SamplerHost:
+class SamplerHost(GenericHost):
     """What isinstance(x, Sampler) recognises among the builtin samplers."""
 
 

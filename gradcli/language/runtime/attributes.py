@@ -509,8 +509,9 @@ def get(value, name: str):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
             return value.name.rpartition(".")[0] or "builtins"
-        if isinstance(value, PyType) and name == "__mro__" and value.hosts and \
-                issubclass(value.hosts[0], BaseException):  # type(e).__mro__
+        if isinstance(value, PyType) and name == "__mro__" and value.hosts and (
+                issubclass(value.hosts[0], BaseException)  # type(e).__mro__, list.__mro__
+                or classes.BUILTIN_ANCESTORS.get(value.hosts[0]) is value):
             return (value, *(classes.BUILTIN_ANCESTORS[host] for host in value.hosts[0].__mro__[
                 1:-1] if host in classes.BUILTIN_ANCESTORS), classes.OBJECT)
         if isinstance(value, Tensor) and name in protocols.TENSOR_DUNDERS:

@@ -20,6 +20,11 @@ class PyType:
 OBJECT = PyType("object", (object,))  # the root class: every value is an instance of it
 
 
+class GenericHost:
+    """The host class of typing.Generic, which torch's generic bases (Dataset, Sampler) derive
+    from: it puts Generic in their subclasses' __mro__."""
+
+
 def c_type(name: str) -> bool:
     """Whether torch's class `name` is a C type (torch.finfo, torch.Size, torch._C.Generator,
     torch.return_types.max), which Python's messages name by its full tp_name; torch's Python
@@ -92,3 +97,6 @@ def _argument_text(value, name_of) -> str:
     if isinstance(value, TypeForm):
         return value.text(name_of)
     return name_of(value)
+
+
+GENERIC = TypeForm("typing.Generic", origin=OBJECT)  # a class, unsubscripted: <class 'typing.Generic'>

@@ -25,7 +25,7 @@ from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
-from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm
 from gradcli.language.runtime.signatures import C_CLASSES, WrappedBuiltin
 from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.uninitialized import kind_of
@@ -441,6 +441,8 @@ def _object_repr(value) -> str:
     if isinstance(value, PyType):
         return f"<class '{value.name}'>"
     if isinstance(value, TypeForm):
+        if value.args is None and value.origin is OBJECT:  # typing.Generic, a class itself
+            return f"<class '{value.name}'>"
         return value.text(_class_name)
     if isinstance(value, classes.UserClass):
         return classes.class_repr(value)
@@ -623,6 +625,8 @@ def qualified_type_name(value) -> str:
     if isinstance(value, RemovableHandle):
         return "torch.utils.hooks.RemovableHandle"
     if isinstance(value, TypeForm):
+        if value.args is None and value.origin is OBJECT:  # typing.Generic
+            return "type"
         if value.name == "types.UnionType" or value.name[0] in "~+-":  # int | None, TypeVar
             return "types.UnionType" if value.name[0] == "t" else "typing.TypeVar"
         return "typing._GenericAlias" if value.name.startswith("typing.") else \
