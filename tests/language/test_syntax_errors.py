@@ -54,6 +54,10 @@ CASES = [
     'f(a\n  b)\nx = (\n', 'print(1 2\nx = 3\n',
     'from torch mport nn\nif x:\n    a = 1\n  b = 2\nc = 8e\n',
     'from torch mport nn\nc = 8e\nif x:\n    a = 1\n  b = 2\n',
+    # a parameter list missing a comma; a bracket reopened later, closed by the end
+    'def f(self batch):\n  pass\n', 'def f(a, b c):\n pass\n', 'def f(a=1 b):\n pass\n',
+    'def f(a: int b):\n pass\n', 'def f(a b\n', 'def f(\n  a\n  b):\n pass\n',
+    'class A:\n    def training_step(self batch):\n        pass\n',
     'x = 1\ny = \x01\n', 'x = \u200b1\n', 'x = \ufeff1\n', 'x = 1 +\x0c\x7f\n',
     'x = (1,\n     2\ny = 3\n', 'foo(\n  1,\n  2\n', 'x = (]\n', 'x = (\n]\n', 'x = [1, 2)\n',
     'x = )\n', 'def f:\n    pass\n', 'def (x):\n  pass\n', 'for x in y z:\n  pass\n',

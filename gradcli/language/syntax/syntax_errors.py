@@ -155,6 +155,8 @@ def _header_problem(stack, token, expected, line, column) -> Problem | None:
     if first in ("IF", "ELIF", "WHILE", "WITH", "FOR", "EXCEPT", "CLASS") and \
             token.type == "_NEWLINE":
         return _problem("expected ':'", line, column)
+    if first == "DEF" and not any(_type(item) == "RPAR" for item in statement):
+        return None  # inside the parameters, where a colon would start an annotation
     if first in ("DEF", "ELSE", "TRY", "FINALLY"):
         return _problem("expected ':'", line, column, column + width)
     return None
@@ -343,6 +345,9 @@ def _adjacent_expressions(stack, token, source, found, line, column) -> Problem 
     if start > 0 and _type(stack[start - 1]) in _CLAUSE_KEYWORDS:
         return None
     first = stack[start] if start < len(stack) else last
+    if _type(first) == "NAME" and statement and _type(statement[0]) == "DEF" and \
+            _open_bracket(statement) == 2:  # a parameter's name is no expression
+        return None
     if _type(first) == "NAME" and start == len(stack) - 1 and token.type == "STRING":
         return None
     first_line, first_column = _start_of(first)
@@ -421,9 +426,9 @@ def _is_assign(text: str, i: int) -> bool:
 
 
 def _generic(found, token: Token, line: int, column: int) -> Problem:
-    """'invalid syntax' at the token, or the bracket left open on an earlier line."""
-    still_open = found.open_at(line, column)
-    if still_open and line > still_open[-1][1]:
-        return _never_closed(still_open[-1])
+    """'invalid syntax' at the token, or the bracket an earlier line left open to the end of
+    the source."""
+    if found.open_brackets and line > found.open_brackets[-1][1]:  # still open at the end
+        return _never_closed(found.open_brackets[-1])
     width = 1 if token.type in ("_NEWLINE", "$END", "_DEDENT") else len(str(token.value))
     return _problem("invalid syntax", line, column, column + width)
