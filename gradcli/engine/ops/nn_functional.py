@@ -540,12 +540,20 @@ def _rows(weight) -> int:
 
 
 def embedding_renorm(weight: Tensor, indices: np.ndarray, max_norm, norm_type) -> None:
-    """embedding_renorm_ under no_grad: the rows `indices` name scaled down to max_norm."""
+    """embedding_renorm_ under no_grad: the rows `indices` name scaled down to max_norm, as
+    ATen's loop does it: each row's norm in the weight's dtype, read as a double, and the row
+    times the scale max_norm / (norm + 1e-7) cast to the weight's dtype (a product in float for
+    the half types)."""
     with grad_mode(False):
-        rows = np.unique(indices.reshape(-1))
-        norms = np.linalg.norm(weight.data[rows].astype(np.float64), ord=norm_type, axis=1)
-        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-        weight.data[rows] = (weight.data[rows] * scale[:, None]).astype(weight.dtype.np)
+        data = weight.data
+        opmath = np.float32 if data.dtype.itemsize < 4 else data.dtype.type  # half types: float
+        for row in np.unique(indices.reshape(-1)):
+            norm = F.vector_norm_values(data[row].astype(opmath), float(norm_type), None, False)
+            norm = float(dtypes.stored(norm, weight.dtype))
+            if norm > max_norm:
+                scale = dtypes.stored(max_norm / (norm + 1e-7), weight.dtype)
+                scaled = data[row].astype(opmath) * scale.astype(opmath)
+                data[row] = dtypes.stored(scaled, weight.dtype)
         weight.bump_version()
 
 
