@@ -12,6 +12,7 @@ import numpy as np
 from gradcli.engine import autocast, dtypes, errors, lu_small, matrix_exp_order, vml
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops import substitution
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
@@ -261,10 +262,12 @@ def _eigh_backward(grads, a, uplo, out):
 
 
 defop("_linalg_svd", "LinalgSvdBackward0", _svd, promote="none", n_outputs=3,
-      differentiable_outputs=None, save=(RESULT,), vjp=_svd_backward, complex=True,
+      differentiable_outputs=None, materialize=False, save=(RESULT,), vjp=_svd_backward,
+      complex=True,
       out_dtype=lambda dtype, params: (dtype, dtypes.real_of(dtype), dtype))
 defop("_linalg_eigh", "LinalgEighBackward0", _eigh, promote="none", n_outputs=2,
-      differentiable_outputs=None, save=(RESULT,), vjp=_eigh_backward, complex=True,
+      differentiable_outputs=None, materialize=False, save=(RESULT,), vjp=_eigh_backward,
+      complex=True,
       out_dtype=lambda dtype, params: (dtypes.real_of(dtype), dtype))
 
 
@@ -303,7 +306,8 @@ def _eig_backward(grads, a, real_input, out):
 
 
 defop("linalg_eig", "LinalgEigBackward0", _eig, promote="none", n_outputs=2,
-      differentiable_outputs=None, save=(RESULT,), vjp=_eig_backward, complex=True,
+      differentiable_outputs=None, materialize=False, save=(RESULT,), vjp=_eig_backward,
+      complex=True,
       out_dtype=lambda dtype, params: (_complex(dtype), _complex(dtype)))
 
 
@@ -313,7 +317,8 @@ def _solve_triangular(a, b, upper, left):
     if not left:
         return np.swapaxes(_solve_triangular(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2),
                                              not upper, True), -1, -2)
-    return _solve_values(np.triu(a) if upper else np.tril(a), b)
+    triangle = np.triu(a) if upper else np.tril(a)
+    return substitution.triangular_solve(triangle, b, lower=not upper).astype(a.dtype)
 
 
 def _solve_triangular_backward_b(g, a, b, upper, left, out):
@@ -403,7 +408,7 @@ def _qr_backward(grads, a, mode, out):
 
 
 defop("linalg_qr", "LinalgQrBackward0", _qr, promote="none", n_outputs=2,
-      differentiable_outputs=None, save=(RESULT,), vjp=_qr_backward)
+      differentiable_outputs=None, materialize=False, save=(RESULT,), vjp=_qr_backward)
 
 
 # ---- matrix_exp --------------------------------------------------------------------------------
