@@ -152,8 +152,21 @@ defop("diag_embed.dims", "DiagEmbedBackward0", _diag_embed_values, promote="none
 
 # ---- svd and eigh -----------------------------------------------------------------------------
 
+def _gesdd(a, **options):
+    """np.linalg.svd, with torch's error where it fails (a NaN in a matrix of the batch)."""
+    try:
+        return np.linalg.svd(a, **options)
+    except np.linalg.LinAlgError:
+        flat, batched = _batches(a)
+        i = next((i for i, m in enumerate(flat) if np.isnan(m).any()), 0)
+        where = f"(Batch element {i}): " if batched else ""
+        raise errors.TorchError(
+            "_LinAlgError", f"linalg.svd: {where}The algorithm failed to converge because the "
+            "input matrix contained non-finite values.") from None
+
+
 def _svd(a, full_matrices):
-    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    u, s, vh = _gesdd(a, full_matrices=full_matrices)
     return u.astype(a.dtype), s.astype(s.dtype.type(0).real.dtype), vh.astype(a.dtype)
 
 
@@ -539,10 +552,10 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
     for i, matrix in enumerate(flat):
         element = _zero_pivot(matrix)
         if element:
-            if solver:
-                raise errors.TorchError("_LinAlgError", f"{name}: The solver failed because "
-                                        "the input matrix is singular.")
             where = f"(Batch element {i}): " if batched else ""
+            if solver:
+                raise errors.TorchError("_LinAlgError", f"{name}: {where}The solver failed "
+                                        "because the input matrix is singular.")
             raise errors.TorchError(
                 "_LinAlgError", f"{name}: {where}The diagonal element {element} is zero, the "
                 "inversion could not be completed because the input matrix is singular.")
@@ -949,7 +962,7 @@ def pinv(a: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None
 
 
 def _pinv(a, atol, rtol):
-    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    u, s, vh = _gesdd(a, full_matrices=False)
     threshold = np.maximum(atol, rtol * s.max(-1, keepdims=True, initial=0))
     inverse = np.where(s > threshold, 1 / np.where(s == 0, 1, s), 0)
     return np.matmul(_adjoint(vh) * inverse[..., None, :], _adjoint(u)).astype(a.dtype)
@@ -1116,7 +1129,7 @@ def matrix_rank(a: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol
     if hermitian:
         values = np.abs(np.linalg.eigvalsh(a.data)).astype(kind)
     else:
-        values = np.linalg.svd(a.data, compute_uv=False).astype(kind)
+        values = _gesdd(a.data, compute_uv=False).astype(kind)
     largest = values.max(-1, keepdims=True)
     threshold = np.maximum(absolute[..., None], relative[..., None] * largest)
     return Tensor(np.sum(values > threshold, axis=-1).astype(np.int64), dtypes.int64)
