@@ -157,7 +157,7 @@ def _soft_margin(x, target, reduction):
 def _soft_margin_backward(g, x, target, reduction):
     """mul_out(grad_input, target, z).mul_(-norm), then div_(z + 1).mul_(grad_output)."""
     kind = x.dtype.type
-    norm = kind(1.0 / x.size) if reduction == "mean" else kind(1.0)
+    norm = kind(losses.mean_norm(1.0, x, reduction))
     z = _exp(np.multiply(np.negative(target), x).astype(x.dtype))
     grad = np.multiply(target, z).astype(x.dtype) * -norm
     return ((grad / (z + kind(1))) * g).astype(x.dtype)

@@ -1001,7 +1001,7 @@ def _huber(a, b, reduction, delta, dtype):
 
 
 def _huber_backward(g, a, b, reduction, delta):
-    norm = a.dtype.type(1.0 / a.size if reduction == "mean" else 1.0)
+    norm = a.dtype.type(losses.mean_norm(1.0, a, reduction))
     x = a - b
     return np.where(x < -delta, -norm * g * delta,
                     np.where(x > delta, norm * g * delta, norm * x * g)).astype(a.dtype)
