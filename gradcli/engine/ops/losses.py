@@ -662,6 +662,8 @@ def _cross_entropy_probabilities(a, target, weight, reduction, label_smoothing):
     if weight is not None:
         shape = tuple(classes if d == class_dim else 1 for d in range(a.ndim))
         product = F.mul(product, F.view(weight, shape) if a.ndim > 1 else weight)
+    if reduction == "mean" and a.numel() == 0:  # ATen: -(...).sum().fill_(nan)
+        return F.neg(F.fill_(F.sum(product), float("nan")))
     if reduction == "mean":
         return F.div_scalar(F.neg(F.sum(product)), a.numel() // classes)
     if reduction == "sum":

@@ -721,6 +721,14 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
     return out
 
 
+def _mean(values: np.ndarray, axes: tuple, keepdims: bool = False) -> np.ndarray:
+    """np.mean's values, NaN without NumPy's warning where there is nothing to average (an
+    empty batch's moments are 0 / 0 in ATen too)."""
+    total = values.sum(axis=axes, keepdims=keepdims)
+    count = math.prod(values.shape[a] for a in axes)
+    return total / count if count else np.full_like(total, np.nan)
+
+
 def _channel_view(t, ndim):
     return t.reshape((1, -1) + (1,) * (ndim - 2))
 
@@ -764,8 +772,8 @@ def _batch_norm_values(x, w, b, mean_in, var_in, training, eps):
     axes = (0, *range(2, x.ndim))
     if training:
         wide = x.astype(np.float64)
-        mean = wide.mean(axis=axes)
-        var = ((wide - _channel_view(mean, x.ndim)) ** 2).mean(axis=axes)
+        mean = _mean(wide, axes)
+        var = _mean((wide - _channel_view(mean, x.ndim)) ** 2, axes)
         invstd = 1 / np.sqrt(var + eps)
     else:
         mean = mean_in.astype(np.float64)
@@ -852,8 +860,8 @@ def _batch_norm_backward(g, x, w, b, mean_in, var_in, training, eps, index):
     axes = (0, *range(2, x.ndim))
     wide, gd = x.astype(np.float64), g.astype(np.float64)
     if training:
-        mean = wide.mean(axis=axes, keepdims=True)
-        invstd = 1 / np.sqrt(((wide - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+        mean = _mean(wide, axes, keepdims=True)
+        invstd = 1 / np.sqrt(_mean((wide - mean) ** 2, axes, keepdims=True) + eps)
     else:
         mean = _channel_view(mean_in.astype(np.float64), x.ndim)
         invstd = 1 / np.sqrt(_channel_view(var_in.astype(np.float64), x.ndim) + eps)
@@ -865,8 +873,7 @@ def _batch_norm_backward(g, x, w, b, mean_in, var_in, training, eps, index):
     scale = invstd if w is None else invstd * _channel_view(w.astype(np.float64), x.ndim)
     if not training:
         return (gd * scale).astype(g.dtype)
-    inner = gd - gd.mean(axis=axes, keepdims=True) - xhat * (gd * xhat).mean(
-        axis=axes, keepdims=True)
+    inner = gd - _mean(gd, axes, keepdims=True) - xhat * _mean(gd * xhat, axes, keepdims=True)
     return (inner * scale).astype(g.dtype)
 
 
