@@ -119,6 +119,13 @@ def _transposed_shape(x_shape, w_shape, stride, padding, output_padding, dilatio
 
 
 def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding, groups):
+    if x.shape[0] == 0:  # an empty batch: an empty output of the convolution's shape
+        shape = (_transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
+                                   groups) if transposed else
+                 (0, w.shape[0], *(_out_size(x.shape[2 + i], w.shape[2 + i], stride[i],
+                                             padding[i], dilation[i])
+                                   for i in range(w.ndim - 2))))
+        return np.zeros(shape, np.result_type(x, w))
     if transposed:
         shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
                                   groups)
@@ -324,6 +331,9 @@ def _output_layout(y, x, w):
 def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output_padding,
                           groups, mask):
     empty = np.zeros(0, g.dtype)
+    if x.shape[0] == 0:  # an empty batch: gradients of zeros (the weight's sums of nothing)
+        return tuple(np.zeros(shape, g.dtype) if wanted else empty for wanted, shape in zip(
+            mask, (x.shape, w.shape, (g.shape[1],))))
     grad_x = grad_w = grad_b = empty
     known = [None] * 3  # the gradients known in torch's order
     kind = None if transposed else _onednn_kernel(x, w, stride, padding, dilation, groups)

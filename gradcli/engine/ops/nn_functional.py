@@ -507,7 +507,7 @@ def _embedding(weight, indices, padding_idx):
 
 def _embedding_backward(g, indices, num_weights, padding_idx):
     flat = np.asarray(indices, np.int64).reshape(-1)
-    rows = g.reshape(len(flat), -1)
+    rows = g.reshape(len(flat), g.shape[-1])  # (an empty batch of indices too)
     out = np.zeros((num_weights, rows.shape[1]), g.dtype)
     for i, row in zip(flat.tolist(), rows):
         if i != padding_idx:
