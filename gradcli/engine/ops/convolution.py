@@ -119,6 +119,13 @@ def _transposed_shape(x_shape, w_shape, stride, padding, output_padding, dilatio
 
 
 def _convolution(x, w, b, stride, padding, dilation, transposed, output_padding, groups):
+    if x.shape[0] == 0:  # an empty batch: an empty output of the convolution's shape
+        shape = (_transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
+                                   groups) if transposed else
+                 (0, w.shape[0], *(_out_size(x.shape[2 + i], w.shape[2 + i], stride[i],
+                                             padding[i], dilation[i])
+                                   for i in range(w.ndim - 2))))
+        return np.zeros(shape, np.result_type(x, w))
     if transposed:
         shape = _transposed_shape(x.shape, w.shape, stride, padding, output_padding, dilation,
                                   groups)
@@ -324,6 +331,9 @@ def _output_layout(y, x, w):
 def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output_padding,
                           groups, mask):
     empty = np.zeros(0, g.dtype)
+    if x.shape[0] == 0:  # an empty batch: gradients of zeros (the weight's sums of nothing)
+        return tuple(np.zeros(shape, g.dtype) if wanted else empty for wanted, shape in zip(
+            mask, (x.shape, w.shape, (g.shape[1],))))
     grad_x = grad_w = grad_b = empty
     known = [None] * 3  # the gradients known in torch's order
     kind = None if transposed else _onednn_kernel(x, w, stride, padding, dilation, groups)
@@ -360,9 +370,37 @@ def _convolution_backward(g, x, w, stride, padding, dilation, transposed, output
                   _conv_weight_grad(x, g, w.shape, stride, padding, dilation, groups)
                   if transposed else
                   _conv_weight_grad(g, x, w.shape, stride, padding, dilation, groups))
+    if mask[2] and known[2] is None and transposed and _slow_transposed(x, w, stride, dilation,
+                                                                      groups):
+        known[2] = _slow_transposed_bias_grad(g)
     if mask[2]:
         grad_b = known[2] if known[2] is not None else _bias_grad(g, groups)
     return grad_x, grad_w, grad_b
+
+
+def _slow_transposed(x, w, stride, dilation, groups: int) -> bool:
+    """Whether ATen runs this 1-d or 2-d transposed convolution itself (slow_conv_transpose2d,
+    1-d as 2-d of height 1), laid out contiguously: float64, or float32 of one group without
+    dilation that its use_mkldnn leaves (`onednn_conv.aten_convolves`)."""
+    if x.ndim not in (3, 4) or x.size == 0 or x.ndim == 4 and any(
+            memory_formats.suggest(a.shape, memory_formats.element_strides(a))
+            is memory_formats.CHANNELS_LAST for a in (x, w)):
+        return False
+    if x.dtype == np.float64:
+        return True
+    return (x.dtype == np.float32 and all(d == 1 for d in dilation)
+            and onednn_conv.aten_convolves(x.shape, w.shape, stride, groups,
+                                           cascade_sum.THREADS))
+
+
+def _slow_transposed_bias_grad(g):
+    """slow_conv_transpose2d's bias gradient: zeros, to which each sample's channel rows add
+    their sums (torch's sum along the row), sample by sample."""
+    total = np.zeros(g.shape[1], g.dtype)
+    for sample in g:
+        rows = sample.reshape(g.shape[1], -1)
+        total = total + F.sum_values(rows, rows.shape, None, (1,), False)
+    return total
 
 
 def _pointwise_backward(g, x, w, stride, padding, dilation, groups, mask) -> list:

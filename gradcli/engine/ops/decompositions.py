@@ -12,6 +12,7 @@ import numpy as np
 from gradcli.engine import autocast, dtypes, errors, lu_small, matrix_exp_order, vml
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops import substitution
 from gradcli.engine.ops.pointwise import rounded_from_double
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
@@ -151,8 +152,21 @@ defop("diag_embed.dims", "DiagEmbedBackward0", _diag_embed_values, promote="none
 
 # ---- svd and eigh -----------------------------------------------------------------------------
 
+def _gesdd(a, **options):
+    """np.linalg.svd, with torch's error where it fails (a NaN in a matrix of the batch)."""
+    try:
+        return np.linalg.svd(a, **options)
+    except np.linalg.LinAlgError:
+        flat, batched = _batches(a)
+        i = next((i for i, m in enumerate(flat) if np.isnan(m).any()), 0)
+        where = f"(Batch element {i}): " if batched else ""
+        raise errors.TorchError(
+            "_LinAlgError", f"linalg.svd: {where}The algorithm failed to converge because the "
+            "input matrix contained non-finite values.") from None
+
+
 def _svd(a, full_matrices):
-    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    u, s, vh = _gesdd(a, full_matrices=full_matrices)
     return u.astype(a.dtype), s.astype(s.dtype.type(0).real.dtype), vh.astype(a.dtype)
 
 
@@ -261,10 +275,12 @@ def _eigh_backward(grads, a, uplo, out):
 
 
 defop("_linalg_svd", "LinalgSvdBackward0", _svd, promote="none", n_outputs=3,
-      differentiable_outputs=None, save=(RESULT,), vjp=_svd_backward, complex=True,
+      differentiable_outputs=None, materialize=False, save=(RESULT,), vjp=_svd_backward,
+      complex=True,
       out_dtype=lambda dtype, params: (dtype, dtypes.real_of(dtype), dtype))
 defop("_linalg_eigh", "LinalgEighBackward0", _eigh, promote="none", n_outputs=2,
-      differentiable_outputs=None, save=(RESULT,), vjp=_eigh_backward, complex=True,
+      differentiable_outputs=None, materialize=False, save=(RESULT,), vjp=_eigh_backward,
+      complex=True,
       out_dtype=lambda dtype, params: (dtypes.real_of(dtype), dtype))
 
 
@@ -303,7 +319,8 @@ def _eig_backward(grads, a, real_input, out):
 
 
 defop("linalg_eig", "LinalgEigBackward0", _eig, promote="none", n_outputs=2,
-      differentiable_outputs=None, save=(RESULT,), vjp=_eig_backward, complex=True,
+      differentiable_outputs=None, materialize=False, save=(RESULT,), vjp=_eig_backward,
+      complex=True,
       out_dtype=lambda dtype, params: (_complex(dtype), _complex(dtype)))
 
 
@@ -313,7 +330,8 @@ def _solve_triangular(a, b, upper, left):
     if not left:
         return np.swapaxes(_solve_triangular(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2),
                                              not upper, True), -1, -2)
-    return _solve_values(np.triu(a) if upper else np.tril(a), b)
+    triangle = np.triu(a) if upper else np.tril(a)
+    return substitution.triangular_solve(triangle, b, lower=not upper).astype(a.dtype)
 
 
 def _solve_triangular_backward_b(g, a, b, upper, left, out):
@@ -403,7 +421,7 @@ def _qr_backward(grads, a, mode, out):
 
 
 defop("linalg_qr", "LinalgQrBackward0", _qr, promote="none", n_outputs=2,
-      differentiable_outputs=None, save=(RESULT,), vjp=_qr_backward)
+      differentiable_outputs=None, materialize=False, save=(RESULT,), vjp=_qr_backward)
 
 
 # ---- matrix_exp --------------------------------------------------------------------------------
@@ -534,10 +552,10 @@ def _check_invertible(name: str, a: Tensor, solver: bool = False) -> None:
     for i, matrix in enumerate(flat):
         element = _zero_pivot(matrix)
         if element:
-            if solver:
-                raise errors.TorchError("_LinAlgError", f"{name}: The solver failed because "
-                                        "the input matrix is singular.")
             where = f"(Batch element {i}): " if batched else ""
+            if solver:
+                raise errors.TorchError("_LinAlgError", f"{name}: {where}The solver failed "
+                                        "because the input matrix is singular.")
             raise errors.TorchError(
                 "_LinAlgError", f"{name}: {where}The diagonal element {element} is zero, the "
                 "inversion could not be completed because the input matrix is singular.")
@@ -944,7 +962,7 @@ def pinv(a: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None
 
 
 def _pinv(a, atol, rtol):
-    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    u, s, vh = _gesdd(a, full_matrices=False)
     threshold = np.maximum(atol, rtol * s.max(-1, keepdims=True, initial=0))
     inverse = np.where(s > threshold, 1 / np.where(s == 0, 1, s), 0)
     return np.matmul(_adjoint(vh) * inverse[..., None, :], _adjoint(u)).astype(a.dtype)
@@ -1111,7 +1129,7 @@ def matrix_rank(a: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol
     if hermitian:
         values = np.abs(np.linalg.eigvalsh(a.data)).astype(kind)
     else:
-        values = np.linalg.svd(a.data, compute_uv=False).astype(kind)
+        values = _gesdd(a.data, compute_uv=False).astype(kind)
     largest = values.max(-1, keepdims=True)
     threshold = np.maximum(absolute[..., None], relative[..., None] * largest)
     return Tensor(np.sum(values > threshold, axis=-1).astype(np.int64), dtypes.int64)

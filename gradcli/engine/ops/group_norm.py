@@ -32,9 +32,12 @@ def _exact(x, *params) -> bool:
 def _group_norm(x, w, b, groups, eps):
     """torch's kernel where group_norm_order has it; otherwise moments in double, then
     y = x * scale + shift with scale = rstd * weight."""
+    n, c = x.shape[:2]
+    if x.size == 0:  # the moments of no values are NaN (0 / 0), as ATen's
+        nan = np.full((n, groups), np.nan, x.dtype)
+        return x.copy(), nan, nan.copy()
     if _exact(x, w, b):
         return group_norm_order.group_norm(x, w, b, groups, eps)
-    n, c = x.shape[:2]
     wide = x.reshape(n, groups, -1).astype(np.float64)
     mean = wide.mean(axis=2)
     rstd = 1 / np.sqrt(((wide - mean[..., None]) ** 2).mean(axis=2) + eps)
@@ -72,6 +75,11 @@ def _grad(index: int):
     + c."""
     def rule(g, x, w, b, groups, eps):
         g = g[0]
+        if x.numel() == 0 and index == 1:  # nothing normalized: an empty gradient
+            return F.zeros_for(x)
+        if x.numel() == 0 and index == 2:  # sum_n (ds - db * mean) * rstd, the moments NaN
+            zeros = F.zeros_for(w)
+            return F.mul_scalar(zeros, float("nan")) if x.shape[0] else zeros
         weight = None if w is None else w.data
         if not STATE.grad_enabled and _exact(x.data, weight, g.data):
             return Tensor(group_norm_order.group_norm_backward(

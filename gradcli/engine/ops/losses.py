@@ -27,8 +27,16 @@ def reduce_loss(loss, reduction):
     return total
 
 
+def mean_norm(numerator: float, a, reduction) -> float:
+    """A backward's scale: numerator / a's count for a mean (in double, as ATen divides: inf
+    for an empty input, whose gradient has no element to take it), else numerator."""
+    if reduction != "mean":
+        return numerator
+    return numerator / a.size if a.size else np.inf
+
+
 def _mean_scale(a, reduction):
-    return 2.0 / a.size if reduction == "mean" else 2.0
+    return mean_norm(2.0, a, reduction)
 
 
 # ---- mse_loss -----------------------------------------------------------------------------------
@@ -77,7 +85,7 @@ def _smooth_l1(a, b, reduction, beta):
 
 
 def _smooth_l1_backward(g, a, b, reduction, beta, dtype):
-    norm = a.dtype.type(1.0 / a.size if reduction == "mean" else 1.0)
+    norm = a.dtype.type(mean_norm(1.0, a, reduction))
     x = a - b
     return np.where(x <= -beta, -norm * g, np.where(x >= beta, norm * g, norm * x * g / beta))
 
@@ -654,6 +662,8 @@ def _cross_entropy_probabilities(a, target, weight, reduction, label_smoothing):
     if weight is not None:
         shape = tuple(classes if d == class_dim else 1 for d in range(a.ndim))
         product = F.mul(product, F.view(weight, shape) if a.ndim > 1 else weight)
+    if reduction == "mean" and a.numel() == 0:  # ATen: -(...).sum().fill_(nan)
+        return F.neg(F.fill_(F.sum(product), float("nan")))
     if reduction == "mean":
         return F.div_scalar(F.neg(F.sum(product)), a.numel() // classes)
     if reduction == "sum":

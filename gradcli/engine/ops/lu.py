@@ -7,6 +7,7 @@ import numpy as np
 from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import call, declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops import substitution
 from gradcli.engine.ops.decompositions import _check_square
 from gradcli.engine.ops.registry import RESULT, OPS, apply, broadcast_shape, defop
 from gradcli.engine.state import STATE
@@ -91,9 +92,19 @@ def _lu_solve(lu, pivots, b, left, adjoint):
     a = p @ low @ up
     a = np.swapaxes(a, -1, -2) if adjoint else a
     if left:
-        return np.linalg.solve(a, b).astype(b.dtype)
-    return np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)),
-                       -1, -2).astype(b.dtype)
+        return _solved(a, b, p, low, up, adjoint).astype(b.dtype)
+    # x A = b is A^T x^T = b^T: the other system of the same factors
+    return np.swapaxes(_solved(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2), p, low, up,
+                               not adjoint), -1, -2).astype(b.dtype)
+
+
+def _solved(a, b, p, low, up, adjoint: bool) -> np.ndarray:
+    """a x = b, a being P L U (or its transpose when `adjoint`): LAPACK's infs and nans with
+    the factors where U is singular."""
+    def substitute(i: int) -> np.ndarray:  # the factors and b share the batch shape
+        p_i, low_i, up_i, b_i = (x.reshape((-1,) + x.shape[-2:])[i] for x in (p, low, up, b))
+        return substitution.with_factors(p_i, low_i, up_i, b_i, adjoint)
+    return substitution.checked_or_substituted(a, b, substitute)
 
 
 # ---- backward ----------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def _multi_margin_backward(g, x, target, weight, p, margin, reduction):
     each positive hinge, 2 * g * z for p == 2, weighted; the target class gets minus their sum."""
     rows, kind = _rows(x), x.dtype.type
     frames, dim = rows.shape
-    step = kind(1.0 / (frames * dim)) if reduction == "mean" else kind(1.0 / dim)
+    step = kind(losses.mean_norm(1.0, rows, reduction) if reduction == "mean" else 1.0 / dim)
     flat_target = target.reshape(-1)
     picked = np.take_along_axis(rows, flat_target.reshape(-1, 1), 1)
     z = (kind(margin) - picked) + rows
@@ -157,7 +157,7 @@ def _soft_margin(x, target, reduction):
 def _soft_margin_backward(g, x, target, reduction):
     """mul_out(grad_input, target, z).mul_(-norm), then div_(z + 1).mul_(grad_output)."""
     kind = x.dtype.type
-    norm = kind(1.0 / x.size) if reduction == "mean" else kind(1.0)
+    norm = kind(losses.mean_norm(1.0, x, reduction))
     z = _exp(np.multiply(np.negative(target), x).astype(x.dtype))
     grad = np.multiply(target, z).astype(x.dtype) * -norm
     return ((grad / (z + kind(1))) * g).astype(x.dtype)
@@ -248,7 +248,7 @@ def _multilabel_margin(x, target, reduction):
         total += float(s)
     total /= dim
     if reduction == "mean":
-        total /= len(sums)
+        total = total / len(sums) if len(sums) else np.nan
     return np.asarray(total, x.dtype)
 
 
@@ -257,7 +257,7 @@ def _multilabel_margin_backward(g, x, target, reduction):
     for each positive hinge (added in order), then times grad_output."""
     dim, kind = 1 if x.ndim == 0 else x.shape[-1], x.dtype.type
     frames = x.size // dim
-    step = kind(1.0 / (frames * dim) if reduction == "mean" else 1.0 / dim)
+    step = kind(losses.mean_norm(1.0, x, reduction) if reduction == "mean" else 1.0 / dim)
     grad = np.zeros((frames, dim), x.dtype)
     for row, hinges in zip(grad, _hinges(x, target)):
         for t, d, _ in hinges:

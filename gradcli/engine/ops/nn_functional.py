@@ -507,7 +507,7 @@ def _embedding(weight, indices, padding_idx):
 
 def _embedding_backward(g, indices, num_weights, padding_idx):
     flat = np.asarray(indices, np.int64).reshape(-1)
-    rows = g.reshape(len(flat), -1)
+    rows = g.reshape(len(flat), g.shape[-1])  # (an empty batch of indices too)
     out = np.zeros((num_weights, rows.shape[1]), g.dtype)
     for i, row in zip(flat.tolist(), rows):
         if i != padding_idx:
@@ -540,12 +540,20 @@ def _rows(weight) -> int:
 
 
 def embedding_renorm(weight: Tensor, indices: np.ndarray, max_norm, norm_type) -> None:
-    """embedding_renorm_ under no_grad: the rows `indices` name scaled down to max_norm."""
+    """embedding_renorm_ under no_grad: the rows `indices` name scaled down to max_norm, as
+    ATen's loop does it: each row's norm in the weight's dtype, read as a double, and the row
+    times the scale max_norm / (norm + 1e-7) cast to the weight's dtype (a product in float for
+    the half types)."""
     with grad_mode(False):
-        rows = np.unique(indices.reshape(-1))
-        norms = np.linalg.norm(weight.data[rows].astype(np.float64), ord=norm_type, axis=1)
-        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-        weight.data[rows] = (weight.data[rows] * scale[:, None]).astype(weight.dtype.np)
+        data = weight.data
+        opmath = np.float32 if data.dtype.itemsize < 4 else data.dtype.type  # half types: float
+        for row in np.unique(indices.reshape(-1)):
+            norm = F.vector_norm_values(data[row].astype(opmath), float(norm_type), None, False)
+            norm = float(dtypes.stored(norm, weight.dtype))
+            if norm > max_norm:
+                scale = dtypes.stored(max_norm / (norm + 1e-7), weight.dtype)
+                scaled = data[row].astype(opmath) * scale.astype(opmath)
+                data[row] = dtypes.stored(scaled, weight.dtype)
         weight.bump_version()
 
 
@@ -713,6 +721,14 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
     return out
 
 
+def _mean(values: np.ndarray, axes: tuple, keepdims: bool = False) -> np.ndarray:
+    """np.mean's values, NaN without NumPy's warning where there is nothing to average (an
+    empty batch's moments are 0 / 0 in ATen too)."""
+    total = values.sum(axis=axes, keepdims=keepdims)
+    count = math.prod(values.shape[a] for a in axes)
+    return total / count if count else np.full_like(total, np.nan)
+
+
 def _channel_view(t, ndim):
     return t.reshape((1, -1) + (1,) * (ndim - 2))
 
@@ -756,8 +772,8 @@ def _batch_norm_values(x, w, b, mean_in, var_in, training, eps):
     axes = (0, *range(2, x.ndim))
     if training:
         wide = x.astype(np.float64)
-        mean = wide.mean(axis=axes)
-        var = ((wide - _channel_view(mean, x.ndim)) ** 2).mean(axis=axes)
+        mean = _mean(wide, axes)
+        var = _mean((wide - _channel_view(mean, x.ndim)) ** 2, axes)
         invstd = 1 / np.sqrt(var + eps)
     else:
         mean = mean_in.astype(np.float64)
@@ -844,8 +860,8 @@ def _batch_norm_backward(g, x, w, b, mean_in, var_in, training, eps, index):
     axes = (0, *range(2, x.ndim))
     wide, gd = x.astype(np.float64), g.astype(np.float64)
     if training:
-        mean = wide.mean(axis=axes, keepdims=True)
-        invstd = 1 / np.sqrt(((wide - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+        mean = _mean(wide, axes, keepdims=True)
+        invstd = 1 / np.sqrt(_mean((wide - mean) ** 2, axes, keepdims=True) + eps)
     else:
         mean = _channel_view(mean_in.astype(np.float64), x.ndim)
         invstd = 1 / np.sqrt(_channel_view(var_in.astype(np.float64), x.ndim) + eps)
@@ -857,8 +873,7 @@ def _batch_norm_backward(g, x, w, b, mean_in, var_in, training, eps, index):
     scale = invstd if w is None else invstd * _channel_view(w.astype(np.float64), x.ndim)
     if not training:
         return (gd * scale).astype(g.dtype)
-    inner = gd - gd.mean(axis=axes, keepdims=True) - xhat * (gd * xhat).mean(
-        axis=axes, keepdims=True)
+    inner = gd - _mean(gd, axes, keepdims=True) - xhat * _mean(gd * xhat, axes, keepdims=True)
     return (inner * scale).astype(g.dtype)
 
 
@@ -993,7 +1008,7 @@ def _huber(a, b, reduction, delta, dtype):
 
 
 def _huber_backward(g, a, b, reduction, delta):
-    norm = a.dtype.type(1.0 / a.size if reduction == "mean" else 1.0)
+    norm = a.dtype.type(losses.mean_norm(1.0, a, reduction))
     x = a - b
     return np.where(x < -delta, -norm * g * delta,
                     np.where(x > delta, norm * g * delta, norm * x * g)).astype(a.dtype)

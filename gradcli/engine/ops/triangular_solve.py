@@ -7,6 +7,7 @@ import numpy as np
 
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
+from gradcli.engine.ops import substitution
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
@@ -31,8 +32,9 @@ def _solve(b, a, upper, transpose, unitriangular):
     if transpose:
         triangle = np.swapaxes(triangle, -1, -2)
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    x = np.linalg.solve(np.broadcast_to(triangle, batch + a.shape[-2:]),
-                        np.broadcast_to(b, batch + b.shape[-2:]))
+    x = substitution.triangular_solve(np.broadcast_to(triangle, batch + a.shape[-2:]),
+                                      np.broadcast_to(b, batch + b.shape[-2:]),
+                                      lower=upper == transpose)
     return x.astype(b.dtype), np.broadcast_to(a, batch + a.shape[-2:]).copy()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gradcli.engine import errors, grad_api, indexing
+from gradcli.engine import errors, forward_ad, grad_api, indexing
 from gradcli.engine.functions import F
 from gradcli.engine.ops import shapes as shapes
 from gradcli.engine.state import STATE, grad_mode
@@ -95,6 +95,7 @@ def _jacobian(apply, inputs, create_graph=False, strict=False, vectorize=False,
             'more performant. Otherwise, prefer to use "reverse-mode".')
     if strategy == "forward-mode":
         _check_forward_mode(create_graph, strict, vectorize)
+        return _jacfwd(apply, inputs)
     with grad_mode(True):
         is_inputs_tuple, inputs = as_tuple(inputs, "inputs", "jacobian")
         inputs = grad_preprocess(inputs, create_graph, need_graph=True)
@@ -108,11 +109,46 @@ def _jacobian(apply, inputs, create_graph=False, strict=False, vectorize=False,
                 "supported together. Please either set `strict=False` or `vectorize=False`.")
         rows = tuple(_jacobian_rows(i, out, inputs, create_graph, strict)
                      for i, out in enumerate(outputs))
-        result = tuple_postprocess(grad_postprocess(rows, create_graph),
-                                   (is_outputs_tuple, is_inputs_tuple))
-    if strategy == "forward-mode" and is_inputs_tuple:  # torch's forward-mode path makes lists
-        return [list(row) for row in result] if is_outputs_tuple else list(result)
-    return result
+        return tuple_postprocess(grad_postprocess(rows, create_graph),
+                                 (is_outputs_tuple, is_inputs_tuple))
+
+
+def _jacfwd(apply, inputs):
+    """jacobian's forward mode, as torch's _jacfwd: a forward-mode pass per element of the
+    inputs (the samples of its vmap), each output's tangents stacked last and shaped
+    (*output, *input), in lists as torch's path leaves them."""
+    is_inputs_tuple, inputs = as_tuple(inputs, "inputs", "jacobian")
+    zeros = [F.zeros_for(x) for x in inputs]
+
+    def pushforward(tangents):
+        with forward_ad.dual_level():
+            duals = tuple(forward_ad.make_dual(x, t) for x, t in zip(inputs, tangents))
+            is_tuple, outs = as_tuple(apply(duals), "outputs", "None")
+            pairs = [forward_ad.unpack_dual(out) for out in outs]
+            tangents = [F.zeros_for(p) if t is None else t for p, t in pairs]
+            return is_tuple, tangents, [p for p, _ in pairs]
+
+    columns, is_outputs_tuple, outputs = [], False, None
+    for i, x in enumerate(inputs):
+        per_element = []
+        for k in range(x.numel()):
+            basis = F.zeros_for(x)
+            basis.data.reshape(-1)[k] = 1
+            is_outputs_tuple, tangents, outputs = pushforward(
+                [basis if j == i else z for j, z in enumerate(zeros)])
+            per_element.append(tangents)
+        columns.append(per_element)
+    if outputs is None:
+        is_outputs_tuple, _, outputs = pushforward(zeros)
+
+    def transposed(out: Tensor, o: int, x: Tensor, per_element: list) -> Tensor:
+        jac = (shapes.stack([t[o] for t in per_element], 0) if per_element
+               else F.zeros_of((0,) + out.shape, out.dtype))
+        return shapes.reshape(shapes.permute(jac, (*range(1, jac.ndim), 0)), out.shape + x.shape)
+
+    result = [[transposed(out, o, x, per_element) for x, per_element in zip(inputs, columns)]
+              for o, out in enumerate(outputs)]
+    return tuple_postprocess(result, (is_outputs_tuple, is_inputs_tuple))
 
 
 def _check_forward_mode(create_graph: bool, strict: bool, vectorize: bool) -> None:

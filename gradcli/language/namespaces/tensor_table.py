@@ -117,6 +117,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
           "self, hook", context=True),
     entry("size", _size, "self, dim: index=None"),
     no_arguments("dim", lambda t: t.ndim),
+    no_arguments("_is_view", lambda t: t._base is not None),
     entry("is_pinned", _is_pinned, "self, device=None"),
     entry("pin_memory", _pin_memory, "self, device=None"),
     no_arguments("ndimension", lambda t: t.ndim),
