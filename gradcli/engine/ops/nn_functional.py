@@ -698,7 +698,11 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
     given = [t for t in (weight, bias) if t is not None]
     if given and given[0].dtype is not x.dtype:  # layer_norm_cpu's mixed-dtype check comes first
         errors.check_norm_dtypes("LayerNormKernelImpl", x, (weight, bias))
-    for name, t in (("weight", weight), ("bias", bias)):  # then the shapes
+    if not shape:  # then the shapes
+        raise errors.runtime(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.shape != shape:
             raise errors.runtime(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
