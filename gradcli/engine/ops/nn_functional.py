@@ -409,13 +409,12 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
             raise errors.TorchError("NotImplementedError", f"Unrecognised padding mode {mode}")
         from gradcli.engine.ops.padding import pad as nonconstant_pad
         return nonconstant_pad(x, pad, mode)
-    for dim in range(len(pad) // 2):
+    for dim in reversed(range(len(pad) // 2)):  # constant_pad_nd narrows by negative pads first
         size = x.shape[x.ndim - 1 - dim]
-        if size + pad[2 * dim] + pad[2 * dim + 1] < 0:
-            raise errors.runtime(
-                f"The input size {size}, plus negative padding {pad[2 * dim]} and "
-                f"{pad[2 * dim + 1]} resulted in a negative output size, which is invalid. Check "
-                f"dimension {x.ndim - 1 - dim} of your input.")
+        for side in pad[2 * dim:2 * dim + 2]:
+            size += min(side, 0)
+            if size < 0:
+                raise errors.runtime("narrow(): length must be non-negative.")
     return constant_pad_nd(x, pad, 0.0 if value is None else value)
 
 

@@ -29,7 +29,8 @@ from gradcli.language.namespaces.buffers import BUFFER_TYPE, wrapped_data
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
-from gradcli.language.namespaces.module_members import MEMBER_METHODS, register_buffer
+from gradcli.language.namespaces.module_members import (MEMBER_METHODS, add_module,
+                                                        register_buffer)
 from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
                                                  Module, SEQUENTIAL_METHODS,
@@ -76,11 +77,11 @@ def _linear_repr(module: Module, printer) -> str:
 
 
 def _build_sequential(module: Module, *children) -> None:
-    """Sequential(m1, m2, ...) names its children 0, 1, ...; Sequential(OrderedDict) by key."""
+    """Sequential(m1, m2, ...) names its children 0, 1, ...; Sequential(OrderedDict) by key,
+    each added as add_module adds it (refusing a dotted or empty name)."""
     if len(children) == 1 and isinstance(children[0], OrderedDict):
         for name, child in children[0].items():
-            check_module(child)
-            module.children[name] = child
+            add_module(module, name, child)
         return
     for position, child in enumerate(children):
         check_module(child)
