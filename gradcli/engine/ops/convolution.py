@@ -650,6 +650,18 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
             raise errors.scalar_type_mismatch(x.dtype, t.dtype)
 
 
+def _check_kernel(kernel: tuple) -> None:
+    """The CPU kernels' refusal of an empty kernel (a 1-d one seen as 2-d of height 1)."""
+    if min(kernel) > 0:
+        return
+    if len(kernel) == 3:
+        raise errors.runtime("kernel size should be greater than zero, but got: "
+                             f"{' x '.join(map(str, kernel))} (TxHxW)")
+    height, width = (1, *kernel) if len(kernel) == 1 else kernel
+    raise errors.runtime(f"kernel size should be greater than zero, but got kernel_height: "
+                         f"{height} kernel_width: {width}")
+
+
 _SAME_COPY_WARNING = triggered(
     "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
     "copy of the input be created", "aten/src/ATen/native/Convolution.cpp", 1101)
@@ -695,6 +707,7 @@ def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, sp
     _check_conv(x, w, b, padding, dilation, groups, spatial, name)
     if any(d <= 0 for d in dilation):  # the CPU kernel's own check
         raise errors.runtime(f"dilation should be greater than zero, but got {_sizes(dilation)}")
+    _check_kernel(w.shape[2:])
     unbatched = x.ndim == spatial + 1
     if unbatched:
         x = F.unsqueeze(x, 0)
