@@ -136,7 +136,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     no_arguments("tolist", grad_api.tolist),
     entry("storage", storage_of, "self", qualname="Tensor.storage"),
     entry("untyped_storage", untyped_storage_of, "self"),
-    entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
+    entry("numpy", conversions.to_numpy, "self, *, force: bool=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
     entry("new", lambda t, *args, **kwargs: legacy_new(args, kwargs, t.dtype, True),
           "self, *args, **kwargs", style="parser"),
