@@ -410,6 +410,8 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = STATE.default_dtype if floating else dtypes.int64
+    if dtype.category in (dtypes.BOOL, dtypes.COMPLEX):  # its kernel's dispatch, checks first
+        raise errors.not_implemented_for("arange_cpu", dtype)
     if not (step > 0 or step < 0):  # NaN too
         raise errors.runtime("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
