@@ -62,11 +62,11 @@ INDEX = {
     "gradcli.engine.ops.pointwise": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_not_bool check_operand clamp cos cosh div div_scalar "
-            "efficient_zeros erf erf_values exp exp2 expm1 filled_like floor floor_divide frac "
-            "lerp log log10 log1p log2 masked_fill masked_filled maximum maybe_multiply minimum "
-            "mul mul_scalar neg negate positive pow reciprocal remainder round "
-            "rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
+            "check_bool_subtraction check_integer_division check_not_bool check_operand clamp cos "
+            "cosh div div_scalar efficient_zeros erf erf_values exp exp2 expm1 filled_like floor "
+            "floor_divide frac lerp log log10 log1p log2 masked_fill masked_filled maximum "
+            "maybe_multiply minimum mul mul_scalar neg negate positive pow reciprocal remainder "
+            "round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
             "sigmoid_values sign sin sinh sqrt square sub sub_scalar tan tanh trunc where "
             "wrapped_int xlogy "
         ),
