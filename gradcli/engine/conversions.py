@@ -14,6 +14,19 @@ from gradcli.engine.functions import F
 from gradcli.engine.functions import export
 
 _BY_LEGACY_NAME = {f"torch.{d.legacy_name}": d for d in dtypes.ALL}
+# torch.cuda.FloatTensor ...: the legacy CUDA tensor types a CPU-only torch still names
+CUDA_LEGACY_NAMES = tuple(f"torch.cuda.{d.legacy_name}" for d in (
+    dtypes.bfloat16, dtypes.bool_, dtypes.uint8, dtypes.int8, dtypes.float64, dtypes.float32,
+    dtypes.float16, dtypes.int32, dtypes.int64, dtypes.int16))
+NO_CUDA_LIBRARY = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you are "
+    "trying to use some CUDA functionality, but the CUDA library has not been loaded by the "
+    "dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't directly "
+    "use any symbols from the CUDA library! One common culprit is a lack of -Wl,--no-as-needed "
+    "in your link arguments; many dynamic linkers will delete dynamic library dependencies if you "
+    "don't depend on any of their symbols.  You can check if this has occurred by using ldd on "
+    "your binary to see if there is a dependency on *_cuda.so library.")
 
 
 def cast_values(a: np.ndarray, np_dtype) -> np.ndarray:
@@ -95,6 +108,8 @@ def type_(t: Tensor, dtype=None, non_blocking: bool = False):
     if dtype is None:
         return f"torch.{'sparse.' if t.sparse is not None else ''}{t.dtype.legacy_name}"
     if isinstance(dtype, str):
+        if dtype in CUDA_LEGACY_NAMES:
+            raise errors.runtime(NO_CUDA_LIBRARY)
         if dtype not in _BY_LEGACY_NAME:
             raise errors.value_error(f"invalid type: '{dtype}'")
         dtype = _BY_LEGACY_NAME[dtype]

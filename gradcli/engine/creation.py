@@ -54,8 +54,8 @@ def infer_dtype(data) -> dtypes.DType:
             dtype = dtypes.from_numpy(item.dtype)
         elif isinstance(item, (bool, int, float, complex)):
             dtype = dtypes.scalar_dtype(item, STATE.default_dtype)
-        elif isinstance(item, str):
-            raise errors.type_error("new(): invalid data type 'str'")
+        elif isinstance(item, (str, bytes)):
+            raise errors.type_error(f"new(): invalid data type '{type(item).__name__}'")
         else:
             raise errors.runtime(f"Could not infer dtype of {errors.type_name(item)}")
         found = dtype if found is None else dtypes.promote(found, dtype)
@@ -150,8 +150,8 @@ def tensor(data, dtype: dtypes.DType | None = None, requires_grad: bool = False)
         dtype = dtype or (STATE.default_dtype if array.dtype.kind == "f" else
                           dtypes.from_numpy(array.dtype))
         return _leaf(_stored(array, dtype), dtype, requires_grad)
-    if isinstance(data, str):
-        raise errors.type_error("new(): invalid data type 'str'")
+    if isinstance(data, (str, bytes)):
+        raise errors.type_error(f"new(): invalid data type '{type(data).__name__}'")
     data = _array_rows(data)
     sizes = _sizes_down_first(data)
     dtype = dtype or infer_dtype(data)
@@ -410,6 +410,8 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
     if dtype is None:
         floating = any(isinstance(v, float) for v in (start, end, step))
         dtype = STATE.default_dtype if floating else dtypes.int64
+    if dtype.category in (dtypes.BOOL, dtypes.COMPLEX):  # its kernel's dispatch, checks first
+        raise errors.not_implemented_for("arange_cpu", dtype)
     if not (step > 0 or step < 0):  # NaN too
         raise errors.runtime("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):

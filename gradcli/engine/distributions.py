@@ -353,6 +353,13 @@ def _with_replacement(rows: np.ndarray, n: int, generator) -> np.ndarray:
     dtype), then a binary search for one double uniform per sample."""
     out = np.empty((rows.shape[0], n), np.int64)
     for r, row in enumerate(rows):
+        for value in row.tolist():  # each entry checked as the running sum reaches it
+            if not value >= 0:
+                raise errors.runtime("invalid multinomial distribution (encountering "
+                                     "probability entry < 0)")
+            if value == np.inf:
+                raise errors.runtime("invalid multinomial distribution (encountering "
+                                     "probability entry = infinity or NaN)")
         cumulative = np.cumsum(row, dtype=row.dtype)
         total = cumulative[-1]
         if not total > 0:

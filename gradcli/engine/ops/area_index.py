@@ -40,10 +40,11 @@ def declared_names(variant: str) -> frozenset:
 INDEX = {
     "gradcli.engine.ops.registry": {
         "function": (
-            "AS_VJP Callable DEFAULT F LINEAR LateTable MULTI_OUTPUT NOT_FLOATING NO_GRAD_MODE "
-            "Node OPS OpDef RESULT STATE Tensor annotations apply broadcast_shape compute_dtype "
-            "declare define defop export field no_derivative no_grad_history not_differentiable "
-            "not_implemented pointwise_op record refusal_of_complex torch_layout "
+            "AS_VJP Callable DEFAULT F LINEAR LateTable MULTI_OUTPUT NOT_FLOATING "
+            "NOT_FLOATING_OR_LONG NO_GRAD_MODE Node OPS OpDef RESULT STATE Tensor annotations "
+            "apply broadcast_shape compute_dtype declare define defop export field no_derivative "
+            "no_grad_history not_differentiable not_implemented pointwise_op record "
+            "refusal_of_complex torch_layout "
         ),
     },
     "gradcli.engine.views": {
@@ -61,11 +62,11 @@ INDEX = {
     "gradcli.engine.ops.pointwise": {
         "function": (
             "LN10 LN2 Scalar TWO_OVER_SQRT_PI abs acos add add_scalar asin atan atan2 binary ceil "
-            "check_bool_subtraction check_not_bool check_operand clamp cos cosh div div_scalar "
-            "efficient_zeros erf erf_values exp exp2 expm1 filled_like floor floor_divide frac "
-            "lerp log log10 log1p log2 masked_fill masked_filled maximum maybe_multiply minimum "
-            "mul mul_scalar neg negate positive pow reciprocal remainder round "
-            "rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
+            "check_bool_subtraction check_integer_division check_not_bool check_operand clamp cos "
+            "cosh div div_scalar efficient_zeros erf erf_values exp exp2 expm1 filled_like floor "
+            "floor_divide frac lerp log log10 log1p log2 masked_fill masked_filled maximum "
+            "maybe_multiply minimum mul mul_scalar neg negate positive pow reciprocal remainder "
+            "round rounded_from_double rsqrt rsub scalar_div scalar_sub scalar_tensor sgn sigmoid "
             "sigmoid_values sign sin sinh sqrt square sub sub_scalar tan tanh trunc where "
             "wrapped_int xlogy "
         ),
@@ -310,7 +311,7 @@ INDEX = {
         "function": (
             "EXACT_BUDGET adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d conv1d "
             "conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d convolution "
-            "convolution_backward max_pool1d max_pool2d max_pool2d_with_indices "
+            "convolution_backward lowest max_pool1d max_pool2d max_pool2d_with_indices "
         ),
         "row": (
             "_adaptive_avg_pool2d _adaptive_avg_pool2d_backward avg_pool2d avg_pool2d_backward "
@@ -910,8 +911,8 @@ INDEX = {
     },
     "gradcli.engine.conversions": {
         "function": (
-            "CONVERTERS can_cast cast_values check_memory_format converter result_type to "
-            "to_dtype to_numpy type_ "
+            "CONVERTERS CUDA_LEGACY_NAMES NO_CUDA_LIBRARY can_cast cast_values "
+            "check_memory_format converter result_type to to_dtype to_numpy type_ "
         ),
         "declaration": (
             "method:to torch:can_cast torch:promote_types torch:result_type "

@@ -508,6 +508,7 @@ pointwise_op("fmod.Tensor", "FmodBackward1", float_fmod.fmod, save=(0, 1), save_
 
 def fmod(a: Tensor, other) -> Tensor:
     F.check_not_bool("fmod_cpu", a, other)
+    F.check_integer_division(a, other)
     if isinstance(other, Tensor):
         F.broadcast_shape(a.shape, other.shape)
         return apply(OPS["fmod.Tensor"], a, other)

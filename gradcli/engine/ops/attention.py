@@ -143,7 +143,10 @@ def _math(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa) -> T
     if mask is not None:
         attn = F.apply_inplace(attn, lambda t: F.add(t, mask))
     attn = safe_softmax(attn, -1)
-    if dropout_p > 0.0:
+    if dropout_p > 0.0:  # ATen's dropout, whose refusal of a probability is a RuntimeError
+        if dropout_p > 1:
+            raise errors.runtime(f"dropout probability has to be between 0 and 1, but got "
+                                 f"{dropout_p}")
         attn = F.dropout(attn, dropout_p, True)
     return F.matmul(attn, value)
 

@@ -17,7 +17,7 @@ from gradcli.engine import (autocast, cascade_sum, dtypes, errors, matmul_order,
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
-from gradcli.engine.ops.registry import OPS, apply, defop
+from gradcli.engine.ops.registry import NOT_FLOATING, NOT_FLOATING_OR_LONG, OPS, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.triggered import triggered
 from gradcli.engine.tensor import Tensor
@@ -688,6 +688,18 @@ def _check_conv(x: Tensor, w: Tensor, b, padding, dilation, groups: int, spatial
             raise errors.scalar_type_mismatch(x.dtype, t.dtype)
 
 
+def _check_kernel(kernel: tuple) -> None:
+    """The CPU kernels' refusal of an empty kernel (a 1-d one seen as 2-d of height 1)."""
+    if min(kernel) > 0:
+        return
+    if len(kernel) == 3:
+        raise errors.runtime("kernel size should be greater than zero, but got: "
+                             f"{' x '.join(map(str, kernel))} (TxHxW)")
+    height, width = (1, *kernel) if len(kernel) == 1 else kernel
+    raise errors.runtime(f"kernel size should be greater than zero, but got kernel_height: "
+                         f"{height} kernel_width: {width}")
+
+
 _SAME_COPY_WARNING = triggered(
     "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
     "copy of the input be created", "aten/src/ATen/native/Convolution.cpp", 1101)
@@ -733,6 +745,7 @@ def _conv_nd(x: Tensor, w: Tensor, b, stride, padding, dilation, groups: int, sp
     _check_conv(x, w, b, padding, dilation, groups, spatial, name)
     if any(d <= 0 for d in dilation):  # the CPU kernel's own check
         raise errors.runtime(f"dilation should be greater than zero, but got {_sizes(dilation)}")
+    _check_kernel(w.shape[2:])
     unbatched = x.ndim == spatial + 1
     if unbatched:
         x = F.unsqueeze(x, 0)
@@ -946,6 +959,11 @@ def _unbatched_too(ndim: int):
 _batched = _unbatched_too(4)
 
 
+def lowest(dtype):
+    """What pads a max pool's input: below every value of the dtype."""
+    return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
+
+
 def _max_pool2d(x, kernel, stride, padding, dilation, ceil_mode):
     n, c, h, w = x.shape
     out = tuple(_pool_out(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i],
@@ -953,7 +971,7 @@ def _max_pool2d(x, kernel, stride, padding, dilation, ceil_mode):
     extra = [max(0, (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
                  - x.shape[2 + i] - padding[i]) for i in range(2)]
     padded = np.pad(x, [(0, 0), (0, 0), (padding[0], extra[0]), (padding[1], extra[1])],
-                    constant_values=-np.inf)
+                    constant_values=lowest(x.dtype))
     positions = np.arange(h * w).reshape(h, w)
     positions = np.pad(positions, [(padding[0], extra[0]), (padding[1], extra[1])],
                        constant_values=-1)
@@ -993,7 +1011,7 @@ def _max_pool2d_grad(g, x, **params):
 
 defop("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", _batched(_max_pool2d),
       promote="none", n_outputs=2, out_dtype=lambda dtype, params: (dtype, dtypes.int64),
-      save=(0,), vjp=_max_pool2d_grad)
+      save=(0,), vjp=_max_pool2d_grad, refuses=("max_pool2d", (dtypes.BOOL,)))
 defop("max_pool2d_with_indices_backward", "MaxPool2DWithIndicesBackwardBackward0",
       _max_pool2d_backward, promote="none", save=(1,),
       vjp=(lambda gg, g, x, **p: _max_pool_double_backward(gg, x, p),
@@ -1055,6 +1073,7 @@ def _avg_pool2d_backward(g, x, input_shape, **params):
 
 
 defop("avg_pool2d", "AvgPool2DBackward0", _avg_pool2d, promote="none", save=(0,),
+      refuses=("avg_pool2d", NOT_FLOATING_OR_LONG),
       vjp=lambda g, x, **p: F.apply_op("avg_pool2d_backward", g, x, input_shape=x.shape,
                                        **p))
 defop("avg_pool2d_backward", "AvgPool2DBackwardBackward0", _avg_pool2d_backward,
@@ -1098,7 +1117,7 @@ def _adaptive_avg_pool2d_backward(g, x, output_size, input_shape):
 
 
 defop("_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", _adaptive_avg_pool2d,
-      promote="none", save=(0,),
+      promote="none", save=(0,), refuses=("adaptive_avg_pool2d", NOT_FLOATING),
       vjp=lambda g, x, output_size: F.apply_op("_adaptive_avg_pool2d_backward", g, x,
                                                output_size=output_size, input_shape=x.shape))
 defop("_adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
@@ -1210,6 +1229,8 @@ def _max_pool_parsed(n: int, x, kernel_size, stride, padding, dilation, ceil_mod
         _check_pool_lists("max_pool1d", lists)
         _check_max_pool1d_values(x, *_pool_args(kernel_size, stride, padding, 1),
                                  _pairs(dilation, 1), ceil_mode)
+        if not x.dtype.is_floating_point:  # (max_pool1d_impl: only a tensor without grad)
+            raise errors.not_implemented_for("max_pool1d_impl", x.dtype)
     if n == 2 and x.ndim not in (3, 4):
         raise errors.runtime("non-empty 3D or 4D (batch mode) tensor expected for input")
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from gradcli.engine import errors
+from gradcli.engine import dtypes, errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.fma import fused
 from gradcli.engine.functions import F
@@ -122,7 +122,12 @@ def _along(x: np.ndarray, axis: int, index, weight) -> np.ndarray:
 
 
 def _resample(x: np.ndarray, taps: tuple) -> np.ndarray:
-    """torch's nested sum: the outer dim's taps over the inner dims' results."""
+    """torch's nested sum: the outer dim's taps over the inner dims' results (a uint8 image's
+    weighted taps in float, rounded and clamped back, as its uint8 kernel does)."""
+    if x.dtype == np.uint8 and any(weight is not None for _, weights in taps
+                                   for weight in weights):
+        return np.clip(np.rint(_resample(x.astype(np.float32), taps)), 0, 255).astype(np.uint8)
+
     def level(array, depth):
         if depth == len(taps):
             return array
@@ -277,6 +282,20 @@ def _check_sizes(sizes_in, sizes_out) -> None:
                          f"({shown[0]}){joined} ({shown[1]})")
 
 
+def _check_dtype(x: Tensor, mode: str) -> None:
+    """The upsampling kernels' dtypes: floating ones, and uint8 but for linear and trilinear."""
+    if x.dtype.is_floating_point or (x.dtype is dtypes.uint8 and mode not in ("linear",
+                                                                              "trilinear")):
+        return
+    if mode == "bicubic":
+        kernel = "compute_indices_weights_cubic"
+    elif x.ndim == 4:  # (ATen's 2-d kernels name their dispatch so, whatever the layout)
+        kernel = f"upsample_{'bilinear' if mode == 'bilinear' else 'nearest'}2d_channels_last"
+    else:
+        kernel = f"compute_indices_weights_{'nearest' if 'nearest' in mode else 'linear'}"
+    raise errors.not_implemented_for(kernel, x.dtype)
+
+
 def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners=None, recompute_scale_factor=None, antialias: bool = False):
     """F.interpolate, its checks in torch's order: align_corners, size and scale_factor, the
@@ -307,6 +326,7 @@ def interpolate(x: Tensor, size=None, scale_factor=None, mode: str = "nearest",
         raise errors.TorchError("NotImplementedError", f"interpolate mode {mode} on {x.ndim}D "
                                 "input is not supported by gradcli yet")
     _check_sizes(x.shape[2:], sizes)
+    _check_dtype(x, mode)
     if recompute_scale_factor:
         factors = [None] * dims
     if antialias:

@@ -409,13 +409,12 @@ def pad(x: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
             raise errors.TorchError("NotImplementedError", f"Unrecognised padding mode {mode}")
         from gradcli.engine.ops.padding import pad as nonconstant_pad
         return nonconstant_pad(x, pad, mode)
-    for dim in range(len(pad) // 2):
+    for dim in reversed(range(len(pad) // 2)):  # constant_pad_nd narrows by negative pads first
         size = x.shape[x.ndim - 1 - dim]
-        if size + pad[2 * dim] + pad[2 * dim + 1] < 0:
-            raise errors.runtime(
-                f"The input size {size}, plus negative padding {pad[2 * dim]} and "
-                f"{pad[2 * dim + 1]} resulted in a negative output size, which is invalid. Check "
-                f"dimension {x.ndim - 1 - dim} of your input.")
+        for side in pad[2 * dim:2 * dim + 2]:
+            size += min(side, 0)
+            if size < 0:
+                raise errors.runtime("narrow(): length must be non-negative.")
     return constant_pad_nd(x, pad, 0.0 if value is None else value)
 
 
@@ -706,7 +705,11 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
     given = [t for t in (weight, bias) if t is not None]
     if given and given[0].dtype is not x.dtype:  # layer_norm_cpu's mixed-dtype check comes first
         errors.check_norm_dtypes("LayerNormKernelImpl", x, (weight, bias))
-    for name, t in (("weight", weight), ("bias", bias)):  # then the shapes
+    if not shape:  # then the shapes
+        raise errors.runtime(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.shape != shape:
             raise errors.runtime(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "

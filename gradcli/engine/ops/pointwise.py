@@ -928,7 +928,7 @@ def div(a, b, rounding_mode=None):
     if rounding_mode is None:
         return binary("div.Tensor", a, b)
     check_not_bool(f"div_{rounding_mode}_cpu", a, b)
-    _check_integer_division(a, b)
+    check_integer_division(a, b)
     return binary("div.Tensor_mode", a, b, rounding_mode=rounding_mode)
 
 
@@ -939,7 +939,7 @@ def check_not_bool(kernel: str, a, b) -> None:
         raise errors.not_implemented_for(kernel, dtypes.bool_)
 
 
-def _check_integer_division(a, b) -> None:
+def check_integer_division(a, b) -> None:
     integral = all(not (x.dtype.is_floating_point if isinstance(x, Tensor) else
                         isinstance(x, float)) for x in (a, b))
     if integral and np.any((b.data if isinstance(b, Tensor) else np.asarray(b)) == 0):
@@ -950,7 +950,7 @@ def floor_divide(a, b):
     if not isinstance(a, Tensor):
         a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
     check_not_bool("div_floor_cpu", a, b)
-    _check_integer_division(a, b)
+    check_integer_division(a, b)
     return binary("floor_divide", a, b)
 
 
@@ -958,7 +958,7 @@ def remainder(a, b):
     if not isinstance(a, Tensor):
         a = scalar_tensor(a, dtypes.scalar_dtype(a, STATE.default_dtype))
     check_not_bool("remainder_cpu", a, b)
-    _check_integer_division(a, b)
+    check_integer_division(a, b)
     if isinstance(b, Tensor):
         return binary("remainder.Tensor", a, b)
     return apply(OPS["remainder.Scalar"], a, b)

@@ -17,9 +17,9 @@ from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.convolution import (_check_pool, _check_pool_lists, _list_with_default,
                                             _pairs, _pool_args, _pool_out, _sizes,
-                                            _unbatched_too)
+                                            _unbatched_too, lowest)
 from gradcli.engine.ops.pool_indices import _gather_from_planes
-from gradcli.engine.ops.registry import NOT_FLOATING, OPS, apply, defop
+from gradcli.engine.ops.registry import NOT_FLOATING, NOT_FLOATING_OR_LONG, OPS, apply, defop
 from gradcli.engine.tensor import Tensor
 
 
@@ -112,6 +112,7 @@ def _avg_pool3d_backward(g, x, input_shape, kernel, stride, padding, ceil_mode,
 
 
 defop("avg_pool3d", "AvgPool3DBackward0", _avg_pool3d, promote="none", save=(0,),
+      refuses=("avg_pool3d_out_frame", NOT_FLOATING_OR_LONG + (dtypes.float16, dtypes.bfloat16)),
       vjp=lambda g, x, **p: F.apply_op("avg_pool3d_backward", g, x, input_shape=x.shape, **p))
 defop("avg_pool3d_backward", "AvgPool3DBackwardBackward0", _avg_pool3d_backward,
       promote="none", save=(),
@@ -121,10 +122,6 @@ defop("avg_pool3d_backward", "AvgPool3DBackwardBackward0", _avg_pool3d_backward,
 
 # ---- max_pool3d ---------------------------------------------------------------------------------
 
-def _lowest(dtype):
-    return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
-
-
 def _pick(cols, positions, valid):
     """ATen's max over each window (last axis): the first maximum, the last NaN, and the first
     valid position while nothing beats the starting -inf."""
@@ -133,7 +130,7 @@ def _pick(cols, positions, valid):
     last_nan = size - 1 - nan[..., ::-1].argmax(-1)
     picked = np.where(nan.any(-1), last_nan, cols.argmax(-1))
     values = np.take_along_axis(cols, picked[..., None], -1)[..., 0]
-    unbeaten = ~nan.any(-1) & (values == _lowest(cols.dtype))
+    unbeaten = ~nan.any(-1) & (values == lowest(cols.dtype))
     picked = np.where(unbeaten, np.broadcast_to(valid, cols.shape).argmax(-1), picked)
     values = np.take_along_axis(cols, picked[..., None], -1)[..., 0]
     indices = np.take_along_axis(np.broadcast_to(positions, cols.shape), picked[..., None],
@@ -147,7 +144,7 @@ def _max_pool3d(x, kernel, stride, padding, dilation, ceil_mode):
                           ceil_mode) for i in range(3))
     widths = [(padding[i], max(0, (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
                                - x.shape[2 + i] - padding[i])) for i in range(3)]
-    padded = np.pad(x, [(0, 0), (0, 0), *widths], constant_values=_lowest(x.dtype))
+    padded = np.pad(x, [(0, 0), (0, 0), *widths], constant_values=lowest(x.dtype))
     positions = np.pad(np.arange(int(np.prod(x.shape[2:]))).reshape(x.shape[2:]), widths,
                        constant_values=-1)
     taps = [_grid(*(np.arange(out[i]) * stride[i] + k[i] * dilation[i] for i in range(3)))
@@ -174,7 +171,8 @@ def _max_pool3d_backward(g, x, **params):
 
 defop("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", _max_pool3d, promote="none",
       n_outputs=2, out_dtype=lambda dtype, params: (dtype, dtypes.int64), save=(0,),
-      vjp=lambda g, x, **p: F.apply_op("max_pool3d_with_indices_backward", g[0], x, **p))
+      vjp=lambda g, x, **p: F.apply_op("max_pool3d_with_indices_backward", g[0], x, **p),
+      refuses=("max_pool3d", (dtypes.BOOL,)))
 defop("max_pool3d_with_indices_backward", "MaxPool3DWithIndicesBackwardBackward0",
       _max_pool3d_backward, promote="none", save=(1,),
       vjp=(lambda gg, g, x, **p: _gather_from_planes(gg, _max_pool3d(x.data, **p)[1], 3),
@@ -250,7 +248,7 @@ def _adaptive_max_pool3d(x, output_size):
         return np.empty(shape, x.dtype), np.empty(shape, np.int64)
     taps, _ = _adaptive_taps(x.shape, output_size)
     plane = x.shape[2:]
-    low = _lowest(x.dtype)
+    low = lowest(x.dtype)
     cols = np.stack([np.where(inside, x[(slice(None), slice(None), *index)], low)
                      for index, inside in taps], -1)
     positions = np.stack([np.broadcast_to(np.ravel_multi_index(np.broadcast_arrays(*index),

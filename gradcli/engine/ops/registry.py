@@ -20,6 +20,8 @@ _FLOATING = dtypes.FLOATING
 _BFLOAT16 = dtypes.bfloat16
 _HALF = dtypes.float16
 NOT_FLOATING = (dtypes.BOOL, dtypes.INTEGRAL)  # what a floating-only kernel refuses
+# what a floating kernel that also takes int64 refuses (a row's refuses names categories or dtypes)
+NOT_FLOATING_OR_LONG = (dtypes.BOOL, dtypes.uint8, dtypes.int8, dtypes.int16, dtypes.int32)
 _SCALAR_CATEGORY = {bool: dtypes.BOOL, int: dtypes.INTEGRAL, float: dtypes.FLOATING,
                     complex: dtypes.COMPLEX}
 
@@ -236,7 +238,7 @@ def _apply(op: OpDef, args: tuple, params: dict):
         if type(a) is Tensor and a.sparse is not None:
             return F.sparse_valuewise(op, args, params)
     dtype = compute_dtype(op, args)
-    if op.refuses and dtype.category in op.refuses[1]:
+    if op.refuses and (dtype.category in op.refuses[1] or dtype in op.refuses[1]):
         raise errors.not_implemented_for(op.refuses[0], dtype)
     if dtype.category == dtypes.COMPLEX and not op.complex and op.key not in _MOVES_ELEMENTS:
         raise refusal_of_complex(op, dtype)

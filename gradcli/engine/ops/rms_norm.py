@@ -17,14 +17,18 @@ def _sizes(shape) -> str:
 
 def rms_norm(x: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
     shape = tuple(normalized_shape)
-    if len(shape) > x.ndim or tuple(x.shape[x.ndim - len(shape):]) != shape:
+    if not shape:
         raise errors.runtime(
-            f"Given normalized_shape={_sizes(shape)}, expected input with shape "
-            f"[*{', '.join(map(str, shape))}], but got input of size{_sizes(x.shape)}")
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []")
     if weight is not None and tuple(weight.shape) != shape:
         raise errors.runtime(
             f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
             f"{_sizes(weight.shape)} and normalized_shape = {_sizes(shape)}")
+    if len(shape) > x.ndim or tuple(x.shape[x.ndim - len(shape):]) != shape:
+        raise errors.runtime(
+            f"Given normalized_shape={_sizes(shape)}, expected input with shape "
+            f"[*{', '.join(map(str, shape))}], but got input of size{_sizes(x.shape)}")
     if not x.dtype.is_floating_point:
         raise errors.not_implemented_for("rms_norm", x.dtype)
     eps = float(np.finfo(x.dtype.np).eps) if eps is None else float(x.dtype.np.type(eps))

@@ -257,10 +257,30 @@ def index_put(a: Tensor, key: tuple, values: Tensor, accumulate: bool = False) -
     """a with a[key] = values (or += with `accumulate`), out of place; in-place setitem computes
     through it. `key` is a numpy key of integer or bool arrays."""
     F.check_masks(a, key)
-    check_index_put_value(values, np.empty(a.shape, dtype=bool)[key].shape)
+    positions = tuple(np.zeros_like(k) if _is_positions(k) else k for k in key)
+    check_index_put_value(values, np.empty(a.shape, dtype=bool)[positions].shape)
+    _check_bounds(a, key)
     if not key:  # torch's kernel reads the missing first index
         raise errors.runtime("sym_strides() called on an undefined Tensor")
     return _op("index_put", a, values, indices=key, accumulate=bool(accumulate))
+
+
+def _is_positions(k) -> bool:
+    return isinstance(k, np.ndarray) and k.dtype != bool
+
+
+def _check_bounds(a: Tensor, key: tuple) -> None:
+    """index_put's kernel's check of each position against its dimension's size (a mask spans
+    as many dimensions as it has)."""
+    dim = 0
+    for k in key:
+        if _is_positions(k):
+            size = a.shape[dim]
+            bad = k[(k >= size) | (k < -size)]
+            if bad.size:
+                raise errors.index_error(f"index {bad.flat[0]} is out of bounds for dimension "
+                                         f"{dim} with size {size}")
+        dim += k.ndim if isinstance(k, np.ndarray) and k.dtype == bool else 1
 
 
 def index_put_key(indices) -> tuple:

@@ -602,6 +602,10 @@ def expand(a: Tensor, size, implicit: bool = False) -> Tensor:
                 f"at non-singleton dimension {i}.  Target sizes: {size_list(size)}.  Tensor "
                 f"sizes: {size_list(a.shape)}")
         target[i] = want
+    if min(target, default=0) < 0:  # a negative size at a singleton or leading dimension:
+        # its product overflows in c10's safe_multiply_u64 (unless a zero size spares it, a
+        # tensor of a negative size that gradcli cannot hold)
+        raise errors.runtime("numel: integer multiplication overflow")
     return _op("expand", a, size=tuple(target), sizes=a.shape)
 
 

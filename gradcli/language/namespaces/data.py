@@ -15,7 +15,8 @@ from gradcli.engine.ops import shapes as S
 from gradcli.engine.random import Generator
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor, require_tensors
-from gradcli.language.runtime import classes, protocols
+from gradcli.language.namespaces.builtins import class_text
+from gradcli.language.runtime import attributes, classes, protocols
 from gradcli.language.runtime.calls import get_item
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance, TableIterator
@@ -71,8 +72,9 @@ class TensorDataset(_DataObject, DatasetHost):
 
     def __init__(self, *tensors):
         for t in tensors:  # torch reads each one's size(0)
-            if not isinstance(t, Tensor):
-                raise errors.no_attribute(t, "size")
+            if not isinstance(t, Tensor):  # (a NumPy array's size is its number of elements)
+                size = attributes.get(t, "size")
+                raise errors.type_error(f"'{type_name(size)}' object is not callable")
             S.size_at(t, 0)
         if any(t.shape[0] != tensors[0].shape[0] for t in tensors):
             raise errors.TorchError("AssertionError", "Size mismatch between tensors")
@@ -248,7 +250,7 @@ def collate(batch: list):
         if any(len(element) != size for element in batch):
             raise errors.runtime("each element in list of batch should be of equal size")
         return [collate(samples) for samples in zip(*batch)]  # strings stay zip's tuples
-    raise errors.type_error(_COLLATE_TYPES.format(f"<class '{type_name(first)}'>"))
+    raise errors.type_error(_COLLATE_TYPES.format(class_text(first)))
 
 
 _COLLATE_TYPES = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or "

@@ -82,6 +82,8 @@ def tensor_type(t: Tensor, dtype=None, non_blocking: bool = False):
         dtype = STATE.default_dtype
     elif isinstance(dtype, PyType) and dtype in LEGACY_DTYPES:
         dtype = LEGACY_DTYPES[dtype]
+    elif isinstance(dtype, PyType) and dtype.name in conversions.CUDA_LEGACY_NAMES:
+        dtype = dtype.name  # (which CUDA, never loaded, refuses by its name too)
     elif isinstance(dtype, classes.UserClass):
         raise errors.value_error(f"invalid type: '{dtype.name}'")
     elif isinstance(dtype, PyType):

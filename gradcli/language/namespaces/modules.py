@@ -6,7 +6,8 @@ from collections import OrderedDict
 from gradcli.engine.records import record
 from typing import Callable
 
-from gradcli.engine import conversions, devices, dtypes, errors, optimizers, parameters
+from gradcli.engine import (conversions, devices, dtypes, errors, grad_api, optimizers,
+                            parameters)
 from gradcli.engine import memory_format as memory_formats
 from gradcli.engine.dtypes import DType, bfloat16, float16, float32, float64
 from gradcli.engine.ops.losses import reduction_of
@@ -502,9 +503,8 @@ def _type(module: Module, dst_type) -> Module:
     for _, each in module.named_modules():
         for param in each.params.values():
             for t in (param, None if param is None else param.grad):
-                if t is not None:
-                    made = tensor_type(t, dst_type)
-                    t.data, t.dtype = made.data, made.dtype
+                if t is not None:  # (`param.data = ...`: refused for an integer type)
+                    grad_api.assign_data(t, tensor_type(t, dst_type))
         for name, buffer in each.buffers.items():
             if buffer is not None:
                 each.buffers[name] = tensor_type(buffer, dst_type)

@@ -11,6 +11,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL
 from gradcli.language.namespaces.module_members import register_buffer
 from gradcli.language.runtime.calls import invoke
+from gradcli.language.runtime.coercions import truth
 
 
 def _sizes(value, n: int) -> tuple:
@@ -101,7 +102,7 @@ def rrelu_forward(ctx, module, x):
 def rrelu_repr(module, printer) -> str:
     a = module.attrs
     shown = f"lower={printer.str(a['lower'])}, upper={printer.str(a['upper'])}"
-    return shown + (", inplace=True" if a["inplace"] else "")
+    return shown + (", inplace=True" if truth(a["inplace"]) else "")
 
 
 def build_multi_margin(module, p, margin, weight, size_average, reduce, reduction) -> None:

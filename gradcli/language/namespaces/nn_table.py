@@ -29,7 +29,8 @@ from gradcli.language.namespaces.buffers import BUFFER_TYPE, wrapped_data
 from gradcli.language.namespaces.builtins import register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
-from gradcli.language.namespaces.module_members import MEMBER_METHODS, register_buffer
+from gradcli.language.namespaces.module_members import (MEMBER_METHODS, add_module,
+                                                        register_buffer)
 from gradcli.language.namespaces.module_reset import RESET_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
                                                  MODULE_SETATTR, Module, SEQUENTIAL_METHODS,
@@ -38,9 +39,10 @@ from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, M
 from gradcli.language.namespaces import module_subclasses
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import BoundMethod
-from gradcli.language.runtime.protocols import CLASS_METHODS
+from gradcli.language.runtime.protocols import CLASS_METHODS, TENSOR_METHODS
 from gradcli.language.runtime.signatures import entry
 from gradcli.language.runtime.pytypes import PyType
+from gradcli.language.runtime.coercions import truth
 
 
 def _functional(name: str, source: dict = NN_FUNCTIONAL.table) -> Callable:
@@ -76,11 +78,11 @@ def _linear_repr(module: Module, printer) -> str:
 
 
 def _build_sequential(module: Module, *children) -> None:
-    """Sequential(m1, m2, ...) names its children 0, 1, ...; Sequential(OrderedDict) by key."""
+    """Sequential(m1, m2, ...) names its children 0, 1, ...; Sequential(OrderedDict) by key,
+    each added as add_module adds it (refusing a dotted or empty name)."""
     if len(children) == 1 and isinstance(children[0], OrderedDict):
         for name, child in children[0].items():
-            check_module(child)
-            module.children[name] = child
+            add_module(module, name, child)
         return
     for position, child in enumerate(children):
         check_module(child)
@@ -108,7 +110,7 @@ def _sequential_forward(ctx, module: Module, x):
 
 
 def _leaky_relu_repr(module: Module, printer) -> str:
-    inplace = ", inplace=True" if module.attrs["inplace"] else ""
+    inplace = ", inplace=True" if truth(module.attrs["inplace"]) else ""
     return f"negative_slope={printer.str(module.attrs['negative_slope'])}{inplace}"
 
 
@@ -438,18 +440,31 @@ def _build_dropout(module: Module, p, inplace) -> None:
 
 
 def _unflatten_forward(ctx, module: Module, x):
-    """Unflatten.forward: input.unflatten(self.dim, self.unflattened_size)."""
-    return invoke(ctx, TORCH_MATH["unflatten"],
-                  [x, module.attrs["dim"], module.attrs["unflattened_size"]], {})
+    """Unflatten.forward: input.unflatten(self.dim, self.unflattened_size), the method."""
+    return ctx.call(BoundMethod(x, TENSOR_METHODS["unflatten"]),
+                    [module.attrs["dim"], module.attrs["unflattened_size"]], {})
 
 
 def _inplace_repr(module: Module, printer) -> str:
-    return "inplace=True" if module.attrs.get("inplace") else ""
+    return "inplace=True" if truth(module.attrs.get("inplace")) else ""
 
 
 def _with_inplace(*names: str) -> Callable:
     base = _options_repr(*names)
-    return lambda m, printer: base(m, printer) + (", inplace=True" if m.attrs["inplace"] else "")
+    return lambda m, printer: base(m, printer) + (", inplace=True" if truth(m.attrs["inplace"]) else "")
+
+
+def _build_hardtanh(module: Module, min_val, max_val, inplace) -> None:
+    module.store_options({"min_val": min_val, "max_val": max_val, "inplace": inplace})
+    if not truth(max_val > min_val):
+        raise errors.TorchError("AssertionError", f"max_val ({max_val}) must be greater than "
+                                f"min_val ({min_val})")
+
+
+def _flatten_forward(ctx, module: Module, x):
+    """Flatten.forward: input.flatten(self.start_dim, self.end_dim), the method."""
+    return ctx.call(BoundMethod(x, TENSOR_METHODS["flatten"]),
+                    [module.attrs["start_dim"], module.attrs["end_dim"]], {})
 
 
 def _activation(name: str, function: str, options: str = "inplace=False",
@@ -577,7 +592,7 @@ KINDS = [
                host=Module),
     _LINEAR,
     ModuleKind("Identity", "linear", "*args, **kwargs", lambda ctx, m, x: x, build=_ignore),
-    ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _functional("flatten", TORCH_MATH),
+    ModuleKind("Flatten", "flatten", "start_dim=1, end_dim=-1", _flatten_forward,
                inputs="input; input: .flatten",
                extra_repr=_options_repr("start_dim", "end_dim")),
     ModuleKind("Sequential", "container", "*args", _sequential_forward, build=_build_sequential,
@@ -621,7 +636,7 @@ KINDS = [
                build=MC.build_parameter_dict,
                host=MC.ParameterDictHost, extra_repr=MC.parameter_dict_repr),
     ModuleKind("ReLU", "activation", "inplace=False", _functional("relu"),
-               extra_repr=lambda m, printer: "inplace=True" if m.attrs["inplace"] else ""),
+               extra_repr=lambda m, printer: "inplace=True" if truth(m.attrs["inplace"]) else ""),
     ModuleKind("LeakyReLU", "activation", "negative_slope=0.01, inplace=False",
                _functional("leaky_relu"), extra_repr=_leaky_relu_repr),
     ModuleKind("Sigmoid", "activation", "", _functional("sigmoid", TORCH_MATH)),
@@ -759,8 +774,9 @@ KINDS = [
     _activation("Hardsigmoid", "hardsigmoid"),
     _activation("Softplus", "softplus", "beta=1.0, threshold=20.0",
                 _options_repr("beta", "threshold")),
-    _activation("Hardtanh", "hardtanh", "min_val=-1.0, max_val=1.0, inplace=False",
-                _with_inplace("min_val", "max_val")),
+    ModuleKind("Hardtanh", "activation", "min_val=-1.0, max_val=1.0, inplace=False",
+               _functional("hardtanh"), "input", extra_repr=_with_inplace("min_val", "max_val"),
+               build=_build_hardtanh),
     _activation("LogSigmoid", "logsigmoid", ""),
     _activation("Softsign", "softsign", ""),
     _activation("Tanhshrink", "tanhshrink", ""),

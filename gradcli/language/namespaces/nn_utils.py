@@ -13,7 +13,8 @@ from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, iterate, type_name
+from gradcli.language.runtime.generators import GeneratorObject
+from gradcli.language.runtime.values import Generator, Namespace, iterate, type_name
 
 
 def _tensors(parameters) -> list:
@@ -46,6 +47,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
 def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None) -> None:
     """Each gradient times min(1, max_norm / (total_norm + 1e-6)), as torch computes it."""
     grads = [_grad(p) for p in _tensors(parameters) if _grad(p) is not None]
+    max_norm = float(max_norm)
     if not grads:
         return
     with grad_mode(False):
@@ -57,7 +59,11 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None) -> Non
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
                     foreach=None) -> Tensor:
+    generator = isinstance(parameters, (Generator, GeneratorObject))
     parameters = _tensors(parameters)
+    if generator and not parameters:
+        STATE.warn("UserWarning", "`parameters` is an empty generator, no gradient clipping "
+                   "will occur.")
     grads = [_grad(p) for p in parameters if _grad(p) is not None]
     total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total, foreach)

@@ -342,10 +342,12 @@ def stack_layers(module, sequence: Tensor, hidden, run=None) -> tuple:
     run = run or _run_direction
     if one_dnn:
         _check_oneDNN_states(hidden)
-    if mode == "LSTM":
-        starts = list(zip(_rows(hidden[0], one_dnn), _rows(hidden[1], one_dnn)))
+        count = a["num_layers"] * directions
+        starts = list(zip(_onednn_rows(hidden[0], count), _onednn_rows(hidden[1], count)))
     else:
-        starts = _rows(hidden, False)
+        starts = list(zip(F.unbind(hidden[0], 0), F.unbind(hidden[1], 0))) \
+            if mode == "LSTM" else list(F.unbind(hidden, 0))
+        _check_stacked(len(starts), a["num_layers"], directions)
     finals = []
     for layer in range(a["num_layers"]):
         outputs = []
@@ -394,11 +396,19 @@ def _check_oneDNN_states(states: tuple) -> None:
             raise errors.runtime("get_mkldnn_dtype: unsupported data type")
 
 
-def _rows(hidden: Tensor, selected: bool) -> list:
-    """The initial state per layer and direction: unbind on ATen's path, select on oneDNN's."""
-    if selected:
-        return [F.select(hidden, 0, i) for i in range(hidden.shape[0])]
-    return list(F.unbind(hidden, 0))
+def _check_stacked(rows: int, layers: int, directions: int) -> None:
+    """apply_layer_stack's count of the initial states (unchecked before for a packed LSTM's):
+    pairs of them for a bidirectional stack, one pair or state per layer."""
+    if directions == 2 and rows % 2:
+        raise errors.runtime("Odd number of params or hiddens given to a bidirectional RNN")
+    if rows // directions != layers:
+        raise errors.runtime("Expected more hidden states in stacked_rnn")
+
+
+def _onednn_rows(hidden: Tensor, count: int) -> list:
+    """oneDNN's initial states: rows 0..count-1 selected, any further rows (which only a
+    packed LSTM's unchecked states can have) unread."""
+    return [F.select_index(hidden, 0, i) for i in range(count)]
 
 
 # ---- the modules' forwards -------------------------------------------------------------------

@@ -150,6 +150,18 @@ def _pickled_name(value) -> str:
     return "getattr" if "." in cls.qualname else f"{cls.module}.{cls.qualname}"
 
 
+def _check_file_name(path: str) -> None:
+    """PyTorchFileWriter's refusal of a path whose last part names no file: empty (a folder's
+    path ending in '/'), '.', or '..' (a folder it fails to open)."""
+    base = path.rsplit("/", 1)[-1]
+    if base in ("", "."):
+        raise errors.runtime(f"[enforce fail at inline_container.cc:720] . invalid file name: "
+                             f"{path}")
+    if base == "..":
+        raise errors.runtime("[enforce fail at inline_container.cc:747] . open file failed with "
+                             "strerror: Is a directory")
+
+
 def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     if pickle_module is not None:
@@ -158,6 +170,8 @@ def save(ctx, obj, f, pickle_module=None, pickle_protocol=2,
     if not isinstance(f, (str, BytesIO)):
         raise errors.TorchError("AttributeError", "expected 'f' to be string, path, or a "
                                 "file-like object with a 'write' attribute")
+    if isinstance(f, str):
+        _check_file_name(f)
     shared: dict = {}
     record = _copy(obj, {}, _opaque(shared), shared)
     if isinstance(f, BytesIO):

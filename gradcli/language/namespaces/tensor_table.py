@@ -29,6 +29,17 @@ from gradcli.language.runtime.values import Size, type_name
 from gradcli.language.runtime.uninitialized import check_shape
 
 
+def _volatile(t: Tensor) -> bool:
+    STATE.warn("UserWarning", "volatile was removed (Variable.volatile is always False)")
+    return False
+
+
+def set_volatile(t, value) -> None:
+    """Setting a tensor's (or Variable()'s) volatile flag, which no longer does anything."""
+    STATE.warn("UserWarning", "volatile was removed and now has no effect. Use `with "
+               "torch.no_grad():` instead.")
+
+
 def _version(t: Tensor) -> int:
     if t.inference:
         raise errors.runtime("Inference tensors do not track version counter.")
@@ -57,6 +68,7 @@ TENSOR_ATTRS = {
     "ndim": (lambda t: t.ndim, None),
     "output_nr": (lambda t: t.output_nr, None),
     "_version": (_version, None),
+    "volatile": (_volatile, set_volatile),
     "grad_dtype": (grad_api.grad_dtype, grad_api.set_grad_dtype),
     "_base": (lambda t: t._base, None),
     "nbytes": (lambda t: t.numel() * t.dtype.itemsize, None),
@@ -125,7 +137,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     no_arguments("tolist", grad_api.tolist),
     entry("storage", storage_of, "self", qualname="Tensor.storage"),
     entry("untyped_storage", untyped_storage_of, "self"),
-    entry("numpy", conversions.to_numpy, "self, *, force=False", style="parser"),
+    entry("numpy", conversions.to_numpy, "self, *, force: bool=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
     entry("new", lambda t, *args, **kwargs: legacy_new(args, kwargs, t.dtype, True),
           "self, *args, **kwargs", style="parser"),

@@ -8,6 +8,7 @@ from gradcli.engine.records import record
 import numpy as np
 
 from gradcli.engine import dtypes, errors, grad_api, layouts, memory_format
+from gradcli.engine.conversions import CUDA_LEGACY_NAMES
 from gradcli.engine.devices import Device
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
@@ -15,6 +16,7 @@ from gradcli.engine.state import STATE, grad_mode
 from gradcli.language.namespaces.builtins import (LEGACY_TYPES, SIZE_TYPE, TENSOR_TYPE, entry,
                                                   register_type, table, type_of)
 from gradcli.language.namespaces.declared_tables import layered
+from gradcli.language.namespaces.tensor_table import set_volatile
 from gradcli.language.namespaces.autograd_graph import GRAPH
 from gradcli.language.namespaces.autograd_modes import ANOMALY, MODES
 from gradcli.language.namespaces.math_table import (FFT, LINALG, MATH_MODULES, NN_FUNCTIONAL,
@@ -104,8 +106,7 @@ def _set_printoptions(ctx, precision, threshold, edgeitems, linewidth, profile, 
 def _variable(data, requires_grad, volatile):
     """torch.autograd.Variable(t): a new leaf over t's values (t itself is left alone)."""
     if volatile:
-        STATE.warn("UserWarning", "volatile was removed and now has no effect. Use `with "
-                   "torch.no_grad():` instead.")
+        set_volatile(data, volatile)
         if requires_grad:
             raise errors.value_error("Variable can't be volatile and require_grad at the same "
                                      "time!")
@@ -171,8 +172,21 @@ def _resets_peak(old: str):
     return run
 
 
+def _unavailable_type(name: str):
+    def refuse(*args, **kwargs):
+        raise errors.type_error(f"type {name} not available. Torch not compiled with CUDA enabled.")
+    return refuse
+
+
+# torch.cuda.FloatTensor ...: classes whose construction a CPU-only torch refuses
+CUDA_LEGACY_TYPES = {name: PyType(name, (), entry(name.rsplit(".", 1)[1], _unavailable_type(name),
+                                                  "*args, **kwargs"), "torch.tensortype")
+                     for name in CUDA_LEGACY_NAMES}
+
+
 # A CPU-only torch: queries of the (never initialised) allocator answer 0, the rest refuse.
-CUDA = Namespace("torch.cuda", GroupedTable(table(
+CUDA = Namespace("torch.cuda", GroupedTable({t.name.rsplit(".", 1)[1]: t
+                                             for t in CUDA_LEGACY_TYPES.values()} | table(
     entry("is_available", lambda: False, ""),
     entry("device_count", lambda: 0, ""),
     entry("is_initialized", lambda: False, ""),

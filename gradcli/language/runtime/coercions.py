@@ -49,12 +49,14 @@ def length(obj):
     method = classes.special_method(obj, "__len__")
     if method is not None:
         result = classes.call_bound(method, [])
+        if isinstance(result, Tensor):  # Python asks its __index__
+            result = index(result)
         if not isinstance(result, int):
             raise errors.type_error(f"'{type_name(result)}' object cannot be interpreted as an "
                                     "integer")
         if result < 0:
             raise errors.value_error("__len__() should return >= 0")
-        return result
+        return int(result)
     raise errors.type_error(f"object of type '{type_name(obj)}' has no len()")
 
 
