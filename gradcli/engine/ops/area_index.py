@@ -507,8 +507,8 @@ INDEX = {
         "function": (
             "EPSILON REDUCTIONS apply_loss_reduction bce_backward binary_cross_entropy "
             "binary_cross_entropy_with_logits check_constant checked_reduction cross_entropy "
-            "expanded_pair full_sum l1_loss legacy_reduction mse_loss mse_loss_backward nll_loss "
-            "reduce_loss reduction_of smooth_l1_backward smooth_l1_loss weighted_loss "
+            "expanded_pair full_sum l1_loss legacy_reduction mean_norm mse_loss mse_loss_backward "
+            "nll_loss reduce_loss reduction_of smooth_l1_backward smooth_l1_loss weighted_loss "
         ),
         "row": (
             "binary_cross_entropy binary_cross_entropy_backward binary_cross_entropy_with_logits "

@@ -33,7 +33,6 @@ from gradcli.language.runtime.values import (DICT_VIEWS, HOST_ITERATORS, Generat
                                             dict_from, iterate, python_method,
                                             qualified_type_name, type_name)
 from gradcli.language.runtime.pytypes import PyType, TypeForm
-from gradcli.language.namespaces.typing_protocols import is_protocol, protocol_instance
 from gradcli.language.runtime.uninitialized import kind_of
 
 __all__ = ["Builtin", "entry", "table", "PY_BUILTINS", "TENSOR_TYPE", "SIZE_TYPE", "LEGACY_TYPES",
@@ -195,8 +194,9 @@ def _isinstance(obj, classinfo) -> bool:
         if classinfo is classes.OBJECT or (classinfo is TYPE_TYPE and isinstance(
                 obj, (classes.UserClass, PyType))):  # every class is an instance of type
             return True
-        if is_protocol(classinfo):
-            return protocol_instance(obj, classinfo)
+        if isinstance(classinfo, classes.UserClass) and classinfo.namespace.get("_is_protocol"):
+            from gradcli.language.namespaces.typing_protocols import protocol_instance
+            return protocol_instance(obj, classinfo)  # (loaded when a program checks one)
         if isinstance(obj, ContextManager):  # torch.no_grad() and friends, by their class name
             return isinstance(classinfo, PyType) and obj.label == classinfo.name
         if classinfo in _FINAL_FUNCTION_TYPES:  # F.relu is a function, F.gelu a builtin

@@ -11,8 +11,23 @@ from gradcli.engine.dtypes import DType
 from gradcli.engine.ops import selection
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime.sequence_data import as_lists, reading_sequences
 from gradcli.language.runtime.values import Size, type_name
+
+
+def reading_sequences(make):
+    """A tensor constructor `make(data, ...)`, again on `data` read into lists where it failed
+    on a sequence that is no list or tuple (a range, a deque, a user class's)."""
+    def run(data, *options):
+        try:
+            return make(data, *options)
+        except errors.TorchError:
+            from gradcli.language.runtime.sequence_data import as_lists  # (loaded only then)
+            converted = as_lists(data)
+            if converted is None:
+                raise
+            return make(converted, *options)
+    return run
+
 
 _tensor = reading_sequences(creation.tensor)
 
@@ -37,10 +52,11 @@ def legacy_new(args: tuple, kwargs: dict, dtype: DType | None, checked: bool) ->
         return selection.alias(args[0])
     if len(args) == 1 and isinstance(args[0], Size):
         args = tuple(args[0])
-    read = as_lists(args[0]) if len(args) == 1 and not isinstance(
-        args[0], (list, tuple, np.ndarray)) else None
-    if read is not None:  # a range, a deque, a user class's sequence (lists of them: _tensor)
-        args = (read,)
+    if len(args) == 1 and not isinstance(args[0], (list, tuple, np.ndarray, Tensor, int, str)):
+        from gradcli.language.runtime.sequence_data import as_lists
+        read = as_lists(args[0])
+        if read is not None:  # a range, a deque, a user class's sequence (lists of them: _tensor)
+            args = (read,)
     if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)):
         return _tensor(args[0], target)
     if not args or _is_int(args[0]):

@@ -15,11 +15,11 @@ from gradcli.language.namespaces.builtins import (LEGACY_DTYPES, TENSOR_TYPE, en
                                                   table)
 from gradcli.language.namespaces.conv_grads import NN_GRAD
 from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
+from gradcli.language.namespaces.legacy_new import reading_sequences
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.public_names import worded_as_torch
-from gradcli.language.runtime import classes, torch_function
-from gradcli.language.runtime.sequence_data import reading_sequences
+from gradcli.language.runtime import classes
 from gradcli.language.runtime.exceptions import LINALG_ERROR
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import declared_entry
@@ -242,7 +242,8 @@ def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
     for value in overloaded:
         if classes.class_of(value) not in kinds:
             kinds.append(classes.class_of(value))
-    torch_function.warn_plain_methods(kinds, in_python=True)
+    from gradcli.language.runtime.torch_function import warn_plain_methods
+    warn_plain_methods(kinds, in_python=True)
     for value in overloaded:
         result = classes.call_bound(classes.special_method(value, "__torch_function__"),
                                     [public_api, tuple(kinds), args, kwargs])

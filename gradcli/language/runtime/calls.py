@@ -13,7 +13,7 @@ from gradcli.engine.devices import Device
 from gradcli.engine.state import STATE
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import classes, exceptions, protocols, torch_function
+from gradcli.language.runtime import classes, exceptions, protocols
 from gradcli.language.runtime.coercions import index, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject, bare_object
@@ -52,8 +52,10 @@ def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict):
         finally:
             runtime.depth -= 1
     except errors.TorchError as error:
-        if error.kind not in ("TypeError", "AttributeError") or \
-                not torch_function.offered(args, kwargs):
+        if error.kind not in ("TypeError", "AttributeError"):
+            raise
+        from gradcli.language.runtime import torch_function  # (loaded when a call failed)
+        if not torch_function.offered(args, kwargs):
             raise
         return torch_function.dispatch(runtime, builtin, args, kwargs, error)
 

@@ -14,7 +14,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
-from gradcli.language.runtime import classes, coercions, protocols, torch_function
+from gradcli.language.runtime import classes, coercions, protocols
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.objects import TableObject
@@ -274,6 +274,7 @@ def _user_operator(names: tuple, a, b):
     forward, reflected = names
     for owner, name, other in ((a, forward, b), (b, reflected, a)):
         if isinstance(owner, Tensor):  # a tensor-like operand's __torch_function__ may take it
+            from gradcli.language.runtime import torch_function
             result = torch_function.operator(name, owner, other)
         else:
             method = classes.special_method(owner, name)

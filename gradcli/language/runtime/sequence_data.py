@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from gradcli.engine import errors
 from gradcli.language.runtime import classes
 
 _ALWAYS = (range, deque)
@@ -41,17 +40,3 @@ def as_lists(data):
         return value
     converted = read(data)
     return converted if changed else None
-
-
-def reading_sequences(make):
-    """`make(data, ...)` (a tensor constructor), again on `data` read into lists when it failed
-    on a sequence that is no list or tuple."""
-    def run(data, *options):
-        try:
-            return make(data, *options)
-        except errors.TorchError:
-            converted = as_lists(data)
-            if converted is None:
-                raise
-            return make(converted, *options)
-    return run
