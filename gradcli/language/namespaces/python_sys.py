@@ -198,10 +198,18 @@ class Environ(TableObject):
 
 ENVIRON_TYPE = PyType("os._Environ", ())
 
+def _cpu_count() -> int | None:
+    """os.cpu_count(): how many cores the machine has (torch's thread count reads the same)."""
+    import os
+    return os.cpu_count()
+
+
 OS = Namespace("os", table(
     *(_refused("os", name) for name in (
         "makedirs", "mkdir", "listdir", "remove", "rmdir", "rename", "getcwd", "chdir", "walk",
-        "scandir", "getenv", "system", "cpu_count", "getpid", "unlink")),
+        "scandir", "getenv", "system", "getpid", "unlink")),
+    # the machine's core count, as DataLoader's num_workers=os.cpu_count() reads it
+    entry("cpu_count", _cpu_count, "", style="noargs", frames=0),
 ) | {"path": PATH, "sep": "/", "linesep": "\n", "name": "posix",
      "environ": Environ()})
 
