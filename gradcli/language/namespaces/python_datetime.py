@@ -5,6 +5,7 @@ training scripts print elapsed seconds with (`str(timedelta(seconds=int(t)))`)."
 from __future__ import annotations
 
 import datetime
+import operator
 
 from gradcli.engine import errors
 from gradcli.language.runtime.objects import TableObject
@@ -19,10 +20,73 @@ _GETTERS = {"year": lambda v: v.year, "month": lambda v: v.month, "day": lambda 
             "microsecond": lambda v: v.microsecond}
 
 
-class DateTime(TableObject):
-    """A datetime.datetime (naive, local time): Python's own value inside."""
+_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+               "//": operator.floordiv, "%": operator.mod}
+
+
+class _Moment(TableObject):
+    """A datetime value (datetime or timedelta) around Python's own: its arithmetic and
+    comparisons are Python's (`datetime.now() - start` is a timedelta), on these values and
+    numbers only."""
 
     __slots__ = ("value",)
+
+    def operator(self, op: str, other, reflected: bool, inplace: bool = False):
+        function = _ARITHMETIC.get(op)
+        if function is None or not isinstance(other, (_Moment, int, float)):
+            return NotImplemented
+        left, right = (_host(other), self.value) if reflected else (self.value, _host(other))
+        try:
+            return _wrapped(function(left, right))
+        except TypeError:
+            return NotImplemented
+        except (ZeroDivisionError, OverflowError) as error:
+            raise errors.TorchError(type(error).__name__, str(error)) from None
+
+    def _compared(self, other, function):
+        if not isinstance(other, _Moment):
+            return NotImplemented
+        return function(self.value, other.value)
+
+    def __eq__(self, other):
+        return self._compared(other, operator.eq)
+
+    def __ne__(self, other):
+        return self._compared(other, operator.ne)
+
+    def __lt__(self, other):
+        return self._compared(other, operator.lt)
+
+    def __le__(self, other):
+        return self._compared(other, operator.le)
+
+    def __gt__(self, other):
+        return self._compared(other, operator.gt)
+
+    def __ge__(self, other):
+        return self._compared(other, operator.ge)
+
+    def __hash__(self):
+        return hash(self.value)
+
+
+def _host(value):
+    return value.value if isinstance(value, _Moment) else value
+
+
+def _wrapped(value):
+    """Python's result as the language's value (a datetime or timedelta wrapped)."""
+    if isinstance(value, datetime.datetime):
+        return DateTime(value)
+    if isinstance(value, datetime.timedelta):
+        return TimeDelta(value)
+    return value
+
+
+class DateTime(_Moment):
+    """A datetime.datetime (naive, local time): Python's own value inside."""
+
+    __slots__ = ()
 
     def __init__(self, value: datetime.datetime):
         self.value = value
@@ -106,10 +170,10 @@ CLASS_METHODS[DateTime] = table(
     entry("today", lambda: DateTime(datetime.datetime.today()), "", frames=0),
 )
 
-class TimeDelta(TableObject):
+class TimeDelta(_Moment):
     """A datetime.timedelta: Python's own value inside."""
 
-    __slots__ = ("value",)
+    __slots__ = ()
 
     def __init__(self, value: datetime.timedelta):
         self.value = value
