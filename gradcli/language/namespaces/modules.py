@@ -932,6 +932,9 @@ _MODULE_GETATTR = entry("__getattr__", lambda m, name: m.registered(name), "self
                         qualname="Module.__getattr__")
 MODULE_SETATTR = entry("__setattr__", lambda m, name, value: m.set_module_attribute(name, value),
                         "self, name, value", qualname="Module.__setattr__")
+MODULE_DELATTR = entry("__delattr__", lambda m, name: (
+    m.delete_module_attribute if isinstance(m, UserModule) else m.delete_attribute)(name),
+    "self, name", qualname="Module.__delattr__")
 
 
 class UserModule(classes.UserInstance, Module):
@@ -998,6 +1001,8 @@ class UserModule(classes.UserInstance, Module):
             return BoundMethod(self, _MODULE_GETATTR)
         if name == "__setattr__":
             return BoundMethod(self, MODULE_SETATTR)
+        if name == "__delattr__":
+            return BoundMethod(self, MODULE_DELATTR)
         if name in _CONTAINER_DUNDERS and self.is_sequence:
             return BoundMethod(self, _CONTAINER_DUNDERS[name])
         return super().attribute(name)
@@ -1024,10 +1029,19 @@ class UserModule(classes.UserInstance, Module):
         super().set_attribute(name, value)
 
     def delete_attribute(self, name: str) -> None:
+        hook = self.cls.find("__delattr__")
+        if hook is not classes.MISSING:  # the class's own, in place of nn.Module's
+            self.cls.runtime.call(classes.bind(hook, self, self.cls), [name], {})
+            return
+        self.delete_module_attribute(name)
+
+    def delete_module_attribute(self, name: str) -> None:
+        """nn.Module.__delattr__ (for a class of the program): a parameter, buffer or child,
+        else object.__delattr__ (a property's deleter, a descriptor's, the instance's own)."""
         if any(name in place for place in (self.params, self.buffers, self.children)):
             super().delete_attribute(name)
         else:
-            classes.Instance.delete_attribute(self, name)
+            classes.Instance.delete_own_attribute(self, name)
 
     def forward(self):
         """What calling the module runs: the class's own __call__ when it defines one (in

@@ -32,10 +32,10 @@ from gradcli.language.namespaces.nn_init import xavier
 from gradcli.language.namespaces.module_members import (MEMBER_METHODS, add_module,
                                                         register_buffer)
 from gradcli.language.namespaces.module_reset import RESET_METHODS
-from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_METHODS,
-                                                 MODULE_SETATTR, Module, SEQUENTIAL_METHODS,
-                                                ModuleKind, check_module, construct, extend,
-                                                options_repr)
+from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_DELATTR,
+                                                 MODULE_METHODS, MODULE_SETATTR, Module,
+                                                 SEQUENTIAL_METHODS, ModuleKind, check_module,
+                                                 construct, extend, options_repr)
 from gradcli.language.namespaces import module_subclasses
 from gradcli.language.runtime import classes
 from gradcli.language.runtime.frames import BoundMethod
@@ -969,7 +969,8 @@ for _kind in KINDS:  # torch.nn.Module.register_forward_hook, nn.Linear.forward:
         _MODULE_CLASS_METHODS | _unbound(_kind.name, _host.METHODS)
         | _unbound(_kind.name, SEQUENTIAL_METHODS if _kind.sequence else {})
         | KIND_METHODS.get(_kind.name, {}) | {"forward": _kind.forward_entry,
-                                              "__setattr__": MODULE_SETATTR}
+                                              "__setattr__": MODULE_SETATTR,
+                                              "__delattr__": MODULE_DELATTR}
         | CLASS_METHODS.get(_host, {}))
 module_subclasses.register(KINDS)
 register_parameter_type(PARAMETER_TYPE)

@@ -248,7 +248,7 @@ STR_METHODS = _host_methods(str, _STR_NAMES) | _class_level(str, _CLASS_LEVEL[st
     entry("format", lambda ctx, s, *args, **kwargs: str_format(ctx.printer, s, args, kwargs),
           "self, /, *args, **kwargs", context=True),
     entry("format_map", lambda ctx, s, mapping: str_format(ctx.printer, s, (), ByItem(mapping)),
-          "self, mapping, /", context=True, style="expected"),
+          "self, mapping, /", context=True, style="exact", qualname="str.format_map"),
 )
 BYTES_METHODS = _host_methods(bytes, _STR_NAMES.replace("casefold", "decode").replace(
     "encode", "hex").replace("isdecimal", "").replace(
