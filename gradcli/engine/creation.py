@@ -62,7 +62,7 @@ def infer_dtype(data) -> dtypes.DType:
     return found or STATE.default_dtype
 
 
-_MAX_DIMS = 128  # torch's limit for a tensor made of nested sequences
+MAX_NESTING = 128  # torch's limit for a tensor made of nested sequences
 
 
 def _sizes_down_first(data) -> list[int]:
@@ -71,7 +71,7 @@ def _sizes_down_first(data) -> list[int]:
     sizes = []
     while isinstance(data, (list, tuple, str)):
         sizes.append(len(data))
-        if len(sizes) > _MAX_DIMS:
+        if len(sizes) > MAX_NESTING:
             raise errors.value_error(f"too many dimensions '{errors.type_name(data)}'")
         if not data:
             break

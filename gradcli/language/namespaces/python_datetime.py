@@ -40,7 +40,7 @@ class _Moment(TableObject):
             return _wrapped(function(left, right))
         except TypeError:
             return NotImplemented
-        except (ZeroDivisionError, OverflowError) as error:
+        except (ZeroDivisionError, OverflowError, ValueError) as error:
             raise errors.TorchError(type(error).__name__, str(error)) from None
 
     def _compared(self, other, function):

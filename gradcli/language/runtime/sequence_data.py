@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from collections import deque
 
+from gradcli.engine import errors
+from gradcli.engine.creation import MAX_NESTING
 from gradcli.language.runtime import classes
+from gradcli.language.runtime.coercions import length
+from gradcli.language.runtime.frames import GradRuntimeError
+from gradcli.language.runtime.values import type_name
 
 _ALWAYS = (range, deque)
 
@@ -18,25 +23,35 @@ def _user_sequence(value) -> bool:
 
 
 def _items(value) -> list:
+    """The items as torch's PySequence calls read them: len(), then each index (an item that
+    fails is torch's shape error)."""
     if isinstance(value, _ALWAYS):
         return list(value)
-    length = classes.call_bound(classes.special_method(value, "__len__"), [])
     get = classes.special_method(value, "__getitem__")
-    return [classes.call_bound(get, [index]) for index in range(length)]
+    items = []
+    for position in range(length(value)):
+        try:
+            items.append(classes.call_bound(get, [position]))
+        except (errors.TorchError, GradRuntimeError):
+            raise errors.value_error("could not determine the shape of object type "
+                                     f"'{type_name(value)}'") from None
+    return items
 
 
 def as_lists(data):
     """`data` with each such sequence in it (at any depth of lists and tuples) read into a list;
-    None when it holds none."""
+    None when it holds none. Deeper than torch's 128 dimensions is torch's error."""
     changed = False
 
-    def read(value):
+    def read(value, depth: int):
         nonlocal changed
+        if depth > MAX_NESTING:
+            raise errors.value_error(f"too many dimensions '{type_name(value)}'")
         if isinstance(value, _ALWAYS) or _user_sequence(value):
             changed = True
-            return [read(item) for item in _items(value)]
+            return [read(item, depth + 1) for item in _items(value)]
         if isinstance(value, (list, tuple)):
-            return [read(item) for item in value]
+            return [read(item, depth + 1) for item in value]
         return value
-    converted = read(data)
+    converted = read(data, 0)
     return converted if changed else None

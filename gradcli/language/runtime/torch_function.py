@@ -10,6 +10,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.triggered import triggered
 from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime.frames import GradRuntimeError, UserFunction
 from gradcli.language.runtime.torch_homes import home
 
 _DISPATCH_FAILED = ("no implementation found for ", "Multiple dispatch failed for ")
@@ -85,14 +86,23 @@ def warn_plain_methods(kinds, in_python: bool) -> None:
     DeprecationWarning from handle_torch_function, the argument parser's C++ UserWarning (once
     a process)."""
     for kind in kinds:
-        if isinstance(kind, classes.UserClass) and \
-                not isinstance(kind.find("__torch_function__"), classes.ClassMethod):
+        if isinstance(kind, classes.UserClass) and isinstance(
+                kind.find("__torch_function__"), (UserFunction, classes.StaticMethod)):
             if in_python:
                 STATE.warn("DeprecationWarning", _PLAIN_METHOD.replace(  # (torch's own text)
                     "`__torch_function__`", "`__torch_function__"))
             else:
                 STATE.warn("UserWarning", triggered(
                     _PLAIN_METHOD, "torch/csrc/utils/python_arg_parser.cpp", 359), once=True)
+
+
+def _handle(value, args: list):
+    """value's __torch_function__ called with `args` (whatever the class holds there: Python's
+    TypeError when it cannot be called)."""
+    handler = classes.special_method(value, "__torch_function__")
+    if isinstance(handler, classes.StaticSpecial):
+        return classes.call_bound(handler, args)
+    return classes.class_of(value).runtime.call(handler, args, {})
 
 
 def _by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
@@ -128,8 +138,7 @@ def dispatch(runtime, builtin, args: list, kwargs: dict, failure: errors.TorchEr
     for value in overloaded:
         if isinstance(value, Tensor):
             continue  # Tensor's own handler declines types that are not its subclasses
-        result = classes.call_bound(classes.special_method(value, "__torch_function__"),
-                                    [function, types, call_args, call_kwargs])
+        result = _handle(value, [function, types, call_args, call_kwargs])
         if result is not NotImplemented:
             return result
     if in_python:
@@ -167,5 +176,9 @@ def operator(dunder: str, tensor: Tensor, other):
         types = None if dunder in _C_DUNDERS else (_kind(tensor), _kind(other))
         types = types or (_kind(other),)
     kwargs = None if len(types) == 1 else {}
-    return classes.call_bound(classes.special_method(other, "__torch_function__"),
-                              [method, types, (tensor, other), kwargs])
+    try:
+        return _handle(other, [method, types, (tensor, other), kwargs])
+    except (errors.TorchError, GradRuntimeError) as error:
+        if error.kind == "TypeError":  # torch's operators read it as NotImplemented
+            return NotImplemented
+        raise
