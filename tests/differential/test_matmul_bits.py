@@ -382,18 +382,24 @@ for count, m, k, n in ((2, 5, 300, 13), (3, 7, 200, 40), (2, 6, 100, 20), (4, 13
 """
 
 
+def _run_apart(script: str, threads: int, timeout: int) -> None:
+    """Run `script` (which asserts torch's bits itself) in a child process with torch and
+    gradcli on `threads` threads; skipped where the machine has fewer cores."""
+    if threads > (os.cpu_count() or 1):
+        pytest.skip("needs as many cores")
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @pytest.mark.skipif(not matmul_order.BLOCKED_KERNEL, reason="MKL's blocked chains on AMD")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_bmm_of_blocked_shapes_sums_each_entry_whole(threads):
     """torch.bmm of two or more entries of the blocked shapes gives each entry to one thread
     (no rows split off to the small kernels, as one mm on two threads does), A and B either
     way; one entry is an mm. Run apart, with torch and gradcli on `threads` threads."""
-    if threads > (os.cpu_count() or 1):
-        pytest.skip("needs as many cores")
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    done = subprocess.run([sys.executable, "-c", _BLOCKED_BMM], env=env, capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
+    _run_apart(_BLOCKED_BMM, threads, timeout=300)
 
 
 _ONE_ROW_LEFT = """
@@ -422,12 +428,7 @@ def test_x_at_w_t_with_one_row_left_to_the_second_thread(threads):
     """x @ W.t() and F.linear whose rows MKL splits on two threads so that one row is left to
     the second (5 or 9 rows): that row takes the same dot kernel as two or three rows do (it
     fell back to NumPy's order). Run apart, with torch and gradcli on `threads` threads."""
-    if threads > (os.cpu_count() or 1):
-        pytest.skip("needs as many cores")
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    done = subprocess.run([sys.executable, "-c", _ONE_ROW_LEFT], env=env, capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
+    _run_apart(_ONE_ROW_LEFT, threads, timeout=300)
 
 
 _LONG_SUMS = """
@@ -462,12 +463,7 @@ def test_sums_of_more_than_4096_terms_are_claimed_and_exact(threads):
     9216 @ 9216 x 10) follow the same kernels as short ones, x @ W.t(), x @ W and F.linear, on
     one and two threads (they were left to NumPy's order past 4,096 terms). Run apart, with
     torch and gradcli on `threads` threads."""
-    if threads > (os.cpu_count() or 1):
-        pytest.skip("needs as many cores")
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    done = subprocess.run([sys.executable, "-c", _LONG_SUMS], env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
+    _run_apart(_LONG_SUMS, threads, timeout=600)
 
 
 @pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="ddot's lanes were measured on Zen 5")
