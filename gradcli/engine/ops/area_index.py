@@ -159,11 +159,12 @@ INDEX = {
     },
     "gradcli.engine.creation": {
         "function": (
-            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR RANGE_WARNING RandomSource "
-            "TO_SCALAR_WARNING arange as_tensor asarray check_random_range draw_source empty eye "
-            "fill_random from_numpy full full_like get_default_dtype infer_dtype linspace "
-            "logspace normal ones ones_like rand rand_like randint randn randn_like randperm "
-            "range_ set_default_dtype size_args storage tensor zeros zeros_like "
+            "COPY_WARNING DEFAULT_GENERATOR FACTORY_GRAD_ERROR MAX_NESTING RANGE_WARNING "
+            "RandomSource TO_SCALAR_WARNING arange as_tensor asarray check_random_range "
+            "draw_source empty eye fill_random from_numpy full full_like get_default_dtype "
+            "infer_dtype linspace logspace normal ones ones_like rand rand_like randint randn "
+            "randn_like randperm range_ set_default_dtype size_args storage tensor zeros "
+            "zeros_like "
         ),
         "declaration": (
             "method:cuda torch:arange torch:device torch:empty torch:eye torch:full "

@@ -45,13 +45,12 @@ def as_lists(data):
 
     def read(value, depth: int):
         nonlocal changed
-        if depth > MAX_NESTING:
+        read_in = isinstance(value, _ALWAYS) or _user_sequence(value)
+        if not (read_in or isinstance(value, (list, tuple))):
+            return value
+        if depth >= MAX_NESTING:
             raise errors.value_error(f"too many dimensions '{type_name(value)}'")
-        if isinstance(value, _ALWAYS) or _user_sequence(value):
-            changed = True
-            return [read(item, depth + 1) for item in _items(value)]
-        if isinstance(value, (list, tuple)):
-            return [read(item, depth + 1) for item in value]
-        return value
+        changed = changed or read_in
+        return [read(item, depth + 1) for item in (_items(value) if read_in else value)]
     converted = read(data, 0)
     return converted if changed else None
