@@ -36,6 +36,9 @@ ARRAY_ATTRS = {
     "ndim": lambda a: a.ndim,
     "size": lambda a: a.size,
     "T": lambda a: a.T,
+    "itemsize": lambda a: a.itemsize,
+    "nbytes": lambda a: a.nbytes,
+    "strides": lambda a: a.strides,
 }
 
 

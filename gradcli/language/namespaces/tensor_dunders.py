@@ -46,6 +46,15 @@ TENSOR_DUNDERS = {
        for name, op in _UNARY.items()},
     **{f"__{name}__": entry(f"__{name}__", _builtin(name), "self, *args", context=True)
        for name in _BUILTIN},
+    **{name: entry(name, _binary("/", name == "__rdiv__"), "self, other")
+       for name in ("__div__", "__rdiv__")},
+    "__idiv__": entry("__idiv__", lambda t, other: protocols.augmented("/", t, other),
+                      "self, other"),
+    **{f"__{name}__": entry(f"__{name}__", lambda ctx, t, name=name: ctx.call(
+        protocols.BUILTINS[name], [t], {}), "self", context=True, qualname=f"Tensor.__{name}__")
+       for name in ("len", "iter")},
+    "__contains__": entry("__contains__", lambda t, item: protocols.compare("in", item, t),
+                          "self, element", qualname="Tensor.__contains__"),
     "__index__": entry("__index__", _builtin("int"), "self", context=True),
     "__abs__": entry("__abs__", lambda t: protocols.absolute(t), "self"),
     "__hash__": entry("__hash__", id, "self"),  # torch hashes a tensor by identity

@@ -23,8 +23,8 @@ from gradcli.language.namespaces.storages import storage_of, untyped_storage_of
 from gradcli.language.namespaces.tensor_apply import TENSOR_APPLY
 from gradcli.language.namespaces import tensor_dunders  # noqa: F401  (x.__add__ and the rest)
 from gradcli.language.runtime import protocols
-from gradcli.language.runtime.frames import UserFunction
-from gradcli.language.runtime.signatures import Builtin
+from gradcli.language.runtime.frames import GradRuntimeError, UserFunction
+from gradcli.language.runtime.signatures import Builtin, WrappedBuiltin
 from gradcli.language.runtime.values import Size, type_name
 from gradcli.language.runtime.uninitialized import check_shape
 
@@ -151,10 +151,17 @@ protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS
 # the special methods torch.Tensor has from torch._C.TensorBase (written in C)
 _C_DUNDERS = frozenset("""__abs__ __add__ __and__ __bool__ __complex__ __delitem__ __eq__
     __float__ __ge__ __getitem__ __gt__ __iadd__ __iand__ __ifloordiv__ __ilshift__ __imod__
-    __imul__ __index__ __int__ __invert__ __ior__ __ipow__ __irshift__ __isub__ __itruediv__
+    __imul__ __index__ __int__ __invert__ __ior__ __irshift__ __isub__ __itruediv__
     __ixor__ __le__ __lshift__ __lt__ __matmul__ __mod__ __mul__ __ne__ __neg__ __or__ __pos__
-    __pow__ __radd__ __rand__ __rmul__ __ror__ __rshift__ __rxor__ __setitem__ __sub__
-    __truediv__ __xor__""".split())
+    __radd__ __rand__ __rmul__ __ror__ __rshift__ __rxor__ __setitem__ __sub__
+    __truediv__ __xor__ __div__ __idiv__""".split())
+
+# torch.Tensor's power operators: C methods wrapped in Python functions of their names
+_WRAPPED = {"__pow__": "pow", "__ipow__": "pow_"}
+
+# special methods torch.Tensor binds to another of its methods (`__rtruediv__ = __rdiv__`)
+_ALIASES = {"__abs__": "abs", "__neg__": "neg", "__pos__": "positive",
+            "__rtruediv__": "__rdiv__", "__itruediv__": "__idiv__"}
 
 
 class _UnboundMethods(Mapping):
@@ -162,10 +169,14 @@ class _UnboundMethods(Mapping):
     as they are, C ones as method descriptors that check their first argument."""
 
     def __getitem__(self, name: str):
+        if name in _ALIASES:
+            return self[_ALIASES[name]]
         method = TENSOR_METHODS[name] if name in TENSOR_METHODS else \
             tensor_dunders.TENSOR_DUNDERS[name]
         if name in _C_DUNDERS:
             return _descriptor(name, method)
+        if name in _WRAPPED:
+            return _wrapped_operator(name)
         if isinstance(method, Builtin) and method.qualname.startswith("Tensor."):
             return method
         if isinstance(method, Builtin) and name not in C_CODED["torch.Tensor"]:
@@ -200,6 +211,25 @@ def _python_method(name: str, method: Builtin) -> Builtin:
 _PYTHON_METHODS: dict[str, Builtin] = {}
 
 
+def _wrapped_operator(name: str) -> WrappedBuiltin:
+    """torch.Tensor.__pow__ or __ipow__: a Python function wrapping TensorBase.pow or pow_,
+    named as it, that reads a TypeError (a receiver not a tensor) as NotImplemented."""
+    if name not in _PYTHON_METHODS:
+        inner = _UNBOUND[_WRAPPED[name]]
+
+        def call(ctx, *args, **kwargs):
+            try:
+                return ctx.call(inner, list(args), kwargs)
+            except (errors.TorchError, GradRuntimeError) as error:
+                if error.kind == "TypeError":
+                    return NotImplemented
+                raise
+        _PYTHON_METHODS[name] = WrappedBuiltin(inner.name, call, "*args, **kwargs",
+                                               needs_context=True, qualname=inner.qualname,
+                                               wrapped=inner)
+    return _PYTHON_METHODS[name]
+
+
 def _descriptor(name: str, method):
     """A Tensor method torch writes in C, as the class holds it: a method descriptor, the same
     one each time, that checks its first argument."""
@@ -222,4 +252,4 @@ def _checking_receiver(name: str, method):
     return entry(name, call, "*args, **kwargs", context=True, qualname=f"TensorBase.{name}")
 
 
-protocols.CLASS_METHODS[Tensor] = _UnboundMethods()
+_UNBOUND = protocols.CLASS_METHODS[Tensor] = _UnboundMethods()

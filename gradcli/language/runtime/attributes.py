@@ -477,6 +477,9 @@ def get(value, name: str):
             # Python's bound method looks the name up on its function, which names itself
             raise errors.TorchError("AttributeError",
                                     f"'function' object has no attribute '{name}'")
+        if name == "__qualname__" and not python_method(value) and not isinstance(
+                value.receiver, PyType):  # a C method bound: named by its receiver's class
+            return f"{type_name(value.receiver).rpartition('.')[2]}.{value.builtin.name}"
         return _function_attribute(value.builtin, name)
     if name.startswith("__") and name.endswith("__"):
         if isinstance(value, Namespace) and name in value.table:  # torch.__version__
@@ -515,7 +518,7 @@ def get(value, name: str):
             return (value, *(classes.BUILTIN_ANCESTORS[host] for host in value.hosts[0].__mro__[
                 1:-1] if host in classes.BUILTIN_ANCESTORS), classes.OBJECT)
         if isinstance(value, Tensor) and name in protocols.TENSOR_DUNDERS:
-            return BoundMethod(value, protocols.TENSOR_DUNDERS[name])
+            return BoundMethod(value, CLASS_METHODS[Tensor][name])  # as torch.Tensor holds it
         if isinstance(value, PyType) and len(value.hosts) == 1 and \
                 name in CLASS_METHODS.get(value.hosts[0], {}):  # torch.Tensor.__add__
             return CLASS_METHODS[value.hosts[0]][name]

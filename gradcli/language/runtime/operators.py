@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import numbers
 import operator
 from collections import deque
 
@@ -19,6 +20,7 @@ from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType, TypeForm
+from gradcli.language.runtime import values
 from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
 
 _TENSOR_BINARY = {
@@ -407,7 +409,10 @@ def _compare_containers(op: str, a, b, room: int):
 
 def _contains(container, item) -> bool:
     if isinstance(container, Tensor):
-        return truth(F.any(F.compare("eq", container, item)))
+        if not isinstance(item, (Tensor, numbers.Number)):
+            raise errors.runtime("Tensor.__contains__ only supports Tensor or scalar, but you "
+                                 f"passed in a {values.Printer().repr(protocols.type_of(item))}.")
+        return truth(F.any(compare("==", item, container)))
     if isinstance(container, (list, tuple)) and (isinstance(item, Tensor) or any(
             isinstance(member, Tensor) for member in container)):
         return sequence_index(container, item) is not None  # torch's == for tensor members

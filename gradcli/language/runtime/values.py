@@ -499,7 +499,8 @@ def python_method(value) -> bool:
     Python's bound `method`, not a builtin."""
     from gradcli.language.runtime.frames import BoundMethod
     return isinstance(value, BoundMethod) and getattr(value.builtin, "style", "") == "python" \
-        and "." in getattr(value.builtin, "qualname", "") and type(value.receiver) not in _C_TYPES
+        and "." in getattr(value.builtin, "qualname", "") and type(value.receiver) not in _C_TYPES \
+        and builtin_kind(value.builtin) != "method_descriptor"  # x.__abs__: TensorBase.abs
 
 
 def builtin_kind(value) -> str:
