@@ -247,9 +247,10 @@ def sparse_repr(t, opts: PrintOptions, *, default_dtype: DType) -> str:
 
 def tensor_repr(data: np.ndarray, dtype: DType, opts: PrintOptions, *, default_dtype: DType,
                 requires_grad: bool = False, grad_fn_label: str | None = None,
-                tangent: str | None = None) -> str:
-    """repr(tensor) (and str(tensor)) exactly as torch writes it."""
-    prefix = "tensor("
+                tangent: str | None = None, prefix: str = "tensor") -> str:
+    """repr(tensor) (and str(tensor)) exactly as torch writes it (`prefix` the name of a
+    subclass's instance's class)."""
+    prefix += "("
     indent = len(prefix)
     suffixes = []
     if data.size == 0:

@@ -14,6 +14,7 @@ from gradcli.language.compiler.arguments import compile_call, read_attribute
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.formatting import percent_format
 from gradcli.language.runtime.values import iterate, type_name
+from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.engine.state import STATE
 from gradcli.language.runtime.frames import Frame, Origin, Span
 from gradcli.language.runtime.shape_notes import shape_noted
@@ -169,6 +170,7 @@ class ExpressionCompiler:
         fast, divides = _NUMBER_OPS.get(op), op in ("/", "//", "%")
         origin, state = self.origin(span), STATE
         on_tensor = operators.TENSOR_ARITHMETIC.get(op)  # what operators.binary would call
+        subclasses = SUBCLASSES  # (instances of a tensor subclass go through binary)
 
         def evaluate(frame):
             x, y = a(frame), b(frame)
@@ -183,7 +185,8 @@ class ExpressionCompiler:
                 if runtime.depth >= runtime.recursion_limit and (
                         isinstance(x, Tensor) or isinstance(y, Tensor)):
                     runtime.check_native_call()
-                if on_tensor is not None and type(x) is Tensor and type(y) in _TENSOR_OPERANDS:
+                if on_tensor is not None and type(x) is Tensor and type(y) in _TENSOR_OPERANDS \
+                        and not subclasses.made:
                     return on_tensor(x, y)
                 return apply(op, x, y)
             except USER_ERRORS as error:

@@ -10,10 +10,11 @@ from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
-from gradcli.language.runtime import calls, classes, protocols
+from gradcli.language.runtime import calls, classes, protocols, tensor_subclasses
 from gradcli.language.runtime import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
+from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.values import abc_iterable, type_name
 from gradcli.language.compiler.spans import USER_ERRORS, raise_at, span_of, syntax_error
 
@@ -190,10 +191,13 @@ def compile_augmented(compiler, target, op: str, value, span):
     return run
 
 
-def augmented(op: str, current, operand):
+def augmented(op: str, current, operand, subclassing: bool = True):
     """The value of `current op= operand` (operator.iadd's): tensors and arrays change in
-    place, as torch's and NumPy's __iadd__ do."""
+    place, as torch's and NumPy's __iadd__ do (`subclassing` as for operators.binary)."""
     if isinstance(current, Tensor) and op in operators.INPLACE_OPS:
+        if SUBCLASSES.made and tensor_subclasses.involved((current, operand)):
+            return tensor_subclasses.augmented(op, current, operand, lambda: inplace.apply_inplace(
+                current, lambda t: operators.binary(op, t, operand, False)), subclassing)
         return inplace.apply_inplace(current, lambda t: operators.binary(op, t, operand))
     if isinstance(current, np.ndarray) and op in operators.INPLACE_OPS:
         return operators.array_inplace(op, current, operand)

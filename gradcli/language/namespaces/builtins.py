@@ -19,7 +19,8 @@ from gradcli.language.namespaces.autograd_graph import GRADIENT_EDGE_TYPE
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import Unsupported
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, exception_type, stop_iteration
-from gradcli.language.runtime import attributes, classes, exceptions, operators, protocols
+from gradcli.language.runtime import (attributes, classes, exceptions, instance_dicts, operators,
+                                      protocols, tensor_subclasses)
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
@@ -123,8 +124,10 @@ def _print(ctx, *values, sep=None, end=None, file=None, flush=False):
     ctx.call(write, ["\n" if end is None else end], {})
 
 
-def _abs(x):
+def _abs(x, subclassing: bool = True):
     if isinstance(x, Tensor):
+        if tensor_subclasses.class_of(x) is not None:  # its class's __abs__, else torch's
+            return tensor_subclasses.special("__abs__", [x], lambda: F.abs(x), subclassing)
         return F.abs(x)
     if isinstance(x, (int, float, complex, *ARRAY_TYPES)):
         return abs(x)
@@ -482,6 +485,8 @@ def type_of(value) -> PyType:
         return value.language_type
     if isinstance(value, classes.UserClass):
         return TYPE_TYPE
+    if tensor_subclasses.STATUS.made and classes.class_of(value) is not None:
+        return classes.class_of(value)
     if type(value) is Tensor and kind_of(value) is not None:
         return _PARAMETER_TYPE[kind_of(value)]
     if type(value) is Tensor and value.is_parameter:
@@ -636,10 +641,14 @@ def _vars(obj):
         return obj.attrs
     if isinstance(obj, classes.UserClass):  # a class's mappingproxy
         return obj.attribute("__dict__")
+    if classes.class_of(obj) is not None and isinstance(obj, Tensor):  # a tensor subclass's
+        return instance_dicts.own_dict(obj)
     raise errors.type_error("vars() argument must have __dict__ attribute")
 
 
 def _hash(value):
+    if isinstance(value, Tensor):  # torch's Tensor.__hash__: id(self)
+        return id(value)
     try:
         return hash(value)
     except TypeError:

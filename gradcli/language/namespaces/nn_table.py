@@ -37,7 +37,7 @@ from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, M
                                                  SEQUENTIAL_METHODS, ModuleKind, check_module,
                                                  construct, extend, options_repr)
 from gradcli.language.namespaces import module_subclasses
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, tensor_subclasses
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS, TENSOR_METHODS
 from gradcli.language.runtime.signatures import entry
@@ -919,7 +919,11 @@ class ParameterHost(Tensor, metaclass=_ParameterMeta):
 
 
 def _parameter(cls, data, requires_grad):
-    return parameters.parameter(wrapped_data(data), requires_grad)
+    """nn.Parameter(data): a Parameter; for an instance of a tensor subclass, torch's path for
+    custom tensors: the instance detached, marked as a parameter."""
+    made = parameters.parameter(wrapped_data(data), requires_grad)
+    owner = classes.class_of(data)
+    return made if owner is None else tensor_subclasses.register(made, owner)
 
 
 PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundMethod(

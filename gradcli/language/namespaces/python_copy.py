@@ -29,6 +29,15 @@ def _module_type():
     return Module
 
 
+# torch's Tensor.__deepcopy__ for a subclass, whose new_empty() gives a plain tensor
+_SUBCLASS_COPY = (
+    "The default implementation of __deepcopy__() for non-wrapper subclasses only works for "
+    "subclass types that implement new_empty() and for which that function returns another "
+    "instance of the same subclass. You should either properly implement new_empty() for your "
+    "subclass or override __deepcopy__() if it is intended behavior for new_empty() to return "
+    "an instance of a different type.")
+
+
 def snapshot_kinds() -> tuple:
     """The objects deepcopy copies attribute by attribute: modules and the program's instances."""
     return (_module_type(), UserInstance)
@@ -71,6 +80,12 @@ def _object_copy(value, memo: dict, copy_item):
 def _deep(value, memo: dict):
     if id(value) in memo:
         return memo[id(value)]
+    if isinstance(value, Tensor) and classes.class_of(value) is not None:
+        hook = classes.special_method(value, "__deepcopy__")  # a tensor subclass's own
+        if hook is None:
+            raise errors.runtime(_SUBCLASS_COPY)
+        copied = memo[id(value)] = classes.call_bound(hook, [memo])
+        return copied
     if isinstance(value, Tensor):
         return _tensor_copy(value, memo)
     if isinstance(value, np.ndarray):

@@ -4,7 +4,7 @@ its operator or builtin does, through the language's protocols."""
 from __future__ import annotations
 
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import protocols
+from gradcli.language.runtime import protocols, tensor_subclasses
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry
 
@@ -13,13 +13,16 @@ _BINARY = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//",
            "rshift": ">>"}
 _COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _UNARY = {"neg": "-", "pos": "+", "invert": "~"}
-_BUILTIN = ("float", "int", "complex", "bool", "repr", "str", "format")  # __x__ is x(self)
+_BUILTIN = ("float", "int", "complex", "bool", "str", "format")  # __x__ is x(self)
 
 
-def _binary(op: str, reflected: bool):
-    if reflected:
-        return lambda t, other: protocols.binary(op, other, t)
-    return lambda t, other: protocols.binary(op, t, other)
+def _binary(op: str, dunder: str, reflected: bool):
+    """torch.Tensor's `dunder` itself (called by name, or through super() in a subclass)."""
+    def call(t, other):
+        a, b = (other, t) if reflected else (t, other)
+        return tensor_subclasses.special(dunder, [t, other], lambda: protocols.binary(
+            op, a, b, False), own=False)
+    return call
 
 
 def _builtin(name: str):
@@ -34,29 +37,39 @@ def _reversed(ctx, t: Tensor):
 
 
 TENSOR_DUNDERS = {
-    **{f"__{name}__": entry(f"__{name}__", _binary(op, False), "self, other")
+    **{f"__{name}__": entry(f"__{name}__", _binary(op, f"__{name}__", False), "self, other")
        for name, op in _BINARY.items()},
-    **{f"__r{name}__": entry(f"__r{name}__", _binary(op, True), "self, other")
+    **{f"__r{name}__": entry(f"__r{name}__", _binary(op, f"__r{name}__", True), "self, other")
        for name, op in _BINARY.items()},
     **{f"__i{name}__": entry(f"__i{name}__", lambda t, other, op=op: protocols.augmented(
-        op, t, other), "self, other") for name, op in _BINARY.items() if name != "matmul"},
-    **{f"__{name}__": entry(f"__{name}__", lambda t, other, op=op: protocols.compare(
-        op, t, other), "self, other") for name, op in _COMPARE.items()},
-    **{f"__{name}__": entry(f"__{name}__", lambda t, op=op: protocols.unary(op, t), "self")
+        op, t, other, False), "self, other") for name, op in _BINARY.items() if name != "matmul"},
+    **{f"__{name}__": entry(f"__{name}__", lambda t, other, op=op, name=name: (
+        tensor_subclasses.special(f"__{name}__", [t, other], lambda: protocols.compare(
+            op, t, other, subclassing=False), own=False)), "self, other")
+       for name, op in _COMPARE.items()},
+    **{f"__{name}__": entry(f"__{name}__", lambda t, op=op, name=name: tensor_subclasses.special(
+        f"__{name}__", [t], lambda: protocols.unary(op, t, False), own=False), "self")
        for name, op in _UNARY.items()},
     **{f"__{name}__": entry(f"__{name}__", _builtin(name), "self, *args", context=True)
        for name in _BUILTIN},
-    **{name: entry(name, _binary("/", name == "__rdiv__"), "self, other")
+    **{name: entry(name, _binary("/", name, name == "__rdiv__"), "self, other")
        for name in ("__div__", "__rdiv__")},
-    "__idiv__": entry("__idiv__", lambda t, other: protocols.augmented("/", t, other),
+    "__idiv__": entry("__idiv__", lambda t, other: protocols.augmented("/", t, other, False),
                       "self, other"),
     **{f"__{name}__": entry(f"__{name}__", lambda ctx, t, name=name: ctx.call(
         protocols.BUILTINS[name], [t], {}), "self", context=True, qualname=f"Tensor.__{name}__")
        for name in ("len", "iter")},
+    "__repr__": entry("__repr__", lambda ctx, t, tensor_contents=None: tensor_subclasses.repr_of(
+        ctx.printer, t, own=False), "self, *, tensor_contents=None", context=True,
+        qualname="Tensor.__repr__"),
+    "__getitem__": entry("__getitem__", lambda t, key: protocols.get_item(t, key, False),
+                         "self, key, /"),
+    "__setitem__": entry("__setitem__", lambda t, key, value: protocols.set_item(
+        t, key, value, False), "self, key, value, /"),
     "__contains__": entry("__contains__", lambda t, item: protocols.compare("in", item, t),
                           "self, element", qualname="Tensor.__contains__"),
     "__index__": entry("__index__", _builtin("int"), "self", context=True),
-    "__abs__": entry("__abs__", lambda t: protocols.absolute(t), "self"),
+    "__abs__": entry("__abs__", lambda t: protocols.absolute(t, False), "self"),
     "__hash__": entry("__hash__", id, "self"),  # torch hashes a tensor by identity
     "__reversed__": entry("__reversed__", _reversed, "self", context=True),
     "__array__": entry("__array__", lambda ctx, t: ctx.call(BoundMethod(

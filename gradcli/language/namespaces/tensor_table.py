@@ -13,7 +13,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.triggered import triggered
 from gradcli.language.namespaces.autograd_graph import register_post_accumulate_grad_hook
-from gradcli.language.namespaces.builtins import entry, table
+from gradcli.language.namespaces.builtins import TENSOR_TYPE, entry, table
 from gradcli.language.namespaces.declared_tables import layered
 from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import worded_as_torch
@@ -21,9 +21,10 @@ from gradcli.language.namespaces.torch_wording import C_CODED
 from gradcli.language.namespaces.math_table import TENSOR_MATH
 from gradcli.language.namespaces.storages import storage_of, untyped_storage_of
 from gradcli.language.namespaces.tensor_apply import TENSOR_APPLY
+from gradcli.language.namespaces.tensor_subclassing import AS_SUBCLASS, MAKE_SUBCLASS
 from gradcli.language.namespaces import tensor_dunders  # noqa: F401  (x.__add__ and the rest)
-from gradcli.language.runtime import protocols
-from gradcli.language.runtime.frames import GradRuntimeError, UserFunction
+from gradcli.language.runtime import protocols, tensor_subclasses
+from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
 from gradcli.language.runtime.signatures import Builtin, WrappedBuiltin
 from gradcli.language.runtime.values import Size, type_name
 from gradcli.language.runtime.uninitialized import check_shape
@@ -58,6 +59,7 @@ TENSOR_ATTRS = {
     "mH": (lambda t: S.adjoint(t, "mH"), None),
     "H": (S.hermitian, None),
     "grad_fn": (lambda t: t.grad_fn, None),
+    "name": (lambda t: None, None),  # (a tensor's graph name, which only tracing gives)
     "is_leaf": (lambda t: t.is_leaf, None),
     "retains_grad": (lambda t: t.retains_grad, None),
     "shape": (lambda t: check_shape(t) or Size(t.shape), None),
@@ -139,6 +141,7 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
     entry("untyped_storage", untyped_storage_of, "self"),
     entry("numpy", conversions.to_numpy, "self, *, force: bool=False", style="parser"),
     entry("cpu", lambda t: t, "self", style="parser"),
+    AS_SUBCLASS,
     entry("new", lambda t, *args, **kwargs: legacy_new(args, kwargs, t.dtype, True),
           "self, *args, **kwargs", style="parser"),
     # shapes and indexing
@@ -171,6 +174,10 @@ class _UnboundMethods(Mapping):
     def __getitem__(self, name: str):
         if name in _ALIASES:
             return self[_ALIASES[name]]
+        if name == "_make_subclass":
+            return MAKE_SUBCLASS
+        if name == "__torch_function__":  # a classmethod: bound to torch.Tensor
+            return BoundMethod(TENSOR_TYPE, tensor_subclasses.DEFAULT_HANDLER)
         method = TENSOR_METHODS[name] if name in TENSOR_METHODS else \
             tensor_dunders.TENSOR_DUNDERS[name]
         if name in _C_DUNDERS:

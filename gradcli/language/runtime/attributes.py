@@ -23,7 +23,10 @@ from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRA
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
-from gradcli.language.runtime import classes, exceptions, instance_dicts, operators, protocols
+from gradcli.language.runtime import (classes, exceptions, instance_dicts, operators, protocols,
+                                      tensor_subclasses)
+from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
+from gradcli.language.runtime.tensor_subclasses import class_of as class_of_tensor
 from gradcli.language.runtime.coercions import index, length, truth
 from gradcli.language.runtime.exceptions import stop_iteration
 from gradcli.language.runtime.formatting import ByItem, str_format
@@ -517,6 +520,12 @@ def get(value, name: str):
                 or classes.BUILTIN_ANCESTORS.get(value.hosts[0]) is value):
             return (value, *(classes.BUILTIN_ANCESTORS[host] for host in value.hosts[0].__mro__[
                 1:-1] if host in classes.BUILTIN_ANCESTORS), classes.OBJECT)
+        if SUBCLASSES.made and class_of_tensor(value) is not None:
+            found = class_of_tensor(value).find(name)  # an instance's class's own
+            if found is not classes.MISSING:
+                return classes.bind(found, value, class_of_tensor(value))
+        if name == "__dict__" and SUBCLASSES.made and class_of_tensor(value) is not None:
+            return instance_dicts.own_dict(value)  # (a program's class's instance)
         if isinstance(value, Tensor) and name in protocols.TENSOR_DUNDERS:
             return BoundMethod(value, CLASS_METHODS[Tensor][name])  # as torch.Tensor holds it
         if isinstance(value, PyType) and len(value.hosts) == 1 and \
@@ -556,18 +565,30 @@ def get(value, name: str):
 
 def tensor_method(value: Tensor, name: str):
     """The table method `value.name` resolves to; None where it resolves to anything else (an
-    attribute, a dunder, what the program set on the tensor)."""
+    attribute, a dunder, what the program set on the tensor, its subclass's own)."""
     if name[:2] == "__" or name in protocols.TENSOR_ATTRS or \
-            instance_dicts.lookup(value, name) is not instance_dicts.MISSING:
+            instance_dicts.lookup(value, name) is not instance_dicts.MISSING or \
+            SUBCLASSES.made and class_of_tensor(value) is not None:
         return None
     return protocols.TENSOR_METHODS.get(name)
 
 
 def _tensor_attribute(value: Tensor, name: str):
-    """tensor.name: what the program stored on it, else torch's attributes and methods."""
+    """tensor.name: a subclass's own attribute, what the program stored on the tensor, else
+    torch's attributes and methods."""
+    cls = class_of_tensor(value) if SUBCLASSES.made else None
+    if cls is not None:
+        found = cls.find(name)
+        if found is not classes.MISSING and (isinstance(found, classes.Property) or
+                                             instance_dicts.lookup(value, name) is
+                                             instance_dicts.MISSING):
+            return classes.bind(found, value, cls)
     own = instance_dicts.lookup(value, name)
     if own is not instance_dicts.MISSING:
         return own
+    if cls is not None and name in protocols.TENSOR_ATTRS:
+        return tensor_subclasses.getter(name, value, lambda: _from(
+            value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS))
     return _from(value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS)
 
 
@@ -599,6 +620,9 @@ def set(value, name: str, item) -> None:
     if isinstance(value, FlagNamespace) and value.assign(name, item):
         return
     if isinstance(value, Tensor):
+        cls = class_of_tensor(value) if SUBCLASSES.made else None
+        if cls is not None and classes.set_property(cls, value, name, item):
+            return  # a property of the tensor's class (a subclass of torch.Tensor)
         getter_setter = protocols.TENSOR_ATTRS.get(name)
         if getter_setter is not None and getter_setter[1] is not None:
             getter_setter[1](value, item)
@@ -815,6 +839,16 @@ def _from_super(proxy: classes.Super, name: str):
         return BoundMethod(proxy.instance, _OBJECT_METHODS[name])  # object.__setattr__
     if isinstance(proxy.instance, TableObject):
         return proxy.instance.base_attribute(name)
+    if isinstance(proxy.instance, Tensor):  # torch.Tensor's own, past the program's class
+        if name in protocols.TENSOR_ATTRS or name in protocols.TENSOR_METHODS:
+            return _from(proxy.instance, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS)
+        if name in protocols.TENSOR_DUNDERS:
+            return BoundMethod(proxy.instance, CLASS_METHODS[Tensor][name])
+    if isinstance(proxy.instance, classes.UserClass) and \
+            proxy.instance.base in classes.BASE_CLASS_ATTRIBUTES:  # super() in a classmethod
+        found = classes.BASE_CLASS_ATTRIBUTES[proxy.instance.base](proxy.instance, name)
+        if found is not classes.MISSING:
+            return found
     raise errors.TorchError("AttributeError", f"'super' object has no attribute '{name}'")
 
 

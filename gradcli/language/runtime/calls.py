@@ -13,7 +13,8 @@ from gradcli.engine.devices import Device
 from gradcli.engine.state import STATE
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import classes, exceptions, protocols
+from gradcli.language.runtime import classes, exceptions, protocols, tensor_subclasses
+from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.coercions import index, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject, bare_object
@@ -36,7 +37,12 @@ def global_name(name: str, span):
 
 def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict):
     """Call a table entry with its arguments bound by its signature; one of torch's functions
-    whose arguments do not fit hands the call to a tensor-like argument's __torch_function__."""
+    whose arguments do not fit hands the call to a tensor-like argument's __torch_function__,
+    and one given an instance of a tensor subclass hands it to the protocol."""
+    if SUBCLASSES.active and tensor_subclasses.involved((*args, *kwargs.values())):
+        result = tensor_subclasses.call(runtime, builtin, args, kwargs)
+        if result is not tensor_subclasses.PASS:
+            return result
     try:
         positional, keywords = builtin.bind(args, kwargs)
         if not builtin.frames:
@@ -197,9 +203,13 @@ def _numpy_key(key):
     return _numpy_side(_user_index(key))
 
 
-def get_item(value, key):
-    """value[key] for tensors (torch's indexing) and Python's containers."""
+def get_item(value, key, subclassing: bool = True):
+    """value[key] for tensors (torch's indexing) and Python's containers (`subclassing` False:
+    torch.Tensor.__getitem__ itself, for an instance of a tensor subclass too)."""
     if isinstance(value, Tensor):
+        if SUBCLASSES.made and tensor_subclasses.involved((value, key)):
+            return tensor_subclasses.special("__getitem__", [value, key], lambda: indexing.get_item(
+                value, _user_index(key)), subclassing)
         return indexing.get_item(value, _user_index(key))
     if isinstance(value, TableObject) and (value.is_sequence or value.subscriptable):
         return value.item(key)
@@ -266,10 +276,14 @@ def _plain_key(key) -> bool:
         type(key) is tuple and all(_plain_key(k) for k in key))
 
 
-def set_item(value, key, item) -> None:
-    """value[key] = item."""
+def set_item(value, key, item, subclassing: bool = True) -> None:
+    """value[key] = item (`subclassing` as for get_item)."""
     if isinstance(value, Tensor):
-        indexing.set_item(value, _user_index(key), item)
+        if SUBCLASSES.made and tensor_subclasses.involved((value, key, item)):
+            tensor_subclasses.special("__setitem__", [value, key, item], lambda: indexing.set_item(
+                value, _user_index(key), item), subclassing)
+        else:
+            indexing.set_item(value, _user_index(key), item)
     elif isinstance(value, classes.ContainerInstance) and \
             classes.special_method(value, "__setitem__") is not None:
         classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])

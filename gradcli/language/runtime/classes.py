@@ -12,7 +12,10 @@ from __future__ import annotations
 from gradcli.engine.records import field, record
 
 from gradcli.engine import errors
+from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import protocols
+from gradcli.language.runtime.tensor_subclasses import CLASSES as TENSOR_CLASSES
+from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm
@@ -738,7 +741,9 @@ def instantiate(cls: UserClass, args: list, kwargs: dict):
 
 def class_of(value) -> UserClass | None:
     """The user class of an instance (plain or with a builtin base), else None."""
-    return value.user_class() if isinstance(value, TableObject) else None
+    if isinstance(value, TableObject):
+        return value.user_class()
+    return TENSOR_CLASSES.get(value) if SUBCLASSES.made and type(value) is Tensor else None
 
 
 @record

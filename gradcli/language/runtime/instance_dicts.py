@@ -22,6 +22,11 @@ def lookup(value, name: str):
 
 
 def store(value, name: str, item) -> None:
+    own_dict(value)[name] = item
+
+
+def own_dict(value) -> dict:
+    """`value.__dict__` itself (made empty the first time)."""
     own = _own(value)
     if own is None:
         key = id(value)
@@ -29,7 +34,7 @@ def store(value, name: str, item) -> None:
         # (the table bound now: at interpreter exit the module's globals may be gone first)
         _DICTS[key] = (weakref.ref(value, lambda _, key=key, table=_DICTS: table.pop(key, None)),
                        own)
-    own[name] = item
+    return own
 
 
 def remove(value, name: str) -> bool:

@@ -15,10 +15,12 @@ from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
-from gradcli.language.runtime import classes, coercions, protocols
+from gradcli.language.runtime import classes, coercions, protocols, tensor_subclasses
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
+from gradcli.language.runtime.tensor_subclasses import class_of as class_of_tensor
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime import values
 from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
@@ -76,8 +78,11 @@ _SAFE_PY_TYPES = (bool, int, float, complex, str, bytes, deque, list, tuple, typ
 _TENSOR_OPERANDS = frozenset((Tensor, bool, int, float, complex))
 
 
-def binary(op: str, a, b):
-    """a <op> b."""
+def binary(op: str, a, b, subclassing: bool = True):
+    """a <op> b (`subclassing` False: as for plain tensors, whatever their classes)."""
+    if subclassing and SUBCLASSES.made and (class_of_tensor(a) or class_of_tensor(b)):
+        return tensor_subclasses.binary(op, BINARY_DUNDERS[op], a, b,
+                                        lambda: binary(op, a, b, False))
     if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
             type(a) is Tensor or type(b) is Tensor) and op != "@":
         return _TENSOR_BINARY[op](a, b)
@@ -94,7 +99,7 @@ def binary(op: str, a, b):
             return _by_array(op, a, b)
     elif isinstance(a, _SAFE_PY_TYPES) and isinstance(b, _SAFE_PY_TYPES):
         if type(a) in classes.VALUE_KINDS or type(b) in classes.VALUE_KINDS:  # class P(tuple)
-            result = _user_operator(_BINARY_DUNDERS[op], a, b)
+            result = _user_operator(BINARY_DUNDERS[op], a, b)
             if result is not classes.MISSING:
                 return result
         try:
@@ -105,7 +110,7 @@ def binary(op: str, a, b):
             raise errors.TorchError("ZeroDivisionError", str(error)) from None
         except TypeError as error:  # Python's own words for its own types
             raise errors.type_error(_size_named(str(error), a, b)) from None
-    result = _user_operator(_BINARY_DUNDERS[op], a, b)
+    result = _user_operator(BINARY_DUNDERS[op], a, b)
     if result is not classes.MISSING:
         return result
     result = _table_operator(op, a, b)
@@ -163,11 +168,11 @@ def _sequence_and_tensor(op: str, a, b):
                     classes.special_method(count, "__index__") is not None:
                 return _multiply(sequence, coercions.index(count))
     if op == "+" and isinstance(b, Tensor):
-        _refuse_concatenation(a)
+        _refuse_concatenation(a, b)
     return classes.MISSING
 
 
-def _refuse_concatenation(sequence) -> None:
+def _refuse_concatenation(sequence, tensor: Tensor) -> None:
     """`sequence + tensor`: torch's __radd__ declines, so Python falls back on the left
     operand's sequence concatenation, which refuses a tensor in its own words."""
     if type(sequence) is np.ndarray:
@@ -177,7 +182,8 @@ def _refuse_concatenation(sequence) -> None:
             "implementations.")
     if type(sequence) in (list, tuple, str):
         name = type_name(sequence)
-        raise errors.type_error(f'can only concatenate {name} (not "Tensor") to {name}')
+        raise errors.type_error(f'can only concatenate {name} (not "{type_name(tensor)}") to '
+                                f'{name}')
 
 
 def _by_array(op: str, tensor: Tensor, array: np.ndarray) -> Tensor:
@@ -245,7 +251,7 @@ def _size_named(message: str, a, b) -> str:
 
 
 # The special methods a user class may define for each operator: (a's, then b's reflected).
-_BINARY_DUNDERS = {
+BINARY_DUNDERS = {
     "+": ("__add__", "__radd__"), "-": ("__sub__", "__rsub__"), "*": ("__mul__", "__rmul__"),
     "/": ("__truediv__", "__rtruediv__"), "//": ("__floordiv__", "__rfloordiv__"),
     "%": ("__mod__", "__rmod__"), "**": ("__pow__", "__rpow__"),
@@ -298,7 +304,7 @@ def inplace_binary(op: str, a, b):
     """`a op= b` for what is not a tensor: the user's __iop__ first, Python's own in-place
     operator for its containers (a list grows in place), else `a op b`."""
     if classes.class_of(a) is not None or isinstance(a, TableObject):
-        method = classes.special_method(a, "__i" + _BINARY_DUNDERS[op][0][2:])
+        method = classes.special_method(a, "__i" + BINARY_DUNDERS[op][0][2:])
         if method is not None:
             result = classes.call_bound(method, [b])
             if result is not NotImplemented:
@@ -335,7 +341,7 @@ def array_inplace(op: str, array, operand):
     """`array <op>= operand` on a NumPy array: written into the array, as NumPy does."""
     if isinstance(operand, Tensor):
         if op == "+":
-            _refuse_concatenation(array)
+            _refuse_concatenation(array, operand)
         raise errors.type_error(f"unsupported operand type(s) for {op}=: 'numpy.ndarray' and "
                                 "'Tensor'")
     with numpy_warnings():  # (run once: it writes into the array)
@@ -346,7 +352,9 @@ def _tensor_operand(value) -> bool:
     return isinstance(value, (Tensor, bool, int, float, complex))
 
 
-def unary(op: str, a):
+def unary(op: str, a, subclassing: bool = True):
+    if subclassing and SUBCLASSES.made and class_of_tensor(a):
+        return tensor_subclasses.special(_UNARY_DUNDERS[op], [a], lambda: unary(op, a, False))
     if isinstance(a, Tensor):
         if op == "-":
             return F.neg(a)
@@ -365,9 +373,10 @@ def unary(op: str, a):
     raise errors.type_error(f"bad operand type for unary {op}: '{type_name(a)}'")
 
 
-def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1):
+def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1, subclassing: bool = True):
     """a <op> b for one comparison of a chain; `room` is how many nested comparisons Python's
-    recursion limit leaves (lists in lists compare level by level)."""
+    recursion limit leaves (lists in lists compare level by level); `subclassing` as for
+    binary()."""
     if op in ("is", "is not"):
         return (a is b) if op == "is" else (a is not b)
     if op in ("in", "not in"):
@@ -375,6 +384,9 @@ def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1):
         return found if op == "in" else not found
     if type(a) is type(b) and type(a) in (list, tuple, dict):
         return _compare_containers(op, a, b, room)
+    if subclassing and SUBCLASSES.made and (class_of_tensor(a) or class_of_tensor(b)):
+        return tensor_subclasses.binary(op, _COMPARE_DUNDERS[op], a, b,
+                                        lambda: compare(op, a, b, room, False))
     if classes.class_of(a) is not None or classes.class_of(b) is not None:
         result = _user_operator(_COMPARE_DUNDERS[op], a, b)
         if result is not classes.MISSING:

@@ -12,6 +12,7 @@ from gradcli.engine.triggered import triggered
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.frames import GradRuntimeError, UserFunction
 from gradcli.language.runtime.torch_homes import home
+from gradcli.language.runtime.values import Printer
 
 _DISPATCH_FAILED = ("no implementation found for ", "Multiple dispatch failed for ")
 _NOT_IMPLEMENTED_HINT = "For more information, try re-running with TORCH_LOGS=not_implemented"
@@ -23,7 +24,7 @@ def overrides(value) -> bool:
         classes.special_method(value, "__torch_function__") is not None
 
 
-def _arguments(args, kwargs):
+def arguments(args, kwargs):
     """The arguments torch looks at: each one, and the members of a list or tuple."""
     for value in (*args, *kwargs.values()):
         if isinstance(value, (list, tuple)):
@@ -34,10 +35,10 @@ def _arguments(args, kwargs):
 
 def offered(args, kwargs) -> bool:
     """Whether an argument (or a member of a list or tuple one) brings a __torch_function__."""
-    return any(overrides(value) for value in _arguments(args, kwargs))
+    return any(overrides(value) for value in arguments(args, kwargs))
 
 
-def _label(builtin) -> tuple[str, bool, object] | None:
+def label(builtin) -> tuple[str, bool, object] | None:
     """How torch names the function in its messages, whether it is written in Python, and the
     function its handlers get (a Tensor method as torch.Tensor holds it); None when the
     callable is none of torch's overridable functions."""
@@ -55,7 +56,8 @@ def _label(builtin) -> tuple[str, bool, object] | None:
     return f"{module}.{found.qualname.rpartition('.')[2]}", False, builtin
 
 
-def _kind(value):
+def kind(value):
+    """The class torch lists in `types` for an overloaded argument."""
     return protocols.type_of(value) if isinstance(value, Tensor) else classes.class_of(value)
 
 
@@ -63,16 +65,16 @@ def _is_subclass(kind, other) -> bool:
     return isinstance(kind, classes.UserClass) and other in kind.mro
 
 
-def _overloaded(values) -> list:
+def overloaded(values) -> list:
     """One argument per class, in order, a subclass's before its base's (torch's
     _get_overloaded_args)."""
     chosen, kinds = [], []
     for value in values:
-        kind = _kind(value)
-        if kind in kinds:
+        its = kind(value)
+        if its in kinds:
             continue
-        at = next((i for i, other in enumerate(kinds) if _is_subclass(kind, other)), len(kinds))
-        kinds.insert(at, kind)
+        at = next((i for i, other in enumerate(kinds) if _is_subclass(its, other)), len(kinds))
+        kinds.insert(at, its)
         chosen.insert(at, value)
     return chosen
 
@@ -85,9 +87,9 @@ def warn_plain_methods(kinds, in_python: bool) -> None:
     """torch's warning for each class whose __torch_function__ is no classmethod: Python's
     DeprecationWarning from handle_torch_function, the argument parser's C++ UserWarning (once
     a process)."""
-    for kind in kinds:
-        if isinstance(kind, classes.UserClass) and isinstance(
-                kind.find("__torch_function__"), (UserFunction, classes.StaticMethod)):
+    for its in kinds:
+        if isinstance(its, classes.UserClass) and isinstance(
+                its.find("__torch_function__"), (UserFunction, classes.StaticMethod)):
             if in_python:
                 STATE.warn("DeprecationWarning", _PLAIN_METHOD.replace(  # (torch's own text)
                     "`__torch_function__`", "`__torch_function__"))
@@ -96,7 +98,7 @@ def warn_plain_methods(kinds, in_python: bool) -> None:
                     _PLAIN_METHOD, "torch/csrc/utils/python_arg_parser.cpp", 359), once=True)
 
 
-def _handle(value, args: list):
+def handle(value, args: list):
     """value's __torch_function__ called with `args` (whatever the class holds there: Python's
     TypeError when it cannot be called)."""
     handler = classes.special_method(value, "__torch_function__")
@@ -105,7 +107,7 @@ def _handle(value, args: list):
     return classes.class_of(value).runtime.call(handler, args, {})
 
 
-def _by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
+def by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
     """What torch's Python functions hand to handle_torch_function: the values of the
     parameters without defaults by position, the others by name, defaults included."""
     params = [param for param in builtin.params if not (param.var_positional or
@@ -121,33 +123,38 @@ def dispatch(runtime, builtin, args: list, kwargs: dict, failure: errors.TorchEr
     """Call `builtin` through the __torch_function__ of its tensor-like arguments; `failure`
     (why the arguments did not fit) again when the callable is not one of torch's, or when a C
     function failed otherwise than with a TypeError (torch's Python functions check first)."""
-    label = _label(builtin)
-    if label is None or not label[1] and failure.kind != "TypeError" or \
+    labelled = label(builtin)
+    if labelled is None or not labelled[1] and failure.kind != "TypeError" or \
             failure.message.startswith(_DISPATCH_FAILED):  # handlers declined it already
         raise failure
-    name, in_python, function = label
-    values = [value for value in _arguments(args, kwargs)
-              if overrides(value) or in_python and isinstance(value, Tensor)]
-    overloaded = _overloaded(values)
-    types = tuple(_kind(value) for value in overloaded)
+    name, in_python, function = labelled
+    chosen = overloaded([value for value in arguments(args, kwargs)
+                         if overrides(value) or in_python and isinstance(value, Tensor)])
+    types = tuple(kind(value) for value in chosen)
     warn_plain_methods(types, in_python)
     if in_python:
-        call_args, call_kwargs = _by_parameter(builtin, args, kwargs)
+        call_args, call_kwargs = by_parameter(builtin, args, kwargs)
     else:
         call_args, call_kwargs = tuple(args), (dict(kwargs) if kwargs else None)
-    for value in overloaded:
+    for value in chosen:
         if isinstance(value, Tensor):
             continue  # Tensor's own handler declines types that are not its subclasses
-        result = _handle(value, [function, types, call_args, call_kwargs])
+        result = handle(value, [function, types, call_args, call_kwargs])
         if result is not NotImplemented:
             return result
+    raise declined(name, types, in_python)
+
+
+def declined(name: str, types: tuple, in_python: bool) -> errors.TorchError:
+    """torch's error when every handler returned NotImplemented."""
+    printer = Printer()
     if in_python:
-        raise errors.type_error(f"{_DISPATCH_FAILED[0]}'{name}' on types that implement "
-                                f"__torch_function__: {runtime.printer.str(list(types))}")
-    listed = "".join(f"  - tensor subclass {runtime.printer.str(kind)}\n" for kind in types)
-    raise errors.type_error(f"{_DISPATCH_FAILED[1]}'{name}'; all __torch_function__ "
-                            f"handlers returned NotImplemented:\n\n{listed}\n"
-                            f"{_NOT_IMPLEMENTED_HINT}")
+        return errors.type_error(f"{_DISPATCH_FAILED[0]}'{name}' on types that implement "
+                                 f"__torch_function__: {printer.str(list(types))}")
+    listed = "".join(f"  - tensor subclass {printer.str(its)}\n" for its in types)
+    return errors.type_error(f"{_DISPATCH_FAILED[1]}'{name}'; all __torch_function__ "
+                             f"handlers returned NotImplemented:\n\n{listed}\n"
+                             f"{_NOT_IMPLEMENTED_HINT}")
 
 
 def _held(name: str):
@@ -160,6 +167,13 @@ _C_OPERATORS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__"
                 "__matmul__": "matmul", "__eq__": "eq", "__ne__": "ne", "__lt__": "lt",
                 "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__rand__": "bitwise_and",
                 "__ror__": "bitwise_or", "__rxor__": "bitwise_xor"}
+# what a handler gets for an operator of a tensor subclass's instance: these C methods, else
+# torch.Tensor's special method itself
+SUBCLASS_OPERATORS = {**{dunder: name for dunder, name in _C_OPERATORS.items() if dunder != "__eq__"},
+                      "__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
+                      "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_",
+                      "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
+                      "__ipow__": "pow_"}
 _C_DUNDERS = ("__and__", "__or__", "__xor__", "__lshift__", "__rshift__")
 
 
@@ -170,14 +184,14 @@ def operator(dunder: str, tensor: Tensor, other):
     if not overrides(other):
         return NotImplemented
     if dunder in _C_OPERATORS:
-        method, types = _held(_C_OPERATORS[dunder]), (_kind(other),)
+        method, types = _held(_C_OPERATORS[dunder]), (kind(other),)
     else:
         method = _held("pow" if dunder == "__pow__" else dunder)
-        types = None if dunder in _C_DUNDERS else (_kind(tensor), _kind(other))
-        types = types or (_kind(other),)
+        types = None if dunder in _C_DUNDERS else (kind(tensor), kind(other))
+        types = types or (kind(other),)
     kwargs = None if len(types) == 1 else {}
     try:
-        return _handle(other, [method, types, (tensor, other), kwargs])
+        return handle(other, [method, types, (tensor, other), kwargs])
     except (errors.TorchError, GradRuntimeError) as error:
         if error.kind == "TypeError":  # torch's operators read it as NotImplemented
             return NotImplemented

@@ -23,6 +23,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
 from gradcli.language.namespaces.public_names import unsupported
+from gradcli.language.runtime import tensor_subclasses
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm
@@ -129,6 +130,10 @@ def iterate(value):
     if isinstance(value, Tensor):
         if value.ndim == 0:
             raise errors.type_error("iteration over a 0-d tensor")
+        if tensor_subclasses.STATUS.made and value in tensor_subclasses.CLASSES:
+            from gradcli.language.runtime import classes  # (its class's own __iter__ first)
+            own = classes.class_of(value).find("__iter__") is not classes.MISSING
+            return _user_iterator(value) if own else tensor_subclasses.rows(value)
         return indexing.unbind_rows(value, 0)
     if isinstance(value, _ITERABLES) and not (isinstance(value, TableObject) and
                                               _user_iterator_defined(value)):
@@ -266,14 +271,23 @@ class Printer:
         uninitialized = kind_of(t)
         if uninitialized is not None:
             return f"<{uninitialized}>"
+        if tensor_subclasses.STATUS.made and t in tensor_subclasses.CLASSES:
+            return tensor_subclasses.repr_of(self, t)
+        return self.plain_tensor(t)
+
+    def plain_tensor(self, t: Tensor, prefix: str = "tensor") -> str:
+        """torch's Tensor.__repr__ (`prefix` the name of a subclass's instance's class)."""
         label = t.grad_fn.class_name if t.grad_fn is not None else None
         if t.sparse is not None:
             return printing.sparse_repr(t, self.options, default_dtype=STATE.default_dtype)
         text = printing.tensor_repr(t.data, t.dtype, self.options,
                                     default_dtype=STATE.default_dtype,
                                     requires_grad=t.requires_grad and t.grad_fn is None,
-                                    grad_fn_label=label, tangent=self._tangent(t))
-        return "Parameter containing:\n" + text if t.is_parameter else text
+                                    grad_fn_label=label, tangent=self._tangent(t),
+                                    prefix=prefix)
+        if t.is_parameter:  # a subclass's instance flagged as a parameter: wrapped
+            return "Parameter containing:\n" + text if prefix == "tensor" else f"Parameter({text})"
+        return text
 
     def _tangent(self, t: Tensor) -> str | None:
         """The tangent as torch's f"tangent={tangent}" formats it (a 0-dim one as its item)."""
@@ -392,7 +406,8 @@ class Printer:
         """format(value, spec), with torch's rule: a 0-d tensor (not a Parameter) formats as its
         item."""
         if isinstance(value, Tensor):
-            if value.ndim == 0 and not value.is_parameter:
+            if value.ndim == 0 and not value.is_parameter and \
+                    tensor_subclasses.class_of(value) is None:
                 return format(value.data.item(), spec)
             if spec:
                 raise errors.type_error(
@@ -471,7 +486,10 @@ def _object_repr(value) -> str:
     kind = builtin_kind(value) if isinstance(value, Builtin) else None
     if kind == "method_descriptor":  # list.append, torch.Tensor.sum
         owner = C_CLASSES[value.qualname.rpartition(".")[0]]
-        return f"<method '{value.name}' of '{owner}' objects>"
+        shown = "slot wrapper" if value.name in _SLOTS else "method"
+        return f"<{shown} '{value.name}' of '{owner}' objects>"
+    if isinstance(value, Builtin) and value.qualname == "getset_descriptor.__get__":
+        return f"<method-wrapper '__get__' of getset_descriptor object at {_address(value)}>"
     if isinstance(value, Builtin) and value.qualname in _C_CLASS_METHODS:  # dict.fromkeys
         return f"<built-in method {value.name} of type object at {_address(value)}>"
     if isinstance(value, Builtin) and value.style == "python" and "." in value.qualname:
@@ -492,6 +510,10 @@ def _object_repr(value) -> str:
     if isinstance(value, ContextManager):
         return value.shown or f"<{value.label} object at {_address(value)}>"
     return f"<{qualified_type_name(value)} object at {_address(value)}>"
+
+
+# the special methods of TensorBase written as type slots
+_SLOTS = frozenset(("__getitem__", "__setitem__", "__delitem__"))
 
 
 def python_method(value) -> bool:
@@ -579,6 +601,8 @@ def type_name(value) -> str:
         return kind_of(value)
     if type(value) is Tensor and value.is_parameter:
         return "Parameter"
+    if tensor_subclasses.STATUS.made and tensor_subclasses.class_of(value) is not None:
+        return tensor_subclasses.class_of(value).name
     if isinstance(value, TableObject):
         return value.class_name
     if isinstance(value, PyType):
