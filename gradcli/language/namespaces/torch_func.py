@@ -7,6 +7,8 @@ by calling the function once per entry of the batch and stacking the results.
 
 from __future__ import annotations
 
+import weakref
+
 from gradcli.engine import creation, errors, forward_ad, grad_api, vmap_batched
 from gradcli.engine.records import replace
 from gradcli.engine.functions import F
@@ -65,7 +67,15 @@ def _prepare(t: Tensor) -> Tensor:
     do (no view op in a nested transform's results' graph)."""
     if t.requires_grad:
         return selection.alias(t)
-    return _keeping_tangent(t, grad_api.requires_grad_(F.detach(t), True))
+    leaf = grad_api.requires_grad_(F.detach(t), True)
+    _TRANSFORM_LEAVES[leaf] = len(STATE.func_transforms)
+    return _keeping_tangent(t, leaf)
+
+
+# the fresh leaves transforms differentiate by, and how deep in transforms each was made: seen
+# from a shallower transform, a graph reaching one reaches nothing outside (torch's inner levels
+# leave no graph at the outer ones)
+_TRANSFORM_LEAVES = weakref.WeakKeyDictionary()
 
 
 def _keeping_tangent(t: Tensor, result: Tensor) -> Tensor:
@@ -106,7 +116,8 @@ def _reaches_outside(t: Tensor, inner: frozenset) -> bool:
             continue
         seen.add(id(node))
         variable = getattr(node, "variable", None)
-        if variable is not None and id(variable) not in inner:
+        if variable is not None and id(variable) not in inner and \
+                _TRANSFORM_LEAVES.get(variable, -1) <= len(STATE.func_transforms):
             return True
         todo.extend(n for n, _ in node.next_edges)
     return False
