@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import weakref
 
-from gradcli.engine import dtypes, errors, saved_hooks
+from gradcli.engine import dtypes, errors, saved_hooks, vmap_batched
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
@@ -176,11 +176,11 @@ class Node:
         out = self.saved_result
         node = self if STATE.grad_enabled else None
         if type(out) is tuple:
-            out = tuple(_tangent_of(o, Tensor(o.data, o.dtype, grad_fn=node if nr in
-                                              self._differentiable() else None, output_nr=nr))
-                        for nr, o in enumerate(out))
+            out = tuple(_tangent_of(o, _batched_as(o, Tensor(
+                o.data, o.dtype, grad_fn=node if nr in self._differentiable() else None,
+                output_nr=nr))) for nr, o in enumerate(out))
         elif out is not None:
-            out = _tangent_of(out, Tensor(out.data, out.dtype, grad_fn=node))
+            out = _tangent_of(out, _batched_as(out, Tensor(out.data, out.dtype, grad_fn=node)))
         if saved_hooks.EVER_PACKED and self in saved_hooks.PACKED:
             return saved_hooks.unpack_node(self, self.saved_args, out)
         return self.saved_args, out
@@ -255,7 +255,15 @@ def _shadow(tensor: Tensor) -> Tensor:
     alive (torch's SavedVariable keeps an output's forward grad)."""
     shadow = Tensor(tensor.data, tensor.dtype)
     shadow._version_counter = tensor._version_counter
-    return _tangent_of(tensor, shadow)
+    return _tangent_of(tensor, _batched_as(tensor, shadow))
+
+
+def _batched_as(source: Tensor, target: Tensor) -> Tensor:
+    """`target`, batched by the running vmap when `source` is (a saved output stays batched in
+    its backward)."""
+    if STATE.vmap_batched is not None:
+        vmap_batched.spread((source,), (target,))
+    return target
 
 
 def _tangent_of(source: Tensor, target: Tensor) -> Tensor:

@@ -545,6 +545,9 @@ def _matrix_vector(a, b, a_strides, b_strides, a_row: bool, b_row: bool) -> np.n
     if m == 1 and a_row and not b_row:
         out = gemv_rows(b.T, a[0], b_strides[1])
         return None if out is None else out[None, :]
+    if m == b.shape[1] == 1 and not a_row and not b_row:  # a dot of two column-major operands
+        out = gemv_rows(a, b[:, 0], k)  # (x.t() @ y.t(), a Linear's input gradient of one row)
+        return None if out is None else out[:, None]
     return None
 
 

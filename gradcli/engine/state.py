@@ -86,6 +86,7 @@ class EngineState:
         self.inference = False  # inside torch.inference_mode
         self.random_refused = None  # what a random draw raises (vmap's randomness="error")
         self.vmap_batched = None  # while a vmap runs: a WeakSet of the tensors it batches
+        self.vmap_sample = None  # (sample, batch size) of a vmap running alone, for row folds
         self.func_transforms = ()  # the kinds of torch.func transforms running ("grad", "vmap")
         # vmap runs its samples one by one: all but the last keep the graph autograd.grad walks,
         # which torch's one batched backward walks once

@@ -72,6 +72,12 @@ def spread(args: tuple, outputs: tuple) -> None:
             return
 
 
+def any_batched(*tensors) -> bool:
+    """Whether a running vmap batches any of `tensors` (torch then takes the op's batch rule)."""
+    batched = STATE.vmap_batched
+    return batched is not None and any(t in batched for t in tensors)
+
+
 def refuse(t, message: str) -> None:
     """torch's vmap error `message` when t is batched."""
     if STATE.vmap_batched is not None and t in STATE.vmap_batched:

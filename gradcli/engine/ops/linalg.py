@@ -6,10 +6,11 @@ import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, matmul_order
+from gradcli.engine import autocast, dtypes, errors, matmul_order, vmap_batched
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.registry import LINEAR, OPS, apply, defop
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 
@@ -111,9 +112,19 @@ def _peel_offset(a: np.ndarray) -> int:
     return a.__array_interface__["data"][0] % 16 // a.itemsize
 
 
-def _mm(a, b, self_strides, mat2_strides, bias=None):
+def _mm(a, b, self_strides, mat2_strides, bias=None, fold=None):
     """mm (addmm with a bias) in torch's summation order where it is known
-    (gradcli/engine/matmul_order.py), else through np.matmul."""
+    (gradcli/engine/matmul_order.py), else through np.matmul. `fold` (sample, batch size): `a`
+    is one sample of a vmap, whose batch rule multiplies the rows of all samples at once."""
+    if fold is not None:
+        sample, size, right = fold
+        if right:  # (b.mT @ a.T).mT, b's samples folded into rows
+            return _mm(b.T, a.T, (b.shape[0], 1), self_strides[::-1],
+                       fold=(sample, size, False)).T
+        m, k = a.shape
+        rows = np.zeros((size * m, k), a.dtype)
+        rows[sample * m:(sample + 1) * m] = a
+        return _mm(rows, b, (k, 1), mat2_strides)[sample * m:(sample + 1) * m]
     exact = matmul_order.mm(a, b, bias, self_strides, mat2_strides, offsets=(_peel_offset(a), 0))
     if exact is not None:
         return exact
@@ -150,8 +161,8 @@ bmm_values = _bmm  # matrix_exp's products
 
 defop("mm", "MmBackward0", _mm, save=(0, 1),
       save_for=((1,), (0,)), complex=True,
-      vjp=(lambda g, a, b, self_strides, mat2_strides: mm_mat1_backward(g, b, self_strides),
-           lambda g, a, b, self_strides, mat2_strides: mm_mat2_backward(g, a, mat2_strides)),
+      vjp=(lambda g, a, b, self_strides, mat2_strides, **_: mm_mat1_backward(g, b, self_strides),
+           lambda g, a, b, self_strides, mat2_strides, **_: mm_mat2_backward(g, a, mat2_strides)),
       jvp=(lambda t, a, b, out, **_: F.mm(t, b), lambda t, a, b, out, **_: F.mm(a, t)),
       rule=('grad @ mat2.t()', 'self.t() @ grad'))
 def _addmm(bias, a, b, mat1_strides, mat2_strides, beta=1, alpha=1):
@@ -256,7 +267,24 @@ def mm(a: Tensor, b: Tensor, out_dtype=None) -> Tensor:
     a, b = autocast.cast_lower(a, b)
     errors.check_out_dtype("mm", out_dtype)
     _check_mm(a, b)
-    return apply(OPS["mm"], a, b, self_strides=element_strides(a), mat2_strides=element_strides(b))
+    fold = _row_fold(a, b)
+    return apply(OPS["mm"], a, b, self_strides=element_strides(a), mat2_strides=element_strides(b),
+                 **({} if fold is None else {"fold": fold}))
+
+
+def _row_fold(a: Tensor, b: Tensor):
+    """(sample, batch size, whether `b` is the batched one) when a lone vmap batches one of the
+    two: functorch's mm batch rule calls matmul, which folds the batch into the rows of one
+    mm (of b.mT's rows when b is batched, which it does only when `a` requires grad)."""
+    sample = STATE.vmap_sample
+    if sample is None or a.dtype not in (dtypes.float32, dtypes.float64):
+        return None
+    left, right = vmap_batched.any_batched(a), vmap_batched.any_batched(b)
+    if left and not right:
+        return (*sample, False)
+    if right and not left and a.requires_grad:
+        return (*sample, True)
+    return None
 
 
 def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
@@ -270,6 +298,8 @@ def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta=1, alpha=1) -> Tensor:
             raise errors.runtime(f"{name} must be a matrix, got {matrix.ndim}-D tensor")
     _check_mm(a, b)
     check_expandable(bias, (a.shape[0], b.shape[1]))
+    if vmap_batched.any_batched(bias, a, b):  # functorch's addmm_decomp: no fused kernel
+        return F.add(F.mul(bias, beta), mm(a, b), alpha=alpha)
     return apply(OPS["addmm"], bias, a, b, mat1_strides=element_strides(a),
                  mat2_strides=element_strides(b), **coefficients(beta, alpha))
 

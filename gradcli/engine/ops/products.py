@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 
-from gradcli.engine import autocast, dtypes, errors, grad_api, matmul_order, schemas
+from gradcli.engine import (autocast, dtypes, errors, grad_api, matmul_order, schemas,
+                            vmap_batched)
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine import distance_kernels
@@ -164,7 +165,16 @@ def addmv(bias: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
         raise errors.runtime(f"addmv input tensors must have the same dtype, but got "
                              f"{bias.dtype.scalar_name}, {mat.dtype.scalar_name}, and "
                              f"{vec.dtype.scalar_name}")
+    if vmap_batched.any_batched(bias, mat, vec):  # functorch's addmv_decomp
+        return _decomposed(bias, F.mv(mat, vec), beta, alpha)
     return apply(OPS["addmv"], bias, mat, vec, **F.coefficients(beta, alpha))
+
+
+def _decomposed(bias: Tensor, product: Tensor, beta, alpha) -> Tensor:
+    """functorch's decomposition of a fused add-product under vmap: the product scaled by
+    alpha, then beta * bias added (left out when beta is 0)."""
+    out = product if alpha == 1 else F.mul(product, alpha)
+    return out if beta == 0 else F.add(F.mul(bias, beta), out)
 
 
 def addr(bias: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
@@ -184,6 +194,8 @@ def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, out_dtype=None, *, beta=1, alp
     for t in (b2, bias):  # the kernel reads every operand as batch1's scalar type
         if t.dtype is not b1.dtype:
             raise errors.scalar_type_mismatch(b1.dtype, t.dtype)
+    if vmap_batched.any_batched(bias, b1, b2):  # functorch's baddbmm_decomp
+        return _decomposed(bias, F.bmm(b1, b2), beta, alpha)
     return apply(OPS["baddbmm"], bias, b1, b2, **F.coefficients(beta, alpha))
 
 

@@ -7,10 +7,12 @@ by calling the function once per entry of the batch and stacking the results.
 
 from __future__ import annotations
 
+import weakref
+
 from gradcli.engine import creation, errors, forward_ad, grad_api, vmap_batched
 from gradcli.engine.records import replace
 from gradcli.engine.functions import F
-from gradcli.engine.ops import linalg as L, shapes
+from gradcli.engine.ops import linalg as L, selection, shapes
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.func_rearrange import rearrange
@@ -60,11 +62,20 @@ def _argnums(argnums, count: int) -> tuple:
 
 
 def _prepare(t: Tensor) -> Tensor:
-    """The tensor the function sees: a fresh leaf, or (nested in another transform) a view that
-    keeps the outer graph."""
+    """The tensor the function sees: a fresh leaf, or (nested in another transform) an alias that
+    keeps the outer graph, its backward passing gradients through unchanged as torch's levels
+    do (no view op in a nested transform's results' graph)."""
     if t.requires_grad:
-        return shapes.view(t, t.shape)
-    return _keeping_tangent(t, grad_api.requires_grad_(F.detach(t), True))
+        return selection.alias(t)
+    leaf = grad_api.requires_grad_(F.detach(t), True)
+    _TRANSFORM_LEAVES[leaf] = len(STATE.func_transforms)
+    return _keeping_tangent(t, leaf)
+
+
+# the fresh leaves transforms differentiate by, and how deep in transforms each was made: seen
+# from a shallower transform, a graph reaching one reaches nothing outside (torch's inner levels
+# leave no graph at the outer ones)
+_TRANSFORM_LEAVES = weakref.WeakKeyDictionary()
 
 
 def _keeping_tangent(t: Tensor, result: Tensor) -> Tensor:
@@ -105,7 +116,8 @@ def _reaches_outside(t: Tensor, inner: frozenset) -> bool:
             continue
         seen.add(id(node))
         variable = getattr(node, "variable", None)
-        if variable is not None and id(variable) not in inner:
+        if variable is not None and id(variable) not in inner and \
+                _TRANSFORM_LEAVES.get(variable, -1) <= len(STATE.func_transforms):
             return True
         todo.extend(n for n, _ in node.next_edges)
     return False
@@ -528,21 +540,26 @@ def _sample(ctx, func, leaves: list, dims: list, spec, kwargs: dict, at: tuple,
         STATE.random_refused, STATE.graph_kept = refused, kept
 
 
-def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: dict):
+def _vmap(ctx, func, in_dims, out_dims, randomness: str, args: tuple, kwargs: dict,
+          fold: bool = True):
+    """func on each sample; `fold`: the samples make one batch (no chunk_size), whose rows
+    torch's mm batch rule multiplies at once (gradcli/engine/ops/linalg.py)."""
     name = getattr(func, "name", "<function>")
     size, leaves, dims, spec = _batched_inputs(ctx, name, in_dims, args)
     results = []
     generator = creation.DEFAULT_GENERATOR.generator
     start = generator.get_state()
-    outer = vmap_batched.begin()
+    outer, sample = vmap_batched.begin(), STATE.vmap_sample
     try:
         for b in range(size):
+            STATE.vmap_sample = (b, size) if outer is None and fold else None
             results.append(_sample(ctx, func, leaves, dims, spec, kwargs, (b, size), randomness,
                                    start))
             if b == 0:
                 after_first = generator.get_state()
     finally:
         vmap_batched.end(outer)
+        STATE.vmap_sample = sample
     if randomness == "same" and size > 1:
         generator.set_state(after_first)
     outs, out_spec, _ = results[0]
@@ -606,7 +623,7 @@ def vmap(ctx, func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=Non
         raise errors.runtime("Only allowed values for randomness are 'error', 'different', or "
                              f"'same'. Got {randomness}")
     return _wrapper("vmap.<locals>.wrapped", lambda *args, **kwargs: _vmap(
-        ctx, func, in_dims, out_dims, randomness, args, kwargs), func)
+        ctx, func, in_dims, out_dims, randomness, args, kwargs, chunk_size is None), func)
 
 
 FUNC = Namespace("torch.func", table(

@@ -250,8 +250,9 @@ def get_item(value, key, subclassing: bool = True):
         return classes.call_bound(method, [key])
     if isinstance(value, TypeForm):
         return value.subscript(key)
-    if isinstance(value, PyType) and value.name in _GENERIC_BUILTINS:
-        return TypeForm(value.name).subscript(key)  # list[int]
+    if isinstance(value, PyType) and (value.name in _GENERIC_BUILTINS
+                                      or _generic_collection(value)):
+        return TypeForm(value.name).subscript(key)  # list[int], collections.OrderedDict[str, int]
     if isinstance(value, PyType) and value in classes.GENERIC_BASES:
         return TypeForm(value.name, origin=value).subscript(key)  # Dataset[int]
     if isinstance(value, classes.UserClass) and value.find("__parameters__") is not classes.MISSING:
@@ -260,6 +261,12 @@ def get_item(value, key, subclassing: bool = True):
     if isinstance(value, classes.UserClass):
         raise errors.type_error(f"type '{value.name}' is not subscriptable")
     raise errors.type_error(f"'{type_name(value)}' object is not subscriptable")
+
+
+def _generic_collection(value: PyType) -> bool:
+    """Whether a collections class is one Python subscripts as a generic alias (deque[int])."""
+    return value.name.startswith("collections.") and all(
+        hasattr(host, "__class_getitem__") for host in value.hosts)
 
 
 _OUT_OF_RANGE = {list: "list", str: "string", range: "range object", bytes: "", tuple: "tuple"}

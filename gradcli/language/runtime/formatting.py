@@ -6,6 +6,7 @@ import re
 
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
+from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.coercions import tensor_float, tensor_scalar
 from gradcli.language.syntax.literals import split_braces
@@ -230,6 +231,11 @@ def _directive(printer, directive: str, kind: str, value, numbers: list, at: int
                                  f"(0x{ord(kind):x}) at index {at}")
     if isinstance(value, Tensor):
         value = tensor_float(value) if kind in "eEfFgG" else tensor_scalar(value)
+    if isinstance(value, ARRAY_TYPES):  # NumPy's own __float__/__int__/__index__ decide
+        try:
+            return directive % (*numbers, value)
+        except TypeError as error:
+            raise errors.type_error(str(error)) from None
     if not isinstance(value, (int, float)) and not (kind == "c" and isinstance(value, str)):
         if kind == "c":
             raise errors.type_error("%c requires int or char")
