@@ -60,6 +60,11 @@ def _json() -> dict:
     return {"json": JSON}
 
 
+def _ast() -> dict:
+    from gradcli.language.namespaces.python_ast import AST
+    return {"ast": AST}
+
+
 def _datetime_modules() -> dict:
     from gradcli.language.namespaces.python_datetime import MODULES
     return MODULES
@@ -212,6 +217,7 @@ MODULE_GROUPS = (
     (("sys", "os", "os.path"), _sys_modules),
     (("argparse",), _argparse),
     (("json",), _json),
+    (("ast",), _ast),
     (("logging",), _logging),
     (("contextlib",), _contextlib),
     (("abc",), _abc),
