@@ -23,7 +23,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 FLASH_LABEL = "ScaledDotProductFlashAttentionForCpuBackward0"
-_FLASH_DTYPES = (dtypes.float32, dtypes.float64, dtypes.float16)
+_FLASH_DTYPES = (dtypes.float32, dtypes.float64, dtypes.bfloat16, dtypes.float16)
 
 
 def _safe_softmax_forward(a, dim):
@@ -155,11 +155,17 @@ def _causal(rows: int, columns: int) -> Tensor:
     return Tensor(np.tril(np.ones((rows, columns), bool)), dtypes.bool_)
 
 
+# the bfloat16 kernel computes in float32 (bfloat16 tensors hold float32 arrays), rounding to
+# bfloat16 the exps it multiplies v by and its results
+_REDUCED = {dtypes.bfloat16: dtypes.round_bfloat16}
+
+
 def _flash_values(query, key, value, mask, is_causal, scale) -> np.ndarray:
     """The flash kernel's arithmetic: scores = q k^T * scale (+ mask), the causal -inf, then
     exp(scores - max) and its sum, (exp @ v) times 1/sum; rows with nothing to attend are 0."""
     dtype = query.data.dtype
-    if mask is None or mask.dtype is dtypes.float32:
+    rounded = _REDUCED.get(query.dtype)
+    if rounded is None and (mask is None or mask.dtype is dtypes.float32):
         exact = flash_order.attention(query.data, key.data, value.data, is_causal,
                                       _scale(query, scale), None if mask is None else mask.data)
         if exact is not None:
@@ -178,8 +184,10 @@ def _flash_values(query, key, value, mask, is_causal, scale) -> np.ndarray:
     empty = peak == -np.inf
     exps = np.exp(scores - np.where(empty, dtype.type(0), peak))
     total = np.sum(exps, axis=-1, keepdims=True)
+    if rounded is not None:  # the kernel sums the float exps but multiplies v by them rounded
+        exps = rounded(exps)
     out = np.matmul(exps, values) * np.where(empty, dtype.type(0), dtype.type(1) / total)
-    return _laid_out_like(out, query.data)
+    return _laid_out_like(out if rounded is None else rounded(out), query.data)
 
 
 def _laid_out_like(out: np.ndarray, query: np.ndarray) -> np.ndarray:
