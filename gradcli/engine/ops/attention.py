@@ -211,14 +211,21 @@ def _flash(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa) -> 
     differentiable = [t for t in inputs if t.requires_grad]
     if not (STATE.grad_enabled and differentiable):
         return result
-    inner = _math(query, key, value, _causal_mask(mask, query, key, is_causal), 0.0, False,
-                  scale, enable_gqa)
+    if query.dtype is dtypes.bfloat16 and key.shape[1] == query.shape[1]:
+        def gradients(grad):
+            return _bfloat16_gradients(query, key, value, mask, is_causal, scale, result, grad)
+    else:
+        inner = _math(query, key, value, _causal_mask(mask, query, key, is_causal), 0.0, False,
+                      scale, enable_gqa)
+
+        def gradients(grad):
+            found = iter(grad_api.grad([inner], differentiable, [grad], retain_graph=True,
+                                       allow_unused=True))
+            return tuple(next(found) if t.requires_grad else None for t in inputs)
 
     def backward(grads):
         creating = STATE.grad_enabled
-        found = iter(grad_api.grad([inner], differentiable, list(grads[:1]), retain_graph=True,
-                                   allow_unused=True))
-        results = tuple(next(found) if t.requires_grad else None for t in inputs)
+        results = gradients(grads[0])
         if creating:
             results = _not_differentiable_again(results, (*inputs, result))
         return results
@@ -226,6 +233,34 @@ def _flash(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa) -> 
     node = NativeNode(FLASH_LABEL, inputs, (result,), backward)
     result._grad_fn, result.output_nr, result._requires_grad = node, 0, True
     return result
+
+
+def _bfloat16_gradients(query, key, value, mask, is_causal, scale, out, grad) -> tuple:
+    """The bfloat16 flash backward's arithmetic, in float32 as the kernel's: the probabilities
+    p from the scores and their logsumexp, grad_v = bf16(p)^T @ grad_out, grad_s = p * (grad_out
+    @ v^T - rowsum(grad_out * out)), and grad_q, grad_k from bf16(grad_s) scaled, each result
+    rounded to bfloat16."""
+    q, k, v = query.data, key.data, value.data
+    factor = np.float32(_scale(query, scale))
+    scores = np.matmul(q, np.swapaxes(k, -2, -1)) * factor
+    if mask is not None:
+        scores = scores + _additive(mask, dtypes.float32).data.astype(np.float32)
+    if is_causal:
+        scores = np.where(_causal(*scores.shape[-2:]).data, scores, np.float32(-np.inf))
+    peak = np.max(scores, axis=-1, keepdims=True)
+    empty = peak == -np.inf
+    peak = np.where(empty, np.float32(0), peak)
+    lse = peak + np.log(np.sum(np.exp(scores - peak), axis=-1, keepdims=True))
+    probs = np.where(empty, np.float32(0), np.exp(scores - np.where(empty, np.float32(0), lse)))
+    rounded = dtypes.round_bfloat16
+    g = grad.data.astype(np.float32)
+    grad_v = rounded(np.matmul(np.swapaxes(rounded(probs), -2, -1), g))
+    row_sums = np.sum(g * out.data, axis=-1, keepdims=True)
+    grad_s = rounded(probs * (np.matmul(g, np.swapaxes(v, -2, -1)) - row_sums)) * factor
+    grad_q = rounded(np.matmul(grad_s, k))
+    grad_k = rounded(np.matmul(np.swapaxes(grad_s, -2, -1), q))
+    return tuple(Tensor(np.ascontiguousarray(r), dtypes.bfloat16) if t.requires_grad else None
+                 for r, t in zip((grad_q, grad_k, grad_v), (query, key, value)))
 
 
 class _NotImplemented(NativeNode):
