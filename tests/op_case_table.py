@@ -835,6 +835,15 @@ CASES = {
         case("F.grid_sample(a, b, 'nearest', 'reflection', align_corners=False)",
              ("a", (1, 1, 3, 2), "any"), ("b", (1, 2, 2, 2), "signed_unit"))],
     "channel_shuffle": unary("F.channel_shuffle(a, 2)", shapes=((1, 4, 2), (2, 6, 1, 2))),
+    "histogram": [case("torch.histogram(a, 3)[0]", ("a", (6,), "any"), grad=False),
+                  case("torch.histogram(a, 3)[1]", ("a", (6,), "any"), grad=False)],
+    "_histogramdd_from_bin_cts": [case("torch.histogramdd(a, 2)[0]", ("a", (4, 2), "any"),
+                                       grad=False)],
+    "_histogramdd_bin_edges": [case("torch.histogramdd(a, 2)[1][1]", ("a", (4, 2), "any"),
+                                    grad=False)],
+    "_histogramdd_from_bin_tensors": [case(
+        "torch.histogramdd(a, [torch.tensor([-1., 0., 1.])] * 2)[0]", ("a", (4, 2), "any"),
+        grad=False)],
     "native_channel_shuffle": [case("F.native_channel_shuffle(a, 2)", ("a", (1, 4, 2), "any"),
                                     grad=False)],
     "grid_sampler_2d_backward": [backward_case(

@@ -435,6 +435,10 @@ INDEX = {
         "function": (
             "histogram histogramdd "
         ),
+        "row": (
+            "_histogramdd_bin_edges _histogramdd_from_bin_cts _histogramdd_from_bin_tensors "
+            "histogram "
+        ),
         "declaration": (
             "method:histogram torch:histogram torch:histogramdd "
         ),

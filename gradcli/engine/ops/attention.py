@@ -23,7 +23,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 FLASH_LABEL = "ScaledDotProductFlashAttentionForCpuBackward0"
-_FLASH_DTYPES = (dtypes.float32, dtypes.float64, dtypes.float16)
+_FLASH_DTYPES = (dtypes.float32, dtypes.float64, dtypes.bfloat16, dtypes.float16)
 
 
 def _safe_softmax_forward(a, dim):
@@ -155,11 +155,17 @@ def _causal(rows: int, columns: int) -> Tensor:
     return Tensor(np.tril(np.ones((rows, columns), bool)), dtypes.bool_)
 
 
+# the bfloat16 kernel computes in float32 (bfloat16 tensors hold float32 arrays), rounding to
+# bfloat16 the exps it multiplies v by and its results
+_REDUCED = {dtypes.bfloat16: dtypes.round_bfloat16}
+
+
 def _flash_values(query, key, value, mask, is_causal, scale) -> np.ndarray:
     """The flash kernel's arithmetic: scores = q k^T * scale (+ mask), the causal -inf, then
     exp(scores - max) and its sum, (exp @ v) times 1/sum; rows with nothing to attend are 0."""
     dtype = query.data.dtype
-    if mask is None or mask.dtype is dtypes.float32:
+    rounded = _REDUCED.get(query.dtype)
+    if rounded is None and (mask is None or mask.dtype is dtypes.float32):
         exact = flash_order.attention(query.data, key.data, value.data, is_causal,
                                       _scale(query, scale), None if mask is None else mask.data)
         if exact is not None:
@@ -178,8 +184,10 @@ def _flash_values(query, key, value, mask, is_causal, scale) -> np.ndarray:
     empty = peak == -np.inf
     exps = np.exp(scores - np.where(empty, dtype.type(0), peak))
     total = np.sum(exps, axis=-1, keepdims=True)
+    if rounded is not None:  # the kernel sums the float exps but multiplies v by them rounded
+        exps = rounded(exps)
     out = np.matmul(exps, values) * np.where(empty, dtype.type(0), dtype.type(1) / total)
-    return _laid_out_like(out, query.data)
+    return _laid_out_like(out if rounded is None else rounded(out), query.data)
 
 
 def _laid_out_like(out: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -203,14 +211,21 @@ def _flash(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa) -> 
     differentiable = [t for t in inputs if t.requires_grad]
     if not (STATE.grad_enabled and differentiable):
         return result
-    inner = _math(query, key, value, _causal_mask(mask, query, key, is_causal), 0.0, False,
-                  scale, enable_gqa)
+    if query.dtype is dtypes.bfloat16 and key.shape[1] == query.shape[1]:
+        def gradients(grad):
+            return _bfloat16_gradients(query, key, value, mask, is_causal, scale, result, grad)
+    else:
+        inner = _math(query, key, value, _causal_mask(mask, query, key, is_causal), 0.0, False,
+                      scale, enable_gqa)
+
+        def gradients(grad):
+            found = iter(grad_api.grad([inner], differentiable, [grad], retain_graph=True,
+                                       allow_unused=True))
+            return tuple(next(found) if t.requires_grad else None for t in inputs)
 
     def backward(grads):
         creating = STATE.grad_enabled
-        found = iter(grad_api.grad([inner], differentiable, list(grads[:1]), retain_graph=True,
-                                   allow_unused=True))
-        results = tuple(next(found) if t.requires_grad else None for t in inputs)
+        results = gradients(grads[0])
         if creating:
             results = _not_differentiable_again(results, (*inputs, result))
         return results
@@ -218,6 +233,34 @@ def _flash(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa) -> 
     node = NativeNode(FLASH_LABEL, inputs, (result,), backward)
     result._grad_fn, result.output_nr, result._requires_grad = node, 0, True
     return result
+
+
+def _bfloat16_gradients(query, key, value, mask, is_causal, scale, out, grad) -> tuple:
+    """The bfloat16 flash backward's arithmetic, in float32 as the kernel's: the probabilities
+    p from the scores and their logsumexp, grad_v = bf16(p)^T @ grad_out, grad_s = p * (grad_out
+    @ v^T - rowsum(grad_out * out)), and grad_q, grad_k from bf16(grad_s) scaled, each result
+    rounded to bfloat16."""
+    q, k, v = query.data, key.data, value.data
+    factor = np.float32(_scale(query, scale))
+    scores = np.matmul(q, np.swapaxes(k, -2, -1)) * factor
+    if mask is not None:
+        scores = scores + _additive(mask, dtypes.float32).data.astype(np.float32)
+    if is_causal:
+        scores = np.where(_causal(*scores.shape[-2:]).data, scores, np.float32(-np.inf))
+    peak = np.max(scores, axis=-1, keepdims=True)
+    empty = peak == -np.inf
+    peak = np.where(empty, np.float32(0), peak)
+    lse = peak + np.log(np.sum(np.exp(scores - peak), axis=-1, keepdims=True))
+    probs = np.where(empty, np.float32(0), np.exp(scores - np.where(empty, np.float32(0), lse)))
+    rounded = dtypes.round_bfloat16
+    g = grad.data.astype(np.float32)
+    grad_v = rounded(np.matmul(np.swapaxes(rounded(probs), -2, -1), g))
+    row_sums = np.sum(g * out.data, axis=-1, keepdims=True)
+    grad_s = rounded(probs * (np.matmul(g, np.swapaxes(v, -2, -1)) - row_sums)) * factor
+    grad_q = rounded(np.matmul(grad_s, k))
+    grad_k = rounded(np.matmul(np.swapaxes(grad_s, -2, -1), q))
+    return tuple(Tensor(np.ascontiguousarray(r), dtypes.bfloat16) if t.requires_grad else None
+                 for r, t in zip((grad_q, grad_k, grad_v), (query, key, value)))
 
 
 class _NotImplemented(NativeNode):

@@ -1,5 +1,6 @@
 """torch.histogram and torch.histogramdd: ATen's histogramdd kernel (bins from counts over a range,
-or given edges), with weights and density."""
+or given edges), with weights and density; torch has no derivative for them, so from inputs that
+require grad their results have a NotImplemented grad_fn."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import numpy as np
 from gradcli.engine import errors
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
+from gradcli.engine.ops.registry import OPS, apply, defop, not_implemented
+from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 
 _DD = "torch.histogramdd: "
@@ -117,6 +120,22 @@ def _histogram(a: Tensor, edges: list, weight, density: bool, linear: bool) -> T
     return result
 
 
+for _row in ("histogram", "_histogramdd_from_bin_cts", "_histogramdd_from_bin_tensors",
+             "_histogramdd_bin_edges"):
+    defop(_row, "NotImplemented", lambda *inputs, results: results,
+          name="torch::autograd::NotImplemented", promote="none", n_outputs=None,
+          differentiable_outputs=None, variadic=True, vjp=not_implemented(f"aten::{_row}"))
+
+
+def _tracked(row: str, results: tuple, *inputs) -> tuple:
+    """`results` as the outputs of one node of `row` when an input requires grad (its edges
+    are those inputs', as torch's NotImplemented node has them), else as they are."""
+    sources = tuple(t for t in inputs if isinstance(t, Tensor) and t.requires_grad)
+    if not sources or not STATE.grad_enabled:
+        return results
+    return apply(OPS[row], *sources, results=tuple(r.data for r in results))
+
+
 def histogram(a: Tensor, bins=100, range=None, weight=None, density: bool = False):
     column = F.reshape(a, (-1, 1))
     _check_dtype(a)
@@ -127,7 +146,8 @@ def histogram(a: Tensor, bins=100, range=None, weight=None, density: bool = Fals
         edges = _edges_from_counts(column, [bins], range)
     _check_weight(column, None if weight is None else F.reshape(weight, (-1,)))
     hist = _histogram(column, edges, weight, density, not isinstance(bins, Tensor))
-    return F.ReturnTypes("histogram", hist, edges[0], fields=("hist", "bin_edges"))
+    hist, edge = _tracked("histogram", (hist, edges[0]), a, bins, weight)
+    return F.ReturnTypes("histogram", hist, edge, fields=("hist", "bin_edges"))
 
 
 def histogramdd(a: Tensor, bins, range=None, weight=None, density: bool = False):
@@ -143,6 +163,11 @@ def histogramdd(a: Tensor, bins, range=None, weight=None, density: bool = False)
         edges = _edges_from_counts(a, counts, range)
     _check_weight(a, weight)
     hist = _histogram(a, edges, weight, density, not given)
+    if given:
+        hist, = _tracked("_histogramdd_from_bin_tensors", (hist,), a, *edges, weight)
+    else:
+        hist, = _tracked("_histogramdd_from_bin_cts", (hist,), a, weight)
+        edges = _tracked("_histogramdd_bin_edges", tuple(edges), a, weight)
     return F.ReturnTypes("histogramdd", hist, tuple(edges), fields=("hist", "bin_edges"))
 
 

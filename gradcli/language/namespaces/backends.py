@@ -25,13 +25,42 @@ _CPU = Namespace("torch.backends.cpu", table(
     entry("get_cpu_capability", lambda: CAPABILITY.upper() if CAPABILITY != "default"
           else "DEFAULT", "")))
 
+class CuBLASFlags(FlagNamespace):
+    """torch.backends.cuda.matmul, which a CPU build has too: allow_tf32 reads and sets the
+    float32 matmul precision ('high' when allowed, else 'highest'), as torch's setter does."""
+
+    def lookup(self, attr: str):
+        if attr == "allow_tf32":
+            return STATE.flags.get("matmul_precision", "highest") != "highest"
+        if attr in self.defaults:
+            return super().lookup(attr)
+        raise errors.TorchError("AttributeError", f"Unknown attribute {attr}")
+
+    def assign(self, attr: str, value) -> bool:
+        if attr != "allow_tf32":
+            if attr not in self.defaults:
+                raise errors.TorchError("AttributeError", f"Unknown attribute {attr}")
+            return super().assign(attr, value)
+        if not isinstance(value, bool):
+            raise errors.runtime(f"set_allow_tf32_cublas expects a bool, but got "
+                                 f"{type_name(value)}")
+        STATE.flags["matmul_precision"] = "high" if value else "highest"
+        return True
+
+
+_CUDA = FlagNamespace("torch.backends.cuda", table(
+    entry("is_available", _false, ""), entry("is_built", _false, "")) | {
+    "matmul": CuBLASFlags("torch.backends.cuda.matmul", {}, {
+        "allow_fp16_reduced_precision_reduction": True,
+        "allow_bf16_reduced_precision_reduction": True, "allow_fp16_accumulation": False})}, {})
+
 BACKENDS = Namespace("torch.backends", {
     "cpu": _CPU,
     "cudnn": FlagNamespace("torch.backends.cudnn", table(
         entry("is_available", _false, ""), entry("version", lambda: None, "")),
         {"enabled": True, "benchmark": False, "deterministic": False, "allow_tf32": True}),
     "mps": _availability("mps"),
-    "cuda": _availability("cuda"),
+    "cuda": _CUDA,
     "mkldnn": FlagNamespace("torch.backends.mkldnn", table(
         entry("is_available", lambda: True, "")), {"enabled": True}),
     "mkl": Namespace("torch.backends.mkl", table(entry("is_available", lambda: True, ""))),

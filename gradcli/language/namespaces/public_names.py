@@ -15,7 +15,7 @@ NAMESPACES = ("torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch
               "torch.special", "torch.fft",
               "torch.autograd", "torch.func", "torch.nn.init", "torch.nn.utils",
               "torch.nn.utils.rnn", "torch.optim", "torch.optim.lr_scheduler", "torch.utils.data",
-              "torch.testing")
+              "torch.testing", "torch.distributed")
 
 # the namespaces whose C++ functions are recorded (tests/golden/record_public_names.py)
 PARSED_NAMESPACES = ("torch", "torch.Tensor", "torch.nn.functional", "torch.linalg",

@@ -76,9 +76,11 @@ class RandomSampler(_Sampler):
             checked_generator(generator, "torch", "randperm", n)
         if generator is None:
             generator = Generator(_random_int64(creation.DEFAULT_GENERATOR.generator))
-        if self.replacement:
-            for size in [32] * (count // 32) + [count % 32]:
-                yield from generator.randint(0, n, (size,)).tolist() if size else ()
+        if self.replacement:  # 32 draws at a time, as torch's: num_samples may be 1e10
+            for _ in range(count // 32):
+                yield from generator.randint(0, n, (32,)).tolist()
+            if count % 32:
+                yield from generator.randint(0, n, (count % 32,)).tolist()
             return
         for _ in range(count // n):
             yield from generator.randperm(n).tolist()

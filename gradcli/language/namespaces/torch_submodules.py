@@ -60,6 +60,16 @@ def _json() -> dict:
     return {"json": JSON}
 
 
+def _distributed() -> dict:
+    from gradcli.language.namespaces.distributed import DISTRIBUTED
+    return {"distributed": DISTRIBUTED, "torch.distributed": DISTRIBUTED}
+
+
+def _ast() -> dict:
+    from gradcli.language.namespaces.python_ast import AST
+    return {"ast": AST}
+
+
 def _datetime_modules() -> dict:
     from gradcli.language.namespaces.python_datetime import MODULES
     return MODULES
@@ -212,6 +222,7 @@ MODULE_GROUPS = (
     (("sys", "os", "os.path"), _sys_modules),
     (("argparse",), _argparse),
     (("json",), _json),
+    (("ast",), _ast),
     (("logging",), _logging),
     (("contextlib",), _contextlib),
     (("abc",), _abc),
@@ -237,6 +248,7 @@ MODULE_GROUPS = (
     (("torch.random",), _random),
     (("torch.__future__",), _future),
     (("torch.utils.checkpoint",), _checkpoint),
+    (("torch.distributed",), _distributed),
 )
 # torch.X
 TORCH_GROUPS = (
@@ -255,6 +267,7 @@ TORCH_GROUPS = (
     (("signal",), _signal),
     (("__future__",), _future),
     (("TypedStorage", "UntypedStorage", "is_storage"), _storages),
+    (("distributed",), _distributed),
 )
 # torch.autograd.X
 AUTOGRAD_GROUPS = (

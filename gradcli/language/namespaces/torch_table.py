@@ -292,12 +292,18 @@ def _no_device_type(module, inputs, device_ids=None, output_device=None, dim=0,
     raise errors.runtime("device type could not be determined")
 
 
+def _ddp_class():
+    from gradcli.language.namespaces.distributed import DDP_KIND
+    return DDP_KIND.type
+
+
 # torch.nn.parallel where no accelerator is found: DataParallel keeps the module to itself
 NN_PARALLEL = Namespace("torch.nn.parallel", LazyTable({"data_parallel": entry(
     "data_parallel", _no_device_type, "module, inputs, device_ids=None, output_device=None, "
     "dim=0, module_kwargs=None"), "scatter": entry(
     "scatter", nn_parallel.scatter, "inputs, target_gpus, dim=0")},
-    lambda: {"DataParallel": _nn_classes()["DataParallel"]}))
+    lambda: {"DataParallel": _nn_classes()["DataParallel"],
+             "DistributedDataParallel": _ddp_class()}))
 
 
 def _module_module() -> dict:

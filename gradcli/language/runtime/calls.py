@@ -198,6 +198,9 @@ def _numpy_key(key):
     """An index as NumPy reads it: a one-element integral tensor as an int (its `__index__`)."""
     if isinstance(key, tuple):
         return tuple(map(_numpy_key, key))
+    if isinstance(key, slice):  # a tensor bound by its __index__ (data[i:i+block_size])
+        return slice(*(index(k) if isinstance(k, Tensor) else k
+                       for k in (key.start, key.stop, key.step)))
     if isinstance(key, Tensor) and key.numel() == 1 and not key.dtype.is_floating_point:
         return index(key)
     return _numpy_side(_user_index(key))
