@@ -186,7 +186,7 @@ class ExpressionCompiler:
                         isinstance(x, Tensor) or isinstance(y, Tensor)):
                     runtime.check_native_call()
                 if on_tensor is not None and type(x) is Tensor and type(y) in _TENSOR_OPERANDS \
-                        and not subclasses.made:
+                        and not subclasses.watching:
                     return on_tensor(x, y)
                 return apply(op, x, y)
             except USER_ERRORS as error:

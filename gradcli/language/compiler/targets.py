@@ -195,7 +195,7 @@ def augmented(op: str, current, operand, subclassing: bool = True):
     """The value of `current op= operand` (operator.iadd's): tensors and arrays change in
     place, as torch's and NumPy's __iadd__ do (`subclassing` as for operators.binary)."""
     if isinstance(current, Tensor) and op in operators.INPLACE_OPS:
-        if SUBCLASSES.made and tensor_subclasses.involved((current, operand)):
+        if SUBCLASSES.watching and tensor_subclasses.taken((current, operand)):
             return tensor_subclasses.augmented(op, current, operand, lambda: inplace.apply_inplace(
                 current, lambda t: operators.binary(op, t, operand, False)), subclassing)
         return inplace.apply_inplace(current, lambda t: operators.binary(op, t, operand))

@@ -16,6 +16,7 @@ from gradcli.language.namespaces.builtins import (LEGACY_DTYPES, TENSOR_TYPE, en
 from gradcli.language.namespaces.conv_grads import NN_GRAD
 from gradcli.language.namespaces.declared_tables import DeclaredEntries, layered
 from gradcli.language.namespaces.legacy_new import reading_sequences
+from gradcli.language.namespaces.tensor_subclassing import MODE_TYPE, resolve_name
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.public_names import worded_as_torch
@@ -346,7 +347,8 @@ _OVERRIDING = ("handle_torch_function", "has_torch_function", "has_torch_functio
                "has_torch_function_variadic")  # the names torch.nn.functional imports
 OVERRIDES = Namespace("torch.overrides", LazyTable({}, lambda: {
     name: NN_FUNCTIONAL.table[name] for name in _OVERRIDING} | table(
-        entry("is_tensor_like", _is_tensor_like, "inp"))))
+        entry("is_tensor_like", _is_tensor_like, "inp"),
+        entry("resolve_name", resolve_name, "f")) | {"TorchFunctionMode": MODE_TYPE}))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.overrides": OVERRIDES,
                 "torch.nn.grad": NN_GRAD,

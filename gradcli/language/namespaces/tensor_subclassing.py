@@ -13,7 +13,7 @@ from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.runtime import classes, protocols, tensor_subclasses
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import entry
+from gradcli.language.runtime.signatures import Builtin, entry
 from gradcli.language.runtime.values import type_name
 
 
@@ -78,3 +78,49 @@ classes.BASE_INITS[TENSOR_TYPE] = entry("__init__", lambda self, *args, **kwargs
                                         "self, *args, **kwargs", qualname="object.__init__")
 classes.BASE_INIT_INHERITED.add(TENSOR_TYPE)
 classes.BASE_CLASS_ATTRIBUTES[TENSOR_TYPE] = _class_attribute
+
+
+def _enter_mode(mode):
+    tensor_subclasses.enter_mode(mode)
+    return mode
+
+
+def _exit_mode(mode, exc_type=None, exc_value=None, traceback=None) -> None:
+    tensor_subclasses.exit_mode(mode)
+
+
+def _no_handler(mode, func, types, args=(), kwargs=None):
+    raise errors.TorchError("NotImplementedError", "")
+
+
+# torch.overrides.TorchFunctionMode: a base class whose instances, entered, see every call
+MODE_TYPE = PyType("torch.overrides.TorchFunctionMode", ())
+classes.BASE_CLASS_ATTRIBUTES[MODE_TYPE] = lambda cls, name: classes.MISSING
+classes.BASE_SPECIALS[MODE_TYPE] = {
+    "__enter__": entry("__enter__", _enter_mode, "self", qualname="TorchFunctionMode.__enter__"),
+    "__exit__": entry("__exit__", _exit_mode, "self, exc_type, exc_val, exc_tb",
+                      qualname="TorchFunctionMode.__exit__"),
+    "__torch_function__": entry("__torch_function__", _no_handler,
+                                "self, func, types, args=(), kwargs=None",
+                                qualname="TorchFunctionMode.__torch_function__"),
+}
+
+
+def resolve_name(f) -> str | None:
+    """torch.overrides.resolve_name: the dotted name of one of torch's overridable functions as
+    handlers get it (torch.add, torch.Tensor.add, torch.Tensor.shape.__get__), else None."""
+    from gradcli.language.runtime import torch_function
+    if not isinstance(f, Builtin):
+        return None
+    getter = tensor_subclasses.getter_name(f)
+    if getter is not None:
+        return f"torch.Tensor.{getter}.__get__"
+    owner, _, name = f.qualname.rpartition(".")
+    held = protocols.CLASS_METHODS[Tensor]
+    for candidate in (name, f"__{name}__", f"__i{name[:-1]}__"):  # pow_ is held as __ipow__
+        if owner in ("Tensor", "TensorBase") and held.get(candidate) is f:
+            return f"torch.Tensor.{candidate}"
+    if protocols.MODULES["torch.nn.functional"].table.get(f.name) is f:
+        return f"torch.nn.functional.{f.name}"
+    label = torch_function.label(f)
+    return None if label is None else label[0]

@@ -586,7 +586,7 @@ def _tensor_attribute(value: Tensor, name: str):
     own = instance_dicts.lookup(value, name)
     if own is not instance_dicts.MISSING:
         return own
-    if cls is not None and name in protocols.TENSOR_ATTRS:
+    if (cls is not None or SUBCLASSES.modes) and name in protocols.TENSOR_ATTRS:
         return tensor_subclasses.getter(name, value, lambda: _from(
             value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS))
     return _from(value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS)

@@ -39,7 +39,8 @@ def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict):
     """Call a table entry with its arguments bound by its signature; one of torch's functions
     whose arguments do not fit hands the call to a tensor-like argument's __torch_function__,
     and one given an instance of a tensor subclass hands it to the protocol."""
-    if SUBCLASSES.active and tensor_subclasses.involved((*args, *kwargs.values())):
+    if SUBCLASSES.active and (SUBCLASSES.modes or tensor_subclasses.involved(
+            (*args, *kwargs.values()))):
         result = tensor_subclasses.call(runtime, builtin, args, kwargs)
         if result is not tensor_subclasses.PASS:
             return result
@@ -210,7 +211,7 @@ def get_item(value, key, subclassing: bool = True):
     """value[key] for tensors (torch's indexing) and Python's containers (`subclassing` False:
     torch.Tensor.__getitem__ itself, for an instance of a tensor subclass too)."""
     if isinstance(value, Tensor):
-        if SUBCLASSES.made and tensor_subclasses.involved((value, key)):
+        if SUBCLASSES.watching and tensor_subclasses.taken((value, key)):
             return tensor_subclasses.special("__getitem__", [value, key], lambda: indexing.get_item(
                 value, _user_index(key)), subclassing)
         return indexing.get_item(value, _user_index(key))
@@ -289,7 +290,7 @@ def _plain_key(key) -> bool:
 def set_item(value, key, item, subclassing: bool = True) -> None:
     """value[key] = item (`subclassing` as for get_item)."""
     if isinstance(value, Tensor):
-        if SUBCLASSES.made and tensor_subclasses.involved((value, key, item)):
+        if SUBCLASSES.watching and tensor_subclasses.taken((value, key, item)):
             tensor_subclasses.special("__setitem__", [value, key, item], lambda: indexing.set_item(
                 value, _user_index(key), item), subclassing)
         else:

@@ -20,7 +20,6 @@ from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
-from gradcli.language.runtime.tensor_subclasses import class_of as class_of_tensor
 from gradcli.language.runtime.pytypes import PyType, TypeForm
 from gradcli.language.runtime import values
 from gradcli.language.runtime.values import DefaultDict, Size, iterate, type_name
@@ -80,7 +79,7 @@ _TENSOR_OPERANDS = frozenset((Tensor, bool, int, float, complex))
 
 def binary(op: str, a, b, subclassing: bool = True):
     """a <op> b (`subclassing` False: as for plain tensors, whatever their classes)."""
-    if subclassing and SUBCLASSES.made and (class_of_tensor(a) or class_of_tensor(b)):
+    if subclassing and SUBCLASSES.watching and tensor_subclasses.taken((a, b)):
         return tensor_subclasses.binary(op, BINARY_DUNDERS[op], a, b,
                                         lambda: binary(op, a, b, False))
     if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
@@ -353,7 +352,7 @@ def _tensor_operand(value) -> bool:
 
 
 def unary(op: str, a, subclassing: bool = True):
-    if subclassing and SUBCLASSES.made and class_of_tensor(a):
+    if subclassing and SUBCLASSES.watching and tensor_subclasses.taken((a,)):
         return tensor_subclasses.special(_UNARY_DUNDERS[op], [a], lambda: unary(op, a, False))
     if isinstance(a, Tensor):
         if op == "-":
@@ -384,7 +383,7 @@ def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1, subclassing: bool = 
         return found if op == "in" else not found
     if type(a) is type(b) and type(a) in (list, tuple, dict):
         return _compare_containers(op, a, b, room)
-    if subclassing and SUBCLASSES.made and (class_of_tensor(a) or class_of_tensor(b)):
+    if subclassing and SUBCLASSES.watching and tensor_subclasses.taken((a, b)):
         return tensor_subclasses.binary(op, _COMPARE_DUNDERS[op], a, b,
                                         lambda: compare(op, a, b, room, False))
     if classes.class_of(a) is not None or classes.class_of(b) is not None:

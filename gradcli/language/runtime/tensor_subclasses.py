@@ -1,16 +1,20 @@
-"""Instances of a program's classes derived from torch.Tensor, and torch's __torch_function__
-protocol for them.
+"""Instances of a program's classes derived from torch.Tensor, torch's __torch_function__
+protocol for them, and torch.overrides.TorchFunctionMode.
 
 An instance is an engine tensor with its class recorded beside it, so every op takes it as the
 tensor it is. While the protocol is on, a torch function, a Tensor method or an operator given
 one runs through the handlers of the classes among its arguments: a class's own
 __torch_function__, else torch.Tensor's, which runs the call with the protocol off and makes the
-tensors it returns instances of the class (aliases, as `as_subclass` makes them)."""
+tensors it returns instances of the class (aliases, as `as_subclass` makes them). A mode that is
+entered sees every such call first, given or not an instance."""
 
 from __future__ import annotations
 
+import functools
+import json
 import weakref
 from contextlib import contextmanager
+from pathlib import Path
 
 from gradcli.engine import errors
 from gradcli.engine.ops import selection
@@ -22,13 +26,21 @@ CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tensor -> it
 
 
 class Status:
-    """`made`: an instance exists (type queries look it up); `active`: calls given one go
-    through the protocol (an instance exists and no handler runs a call with it off)."""
+    """`made`: an instance exists (type queries look it up); `active`: calls go through the
+    protocol (a mode is entered, or an instance exists and no handler runs a call with the
+    protocol off); `watching`: an instance exists or a mode is entered (operators look);
+    `modes`: the entered TorchFunctionModes, innermost last."""
 
     def __init__(self) -> None:  # (instance attributes: the quickest for Python to read)
         self.made = False
         self.active = False
+        self.watching = False
         self.off_depth = 0
+        self.modes: list = []
+
+    def update(self) -> None:
+        self.active = bool(self.modes) or self.made and not self.off_depth
+        self.watching = self.made or bool(self.modes)
 
 
 STATUS = Status()
@@ -48,7 +60,7 @@ def register(t: Tensor, cls) -> Tensor:
                                 "__torch_dispatch__ is not supported by gradcli yet")
     CLASSES[t] = cls
     STATUS.made = True
-    STATUS.active = not STATUS.off_depth
+    STATUS.update()
     return t
 
 
@@ -69,12 +81,44 @@ def _is_torch_tensor(cls) -> bool:
 def protocol_off():
     """torch's DisableTorchFunctionSubclass: calls run as they are inside."""
     STATUS.off_depth += 1
-    STATUS.active = False
+    STATUS.update()
     try:
         yield
     finally:
         STATUS.off_depth -= 1
-        STATUS.active = STATUS.made and not STATUS.off_depth
+        STATUS.update()
+
+
+@contextmanager
+def modes_set(modes: list):
+    """The entered modes replaced by `modes` for a while (torch pops a mode while its handler
+    runs, and none sees the call a handler declined)."""
+    saved, STATUS.modes = STATUS.modes, modes
+    STATUS.update()
+    try:
+        yield
+    finally:
+        STATUS.modes = saved
+        STATUS.update()
+
+
+def enter_mode(mode) -> None:
+    STATUS.modes = [*STATUS.modes, mode]
+    STATUS.update()
+
+
+def exit_mode(mode) -> None:
+    if STATUS.modes and STATUS.modes[-1] is mode:
+        STATUS.modes = STATUS.modes[:-1]
+        STATUS.update()
+
+
+def taken(values) -> bool:
+    """Whether an operation on `values` goes through the protocol: a mode is entered and a
+    tensor is among them, or an instance is."""
+    if STATUS.modes and any(isinstance(value, Tensor) for value in values):
+        return True
+    return STATUS.made and involved(values)
 
 
 def involved(values) -> bool:
@@ -136,24 +180,36 @@ DEFAULT_HANDLER = entry("__torch_function__", _default_handler,
                         qualname="Tensor.__torch_function__")
 
 
-def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: bool):
+def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: bool,
+             plain_types: bool = True):
     """handle_torch_function for a call given instances: the handler of each class among the
     arguments in torch's order (a subclass before its base) until one does not decline; a class
     without its own is torch.Tensor's, which runs the call itself (`run`, no arguments).
     `func` is what handlers get, with the arguments as torch passes them (`kwargs` None for
-    torch's C functions called without keywords); `name` is torch's for it in errors."""
+    torch's C functions called without keywords); `name` is torch's for it in errors. A mode
+    sees torch.Tensor among the types for plain tensors, but where `plain_types` is false (an
+    operator written in C)."""
     from gradcli.language.runtime import classes, torch_function
     values = [value for value in torch_function.arguments(args, kwargs or {})
               if type(value) is Tensor and value in CLASSES or torch_function.overrides(value)]
     overloaded = torch_function.overloaded(values)
     types = tuple(torch_function.kind(value) for value in overloaded)
+    if STATUS.modes:
+        plain = plain_types and not types and any(isinstance(value, Tensor) for value in
+                                                  torch_function.arguments(args, kwargs or {}))
+        result = _mode_handles(func, (_tensor_type(),) if plain else types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    if not overloaded or not STATUS.made or STATUS.off_depth:
+        with modes_set([]):
+            return run()
     torch_function.warn_plain_methods(types, in_python)
     for value in overloaded:
         cls = torch_function.kind(value)
         if isinstance(value, Tensor) and cls.find("__torch_function__") is classes.MISSING:
             if not _handles_all(cls, types):
                 continue
-            with protocol_off():
+            with protocol_off(), modes_set([]):
                 result = run()
             return convert(result, cls) if _wraps(func) else result
         result = torch_function.handle(value, [func, types, tuple(args), kwargs])
@@ -162,14 +218,44 @@ def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: b
     raise torch_function.declined(name, types, in_python)
 
 
+def _module_function(builtin) -> bool:
+    """Whether `builtin` is one of torch._C's functions bound to the module (is_grad_enabled),
+    which torch's argument parser, the one that hands calls to handlers, does not bind."""
+    from gradcli.language.runtime.torch_homes import home
+    found = home(builtin)
+    return found is not None and found.kind == "builtin" and found.module == "torch"
+
+
+def _tensor_type():
+    """torch.Tensor, the class."""
+    from gradcli.language.runtime import protocols
+    return protocols.MODULES["torch"].table["Tensor"]
+
+
+@functools.cache
+def _python_overridable() -> frozenset:
+    """The names of torch's Python functions that hand calls to handlers (the rest, such as
+    torch.manual_seed, never do), recorded by tests/golden/record_overridable.py."""
+    return frozenset(json.loads((Path(__file__).parent / "overridable.json").read_text()))
+
+
+def _mode_handles(func, types, args, kwargs):
+    """The innermost mode's __torch_function__, with that mode popped while it runs."""
+    from gradcli.language.runtime import classes
+    handler = classes.special_method(STATUS.modes[-1], "__torch_function__")
+    with modes_set(STATUS.modes[:-1]):
+        return classes.call_bound(handler, [func, types, tuple(args), kwargs])
+
+
 def call(runtime, builtin, args: list, kwargs: dict):
     """A table entry called with instances among its arguments: through the protocol when it
     is one of torch's overridable functions, else PASS (to be called as it is)."""
     from gradcli.language.runtime import calls, torch_function
     label = None if builtin is DEFAULT_HANDLER or builtin.name == "__new__" else \
         torch_function.label(builtin)  # (a class's constructor is no torch function)
-    if label is None:
-        return PASS
+    if label is None or label[0] == "torch.Tensor.as_subclass" or _module_function(builtin) or \
+            label[1] and label[0] not in _python_overridable():
+        return PASS  # (what no handler sees: torch._C's own functions, torch's utilities)
     name, in_python, func = label
     if in_python:
         call_args, call_kwargs = torch_function.by_parameter(builtin, args, kwargs)
@@ -199,12 +285,12 @@ def special(dunder: str, operands: list, run, own: bool = True):
     method = _own_method(operands[0], dunder) if own else None
     if method is not None:
         return classes.call_bound(method, operands[1:])
-    if not (STATUS.active and involved(operands)):
+    if not (STATUS.modes or STATUS.active and involved(operands)):
         return run()
     func = protocols.CLASS_METHODS[Tensor][torch_function.SUBCLASS_OPERATORS.get(dunder, dunder)]
     in_python = func.qualname.startswith("Tensor.")
     return dispatch(f"torch.Tensor.{func.name}", func, operands, {} if in_python else None, run,
-                    in_python)
+                    in_python, plain_types=in_python)
 
 
 def binary(symbol: str, dunders: tuple, a, b, run):
@@ -268,7 +354,7 @@ def getter(name: str, t: Tensor, run):
     """An instance's attribute `name` (one of torch's getters), through the protocol: handlers
     get the getter's __get__."""
     from gradcli.language.runtime import protocols
-    if not STATUS.active:
+    if not (STATUS.modes or STATUS.active and t in CLASSES):
         return run()
     if name not in _GETTERS:
         _GETTERS[name] = entry("__get__", lambda instance, owner=None: protocols.get_attribute(
@@ -281,18 +367,22 @@ def getter(name: str, t: Tensor, run):
 _GETTERS: dict = {}
 
 
+def getter_name(func) -> str | None:
+    """The attribute whose getter `func` is (what handlers get for it), else None."""
+    return next((name for name, made in _GETTERS.items() if made is func), None)
+
+
 def repr_of(printer, t: Tensor, own: bool = True) -> str:
     """repr() of an instance: its class's own __repr__ (unless not `own`: torch.Tensor's called
     itself), else torch.Tensor's through the protocol, which names the class where a plain
     tensor has `tensor`."""
     from gradcli.language.runtime import classes, protocols
     cls = CLASSES.get(t) if STATUS.made else None
-    if cls is None:
-        return printer.tensor(t)
     method = _own_method(t, "__repr__") if own else None
     if method is not None:
         return classes.text_of(classes.call_bound(method, []), "__repr__")
-    if not STATUS.active:
-        return printer.plain_tensor(t, cls.name)
+    prefix = "tensor" if cls is None else cls.name
+    if not (STATUS.modes or STATUS.active and cls is not None):
+        return printer.plain_tensor(t, prefix)
     return dispatch("torch.Tensor.__repr__", protocols.CLASS_METHODS[Tensor]["__repr__"], [t],
-                    {"tensor_contents": None}, lambda: printer.plain_tensor(t, cls.name), True)
+                    {"tensor_contents": None}, lambda: printer.plain_tensor(t, prefix), True)

@@ -271,7 +271,7 @@ class Printer:
         uninitialized = kind_of(t)
         if uninitialized is not None:
             return f"<{uninitialized}>"
-        if tensor_subclasses.STATUS.made and t in tensor_subclasses.CLASSES:
+        if tensor_subclasses.STATUS.watching:  # an instance's class, or a mode, may see it
             return tensor_subclasses.repr_of(self, t)
         return self.plain_tensor(t)
 
