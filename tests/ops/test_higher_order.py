@@ -38,7 +38,7 @@ _NORM_DOUBLE_GAP = ("norm backward rows take their own derivatives through a com
                     "match, torch's double-backward labels do not yet")
 KNOWN_GAPS = {f"{key}-0": _NORM_DOUBLE_GAP for key in (
     "native_batch_norm", "native_batch_norm_backward", "native_layer_norm",
-    "native_layer_norm_backward", "native_group_norm")} | {
+    "native_layer_norm_backward")} | {
     "glu-0": "glu's backward is composed of engine ops: values match, torch's "
              "GluBackwardBackward0 label does not yet"} | {
     f"_prelu_kernel-{i}": "prelu's backward is composed of engine ops: values match, torch's "

@@ -26,7 +26,6 @@ _NORM_DOUBLE_GAP = ("norm backward rows take their own derivatives through a com
 KNOWN_GAPS = {
     "native_batch_norm_backward-0": _NORM_DOUBLE_GAP,
     "native_layer_norm_backward-0": _NORM_DOUBLE_GAP,
-    "native_group_norm-0": _NORM_DOUBLE_GAP,
     "glu-0": ("glu's backward is composed of engine ops: values match, torch's "
               "GluBackwardBackward0 label does not yet"),
     **{f"_prelu_kernel-{i}": ("prelu's backward is composed of engine ops: values match, "

@@ -14,6 +14,7 @@ from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops import substitution
 from gradcli.engine.ops.pointwise import rounded_from_double
+from gradcli.engine.ops.reductions import _prod_safe_zeros_backward
 from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -58,10 +59,10 @@ def _lu_solve_values(a: np.ndarray, b: np.ndarray, adjoint: bool = False) -> np.
     return x
 
 
-def _substitute(matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+def _substitute(matrix: np.ndarray, rhs: np.ndarray, zero_pivot=None) -> np.ndarray:
     """getrf then getrs, zero pivots and all: partial pivoting, forward substitution with the
     unit lower factor, column-wise back substitution with the upper one (infs and nans where
-    a pivot is zero, as LAPACK leaves them)."""
+    a pivot is zero, as LAPACK leaves them, or `zero_pivot` put in its place)."""
     u, x, n = matrix.copy(), rhs.copy(), len(matrix)
     for k in range(n):
         p = k + int(np.argmax(np.abs(u[k:, k])))
@@ -70,6 +71,8 @@ def _substitute(matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
             u[k + 1:, k] /= u[k, k]
         u[k + 1:, k + 1:] -= np.outer(u[k + 1:, k], u[k, k + 1:])
         x[k + 1:] -= np.outer(u[k + 1:, k], x[k])
+    if zero_pivot is not None:
+        np.fill_diagonal(u, np.where(np.diagonal(u) == 0, u.dtype.type(zero_pivot), np.diagonal(u)))
     for k in range(n - 1, -1, -1):
         x[k] /= u[k, k]
         x[:k] -= np.outer(u[:k, k], x[k])
@@ -77,12 +80,48 @@ def _substitute(matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
 
 
 def _det_backward(g, a, out):
-    """G = det(A) A^{-H} grad, as linalg.solve(A^H, diag(grad * det)) (torch's nonsingular
-    path)."""
+    """G = det(A) A^{-H} grad, as linalg.solve(A^H, diag(grad * det)); outside grad mode torch
+    solves with the forward's LU factors, a zero pivot among them replaced by the dtype's
+    epsilon (a singular A's gradient is then zeros)."""
     n = a.shape[-1]
+    if n == 1:  # det's gradient is 1 for every 1x1 matrix, zero among them (pytorch#80761)
+        return F.expand(F.unsqueeze(F.unsqueeze(g, -1), -1), a.shape)
     d = F.mul(g, out)
-    eye_like = F.expand(F.unsqueeze(d, -1), d.shape + (n,))
-    return linalg_solve(_mT(a), _diag_embed(eye_like))
+    rhs = _diag_embed(F.expand(F.unsqueeze(d, -1), d.shape + (n,)))
+    if not STATE.grad_enabled:
+        factored = np.swapaxes(a.data, -1, -2).reshape((-1, n, n))
+        if any(_zero_pivot(matrix) for matrix in factored):
+            return Tensor(_perturbed_solve(factored, rhs.data.reshape((-1, n, n)))
+                          .reshape(a.shape), a.dtype)
+        # the factors are A^T's for a contiguous A, else A's own, solved with the adjoint
+        return linalg_solve(_mT(a), rhs, adjoint=not a.data.flags.c_contiguous)
+    # a graph for higher orders: the adjugate through the SVD where |det| < 100 eps
+    singular = np.abs(out.data) < 100 * np.finfo(a.dtype.np).eps
+    if not singular.any():
+        return linalg_solve(_mT(a), rhs)
+    if singular.all():
+        return _det_singular_backward(g, a)
+    made = F.index_put(F.zeros_like(a), (singular,), _det_singular_backward(
+        F.index(g, (singular,)), F.index(a, (singular,))))
+    return F.index_put(made, (~singular,), linalg_solve(
+        _mT(F.index(a, (~singular,))), F.index(rhs, (~singular,))))
+
+
+def _det_singular_backward(g, a):
+    """The adjugate of a singular A from its SVD (nhigham.com's 'What is the adjugate of a
+    matrix?'), as torch's linalg_det_backward in grad mode."""
+    u, s, vh = linalg_svd(a)
+    alpha = F.mul(F.conj(F.mul(det(u), det(vh))), g)
+    scale = _prod_safe_zeros_backward(F.unsqueeze(alpha, -1), s, s.ndim - 1)
+    return F.matmul(F.mul(u, F.unsqueeze(scale, -2)), vh)
+
+
+def _perturbed_solve(matrices: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """torch's linalg_det_backward outside grad mode: lu_solve with each zero pivot of U moved
+    to epsilon (a nonsingular matrix's solve is linalg.solve's)."""
+    eps = np.finfo(matrices.dtype).eps
+    return np.stack([_substitute(m, r, eps) if _zero_pivot(m) else _lu_solve_values(m, r)
+                     for m, r in zip(matrices, rhs)])
 
 
 def _slogdet_backward(grads, a, out):

@@ -62,17 +62,11 @@ def _statistics(x: Tensor, groups: int, eps: float):
     return mean, F.rsqrt(F.add_scalar(F.mean(F.mul(centered, centered), (2,), True), eps))
 
 
-def _per_channel(t: Tensor, x: Tensor, groups: int) -> Tensor:
-    """(N, G, 1) statistics repeated over each group's channels, shaped (N, C)."""
-    n, c = x.shape[:2]
-    return F.reshape(F.expand(t, (n, groups, c // groups)), (n, c))
-
-
 def _grad(index: int):
     """torch's GroupNorm backward: its kernel (group_norm_order) unless the graph is being
-    built, when torch too takes its differentiable composite: per-channel sums ds = sum(g * x),
-    db = sum(g), then dgamma = sum_n (ds - db * mean) * rstd and dx = rstd * gamma * g + b * x
-    + c."""
+    built, when torch too takes infinitely_differentiable_native_group_norm_backward, on
+    (N, G, D, HxW) views: ds = sum(g * x), db = sum(g) over HxW; dx = a g + b x + c, reshaped
+    back; dgamma = sum_n (ds - db mean) rstd; dbeta = sum_n db."""
     def rule(g, x, w, b, groups, eps):
         g = g[0]
         if x.numel() == 0 and index == 1:  # nothing normalized: an empty gradient
@@ -85,29 +79,26 @@ def _grad(index: int):
             return Tensor(group_norm_order.group_norm_backward(
                 np.ascontiguousarray(g.data), x.data, weight, groups, eps, index), x.dtype)
         n, c = x.shape[:2]
-        spatial = tuple(range(2, x.ndim))
+        grouped = (n, groups, c // groups, x.numel() // (n * c) if n * c else 0)
+        g4 = F.reshape(g, grouped)
+        db = F.unsqueeze(F.sum(g4, (3,)), -1)
         if index == 3:
-            return F.sum(g, (0, *spatial))
-        mean, rstd = _statistics(x, groups, eps)
-        ds, db = F.sum(F.mul(g, x), spatial), F.sum(g, spatial)
+            return F.reshape(F.sum(db, (0,)), w.shape)
+        mean, rstd = (F.unsqueeze(t, -1) for t in _statistics(x, groups, eps))
+        x4 = F.reshape(x, grouped)
+        ds = F.unsqueeze(F.sum(F.mul(g4, x4), (3,)), -1)
         if index == 2:
-            return F.sum(F.mul(F.sub(ds, F.mul(db, _per_channel(mean, x, groups))),
-                               _per_channel(rstd, x, groups)), (0,))
-        if w is not None:
-            ds, db = F.mul(ds, w), F.mul(db, w)
-        ds_g = F.sum(F.reshape(ds, (n, groups, -1)), (2,), True)
-        db_g = F.sum(F.reshape(db, (n, groups, -1)), (2,), True)
-        scale = 1.0 / (x.numel() // n // groups)
-        coef_b = F.mul_scalar(F.mul(F.sub(F.mul(db_g, mean), ds_g),
-                                    F.mul(F.mul(rstd, rstd), rstd)), scale)
-        coef_c = F.sub(F.neg(F.mul(coef_b, mean)), F.mul_scalar(F.mul(db_g, rstd), scale))
-        view = (n, c) + (1,) * (x.ndim - 2)
-        gamma_rstd = _per_channel(rstd, x, groups)
-        if w is not None:
-            gamma_rstd = F.mul(gamma_rstd, w)
-        return F.add(F.add(F.mul(F.reshape(gamma_rstd, view), g),
-                           F.mul(F.reshape(_per_channel(coef_b, x, groups), view), x)),
-                     F.reshape(_per_channel(coef_c, x, groups), view))
+            return F.reshape(F.sum(F.mul(F.sub(ds, F.mul(db, mean)), rstd), (0,)), w.shape)
+        gamma = None if w is None else F.reshape(w, (1, groups, c // groups, 1))
+        rstd_cube = F.mul(F.mul(rstd, rstd), rstd)
+        a = rstd if gamma is None else F.mul(rstd, gamma)
+        coef_b = F.unsqueeze(F.sum(ds if gamma is None else F.mul(ds, gamma), (2,)), -2)
+        coef_c = F.unsqueeze(F.sum(db if gamma is None else F.mul(db, gamma), (2,)), -2)
+        scale = 1.0 / (grouped[2] * grouped[3])
+        coef_b = F.mul_scalar(F.mul(F.sub(F.mul(coef_c, mean), coef_b), rstd_cube), scale)
+        coef_c = F.sub(F.mul(F.neg(coef_b), mean), F.mul_scalar(F.mul(coef_c, rstd), scale))
+        dx = F.add(F.add(F.mul(a, g4), F.mul(coef_b, x4)), coef_c)
+        return F.reshape(dx, x.shape)
     return rule
 
 

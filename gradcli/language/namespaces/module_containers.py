@@ -8,7 +8,7 @@ from collections import OrderedDict
 from gradcli.engine import errors, parameters
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.module_members import add_module
-from gradcli.language.namespaces.modules import Module
+from gradcli.language.namespaces.modules import Module, construct
 from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.objects import TableObject
@@ -207,9 +207,36 @@ def _update_parameters(container: ParameterDictHost, values) -> None:
         container.store(key, value)
 
 
+def _fresh_parameter_dict(container: ParameterDictHost, pairs) -> ParameterDictHost:
+    """A plain nn.ParameterDict holding `pairs` in order, as torch's copy() and fromkeys() make."""
+    made = construct(container.kind)
+    for key, value in pairs:
+        made.store(key, value)
+    return made
+
+
+def _setdefault(container: ParameterDictHost, key, default=None):
+    if key not in container.params:
+        container.store(key, default)
+    return container.item(key)
+
+
+def _popitem(container: ParameterDictHost):
+    if not container.params:
+        message = "popitem(): dictionary is empty"  # the OrderedDict of keys torch pops
+        raise errors.TorchError("KeyError", repr(message), value_args=(message,))
+    key = next(reversed(container.params))
+    return key, _pop(container, key)
+
+
 ParameterDictHost.METHODS = KEYED_METHODS | table(
     entry("update", _update_parameters, "self, parameters"),
-    entry("get", _get_parameter, "self, key, default=None"))
+    entry("get", _get_parameter, "self, key, default=None"),
+    entry("copy", lambda c: _fresh_parameter_dict(c, c.params.items()), "self"),
+    entry("fromkeys", lambda c, keys, default=None: _fresh_parameter_dict(
+        c, [(key, default) for key in iterate(keys)]), "self, keys, default=None"),
+    entry("setdefault", _setdefault, "self, key, default=None"),
+    entry("popitem", _popitem, "self"))
 
 
 def not_callable(ctx, module, *inputs):
