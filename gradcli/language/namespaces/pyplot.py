@@ -22,6 +22,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import pyplot_colorbar
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
+from gradcli.language.namespaces.pyplot_colors import COLORS, CYCLE
 from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
 from gradcli.language.namespaces.python_logging import library_warning
 from gradcli.language.runtime.objects import TableInstance
@@ -30,9 +31,7 @@ from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
 DPI = 100.0
-# matplotlib's default colour cycle (tab10) and its one-letter colours.
-CYCLE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-         "#7f7f7f", "#bcbd22", "#17becf")
+# matplotlib's one-letter colours, as drawn.
 _LETTERS = {"b": "#0000ff", "g": "#008000", "r": "#ff0000", "c": "#00bfbf", "m": "#bf00bf",
             "y": "#bfbf00", "k": "#000000", "w": "#ffffff"}
 _TAB = dict(zip(("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
@@ -1085,7 +1084,7 @@ TICKER = Namespace("matplotlib.ticker", table(*(_ticker(name) for name in (
 
 MATPLOTLIB = RcNamespace("matplotlib", table(
     entry("use", _nothing, "backend, *, force=True"),
-) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM})
+) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM, "colors": COLORS})
 
 MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER,
-           "matplotlib.cm": CM}
+           "matplotlib.cm": CM, "matplotlib.colors": COLORS}
