@@ -24,13 +24,13 @@ from gradcli.language.namespaces import pyplot_colorbar
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.namespaces.pyplot_colors import COLORS, CYCLE
 from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
+from gradcli.language.namespaces.pyplot_style import RC, STYLE
 from gradcli.language.namespaces.python_logging import library_warning
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, type_name
 
-DPI = 100.0
 # matplotlib's one-letter colours, as drawn.
 _LETTERS = {"b": "#0000ff", "g": "#008000", "r": "#ff0000", "c": "#00bfbf", "m": "#bf00bf",
             "y": "#bfbf00", "k": "#000000", "w": "#ffffff"}
@@ -153,6 +153,9 @@ class Axes(TableInstance):
         self.grid = False
         self.axis_on = True
         self.limits: dict[str, tuple[float, float] | None] = {"x": None, "y": None}
+        # the limits last read back: what autoscale(False) keeps, as matplotlib's view does
+        self.viewed = {axis: (np.float64(0.0), np.float64(1.0)) for axis in "xy"}
+        self.aspect: str | float = "auto"
         # limits an axhline/axvline inside them left as they were, until the next plot
         self.held: dict[str, tuple | None] = {"x": None, "y": None}
         self.scales = {"x": "linear", "y": "linear"}
@@ -719,9 +722,33 @@ def _grid(ctx, axes: Axes, visible, which, axis, **kwargs):
 
 
 def _limits_of(axis: str):
-    def get_limits(ctx, axes: Axes):
-        return axes.view_limits(axis)
+    def get_limits(ctx, axes: Axes):  # reading one axis's limits brings both up to date
+        axes.viewed.update({each: axes.view_limits(each) for each in "xy"})
+        return axes.viewed[axis]
     return get_limits
+
+
+def _autoscale(ctx, axes: Axes, enable=True, axis="both", tight=None):
+    """autoscale: off keeps the limits last read back (matplotlib autoscales them lazily), on
+    follows the data again."""
+    if enable is None:
+        return
+    for each in ("x", "y") if axis == "both" else (axis,):
+        if each in ("x", "y"):
+            axes.limits[each] = None if enable else (axes.limits[each] or axes.viewed[each])
+
+
+def _set_aspect(ctx, axes: Axes, aspect, adjustable=None, anchor=None, share=False):
+    if isinstance(aspect, str) and aspect in ("auto", "equal"):
+        axes.aspect = "auto" if aspect == "auto" else 1.0
+        return
+    try:
+        value = float(aspect) if isinstance(aspect, str) else _number(aspect)
+    except ValueError:
+        raise errors.value_error(f"could not convert string to float: {aspect!r}") from None
+    if not (np.isfinite(value) and value > 0):
+        raise errors.value_error("aspect must be finite and positive ")
+    axes.aspect = value
 
 
 def _set_limits(axis: str):
@@ -737,6 +764,7 @@ def _set_limits(axis: str):
         chosen = (float(current[0]) if low is None else _number(low),
                   float(current[1]) if high is None else _number(high))
         axes.limits[axis] = tuple(np.float64(v) for v in chosen)  # as get_xlim reads them back
+        axes.viewed[axis] = axes.limits[axis]
         return chosen
     return set_limits
 
@@ -833,6 +861,9 @@ _ON_AXES = (
     ("set_xlim", _set_limits("x"), "left=None, right=None, **kwargs", None),
     ("set_ylim", _set_limits("y"), "bottom=None, top=None, **kwargs", None),
     ("get_xlim", _limits_of("x"), "", None),
+    ("autoscale", _autoscale, "enable=True, axis='both', tight=None", "autoscale"),
+    ("set_aspect", _set_aspect, "aspect, adjustable=None, anchor=None, share=False", None),
+    ("get_aspect", lambda ctx, axes: axes.aspect, "", None),
     ("get_ylim", _limits_of("y"), "", None),
     ("set_xscale", _set_scale("x"), "value, **kwargs", "xscale"),
     ("set_yscale", _set_scale("y"), "value, **kwargs", "yscale"),
@@ -908,7 +939,7 @@ def _figure(ctx, num=None, figsize=None, dpi=None, **kwargs) -> Figure:
         return figures.activate(figures.open[num])
     size = figure_size() if figsize is None else tuple(_number(v) for v in figsize)
     return figures.new(num if isinstance(num, int) else None, size,
-                       DPI if dpi is None else _number(dpi))
+                       None if dpi is None else _number(dpi))
 
 
 def _subplots(ctx, nrows=1, ncols=1, *, sharex=False, sharey=False, squeeze=True, **fig_kw):
@@ -1026,6 +1057,8 @@ FIGURE_METHODS = table(
     entry("suptitle", _suptitle, "self, t, **kwargs", context=True),
     entry("savefig", _savefig, "self, fname, *args, **kwargs", context=True),
     entry("gca", lambda figure: figure.gca(), "self"),
+    entry("get_size_inches", lambda figure: np.array(figure.size, dtype=float), "self"),
+    entry("get_dpi", lambda figure: figure.dpi, "self"),
     entry("tight_layout", _nothing, "self, **kwargs"),
     entry("subplots_adjust", _nothing, "self, *args, **kwargs"),
     entry("clf", lambda figure: _clf_figure(figure), "self"),
@@ -1068,7 +1101,8 @@ PYPLOT = RcNamespace("matplotlib.pyplot", table(
     entry("ion", _nothing, ""),
     entry("ioff", _nothing, ""),
     entry("get_cmap", _get_cmap, "name=None, lut=None"),
-) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE, "cm": CM})
+    RC,
+) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE, "cm": CM, "style": STYLE})
 
 
 def _ticker(name: str):
@@ -1084,7 +1118,8 @@ TICKER = Namespace("matplotlib.ticker", table(*(_ticker(name) for name in (
 
 MATPLOTLIB = RcNamespace("matplotlib", table(
     entry("use", _nothing, "backend, *, force=True"),
-) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM, "colors": COLORS})
+    RC,
+) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM, "colors": COLORS, "style": STYLE})
 
 MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER,
-           "matplotlib.cm": CM, "matplotlib.colors": COLORS}
+           "matplotlib.cm": CM, "matplotlib.colors": COLORS, "matplotlib.style": STYLE}

@@ -1,6 +1,6 @@
 """`matplotlib.colors`: colour specifications read as matplotlib reads them (to_rgba, to_rgb,
 to_hex, is_color_like) and its colour tables. The named colours (CSS4, Tableau, xkcd) are
-matplotlib's, recorded in color_names.json by tests/golden/record_color_names.py."""
+matplotlib's, recorded in color_names.json by tests/golden/record_matplotlib_tables.py."""
 
 from __future__ import annotations
 

@@ -225,7 +225,7 @@ MODULE_GROUPS = (
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random", "numpy.fft"), _numpy_modules),
     (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm",
-      "matplotlib.colors"), _pyplot_modules),
+      "matplotlib.colors", "matplotlib.style"), _pyplot_modules),
     (("math", "cmath"), _math),
     (("heapq", "bisect"), _heapq_modules),
     (("re", "string", "unicodedata", "textwrap", "keyword"), _text_modules),
