@@ -8,6 +8,7 @@ styles (`available` in order, and per style the settings among gradcli's rcParam
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ import matplotlib.style as style
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import gradcli.language.session  # noqa: E402,F401  (the runtime, before its namespaces)
+importlib.import_module("gradcli.language.session")  # the runtime, before its namespaces
 from gradcli.language.namespaces.pyplot_rc import DEFAULTS  # noqa: E402
 
 HERE = ROOT / "gradcli/language/namespaces"
