@@ -599,6 +599,9 @@ def set(value, name: str, item) -> None:
         raise errors.TorchError("AttributeError", "can't set attribute")
     if isinstance(value, FlagNamespace) and value.assign(name, item):
         return
+    if isinstance(value, Namespace):
+        value.assign_attribute(name, item)
+        return
     if isinstance(value, Tensor):
         getter_setter = protocols.TENSOR_ATTRS.get(name)
         if getter_setter is not None and getter_setter[1] is not None:
