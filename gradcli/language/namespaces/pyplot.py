@@ -122,6 +122,7 @@ IMAGE = PyType("matplotlib.image.AxesImage", ())
 BARS = PyType("matplotlib.container.BarContainer", ())
 COLORBAR = PyType("matplotlib.colorbar.Colorbar", ())
 CONTOURS = PyType("matplotlib.contour.QuadContourSet", ())
+FILL = PyType("matplotlib.collections.FillBetweenPolyCollection", ())
 
 
 def _text_artist(ctx, x, y, text: str) -> Artist:
@@ -205,7 +206,7 @@ class Axes(TableInstance):
         return series
 
     def next_color(self) -> str:
-        return CYCLE[sum(1 for s in self.series if s.kind != "image") % len(CYCLE)]
+        return CYCLE[sum(1 for s in self.series if s.kind not in ("image", "fill")) % len(CYCLE)]
 
     def view_limits(self, axis: str) -> tuple:
         """The axis' limits as get_xlim/get_ylim report them: the ones set, else the data's with
@@ -573,6 +574,21 @@ def _reference_line(kind: str):
     return line
 
 
+def _fill_between(ctx, axes: Axes, x, y1, y2=0, where=None, interpolate=False, step=None,
+                  **kwargs) -> Artist:
+    """fill_between: the region between two curves, kept as its closed outline; coloured from
+    the patches' own colour cycle, as matplotlib's fills are."""
+    xs = _floats(x)
+    low, high = (np.broadcast_to(_floats(y), xs.shape) for y in (y1, y2))
+    label = kwargs.get("label")
+    fills = sum(1 for each in axes.series if each.kind == "fill")
+    axes.add(Series("fill", np.concatenate([xs, xs[::-1]]), np.concatenate([low, high[::-1]]),
+                    label="" if label is None else _text(ctx, label),
+                    color=_color(kwargs.get("color", kwargs.get("facecolor")),
+                                 CYCLE[fills % len(CYCLE)])))
+    return Artist(FILL)
+
+
 def _datasets(value) -> list[np.ndarray]:
     """hist's x: one data set, or one per column of a 2-D array (matplotlib's _reshape_2D)."""
     data = _array(value)
@@ -844,6 +860,8 @@ _ON_AXES = (
     ("imshow", _imshow, "X, cmap=None, **kwargs", "imshow"),
     ("contour", _contour(False), "*args, **kwargs", "contour"),
     ("axhline", _reference_line("hline"), "y=0, xmin=0, xmax=1, **kwargs", "axhline"),
+    ("fill_between", _fill_between, "x, y1, y2=0, where=None, interpolate=False, step=None, "
+     "**kwargs", "fill_between"),
     ("axvline", _reference_line("vline"), "x=0, ymin=0, ymax=1, **kwargs", "axvline"),
     ("get_xlabel", _get_label("x"), "", None),
     ("get_ylabel", _get_label("y"), "", None),
