@@ -23,6 +23,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import pyplot_colorbar
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.namespaces.pyplot_colors import COLORS, CYCLE
+from gradcli.language.namespaces.pyplot_patches import bars
 from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
 from gradcli.language.namespaces.pyplot_style import RC, STYLE
 from gradcli.language.namespaces.python_logging import library_warning
@@ -652,7 +653,7 @@ def _hist(ctx, axes: Axes, x, bins, range, density, weights, cumulative, bottom,
         axes.add(Series("hist", bins, counts, label="" if given is None else _text(ctx, given),
                         color=_color(color, axes.next_color())), count=len(counts))
     if len(tops) == 1:
-        return tops[0], bins, Artist(BARS, f"<BarContainer object of {len(tops[0])} artists>")
+        return tops[0], bins, bars(bins, tops[0])
     return tops, bins, Artist(BARS, f"<a list of {len(tops)} BarContainer objects>")
 
 
