@@ -22,7 +22,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import pyplot_colorbar
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
-from gradcli.language.namespaces.pyplot_colors import COLORS, CYCLE
+from gradcli.language.namespaces.pyplot_colors import COLORS, CYCLE, to_rgba
 from gradcli.language.namespaces.pyplot_patches import bars
 from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
 from gradcli.language.namespaces.pyplot_style import RC, STYLE
@@ -30,7 +30,8 @@ from gradcli.language.namespaces.python_logging import library_warning
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, type_name
+from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.values import Namespace, iterate, type_name
 
 # matplotlib's one-letter colours, as drawn.
 _LETTERS = {"b": "#0000ff", "g": "#008000", "r": "#ff0000", "c": "#00bfbf", "m": "#bf00bf",
@@ -461,12 +462,30 @@ def _scatter(ctx, axes: Axes, x, y, s, c, marker, cmap, **kwargs):
             raise errors.value_error(
                 f"'c' argument has {values.size} elements, which is inconsistent with 'x' and "
                 f"'y' with size {xs.size}.")
+    edges = kwargs.get("edgecolors")
+    _scatter_marker_warnings(ctx, marker, kwargs.get("edgecolor") if edges is None else edges)
     label = kwargs.get("label")
     series = axes.add(Series("scatter", xs, ys, label="" if label is None else _text(ctx, label),
                              color=_color(color, axes.next_color()), linestyle="",
                              marker=marker if isinstance(marker, str) else "o", values=values,
                              cmap=_cmap_name(cmap)))
     return Artist(PATHS, series=series, axes=axes)
+
+
+_UNFILLED = set("x+1234|_")  # matplotlib's markers that have no inside
+
+
+def _scatter_marker_warnings(ctx, marker, edgecolor) -> None:
+    """scatter's warnings for a pixel marker and for an edge colour an unfilled marker ignores."""
+    if marker == ",":
+        STATE.warn("UserWarning", "The pixel maker ',' is not supported on scatter(); using a "
+                   "finite-sized square instead, which is not necessarily 1 pixel in size. Use "
+                   "the square marker 's' instead to suppress this warning.")
+    elif isinstance(marker, str) and marker in _UNFILLED and edgecolor is not None:
+        STATE.warn("UserWarning", f"You passed an edgecolor/edgecolors "
+                   f"({ctx.printer.repr(edgecolor)}) for an unfilled marker "
+                   f"({ctx.printer.repr(marker)}).  Matplotlib is ignoring the edgecolor in "
+                   "favor of the facecolor.  This behavior may change in the future.")
 
 
 def _contour(filled: bool):
@@ -493,15 +512,50 @@ def _contour(filled: bool):
 
 
 class Colormap(Artist):
-    """A matplotlib colour map (plt.cm.RdYlBu, plt.get_cmap('viridis')): known by its name."""
+    """A matplotlib colour map (plt.cm.RdYlBu, plt.get_cmap('viridis')): known by its name; one
+    a program lists (ListedColormap(colors)) also has its colours, and maps values to them."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "colors", "listed")
 
-    PROPERTIES = {"name": lambda cmap: cmap.name, "N": lambda cmap: 256}
+    PROPERTIES = {"name": lambda cmap: cmap.name,
+                  "N": lambda cmap: 256 if cmap.listed is None else len(cmap.listed),
+                  "colors": lambda cmap: cmap.colors}
 
-    def __init__(self, type_: PyType, name: str):
+    def __init__(self, type_: PyType, name: str, colors=None, listed=None):
         super().__init__(type_)
-        self.name = name
+        self.name, self.colors, self.listed = name, colors, listed
+
+    def forward(self):
+        return None if self.listed is None else BoundMethod(self, _COLORMAP_CALL)
+
+
+def _listed_colormap(ctx, colors, name="unnamed", N=None, *, bad=None, under=None, over=None):
+    """matplotlib.colors.ListedColormap: the colours, read (as matplotlib reads them) when
+    the map is first used."""
+    return Colormap(_CMAP_TYPES["ListedColormap"], name, colors, list(iterate(colors)))
+
+
+def _map_colors(ctx, cmap: Colormap, X, alpha=None, bytes=False):
+    """Colormap.__call__: a float in [0, 1] (or an int index) to its colour's RGBA; values
+    below, above or NaN take the under, over and bad colours; a scalar gives a tuple."""
+    values = np.array(_array(X), copy=True)
+    lut = np.array([to_rgba(ctx, color) for color in cmap.listed], dtype=np.float64)
+    n = len(lut)  # then the under, over and bad colours: the first, the last, transparent black
+    table = np.vstack([lut, lut[:1], lut[-1:], np.zeros((1, 4))])
+    bad = np.isnan(values) if values.dtype.kind == "f" else np.zeros(values.shape, bool)
+    if values.dtype.kind == "f":
+        values = np.array(values * n)
+        values[values == n] = n - 1
+    under, over = values < 0, values >= n
+    with np.errstate(invalid="ignore"):
+        index = np.where(bad, 0, values).astype(int)
+    index[under], index[over], index[bad] = n, n + 1, n + 2
+    rgba = table.take(index, axis=0, mode="clip")
+    if alpha is not None:
+        rgba[..., -1] = np.clip(_number(alpha), 0, 1)
+    if bytes:
+        rgba = (rgba * 255).astype(np.uint8)
+    return tuple(rgba) if values.ndim == 0 else rgba
 
 
 # matplotlib's colour maps by name (each also reversed, `_r`), and which kind each one is
@@ -515,8 +569,13 @@ _SEGMENTED = ("Blues BrBG BuGn BuPu CMRmap GnBu Greens Greys OrRd Oranges PRGn P
               "gnuplot2 gray hot hsv jet nipy_spectral ocean pink prism rainbow seismic spring "
               "summer terrain winter grey gist_grey gist_yerg Grays").split()
 _CMAP_NAMES = [name for base in (*_LISTED, *_SEGMENTED) for name in (base, base + "_r")]
-_CMAP_TYPES = {kind: PyType(f"matplotlib.colors.{kind}", (Colormap,))
-               for kind in ("ListedColormap", "LinearSegmentedColormap")}
+_COLORMAP_CALL = entry("__call__", _map_colors, "self, X, alpha=None, bytes=False",
+                       context=True, qualname="Colormap.__call__")
+_CMAP_TYPES = {"ListedColormap": PyType("matplotlib.colors.ListedColormap", (Colormap,), entry(
+                   "ListedColormap", _listed_colormap, "colors, name='unnamed', N=None, *, "
+                   "bad=None, under=None, over=None", context=True, frames=0)),
+               "LinearSegmentedColormap": PyType("matplotlib.colors.LinearSegmentedColormap",
+                                                 (Colormap,))}
 
 
 def _colormap(name: str) -> Colormap:
@@ -1135,10 +1194,12 @@ TICKER = Namespace("matplotlib.ticker", table(*(_ticker(name) for name in (
     "LinearLocator", "FuncFormatter", "FormatStrFormatter", "StrMethodFormatter",
     "PercentFormatter", "NullFormatter", "ScalarFormatter"))))
 
+COLORS_MODULE = Namespace("matplotlib.colors", COLORS.table | _CMAP_TYPES)
 MATPLOTLIB = RcNamespace("matplotlib", table(
     entry("use", _nothing, "backend, *, force=True"),
     RC,
-) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM, "colors": COLORS, "style": STYLE})
+) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM, "colors": COLORS_MODULE,
+    "style": STYLE})
 
 MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER,
-           "matplotlib.cm": CM, "matplotlib.colors": COLORS, "matplotlib.style": STYLE}
+           "matplotlib.cm": CM, "matplotlib.colors": COLORS_MODULE, "matplotlib.style": STYLE}
