@@ -3,7 +3,8 @@
 Run `python tests/golden/record_matplotlib_tables.py` (matplotlib installed) to rewrite, in
 gradcli/language/namespaces/: color_names.json, the CSS4, Tableau and xkcd colour tables (name ->
 '#rrggbb' as matplotlib.colors holds them), and style_params.json, matplotlib.style's library
-styles (`available` in order, and per style the settings among gradcli's rcParams).
+styles (`available` in order, and per style the settings among gradcli's rcParams), and
+listed_colormaps.json, the colours of matplotlib's small listed colour maps (tab10, Set1...).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+import matplotlib
 import matplotlib.colors as colors
 import matplotlib.style as style
 
@@ -28,6 +30,10 @@ def main() -> None:
     tables = {"CSS4_COLORS": colors.CSS4_COLORS, "TABLEAU_COLORS": colors.TABLEAU_COLORS,
               "XKCD_COLORS": colors.XKCD_COLORS}
     (HERE / "color_names.json").write_text(json.dumps(tables, indent=0) + "\n", encoding="utf-8")
+    small = {name: [list(rgb) for rgb in cmap.colors] for name, cmap in
+             matplotlib.colormaps.items() if isinstance(cmap, colors.ListedColormap)
+             and cmap.N <= 20 and not name.endswith("_r")}
+    (HERE / "listed_colormaps.json").write_text(json.dumps(small) + "\n", encoding="utf-8")
     styles = {"available": list(style.available),
               "library": {name: {k: v for k, v in params.items() if k in DEFAULTS}
                           for name, params in sorted(style.library.items())}}

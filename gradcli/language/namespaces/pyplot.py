@@ -14,6 +14,8 @@ colours, labels, line styles and markers are kept for drawing.
 from __future__ import annotations
 
 import difflib
+import json
+import os
 
 import numpy as np
 
@@ -578,10 +580,20 @@ _CMAP_TYPES = {"ListedColormap": PyType("matplotlib.colors.ListedColormap", (Col
                                                  (Colormap,))}
 
 
+with open(os.path.join(os.path.dirname(__file__), "listed_colormaps.json"),
+          encoding="utf-8") as _handle:  # recorded by tests/golden/record_matplotlib_tables.py
+    _SMALL_LISTED = {name: tuple(map(tuple, rows)) for name, rows in json.load(_handle).items()}
+
+
 def _colormap(name: str) -> Colormap:
+    """A named map; the small listed ones (tab10, Set1...) with their colours, as maps to call
+    (their reversed forms list the colours backwards, in a list as matplotlib's reversed())."""
     base = name[:-2] if name.endswith("_r") else name
     kind = "ListedColormap" if base in _LISTED else "LinearSegmentedColormap"
-    return Colormap(_CMAP_TYPES[kind], name)
+    colors = _SMALL_LISTED.get(base)
+    if colors is not None and name != base:
+        colors = list(reversed(colors))
+    return Colormap(_CMAP_TYPES[kind], name, colors, None if colors is None else list(colors))
 
 
 def _cmap_name(cmap) -> str:
