@@ -271,6 +271,14 @@ def _line(series, frame: _Frame) -> list[str]:
     return parts
 
 
+def _fill(series, frame: _Frame) -> list[str]:
+    """fill_between's region: its closed outline, filled."""
+    xs, ys = frame.x(series.x), frame.y(series.y)
+    finite = np.isfinite(xs) & np.isfinite(ys)
+    return [f"<polygon points='{_points(xs[finite], ys[finite])}' "
+            f"fill={_attribute(series.color)} fill-opacity='0.5' stroke='none'/>"]
+
+
 def _circle(x: float, y: float, color: str) -> str:
     return f"<circle cx='{x:.2f}' cy='{y:.2f}' r='3' fill={_attribute(color)}/>"
 
@@ -372,4 +380,4 @@ def _reference(series, frame: _Frame) -> list[str]:
 
 
 _SERIES = {"line": _line, "scatter": _scatter, "hist": _bars, "image": _image,
-           "contour": _scatter, "hline": _reference, "vline": _reference}
+           "contour": _scatter, "hline": _reference, "vline": _reference, "fill": _fill}

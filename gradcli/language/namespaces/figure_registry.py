@@ -31,12 +31,12 @@ class Figures:
 
     def new(self, number: int | None = None, size=None, dpi: float | None = None) -> Figure:
         """A new figure, current from now on (pyplot's figsize and dpi unless given)."""
-        from gradcli.language.namespaces.pyplot import DPI, Figure
-        from gradcli.language.namespaces.pyplot_rc import figure_size
+        from gradcli.language.namespaces.pyplot import Figure
+        from gradcli.language.namespaces.pyplot_rc import figure_dpi, figure_size
         if number is None:
             number = max(self.open, default=0) + 1
         figure = Figure(self, number, len(self.made) + 1, figure_size() if size is None else size,
-                        DPI if dpi is None else dpi)
+                        figure_dpi() if dpi is None else dpi)
         self.made.append(figure)
         return self.activate(figure)
 

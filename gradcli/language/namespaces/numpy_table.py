@@ -195,7 +195,7 @@ def _numpy_entry(name: str, module):
     return _numpy(name, vars(module)[name])
 
 
-_CREATION = ("array asarray zeros ones empty full arange linspace logspace eye identity "
+_CREATION = ("array asarray copy zeros ones empty full arange linspace logspace eye identity "
              "zeros_like ones_like full_like empty_like diag meshgrid")
 _ELEMENTWISE = ("sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh exp exp2 expm1 log log2 "
                 "log10 log1p sqrt square abs absolute sign floor ceil round around trunc clip "

@@ -14,6 +14,8 @@ colours, labels, line styles and markers are kept for drawing.
 from __future__ import annotations
 
 import difflib
+import json
+import os
 
 import numpy as np
 
@@ -22,17 +24,18 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces import pyplot_colorbar
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
+from gradcli.language.namespaces.pyplot_colors import COLORS, CYCLE, to_rgba
+from gradcli.language.namespaces.pyplot_patches import bars
 from gradcli.language.namespaces.pyplot_rc import RcNamespace, figure_size
+from gradcli.language.namespaces.pyplot_style import RC, STYLE
 from gradcli.language.namespaces.python_logging import library_warning
 from gradcli.language.runtime.objects import TableInstance
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import entry, table
-from gradcli.language.runtime.values import Namespace, type_name
+from gradcli.language.runtime.frames import BoundMethod
+from gradcli.language.runtime.values import Namespace, iterate, type_name
 
-DPI = 100.0
-# matplotlib's default colour cycle (tab10) and its one-letter colours.
-CYCLE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-         "#7f7f7f", "#bcbd22", "#17becf")
+# matplotlib's one-letter colours, as drawn.
 _LETTERS = {"b": "#0000ff", "g": "#008000", "r": "#ff0000", "c": "#00bfbf", "m": "#bf00bf",
             "y": "#bfbf00", "k": "#000000", "w": "#ffffff"}
 _TAB = dict(zip(("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
@@ -123,6 +126,7 @@ IMAGE = PyType("matplotlib.image.AxesImage", ())
 BARS = PyType("matplotlib.container.BarContainer", ())
 COLORBAR = PyType("matplotlib.colorbar.Colorbar", ())
 CONTOURS = PyType("matplotlib.contour.QuadContourSet", ())
+FILL = PyType("matplotlib.collections.FillBetweenPolyCollection", ())
 
 
 def _text_artist(ctx, x, y, text: str) -> Artist:
@@ -154,6 +158,9 @@ class Axes(TableInstance):
         self.grid = False
         self.axis_on = True
         self.limits: dict[str, tuple[float, float] | None] = {"x": None, "y": None}
+        # the limits last read back: what autoscale(False) keeps, as matplotlib's view does
+        self.viewed = {axis: (np.float64(0.0), np.float64(1.0)) for axis in "xy"}
+        self.aspect: str | float = "auto"
         # limits an axhline/axvline inside them left as they were, until the next plot
         self.held: dict[str, tuple | None] = {"x": None, "y": None}
         self.scales = {"x": "linear", "y": "linear"}
@@ -203,7 +210,7 @@ class Axes(TableInstance):
         return series
 
     def next_color(self) -> str:
-        return CYCLE[sum(1 for s in self.series if s.kind != "image") % len(CYCLE)]
+        return CYCLE[sum(1 for s in self.series if s.kind not in ("image", "fill")) % len(CYCLE)]
 
     def view_limits(self, axis: str) -> tuple:
         """The axis' limits as get_xlim/get_ylim report them: the ones set, else the data's with
@@ -457,12 +464,30 @@ def _scatter(ctx, axes: Axes, x, y, s, c, marker, cmap, **kwargs):
             raise errors.value_error(
                 f"'c' argument has {values.size} elements, which is inconsistent with 'x' and "
                 f"'y' with size {xs.size}.")
+    edges = kwargs.get("edgecolors")
+    _scatter_marker_warnings(ctx, marker, kwargs.get("edgecolor") if edges is None else edges)
     label = kwargs.get("label")
     series = axes.add(Series("scatter", xs, ys, label="" if label is None else _text(ctx, label),
                              color=_color(color, axes.next_color()), linestyle="",
                              marker=marker if isinstance(marker, str) else "o", values=values,
                              cmap=_cmap_name(cmap)))
     return Artist(PATHS, series=series, axes=axes)
+
+
+_UNFILLED = set("x+1234|_")  # matplotlib's markers that have no inside
+
+
+def _scatter_marker_warnings(ctx, marker, edgecolor) -> None:
+    """scatter's warnings for a pixel marker and for an edge colour an unfilled marker ignores."""
+    if marker == ",":
+        STATE.warn("UserWarning", "The pixel maker ',' is not supported on scatter(); using a "
+                   "finite-sized square instead, which is not necessarily 1 pixel in size. Use "
+                   "the square marker 's' instead to suppress this warning.")
+    elif isinstance(marker, str) and marker in _UNFILLED and edgecolor is not None:
+        STATE.warn("UserWarning", f"You passed an edgecolor/edgecolors "
+                   f"({ctx.printer.repr(edgecolor)}) for an unfilled marker "
+                   f"({ctx.printer.repr(marker)}).  Matplotlib is ignoring the edgecolor in "
+                   "favor of the facecolor.  This behavior may change in the future.")
 
 
 def _contour(filled: bool):
@@ -489,15 +514,50 @@ def _contour(filled: bool):
 
 
 class Colormap(Artist):
-    """A matplotlib colour map (plt.cm.RdYlBu, plt.get_cmap('viridis')): known by its name."""
+    """A matplotlib colour map (plt.cm.RdYlBu, plt.get_cmap('viridis')): known by its name; one
+    a program lists (ListedColormap(colors)) also has its colours, and maps values to them."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "colors", "listed")
 
-    PROPERTIES = {"name": lambda cmap: cmap.name, "N": lambda cmap: 256}
+    PROPERTIES = {"name": lambda cmap: cmap.name,
+                  "N": lambda cmap: 256 if cmap.listed is None else len(cmap.listed),
+                  "colors": lambda cmap: cmap.colors}
 
-    def __init__(self, type_: PyType, name: str):
+    def __init__(self, type_: PyType, name: str, colors=None, listed=None):
         super().__init__(type_)
-        self.name = name
+        self.name, self.colors, self.listed = name, colors, listed
+
+    def forward(self):
+        return None if self.listed is None else BoundMethod(self, _COLORMAP_CALL)
+
+
+def _listed_colormap(ctx, colors, name="unnamed", N=None, *, bad=None, under=None, over=None):
+    """matplotlib.colors.ListedColormap: the colours, read (as matplotlib reads them) when
+    the map is first used."""
+    return Colormap(_CMAP_TYPES["ListedColormap"], name, colors, list(iterate(colors)))
+
+
+def _map_colors(ctx, cmap: Colormap, X, alpha=None, bytes=False):
+    """Colormap.__call__: a float in [0, 1] (or an int index) to its colour's RGBA; values
+    below, above or NaN take the under, over and bad colours; a scalar gives a tuple."""
+    values = np.array(_array(X), copy=True)
+    lut = np.array([to_rgba(ctx, color) for color in cmap.listed], dtype=np.float64)
+    n = len(lut)  # then the under, over and bad colours: the first, the last, transparent black
+    table = np.vstack([lut, lut[:1], lut[-1:], np.zeros((1, 4))])
+    bad = np.isnan(values) if values.dtype.kind == "f" else np.zeros(values.shape, bool)
+    if values.dtype.kind == "f":
+        values = np.array(values * n)
+        values[values == n] = n - 1
+    under, over = values < 0, values >= n
+    with np.errstate(invalid="ignore"):
+        index = np.where(bad, 0, values).astype(int)
+    index[under], index[over], index[bad] = n, n + 1, n + 2
+    rgba = table.take(index, axis=0, mode="clip")
+    if alpha is not None:
+        rgba[..., -1] = np.clip(_number(alpha), 0, 1)
+    if bytes:
+        rgba = (rgba * 255).astype(np.uint8)
+    return tuple(rgba) if values.ndim == 0 else rgba
 
 
 # matplotlib's colour maps by name (each also reversed, `_r`), and which kind each one is
@@ -511,14 +571,29 @@ _SEGMENTED = ("Blues BrBG BuGn BuPu CMRmap GnBu Greens Greys OrRd Oranges PRGn P
               "gnuplot2 gray hot hsv jet nipy_spectral ocean pink prism rainbow seismic spring "
               "summer terrain winter grey gist_grey gist_yerg Grays").split()
 _CMAP_NAMES = [name for base in (*_LISTED, *_SEGMENTED) for name in (base, base + "_r")]
-_CMAP_TYPES = {kind: PyType(f"matplotlib.colors.{kind}", (Colormap,))
-               for kind in ("ListedColormap", "LinearSegmentedColormap")}
+_COLORMAP_CALL = entry("__call__", _map_colors, "self, X, alpha=None, bytes=False",
+                       context=True, qualname="Colormap.__call__")
+_CMAP_TYPES = {"ListedColormap": PyType("matplotlib.colors.ListedColormap", (Colormap,), entry(
+                   "ListedColormap", _listed_colormap, "colors, name='unnamed', N=None, *, "
+                   "bad=None, under=None, over=None", context=True, frames=0)),
+               "LinearSegmentedColormap": PyType("matplotlib.colors.LinearSegmentedColormap",
+                                                 (Colormap,))}
+
+
+with open(os.path.join(os.path.dirname(__file__), "listed_colormaps.json"),
+          encoding="utf-8") as _handle:  # recorded by tests/golden/record_matplotlib_tables.py
+    _SMALL_LISTED = {name: tuple(map(tuple, rows)) for name, rows in json.load(_handle).items()}
 
 
 def _colormap(name: str) -> Colormap:
+    """A named map; the small listed ones (tab10, Set1...) with their colours, as maps to call
+    (their reversed forms list the colours backwards, in a list as matplotlib's reversed())."""
     base = name[:-2] if name.endswith("_r") else name
     kind = "ListedColormap" if base in _LISTED else "LinearSegmentedColormap"
-    return Colormap(_CMAP_TYPES[kind], name)
+    colors = _SMALL_LISTED.get(base)
+    if colors is not None and name != base:
+        colors = list(reversed(colors))
+    return Colormap(_CMAP_TYPES[kind], name, colors, None if colors is None else list(colors))
 
 
 def _cmap_name(cmap) -> str:
@@ -569,6 +644,21 @@ def _reference_line(kind: str):
             axes.held[axis] = current
         return Artist(LINE, text=f"Line2D({series.label})", series=series)
     return line
+
+
+def _fill_between(ctx, axes: Axes, x, y1, y2=0, where=None, interpolate=False, step=None,
+                  **kwargs) -> Artist:
+    """fill_between: the region between two curves, kept as its closed outline; coloured from
+    the patches' own colour cycle, as matplotlib's fills are."""
+    xs = _floats(x)
+    low, high = (np.broadcast_to(_floats(y), xs.shape) for y in (y1, y2))
+    label = kwargs.get("label")
+    fills = sum(1 for each in axes.series if each.kind == "fill")
+    axes.add(Series("fill", np.concatenate([xs, xs[::-1]]), np.concatenate([low, high[::-1]]),
+                    label="" if label is None else _text(ctx, label),
+                    color=_color(kwargs.get("color", kwargs.get("facecolor")),
+                                 CYCLE[fills % len(CYCLE)])))
+    return Artist(FILL)
 
 
 def _datasets(value) -> list[np.ndarray]:
@@ -634,7 +724,7 @@ def _hist(ctx, axes: Axes, x, bins, range, density, weights, cumulative, bottom,
         axes.add(Series("hist", bins, counts, label="" if given is None else _text(ctx, given),
                         color=_color(color, axes.next_color())), count=len(counts))
     if len(tops) == 1:
-        return tops[0], bins, Artist(BARS, f"<BarContainer object of {len(tops[0])} artists>")
+        return tops[0], bins, bars(bins, tops[0])
     return tops, bins, Artist(BARS, f"<a list of {len(tops)} BarContainer objects>")
 
 
@@ -720,9 +810,33 @@ def _grid(ctx, axes: Axes, visible, which, axis, **kwargs):
 
 
 def _limits_of(axis: str):
-    def get_limits(ctx, axes: Axes):
-        return axes.view_limits(axis)
+    def get_limits(ctx, axes: Axes):  # reading one axis's limits brings both up to date
+        axes.viewed.update({each: axes.view_limits(each) for each in "xy"})
+        return axes.viewed[axis]
     return get_limits
+
+
+def _autoscale(ctx, axes: Axes, enable=True, axis="both", tight=None):
+    """autoscale: off keeps the limits last read back (matplotlib autoscales them lazily), on
+    follows the data again."""
+    if enable is None:
+        return
+    for each in ("x", "y") if axis == "both" else (axis,):
+        if each in ("x", "y"):
+            axes.limits[each] = None if enable else (axes.limits[each] or axes.viewed[each])
+
+
+def _set_aspect(ctx, axes: Axes, aspect, adjustable=None, anchor=None, share=False):
+    if isinstance(aspect, str) and aspect in ("auto", "equal"):
+        axes.aspect = "auto" if aspect == "auto" else 1.0
+        return
+    try:
+        value = float(aspect) if isinstance(aspect, str) else _number(aspect)
+    except ValueError:
+        raise errors.value_error(f"could not convert string to float: {aspect!r}") from None
+    if not (np.isfinite(value) and value > 0):
+        raise errors.value_error("aspect must be finite and positive ")
+    axes.aspect = value
 
 
 def _set_limits(axis: str):
@@ -738,6 +852,7 @@ def _set_limits(axis: str):
         chosen = (float(current[0]) if low is None else _number(low),
                   float(current[1]) if high is None else _number(high))
         axes.limits[axis] = tuple(np.float64(v) for v in chosen)  # as get_xlim reads them back
+        axes.viewed[axis] = axes.limits[axis]
         return chosen
     return set_limits
 
@@ -817,6 +932,8 @@ _ON_AXES = (
     ("imshow", _imshow, "X, cmap=None, **kwargs", "imshow"),
     ("contour", _contour(False), "*args, **kwargs", "contour"),
     ("axhline", _reference_line("hline"), "y=0, xmin=0, xmax=1, **kwargs", "axhline"),
+    ("fill_between", _fill_between, "x, y1, y2=0, where=None, interpolate=False, step=None, "
+     "**kwargs", "fill_between"),
     ("axvline", _reference_line("vline"), "x=0, ymin=0, ymax=1, **kwargs", "axvline"),
     ("get_xlabel", _get_label("x"), "", None),
     ("get_ylabel", _get_label("y"), "", None),
@@ -834,6 +951,9 @@ _ON_AXES = (
     ("set_xlim", _set_limits("x"), "left=None, right=None, **kwargs", None),
     ("set_ylim", _set_limits("y"), "bottom=None, top=None, **kwargs", None),
     ("get_xlim", _limits_of("x"), "", None),
+    ("autoscale", _autoscale, "enable=True, axis='both', tight=None", "autoscale"),
+    ("set_aspect", _set_aspect, "aspect, adjustable=None, anchor=None, share=False", None),
+    ("get_aspect", lambda ctx, axes: axes.aspect, "", None),
     ("get_ylim", _limits_of("y"), "", None),
     ("set_xscale", _set_scale("x"), "value, **kwargs", "xscale"),
     ("set_yscale", _set_scale("y"), "value, **kwargs", "yscale"),
@@ -909,7 +1029,7 @@ def _figure(ctx, num=None, figsize=None, dpi=None, **kwargs) -> Figure:
         return figures.activate(figures.open[num])
     size = figure_size() if figsize is None else tuple(_number(v) for v in figsize)
     return figures.new(num if isinstance(num, int) else None, size,
-                       DPI if dpi is None else _number(dpi))
+                       None if dpi is None else _number(dpi))
 
 
 def _subplots(ctx, nrows=1, ncols=1, *, sharex=False, sharey=False, squeeze=True, **fig_kw):
@@ -1027,6 +1147,8 @@ FIGURE_METHODS = table(
     entry("suptitle", _suptitle, "self, t, **kwargs", context=True),
     entry("savefig", _savefig, "self, fname, *args, **kwargs", context=True),
     entry("gca", lambda figure: figure.gca(), "self"),
+    entry("get_size_inches", lambda figure: np.array(figure.size, dtype=float), "self"),
+    entry("get_dpi", lambda figure: figure.dpi, "self"),
     entry("tight_layout", _nothing, "self, **kwargs"),
     entry("subplots_adjust", _nothing, "self, *args, **kwargs"),
     entry("clf", lambda figure: _clf_figure(figure), "self"),
@@ -1069,7 +1191,8 @@ PYPLOT = RcNamespace("matplotlib.pyplot", table(
     entry("ion", _nothing, ""),
     entry("ioff", _nothing, ""),
     entry("get_cmap", _get_cmap, "name=None, lut=None"),
-) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE, "cm": CM})
+    RC,
+) | {"Figure": FIGURE_TYPE, "Axes": AXES_TYPE, "cm": CM, "style": STYLE})
 
 
 def _ticker(name: str):
@@ -1083,9 +1206,12 @@ TICKER = Namespace("matplotlib.ticker", table(*(_ticker(name) for name in (
     "LinearLocator", "FuncFormatter", "FormatStrFormatter", "StrMethodFormatter",
     "PercentFormatter", "NullFormatter", "ScalarFormatter"))))
 
+COLORS_MODULE = Namespace("matplotlib.colors", COLORS.table | _CMAP_TYPES)
 MATPLOTLIB = RcNamespace("matplotlib", table(
     entry("use", _nothing, "backend, *, force=True"),
-) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM})
+    RC,
+) | {"pyplot": PYPLOT, "ticker": TICKER, "cm": CM, "colors": COLORS_MODULE,
+    "style": STYLE})
 
 MODULES = {"matplotlib": MATPLOTLIB, "matplotlib.pyplot": PYPLOT, "matplotlib.ticker": TICKER,
-           "matplotlib.cm": CM}
+           "matplotlib.cm": CM, "matplotlib.colors": COLORS_MODULE, "matplotlib.style": STYLE}

@@ -8,10 +8,10 @@ from gradcli.engine.records import record
 from gradcli.engine.state import STATE
 from gradcli.language.runtime import protocols
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.values import Namespace
+from gradcli.language.runtime.values import Namespace, type_name
 
 # the settings programs read back, with matplotlib's defaults
-_DEFAULTS = {"figure.figsize": [6.4, 4.8], "figure.dpi": 100.0, "savefig.dpi": "figure",
+DEFAULTS = {"figure.figsize": [6.4, 4.8], "figure.dpi": 100.0, "savefig.dpi": "figure",
              "font.size": 10.0, "font.family": ["sans-serif"], "lines.linewidth": 1.5,
              "lines.markersize": 6.0, "axes.grid": False, "axes.titlesize": "large",
              "axes.labelsize": "medium", "legend.fontsize": "medium", "image.cmap": "viridis",
@@ -40,9 +40,32 @@ def _names(value) -> list:
     return [value] if isinstance(value, str) else list(value)
 
 
+_FONT_SIZES = ("xx-small", "x-small", "small", "medium", "large", "x-large", "xx-large",
+               "smaller", "larger")
+
+
+def _font_size(value):
+    """matplotlib's validate_fontsize: a size name (any case), else a float."""
+    if isinstance(value, str):
+        value = value.lower()
+    if value in _FONT_SIZES:
+        return value
+    try:
+        return float(value)
+    except TypeError:
+        raise errors.type_error(f"float() argument must be a string or a real number, not "
+                                f"'{type_name(value)}'") from None
+    except ValueError:
+        raise ValueError(f"{value} is not a valid font size. Valid font sizes are "
+                         f"{', '.join(_FONT_SIZES)}.") from None
+
+
 _VALIDATORS = {"figure.figsize": _pair, "figure.dpi": _float, "font.size": _float,
                "lines.linewidth": _float, "lines.markersize": _float, "axes.grid": bool,
-               "font.family": _names}
+               "font.family": _names,
+               **{key: _font_size for key in ("axes.titlesize", "axes.labelsize",
+                                              "legend.fontsize", "xtick.labelsize",
+                                              "ytick.labelsize")}}
 
 
 class RcParams(dict):
@@ -74,12 +97,16 @@ def rc_params() -> RcParams:
     if params is None:
         params = STATE.flags["matplotlib.rcParams"] = RcParams(
             {key: list(value) if isinstance(value, list) else value
-             for key, value in _DEFAULTS.items()})
+             for key, value in DEFAULTS.items()})
     return params
 
 
 def figure_size() -> tuple[float, float]:
     return tuple(rc_params()["figure.figsize"])
+
+
+def figure_dpi() -> float:
+    return rc_params()["figure.dpi"]
 
 
 @record(frozen=True)

@@ -43,6 +43,7 @@ class ArgsNamespace(TableInstance):
 
     __slots__ = ("attrs",)
     own_dict = True
+    own_dunders = frozenset({"__dict__"})
 
     def __init__(self, attrs: dict):
         self.attrs = attrs
@@ -62,7 +63,9 @@ class ArgsNamespace(TableInstance):
         return NotImplemented
 
     def __eq__(self, other):  # Namespace.__eq__: the same attributes (and so unhashable)
-        return self.attrs == other.attrs if isinstance(other, ArgsNamespace) else NotImplemented
+        if isinstance(other, ArgsNamespace) and other.language_type is NAMESPACE_TYPE:
+            return self.attrs == other.attrs
+        return NotImplemented
 
     __hash__ = None
 

@@ -106,6 +106,11 @@ def _pathlib() -> dict:
     return {"pathlib": PATHLIB}
 
 
+def _types() -> dict:
+    from gradcli.language.namespaces.python_types import TYPES
+    return {"types": TYPES}
+
+
 def _statistics() -> dict:
     from gradcli.language.namespaces.python_statistics import STATISTICS
     return {"statistics": STATISTICS}
@@ -230,11 +235,13 @@ MODULE_GROUPS = (
     (("datetime",), _datetime_modules),
     (("functorch",), _functorch_modules),
     (("numpy", "numpy.linalg", "numpy.random", "numpy.fft"), _numpy_modules),
-    (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm"), _pyplot_modules),
+    (("matplotlib", "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.cm",
+      "matplotlib.colors", "matplotlib.style"), _pyplot_modules),
     (("math", "cmath"), _math),
     (("heapq", "bisect"), _heapq_modules),
     (("re", "string", "unicodedata", "textwrap", "keyword"), _text_modules),
     (("statistics",), _statistics),
+    (("types",), _types),
     (("pathlib",), _pathlib),
     (("collections.abc",), _collections_abc),
     (("inspect",), _inspect),

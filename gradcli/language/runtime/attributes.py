@@ -14,6 +14,7 @@ from gradcli.engine.custom import FunctionNode
 from gradcli.engine.devices import Device
 from gradcli.engine.dtypes import DType
 from gradcli.engine.hooks import RemovableHandle
+from gradcli.engine.records import replace
 from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.autograd_graph import NODE_HOOK_METHODS, raw_saved_attribute
@@ -379,7 +380,10 @@ CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS
                   dict: DICT_METHODS | table(_c_method(
                       dict, "fromkeys", _from_keys, "iterable, value=None, /", "expected")),
                   set: SET_METHODS, frozenset: FROZENSET_METHODS, tuple: TUPLE_METHODS,
-                  int: INT_METHODS, float: FLOAT_METHODS})
+                  int: INT_METHODS, float: FLOAT_METHODS,
+                  np.ndarray: {name: replace(method, qualname=f"ndarray.{name}", fn=_receiving(
+                      np.ndarray, name, method.fn, method.needs_context))
+                      for name, method in ARRAY_METHODS.items()}})
 for _cls, _names in _CLASS_LEVEL.items():  # str.maketrans: no receiver
     CLASS_METHODS[_cls] = CLASS_METHODS[_cls] | _class_level(_cls, _names, False)
 
@@ -388,8 +392,8 @@ def _class_attribute(cls: PyType, name: str):
     methods = CLASS_METHODS.get(cls.hosts[0]) if len(cls.hosts) == 1 else None
     if methods is not None and name in methods:
         return methods[name]
-    raise errors.TorchError("AttributeError", f"type object '{cls.name.rsplit('.', 1)[-1]}' has "
-                            f"no attribute '{name}'")
+    shown = C_CLASSES.get(cls.hosts[0].__name__, cls.name.rsplit('.', 1)[-1])  # a C type's tp_name
+    raise errors.TorchError("AttributeError", f"type object '{shown}' has no attribute '{name}'")
 
 
 def tables_of(value) -> tuple[dict, dict] | None:
@@ -618,6 +622,9 @@ def set(value, name: str, item) -> None:
     if isinstance(value, NamedTuple) and name in value.language_fields:
         raise errors.TorchError("AttributeError", "can't set attribute")
     if isinstance(value, FlagNamespace) and value.assign(name, item):
+        return
+    if isinstance(value, Namespace):
+        value.assign_attribute(name, item)
         return
     if isinstance(value, Tensor):
         cls = class_of_tensor(value) if SUBCLASSES.made else None

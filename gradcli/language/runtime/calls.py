@@ -173,6 +173,8 @@ def callable_name(function) -> str:
 def _python_index(key):
     if isinstance(key, Tensor):  # Python's sequences call its __index__
         return index(key)
+    if isinstance(key, np.integer):  # NumPy's integers have __index__ (its bool has not)
+        return int(key)
     return _user_index(key)
 
 

@@ -147,6 +147,8 @@ class TableInstance(TableObject):
     def attribute(self, name: str):
         if name in self.attrs:
             return self.attrs[name]
+        if name == "__dict__" and self.own_dict:  # the attributes themselves, as vars() gives
+            return self.attrs
         getter = self.PROPERTIES.get(name)
         if getter is not None:
             return getter(self)

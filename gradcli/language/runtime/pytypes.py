@@ -26,10 +26,11 @@ class GenericHost:
 
 
 def c_type(name: str) -> bool:
-    """Whether torch's class `name` is a C type (torch.finfo, torch.Size, torch._C.Generator,
-    torch.return_types.max), which Python's messages name by its full tp_name; torch's Python
-    classes (torch.Tensor, torch.nn.modules.linear.Linear) are named by their short name."""
-    return name.startswith(("torch._C.", "torch.return_types.")) or (
+    """Whether class `name` is a C type (torch.finfo, torch.Size, torch._C.Generator,
+    torch.return_types.max, types.SimpleNamespace), which Python's messages name by its full
+    tp_name; torch's Python classes (torch.Tensor, torch.nn.modules.linear.Linear) are named by
+    their short name."""
+    return name.startswith(("torch._C.", "torch.return_types.", "types.")) or (
         name.startswith("torch.") and name.count(".") == 1 and name != "torch.Tensor")
 
 

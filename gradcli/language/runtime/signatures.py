@@ -30,7 +30,7 @@ _WITHOUT_RECEIVER = frozenset(("parser", "noargs", "exact", "expected", "wrapper
 C_CLASSES = {**{cls.__name__: cls.__name__ for cls in (
     list, dict, set, frozenset, tuple, str, bytes, int, float, complex, range)},
     "deque": "collections.deque", "OrderedDict": "collections.OrderedDict",
-    "TensorBase": "torch._C.TensorBase"}
+    "TensorBase": "torch._C.TensorBase", "ndarray": "numpy.ndarray"}
 
 
 @record(frozen=True)

@@ -47,10 +47,21 @@ class Namespace:
     table: dict
 
     def lookup(self, attr: str):
+        set_here = STATE.flags.get(_MODULE_SETS)
+        if set_here and (self.name, attr) in set_here:
+            return set_here[self.name, attr]
         if attr in self.table:
             return self.table[attr]
         raise unsupported(self.name, attr) or errors.TorchError(
             "AttributeError", f"module '{self.name}' has no attribute '{attr}'")
+
+    def assign_attribute(self, attr: str, value) -> None:
+        """module.attr = value (F.softargmax = F.softmax): kept for this run only, as the
+        engine state is, so each run starts from the modules as imported."""
+        STATE.flags.setdefault(_MODULE_SETS, {})[self.name, attr] = value
+
+
+_MODULE_SETS = "module attributes"  # the engine state's {(module, name): value} of this run
 
 
 @record(frozen=True)
