@@ -342,16 +342,26 @@ INDEX = {
     },
     "gradcli.engine.ops.decompositions": {
         "function": (
-            "cholesky cholesky_ex cholesky_inverse cholesky_solve cond det diag_embed diagflat "
-            "eig eigh eigvals eigvalsh inv_ex inverse linalg_cholesky linalg_norm linalg_solve "
-            "linalg_svd logdet lstsq matrix_exp matrix_norm matrix_power matrix_rank pinv qr "
-            "qr_some slogdet solve_ex solve_triangular svd svdvals tensorinv tensorsolve "
+            "DOF_WARNING ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty "
+            "check_mean_dtype cholesky cholesky_ex cholesky_inverse cholesky_solve cond "
+            "correction_of cumprod cumsum det diag_embed diagflat dim_product dims_of eig eigh "
+            "eigvals eigvalsh evenly_distribute_backward evenly_read_jvp full_sum "
+            "gather_with_keepdimed_indices inv_ex inverse last_dim_sums linalg_cholesky "
+            "linalg_norm linalg_solve linalg_svd logdet logsumexp logsumexp_jvp lstsq matrix_exp "
+            "matrix_norm matrix_power matrix_rank max mean min norm norm_backward outer_dim_sums "
+            "pinv power_norm prod qr qr_some reduced_numel restore_reduced_dims reversed_cumsum "
+            "scatter slogdet solve_ex solve_triangular std std_backward strided_row_sums sum "
+            "sum_backward sum_values svd svdvals tensorinv tensorsolve two_norm "
+            "unsqueeze_multiple value_selecting_backward values_at_indices var var_backward "
+            "variance vector_norm vector_norm_values whole_product "
         ),
         "row": (
-            "_linalg_eigh _linalg_svd cholesky cholesky_inverse cholesky_solve diag_embed.dims "
-            "linalg_cholesky_ex linalg_det linalg_eig linalg_inv_ex linalg_lstsq "
-            "linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
-            "linalg_solve_triangular "
+            "_linalg_eigh _linalg_svd amax amin cholesky cholesky_inverse cholesky_solve cumprod "
+            "cumsum diag_embed.dims linalg_cholesky_ex linalg_det linalg_eig linalg_inv_ex "
+            "linalg_lstsq linalg_matrix_exp linalg_pinv linalg_qr linalg_slogdet linalg_solve_ex "
+            "linalg_solve_triangular linalg_vector_norm logsumexp max max.dim mean mean.dim min "
+            "min.dim prod prod.dim_int scatter.src std.correction sum sum.dim_IntList "
+            "var.correction "
         ),
         "declaration": (
             "linalg:cholesky linalg:cholesky_ex linalg:cond linalg:det linalg:eig linalg:eigh "
@@ -359,12 +369,17 @@ INDEX = {
             "linalg:matrix_exp linalg:matrix_norm linalg:matrix_power linalg:matrix_rank "
             "linalg:norm linalg:pinv linalg:qr linalg:slogdet linalg:solve linalg:solve_ex "
             "linalg:solve_triangular linalg:svd linalg:svdvals linalg:tensorinv "
-            "linalg:tensorsolve method:cholesky method:cholesky_inverse method:cholesky_solve "
-            "method:det method:diag_embed method:diagflat method:inverse method:logdet "
-            "method:matrix_exp method:matrix_power method:pinverse method:qr method:slogdet "
-            "method:svd torch:cholesky torch:cholesky_inverse torch:cholesky_solve torch:det "
-            "torch:diag_embed torch:diagflat torch:inverse torch:logdet torch:matrix_exp "
-            "torch:matrix_power torch:pinverse torch:qr torch:slogdet torch:svd "
+            "linalg:tensorsolve linalg:vector_norm method:amax method:amin method:argmax "
+            "method:argmin method:cholesky method:cholesky_inverse method:cholesky_solve "
+            "method:cumprod method:cumsum method:det method:diag_embed method:diagflat "
+            "method:inverse method:logdet method:logsumexp method:matrix_exp method:matrix_power "
+            "method:max method:mean method:min method:norm method:pinverse method:prod method:qr "
+            "method:slogdet method:std method:sum method:svd method:var torch:amax torch:amin "
+            "torch:argmax torch:argmin torch:cholesky torch:cholesky_inverse torch:cholesky_solve "
+            "torch:cumprod torch:cumsum torch:det torch:diag_embed torch:diagflat torch:inverse "
+            "torch:logdet torch:logsumexp torch:matrix_exp torch:matrix_power torch:max "
+            "torch:mean torch:min torch:norm torch:pinverse torch:prod torch:qr torch:slogdet "
+            "torch:std torch:sum torch:svd torch:var "
         ),
     },
     "gradcli.engine.ops.dual": {
@@ -512,8 +527,8 @@ INDEX = {
         "function": (
             "EPSILON REDUCTIONS apply_loss_reduction bce_backward binary_cross_entropy "
             "binary_cross_entropy_with_logits check_constant checked_reduction cross_entropy "
-            "expanded_pair full_sum l1_loss legacy_reduction mean_norm mse_loss mse_loss_backward "
-            "nll_loss reduce_loss reduction_of smooth_l1_backward smooth_l1_loss weighted_loss "
+            "expanded_pair l1_loss legacy_reduction mean_norm mse_loss mse_loss_backward nll_loss "
+            "reduce_loss reduction_of smooth_l1_backward smooth_l1_loss weighted_loss "
         ),
         "row": (
             "binary_cross_entropy binary_cross_entropy_backward binary_cross_entropy_with_logits "
@@ -712,30 +727,6 @@ INDEX = {
             "method:inner method:kron method:vdot torch:addbmm torch:addmm torch:addmv torch:addr "
             "torch:baddbmm torch:cdist torch:chain_matmul torch:cross torch:dist torch:inner "
             "torch:kron torch:pdist torch:tensordot torch:vdot "
-        ),
-    },
-    "gradcli.engine.ops.reductions": {
-        "function": (
-            "DOF_WARNING ReturnTypes amax amin argmax argmin axis_of check_dim_nonempty "
-            "check_mean_dtype correction_of cumprod cumsum dim_product dims_of "
-            "evenly_distribute_backward evenly_read_jvp gather_with_keepdimed_indices "
-            "last_dim_sums logsumexp logsumexp_jvp max mean min norm norm_backward outer_dim_sums "
-            "power_norm prod reduced_numel restore_reduced_dims reversed_cumsum scatter std "
-            "std_backward strided_row_sums sum sum_backward sum_values two_norm "
-            "unsqueeze_multiple value_selecting_backward values_at_indices var var_backward "
-            "variance vector_norm vector_norm_values whole_product "
-        ),
-        "row": (
-            "amax amin cumprod cumsum linalg_vector_norm logsumexp max max.dim mean mean.dim min "
-            "min.dim prod prod.dim_int scatter.src std.correction sum sum.dim_IntList "
-            "var.correction "
-        ),
-        "declaration": (
-            "linalg:vector_norm method:amax method:amin method:argmax method:argmin "
-            "method:cumprod method:cumsum method:logsumexp method:max method:mean method:min "
-            "method:norm method:prod method:std method:sum method:var torch:amax torch:amin "
-            "torch:argmax torch:argmin torch:cumprod torch:cumsum torch:logsumexp torch:max "
-            "torch:mean torch:min torch:norm torch:prod torch:std torch:sum torch:var "
         ),
     },
     "gradcli.engine.ops.reductions_more": {
