@@ -11,10 +11,9 @@ entered sees every such call first, given or not an instance."""
 from __future__ import annotations
 
 import functools
-import json
+import os
 import weakref
 from contextlib import contextmanager
-from pathlib import Path
 
 from gradcli.engine import errors
 from gradcli.engine.ops import selection
@@ -236,7 +235,9 @@ def _tensor_type():
 def _python_overridable() -> frozenset:
     """The names of torch's Python functions that hand calls to handlers (the rest, such as
     torch.manual_seed, never do), recorded by tests/golden/record_overridable.py."""
-    return frozenset(json.loads((Path(__file__).parent / "overridable.json").read_text()))
+    import json  # (loaded when a program first meets the protocol)
+    with open(os.path.join(os.path.dirname(__file__), "overridable.json")) as record:
+        return frozenset(json.load(record))
 
 
 def _mode_handles(func, types, args, kwargs):
