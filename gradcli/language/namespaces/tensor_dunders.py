@@ -4,7 +4,7 @@ its operator or builtin does, through the language's protocols."""
 from __future__ import annotations
 
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import protocols, tensor_subclasses
+from gradcli.language.runtime import coercions, protocols, tensor_subclasses
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry
 
@@ -13,7 +13,7 @@ _BINARY = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//",
            "rshift": ">>"}
 _COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _UNARY = {"neg": "-", "pos": "+", "invert": "~"}
-_BUILTIN = ("float", "int", "complex", "bool", "str", "format")  # __x__ is x(self)
+_BUILTIN = ("int", "complex", "str", "format")  # __x__ is x(self)
 
 
 def _binary(op: str, dunder: str, reflected: bool):
@@ -56,19 +56,26 @@ TENSOR_DUNDERS = {
        for name in ("__div__", "__rdiv__")},
     "__idiv__": entry("__idiv__", lambda t, other: protocols.augmented("/", t, other, False),
                       "self, other"),
-    **{f"__{name}__": entry(f"__{name}__", lambda ctx, t, name=name: ctx.call(
-        protocols.BUILTINS[name], [t], {}), "self", context=True, qualname=f"Tensor.__{name}__")
-       for name in ("len", "iter")},
+    "__iter__": entry("__iter__", lambda ctx, t: ctx.call(protocols.BUILTINS["iter"], [t], {}),
+                      "self", context=True, qualname="Tensor.__iter__"),
+    # torch.Tensor's own conversions (past a subclass's, which super() reaches them from)
+    "__len__": entry("__len__", lambda t: coercions.length(t, False), "self",
+                     qualname="Tensor.__len__"),
+    "__bool__": entry("__bool__", lambda t: coercions.truth(t, False), "self", style="noargs",
+                      qualname="TensorBase.__bool__"),
+    "__float__": entry("__float__", lambda t: coercions.tensor_float(t, False), "self",
+                       style="noargs", qualname="TensorBase.__float__"),
+    "__index__": entry("__index__", lambda t: coercions.index(t, False), "self", style="noargs",
+                       qualname="TensorBase.__index__"),
     "__repr__": entry("__repr__", lambda ctx, t, tensor_contents=None: tensor_subclasses.repr_of(
         ctx.printer, t, own=False), "self, *, tensor_contents=None", context=True,
         qualname="Tensor.__repr__"),
     "__getitem__": entry("__getitem__", lambda t, key: protocols.get_item(t, key, False),
-                         "self, key, /"),
+                         "self, key, /", style="wrapper"),
     "__setitem__": entry("__setitem__", lambda t, key, value: protocols.set_item(
-        t, key, value, False), "self, key, value, /"),
+        t, key, value, False), "self, key, value, /", style="wrapper"),
     "__contains__": entry("__contains__", lambda t, item: protocols.compare("in", item, t),
                           "self, element", qualname="Tensor.__contains__"),
-    "__index__": entry("__index__", _builtin("int"), "self", context=True),
     "__abs__": entry("__abs__", lambda t: protocols.absolute(t, False), "self"),
     "__hash__": entry("__hash__", id, "self"),  # torch hashes a tensor by identity
     "__reversed__": entry("__reversed__", _reversed, "self", context=True),

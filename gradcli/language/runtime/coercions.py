@@ -11,14 +11,18 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
-from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime import classes, protocols, tensor_subclasses
 from gradcli.language.runtime.objects import TableObject
+from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.values import DICT_VIEWS, type_name
 
 
-def truth(value) -> bool:
-    """Python truthiness, with torch's errors for a tensor of zero or several elements."""
+def truth(value, own: bool = True) -> bool:
+    """Python truthiness, with torch's errors for a tensor of zero or several elements (`own`
+    False: torch.Tensor.__bool__ itself, past a subclass's own)."""
     if isinstance(value, Tensor):
+        if SUBCLASSES.watching:  # a subclass's own __bool__, or torch's through the protocol
+            return tensor_subclasses.special("__bool__", [value], lambda: F.truth(value), own)
         return F.truth(value)
     if isinstance(value, TableObject) and value.user_class() is not None:
         for name in ("__bool__", "__len__"):
@@ -34,12 +38,12 @@ def truth(value) -> bool:
     return bool(value)
 
 
-def length(obj):
-    """len(obj)."""
+def length(obj, own: bool = True):
+    """len(obj) (`own` as for truth())."""
     if isinstance(obj, Tensor):
-        if obj.ndim == 0:
-            raise errors.type_error("len() of a 0-d tensor")
-        return obj.shape[0]
+        if SUBCLASSES.watching:
+            return tensor_subclasses.special("__len__", [obj], lambda: _tensor_length(obj), own)
+        return _tensor_length(obj)
     if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque,
                         *ARRAY_TYPES)) or \
             isinstance(obj, DICT_VIEWS):
@@ -60,13 +64,20 @@ def length(obj):
     raise errors.type_error(f"object of type '{type_name(obj)}' has no len()")
 
 
-def index(value) -> int:
-    """An int from an int or a one-element integral tensor (range bounds, list indices)."""
+def _tensor_length(t: Tensor) -> int:
+    if t.ndim == 0:
+        raise errors.type_error("len() of a 0-d tensor")
+    return t.shape[0]
+
+
+def index(value, own: bool = True) -> int:
+    """An int from an int or a one-element integral tensor (range bounds, list indices; `own`
+    as for truth())."""
     if isinstance(value, Tensor):  # torch's Tensor.__index__
-        if value.numel() != 1 or value.dtype.is_floating_point or value.dtype.is_complex:
-            raise errors.type_error("only integer tensors of a single element can be converted "
-                                    "to an index")
-        return int(value.data.reshape(()).item())
+        if SUBCLASSES.watching:
+            return tensor_subclasses.special("__index__", [value], lambda: _tensor_index(value),
+                                             own)
+        return _tensor_index(value)
     if isinstance(value, int):
         return value
     method = classes.special_method(value, "__index__")  # a user class's (an IntEnum member)
@@ -78,6 +89,13 @@ def index(value) -> int:
     raise errors.type_error(f"'{type_name(value)}' object cannot be interpreted as an integer")
 
 
+def _tensor_index(t: Tensor) -> int:
+    if t.numel() != 1 or t.dtype.is_floating_point or t.dtype.is_complex:
+        raise errors.type_error("only integer tensors of a single element can be converted "
+                                "to an index")
+    return int(t.data.reshape(()).item())
+
+
 def tensor_scalar(t: Tensor):
     """The Python number in a one-element tensor (float(t), int(t), '%f' % t)."""
     vmap_batched.check_item(t)
@@ -86,9 +104,15 @@ def tensor_scalar(t: Tensor):
     return t.data.reshape(()).item()
 
 
-def tensor_float(t: Tensor) -> float:
+def tensor_float(t: Tensor, own: bool = True) -> float:
     """float(t) (Tensor.__float__): its number, with torch's one-time warning when t requires
-    grad (int() and .item() do not warn)."""
+    grad (int() and .item() do not warn; `own` as for truth())."""
+    if SUBCLASSES.watching:
+        return tensor_subclasses.special("__float__", [t], lambda: _float_of(t), own)
+    return _float_of(t)
+
+
+def _float_of(t: Tensor) -> float:
     if t.requires_grad:
         STATE.warn("UserWarning", TO_SCALAR_WARNING, once=True)
     return float(tensor_scalar(t))

@@ -291,7 +291,12 @@ def special(dunder: str, operands: list, run, own: bool = True):
     func = protocols.CLASS_METHODS[Tensor][torch_function.SUBCLASS_OPERATORS.get(dunder, dunder)]
     in_python = func.qualname.startswith("Tensor.")
     return dispatch(f"torch.Tensor.{func.name}", func, operands, {} if in_python else None, run,
-                    in_python, plain_types=in_python)
+                    in_python, plain_types=in_python or dunder in _CONVERSIONS)
+
+
+# the special methods of a tensor's conversions, which a mode sees with torch.Tensor among the
+# types (an operator's, written in C, with none)
+_CONVERSIONS = frozenset(("__bool__", "__float__", "__index__", "__len__"))
 
 
 def binary(symbol: str, dunders: tuple, a, b, run):
