@@ -23,7 +23,7 @@ from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance, TableIterator
 from gradcli.language.runtime.pytypes import GENERIC, GenericHost, PyType
 from gradcli.language.runtime.signatures import entry
-from gradcli.language.runtime.coercions import index, tensor_float, truth
+from gradcli.language.runtime.coercions import index as as_index, tensor_float, truth
 from gradcli.language.runtime.coercions import length as len_of
 from gradcli.language.runtime.operators import binary, compare
 from gradcli.language.runtime.values import (Generator as LazyValues, NamedTuple, Namespace,
@@ -491,7 +491,7 @@ def random_split(dataset, lengths, generator=None):
     if truth(compare("!=", total, size)):
         raise errors.value_error(
             "Sum of input lengths does not equal the length of the input dataset!")
-    lengths = [index(length) if isinstance(length, Tensor) else length for length in lengths]
+    lengths = [as_index(length) if isinstance(length, Tensor) else length for length in lengths]
     total = sum(lengths)
     source = generator or creation.DEFAULT_GENERATOR.generator
     if not isinstance(total, int):  # torch.randperm's parser refuses it
