@@ -4,6 +4,7 @@ torch's do."""
 
 from __future__ import annotations
 
+import functools
 import math
 from bisect import bisect_right
 
@@ -22,7 +23,9 @@ from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableInstance, TableIterator
 from gradcli.language.runtime.pytypes import GENERIC, GenericHost, PyType
 from gradcli.language.runtime.signatures import entry
+from gradcli.language.runtime.coercions import index as as_index, tensor_float, truth
 from gradcli.language.runtime.coercions import length as len_of
+from gradcli.language.runtime.operators import binary, compare
 from gradcli.language.runtime.values import (Generator as LazyValues, NamedTuple, Namespace,
                                             Printer, iterate, type_name)
 
@@ -468,14 +471,15 @@ def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:
 
 
 def random_split(dataset, lengths, generator=None):
+    """torch's random_split, with Python's arithmetic on the lengths (0-d tensors among them)."""
     lengths = list(iterate(lengths))
     size = len_of(dataset)
-    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+    if math.isclose(_as_float(_total(lengths)), 1) and truth(compare("<=", _total(lengths), 1)):
         counts = []
         for number, fraction in enumerate(lengths):
-            if fraction < 0 or fraction > 1:
+            if truth(compare("<", fraction, 0)) or truth(compare(">", fraction, 1)):
                 raise errors.value_error(f"Fraction at index {number} is not between 0 and 1")
-            counts.append(math.floor(size * fraction))
+            counts.append(math.floor(_as_float(binary("*", size, fraction))))
         for number in range(size - sum(counts)):
             counts[number % len(counts)] += 1
         lengths = counts
@@ -483,17 +487,32 @@ def random_split(dataset, lengths, generator=None):
             if length == 0:
                 STATE.warn("UserWarning", f"Length of split at index {number} is 0. This might "
                            "result in an empty dataset.")
-    if sum(lengths) != size:
+    total = _total(lengths)
+    if truth(compare("!=", total, size)):
         raise errors.value_error(
             "Sum of input lengths does not equal the length of the input dataset!")
-    checked_generator(generator, "torch", "randperm", sum(lengths))
+    lengths = [as_index(length) if isinstance(length, Tensor) else length for length in lengths]
+    total = sum(lengths)
     source = generator or creation.DEFAULT_GENERATOR.generator
-    indices = source.randperm(sum(lengths)).tolist()
+    if not isinstance(total, int):  # torch.randperm's parser refuses it
+        DECLARATIONS["torch", "randperm"].bind((total,), {"generator": source}, "torch")
+    checked_generator(generator, "torch", "randperm", total)
+    indices = source.randperm(total).tolist()
     subsets, offset = [], 0
     for length in lengths:
         subsets.append(Subset(dataset, indices[offset:offset + length]))
         offset += length
     return subsets
+
+
+def _total(lengths: list):
+    """sum(lengths) as Python adds them up from 0."""
+    return functools.reduce(lambda a, b: binary("+", a, b), lengths, 0)
+
+
+def _as_float(value) -> float:
+    """float(value) (math.isclose and math.floor read a tensor through its __float__)."""
+    return tensor_float(value) if isinstance(value, Tensor) else float(value)
 
 
 DATASET = PyType(f"{_MODULE}.dataset.Dataset", (DatasetHost,))

@@ -181,6 +181,19 @@ def _method_first(name: str, function):
     return entry(name, run, spec, context=True, qualname=name, frames=0)
 
 
+def _apply_along_axis(ctx, func1d, axis, arr, *args, **kwargs):
+    """np.apply_along_axis: NumPy calls the program's function on each 1-D slice of `arr`."""
+    def call(piece, *rest, **options):
+        return array_of(ctx.call(func1d, [piece, *rest], options))
+    run = _numpy("apply_along_axis", np.apply_along_axis).fn
+    return run(call, axis, arr, *args, **kwargs)
+
+
+APPLY_ALONG_AXIS = entry("apply_along_axis", _apply_along_axis,
+                         "func1d, axis, arr, *args, **kwargs", context=True,
+                         qualname="apply_along_axis", frames=0)
+
+
 def _functions(names: str, module) -> dict:
     """Entries for NumPy's own functions `names` (fixed names from this file's lists, never the
     program's)."""
@@ -209,7 +222,7 @@ _REDUCTIONS = ("sum mean std var max min argmax argmin prod cumsum cumprod media
 _SHAPES = ("reshape transpose concatenate stack vstack hstack squeeze expand_dims ravel "
            "flip tile repeat split unique sort argsort take take_along_axis nonzero argwhere "
            "flatnonzero append roll column_stack tril triu swapaxes moveaxis broadcast_to "
-           "atleast_1d diagonal searchsorted isin interp")
+           "atleast_1d diagonal searchsorted isin interp unravel_index ravel_multi_index")
 _LINEAR = "dot matmul outer inner allclose isclose array_equal trace tensordot cross"
 _MEMORY = "shares_memory may_share_memory"  # whether arrays (a tensor's .numpy()) overlap
 _RANDOM = ("seed rand randn randint random random_sample normal uniform choice shuffle "
@@ -278,6 +291,8 @@ NUMPY_RANDOM = Namespace("numpy.random", LazyTable({}, lambda: _functions(_RANDO
                           _numpy("RandomState", np.random.RandomState))}))  # on first use
 LINALG_ERROR = PyType("numpy.linalg.LinAlgError", (np.linalg.LinAlgError,))
 register_exception(LINALG_ERROR)
+# an axis out of range: a ValueError and an IndexError, named numpy.exceptions.AxisError
+register_exception(PyType("numpy.exceptions.AxisError", (np.exceptions.AxisError,)))
 NUMPY_LINALG = Namespace("numpy.linalg", _functions(_LINALG, np.linalg) | {
     "LinAlgError": LINALG_ERROR})
 NUMPY_FFT = Namespace("numpy.fft", LazyTable({}, lambda: _functions(_FFT, np.fft)))
@@ -304,6 +319,7 @@ NUMPY = NumpyNamespace("numpy", (
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
        "ndarray": PyType("numpy.ndarray", (np.ndarray,)), "random": NUMPY_RANDOM,
        "linalg": NUMPY_LINALG, "fft": NUMPY_FFT, "__version__": np.__version__,
-       "r_": IndexTrick("r_"), "c_": IndexTrick("c_"), "finfo": FINFO, "iinfo": IINFO}))
+       "r_": IndexTrick("r_"), "c_": IndexTrick("c_"), "finfo": FINFO, "iinfo": IINFO,
+       "apply_along_axis": APPLY_ALONG_AXIS}))
 NUMPY_MODULES = {"numpy": NUMPY, "numpy.random": NUMPY_RANDOM, "numpy.linalg": NUMPY_LINALG,
                  "numpy.fft": NUMPY_FFT}

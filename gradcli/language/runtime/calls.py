@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, deque
+from collections.abc import Mapping
 from gradcli.engine.records import replace
 
 import numpy as np
@@ -15,7 +16,7 @@ from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import classes, exceptions, protocols, tensor_subclasses
 from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
-from gradcli.language.runtime.coercions import index, tensor_float, tensor_scalar, truth
+from gradcli.language.runtime.coercions import index, length, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableObject, bare_object
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, Frame, GradRuntimeError,
@@ -187,6 +188,26 @@ def _user_index(key):
     return key if method is None else classes.call_bound(method, [])
 
 
+def _tensor_key(key):
+    """An index as torch's indexing reads it: a user class's __index__ as its int, and another
+    sequence (a Subset, a class with __getitem__ and __len__) as the list of its items."""
+    if isinstance(key, tuple):
+        return tuple(map(_tensor_key, key))
+    if _foreign_sequence(key):
+        return [get_item(key, i) for i in range(length(key))]
+    return _user_index(key)
+
+
+def _foreign_sequence(key) -> bool:
+    """PySequence_Check for what is not a list, tuple, str or tensor: a sequence-like table
+    object, or an instance of a class with __getitem__ (not a dict's subclass) and no __index__."""
+    if isinstance(key, TableObject) and not isinstance(key, classes.UserInstance):
+        return key.is_sequence and not isinstance(key, Mapping)
+    return isinstance(key, classes.UserInstance) and type(key) is classes.Instance and \
+        classes.special_method(key, "__index__") is None and \
+        classes.special_method(key, "__getitem__") is not None
+
+
 def _numpy_side(value):
     """What NumPy sees of an index or a value: a tensor as its array (torch's `__array__`,
     refused while it requires grad), inside tuples and lists too."""
@@ -215,8 +236,8 @@ def get_item(value, key, subclassing: bool = True):
     if isinstance(value, Tensor):
         if SUBCLASSES.watching and tensor_subclasses.taken((value, key)):
             return tensor_subclasses.special("__getitem__", [value, key], lambda: indexing.get_item(
-                value, _user_index(key)), subclassing)
-        return indexing.get_item(value, _user_index(key))
+                value, _tensor_key(key)), subclassing)
+        return indexing.get_item(value, _tensor_key(key))
     if isinstance(value, TableObject) and (value.is_sequence or value.subscriptable):
         return value.item(key)
     if isinstance(value, np.ndarray):
@@ -294,9 +315,9 @@ def set_item(value, key, item, subclassing: bool = True) -> None:
     if isinstance(value, Tensor):
         if SUBCLASSES.watching and tensor_subclasses.taken((value, key, item)):
             tensor_subclasses.special("__setitem__", [value, key, item], lambda: indexing.set_item(
-                value, _user_index(key), item), subclassing)
+                value, _tensor_key(key), item), subclassing)
         else:
-            indexing.set_item(value, _user_index(key), item)
+            indexing.set_item(value, _tensor_key(key), item)
     elif isinstance(value, classes.ContainerInstance) and \
             classes.special_method(value, "__setitem__") is not None:
         classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])

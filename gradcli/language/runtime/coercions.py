@@ -3,6 +3,7 @@ one-element tensor. The runtime, the compiler and the builtins share them from h
 
 from __future__ import annotations
 
+import operator
 from collections import deque
 
 from gradcli.engine import errors, vmap_batched
@@ -80,6 +81,11 @@ def index(value, own: bool = True) -> int:
         return _tensor_index(value)
     if isinstance(value, int):
         return value
+    if isinstance(value, ARRAY_TYPES):  # NumPy's integers and 0-d integer arrays have __index__
+        try:
+            return operator.index(value)
+        except TypeError as error:
+            raise errors.type_error(str(error)) from None
     method = classes.special_method(value, "__index__")  # a user class's (an IntEnum member)
     if method is not None:
         result = classes.call_bound(method, [])

@@ -26,7 +26,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.runtime import tensor_subclasses
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
-from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm
+from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm, c_type
 from gradcli.language.runtime.signatures import C_CLASSES, WrappedBuiltin
 from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.uninitialized import kind_of
@@ -614,8 +614,9 @@ def type_name(value) -> str:
         return "Parameter"
     if tensor_subclasses.STATUS.made and tensor_subclasses.class_of(value) is not None:
         return tensor_subclasses.class_of(value).name
-    if isinstance(value, TableObject):
-        return value.class_name
+    if isinstance(value, TableObject):  # a C type by its tp_name ('torch._C.Generator')
+        name = value.language_type.name
+        return name if c_type(name) else value.class_name
     if isinstance(value, PyType):
         return value.metaclass
     name = _CLASS_NAMES.get(type(value))
