@@ -168,8 +168,10 @@ COLLECTIONS = Namespace("collections", {
                                 context=True, frames=0)),
     "Counter": PyType("collections.Counter", (collections.Counter,),
                       entry("Counter", _counter, "iterable=None, /, **kwds", frames=0)),
+    "ChainMap": PyType("collections.ChainMap", (collections.ChainMap,),
+                       entry("ChainMap", collections.ChainMap, "*maps", frames=0)),
 })
-for _name in ("deque", "OrderedDict", "Counter"):  # type(state_dict) is collections.OrderedDict
+for _name in ("deque", "OrderedDict", "Counter", "ChainMap"):  # type(state_dict) is collections.OrderedDict
     protocols.register_type(COLLECTIONS.table[_name])
 
 

@@ -36,9 +36,9 @@ from gradcli.language.runtime.pytypes import PyType, TypeForm, c_type, instance_
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import C_CLASSES, Builtin, WrappedBuiltin, entry, table
 from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
-from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
-                                            Size, builtin_kind, dict_from, iterate, python_method,
-                                            type_name)
+from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, Generator, NamedTuple,
+                                            Namespace, Size, builtin_kind, dict_from, iterate,
+                                            python_method, type_name)
 
 class _NodeAttrs(dict):
     """A node's attributes: these, and the `_saved_<name>` values of what it saved."""
@@ -272,6 +272,17 @@ DEQUE_METHODS = _host_methods(collections.deque, """append appendleft pop poplef
 ORDERED_DICT_METHODS = DICT_METHODS | _host_methods(
     collections.OrderedDict, """clear copy items keys move_to_end pop popitem setdefault values
     fromkeys update""")
+# collections.ChainMap: its own methods and the mapping ones it inherits
+CHAIN_MAP_METHODS = _host_methods(collections.ChainMap, "get new_child copy pop popitem clear") \
+    | table(entry("keys", lambda m: m.keys(), "self", qualname="Mapping.keys"),
+            entry("items", lambda m: m.items(), "self", qualname="Mapping.items"),
+            entry("values", lambda m: m.values(), "self", qualname="Mapping.values"),
+            entry("setdefault", lambda m, key, default=None: m.setdefault(key, default),
+                  "self, key, default=None", qualname="MutableMapping.setdefault"),
+            entry("update", lambda m, other=(), /, **kwargs: m.update(dict_from(
+                other, **kwargs)), "self, other=(), /, **kwds",
+                qualname="MutableMapping.update"))
+CHAIN_MAP_ATTRS = {"maps": lambda m: m.maps, "parents": lambda m: m.parents}
 COUNTER_METHODS = DICT_METHODS | _host_methods(collections.Counter,
                                                "copy most_common elements subtract total") | table(
     entry("update", lambda c, other=None, **kwargs: c.update(
@@ -310,6 +321,11 @@ GENERATOR_METHODS = table(entry("send", _send, "self, value, /"),
                           entry("throw", _throw, "self, typ, val=None, tb=None, /",
                                 context=True),
                           entry("close", _close, "self"))
+# a generator's names (its function's, or <genexpr>) and whether its body is running now
+GENERATOR_ATTRS = {"__name__": lambda g: g.qualname.rpartition(".")[2],
+                   "__qualname__": lambda g: g.qualname,
+                   "gi_running": lambda g: isinstance(g, GeneratorObject) and
+                   g.state == "running"}
 
 
 def _product(values) -> int:
@@ -362,12 +378,14 @@ _KIND_TABLES = (
     (random.Random, {}, RANDOM_METHODS),
     (collections.OrderedDict, {}, ORDERED_DICT_METHODS),
     (collections.Counter, {}, COUNTER_METHODS),
+    (collections.ChainMap, CHAIN_MAP_ATTRS, CHAIN_MAP_METHODS),
     (DefaultDict, {"default_factory": lambda d: d.language_factory}, DICT_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
     (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
     (tuple, {}, TUPLE_METHODS), (complex, COMPLEX_ATTRS, COMPLEX_METHODS),
     (int, INT_ATTRS, INT_METHODS), (float, NUMBER_ATTRS, FLOAT_METHODS),
-    (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
+    (GeneratorObject, GENERATOR_ATTRS, GENERATOR_METHODS), (Generator, GENERATOR_ATTRS, {}),
+    (slice, SLICE_ATTRS, SLICE_METHODS),
     (range, SLICE_ATTRS, _host_methods(range, "count index")),
     (type({}.keys()), {}, _host_methods(type({}.keys()), "isdisjoint")),
     (type({}.items()), {}, _host_methods(type({}.items()), "isdisjoint")),
@@ -515,6 +533,8 @@ def get(value, name: str):
             return classes.BASE_NEWS[value]
         if name == "__init__" and value in classes.BASE_INITS:  # nn.Module.__init__(self)
             return classes.BASE_INITS[value]
+        if isinstance(value, (GeneratorObject, Generator)) and name in GENERATOR_ATTRS:
+            return GENERATOR_ATTRS[name](value)  # gen.__name__
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
@@ -865,6 +885,12 @@ def _object_setattr(obj, name, value) -> None:
     obj.set_own_attribute(name, value)
 
 
+def _object_repr(obj) -> str:
+    if not isinstance(obj, classes.Instance):
+        raise errors.type_error(f"can't apply this __repr__ to {type_name(obj)} object")
+    return obj.object_repr()
+
+
 def _object_delattr(obj, name) -> None:
     if not isinstance(obj, classes.Instance):
         raise errors.type_error(f"can't apply this __delattr__ to {type_name(obj)} object")
@@ -885,6 +911,9 @@ def _object_getattribute(obj, name):
 # What `object.__setattr__(self, name, value)` and friends reach: the plain behaviour a user
 # class's own hooks defer to.
 _OBJECT_METHODS = table(
+    entry("__repr__", _object_repr, "self, /", style="wrapper"),
+    entry("__str__", lambda ctx, obj: ctx.printer.repr(obj), "self, /", context=True,
+          style="wrapper"),
     entry("__setattr__", _object_setattr, "self, name, value, /", style="wrapper"),
     entry("__getattribute__", _object_getattribute, "self, name, /", style="wrapper"),
     entry("__delattr__", _object_delattr, "self, name, /", style="wrapper"),

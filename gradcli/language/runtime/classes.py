@@ -432,8 +432,12 @@ class Instance(UserInstance, TableObject):
     def repr(self, printer) -> str:
         method = self.dunder("__repr__")
         if method is None:
-            return f"<{self.cls.module}.{self.cls.qualname} object at 0x{id(self):x}>"
+            return self.object_repr()
         return text_of(self.cls.runtime.call(method, [], {}), "__repr__")
+
+    def object_repr(self) -> str:
+        """object.__repr__: the class's qualified name and the address."""
+        return f"<{self.cls.module}.{self.cls.qualname} object at 0x{id(self):x}>"
 
     def str(self, printer) -> str:
         method = self.dunder("__str__")

@@ -3,7 +3,7 @@ one-element tensor. The runtime, the compiler and the builtins share them from h
 
 from __future__ import annotations
 
-from collections import deque
+from collections import ChainMap, deque
 
 from gradcli.engine import errors, vmap_batched
 from gradcli.engine.creation import TO_SCALAR_WARNING
@@ -13,7 +13,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.objects import TableObject
-from gradcli.language.runtime.values import DICT_VIEWS, type_name
+from gradcli.language.runtime.values import DICT_VIEWS, MAPPING_VIEWS, type_name
 
 
 def truth(value) -> bool:
@@ -40,9 +40,9 @@ def length(obj):
         if obj.ndim == 0:
             raise errors.type_error("len() of a 0-d tensor")
         return obj.shape[0]
-    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque,
+    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque, ChainMap,
                         *ARRAY_TYPES)) or \
-            isinstance(obj, DICT_VIEWS):
+            isinstance(obj, (*DICT_VIEWS, *MAPPING_VIEWS)):
         return len(obj)
     if isinstance(obj, TableObject) and (obj.is_sequence or obj.sized):
         return obj.length()
