@@ -272,6 +272,7 @@ DEQUE_METHODS = _host_methods(collections.deque, """append appendleft pop poplef
 ORDERED_DICT_METHODS = DICT_METHODS | _host_methods(
     collections.OrderedDict, """clear copy items keys move_to_end pop popitem setdefault values
     fromkeys update""")
+classes.HOST_METHODS[collections.OrderedDict] = ORDERED_DICT_METHODS
 # collections.ChainMap: its own methods and the mapping ones it inherits
 CHAIN_MAP_METHODS = _host_methods(collections.ChainMap, "get new_child copy pop popitem clear") \
     | table(entry("keys", lambda m: m.keys(), "self", qualname="Mapping.keys"),
@@ -402,6 +403,9 @@ CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS
                   np.ndarray: {name: replace(method, qualname=f"ndarray.{name}", fn=_receiving(
                       np.ndarray, name, method.fn, method.needs_context))
                       for name, method in ARRAY_METHODS.items()}})
+CLASS_METHODS[collections.OrderedDict] = ORDERED_DICT_METHODS | table(entry(  # no receiver
+    "fromkeys", lambda keys, value=None: collections.OrderedDict(_from_keys(keys, value)),
+    "iterable, value=None, /", qualname="OrderedDict.fromkeys"))
 for _cls, _names in _CLASS_LEVEL.items():  # str.maketrans: no receiver
     CLASS_METHODS[_cls] = CLASS_METHODS[_cls] | _class_level(_cls, _names, False)
 

@@ -131,7 +131,8 @@ HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0
                    itertools.takewhile, itertools.dropwhile, itertools.filterfalse,
                    itertools.starmap, itertools.groupby, type(next(itertools.groupby([0]))[1]),
                    itertools.compress, itertools.pairwise, type(itertools.tee([])[0]),
-                   itertools.combinations_with_replacement, type(iter(int, 1)))
+                   itertools.combinations_with_replacement, type(iter(int, 1)),
+                   type(iter(OrderedDict())))
 _ITERABLES = (list, tuple, str, bytes, range, deque, dict, ChainMap, *MAPPING_VIEWS, set,
               frozenset, Generator,
               GeneratorObject, TableIterator,
@@ -352,7 +353,7 @@ class Printer:
             return f"{type(value).__name__}({self.repr(value._mapping)})"
         if isinstance(value, ChainMap):
             return f"ChainMap({', '.join(self.repr(m) for m in value.maps)})"
-        if isinstance(value, OrderedDict):
+        if isinstance(value, OrderedDict) and not isinstance(value, TableObject):
             items = ", ".join(f"({self.repr(k)}, {self.repr(v)})" for k, v in value.items())
             return f"OrderedDict([{items}])" if items else "OrderedDict()"
         if isinstance(value, TableObject):  # a user class derived from list or dict too
