@@ -249,6 +249,8 @@ class Runtime:
     frames: list = field(default_factory=list)
     globals: Frame | None = None
     lines_known: bool = False  # Python would show the program's lines in a traceback (a file)
+    # contextlib.redirect_stdout's targets, innermost last: where print() sends its pieces
+    stdout_targets: list = field(default_factory=list)
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""
