@@ -11,6 +11,7 @@ from gradcli.language.namespaces.python_namedtuple import TYPED_NAMEDTUPLE
 from gradcli.language.namespaces.typing_protocols import runtime_checkable
 from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.classes import OBJECT
+from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.pytypes import GENERIC, PyType, TypeForm
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import Namespace, dict_from
@@ -72,6 +73,27 @@ def _get_args(tp) -> tuple:
     return tuple(tp.args)
 
 
+def _get_type_hints(obj, globalns=None, localns=None, include_extras=False) -> dict:
+    """typing.get_type_hints of a class (its own and its bases' annotations, the bases' first)
+    or a function, None annotations as NoneType; annotations written as strings are refused."""
+    if isinstance(obj, classes.UserClass):
+        layers = [c.namespace.get("__annotations__", {}) for c in reversed(obj.mro)
+                  if isinstance(c, classes.UserClass)]
+    elif isinstance(obj, UserFunction):
+        layers = [obj.annotations]
+    else:
+        return {}
+    hints = {}
+    for layer in layers:
+        for name, annotation in layer.items():
+            if isinstance(annotation, str):
+                raise errors.TorchError("NotImplementedError", "typing.get_type_hints of an "
+                                        "annotation written as a string is not supported by "
+                                        "gradcli yet")
+            hints[name] = protocols.type_of(None) if annotation is None else annotation
+    return hints
+
+
 def _new_type(name, tp):
     """NewType('UserId', int): a callable giving its argument back."""
     return entry(name, lambda x: x, "x, /", qualname=name, frames=0)
@@ -98,4 +120,6 @@ TYPING = Namespace("typing", {name: TypeForm(f"typing.{name}") for name in (
     entry("NewType", _new_type, "name, tp", frames=0),
     entry("get_origin", _get_origin, "tp", frames=0),
     entry("get_args", _get_args, "tp", frames=0),
+    entry("get_type_hints", _get_type_hints, "obj, globalns=None, localns=None, "
+          "include_extras=False", frames=0),
 ))
