@@ -140,6 +140,7 @@ class UserFunction:
     attrs: dict = field(default_factory=dict)  # attributes the program set (`f.calls = 0`)
     doc: object = None  # the docstring
     annotations: dict = field(default_factory=dict)  # __annotations__, evaluated by the def
+    freevars: tuple = ()  # (name, hops) of the enclosing names its code reads, sorted by name
 
     def bind(self, args, kwargs: dict) -> dict:
         """The new frame's names, or TypeError with Python's wording."""
