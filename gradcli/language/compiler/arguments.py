@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import ChainMap
+
 from gradcli.language.syntax.lark_standalone import Tree
 
 from gradcli.engine import errors
@@ -164,7 +166,7 @@ def _spread(function, kind: str, value, args: list, kwargs: dict, span) -> None:
             raise GradRuntimeError("TypeError", f"{name}() argument after * must be an iterable, "
                                    f"not {type_name(value)}", span) from None
         return
-    if not isinstance(value, dict):
+    if not isinstance(value, (dict, ChainMap)):
         raise GradRuntimeError("TypeError", f"{name}() argument after ** must be a mapping, not "
                                f"{type_name(value)}", span)
     for key, item in value.items():

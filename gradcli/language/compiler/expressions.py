@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import ChainMap
 from typing import Callable
 
 from gradcli.language.syntax.lark_standalone import Token, Tree
@@ -122,7 +123,7 @@ class ExpressionCompiler:
             for key, value in pairs:
                 if key is None:
                     mapping = value(frame)
-                    if not isinstance(mapping, dict):
+                    if not isinstance(mapping, (dict, ChainMap)):
                         raise TypeError(f"'{type_name(mapping)}' object is not a mapping")
                     out.update(mapping)
                 else:

@@ -50,6 +50,7 @@ def compile_function(compiler, fname: str, params, body, returns=None):
                 return signal.value if signal is not None else None
         else:
             run_body = _on_line(compiler.expression(body), compiler.runtime, _line(body))
+        freevars = compiler.scope.freevars()
     finally:
         compiler.scope, compiler.loops = outer, loops
     defaults, doc = signature.defaults, docstring(body) if isinstance(body, list) else None
@@ -61,7 +62,8 @@ def compile_function(compiler, fname: str, params, body, returns=None):
         return UserFunction(fname, qualname, signature.params, values, run_body, frame,
                             signature.star, signature.star_star, tuple(signature.kwonly),
                             generator, signature.posonly, doc=doc,
-                            annotations={k: a(frame) for k, a in annotations})
+                            annotations={k: a(frame) for k, a in annotations},
+                            freevars=freevars)
     return make
 
 

@@ -134,7 +134,7 @@ class Compiler(ExpressionCompiler):
                                "annotated", target)
         annotate = self.expression(annotation) if self.scope.kind in ("module", "class") and \
             target.data == "var" else None
-        if annotate is not None and self.scope.kind == "class":  # a class's __annotations__
+        if annotate is not None:  # the module's or the class's __annotations__
             annotate = _annotation_recorder(annotate, target.children[0].value)
         if value is None:
             return (lambda frame: annotate(frame) and None) if annotate else \
@@ -521,8 +521,8 @@ class Compiler(ExpressionCompiler):
 
 
 def _annotation_recorder(evaluate, name: str):
-    """Evaluate a class body's annotation into the class's __annotations__ (dataclasses read
-    its fields from there, in order)."""
+    """Evaluate a module's or class body's annotation into its __annotations__ (dataclasses
+    read a class's fields from there, in order)."""
     def record(frame):
         frame.vars.setdefault("__annotations__", {})[name] = evaluate(frame)
     return record

@@ -41,6 +41,7 @@ class Scope:
     stored: set = field(default_factory=set)  # ids of the `var` trees that are targets
     imported: set = field(default_factory=set)  # names an import binds (global may follow)
     generator: bool = False  # a function whose body yields
+    passed: set = field(default_factory=set)  # enclosing names only nested functions read
 
     def resolve(self, name: str) -> tuple[str, int]:
         """Where `name` lives: ("local", 0), ("enclosing", hops) or ("module", hops).
@@ -62,6 +63,22 @@ class Scope:
                 return "enclosing", hops
             hops, scope = hops + 1, scope.parent
         return "module", self.depth()
+
+    def freevars(self) -> tuple:
+        """(name, hops) of the enclosing functions' names this code reads or passes on to the
+        functions nested in it, sorted by name as co_freevars; each intermediate scope passes
+        them on too."""
+        found = []
+        for name in sorted(self.used | self.nonlocals | self.passed):
+            where, hops = self.resolve(name)
+            if where != "enclosing":
+                continue
+            found.append((name, hops))
+            scope = self.parent
+            for _ in range(hops - 1):
+                scope.passed.add(name)
+                scope = scope.parent
+        return tuple(found)
 
     def loader(self, name: str, span):
         """A closure reading `name` where it lives, with Python's errors when it is unbound."""

@@ -112,6 +112,10 @@ def _print(ctx, *values, sep=None, end=None, file=None, flush=False):
     if any(not isinstance(v, str) for v in values):
         ctx.check_native_call(1, "getting the str of an object")
     ctx.check_native_call(2)
+    if file is None and ctx.stdout_targets:  # sys.stdout redirected (None: print does nothing)
+        file = ctx.stdout_targets[-1]
+        if file is None:
+            return
     if file is None:
         ctx.write((" " if sep is None else sep).join(ctx.printer.str(v) for v in values)
                   + ("\n" if end is None else end))

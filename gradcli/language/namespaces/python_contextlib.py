@@ -1,10 +1,10 @@
 """Python's `contextlib`: contextmanager over the program's generator functions, nullcontext,
-suppress and ExitStack, as context managers of the `with` statement."""
+suppress, redirect_stdout and ExitStack, as context managers of the `with` statement."""
 
 from __future__ import annotations
 
 from gradcli.engine import errors
-from gradcli.language.runtime import exceptions
+from gradcli.language.runtime import attributes, exceptions
 from gradcli.language.runtime.frames import (BoundMethod, ContextManager, GradRuntimeError,
                                              UserFunction)
 from gradcli.language.runtime.generators import GeneratorObject
@@ -54,6 +54,11 @@ class NullContext(_Manager):
 class Suppress(_Manager):
     __slots__ = ()
     type_name = "suppress"
+
+
+class RedirectStdout(_Manager):
+    __slots__ = ()
+    type_name = "redirect_stdout"
 
 
 class ExitStack(_Manager):
@@ -161,6 +166,25 @@ def _suppress(*classes) -> Suppress:
                                                                                     classes)))
 
 
+def _redirect_stdout(ctx, new_target) -> RedirectStdout:
+    """redirect_stdout(target): inside the `with`, what the program prints (print, sys.stdout)
+    goes to target's write method (nowhere for None); the previous output comes back after."""
+    saved = []
+
+    def enter():
+        saved.append(ctx.write)
+        ctx.stdout_targets.append(new_target)
+        write = None if new_target is None else attributes.get(new_target, "write")
+        ctx.write = (lambda text: None) if write is None else (
+            lambda text: ctx.call(write, [text], {}))
+        return new_target
+
+    def leave():
+        ctx.write = saved.pop()
+        ctx.stdout_targets.pop()
+    return RedirectStdout(ContextManager(enter, leave, "redirect_stdout"))
+
+
 _TYPES = {
     "_GeneratorContextManager": PyType("contextlib._GeneratorContextManager",
                                        (GeneratorManager,)),
@@ -168,9 +192,12 @@ _TYPES = {
         "nullcontext", _nullcontext, "enter_result=None", frames=0)),
     "suppress": PyType("contextlib.suppress", (Suppress,), entry(
         "suppress", _suppress, "*exceptions", frames=0)),
+    "redirect_stdout": PyType("contextlib.redirect_stdout", (RedirectStdout,), entry(
+        "redirect_stdout", _redirect_stdout, "new_target", context=True, frames=0)),
     "ExitStack": PyType("contextlib.ExitStack", (ExitStack,), entry(
         "ExitStack", ExitStack, "", context=True, frames=0)),
 }
 CONTEXTLIB = Namespace("contextlib", table(
     entry("contextmanager", _contextmanager, "func", context=True, frames=0),
-) | {name: _TYPES[name] for name in ("nullcontext", "suppress", "ExitStack")})
+) | {name: _TYPES[name] for name in ("nullcontext", "suppress", "ExitStack",
+                                                  "redirect_stdout")})

@@ -9,6 +9,7 @@ import dataclasses
 
 from gradcli.engine import errors
 from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime.class_dicts import mapping_proxy
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import UserFunction
 from gradcli.language.runtime.objects import TableObject
@@ -40,7 +41,7 @@ MISSING = _Missing()
 _READABLE = {"name": lambda f: f.name, "type": lambda f: f.type, "default": lambda f: f.default,
              "default_factory": lambda f: f.default_factory, "init": lambda f: f.init,
              "repr": lambda f: f.repr_, "hash": lambda f: f.hash, "compare": lambda f: f.compare,
-             "kw_only": lambda f: f.kw_only}
+             "kw_only": lambda f: f.kw_only, "metadata": lambda f: f.metadata}
 
 
 class Field(TableObject):
@@ -48,8 +49,10 @@ class Field(TableObject):
 
     language_type = PyType("dataclasses.Field", ())
 
-    def __init__(self, default, default_factory, init, repr_, hash_, compare, kw_only):
+    def __init__(self, default, default_factory, init, repr_, hash_, compare, kw_only,
+                 metadata=None):
         self.name = self.type = None
+        self.metadata = mapping_proxy({} if metadata is None else metadata)
         self.default, self.default_factory = default, default_factory
         self.init, self.repr_, self.hash, self.compare = init, repr_, hash_, compare
         self.kw_only = kw_only
@@ -68,7 +71,8 @@ class Field(TableObject):
                  "default_factory": self.default_factory, "init": self.init,
                  "repr": self.repr_, "hash": self.hash, "compare": self.compare}
         inner = ",".join(f"{k}={printer.repr(v)}" for k, v in shown.items())
-        return (f"Field({inner},metadata=mappingproxy({{}}),kw_only={printer.repr(self.kw_only)},"
+        return (f"Field({inner},metadata={printer.repr(self.metadata)},"
+                f"kw_only={printer.repr(self.kw_only)},"
                 "_field_type=_FIELD)")
 
 
@@ -86,7 +90,7 @@ def field(**options):
     if o["default"] is not MISSING and o["default_factory"] is not MISSING:
         raise errors.value_error("cannot specify both default and default_factory")
     return Field(o["default"], o["default_factory"], o["init"], o["repr"], o["hash"],
-                 o["compare"], o["kw_only"])
+                 o["compare"], o["kw_only"], o["metadata"])
 
 
 def _is_class_var(annotation) -> bool:

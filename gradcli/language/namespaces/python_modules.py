@@ -26,7 +26,7 @@ from gradcli.language.runtime.objects import LazyTable, TableObject
 from gradcli.language.runtime.signatures import entry, table
 from gradcli.language.runtime.values import (DefaultDict, NamedTuple, Namespace, dict_from,
                                             iterate, type_name)
-from gradcli.language.runtime import attributes, protocols
+from gradcli.language.runtime import attributes, classes, protocols
 from gradcli.language.runtime.protocols import CLASS_METHODS
 from gradcli.language.runtime.classes import CachedProperty
 
@@ -129,7 +129,7 @@ PICKLE = Namespace("pickle", table(*(_unsupported_pickle(name) for name in (
 
 def _ordered_dict(*args, **kwargs):
     if len(args) > 1:
-        raise errors.type_error(f"expected at most 1 argument, got {len(args)}")
+        raise errors.type_error(f"expected at most 1 arguments, got {len(args)}")
     return collections.OrderedDict(dict_from(args[0] if args else (), **kwargs))
 
 
@@ -168,8 +168,16 @@ COLLECTIONS = Namespace("collections", {
                                 context=True, frames=0)),
     "Counter": PyType("collections.Counter", (collections.Counter,),
                       entry("Counter", _counter, "iterable=None, /, **kwds", frames=0)),
+    "ChainMap": PyType("collections.ChainMap", (collections.ChainMap,),
+                       entry("ChainMap", collections.ChainMap, "*maps", frames=0)),
 })
-for _name in ("deque", "OrderedDict", "Counter"):  # type(state_dict) is collections.OrderedDict
+# a class derived from OrderedDict (an LRU cache) makes OrderedDicts carrying its attributes
+classes.BASE_INSTANCES[COLLECTIONS.table["OrderedDict"]] = \
+    lambda cls, args: classes.OrderedDictInstance(cls)
+classes.BASE_INITS[COLLECTIONS.table["OrderedDict"]] = entry(
+    "__init__", lambda instance, *args, **kwargs: instance.update(_ordered_dict(*args, **kwargs)),
+    "self, /, *args, **kwds", qualname="OrderedDict.__init__")
+for _name in ("deque", "OrderedDict", "Counter", "ChainMap"):  # type(state_dict) is collections.OrderedDict
     protocols.register_type(COLLECTIONS.table[_name])
 
 

@@ -23,6 +23,7 @@ from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRA
                                                RNG_METHODS)
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
+from gradcli.language.runtime import cells
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import (classes, exceptions, instance_dicts, operators, protocols,
                                       tensor_subclasses)
@@ -36,9 +37,9 @@ from gradcli.language.runtime.pytypes import PyType, TypeForm, c_type, instance_
 from gradcli.language.runtime.frames import BoundMethod, UserFunction
 from gradcli.language.runtime.signatures import C_CLASSES, Builtin, WrappedBuiltin, entry, table
 from gradcli.language.runtime.torch_homes import home, program_sets, set_by_program
-from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, NamedTuple, Namespace,
-                                            Size, builtin_kind, dict_from, iterate, python_method,
-                                            type_name)
+from gradcli.language.runtime.values import (DefaultDict, FlagNamespace, Generator, NamedTuple,
+                                            Namespace, Size, builtin_kind, dict_from, iterate,
+                                            python_method, type_name)
 
 class _NodeAttrs(dict):
     """A node's attributes: these, and the `_saved_<name>` values of what it saved."""
@@ -272,6 +273,18 @@ DEQUE_METHODS = _host_methods(collections.deque, """append appendleft pop poplef
 ORDERED_DICT_METHODS = DICT_METHODS | _host_methods(
     collections.OrderedDict, """clear copy items keys move_to_end pop popitem setdefault values
     fromkeys update""")
+classes.HOST_METHODS[collections.OrderedDict] = ORDERED_DICT_METHODS
+# collections.ChainMap: its own methods and the mapping ones it inherits
+CHAIN_MAP_METHODS = _host_methods(collections.ChainMap, "get new_child copy pop popitem clear") \
+    | table(entry("keys", lambda m: m.keys(), "self", qualname="Mapping.keys"),
+            entry("items", lambda m: m.items(), "self", qualname="Mapping.items"),
+            entry("values", lambda m: m.values(), "self", qualname="Mapping.values"),
+            entry("setdefault", lambda m, key, default=None: m.setdefault(key, default),
+                  "self, key, default=None", qualname="MutableMapping.setdefault"),
+            entry("update", lambda m, other=(), /, **kwargs: m.update(dict_from(
+                other, **kwargs)), "self, other=(), /, **kwds",
+                qualname="MutableMapping.update"))
+CHAIN_MAP_ATTRS = {"maps": lambda m: m.maps, "parents": lambda m: m.parents}
 COUNTER_METHODS = DICT_METHODS | _host_methods(collections.Counter,
                                                "copy most_common elements subtract total") | table(
     entry("update", lambda c, other=None, **kwargs: c.update(
@@ -310,6 +323,11 @@ GENERATOR_METHODS = table(entry("send", _send, "self, value, /"),
                           entry("throw", _throw, "self, typ, val=None, tb=None, /",
                                 context=True),
                           entry("close", _close, "self"))
+# a generator's names (its function's, or <genexpr>) and whether its body is running now
+GENERATOR_ATTRS = {"__name__": lambda g: g.qualname.rpartition(".")[2],
+                   "__qualname__": lambda g: g.qualname,
+                   "gi_running": lambda g: isinstance(g, GeneratorObject) and
+                   g.state == "running"}
 
 
 def _product(values) -> int:
@@ -362,12 +380,14 @@ _KIND_TABLES = (
     (random.Random, {}, RANDOM_METHODS),
     (collections.OrderedDict, {}, ORDERED_DICT_METHODS),
     (collections.Counter, {}, COUNTER_METHODS),
+    (collections.ChainMap, CHAIN_MAP_ATTRS, CHAIN_MAP_METHODS),
     (DefaultDict, {"default_factory": lambda d: d.language_factory}, DICT_METHODS),
     (list, {}, LIST_METHODS), (dict, {}, DICT_METHODS), (str, {}, STR_METHODS),
     (bytes, {}, BYTES_METHODS), (set, {}, SET_METHODS), (frozenset, {}, FROZENSET_METHODS),
     (tuple, {}, TUPLE_METHODS), (complex, COMPLEX_ATTRS, COMPLEX_METHODS),
     (int, INT_ATTRS, INT_METHODS), (float, NUMBER_ATTRS, FLOAT_METHODS),
-    (GeneratorObject, {}, GENERATOR_METHODS), (slice, SLICE_ATTRS, SLICE_METHODS),
+    (GeneratorObject, GENERATOR_ATTRS, GENERATOR_METHODS), (Generator, GENERATOR_ATTRS, {}),
+    (slice, SLICE_ATTRS, SLICE_METHODS),
     (range, SLICE_ATTRS, _host_methods(range, "count index")),
     (type({}.keys()), {}, _host_methods(type({}.keys()), "isdisjoint")),
     (type({}.items()), {}, _host_methods(type({}.items()), "isdisjoint")),
@@ -384,6 +404,9 @@ CLASS_METHODS.update({str: STR_METHODS, bytes: BYTES_METHODS, list: LIST_METHODS
                   np.ndarray: {name: replace(method, qualname=f"ndarray.{name}", fn=_receiving(
                       np.ndarray, name, method.fn, method.needs_context))
                       for name, method in ARRAY_METHODS.items()}})
+CLASS_METHODS[collections.OrderedDict] = ORDERED_DICT_METHODS | table(entry(  # no receiver
+    "fromkeys", lambda keys, value=None: collections.OrderedDict(_from_keys(keys, value)),
+    "iterable, value=None, /", qualname="OrderedDict.fromkeys"))
 for _cls, _names in _CLASS_LEVEL.items():  # str.maketrans: no receiver
     CLASS_METHODS[_cls] = CLASS_METHODS[_cls] | _class_level(_cls, _names, False)
 
@@ -515,6 +538,8 @@ def get(value, name: str):
             return classes.BASE_NEWS[value]
         if name == "__init__" and value in classes.BASE_INITS:  # nn.Module.__init__(self)
             return classes.BASE_INITS[value]
+        if isinstance(value, (GeneratorObject, Generator)) and name in GENERATOR_ATTRS:
+            return GENERATOR_ATTRS[name](value)  # gen.__name__
         if isinstance(value, PyType) and name in ("__name__", "__qualname__"):
             return value.name.rsplit(".", 1)[-1]  # type(e).__name__
         if isinstance(value, PyType) and name == "__module__":  # type(e).__module__
@@ -791,6 +816,8 @@ def _function_attribute(value, name: str):
         return _FUNCTION_WRITABLE[name][0](value)
     if name == "__module__":
         return "__main__"
+    if name == "__closure__":
+        return cells.closure(value)
     if name == "__defaults__":
         defaults = tuple(value.defaults[p] for p in value.params if p in value.defaults)
         return defaults or None
@@ -865,6 +892,12 @@ def _object_setattr(obj, name, value) -> None:
     obj.set_own_attribute(name, value)
 
 
+def _object_repr(obj) -> str:
+    if not isinstance(obj, classes.Instance):
+        raise errors.type_error(f"can't apply this __repr__ to {type_name(obj)} object")
+    return obj.object_repr()
+
+
 def _object_delattr(obj, name) -> None:
     if not isinstance(obj, classes.Instance):
         raise errors.type_error(f"can't apply this __delattr__ to {type_name(obj)} object")
@@ -885,6 +918,9 @@ def _object_getattribute(obj, name):
 # What `object.__setattr__(self, name, value)` and friends reach: the plain behaviour a user
 # class's own hooks defer to.
 _OBJECT_METHODS = table(
+    entry("__repr__", _object_repr, "self, /", style="wrapper"),
+    entry("__str__", lambda ctx, obj: ctx.printer.repr(obj), "self, /", context=True,
+          style="wrapper"),
     entry("__setattr__", _object_setattr, "self, name, value, /", style="wrapper"),
     entry("__getattribute__", _object_getattribute, "self, name, /", style="wrapper"),
     entry("__delattr__", _object_delattr, "self, name, /", style="wrapper"),

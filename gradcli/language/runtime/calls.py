@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import ChainMap, Counter, deque
 from collections.abc import Mapping
 from gradcli.engine.records import replace
 
@@ -253,6 +253,10 @@ def get_item(value, key, subclassing: bool = True):
         if key not in value and not isinstance(value, (DefaultDict, Counter)):
             raise errors.TorchError("KeyError", key_text(key), (key,))
         return value[key]
+    if isinstance(value, ChainMap):  # the first of its maps that holds the key
+        if key not in value:
+            raise errors.TorchError("KeyError", key_text(key), (key,))
+        return value[key]
     if isinstance(value, deque) and not isinstance(key, slice):
         try:
             return value[_python_index(key)]
@@ -321,7 +325,7 @@ def set_item(value, key, item, subclassing: bool = True) -> None:
     elif isinstance(value, classes.ContainerInstance) and \
             classes.special_method(value, "__setitem__") is not None:
         classes.call_bound(classes.special_method(value, "__setitem__"), [key, item])
-    elif isinstance(value, (dict, list)):
+    elif isinstance(value, (dict, list, ChainMap)):
         _set_container_item(value, key, item)
     elif isinstance(value, np.ndarray):
         key = _numpy_key(key)
@@ -337,7 +341,7 @@ def set_item(value, key, item, subclassing: bool = True) -> None:
 
 
 def _set_container_item(value, key, item) -> None:
-    if isinstance(value, dict):
+    if isinstance(value, (dict, ChainMap)):
         value[key] = item
         return
     key = _list_key(key)
@@ -366,6 +370,11 @@ def delete_item(value, key) -> None:
         classes.call_bound(method, [key])
     elif isinstance(value, (dict, list, deque)):
         _delete_container_item(value, key)
+    elif isinstance(value, ChainMap):  # from its first map only
+        if key not in value.maps[0]:
+            text = f"Key not found in the first mapping: {key_text(key)}"
+            raise errors.TorchError("KeyError", repr(text), (text,))
+        del value.maps[0][key]
     elif isinstance(value, Tensor):
         raise errors.type_error("Tensor does not support deleting items")
     elif isinstance(value, np.ndarray):

@@ -130,5 +130,13 @@ _METHODS = table(
     entry("copy", lambda d: dict(d.items_), "self, /", qualname="mappingproxy.copy"),
 )
 _MAPPINGPROXY_TYPE = PyType("mappingproxy", (ClassDict,))
+
+
+def mapping_proxy(items: dict) -> ClassDict:
+    """A read-only mappingproxy over `items` (a dataclass field's metadata), as a class's
+    __dict__ is."""
+    proxy = ClassDict.__new__(ClassDict)
+    proxy.items_ = items
+    return proxy
 _GETSET_TYPE = PyType("getset_descriptor", (AttributeSlot,))
 _MEMBER_TYPE = PyType("member_descriptor", (AttributeSlot,))

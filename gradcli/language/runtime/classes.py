@@ -9,6 +9,8 @@ attribute is reachable: names resolve only through these dictionaries.
 
 from __future__ import annotations
 
+import collections
+
 from gradcli.engine.records import field, record
 
 from gradcli.engine import errors
@@ -432,8 +434,12 @@ class Instance(UserInstance, TableObject):
     def repr(self, printer) -> str:
         method = self.dunder("__repr__")
         if method is None:
-            return f"<{self.cls.module}.{self.cls.qualname} object at 0x{id(self):x}>"
+            return self.object_repr()
         return text_of(self.cls.runtime.call(method, [], {}), "__repr__")
+
+    def object_repr(self) -> str:
+        """object.__repr__: the class's qualified name and the address."""
+        return f"<{self.cls.module}.{self.cls.qualname} object at 0x{id(self):x}>"
 
     def str(self, printer) -> str:
         method = self.dunder("__str__")
@@ -506,6 +512,20 @@ class DictInstance(ContainerInstance, dict):
     HOST = dict
 
 
+class OrderedDictInstance(ContainerInstance, collections.OrderedDict):
+    """An instance of a user class derived from collections.OrderedDict (an LRU cache): printed
+    as OrderedDict prints its subclasses, by the class's name."""
+
+    __slots__ = ("cls", "attrs")
+    HOST = collections.OrderedDict
+
+    def repr(self, printer) -> str:
+        if self.dunder("__repr__") is not None:
+            return ContainerInstance.repr(self, printer)
+        items = ", ".join(f"({printer.repr(k)}, {printer.repr(v)})" for k, v in self.items())
+        return f"{self.cls.name}([{items}])" if items else f"{self.cls.name}()"
+
+
 class ListInstance(ContainerInstance, list):
     __slots__ = ("cls", "attrs")
     HOST = list
@@ -516,7 +536,7 @@ class ListInstance(ContainerInstance, list):
 VALUE_KINDS: set = set()
 # The builtin container classes' methods (dict.items, list.append...), registered by the
 # attributes module, for the instances of user classes derived from them.
-HOST_METHODS: dict = {dict: {}, list: {}}
+HOST_METHODS: dict = {dict: {}, list: {}, collections.OrderedDict: {}}
 CONTAINER_DUNDERS: dict = {}  # their special methods, for super().__getitem__ (runtime.calls)
 
 

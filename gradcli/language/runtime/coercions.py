@@ -4,7 +4,7 @@ one-element tensor. The runtime, the compiler and the builtins share them from h
 from __future__ import annotations
 
 import operator
-from collections import deque
+from collections import ChainMap, deque
 
 from gradcli.engine import errors, vmap_batched
 from gradcli.engine.creation import TO_SCALAR_WARNING
@@ -15,7 +15,7 @@ from gradcli.language.namespaces.arrays import ARRAY_TYPES
 from gradcli.language.runtime import classes, protocols, tensor_subclasses
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
-from gradcli.language.runtime.values import DICT_VIEWS, type_name
+from gradcli.language.runtime.values import DICT_VIEWS, MAPPING_VIEWS, type_name
 
 
 def truth(value, own: bool = True) -> bool:
@@ -45,9 +45,9 @@ def length(obj, own: bool = True):
         if SUBCLASSES.watching:
             return tensor_subclasses.special("__len__", [obj], lambda: _tensor_length(obj), own)
         return _tensor_length(obj)
-    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque,
+    if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque, ChainMap,
                         *ARRAY_TYPES)) or \
-            isinstance(obj, DICT_VIEWS):
+            isinstance(obj, (*DICT_VIEWS, *MAPPING_VIEWS)):
         return len(obj)
     if isinstance(obj, TableObject) and (obj.is_sequence or obj.sized):
         return obj.length()

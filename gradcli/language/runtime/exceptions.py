@@ -85,20 +85,41 @@ class UserException(classes.Instance):
             return
         super().set_attribute(name, value)
 
+    def base_attribute(self, name: str):
+        """super().__str__ / super().__repr__: BaseException's, from its args."""
+        if name in _BASE_TEXT:
+            return BoundMethod(self, _BASE_TEXT[name])
+        return super().base_attribute(name)
+
     def repr(self, printer) -> str:
         if self.dunder("__repr__") is not None:
             return super().repr(printer)
-        inner = ", ".join(printer.repr(a) for a in self.args)
-        return f"{self.cls.name}({inner})"
+        return self.base_repr(printer)
 
     def str(self, printer) -> str:
         if self.dunder("__str__") is not None:
             return super().str(printer)
+        return self.base_str(printer)
+
+    def base_repr(self, printer) -> str:
+        inner = ", ".join(printer.repr(a) for a in self.args)
+        return f"{self.cls.name}({inner})"
+
+    def base_str(self, printer) -> str:
         if len(self.args) != 1:
             return printer.repr(self.args) if self.args else ""
         if issubclass(self.host, KeyError):
             return printer.repr(self.args[0])
         return printer.str(self.args[0])
+
+
+# BaseException's text, which a program's __str__/__repr__ reaches through super()
+_BASE_TEXT = {
+    "__str__": entry("__str__", lambda ctx, self: self.base_str(ctx.printer), "self, /",
+                     context=True, style="wrapper"),
+    "__repr__": entry("__repr__", lambda ctx, self: self.base_repr(ctx.printer), "self, /",
+                      context=True, style="wrapper"),
+}
 
 
 # the exceptions a raised one was chained to, and whether `raise ... from` hid its context

@@ -140,6 +140,7 @@ class UserFunction:
     attrs: dict = field(default_factory=dict)  # attributes the program set (`f.calls = 0`)
     doc: object = None  # the docstring
     annotations: dict = field(default_factory=dict)  # __annotations__, evaluated by the def
+    freevars: tuple = ()  # (name, hops) of the enclosing names its code reads, sorted by name
 
     def bind(self, args, kwargs: dict) -> dict:
         """The new frame's names, or TypeError with Python's wording."""
@@ -249,6 +250,8 @@ class Runtime:
     frames: list = field(default_factory=list)
     globals: Frame | None = None
     lines_known: bool = False  # Python would show the program's lines in a traceback (a file)
+    # contextlib.redirect_stdout's targets, innermost last: where print() sends its pieces
+    stdout_targets: list = field(default_factory=list)
 
     def check_frame(self) -> None:
         """Python's RecursionError for a function (or comprehension) entered at the limit."""

@@ -62,6 +62,22 @@ class TypeForm:
             return _union(args)
         return TypeForm(self.name, args, self.origin)
 
+    def __eq__(self, other):
+        """Subscripted forms are equal by name and arguments (a Union's in any order), as
+        typing's aliases; bare ones only to themselves."""
+        if not isinstance(other, TypeForm):
+            return NotImplemented
+        if self.args is None or other.args is None:
+            return self is other
+        if self.name != other.name or self.origin is not other.origin:
+            return False
+        if self.name == "typing.Union":
+            return len(self.args) == len(other.args) and all(a in other.args for a in self.args)
+        return self.args == other.args
+
+    def __hash__(self):
+        return hash(self.name)
+
     def text(self, name_of) -> str:
         """Its repr; `name_of(value)` names a class inside the brackets."""
         if self.name == "types.UnionType":  # int | None
@@ -97,6 +113,8 @@ def _argument_text(value, name_of) -> str:
         return "[" + ", ".join(_argument_text(v, name_of) for v in value) + "]"
     if isinstance(value, TypeForm):
         return value.text(name_of)
+    if isinstance(value, (str, bytes, int, float)):  # Literal['a', 1]
+        return repr(value)
     return name_of(value)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter, OrderedDict, defaultdict, deque
-from collections.abc import Iterator, Mapping
+from collections import ChainMap, Counter, OrderedDict, defaultdict, deque
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 
 import numpy as np
 
@@ -100,6 +100,7 @@ class Generator:
 
 # What `for` can walk besides tensors: Python's sequences and the lazy values builtins return.
 DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+MAPPING_VIEWS = (KeysView, ValuesView, ItemsView)  # of other mappings (a ChainMap's)
 
 
 class SequenceIterator:
@@ -130,8 +131,10 @@ HOST_ITERATORS = (map, filter, type(iter([])), type(iter(())), type(iter(range(0
                    itertools.takewhile, itertools.dropwhile, itertools.filterfalse,
                    itertools.starmap, itertools.groupby, type(next(itertools.groupby([0]))[1]),
                    itertools.compress, itertools.pairwise, type(itertools.tee([])[0]),
-                   itertools.combinations_with_replacement, type(iter(int, 1)))
-_ITERABLES = (list, tuple, str, bytes, range, deque, dict, set, frozenset, Generator,
+                   itertools.combinations_with_replacement, type(iter(int, 1)),
+                   type(iter(OrderedDict())))
+_ITERABLES = (list, tuple, str, bytes, range, deque, dict, ChainMap, *MAPPING_VIEWS, set,
+              frozenset, Generator,
               GeneratorObject, TableIterator,
               enumerate, zip, *HOST_ITERATORS, *ARRAY_TYPES)
 
@@ -346,7 +349,11 @@ class Printer:
             inner = ", ".join(self.repr(v) for v in value)
             bound = "" if value.maxlen is None else f", maxlen={value.maxlen}"
             return f"deque([{inner}]{bound})"
-        if isinstance(value, OrderedDict):
+        if isinstance(value, MAPPING_VIEWS):  # ItemsView(ChainMap(...))
+            return f"{type(value).__name__}({self.repr(value._mapping)})"
+        if isinstance(value, ChainMap):
+            return f"ChainMap({', '.join(self.repr(m) for m in value.maps)})"
+        if isinstance(value, OrderedDict) and not isinstance(value, TableObject):
             items = ", ".join(f"({self.repr(k)}, {self.repr(v)})" for k, v in value.items())
             return f"OrderedDict([{items}])" if items else "OrderedDict()"
         if isinstance(value, TableObject):  # a user class derived from list or dict too
