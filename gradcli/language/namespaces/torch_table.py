@@ -33,6 +33,7 @@ from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime.signatures import NOT_GIVEN
+from gradcli.language.namespaces.torch_c import TORCH_C
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.values import Namespace, Size, type_name
 
@@ -520,7 +521,7 @@ TORCH_TABLE = layered(table(
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "layout": type_of(layouts.STRIDED), "device": DEVICE_TYPE,
     "newaxis": None,
-    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE, "overrides": MATH_MODULES["torch.overrides"],
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE, "overrides": MATH_MODULES["torch.overrides"], "_C": TORCH_C,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "testing": TESTING,
     "distributions": DISTRIBUTIONS, "functional": FUNCTIONAL_MODULE, "jit": JIT},
@@ -559,5 +560,6 @@ MODULES = GroupedTable({
     "torch.nn.utils.fusion": FUSION,
     "torch.nn.utils.prune": PRUNE,
     **MATH_MODULES,
+    "torch._C": TORCH_C,
 }, MODULE_GROUPS)
 protocols.MODULES = MODULES  # what the runtime's `import` binds
