@@ -28,14 +28,14 @@ from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_GROUPS,
                                                          MODULE_GROUPS, TORCH_GROUPS,
                                                          UTILS_GROUPS)
-from gradcli.language.runtime import protocols
+from gradcli.language.runtime import protocols, torch_function
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime.signatures import NOT_GIVEN
 from gradcli.language.namespaces.torch_c import TORCH_C
 from gradcli.language.runtime.frames import ContextManager
-from gradcli.language.runtime.values import Namespace, Size, type_name
+from gradcli.language.runtime.values import Namespace, Size, iterate, type_name
 
 
 def _grad_mode_manager(enabled: bool) -> ContextManager:
@@ -124,6 +124,20 @@ def _variable(data, requires_grad, volatile):
     return result
 
 
+def _grad_handed(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """What torch.autograd.grad hands to handlers: outputs and inputs as tuples (a tensor-like
+    alone in one, a dict's values), allow_unused defaulting to materialize_grads."""
+    def as_tuple(value) -> tuple:
+        if isinstance(value, Tensor) or torch_function.overrides(value):
+            return (value,)
+        return tuple(value.values()) if type(value) is dict else tuple(iterate(value))
+    if len(args) < 2:
+        return args, kwargs
+    unused = kwargs.get("allow_unused")
+    return (as_tuple(args[0]), as_tuple(args[1])), {**kwargs, "allow_unused": kwargs.get(
+        "materialize_grads") if unused is None else unused}
+
+
 AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
     entry("grad", lambda outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
           allow_unused, is_grads_batched, materialize_grads: grad_api.grad(
@@ -142,6 +156,7 @@ AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
     metaclass="torch.autograd.variable.VariableMeta"),
     "graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
     AUTOGRAD_GROUPS))
+torch_function.HANDED[AUTOGRAD.table["grad"]] = _grad_handed
 
 
 

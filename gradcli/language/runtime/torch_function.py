@@ -108,10 +108,15 @@ def handle(value, args: list):
     return classes.class_of(value).runtime.call(handler, args, {})
 
 
+# torch's Python functions that hand handlers their arguments otherwise than by_parameter
+# gives them: function -> what turns by_parameter's (args, kwargs) into theirs
+HANDED: dict = {}
+
+
 def by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
     """What torch's Python functions hand to handle_torch_function: the values of the
     parameters without defaults by position, then those gathered by *args (einsum's, meshgrid's
-    tensors), the others by name, defaults included."""
+    tensors), the others by name, defaults included (else as HANDED has it)."""
     params = [param for param in builtin.params if not (param.var_positional or
                                                         param.var_keyword)]
     positional = [param.name for param in params if not param.keyword_only]
@@ -119,9 +124,11 @@ def by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
     gathered = tuple(args[len(positional):]) if any(
         param.var_positional for param in builtin.params) else ()
     required = [param.name for param in params if param.required and not param.keyword_only]
-    return (tuple(given[name] for name in required if name in given) + gathered,
-            {param.name: given.get(param.name, param.default) for param in params
-             if param.name not in required})
+    handed = (tuple(given[name] for name in required if name in given) + gathered,
+              {param.name: given.get(param.name, param.default) for param in params
+               if param.name not in required})
+    recast = HANDED.get(builtin)
+    return handed if recast is None else recast(*handed)
 
 
 def dispatch(runtime, builtin, args: list, kwargs: dict, failure: errors.TorchError):
