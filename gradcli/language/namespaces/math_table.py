@@ -265,6 +265,12 @@ def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
                             f"{runtime.printer.str([classes.class_of(a) for a in overloaded])}")
 
 
+def _tensor_method_or_property(func) -> bool:
+    """torch.overrides.is_tensor_method_or_property: a method torch.Tensor holds, or a getter's
+    __get__."""
+    return (resolve_name(func) or "").startswith("torch.Tensor.")
+
+
 def _wrap_torch_function(runtime, dispatcher):
     """torch.overrides.wrap_torch_function(dispatcher): a decorator whose function, named as the
     one it wraps, hands a call to the handlers of the tensor-likes dispatcher(*args, **kwargs)
@@ -377,7 +383,9 @@ OVERRIDES = Namespace("torch.overrides", LazyTable({}, lambda: {
     name: NN_FUNCTIONAL.table[name] for name in _OVERRIDING} | table(
         entry("is_tensor_like", _is_tensor_like, "inp"),
         entry("resolve_name", resolve_name, "f"),
-        entry("wrap_torch_function", _wrap_torch_function, "dispatcher", context=True)) | {
+        entry("wrap_torch_function", _wrap_torch_function, "dispatcher", context=True),
+        entry("get_default_nowrap_functions", tensor_subclasses.default_nowrap, ""),
+        entry("is_tensor_method_or_property", _tensor_method_or_property, "func")) | {
             "TorchFunctionMode": MODE_TYPE}))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.overrides": OVERRIDES,

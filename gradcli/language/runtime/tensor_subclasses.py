@@ -380,18 +380,30 @@ def rows(t: Tensor):
 def getter(name: str, t: Tensor, run):
     """An instance's attribute `name` (one of torch's getters), through the protocol: handlers
     get the getter's __get__."""
-    from gradcli.language.runtime import protocols
     if not (STATUS.modes or STATUS.active and t in CLASSES):
         return run()
-    if name not in _GETTERS:
-        _GETTERS[name] = entry("__get__", lambda instance, owner=None: protocols.get_attribute(
-            instance, name), "instance, owner=None, /", qualname="getset_descriptor.__get__")
-        if name in ("grad", "_grad", "_base"):
-            _UNWRAPPED.append(_GETTERS[name])
-    return dispatch(f"torch.Tensor.{name}.__get__", _GETTERS[name], [t], None, run, False)
+    return dispatch(f"torch.Tensor.{name}.__get__", getter_of(name), [t], None, run, False)
 
 
 _GETTERS: dict = {}
+_NOWRAP = ("grad", "_grad", "_base")
+
+
+def getter_of(name: str):
+    """The __get__ of torch.Tensor's getter `name`, one function a name (what handlers get)."""
+    from gradcli.language.runtime import protocols
+    if name not in _GETTERS:
+        _GETTERS[name] = entry("__get__", lambda instance, owner=None: protocols.get_attribute(
+            instance, name), "instance, owner=None, /", qualname="getset_descriptor.__get__")
+        if name in _NOWRAP:
+            _UNWRAPPED.append(_GETTERS[name])
+    return _GETTERS[name]
+
+
+def default_nowrap() -> set:
+    """torch.overrides.get_default_nowrap_functions: the getters whose results torch.Tensor's
+    handler leaves as they are."""
+    return {getter_of(name) for name in _NOWRAP}
 
 
 def getter_name(func) -> str | None:
