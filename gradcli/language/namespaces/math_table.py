@@ -20,7 +20,7 @@ from gradcli.language.namespaces.tensor_subclassing import MODE_TYPE, resolve_na
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.public_names import worded_as_torch
-from gradcli.language.runtime import classes, tensor_subclasses
+from gradcli.language.runtime import classes, protocols, tensor_subclasses
 from gradcli.language.runtime.exceptions import LINALG_ERROR
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import WrappedBuiltin, declared_entry
@@ -149,8 +149,16 @@ def _sparse_place(device) -> None:
 _tensor, _as_tensor = (reading_sequences(make) for make in (creation.tensor, creation.as_tensor))
 
 
+def _einsum(runtime, *args):
+    """torch.einsum; its old interface, the operands in one list, calls it again with them
+    spread, as torch's does (their handlers see them there)."""
+    if len(args) == 2 and isinstance(args[0], str) and isinstance(args[1], (list, tuple)):
+        return runtime.call(protocols.MODULES["torch"].table["einsum"], [args[0], *args[1]], {})
+    return einsum.einsum(*args)
+
+
 TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
-    entry("einsum", einsum.einsum, "*args"),
+    entry("einsum", _einsum, "*args", context=True),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
           devices.place_new(device) or _tensor(data, dtype, requires_grad),
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),

@@ -36,11 +36,12 @@ def global_name(name: str, span):
     return builtin
 
 
-def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict):
+def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict, handed: bool = False):
     """Call a table entry with its arguments bound by its signature; one of torch's functions
     whose arguments do not fit hands the call to a tensor-like argument's __torch_function__,
-    and one given an instance of a tensor subclass hands it to the protocol."""
-    if SUBCLASSES.active and (SUBCLASSES.modes or tensor_subclasses.involved(
+    and one given an instance of a tensor subclass hands it to the protocol (unless `handed`:
+    the protocol found no handler for this call)."""
+    if not handed and SUBCLASSES.active and (SUBCLASSES.modes or tensor_subclasses.involved(
             (*args, *kwargs.values()))):
         result = tensor_subclasses.call(runtime, builtin, args, kwargs)
         if result is not tensor_subclasses.PASS:

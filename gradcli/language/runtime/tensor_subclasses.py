@@ -213,7 +213,7 @@ def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: b
     sees torch.Tensor among the types for plain tensors, but where `plain_types` is false (an
     operator written in C)."""
     from gradcli.language.runtime import classes, torch_function
-    values = [value for value in torch_function.arguments(args, kwargs or {})
+    values = [value for value in torch_function.arguments(args, kwargs or {}, not in_python)
               if type(value) is Tensor and value in CLASSES and _brings_handler(value) or
               torch_function.overrides(value)]
     overloaded = torch_function.overloaded(values)
@@ -224,8 +224,8 @@ def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: b
         result = _mode_handles(func, (_tensor_type(),) if plain else types, args, kwargs)
         if result is not NotImplemented:
             return result
-    if not overloaded or STATUS.off_depth:  # (instances of nn.Parameter's subclasses bring none)
-        with modes_set([]), protocol_off():
+    if not overloaded or STATUS.off_depth:
+        with modes_set([]):
             return run()
     if not in_python:  # (torch's Python functions' DeprecationWarning is hidden)
         torch_function.warn_plain_methods(types, False)
@@ -288,7 +288,7 @@ def call(runtime, builtin, args: list, kwargs: dict):
     else:
         call_args, call_kwargs = args, (dict(kwargs) if kwargs else None)
     return dispatch(name, func, list(call_args), call_kwargs,
-                    lambda: calls.invoke(runtime, builtin, args, kwargs), in_python)
+                    lambda: calls.invoke(runtime, builtin, args, kwargs, handed=True), in_python)
 
 
 def _own_method(value, dunder: str):

@@ -24,10 +24,11 @@ def overrides(value) -> bool:
         classes.special_method(value, "__torch_function__") is not None
 
 
-def arguments(args, kwargs):
-    """The arguments torch looks at: each one, and the members of a list or tuple."""
+def arguments(args, kwargs, lists: bool = True):
+    """The arguments torch looks at: each one, and the members of a tuple or (unless not
+    `lists`: torch's Python functions look at the values they are given) of a list."""
     for value in (*args, *kwargs.values()):
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, tuple) or lists and isinstance(value, list):
             yield from value
         else:
             yield value
