@@ -4,6 +4,8 @@ the language's tables, as torch's Python code calls them."""
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from gradcli.engine import errors
@@ -332,15 +334,18 @@ def empty_like_param(calls: Calls, param, shape):
 
 def broadcast_all(calls: Calls, *values) -> tuple:
     """torch.distributions.utils.broadcast_all: numbers become tensors of the first tensor's
-    dtype (else the default dtype), then all are broadcast together."""
-    if not all(isinstance(v, (Tensor, bool, int, float)) for v in values):
+    dtype (else the default dtype), then all are broadcast together; tensor-likes (a
+    __torch_function__ of their own) take part as tensors."""
+    from gradcli.language.runtime.torch_function import overrides
+
+    def tensor_like(value) -> bool:
+        return isinstance(value, Tensor) or overrides(value)
+
+    if not all(tensor_like(v) or isinstance(v, (bool, numbers.Number)) for v in values):
         raise errors.value_error("Input arguments must all be instances of Number, torch.Tensor "
                                  "or objects implementing __torch_function__.")
-    if not all(isinstance(v, Tensor) for v in values):
+    if not all(tensor_like(v) for v in values):
         first = next((v for v in values if isinstance(v, Tensor)), None)
-        options = {} if first is None else {"dtype": first.dtype}
-        if first is None:
-            options["dtype"] = calls.torch("get_default_dtype")
-        values = [v if isinstance(v, Tensor) else calls.torch("tensor", v, **options)
-                  for v in values]
+        options = {"dtype": calls.torch("get_default_dtype") if first is None else first.dtype}
+        values = [v if tensor_like(v) else calls.torch("tensor", v, **options) for v in values]
     return tuple(calls.torch("broadcast_tensors", *values))

@@ -20,10 +20,10 @@ from gradcli.language.namespaces.tensor_subclassing import MODE_TYPE, resolve_na
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.public_names import worded_as_torch
-from gradcli.language.runtime import classes
+from gradcli.language.runtime import classes, protocols, tensor_subclasses
 from gradcli.language.runtime.exceptions import LINALG_ERROR
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import declared_entry
+from gradcli.language.runtime.signatures import WrappedBuiltin, declared_entry
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.values import Namespace, iterate, type_name
 
@@ -149,8 +149,16 @@ def _sparse_place(device) -> None:
 _tensor, _as_tensor = (reading_sequences(make) for make in (creation.tensor, creation.as_tensor))
 
 
+def _einsum(runtime, *args):
+    """torch.einsum; its old interface, the operands in one list, calls it again with them
+    spread, as torch's does (their handlers see them there)."""
+    if len(args) == 2 and isinstance(args[0], str) and isinstance(args[1], (list, tuple)):
+        return runtime.call(protocols.MODULES["torch"].table["einsum"], [args[0], *args[1]], {})
+    return einsum.einsum(*args)
+
+
 TORCH_MATH = layered(declared_entries("torch"), worded_as_torch("torch", table(
-    entry("einsum", einsum.einsum, "*args"),
+    entry("einsum", _einsum, "*args", context=True),
     entry("tensor", lambda data, dtype, device, requires_grad, pin_memory:
           devices.place_new(device) or _tensor(data, dtype, requires_grad),
           "data, *, dtype: ScalarType?=None, device=None, requires_grad=False, pin_memory=False"),
@@ -228,6 +236,16 @@ def _overrides(value) -> bool:
     return classes.special_method(value, "__torch_function__") is not None
 
 
+def _has_handler(value) -> bool:
+    """torch._C._has_torch_function's test of one value: it brings its own __torch_function__,
+    or it is an instance of a class derived from torch.Tensor whose handler is not
+    torch._C._disabled_torch_function_impl (nn.Parameter's)."""
+    cls = tensor_subclasses.class_of(value) if isinstance(value, Tensor) else None
+    if cls is not None:
+        return cls.attribute("__torch_function__") is not tensor_subclasses.DISABLED_HANDLER
+    return _overrides(value)
+
+
 def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
     """torch.overrides.handle_torch_function: each overriding argument's __torch_function__ in
     turn until one does not return NotImplemented, else torch's TypeError; with none that
@@ -255,6 +273,30 @@ def _handle_torch_function(runtime, public_api, relevant_args, *args, **kwargs):
                             f"{runtime.printer.str([classes.class_of(a) for a in overloaded])}")
 
 
+def _tensor_method_or_property(func) -> bool:
+    """torch.overrides.is_tensor_method_or_property: a method torch.Tensor holds, or a getter's
+    __get__."""
+    return (resolve_name(func) or "").startswith("torch.Tensor.")
+
+
+def _wrap_torch_function(runtime, dispatcher):
+    """torch.overrides.wrap_torch_function(dispatcher): a decorator whose function, named as the
+    one it wraps, hands a call to the handlers of the tensor-likes dispatcher(*args, **kwargs)
+    returns, else calls the wrapped function."""
+    from gradcli.language.runtime import attributes
+
+    def decorate(func):
+        def run(*args, **kwargs):
+            relevant = runtime.call(dispatcher, list(args), kwargs)
+            if any(_has_handler(value) for value in iterate(relevant)):
+                return _handle_torch_function(runtime, wrapped, relevant, *args, **kwargs)
+            return runtime.call(func, list(args), kwargs)
+        wrapped = WrappedBuiltin(attributes.get(func, "__name__"), run, "*args, **kwargs",
+                                 qualname=attributes.get(func, "__qualname__"), wrapped=func)
+        return wrapped
+    return entry("inner", decorate, "func", qualname="wrap_torch_function.<locals>.inner")
+
+
 def _functional_entries() -> dict:
     # loaded when a program first uses torch.nn.functional, with the areas it needs
     from gradcli.engine.ops import activation as A
@@ -271,14 +313,14 @@ def _functional_entries() -> dict:
         return lambda t, *options: inplace_ops.apply_inplace(t, lambda own: fn(own, *options))
 
     return worded_as_torch("torch.nn.functional", table(
-        entry("has_torch_function", lambda args: any(_overrides(a) for a in (
+        entry("has_torch_function", lambda args: any(_has_handler(a) for a in (
             args if isinstance(args, (list, tuple)) else [args])), "relevant_args, /",
             qualname="torch._C._has_torch_function", style="exact"),
-        entry("has_torch_function_unary", _overrides, "obj, /",
+        entry("has_torch_function_unary", _has_handler, "obj, /",
               qualname="torch._C._has_torch_function_unary", style="exact"),
         entry("handle_torch_function", _handle_torch_function,
               "public_api, relevant_args, *args, **kwargs", context=True),
-        entry("has_torch_function_variadic", lambda *args: any(map(_overrides, args)),
+        entry("has_torch_function_variadic", lambda *args: any(map(_has_handler, args)),
               "*args"),
         entry("triplet_margin_with_distance_loss", triplet_margin_with_distance_loss,
               "anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, "
@@ -348,7 +390,11 @@ _OVERRIDING = ("handle_torch_function", "has_torch_function", "has_torch_functio
 OVERRIDES = Namespace("torch.overrides", LazyTable({}, lambda: {
     name: NN_FUNCTIONAL.table[name] for name in _OVERRIDING} | table(
         entry("is_tensor_like", _is_tensor_like, "inp"),
-        entry("resolve_name", resolve_name, "f")) | {"TorchFunctionMode": MODE_TYPE}))
+        entry("resolve_name", resolve_name, "f"),
+        entry("wrap_torch_function", _wrap_torch_function, "dispatcher", context=True),
+        entry("get_default_nowrap_functions", tensor_subclasses.default_nowrap, ""),
+        entry("is_tensor_method_or_property", _tensor_method_or_property, "func")) | {
+            "TorchFunctionMode": MODE_TYPE}))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,
                 "torch.overrides": OVERRIDES,
                 "torch.nn.grad": NN_GRAD,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from gradcli.engine import errors
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import class_text
-from gradcli.language.namespaces.modules import Module, UserModule
+from gradcli.language.namespaces.modules import Module, UserModule, check_leaf_parameter
 from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime.exceptions import is_attribute_error
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -54,11 +54,8 @@ def register_parameter(module: Module, name, param) -> None:
     if param is not None and not (isinstance(param, Tensor) and param.is_parameter):
         raise errors.type_error(f"cannot assign '{torch_typename(param)}' object to parameter "
                                 f"'{name}' (torch.nn.Parameter or None required)")
-    if param is not None and param.grad_fn is not None:
-        raise errors.value_error(
-            f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
-            f"created explicitly. To express '{name}' as a function of another Tensor, compute "
-            "the value in the forward() method.")
+    if param is not None:
+        check_leaf_parameter(name, param)
     module.params[name] = param
 
 

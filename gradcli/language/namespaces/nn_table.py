@@ -26,7 +26,7 @@ from gradcli.language.namespaces import recurrent as R
 from gradcli.language.namespaces import recurrent_packed as RP
 from gradcli.language.namespaces import transformer as TR
 from gradcli.language.namespaces.buffers import BUFFER_TYPE, wrapped_data
-from gradcli.language.namespaces.builtins import register_parameter_type
+from gradcli.language.namespaces.builtins import TENSOR_TYPE, register_parameter_type
 from gradcli.language.namespaces.math_table import NN_FUNCTIONAL, TORCH_MATH
 from gradcli.language.namespaces.nn_init import xavier
 from gradcli.language.namespaces.module_members import (MEMBER_METHODS, add_module,
@@ -920,15 +920,27 @@ class ParameterHost(Tensor, metaclass=_ParameterMeta):
 
 def _parameter(cls, data, requires_grad):
     """nn.Parameter(data): a Parameter; for an instance of a tensor subclass, torch's path for
-    custom tensors: the instance detached, marked as a parameter."""
+    custom tensors: the instance detached, marked as a parameter; for a program's class derived
+    from nn.Parameter, an instance of it."""
     made = parameters.parameter(wrapped_data(data), requires_grad)
-    owner = classes.class_of(data)
+    owner = cls if isinstance(cls, classes.UserClass) else classes.class_of(data)
     return made if owner is None else tensor_subclasses.register(made, owner)
 
 
-PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,), BoundMethod(
-    None, entry("__new__", _parameter, "cls, data=None, requires_grad=True",
-                qualname="Parameter.__new__")))
+_PARAMETER_NEW = entry("__new__", _parameter, "cls, data=None, requires_grad=True",
+                       qualname="Parameter.__new__")
+PARAMETER_TYPE = PyType("torch.nn.parameter.Parameter", (ParameterHost,),
+                        BoundMethod(None, _PARAMETER_NEW))
+# a program's classes derived from nn.Parameter: torch.Tensor's, but for Parameter's __new__
+# and its handler, _disabled_torch_function_impl (results are plain tensors)
+classes.BASE_NEWS[PARAMETER_TYPE] = _PARAMETER_NEW
+classes.BASE_INITS[PARAMETER_TYPE] = classes.BASE_INITS[TENSOR_TYPE]
+classes.BASE_INIT_INHERITED.add(PARAMETER_TYPE)
+classes.BASE_CLASS_ATTRIBUTES[PARAMETER_TYPE] = lambda cls, name: \
+    tensor_subclasses.DISABLED_HANDLER if name == "__torch_function__" else \
+    classes.BASE_CLASS_ATTRIBUTES[TENSOR_TYPE](cls, name)
+tensor_subclasses.PARAMETER_BASES.add(PARAMETER_TYPE)
+classes.BUILTIN_ANCESTORS.update({ParameterHost: PARAMETER_TYPE, Tensor: TENSOR_TYPE})
 
 _LAZY_INFER = {"Linear": ("last", 0), **{f"Conv{t}{n}d": ("channels", n) for n in (1, 2, 3)
                                          for t in ("", "Transpose")},

@@ -28,13 +28,14 @@ from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_GROUPS,
                                                          MODULE_GROUPS, TORCH_GROUPS,
                                                          UTILS_GROUPS)
-from gradcli.language.runtime import protocols
+from gradcli.language.runtime import protocols, torch_function
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime.signatures import NOT_GIVEN
+from gradcli.language.namespaces.torch_c import TORCH_C
 from gradcli.language.runtime.frames import ContextManager
-from gradcli.language.runtime.values import Namespace, Size, type_name
+from gradcli.language.runtime.values import Namespace, Size, iterate, type_name
 
 
 def _grad_mode_manager(enabled: bool) -> ContextManager:
@@ -123,6 +124,20 @@ def _variable(data, requires_grad, volatile):
     return result
 
 
+def _grad_handed(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """What torch.autograd.grad hands to handlers: outputs and inputs as tuples (a tensor-like
+    alone in one, a dict's values), allow_unused defaulting to materialize_grads."""
+    def as_tuple(value) -> tuple:
+        if isinstance(value, Tensor) or torch_function.overrides(value):
+            return (value,)
+        return tuple(value.values()) if type(value) is dict else tuple(iterate(value))
+    if len(args) < 2:
+        return args, kwargs
+    unused = kwargs.get("allow_unused")
+    return (as_tuple(args[0]), as_tuple(args[1])), {**kwargs, "allow_unused": kwargs.get(
+        "materialize_grads") if unused is None else unused}
+
+
 AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
     entry("grad", lambda outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
           allow_unused, is_grads_batched, materialize_grads: grad_api.grad(
@@ -141,6 +156,7 @@ AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
     metaclass="torch.autograd.variable.VariableMeta"),
     "graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
     AUTOGRAD_GROUPS))
+torch_function.HANDED[AUTOGRAD.table["grad"]] = _grad_handed
 
 
 
@@ -520,7 +536,7 @@ TORCH_TABLE = layered(table(
     "memory_format": type_of(memory_format.CONTIGUOUS), "dtype": type_of(dtypes.float32),
     "layout": type_of(layouts.STRIDED), "device": DEVICE_TYPE,
     "newaxis": None,
-    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE, "overrides": MATH_MODULES["torch.overrides"],
+    "__version__": "2.13.0+cpu", "pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "autograd": AUTOGRAD, "nn": NN, "linalg": LINALG, "special": SPECIAL, "fft": FFT, "sparse": SPARSE, "overrides": MATH_MODULES["torch.overrides"], "_C": TORCH_C,
     "Tensor": TENSOR_TYPE, "Size": SIZE_TYPE,
     "cuda": CUDA, "optim": OPTIM, "utils": UTILS, "testing": TESTING,
     "distributions": DISTRIBUTIONS, "functional": FUNCTIONAL_MODULE, "jit": JIT},
@@ -559,5 +575,6 @@ MODULES = GroupedTable({
     "torch.nn.utils.fusion": FUSION,
     "torch.nn.utils.prune": PRUNE,
     **MATH_MODULES,
+    "torch._C": TORCH_C,
 }, MODULE_GROUPS)
 protocols.MODULES = MODULES  # what the runtime's `import` binds

@@ -14,7 +14,8 @@ from gradcli.engine.devices import Device
 from gradcli.engine.state import STATE
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import classes, exceptions, protocols, tensor_subclasses
+from gradcli.language.runtime import (classes, exceptions, protocols, tensor_subclasses,
+                                      torch_function)
 from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.coercions import index, length, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
@@ -36,11 +37,12 @@ def global_name(name: str, span):
     return builtin
 
 
-def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict):
+def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict, handed: bool = False):
     """Call a table entry with its arguments bound by its signature; one of torch's functions
     whose arguments do not fit hands the call to a tensor-like argument's __torch_function__,
-    and one given an instance of a tensor subclass hands it to the protocol."""
-    if SUBCLASSES.active and (SUBCLASSES.modes or tensor_subclasses.involved(
+    and one given an instance of a tensor subclass hands it to the protocol (unless `handed`:
+    the protocol found no handler for this call)."""
+    if not handed and SUBCLASSES.active and (SUBCLASSES.modes or tensor_subclasses.involved(
             (*args, *kwargs.values()))):
         result = tensor_subclasses.call(runtime, builtin, args, kwargs)
         if result is not tensor_subclasses.PASS:
@@ -234,7 +236,8 @@ def get_item(value, key, subclassing: bool = True):
     """value[key] for tensors (torch's indexing) and Python's containers (`subclassing` False:
     torch.Tensor.__getitem__ itself, for an instance of a tensor subclass too)."""
     if isinstance(value, Tensor):
-        if SUBCLASSES.watching and tensor_subclasses.taken((value, key)):
+        if SUBCLASSES.watching and tensor_subclasses.taken((value, key)) or \
+                not _plain_key(key) and torch_function.offered([key], {}):
             return tensor_subclasses.special("__getitem__", [value, key], lambda: indexing.get_item(
                 value, _tensor_key(key)), subclassing)
         return indexing.get_item(value, _tensor_key(key))
@@ -317,7 +320,9 @@ def _plain_key(key) -> bool:
 def set_item(value, key, item, subclassing: bool = True) -> None:
     """value[key] = item (`subclassing` as for get_item)."""
     if isinstance(value, Tensor):
-        if SUBCLASSES.watching and tensor_subclasses.taken((value, key, item)):
+        if SUBCLASSES.watching and tensor_subclasses.taken((value, key, item)) or \
+                not _plain_key(key) and torch_function.offered([key], {}) or \
+                torch_function.overrides(item):
             tensor_subclasses.special("__setitem__", [value, key, item], lambda: indexing.set_item(
                 value, _tensor_key(key), item), subclassing)
         else:

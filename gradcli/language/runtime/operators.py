@@ -12,6 +12,7 @@ import numpy as np
 
 from gradcli.engine import conversions, dtypes, errors, memory
 from gradcli.engine.functions import F
+from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
@@ -381,7 +382,7 @@ def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1, subclassing: bool = 
     if op in ("in", "not in"):
         found = _contains(b, a)
         return found if op == "in" else not found
-    if type(a) is type(b) and type(a) in (list, tuple, dict):
+    if _container(a) is _container(b) and _container(a) in (list, tuple, dict):
         return _compare_containers(op, a, b, room)
     if subclassing and SUBCLASSES.watching and tensor_subclasses.taken((a, b)):
         return tensor_subclasses.binary(op, _COMPARE_DUNDERS[op], a, b,
@@ -391,6 +392,12 @@ def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1, subclassing: bool = 
         if result is not classes.MISSING:
             return result
     return F.python_compare(op, a, b)
+
+
+def _container(value):
+    """The built-in container type `value` compares as: a structseq (torch.return_types.max)
+    as the tuple it is."""
+    return tuple if type(value) is ReturnTypes else type(value)
 
 
 def _compare_containers(op: str, a, b, room: int):

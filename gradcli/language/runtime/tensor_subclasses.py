@@ -179,6 +179,29 @@ DEFAULT_HANDLER = entry("__torch_function__", _default_handler,
                         qualname="Tensor.__torch_function__")
 
 
+def _disabled_handler(ctx, func, types, args, kwargs):
+    """torch._C._disabled_torch_function_impl: func called with the protocol off, its results
+    left as they are."""
+    with protocol_off():
+        return ctx.call(func, list(args), dict(kwargs or {}))
+
+
+DISABLED_HANDLER = entry("_disabled_torch_function_impl", _disabled_handler,
+                         "func, types, args, kwargs", context=True)
+# torch's classes whose handler is _disabled_torch_function_impl (nn.Parameter): their
+# subclasses' instances bring no handler, and their results are plain tensors
+PARAMETER_BASES: set = set()
+
+
+def _brings_handler(value) -> bool:
+    """Whether an instance's class takes part in the protocol (it or a base of the program's
+    has a handler, or it leaves the call to torch.Tensor's)."""
+    from gradcli.language.runtime import classes
+    cls = CLASSES[value]
+    return cls.base not in PARAMETER_BASES or cls.find("__torch_function__") is not \
+        classes.MISSING
+
+
 def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: bool,
              plain_types: bool = True):
     """handle_torch_function for a call given instances: the handler of each class among the
@@ -189,8 +212,9 @@ def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: b
     sees torch.Tensor among the types for plain tensors, but where `plain_types` is false (an
     operator written in C)."""
     from gradcli.language.runtime import classes, torch_function
-    values = [value for value in torch_function.arguments(args, kwargs or {})
-              if type(value) is Tensor and value in CLASSES or torch_function.overrides(value)]
+    values = [value for value in torch_function.arguments(args, kwargs or {}, not in_python)
+              if type(value) is Tensor and value in CLASSES and _brings_handler(value) or
+              torch_function.overrides(value)]
     overloaded = torch_function.overloaded(values)
     types = tuple(torch_function.kind(value) for value in overloaded)
     if STATUS.modes:
@@ -199,10 +223,11 @@ def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: b
         result = _mode_handles(func, (_tensor_type(),) if plain else types, args, kwargs)
         if result is not NotImplemented:
             return result
-    if not overloaded or not STATUS.made or STATUS.off_depth:
+    if not overloaded or STATUS.off_depth:
         with modes_set([]):
             return run()
-    torch_function.warn_plain_methods(types, in_python)
+    if not in_python:  # (torch's Python functions' DeprecationWarning is hidden)
+        torch_function.warn_plain_methods(types, False)
     for value in overloaded:
         cls = torch_function.kind(value)
         if isinstance(value, Tensor) and cls.find("__torch_function__") is classes.MISSING:
@@ -218,11 +243,12 @@ def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: b
 
 
 def _module_function(builtin) -> bool:
-    """Whether `builtin` is one of torch._C's functions bound to the module (is_grad_enabled),
-    which torch's argument parser, the one that hands calls to handlers, does not bind."""
+    """Whether `builtin` is one of torch._C's functions bound to the module (is_grad_enabled,
+    torch._C._has_torch_function), which torch's argument parser, the one that hands calls to
+    handlers, does not bind."""
     from gradcli.language.runtime.torch_homes import home
     found = home(builtin)
-    return found is not None and found.kind == "builtin" and found.module == "torch"
+    return found is not None and found.kind == "builtin" and found.module in ("torch", "torch._C")
 
 
 def _tensor_type():
@@ -263,7 +289,7 @@ def call(runtime, builtin, args: list, kwargs: dict):
     else:
         call_args, call_kwargs = args, (dict(kwargs) if kwargs else None)
     return dispatch(name, func, list(call_args), call_kwargs,
-                    lambda: calls.invoke(runtime, builtin, args, kwargs), in_python)
+                    lambda: calls.invoke(runtime, builtin, args, kwargs, handed=True), in_python)
 
 
 def _own_method(value, dunder: str):
@@ -286,7 +312,8 @@ def special(dunder: str, operands: list, run, own: bool = True):
     method = _own_method(operands[0], dunder) if own else None
     if method is not None:
         return classes.call_bound(method, operands[1:])
-    if not (STATUS.modes or STATUS.active and involved(operands)):
+    if not (STATUS.modes or STATUS.active and involved(operands) or
+            torch_function.offered(operands[1:], {})):  # (a tensor-like key or item)
         return run()
     func = protocols.CLASS_METHODS[Tensor][torch_function.SUBCLASS_OPERATORS.get(dunder, dunder)]
     in_python = func.qualname.startswith("Tensor.")
@@ -359,18 +386,30 @@ def rows(t: Tensor):
 def getter(name: str, t: Tensor, run):
     """An instance's attribute `name` (one of torch's getters), through the protocol: handlers
     get the getter's __get__."""
-    from gradcli.language.runtime import protocols
     if not (STATUS.modes or STATUS.active and t in CLASSES):
         return run()
-    if name not in _GETTERS:
-        _GETTERS[name] = entry("__get__", lambda instance, owner=None: protocols.get_attribute(
-            instance, name), "instance, owner=None, /", qualname="getset_descriptor.__get__")
-        if name in ("grad", "_grad", "_base"):
-            _UNWRAPPED.append(_GETTERS[name])
-    return dispatch(f"torch.Tensor.{name}.__get__", _GETTERS[name], [t], None, run, False)
+    return dispatch(f"torch.Tensor.{name}.__get__", getter_of(name), [t], None, run, False)
 
 
 _GETTERS: dict = {}
+_NOWRAP = ("grad", "_grad", "_base")
+
+
+def getter_of(name: str):
+    """The __get__ of torch.Tensor's getter `name`, one function a name (what handlers get)."""
+    from gradcli.language.runtime import protocols
+    if name not in _GETTERS:
+        _GETTERS[name] = entry("__get__", lambda instance, owner=None: protocols.get_attribute(
+            instance, name), "instance, owner=None, /", qualname="getset_descriptor.__get__")
+        if name in _NOWRAP:
+            _UNWRAPPED.append(_GETTERS[name])
+    return _GETTERS[name]
+
+
+def default_nowrap() -> set:
+    """torch.overrides.get_default_nowrap_functions: the getters whose results torch.Tensor's
+    handler leaves as they are."""
+    return {getter_of(name) for name in _NOWRAP}
 
 
 def getter_name(func) -> str | None:
@@ -388,6 +427,8 @@ def repr_of(printer, t: Tensor, own: bool = True) -> str:
     if method is not None:
         return classes.text_of(classes.call_bound(method, []), "__repr__")
     prefix = "tensor" if cls is None else cls.name
+    if cls is not None and cls.base in PARAMETER_BASES and own:  # Parameter.__repr__'s head
+        return "Parameter containing:\n" + repr_of(printer, t, False)
     if not (STATUS.modes or STATUS.active and cls is not None):
         return printer.plain_tensor(t, prefix)
     return dispatch("torch.Tensor.__repr__", protocols.CLASS_METHODS[Tensor]["__repr__"], [t],

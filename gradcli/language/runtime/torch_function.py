@@ -24,10 +24,11 @@ def overrides(value) -> bool:
         classes.special_method(value, "__torch_function__") is not None
 
 
-def arguments(args, kwargs):
-    """The arguments torch looks at: each one, and the members of a list or tuple."""
+def arguments(args, kwargs, lists: bool = True):
+    """The arguments torch looks at: each one, and the members of a tuple or (unless not
+    `lists`: torch's Python functions look at the values they are given) of a list."""
     for value in (*args, *kwargs.values()):
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, tuple) or lists and isinstance(value, list):
             yield from value
         else:
             yield value
@@ -85,8 +86,9 @@ _PLAIN_METHOD = ("Defining your `__torch_function__` as a plain method is deprec
 
 def warn_plain_methods(kinds, in_python: bool) -> None:
     """torch's warning for each class whose __torch_function__ is no classmethod: Python's
-    DeprecationWarning from handle_torch_function, the argument parser's C++ UserWarning (once
-    a process)."""
+    DeprecationWarning from handle_torch_function called by the program (`in_python`; called by
+    torch's own Python functions, Python's filters hide it), the argument parser's C++
+    UserWarning (once a process)."""
     for its in kinds:
         if isinstance(its, classes.UserClass) and isinstance(
                 its.find("__torch_function__"), (UserFunction, classes.StaticMethod)):
@@ -107,16 +109,27 @@ def handle(value, args: list):
     return classes.class_of(value).runtime.call(handler, args, {})
 
 
+# torch's Python functions that hand handlers their arguments otherwise than by_parameter
+# gives them: function -> what turns by_parameter's (args, kwargs) into theirs
+HANDED: dict = {}
+
+
 def by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
     """What torch's Python functions hand to handle_torch_function: the values of the
-    parameters without defaults by position, the others by name, defaults included."""
+    parameters without defaults by position, then those gathered by *args (einsum's, meshgrid's
+    tensors), the others by name, defaults included (else as HANDED has it)."""
     params = [param for param in builtin.params if not (param.var_positional or
                                                         param.var_keyword)]
-    given = {**dict(zip((param.name for param in params), args)), **kwargs}
+    positional = [param.name for param in params if not param.keyword_only]
+    given = {**dict(zip(positional, args)), **kwargs}
+    gathered = tuple(args[len(positional):]) if any(
+        param.var_positional for param in builtin.params) else ()
     required = [param.name for param in params if param.required and not param.keyword_only]
-    return (tuple(given[name] for name in required if name in given),
-            {param.name: given.get(param.name, param.default) for param in params
-             if param.name not in required})
+    handed = (tuple(given[name] for name in required if name in given) + gathered,
+              {param.name: given.get(param.name, param.default) for param in params
+               if param.name not in required})
+    recast = HANDED.get(builtin)
+    return handed if recast is None else recast(*handed)
 
 
 def dispatch(runtime, builtin, args: list, kwargs: dict, failure: errors.TorchError):
@@ -131,7 +144,8 @@ def dispatch(runtime, builtin, args: list, kwargs: dict, failure: errors.TorchEr
     chosen = overloaded([value for value in arguments(args, kwargs)
                          if overrides(value) or in_python and isinstance(value, Tensor)])
     types = tuple(kind(value) for value in chosen)
-    warn_plain_methods(types, in_python)
+    if not in_python:
+        warn_plain_methods(types, False)
     if in_python:
         call_args, call_kwargs = by_parameter(builtin, args, kwargs)
     else:
