@@ -28,7 +28,7 @@ from gradcli.language.namespaces.python_random import RANDOM
 from gradcli.language.namespaces.torch_submodules import (AUTOGRAD_GROUPS, CUDA_GROUPS,
                                                          MODULE_GROUPS, TORCH_GROUPS,
                                                          UTILS_GROUPS)
-from gradcli.language.runtime import protocols, torch_function
+from gradcli.language.runtime import protocols, tensor_subclasses
 from gradcli.language.runtime.objects import GroupedTable, LazyTable
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.namespaces.type_names import torch_typename
@@ -127,8 +127,10 @@ def _variable(data, requires_grad, volatile):
 def _grad_handed(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     """What torch.autograd.grad hands to handlers: outputs and inputs as tuples (a tensor-like
     alone in one, a dict's values), allow_unused defaulting to materialize_grads."""
+    from gradcli.language.runtime.torch_function import overrides  # (loaded with the protocol)
+
     def as_tuple(value) -> tuple:
-        if isinstance(value, Tensor) or torch_function.overrides(value):
+        if isinstance(value, Tensor) or overrides(value):
             return (value,)
         return tuple(value.values()) if type(value) is dict else tuple(iterate(value))
     if len(args) < 2:
@@ -156,7 +158,7 @@ AUTOGRAD = Namespace("torch.autograd", GroupedTable(table(
     metaclass="torch.autograd.variable.VariableMeta"),
     "graph": GRAPH, "grad_mode": GRAD_MODE_MODULE} | GRAD_MODES | ANOMALY,
     AUTOGRAD_GROUPS))
-torch_function.HANDED[AUTOGRAD.table["grad"]] = _grad_handed
+tensor_subclasses.HANDED[AUTOGRAD.table["grad"]] = _grad_handed
 
 
 

@@ -23,7 +23,6 @@ from gradcli.language.namespaces.arrays import (ARRAY_ATTRS, ARRAY_METHODS, ARRA
                                                RNG_METHODS)
 from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
-from gradcli.language.runtime import cells
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import (classes, exceptions, instance_dicts, operators, protocols,
                                       tensor_subclasses)
@@ -817,6 +816,7 @@ def _function_attribute(value, name: str):
     if name == "__module__":
         return "__main__"
     if name == "__closure__":
+        from gradcli.language.runtime import cells  # (loaded when a program asks)
         return cells.closure(value)
     if name == "__defaults__":
         defaults = tuple(value.defaults[p] for p in value.params if p in value.defaults)

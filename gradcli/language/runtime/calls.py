@@ -14,8 +14,7 @@ from gradcli.engine.devices import Device
 from gradcli.engine.state import STATE
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import (classes, exceptions, protocols, tensor_subclasses,
-                                      torch_function)
+from gradcli.language.runtime import classes, exceptions, protocols, tensor_subclasses
 from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.coercions import index, length, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
@@ -236,8 +235,7 @@ def get_item(value, key, subclassing: bool = True):
     """value[key] for tensors (torch's indexing) and Python's containers (`subclassing` False:
     torch.Tensor.__getitem__ itself, for an instance of a tensor subclass too)."""
     if isinstance(value, Tensor):
-        if SUBCLASSES.watching and tensor_subclasses.taken((value, key)) or \
-                not _plain_key(key) and torch_function.offered([key], {}):
+        if SUBCLASSES.watching and tensor_subclasses.taken((value, key)) or _offers(key):
             return tensor_subclasses.special("__getitem__", [value, key], lambda: indexing.get_item(
                 value, _tensor_key(key)), subclassing)
         return indexing.get_item(value, _tensor_key(key))
@@ -317,12 +315,21 @@ def _plain_key(key) -> bool:
         type(key) is tuple and all(_plain_key(k) for k in key))
 
 
+def _offers(value) -> bool:
+    """Whether `value` (or a member of it, a tuple or list) is a program's tensor-like object,
+    which brings __torch_function__ (the protocol's module loaded only then)."""
+    members = value if type(value) in (list, tuple) else (value,)
+    if not any(isinstance(member, TableObject) for member in members):
+        return False
+    from gradcli.language.runtime import torch_function
+    return torch_function.offered([value], {})
+
+
 def set_item(value, key, item, subclassing: bool = True) -> None:
     """value[key] = item (`subclassing` as for get_item)."""
     if isinstance(value, Tensor):
         if SUBCLASSES.watching and tensor_subclasses.taken((value, key, item)) or \
-                not _plain_key(key) and torch_function.offered([key], {}) or \
-                torch_function.overrides(item):
+                _offers(key) or _offers(item):
             tensor_subclasses.special("__setitem__", [value, key, item], lambda: indexing.set_item(
                 value, _tensor_key(key), item), subclassing)
         else:

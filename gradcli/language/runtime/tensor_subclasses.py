@@ -23,6 +23,11 @@ from gradcli.language.runtime.signatures import entry
 
 CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tensor -> its class
 
+# torch's Python functions that hand handlers their arguments otherwise than
+# torch_function.by_parameter gives them: function -> what turns by_parameter's (args, kwargs)
+# into theirs (torch.autograd.grad's tuples)
+HANDED: dict = {}
+
 
 class Status:
     """`made`: an instance exists (type queries look it up); `active`: calls go through the

@@ -9,7 +9,7 @@ from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.triggered import triggered
-from gradcli.language.runtime import classes, protocols
+from gradcli.language.runtime import classes, protocols, tensor_subclasses
 from gradcli.language.runtime.frames import GradRuntimeError, UserFunction
 from gradcli.language.runtime.torch_homes import home
 from gradcli.language.runtime.values import Printer
@@ -109,11 +109,6 @@ def handle(value, args: list):
     return classes.class_of(value).runtime.call(handler, args, {})
 
 
-# torch's Python functions that hand handlers their arguments otherwise than by_parameter
-# gives them: function -> what turns by_parameter's (args, kwargs) into theirs
-HANDED: dict = {}
-
-
 def by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
     """What torch's Python functions hand to handle_torch_function: the values of the
     parameters without defaults by position, then those gathered by *args (einsum's, meshgrid's
@@ -128,7 +123,7 @@ def by_parameter(builtin, args: list, kwargs: dict) -> tuple[tuple, dict]:
     handed = (tuple(given[name] for name in required if name in given) + gathered,
               {param.name: given.get(param.name, param.default) for param in params
                if param.name not in required})
-    recast = HANDED.get(builtin)
+    recast = tensor_subclasses.HANDED.get(builtin)
     return handed if recast is None else recast(*handed)
 
 
