@@ -10,7 +10,8 @@ from gradcli.engine.ops import inplace as inplace
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime import attributes
-from gradcli.language.runtime import calls, classes, protocols, tensor_subclasses
+from gradcli.language.runtime import (calls, classes, protocols, subclass_protocol,
+                                      tensor_subclasses)
 from gradcli.language.runtime import operators
 from gradcli.language.syntax.parser import GradSyntaxError
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -196,7 +197,7 @@ def augmented(op: str, current, operand, subclassing: bool = True):
     place, as torch's and NumPy's __iadd__ do (`subclassing` as for operators.binary)."""
     if isinstance(current, Tensor) and op in operators.INPLACE_OPS:
         if SUBCLASSES.watching and tensor_subclasses.taken((current, operand)):
-            return tensor_subclasses.augmented(op, current, operand, lambda: inplace.apply_inplace(
+            return subclass_protocol.augmented(op, current, operand, lambda: inplace.apply_inplace(
                 current, lambda t: operators.binary(op, t, operand, False)), subclassing)
         return inplace.apply_inplace(current, lambda t: operators.binary(op, t, operand))
     if isinstance(current, np.ndarray) and op in operators.INPLACE_OPS:

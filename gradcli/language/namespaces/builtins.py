@@ -20,7 +20,7 @@ from gradcli.language.namespaces.legacy_new import legacy_new
 from gradcli.language.namespaces.public_names import Unsupported
 from gradcli.language.runtime.exceptions import EXCEPTION_TYPES, exception_type, stop_iteration
 from gradcli.language.runtime import (attributes, classes, exceptions, instance_dicts, operators,
-                                      protocols, tensor_subclasses)
+                                      protocols, subclass_protocol, tensor_subclasses)
 from gradcli.language.runtime.coercions import (index, length, tensor_float, tensor_scalar,
                                                truth)
 from gradcli.language.runtime.generators import GeneratorObject
@@ -131,7 +131,7 @@ def _print(ctx, *values, sep=None, end=None, file=None, flush=False):
 def _abs(x, subclassing: bool = True):
     if isinstance(x, Tensor):
         if tensor_subclasses.class_of(x) is not None:  # its class's __abs__, else torch's
-            return tensor_subclasses.special("__abs__", [x], lambda: F.abs(x), subclassing)
+            return subclass_protocol.special("__abs__", [x], lambda: F.abs(x), subclassing)
         return F.abs(x)
     if isinstance(x, (int, float, complex, *ARRAY_TYPES)):
         return abs(x)

@@ -20,7 +20,7 @@ from gradcli.language.namespaces.tensor_subclassing import MODE_TYPE, resolve_na
 from gradcli.language.namespaces.nn_init import NN_INIT
 from gradcli.language.namespaces.nn_utils import NN_UTILS
 from gradcli.language.namespaces.public_names import worded_as_torch
-from gradcli.language.runtime import classes, protocols, tensor_subclasses
+from gradcli.language.runtime import classes, protocols, subclass_protocol, tensor_subclasses
 from gradcli.language.runtime.exceptions import LINALG_ERROR
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import WrappedBuiltin, declared_entry
@@ -242,7 +242,7 @@ def _has_handler(value) -> bool:
     torch._C._disabled_torch_function_impl (nn.Parameter's)."""
     cls = tensor_subclasses.class_of(value) if isinstance(value, Tensor) else None
     if cls is not None:
-        return cls.attribute("__torch_function__") is not tensor_subclasses.DISABLED_HANDLER
+        return cls.attribute("__torch_function__") is not subclass_protocol.DISABLED_HANDLER
     return _overrides(value)
 
 
@@ -392,7 +392,7 @@ OVERRIDES = Namespace("torch.overrides", LazyTable({}, lambda: {
         entry("is_tensor_like", _is_tensor_like, "inp"),
         entry("resolve_name", resolve_name, "f"),
         entry("wrap_torch_function", _wrap_torch_function, "dispatcher", context=True),
-        entry("get_default_nowrap_functions", tensor_subclasses.default_nowrap, ""),
+        entry("get_default_nowrap_functions", subclass_protocol.default_nowrap, ""),
         entry("is_tensor_method_or_property", _tensor_method_or_property, "func")) | {
             "TorchFunctionMode": MODE_TYPE}))
 MATH_MODULES = {"torch.nn.functional": NN_FUNCTIONAL, "torch.nn.init": NN_INIT,

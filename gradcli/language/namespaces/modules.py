@@ -18,7 +18,7 @@ from gradcli.language.namespaces import (buffers, future, module_hooks, python_d
                                          state_dict_metadata)
 from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.namespaces.type_names import torch_typename
-from gradcli.language.runtime import classes, protocols, tensor_subclasses
+from gradcli.language.runtime import classes, protocols, subclass_protocol
 from gradcli.language.runtime.coercions import index
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.frames import BoundMethod
@@ -33,7 +33,7 @@ LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when cons
 def check_leaf_parameter(name: str, param: Tensor) -> None:
     """register_parameter's check that a parameter is a leaf; torch reads param.grad_fn, which
     a tensor subclass's handler sees."""
-    if tensor_subclasses.getter("grad_fn", param, lambda: param.grad_fn) is not None:
+    if subclass_protocol.getter("grad_fn", param, lambda: param.grad_fn) is not None:
         raise errors.value_error(
             f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
             f"created explicitly. To express '{name}' as a function of another Tensor, compute "

@@ -37,7 +37,7 @@ from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, M
                                                  SEQUENTIAL_METHODS, ModuleKind, check_module,
                                                  construct, extend, options_repr)
 from gradcli.language.namespaces import module_subclasses
-from gradcli.language.runtime import classes, tensor_subclasses
+from gradcli.language.runtime import classes, subclass_protocol, tensor_subclasses
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS, TENSOR_METHODS
 from gradcli.language.runtime.signatures import entry
@@ -937,9 +937,9 @@ classes.BASE_NEWS[PARAMETER_TYPE] = _PARAMETER_NEW
 classes.BASE_INITS[PARAMETER_TYPE] = classes.BASE_INITS[TENSOR_TYPE]
 classes.BASE_INIT_INHERITED.add(PARAMETER_TYPE)
 classes.BASE_CLASS_ATTRIBUTES[PARAMETER_TYPE] = lambda cls, name: \
-    tensor_subclasses.DISABLED_HANDLER if name == "__torch_function__" else \
+    subclass_protocol.DISABLED_HANDLER if name == "__torch_function__" else \
     classes.BASE_CLASS_ATTRIBUTES[TENSOR_TYPE](cls, name)
-tensor_subclasses.PARAMETER_BASES.add(PARAMETER_TYPE)
+subclass_protocol.PARAMETER_BASES.add(PARAMETER_TYPE)
 classes.BUILTIN_ANCESTORS.update({ParameterHost: PARAMETER_TYPE, Tensor: TENSOR_TYPE})
 
 _LAZY_INFER = {"Linear": ("last", 0), **{f"Conv{t}{n}d": ("channels", n) for n in (1, 2, 3)

@@ -4,7 +4,7 @@ its operator or builtin does, through the language's protocols."""
 from __future__ import annotations
 
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import coercions, protocols, tensor_subclasses
+from gradcli.language.runtime import coercions, protocols, subclass_protocol
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry
 
@@ -20,7 +20,7 @@ def _binary(op: str, dunder: str, reflected: bool):
     """torch.Tensor's `dunder` itself (called by name, or through super() in a subclass)."""
     def call(t, other):
         a, b = (other, t) if reflected else (t, other)
-        return tensor_subclasses.special(dunder, [t, other], lambda: protocols.binary(
+        return subclass_protocol.special(dunder, [t, other], lambda: protocols.binary(
             op, a, b, False), own=False)
     return call
 
@@ -44,10 +44,10 @@ TENSOR_DUNDERS = {
     **{f"__i{name}__": entry(f"__i{name}__", lambda t, other, op=op: protocols.augmented(
         op, t, other, False), "self, other") for name, op in _BINARY.items() if name != "matmul"},
     **{f"__{name}__": entry(f"__{name}__", lambda t, other, op=op, name=name: (
-        tensor_subclasses.special(f"__{name}__", [t, other], lambda: protocols.compare(
+        subclass_protocol.special(f"__{name}__", [t, other], lambda: protocols.compare(
             op, t, other, subclassing=False), own=False)), "self, other")
        for name, op in _COMPARE.items()},
-    **{f"__{name}__": entry(f"__{name}__", lambda t, op=op, name=name: tensor_subclasses.special(
+    **{f"__{name}__": entry(f"__{name}__", lambda t, op=op, name=name: subclass_protocol.special(
         f"__{name}__", [t], lambda: protocols.unary(op, t, False), own=False), "self")
        for name, op in _UNARY.items()},
     **{f"__{name}__": entry(f"__{name}__", _builtin(name), "self, *args", context=True)
@@ -67,7 +67,7 @@ TENSOR_DUNDERS = {
                        style="noargs", qualname="TensorBase.__float__"),
     "__index__": entry("__index__", lambda t: coercions.index(t, False), "self", style="noargs",
                        qualname="TensorBase.__index__"),
-    "__repr__": entry("__repr__", lambda ctx, t, tensor_contents=None: tensor_subclasses.repr_of(
+    "__repr__": entry("__repr__", lambda ctx, t, tensor_contents=None: subclass_protocol.repr_of(
         ctx.printer, t, own=False), "self, *, tensor_contents=None", context=True,
         qualname="Tensor.__repr__"),
     "__getitem__": entry("__getitem__", lambda t, key: protocols.get_item(t, key, False),

@@ -10,7 +10,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.builtins import TENSOR_TYPE
 from gradcli.language.namespaces.legacy_new import legacy_new
-from gradcli.language.runtime import classes, protocols, tensor_subclasses
+from gradcli.language.runtime import classes, protocols, subclass_protocol, tensor_subclasses
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.pytypes import PyType
 from gradcli.language.runtime.signatures import Builtin, entry
@@ -63,7 +63,7 @@ def _class_attribute(cls, name: str):
     """What a class derived from torch.Tensor finds in torch.Tensor: __torch_function__ bound
     to the class, else torch.Tensor's attribute as the class holds it."""
     if name == "__torch_function__":
-        return BoundMethod(cls, tensor_subclasses.DEFAULT_HANDLER)
+        return BoundMethod(cls, subclass_protocol.DEFAULT_HANDLER)
     if name == "_make_subclass":
         return MAKE_SUBCLASS
     try:
@@ -112,7 +112,7 @@ def resolve_name(f) -> str | None:
     from gradcli.language.runtime import torch_function
     if not isinstance(f, Builtin):
         return None
-    getter = tensor_subclasses.getter_name(f)
+    getter = subclass_protocol.getter_name(f)
     if getter is not None:
         return f"torch.Tensor.{getter}.__get__"
     owner, _, name = f.qualname.rpartition(".")

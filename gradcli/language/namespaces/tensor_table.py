@@ -23,7 +23,7 @@ from gradcli.language.namespaces.storages import storage_of, untyped_storage_of
 from gradcli.language.namespaces.tensor_apply import TENSOR_APPLY
 from gradcli.language.namespaces.tensor_subclassing import AS_SUBCLASS, MAKE_SUBCLASS
 from gradcli.language.namespaces import tensor_dunders  # noqa: F401  (x.__add__ and the rest)
-from gradcli.language.runtime import protocols, tensor_subclasses
+from gradcli.language.runtime import protocols, subclass_protocol
 from gradcli.language.runtime.frames import BoundMethod, GradRuntimeError, UserFunction
 from gradcli.language.runtime.signatures import Builtin, WrappedBuiltin
 from gradcli.language.runtime.values import Size, type_name
@@ -177,7 +177,7 @@ class _UnboundMethods(Mapping):
         if name == "_make_subclass":
             return MAKE_SUBCLASS
         if name == "__torch_function__":  # a classmethod: bound to torch.Tensor
-            return BoundMethod(TENSOR_TYPE, tensor_subclasses.DEFAULT_HANDLER)
+            return BoundMethod(TENSOR_TYPE, subclass_protocol.DEFAULT_HANDLER)
         method = TENSOR_METHODS[name] if name in TENSOR_METHODS else \
             tensor_dunders.TENSOR_DUNDERS[name]
         if name in _C_DUNDERS:

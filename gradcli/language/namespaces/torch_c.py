@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-from gradcli.language.runtime import tensor_subclasses
+from gradcli.language.runtime import subclass_protocol, tensor_subclasses
 from gradcli.language.runtime.frames import ContextManager
 from gradcli.language.runtime.objects import LazyTable
 from gradcli.language.runtime.pytypes import PyType
@@ -39,7 +39,7 @@ def _entries() -> dict:
     return checks | {name: _disabling(name, name == "DisableTorchFunction") for name in (
         "DisableTorchFunctionSubclass", "DisableTorchFunction")} | table(
         entry("_is_torch_function_enabled", lambda: not tensor_subclasses.STATUS.off_depth, ""),
-    ) | {"_disabled_torch_function_impl": tensor_subclasses.DISABLED_HANDLER}
+    ) | {"_disabled_torch_function_impl": subclass_protocol.DISABLED_HANDLER}
 
 
 TORCH_C = Namespace("torch._C", LazyTable({}, _entries))

@@ -25,7 +25,7 @@ from gradcli.language.namespaces.public_names import unsupported
 from gradcli.language.namespaces.python_random import RANDOM_METHODS
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime import (classes, exceptions, instance_dicts, operators, protocols,
-                                      tensor_subclasses)
+                                      subclass_protocol)
 from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.tensor_subclasses import class_of as class_of_tensor
 from gradcli.language.runtime.coercions import index, length, truth
@@ -615,7 +615,7 @@ def _tensor_attribute(value: Tensor, name: str):
     if own is not instance_dicts.MISSING:
         return own
     if (cls is not None or SUBCLASSES.modes) and name in protocols.TENSOR_ATTRS:
-        return tensor_subclasses.getter(name, value, lambda: _from(
+        return subclass_protocol.getter(name, value, lambda: _from(
             value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS))
     return _from(value, name, protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS)
 
