@@ -37,7 +37,7 @@ from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, M
                                                  SEQUENTIAL_METHODS, ModuleKind, check_module,
                                                  construct, extend, options_repr)
 from gradcli.language.namespaces import module_subclasses
-from gradcli.language.runtime import classes, subclass_protocol, tensor_subclasses
+from gradcli.language.runtime import classes, subclass_protocol
 from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.protocols import CLASS_METHODS, TENSOR_METHODS
 from gradcli.language.runtime.signatures import entry
@@ -924,7 +924,7 @@ def _parameter(cls, data, requires_grad):
     from nn.Parameter, an instance of it."""
     made = parameters.parameter(wrapped_data(data), requires_grad)
     owner = cls if isinstance(cls, classes.UserClass) else classes.class_of(data)
-    return made if owner is None else tensor_subclasses.register(made, owner)
+    return made if owner is None else subclass_protocol.register(made, owner)
 
 
 _PARAMETER_NEW = entry("__new__", _parameter, "cls, data=None, requires_grad=True",

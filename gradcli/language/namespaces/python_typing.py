@@ -45,12 +45,12 @@ def _get_origin(tp):
     of classes, bare or subscripted), None for anything else."""
     if not isinstance(tp, TypeForm):
         return None
-    from gradcli.language.namespaces.python_modules import COLLECTIONS
+    collections = protocols.MODULES["collections"].table
     module, _, name = tp.name.rpartition(".")
     if name in _BUILTIN_ORIGINS and module == "typing":
         return protocols.BUILTINS[_BUILTIN_ORIGINS[name]]
     if name in _COLLECTIONS_ORIGINS and module == "typing":
-        return COLLECTIONS.table[_COLLECTIONS_ORIGINS[name]]
+        return collections[_COLLECTIONS_ORIGINS[name]]
     if name in ABC_TYPES and module == "typing":
         return ABC_TYPES[name]
     if tp.args is None:
@@ -60,7 +60,7 @@ def _get_origin(tp):
     if module == "":  # list[int]
         return protocols.BUILTINS[name]
     if module == "collections":  # collections.OrderedDict[str, int]
-        return COLLECTIONS.table[name]
+        return collections[name]
     return TYPING.table["Union" if name == "Optional" else name]
 
 

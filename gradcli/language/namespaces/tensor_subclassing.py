@@ -34,11 +34,11 @@ def _new(cls, *args, **kwargs) -> Tensor:
     given), an instance of `cls`."""
     made = legacy_new(args, kwargs, None, False)
     return made if _tensor_class(cls) is TENSOR_TYPE else \
-        tensor_subclasses.register(made, cls)
+        subclass_protocol.register(made, cls)
 
 
 def _as_subclass(t: Tensor, cls) -> Tensor:
-    return tensor_subclasses.as_subclass(t, _tensor_class(cls))
+    return subclass_protocol.as_subclass(t, _tensor_class(cls))
 
 
 def _make_subclass(cls, data: Tensor, require_grad: bool = False, **_options) -> Tensor:
@@ -51,7 +51,7 @@ def _make_subclass(cls, data: Tensor, require_grad: bool = False, **_options) ->
     made.requires_grad = bool(require_grad)
     if _tensor_class(cls) is TENSOR_TYPE:
         return made
-    return tensor_subclasses.register(made, cls)
+    return subclass_protocol.register(made, cls)
 
 
 MAKE_SUBCLASS = entry("_make_subclass", _make_subclass,

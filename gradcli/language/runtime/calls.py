@@ -14,8 +14,7 @@ from gradcli.engine.devices import Device
 from gradcli.engine.state import STATE
 from gradcli.engine.node_call import call_node
 from gradcli.engine.tensor import Tensor
-from gradcli.language.runtime import (classes, exceptions, protocols, subclass_protocol,
-                                      tensor_subclasses)
+from gradcli.language.runtime import classes, exceptions, protocols, tensor_subclasses
 from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.coercions import index, length, tensor_float, tensor_scalar, truth
 from gradcli.language.runtime.generators import GeneratorObject
@@ -44,8 +43,9 @@ def invoke(runtime: Runtime, builtin: Builtin, args: list, kwargs: dict, handed:
     the protocol found no handler for this call)."""
     if not handed and SUBCLASSES.active and (SUBCLASSES.modes or tensor_subclasses.involved(
             (*args, *kwargs.values()))):
-        result = subclass_protocol.call(runtime, builtin, args, kwargs)
-        if result is not subclass_protocol.PASS:
+        result = protocols.subclass_call(builtin, args, kwargs, lambda: invoke(
+            runtime, builtin, args, kwargs, handed=True))
+        if result is not tensor_subclasses.PASS:
             return result
     try:
         positional, keywords = builtin.bind(args, kwargs)
@@ -237,7 +237,7 @@ def get_item(value, key, subclassing: bool = True):
     torch.Tensor.__getitem__ itself, for an instance of a tensor subclass too)."""
     if isinstance(value, Tensor):
         if SUBCLASSES.watching and tensor_subclasses.taken((value, key)) or _offers(key):
-            return subclass_protocol.special("__getitem__", [value, key], lambda: indexing.get_item(
+            return protocols.subclass_special("__getitem__", [value, key], lambda: indexing.get_item(
                 value, _tensor_key(key)), subclassing)
         return indexing.get_item(value, _tensor_key(key))
     if isinstance(value, TableObject) and (value.is_sequence or value.subscriptable):
@@ -331,7 +331,7 @@ def set_item(value, key, item, subclassing: bool = True) -> None:
     if isinstance(value, Tensor):
         if SUBCLASSES.watching and tensor_subclasses.taken((value, key, item)) or \
                 _offers(key) or _offers(item):
-            subclass_protocol.special("__setitem__", [value, key, item], lambda: indexing.set_item(
+            protocols.subclass_special("__setitem__", [value, key, item], lambda: indexing.set_item(
                 value, _tensor_key(key), item), subclassing)
         else:
             indexing.set_item(value, _tensor_key(key), item)

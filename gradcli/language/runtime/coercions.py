@@ -12,7 +12,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES
-from gradcli.language.runtime import classes, protocols, subclass_protocol
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.tensor_subclasses import STATUS as SUBCLASSES
 from gradcli.language.runtime.values import DICT_VIEWS, MAPPING_VIEWS, type_name
@@ -23,7 +23,7 @@ def truth(value, own: bool = True) -> bool:
     False: torch.Tensor.__bool__ itself, past a subclass's own)."""
     if isinstance(value, Tensor):
         if SUBCLASSES.watching:  # a subclass's own __bool__, or torch's through the protocol
-            return subclass_protocol.special("__bool__", [value], lambda: F.truth(value), own)
+            return protocols.subclass_special("__bool__", [value], lambda: F.truth(value), own)
         return F.truth(value)
     if isinstance(value, TableObject) and value.user_class() is not None:
         for name in ("__bool__", "__len__"):
@@ -43,7 +43,7 @@ def length(obj, own: bool = True):
     """len(obj) (`own` as for truth())."""
     if isinstance(obj, Tensor):
         if SUBCLASSES.watching:
-            return subclass_protocol.special("__len__", [obj], lambda: _tensor_length(obj), own)
+            return protocols.subclass_special("__len__", [obj], lambda: _tensor_length(obj), own)
         return _tensor_length(obj)
     if isinstance(obj, (list, tuple, str, bytes, dict, range, set, frozenset, deque, ChainMap,
                         *ARRAY_TYPES)) or \
@@ -76,7 +76,7 @@ def index(value, own: bool = True) -> int:
     as for truth())."""
     if isinstance(value, Tensor):  # torch's Tensor.__index__
         if SUBCLASSES.watching:
-            return subclass_protocol.special("__index__", [value], lambda: _tensor_index(value),
+            return protocols.subclass_special("__index__", [value], lambda: _tensor_index(value),
                                              own)
         return _tensor_index(value)
     if isinstance(value, int):
@@ -114,7 +114,7 @@ def tensor_float(t: Tensor, own: bool = True) -> float:
     """float(t) (Tensor.__float__): its number, with torch's one-time warning when t requires
     grad (int() and .item() do not warn; `own` as for truth())."""
     if SUBCLASSES.watching:
-        return subclass_protocol.special("__float__", [t], lambda: _float_of(t), own)
+        return protocols.subclass_special("__float__", [t], lambda: _float_of(t), own)
     return _float_of(t)
 
 

@@ -16,8 +16,7 @@ from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, wrapped
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
-from gradcli.language.runtime import (classes, coercions, protocols, subclass_protocol,
-                                      tensor_subclasses)
+from gradcli.language.runtime import classes, coercions, protocols, tensor_subclasses
 from gradcli.language.runtime.coercions import truth
 from gradcli.language.runtime.frames import RECURSION_LIMIT
 from gradcli.language.runtime.objects import TableObject
@@ -82,7 +81,7 @@ _TENSOR_OPERANDS = frozenset((Tensor, bool, int, float, complex))
 def binary(op: str, a, b, subclassing: bool = True):
     """a <op> b (`subclassing` False: as for plain tensors, whatever their classes)."""
     if subclassing and SUBCLASSES.watching and tensor_subclasses.taken((a, b)):
-        return subclass_protocol.binary(op, BINARY_DUNDERS[op], a, b,
+        return protocols.subclass_binary(op, BINARY_DUNDERS[op], a, b,
                                         lambda: binary(op, a, b, False))
     if type(a) in _TENSOR_OPERANDS and type(b) in _TENSOR_OPERANDS and (
             type(a) is Tensor or type(b) is Tensor) and op != "@":
@@ -355,7 +354,7 @@ def _tensor_operand(value) -> bool:
 
 def unary(op: str, a, subclassing: bool = True):
     if subclassing and SUBCLASSES.watching and tensor_subclasses.taken((a,)):
-        return subclass_protocol.special(_UNARY_DUNDERS[op], [a], lambda: unary(op, a, False))
+        return protocols.subclass_special(_UNARY_DUNDERS[op], [a], lambda: unary(op, a, False))
     if isinstance(a, Tensor):
         if op == "-":
             return F.neg(a)
@@ -386,7 +385,7 @@ def compare(op: str, a, b, room: int = RECURSION_LIMIT - 1, subclassing: bool = 
     if _container(a) is _container(b) and _container(a) in (list, tuple, dict):
         return _compare_containers(op, a, b, room)
     if subclassing and SUBCLASSES.watching and tensor_subclasses.taken((a, b)):
-        return subclass_protocol.binary(op, _COMPARE_DUNDERS[op], a, b,
+        return protocols.subclass_binary(op, _COMPARE_DUNDERS[op], a, b,
                                         lambda: compare(op, a, b, room, False))
     if classes.class_of(a) is not None or classes.class_of(b) is not None:
         result = _user_operator(_COMPARE_DUNDERS[op], a, b)

@@ -23,6 +23,13 @@ get_attribute: Callable = None  # runtime.attributes: get(value, name)
 register_type: Callable = None  # namespaces.builtins: what type() gives for a new host class
 type_of: Callable = None  # namespaces.builtins: type(value), which is also value.__class__
 is_attribute_error: Callable = None  # runtime.exceptions: whether an error is an AttributeError
+# runtime.subclass_protocol: torch's __torch_function__ protocol, for the operations that find an
+# instance of a tensor subclass or an entered mode among their operands
+subclass_call: Callable = None  # call(builtin, args, kwargs, run): the result, else PASS
+subclass_special: Callable = None  # special(dunder, operands, run, own=True)
+subclass_binary: Callable = None  # binary(symbol, dunders, a, b, run)
+subclass_rows: Callable = None  # rows(t): what iterating an instance walks
+subclass_repr: Callable = None  # repr_of(printer, t)
 
 # A builtin class's attributes (`str.upper`, `dict.fromkeys`, a namedtuple's `_make`), by host
 # class: runtime.attributes fills it for Python's containers, modules for their classes.

@@ -13,12 +13,53 @@ import functools
 import os
 
 from gradcli.engine import errors
+from gradcli.engine.ops import selection
+from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
+from gradcli.language.runtime import classes, protocols
 from gradcli.language.runtime.signatures import entry
-from gradcli.language.runtime.tensor_subclasses import (CLASSES, STATUS, class_of, convert,
+from gradcli.language.runtime.tensor_subclasses import (CLASSES, PASS, STATUS, class_of,
                                                          involved, modes_set, protocol_off)
 
-PASS = object()  # what `call` gives for a callable torch does not hand to handlers
+
+def register(t: Tensor, cls) -> Tensor:
+    """`t` made an instance of `cls` (a program's class derived from torch.Tensor)."""
+    if cls.find("__torch_dispatch__") is not classes.MISSING:
+        raise errors.TorchError("NotImplementedError", "a tensor subclass with "
+                                "__torch_dispatch__ is not supported by gradcli yet")
+    CLASSES[t] = cls
+    STATUS.made = True
+    STATUS.update()
+    return t
+
+
+def as_subclass(t: Tensor, cls) -> Tensor:
+    """t.as_subclass(cls): an alias of `t` (AliasBackward0 where it requires grad) that is an
+    instance of `cls`; torch.Tensor itself gives a plain alias."""
+    made = selection.alias(t)
+    return made if _is_torch_tensor(cls) else register(made, cls)
+
+
+def _is_torch_tensor(cls) -> bool:
+    """Whether `cls` is torch.Tensor itself (not a program's class)."""
+    return not isinstance(cls, classes.UserClass)
+
+
+def convert(result, cls):
+    """torch's _convert: the tensors in `result` (itself, or the members of a tuple, list or
+    structseq) made instances of `cls` where they are not already."""
+    if _is_torch_tensor(cls):
+        return result
+    if isinstance(result, Tensor):
+        owner = CLASSES.get(result)
+        return result if owner is not None and owner.is_subclass_of(cls) else \
+            as_subclass(result, cls)
+    if isinstance(result, ReturnTypes):
+        return ReturnTypes(result.name, *(convert(item, cls) for item in result),
+                           fields=result.fields)
+    if type(result) in (list, tuple):
+        return type(result)(convert(item, cls) for item in result)
+    return result
 
 
 # the functions whose results torch.Tensor's handler leaves as they are (getters of grad,
@@ -31,7 +72,6 @@ def _wraps(func) -> bool:
 
 
 def _handles_all(cls, types) -> bool:
-    from gradcli.language.runtime import classes
     return all(kind is cls or isinstance(cls, classes.UserClass) and cls.is_subclass_of(kind)
                for kind in types)
 
@@ -68,7 +108,6 @@ PARAMETER_BASES: set = set()
 def _brings_handler(value) -> bool:
     """Whether an instance's class takes part in the protocol (it or a base of the program's
     has a handler, or it leaves the call to torch.Tensor's)."""
-    from gradcli.language.runtime import classes
     cls = CLASSES[value]
     return cls.base not in PARAMETER_BASES or cls.find("__torch_function__") is not \
         classes.MISSING
@@ -83,7 +122,7 @@ def dispatch(name: str, func, args: list, kwargs: dict | None, run, in_python: b
     torch's C functions called without keywords); `name` is torch's for it in errors. A mode
     sees torch.Tensor among the types for plain tensors, but where `plain_types` is false (an
     operator written in C)."""
-    from gradcli.language.runtime import classes, torch_function
+    from gradcli.language.runtime import torch_function
     values = [value for value in torch_function.arguments(args, kwargs or {}, not in_python)
               if type(value) is Tensor and value in CLASSES and _brings_handler(value) or
               torch_function.overrides(value)]
@@ -125,7 +164,6 @@ def _module_function(builtin) -> bool:
 
 def _tensor_type():
     """torch.Tensor, the class."""
-    from gradcli.language.runtime import protocols
     return protocols.MODULES["torch"].table["Tensor"]
 
 
@@ -140,16 +178,16 @@ def _python_overridable() -> frozenset:
 
 def _mode_handles(func, types, args, kwargs):
     """The innermost mode's __torch_function__, with that mode popped while it runs."""
-    from gradcli.language.runtime import classes
     handler = classes.special_method(STATUS.modes[-1], "__torch_function__")
     with modes_set(STATUS.modes[:-1]):
         return classes.call_bound(handler, [func, types, tuple(args), kwargs])
 
 
-def call(runtime, builtin, args: list, kwargs: dict):
+def call(builtin, args: list, kwargs: dict, run):
     """A table entry called with instances among its arguments: through the protocol when it
-    is one of torch's overridable functions, else PASS (to be called as it is)."""
-    from gradcli.language.runtime import calls, torch_function
+    is one of torch's overridable functions (`run` calls it as no handler did), else PASS (to
+    be called as it is)."""
+    from gradcli.language.runtime import torch_function
     label = None if builtin is DEFAULT_HANDLER or builtin.name == "__new__" else \
         torch_function.label(builtin)  # (a class's constructor is no torch function)
     if label is None or label[0] == "torch.Tensor.as_subclass" or _module_function(builtin) or \
@@ -161,13 +199,12 @@ def call(runtime, builtin, args: list, kwargs: dict):
     else:
         call_args, call_kwargs = args, (dict(kwargs) if kwargs else None)
     return dispatch(name, func, list(call_args), call_kwargs,
-                    lambda: calls.invoke(runtime, builtin, args, kwargs, handed=True), in_python)
+                    run, in_python)
 
 
 def _own_method(value, dunder: str):
     """An instance's special method `dunder` as its class (the program's) defines it, bound;
     None where the class leaves it to torch.Tensor."""
-    from gradcli.language.runtime import classes
     cls = class_of(value)
     if cls is None:
         return None
@@ -180,7 +217,7 @@ def special(dunder: str, operands: list, run, own: bool = True):
     instance may be among the operands: the class's own method (unless not `own`: torch.Tensor's
     called itself), else the tensor's through the protocol while it is on (handlers get the
     method torch's operator reaches: Tensor.add for +), else `run`, the operation itself."""
-    from gradcli.language.runtime import classes, protocols, torch_function
+    from gradcli.language.runtime import torch_function
     method = _own_method(operands[0], dunder) if own else None
     if method is not None:
         return classes.call_bound(method, operands[1:])
@@ -202,7 +239,6 @@ def binary(symbol: str, dunders: tuple, a, b, run):
     """a <symbol> b with an instance among them, by Python's protocol: a.__op__(b), then
     b.__rop__(a) (first where b's class derives from a's and defines it), each the program's
     own method or the tensor's (`special`)."""
-    from gradcli.language.runtime import classes
     from gradcli.language.runtime.values import type_name
     forward, reflected = dunders
     order = [(a, forward, b), (b, reflected, a)]
@@ -247,7 +283,6 @@ def rows(t: Tensor):
     """What iterating an instance walks: torch's Tensor.__iter__ unbinds it (through the
     protocol), so its rows are instances too."""
     from gradcli.engine import indexing
-    from gradcli.language.runtime import protocols
     if not STATUS.active:
         return indexing.unbind_rows(t, 0)
     unbind = protocols.CLASS_METHODS[Tensor]["unbind"]
@@ -269,7 +304,6 @@ _NOWRAP = ("grad", "_grad", "_base")
 
 def getter_of(name: str):
     """The __get__ of torch.Tensor's getter `name`, one function a name (what handlers get)."""
-    from gradcli.language.runtime import protocols
     if name not in _GETTERS:
         _GETTERS[name] = entry("__get__", lambda instance, owner=None: protocols.get_attribute(
             instance, name), "instance, owner=None, /", qualname="getset_descriptor.__get__")
@@ -293,7 +327,6 @@ def repr_of(printer, t: Tensor, own: bool = True) -> str:
     """repr() of an instance: its class's own __repr__ (unless not `own`: torch.Tensor's called
     itself), else torch.Tensor's through the protocol, which names the class where a plain
     tensor has `tensor`."""
-    from gradcli.language.runtime import classes, protocols
     cls = CLASSES.get(t) if STATUS.made else None
     method = _own_method(t, "__repr__") if own else None
     if method is not None:
@@ -305,3 +338,10 @@ def repr_of(printer, t: Tensor, own: bool = True) -> str:
         return printer.plain_tensor(t, prefix)
     return dispatch("torch.Tensor.__repr__", protocols.CLASS_METHODS[Tensor]["__repr__"], [t],
                     {"tensor_contents": None}, lambda: printer.plain_tensor(t, prefix), True)
+
+
+protocols.subclass_call = call
+protocols.subclass_special = special
+protocols.subclass_binary = binary
+protocols.subclass_rows = rows
+protocols.subclass_repr = repr_of

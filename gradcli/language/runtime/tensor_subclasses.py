@@ -2,7 +2,7 @@
 __torch_function__ protocol (runtime/subclass_protocol.py runs it).
 
 An instance is an engine tensor with its class recorded beside it, so every op takes it as the
-tensor it is; `convert` makes a result one, as torch.Tensor's handler does. The state says
+tensor it is. The state says
 whether an instance exists, whether the protocol is on (a handler turns it off while it runs a
 call itself) and which TorchFunctionModes are entered."""
 
@@ -11,9 +11,6 @@ from __future__ import annotations
 import weakref
 from contextlib import contextmanager
 
-from gradcli.engine import errors
-from gradcli.engine.ops import selection
-from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.tensor import Tensor
 
 CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tensor -> its class
@@ -22,6 +19,8 @@ CLASSES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # tensor -> it
 # torch_function.by_parameter gives them: function -> what turns by_parameter's (args, kwargs)
 # into theirs (torch.autograd.grad's tuples)
 HANDED: dict = {}
+
+PASS = object()  # what the protocol gives for a call torch does not hand to handlers
 
 
 class Status:
@@ -48,31 +47,6 @@ STATUS = Status()
 def class_of(t):
     """The program's class of tensor `t`, else None."""
     return CLASSES.get(t) if STATUS.made and type(t) is Tensor else None
-
-
-def register(t: Tensor, cls) -> Tensor:
-    """`t` made an instance of `cls` (a program's class derived from torch.Tensor)."""
-    from gradcli.language.runtime import classes
-    if cls.find("__torch_dispatch__") is not classes.MISSING:
-        raise errors.TorchError("NotImplementedError", "a tensor subclass with "
-                                "__torch_dispatch__ is not supported by gradcli yet")
-    CLASSES[t] = cls
-    STATUS.made = True
-    STATUS.update()
-    return t
-
-
-def as_subclass(t: Tensor, cls) -> Tensor:
-    """t.as_subclass(cls): an alias of `t` (AliasBackward0 where it requires grad) that is an
-    instance of `cls`; torch.Tensor itself gives a plain alias."""
-    made = selection.alias(t)
-    return made if _is_torch_tensor(cls) else register(made, cls)
-
-
-def _is_torch_tensor(cls) -> bool:
-    """Whether `cls` is torch.Tensor itself (not a program's class)."""
-    from gradcli.language.runtime import classes
-    return not isinstance(cls, classes.UserClass)
 
 
 @contextmanager
@@ -129,20 +103,3 @@ def involved(values) -> bool:
                 type(member) is Tensor and member in CLASSES for member in value):
             return True
     return False
-
-
-def convert(result, cls):
-    """torch's _convert: the tensors in `result` (itself, or the members of a tuple, list or
-    structseq) made instances of `cls` where they are not already."""
-    if _is_torch_tensor(cls):
-        return result
-    if isinstance(result, Tensor):
-        owner = CLASSES.get(result)
-        return result if owner is not None and owner.is_subclass_of(cls) else \
-            as_subclass(result, cls)
-    if isinstance(result, ReturnTypes):
-        return ReturnTypes(result.name, *(convert(item, cls) for item in result),
-                           fields=result.fields)
-    if type(result) in (list, tuple):
-        return type(result)(convert(item, cls) for item in result)
-    return result

@@ -23,7 +23,7 @@ from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.arrays import ARRAY_TYPES, NUMPY_VALUES
 from gradcli.language.namespaces.public_names import unsupported
-from gradcli.language.runtime import subclass_protocol, tensor_subclasses
+from gradcli.language.runtime import protocols, tensor_subclasses
 from gradcli.language.runtime.generators import GeneratorObject
 from gradcli.language.runtime.objects import TableIterator, TableObject
 from gradcli.language.runtime.pytypes import OBJECT, PyType, TypeForm, c_type
@@ -147,7 +147,7 @@ def iterate(value):
         if tensor_subclasses.STATUS.made and value in tensor_subclasses.CLASSES:
             from gradcli.language.runtime import classes  # (its class's own __iter__ first)
             own = classes.class_of(value).find("__iter__") is not classes.MISSING
-            return _user_iterator(value) if own else subclass_protocol.rows(value)
+            return _user_iterator(value) if own else protocols.subclass_rows(value)
         return indexing.unbind_rows(value, 0)
     if isinstance(value, _ITERABLES) and not (isinstance(value, TableObject) and
                                               _user_iterator_defined(value)):
@@ -286,7 +286,7 @@ class Printer:
         if uninitialized is not None:
             return f"<{uninitialized}>"
         if tensor_subclasses.STATUS.watching:  # an instance's class, or a mode, may see it
-            return subclass_protocol.repr_of(self, t)
+            return protocols.subclass_repr(self, t)
         return self.plain_tensor(t)
 
     def plain_tensor(self, t: Tensor, prefix: str = "tensor") -> str:
