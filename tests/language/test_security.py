@@ -170,7 +170,6 @@ def test_programs_cannot_reach_python_internals(name):
 # What would reach the machine through Python's modules: refused as gradcli's gap.
 REFUSED = {
     "os_system": "import os\nos.system('ls')",
-    "os_environ": "import os\nos.environ.get('HOME')",
     "os_path_exists": "import os.path\nos.path.exists('/')",
     "os_makedirs": "import os\nos.makedirs('x', exist_ok=True)",
     "argparse_fromfile": "import argparse\n"
@@ -184,6 +183,20 @@ def test_programs_cannot_reach_the_machine(name):
     from gradcli.language.session import Session
     outcome = Session(write=lambda text: None).run(REFUSED[name])
     assert outcome.error is not None and outcome.error.kind == "NotImplementedError", name
+
+
+def test_a_program_reads_the_environment_and_keeps_what_it_sets():
+    """os.environ is the process's, read; what a program sets or deletes stays its own."""
+    import os
+    from gradcli.language.session import Session
+    written = []
+    outcome = Session(write=written.append).run(
+        "import os\nprint(os.environ.get('PATH') is not None)\n"
+        "os.environ['GRADCLI_SECURITY_PROBE'] = '1'\ndel os.environ['PATH']\n"
+        "print(os.environ.get('GRADCLI_SECURITY_PROBE'), 'PATH' in os.environ)")
+    assert outcome.error is None
+    assert "".join(written) == "True\n1 False\n"
+    assert "GRADCLI_SECURITY_PROBE" not in os.environ and "PATH" in os.environ
 
 
 def test_class_introspection_gives_language_classes_only():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import ChainMap
+from collections.abc import Mapping
 
 from gradcli.language.syntax.lark_standalone import Tree
 
@@ -166,7 +166,7 @@ def _spread(function, kind: str, value, args: list, kwargs: dict, span) -> None:
             raise GradRuntimeError("TypeError", f"{name}() argument after * must be an iterable, "
                                    f"not {type_name(value)}", span) from None
         return
-    if not isinstance(value, (dict, ChainMap)):
+    if not isinstance(value, Mapping):
         raise GradRuntimeError("TypeError", f"{name}() argument after ** must be a mapping, not "
                                f"{type_name(value)}", span)
     for key, item in value.items():

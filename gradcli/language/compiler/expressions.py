@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import ChainMap
+from collections.abc import Mapping
 from typing import Callable
 
 from gradcli.language.syntax.lark_standalone import Token, Tree
@@ -123,7 +123,7 @@ class ExpressionCompiler:
             for key, value in pairs:
                 if key is None:
                     mapping = value(frame)
-                    if not isinstance(mapping, (dict, ChainMap)):
+                    if not isinstance(mapping, Mapping):
                         raise TypeError(f"'{type_name(mapping)}' object is not a mapping")
                     out.update(mapping)
                 else:

@@ -317,6 +317,7 @@ NUMPY = NumpyNamespace("numpy", (
     | _functions(_SHAPES, np) | _functions(_LINEAR, np) | _functions(_MEMORY, np)
     | {name: _dtype_class(name) for name in _DTYPES}
     | {"pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
+       "True_": np.True_, "False_": np.False_, "euler_gamma": np.euler_gamma,
        "ndarray": PyType("numpy.ndarray", (np.ndarray,)), "random": NUMPY_RANDOM,
        "linalg": NUMPY_LINALG, "fft": NUMPY_FFT, "__version__": np.__version__,
        "r_": IndexTrick("r_"), "c_": IndexTrick("c_"), "finfo": FINFO, "iinfo": IINFO,

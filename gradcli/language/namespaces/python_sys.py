@@ -1,18 +1,21 @@
 """Python's `sys` and `os` as training scripts use them: the command line (`sys.argv`, the
-script's own name), `sys.exit`, the standard streams, and os.path's string functions. Whatever
-would read or change the machine (files, directories, the environment) is refused."""
+script's own name), `sys.exit`, the standard streams, and os.path's string functions. A program
+reads the process's environment (os.environ, os.getenv) and keeps what it sets to itself;
+whatever would read or change the machine (files, directories) is refused."""
 
 from __future__ import annotations
 
 import posixpath
 import sys
+from collections.abc import Mapping
 
 from gradcli.engine import errors
 from gradcli.engine.state import STATE
 from gradcli.language.namespaces.python_io import refusal
+from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.objects import TableObject
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.signatures import entry, table
+from gradcli.language.runtime.signatures import NOT_GIVEN, entry, table
 from gradcli.language.runtime.values import (FlagNamespace, NamedTuple, Namespace, iterate,
                                             type_name)
 
@@ -147,54 +150,115 @@ PATH = Namespace("posixpath", table(
         "getmtime", "islink")),
 ) | {"sep": "/"})
 
-ENVIRON = "os.environ"  # STATE.flags key: the variables the program set
+ENVIRON = "os.environ"  # STATE.flags key: the program's environment
 
 
-class Environ(TableObject):
-    """os.environ: a program may set variables (`os.environ["PYTHONHASHSEED"] = "0"` in a
-    seeding helper) and read back what it set; the machine's own environment stays unread."""
+def _environment() -> dict:
+    """The program's environment: the process's, read when the program first looks; what the
+    program sets stays its own (torch's process would pass it to child processes, which a
+    program here has none of)."""
+    if ENVIRON not in STATE.flags:
+        import os
+        STATE.flags[ENVIRON] = dict(os.environ)
+    return STATE.flags[ENVIRON]
+
+
+def _text(part) -> str:
+    """os.environ's keys and values are strings (Python's encodekey/encodevalue)."""
+    if not isinstance(part, str):
+        raise errors.type_error(f"str expected, not {type_name(part)}")
+    return part
+
+
+def _missing_key(key) -> errors.TorchError:
+    return errors.TorchError("KeyError", repr(key), (key,))
+
+
+class Environ(TableObject, Mapping):
+    """os.environ: a mutable mapping of strings to strings."""
 
     __slots__ = ()
-    is_sequence = True  # item(key) reads, set_item writes
+    subscriptable = sized = True
 
     @property
     def language_type(self) -> PyType:
         return ENVIRON_TYPE
 
-    @staticmethod
-    def _set() -> dict:
-        return STATE.flags.setdefault(ENVIRON, {})
-
     def item(self, key):
-        if key not in self._set():
-            raise errors.TorchError("NotImplementedError", f"gradcli does not support reading "
-                                    f"os.environ[{key!r}]: a program reaches no environment "
-                                    "but the variables it set")
-        return self._set()[key]
+        try:
+            return _environment()[_text(key)]
+        except KeyError:
+            raise _missing_key(key) from None
 
     def set_item(self, key, value) -> None:
-        for part in (key, value):
-            if not isinstance(part, str):
-                raise errors.type_error(f"str expected, not {type_name(part)}")
-        self._set()[key] = value
+        _environment()[_text(key)] = _text(value)
+
+    def delete_item(self, key) -> None:
+        try:
+            del _environment()[_text(key)]
+        except KeyError:
+            raise _missing_key(key) from None
 
     def length(self) -> int:
-        raise refusal("os.environ", "__len__")
+        return len(_environment())
 
-    def members(self) -> list:
-        raise refusal("os.environ", "__iter__")
+    __len__ = length
+    __getitem__ = item
+
+    def __iter__(self):
+        return iter(list(_environment()))
+
+    def operator(self, op: str, other, reflected: bool, inplace: bool = False):
+        if op == "in" and reflected:
+            return _text(other) in _environment()
+        return NotImplemented
 
     def attribute(self, name: str):
-        if name in ("get", "setdefault", "items", "keys", "pop"):
-            return _refused("os.environ", name)
-        raise self.missing(name)
+        method = _ENVIRON_METHODS.get(name)
+        if method is None:
+            raise self.missing(name)
+        return BoundMethod(self, method)
 
     def set_attribute(self, name: str, value) -> None:
         raise self.missing(name)
 
     def repr(self, printer) -> str:
-        raise refusal("os.environ", "__repr__")
+        return f"environ({printer.repr(_environment())})"
 
+
+def _pop(env, key, default=NOT_GIVEN):
+    try:
+        return _environment().pop(_text(key))
+    except KeyError:
+        if default is NOT_GIVEN:
+            raise _missing_key(key) from None
+        return default
+
+
+def _update(env, other=(), /, **kwargs):
+    pairs = other.items() if isinstance(other, (dict, Environ)) else iterate(other)
+    for key, value in [*pairs, *kwargs.items()]:
+        env.set_item(key, value)
+
+
+def _get(env, key, default=None):
+    return _environment().get(_text(key), default)
+
+
+def _setdefault(env, key, value):
+    return _environment().setdefault(_text(key), _text(value))
+
+
+_ENVIRON_METHODS = table(
+    entry("get", _get, "self, key, default=None", qualname="Mapping.get"),
+    entry("setdefault", _setdefault, "self, key, value", qualname="_Environ.setdefault"),
+    entry("pop", _pop, "self, key, default=NOT_GIVEN", qualname="MutableMapping.pop"),
+    entry("update", _update, "self, other=(), /, **kwds", qualname="MutableMapping.update"),
+    entry("keys", lambda env: _environment().keys(), "self", qualname="Mapping.keys"),
+    entry("values", lambda env: _environment().values(), "self", qualname="Mapping.values"),
+    entry("items", lambda env: _environment().items(), "self", qualname="Mapping.items"),
+    entry("copy", lambda env: dict(_environment()), "self", qualname="_Environ.copy"),
+)
 
 ENVIRON_TYPE = PyType("os._Environ", ())
 
@@ -207,7 +271,9 @@ def _cpu_count() -> int | None:
 OS = Namespace("os", table(
     *(_refused("os", name) for name in (
         "makedirs", "mkdir", "listdir", "remove", "rmdir", "rename", "getcwd", "chdir", "walk",
-        "scandir", "getenv", "system", "getpid", "unlink")),
+        "scandir", "system", "getpid", "unlink")),
+    entry("getenv", lambda key, default=None: _get(None, key, default), "key, default=None",
+          frames=0),
     # the machine's core count, as DataLoader's num_workers=os.cpu_count() reads it
     entry("cpu_count", _cpu_count, "", style="noargs", frames=0),
 ) | {"path": PATH, "sep": "/", "linesep": "\n", "name": "posix",
