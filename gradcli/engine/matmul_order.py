@@ -470,10 +470,12 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         return None
     m, k = a.shape
     n = b.shape[1]
-    if k < 2 or m * n * k > _MAX_WORK or m == 0 or n == 0:
+    if m * n * k > _MAX_WORK or m == 0 or n == 0:
         return None
     a_strides, b_strides = a_strides or _strides(a), b_strides or _strides(b)
     a_row, b_row = layouts(a_strides, b_strides, m, k, n)
+    if k == 1:
+        return _one_term(a, b, bias, a_row, b_row)
     if _AMD_ZEN5 and n == 1 and m >= 2 and not a_row and (b_row or b_strides[0] == 1):
         return _transposed_gemv(a, b, bias)
     if a.dtype == np.float64:
@@ -530,6 +532,24 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
     if out is None:
         return None
     return out if bias32 is None else out + bias32
+
+
+def _one_term(a: np.ndarray, b: np.ndarray, bias, a_row: bool, b_row: bool) -> np.ndarray | None:
+    """A float32 product of one term a sum: exact without a bias; on Intel, addmm's bias is
+    fused with it (one rounding), except for a 1x1 result and the short dots' kernel (one row or
+    column of a row-major A by a column-major B), which add it after (measured: 1..100 rows by
+    1..100 columns, every layout).  Unknown elsewhere."""
+    if a.dtype != np.float32:
+        return None
+    if bias is None:
+        return a * b
+    if _AMD:
+        return None
+    bias32 = np.asarray(bias, np.float32)
+    m, n = a.shape[0], b.shape[1]
+    if m == n == 1 or (min(m, n) == 1 and a_row and not b_row):
+        return a * b + bias32
+    return fma_chain(a, b, bias32)
 
 
 def _matrix_vector(a, b, a_strides, b_strides, a_row: bool, b_row: bool) -> np.ndarray | None:
