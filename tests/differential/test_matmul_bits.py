@@ -198,6 +198,26 @@ def test_linear_with_few_output_columns_is_claimed_and_exact(k):
             assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
 
 
+@pytest.mark.skipif(AMD, reason="the sixteen-lane dot kernel is Intel's")
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 7, 9, 16, 17, 24, 31])
+def test_linear_with_few_outputs_or_terms_takes_sixteen_lanes_on_intel(k):
+    """F.linear / x @ W.t() of 2..10 rows that MKL's fused chain does not take (2 or 3 outputs,
+    or no more terms than outputs): each entry sums in sixteen lanes; bias or not."""
+    rng = np.random.default_rng(k)
+    for m in (2, 3, 4, 5, 7, 10):
+        for n in range(2, 12):
+            if matmul_order._intel_fma_chain(m, k, n, True, False):
+                continue
+            x = rng.standard_normal((m, k)).astype(np.float32)
+            w = rng.standard_normal((n, k)).astype(np.float32)
+            bias = rng.standard_normal(n).astype(np.float32) if (m + n) % 2 else None
+            theirs = torch.nn.functional.linear(_aligned(x), _aligned(w),
+                                                None if bias is None else _aligned(bias))
+            ours = matmul_order.mm(x, w.T, bias)
+            assert ours is not None, (m, k, n)
+            assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
+
+
 @pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the aligned dot kernel is Zen 5's")
 def test_linear_of_rows_padded_past_k_follows_their_stride():
     rng = np.random.default_rng(9)
