@@ -842,7 +842,7 @@ CASES = {
     "_histogramdd_bin_edges": [case("torch.histogramdd(a, 2)[1][1]", ("a", (4, 2), "any"),
                                     grad=False)],
     "_histogramdd_from_bin_tensors": [case(
-        "torch.histogramdd(a, [torch.tensor([-1., 0., 1.])] * 2)[0]", ("a", (4, 2), "any"),
+        "torch.histogramdd(a, [a.new_tensor([-1., 0., 1.])] * 2)[0]", ("a", (4, 2), "any"),
         grad=False)],
     "native_channel_shuffle": [case("F.native_channel_shuffle(a, 2)", ("a", (1, 4, 2), "any"),
                                     grad=False)],

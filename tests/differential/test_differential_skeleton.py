@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import output_mismatch, reset_torch_globals
-from known_divergences import KNOWN_DIVERGENCES
+from golden_machine import MACHINE
+from known_divergences import KNOWN_DIVERGENCES, MACHINE_DIVERGENCES, MACHINE_UNREPRODUCED
 
 torch = pytest.importorskip("torch")
 
@@ -60,7 +61,8 @@ def _example(path: Path):
     """A parameter for one example: an expected failure where torch's kernels are not matched
     (not strict: with the tolerance here some of those agree)."""
     name = str(path.relative_to(EXAMPLES_DIR).with_suffix(""))
-    reason = KNOWN_DIVERGENCES.get(name)
+    reason = KNOWN_DIVERGENCES.get(name) or MACHINE_DIVERGENCES.get(MACHINE, {}).get(name) or \
+        MACHINE_UNREPRODUCED.get(MACHINE, {}).get(name)
     return pytest.param(path, id=name,
                         marks=[pytest.mark.xfail(reason=reason, strict=False)] if reason else [])
 

@@ -83,8 +83,9 @@ def multilabel_soft_margin_loss(x: Tensor, target: Tensor, weight=None, size_ave
     """-(target * logsigmoid(x) + (1 - target) * logsigmoid(-x)), weighted, averaged over the
     classes (the last dim), then reduced; an unknown reduction fails after the computation."""
     reduction = F.legacy_reduction(reduction, size_average, reduce)
+    log_p = declarations.call("functional", "logsigmoid", x)
     _check_factor(target, "left")  # torch's Python: target * logsigmoid(x)
-    loss = F.neg(F.add(_times(target, declarations.call("functional", "logsigmoid", x)),
+    loss = F.neg(F.add(_times(target, log_p),
                        _times(declarations.call("torch", "rsub", target, 1)
                               if isinstance(target, Tensor) else 1 - target,
                               F.logsigmoid(F.neg(x)))))

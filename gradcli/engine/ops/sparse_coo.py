@@ -108,6 +108,8 @@ def sparse_coo_tensor(indices, values=None, size=None, dtype=None, requires_grad
     if requires_grad and not values.dtype.differentiable:
         raise errors.runtime(
             "Only Tensors of floating point and complex dtype can require gradients")
+    if indices.ndim == 0 and size is not None:  # (torch reads indices.size(0) against the size)
+        raise errors.index_error("Dimension specified as 0 but tensor has no dimensions")
     index = indices.data.astype(np.int64)
     if size is not None and len(size) != index.shape[0] + values.ndim - 1:
         raise errors.runtime(

@@ -236,6 +236,17 @@ def _overrides(value) -> bool:
     return classes.special_method(value, "__torch_function__") is not None
 
 
+def _has_torch_function(relevant_args) -> bool:
+    """torch._C._has_torch_function: whether a value among `relevant_args` (any iterable, as
+    PySequence_Fast takes it) brings a handler."""
+    if not isinstance(relevant_args, (list, tuple)):
+        try:
+            relevant_args = list(iterate(relevant_args))
+        except errors.TorchError:
+            raise errors.type_error("expected a sequence") from None
+    return any(_has_handler(value) for value in relevant_args)
+
+
 def _has_handler(value) -> bool:
     """torch._C._has_torch_function's test of one value: it brings its own __torch_function__,
     or it is an instance of a class derived from torch.Tensor whose handler is not
@@ -313,9 +324,8 @@ def _functional_entries() -> dict:
         return lambda t, *options: inplace_ops.apply_inplace(t, lambda own: fn(own, *options))
 
     return worded_as_torch("torch.nn.functional", table(
-        entry("has_torch_function", lambda args: any(_has_handler(a) for a in (
-            args if isinstance(args, (list, tuple)) else [args])), "relevant_args, /",
-            qualname="torch._C._has_torch_function", style="exact"),
+        entry("has_torch_function", _has_torch_function, "relevant_args, /",
+              qualname="torch._C._has_torch_function", style="exact"),
         entry("has_torch_function_unary", _has_handler, "obj, /",
               qualname="torch._C._has_torch_function_unary", style="exact"),
         entry("handle_torch_function", _handle_torch_function,

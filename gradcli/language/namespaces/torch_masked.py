@@ -234,29 +234,44 @@ def normalize(runtime, input, ord, dim, *, eps=1e-12, dtype=None, mask=None):
 
 _REDUCTION = "input, dim=None, *, keepdim=False, dtype=None, mask=None"
 _NORMALIZATION = "input, dim, *, dtype=None, mask=None"
+# the attribute torch's Python reads first of an input that is not a tensor (without a dtype,
+# with one): its AttributeError is what a program sees
+_FIRST_READ = {"sum": ("layout", "ndim"), "prod": ("layout", "ndim"), **dict.fromkeys(
+    ("amax", "amin", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax", "softmin",
+     "median"), ("dtype", "ndim"))}
+
+
+def _op(name: str, fn, signature: str):
+    """A masked function's table entry: `fn`, for a tensor input."""
+    without_dtype, with_dtype = _FIRST_READ.get(name, ("dtype", "layout"))
+
+    def run(runtime, input, *args, **kwargs):
+        if not isinstance(input, Tensor):
+            raise errors.no_attribute(input, without_dtype if kwargs.get("dtype") is None
+                                      else with_dtype)
+        return fn(runtime, input, *args, **kwargs)
+    return entry(name, run, signature, context=True)
+
+
 _OPS = table(
-    *(entry(kind, _masked(kind), _REDUCTION, context=True)
+    *(_op(kind, _masked(kind), _REDUCTION)
       for kind in ("sum", "prod", "amax", "amin", "logsumexp")),
-    *(entry(kind, _masked(kind), "input, dim=None, *, keepdim=False, dtype=None, mask=None",
-            context=True) for kind in ("argmax", "argmin")),
-    *(entry(kind, _cumulative(kind), _NORMALIZATION, context=True)
+    *(_op(kind, _masked(kind), _REDUCTION) for kind in ("argmax", "argmin")),
+    *(_op(kind, _cumulative(kind), _NORMALIZATION)
       for kind in ("cumsum", "cumprod")),
-    entry("softmax", _normalized("softmax", "amax"), _NORMALIZATION, context=True),
-    entry("log_softmax", _normalized("log_softmax", "amax"), _NORMALIZATION, context=True),
-    entry("softmin", _normalized("softmin", "amin"), _NORMALIZATION, context=True),
-    entry("mean", mean, _REDUCTION, context=True),
-    entry("median", median, "input, dim=-1, *, keepdim=False, dtype=None, mask=None",
-          context=True),
-    entry("logaddexp", logaddexp, "input, other, *, dtype=None, input_mask=None, "
-          "other_mask=None", context=True),
-    entry("norm", norm, "input, ord=2.0, dim=None, *, keepdim=False, dtype=None, mask=None",
-          context=True),
-    entry("var", _spread(False), "input, dim=None, unbiased=None, *, correction=None, "
-          "keepdim=False, dtype=None, mask=None", context=True),
-    entry("std", _spread(True), "input, dim=None, unbiased=None, *, correction=None, "
-          "keepdim=False, dtype=None, mask=None", context=True),
-    entry("normalize", normalize, "input, ord, dim, *, eps=1e-12, dtype=None, mask=None",
-          context=True),
+    _op("softmax", _normalized("softmax", "amax"), _NORMALIZATION),
+    _op("log_softmax", _normalized("log_softmax", "amax"), _NORMALIZATION),
+    _op("softmin", _normalized("softmin", "amin"), _NORMALIZATION),
+    _op("mean", mean, _REDUCTION),
+    _op("median", median, "input, dim=-1, *, keepdim=False, dtype=None, mask=None"),
+    _op("logaddexp", logaddexp, "input, other, *, dtype=None, input_mask=None, "
+          "other_mask=None"),
+    _op("norm", norm, "input, ord=2.0, dim=None, *, keepdim=False, dtype=None, mask=None"),
+    _op("var", _spread(False), "input, dim=None, unbiased=None, *, correction=None, "
+          "keepdim=False, dtype=None, mask=None"),
+    _op("std", _spread(True), "input, dim=None, unbiased=None, *, correction=None, "
+          "keepdim=False, dtype=None, mask=None"),
+    _op("normalize", normalize, "input, ord, dim, *, eps=1e-12, dtype=None, mask=None"),
 )
 MASKED_OPS = Namespace("torch.masked._ops", _OPS | table(
     entry("is_masked_tensor", lambda obj: False, "obj, /")))  # no MaskedTensor exists here
