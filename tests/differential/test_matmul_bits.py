@@ -207,6 +207,19 @@ def _aligned(values: np.ndarray):
     return torch.empty(values.shape, dtype=torch.float32).copy_(torch.from_numpy(values))
 
 
+def _assert_linear_claimed_and_exact(rng, m: int, k: int, n: int) -> None:
+    """F.linear of random (m, k) rows by n outputs (a bias when m + n is odd): claimed and
+    torch's bits."""
+    x = rng.standard_normal((m, k)).astype(np.float32)
+    w = rng.standard_normal((n, k)).astype(np.float32)
+    bias = rng.standard_normal(n).astype(np.float32) if (m + n) % 2 else None
+    theirs = torch.nn.functional.linear(_aligned(x), _aligned(w),
+                                        None if bias is None else _aligned(bias))
+    ours = matmul_order.mm(x, w.T, bias)
+    assert ours is not None, (m, k, n)
+    assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
+
+
 @pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the aligned dot kernel is Zen 5's")
 @pytest.mark.parametrize("k", [8, 9, 10, 16, 20, 27, 50, 64, 100, 128, 784])
 def test_linear_with_few_output_columns_is_claimed_and_exact(k):
@@ -215,14 +228,7 @@ def test_linear_with_few_output_columns_is_claimed_and_exact(k):
     rng = np.random.default_rng(k)
     for m in (2, 3, 4, 5, 7, 8, 16, 33, 64):
         for n in range(2, 12):
-            x = rng.standard_normal((m, k)).astype(np.float32)
-            w = rng.standard_normal((n, k)).astype(np.float32)
-            bias = rng.standard_normal(n).astype(np.float32) if (m + n) % 2 else None
-            theirs = torch.nn.functional.linear(_aligned(x), _aligned(w),
-                                                None if bias is None else _aligned(bias))
-            ours = matmul_order.mm(x, w.T, bias)
-            assert ours is not None, (m, k, n)
-            assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
+            _assert_linear_claimed_and_exact(rng, m, k, n)
 
 
 @pytest.mark.skipif(AMD, reason="the sixteen-lane dot kernel is Intel's")
@@ -235,14 +241,7 @@ def test_linear_with_few_outputs_or_terms_takes_sixteen_lanes_on_intel(k):
         for n in range(2, 12):
             if matmul_order._intel_fma_chain(m, k, n, True, False):
                 continue
-            x = rng.standard_normal((m, k)).astype(np.float32)
-            w = rng.standard_normal((n, k)).astype(np.float32)
-            bias = rng.standard_normal(n).astype(np.float32) if (m + n) % 2 else None
-            theirs = torch.nn.functional.linear(_aligned(x), _aligned(w),
-                                                None if bias is None else _aligned(bias))
-            ours = matmul_order.mm(x, w.T, bias)
-            assert ours is not None, (m, k, n)
-            assert np.array_equal(ours.view(np.uint32), theirs.numpy().view(np.uint32)), (m, k, n)
+            _assert_linear_claimed_and_exact(rng, m, k, n)
 
 
 @pytest.mark.skipif(not matmul_order._AMD_ZEN5, reason="the aligned dot kernel is Zen 5's")
