@@ -216,7 +216,8 @@ def fma64(a, b, c) -> np.ndarray:
         infinite = ~(np.isfinite(a) & np.isfinite(b) & np.isfinite(c))
         if infinite.any():  # IEEE's rules for infinities and NaNs, which one rounding keeps
             result = np.where(infinite, a * np.float64(b) + np.float64(c), result)
-    huge = (np.abs(a) > _SPLIT_MAX) | (np.abs(np.float64(b)) > _SPLIT_MAX)
+    # factors whose split overflows, or a product at or beyond the largest double (x - s*s there)
+    huge = (np.abs(a) > _SPLIT_MAX) | (np.abs(np.float64(b)) > _SPLIT_MAX) | ~np.isfinite(pl)
     exact = ((np.abs(ph) < _SPLIT_SAFE) & (a != 0) & (np.float64(b) != 0)) | (
         huge & np.isfinite(a) & np.isfinite(b) & np.isfinite(c))
     if exact.any():

@@ -6,9 +6,10 @@ their high-accuracy mode), whose results are within an ulp of the true value but
 correctly rounded: about 1 value in 20 of float32 sin differs in the last bit from the value
 rounded once from double. Each kernel below repeats its fast path's float and double operations
 in order (the constants are the kernel's own); lanes its fast path sends elsewhere (huge
-arguments, infinities, NaN) take the value rounded from double. Other vendors run other kernels,
-not measured here: there every op keeps the value rounded from double. (bfloat16 and float16
-ops run torch's own vectorised code, not VML.)
+arguments, infinities, NaN) take the value rounded from double. On Intel processors with AVX-512
+MKL runs its AVX-512 kernels (the `Z0` ones), replayed in the vml_avx512 modules; other
+processors run other kernels, not measured here: there every op keeps the value rounded from
+double. (bfloat16 and float16 ops run torch's own vectorised code, not VML.)
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from typing import Callable
 import numpy as np
 
 from gradcli.engine.blockwise import blockwise
-from gradcli.engine.cpu_capability import VENDOR
+from gradcli.engine.cpu_capability import AVX512_CORE, VENDOR
 from gradcli.engine.state import STATE
 
-ACTIVE = VENDOR == "AuthenticAMD"
+_INTEL = VENDOR == "GenuineIntel" and AVX512_CORE
+ACTIVE = VENDOR == "AuthenticAMD" or _INTEL
 
 
 def _f32(bits: int) -> np.float32:
@@ -258,7 +260,7 @@ def _sqrt_fast(x: np.ndarray) -> np.ndarray:
     return (bits >= _SQRT_LOW) & (bits <= _SQRT_HIGH)
 
 
-def _nan_below_zero(x: np.ndarray, rounded: Callable) -> np.ndarray:
+def nan_below_zero(x: np.ndarray, rounded: Callable) -> np.ndarray:
     """The slow path of sqrt and the logarithms: the value rounded from double, but a positive
     NaN for x < 0 (-inf too)."""
     out = rounded(x)
@@ -575,8 +577,8 @@ class _Logarithm:
         return rest
 
     def rare(self, x: np.ndarray, rounded: Callable) -> np.ndarray:
-        """The slow path: `_nan_below_zero`, but subnormal x take the kernel's own way."""
-        out = _nan_below_zero(x, rounded)
+        """The slow path: `nan_below_zero`, but subnormal x take the kernel's own way."""
+        out = nan_below_zero(x, rounded)
         small = (x > 0) & (x < _NORMAL[0])
         if small.any():
             out[small] = self._subnormal(x[small])
@@ -679,9 +681,9 @@ _KERNELS: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "erf": (_erf, _between(np.float32(0), np.float32(np.inf)), None),
     "erfc": (_erfc, lambda x: x < _ERFC_LIMIT, None),
     "erfinv": (_erfinv, _between(*_ERFINV_LIMITS), None),
-    "sqrt": (_sqrt, _sqrt_fast, _nan_below_zero),
+    "sqrt": (_sqrt, _sqrt_fast, nan_below_zero),
     "exp": (_exp, _within(_EXP_LIMIT), None),
-    "log": (_ln, _normal_positive, _nan_below_zero),
+    "log": (_ln, _normal_positive, nan_below_zero),
     "log10": (_LOG10, _normal_positive, _LOG10.rare),
     "log2": (_LOG2, _normal_positive, _LOG2.rare),
     "tanh": (_tanh, lambda x: (x.view(np.uint32) & _QUARTER_BINADE) <= _TANH_LIMIT, None),
@@ -700,10 +702,28 @@ def _in_layout(kernel: Callable[[np.ndarray], np.ndarray], a: np.ndarray) -> np.
 
 
 @functools.cache
+def _single_kernel(name: str):
+    """The float32 kernel for `name` on this processor (kernel, fast lanes, slow lanes) or None."""
+    if _INTEL:
+        from gradcli.engine import vml_avx512
+        return vml_avx512.single(name)
+    return _KERNELS.get(name)
+
+
+@functools.cache
 def _double_kernel(name: str):
-    """vml_double's kernel for `name` or None (the module loads with the first float64 op)."""
+    """The float64 kernel for `name` on this processor or None (its module loads with the first
+    float64 op)."""
+    if _INTEL:
+        from gradcli.engine import vml_avx512
+        return vml_avx512.double(name)
     from gradcli.engine import vml_double
     return vml_double.KERNELS.get(name)
+
+
+def reproduces(name: str, double: bool) -> bool:
+    """Whether torch's `name` op (of float64 if `double`, else float32) runs a kernel replayed here."""
+    return ACTIVE and (_double_kernel if double else _single_kernel)(name) is not None
 
 
 def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
@@ -711,14 +731,13 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
     one, float64) arrays where it is known to run, else `rounded` (the value rounded from
     double, or NumPy's double), which also serves the lanes the kernel's fast path does not
     take."""
-    single = _KERNELS.get(name)
     if not ACTIVE:
         return rounded
 
     def emulated(a: np.ndarray) -> np.ndarray:
         if a.ndim == 0:  # (NumPy's ufuncs give 0-d arrays back as scalars)
             return emulated(a.reshape(1)).reshape(())
-        kernel, fast, rare = single
+        kernel, fast, rare = _single_kernel(name)
         with np.errstate(all="ignore"):  # (the slow lanes' garbage is replaced below)
             out = kernel(a)
         slow = ~fast(a)
@@ -740,7 +759,7 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
             a = np.asarray(a)
         if type(a) is not np.ndarray or not a.size:
             return rounded(a)
-        if a.dtype == np.float32 and single and not STATE.reduced_kernel:
+        if a.dtype == np.float32 and _single_kernel(name) and not STATE.reduced_kernel:
             return _in_layout(emulated, a)
         if a.dtype == np.float64 and _double_kernel(name):
             return _in_layout(emulated_double, a)

@@ -1,16 +1,20 @@
 """Inputs for the float32 and float64 ops torch computes with MKL's VML kernels, torch's results for them, and
-the recorder of vml.json (made on an AMD processor, where gradcli/engine/vml.py reproduces MKL).
+the recorder of vml.json (made on an AMD processor, where gradcli/engine/vml.py reproduces MKL; records
+that differ on an Intel processor with AVX-512, whose kernels the vml_avx512 modules reproduce, go beside
+it, see tests/golden_machine.py).
 
 Run `OMP_NUM_THREADS=1 python tests/golden/record_vml.py` (torch 2.13.0 installed) to rewrite it.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from golden_machine import MACHINE, write_records  # noqa: E402
 
 GOLDEN = Path(__file__).with_name("vml.json")
 SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, 1.0, -1.0, 0.5, 2.0)
@@ -81,9 +85,9 @@ def torch_results(name: str, values: np.ndarray) -> np.ndarray:
 
 def main() -> int:
     records = {key(name, dtype): torch_results(name, inputs(name, 400, 0, dtype)).tobytes().hex()
-               for name, dtype in CASES}
-    GOLDEN.write_text(json.dumps(records, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"wrote {len(records)} ops to {GOLDEN}")
+               for name, dtype in sorted(CASES, key=lambda case: key(*case))}
+    write_records(GOLDEN, records, indent=0)
+    print(f"wrote {len(records)} ops to {GOLDEN} ({MACHINE})")
     return 0
 
 

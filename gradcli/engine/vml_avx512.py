@@ -1,0 +1,27 @@
+"""MKL's AVX-512 kernels (the `Z0` ones, which torch's float32 and float64 unary ops run on Intel
+processors with AVX-512), by op: each family's module loads when one of its ops first runs."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+
+# op: the module replaying its float32 and float64 kernels
+_MODULES = {
+    "sqrt": "vml_avx512_sqrt",
+}
+
+
+@functools.cache
+def _module(name: str):
+    return importlib.import_module(f"gradcli.engine.{name}")
+
+
+def single(op: str):
+    """The float32 kernel of `op` (kernel, fast lanes, slow lanes), or None."""
+    return _module(_MODULES[op]).SINGLE.get(op) if op in _MODULES else None
+
+
+def double(op: str):
+    """The float64 kernel of `op` (giving values and fast lanes), or None."""
+    return _module(_MODULES[op]).DOUBLE.get(op) if op in _MODULES else None
