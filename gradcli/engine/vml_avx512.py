@@ -9,6 +9,7 @@ import importlib
 # op: the module replaying its float32 and float64 kernels
 _MODULES = {
     "sqrt": "vml_avx512_sqrt",
+    "tanh": "vml_avx512_tanh",
 }
 
 
