@@ -10,6 +10,7 @@ import importlib
 _MODULES = {
     "sqrt": "vml_avx512_sqrt",
     "tanh": "vml_avx512_tanh",
+    "erfinv": "vml_avx512_erfinv",
     **dict.fromkeys(("exp", "log", "log2", "log10"), "vml_avx512_exp_log"),
 }
 
