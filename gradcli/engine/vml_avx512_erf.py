@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradcli.engine.fma import fma64
+from gradcli.engine.fma import fma32, fma64
+from gradcli.engine.vml import (_ERFC_LIMIT, _ERFC_SHIFTER, _ERFC_TOP, _ERFC_V, _ERFC_W, _EXPONENT, _LOW_26,
+                                _SIGN, _SIXTY_FOURTH, _TINY, _TWO_MINUS_64)
+from gradcli.engine.vml import _table as _float_table
 from gradcli.engine.vml_double import _ERF_D2, _ERF_LIMIT, _ERF_LOW, _ERF_MIXED, _ERF_SHIFTER, _ERF_U, _table
 
 _U64 = np.uint64
@@ -86,8 +89,45 @@ def _derf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, _all(x)
 
 
+# ---- sErfc: vml's erfc (the same table and constants), its products and sums fused ------------
+def _serfc(x: np.ndarray) -> np.ndarray:
+    """sErfc: with m = min(|x|, 10.046875) (NaN gives it), c = m to 1/64, d = max(m, 2**-32) - c,
+    u = c*d and from the row of c erfc(c)*2**64 (E), the slope D and low(c): w(u) and v(u) by
+    fused steps, h = E - D*d and its error r = D*d - (E - h) (fused), t = d*(w*u*u - u) + (v*d*d
+    - low) (fused); erfc |x| = h - (D*t + r), times 2**-64 (for x < 0, 2 less that, fused). x
+    from 10.054194 on (and NaN) take the slow path."""
+    a = np.abs(x)
+    m = np.where(a < _ERFC_TOP, a, _ERFC_TOP)
+    shifted = m + _ERFC_SHIFTER
+    k = shifted.view(np.uint32) - _ERFC_SHIFTER.view(np.uint32)
+    c = shifted - _ERFC_SHIFTER
+    d = np.maximum(m, _TINY) - c
+    u = c * d
+    high = _float_table("erfc", 2)[k, 0]
+    word = _float_table("erfc", 2)[k, 1]
+    w = fma32(u, -_ERFC_W[1], _ERFC_W[0])
+    v = fma32(u, -_ERFC_V[1], _ERFC_V[0])
+    w = fma32(u, w, _ERFC_W[2])
+    v = fma32(u, v, _ERFC_V[2])
+    w = fma32(u, w, _ERFC_W[3])
+    low = ((word >> np.uint32(26)) | _SIXTY_FOURTH.view(np.uint32)).view(np.float32) - _SIXTY_FOURTH
+    v *= d
+    v *= d
+    slope = ((high & _EXPONENT) + (word & _LOW_26)).view(np.float32)
+    e = high.view(np.float32)
+    h = fma32(-d, slope, e)
+    v = fma32(d, v, -low)
+    tail = fma32(w, u * u, -u)
+    error = fma32(d, slope, -(e - h))
+    tail = fma32(d, tail, v)
+    tail = fma32(slope, tail, error)
+    sign = x.view(np.uint32) & _SIGN
+    return fma32((sign | _TWO_MINUS_64).view(np.float32), h - tail, np.where(sign != 0, np.float32(2), np.float32(0)))
+
+
 SINGLE = {
     "erf": (_serf, _all, None),
+    "erfc": (_serfc, lambda x: x < _ERFC_LIMIT, None),
 }
 
 DOUBLE = {
