@@ -1,17 +1,21 @@
 """MKL's AVX-512 VML kernels for erf and erfc (`mkl_vml_kernel_<s|d><Op>_Z0HAynn`), which torch's
 CPU build runs on Intel processors with AVX-512, step by step (see vml.py for the interface:
-SINGLE as vml._KERNELS, DOUBLE as vml_double.KERNELS). The float32 kernels compute in double;
-every multiply-add below is the kernel's fused one (fma.py)."""
+SINGLE as vml._KERNELS, DOUBLE as vml_double.KERNELS). sErf computes in double; every
+multiply-add below is the kernel's fused one (fma.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from gradcli.engine.fma import fma32, fma64
-from gradcli.engine.vml import (_ERFC_LIMIT, _ERFC_SHIFTER, _ERFC_TOP, _ERFC_V, _ERFC_W, _EXPONENT, _LOW_26,
-                                _SIGN, _SIXTY_FOURTH, _TINY, _TWO_MINUS_64)
+from gradcli.engine.vml import (_ERFC_LIMIT, _ERFC_SHIFTER, _ERFC_TOP, _ERFC_V, _ERFC_W, _EXPONENT,
+                                _LOW_26, _SIGN, _SIXTY_FOURTH, _TINY, _TWO_MINUS_64)
 from gradcli.engine.vml import _table as _float_table
-from gradcli.engine.vml_double import _ERF_D2, _ERF_LIMIT, _ERF_LOW, _ERF_MIXED, _ERF_SHIFTER, _ERF_U, _table
+from gradcli.engine.vml_double import (_ERF_D2, _ERF_LIMIT, _ERF_LOW, _ERF_MIXED, _ERF_SHIFTER,
+                                       _ERF_U, _ERFC_D2, _ERFC_U, _ERFC_ZERO, _table)
+from gradcli.engine.vml_double import _ERFC_LIMIT as _DERFC_TOP
+from gradcli.engine.vml_double import _EXPONENT as _EXPONENT64
+
 
 _U64 = np.uint64
 _SIGN64 = _U64(1 << 63)
@@ -33,7 +37,7 @@ _SERF_POLY = tuple(_d(h) for h in (
     "-0x1.e683ac21ba632p-17", "0x1.f51077325b817p-14", "-0x1.bf24742ac5608p-11",
     "0x1.5633728782213p-8", "-0x1.b8254cec9607ap-6", "0x1.ce2e5d8c9e959p-4",
     "-0x1.81273ea9280efp-2", "0x1.20dd74f5bc259p+0"))
-_SERF_SATURATED = np.uint32(0x416B027F).view(np.float32)  # 14.688109: x*x (float) from it on gives +-1
+_SERF_SATURATED = np.uint32(0x416B027F).view(np.float32)  # 14.688109: x*x from it on gives +-1
 
 
 def _serf(x: np.ndarray) -> np.ndarray:
@@ -96,15 +100,12 @@ def _serfc(x: np.ndarray) -> np.ndarray:
     fused steps, h = E - D*d and its error r = D*d - (E - h) (fused), t = d*(w*u*u - u) + (v*d*d
     - low) (fused); erfc |x| = h - (D*t + r), times 2**-64 (for x < 0, 2 less that, fused). x
     from 10.054194 on (and NaN) take the slow path."""
-    a = np.abs(x)
-    m = np.where(a < _ERFC_TOP, a, _ERFC_TOP)
+    m = np.where(np.abs(x) < _ERFC_TOP, np.abs(x), _ERFC_TOP)
     shifted = m + _ERFC_SHIFTER
-    k = shifted.view(np.uint32) - _ERFC_SHIFTER.view(np.uint32)
     c = shifted - _ERFC_SHIFTER
     d = np.maximum(m, _TINY) - c
     u = c * d
-    high = _float_table("erfc", 2)[k, 0]
-    word = _float_table("erfc", 2)[k, 1]
+    high, word = _float_table("erfc", 2)[shifted.view(np.uint32) - _ERFC_SHIFTER.view(np.uint32)].T
     w = fma32(u, -_ERFC_W[1], _ERFC_W[0])
     v = fma32(u, -_ERFC_V[1], _ERFC_V[0])
     w = fma32(u, w, _ERFC_W[2])
@@ -122,7 +123,51 @@ def _serfc(x: np.ndarray) -> np.ndarray:
     tail = fma32(d, tail, v)
     tail = fma32(slope, tail, error)
     sign = x.view(np.uint32) & _SIGN
-    return fma32((sign | _TWO_MINUS_64).view(np.float32), h - tail, np.where(sign != 0, np.float32(2), np.float32(0)))
+    two = np.where(sign != 0, np.float32(2), np.float32(0))
+    return fma32((sign | _TWO_MINUS_64).view(np.float32), h - tail, two)
+
+
+# ---- dErfc: vml_double's erfc (the same table and constants), its products and sums fused ------
+def _fused_horner(t: np.ndarray, poly: tuple[float, ...]) -> np.ndarray:
+    p = fma64(t, poly[0], poly[1])
+    for c in poly[2:]:
+        p = fma64(t, p, c)
+    return p
+
+
+def _derfc(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """dErfc: c = min(|x|, 27.24) (NaN gives it), g = c to a multiple of 1/128, d = max(c, 2**-128)
+    - g, u = g*d, t = d*d; q = d**3*(((D0*u + D1)*t + p2(u))*t + D3 + u*p1(u)) - k and f =
+    (u*u)*p0(u) - u (p0, p1, p2 with D2 the polynomials of vml_double's erfc, each step fused);
+    from the row of g, e = erfc(g)*2**128 and the slope s: h = e - d*s, its error r = d*s - (e - h),
+    erfc |x| = (h - (s*(d*f + q) + r))*2**-128 (for x < 0, 2 less that), all fused. x from about
+    27.226 on give 0, as the kernel's slow path does there; NaN takes that path."""
+    c = np.minimum(np.abs(x), _DERFC_TOP)
+    c[np.isnan(x)] = _DERFC_TOP
+    shifted = c + _ERF_SHIFTER
+    g = shifted - _ERF_SHIFTER
+    d = np.maximum(c, _d("0x1p-128")) - g
+    u = g * d
+    rows = _table("erfc")[(shifted.view(_U64) & _U64(4095)).astype(np.intp)].view(_U64)
+    t = d * d
+    q = _fused_horner(u, _ERFC_U[2] + (_ERFC_D2[2],))
+    q = fma64(t, fma64(u, _ERFC_D2[0], _ERFC_D2[1]), q)
+    q = fma64(t, q, _ERFC_D2[3])
+    q = fma64(u, _fused_horner(u, _ERFC_U[1]), q)
+    k = ((rows[..., 1] >> _U64(55)) | _U64(0x3F60000000000000)).view(np.float64) - _d("0x1p-9")
+    q = fma64(t * d, q, -k)
+    f = fma64(u * u, _fused_horner(u, _ERFC_U[0]), -u)
+    f = fma64(d, f, q)
+    e = rows[..., 0].view(np.float64)
+    mantissa = rows[..., 1] & _U64(0x007FFFFFFFFFFFFF)
+    slope = ((rows[..., 0] & _EXPONENT64) + mantissa).view(np.float64)
+    h = fma64(-d, slope, e)
+    f = fma64(slope, f, fma64(d, slope, -(e - h)))
+    sign = x.view(_U64) & _SIGN64
+    scale = (sign | _U64(0x37F0000000000000)).view(np.float64)
+    out = fma64(scale, h - f, np.where(sign != 0, 2.0, 0.0))
+    out[x >= _ERFC_ZERO] = 0.0
+    return out, ~np.isnan(x)
 
 
 SINGLE = {
@@ -132,4 +177,5 @@ SINGLE = {
 
 DOUBLE = {
     "erf": _derf,
+    "erfc": _derfc,
 }
