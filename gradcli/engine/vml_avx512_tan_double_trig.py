@@ -11,10 +11,19 @@ from typing import Callable
 
 import numpy as np
 
-from gradcli.engine.fma import fma64
+from gradcli.engine.avx512_estimates import rcp14
+from gradcli.engine.fma import fma32, fma64
 
 _U64 = np.uint64
 _SIGN = _U64(1 << 63)
+
+
+def _f32(bits: int) -> np.float32:
+    return np.uint32(bits).view(np.float32)
+
+
+def _floats(text: str) -> np.ndarray:
+    return np.array([int(word, 16) for word in text.split()], np.uint32).view(np.float32)
 
 
 def _d(text: str) -> float:
@@ -94,6 +103,63 @@ def _sin_or_cos(x: np.ndarray, cosine: bool) -> tuple[np.ndarray, np.ndarray]:
     out.view(_U64)[...] ^= (shifted.view(_U64) << _U64(59)) & _SIGN
     return out, np.abs(x) <= _TRIG_LIMIT
 
+
+# ---- float32 tan: x less n*pi/32 (in three parts), tan(n*pi/32) from a table, a quotient --------
+_TAN_SCALE = _f32(0x4122F983)  # 32 / pi
+_TAN_SHIFTER = _f32(0x4B400000)  # 1.5 * 2**23: adding it rounds to an integer, kept in the low bits
+_TAN_PI = (_f32(0x3DC90FDA), _f32(0x31A22000), _f32(0x2A34611A))  # pi / 32 in three parts
+_TAN_HIGH = _floats(  # tan(k*pi/32) for k < 32 (for k = 16, minus the largest float)
+    "80000000 3dc9b5dc 3e4bafaf 3e9b5042 3ed413cd 3f08d5b9 3f2b0dc1 3f521801 3f800000 3f9bf7ec"
+    " 3fbf90c7 3fef789e 401a827a 4052facf 40a0dff7 41227363 ff7fffff c1227363 c0a0dff7 c052facf"
+    " c01a827a bfef789e bfbf90c7 bf9bf7ec bf800000 bf521801 bf2b0dc1 bf08d5b9 bed413cd be9b5042"
+    " be4bafaf bdc9b5dc")
+_TAN_LOW = _floats(  # the rest of tan(k*pi/32)
+    "80000000 3145b2da 2f2a62b0 b22a39c2 b1c0621a b25ef963 32ab7f99 32ae4285 00000000 33587608"
+    " 32169d18 b30c3ec0 b3cc0622 3390600e 331091dc b454a046 f3800000 3454a046 b31091dc b390600e"
+    " 33cc0622 330c3ec0 b2169d18 b3587608 00000000 b2ae4285 b2ab7f99 325ef963 31c0621a 322a39c2"
+    " af2a62b0 b145b2da")
+_TAN_POLY = (_f32(0x3E08B888), _f32(0x3EAAAAA6))  # (tan r - r) / r**3 in r**2
+_TAN_LIMIT = _f32(0x46010000)  # |x| past 8256, infinities and NaN take other paths
+_ONE = np.float32(1)
+
+
+def _tan(x: np.ndarray) -> np.ndarray:
+    """vsTan (Z0HA): n = x * 32/pi rounded (by the shifter); r = x less n*pi/32 in three fused
+    steps, c its rounding error; t + t_low = r + r**3*P(r**2) + c; with T + T_low = tan(n*pi/32)
+    (n mod 32), tan x = (T + t) / (1 - T*t): the numerator and denominator each as a float and
+    its rest, the quotient from the vrcp14ps estimate q = (T + t)*e of the denominator's float,
+    less e times the quotient's residual."""
+    shifted = fma32(x, _TAN_SCALE, _TAN_SHIFTER)
+    n = shifted - _TAN_SHIFTER
+    row = (shifted.view(np.uint32) & np.uint32(31)).astype(np.intp)
+    high, low = _TAN_HIGH.take(row), _TAN_LOW.take(row)
+    first = fma32(n, -_TAN_PI[0], x)
+    second = fma32(n, -_TAN_PI[1], first)
+    r = fma32(n, -_TAN_PI[2], second)
+    c = fma32(n, -_TAN_PI[1], first - second) - fma32(_TAN_PI[2], n, r - second)
+    r2 = r * r
+    odd = fma32(r2, _TAN_POLY[0], _TAN_POLY[1]) * r
+    odd = fma32(-r2, odd, -c)
+    t = r - odd
+    t_low = (r - t) - odd
+    numerator = t + high
+    numerator_low = ((t - (numerator - high)) + low) + t_low
+    product = high * t
+    denominator = _ONE - product
+    error = fma32(-high, t, product)
+    rest = ((denominator - _ONE) + product) - error
+    rest = fma32(t_low, high, rest)
+    rest = fma32(t, low, rest)
+    estimate = rcp14(denominator)
+    quotient = estimate * numerator
+    residual = fma32(quotient, denominator, -numerator)
+    residual = fma32(-quotient, rest, residual) - numerator_low
+    return fma32(-estimate, residual, quotient)
+
+
+SINGLE: dict[str, tuple[Callable, Callable, Callable | None]] = {
+    "tan": (_tan, lambda x: np.abs(x) <= _TAN_LIMIT, None),
+}
 
 DOUBLE: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
     "sin": lambda x: _sin_or_cos(x, False),
