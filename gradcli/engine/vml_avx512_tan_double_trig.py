@@ -7,6 +7,7 @@ which lanes that path takes.
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import numpy as np
@@ -34,7 +35,7 @@ def _doubles(text: str) -> np.ndarray:
     return np.array([int(word, 16) for word in text.split()], _U64).view(np.float64)
 
 
-# ---- float64 sin and cos: x less n*pi/16 (in three parts), sin and cos of n*pi/16 from a table ----
+# ---- float64 sin and cos: x less n*pi/16 (in three parts), sin and cos of n*pi/16 from a table ---
 _TRIG_SCALE = _d("0x1.45f306dc9c883p+2")  # 16 / pi
 _SHIFTER = _d("0x1.8p52")  # adding it rounds to an integer, kept in the low bits
 _TRIG_PI = (_d("0x1.921fb54442d18p-3"), _d("0x1.1a62633000000p-57"),  # pi / 16 in three parts
@@ -119,24 +120,95 @@ _TAN_LOW = _floats(  # the rest of tan(k*pi/32)
     " 33cc0622 330c3ec0 b2169d18 b3587608 00000000 b2ae4285 b2ab7f99 325ef963 31c0621a 322a39c2"
     " af2a62b0 b145b2da")
 _TAN_POLY = (_f32(0x3E08B888), _f32(0x3EAAAAA6))  # (tan r - r) / r**3 in r**2
-_TAN_LIMIT = _f32(0x46010000)  # |x| past 8256, infinities and NaN take other paths
+_TAN_LIMIT = _f32(0x46010000)  # |x| past 8256: the large reduction
 _ONE = np.float32(1)
+
+
+_U32 = np.uint32
+_LOW_HALF = _U32(0xFFFF)
+_INV_TWO_PI = int(  # 2**260 / (2*pi), truncated: the bits of the large reduction's table
+    "28be60db9391054a7f09d5f47d4d377036d8a5664f10e4107f9458eaf7aef1586", 16)
+_TWO_PI = (_f32(0x40C90FDB), _f32(0xB43BBD2E))  # 2*pi in two parts
+_TWO_PI_256 = (_f32(0x3CC90FDB), _f32(0xB03BBD2E))  # 2*pi / 256 in two parts
+_TURN_SHIFTER = _f32(0x47400000)  # 1.5 * 2**15: adding it rounds to a multiple of 2**-8
+
+
+@functools.cache
+def _turn_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per biased exponent e, the 96 bits of 2**(e - 54) / (2*pi) below the units (the three
+    32-bit words w0, w1, w2 of the kernel's table)."""
+    rows = [(_INV_TWO_PI >> (314 - e)) & ((1 << 96) - 1) for e in range(256)]
+    return tuple(np.array([(v >> shift) & 0xFFFFFFFF for v in rows], _U32) for shift in (64, 32, 0))
+
+
+def _tan_large(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's reduction of |x| past 8256: x's 24-bit significand (in 8- and 16-bit parts)
+    times the table's 96 bits for x's exponent, in 16-bit partial products (the lowest ones and
+    the low halves of the next left out), gives x / (2*pi) less whole turns as 64 bits; their
+    top 23 bits as 1.f (x's sign) round to n/256 turns (n mod 256) by the shifter, the rest as
+    floats (23, 23 and 18 bits) summed in two parts and times 2*pi (in two parts, fused) give
+    the angle a + a_low; the row is k = (n + 2, less 1 if a < 0) // 4 (n mod 32), m = n - 4k,
+    r = a + m*2*pi/256 and c = its rounding error + m*(2*pi/256's rest) + a_low."""
+    bits = x.view(_U32)
+    w0, w1, w2 = (column.take(((bits >> _U32(23)) & _U32(0xFF)).astype(np.intp))
+                  for column in _turn_table())
+    top = ((bits >> _U32(16)) & _U32(0x7F)) | _U32(0x80)
+    low = bits & _LOW_HALF
+    w0_low, w1_low = w0 & _LOW_HALF, w1 & _LOW_HALF
+    w1_high, w2_high = w1 >> _U32(16), w2 >> _U32(16)
+    fifth = (w0 >> _U32(16)) * bits + w0 * top
+    product = w1_low * low
+    third = (product >> _U32(16)) + w1_low * top + ((w1_high * low) & _LOW_HALF)
+    second = ((product & _LOW_HALF) + w2_high * top
+              + (((w2_high * low) >> _U32(16)) + (((w2 & _LOW_HALF) * top) >> _U32(16))))
+    product = w0_low * low
+    fourth = (product & _LOW_HALF) + w1_high * top + ((w1_high * low) >> _U32(16))
+    third += second >> _U32(16)
+    fourth += third >> _U32(16)
+    high = (((fifth << _U32(16)) + product) & _U32(0xFFFF0000)) + fourth
+    sign = bits & _U32(0x80000000)
+    turns = (sign | _U32(0x3F800000) | (high >> _U32(9))).view(np.float32)
+    shifted = turns + _TURN_SHIFTER
+    turns -= shifted - _TURN_SHIFTER
+    scale = sign | _U32(0x34000000)
+    middle = (scale | ((fourth << _U32(14)) & _U32(0x007FC000)) | ((third & _LOW_HALF) >> _U32(2))
+              ).view(np.float32) - scale.view(np.float32)
+    scale = sign | _U32(0x28800000)
+    last = (scale | ((((third << _U32(16)) | (second & _LOW_HALF)) << _U32(5)) & _U32(0x007FFFE0))
+            ).view(np.float32) - scale.view(np.float32)
+    head = turns + middle
+    tail = (middle + (turns - head)) + last
+    angle = head * _TWO_PI[0]
+    angle_low = fma32(_TWO_PI[0], head, -angle)
+    angle_low = fma32(_TWO_PI[1], head, angle_low)
+    angle_low = fma32(_TWO_PI[0], tail, angle_low)
+    n = (shifted.view(_U32) & _U32(0xFF)).view(np.int32)
+    k = n + 2 + (angle.view(np.int32) >> 31)
+    m = (n - (k & -4)).astype(np.float32)
+    r = fma32(m, _TWO_PI_256[0], angle)
+    c = fma32(_TWO_PI_256[1], m, angle - fma32(m, -_TWO_PI_256[0], r)) + angle_low
+    return r, c, (k >> 2) & 31
 
 
 def _tan(x: np.ndarray) -> np.ndarray:
     """vsTan (Z0HA): n = x * 32/pi rounded (by the shifter); r = x less n*pi/32 in three fused
-    steps, c its rounding error; t + t_low = r + r**3*P(r**2) + c; with T + T_low = tan(n*pi/32)
-    (n mod 32), tan x = (T + t) / (1 - T*t): the numerator and denominator each as a float and
-    its rest, the quotient from the vrcp14ps estimate q = (T + t)*e of the denominator's float,
-    less e times the quotient's residual."""
+    steps, c its rounding error (|x| past 8256: _tan_large's r, c and row); t + t_low = r +
+    r**3*P(r**2) + c; with T + T_low = tan(n*pi/32) (n mod 32), tan x = (T + t) / (1 - T*t):
+    the numerator and denominator each as a float and its rest, the quotient from the
+    vrcp14ps estimate q = (T + t)*e of the denominator's float, less e times the quotient's
+    residual."""
     shifted = fma32(x, _TAN_SCALE, _TAN_SHIFTER)
     n = shifted - _TAN_SHIFTER
     row = (shifted.view(np.uint32) & np.uint32(31)).astype(np.intp)
-    high, low = _TAN_HIGH.take(row), _TAN_LOW.take(row)
     first = fma32(n, -_TAN_PI[0], x)
     second = fma32(n, -_TAN_PI[1], first)
     r = fma32(n, -_TAN_PI[2], second)
     c = fma32(n, -_TAN_PI[1], first - second) - fma32(_TAN_PI[2], n, r - second)
+    large = np.abs(x) > _TAN_LIMIT
+    large &= np.isfinite(x)
+    if large.any():
+        r[large], c[large], row[large] = _tan_large(x[large])
+    high, low = _TAN_HIGH.take(row), _TAN_LOW.take(row)
     r2 = r * r
     odd = fma32(r2, _TAN_POLY[0], _TAN_POLY[1]) * r
     odd = fma32(-r2, odd, -c)
@@ -158,7 +230,7 @@ def _tan(x: np.ndarray) -> np.ndarray:
 
 
 SINGLE: dict[str, tuple[Callable, Callable, Callable | None]] = {
-    "tan": (_tan, lambda x: np.abs(x) <= _TAN_LIMIT, None),
+    "tan": (_tan, np.isfinite, None),
 }
 
 DOUBLE: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {
