@@ -1,10 +1,16 @@
 """MKL's AVX-512 kernels (the `Z0` ones, which torch's float32 and float64 unary ops run on Intel
-processors with AVX-512), by op: each family's module loads when one of its ops first runs."""
+processors with AVX-512), by op: each family's module loads when one of its ops first runs.
+
+Every kernel gives a NaN argument back quieted (its sign and payload kept), whatever lanes beside
+it hold; that is done here once, for all of them.
+"""
 
 from __future__ import annotations
 
 import functools
 import importlib
+
+import numpy as np
 
 # op: the modules replaying its float32 and float64 kernels
 _MODULES = {
@@ -28,11 +34,39 @@ def _kernel(op: str, table: str):
                  if (kernel := getattr(_module(name), table).get(op)) is not None), None)
 
 
+def _quieted(a: np.ndarray) -> np.ndarray:
+    """NaN `a` with its quiet bit set, as an instruction passes a NaN operand on."""
+    bits = a.view(f"u{a.itemsize}")
+    return (bits | np.array(1 << (np.finfo(a.dtype).nmant - 1), bits.dtype)).view(a.dtype)
+
+
 def single(op: str):
     """The float32 kernel of `op` (kernel, fast lanes, slow lanes), or None."""
-    return _kernel(op, "SINGLE")
+    found = _kernel(op, "SINGLE")
+    if found is None:
+        return None
+    kernel, fast, rare = found
+
+    def numbers(a: np.ndarray) -> np.ndarray:
+        return fast(a) & ~np.isnan(a)
+
+    def slow(a: np.ndarray, rounded) -> np.ndarray:
+        out = rounded(a) if rare is None else rare(a, rounded)
+        nan = np.isnan(a)
+        out[nan] = _quieted(a[nan])
+        return out
+    return kernel, numbers, slow
 
 
 def double(op: str):
     """The float64 kernel of `op` (giving values and fast lanes), or None."""
-    return _kernel(op, "DOUBLE")
+    kernel = _kernel(op, "DOUBLE")
+    if kernel is None:
+        return None
+
+    def values(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        out, fast = kernel(a)
+        nan = np.isnan(a)
+        out[nan] = _quieted(a[nan])
+        return out, fast | nan
+    return values

@@ -13,6 +13,7 @@ import numpy as np
 
 from gradcli.engine.avx512_estimates import rcp14
 from gradcli.engine.fma import fma32
+from gradcli.engine.vml import nan_below_zero
 
 
 def _f32(*bits: int) -> np.ndarray:
@@ -156,9 +157,9 @@ def _below(limit: np.float32) -> Callable[[np.ndarray], np.ndarray]:
 # name: (kernel, the lanes its fast path takes, the other lanes' values from `rounded` or None)
 SINGLE: dict[str, tuple[Callable, Callable, Callable | None]] = {
     "exp": (_exp, _below(_EXP_LIMIT), None),
-    "log": (_ln, _positive, None),
-    "log2": (_LOG2, _not_below_zero, None),
-    "log10": (_LOG10, _not_below_zero, None),
+    "log": (_ln, _positive, nan_below_zero),
+    "log2": (_LOG2, _not_below_zero, nan_below_zero),
+    "log10": (_LOG10, _not_below_zero, nan_below_zero),
 }
 
 DOUBLE: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {}
