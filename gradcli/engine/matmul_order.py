@@ -11,9 +11,10 @@ tests/differential/test_matmul_bits.py re-checks the running machine's set again
 Intel (a Xeon with AVX-512):
 
 * fused chain: each entry is acc = fma(a[i,k], b[k,j], acc) for k in order from +0, in the
-  shapes and layouts listed in `_intel_fma_chain` (sums of at most 384 terms).  addmm's bias
-  is added at the end, except for one-row or one-column results (MKL's matrix-vector kernel),
-  which start from it.
+  shapes and layouts listed in `_intel_fma_chain`; sums of more than 384 terms in blocks
+  (`_intel_k_blocks`), each block's chain added in turn.  addmm's bias is added at the end (it
+  starts the blocks' sum), except for one-row or one-column results (MKL's matrix-vector
+  kernel), which start from it.
 * sixteen lanes (`sixteen_lanes`, `_short_dots`): x @ W.t() (and mv) with one row or one
   column: whole fours of dots with K <= 17 start lane 0 from the first term, the last one to
   three dots (K <= 32) add it after the lanes; addmm's bias is added at the end.
@@ -36,7 +37,8 @@ exact; of a grid of 840 NN/NT shapes (m up to 32, k 2..64, n up to 32) 690 are c
 exact.  Two threads (torch's default there) sum these shapes the same way.  Not reproduced:
 x @ W.t() of those shapes with more than 31 terms, or k >= 24 m, or one column (row) of
 4 or more rows (columns) with 18 or more terms; other one-column results of a row-major A; dot
-of more than 8 terms.
+of more than 8 terms; of sums longer than 384 terms, x @ W.t() of fewer than 16 rows and
+one-row or one-column results.
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
@@ -182,6 +184,7 @@ _MAX_WORK = 1 << 25  # M * N * K beyond which the emulation would be too slow (a
 _MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is slower
 _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however many it may use
 _INTEL_LANE_DOT_K = 31  # the longest x @ W.t() sum measured in lane_dots on Intel
+_INTEL_K_BLOCK = 384  # the longest sum MKL's kernel on Intel takes in one chain
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
 
 
@@ -234,10 +237,13 @@ def _sequential(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
 
 
 def _intel_fma_chain(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
-    """Shapes and layouts whose MKL kernel on Intel sums each entry as one fused multiply-add
-    chain in k order (measured; `wide`: the result has no more columns than rows or terms)."""
-    if k > 384:  # MKL splits longer sums into blocks
-        return False
+    """Shapes and layouts whose MKL kernel on Intel sums each entry as fused multiply-add chains
+    in k order, one chain up to 384 terms, longer sums in the blocks of `_intel_k_blocks`
+    (measured; `wide`: the result has no more columns than rows or terms)."""
+    if k > _INTEL_K_BLOCK:  # of x @ W.t() only 16 rows or more, of TT not 2..7 rows by 192 columns
+        if m < 2 or n < 2:
+            return False
+        return b_row or (m >= 8 or n < 192 if not a_row else m >= 16)
     wide = n <= max(m, k - 1)
     if b_row:  # NN, TN
         if m == 1:
@@ -276,12 +282,29 @@ def _k_blocks(k: int) -> list[int]:
     return [_K_BLOCK] * (k // _K_BLOCK) + ([k % _K_BLOCK] if k % _K_BLOCK else [])
 
 
-def blocked_fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None) -> np.ndarray:
-    """One fused chain per block of k (`_k_blocks`), the blocks' sums added in order to `init`
-    (addmm's bias) or to the first block's; leading dimensions are batches."""
+def _intel_k_blocks(k: int, n: int, b_row: bool) -> list[int]:
+    """How MKL's kernel on Intel splits a sum of k terms: chains of 384 while more than 768 terms
+    are left, then the rest in two halves (the first one a term longer when odd), or as one
+    chain up to 384; a column-major B of 192 columns or more keeps chains of 384 throughout
+    once the sum is longer than 768 (measured: 2..256 rows and columns, 385..2500 terms, the
+    four layouts, with and without bias, one and two threads)."""
+    if not b_row and n >= 192 and k > 2 * _INTEL_K_BLOCK:
+        return [_INTEL_K_BLOCK] * (k // _INTEL_K_BLOCK) + ([k % _INTEL_K_BLOCK] if k % _INTEL_K_BLOCK else [])
+    blocks = []
+    while k > 2 * _INTEL_K_BLOCK:
+        blocks.append(_INTEL_K_BLOCK)
+        k -= _INTEL_K_BLOCK
+    return blocks + ([k - k // 2, k // 2] if k > _INTEL_K_BLOCK else [k])
+
+
+def blocked_fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None,
+                      blocks: list[int] | None = None) -> np.ndarray:
+    """One fused chain per block of k (`blocks`, by default AMD's `_k_blocks`), the blocks' sums
+    added in order to `init` (addmm's bias) or to the first block's; leading dimensions are
+    batches."""
     acc = None if init is None else np.broadcast_to(init, a.shape[:-1] + b.shape[-1:]).copy()
     start = 0
-    for size in _k_blocks(a.shape[-1]):
+    for size in blocks or _k_blocks(a.shape[-1]):
         part = fma_chain(a[..., start:start + size], b[..., start:start + size, :])
         acc = part if acc is None else acc + part
         start += size
@@ -531,8 +554,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return out if bias32 is None else out + bias32
         if bias32 is not None and (m == 1 or n == 1):  # a matrix-vector kernel: y starts as bias
             return fma_chain(a, b, bias32)
-        out = fma_chain(a, b)
-        return out if bias32 is None else out + bias32
+        return blocked_fma_chain(a, b, bias32, _intel_k_blocks(k, n, b_row))
     if BLOCKED_KERNEL and m >= 4 and n >= 12:
         split = None if serial else _second_thread_rows(m, k, n)
         if split is None:
