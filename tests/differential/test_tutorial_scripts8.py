@@ -8,8 +8,9 @@ ReduceLROnPlateau's docs, scalation), weight-initialisation posts (binarystudy, 
 vishnuas22, mathisimple), two-moons and circle classifiers (artintellica, book-ai,
 astarryknight, Code-the-Dream-School), MLP scripts with train/evaluate helpers (mpact,
 mjandrews, nmadali16), custom Datasets and collate functions (botmartz, techacademy), a frozen
-network with one trained bias (prodsens), and logistic/softmax regressions (deeplearningwizard,
-avivr, katrina.dotzlaw)."""
+network with one trained bias (prodsens), PeakGe's state_dict tour, hasty's ExponentialLR with
+AdamW, iodraw's init functions, and logistic/softmax regressions (deeplearningwizard, avivr,
+katrina.dotzlaw)."""
 
 from snippets import case_tests
 
