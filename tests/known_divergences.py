@@ -41,6 +41,13 @@ RECORDED_ON = {
         "tutorial_scripts7/jovian_crop_yields_from_scratch",
         "tutorial_scripts7/cbl_ml_simple_classifier_relu_typo",
         "tutorial_scripts7/dl_mcs_logistic_regression_no_grad_update",
+        "tutorial_scripts8/developpaper_polynomial_regression",
+        "tutorial_scripts8/compilenrun_early_stopping_class",
+        "tutorial_scripts8/iifx_early_stopping_patience_counter",
+        "tutorial_scripts8/androidkt_lr_schedule_synthetic_regression",
+        "tutorial_scripts8/dlwizard_logistic_regression_model",
+        "tutorial_scripts8/discuss_poly_coefficients_linear",
+        "tutorial_scripts8/pytorch_hub_reduce_lr_on_plateau",
     },
 }
 

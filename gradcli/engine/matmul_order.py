@@ -12,9 +12,10 @@ Intel (a Xeon with AVX-512):
 
 * fused chain: each entry is acc = fma(a[i,k], b[k,j], acc) for k in order from +0, in the
   shapes and layouts listed in `_intel_fma_chain`; sums of more than 384 terms in blocks
-  (`_intel_k_blocks`), each block's chain added in turn.  addmm's bias is added at the end (it
-  starts the blocks' sum), except for one-row or one-column results (MKL's matrix-vector
-  kernel), which start from it.
+  (`_intel_k_blocks`), each block's chain added in turn; on two threads a sum of more than 768
+  terms in a product of more than 192,000 multiply-adds is split in halves, one a thread
+  (`_intel_blocked`).  addmm's bias is added at the end (it starts the blocks' sum), except for
+  one-row or one-column results (MKL's matrix-vector kernel), which start from it.
 * sixteen lanes (`sixteen_lanes`, `_short_dots`): x @ W.t() (and mv) with one row or one
   column: whole fours of dots with K <= 17 start lane 0 from the first term, the last one to
   three dots (K <= 32) add it after the lanes; addmm's bias is added at the end.
@@ -185,6 +186,7 @@ _MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is 
 _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however many it may use
 _INTEL_LANE_DOT_K = 31  # the longest x @ W.t() sum measured in lane_dots on Intel
 _INTEL_K_BLOCK = 384  # the longest sum MKL's kernel on Intel takes in one chain
+_INTEL_THREADED_WORK = 192_000  # multiply-adds past which two threads split a long sum there
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
 
 
@@ -282,19 +284,34 @@ def _k_blocks(k: int) -> list[int]:
     return [_K_BLOCK] * (k // _K_BLOCK) + ([k % _K_BLOCK] if k % _K_BLOCK else [])
 
 
-def _intel_k_blocks(k: int, n: int, b_row: bool) -> list[int]:
+def _intel_k_blocks(k: int, chains_of_384: bool = False) -> list[int]:
     """How MKL's kernel on Intel splits a sum of k terms: chains of 384 while more than 768 terms
     are left, then the rest in two halves (the first one a term longer when odd), or as one
-    chain up to 384; a column-major B of 192 columns or more keeps chains of 384 throughout
-    once the sum is longer than 768 (measured: 2..256 rows and columns, 385..2500 terms, the
-    four layouts, with and without bias, one and two threads)."""
-    if not b_row and n >= 192 and k > 2 * _INTEL_K_BLOCK:
+    chain up to 384; `chains_of_384` (a column-major B of 192 columns or more, or one thread's
+    part of a sum split between two): chains of 384 throughout once the sum is longer than 768
+    (measured: 2..256 rows and columns, 385..2500 terms, the four layouts, with and without
+    bias, one and two threads)."""
+    if chains_of_384 and k > 2 * _INTEL_K_BLOCK:
         return [_INTEL_K_BLOCK] * (k // _INTEL_K_BLOCK) + ([k % _INTEL_K_BLOCK] if k % _INTEL_K_BLOCK else [])
     blocks = []
     while k > 2 * _INTEL_K_BLOCK:
         blocks.append(_INTEL_K_BLOCK)
         k -= _INTEL_K_BLOCK
     return blocks + ([k - k // 2, k // 2] if k > _INTEL_K_BLOCK else [k])
+
+
+def _intel_blocked(a: np.ndarray, b: np.ndarray, bias, b_row: bool) -> np.ndarray:
+    """The blocked chains of MKL's kernel on Intel (`_intel_k_blocks`). On two threads, a sum of
+    more than 768 terms in a product of more than 192,000 multiply-adds is split in two halves
+    (the first a term longer when odd), each a thread's blocked chains, the first from the
+    bias; the second half's sum is added to it (measured, as above)."""
+    m, k = a.shape
+    n = b.shape[1]
+    if THREADS > 1 and k > 2 * _INTEL_K_BLOCK and m * n * k > _INTEL_THREADED_WORK:
+        half = k - k // 2
+        first = blocked_fma_chain(a[:, :half], b[:half], bias, _intel_k_blocks(half, True))
+        return first + blocked_fma_chain(a[:, half:], b[half:], None, _intel_k_blocks(k - half, True))
+    return blocked_fma_chain(a, b, bias, _intel_k_blocks(k, not b_row and n >= 192))
 
 
 def blocked_fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None,
@@ -554,7 +571,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return out if bias32 is None else out + bias32
         if bias32 is not None and (m == 1 or n == 1):  # a matrix-vector kernel: y starts as bias
             return fma_chain(a, b, bias32)
-        return blocked_fma_chain(a, b, bias32, _intel_k_blocks(k, n, b_row))
+        return _intel_blocked(a, b, bias32, b_row)
     if BLOCKED_KERNEL and m >= 4 and n >= 12:
         split = None if serial else _second_thread_rows(m, k, n)
         if split is None:

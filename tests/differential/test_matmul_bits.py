@@ -531,3 +531,39 @@ def test_float64_dot_is_claimed_and_exact():
         for ours in (F.dot(ours_x, ours_y), F.vdot(ours_x, ours_y), F.matmul(ours_x, ours_y)):
             assert ours.data.tobytes() == theirs, k
     assert matmul_order.dot(x, y, (1, 0)) is None  # an odd start moves the lanes
+
+
+_INTEL_LONG_SUMS = """
+import numpy as np, torch
+from gradcli.engine import matmul_order
+rng = np.random.default_rng(21)
+claimed = 0
+for m, k, n in ((2, 400, 3), (16, 784, 128), (64, 784, 128), (8, 1001, 16), (3, 1500, 100),
+                (32, 1079, 200), (17, 769, 64), (16, 2000, 64), (100, 996, 64), (5, 2230, 32),
+                (12, 1000, 16), (20, 681, 200), (7, 1296, 256), (40, 385, 12), (16, 1002, 12)):
+    for a_t in (False, True):
+        for b_t in (False, True):
+            for with_bias in (False, True):
+                a = rng.standard_normal((k, m) if a_t else (m, k)).astype(np.float32)
+                b = rng.standard_normal((n, k) if b_t else (k, n)).astype(np.float32)
+                ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+                ta, tb = (ta.t() if a_t else ta), (tb.t() if b_t else tb)
+                bias = rng.standard_normal(n).astype(np.float32)
+                theirs = (torch.addmm(torch.from_numpy(bias), ta, tb) if with_bias
+                          else torch.mm(ta, tb)).numpy()
+                ours = matmul_order.mm(ta.numpy(), tb.numpy(), bias if with_bias else None)
+                if ours is not None:
+                    claimed += 1
+                    assert ours.tobytes() == theirs.tobytes(), (m, k, n, a_t, b_t, with_bias)
+assert claimed >= 80, claimed
+"""
+
+
+@pytest.mark.skipif(AMD, reason="the blocks of long sums were measured on Intel")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sums_past_384_terms_take_intels_blocks(threads):
+    """mm / addmm of more than 384 terms on Intel: chains of 384, the rest halved (a column-major
+    B of 192 columns or more: chains of 384 throughout); two threads split a long sum of a large
+    product in halves, each blocked that way, the first from the bias. Four layouts, bias or
+    not; run apart, with torch and gradcli on `threads` threads."""
+    _run_apart(_INTEL_LONG_SUMS, threads, timeout=300)
