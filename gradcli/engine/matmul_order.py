@@ -15,7 +15,9 @@ Intel (a Xeon with AVX-512):
   (`_intel_k_blocks`), each block's chain added in turn; on two threads a sum of more than 768
   terms in a product of more than 192,000 multiply-adds is split in halves, one a thread
   (`_intel_blocked`).  addmm's bias is added at the end (it starts the blocks' sum), except for
-  one-row or one-column results (MKL's matrix-vector kernel), which start from it.
+  one-row or one-column results (MKL's matrix-vector kernel, `_intel_matrix_vector`): one chain
+  from the bias however long, on two threads split in halves from 256 terms on, the bias then
+  added last.
 * sixteen lanes (`sixteen_lanes`, `_short_dots`): x @ W.t() (and mv) with one row or one
   column: whole fours of dots with K <= 17 start lane 0 from the first term, the last one to
   three dots (K <= 32) add it after the lanes; addmm's bias is added at the end.
@@ -38,8 +40,7 @@ exact; of a grid of 840 NN/NT shapes (m up to 32, k 2..64, n up to 32) 690 are c
 exact.  Two threads (torch's default there) sum these shapes the same way.  Not reproduced:
 x @ W.t() of those shapes with more than 31 terms, or k >= 24 m, or one column (row) of
 4 or more rows (columns) with 18 or more terms; other one-column results of a row-major A; dot
-of more than 8 terms; of sums longer than 384 terms, x @ W.t() of fewer than 16 rows and
-one-row or one-column results.
+of more than 8 terms; of sums longer than 384 terms, x @ W.t() of fewer than 16 rows.
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
@@ -187,6 +188,7 @@ _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however 
 _INTEL_LANE_DOT_K = 31  # the longest x @ W.t() sum measured in lane_dots on Intel
 _INTEL_K_BLOCK = 384  # the longest sum MKL's kernel on Intel takes in one chain
 _INTEL_THREADED_WORK = 192_000  # multiply-adds past which two threads split a long sum there
+_INTEL_THREADED_MATRIX_VECTOR = 256  # the shortest one-row or one-column sum two threads split
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
 
 
@@ -243,8 +245,8 @@ def _intel_fma_chain(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
     in k order, one chain up to 384 terms, longer sums in the blocks of `_intel_k_blocks`
     (measured; `wide`: the result has no more columns than rows or terms)."""
     if k > _INTEL_K_BLOCK:  # of x @ W.t() only 16 rows or more, of TT not 2..7 rows by 192 columns
-        if m < 2 or n < 2:
-            return False
+        if m < 2 or n < 2:  # one row or column: one chain however long, as up to 384 terms
+            return _intel_fma_chain(m, _INTEL_K_BLOCK, n, a_row, b_row)
         return b_row or (m >= 8 or n < 192 if not a_row else m >= 16)
     wide = n <= max(m, k - 1)
     if b_row:  # NN, TN
@@ -312,6 +314,19 @@ def _intel_blocked(a: np.ndarray, b: np.ndarray, bias, b_row: bool) -> np.ndarra
         first = blocked_fma_chain(a[:, :half], b[:half], bias, _intel_k_blocks(half, True))
         return first + blocked_fma_chain(a[:, half:], b[half:], None, _intel_k_blocks(k - half, True))
     return blocked_fma_chain(a, b, bias, _intel_k_blocks(k, not b_row and n >= 192))
+
+
+def _intel_matrix_vector(a: np.ndarray, b: np.ndarray, bias) -> np.ndarray:
+    """A one-row or one-column result of MKL's matrix-vector kernel on Intel: one fused chain
+    from the bias, however long; on two threads a sum of 256 terms or more is split in halves
+    (the first a term longer when odd), each a chain from +0, and the bias added after their
+    sum (measured: 1..40 rows or columns, 2..2000 terms, one and two threads)."""
+    k = a.shape[1]
+    if THREADS > 1 and k >= _INTEL_THREADED_MATRIX_VECTOR:
+        half = k - k // 2
+        out = fma_chain(a[:, :half], b[:half]) + fma_chain(a[:, half:], b[half:])
+        return out if bias is None else out + bias
+    return fma_chain(a, b, bias)
 
 
 def blocked_fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None,
@@ -569,8 +584,8 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
                 return None
             out = lane_dots(a, b)  # x @ W.t() of two or more rows and columns
             return out if bias32 is None else out + bias32
-        if bias32 is not None and (m == 1 or n == 1):  # a matrix-vector kernel: y starts as bias
-            return fma_chain(a, b, bias32)
+        if m == 1 or n == 1:
+            return _intel_matrix_vector(a, b, bias32)
         return _intel_blocked(a, b, bias32, b_row)
     if BLOCKED_KERNEL and m >= 4 and n >= 12:
         split = None if serial else _second_thread_rows(m, k, n)
