@@ -25,7 +25,6 @@ _INTEL_GEMM = ("products past the shapes measured on Intel (gradcli/engine/matmu
 MACHINE_DIVERGENCES = {
     "GenuineIntel-avx512": {
         "training_loops/two_layer_nets_500_sgd_steps": _INTEL_NARROW_LINEAR,
-        "tutorials/karpathy_backprop_ninja_cross_entropy": _INTEL_GEMM,
         "tutorials/pytorch_nn_tutorial": _INTEL_GEMM,
     },
 }

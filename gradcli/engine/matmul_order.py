@@ -31,13 +31,17 @@ Intel (a Xeon with AVX-512):
   16 from +0; the even rows fuse the first sixteen terms of every whole 32 into one set of
   sixteen lanes and the second sixteen into another, add the sets lane by lane and fuse the
   remaining terms into that sum (lane (k - 32j) % 16); the lanes halved pairwise (l + l + 8,
-  then + 4, + 2, + 1); addmm's bias is added at the end.  Rows of 24 or more terms a row take
-  another kernel (not reproduced: neither this nor the one-row rule per row).
+  then + 4, + 2, + 1); addmm's bias is added at the end.
+* grouped dots (`grouped_dots`): x @ W.t() of 2..15 rows and any number of columns with 24 or
+  more terms a row (k >= 24 m, where the fused chain and the lanes above stop): term j fused
+  into lane j % 16 from +0 (every row alike), then the four groups of four lanes added in turn,
+  ((g0 + g1) + g2) + g3, and their lanes as (l0 + l1) + (l2 + l3); addmm's bias at the end.
+  On two threads MKL splits products of 4 or more rows past about 190,000 multiply-adds
+  otherwise (those stay unclaimed: `_grouped`).
   Found with one huge term and its negation among ones (the terms they swallow give each
   sum's tree) and with a product whose rounding shows whether it was fused into the lane
-  before it (the even and odd rows and outputs differ there).  Measured on one and two threads
-  (identical), with and without bias (F.linear and x @ W.t() + b), operands in torch's own
-  storage: see "Measured coverage" below.
+  before it (the even and odd rows and outputs differ there).  Measured on one and two threads,
+  with and without bias (F.linear and x @ W.t() + b): see "Measured coverage" below.
 * one term with a bias (`_rank_one`: addmm of an (m, 1) by (1, n) product, F.linear of one
   input feature): each entry one fused multiply-add from the bias, float32 and float64, except
   in the matrix-vector kernel's shapes (a one-column result of a row-major A, a one-row result
@@ -47,17 +51,19 @@ Intel (a Xeon with AVX-512):
 Measured coverage: of 1500 random shapes (m, k, n drawn from 1..70 and 100..500, the four
 layouts, ten operand draws each with and without bias) about 1380 (92%) are claimed, all
 exact; of a grid of 840 NN/NT shapes (m up to 32, k 2..64, n up to 32) 690 are claimed, all
-exact.  Two threads (torch's default there) sum these shapes the same way.  Sixteen lanes and
-sixteen-lane dots (every draw exact; each shape drawn as x @ W.t(), F.linear with a bias and
-x @ W.t() + b): one row of 1..8 outputs by every k from 2 to 129 and k 130..2000 in steps of
-37 (1,440 shapes, two draws, 9,000 products per run); one column (mm and mv) of 2..101 rows by
-18..2000 terms (1,239 shapes, two draws, 9,912 products); 2..15 rows by 2 or 3 outputs (the
-lane shapes) with every k from 32 to 24 m - 1 (3,416 shapes, 10,248 products); each on one
-thread and on two (unclaimed there: 704 of the one-column products, which MKL may split); one
-row of 9..257 outputs by 18..2000 terms (252 shapes on two threads, 627 of 756 products
-claimed; 98 on one, all claimed); x or W sliced from rows 1..5 floats wider (1,040 products).  Not reproduced: x @ W.t() of two or more rows and k >= 24 m
-(the fused chain's shapes aside); one-row and one-column sums of more than 2000 terms; other
-one-column results of a row-major A; dot of more than 8 terms.
+exact.  Two threads (torch's default there) sum these shapes the same way.  Sixteen lanes,
+sixteen-lane and grouped dots (every draw exact; each shape drawn as x @ W.t(), F.linear with a
+bias and x @ W.t() + b): one row of 1..8 outputs by every k from 2 to 129 and k 130..2000 in
+steps of 37 (1,440 shapes, two draws, 9,000 products per run); one column (mm and mv) of 2..101
+rows by 18..2000 terms (1,239 shapes, two draws, 9,912 products); 2..15 rows by 2 or 3 outputs
+(the lane shapes) with every k from 32 to 24 m - 1 (3,416 shapes, 10,248 products); 2..15 rows
+by 2..100 outputs and 24 m..3001 terms (2,002 shapes, 6,006 products); each on one thread and
+on two (unclaimed there, as MKL may split them: 704 of the one-column products, 1,605 of the
+grouped ones); one row of 9..257 outputs by 18..2000 terms (252 shapes on two threads, 627 of
+756 products claimed; 98 on one, all claimed); x or W sliced from rows 1..5 floats wider (1,040
+products).  Not reproduced: x @ W.t() of 16 or more rows and k >= 24 m; one-row and
+one-column sums of more than 2000 terms; other one-column results of a row-major A; dot of
+more than 8 terms.
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
@@ -204,6 +210,7 @@ _MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is 
 _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however many it may use
 _INTEL_LANE_DOT_ROWS = 24  # lane_dots holds for x @ W.t() of fewer than 24 terms a row
 _INTEL_SHORT_DOT_K = 2000  # the longest one-row or one-column sum measured in _short_dots
+_INTEL_GROUPED_WORK = 150_000  # grouped_dots on two threads: m * k * n measured whole below this
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
 
 
@@ -389,6 +396,22 @@ def lane_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """MKL's dot kernel on Intel for x @ W.t() shapes the fused chain does not take: each row
     a dot of all K terms in `_alternate_chains`, the even rows in two sets of lanes."""
     return _alternate_chains(a, b, True)
+
+
+def grouped_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MKL's dot kernel on Intel for x @ W.t() of 2..15 rows and at least 24 terms a row: term
+    j fused into lane j % 16 from +0, then the four groups of four lanes added in turn
+    (((g0 + g1) + g2) + g3) and their four lanes as (l0 + l1) + (l2 + l3)."""
+    lanes = _chains(a, b)
+    group = ((lanes[0:4] + lanes[4:8]) + lanes[8:12]) + lanes[12:16]
+    return (group[0] + group[1]) + (group[2] + group[3])
+
+
+def _grouped(m: int, k: int, n: int) -> bool:
+    """Whether `grouped_dots` holds for x @ W.t() of m rows (k >= 24 m) on Intel: up to 15
+    rows, on one thread, or two that leave the product whole (measured: up to 3 rows, or
+    m * k * n up to about 190,000; past it MKL splits it otherwise)."""
+    return 2 <= m <= 15 and (THREADS == 1 or m <= 3 or m * k * n <= _INTEL_GROUPED_WORK)
 
 
 def _intel_rows_whole(m: int, k: int) -> bool:
@@ -600,9 +623,10 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
                 return None
             return out if bias32 is None else out + bias32
         if not _intel_fma_chain(m, k, n, a_row, b_row):
-            if not (a_row and not b_row and k < _INTEL_LANE_DOT_ROWS * m):
+            long = k >= _INTEL_LANE_DOT_ROWS * m
+            if not (a_row and not b_row) or long and not _grouped(m, k, n):
                 return None
-            out = lane_dots(a, b)  # x @ W.t() of two or more rows and columns
+            out = grouped_dots(a, b) if long else lane_dots(a, b)  # x @ W.t(), 2+ rows and columns
             return out if bias32 is None else out + bias32
         if bias32 is not None and (m == 1 or n == 1):  # a matrix-vector kernel: y starts as bias
             return fma_chain(a, b, bias32)
