@@ -16,14 +16,15 @@ Intel (a Xeon with AVX-512):
   which start from it.
 * sixteen lanes (`sixteen_lanes`, `_short_dots`): x @ W.t() with one row or one column of
   outputs (F.linear of one sample, 1-D or one row; mv, addmv, a one-output F.linear), up to
-  2000 terms: the outputs in whole fours start lane 0 from the rounded first term, fuse terms
-  1..16j (the whole sixteens after it) into lane (k - 1) % 16, halve the lanes pairwise, then
-  fuse the remaining terms into fresh lanes whose lane 0 starts from that sum, and halve again;
-  the last one to three outputs set the first term apart, sum terms 1..K-1 as `lane_dots` sums
-  a row (the even outputs in two sets of lanes, the odd ones in one), then add the first term.
-  addmm's (addmv's) bias is added at the end.  On two threads MKL splits the outputs of longer
-  products (the first ceil(count / 2) apart), which moves the last one to three; those are
-  claimed only where the split cannot (`_intel_rows_whole`).
+  50,001 terms (10,000 on two threads): the outputs in whole fours start lane 0 from the
+  rounded first term, fuse terms 1..16j (the whole sixteens after it) into lane (k - 1) % 16,
+  halve the lanes pairwise, then fuse the remaining terms into fresh lanes whose lane 0 starts
+  from that sum, and halve again; the last one to three outputs set the first term apart, sum
+  terms 1..K-1 as `lane_dots` sums a row (the even outputs in two sets of lanes, the odd ones
+  in one), then add the first term.  addmm's (addmv's) bias is added at the end.  On two
+  threads MKL splits the outputs of longer products (the first ceil(count / 2) apart), which
+  moves the last one to three; those are claimed only where the split cannot
+  (`_intel_rows_whole`).
 * dot of at most 8 terms: four lanes without FMA, then (l0 + l1) + (l2 + l3).
 * sixteen-lane dots (`lane_dots`): x @ W.t() of two or more rows and columns that the fused
   chain does not take (2 or 3 columns, or fewer terms than columns when the columns outnumber
@@ -60,10 +61,12 @@ rows by 18..2000 terms (1,239 shapes, two draws, 9,912 products); 2..15 rows by 
 by 2..100 outputs and 24 m..3001 terms (2,002 shapes, 6,006 products); each on one thread and
 on two (unclaimed there, as MKL may split them: 704 of the one-column products, 1,605 of the
 grouped ones); one row of 9..257 outputs by 18..2000 terms (252 shapes on two threads, 627 of
-756 products claimed; 98 on one, all claimed); x or W sliced from rows 1..5 floats wider (1,040
-products).  Not reproduced: x @ W.t() of 16 or more rows and k >= 24 m; one-row and
-one-column sums of more than 2000 terms; other one-column results of a row-major A; dot of
-more than 8 terms.
+756 products claimed; 98 on one, all claimed); one row of 1..17 outputs and one column of 2..30
+rows by 2001..50,001 terms (116 shapes on one thread, 348 products, all claimed; 304 shapes on
+two, 488 of 912 products claimed); x or W sliced from rows 1..5 floats wider (1,040 products).
+Not reproduced: x @ W.t() of 16 or more rows and k >= 24 m; one-row and one-column sums of
+more than 50,001 terms (10,000 on two threads); other one-column results of a row-major A; dot
+of more than 8 terms.
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
@@ -209,7 +212,8 @@ _MAX_WORK = 1 << 25  # M * N * K beyond which the emulation would be too slow (a
 _MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is slower
 _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however many it may use
 _INTEL_LANE_DOT_ROWS = 24  # lane_dots holds for x @ W.t() of fewer than 24 terms a row
-_INTEL_SHORT_DOT_K = 2000  # the longest one-row or one-column sum measured in _short_dots
+_INTEL_SHORT_DOT_K = 50001  # the longest one-row or one-column sum measured in _short_dots
+_INTEL_SPLIT_DOT_K = 10000  # the same on two threads
 _INTEL_GROUPED_WORK = 150_000  # grouped_dots on two threads: m * k * n measured whole below this
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
 
@@ -417,11 +421,14 @@ def _grouped(m: int, k: int, n: int) -> bool:
 def _intel_rows_whole(m: int, k: int) -> bool:
     """Whether m dots of k terms (a one-column result's rows, a one-row result's columns) sum
     as on one thread on Intel: one thread, or two threads that keep the dots whole (measured:
-    up to 17 dots of 2000 terms, up to 50 while m * k <= 25,000, any number while m * k <=
-    4,950), or whose split (the first ceil(m / 2) dots apart, past about 8,000 to 40,000
-    multiply-adds) leaves every dot in the same place within its four as one call does."""
-    return (THREADS == 1 or m <= 17 or (m <= 50 and m * k <= 25000) or m * k <= 4950
-            or (m + 1) // 2 % 4 == 0)
+    up to 30 dots while m * k <= 34,000, up to 50 while m * k <= 25,000, any number while
+    m * k <= 4,950), or whose split (the first ceil(m / 2) dots apart, past about 8,000 to
+    40,000 multiply-adds) leaves every dot in the same place within its four as one call does;
+    up to _INTEL_SPLIT_DOT_K terms (longer sums split otherwise)."""
+    if THREADS == 1:
+        return True
+    return k <= _INTEL_SPLIT_DOT_K and ((m <= 30 and m * k <= 34000) or (
+        m <= 50 and m * k <= 25000) or m * k <= 4950 or (m + 1) // 2 % 4 == 0)
 
 
 def _short_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:

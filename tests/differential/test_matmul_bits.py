@@ -299,7 +299,7 @@ from gradcli.engine.tensor import Tensor
 rng = np.random.default_rng(15)
 def same(ours, theirs, *shape):
     assert ours.data.tobytes() == theirs.numpy().tobytes(), shape
-for k in (18, 31, 32, 33, 47, 64, 100, 129, 385, 1000, 2000):
+for k in (18, 31, 32, 33, 47, 64, 100, 129, 385, 1000, 2000, 4097):
     for n in range(1, 9):  # one sample through a linear layer of n outputs
         x = rng.standard_normal(k).astype(np.float32)
         w = rng.standard_normal((n, k)).astype(np.float32)
@@ -331,7 +331,7 @@ for k in (18, 31, 32, 33, 47, 64, 100, 129, 385, 1000, 2000):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_one_row_or_one_column_of_long_dots_matches_torch_on_intel(threads):
     """A single sample through F.linear (1-D or one row, bias or not) to 1..8 outputs, and mv /
-    addmv / a one-output F.linear of 4..33 rows, summing 18..2000 terms: whole fours of outputs
+    addmv / a one-output F.linear of 4..33 rows, summing 18..4097 terms: whole fours of outputs
     fuse whole sixteens of terms then the rest in fresh lanes, the other outputs alternate two
     sets of lanes and one. Run apart, with torch and gradcli on `threads` threads (two threads
     split long one-column results, which stay unclaimed)."""
