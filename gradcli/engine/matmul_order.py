@@ -18,16 +18,35 @@ Intel (a Xeon with AVX-512):
   one-row or one-column results (MKL's matrix-vector kernel, `_intel_matrix_vector`): one chain
   from the bias however long, on two threads split in halves from 256 terms on, the bias then
   added last.
-* sixteen lanes (`sixteen_lanes`, `_short_dots`): x @ W.t() (and mv) with one row or one
-  column: whole fours of dots with K <= 17 start lane 0 from the first term, the last one to
-  three dots (K <= 32) add it after the lanes; addmm's bias is added at the end.
+* sixteen lanes (`sixteen_lanes`, `_short_dots`): x @ W.t() with one row or one column of
+  outputs (F.linear of one sample, 1-D or one row; mv, addmv, a one-output F.linear), up to
+  50,001 terms (10,000 on two threads): the outputs in whole fours start lane 0 from the
+  rounded first term, fuse terms 1..16j (the whole sixteens after it) into lane (k - 1) % 16,
+  halve the lanes pairwise, then fuse the remaining terms into fresh lanes whose lane 0 starts
+  from that sum, and halve again; the last one to three outputs set the first term apart, sum
+  terms 1..K-1 as `lane_dots` sums a row (the even outputs in two sets of lanes, the odd ones
+  in one), then add the first term.  addmm's (addmv's) bias is added at the end.  On two
+  threads MKL splits the outputs of longer products (the first ceil(count / 2) apart), which
+  moves the last one to three; those are claimed only where the split cannot
+  (`_intel_rows_whole`).
 * dot of at most 8 terms: four lanes without FMA, then (l0 + l1) + (l2 + l3).
 * sixteen-lane dots (`lane_dots`): x @ W.t() of two or more rows and columns that the fused
   chain does not take (2 or 3 columns, or fewer terms than columns when the columns outnumber
-  the rows, below 12), up to 31 terms: term k fused into lane k % 16 from +0, the lanes halved
-  pairwise; addmm's bias is added at the end.  Measured: m 2..19, n 2..19, k 2..31, with and
-  without bias, operands sliced from wider rows (no alignment peel), every draw exact; longer
-  sums of these shapes are not reproduced.
+  the rows, below 12) with fewer than 24 terms a row: the odd rows fuse term k into lane k %
+  16 from +0; the even rows fuse the first sixteen terms of every whole 32 into one set of
+  sixteen lanes and the second sixteen into another, add the sets lane by lane and fuse the
+  remaining terms into that sum (lane (k - 32j) % 16); the lanes halved pairwise (l + l + 8,
+  then + 4, + 2, + 1); addmm's bias is added at the end.
+* grouped dots (`grouped_dots`): x @ W.t() of 2..15 rows and any number of columns with 24 or
+  more terms a row (k >= 24 m, where the fused chain and the lanes above stop): term j fused
+  into lane j % 16 from +0 (every row alike), then the four groups of four lanes added in turn,
+  ((g0 + g1) + g2) + g3, and their lanes as (l0 + l1) + (l2 + l3); addmm's bias at the end.
+  On two threads MKL splits products of 4 or more rows past about 190,000 multiply-adds
+  otherwise (those stay unclaimed: `_grouped`).
+  Found with one huge term and its negation among ones (the terms they swallow give each
+  sum's tree) and with a product whose rounding shows whether it was fused into the lane
+  before it (the even and odd rows and outputs differ there).  Measured on one and two threads,
+  with and without bias (F.linear and x @ W.t() + b): see "Measured coverage" below.
 * one term with a bias (`_rank_one`: addmm of an (m, 1) by (1, n) product, F.linear of one
   input feature): each entry one fused multiply-add from the bias, float32 and float64, except
   in the matrix-vector kernel's shapes (a one-column result of a row-major A, a one-row result
@@ -37,10 +56,22 @@ Intel (a Xeon with AVX-512):
 Measured coverage: of 1500 random shapes (m, k, n drawn from 1..70 and 100..500, the four
 layouts, ten operand draws each with and without bias) about 1380 (92%) are claimed, all
 exact; of a grid of 840 NN/NT shapes (m up to 32, k 2..64, n up to 32) 690 are claimed, all
-exact.  Two threads (torch's default there) sum these shapes the same way.  Not reproduced:
-x @ W.t() of those shapes with more than 31 terms, or k >= 24 m, or one column (row) of
-4 or more rows (columns) with 18 or more terms; other one-column results of a row-major A; dot
-of more than 8 terms; of sums longer than 384 terms, x @ W.t() of fewer than 16 rows.
+exact.  Two threads (torch's default there) sum these shapes the same way.  Sixteen lanes,
+sixteen-lane and grouped dots (every draw exact; each shape drawn as x @ W.t(), F.linear with a
+bias and x @ W.t() + b): one row of 1..8 outputs by every k from 2 to 129 and k 130..2000 in
+steps of 37 (1,440 shapes, two draws, 9,000 products per run); one column (mm and mv) of 2..101
+rows by 18..2000 terms (1,239 shapes, two draws, 9,912 products); 2..15 rows by 2 or 3 outputs
+(the lane shapes) with every k from 32 to 24 m - 1 (3,416 shapes, 10,248 products); 2..15 rows
+by 2..100 outputs and 24 m..3001 terms (2,002 shapes, 6,006 products); each on one thread and
+on two (unclaimed there, as MKL may split them: 704 of the one-column products, 1,605 of the
+grouped ones); one row of 9..257 outputs by 18..2000 terms (252 shapes on two threads, 627 of
+756 products claimed; 98 on one, all claimed); one row of 1..17 outputs and one column of 2..30
+rows by 2001..50,001 terms (116 shapes on one thread, 348 products, all claimed; 304 shapes on
+two, 488 of 912 products claimed); x or W sliced from rows 1..5 floats wider (1,040 products).
+Not reproduced: x @ W.t() of 16 or more rows and k >= 24 m up to 384 terms; one-row and
+one-column sums of more than 50,001 terms (10,000 on two threads); other one-column results of
+a row-major A; dot of more than 8 terms; of sums longer than 384 terms, x @ W.t() of fewer
+than 16 rows outside the grouped dots.
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
@@ -169,7 +200,7 @@ import numpy as np
 
 from gradcli.engine.cascade_sum import THREADS, in_order
 from gradcli.engine.cpu_capability import CAPABILITY, FAMILY, VENDOR
-from gradcli.engine.fma import fma32, fma_accumulate, fused
+from gradcli.engine.fma import fma_accumulate, fused
 
 # MKL dispatches on the CPU vendor: the AMD rules (`_sequential`, `four_lanes`, dot) hold there only
 _AMD = VENDOR == "AuthenticAMD"
@@ -185,7 +216,10 @@ _K_BLOCK = 192  # the longest sum MKL's kernel on AMD takes in one chain
 _MAX_WORK = 1 << 25  # M * N * K beyond which the emulation would be too slow (about 0.1 s)
 _MAX_DOUBLE_WORK = 1 << 20  # the same for float64, whose fused multiply-add is slower
 _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however many it may use
-_INTEL_LANE_DOT_K = 31  # the longest x @ W.t() sum measured in lane_dots on Intel
+_INTEL_LANE_DOT_ROWS = 24  # lane_dots holds for x @ W.t() of fewer than 24 terms a row
+_INTEL_SHORT_DOT_K = 50001  # the longest one-row or one-column sum measured in _short_dots
+_INTEL_SPLIT_DOT_K = 10000  # the same on two threads
+_INTEL_GROUPED_WORK = 150_000  # grouped_dots on two threads: m * k * n measured whole below this
 _INTEL_K_BLOCK = 384  # the longest sum MKL's kernel on Intel takes in one chain
 _INTEL_THREADED_WORK = 192_000  # multiply-adds past which two threads split a long sum there
 _INTEL_THREADED_MATRIX_VECTOR = 256  # the shortest one-row or one-column sum two threads split
@@ -357,46 +391,118 @@ def blocked_batch(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None
     return blocked_fma_chain(a, b, None if bias is None else np.asarray(bias, np.float32))
 
 
+def _chains(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+    """Sixteen lanes (16, m, n) of a @ b: term j (a's column j times b's row j) fused in turn
+    into lane j % 16, from `start` (else +0)."""
+    if not a.shape[1]:
+        return np.zeros((16, a.shape[0], b.shape[1]), np.float32) if start is None else start
+    pad = -a.shape[1] % 16  # zero terms leave a lane as it is
+    terms_a = np.pad(a.T, ((0, pad), (0, 0))).reshape(-1, 16, a.shape[0], 1)
+    terms_b = np.pad(b, ((0, pad), (0, 0))).reshape(-1, 16, 1, b.shape[1])
+    return fma_accumulate(terms_a, terms_b, start)
+
+
+def _paired_chains(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`_chains` with two sets of lanes: in each whole 32 terms the first 16 go to one set and
+    the second 16 to the other, the sets are added lane by lane, and the terms left after the
+    last whole 32 are fused into that sum."""
+    whole = a.shape[1] // 32 * 32
+    if not whole:
+        return _chains(a, b)
+    pair = fma_accumulate(a.T[:whole].reshape(-1, 2, 16, a.shape[0], 1),
+                          b[:whole].reshape(-1, 2, 16, 1, b.shape[1]))
+    return _chains(a[:, whole:], b[whole:], pair[0] + pair[1])
+
+
+def _alternate_chains(a: np.ndarray, b: np.ndarray, rows: bool) -> np.ndarray:
+    """MKL's dot kernel on Intel over outputs along the rows of a (`rows`) or the columns of
+    b: the even outputs in `_paired_chains`, the odd ones in one set (`_chains`), halved."""
+    out = np.empty((a.shape[0], b.shape[1]), np.float32)
+    if rows:
+        out[0::2] = _halve(_paired_chains(a[0::2], b))
+        if len(out) > 1:
+            out[1::2] = _halve(_chains(a[1::2], b))
+    else:
+        out[:, 0::2] = _halve(_paired_chains(a, b[:, 0::2]))
+        if out.shape[1] > 1:
+            out[:, 1::2] = _halve(_chains(a, b[:, 1::2]))
+    return out
+
+
+def _lane_zero(value: np.ndarray) -> np.ndarray:
+    lanes = np.zeros((16,) + value.shape, np.float32)
+    lanes[0] = value
+    return lanes
+
+
 def sixteen_lanes(a: np.ndarray, b: np.ndarray, first_in_lane: bool = False) -> np.ndarray:
-    """MKL's short dot kernel on Intel: terms 1..K-1 fused into 16 lanes (lane (k - 1) % 16),
-    the lanes halved pairwise (l + l + 8, then + 4, + 2, + 1), then the rounded first term added;
-    `first_in_lane` (its four-at-a-time variant): lane 0 starts from that term instead."""
-    lanes = np.zeros((16, a.shape[0], b.shape[1]), np.float32)
+    """MKL's short dot kernel on Intel (one row or one column of outputs): the rounded first
+    term set apart, terms 1..K-1 in `_alternate_chains` (outputs counted along a one-column
+    result's rows, else along the columns), then the first term added.  `first_in_lane` (its
+    four-at-a-time variant): lane 0 starts from the first term, terms 1..16j (whole sixteens)
+    are fused into lane (k - 1) % 16 and halved, then the remaining terms go into fresh lanes
+    whose lane 0 starts from that sum, halved again."""
+    k = a.shape[1]
     first = a[:, :1] * b[:1, :]
     if first_in_lane:
-        lanes[0] = first
-    for i in range(1, a.shape[1]):
-        lane = (i - 1) % 16
-        lanes[lane] = fma32(a[:, i:i + 1], b[i:i + 1, :], lanes[lane])
-    for half in (8, 4, 2, 1):
-        lanes = lanes[:half] + lanes[half:]
-    return lanes[0] if first_in_lane else lanes[0] + first
+        whole = (k - 1) // 16 * 16 + 1
+        head = _halve(_chains(a[:, 1:whole], b[1:whole], _lane_zero(first)))
+        return _halve(_chains(a[:, whole:], b[whole:], _lane_zero(head)))
+    rows = b.shape[1] == 1 and a.shape[0] > 1
+    return _alternate_chains(a[:, 1:], b[1:], rows) + first
 
 
 def lane_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """MKL's dot kernel on Intel for x @ W.t() shapes the fused chain does not take: term k
-    fused into lane k % 16 (from +0), the lanes halved pairwise (l + l + 8, then + 4, + 2, + 1)."""
-    lanes = np.zeros((16, a.shape[0], b.shape[1]), np.float32)
-    for i in range(a.shape[1]):
-        lanes[i % 16] = fma32(a[:, i:i + 1], b[i:i + 1, :], lanes[i % 16])
-    for half in (8, 4, 2, 1):
-        lanes = lanes[:half] + lanes[half:]
-    return lanes[0]
+    """MKL's dot kernel on Intel for x @ W.t() shapes the fused chain does not take: each row
+    a dot of all K terms in `_alternate_chains`, the even rows in two sets of lanes."""
+    return _alternate_chains(a, b, True)
+
+
+def grouped_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MKL's dot kernel on Intel for x @ W.t() of 2..15 rows and at least 24 terms a row: term
+    j fused into lane j % 16 from +0, then the four groups of four lanes added in turn
+    (((g0 + g1) + g2) + g3) and their four lanes as (l0 + l1) + (l2 + l3)."""
+    lanes = _chains(a, b)
+    group = ((lanes[0:4] + lanes[4:8]) + lanes[8:12]) + lanes[12:16]
+    return (group[0] + group[1]) + (group[2] + group[3])
+
+
+def _grouped(m: int, k: int, n: int) -> bool:
+    """Whether `grouped_dots` holds for x @ W.t() of m rows (k >= 24 m) on Intel: up to 15
+    rows, on one thread, or two that leave the product whole (measured: up to 3 rows, or
+    m * k * n up to about 190,000; past it MKL splits it otherwise)."""
+    return 2 <= m <= 15 and (THREADS == 1 or m <= 3 or m * k * n <= _INTEL_GROUPED_WORK)
+
+
+def _intel_rows_whole(m: int, k: int) -> bool:
+    """Whether m dots of k terms (a one-column result's rows, a one-row result's columns) sum
+    as on one thread on Intel: one thread, or two threads that keep the dots whole (measured:
+    up to 30 dots while m * k <= 34,000, up to 50 while m * k <= 25,000, any number while
+    m * k <= 4,950), or whose split (the first ceil(m / 2) dots apart, past about 8,000 to
+    40,000 multiply-adds) leaves every dot in the same place within its four as one call does;
+    up to _INTEL_SPLIT_DOT_K terms (longer sums split otherwise)."""
+    if THREADS == 1:
+        return True
+    return k <= _INTEL_SPLIT_DOT_K and ((m <= 30 and m * k <= 34000) or (
+        m <= 50 and m * k <= 25000) or m * k <= 4950 or (m + 1) // 2 % 4 == 0)
 
 
 def _short_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-    """x @ W.t() with one row or one column on Intel: dots four at a time (sums of at most 17
-    terms) then the last one to three alone (at most 32 terms), or None where unmeasured."""
+    """x @ W.t() with one row or one column on Intel: whole fours of dots (`sixteen_lanes`'
+    first_in_lane), then the last one to three; None where unmeasured (more than
+    _INTEL_SHORT_DOT_K terms, or dots that two threads may split)."""
     m, k = a.shape
     n = b.shape[1]
     count = max(m, n)
     quads = count - count % 4
-    if k > (17 if quads else 32):
+    if k > _INTEL_SHORT_DOT_K or not _intel_rows_whole(count, k):
         return None
     if not quads:
         return sixteen_lanes(a, b)
     rest = (a[quads:], b) if n == 1 else (a, b[:, quads:])
     block = sixteen_lanes(a[:quads], b, True) if n == 1 else sixteen_lanes(a, b[:, :quads], True)
+    if quads == count:
+        return block
     return np.concatenate([block, sixteen_lanes(*rest)], axis=0 if n == 1 else 1)
 
 
@@ -580,9 +686,10 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
                 return None
             return out if bias32 is None else out + bias32
         if not _intel_fma_chain(m, k, n, a_row, b_row):
-            if not (a_row and not b_row and k <= _INTEL_LANE_DOT_K):
+            long = k >= _INTEL_LANE_DOT_ROWS * m
+            if not (a_row and not b_row) or long and not _grouped(m, k, n):
                 return None
-            out = lane_dots(a, b)  # x @ W.t() of two or more rows and columns
+            out = grouped_dots(a, b) if long else lane_dots(a, b)  # x @ W.t(), 2+ rows and columns
             return out if bias32 is None else out + bias32
         if m == 1 or n == 1:
             return _intel_matrix_vector(a, b, bias32)
