@@ -21,6 +21,7 @@ _MODULES = {
     **dict.fromkeys(("exp", "log", "log2", "log10"), ("vml_avx512_exp_log",)),
     **dict.fromkeys(("sin", "cos"), ("vml_avx512_sincos", "vml_avx512_tan_double_trig")),
     "tan": ("vml_avx512_tan_double_trig",),
+    **dict.fromkeys(("asin", "acos", "atan"), ("vml_avx512_inverse_trig",)),
 }
 
 
