@@ -328,6 +328,18 @@ def _acos(x: np.ndarray) -> np.ndarray:
     or pi (x < 0, low part l) above, and r the root's correction above (else 0),
     acos x = c + ((m - r)*p(z) + (l - r) + m), the bracket taking x's sign."""
     a, y, z, p, s, root = _asin_parts(x)
+    constant, low, sign, m, root = acos_terms(x, a, y, z, s, root)
+    out = (m - root) * p
+    out += low - root
+    out += m
+    out.view(np.uint32)[...] ^= sign
+    out += constant
+    return out
+
+
+def acos_terms(x, a, y, z, s, root) -> tuple[np.ndarray, ...]:
+    """acos's pieces from asin's (MKL's AMD and AVX-512 kernels alike): the constant c and its
+    low part l (x's sign put in), x's sign bit, m and the root's correction r."""
     big = ~(z < y)
     negative = big & ~(z < x)
     zero = np.float32(0)
@@ -335,14 +347,7 @@ def _acos(x: np.ndarray) -> np.ndarray:
     low = np.where(big, np.where(negative, _PI_FLOAT[1], zero), _HALF_PI_FLOAT[1])
     sign = x.view(np.uint32) & _SIGN
     low.view(np.uint32)[...] ^= sign
-    m = np.where(big, s, -a)
-    root = np.where(big, root, zero)
-    out = (m - root) * p
-    out += low - root
-    out += m
-    out.view(np.uint32)[...] ^= sign
-    out += constant
-    return out
+    return constant, low, sign, np.where(big, s, -a), np.where(big, root, zero)
 
 
 # ---- erf: erf(c) from a table plus erf'(c)*(|x| - c)*(1 + a polynomial), c = |x| to 1/256 -------

@@ -14,8 +14,8 @@ from typing import Callable
 import numpy as np
 
 from gradcli.engine.fma import fma32
-from gradcli.engine.vml import (_ASIN_POLY, _ASIN_ROOT, _HALF_PI_FLOAT, _KEEP_11, _PI_FLOAT, _SIGN,
-                                _TINY, _bits_kept, _f32, _within)
+from gradcli.engine.vml import (_ASIN_POLY, _ASIN_ROOT, _HALF_PI_FLOAT, _KEEP_11, _SIGN,
+                                _TINY, _bits_kept, _f32, _within, acos_terms)
 
 # ---- asin and acos: vml.py's, with fused multiply-adds and the root's estimate cut to 13 bits ----
 _KEEP_13 = np.uint32(0xFFFFF800)
@@ -65,15 +65,7 @@ def _acos(x: np.ndarray) -> np.ndarray:
     and c = 0 (x >= 0) or pi (x < 0, low part l) above, and r the root's correction above (else
     0), acos x = c + (m*p(z) less r*p(z) + (l - r) + m), the bracket taking x's sign."""
     a, y, z, p, s, root = _parts(x)
-    big = ~(z < y)
-    negative = big & ~(z < x)
-    zero = np.float32(0)
-    constant = np.where(big, np.where(negative, _PI_FLOAT[0], zero), _HALF_PI_FLOAT[0])
-    low = np.where(big, np.where(negative, _PI_FLOAT[1], zero), _HALF_PI_FLOAT[1])
-    sign = x.view(np.uint32) & _SIGN
-    low.view(np.uint32)[...] ^= sign
-    m = np.where(big, s, -a)
-    root = np.where(big, root, zero)
+    constant, low, sign, m, root = acos_terms(x, a, y, z, s, root)
     out = fma32(p, m - root, low - root) + m
     out.view(np.uint32)[...] ^= sign
     out += constant

@@ -16,25 +16,14 @@ from typing import Callable
 import numpy as np
 
 from gradcli.engine.fma import fma32, fma64
+from gradcli.engine.vml import _HALF_PI, _INV_PI, _PI_HIGH, _PI_LOW, _SHIFTER, _SIGN, _f32
+from gradcli.engine.vml import _SIN_LIMIT as _LIMIT
+from gradcli.engine.vml import _SIN_POLY as _POLY
 
-
-def _f32(bits: int) -> np.float32:
-    return np.uint32(bits).view(np.float32)
-
-
-_SIGN = np.uint32(0x80000000)
 
 # ---- |x| up to 10000: the argument reduced by multiples of pi in double, an odd polynomial --------
-_INV_PI = _f32(0x3EA2F983)
-_SHIFTER = _f32(0x4B400000)  # 1.5 * 2**23: adding it rounds to an integer, kept in the low bits
-_HALF_PI = _f32(0x3FC90FDB)
+# (the constants of MKL's AMD kernels, which these share; past 10000, the reduction in integers)
 _HALF = _f32(0x3F000000)
-_PI_HIGH = float.fromhex("0x1.921fb54440000p+1")
-_PI_LOW = float.fromhex("0x1.68c234c4c6629p-38")
-_POLY = tuple(float.fromhex(h) for h in (
-    "0x1.5dbdf0e4c7deep-19", "-0x1.9f6ffeea73463p-13", "0x1.110ed3804ca96p-7",
-    "-0x1.55554bc836587p-3"))
-_LIMIT = _f32(0x461C4000)  # 10000: past it, the reduction in integers
 
 
 def _plain(a, b, c):
@@ -110,12 +99,12 @@ def _turn_table(cosine: bool) -> np.ndarray:
     return np.roll(table, -64 if cosine else 0, axis=0).view(np.float32)
 
 
-def _big(x: np.ndarray, cosine: bool) -> np.ndarray:
-    """sSin / sCos past 10000: x's significand (a high 8 and a low 16 bits) times the 96 bits of
-    1/(2*pi) its exponent picks, in 16-bit pieces summed in 32-bit integers as the kernels do,
-    gives x/(2*pi) modulo 1 as three floats of 23, 23 and 18 bits (x's sign); the nearest 256th
-    j of a turn split off, the rest times 2*pi is r = rh + rl, and sin(2*pi*j/256 + r) (cos) is
-    the table's sin s and cos c = c0 + c1 combined with r's polynomials by fma."""
+def reduce_turns(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x/(2*pi) modulo 1 as MKL's AVX-512 sin, cos and tan reduce a large float: x's significand
+    (a high 8 and a low 16 bits) times the 96 bits of 1/(2*pi) its exponent picks, in 16-bit
+    pieces summed in 32-bit integers, gives three floats of 23, 23 and 18 bits (x's sign); the
+    nearest 256th of a turn is split off by the shifter (t, its count in t's low bits) and the
+    rest times 2*pi (in two parts, fused) is rh + rl."""
     bits = x.view(np.uint32)
     w0, w1, w2 = _words()[(bits >> np.uint32(23)) & np.uint32(0xFF)].T
     high = ((bits >> np.uint32(16)) & np.uint32(0x7F)) | np.uint32(0x80)
@@ -147,6 +136,14 @@ def _big(x: np.ndarray, cosine: bool) -> np.ndarray:
     rl = fma32(_TWO_PI[0], hi, -rh)
     rl = fma32(_TWO_PI[1], hi, rl)
     rl = fma32(_TWO_PI[0], lo, rl)
+    return t, rh, rl
+
+
+def _big(x: np.ndarray, cosine: bool) -> np.ndarray:
+    """sSin / sCos past 10000: x reduced to j/256 of a turn and r = rh + rl (`reduce_turns`);
+    sin(2*pi*j/256 + r) (cos) is the table's sin s and cos c = c0 + c1 combined with r's
+    polynomials by fma."""
+    t, rh, rl = reduce_turns(x)
     r2 = rh * rh
     c0, s, s_low, c1 = _turn_table(cosine)[t.view(np.uint32) & np.uint32(0xFF)].T
     c = fma32(-rh, s, c0 + c1)

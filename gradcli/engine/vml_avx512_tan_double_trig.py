@@ -15,6 +15,7 @@ import numpy as np
 
 from gradcli.engine.avx512_estimates import rcp14
 from gradcli.engine.fma import fma32, fma64
+from gradcli.engine.vml_avx512_sincos import reduce_turns
 from gradcli.engine.vml_double import _gathered
 
 _U32 = np.uint32
@@ -211,53 +212,15 @@ _TAN_LOW = _floats(  # the rest of tan(k*pi/32)
 _TAN_POLY = (_f32(0x3E08B888), _f32(0x3EAAAAA6))  # (tan r - r) / r**3 in r**2
 _TAN_LIMIT = _f32(0x46010000)  # |x| past 8256: the large reduction
 _ONE = np.float32(1)
-_LOW_HALF = _U32(0xFFFF)
-_TAN_TWO_PI = (_f32(0x40C90FDB), _f32(0xB43BBD2E))  # 2*pi in two parts
 _TAN_TWO_PI_256 = (_f32(0x3CC90FDB), _f32(0xB03BBD2E))  # 2*pi / 256 in two parts
-_TAN_TURN_SHIFTER = _f32(0x47400000)  # 1.5 * 2**15: adding it rounds to a multiple of 2**-8
 
 
 def _tan_large(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The kernel's reduction of |x| past 8256: x's 24-bit significand (in 8- and 16-bit parts)
-    times the table's 96 bits for x's exponent, in 16-bit partial products (the lowest ones and
-    the low halves of the next left out), gives x / (2*pi) less whole turns as 64 bits; their
-    top 23 bits as 1.f (x's sign) round to n/256 turns (n mod 256) by the shifter, the rest as
-    floats (23, 23 and 18 bits) summed in two parts and times 2*pi (in two parts, fused) give
-    the angle a + a_low; the row is k = (n + 2, less 1 if a < 0) // 4 (n mod 32), m = n - 4k,
-    r = a + m*2*pi/256 and c = its rounding error + m*(2*pi/256's rest) + a_low."""
-    bits = x.view(_U32)
-    w0, w1, w2 = (column.take(((bits >> _U32(23)) & _U32(0xFF)).astype(np.intp))
-                  for column in _turn_table(_U32, 54))
-    top = ((bits >> _U32(16)) & _U32(0x7F)) | _U32(0x80)
-    low = bits & _LOW_HALF
-    w0_low, w1_low = w0 & _LOW_HALF, w1 & _LOW_HALF
-    w1_high, w2_high = w1 >> _U32(16), w2 >> _U32(16)
-    fifth = (w0 >> _U32(16)) * bits + w0 * top
-    product = w1_low * low
-    third = (product >> _U32(16)) + w1_low * top + ((w1_high * low) & _LOW_HALF)
-    second = ((product & _LOW_HALF) + w2_high * top
-              + (((w2_high * low) >> _U32(16)) + (((w2 & _LOW_HALF) * top) >> _U32(16))))
-    product = w0_low * low
-    fourth = (product & _LOW_HALF) + w1_high * top + ((w1_high * low) >> _U32(16))
-    third += second >> _U32(16)
-    fourth += third >> _U32(16)
-    high = (((fifth << _U32(16)) + product) & _U32(0xFFFF0000)) + fourth
-    sign = bits & _U32(0x80000000)
-    turns = (sign | _U32(0x3F800000) | (high >> _U32(9))).view(np.float32)
-    shifted = turns + _TAN_TURN_SHIFTER
-    turns -= shifted - _TAN_TURN_SHIFTER
-    scale = sign | _U32(0x34000000)
-    middle = (scale | ((fourth << _U32(14)) & _U32(0x007FC000)) | ((third & _LOW_HALF) >> _U32(2))
-              ).view(np.float32) - scale.view(np.float32)
-    scale = sign | _U32(0x28800000)
-    last = (scale | ((((third << _U32(16)) | (second & _LOW_HALF)) << _U32(5)) & _U32(0x007FFFE0))
-            ).view(np.float32) - scale.view(np.float32)
-    head = turns + middle
-    tail = (middle + (turns - head)) + last
-    angle = head * _TAN_TWO_PI[0]
-    angle_low = fma32(_TAN_TWO_PI[0], head, -angle)
-    angle_low = fma32(_TAN_TWO_PI[1], head, angle_low)
-    angle_low = fma32(_TAN_TWO_PI[0], tail, angle_low)
+    """The kernel's reduction of |x| past 8256, sin's and cos's (`reduce_turns`): n/256 turns
+    (n mod 256) and the angle a + a_low left; the row is k = (n + 2, less 1 if a < 0) // 4
+    (n mod 32), m = n - 4k, r = a + m*2*pi/256 and c = its rounding error + m*(2*pi/256's
+    rest) + a_low."""
+    shifted, angle, angle_low = reduce_turns(x)
     n = (shifted.view(_U32) & _U32(0xFF)).view(np.int32)
     k = n + 2 + (angle.view(np.int32) >> 31)
     m = (n - (k & -4)).astype(np.float32)
