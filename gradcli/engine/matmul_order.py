@@ -29,7 +29,8 @@ Intel (a Xeon with AVX-512):
   threads MKL splits the outputs of longer products (the first ceil(count / 2) apart), which
   moves the last one to three; those are claimed only where the split cannot
   (`_intel_rows_whole`).
-* dot of at most 8 terms: four lanes without FMA, then (l0 + l1) + (l2 + l3).
+* dot (`_intel_float_dot`, MKL's AVX-512 sdot): four accumulators of sixteen fused lanes, the
+  sixteens of each 64 terms in turn, the rest into the first two; the lanes summed pairwise.
 * sixteen-lane dots (`lane_dots`): x @ W.t() of two or more rows and columns that the fused
   chain does not take (2 or 3 columns, or fewer terms than columns when the columns outnumber
   the rows, below 12) with fewer than 24 terms a row: the odd rows fuse term k into lane k %
@@ -70,7 +71,7 @@ rows by 2001..50,001 terms (116 shapes on one thread, 348 products, all claimed;
 two, 488 of 912 products claimed); x or W sliced from rows 1..5 floats wider (1,040 products).
 Not reproduced: x @ W.t() of 16 or more rows and k >= 24 m up to 384 terms; one-row and
 one-column sums of more than 50,001 terms (10,000 on two threads); other one-column results of
-a row-major A; dot of more than 8 terms; of sums longer than 384 terms, x @ W.t() of fewer
+a row-major A; dot of more than 8000 terms on two threads; of sums longer than 384 terms, x @ W.t() of fewer
 than 16 rows outside the grouped dots.
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
@@ -200,7 +201,7 @@ import numpy as np
 
 from gradcli.engine.cascade_sum import THREADS, in_order
 from gradcli.engine.cpu_capability import CAPABILITY, FAMILY, VENDOR
-from gradcli.engine.fma import fma_accumulate, fused
+from gradcli.engine.fma import fma32, fma_accumulate, fused
 
 # MKL dispatches on the CPU vendor: the AMD rules (`_sequential`, `four_lanes`, dot) hold there only
 _AMD = VENDOR == "AuthenticAMD"
@@ -221,6 +222,7 @@ _INTEL_SHORT_DOT_K = 50001  # the longest one-row or one-column sum measured in 
 _INTEL_SPLIT_DOT_K = 10000  # the same on two threads
 _INTEL_GROUPED_WORK = 150_000  # grouped_dots on two threads: m * k * n measured whole below this
 _INTEL_K_BLOCK = 384  # the longest sum MKL's kernel on Intel takes in one chain
+_INTEL_FLOAT_DOT_ONE_THREAD = 8000  # sdot's terms on Intel measured on two threads as on one
 _INTEL_THREADED_WORK = 192_000  # multiply-adds past which two threads split a long sum there
 _INTEL_THREADED_MATRIX_VECTOR = 256  # the shortest one-row or one-column sum two threads split
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
@@ -861,8 +863,10 @@ def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.n
     float32 on AMD: sequential for two or three terms; for 4, 8 or 16 terms four lanes (lane l
     sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3); on Zen 5 any
     length, `_float_dot`, and with an operand whose elements are not adjacent (a matrix's
-    column) sequential, on one thread or two up to 5000 terms (measured).  Intel, up to 8 terms: the same lanes, then (l0 + l1) + (l2 + l3).
-    float64 on Zen 5: `_double_dot`."""
+    column) sequential, on one thread or two up to 5000 terms (measured).  float32 on Intel,
+    both operands contiguous: `_intel_float_dot` (read from MKL's AVX-512 sdot; measured bit
+    for bit on 1..200 terms and up to 100,000 on one thread, and up to 8000 on two, which split
+    longer sums).  float64 on Zen 5: `_double_dot`."""
     k = x.shape[0]
     if x.dtype == y.dtype == np.float64:
         exact = _AMD_ZEN5 and k >= 2 and not (offsets[0] % 2 or offsets[1] % 2)
@@ -874,16 +878,43 @@ def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.n
     if (_AMD_ZEN5 and k >= 4 and x.dtype == y.dtype == np.float32 and offsets == (0, 0)
             and (THREADS == 1 or k <= _FLOAT_DOT_ONE_THREAD)):
         return _float_dot(x * y)
-    if x.dtype != np.float32 or y.dtype != np.float32 or k not in (
-            (2, 3, 4, 8, 16) if _AMD else range(2, 9)):
+    if (not _AMD and x.dtype == y.dtype == np.float32 and not strided and k >= 2
+            and (THREADS == 1 or k <= _INTEL_FLOAT_DOT_ONE_THREAD)):
+        return _intel_float_dot(x, y)
+    if x.dtype != np.float32 or y.dtype != np.float32 or k not in (2, 3, 4, 8, 16) or not _AMD:
         return None
     if _AMD and k < 4:
+        return sequential(x[None, :], y[:, None])[0, 0]
+    if k < 4:
         return sequential(x[None, :], y[:, None])[0, 0]
     lanes = np.zeros(4, np.float32)
     for row in np.pad(x * y, (0, -k % 4)).reshape(-1, 4):
         lanes += row
-    if _AMD:
-        return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
+    return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
+
+
+def _intel_float_dot(x: np.ndarray, y: np.ndarray) -> np.float32:
+    """MKL's sdot on Intel (AVX-512, both operands contiguous): four accumulators of sixteen
+    lanes; the four sixteens of each whole 64 terms fused into accumulators 0..3 in turn; of the
+    rest, a 32 into accumulators 0 and 1, a 16 into accumulator 0, then the last k % 16 terms
+    into accumulator 0's first lanes; then (a2 + a3) + (a0 + a1) lane by lane, lane i + lane
+    i + 8, then i + (i + 4), then (l0 + l1) + (l2 + l3)."""
+    k = len(x)
+    whole = k // 64 * 64
+    acc = np.zeros((4, 16), np.float32)
+    if whole:
+        acc = fma_accumulate(x[:whole].reshape(-1, 4, 16), y[:whole].reshape(-1, 4, 16))
+    start = whole
+    for size, target in ((32, (0, 1)), (16, (0,))):
+        if k - start >= size:
+            part = slice(start, start + size)
+            acc[list(target)] = fma32(x[part].reshape(-1, 16), y[part].reshape(-1, 16), acc[list(target)])
+            start += size
+    if start < k:
+        acc[0, :k - start] = fma32(x[start:], y[start:], acc[0, :k - start])
+    lanes = (acc[2] + acc[3]) + (acc[0] + acc[1])
+    lanes = lanes[:8] + lanes[8:]
+    lanes = lanes[:4] + lanes[4:]
     return np.float32((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
 
 

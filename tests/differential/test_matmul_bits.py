@@ -651,6 +651,10 @@ for m, k, n in ((2, 400, 3), (16, 784, 128), (64, 784, 128), (8, 1001, 16), (3, 
                     claimed += 1
                     assert ours.tobytes() == theirs.tobytes(), (m, k, n, a_t, b_t, with_bias)
 assert claimed >= 110, claimed
+for k in (2, 9, 17, 63, 64, 65, 100, 129, 1000, 4097, 8000):
+    x, y = rng.standard_normal(k).astype(np.float32), rng.standard_normal(k).astype(np.float32)
+    theirs = torch.dot(torch.empty(k).copy_(torch.from_numpy(x)), torch.empty(k).copy_(torch.from_numpy(y)))
+    assert np.float32(matmul_order.dot(x, y)).tobytes() == theirs.numpy().tobytes(), k
 """
 
 
@@ -661,6 +665,16 @@ def test_sums_past_384_terms_take_intels_blocks(threads):
     B of 192 columns or more: chains of 384 throughout); two threads split a long sum of a large
     product in halves, each blocked that way, the first from the bias. One-row and one-column
     results: one chain from the bias, on two threads halves from 256 terms on, the bias added
-    last. Four layouts, bias or not, operands in torch's own storage; run apart, with torch and
-    gradcli on `threads` threads."""
+    last; torch.dot of up to 8000 terms. Four layouts, bias or not, operands in torch's own
+    storage; run apart, with torch and gradcli on `threads` threads."""
     _run_apart(_INTEL_LONG_SUMS, threads, timeout=300)
+
+
+@pytest.mark.skipif(AMD, reason="MKL's AVX-512 sdot runs on Intel")
+def test_dot_of_any_length_takes_sdots_lanes_on_intel():
+    """torch.dot, x @ y of 1-D tensors and inner: four accumulators of sixteen fused lanes."""
+    rng = np.random.default_rng(31)
+    for k in list(range(1, 140)) + [255, 256, 257, 1000, 4096, 20000]:
+        x, y = rng.standard_normal(k).astype(np.float32), rng.standard_normal(k).astype(np.float32)
+        ours = F.dot(Tensor(x, dtypes.float32), Tensor(y, dtypes.float32))
+        assert _bits_equal(ours, torch.dot(_aligned(x), _aligned(y))), k
