@@ -740,24 +740,24 @@ def unary(name: str, rounded: Callable[[np.ndarray], np.ndarray]):
         return rounded
 
     def emulated(a: np.ndarray) -> np.ndarray:
-        if a.ndim == 0:  # (NumPy's ufuncs give 0-d arrays back as scalars)
-            return emulated(a.reshape(1)).reshape(())
+        """The kernel over `a`'s elements in order (as one vector of lanes, whatever its shape:
+        a 0-d one too, which NumPy's ufuncs would give back as a scalar)."""
+        lanes = a.reshape(-1)
         kernel, fast, rare = _single_kernel(name)
         with np.errstate(all="ignore"):  # (the slow lanes' garbage is replaced below)
-            out = kernel(a)
-        slow = ~fast(a)
+            out = kernel(lanes)
+        slow = ~fast(lanes)
         if slow.any():
-            out[slow] = rounded(a[slow]) if rare is None else rare(a[slow], rounded)
-        return out
+            out[slow] = rounded(lanes[slow]) if rare is None else rare(lanes[slow], rounded)
+        return out.reshape(a.shape)
 
     def emulated_double(a: np.ndarray) -> np.ndarray:
-        if a.ndim == 0:
-            return emulated_double(a.reshape(1)).reshape(())
-        out, fast = _double_kernel(name)(a)
+        lanes = a.reshape(-1)
+        out, fast = _double_kernel(name)(lanes)
         if not fast.all():
             slow = ~fast
-            out[slow] = rounded(a[slow])
-        return out
+            out[slow] = rounded(lanes[slow])
+        return out.reshape(a.shape)
 
     def forward(a):
         if type(a) in (np.float32, np.float64):  # (a 0-d result NumPy gave back as a scalar)

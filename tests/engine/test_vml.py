@@ -32,12 +32,14 @@ def test_op_gives_torchs_recorded_bits(name, dtype):
 
 
 @pytest.mark.parametrize(("name", "dtype"), REPLAYED)
-def test_zero_dim_strided_and_transposed_inputs_give_the_same_bits(name, dtype):
+def test_zero_dim_strided_transposed_and_stacked_inputs_give_the_same_bits(name, dtype):
     values = inputs(name, 50, 1, dtype)
     whole = getattr(F, name)(Tensor(values, DTYPES[dtype])).data
     strided = getattr(F, name)(Tensor(values[::2], DTYPES[dtype])).data
     single = getattr(F, name)(Tensor(values[3].reshape(()), DTYPES[dtype])).data
     rows = getattr(F, name)(Tensor(values[:50].reshape(5, 10).T, DTYPES[dtype])).data
+    grid = getattr(F, name)(Tensor(values[:50].reshape(5, 2, 5), DTYPES[dtype])).data
     assert rows.tobytes() == whole[:50].reshape(5, 10).T.tobytes()
+    assert grid.shape == (5, 2, 5) and grid.tobytes() == whole[:50].tobytes()
     assert strided.tobytes() == whole[::2].tobytes()
     assert single.shape == () and single.tobytes() == whole[3].tobytes()
