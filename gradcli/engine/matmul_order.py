@@ -157,6 +157,31 @@ three draws each, exact; vectors starting an odd number of elements into their s
 otherwise (not reproduced: embedding_bag's rows pass their offsets, gradcli does not see a
 slice's).
 
+float64 on Intel (dgemm, `_intel_double`; operands in torch's own 64-byte aligned storage):
+every entry fused chains in k order, as sgemm's, with blocks by B's layout:
+
+* B row-major (NN, TN) of two or more rows and columns: `_intel_k_blocks` (one chain up to 384
+  terms, halves up to 768, then chains of 384 and the rest halved), the blocks' sums added in
+  turn to addmm's bias; on two threads a sum of more than 768 terms in a product of more than
+  96,000 multiply-adds (half sgemm's bound) is split in halves, each blocked as
+  `_intel_k_blocks(half, True)`, the first from the bias.  Two rows of a row-major A (NN): one
+  chain from the bias however long, on one and two threads.
+* B column-major (NT, TT): blocks of 192 (`_intel_double_column_blocks`: one chain up to 192
+  terms, halves up to 384, then chains of 192 and the rest halved), summed as above.  Claimed
+  for x @ W.t() of 4 or more rows (16 or more terms at 4), TT of 8 or more rows or 40 or more
+  terms, up to 100 columns, and on two threads only up to 80,000 multiply-adds (larger ones
+  split their sums otherwise, with the bias in an order not found); x @ W.t() of 2 or 3 rows
+  and TT of fewer rows and terms take other kernels (not reproduced).
+* one-row results of a row-major B and one-column results of a column-major A (the
+  matrix-vector kernel): one chain from the bias however long; two threads split sums of more
+  than 100 terms of the larger products (in halves, the bias last: 1 x 240 x 12, 33 x 200 x 1,
+  1 x 1000 x 3; not reproduced), so there only up to 100 terms, or up to 250 terms in at most
+  2,688 multiply-adds, are claimed.  One-row x @ W.t() and one-column results of a row-major A
+  are dots in lanes (not reproduced).
+
+Measured with and without bias, the four layouts, on one and two threads: m and n drawn from
+1..100 and k from 2..2001 (about MEASURED products, three draws each), every claim exact.
+
 Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
 peeling) returns None.
 """
@@ -302,14 +327,16 @@ def _intel_k_blocks(k: int, chains_of_384: bool = False) -> list[int]:
     return blocks + ([k - k // 2, k // 2] if k > _INTEL_K_BLOCK else [k])
 
 
-def _intel_blocked(a: np.ndarray, b: np.ndarray, bias, b_row: bool) -> np.ndarray:
+def _intel_blocked(a: np.ndarray, b: np.ndarray, bias, b_row: bool,
+                   threaded_work: int = _INTEL_THREADED_WORK) -> np.ndarray:
     """The blocked chains of MKL's kernel on Intel (`_intel_k_blocks`). On two threads, a sum of
-    more than 768 terms in a product of more than 192,000 multiply-adds is split in two halves
-    (the first a term longer when odd), each a thread's blocked chains, the first from the
-    bias; the second half's sum is added to it (measured, as above)."""
+    more than 768 terms in a product of more than `threaded_work` multiply-adds (sgemm: 192,000,
+    dgemm: 96,000) is split in two halves (the first a term longer when odd), each a thread's
+    blocked chains, the first from the bias; the second half's sum is added to it (measured, as
+    above)."""
     m, k = a.shape
     n = b.shape[1]
-    if THREADS > 1 and k > 2 * _INTEL_K_BLOCK and m * n * k > _INTEL_THREADED_WORK:
+    if THREADS > 1 and k > 2 * _INTEL_K_BLOCK and m * n * k > threaded_work:
         half = k - k // 2
         first = blocked_fma_chain(a[:, :half], b[:half], bias, _intel_k_blocks(half, True))
         return first + blocked_fma_chain(a[:, half:], b[half:], None, _intel_k_blocks(k - half, True))
@@ -558,7 +585,12 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
     if _AMD_ZEN5 and n == 1 and m >= 2 and not a_row and (b_row or b_strides[0] == 1):
         return _transposed_gemv(a, b, bias)
     if a.dtype == np.float64:
-        if not _AMD_ZEN5 or m * n * k > _MAX_DOUBLE_WORK:
+        if m * n * k > _MAX_DOUBLE_WORK:
+            return None
+        if not _AMD:
+            return _intel_double(a, b, None if bias is None else np.asarray(bias, np.float64),
+                                 a_row, b_row)
+        if not _AMD_ZEN5:
             return None
         if a_row and not b_row and m >= 2 and n >= 2:
             lda = a_strides[0] if a_strides[1] == 1 and a_strides[0] >= k else k
@@ -742,6 +774,47 @@ def _double_dots(a: np.ndarray, b: np.ndarray, lda: int, bias) -> np.ndarray | N
         out[:rows, cols:] += init[:rows, cols:]
     return out
 
+
+_INTEL_DOUBLE_THREADED_WORK = 96_000  # multiply-adds past which two threads split dgemm's long sums
+_INTEL_DOUBLE_THREADED_THIN = 2_688  # multiply-adds of a one-row or one-column dgemm measured whole
+# on two threads past 100 terms (2,880 and 6,600 were split)
+_INTEL_DOUBLE_COLUMN_THREADED_WORK = 80_000  # B column-major on two threads: measured whole
+_INTEL_DOUBLE_COLUMN_BLOCK = 192  # the longest sum dgemm on Intel takes in one chain, B column-major
+
+
+def _intel_double_column_blocks(k: int) -> list[int]:
+    """How dgemm on Intel splits a sum of k terms when B is column-major (NT, TT): chains of 192
+    while more than 384 terms are left, then the rest in two halves (the first a term longer when
+    odd), or one chain up to 192."""
+    blocks = []
+    while k > 2 * _INTEL_DOUBLE_COLUMN_BLOCK:
+        blocks.append(_INTEL_DOUBLE_COLUMN_BLOCK)
+        k -= _INTEL_DOUBLE_COLUMN_BLOCK
+    return blocks + ([k - k // 2, k // 2] if k > _INTEL_DOUBLE_COLUMN_BLOCK else [k])
+
+
+def _intel_double(a: np.ndarray, b: np.ndarray, bias, a_row: bool, b_row: bool
+                  ) -> np.ndarray | None:
+    """float64 mm / addmm on Intel (MKL's dgemm, see the module docstring), or None where not
+    measured. `bias` is float64 or None."""
+    m, k = a.shape
+    n = b.shape[1]
+    if (m == 1 and b_row) or (n == 1 and not a_row):  # the matrix-vector kernel's chains
+        if THREADS > 1 and k > 100 and (k > 250 or m * n * k > _INTEL_DOUBLE_THREADED_THIN):
+            return None
+        return fma_chain(a, b, bias)
+    if m == 1 or n == 1:  # one-row x @ W.t(), one column of a row-major A: dots, not known
+        return None
+    if b_row:
+        if m == 2 and a_row:  # two rows by a row-major B: one chain from the bias however long
+            return fma_chain(a, b, bias)
+        return _intel_blocked(a, b, bias, b_row, _INTEL_DOUBLE_THREADED_WORK)
+    # B column-major: x @ W.t() of two or three rows, and TT of few rows and terms, take other
+    # kernels; two threads split the larger products' sums otherwise (neither reproduced)
+    small = m < 4 or (m == 4 and k < 16) if a_row else m < 8 and k < 40
+    if small or n > 100 or (THREADS > 1 and m * n * k > _INTEL_DOUBLE_COLUMN_THREADED_WORK):
+        return None
+    return blocked_fma_chain(a, b, bias, _intel_double_column_blocks(k))
 
 def mv(a: np.ndarray, v: np.ndarray, a_strides=None) -> np.ndarray | None:
     """torch.mv: MKL's sgemv sums as sgemm does with a one-column B."""

@@ -533,31 +533,34 @@ def test_float64_dot_is_claimed_and_exact():
     assert matmul_order.dot(x, y, (1, 0)) is None  # an odd start moves the lanes
 
 
-_INTEL_LONG_SUMS = """
+_INTEL_PRODUCTS = """
 import numpy as np, torch
 from gradcli.engine import matmul_order
-rng = np.random.default_rng(21)
+rng = np.random.default_rng({seed})
 claimed = 0
-for m, k, n in ((2, 400, 3), (16, 784, 128), (64, 784, 128), (8, 1001, 16), (3, 1500, 100),
-                (32, 1079, 200), (17, 769, 64), (16, 2000, 64), (100, 996, 64), (5, 2230, 32),
-                (12, 1000, 16), (20, 681, 200), (7, 1296, 256), (40, 385, 12), (16, 1002, 12),
-                (1, 1000, 12), (12, 300, 1), (1, 256, 5), (5, 255, 1), (1, 2000, 3), (8, 769, 1)):
+for m, k, n in {shapes}:
     for a_t in (False, True):
         for b_t in (False, True):
             for with_bias in (False, True):
-                a = rng.standard_normal((k, m) if a_t else (m, k)).astype(np.float32)
-                b = rng.standard_normal((n, k) if b_t else (k, n)).astype(np.float32)
-                ta, tb = (torch.empty(v.shape).copy_(torch.from_numpy(v)) for v in (a, b))
+                a = rng.standard_normal((k, m) if a_t else (m, k)).astype(np.{dtype})
+                b = rng.standard_normal((n, k) if b_t else (k, n)).astype(np.{dtype})
+                ta, tb = (torch.empty(v.shape, dtype=torch.{dtype}).copy_(torch.from_numpy(v))
+                          for v in (a, b))
                 ta, tb = (ta.t() if a_t else ta), (tb.t() if b_t else tb)
-                bias = rng.standard_normal(n).astype(np.float32)
+                bias = rng.standard_normal(n).astype(np.{dtype})
                 theirs = (torch.addmm(torch.from_numpy(bias), ta, tb) if with_bias
                           else torch.mm(ta, tb)).numpy()
                 ours = matmul_order.mm(ta.numpy(), tb.numpy(), bias if with_bias else None)
                 if ours is not None:
                     claimed += 1
                     assert ours.tobytes() == theirs.tobytes(), (m, k, n, a_t, b_t, with_bias)
-assert claimed >= 110, claimed
+assert claimed >= {least}, claimed
 """
+_INTEL_LONG_SUMS = _INTEL_PRODUCTS.format(seed=21, dtype="float32", least=110, shapes=(
+    (2, 400, 3), (16, 784, 128), (64, 784, 128), (8, 1001, 16), (3, 1500, 100), (32, 1079, 200),
+    (17, 769, 64), (16, 2000, 64), (100, 996, 64), (5, 2230, 32), (12, 1000, 16), (20, 681, 200),
+    (7, 1296, 256), (40, 385, 12), (16, 1002, 12), (1, 1000, 12), (12, 300, 1), (1, 256, 5),
+    (5, 255, 1), (1, 2000, 3), (8, 769, 1)))
 
 
 @pytest.mark.skipif(AMD, reason="the blocks of long sums were measured on Intel")
@@ -570,3 +573,21 @@ def test_sums_past_384_terms_take_intels_blocks(threads):
     last. Four layouts, bias or not, operands in torch's own storage; run apart, with torch and
     gradcli on `threads` threads."""
     _run_apart(_INTEL_LONG_SUMS, threads, timeout=300)
+
+
+_INTEL_DOUBLE = _INTEL_PRODUCTS.format(seed=22, dtype="float64", least=120, shapes=(
+    (2, 16, 11), (3, 5, 24), (4, 100, 8), (8, 200, 8), (8, 300, 8), (8, 500, 8), (6, 1600, 10),
+    (6, 1601, 10), (12, 1001, 9), (3, 2001, 17), (16, 767, 31), (2, 768, 5), (1, 200, 12),
+    (1, 767, 48), (12, 224, 1), (9, 384, 1), (5, 17, 3), (11, 385, 12), (8, 5, 33), (4, 16, 5),
+    (7, 40, 24), (48, 401, 5), (2, 64, 33)))
+
+
+@pytest.mark.skipif(AMD, reason="dgemm's chains were measured on Intel")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_float64_products_take_intels_chains(threads):
+    """float64 mm / addmm on Intel: fused chains in k order, blocks of 384 with B row-major and
+    of 192 with B column-major, two threads splitting long sums of large products in halves;
+    two rows by a row-major B and the matrix-vector kernel's thin results one chain from the
+    bias. Four layouts, bias or not, operands in torch's own storage; run apart, with torch and
+    gradcli on `threads` threads."""
+    _run_apart(_INTEL_DOUBLE, threads, timeout=300)
