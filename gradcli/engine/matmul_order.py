@@ -169,8 +169,8 @@ every entry fused chains in k order, as sgemm's, with blocks by B's layout:
   multiply-adds (2 x 1000 x 50: blocked, split as above).
 * B column-major (NT, TT): blocks of 192 (`_intel_double_column_blocks`: one chain up to 192
   terms, halves up to 384, then chains of 192 and the rest halved), summed as above.  Claimed
-  for x @ W.t() of 4 or more rows (16 or more terms at 4), TT of 8 or more rows or 40 or more
-  terms, up to 100 columns, and on two threads only up to 80,000 multiply-adds (larger ones
+  for x @ W.t() of 4 or more rows (16 or more terms at 4), TT of 8 or more rows or of 40 or
+  more terms and fewer columns than terms (6 x 40 x 100 is not), up to 100 columns, and on two threads only up to 80,000 multiply-adds (larger ones
   split their sums otherwise, with the bias in an order not found); x @ W.t() of 2 or 3 rows
   and TT of fewer rows and terms take other kernels (not reproduced).
 * one-row results of a row-major B and one-column results of a column-major A (the
@@ -178,13 +178,14 @@ every entry fused chains in k order, as sgemm's, with blocks by B's layout:
   than 100 terms of the larger products (in halves, the bias last: 1 x 240 x 12, 33 x 200 x 1,
   1 x 1000 x 3; not reproduced), so there only up to 100 terms, or up to 250 terms in at most
   2,688 multiply-adds, are claimed.  One-row x @ W.t() and one-column results of a row-major A
-  are dots in lanes (not reproduced).
+  are dots in lanes, and so is a 1 x 1 result of TT (all 1 x 1 results are left unclaimed).
 
 Measured with and without bias, the four layouts, m and n drawn from 1..100 and k from 2..2001
-(up to 400,000 multiply-adds), three draws each: on one thread 970 of 1,096 products claimed, on
-two threads 720 of 904, every claim exact; the bounds from grids of NT and TT products (2..12
-rows, 2..33 columns, 5..150 terms) and from sweeps of k and of the product's size on two
-threads.
+(up to 400,000 multiply-adds), two or three draws each: on one thread about 1,470 of 1,664
+products claimed, on two threads about 1,660 of 2,104, every claim exact (after the bounds
+above: 6 x 40 x 100 TT and 1 x k x 1 TT were wrong before); the bounds from grids of NT and TT
+products (2..12 rows, 2..33 columns, 5..150 terms) and from sweeps of k and of the product's
+size on two threads.
 
 Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
 peeling) returns None.
@@ -803,6 +804,8 @@ def _intel_double(a: np.ndarray, b: np.ndarray, bias, a_row: bool, b_row: bool
     measured. `bias` is float64 or None."""
     m, k = a.shape
     n = b.shape[1]
+    if m == n == 1:  # a dot: TT sums otherwise, the others were not measured apart
+        return None
     if (m == 1 and b_row) or (n == 1 and not a_row):  # the matrix-vector kernel's chains
         if THREADS > 1 and k > 100 and (k > 250 or m * n * k > _INTEL_DOUBLE_THREADED_THIN):
             return None
@@ -815,7 +818,7 @@ def _intel_double(a: np.ndarray, b: np.ndarray, bias, a_row: bool, b_row: bool
         return _intel_blocked(a, b, bias, b_row, _INTEL_DOUBLE_THREADED_WORK)
     # B column-major: x @ W.t() of two or three rows, and TT of few rows and terms, take other
     # kernels; two threads split the larger products' sums otherwise (neither reproduced)
-    small = m < 4 or (m == 4 and k < 16) if a_row else m < 8 and k < 40
+    small = m < 4 or (m == 4 and k < 16) if a_row else m < 8 and (k < 40 or n >= k)
     if small or n > 100 or (THREADS > 1 and m * n * k > _INTEL_DOUBLE_COLUMN_THREADED_WORK):
         return None
     return blocked_fma_chain(a, b, bias, _intel_double_column_blocks(k))
