@@ -69,10 +69,10 @@ grouped ones); one row of 9..257 outputs by 18..2000 terms (252 shapes on two th
 756 products claimed; 98 on one, all claimed); one row of 1..17 outputs and one column of 2..30
 rows by 2001..50,001 terms (116 shapes on one thread, 348 products, all claimed; 304 shapes on
 two, 488 of 912 products claimed); x or W sliced from rows 1..5 floats wider (1,040 products).
-Not reproduced: x @ W.t() of 16 or more rows and k >= 24 m up to 384 terms; one-row and
-one-column sums of more than 50,001 terms (10,000 on two threads); other one-column results of
-a row-major A; dot of more than 8000 terms on two threads; of sums longer than 384 terms, x @ W.t() of fewer
-than 16 rows outside the grouped dots.
+Not reproduced: x @ W.t() of 16 or more rows and k >= 24 m up to 384 terms; one-row and one-
+column sums of more than 50,001 terms (10,000 on two threads); other one-column results of a
+row-major A; dot of more than 8000 terms on two threads; of sums longer than 384 terms, x @
+W.t() of fewer than 16 rows outside the grouped dots.
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
@@ -189,6 +189,37 @@ three draws each, exact; vectors starting an odd number of elements into their s
 otherwise (not reproduced: embedding_bag's rows pass their offsets, gradcli does not see a
 slice's).
 
+float64 on Intel (dgemm, `_intel_double`; operands in torch's own 64-byte aligned storage):
+every entry fused chains in k order, as sgemm's, with blocks by B's layout:
+
+* B row-major (NN, TN) of two or more rows and columns: `_intel_k_blocks` (one chain up to 384
+  terms, halves up to 768, then chains of 384 and the rest halved), the blocks' sums added in
+  turn to addmm's bias; on two threads a sum of more than 768 terms in a product of more than
+  96,000 multiply-adds (half sgemm's bound) is split in halves, each blocked as
+  `_intel_k_blocks(half, True)`, the first from the bias.  Two rows of a row-major A (NN): one
+  chain from the bias however long, except on two threads in products of more than 96,000
+  multiply-adds (2 x 1000 x 50: blocked, split as above).
+* B column-major (NT, TT): blocks of 192 (`_intel_double_column_blocks`: one chain up to 192
+  terms, halves up to 384, then chains of 192 and the rest halved), summed as above.  Claimed
+  for x @ W.t() of 4 or more rows (16 or more terms at 4), TT of 8 or more rows or of 40 or
+  more terms and fewer columns than terms (6 x 40 x 100 is not), up to 100 columns, and on
+  two threads only up to 80,000 multiply-adds (larger ones split their sums otherwise, with
+  the bias in an order not found); x @ W.t() of 2 or 3 rows and TT of fewer rows and terms
+  take other kernels (not reproduced).
+* one-row results of a row-major B and one-column results of a column-major A (the
+  matrix-vector kernel): one chain from the bias however long; two threads split sums of more
+  than 100 terms of the larger products (in halves, the bias last: 1 x 240 x 12, 33 x 200 x 1,
+  1 x 1000 x 3; not reproduced), so there only up to 100 terms, or up to 250 terms in at most
+  2,688 multiply-adds, are claimed.  One-row x @ W.t() and one-column results of a row-major A
+  are dots in lanes, and so is a 1 x 1 result of TT (all 1 x 1 results are left unclaimed).
+
+Measured with and without bias, the four layouts, m and n drawn from 1..100 and k from 2..2001
+(up to 400,000 multiply-adds), two or three draws each: on one thread about 1,960 of 2,250
+products claimed, on two threads about 2,100 of 2,640, every claim exact (after the bounds
+above: 6 x 40 x 100 TT, 1 x k x 1 TT and 33 x 200 x 1 were wrong before); the bounds from
+grids of NT and TT products (2..12 rows, 2..33 columns, 5..150 terms) and from sweeps of k
+and of the product's size on two threads.
+
 Everything else (large products, where MKL uses FMA kernels and blocking, or alignment-dependent
 peeling) returns None.
 """
@@ -292,7 +323,7 @@ def _intel_fma_chain(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
     if not a_row:  # TT
         if m == 1:
             return False
-        return wide if m <= 7 else n >= 2 or k <= 7 or m <= 12
+        return wide and n < 192 if m <= 7 else n >= 2 or k <= 7 or m <= 12  # (192 columns: measured)
     # NT: x @ W.t()
     if m == 1 or n == 1 or k >= 24 * m:
         return False
@@ -330,7 +361,8 @@ def _intel_k_blocks(k: int, chains_of_384: bool = False) -> list[int]:
     (measured: 2..256 rows and columns, 385..2500 terms, the four layouts, with and without
     bias, one and two threads)."""
     if chains_of_384 and k > 2 * _INTEL_K_BLOCK:
-        return [_INTEL_K_BLOCK] * (k // _INTEL_K_BLOCK) + ([k % _INTEL_K_BLOCK] if k % _INTEL_K_BLOCK else [])
+        whole, rest = divmod(k, _INTEL_K_BLOCK)
+        return [_INTEL_K_BLOCK] * whole + ([rest] if rest else [])
     blocks = []
     while k > 2 * _INTEL_K_BLOCK:
         blocks.append(_INTEL_K_BLOCK)
@@ -338,17 +370,20 @@ def _intel_k_blocks(k: int, chains_of_384: bool = False) -> list[int]:
     return blocks + ([k - k // 2, k // 2] if k > _INTEL_K_BLOCK else [k])
 
 
-def _intel_blocked(a: np.ndarray, b: np.ndarray, bias, b_row: bool) -> np.ndarray:
+def _intel_blocked(a: np.ndarray, b: np.ndarray, bias, b_row: bool,
+                   threaded_work: int = _INTEL_THREADED_WORK) -> np.ndarray:
     """The blocked chains of MKL's kernel on Intel (`_intel_k_blocks`). On two threads, a sum of
-    more than 768 terms in a product of more than 192,000 multiply-adds is split in two halves
-    (the first a term longer when odd), each a thread's blocked chains, the first from the
-    bias; the second half's sum is added to it (measured, as above)."""
+    more than 768 terms in a product of more than `threaded_work` multiply-adds (sgemm: 192,000,
+    dgemm: 96,000) is split in two halves (the first a term longer when odd), each a thread's
+    blocked chains, the first from the bias; the second half's sum is added to it (measured, as
+    above)."""
     m, k = a.shape
     n = b.shape[1]
-    if THREADS > 1 and k > 2 * _INTEL_K_BLOCK and m * n * k > _INTEL_THREADED_WORK:
+    if THREADS > 1 and k > 2 * _INTEL_K_BLOCK and m * n * k > threaded_work:
         half = k - k // 2
         first = blocked_fma_chain(a[:, :half], b[:half], bias, _intel_k_blocks(half, True))
-        return first + blocked_fma_chain(a[:, half:], b[half:], None, _intel_k_blocks(k - half, True))
+        second = blocked_fma_chain(a[:, half:], b[half:], None, _intel_k_blocks(k - half, True))
+        return first + second
     return blocked_fma_chain(a, b, bias, _intel_k_blocks(k, not b_row and n >= 192))
 
 
@@ -666,7 +701,12 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
     if _AMD_ZEN5 and n == 1 and m >= 2 and not a_row and (b_row or b_strides[0] == 1):
         return _transposed_gemv(a, b, bias)
     if a.dtype == np.float64:
-        if not _AMD_ZEN5 or m * n * k > _MAX_DOUBLE_WORK:
+        if m * n * k > _MAX_DOUBLE_WORK:
+            return None
+        if not _AMD:
+            return _intel_double(a, b, None if bias is None else np.asarray(bias, np.float64),
+                                 a_row, b_row)
+        if not _AMD_ZEN5:
             return None
         if a_row and not b_row and m >= 2 and n >= 2:
             lda = a_strides[0] if a_strides[1] == 1 and a_strides[0] >= k else k
@@ -852,6 +892,49 @@ def _double_dots(a: np.ndarray, b: np.ndarray, lda: int, bias) -> np.ndarray | N
     return out
 
 
+_INTEL_DOUBLE_THREADED_WORK = 96_000  # multiply-adds past which two threads split dgemm's long sums
+_INTEL_DOUBLE_THREADED_THIN = 2_688  # multiply-adds of a one-row or one-column dgemm measured whole
+# on two threads past 100 terms (2,880 and 6,600 were split)
+_INTEL_DOUBLE_COLUMN_THREADED_WORK = 80_000  # B column-major on two threads: measured whole
+_INTEL_DOUBLE_COLUMN_BLOCK = 192  # dgemm's longest chain on Intel with B column-major
+
+
+def _intel_double_column_blocks(k: int) -> list[int]:
+    """How dgemm on Intel splits a sum of k terms when B is column-major (NT, TT): chains of 192
+    while more than 384 terms are left, then the rest in two halves (the first a term longer when
+    odd), or one chain up to 192."""
+    blocks = []
+    while k > 2 * _INTEL_DOUBLE_COLUMN_BLOCK:
+        blocks.append(_INTEL_DOUBLE_COLUMN_BLOCK)
+        k -= _INTEL_DOUBLE_COLUMN_BLOCK
+    return blocks + ([k - k // 2, k // 2] if k > _INTEL_DOUBLE_COLUMN_BLOCK else [k])
+
+
+def _intel_double(a: np.ndarray, b: np.ndarray, bias, a_row: bool, b_row: bool
+                  ) -> np.ndarray | None:
+    """float64 mm / addmm on Intel (MKL's dgemm, see the module docstring), or None where not
+    measured. `bias` is float64 or None."""
+    m, k = a.shape
+    n = b.shape[1]
+    if m == n == 1:  # a dot: TT sums otherwise, the others were not measured apart
+        return None
+    if (m == 1 and b_row) or (n == 1 and not a_row):  # the matrix-vector kernel's chains
+        if THREADS > 1 and k > 100 and (k > 250 or m * n * k > _INTEL_DOUBLE_THREADED_THIN):
+            return None
+        return fma_chain(a, b, bias)
+    if m == 1 or n == 1:  # one-row x @ W.t(), one column of a row-major A: dots, not known
+        return None
+    if b_row:
+        if m == 2 and a_row and (THREADS == 1 or m * n * k <= _INTEL_DOUBLE_THREADED_WORK):
+            return fma_chain(a, b, bias)  # two rows by a row-major B: one chain from the bias
+        return _intel_blocked(a, b, bias, b_row, _INTEL_DOUBLE_THREADED_WORK)
+    # B column-major: x @ W.t() of two or three rows, and TT of few rows and terms, take other
+    # kernels; two threads split the larger products' sums otherwise (neither reproduced)
+    small = m < 4 or (m == 4 and k < 16) if a_row else m < 8 and (k < 40 or n >= k)
+    if small or n > 100 or (THREADS > 1 and m * n * k > _INTEL_DOUBLE_COLUMN_THREADED_WORK):
+        return None
+    return blocked_fma_chain(a, b, bias, _intel_double_column_blocks(k))
+
 def mv(a: np.ndarray, v: np.ndarray, a_strides=None) -> np.ndarray | None:
     """torch.mv: MKL's sgemv sums as sgemm does with a one-column B."""
     out = mm(a, v[:, None], a_strides=a_strides, b_strides=(1, v.shape[0]))
@@ -908,7 +991,8 @@ def _intel_float_dot(x: np.ndarray, y: np.ndarray) -> np.float32:
     for size, target in ((32, (0, 1)), (16, (0,))):
         if k - start >= size:
             part = slice(start, start + size)
-            acc[list(target)] = fma32(x[part].reshape(-1, 16), y[part].reshape(-1, 16), acc[list(target)])
+            rows = list(target)
+            acc[rows] = fma32(x[part].reshape(-1, 16), y[part].reshape(-1, 16), acc[rows])
             start += size
     if start < k:
         acc[0, :k - start] = fma32(x[start:], y[start:], acc[0, :k - start])

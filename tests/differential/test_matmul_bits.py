@@ -142,8 +142,8 @@ def test_small_bmm_and_batched_matmul_match_torch():
 
 
 def test_float64_products_match_torch_bit_for_bit_where_the_order_is_known():
-    """dgemm's tiles are known on Zen 5 only: elsewhere every float64 product stays on BLAS,
-    except on Intel a product of one term with a bias (one fused multiply-add)."""
+    """dgemm's order is known on Zen 5 (tiles and dots) and on Intel (fused chains): on other
+    AMD CPUs every float64 product stays on BLAS."""
     rng = np.random.default_rng(8)
     claimed, mismatches, rank_one = 0, [], 0
     for _ in range(600):
@@ -168,7 +168,7 @@ def test_float64_products_match_torch_bit_for_bit_where_the_order_is_known():
             mismatches.append((m, k, n, a_t, b_t, with_bias))
         assert np.allclose(ours.data, theirs.numpy(), rtol=1e-12, atol=1e-12)
     assert not mismatches
-    assert claimed > 100 if matmul_order._AMD_ZEN5 else claimed == rank_one
+    assert claimed > 100 if matmul_order._AMD_ZEN5 or not AMD else claimed == rank_one
 
 
 @pytest.mark.skipif(AMD, reason="the one-term and lane-dot kernels were measured on Intel")
@@ -627,35 +627,34 @@ def test_float64_dot_is_claimed_and_exact():
     assert matmul_order.dot(x, y, (1, 0)) is None  # an odd start moves the lanes
 
 
-_INTEL_LONG_SUMS = """
+_INTEL_PRODUCTS = """
 import numpy as np, torch
 from gradcli.engine import matmul_order
-rng = np.random.default_rng(21)
+rng = np.random.default_rng({seed})
 claimed = 0
-for m, k, n in ((2, 400, 3), (16, 784, 128), (64, 784, 128), (8, 1001, 16), (3, 1500, 100),
-                (32, 1079, 200), (17, 769, 64), (16, 2000, 64), (100, 996, 64), (5, 2230, 32),
-                (12, 1000, 16), (20, 681, 200), (7, 1296, 256), (40, 385, 12), (16, 1002, 12),
-                (1, 1000, 12), (12, 300, 1), (1, 256, 5), (5, 255, 1), (1, 2000, 3), (8, 769, 1)):
+for m, k, n in {shapes}:
     for a_t in (False, True):
         for b_t in (False, True):
             for with_bias in (False, True):
-                a = rng.standard_normal((k, m) if a_t else (m, k)).astype(np.float32)
-                b = rng.standard_normal((n, k) if b_t else (k, n)).astype(np.float32)
-                ta, tb = (torch.empty(v.shape).copy_(torch.from_numpy(v)) for v in (a, b))
+                a = rng.standard_normal((k, m) if a_t else (m, k)).astype(np.{dtype})
+                b = rng.standard_normal((n, k) if b_t else (k, n)).astype(np.{dtype})
+                ta, tb = (torch.empty(v.shape, dtype=torch.{dtype}).copy_(torch.from_numpy(v))
+                          for v in (a, b))
                 ta, tb = (ta.t() if a_t else ta), (tb.t() if b_t else tb)
-                bias = rng.standard_normal(n).astype(np.float32)
+                bias = rng.standard_normal(n).astype(np.{dtype})
                 theirs = (torch.addmm(torch.from_numpy(bias), ta, tb) if with_bias
                           else torch.mm(ta, tb)).numpy()
                 ours = matmul_order.mm(ta.numpy(), tb.numpy(), bias if with_bias else None)
                 if ours is not None:
                     claimed += 1
                     assert ours.tobytes() == theirs.tobytes(), (m, k, n, a_t, b_t, with_bias)
-assert claimed >= 110, claimed
-for k in (2, 9, 17, 63, 64, 65, 100, 129, 1000, 4097, 8000):
-    x, y = rng.standard_normal(k).astype(np.float32), rng.standard_normal(k).astype(np.float32)
-    theirs = torch.dot(torch.empty(k).copy_(torch.from_numpy(x)), torch.empty(k).copy_(torch.from_numpy(y)))
-    assert np.float32(matmul_order.dot(x, y)).tobytes() == theirs.numpy().tobytes(), k
+assert claimed >= {least}, claimed
 """
+_INTEL_LONG_SUMS = _INTEL_PRODUCTS.format(seed=21, dtype="float32", least=110, shapes=(
+    (2, 400, 3), (16, 784, 128), (64, 784, 128), (8, 1001, 16), (3, 1500, 100), (32, 1079, 200),
+    (17, 769, 64), (16, 2000, 64), (100, 996, 64), (5, 2230, 32), (12, 1000, 16), (20, 681, 200),
+    (7, 1296, 256), (40, 385, 12), (16, 1002, 12), (1, 1000, 12), (12, 300, 1), (1, 256, 5),
+    (5, 255, 1), (1, 2000, 3), (8, 769, 1)))
 
 
 @pytest.mark.skipif(AMD, reason="the blocks of long sums were measured on Intel")
@@ -665,16 +664,48 @@ def test_sums_past_384_terms_take_intels_blocks(threads):
     B of 192 columns or more: chains of 384 throughout); two threads split a long sum of a large
     product in halves, each blocked that way, the first from the bias. One-row and one-column
     results: one chain from the bias, on two threads halves from 256 terms on, the bias added
-    last; torch.dot of up to 8000 terms. Four layouts, bias or not, operands in torch's own
+    last. Four layouts, bias or not, operands in torch's own
     storage; run apart, with torch and gradcli on `threads` threads."""
     _run_apart(_INTEL_LONG_SUMS, threads, timeout=300)
 
 
+_INTEL_DOUBLE = _INTEL_PRODUCTS.format(seed=22, dtype="float64", least=120, shapes=(
+    (2, 16, 11), (3, 5, 24), (4, 100, 8), (8, 200, 8), (8, 300, 8), (8, 500, 8), (6, 1600, 10),
+    (6, 1601, 10), (12, 1001, 9), (3, 2001, 17), (16, 767, 31), (2, 768, 5), (1, 200, 12),
+    (1, 767, 48), (12, 224, 1), (9, 384, 1), (5, 17, 3), (11, 385, 12), (8, 5, 33), (4, 16, 5),
+    (7, 40, 24), (48, 401, 5), (2, 64, 33), (2, 900, 50), (2, 1000, 50), (33, 200, 1),
+    (6, 40, 100), (6, 150, 100)))
+
+
+@pytest.mark.skipif(AMD, reason="dgemm's chains were measured on Intel")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_float64_products_take_intels_chains(threads):
+    """float64 mm / addmm on Intel: fused chains in k order, blocks of 384 with B row-major and
+    of 192 with B column-major, two threads splitting long sums of large products in halves;
+    two rows by a row-major B and the matrix-vector kernel's thin results one chain from the
+    bias. Four layouts, bias or not, operands in torch's own storage; run apart, with torch and
+    gradcli on `threads` threads."""
+    _run_apart(_INTEL_DOUBLE, threads, timeout=300)
+
+
+_INTEL_DOTS = """
+import numpy as np, torch
+from gradcli.engine import matmul_order
+rng = np.random.default_rng(23)
+for k in (2, 9, 17, 63, 64, 65, 100, 129, 1000, 4097, 8000):
+    x, y = rng.standard_normal(k).astype(np.float32), rng.standard_normal(k).astype(np.float32)
+    theirs = torch.dot(torch.empty(k).copy_(torch.from_numpy(x)), torch.empty(k).copy_(torch.from_numpy(y)))
+    assert np.float32(matmul_order.dot(x, y)).tobytes() == theirs.numpy().tobytes(), k
+"""
+
+
 @pytest.mark.skipif(AMD, reason="MKL's AVX-512 sdot runs on Intel")
 def test_dot_of_any_length_takes_sdots_lanes_on_intel():
-    """torch.dot, x @ y of 1-D tensors and inner: four accumulators of sixteen fused lanes."""
+    """torch.dot, x @ y of 1-D tensors and inner: four accumulators of sixteen fused lanes; on
+    two threads too, up to 8000 terms (run apart)."""
     rng = np.random.default_rng(31)
     for k in list(range(1, 140)) + [255, 256, 257, 1000, 4096, 20000]:
         x, y = rng.standard_normal(k).astype(np.float32), rng.standard_normal(k).astype(np.float32)
         ours = F.dot(Tensor(x, dtypes.float32), Tensor(y, dtypes.float32))
         assert _bits_equal(ours, torch.dot(_aligned(x), _aligned(y))), k
+    _run_apart(_INTEL_DOTS, 2, timeout=300)
