@@ -40,16 +40,37 @@ _SERF_POLY = tuple(_d(h) for h in (
 _SERF_SATURATED = np.uint32(0x416B027F).view(np.float32)  # 14.688109: x*x from it on gives +-1
 
 
+def _plain(a, b, c):
+    return a * b + c
+
+
+def _serf_polynomial(t: np.ndarray, madd, magnitudes: bool = False) -> np.ndarray:
+    """c16*t + c15, times t plus c14, ... down to c0 (each step a `madd`); of the coefficients'
+    magnitudes if `magnitudes`."""
+    poly = [abs(c) for c in _SERF_POLY] if magnitudes else _SERF_POLY
+    p = np.full(t.shape, poly[0])
+    for c in poly[1:]:
+        p = madd(p, t, c)
+    return p
+
+
 def _serf(x: np.ndarray) -> np.ndarray:
     """sErf: t = x*x in double, p = c16*t + c15, p = p*t + c14, ... (fused) down to c0, erf x =
     float(p*x); where float x*x is 14.688109 or more (infinities too), x's sign on 1. NaN takes
-    the polynomial."""
+    the polynomial. The polynomial is taken with separate roundings first, and fused (fma64)
+    only where the float it rounds to could differ."""
     a = x.astype(np.float64)
     t = a * a
-    p = np.full(a.shape, _SERF_POLY[0])
-    for c in _SERF_POLY[1:]:
-        p = fma64(p, t, c)
-    out = (p * a).astype(np.float32)
+    v = _serf_polynomial(t, _plain) * a
+    # the fused steps differ from plain ones by a few roundings of the terms' magnitudes (their
+    # sum, |c16|*t**16 + ... + |c0|, bounds them): only lanes whose float could change take them
+    terms = _serf_polynomial(t, _plain, magnitudes=True) * np.abs(a)
+    margin = terms * 2.0 ** -45 + np.abs(v) * 2.0 ** -50
+    with np.errstate(invalid="ignore"):
+        doubtful = ((v - margin).astype(np.float32) != (v + margin).astype(np.float32)) | np.isnan(v)
+    if doubtful.any():
+        v[doubtful] = _serf_polynomial(t[doubtful], fma64) * a[doubtful]
+    out = v.astype(np.float32)
     saturated = _SERF_SATURATED <= x * x
     out[saturated] = np.copysign(np.float32(1), x[saturated])
     return out
