@@ -33,6 +33,9 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     tensors, norm_type = _tensors(tensors), float(norm_type)
     if not tensors:
         return creation.tensor(0.0)
+    stray = next((t for t in tensors if not isinstance(t, Tensor)), tensors[0])
+    if not isinstance(stray, Tensor):  # (torch reads each one's device first: p.grad left None)
+        raise errors.no_attribute(stray, "device")
     with grad_mode(False):
         norms = [R.vector_norm(t, norm_type) for t in tensors]
         total = R.vector_norm(S.stack(norms), norm_type)
