@@ -39,7 +39,6 @@ _RSQRT14 = (
     309, 279006, 425, 391127, 301, 276569, 415, 387770, 293, 274195, 403, 384498, 285, 271882,
     393, 381307, 279, 269625, 385, 378194, 271, 267425, 375, 375155, 265, 265276, 367, 372190,
     259, 263178)
-_KEEP_17_BITS = np.uint64(~((1 << 36) - 1) & (2**64 - 1))
 
 
 @functools.cache
@@ -58,7 +57,7 @@ def _line(x: np.ndarray, segment: np.ndarray, y: np.ndarray, table: tuple[int, .
     """c - d * slope_scale * (x - y), exact in double, cut to 17 significant bits, times `scale`."""
     d, c = _columns(table)
     value = c.take(segment) - d.take(segment) * slope_scale * (x - y)
-    return (value.view(np.uint64) & _KEEP_17_BITS).view(np.float64) * scale
+    return _truncated(value, 36) * scale
 
 
 def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
