@@ -231,6 +231,16 @@ def case_tests(group: str, needs: tuple[str, ...] = ()) -> tuple:
                                       strict=False)]
         return []
 
+    records: dict[str, dict] = {}  # gradcli's record of a case, kept for its other test
+
+    def gradcli_record(name: str) -> dict:
+        """The case's gradcli record: computed by the first of its two tests to run, handed to
+        the second (a run is a pure function of the source; the two need not pay for it twice)."""
+        if name in records:
+            return records.pop(name)
+        records[name] = run_gradcli(cases[name])
+        return records[name]
+
     names = [pytest.param(name, marks=marks(name, False)) for name in cases]
     live_names = [pytest.param(name, marks=marks(name, True)) for name in cases]
 
@@ -238,13 +248,13 @@ def case_tests(group: str, needs: tuple[str, ...] = ()) -> tuple:
     def matches_golden(name):
         expected = load_golden(group).get(name)
         assert expected is not None, f"no golden record; run tests/golden/record_cases.py {group}"
-        assert run_gradcli(cases[name]) == expected, cases[name]
+        assert gradcli_record(name) == expected, cases[name]
 
     @pytest.mark.parametrize("name", live_names)
     def matches_live_torch(name):
         for module in ("torch", *needs):
             pytest.importorskip(module)
-        assert run_gradcli(cases[name]) == run_torch(cases[name]), cases[name]
+        assert gradcli_record(name) == run_torch(cases[name]), cases[name]
 
     return matches_golden, matches_live_torch
 

@@ -63,6 +63,14 @@ def split(a: np.ndarray, vector, scalar, vector_bytes: int = WIDE_VECTOR_BYTES) 
     if not a.flags.c_contiguous:
         return split_strided((a,), vector, scalar, vector_bytes)
     flat = a.reshape(-1)
+    if parallel_chunk(flat.size) == flat.size:  # one chunk: its vector part, then its tail
+        vectors = flat.size - flat.size % (2 * vector_bytes // a.dtype.itemsize)
+        if not vectors:
+            return scalar(flat).reshape(a.shape)
+        out = vector(flat[:vectors])
+        if vectors < flat.size:
+            out = np.concatenate((out, scalar(flat[vectors:])))
+        return out.reshape(a.shape)
     inside = vector_positions(flat.size, a.dtype.itemsize, vector_bytes)
     out = vector(flat)
     if not inside.all():

@@ -1,5 +1,5 @@
 """MKL's AVX-512 kernels (the `Z0` ones, which torch's float32 and float64 unary ops run on Intel
-processors with AVX-512), by op: each family's module loads when one of its ops first runs.
+processors with AVX-512), by op: their modules load when the first of their ops runs.
 
 Every kernel gives a NaN argument back quieted (its sign and payload kept), whatever lanes beside
 it hold; that is done here once, for all of them.
@@ -8,31 +8,32 @@ it hold; that is done here once, for all of them.
 from __future__ import annotations
 
 import functools
-import importlib
 
 import numpy as np
 
-# op: the modules replaying its float32 and float64 kernels
-_MODULES = {
-    "sqrt": ("vml_avx512_sqrt",),
-    "tanh": ("vml_avx512_tanh",),
-    "erfinv": ("vml_avx512_erfinv",),
-    **dict.fromkeys(("erf", "erfc"), ("vml_avx512_erf",)),
-    **dict.fromkeys(("exp", "log", "log2", "log10"), ("vml_avx512_exp_log",)),
-    **dict.fromkeys(("sin", "cos"), ("vml_avx512_sincos", "vml_avx512_tan_double_trig")),
-    "tan": ("vml_avx512_tan_double_trig",),
-    **dict.fromkeys(("asin", "acos", "atan"), ("vml_avx512_inverse_trig",)),
-}
-
-
 @functools.cache
-def _module(name: str):
-    return importlib.import_module(f"gradcli.engine.{name}")
+def _modules() -> dict:
+    """op: the modules replaying its float32 and float64 kernels (all imported at the first op
+    that needs one: a few milliseconds)."""
+    from gradcli.engine import (vml_avx512_erf, vml_avx512_erfinv, vml_avx512_exp_log,
+                                vml_avx512_inverse_trig, vml_avx512_sincos, vml_avx512_sqrt,
+                                vml_avx512_tan_double_trig, vml_avx512_tanh)
+    return {
+        "sqrt": (vml_avx512_sqrt,),
+        "tanh": (vml_avx512_tanh,),
+        "erfinv": (vml_avx512_erfinv,),
+        **dict.fromkeys(("erf", "erfc"), (vml_avx512_erf,)),
+        **dict.fromkeys(("exp", "log", "log2", "log10"), (vml_avx512_exp_log,)),
+        **dict.fromkeys(("sin", "cos"), (vml_avx512_sincos, vml_avx512_tan_double_trig)),
+        "tan": (vml_avx512_tan_double_trig,),
+        **dict.fromkeys(("asin", "acos", "atan"), (vml_avx512_inverse_trig,)),
+    }
 
 
-def _kernel(op: str, table: str):
-    return next((kernel for name in _MODULES.get(op, ())
-                 if (kernel := getattr(_module(name), table).get(op)) is not None), None)
+def _kernel(op: str, double: bool):
+    return next((kernel for module in _modules().get(op, ())
+                 if (kernel := (module.DOUBLE if double else module.SINGLE).get(op)) is not None),
+                None)
 
 
 def _quieted(a: np.ndarray) -> np.ndarray:
@@ -43,7 +44,7 @@ def _quieted(a: np.ndarray) -> np.ndarray:
 
 def single(op: str):
     """The float32 kernel of `op` (kernel, fast lanes, slow lanes), or None."""
-    found = _kernel(op, "SINGLE")
+    found = _kernel(op, False)
     if found is None:
         return None
     kernel, fast, rare = found
@@ -61,7 +62,7 @@ def single(op: str):
 
 def double(op: str):
     """The float64 kernel of `op` (giving values and fast lanes), or None."""
-    kernel = _kernel(op, "DOUBLE")
+    kernel = _kernel(op, True)
     if kernel is None:
         return None
 
