@@ -53,6 +53,14 @@ def _doubtful32(s: np.ndarray) -> np.ndarray:
         (np.abs(s) < _F32_TINY) & (s != 0))
 
 
+def near_float_rounding(x: np.ndarray) -> np.ndarray:
+    """Where a double `x` lies within 2**12 double ulps of a float rounding boundary, or in
+    float's subnormal range: where a few ulps' change to `x` (a product and sum rounded apart
+    instead of fused) might change the float it rounds to."""
+    dropped = (x.view(np.uint64) & _F32_DROPPED_BITS).astype(np.int64)
+    return (np.abs(dropped - (1 << 28)) < 4096) | ((np.abs(x) < _F32_TINY) & (x != 0))
+
+
 _F32_TINY_SHIFTED = np.uint64((int(np.float64(_F32_TINY).view(np.uint64)) << 1) - 1)
 
 
@@ -90,6 +98,7 @@ def sum32(product: np.ndarray, c) -> np.ndarray:
 
 _CHAIN_BYTES = 1 << 19  # the double products and sums a float32 chain holds at once (in cache)
 _BLOCK_STEPS = 4  # the fewest steps a block of chains takes at a time, where its elements allow
+_SMALL_CHAIN = 1 << 12  # the most products a chain takes in one go, blocks not worth their cost
 _RERUNS = 8  # restarts of a float32 chain before its doubtful elements take every step exactly
 
 
@@ -106,6 +115,10 @@ def fma_accumulate(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None
     acc = np.zeros(shape, np.float32) if start is None else \
         np.broadcast_to(np.asarray(start, np.float32), shape).copy()
     a, b = (x.reshape((len(x),) + (1,) * (len(shape) + 1 - x.ndim) + x.shape[1:]) for x in (a, b))
+    if len(a) * acc.size <= _SMALL_CHAIN:  # at once, without the blocks' bookkeeping
+        products = np.multiply(a, b, dtype=np.float64).reshape(len(a), acc.size)
+        _float_chain(products, acc.reshape(-1), np.empty_like(products), np.empty(products.size))
+        return acc
     buffers = None
     for block in _element_blocks(shape, _CHAIN_BYTES // (16 * min(len(a), _BLOCK_STEPS))):
         part = acc[block] if block else acc
@@ -207,19 +220,23 @@ def fma64(a, b, c) -> np.ndarray:
     infinite or NaN operand gives IEEE's a * b + c). Products near the subnormal range, where the
     splitting loses bits, and factors so large that the splitting overflows are computed
     exactly."""
-    a = np.asarray(a, np.float64)
+    a, b, c = (np.asarray(x, np.float64) for x in (a, b, c))
     with np.errstate(invalid="ignore", over="ignore"):
-        ph, pl = _two_prod(a, np.float64(b))
-        sh, sl = _two_sum(np.float64(c), ph)
+        ph, pl = _two_prod(a, b)
+        sh, sl = _two_sum(c, ph)
         t, terr = _two_sum(sl, pl)
         result = np.asarray(sh + _round_to_odd(t, terr))
-        infinite = ~(np.isfinite(a) & np.isfinite(b) & np.isfinite(c))
-        if infinite.any():  # IEEE's rules for infinities and NaNs, which one rounding keeps
-            result = np.where(infinite, a * np.float64(b) + np.float64(c), result)
+    tiny = np.abs(ph) < _SPLIT_SAFE
+    if np.isfinite(result).all() and not tiny.any() and max(
+            np.abs(a).max(initial=0), np.abs(b).max(initial=0)) <= _SPLIT_MAX:
+        return result  # (a non-finite operand, or an overflow, gives a non-finite result)
+    finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    if not finite.all():  # IEEE's rules for infinities and NaNs, which one rounding keeps
+        with np.errstate(invalid="ignore", over="ignore"):
+            result = np.where(finite, result, a * b + c)
     # factors whose split overflows, or a product at or beyond the largest double (x - s*s there)
-    huge = (np.abs(a) > _SPLIT_MAX) | (np.abs(np.float64(b)) > _SPLIT_MAX) | ~np.isfinite(pl)
-    exact = ((np.abs(ph) < _SPLIT_SAFE) & (a != 0) & (np.float64(b) != 0)) | (
-        huge & np.isfinite(a) & np.isfinite(b) & np.isfinite(c))
+    huge = (np.abs(a) > _SPLIT_MAX) | (np.abs(b) > _SPLIT_MAX) | ~np.isfinite(pl)
+    exact = ((tiny & (a != 0) & (b != 0)) | huge) & finite
     if exact.any():
         result = result.copy()
         operands = (np.broadcast_to(x, result.shape)[exact] for x in (a, b, c))

@@ -21,7 +21,7 @@ import numpy as np
 from gradcli.engine import dtypes, sleef
 from gradcli.engine.cascade_sum import THREADS
 from gradcli.engine.cpu_capability import WIDE_VECTOR_BYTES
-from gradcli.engine.fma import fma64, fused
+from gradcli.engine.fma import fma64, fused, near_float_rounding
 
 
 def lanes(dtype) -> int:
@@ -45,6 +45,19 @@ _EXPF_POLY = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3,
 _SHIFT = float.fromhex("0x1.8p+52")
 
 
+def _cubic_times_scale(poly: tuple, r: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """glibc's ((c0 r + c1) r**2 + (c2 r + 1)) * scale, its three multiply-adds fused, rounded to
+    float: computed unfused, then fused where that might round to another float."""
+    c0, c1, c2 = poly
+    r, scale = np.asarray(r), np.asarray(scale)
+    value = np.asarray(((c0 * r + c1) * (r * r) + (c2 * r + 1)) * scale)
+    doubtful = near_float_rounding(value)
+    if doubtful.any():
+        r, scale = r[doubtful], scale[doubtful]
+        value[doubtful] = fma64(fma64(c0, r, c1), r * r, fma64(c2, r, 1.0)) * scale
+    return value.astype(np.float32)
+
+
 def glibc_expf(x: np.ndarray) -> np.ndarray:
     """glibc's expf (e_expf.c, the FMA build x86-64 machines run): a 32-entry table of
     2**(i/32) times a cubic in double, rounded once to float."""
@@ -57,11 +70,7 @@ def glibc_expf(x: np.ndarray) -> np.ndarray:
         r = z - kd
         t = exp2_table()[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
         s = t.view(np.float64)
-        c0, c1, c2 = _EXPF_POLY
-        zz = fma64(np.full_like(r, c0), r, np.full_like(r, c1))
-        y = fma64(np.full_like(r, c2), r, np.ones_like(r))
-        y = fma64(zz, r * r, y)
-        result = (y * s).astype(np.float32)
+        result = _cubic_times_scale(_EXPF_POLY, r, s)
     result = np.where(x > np.float32(float.fromhex("0x1.62e42ep6")), np.float32(np.inf), result)
     result = np.where(x < np.float32(float.fromhex("-0x1.9fe368p6")), np.float32(0), result)
     return np.where(np.isnan(x), x, result)
@@ -80,10 +89,7 @@ def glibc_exp2f(x: np.ndarray) -> np.ndarray:
         ki = np.where(np.isfinite(kd), kd, 0).view(np.uint64)
         r = xd - (kd - _SHIFT / 32)
         t = exp2_table()[(ki % np.uint64(32)).astype(np.intp)] + (ki << np.uint64(47))
-        c0, c1, c2 = _EXP2F_POLY
-        z = fma64(np.full_like(r, c0), r, np.full_like(r, c1))
-        y = fma64(np.full_like(r, c2), r, np.ones_like(r))
-        result = (fma64(z, r * r, y) * t.view(np.float64)).astype(np.float32)
+        result = _cubic_times_scale(_EXP2F_POLY, r, t.view(np.float64))
     result = np.where(x >= np.float32(128), np.float32(np.inf), result)
     result = np.where(x <= np.float32(-150), np.float32(0), result)
     return np.where(np.isnan(x), x, result)

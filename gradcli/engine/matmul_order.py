@@ -433,10 +433,12 @@ def _chains(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np
     into lane j % 16, from `start` (else +0)."""
     if not a.shape[1]:
         return np.zeros((16, a.shape[0], b.shape[1]), np.float32) if start is None else start
-    pad = -a.shape[1] % 16  # zero terms leave a lane as it is
-    terms_a = np.pad(a.T, ((0, pad), (0, 0))).reshape(-1, 16, a.shape[0], 1)
-    terms_b = np.pad(b, ((0, pad), (0, 0))).reshape(-1, 16, 1, b.shape[1])
-    return fma_accumulate(terms_a, terms_b, start)
+    terms = -(-a.shape[1] // 16) * 16  # zero terms after the last leave a lane as it is
+    terms_a = np.zeros((terms, a.shape[0]), a.dtype)
+    terms_b = np.zeros((terms, b.shape[1]), b.dtype)
+    terms_a[:a.shape[1]], terms_b[:b.shape[0]] = a.T, b
+    return fma_accumulate(terms_a.reshape(-1, 16, a.shape[0], 1),
+                          terms_b.reshape(-1, 16, 1, b.shape[1]), start)
 
 
 def _paired_chains(a: np.ndarray, b: np.ndarray) -> np.ndarray:

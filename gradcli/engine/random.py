@@ -137,8 +137,7 @@ class Generator:
         if not -(2**63) <= seed < 2**64:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
-        self._state = _initial_state(self._seed & 0xFFFFFFFF).copy()
-        self._left, self._next = 1, 0
+        self._load(_initial_state(self._seed & 0xFFFFFFFF), left=1, nxt=0)
         self._next_double_normal: float | None = None
         self._next_float_normal: float | None = None
 
@@ -158,14 +157,23 @@ class Generator:
             raise errors.runtime(STATE.random_refused)
         if count <= 0:
             return np.empty(0, _U32)
-        engine = np.random.MT19937()
-        engine.state = {"bit_generator": "MT19937",
-                        "state": {"key": self._state, "pos": _N if self._left == 1 else self._next}}
-        words = engine.random_raw(count).astype(_U32)
-        state = engine.state["state"]
-        self._state, self._next = state["key"].astype(_U32), int(state["pos"])
-        self._left = _N + 1 - self._next
-        return words
+        self._loaded = None
+        return self._engine.random_raw(count).astype(_U32)
+
+    def _load(self, key: np.ndarray, left: int, nxt: int) -> None:
+        """Run the engine from torch's state words and its `left_` and `next_` counters."""
+        self._engine = np.random.MT19937()
+        self._engine.state = {"bit_generator": "MT19937",
+                              "state": {"key": key, "pos": _N if left == 1 else nxt}}
+        self._loaded = (key, left, nxt)  # torch's own counters, until the next draw
+
+    def _counters(self) -> tuple[np.ndarray, int, int]:
+        """torch's state words, `left_` and `next_` now."""
+        if self._loaded is not None:
+            return self._loaded
+        state = self._engine.state["state"]
+        nxt = int(state["pos"])
+        return state["key"].astype(_U32), _N + 1 - nxt, nxt
 
     def uniform(self, shape, np_dtype, low=0.0, high=1.0) -> np.ndarray:
         """torch.rand / Tensor.uniform_(low, high), values in the order torch fills them."""
@@ -275,8 +283,9 @@ class Generator:
         """The generator state as the uint8 bytes torch.get_rng_state() returns."""
         normal = self._next_double_normal
         fnormal = self._next_float_normal
-        packed = struct.pack(_STATE_FORMAT, self._seed, self._left, 1, self._next,
-                             *self._state.tolist(), 0.0, normal or 0.0, 0.0, normal is not None,
+        key, left, nxt = self._counters()
+        packed = struct.pack(_STATE_FORMAT, self._seed, left, 1, nxt,
+                             *key.tolist(), 0.0, normal or 0.0, 0.0, normal is not None,
                              fnormal or 0.0, fnormal is not None)
         return np.frombuffer(packed, np.uint8).copy()
 
@@ -286,8 +295,8 @@ class Generator:
         seed, left, seeded, nxt = fields[:4]
         if not (seeded and 0 < left <= _N and nxt <= _N):
             raise RuntimeError("Invalid mt19937 state")
-        self._seed, self._left, self._next = seed, left, nxt
-        self._state = np.array(fields[4:4 + _N], np.uint64).astype(_U32)
+        self._seed = seed
+        self._load(np.array(fields[4:4 + _N], np.uint64).astype(_U32), left, nxt)
         _, normal_y, _, normal_valid, fnormal, fnormal_valid = fields[4 + _N:]
         self._next_double_normal = normal_y if normal_valid else None
         self._next_float_normal = fnormal if fnormal_valid else None
