@@ -8,7 +8,9 @@ from typing import Callable
 
 import numpy as np
 
-BLOCK = 1 << 16
+from gradcli.engine.heap import keep_freed_memory
+
+BLOCK = 1 << 15  # 256 KiB of doubles a temporary: measured fastest on 10^7-element kernels
 
 
 def blockwise(kernel: Callable[..., np.ndarray], *operands, dtype) -> np.ndarray:
@@ -19,6 +21,7 @@ def blockwise(kernel: Callable[..., np.ndarray], *operands, dtype) -> np.ndarray
     size = math.prod(shape)
     if size <= BLOCK or any(x.ndim and x.shape != shape for x in operands):
         return kernel(*operands)
+    keep_freed_memory()
     out = np.empty(shape, dtype)
     flat_out = out.reshape(-1)
     flat = [x if x.ndim == 0 else x.reshape(-1) for x in operands]
@@ -32,6 +35,7 @@ def over_positions(count: int, kernel: Callable[[np.ndarray], np.ndarray], *,
                    dtype) -> np.ndarray:
     """`kernel(positions)` for the flat positions 0..count-1 (int64), block by block: a
     factory's temporaries stay near a block's size, not the result's."""
+    keep_freed_memory()
     out = np.empty(count, dtype)
     for first in range(0, count, BLOCK):
         positions = np.arange(first, min(first + BLOCK, count), dtype=np.int64)

@@ -61,37 +61,36 @@ def near_float_rounding(x: np.ndarray) -> np.ndarray:
     return (np.abs(dropped - (1 << 28)) < 4096) | ((np.abs(x) < _F32_TINY) & (x != 0))
 
 
-_F32_TINY_SHIFTED = np.uint64((int(np.float64(_F32_TINY).view(np.uint64)) << 1) - 1)
-
-
-def _any_doubtful32(s: np.ndarray, scratch: np.ndarray) -> bool:
-    """Whether `_doubtful32(s)` holds anywhere, for a contiguous `s`, in fewer passes (`scratch`:
-    as many uint64 as `s`, written over): the sign shifted out of the bits, a zero wraps to the
-    largest number, so one minimum finds any subnormal."""
-    bits = s.reshape(-1).view(np.uint64)
-    scratch = scratch.reshape(-1)
-    np.bitwise_and(bits, _F32_DROPPED_BITS, out=scratch)
-    if (scratch == _F32_MIDPOINT_BITS).any():
+def _any_doubtful32(s: np.ndarray) -> bool:
+    """Whether `_doubtful32(s)` holds anywhere, in fewer passes: the subnormal test runs only
+    where the smallest magnitude calls for it."""
+    if ((s.view(np.uint64) & _F32_DROPPED_BITS) == _F32_MIDPOINT_BITS).any():
         return True
-    np.left_shift(bits, np.uint64(1), out=scratch)
-    np.subtract(scratch, np.uint64(1), out=scratch)
-    return bool(scratch.min() < _F32_TINY_SHIFTED)
+    magnitude = np.abs(s)
+    return bool(magnitude.min(initial=np.inf) < _F32_TINY
+                and ((magnitude < _F32_TINY) & (s != 0)).any())
+
+
+def _double(x) -> np.ndarray:
+    """`x` as float64: a ufunc over operands of one dtype runs without casting buffers."""
+    return np.asarray(x).astype(np.float64, copy=False)
 
 
 def _fma32_block(a, b, c) -> np.ndarray:
-    return sum32(np.asarray(np.multiply(a, b, dtype=np.float64)), c)
+    return sum32(np.asarray(np.multiply(_double(a), _double(b))), c)
 
 
 def sum32(product: np.ndarray, c) -> np.ndarray:
     """The float32 nearest the exact `product + c`, for a double `product` that is exact (a
     product of two floats) and a float `c`: the double sum, redone by round-to-odd where it may
     have rounded to the wrong float."""
-    s = np.add(product, c, dtype=np.float64)
+    addend = _double(c)
+    s = np.asarray(np.add(product, addend))
     s = np.array(s) if s.ndim == 0 else s
-    doubtful = _doubtful32(s)
-    if doubtful.any():
+    if _any_doubtful32(s):
+        doubtful = _doubtful32(s)
         exact = np.broadcast_to(product, s.shape)[doubtful]
-        addend = np.broadcast_to(np.asarray(c, np.float64), s.shape)[doubtful]
+        addend = np.broadcast_to(addend, s.shape)[doubtful]
         s[doubtful] = _round_to_odd(*_two_sum(exact, addend))
     return s.astype(np.float32)
 
@@ -117,7 +116,7 @@ def fma_accumulate(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None
     a, b = (x.reshape((len(x),) + (1,) * (len(shape) + 1 - x.ndim) + x.shape[1:]) for x in (a, b))
     if len(a) * acc.size <= _SMALL_CHAIN:  # at once, without the blocks' bookkeeping
         products = np.multiply(a, b, dtype=np.float64).reshape(len(a), acc.size)
-        _float_chain(products, acc.reshape(-1), np.empty_like(products), np.empty(products.size))
+        _float_chain(products, acc.reshape(-1), np.empty_like(products))
         return acc
     buffers = None
     for block in _element_blocks(shape, _CHAIN_BYTES // (16 * min(len(a), _BLOCK_STEPS))):
@@ -125,7 +124,7 @@ def fma_accumulate(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None
         flat = part.reshape(-1)
         steps = min(len(a), max(1, _CHAIN_BYTES // (16 * max(1, flat.size))))
         if buffers is None:  # no block is larger than the first
-            buffers = np.empty((3, min(len(a) * flat.size, max(_CHAIN_BYTES // 16, flat.size))))
+            buffers = np.empty((2, min(len(a) * flat.size, max(_CHAIN_BYTES // 16, flat.size))))
         a_block, b_block = (x[(slice(None),) + _broadcast_index(block, x.shape[1:])] for x in (a, b))
         for first in range(0, len(a), steps):
             count = min(steps, len(a) - first)
@@ -134,7 +133,7 @@ def fma_accumulate(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None
             products = np.multiply(*operands, out=buffers[0, :count * flat.size]
                                    .reshape(np.broadcast_shapes(*(x.shape for x in operands))))
             _float_chain(products.reshape(count, flat.size), flat,
-                         buffers[1, :count * flat.size].reshape(count, flat.size), buffers[2])
+                         buffers[1, :count * flat.size].reshape(count, flat.size))
         if not np.shares_memory(flat, part):
             part[...] = flat.reshape(part.shape)
     return acc
@@ -164,19 +163,18 @@ def _broadcast_index(block: tuple, shape: tuple) -> tuple:
                  for i, size in zip(block, shape))
 
 
-def _float_chain(products: np.ndarray, acc: np.ndarray, sums: np.ndarray,
-                 scratch: np.ndarray) -> None:
+def _float_chain(products: np.ndarray, acc: np.ndarray, sums: np.ndarray) -> None:
     """Run the chains acc[e] = fma(.., .., acc[e]) over the exact products[k, e], k in order, in
     place. Each step is a double sum (into `sums`) rounded to float; an element whose double sum
     may have rounded wrongly at some step (`_inexact_doubtful`) is run again from there, that
     step exact (`sum32`); after `_RERUNS` such restarts the elements left take every step
-    exactly. `scratch` holds as many doubles as `sums`."""
+    exactly."""
     count, columns, first, restarts = len(products), None, 0, 0
     run, start = products, acc.copy()
     for k in range(count):
         np.add(products[k], acc, out=sums[k])
         np.copyto(acc, sums[k], casting="same_kind")
-    while _any_doubtful32(sums, scratch[:sums.size].view(np.uint64)):
+    while _any_doubtful32(sums):
         wrong = _inexact_doubtful(run, sums, start)
         if wrong is None:
             return

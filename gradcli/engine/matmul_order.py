@@ -394,10 +394,23 @@ def _intel_matrix_vector(a: np.ndarray, b: np.ndarray, bias) -> np.ndarray:
     sum (measured: 1..40 rows or columns, 2..2000 terms, one and two threads)."""
     k = a.shape[1]
     if THREADS > 1 and k >= _INTEL_THREADED_MATRIX_VECTOR:
-        half = k - k // 2
-        out = fma_chain(a[:, :half], b[:half]) + fma_chain(a[:, half:], b[half:])
+        first, second = _halves_together(a, b)
+        out = first + second
         return out if bias is None else out + bias
     return fma_chain(a, b, bias)
+
+
+def _halves_together(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """fma_chain over the first and the second half of k (the first a term longer when odd),
+    each from +0, as one batch of two chains (half the steps): the shorter half starts with a
+    zero term, and fma(0, 0, +0) leaves its +0 as it is."""
+    k = a.shape[1]
+    half, rest = k - k // 2, k // 2
+    parts_a = np.zeros((2, a.shape[0], half), a.dtype)
+    parts_b = np.zeros((2, half, b.shape[1]), b.dtype)
+    parts_a[0], parts_b[0] = a[:, :half], b[:half]
+    parts_a[1, :, half - rest:], parts_b[1, half - rest:] = a[:, half:], b[half:]
+    return fma_chain(parts_a, parts_b)
 
 
 def blocked_fma_chain(a: np.ndarray, b: np.ndarray, init: np.ndarray | None = None,

@@ -55,8 +55,8 @@ def _exp(x: np.ndarray) -> np.ndarray:
     j = k.astype(np.int32) & 31
     n = (k * (1 / 32)).astype(np.float32)
     r = fma32(n, _MINUS_LN2[1], fma32(n, _MINUS_LN2[0], x))
-    p = fma32(fma32(r, _EXP_POLY[0], _EXP_POLY[1]), r * r, _EXP_LOW[j] + r)
-    s = np.ldexp(_EXP_HIGH[j], np.floor(n).astype(np.int32))
+    p = fma32(fma32(r, _EXP_POLY[0], _EXP_POLY[1]), r * r, _EXP_LOW.take(j) + r)
+    s = np.ldexp(_EXP_HIGH.take(j), np.floor(n).astype(np.int32))
     return fma32(p, s, s)
 
 

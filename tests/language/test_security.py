@@ -20,7 +20,8 @@ FORBIDDEN_MODULES = {"importlib", "runpy", "code", "codeop", "pickle", "marshal"
 # into the user's cache folder and reads it back with an unpickler that resolves only lark's
 # runtime classes (tests/language/test_parser_cache.py shows a foreign file is never run); no
 # program text or program file ever reaches it.
-EXEMPT_IMPORTS = {"language/syntax/parser_cache.py": {"pickle"}}
+# The heap module calls glibc's mallopt through ctypes, with constant arguments only.
+EXEMPT_IMPORTS = {"language/syntax/parser_cache.py": {"pickle"}, "engine/heap.py": {"ctypes"}}
 
 
 def findings(source: str, filename: str) -> list[str]:
