@@ -18,6 +18,17 @@ Intel (a Xeon with AVX-512):
   one-row or one-column results (MKL's matrix-vector kernel, `_intel_matrix_vector`): one chain
   from the bias however long, on two threads split in halves from 256 terms on, the bias then
   added last.
+* column-major matrix times a vector (`_intel_column_gemv`, MKL's sgemv over columns): a one-row
+  result of a row-major B (x @ W of one sample), a one-column result of a column-major A
+  (A.t() @ x, mv of a transposed matrix, addmv), from the bias. The outputs in whole sixteens
+  take the terms in blocks of eight (`_eight_column_blocks`: terms 6 and 4 fused into the sum
+  so far, which is added to 5 fused onto the rounded 7, and that to the sum of 0 fused onto
+  the rounded 2 and 1 onto the rounded 3), the terms after the last whole eight fused in turn;
+  the last outputs % 16 (every output below 16) take one fused chain each.  On two threads the
+  terms are split in halves from 256 on (not for 41..69 outputs below 1000 terms), each half
+  from +0, the bias added after their sum.  Found with one huge term and its negation among
+  ones; measured bit for bit on 2..30,000 terms by 2..300 outputs, the five forms, one and two
+  threads.
 * sixteen lanes (`sixteen_lanes`, `_short_dots`): x @ W.t() with one row or one column of
   outputs (F.linear of one sample, 1-D or one row; mv, addmv, a one-output F.linear), up to
   50,001 terms (10,000 on two threads): the outputs in whole fours start lane 0 from the
@@ -256,6 +267,8 @@ _INTEL_K_BLOCK = 384  # the longest sum MKL's kernel on Intel takes in one chain
 _INTEL_FLOAT_DOT_ONE_THREAD = 8000  # sdot's terms on Intel measured on two threads as on one
 _INTEL_THREADED_WORK = 192_000  # multiply-adds past which two threads split a long sum there
 _INTEL_THREADED_MATRIX_VECTOR = 256  # the shortest one-row or one-column sum two threads split
+# but for a column-major matrix times a vector, not of 41..69 outputs below 1000 terms (measured)
+_INTEL_UNSPLIT_OUTPUTS, _INTEL_UNSPLIT_TERMS = range(41, 70), 1000
 _DOUBLE_TILE_K = 256  # the longest float64 x @ W.t() sum measured for tile-shaped products
 
 
@@ -398,6 +411,59 @@ def _intel_matrix_vector(a: np.ndarray, b: np.ndarray, bias) -> np.ndarray:
         out = first + second
         return out if bias is None else out + bias
     return fma_chain(a, b, bias)
+
+
+def _intel_column_gemv(columns: np.ndarray, x: np.ndarray, bias) -> np.ndarray:
+    """The sum over j of x[j] * columns[j] (columns: k rows of the outputs) as MKL's sgemv takes a
+    column-major matrix times a vector on Intel: a one-row result of a row-major B, a one-column
+    result of a column-major A (mv of a transposed matrix). One thread: `_column_gemv` from
+    addmm's bias. Two threads: from 256 terms on, except for 41..69 outputs below 1000 terms,
+    the terms split in halves (the first a term longer when odd), each from +0, the bias added
+    after their sum (measured: 2..30,000 terms, 2..300 outputs, with and without bias)."""
+    k, count = columns.shape
+    if THREADS > 1 and k >= _INTEL_THREADED_MATRIX_VECTOR and not (
+            count in _INTEL_UNSPLIT_OUTPUTS and k < _INTEL_UNSPLIT_TERMS):
+        half = k - k // 2
+        out = _column_gemv(columns[:half], x[:half], None) + \
+            _column_gemv(columns[half:], x[half:], None)
+        return out if bias is None else out + bias
+    return _column_gemv(columns, x, bias)
+
+
+def _column_gemv(columns: np.ndarray, x: np.ndarray, start) -> np.ndarray:
+    """The outputs in whole sixteens (one AVX-512 register each) in `_eight_column_blocks`; the
+    last outputs % 16 each one fused chain over the terms in order; all from `start` (else
+    +0)."""
+    count = columns.shape[1]
+    whole = count // 16 * 16
+    acc = np.zeros(count, np.float32) if start is None else \
+        np.broadcast_to(np.asarray(start, np.float32), (count,)).copy()
+    if whole:
+        acc[:whole] = _eight_column_blocks(columns[:, :whole], x, acc[:whole])
+    if count > whole:
+        acc[whole:] = fma_accumulate(x[:, None], columns[:, whole:], acc[whole:])
+    return acc
+
+
+def _eight_column_blocks(columns: np.ndarray, x: np.ndarray, acc: np.ndarray) -> np.ndarray:
+    """Up to 7 terms: one fused chain from `acc`. Else the terms in blocks of eight, then the
+    rest fused into the sum in turn. In a block of terms t0..t7 (t = x[j] * columns[j]), with
+    fma(t, u) = t + u rounded once and round(t) the rounded product: the sum so far takes
+    fma(t6, .) and then fma(t4, .), is added to fma(t5, round(t7)), and that to
+    fma(t0, round(t2)) + fma(t1, round(t3)) (measured with one huge term and its negation among
+    ones, then bit for bit on random terms)."""
+    k = len(x)
+    whole = k // 8 * 8 if k > 7 else 0
+    if whole:
+        blocks, terms = columns[:whole].reshape(-1, 8, columns.shape[1]), x[:whole].reshape(-1, 8)
+
+        def fused(first: int, rounded: int) -> np.ndarray:  # every block's at once
+            product = terms[:, rounded, None] * blocks[:, rounded]
+            return fma32(terms[:, first, None], blocks[:, first], product)
+        halves, pairs = fused(0, 2) + fused(1, 3), fused(5, 7)
+        for block, x_block, half, pair in zip(blocks, terms, halves, pairs):
+            acc = half + (pair + fma32(x_block[4], block[4], fma32(x_block[6], block[6], acc)))
+    return fma_accumulate(x[whole:, None], columns[whole:], acc)
 
 
 def _halves_together(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -737,6 +803,11 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
         return _double_tiles(a, b, bias)
     bias32 = None if bias is None else np.asarray(bias, np.float32)
     if not _AMD:
+        if m == 1 and n >= 2 and b_row:  # x @ W of one row, W row-major
+            return _intel_column_gemv(b, a[0], bias32)[None, :]
+        if n == 1 and m >= 2 and not a_row:  # A.t() @ x, mv of a transposed matrix
+            return _intel_column_gemv(a.T, b[:, 0],
+                                      None if bias32 is None else bias32.reshape(-1))[:, None]
         if a_row and (not b_row or n < m) and min(m, n) == 1:
             out = _short_dots(a, b)
             if out is None:

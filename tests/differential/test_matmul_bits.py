@@ -709,3 +709,38 @@ def test_dot_of_any_length_takes_sdots_lanes_on_intel():
         ours = F.dot(Tensor(x, dtypes.float32), Tensor(y, dtypes.float32))
         assert _bits_equal(ours, torch.dot(_aligned(x), _aligned(y))), k
     _run_apart(_INTEL_DOTS, 2, timeout=300)
+
+
+_COLUMN_MAJOR_GEMV = """
+import numpy as np, torch
+import gradcli.engine.ops
+from gradcli.engine import dtypes
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
+rng = np.random.default_rng(15)
+ours = lambda v: Tensor(v, dtypes.float32)
+for outputs in (2, 13, 16, 17, 40, 41, 50, 69, 70, 100):
+    for k in (2, 7, 8, 9, 17, 100, 255, 256, 257, 999, 1000, 2001):
+        v = rng.standard_normal(k).astype(np.float32)
+        w = rng.standard_normal((k, outputs)).astype(np.float32)
+        bias = rng.standard_normal(outputs).astype(np.float32)
+        tv, tw, tb = (torch.from_numpy(x) for x in (v, w, bias))
+        pairs = ((F.matmul(ours(v), ours(w)), tv @ tw),
+                 (F.mm(ours(v[None]), ours(w)), tv[None] @ tw),
+                 (F.mv(F.t(ours(w)), ours(v)), torch.mv(tw.t(), tv)),
+                 (F.mm(F.t(ours(w)), ours(v[:, None])), tw.t() @ tv[:, None]),
+                 (F.addmm(ours(bias), ours(v[None]), ours(w)), torch.addmm(tb, tv[None], tw)),
+                 (F.addmv(ours(bias), F.t(ours(w)), ours(v)), torch.addmv(tb, tw.t(), tv)))
+        for form, (mine, theirs) in enumerate(pairs):
+            assert mine.data.tobytes() == theirs.numpy().tobytes(), (outputs, k, form)
+"""
+
+
+@pytest.mark.skipif(AMD, reason="MKL's sgemv of a column-major matrix was measured on Intel")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_one_row_of_a_row_major_b_and_one_column_of_a_column_major_a(threads):
+    """x @ W of one row (W row-major), A.t() @ x, mv of a transposed matrix, addmm and addmv:
+    MKL's sgemv over the columns of a column-major matrix, whole sixteens of outputs in blocks
+    of eight terms, the rest in fused chains, halved on two threads (matmul_order's
+    `_intel_column_gemv`). Run apart, with torch and gradcli on `threads` threads."""
+    _run_apart(_COLUMN_MAJOR_GEMV, threads, timeout=600)
