@@ -40,8 +40,9 @@ Intel (a Xeon with AVX-512):
   threads MKL splits the outputs of longer products (the first ceil(count / 2) apart), which
   moves the last one to three; those are claimed only where the split cannot
   (`_intel_rows_whole`).
-* dot (`_intel_float_dot`, MKL's AVX-512 sdot): four accumulators of sixteen fused lanes, the
-  sixteens of each 64 terms in turn, the rest into the first two; the lanes summed pairwise.
+* dot (`_intel_dot`, MKL's AVX-512 sdot and ddot): four accumulators of a register's fused lanes
+  (sixteen floats, eight doubles), the registers of each four in turn, the rest into the first
+  two; the lanes summed pairwise.
 * sixteen-lane dots (`lane_dots`): x @ W.t() of two or more rows and columns that the fused
   chain does not take (2 or 3 columns, or fewer terms than columns when the columns outnumber
   the rows, below 12) with fewer than 24 terms a row: the odd rows fuse term k into lane k %
@@ -221,8 +222,17 @@ every entry fused chains in k order, as sgemm's, with blocks by B's layout:
   matrix-vector kernel): one chain from the bias however long; two threads split sums of more
   than 100 terms of the larger products (in halves, the bias last: 1 x 240 x 12, 33 x 200 x 1,
   1 x 1000 x 3; not reproduced), so there only up to 100 terms, or up to 250 terms in at most
-  2,688 multiply-adds, are claimed.  One-row x @ W.t() and one-column results of a row-major A
-  are dots in lanes, and so is a 1 x 1 result of TT (all 1 x 1 results are left unclaimed).
+  2,688 multiply-adds, are claimed.  A 1 x 1 result of a row-major B is the same chain.
+* one-row x @ W.t() (F.linear of one sample), one-column results of a row-major A (mv) and
+  1 x 1 results of a column-major B: each entry a dot in eight lanes (`_eight_lane_dots`:
+  lane j % 8 takes term j, fused; each whole sixteen of terms into two sets of lanes, the
+  first eight into one and the second into the other, the sets added lane by lane, then a
+  last whole eight and the k % 8 terms left fused into that sum; the lanes summed
+  ((l0 + l2) + (l1 + l3)) + ((l4 + l6) + (l5 + l7))), then the bias added; on two threads
+  from 10,000 terms on each row's terms split in halves, the bias added to the first half's
+  dot, then the second's (one row: split otherwise there, unclaimed).  Found with one huge
+  term and its negation among ones; measured on 1..100 rows by 2..100,003 terms, with and
+  without bias, one and two threads.
 
 Measured with and without bias, the four layouts, m and n drawn from 1..100 and k from 2..2001
 (up to 400,000 multiply-adds), two or three draws each: on one thread about 1,960 of 2,250
@@ -243,7 +253,7 @@ import numpy as np
 
 from gradcli.engine.cascade_sum import THREADS, in_order
 from gradcli.engine.cpu_capability import CAPABILITY, FAMILY, VENDOR
-from gradcli.engine.fma import fma32, fma_accumulate, fused
+from gradcli.engine.fma import fma32, fma64, fma_accumulate, fused
 
 # MKL dispatches on the CPU vendor: the AMD rules (`_sequential`, `four_lanes`, dot) hold there only
 _AMD = VENDOR == "AuthenticAMD"
@@ -264,7 +274,11 @@ _INTEL_SHORT_DOT_K = 50001  # the longest one-row or one-column sum measured in 
 _INTEL_SPLIT_DOT_K = 10000  # the same on two threads
 _INTEL_GROUPED_WORK = 150_000  # grouped_dots on two threads: m * k * n measured whole below this
 _INTEL_K_BLOCK = 384  # the longest sum MKL's kernel on Intel takes in one chain
-_INTEL_FLOAT_DOT_ONE_THREAD = 8000  # sdot's terms on Intel measured on two threads as on one
+# dgemv's dots of rows on Intel: two threads split a row's terms from these on (measured)
+_INTEL_DOUBLE_ROWS_SPLIT = 10_000
+_INTEL_DOUBLE_ROWS_MEASURED = 100_003
+# the most terms sdot and ddot sum on Intel on two threads as on one (measured)
+_INTEL_FLOAT_DOT_ONE_THREAD, _INTEL_DOUBLE_DOT_ONE_THREAD = 8191, 4095
 _INTEL_THREADED_WORK = 192_000  # multiply-adds past which two threads split a long sum there
 _INTEL_THREADED_MATRIX_VECTOR = 256  # the shortest one-row or one-column sum two threads split
 # but for a column-major matrix times a vector, not of 41..69 outputs below 1000 terms (measured)
@@ -1002,13 +1016,20 @@ def _intel_double(a: np.ndarray, b: np.ndarray, bias, a_row: bool, b_row: bool
     measured. `bias` is float64 or None."""
     m, k = a.shape
     n = b.shape[1]
-    if m == n == 1:  # a dot: TT sums otherwise, the others were not measured apart
-        return None
-    if (m == 1 and b_row) or (n == 1 and not a_row):  # the matrix-vector kernel's chains
+    if (m == 1 and b_row) or (n == 1 and not a_row and m > 1):  # the matrix-vector chains
         if THREADS > 1 and k > 100 and (k > 250 or m * n * k > _INTEL_DOUBLE_THREADED_THIN):
             return None
         return fma_chain(a, b, bias)
-    if m == 1 or n == 1:  # one-row x @ W.t(), one column of a row-major A: dots, not known
+    if m == 1 and not b_row:  # one-row x @ W.t() (F.linear of one sample, a one-by-one
+        # product of a column-major B): dots of W's rows
+        out = _intel_double_rows(b.T, a[0], None if bias is None else
+                                 np.broadcast_to(bias, (1, n))[0])
+        return None if out is None else out[None, :]
+    if n == 1 and a_row:  # mv, one column of a row-major A: dots of A's rows
+        out = _intel_double_rows(a, b[:, 0], None if bias is None else
+                                 np.broadcast_to(bias, (m, 1))[:, 0])
+        return None if out is None else out[:, None]
+    if m == 1 or n == 1:  # a one-row TT product, not measured
         return None
     if b_row:
         if m == 2 and a_row and (THREADS == 1 or m * n * k <= _INTEL_DOUBLE_THREADED_WORK):
@@ -1020,6 +1041,49 @@ def _intel_double(a: np.ndarray, b: np.ndarray, bias, a_row: bool, b_row: bool
     if small or n > 100 or (THREADS > 1 and m * n * k > _INTEL_DOUBLE_COLUMN_THREADED_WORK):
         return None
     return blocked_fma_chain(a, b, bias, _intel_double_column_blocks(k))
+
+def _intel_double_rows(rows: np.ndarray, x: np.ndarray, bias) -> np.ndarray | None:
+    """The dot of each row with x as MKL's dgemv sums rows on Intel (`_eight_lane_dots`), then
+    addmv's (addmm's) `bias` added; on two threads each row's terms split in halves (the first
+    a term longer when odd) from 10,000 terms on, the bias added to the first half's dot, then
+    the second's (one row splits otherwise there: left unclaimed); unmeasured past 100,003
+    terms."""
+    count, k = rows.shape
+    if k > _INTEL_DOUBLE_ROWS_MEASURED or (
+            THREADS > 1 and count == 1 and k >= _INTEL_DOUBLE_ROWS_SPLIT):
+        return None
+    if THREADS > 1 and k >= _INTEL_DOUBLE_ROWS_SPLIT:
+        half = k - k // 2
+        first = _eight_lane_dots(rows[:, :half], x[:half])
+        if bias is not None:
+            first = first + bias
+        return first + _eight_lane_dots(rows[:, half:], x[half:])
+    out = _eight_lane_dots(rows, x)
+    return out if bias is None else out + bias
+
+
+def _eight_lane_dots(rows: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Eight lanes a row (lane j % 8 takes term j, fused): the whole sixteens of terms in two
+    sets of lanes (the first eight of each into one, the second into the other) added lane by
+    lane, then a last whole eight and the k % 8 terms left fused into that sum in turn; the
+    lanes then summed ((l0 + l2) + (l1 + l3)) + ((l4 + l6) + (l5 + l7)) (measured with one huge
+    term and its negation among ones, then bit for bit on 2..100,003 terms, 1..100 rows)."""
+    count, k = rows.shape
+    sixteens = k // 16
+    acc = np.zeros((count, 8))
+    if sixteens:
+        sets = fma_accumulate(rows[:, :16 * sixteens].reshape(count, sixteens, 2, 8)
+                              .transpose(1, 2, 0, 3), x[:16 * sixteens].reshape(sixteens, 2, 1, 8))
+        acc = sets[0] + sets[1]
+    start = 16 * sixteens
+    if k - start >= 8:
+        acc = fma64(rows[:, start:start + 8], x[start:start + 8], acc)
+        start += 8
+    if start < k:
+        acc[:, :k - start] = fma64(rows[:, start:], x[start:], acc[:, :k - start])
+    return ((acc[:, 0] + acc[:, 2]) + (acc[:, 1] + acc[:, 3])) + \
+        ((acc[:, 4] + acc[:, 6]) + (acc[:, 5] + acc[:, 7]))
+
 
 def mv(a: np.ndarray, v: np.ndarray, a_strides=None) -> np.ndarray | None:
     """torch.mv: MKL's sgemv sums as sgemm does with a one-column B."""
@@ -1033,23 +1097,24 @@ def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.n
     sums the terms k = l mod 4 in order, without FMA), then (l0 + l2) + (l1 + l3); on Zen 5 any
     length, `_float_dot`, and with an operand whose elements are not adjacent (a matrix's
     column) sequential, on one thread or two up to 5000 terms (measured).  float32 on Intel,
-    both operands contiguous: `_intel_float_dot` (read from MKL's AVX-512 sdot; measured bit
-    for bit on 1..200 terms and up to 100,000 on one thread, and up to 8000 on two, which split
-    longer sums).  float64 on Zen 5: `_double_dot`."""
+    both operands contiguous: `_intel_threaded_dot` (read from MKL's AVX-512 sdot; measured bit
+    for bit on 1..200 terms and up to 100,000 on one thread; two threads split sums from 8192
+    terms on); float64 there the same with eight lanes (ddot: 2..50,000 terms on one thread,
+    split on two from 4096 on).  float64 on Zen 5: `_double_dot`."""
     k = x.shape[0]
+    strided = x.strides[0] != x.itemsize or y.strides[0] != y.itemsize
+    if not _AMD and not strided and k >= 2 and x.dtype == y.dtype and \
+            x.dtype in (np.float32, np.float64):
+        return _intel_threaded_dot(x, y)
     if x.dtype == y.dtype == np.float64:
         exact = _AMD_ZEN5 and k >= 2 and not (offsets[0] % 2 or offsets[1] % 2)
         return _double_dot(x * y) if exact else None
-    strided = x.strides[0] != x.itemsize or y.strides[0] != y.itemsize
     if (_AMD_ZEN5 and strided and 2 <= k <= _FLOAT_DOT_ONE_THREAD
             and x.dtype == y.dtype == np.float32):
         return sequential(x[None, :], y[:, None])[0, 0]
     if (_AMD_ZEN5 and k >= 4 and x.dtype == y.dtype == np.float32 and offsets == (0, 0)
             and (THREADS == 1 or k <= _FLOAT_DOT_ONE_THREAD)):
         return _float_dot(x * y)
-    if (not _AMD and x.dtype == y.dtype == np.float32 and not strided and k >= 2
-            and (THREADS == 1 or k <= _INTEL_FLOAT_DOT_ONE_THREAD)):
-        return _intel_float_dot(x, y)
     if x.dtype != np.float32 or y.dtype != np.float32 or k not in (2, 3, 4, 8, 16) or not _AMD:
         return None
     if _AMD and k < 4:
@@ -1062,30 +1127,47 @@ def dot(x: np.ndarray, y: np.ndarray, offsets: tuple[int, int] = (0, 0)) -> np.n
     return np.float32((lanes[0] + lanes[2]) + (lanes[1] + lanes[3]))
 
 
-def _intel_float_dot(x: np.ndarray, y: np.ndarray) -> np.float32:
-    """MKL's sdot on Intel (AVX-512, both operands contiguous): four accumulators of sixteen
-    lanes; the four sixteens of each whole 64 terms fused into accumulators 0..3 in turn; of the
-    rest, a 32 into accumulators 0 and 1, a 16 into accumulator 0, then the last k % 16 terms
-    into accumulator 0's first lanes; then (a2 + a3) + (a0 + a1) lane by lane, lane i + lane
-    i + 8, then i + (i + 4), then (l0 + l1) + (l2 + l3)."""
+def _intel_threaded_dot(x: np.ndarray, y: np.ndarray):
+    """`_intel_dot`, or on two threads, from 8192 floats or 4096 doubles on, the sum of the two
+    halves' (the first a term longer when odd) `_intel_dot` (measured up to a million terms)."""
     k = len(x)
-    whole = k // 64 * 64
-    acc = np.zeros((4, 16), np.float32)
+    if THREADS > 1 and k > (_INTEL_DOUBLE_DOT_ONE_THREAD if x.dtype == np.float64
+                            else _INTEL_FLOAT_DOT_ONE_THREAD):
+        half = k - k // 2
+        return _intel_dot(x[:half], y[:half]) + _intel_dot(x[half:], y[half:])
+    return _intel_dot(x, y)
+
+
+def _intel_dot(x: np.ndarray, y: np.ndarray):
+    """MKL's sdot and ddot on Intel (AVX-512, both operands contiguous): four accumulators of a
+    register's lanes (sixteen floats, eight doubles); the four registers of each whole 4 x lanes
+    terms fused into accumulators 0..3 in turn; of the rest, two registers into accumulators 0
+    and 1, one into accumulator 0, then the last k % lanes terms into accumulator 0's first
+    lanes; then (a2 + a3) + (a0 + a1) lane by lane, folded: sdot lane i + lane i + 8, then
+    i + (i + 4), then (l0 + l1) + (l2 + l3); ddot i + (i + 4), then (l0 + l2) + (l1 + l3)."""
+    double = x.dtype == np.float64
+    lanes, fused_add = (8, fma64) if double else (16, fma32)
+    k = len(x)
+    whole = k // (4 * lanes) * (4 * lanes)
+    acc = np.zeros((4, lanes), x.dtype)
     if whole:
-        acc = fma_accumulate(x[:whole].reshape(-1, 4, 16), y[:whole].reshape(-1, 4, 16))
+        acc = fma_accumulate(x[:whole].reshape(-1, 4, lanes), y[:whole].reshape(-1, 4, lanes))
     start = whole
-    for size, target in ((32, (0, 1)), (16, (0,))):
+    for size, target in ((2 * lanes, [0, 1]), (lanes, [0])):
         if k - start >= size:
             part = slice(start, start + size)
-            rows = list(target)
-            acc[rows] = fma32(x[part].reshape(-1, 16), y[part].reshape(-1, 16), acc[rows])
+            acc[target] = fused_add(x[part].reshape(-1, lanes), y[part].reshape(-1, lanes),
+                                    acc[target])
             start += size
     if start < k:
-        acc[0, :k - start] = fma32(x[start:], y[start:], acc[0, :k - start])
-    lanes = (acc[2] + acc[3]) + (acc[0] + acc[1])
-    lanes = lanes[:8] + lanes[8:]
-    lanes = lanes[:4] + lanes[4:]
-    return np.float32((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
+        acc[0, :k - start] = fused_add(x[start:], y[start:], acc[0, :k - start])
+    folded = (acc[2] + acc[3]) + (acc[0] + acc[1])
+    if not double:
+        folded = folded[:8] + folded[8:]
+    folded = folded[:4] + folded[4:]
+    if double:
+        return np.float64((folded[0] + folded[2]) + (folded[1] + folded[3]))
+    return np.float32((folded[0] + folded[1]) + (folded[2] + folded[3]))
 
 
 def _float_dot(terms: np.ndarray) -> np.float32:

@@ -744,3 +744,41 @@ def test_one_row_of_a_row_major_b_and_one_column_of_a_column_major_a(threads):
     of eight terms, the rest in fused chains, halved on two threads (matmul_order's
     `_intel_column_gemv`). Run apart, with torch and gradcli on `threads` threads."""
     _run_apart(_COLUMN_MAJOR_GEMV, threads, timeout=600)
+
+
+_INTEL_DOTS = """
+import numpy as np, torch
+import gradcli.engine.ops
+from gradcli.engine import dtypes
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
+rng = np.random.default_rng(16)
+for dtype, kind in ((np.float64, dtypes.float64), (np.float32, dtypes.float32)):
+    for k in (2, 3, 8, 9, 15, 16, 17, 31, 33, 64, 100, 4095, 4096, 8191, 8192, 10001, 20001):
+        x, y = (rng.standard_normal(k).astype(dtype) for _ in range(2))
+        assert F.dot(Tensor(x, kind), Tensor(y, kind)).data.tobytes() == \\
+            torch.dot(torch.from_numpy(x), torch.from_numpy(y)).numpy().tobytes(), (dtype, k)
+for rows in (1, 2, 5, 16):
+    for k in (2, 7, 8, 9, 16, 17, 24, 33, 100, 9999, 10000, 20000, 30001):
+        if rows == 1 and k >= 10000:  # two threads split one row otherwise: unclaimed
+            continue
+        a = rng.standard_normal((rows, k))
+        v, bias = rng.standard_normal(k), rng.standard_normal(rows)
+        ta, tv, tb = (torch.from_numpy(x) for x in (a, v, bias))
+        oa, ov, ob, orow = (Tensor(x, dtypes.float64) for x in (a, v, bias, v[None]))
+        pairs = ((F.mv(oa, ov), torch.mv(ta, tv)),
+                 (F.linear(orow, oa, ob), torch.nn.functional.linear(tv[None], ta, tb)),
+                 (F.matmul(ov, F.t(oa)), tv @ ta.t()))
+        for form, (mine, theirs) in enumerate(pairs):
+            assert mine.data.tobytes() == theirs.numpy().tobytes(), (rows, k, form)
+"""
+
+
+@pytest.mark.skipif(AMD, reason="MKL's sdot, ddot and dgemv were measured on Intel")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_float_and_double_dots_and_double_row_dots_on_intel(threads):
+    """torch.dot of floats and doubles (four accumulators of a register's lanes, halved on two
+    threads past 8191 floats or 4095 doubles), and float64 mv and one-sample F.linear (eight
+    lanes a row, two sets over each sixteen terms): `_intel_threaded_dot`, `_eight_lane_dots`.
+    Run apart, with torch and gradcli on `threads` threads."""
+    _run_apart(_INTEL_DOTS, threads, timeout=600)
