@@ -216,8 +216,11 @@ every entry fused chains in k order, as sgemm's, with blocks by B's layout:
   for x @ W.t() of 4 or more rows (16 or more terms at 4), TT of 8 or more rows or of 40 or
   more terms and fewer columns than terms (6 x 40 x 100 is not), up to 100 columns, and on
   two threads only up to 80,000 multiply-adds (larger ones split their sums otherwise, with
-  the bias in an order not found); x @ W.t() of 2 or 3 rows and TT of fewer rows and terms
-  take other kernels (not reproduced).
+  the bias in an order not found); TT of fewer rows and terms, and x @ W.t() of 4 rows and
+  fewer than 16 terms, take other kernels (not reproduced).
+* x @ W.t() of 2 or 3 rows (`_eight_lanes_by_fours`): each entry's term j fused into lane
+  j % 8, the lanes summed ((l0 + l4) + (l1 + l5)) + ((l2 + l6) + (l3 + l7)), then the bias
+  added (2..50,001 terms by 2..100 columns, one and two threads).
 * one-row results of a row-major B and one-column results of a column-major A (the
   matrix-vector kernel): one chain from the bias however long; two threads split sums of more
   than 100 terms of the larger products (in halves, the bias last: 1 x 240 x 12, 33 x 200 x 1,
@@ -1035,12 +1038,30 @@ def _intel_double(a: np.ndarray, b: np.ndarray, bias, a_row: bool, b_row: bool
         if m == 2 and a_row and (THREADS == 1 or m * n * k <= _INTEL_DOUBLE_THREADED_WORK):
             return fma_chain(a, b, bias)  # two rows by a row-major B: one chain from the bias
         return _intel_blocked(a, b, bias, b_row, _INTEL_DOUBLE_THREADED_WORK)
-    # B column-major: x @ W.t() of two or three rows, and TT of few rows and terms, take other
-    # kernels; two threads split the larger products' sums otherwise (neither reproduced)
-    small = m < 4 or (m == 4 and k < 16) if a_row else m < 8 and (k < 40 or n >= k)
+    if a_row and m < 4:  # x @ W.t() of two or three rows
+        out = _eight_lanes_by_fours(a, b.T)
+        return out if bias is None else out + bias
+    # B column-major: x @ W.t() of four rows and fewer than 16 terms, and TT of few rows and
+    # terms, take other kernels; two threads split the larger products' sums otherwise (neither
+    # reproduced)
+    small = m == 4 and k < 16 if a_row else m < 8 and (k < 40 or n >= k)
     if small or n > 100 or (THREADS > 1 and m * n * k > _INTEL_DOUBLE_COLUMN_THREADED_WORK):
         return None
     return blocked_fma_chain(a, b, bias, _intel_double_column_blocks(k))
+
+
+def _eight_lanes_by_fours(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """x @ w.T as MKL's dgemm sums two or three rows of x on Intel: each entry's term j fused
+    into lane j % 8 from +0, the lanes summed ((l0 + l4) + (l1 + l5)) + ((l2 + l6) + (l3 + l7))
+    (measured: 2..50,001 terms, 2..100 columns, one and two threads)."""
+    k = x.shape[1]
+    padded = -(-k // 8) * 8  # zero terms after the last leave a lane as it is
+    x, w = (np.pad(v, ((0, 0), (0, padded - k))) for v in (x, w))
+    lanes = fma_accumulate(x.reshape(len(x), -1, 8).transpose(1, 0, 2)[:, :, None],
+                           w.reshape(len(w), -1, 8).transpose(1, 0, 2)[:, None])
+    return ((lanes[..., 0] + lanes[..., 4]) + (lanes[..., 1] + lanes[..., 5])) + \
+        ((lanes[..., 2] + lanes[..., 6]) + (lanes[..., 3] + lanes[..., 7]))
+
 
 def _intel_double_rows(rows: np.ndarray, x: np.ndarray, bias) -> np.ndarray | None:
     """The dot of each row with x as MKL's dgemv sums rows on Intel (`_eight_lane_dots`), then

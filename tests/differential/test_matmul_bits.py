@@ -771,6 +771,13 @@ for rows in (1, 2, 5, 16):
                  (F.matmul(ov, F.t(oa)), tv @ ta.t()))
         for form, (mine, theirs) in enumerate(pairs):
             assert mine.data.tobytes() == theirs.numpy().tobytes(), (rows, k, form)
+for rows in (2, 3):  # F.linear of two or three samples
+    for k in (2, 7, 9, 16, 33, 1000):
+        x, w = rng.standard_normal((rows, k)), rng.standard_normal((5, k))
+        bias = rng.standard_normal(5)
+        mine = F.linear(*(Tensor(v, dtypes.float64) for v in (x, w, bias)))
+        theirs = torch.nn.functional.linear(*(torch.from_numpy(v) for v in (x, w, bias)))
+        assert mine.data.tobytes() == theirs.numpy().tobytes(), (rows, k)
 """
 
 
@@ -778,7 +785,8 @@ for rows in (1, 2, 5, 16):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_float_and_double_dots_and_double_row_dots_on_intel(threads):
     """torch.dot of floats and doubles (four accumulators of a register's lanes, halved on two
-    threads past 8191 floats or 4095 doubles), and float64 mv and one-sample F.linear (eight
-    lanes a row, two sets over each sixteen terms): `_intel_threaded_dot`, `_eight_lane_dots`.
-    Run apart, with torch and gradcli on `threads` threads."""
+    threads past 8191 floats or 4095 doubles), float64 mv and one-sample F.linear (eight lanes
+    a row, two sets over each sixteen terms) and F.linear of two or three samples:
+    `_intel_threaded_dot`, `_eight_lane_dots`, `_eight_lanes_by_fours`. Run apart, with torch
+    and gradcli on `threads` threads."""
     _run_apart(_INTEL_DOTS, threads, timeout=600)
