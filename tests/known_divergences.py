@@ -76,6 +76,7 @@ MACHINE_UNREPRODUCED = {
             'api_docs_round5/torch_cholesky_inverse',
             'api_docs_round5/torch_cholesky_solve',
             'd2l_chapters/d2l_optim_minibatch_vectorization',
+            'docs_notes/nn_utils_docstrings',
             'kernel_bits/baddbmm_sums_from_its_bias',
             'kernel_bits/det_factorises_as_lapack_sees_the_matrix',
             'linalg_lu/lu_factor_values_pivots_and_tuples',

@@ -821,10 +821,11 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
     bias32 = None if bias is None else np.asarray(bias, np.float32)
     if not _AMD:
         if m == 1 and n >= 2 and b_row:  # x @ W of one row, W row-major
-            return _intel_column_gemv(b, a[0], bias32)[None, :]
+            return _intel_column_gemv(b, a[0], None if bias32 is None else
+                                      np.broadcast_to(bias32, (1, n))[0])[None, :]
         if n == 1 and m >= 2 and not a_row:  # A.t() @ x, mv of a transposed matrix
-            return _intel_column_gemv(a.T, b[:, 0],
-                                      None if bias32 is None else bias32.reshape(-1))[:, None]
+            return _intel_column_gemv(a.T, b[:, 0], None if bias32 is None else
+                                      np.broadcast_to(bias32, (m, 1))[:, 0])[:, None]
         if a_row and (not b_row or n < m) and min(m, n) == 1:
             out = _short_dots(a, b)
             if out is None:
