@@ -90,19 +90,30 @@ def _ceil_log2(value: int) -> int:
 
 def _short_row(values: np.ndarray):
     """A row shorter than a vector: four interleaved scalar accumulators (no cascade level
-    fills up), leftovers into the first, then the four in order; scalar arithmetic in the
-    row's dtype, which is quicker than array calls at this size."""
-    items = [values.dtype.type(v) for v in values]
-    rows = len(items) // _ILP
-    accumulators = [values.dtype.type(0)] * _ILP
-    for i in range(rows * _ILP):
-        accumulators[i % _ILP] = accumulators[i % _ILP] + items[i]
-    for item in items[rows * _ILP:]:
-        accumulators[0] = accumulators[0] + item
+    fills up), leftovers into the first, then the four in order; scalar arithmetic on the
+    row's own NumPy scalars, which is quicker than array calls at this size."""
+    n = len(values)
+    rows = n // _ILP * _ILP
+    accumulators = [_zero(values.dtype)] * _ILP
+    for i in range(rows):
+        accumulators[i % _ILP] += values[i]
     total = accumulators[0]
-    for k in range(1, _ILP):
-        total = total + accumulators[k]
+    for i in range(rows, n):
+        total += values[i]
+    for accumulator in accumulators[1:]:
+        total += accumulator
     return total
+
+
+_ZEROS: dict = {}
+
+
+def _zero(dtype: np.dtype):
+    """A NumPy zero scalar of `dtype` (making one costs more than the additions)."""
+    zero = _ZEROS.get(dtype)
+    if zero is None:
+        zero = _ZEROS[dtype] = dtype.type(0)
+    return zero
 
 
 def row_sum(values: np.ndarray) -> np.ndarray:
@@ -112,7 +123,7 @@ def row_sum(values: np.ndarray) -> np.ndarray:
     n = len(values)
     lanes = VECTOR_BYTES // values.dtype.itemsize
     if n < lanes:
-        return np.asarray(_short_row(values), dtype=values.dtype)
+        return np.asarray(_short_row(values))
     vectors = n // lanes
     first = _interleaved(values[:vectors * lanes].reshape(vectors, lanes))
     total = in_order(values[vectors * lanes:].reshape(-1, 1)).reshape(())
@@ -156,6 +167,8 @@ def full_sum(values: np.ndarray) -> np.ndarray | None:
     """
     if values.dtype not in _SUMMED:
         return None
+    if values.ndim == 1 and len(values) <= GRAIN and values.flags.c_contiguous:
+        return row_sum(values)  # one thread's run (the commonest case, kept short)
     strided = values.ndim == 1 and not values.flags.c_contiguous  # (a complex tensor's .real)
     if not (strided or values.flags.c_contiguous or values.flags.f_contiguous):
         dense = in_memory_order(values)

@@ -44,7 +44,7 @@ INDEX = {
             "NOT_FLOATING_OR_LONG NO_GRAD_MODE Node OPS OpDef RESULT STATE Tensor annotations "
             "apply broadcast_shape compute_dtype declare define defop export field no_derivative "
             "no_grad_history not_differentiable not_implemented pointwise_op record "
-            "refusal_of_complex torch_layout "
+            "reduction_dtype refusal_of_complex torch_layout "
         ),
     },
     "gradcli.engine.views": {

@@ -18,7 +18,8 @@ from gradcli.engine.variance_order import DOF_WARNING, variance
 from gradcli.engine.declarations import declare
 from gradcli.engine.functions import F, export
 from gradcli.engine.ops.pointwise import rounded_from_double
-from gradcli.engine.ops.registry import LINEAR, OPS, RESULT, apply, defop, not_differentiable
+from gradcli.engine.ops.registry import (LINEAR, OPS, RESULT, apply, defop, not_differentiable,
+                                         reduction_dtype)
 from gradcli.engine.return_types import ReturnTypes
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
@@ -61,7 +62,7 @@ def _accumulator(a: np.ndarray, out: dtypes.DType):
 
 
 def _sum(a, sizes, dtype=None, dim=None, keepdim=False):
-    out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
+    out = reduction_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
     if a.dtype.kind == "c" and not out.is_complex:
         a = F.cast_values(a, out.np)
     exact = _torch_order_sum(a, out, dim, keepdim)
@@ -210,12 +211,6 @@ def _columns(a, kept: list) -> tuple[list, list]:
     return kept[:first], kept[first:]
 
 
-def _sum_dtype(dtype, params):
-    if params.get("dtype") is not None:
-        return params["dtype"]
-    return dtype if dtype.differentiable else dtypes.int64
-
-
 def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
     out = dtype or dtypes.from_numpy(a.dtype)
     exact = _torch_order_sum(a, out, dim, keepdim)
@@ -229,10 +224,11 @@ def _mean(a, sizes, dtype=None, dim=None, keepdim=False):
     return np.asarray(total).astype(out.np)
 
 
-defop("sum", "SumBackward0", _sum, promote="none", out_dtype=_sum_dtype, complex=True,
+defop("sum", "SumBackward0", _sum, promote="none", out_dtype=reduction_dtype, complex=True,
       vjp=lambda g, a, sizes, dtype=None: F.expand(g, sizes), jvp=LINEAR,
       rule=("grad expanded to self's shape",))
-defop("sum.dim_IntList", "SumBackward1", _sum, promote="none", out_dtype=_sum_dtype, complex=True,
+defop("sum.dim_IntList", "SumBackward1", _sum, promote="none", out_dtype=reduction_dtype,
+      complex=True,
       vjp=lambda g, a, sizes, dtype=None, dim=(), keepdim=False:
           sum_backward(g, sizes, dim, keepdim), jvp=LINEAR,
       rule=("grad expanded to self's shape over dim",))
@@ -251,7 +247,7 @@ defop("mean.dim", "MeanBackward1", _mean, promote="none", complex=True,
 # ---- prod ---------------------------------------------------------------------------------------
 
 def _prod(a, dtype=None, dim=None, keepdim=False):
-    out = _sum_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
+    out = reduction_dtype(dtypes.from_numpy(a.dtype), {"dtype": dtype})
     axis = None if dim is None or a.ndim == 0 else dim
     if out.np == a.dtype or (dtype is not None and out.category == dtypes.FLOATING):
         a = a.astype(out.np, copy=False)  # (torch casts the input to `dtype` first)
@@ -299,10 +295,10 @@ def _prod_safe_zeros_backward(g, a, dim):
     return F.mul(g, F.mul(normal, reverse))
 
 
-defop("prod", "ProdBackward0", _prod, promote="none", out_dtype=_sum_dtype, save=(0, RESULT),
+defop("prod", "ProdBackward0", _prod, promote="none", out_dtype=reduction_dtype, save=(0, RESULT),
       vjp=lambda g, a, dtype=None, out=None: _prod_backward(g, a, out),
       jvp=(lambda t, a, dtype=None, out=None: _prod_jvp(t, a, out),))
-defop("prod.dim_int", "ProdBackward1", _prod, promote="none", out_dtype=_sum_dtype,
+defop("prod.dim_int", "ProdBackward1", _prod, promote="none", out_dtype=reduction_dtype,
       save=(0, RESULT),
       vjp=lambda g, a, dtype=None, dim=0, keepdim=False, out=None:
           _prod_backward(g, a, out, dim, keepdim),
@@ -564,12 +560,6 @@ def _scan(a, dim, dtype, accumulate):
     return c_ordered(accumulate(a.astype(wide), axis=dim).astype(out.np))
 
 
-def _scan_dtype(dtype, params):
-    if params.get("dtype") is not None:
-        return params["dtype"]
-    return dtype if dtype.differentiable else dtypes.int64
-
-
 def reversed_cumsum(t: Tensor, dim: int) -> Tensor:
     return F.flip(F.cumsum(F.flip(t, (dim,)), dim), (dim,))
 
@@ -626,10 +616,10 @@ defop("logsumexp", "LogsumexpBackward0", _logsumexp, promote="float", save=(0, R
       vjp=lambda g, a, dim, keepdim, out: _logsumexp_backward(g, a, dim, keepdim, out),
       jvp=(lambda t, a, dim, keepdim, out: logsumexp_jvp(a, t, dim, keepdim),))
 defop("cumsum", "CumsumBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumsum),
-      promote="none", out_dtype=_scan_dtype, complex=True,
+      promote="none", out_dtype=reduction_dtype, complex=True,
       vjp=lambda g, a, dim, dtype=None: _cumsum_backward(g, dim), jvp=LINEAR)
 defop("cumprod", "CumprodBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumprod),
-      promote="none", out_dtype=_scan_dtype, save=(0, RESULT),
+      promote="none", out_dtype=reduction_dtype, save=(0, RESULT),
       vjp=lambda g, a, dim, dtype=None, out=None: _cumprod_backward(g, a, dim, out),
       jvp=(lambda t, a, dim, dtype=None, out=None: _cumprod_jvp(t, a, dim, out),))
 

@@ -130,8 +130,9 @@ class OpDef:
     # Derived once from the fields above, so that `apply` does no scanning per call.
     edge_slots: tuple = field(init=False, repr=False, compare=False)
     saves_result: bool = field(init=False, repr=False, compare=False)
-    # One output, not a view, not variadic, its dtype the compute dtype: `apply`'s fast path
-    # serves it when its tensors are all of one floating dtype.
+    # One output, not a view, not variadic, its dtype the compute dtype (a reduction's, when no
+    # `dtype` is asked for): `apply`'s fast path serves it when its tensors are all of one
+    # floating dtype.
     plain: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -140,7 +141,7 @@ class OpDef:
         object.__setattr__(self, "edge_slots", slots)
         object.__setattr__(self, "saves_result", RESULT in self.save)
         object.__setattr__(self, "plain", self.n_outputs == 1 and not self.view and
-                           not self.variadic and self.out_dtype is None
+                           not self.variadic and self.out_dtype in (None, reduction_dtype)
                            and _FLOATING not in (self.refuses[1] if self.refuses else ())
                            and self.differentiable_outputs in (None, (0,)))
 
@@ -160,6 +161,14 @@ def defop(key: str, label: str, forward: Callable, **fields) -> OpDef:
 def pointwise_op(key: str, label: str, forward: Callable, **fields) -> OpDef:
     """Declare an elementwise op over several operands, laid out in memory as torch lays it out."""
     return defop(key, label, forward, pointwise=True, **fields)
+
+
+def reduction_dtype(dtype: dtypes.DType, params: dict) -> dtypes.DType:
+    """The out_dtype of sums, products and scans: the `dtype` asked for, else the input's, an
+    integer or bool one raised to int64."""
+    if params.get("dtype") is not None:
+        return params["dtype"]
+    return dtype if dtype.differentiable else dtypes.int64
 
 
 def compute_dtype(op: OpDef, args: tuple) -> dtypes.DType:
@@ -196,7 +205,8 @@ def apply(op: OpDef, *args, **params):
     if STATE.autocast[0] and op.key in autocast.ROWS:
         args = autocast.cast_row(args)
     first = args[0] if args else None
-    if op.plain and type(first) is Tensor and first.dtype.category == _FLOATING and \
+    if op.plain and (op.out_dtype is None or params.get("dtype") is None) and \
+            type(first) is Tensor and first.dtype.category == _FLOATING and \
             first.dtype is not _BFLOAT16 and first.dtype is not _HALF and first.sparse is None and \
             not STATE.forward_ad and \
             STATE.vmap_batched is None:
