@@ -53,6 +53,27 @@ def test_many_random_sums_match_torch():
     assert mismatches == 0
 
 
+SIGNED_ZERO_ROWS = [[-0.0], [-0.0, -0.0], [], [-0.0, 1.0, -1.0], [1e38, 1e38, -1e38] * 2,
+                    [np.nan, -0.0], [np.inf, -np.inf, 2.0], [-0.0] * 7, [-0.0] * 9,
+                    [1.0000001, 3e-8, 3e-8, 3e-8, 3e-8, 3e-8, 3e-8]]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("reduction", ["sum", "prod", "cumsum", "cumprod"])
+def test_short_rows_with_signed_zeros_and_specials_match_torch_bit_for_bit(dtype, reduction):
+    """Rows shorter than a vector, whose additions start from a zero accumulator (a sum or a
+    running sum of negative zeros is 0.0)."""
+    args = (0,) if reduction.startswith("cum") else ()
+    mismatches = []
+    for row in SIGNED_ZERO_ROWS:
+        values = np.array(row, dtype)
+        ours = getattr(F, reduction)(Tensor(values, dtypes.from_numpy(values.dtype)), *args).data
+        theirs = getattr(torch.from_numpy(values), reduction)(*args).numpy()
+        if ours.tobytes() != theirs.tobytes():
+            mismatches.append((row, ours.tolist(), theirs.tolist()))
+    assert not mismatches
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_sums_over_the_last_dimension_match_torch_bit_for_bit(dtype):
     rng = np.random.default_rng(9)

@@ -560,6 +560,12 @@ def _scan(a, dim, dtype, accumulate):
     return c_ordered(accumulate(a.astype(wide), axis=dim).astype(out.np))
 
 
+def _cumsum_from_zero(values: np.ndarray, axis: int) -> np.ndarray:
+    """np.cumsum as torch's kernel runs it, from a zero accumulator: a running sum of negative
+    zeros is 0.0, not -0.0 (adding 0 changes nothing else)."""
+    return np.cumsum(values, axis=axis) + 0
+
+
 def reversed_cumsum(t: Tensor, dim: int) -> Tensor:
     return F.flip(F.cumsum(F.flip(t, (dim,)), dim), (dim,))
 
@@ -615,7 +621,8 @@ defop("std.correction", "StdBackward0",
 defop("logsumexp", "LogsumexpBackward0", _logsumexp, promote="float", save=(0, RESULT),
       vjp=lambda g, a, dim, keepdim, out: _logsumexp_backward(g, a, dim, keepdim, out),
       jvp=(lambda t, a, dim, keepdim, out: logsumexp_jvp(a, t, dim, keepdim),))
-defop("cumsum", "CumsumBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumsum),
+defop("cumsum", "CumsumBackward0",
+      lambda a, dim, dtype=None: _scan(a, dim, dtype, _cumsum_from_zero),
       promote="none", out_dtype=reduction_dtype, complex=True,
       vjp=lambda g, a, dim, dtype=None: _cumsum_backward(g, dim), jvp=LINEAR)
 defop("cumprod", "CumprodBackward0", lambda a, dim, dtype=None: _scan(a, dim, dtype, np.cumprod),
