@@ -14,7 +14,7 @@ RESULT = "result"  # in an op's `save`: the vjps read the op's output
 # Op key -> its vjps on raw arrays with their note recipes (ops/raw_vjps.py): backward's fast path.
 RAW_VJPS: dict[str, tuple] = {}
 RAW_EXPAND = "expand"  # a raw rule's `reads` when its array is the gradient expanded (a view)
-_NO_EDGE = (None, 0)  # an edge to an input that needs no gradient
+_NO_EDGES = ((None, 0),)  # the edge to an input that needs no gradient, as a 1-tuple
 _NO_PARAMS: dict = {}  # shared by the many nodes without params (never written to)
 
 
@@ -51,7 +51,8 @@ class Node:
     """A grad_fn: the op that made a tensor, its edges to the inputs' nodes, and what it saved.
 
     `edge_meta` holds (shape, dtype name) of the input behind each edge: the engine reduces and
-    casts each gradient to it once, so rules never do. Metadata holds only atoms (names, not
+    casts each gradient to it once, so rules never do. Every tensor `saved_args` holds has its
+    version in `saved_versions`, unless saved-tensor hooks packed the node's values. Metadata holds only atoms (names, not
     DType objects) and tuples, so Python's cycle collector soon stops scanning it: a graph of a
     million nodes would otherwise spend much of its time there.
     """
@@ -75,36 +76,40 @@ class Node:
         self.origin = STATE.origin  # where made (freed_at: where its graph was freed)
         if STATE.anomaly[0]:
             record_forward_stack(self)
-        edges, meta = [], []
         save_for = op.save_for  # never set on variadic ops, whose slots outnumber their vjps
         save = op.save if save_for is None else ()
-        position = 0
+        # tuples grown in place of lists: most ops have one or two operands
+        edges = meta = unsaved = ()  # unsaved: the operands, their tensors left out (None)
         for i in edge_slots:
             a = args[i]
-            if type(a) is Tensor:
-                meta.append((a.data.shape, a.dtype.name))
-                if a._requires_grad:
-                    node = a._grad_fn if a._base is None else None
-                    edges.append((node, a.output_nr) if node is not None else gradient_edge(a))
-                    if save_for is not None:
-                        save += save_for[position]
-                else:
-                    edges.append(_NO_EDGE)
-            else:
-                meta.append(None)
-                edges.append(_NO_EDGE)
-            position += 1
-        self.next_edges, self.edge_meta = tuple(edges), tuple(meta)
+            if type(a) is not Tensor:
+                edges, meta, unsaved = edges + _NO_EDGES, meta + (None,), unsaved + (a,)
+                continue
+            meta += ((a.data.shape, a.dtype.name),)
+            unsaved += (None,)
+            if not a._requires_grad:
+                edges += _NO_EDGES
+                continue
+            node = a._grad_fn
+            edges += ((node, a.output_nr) if node is not None and a._base is None else
+                      gradient_edge(a)),
+            if save_for is not None:
+                save += save_for[len(meta) - 1]
+        self.next_edges, self.edge_meta = edges, meta
         if len(outputs) == 1:
             out = outputs[0]
             self._output_meta = ((out.data.shape, out.dtype.name),)
         else:
             self._output_meta = tuple([(o.data.shape, o.dtype.name) for o in outputs])
         self.saves_anything = bool(save) or op.saves_params
-        if not save:
-            self.saved_args = _unsaved(args)
-            self.saved_versions = ()
-            return
+        for i in save:  # does a rule read a tensor?
+            if i == RESULT or i < len(args) and type(args[i]) is Tensor:
+                break
+        else:
+            if not (save and saved_hooks.STACK):  # (packing hooks see every node that saves)
+                self.saved_args = unsaved if len(unsaved) == len(args) else _unsaved(args)
+                self.saved_versions = ()
+                return
         saved_args, versions = [], []
         for i, a in enumerate(args):
             if type(a) is not Tensor:
@@ -225,11 +230,12 @@ class Node:
     def release(self) -> None:
         if self.saves_anything:
             self.freed = True
-            self.saved_args = _unsaved(self.saved_args)
-            self.saved_result = None
-            self.saved_versions = ()
-            if saved_hooks.EVER_PACKED:
-                saved_hooks.PACKED.pop(self, None)
+            if self.saved_versions or saved_hooks.EVER_PACKED:  # (else it holds no tensor)
+                self.saved_args = _unsaved(self.saved_args)
+                self.saved_result = None
+                self.saved_versions = ()
+                if saved_hooks.EVER_PACKED:
+                    saved_hooks.PACKED.pop(self, None)
 
 
 def _unsaved(args: tuple) -> tuple:
@@ -254,7 +260,7 @@ def _shadow(tensor: Tensor) -> Tensor:
     """A handle on `tensor`'s values, version counter and tangent that does not keep its grad_fn
     alive (torch's SavedVariable keeps an output's forward grad)."""
     shadow = Tensor(tensor.data, tensor.dtype)
-    shadow._version_counter = tensor._version_counter
+    shadow._version_counter = tensor.own_counter()
     return _tangent_of(tensor, _batched_as(tensor, shadow))
 
 

@@ -177,9 +177,11 @@ class _Run:
     def add_to_buffer(self, node, nr: int, grad: Tensor) -> None:
         slots = self.buffers.get(node)
         if slots is None:
-            width = len(node._output_meta) if type(node) is not AccumulateGrad else 1
-            slots = self.buffers[node] = [None] * width
-        slots[nr] = grad if slots[nr] is None else self.F.add(slots[nr], grad)
+            slots = self.buffers[node] = [None] * (
+                1 if type(node) is AccumulateGrad else len(node._output_meta))
+            slots[nr] = grad
+        else:
+            slots[nr] = grad if slots[nr] is None else self.F.add(slots[nr], grad)
 
     def execute(self, node, node_grads: list, wanted) -> None:
         """Run `node` on its gradients, as torch's engine: a node that does not run (a leaf's, or

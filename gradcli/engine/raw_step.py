@@ -38,8 +38,8 @@ def run_raw(node, node_grads: list, add_to_buffer) -> bool:
             return False
     if node.freed or node.saved_versions:
         node.check_saved()
-    saved = node.saved_args
-    arrays = [a.data if type(a) is Tensor else a for a in saved]
+    saved = node.saved_args  # (a tensor there has its version in saved_versions)
+    arrays = [a.data if type(a) is Tensor else a for a in saved] if node.saved_versions else saved
     g_data, params, slots = g.data, node.params, node.edge_slots
     index = 0
     for next_node, nr in node.next_edges:

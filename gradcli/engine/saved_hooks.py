@@ -107,7 +107,7 @@ def pack_node(node, slots: tuple, outputs: tuple) -> None:
     for slot in dict.fromkeys(slots):
         if slot == RESULT:  # the output as it will be once the node is its grad_fn
             value = Tensor(outputs[0].data, outputs[0].dtype, grad_fn=node)
-            value._version_counter = outputs[0]._version_counter
+            value._version_counter = outputs[0].own_counter()
         else:
             value = node.saved_args[slot]
             if not isinstance(value, Tensor):

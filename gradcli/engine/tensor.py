@@ -16,12 +16,20 @@ DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn
                "differentiation use var_no_grad = var.detach().")
 
 
+_BFLOAT16 = dtypes.bfloat16
+
+
 class VersionCounter:
     """Counts in-place writes; a view shares its base's counter, as in torch. The class holds
-    the starting values, so that making one (once per tensor) runs no Python code."""
+    the starting values, so that making one runs no Python code."""
 
     value = 0
     bumped_at = None  # where the last in-place write happened
+
+
+# The counter of every tensor not yet written in place nor sharing its counter: most tensors
+# never are, so they share this one (never written) rather than each making its own.
+UNWRITTEN = VersionCounter()
 
 
 class Tensor:
@@ -47,7 +55,7 @@ class Tensor:
             dtype = dtypes.from_numpy(data.dtype)
         elif data.dtype is not dtype.np and data.dtype != dtype.np:
             data = data.astype(dtype.np)
-        if dtype is dtypes.bfloat16:
+        if dtype is _BFLOAT16:
             data = dtypes.round_bfloat16(data)
         self.data = data
         self.dtype = dtype
@@ -56,7 +64,7 @@ class Tensor:
         self._grad_fn = grad_fn
         self.output_nr = output_nr
         self._base = None
-        self._version_counter = VersionCounter()
+        self._version_counter = UNWRITTEN
         self.retains_grad = False
         self._accumulator = None
         self.is_parameter = False  # torch.nn.Parameter: same tensor, printed and typed as one
@@ -75,7 +83,7 @@ class Tensor:
             self._view_fn = lambda array: view_fn(parent_fn(array))
         self._base = base
         self.inference = base.inference  # (a view of a normal tensor is normal)
-        self._version_counter = base._version_counter
+        self._version_counter = base.own_counter()
         self._view_version = base._version_counter.value
         if source._base is not None and source._creation_meta != DEFAULT:
             creation_meta = source._creation_meta
@@ -130,9 +138,17 @@ class Tensor:
                 "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
                 "make a clone to get a normal tensor before doing inplace update.See "
                 "https://github.com/pytorch/rfcs/pull/17 for more details.")
-        counter = self._version_counter
+        counter = self.own_counter()
         counter.value += 1
         counter.bumped_at = STATE.origin  # where the in-place write happened, for error notes
+
+    def own_counter(self) -> VersionCounter:
+        """This tensor's own version counter (made now if it still had UNWRITTEN's), to write
+        into or to share with a view or a handle that must see its writes."""
+        counter = self._version_counter
+        if counter is UNWRITTEN:
+            counter = self._version_counter = VersionCounter()
+        return counter
 
     @property
     def shape(self) -> tuple[int, ...]:

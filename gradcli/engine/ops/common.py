@@ -71,7 +71,7 @@ def cast(a: Tensor, dtype: dtypes.DType) -> Tensor:
 def detach(a: Tensor) -> Tensor:
     """A leaf sharing `a`'s values and version counter, cut from the graph."""
     out = Tensor(a.data, a.dtype)
-    out._version_counter, out.inference, out.sparse = a._version_counter, a.inference, a.sparse
+    out._version_counter, out.inference, out.sparse = a.own_counter(), a.inference, a.sparse
     out._history = (("detached from the graph here", STATE.origin),)
     if STATE.vmap_batched is not None:
         vmap_batched.spread((a,), (out,))

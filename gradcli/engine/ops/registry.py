@@ -19,6 +19,7 @@ from gradcli.engine.functions import F, LateTable, export
 _FLOATING = dtypes.FLOATING
 _BFLOAT16 = dtypes.bfloat16
 _HALF = dtypes.float16
+_NATIVE_FLOATS = frozenset((dtypes.float32, dtypes.float64))  # apply's fast path computes these
 NOT_FLOATING = (dtypes.BOOL, dtypes.INTEGRAL)  # what a floating-only kernel refuses
 # what a floating kernel that also takes int64 refuses (a row's refuses names categories or dtypes)
 NOT_FLOATING_OR_LONG = (dtypes.BOOL, dtypes.uint8, dtypes.int8, dtypes.int16, dtypes.int32)
@@ -134,11 +135,16 @@ class OpDef:
     # `dtype` is asked for): `apply`'s fast path serves it when its tensors are all of one
     # floating dtype.
     plain: bool = field(init=False, repr=False, compare=False)
+    # How many operands from the first have an edge: a call with no more operands than this
+    # needs grad when one of its tensors does (no scan of `edge_slots`).
+    leading_edges: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         assert not (self.variadic and self.save_for), "a variadic op's vjp reads all it saves"
         slots = tuple(i for i, rule in enumerate(self.vjp) if rule is not None)
         object.__setattr__(self, "edge_slots", slots)
+        object.__setattr__(self, "leading_edges", len(slots) if slots == tuple(range(len(slots)))
+                           else 0)
         object.__setattr__(self, "saves_result", RESULT in self.save)
         object.__setattr__(self, "plain", self.n_outputs == 1 and not self.view and
                            not self.variadic and self.out_dtype in (None, reduction_dtype)
@@ -205,15 +211,15 @@ def apply(op: OpDef, *args, **params):
     if STATE.autocast[0] and op.key in autocast.ROWS:
         args = autocast.cast_row(args)
     first = args[0] if args else None
-    if op.plain and (op.out_dtype is None or params.get("dtype") is None) and \
-            type(first) is Tensor and first.dtype.category == _FLOATING and \
-            first.dtype is not _BFLOAT16 and first.dtype is not _HALF and first.sparse is None and \
-            not STATE.forward_ad and \
-            STATE.vmap_batched is None:
+    if op.plain and type(first) is Tensor and first.dtype in _NATIVE_FLOATS and \
+            (op.out_dtype is None or params.get("dtype") is None) and first.sparse is None and \
+            not STATE.forward_ad and STATE.vmap_batched is None:
         dtype, requires_grad = first.dtype, first._requires_grad
         history = first._history
         if len(args) == 1:
             raw = op.forward(first.data, **params)
+        elif len(args) == 2 and type(args[1]) is float:  # tensor op number, the commonest
+            raw = op.forward(first.data, args[1], **params)
         else:
             arrays = [first.data]
             for a in args[1:]:
@@ -231,7 +237,8 @@ def apply(op: OpDef, *args, **params):
         if op.pointwise and raw.ndim > 1:
             raw = torch_layout(raw, [a.data for a in args if type(a) is Tensor])
         out = Tensor(raw if type(raw) is np.ndarray else np.asarray(raw), dtype)
-        if requires_grad and STATE.grad_enabled and _needs_grad(op, args):
+        if requires_grad and STATE.grad_enabled and (len(args) <= op.leading_edges or
+                                                     _needs_grad(op, args)):
             out._grad_fn = Node(op, args, (out,), params, op.edge_slots)
             out._requires_grad = True
         elif requires_grad or history is not None:
@@ -307,7 +314,7 @@ def _share_counters(args: tuple, outputs: tuple) -> dict:
         for a in args:
             if type(a) is Tensor and out.data.size == a.data.size and \
                     np.may_share_memory(out.data, a.data):
-                out._version_counter = a._version_counter
+                out._version_counter = a.own_counter()
                 shared[id(a)] = out
                 break
     return shared
