@@ -51,10 +51,10 @@ class Node:
     """A grad_fn: the op that made a tensor, its edges to the inputs' nodes, and what it saved.
 
     `edge_meta` holds (shape, dtype name) of the input behind each edge: the engine reduces and
-    casts each gradient to it once, so rules never do. Every tensor `saved_args` holds has its
-    version in `saved_versions`, unless saved-tensor hooks packed the node's values. Metadata holds only atoms (names, not
+    casts each gradient to it once, so rules never do. Metadata holds only atoms (names, not
     DType objects) and tuples, so Python's cycle collector soon stops scanning it: a graph of a
-    million nodes would otherwise spend much of its time there.
+    million nodes would otherwise spend much of its time there. Every tensor `saved_args` holds
+    has its version in `saved_versions`, unless saved-tensor hooks packed the node's values.
     """
 
     __slots__ = ("op", "next_edges", "params", "edge_slots", "sequence_nr", "saved_args",
