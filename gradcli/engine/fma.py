@@ -171,9 +171,9 @@ def _float_chain(products: np.ndarray, acc: np.ndarray, sums: np.ndarray) -> Non
     exactly."""
     count, columns, first, restarts = len(products), None, 0, 0
     run, start = products, acc.copy()
-    for k in range(count):
-        np.add(products[k], acc, out=sums[k])
-        np.copyto(acc, sums[k], casting="same_kind")
+    for step, total in zip(products, sums):  # (assignment casts without copyto's dispatch)
+        np.add(step, acc, out=total)
+        acc[...] = total
     while _any_doubtful32(sums):
         wrong = _inexact_doubtful(run, sums, start)
         if wrong is None:
@@ -192,10 +192,10 @@ def _float_chain(products: np.ndarray, acc: np.ndarray, sums: np.ndarray) -> Non
                 start = sum32(step, start)
             acc[columns] = start
             return
-        sums, current = np.empty_like(run), start
-        for k in range(len(run)):
-            np.add(run[k], current, out=sums[k])
-            current = sums[k].astype(np.float32)
+        sums, current = np.empty_like(run), start.copy()
+        for step, total in zip(run, sums):
+            np.add(step, current, out=total)
+            current[...] = total
         acc[columns] = current
 
 

@@ -440,11 +440,32 @@ def _intel_column_gemv(columns: np.ndarray, x: np.ndarray, bias) -> np.ndarray:
     k, count = columns.shape
     if THREADS > 1 and k >= _INTEL_THREADED_MATRIX_VECTOR and not (
             count in _INTEL_UNSPLIT_OUTPUTS and k < _INTEL_UNSPLIT_TERMS):
-        half = k - k // 2
-        out = _column_gemv(columns[:half], x[:half], None) + \
-            _column_gemv(columns[half:], x[half:], None)
+        out = _column_gemv_halves(columns, x)
         return out if bias is None else out + bias
     return _column_gemv(columns, x, bias)
+
+
+def _column_gemv_halves(columns: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """`_column_gemv` over the first and the second half of the terms (the first a term longer
+    when odd), each from +0, added. The last outputs % 16 (each half's plain fused chains) run as
+    one batch of two chains, half the steps: the shorter half starts with a zero term, and
+    fma(0, 0, +0) leaves its +0 as it is. Whole sixteens take their blocks of eight terms half by
+    half, as a leading zero term would shift the blocks."""
+    k, count = columns.shape
+    half, rest = k - k // 2, k // 2
+    whole = count // 16 * 16
+    out = np.empty(count, np.float32)
+    if whole:
+        out[:whole] = _column_gemv(columns[:half, :whole], x[:half], None) + \
+            _column_gemv(columns[half:, :whole], x[half:], None)
+    if count > whole:
+        terms = np.zeros((half, 2, 1), np.float32)
+        parts = np.zeros((half, 2, count - whole), np.float32)
+        terms[:, 0, 0], parts[:, 0] = x[:half], columns[:half, whole:]
+        terms[half - rest:, 1, 0], parts[half - rest:, 1] = x[half:], columns[half:, whole:]
+        first, second = fma_accumulate(terms, parts)
+        out[whole:] = first + second
+    return out
 
 
 def _column_gemv(columns: np.ndarray, x: np.ndarray, start) -> np.ndarray:
