@@ -218,8 +218,8 @@ def apply(op: OpDef, *args, **params):
         history = first._history
         if len(args) == 1:
             raw = op.forward(first.data, **params)
-        elif len(args) == 2 and type(args[1]) is float:  # tensor op number, the commonest
-            raw = op.forward(first.data, args[1], **params)
+        elif len(args) == 2 and type(args[1]) is not Tensor and type(args[1]) is not complex:
+            raw = op.forward(first.data, args[1], **params)  # tensor op number, the commonest
         else:
             arrays = [first.data]
             for a in args[1:]:
