@@ -37,9 +37,8 @@ Intel (a Xeon with AVX-512):
   from that sum, and halve again; the last one to three outputs set the first term apart, sum
   terms 1..K-1 as `lane_dots` sums a row (the even outputs in two sets of lanes, the odd ones
   in one), then add the first term.  addmm's (addmv's) bias is added at the end.  On two
-  threads MKL splits the outputs of longer products (the first ceil(count / 2) apart), which
-  moves the last one to three; those are claimed only where the split cannot
-  (`_intel_rows_whole`).
+  threads MKL splits the outputs of longer products (the first ceil(count / 2) apart), and each
+  thread's share sums as one call (`_intel_dot_split`).
 * dot (`_intel_dot`, MKL's AVX-512 sdot and ddot): four accumulators of a register's fused lanes
   (sixteen floats, eight doubles), the registers of each four in turn, the rest into the first
   two; the lanes summed pairwise.
@@ -275,7 +274,7 @@ _FLOAT_DOT_ONE_THREAD = 5000  # sdot sums this many terms on one thread however 
 _INTEL_LANE_DOT_ROWS = 24  # lane_dots holds for x @ W.t() of fewer than 24 terms a row
 _INTEL_SHORT_DOT_K = 50001  # the longest one-row or one-column sum measured in _short_dots
 _INTEL_SPLIT_DOT_K = 10000  # the same on two threads
-_INTEL_GROUPED_WORK = 150_000  # grouped_dots on two threads: m * k * n measured whole below this
+_INTEL_GROUPED_WORK = 192_000  # grouped_dots on two threads: m * k * n whole up to this
 _INTEL_K_BLOCK = 384  # the longest sum MKL's kernel on Intel takes in one chain
 # dgemv's dots of rows on Intel: two threads split a row's terms from these on (measured)
 _INTEL_DOUBLE_ROWS_SPLIT = 10_000
@@ -626,33 +625,52 @@ def grouped_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _grouped(m: int, k: int, n: int) -> bool:
     """Whether `grouped_dots` holds for x @ W.t() of m rows (k >= 24 m) on Intel: up to 15
     rows, on one thread, or two that leave the product whole (measured: up to 3 rows, or
-    m * k * n up to about 190,000; past it MKL splits it otherwise)."""
+    m * k * n up to 192,000, bisected on k for 4..15 rows and 2..100 outputs; past it MKL
+    splits it otherwise)."""
     return 2 <= m <= 15 and (THREADS == 1 or m <= 3 or m * k * n <= _INTEL_GROUPED_WORK)
 
 
-def _intel_rows_whole(m: int, k: int) -> bool:
-    """Whether m dots of k terms (a one-column result's rows, a one-row result's columns) sum
-    as on one thread on Intel: one thread, or two threads that keep the dots whole (measured:
-    up to 30 dots while m * k <= 34,000, up to 50 while m * k <= 25,000, any number while
-    m * k <= 4,950), or whose split (the first ceil(m / 2) dots apart, past about 8,000 to
-    40,000 multiply-adds) leaves every dot in the same place within its four as one call does;
-    up to _INTEL_SPLIT_DOT_K terms (longer sums split otherwise)."""
+def _intel_dot_split(count: int, k: int) -> int | None:
+    """How two threads share `count` dots of k terms on Intel (a one-column result's rows, a
+    one-row result's columns): 0 when one thread takes them all, as on one thread; else the
+    first thread's share, ceil(count / 2); None where unmeasured. Measured (the least k that
+    splits, bisected for 5..5,000 dots, then 700 random shapes, both orientations): they split
+    when count * (k + 288) >= 41,700 and count * k is past about 8,250 (8,000..8,400 is left
+    unclaimed, as are 2-term dots past 8,000 and sums longer than _INTEL_SPLIT_DOT_K)."""
     if THREADS == 1:
-        return True
-    return k <= _INTEL_SPLIT_DOT_K and ((m <= 30 and m * k <= 34000) or (
-        m <= 50 and m * k <= 25000) or m * k <= 4950 or (m + 1) // 2 % 4 == 0)
+        return 0
+    if k > _INTEL_SPLIT_DOT_K:
+        return None
+    if count * k <= 8000 or count * (k + 288) < 41700:
+        return 0
+    if count * k >= 8400 and k > 2:
+        return (count + 1) // 2
+    return 0 if (count + 1) // 2 % 4 == 0 else None  # a split that moves no dot in its four
 
 
 def _short_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-    """x @ W.t() with one row or one column on Intel: whole fours of dots (`sixteen_lanes`'
-    first_in_lane), then the last one to three; None where unmeasured (more than
-    _INTEL_SHORT_DOT_K terms, or dots that two threads may split)."""
-    m, k = a.shape
+    """x @ W.t() with one row or one column on Intel: each thread's share of the dots
+    (`_intel_dot_split`) in `_quad_dots`; None where unmeasured (more than _INTEL_SHORT_DOT_K
+    terms, or a split not known)."""
+    k = a.shape[1]
     n = b.shape[1]
-    count = max(m, n)
-    quads = count - count % 4
-    if k > _INTEL_SHORT_DOT_K or not _intel_rows_whole(count, k):
+    count = max(a.shape[0], n)
+    split = _intel_dot_split(count, k) if k <= _INTEL_SHORT_DOT_K else None
+    if split is None:
         return None
+    if not split or split % 4 == 0:  # (a share of whole fours sums as one call does)
+        return _quad_dots(a, b)
+    if n == 1:
+        return np.concatenate([_quad_dots(a[:split], b), _quad_dots(a[split:], b)])
+    return np.concatenate([_quad_dots(a, b[:, :split]), _quad_dots(a, b[:, split:])], axis=1)
+
+
+def _quad_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """One call's dots (a one-column result's rows, a one-row result's columns): whole fours
+    in `sixteen_lanes`' first_in_lane, then the last one to three."""
+    n = b.shape[1]
+    count = max(a.shape[0], n)
+    quads = count - count % 4
     if not quads:
         return sixteen_lanes(a, b)
     rest = (a[quads:], b) if n == 1 else (a, b[:, quads:])

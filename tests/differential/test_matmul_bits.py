@@ -280,6 +280,43 @@ for m in (2, 3, 4, 5, 8, 10, 15):
 """
 
 
+_MANY_SHORT_DOTS = """
+import numpy as np, torch
+import gradcli.engine.ops
+from gradcli.engine import dtypes, matmul_order
+from gradcli.engine.functions import F
+from gradcli.engine.tensor import Tensor
+rng = np.random.default_rng(17)
+def same(ours, theirs, *shape):
+    assert ours.data.tobytes() == theirs.numpy().tobytes(), shape
+for count, ks in ((5, (8051, 8052)), (29, (1149, 1150)), (50, (545, 546)), (100, (50, 128, 129)),
+                  (133, (61, 64, 200)), (201, (39, 42, 100)), (1001, (7, 10)), (4001, (3,))):
+    for k in ks:
+        if matmul_order._intel_dot_split(count, k) is None:
+            assert matmul_order.THREADS > 1, (count, k)
+            continue
+        a = rng.standard_normal((count, k)).astype(np.float32)
+        v = rng.standard_normal(k).astype(np.float32)
+        bias = rng.standard_normal(count).astype(np.float32)
+        ta, tv, tb = (torch.from_numpy(u) for u in (a, v, bias))
+        oa, ov, ob = (Tensor(u, dtypes.float32) for u in (a, v, bias))
+        # a batch through a one-output layer, and one sample through a layer of `count` outputs
+        same(F.linear(oa, F.unsqueeze(ov, 0)), torch.nn.functional.linear(ta, tv[None]), count, k)
+        same(F.linear(F.unsqueeze(ov, 0), oa, ob), torch.nn.functional.linear(tv[None], ta, tb),
+             count, k)
+        same(F.mv(oa, ov), torch.mv(ta, tv), count, k)
+"""
+
+
+@pytest.mark.skipif(AMD, reason="the sixteen-lane dot kernel is Intel's")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_one_column_or_row_of_many_dots_as_threads_share_them_on_intel(threads):
+    """A one-output F.linear over a batch, one sample through a wide layer, mv: on two threads
+    MKL gives the first ceil(count / 2) dots to one thread once the product is large enough
+    (`_intel_dot_split`), each share summed as one call; cases on both sides of the measured
+    bounds. Run apart, with torch and gradcli on `threads` threads."""
+    _run_apart(_MANY_SHORT_DOTS, threads, timeout=300)
+
 @pytest.mark.skipif(AMD, reason="the grouped dot kernel is Intel's")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_linear_of_a_few_rows_over_many_terms_on_intel(threads):
