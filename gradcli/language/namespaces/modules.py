@@ -173,6 +173,7 @@ class Module(TableObject):
     __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks", "parametrized",
                  "non_persistent", "options")
     METHODS: dict = {}  # a container class's own methods
+    own_dunders = frozenset(("__repr__", "__str__"))  # `module.__repr__()`
 
     def __init__(self, kind: ModuleKind):
         self.kind, self.hooks = kind, None  # hooks: module_hooks' table, made on first use
@@ -842,6 +843,11 @@ MODULE_METHODS = table(
             context=True) for name, dtype in (("double", float64), ("float", float32),
                                               ("half", float16), ("bfloat16", bfloat16))),
     entry("extra_repr", lambda ctx, m: m.kind.extra_repr(m, ctx.printer), "self", context=True),
+    # nn.Module's own __repr__ (a subclass's `super().__repr__()`): the class's extra_repr and
+    # the children, never the subclass's __repr__ again
+    entry("__repr__", lambda ctx, m: Module.repr(m, ctx.printer), "self", context=True),
+    # object.__str__, which asks the instance's class for its repr
+    entry("__str__", lambda ctx, m: m.repr(ctx.printer), "self", context=True),
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False",
           context=True),
@@ -1079,6 +1085,14 @@ class UserModule(classes.UserInstance, Module):
         if method is classes.MISSING:
             return super().repr(printer)
         return self.cls.runtime.call(classes.bind(method, self, self.cls), [], {})
+
+    def str(self, printer) -> str:
+        """str(module): the class's __str__, else its repr (nn.Module defines no __str__)."""
+        method = self.cls.find("__str__")
+        if method is classes.MISSING:
+            return self.repr(printer)
+        return classes.text_of(self.cls.runtime.call(classes.bind(method, self, self.cls), [],
+                                                     {}), "__str__")
 
     def _own(self, name: str, args: list):
         """The program's special method `name` called, else MISSING (for a container's item
