@@ -455,12 +455,34 @@ def _named_children(module: Module) -> list:
     return out
 
 
-def _train(module: Module, mode) -> Module:
+def _overrides(module: Module, name: str) -> bool:
+    """Whether the program's class of `module` defines (or inherits) its own method `name`."""
+    cls = module.user_class()
+    return cls is not None and cls.find(name) is not classes.MISSING
+
+
+def _train(ctx, module: Module, mode=True) -> Module:
+    """nn.Module.train: `self.training = mode` (through a class's own __setattr__), then each
+    child's train(mode), a program's override of it included."""
     if not isinstance(mode, bool):
         raise errors.value_error("training mode is expected to be boolean")
-    for _, each in module.named_modules():
-        each.attrs["training"] = mode
+    if module.user_class() is None:
+        module.attrs["training"] = mode
+    else:
+        module.set_attribute("training", mode)
+    for _, child in _named_children(module):
+        if _overrides(child, "train"):
+            ctx.call(child.attribute("train"), [mode], {})
+        else:
+            _train(ctx, child, mode)
     return module
+
+
+def _eval(ctx, module: Module) -> Module:
+    """nn.Module.eval: self.train(False), the class's own train when it has one."""
+    if _overrides(module, "train"):
+        return ctx.call(module.attribute("train"), [False], {})
+    return _train(ctx, module, False)
 
 
 def _requires_grad_(module: Module, requires_grad) -> Module:
@@ -829,8 +851,8 @@ MODULE_METHODS = table(
         "self, memo=None, prefix='', remove_duplicate=True"),
     entry("zero_grad", lambda m, set_to_none: optimizers.zero_grad(
         [p for _, p in m.named_parameters()], set_to_none), "self, set_to_none=True"),
-    entry("train", _train, "self, mode=True"),
-    entry("eval", lambda m: _train(m, False), "self"),
+    entry("train", _train, "self, mode=True", context=True),
+    entry("eval", _eval, "self", context=True),
     entry("requires_grad_", _requires_grad_, "self, requires_grad=True"),
     entry("apply", _apply, "self, fn", context=True),
     entry("to", _to, "self, *args, dtype=None, device=None, non_blocking=False, "
