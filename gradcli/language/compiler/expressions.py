@@ -37,6 +37,7 @@ class ExpressionCompiler:
         self.runtime = runtime
         self.echo = echo
         self.scope = Scope("module")
+        self.private_class = None  # the class whose body is being compiled (private names)
 
     def origin(self, span: Span | None) -> Origin | None:
         """The provenance of operations at `span`, given to the engine as they run."""

@@ -15,6 +15,7 @@ from gradcli.language.compiler.expressions import ExpressionCompiler
 from gradcli.language.compiler.spans import (ITERATION_ERRORS, USER_ERRORS, condition, raise_at,
                                              span_of, syntax_error)
 from gradcli.language.compiler.functions import compile_function, docstring
+from gradcli.language.compiler.mangling import mangle_tree
 from gradcli.language.compiler.scopes import function_scope
 from gradcli.language.runtime.imports import FUTURE_FEATURES, bind_import, bind_star
 from gradcli.language.runtime.frames import BREAK, CONTINUE, Frame, GradRuntimeError, Return
@@ -451,7 +452,8 @@ class Compiler(ExpressionCompiler):
     def funcdef(self, tree: Tree, decorators: tuple = ()) -> Statement:
         """`def`, after its decorators (evaluated first, applied last to first, as Python)."""
         name, params, returns, body = tree.children
-        fname = self.check_name(name)
+        self.check_name(name)
+        fname = getattr(tree.meta, "plain_name", name.value)  # a private name: as written
         make = compile_function(self, fname, params, body.children, returns)
         store = targets.compile_target(self, Tree("var", [name], tree.meta))
         if not decorators:
@@ -476,7 +478,10 @@ class Compiler(ExpressionCompiler):
     def classdef(self, tree: Tree, decorators: tuple = ()) -> Statement:
         """`class Name(bases): body`: the body runs once in the class's own namespace."""
         name, arguments, body = tree.children
-        cname = self.check_name(name)
+        self.check_name(name)
+        cname = getattr(tree.meta, "plain_name", name.value)  # a private name: as written
+        for statement in body.children:
+            mangle_tree(statement, cname)
         given = [arg for arg in (arguments.children if arguments else []) if arg is not None]
         if any(getattr(a, "data", "") in ("star_arg", "star_star_arg") for a in given):
             raise syntax_error("unpacked class bases and keywords are not supported by gradcli",
@@ -484,14 +489,14 @@ class Compiler(ExpressionCompiler):
         bases = [self.expression(a) for a in given if getattr(a, "data", "") != "kwarg"]
         keywords = [(a.children[0].value, self.expression(a.children[1])) for a in given
                     if getattr(a, "data", "") == "kwarg"]
-        outer, loops = self.scope, self.loops
+        outer, loops, private = self.scope, self.loops, self.private_class
         qualname = outer.child_qualname(cname)
         self.scope = function_scope(outer, qualname, [], body.children, kind="class")
-        self.loops = 0
+        self.loops, self.private_class = 0, cname
         try:
             block = self.statements(body.children)
         finally:
-            self.scope, self.loops = outer, loops
+            self.scope, self.loops, self.private_class = outer, loops, private
         store = targets.compile_target(self, Tree("var", [name], tree.meta))
         decorating = [(self.expression(d.children[0]), span_of(d)) for d in decorators]
         runtime, span, doc = self.runtime, span_of(tree), docstring(body.children)

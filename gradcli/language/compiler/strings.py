@@ -3,6 +3,7 @@ that format their fields as Python does."""
 
 from __future__ import annotations
 
+from gradcli.language.compiler.mangling import mangle_tree
 from gradcli.language.compiler.spans import USER_ERRORS, raise_at, span_of
 from gradcli.language.syntax.literals import string
 from gradcli.language.syntax.parser import GradSyntaxError, parse_expression
@@ -51,6 +52,8 @@ def _field_closure(compiler, part, token, span):
     except GradSyntaxError as error:  # placed, as Python 3.11 does, within "(expression)"
         raise GradSyntaxError(f"f-string: {error.message}", token.line, error.column,
                               error.end_column) from None
+    if compiler.private_class is not None and "__" in part.expression:
+        mangle_tree(tree, compiler.private_class)
     try:
         value = compiler.expression(tree)
     except GradSyntaxError as error:  # the compiler's errors ('yield' outside function)

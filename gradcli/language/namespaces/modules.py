@@ -173,6 +173,7 @@ class Module(TableObject):
     __slots__ = ("kind", "attrs", "params", "buffers", "children", "hooks", "parametrized",
                  "non_persistent", "options")
     METHODS: dict = {}  # a container class's own methods
+    own_dunders = frozenset(("__repr__", "__str__"))  # `module.__repr__()`
 
     def __init__(self, kind: ModuleKind):
         self.kind, self.hooks = kind, None  # hooks: module_hooks' table, made on first use
@@ -454,12 +455,34 @@ def _named_children(module: Module) -> list:
     return out
 
 
-def _train(module: Module, mode) -> Module:
+def _overrides(module: Module, name: str) -> bool:
+    """Whether the program's class of `module` defines (or inherits) its own method `name`."""
+    cls = module.user_class()
+    return cls is not None and cls.find(name) is not classes.MISSING
+
+
+def _train(ctx, module: Module, mode=True) -> Module:
+    """nn.Module.train: `self.training = mode` (through a class's own __setattr__), then each
+    child's train(mode), a program's override of it included."""
     if not isinstance(mode, bool):
         raise errors.value_error("training mode is expected to be boolean")
-    for _, each in module.named_modules():
-        each.attrs["training"] = mode
+    if module.user_class() is None:
+        module.attrs["training"] = mode
+    else:
+        module.set_attribute("training", mode)
+    for _, child in _named_children(module):
+        if _overrides(child, "train"):
+            ctx.call(child.attribute("train"), [mode], {})
+        else:
+            _train(ctx, child, mode)
     return module
+
+
+def _eval(ctx, module: Module) -> Module:
+    """nn.Module.eval: self.train(False), the class's own train when it has one."""
+    if _overrides(module, "train"):
+        return ctx.call(module.attribute("train"), [False], {})
+    return _train(ctx, module, False)
 
 
 def _requires_grad_(module: Module, requires_grad) -> Module:
@@ -828,8 +851,8 @@ MODULE_METHODS = table(
         "self, memo=None, prefix='', remove_duplicate=True"),
     entry("zero_grad", lambda m, set_to_none: optimizers.zero_grad(
         [p for _, p in m.named_parameters()], set_to_none), "self, set_to_none=True"),
-    entry("train", _train, "self, mode=True"),
-    entry("eval", lambda m: _train(m, False), "self"),
+    entry("train", _train, "self, mode=True", context=True),
+    entry("eval", _eval, "self", context=True),
     entry("requires_grad_", _requires_grad_, "self, requires_grad=True"),
     entry("apply", _apply, "self, fn", context=True),
     entry("to", _to, "self, *args, dtype=None, device=None, non_blocking=False, "
@@ -842,6 +865,11 @@ MODULE_METHODS = table(
             context=True) for name, dtype in (("double", float64), ("float", float32),
                                               ("half", float16), ("bfloat16", bfloat16))),
     entry("extra_repr", lambda ctx, m: m.kind.extra_repr(m, ctx.printer), "self", context=True),
+    # nn.Module's own __repr__ (a subclass's `super().__repr__()`): the class's extra_repr and
+    # the children, never the subclass's __repr__ again
+    entry("__repr__", lambda ctx, m: Module.repr(m, ctx.printer), "self", context=True),
+    # object.__str__, which asks the instance's class for its repr
+    entry("__str__", lambda ctx, m: m.repr(ctx.printer), "self", context=True),
     entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False",
           context=True),
@@ -1079,6 +1107,14 @@ class UserModule(classes.UserInstance, Module):
         if method is classes.MISSING:
             return super().repr(printer)
         return self.cls.runtime.call(classes.bind(method, self, self.cls), [], {})
+
+    def str(self, printer) -> str:
+        """str(module): the class's __str__, else its repr (nn.Module defines no __str__)."""
+        method = self.cls.find("__str__")
+        if method is classes.MISSING:
+            return self.repr(printer)
+        return classes.text_of(self.cls.runtime.call(classes.bind(method, self, self.cls), [],
+                                                     {}), "__str__")
 
     def _own(self, name: str, args: list):
         """The program's special method `name` called, else MISSING (for a container's item

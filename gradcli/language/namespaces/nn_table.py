@@ -990,3 +990,13 @@ for _kind in KINDS:  # torch.nn.Module.register_forward_hook, nn.Linear.forward:
         | CLASS_METHODS.get(_host, {}))
 module_subclasses.register(KINDS)
 register_parameter_type(PARAMETER_TYPE)
+
+
+# torch.nn.modules.batchnorm: its classes, and _BatchNorm, the base that code checks modules
+# against (`isinstance(m, _BatchNorm)`, to keep normalization layers in eval mode)
+_BATCH_NORMS = frozenset(f"{lazy}BatchNorm{n}d" for lazy in ("", "Lazy") for n in (1, 2, 3))
+BATCH_NORM_BASE = PyType("torch.nn.modules.batchnorm._BatchNorm", ())
+classes.ABSTRACT_CHECKS[BATCH_NORM_BASE] = \
+    lambda value: isinstance(value, Module) and value.kind.name in _BATCH_NORMS
+BATCHNORM_MODULE = {"_BatchNorm": BATCH_NORM_BASE} | {
+    name: NN_CLASSES[name] for name in sorted(_BATCH_NORMS)}

@@ -20,6 +20,7 @@ from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.numpy_printing import PRINT_OPTIONS
 from gradcli.language.namespaces.arrays import wrapped
 from gradcli.language.namespaces.numpy_info import FINFO, IINFO
+from gradcli.language.namespaces.numpy_nditer import nditer
 from gradcli.language.namespaces.numpy_warnings import numpy_warnings
 from gradcli.language.runtime.exceptions import register_exception
 from gradcli.language.runtime.frames import GradRuntimeError
@@ -321,6 +322,6 @@ NUMPY = NumpyNamespace("numpy", (
        "ndarray": PyType("numpy.ndarray", (np.ndarray,)), "random": NUMPY_RANDOM,
        "linalg": NUMPY_LINALG, "fft": NUMPY_FFT, "__version__": np.__version__,
        "r_": IndexTrick("r_"), "c_": IndexTrick("c_"), "finfo": FINFO, "iinfo": IINFO,
-       "apply_along_axis": APPLY_ALONG_AXIS}))
+       "apply_along_axis": APPLY_ALONG_AXIS, "nditer": nditer(array_of)}))
 NUMPY_MODULES = {"numpy": NUMPY, "numpy.random": NUMPY_RANDOM, "numpy.linalg": NUMPY_LINALG,
                  "numpy.fft": NUMPY_FFT}

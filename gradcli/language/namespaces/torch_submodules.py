@@ -106,6 +106,13 @@ def _pathlib() -> dict:
     return {"pathlib": PATHLIB}
 
 
+def _builtins() -> dict:
+    """`from builtins import range` (Python 2 compatible code): Python's builtin names."""
+    from gradcli.language.runtime.protocols import BUILTINS
+    from gradcli.language.runtime.values import Namespace
+    return {"builtins": Namespace("builtins", BUILTINS)}
+
+
 def _types() -> dict:
     from gradcli.language.namespaces.python_types import TYPES
     return {"types": TYPES}
@@ -242,6 +249,7 @@ MODULE_GROUPS = (
     (("re", "string", "unicodedata", "textwrap", "keyword"), _text_modules),
     (("statistics",), _statistics),
     (("types",), _types),
+    (("builtins",), _builtins),
     (("pathlib",), _pathlib),
     (("collections.abc",), _collections_abc),
     (("inspect",), _inspect),

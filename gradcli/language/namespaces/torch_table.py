@@ -329,9 +329,17 @@ def _module_module() -> dict:
     return GLOBAL_REGISTRATION | {"Module": _nn_classes()["Module"]}
 
 
-# torch.nn.modules: the layer classes, and its module `module` (Module, the global hooks)
+def _batchnorm_module() -> dict:
+    from gradcli.language.namespaces.nn_table import BATCHNORM_MODULE
+    return BATCHNORM_MODULE
+
+
+# torch.nn.modules: the layer classes, and its modules `module` (Module, the global hooks) and
+# `batchnorm` (with _BatchNorm)
 NN_MODULE_MODULE = Namespace("torch.nn.modules.module", LazyTable({}, _module_module))
-NN_MODULES = Namespace("torch.nn.modules", LazyTable({"module": NN_MODULE_MODULE}, _nn_classes))
+NN_BATCHNORM = Namespace("torch.nn.modules.batchnorm", LazyTable({}, _batchnorm_module))
+NN_MODULES = Namespace("torch.nn.modules", LazyTable({"module": NN_MODULE_MODULE,
+                                                     "batchnorm": NN_BATCHNORM}, _nn_classes))
 NN = Namespace("torch.nn", LazyTable({"functional": NN_FUNCTIONAL, "init": NN_INIT,
                                      "grad": NN_FUNCTIONAL.table["grad"],
                                      "utils": NN_UTILS, "parallel": NN_PARALLEL,
@@ -570,6 +578,7 @@ MODULES = GroupedTable({
     "torch.nn": NN,
     "torch.nn.modules": NN_MODULES,
     "torch.nn.modules.module": NN_MODULE_MODULE,
+    "torch.nn.modules.batchnorm": NN_BATCHNORM,
     "torch.nn.parallel": NN_PARALLEL,
     "torch.nn.utils.parametrize": PARAMETRIZE,
     "torch.nn.utils.parametrizations": PARAMETRIZATIONS,

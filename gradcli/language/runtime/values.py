@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from collections import ChainMap, Counter, OrderedDict, defaultdict, deque
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 
@@ -521,8 +522,8 @@ def _object_repr(value) -> str:
     if isinstance(value, BoundMethod):
         return (f"<built-in method {value.builtin.name} of {type_name(value.receiver)} object at "
                 f"{_address(value.receiver)}>")
-    if isinstance(value, Namespace):
-        return f"<module '{value.name}'>"
+    if isinstance(value, Namespace):  # a module compiled into the interpreter says so
+        return f"<module '{value.name}'{' (built-in)' if value.name in _BUILT_IN else ''}>"
     if isinstance(value, (Generator, GeneratorObject)):
         return f"<generator object {value.qualname} at {_address(value)}>"
     if isinstance(value, ContextManager):
@@ -531,6 +532,7 @@ def _object_repr(value) -> str:
 
 
 # the special methods of TensorBase written as type slots
+_BUILT_IN = frozenset(sys.builtin_module_names)  # the modules Python's repr calls built-in
 _SLOTS = frozenset(("__getitem__", "__setitem__", "__delitem__"))
 
 
