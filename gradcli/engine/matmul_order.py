@@ -53,8 +53,9 @@ Intel (a Xeon with AVX-512):
   more terms a row (k >= 24 m, where the fused chain and the lanes above stop): term j fused
   into lane j % 16 from +0 (every row alike), then the four groups of four lanes added in turn,
   ((g0 + g1) + g2) + g3, and their lanes as (l0 + l1) + (l2 + l3); addmm's bias at the end.
-  On two threads MKL splits products of 4 or more rows past about 190,000 multiply-adds
-  otherwise (those stay unclaimed: `_grouped`).
+  On two threads, products of 4 or more rows past 192,000 multiply-adds take the blocked
+  chains instead (`_intel_blocked`, the bias first: `_threads_take_blocked`), except where k or
+  n is a multiple of 256 (grouped still) and for 33 or 34 outputs (those stay unclaimed).
   Found with one huge term and its negation among ones (the terms they swallow give each
   sum's tree) and with a product whose rounding shows whether it was fused into the lane
   before it (the even and odd rows and outputs differ there).  Measured on one and two threads,
@@ -625,9 +626,20 @@ def grouped_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _grouped(m: int, k: int, n: int) -> bool:
     """Whether `grouped_dots` holds for x @ W.t() of m rows (k >= 24 m) on Intel: up to 15
     rows, on one thread, or two that leave the product whole (measured: up to 3 rows, or
-    m * k * n up to 192,000, bisected on k for 4..15 rows and 2..100 outputs; past it MKL
-    splits it otherwise)."""
-    return 2 <= m <= 15 and (THREADS == 1 or m <= 3 or m * k * n <= _INTEL_GROUPED_WORK)
+    m * k * n up to 192,000, bisected on k for 4..15 rows and 2..100 outputs, or k or n a
+    multiple of 256; past it MKL takes the blocked chains, `_threads_take_blocked`)."""
+    return 2 <= m <= 15 and (THREADS == 1 or m <= 3 or m * k * n <= _INTEL_GROUPED_WORK or
+                             k % 256 == 0 or n % 256 == 0)
+
+
+def _threads_take_blocked(m: int, k: int, n: int) -> bool:
+    """Whether two threads give x @ W.t() of 4..15 rows and k >= 24 m terms, past
+    `grouped_dots`' 192,000 multiply-adds, to MKL's blocked chains (`_intel_blocked`, the bias
+    first). Measured on 700 random shapes up to 3,000 terms and a few to 12,001; not where k or
+    n is a multiple of 256 (`grouped_dots` still), nor for 33 or 34 outputs, whose last one or
+    two take the dot kernel (unclaimed)."""
+    return (THREADS > 1 and 4 <= m <= 15 and m * k * n > _INTEL_GROUPED_WORK and k <= 12001
+            and k % 256 != 0 and n % 256 != 0 and n not in (33, 34))
 
 
 def _intel_dot_split(count: int, k: int) -> int | None:
@@ -872,6 +884,8 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return out if bias32 is None else out + bias32
         if not _intel_fma_chain(m, k, n, a_row, b_row):
             long = k >= _INTEL_LANE_DOT_ROWS * m
+            if a_row and not b_row and long and _threads_take_blocked(m, k, n):
+                return _intel_blocked(a, b, bias32, b_row)
             if not (a_row and not b_row) or long and not _grouped(m, k, n):
                 return None
             out = grouped_dots(a, b) if long else lane_dots(a, b)  # x @ W.t(), 2+ rows and columns

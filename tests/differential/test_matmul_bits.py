@@ -322,8 +322,9 @@ def test_one_column_or_row_of_many_dots_as_threads_share_them_on_intel(threads):
 def test_linear_of_a_few_rows_over_many_terms_on_intel(threads):
     """F.linear / x @ W.t() of 2..15 rows with 24 or more terms a row (a small batch into a
     784-input layer): one chain in sixteen lanes per entry, folded by groups of four; bias or
-    not. Run apart, with torch and gradcli on `threads` threads (two threads split the larger
-    products of four or more rows, which stay unclaimed)."""
+    not. Run apart, with torch and gradcli on `threads` threads (two threads give the larger
+    products of four or more rows to the blocked chains, the bias first, or leave them
+    unclaimed)."""
     _run_apart(_FEW_ROWS_MANY_TERMS, threads, timeout=300)
 
 
