@@ -1,8 +1,9 @@
 """Whole scripts as GitHub issue threads, Q&A answers and notebooks post them, a sixteenth round:
 short-time Fourier transforms (torch.stft against torch.fft.rfft, frame counts with and without
 centring, zero-padded and short windows, torch.istft's output length, round trips, the NOLA
-check and a masked-spectrogram loss), Kaiser windows, and a sample of autograd, loss-target,
-packing and scatter answers that already matched."""
+check and a masked-spectrogram loss), Kaiser windows, nn.AdaptiveLogSoftmaxWithLoss (its
+output and loss, log_prob, predict, a small language model), and a sample of autograd,
+loss-target, packing and scatter answers that already matched."""
 
 from snippets import case_tests
 
