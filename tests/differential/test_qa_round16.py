@@ -2,8 +2,9 @@
 short-time Fourier transforms (torch.stft against torch.fft.rfft, frame counts with and without
 centring, zero-padded and short windows, torch.istft's output length, round trips, the NOLA
 check and a masked-spectrogram loss), Kaiser windows, nn.AdaptiveLogSoftmaxWithLoss (its
-output and loss, log_prob, predict, a small language model), and a sample of autograd,
-loss-target, packing and scatter answers that already matched."""
+output and loss, log_prob, predict, a small language model), and a sample of answers that
+already matched: autograd, loss targets, packing and left padding, scatter and one_hot, unique,
+bucketize and searchsorted."""
 
 from snippets import case_tests
 
