@@ -2,7 +2,8 @@
 short-time Fourier transforms (torch.stft against torch.fft.rfft, frame counts with and without
 centring, zero-padded and short windows, torch.istft's output length, round trips, the NOLA
 check and a masked-spectrogram loss), Kaiser windows, nn.AdaptiveLogSoftmaxWithLoss (its
-output and loss, log_prob, predict, a small language model), and a sample of answers that
+output and loss, log_prob, predict, a small language model), the deprecated out-of-place
+Tensor.resize and resize_as, and a sample of answers that
 already matched: autograd, loss targets, packing and left padding, scatter and one_hot, unique,
 bucketize and searchsorted."""
 
