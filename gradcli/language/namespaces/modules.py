@@ -654,6 +654,40 @@ def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: b
     return out
 
 
+def _hooked_state_dict(ctx, module: Module, destination=None, prefix: str = "",
+                       keep_vars: bool = False):
+    """Module.state_dict as the program calls it: with no state_dict hook in the tree, the
+    flat walk; else torch's recursion, each module's pre-hooks before its own tensors and its
+    post-hooks after its children's, given its local metadata (a post-hook returns None)."""
+    visited = list(module.named_modules(remove_duplicate=False)) if isinstance(prefix, str) \
+        else []
+    if not any(each.hooks and (each.hooks["state_dict_pre"] or each.hooks["state_dict_post"])
+               for _, each in visited):
+        return _state_dict(module, destination, prefix, keep_vars)
+    out = OrderedDict() if destination is None else destination
+    state_dict_metadata.record(out, [], made=destination is None)
+    metadata = state_dict_metadata.of(out)
+
+    def save(each: Module, lead: str) -> None:
+        local = {"version": state_dict_metadata.version(each)}
+        if isinstance(metadata, dict):
+            metadata[lead[:-1]] = local
+        for hook in list(each.hooks["state_dict_pre"] if each.hooks else ()):
+            ctx.call(hook.fn, [each, lead, keep_vars], {})
+        for key, tensor in list(each.params.items()) + list(each.buffers.items()):
+            if tensor is not None and key not in each.non_persistent:
+                out[lead + key] = tensor if keep_vars or kind_of(tensor) else F.detach(tensor)
+        for name, child in each.children.items():
+            if child is not None:
+                save(child, f"{lead}{name}.")
+        for hook in list(each.hooks["state_dict_post"] if each.hooks else ()):
+            if ctx.call(hook.fn, [each, out, lead, local], {}) is not None:
+                raise errors.runtime("state_dict post-hook must return None")
+
+    save(module, prefix)
+    return out
+
+
 class IncompatibleKeys(TableObject):
     """load_state_dict's result: missing and unexpected keys, printed as torch prints it; a
     namedtuple of the two lists (`missing, unexpected = model.load_state_dict(...)`)."""
@@ -870,7 +904,12 @@ MODULE_METHODS = table(
     entry("__repr__", lambda ctx, m: Module.repr(m, ctx.printer), "self", context=True),
     # object.__str__, which asks the instance's class for its repr
     entry("__str__", lambda ctx, m: m.repr(ctx.printer), "self", context=True),
-    entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
+    entry("state_dict", _hooked_state_dict,
+          "self, *, destination=None, prefix='', keep_vars=False", context=True),
+    entry("register_state_dict_pre_hook", lambda m, hook: module_hooks.register(
+        m, "state_dict_pre", hook, False), "self, hook"),
+    entry("register_state_dict_post_hook", lambda m, hook: module_hooks.register(
+        m, "state_dict_post", hook, False), "self, hook"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False",
           context=True),
     entry("register_load_state_dict_post_hook", lambda m, hook: module_hooks.register(
