@@ -822,8 +822,8 @@ INDEX = {
     },
     "gradcli.engine.ops.spectral": {
         "function": (
-            "fft fft_c2c fft_c2r fft_r2c fftfreq fftshift hfft ifft ifftshift ihfft irfft rfft "
-            "rfftfreq "
+            "fft fft_c2c fft_c2r fft_r2c fftfreq fftshift hfft ifft ifftshift ihfft irfft istft "
+            "rfft rfftfreq stft "
         ),
         "row": (
             "_fft_c2c _fft_c2r _fft_r2c "
@@ -831,7 +831,8 @@ INDEX = {
         "declaration": (
             "fft:fft fft:fft2 fft:fftfreq fft:fftn fft:fftshift fft:hfft fft:hfft2 fft:hfftn "
             "fft:ifft fft:ifft2 fft:ifftn fft:ifftshift fft:ihfft fft:ihfft2 fft:ihfftn fft:irfft "
-            "fft:irfft2 fft:irfftn fft:rfft fft:rfft2 fft:rfftfreq fft:rfftn "
+            "fft:irfft2 fft:irfftn fft:rfft fft:rfft2 fft:rfftfreq fft:rfftn method:istft "
+            "method:stft torch:istft torch:stft "
         ),
     },
     "gradcli.engine.ops.special_more": {
@@ -945,8 +946,8 @@ INDEX = {
             "torch:feature_alpha_dropout torch:feature_alpha_dropout_ torch:feature_dropout "
             "torch:feature_dropout_ torch:get_device torch:group_norm torch:hamming_window "
             "torch:hann_window torch:instance_norm torch:is_same_size torch:is_signed "
-            "torch:layer_norm torch:max_pool1d torch:max_pool2d torch:scalar_tensor torch:selu "
-            "torch:selu_ torch:threshold torch:threshold_ "
+            "torch:kaiser_window torch:layer_norm torch:max_pool1d torch:max_pool2d "
+            "torch:scalar_tensor torch:selu torch:selu_ torch:threshold torch:threshold_ "
         ),
     },
     "written back": {

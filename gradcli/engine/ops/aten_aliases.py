@@ -187,7 +187,34 @@ def _windows():
     return hamming, hann, bartlett, blackman
 
 
+def _kaiser(length: int, n: Tensor, beta: float) -> Tensor:
+    """kaiser_window_kernel, in the dtype's opmath type: i0(beta sqrt(|1 - ((n - alpha) /
+    alpha)^2|)) / i0(beta), alpha = (N - 1) / 2."""
+    import numpy as np
+
+    from gradcli.engine import bessel_math, fma
+    math_type = np.float64 if n.dtype.np == np.float64 else np.float32
+    alpha, beta = math_type((length - 1) / 2.0), math_type(beta)
+    with np.errstate(all="ignore"):
+        ratio = (n.data.astype(math_type) - alpha) / alpha
+        # 1 - pow(ratio, 2) as the compiler contracts it: one fused multiply-add
+        fused = fma.fma32 if math_type is np.float32 else fma.fma64
+        x = beta * np.sqrt(np.abs(fused(-ratio, ratio, math_type(1))))
+        values = bessel_math.i0(x) / bessel_math.i0(np.array([beta]))[0]
+    return Tensor(values.astype(n.dtype.np), n.dtype)
+
+
+def _kaiser_window(window_length, periodic=True, beta=12.0, dtype=None, layout=None, device=None,
+                   pin_memory=None, requires_grad=False):
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda length, n: _kaiser(length, n, beta))
+
+
 _HAMMING, _HANN, _BARTLETT, _BLACKMAN = _windows()
+declare("kaiser_window", _kaiser_window, f"kaiser_window(int window_length, {_WINDOW_OPTIONS})",
+        f"kaiser_window(int window_length, bool periodic, {_WINDOW_OPTIONS})",
+        f"kaiser_window(int window_length, bool periodic, float beta, {_WINDOW_OPTIONS})",
+        variants="torch")
 declare("hamming_window", _HAMMING, f"hamming_window(int window_length, {_WINDOW_OPTIONS})",
         f"hamming_window(int window_length, bool periodic, {_WINDOW_OPTIONS})",
         f"hamming_window(int window_length, bool periodic, float alpha, {_WINDOW_OPTIONS})",

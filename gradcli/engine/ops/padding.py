@@ -39,9 +39,10 @@ for _mode, _name in _MODES.items():
     for _dims in (1, 2, 3):
         _key, _label = f"{_name}_pad{_dims}d", f"{_name.capitalize()}Pad{_dims}D"
         defop(_key, f"{_label}Backward0", lambda x, index: _gather(x, index), promote="none",
-              save=(0,),
+              save=(0,), complex=True,  # (moves elements only: complex ones as any others)
               vjp=lambda g, x, index, key=_key: apply(OPS[key + "_backward"], g, x, index=index))
         defop(_key + "_backward", f"{_label}BackwardBackward0", _scatter, promote="none",
+              complex=True,
               vjp=(lambda gg, g, x, index, key=_key: apply(OPS[key], gg, index=index),
                    lambda gg, g, x, index: F.zeros_like(gg)))
 

@@ -37,7 +37,8 @@ _MOVES_ELEMENTS = frozenset((
     "select_scatter", "slice_scatter", "diagonal_scatter", "as_strided_scatter", "index_put",
     "_index_put_impl_", "index_copy", "index_fill.int_Scalar", "index_fill.int_Tensor",
     "masked_fill.Scalar", "masked_fill.Tensor", "masked_scatter", "fill_.Scalar", "fill_.Tensor",
-    "copy_", "constant_pad_nd", "_unsafe_view"))
+    "copy_", "constant_pad_nd", "_unsafe_view", "squeeze_", "squeeze_.dim", "squeeze_.dims",
+    "unsqueeze_", "t_", "transpose_.int"))
 
 
 # torch's own refusals of complex inputs, by row: a kernel's name ("not implemented for") or

@@ -350,6 +350,206 @@ def ifftshift(input, dim=None):
     return _shifted(input, dim, True)
 
 
+# ---- short-time transforms -------------------------------------------------------------------
+
+_NO_WINDOW = ("A window was not provided. A rectangular window will be applied,which is known to "
+              "cause spectral leakage. Other windows such as torch.hann_window or "
+              "torch.hamming_window are recommended to reduce spectral leakage.To suppress this "
+              "warning and use a rectangular window, explicitly set "
+              "`window=torch.ones(n_fft, device=<device>)`. (Triggered internally at "
+              "/__w/pytorch/pytorch/aten/src/ATen/native/SpectralOps.cpp:835.)")
+_REAL_PAIRS = ("stft with return_complex=False is deprecated. In a future pytorch release, stft "
+               "will return complex tensors for all inputs, and return_complex=False will raise "
+               "an error.\nNote: you can still call torch.view_as_real on the complex output to "
+               "recover the old return format. (Triggered internally at "
+               "/__w/pytorch/pytorch/aten/src/ATen/native/SpectralOps.cpp:874.)")
+
+
+def _optional(value) -> str:
+    """A c10::optional as torch's operator<< writes it: its value (a bool as 1 or 0), or None."""
+    return "None" if value is None else str(int(value) if isinstance(value, bool) else value)
+
+
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+         pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
+         align_to_window=None):
+    """torch.stft: torch/functional.py's centring pad, then ATen's stft (SpectralOps.cpp):
+    frames as a strided view, times the window, each transformed, frequencies before frames."""
+    if center and align_to_window is not None:
+        raise errors.runtime("stft align_to_window should only be set when center = false")
+    if align_to_window:
+        raise errors.TorchError("NotImplementedError",
+                                "gradcli does not support stft's align_to_window=True yet")
+    if center:
+        signal_dim = input.ndim
+        extended = (1,) * (3 - signal_dim) + tuple(input.shape)
+        pad = int(n_fft // 2)
+        input = F.pad(F.view(input, extended), [pad, pad], pad_mode)
+        input = F.view(input, input.shape[input.ndim - signal_dim:])
+    hop = n_fft >> 2 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+
+    def fail(text: str):
+        shown = "None" if window is None else (
+            f"{window.dtype.type_string}{{{_sizes(window.shape)}}}")
+        raise errors.runtime(
+            f"stft({input.dtype.type_string}{_sizes(input.shape)}, n_fft={n_fft}, "
+            f"hop_length={hop}, win_length={win}, window={shown}, "
+            f"normalized={int(bool(normalized))}, onesided={_optional(onesided)}, "
+            f"return_complex={_optional(return_complex)}, "
+            f"align_to_window={_optional(align_to_window)}) : {text}")
+
+    if window is None:
+        STATE.warn("UserWarning", _NO_WINDOW, once=True)
+    if return_complex is None:
+        return_complex = input.dtype.is_complex or (window is not None and
+                                                    window.dtype.is_complex)
+        if not return_complex:
+            raise errors.runtime("stft requires the return_complex parameter be given for real "
+                                 "inputs, and will further require that return_complex=True in a "
+                                 "future PyTorch release.")
+    elif not return_complex:
+        STATE.warn("UserWarning", _REAL_PAIRS, once=True)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        fail("expected a tensor of floating point or complex values")
+    if not 1 <= input.ndim <= 2:
+        fail("expected a 1D or 2D tensor")
+    frames = F.unsqueeze(input, 0) if input.ndim == 1 else input
+    batch, length = frames.shape
+    if n_fft <= 0 or n_fft > length:
+        fail(f"expected 0 < n_fft < {length}, but got n_fft={win}")
+    if hop <= 0:
+        fail(f"expected hop_length > 0, but got hop_length={hop}")
+    if win <= 0 or win > n_fft:
+        fail(f"expected 0 < win_length <= n_fft, but got win_length={win}")
+    if window is not None and (window.ndim != 1 or window.shape[0] != win):
+        fail(f"expected a 1D window tensor of size equal to win_length={win}, but got window "
+             f"with size {_sizes(window.shape)}")
+    if win < n_fft:  # the window centred in n_fft zeros
+        left = (n_fft - win) // 2
+        window = F.constant_pad_nd(F.ones((win,), dtype=input.dtype) if window is None else window,
+                                   (left, n_fft - win - left), 0.0)
+    count = 1 + (length - n_fft) // hop
+    step = F.stride(frames)
+    frames = F.as_strided(frames, (batch, count, n_fft), (step[0], hop * step[1], step[1]))
+    if window is not None:
+        frames = F.mul(frames, window)
+    normalization = _BY_ROOT_N if normalized else _NONE
+    if frames.dtype.is_complex:
+        if onesided:
+            raise errors.runtime("Cannot have onesided output if window or input is complex")
+        out = fft_c2c(frames, [2], normalization, True)
+    else:
+        out = fft_r2c(frames, [2], normalization, True if onesided is None else onesided)
+    F.transpose_(out, 1, 2)
+    if input.ndim == 1:
+        F.squeeze_(out, 0)
+    return out if return_complex else F.view_as_real(out)
+
+
+_ISTFT_NO_WINDOW = ("A window was not provided. A rectangular window will be applied.Please "
+                    "provide the same window used by stft to make the inversion lossless.To "
+                    "suppress this warning and use a rectangular window, explicitly set "
+                    "`window=torch.ones(n_fft, device=<device>)`. (Triggered internally at "
+                    "/__w/pytorch/pytorch/aten/src/ATen/native/SpectralOps.cpp:1035.)")
+_PADDED_TAIL = ("The length of signal is shorter than the length parameter. Result is being "
+                "padded with zeros in the tail. Please check your center and hop_length settings. "
+                "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                "SpectralOps.cpp:1199.)")
+
+
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+          normalized=False, onesided=None, length=None, return_complex=False):
+    """torch.istft (SpectralOps.cpp): each frame transformed back and windowed, the frames
+    overlapped and added (unfold's backward), divided by the window's squares added likewise,
+    the centring pad cut off."""
+    if window is None:
+        STATE.warn("UserWarning", _ISTFT_NO_WINDOW, once=True)
+    hop = n_fft >> 2 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    given = onesided
+    if not input.dtype.is_complex:
+        raise errors.runtime("istft requires a complex-valued input tensor matching the output "
+                             "from stft with return_complex=True.")
+
+    def described() -> str:
+        shown = "None" if window is None else (
+            f"{window.dtype.type_string}{{{_sizes(window.shape)}}}")
+        return (f"istft({input.dtype.type_string}{_sizes(input.shape)}, n_fft={n_fft}, "
+                f"hop_length={hop}, win_length={win}, window={shown}, center={int(bool(center))}, "
+                f"normalized={int(bool(normalized))}, onesided={_optional(given)}, "
+                f"length={_optional(length)}, return_complex={int(bool(return_complex))})")
+
+    def fail(text: str):
+        raise errors.runtime(f"{described()} : {text}")
+
+    dims = input.ndim + 1  # as a real view, each value's two parts the last dim
+    frames = input.shape[-1] if input.ndim else 0
+    fft_size = input.shape[-2] if input.ndim > 1 else 0
+    if input.numel() == 0:
+        fail("input tensor cannot be empty.")
+    if dims not in (3, 4):
+        fail(f"expected a tensor with 3 or 4 dimensions, but got {dims}")
+    onesided = fft_size != n_fft if onesided is None else onesided
+    if onesided and n_fft // 2 + 1 != fft_size:
+        fail("expected the frequency dimension (3rd to the last) of the input tensor to match "
+             f"n_fft / 2 + 1 when onesided=True, but got {fft_size}")
+    if not onesided and n_fft != fft_size:
+        fail("expected the frequency dimension (3rd to the last) of the input tensor to match "
+             f"n_fft when onesided=False, but got {fft_size}")
+    if not 0 < hop <= win:
+        fail("expected 0 < hop_length <= win_length")
+    if not 0 < win <= n_fft:
+        fail("expected 0 < win_length <= n_fft")
+    if window is not None and (window.ndim != 1 or window.shape[0] != win):
+        fail("Invalid window shape. window has to be 1D and length of `win_length`")
+    real_dtype = dtypes.real_of(input.dtype)
+    shaped = F.ones((win,), dtype=real_dtype) if window is None else window
+    if win != n_fft:
+        left = (n_fft - win) // 2
+        shaped = F.constant_pad_nd(shaped, (left, n_fft - win - left), 0.0)
+    spectra = F.resolve_conj(input)
+    if dims == 3:
+        spectra = F.unsqueeze(spectra, 0)
+    spectra = F.transpose(spectra, 1, 2)  # (channel, frames, frequencies)
+    normalization = _BY_ROOT_N if normalized else _BY_N
+    if return_complex:
+        if onesided:
+            raise errors.runtime("Cannot have onesided output if window or input is complex")
+        signal = fft_c2c(spectra, [2], normalization, False)
+    else:
+        if window is not None and window.dtype.is_complex:
+            raise errors.runtime("Complex windows are incompatible with return_complex=False")
+        if not onesided:
+            spectra = F.narrow(spectra, -1, 0, n_fft // 2 + 1)
+        signal = fft_c2r(spectra, [2], normalization, n_fft)
+    expected = n_fft + hop * (frames - 1)
+    windowed = F.mul(signal, F.view(shaped, (1, 1, n_fft)))
+    y = F.apply_op("unfold_backward", windowed, sizes=(windowed.shape[0], expected), dimension=1,
+                   size=n_fft, step=hop)
+    squares = F.expand(F.pow(shaped, 2), (1, frames, n_fft))
+    envelope = F.apply_op("unfold_backward", squares, sizes=(1, expected), dimension=1,
+                          size=n_fft, step=hop)
+    start = n_fft // 2 if center else 0
+    end = start + length if length is not None else -(n_fft // 2) if center else expected
+    y = F.slice_dim(y, 1, start, end, 1)
+    envelope = F.slice_dim(envelope, 1, start, end, 1)
+    if bool(np.any(np.abs(envelope.data) < 1e-11)) or envelope.numel() == 0:
+        raise errors.runtime(f"{described()} window overlap add min: "
+                             f"{int(envelope.numel() != 0)}\n[ CPUBoolType{{}} ]")
+    y = F.div(y, envelope)
+    if dims == 3:
+        y = F.squeeze(y, 0)
+    if end > expected:
+        STATE.warn("UserWarning", _PADDED_TAIL, once=True)
+        y = F.constant_pad_nd(y, (0, end - expected), 0.0)
+    return y
+
+
+def _sizes(shape) -> str:
+    return "[" + ", ".join(str(n) for n in shape) + "]"
+
+
 _ONE = "(Tensor self, int? n=None, int dim=-1, str? norm=None, *, Tensor? out=None)"
 _TWO = "(Tensor self, int[1]? s=None, int[1] dim=[-2,-1], str? norm=None, *, Tensor? out=None)"
 _N = "(Tensor self, int[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor? out=None)"
@@ -368,5 +568,11 @@ for _name, _function in (
 del _name, _function, _schema
 declare("fftshift", fftshift, "fftshift(Tensor self, int[1]? dim=None)", variants="fft")
 declare("ifftshift", ifftshift, "ifftshift(Tensor self, int[1]? dim=None)", variants="fft")
+declare("stft", stft, python="input, n_fft, hop_length=None, win_length=None, window=None, "
+        "center=True, pad_mode='reflect', normalized=False, onesided=None, return_complex=None, "
+        "align_to_window=None")
+declare("istft", istft, "istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
+        "Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, "
+        "int? length=None, bool return_complex=False)")
 
 export(__name__, globals())

@@ -654,6 +654,40 @@ def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: b
     return out
 
 
+def _hooked_state_dict(ctx, module: Module, destination=None, prefix: str = "",
+                       keep_vars: bool = False):
+    """Module.state_dict as the program calls it: with no state_dict hook in the tree, the
+    flat walk; else torch's recursion, each module's pre-hooks before its own tensors and its
+    post-hooks after its children's, given its local metadata (a post-hook returns None)."""
+    visited = list(module.named_modules(remove_duplicate=False)) if isinstance(prefix, str) \
+        else []
+    if not any(each.hooks and (each.hooks["state_dict_pre"] or each.hooks["state_dict_post"])
+               for _, each in visited):
+        return _state_dict(module, destination, prefix, keep_vars)
+    out = OrderedDict() if destination is None else destination
+    state_dict_metadata.record(out, [], made=destination is None)
+    metadata = state_dict_metadata.of(out)
+
+    def save(each: Module, lead: str) -> None:
+        local = {"version": state_dict_metadata.version(each)}
+        if isinstance(metadata, dict):
+            metadata[lead[:-1]] = local
+        for hook in list(each.hooks["state_dict_pre"] if each.hooks else ()):
+            ctx.call(hook.fn, [each, lead, keep_vars], {})
+        for key, tensor in list(each.params.items()) + list(each.buffers.items()):
+            if tensor is not None and key not in each.non_persistent:
+                out[lead + key] = tensor if keep_vars or kind_of(tensor) else F.detach(tensor)
+        for name, child in each.children.items():
+            if child is not None:
+                save(child, f"{lead}{name}.")
+        for hook in list(each.hooks["state_dict_post"] if each.hooks else ()):
+            if ctx.call(hook.fn, [each, out, lead, local], {}) is not None:
+                raise errors.runtime("state_dict post-hook must return None")
+
+    save(module, prefix)
+    return out
+
+
 class IncompatibleKeys(TableObject):
     """load_state_dict's result: missing and unexpected keys, printed as torch prints it; a
     namedtuple of the two lists (`missing, unexpected = model.load_state_dict(...)`)."""
@@ -700,6 +734,67 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
     assign, the checkpoint's tensors put in their places)."""
     if not isinstance(state_dict, dict):
         raise errors.type_error(f"Expected state_dict to be dict-like, got {class_text(state_dict)}.")
+    hooked = _pre_hooked(ctx, module, state_dict, assign)
+    if hooked is not None:
+        state_dict, early = hooked
+        missing, unexpected, problems = _load(module, state_dict, assign)
+        missing, unexpected, problems = (early[0] + missing, early[1] + unexpected,
+                                         early[2] + problems)
+    else:
+        missing, unexpected, problems = _load(module, state_dict, assign)
+    missing, unexpected = _post_hooks(ctx, module, missing, unexpected)
+    if strict:
+        if unexpected:
+            problems.insert(0, "Unexpected key(s) in state_dict: "
+                            + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+        if missing:
+            problems.insert(0, "Missing key(s) in state_dict: "
+                            + ", ".join(f'"{k}"' for k in missing) + ". ")
+    if problems:
+        raise errors.runtime(f"Error(s) in loading state_dict for {module.class_name}:\n\t"
+                             + "\n\t".join(problems))
+    return IncompatibleKeys(missing, unexpected)
+
+
+def _pre_hooked(ctx, module: Module, state_dict, assign: bool):
+    """load_state_dict's pre-hooks, when a module in the tree has some, as torch's recursive
+    load runs them on a copy of the state dict: each module's (module, state_dict, prefix,
+    local_metadata, strict, missing_keys, unexpected_keys, error_msgs) on the entries its parent
+    passed down (those under its prefix), before it loads its own. Returns the entries each
+    module then loads, gathered in load order, and what the hooks added to the three lists;
+    None when no module has a pre-hook."""
+    order = list(module.named_modules(remove_duplicate=False))
+    if not any(each.hooks and each.hooks["load_state_dict_pre"] for _, each in order):
+        return None
+    copied = OrderedDict(state_dict)
+    state_dict_metadata.carry(state_dict, copied)
+    metadata = state_dict_metadata.of(copied)
+    early: tuple = ([], [], [])
+    gathered = OrderedDict()
+
+    def load(each: Module, local: dict, prefix: str) -> None:
+        found = metadata.get(prefix[:-1], {}) if isinstance(metadata, dict) else {}
+        if assign and isinstance(found, dict):
+            found["assign_to_params_buffers"] = assign
+        for hook in list(each.hooks["load_state_dict_pre"] if each.hooks else ()):
+            ctx.call(hook.fn, [each, local, prefix, found, True, *early], {})
+        for key, value in local.items():  # the entries this module reads or reports
+            rest = key[len(prefix):] if key.startswith(prefix) else None
+            if rest is not None and each.children.get(rest.split(".", 1)[0]) is None:
+                gathered[key] = value
+        for name, child in each.children.items():
+            if child is not None:
+                lead = f"{prefix}{name}."
+                load(child, {k: v for k, v in local.items() if k.startswith(lead)}, lead)
+
+    load(module, copied, "")
+    state_dict_metadata.carry(copied, gathered)
+    return gathered, early
+
+
+def _load(module: Module, state_dict, assign: bool) -> tuple:
+    """The copies into the parameters and buffers: the keys missing and unexpected, and the
+    problems found (wrong types and sizes)."""
     own = _state_dict(module, keep_vars=True)
     for key, target in own.items():  # a lazy module's pre-hook: take the checkpoint's shapes
         source = state_dict.get(key)
@@ -726,18 +821,7 @@ def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assig
             _assign(module, key, target, source)
         else:
             parameters.write(target, source.data)
-    missing, unexpected = _post_hooks(ctx, module, missing, unexpected)
-    if strict:
-        if unexpected:
-            problems.insert(0, "Unexpected key(s) in state_dict: "
-                            + ", ".join(f'"{k}"' for k in unexpected) + ". ")
-        if missing:
-            problems.insert(0, "Missing key(s) in state_dict: "
-                            + ", ".join(f'"{k}"' for k in missing) + ". ")
-    if problems:
-        raise errors.runtime(f"Error(s) in loading state_dict for {module.class_name}:\n\t"
-                             + "\n\t".join(problems))
-    return IncompatibleKeys(missing, unexpected)
+    return missing, unexpected, problems
 
 
 def _norm_count(module: Module, key: str, state_dict) -> bool:
@@ -870,11 +954,18 @@ MODULE_METHODS = table(
     entry("__repr__", lambda ctx, m: Module.repr(m, ctx.printer), "self", context=True),
     # object.__str__, which asks the instance's class for its repr
     entry("__str__", lambda ctx, m: m.repr(ctx.printer), "self", context=True),
-    entry("state_dict", _state_dict, "self, *, destination=None, prefix='', keep_vars=False"),
+    entry("state_dict", _hooked_state_dict,
+          "self, *, destination=None, prefix='', keep_vars=False", context=True),
+    entry("register_state_dict_pre_hook", lambda m, hook: module_hooks.register(
+        m, "state_dict_pre", hook, False), "self, hook"),
+    entry("register_state_dict_post_hook", lambda m, hook: module_hooks.register(
+        m, "state_dict_post", hook, False), "self, hook"),
     entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False",
           context=True),
     entry("register_load_state_dict_post_hook", lambda m, hook: module_hooks.register(
         m, "load_state_dict_post", hook, False), "self, hook"),
+    entry("register_load_state_dict_pre_hook", lambda m, hook: module_hooks.register(
+        m, "load_state_dict_pre", hook, False), "self, hook"),
     entry("named_buffers", lambda m, prefix, recurse, remove_duplicate: _generator(
         _named_buffers(m, prefix, recurse, remove_duplicate), "named_buffers"),
         "self, prefix='', recurse=True, remove_duplicate=True"),

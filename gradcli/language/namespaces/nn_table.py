@@ -16,6 +16,7 @@ from gradcli.engine.functions import F
 from gradcli.engine.state import STATE
 from gradcli.engine.tensor import Tensor
 from gradcli.language.runtime.calls import invoke
+from gradcli.language.namespaces import adaptive_softmax as AS
 from gradcli.language.namespaces import distance_losses
 from gradcli.language.namespaces import module_containers as MC
 from gradcli.language.namespaces import multihead as MH
@@ -588,6 +589,11 @@ def _transformer_kinds() -> list:
 
 
 KINDS = [
+    ModuleKind("AdaptiveLogSoftmaxWithLoss", "adaptive", "in_features, n_classes, cutoffs, "
+               "div_value=4.0, head_bias=False, device=None, dtype=None", AS.forward,
+               "input_, target_", build=lambda module, *options: AS.build(module, *options,
+                                                                          make=_make),
+               host=AS.AdaptiveHost),
     ModuleKind("Module", "module", "", lambda ctx, m, *inputs: _no_forward(m), "*input",
                host=Module),
     _LINEAR,

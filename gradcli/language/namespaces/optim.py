@@ -10,6 +10,7 @@ import numpy as np
 
 from gradcli.engine import conversions, errors, lbfgs, optimizers
 from gradcli.engine.functions import F
+from gradcli.engine.hooks import Hook, RemovableHandle
 from gradcli.engine.state import STATE, grad_mode
 from gradcli.engine.tensor import Tensor
 from gradcli.language.namespaces.type_names import torch_typename
@@ -69,12 +70,14 @@ class Optimizer(TableInstance):
                   "defaults": lambda optimizer: optimizer.defaults,
                   "state": lambda optimizer: optimizer.state}
 
-    __slots__ = ("kind", "defaults", "param_groups", "state", "attrs", "watched", "stepped")
+    __slots__ = ("kind", "defaults", "param_groups", "state", "attrs", "watched", "stepped",
+                 "step_hooks")
 
     def __init__(self, kind: OptimizerKind, defaults: dict | None = None, params=None):
         self.kind, self.defaults, self.param_groups, self.state = kind, {}, [], _state()
         self.watched = self.stepped = False  # whether an lr scheduler watches it, and saw a step
         self.attrs: dict = {}
+        self.step_hooks: dict = {"pre": [], "post": []}  # register_step_pre_hook and post
         if params is not None:
             self.setup(defaults, params)
 
@@ -433,9 +436,42 @@ RADAM = OptimizerKind(
     "differentiable", _checks("lr", "eps", "betas", "weight_decay"),
     _per_param(_named_state("exp_avg", "exp_avg_sq"), optimizers.radam))
 
+def _hooked_step(ctx, optimizer: Optimizer, closure):
+    """Optimizer.step as torch's profile_hook_step wraps it: the step pre-hooks (optimizer,
+    args, kwargs), which may return new (args, kwargs), then the step, then the post-hooks."""
+    hooks = optimizer.step_hooks
+    if not hooks["pre"] and not hooks["post"]:
+        return optimizer.step(ctx, closure)
+    args, kwargs = ((optimizer,) if closure is None else (optimizer, closure)), {}
+    for hook in list(hooks["pre"]):
+        result = ctx.call(hook.fn, [optimizer, args, kwargs], {})
+        if result is not None:
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise errors.runtime(
+                    f"<function {optimizer.kind.name}.step at 0x{id(optimizer.kind):x}> must "
+                    "return None or a tuple of (new_args, new_kwargs), but got "
+                    f"{ctx.printer.str(result)}.")
+            args, kwargs = result
+    closure = args[1] if len(args) > 1 else kwargs.get("closure") if isinstance(kwargs, dict) \
+        else None
+    out = optimizer.step(ctx, closure)
+    for hook in list(hooks["post"]):
+        ctx.call(hook.fn, [optimizer, args, kwargs], {})
+    return out
+
+
+def _step_hook(optimizer: Optimizer, which: str, hook) -> RemovableHandle:
+    registered = Hook(hook, "hook")
+    optimizer.step_hooks[which].append(registered)
+    return RemovableHandle(optimizer.step_hooks[which], registered)
+
+
 OPTIMIZER_METHODS = table(
-    entry("step", lambda ctx, optimizer, closure: optimizer.step(ctx, closure),
-          "self, closure=None", context=True),
+    entry("step", _hooked_step, "self, closure=None", context=True),
+    entry("register_step_pre_hook", lambda optimizer, hook: _step_hook(optimizer, "pre", hook),
+          "self, hook"),
+    entry("register_step_post_hook", lambda optimizer, hook: _step_hook(optimizer, "post", hook),
+          "self, hook"),
     entry("zero_grad", lambda optimizer, set_to_none: optimizers.zero_grad(
         [p for group in optimizer.param_groups for p in group["params"]], set_to_none),
           "self, set_to_none=True"),

@@ -105,6 +105,12 @@ def _is_pinned(t: Tensor, device=None) -> bool:
     return False
 
 
+def _resizes():
+    """The deprecated out-of-place resizes, loaded when a program first calls one."""
+    from gradcli.language.namespaces import tensor_resize
+    return tensor_resize
+
+
 def no_arguments(name: str, fn) -> Builtin:
     """A Tensor method torch implements in C without parameters (METH_NOARGS), with its
     wording for arguments it is given."""
@@ -146,6 +152,10 @@ TENSOR_METHODS = layered(worded_as_torch("torch.Tensor", table(
           "self, *args, **kwargs", style="parser"),
     # shapes and indexing
     entry("split", S.split, "self, split_size, dim=0"),
+    entry("resize", lambda t, *sizes: _resizes().resize(t, *sizes), "self, *sizes",
+          qualname="Tensor.resize"),
+    entry("resize_as", lambda t, tensor: _resizes().resize_as(t, tensor), "self, tensor",
+          qualname="Tensor.resize_as"),
 ) | TENSOR_APPLY), TENSOR_MATH)
 
 protocols.TENSOR_ATTRS, protocols.TENSOR_METHODS = TENSOR_ATTRS, TENSOR_METHODS
