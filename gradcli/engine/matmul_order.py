@@ -81,10 +81,11 @@ grouped ones); one row of 9..257 outputs by 18..2000 terms (252 shapes on two th
 756 products claimed; 98 on one, all claimed); one row of 1..17 outputs and one column of 2..30
 rows by 2001..50,001 terms (116 shapes on one thread, 348 products, all claimed; 304 shapes on
 two, 488 of 912 products claimed); x or W sliced from rows 1..5 floats wider (1,040 products).
-Not reproduced: x @ W.t() of 16 or more rows and k >= 24 m up to 384 terms; one-row and one-
-column sums of more than 50,001 terms (10,000 on two threads); other one-column results of a
-row-major A; dot of more than 8000 terms on two threads; of sums longer than 384 terms, x @
-W.t() of fewer than 16 rows outside the grouped dots.
+Not reproduced: one-row and one-column sums of more than 50,001 terms (10,000 on two
+threads); other one-column results of a row-major A; dot of more than 8000 terms on two
+threads; of sums longer than 384 terms, x @ W.t() of fewer than 16 rows outside the grouped
+dots and blocked chains; on two threads, x @ W.t() of about 148 or more rows by 99 or more
+outputs over 769..799 terms (MKL splits the rows or columns there, not the terms).
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
@@ -355,7 +356,7 @@ def _intel_fma_chain(m: int, k: int, n: int, a_row: bool, b_row: bool) -> bool:
             return False
         return wide and n < 192 if m <= 7 else n >= 2 or k <= 7 or m <= 12  # (192 columns: measured)
     # NT: x @ W.t()
-    if m == 1 or n == 1 or k >= 24 * m:
+    if m == 1 or n == 1 or k >= 24 * m and m < 16:  # (16 rows of 384 terms: one chain)
         return False
     if m >= 11:
         return n >= 2 if m >= 16 else n >= 3

@@ -244,6 +244,15 @@ def test_linear_with_few_outputs_or_terms_takes_sixteen_lanes_on_intel(k):
             _assert_linear_claimed_and_exact(rng, m, k, n)
 
 
+@pytest.mark.skipif(AMD, reason="MKL's kernel choice on Intel")
+def test_linear_of_sixteen_rows_by_384_terms_is_one_chain_on_intel():
+    """x @ W.t() of 16 rows and 384 terms (24 a row, where fewer rows take the grouped dots):
+    one fused chain per entry, as for more rows; bias or not."""
+    rng = np.random.default_rng(384)
+    for n in (2, 3, 17, 100):
+        _assert_linear_claimed_and_exact(rng, 16, 384, n)
+
+
 @pytest.mark.skipif(AMD, reason="the sixteen-lane dot kernel is Intel's")
 @pytest.mark.parametrize("k", [32, 33, 40, 47, 48, 64, 65, 100, 150, 239])
 def test_linear_of_two_or_three_outputs_over_long_rows_on_intel(k):
