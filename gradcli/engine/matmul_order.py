@@ -84,8 +84,8 @@ two, 488 of 912 products claimed); x or W sliced from rows 1..5 floats wider (1,
 Not reproduced: one-row and one-column sums of more than 50,001 terms (10,000 on two
 threads); other one-column results of a row-major A; dot of more than 8000 terms on two
 threads; of sums longer than 384 terms, x @ W.t() of fewer than 16 rows outside the grouped
-dots and blocked chains; on two threads, x @ W.t() of about 148 or more rows by 99 or more
-outputs over 769..799 terms (MKL splits the rows or columns there, not the terms).
+dots and blocked chains; on two threads, x @ W.t() of 100..147 rows by many outputs over
+769..799 terms (MKL shares the outputs there, not the terms: `_threads_share_outputs`).
 
 AMD (EPYCs: Zen 4 and Zen 5 with AVX-512, and one with AVX2 only):
 
@@ -633,6 +633,15 @@ def _grouped(m: int, k: int, n: int) -> bool:
                              k % 256 == 0 or n % 256 == 0)
 
 
+def _threads_share_outputs(m: int, k: int, n: int) -> bool:
+    """Whether two threads share the outputs of x @ W.t() on Intel, each running chains of 384
+    over the whole sum from the bias, where `_intel_blocked` would split the terms: 769..799
+    terms, 148 rows or more by 99 outputs or more (measured: 148..1000 rows by 97..500 outputs
+    at 784 terms, 770..800 terms at 256 by 100, then 40 random shapes with bias). MKL does so
+    for fewer rows too, from more outputs (100 rows from 300, 140 from 128): unclaimed."""
+    return THREADS > 1 and 2 * _INTEL_K_BLOCK < k < 800 and m >= 148 and n >= 99
+
+
 def _threads_take_blocked(m: int, k: int, n: int) -> bool:
     """Whether two threads give x @ W.t() of 4..15 rows and k >= 24 m terms, past
     `grouped_dots`' 192,000 multiply-adds, to MKL's blocked chains (`_intel_blocked`, the bias
@@ -893,6 +902,8 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return out if bias32 is None else out + bias32
         if m == 1 or n == 1:
             return _intel_matrix_vector(a, b, bias32)
+        if a_row and not b_row and _threads_share_outputs(m, k, n):
+            return blocked_fma_chain(a, b, bias32, _intel_k_blocks(k, True))
         return _intel_blocked(a, b, bias32, b_row)
     if BLOCKED_KERNEL and m >= 4 and n >= 12:
         split = None if serial else _second_thread_rows(m, k, n)
