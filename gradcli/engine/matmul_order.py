@@ -634,11 +634,12 @@ def _grouped(m: int, k: int, n: int) -> bool:
 
 
 def _threads_share_outputs(m: int, k: int, n: int) -> bool:
-    """Whether two threads share the outputs of x @ W.t() on Intel, each running chains of 384
-    over the whole sum from the bias, where `_intel_blocked` would split the terms: 769..799
-    terms, 148 rows or more by 99 outputs or more (measured: 148..1000 rows by 97..500 outputs
-    at 784 terms, 770..800 terms at 256 by 100, then 40 random shapes with bias). MKL does so
-    for fewer rows too, from more outputs (100 rows from 300, 140 from 128): unclaimed."""
+    """Whether two threads share the outputs of x @ W.t() or x @ W (x row-major) on Intel,
+    each running chains of 384 over the whole sum from the bias, where `_intel_blocked` would
+    split the terms: 769..799 terms, 148 rows or more by 99 outputs or more (measured: 148..1000
+    rows by 97..500 outputs at 784 terms, 770..800 terms at 256 by 100, then 40 random shapes
+    of each layout with bias). MKL does so for fewer rows too, from more outputs (100 rows from
+    300, 140 from 128), and x @ W for longer sums too: unclaimed."""
     return THREADS > 1 and 2 * _INTEL_K_BLOCK < k < 800 and m >= 148 and n >= 99
 
 
@@ -902,7 +903,7 @@ def mm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, a_strides=N
             return out if bias32 is None else out + bias32
         if m == 1 or n == 1:
             return _intel_matrix_vector(a, b, bias32)
-        if a_row and not b_row and _threads_share_outputs(m, k, n):
+        if a_row and _threads_share_outputs(m, k, n):
             return blocked_fma_chain(a, b, bias32, _intel_k_blocks(k, True))
         return _intel_blocked(a, b, bias32, b_row)
     if BLOCKED_KERNEL and m >= 4 and n >= 12:

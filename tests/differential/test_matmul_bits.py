@@ -336,8 +336,11 @@ for m, k, n in ((148, 784, 99), (256, 784, 128), (200, 770, 100), (300, 799, 120
     w = rng.standard_normal((n, k)).astype(np.float32)
     bias = rng.standard_normal(n).astype(np.float32)
     tx, tw, tb = (torch.from_numpy(v) for v in (x, w, bias))
+    rows = np.ascontiguousarray(w.T)  # x @ W of a row-major W
     for ours, theirs in ((matmul_order.mm(x, w.T, bias), torch.nn.functional.linear(tx, tw, tb)),
-                         (matmul_order.mm(x, w.T), tx @ tw.t())):
+                         (matmul_order.mm(x, w.T), tx @ tw.t()),
+                         (matmul_order.mm(x, rows, bias),
+                          torch.addmm(tb, tx, torch.from_numpy(rows)))):
         assert ours is not None and ours.tobytes() == theirs.numpy().tobytes(), (m, k, n)
 """
 
@@ -345,10 +348,11 @@ for m, k, n in ((148, 784, 99), (256, 784, 128), (200, 770, 100), (300, 799, 120
 @pytest.mark.skipif(AMD, reason="MKL's threading on Intel")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_batch_into_a_wide_layer_as_threads_share_it_on_intel(threads):
-    """F.linear of a batch of 128..300 rows into 96..128 outputs over 769..800 terms (an MNIST
-    image into a hidden layer): on two threads MKL shares the outputs of the larger ones, each
-    thread's chains of 384 over the whole sum from the bias (`_threads_share_outputs`), and
-    splits the terms of the others. Run apart, with torch and gradcli on `threads` threads."""
+    """F.linear (and addmm of a row-major W) of a batch of 128..300 rows into 96..128 outputs
+    over 769..800 terms (an MNIST image into a hidden layer): on two threads MKL shares the
+    outputs of the larger ones, each thread's chains of 384 over the whole sum from the bias
+    (`_threads_share_outputs`), and splits the terms of the others. Run apart, with torch and
+    gradcli on `threads` threads."""
     _run_apart(_BATCH_INTO_WIDE_LAYER, threads, timeout=300)
 
 @pytest.mark.skipif(AMD, reason="the grouped dot kernel is Intel's")
