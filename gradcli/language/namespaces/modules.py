@@ -363,17 +363,8 @@ class Module(TableObject):
                       remove_duplicate: bool = True):
         """(name, module) for this module and every descendant, depth first, as torch's: a module
         already in `memo` is skipped, and each yielded one joins it unless `remove_duplicate` is
-        false."""
-        memo = set() if memo is None else memo
-        if self in memo:
-            return
-        if remove_duplicate:
-            memo.add(self)
-        yield prefix, self
-        for name, child in self.children.items():
-            if child is not None:
-                yield from child.named_modules(f"{prefix}.{name}" if prefix else name, memo,
-                                               remove_duplicate)
+        false (a program's overrides are not asked)."""
+        return _named_modules(self, memo, prefix, remove_duplicate, routed=False)
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> list:
@@ -499,8 +490,10 @@ def _children(module: Module):
     return [child for _, child in _each(module, "named_children", _named_children)]
 
 
-def _named_modules(module: Module, memo=None, prefix: str = "", remove_duplicate: bool = True):
-    """torch's Module.named_modules, reaching each child through its own named_modules."""
+def _named_modules(module: Module, memo=None, prefix: str = "", remove_duplicate: bool = True,
+                   routed: bool = True):
+    """torch's Module.named_modules (`routed`: reaching each child through its own
+    named_modules, a program's override of it included)."""
     memo = set() if memo is None else memo
     if module in memo:
         return
@@ -509,8 +502,10 @@ def _named_modules(module: Module, memo=None, prefix: str = "", remove_duplicate
     yield prefix, module
     for name, child in module.children.items():
         if child is not None:
-            yield from _each(child, "named_modules", _named_modules, memo,
-                             f"{prefix}.{name}" if prefix else name, remove_duplicate)
+            inner = f"{prefix}.{name}" if prefix else name
+            yield from _each(child, "named_modules", _named_modules, memo, inner,
+                             remove_duplicate) if routed else \
+                _named_modules(child, memo, inner, remove_duplicate, routed=False)
 
 
 def _parameters(module: Module, recurse: bool = True):
