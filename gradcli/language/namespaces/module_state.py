@@ -60,7 +60,7 @@ def _check_prefix(prefix) -> None:
     raise errors.type_error('can only concatenate tuple (not "str") to tuple')
 
 
-def state_dict(module: Module, *args, destination=None, prefix="", keep_vars=False):
+def state_dict(ctx, module: Module, *args, destination=None, prefix="", keep_vars=False):
     """Module.state_dict: the module's own state (_save_to_state_dict), then each child's
     state_dict under `prefix + name + '.'`; a new OrderedDict records each module's version."""
     if args:
@@ -73,14 +73,24 @@ def state_dict(module: Module, *args, destination=None, prefix="", keep_vars=Fal
         destination = OrderedDict()
         instance_dicts.store(destination, "_metadata", OrderedDict())
     metadata = state_dict_metadata.of(destination)
+    local_metadata = {"version": _version(module)}
     if isinstance(metadata, dict):
-        metadata[prefix[:-1]] = {"version": _version(module)}
+        metadata[prefix[:-1]] = local_metadata
+    for hook in _hooks(module, "state_dict_pre"):
+        ctx.call(hook.fn, [module, prefix, keep_vars], {})
     dispatch(module, "_save_to_state_dict", save_to_state_dict, destination, prefix, keep_vars)
     for name, child in module.children.items():
         if child is not None:
-            dispatch(child, "state_dict", state_dict, destination=destination,
-                     prefix=prefix + name + ".", keep_vars=keep_vars)
+            dispatch(child, "state_dict", lambda each, **options: state_dict(ctx, each, **options),
+                     destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+    for hook in _hooks(module, "state_dict"):  # (register_state_dict_post_hook's)
+        if ctx.call(hook.fn, [module, destination, prefix, local_metadata], {}) is not None:
+            raise errors.runtime("state_dict post-hook must return None")
     return destination
+
+
+def _hooks(module: Module, kind: str) -> list:
+    return list(module.hooks[kind]) if module.hooks else []
 
 
 def save_to_state_dict(module: Module, destination, prefix, keep_vars) -> None:
@@ -156,8 +166,8 @@ def load_state_dict(ctx, module: Module, state_dict, strict=True, assign=False):
         local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
         if assign:
             local_metadata["assign_to_params_buffers"] = assign
-        dispatch(each, "_load_from_state_dict", load_from_state_dict, local, prefix,
-                 local_metadata, True, missing, unexpected, messages)
+        dispatch(each, "_load_from_state_dict", lambda m, *args: load_from_state_dict(
+            ctx, m, *args), local, prefix, local_metadata, True, missing, unexpected, messages)
         for name, child in each.children.items():
             if child is not None:
                 inner = prefix + name + "."
@@ -196,11 +206,14 @@ def _before_load(module: Module, state_dict, prefix: str, local_metadata) -> Non
         state_dict.setdefault(prefix + "num_batches_tracked", count)
 
 
-def load_from_state_dict(module: Module, state_dict, prefix, local_metadata, strict,
+def load_from_state_dict(ctx, module: Module, state_dict, prefix, local_metadata, strict,
                          missing_keys, unexpected_keys, error_msgs) -> None:
     """Module._load_from_state_dict: the entries under `prefix` copied into this module's
     parameters and persistent buffers (with assign, put in their places), its extra state
     given to set_extra_state, and what did not match noted in the lists."""
+    for hook in _hooks(module, "load_state_dict_pre"):
+        ctx.call(hook.fn, [module, state_dict, prefix, local_metadata, strict, missing_keys,
+                           unexpected_keys, error_msgs], {})
     _before_load(module, state_dict, prefix, local_metadata)
     local_state = {k: v for k, v in [*module.params.items(), *(
         (k, v) for k, v in module.buffers.items() if k not in module.non_persistent)]
@@ -273,14 +286,18 @@ def _never_called(name: str):
 
 
 STATE_METHODS = table(
-    entry("state_dict", state_dict, "self, *args, destination=None, prefix='', keep_vars=False"),
+    entry("state_dict", state_dict, "self, *args, destination=None, prefix='', keep_vars=False",
+          context=True),
     entry("_save_to_state_dict", save_to_state_dict, "self, destination, prefix, keep_vars"),
     entry("load_state_dict", load_state_dict, "self, state_dict, strict=True, assign=False",
           context=True),
     entry("_load_from_state_dict", load_from_state_dict, "self, state_dict, prefix, "
-          "local_metadata, strict, missing_keys, unexpected_keys, error_msgs"),
+          "local_metadata, strict, missing_keys, unexpected_keys, error_msgs", context=True),
     entry("get_extra_state", _never_called("get_extra_state"), "self"),
     entry("set_extra_state", _never_called("set_extra_state"), "self, state"),
-    entry("register_load_state_dict_post_hook", lambda m, hook: module_hooks.register(
-        m, "load_state_dict_post", hook, False), "self, hook"),
+    *(entry(f"register_{kind}_hook", lambda m, hook, kind=kind: module_hooks.register(
+        m, kind, hook, False), "self, hook") for kind in (
+        "load_state_dict_post", "load_state_dict_pre", "state_dict_pre")),
+    entry("register_state_dict_post_hook", lambda m, hook: module_hooks.register(
+        m, "state_dict", hook, False), "self, hook"),
 )

@@ -435,6 +435,9 @@ _TABLES = {"_modules": lambda m: m.children, "_parameters": lambda m: m.params,
            "_backward_pre_hooks": _hooks_by_id("backward_pre"),
            "_backward_hooks": _hooks_by_id("backward", "legacy_backward"),
            "_load_state_dict_post_hooks": _hooks_by_id("load_state_dict_post"),
+           "_load_state_dict_pre_hooks": _hooks_by_id("load_state_dict_pre"),
+           "_state_dict_pre_hooks": _hooks_by_id("state_dict_pre"),
+           "_state_dict_hooks": _hooks_by_id("state_dict"),
            "__dict__": lambda m: m.instance_dict()}
 # the tables torch's Module.__init__ sets, in its order
 _HOOK_TABLES = ("_backward_pre_hooks", "_backward_hooks", "_is_full_backward_hook",
