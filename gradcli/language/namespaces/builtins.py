@@ -647,7 +647,10 @@ def _vars(obj):
         return obj.attribute("__dict__")
     if classes.class_of(obj) is not None and isinstance(obj, Tensor):  # a tensor subclass's
         return instance_dicts.own_dict(obj)
-    raise errors.type_error("vars() argument must have __dict__ attribute")
+    found = obj.instance_dict() if isinstance(obj, TableObject) else None
+    if found is None:
+        raise errors.type_error("vars() argument must have __dict__ attribute")
+    return found
 
 
 def _hash(value):

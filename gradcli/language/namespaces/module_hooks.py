@@ -23,9 +23,8 @@ KINDS = ("forward_pre", "forward", "backward_pre", "backward", "legacy_backward"
 # torch.nn.modules.module's global hooks (register_module_forward_hook and its kin), run on
 # every module before its own; emptied for each program (`reset`)
 GLOBAL: dict[str, list] = {kind: [] for kind in KINDS[:4]}
-# hooks that do not run around forward
-OTHER_KINDS = ("load_state_dict_pre", "load_state_dict_post", "state_dict_pre",
-               "state_dict_post")
+# hooks that do not run around forward: state_dict's and load_state_dict's
+OTHER_KINDS = ("load_state_dict_post", "load_state_dict_pre", "state_dict_pre", "state_dict")
 _BOTH_BACKWARDS = ("Cannot use both regular backward hooks and full backward hooks on a single "
                    "Module. Please use only one of them.")
 _NO_INPUT_GRAD = (

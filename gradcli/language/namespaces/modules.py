@@ -14,8 +14,7 @@ from gradcli.engine.ops.losses import reduction_of
 from gradcli.engine.functions import F
 from gradcli.engine.tensor import Tensor
 from gradcli.engine.state import STATE
-from gradcli.language.namespaces import (buffers, future, module_hooks, python_dir,
-                                         state_dict_metadata)
+from gradcli.language.namespaces import buffers, future, module_hooks, python_dir
 from gradcli.language.namespaces.builtins import class_text
 from gradcli.language.namespaces.type_names import torch_typename
 from gradcli.language.runtime import classes, protocols, subclass_protocol
@@ -25,7 +24,7 @@ from gradcli.language.runtime.frames import BoundMethod
 from gradcli.language.runtime.signatures import entry, parse_signature, table
 from gradcli.language.runtime.values import Generator, abc_iterable, iterate, type_name
 from gradcli.language.runtime.pytypes import PyType
-from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of, materialize
+from gradcli.language.runtime.uninitialized import KINDS as UNINITIALIZED, kind_of
 
 LEGACY_OPTIONS = ("size_average", "reduce")  # turned into `reduction` when constructed
 
@@ -227,6 +226,19 @@ class Module(TableObject):
                 return found[name]
         return self.class_attribute(name)
 
+    def instance_dict(self) -> dict:
+        """vars(module): what torch's Module.__init__ sets (its tables, hooks by id), then the
+        instance's own attributes. (A new dict: entries set in it do not reach the module.)"""
+        tables = {name: read(self) for name, read in _TABLES.items() if name != "__dict__"}
+        made = {"training": self.attrs.get("training", True), "_parameters": self.params,
+                "_buffers": self.buffers, "_non_persistent_buffers_set": set(self.non_persistent)}
+        for name in _HOOK_TABLES:
+            made[name] = tables[name] if name in tables else (
+                None if name == "_is_full_backward_hook" else OrderedDict())
+        made["_modules"] = self.children
+        made.update((k, v) for k, v in self.attrs.items() if k != "training")
+        return made
+
     def dir_names(self) -> list:
         return python_dir.module_dir(self.kind.name, self.user_class(), list(self.attrs),
                                      [*self.params, *self.children, *self.buffers])
@@ -351,17 +363,8 @@ class Module(TableObject):
                       remove_duplicate: bool = True):
         """(name, module) for this module and every descendant, depth first, as torch's: a module
         already in `memo` is skipped, and each yielded one joins it unless `remove_duplicate` is
-        false."""
-        memo = set() if memo is None else memo
-        if self in memo:
-            return
-        if remove_duplicate:
-            memo.add(self)
-        yield prefix, self
-        for name, child in self.children.items():
-            if child is not None:
-                yield from child.named_modules(f"{prefix}.{name}" if prefix else name, memo,
-                                               remove_duplicate)
+        false (a program's overrides are not asked)."""
+        return _named_modules(self, memo, prefix, remove_duplicate, routed=False)
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> list:
@@ -430,7 +433,18 @@ _TABLES = {"_modules": lambda m: m.children, "_parameters": lambda m: m.params,
            "_forward_pre_hooks": _hooks_by_id("forward_pre"),
            "_forward_hooks": _hooks_by_id("forward"),
            "_backward_pre_hooks": _hooks_by_id("backward_pre"),
-           "_backward_hooks": _hooks_by_id("backward", "legacy_backward")}
+           "_backward_hooks": _hooks_by_id("backward", "legacy_backward"),
+           "_load_state_dict_post_hooks": _hooks_by_id("load_state_dict_post"),
+           "_load_state_dict_pre_hooks": _hooks_by_id("load_state_dict_pre"),
+           "_state_dict_pre_hooks": _hooks_by_id("state_dict_pre"),
+           "_state_dict_hooks": _hooks_by_id("state_dict"),
+           "__dict__": lambda m: m.instance_dict()}
+# the tables torch's Module.__init__ sets, in its order
+_HOOK_TABLES = ("_backward_pre_hooks", "_backward_hooks", "_is_full_backward_hook",
+                "_forward_hooks", "_forward_hooks_with_kwargs", "_forward_hooks_always_called",
+                "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_state_dict_hooks",
+                "_state_dict_pre_hooks", "_load_state_dict_pre_hooks",
+                "_load_state_dict_post_hooks")
 
 
 def options_repr(module: Module, printer, leading: str, *defaults: tuple) -> str:
@@ -439,10 +453,6 @@ def options_repr(module: Module, printer, leading: str, *defaults: tuple) -> str
     a = module.attrs
     return leading + "".join(f", {name}={printer.str(a[name])}" for name, default in defaults
                              if a[name] != default)
-
-
-def _generator(values, name: str) -> Generator:
-    return Generator(iter(values), f"Module.{name}")
 
 
 def _named_children(module: Module) -> list:
@@ -461,6 +471,74 @@ def _overrides(module: Module, name: str) -> bool:
     return cls is not None and cls.find(name) is not classes.MISSING
 
 
+def dispatch(module: Module, name: str, default: Callable, *args, **kwargs):
+    """`self.<name>(...)` as nn.Module's own Python code calls it on `module`: the program's
+    override when its class defines one, else nn.Module's (`default`)."""
+    cls = module.user_class()
+    found = classes.MISSING if cls is None else cls.find(name)
+    if found is classes.MISSING:
+        return default(module, *args, **kwargs)
+    return cls.runtime.call(classes.bind(found, module, cls), list(args), kwargs)
+
+
+def _each(module: Module, name: str, default: Callable, *args, **kwargs):
+    """What iterating `self.<name>(...)` gives (an override may return any iterable)."""
+    if not _overrides(module, name):
+        return default(module, *args, **kwargs)
+    return iterate(dispatch(module, name, default, *args, **kwargs))
+
+
+def _children(module: Module):
+    """torch's self.children(): its named_children, each through a program's override."""
+    return [child for _, child in _each(module, "named_children", _named_children)]
+
+
+def _named_modules(module: Module, memo=None, prefix: str = "", remove_duplicate: bool = True,
+                   routed: bool = True):
+    """torch's Module.named_modules (`routed`: reaching each child through its own
+    named_modules, a program's override of it included)."""
+    memo = set() if memo is None else memo
+    if module in memo:
+        return
+    if remove_duplicate:
+        memo.add(module)
+    yield prefix, module
+    for name, child in module.children.items():
+        if child is not None:
+            inner = f"{prefix}.{name}" if prefix else name
+            yield from _each(child, "named_modules", _named_modules, memo, inner,
+                             remove_duplicate) if routed else \
+                _named_modules(child, memo, inner, remove_duplicate, routed=False)
+
+
+def _parameters(module: Module, recurse: bool = True):
+    for _, param in _each(module, "named_parameters", _named_parameters, recurse=recurse):
+        yield param
+
+
+def _named_parameters(module: Module, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True):
+    return _named_members(module, "params", prefix, recurse, remove_duplicate, routed=True)
+
+
+def _buffers(module: Module, recurse: bool = True):
+    for _, buffer in _each(module, "named_buffers", _named_buffers, recurse=recurse):
+        yield buffer
+
+
+def _zero_grad(module: Module, set_to_none: bool = True) -> None:
+    optimizers.zero_grad(list(_each(module, "parameters", _parameters)), set_to_none)
+
+
+def _lazily(function: Callable, name: str):
+    """A Module method that is a generator in torch: it runs when first advanced."""
+    def start(*args, **kwargs):
+        def run():
+            yield from function(*args, **kwargs)
+        return Generator(run(), f"Module.{name}")
+    return start
+
+
 def _train(ctx, module: Module, mode=True) -> Module:
     """nn.Module.train: `self.training = mode` (through a class's own __setattr__), then each
     child's train(mode), a program's override of it included."""
@@ -470,11 +548,8 @@ def _train(ctx, module: Module, mode=True) -> Module:
         module.attrs["training"] = mode
     else:
         module.set_attribute("training", mode)
-    for _, child in _named_children(module):
-        if _overrides(child, "train"):
-            ctx.call(child.attribute("train"), [mode], {})
-        else:
-            _train(ctx, child, mode)
+    for child in _each(module, "children", _children):
+        dispatch(child, "train", lambda each, mode: _train(ctx, each, mode), mode)
     return module
 
 
@@ -487,7 +562,7 @@ def _eval(ctx, module: Module) -> Module:
 
 def _requires_grad_(module: Module, requires_grad) -> Module:
     """Each parameter's requires_grad_(requires_grad), whose parser takes only a bool."""
-    for _, param in module.named_parameters():
+    for param in _each(module, "parameters", _parameters):
         if type(requires_grad) is not bool:
             raise errors.type_error("requires_grad_(): argument 'requires_grad' (position 1) "
                                     f"must be bool, not {type_name(requires_grad)}")
@@ -496,9 +571,8 @@ def _requires_grad_(module: Module, requires_grad) -> Module:
 
 
 def _apply(ctx, module: Module, fn) -> Module:
-    for child in module.children.values():
-        if child is not None:
-            _apply(ctx, child, fn)
+    for child in _each(module, "children", _children):
+        dispatch(child, "apply", lambda each, fn: _apply(ctx, each, fn), fn)
     ctx.call(fn, [module], {})
     return module
 
@@ -633,274 +707,15 @@ def _append(module: Module, child) -> Module:
     return module
 
 
-def _state_dict(module: Module, destination=None, prefix: str = "", keep_vars: bool = False):
-    """Module.state_dict: each module's parameters, then its buffers, then its children's (a
-    module reached twice, as a shared layer, under each of its names)."""
-    if not isinstance(prefix, str):  # torch's metadata[prefix[:-1]], then prefix + name
-        if not isinstance(prefix, (list, tuple)):
-            raise errors.type_error(f"'{type_name(prefix)}' object is not subscriptable")
-        if isinstance(prefix, list):
-            raise errors.type_error("unhashable type: 'list'")
-        raise errors.type_error('can only concatenate tuple (not "str") to tuple')
-    out = OrderedDict() if destination is None else destination
-    visited = list(module.named_modules(prefix.rstrip("."), remove_duplicate=False))
-    state_dict_metadata.record(out, visited, made=destination is None)
-    for name, each in visited:
-        lead = f"{name}." if name else ""
-        for key, tensor in list(each.params.items()) + list(each.buffers.items()):
-            if tensor is not None and key not in each.non_persistent:
-                # a lazy module keeps its uninitialized tensors themselves
-                out[lead + key] = tensor if keep_vars or kind_of(tensor) else F.detach(tensor)
-    return out
-
-
-def _hooked_state_dict(ctx, module: Module, destination=None, prefix: str = "",
-                       keep_vars: bool = False):
-    """Module.state_dict as the program calls it: with no state_dict hook in the tree, the
-    flat walk; else torch's recursion, each module's pre-hooks before its own tensors and its
-    post-hooks after its children's, given its local metadata (a post-hook returns None)."""
-    visited = list(module.named_modules(remove_duplicate=False)) if isinstance(prefix, str) \
-        else []
-    if not any(each.hooks and (each.hooks["state_dict_pre"] or each.hooks["state_dict_post"])
-               for _, each in visited):
-        return _state_dict(module, destination, prefix, keep_vars)
-    out = OrderedDict() if destination is None else destination
-    state_dict_metadata.record(out, [], made=destination is None)
-    metadata = state_dict_metadata.of(out)
-
-    def save(each: Module, lead: str) -> None:
-        local = {"version": state_dict_metadata.version(each)}
-        if isinstance(metadata, dict):
-            metadata[lead[:-1]] = local
-        for hook in list(each.hooks["state_dict_pre"] if each.hooks else ()):
-            ctx.call(hook.fn, [each, lead, keep_vars], {})
-        for key, tensor in list(each.params.items()) + list(each.buffers.items()):
-            if tensor is not None and key not in each.non_persistent:
-                out[lead + key] = tensor if keep_vars or kind_of(tensor) else F.detach(tensor)
-        for name, child in each.children.items():
-            if child is not None:
-                save(child, f"{lead}{name}.")
-        for hook in list(each.hooks["state_dict_post"] if each.hooks else ()):
-            if ctx.call(hook.fn, [each, out, lead, local], {}) is not None:
-                raise errors.runtime("state_dict post-hook must return None")
-
-    save(module, prefix)
-    return out
-
-
-class IncompatibleKeys(TableObject):
-    """load_state_dict's result: missing and unexpected keys, printed as torch prints it; a
-    namedtuple of the two lists (`missing, unexpected = model.load_state_dict(...)`)."""
-
-    __slots__ = ("missing_keys", "unexpected_keys")
-    is_sequence = True
-
-    def __init__(self, missing: list, unexpected: list):
-        self.missing_keys, self.unexpected_keys = missing, unexpected
-
-    def item(self, key):
-        return protocols.get_item((self.missing_keys, self.unexpected_keys), key)
-
-    def length(self) -> int:
-        return 2
-
-    def members(self):
-        return iter((self.missing_keys, self.unexpected_keys))
-
-    @property
-    def language_type(self) -> PyType:
-        return INCOMPATIBLE_KEYS_TYPE
-
-    def attribute(self, name: str):
-        if name in ("missing_keys", "unexpected_keys"):
-            return self.missing_keys if name == "missing_keys" else self.unexpected_keys
-        raise self.missing(name)
-
-    def set_attribute(self, name: str, value) -> None:
-        raise self.missing(name)
-
-    def repr(self, printer) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return (f"_IncompatibleKeys(missing_keys={printer.repr(self.missing_keys)}, "
-                f"unexpected_keys={printer.repr(self.unexpected_keys)})")
-
-
-INCOMPATIBLE_KEYS_TYPE = PyType("torch.nn.modules.module._IncompatibleKeys", (IncompatibleKeys,))
-
-
-def _load_state_dict(ctx, module: Module, state_dict, strict: bool = True, assign: bool = False):
-    """Module.load_state_dict: values copied into the parameters and buffers, without grad (with
-    assign, the checkpoint's tensors put in their places)."""
-    if not isinstance(state_dict, dict):
-        raise errors.type_error(f"Expected state_dict to be dict-like, got {class_text(state_dict)}.")
-    hooked = _pre_hooked(ctx, module, state_dict, assign)
-    if hooked is not None:
-        state_dict, early = hooked
-        missing, unexpected, problems = _load(module, state_dict, assign)
-        missing, unexpected, problems = (early[0] + missing, early[1] + unexpected,
-                                         early[2] + problems)
-    else:
-        missing, unexpected, problems = _load(module, state_dict, assign)
-    missing, unexpected = _post_hooks(ctx, module, missing, unexpected)
-    if strict:
-        if unexpected:
-            problems.insert(0, "Unexpected key(s) in state_dict: "
-                            + ", ".join(f'"{k}"' for k in unexpected) + ". ")
-        if missing:
-            problems.insert(0, "Missing key(s) in state_dict: "
-                            + ", ".join(f'"{k}"' for k in missing) + ". ")
-    if problems:
-        raise errors.runtime(f"Error(s) in loading state_dict for {module.class_name}:\n\t"
-                             + "\n\t".join(problems))
-    return IncompatibleKeys(missing, unexpected)
-
-
-def _pre_hooked(ctx, module: Module, state_dict, assign: bool):
-    """load_state_dict's pre-hooks, when a module in the tree has some, as torch's recursive
-    load runs them on a copy of the state dict: each module's (module, state_dict, prefix,
-    local_metadata, strict, missing_keys, unexpected_keys, error_msgs) on the entries its parent
-    passed down (those under its prefix), before it loads its own. Returns the entries each
-    module then loads, gathered in load order, and what the hooks added to the three lists;
-    None when no module has a pre-hook."""
-    order = list(module.named_modules(remove_duplicate=False))
-    if not any(each.hooks and each.hooks["load_state_dict_pre"] for _, each in order):
-        return None
-    copied = OrderedDict(state_dict)
-    state_dict_metadata.carry(state_dict, copied)
-    metadata = state_dict_metadata.of(copied)
-    early: tuple = ([], [], [])
-    gathered = OrderedDict()
-
-    def load(each: Module, local: dict, prefix: str) -> None:
-        found = metadata.get(prefix[:-1], {}) if isinstance(metadata, dict) else {}
-        if assign and isinstance(found, dict):
-            found["assign_to_params_buffers"] = assign
-        for hook in list(each.hooks["load_state_dict_pre"] if each.hooks else ()):
-            ctx.call(hook.fn, [each, local, prefix, found, True, *early], {})
-        for key, value in local.items():  # the entries this module reads or reports
-            rest = key[len(prefix):] if key.startswith(prefix) else None
-            if rest is not None and each.children.get(rest.split(".", 1)[0]) is None:
-                gathered[key] = value
-        for name, child in each.children.items():
-            if child is not None:
-                lead = f"{prefix}{name}."
-                load(child, {k: v for k, v in local.items() if k.startswith(lead)}, lead)
-
-    load(module, copied, "")
-    state_dict_metadata.carry(copied, gathered)
-    return gathered, early
-
-
-def _load(module: Module, state_dict, assign: bool) -> tuple:
-    """The copies into the parameters and buffers: the keys missing and unexpected, and the
-    problems found (wrong types and sizes)."""
-    own = _state_dict(module, keep_vars=True)
-    for key, target in own.items():  # a lazy module's pre-hook: take the checkpoint's shapes
-        source = state_dict.get(key)
-        if isinstance(source, Tensor) and kind_of(target) and not kind_of(source):
-            materialize(target, source.shape)
-    own = {k: v for k, v in own.items()
-           if k in state_dict or not _norm_count(module, k, state_dict)}
-    missing = [k for k in own if k not in state_dict]
-    unexpected = [k for k in state_dict if k not in own]
-    problems = []
-    for key, target in own.items():
-        if key not in state_dict:
-            continue
-        source = state_dict[key]
-        if not isinstance(source, Tensor):
-            problems.append(f'While copying the parameter named "{key}", expected torch.Tensor '
-                            f"or Tensor-like object from checkpoint but received "
-                            f"{class_text(source)}")
-        elif source.shape != target.shape:
-            problems.append(f"size mismatch for {key}: copying a param with shape "
-                            f"torch.Size({list(source.shape)}) from checkpoint, the shape in "
-                            f"current model is torch.Size({list(target.shape)}).")
-        elif assign:
-            _assign(module, key, target, source)
-        else:
-            parameters.write(target, source.data)
-    return missing, unexpected, problems
-
-
-def _norm_count(module: Module, key: str, state_dict) -> bool:
-    """Whether `key` is a norm layer's num_batches_tracked, which a state dict that does not
-    record the layer's version as 2 need not have (torch's _NormBase loads the layer's own count
-    for it)."""
-    path, _, name = key.rpartition(".")
-    recorded = state_dict_metadata.version_in(state_dict, path)
-    if name != "num_batches_tracked" or (recorded or 0) >= 2:
-        return False
-    owner = dict(module.named_modules(remove_duplicate=False)).get(path)
-    return owner is not None and "running_mean" in owner.buffers
-
-
-_POST_HOOK_RETURNED = (
-    "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return new "
-    "values, if incompatible_keys need to be modified, it should be done inplace.")
-
-
-def _post_hooks(ctx, module: Module, missing: list, unexpected: list) -> tuple:
-    """load_state_dict's post hooks, as torch's recursive load runs them: each module's after
-    its children's, given the keys missing and unexpected so far (the lists themselves, which a
-    hook may change in place); the lists at the end."""
-    order = list(module.named_modules(remove_duplicate=False))  # torch's load order
-    if not any(each.hooks and each.hooks["load_state_dict_post"] for _, each in order):
-        return missing, unexpected
-    index = {}
-    for i, (path, _) in enumerate(order):
-        index.setdefault(path, i)
-
-    def owner(key: str) -> int:  # the module whose load reports the key
-        path = key.rpartition(".")[0]
-        while path and path not in index:
-            path = path.rpartition(".")[0]
-        return index[path]
-
-    def end(path: str) -> int:  # the last module of the subtree at `path`
-        return max(i for i, (each, _) in enumerate(order)
-                   if not path or each == path or each.startswith(path + "."))
-
-    pending = sorted(((owner(k), 0, k) for k in missing), key=lambda item: item[0]) + sorted(
-        ((owner(k), 1, k) for k in unexpected), key=lambda item: item[0])
-    pending.sort(key=lambda item: item[0])  # stable: each module's missing, then unexpected
-    live = IncompatibleKeys([], [])
-    lists = (live.missing_keys, live.unexpected_keys)
-    for i, (path, each) in sorted(enumerate(order), key=lambda item: (
-            end(item[1][0]), -item[1][0].count(".") - bool(item[1][0]))):
-        while pending and pending[0][0] <= end(path):
-            _, which, key = pending.pop(0)
-            lists[which].append(key)
-        for hook in list(each.hooks["load_state_dict_post"] if each.hooks else ()):
-            if ctx.call(hook.fn, [each, live], {}) is not None:
-                raise errors.TorchError("AssertionError", _POST_HOOK_RETURNED)
-    for _, which, key in pending:
-        lists[which].append(key)
-    return lists
-
-
-def _assign(module: Module, key: str, target: Tensor, source: Tensor) -> None:
-    """load_state_dict(assign=True): the checkpoint's tensor becomes the member, a parameter as
-    a Parameter over it (keeping the old one's requires_grad) unless it is one already."""
-    path, _, name = key.rpartition(".")
-    owner = dict(module.named_modules(remove_duplicate=False))[path]
-    if name in owner.params:
-        if source.is_parameter:
-            source.requires_grad = target.requires_grad
-        else:
-            source = parameters.parameter(source, target.requires_grad)
-        owner.params[name] = source
-    else:
-        owner.buffers[name] = source
-
-
 def _named_members(module: Module, kind: str, prefix: str = "", recurse: bool = True,
-                   remove_duplicate: bool = True) -> list:
+                   remove_duplicate: bool = True, routed: bool = False) -> list:
     """torch's Module._named_members: (name, tensor) of each module's params or buffers, depth
-    first; with remove_duplicate, a shared module or tensor is named once."""
-    modules = (module.named_modules(prefix, remove_duplicate=remove_duplicate) if recurse
-               else [(prefix, module)])
+    first; with remove_duplicate, a shared module or tensor is named once (`routed`: the
+    modules from named_modules, a program's override of it included)."""
+    modules = [(prefix, module)] if not recurse else _each(
+        module, "named_modules", _named_modules, prefix=prefix,
+        remove_duplicate=remove_duplicate) if routed else module.named_modules(
+        prefix, remove_duplicate=remove_duplicate)
     seen, out = set(), []
     for module_prefix, owner in modules:
         for name, value in (owner.params if kind == "params" else owner.buffers).items():
@@ -912,29 +727,43 @@ def _named_members(module: Module, kind: str, prefix: str = "", recurse: bool = 
     return out
 
 
+def _named_members_of(ctx, module: Module, get_members_fn, prefix: str = "",
+                      recurse: bool = True, remove_duplicate: bool = True):
+    """Module._named_members: (name, member) for what `get_members_fn(module)` gives for each
+    module from named_modules, a member met twice named once."""
+    modules = _each(module, "named_modules", _named_modules, prefix=prefix,
+                    remove_duplicate=remove_duplicate) if recurse else [(prefix, module)]
+    seen = set()
+    for module_prefix, each in modules:
+        for name, value in iterate(ctx.call(get_members_fn, [each], {})):
+            if value is None or id(value) in seen:
+                continue
+            if remove_duplicate:
+                seen.add(id(value))
+            yield (f"{module_prefix}.{name}" if module_prefix else name), value
+
+
 def _named_buffers(module: Module, prefix: str = "", recurse: bool = True,
                    remove_duplicate: bool = True) -> list:
-    return _named_members(module, "buffers", prefix, recurse, remove_duplicate)
+    return _named_members(module, "buffers", prefix, recurse, remove_duplicate, routed=True)
 
 
 KIND_METHODS: dict = {}  # methods only some torch classes define, by class name (module_reset)
 
 MODULE_METHODS = table(
-    entry("parameters", lambda m, recurse: _generator(
-        [p for _, p in m.named_parameters(recurse=recurse)], "parameters"), "self, recurse=True"),
-    entry("named_parameters", lambda m, prefix, recurse, remove_duplicate: _generator(
-        m.named_parameters(prefix, recurse, remove_duplicate), "named_parameters"),
-        "self, prefix='', recurse=True, remove_duplicate=True"),
-    entry("children", lambda m: _generator(
-        [child for _, child in _named_children(m)], "children"), "self"),
-    entry("named_children", lambda m: _generator(_named_children(m), "named_children"), "self"),
-    entry("modules", lambda m: _generator([each for _, each in m.named_modules()], "modules"),
-          "self"),
-    entry("named_modules", lambda m, memo, prefix, remove_duplicate: _generator(
-        m.named_modules(prefix, memo, remove_duplicate), "named_modules"),
-        "self, memo=None, prefix='', remove_duplicate=True"),
-    entry("zero_grad", lambda m, set_to_none: optimizers.zero_grad(
-        [p for _, p in m.named_parameters()], set_to_none), "self, set_to_none=True"),
+    entry("parameters", _lazily(_parameters, "parameters"), "self, recurse=True"),
+    entry("named_parameters", _lazily(_named_parameters, "named_parameters"),
+          "self, prefix='', recurse=True, remove_duplicate=True"),
+    entry("children", _lazily(_children, "children"), "self"),
+    entry("named_children", _lazily(_named_children, "named_children"), "self"),
+    entry("modules", _lazily(lambda m, remove_duplicate: (each for _, each in _each(
+        m, "named_modules", _named_modules, remove_duplicate=remove_duplicate)), "modules"),
+        "self, remove_duplicate=True"),
+    entry("named_modules", _lazily(_named_modules, "named_modules"),
+          "self, memo=None, prefix='', remove_duplicate=True"),
+    entry("zero_grad", _zero_grad, "self, set_to_none=True"),
+    entry("_named_members", _lazily(_named_members_of, "_named_members"), "self, "
+          "get_members_fn, prefix='', recurse=True, remove_duplicate=True", context=True),
     entry("train", _train, "self, mode=True", context=True),
     entry("eval", _eval, "self", context=True),
     entry("requires_grad_", _requires_grad_, "self, requires_grad=True"),
@@ -954,23 +783,9 @@ MODULE_METHODS = table(
     entry("__repr__", lambda ctx, m: Module.repr(m, ctx.printer), "self", context=True),
     # object.__str__, which asks the instance's class for its repr
     entry("__str__", lambda ctx, m: m.repr(ctx.printer), "self", context=True),
-    entry("state_dict", _hooked_state_dict,
-          "self, *, destination=None, prefix='', keep_vars=False", context=True),
-    entry("register_state_dict_pre_hook", lambda m, hook: module_hooks.register(
-        m, "state_dict_pre", hook, False), "self, hook"),
-    entry("register_state_dict_post_hook", lambda m, hook: module_hooks.register(
-        m, "state_dict_post", hook, False), "self, hook"),
-    entry("load_state_dict", _load_state_dict, "self, state_dict, strict=True, assign=False",
-          context=True),
-    entry("register_load_state_dict_post_hook", lambda m, hook: module_hooks.register(
-        m, "load_state_dict_post", hook, False), "self, hook"),
-    entry("register_load_state_dict_pre_hook", lambda m, hook: module_hooks.register(
-        m, "load_state_dict_pre", hook, False), "self, hook"),
-    entry("named_buffers", lambda m, prefix, recurse, remove_duplicate: _generator(
-        _named_buffers(m, prefix, recurse, remove_duplicate), "named_buffers"),
-        "self, prefix='', recurse=True, remove_duplicate=True"),
-    entry("buffers", lambda m, recurse: _generator([b for _, b in _named_buffers(m, "", recurse)],
-          "buffers"), "self, recurse=True"),
+    entry("named_buffers", _lazily(_named_buffers, "named_buffers"),
+          "self, prefix='', recurse=True, remove_duplicate=True"),
+    entry("buffers", _lazily(_buffers, "buffers"), "self, recurse=True"),
     entry("register_forward_pre_hook", lambda m, hook, prepend, with_kwargs: module_hooks.register(
         m, "forward_pre", hook, prepend, with_kwargs), "self, hook, *, prepend=False, "
         "with_kwargs=False"),

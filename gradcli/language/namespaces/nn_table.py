@@ -33,6 +33,7 @@ from gradcli.language.namespaces.nn_init import xavier
 from gradcli.language.namespaces.module_members import (MEMBER_METHODS, add_module,
                                                         register_buffer)
 from gradcli.language.namespaces.module_reset import RESET_METHODS
+from gradcli.language.namespaces.module_state import STATE_METHODS
 from gradcli.language.namespaces.modules import (KIND_METHODS, LEGACY_OPTIONS, MODULE_DELATTR,
                                                  MODULE_METHODS, MODULE_SETATTR, Module,
                                                  SEQUENTIAL_METHODS, ModuleKind, check_module,
@@ -975,6 +976,7 @@ CLASS_METHODS[NN_CLASSES["EmbeddingBag"].hosts[0]] = {"from_pretrained": BoundMe
         qualname="EmbeddingBag.from_pretrained"))}
 CLASS_METHODS[TR.TransformerHost] = {"generate_square_subsequent_mask": TR.SQUARE_MASK}
 MODULE_METHODS.update(MEMBER_METHODS)
+MODULE_METHODS.update(STATE_METHODS)
 KIND_METHODS.update(RESET_METHODS)
 
 

@@ -78,6 +78,10 @@ class TableObject(ABC):
         """The user class (a `class` statement's) this value is an instance of, if any."""
         return None
 
+    def instance_dict(self):
+        """What vars(value) gives (the instance's __dict__), or None when it has none."""
+        return None
+
     def dir_names(self) -> list | None:
         """dir(value) as CPython lists it, where the class knows its listing; else None."""
         return None
