@@ -100,6 +100,10 @@ def sparse_coo_tensor(indices, values=None, size=None, dtype=None, requires_grad
                                                             "sparse_coo_tensor"))
     if values is None and size is None:
         return _empty_of_size(indices, dtype, requires_grad)
+    if size is not None and not isinstance(size, (tuple, list)):  # no overload takes it
+        given = (indices, values, size)
+        raise errors.type_error(schemas.invalid_combination(_OVERLOADS, given, {},
+                                                            "sparse_coo_tensor"))
     indices = creation.as_tensor(indices) if not isinstance(indices, Tensor) else indices
     values = creation.as_tensor(values, dtype) if not isinstance(values, Tensor) else (
         values if dtype is None or dtype is values.dtype else F.to_dtype(values, dtype))

@@ -381,6 +381,9 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         raise errors.TorchError("NotImplementedError",
                                 "gradcli does not support stft's align_to_window=True yet")
     if center:
+        if isinstance(n_fft, Tensor) and n_fft.numel() != 1:  # int(n_fft // 2) in torch
+            raise errors.value_error("only one element tensors can be converted to Python "
+                                     "scalars")
         signal_dim = input.ndim
         extended = (1,) * (3 - signal_dim) + tuple(input.shape)
         pad = int(n_fft // 2)
@@ -573,6 +576,10 @@ declare("stft", stft, python="input, n_fft, hop_length=None, win_length=None, wi
         "align_to_window=None")
 declare("istft", istft, "istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
         "Tensor? window=None, bool center=True, bool normalized=False, bool? onesided=None, "
-        "int? length=None, bool return_complex=False)")
+        "int? length=None, bool return_complex=False)", variants="torch")
+# Tensor.istft is torch/_tensor.py's Python method (Python's wording for a missing argument)
+declare("istft", istft, variants="method", python="self, n_fft, hop_length=None, "
+        "win_length=None, window=None, center=True, normalized=False, onesided=None, "
+        "length=None, return_complex=False")
 
 export(__name__, globals())

@@ -18,6 +18,8 @@ def resize(t: Tensor, *sizes):
 
 def resize_as(t: Tensor, tensor: Tensor):
     STATE.warn("UserWarning", "non-inplace resize_as is deprecated")
+    if not isinstance(tensor, Tensor):  # torch asks it for tensor.size()
+        raise errors.no_attribute(tensor, "size")
     return _resize(t, tuple(tensor.shape))
 
 
